@@ -1,0 +1,231 @@
+//! The application layer: one request in, one structured reply out.
+//!
+//! Every transport (CLI, console, Discord gateway, HTTP interactions) calls
+//! these functions and renders the reply; none of them holds rules logic.
+//! Replies are plain data and serialize to the documented JSON contracts.
+
+mod rules;
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::corpus::{Corpus, CrossRef, Passage, PassageKind};
+use crate::load::{self, LoadError};
+use crate::search::{Index, SearchOptions, Suggestion};
+
+pub use rules::{DocumentToc, GameInfo, RulesReply, TocEntry};
+
+/// Longest question accepted; longer input is refused rather than searched.
+pub const MAX_QUERY_CHARS: usize = 1000;
+/// Default number of results for `ask`.
+pub const DEFAULT_LIMIT: usize = 3;
+
+/// A request that could not be answered, in words for the user.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum AppError {
+    #[error("{0}")]
+    Usage(String),
+    #[error("the question is {len} characters long; the limit is {max}. Ask about one rule at a time.")]
+    TooLong { len: usize, max: usize },
+    #[error("unknown game '{name}'{}", did_you_mean(suggestions))]
+    UnknownGame { name: String, suggestions: Vec<String> },
+    #[error("no passage has the id '{id}'{}", did_you_mean(suggestions))]
+    UnknownId { id: String, suggestions: Vec<String> },
+}
+
+impl AppError {
+    /// Whether the user caused it (as opposed to a fault of ours).
+    pub fn is_user_error(&self) -> bool {
+        true
+    }
+}
+
+fn did_you_mean(suggestions: &[String]) -> String {
+    match suggestions {
+        [] => String::new(),
+        [one] => format!(". Did you mean {one}?"),
+        many => format!(". Did you mean one of: {}?", many.join(", ")),
+    }
+}
+
+/// One passage as replies carry it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PassageView {
+    pub id: String,
+    pub game: String,
+    pub title: String,
+    pub path: Vec<String>,
+    pub text: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub refs: Vec<CrossRef>,
+    #[serde(skip)]
+    pub depth: usize,
+    #[serde(skip)]
+    pub kind: Option<PassageKind>,
+}
+
+/// One search result (`ask --json`: `results[]`).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct AskResult {
+    pub id: String,
+    pub game: String,
+    pub title: String,
+    pub path: Vec<String>,
+    pub text: String,
+    pub highlight: String,
+    pub score: f32,
+    #[serde(skip)]
+    pub refs: Vec<CrossRef>,
+}
+
+/// The reply to `ask`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct AskReply {
+    pub query: String,
+    pub game: Option<String>,
+    pub results: Vec<AskResult>,
+    /// Typos repaired, as `[typed, understood]`. Omitted when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub corrections: Vec<(String, String)>,
+}
+
+/// The reply to `cite`: the passage, then its descendants when asked.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct CiteReply {
+    pub passages: Vec<PassageView>,
+}
+
+/// The application: the indexed corpus and its search index.
+pub struct App {
+    pub corpus: Corpus,
+    pub index: Index,
+}
+
+impl App {
+    pub fn new(corpus: Corpus) -> App {
+        let index = Index::build(&corpus);
+        App { corpus, index }
+    }
+
+    /// Loads the shipped rule data plus extra folders.
+    pub fn load(data_dir: &Path, extra: &[PathBuf]) -> Result<App, LoadError> {
+        Ok(App::new(Corpus::build(load::load_all(data_dir, extra)?)))
+    }
+
+    /// Resolves a game name, id or alias, with suggestions when unknown.
+    pub fn game(&self, name: &str) -> Result<&crate::corpus::Game, AppError> {
+        self.corpus.resolve_game(name).ok_or_else(|| {
+            let mut scored: Vec<(usize, String)> = self
+                .corpus
+                .games
+                .iter()
+                .flat_map(|g| std::iter::once((g, &g.id)).chain(g.aliases.iter().map(move |a| (g, a))))
+                .filter_map(|(g, n)| {
+                    let d = crate::search::edit_distance(&name.to_lowercase(), &n.to_lowercase(), 3)?;
+                    Some((d, g.id.clone()))
+                })
+                .collect();
+            scored.sort();
+            let mut suggestions: Vec<String> = Vec::new();
+            for (_, id) in scored {
+                if !suggestions.contains(&id) {
+                    suggestions.push(id);
+                }
+            }
+            if suggestions.is_empty() {
+                suggestions = self.corpus.games.iter().map(|g| g.id.clone()).collect();
+            }
+            AppError::UnknownGame { name: name.to_string(), suggestions }
+        })
+    }
+
+    /// Answers a rules question with cited passages.
+    pub fn ask(&self, query: &str, game: Option<&str>, limit: usize) -> Result<AskReply, AppError> {
+        let query = query.trim();
+        if query.is_empty() {
+            return Err(AppError::Usage("the question is empty: ask a rules question, e.g. \"can an exhausted phoenixborn guard?\"".into()));
+        }
+        let len = query.chars().count();
+        if len > MAX_QUERY_CHARS {
+            return Err(AppError::TooLong { len, max: MAX_QUERY_CHARS });
+        }
+        let game = game.map(|g| self.game(g).map(|g| g.id.clone())).transpose()?;
+        let outcome = self.index.search(&self.corpus, query, &SearchOptions { game, limit });
+        let results = outcome
+            .hits
+            .iter()
+            .map(|h| {
+                let p = &self.corpus.passages[h.passage];
+                AskResult {
+                    id: p.id.clone(),
+                    game: p.game.clone(),
+                    title: p.title.clone(),
+                    path: self.full_path(p),
+                    text: p.text.clone(),
+                    highlight: h.highlight.clone(),
+                    score: (h.score * 1000.0).round() / 1000.0,
+                    refs: p.refs.clone(),
+                }
+            })
+            .collect();
+        Ok(AskReply { query: query.to_string(), game: outcome.game, results, corrections: outcome.corrections })
+    }
+
+    /// One passage, or its whole sub-tree.
+    pub fn cite(&self, id: &str, children: bool) -> Result<CiteReply, AppError> {
+        let p = self.corpus.resolve_id(id).ok_or_else(|| self.unknown_id(id))?;
+        let idx = self.corpus.index_of(&p.id).unwrap_or_default();
+        let indices = if children { self.corpus.subtree(idx) } else { vec![idx] };
+        let base = self.corpus.depth(idx);
+        let passages = indices
+            .into_iter()
+            .map(|i| {
+                let mut v = self.view(&self.corpus.passages[i]);
+                v.depth = self.corpus.depth(i) - base;
+                v
+            })
+            .collect();
+        Ok(CiteReply { passages })
+    }
+
+    /// Completion for a partial id or title (at most 25).
+    pub fn complete(&self, partial: &str, game: Option<&str>, limit: usize) -> Result<Vec<Suggestion>, AppError> {
+        let game = game.map(|g| self.game(g).map(|g| g.id.clone())).transpose()?;
+        Ok(self.index.completer().complete(&self.corpus, partial, game.as_deref(), limit))
+    }
+
+    pub fn view(&self, p: &Passage) -> PassageView {
+        PassageView {
+            id: p.id.clone(),
+            game: p.game.clone(),
+            title: p.title.clone(),
+            path: self.full_path(p),
+            text: p.text.clone(),
+            refs: p.refs.clone(),
+            depth: 0,
+            kind: Some(p.kind),
+        }
+    }
+
+    /// Game › document › sections above the passage.
+    fn full_path(&self, p: &Passage) -> Vec<String> {
+        let mut path = Vec::with_capacity(p.path.len() + 1);
+        if let Some(g) = self.corpus.game(&p.game) {
+            path.push(g.name.clone());
+        }
+        path.extend(p.path.iter().cloned());
+        path
+    }
+
+    fn unknown_id(&self, id: &str) -> AppError {
+        let suggestions = self
+            .index
+            .completer()
+            .complete(&self.corpus, id, None, 3)
+            .into_iter()
+            .map(|s| s.id)
+            .collect();
+        AppError::UnknownId { id: id.to_string(), suggestions }
+    }
+}

@@ -1,0 +1,224 @@
+//! Cleaning rule text of markup while keeping its words verbatim.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+static IMG_TAG: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"<img\b[^>]*>").unwrap());
+static HTML_TAG: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"</?(?:br|p|span|div|em|strong|b|i|u|sup|sub)\b[^>]*>").unwrap());
+static MD_IMAGE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"!\[[^\]]*\]\([^)]*\)").unwrap());
+static MD_LINK: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\[([^\]]+)\]\(([^)]*)\)").unwrap());
+static IMAGE_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\s*\([^()]*\.(?:png|jpe?g|gif|svg|webp)\)").unwrap()
+});
+static EMPHASIS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(\*\*|__)(\S(?:.*?\S)?)(\*\*|__)|\*(\S(?:[^*]*?\S)?)\*").unwrap());
+static ENTITY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});").unwrap());
+static SPACES: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[ \t\u{a0}]{2,}").unwrap());
+
+/// A markdown link found while cleaning.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    pub label: String,
+    pub url: String,
+}
+
+/// Cleans one line (or paragraph) of markup: images, HTML tags, links (kept
+/// as their label), emphasis, entities, mis-encoded UTF-8 and runs of spaces.
+/// Returns the text and the links it held.
+pub fn clean_inline(raw: &str) -> (String, Vec<Link>) {
+    let mut s = fix_mojibake(raw);
+    s = decode_entities(&s);
+    s = IMG_TAG.replace_all(&s, "").into_owned();
+    s = HTML_TAG.replace_all(&s, "").into_owned();
+    s = MD_IMAGE.replace_all(&s, "").into_owned();
+    let mut links = Vec::new();
+    s = MD_LINK
+        .replace_all(&s, |c: &regex::Captures| {
+            links.push(Link { label: c[1].to_string(), url: c[2].to_string() });
+            c[1].to_string()
+        })
+        .into_owned();
+    s = IMAGE_NAME.replace_all(&s, "").into_owned();
+    // Emphasis may nest (**Note**: *A Phoenixborn...*): strip until stable.
+    loop {
+        let next = EMPHASIS
+            .replace_all(&s, |c: &regex::Captures| {
+                c.get(2).or_else(|| c.get(4)).map_or("", |m| m.as_str()).to_string()
+            })
+            .into_owned();
+        if next == s {
+            break;
+        }
+        s = next;
+    }
+    // A trailing backslash is a markdown hard line break.
+    let s = s.replace("\\\n", "\n");
+    let s = s.trim_end_matches('\\');
+    let s = SPACES.replace_all(s, " ");
+    (s.trim().to_string(), links)
+}
+
+/// Decodes HTML character references (`&#x20;`, `&amp;`, `&rsquo;`).
+pub fn decode_entities(s: &str) -> String {
+    if !s.contains('&') {
+        return s.to_string();
+    }
+    ENTITY
+        .replace_all(s, |c: &regex::Captures| {
+            let body = &c[1];
+            let ch = if let Some(hex) = body.strip_prefix("#x").or_else(|| body.strip_prefix("#X")) {
+                u32::from_str_radix(hex, 16).ok().and_then(char::from_u32)
+            } else if let Some(dec) = body.strip_prefix('#') {
+                dec.parse().ok().and_then(char::from_u32)
+            } else {
+                named_entity(body)
+            };
+            ch.map_or_else(|| c[0].to_string(), |ch| ch.to_string())
+        })
+        .into_owned()
+}
+
+fn named_entity(name: &str) -> Option<char> {
+    Some(match name {
+        "amp" => '&',
+        "lt" => '<',
+        "gt" => '>',
+        "quot" => '"',
+        "apos" => '\'',
+        "nbsp" => ' ',
+        "rsquo" => '’',
+        "lsquo" => '‘',
+        "rdquo" => '”',
+        "ldquo" => '“',
+        "ndash" => '–',
+        "mdash" => '—',
+        "hellip" => '…',
+        "bull" => '•',
+        "raquo" => '»',
+        "laquo" => '«',
+        "middot" => '·',
+        "times" => '×',
+        _ => return None,
+    })
+}
+
+/// Repairs UTF-8 text that was decoded as Windows-1252 (`championâ€™s` →
+/// `champion’s`). Only runs that decode back to valid UTF-8 are changed.
+pub fn fix_mojibake(s: &str) -> String {
+    if !s.contains(['Ã', 'Â', 'â']) {
+        return s.to_string();
+    }
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < chars.len() {
+        if matches!(chars[i], 'Ã' | 'Â' | 'â') {
+            // Collect the longest run of chars that map to single cp1252 bytes.
+            let mut bytes = Vec::new();
+            let mut j = i;
+            while j < chars.len() && j - i < 4 {
+                match cp1252_byte(chars[j]) {
+                    Some(b) if b >= 0x80 => bytes.push(b),
+                    _ => break,
+                }
+                j += 1;
+            }
+            // Try the longest prefix that is exactly one UTF-8 character.
+            let mut fixed = false;
+            for len in (2..=bytes.len()).rev() {
+                if let Ok(t) = std::str::from_utf8(&bytes[..len])
+                    && t.chars().count() == 1
+                {
+                    out.push_str(t);
+                    i += len;
+                    fixed = true;
+                    break;
+                }
+            }
+            if fixed {
+                continue;
+            }
+        }
+        out.push(chars[i]);
+        i += 1;
+    }
+    out
+}
+
+/// The Windows-1252 byte for a char, if it has one.
+fn cp1252_byte(c: char) -> Option<u8> {
+    let code = c as u32;
+    if code < 0x80 || (0xA0..=0xFF).contains(&code) {
+        return Some(code as u8);
+    }
+    const HIGH: [(char, u8); 27] = [
+        ('€', 0x80), ('‚', 0x82), ('ƒ', 0x83), ('„', 0x84), ('…', 0x85), ('†', 0x86),
+        ('‡', 0x87), ('ˆ', 0x88), ('‰', 0x89), ('Š', 0x8A), ('‹', 0x8B), ('Œ', 0x8C),
+        ('Ž', 0x8E), ('‘', 0x91), ('’', 0x92), ('“', 0x93), ('”', 0x94), ('•', 0x95),
+        ('–', 0x96), ('—', 0x97), ('˜', 0x98), ('™', 0x99), ('š', 0x9A), ('›', 0x9B),
+        ('œ', 0x9C), ('ž', 0x9E), ('Ÿ', 0x9F),
+    ];
+    HIGH.iter().find(|(ch, _)| *ch == c).map(|&(_, b)| b)
+}
+
+/// Lower-case slug: letters and digits, words joined by `-`.
+pub fn slug(s: &str) -> String {
+    let mut out = String::new();
+    let mut dash = false;
+    for c in s.chars().flat_map(char::to_lowercase) {
+        if c.is_alphanumeric() {
+            if dash && !out.is_empty() {
+                out.push('-');
+            }
+            dash = false;
+            out.push(c);
+        } else if c != '\'' && c != '’' {
+            dash = true;
+        }
+    }
+    out
+}
+
+/// Case- and punctuation-insensitive key for comparing names.
+pub fn fold(s: &str) -> String {
+    s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repairs_windows_1252_mojibake() {
+        assert_eq!(fix_mojibake("a championâ€™s intent"), "a champion’s intent");
+        assert_eq!(fix_mojibake("cafÃ©"), "café");
+        assert_eq!(fix_mojibake("plain â alone"), "plain â alone");
+    }
+
+    #[test]
+    fn cleans_markdown_and_html() {
+        let (t, links) = clean_inline("**Note**: *A Phoenixborn can guard even if it is exhausted.*");
+        assert_eq!(t, "Note: A Phoenixborn can guard even if it is exhausted.");
+        assert!(links.is_empty());
+        let (t, _) = clean_inline(r#"<img src="x.jpg" alt="">![](https://a/b.jpg)\"#);
+        assert_eq!(t, "");
+        let (t, _) = clean_inline("at the same time.&#x20;");
+        assert_eq!(t, "at the same time.");
+        let (t, links) = clean_inline(" - [Active Player](/rules/r_active_player)");
+        assert_eq!(t, "- Active Player");
+        assert_eq!(links[0].url, "/rules/r_active_player");
+        let (t, _) = clean_inline("a card action (Card Action icon-2.png) icon");
+        assert_eq!(t, "a card action icon");
+    }
+
+    #[test]
+    fn slugs_are_typable() {
+        assert_eq!(slug("Attack a Phoenixborn"), "attack-a-phoenixborn");
+        assert_eq!(slug("General Rules:"), "general-rules");
+        assert_eq!(slug("Combat Phase - Attack Declaration"), "combat-phase-attack-declaration");
+        assert_eq!(slug("Player’s Turn"), "players-turn");
+    }
+}

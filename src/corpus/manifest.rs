@@ -1,0 +1,72 @@
+//! The data files that describe a game: `manifest.yaml` and its glossary.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// `rules_data/<game>/manifest.yaml`.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameManifest {
+    /// Lower-case id used in passage ids (`ashes`).
+    pub game: String,
+    /// Display name (`Ashes Reborn`).
+    pub name: String,
+    /// Other names players use; matched case-insensitively.
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// Glossary file, relative to the manifest.
+    #[serde(default)]
+    pub glossary: Option<String>,
+    pub documents: Vec<DocumentManifest>,
+}
+
+/// One document entry of a manifest.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DocumentManifest {
+    /// Path of the document, relative to the manifest.
+    pub file: String,
+    /// Short id of the document; also the id of its root passage.
+    pub slug: String,
+    pub title: String,
+    #[serde(default)]
+    pub version: String,
+    #[serde(default)]
+    pub source: String,
+    #[serde(default)]
+    pub licence: String,
+    #[serde(default)]
+    pub format: DocumentFormat,
+    /// Segment put before every passage id of this document (may be empty).
+    #[serde(default)]
+    pub id_prefix: String,
+    /// Headings that do not add a segment to ids (their text joins the parent).
+    #[serde(default)]
+    pub transparent_headings: Vec<String>,
+    /// Exact lines to leave out of the index (footers, attributions kept here).
+    #[serde(default)]
+    pub drop_lines: Vec<String>,
+}
+
+/// How a document is laid out.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DocumentFormat {
+    /// Decide from the text: markdown unless it is numbered-section text.
+    #[default]
+    Auto,
+    /// Markdown, GitBook markdown, or plain text with `•`/`»` bullets.
+    Markdown,
+    /// Plain text with numbered sections and rules (`13.1 - Step Moves`, `702.19b`).
+    Numbered,
+}
+
+/// `glossary.yaml`: player slang and synonyms.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Glossary {
+    /// Phrase (any case) → the words it stands for.
+    #[serde(default)]
+    pub synonyms: BTreeMap<String, Vec<String>>,
+}

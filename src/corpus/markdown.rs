@@ -1,0 +1,221 @@
+//! Markdown-shaped documents: front matter, `#` headings, nested numbered
+//! lists, `-`/`•` bullets with `»` sub-bullets, blockquote notes, GitBook
+//! `{% hint %}` blocks and "Related Topics" lists.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::builder::{DocBuilder, item_title};
+use super::{PassageIdx, PassageKind, clean};
+
+static HEADING: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(#{1,6})\s+(.*?)\s*#*\s*$").unwrap());
+static ORDERED: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\s*)(\d{1,4})[.)]\s+(.*)$").unwrap());
+static BULLET: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\s*)([•\-*+])\s+(.*)$").unwrap());
+static SUB_BULLET: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\s*)»\s*(.*)$").unwrap());
+static RELATED: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*Related Topics:\s*(.*)$").unwrap());
+
+struct Item {
+    indent: usize,
+    idx: PassageIdx,
+}
+
+struct State {
+    /// Open headings: (level, passage that receives their text).
+    headings: Vec<(usize, PassageIdx)>,
+    items: Vec<Item>,
+    /// Indent of the most recent `•`/`-` bullet, so `»` nests under it.
+    bullet_indent: Option<usize>,
+    /// Where a line with no marker continues.
+    current: Option<PassageIdx>,
+    last_blank: bool,
+    hint: Option<(usize, Vec<String>)>,
+}
+
+fn indent_of(s: &str) -> usize {
+    s.chars().take_while(|c| c.is_whitespace()).map(|c| if c == '\t' { 4 } else { 1 }).sum()
+}
+
+pub(super) fn parse(b: &mut DocBuilder, text: &str) {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines: Vec<(usize, &str)> = text.lines().enumerate().map(|(i, l)| (i + 1, l)).collect();
+    // YAML front matter: only `title` matters for transparency; the manifest is authoritative.
+    if lines.first().is_some_and(|(_, l)| l.trim() == "---") {
+        match lines.iter().skip(1).position(|(_, l)| l.trim() == "---") {
+            Some(end) => {
+                lines.drain(..end + 2);
+            }
+            None => b.warn(1, "front matter is never closed with ---; treating it as text"),
+        }
+    }
+    let mut st = State {
+        headings: Vec::new(),
+        items: Vec::new(),
+        bullet_indent: None,
+        current: None,
+        last_blank: true,
+        hint: None,
+    };
+    for (n, line) in lines {
+        let trimmed = line.trim();
+        if let Some((start, buf)) = st.hint.as_mut() {
+            if trimmed.starts_with("{% endhint") {
+                let (start, buf) = (*start, std::mem::take(buf));
+                st.hint = None;
+                flush_hint(b, &st, start, &buf);
+            } else {
+                buf.push(line.to_string());
+            }
+            continue;
+        }
+        if trimmed.starts_with("{% hint") {
+            st.hint = Some((n, Vec::new()));
+            continue;
+        }
+        if trimmed.starts_with("{%") {
+            continue; // other GitBook directives carry no rules text
+        }
+        if b.is_dropped(line) {
+            continue;
+        }
+        if trimmed.is_empty() {
+            st.last_blank = true;
+            continue;
+        }
+        let blank_before = std::mem::replace(&mut st.last_blank, false);
+
+        if let Some(c) = HEADING.captures(line) {
+            let level = c[1].len();
+            let (title, _) = clean::clean_inline(&c[2]);
+            st.items.clear();
+            st.bullet_indent = None;
+            while st.headings.last().is_some_and(|&(l, _)| l >= level) {
+                st.headings.pop();
+            }
+            let parent = section(b, &st);
+            let idx = if title.is_empty() || b.is_transparent(&title) {
+                parent
+            } else {
+                let id = b.child_id(parent, &clean::slug(&title));
+                b.add(parent, id, PassageKind::Section, title, n)
+            };
+            st.headings.push((level, idx));
+            st.current = Some(idx);
+            continue;
+        }
+        if let Some(c) = RELATED.captures(line) {
+            st.items.clear();
+            let parent = section(b, &st);
+            let id = b.child_id(parent, "related-topics");
+            let idx = b.add(parent, id, PassageKind::Section, "Related Topics".into(), n);
+            b.append(idx, &c[1], "\n");
+            for label in c[1].split([',', ';']).filter(|s| !s.trim().is_empty()) {
+                b.add_named_ref(idx, label);
+            }
+            st.current = Some(idx);
+            continue;
+        }
+        if let Some(c) = ORDERED.captures(line) {
+            let indent = indent_of(&c[1]);
+            let number = c[2].trim_start_matches('0');
+            let number = if number.is_empty() { "0" } else { number };
+            add_item(b, &mut st, indent, Some(number), &c[3], n);
+            continue;
+        }
+        if let Some(c) = SUB_BULLET.captures(line) {
+            let indent = st.bullet_indent.map_or(indent_of(&c[1]) + 1, |i| i + 1);
+            add_item(b, &mut st, indent, None, &c[2], n);
+            continue;
+        }
+        if let Some(c) = BULLET.captures(line) {
+            let indent = indent_of(&c[1]);
+            st.bullet_indent = Some(indent);
+            let (label, links) = clean::clean_inline(&c[3]);
+            // A bullet that is only a link is a reference list entry, not a rule.
+            if links.len() == 1 && links[0].label == label {
+                let parent = st.items.last().map_or_else(|| section(b, &st), |i| i.idx);
+                b.add_links(parent, &links);
+                b.append(parent, &label, "\n");
+                continue;
+            }
+            add_item(b, &mut st, indent, None, &c[3], n);
+            continue;
+        }
+        // Plain text: a blockquote, a continuation, or a new paragraph.
+        let body = trimmed.strip_prefix('>').map_or(trimmed, str::trim);
+        let continues_item = !st.items.is_empty() && (!blank_before || indent_of(line) > 0);
+        if continues_item || (!blank_before && st.current.is_some()) {
+            let target = st.current.unwrap_or(b.root);
+            b.append(target, body, "\n");
+        } else {
+            st.items.clear();
+            st.bullet_indent = None;
+            let target = section(b, &st);
+            b.append(target, body, "\n\n");
+            st.current = Some(target);
+        }
+    }
+    if let Some((start, buf)) = st.hint.take() {
+        b.warn(start, "{% hint %} block is never closed; indexed up to the end of the document");
+        flush_hint(b, &st, start, &buf);
+    }
+}
+
+/// The passage that receives text at the current heading level.
+fn section(b: &DocBuilder, st: &State) -> PassageIdx {
+    st.headings.last().map_or(b.root, |&(_, idx)| idx)
+}
+
+fn add_item(b: &mut DocBuilder, st: &mut State, indent: usize, number: Option<&str>, raw: &str, n: usize) {
+    while st.items.last().is_some_and(|i| i.indent > indent) {
+        st.items.pop();
+    }
+    if st.items.last().is_some_and(|i| i.indent == indent) {
+        st.items.pop();
+    }
+    let parent = st.items.last().map_or_else(|| section(b, st), |i| i.idx);
+    let ordinal = b.passages[parent]
+        .children
+        .iter()
+        .filter(|&&c| b.passages[c].kind == PassageKind::Item)
+        .count()
+        + 1;
+    let mut segment = number.map_or_else(|| ordinal.to_string(), str::to_string);
+    let mut id = b.child_id(parent, &segment);
+    if number.is_some() && b.by_id.contains_key(&id) {
+        // Lazy markdown numbering ("1." for every item): fall back to position.
+        segment = ordinal.to_string();
+        id = b.child_id(parent, &segment);
+    }
+    let (text, _) = clean::clean_inline(raw);
+    let idx = b.add(parent, id, PassageKind::Item, item_title(&text), n);
+    b.append(idx, raw, "\n");
+    st.items.push(Item { indent, idx });
+    st.current = Some(idx);
+}
+
+fn flush_hint(b: &mut DocBuilder, st: &State, line: usize, buf: &[String]) {
+    let parent = section(b, st);
+    let number = b.passages[parent]
+        .children
+        .iter()
+        .filter(|&&c| b.passages[c].kind == PassageKind::Example)
+        .count()
+        + 1;
+    let joined = buf.join("\n");
+    let (text, _) = clean::clean_inline(&joined);
+    if text.is_empty() {
+        return;
+    }
+    let is_example = {
+        let l = text.to_lowercase();
+        l.starts_with("e.g") || l.starts_with("example") || l.starts_with("for example")
+    };
+    let kind = if is_example { "example" } else { "hint" };
+    let id = b.child_id(parent, &format!("{kind}-{number}"));
+    let title = format!("{} {number}", if is_example { "Example" } else { "Hint" });
+    let idx = b.add(parent, id, PassageKind::Example, title, line);
+    for l in buf {
+        b.append(idx, l, "\n");
+    }
+}

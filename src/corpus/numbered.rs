@@ -1,0 +1,176 @@
+//! Numbered-section plain text: `13.1 - Step Moves` sections, `100. General`
+//! sections, `100.1.` rules and `100.1a` sub-rules, indented `1.` lists,
+//! unnumbered sub-headings ("Move Action"), `Example:` lines, and a
+//! `Glossary` of term/definition paragraphs.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::builder::{DocBuilder, item_title};
+use super::{PassageIdx, PassageKind, clean};
+
+static DASH_SECTION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*(\d+(?:\.\d+)*)\s+[-–—]\s+(.+?)\s*$").unwrap());
+static SINGLE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\s*)(\d+)\.\s+(.+?)\s*$").unwrap());
+static RULE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*(\d+\.\d+)\.?\s+(.+?)\s*$").unwrap());
+static SUBRULE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*(\d+\.\d+[a-z])\.?\s+(.+?)\s*$").unwrap());
+
+/// Whether a line looks like a numbered section or rule (for format detection).
+pub(super) fn is_numbered_line(line: &str) -> bool {
+    DASH_SECTION.is_match(line) || RULE.is_match(line) || SUBRULE.is_match(line)
+}
+
+/// A line that reads as a heading rather than a sentence.
+fn title_like(s: &str) -> bool {
+    let s = s.trim();
+    let words = s.split_whitespace().count();
+    !s.is_empty()
+        && s.chars().count() <= 60
+        && words <= 8
+        && !s.trim_end_matches(['"', '”', '’', '\'', ')']).ends_with(['.', ':', ';', ',', '?', '!'])
+        && s.chars().next().is_some_and(|c| c.is_uppercase() || c.is_numeric())
+}
+
+struct State {
+    /// Most recent numbered heading (receives list items and sub-headings).
+    numbered: Option<PassageIdx>,
+    /// Most recent top-level unnumbered heading.
+    top: Option<PassageIdx>,
+    /// Where plain text lines go.
+    current: PassageIdx,
+    glossary: Option<PassageIdx>,
+    last_blank: bool,
+}
+
+pub(super) fn parse(b: &mut DocBuilder, text: &str) {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut st = State { numbered: None, top: None, current: b.root, glossary: None, last_blank: true };
+    for (i, &line) in lines.iter().enumerate() {
+        let n = i + 1;
+        let trimmed = line.trim();
+        if b.is_dropped(line) {
+            continue;
+        }
+        if trimmed.is_empty() {
+            st.last_blank = true;
+            continue;
+        }
+        let blank_before = std::mem::replace(&mut st.last_blank, false);
+        let next_blank = lines.get(i + 1).is_none_or(|l| l.trim().is_empty());
+
+        if trimmed == "Glossary" || trimmed == "Credits" {
+            let id = b.child_id(b.root, &clean::slug(trimmed));
+            let idx = b.add(b.root, id, PassageKind::Section, trimmed.to_string(), n);
+            st.glossary = (trimmed == "Glossary").then_some(idx);
+            st.numbered = None;
+            // Back matter never adopts numbered sections (a table of contents
+            // lists "Glossary" and "Credits" before the rules start).
+            st.top = None;
+            st.current = idx;
+            continue;
+        }
+        if let Some(g) = st.glossary {
+            // Numbered definitions ("1. Text on an object…") stay in the entry;
+            // only a rule number or section line ends the glossary.
+            if DASH_SECTION.is_match(line) || RULE.is_match(line) || SUBRULE.is_match(line) {
+                st.glossary = None;
+            } else {
+                if blank_before {
+                    let (term, _) = clean::clean_inline(trimmed);
+                    let id = b.child_id(g, &clean::slug(&term));
+                    st.current = b.add(g, id, PassageKind::Glossary, term, n);
+                } else {
+                    b.append(st.current, line, "\n");
+                }
+                continue;
+            }
+        }
+        if let Some(c) = DASH_SECTION.captures(line) {
+            numbered_heading(b, &mut st, &c[1], &c[2], n);
+            continue;
+        }
+        if let Some(c) = SUBRULE.captures(line).or_else(|| RULE.captures(line)) {
+            let number = c[1].to_string();
+            let parent = number_parent(b, &st, &number);
+            let id = b.absolute_id(&number);
+            let (t, _) = clean::clean_inline(&c[2]);
+            let idx = b.add(parent, id, PassageKind::Item, item_title(&t), n);
+            b.append(idx, &c[2], "\n");
+            st.current = idx;
+            continue;
+        }
+        if let Some(c) = SINGLE.captures(line) {
+            if title_like(&c[3]) {
+                numbered_heading(b, &mut st, &c[2], &c[3], n);
+            } else {
+                let parent = st.numbered.unwrap_or(st.current);
+                let id = b.child_id(parent, &c[2]);
+                let (t, _) = clean::clean_inline(&c[3]);
+                let idx = b.add(parent, id, PassageKind::Item, item_title(&t), n);
+                b.append(idx, &c[3], "\n");
+                st.current = idx;
+            }
+            continue;
+        }
+        if blank_before && next_blank && title_like(trimmed) {
+            let (title, _) = clean::clean_inline(trimmed);
+            if b.is_transparent(&title) {
+                continue;
+            }
+            let parent = st.numbered.unwrap_or(b.root);
+            let id = b.child_id(parent, &clean::slug(&title));
+            let idx = b.add(parent, id, PassageKind::Section, title, n);
+            if st.numbered.is_none() {
+                st.top = Some(idx);
+            }
+            st.current = idx;
+            continue;
+        }
+        // Text of the current passage. A sub-heading's text ends at the next
+        // blank-line-separated paragraph only when a new heading starts, so
+        // "Hint:" paragraphs stay with their section.
+        b.append(st.current, trimmed, if blank_before { "\n\n" } else { "\n" });
+    }
+}
+
+fn numbered_heading(b: &mut DocBuilder, st: &mut State, number: &str, title: &str, n: usize) {
+    let parent = number_parent(b, st, number);
+    let id = b.absolute_id(number);
+    let (title, _) = clean::clean_inline(title);
+    let idx = b.add(parent, id, PassageKind::Section, title, n);
+    st.numbered = Some(idx);
+    st.current = idx;
+    st.glossary = None;
+}
+
+/// The parent of a numbered passage: the longest existing number it extends
+/// (`100.1a` → `100.1` → `100` → `1`), or `13.0` for `13.1`; otherwise the
+/// current top-level heading or the document.
+fn number_parent(b: &DocBuilder, st: &State, number: &str) -> PassageIdx {
+    let exists = |n: &str| b.by_id.get(&b.absolute_id(n)).copied();
+    let mut cur = number.to_string();
+    loop {
+        let shorter = if cur.ends_with(|c: char| c.is_ascii_lowercase()) {
+            cur[..cur.len() - 1].to_string()
+        } else if let Some((head, _)) = cur.rsplit_once('.') {
+            head.to_string()
+        } else if cur.len() > 1 {
+            cur[..cur.len() - 1].to_string()
+        } else {
+            break;
+        };
+        if let Some(idx) = exists(&shorter) {
+            return idx;
+        }
+        if !shorter.contains('.')
+            && let Some(idx) = exists(&format!("{shorter}.0"))
+            && format!("{shorter}.0") != number
+        {
+            return idx;
+        }
+        cur = shorter;
+    }
+    st.top.unwrap_or(b.root)
+}

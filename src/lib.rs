@@ -1,0 +1,11 @@
+//! Arbiter: a rules assistant for tabletop games.
+//!
+//! The core ([`corpus`], [`search`]) is I/O-free. [`load`] reads rule data
+//! from disk; [`app`] turns requests into structured replies; [`render`]
+//! turns replies into text. See `docs/ARCHITECTURE.md`.
+
+pub mod app;
+pub mod corpus;
+pub mod load;
+pub mod render;
+pub mod search;

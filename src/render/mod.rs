@@ -1,0 +1,4 @@
+//! Renderers: turn replies into terminal text. (JSON is the replies' serde
+//! form; Discord rendering lives with the Discord transport.)
+
+pub mod text;

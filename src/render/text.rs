@@ -1,0 +1,112 @@
+//! Plain-text rendering for the terminal and the console.
+
+use std::fmt::Write;
+
+use crate::app::{AskReply, CiteReply, RulesReply};
+use crate::search::Suggestion;
+
+/// How to mark the answering sentence.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    /// ANSI bold (a terminal) rather than `**…**` (a pipe or a file).
+    pub ansi: bool,
+}
+
+impl Style {
+    fn emphasize(&self, s: &str) -> String {
+        if self.ansi { format!("\x1b[1m{s}\x1b[0m") } else { format!("**{s}**") }
+    }
+}
+
+/// The message when nothing indexed answers the question.
+pub const NO_RULE: &str = "No indexed rule covers this.";
+
+pub fn ask(reply: &AskReply, style: Style) -> String {
+    let mut out = String::new();
+    for (typed, understood) in &reply.corrections {
+        let _ = writeln!(out, "(reading '{typed}' as '{understood}')");
+    }
+    if reply.results.is_empty() {
+        let scope = reply.game.as_deref().map(|g| format!(" for {g}")).unwrap_or_default();
+        let _ = writeln!(out, "{NO_RULE} Nothing in the indexed rules{scope} answers “{}” with confidence.", reply.query);
+        return out;
+    }
+    for (n, r) in reply.results.iter().enumerate() {
+        let _ = writeln!(out, "{}. [{}] {}", n + 1, r.id, r.title);
+        let _ = writeln!(out, "   {}", r.path.join(" › "));
+        let text = if r.highlight.is_empty() {
+            r.text.clone()
+        } else {
+            r.text.replacen(&r.highlight, &style.emphasize(&r.highlight), 1)
+        };
+        for line in text.lines() {
+            let _ = writeln!(out, "   {line}");
+        }
+        let refs: Vec<String> = r.refs.iter().map(|c| match &c.target {
+            Some(t) => format!("{} → {t}", c.label),
+            None => format!("{} (not indexed)", c.label),
+        }).collect();
+        if !refs.is_empty() {
+            let _ = writeln!(out, "   see also: {}", refs.join("; "));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+pub fn cite(reply: &CiteReply) -> String {
+    let mut out = String::new();
+    for (n, p) in reply.passages.iter().enumerate() {
+        let pad = "  ".repeat(p.depth);
+        if n == 0 {
+            let _ = writeln!(out, "[{}] {}", p.id, p.title);
+            let _ = writeln!(out, "{}", p.path.join(" › "));
+        } else {
+            let _ = writeln!(out, "{pad}[{}] {}", p.id, p.title);
+        }
+        for line in p.text.lines() {
+            let _ = writeln!(out, "{pad}  {line}");
+        }
+        for r in &p.refs {
+            match &r.target {
+                Some(t) => { let _ = writeln!(out, "{pad}  → {}: {t}", r.label); }
+                None => { let _ = writeln!(out, "{pad}  → {} (not indexed)", r.label); }
+            }
+        }
+    }
+    out
+}
+
+pub fn rules(reply: &RulesReply, max_depth: usize) -> String {
+    let mut out = String::new();
+    for g in &reply.games {
+        let _ = writeln!(out, "{} ({}) — aliases: {}", g.name, g.id, g.aliases.join(", "));
+        for d in &g.documents {
+            let _ = writeln!(out, "  {} — {} ({} passages)", d.title, d.version, d.passages);
+            if !d.source.is_empty() {
+                let _ = writeln!(out, "    source: {}", d.source);
+            }
+            if !d.licence.is_empty() {
+                let _ = writeln!(out, "    licence: {}", d.licence);
+            }
+            for e in d.toc.iter().filter(|e| e.depth <= max_depth) {
+                let _ = writeln!(out, "    {}{}  {}", "  ".repeat(e.depth), e.id, e.title);
+            }
+        }
+    }
+    if !reply.warnings.is_empty() {
+        let _ = writeln!(out, "\n{} indexing warning(s):", reply.warnings.len());
+        for w in &reply.warnings {
+            let _ = writeln!(out, "  {w}");
+        }
+    }
+    out
+}
+
+pub fn suggestions(list: &[Suggestion]) -> String {
+    let mut out = String::new();
+    for s in list {
+        let _ = writeln!(out, "{}  {}", s.id, s.title);
+    }
+    out
+}

@@ -1,0 +1,78 @@
+//! Fuzzy completion of passage ids and titles (Discord autocomplete, `arbiter complete`).
+
+use std::cell::RefCell;
+
+use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
+use nucleo_matcher::{Config, Matcher, Utf32String};
+use serde::Serialize;
+
+use crate::corpus::{Corpus, PassageIdx};
+
+/// Discord allows at most 25 autocomplete choices.
+pub const MAX_SUGGESTIONS: usize = 25;
+
+/// One completion: a passage id and its title.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Suggestion {
+    pub id: String,
+    pub title: String,
+}
+
+/// Pre-encoded haystacks ("id title") for every passage.
+pub struct Completer {
+    entries: Vec<(Utf32String, PassageIdx)>,
+}
+
+thread_local! {
+    static MATCHER: RefCell<Matcher> = RefCell::new(Matcher::new(Config::DEFAULT.match_paths()));
+}
+
+impl Completer {
+    pub fn build(corpus: &Corpus) -> Completer {
+        let entries = corpus
+            .passages
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (Utf32String::from(format!("{} {}", p.id, p.title)), i))
+            .collect();
+        Completer { entries }
+    }
+
+    /// At most `limit` (≤ 25) suggestions for a partial id or title, best first.
+    pub fn complete(&self, corpus: &Corpus, partial: &str, game: Option<&str>, limit: usize) -> Vec<Suggestion> {
+        let limit = limit.clamp(1, MAX_SUGGESTIONS);
+        let in_game = |i: PassageIdx| game.is_none_or(|g| corpus.passages[i].game == g);
+        let partial = partial.trim();
+        let suggestion = |i: PassageIdx| Suggestion {
+            id: corpus.passages[i].id.clone(),
+            title: corpus.passages[i].title.clone(),
+        };
+        if partial.is_empty() {
+            // Nothing typed yet: the top of each document.
+            return corpus
+                .passages
+                .iter()
+                .enumerate()
+                .filter(|(i, p)| in_game(*i) && corpus.depth(*i) <= 1 && !p.id.is_empty())
+                .take(limit)
+                .map(|(i, _)| suggestion(i))
+                .collect();
+        }
+        let pattern = Pattern::parse(partial, CaseMatching::Ignore, Normalization::Smart);
+        let mut scored: Vec<(u32, usize, PassageIdx)> = MATCHER.with_borrow_mut(|m| {
+            self.entries
+                .iter()
+                .filter(|(_, i)| in_game(*i))
+                .filter_map(|(hay, i)| {
+                    pattern.score(hay.slice(..), m).map(|s| {
+                        // An id that starts with what was typed goes first.
+                        let prefix = corpus.passages[*i].id.starts_with(&partial.to_lowercase());
+                        (s + if prefix { 10_000 } else { 0 }, corpus.passages[*i].id.len(), *i)
+                    })
+                })
+                .collect()
+        });
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        scored.into_iter().take(limit).map(|(_, _, i)| suggestion(i)).collect()
+    }
+}

@@ -1,0 +1,356 @@
+//! Rules search: BM25 ranking (the `bm25` crate) over an analyzed corpus,
+//! with heading boosts, glossary synonym expansion, typo repair, game
+//! detection, a confidence cut-off and answer-sentence highlighting.
+//!
+//! I/O-free. Build once per corpus with [`Index::build`]; queries take `&self`.
+
+mod analyze;
+pub use analyze::edit_distance;
+mod complete;
+
+use std::collections::HashMap;
+
+use bm25::{Embedder, EmbedderBuilder, Scorer};
+use serde::Serialize;
+
+use crate::corpus::{Corpus, PassageIdx, PassageKind};
+pub use analyze::Analyzer;
+pub use complete::{Completer, Suggestion};
+
+/// Share of the question's weight that a passage must cover to be cited.
+/// Set from the evaluation set (tests/eval_questions.yaml); see docs/SEARCH.md.
+pub const MIN_COVERAGE: f32 = 0.55;
+
+/// Options for one search.
+#[derive(Debug, Clone, Default)]
+pub struct SearchOptions {
+    /// Restrict to this game id; when `None`, a game named in the question is used.
+    pub game: Option<String>,
+    pub limit: usize,
+}
+
+/// One ranked passage.
+#[derive(Debug, Clone, Serialize)]
+pub struct Hit {
+    pub passage: PassageIdx,
+    pub score: f32,
+    /// Share of the question's weight found in the passage (0..=1).
+    pub coverage: f32,
+    /// The sentence of the passage that best answers the question, verbatim.
+    pub highlight: String,
+}
+
+/// The outcome of a search.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchOutcome {
+    /// The game searched: given, or detected in the question.
+    pub game: Option<String>,
+    /// Typos repaired: (as typed, as understood).
+    pub corrections: Vec<(String, String)>,
+    /// Confident hits, best first. Empty when no indexed rule covers the question.
+    pub hits: Vec<Hit>,
+}
+
+/// A query term and the alternatives that satisfy it (its glossary expansions).
+#[derive(Debug)]
+struct Group {
+    alternatives: Vec<u32>,
+    weight: f32,
+}
+
+/// A search index over a [`Corpus`].
+pub struct Index {
+    analyzer: Analyzer,
+    embedder: Embedder<u32, analyze::PreTokenized>,
+    scorer: Scorer<u32>,
+    /// Interned vocabulary: stemmed token → id; `df[id]` = passages containing it.
+    vocab: HashMap<String, u32>,
+    words: Vec<String>,
+    df: Vec<u32>,
+    /// Each passage's distinct token ids, sorted (for coverage and highlights).
+    passage_tokens: Vec<Box<[u32]>>,
+    /// Game aliases, folded to lower-case words, longest first: (words, game id).
+    aliases: Vec<(Vec<String>, String)>,
+    /// Per game: (phrase words, expansion words).
+    synonyms: HashMap<String, Vec<(Vec<String>, Vec<String>)>>,
+    completer: Completer,
+}
+
+impl Index {
+    pub fn build(corpus: &Corpus) -> Index {
+        let analyzer = Analyzer::new();
+        let mut vocab: HashMap<String, u32> = HashMap::new();
+        let mut words = Vec::new();
+        let mut df: Vec<u32> = Vec::new();
+        let mut docs: Vec<Vec<String>> = Vec::with_capacity(corpus.passages.len());
+        let mut passage_tokens = Vec::with_capacity(corpus.passages.len());
+        for p in &corpus.passages {
+            let tokens = analyzer.tokens(&indexed_text(corpus, p));
+            let mut ids: Vec<u32> = tokens
+                .iter()
+                .map(|t| {
+                    *vocab.entry(t.clone()).or_insert_with(|| {
+                        words.push(t.clone());
+                        df.push(0);
+                        (words.len() - 1) as u32
+                    })
+                })
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            for &id in &ids {
+                df[id as usize] += 1;
+            }
+            passage_tokens.push(ids.into_boxed_slice());
+            docs.push(tokens);
+        }
+        let total: usize = docs.iter().map(Vec::len).sum();
+        let avgdl = if docs.is_empty() { 1.0 } else { (total as f32 / docs.len() as f32).max(1.0) };
+        let embedder = EmbedderBuilder::<u32, analyze::PreTokenized>::with_avgdl(avgdl).build();
+        let mut scorer = Scorer::new();
+        for (i, tokens) in docs.iter().enumerate() {
+            if !tokens.is_empty() {
+                scorer.upsert(&(i as u32), embedder.embed(&tokens.join(" ")));
+            }
+        }
+        let mut aliases = Vec::new();
+        let mut synonyms = HashMap::new();
+        for g in &corpus.games {
+            for name in std::iter::once(&g.id).chain([&g.name]).chain(g.aliases.iter()) {
+                let w = analyze::words(name);
+                if !w.is_empty() && !aliases.iter().any(|(a, _)| *a == w) {
+                    aliases.push((w, g.id.clone()));
+                }
+            }
+            let list = g
+                .glossary
+                .synonyms
+                .iter()
+                .map(|(k, v)| (analyze::words(k), v.iter().flat_map(|e| analyze::words(e)).collect()))
+                .filter(|(k, _): &(Vec<String>, Vec<String>)| !k.is_empty())
+                .collect();
+            synonyms.insert(g.id.clone(), list);
+        }
+        aliases.sort_by_key(|(w, _)| std::cmp::Reverse(w.iter().map(String::len).sum::<usize>()));
+        Index {
+            analyzer,
+            embedder,
+            scorer,
+            vocab,
+            words,
+            df,
+            passage_tokens,
+            aliases,
+            synonyms,
+            completer: Completer::build(corpus),
+        }
+    }
+
+    pub fn completer(&self) -> &Completer {
+        &self.completer
+    }
+
+    fn idf(&self, id: u32) -> f32 {
+        let n = self.passage_tokens.len() as f32;
+        let df = self.df[id as usize] as f32;
+        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+    }
+
+    fn max_idf(&self) -> f32 {
+        let n = self.passage_tokens.len() as f32;
+        (1.0 + (n - 0.5) / 1.5).ln()
+    }
+
+    /// Finds a game named in the question; returns it and the question without it.
+    pub fn detect_game(&self, question: &str) -> Option<(String, String)> {
+        let words = analyze::words(question);
+        for (alias, game) in &self.aliases {
+            if let Some(pos) = words.windows(alias.len()).position(|w| w == alias.as_slice()) {
+                let mut rest = words.clone();
+                rest.drain(pos..pos + alias.len());
+                return Some((game.clone(), rest.join(" ")));
+            }
+        }
+        None
+    }
+
+    /// Ranks passages for a question.
+    pub fn search(&self, corpus: &Corpus, question: &str, opts: &SearchOptions) -> SearchOutcome {
+        let limit = opts.limit.clamp(1, 50);
+        let (game, text) = match &opts.game {
+            Some(g) => (Some(g.clone()), analyze::words(question).join(" ")),
+            None => match self.detect_game(question) {
+                Some((g, rest)) => (Some(g), rest),
+                None => (None, analyze::words(question).join(" ")),
+            },
+        };
+        let (groups, corrections) = self.query_groups(&text, game.as_deref());
+        let empty = SearchOutcome { game: game.clone(), corrections: corrections.clone(), hits: Vec::new() };
+        if groups.is_empty() {
+            return empty;
+        }
+        let mut query_tokens: Vec<&str> = groups
+            .iter()
+            .flat_map(|g| g.alternatives.iter().map(|&a| self.words[a as usize].as_str()))
+            .collect();
+        query_tokens.sort_unstable();
+        query_tokens.dedup();
+        let embedding = self.embedder.embed(&query_tokens.join(" "));
+        let total_weight: f32 = groups.iter().map(|g| g.weight).sum();
+        let mut hits = Vec::new();
+        let mut best = None;
+        for m in self.scorer.matches(&embedding) {
+            let idx = m.id as usize;
+            let p = &corpus.passages[idx];
+            if game.as_deref().is_some_and(|g| p.game != g) {
+                continue;
+            }
+            let tokens = &self.passage_tokens[idx];
+            let covered: f32 = groups
+                .iter()
+                .filter(|g| g.alternatives.iter().any(|a| tokens.binary_search(a).is_ok()))
+                .map(|g| g.weight)
+                .sum();
+            let coverage = covered / total_weight;
+            let top = *best.get_or_insert(m.score);
+            if coverage < MIN_COVERAGE || m.score < top * 0.25 {
+                continue;
+            }
+            hits.push(Hit { passage: idx, score: m.score, coverage, highlight: String::new() });
+            if hits.len() >= limit {
+                break;
+            }
+        }
+        for h in &mut hits {
+            h.highlight = self.highlight(&corpus.passages[h.passage].text, &groups);
+        }
+        SearchOutcome { hits, ..empty }
+    }
+
+    /// Turns the question into weighted term groups, expanding glossary
+    /// phrases and repairing typos against the vocabulary.
+    fn query_groups(&self, text: &str, game: Option<&str>) -> (Vec<Group>, Vec<(String, String)>) {
+        let words: Vec<String> = text.split(' ').filter(|w| !w.is_empty()).map(str::to_string).collect();
+        let mut consumed = vec![false; words.len()];
+        let mut groups = Vec::new();
+        let mut corrections = Vec::new();
+        let lists: Vec<&Vec<(Vec<String>, Vec<String>)>> = match game {
+            Some(g) => self.synonyms.get(g).into_iter().collect(),
+            None => self.synonyms.values().collect(),
+        };
+        // Glossary phrases, longest first, each word used once.
+        let mut phrases: Vec<&(Vec<String>, Vec<String>)> = lists.into_iter().flatten().collect();
+        phrases.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
+        for (key, expansion) in phrases {
+            if key.len() > words.len() {
+                continue;
+            }
+            for start in 0..=words.len() - key.len() {
+                if consumed[start..start + key.len()].iter().any(|&c| c) || words[start..start + key.len()] != key[..] {
+                    continue;
+                }
+                // Without a game, expand only slang the rules never use.
+                let key_ids = self.term_ids(&key.join(" "));
+                if game.is_none() && !key_ids.is_empty() {
+                    continue;
+                }
+                consumed[start..start + key.len()].iter_mut().for_each(|c| *c = true);
+                let mut alternatives = key_ids;
+                alternatives.extend(self.term_ids(&expansion.join(" ")));
+                alternatives.sort_unstable();
+                alternatives.dedup();
+                let weight = self.group_weight(&alternatives);
+                groups.push(Group { alternatives, weight });
+            }
+        }
+        for (i, w) in words.iter().enumerate() {
+            if consumed[i] {
+                continue;
+            }
+            for token in self.analyzer.tokens(w) {
+                let id = match self.vocab.get(&token) {
+                    Some(&id) => Some(id),
+                    None => self.repair(&token).inspect(|&id| {
+                        corrections.push((w.clone(), self.words[id as usize].clone()));
+                    }),
+                };
+                match id {
+                    Some(id) => {
+                        if !groups.iter().any(|g: &Group| g.alternatives == [id]) {
+                            groups.push(Group { alternatives: vec![id], weight: self.idf(id) });
+                        }
+                    }
+                    // A word no rule uses still counts against confidence.
+                    None => groups.push(Group { alternatives: Vec::new(), weight: self.max_idf() }),
+                }
+            }
+        }
+        (groups, corrections)
+    }
+
+    fn term_ids(&self, text: &str) -> Vec<u32> {
+        self.analyzer.tokens(text).iter().filter_map(|t| self.vocab.get(t).copied()).collect()
+    }
+
+    fn group_weight(&self, alternatives: &[u32]) -> f32 {
+        alternatives.iter().map(|&a| self.idf(a)).fold(None, |m: Option<f32>, x| Some(m.map_or(x, |m| m.min(x)))).unwrap_or(self.max_idf())
+    }
+
+    /// The closest vocabulary word within a small edit distance.
+    fn repair(&self, token: &str) -> Option<u32> {
+        let len = token.chars().count();
+        if len < 4 || token.chars().any(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        let max = if len >= 8 { 2 } else { 1 };
+        let mut best: Option<(usize, u32, u32)> = None; // (distance, -df, id)
+        for (i, w) in self.words.iter().enumerate() {
+            let wl = w.chars().count();
+            if wl.abs_diff(len) > max || wl < 3 {
+                continue;
+            }
+            if let Some(d) = analyze::edit_distance(token, w, max) {
+                let key = (d, u32::MAX - self.df[i], i as u32);
+                if best.is_none_or(|b| key < b) {
+                    best = Some(key);
+                }
+            }
+        }
+        best.map(|(_, _, id)| id)
+    }
+
+    /// The sentence that covers most of the question's weight.
+    fn highlight(&self, text: &str, groups: &[Group]) -> String {
+        let mut best = ("", -1.0f32);
+        for sentence in analyze::sentences(text) {
+            let ids = self.term_ids(sentence);
+            let score: f32 = groups
+                .iter()
+                .filter(|g| g.alternatives.iter().any(|a| ids.contains(a)))
+                .map(|g| g.weight)
+                .sum();
+            if score > best.1 {
+                best = (sentence, score);
+            }
+        }
+        best.0.trim().to_string()
+    }
+}
+
+/// What is indexed for a passage: its own text, its title twice and the
+/// titles of the sections above it (below the document), so headings rank.
+fn indexed_text(corpus: &Corpus, p: &crate::corpus::Passage) -> String {
+    let mut s = String::new();
+    let boost = if matches!(p.kind, PassageKind::Item) { 1 } else { 2 };
+    for _ in 0..boost {
+        s.push_str(&p.title);
+        s.push_str(". ");
+    }
+    for title in p.path.iter().skip(1) {
+        s.push_str(title);
+        s.push_str(". ");
+    }
+    let _ = corpus;
+    s.push_str(&p.text);
+    s
+}
