@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod corpus;
+pub mod engine;
 pub mod load;
 pub mod render;
 pub mod search;

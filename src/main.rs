@@ -49,12 +49,26 @@ enum Command {
     /// List games, documents and their tables of contents.
     Rules {
         game: Option<String>,
+        /// For each passage, whether the engine executes it and where.
+        #[arg(long)]
+        coverage: bool,
         /// Table-of-contents depth shown in text output.
         #[arg(long, default_value_t = 3)]
         depth: usize,
         #[arg(long)]
         json: bool,
     },
+    /// Adjudicate the play in a board document (a file, or - for stdin).
+    Judge {
+        file: PathBuf,
+        /// Use this game instead of the document's `game` field.
+        #[arg(long, short)]
+        game: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the JSON Schema of a game's board documents.
+    Schema { game: String },
     /// Suggest passage ids for a partial id or title (as Discord autocomplete does).
     Complete {
         partial: String,
@@ -95,7 +109,31 @@ fn json<T: serde::Serialize>(value: &T) -> String {
     s
 }
 
-fn run(app: &App, command: Command) -> Result<String, AppError> {
+/// A failure the CLI reports with exit status 2.
+#[derive(Debug, thiserror::Error)]
+enum CliError {
+    #[error("{0}")]
+    App(#[from] AppError),
+    #[error("{0}")]
+    Input(String),
+}
+
+/// Reads a file, or standard input for `-`, with a reason on failure.
+fn read_input(path: &std::path::Path) -> Result<String, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    let res = if path.as_os_str() == "-" {
+        std::io::stdin().take(arbiter::engine::board::MAX_BOARD_BYTES as u64 + 1).read_to_end(&mut bytes).map(|_| ())
+    } else {
+        std::fs::File::open(path)
+            .and_then(|f| f.take(arbiter::engine::board::MAX_BOARD_BYTES as u64 + 1).read_to_end(&mut bytes))
+            .map(|_| ())
+    };
+    res.map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    String::from_utf8(bytes).map_err(|e| format!("{} is not UTF-8 text (invalid byte at offset {})", path.display(), e.utf8_error().valid_up_to()))
+}
+
+fn run(app: &App, command: Command) -> Result<String, CliError> {
     let style = Style { ansi: std::io::stdout().is_terminal() };
     Ok(match command {
         Command::Ask { query, game, limit, json: as_json } => {
@@ -106,9 +144,22 @@ fn run(app: &App, command: Command) -> Result<String, AppError> {
             let reply = app.cite(&id, children)?;
             if as_json { json(&reply) } else { text::cite(&reply) }
         }
-        Command::Rules { game, depth, json: as_json } => {
+        Command::Rules { game, coverage: true, json: as_json, .. } => {
+            let reply = app.coverage(game.as_deref())?;
+            if as_json { json(&reply) } else { text::coverage(&reply) }
+        }
+        Command::Rules { game, depth, json: as_json, .. } => {
             let reply = app.rules(game.as_deref())?;
             if as_json { json(&reply) } else { text::rules(&reply, depth) }
+        }
+        Command::Judge { file, game, json: as_json } => {
+            let input = read_input(&file).map_err(CliError::Input)?;
+            let ruling = app.judge(&input, game.as_deref()).map_err(|e| CliError::Input(e.to_string()))?;
+            if as_json { json(&ruling) } else { text::ruling(&ruling) }
+        }
+        Command::Schema { game } => {
+            let schema = app.schema(&game).map_err(|e| CliError::Input(e.to_string()))?;
+            json(&schema)
         }
         Command::Complete { partial, game, limit, json: as_json } => {
             let list = app.complete(&partial, game.as_deref(), limit)?;

@@ -4,6 +4,7 @@
 //! these functions and renders the reply; none of them holds rules logic.
 //! Replies are plain data and serialize to the documented JSON contracts.
 
+mod judge;
 mod rules;
 
 use std::path::{Path, PathBuf};
@@ -14,6 +15,7 @@ use crate::corpus::{Corpus, CrossRef, Passage, PassageKind};
 use crate::load::{self, LoadError};
 use crate::search::{Index, SearchOptions, Suggestion};
 
+pub use judge::{CoverageEntry, CoverageReply, GameCoverage, JudgeError};
 pub use rules::{DocumentToc, GameInfo, RulesReply, TocEntry};
 
 /// Longest question accepted; longer input is refused rather than searched.

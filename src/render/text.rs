@@ -110,3 +110,68 @@ pub fn suggestions(list: &[Suggestion]) -> String {
     }
     out
 }
+
+pub fn coverage(reply: &crate::app::CoverageReply) -> String {
+    let mut out = String::new();
+    for g in &reply.games {
+        let engine = if g.has_engine { "engine" } else { "no engine yet" };
+        let _ = writeln!(out, "{} ({}) — {engine}: {} of {} passages executed", g.name, g.game, g.executed, g.passages);
+        for e in &g.entries {
+            let mark = if e.executed_by.is_empty() { "  text " } else { "  EXEC " };
+            let _ = write!(out, "{mark}{}{}  {}", "  ".repeat(e.depth), e.id, e.title);
+            if !e.executed_by.is_empty() {
+                let _ = write!(out, "  ← {}", e.executed_by.join("; "));
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+pub fn ruling(r: &crate::engine::Ruling) -> String {
+    let mut out = String::new();
+    let verdict = if r.legal { "LEGAL" } else { "ILLEGAL" };
+    let _ = writeln!(out, "{} — {verdict}", r.game);
+    for (n, s) in r.steps.iter().enumerate() {
+        let _ = writeln!(out, "{:>2}. [{}] {}", n + 1, s.rule, s.text);
+        if let Some(c) = &s.choice {
+            let _ = writeln!(out, "      choice: {} chose {}", c.player, c.chose);
+        }
+        if !s.numbers.is_empty() {
+            let nums: Vec<String> = s.numbers.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+            let _ = writeln!(out, "      {}", nums.join(", "));
+        }
+        if let Some(a) = &s.assumption {
+            let _ = writeln!(out, "      assumption (not in the indexed rules): {a}");
+        }
+    }
+    for d in &r.diagnostics {
+        let sev = match d.severity {
+            crate::engine::Severity::Error => "error",
+            crate::engine::Severity::Warning => "warning",
+            crate::engine::Severity::Info => "note",
+        };
+        let _ = write!(out, "{sev}: {}", d.message);
+        if let Some(p) = &d.path {
+            let _ = write!(out, " (at {p})");
+        }
+        if let Some(rule) = &d.rule {
+            let _ = write!(out, " [{rule}]");
+        }
+        out.push('\n');
+    }
+    if !r.changes.is_empty() {
+        let _ = writeln!(out, "changes:");
+        for c in &r.changes {
+            let _ = writeln!(out, "  {}: {} → {}", c.path, c.before, c.after);
+        }
+    } else {
+        let _ = writeln!(out, "no change to the board");
+    }
+    let _ = writeln!(out, "state:");
+    let state = serde_json::to_string_pretty(&r.state).unwrap_or_default();
+    for line in state.lines() {
+        let _ = writeln!(out, "  {line}");
+    }
+    out
+}

@@ -1,0 +1,109 @@
+//! `judge`, `schema` and engine coverage.
+
+use serde::Serialize;
+
+use super::{App, AppError};
+use crate::engine::{self, BoardError, Ruling, board};
+
+/// Why a board could not be adjudicated.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum JudgeError {
+    #[error("{0}")]
+    Board(#[from] BoardError),
+    #[error("{0}")]
+    App(#[from] AppError),
+    #[error("{game} has rules text but no rules engine yet; `arbiter ask` can still cite its rules")]
+    NoEngine { game: String },
+}
+
+/// One passage and where the engine executes it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct CoverageEntry {
+    pub id: String,
+    pub title: String,
+    pub depth: usize,
+    /// Procedures that cite this passage; empty = text only.
+    pub executed_by: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct GameCoverage {
+    pub game: String,
+    pub name: String,
+    pub has_engine: bool,
+    pub executed: usize,
+    pub passages: usize,
+    pub entries: Vec<CoverageEntry>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct CoverageReply {
+    pub games: Vec<GameCoverage>,
+}
+
+impl App {
+    /// Adjudicates a board document (YAML or JSON, or a Discord message
+    /// holding one in a code block). `game` overrides the document's own.
+    pub fn judge(&self, text: &str, game: Option<&str>) -> Result<Ruling, JudgeError> {
+        let text = board::extract_code_block(text);
+        board::precheck(text)?;
+        let named = match game {
+            Some(g) => g.to_string(),
+            None => board::game_of(text)?,
+        };
+        let game = self.game(&named).map_err(|e| match e {
+            AppError::UnknownGame { name, suggestions } => JudgeError::Board(BoardError::semantic(
+                "game",
+                format!(
+                    "unknown game '{name}'{}",
+                    suggestions.first().map(|s| format!("; did you mean '{s}'?")).unwrap_or_default()
+                ),
+            )),
+            other => JudgeError::App(other),
+        })?;
+        let engine = engine::engine(&game.id).ok_or_else(|| JudgeError::NoEngine { game: game.name.clone() })?;
+        Ok(engine.judge(text)?)
+    }
+
+    /// The JSON Schema of a game's board documents.
+    pub fn schema(&self, game: &str) -> Result<serde_json::Value, JudgeError> {
+        let g = self.game(game)?;
+        let engine = engine::engine(&g.id).ok_or_else(|| JudgeError::NoEngine { game: g.name.clone() })?;
+        Ok(engine.schema())
+    }
+
+    /// For each passage, whether an engine executes it and where.
+    pub fn coverage(&self, game: Option<&str>) -> Result<CoverageReply, AppError> {
+        let only = game.map(|g| self.game(g).map(|g| g.id.clone())).transpose()?;
+        let games = self
+            .corpus
+            .games
+            .iter()
+            .filter(|g| only.as_ref().is_none_or(|o| *o == g.id))
+            .map(|g| {
+                let uses = engine::engine(&g.id).map(|e| e.rule_uses()).unwrap_or(&[]);
+                let entries: Vec<CoverageEntry> = g
+                    .documents
+                    .iter()
+                    .flat_map(|d| self.corpus.subtree(d.root))
+                    .map(|i| {
+                        let p = &self.corpus.passages[i];
+                        let mut executed_by: Vec<String> =
+                            uses.iter().filter(|u| u.rule == p.id).map(|u| u.procedure.to_string()).collect();
+                        executed_by.dedup();
+                        CoverageEntry { id: p.id.clone(), title: p.title.clone(), depth: self.corpus.depth(i), executed_by }
+                    })
+                    .collect();
+                GameCoverage {
+                    game: g.id.clone(),
+                    name: g.name.clone(),
+                    has_engine: engine::engine(&g.id).is_some(),
+                    executed: entries.iter().filter(|e| !e.executed_by.is_empty()).count(),
+                    passages: entries.len(),
+                    entries,
+                }
+            })
+            .collect();
+        Ok(CoverageReply { games })
+    }
+}
