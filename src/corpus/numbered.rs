@@ -11,13 +11,13 @@ use super::builder::{DocBuilder, item_title};
 use super::{PassageIdx, PassageKind, clean};
 
 static DASH_SECTION: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\s*(\d+(?:\.\d+)*)\s+[-–—]\s+(.+?)\s*$").unwrap());
+    LazyLock::new(|| Regex::new(r"^\s*([0-9]+(?:\.[0-9]+)*)\s+[-–—]\s+(.+?)\s*$").unwrap());
 static SINGLE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(\s*)(\d+)\.\s+(.+?)\s*$").unwrap());
+    LazyLock::new(|| Regex::new(r"^(\s*)([0-9]+)\.\s+(.+?)\s*$").unwrap());
 static RULE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\s*(\d+\.\d+)\.?\s+(.+?)\s*$").unwrap());
+    LazyLock::new(|| Regex::new(r"^\s*([0-9]+\.[0-9]+)\.?\s+(.+?)\s*$").unwrap());
 static SUBRULE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\s*(\d+\.\d+[a-z])\.?\s+(.+?)\s*$").unwrap());
+    LazyLock::new(|| Regex::new(r"^\s*([0-9]+\.[0-9]+[a-z])\.?\s+(.+?)\s*$").unwrap());
 
 /// Whether a line looks like a numbered section or rule (for format detection).
 pub(super) fn is_numbered_line(line: &str) -> bool {
@@ -169,12 +169,16 @@ fn number_parent(b: &DocBuilder, st: &State, number: &str) -> PassageIdx {
     let exists = |n: &str| b.by_id.get(&b.absolute_id(n)).copied();
     let mut cur = number.to_string();
     loop {
+        // Numbers are ASCII (the patterns say [0-9]), but never slice blindly.
+        let mut chars = cur.chars();
         let shorter = if cur.ends_with(|c: char| c.is_ascii_lowercase()) {
-            cur[..cur.len() - 1].to_string()
+            chars.next_back();
+            chars.as_str().to_string()
         } else if let Some((head, _)) = cur.rsplit_once('.') {
             head.to_string()
-        } else if cur.len() > 1 {
-            cur[..cur.len() - 1].to_string()
+        } else if cur.chars().count() > 1 {
+            chars.next_back();
+            chars.as_str().to_string()
         } else {
             break;
         };

@@ -28,16 +28,16 @@ pub(super) enum RawRef {
 
 static SEE_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\bsee (?:rules? |section )?(\d+(?:\.\d+)*[a-z]?)(?:\s*[-–—,]\s*([A-Z][\w ]*\w))?",
+        r"(?i)\bsee (?:rules? |section )?([0-9]+(?:\.[0-9]+)*[a-z]?)(?:\s*[-–—,]\s*([A-Z][\w ]*\w))?",
     )
     .unwrap()
 });
 static RULE_NUMBER: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\brules? (\d{3}(?:\.\d+[a-z]?)?)\b").unwrap());
+    LazyLock::new(|| Regex::new(r"\brules? ([0-9]{3}(?:\.[0-9]+[a-z]?)?)\b").unwrap());
 static PAREN_NUMBER: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\((\d+\.\d+[a-z]?)\)").unwrap());
-static PAGE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)\bpage (\d+)\b").unwrap());
-static STEP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\bsteps? (\d+)\.([a-z])\b").unwrap());
+    LazyLock::new(|| Regex::new(r"\(([0-9]+\.[0-9]+[a-z]?)\)").unwrap());
+static PAGE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)\bpage ([0-9]+)\b").unwrap());
+static STEP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\bsteps? ([0-9]+)\.([a-z])\b").unwrap());
 
 /// Every reference written in a passage's text.
 pub(super) fn extract(text: &str) -> Vec<RawRef> {
