@@ -140,8 +140,9 @@ impl App {
                 })
                 .collect();
             scored.sort();
+            let best = scored.first().map(|(d, _)| *d);
             let mut suggestions: Vec<String> = Vec::new();
-            for (_, id) in scored {
+            for (_, id) in scored.into_iter().filter(|(d, _)| Some(*d) == best) {
                 if !suggestions.contains(&id) {
                     suggestions.push(id);
                 }
@@ -264,13 +265,24 @@ impl App {
     }
 
     fn unknown_id(&self, id: &str) -> AppError {
-        let suggestions = self
-            .index
-            .completer()
-            .complete(&self.corpus, id, None, 3)
-            .into_iter()
-            .map(|s| s.id)
+        // Close by spelling first ("attack-a-unti"), then fuzzy ("atk unit").
+        let typed = id.trim().to_lowercase();
+        let mut close: Vec<(usize, &str)> = self
+            .corpus
+            .passages
+            .iter()
+            .filter_map(|p| {
+                let rest = p.id.split_once(':').map_or(p.id.as_str(), |(_, r)| r);
+                let d = crate::search::edit_distance(&typed, &p.id, 3)
+                    .or_else(|| crate::search::edit_distance(&typed, rest, 3))?;
+                Some((d, p.id.as_str()))
+            })
             .collect();
+        close.sort();
+        let mut suggestions: Vec<String> = close.into_iter().take(3).map(|(_, id)| id.to_string()).collect();
+        if suggestions.is_empty() {
+            suggestions = self.index.completer().complete(&self.corpus, id, None, 3).into_iter().map(|s| s.id).collect();
+        }
         AppError::UnknownId {
             id: id.to_string(),
             suggestions,

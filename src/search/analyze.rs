@@ -149,7 +149,7 @@ pub fn is_question_filler(word: &str) -> bool {
         "happening",
         "turned",
         "out",
-        "vs",
+        "vs", "while", "whilst", "though", "although", "since", "because",
         "versus",
         "whats",
         "what's",
@@ -181,7 +181,8 @@ pub fn strip_contraction(word: &str) -> Option<&str> {
     match word.find(['\'', '’']) {
         None => Some(word),
         Some(i) => {
-            let (head, tail) = (&word[..i], &word[i + 1..]);
+            let quote_len = word[i..].chars().next().map_or(1, char::len_utf8);
+            let (head, tail) = (&word[..i], &word[i + quote_len..]);
             if tail == "t" { None } else { Some(head) }
         }
     }

@@ -267,13 +267,6 @@ impl Index {
         query_tokens.dedup();
         let embedding = self.embedder.embed(&query_tokens.join(" "));
         let total_weight: f32 = groups.iter().map(|g| g.weight).sum();
-        // A question about things no indexed rule mentions is not answered by
-        // a passage that shares its other words ("fatigue damage").
-        let unknown = groups.iter().filter(|g| g.options.is_empty()).count();
-        let known = groups.len() - unknown;
-        if unknown > MAX_UNKNOWN_WORDS || (unknown > 0 && known < MIN_KNOWN_WITH_UNKNOWN) {
-            return empty;
-        }
         if std::env::var_os("ARBITER_DEBUG_SEARCH").is_some() {
             for g in &groups {
                 let alts: Vec<Vec<&str>> = g
@@ -283,6 +276,13 @@ impl Index {
                     .collect();
                 eprintln!("  group {alts:?} weight {:.2}", g.weight);
             }
+        }
+        // A question about things no indexed rule mentions is not answered by
+        // a passage that shares its other words ("fatigue damage").
+        let unknown = groups.iter().filter(|g| g.options.is_empty()).count();
+        let known = groups.len() - unknown;
+        if unknown > MAX_UNKNOWN_WORDS || (unknown > 0 && known < MIN_KNOWN_WITH_UNKNOWN) {
+            return empty;
         }
         let mut hits = Vec::new();
         let mut best = None;
