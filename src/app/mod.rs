@@ -279,9 +279,19 @@ impl App {
             })
             .collect();
         close.sort();
-        let mut suggestions: Vec<String> = close.into_iter().take(3).map(|(_, id)| id.to_string()).collect();
+        let mut suggestions: Vec<String> = close
+            .into_iter()
+            .take(3)
+            .map(|(_, id)| id.to_string())
+            .collect();
         if suggestions.is_empty() {
-            suggestions = self.index.completer().complete(&self.corpus, id, None, 3).into_iter().map(|s| s.id).collect();
+            suggestions = self
+                .index
+                .completer()
+                .complete(&self.corpus, id, None, 3)
+                .into_iter()
+                .map(|s| s.id)
+                .collect();
         }
         AppError::UnknownId {
             id: id.to_string(),

@@ -37,7 +37,8 @@ static RULE_NUMBER: LazyLock<Regex> =
 static PAREN_NUMBER: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\(([0-9]+\.[0-9]+[a-z]?)\)").unwrap());
 static PAGE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)\bpage ([0-9]+)\b").unwrap());
-static STEP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\bsteps? ([0-9]+)\.([a-z])\b").unwrap());
+static STEP: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\bsteps? ([0-9]+)\.([a-z])\b").unwrap());
 
 /// Every reference written in a passage's text.
 pub(super) fn extract(text: &str) -> Vec<RawRef> {
