@@ -190,9 +190,7 @@ impl Index {
         let mut synonyms_all: Vec<Synonym> = merged.into_iter().collect();
         synonyms_all.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
         for list in synonyms.values_mut() {
-            list.sort_by(|a: &Synonym, b| {
-                b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0))
-            });
+            list.sort_by(|a: &Synonym, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
         }
         let parents = corpus.passages.iter().map(|p| p.parent).collect();
         Index {
