@@ -10,3 +10,4 @@ pub mod engine;
 pub mod load;
 pub mod render;
 pub mod search;
+pub mod store;

@@ -5,6 +5,7 @@
 //! Replies are plain data and serialize to the documented JSON contracts.
 
 mod judge;
+pub mod matches;
 mod rules;
 
 use std::path::{Path, PathBuf};

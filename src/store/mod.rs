@@ -1,0 +1,562 @@
+//! Match storage: a row per match plus an append-only log of events, on
+//! SQLite (default, one file, WAL) or PostgreSQL (several replicas), through
+//! `sqlx::Any` with one set of migrations (`migrations/`).
+//!
+//! Event-sourced: every event stores the board it leaves, so the current
+//! board is the state of the last event, and replaying the log through the
+//! game's engine reproduces every stored state (`app::matches` checks it).
+//!
+//! Concurrency: `arbiter_matches.version` is the seq of the last event. An
+//! append runs `UPDATE … SET version = v+1 WHERE version = v` first, inside
+//! the transaction, then inserts event `v+1` under the unique
+//! `(match_id, seq)` key. A writer that lost the race updates no row (or hits
+//! the key) and gets [`StoreError::Conflict`]; nothing is written.
+//! Taking the write first also means SQLite never has to upgrade a read lock
+//! (which fails at once instead of waiting on `busy_timeout`).
+
+use std::borrow::Cow;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::Serialize;
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::{AnyPool, Executor, Row};
+
+/// The database used when none is configured: a SQLite file in the working
+/// directory, created if missing.
+pub const DEFAULT_DATABASE_URL: &str = "sqlite://arbiter.db";
+
+/// Which server the store talks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum StoreError {
+    /// Another writer appended first; `version` is the match's version now.
+    #[error("the board changed (now at version {version})")]
+    Conflict { version: i64 },
+    /// The channel already has an active match.
+    #[error("this channel already has an active match")]
+    AlreadyActive,
+    /// The match has ended; nothing more can be appended.
+    #[error("the match has ended")]
+    Ended,
+    #[error("unsupported database URL '{0}': use sqlite://FILE or postgres://…")]
+    BadUrl(String),
+    #[error("database error: {0}")]
+    Database(String),
+    /// A stored value that does not read back (hand-edited database).
+    #[error("stored data is damaged: {0}")]
+    Corrupt(String),
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> StoreError {
+        StoreError::Database(e.to_string())
+    }
+}
+
+impl From<sqlx::migrate::MigrateError> for StoreError {
+    fn from(e: sqlx::migrate::MigrateError) -> StoreError {
+        StoreError::Database(format!("migration failed: {e}"))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MatchStatus {
+    Active,
+    Ended,
+}
+
+/// A match as stored, with its current board.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MatchRecord {
+    pub id: i64,
+    pub channel: String,
+    pub game: String,
+    /// User ids in seat order.
+    pub players: Vec<String>,
+    pub status: MatchStatus,
+    /// Seq of the last event; 0 before any.
+    pub version: i64,
+    pub started_by: String,
+    /// Unix milliseconds.
+    pub started_at: i64,
+    pub ended_at: Option<i64>,
+    /// The board after the last event; `None` before setup.
+    pub state: Option<serde_json::Value>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EventKind {
+    Setup,
+    Play,
+    Undo,
+    End,
+}
+
+impl EventKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventKind::Setup => "setup",
+            EventKind::Play => "play",
+            EventKind::Undo => "undo",
+            EventKind::End => "end",
+        }
+    }
+
+    fn parse(s: &str) -> Result<EventKind, StoreError> {
+        Ok(match s {
+            "setup" => EventKind::Setup,
+            "play" => EventKind::Play,
+            "undo" => EventKind::Undo,
+            "end" => EventKind::End,
+            other => return Err(StoreError::Corrupt(format!("unknown event kind '{other}'"))),
+        })
+    }
+}
+
+/// An event to append.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewEvent {
+    pub kind: EventKind,
+    pub actor: String,
+    pub input: Option<String>,
+    pub play: Option<serde_json::Value>,
+    pub ruling: Option<serde_json::Value>,
+    pub state: serde_json::Value,
+    pub undoes: Option<i64>,
+}
+
+/// One stored event.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EventRecord {
+    pub seq: i64,
+    pub kind: EventKind,
+    pub actor: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub play: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ruling: Option<serde_json::Value>,
+    pub state: serde_json::Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undoes: Option<i64>,
+    /// Unix milliseconds.
+    pub at: i64,
+}
+
+/// An event without its JSON bodies (for undo bookkeeping).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EventHead {
+    pub seq: i64,
+    pub kind: EventKind,
+    pub undoes: Option<i64>,
+}
+
+/// The embedded migrations (one set for both servers).
+pub fn migrator() -> Migrator {
+    Migrator {
+        migrations: Cow::Owned(vec![Migration::new(
+            1,
+            Cow::Borrowed("matches"),
+            MigrationType::Simple,
+            Cow::Borrowed(include_str!("../../migrations/0001_matches.sql")),
+            false,
+        )]),
+        ..Migrator::DEFAULT
+    }
+}
+
+/// Unix milliseconds now.
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+/// The match store. Cheap to clone (a pool handle).
+#[derive(Debug, Clone)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+const MATCH_COLUMNS: &str = "m.id, m.channel, m.game, m.players, m.status, m.version, \
+     m.started_by, m.started_at, m.ended_at, e.state";
+
+impl Store {
+    /// Connects, creating a SQLite file if missing (WAL, synchronous=NORMAL),
+    /// and applies the migrations.
+    pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        Store::connect_with(url, None).await
+    }
+
+    /// As [`Store::connect`], with a pool size.
+    pub async fn connect_with(
+        url: &str,
+        max_connections: Option<u32>,
+    ) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let (url, backend) = normalize_url(url)?;
+        let max = max_connections.unwrap_or(match backend {
+            Backend::Sqlite => 4,
+            Backend::Postgres => 8,
+        });
+        let pool = AnyPoolOptions::new()
+            .max_connections(max)
+            .acquire_timeout(Duration::from_secs(30))
+            .after_connect(move |conn, _meta| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        conn.execute(
+                            "PRAGMA busy_timeout = 30000; PRAGMA journal_mode = WAL; \
+                             PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+                        )
+                        .await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(&url)
+            .await?;
+        migrator().run(&pool).await?;
+        Ok(Store { pool, backend })
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Closes the pool (waits for connections to be returned).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    /// The channel's active match with its current board.
+    pub async fn active_match(&self, channel: &str) -> Result<Option<MatchRecord>, StoreError> {
+        let sql = format!(
+            "SELECT {MATCH_COLUMNS} FROM arbiter_matches m \
+             LEFT JOIN arbiter_match_events e ON e.match_id = m.id AND e.seq = m.version \
+             WHERE m.channel = $1 AND m.status = 'active'"
+        );
+        let row = sqlx::query(&sql)
+            .bind(channel)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| match_from_row(&r)).transpose()
+    }
+
+    /// The channel's active match, or else its most recently started one.
+    pub async fn latest_match(&self, channel: &str) -> Result<Option<MatchRecord>, StoreError> {
+        let sql = format!(
+            "SELECT {MATCH_COLUMNS} FROM arbiter_matches m \
+             LEFT JOIN arbiter_match_events e ON e.match_id = m.id AND e.seq = m.version \
+             WHERE m.channel = $1 \
+             ORDER BY CASE WHEN m.status = 'active' THEN 0 ELSE 1 END, m.id DESC LIMIT 1"
+        );
+        let row = sqlx::query(&sql)
+            .bind(channel)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| match_from_row(&r)).transpose()
+    }
+
+    /// A match by id.
+    pub async fn match_by_id(&self, id: i64) -> Result<Option<MatchRecord>, StoreError> {
+        let sql = format!(
+            "SELECT {MATCH_COLUMNS} FROM arbiter_matches m \
+             LEFT JOIN arbiter_match_events e ON e.match_id = m.id AND e.seq = m.version \
+             WHERE m.id = $1"
+        );
+        let row = sqlx::query(&sql)
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| match_from_row(&r)).transpose()
+    }
+
+    /// Starts a match (version 0, no board yet).
+    pub async fn create_match(
+        &self,
+        channel: &str,
+        game: &str,
+        players: &[String],
+        started_by: &str,
+    ) -> Result<MatchRecord, StoreError> {
+        let players_json =
+            serde_json::to_string(players).map_err(|e| StoreError::Database(e.to_string()))?;
+        let at = now_ms();
+        // Ids come from MAX(id)+1: two starts racing on different channels
+        // may pick the same id; the loser retries.
+        for _ in 0..20 {
+            let res = sqlx::query(
+                "INSERT INTO arbiter_matches \
+                 (id, channel, game, players, status, version, started_by, started_at) \
+                 SELECT COALESCE(MAX(id), 0) + 1, $1, $2, $3, 'active', 0, $4, $5 \
+                 FROM arbiter_matches RETURNING id",
+            )
+            .bind(channel)
+            .bind(game)
+            .bind(&players_json)
+            .bind(started_by)
+            .bind(at)
+            .fetch_one(&self.pool)
+            .await;
+            match res {
+                Ok(row) => {
+                    let id: i64 = row.try_get("id")?;
+                    return Ok(MatchRecord {
+                        id,
+                        channel: channel.to_string(),
+                        game: game.to_string(),
+                        players: players.to_vec(),
+                        status: MatchStatus::Active,
+                        version: 0,
+                        started_by: started_by.to_string(),
+                        started_at: at,
+                        ended_at: None,
+                        state: None,
+                    });
+                }
+                Err(e) if is_unique_violation(&e) => {
+                    if self.active_match(channel).await?.is_some() {
+                        return Err(StoreError::AlreadyActive);
+                    }
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(StoreError::Database(
+            "could not allocate a match id; try again".into(),
+        ))
+    }
+
+    /// Appends event `expected + 1` if the match is still at version
+    /// `expected` and active; an [`EventKind::End`] event also ends it.
+    /// Returns the new seq.
+    pub async fn append(
+        &self,
+        match_id: i64,
+        expected: i64,
+        event: &NewEvent,
+    ) -> Result<i64, StoreError> {
+        let seq = expected + 1;
+        let at = now_ms();
+        let state = json_text(&event.state)?;
+        let play = event.play.as_ref().map(json_text).transpose()?;
+        let ruling = event.ruling.as_ref().map(json_text).transpose()?;
+        let mut tx = self.pool.begin().await?;
+        let update = if event.kind == EventKind::End {
+            "UPDATE arbiter_matches SET version = $1, status = 'ended', ended_at = $4 \
+             WHERE id = $2 AND version = $3 AND status = 'active'"
+        } else {
+            "UPDATE arbiter_matches SET version = $1 \
+             WHERE id = $2 AND version = $3 AND status = 'active'"
+        };
+        let mut q = sqlx::query(update).bind(seq).bind(match_id).bind(expected);
+        if event.kind == EventKind::End {
+            q = q.bind(at);
+        }
+        let updated = q.execute(&mut *tx).await?.rows_affected();
+        if updated != 1 {
+            tx.rollback().await?;
+            return Err(self.why_not_appended(match_id).await);
+        }
+        let inserted = sqlx::query(
+            "INSERT INTO arbiter_match_events \
+             (match_id, seq, kind, actor, input, play, ruling, state, undoes, at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        )
+        .bind(match_id)
+        .bind(seq)
+        .bind(event.kind.as_str())
+        .bind(&event.actor)
+        .bind(event.input.as_deref())
+        .bind(play.as_deref())
+        .bind(ruling.as_deref())
+        .bind(&state)
+        .bind(event.undoes)
+        .bind(at)
+        .execute(&mut *tx)
+        .await;
+        match inserted {
+            Ok(_) => {}
+            Err(e) if is_unique_violation(&e) => {
+                tx.rollback().await?;
+                return Err(self.why_not_appended(match_id).await);
+            }
+            Err(e) => return Err(e.into()),
+        }
+        tx.commit().await?;
+        Ok(seq)
+    }
+
+    async fn why_not_appended(&self, match_id: i64) -> StoreError {
+        match self.match_by_id(match_id).await {
+            Ok(Some(m)) if m.status == MatchStatus::Ended => StoreError::Ended,
+            Ok(Some(m)) => StoreError::Conflict { version: m.version },
+            Ok(None) => StoreError::Corrupt(format!("match {match_id} vanished")),
+            Err(e) => e,
+        }
+    }
+
+    /// Events `from..=to` (by seq), oldest first.
+    pub async fn events(
+        &self,
+        match_id: i64,
+        from: i64,
+        to: i64,
+    ) -> Result<Vec<EventRecord>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT seq, kind, actor, input, play, ruling, state, undoes, at \
+             FROM arbiter_match_events WHERE match_id = $1 AND seq >= $2 AND seq <= $3 \
+             ORDER BY seq",
+        )
+        .bind(match_id)
+        .bind(from)
+        .bind(to)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(event_from_row).collect()
+    }
+
+    /// One event.
+    pub async fn event(&self, match_id: i64, seq: i64) -> Result<Option<EventRecord>, StoreError> {
+        Ok(self.events(match_id, seq, seq).await?.into_iter().next())
+    }
+
+    /// Every event's seq, kind and undo target, oldest first.
+    pub async fn event_heads(&self, match_id: i64) -> Result<Vec<EventHead>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT seq, kind, undoes FROM arbiter_match_events WHERE match_id = $1 ORDER BY seq",
+        )
+        .bind(match_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(EventHead {
+                    seq: r.try_get("seq")?,
+                    kind: EventKind::parse(&r.try_get::<String, _>("kind")?)?,
+                    undoes: r.try_get("undoes")?,
+                })
+            })
+            .collect()
+    }
+}
+
+/// Accepts `sqlite://FILE`, `sqlite:FILE`, `postgres://…`, `postgresql://…`;
+/// SQLite files are created when missing.
+fn normalize_url(url: &str) -> Result<(String, Backend), StoreError> {
+    let url = url.trim();
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        return Ok((url.to_string(), Backend::Postgres));
+    }
+    if let Some(rest) = url.strip_prefix("sqlite:") {
+        if rest.is_empty() || rest.starts_with(":memory:") || rest == "//:memory:" {
+            return Err(StoreError::BadUrl(format!(
+                "{url} (an in-memory database would lose the matches; give a file)"
+            )));
+        }
+        let url = if rest.contains("mode=") {
+            url.to_string()
+        } else if rest.contains('?') {
+            format!("{url}&mode=rwc")
+        } else {
+            format!("{url}?mode=rwc")
+        };
+        return Ok((url, Backend::Sqlite));
+    }
+    Err(StoreError::BadUrl(url.to_string()))
+}
+
+fn is_unique_violation(e: &sqlx::Error) -> bool {
+    e.as_database_error()
+        .is_some_and(|d| d.is_unique_violation())
+}
+
+fn json_text(v: &serde_json::Value) -> Result<String, StoreError> {
+    serde_json::to_string(v).map_err(|e| StoreError::Database(e.to_string()))
+}
+
+fn json_value(column: &str, text: &str) -> Result<serde_json::Value, StoreError> {
+    serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("{column}: {e}")))
+}
+
+fn match_from_row(r: &AnyRow) -> Result<MatchRecord, StoreError> {
+    let players: String = r.try_get("players")?;
+    let players: Vec<String> =
+        serde_json::from_str(&players).map_err(|e| StoreError::Corrupt(format!("players: {e}")))?;
+    let status = match r.try_get::<String, _>("status")?.as_str() {
+        "active" => MatchStatus::Active,
+        "ended" => MatchStatus::Ended,
+        other => return Err(StoreError::Corrupt(format!("unknown status '{other}'"))),
+    };
+    let state: Option<String> = r.try_get("state")?;
+    Ok(MatchRecord {
+        id: r.try_get("id")?,
+        channel: r.try_get("channel")?,
+        game: r.try_get("game")?,
+        players,
+        status,
+        version: r.try_get("version")?,
+        started_by: r.try_get("started_by")?,
+        started_at: r.try_get("started_at")?,
+        ended_at: r.try_get("ended_at")?,
+        state: state.map(|s| json_value("state", &s)).transpose()?,
+    })
+}
+
+fn event_from_row(r: &AnyRow) -> Result<EventRecord, StoreError> {
+    let opt_json = |col: &str| -> Result<Option<serde_json::Value>, StoreError> {
+        let s: Option<String> = r.try_get(col)?;
+        s.map(|s| json_value(col, &s)).transpose()
+    };
+    let state: String = r.try_get("state")?;
+    Ok(EventRecord {
+        seq: r.try_get("seq")?,
+        kind: EventKind::parse(&r.try_get::<String, _>("kind")?)?,
+        actor: r.try_get("actor")?,
+        input: r.try_get("input")?,
+        play: opt_json("play")?,
+        ruling: opt_json("ruling")?,
+        state: json_value("state", &state)?,
+        undoes: r.try_get("undoes")?,
+        at: r.try_get("at")?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_are_normalized() {
+        assert_eq!(
+            normalize_url("sqlite://arbiter.db").unwrap(),
+            ("sqlite://arbiter.db?mode=rwc".to_string(), Backend::Sqlite)
+        );
+        assert_eq!(
+            normalize_url("postgres://u@localhost/db").unwrap().1,
+            Backend::Postgres
+        );
+        assert!(matches!(
+            normalize_url("mysql://x"),
+            Err(StoreError::BadUrl(_))
+        ));
+        assert!(matches!(
+            normalize_url("sqlite::memory:"),
+            Err(StoreError::BadUrl(_))
+        ));
+    }
+}
