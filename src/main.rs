@@ -1,6 +1,8 @@
 //! The `arbiter` command line. Thin: parses arguments, calls the app layer,
 //! renders the reply. Exit status: 0 answered, 2 bad input, 1 failure.
 
+mod match_cli;
+
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -89,6 +91,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Track a match in a channel: start, setup, play, board, log, undo, end, export.
+    Match(match_cli::MatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -104,7 +108,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match run(&app, cli.command) {
+    let command = match cli.command {
+        Command::Match(args) => return match_cli::run(&app, args),
+        other => other,
+    };
+    match run(&app, command) {
         Ok(out) => {
             print!("{out}");
             ExitCode::SUCCESS
@@ -249,5 +257,7 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
                 text::suggestions(&list)
             }
         }
+        // Handled in `main` (it needs the async runtime and the database).
+        Command::Match(_) => String::new(),
     })
 }

@@ -1,0 +1,246 @@
+//! `arbiter match …`: every match capability offline, against the match
+//! database (`--database-url`, env `DATABASE_URL`, default a SQLite file
+//! `arbiter.db` in the working directory). A thin layer over
+//! `app::matches::Matches`, as the Discord `/match` commands are.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use arbiter::app::App;
+use arbiter::app::matches::{self, Caller, MatchError, Matches};
+use arbiter::store::{DEFAULT_DATABASE_URL, Store};
+use clap::{Args, Subcommand};
+
+#[derive(Args)]
+pub struct MatchArgs {
+    /// Match database: sqlite://FILE (created if missing) or postgres://…
+    #[arg(long, global = true, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
+    database_url: String,
+    /// The channel (or thread) the match lives in.
+    #[arg(long, short, global = true, env = "ARBITER_CHANNEL", default_value = "console")]
+    channel: String,
+    /// Who is acting (a user id; on Discord, the caller).
+    #[arg(long = "as", global = true, env = "ARBITER_USER", value_name = "USER")]
+    user: Option<String>,
+    /// Act as a moderator (may undo anyone's play, end, set up again).
+    #[arg(long, global = true)]
+    moderator: bool,
+    /// Print the reply as JSON.
+    #[arg(long, global = true)]
+    json: bool,
+    #[command(subcommand)]
+    command: MatchCommand,
+}
+
+#[derive(Subcommand)]
+enum MatchCommand {
+    /// Start a match: players in seat order (repeat --player).
+    Start {
+        #[arg(long, short)]
+        game: String,
+        #[arg(long = "player", short, required = true)]
+        players: Vec<String>,
+    },
+    /// Give the starting board: a board document or an export (file, or - for stdin).
+    Setup { file: PathBuf },
+    /// Make a play: one line of the game's notation, or a YAML `play:` block.
+    Play {
+        #[arg(required = true, num_args = 1..)]
+        play: Vec<String>,
+        /// Refuse the play if the match is no longer at this version.
+        #[arg(long)]
+        expect_version: Option<i64>,
+    },
+    /// Show the match and its current board.
+    Board,
+    /// Show the log: plays, rulings, who, when (the last page by default).
+    Log {
+        #[arg(long)]
+        page: Option<i64>,
+    },
+    /// Take back the last play (its player, or a moderator).
+    Undo,
+    /// End the match.
+    End,
+    /// Print the board and the whole log as YAML (re-importable with `setup`).
+    Export,
+    /// Suggest the next word of a partly typed play.
+    Complete { partial: String },
+    /// Replay the log through the engine and compare every stored state.
+    Verify,
+}
+
+/// Runs a `match` subcommand: 0 answered, 2 refused or bad input, 1 failure.
+pub fn run(app: &App, args: MatchArgs) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("arbiter: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(run_async(app, args))
+}
+
+async fn run_async(app: &App, args: MatchArgs) -> ExitCode {
+    let store = match Store::connect(&args.database_url).await {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("arbiter: {}: {e}", args.database_url);
+            return ExitCode::FAILURE;
+        }
+    };
+    let svc = Matches::for_app(store.clone(), app);
+    let user = args
+        .user
+        .clone()
+        .or_else(|| std::env::var("USER").ok())
+        .unwrap_or_else(|| "console".into());
+    let caller = Caller::new(args.channel.clone(), user, args.moderator);
+    let out = execute(&svc, &caller, args.command, args.json).await;
+    store.close().await;
+    match out {
+        Ok(text) => {
+            let mut stdout = std::io::stdout().lock();
+            if stdout
+                .write_all(text.as_bytes())
+                .and_then(|_| stdout.flush())
+                .is_err()
+            {
+                return ExitCode::FAILURE;
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            if args.json {
+                println!("{}", json(&e));
+            }
+            if let MatchError::BoardChanged {
+                board: Some(b), ..
+            } = &e
+            {
+                eprintln!("arbiter: {e}\nthe board now:");
+                eprintln!("{}", serde_saphyr::to_string(b).unwrap_or_default());
+            } else {
+                eprintln!("arbiter: {e}");
+            }
+            if e.is_user_error() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+    }
+}
+
+fn json<T: serde::Serialize>(v: &T) -> String {
+    let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    s.push('\n');
+    s
+}
+
+async fn execute(
+    svc: &Matches,
+    caller: &Caller,
+    command: MatchCommand,
+    as_json: bool,
+) -> Result<String, MatchError> {
+    let channel = caller.channel.as_str();
+    Ok(match command {
+        MatchCommand::Start { game, players } => {
+            let v = svc.start(caller, &game, &players).await?;
+            if as_json {
+                json(&v)
+            } else {
+                matches::view_text(&v)
+            }
+        }
+        MatchCommand::Setup { file } => {
+            let text = crate::read_input(&file).map_err(|message| MatchError::Usage { message })?;
+            let v = svc.setup(caller, &text).await?;
+            if as_json {
+                json(&v)
+            } else {
+                matches::view_text(&v)
+            }
+        }
+        MatchCommand::Play {
+            play,
+            expect_version,
+        } => {
+            let r = svc.play(caller, &play.join(" "), expect_version).await?;
+            if as_json {
+                json(&r)
+            } else {
+                matches::play_text(&r)
+            }
+        }
+        MatchCommand::Board => {
+            let v = svc.board(channel).await?;
+            if as_json {
+                json(&v)
+            } else {
+                matches::view_text(&v)
+            }
+        }
+        MatchCommand::Log { page } => {
+            let r = svc.log(channel, page).await?;
+            if as_json {
+                json(&r)
+            } else {
+                matches::log_text(&r)
+            }
+        }
+        MatchCommand::Undo => {
+            let r = svc.undo(caller).await?;
+            if as_json {
+                json(&r)
+            } else {
+                matches::undo_text(&r)
+            }
+        }
+        MatchCommand::End => {
+            let v = svc.end(caller).await?;
+            if as_json {
+                json(&v)
+            } else {
+                matches::view_text(&v)
+            }
+        }
+        MatchCommand::Export => {
+            let r = svc.export(channel).await?;
+            if as_json { json(&r) } else { r.yaml }
+        }
+        MatchCommand::Complete { partial } => {
+            let list = svc.complete(channel, &partial).await?;
+            if as_json {
+                json(&list)
+            } else {
+                list.iter().map(|s| format!("{s}\n")).collect()
+            }
+        }
+        MatchCommand::Verify => {
+            let r = svc.replay(channel).await?;
+            if as_json {
+                json(&r)
+            } else if r.consistent {
+                format!(
+                    "match #{}: {} events replayed; every stored board equals the replay\n",
+                    r.match_id, r.events
+                )
+            } else {
+                return Err(MatchError::Storage {
+                    message: format!(
+                        "match #{}: the log does not replay: {}",
+                        r.match_id,
+                        r.mismatches.join("; ")
+                    ),
+                });
+            }
+        }
+    })
+}
