@@ -1,1 +1,209 @@
-fn main() {}
+//! Match storage benchmarks: acknowledged plays per second on SQLite (WAL,
+//! synchronous=NORMAL) and on a local PostgreSQL with durable defaults
+//! (fsync on, synchronous_commit on), and loading a channel's match that has
+//! 1,000 plays. Run: `cargo bench --bench store`. PostgreSQL comes from
+//! ARBITER_TEST_POSTGRES_URL or a throwaway cluster started here.
+//!
+//! A play here is the whole service path: read the match, parse the
+//! notation, judge (the tiny "tally" test game, so the engine costs ~nothing
+//! and the figure is the store's), append in a transaction, commit.
+
+#[path = "../tests/store_common/mod.rs"]
+mod store_common;
+
+use std::sync::OnceLock;
+
+use arbiter::app::matches::{Caller, Matches};
+use arbiter::store::{EventKind, NewEvent, Store};
+use divan::Bencher;
+use serde_json::json;
+
+fn main() {
+    divan::main();
+}
+
+fn rt() -> &'static tokio::runtime::Runtime {
+    static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    RT.get_or_init(|| {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime")
+    })
+}
+
+struct Fixture {
+    svc: Matches,
+    _dir: Option<tempfile::TempDir>,
+}
+
+fn caller(channel: &str) -> Caller {
+    Caller::new(channel, "ann", false)
+}
+
+async fn fixture(url: String, dir: Option<tempfile::TempDir>) -> Fixture {
+    let svc = store_common::matches(Store::connect(&url).await.expect("connect"));
+    // A match to play on.
+    let c = caller("play");
+    svc.start(&c, "tally", &["ann".into(), "bob".into()])
+        .await
+        .unwrap();
+    svc.setup(&c, store_common::tally_board()).await.unwrap();
+    // Matches in other channels, played in parallel.
+    for ch in 0..CHANNELS {
+        let c = caller(&format!("par{ch}"));
+        svc.start(&c, "tally", &["ann".into()]).await.unwrap();
+        svc.setup(&c, store_common::tally_board()).await.unwrap();
+    }
+    // A match with 1,000 plays and a board of a realistic size (~3 KB).
+    let store = svc.store().clone();
+    let m = store
+        .create_match("loaded", "tally", &["ann".into(), "bob".into()], "ann")
+        .await
+        .unwrap();
+    let units: Vec<_> = (0..30)
+        .map(|i| json!({"name": format!("Unit {i}"), "attack": 2, "life": 3, "damage": 0, "exhausted": false}))
+        .collect();
+    for seq in 0..=1000i64 {
+        let ev = NewEvent {
+            kind: if seq == 0 {
+                EventKind::Setup
+            } else {
+                EventKind::Play
+            },
+            actor: "ann".into(),
+            input: Some(format!("attack unit \"Unit {}\" with Unit 1", seq % 30)),
+            play: Some(json!({"action": "attack-unit", "target": format!("Unit {}", seq % 30)})),
+            ruling: Some(json!({"legal": true, "steps": [{"rule": "ashes:x", "text": "damage"}]})),
+            state: json!({"game": "tally", "round": seq, "players": [{"name": "Ann", "units": units}, {"name": "Bob", "units": units}]}),
+            undoes: None,
+        };
+        store.append(m.id, seq, &ev).await.unwrap();
+    }
+    Fixture { svc, _dir: dir }
+}
+
+fn sqlite() -> &'static Fixture {
+    static F: OnceLock<Fixture> = OnceLock::new();
+    F.get_or_init(|| {
+        let (url, dir) = store_common::sqlite_url();
+        rt().block_on(fixture(url, Some(dir)))
+    })
+}
+
+fn postgres() -> &'static Fixture {
+    static F: OnceLock<Fixture> = OnceLock::new();
+    F.get_or_init(|| {
+        let url = std::env::var("ARBITER_TEST_POSTGRES_URL")
+            .ok()
+            .filter(|u| !u.is_empty())
+            .unwrap_or_else(|| store_common::start_cluster(false));
+        rt().block_on(async {
+            // A fresh database on that server.
+            use sqlx::Connection;
+            let name = format!("arbiter_bench_{}", std::process::id());
+            let mut conn = sqlx::PgConnection::connect(&url).await.expect("connect");
+            sqlx::Executor::execute(&mut conn, format!("CREATE DATABASE {name}").as_str())
+                .await
+                .expect("create database");
+            fixture(store_common::with_database(&url, &name), None).await
+        })
+    })
+}
+
+/// Channels played at once in the parallel benchmarks.
+const CHANNELS: usize = 8;
+/// Plays per channel per iteration there.
+const PER_CHANNEL: usize = 10;
+
+fn play(b: Bencher, f: &'static Fixture) {
+    let c = caller("play");
+    b.counter(divan::counter::ItemsCount::new(1usize)).bench_local(|| {
+        rt().block_on(async {
+            let r = f.svc.play(&c, "add 1", None).await.unwrap();
+            assert!(r.applied);
+        })
+    });
+}
+
+/// `CHANNELS` channels, each playing `PER_CHANNEL` plays one after another
+/// (one user per channel waits for each ruling), all channels at once.
+fn play_parallel(b: Bencher, f: &'static Fixture) {
+    b.counter(divan::counter::ItemsCount::new(CHANNELS * PER_CHANNEL))
+        .bench_local(|| {
+            rt().block_on(async {
+                let mut tasks = Vec::new();
+                for ch in 0..CHANNELS {
+                    let svc = f.svc.clone();
+                    tasks.push(tokio::spawn(async move {
+                        let c = caller(&format!("par{ch}"));
+                        for _ in 0..PER_CHANNEL {
+                            let r = svc.play(&c, "add 1", None).await.unwrap();
+                            assert!(r.applied);
+                        }
+                    }));
+                }
+                for t in tasks {
+                    t.await.unwrap();
+                }
+            })
+        });
+}
+
+fn load(b: Bencher, f: &'static Fixture) {
+    b.bench_local(|| {
+        rt().block_on(async {
+            let v = f.svc.board("loaded").await.unwrap();
+            assert_eq!(v.version, 1001);
+        })
+    });
+}
+
+/// One acknowledged play (read, judge, append, commit) on SQLite.
+#[divan::bench(sample_count = 300)]
+fn play_sqlite(b: Bencher) {
+    play(b, sqlite());
+}
+
+/// One acknowledged play on local PostgreSQL (durable defaults).
+#[divan::bench(sample_count = 300)]
+fn play_postgres(b: Bencher) {
+    play(b, postgres());
+}
+
+/// 8 channels playing at once on SQLite (one writer at a time: WAL).
+#[divan::bench(sample_count = 30)]
+fn play_8_channels_sqlite(b: Bencher) {
+    play_parallel(b, sqlite());
+}
+
+/// 8 channels playing at once on PostgreSQL (commits overlap).
+#[divan::bench(sample_count = 30)]
+fn play_8_channels_postgres(b: Bencher) {
+    play_parallel(b, postgres());
+}
+
+/// Loading a channel's match (row + current board) with 1,000 plays, SQLite.
+#[divan::bench(sample_count = 300)]
+fn load_1000_plays_sqlite(b: Bencher) {
+    load(b, sqlite());
+}
+
+/// The same on PostgreSQL.
+#[divan::bench(sample_count = 300)]
+fn load_1000_plays_postgres(b: Bencher) {
+    load(b, postgres());
+}
+
+/// The last log page of that match.
+#[divan::bench(sample_count = 100)]
+fn log_page_1000_plays_sqlite(b: Bencher) {
+    let f = sqlite();
+    b.bench_local(|| {
+        rt().block_on(async {
+            let l = f.svc.log("loaded", None).await.unwrap();
+            assert_eq!(l.entries.len(), 1);
+        })
+    });
+}
