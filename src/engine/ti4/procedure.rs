@@ -47,6 +47,16 @@ pub struct Sim {
     pub diagnostics: Vec<Diagnostic>,
     topics: Vec<&'static str>,
     phase_end_cited: bool,
+    initiative_assumed: bool,
+}
+
+/// "A", "A and B", "A, B and C".
+fn join_and(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
 }
 
 impl Sim {
@@ -65,6 +75,7 @@ impl Sim {
             diagnostics: Vec::new(),
             topics: Vec::new(),
             phase_end_cited: false,
+            initiative_assumed: false,
         }
     }
 
@@ -166,6 +177,7 @@ impl Sim {
             .map(|&i| (format!("initiative {}", self.name(i)), self.init(i)))
             .collect();
         let assume = self.two_cards().then(|| ASSUME_INITIATIVE.to_string());
+        self.initiative_assumed |= assume.is_some();
         let s = self.push(R_INTRO, format!("Initiative order: {}.", parts.join("; ")));
         s.numbers = numbers;
         s.assumption = assume;
@@ -277,15 +289,6 @@ impl Sim {
                 self.turn = Some(next);
                 let next_name = self.name(next).to_string();
                 let init = self.init(next);
-                if !skipped.is_empty() {
-                    let names: Vec<&str> = skipped.iter().map(|&i| self.name(i)).collect();
-                    let text = format!(
-                        "{} passed earlier and {} skipped: a passed player has no further turns.",
-                        names.join(", "),
-                        if names.len() == 1 { "is" } else { "are" }
-                    );
-                    self.push(R3, text);
-                }
                 if next == cur {
                     let s = self.push(
                         R3_3,
@@ -293,7 +296,8 @@ impl Sim {
                     );
                     s.numbers = vec![(format!("initiative {cur_name}"), init)];
                 } else {
-                    let assume = self.two_cards().then(|| ASSUME_INITIATIVE.to_string());
+                    let assume = (self.two_cards() && !self.initiative_assumed).then(|| ASSUME_INITIATIVE.to_string());
+                    self.initiative_assumed |= assume.is_some();
                     let text = if wrapped {
                         format!(
                             "{cur_name}'s turn ends ({why}). Every player has had a turn, so turns begin again in initiative order: it is {next_name}'s turn."
@@ -307,6 +311,15 @@ impl Sim {
                     s.numbers = vec![(format!("initiative {next_name}"), init)];
                     s.assumption = assume;
                     self.topic(TOPIC_INITIATIVE_ORDER);
+                }
+                if !skipped.is_empty() {
+                    let names: Vec<&str> = skipped.iter().map(|&i| self.name(i)).collect();
+                    let text = format!(
+                        "{} passed earlier and {} skipped: a passed player has no further turns.",
+                        join_and(&names),
+                        if names.len() == 1 { "is" } else { "are" }
+                    );
+                    self.push(R3, text);
                 }
             }
         }
