@@ -65,11 +65,13 @@ fn strat(player: &str, card: &str) -> Value {
 
 fn judge_value(doc: &Value) -> Ruling {
     let text = serde_json::to_string(doc).unwrap();
-    Ti4.judge(&text).unwrap_or_else(|e| panic!("board error: {e}\n{text}"))
+    Ti4.judge(&text)
+        .unwrap_or_else(|e| panic!("board error: {e}\n{text}"))
 }
 
 fn judge_err(doc: &Value) -> arbiter::engine::BoardError {
-    Ti4.judge(&serde_json::to_string(doc).unwrap()).expect_err("expected a board error")
+    Ti4.judge(&serde_json::to_string(doc).unwrap())
+        .expect_err("expected a board error")
 }
 
 /// Judges `plays` as one sequence on `state`.
@@ -103,17 +105,28 @@ fn step_rules(r: &Ruling) -> Vec<&str> {
 }
 
 fn error_rule(r: &Ruling) -> Option<&str> {
-    r.diagnostics.iter().find(|d| d.severity == Severity::Error).and_then(|d| d.rule.as_deref())
+    r.diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Error)
+        .and_then(|d| d.rule.as_deref())
 }
 
 fn error_message(r: &Ruling) -> String {
-    r.diagnostics.iter().find(|d| d.severity == Severity::Error).map(|d| d.message.clone()).unwrap_or_default()
+    r.diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Error)
+        .map(|d| d.message.clone())
+        .unwrap_or_default()
 }
 
 fn assert_illegal(state: &Value, r: &Ruling, rule: Option<&str>) {
     assert!(!r.legal, "expected illegal: {:#?}", r.steps);
     assert_eq!(error_rule(r), rule, "{}", error_message(r));
-    assert!(r.changes.is_empty(), "illegal play changed the board: {:?}", r.changes);
+    assert!(
+        r.changes.is_empty(),
+        "illegal play changed the board: {:?}",
+        r.changes
+    );
     // The state is the board as it was (normalized: same players and turn).
     let mut before = state.clone();
     before.as_object_mut().unwrap().remove("play");
@@ -126,7 +139,12 @@ fn turn(state: &Value) -> &str {
 }
 
 fn player<'a>(state: &'a Value, name: &str) -> &'a Value {
-    state["players"].as_array().unwrap().iter().find(|p| p["name"] == name).unwrap()
+    state["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == name)
+        .unwrap()
 }
 
 fn passed(state: &Value, name: &str) -> bool {
@@ -134,7 +152,12 @@ fn passed(state: &Value, name: &str) -> bool {
 }
 
 fn exhausted(state: &Value, name: &str, card: &str) -> bool {
-    player(state, name)["strategy_cards"].as_array().unwrap().iter().find(|c| c["name"] == card).unwrap()["exhausted"]
+    player(state, name)["strategy_cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == card)
+        .unwrap()["exhausted"]
         .as_bool()
         .unwrap_or(false)
 }
@@ -149,11 +172,24 @@ fn turn_order_is_initiative_order_in_a_six_player_game() {
     let order: Vec<&str> = r.steps[0].numbers.iter().map(|(k, _)| k.as_str()).collect();
     assert_eq!(
         order,
-        ["initiative Ben", "initiative Dan", "initiative Eve", "initiative Finn", "initiative Ana", "initiative Cleo"]
+        [
+            "initiative Ben",
+            "initiative Dan",
+            "initiative Eve",
+            "initiative Finn",
+            "initiative Ana",
+            "initiative Cleo"
+        ]
     );
     // With no `turn`, the first player in initiative order starts.
     assert_eq!(turn(&r.state), "Ben");
-    assert!(r.steps[0].assumption.as_deref().unwrap_or("").contains("first player in initiative order"));
+    assert!(
+        r.steps[0]
+            .assumption
+            .as_deref()
+            .unwrap_or("")
+            .contains("first player in initiative order")
+    );
 }
 
 #[test]
@@ -168,7 +204,13 @@ fn initiative_is_the_lowest_of_two_cards_in_a_three_player_game() {
     let r = judge_value(&b);
     assert_eq!(turn(&r.state), "Cleo");
     assert_eq!(r.steps[0].numbers[0], ("initiative Cleo".to_string(), 1));
-    assert!(r.steps[0].assumption.as_deref().unwrap_or("").contains("lowest initiative number"));
+    assert!(
+        r.steps[0]
+            .assumption
+            .as_deref()
+            .unwrap_or("")
+            .contains("lowest initiative number")
+    );
 }
 
 #[test]
@@ -180,7 +222,10 @@ fn each_player_takes_a_turn_in_initiative_order() {
     let r = step(&mut s, play("tactical_action", "Dan"));
     assert!(r.legal, "{:?}", r.diagnostics);
     assert!(step_rules(&r).contains(&INTRO));
-    assert!(r.steps.iter().any(|s| s.text.contains("Next in initiative order: it is Dan's turn")));
+    assert!(r.steps.iter().any(|s| {
+        s.text
+            .contains("Next in initiative order: it is Dan's turn")
+    }));
     assert_eq!(turn(&s), "Dan");
 }
 
@@ -200,14 +245,33 @@ fn acting_out_of_initiative_order_is_illegal() {
     doc["play"] = play("component_action", "Eve");
     let r = judge_value(&doc);
     assert_illegal(&doc, &r, Some(INTRO));
-    assert!(error_message(&r).contains("next player in initiative order is Dan"), "{}", error_message(&r));
-    assert_eq!(r.diagnostics.iter().find(|d| d.severity == Severity::Error).unwrap().path.as_deref(), Some("play"));
+    assert!(
+        error_message(&r).contains("next player in initiative order is Dan"),
+        "{}",
+        error_message(&r)
+    );
+    assert_eq!(
+        r.diagnostics
+            .iter()
+            .find(|d| d.severity == Severity::Error)
+            .unwrap()
+            .path
+            .as_deref(),
+        Some("play")
+    );
 }
 
 #[test]
 fn after_every_player_has_had_a_turn_turns_begin_again() {
     let mut s = board(3);
-    ok_all(&mut s, &[strat("Ana", "Leadership"), strat("Ben", "Diplomacy"), play("tactical_action", "Cleo")]);
+    ok_all(
+        &mut s,
+        &[
+            strat("Ana", "Leadership"),
+            strat("Ben", "Diplomacy"),
+            play("tactical_action", "Cleo"),
+        ],
+    );
     let r = step(&mut s, play("tactical_action", "Ana"));
     assert!(r.legal);
     assert!(r.steps.iter().any(|st| st.rule == INTRO && st.text.contains("turns begin again in initiative order")));
@@ -217,7 +281,14 @@ fn after_every_player_has_had_a_turn_turns_begin_again() {
 #[test]
 fn passed_players_are_skipped() {
     let mut s = board(6);
-    ok_all(&mut s, &[strat("Ben", "Leadership"), strat("Dan", "Diplomacy"), strat("Eve", "Politics")]);
+    ok_all(
+        &mut s,
+        &[
+            strat("Ben", "Leadership"),
+            strat("Dan", "Diplomacy"),
+            strat("Eve", "Politics"),
+        ],
+    );
     // Dan passes on his second turn; on the next round Dan is skipped.
     ok_all(
         &mut s,
@@ -231,12 +302,23 @@ fn passed_players_are_skipped() {
     );
     let r = step(&mut s, play("tactical_action", "Eve"));
     assert!(r.legal);
-    ok_all(&mut s, &[play("tactical_action", "Finn"), play("tactical_action", "Ana"), play("tactical_action", "Cleo")]);
+    ok_all(
+        &mut s,
+        &[
+            play("tactical_action", "Finn"),
+            play("tactical_action", "Ana"),
+            play("tactical_action", "Cleo"),
+        ],
+    );
     let r = step(&mut s, play("tactical_action", "Ben"));
     assert!(r.legal);
     let r = step(&mut s, play("tactical_action", "Eve"));
     assert!(r.legal, "{:?}", r.diagnostics);
-    let skip = r.steps.iter().find(|st| st.rule == R3).expect("a skip step");
+    let skip = r
+        .steps
+        .iter()
+        .find(|st| st.rule == R3)
+        .expect("a skip step");
     assert!(skip.text.contains("Dan passed earlier"), "{}", skip.text);
 }
 
@@ -244,13 +326,20 @@ fn passed_players_are_skipped() {
 
 #[test]
 fn a_turn_holds_one_strategic_tactical_or_component_action() {
-    for (kind, extra) in [("tactical_action", ("system", json!("Mecatol Rex"))), ("component_action", ("source", json!("Integrated Economy")))] {
+    for (kind, extra) in [
+        ("tactical_action", ("system", json!("Mecatol Rex"))),
+        ("component_action", ("source", json!("Integrated Economy"))),
+    ] {
         let mut s = board(6);
         let r = step(&mut s, with(play(kind, "Ben"), extra.0, extra.1.clone()));
         assert!(r.legal);
         assert_eq!(r.steps[1].rule, R1);
         assert_eq!(r.steps[1].choice.as_ref().unwrap().player, "Ben");
-        let want = if kind == "tactical_action" { "tactical" } else { "component" };
+        let want = if kind == "tactical_action" {
+            "tactical"
+        } else {
+            "component"
+        };
         assert_eq!(s["this_turn"]["action"], want);
     }
     let mut s = board(6);
@@ -258,14 +347,24 @@ fn a_turn_holds_one_strategic_tactical_or_component_action() {
     assert_eq!(step_rules(&r)[1], R1);
     assert!(exhausted(&s, "Ben", "Leadership"));
     assert_eq!(s["this_turn"]["card"], "Leadership");
-    assert!(r.steps[1].assumption.as_deref().unwrap_or("").contains("Strategic Action is a Related Topic that is not indexed"));
+    assert!(
+        r.steps[1]
+            .assumption
+            .as_deref()
+            .unwrap_or("")
+            .contains("Strategic Action is a Related Topic that is not indexed")
+    );
 }
 
 #[test]
 fn a_second_action_in_one_turn_is_illegal() {
     let mut s = board(6);
     step(&mut s, play("tactical_action", "Ben"));
-    for p in [play("tactical_action", "Ben"), play("component_action", "Ben"), strat("Ben", "Leadership")] {
+    for p in [
+        play("tactical_action", "Ben"),
+        play("component_action", "Ben"),
+        strat("Ben", "Leadership"),
+    ] {
         let mut doc = s.clone();
         doc["play"] = p;
         let r = judge_value(&doc);
@@ -274,7 +373,8 @@ fn a_second_action_in_one_turn_is_illegal() {
     }
     // A component action card is a component action too.
     let mut doc = s.clone();
-    doc["play"] = json!({ "type": "action_card", "player": "Ben", "card": "Plagiarize", "component": true });
+    doc["play"] =
+        json!({ "type": "action_card", "player": "Ben", "card": "Plagiarize", "component": true });
     let r = judge_value(&doc);
     assert_illegal(&doc, &r, Some(R1));
 }
@@ -294,7 +394,10 @@ fn a_non_component_action_card_is_not_the_turns_action() {
     let mut s = board(6);
     step(&mut s, play("tactical_action", "Ben"));
     // Cleo (not her turn) plays Sabotage; Ben's turn is unaffected.
-    let r = step(&mut s, json!({ "type": "action_card", "player": "Cleo", "card": "Sabotage" }));
+    let r = step(
+        &mut s,
+        json!({ "type": "action_card", "player": "Cleo", "card": "Sabotage" }),
+    );
     assert!(r.legal);
     assert_eq!(step_rules(&r)[1], R1);
     assert!(r.steps[1].text.contains("non-component action card"));
@@ -305,7 +408,10 @@ fn a_non_component_action_card_is_not_the_turns_action() {
 #[test]
 fn a_component_action_card_uses_the_turn() {
     let mut s = board(6);
-    let r = step(&mut s, json!({ "type": "action_card", "player": "Ben", "card": "Plagiarize", "component": true }));
+    let r = step(
+        &mut s,
+        json!({ "type": "action_card", "player": "Ben", "card": "Plagiarize", "component": true }),
+    );
     assert!(r.legal);
     assert_eq!(step_rules(&r)[1], R1);
     assert_eq!(s["this_turn"]["action"], "component");
@@ -317,8 +423,22 @@ fn a_component_action_card_uses_the_turn() {
 #[test]
 fn a_player_who_cannot_act_must_pass() {
     let mut s = board(6);
-    ok_all(&mut s, &[strat("Ben", "Leadership"), play("tactical_action", "Dan"), play("tactical_action", "Eve")]);
-    ok_all(&mut s, &[play("tactical_action", "Finn"), play("tactical_action", "Ana"), play("tactical_action", "Cleo")]);
+    ok_all(
+        &mut s,
+        &[
+            strat("Ben", "Leadership"),
+            play("tactical_action", "Dan"),
+            play("tactical_action", "Eve"),
+        ],
+    );
+    ok_all(
+        &mut s,
+        &[
+            play("tactical_action", "Finn"),
+            play("tactical_action", "Ana"),
+            play("tactical_action", "Cleo"),
+        ],
+    );
     let r = step(&mut s, with(play("pass", "Ben"), "cannot_act", json!(true)));
     assert!(r.legal);
     assert!(step_rules(&r).contains(&R2));
@@ -337,9 +457,26 @@ fn ending_a_turn_without_an_action_or_pass_is_illegal() {
 
 fn six_with_dan_passed() -> Value {
     let mut s = board(6);
-    ok_all(&mut s, &[strat("Ben", "Leadership"), strat("Dan", "Diplomacy")]);
-    ok_all(&mut s, &[play("tactical_action", "Eve"), play("tactical_action", "Finn"), play("tactical_action", "Ana")]);
-    ok_all(&mut s, &[play("tactical_action", "Cleo"), play("tactical_action", "Ben"), play("pass", "Dan")]);
+    ok_all(
+        &mut s,
+        &[strat("Ben", "Leadership"), strat("Dan", "Diplomacy")],
+    );
+    ok_all(
+        &mut s,
+        &[
+            play("tactical_action", "Eve"),
+            play("tactical_action", "Finn"),
+            play("tactical_action", "Ana"),
+        ],
+    );
+    ok_all(
+        &mut s,
+        &[
+            play("tactical_action", "Cleo"),
+            play("tactical_action", "Ben"),
+            play("pass", "Dan"),
+        ],
+    );
     s
 }
 
@@ -368,7 +505,11 @@ fn a_passed_player_cannot_take_a_component_action() {
     let doc = with(s.clone(), "play", play("component_action", "Dan"));
     let r = judge_value(&doc);
     assert_illegal(&doc, &r, Some(R3));
-    let doc = with(s, "play", json!({ "type": "action_card", "player": "Dan", "card": "Plagiarize", "component": true }));
+    let doc = with(
+        s,
+        "play",
+        json!({ "type": "action_card", "player": "Dan", "card": "Plagiarize", "component": true }),
+    );
     let r = judge_value(&doc);
     assert_illegal(&doc, &r, Some(N1));
 }
@@ -377,8 +518,21 @@ fn a_passed_player_cannot_take_a_component_action() {
 fn the_pass_step_cites_rule_3() {
     let mut s = board(6);
     step(&mut s, strat("Ben", "Leadership"));
-    ok_all(&mut s, &[play("tactical_action", "Dan"), play("tactical_action", "Eve"), play("tactical_action", "Finn")]);
-    ok_all(&mut s, &[play("tactical_action", "Ana"), play("tactical_action", "Cleo")]);
+    ok_all(
+        &mut s,
+        &[
+            play("tactical_action", "Dan"),
+            play("tactical_action", "Eve"),
+            play("tactical_action", "Finn"),
+        ],
+    );
+    ok_all(
+        &mut s,
+        &[
+            play("tactical_action", "Ana"),
+            play("tactical_action", "Cleo"),
+        ],
+    );
     let r = step(&mut s, play("pass", "Ben"));
     assert!(r.legal);
     let st = r.steps.iter().find(|st| st.rule == R3).unwrap();
@@ -392,14 +546,27 @@ fn the_pass_step_cites_rule_3() {
 fn transactions_on_the_turn_a_player_passes() {
     let s = six_with_dan_passed();
     let mut t = s.clone();
-    let r = step(&mut t, json!({ "type": "transaction", "player": "Dan", "with": "Eve" }));
+    let r = step(
+        &mut t,
+        json!({ "type": "transaction", "player": "Dan", "with": "Eve" }),
+    );
     assert!(r.legal, "{:?}", r.diagnostics);
     assert_eq!(step_rules(&r)[1], R3_1);
     assert_eq!(turn(&t), "Dan");
     // Later (Finn's turn, neither party active) the passed Dan cannot.
     let mut later = s;
-    ok_all(&mut later, &[play("tactical_action", "Eve"), play("tactical_action", "Finn")]);
-    let doc = with(later, "play", json!({ "type": "transaction", "player": "Dan", "with": "Ana" }));
+    ok_all(
+        &mut later,
+        &[
+            play("tactical_action", "Eve"),
+            play("tactical_action", "Finn"),
+        ],
+    );
+    let doc = with(
+        later,
+        "play",
+        json!({ "type": "transaction", "player": "Dan", "with": "Ana" }),
+    );
     let r = judge_value(&doc);
     assert_illegal(&doc, &r, Some(R3));
 }
@@ -408,9 +575,25 @@ fn transactions_on_the_turn_a_player_passes() {
 fn start_of_turn_abilities_on_the_turn_a_player_passes() {
     let mut s = board(6);
     step(&mut s, strat("Ben", "Leadership"));
-    ok_all(&mut s, &[strat("Dan", "Diplomacy"), play("tactical_action", "Eve"), play("tactical_action", "Finn")]);
-    ok_all(&mut s, &[play("tactical_action", "Ana"), play("tactical_action", "Cleo")]);
-    let r = step(&mut s, json!({ "type": "start_of_turn", "player": "Ben", "ability": "Mageon Implants" }));
+    ok_all(
+        &mut s,
+        &[
+            strat("Dan", "Diplomacy"),
+            play("tactical_action", "Eve"),
+            play("tactical_action", "Finn"),
+        ],
+    );
+    ok_all(
+        &mut s,
+        &[
+            play("tactical_action", "Ana"),
+            play("tactical_action", "Cleo"),
+        ],
+    );
+    let r = step(
+        &mut s,
+        json!({ "type": "start_of_turn", "player": "Ben", "ability": "Mageon Implants" }),
+    );
     assert!(r.legal, "{:?}", r.diagnostics);
     assert_eq!(turn(&s), "Ben");
     assert_eq!(s["this_turn"]["start_of_turn"], json!(["Mageon Implants"]));
@@ -418,7 +601,11 @@ fn start_of_turn_abilities_on_the_turn_a_player_passes() {
     assert!(r.legal);
     assert!(step_rules(&r).contains(&R3_1), "{:?}", step_rules(&r));
     // A start-of-turn ability after the pass is out of place.
-    let doc = with(s, "play", json!({ "type": "start_of_turn", "player": "Ben", "ability": "X" }));
+    let doc = with(
+        s,
+        "play",
+        json!({ "type": "start_of_turn", "player": "Ben", "ability": "X" }),
+    );
     let r = judge_value(&doc);
     assert_illegal(&doc, &r, Some(R3));
 }
@@ -432,12 +619,22 @@ fn a_passed_player_can_resolve_another_players_secondary() {
     step(&mut s, play("tactical_action", "Eve"));
     let r = step(&mut s, strat("Finn", "Trade"));
     assert!(r.legal, "{:?}", r.diagnostics);
-    let r = step(&mut s, json!({ "type": "secondary", "player": "Dan", "card": "Trade" }));
+    let r = step(
+        &mut s,
+        json!({ "type": "secondary", "player": "Dan", "card": "Trade" }),
+    );
     assert!(r.legal);
     assert_eq!(step_rules(&r)[1], R3_2);
-    assert!(r.diagnostics.iter().all(|d| d.severity != Severity::Warning));
+    assert!(
+        r.diagnostics
+            .iter()
+            .all(|d| d.severity != Severity::Warning)
+    );
     // A player still in the phase resolves it too (not indexed: said so).
-    let r = step(&mut s, json!({ "type": "secondary", "player": "Ana", "card": "trade" }));
+    let r = step(
+        &mut s,
+        json!({ "type": "secondary", "player": "Ana", "card": "trade" }),
+    );
     assert!(r.legal);
     assert_eq!(step_rules(&r)[1], RT);
     assert_eq!(turn(&s), "Finn");
@@ -447,7 +644,11 @@ fn a_passed_player_can_resolve_another_players_secondary() {
 fn the_owner_cannot_resolve_their_own_secondary() {
     let mut s = board(6);
     step(&mut s, strat("Ben", "Leadership"));
-    let doc = with(s, "play", json!({ "type": "secondary", "player": "Ben", "card": "Leadership" }));
+    let doc = with(
+        s,
+        "play",
+        json!({ "type": "secondary", "player": "Ben", "card": "Leadership" }),
+    );
     let r = judge_value(&doc);
     assert_illegal(&doc, &r, Some(R3_2));
 }
@@ -456,9 +657,16 @@ fn the_owner_cannot_resolve_their_own_secondary() {
 fn a_secondary_out_of_its_strategic_action_warns_that_strategic_action_is_not_indexed() {
     let mut s = board(6);
     step(&mut s, play("tactical_action", "Ben"));
-    let r = step(&mut s, json!({ "type": "secondary", "player": "Cleo", "card": "Warfare" }));
+    let r = step(
+        &mut s,
+        json!({ "type": "secondary", "player": "Cleo", "card": "Warfare" }),
+    );
     assert!(r.legal);
-    let w = r.diagnostics.iter().find(|d| d.severity == Severity::Warning).expect("warning");
+    let w = r
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Warning)
+        .expect("warning");
     assert_eq!(w.rule.as_deref(), Some(RT));
     assert!(w.message.contains("not indexed"));
 }
@@ -468,8 +676,22 @@ fn a_secondary_out_of_its_strategic_action_warns_that_strategic_action_is_not_in
 #[test]
 fn the_last_player_takes_consecutive_turns() {
     let mut s = board(3);
-    ok_all(&mut s, &[strat("Ana", "Leadership"), strat("Ben", "Diplomacy"), strat("Cleo", "Politics")]);
-    ok_all(&mut s, &[strat("Ana", "Construction"), strat("Ben", "Trade"), strat("Cleo", "Warfare")]);
+    ok_all(
+        &mut s,
+        &[
+            strat("Ana", "Leadership"),
+            strat("Ben", "Diplomacy"),
+            strat("Cleo", "Politics"),
+        ],
+    );
+    ok_all(
+        &mut s,
+        &[
+            strat("Ana", "Construction"),
+            strat("Ben", "Trade"),
+            strat("Cleo", "Warfare"),
+        ],
+    );
     let r = step(&mut s, play("pass", "Ana"));
     assert!(r.legal);
     let r = step(&mut s, play("pass", "Ben"));
@@ -516,22 +738,43 @@ fn a_strategic_action_of_someone_elses_card_or_an_exhausted_card_is_illegal() {
 #[test]
 fn passing_with_a_readied_card_is_illegal_with_three_players() {
     let mut s = board(3);
-    ok_all(&mut s, &[strat("Ana", "Leadership"), strat("Ben", "Diplomacy"), strat("Cleo", "Politics")]);
+    ok_all(
+        &mut s,
+        &[
+            strat("Ana", "Leadership"),
+            strat("Ben", "Diplomacy"),
+            strat("Cleo", "Politics"),
+        ],
+    );
     let doc = with(s.clone(), "play", play("pass", "Ana"));
     let r = judge_value(&doc);
     assert_illegal(&doc, &r, Some(R4_1));
     assert!(error_message(&r).contains("Construction is still readied"));
     let r = step(&mut s, strat("Ana", "Construction"));
     assert!(step_rules(&r).contains(&R4_1));
-    assert!(r.steps.iter().any(|st| st.text.contains("Both of Ana's strategy cards are now exhausted")));
+    assert!(r.steps.iter().any(|st| {
+        st.text
+            .contains("Both of Ana's strategy cards are now exhausted")
+    }));
 }
 
 #[test]
 fn passing_with_a_readied_card_is_illegal_with_four_players() {
     let mut s = board(4);
     let r = step(&mut s, strat("Ana", "Leadership"));
-    assert!(r.steps.iter().any(|st| st.rule == R4_1 && st.text.contains("Trade readied")));
-    ok_all(&mut s, &[strat("Ben", "Diplomacy"), strat("Cleo", "Politics"), strat("Dan", "Construction")]);
+    assert!(
+        r.steps
+            .iter()
+            .any(|st| st.rule == R4_1 && st.text.contains("Trade readied"))
+    );
+    ok_all(
+        &mut s,
+        &[
+            strat("Ben", "Diplomacy"),
+            strat("Cleo", "Politics"),
+            strat("Dan", "Construction"),
+        ],
+    );
     let doc = with(s, "play", play("pass", "Ana"));
     let r = judge_value(&doc);
     assert_illegal(&doc, &r, Some(R4_1));
@@ -542,20 +785,42 @@ fn passing_with_a_readied_card_is_illegal_with_four_players() {
 #[test]
 fn after_all_players_pass_play_proceeds_to_the_status_phase() {
     let mut s = board(3);
-    ok_all(&mut s, &[strat("Ana", "Leadership"), strat("Ben", "Diplomacy"), strat("Cleo", "Politics")]);
-    ok_all(&mut s, &[strat("Ana", "Construction"), strat("Ben", "Trade"), strat("Cleo", "Warfare")]);
+    ok_all(
+        &mut s,
+        &[
+            strat("Ana", "Leadership"),
+            strat("Ben", "Diplomacy"),
+            strat("Cleo", "Politics"),
+        ],
+    );
+    ok_all(
+        &mut s,
+        &[
+            strat("Ana", "Construction"),
+            strat("Ben", "Trade"),
+            strat("Cleo", "Warfare"),
+        ],
+    );
     ok_all(&mut s, &[play("pass", "Ana"), play("pass", "Ben")]);
     let r = step(&mut s, play("pass", "Cleo"));
     assert!(r.legal);
     assert_eq!(step_rules(&r).last(), Some(&R5));
     assert_eq!(s["phase"], "status");
-    assert!(r.changes.iter().any(|c| c.path == "phase" && c.after == "status"));
+    assert!(
+        r.changes
+            .iter()
+            .any(|c| c.path == "phase" && c.after == "status")
+    );
     // Nothing more happens in the action phase.
     let doc = with(s.clone(), "play", play("tactical_action", "Cleo"));
     let r = judge_value(&doc);
     assert_illegal(&doc, &r, Some(R5));
     assert!(error_message(&r).contains("status phase"));
-    let doc = with(s, "play", json!({ "type": "secondary", "player": "Ana", "card": "Warfare" }));
+    let doc = with(
+        s,
+        "play",
+        json!({ "type": "secondary", "player": "Ana", "card": "Warfare" }),
+    );
     let r = judge_value(&doc);
     assert_illegal(&doc, &r, Some(R5));
 }
@@ -566,7 +831,10 @@ fn after_all_players_pass_play_proceeds_to_the_status_phase() {
 fn notes_1_passed_players_may_play_non_component_action_cards() {
     let mut s = six_with_dan_passed();
     step(&mut s, play("tactical_action", "Eve"));
-    let r = step(&mut s, json!({ "type": "action_card", "player": "Dan", "card": "Sabotage", "component": false }));
+    let r = step(
+        &mut s,
+        json!({ "type": "action_card", "player": "Dan", "card": "Sabotage", "component": false }),
+    );
     assert!(r.legal);
     assert_eq!(step_rules(&r)[1], N1);
     assert_eq!(turn(&s), "Eve");
@@ -576,14 +844,28 @@ fn notes_1_passed_players_may_play_non_component_action_cards() {
 fn notes_2_end_of_action_before_end_of_turn() {
     let mut s = board(6);
     ok_all(&mut s, &[play("tactical_action", "Ben")]);
-    let r = step(&mut s, json!({ "type": "end_of_action", "player": "Ben", "ability": "Scanlink Drone Network" }));
+    let r = step(
+        &mut s,
+        json!({ "type": "end_of_action", "player": "Ben", "ability": "Scanlink Drone Network" }),
+    );
     assert!(r.legal);
     assert_eq!(step_rules(&r)[1], N2);
-    let r = step(&mut s, json!({ "type": "end_of_turn", "player": "Ben", "ability": "Quantum Datahub Node" }));
+    let r = step(
+        &mut s,
+        json!({ "type": "end_of_turn", "player": "Ben", "ability": "Quantum Datahub Node" }),
+    );
     assert!(r.legal);
     assert_eq!(step_rules(&r)[1], N2);
-    assert!(r.steps[1].text.contains("after the end-of-action abilities"));
-    let doc = with(s, "play", json!({ "type": "end_of_action", "player": "Ben", "ability": "Late" }));
+    assert!(
+        r.steps[1]
+            .text
+            .contains("after the end-of-action abilities")
+    );
+    let doc = with(
+        s,
+        "play",
+        json!({ "type": "end_of_action", "player": "Ben", "ability": "Late" }),
+    );
     let r = judge_value(&doc);
     assert_illegal(&doc, &r, Some(N2));
 }
@@ -591,7 +873,11 @@ fn notes_2_end_of_action_before_end_of_turn() {
 #[test]
 fn notes_2_no_end_of_action_without_an_action() {
     let s = six_with_dan_passed();
-    let doc = with(s, "play", json!({ "type": "end_of_action", "player": "Dan", "ability": "X" }));
+    let doc = with(
+        s,
+        "play",
+        json!({ "type": "end_of_action", "player": "Dan", "ability": "X" }),
+    );
     let r = judge_value(&doc);
     assert_illegal(&doc, &r, Some(R1));
 }
@@ -599,7 +885,10 @@ fn notes_2_no_end_of_action_without_an_action() {
 #[test]
 fn notes_3_end_of_turn_abilities_on_the_turn_a_player_passes() {
     let mut s = six_with_dan_passed();
-    let r = step(&mut s, json!({ "type": "end_of_turn", "player": "Dan", "ability": "Quantum Datahub Node" }));
+    let r = step(
+        &mut s,
+        json!({ "type": "end_of_turn", "player": "Dan", "ability": "Quantum Datahub Node" }),
+    );
     assert!(r.legal, "{:?}", r.diagnostics);
     assert_eq!(step_rules(&r)[1], N3);
     // Then the next player's turn begins.
@@ -611,12 +900,19 @@ fn notes_3_end_of_turn_abilities_on_the_turn_a_player_passes() {
 #[test]
 fn notes_3_start_of_turn_on_an_ordinary_turn() {
     let mut s = board(6);
-    let r = step(&mut s, json!({ "type": "start_of_turn", "player": "Ben", "ability": "Mageon Implants" }));
+    let r = step(
+        &mut s,
+        json!({ "type": "start_of_turn", "player": "Ben", "ability": "Mageon Implants" }),
+    );
     assert!(r.legal);
     assert_eq!(step_rules(&r)[1], N3);
     // After the action, a start-of-turn ability is out of place.
     step(&mut s, play("tactical_action", "Ben"));
-    let doc = with(s, "play", json!({ "type": "start_of_turn", "player": "Ben", "ability": "X" }));
+    let doc = with(
+        s,
+        "play",
+        json!({ "type": "start_of_turn", "player": "Ben", "ability": "X" }),
+    );
     let r = judge_value(&doc);
     assert_illegal(&doc, &r, None);
 }
@@ -624,12 +920,39 @@ fn notes_3_start_of_turn_on_an_ordinary_turn() {
 #[test]
 fn notes_4_start_and_end_of_turn_abilities_when_all_others_passed() {
     let mut s = board(3);
-    ok_all(&mut s, &[strat("Ana", "Leadership"), strat("Ben", "Diplomacy"), strat("Cleo", "Politics")]);
-    ok_all(&mut s, &[strat("Ana", "Construction"), strat("Ben", "Trade"), strat("Cleo", "Warfare")]);
-    ok_all(&mut s, &[play("pass", "Ana"), play("pass", "Ben"), play("tactical_action", "Cleo")]);
-    let r = step(&mut s, json!({ "type": "end_of_turn", "player": "Cleo", "ability": "Quantum Datahub Node" }));
+    ok_all(
+        &mut s,
+        &[
+            strat("Ana", "Leadership"),
+            strat("Ben", "Diplomacy"),
+            strat("Cleo", "Politics"),
+        ],
+    );
+    ok_all(
+        &mut s,
+        &[
+            strat("Ana", "Construction"),
+            strat("Ben", "Trade"),
+            strat("Cleo", "Warfare"),
+        ],
+    );
+    ok_all(
+        &mut s,
+        &[
+            play("pass", "Ana"),
+            play("pass", "Ben"),
+            play("tactical_action", "Cleo"),
+        ],
+    );
+    let r = step(
+        &mut s,
+        json!({ "type": "end_of_turn", "player": "Cleo", "ability": "Quantum Datahub Node" }),
+    );
     assert_eq!(step_rules(&r)[1], N4);
-    let r = step(&mut s, json!({ "type": "start_of_turn", "player": "Cleo", "ability": "Mageon Implants" }));
+    let r = step(
+        &mut s,
+        json!({ "type": "start_of_turn", "player": "Cleo", "ability": "Mageon Implants" }),
+    );
     assert!(r.legal, "{:?}", r.diagnostics);
     assert!(step_rules(&r).contains(&R3_3));
     assert!(step_rules(&r).contains(&N4));
@@ -639,10 +962,34 @@ fn notes_4_start_and_end_of_turn_abilities_when_all_others_passed() {
 #[test]
 fn the_last_passer_resolves_end_of_turn_abilities_as_the_phase_ends() {
     let mut s = board(3);
-    ok_all(&mut s, &[strat("Ana", "Leadership"), strat("Ben", "Diplomacy"), strat("Cleo", "Politics")]);
-    ok_all(&mut s, &[strat("Ana", "Construction"), strat("Ben", "Trade"), strat("Cleo", "Warfare")]);
-    ok_all(&mut s, &[play("pass", "Ana"), play("pass", "Ben"), play("pass", "Cleo")]);
-    let r = step(&mut s, json!({ "type": "end_of_turn", "player": "Cleo", "ability": "Quantum Datahub Node" }));
+    ok_all(
+        &mut s,
+        &[
+            strat("Ana", "Leadership"),
+            strat("Ben", "Diplomacy"),
+            strat("Cleo", "Politics"),
+        ],
+    );
+    ok_all(
+        &mut s,
+        &[
+            strat("Ana", "Construction"),
+            strat("Ben", "Trade"),
+            strat("Cleo", "Warfare"),
+        ],
+    );
+    ok_all(
+        &mut s,
+        &[
+            play("pass", "Ana"),
+            play("pass", "Ben"),
+            play("pass", "Cleo"),
+        ],
+    );
+    let r = step(
+        &mut s,
+        json!({ "type": "end_of_turn", "player": "Cleo", "ability": "Quantum Datahub Node" }),
+    );
     assert!(r.legal);
     assert_eq!(step_rules(&r)[1], N3);
     assert!(r.steps[1].assumption.is_some());
@@ -656,11 +1003,27 @@ fn the_last_passer_resolves_end_of_turn_abilities_as_the_phase_ends() {
 
 #[test]
 fn rulings_say_which_related_topics_are_not_indexed() {
-    let r = run(&board(6), &[strat("Ben", "Leadership"), play("tactical_action", "Dan"), play("component_action", "Eve")]);
+    let r = run(
+        &board(6),
+        &[
+            strat("Ben", "Leadership"),
+            play("tactical_action", "Dan"),
+            play("component_action", "Eve"),
+        ],
+    );
     assert!(r.legal);
-    let note = r.diagnostics.iter().find(|d| d.rule.as_deref() == Some(RT)).expect("related topics note");
+    let note = r
+        .diagnostics
+        .iter()
+        .find(|d| d.rule.as_deref() == Some(RT))
+        .expect("related topics note");
     assert_eq!(note.severity, Severity::Info);
-    for topic in ["Initiative Order", "Strategic Action", "Tactical Action", "Component Action"] {
+    for topic in [
+        "Initiative Order",
+        "Strategic Action",
+        "Tactical Action",
+        "Component Action",
+    ] {
         assert!(note.message.contains(topic), "{}", note.message);
     }
     assert!(note.message.contains("not indexed"));
@@ -670,7 +1033,14 @@ fn rulings_say_which_related_topics_are_not_indexed() {
 
 fn whole_six_player_phase() -> Vec<Value> {
     let order = ["Ben", "Dan", "Eve", "Finn", "Ana", "Cleo"];
-    let cards = ["Leadership", "Diplomacy", "Politics", "Trade", "Warfare", "Technology"];
+    let cards = [
+        "Leadership",
+        "Diplomacy",
+        "Politics",
+        "Trade",
+        "Warfare",
+        "Technology",
+    ];
     let mut plays = Vec::new();
     // Round 1 of turns: strategic actions, with secondaries.
     for (i, (p, c)) in order.iter().zip(cards).enumerate() {
@@ -681,7 +1051,11 @@ fn whole_six_player_phase() -> Vec<Value> {
     // Four rounds of tactical / component actions.
     for round in 0..4 {
         for p in order {
-            let kind = if round == 1 { "component_action" } else { "tactical_action" };
+            let kind = if round == 1 {
+                "component_action"
+            } else {
+                "tactical_action"
+            };
             plays.push(play(kind, p));
         }
     }
@@ -722,11 +1096,41 @@ fn a_whole_six_player_action_phase_reaches_the_status_phase() {
 #[test]
 fn a_whole_four_player_action_phase_with_consecutive_turns() {
     let mut s = board(4);
-    ok_all(&mut s, &[strat("Ana", "Leadership"), strat("Ben", "Diplomacy"), strat("Cleo", "Politics"), strat("Dan", "Construction")]);
-    ok_all(&mut s, &[strat("Ana", "Trade"), strat("Ben", "Warfare"), strat("Cleo", "Technology"), strat("Dan", "Imperial")]);
-    ok_all(&mut s, &[play("pass", "Ana"), play("tactical_action", "Ben"), play("pass", "Cleo"), play("pass", "Dan")]);
+    ok_all(
+        &mut s,
+        &[
+            strat("Ana", "Leadership"),
+            strat("Ben", "Diplomacy"),
+            strat("Cleo", "Politics"),
+            strat("Dan", "Construction"),
+        ],
+    );
+    ok_all(
+        &mut s,
+        &[
+            strat("Ana", "Trade"),
+            strat("Ben", "Warfare"),
+            strat("Cleo", "Technology"),
+            strat("Dan", "Imperial"),
+        ],
+    );
+    ok_all(
+        &mut s,
+        &[
+            play("pass", "Ana"),
+            play("tactical_action", "Ben"),
+            play("pass", "Cleo"),
+            play("pass", "Dan"),
+        ],
+    );
     // Ben alone: consecutive turns, then passes.
-    ok_all(&mut s, &[play("tactical_action", "Ben"), play("tactical_action", "Ben")]);
+    ok_all(
+        &mut s,
+        &[
+            play("tactical_action", "Ben"),
+            play("tactical_action", "Ben"),
+        ],
+    );
     let r = step(&mut s, play("pass", "Ben"));
     assert!(r.legal, "{:?}", r.diagnostics);
     assert!(step_rules(&r).contains(&R3_3), "{:?}", step_rules(&r));
@@ -737,12 +1141,23 @@ fn a_whole_four_player_action_phase_with_consecutive_turns() {
 #[test]
 fn an_illegal_play_in_a_sequence_leaves_the_board_unchanged() {
     let b = board(6);
-    let r = run(&b, &[strat("Ben", "Leadership"), play("tactical_action", "Eve"), play("tactical_action", "Dan")]);
+    let r = run(
+        &b,
+        &[
+            strat("Ben", "Leadership"),
+            play("tactical_action", "Eve"),
+            play("tactical_action", "Dan"),
+        ],
+    );
     assert!(!r.legal);
     assert_eq!(error_rule(&r), Some(INTRO));
     assert!(r.changes.is_empty());
     assert_eq!(r.state, judge_value(&b).state);
-    let err = r.diagnostics.iter().find(|d| d.severity == Severity::Error).unwrap();
+    let err = r
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Error)
+        .unwrap();
     assert_eq!(err.path.as_deref(), Some("plays[1]"));
 }
 
@@ -781,7 +1196,10 @@ fn board_errors_carry_paths_and_rules() {
     assert!(e.message.contains("at most 8"), "{}", e.message);
 
     let mut b = board(4);
-    b["players"][0]["strategy_cards"].as_array_mut().unwrap().pop();
+    b["players"][0]["strategy_cards"]
+        .as_array_mut()
+        .unwrap()
+        .pop();
     let e = judge_err(&b);
     assert_eq!(e.path.as_deref(), Some("players[0].strategy_cards"));
     assert_eq!(e.rule.as_deref(), Some(R4_1));
@@ -789,12 +1207,20 @@ fn board_errors_carry_paths_and_rules() {
     let mut b = board(6);
     b["players"][0]["strategy_cards"][0] = json!({ "name": "Warfar" });
     let e = judge_err(&b);
-    assert!(e.message.contains("did you mean 'Warfare'"), "{}", e.message);
+    assert!(
+        e.message.contains("did you mean 'Warfare'"),
+        "{}",
+        e.message
+    );
 
     let mut b = board(6);
     b["players"][0]["strategy_cards"][0] = json!({ "name": "Custom", "initiative": 1 });
     let e = judge_err(&b);
-    assert!(e.message.contains("initiative 1 is used twice"), "{}", e.message);
+    assert!(
+        e.message.contains("initiative 1 is used twice"),
+        "{}",
+        e.message
+    );
 
     let mut b = board(6);
     b["players"][0]["passed"] = json!(true);
@@ -811,7 +1237,11 @@ fn board_errors_carry_paths_and_rules() {
     b["bogus"] = json!(1);
     assert_eq!(judge_err(&b).kind, ErrorKind::Syntax);
 
-    let e = judge_err(&with(board(6), "play", json!({ "type": "pass", "player": "Ben", "card": "Leadership" })));
+    let e = judge_err(&with(
+        board(6),
+        "play",
+        json!({ "type": "pass", "player": "Ben", "card": "Leadership" }),
+    ));
     assert_eq!(e.path.as_deref(), Some("play.card"));
 }
 
@@ -831,27 +1261,66 @@ fn yaml_documents_and_line_numbers() {
 fn notation_parses_every_play_type() {
     let b = judge_value(&board(6)).state;
     let cases = [
-        ("ben strategic leadership", json!({ "type": "strategic_action", "player": "Ben", "card": "Leadership" })),
-        ("Dan tactical Mecatol Rex", json!({ "type": "tactical_action", "player": "Dan", "system": "Mecatol Rex" })),
-        ("Eve component action Integrated Economy", json!({ "type": "component_action", "player": "Eve", "source": "Integrated Economy" })),
+        (
+            "ben strategic leadership",
+            json!({ "type": "strategic_action", "player": "Ben", "card": "Leadership" }),
+        ),
+        (
+            "Dan tactical Mecatol Rex",
+            json!({ "type": "tactical_action", "player": "Dan", "system": "Mecatol Rex" }),
+        ),
+        (
+            "Eve component action Integrated Economy",
+            json!({ "type": "component_action", "player": "Eve", "source": "Integrated Economy" }),
+        ),
         ("Finn pass", json!({ "type": "pass", "player": "Finn" })),
-        ("Finn passes, cannot act", json!({ "type": "pass", "player": "Finn", "cannot_act": true })),
-        ("Ana plays Sabotage", json!({ "type": "action_card", "player": "Ana", "card": "Sabotage" })),
-        ("Ana plays component \"Plagiarize\"", json!({ "type": "action_card", "player": "Ana", "card": "Plagiarize", "component": true })),
-        ("Cleo trades with ben", json!({ "type": "transaction", "player": "Cleo", "with": "Ben" })),
-        ("Cleo secondary of warfare", json!({ "type": "secondary", "player": "Cleo", "card": "Warfare" })),
-        ("Ben start of turn Mageon Implants", json!({ "type": "start_of_turn", "player": "Ben", "ability": "Mageon Implants" })),
-        ("Ben end of action Scanlink", json!({ "type": "end_of_action", "player": "Ben", "ability": "Scanlink" })),
-        ("Ben end of turn Quantum Datahub Node", json!({ "type": "end_of_turn", "player": "Ben", "ability": "Quantum Datahub Node" })),
-        ("Ben ends turn", json!({ "type": "end_turn", "player": "Ben" })),
+        (
+            "Finn passes, cannot act",
+            json!({ "type": "pass", "player": "Finn", "cannot_act": true }),
+        ),
+        (
+            "Ana plays Sabotage",
+            json!({ "type": "action_card", "player": "Ana", "card": "Sabotage" }),
+        ),
+        (
+            "Ana plays component \"Plagiarize\"",
+            json!({ "type": "action_card", "player": "Ana", "card": "Plagiarize", "component": true }),
+        ),
+        (
+            "Cleo trades with ben",
+            json!({ "type": "transaction", "player": "Cleo", "with": "Ben" }),
+        ),
+        (
+            "Cleo secondary of warfare",
+            json!({ "type": "secondary", "player": "Cleo", "card": "Warfare" }),
+        ),
+        (
+            "Ben start of turn Mageon Implants",
+            json!({ "type": "start_of_turn", "player": "Ben", "ability": "Mageon Implants" }),
+        ),
+        (
+            "Ben end of action Scanlink",
+            json!({ "type": "end_of_action", "player": "Ben", "ability": "Scanlink" }),
+        ),
+        (
+            "Ben end of turn Quantum Datahub Node",
+            json!({ "type": "end_of_turn", "player": "Ben", "ability": "Quantum Datahub Node" }),
+        ),
+        (
+            "Ben ends turn",
+            json!({ "type": "end_turn", "player": "Ben" }),
+        ),
     ];
     for (line, want) in cases {
-        let got = Ti4.parse_notation(line, &b).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let got = Ti4
+            .parse_notation(line, &b)
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
         assert_eq!(got, want, "{line}");
         // The parsed play is a valid `play` of the board.
         let mut doc = b.clone();
         doc["play"] = got;
-        Ti4.judge(&serde_json::to_string(&doc).unwrap()).unwrap_or_else(|e| panic!("{line}: {e}"));
+        Ti4.judge(&serde_json::to_string(&doc).unwrap())
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
     }
     let e = Ti4.parse_notation("Bn pass", &b).unwrap_err();
     assert!(e.message.contains("did you mean 'Ben'"), "{}", e.message);
@@ -867,7 +1336,10 @@ fn notation_completions_suggest_the_next_word() {
     assert_eq!(Ti4.notation_completions("Cl", &b), ["Cleo"]);
     let c = Ti4.notation_completions("Ben ", &b);
     assert!(c.contains(&"strategic".to_string()) && c.contains(&"pass".to_string()));
-    assert_eq!(Ti4.notation_completions("Ben strategic ", &b), ["Leadership"]);
+    assert_eq!(
+        Ti4.notation_completions("Ben strategic ", &b),
+        ["Leadership"]
+    );
     let c = Ti4.notation_completions("Ben secondary ", &b);
     assert!(!c.contains(&"Leadership".to_string()) && c.contains(&"Warfare".to_string()));
     assert_eq!(Ti4.notation_completions("Ben trades with E", &b), ["Eve"]);
@@ -881,7 +1353,12 @@ fn schema_describes_the_board() {
     assert_eq!(s["type"], "object");
     assert_eq!(s["required"], json!(["game", "players"]));
     assert_eq!(s["properties"]["players"]["maxItems"], 8);
-    assert!(s["properties"]["play"]["properties"]["type"]["enum"].as_array().unwrap().contains(&json!("end_of_action")));
+    assert!(
+        s["properties"]["play"]["properties"]["type"]["enum"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("end_of_action"))
+    );
 }
 
 #[test]
@@ -892,12 +1369,20 @@ fn examples_judge_and_cite_known_rules() {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         let text = std::fs::read_to_string(&path).unwrap();
-        let r = Ti4.judge(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        for rule in r.steps.iter().map(|s| s.rule.as_str()).chain(r.diagnostics.iter().filter_map(|d| d.rule.as_deref())) {
+        let r = Ti4
+            .judge(&text)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for rule in r
+            .steps
+            .iter()
+            .map(|s| s.rule.as_str())
+            .chain(r.diagnostics.iter().filter_map(|d| d.rule.as_deref()))
+        {
             assert!(uses.contains(&rule), "{}: {rule}", path.display());
         }
         // Round trip: the state is a board of its own.
-        Ti4.judge(&serde_json::to_string(&r.state).unwrap()).unwrap_or_else(|e| panic!("{}: state: {e}", path.display()));
+        Ti4.judge(&serde_json::to_string(&r.state).unwrap())
+            .unwrap_or_else(|e| panic!("{}: state: {e}", path.display()));
         n += 1;
     }
     assert!(n >= 8, "only {n} examples");
@@ -906,37 +1391,60 @@ fn examples_judge_and_cite_known_rules() {
 #[test]
 fn garbage_never_panics() {
     use proptest::prelude::*;
-    let kinds = ["strategic_action", "tactical_action", "component_action", "pass", "action_card", "transaction", "secondary", "start_of_turn", "end_of_action", "end_of_turn", "end_turn"];
+    let kinds = [
+        "strategic_action",
+        "tactical_action",
+        "component_action",
+        "pass",
+        "action_card",
+        "transaction",
+        "secondary",
+        "start_of_turn",
+        "end_of_action",
+        "end_of_turn",
+        "end_turn",
+    ];
     let names = ["Ana", "Ben", "Cleo", "Dan", "Eve", "Finn", "Zed", ""];
     let mut runner = proptest::test_runner::TestRunner::default();
     runner
-        .run(&(prop::collection::vec((0usize..11, 0usize..8, 0usize..8, any::<bool>()), 0..30), 3usize..7), |(ps, n)| {
-            let plays: Vec<Value> = ps
-                .iter()
-                .map(|&(k, a, b, flag)| {
-                    let mut p = play(kinds[k], names[a]);
-                    match kinds[k] {
-                        "strategic_action" | "secondary" => p["card"] = json!(["Leadership", "Warfare", "Trade", "Imperial"][b % 4]),
-                        "action_card" => {
-                            p["card"] = json!("Sabotage");
-                            p["component"] = json!(flag);
+        .run(
+            &(
+                prop::collection::vec((0usize..11, 0usize..8, 0usize..8, any::<bool>()), 0..30),
+                3usize..7,
+            ),
+            |(ps, n)| {
+                let plays: Vec<Value> = ps
+                    .iter()
+                    .map(|&(k, a, b, flag)| {
+                        let mut p = play(kinds[k], names[a]);
+                        match kinds[k] {
+                            "strategic_action" | "secondary" => {
+                                p["card"] =
+                                    json!(["Leadership", "Warfare", "Trade", "Imperial"][b % 4])
+                            }
+                            "action_card" => {
+                                p["card"] = json!("Sabotage");
+                                p["component"] = json!(flag);
+                            }
+                            "transaction" => p["with"] = json!(names[b]),
+                            "start_of_turn" | "end_of_action" | "end_of_turn" => {
+                                p["ability"] = json!("X")
+                            }
+                            _ => {}
                         }
-                        "transaction" => p["with"] = json!(names[b]),
-                        "start_of_turn" | "end_of_action" | "end_of_turn" => p["ability"] = json!("X"),
-                        _ => {}
-                    }
-                    p
-                })
-                .collect();
-            let mut doc = board(n);
-            doc["plays"] = json!(plays);
-            let text = serde_json::to_string(&doc).unwrap();
-            if let Ok(r) = Ti4.judge(&text) {
-                // Whatever happened, the state is a valid board.
-                prop_assert!(Ti4.judge(&serde_json::to_string(&r.state).unwrap()).is_ok());
-            }
-            Ok(())
-        })
+                        p
+                    })
+                    .collect();
+                let mut doc = board(n);
+                doc["plays"] = json!(plays);
+                let text = serde_json::to_string(&doc).unwrap();
+                if let Ok(r) = Ti4.judge(&text) {
+                    // Whatever happened, the state is a valid board.
+                    prop_assert!(Ti4.judge(&serde_json::to_string(&r.state).unwrap()).is_ok());
+                }
+                Ok(())
+            },
+        )
         .unwrap();
     runner
         .run(&"\\PC{0,300}", |s| {

@@ -98,15 +98,13 @@ const VERB_HINTS: &[&str] = &[
 fn match_verb(ws: &[String], at: usize) -> Option<(usize, &'static str)> {
     let mut best: Option<(usize, &'static str)> = None;
     for (pat, kind) in VERBS {
-        if ws.len() >= at + pat.len()
+        let fits = ws.len() >= at + pat.len()
             && pat
                 .iter()
                 .enumerate()
-                .all(|(k, p)| lower(&ws[at + k]) == *p)
-        {
-            if best.is_none_or(|(n, _)| pat.len() > n) {
-                best = Some((pat.len(), kind));
-            }
+                .all(|(k, p)| lower(&ws[at + k]) == *p);
+        if fits && best.is_none_or(|(n, _)| pat.len() > n) {
+            best = Some((pat.len(), kind));
         }
     }
     best

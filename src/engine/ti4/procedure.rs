@@ -296,7 +296,8 @@ impl Sim {
                     );
                     s.numbers = vec![(format!("initiative {cur_name}"), init)];
                 } else {
-                    let assume = (self.two_cards() && !self.initiative_assumed).then(|| ASSUME_INITIATIVE.to_string());
+                    let assume = (self.two_cards() && !self.initiative_assumed)
+                        .then(|| ASSUME_INITIATIVE.to_string());
                     self.initiative_assumed |= assume.is_some();
                     let text = if wrapped {
                         format!(
