@@ -1457,3 +1457,26 @@ fn garbage_never_panics() {
         })
         .unwrap();
 }
+
+#[test]
+fn every_rule_use_quotes_its_passage_verbatim() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules_data");
+    let app = arbiter::app::App::load(&dir, &[]).unwrap();
+    let collapse = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    for u in Ti4.rule_uses() {
+        let reply = app
+            .cite(u.rule, false)
+            .unwrap_or_else(|e| panic!("{}: {e}", u.rule));
+        let text = collapse(&reply.passages[0].text);
+        assert!(
+            text.contains(&collapse(u.quote)),
+            "{}: '{}' not in '{}'",
+            u.rule,
+            u.quote,
+            text
+        );
+    }
+    // Every passage but the empty Notes heading is executed.
+    let cov = app.coverage(Some("ti4")).unwrap();
+    assert_eq!(cov.games[0].executed, 15);
+}

@@ -532,6 +532,7 @@ impl Sim {
         }
         if self.board.players[p].strategy_cards[ci].exhausted {
             self.topic(TOPIC_STRATEGIC_ACTION);
+            self.topic(TOPIC_GAME_ROUND);
             return Err(illegal(
                 Some(RT),
                 &cpath,
@@ -785,7 +786,11 @@ impl Sim {
                 chose: format!("transaction with {qname}"),
             });
         } else {
-            let s = self.push(R_INTRO, format!("{pname} and {qname} resolve a transaction; it is not an action and does not use the turn."));
+            self.topic(TOPIC_ACTIVE_PLAYER);
+            let s = self.push(
+                R1,
+                format!("{pname} and {qname} resolve a transaction; it is not one of the three types of actions, so it does not use the turn."),
+            );
             s.choice = Some(Choice {
                 player: pname,
                 chose: format!("transaction with {qname}"),
