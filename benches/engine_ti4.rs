@@ -112,3 +112,24 @@ fn full_phase_one_play_at_a_time(bencher: divan::Bencher) {
         state
     });
 }
+
+/// One play on a mid-phase board (a single match-tracking ruling).
+#[divan::bench]
+fn one_play(bencher: divan::Bencher) {
+    let mut doc = board();
+    doc["play"] = json!({ "type": "strategic_action", "player": "Ben", "card": "Leadership" });
+    let text = serde_json::to_string(&doc).unwrap();
+    bencher.bench(|| Ti4.judge(divan::black_box(&text)).unwrap());
+}
+
+/// Parsing alone, for comparison.
+#[divan::bench]
+fn parse_only(bencher: divan::Bencher) {
+    let mut doc = board();
+    doc["play"] = json!({ "type": "strategic_action", "player": "Ben", "card": "Leadership" });
+    let text = serde_json::to_string(&doc).unwrap();
+    bencher.bench(|| {
+        arbiter::engine::board::parse::<arbiter::engine::ti4::board::Board>(divan::black_box(&text))
+            .unwrap()
+    });
+}

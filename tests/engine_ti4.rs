@@ -1351,7 +1351,7 @@ fn notation_completions_suggest_the_next_word() {
 fn schema_describes_the_board() {
     let s = Ti4.schema();
     assert_eq!(s["type"], "object");
-    assert_eq!(s["required"], json!(["game", "players"]));
+    assert_eq!(s["required"], json!(["players"]));
     assert_eq!(s["properties"]["players"]["maxItems"], 8);
     assert!(
         s["properties"]["play"]["properties"]["type"]["enum"]

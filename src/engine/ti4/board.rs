@@ -194,6 +194,7 @@ pub struct Play {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Board {
+    #[serde(default = "default_game")]
     pub game: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round: Option<u32>,
@@ -210,6 +211,10 @@ pub struct Board {
     pub play: Option<Play>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub plays: Vec<Play>,
+}
+
+fn default_game() -> String {
+    "ti4".to_string()
 }
 
 fn check_text(s: &str, path: &str, what: &str) -> Result<(), BoardError> {
@@ -248,7 +253,10 @@ pub fn normalize(b: &mut Board) -> Result<Vec<String>, BoardError> {
     if n < MIN_PLAYERS {
         return Err(BoardError::semantic(
             "players",
-            format!("{n} players listed; the action phase needs 3 to {MAX_PLAYERS} players"),
+            format!(
+                "{n} player{} listed; the action phase needs 3 to {MAX_PLAYERS} players",
+                if n == 1 { "" } else { "s" }
+            ),
         ));
     }
     b.game = "ti4".to_string();

@@ -145,7 +145,7 @@ pub fn schema() -> Value {
         "title": "Twilight Imperium 4 action-phase board",
         "type": "object",
         "additionalProperties": false,
-        "required": ["game", "players"],
+        "required": ["players"],
         "properties": {
             "game": { "type": "string", "description": "ti4" },
             "round": { "type": "integer", "minimum": 1, "description": "Game round (informational)." },
