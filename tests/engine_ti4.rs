@@ -1480,3 +1480,68 @@ fn every_rule_use_quotes_its_passage_verbatim() {
     let cov = app.coverage(Some("ti4")).unwrap();
     assert_eq!(cov.games[0].executed, 15);
 }
+
+#[test]
+fn an_eight_player_game_runs_in_initiative_order_with_one_card_each() {
+    let names = ["Hal", "Gus", "Fay", "Eli", "Dee", "Cal", "Bea", "Abe"];
+    let cards = [
+        "Leadership",
+        "Diplomacy",
+        "Politics",
+        "Construction",
+        "Trade",
+        "Warfare",
+        "Technology",
+        "Imperial",
+    ];
+    let players: Vec<Value> = names
+        .iter()
+        .zip(cards.iter().rev())
+        .map(|(n, c)| json!({ "name": n, "strategy_cards": [{ "name": c }] }))
+        .collect();
+    let mut s = json!({ "game": "ti4", "players": players });
+    // Abe holds Leadership (1) … Hal holds Imperial (8).
+    for n in names.iter().rev() {
+        let r = step(&mut s, play("tactical_action", n));
+        assert!(r.legal, "{n}: {:?}", r.diagnostics);
+    }
+    let r = step(&mut s, play("tactical_action", "Abe"));
+    assert!(
+        r.steps
+            .iter()
+            .any(|st| st.text.contains("turns begin again"))
+    );
+}
+
+#[test]
+fn a_passed_player_can_be_the_other_party_of_the_active_players_transaction() {
+    let mut s = six_with_dan_passed();
+    step(&mut s, play("tactical_action", "Eve"));
+    let r = step(
+        &mut s,
+        json!({ "type": "transaction", "player": "Eve", "with": "Dan" }),
+    );
+    assert!(r.legal);
+    assert_eq!(step_rules(&r)[1], R1);
+    assert!(
+        r.steps[1]
+            .assumption
+            .as_deref()
+            .unwrap_or("")
+            .contains("Dan passed earlier")
+    );
+}
+
+#[test]
+fn a_turn_cannot_belong_to_a_player_who_passed_earlier() {
+    let mut b = board(6);
+    b["players"][1]["passed"] = json!(true);
+    b["players"][1]["strategy_cards"][0]["exhausted"] = json!(true);
+    b["turn"] = json!("Ben");
+    let e = judge_err(&b);
+    assert_eq!(e.path.as_deref(), Some("turn"));
+    assert_eq!(e.rule.as_deref(), Some(R3));
+    // Without `turn`, the first player who has not passed has it.
+    b.as_object_mut().unwrap().remove("turn");
+    assert_eq!(turn(&judge_value(&b).state), "Dan");
+}
