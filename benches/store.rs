@@ -119,12 +119,13 @@ const PER_CHANNEL: usize = 10;
 
 fn play(b: Bencher, f: &'static Fixture) {
     let c = caller("play");
-    b.counter(divan::counter::ItemsCount::new(1usize)).bench_local(|| {
-        rt().block_on(async {
-            let r = f.svc.play(&c, "add 1", None).await.unwrap();
-            assert!(r.applied);
-        })
-    });
+    b.counter(divan::counter::ItemsCount::new(1usize))
+        .bench_local(|| {
+            rt().block_on(async {
+                let r = f.svc.play(&c, "add 1", None).await.unwrap();
+                assert!(r.applied);
+            })
+        });
 }
 
 /// `CHANNELS` channels, each playing `PER_CHANNEL` plays one after another

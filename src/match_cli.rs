@@ -18,7 +18,13 @@ pub struct MatchArgs {
     #[arg(long, global = true, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
     database_url: String,
     /// The channel (or thread) the match lives in.
-    #[arg(long, short, global = true, env = "ARBITER_CHANNEL", default_value = "console")]
+    #[arg(
+        long,
+        short,
+        global = true,
+        env = "ARBITER_CHANNEL",
+        default_value = "console"
+    )]
     channel: String,
     /// Who is acting (a user id; on Discord, the caller).
     #[arg(long = "as", global = true, env = "ARBITER_USER", value_name = "USER")]
@@ -119,10 +125,7 @@ async fn run_async(app: &App, args: MatchArgs) -> ExitCode {
             if args.json {
                 println!("{}", json(&e));
             }
-            if let MatchError::BoardChanged {
-                board: Some(b), ..
-            } = &e
-            {
+            if let MatchError::BoardChanged { board: Some(b), .. } = &e {
                 eprintln!("arbiter: {e}\nthe board now:");
                 eprintln!("{}", serde_saphyr::to_string(b).unwrap_or_default());
             } else {
@@ -138,7 +141,8 @@ async fn run_async(app: &App, args: MatchArgs) -> ExitCode {
 }
 
 fn json<T: serde::Serialize>(v: &T) -> String {
-    let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    let mut s =
+        serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
     s.push('\n');
     s
 }

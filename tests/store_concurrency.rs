@@ -82,7 +82,10 @@ async fn race(url: String) {
     }
     // Nothing lost or applied twice: the total is 1 + 2 + … + 50.
     let board = b.board("race").await.unwrap();
-    assert_eq!(total(board.board.as_ref().unwrap()), PLAYS * (PLAYS + 1) / 2);
+    assert_eq!(
+        total(board.board.as_ref().unwrap()),
+        PLAYS * (PLAYS + 1) / 2
+    );
     let r = b.replay("race").await.unwrap();
     assert!(r.consistent, "{:?}", r.mismatches);
     assert_eq!(r.state, board.board);
@@ -104,7 +107,10 @@ async fn fifty_simultaneous_plays_two_instances_sqlite() {
 async fn one_winner(url: String) {
     let s1 = Store::connect_with(&url, Some(8)).await.unwrap();
     let s2 = Store::connect_with(&url, Some(8)).await.unwrap();
-    let m = s1.create_match("c", "raw", &["u".into()], "u").await.unwrap();
+    let m = s1
+        .create_match("c", "raw", &["u".into()], "u")
+        .await
+        .unwrap();
     let mut tasks = Vec::new();
     for i in 0..PLAYS {
         let s = if i % 2 == 0 { s1.clone() } else { s2.clone() };

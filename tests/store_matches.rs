@@ -70,7 +70,7 @@ async fn lifecycle(url: String) {
     assert_eq!(r.ruling.steps[0].rule, "tally:add");
     assert_eq!(r.board["players"][0]["score"], 3);
     let r = m
-        .play(&bob(), "```yaml\nplay:\n  add: 4\n  player: Bob\n```", None)
+        .play(&bob(), "```yaml\nplay:\n  add: 4\n  for: Bob\n```", None)
         .await
         .unwrap();
     assert!(r.applied);
@@ -84,10 +84,7 @@ async fn lifecycle(url: String) {
     assert_eq!(log.entries[1].actor, "ann");
     assert_eq!(log.entries[1].input.as_deref(), Some("add 3 for ann"));
     assert_eq!(log.entries[1].ruling.as_ref().unwrap()["legal"], true);
-    assert_eq!(
-        log.entries[2].play,
-        Some(json!({"add": 4, "player": "Bob"}))
-    );
+    assert_eq!(log.entries[2].play, Some(json!({"add": 4, "for": "Bob"})));
 
     // Completions come from the engine against the current board.
     let c = m.complete("chan", "add 2 ").await.unwrap();
@@ -218,8 +215,18 @@ async fn permissions(url: String) {
     m.setup(&ann(), &turn_board).await.unwrap();
     assert_eq!(m.board("chan").await.unwrap().turn.as_deref(), Some("ann"));
     let e = m.play(&bob(), "add 1", None).await.unwrap_err();
-    assert!(e.to_string().contains("Ann's turn"), "{e}");
+    assert!(e.to_string().contains("this play is for Ann"), "{e}");
     m.play(&ann(), "add 1", None).await.unwrap();
+    // A play that names its player must be the caller's own seat, whoever's
+    // turn it is (out-of-turn plays are the engine's to rule on).
+    let e = m
+        .play(&ann(), "play: { add: 1, player: Bob }", None)
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("this play is for Bob"), "{e}");
+    m.play(&bob(), "play: { add: 1, player: Bob }", None)
+        .await
+        .unwrap();
     // After plays, only a moderator may replace the board.
     let e = m.setup(&ann(), tally_board()).await.unwrap_err();
     assert!(matches!(e, MatchError::Forbidden { .. }), "{e:?}");
@@ -315,6 +322,7 @@ async fn bad_input(url: String) {
         ("game: tally\nplayers: [", "line"),
         ("game: chess\n", "unknown game"),
         ("game: tally\ntotal: 0\nplay: { add: 1 }\n", "no `play`"),
+        ("game: tally\nplays: []\n", "no `play`"),
         ("game: tally\nscore: 3\n", "unknown field"),
         ("- 1\n- 2\n", "mapping"),
         ("", "empty"),

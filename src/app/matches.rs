@@ -501,9 +501,9 @@ impl Matches {
                 }
             }
         }
-        if doc.contains_key("play") {
+        if let Some(key) = ["play", "plays"].into_iter().find(|k| doc.contains_key(*k)) {
             return Err(BoardError::semantic(
-                "play",
+                key,
                 "a starting board has no `play`; set it up, then give each play with `match play`",
             )
             .into());
@@ -570,17 +570,21 @@ impl Matches {
                 board: Some(state),
             });
         }
-        if let Some((turn_seat, name)) = turn_of(&state)
-            && turn_seat != seat
-        {
-            let whose = m.players.get(turn_seat).cloned().unwrap_or_default();
-            return Err(MatchError::forbidden(format!(
-                "it is {name}'s turn on the board (seat {}, {whose}); you play for your own seat only",
-                turn_seat + 1
-            )));
-        }
         let engine = self.engine_of(&m)?;
         let play = read_play(engine, text, &state)?;
+        // Each player plays for their own seat: the player the play names,
+        // or else the one whose turn the board says it is. Whether the play
+        // is legal at this moment is the engine's ruling.
+        if let Some((acting, name)) = named_player(&state, &play).or_else(|| turn_of(&state))
+            && acting != seat
+        {
+            let whose = m.players.get(acting).cloned().unwrap_or_default();
+            return Err(MatchError::forbidden(format!(
+                "this play is for {name} (seat {}, {whose}); you play for your own seat only (seat {})",
+                acting + 1,
+                seat + 1
+            )));
+        }
         let mut doc = match &state {
             Value::Object(o) => o.clone(),
             _ => {
@@ -957,8 +961,17 @@ fn seat_of(m: &MatchRecord, user: &str) -> Option<usize> {
 
 /// The seat whose turn the board names (`turn: <player name>`), if any.
 fn turn_of(state: &Value) -> Option<(usize, String)> {
-    let turn = state.get("turn")?.as_str()?;
-    let key = crate::corpus::clean::fold(turn);
+    seat_named(state, state.get("turn")?.as_str()?)
+}
+
+/// The seat of the player a play names (`player: <name>`), if any.
+fn named_player(state: &Value, play: &Value) -> Option<(usize, String)> {
+    seat_named(state, play.get("player")?.as_str()?)
+}
+
+/// The board's seat index of a player name (case and spacing ignored).
+fn seat_named(state: &Value, who: &str) -> Option<(usize, String)> {
+    let key = crate::corpus::clean::fold(who);
     let players = state.get("players")?.as_array()?;
     players.iter().enumerate().find_map(|(i, p)| {
         let name = p.get("name")?.as_str()?;

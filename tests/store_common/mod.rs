@@ -45,7 +45,12 @@ struct Player {
 #[serde(deny_unknown_fields)]
 struct Play {
     add: i64,
+    /// Whose score grows.
+    #[serde(default, rename = "for")]
+    to: Option<String>,
+    /// Who plays (checked against the caller's seat by the service).
     #[serde(default)]
+    #[allow(dead_code)]
     player: Option<String>,
 }
 
@@ -99,9 +104,9 @@ impl GameEngine for Tally {
                 changes: vec![],
             });
         }
-        if let Some(name) = &play.player {
+        if let Some(name) = &play.to {
             let names: Vec<&str> = b.players.iter().map(|p| p.name.as_str()).collect();
-            let who = arbiter::engine::board::resolve_name(name, &names, "play.player", "player")?
+            let who = arbiter::engine::board::resolve_name(name, &names, "play.for", "player")?
                 .to_string();
             for p in &mut b.players {
                 if p.name == who {
@@ -142,10 +147,10 @@ impl GameEngine for Tally {
                     let who = arbiter::engine::board::resolve_name(
                         &name.join(" "),
                         &names,
-                        "play.player",
+                        "play.for",
                         "player",
                     )?;
-                    play["player"] = json!(who);
+                    play["for"] = json!(who);
                 }
                 Ok(play)
             }
