@@ -11,6 +11,7 @@
 //! - every `quote` there is verbatim text of that passage.
 
 pub mod board;
+pub mod magewinds;
 
 use serde::Serialize;
 
@@ -121,7 +122,7 @@ pub trait GameEngine: Sync {
 
 /// Every game with an engine.
 pub fn engines() -> &'static [&'static dyn GameEngine] {
-    &[]
+    &[&magewinds::Magewinds]
 }
 
 /// The engine of a game id.
