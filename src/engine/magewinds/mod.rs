@@ -21,6 +21,7 @@ pub mod rules {
     pub const PHASE: &str = "magewinds:13.0";
     pub const STEP: &str = "magewinds:13.1";
     pub const FREE: &str = "magewinds:13.2";
+    pub const REACTION: &str = "magewinds:13.3";
     pub const TRIGGER: &str = "magewinds:13.3.1";
     pub const REACTION_STEP: &str = "magewinds:13.3.2";
     pub const UNIVERSAL: &str = "magewinds:13.4";
@@ -83,6 +84,11 @@ const RULE_USES: &[RuleUse] = &[
         rule: rules::FREE,
         procedure: "free actions",
         quote: "When a rule states that an action is free you do not have to place or flip an action counter to use it.",
+    },
+    RuleUse {
+        rule: rules::REACTION,
+        procedure: "reactions: a reaction is an action",
+        quote: "A reaction is an action with the following special properties:",
     },
     RuleUse {
         rule: rules::TRIGGER,

@@ -20,6 +20,7 @@ struct Ctx {
     b: Board,
     steps: Vec<Step>,
     diags: Vec<Diagnostic>,
+    first_turn_warned: bool,
 }
 
 pub fn judge_board(mut board: Board) -> Result<Ruling, BoardError> {
@@ -49,6 +50,7 @@ pub fn judge_board(mut board: Board) -> Result<Ruling, BoardError> {
         b: board,
         steps: Vec::new(),
         diags: Vec::new(),
+        first_turn_warned: false,
     };
     let mut legal = true;
     for (path, play) in &plays {
@@ -243,7 +245,11 @@ impl Ctx {
             );
         }
         let pi = match self.b.turn.clone() {
-            Some(t) => self.resolve_player(&t, "turn")?,
+            Some(t) => {
+                let pi = self.resolve_player(&t, "turn")?;
+                self.check_first_turn(pi)?;
+                pi
+            }
             None => {
                 let Some(first) = self.b.first_to_pass.clone() else {
                     return Err(BoardError::semantic(
@@ -273,6 +279,34 @@ impl Ctx {
                 "no fighter can be activated, so the Action Phase has ended".to_string(),
             ),
         }
+    }
+
+    /// Warns when the board looks like the first turn of the phase but
+    /// names a player other than the first to pass.
+    fn check_first_turn(&mut self, pi: usize) -> Result<(), BoardError> {
+        let Some(first) = self.b.first_to_pass.clone() else {
+            return Ok(());
+        };
+        let fi = self.resolve_player(&first, "first_to_pass")?;
+        let untouched = self.b.last_action.is_none()
+            && self
+                .b
+                .players
+                .iter()
+                .all(|p| p.fighters.iter().all(|f| f.counter == Counter::None));
+        if untouched && fi != pi && !self.first_turn_warned {
+            self.first_turn_warned = true;
+            let (t, f) = (self.pname(pi), self.pname(fi));
+            self.note(
+                Severity::Warning,
+                Some(r::PHASE),
+                "turn",
+                format!(
+                    "no fighter has an action counter yet, so this looks like the first turn of the Action Phase, which goes to {f} (first to pass in the Channelling Phase), but the board says it is {t}'s turn"
+                ),
+            );
+        }
+        Ok(())
     }
 
     /// Passes the turn on from `pi` (players in listed order). With
@@ -578,9 +612,39 @@ impl Ctx {
             },
         };
         match done {
-            Ok(()) => self.finish_activation(id, play),
+            Ok(()) => match self.nested_reactions(play, path)? {
+                Ok(()) => self.finish_activation(id, play),
+                Err(i) => Ok(Err(i)),
+            },
             Err(i) => Ok(Err(i)),
         }
+    }
+
+    /// Reactions made during the action just made (its `reactions` list).
+    fn nested_reactions(&mut self, play: &Play, path: &str) -> Res<()> {
+        let last = self.b.last_action.clone();
+        let during = last
+            .as_ref()
+            .map(|l| (l.fighter.as_str(), l.action.as_str(), l.target.as_deref()));
+        for (k, rp) in play.reactions.iter().enumerate() {
+            let rpath = format!("{path}.reactions[{k}]");
+            if rp.activate.is_some() || !rp.reactions.is_empty() {
+                return Err(BoardError::semantic(
+                    rpath,
+                    "only reactions (`react:` with `fighter:`) can be made during an action",
+                ));
+            }
+            if rp.react.is_none() {
+                return Err(BoardError::semantic(
+                    format!("{rpath}.react"),
+                    "name the reaction, e.g. `react: Dodge`",
+                ));
+            }
+            let Ok(()) = self.reaction(rp, &rpath, during)? else {
+                return Ok(Err(Illegal));
+            };
+        }
+        Ok(Ok(()))
     }
 
     fn finish_activation(&mut self, id: Fid, play: &Play) -> Res<()> {
@@ -873,24 +937,6 @@ impl Ctx {
             action: "attack".to_string(),
             target: Some(tname.clone()),
         });
-        for (k, rp) in play.reactions.iter().enumerate() {
-            let rpath = format!("{path}.reactions[{k}]");
-            if rp.activate.is_some() || !rp.reactions.is_empty() {
-                return Err(BoardError::semantic(
-                    rpath,
-                    "only reactions (`react:` with `fighter:`) can be made during an action",
-                ));
-            }
-            if rp.react.is_none() {
-                return Err(BoardError::semantic(
-                    format!("{rpath}.react"),
-                    "name the reaction, e.g. `react: Dodge`",
-                ));
-            }
-            let Ok(()) = self.reaction(rp, &rpath, Some((&name, "attack", Some(&tname))))? else {
-                return Ok(Err(Illegal));
-            };
-        }
         Ok(Ok(()))
     }
 
@@ -1010,6 +1056,10 @@ impl Ctx {
             ));
         };
         let rname = def.name().to_string();
+        self.steps.push(step(
+            r::REACTION,
+            format!("{name} makes {rname}, a reaction: an action with a trigger condition, whose step move comes after its effects."),
+        ));
         let guard_free = self.fighter(id).guard && is_dodge_or_deflect(&rname);
         if self.fighter(id).counter == Counter::Double {
             if guard_free {
