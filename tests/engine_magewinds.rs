@@ -53,7 +53,7 @@ fn rules(r: &Ruling) -> Vec<&str> {
     r.steps.iter().map(|s| s.rule.as_str()).collect()
 }
 
-fn fighter<'a>(r: &'a Ruling, p: usize, f: usize) -> &'a Value {
+fn fighter(r: &Ruling, p: usize, f: usize) -> &Value {
     &r.state["players"][p]["fighters"][f]
 }
 
