@@ -1182,7 +1182,7 @@ fn notation_completions_offer_the_next_word() {
 #[test]
 fn schema_describes_the_board() {
     let s = Magewinds.schema();
-    assert_eq!(s["properties"]["game"]["const"], "magewinds");
+    assert_eq!(s["properties"]["game"]["enum"][0], "magewinds");
     assert_eq!(
         s["$defs"]["fighter"]["properties"]["counter"]["enum"],
         json!(["none", "single", "double"])
@@ -1261,4 +1261,27 @@ fn every_passage_of_the_seed_is_executed() {
             assert!(!e.executed_by.is_empty(), "{} not executed", e.id);
         }
     }
+}
+
+#[test]
+fn documented_notation_examples_parse() {
+    let b: Value = serde_saphyr::from_str(include_str!("../examples/magewinds/full-phase.yaml"))
+        .expect("yaml");
+    let doc = include_str!("../docs/games/magewinds.md");
+    let start = doc
+        .find("Examples (names resolve")
+        .expect("examples section");
+    let block = doc[start..]
+        .split("```text")
+        .nth(1)
+        .and_then(|s| s.split("```").next())
+        .expect("block");
+    let mut n = 0;
+    for line in block.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        Magewinds
+            .parse_notation(line, &b)
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+        n += 1;
+    }
+    assert_eq!(n, 7);
 }

@@ -219,7 +219,10 @@ pub fn check_pos(p: &Pos, path: &str) -> Result<(), BoardError> {
 impl Board {
     /// Validates sizes and values; names are resolved later by the procedure.
     pub fn validate(&self) -> Result<(), BoardError> {
-        if crate::corpus::clean::fold(&self.game) != "magewinds" {
+        if !matches!(
+            crate::corpus::clean::fold(&self.game).as_str(),
+            "magewinds" | "mw"
+        ) {
             return Err(BoardError::semantic(
                 "game",
                 format!(

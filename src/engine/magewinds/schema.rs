@@ -58,7 +58,7 @@ pub fn schema() -> Value {
         "additionalProperties": false,
         "required": ["game", "players"],
         "properties": {
-            "game": {"const": "magewinds"},
+            "game": {"enum": ["magewinds", "Magewinds", "Mage Winds", "MW"], "description": "The game: magewinds."},
             "first_to_pass": {"type": "string", "description": "The player who was first to pass in the Channelling Phase (takes the first turn)."},
             "turn": {"type": "string", "description": "Whose turn it is; leave out for the first turn of the phase."},
             "phase_over": {"type": "boolean", "default": false, "description": "Set by the engine once no fighter can be activated."},
