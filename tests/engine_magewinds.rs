@@ -86,7 +86,11 @@ fn assert_illegal(r: &Ruling, rule: &str, path: &str) {
 #[test]
 fn first_turn_goes_to_the_first_to_pass() {
     let r = judge_with(
-        &[("turn: Ana\n", "")],
+        &[
+            ("turn: Ana\n", ""),
+            ("counter: single, ", ""),
+            ("counter: double, ", ""),
+        ],
         "play: {activate: Pyromancer, action: guard}\n",
     );
     assert!(r.legal, "{r:#?}");
@@ -103,7 +107,11 @@ fn first_turn_goes_to_the_first_to_pass() {
 #[test]
 fn first_turn_refuses_the_other_player() {
     let r = judge_with(
-        &[("turn: Ana\n", "")],
+        &[
+            ("turn: Ana\n", ""),
+            ("counter: single, ", ""),
+            ("counter: double, ", ""),
+        ],
         "play: {activate: Shade, action: guard}\n",
     );
     assert_illegal(&r, "magewinds:13.0", "play.activate");
@@ -116,6 +124,18 @@ fn first_turn_refuses_the_other_player() {
         r.state.get("turn").is_none(),
         "state must be the board as given"
     );
+}
+
+#[test]
+fn a_board_in_mid_phase_must_say_whose_turn_it_is() {
+    let e = Magewinds
+        .judge(&format!(
+            "{}play: {{activate: Pyromancer, action: guard}}\n",
+            BASE.replace("turn: Ana\n", "")
+        ))
+        .unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("turn"));
+    assert_eq!(e.rule.as_deref(), Some("magewinds:13.0"));
 }
 
 #[test]

@@ -259,6 +259,19 @@ impl Ctx {
                     .with_rule(r::PHASE));
                 };
                 let pi = self.resolve_player(&first, "first_to_pass")?;
+                let started = self.b.last_action.is_some()
+                    || self
+                        .b
+                        .players
+                        .iter()
+                        .any(|p| p.fighters.iter().any(|f| f.counter != Counter::None));
+                if started {
+                    return Err(BoardError::semantic(
+                        "turn",
+                        "fighters already have action counters, so this is not the first turn of the Action Phase; say whose `turn` it is",
+                    )
+                    .with_rule(r::PHASE));
+                }
                 let name = self.pname(pi);
                 self.steps.push(step(
                     r::PHASE,
