@@ -469,6 +469,40 @@ fn standalone_reaction_checks_the_last_action() {
 }
 
 #[test]
+fn a_reaction_that_uses_up_the_turn_players_last_fighter_ends_their_turn() {
+    // Bram's turn; the Stonewarden (single) is his only fighter left and reacts.
+    let r = judge_with(
+        &[
+            (
+                "turn: Ana\n",
+                "turn: Bram\nlast_action: {fighter: Pyromancer, action: attack, target: Stonewarden}\n",
+            ),
+            (
+                "movement: 4\n        position",
+                "movement: 4\n        counter: single\n        position",
+            ),
+            (
+                "{name: Windrunner, movement: 7, position",
+                "{name: Windrunner, movement: 7, counter: double, position",
+            ),
+            (
+                "{name: Shade, movement: 5, position",
+                "{name: Shade, movement: 5, counter: double, position",
+            ),
+        ],
+        "play: {react: Dodge, fighter: Stonewarden}\n",
+    );
+    assert!(r.legal, "{r:#?}");
+    assert_eq!(fighter(&r, 1, 0)["counter"], "double");
+    assert!(
+        r.steps.iter().any(
+            |s| s.rule == "magewinds:13.0" && s.text.contains("Bram has no fighters remaining")
+        )
+    );
+    assert_eq!(r.state["turn"], "Ana");
+}
+
+#[test]
 fn reaction_by_another_player_is_illegal() {
     let r = judge_with(
         &[(

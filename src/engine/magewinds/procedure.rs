@@ -399,8 +399,21 @@ impl Ctx {
         if self.b.phase_over {
             return;
         }
-        if !(0..self.b.players.len()).any(|q| self.can_activate(q)) {
-            self.end_phase();
+        let turn = self.b.turn.as_deref().and_then(|t| {
+            let key = crate::corpus::clean::fold(t);
+            self.b
+                .players
+                .iter()
+                .position(|p| crate::corpus::clean::fold(&p.name) == key)
+        });
+        match turn {
+            // The reaction used up the turn player's last fighter: their turn ends.
+            Some(t) if !self.can_activate(t) => {
+                self.pass_turn_from(t, true);
+            }
+            Some(_) => {}
+            None if !(0..self.b.players.len()).any(|q| self.can_activate(q)) => self.end_phase(),
+            None => {}
         }
     }
 
