@@ -1339,3 +1339,45 @@ fn documented_notation_examples_parse() {
     }
     assert_eq!(n, 7);
 }
+
+#[test]
+fn the_plays_visible_list_overrides_the_board() {
+    let r = judge(
+        "play: {activate: Pyromancer, attack: Fire Bolt, target: Stonewarden, step: 1, visible: [Shade]}\n",
+    );
+    assert_illegal(&r, "magewinds:13.4.attack-action", "play.visible");
+    assert!(
+        r.diagnostics[0]
+            .message
+            .contains("the play's `visible` list")
+    );
+}
+
+#[test]
+fn attacking_a_friendly_fighter_is_allowed_with_a_warning() {
+    let r = judge("play: {activate: Pyromancer, attack: Fire Bolt, target: Golem}\n");
+    assert!(r.legal);
+    let w = r
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Warning)
+        .expect("warning");
+    assert_eq!(w.rule.as_deref(), Some("magewinds:13.4.attack-action"));
+    assert!(w.message.contains("only the attacker itself"));
+}
+
+#[test]
+fn a_fighter_with_no_attacks_cannot_attack() {
+    let r = judge_with(
+        &[("attacks: [Gale Cut]", "attacks: []")],
+        "play: {activate: Pyromancer, action: guard}\n",
+    );
+    assert!(r.legal);
+    let doc = BASE
+        .replace("turn: Ana", "turn: Bram")
+        .replace("attacks: [Gale Cut]", "attacks: []");
+    let r = judge_doc(&format!(
+        "{doc}play: {{activate: Windrunner, target: Shade}}\n"
+    ));
+    assert_illegal(&r, "magewinds:13.4.attack-action", "play.attack");
+}

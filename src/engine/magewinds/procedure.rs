@@ -925,7 +925,8 @@ impl Ctx {
                 r::ATTACK,
                 &src,
                 format!(
-                    "{tname} is not visible to {name} (visibility, rule 16.0, is not indexed; the board's `visible` list was used): an attack needs a visible target"
+                    "{tname} is not visible to {name} (visibility, rule 16.0, is not indexed; {} `visible` list was used): an attack needs a visible target",
+                    if from_play { "the play's" } else { "the board's" }
                 ),
             );
         }
