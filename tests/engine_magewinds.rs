@@ -1368,11 +1368,6 @@ fn attacking_a_friendly_fighter_is_allowed_with_a_warning() {
 
 #[test]
 fn a_fighter_with_no_attacks_cannot_attack() {
-    let r = judge_with(
-        &[("attacks: [Gale Cut]", "attacks: []")],
-        "play: {activate: Pyromancer, action: guard}\n",
-    );
-    assert!(r.legal);
     let doc = BASE
         .replace("turn: Ana", "turn: Bram")
         .replace("attacks: [Gale Cut]", "attacks: []");
