@@ -1057,8 +1057,6 @@ fn bad_documents_are_refused_with_paths() {
         let e = Magewinds.judge(&format!("{doc}{play}")).unwrap_err();
         assert_eq!(e.path.as_deref(), Some(*path), "{e}");
     }
-    let e = Magewinds.judge(BASE).unwrap_err();
-    assert_eq!(e.path.as_deref(), Some("play"));
     let e = Magewinds
         .judge(&format!(
             "{BASE}play: {{activate: Pyromancer, action: guard}}\nplays: []\n"
@@ -1375,4 +1373,46 @@ fn a_fighter_with_no_attacks_cannot_attack() {
         "{doc}play: {{activate: Windrunner, target: Shade}}\n"
     ));
     assert_illegal(&r, "magewinds:13.4.attack-action", "play.attack");
+}
+
+#[test]
+fn a_board_without_a_play_says_whose_turn_it_is() {
+    let r = judge_doc(BASE);
+    assert!(r.legal);
+    assert!(r.changes.is_empty());
+    assert_eq!(r.steps.len(), 1);
+    assert_eq!(r.steps[0].rule, "magewinds:13.0");
+    assert!(
+        r.steps[0].text.contains("It is Ana's turn"),
+        "{}",
+        r.steps[0].text
+    );
+    assert!(
+        r.steps[0].text.contains("Golem cannot be chosen"),
+        "{}",
+        r.steps[0].text
+    );
+    // Nothing left to activate: the phase ends, and the state says so.
+    let doc = BASE
+        .replace("counter: single, ", "counter: double, ")
+        .replace(
+            "movement: 5, position: [10, 4]",
+            "movement: 5, counter: double, position: [10, 4]",
+        )
+        .replace(
+            "movement: 4\n        position: [10.5",
+            "movement: 4\n        counter: double\n        position: [10.5",
+        )
+        .replace(
+            "{name: Windrunner, movement: 7, position",
+            "{name: Windrunner, movement: 7, counter: double, position",
+        )
+        .replace(
+            "{name: Shade, movement: 5, position",
+            "{name: Shade, movement: 5, counter: double, position",
+        );
+    let r = judge_doc(&doc);
+    assert!(r.legal);
+    assert!(rules(&r).contains(&"magewinds:13.5"));
+    assert_eq!(r.state["phase_over"], true);
 }

@@ -38,12 +38,7 @@ pub fn judge_board(mut board: Board) -> Result<Ruling, BoardError> {
             .enumerate()
             .map(|(i, p)| (format!("plays[{i}]"), p))
             .collect(),
-        (None, None) => {
-            return Err(BoardError::semantic(
-                "play",
-                "the board has no `play`; add one, e.g. `play: {activate: Pyromancer, action: guard}`",
-            ));
-        }
+        (None, None) => Vec::new(),
     };
     let before = board.state_json();
     let mut cx = Ctx {
@@ -53,6 +48,9 @@ pub fn judge_board(mut board: Board) -> Result<Ruling, BoardError> {
         first_turn_warned: false,
     };
     let mut legal = true;
+    if plays.is_empty() {
+        cx.status()?;
+    }
     for (path, play) in &plays {
         let outcome = if play.activate.is_some() {
             if play.react.is_some() || play.fighter.is_some() {
@@ -244,6 +242,19 @@ impl Ctx {
                 "the Action Phase is over: no fighter can be activated until the next round's Action Phase".to_string(),
             );
         }
+        match self.turn_player()? {
+            Some(pi) => Ok(Ok(pi)),
+            None => self.illegal(
+                r::END,
+                path,
+                "no fighter can be activated, so the Action Phase has ended".to_string(),
+            ),
+        }
+    }
+
+    /// The player whose turn it is (None: the phase has ended), applying
+    /// the first-turn rule and ending turns of players with nothing to activate.
+    fn turn_player(&mut self) -> Result<Option<usize>, BoardError> {
         let pi = match self.b.turn.clone() {
             Some(t) => {
                 let pi = self.resolve_player(&t, "turn")?;
@@ -282,16 +293,49 @@ impl Ctx {
             }
         };
         if self.can_activate(pi) {
-            return Ok(Ok(pi));
+            return Ok(Some(pi));
         }
-        match self.pass_turn_from(pi, true) {
-            Some(next) => Ok(Ok(next)),
-            None => self.illegal(
+        Ok(self.pass_turn_from(pi, true))
+    }
+
+    /// No play: whose turn it is and who can still be activated.
+    fn status(&mut self) -> Result<(), BoardError> {
+        if self.b.phase_over {
+            self.steps.push(step(
                 r::END,
-                path,
-                "no fighter can be activated, so the Action Phase has ended".to_string(),
-            ),
+                "The Action Phase is over: no fighter can be activated.".to_string(),
+            ));
+            return Ok(());
         }
+        let Some(pi) = self.turn_player()? else {
+            return Ok(());
+        };
+        let name = self.pname(pi);
+        let p = &self.b.players[pi];
+        let ready: Vec<String> = p
+            .fighters
+            .iter()
+            .filter(|f| f.counter != Counter::Double)
+            .map(|f| format!("{} ({})", f.name, f.counter.word()))
+            .collect();
+        let spent: Vec<&str> = p
+            .fighters
+            .iter()
+            .filter(|f| f.counter == Counter::Double)
+            .map(|f| f.name.as_str())
+            .collect();
+        let mut text = format!(
+            "It is {name}'s turn: choose one of {name}'s fighters to activate: {}.",
+            ready.join(", ")
+        );
+        if !spent.is_empty() {
+            text.push_str(&format!(
+                " {} cannot be chosen: a double action counter.",
+                spent.join(", ")
+            ));
+        }
+        self.steps.push(step(r::PHASE, text));
+        Ok(())
     }
 
     /// Warns when the board looks like the first turn of the phase but
