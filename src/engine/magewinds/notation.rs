@@ -22,6 +22,7 @@ const KEYWORDS: [&str; 4] = ["move", "attack", "guard", "action"];
 
 struct FighterInfo {
     name: String,
+    owner: String,
     double: bool,
     attacks: Vec<String>,
     reactions: Vec<String>,
@@ -49,6 +50,7 @@ fn fighters(board: &Value) -> Vec<FighterInfo> {
         .into_iter()
         .flatten()
     {
+        let owner = p.get("name").and_then(Value::as_str).unwrap_or_default();
         for f in p
             .get("fighters")
             .and_then(Value::as_array)
@@ -60,6 +62,7 @@ fn fighters(board: &Value) -> Vec<FighterInfo> {
             };
             out.push(FighterInfo {
                 name: name.to_string(),
+                owner: owner.to_string(),
                 double: f.get("counter").and_then(Value::as_str) == Some("double"),
                 attacks: strings(f.get("attacks")),
                 reactions: strings(f.get("reactions")),
@@ -495,6 +498,21 @@ pub fn completions(partial: &str, board: &Value) -> Vec<String> {
         format!("{rest_text} {cur}")
     };
     let known = |text: &str| fs.iter().find(|f| fold(&f.name) == fold(text.trim()));
+    // Fighters that can be activated now: the turn player's, if the board says.
+    let turn = board.get("turn").and_then(Value::as_str).map(fold);
+    let activatable: Vec<String> = {
+        let ready = fs.iter().filter(|f| !f.double);
+        let mine: Vec<String> = ready
+            .clone()
+            .filter(|f| turn.as_ref().is_some_and(|t| *t == fold(&f.owner)))
+            .map(|f| f.name.clone())
+            .collect();
+        if mine.is_empty() {
+            ready.map(|f| f.name.clone()).collect()
+        } else {
+            mine
+        }
+    };
     match fold(verb).as_str() {
         "activate" => {
             let kw = rest
@@ -510,23 +528,11 @@ pub fn completions(partial: &str, board: &Value) -> Vec<String> {
                         c.extend(f.actions.iter().cloned());
                         let mut out = filter(c, cur);
                         if !cur.is_empty() {
-                            out.extend(filter(
-                                fs.iter()
-                                    .filter(|f| !f.double)
-                                    .map(|f| f.name.clone())
-                                    .collect(),
-                                &typed,
-                            ));
+                            out.extend(filter(activatable.clone(), &typed));
                         }
                         return out;
                     }
-                    filter(
-                        fs.iter()
-                            .filter(|f| !f.double)
-                            .map(|f| f.name.clone())
-                            .collect(),
-                        &typed,
-                    )
+                    filter(activatable, &typed)
                 }
                 Some(i) => {
                     let who = known(&rest[..i].join(" "));
