@@ -13,6 +13,7 @@ mod procedure;
 mod schema;
 
 pub use model::{Board, Counter, Fighter, Play, Player};
+pub use procedure::judge_board;
 
 use crate::engine::{BoardError, GameEngine, RuleUse, Ruling};
 
