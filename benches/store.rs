@@ -94,21 +94,44 @@ fn sqlite() -> &'static Fixture {
 
 fn postgres() -> &'static Fixture {
     static F: OnceLock<Fixture> = OnceLock::new();
-    F.get_or_init(|| {
-        let url = std::env::var("ARBITER_TEST_POSTGRES_URL")
+    F.get_or_init(|| postgres_fixture(""))
+}
+
+/// The same server, with `synchronous_commit=off` for this client's
+/// sessions (set in the URL): a commit returns before its WAL is flushed.
+fn postgres_async_commit() -> &'static Fixture {
+    static F: OnceLock<Fixture> = OnceLock::new();
+    F.get_or_init(|| postgres_fixture("?options=-c%20synchronous_commit%3Doff"))
+}
+
+fn pg_server() -> &'static str {
+    static URL: OnceLock<String> = OnceLock::new();
+    URL.get_or_init(|| {
+        std::env::var("ARBITER_TEST_POSTGRES_URL")
             .ok()
             .filter(|u| !u.is_empty())
-            .unwrap_or_else(|| store_common::start_cluster(false));
-        rt().block_on(async {
-            // A fresh database on that server.
-            use sqlx::Connection;
-            let name = format!("arbiter_bench_{}", std::process::id());
-            let mut conn = sqlx::PgConnection::connect(&url).await.expect("connect");
-            sqlx::Executor::execute(&mut conn, format!("CREATE DATABASE {name}").as_str())
-                .await
-                .expect("create database");
-            fixture(store_common::with_database(&url, &name), None).await
-        })
+            .unwrap_or_else(|| store_common::start_cluster(false))
+    })
+}
+
+fn postgres_fixture(params: &str) -> Fixture {
+    let url = pg_server();
+    rt().block_on(async {
+        // A fresh database on that server.
+        use sqlx::Connection;
+        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let name = format!(
+            "arbiter_bench_{}_{}",
+            std::process::id(),
+            N.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+        );
+        let mut conn = sqlx::PgConnection::connect(url).await.expect("connect");
+        sqlx::Executor::execute(&mut conn, format!("CREATE DATABASE {name}").as_str())
+            .await
+            .expect("create database");
+        let db = store_common::with_database(url, &name);
+        let db = format!("{}{params}", db.split('?').next().unwrap_or(&db));
+        fixture(db, None).await
     })
 }
 
@@ -183,6 +206,107 @@ fn play_8_channels_sqlite(b: Bencher) {
 #[divan::bench(sample_count = 30)]
 fn play_8_channels_postgres(b: Bencher) {
     play_parallel(b, postgres());
+}
+
+/// One acknowledged play on PostgreSQL with `synchronous_commit=off`.
+#[divan::bench(sample_count = 300)]
+fn play_postgres_async_commit(b: Bencher) {
+    play(b, postgres_async_commit());
+}
+
+/// The append transaction alone (UPDATE version, INSERT event, COMMIT)
+/// through `sqlx::Any`, as the store runs it on SQLite.
+#[divan::bench(sample_count = 300)]
+fn append_sqlite_any(b: Bencher) {
+    let (url, dir) = store_common::sqlite_url();
+    let store = rt().block_on(Store::connect(&url)).unwrap();
+    let m = rt()
+        .block_on(store.create_match("raw", "raw", &["u".into()], "u"))
+        .unwrap();
+    let ev = raw_event();
+    let mut v = 0;
+    b.counter(divan::counter::ItemsCount::new(1usize))
+        .bench_local(|| {
+            v = rt().block_on(store.append(m.id, v, &ev)).unwrap();
+        });
+    drop(dir);
+}
+
+/// The same statements through the native SQLite driver (no Any layer).
+#[divan::bench(sample_count = 300)]
+fn append_sqlite_native(b: Bencher) {
+    use sqlx::sqlite::{
+        SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous,
+    };
+    let (_, dir) = store_common::sqlite_url();
+    let opts = SqliteConnectOptions::new()
+        .filename(dir.path().join("native.db"))
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Normal);
+    let pool = rt().block_on(async {
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(opts)
+            .await
+            .unwrap();
+        arbiter::store::migrator().run(&pool).await.unwrap();
+        sqlx::query(
+            "INSERT INTO arbiter_matches (id, channel, game, players, status, version, started_by, started_at) \
+             VALUES (1, 'raw', 'raw', '[]', 'active', 0, 'u', 0)",
+        )
+        .execute(&pool)
+        .await
+        .unwrap();
+        pool
+    });
+    let ev = raw_event();
+    let state = serde_json::to_string(&ev.state).unwrap();
+    let play = serde_json::to_string(&ev.play).unwrap();
+    let mut v: i64 = 0;
+    b.counter(divan::counter::ItemsCount::new(1usize))
+        .bench_local(|| {
+            rt().block_on(async {
+                let mut tx = pool.begin().await.unwrap();
+                let n = sqlx::query(
+                    "UPDATE arbiter_matches SET version = $1 WHERE id = $2 AND version = $3 AND status = 'active'",
+                )
+                .bind(v + 1)
+                .bind(1i64)
+                .bind(v)
+                .execute(&mut *tx)
+                .await
+                .unwrap()
+                .rows_affected();
+                assert_eq!(n, 1);
+                sqlx::query(
+                    "INSERT INTO arbiter_match_events (match_id, seq, kind, actor, input, play, ruling, state, undoes, at) \
+                     VALUES ($1, $2, 'play', 'u', NULL, $3, NULL, $4, NULL, 0)",
+                )
+                .bind(1i64)
+                .bind(v + 1)
+                .bind(&play)
+                .bind(&state)
+                .execute(&mut *tx)
+                .await
+                .unwrap();
+                tx.commit().await.unwrap();
+                v += 1;
+            })
+        });
+    drop(dir);
+}
+
+fn raw_event() -> NewEvent {
+    NewEvent {
+        kind: EventKind::Play,
+        actor: "u".into(),
+        input: None,
+        play: Some(json!({"add": 1})),
+        ruling: None,
+        state: json!({"game": "tally", "players": [{"name": "Ann", "score": 1}], "total": 1}),
+        undoes: None,
+    }
 }
 
 /// Loading a channel's match (row + current board) with 1,000 plays, SQLite.
