@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use arbiter::app::App;
-use arbiter::app::matches::{self, Caller, MatchError, Matches};
+use arbiter::app::matches::{Caller, MatchError, MatchReply, MatchRequest, Matches};
 use arbiter::store::{DEFAULT_DATABASE_URL, Store};
 use clap::{Args, Subcommand};
 
@@ -153,98 +153,37 @@ async fn execute(
     command: MatchCommand,
     as_json: bool,
 ) -> Result<String, MatchError> {
-    let channel = caller.channel.as_str();
-    Ok(match command {
-        MatchCommand::Start { game, players } => {
-            let v = svc.start(caller, &game, &players).await?;
-            if as_json {
-                json(&v)
-            } else {
-                matches::view_text(&v)
-            }
-        }
-        MatchCommand::Setup { file } => {
-            let text = crate::read_input(&file).map_err(|message| MatchError::Usage { message })?;
-            let v = svc.setup(caller, &text).await?;
-            if as_json {
-                json(&v)
-            } else {
-                matches::view_text(&v)
-            }
-        }
+    let request = match command {
+        MatchCommand::Start { game, players } => MatchRequest::Start { game, players },
+        MatchCommand::Setup { file } => MatchRequest::Setup {
+            text: crate::read_input(&file).map_err(|message| MatchError::Usage { message })?,
+        },
         MatchCommand::Play {
             play,
             expect_version,
-        } => {
-            let r = svc.play(caller, &play.join(" "), expect_version).await?;
-            if as_json {
-                json(&r)
-            } else {
-                matches::play_text(&r)
-            }
-        }
-        MatchCommand::Board => {
-            let v = svc.board(channel).await?;
-            if as_json {
-                json(&v)
-            } else {
-                matches::view_text(&v)
-            }
-        }
-        MatchCommand::Log { page } => {
-            let r = svc.log(channel, page).await?;
-            if as_json {
-                json(&r)
-            } else {
-                matches::log_text(&r)
-            }
-        }
-        MatchCommand::Undo => {
-            let r = svc.undo(caller).await?;
-            if as_json {
-                json(&r)
-            } else {
-                matches::undo_text(&r)
-            }
-        }
-        MatchCommand::End => {
-            let v = svc.end(caller).await?;
-            if as_json {
-                json(&v)
-            } else {
-                matches::view_text(&v)
-            }
-        }
-        MatchCommand::Export => {
-            let r = svc.export(channel).await?;
-            if as_json { json(&r) } else { r.yaml }
-        }
-        MatchCommand::Complete { partial } => {
-            let list = svc.complete(channel, &partial).await?;
-            if as_json {
-                json(&list)
-            } else {
-                list.iter().map(|s| format!("{s}\n")).collect()
-            }
-        }
-        MatchCommand::Verify => {
-            let r = svc.replay(channel).await?;
-            if as_json {
-                json(&r)
-            } else if r.consistent {
-                format!(
-                    "match #{}: {} events replayed; every stored board equals the replay\n",
-                    r.match_id, r.events
-                )
-            } else {
-                return Err(MatchError::Storage {
-                    message: format!(
-                        "match #{}: the log does not replay: {}",
-                        r.match_id,
-                        r.mismatches.join("; ")
-                    ),
-                });
-            }
-        }
+        } => MatchRequest::Play {
+            text: play.join(" "),
+            expected_version: expect_version,
+        },
+        MatchCommand::Board => MatchRequest::Board,
+        MatchCommand::Log { page } => MatchRequest::Log { page },
+        MatchCommand::Undo => MatchRequest::Undo,
+        MatchCommand::End => MatchRequest::End,
+        MatchCommand::Export => MatchRequest::Export,
+        MatchCommand::Complete { partial } => MatchRequest::Complete { partial },
+        MatchCommand::Verify => MatchRequest::Verify,
+    };
+    let reply = svc.handle(caller, request).await?;
+    if let MatchReply::Replay(r) = &reply
+        && !r.consistent
+    {
+        return Err(MatchError::Storage {
+            message: reply.to_text().trim_end().to_string(),
+        });
+    }
+    Ok(if as_json {
+        json(&reply)
+    } else {
+        reply.to_text()
     })
 }

@@ -476,3 +476,82 @@ async fn bad_database_urls_are_refused_clearly() {
     let e = Store::connect("sqlite::memory:").await.unwrap_err();
     assert!(e.to_string().contains("in-memory"), "{e}");
 }
+
+both!(dispatch);
+async fn dispatch(url: String) {
+    // The one-call API the transports use: request → reply → text/JSON.
+    use arbiter::app::matches::{MatchReply, MatchRequest};
+    let m = matches(Store::connect(&url).await.unwrap());
+    let r = m
+        .handle(
+            &ann(),
+            MatchRequest::Start {
+                game: "Tally".into(),
+                players: vec!["ann".into(), "bob".into()],
+            },
+        )
+        .await
+        .unwrap();
+    assert!(r.to_text().contains("seat 2: bob"), "{}", r.to_text());
+    m.handle(
+        &ann(),
+        MatchRequest::Setup {
+            text: tally_board().into(),
+        },
+    )
+    .await
+    .unwrap();
+    let r = m
+        .handle(
+            &bob(),
+            MatchRequest::Play {
+                text: "add 2".into(),
+                expected_version: Some(1),
+            },
+        )
+        .await
+        .unwrap();
+    let MatchReply::Play(p) = &r else {
+        panic!("{r:?}")
+    };
+    assert!(p.applied);
+    assert!(r.to_text().contains("play #2 recorded"), "{}", r.to_text());
+    assert!(
+        !r.to_text().contains("state:"),
+        "no state dump after a play"
+    );
+    let json = serde_json::to_value(&r).unwrap();
+    assert_eq!(json["seq"], 2);
+    let r = m
+        .handle(&eve(), MatchRequest::Log { page: None })
+        .await
+        .unwrap();
+    assert!(
+        r.to_text().contains("#2 bob played add 2"),
+        "{}",
+        r.to_text()
+    );
+    let r = m.handle(&bob(), MatchRequest::Undo).await.unwrap();
+    assert!(r.to_text().contains("total: 2 → 0"), "{}", r.to_text());
+    let r = m.handle(&eve(), MatchRequest::Export).await.unwrap();
+    assert!(
+        r.to_text().starts_with("arbiter_export: 1"),
+        "{}",
+        r.to_text()
+    );
+    let r = m.handle(&eve(), MatchRequest::Verify).await.unwrap();
+    assert!(r.to_text().contains("equals the replay"), "{}", r.to_text());
+    // Refusals serialize with their kind for transports.
+    let e = m
+        .handle(
+            &eve(),
+            MatchRequest::Play {
+                text: "add 1".into(),
+                expected_version: None,
+            },
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(serde_json::to_value(&e).unwrap()["kind"], "forbidden");
+    assert!(e.is_user_error());
+}

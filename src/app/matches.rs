@@ -927,6 +927,102 @@ impl Matches {
     }
 }
 
+/// Every match command as one request, for transports that dispatch by
+/// name (`/match <sub>`, the console, the CLI).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "command", rename_all = "snake_case")]
+pub enum MatchRequest {
+    Start {
+        game: String,
+        players: Vec<String>,
+    },
+    Setup {
+        text: String,
+    },
+    Play {
+        text: String,
+        expected_version: Option<i64>,
+    },
+    Board,
+    Log {
+        page: Option<i64>,
+    },
+    Undo,
+    End,
+    Export,
+    Complete {
+        partial: String,
+    },
+    Verify,
+}
+
+/// The reply to a [`MatchRequest`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum MatchReply {
+    Match(MatchView),
+    Play(Box<PlayReply>),
+    Log(LogReply),
+    Undo(UndoReply),
+    Export(ExportReply),
+    Completions(Vec<String>),
+    Replay(ReplayReport),
+}
+
+impl MatchReply {
+    /// Plain text for chat or a terminal. An export is its YAML (transports
+    /// attach it as `ExportReply::file_name` instead).
+    pub fn to_text(&self) -> String {
+        match self {
+            MatchReply::Match(v) => view_text(v),
+            MatchReply::Play(r) => play_text(r),
+            MatchReply::Log(r) => log_text(r),
+            MatchReply::Undo(r) => undo_text(r),
+            MatchReply::Export(r) => r.yaml.clone(),
+            MatchReply::Completions(list) => list.iter().map(|s| format!("{s}\n")).collect(),
+            MatchReply::Replay(r) if r.consistent => format!(
+                "match #{}: {} events replayed; every stored board equals the replay\n",
+                r.match_id, r.events
+            ),
+            MatchReply::Replay(r) => format!(
+                "match #{}: the log does not replay: {}\n",
+                r.match_id,
+                r.mismatches.join("; ")
+            ),
+        }
+    }
+}
+
+impl Matches {
+    /// Runs one request for `caller` (its channel, user and moderator flag).
+    pub async fn handle(
+        &self,
+        caller: &Caller,
+        request: MatchRequest,
+    ) -> Result<MatchReply, MatchError> {
+        let channel = caller.channel.as_str();
+        Ok(match request {
+            MatchRequest::Start { game, players } => {
+                MatchReply::Match(self.start(caller, &game, &players).await?)
+            }
+            MatchRequest::Setup { text } => MatchReply::Match(self.setup(caller, &text).await?),
+            MatchRequest::Play {
+                text,
+                expected_version,
+            } => MatchReply::Play(Box::new(self.play(caller, &text, expected_version).await?)),
+            MatchRequest::Board => MatchReply::Match(self.board(channel).await?),
+            MatchRequest::Log { page } => MatchReply::Log(self.log(channel, page).await?),
+            MatchRequest::Undo => MatchReply::Undo(self.undo(caller).await?),
+            MatchRequest::End => MatchReply::Match(self.end(caller).await?),
+            MatchRequest::Export => MatchReply::Export(self.export(channel).await?),
+            MatchRequest::Complete { partial } => {
+                MatchReply::Completions(self.complete(channel, &partial).await?)
+            }
+            MatchRequest::Verify => MatchReply::Replay(self.replay(channel).await?),
+        })
+    }
+}
+
 /// Seqs of the setup and plays in effect, oldest first (undo pops).
 fn effective_stack(heads: &[crate::store::EventHead]) -> Vec<i64> {
     let mut stack = Vec::new();
@@ -1120,7 +1216,13 @@ pub fn play_text(r: &PlayReply) -> String {
     } else {
         let _ = writeln!(out, "illegal play: nothing changed");
     }
-    out.push_str(&crate::render::text::ruling(&r.ruling));
+    // The ruling without its full state dump: `match board` shows the board.
+    let ruling = crate::render::text::ruling(&r.ruling);
+    let ruling = match ruling.find("\nstate:\n") {
+        Some(i) => &ruling[..=i],
+        None => ruling.as_str(),
+    };
+    out.push_str(ruling);
     out
 }
 
