@@ -154,10 +154,12 @@ impl GameEngine for Legion {
 /// Adjudicates a parsed board.
 pub fn judge_board(b: &Board) -> Result<Ruling, BoardError> {
     let u = b.unit_v()?;
-    let mut start = b.clone();
-    start.play.clear();
-    let before = serde_json::to_value(&start)
-        .map_err(|e| BoardError::refused(format!("cannot serialise the board: {e}")))?;
+    let ser =
+        |e: serde_json::Error| BoardError::refused(format!("cannot serialise the board: {e}"));
+    let mut before = serde_json::to_value(b).map_err(ser)?;
+    if let Some(o) = before.as_object_mut() {
+        o.remove("play");
+    }
 
     // Replay what the unit already did this activation.
     let mut act = Activation::new(&u, b.unit.tokens);
@@ -195,16 +197,46 @@ pub fn judge_board(b: &Board) -> Result<Ruling, BoardError> {
     if legal {
         steps.push(act.summary());
     }
-    let state = if legal {
-        let mut after = start.clone();
-        after.unit.performed = history.iter().chain(&ops).map(|op| u.step_of(op)).collect();
-        after.unit.tokens = act.tokens;
-        serde_json::to_value(&after)
-            .map_err(|e| BoardError::refused(format!("cannot serialise the board: {e}")))?
-    } else {
-        before.clone()
-    };
-    let changes = crate::engine::diff(&before, &state);
+    // Only the activation record and the tokens change, so the diff of the
+    // whole board is the diff of those two fields.
+    let mut state = before;
+    let mut changes = Vec::new();
+    if legal
+        && let Some(unit) = state
+            .get_mut("unit")
+            .and_then(serde_json::Value::as_object_mut)
+    {
+        let performed: Vec<model::PlayStep> =
+            history.iter().chain(&ops).map(|op| u.step_of(op)).collect();
+        let performed = if performed.is_empty() {
+            None
+        } else {
+            Some(serde_json::to_value(&performed).map_err(ser)?)
+        };
+        let tokens = if act.tokens.is_empty() {
+            None
+        } else {
+            Some(serde_json::to_value(act.tokens).map_err(ser)?)
+        };
+        for (field, new) in [("performed", performed), ("tokens", tokens)] {
+            let old = unit.remove(field);
+            let null = serde_json::Value::Null;
+            for c in
+                crate::engine::diff(old.as_ref().unwrap_or(&null), new.as_ref().unwrap_or(&null))
+            {
+                let sep = if c.path.is_empty() || c.path.starts_with('[') {
+                    ""
+                } else {
+                    "."
+                };
+                let path = format!("unit.{field}{sep}{}", c.path);
+                changes.push(crate::engine::Change { path, ..c });
+            }
+            if let Some(v) = new {
+                unit.insert(field.into(), v);
+            }
+        }
+    }
     Ok(Ruling {
         game: "legion".into(),
         legal,

@@ -21,7 +21,11 @@ pub struct Board {
     pub player: Option<String>,
     pub unit: Unit,
     /// What the unit does now, in order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "null_as_empty",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub play: Vec<PlayStep>,
 }
 
@@ -33,19 +37,39 @@ pub struct Unit {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actions: Option<u32>,
     /// Reductions of the two actions, each with its source (suppression, damage).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "null_as_empty",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub reduced_by: Vec<Reduction>,
     /// Keywords and abilities, described as data.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "null_as_empty",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub abilities: Vec<Ability>,
     #[serde(default, skip_serializing_if = "Tokens::is_empty")]
     pub tokens: Tokens,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "null_as_empty",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub card_actions: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "null_as_empty",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub free_card_actions: Vec<String>,
     /// What the unit has already done this activation, in order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "null_as_empty",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub performed: Vec<PlayStep>,
 }
 
@@ -65,6 +89,15 @@ pub struct Tokens {
     pub dodge: u32,
     #[serde(default, skip_serializing_if = "is_zero")]
     pub standby: u32,
+}
+
+/// Reads a list, taking an empty value (`play:`) as an empty list.
+fn null_as_empty<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Ok(Option::<Vec<T>>::deserialize(d)?.unwrap_or_default())
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -301,24 +334,56 @@ fn list_ok<T>(v: &[T], path: &str, max: usize) -> Result<(), BoardError> {
     Ok(())
 }
 
-pub fn parse_kind(s: &str, path: &str) -> Result<Kind, BoardError> {
+/// Resolves a typed name to an index of `candidates`: an exact
+/// (case-insensitive) match first, then [`board::resolve_name`]'s fuzzy rules.
+pub fn find(
+    typed: &str,
+    candidates: &[&str],
+    path: &dyn Fn() -> String,
+    what: &str,
+) -> Result<usize, BoardError> {
+    let t = typed.trim();
+    let mut exact = candidates
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.eq_ignore_ascii_case(t));
+    if let (Some((i, _)), None) = (exact.next(), exact.next()) {
+        return Ok(i);
+    }
+    let n = board::resolve_name(typed, candidates, &path(), what)?;
+    Ok(candidates.iter().position(|c| *c == n).unwrap_or(0))
+}
+
+pub fn parse_kind(s: &str, path: &dyn Fn() -> String) -> Result<Kind, BoardError> {
+    if let Some(i) = KIND_NAMES
+        .iter()
+        .position(|k| k.eq_ignore_ascii_case(s.trim()))
+    {
+        return Ok(KINDS[i]);
+    }
     let folded = crate::corpus::clean::fold(s);
     let folded = folded
         .strip_suffix("action")
         .filter(|f| !f.is_empty())
         .unwrap_or(&folded);
-    let name = board::resolve_name(folded, &KIND_NAMES, path, "action")?;
+    let name = board::resolve_name(folded, &KIND_NAMES, &path(), "action")?;
     let i = KIND_NAMES.iter().position(|k| *k == name).unwrap_or(0);
     Ok(KINDS[i])
 }
 
-pub fn parse_token(s: &str, path: &str) -> Result<Kind, BoardError> {
+pub fn parse_token(s: &str, path: &dyn Fn() -> String) -> Result<Kind, BoardError> {
+    match s.trim() {
+        "aim" => return Ok(Kind::Aim),
+        "dodge" => return Ok(Kind::Dodge),
+        "standby" => return Ok(Kind::Standby),
+        _ => {}
+    }
     let folded = crate::corpus::clean::fold(s);
     let folded = folded
         .strip_suffix("token")
         .filter(|f| !f.is_empty())
         .unwrap_or(&folded);
-    let name = board::resolve_name(folded, &["aim", "dodge", "standby"], path, "token")?;
+    let name = board::resolve_name(folded, &["aim", "dodge", "standby"], &path(), "token")?;
     Ok(match name {
         "aim" => Kind::Aim,
         "dodge" => Kind::Dodge,
@@ -333,7 +398,9 @@ fn refs(v: &[String]) -> Vec<&str> {
 impl Board {
     /// Validates the unit (not the steps).
     pub fn unit_v(&self) -> Result<UnitV, BoardError> {
-        if crate::corpus::clean::fold(&self.game) != "legion" {
+        if !self.game.trim().eq_ignore_ascii_case("legion")
+            && crate::corpus::clean::fold(&self.game) != "legion"
+        {
             return Err(BoardError::semantic(
                 "game",
                 format!(
@@ -428,7 +495,7 @@ impl Board {
                 {
                     Some(After::Any)
                 }
-                Some(s) => Some(After::Kind(parse_kind(s, &format!("{path}.after"))?)),
+                Some(s) => Some(After::Kind(parse_kind(s, &|| format!("{path}.after"))?)),
             };
             let grants = a.grants.as_deref().map(crate::corpus::clean::fold);
             let grant = match grants.as_deref() {
@@ -436,11 +503,11 @@ impl Board {
                 Some("freeaction") => Grant::FreeAction(match &a.action {
                     None => None,
                     Some(s) if crate::corpus::clean::fold(s) == "any" => None,
-                    Some(s) => Some(parse_kind(s, &format!("{path}.action"))?),
+                    Some(s) => Some(parse_kind(s, &|| format!("{path}.action"))?),
                 }),
                 Some("extraattack") => Grant::ExtraAttack,
                 Some("token") => match &a.token {
-                    Some(t) => Grant::Token(parse_token(t, &format!("{path}.token"))?),
+                    Some(t) => Grant::Token(parse_token(t, &|| format!("{path}.token"))?),
                     None => {
                         return Err(BoardError::semantic(
                             format!("{path}.token"),
@@ -514,10 +581,12 @@ impl UnitV {
             )),
             (Some(a), None) => {
                 let names = self.ability_names();
-                let n = board::resolve_name(a, &names, &format!("{path}.ability"), "ability")?;
-                Ok(Source::Ability(
-                    names.iter().position(|x| *x == n).unwrap_or(0),
-                ))
+                Ok(Source::Ability(find(
+                    a,
+                    &names,
+                    &|| format!("{path}.ability"),
+                    "ability",
+                )?))
             }
             (None, Some(e)) => {
                 text_ok(e, &format!("{path}.effect"))?;
@@ -536,8 +605,12 @@ impl UnitV {
         match (kind, &s.card) {
             (Kind::Card, Some(c)) => {
                 let names = refs(&self.card_actions);
-                let n = board::resolve_name(c, &names, &format!("{path}.card"), "card action")?;
-                Ok(names.iter().position(|x| *x == n))
+                Ok(Some(find(
+                    c,
+                    &names,
+                    &|| format!("{path}.card"),
+                    "card action",
+                )?))
             }
             (Kind::Card, None) => Err(BoardError::semantic(
                 format!("{path}.card"),
@@ -588,14 +661,14 @@ impl UnitV {
         }
         if let Some(a) = &s.action {
             no_source("action")?;
-            let kind = parse_kind(a, &format!("{path}.action"))?;
+            let kind = parse_kind(a, &|| format!("{path}.action"))?;
             return Ok(Op::Action {
                 kind,
                 card: self.card(s, kind, path)?,
             });
         }
         if let Some(a) = &s.free_action {
-            let kind = parse_kind(a, &format!("{path}.free_action"))?;
+            let kind = parse_kind(a, &|| format!("{path}.free_action"))?;
             let card = self.card(s, kind, path)?;
             let src = self.source(s, path, "a free action")?;
             let typed = match &src {
@@ -631,15 +704,13 @@ impl UnitV {
                 ));
             }
             let names = refs(&self.free_card_actions);
-            let n = board::resolve_name(
+            let idx = find(
                 c,
                 &names,
-                &format!("{path}.free_card_action"),
+                &|| format!("{path}.free_card_action"),
                 "free card action",
             )?;
-            return Ok(Op::FreeCard {
-                idx: names.iter().position(|x| *x == n).unwrap_or(0),
-            });
+            return Ok(Op::FreeCard { idx });
         }
         if let Some(b) = s.extra_attack {
             if !b {
@@ -679,7 +750,7 @@ impl UnitV {
                 "`card` only goes with a card action",
             ));
         }
-        let token = parse_token(g, &format!("{path}.gain"))?;
+        let token = parse_token(g, &|| format!("{path}.gain"))?;
         let src = self.source(s, path, "gaining a token")?;
         if let Source::Ability(i) = src
             && self.abilities.get(i).map(|a| a.grant) != Some(Grant::Token(token))

@@ -254,7 +254,7 @@ fn one(text: &str, board: &Value, path: &str) -> Result<PlayStep, BoardError> {
                 "say which free action: `free attack`, `free action as aim (effect: …)`",
             ));
         }
-        let kind = parse_kind(word, path)?;
+        let kind = parse_kind(word, &|| path.to_string())?;
         step.free_action = Some(kind.name().to_string());
         if kind.name() == "card" {
             let tail = strip_word(tail, "action").unwrap_or(tail);
@@ -311,7 +311,7 @@ fn one(text: &str, board: &Value, path: &str) -> Result<PlayStep, BoardError> {
         let rest = strip_word(rest, "an")
             .or_else(|| strip_word(rest, "a"))
             .unwrap_or(rest);
-        let token = parse_token(rest, path)?;
+        let token = parse_token(rest, &|| path.to_string())?;
         let tname = token.name().to_string();
         step.gain = Some(tname.clone());
         source(
@@ -345,7 +345,7 @@ fn one(text: &str, board: &Value, path: &str) -> Result<PlayStep, BoardError> {
         .or_else(|| strip_word(head, "a"))
         .unwrap_or(head);
     let (word, tail) = rest.split_once(' ').unwrap_or((rest, ""));
-    let kind = parse_kind(word, path)?;
+    let kind = parse_kind(word, &|| path.to_string())?;
     if !tail.trim().is_empty() && !tail.trim().eq_ignore_ascii_case("action") {
         return Err(BoardError::semantic(
             path,
