@@ -858,3 +858,16 @@ fn changes_are_the_diff_of_the_whole_board() {
         assert!(!got.is_empty());
     }
 }
+
+#[test]
+fn notation_free_actions_as_card_actions() {
+    let b = board_of(VADER);
+    let p = eng().parse_notation("free action as card force choke (effect: Take Initiative)", &b).unwrap();
+    assert_eq!(p, json!([{ "free_action": "card", "card": "Force Choke", "effect": "Take Initiative", "untyped": true }]));
+    let p = eng().parse_notation("free action card Force Choke (effect: Master of the Force)", &b).unwrap();
+    assert_eq!(p, json!([{ "free_action": "card", "card": "Force Choke", "effect": "Master of the Force" }]));
+    let mut doc = b.clone();
+    doc["play"] = json!([{ "action": "card", "card": "Force Choke" }]);
+    doc["play"].as_array_mut().unwrap().extend(p.as_array().unwrap().iter().cloned());
+    assert_eq!(error_rule(&judge(&doc.to_string())), Some("legion:actions.3.1"));
+}

@@ -419,10 +419,19 @@ impl<'u> Activation<'u> {
                 Some(rule),
                 path,
                 format!(
-                    "{lead}{name} has already performed {} {} action this activation ({}); a unit cannot perform the same non-move action more than once",
+                    "{lead}{name} has already performed {} {} action this activation ({}); a unit cannot perform the same non-move action more than once{}",
                     article(kind.name()),
                     kind.name(),
-                    Self::how(d)
+                    Self::how(d),
+                    match (free, self.available().saturating_sub(self.used)) {
+                        (None, left) if left > 0 => format!(
+                            ". {name} still has {left} of its {} left, but not for {} {} action",
+                            plural(self.available(), "action", "actions"),
+                            article(kind.name()),
+                            kind.name()
+                        ),
+                        _ => String::new(),
+                    }
                 ),
             ));
         }
@@ -608,10 +617,7 @@ impl<'u> Activation<'u> {
                     ("actions used".into(), i64::from(self.used)),
                     ("free actions".into(), i64::from(self.free)),
                 ];
-                s.choice = choice(format!(
-                    "free {} ({src_name})",
-                    self.action_name(kind, card)
-                ));
+                s.choice = choice(self.describe(op));
                 self.token_gain_from_action(kind, &mut s);
                 if kind == Kind::Move && self.done[0].is_none() {
                     self.done[0] = Some(Done::Free { typed });
