@@ -862,12 +862,80 @@ fn changes_are_the_diff_of_the_whole_board() {
 #[test]
 fn notation_free_actions_as_card_actions() {
     let b = board_of(VADER);
-    let p = eng().parse_notation("free action as card force choke (effect: Take Initiative)", &b).unwrap();
-    assert_eq!(p, json!([{ "free_action": "card", "card": "Force Choke", "effect": "Take Initiative", "untyped": true }]));
-    let p = eng().parse_notation("free action card Force Choke (effect: Master of the Force)", &b).unwrap();
-    assert_eq!(p, json!([{ "free_action": "card", "card": "Force Choke", "effect": "Master of the Force" }]));
+    let p = eng()
+        .parse_notation(
+            "free action as card force choke (effect: Take Initiative)",
+            &b,
+        )
+        .unwrap();
+    assert_eq!(
+        p,
+        json!([{ "free_action": "card", "card": "Force Choke", "effect": "Take Initiative", "untyped": true }])
+    );
+    let p = eng()
+        .parse_notation(
+            "free action card Force Choke (effect: Master of the Force)",
+            &b,
+        )
+        .unwrap();
+    assert_eq!(
+        p,
+        json!([{ "free_action": "card", "card": "Force Choke", "effect": "Master of the Force" }])
+    );
     let mut doc = b.clone();
     doc["play"] = json!([{ "action": "card", "card": "Force Choke" }]);
-    doc["play"].as_array_mut().unwrap().extend(p.as_array().unwrap().iter().cloned());
-    assert_eq!(error_rule(&judge(&doc.to_string())), Some("legion:actions.3.1"));
+    doc["play"]
+        .as_array_mut()
+        .unwrap()
+        .extend(p.as_array().unwrap().iter().cloned());
+    assert_eq!(
+        error_rule(&judge(&doc.to_string())),
+        Some("legion:actions.3.1")
+    );
+}
+
+#[test]
+fn free_moves_and_zero_actions() {
+    // a free move does not block a move action: move may repeat
+    let r = judge(&doc(
+        TROOPERS,
+        "  - free_action: move\n    effect: Bounty\n  - action: move\n  - action: move",
+    ));
+    assert!(r.legal, "{r:#?}");
+    // a unit with no actions left can still take free actions and non-action attacks
+    let unit = "  name: Pinned\n  reduced_by:\n    - amount: 2\n      source: damage";
+    let r = judge(&doc(
+        unit,
+        "  - free_action: attack\n    effect: Fire support\n  - extra_attack: true\n    effect: Y",
+    ));
+    assert!(r.legal, "{r:#?}");
+    assert!(
+        r.steps[0]
+            .numbers
+            .contains(&("actions available".into(), 0))
+    );
+    let r = judge(&doc(unit, "  - action: move"));
+    assert_eq!(error_rule(&r), Some("legion:actions.5"));
+}
+
+#[test]
+fn a_free_card_action_trigger_is_marked_as_an_assumption() {
+    let unit = "  name: Dooku
+  free_card_actions: [Force Lightning]
+  abilities:
+    - name: Afterglow
+      after: any
+      grants: token
+      token: dodge";
+    let r = judge(&doc(
+        unit,
+        "  - free_card_action: Force Lightning\n  - gain: dodge\n    ability: Afterglow",
+    ));
+    assert!(r.legal, "{r:#?}");
+    let t = r
+        .steps
+        .iter()
+        .find(|s| s.text.starts_with("Afterglow triggers"))
+        .unwrap();
+    assert!(t.assumption.is_some());
 }

@@ -399,7 +399,10 @@ impl Board {
     /// Validates the unit (not the steps).
     pub fn unit_v(&self) -> Result<UnitV, BoardError> {
         if !self.game.trim().eq_ignore_ascii_case("legion")
-            && crate::corpus::clean::fold(&self.game) != "legion"
+            && !matches!(
+                crate::corpus::clean::fold(&self.game).as_str(),
+                "legion" | "starwarslegion" | "swl" | "swlegion"
+            )
         {
             return Err(BoardError::semantic(
                 "game",
