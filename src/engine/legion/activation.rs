@@ -473,8 +473,8 @@ impl<'u> Activation<'u> {
         out: &mut Vec<Step>,
         notes: &mut Vec<Diagnostic>,
     ) -> Result<(), Diagnostic> {
-        let name = self.unit.name.clone();
-        let player = self.unit.player.clone();
+        let unit: &'u UnitV = self.unit;
+        let (name, player) = (&unit.name, &unit.player);
         let choice = |chose: String| {
             Some(Choice {
                 player: player.clone(),

@@ -151,15 +151,26 @@ impl GameEngine for Legion {
     }
 }
 
+/// The board without its play (the ruling's state), serialised like [`Board`].
+#[derive(serde::Serialize)]
+struct StateView<'a> {
+    game: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    player: &'a Option<String>,
+    unit: &'a model::Unit,
+}
+
 /// Adjudicates a parsed board.
 pub fn judge_board(b: &Board) -> Result<Ruling, BoardError> {
     let u = b.unit_v()?;
     let ser =
         |e: serde_json::Error| BoardError::refused(format!("cannot serialise the board: {e}"));
-    let mut before = serde_json::to_value(b).map_err(ser)?;
-    if let Some(o) = before.as_object_mut() {
-        o.remove("play");
-    }
+    let before = serde_json::to_value(StateView {
+        game: &b.game,
+        player: &b.player,
+        unit: &b.unit,
+    })
+    .map_err(ser)?;
 
     // Replay what the unit already did this activation.
     let mut act = Activation::new(&u, b.unit.tokens);
@@ -183,7 +194,8 @@ pub fn judge_board(b: &Board) -> Result<Ruling, BoardError> {
         ops.push(u.op(s, &format!("play[{i}]"))?);
     }
 
-    let mut steps = opening(&u, &act, &history);
+    let mut steps = Vec::with_capacity(4 + 3 * ops.len());
+    steps.extend(opening(&u, &act, &history));
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     let mut legal = true;
     for (i, op) in ops.iter().enumerate() {

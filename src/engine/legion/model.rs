@@ -427,16 +427,17 @@ impl Board {
             ("card_actions", &u.card_actions),
             ("free_card_actions", &u.free_card_actions),
         ] {
+            let mut keys: Vec<String> = Vec::with_capacity(list.len());
             for (i, n) in list.iter().enumerate() {
-                let path = format!("unit.{field}[{i}]");
-                text_ok(n, &path)?;
+                text_ok(n, &format!("unit.{field}[{i}]"))?;
                 let key = crate::corpus::clean::fold(n);
-                if list[..i]
-                    .iter()
-                    .any(|m| crate::corpus::clean::fold(m) == key)
-                {
-                    return Err(BoardError::semantic(path, format!("'{n}' is listed twice")));
+                if keys.contains(&key) {
+                    return Err(BoardError::semantic(
+                        format!("unit.{field}[{i}]"),
+                        format!("'{n}' is listed twice"),
+                    ));
                 }
+                keys.push(key);
             }
         }
         let mut reductions = Vec::new();
@@ -474,6 +475,7 @@ impl Board {
             None => from_reductions,
         };
         let mut abilities = Vec::new();
+        let mut ability_keys: Vec<String> = Vec::with_capacity(u.abilities.len());
         for (i, a) in u.abilities.iter().enumerate() {
             let path = format!("unit.abilities[{i}]");
             text_ok(&a.name, &format!("{path}.name"))?;
@@ -481,31 +483,41 @@ impl Board {
                 text_ok(t, &format!("{path}.text"))?;
             }
             let key = crate::corpus::clean::fold(&a.name);
-            if u.abilities[..i]
-                .iter()
-                .any(|b| crate::corpus::clean::fold(&b.name) == key)
-            {
+            if ability_keys.contains(&key) {
                 return Err(BoardError::semantic(
                     format!("{path}.name"),
                     format!("'{}' is listed twice", a.name),
                 ));
             }
+            ability_keys.push(key);
             let after = match &a.after {
                 None => None,
                 Some(s)
-                    if crate::corpus::clean::fold(s) == "any"
-                        || crate::corpus::clean::fold(s) == "anyaction" =>
+                    if s.trim().eq_ignore_ascii_case("any")
+                        || matches!(
+                            crate::corpus::clean::fold(s).as_str(),
+                            "any" | "anyaction"
+                        ) =>
                 {
                     Some(After::Any)
                 }
                 Some(s) => Some(After::Kind(parse_kind(s, &|| format!("{path}.after"))?)),
             };
-            let grants = a.grants.as_deref().map(crate::corpus::clean::fold);
+            let grants = a.grants.as_deref().map(|g| match g.trim() {
+                "free_action" => "freeaction".to_string(),
+                "extra_attack" => "extraattack".to_string(),
+                g => crate::corpus::clean::fold(g),
+            });
             let grant = match grants.as_deref() {
                 None | Some("nothing") | Some("none") => Grant::Nothing,
                 Some("freeaction") => Grant::FreeAction(match &a.action {
                     None => None,
-                    Some(s) if crate::corpus::clean::fold(s) == "any" => None,
+                    Some(s)
+                        if s.trim().eq_ignore_ascii_case("any")
+                            || crate::corpus::clean::fold(s) == "any" =>
+                    {
+                        None
+                    }
                     Some(s) => Some(parse_kind(s, &|| format!("{path}.action"))?),
                 }),
                 Some("extraattack") => Grant::ExtraAttack,

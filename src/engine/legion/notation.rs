@@ -4,8 +4,8 @@
 //! - `move`, `attack`, `aim`, `dodge`, `standby`, `recover` (optionally `… action`)
 //! - `card action NAME` (or `card NAME`)
 //! - `free card action NAME`
-//! - `free KIND [SOURCE]`, `free card action as NAME` is not needed: `free card NAME` is a free card action;
-//!   `free action as KIND [SOURCE]` is an untyped free action
+//! - `free KIND [SOURCE]`: a free action of a type (`free action card NAME` for a card action)
+//! - `free action as KIND [SOURCE]`: an untyped free action (`as card NAME` for a card action)
 //! - `extra attack [SOURCE]` (an attack that is not an action)
 //! - `gain aim|dodge|standby [token] [SOURCE]`
 //!
