@@ -939,3 +939,12 @@ fn a_free_card_action_trigger_is_marked_as_an_assumption() {
         .unwrap();
     assert!(t.assumption.is_some());
 }
+
+#[test]
+fn notation_sources_with_non_ascii_text() {
+    let b = board_of(TROOPERS);
+    let p = eng()
+        .parse_notation("gain aim FROM effect İstanbul Ördek", &b)
+        .unwrap();
+    assert_eq!(p[0], json!({ "gain": "aim", "effect": "İstanbul Ördek" }));
+}

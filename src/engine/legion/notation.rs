@@ -116,7 +116,7 @@ fn split_source(s: &str) -> (String, Option<String>) {
             Some(inner),
         );
     }
-    let lower = t.to_lowercase();
+    let lower = t.to_ascii_lowercase();
     for kw in [" from ", " via ", " with "] {
         if let Some(i) = lower.find(kw) {
             return (
