@@ -13,6 +13,7 @@
 pub mod board;
 pub mod magewinds;
 pub mod ti4;
+pub mod legion;
 
 use serde::Serialize;
 
@@ -133,7 +134,11 @@ pub trait GameEngine: Sync {
 
 /// Every game with an engine.
 pub fn engines() -> &'static [&'static dyn GameEngine] {
-    &[&ti4::Ti4, &magewinds::Magewinds]
+    &[
+        &ti4::Ti4,
+        &magewinds::Magewinds,
+        &legion::Legion,
+    ]
 }
 
 /// The engine of a game id.
