@@ -10,13 +10,23 @@ use arbiter::render::text::{self, Style};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "arbiter", version, about = "Rules assistant for tabletop games: cites rules, adjudicates plays, tracks matches")]
+#[command(
+    name = "arbiter",
+    version,
+    about = "Rules assistant for tabletop games: cites rules, adjudicates plays, tracks matches"
+)]
 struct Cli {
     /// Folder of shipped rule data (default: ./rules_data, or beside the binary).
     #[arg(long, global = true, env = "ARBITER_DATA", value_name = "DIR")]
     data: Option<PathBuf>,
     /// Extra rule folders to load (house rules, other games); repeatable.
-    #[arg(long = "rules-dir", global = true, env = "ARBITER_RULES_DIRS", value_delimiter = ':', value_name = "DIR")]
+    #[arg(
+        long = "rules-dir",
+        global = true,
+        env = "ARBITER_RULES_DIRS",
+        value_delimiter = ':',
+        value_name = "DIR"
+    )]
     rules_dirs: Vec<PathBuf>,
     #[command(subcommand)]
     command: Command,
@@ -83,7 +93,10 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let data = cli.data.clone().unwrap_or_else(arbiter::load::default_data_dir);
+    let data = cli
+        .data
+        .clone()
+        .unwrap_or_else(arbiter::load::default_data_dir);
     let app = match App::load(&data, &cli.rules_dirs) {
         Ok(app) => app,
         Err(e) => {
@@ -104,7 +117,8 @@ fn main() -> ExitCode {
 }
 
 fn json<T: serde::Serialize>(value: &T) -> String {
-    let mut s = serde_json::to_string_pretty(value).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    let mut s =
+        serde_json::to_string_pretty(value).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
     s.push('\n');
     s
 }
@@ -123,47 +137,117 @@ fn read_input(path: &std::path::Path) -> Result<String, String> {
     use std::io::Read;
     let mut bytes = Vec::new();
     let res = if path.as_os_str() == "-" {
-        std::io::stdin().take(arbiter::engine::board::MAX_BOARD_BYTES as u64 + 1).read_to_end(&mut bytes).map(|_| ())
+        std::io::stdin()
+            .take(arbiter::engine::board::MAX_BOARD_BYTES as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map(|_| ())
     } else {
         std::fs::File::open(path)
-            .and_then(|f| f.take(arbiter::engine::board::MAX_BOARD_BYTES as u64 + 1).read_to_end(&mut bytes))
+            .and_then(|f| {
+                f.take(arbiter::engine::board::MAX_BOARD_BYTES as u64 + 1)
+                    .read_to_end(&mut bytes)
+            })
             .map(|_| ())
     };
     res.map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    String::from_utf8(bytes).map_err(|e| format!("{} is not UTF-8 text (invalid byte at offset {})", path.display(), e.utf8_error().valid_up_to()))
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{} is not UTF-8 text (invalid byte at offset {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
 }
 
 fn run(app: &App, command: Command) -> Result<String, CliError> {
-    let style = Style { ansi: std::io::stdout().is_terminal() };
+    let style = Style {
+        ansi: std::io::stdout().is_terminal(),
+    };
     Ok(match command {
-        Command::Ask { query, game, limit, json: as_json } => {
+        Command::Ask {
+            query,
+            game,
+            limit,
+            json: as_json,
+        } => {
             let reply = app.ask(&query.join(" "), game.as_deref(), limit)?;
-            if as_json { json(&reply) } else { text::ask(&reply, style) }
+            if as_json {
+                json(&reply)
+            } else {
+                text::ask(&reply, style)
+            }
         }
-        Command::Cite { id, children, json: as_json } => {
+        Command::Cite {
+            id,
+            children,
+            json: as_json,
+        } => {
             let reply = app.cite(&id, children)?;
-            if as_json { json(&reply) } else { text::cite(&reply) }
+            if as_json {
+                json(&reply)
+            } else {
+                text::cite(&reply)
+            }
         }
-        Command::Rules { game, coverage: true, json: as_json, .. } => {
+        Command::Rules {
+            game,
+            coverage: true,
+            json: as_json,
+            ..
+        } => {
             let reply = app.coverage(game.as_deref())?;
-            if as_json { json(&reply) } else { text::coverage(&reply) }
+            if as_json {
+                json(&reply)
+            } else {
+                text::coverage(&reply)
+            }
         }
-        Command::Rules { game, depth, json: as_json, .. } => {
+        Command::Rules {
+            game,
+            depth,
+            json: as_json,
+            ..
+        } => {
             let reply = app.rules(game.as_deref())?;
-            if as_json { json(&reply) } else { text::rules(&reply, depth) }
+            if as_json {
+                json(&reply)
+            } else {
+                text::rules(&reply, depth)
+            }
         }
-        Command::Judge { file, game, json: as_json } => {
+        Command::Judge {
+            file,
+            game,
+            json: as_json,
+        } => {
             let input = read_input(&file).map_err(CliError::Input)?;
-            let ruling = app.judge(&input, game.as_deref()).map_err(|e| CliError::Input(e.to_string()))?;
-            if as_json { json(&ruling) } else { text::ruling(&ruling) }
+            let ruling = app
+                .judge(&input, game.as_deref())
+                .map_err(|e| CliError::Input(e.to_string()))?;
+            if as_json {
+                json(&ruling)
+            } else {
+                text::ruling(&ruling)
+            }
         }
         Command::Schema { game } => {
-            let schema = app.schema(&game).map_err(|e| CliError::Input(e.to_string()))?;
+            let schema = app
+                .schema(&game)
+                .map_err(|e| CliError::Input(e.to_string()))?;
             json(&schema)
         }
-        Command::Complete { partial, game, limit, json: as_json } => {
+        Command::Complete {
+            partial,
+            game,
+            limit,
+            json: as_json,
+        } => {
             let list = app.complete(&partial, game.as_deref(), limit)?;
-            if as_json { json(&list) } else { text::suggestions(&list) }
+            if as_json {
+                json(&list)
+            } else {
+                text::suggestions(&list)
+            }
         }
     })
 }

@@ -12,9 +12,12 @@ use super::{PassageIdx, PassageKind, clean};
 
 static DASH_SECTION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*(\d+(?:\.\d+)*)\s+[-–—]\s+(.+?)\s*$").unwrap());
-static SINGLE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\s*)(\d+)\.\s+(.+?)\s*$").unwrap());
-static RULE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*(\d+\.\d+)\.?\s+(.+?)\s*$").unwrap());
-static SUBRULE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*(\d+\.\d+[a-z])\.?\s+(.+?)\s*$").unwrap());
+static SINGLE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(\s*)(\d+)\.\s+(.+?)\s*$").unwrap());
+static RULE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*(\d+\.\d+)\.?\s+(.+?)\s*$").unwrap());
+static SUBRULE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*(\d+\.\d+[a-z])\.?\s+(.+?)\s*$").unwrap());
 
 /// Whether a line looks like a numbered section or rule (for format detection).
 pub(super) fn is_numbered_line(line: &str) -> bool {
@@ -28,8 +31,12 @@ fn title_like(s: &str) -> bool {
     !s.is_empty()
         && s.chars().count() <= 60
         && words <= 8
-        && !s.trim_end_matches(['"', '”', '’', '\'', ')']).ends_with(['.', ':', ';', ',', '?', '!'])
-        && s.chars().next().is_some_and(|c| c.is_uppercase() || c.is_numeric())
+        && !s
+            .trim_end_matches(['"', '”', '’', '\'', ')'])
+            .ends_with(['.', ':', ';', ',', '?', '!'])
+        && s.chars()
+            .next()
+            .is_some_and(|c| c.is_uppercase() || c.is_numeric())
 }
 
 struct State {
@@ -46,7 +53,13 @@ struct State {
 pub(super) fn parse(b: &mut DocBuilder, text: &str) {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let lines: Vec<&str> = text.lines().collect();
-    let mut st = State { numbered: None, top: None, current: b.root, glossary: None, last_blank: true };
+    let mut st = State {
+        numbered: None,
+        top: None,
+        current: b.root,
+        glossary: None,
+        last_blank: true,
+    };
     for (i, &line) in lines.iter().enumerate() {
         let n = i + 1;
         let trimmed = line.trim();
@@ -131,7 +144,11 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
         // Text of the current passage. A sub-heading's text ends at the next
         // blank-line-separated paragraph only when a new heading starts, so
         // "Hint:" paragraphs stay with their section.
-        b.append(st.current, trimmed, if blank_before { "\n\n" } else { "\n" });
+        b.append(
+            st.current,
+            trimmed,
+            if blank_before { "\n\n" } else { "\n" },
+        );
     }
 }
 

@@ -16,7 +16,9 @@ impl Default for Analyzer {
 
 impl Analyzer {
     pub fn new() -> Analyzer {
-        Analyzer { inner: bm25::DefaultTokenizer::new(Language::English) }
+        Analyzer {
+            inner: bm25::DefaultTokenizer::new(Language::English),
+        }
     }
 
     pub fn tokens(&self, text: &str) -> Vec<String> {
@@ -30,14 +32,21 @@ pub struct PreTokenized;
 
 impl Tokenizer for PreTokenized {
     fn tokenize(&self, input_text: &str) -> Vec<String> {
-        input_text.split(' ').filter(|t| !t.is_empty()).map(str::to_string).collect()
+        input_text
+            .split(' ')
+            .filter(|t| !t.is_empty())
+            .map(str::to_string)
+            .collect()
     }
 }
 
 /// Lower-case words of a text, punctuation removed (for phrase matching).
 pub fn words(text: &str) -> Vec<String> {
     text.split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '\'' || c == '’'))
-        .map(|w| w.trim_matches(|c: char| c == '.' || c == '\'' || c == '’').to_lowercase())
+        .map(|w| {
+            w.trim_matches(|c: char| c == '.' || c == '\'' || c == '’')
+                .to_lowercase()
+        })
         .filter(|w| !w.is_empty())
         .collect()
 }
@@ -114,7 +123,19 @@ mod tests {
 
     #[test]
     fn sentences_keep_text_verbatim() {
-        let s: Vec<&str> = sentences("E.g., If a player must. Then stop (see 2.d. below).\nNext").collect();
-        assert_eq!(s, vec!["E.g., If a player must.", " Then stop (see 2.d. below).", "\n", "Next"].into_iter().filter(|x| !x.trim().is_empty()).collect::<Vec<_>>());
+        let s: Vec<&str> =
+            sentences("E.g., If a player must. Then stop (see 2.d. below).\nNext").collect();
+        assert_eq!(
+            s,
+            vec![
+                "E.g., If a player must.",
+                " Then stop (see 2.d. below).",
+                "\n",
+                "Next"
+            ]
+            .into_iter()
+            .filter(|x| !x.trim().is_empty())
+            .collect::<Vec<_>>()
+        );
     }
 }

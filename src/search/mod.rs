@@ -105,7 +105,11 @@ impl Index {
             docs.push(tokens);
         }
         let total: usize = docs.iter().map(Vec::len).sum();
-        let avgdl = if docs.is_empty() { 1.0 } else { (total as f32 / docs.len() as f32).max(1.0) };
+        let avgdl = if docs.is_empty() {
+            1.0
+        } else {
+            (total as f32 / docs.len() as f32).max(1.0)
+        };
         let embedder = EmbedderBuilder::<u32, analyze::PreTokenized>::with_avgdl(avgdl).build();
         let mut scorer = Scorer::new();
         for (i, tokens) in docs.iter().enumerate() {
@@ -116,7 +120,10 @@ impl Index {
         let mut aliases = Vec::new();
         let mut synonyms = HashMap::new();
         for g in &corpus.games {
-            for name in std::iter::once(&g.id).chain([&g.name]).chain(g.aliases.iter()) {
+            for name in std::iter::once(&g.id)
+                .chain([&g.name])
+                .chain(g.aliases.iter())
+            {
                 let w = analyze::words(name);
                 if !w.is_empty() && !aliases.iter().any(|(a, _)| *a == w) {
                     aliases.push((w, g.id.clone()));
@@ -126,7 +133,12 @@ impl Index {
                 .glossary
                 .synonyms
                 .iter()
-                .map(|(k, v)| (analyze::words(k), v.iter().flat_map(|e| analyze::words(e)).collect()))
+                .map(|(k, v)| {
+                    (
+                        analyze::words(k),
+                        v.iter().flat_map(|e| analyze::words(e)).collect(),
+                    )
+                })
                 .filter(|(k, _): &(Vec<String>, Vec<String>)| !k.is_empty())
                 .collect();
             synonyms.insert(g.id.clone(), list);
@@ -165,7 +177,10 @@ impl Index {
     pub fn detect_game(&self, question: &str) -> Option<(String, String)> {
         let words = analyze::words(question);
         for (alias, game) in &self.aliases {
-            if let Some(pos) = words.windows(alias.len()).position(|w| w == alias.as_slice()) {
+            if let Some(pos) = words
+                .windows(alias.len())
+                .position(|w| w == alias.as_slice())
+            {
                 let mut rest = words.clone();
                 rest.drain(pos..pos + alias.len());
                 return Some((game.clone(), rest.join(" ")));
@@ -185,13 +200,21 @@ impl Index {
             },
         };
         let (groups, corrections) = self.query_groups(&text, game.as_deref());
-        let empty = SearchOutcome { game: game.clone(), corrections: corrections.clone(), hits: Vec::new() };
+        let empty = SearchOutcome {
+            game: game.clone(),
+            corrections: corrections.clone(),
+            hits: Vec::new(),
+        };
         if groups.is_empty() {
             return empty;
         }
         let mut query_tokens: Vec<&str> = groups
             .iter()
-            .flat_map(|g| g.alternatives.iter().map(|&a| self.words[a as usize].as_str()))
+            .flat_map(|g| {
+                g.alternatives
+                    .iter()
+                    .map(|&a| self.words[a as usize].as_str())
+            })
             .collect();
         query_tokens.sort_unstable();
         query_tokens.dedup();
@@ -208,7 +231,11 @@ impl Index {
             let tokens = &self.passage_tokens[idx];
             let covered: f32 = groups
                 .iter()
-                .filter(|g| g.alternatives.iter().any(|a| tokens.binary_search(a).is_ok()))
+                .filter(|g| {
+                    g.alternatives
+                        .iter()
+                        .any(|a| tokens.binary_search(a).is_ok())
+                })
                 .map(|g| g.weight)
                 .sum();
             let coverage = covered / total_weight;
@@ -216,7 +243,12 @@ impl Index {
             if coverage < MIN_COVERAGE || m.score < top * 0.25 {
                 continue;
             }
-            hits.push(Hit { passage: idx, score: m.score, coverage, highlight: String::new() });
+            hits.push(Hit {
+                passage: idx,
+                score: m.score,
+                coverage,
+                highlight: String::new(),
+            });
             if hits.len() >= limit {
                 break;
             }
@@ -230,7 +262,11 @@ impl Index {
     /// Turns the question into weighted term groups, expanding glossary
     /// phrases and repairing typos against the vocabulary.
     fn query_groups(&self, text: &str, game: Option<&str>) -> (Vec<Group>, Vec<(String, String)>) {
-        let words: Vec<String> = text.split(' ').filter(|w| !w.is_empty()).map(str::to_string).collect();
+        let words: Vec<String> = text
+            .split(' ')
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect();
         let mut consumed = vec![false; words.len()];
         let mut groups = Vec::new();
         let mut corrections = Vec::new();
@@ -246,7 +282,9 @@ impl Index {
                 continue;
             }
             for start in 0..=words.len() - key.len() {
-                if consumed[start..start + key.len()].iter().any(|&c| c) || words[start..start + key.len()] != key[..] {
+                if consumed[start..start + key.len()].iter().any(|&c| c)
+                    || words[start..start + key.len()] != key[..]
+                {
                     continue;
                 }
                 // Without a game, expand only slang the rules never use.
@@ -254,13 +292,18 @@ impl Index {
                 if game.is_none() && !key_ids.is_empty() {
                     continue;
                 }
-                consumed[start..start + key.len()].iter_mut().for_each(|c| *c = true);
+                consumed[start..start + key.len()]
+                    .iter_mut()
+                    .for_each(|c| *c = true);
                 let mut alternatives = key_ids;
                 alternatives.extend(self.term_ids(&expansion.join(" ")));
                 alternatives.sort_unstable();
                 alternatives.dedup();
                 let weight = self.group_weight(&alternatives);
-                groups.push(Group { alternatives, weight });
+                groups.push(Group {
+                    alternatives,
+                    weight,
+                });
             }
         }
         for (i, w) in words.iter().enumerate() {
@@ -277,11 +320,17 @@ impl Index {
                 match id {
                     Some(id) => {
                         if !groups.iter().any(|g: &Group| g.alternatives == [id]) {
-                            groups.push(Group { alternatives: vec![id], weight: self.idf(id) });
+                            groups.push(Group {
+                                alternatives: vec![id],
+                                weight: self.idf(id),
+                            });
                         }
                     }
                     // A word no rule uses still counts against confidence.
-                    None => groups.push(Group { alternatives: Vec::new(), weight: self.max_idf() }),
+                    None => groups.push(Group {
+                        alternatives: Vec::new(),
+                        weight: self.max_idf(),
+                    }),
                 }
             }
         }
@@ -289,11 +338,19 @@ impl Index {
     }
 
     fn term_ids(&self, text: &str) -> Vec<u32> {
-        self.analyzer.tokens(text).iter().filter_map(|t| self.vocab.get(t).copied()).collect()
+        self.analyzer
+            .tokens(text)
+            .iter()
+            .filter_map(|t| self.vocab.get(t).copied())
+            .collect()
     }
 
     fn group_weight(&self, alternatives: &[u32]) -> f32 {
-        alternatives.iter().map(|&a| self.idf(a)).fold(None, |m: Option<f32>, x| Some(m.map_or(x, |m| m.min(x)))).unwrap_or(self.max_idf())
+        alternatives
+            .iter()
+            .map(|&a| self.idf(a))
+            .fold(None, |m: Option<f32>, x| Some(m.map_or(x, |m| m.min(x))))
+            .unwrap_or(self.max_idf())
     }
 
     /// The closest vocabulary word within a small edit distance.
@@ -341,7 +398,11 @@ impl Index {
 /// titles of the sections above it (below the document), so headings rank.
 fn indexed_text(corpus: &Corpus, p: &crate::corpus::Passage) -> String {
     let mut s = String::new();
-    let boost = if matches!(p.kind, PassageKind::Item) { 1 } else { 2 };
+    let boost = if matches!(p.kind, PassageKind::Item) {
+        1
+    } else {
+        2
+    };
     for _ in 0..boost {
         s.push_str(&p.title);
         s.push_str(". ");
