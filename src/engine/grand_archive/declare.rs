@@ -452,7 +452,7 @@ fn declare(board: &Board, play: &Play) -> Result<Outcome, BoardError> {
             )
         };
         steps.push(step(D2_1_1, format!("2.a fails: {why}")));
-        diags.push(error(Some(D2_1_1), format!("{}", r.attacker.path(tp)), why));
+        diags.push(error(Some(D2_1_1), r.attacker.path(tp), why));
         failed_at = Some("2.a");
     }
     if failed_at.is_none() {
@@ -569,7 +569,7 @@ fn declare(board: &Board, play: &Play) -> Result<Outcome, BoardError> {
                             .map(|(_, c)| c.name.clone())
                             .collect();
                         let how = if implied {
-                            format!(" (the only opponent)")
+                            " (the only opponent)".to_string()
                         } else {
                             String::new()
                         };
@@ -862,7 +862,13 @@ fn declare(board: &Board, play: &Play) -> Result<Outcome, BoardError> {
 
     let mut after = if let Some(at) = failed_at {
         // Reverse every step taken, last first.
-        let rule = if at == "2.e" { D2_5_1_3 } else { D1_3 };
+        // 1.3 covers illegality found after the attacker was selected (2.b-2.d);
+        // 2.5.1.3 covers unmet conditions and restrictions (2.a's ability to attack, 2.e).
+        let rule = if at == "2.e" || at == "2.a" {
+            D2_5_1_3
+        } else {
+            D1_3
+        };
         if undo.len() <= 1 && at == "2.a" {
             steps.push(step(rule, format!("The attack declaration is illegal at {at}; the only step taken was selecting {attacker}, which is withdrawn")));
         } else {
@@ -950,7 +956,7 @@ fn declare(board: &Board, play: &Play) -> Result<Outcome, BoardError> {
         });
         steps.push(step(
             GR1,
-            format!("The attack is declared: the turn immediately enters the combat phase"),
+            "The attack is declared: the turn immediately enters the combat phase",
         ));
         steps.push(step(
             GR2,
@@ -1004,6 +1010,11 @@ fn declare(board: &Board, play: &Play) -> Result<Outcome, BoardError> {
     }
 
     after.play = None;
+    diags.sort_by_key(|d| match d.severity {
+        Severity::Error => 0,
+        Severity::Warning => 1,
+        Severity::Info => 2,
+    });
     Ok(Outcome {
         legal: failed_at.is_none(),
         steps,

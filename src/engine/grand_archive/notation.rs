@@ -109,6 +109,26 @@ fn segments(toks: &[Tok]) -> Vec<(&'static str, Vec<String>)> {
     segs
 }
 
+/// Rejoins comma-split parts of a list when together they name a candidate
+/// exactly ("Lorraine", "Wandering Warrior" → "Lorraine, Wandering Warrior").
+fn merge_commas(parts: &[String], candidates: &[&str]) -> Vec<String> {
+    let folded: Vec<String> = candidates.iter().map(|c| fold(c)).collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < parts.len() {
+        let mut took = i + 1;
+        for j in (i + 2..=parts.len()).rev() {
+            if folded.contains(&fold(&parts[i..j].join(", "))) {
+                took = j;
+                break;
+            }
+        }
+        out.push(parts[i..took].join(", "));
+        i = took;
+    }
+    out
+}
+
 fn board_of(board: &Value) -> Result<Board, BoardError> {
     let mut b: Board = serde_json::from_value(board.clone()).map_err(|e| {
         BoardError::semantic(
@@ -196,15 +216,13 @@ pub fn parse(line: &str, board: &Value) -> Result<Value, BoardError> {
                 }
             }
             for (kw, names) in segs {
+                // Card names may hold commas ("Lorraine, Wandering Warrior"):
+                // a single-name slot joins its parts back.
                 let one = |what: &str| -> Result<String, BoardError> {
-                    match names.as_slice() {
-                        [n] => Ok(n.clone()),
-                        [] => Err(BoardError::semantic("play", format!("`{kw}` needs {what}"))),
-                        _ => Err(BoardError::semantic(
-                            "play",
-                            format!("`{kw}` takes one {what}"),
-                        )),
+                    if names.is_empty() {
+                        return Err(BoardError::semantic("play", format!("`{kw}` needs {what}")));
                     }
+                    Ok(names.join(", "))
                 };
                 match kw {
                     "with" => {
@@ -216,7 +234,7 @@ pub fn parse(line: &str, board: &Value) -> Result<Value, BoardError> {
                     }
                     "using" => {
                         let mut v = Vec::new();
-                        for (i, n) in names.iter().enumerate() {
+                        for (i, n) in merge_commas(&names, &objects).iter().enumerate() {
                             v.push(json!(resolve_name(
                                 n,
                                 &objects,
@@ -252,7 +270,7 @@ pub fn parse(line: &str, board: &Value) -> Result<Value, BoardError> {
                     }
                     _ => {
                         let mut v = Vec::new();
-                        for (i, n) in names.iter().enumerate() {
+                        for (i, n) in merge_commas(&names, &extra).iter().enumerate() {
                             v.push(json!(resolve_name(
                                 n,
                                 &extra,
@@ -319,10 +337,10 @@ pub fn completions(partial: &str, board: &Value) -> Vec<String> {
     };
     // Text of the name being typed (after the last comma).
     let after_comma = matches!(toks.last(), Some(Tok::Comma));
-    let typing = if after_comma {
-        String::new()
-    } else {
-        names.last().cloned().unwrap_or_default()
+    let typing = match *kw {
+        "with" | "at" | "cleave" => names.join(", "),
+        _ if after_comma => String::new(),
+        _ => names.last().cloned().unwrap_or_default(),
     };
     let used: Vec<&str> = segs.iter().map(|(k, _)| *k).collect();
     let next_keywords = || -> Vec<String> {
