@@ -300,6 +300,10 @@ fn end_main_phase(board: &Board) -> Result<Outcome, BoardError> {
                 format!("{} attempted to declare an attack with {}{src}, as instructed; no further attempt is needed", me.name, m.with),
             ));
         } else {
+            steps.push(step(
+                D1_4,
+                format!("{} must attack with {}{src} and has not attempted that attack: {} stays in the Main Phase", me.name, m.with, me.name),
+            ));
             diagnostics.push(error(
                 Some(D1_4),
                 format!("players[{tp}].must_attack[{j}]"),
@@ -919,9 +923,10 @@ fn declare(board: &Board, play: &Play) -> Result<Outcome, BoardError> {
                 }
             }
         }
-        let mut original = board.clone();
-        original.play = None;
-        let exact = w == original;
+        // Compare with the board as it was (the play aside).
+        w.play.clone_from(&board.play);
+        let exact = w == *board;
+        w.play = None;
         steps.push(step(
             D2_5_1_3,
             if exact {

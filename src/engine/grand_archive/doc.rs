@@ -476,8 +476,10 @@ impl Board {
 
     /// The board as a state document (no play).
     pub fn state_json(&self) -> serde_json::Value {
-        let mut b = self.clone();
-        b.play = None;
-        serde_json::to_value(&b).unwrap_or(serde_json::Value::Null)
+        let mut v = serde_json::to_value(self).unwrap_or(serde_json::Value::Null);
+        if let Some(m) = v.as_object_mut() {
+            m.remove("play");
+        }
+        v
     }
 }
