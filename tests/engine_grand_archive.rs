@@ -1126,3 +1126,40 @@ mod garbage {
         }
     }
 }
+
+#[test]
+fn references_in_the_board_resolve_to_canonical_names() {
+    let doc = with("costs: [{ source: Bulwark Sword, kind: additional, reserve: 1, when_attacking_with: bulwark }]\nrestrictions: [{ source: Bait, must_target: [stalwart] }]\nplay: { attacker: Fervent Lancer, with: [Bulwark Sword], target: Rai }\n")
+        .replace("      - name: Fervent Lancer\n", "      - name: Fervent Lancer\n    must_attack: [{ with: fervent }]\n");
+    let r = judge(&doc);
+    assert!(!r.legal, "Bait's restriction applies");
+    assert_eq!(
+        errors(&r),
+        vec![(
+            err_rule("declaring-an-attack.2.5.1.2").as_str(),
+            "play.target"
+        )]
+    );
+    assert_eq!(
+        at(&r.state, "players.0.must_attack.0.with"),
+        &json!("Fervent Lancer")
+    );
+    assert_eq!(
+        at(&r.state, "players.0.must_attack.0.attempted"),
+        &json!(true)
+    );
+    assert_eq!(
+        at(&r.state, "costs.0.when_attacking_with"),
+        &json!("Bulwark Sword")
+    );
+    assert!(step_text(&r, "declaring-an-attack.1.3").is_empty());
+    assert!(
+        step_text(&r, "declaring-an-attack.2.5.1.3")
+            .iter()
+            .any(|t| t.contains("Reverse 2.d"))
+    );
+    let e = ENGINE
+        .judge(&doc.replace("must_target: [stalwart]", "must_target: [Stalwrt Gaurd]"))
+        .unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("restrictions[0].must_target[0]"));
+}

@@ -417,14 +417,76 @@ impl Board {
                     }
                 }
             }
-            let names: Vec<&str> = pl.cards().map(|(_, c)| c.name.as_str()).collect();
-            for (j, m) in pl.must_attack.iter().enumerate() {
-                resolve_name(
-                    &m.with,
-                    &names,
-                    &format!("{path}.must_attack[{j}].with"),
+        }
+        // Canonical names for every reference to a card, so the procedure can
+        // compare names exactly.
+        for p in 0..self.players.len() {
+            let resolved: Vec<String> = {
+                let pl = &self.players[p];
+                let names: Vec<&str> = pl.cards().map(|(_, c)| c.name.as_str()).collect();
+                pl.must_attack
+                    .iter()
+                    .enumerate()
+                    .map(|(j, m)| {
+                        resolve_name(
+                            &m.with,
+                            &names,
+                            &format!("players[{p}].must_attack[{j}].with"),
+                            "card",
+                        )
+                        .map(str::to_string)
+                    })
+                    .collect::<Result<_, _>>()?
+            };
+            for (m, r) in self.players[p].must_attack.iter_mut().zip(resolved) {
+                m.with = r;
+            }
+        }
+        let mut all_cards: Vec<String> = Vec::new();
+        let mut all_units: Vec<String> = Vec::new();
+        for pl in &self.players {
+            for (slot, c) in pl.cards() {
+                if !all_cards.contains(&c.name) {
+                    all_cards.push(c.name.clone());
+                }
+                if !matches!(slot, Slot::Object(_)) && !all_units.contains(&c.name) {
+                    all_units.push(c.name.clone());
+                }
+            }
+        }
+        let cards: Vec<&str> = all_cards.iter().map(String::as_str).collect();
+        let units: Vec<&str> = all_units.iter().map(String::as_str).collect();
+        for (i, c) in self.costs.iter_mut().enumerate() {
+            if let Some(w) = &c.when_attacking_with {
+                c.when_attacking_with = Some(
+                    resolve_name(
+                        w,
+                        &cards,
+                        &format!("costs[{i}].when_attacking_with"),
+                        "card",
+                    )?
+                    .to_string(),
+                );
+            }
+        }
+        for (i, r) in self.restrictions.iter_mut().enumerate() {
+            for (j, n) in r.must_target.iter_mut().enumerate() {
+                *n = resolve_name(
+                    n,
+                    &units,
+                    &format!("restrictions[{i}].must_target[{j}]"),
+                    "champion or ally",
+                )?
+                .to_string();
+            }
+            for (j, n) in r.cannot_attack_with.iter_mut().enumerate() {
+                *n = resolve_name(
+                    n,
+                    &cards,
+                    &format!("restrictions[{i}].cannot_attack_with[{j}]"),
                     "card",
-                )?;
+                )?
+                .to_string();
             }
         }
         let pnames: Vec<String> = self.players.iter().map(|p| p.name.clone()).collect();
