@@ -1163,3 +1163,13 @@ fn references_in_the_board_resolve_to_canonical_names() {
         .unwrap_err();
     assert_eq!(e.path.as_deref(), Some("restrictions[0].must_target[0]"));
 }
+
+#[test]
+fn end_main_phase_with_attack_fields_is_a_document_error() {
+    let e = ENGINE
+        .judge(&with(
+            "play: { action: end_main_phase, attacker: Fervent Lancer }\n",
+        ))
+        .unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("play.action"));
+}

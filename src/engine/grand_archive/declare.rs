@@ -260,7 +260,20 @@ pub fn run(board: &Board) -> Result<Outcome, BoardError> {
     };
     match play.action {
         Action::DeclareAttack => declare(board, play),
-        Action::EndMainPhase => end_main_phase(board),
+        Action::EndMainPhase => {
+            if play.attacker.is_some()
+                || play.target.is_some()
+                || play.defending_player.is_some()
+                || !play.with.is_empty()
+                || !play.pay_extra.is_empty()
+            {
+                return Err(BoardError::semantic(
+                    "play.action",
+                    "`action: end_main_phase` takes no attacker, objects, target or costs; use `action: declare_attack` to declare",
+                ));
+            }
+            end_main_phase(board)
+        }
     }
 }
 
