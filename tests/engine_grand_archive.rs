@@ -983,6 +983,15 @@ fn notation_produces_the_yaml_play() {
         ENGINE.parse_notation("end main phase", &b).unwrap(),
         json!({ "action": "end_main_phase" })
     );
+    // The line documented in docs/games/grand-archive.md.
+    let documented = ENGINE
+        .parse_notation(
+            "attack with lorraine, wandering warrior using bulwark at stalwart guard pay tariff",
+            &b,
+        )
+        .unwrap();
+    assert_eq!(documented["attacker"], json!("Lorraine, Wandering Warrior"));
+    assert_eq!(documented["pay_extra"], json!(["Tariff Ring"]));
     let cleave = ENGINE
         .parse_notation("attack with Lorraine cleave bob", &b)
         .unwrap();
