@@ -278,6 +278,7 @@ impl App {
                 Some((d, p.id.as_str()))
             })
             .collect();
+<<<<<<< HEAD
         close.sort();
         let mut suggestions: Vec<String> = close
             .into_iter()
@@ -293,6 +294,8 @@ impl App {
                 .map(|s| s.id)
                 .collect();
         }
+=======
+>>>>>>> feat-grand-archive
         AppError::UnknownId {
             id: id.to_string(),
             suggestions,

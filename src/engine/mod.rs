@@ -14,6 +14,7 @@ pub mod board;
 pub mod magewinds;
 pub mod ti4;
 pub mod legion;
+pub mod grand_archive;
 
 use serde::Serialize;
 
@@ -138,6 +139,7 @@ pub fn engines() -> &'static [&'static dyn GameEngine] {
         &ti4::Ti4,
         &magewinds::Magewinds,
         &legion::Legion,
+        &grand_archive::ENGINE,
     ]
 }
 

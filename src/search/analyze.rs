@@ -29,6 +29,7 @@ impl Default for Analyzer {
 
 impl Analyzer {
     pub fn new() -> Analyzer {
+<<<<<<< HEAD
         let inner = bm25::DefaultTokenizer::builder()
             .language_mode(Language::English)
             .normalization(true)
@@ -38,6 +39,10 @@ impl Analyzer {
         Analyzer {
             inner,
             stemmer: rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English),
+=======
+        Analyzer {
+            inner: bm25::DefaultTokenizer::new(Language::English),
+>>>>>>> feat-grand-archive
         }
     }
 
