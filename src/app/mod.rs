@@ -278,7 +278,6 @@ impl App {
                 Some((d, p.id.as_str()))
             })
             .collect();
-<<<<<<< HEAD
         close.sort();
         let mut suggestions: Vec<String> = close
             .into_iter()
@@ -294,8 +293,6 @@ impl App {
                 .map(|s| s.id)
                 .collect();
         }
-=======
->>>>>>> feat-grand-archive
         AppError::UnknownId {
             id: id.to_string(),
             suggestions,

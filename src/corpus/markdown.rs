@@ -12,11 +12,7 @@ use super::{PassageIdx, PassageKind, clean};
 static HEADING: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(#{1,6})\s+(.*?)\s*#*\s*$").unwrap());
 static ORDERED: LazyLock<Regex> =
-<<<<<<< HEAD
     LazyLock::new(|| Regex::new(r"^(\s*)([0-9]{1,4})[.)]\s+(.*)$").unwrap());
-=======
-    LazyLock::new(|| Regex::new(r"^(\s*)(\d{1,4})[.)]\s+(.*)$").unwrap());
->>>>>>> feat-grand-archive
 static BULLET: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\s*)([•\-*+])\s+(.*)$").unwrap());
 static SUB_BULLET: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\s*)»\s*(.*)$").unwrap());
 static RELATED: LazyLock<Regex> =

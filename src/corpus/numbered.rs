@@ -11,7 +11,6 @@ use super::builder::{DocBuilder, item_title};
 use super::{PassageIdx, PassageKind, clean};
 
 static DASH_SECTION: LazyLock<Regex> =
-<<<<<<< HEAD
     LazyLock::new(|| Regex::new(r"^\s*([0-9]+(?:\.[0-9]+)*)\s+[-–—]\s+(.+?)\s*$").unwrap());
 static SINGLE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(\s*)([0-9]+)\.\s+(.+?)\s*$").unwrap());
@@ -19,15 +18,6 @@ static RULE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*([0-9]+\.[0-9]+)\.?\s+(.+?)\s*$").unwrap());
 static SUBRULE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*([0-9]+\.[0-9]+[a-z])\.?\s+(.+?)\s*$").unwrap());
-=======
-    LazyLock::new(|| Regex::new(r"^\s*(\d+(?:\.\d+)*)\s+[-–—]\s+(.+?)\s*$").unwrap());
-static SINGLE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(\s*)(\d+)\.\s+(.+?)\s*$").unwrap());
-static RULE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\s*(\d+\.\d+)\.?\s+(.+?)\s*$").unwrap());
-static SUBRULE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\s*(\d+\.\d+[a-z])\.?\s+(.+?)\s*$").unwrap());
->>>>>>> feat-grand-archive
 
 /// Whether a line looks like a numbered section or rule (for format detection).
 pub(super) fn is_numbered_line(line: &str) -> bool {

@@ -28,11 +28,7 @@ pub(super) enum RawRef {
 
 static SEE_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-<<<<<<< HEAD
         r"(?i)\bsee (?:rules? |section )?([0-9]+(?:\.[0-9]+)*[a-z]?)(?:\s*[-–—,]\s*([A-Z][\w ]*\w))?",
-=======
-        r"(?i)\bsee (?:rules? |section )?(\d+(?:\.\d+)*[a-z]?)(?:\s*[-–—,]\s*([A-Z][\w ]*\w))?",
->>>>>>> feat-grand-archive
     )
     .unwrap()
 });

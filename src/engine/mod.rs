@@ -11,10 +11,10 @@
 //! - every `quote` there is verbatim text of that passage.
 
 pub mod board;
+pub mod grand_archive;
+pub mod legion;
 pub mod magewinds;
 pub mod ti4;
-pub mod legion;
-pub mod grand_archive;
 
 use serde::Serialize;
 

@@ -29,7 +29,6 @@ impl Default for Analyzer {
 
 impl Analyzer {
     pub fn new() -> Analyzer {
-<<<<<<< HEAD
         let inner = bm25::DefaultTokenizer::builder()
             .language_mode(Language::English)
             .normalization(true)
@@ -39,10 +38,6 @@ impl Analyzer {
         Analyzer {
             inner,
             stemmer: rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English),
-=======
-        Analyzer {
-            inner: bm25::DefaultTokenizer::new(Language::English),
->>>>>>> feat-grand-archive
         }
     }
 

@@ -167,17 +167,10 @@ impl Index {
                 .map(|(k, v)| {
                     (
                         analyze::words(k),
-<<<<<<< HEAD
                         v.iter().map(|e| analyze::words(e).join(" ")).collect(),
                     )
                 })
                 .filter(|(k, _): &Synonym| !k.is_empty())
-=======
-                        v.iter().flat_map(|e| analyze::words(e)).collect(),
-                    )
-                })
-                .filter(|(k, _): &(Vec<String>, Vec<String>)| !k.is_empty())
->>>>>>> feat-grand-archive
                 .collect();
             synonyms.insert(g.id.clone(), list);
         }
@@ -268,16 +261,8 @@ impl Index {
         }
         let mut query_tokens: Vec<&str> = groups
             .iter()
-<<<<<<< HEAD
             .flat_map(|g| g.tokens())
             .map(|a| self.words[a as usize].as_str())
-=======
-            .flat_map(|g| {
-                g.alternatives
-                    .iter()
-                    .map(|&a| self.words[a as usize].as_str())
-            })
->>>>>>> feat-grand-archive
             .collect();
         query_tokens.sort_unstable();
         query_tokens.dedup();
@@ -309,7 +294,6 @@ impl Index {
                 continue;
             }
             let tokens = &self.passage_tokens[idx];
-<<<<<<< HEAD
             let context = self.parents[idx]
                 .filter(|&p| corpus.passages[p].kind == PassageKind::Item)
                 .map(|p| &self.passage_tokens[p]);
@@ -318,17 +302,6 @@ impl Index {
                     || context.is_some_and(|c| c.binary_search(&a).is_ok())
             };
             let covered: f32 = groups.iter().map(|g| g.weight * g.matched(has)).sum();
-=======
-            let covered: f32 = groups
-                .iter()
-                .filter(|g| {
-                    g.alternatives
-                        .iter()
-                        .any(|a| tokens.binary_search(a).is_ok())
-                })
-                .map(|g| g.weight)
-                .sum();
->>>>>>> feat-grand-archive
             let coverage = covered / total_weight;
             let top = *best.get_or_insert(m.score);
             if std::env::var_os("ARBITER_DEBUG_SEARCH").is_some() {
@@ -391,7 +364,6 @@ impl Index {
                 consumed[start..start + key.len()]
                     .iter_mut()
                     .for_each(|c| *c = true);
-<<<<<<< HEAD
                 let mut options: Vec<Vec<u32>> = Vec::new();
                 if !key_ids.is_empty() && key_ids.len() == key_tokens.len() {
                     options.push(key_ids);
@@ -404,17 +376,6 @@ impl Index {
                 }
                 let weight = self.group_weight(&options);
                 groups.push(Group { options, weight });
-=======
-                let mut alternatives = key_ids;
-                alternatives.extend(self.term_ids(&expansion.join(" ")));
-                alternatives.sort_unstable();
-                alternatives.dedup();
-                let weight = self.group_weight(&alternatives);
-                groups.push(Group {
-                    alternatives,
-                    weight,
-                });
->>>>>>> feat-grand-archive
             }
         }
         for (i, raw) in words.iter().enumerate() {
@@ -429,7 +390,6 @@ impl Index {
                     Some(&id) => vec![vec![id]],
                     None => Vec::new(),
                 };
-<<<<<<< HEAD
                 // Inflections the stemmer keeps apart ("added"/"add", "blocker"/"blocking").
                 for v in analyze::variants(w) {
                     for t in self.analyzer.tokens(&v) {
@@ -437,15 +397,6 @@ impl Index {
                             && !options.contains(&vec![id])
                         {
                             options.push(vec![id]);
-=======
-                match id {
-                    Some(id) => {
-                        if !groups.iter().any(|g: &Group| g.alternatives == [id]) {
-                            groups.push(Group {
-                                alternatives: vec![id],
-                                weight: self.idf(id),
-                            });
->>>>>>> feat-grand-archive
                         }
                     }
                 }
@@ -457,7 +408,6 @@ impl Index {
                 }
                 if options.is_empty() {
                     // A word no rule uses still counts against confidence.
-<<<<<<< HEAD
                     groups.push(Group {
                         options,
                         weight: self.max_idf(),
@@ -465,12 +415,6 @@ impl Index {
                 } else if !groups.iter().any(|g| g.options == options) {
                     let weight = self.group_weight(&options);
                     groups.push(Group { options, weight });
-=======
-                    None => groups.push(Group {
-                        alternatives: Vec::new(),
-                        weight: self.max_idf(),
-                    }),
->>>>>>> feat-grand-archive
                 }
             }
         }
@@ -485,7 +429,6 @@ impl Index {
             .collect()
     }
 
-<<<<<<< HEAD
     /// A group weighs as its most common token: matching any option of it is
     /// worth no more than its easiest option.
     fn group_weight(&self, options: &[Vec<u32>]) -> f32 {
@@ -494,13 +437,6 @@ impl Index {
             .flatten()
             .map(|&a| self.idf(a))
             .reduce(f32::min)
-=======
-    fn group_weight(&self, alternatives: &[u32]) -> f32 {
-        alternatives
-            .iter()
-            .map(|&a| self.idf(a))
-            .fold(None, |m: Option<f32>, x| Some(m.map_or(x, |m| m.min(x))))
->>>>>>> feat-grand-archive
             .unwrap_or(self.max_idf())
     }
 
