@@ -11,6 +11,8 @@
 //! - every `quote` there is verbatim text of that passage.
 
 pub mod board;
+pub mod grand_archive;
+pub mod legion;
 pub mod magewinds;
 pub mod ti4;
 
@@ -133,7 +135,12 @@ pub trait GameEngine: Sync {
 
 /// Every game with an engine.
 pub fn engines() -> &'static [&'static dyn GameEngine] {
-    &[&ti4::Ti4, &magewinds::Magewinds]
+    &[
+        &ti4::Ti4,
+        &magewinds::Magewinds,
+        &legion::Legion,
+        &grand_archive::ENGINE,
+    ]
 }
 
 /// The engine of a game id.
