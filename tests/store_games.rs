@@ -70,6 +70,7 @@ async fn every_engine_example_plays_through_a_match() {
     let (url, _dir) = store_common::sqlite_url();
     let svc = Matches::new(Store::connect(&url).await.unwrap());
     let mut checked = 0;
+    let mut recorded_attempts = 0;
     let mut report = Vec::new();
     for engine in engine::engines() {
         for path in examples(engine.game()) {
@@ -105,9 +106,18 @@ async fn every_engine_example_plays_through_a_match() {
                 let yaml = serde_json::to_string(&serde_json::json!({ "play": play })).unwrap();
                 let before = svc.board(&channel).await.unwrap();
                 match svc.play(&caller, &yaml, None).await {
+                    Ok(r) if r.applied && r.ruling.legal => board_now = r.board,
                     Ok(r) if r.applied => {
-                        assert!(r.ruling.legal);
+                        // An illegal attempt the rules keep a record of:
+                        // logged, the board carries only that record.
+                        assert!(!r.ruling.changes.is_empty(), "{name}");
+                        let after = svc.board(&channel).await.unwrap();
+                        assert_eq!(after.version, before.version + 1, "{name}");
+                        assert_eq!(after.board.as_ref(), Some(&r.board), "{name}");
+                        recorded_attempts += 1;
+                        all_applied = false;
                         board_now = r.board;
+                        break;
                     }
                     Ok(r) => {
                         assert!(!r.ruling.legal);
@@ -130,6 +140,13 @@ async fn every_engine_example_plays_through_a_match() {
                 }
             }
             match &whole {
+                Ok(r) if !r.legal && !plays.is_empty() && !r.changes.is_empty() => {
+                    assert_eq!(
+                        strip(&board_now),
+                        strip(&r.state),
+                        "{name}: the attempt's record"
+                    );
+                }
                 Ok(r) if r.legal && !plays.is_empty() => {
                     assert!(
                         all_applied,
@@ -161,6 +178,7 @@ async fn every_engine_example_plays_through_a_match() {
         }
     }
     eprintln!("{}", report.join("\n"));
+    eprintln!("{recorded_attempts} illegal attempts recorded with the rules' record");
     if !engine::engines().is_empty() {
         assert!(
             checked > 0,

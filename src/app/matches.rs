@@ -163,7 +163,8 @@ pub struct MatchView {
 /// The reply to `play`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PlayReply {
-    /// True when the play was legal and recorded.
+    /// True when the play was recorded: a legal play, or an illegal attempt
+    /// the rules leave a record of (the ruling says `legal: false`).
     pub applied: bool,
     /// The play's sequence number when applied.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -599,7 +600,11 @@ impl Matches {
         })?;
         board::precheck(&json)?;
         let mut ruling = engine.judge(&json)?;
-        if !ruling.legal {
+        let new_state = without_play(ruling.state.clone());
+        // An illegal play changes nothing, except a record the rules attach
+        // to the attempt itself (Grand Archive 1.4 marks a must-attack
+        // obligation attempted): such an attempt is logged with its ruling.
+        if !ruling.legal && (ruling.changes.is_empty() || new_state == state) {
             ruling.state = state.clone();
             ruling.changes.clear();
             return Ok(PlayReply {
@@ -611,7 +616,6 @@ impl Matches {
                 board: state,
             });
         }
-        let new_state = without_play(ruling.state.clone());
         ruling.state = new_state.clone();
         let event = NewEvent {
             kind: EventKind::Play,
@@ -860,11 +864,22 @@ impl Matches {
                             doc.insert("play".into(), play.clone());
                             let json =
                                 serde_json::to_string(&Value::Object(doc)).unwrap_or_default();
+                            let was_legal = e
+                                .ruling
+                                .as_ref()
+                                .and_then(|r| r.get("legal"))
+                                .and_then(Value::as_bool)
+                                .unwrap_or(true);
                             match engine.judge(&json) {
-                                Ok(r) if r.legal => Some(without_play(r.state)),
-                                Ok(_) => {
-                                    mismatches.push(format!("play {} is illegal on replay", e.seq));
-                                    None
+                                Ok(r) => {
+                                    if r.legal != was_legal {
+                                        mismatches.push(format!(
+                                            "play {} is {} on replay",
+                                            e.seq,
+                                            if r.legal { "legal" } else { "illegal" }
+                                        ));
+                                    }
+                                    Some(without_play(r.state))
                                 }
                                 Err(err) => {
                                     mismatches
@@ -1211,8 +1226,14 @@ pub fn view_text(v: &MatchView) -> String {
 /// A play's outcome as text.
 pub fn play_text(r: &PlayReply) -> String {
     let mut out = String::new();
-    if r.applied {
+    if r.applied && r.ruling.legal {
         let _ = writeln!(out, "play #{} recorded", r.seq.unwrap_or(r.version));
+    } else if r.applied {
+        let _ = writeln!(
+            out,
+            "illegal play, recorded as #{} for the record the rules keep of the attempt",
+            r.seq.unwrap_or(r.version)
+        );
     } else {
         let _ = writeln!(out, "illegal play: nothing changed");
     }
