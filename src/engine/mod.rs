@@ -10,6 +10,7 @@
 //!   and exists in the corpus;
 //! - every `quote` there is verbatim text of that passage.
 
+pub mod ashes;
 pub mod board;
 
 use serde::Serialize;
@@ -121,7 +122,7 @@ pub trait GameEngine: Sync {
 
 /// Every game with an engine.
 pub fn engines() -> &'static [&'static dyn GameEngine] {
-    &[]
+    &[&ashes::ENGINE]
 }
 
 /// The engine of a game id.
