@@ -494,15 +494,6 @@ fn declare_attackers(
         );
         return Ok(Vec::new());
     }
-    if !has_ready {
-        cx.error(
-            PASS,
-            "play.attackers",
-            format!(
-                "{actor_name} has no unexhausted unit, so cannot attack; if no other main action is possible either, {actor_name} must pass"
-            ),
-        );
-    }
     let mut out: Vec<UnitRef> = Vec::new();
     let mut exhausted_seen = false;
     for (i, name) in play.attackers.iter().enumerate() {
@@ -549,6 +540,15 @@ fn declare_attackers(
             continue;
         }
         out.push(r);
+    }
+    if !has_ready {
+        cx.error(
+            PASS,
+            "play.attackers",
+            format!(
+                "{actor_name} has no unexhausted unit, so cannot attack; if no other main action is possible either, {actor_name} must pass"
+            ),
+        );
     }
     let names: Vec<String> = out
         .iter()
