@@ -1383,3 +1383,29 @@ mod garbage {
         }
     }
 }
+
+#[test]
+fn the_documented_notation_examples_parse_and_judge() {
+    let doc = board(COAL, PB, MAEONI, "", "  action: pass\n");
+    let mut b = board_json(&doc);
+    b["turn"] = Value::Null; // so that `Maeoni: pass` is in turn too
+    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/games/ashes.md"))
+        .unwrap();
+    let section = docs
+        .split("Examples:\n\n```text")
+        .nth(1)
+        .and_then(|s| s.split("```").next())
+        .unwrap();
+    let mut n = 0;
+    for line in section.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let play = ashes()
+            .parse_notation(line, &b)
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+        let mut next = b.clone();
+        next["play"] = play;
+        let r = judge(&serde_json::to_string(&next).unwrap());
+        assert!(r.legal, "{line}: {:#?}", r.diagnostics);
+        n += 1;
+    }
+    assert!(n >= 6);
+}
