@@ -1243,6 +1243,13 @@ fn notation_completions_offer_next_words() {
     let guards = c("attack unit Mist Spirit with Hammer Knight; guard ");
     assert_eq!(guards, ["phoenixborn", "Ice Golem"]);
     assert_eq!(c("attack Maeoni with Iron Worker; block "), ["Iron Worker"]);
+    assert_eq!(
+        c("attack Maeoni with Iron Worker; block Iron Worker with Frostback Bear "),
+        ["counter", "no counter"]
+    );
+    assert_eq!(c(""), ["attack", "pass", "pay"]);
+    assert_eq!(c("pay Molten Gold "), ["main", "no main"]);
+    assert_eq!(c("attack Maeoni Viper w"), ["with"]);
     assert!(
         c("attack Maeoni with Iron Worker; block Iron Worker with ")
             .contains(&"Frostback Bear".to_string())

@@ -663,9 +663,23 @@ pub fn completions(partial: &str, board: &serde_json::Value) -> Vec<String> {
     } else if ctx == "block" {
         declared.clone()
     } else if ctx.starts_with("block") && cl.contains(" with ") {
-        let mut v = opp_ready.clone();
-        v.push("counter".into());
-        v
+        let typed = fragment.trim_start();
+        for u in &opp_ready {
+            let rest = typed
+                .get(..u.len())
+                .filter(|head| head.eq_ignore_ascii_case(u))
+                .and_then(|_| typed.get(u.len()..))
+                .and_then(|r| r.strip_prefix(' '));
+            if let Some(rest) = rest {
+                let f = fold(rest);
+                return ["counter", "no counter"]
+                    .iter()
+                    .filter(|c| fold(c).starts_with(&f))
+                    .map(|c| c.to_string())
+                    .collect();
+            }
+        }
+        opp_ready.clone()
     } else if ctx.starts_with("block") {
         word(&["with"])
     } else if ctx.starts_with("guard") {
