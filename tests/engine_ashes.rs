@@ -127,6 +127,17 @@ fn a_second_main_action_in_the_same_turn_is_illegal() {
     let r = judge(&doc);
     assert_illegal_unchanged(&r, &doc);
     assert_eq!(errors(&r), [("ashes:pay-a-cost", "main_action_used")]);
+    // Passing is a main action too.
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "main_action_used: true\n",
+        "  action: pass\n",
+    );
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    assert_eq!(errors(&r), [("ashes:pass", "main_action_used")]);
     // ...but a cost without the symbol is not a main action.
     let doc = board(
         COAL,

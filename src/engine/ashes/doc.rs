@@ -182,7 +182,8 @@ pub fn parse_board(text: &str) -> Result<Board, BoardError> {
 
 /// Checks the document's own consistency: sizes, numbers, unique names.
 pub fn validate(board: &Board) -> Result<(), BoardError> {
-    if fold(&board.game) != "ashes" && fold(&board.game) != "ashesreborn" {
+    let game = fold(&board.game);
+    if game != "ashes" && game != "ashesreborn" {
         return Err(BoardError::semantic(
             "game",
             format!(
@@ -209,21 +210,22 @@ pub fn validate(board: &Board) -> Result<(), BoardError> {
     let mut seen: Vec<String> = Vec::new();
     for (i, p) in board.players.iter().enumerate() {
         let path = format!("players[{i}]");
-        if fold(&p.name).is_empty() {
+        let key = fold(&p.name);
+        if key.is_empty() {
             return Err(BoardError::semantic(
                 format!("{path}.name"),
                 "a player needs a name",
             ));
         }
-        if seen.contains(&fold(&p.name)) {
+        if seen.contains(&key) {
             return Err(BoardError::semantic(
                 format!("{path}.name"),
                 format!("two players are named '{}'; name them apart", p.name),
             ));
         }
-        seen.push(fold(&p.name));
+        seen.push(key);
         let pb = &p.phoenixborn;
-        if fold(&pb.name).is_empty() {
+        if !pb.name.chars().any(char::is_alphanumeric) {
             return Err(BoardError::semantic(
                 format!("{path}.phoenixborn.name"),
                 "the Phoenixborn needs a name",
@@ -249,13 +251,14 @@ pub fn validate(board: &Board) -> Result<(), BoardError> {
         let mut names: Vec<String> = Vec::new();
         for (j, u) in p.units.iter().enumerate() {
             let up = format!("{path}.units[{j}]");
-            if fold(&u.name).is_empty() {
+            let key = fold(&u.name);
+            if key.is_empty() {
                 return Err(BoardError::semantic(
                     format!("{up}.name"),
                     "a unit needs a name",
                 ));
             }
-            if names.contains(&fold(&u.name)) {
+            if names.contains(&key) {
                 return Err(BoardError::semantic(
                     format!("{up}.name"),
                     format!(
@@ -264,7 +267,7 @@ pub fn validate(board: &Board) -> Result<(), BoardError> {
                     ),
                 ));
             }
-            names.push(fold(&u.name));
+            names.push(key);
             check_value(u.attack, &format!("{up}.attack"))?;
             check_value(u.life, &format!("{up}.life"))?;
             check_value(u.damage, &format!("{up}.damage"))?;

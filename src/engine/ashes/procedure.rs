@@ -281,10 +281,17 @@ pub fn adjudicate(board: &Board) -> Result<Ruling, BoardError> {
         );
     }
     if board.main_action_used && uses_main_action {
+        // Pass is itself a main action ("pass as your main action"); the
+        // others take up "your main action for the turn".
+        let (rule, what) = if play.action == Action::Pass {
+            (PASS, "passing is a main action too")
+        } else {
+            (PAY, "a turn has one main action")
+        };
         cx.error(
-            PAY,
+            rule,
             "main_action_used",
-            format!("{actor_name} has already used the main action for this turn"),
+            format!("{actor_name} has already used the main action for this turn; {what}"),
         );
     }
 

@@ -148,6 +148,11 @@ pub static RULE_USES: &[RuleUse] = &[
     },
     RuleUse {
         rule: PASS,
+        procedure: "pass: passing is the turn's main action",
+        quote: "you must choose to pass as your main action",
+    },
+    RuleUse {
+        rule: PASS,
         procedure: "pass (optional)",
         quote: "You may also choose to pass even if there are other main actions you could perform.",
     },
