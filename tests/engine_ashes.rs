@@ -1131,6 +1131,17 @@ fn absurd_sizes_are_refused_politely() {
     }
     let e = ashes().judge(&doc).unwrap_err();
     assert_eq!(e.path.as_deref(), Some("players"));
+    let long = "Iron Worker ".repeat(2500);
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        &format!("  action: attack-phoenixborn\n  attackers: [\"{long}\"]\n"),
+    );
+    let e = ashes().judge(&doc).unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("play.attackers[0]"));
+    assert!(e.message.contains("too long"), "{}", e.message);
     let big = format!("game: ashes\n# {}\n", "x".repeat(70_000));
     assert_eq!(ashes().judge(&big).unwrap_err().kind, ErrorKind::Refused);
 }

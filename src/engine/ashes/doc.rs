@@ -11,6 +11,8 @@ use crate::engine::BoardError;
 pub const MAX_PLAYERS: usize = 8;
 /// Largest number of units on one battlefield accepted.
 pub const MAX_UNITS: usize = 64;
+/// Longest name accepted (player, Phoenixborn, unit, card, ability).
+pub const MAX_NAME: usize = 100;
 /// Largest attack, life or damage value accepted.
 pub const MAX_VALUE: u32 = 999;
 
@@ -322,7 +324,96 @@ pub fn validate(board: &Board) -> Result<(), BoardError> {
             check_value(*v, &format!("play.split[\"{k}\"]"))?;
         }
     }
-    Ok(())
+    check_names(board)
+}
+
+/// Refuses overlong names (they would only slow name matching down).
+fn check_names(board: &Board) -> Result<(), BoardError> {
+    let long = |s: &str| s.len() > MAX_NAME;
+    let any_long = board.turn.as_deref().is_some_and(long)
+        || board.consecutive_passes.iter().any(|n| long(n))
+        || board.players.iter().any(|p| {
+            long(&p.name)
+                || long(&p.phoenixborn.name)
+                || p.units
+                    .iter()
+                    .any(|u| long(&u.name) || u.abilities.iter().any(|a| long(a)))
+        })
+        || board.play.as_ref().is_some_and(|p| {
+            p.player.as_deref().is_some_and(long)
+                || p.target.as_deref().is_some_and(long)
+                || p.card.as_deref().is_some_and(long)
+                || p.attackers.iter().chain(&p.order).any(|n| long(n))
+                || p.blocks
+                    .iter()
+                    .any(|b| long(&b.attacker) || long(&b.blocker))
+                || p.guard
+                    .as_ref()
+                    .is_some_and(|g| g.items().into_iter().any(long))
+                || p.split.keys().any(|k| long(k))
+        });
+    if !any_long {
+        return Ok(());
+    }
+    let mut names: Vec<(String, &str)> = Vec::new();
+    if let Some(t) = &board.turn {
+        names.push(("turn".into(), t));
+    }
+    for (i, n) in board.consecutive_passes.iter().enumerate() {
+        names.push((format!("consecutive_passes[{i}]"), n));
+    }
+    for (i, p) in board.players.iter().enumerate() {
+        names.push((format!("players[{i}].name"), &p.name));
+        names.push((
+            format!("players[{i}].phoenixborn.name"),
+            &p.phoenixborn.name,
+        ));
+        for (j, u) in p.units.iter().enumerate() {
+            names.push((format!("players[{i}].units[{j}].name"), &u.name));
+            for (k, a) in u.abilities.iter().enumerate() {
+                names.push((format!("players[{i}].units[{j}].abilities[{k}]"), a));
+            }
+        }
+    }
+    if let Some(play) = &board.play {
+        if let Some(p) = &play.player {
+            names.push(("play.player".into(), p));
+        }
+        if let Some(t) = &play.target {
+            names.push(("play.target".into(), t));
+        }
+        if let Some(c) = &play.card {
+            names.push(("play.card".into(), c));
+        }
+        for (i, a) in play.attackers.iter().enumerate() {
+            names.push((format!("play.attackers[{i}]"), a));
+        }
+        for (i, a) in play.order.iter().enumerate() {
+            names.push((format!("play.order[{i}]"), a));
+        }
+        for (i, b) in play.blocks.iter().enumerate() {
+            names.push((format!("play.blocks[{i}].attacker"), &b.attacker));
+            names.push((format!("play.blocks[{i}].blocker"), &b.blocker));
+        }
+        if let Some(g) = &play.guard {
+            for n in g.items() {
+                names.push(("play.guard".into(), n));
+            }
+        }
+        for k in play.split.keys() {
+            names.push(("play.split".into(), k));
+        }
+    }
+    match names
+        .into_iter()
+        .find(|(_, n)| n.chars().count() > MAX_NAME)
+    {
+        Some((path, _)) => Err(BoardError::semantic(
+            path,
+            format!("this name is too long; the limit is {MAX_NAME} characters"),
+        )),
+        None => Ok(()),
+    }
 }
 
 fn check_value(v: u32, path: &str) -> Result<(), BoardError> {

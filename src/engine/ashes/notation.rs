@@ -87,12 +87,14 @@ fn split_list(s: &str) -> Vec<String> {
 }
 
 fn board_of(board: &serde_json::Value) -> Result<Board, BoardError> {
-    serde_json::from_value::<Board>(board.clone()).map_err(|e| {
+    let b = serde_json::from_value::<Board>(board.clone()).map_err(|e| {
         BoardError::semantic(
             "board",
             format!("the board this play is meant for is not a valid Ashes board: {e}"),
         )
-    })
+    })?;
+    super::doc::validate(&b)?;
+    Ok(b)
 }
 
 fn player_index(b: &Board, typed: &str, path: &str) -> Result<usize, BoardError> {
