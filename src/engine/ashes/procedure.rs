@@ -722,7 +722,11 @@ fn attack_phoenixborn(
     let chose = if desc.is_empty() {
         "not to block".to_string()
     } else {
-        desc.join("; ")
+        let each: Vec<String> = blocks
+            .iter()
+            .map(|(a, b, _)| format!("{} with {}", unit_label(w, *a), unit_label(w, *b)))
+            .collect();
+        format!("to block {}", each.join(", and "))
     };
     cx.step(PB3, text)
         .num("blockers", blocks.len() as u32)
@@ -775,7 +779,7 @@ fn attack_phoenixborn(
         if play.order.is_empty() {
             format!("the declared order ({})", order_names.join(", "))
         } else {
-            order_names.join(", ")
+            format!("the order {}", order_names.join(", "))
         },
     );
 
