@@ -26,3 +26,13 @@ fn judge_document_end_to_end(bencher: divan::Bencher) {
     let engine = arbiter::engine::engine("ashes").expect("registered");
     bencher.bench_local(|| engine.judge(divan::black_box(BOARD)));
 }
+
+/// A ruling's state fed back as JSON (match tracking).
+#[divan::bench]
+fn parse_json_board(bencher: divan::Bencher) {
+    let board = parse_board(BOARD).expect("example board parses");
+    let mut v = serde_json::to_value(&board).expect("serializable");
+    v["play"] = serde_json::to_value(&board.play).expect("serializable");
+    let text = serde_json::to_string(&v).expect("serializable");
+    bencher.bench_local(|| parse_board(divan::black_box(&text)));
+}

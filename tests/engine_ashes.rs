@@ -1114,6 +1114,27 @@ fn defaults_are_no_damage_and_unexhausted() {
 }
 
 #[test]
+fn json_and_yaml_boards_parse_alike() {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/ashes/attack-phoenixborn.yaml"
+    ))
+    .unwrap();
+    let yaml = arbiter::engine::ashes::parse_board(&doc).unwrap();
+    let mut v = serde_json::to_value(&yaml).unwrap();
+    v["play"] = serde_json::to_value(yaml.play.as_ref().unwrap()).unwrap();
+    let json =
+        arbiter::engine::ashes::parse_board(&serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    assert_eq!(json, yaml);
+    // A broken JSON board still gets line:column from the shared parser.
+    let e = ashes()
+        .judge("{\"game\": \"ashes\", \"players\": [\n  {\"name\": 3,}\n]}")
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Syntax);
+    assert!(e.pos.is_some(), "{e:?}");
+}
+
+#[test]
 fn json_documents_are_accepted() {
     let doc = r#"{"game":"ashes","players":[{"name":"A","phoenixborn":{"name":"Aradel","life":16},"units":[{"name":"Blue Jaguar","attack":2,"life":2}]},{"name":"B","phoenixborn":{"name":"Brennen","life":17}}],"play":{"action":"attack-phoenixborn","attackers":["Blue Jaguar"]}}"#;
     let r = judge(doc);

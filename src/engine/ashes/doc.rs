@@ -177,7 +177,18 @@ pub struct Play {
 
 /// Parses and validates a board document (not the play's names: see the procedures).
 pub fn parse_board(text: &str) -> Result<Board, BoardError> {
-    let board: Board = crate::engine::board::parse(text)?;
+    crate::engine::board::precheck(text)?;
+    // JSON boards (match tracking feeds the ruling's state back as JSON) take
+    // the fast path; anything serde_json refuses goes through the shared YAML
+    // parser, which also gives the error its line:column.
+    let json = text.trim_start().starts_with('{');
+    let board: Board = match json
+        .then(|| serde_json::from_str::<Board>(text).ok())
+        .flatten()
+    {
+        Some(b) => b,
+        None => crate::engine::board::parse(text)?,
+    };
     validate(&board)?;
     Ok(board)
 }
