@@ -10,6 +10,7 @@
 //!   and exists in the corpus;
 //! - every `quote` there is verbatim text of that passage.
 
+pub mod ashes;
 pub mod board;
 pub mod grand_archive;
 pub mod legion;
@@ -140,6 +141,7 @@ pub fn engines() -> &'static [&'static dyn GameEngine] {
         &magewinds::Magewinds,
         &legion::Legion,
         &grand_archive::ENGINE,
+        &ashes::ENGINE,
     ]
 }
 
