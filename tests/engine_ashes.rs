@@ -1006,8 +1006,8 @@ fn changes_are_the_diff_of_before_and_after() {
     assert_eq!(
         paths,
         [
-            "players[0].units[2].exhausted",
-            "players[1].phoenixborn.damage",
+            "players[\"Coal\"].units[\"Anchornaut\"].exhausted",
+            "players[\"Maeoni\"].phoenixborn.damage",
             "turn"
         ]
     );

@@ -157,6 +157,16 @@ pub fn diff(before: &serde_json::Value, after: &serde_json::Value) -> Vec<Change
     out
 }
 
+/// Whether every element is an object with a distinct `name`.
+fn named(list: &[serde_json::Value]) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    list.iter().all(|v| {
+        v.get("name")
+            .and_then(serde_json::Value::as_str)
+            .is_some_and(|n| seen.insert(n))
+    })
+}
+
 fn diff_into(path: String, a: &serde_json::Value, b: &serde_json::Value, out: &mut Vec<Change>) {
     use serde_json::Value;
     match (a, b) {
@@ -176,6 +186,38 @@ fn diff_into(path: String, a: &serde_json::Value, b: &serde_json::Value, out: &m
                     format!("{path}.{k}")
                 };
                 diff_into(p, &Value::Null, vb, out);
+            }
+        }
+        // Lists of named things (units, players) are matched by name, so a
+        // destroyed unit reads as one removal, not a shifted list.
+        (Value::Array(x), Value::Array(y)) if named(x) && named(y) => {
+            let name = |v: &Value| {
+                v.get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            for va in x {
+                let n = name(va);
+                let p = format!("{path}[{n:?}]");
+                match y.iter().find(|vb| name(vb) == n) {
+                    Some(vb) => diff_into(p, va, vb, out),
+                    None => out.push(Change {
+                        path: p,
+                        before: va.clone(),
+                        after: Value::Null,
+                    }),
+                }
+            }
+            for vb in y
+                .iter()
+                .filter(|vb| !x.iter().any(|va| name(va) == name(vb)))
+            {
+                out.push(Change {
+                    path: format!("{path}[{:?}]", name(vb)),
+                    before: Value::Null,
+                    after: vb.clone(),
+                });
             }
         }
         (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
