@@ -14,6 +14,14 @@ fn collapse(s: &str) -> String {
 }
 
 #[test]
+fn every_shipped_game_has_an_engine() {
+    let corpus = &common::app().corpus;
+    for g in &corpus.games {
+        assert!(engine::engine(&g.id).is_some(), "{} has no engine", g.id);
+    }
+}
+
+#[test]
 fn every_rule_an_engine_can_cite_exists_and_quotes_are_verbatim() {
     let corpus = &common::app().corpus;
     for e in engine::engines() {
