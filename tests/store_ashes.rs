@@ -1,0 +1,147 @@
+//! An Ashes Reborn match through the service, on SQLite and PostgreSQL:
+//! the issue's notation line, seats and turns, completions, typos, an
+//! illegal play, undo, and the replay invariant with the real engine.
+
+mod store_common;
+
+use arbiter::app::matches::{Caller, MatchError, Matches};
+use arbiter::store::Store;
+
+macro_rules! both {
+    ($name:ident) => {
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                let (url, _dir) = super::store_common::sqlite_url();
+                super::$name(url).await;
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                super::$name(super::store_common::postgres_url().await).await;
+            }
+        }
+    };
+}
+
+const BOARD: &str = "\
+game: ashes
+turn: Coal
+players:
+  - name: Coal
+    phoenixborn: { name: Coal Roarkwin, life: 15 }
+    units:
+      - { name: Iron Worker, attack: 2, life: 2 }
+      - { name: Hammer Knight, attack: 3, life: 3 }
+  - name: Maeoni
+    phoenixborn: { name: Maeoni Viper, life: 20, damage: 5, exhausted: true }
+    units:
+      - { name: Mist Spirit, attack: 1, life: 1 }
+";
+
+fn coal() -> Caller {
+    Caller::new("table", "coal-user", false)
+}
+fn maeoni() -> Caller {
+    Caller::new("table", "maeoni-user", false)
+}
+
+fn damage(board: &serde_json::Value) -> i64 {
+    board["players"][1]["phoenixborn"]["damage"]
+        .as_i64()
+        .unwrap_or(0)
+}
+
+both!(ashes_match);
+async fn ashes_match(url: String) {
+    let m = Matches::new(Store::connect(&url).await.unwrap());
+    m.start(
+        &coal(),
+        "ashes",
+        &["coal-user".into(), "maeoni-user".into()],
+    )
+    .await
+    .unwrap();
+    m.setup(&coal(), &format!("```yaml\n{BOARD}```"))
+        .await
+        .unwrap();
+    let v = m.board("table").await.unwrap();
+    assert_eq!(v.turn.as_deref(), Some("coal-user"));
+
+    // Completions offer the defender's units after `attack unit`.
+    let c = m.complete("table", "attack unit ").await.unwrap();
+    assert!(c.iter().any(|s| s.contains("Mist Spirit")), "{c:?}");
+
+    // Not Maeoni's turn: she plays for her own seat only.
+    let e = m.play(&maeoni(), "pass", None).await.unwrap_err();
+    assert!(matches!(e, MatchError::Forbidden { .. }), "{e:?}");
+
+    // The issue's line: the exhausted Phoenixborn guards Mist Spirit and
+    // takes the total attack (2 + 3).
+    let r = m
+        .play(
+            &coal(),
+            "attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight; guard phoenixborn",
+            None,
+        )
+        .await
+        .unwrap();
+    assert!(r.applied, "{:?}", r.ruling.diagnostics);
+    assert!(r.ruling.legal);
+    assert!(
+        r.ruling
+            .steps
+            .iter()
+            .any(|s| s.rule.starts_with("ashes:attack-a-unit")),
+        "{:?}",
+        r.ruling.steps
+    );
+    assert_eq!(damage(&r.board), 10);
+    assert_eq!(r.board["turn"], "Maeoni", "the turn passes to Maeoni");
+    assert_eq!(r.board.get("play"), None);
+
+    // Now Coal may not play; typos and unknown names are clear, nothing stored.
+    assert!(matches!(
+        m.play(&coal(), "pass", None).await.unwrap_err(),
+        MatchError::Forbidden { .. }
+    ));
+    let before = m.board("table").await.unwrap();
+    let e = m
+        .play(
+            &maeoni(),
+            "attack unit \"Iron Wroker\" with Mist Spirit",
+            None,
+        )
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("Iron Worker"), "{e}");
+    // Attacking your own unit: refused (by the notation or as an illegal ruling).
+    match m
+        .play(
+            &maeoni(),
+            "attack unit \"Mist Spirit\" with Mist Spirit",
+            None,
+        )
+        .await
+    {
+        Ok(r) => assert!(!r.applied && !r.ruling.legal, "{r:?}"),
+        Err(e) => assert!(e.is_user_error(), "{e}"),
+    }
+    let after = m.board("table").await.unwrap();
+    assert_eq!(after.version, before.version);
+    assert_eq!(after.board, before.board);
+
+    // Maeoni passes; Coal cannot undo her play, she can.
+    let r = m.play(&maeoni(), "pass", None).await.unwrap();
+    assert!(r.applied && r.ruling.legal, "{:?}", r.ruling.diagnostics);
+    assert!(matches!(
+        m.undo(&coal()).await.unwrap_err(),
+        MatchError::Forbidden { .. }
+    ));
+    let u = m.undo(&maeoni()).await.unwrap();
+    assert_eq!(u.undone.input.as_deref(), Some("pass"));
+    assert_eq!(u.board, before.board.clone().unwrap());
+
+    let replay = m.replay("table").await.unwrap();
+    assert!(replay.consistent, "{:?}", replay.mismatches);
+    assert_eq!(replay.state, m.board("table").await.unwrap().board);
+}
