@@ -93,10 +93,15 @@ pub fn run(app: &App, args: MatchArgs) -> ExitCode {
 }
 
 async fn run_async(app: &App, args: MatchArgs) -> ExitCode {
-    let store = match Store::connect(&args.database_url).await {
+    // An empty DATABASE_URL (set but blank) means the default.
+    let url = match args.database_url.trim() {
+        "" => DEFAULT_DATABASE_URL,
+        url => url,
+    };
+    let store = match Store::connect(url).await {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("arbiter: {}: {e}", args.database_url);
+            eprintln!("arbiter: {url}: {e}");
             return ExitCode::FAILURE;
         }
     };
