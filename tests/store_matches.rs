@@ -555,3 +555,28 @@ async fn dispatch(url: String) {
     assert_eq!(serde_json::to_value(&e).unwrap()["kind"], "forbidden");
     assert!(e.is_user_error());
 }
+
+#[tokio::test]
+async fn sqlite_file_is_created_in_wal_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("sub-dir-free.db");
+    assert!(!file.exists());
+    let s = Store::connect(&format!("sqlite://{}", file.display()))
+        .await
+        .unwrap();
+    s.create_match("c", "tally", &["u".into()], "u")
+        .await
+        .unwrap();
+    assert!(file.exists(), "the database file is created when missing");
+    let wal = dir.path().join("sub-dir-free.db-wal");
+    assert!(wal.exists(), "journal_mode=WAL: {} missing", wal.display());
+    assert_eq!(s.backend(), arbiter::store::Backend::Sqlite);
+    let settings = s.settings().await.unwrap();
+    assert_eq!(
+        settings,
+        vec![
+            ("journal_mode".to_string(), "wal".to_string()),
+            ("synchronous".to_string(), "1".to_string()), // NORMAL
+        ]
+    );
+}

@@ -236,6 +236,30 @@ impl Store {
         self.backend
     }
 
+    /// The durability settings in force on a pooled connection: SQLite's
+    /// `journal_mode` and `synchronous` (1 = NORMAL), PostgreSQL's
+    /// `synchronous_commit`.
+    pub async fn settings(&self) -> Result<Vec<(String, String)>, StoreError> {
+        let mut conn = self.pool.acquire().await?;
+        let mut out = Vec::new();
+        let names: &[&str] = match self.backend {
+            Backend::Sqlite => &["journal_mode", "synchronous"],
+            Backend::Postgres => &["synchronous_commit"],
+        };
+        for name in names {
+            let sql = match self.backend {
+                Backend::Sqlite => format!("PRAGMA {name}"),
+                Backend::Postgres => format!("SHOW {name}"),
+            };
+            let row = sqlx::query(&sql).fetch_one(&mut *conn).await?;
+            let value = row
+                .try_get::<String, _>(0)
+                .or_else(|_| row.try_get::<i64, _>(0).map(|v| v.to_string()))?;
+            out.push((name.to_string(), value));
+        }
+        Ok(out)
+    }
+
     /// Closes the pool (waits for connections to be returned).
     pub async fn close(&self) {
         self.pool.close().await;
