@@ -49,7 +49,10 @@ fn actor(board: &Value, play: &Value) -> String {
                 .collect()
         })
         .unwrap_or_default();
-    let who = play["player"].as_str().or(board["turn"].as_str());
+    let who = play["player"]
+        .as_str()
+        .or(board["turn"].as_str())
+        .or(board["turn_player"].as_str());
     let seat = who
         .and_then(|w| names.iter().position(|n| fold(n) == fold(w)))
         .unwrap_or(0);

@@ -1070,9 +1070,14 @@ fn seat_of(m: &MatchRecord, user: &str) -> Option<usize> {
     m.players.iter().position(|p| p == user)
 }
 
+/// Top-level fields by which the games' boards say whose turn it is.
+const TURN_FIELDS: [&str; 3] = ["turn", "turn_player", "active_player"];
+
 /// The seat whose turn the board names (`turn: <player name>`), if any.
 fn turn_of(state: &Value) -> Option<(usize, String)> {
-    seat_named(state, state.get("turn")?.as_str()?)
+    TURN_FIELDS
+        .iter()
+        .find_map(|f| seat_named(state, state.get(f)?.as_str()?))
 }
 
 /// The seat of the player a play names (`player: <name>`), if any.
@@ -1356,5 +1361,9 @@ mod tests {
         let s = serde_json::json!({"turn": "maeoni", "players": [{"name": "Coal"}, {"name": "Maeoni"}]});
         assert_eq!(turn_of(&s), Some((1, "Maeoni".to_string())));
         assert_eq!(turn_of(&serde_json::json!({"players": []})), None);
+        let ga = serde_json::json!({"turn_player": "Bob", "players": [{"name": "Alice"}, {"name": "Bob"}]});
+        assert_eq!(turn_of(&ga), Some((1, "Bob".to_string())));
+        let play = serde_json::json!({"player": "alice"});
+        assert_eq!(named_player(&ga, &play), Some((0, "Alice".to_string())));
     }
 }
