@@ -580,3 +580,17 @@ async fn sqlite_file_is_created_in_wal_mode() {
         ]
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_pools_opening_a_fresh_sqlite_file_at_once_all_succeed() {
+    let (url, _dir) = store_common::sqlite_url();
+    let tasks: Vec<_> = (0..8)
+        .map(|_| {
+            let url = url.clone();
+            tokio::spawn(async move { Store::connect(&url).await })
+        })
+        .collect();
+    for t in tasks {
+        t.await.unwrap().expect("connect and migrate");
+    }
+}

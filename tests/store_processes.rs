@@ -143,3 +143,25 @@ async fn fifty_plays_from_fifty_processes_sqlite() {
     let (url, _dir) = store_common::sqlite_url();
     race(url).await;
 }
+
+/// Processes starting at once on a fresh SQLite file all migrate it (or
+/// find it migrated): none fails.
+#[test]
+fn fresh_sqlite_file_opened_by_many_processes_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = binary(dir.path());
+    let url = format!("sqlite://{}", dir.path().join("fresh.db").display());
+    let children: Vec<_> = (0..12)
+        .map(|_| arbiter(&bin, &url, &["board"]).spawn().unwrap())
+        .collect();
+    for c in children {
+        let o = c.wait_with_output().unwrap();
+        let reply: Value = serde_json::from_slice(&o.stdout).unwrap_or(Value::Null);
+        assert_eq!(
+            reply["kind"],
+            "no_match",
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}

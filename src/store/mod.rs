@@ -228,7 +228,21 @@ impl Store {
             })
             .connect(&url)
             .await?;
-        migrator().run(&pool).await?;
+        // PostgreSQL serializes migrations with an advisory lock; SQLite has
+        // none, so two processes starting on a fresh file can race: the
+        // loser's transaction fails after the winner's committed, and a
+        // second look finds the migration applied.
+        let mut attempt = 0;
+        loop {
+            match migrator().run(&pool).await {
+                Ok(()) => break,
+                Err(_) if attempt < 5 => {
+                    attempt += 1;
+                    tokio::time::sleep(Duration::from_millis(20 * attempt)).await;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
         Ok(Store { pool, backend })
     }
 
