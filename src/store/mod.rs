@@ -236,9 +236,9 @@ impl Store {
         loop {
             match migrator().run(&pool).await {
                 Ok(()) => break,
-                Err(_) if attempt < 5 => {
+                Err(_) if attempt < 10 => {
                     attempt += 1;
-                    tokio::time::sleep(Duration::from_millis(20 * attempt)).await;
+                    tokio::time::sleep(Duration::from_millis(50 * attempt)).await;
                 }
                 Err(e) => return Err(e.into()),
             }
