@@ -1,0 +1,441 @@
+//! The bot: one transport-neutral dispatcher behind three thin transports.
+//!
+//! A [`Request`] (a command with its options, or an autocomplete, a button
+//! press, a modal submit; plus who asked and where) goes into
+//! [`Bot::handle`], which calls the application layer and returns a
+//! [`Reply`]: plain data (pages of text, buttons, choices, a modal). The
+//! transports only translate:
+//! - [`discord`]: serenity `Interaction` → [`Request`], [`Reply`] → serenity
+//!   response builders (shared by the gateway and the HTTP endpoint);
+//! - [`http`]: Discord's interactions webhook (axum, Ed25519);
+//! - [`gateway`]: a serenity client (`arbiter serve`);
+//! - [`console`]: lines typed on a terminal or piped in, rendered by
+//!   [`text`].
+//!
+//! Match tracking (issue 9) plugs in here: `/match …` becomes a
+//! [`Command`] variant, its handler lives beside `judge`, and the database
+//! handle it needs goes into [`BotConfig`]/[`Bot`] (see [`Bot::database_url`]).
+
+pub mod commands;
+pub mod console;
+pub mod discord;
+pub mod gateway;
+pub mod http;
+mod pages;
+mod reply;
+pub mod text;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use crate::app::{App, AppError, JudgeError};
+use crate::engine::board;
+
+pub use pages::{PAGE_BUDGET, Pages};
+pub use reply::{Action, Button, ButtonStyle, Choice, Message, MessageKind, Modal, Reply};
+
+/// Largest attachment downloaded for `/judge` and "Judge this board".
+pub const MAX_ATTACHMENT_BYTES: u64 = 1024 * 1024;
+/// The custom id of the modal `/judge` opens without a board.
+pub const JUDGE_MODAL_ID: &str = "judge-modal";
+/// The custom id of the paragraph field in that modal.
+pub const JUDGE_MODAL_FIELD: &str = "board";
+/// Results shown for a `/rule` question.
+pub const RULE_RESULTS: usize = 3;
+/// Discord allows at most 25 autocomplete choices.
+pub const MAX_CHOICES: usize = 25;
+
+/// Who sent a request, and where.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Origin {
+    /// The interaction id (Discord) or a line number (console).
+    pub id: String,
+    pub user_id: u64,
+    pub user_name: String,
+    pub guild_id: Option<u64>,
+    pub channel_id: Option<u64>,
+}
+
+/// An attachment to fetch (a Discord CDN URL) or already read (console).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Attachment {
+    pub filename: String,
+    pub url: String,
+    /// Size Discord reports, in bytes.
+    pub size: u64,
+}
+
+/// Where a board document comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BoardSource {
+    /// Typed or pasted text (a message, an option, a modal field).
+    Text(String),
+    /// An attached file still to download.
+    Attachment(Attachment),
+}
+
+/// A command with its options.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// `/rule query [game]`.
+    Rule { query: String, game: Option<String> },
+    /// `/judge [game] [board] [file]`; `None` opens the modal.
+    Judge { game: Option<String>, board: Option<BoardSource> },
+    /// "Judge this board" on a message: its content, and its first attachment.
+    JudgeMessage { content: String, attachment: Option<Attachment> },
+    /// `/games`.
+    Games,
+    /// `/help`.
+    Help,
+    // Issue 9: `Match(MatchCommand)` for `/match start|setup|play|board|log|undo|end|export`.
+}
+
+impl Command {
+    /// The name as logged and as typed (`rule`, `judge`, …).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::Rule { .. } => "rule",
+            Command::Judge { .. } => "judge",
+            Command::JudgeMessage { .. } => commands::JUDGE_MESSAGE,
+            Command::Games => "games",
+            Command::Help => "help",
+        }
+    }
+}
+
+/// What the user did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Input {
+    Command(Command),
+    /// Typing in an autocompleted option: the command, the option, what is
+    /// typed so far, and the `game` option if already chosen.
+    Autocomplete { command: String, option: String, value: String, game: Option<String> },
+    /// A button press (its custom id).
+    Component { custom_id: String },
+    /// A modal submitted: its custom id and the fields' (custom id, value).
+    ModalSubmit { custom_id: String, fields: Vec<(String, String)> },
+}
+
+impl Input {
+    /// A short label for logs: `rule`, `autocomplete:rule`, `button:cite`.
+    pub fn label(&self) -> String {
+        match self {
+            Input::Command(c) => c.name().to_string(),
+            Input::Autocomplete { command, .. } => format!("autocomplete:{command}"),
+            Input::Component { custom_id } => {
+                format!("button:{}", custom_id.split(':').next().unwrap_or_default())
+            }
+            Input::ModalSubmit { custom_id, .. } => format!("modal:{custom_id}"),
+        }
+    }
+}
+
+/// One request to the bot.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    pub origin: Origin,
+    pub input: Input,
+}
+
+/// Settings shared by every transport.
+#[derive(Debug, Clone)]
+pub struct BotConfig {
+    /// Where match tracking keeps its SQLite database (issue 9; unused yet).
+    pub database_url: Option<String>,
+    /// Timeout for attachment downloads.
+    pub download_timeout: Duration,
+}
+
+impl Default for BotConfig {
+    fn default() -> Self {
+        BotConfig { database_url: None, download_timeout: Duration::from_secs(10) }
+    }
+}
+
+/// The dispatcher and its state.
+pub struct Bot {
+    pub app: Arc<App>,
+    pub config: BotConfig,
+    pages: Pages,
+    client: reqwest::Client,
+}
+
+static ERROR_SEQ: AtomicU64 = AtomicU64::new(0);
+
+/// A short id for an internal error, unique within a process run, which
+/// appears in the user's message and in the logs.
+pub fn error_id() -> String {
+    let n = ERROR_SEQ.fetch_add(1, Ordering::Relaxed);
+    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    let mixed = (t as u64 ^ (u64::from(std::process::id()) << 32)).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ n;
+    format!("E{:08X}", (mixed >> 16) as u32)
+}
+
+/// An internal error: logged with an id, reported to the user by that id only.
+pub fn internal_error(what: &str, detail: &dyn std::fmt::Display) -> Reply {
+    let id = error_id();
+    tracing::error!(error_id = %id, "{what}: {detail}");
+    Reply::Message(Message::internal_error(&id))
+}
+
+impl Bot {
+    pub fn new(app: Arc<App>, config: BotConfig) -> Bot {
+        let client = reqwest::Client::builder()
+            .timeout(config.download_timeout)
+            .user_agent(concat!("arbiter/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .unwrap_or_default();
+        Bot { app, config, pages: Pages::default(), client }
+    }
+
+    /// The database match tracking will open (issue 9).
+    pub fn database_url(&self) -> Option<&str> {
+        self.config.database_url.as_deref()
+    }
+
+    /// Whether answering may take longer than Discord's 3 seconds (an
+    /// attachment to download): the transport defers first, then edits.
+    pub fn needs_defer(&self, request: &Request) -> bool {
+        match &request.input {
+            Input::Command(Command::Judge { board: Some(BoardSource::Attachment(_)), .. }) => true,
+            Input::Command(Command::JudgeMessage { content, attachment: Some(_) }) => !has_board_text(content),
+            _ => false,
+        }
+    }
+
+    /// Whether a deferred reply should be ephemeral (no: rulings are public).
+    pub fn defer_ephemeral(&self, _request: &Request) -> bool {
+        false
+    }
+
+    /// Answers a request. Never panics: a panic in the application layer
+    /// becomes an internal error with an id.
+    pub async fn handle(&self, request: &Request) -> Reply {
+        // Fetch what must be fetched first (async), then answer (sync, guarded).
+        let fetched = match &request.input {
+            Input::Command(Command::Judge { board: Some(BoardSource::Attachment(a)), .. }) => Some(self.download(a).await),
+            Input::Command(Command::JudgeMessage { content, attachment: Some(a) }) if !has_board_text(content) => {
+                Some(self.download(a).await)
+            }
+            _ => None,
+        };
+        let fetched = match fetched {
+            Some(Err(reply)) => return reply,
+            Some(Ok(text)) => Some(text),
+            None => None,
+        };
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(request, fetched))) {
+            Ok(reply) => reply,
+            Err(panic) => {
+                let msg = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "panic".into());
+                internal_error(&format!("panic while handling {}", request.input.label()), &msg)
+            }
+        }
+    }
+
+    /// Answers without I/O (the console and the tests use it directly for
+    /// requests that need no download).
+    pub fn handle_sync(&self, request: &Request) -> Reply {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(request, None))) {
+            Ok(reply) => reply,
+            Err(_) => internal_error(&format!("panic while handling {}", request.input.label()), &"see above"),
+        }
+    }
+
+    fn answer(&self, request: &Request, fetched: Option<String>) -> Reply {
+        match &request.input {
+            Input::Command(Command::Rule { query, game }) => self.rule(query, game.as_deref()),
+            Input::Command(Command::Judge { game, board }) => match (board, fetched) {
+                (_, Some(text)) => self.judge(&text, game.as_deref()),
+                (Some(BoardSource::Text(text)), None) => self.judge(text, game.as_deref()),
+                (Some(BoardSource::Attachment(_)), None) => {
+                    Reply::Message(Message::user_error("Judge", "the attachment could not be read"))
+                }
+                (None, None) => Reply::Modal(judge_modal(game.as_deref())),
+            },
+            Input::Command(Command::JudgeMessage { content, .. }) => match fetched {
+                Some(text) => self.judge(&text, None),
+                None if has_board_text(content) => self.judge(content, None),
+                None => Reply::Message(Message::user_error(
+                    "Judge this board",
+                    "that message has no board: put a YAML board document in a ```yaml code block``` or attach a .yaml/.yml/.json file",
+                )),
+            },
+            Input::Command(Command::Games) => self.games(),
+            Input::Command(Command::Help) => Reply::Message(help()),
+            Input::Autocomplete { command, option, value, game } => self.autocomplete(command, option, value, game.as_deref()),
+            Input::Component { custom_id } => self.component(custom_id),
+            Input::ModalSubmit { custom_id, fields } => self.modal_submit(custom_id, fields),
+        }
+    }
+
+    async fn download(&self, a: &Attachment) -> Result<String, Reply> {
+        let refuse = |why: String| Reply::Message(Message::user_error("Judge", &why));
+        let lower = a.filename.to_lowercase();
+        if ![".yaml", ".yml", ".json", ".txt"].iter().any(|e| lower.ends_with(e)) {
+            return Err(refuse(format!("`{}` is not a board document: attach a .yaml, .yml or .json file", a.filename)));
+        }
+        if a.size > MAX_ATTACHMENT_BYTES {
+            return Err(refuse(format!(
+                "`{}` is {} KB; attachments over {} KB are refused",
+                a.filename,
+                a.size.div_ceil(1024),
+                MAX_ATTACHMENT_BYTES / 1024
+            )));
+        }
+        let mut response = match self.client.get(&a.url).send().await.and_then(|r| r.error_for_status()) {
+            Ok(r) => r,
+            Err(e) => return Err(internal_error("attachment download failed", &e)),
+        };
+        let mut bytes: Vec<u8> = Vec::new();
+        loop {
+            match response.chunk().await {
+                Ok(Some(chunk)) => {
+                    if bytes.len() as u64 + chunk.len() as u64 > MAX_ATTACHMENT_BYTES {
+                        return Err(refuse(format!(
+                            "`{}` is larger than {} KB; refused",
+                            a.filename,
+                            MAX_ATTACHMENT_BYTES / 1024
+                        )));
+                    }
+                    bytes.extend_from_slice(&chunk);
+                }
+                Ok(None) => break,
+                Err(e) => return Err(internal_error("attachment download failed", &e)),
+            }
+        }
+        String::from_utf8(bytes).map_err(|_| refuse(format!("`{}` is not UTF-8 text", a.filename)))
+    }
+
+    /// `/rule`: an exact id shows that passage; anything else is a question.
+    fn rule(&self, query: &str, game: Option<&str>) -> Reply {
+        let query = query.trim();
+        if let Some(p) = self.app.corpus.resolve_id(query).filter(|_| !query.contains(char::is_whitespace)) {
+            let id = p.id.clone();
+            return match self.app.cite(&id, false) {
+                Ok(reply) => Reply::Message(self.paged(reply::passages_message(&self.app, &reply, false), false)),
+                Err(e) => app_error("Rule", &e),
+            };
+        }
+        match self.app.ask(query, game, RULE_RESULTS) {
+            Ok(reply) => Reply::Message(self.paged(reply::ask_message(&self.app, &reply), false)),
+            Err(e) => app_error("Rule", &e),
+        }
+    }
+
+    fn judge(&self, text: &str, game: Option<&str>) -> Reply {
+        match self.app.judge(text, game) {
+            Ok(ruling) => Reply::Message(self.paged(reply::ruling_message(&ruling), false)),
+            Err(JudgeError::App(e)) => app_error("Judge", &e),
+            Err(e) => Reply::Message(Message::user_error("Judge", &e.to_string())),
+        }
+    }
+
+    fn games(&self) -> Reply {
+        match (self.app.rules(None), self.app.coverage(None)) {
+            (Ok(rules), Ok(coverage)) => Reply::Message(self.paged(reply::games_message(&rules, &coverage), false)),
+            (Err(e), _) | (_, Err(e)) => app_error("Games", &e),
+        }
+    }
+
+    fn autocomplete(&self, command: &str, option: &str, value: &str, game: Option<&str>) -> Reply {
+        if command != "rule" || option != "query" {
+            return Reply::Choices(Vec::new());
+        }
+        // An unknown game option completes across all games rather than failing.
+        let game = game.filter(|g| self.app.corpus.resolve_game(g).is_some());
+        let list = self.app.complete(value, game, MAX_CHOICES).unwrap_or_default();
+        let mut choices: Vec<Choice> = list.into_iter().map(|s| Choice::passage(&s.id, &s.title)).collect();
+        // What was typed stays a choice, so a free question can still be sent.
+        let typed = value.trim();
+        if !typed.is_empty() && !choices.iter().any(|c| c.value == typed) && typed.chars().count() <= 100 {
+            if choices.len() == MAX_CHOICES {
+                choices.pop();
+            }
+            choices.insert(0, Choice { name: typed.to_string(), value: typed.to_string() });
+        }
+        Reply::Choices(choices)
+    }
+
+    fn component(&self, custom_id: &str) -> Reply {
+        match Action::parse(custom_id) {
+            Some(Action::Cite(id)) => match self.app.cite(&id, false) {
+                Ok(reply) => Reply::Message(self.paged(reply::passages_message(&self.app, &reply, false), true)),
+                Err(e) => app_error("Rule", &e),
+            },
+            Some(Action::Section(id)) => match self.app.cite(&id, true) {
+                Ok(reply) => Reply::Message(self.paged(reply::passages_message(&self.app, &reply, true), true)),
+                Err(e) => app_error("Rule", &e),
+            },
+            Some(Action::Page { key, page }) => match self.pages.get(key, page) {
+                Some(msg) => Reply::Update(msg),
+                None => Reply::Message(Message::user_error(
+                    "Pages",
+                    "these pages have expired (they are kept for 15 minutes); run the command again",
+                )),
+            },
+            None => Reply::Message(Message::user_error("Button", "this button is not known to this version of Arbiter")),
+        }
+    }
+
+    fn modal_submit(&self, custom_id: &str, fields: &[(String, String)]) -> Reply {
+        let Some(game_part) = custom_id.strip_prefix(JUDGE_MODAL_ID) else {
+            return Reply::Message(Message::user_error("Form", "this form is not known to this version of Arbiter"));
+        };
+        let game = game_part.strip_prefix(':').filter(|g| !g.is_empty());
+        let board = fields.iter().find(|(id, _)| id == JUDGE_MODAL_FIELD).map(|(_, v)| v.as_str()).unwrap_or_default();
+        self.judge(board, game)
+    }
+
+    /// Splits a long message into pages; page 1 is returned, the rest kept
+    /// for the pager buttons.
+    fn paged(&self, doc: reply::Doc, ephemeral: bool) -> Message {
+        self.pages.paginate(doc, ephemeral)
+    }
+}
+
+/// Whether a message holds a board document in its text.
+fn has_board_text(content: &str) -> bool {
+    content.contains("```") || board::game_of(board::extract_code_block(content)).is_ok()
+}
+
+fn app_error(title: &str, e: &AppError) -> Reply {
+    Reply::Message(Message::user_error(title, &e.to_string()))
+}
+
+fn judge_modal(game: Option<&str>) -> Modal {
+    Modal {
+        custom_id: match game {
+            Some(g) => format!("{JUDGE_MODAL_ID}:{}", g.chars().take(60).collect::<String>()),
+            None => JUDGE_MODAL_ID.to_string(),
+        },
+        title: "Judge a board".into(),
+        field_id: JUDGE_MODAL_FIELD.into(),
+        label: "Board document (YAML or JSON)".into(),
+        placeholder: "game: ashes\nplayers: ...\nplay: ...".into(),
+        max_length: 4000,
+    }
+}
+
+fn help() -> Message {
+    let body = "\
+**/rule** `query` `[game]` — cited rules passages for a question; the best sentence is in bold. \
+Type a passage id (autocomplete suggests them) to show that passage.
+> `/rule query:can an exhausted phoenixborn guard game:ashes`
+> `/rule query:ashes:attack-a-unit.3`
+
+**/judge** `[game]` `[board]` `[file]` — adjudicates a board document (YAML or JSON): the ruling step by step with citations, \
+diagnostics and the resulting state. Paste the board, attach a `.yaml`/`.json` file (≤ 1 MB), or give neither to get a form.
+
+**Judge this board** (right-click a message › Apps) — adjudicates the board in that message's code block or attachment.
+
+**/games** — the games and rule documents indexed, and how many passages each engine executes.
+
+Board document formats: `arbiter schema <game>` prints each game's JSON Schema.";
+    Message::info("Arbiter — help", body)
+}
