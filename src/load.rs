@@ -9,7 +9,10 @@ use crate::corpus::{GameManifest, Glossary, SourceDocument, SourceGame};
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     #[error("cannot read {path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("{path} is not UTF-8 text (invalid byte at offset {offset})")]
     NotUtf8 { path: PathBuf, offset: usize },
     #[error("{path}: {message}")]
@@ -29,7 +32,9 @@ pub fn default_data_dir() -> PathBuf {
     if cwd.join("ashes").is_dir() || cwd.is_dir() {
         return cwd;
     }
-    if let Some(dir) = std::env::current_exe().ok().and_then(|e| e.parent().map(|p| p.join("rules_data")))
+    if let Some(dir) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(|p| p.join("rules_data")))
         && dir.is_dir()
     {
         return dir;
@@ -43,7 +48,10 @@ pub fn load_dir(dir: &Path) -> Result<Vec<SourceGame>, LoadError> {
     if dir.join("manifest.yaml").is_file() {
         return Ok(vec![load_game(dir)?]);
     }
-    let entries = std::fs::read_dir(dir).map_err(|source| LoadError::Io { path: dir.into(), source })?;
+    let entries = std::fs::read_dir(dir).map_err(|source| LoadError::Io {
+        path: dir.into(),
+        source,
+    })?;
     let mut dirs: Vec<PathBuf> = entries
         .filter_map(Result::ok)
         .map(|e| e.path())
@@ -69,25 +77,45 @@ pub fn load_all(data_dir: &Path, extra: &[PathBuf]) -> Result<Vec<SourceGame>, L
 pub fn load_game(dir: &Path) -> Result<SourceGame, LoadError> {
     let manifest_path = dir.join("manifest.yaml");
     let text = read_text(&manifest_path)?;
-    let manifest: GameManifest = serde_saphyr::from_str(&text)
-        .map_err(|e| LoadError::Manifest { path: manifest_path.clone(), message: e.to_string() })?;
+    let manifest: GameManifest =
+        serde_saphyr::from_str(&text).map_err(|e| LoadError::Manifest {
+            path: manifest_path.clone(),
+            message: e.to_string(),
+        })?;
     let glossary = match &manifest.glossary {
         Some(file) => {
             let path = dir.join(file);
-            serde_saphyr::from_str(&read_text(&path)?)
-                .map_err(|e| LoadError::Manifest { path, message: e.to_string() })?
+            serde_saphyr::from_str(&read_text(&path)?).map_err(|e| LoadError::Manifest {
+                path,
+                message: e.to_string(),
+            })?
         }
         None => Glossary::default(),
     };
     let documents = manifest
         .documents
         .iter()
-        .map(|d| Ok(SourceDocument { manifest: d.clone(), text: read_text(&dir.join(&d.file))? }))
+        .map(|d| {
+            Ok(SourceDocument {
+                manifest: d.clone(),
+                text: read_text(&dir.join(&d.file))?,
+            })
+        })
         .collect::<Result<_, LoadError>>()?;
-    Ok(SourceGame { manifest, glossary, documents })
+    Ok(SourceGame {
+        manifest,
+        glossary,
+        documents,
+    })
 }
 
 fn read_text(path: &Path) -> Result<String, LoadError> {
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Io { path: path.into(), source })?;
-    String::from_utf8(bytes).map_err(|e| LoadError::NotUtf8 { path: path.into(), offset: e.utf8_error().valid_up_to() })
+    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+        path: path.into(),
+        source,
+    })?;
+    String::from_utf8(bytes).map_err(|e| LoadError::NotUtf8 {
+        path: path.into(),
+        offset: e.utf8_error().valid_up_to(),
+    })
 }

@@ -10,13 +10,23 @@ use arbiter::render::text::{self, Style};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "arbiter", version, about = "Rules assistant for tabletop games: cites rules, adjudicates plays, tracks matches")]
+#[command(
+    name = "arbiter",
+    version,
+    about = "Rules assistant for tabletop games: cites rules, adjudicates plays, tracks matches"
+)]
 struct Cli {
     /// Folder of shipped rule data (default: ./rules_data, or beside the binary).
     #[arg(long, global = true, env = "ARBITER_DATA", value_name = "DIR")]
     data: Option<PathBuf>,
     /// Extra rule folders to load (house rules, other games); repeatable.
-    #[arg(long = "rules-dir", global = true, env = "ARBITER_RULES_DIRS", value_delimiter = ':', value_name = "DIR")]
+    #[arg(
+        long = "rules-dir",
+        global = true,
+        env = "ARBITER_RULES_DIRS",
+        value_delimiter = ':',
+        value_name = "DIR"
+    )]
     rules_dirs: Vec<PathBuf>,
     #[command(subcommand)]
     command: Command,
@@ -133,7 +143,10 @@ fn main() -> ExitCode {
         _ => std::env::var("ARBITER_LOG_FORMAT").unwrap_or_default(),
     };
     init_logging(&log_format);
-    let data = cli.data.clone().unwrap_or_else(arbiter::load::default_data_dir);
+    let data = cli
+        .data
+        .clone()
+        .unwrap_or_else(arbiter::load::default_data_dir);
     let app = match App::load(&data, &cli.rules_dirs) {
         Ok(app) => app,
         Err(e) => {
@@ -159,7 +172,8 @@ fn main() -> ExitCode {
 }
 
 fn json<T: serde::Serialize>(value: &T) -> String {
-    let mut s = serde_json::to_string_pretty(value).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    let mut s =
+        serde_json::to_string_pretty(value).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
     s.push('\n');
     s
 }
@@ -178,47 +192,117 @@ fn read_input(path: &std::path::Path) -> Result<String, String> {
     use std::io::Read;
     let mut bytes = Vec::new();
     let res = if path.as_os_str() == "-" {
-        std::io::stdin().take(arbiter::engine::board::MAX_BOARD_BYTES as u64 + 1).read_to_end(&mut bytes).map(|_| ())
+        std::io::stdin()
+            .take(arbiter::engine::board::MAX_BOARD_BYTES as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map(|_| ())
     } else {
         std::fs::File::open(path)
-            .and_then(|f| f.take(arbiter::engine::board::MAX_BOARD_BYTES as u64 + 1).read_to_end(&mut bytes))
+            .and_then(|f| {
+                f.take(arbiter::engine::board::MAX_BOARD_BYTES as u64 + 1)
+                    .read_to_end(&mut bytes)
+            })
             .map(|_| ())
     };
     res.map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    String::from_utf8(bytes).map_err(|e| format!("{} is not UTF-8 text (invalid byte at offset {})", path.display(), e.utf8_error().valid_up_to()))
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{} is not UTF-8 text (invalid byte at offset {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
 }
 
 fn run(app: &App, command: Command) -> Result<String, CliError> {
-    let style = Style { ansi: std::io::stdout().is_terminal() };
+    let style = Style {
+        ansi: std::io::stdout().is_terminal(),
+    };
     Ok(match command {
-        Command::Ask { query, game, limit, json: as_json } => {
+        Command::Ask {
+            query,
+            game,
+            limit,
+            json: as_json,
+        } => {
             let reply = app.ask(&query.join(" "), game.as_deref(), limit)?;
-            if as_json { json(&reply) } else { text::ask(&reply, style) }
+            if as_json {
+                json(&reply)
+            } else {
+                text::ask(&reply, style)
+            }
         }
-        Command::Cite { id, children, json: as_json } => {
+        Command::Cite {
+            id,
+            children,
+            json: as_json,
+        } => {
             let reply = app.cite(&id, children)?;
-            if as_json { json(&reply) } else { text::cite(&reply) }
+            if as_json {
+                json(&reply)
+            } else {
+                text::cite(&reply)
+            }
         }
-        Command::Rules { game, coverage: true, json: as_json, .. } => {
+        Command::Rules {
+            game,
+            coverage: true,
+            json: as_json,
+            ..
+        } => {
             let reply = app.coverage(game.as_deref())?;
-            if as_json { json(&reply) } else { text::coverage(&reply) }
+            if as_json {
+                json(&reply)
+            } else {
+                text::coverage(&reply)
+            }
         }
-        Command::Rules { game, depth, json: as_json, .. } => {
+        Command::Rules {
+            game,
+            depth,
+            json: as_json,
+            ..
+        } => {
             let reply = app.rules(game.as_deref())?;
-            if as_json { json(&reply) } else { text::rules(&reply, depth) }
+            if as_json {
+                json(&reply)
+            } else {
+                text::rules(&reply, depth)
+            }
         }
-        Command::Judge { file, game, json: as_json } => {
+        Command::Judge {
+            file,
+            game,
+            json: as_json,
+        } => {
             let input = read_input(&file).map_err(CliError::Input)?;
-            let ruling = app.judge(&input, game.as_deref()).map_err(|e| CliError::Input(e.to_string()))?;
-            if as_json { json(&ruling) } else { text::ruling(&ruling) }
+            let ruling = app
+                .judge(&input, game.as_deref())
+                .map_err(|e| CliError::Input(e.to_string()))?;
+            if as_json {
+                json(&ruling)
+            } else {
+                text::ruling(&ruling)
+            }
         }
         Command::Schema { game } => {
-            let schema = app.schema(&game).map_err(|e| CliError::Input(e.to_string()))?;
+            let schema = app
+                .schema(&game)
+                .map_err(|e| CliError::Input(e.to_string()))?;
             json(&schema)
         }
-        Command::Complete { partial, game, limit, json: as_json } => {
+        Command::Complete {
+            partial,
+            game,
+            limit,
+            json: as_json,
+        } => {
             let list = app.complete(&partial, game.as_deref(), limit)?;
-            if as_json { json(&list) } else { text::suggestions(&list) }
+            if as_json {
+                json(&list)
+            } else {
+                text::suggestions(&list)
+            }
         }
         Command::Commands { .. } => json(&arbiter::bot::commands::definitions_json(app)),
         Command::Serve(_) | Command::Console => unreachable!("handled in main"),
@@ -229,12 +313,21 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
 /// comes from RUST_LOG (default `info`, serenity at `warn`).
 fn init_logging(format: &str) {
     use tracing_subscriber::EnvFilter;
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,serenity=warn,tracing::span=warn"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let filter = EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| EnvFilter::new("info,serenity=warn,tracing::span=warn"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
     let _ = if format.eq_ignore_ascii_case("json") {
-        builder.json().with_current_span(true).with_span_list(false).try_init()
+        builder
+            .json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .try_init()
     } else {
-        builder.with_ansi(std::io::stderr().is_terminal()).try_init()
+        builder
+            .with_ansi(std::io::stderr().is_terminal())
+            .try_init()
     };
 }
 
@@ -244,7 +337,9 @@ fn console(app: App) -> ExitCode {
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();
     if interactive {
-        eprintln!("Arbiter console: type /help, /games, /rule query:… game:…; /quit or Ctrl-D to leave.");
+        eprintln!(
+            "Arbiter console: type /help, /games, /rule query:… game:…; /quit or Ctrl-D to leave."
+        );
     }
     let ansi = std::io::stdout().is_terminal();
     let mut out = std::io::stdout().lock();
@@ -283,9 +378,15 @@ async fn shutdown_signal() {
 
 fn serve(app: App, args: ServeArgs) -> ExitCode {
     use arbiter::bot::{Bot, BotConfig, gateway, http};
-    let config = BotConfig { database_url: args.database_url.clone(), ..BotConfig::default() };
+    let config = BotConfig {
+        database_url: args.database_url.clone(),
+        ..BotConfig::default()
+    };
     let bot = std::sync::Arc::new(Bot::new(std::sync::Arc::new(app), config));
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(r) => r,
         Err(e) => {
             eprintln!("arbiter: cannot start the runtime: {e}");

@@ -12,7 +12,9 @@ pub enum JudgeError {
     Board(#[from] BoardError),
     #[error("{0}")]
     App(#[from] AppError),
-    #[error("{game} has rules text but no rules engine yet; `arbiter ask` can still cite its rules")]
+    #[error(
+        "{game} has rules text but no rules engine yet; `arbiter ask` can still cite its rules"
+    )]
     NoEngine { game: String },
 }
 
@@ -56,25 +58,34 @@ impl App {
                 "game",
                 format!(
                     "unknown game '{name}'{}",
-                    suggestions.first().map(|s| format!("; did you mean '{s}'?")).unwrap_or_default()
+                    suggestions
+                        .first()
+                        .map(|s| format!("; did you mean '{s}'?"))
+                        .unwrap_or_default()
                 ),
             )),
             other => JudgeError::App(other),
         })?;
-        let engine = engine::engine(&game.id).ok_or_else(|| JudgeError::NoEngine { game: game.name.clone() })?;
+        let engine = engine::engine(&game.id).ok_or_else(|| JudgeError::NoEngine {
+            game: game.name.clone(),
+        })?;
         Ok(engine.judge(text)?)
     }
 
     /// The JSON Schema of a game's board documents.
     pub fn schema(&self, game: &str) -> Result<serde_json::Value, JudgeError> {
         let g = self.game(game)?;
-        let engine = engine::engine(&g.id).ok_or_else(|| JudgeError::NoEngine { game: g.name.clone() })?;
+        let engine = engine::engine(&g.id).ok_or_else(|| JudgeError::NoEngine {
+            game: g.name.clone(),
+        })?;
         Ok(engine.schema())
     }
 
     /// For each passage, whether an engine executes it and where.
     pub fn coverage(&self, game: Option<&str>) -> Result<CoverageReply, AppError> {
-        let only = game.map(|g| self.game(g).map(|g| g.id.clone())).transpose()?;
+        let only = game
+            .map(|g| self.game(g).map(|g| g.id.clone()))
+            .transpose()?;
         let games = self
             .corpus
             .games
@@ -88,10 +99,18 @@ impl App {
                     .flat_map(|d| self.corpus.subtree(d.root))
                     .map(|i| {
                         let p = &self.corpus.passages[i];
-                        let mut executed_by: Vec<String> =
-                            uses.iter().filter(|u| u.rule == p.id).map(|u| u.procedure.to_string()).collect();
+                        let mut executed_by: Vec<String> = uses
+                            .iter()
+                            .filter(|u| u.rule == p.id)
+                            .map(|u| u.procedure.to_string())
+                            .collect();
                         executed_by.dedup();
-                        CoverageEntry { id: p.id.clone(), title: p.title.clone(), depth: self.corpus.depth(i), executed_by }
+                        CoverageEntry {
+                            id: p.id.clone(),
+                            title: p.title.clone(),
+                            depth: self.corpus.depth(i),
+                            executed_by,
+                        }
                     })
                     .collect();
                 GameCoverage {

@@ -28,12 +28,20 @@ pub const DEFAULT_LIMIT: usize = 3;
 pub enum AppError {
     #[error("{0}")]
     Usage(String),
-    #[error("the question is {len} characters long; the limit is {max}. Ask about one rule at a time.")]
+    #[error(
+        "the question is {len} characters long; the limit is {max}. Ask about one rule at a time."
+    )]
     TooLong { len: usize, max: usize },
     #[error("unknown game '{name}'{}", did_you_mean(suggestions))]
-    UnknownGame { name: String, suggestions: Vec<String> },
+    UnknownGame {
+        name: String,
+        suggestions: Vec<String>,
+    },
     #[error("no passage has the id '{id}'{}", did_you_mean(suggestions))]
-    UnknownId { id: String, suggestions: Vec<String> },
+    UnknownId {
+        id: String,
+        suggestions: Vec<String>,
+    },
 }
 
 impl AppError {
@@ -122,15 +130,19 @@ impl App {
                 .corpus
                 .games
                 .iter()
-                .flat_map(|g| std::iter::once((g, &g.id)).chain(g.aliases.iter().map(move |a| (g, a))))
+                .flat_map(|g| {
+                    std::iter::once((g, &g.id)).chain(g.aliases.iter().map(move |a| (g, a)))
+                })
                 .filter_map(|(g, n)| {
-                    let d = crate::search::edit_distance(&name.to_lowercase(), &n.to_lowercase(), 3)?;
+                    let d =
+                        crate::search::edit_distance(&name.to_lowercase(), &n.to_lowercase(), 3)?;
                     Some((d, g.id.clone()))
                 })
                 .collect();
             scored.sort();
+            let best = scored.first().map(|(d, _)| *d);
             let mut suggestions: Vec<String> = Vec::new();
-            for (_, id) in scored {
+            for (_, id) in scored.into_iter().filter(|(d, _)| Some(*d) == best) {
                 if !suggestions.contains(&id) {
                     suggestions.push(id);
                 }
@@ -138,7 +150,10 @@ impl App {
             if suggestions.is_empty() {
                 suggestions = self.corpus.games.iter().map(|g| g.id.clone()).collect();
             }
-            AppError::UnknownGame { name: name.to_string(), suggestions }
+            AppError::UnknownGame {
+                name: name.to_string(),
+                suggestions,
+            }
         })
     }
 
@@ -150,10 +165,17 @@ impl App {
         }
         let len = query.chars().count();
         if len > MAX_QUERY_CHARS {
-            return Err(AppError::TooLong { len, max: MAX_QUERY_CHARS });
+            return Err(AppError::TooLong {
+                len,
+                max: MAX_QUERY_CHARS,
+            });
         }
-        let game = game.map(|g| self.game(g).map(|g| g.id.clone())).transpose()?;
-        let outcome = self.index.search(&self.corpus, query, &SearchOptions { game, limit });
+        let game = game
+            .map(|g| self.game(g).map(|g| g.id.clone()))
+            .transpose()?;
+        let outcome = self
+            .index
+            .search(&self.corpus, query, &SearchOptions { game, limit });
         let results = outcome
             .hits
             .iter()
@@ -171,14 +193,26 @@ impl App {
                 }
             })
             .collect();
-        Ok(AskReply { query: query.to_string(), game: outcome.game, results, corrections: outcome.corrections })
+        Ok(AskReply {
+            query: query.to_string(),
+            game: outcome.game,
+            results,
+            corrections: outcome.corrections,
+        })
     }
 
     /// One passage, or its whole sub-tree.
     pub fn cite(&self, id: &str, children: bool) -> Result<CiteReply, AppError> {
-        let p = self.corpus.resolve_id(id).ok_or_else(|| self.unknown_id(id))?;
+        let p = self
+            .corpus
+            .resolve_id(id)
+            .ok_or_else(|| self.unknown_id(id))?;
         let idx = self.corpus.index_of(&p.id).unwrap_or_default();
-        let indices = if children { self.corpus.subtree(idx) } else { vec![idx] };
+        let indices = if children {
+            self.corpus.subtree(idx)
+        } else {
+            vec![idx]
+        };
         let base = self.corpus.depth(idx);
         let passages = indices
             .into_iter()
@@ -192,9 +226,19 @@ impl App {
     }
 
     /// Completion for a partial id or title (at most 25).
-    pub fn complete(&self, partial: &str, game: Option<&str>, limit: usize) -> Result<Vec<Suggestion>, AppError> {
-        let game = game.map(|g| self.game(g).map(|g| g.id.clone())).transpose()?;
-        Ok(self.index.completer().complete(&self.corpus, partial, game.as_deref(), limit))
+    pub fn complete(
+        &self,
+        partial: &str,
+        game: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<Suggestion>, AppError> {
+        let game = game
+            .map(|g| self.game(g).map(|g| g.id.clone()))
+            .transpose()?;
+        Ok(self
+            .index
+            .completer()
+            .complete(&self.corpus, partial, game.as_deref(), limit))
     }
 
     pub fn view(&self, p: &Passage) -> PassageView {
@@ -221,13 +265,37 @@ impl App {
     }
 
     fn unknown_id(&self, id: &str) -> AppError {
-        let suggestions = self
-            .index
-            .completer()
-            .complete(&self.corpus, id, None, 3)
-            .into_iter()
-            .map(|s| s.id)
+        // Close by spelling first ("attack-a-unti"), then fuzzy ("atk unit").
+        let typed = id.trim().to_lowercase();
+        let mut close: Vec<(usize, &str)> = self
+            .corpus
+            .passages
+            .iter()
+            .filter_map(|p| {
+                let rest = p.id.split_once(':').map_or(p.id.as_str(), |(_, r)| r);
+                let d = crate::search::edit_distance(&typed, &p.id, 3)
+                    .or_else(|| crate::search::edit_distance(&typed, rest, 3))?;
+                Some((d, p.id.as_str()))
+            })
             .collect();
-        AppError::UnknownId { id: id.to_string(), suggestions }
+        close.sort();
+        let mut suggestions: Vec<String> = close
+            .into_iter()
+            .take(3)
+            .map(|(_, id)| id.to_string())
+            .collect();
+        if suggestions.is_empty() {
+            suggestions = self
+                .index
+                .completer()
+                .complete(&self.corpus, id, None, 3)
+                .into_iter()
+                .map(|s| s.id)
+                .collect();
+        }
+        AppError::UnknownId {
+            id: id.to_string(),
+            suggestions,
+        }
     }
 }

@@ -40,7 +40,9 @@ pub struct RulesReply {
 impl App {
     /// Games, documents and their tables of contents (one game or all).
     pub fn rules(&self, game: Option<&str>) -> Result<RulesReply, AppError> {
-        let only = game.map(|g| self.game(g).map(|g| g.id.clone())).transpose()?;
+        let only = game
+            .map(|g| self.game(g).map(|g| g.id.clone()))
+            .transpose()?;
         let games = self
             .corpus
             .games

@@ -12,7 +12,8 @@ pub const JUDGE_MESSAGE: &str = "Judge this board";
 pub const MAX_BOARD_OPTION: u16 = 6000;
 
 fn game_option(app: &App, description: &str) -> CreateCommandOption {
-    let mut opt = CreateCommandOption::new(CommandOptionType::String, "game", description).required(false);
+    let mut opt =
+        CreateCommandOption::new(CommandOptionType::String, "game", description).required(false);
     for g in app.corpus.games.iter().take(25) {
         let name: String = g.name.chars().take(100).collect();
         opt = opt.add_string_choice(name, g.id.clone());
@@ -29,26 +30,42 @@ pub fn definitions(app: &App) -> Vec<CreateCommand> {
         CreateCommand::new("rule")
             .description("Find the rules passages that answer a question, with citations")
             .add_option(
-                CreateCommandOption::new(CommandOptionType::String, "query", "Your question, or a passage id")
-                    .required(true)
-                    .set_autocomplete(true)
-                    .max_length(MAX_QUERY_CHARS as u16),
+                CreateCommandOption::new(
+                    CommandOptionType::String,
+                    "query",
+                    "Your question, or a passage id",
+                )
+                .required(true)
+                .set_autocomplete(true)
+                .max_length(MAX_QUERY_CHARS as u16),
             )
             .add_option(game_option(app, "Only this game")),
         CreateCommand::new("judge")
             .description("Adjudicate a board document: the ruling step by step, with citations")
-            .add_option(game_option(app, "The game (default: the document's own `game` field)"))
+            .add_option(game_option(
+                app,
+                "The game (default: the document's own `game` field)",
+            ))
             .add_option(
-                CreateCommandOption::new(CommandOptionType::String, "board", "The board document (YAML or JSON)")
-                    .required(false)
-                    .max_length(MAX_BOARD_OPTION),
+                CreateCommandOption::new(
+                    CommandOptionType::String,
+                    "board",
+                    "The board document (YAML or JSON)",
+                )
+                .required(false)
+                .max_length(MAX_BOARD_OPTION),
             )
             .add_option(
-                CreateCommandOption::new(CommandOptionType::Attachment, "file", "A .yaml, .yml or .json board document (at most 1 MB)")
-                    .required(false),
+                CreateCommandOption::new(
+                    CommandOptionType::Attachment,
+                    "file",
+                    "A .yaml, .yml or .json board document (at most 1 MB)",
+                )
+                .required(false),
             ),
         CreateCommand::new(JUDGE_MESSAGE).kind(CommandType::Message),
-        CreateCommand::new("games").description("The games and rule documents indexed, with engine coverage"),
+        CreateCommand::new("games")
+            .description("The games and rule documents indexed, with engine coverage"),
         CreateCommand::new("help").description("How to use Arbiter, with examples"),
     ]
 }

@@ -14,7 +14,7 @@
 
 use std::io::{BufRead, Write};
 
-use super::{Action, Bot, BoardSource, Command, Input, Origin, Reply, Request, text};
+use super::{Action, BoardSource, Bot, Command, Input, Origin, Reply, Request, text};
 
 /// What one console line asks for.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,10 +50,20 @@ pub fn options(rest: &str, keys: &[&str]) -> Result<Vec<(String, String)>, Strin
     if let Some((first, _)) = starts.first()
         && *first > 0
     {
-        return Err(format!("expected an option like {}:…, found `{}`", keys.first().unwrap_or(&"query"), rest[..*first].trim()));
+        return Err(format!(
+            "expected an option like {}:…, found `{}`",
+            keys.first().unwrap_or(&"query"),
+            rest[..*first].trim()
+        ));
     }
     if starts.is_empty() && !rest.is_empty() {
-        return Err(format!("expected options {}", keys.iter().map(|k| format!("{k}:…")).collect::<Vec<_>>().join(" ")));
+        return Err(format!(
+            "expected options {}",
+            keys.iter()
+                .map(|k| format!("{k}:…"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ));
     }
     let mut out = Vec::new();
     for (n, (at, key)) in starts.iter().enumerate() {
@@ -65,7 +75,10 @@ pub fn options(rest: &str, keys: &[&str]) -> Result<Vec<(String, String)>, Strin
 }
 
 fn get(opts: &[(String, String)], key: &str) -> Option<String> {
-    opts.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()).filter(|v| !v.is_empty())
+    opts.iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.clone())
+        .filter(|v| !v.is_empty())
 }
 
 /// Parses one line.
@@ -85,7 +98,10 @@ pub fn parse(line: &str) -> Result<Line, String> {
         "rule" => {
             let o = options(rest, &["query", "game"])?;
             let query = get(&o, "query").ok_or("/rule needs query:…")?;
-            Input::Command(Command::Rule { query, game: get(&o, "game") })
+            Input::Command(Command::Rule {
+                query,
+                game: get(&o, "game"),
+            })
         }
         "judge" => {
             let o = options(rest, &["game", "board", "file"])?;
@@ -94,11 +110,19 @@ pub fn parse(line: &str) -> Result<Line, String> {
                 (None, Some(path)) => Some(BoardSource::Text(read_file(&path)?)),
                 (None, None) => None,
             };
-            Input::Command(Command::Judge { game: get(&o, "game"), board })
+            Input::Command(Command::Judge {
+                game: get(&o, "game"),
+                board,
+            })
         }
         "complete" => {
             let o = options(rest, &["query", "game"])?;
-            Input::Autocomplete { command: "rule".into(), option: "query".into(), value: get(&o, "query").unwrap_or_default(), game: get(&o, "game") }
+            Input::Autocomplete {
+                command: "rule".into(),
+                option: "query".into(),
+                value: get(&o, "query").unwrap_or_default(),
+                game: get(&o, "game"),
+            }
         }
         "games" => Input::Command(Command::Games),
         "help" => Input::Command(Command::Help),
@@ -113,7 +137,9 @@ fn read_file(path: &str) -> Result<String, String> {
     let max = super::MAX_ATTACHMENT_BYTES;
     let f = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let mut bytes = Vec::new();
-    f.take(max + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read {path}: {e}"))?;
+    f.take(max + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {path}: {e}"))?;
     if bytes.len() as u64 > max {
         return Err(format!("{path} is larger than {} KB; refused", max / 1024));
     }
@@ -122,7 +148,13 @@ fn read_file(path: &str) -> Result<String, String> {
 
 /// Reads commands until end of input or `/quit`; writes rendered replies.
 /// Returns the number of lines that could not be parsed.
-pub fn run(bot: &Bot, input: &mut dyn BufRead, out: &mut dyn Write, ansi: bool, prompt: bool) -> std::io::Result<usize> {
+pub fn run(
+    bot: &Bot,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    ansi: bool,
+    prompt: bool,
+) -> std::io::Result<usize> {
     let mut buttons: Vec<Action> = Vec::new();
     let mut bad = 0;
     let mut n = 0u64;
@@ -137,12 +169,18 @@ pub fn run(bot: &Bot, input: &mut dyn BufRead, out: &mut dyn Write, ansi: bool, 
             break;
         }
         n += 1;
-        let origin = Origin { id: format!("console-{n}"), user_name: "console".into(), ..Origin::default() };
+        let origin = Origin {
+            id: format!("console-{n}"),
+            user_name: "console".into(),
+            ..Origin::default()
+        };
         let input_kind = match parse(&line) {
             Ok(Line::Nothing) => continue,
             Ok(Line::Quit) => break,
             Ok(Line::Press(i)) => match i.checked_sub(1).and_then(|i| buttons.get(i)) {
-                Some(a) => Input::Component { custom_id: a.custom_id() },
+                Some(a) => Input::Component {
+                    custom_id: a.custom_id(),
+                },
                 None => {
                     writeln!(out, "no button {i} on the last reply")?;
                     bad += 1;
@@ -156,7 +194,10 @@ pub fn run(bot: &Bot, input: &mut dyn BufRead, out: &mut dyn Write, ansi: bool, 
                 continue;
             }
         };
-        let mut reply = bot.handle_sync(&Request { origin: origin.clone(), input: input_kind });
+        let mut reply = bot.handle_sync(&Request {
+            origin: origin.clone(),
+            input: input_kind,
+        });
         if let Reply::Modal(m) = &reply {
             write!(out, "{}", text::render(&reply, ansi))?;
             let mut board = String::new();
@@ -168,8 +209,14 @@ pub fn run(bot: &Bot, input: &mut dyn BufRead, out: &mut dyn Write, ansi: bool, 
                 }
                 board.push_str(&l);
             }
-            let submit = Input::ModalSubmit { custom_id: m.custom_id.clone(), fields: vec![(m.field_id.clone(), board)] };
-            reply = bot.handle_sync(&Request { origin, input: submit });
+            let submit = Input::ModalSubmit {
+                custom_id: m.custom_id.clone(),
+                fields: vec![(m.field_id.clone(), board)],
+            };
+            reply = bot.handle_sync(&Request {
+                origin,
+                input: submit,
+            });
         }
         if let Reply::Message(m) | Reply::Update(m) = &reply {
             buttons = m.buttons.iter().map(|b| b.action.clone()).collect();

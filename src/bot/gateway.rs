@@ -5,7 +5,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use serenity::all::{Client, Command as DCommand, Context, EventHandler, GatewayIntents, GuildId, Interaction, Ready};
+use serenity::all::{
+    Client, Command as DCommand, Context, EventHandler, GatewayIntents, GuildId, Interaction, Ready,
+};
 use serenity::async_trait;
 use tracing::Instrument;
 
@@ -47,8 +49,13 @@ impl EventHandler for Handler {
         let defs = commands::definitions(&self.bot.app);
         let n = defs.len();
         let result = match self.guild_id {
-            Some(g) => GuildId::new(g).set_commands(&ctx.http, defs).await.map(|_| ()),
-            None => DCommand::set_global_commands(&ctx.http, defs).await.map(|_| ()),
+            Some(g) => GuildId::new(g)
+                .set_commands(&ctx.http, defs)
+                .await
+                .map(|_| ()),
+            None => DCommand::set_global_commands(&ctx.http, defs)
+                .await
+                .map(|_| ()),
         };
         match result {
             Ok(()) => tracing::info!(commands = n, guild = self.guild_id, "commands registered"),
@@ -73,7 +80,13 @@ impl EventHandler for Handler {
         async {
             if self.bot.needs_defer(&request) {
                 if let Interaction::Command(ci) = &interaction {
-                    if let Err(e) = ci.create_response(&ctx.http, discord::defer(self.bot.defer_ephemeral(&request))).await {
+                    if let Err(e) = ci
+                        .create_response(
+                            &ctx.http,
+                            discord::defer(self.bot.defer_ephemeral(&request)),
+                        )
+                        .await
+                    {
                         tracing::warn!("cannot defer: {e}");
                         return;
                     }
@@ -98,9 +111,15 @@ impl EventHandler for Handler {
     }
 }
 
-async fn respond(ctx: &Context, interaction: &Interaction, response: serenity::all::CreateInteractionResponse) -> serenity::Result<()> {
+async fn respond(
+    ctx: &Context,
+    interaction: &Interaction,
+    response: serenity::all::CreateInteractionResponse,
+) -> serenity::Result<()> {
     match interaction {
-        Interaction::Command(i) | Interaction::Autocomplete(i) => i.create_response(&ctx.http, response).await,
+        Interaction::Command(i) | Interaction::Autocomplete(i) => {
+            i.create_response(&ctx.http, response).await
+        }
         Interaction::Component(i) => i.create_response(&ctx.http, response).await,
         Interaction::Modal(i) => i.create_response(&ctx.http, response).await,
         _ => Ok(()),
@@ -117,8 +136,14 @@ pub async fn run(
 ) -> Result<(), serenity::Error> {
     // No privileged intent: interactions arrive without any, and "Judge
     // this board" receives the target message's content in the payload.
-    let handler = Handler { bot, guild_id: config.guild_id, registered: AtomicBool::new(false) };
-    let mut client = Client::builder(&config.token, GatewayIntents::empty()).event_handler(handler).await?;
+    let handler = Handler {
+        bot,
+        guild_id: config.guild_id,
+        registered: AtomicBool::new(false),
+    };
+    let mut client = Client::builder(&config.token, GatewayIntents::empty())
+        .event_handler(handler)
+        .await?;
     let manager = client.shard_manager.clone();
     tokio::spawn(async move {
         shutdown.await;
@@ -128,6 +153,8 @@ pub async fn run(
     match config.sharding {
         Sharding::Auto => client.start_autosharded().await,
         Sharding::Total(n) => client.start_shards(n).await,
-        Sharding::Range { first, last, total } => client.start_shard_range(first..last + 1, total).await,
+        Sharding::Range { first, last, total } => {
+            client.start_shard_range(first..last + 1, total).await
+        }
     }
 }

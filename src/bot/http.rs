@@ -51,7 +51,10 @@ pub enum HttpError {
     #[error("DISCORD_PUBLIC_KEY must be the application's public key as 64 hex digits")]
     BadKey,
     #[error("cannot listen on {addr}: {source}")]
-    Bind { addr: SocketAddr, source: std::io::Error },
+    Bind {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
     #[error("server error: {0}")]
     Serve(std::io::Error),
 }
@@ -144,7 +147,11 @@ pub async fn start(bot: Arc<Bot>, config: HttpConfig) -> Result<Running, HttpErr
         let _ = rx.await;
     })
     .await?;
-    Ok(Running { addr, shutdown: tx, task: tokio::spawn(fut) })
+    Ok(Running {
+        addr,
+        shutdown: tx,
+        task: tokio::spawn(fut),
+    })
 }
 
 /// Binds, then returns the address and the serving future, which ends
@@ -153,20 +160,41 @@ pub async fn bind(
     bot: Arc<Bot>,
     config: HttpConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
-) -> Result<(SocketAddr, impl Future<Output = Result<(), HttpError>> + Send), HttpError> {
+) -> Result<
+    (
+        SocketAddr,
+        impl Future<Output = Result<(), HttpError>> + Send,
+    ),
+    HttpError,
+> {
     let key = parse_key(&config.public_key).ok_or(HttpError::BadKey)?;
     let verifier = Verifier::try_new(key).map_err(|_| HttpError::BadKey)?;
     let mut api = serenity::http::HttpBuilder::new("");
     if let Some(base) = &config.api_base {
-        api = api.proxy(base.trim_end_matches('/')).ratelimiter_disabled(true);
+        api = api
+            .proxy(base.trim_end_matches('/'))
+            .ratelimiter_disabled(true);
     }
     let in_flight = Arc::new(InFlight::default());
-    let state = Arc::new(HttpState { bot, verifier, api: Arc::new(api.build()), in_flight: in_flight.clone() });
-    let listener = tokio::net::TcpListener::bind(config.addr).await.map_err(|source| HttpError::Bind { addr: config.addr, source })?;
+    let state = Arc::new(HttpState {
+        bot,
+        verifier,
+        api: Arc::new(api.build()),
+        in_flight: in_flight.clone(),
+    });
+    let listener = tokio::net::TcpListener::bind(config.addr)
+        .await
+        .map_err(|source| HttpError::Bind {
+            addr: config.addr,
+            source,
+        })?;
     let addr = listener.local_addr().map_err(HttpError::Serve)?;
     let app = router(state, config.max_body);
     let fut = async move {
-        axum::serve(listener, app).with_graceful_shutdown(shutdown).await.map_err(HttpError::Serve)?;
+        axum::serve(listener, app)
+            .with_graceful_shutdown(shutdown)
+            .await
+            .map_err(HttpError::Serve)?;
         tracing::info!("HTTP endpoint stopped accepting; finishing deferred interactions");
         in_flight.drain(Duration::from_secs(15)).await;
         Ok(())
@@ -190,7 +218,11 @@ fn json_response<T: serde::Serialize>(value: &T) -> Response {
         Err(e) => {
             let id = super::error_id();
             tracing::error!(error_id = %id, "cannot serialize a response: {e}");
-            (StatusCode::INTERNAL_SERVER_ERROR, format!("internal error {id}")).into_response()
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("internal error {id}"),
+            )
+                .into_response()
         }
     }
 }
@@ -199,12 +231,24 @@ fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 
-async fn interactions(State(state): State<Arc<HttpState>>, headers: HeaderMap, body: Bytes) -> Response {
-    let (Some(signature), Some(timestamp)) = (header_str(&headers, "x-signature-ed25519"), header_str(&headers, "x-signature-timestamp")) else {
+async fn interactions(
+    State(state): State<Arc<HttpState>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let (Some(signature), Some(timestamp)) = (
+        header_str(&headers, "x-signature-ed25519"),
+        header_str(&headers, "x-signature-timestamp"),
+    ) else {
         return unauthorized("missing signature headers");
     };
-    let Ok(ts) = timestamp.trim().parse::<i64>() else { return unauthorized("bad timestamp") };
-    let now = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0);
+    let Ok(ts) = timestamp.trim().parse::<i64>() else {
+        return unauthorized("bad timestamp");
+    };
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
     if (now - ts).unsigned_abs() > MAX_SKEW.as_secs() {
         return unauthorized("timestamp too far from now");
     }
@@ -242,11 +286,16 @@ async fn interactions(State(state): State<Arc<HttpState>>, headers: HeaderMap, b
                     let _guard = guard;
                     let reply = st.bot.handle(&request).await;
                     st.api.set_application_id(app_id);
-                    if let Err(e) = st.api.edit_original_interaction_response(&token, &discord::edit(&reply), vec![]).await {
+                    if let Err(e) = st
+                        .api
+                        .edit_original_interaction_response(&token, &discord::edit(&reply), vec![])
+                        .await
+                    {
                         let id = super::error_id();
                         tracing::error!(error_id = %id, "cannot edit the deferred reply: {e}");
                     }
-                    tracing::Span::current().record("latency_ms", started.elapsed().as_secs_f64() * 1000.0);
+                    tracing::Span::current()
+                        .record("latency_ms", started.elapsed().as_secs_f64() * 1000.0);
                     tracing::info!(deferred = true, "interaction answered");
                 }
                 .instrument(task_span),

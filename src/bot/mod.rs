@@ -81,9 +81,15 @@ pub enum Command {
     /// `/rule query [game]`.
     Rule { query: String, game: Option<String> },
     /// `/judge [game] [board] [file]`; `None` opens the modal.
-    Judge { game: Option<String>, board: Option<BoardSource> },
+    Judge {
+        game: Option<String>,
+        board: Option<BoardSource>,
+    },
     /// "Judge this board" on a message: its content, and its first attachment.
-    JudgeMessage { content: String, attachment: Option<Attachment> },
+    JudgeMessage {
+        content: String,
+        attachment: Option<Attachment>,
+    },
     /// `/games`.
     Games,
     /// `/help`.
@@ -110,11 +116,21 @@ pub enum Input {
     Command(Command),
     /// Typing in an autocompleted option: the command, the option, what is
     /// typed so far, and the `game` option if already chosen.
-    Autocomplete { command: String, option: String, value: String, game: Option<String> },
+    Autocomplete {
+        command: String,
+        option: String,
+        value: String,
+        game: Option<String>,
+    },
     /// A button press (its custom id).
-    Component { custom_id: String },
+    Component {
+        custom_id: String,
+    },
     /// A modal submitted: its custom id and the fields' (custom id, value).
-    ModalSubmit { custom_id: String, fields: Vec<(String, String)> },
+    ModalSubmit {
+        custom_id: String,
+        fields: Vec<(String, String)>,
+    },
 }
 
 impl Input {
@@ -149,7 +165,10 @@ pub struct BotConfig {
 
 impl Default for BotConfig {
     fn default() -> Self {
-        BotConfig { database_url: None, download_timeout: Duration::from_secs(10) }
+        BotConfig {
+            database_url: None,
+            download_timeout: Duration::from_secs(10),
+        }
     }
 }
 
@@ -167,8 +186,12 @@ static ERROR_SEQ: AtomicU64 = AtomicU64::new(0);
 /// appears in the user's message and in the logs.
 pub fn error_id() -> String {
     let n = ERROR_SEQ.fetch_add(1, Ordering::Relaxed);
-    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-    let mixed = (t as u64 ^ (u64::from(std::process::id()) << 32)).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ n;
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let mixed =
+        (t as u64 ^ (u64::from(std::process::id()) << 32)).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ n;
     format!("E{:08X}", (mixed >> 16) as u32)
 }
 
@@ -186,7 +209,12 @@ impl Bot {
             .user_agent(concat!("arbiter/", env!("CARGO_PKG_VERSION")))
             .build()
             .unwrap_or_default();
-        Bot { app, config, pages: Pages::default(), client }
+        Bot {
+            app,
+            config,
+            pages: Pages::default(),
+            client,
+        }
     }
 
     /// The database match tracking will open (issue 9).
@@ -198,8 +226,14 @@ impl Bot {
     /// attachment to download): the transport defers first, then edits.
     pub fn needs_defer(&self, request: &Request) -> bool {
         match &request.input {
-            Input::Command(Command::Judge { board: Some(BoardSource::Attachment(_)), .. }) => true,
-            Input::Command(Command::JudgeMessage { content, attachment: Some(_) }) => !has_board_text(content),
+            Input::Command(Command::Judge {
+                board: Some(BoardSource::Attachment(_)),
+                ..
+            }) => true,
+            Input::Command(Command::JudgeMessage {
+                content,
+                attachment: Some(_),
+            }) => !has_board_text(content),
             _ => false,
         }
     }
@@ -214,10 +248,14 @@ impl Bot {
     pub async fn handle(&self, request: &Request) -> Reply {
         // Fetch what must be fetched first (async), then answer (sync, guarded).
         let fetched = match &request.input {
-            Input::Command(Command::Judge { board: Some(BoardSource::Attachment(a)), .. }) => Some(self.download(a).await),
-            Input::Command(Command::JudgeMessage { content, attachment: Some(a) }) if !has_board_text(content) => {
-                Some(self.download(a).await)
-            }
+            Input::Command(Command::Judge {
+                board: Some(BoardSource::Attachment(a)),
+                ..
+            }) => Some(self.download(a).await),
+            Input::Command(Command::JudgeMessage {
+                content,
+                attachment: Some(a),
+            }) if !has_board_text(content) => Some(self.download(a).await),
             _ => None,
         };
         let fetched = match fetched {
@@ -225,7 +263,9 @@ impl Bot {
             Some(Ok(text)) => Some(text),
             None => None,
         };
-        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(request, fetched))) {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.answer(request, fetched)
+        })) {
             Ok(reply) => reply,
             Err(panic) => {
                 let msg = panic
@@ -233,7 +273,10 @@ impl Bot {
                     .map(|s| s.to_string())
                     .or_else(|| panic.downcast_ref::<String>().cloned())
                     .unwrap_or_else(|| "panic".into());
-                internal_error(&format!("panic while handling {}", request.input.label()), &msg)
+                internal_error(
+                    &format!("panic while handling {}", request.input.label()),
+                    &msg,
+                )
             }
         }
     }
@@ -241,9 +284,13 @@ impl Bot {
     /// Answers without I/O (the console and the tests use it directly for
     /// requests that need no download).
     pub fn handle_sync(&self, request: &Request) -> Reply {
-        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(request, None))) {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(request, None)))
+        {
             Ok(reply) => reply,
-            Err(_) => internal_error(&format!("panic while handling {}", request.input.label()), &"see above"),
+            Err(_) => internal_error(
+                &format!("panic while handling {}", request.input.label()),
+                &"see above",
+            ),
         }
     }
 
@@ -253,9 +300,10 @@ impl Bot {
             Input::Command(Command::Judge { game, board }) => match (board, fetched) {
                 (_, Some(text)) => self.judge(&text, game.as_deref()),
                 (Some(BoardSource::Text(text)), None) => self.judge(text, game.as_deref()),
-                (Some(BoardSource::Attachment(_)), None) => {
-                    Reply::Message(Message::user_error("Judge", "the attachment could not be read"))
-                }
+                (Some(BoardSource::Attachment(_)), None) => Reply::Message(Message::user_error(
+                    "Judge",
+                    "the attachment could not be read",
+                )),
                 (None, None) => Reply::Modal(judge_modal(game.as_deref())),
             },
             Input::Command(Command::JudgeMessage { content, .. }) => match fetched {
@@ -268,7 +316,12 @@ impl Bot {
             },
             Input::Command(Command::Games) => self.games(),
             Input::Command(Command::Help) => Reply::Message(help()),
-            Input::Autocomplete { command, option, value, game } => self.autocomplete(command, option, value, game.as_deref()),
+            Input::Autocomplete {
+                command,
+                option,
+                value,
+                game,
+            } => self.autocomplete(command, option, value, game.as_deref()),
             Input::Component { custom_id } => self.component(custom_id),
             Input::ModalSubmit { custom_id, fields } => self.modal_submit(custom_id, fields),
         }
@@ -277,8 +330,14 @@ impl Bot {
     async fn download(&self, a: &Attachment) -> Result<String, Reply> {
         let refuse = |why: String| Reply::Message(Message::user_error("Judge", &why));
         let lower = a.filename.to_lowercase();
-        if ![".yaml", ".yml", ".json", ".txt"].iter().any(|e| lower.ends_with(e)) {
-            return Err(refuse(format!("`{}` is not a board document: attach a .yaml, .yml or .json file", a.filename)));
+        if ![".yaml", ".yml", ".json", ".txt"]
+            .iter()
+            .any(|e| lower.ends_with(e))
+        {
+            return Err(refuse(format!(
+                "`{}` is not a board document: attach a .yaml, .yml or .json file",
+                a.filename
+            )));
         }
         if a.size > MAX_ATTACHMENT_BYTES {
             return Err(refuse(format!(
@@ -288,7 +347,13 @@ impl Bot {
                 MAX_ATTACHMENT_BYTES / 1024
             )));
         }
-        let mut response = match self.client.get(&a.url).send().await.and_then(|r| r.error_for_status()) {
+        let mut response = match self
+            .client
+            .get(&a.url)
+            .send()
+            .await
+            .and_then(|r| r.error_for_status())
+        {
             Ok(r) => r,
             Err(e) => return Err(internal_error("attachment download failed", &e)),
         };
@@ -315,10 +380,17 @@ impl Bot {
     /// `/rule`: an exact id shows that passage; anything else is a question.
     fn rule(&self, query: &str, game: Option<&str>) -> Reply {
         let query = query.trim();
-        if let Some(p) = self.app.corpus.resolve_id(query).filter(|_| !query.contains(char::is_whitespace)) {
+        if let Some(p) = self
+            .app
+            .corpus
+            .resolve_id(query)
+            .filter(|_| !query.contains(char::is_whitespace))
+        {
             let id = p.id.clone();
             return match self.app.cite(&id, false) {
-                Ok(reply) => Reply::Message(self.paged(reply::passages_message(&self.app, &reply, false), false)),
+                Ok(reply) => Reply::Message(
+                    self.paged(reply::passages_message(&self.app, &reply, false), false),
+                ),
                 Err(e) => app_error("Rule", &e),
             };
         }
@@ -338,7 +410,9 @@ impl Bot {
 
     fn games(&self) -> Reply {
         match (self.app.rules(None), self.app.coverage(None)) {
-            (Ok(rules), Ok(coverage)) => Reply::Message(self.paged(reply::games_message(&rules, &coverage), false)),
+            (Ok(rules), Ok(coverage)) => {
+                Reply::Message(self.paged(reply::games_message(&rules, &coverage), false))
+            }
             (Err(e), _) | (_, Err(e)) => app_error("Games", &e),
         }
     }
@@ -349,15 +423,30 @@ impl Bot {
         }
         // An unknown game option completes across all games rather than failing.
         let game = game.filter(|g| self.app.corpus.resolve_game(g).is_some());
-        let list = self.app.complete(value, game, MAX_CHOICES).unwrap_or_default();
-        let mut choices: Vec<Choice> = list.into_iter().map(|s| Choice::passage(&s.id, &s.title)).collect();
+        let list = self
+            .app
+            .complete(value, game, MAX_CHOICES)
+            .unwrap_or_default();
+        let mut choices: Vec<Choice> = list
+            .into_iter()
+            .map(|s| Choice::passage(&s.id, &s.title))
+            .collect();
         // What was typed stays a choice, so a free question can still be sent.
         let typed = value.trim();
-        if !typed.is_empty() && !choices.iter().any(|c| c.value == typed) && typed.chars().count() <= 100 {
+        if !typed.is_empty()
+            && !choices.iter().any(|c| c.value == typed)
+            && typed.chars().count() <= 100
+        {
             if choices.len() == MAX_CHOICES {
                 choices.pop();
             }
-            choices.insert(0, Choice { name: typed.to_string(), value: typed.to_string() });
+            choices.insert(
+                0,
+                Choice {
+                    name: typed.to_string(),
+                    value: typed.to_string(),
+                },
+            );
         }
         Reply::Choices(choices)
     }
@@ -365,11 +454,15 @@ impl Bot {
     fn component(&self, custom_id: &str) -> Reply {
         match Action::parse(custom_id) {
             Some(Action::Cite(id)) => match self.app.cite(&id, false) {
-                Ok(reply) => Reply::Message(self.paged(reply::passages_message(&self.app, &reply, false), true)),
+                Ok(reply) => Reply::Message(
+                    self.paged(reply::passages_message(&self.app, &reply, false), true),
+                ),
                 Err(e) => app_error("Rule", &e),
             },
             Some(Action::Section(id)) => match self.app.cite(&id, true) {
-                Ok(reply) => Reply::Message(self.paged(reply::passages_message(&self.app, &reply, true), true)),
+                Ok(reply) => Reply::Message(
+                    self.paged(reply::passages_message(&self.app, &reply, true), true),
+                ),
                 Err(e) => app_error("Rule", &e),
             },
             Some(Action::Page { key, page }) => match self.pages.get(key, page) {
@@ -379,16 +472,26 @@ impl Bot {
                     "these pages have expired (they are kept for 15 minutes); run the command again",
                 )),
             },
-            None => Reply::Message(Message::user_error("Button", "this button is not known to this version of Arbiter")),
+            None => Reply::Message(Message::user_error(
+                "Button",
+                "this button is not known to this version of Arbiter",
+            )),
         }
     }
 
     fn modal_submit(&self, custom_id: &str, fields: &[(String, String)]) -> Reply {
         let Some(game_part) = custom_id.strip_prefix(JUDGE_MODAL_ID) else {
-            return Reply::Message(Message::user_error("Form", "this form is not known to this version of Arbiter"));
+            return Reply::Message(Message::user_error(
+                "Form",
+                "this form is not known to this version of Arbiter",
+            ));
         };
         let game = game_part.strip_prefix(':').filter(|g| !g.is_empty());
-        let board = fields.iter().find(|(id, _)| id == JUDGE_MODAL_FIELD).map(|(_, v)| v.as_str()).unwrap_or_default();
+        let board = fields
+            .iter()
+            .find(|(id, _)| id == JUDGE_MODAL_FIELD)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or_default();
         self.judge(board, game)
     }
 
@@ -411,7 +514,10 @@ fn app_error(title: &str, e: &AppError) -> Reply {
 fn judge_modal(game: Option<&str>) -> Modal {
     Modal {
         custom_id: match game {
-            Some(g) => format!("{JUDGE_MODAL_ID}:{}", g.chars().take(60).collect::<String>()),
+            Some(g) => format!(
+                "{JUDGE_MODAL_ID}:{}",
+                g.chars().take(60).collect::<String>()
+            ),
             None => JUDGE_MODAL_ID.to_string(),
         },
         title: "Judge a board".into(),

@@ -27,8 +27,14 @@ pub struct Pages {
 
 impl Default for Pages {
     fn default() -> Self {
-        let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1);
-        Pages { kept: Mutex::new(HashMap::new()), next: AtomicU64::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) }
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1);
+        Pages {
+            kept: Mutex::new(HashMap::new()),
+            next: AtomicU64::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20),
+        }
     }
 }
 
@@ -48,7 +54,11 @@ impl Pages {
             ephemeral,
         };
         if bodies.len() <= 1 {
-            return page(bodies.into_iter().next().unwrap_or_default(), doc.footer.clone(), actions);
+            return page(
+                bodies.into_iter().next().unwrap_or_default(),
+                doc.footer.clone(),
+                actions,
+            );
         }
         let key = self.next.fetch_add(1, Ordering::Relaxed);
         let total = bodies.len();
@@ -58,10 +68,18 @@ impl Pages {
             .map(|(i, body)| {
                 let mut buttons = actions.clone();
                 if i > 0 {
-                    buttons.push(Button::new("◀ Previous", Action::Page { key, page: i - 1 }, ButtonStyle::Primary));
+                    buttons.push(Button::new(
+                        "◀ Previous",
+                        Action::Page { key, page: i - 1 },
+                        ButtonStyle::Primary,
+                    ));
                 }
                 if i + 1 < total {
-                    buttons.push(Button::new("Next ▶", Action::Page { key, page: i + 1 }, ButtonStyle::Primary));
+                    buttons.push(Button::new(
+                        "Next ▶",
+                        Action::Page { key, page: i + 1 },
+                        ButtonStyle::Primary,
+                    ));
                 }
                 let footer = match &doc.footer {
                     Some(f) => format!("Page {} of {total} · {f}", i + 1),
@@ -76,7 +94,9 @@ impl Pages {
     }
 
     fn keep(&self, key: u64, pages: Vec<Message>) {
-        let Ok(mut kept) = self.kept.lock() else { return };
+        let Ok(mut kept) = self.kept.lock() else {
+            return;
+        };
         let now = Instant::now();
         if kept.len() >= MAX_KEPT {
             kept.retain(|_, (t, _)| now.duration_since(*t) < KEEP);
@@ -127,14 +147,34 @@ pub fn layout(blocks: &[Block], budget: usize) -> Vec<String> {
 
 /// A block as one or more self-contained pieces, each within `budget`.
 fn pieces(block: &Block, budget: usize) -> Vec<String> {
-    let join = |head: &str, body: &str| if head.is_empty() { body.to_string() } else { format!("{head}\n{body}") };
-    let whole = if block.code { join(&block.head, &format!("```json\n{}\n```", block.body)) } else { join(&block.head, &block.body) };
+    let join = |head: &str, body: &str| {
+        if head.is_empty() {
+            body.to_string()
+        } else {
+            format!("{head}\n{body}")
+        }
+    };
+    let whole = if block.code {
+        join(&block.head, &format!("```json\n{}\n```", block.body))
+    } else {
+        join(&block.head, &block.body)
+    };
     if whole.chars().count() <= budget {
         return vec![whole];
     }
-    let cont = if block.head.is_empty() { String::new() } else { format!("{} *(continued)*", block.head) };
-    let room = budget.saturating_sub(cont.chars().count().max(block.head.chars().count()) + 16).max(64);
-    let units: Vec<String> = if block.code { block.body.lines().map(str::to_string).collect() } else { sentences(&block.body) };
+    let cont = if block.head.is_empty() {
+        String::new()
+    } else {
+        format!("{} *(continued)*", block.head)
+    };
+    let room = budget
+        .saturating_sub(cont.chars().count().max(block.head.chars().count()) + 16)
+        .max(64);
+    let units: Vec<String> = if block.code {
+        block.body.lines().map(str::to_string).collect()
+    } else {
+        sentences(&block.body)
+    };
     let mut chunks: Vec<String> = Vec::new();
     let mut cur = String::new();
     for unit in units {
@@ -156,7 +196,11 @@ fn pieces(block: &Block, budget: usize) -> Vec<String> {
         .enumerate()
         .map(|(i, c)| {
             let head = if i == 0 { &block.head } else { &cont };
-            if block.code { join(head, &format!("```json\n{c}\n```")) } else { join(head, &c) }
+            if block.code {
+                join(head, &format!("```json\n{c}\n```"))
+            } else {
+                join(head, &c)
+            }
         })
         .collect()
 }
@@ -212,26 +256,49 @@ mod tests {
     use super::*;
 
     fn block(head: &str, body: &str) -> Block {
-        Block { head: head.into(), body: body.into(), code: false }
+        Block {
+            head: head.into(),
+            body: body.into(),
+            code: false,
+        }
     }
 
     #[test]
     fn pages_stay_within_budget_and_keep_citations_whole() {
         let long = "The attacking unit deals damage equal to its attack value. ".repeat(200);
-        let blocks = vec![block("**1.** `ashes:attack-a-unit.4`", &long), block("**2.** `ashes:pass`", "Pass.")];
+        let blocks = vec![
+            block("**1.** `ashes:attack-a-unit.4`", &long),
+            block("**2.** `ashes:pass`", "Pass."),
+        ];
         let pages = layout(&blocks, 1000);
         assert!(pages.len() > 5, "{}", pages.len());
         for p in &pages {
             assert!(p.chars().count() <= 1000, "{}", p.chars().count());
-            assert!(p.contains("`ashes:attack-a-unit.4`") || p.contains("`ashes:pass`"), "page without its citation: {p}");
+            assert!(
+                p.contains("`ashes:attack-a-unit.4`") || p.contains("`ashes:pass`"),
+                "page without its citation: {p}"
+            );
         }
-        assert!(pages.last().is_some_and(|p| p.contains("**2.** `ashes:pass`\nPass.")));
+        assert!(
+            pages
+                .last()
+                .is_some_and(|p| p.contains("**2.** `ashes:pass`\nPass."))
+        );
     }
 
     #[test]
     fn code_blocks_are_refenced_on_each_page() {
-        let body: String = (0..400).map(|i| format!("  \"field{i}\": {i},\n")).collect();
-        let pages = layout(&[Block { head: "**state**".into(), body, code: true }], 800);
+        let body: String = (0..400)
+            .map(|i| format!("  \"field{i}\": {i},\n"))
+            .collect();
+        let pages = layout(
+            &[Block {
+                head: "**state**".into(),
+                body,
+                code: true,
+            }],
+            800,
+        );
         assert!(pages.len() > 1);
         for p in &pages {
             assert_eq!(p.matches("```").count(), 2, "{p}");
@@ -244,17 +311,29 @@ mod tests {
         let doc = Doc {
             kind: super::super::MessageKind::Answer,
             title: "t".into(),
-            blocks: (0..50).map(|i| block(&format!("**{i}**"), &"word ".repeat(100))).collect(),
+            blocks: (0..50)
+                .map(|i| block(&format!("**{i}**"), &"word ".repeat(100)))
+                .collect(),
             footer: None,
             buttons: vec![],
         };
         let first = pages.paginate(doc, false);
-        let Some(Action::Page { key, page }) = first.buttons.iter().map(|b| b.action.clone()).find(|a| matches!(a, Action::Page { .. })) else {
+        let Some(Action::Page { key, page }) = first
+            .buttons
+            .iter()
+            .map(|b| b.action.clone())
+            .find(|a| matches!(a, Action::Page { .. }))
+        else {
             panic!("no pager button: {first:?}")
         };
         assert_eq!(page, 1);
         let second = pages.get(key, 1).expect("page 2 kept");
-        assert!(second.footer.as_deref().is_some_and(|f| f.starts_with("Page 2 of")));
+        assert!(
+            second
+                .footer
+                .as_deref()
+                .is_some_and(|f| f.starts_with("Page 2 of"))
+        );
         assert!(pages.get(key.wrapping_add(99), 1).is_none());
     }
 }

@@ -50,7 +50,14 @@ pub struct Message {
 
 impl Message {
     pub fn info(title: &str, body: &str) -> Message {
-        Message { kind: MessageKind::Info, title: title.into(), body: body.into(), footer: None, buttons: vec![], ephemeral: false }
+        Message {
+            kind: MessageKind::Info,
+            title: title.into(),
+            body: body.into(),
+            footer: None,
+            buttons: vec![],
+            ephemeral: false,
+        }
     }
 
     pub fn user_error(title: &str, why: &str) -> Message {
@@ -68,7 +75,9 @@ impl Message {
         Message {
             kind: MessageKind::InternalError,
             title: "Something went wrong on our side".into(),
-            body: format!("Please try again in a moment. If it keeps happening, report error id `{id}`."),
+            body: format!(
+                "Please try again in a moment. If it keeps happening, report error id `{id}`."
+            ),
             footer: Some(format!("error id {id}")),
             buttons: vec![],
             ephemeral: true,
@@ -91,7 +100,11 @@ pub struct Button {
 
 impl Button {
     pub fn new(label: &str, action: Action, style: ButtonStyle) -> Button {
-        Button { label: truncate(label, 80), action, style }
+        Button {
+            label: truncate(label, 80),
+            action,
+            style,
+        }
     }
 }
 
@@ -122,7 +135,10 @@ impl Action {
             "section" => Some(Action::Section(rest.to_string())),
             "page" => {
                 let (key, page) = rest.split_once(':')?;
-                Some(Action::Page { key: u64::from_str_radix(key, 16).ok()?, page: page.parse().ok()? })
+                Some(Action::Page {
+                    key: u64::from_str_radix(key, 16).ok()?,
+                    page: page.parse().ok()?,
+                })
             }
             _ => None,
         }
@@ -138,7 +154,10 @@ pub struct Choice {
 
 impl Choice {
     pub fn passage(id: &str, title: &str) -> Choice {
-        Choice { name: truncate(&format!("{id} — {title}"), 100), value: truncate(id, 100) }
+        Choice {
+            name: truncate(&format!("{id} — {title}"), 100),
+            value: truncate(id, 100),
+        }
     }
 }
 
@@ -176,7 +195,11 @@ pub struct Block {
 
 impl Block {
     fn text(head: String, body: String) -> Block {
-        Block { head, body, code: false }
+        Block {
+            head,
+            body,
+            code: false,
+        }
     }
 }
 
@@ -207,7 +230,11 @@ pub fn escape_md(s: &str) -> String {
 fn section_of(app: &App, id: &str) -> Option<(String, String)> {
     let idx = app.corpus.index_of(id)?;
     let p = &app.corpus.passages[idx];
-    let s = if p.children.is_empty() { &app.corpus.passages[p.parent?] } else { p };
+    let s = if p.children.is_empty() {
+        &app.corpus.passages[p.parent?]
+    } else {
+        p
+    };
     Some((s.id.clone(), s.title.clone()))
 }
 
@@ -218,7 +245,11 @@ fn ref_buttons(refs: &[crate::corpus::CrossRef], seen: &mut Vec<String>, out: &m
             && out.len() < 15
         {
             seen.push(t.clone());
-            out.push(Button::new(&format!("→ {}", r.label), Action::Cite(t.clone()), ButtonStyle::Secondary));
+            out.push(Button::new(
+                &format!("→ {}", r.label),
+                Action::Cite(t.clone()),
+                ButtonStyle::Secondary,
+            ));
         }
     }
 }
@@ -226,12 +257,23 @@ fn ref_buttons(refs: &[crate::corpus::CrossRef], seen: &mut Vec<String>, out: &m
 pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
     let mut blocks = Vec::new();
     if !reply.corrections.is_empty() {
-        let c: Vec<String> = reply.corrections.iter().map(|(t, u)| format!("'{}' as '{}'", escape_md(t), escape_md(u))).collect();
-        blocks.push(Block::text(String::new(), format!("*(reading {})*", c.join(", "))));
+        let c: Vec<String> = reply
+            .corrections
+            .iter()
+            .map(|(t, u)| format!("'{}' as '{}'", escape_md(t), escape_md(u)))
+            .collect();
+        blocks.push(Block::text(
+            String::new(),
+            format!("*(reading {})*", c.join(", ")),
+        ));
     }
     let title = truncate(&format!("Rules: {}", reply.query), 256);
     if reply.results.is_empty() {
-        let scope = reply.game.as_deref().map(|g| format!(" for {g}")).unwrap_or_default();
+        let scope = reply
+            .game
+            .as_deref()
+            .map(|g| format!(" for {g}"))
+            .unwrap_or_default();
         blocks.push(Block::text(
             String::new(),
             format!(
@@ -239,25 +281,54 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
                 crate::render::text::NO_RULE
             ),
         ));
-        return Doc { kind: MessageKind::Answer, title, blocks, footer: None, buttons: vec![] };
+        return Doc {
+            kind: MessageKind::Answer,
+            title,
+            blocks,
+            footer: None,
+            buttons: vec![],
+        };
     }
     let mut buttons = Vec::new();
     let mut seen: Vec<String> = reply.results.iter().map(|r| r.id.clone()).collect();
     for (n, r) in reply.results.iter().enumerate() {
-        let head = format!("**{}. `{}` {}**\n*{}*", n + 1, r.id, escape_md(&r.title), escape_md(&r.path.join(" › ")));
+        let head = format!(
+            "**{}. `{}` {}**\n*{}*",
+            n + 1,
+            r.id,
+            escape_md(&r.title),
+            escape_md(&r.path.join(" › "))
+        );
         let text = escape_md(&r.text);
         let hl = escape_md(&r.highlight);
-        let body = if hl.is_empty() { text } else { text.replacen(&hl, &format!("**{hl}**"), 1) };
+        let body = if hl.is_empty() {
+            text
+        } else {
+            text.replacen(&hl, &format!("**{hl}**"), 1)
+        };
         blocks.push(Block::text(head, body));
         ref_buttons(&r.refs, &mut seen, &mut buttons);
     }
     if let Some(first) = reply.results.first()
         && let Some((sid, stitle)) = section_of(app, &first.id)
     {
-        buttons.push(Button::new(&format!("Whole section: {stitle}"), Action::Section(sid), ButtonStyle::Primary));
+        buttons.push(Button::new(
+            &format!("Whole section: {stitle}"),
+            Action::Section(sid),
+            ButtonStyle::Primary,
+        ));
     }
-    let footer = Some(format!("Bold: the sentence that answers. {} passage(s) cited.", reply.results.len()));
-    Doc { kind: MessageKind::Answer, title, blocks, footer, buttons }
+    let footer = Some(format!(
+        "Bold: the sentence that answers. {} passage(s) cited.",
+        reply.results.len()
+    ));
+    Doc {
+        kind: MessageKind::Answer,
+        title,
+        blocks,
+        footer,
+        buttons,
+    }
 }
 
 pub fn passages_message(app: &App, reply: &CiteReply, whole_section: bool) -> Doc {
@@ -268,7 +339,12 @@ pub fn passages_message(app: &App, reply: &CiteReply, whole_section: bool) -> Do
     for (n, p) in reply.passages.iter().enumerate() {
         let indent = "\u{2003}".repeat(p.depth.min(4));
         let head = if n == 0 {
-            format!("**`{}` {}**\n*{}*", p.id, escape_md(&p.title), escape_md(&p.path.join(" › ")))
+            format!(
+                "**`{}` {}**\n*{}*",
+                p.id,
+                escape_md(&p.title),
+                escape_md(&p.path.join(" › "))
+            )
         } else {
             format!("{indent}**`{}` {}**", p.id, escape_md(&p.title))
         };
@@ -279,14 +355,24 @@ pub fn passages_message(app: &App, reply: &CiteReply, whole_section: bool) -> Do
         && let Some(p) = first
         && let Some((sid, stitle)) = section_of(app, &p.id)
     {
-        buttons.push(Button::new(&format!("Whole section: {stitle}"), Action::Section(sid), ButtonStyle::Primary));
+        buttons.push(Button::new(
+            &format!("Whole section: {stitle}"),
+            Action::Section(sid),
+            ButtonStyle::Primary,
+        ));
     }
     let title = match first {
         Some(p) if whole_section => truncate(&format!("Section: {}", p.title), 256),
         Some(p) => truncate(&p.title, 256),
         None => "Rule".into(),
     };
-    Doc { kind: MessageKind::Answer, title, blocks, footer: None, buttons }
+    Doc {
+        kind: MessageKind::Answer,
+        title,
+        blocks,
+        footer: None,
+        buttons,
+    }
 }
 
 pub fn ruling_message(r: &Ruling) -> Doc {
@@ -297,14 +383,27 @@ pub fn ruling_message(r: &Ruling) -> Doc {
         let head = format!("**{}.** `{}`", n + 1, s.rule);
         let mut body = escape_md(&s.text);
         if let Some(c) = &s.choice {
-            let _ = write!(body, "\n\u{2003}choice: {} chose {}", escape_md(&c.player), escape_md(&c.chose));
+            let _ = write!(
+                body,
+                "\n\u{2003}choice: {} chose {}",
+                escape_md(&c.player),
+                escape_md(&c.chose)
+            );
         }
         if !s.numbers.is_empty() {
-            let nums: Vec<String> = s.numbers.iter().map(|(k, v)| format!("{} = {v}", escape_md(k))).collect();
+            let nums: Vec<String> = s
+                .numbers
+                .iter()
+                .map(|(k, v)| format!("{} = {v}", escape_md(k)))
+                .collect();
             let _ = write!(body, "\n\u{2003}{}", nums.join(", "));
         }
         if let Some(a) = &s.assumption {
-            let _ = write!(body, "\n\u{2003}*assumption (not in the indexed rules): {}*", escape_md(a));
+            let _ = write!(
+                body,
+                "\n\u{2003}*assumption (not in the indexed rules): {}*",
+                escape_md(a)
+            );
         }
         blocks.push(Block::text(head, body));
     }
@@ -325,24 +424,58 @@ pub fn ruling_message(r: &Ruling) -> Doc {
         blocks.push(Block::text(head, body));
     }
     if r.changes.is_empty() {
-        blocks.push(Block::text("**Changes**".into(), "no change to the board".into()));
+        blocks.push(Block::text(
+            "**Changes**".into(),
+            "no change to the board".into(),
+        ));
     } else {
-        let lines: Vec<String> = r.changes.iter().map(|c| format!("`{}`: {} → {}", c.path, c.before, c.after)).collect();
+        let lines: Vec<String> = r
+            .changes
+            .iter()
+            .map(|c| format!("`{}`: {} → {}", c.path, c.before, c.after))
+            .collect();
         blocks.push(Block::text("**Changes**".into(), lines.join("\n")));
     }
     let state = serde_json::to_string_pretty(&r.state).unwrap_or_default();
-    blocks.push(Block { head: "**Resulting state**".into(), body: state, code: true });
-    let mut rules: Vec<&str> = r.steps.iter().map(|s| s.rule.as_str()).chain(r.diagnostics.iter().filter_map(|d| d.rule.as_deref())).collect();
+    blocks.push(Block {
+        head: "**Resulting state**".into(),
+        body: state,
+        code: true,
+    });
+    let mut rules: Vec<&str> = r
+        .steps
+        .iter()
+        .map(|s| s.rule.as_str())
+        .chain(r.diagnostics.iter().filter_map(|d| d.rule.as_deref()))
+        .collect();
     let mut seen = Vec::new();
     rules.retain(|x| {
         let new = !seen.contains(x);
         seen.push(*x);
         new
     });
-    let buttons = rules.into_iter().take(15).map(|id| Button::new(id, Action::Cite(id.to_string()), ButtonStyle::Secondary)).collect();
-    let kind = if r.legal { MessageKind::Legal } else { MessageKind::Illegal };
-    let footer = Some(format!("{} step(s), {} diagnostic(s). Buttons open the rules cited.", r.steps.len(), r.diagnostics.len()));
-    Doc { kind, title, blocks, footer, buttons }
+    let buttons = rules
+        .into_iter()
+        .take(15)
+        .map(|id| Button::new(id, Action::Cite(id.to_string()), ButtonStyle::Secondary))
+        .collect();
+    let kind = if r.legal {
+        MessageKind::Legal
+    } else {
+        MessageKind::Illegal
+    };
+    let footer = Some(format!(
+        "{} step(s), {} diagnostic(s). Buttons open the rules cited.",
+        r.steps.len(),
+        r.diagnostics.len()
+    ));
+    Doc {
+        kind,
+        title,
+        blocks,
+        footer,
+        buttons,
+    }
 }
 
 pub fn games_message(rules: &RulesReply, coverage: &CoverageReply) -> Doc {
@@ -350,14 +483,25 @@ pub fn games_message(rules: &RulesReply, coverage: &CoverageReply) -> Doc {
     for g in &rules.games {
         let cov = coverage.games.iter().find(|c| c.game == g.id);
         let engine = match cov {
-            Some(c) if c.has_engine => format!("engine executes {} of {} passages", c.executed, c.passages),
-            Some(c) => format!("{} passages; no rules engine yet (`/rule` works, `/judge` does not)", c.passages),
+            Some(c) if c.has_engine => {
+                format!("engine executes {} of {} passages", c.executed, c.passages)
+            }
+            Some(c) => format!(
+                "{} passages; no rules engine yet (`/rule` works, `/judge` does not)",
+                c.passages
+            ),
             None => String::new(),
         };
         let head = format!("**{}** (`{}`)", escape_md(&g.name), g.id);
         let mut body = engine;
         for d in &g.documents {
-            let _ = write!(body, "\n\u{2003}{} — {} ({} passages)", escape_md(&d.title), escape_md(&d.version), d.passages);
+            let _ = write!(
+                body,
+                "\n\u{2003}{} — {} ({} passages)",
+                escape_md(&d.title),
+                escape_md(&d.version),
+                d.passages
+            );
         }
         if !g.aliases.is_empty() {
             let _ = write!(body, "\n\u{2003}also: {}", escape_md(&g.aliases.join(", ")));

@@ -53,7 +53,12 @@ pub fn render(reply: &Reply, ansi: bool) -> String {
                 let _ = writeln!(out, "-- {}", markdown(f, ansi));
             }
             if !m.buttons.is_empty() {
-                let labels: Vec<String> = m.buttons.iter().enumerate().map(|(i, b)| format!("[{}] {}", i + 1, b.label)).collect();
+                let labels: Vec<String> = m
+                    .buttons
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| format!("[{}] {}", i + 1, b.label))
+                    .collect();
                 let _ = writeln!(out, "buttons (type the number): {}", labels.join("  "));
             }
         }
@@ -67,7 +72,11 @@ pub fn render(reply: &Reply, ansi: bool) -> String {
         }
         Reply::Modal(m) => {
             let _ = writeln!(out, "== {} ==", m.title);
-            let _ = writeln!(out, "{}: type or paste it, then a line with only `.`", m.label);
+            let _ = writeln!(
+                out,
+                "{}: type or paste it, then a line with only `.`",
+                m.label
+            );
         }
     }
     out

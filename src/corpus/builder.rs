@@ -59,7 +59,11 @@ impl DocBuilder<'_> {
     pub fn is_transparent(&self, title: &str) -> bool {
         let key = clean::fold(title);
         key == clean::fold(&self.manifest.title)
-            || self.manifest.transparent_headings.iter().any(|h| clean::fold(h) == key)
+            || self
+                .manifest
+                .transparent_headings
+                .iter()
+                .any(|h| clean::fold(h) == key)
     }
 
     pub fn is_dropped(&self, line: &str) -> bool {
@@ -86,7 +90,10 @@ impl DocBuilder<'_> {
                 while self.by_id.contains_key(&format!("{id}~{n}")) {
                     n += 1;
                 }
-                self.warn(line, format!("duplicate passage id {id}; this one is {id}~{n}"));
+                self.warn(
+                    line,
+                    format!("duplicate passage id {id}; this one is {id}~{n}"),
+                );
                 id = format!("{id}~{n}");
             }
         }
@@ -113,7 +120,10 @@ impl DocBuilder<'_> {
     /// contents entry), so a later passage with its id may replace it.
     fn subtree_is_empty(&self, idx: PassageIdx) -> bool {
         self.passages[idx].text.is_empty()
-            && self.passages[idx].children.iter().all(|&c| self.dead[c] || self.subtree_is_empty(c))
+            && self.passages[idx]
+                .children
+                .iter()
+                .all(|&c| self.dead[c] || self.subtree_is_empty(c))
     }
 
     /// Appends cleaned text to a passage: `sep` joins it to existing text.
@@ -132,12 +142,19 @@ impl DocBuilder<'_> {
 
     pub fn add_links(&mut self, idx: PassageIdx, links: &[Link]) {
         for l in links {
-            self.raw_refs.push((idx, RawRef::Link { label: l.label.clone(), url: l.url.clone() }));
+            self.raw_refs.push((
+                idx,
+                RawRef::Link {
+                    label: l.label.clone(),
+                    url: l.url.clone(),
+                },
+            ));
         }
     }
 
     pub fn add_named_ref(&mut self, idx: PassageIdx, label: &str) {
-        self.raw_refs.push((idx, RawRef::Name(label.trim().to_string())));
+        self.raw_refs
+            .push((idx, RawRef::Name(label.trim().to_string())));
     }
 }
 
@@ -174,7 +191,9 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
                 game: game_id.clone(),
                 document: "manifest.yaml".into(),
                 line: 0,
-                message: format!("game {game_id} is defined twice; the second definition is ignored"),
+                message: format!(
+                    "game {game_id} is defined twice; the second definition is ignored"
+                ),
             });
             continue;
         }
@@ -249,19 +268,30 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
     }
 
     let mut corpus = compact(passages, dead, raw_refs, games, warnings);
-    corpus.warnings.sort_by(|a, b| (&a.game, &a.document, a.line).cmp(&(&b.game, &b.document, b.line)));
+    corpus
+        .warnings
+        .sort_by(|a, b| (&a.game, &a.document, a.line).cmp(&(&b.game, &b.document, b.line)));
     corpus
 }
 
 /// Markdown unless the text is numbered-section text (`13.0 - Title` or
 /// `100.1. Rule`) with no markdown headings.
 fn detect_format(text: &str) -> DocumentFormat {
-    let has_heading = text.lines().any(|l| l.starts_with('#') || l.trim() == "---");
+    let has_heading = text
+        .lines()
+        .any(|l| l.starts_with('#') || l.trim() == "---");
     if has_heading {
         return DocumentFormat::Markdown;
     }
-    let numbered = text.lines().filter(|l| super::numbered::is_numbered_line(l)).count();
-    if numbered >= 2 { DocumentFormat::Numbered } else { DocumentFormat::Markdown }
+    let numbered = text
+        .lines()
+        .filter(|l| super::numbered::is_numbered_line(l))
+        .count();
+    if numbered >= 2 {
+        DocumentFormat::Numbered
+    } else {
+        DocumentFormat::Markdown
+    }
 }
 
 /// Drops replaced and empty passages, renumbers, fills heading paths and
@@ -300,7 +330,12 @@ fn compact(
     }
     for p in &mut kept {
         p.parent = p.parent.map(|x| new_index[x]);
-        p.children = p.children.iter().map(|&c| new_index[c]).filter(|&c| c != usize::MAX).collect();
+        p.children = p
+            .children
+            .iter()
+            .map(|&c| new_index[c])
+            .filter(|&c| c != usize::MAX)
+            .collect();
     }
     let mut games = games;
     for g in &mut games {
@@ -319,9 +354,17 @@ fn compact(
         path.reverse();
         kept[i].path = path;
     }
-    let by_id: HashMap<String, PassageIdx> =
-        kept.iter().enumerate().map(|(i, p)| (p.id.clone(), i)).collect();
-    let mut corpus = Corpus { games, passages: kept, warnings, by_id };
+    let by_id: HashMap<String, PassageIdx> = kept
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.id.clone(), i))
+        .collect();
+    let mut corpus = Corpus {
+        games,
+        passages: kept,
+        warnings,
+        by_id,
+    };
     for (old, raw) in raw_refs {
         let idx = new_index[old];
         if idx == usize::MAX {

@@ -9,11 +9,11 @@ static HTML_TAG: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"</?(?:br|p|span|div|em|strong|b|i|u|sup|sub)\b[^>]*>").unwrap());
 static MD_IMAGE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"!\[[^\]]*\]\([^)]*\)").unwrap());
 static MD_LINK: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\[([^\]]+)\]\(([^)]*)\)").unwrap());
-static IMAGE_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\s*\([^()]*\.(?:png|jpe?g|gif|svg|webp)\)").unwrap()
+static IMAGE_NAME: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\s*\([^()]*\.(?:png|jpe?g|gif|svg|webp)\)").unwrap());
+static EMPHASIS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(\*\*|__)(\S(?:.*?\S)?)(\*\*|__)|\*(\S(?:[^*]*?\S)?)\*").unwrap()
 });
-static EMPHASIS: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(\*\*|__)(\S(?:.*?\S)?)(\*\*|__)|\*(\S(?:[^*]*?\S)?)\*").unwrap());
 static ENTITY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});").unwrap());
 static SPACES: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[ \t\u{a0}]{2,}").unwrap());
@@ -37,7 +37,10 @@ pub fn clean_inline(raw: &str) -> (String, Vec<Link>) {
     let mut links = Vec::new();
     s = MD_LINK
         .replace_all(&s, |c: &regex::Captures| {
-            links.push(Link { label: c[1].to_string(), url: c[2].to_string() });
+            links.push(Link {
+                label: c[1].to_string(),
+                url: c[2].to_string(),
+            });
             c[1].to_string()
         })
         .into_owned();
@@ -46,7 +49,10 @@ pub fn clean_inline(raw: &str) -> (String, Vec<Link>) {
     loop {
         let next = EMPHASIS
             .replace_all(&s, |c: &regex::Captures| {
-                c.get(2).or_else(|| c.get(4)).map_or("", |m| m.as_str()).to_string()
+                c.get(2)
+                    .or_else(|| c.get(4))
+                    .map_or("", |m| m.as_str())
+                    .to_string()
             })
             .into_owned();
         if next == s {
@@ -69,7 +75,8 @@ pub fn decode_entities(s: &str) -> String {
     ENTITY
         .replace_all(s, |c: &regex::Captures| {
             let body = &c[1];
-            let ch = if let Some(hex) = body.strip_prefix("#x").or_else(|| body.strip_prefix("#X")) {
+            let ch = if let Some(hex) = body.strip_prefix("#x").or_else(|| body.strip_prefix("#X"))
+            {
                 u32::from_str_radix(hex, 16).ok().and_then(char::from_u32)
             } else if let Some(dec) = body.strip_prefix('#') {
                 dec.parse().ok().and_then(char::from_u32)
@@ -155,11 +162,33 @@ fn cp1252_byte(c: char) -> Option<u8> {
         return Some(code as u8);
     }
     const HIGH: [(char, u8); 27] = [
-        ('€', 0x80), ('‚', 0x82), ('ƒ', 0x83), ('„', 0x84), ('…', 0x85), ('†', 0x86),
-        ('‡', 0x87), ('ˆ', 0x88), ('‰', 0x89), ('Š', 0x8A), ('‹', 0x8B), ('Œ', 0x8C),
-        ('Ž', 0x8E), ('‘', 0x91), ('’', 0x92), ('“', 0x93), ('”', 0x94), ('•', 0x95),
-        ('–', 0x96), ('—', 0x97), ('˜', 0x98), ('™', 0x99), ('š', 0x9A), ('›', 0x9B),
-        ('œ', 0x9C), ('ž', 0x9E), ('Ÿ', 0x9F),
+        ('€', 0x80),
+        ('‚', 0x82),
+        ('ƒ', 0x83),
+        ('„', 0x84),
+        ('…', 0x85),
+        ('†', 0x86),
+        ('‡', 0x87),
+        ('ˆ', 0x88),
+        ('‰', 0x89),
+        ('Š', 0x8A),
+        ('‹', 0x8B),
+        ('Œ', 0x8C),
+        ('Ž', 0x8E),
+        ('‘', 0x91),
+        ('’', 0x92),
+        ('“', 0x93),
+        ('”', 0x94),
+        ('•', 0x95),
+        ('–', 0x96),
+        ('—', 0x97),
+        ('˜', 0x98),
+        ('™', 0x99),
+        ('š', 0x9A),
+        ('›', 0x9B),
+        ('œ', 0x9C),
+        ('ž', 0x9E),
+        ('Ÿ', 0x9F),
     ];
     HIGH.iter().find(|(ch, _)| *ch == c).map(|&(_, b)| b)
 }
@@ -184,7 +213,10 @@ pub fn slug(s: &str) -> String {
 
 /// Case- and punctuation-insensitive key for comparing names.
 pub fn fold(s: &str) -> String {
-    s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 #[cfg(test)]
@@ -200,7 +232,8 @@ mod tests {
 
     #[test]
     fn cleans_markdown_and_html() {
-        let (t, links) = clean_inline("**Note**: *A Phoenixborn can guard even if it is exhausted.*");
+        let (t, links) =
+            clean_inline("**Note**: *A Phoenixborn can guard even if it is exhausted.*");
         assert_eq!(t, "Note: A Phoenixborn can guard even if it is exhausted.");
         assert!(links.is_empty());
         let (t, _) = clean_inline(r#"<img src="x.jpg" alt="">![](https://a/b.jpg)\"#);
@@ -218,7 +251,10 @@ mod tests {
     fn slugs_are_typable() {
         assert_eq!(slug("Attack a Phoenixborn"), "attack-a-phoenixborn");
         assert_eq!(slug("General Rules:"), "general-rules");
-        assert_eq!(slug("Combat Phase - Attack Declaration"), "combat-phase-attack-declaration");
+        assert_eq!(
+            slug("Combat Phase - Attack Declaration"),
+            "combat-phase-attack-declaration"
+        );
         assert_eq!(slug("Player’s Turn"), "players-turn");
     }
 }

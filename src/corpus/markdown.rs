@@ -9,11 +9,14 @@ use regex::Regex;
 use super::builder::{DocBuilder, item_title};
 use super::{PassageIdx, PassageKind, clean};
 
-static HEADING: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(#{1,6})\s+(.*?)\s*#*\s*$").unwrap());
-static ORDERED: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\s*)(\d{1,4})[.)]\s+(.*)$").unwrap());
+static HEADING: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(#{1,6})\s+(.*?)\s*#*\s*$").unwrap());
+static ORDERED: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(\s*)([0-9]{1,4})[.)]\s+(.*)$").unwrap());
 static BULLET: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\s*)([•\-*+])\s+(.*)$").unwrap());
 static SUB_BULLET: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\s*)»\s*(.*)$").unwrap());
-static RELATED: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*Related Topics:\s*(.*)$").unwrap());
+static RELATED: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*Related Topics:\s*(.*)$").unwrap());
 
 struct Item {
     indent: usize,
@@ -33,7 +36,10 @@ struct State {
 }
 
 fn indent_of(s: &str) -> usize {
-    s.chars().take_while(|c| c.is_whitespace()).map(|c| if c == '\t' { 4 } else { 1 }).sum()
+    s.chars()
+        .take_while(|c| c.is_whitespace())
+        .map(|c| if c == '\t' { 4 } else { 1 })
+        .sum()
 }
 
 pub(super) fn parse(b: &mut DocBuilder, text: &str) {
@@ -45,7 +51,10 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
             Some(end) => {
                 lines.drain(..end + 2);
             }
-            None => b.warn(1, "front matter is never closed with ---; treating it as text"),
+            None => b.warn(
+                1,
+                "front matter is never closed with ---; treating it as text",
+            ),
         }
     }
     let mut st = State {
@@ -156,7 +165,10 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
         }
     }
     if let Some((start, buf)) = st.hint.take() {
-        b.warn(start, "{% hint %} block is never closed; indexed up to the end of the document");
+        b.warn(
+            start,
+            "{% hint %} block is never closed; indexed up to the end of the document",
+        );
         flush_hint(b, &st, start, &buf);
     }
 }
@@ -166,7 +178,14 @@ fn section(b: &DocBuilder, st: &State) -> PassageIdx {
     st.headings.last().map_or(b.root, |&(_, idx)| idx)
 }
 
-fn add_item(b: &mut DocBuilder, st: &mut State, indent: usize, number: Option<&str>, raw: &str, n: usize) {
+fn add_item(
+    b: &mut DocBuilder,
+    st: &mut State,
+    indent: usize,
+    number: Option<&str>,
+    raw: &str,
+    n: usize,
+) {
     while st.items.last().is_some_and(|i| i.indent > indent) {
         st.items.pop();
     }

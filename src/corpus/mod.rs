@@ -121,7 +121,11 @@ pub struct Warning {
 
 impl std::fmt::Display for Warning {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}:{}: {}", self.game, self.document, self.line, self.message)
+        write!(
+            f,
+            "{}/{}:{}: {}",
+            self.game, self.document, self.line, self.message
+        )
     }
 }
 

@@ -11,10 +11,13 @@ use super::builder::{DocBuilder, item_title};
 use super::{PassageIdx, PassageKind, clean};
 
 static DASH_SECTION: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\s*(\d+(?:\.\d+)*)\s+[-–—]\s+(.+?)\s*$").unwrap());
-static SINGLE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\s*)(\d+)\.\s+(.+?)\s*$").unwrap());
-static RULE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*(\d+\.\d+)\.?\s+(.+?)\s*$").unwrap());
-static SUBRULE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*(\d+\.\d+[a-z])\.?\s+(.+?)\s*$").unwrap());
+    LazyLock::new(|| Regex::new(r"^\s*([0-9]+(?:\.[0-9]+)*)\s+[-–—]\s+(.+?)\s*$").unwrap());
+static SINGLE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(\s*)([0-9]+)\.\s+(.+?)\s*$").unwrap());
+static RULE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*([0-9]+\.[0-9]+)\.?\s+(.+?)\s*$").unwrap());
+static SUBRULE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*([0-9]+\.[0-9]+[a-z])\.?\s+(.+?)\s*$").unwrap());
 
 /// Whether a line looks like a numbered section or rule (for format detection).
 pub(super) fn is_numbered_line(line: &str) -> bool {
@@ -28,8 +31,12 @@ fn title_like(s: &str) -> bool {
     !s.is_empty()
         && s.chars().count() <= 60
         && words <= 8
-        && !s.trim_end_matches(['"', '”', '’', '\'', ')']).ends_with(['.', ':', ';', ',', '?', '!'])
-        && s.chars().next().is_some_and(|c| c.is_uppercase() || c.is_numeric())
+        && !s
+            .trim_end_matches(['"', '”', '’', '\'', ')'])
+            .ends_with(['.', ':', ';', ',', '?', '!'])
+        && s.chars()
+            .next()
+            .is_some_and(|c| c.is_uppercase() || c.is_numeric())
 }
 
 struct State {
@@ -46,7 +53,13 @@ struct State {
 pub(super) fn parse(b: &mut DocBuilder, text: &str) {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let lines: Vec<&str> = text.lines().collect();
-    let mut st = State { numbered: None, top: None, current: b.root, glossary: None, last_blank: true };
+    let mut st = State {
+        numbered: None,
+        top: None,
+        current: b.root,
+        glossary: None,
+        last_blank: true,
+    };
     for (i, &line) in lines.iter().enumerate() {
         let n = i + 1;
         let trimmed = line.trim();
@@ -131,7 +144,11 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
         // Text of the current passage. A sub-heading's text ends at the next
         // blank-line-separated paragraph only when a new heading starts, so
         // "Hint:" paragraphs stay with their section.
-        b.append(st.current, trimmed, if blank_before { "\n\n" } else { "\n" });
+        b.append(
+            st.current,
+            trimmed,
+            if blank_before { "\n\n" } else { "\n" },
+        );
     }
 }
 
@@ -152,12 +169,16 @@ fn number_parent(b: &DocBuilder, st: &State, number: &str) -> PassageIdx {
     let exists = |n: &str| b.by_id.get(&b.absolute_id(n)).copied();
     let mut cur = number.to_string();
     loop {
+        // Numbers are ASCII (the patterns say [0-9]), but never slice blindly.
+        let mut chars = cur.chars();
         let shorter = if cur.ends_with(|c: char| c.is_ascii_lowercase()) {
-            cur[..cur.len() - 1].to_string()
+            chars.next_back();
+            chars.as_str().to_string()
         } else if let Some((head, _)) = cur.rsplit_once('.') {
             head.to_string()
-        } else if cur.len() > 1 {
-            cur[..cur.len() - 1].to_string()
+        } else if cur.chars().count() > 1 {
+            chars.next_back();
+            chars.as_str().to_string()
         } else {
             break;
         };

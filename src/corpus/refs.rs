@@ -13,7 +13,11 @@ pub(super) enum RawRef {
     /// A rule or section number: "(18.4)", "See 15.0 – Movement", "see rule 201.3".
     Number { label: String, number: String },
     /// A step inside the same section, written with a letter: "step 2.a.".
-    Step { label: String, major: String, letter: char },
+    Step {
+        label: String,
+        major: String,
+        letter: char,
+    },
     /// A page of a printed book: "see page 10".
     Page { label: String },
     /// A topic named by title ("Related Topics: Aim, Attack").
@@ -23,40 +27,69 @@ pub(super) enum RawRef {
 }
 
 static SEE_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\bsee (?:rules? |section )?(\d+(?:\.\d+)*[a-z]?)(?:\s*[-–—,]\s*([A-Z][\w ]*\w))?").unwrap()
+    Regex::new(
+        r"(?i)\bsee (?:rules? |section )?([0-9]+(?:\.[0-9]+)*[a-z]?)(?:\s*[-–—,]\s*([A-Z][\w ]*\w))?",
+    )
+    .unwrap()
 });
 static RULE_NUMBER: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\brules? (\d{3}(?:\.\d+[a-z]?)?)\b").unwrap());
+    LazyLock::new(|| Regex::new(r"\brules? ([0-9]{3}(?:\.[0-9]+[a-z]?)?)\b").unwrap());
 static PAREN_NUMBER: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\((\d+\.\d+[a-z]?)\)").unwrap());
-static PAGE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)\bpage (\d+)\b").unwrap());
-static STEP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\bsteps? (\d+)\.([a-z])\b").unwrap());
+    LazyLock::new(|| Regex::new(r"\(([0-9]+\.[0-9]+[a-z]?)\)").unwrap());
+static PAGE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)\bpage ([0-9]+)\b").unwrap());
+static STEP: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\bsteps? ([0-9]+)\.([a-z])\b").unwrap());
 
 /// Every reference written in a passage's text.
 pub(super) fn extract(text: &str) -> Vec<RawRef> {
     let mut out = Vec::new();
     for c in SEE_NUMBER.captures_iter(text) {
-        let label = c.get(0).map_or("", |m| m.as_str()).trim_end_matches(['.', ')']).to_string();
-        out.push(RawRef::Number { label, number: c[1].to_string() });
+        let label = c
+            .get(0)
+            .map_or("", |m| m.as_str())
+            .trim_end_matches(['.', ')'])
+            .to_string();
+        out.push(RawRef::Number {
+            label,
+            number: c[1].to_string(),
+        });
     }
     for c in RULE_NUMBER.captures_iter(text) {
         let number = c[1].to_string();
-        if !out.iter().any(|r| matches!(r, RawRef::Number { number: n, .. } if *n == number)) {
-            out.push(RawRef::Number { label: c[0].to_string(), number });
+        if !out
+            .iter()
+            .any(|r| matches!(r, RawRef::Number { number: n, .. } if *n == number))
+        {
+            out.push(RawRef::Number {
+                label: c[0].to_string(),
+                number,
+            });
         }
     }
     for c in PAREN_NUMBER.captures_iter(text) {
         let number = c[1].to_string();
-        if !out.iter().any(|r| matches!(r, RawRef::Number { number: n, .. } if *n == number)) {
-            out.push(RawRef::Number { label: c[1].to_string(), number });
+        if !out
+            .iter()
+            .any(|r| matches!(r, RawRef::Number { number: n, .. } if *n == number))
+        {
+            out.push(RawRef::Number {
+                label: c[1].to_string(),
+                number,
+            });
         }
     }
     for c in PAGE.captures_iter(text) {
-        out.push(RawRef::Page { label: c[0].to_string() });
+        out.push(RawRef::Page {
+            label: c[0].to_string(),
+        });
     }
     for c in STEP.captures_iter(text) {
         let letter = c[2].chars().next().unwrap_or('a');
-        out.push(RawRef::Step { label: c[0].to_string(), major: c[1].to_string(), letter });
+        out.push(RawRef::Step {
+            label: c[0].to_string(),
+            major: c[1].to_string(),
+            letter,
+        });
     }
     out
 }
@@ -74,25 +107,44 @@ pub(super) fn resolve(corpus: &Corpus, from: PassageIdx, raw: &RawRef) -> CrossR
                 let id = format!("{}.{number}", corpus.passages[top].id);
                 corpus.get(&id).map(|t| t.id.clone())
             });
-            CrossRef { label: label.clone(), target }
+            CrossRef {
+                label: label.clone(),
+                target,
+            }
         }
-        RawRef::Step { label, major, letter } => {
+        RawRef::Step {
+            label,
+            major,
+            letter,
+        } => {
             let minor = (*letter as u32).saturating_sub('a' as u32) + 1;
             let target = top_section(corpus, from).and_then(|top| {
                 let id = format!("{}.{major}.{minor}", corpus.passages[top].id);
                 corpus.get(&id).map(|t| t.id.clone())
             });
-            CrossRef { label: label.clone(), target }
+            CrossRef {
+                label: label.clone(),
+                target,
+            }
         }
-        RawRef::Page { label } => CrossRef { label: label.clone(), target: None },
-        RawRef::Name(label) => CrossRef { label: label.clone(), target: by_title(corpus, game, label) },
+        RawRef::Page { label } => CrossRef {
+            label: label.clone(),
+            target: None,
+        },
+        RawRef::Name(label) => CrossRef {
+            label: label.clone(),
+            target: by_title(corpus, game, label),
+        },
         RawRef::Link { label, url } => {
             let from_url = url
                 .rsplit('/')
                 .next()
                 .map(|s| s.trim_start_matches("r_").replace('_', " "))
                 .and_then(|name| by_title(corpus, game, &name));
-            CrossRef { label: label.clone(), target: from_url.or_else(|| by_title(corpus, game, label)) }
+            CrossRef {
+                label: label.clone(),
+                target: from_url.or_else(|| by_title(corpus, game, label)),
+            }
         }
     }
 }
@@ -114,7 +166,9 @@ fn by_title(corpus: &Corpus, game: &str, name: &str) -> Option<String> {
     corpus
         .passages
         .iter()
-        .filter(|p| p.game == game && matches!(p.kind, PassageKind::Section | PassageKind::Document))
+        .filter(|p| {
+            p.game == game && matches!(p.kind, PassageKind::Section | PassageKind::Document)
+        })
         .find(|p| clean::fold(&p.title) == key)
         .map(|p| p.id.clone())
 }

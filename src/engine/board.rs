@@ -42,11 +42,23 @@ pub struct BoardError {
 
 impl BoardError {
     pub fn semantic(path: impl Into<String>, message: impl Into<String>) -> BoardError {
-        BoardError { kind: ErrorKind::Semantic, message: message.into(), pos: None, path: Some(path.into()), rule: None }
+        BoardError {
+            kind: ErrorKind::Semantic,
+            message: message.into(),
+            pos: None,
+            path: Some(path.into()),
+            rule: None,
+        }
     }
 
     pub fn refused(message: impl Into<String>) -> BoardError {
-        BoardError { kind: ErrorKind::Refused, message: message.into(), pos: None, path: None, rule: None }
+        BoardError {
+            kind: ErrorKind::Refused,
+            message: message.into(),
+            pos: None,
+            path: None,
+            rule: None,
+        }
     }
 
     pub fn with_rule(mut self, rule: impl Into<String>) -> BoardError {
@@ -73,11 +85,17 @@ impl BoardError {
 /// Extracts the board text from a Discord message: the first fenced code
 /// block (```yaml … ```), or the whole text when there is none.
 pub fn extract_code_block(message: &str) -> &str {
-    let Some(start) = message.find("```") else { return message.trim() };
+    let Some(start) = message.find("```") else {
+        return message.trim();
+    };
     let after = &message[start + 3..];
     let body_start = after.find('\n').map_or(0, |i| i + 1);
     let lang = after[..body_start].trim();
-    let body = if lang.chars().all(|c| c.is_ascii_alphanumeric()) { &after[body_start..] } else { after };
+    let body = if lang.chars().all(|c| c.is_ascii_alphanumeric()) {
+        &after[body_start..]
+    } else {
+        after
+    };
     match body.find("```") {
         Some(end) => body[..end].trim(),
         None => body.trim(),
@@ -112,7 +130,12 @@ pub fn game_of(text: &str) -> Result<String, BoardError> {
         game: Option<String>,
     }
     let h: Header = parse(text)?;
-    h.game.ok_or_else(|| BoardError::semantic("game", "the board document needs a `game` field (for example `game: ashes`)"))
+    h.game.ok_or_else(|| {
+        BoardError::semantic(
+            "game",
+            "the board document needs a `game` field (for example `game: ashes`)",
+        )
+    })
 }
 
 /// Turns a serde-saphyr error message into a [`BoardError`], pulling out
@@ -122,29 +145,58 @@ fn syntax_error(msg: &str) -> BoardError {
     // Keep the first line: the rest is a source snippet.
     let first = msg.lines().next().unwrap_or(msg);
     let first = first.trim_start_matches("error: ");
-    BoardError { kind: ErrorKind::Syntax, message: first.to_string(), pos, path: None, rule: None }
+    BoardError {
+        kind: ErrorKind::Syntax,
+        message: first.to_string(),
+        pos,
+        path: None,
+        rule: None,
+    }
 }
 
 fn find_pos(msg: &str) -> Option<SourcePos> {
     let lower = msg.to_lowercase();
     let i = lower.find("line ")?;
     let rest = &lower[i + 5..];
-    let line: usize = rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()?;
+    let line: usize = rest
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()?;
     let j = rest.find("column ")?;
-    let column: usize = rest[j + 7..].split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()?;
+    let column: usize = rest[j + 7..]
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()?;
     Some(SourcePos { line, column })
 }
 
 /// Resolves a typed name against candidates, ignoring case, spaces and
 /// punctuation. Unknown → did-you-mean; several equally good → ambiguous.
-pub fn resolve_name<'a>(typed: &str, candidates: &[&'a str], path: &str, what: &str) -> Result<&'a str, BoardError> {
+pub fn resolve_name<'a>(
+    typed: &str,
+    candidates: &[&'a str],
+    path: &str,
+    what: &str,
+) -> Result<&'a str, BoardError> {
     let key = crate::corpus::clean::fold(typed);
-    let exact: Vec<&str> = candidates.iter().copied().filter(|c| crate::corpus::clean::fold(c) == key).collect();
+    let exact: Vec<&str> = candidates
+        .iter()
+        .copied()
+        .filter(|c| crate::corpus::clean::fold(c) == key)
+        .collect();
     if exact.len() == 1 {
         return Ok(exact[0]);
     }
     if exact.len() > 1 {
-        return Err(BoardError::semantic(path, format!("'{typed}' matches several {what}s: {}; name it exactly", exact.join(", "))));
+        return Err(BoardError::semantic(
+            path,
+            format!(
+                "'{typed}' matches several {what}s: {}; name it exactly",
+                exact.join(", ")
+            ),
+        ));
     }
     let prefixed: Vec<&str> = candidates
         .iter()
@@ -155,7 +207,13 @@ pub fn resolve_name<'a>(typed: &str, candidates: &[&'a str], path: &str, what: &
         return Ok(prefixed[0]);
     }
     if prefixed.len() > 1 {
-        return Err(BoardError::semantic(path, format!("'{typed}' is ambiguous: it could be {}", prefixed.join(" or "))));
+        return Err(BoardError::semantic(
+            path,
+            format!(
+                "'{typed}' is ambiguous: it could be {}",
+                prefixed.join(" or ")
+            ),
+        ));
     }
     let mut close: Vec<(usize, &str)> = candidates
         .iter()
@@ -170,7 +228,10 @@ pub fn resolve_name<'a>(typed: &str, candidates: &[&'a str], path: &str, what: &
         None if candidates.is_empty() => String::new(),
         None => format!("; known {what}s: {}", candidates.join(", ")),
     };
-    Err(BoardError::semantic(path, format!("unknown {what} '{typed}'{hint}")))
+    Err(BoardError::semantic(
+        path,
+        format!("unknown {what} '{typed}'{hint}"),
+    ))
 }
 
 #[cfg(test)]
@@ -180,10 +241,20 @@ mod tests {
     #[test]
     fn names_resolve_with_did_you_mean() {
         let c = ["Iron Worker", "Hammer Knight", "Mist Spirit"];
-        assert_eq!(resolve_name("iron worker", &c, "p", "unit").unwrap(), "Iron Worker");
-        assert_eq!(resolve_name("hammer", &c, "p", "unit").unwrap(), "Hammer Knight");
+        assert_eq!(
+            resolve_name("iron worker", &c, "p", "unit").unwrap(),
+            "Iron Worker"
+        );
+        assert_eq!(
+            resolve_name("hammer", &c, "p", "unit").unwrap(),
+            "Hammer Knight"
+        );
         let e = resolve_name("Mist Spirt", &c, "play.target", "unit").unwrap_err();
-        assert!(e.message.contains("did you mean 'Mist Spirit'"), "{}", e.message);
+        assert!(
+            e.message.contains("did you mean 'Mist Spirit'"),
+            "{}",
+            e.message
+        );
         assert_eq!(e.path.as_deref(), Some("play.target"));
         let e = resolve_name("Mist", &["Mist Spirit", "Mist Typhoon"], "p", "unit").unwrap_err();
         assert!(e.message.contains("ambiguous"), "{}", e.message);
@@ -203,7 +274,10 @@ mod tests {
 
     #[test]
     fn code_blocks_are_extracted() {
-        assert_eq!(extract_code_block("look:\n```yaml\ngame: ashes\n```\nthanks"), "game: ashes");
+        assert_eq!(
+            extract_code_block("look:\n```yaml\ngame: ashes\n```\nthanks"),
+            "game: ashes"
+        );
         assert_eq!(extract_code_block("game: ashes"), "game: ashes");
     }
 

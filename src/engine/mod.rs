@@ -106,9 +106,19 @@ pub trait GameEngine: Sync {
 
     /// Parses one line of play notation (as typed in `/match play`) into the
     /// `play` value of a board document, resolving names against `board`.
-    fn parse_notation(&self, line: &str, board: &serde_json::Value) -> Result<serde_json::Value, BoardError> {
+    fn parse_notation(
+        &self,
+        line: &str,
+        board: &serde_json::Value,
+    ) -> Result<serde_json::Value, BoardError> {
         let _ = (line, board);
-        Err(BoardError::semantic("play", format!("{} has no one-line play notation yet; give the play as a YAML `play:` block", self.game())))
+        Err(BoardError::semantic(
+            "play",
+            format!(
+                "{} has no one-line play notation yet; give the play as a YAML `play:` block",
+                self.game()
+            ),
+        ))
     }
 
     /// Candidates for the next word of a partly typed notation line (unit
@@ -141,11 +151,19 @@ fn diff_into(path: String, a: &serde_json::Value, b: &serde_json::Value, out: &m
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
             for (k, va) in x {
-                let p = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+                let p = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
                 diff_into(p, va, y.get(k).unwrap_or(&Value::Null), out);
             }
             for (k, vb) in y.iter().filter(|(k, _)| !x.contains_key(*k)) {
-                let p = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+                let p = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
                 diff_into(p, &Value::Null, vb, out);
             }
         }
@@ -154,7 +172,11 @@ fn diff_into(path: String, a: &serde_json::Value, b: &serde_json::Value, out: &m
                 diff_into(format!("{path}[{i}]"), va, vb, out);
             }
         }
-        _ if a != b => out.push(Change { path, before: a.clone(), after: b.clone() }),
+        _ if a != b => out.push(Change {
+            path,
+            before: a.clone(),
+            after: b.clone(),
+        }),
         _ => {}
     }
 }

@@ -14,7 +14,11 @@ pub struct Style {
 
 impl Style {
     fn emphasize(&self, s: &str) -> String {
-        if self.ansi { format!("\x1b[1m{s}\x1b[0m") } else { format!("**{s}**") }
+        if self.ansi {
+            format!("\x1b[1m{s}\x1b[0m")
+        } else {
+            format!("**{s}**")
+        }
     }
 }
 
@@ -27,8 +31,16 @@ pub fn ask(reply: &AskReply, style: Style) -> String {
         let _ = writeln!(out, "(reading '{typed}' as '{understood}')");
     }
     if reply.results.is_empty() {
-        let scope = reply.game.as_deref().map(|g| format!(" for {g}")).unwrap_or_default();
-        let _ = writeln!(out, "{NO_RULE} Nothing in the indexed rules{scope} answers “{}” with confidence.", reply.query);
+        let scope = reply
+            .game
+            .as_deref()
+            .map(|g| format!(" for {g}"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "{NO_RULE} Nothing in the indexed rules{scope} answers “{}” with confidence.",
+            reply.query
+        );
         return out;
     }
     for (n, r) in reply.results.iter().enumerate() {
@@ -37,15 +49,20 @@ pub fn ask(reply: &AskReply, style: Style) -> String {
         let text = if r.highlight.is_empty() {
             r.text.clone()
         } else {
-            r.text.replacen(&r.highlight, &style.emphasize(&r.highlight), 1)
+            r.text
+                .replacen(&r.highlight, &style.emphasize(&r.highlight), 1)
         };
         for line in text.lines() {
             let _ = writeln!(out, "   {line}");
         }
-        let refs: Vec<String> = r.refs.iter().map(|c| match &c.target {
-            Some(t) => format!("{} → {t}", c.label),
-            None => format!("{} (not indexed)", c.label),
-        }).collect();
+        let refs: Vec<String> = r
+            .refs
+            .iter()
+            .map(|c| match &c.target {
+                Some(t) => format!("{} → {t}", c.label),
+                None => format!("{} (not indexed)", c.label),
+            })
+            .collect();
         if !refs.is_empty() {
             let _ = writeln!(out, "   see also: {}", refs.join("; "));
         }
@@ -69,8 +86,12 @@ pub fn cite(reply: &CiteReply) -> String {
         }
         for r in &p.refs {
             match &r.target {
-                Some(t) => { let _ = writeln!(out, "{pad}  → {}: {t}", r.label); }
-                None => { let _ = writeln!(out, "{pad}  → {} (not indexed)", r.label); }
+                Some(t) => {
+                    let _ = writeln!(out, "{pad}  → {}: {t}", r.label);
+                }
+                None => {
+                    let _ = writeln!(out, "{pad}  → {} (not indexed)", r.label);
+                }
             }
         }
     }
@@ -80,9 +101,19 @@ pub fn cite(reply: &CiteReply) -> String {
 pub fn rules(reply: &RulesReply, max_depth: usize) -> String {
     let mut out = String::new();
     for g in &reply.games {
-        let _ = writeln!(out, "{} ({}) — aliases: {}", g.name, g.id, g.aliases.join(", "));
+        let _ = writeln!(
+            out,
+            "{} ({}) — aliases: {}",
+            g.name,
+            g.id,
+            g.aliases.join(", ")
+        );
         for d in &g.documents {
-            let _ = writeln!(out, "  {} — {} ({} passages)", d.title, d.version, d.passages);
+            let _ = writeln!(
+                out,
+                "  {} — {} ({} passages)",
+                d.title, d.version, d.passages
+            );
             if !d.source.is_empty() {
                 let _ = writeln!(out, "    source: {}", d.source);
             }
@@ -114,10 +145,22 @@ pub fn suggestions(list: &[Suggestion]) -> String {
 pub fn coverage(reply: &crate::app::CoverageReply) -> String {
     let mut out = String::new();
     for g in &reply.games {
-        let engine = if g.has_engine { "engine" } else { "no engine yet" };
-        let _ = writeln!(out, "{} ({}) — {engine}: {} of {} passages executed", g.name, g.game, g.executed, g.passages);
+        let engine = if g.has_engine {
+            "engine"
+        } else {
+            "no engine yet"
+        };
+        let _ = writeln!(
+            out,
+            "{} ({}) — {engine}: {} of {} passages executed",
+            g.name, g.game, g.executed, g.passages
+        );
         for e in &g.entries {
-            let mark = if e.executed_by.is_empty() { "  text " } else { "  EXEC " };
+            let mark = if e.executed_by.is_empty() {
+                "  text "
+            } else {
+                "  EXEC "
+            };
             let _ = write!(out, "{mark}{}{}  {}", "  ".repeat(e.depth), e.id, e.title);
             if !e.executed_by.is_empty() {
                 let _ = write!(out, "  ← {}", e.executed_by.join("; "));
@@ -138,7 +181,11 @@ pub fn ruling(r: &crate::engine::Ruling) -> String {
             let _ = writeln!(out, "      choice: {} chose {}", c.player, c.chose);
         }
         if !s.numbers.is_empty() {
-            let nums: Vec<String> = s.numbers.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+            let nums: Vec<String> = s
+                .numbers
+                .iter()
+                .map(|(k, v)| format!("{k} = {v}"))
+                .collect();
             let _ = writeln!(out, "      {}", nums.join(", "));
         }
         if let Some(a) = &s.assumption {

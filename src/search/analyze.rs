@@ -2,11 +2,24 @@
 
 use bm25::{Language, Tokenizer};
 
-/// English analysis: Unicode normalisation, lower case, NLTK stop words,
-/// Snowball stemming (the `bm25` crate's default tokenizer).
+/// English analysis: Unicode normalisation, lower case and Snowball stemming
+/// (the `bm25` crate's default tokenizer), with our own short stop list:
+/// NLTK's drops words rules depend on ("same", "more", "once", "before").
 pub struct Analyzer {
     inner: bm25::DefaultTokenizer,
+    stemmer: rust_stemmers::Stemmer,
 }
+
+const STOP: &[&str] = &[
+    "a", "an", "the", "and", "or", "but", "if", "then", "so", "of", "to", "in", "on", "at", "by",
+    "for", "with", "from", "as", "into", "onto", "is", "are", "was", "were", "be", "been", "being",
+    "am", "do", "does", "did", "doing", "has", "have", "had", "having", "i", "me", "my", "mine",
+    "myself", "you", "your", "yours", "he", "him", "his", "she", "her", "hers", "it", "its",
+    "itself", "we", "us", "our", "they", "them", "their", "theirs", "this", "that", "these",
+    "those", "there", "here", "what", "which", "who", "whom", "whose", "when", "where", "why",
+    "how", "can", "will", "shall", "would", "should", "could", "may", "might", "just", "about",
+    "s", "t", "d", "ll", "ve", "re", "m",
+];
 
 impl Default for Analyzer {
     fn default() -> Self {
@@ -16,11 +29,37 @@ impl Default for Analyzer {
 
 impl Analyzer {
     pub fn new() -> Analyzer {
-        Analyzer { inner: bm25::DefaultTokenizer::new(Language::English) }
+        let inner = bm25::DefaultTokenizer::builder()
+            .language_mode(Language::English)
+            .normalization(true)
+            .stemming(false)
+            .stopwords(false)
+            .build();
+        Analyzer {
+            inner,
+            stemmer: rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English),
+        }
     }
 
     pub fn tokens(&self, text: &str) -> Vec<String> {
-        self.inner.tokenize(text)
+        let mut tokens: Vec<String> = self
+            .inner
+            .tokenize(text)
+            .into_iter()
+            .filter(|t| !STOP.contains(&t.as_str()))
+            .map(|t| self.stemmer.stem(&t).into_owned())
+            .collect();
+        // "unexhausted" is about exhaustion too: index the base as well.
+        let extra: Vec<String> = tokens
+            .iter()
+            .filter_map(|t| {
+                t.strip_prefix("un")
+                    .filter(|rest| rest.len() >= 5)
+                    .map(str::to_string)
+            })
+            .collect();
+        tokens.extend(extra);
+        tokens
     }
 }
 
@@ -30,14 +69,152 @@ pub struct PreTokenized;
 
 impl Tokenizer for PreTokenized {
     fn tokenize(&self, input_text: &str) -> Vec<String> {
-        input_text.split(' ').filter(|t| !t.is_empty()).map(str::to_string).collect()
+        input_text
+            .split(' ')
+            .filter(|t| !t.is_empty())
+            .map(str::to_string)
+            .collect()
     }
+}
+
+/// Words of questions that carry no rules content ("how many", "am I allowed
+/// to", "what is the rule for"). Dropped from queries only, never from text.
+pub fn is_question_filler(word: &str) -> bool {
+    const FILLER: &[&str] = &[
+        "many",
+        "much",
+        "get",
+        "gets",
+        "got",
+        "getting",
+        "allowed",
+        "allow",
+        "kind",
+        "kinds",
+        "happen",
+        "happens",
+        "happened",
+        "work",
+        "works",
+        "able",
+        "way",
+        "ways",
+        "need",
+        "needs",
+        "let",
+        "lets",
+        "say",
+        "says",
+        "said",
+        "still",
+        "ok",
+        "okay",
+        "possible",
+        "exactly",
+        "actually",
+        "really",
+        "also",
+        "like",
+        "want",
+        "wants",
+        "go",
+        "goes",
+        "going",
+        "thing",
+        "things",
+        "someone",
+        "something",
+        "anything",
+        "everything",
+        "several",
+        "somebody",
+        "else",
+        "elses",
+        "mean",
+        "means",
+        "rule",
+        "rules",
+        "ruling",
+        "question",
+        "know",
+        "tell",
+        "please",
+        "right",
+        "correct",
+        "supposed",
+        "hey",
+        "guys",
+        "anyone",
+        "wondering",
+        "happening",
+        "turned",
+        "out",
+        "vs",
+        "while",
+        "whilst",
+        "though",
+        "although",
+        "since",
+        "because",
+        "versus",
+        "whats",
+        "what's",
+        "hows",
+        "whos",
+        "i'm",
+        "im",
+        "dont",
+        "doesnt",
+        "doesn't",
+        "don't",
+        "cant",
+        "can't",
+        "isnt",
+        "isn't",
+        "wont",
+        "won't",
+        "would",
+        "could",
+        "should",
+        "might",
+    ];
+    FILLER.contains(&word)
+}
+
+/// Drops contraction endings ("i've" → "i", "opponent's" → "opponent");
+/// negations ("doesn't") carry nothing a ranking can use: `None`.
+pub fn strip_contraction(word: &str) -> Option<&str> {
+    match word.find(['\'', '’']) {
+        None => Some(word),
+        Some(i) => {
+            let quote_len = word[i..].chars().next().map_or(1, char::len_utf8);
+            let (head, tail) = (&word[..i], &word[i + quote_len..]);
+            if tail == "t" { None } else { Some(head) }
+        }
+    }
+}
+
+/// Other forms of a word with common English suffixes removed, for matching
+/// inflections the stemmer keeps apart.
+pub fn variants(word: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for suffix in ["ers", "er", "ed", "d", "ing", "es", "s"] {
+        if let Some(stem) = word.strip_suffix(suffix)
+            && stem.len() >= 3
+        {
+            out.push(stem.to_string());
+        }
+    }
+    out
 }
 
 /// Lower-case words of a text, punctuation removed (for phrase matching).
 pub fn words(text: &str) -> Vec<String> {
     text.split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '\'' || c == '’'))
-        .map(|w| w.trim_matches(|c: char| c == '.' || c == '\'' || c == '’').to_lowercase())
+        .map(|w| {
+            w.trim_matches(|c: char| c == '.' || c == '\'' || c == '’')
+                .to_lowercase()
+        })
         .filter(|w| !w.is_empty())
         .collect()
 }
@@ -114,7 +291,19 @@ mod tests {
 
     #[test]
     fn sentences_keep_text_verbatim() {
-        let s: Vec<&str> = sentences("E.g., If a player must. Then stop (see 2.d. below).\nNext").collect();
-        assert_eq!(s, vec!["E.g., If a player must.", " Then stop (see 2.d. below).", "\n", "Next"].into_iter().filter(|x| !x.trim().is_empty()).collect::<Vec<_>>());
+        let s: Vec<&str> =
+            sentences("E.g., If a player must. Then stop (see 2.d. below).\nNext").collect();
+        assert_eq!(
+            s,
+            vec![
+                "E.g., If a player must.",
+                " Then stop (see 2.d. below).",
+                "\n",
+                "Next"
+            ]
+            .into_iter()
+            .filter(|x| !x.trim().is_empty())
+            .collect::<Vec<_>>()
+        );
     }
 }

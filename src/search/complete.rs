@@ -39,7 +39,13 @@ impl Completer {
     }
 
     /// At most `limit` (≤ 25) suggestions for a partial id or title, best first.
-    pub fn complete(&self, corpus: &Corpus, partial: &str, game: Option<&str>, limit: usize) -> Vec<Suggestion> {
+    pub fn complete(
+        &self,
+        corpus: &Corpus,
+        partial: &str,
+        game: Option<&str>,
+        limit: usize,
+    ) -> Vec<Suggestion> {
         let limit = limit.clamp(1, MAX_SUGGESTIONS);
         let in_game = |i: PassageIdx| game.is_none_or(|g| corpus.passages[i].game == g);
         let partial = partial.trim();
@@ -67,12 +73,20 @@ impl Completer {
                     pattern.score(hay.slice(..), m).map(|s| {
                         // An id that starts with what was typed goes first.
                         let prefix = corpus.passages[*i].id.starts_with(&partial.to_lowercase());
-                        (s + if prefix { 10_000 } else { 0 }, corpus.passages[*i].id.len(), *i)
+                        (
+                            s + if prefix { 10_000 } else { 0 },
+                            corpus.passages[*i].id.len(),
+                            *i,
+                        )
                     })
                 })
                 .collect()
         });
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-        scored.into_iter().take(limit).map(|(_, _, i)| suggestion(i)).collect()
+        scored
+            .into_iter()
+            .take(limit)
+            .map(|(_, _, i)| suggestion(i))
+            .collect()
     }
 }

@@ -19,7 +19,11 @@ pub use complete::{Completer, Suggestion};
 
 /// Share of the question's weight that a passage must cover to be cited.
 /// Set from the evaluation set (tests/eval_questions.yaml); see docs/SEARCH.md.
-pub const MIN_COVERAGE: f32 = 0.55;
+pub const MIN_COVERAGE: f32 = 0.40;
+/// Words of the question that no indexed rule uses, tolerated at most…
+pub const MAX_UNKNOWN_WORDS: usize = 1;
+/// …and only when the question has at least this many known words.
+pub const MIN_KNOWN_WITH_UNKNOWN: usize = 4;
 
 /// Options for one search.
 #[derive(Debug, Clone, Default)]
@@ -51,11 +55,28 @@ pub struct SearchOutcome {
     pub hits: Vec<Hit>,
 }
 
-/// A query term and the alternatives that satisfy it (its glossary expansions).
+/// One thing the question asks about: a word, or a glossary phrase. Any one
+/// option satisfies it; an option is a set of tokens that must all appear
+/// ("tapped units" → `exhausted units`). A group with no options is a word
+/// no rule uses.
 #[derive(Debug)]
 struct Group {
-    alternatives: Vec<u32>,
+    options: Vec<Vec<u32>>,
     weight: f32,
+}
+
+impl Group {
+    /// Share of the group found among `has` (the best option's share).
+    fn matched(&self, has: impl Fn(u32) -> bool) -> f32 {
+        self.options
+            .iter()
+            .map(|o| o.iter().filter(|&&t| has(t)).count() as f32 / o.len().max(1) as f32)
+            .fold(0.0, f32::max)
+    }
+
+    fn tokens(&self) -> impl Iterator<Item = u32> + '_ {
+        self.options.iter().flatten().copied()
+    }
 }
 
 /// A search index over a [`Corpus`].
@@ -71,8 +92,13 @@ pub struct Index {
     passage_tokens: Vec<Box<[u32]>>,
     /// Game aliases, folded to lower-case words, longest first: (words, game id).
     aliases: Vec<(Vec<String>, String)>,
-    /// Per game: (phrase words, expansion words).
+    /// Per game: (phrase words, expansion words), longest phrase first.
     synonyms: HashMap<String, Vec<(Vec<String>, Vec<String>)>>,
+    /// All games' glossaries merged (same phrase → all expansions), for
+    /// questions that name no game.
+    synonyms_all: Vec<(Vec<String>, Vec<String>)>,
+    /// Parent of each passage (a sub-item is read in its parent's context).
+    parents: Vec<Option<PassageIdx>>,
     completer: Completer,
 }
 
@@ -85,7 +111,9 @@ impl Index {
         let mut docs: Vec<Vec<String>> = Vec::with_capacity(corpus.passages.len());
         let mut passage_tokens = Vec::with_capacity(corpus.passages.len());
         for p in &corpus.passages {
-            let tokens = analyzer.tokens(&indexed_text(corpus, p));
+            let mut tokens = analyzer.tokens(&indexed_text(corpus, p));
+            // "See 15.0" is a pointer, not about seeing.
+            tokens.retain(|t| t != "see");
             let mut ids: Vec<u32> = tokens
                 .iter()
                 .map(|t| {
@@ -105,7 +133,11 @@ impl Index {
             docs.push(tokens);
         }
         let total: usize = docs.iter().map(Vec::len).sum();
-        let avgdl = if docs.is_empty() { 1.0 } else { (total as f32 / docs.len() as f32).max(1.0) };
+        let avgdl = if docs.is_empty() {
+            1.0
+        } else {
+            (total as f32 / docs.len() as f32).max(1.0)
+        };
         let embedder = EmbedderBuilder::<u32, analyze::PreTokenized>::with_avgdl(avgdl).build();
         let mut scorer = Scorer::new();
         for (i, tokens) in docs.iter().enumerate() {
@@ -116,7 +148,10 @@ impl Index {
         let mut aliases = Vec::new();
         let mut synonyms = HashMap::new();
         for g in &corpus.games {
-            for name in std::iter::once(&g.id).chain([&g.name]).chain(g.aliases.iter()) {
+            for name in std::iter::once(&g.id)
+                .chain([&g.name])
+                .chain(g.aliases.iter())
+            {
                 let w = analyze::words(name);
                 if !w.is_empty() && !aliases.iter().any(|(a, _)| *a == w) {
                     aliases.push((w, g.id.clone()));
@@ -126,12 +161,37 @@ impl Index {
                 .glossary
                 .synonyms
                 .iter()
-                .map(|(k, v)| (analyze::words(k), v.iter().flat_map(|e| analyze::words(e)).collect()))
+                .map(|(k, v)| {
+                    (
+                        analyze::words(k),
+                        v.iter().map(|e| analyze::words(e).join(" ")).collect(),
+                    )
+                })
                 .filter(|(k, _): &(Vec<String>, Vec<String>)| !k.is_empty())
                 .collect();
             synonyms.insert(g.id.clone(), list);
         }
         aliases.sort_by_key(|(w, _)| std::cmp::Reverse(w.iter().map(String::len).sum::<usize>()));
+        let mut merged: std::collections::BTreeMap<Vec<String>, Vec<String>> = Default::default();
+        for g in &corpus.games {
+            let list: &Vec<(Vec<String>, Vec<String>)> = &synonyms[&g.id];
+            for (k, v) in list {
+                let e = merged.entry(k.clone()).or_default();
+                for x in v {
+                    if !e.contains(x) {
+                        e.push(x.clone());
+                    }
+                }
+            }
+        }
+        let mut synonyms_all: Vec<(Vec<String>, Vec<String>)> = merged.into_iter().collect();
+        synonyms_all.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
+        for list in synonyms.values_mut() {
+            list.sort_by(|a: &(Vec<String>, Vec<String>), b| {
+                b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0))
+            });
+        }
+        let parents = corpus.passages.iter().map(|p| p.parent).collect();
         Index {
             analyzer,
             embedder,
@@ -142,6 +202,8 @@ impl Index {
             passage_tokens,
             aliases,
             synonyms,
+            synonyms_all,
+            parents,
             completer: Completer::build(corpus),
         }
     }
@@ -165,7 +227,10 @@ impl Index {
     pub fn detect_game(&self, question: &str) -> Option<(String, String)> {
         let words = analyze::words(question);
         for (alias, game) in &self.aliases {
-            if let Some(pos) = words.windows(alias.len()).position(|w| w == alias.as_slice()) {
+            if let Some(pos) = words
+                .windows(alias.len())
+                .position(|w| w == alias.as_slice())
+            {
                 let mut rest = words.clone();
                 rest.drain(pos..pos + alias.len());
                 return Some((game.clone(), rest.join(" ")));
@@ -185,18 +250,40 @@ impl Index {
             },
         };
         let (groups, corrections) = self.query_groups(&text, game.as_deref());
-        let empty = SearchOutcome { game: game.clone(), corrections: corrections.clone(), hits: Vec::new() };
+        let empty = SearchOutcome {
+            game: game.clone(),
+            corrections: corrections.clone(),
+            hits: Vec::new(),
+        };
         if groups.is_empty() {
             return empty;
         }
         let mut query_tokens: Vec<&str> = groups
             .iter()
-            .flat_map(|g| g.alternatives.iter().map(|&a| self.words[a as usize].as_str()))
+            .flat_map(|g| g.tokens())
+            .map(|a| self.words[a as usize].as_str())
             .collect();
         query_tokens.sort_unstable();
         query_tokens.dedup();
         let embedding = self.embedder.embed(&query_tokens.join(" "));
         let total_weight: f32 = groups.iter().map(|g| g.weight).sum();
+        if std::env::var_os("ARBITER_DEBUG_SEARCH").is_some() {
+            for g in &groups {
+                let alts: Vec<Vec<&str>> = g
+                    .options
+                    .iter()
+                    .map(|o| o.iter().map(|&a| self.words[a as usize].as_str()).collect())
+                    .collect();
+                eprintln!("  group {alts:?} weight {:.2}", g.weight);
+            }
+        }
+        // A question about things no indexed rule mentions is not answered by
+        // a passage that shares its other words ("fatigue damage").
+        let unknown = groups.iter().filter(|g| g.options.is_empty()).count();
+        let known = groups.len() - unknown;
+        if unknown > MAX_UNKNOWN_WORDS || (unknown > 0 && known < MIN_KNOWN_WITH_UNKNOWN) {
+            return empty;
+        }
         let mut hits = Vec::new();
         let mut best = None;
         for m in self.scorer.matches(&embedding) {
@@ -206,17 +293,31 @@ impl Index {
                 continue;
             }
             let tokens = &self.passage_tokens[idx];
-            let covered: f32 = groups
-                .iter()
-                .filter(|g| g.alternatives.iter().any(|a| tokens.binary_search(a).is_ok()))
-                .map(|g| g.weight)
-                .sum();
+            let context = self.parents[idx]
+                .filter(|&p| corpus.passages[p].kind == PassageKind::Item)
+                .map(|p| &self.passage_tokens[p]);
+            let has = |a: u32| {
+                tokens.binary_search(&a).is_ok()
+                    || context.is_some_and(|c| c.binary_search(&a).is_ok())
+            };
+            let covered: f32 = groups.iter().map(|g| g.weight * g.matched(has)).sum();
             let coverage = covered / total_weight;
             let top = *best.get_or_insert(m.score);
+            if std::env::var_os("ARBITER_DEBUG_SEARCH").is_some() {
+                eprintln!(
+                    "  {:<45} score {:>6.2} coverage {:.2}",
+                    p.id, m.score, coverage
+                );
+            }
             if coverage < MIN_COVERAGE || m.score < top * 0.25 {
                 continue;
             }
-            hits.push(Hit { passage: idx, score: m.score, coverage, highlight: String::new() });
+            hits.push(Hit {
+                passage: idx,
+                score: m.score,
+                coverage,
+                highlight: String::new(),
+            });
             if hits.len() >= limit {
                 break;
             }
@@ -230,58 +331,89 @@ impl Index {
     /// Turns the question into weighted term groups, expanding glossary
     /// phrases and repairing typos against the vocabulary.
     fn query_groups(&self, text: &str, game: Option<&str>) -> (Vec<Group>, Vec<(String, String)>) {
-        let words: Vec<String> = text.split(' ').filter(|w| !w.is_empty()).map(str::to_string).collect();
+        let words: Vec<String> = text
+            .split(' ')
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect();
         let mut consumed = vec![false; words.len()];
         let mut groups = Vec::new();
         let mut corrections = Vec::new();
-        let lists: Vec<&Vec<(Vec<String>, Vec<String>)>> = match game {
-            Some(g) => self.synonyms.get(g).into_iter().collect(),
-            None => self.synonyms.values().collect(),
+        let phrases = match game {
+            Some(g) => self.synonyms.get(g).map_or(&[][..], Vec::as_slice),
+            None => self.synonyms_all.as_slice(),
         };
         // Glossary phrases, longest first, each word used once.
-        let mut phrases: Vec<&(Vec<String>, Vec<String>)> = lists.into_iter().flatten().collect();
-        phrases.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
         for (key, expansion) in phrases {
             if key.len() > words.len() {
                 continue;
             }
             for start in 0..=words.len() - key.len() {
-                if consumed[start..start + key.len()].iter().any(|&c| c) || words[start..start + key.len()] != key[..] {
+                if consumed[start..start + key.len()].iter().any(|&c| c)
+                    || words[start..start + key.len()] != key[..]
+                {
                     continue;
                 }
-                // Without a game, expand only slang the rules never use.
+                // Without a game, expand only slang the rules do not all use.
                 let key_ids = self.term_ids(&key.join(" "));
-                if game.is_none() && !key_ids.is_empty() {
+                let key_tokens = self.analyzer.tokens(&key.join(" "));
+                if game.is_none() && !key_tokens.is_empty() && key_ids.len() == key_tokens.len() {
                     continue;
                 }
-                consumed[start..start + key.len()].iter_mut().for_each(|c| *c = true);
-                let mut alternatives = key_ids;
-                alternatives.extend(self.term_ids(&expansion.join(" ")));
-                alternatives.sort_unstable();
-                alternatives.dedup();
-                let weight = self.group_weight(&alternatives);
-                groups.push(Group { alternatives, weight });
+                consumed[start..start + key.len()]
+                    .iter_mut()
+                    .for_each(|c| *c = true);
+                let mut options: Vec<Vec<u32>> = Vec::new();
+                if !key_ids.is_empty() && key_ids.len() == key_tokens.len() {
+                    options.push(key_ids);
+                }
+                for e in expansion {
+                    let ids = self.term_ids(e);
+                    if !ids.is_empty() && !options.contains(&ids) {
+                        options.push(ids);
+                    }
+                }
+                let weight = self.group_weight(&options);
+                groups.push(Group { options, weight });
             }
         }
-        for (i, w) in words.iter().enumerate() {
-            if consumed[i] {
+        for (i, raw) in words.iter().enumerate() {
+            let Some(w) = analyze::strip_contraction(raw) else {
+                continue;
+            };
+            if consumed[i] || analyze::is_question_filler(w) {
                 continue;
             }
             for token in self.analyzer.tokens(w) {
-                let id = match self.vocab.get(&token) {
-                    Some(&id) => Some(id),
-                    None => self.repair(&token).inspect(|&id| {
-                        corrections.push((w.clone(), self.words[id as usize].clone()));
-                    }),
+                let mut options: Vec<Vec<u32>> = match self.vocab.get(&token) {
+                    Some(&id) => vec![vec![id]],
+                    None => Vec::new(),
                 };
-                match id {
-                    Some(id) => {
-                        if !groups.iter().any(|g: &Group| g.alternatives == [id]) {
-                            groups.push(Group { alternatives: vec![id], weight: self.idf(id) });
+                // Inflections the stemmer keeps apart ("added"/"add", "blocker"/"blocking").
+                for v in analyze::variants(w) {
+                    for t in self.analyzer.tokens(&v) {
+                        if let Some(&id) = self.vocab.get(&t)
+                            && !options.contains(&vec![id])
+                        {
+                            options.push(vec![id]);
                         }
                     }
+                }
+                if options.is_empty()
+                    && let Some(id) = self.repair(&token)
+                {
+                    corrections.push((w.to_string(), self.words[id as usize].clone()));
+                    options.push(vec![id]);
+                }
+                if options.is_empty() {
                     // A word no rule uses still counts against confidence.
-                    None => groups.push(Group { alternatives: Vec::new(), weight: self.max_idf() }),
+                    groups.push(Group {
+                        options,
+                        weight: self.max_idf(),
+                    });
+                } else if !groups.iter().any(|g| g.options == options) {
+                    let weight = self.group_weight(&options);
+                    groups.push(Group { options, weight });
                 }
             }
         }
@@ -289,17 +421,28 @@ impl Index {
     }
 
     fn term_ids(&self, text: &str) -> Vec<u32> {
-        self.analyzer.tokens(text).iter().filter_map(|t| self.vocab.get(t).copied()).collect()
+        self.analyzer
+            .tokens(text)
+            .iter()
+            .filter_map(|t| self.vocab.get(t).copied())
+            .collect()
     }
 
-    fn group_weight(&self, alternatives: &[u32]) -> f32 {
-        alternatives.iter().map(|&a| self.idf(a)).fold(None, |m: Option<f32>, x| Some(m.map_or(x, |m| m.min(x)))).unwrap_or(self.max_idf())
+    /// A group weighs as its most common token: matching any option of it is
+    /// worth no more than its easiest option.
+    fn group_weight(&self, options: &[Vec<u32>]) -> f32 {
+        options
+            .iter()
+            .flatten()
+            .map(|&a| self.idf(a))
+            .reduce(f32::min)
+            .unwrap_or(self.max_idf())
     }
 
     /// The closest vocabulary word within a small edit distance.
     fn repair(&self, token: &str) -> Option<u32> {
         let len = token.chars().count();
-        if len < 4 || token.chars().any(|c| c.is_ascii_digit()) {
+        if len < 5 || token.chars().any(|c| c.is_ascii_digit()) {
             return None;
         }
         let max = if len >= 8 { 2 } else { 1 };
@@ -326,8 +469,7 @@ impl Index {
             let ids = self.term_ids(sentence);
             let score: f32 = groups
                 .iter()
-                .filter(|g| g.alternatives.iter().any(|a| ids.contains(a)))
-                .map(|g| g.weight)
+                .map(|g| g.weight * g.matched(|t| ids.contains(&t)))
                 .sum();
             if score > best.1 {
                 best = (sentence, score);
@@ -341,7 +483,11 @@ impl Index {
 /// titles of the sections above it (below the document), so headings rank.
 fn indexed_text(corpus: &Corpus, p: &crate::corpus::Passage) -> String {
     let mut s = String::new();
-    let boost = if matches!(p.kind, PassageKind::Item) { 1 } else { 2 };
+    let boost = if matches!(p.kind, PassageKind::Item) {
+        1
+    } else {
+        2
+    };
     for _ in 0..boost {
         s.push_str(&p.title);
         s.push_str(". ");

@@ -1,0 +1,186 @@
+//! The `arbiter` binary: output contracts and exit status.
+
+mod common;
+
+use std::process::{Command, Output, Stdio};
+
+fn arbiter(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .current_dir(common::repo())
+        .env_remove("ARBITER_DATA")
+        .env_remove("ARBITER_RULES_DIRS")
+        .stdin(Stdio::null())
+        .output()
+        .expect("arbiter runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn ask_json_follows_the_documented_contract() {
+    let o = arbiter(&[
+        "ask",
+        "can an exhausted phoenixborn guard?",
+        "--json",
+        "--limit",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["query"], "can an exhausted phoenixborn guard?");
+    assert!(v["game"].is_null(), "no game given or named");
+    let results = v["results"].as_array().unwrap();
+    assert!(!results.is_empty() && results.len() <= 2);
+    let r = &results[0];
+    for key in ["id", "game", "title", "text", "highlight"] {
+        assert!(r[key].is_string(), "{key} in {r}");
+    }
+    assert!(r["path"].is_array() && r["score"].is_number());
+    assert_eq!(r["id"], "ashes:attack-a-unit.3");
+    assert_eq!(r["path"][0], "Ashes Reborn");
+}
+
+#[test]
+fn ask_says_when_nothing_indexed_covers_the_question() {
+    let o = arbiter(&["ask", "what is the mulligan rule"]);
+    assert!(o.status.success());
+    assert!(
+        stdout(&o).contains("No indexed rule covers this"),
+        "{}",
+        stdout(&o)
+    );
+    let o = arbiter(&["ask", "what is the mulligan rule", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["results"], serde_json::json!([]));
+}
+
+#[test]
+fn ask_text_shows_citation_path_and_highlight() {
+    let o = arbiter(&["ask", "how far can a fighter step move", "-n", "3"]);
+    let out = stdout(&o);
+    assert!(out.contains("[magewinds:13.1] Step Moves"), "{out}");
+    assert!(
+        out.contains(
+            "Magewinds › Magewinds Free Rules for Magical Duels › Fighting a Battle › Action Phase"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("**When performing an action, a fighter may make a step move of up to 1”"),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_input_exits_2_with_a_reason() {
+    let o = arbiter(&["ask", ""]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("empty"), "{}", stderr(&o));
+    let long = "x".repeat(100 * 1024);
+    let o = arbiter(&["ask", &long]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("limit is 1000"), "{}", stderr(&o));
+    let o = arbiter(&["cite", "ti4:action-phase.9"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("no passage has the id 'ti4:action-phase.9'"),
+        "{}",
+        stderr(&o)
+    );
+    let o = arbiter(&["ask", "guard", "--game", "chess"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown game 'chess'"));
+    let o = arbiter(&["--data", "/nonexistent/rules", "rules"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("/nonexistent/rules"), "{}", stderr(&o));
+}
+
+#[test]
+fn cite_rules_and_complete() {
+    let o = arbiter(&["cite", "ti4:action-phase.3", "--children", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let ids: Vec<&str> = v["passages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "ti4:action-phase.3",
+            "ti4:action-phase.3.1",
+            "ti4:action-phase.3.2",
+            "ti4:action-phase.3.3"
+        ]
+    );
+    let o = arbiter(&["rules", "SWL", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["games"][0]["id"], "legion");
+    assert!(
+        v["games"][0]["documents"][0]["toc"]
+            .as_array()
+            .unwrap()
+            .len()
+            > 15
+    );
+    let o = arbiter(&["complete", "guard", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let list = v.as_array().unwrap();
+    assert!(!list.is_empty() && list.len() <= 25);
+    assert!(
+        list.iter()
+            .any(|s| s["id"] == "magewinds:13.4.guard-action"),
+        "{v}"
+    );
+}
+
+#[test]
+fn judge_reports_unreadable_input_with_exit_2() {
+    let o = arbiter(&["judge", "/nonexistent/board.yaml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("cannot read /nonexistent/board.yaml"),
+        "{}",
+        stderr(&o)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("b.yaml");
+    std::fs::write(&f, "game: ashes\nplayers: [unclosed\n").unwrap();
+    let o = arbiter(&["judge", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("line "), "{}", stderr(&o));
+    std::fs::write(&f, "game: chesss\n").unwrap();
+    let o = arbiter(&["judge", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown game 'chesss'"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn extra_rule_directories_load_the_mtg_rules() {
+    let o = arbiter(&[
+        "--rules-dir",
+        "tests/fixtures/mtg",
+        "ask",
+        "what happens when a player has 0 life",
+        "-g",
+        "mtg",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["results"][0]["id"], "mtg:119.6");
+    let o = arbiter(&["--rules-dir", "tests/fixtures/mtg", "cite", "mtg:702.19b"]);
+    assert!(stdout(&o).contains("trample"));
+}
