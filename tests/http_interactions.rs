@@ -1,0 +1,446 @@
+//! End-to-end: the HTTP interactions endpoint on loopback, a fresh key pair,
+//! signed interactions in Discord's payload shapes, JSON responses asserted.
+//! A local stand-in for Discord serves attachments and records the edits of
+//! deferred replies. No Discord connection.
+
+mod discord_kit;
+
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use arbiter::app::App;
+use arbiter::bot::http::{self, HttpConfig, Running};
+use arbiter::bot::{Bot, BotConfig};
+use discord_kit::*;
+use ed25519_dalek::SigningKey;
+use serde_json::{Value, json};
+
+fn app() -> Arc<App> {
+    static APP: OnceLock<Arc<App>> = OnceLock::new();
+    APP.get_or_init(|| {
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        Arc::new(App::load(&root.join("rules_data"), &[]).expect("shipped rule data loads"))
+    })
+    .clone()
+}
+
+struct Harness {
+    server: Running,
+    key: SigningKey,
+    fake: FakeDiscord,
+    client: reqwest::Client,
+}
+
+impl Harness {
+    async fn start() -> Harness {
+        let key = keypair();
+        let fake = FakeDiscord::start().await;
+        let bot = Arc::new(Bot::new(app(), BotConfig::default()));
+        let config = HttpConfig {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            public_key: public_hex(&key),
+            api_base: Some(fake.url()),
+            max_body: http::MAX_BODY_BYTES,
+        };
+        let server = http::start(bot, config).await.expect("server starts");
+        Harness {
+            server,
+            key,
+            fake,
+            client: reqwest::Client::new(),
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("http://{}/", self.server.addr)
+    }
+
+    async fn post_raw(&self, body: Vec<u8>, signature: &str, timestamp: &str) -> (u16, Value) {
+        let r = self
+            .client
+            .post(self.url())
+            .header("content-type", "application/json")
+            .header("x-signature-ed25519", signature)
+            .header("x-signature-timestamp", timestamp)
+            .body(body)
+            .send()
+            .await
+            .expect("request sent");
+        let status = r.status().as_u16();
+        let bytes = r.bytes().await.unwrap_or_default();
+        (
+            status,
+            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        )
+    }
+
+    async fn post(&self, payload: &Value) -> Value {
+        let body = serde_json::to_vec(payload).unwrap();
+        let (sig, ts) = sign(&self.key, now(), &body);
+        let (status, v) = self.post_raw(body, &sig, &ts).await;
+        assert_eq!(status, 200, "{v}");
+        v
+    }
+
+    /// Waits for the edit of a deferred reply.
+    async fn edit_for(&self, token: &str) -> Value {
+        for _ in 0..100 {
+            if let Some((_, v)) = self
+                .fake
+                .recorded
+                .lock()
+                .unwrap()
+                .edits
+                .iter()
+                .find(|(t, _)| t == token)
+            {
+                return v.clone();
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("no edit of the deferred reply arrived");
+    }
+}
+
+fn embed(v: &Value) -> &Value {
+    &v["data"]["embeds"][0]
+}
+
+fn custom_ids(data: &Value) -> Vec<String> {
+    data["components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|row| row["components"].as_array().into_iter().flatten())
+        .filter_map(|c| c["custom_id"].as_str().map(str::to_string))
+        .collect()
+}
+
+fn board() -> String {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(root.join("examples/ashes/attack-phoenixborn.yaml"))
+        .unwrap_or_else(|_| FALLBACK_BOARD.to_string())
+}
+
+/// Used only while examples/ashes/attack-phoenixborn.yaml is not on this branch.
+const FALLBACK_BOARD: &str = "game: ashes
+turn: Coal
+players:
+  - name: Coal
+    phoenixborn: { name: Coal Roarkwin, life: 15, damage: 2 }
+    units:
+      - { name: Iron Worker, attack: 2, life: 2 }
+  - name: Maeoni
+    phoenixborn: { name: Maeoni Viper, life: 20, damage: 4 }
+    units: []
+play:
+  action: attack-phoenixborn
+  attackers: [Iron Worker]
+  target: Maeoni Viper
+";
+
+/// A ruling with cited steps when the Ashes engine is registered; until
+/// then, the documented reply for a game without an engine.
+fn assert_judged(embed: &Value) {
+    let title = embed["title"].as_str().unwrap_or_default();
+    let desc = embed["description"].as_str().unwrap_or_default();
+    if arbiter::engine::engine("ashes").is_some() {
+        assert!(title.starts_with("Ruling (ashes)"), "{embed}");
+        assert!(
+            desc.contains("**1.** `ashes:"),
+            "steps carry rule ids: {desc}"
+        );
+    } else {
+        assert_eq!(title, "Judge: cannot do that", "{embed}");
+        assert!(
+            desc.contains("Ashes Reborn has rules text but no rules engine yet"),
+            "{desc}"
+        );
+    }
+    assert!(desc.chars().count() <= 4096);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ping_is_answered_with_pong_and_health_is_served() {
+    let h = Harness::start().await;
+    assert_eq!(h.post(&ping()).await["type"], 1, "PONG");
+    let health = h
+        .client
+        .get(format!("http://{}/healthz", h.server.addr))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(health.status().as_u16(), 200);
+    let v: Value = serde_json::from_slice(&health.bytes().await.unwrap()).unwrap();
+    assert_eq!(v["status"], "ok");
+    h.server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rule_answers_with_the_cited_sentence_highlighted_and_buttons() {
+    let h = Harness::start().await;
+    let v = h
+        .post(&slash(
+            "rule",
+            vec![
+                opt("query", "can an exhausted phoenixborn guard"),
+                opt("game", "ashes"),
+            ],
+        ))
+        .await;
+    assert_eq!(v["type"], 4, "{v}");
+    let e = embed(&v);
+    let desc = e["description"].as_str().unwrap();
+    assert!(
+        desc.contains("`ashes:attack-a-unit.3` Declare a Guard"),
+        "{desc}"
+    );
+    assert!(
+        desc.contains("**Note: A Phoenixborn can guard even if it is exhausted.**"),
+        "{desc}"
+    );
+    assert!(
+        e["title"]
+            .as_str()
+            .unwrap()
+            .contains("can an exhausted phoenixborn guard")
+    );
+    // Echoed user text can never ping; the answer is public.
+    assert_eq!(v["data"]["allowed_mentions"]["parse"], json!([]), "{v}");
+    assert_eq!(v["data"]["flags"].as_u64().unwrap_or(0) & 64, 0);
+    assert!(
+        custom_ids(&v["data"]).contains(&"section:ashes:attack-a-unit".to_string()),
+        "{v}"
+    );
+    h.server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rule_with_an_exact_id_shows_that_passage_with_its_cross_reference_buttons() {
+    let h = Harness::start().await;
+    let v = h
+        .post(&slash(
+            "rule",
+            vec![opt("query", "grand-archive:declaring-an-attack.1.3")],
+        ))
+        .await;
+    let desc = embed(&v)["description"].as_str().unwrap();
+    assert!(
+        desc.starts_with("**`grand-archive:declaring-an-attack.1.3`"),
+        "{desc}"
+    );
+    let ids = custom_ids(&v["data"]);
+    assert!(
+        ids.contains(&"cite:grand-archive:declaring-an-attack.2.1".to_string()),
+        "{ids:?}"
+    );
+    h.server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn related_passage_button_opens_the_passage_ephemerally() {
+    let h = Harness::start().await;
+    let v = h
+        .post(&button("cite:grand-archive:declaring-an-attack.2.1"))
+        .await;
+    assert_eq!(v["type"], 4, "{v}");
+    assert_eq!(
+        v["data"]["flags"].as_u64().unwrap_or(0) & 64,
+        64,
+        "ephemeral: {v}"
+    );
+    let desc = embed(&v)["description"].as_str().unwrap();
+    assert!(
+        desc.starts_with("**`grand-archive:declaring-an-attack.2.1`"),
+        "{desc}"
+    );
+    // The whole section, from its button.
+    let v = h.post(&button("section:ashes:attack-a-unit")).await;
+    let desc = embed(&v)["description"].as_str().unwrap();
+    for id in ["ashes:attack-a-unit.1", "ashes:attack-a-unit.4.2"] {
+        assert!(desc.contains(&format!("`{id}`")), "{id} missing: {desc}");
+    }
+    // An unknown button is a user error, not a crash.
+    let v = h.post(&button("bogus:1")).await;
+    assert_eq!(embed(&v)["title"], "Button: cannot do that");
+    h.server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn autocomplete_suggests_passage_ids_within_discords_limits() {
+    let h = Harness::start().await;
+    let v = h
+        .post(&autocomplete(
+            "rule",
+            "query",
+            "declare guard",
+            vec![opt("game", "ashes")],
+        ))
+        .await;
+    assert_eq!(v["type"], 8, "{v}");
+    let choices = v["data"]["choices"].as_array().unwrap();
+    assert!(!choices.is_empty() && choices.len() <= 25, "{v}");
+    assert!(
+        choices
+            .iter()
+            .any(|c| c["value"] == "ashes:attack-a-unit.3"),
+        "{v}"
+    );
+    for c in choices {
+        assert!(c["name"].as_str().unwrap().chars().count() <= 100);
+        assert!(c["value"].as_str().unwrap().chars().count() <= 100);
+    }
+    // Nothing typed yet: the top of the documents, across games.
+    let v = h.post(&autocomplete("rule", "query", "", vec![])).await;
+    let n = v["data"]["choices"].as_array().unwrap().len();
+    assert!((1..=25).contains(&n), "{v}");
+    h.server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn judge_with_board_text() {
+    let h = Harness::start().await;
+    let v = h.post(&slash("judge", vec![opt("board", &board())])).await;
+    assert_eq!(v["type"], 4, "{v}");
+    assert_judged(embed(&v));
+    h.server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn judge_with_a_bad_board_is_an_ephemeral_user_error_with_the_position() {
+    let h = Harness::start().await;
+    let v = h
+        .post(&slash(
+            "judge",
+            vec![opt("board", "game: ashes\nplayers: [a, b\n")],
+        ))
+        .await;
+    assert_eq!(v["data"]["flags"].as_u64().unwrap_or(0) & 64, 64, "{v}");
+    let desc = embed(&v)["description"].as_str().unwrap();
+    assert!(desc.contains("line "), "{desc}");
+    h.server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn judge_with_an_attachment_defers_then_edits_the_reply() {
+    let h = Harness::start().await;
+    let text = board();
+    let url = h
+        .fake
+        .serve_file("attack-phoenixborn.yaml", text.clone().into_bytes());
+    let payload = judge_with_attachment(&url, "attack-phoenixborn.yaml", text.len());
+    let token = payload["token"].as_str().unwrap().to_string();
+    let v = h.post(&payload).await;
+    assert_eq!(v["type"], 5, "deferred first: {v}");
+    let edit = h.edit_for(&token).await;
+    assert_eq!(h.fake.recorded.lock().unwrap().downloads, 1);
+    assert_judged(&edit["embeds"][0]);
+    assert_eq!(edit["allowed_mentions"]["parse"], json!([]), "{edit}");
+    h.server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn attachments_over_one_megabyte_are_refused_without_download() {
+    let h = Harness::start().await;
+    let url = h.fake.serve_file("huge.yaml", vec![b'#'; 16]);
+    let payload = judge_with_attachment(&url, "huge.yaml", 2 * 1024 * 1024);
+    let token = payload["token"].as_str().unwrap().to_string();
+    assert_eq!(h.post(&payload).await["type"], 5);
+    let edit = h.edit_for(&token).await;
+    let desc = edit["embeds"][0]["description"].as_str().unwrap();
+    assert!(desc.contains("over 1024 KB are refused"), "{desc}");
+    assert_eq!(h.fake.recorded.lock().unwrap().downloads, 0);
+    h.server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn judge_without_a_board_opens_a_modal_and_its_submit_is_judged() {
+    let h = Harness::start().await;
+    let v = h.post(&slash("judge", vec![opt("game", "ashes")])).await;
+    assert_eq!(v["type"], 9, "{v}");
+    let custom_id = v["data"]["custom_id"].as_str().unwrap().to_string();
+    assert_eq!(custom_id, "judge-modal:ashes");
+    let input = &v["data"]["components"][0]["components"][0];
+    assert_eq!(input["type"], 4);
+    assert_eq!(input["style"], 2, "paragraph");
+    let field = input["custom_id"].as_str().unwrap();
+    let v = h.post(&modal_submit(&custom_id, field, &board())).await;
+    assert_eq!(v["type"], 4, "{v}");
+    assert_judged(embed(&v));
+    h.server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn judge_this_board_reads_the_messages_code_block() {
+    let h = Harness::start().await;
+    let content = format!(
+        "Is this right? Maeoni says the bear counters.\n```yaml\n{}```\nthanks @everyone",
+        board()
+    );
+    let v = h.post(&judge_message(&content)).await;
+    assert_eq!(v["type"], 4, "{v}");
+    assert_judged(embed(&v));
+    assert_eq!(v["data"]["allowed_mentions"]["parse"], json!([]));
+    // A message without a board: an ephemeral explanation.
+    let v = h.post(&judge_message("no board here")).await;
+    assert_eq!(v["data"]["flags"].as_u64().unwrap_or(0) & 64, 64, "{v}");
+    h.server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_and_help_answer() {
+    let h = Harness::start().await;
+    let v = h.post(&slash("games", vec![])).await;
+    let desc = embed(&v)["description"].as_str().unwrap();
+    assert!(desc.contains("**Ashes Reborn** (`ashes`)"), "{desc}");
+    let v = h.post(&slash("help", vec![])).await;
+    assert!(embed(&v)["description"].as_str().unwrap().contains("/rule"));
+    h.server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wrong_signature_stale_timestamp_and_oversized_body_are_refused() {
+    let h = Harness::start().await;
+    let body = serde_json::to_vec(&ping()).unwrap();
+    // Signed by another key.
+    let (sig, ts) = sign(&keypair(), now(), &body);
+    assert_eq!(h.post_raw(body.clone(), &sig, &ts).await.0, 401);
+    // Right key, body changed after signing.
+    let (sig, ts) = sign(&h.key, now(), &body);
+    let mut tampered = body.clone();
+    tampered.push(b' ');
+    assert_eq!(h.post_raw(tampered, &sig, &ts).await.0, 401);
+    // Right key, but signed 6 minutes ago (a replay) or 6 minutes ahead.
+    for skew in [-360, 360] {
+        let (sig, ts) = sign(&h.key, now() + skew, &body);
+        assert_eq!(
+            h.post_raw(body.clone(), &sig, &ts).await.0,
+            401,
+            "skew {skew}"
+        );
+    }
+    // Missing headers.
+    let r = h
+        .client
+        .post(h.url())
+        .body(body.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 401);
+    // Oversized body, even correctly signed.
+    let mut big = ping();
+    big["padding"] = json!("x".repeat(http::MAX_BODY_BYTES));
+    let big = serde_json::to_vec(&big).unwrap();
+    let (sig, ts) = sign(&h.key, now(), &big);
+    assert_eq!(h.post_raw(big, &sig, &ts).await.0, 413);
+    // Signed garbage is a bad request, not a crash.
+    let (sig, ts) = sign(&h.key, now(), b"{\"type\": 2}");
+    assert_eq!(
+        h.post_raw(b"{\"type\": 2}".to_vec(), &sig, &ts).await.0,
+        400
+    );
+    // And a correct request still works.
+    assert_eq!(h.post(&ping()).await["type"], 1, "PONG");
+    h.server.stop().await.unwrap();
+}
