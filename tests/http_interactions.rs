@@ -153,7 +153,7 @@ fn assert_judged(embed: &Value) {
     } else {
         assert_eq!(title, "Judge: cannot do that", "{embed}");
         assert!(
-            desc.contains("Ashes Reborn has rules text but no rules engine yet"),
+            desc.contains("Ashes Reborn has rules text but no rules engine yet, so its boards cannot be judged"),
             "{desc}"
         );
     }

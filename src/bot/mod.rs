@@ -404,6 +404,12 @@ impl Bot {
         match self.app.judge(text, game) {
             Ok(ruling) => Reply::Message(self.paged(reply::ruling_message(&ruling), false)),
             Err(JudgeError::App(e)) => app_error("Judge", &e),
+            Err(JudgeError::NoEngine { game }) => Reply::Message(Message::user_error(
+                "Judge",
+                &format!(
+                    "{game} has rules text but no rules engine yet, so its boards cannot be judged; `/rule` can still cite its rules, and `/games` shows which games have an engine"
+                ),
+            )),
             Err(e) => Reply::Message(Message::user_error("Judge", &e.to_string())),
         }
     }
