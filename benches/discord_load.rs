@@ -6,7 +6,6 @@
 //! `cargo bench --bench discord_load` (env: LOAD_SECS, LOAD_CONCURRENCY).
 
 #[path = "../tests/discord_kit/mod.rs"]
-#[allow(dead_code)]
 mod discord_kit;
 
 use std::sync::Arc;
@@ -30,7 +29,18 @@ const QUESTIONS: &[(&str, &str)] = &[
     ("strategic action", "ti4"),
 ];
 
-const PARTIALS: &[&str] = &["gua", "declare guard", "attack", "ashes:pa", "resolve dam", "tact", "", "counter", "ti4:", "blocking"];
+const PARTIALS: &[&str] = &[
+    "gua",
+    "declare guard",
+    "attack",
+    "ashes:pa",
+    "resolve dam",
+    "tact",
+    "",
+    "counter",
+    "ti4:",
+    "blocking",
+];
 
 struct Stats {
     requests: usize,
@@ -64,7 +74,10 @@ impl Stats {
 }
 
 /// Pre-signed request bodies (signing is the client's cost, not the server's).
-fn signed(key: &ed25519_dalek::SigningKey, payloads: Vec<serde_json::Value>) -> Arc<Vec<(Vec<u8>, String, String)>> {
+fn signed(
+    key: &ed25519_dalek::SigningKey,
+    payloads: Vec<serde_json::Value>,
+) -> Arc<Vec<(Vec<u8>, String, String)>> {
     Arc::new(
         payloads
             .into_iter()
@@ -77,8 +90,16 @@ fn signed(key: &ed25519_dalek::SigningKey, payloads: Vec<serde_json::Value>) -> 
     )
 }
 
-async fn run(url: String, bodies: Arc<Vec<(Vec<u8>, String, String)>>, concurrency: usize, secs: u64) -> Stats {
-    let client = reqwest::Client::builder().pool_max_idle_per_host(concurrency).build().unwrap();
+async fn run(
+    url: String,
+    bodies: Arc<Vec<(Vec<u8>, String, String)>>,
+    concurrency: usize,
+    secs: u64,
+) -> Stats {
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(concurrency)
+        .build()
+        .unwrap();
     let started = Instant::now();
     let deadline = started + Duration::from_secs(secs);
     let mut tasks = Vec::new();
@@ -121,13 +142,28 @@ async fn run(url: String, bodies: Arc<Vec<(Vec<u8>, String, String)>>, concurren
     }
     let elapsed = started.elapsed();
     latencies.sort();
-    Stats { requests: latencies.len(), errors, elapsed, latencies }
+    Stats {
+        requests: latencies.len(),
+        errors,
+        elapsed,
+        latencies,
+    }
 }
 
 fn main() {
-    let secs: u64 = std::env::var("LOAD_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
-    let concurrency: usize = std::env::var("LOAD_CONCURRENCY").ok().and_then(|s| s.parse().ok()).unwrap_or(16);
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let secs: u64 = std::env::var("LOAD_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5);
+    let concurrency: usize = std::env::var("LOAD_CONCURRENCY")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(16);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
     runtime.block_on(async {
         let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
         let app = Arc::new(App::load(&root.join("rules_data"), &[]).expect("rule data"));

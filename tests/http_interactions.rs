@@ -444,3 +444,63 @@ async fn wrong_signature_stale_timestamp_and_oversized_body_are_refused() {
     assert_eq!(h.post(&ping()).await["type"], 1, "PONG");
     h.server.stop().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn long_replies_are_paged_with_buttons_that_update_the_message() {
+    let h = Harness::start().await;
+    let v = h.post(&button("section:ashes:main-actions")).await;
+    assert_eq!(v["type"], 4, "{v}");
+    let e = embed(&v);
+    assert!(
+        e["footer"]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Page 1 of 2"),
+        "{e}"
+    );
+    let next = custom_ids(&v["data"])
+        .into_iter()
+        .find(|id| id.starts_with("page:") && id.ends_with(":1"))
+        .expect("a Next button");
+    let v2 = h.post(&button(&next)).await;
+    assert_eq!(v2["type"], 7, "page turns update the message: {v2}");
+    let e2 = embed(&v2);
+    assert!(
+        e2["footer"]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Page 2 of 2"),
+        "{e2}"
+    );
+    assert!(
+        custom_ids(&v2["data"])
+            .iter()
+            .any(|id| id.starts_with("page:") && id.ends_with(":0")),
+        "a Previous button"
+    );
+    for e in [e, e2] {
+        let desc = e["description"].as_str().unwrap();
+        // Within Discord's limits, and every page starts at a citation.
+        assert!(desc.chars().count() <= 4096);
+        let total: usize = ["title", "description"]
+            .iter()
+            .map(|k| e[*k].as_str().unwrap_or("").chars().count())
+            .sum::<usize>()
+            + e["footer"]["text"].as_str().unwrap_or("").chars().count();
+        assert!(total <= 6000);
+        assert!(
+            desc.trim_start().starts_with("**`ashes:")
+                || desc.trim_start().starts_with("\u{2003}**`ashes:"),
+            "{desc}"
+        );
+    }
+    // Pages of another process (or expired) are a polite user error.
+    let v = h.post(&button("page:ffff:1")).await;
+    assert!(
+        embed(&v)["description"]
+            .as_str()
+            .unwrap()
+            .contains("expired")
+    );
+    h.server.stop().await.unwrap();
+}

@@ -40,12 +40,12 @@ fn attachment(a: &serenity::all::Attachment) -> Attachment {
 
 /// Translates an interaction into a request. `Err` carries the reply for
 /// interactions this version does not know (an old command, a ping).
-pub fn to_request(interaction: &Interaction) -> Result<Request, Reply> {
+pub fn to_request(interaction: &Interaction) -> Result<Request, Box<Reply>> {
     let unknown = |what: &str| {
-        Reply::Message(Message::user_error(
+        Box::new(Reply::Message(Message::user_error(
             "Arbiter",
             &format!("{what} is not known to this version of Arbiter"),
-        ))
+        )))
     };
     match interaction {
         Interaction::Command(ci) => {
@@ -131,7 +131,7 @@ pub fn to_request(interaction: &Interaction) -> Result<Request, Reply> {
                 },
             })
         }
-        Interaction::Ping(_) => Err(Reply::Choices(Vec::new())),
+        Interaction::Ping(_) => Err(Box::new(Reply::Choices(Vec::new()))),
         _ => Err(unknown("this kind of interaction")),
     }
 }

@@ -551,3 +551,128 @@ diagnostics and the resulting state. Paste the board, attach a `.yaml`/`.json` f
 Board document formats: `arbiter schema <game>` prints each game's JSON Schema.";
     Message::info("Arbiter — help", body)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Change, Diagnostic, Ruling, Severity, Step};
+
+    fn bot() -> Bot {
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        Bot::new(
+            Arc::new(App::load(&root.join("rules_data"), &[]).expect("rule data")),
+            BotConfig::default(),
+        )
+    }
+
+    #[test]
+    fn a_huge_ruling_is_paged_within_discords_limits_without_cutting_citations() {
+        let steps: Vec<Step> = (0..300)
+            .map(|i| Step {
+                rule: format!("ashes:attack-a-unit.{}", i % 4 + 1),
+                text: format!(
+                    "Unit {i} deals 2 damage to the target. {}",
+                    "It is a long explanation. ".repeat(i % 7 * 10)
+                ),
+                numbers: vec![("damage".into(), 2)],
+                choice: None,
+                assumption: (i % 50 == 0).then(|| "read as simultaneous".to_string()),
+            })
+            .collect();
+        let ruling = Ruling {
+            game: "ashes".into(),
+            legal: true,
+            steps,
+            diagnostics: vec![Diagnostic {
+                severity: Severity::Warning,
+                message: "@everyone look".into(),
+                rule: None,
+                path: None,
+            }],
+            state: serde_json::json!({ "units": (0..500).map(|i| serde_json::json!({ "name": format!("Unit {i}"), "damage": i })).collect::<Vec<_>>() }),
+            changes: vec![Change {
+                path: "units[0].damage".into(),
+                before: 0.into(),
+                after: 2.into(),
+            }],
+        };
+        let b = bot();
+        let first = b.paged(reply::ruling_message(&ruling), false);
+        let key = first.buttons.iter().find_map(|btn| match btn.action {
+            Action::Page { key, .. } => Some(key),
+            _ => None,
+        });
+        let key = key.expect("paged");
+        let mut n = 0;
+        while let Some(page) = b.pages.get(key, n) {
+            let embed = serde_json::to_value(discord::embed(&page)).unwrap();
+            let desc = embed["description"].as_str().unwrap();
+            assert!(desc.chars().count() <= PAGE_BUDGET);
+            let total = desc.chars().count()
+                + embed["title"].as_str().unwrap().chars().count()
+                + embed["footer"]["text"]
+                    .as_str()
+                    .unwrap_or("")
+                    .chars()
+                    .count();
+            assert!(total <= 6000);
+            assert!(page.buttons.len() <= 25);
+            // Every step's citation is whole: a step number is always followed by its rule id.
+            for line in desc
+                .lines()
+                .filter(|l| l.starts_with("**") && l.contains(".** `"))
+            {
+                assert!(
+                    line.ends_with('`') || line.ends_with("*(continued)*"),
+                    "cut citation: {line}"
+                );
+            }
+            // Code blocks are balanced on every page.
+            assert_eq!(desc.matches("```").count() % 2, 0);
+            n += 1;
+        }
+        assert!(n > 10, "{n} pages");
+        let json = serde_json::to_value(discord::response(&Reply::Message(first))).unwrap();
+        assert_eq!(
+            json["data"]["allowed_mentions"]["parse"],
+            serde_json::json!([])
+        );
+    }
+
+    #[test]
+    fn internal_errors_carry_an_id_and_are_ephemeral() {
+        let Reply::Message(m) = internal_error("test", &"boom") else {
+            panic!()
+        };
+        assert!(m.ephemeral);
+        assert_eq!(m.kind, MessageKind::InternalError);
+        let id = m
+            .footer
+            .unwrap()
+            .trim_start_matches("error id ")
+            .to_string();
+        assert!(
+            id.starts_with('E') && id.len() == 9 && m.body.contains(&id),
+            "{id}"
+        );
+        assert_ne!(error_id(), error_id());
+    }
+
+    #[test]
+    fn actions_round_trip_through_custom_ids_within_100_characters() {
+        for a in [
+            Action::Cite("ashes:attack-a-unit.3".into()),
+            Action::Section("ti4:action-phase".into()),
+            Action::Page {
+                key: u64::MAX,
+                page: 12,
+            },
+        ] {
+            let id = a.custom_id();
+            assert!(id.len() <= 100);
+            assert_eq!(Action::parse(&id), Some(a));
+        }
+        assert_eq!(Action::parse("nonsense"), None);
+        assert_eq!(Action::parse("page:zz:1"), None);
+    }
+}
