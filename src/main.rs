@@ -94,6 +94,12 @@ enum Command {
     Serve(ServeArgs),
     /// Type bot commands (`/rule query:… game:…`) and read the replies, offline.
     Console,
+    /// Exit 0 when the server's GET /healthz answers 200 (for container HEALTHCHECKs).
+    Healthcheck {
+        /// Address of the server (default: ARBITER_HEALTH_LISTEN, else ARBITER_LISTEN, else 127.0.0.1:8080).
+        #[arg(long, value_name = "ADDR")]
+        addr: Option<String>,
+    },
     /// Print the Discord command definitions.
     Commands {
         /// As the JSON Discord receives (the only format).
@@ -131,6 +137,9 @@ struct ServeArgs {
     /// Log format: text or json.
     #[arg(long, env = "ARBITER_LOG_FORMAT", default_value = "text")]
     log_format: String,
+    /// With the gateway: also serve GET /healthz on this address.
+    #[arg(long, env = "ARBITER_HEALTH_LISTEN", value_name = "ADDR")]
+    health: Option<std::net::SocketAddr>,
     /// Base URL of Discord's API (for tests and proxies).
     #[arg(long, env = "DISCORD_API_URL", hide = true)]
     discord_api: Option<String>,
@@ -143,6 +152,9 @@ fn main() -> ExitCode {
         _ => std::env::var("ARBITER_LOG_FORMAT").unwrap_or_default(),
     };
     init_logging(&log_format);
+    if let Command::Healthcheck { addr } = &cli.command {
+        return healthcheck(addr.clone());
+    }
     let data = cli
         .data
         .clone()
@@ -305,7 +317,9 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
             }
         }
         Command::Commands { .. } => json(&arbiter::bot::commands::definitions_json(app)),
-        Command::Serve(_) | Command::Console => unreachable!("handled in main"),
+        Command::Serve(_) | Command::Console | Command::Healthcheck { .. } => {
+            return Err(CliError::Input("handled in main".into()));
+        }
     })
 }
 
@@ -415,6 +429,12 @@ fn serve(app: App, args: ServeArgs) -> ExitCode {
                 (Some(n), _, _) => gateway::Sharding::Total(n.max(1)),
                 _ => gateway::Sharding::Auto,
             };
+            if let Some(addr) = args.health {
+                let app = bot.app.clone();
+                let (bound, fut) = http::bind_health(app, addr).await.map_err(|e| e.to_string())?;
+                tracing::info!(addr = %bound, "serving GET /healthz");
+                tokio::spawn(fut);
+            }
             let cfg = gateway::GatewayConfig { token, guild_id: args.guild, sharding };
             gateway::run(bot, cfg, shutdown_signal()).await.map_err(|e| e.to_string())
         }
@@ -426,6 +446,44 @@ fn serve(app: App, args: ServeArgs) -> ExitCode {
         Err(e) => {
             eprintln!("arbiter: {e}");
             ExitCode::from(2)
+        }
+    }
+}
+
+/// A minimal HTTP GET of /healthz (no client library needed in the image).
+fn healthcheck(addr: Option<String>) -> ExitCode {
+    use std::io::{Read, Write};
+    use std::net::ToSocketAddrs;
+    let addr = addr
+        .or_else(|| std::env::var("ARBITER_HEALTH_LISTEN").ok())
+        .or_else(|| std::env::var("ARBITER_LISTEN").ok())
+        .unwrap_or_else(|| "127.0.0.1:8080".into())
+        .replace("0.0.0.0", "127.0.0.1");
+    let timeout = std::time::Duration::from_secs(3);
+    let result = (|| -> std::io::Result<bool> {
+        let sock = addr
+            .to_socket_addrs()?
+            .next()
+            .ok_or_else(|| std::io::Error::other("no address"))?;
+        let mut s = std::net::TcpStream::connect_timeout(&sock, timeout)?;
+        s.set_read_timeout(Some(timeout))?;
+        write!(
+            s,
+            "GET /healthz HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        )?;
+        let mut head = [0u8; 12];
+        s.read_exact(&mut head)?;
+        Ok(head.starts_with(b"HTTP/1.1 200"))
+    })();
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => {
+            eprintln!("arbiter: {addr}/healthz did not answer 200");
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("arbiter: {addr}/healthz: {e}");
+            ExitCode::FAILURE
         }
     }
 }

@@ -203,8 +203,36 @@ pub async fn bind(
 }
 
 async fn healthz(State(state): State<Arc<HttpState>>) -> Response {
-    let body = serde_json::json!({ "status": "ok", "games": state.bot.app.corpus.games.len(), "passages": state.bot.app.corpus.passages.len() });
+    health_body(&state.bot.app)
+}
+
+fn health_body(app: &crate::app::App) -> Response {
+    let body = serde_json::json!({ "status": "ok", "games": app.corpus.games.len(), "passages": app.corpus.passages.len() });
     (StatusCode::OK, axum::Json(body)).into_response()
+}
+
+/// `GET /healthz` alone (for the gateway transport, which has no HTTP
+/// endpoint of its own).
+pub async fn bind_health(
+    app: Arc<crate::app::App>,
+    addr: SocketAddr,
+) -> Result<
+    (
+        SocketAddr,
+        impl Future<Output = Result<(), HttpError>> + Send,
+    ),
+    HttpError,
+> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|source| HttpError::Bind { addr, source })?;
+    let bound = listener.local_addr().map_err(HttpError::Serve)?;
+    let router = Router::new().route("/healthz", get(move || async move { health_body(&app) }));
+    Ok((bound, async move {
+        axum::serve(listener, router)
+            .await
+            .map_err(HttpError::Serve)
+    }))
 }
 
 fn unauthorized(why: &'static str) -> Response {
