@@ -1,1 +1,91 @@
-fn main() {}
+//! Index build, search and completion speed (divan). Run: `cargo bench --bench search`.
+//! Figures are recorded in docs/SEARCH.md.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use arbiter::app::App;
+use arbiter::corpus::{Corpus, SourceGame};
+use arbiter::load;
+use arbiter::search::Index;
+use divan::Bencher;
+
+fn main() {
+    divan::main();
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn seed_sources() -> Vec<SourceGame> {
+    load::load_dir(&repo().join("rules_data")).expect("rules_data loads")
+}
+
+fn mtg_sources() -> Vec<SourceGame> {
+    load::load_dir(&repo().join("tests/fixtures/mtg"))
+        .expect("the MTG corpus is at ../shared/corpora")
+}
+
+fn seeds_app() -> &'static App {
+    static APP: OnceLock<App> = OnceLock::new();
+    APP.get_or_init(|| App::new(Corpus::build(seed_sources())))
+}
+
+fn mtg_app() -> &'static App {
+    static APP: OnceLock<App> = OnceLock::new();
+    APP.get_or_init(|| App::new(Corpus::build(mtg_sources())))
+}
+
+const SEED_QUESTIONS: &[&str] = &[
+    "can an exhausted phoenixborn guard?",
+    "can I pass before I've used my strat card",
+    "how far can my fighter move if it starts within 1 inch of an enemy",
+    "vader relentless free attack, can he attack again with his last action",
+    "can I refuse to pay the tariff ring cost",
+    "what is the mulligan rule",
+];
+
+const MTG_QUESTIONS: &[&str] = &[
+    "how does trample assign damage with deathtouch",
+    "what happens when a player has 0 life",
+    "can I respond to a mana ability",
+    "how many cards in opening hand after a mulligan",
+    "does first strike deal damage before regular combat damage",
+    "what is the legend rule",
+];
+
+/// Parse and index the five seeds (text already read).
+#[divan::bench]
+fn build_index_seeds(b: Bencher) {
+    let sources = seed_sources();
+    b.bench(|| {
+        let corpus = Corpus::build(sources.clone());
+        Index::build(&corpus)
+    });
+}
+
+/// Parse and index the MTG Comprehensive Rules (text already read).
+#[divan::bench(sample_count = 20)]
+fn build_index_mtg(b: Bencher) {
+    let sources = mtg_sources();
+    b.bench(|| {
+        let corpus = Corpus::build(sources.clone());
+        Index::build(&corpus)
+    });
+}
+
+#[divan::bench(args = SEED_QUESTIONS)]
+fn ask_seeds(q: &str) {
+    divan::black_box(seeds_app().ask(q, None, 3).ok());
+}
+
+#[divan::bench(args = MTG_QUESTIONS)]
+fn ask_mtg(q: &str) {
+    divan::black_box(mtg_app().ask(q, Some("mtg"), 3).ok());
+}
+
+#[divan::bench(args = ["atk unit", "ashes:pa", "guard", "13.4", "strategy card"])]
+fn complete_seeds(partial: &str) {
+    divan::black_box(seeds_app().complete(partial, None, 25).ok());
+}

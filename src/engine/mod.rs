@@ -11,6 +11,7 @@
 //! - every `quote` there is verbatim text of that passage.
 
 pub mod board;
+pub mod ti4;
 
 use serde::Serialize;
 
@@ -131,7 +132,7 @@ pub trait GameEngine: Sync {
 
 /// Every game with an engine.
 pub fn engines() -> &'static [&'static dyn GameEngine] {
-    &[]
+    &[&ti4::Ti4]
 }
 
 /// The engine of a game id.

@@ -79,6 +79,9 @@ impl Group {
     }
 }
 
+/// A glossary entry: the phrase's words and its expansions (each a phrase).
+type Synonym = (Vec<String>, Vec<String>);
+
 /// A search index over a [`Corpus`].
 pub struct Index {
     analyzer: Analyzer,
@@ -93,10 +96,10 @@ pub struct Index {
     /// Game aliases, folded to lower-case words, longest first: (words, game id).
     aliases: Vec<(Vec<String>, String)>,
     /// Per game: (phrase words, expansion words), longest phrase first.
-    synonyms: HashMap<String, Vec<(Vec<String>, Vec<String>)>>,
+    synonyms: HashMap<String, Vec<Synonym>>,
     /// All games' glossaries merged (same phrase → all expansions), for
     /// questions that name no game.
-    synonyms_all: Vec<(Vec<String>, Vec<String>)>,
+    synonyms_all: Vec<Synonym>,
     /// Parent of each passage (a sub-item is read in its parent's context).
     parents: Vec<Option<PassageIdx>>,
     completer: Completer,
@@ -167,14 +170,14 @@ impl Index {
                         v.iter().map(|e| analyze::words(e).join(" ")).collect(),
                     )
                 })
-                .filter(|(k, _): &(Vec<String>, Vec<String>)| !k.is_empty())
+                .filter(|(k, _): &Synonym| !k.is_empty())
                 .collect();
             synonyms.insert(g.id.clone(), list);
         }
         aliases.sort_by_key(|(w, _)| std::cmp::Reverse(w.iter().map(String::len).sum::<usize>()));
         let mut merged: std::collections::BTreeMap<Vec<String>, Vec<String>> = Default::default();
         for g in &corpus.games {
-            let list: &Vec<(Vec<String>, Vec<String>)> = &synonyms[&g.id];
+            let list: &Vec<Synonym> = &synonyms[&g.id];
             for (k, v) in list {
                 let e = merged.entry(k.clone()).or_default();
                 for x in v {
@@ -184,12 +187,10 @@ impl Index {
                 }
             }
         }
-        let mut synonyms_all: Vec<(Vec<String>, Vec<String>)> = merged.into_iter().collect();
+        let mut synonyms_all: Vec<Synonym> = merged.into_iter().collect();
         synonyms_all.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
         for list in synonyms.values_mut() {
-            list.sort_by(|a: &(Vec<String>, Vec<String>), b| {
-                b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0))
-            });
+            list.sort_by(|a: &Synonym, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
         }
         let parents = corpus.passages.iter().map(|p| p.parent).collect();
         Index {

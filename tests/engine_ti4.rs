@@ -1,0 +1,1547 @@
+//! Twilight Imperium 4 action-phase engine: every rule of the "Action Phase"
+//! entry, the illegal plays of issue 4, 3-, 4- and 6-player games, and a
+//! whole action phase played to the status phase.
+
+use arbiter::engine::ti4::Ti4;
+use arbiter::engine::{ErrorKind, GameEngine, Ruling, Severity};
+use serde_json::{Value, json};
+
+const INTRO: &str = "ti4:action-phase";
+const R1: &str = "ti4:action-phase.1";
+const R2: &str = "ti4:action-phase.2";
+const R3: &str = "ti4:action-phase.3";
+const R3_1: &str = "ti4:action-phase.3.1";
+const R3_2: &str = "ti4:action-phase.3.2";
+const R3_3: &str = "ti4:action-phase.3.3";
+const R4: &str = "ti4:action-phase.4";
+const R4_1: &str = "ti4:action-phase.4.1";
+const R5: &str = "ti4:action-phase.5";
+const N1: &str = "ti4:action-phase.notes.1";
+const N2: &str = "ti4:action-phase.notes.2";
+const N3: &str = "ti4:action-phase.notes.3";
+const N4: &str = "ti4:action-phase.notes.4";
+const RT: &str = "ti4:action-phase.related-topics";
+
+/// A board of `n` players. 3 and 4 players hold two cards each; 6 players
+/// are listed out of initiative order on purpose:
+/// initiative order is Ben(1) Dan(2) Eve(3) Finn(5) Ana(6) Cleo(7).
+fn board(n: usize) -> Value {
+    let players = match n {
+        3 => json!([
+            { "name": "Ana", "strategy_cards": [{ "name": "Leadership" }, { "name": "Construction" }] },
+            { "name": "Ben", "strategy_cards": [{ "name": "Diplomacy" }, { "name": "Trade" }] },
+            { "name": "Cleo", "strategy_cards": [{ "name": "Politics" }, { "name": "Warfare" }] },
+        ]),
+        4 => json!([
+            { "name": "Ana", "strategy_cards": [{ "name": "Leadership" }, { "name": "Trade" }] },
+            { "name": "Ben", "strategy_cards": [{ "name": "Diplomacy" }, { "name": "Warfare" }] },
+            { "name": "Cleo", "strategy_cards": [{ "name": "Politics" }, { "name": "Technology" }] },
+            { "name": "Dan", "strategy_cards": [{ "name": "Construction" }, { "name": "Imperial" }] },
+        ]),
+        _ => json!([
+            { "name": "Ana", "faction": "Arborec", "strategy_cards": [{ "name": "Warfare" }] },
+            { "name": "Ben", "faction": "Barony of Letnev", "strategy_cards": [{ "name": "Leadership" }] },
+            { "name": "Cleo", "faction": "Clan of Saar", "strategy_cards": [{ "name": "Technology" }] },
+            { "name": "Dan", "faction": "Embers of Muaat", "strategy_cards": [{ "name": "Diplomacy" }] },
+            { "name": "Eve", "faction": "Emirates of Hacan", "strategy_cards": [{ "name": "Politics" }] },
+            { "name": "Finn", "faction": "Federation of Sol", "strategy_cards": [{ "name": "Trade" }] },
+        ]),
+    };
+    json!({ "game": "ti4", "players": players })
+}
+
+fn play(kind: &str, player: &str) -> Value {
+    json!({ "type": kind, "player": player })
+}
+
+fn with(mut p: Value, key: &str, v: Value) -> Value {
+    p[key] = v;
+    p
+}
+
+fn strat(player: &str, card: &str) -> Value {
+    with(play("strategic_action", player), "card", json!(card))
+}
+
+fn judge_value(doc: &Value) -> Ruling {
+    let text = serde_json::to_string(doc).unwrap();
+    Ti4.judge(&text)
+        .unwrap_or_else(|e| panic!("board error: {e}\n{text}"))
+}
+
+fn judge_err(doc: &Value) -> arbiter::engine::BoardError {
+    Ti4.judge(&serde_json::to_string(doc).unwrap())
+        .expect_err("expected a board error")
+}
+
+/// Judges `plays` as one sequence on `state`.
+fn run(state: &Value, plays: &[Value]) -> Ruling {
+    let mut doc = state.clone();
+    doc["plays"] = json!(plays);
+    judge_value(&doc)
+}
+
+/// Judges one play on `state`; on a legal ruling, `state` becomes its state.
+fn step(state: &mut Value, p: Value) -> Ruling {
+    let mut doc = state.clone();
+    doc["play"] = p;
+    let r = judge_value(&doc);
+    if r.legal {
+        *state = r.state.clone();
+    }
+    r
+}
+
+/// Plays that must be legal, one at a time.
+fn ok_all(state: &mut Value, plays: &[Value]) {
+    for p in plays {
+        let r = step(state, p.clone());
+        assert!(r.legal, "{p} should be legal: {:#?}", r.diagnostics);
+    }
+}
+
+fn step_rules(r: &Ruling) -> Vec<&str> {
+    r.steps.iter().map(|s| s.rule.as_str()).collect()
+}
+
+fn error_rule(r: &Ruling) -> Option<&str> {
+    r.diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Error)
+        .and_then(|d| d.rule.as_deref())
+}
+
+fn error_message(r: &Ruling) -> String {
+    r.diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Error)
+        .map(|d| d.message.clone())
+        .unwrap_or_default()
+}
+
+fn assert_illegal(state: &Value, r: &Ruling, rule: Option<&str>) {
+    assert!(!r.legal, "expected illegal: {:#?}", r.steps);
+    assert_eq!(error_rule(r), rule, "{}", error_message(r));
+    assert!(
+        r.changes.is_empty(),
+        "illegal play changed the board: {:?}",
+        r.changes
+    );
+    // The state is the board as it was (normalized: same players and turn).
+    let mut before = state.clone();
+    before.as_object_mut().unwrap().remove("play");
+    let again = judge_value(&before);
+    assert_eq!(r.state, again.state);
+}
+
+fn turn(state: &Value) -> &str {
+    state["turn"].as_str().unwrap_or("")
+}
+
+fn player<'a>(state: &'a Value, name: &str) -> &'a Value {
+    state["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == name)
+        .unwrap()
+}
+
+fn passed(state: &Value, name: &str) -> bool {
+    player(state, name)["passed"].as_bool().unwrap_or(false)
+}
+
+fn exhausted(state: &Value, name: &str, card: &str) -> bool {
+    player(state, name)["strategy_cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == card)
+        .unwrap()["exhausted"]
+        .as_bool()
+        .unwrap_or(false)
+}
+
+// ---------------------------------------------------------------- turn order
+
+#[test]
+fn turn_order_is_initiative_order_in_a_six_player_game() {
+    let r = judge_value(&board(6));
+    assert!(r.legal);
+    assert_eq!(r.steps[0].rule, INTRO);
+    let order: Vec<&str> = r.steps[0].numbers.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(
+        order,
+        [
+            "initiative Ben",
+            "initiative Dan",
+            "initiative Eve",
+            "initiative Finn",
+            "initiative Ana",
+            "initiative Cleo"
+        ]
+    );
+    // With no `turn`, the first player in initiative order starts.
+    assert_eq!(turn(&r.state), "Ben");
+    assert!(
+        r.steps[0]
+            .assumption
+            .as_deref()
+            .unwrap_or("")
+            .contains("first player in initiative order")
+    );
+}
+
+#[test]
+fn initiative_is_the_lowest_of_two_cards_in_a_three_player_game() {
+    let mut b = board(3);
+    // Cleo holds Leadership (1) and Imperial (8): she goes first.
+    b["players"] = json!([
+        { "name": "Ana", "strategy_cards": [{ "name": "Diplomacy" }, { "name": "Construction" }] },
+        { "name": "Ben", "strategy_cards": [{ "name": "Politics" }, { "name": "Trade" }] },
+        { "name": "Cleo", "strategy_cards": [{ "name": "Imperial" }, { "name": "Leadership" }] },
+    ]);
+    let r = judge_value(&b);
+    assert_eq!(turn(&r.state), "Cleo");
+    assert_eq!(r.steps[0].numbers[0], ("initiative Cleo".to_string(), 1));
+    assert!(
+        r.steps[0]
+            .assumption
+            .as_deref()
+            .unwrap_or("")
+            .contains("lowest initiative number")
+    );
+}
+
+#[test]
+fn each_player_takes_a_turn_in_initiative_order() {
+    let mut s = board(6);
+    let r = step(&mut s, play("tactical_action", "Ben"));
+    assert!(r.legal);
+    assert_eq!(step_rules(&r), [INTRO, R1, INTRO]);
+    let r = step(&mut s, play("tactical_action", "Dan"));
+    assert!(r.legal, "{:?}", r.diagnostics);
+    assert!(step_rules(&r).contains(&INTRO));
+    assert!(r.steps.iter().any(|s| {
+        s.text
+            .contains("Next in initiative order: it is Dan's turn")
+    }));
+    assert_eq!(turn(&s), "Dan");
+}
+
+#[test]
+fn acting_out_of_initiative_order_is_illegal() {
+    let s = board(6);
+    // Ben's turn, nothing done yet: Ana may not act.
+    let mut doc = s.clone();
+    doc["play"] = play("tactical_action", "Ana");
+    let r = judge_value(&doc);
+    assert_illegal(&doc, &r, Some(INTRO));
+    assert!(error_message(&r).contains("out of initiative order"));
+    // Ben has acted: Dan is next, so Eve may not act.
+    let mut s = s;
+    step(&mut s, play("tactical_action", "Ben"));
+    let mut doc = s.clone();
+    doc["play"] = play("component_action", "Eve");
+    let r = judge_value(&doc);
+    assert_illegal(&doc, &r, Some(INTRO));
+    assert!(
+        error_message(&r).contains("next player in initiative order is Dan"),
+        "{}",
+        error_message(&r)
+    );
+    assert_eq!(
+        r.diagnostics
+            .iter()
+            .find(|d| d.severity == Severity::Error)
+            .unwrap()
+            .path
+            .as_deref(),
+        Some("play")
+    );
+}
+
+#[test]
+fn after_every_player_has_had_a_turn_turns_begin_again() {
+    let mut s = board(3);
+    ok_all(
+        &mut s,
+        &[
+            strat("Ana", "Leadership"),
+            strat("Ben", "Diplomacy"),
+            play("tactical_action", "Cleo"),
+        ],
+    );
+    let r = step(&mut s, play("tactical_action", "Ana"));
+    assert!(r.legal);
+    assert!(r.steps.iter().any(|st| st.rule == INTRO && st.text.contains("turns begin again in initiative order")));
+    assert_eq!(turn(&s), "Ana");
+}
+
+#[test]
+fn passed_players_are_skipped() {
+    let mut s = board(6);
+    ok_all(
+        &mut s,
+        &[
+            strat("Ben", "Leadership"),
+            strat("Dan", "Diplomacy"),
+            strat("Eve", "Politics"),
+        ],
+    );
+    // Dan passes on his second turn; on the next round Dan is skipped.
+    ok_all(
+        &mut s,
+        &[
+            play("tactical_action", "Finn"),
+            play("tactical_action", "Ana"),
+            play("tactical_action", "Cleo"),
+            play("tactical_action", "Ben"),
+            play("pass", "Dan"),
+        ],
+    );
+    let r = step(&mut s, play("tactical_action", "Eve"));
+    assert!(r.legal);
+    ok_all(
+        &mut s,
+        &[
+            play("tactical_action", "Finn"),
+            play("tactical_action", "Ana"),
+            play("tactical_action", "Cleo"),
+        ],
+    );
+    let r = step(&mut s, play("tactical_action", "Ben"));
+    assert!(r.legal);
+    let r = step(&mut s, play("tactical_action", "Eve"));
+    assert!(r.legal, "{:?}", r.diagnostics);
+    let skip = r
+        .steps
+        .iter()
+        .find(|st| st.rule == R3)
+        .expect("a skip step");
+    assert!(skip.text.contains("Dan passed earlier"), "{}", skip.text);
+}
+
+// ------------------------------------------------------- one action per turn
+
+#[test]
+fn a_turn_holds_one_strategic_tactical_or_component_action() {
+    for (kind, extra) in [
+        ("tactical_action", ("system", json!("Mecatol Rex"))),
+        ("component_action", ("source", json!("Integrated Economy"))),
+    ] {
+        let mut s = board(6);
+        let r = step(&mut s, with(play(kind, "Ben"), extra.0, extra.1.clone()));
+        assert!(r.legal);
+        assert_eq!(r.steps[1].rule, R1);
+        assert_eq!(r.steps[1].choice.as_ref().unwrap().player, "Ben");
+        let want = if kind == "tactical_action" {
+            "tactical"
+        } else {
+            "component"
+        };
+        assert_eq!(s["this_turn"]["action"], want);
+    }
+    let mut s = board(6);
+    let r = step(&mut s, strat("Ben", "Leadership"));
+    assert_eq!(step_rules(&r)[1], R1);
+    assert!(exhausted(&s, "Ben", "Leadership"));
+    assert_eq!(s["this_turn"]["card"], "Leadership");
+    assert!(
+        r.steps[1]
+            .assumption
+            .as_deref()
+            .unwrap_or("")
+            .contains("Strategic Action is a Related Topic that is not indexed")
+    );
+}
+
+#[test]
+fn a_second_action_in_one_turn_is_illegal() {
+    let mut s = board(6);
+    step(&mut s, play("tactical_action", "Ben"));
+    for p in [
+        play("tactical_action", "Ben"),
+        play("component_action", "Ben"),
+        strat("Ben", "Leadership"),
+    ] {
+        let mut doc = s.clone();
+        doc["play"] = p;
+        let r = judge_value(&doc);
+        assert_illegal(&doc, &r, Some(R1));
+        assert!(error_message(&r).contains("one action per turn"));
+    }
+    // A component action card is a component action too.
+    let mut doc = s.clone();
+    doc["play"] =
+        json!({ "type": "action_card", "player": "Ben", "card": "Plagiarize", "component": true });
+    let r = judge_value(&doc);
+    assert_illegal(&doc, &r, Some(R1));
+}
+
+#[test]
+fn passing_after_acting_in_the_same_turn_is_illegal() {
+    let mut s = board(6);
+    step(&mut s, strat("Ben", "Leadership"));
+    let mut doc = s.clone();
+    doc["play"] = play("pass", "Ben");
+    let r = judge_value(&doc);
+    assert_illegal(&doc, &r, Some(INTRO));
+}
+
+#[test]
+fn a_non_component_action_card_is_not_the_turns_action() {
+    let mut s = board(6);
+    step(&mut s, play("tactical_action", "Ben"));
+    // Cleo (not her turn) plays Sabotage; Ben's turn is unaffected.
+    let r = step(
+        &mut s,
+        json!({ "type": "action_card", "player": "Cleo", "card": "Sabotage" }),
+    );
+    assert!(r.legal);
+    assert_eq!(step_rules(&r)[1], R1);
+    assert!(r.steps[1].text.contains("non-component action card"));
+    assert_eq!(turn(&s), "Ben");
+    assert_eq!(s["this_turn"]["action"], "tactical");
+}
+
+#[test]
+fn a_component_action_card_uses_the_turn() {
+    let mut s = board(6);
+    let r = step(
+        &mut s,
+        json!({ "type": "action_card", "player": "Ben", "card": "Plagiarize", "component": true }),
+    );
+    assert!(r.legal);
+    assert_eq!(step_rules(&r)[1], R1);
+    assert_eq!(s["this_turn"]["action"], "component");
+    assert!(r.steps[1].text.contains("action card Plagiarize"));
+}
+
+// ------------------------------------------------------------------- rule 2
+
+#[test]
+fn a_player_who_cannot_act_must_pass() {
+    let mut s = board(6);
+    ok_all(
+        &mut s,
+        &[
+            strat("Ben", "Leadership"),
+            play("tactical_action", "Dan"),
+            play("tactical_action", "Eve"),
+        ],
+    );
+    ok_all(
+        &mut s,
+        &[
+            play("tactical_action", "Finn"),
+            play("tactical_action", "Ana"),
+            play("tactical_action", "Cleo"),
+        ],
+    );
+    let r = step(&mut s, with(play("pass", "Ben"), "cannot_act", json!(true)));
+    assert!(r.legal);
+    assert!(step_rules(&r).contains(&R2));
+    assert!(passed(&s, "Ben"));
+}
+
+#[test]
+fn ending_a_turn_without_an_action_or_pass_is_illegal() {
+    let doc = with(board(6), "play", play("end_turn", "Ben"));
+    let r = judge_value(&doc);
+    assert_illegal(&doc, &r, Some(R2));
+    assert!(error_message(&r).contains("must pass"));
+}
+
+// ------------------------------------------------------------------- rule 3
+
+fn six_with_dan_passed() -> Value {
+    let mut s = board(6);
+    ok_all(
+        &mut s,
+        &[strat("Ben", "Leadership"), strat("Dan", "Diplomacy")],
+    );
+    ok_all(
+        &mut s,
+        &[
+            play("tactical_action", "Eve"),
+            play("tactical_action", "Finn"),
+            play("tactical_action", "Ana"),
+        ],
+    );
+    ok_all(
+        &mut s,
+        &[
+            play("tactical_action", "Cleo"),
+            play("tactical_action", "Ben"),
+            play("pass", "Dan"),
+        ],
+    );
+    s
+}
+
+#[test]
+fn passing_ends_a_players_turns_for_the_phase() {
+    let s = six_with_dan_passed();
+    assert!(passed(&s, "Dan"));
+    assert_eq!(s["this_turn"]["action"], "pass");
+    // Same turn: no additional action.
+    let doc = with(s.clone(), "play", play("tactical_action", "Dan"));
+    let r = judge_value(&doc);
+    assert_illegal(&doc, &r, Some(R3));
+    // Later: no further turns.
+    let mut later = s.clone();
+    step(&mut later, play("tactical_action", "Eve"));
+    let doc = with(later, "play", play("tactical_action", "Dan"));
+    let r = judge_value(&doc);
+    assert_illegal(&doc, &r, Some(R3));
+    assert!(error_message(&r).contains("no further turns"));
+}
+
+#[test]
+fn a_passed_player_cannot_take_a_component_action() {
+    let mut s = six_with_dan_passed();
+    step(&mut s, play("tactical_action", "Eve"));
+    let doc = with(s.clone(), "play", play("component_action", "Dan"));
+    let r = judge_value(&doc);
+    assert_illegal(&doc, &r, Some(R3));
+    let doc = with(
+        s,
+        "play",
+        json!({ "type": "action_card", "player": "Dan", "card": "Plagiarize", "component": true }),
+    );
+    let r = judge_value(&doc);
+    assert_illegal(&doc, &r, Some(N1));
+}
+
+#[test]
+fn the_pass_step_cites_rule_3() {
+    let mut s = board(6);
+    step(&mut s, strat("Ben", "Leadership"));
+    ok_all(
+        &mut s,
+        &[
+            play("tactical_action", "Dan"),
+            play("tactical_action", "Eve"),
+            play("tactical_action", "Finn"),
+        ],
+    );
+    ok_all(
+        &mut s,
+        &[
+            play("tactical_action", "Ana"),
+            play("tactical_action", "Cleo"),
+        ],
+    );
+    let r = step(&mut s, play("pass", "Ben"));
+    assert!(r.legal);
+    let st = r.steps.iter().find(|st| st.rule == R3).unwrap();
+    assert!(st.text.contains("no further turns"));
+    assert_eq!(st.choice.as_ref().unwrap().chose, "pass");
+}
+
+// ----------------------------------------------------------------- rule 3.1
+
+#[test]
+fn transactions_on_the_turn_a_player_passes() {
+    let s = six_with_dan_passed();
+    let mut t = s.clone();
+    let r = step(
+        &mut t,
+        json!({ "type": "transaction", "player": "Dan", "with": "Eve" }),
+    );
+    assert!(r.legal, "{:?}", r.diagnostics);
+    assert_eq!(step_rules(&r)[1], R3_1);
+    assert_eq!(turn(&t), "Dan");
+    // Later (Finn's turn, neither party active) the passed Dan cannot.
+    let mut later = s;
+    ok_all(
+        &mut later,
+        &[
+            play("tactical_action", "Eve"),
+            play("tactical_action", "Finn"),
+        ],
+    );
+    let doc = with(
+        later,
+        "play",
+        json!({ "type": "transaction", "player": "Dan", "with": "Ana" }),
+    );
+    let r = judge_value(&doc);
+    assert_illegal(&doc, &r, Some(R3));
+}
+
+#[test]
+fn start_of_turn_abilities_on_the_turn_a_player_passes() {
+    let mut s = board(6);
+    step(&mut s, strat("Ben", "Leadership"));
+    ok_all(
+        &mut s,
+        &[
+            strat("Dan", "Diplomacy"),
+            play("tactical_action", "Eve"),
+            play("tactical_action", "Finn"),
+        ],
+    );
+    ok_all(
+        &mut s,
+        &[
+            play("tactical_action", "Ana"),
+            play("tactical_action", "Cleo"),
+        ],
+    );
+    let r = step(
+        &mut s,
+        json!({ "type": "start_of_turn", "player": "Ben", "ability": "Mageon Implants" }),
+    );
+    assert!(r.legal, "{:?}", r.diagnostics);
+    assert_eq!(turn(&s), "Ben");
+    assert_eq!(s["this_turn"]["start_of_turn"], json!(["Mageon Implants"]));
+    let r = step(&mut s, play("pass", "Ben"));
+    assert!(r.legal);
+    assert!(step_rules(&r).contains(&R3_1), "{:?}", step_rules(&r));
+    // A start-of-turn ability after the pass is out of place.
+    let doc = with(
+        s,
+        "play",
+        json!({ "type": "start_of_turn", "player": "Ben", "ability": "X" }),
+    );
+    let r = judge_value(&doc);
+    assert_illegal(&doc, &r, Some(R3));
+}
+
+// ----------------------------------------------------------------- rule 3.2
+
+#[test]
+fn a_passed_player_can_resolve_another_players_secondary() {
+    let mut s = six_with_dan_passed();
+    // Eve performs Politics? (already exhausted) — use Finn's Trade.
+    step(&mut s, play("tactical_action", "Eve"));
+    let r = step(&mut s, strat("Finn", "Trade"));
+    assert!(r.legal, "{:?}", r.diagnostics);
+    let r = step(
+        &mut s,
+        json!({ "type": "secondary", "player": "Dan", "card": "Trade" }),
+    );
+    assert!(r.legal);
+    assert_eq!(step_rules(&r)[1], R3_2);
+    assert!(
+        r.diagnostics
+            .iter()
+            .all(|d| d.severity != Severity::Warning)
+    );
+    // A player still in the phase resolves it too (not indexed: said so).
+    let r = step(
+        &mut s,
+        json!({ "type": "secondary", "player": "Ana", "card": "trade" }),
+    );
+    assert!(r.legal);
+    assert_eq!(step_rules(&r)[1], RT);
+    assert_eq!(turn(&s), "Finn");
+}
+
+#[test]
+fn the_owner_cannot_resolve_their_own_secondary() {
+    let mut s = board(6);
+    step(&mut s, strat("Ben", "Leadership"));
+    let doc = with(
+        s,
+        "play",
+        json!({ "type": "secondary", "player": "Ben", "card": "Leadership" }),
+    );
+    let r = judge_value(&doc);
+    assert_illegal(&doc, &r, Some(R3_2));
+}
+
+#[test]
+fn a_secondary_out_of_its_strategic_action_warns_that_strategic_action_is_not_indexed() {
+    let mut s = board(6);
+    step(&mut s, play("tactical_action", "Ben"));
+    let r = step(
+        &mut s,
+        json!({ "type": "secondary", "player": "Cleo", "card": "Warfare" }),
+    );
+    assert!(r.legal);
+    let w = r
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Warning)
+        .expect("warning");
+    assert_eq!(w.rule.as_deref(), Some(RT));
+    assert!(w.message.contains("not indexed"));
+}
+
+// ----------------------------------------------------------------- rule 3.3
+
+#[test]
+fn the_last_player_takes_consecutive_turns() {
+    let mut s = board(3);
+    ok_all(
+        &mut s,
+        &[
+            strat("Ana", "Leadership"),
+            strat("Ben", "Diplomacy"),
+            strat("Cleo", "Politics"),
+        ],
+    );
+    ok_all(
+        &mut s,
+        &[
+            strat("Ana", "Construction"),
+            strat("Ben", "Trade"),
+            strat("Cleo", "Warfare"),
+        ],
+    );
+    let r = step(&mut s, play("pass", "Ana"));
+    assert!(r.legal);
+    let r = step(&mut s, play("pass", "Ben"));
+    assert!(r.legal);
+    assert!(step_rules(&r).contains(&R3_3), "{:?}", step_rules(&r));
+    ok_all(&mut s, &[play("tactical_action", "Cleo")]);
+    let r = step(&mut s, play("tactical_action", "Cleo"));
+    assert!(r.legal, "{:?}", r.diagnostics);
+    assert!(step_rules(&r).contains(&R3_3));
+    let r = step(&mut s, play("component_action", "Cleo"));
+    assert!(r.legal);
+    assert_eq!(turn(&s), "Cleo");
+}
+
+// ------------------------------------------------------------------- rule 4
+
+#[test]
+fn passing_before_the_strategic_action_is_illegal_with_six_players() {
+    let doc = with(board(6), "play", play("pass", "Ben"));
+    let r = judge_value(&doc);
+    assert_illegal(&doc, &r, Some(R4));
+    assert!(error_message(&r).contains("Leadership is readied"));
+    let mut s = board(6);
+    let r = step(&mut s, strat("Ben", "Leadership"));
+    assert!(step_rules(&r).contains(&R4), "{:?}", step_rules(&r));
+}
+
+#[test]
+fn a_strategic_action_of_someone_elses_card_or_an_exhausted_card_is_illegal() {
+    let doc = with(board(6), "play", strat("Ben", "Warfare"));
+    let r = judge_value(&doc);
+    assert_illegal(&doc, &r, Some(R4));
+    assert!(error_message(&r).contains("Warfare is Ana's strategy card"));
+    let mut b = board(6);
+    b["players"][1]["strategy_cards"][0]["exhausted"] = json!(true);
+    let doc = with(b, "play", strat("Ben", "Leadership"));
+    let r = judge_value(&doc);
+    assert_illegal(&doc, &r, Some(RT));
+    assert!(error_message(&r).contains("not indexed"));
+}
+
+// ----------------------------------------------------------------- rule 4.1
+
+#[test]
+fn passing_with_a_readied_card_is_illegal_with_three_players() {
+    let mut s = board(3);
+    ok_all(
+        &mut s,
+        &[
+            strat("Ana", "Leadership"),
+            strat("Ben", "Diplomacy"),
+            strat("Cleo", "Politics"),
+        ],
+    );
+    let doc = with(s.clone(), "play", play("pass", "Ana"));
+    let r = judge_value(&doc);
+    assert_illegal(&doc, &r, Some(R4_1));
+    assert!(error_message(&r).contains("Construction is still readied"));
+    let r = step(&mut s, strat("Ana", "Construction"));
+    assert!(step_rules(&r).contains(&R4_1));
+    assert!(r.steps.iter().any(|st| {
+        st.text
+            .contains("Both of Ana's strategy cards are now exhausted")
+    }));
+}
+
+#[test]
+fn passing_with_a_readied_card_is_illegal_with_four_players() {
+    let mut s = board(4);
+    let r = step(&mut s, strat("Ana", "Leadership"));
+    assert!(
+        r.steps
+            .iter()
+            .any(|st| st.rule == R4_1 && st.text.contains("Trade readied"))
+    );
+    ok_all(
+        &mut s,
+        &[
+            strat("Ben", "Diplomacy"),
+            strat("Cleo", "Politics"),
+            strat("Dan", "Construction"),
+        ],
+    );
+    let doc = with(s, "play", play("pass", "Ana"));
+    let r = judge_value(&doc);
+    assert_illegal(&doc, &r, Some(R4_1));
+}
+
+// ------------------------------------------------------------------- rule 5
+
+#[test]
+fn after_all_players_pass_play_proceeds_to_the_status_phase() {
+    let mut s = board(3);
+    ok_all(
+        &mut s,
+        &[
+            strat("Ana", "Leadership"),
+            strat("Ben", "Diplomacy"),
+            strat("Cleo", "Politics"),
+        ],
+    );
+    ok_all(
+        &mut s,
+        &[
+            strat("Ana", "Construction"),
+            strat("Ben", "Trade"),
+            strat("Cleo", "Warfare"),
+        ],
+    );
+    ok_all(&mut s, &[play("pass", "Ana"), play("pass", "Ben")]);
+    let r = step(&mut s, play("pass", "Cleo"));
+    assert!(r.legal);
+    assert_eq!(step_rules(&r).last(), Some(&R5));
+    assert_eq!(s["phase"], "status");
+    assert!(
+        r.changes
+            .iter()
+            .any(|c| c.path == "phase" && c.after == "status")
+    );
+    // Nothing more happens in the action phase.
+    let doc = with(s.clone(), "play", play("tactical_action", "Cleo"));
+    let r = judge_value(&doc);
+    assert_illegal(&doc, &r, Some(R5));
+    assert!(error_message(&r).contains("status phase"));
+    let doc = with(
+        s,
+        "play",
+        json!({ "type": "secondary", "player": "Ana", "card": "Warfare" }),
+    );
+    let r = judge_value(&doc);
+    assert_illegal(&doc, &r, Some(R5));
+}
+
+// ------------------------------------------------------------------- notes
+
+#[test]
+fn notes_1_passed_players_may_play_non_component_action_cards() {
+    let mut s = six_with_dan_passed();
+    step(&mut s, play("tactical_action", "Eve"));
+    let r = step(
+        &mut s,
+        json!({ "type": "action_card", "player": "Dan", "card": "Sabotage", "component": false }),
+    );
+    assert!(r.legal);
+    assert_eq!(step_rules(&r)[1], N1);
+    assert_eq!(turn(&s), "Eve");
+}
+
+#[test]
+fn notes_2_end_of_action_before_end_of_turn() {
+    let mut s = board(6);
+    ok_all(&mut s, &[play("tactical_action", "Ben")]);
+    let r = step(
+        &mut s,
+        json!({ "type": "end_of_action", "player": "Ben", "ability": "Scanlink Drone Network" }),
+    );
+    assert!(r.legal);
+    assert_eq!(step_rules(&r)[1], N2);
+    let r = step(
+        &mut s,
+        json!({ "type": "end_of_turn", "player": "Ben", "ability": "Quantum Datahub Node" }),
+    );
+    assert!(r.legal);
+    assert_eq!(step_rules(&r)[1], N2);
+    assert!(
+        r.steps[1]
+            .text
+            .contains("after the end-of-action abilities")
+    );
+    let doc = with(
+        s,
+        "play",
+        json!({ "type": "end_of_action", "player": "Ben", "ability": "Late" }),
+    );
+    let r = judge_value(&doc);
+    assert_illegal(&doc, &r, Some(N2));
+}
+
+#[test]
+fn notes_2_no_end_of_action_without_an_action() {
+    let s = six_with_dan_passed();
+    let doc = with(
+        s,
+        "play",
+        json!({ "type": "end_of_action", "player": "Dan", "ability": "X" }),
+    );
+    let r = judge_value(&doc);
+    assert_illegal(&doc, &r, Some(R1));
+}
+
+#[test]
+fn notes_3_end_of_turn_abilities_on_the_turn_a_player_passes() {
+    let mut s = six_with_dan_passed();
+    let r = step(
+        &mut s,
+        json!({ "type": "end_of_turn", "player": "Dan", "ability": "Quantum Datahub Node" }),
+    );
+    assert!(r.legal, "{:?}", r.diagnostics);
+    assert_eq!(step_rules(&r)[1], N3);
+    // Then the next player's turn begins.
+    let r = step(&mut s, play("tactical_action", "Eve"));
+    assert!(r.legal);
+    assert_eq!(turn(&s), "Eve");
+}
+
+#[test]
+fn notes_3_start_of_turn_on_an_ordinary_turn() {
+    let mut s = board(6);
+    let r = step(
+        &mut s,
+        json!({ "type": "start_of_turn", "player": "Ben", "ability": "Mageon Implants" }),
+    );
+    assert!(r.legal);
+    assert_eq!(step_rules(&r)[1], N3);
+    // After the action, a start-of-turn ability is out of place.
+    step(&mut s, play("tactical_action", "Ben"));
+    let doc = with(
+        s,
+        "play",
+        json!({ "type": "start_of_turn", "player": "Ben", "ability": "X" }),
+    );
+    let r = judge_value(&doc);
+    assert_illegal(&doc, &r, None);
+}
+
+#[test]
+fn notes_4_start_and_end_of_turn_abilities_when_all_others_passed() {
+    let mut s = board(3);
+    ok_all(
+        &mut s,
+        &[
+            strat("Ana", "Leadership"),
+            strat("Ben", "Diplomacy"),
+            strat("Cleo", "Politics"),
+        ],
+    );
+    ok_all(
+        &mut s,
+        &[
+            strat("Ana", "Construction"),
+            strat("Ben", "Trade"),
+            strat("Cleo", "Warfare"),
+        ],
+    );
+    ok_all(
+        &mut s,
+        &[
+            play("pass", "Ana"),
+            play("pass", "Ben"),
+            play("tactical_action", "Cleo"),
+        ],
+    );
+    let r = step(
+        &mut s,
+        json!({ "type": "end_of_turn", "player": "Cleo", "ability": "Quantum Datahub Node" }),
+    );
+    assert_eq!(step_rules(&r)[1], N4);
+    let r = step(
+        &mut s,
+        json!({ "type": "start_of_turn", "player": "Cleo", "ability": "Mageon Implants" }),
+    );
+    assert!(r.legal, "{:?}", r.diagnostics);
+    assert!(step_rules(&r).contains(&R3_3));
+    assert!(step_rules(&r).contains(&N4));
+    assert_eq!(s["this_turn"]["start_of_turn"], json!(["Mageon Implants"]));
+}
+
+#[test]
+fn the_last_passer_resolves_end_of_turn_abilities_as_the_phase_ends() {
+    let mut s = board(3);
+    ok_all(
+        &mut s,
+        &[
+            strat("Ana", "Leadership"),
+            strat("Ben", "Diplomacy"),
+            strat("Cleo", "Politics"),
+        ],
+    );
+    ok_all(
+        &mut s,
+        &[
+            strat("Ana", "Construction"),
+            strat("Ben", "Trade"),
+            strat("Cleo", "Warfare"),
+        ],
+    );
+    ok_all(
+        &mut s,
+        &[
+            play("pass", "Ana"),
+            play("pass", "Ben"),
+            play("pass", "Cleo"),
+        ],
+    );
+    let r = step(
+        &mut s,
+        json!({ "type": "end_of_turn", "player": "Cleo", "ability": "Quantum Datahub Node" }),
+    );
+    assert!(r.legal);
+    assert_eq!(step_rules(&r)[1], N3);
+    assert!(r.steps[1].assumption.is_some());
+    let r = step(&mut s, play("end_turn", "Cleo"));
+    assert!(r.legal);
+    assert_eq!(s.get("turn"), None);
+    assert_eq!(s["phase"], "status");
+}
+
+// ----------------------------------------------------------- related topics
+
+#[test]
+fn rulings_say_which_related_topics_are_not_indexed() {
+    let r = run(
+        &board(6),
+        &[
+            strat("Ben", "Leadership"),
+            play("tactical_action", "Dan"),
+            play("component_action", "Eve"),
+        ],
+    );
+    assert!(r.legal);
+    let note = r
+        .diagnostics
+        .iter()
+        .find(|d| d.rule.as_deref() == Some(RT))
+        .expect("related topics note");
+    assert_eq!(note.severity, Severity::Info);
+    for topic in [
+        "Initiative Order",
+        "Strategic Action",
+        "Tactical Action",
+        "Component Action",
+    ] {
+        assert!(note.message.contains(topic), "{}", note.message);
+    }
+    assert!(note.message.contains("not indexed"));
+}
+
+// ------------------------------------------------------------- whole phases
+
+fn whole_six_player_phase() -> Vec<Value> {
+    let order = ["Ben", "Dan", "Eve", "Finn", "Ana", "Cleo"];
+    let cards = [
+        "Leadership",
+        "Diplomacy",
+        "Politics",
+        "Trade",
+        "Warfare",
+        "Technology",
+    ];
+    let mut plays = Vec::new();
+    // Round 1 of turns: strategic actions, with secondaries.
+    for (i, (p, c)) in order.iter().zip(cards).enumerate() {
+        plays.push(strat(p, c));
+        let follower = order[(i + 1) % 6];
+        plays.push(json!({ "type": "secondary", "player": follower, "card": c }));
+    }
+    // Four rounds of tactical / component actions.
+    for round in 0..4 {
+        for p in order {
+            let kind = if round == 1 {
+                "component_action"
+            } else {
+                "tactical_action"
+            };
+            plays.push(play(kind, p));
+        }
+    }
+    // Everyone passes, in order.
+    for p in order {
+        plays.push(play("pass", p));
+    }
+    plays
+}
+
+#[test]
+fn a_whole_six_player_action_phase_reaches_the_status_phase() {
+    let plays = whole_six_player_phase();
+    assert_eq!(plays.len(), 42);
+    let r = run(&board(6), &plays);
+    assert!(r.legal, "{:#?}", r.diagnostics);
+    assert_eq!(r.state["phase"], "status");
+    for p in ["Ana", "Ben", "Cleo", "Dan", "Eve", "Finn"] {
+        assert!(passed(&r.state, p));
+    }
+    let rules = step_rules(&r);
+    for rule in [INTRO, R1, R3, R4, R5, RT, R3_3] {
+        assert!(rules.contains(&rule), "missing {rule}");
+    }
+    assert_eq!(rules.last(), Some(&R5));
+    // Played one at a time (as match tracking does), the final state is the same.
+    let mut s = board(6);
+    for p in &plays {
+        let r = step(&mut s, p.clone());
+        assert!(r.legal, "{p}: {:?}", r.diagnostics);
+    }
+    assert_eq!(s, r.state);
+    // The status-phase state is itself a valid board.
+    let again = judge_value(&s);
+    assert!(again.legal);
+}
+
+#[test]
+fn a_whole_four_player_action_phase_with_consecutive_turns() {
+    let mut s = board(4);
+    ok_all(
+        &mut s,
+        &[
+            strat("Ana", "Leadership"),
+            strat("Ben", "Diplomacy"),
+            strat("Cleo", "Politics"),
+            strat("Dan", "Construction"),
+        ],
+    );
+    ok_all(
+        &mut s,
+        &[
+            strat("Ana", "Trade"),
+            strat("Ben", "Warfare"),
+            strat("Cleo", "Technology"),
+            strat("Dan", "Imperial"),
+        ],
+    );
+    ok_all(
+        &mut s,
+        &[
+            play("pass", "Ana"),
+            play("tactical_action", "Ben"),
+            play("pass", "Cleo"),
+            play("pass", "Dan"),
+        ],
+    );
+    // Ben alone: consecutive turns, then passes.
+    ok_all(
+        &mut s,
+        &[
+            play("tactical_action", "Ben"),
+            play("tactical_action", "Ben"),
+        ],
+    );
+    let r = step(&mut s, play("pass", "Ben"));
+    assert!(r.legal, "{:?}", r.diagnostics);
+    assert!(step_rules(&r).contains(&R3_3), "{:?}", step_rules(&r));
+    assert!(step_rules(&r).contains(&R5));
+    assert_eq!(s["phase"], "status");
+}
+
+#[test]
+fn an_illegal_play_in_a_sequence_leaves_the_board_unchanged() {
+    let b = board(6);
+    let r = run(
+        &b,
+        &[
+            strat("Ben", "Leadership"),
+            play("tactical_action", "Eve"),
+            play("tactical_action", "Dan"),
+        ],
+    );
+    assert!(!r.legal);
+    assert_eq!(error_rule(&r), Some(INTRO));
+    assert!(r.changes.is_empty());
+    assert_eq!(r.state, judge_value(&b).state);
+    let err = r
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Error)
+        .unwrap();
+    assert_eq!(err.path.as_deref(), Some("plays[1]"));
+}
+
+#[test]
+fn explicit_end_turn_hands_the_turn_on() {
+    let mut s = board(6);
+    step(&mut s, play("tactical_action", "Ben"));
+    let r = step(&mut s, play("end_turn", "Ben"));
+    assert!(r.legal);
+    assert_eq!(turn(&s), "Dan");
+    assert!(s.get("this_turn").is_none());
+    // Only the player whose turn it is can end it.
+    let doc = with(s, "play", play("end_turn", "Eve"));
+    let r = judge_value(&doc);
+    assert_illegal(&doc, &r, Some(INTRO));
+}
+
+// ----------------------------------------------------------- board errors
+
+#[test]
+fn board_errors_carry_paths_and_rules() {
+    let e = judge_err(&with(board(6), "play", play("pass", "Bne")));
+    assert_eq!(e.path.as_deref(), Some("play.player"));
+    assert!(e.message.contains("did you mean 'Ben'"), "{}", e.message);
+
+    let mut b = board(3);
+    b["players"].as_array_mut().unwrap().pop();
+    let e = judge_err(&b);
+    assert!(e.message.contains("3 to 8"), "{}", e.message);
+
+    let mut b = board(6);
+    for i in 0..3 {
+        b["players"].as_array_mut().unwrap().push(json!({ "name": format!("X{i}"), "strategy_cards": [{ "name": format!("C{i}"), "initiative": 20 + i }] }));
+    }
+    let e = judge_err(&b);
+    assert!(e.message.contains("at most 8"), "{}", e.message);
+
+    let mut b = board(4);
+    b["players"][0]["strategy_cards"]
+        .as_array_mut()
+        .unwrap()
+        .pop();
+    let e = judge_err(&b);
+    assert_eq!(e.path.as_deref(), Some("players[0].strategy_cards"));
+    assert_eq!(e.rule.as_deref(), Some(R4_1));
+
+    let mut b = board(6);
+    b["players"][0]["strategy_cards"][0] = json!({ "name": "Warfar" });
+    let e = judge_err(&b);
+    assert!(
+        e.message.contains("did you mean 'Warfare'"),
+        "{}",
+        e.message
+    );
+
+    let mut b = board(6);
+    b["players"][0]["strategy_cards"][0] = json!({ "name": "Custom", "initiative": 1 });
+    let e = judge_err(&b);
+    assert!(
+        e.message.contains("initiative 1 is used twice"),
+        "{}",
+        e.message
+    );
+
+    let mut b = board(6);
+    b["players"][0]["passed"] = json!(true);
+    let e = judge_err(&b);
+    assert_eq!(e.rule.as_deref(), Some(R4));
+    assert_eq!(e.path.as_deref(), Some("players[0].passed"));
+
+    let mut b = board(6);
+    b["phase"] = json!("status");
+    let e = judge_err(&b);
+    assert_eq!(e.rule.as_deref(), Some(R5));
+
+    let mut b = board(6);
+    b["bogus"] = json!(1);
+    assert_eq!(judge_err(&b).kind, ErrorKind::Syntax);
+
+    let e = judge_err(&with(
+        board(6),
+        "play",
+        json!({ "type": "pass", "player": "Ben", "card": "Leadership" }),
+    ));
+    assert_eq!(e.path.as_deref(), Some("play.card"));
+}
+
+#[test]
+fn yaml_documents_and_line_numbers() {
+    let yaml = "game: ti4\nplayers:\n  - name: Ana\n    strategy_cards: [{name: Leadership}]\n  - name: Ben\n    strategy_cards: [{name: Diplomacy}]\n  - name: Cleo\n    strategy_cards: [{name: Politics}]\n  - name: Dan\n    strategy_cards: [{name: Trade}]\n  - name: Eve\n    strategy_cards: [{name: Warfare}]\nplay: {type: strategic, player: ana}\n";
+    let r = Ti4.judge(yaml).unwrap();
+    assert!(r.legal, "{:?}", r.diagnostics);
+    assert_eq!(r.state["this_turn"]["card"], "Leadership");
+    let e = Ti4.judge("game: ti4\nplayers: [\n").unwrap_err();
+    assert!(e.pos.is_some());
+}
+
+// ----------------------------------------------------------- notation
+
+#[test]
+fn notation_parses_every_play_type() {
+    let b = judge_value(&board(6)).state;
+    let cases = [
+        (
+            "ben strategic leadership",
+            json!({ "type": "strategic_action", "player": "Ben", "card": "Leadership" }),
+        ),
+        (
+            "Dan tactical Mecatol Rex",
+            json!({ "type": "tactical_action", "player": "Dan", "system": "Mecatol Rex" }),
+        ),
+        (
+            "Eve component action Integrated Economy",
+            json!({ "type": "component_action", "player": "Eve", "source": "Integrated Economy" }),
+        ),
+        ("Finn pass", json!({ "type": "pass", "player": "Finn" })),
+        (
+            "Finn passes, cannot act",
+            json!({ "type": "pass", "player": "Finn", "cannot_act": true }),
+        ),
+        (
+            "Ana plays Sabotage",
+            json!({ "type": "action_card", "player": "Ana", "card": "Sabotage" }),
+        ),
+        (
+            "Ana plays component \"Plagiarize\"",
+            json!({ "type": "action_card", "player": "Ana", "card": "Plagiarize", "component": true }),
+        ),
+        (
+            "Cleo trades with ben",
+            json!({ "type": "transaction", "player": "Cleo", "with": "Ben" }),
+        ),
+        (
+            "Cleo secondary of warfare",
+            json!({ "type": "secondary", "player": "Cleo", "card": "Warfare" }),
+        ),
+        (
+            "Ben start of turn Mageon Implants",
+            json!({ "type": "start_of_turn", "player": "Ben", "ability": "Mageon Implants" }),
+        ),
+        (
+            "Ben end of action Scanlink",
+            json!({ "type": "end_of_action", "player": "Ben", "ability": "Scanlink" }),
+        ),
+        (
+            "Ben end of turn Quantum Datahub Node",
+            json!({ "type": "end_of_turn", "player": "Ben", "ability": "Quantum Datahub Node" }),
+        ),
+        (
+            "Ben ends turn",
+            json!({ "type": "end_turn", "player": "Ben" }),
+        ),
+    ];
+    for (line, want) in cases {
+        let got = Ti4
+            .parse_notation(line, &b)
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert_eq!(got, want, "{line}");
+        // The parsed play is a valid `play` of the board.
+        let mut doc = b.clone();
+        doc["play"] = got;
+        Ti4.judge(&serde_json::to_string(&doc).unwrap())
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+    }
+    let e = Ti4.parse_notation("Bn pass", &b).unwrap_err();
+    assert!(e.message.contains("did you mean 'Ben'"), "{}", e.message);
+    assert!(Ti4.parse_notation("Ben dances", &b).is_err());
+    assert!(Ti4.parse_notation("", &b).is_err());
+}
+
+#[test]
+fn notation_completions_suggest_the_next_word() {
+    let b = judge_value(&board(6)).state;
+    let c = Ti4.notation_completions("", &b);
+    assert!(c.contains(&"Ben".to_string()));
+    assert_eq!(Ti4.notation_completions("Cl", &b), ["Cleo"]);
+    let c = Ti4.notation_completions("Ben ", &b);
+    assert!(c.contains(&"strategic".to_string()) && c.contains(&"pass".to_string()));
+    assert_eq!(
+        Ti4.notation_completions("Ben strategic ", &b),
+        ["Leadership"]
+    );
+    let c = Ti4.notation_completions("Ben secondary ", &b);
+    assert!(!c.contains(&"Leadership".to_string()) && c.contains(&"Warfare".to_string()));
+    assert_eq!(Ti4.notation_completions("Ben trades with E", &b), ["Eve"]);
+}
+
+// ----------------------------------------------------------- schema, robustness
+
+#[test]
+fn schema_describes_the_board() {
+    let s = Ti4.schema();
+    assert_eq!(s["type"], "object");
+    assert_eq!(s["required"], json!(["players"]));
+    assert_eq!(s["properties"]["players"]["maxItems"], 8);
+    assert!(
+        s["properties"]["play"]["properties"]["type"]["enum"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("end_of_action"))
+    );
+}
+
+#[test]
+fn examples_judge_and_cite_known_rules() {
+    let uses: Vec<&str> = Ti4.rule_uses().iter().map(|u| u.rule).collect();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/ti4");
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let r = Ti4
+            .judge(&text)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for rule in r
+            .steps
+            .iter()
+            .map(|s| s.rule.as_str())
+            .chain(r.diagnostics.iter().filter_map(|d| d.rule.as_deref()))
+        {
+            assert!(uses.contains(&rule), "{}: {rule}", path.display());
+        }
+        // Round trip: the state is a board of its own.
+        Ti4.judge(&serde_json::to_string(&r.state).unwrap())
+            .unwrap_or_else(|e| panic!("{}: state: {e}", path.display()));
+        n += 1;
+    }
+    assert!(n >= 8, "only {n} examples");
+}
+
+#[test]
+fn garbage_never_panics() {
+    use proptest::prelude::*;
+    let kinds = [
+        "strategic_action",
+        "tactical_action",
+        "component_action",
+        "pass",
+        "action_card",
+        "transaction",
+        "secondary",
+        "start_of_turn",
+        "end_of_action",
+        "end_of_turn",
+        "end_turn",
+    ];
+    let names = ["Ana", "Ben", "Cleo", "Dan", "Eve", "Finn", "Zed", ""];
+    let mut runner = proptest::test_runner::TestRunner::default();
+    runner
+        .run(
+            &(
+                prop::collection::vec((0usize..11, 0usize..8, 0usize..8, any::<bool>()), 0..30),
+                3usize..7,
+            ),
+            |(ps, n)| {
+                let plays: Vec<Value> = ps
+                    .iter()
+                    .map(|&(k, a, b, flag)| {
+                        let mut p = play(kinds[k], names[a]);
+                        match kinds[k] {
+                            "strategic_action" | "secondary" => {
+                                p["card"] =
+                                    json!(["Leadership", "Warfare", "Trade", "Imperial"][b % 4])
+                            }
+                            "action_card" => {
+                                p["card"] = json!("Sabotage");
+                                p["component"] = json!(flag);
+                            }
+                            "transaction" => p["with"] = json!(names[b]),
+                            "start_of_turn" | "end_of_action" | "end_of_turn" => {
+                                p["ability"] = json!("X")
+                            }
+                            _ => {}
+                        }
+                        p
+                    })
+                    .collect();
+                let mut doc = board(n);
+                doc["plays"] = json!(plays);
+                let text = serde_json::to_string(&doc).unwrap();
+                if let Ok(r) = Ti4.judge(&text) {
+                    // Whatever happened, the state is a valid board.
+                    prop_assert!(Ti4.judge(&serde_json::to_string(&r.state).unwrap()).is_ok());
+                }
+                Ok(())
+            },
+        )
+        .unwrap();
+    runner
+        .run(&"\\PC{0,300}", |s| {
+            let _ = Ti4.judge(&s);
+            let _ = Ti4.judge(&format!("game: ti4\nplayers: {s}"));
+            let b = judge_value(&board(6)).state;
+            let _ = Ti4.parse_notation(&s, &b);
+            let _ = Ti4.notation_completions(&s, &b);
+            Ok(())
+        })
+        .unwrap();
+}
+
+#[test]
+fn every_rule_use_quotes_its_passage_verbatim() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules_data");
+    let app = arbiter::app::App::load(&dir, &[]).unwrap();
+    let collapse = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    for u in Ti4.rule_uses() {
+        let reply = app
+            .cite(u.rule, false)
+            .unwrap_or_else(|e| panic!("{}: {e}", u.rule));
+        let text = collapse(&reply.passages[0].text);
+        assert!(
+            text.contains(&collapse(u.quote)),
+            "{}: '{}' not in '{}'",
+            u.rule,
+            u.quote,
+            text
+        );
+    }
+    // Every passage but the empty Notes heading is executed.
+    let cov = app.coverage(Some("ti4")).unwrap();
+    assert_eq!(cov.games[0].executed, 15);
+}
+
+#[test]
+fn an_eight_player_game_runs_in_initiative_order_with_one_card_each() {
+    let names = ["Hal", "Gus", "Fay", "Eli", "Dee", "Cal", "Bea", "Abe"];
+    let cards = [
+        "Leadership",
+        "Diplomacy",
+        "Politics",
+        "Construction",
+        "Trade",
+        "Warfare",
+        "Technology",
+        "Imperial",
+    ];
+    let players: Vec<Value> = names
+        .iter()
+        .zip(cards.iter().rev())
+        .map(|(n, c)| json!({ "name": n, "strategy_cards": [{ "name": c }] }))
+        .collect();
+    let mut s = json!({ "game": "ti4", "players": players });
+    // Abe holds Leadership (1) … Hal holds Imperial (8).
+    for n in names.iter().rev() {
+        let r = step(&mut s, play("tactical_action", n));
+        assert!(r.legal, "{n}: {:?}", r.diagnostics);
+    }
+    let r = step(&mut s, play("tactical_action", "Abe"));
+    assert!(
+        r.steps
+            .iter()
+            .any(|st| st.text.contains("turns begin again"))
+    );
+}
+
+#[test]
+fn a_passed_player_can_be_the_other_party_of_the_active_players_transaction() {
+    let mut s = six_with_dan_passed();
+    step(&mut s, play("tactical_action", "Eve"));
+    let r = step(
+        &mut s,
+        json!({ "type": "transaction", "player": "Eve", "with": "Dan" }),
+    );
+    assert!(r.legal);
+    assert_eq!(step_rules(&r)[1], R1);
+    assert!(
+        r.steps[1]
+            .assumption
+            .as_deref()
+            .unwrap_or("")
+            .contains("Dan passed earlier")
+    );
+}
+
+#[test]
+fn a_turn_cannot_belong_to_a_player_who_passed_earlier() {
+    let mut b = board(6);
+    b["players"][1]["passed"] = json!(true);
+    b["players"][1]["strategy_cards"][0]["exhausted"] = json!(true);
+    b["turn"] = json!("Ben");
+    let e = judge_err(&b);
+    assert_eq!(e.path.as_deref(), Some("turn"));
+    assert_eq!(e.rule.as_deref(), Some(R3));
+    // Without `turn`, the first player who has not passed has it.
+    b.as_object_mut().unwrap().remove("turn");
+    assert_eq!(turn(&judge_value(&b).state), "Dan");
+}
