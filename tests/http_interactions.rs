@@ -570,3 +570,42 @@ async fn an_illegal_play_is_ruled_illegal_with_the_rule_it_breaks() {
     assert!(desc.contains("no change to the board"), "{desc}");
     h.server.stop().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn judge_this_board_downloads_the_messages_attachment() {
+    let h = Harness::start().await;
+    let text = example("examples/ti4/end-turn-who-is-next.yaml");
+    let url = h
+        .fake
+        .serve_file("who-is-next.yaml", text.clone().into_bytes());
+    let payload = judge_message_with_attachment(
+        "whose turn is it now?",
+        &url,
+        "who-is-next.yaml",
+        text.len(),
+    );
+    let token = payload["token"].as_str().unwrap().to_string();
+    assert_eq!(h.post(&payload).await["type"], 5, "deferred");
+    let edit = h.edit_for(&token).await;
+    assert_eq!(
+        edit["embeds"][0]["title"], "Ruling (ti4): the play is legal",
+        "{edit}"
+    );
+    h.server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_download_is_an_internal_error_with_an_id() {
+    let h = Harness::start().await;
+    let url = format!("{}/attachments/missing.yaml", h.fake.url());
+    let payload = judge_with_attachment(&url, "missing.yaml", 100);
+    let token = payload["token"].as_str().unwrap().to_string();
+    assert_eq!(h.post(&payload).await["type"], 5);
+    let edit = h.edit_for(&token).await;
+    let e = &edit["embeds"][0];
+    assert_eq!(e["title"], "Something went wrong on our side", "{edit}");
+    let footer = e["footer"]["text"].as_str().unwrap();
+    let id = footer.strip_prefix("error id ").expect("an error id");
+    assert!(e["description"].as_str().unwrap().contains(id));
+    h.server.stop().await.unwrap();
+}

@@ -250,3 +250,25 @@ impl FakeDiscord {
         format!("{}/attachments/{name}", self.url())
     }
 }
+
+/// "Judge this board" on a message whose board is an attachment.
+pub fn judge_message_with_attachment(
+    content: &str,
+    url: &str,
+    filename: &str,
+    size: usize,
+) -> Value {
+    let id = snowflake();
+    let mut m = message(&id, content, json!([]), json!([]));
+    m["attachments"] = json!([{
+        "id": snowflake(), "filename": filename, "size": size, "url": url, "proxy_url": url,
+        "content_type": "application/x-yaml; charset=utf-8"
+    }]);
+    envelope(
+        2,
+        json!({
+            "id": "1300000000000000012", "name": "Judge this board", "type": 3, "target_id": id,
+            "resolved": { "messages": { id.clone(): m } }
+        }),
+    )
+}
