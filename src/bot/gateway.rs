@@ -11,7 +11,7 @@ use serenity::all::{
 use serenity::async_trait;
 use tracing::Instrument;
 
-use super::{Bot, commands, discord};
+use super::{Bot, InFlight, commands, discord};
 
 /// How the process takes part in sharding (serenity's conventions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,6 +34,7 @@ pub struct GatewayConfig {
 
 struct Handler {
     bot: Arc<Bot>,
+    in_flight: Arc<InFlight>,
     guild_id: Option<u64>,
     registered: AtomicBool,
 }
@@ -68,6 +69,7 @@ impl EventHandler for Handler {
     }
 
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
+        let _guard = self.in_flight.enter();
         let request = match discord::to_request(&interaction) {
             Ok(r) => r,
             Err(reply) => {
@@ -127,8 +129,7 @@ async fn respond(
 }
 
 /// Connects and serves until `shutdown` completes; then closes the shards
-/// (interactions already being answered finish first: each runs in its own
-/// task and the runtime drains them before exit).
+/// and waits (up to 15 s) for interactions already being answered.
 pub async fn run(
     bot: Arc<Bot>,
     config: GatewayConfig,
@@ -136,8 +137,10 @@ pub async fn run(
 ) -> Result<(), serenity::Error> {
     // No privileged intent: interactions arrive without any, and "Judge
     // this board" receives the target message's content in the payload.
+    let in_flight = Arc::new(InFlight::default());
     let handler = Handler {
         bot,
+        in_flight: in_flight.clone(),
         guild_id: config.guild_id,
         registered: AtomicBool::new(false),
     };
@@ -150,11 +153,13 @@ pub async fn run(
         tracing::info!("shutting down the gateway shards");
         manager.shutdown_all().await;
     });
-    match config.sharding {
+    let result = match config.sharding {
         Sharding::Auto => client.start_autosharded().await,
         Sharding::Total(n) => client.start_shards(n).await,
         Sharding::Range { first, last, total } => {
             client.start_shard_range(first..last + 1, total).await
         }
-    }
+    };
+    in_flight.drain(std::time::Duration::from_secs(15)).await;
+    result
 }

@@ -11,7 +11,6 @@
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use axum::Router;
@@ -22,10 +21,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serenity::all::Interaction;
 use serenity::interactions_endpoint::Verifier;
-use tokio::sync::Notify;
 use tracing::Instrument;
 
-use super::{Bot, Request, discord};
+use super::{Bot, InFlight, Request, discord};
 
 /// Largest request body accepted (Discord's interaction payloads are a few
 /// KB; a message with a 4,000-character board fits many times over).
@@ -57,43 +55,6 @@ pub enum HttpError {
     },
     #[error("server error: {0}")]
     Serve(std::io::Error),
-}
-
-/// Deferred work still running (drained on shutdown).
-#[derive(Default)]
-struct InFlight {
-    count: AtomicUsize,
-    done: Notify,
-}
-
-struct InFlightGuard(Arc<InFlight>);
-
-impl Drop for InFlightGuard {
-    fn drop(&mut self) {
-        if self.0.count.fetch_sub(1, Ordering::AcqRel) == 1 {
-            self.0.done.notify_waiters();
-        }
-    }
-}
-
-impl InFlight {
-    fn enter(self: &Arc<Self>) -> InFlightGuard {
-        self.count.fetch_add(1, Ordering::AcqRel);
-        InFlightGuard(self.clone())
-    }
-
-    async fn drain(&self, limit: Duration) {
-        let wait = async {
-            while self.count.load(Ordering::Acquire) > 0 {
-                let notified = self.done.notified();
-                if self.count.load(Ordering::Acquire) == 0 {
-                    break;
-                }
-                notified.await;
-            }
-        };
-        let _ = tokio::time::timeout(limit, wait).await;
-    }
 }
 
 struct HttpState {

@@ -172,6 +172,44 @@ impl Default for BotConfig {
     }
 }
 
+/// Interactions still being answered (drained on shutdown).
+#[derive(Default)]
+pub struct InFlight {
+    count: std::sync::atomic::AtomicUsize,
+    done: tokio::sync::Notify,
+}
+
+pub struct InFlightGuard(Arc<InFlight>);
+
+impl Drop for InFlightGuard {
+    fn drop(&mut self) {
+        if self.0.count.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.0.done.notify_waiters();
+        }
+    }
+}
+
+impl InFlight {
+    pub fn enter(self: &Arc<Self>) -> InFlightGuard {
+        self.count.fetch_add(1, Ordering::AcqRel);
+        InFlightGuard(self.clone())
+    }
+
+    /// Waits until none is left, or `limit`.
+    pub async fn drain(&self, limit: std::time::Duration) {
+        let wait = async {
+            while self.count.load(Ordering::Acquire) > 0 {
+                let notified = self.done.notified();
+                if self.count.load(Ordering::Acquire) == 0 {
+                    break;
+                }
+                notified.await;
+            }
+        };
+        let _ = tokio::time::timeout(limit, wait).await;
+    }
+}
+
 /// The dispatcher and its state.
 pub struct Bot {
     pub app: Arc<App>,
@@ -637,6 +675,28 @@ mod tests {
             json["data"]["allowed_mentions"]["parse"],
             serde_json::json!([])
         );
+    }
+
+    #[tokio::test]
+    async fn shutdown_waits_for_in_flight_interactions() {
+        let in_flight = Arc::new(InFlight::default());
+        let guard = in_flight.enter();
+        let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let d = done.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            d.store(true, Ordering::SeqCst);
+            drop(guard);
+        });
+        let t = std::time::Instant::now();
+        in_flight.drain(std::time::Duration::from_secs(5)).await;
+        assert!(
+            done.load(Ordering::SeqCst),
+            "drained before the interaction finished"
+        );
+        assert!(t.elapsed() < std::time::Duration::from_secs(2));
+        // Nothing in flight: returns at once.
+        in_flight.drain(std::time::Duration::from_secs(5)).await;
     }
 
     #[test]
