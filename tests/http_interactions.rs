@@ -609,3 +609,26 @@ async fn a_failed_download_is_an_internal_error_with_an_id() {
     assert!(e["description"].as_str().unwrap().contains(id));
     h.server.stop().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_finishes_deferred_interactions_in_flight() {
+    let h = Harness::start().await;
+    let text = example("examples/ti4/end-turn-who-is-next.yaml");
+    h.fake.serve_file("slow.yaml", text.clone().into_bytes());
+    // The stand-in CDN takes 500 ms to answer.
+    let url = format!("{}/slow/slow.yaml", h.fake.url());
+    let payload = judge_with_attachment(&url, "slow.yaml", text.len());
+    let token = payload["token"].as_str().unwrap().to_string();
+    assert_eq!(h.post(&payload).await["type"], 5);
+    let recorded = h.fake.recorded.clone();
+    h.server.stop().await.unwrap();
+    let edits = &recorded.lock().unwrap().edits;
+    let (_, edit) = edits
+        .iter()
+        .find(|(t, _)| *t == token)
+        .expect("the deferred reply was edited before the server stopped");
+    assert_eq!(
+        edit["embeds"][0]["title"],
+        "Ruling (ti4): the play is legal"
+    );
+}

@@ -219,6 +219,22 @@ impl FakeDiscord {
                 ),
             )
             .route(
+                "/slow/{name}",
+                get(
+                    |State((rec, files)): State<St>, Path(name): Path<String>| async move {
+                        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                        rec.lock().unwrap().downloads += 1;
+                        let body = files
+                            .lock()
+                            .unwrap()
+                            .get(&name)
+                            .cloned()
+                            .unwrap_or_default();
+                        (axum::http::StatusCode::OK, body)
+                    },
+                ),
+            )
+            .route(
                 "/api/v10/webhooks/{app}/{token}/messages/@original",
                 patch(
                     |State((rec, _)): State<St>,
