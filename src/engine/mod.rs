@@ -11,6 +11,7 @@
 //! - every `quote` there is verbatim text of that passage.
 
 pub mod board;
+pub mod magewinds;
 pub mod ti4;
 
 use serde::Serialize;
@@ -132,7 +133,7 @@ pub trait GameEngine: Sync {
 
 /// Every game with an engine.
 pub fn engines() -> &'static [&'static dyn GameEngine] {
-    &[&ti4::Ti4]
+    &[&ti4::Ti4, &magewinds::Magewinds]
 }
 
 /// The engine of a game id.

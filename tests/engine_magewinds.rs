@@ -1,0 +1,1419 @@
+//! Magewinds Action Phase engine: one test per rule-bearing sentence of
+//! 13.0–13.5, one per illegal play of the issue, a whole phase, notation,
+//! schema, citations and garbage input.
+
+use arbiter::app::App;
+use arbiter::engine::magewinds::Magewinds;
+use arbiter::engine::{ErrorKind, GameEngine, Ruling, Severity};
+use serde_json::{Value, json};
+
+/// Ana: Pyromancer (no counter, 0.71" from the Stonewarden), Stormcaller
+/// (single), Golem (double). Bram: Stonewarden, Windrunner, Shade.
+const BASE: &str = r#"game: magewinds
+first_to_pass: Ana
+turn: Ana
+players:
+  - name: Ana
+    fighters:
+      - {name: Pyromancer, movement: 5, position: [10, 4], attacks: [Fire Bolt, Staff Strike], actions: [Fireball], visible: [Stonewarden, Golem]}
+      - {name: Stormcaller, movement: 6, counter: single, position: [14, 6], attacks: [Lightning Lance], reactions: [{name: Deflect, trigger: attacked}]}
+      - {name: Golem, movement: 4, counter: double, position: [20, 12], attacks: [Slam]}
+  - name: Bram
+    fighters:
+      - name: Stonewarden
+        movement: 4
+        position: [10.5, 4.5]
+        attacks: [Maul]
+        reactions: [{name: Dodge, trigger: attacked}, {name: Counterspell, trigger: "an enemy casts a spell within 6 inches"}]
+      - {name: Windrunner, movement: 7, position: [24, 18], attacks: [Gale Cut]}
+      - {name: Shade, movement: 5, position: [30, 20], attacks: [Shadow Bolt]}
+"#;
+
+fn judge_doc(doc: &str) -> Ruling {
+    match Magewinds.judge(doc) {
+        Ok(r) => r,
+        Err(e) => panic!("board error: {e}\n{doc}"),
+    }
+}
+
+fn judge(extra: &str) -> Ruling {
+    judge_doc(&format!("{BASE}{extra}"))
+}
+
+fn judge_with(replace: &[(&str, &str)], extra: &str) -> Ruling {
+    let mut doc = BASE.to_string();
+    for (a, b) in replace {
+        assert!(doc.contains(a), "BASE lacks {a}");
+        doc = doc.replacen(a, b, 1);
+    }
+    judge_doc(&format!("{doc}{extra}"))
+}
+
+fn rules(r: &Ruling) -> Vec<&str> {
+    r.steps.iter().map(|s| s.rule.as_str()).collect()
+}
+
+fn fighter(r: &Ruling, p: usize, f: usize) -> &Value {
+    &r.state["players"][p]["fighters"][f]
+}
+
+fn base_state() -> Value {
+    let mut r = judge("play: {activate: Pyromancer, action: guard}\n");
+    // The state before the play, for comparing illegal rulings against.
+    r.state["players"][0]["fighters"][0]["counter"] = json!("none");
+    r.state["players"][0]["fighters"][0]["guard"] = json!(false);
+    r.state["turn"] = json!("Ana");
+    r.state.as_object_mut().map(|m| m.remove("last_action"));
+    r.state
+}
+
+/// An illegal play: the diagnostic's rule and path, and the state unchanged.
+fn assert_illegal(r: &Ruling, rule: &str, path: &str) {
+    assert!(!r.legal, "expected illegal: {r:#?}");
+    let errs: Vec<_> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert_eq!(errs.len(), 1, "{:#?}", r.diagnostics);
+    assert_eq!(errs[0].rule.as_deref(), Some(rule), "{:#?}", r.diagnostics);
+    assert_eq!(errs[0].path.as_deref(), Some(path), "{:#?}", r.diagnostics);
+    assert!(r.changes.is_empty());
+}
+
+// ---------------------------------------------------------------- 13.0
+
+#[test]
+fn first_turn_goes_to_the_first_to_pass() {
+    let r = judge_with(
+        &[
+            ("turn: Ana\n", ""),
+            ("counter: single, ", ""),
+            ("counter: double, ", ""),
+        ],
+        "play: {activate: Pyromancer, action: guard}\n",
+    );
+    assert!(r.legal, "{r:#?}");
+    assert_eq!(r.steps[0].rule, "magewinds:13.0");
+    assert!(
+        r.steps[0].text.contains("first turn"),
+        "{}",
+        r.steps[0].text
+    );
+    assert!(r.steps[0].text.contains("Ana"));
+    assert_eq!(r.state["turn"], "Bram");
+}
+
+#[test]
+fn first_turn_refuses_the_other_player() {
+    let r = judge_with(
+        &[
+            ("turn: Ana\n", ""),
+            ("counter: single, ", ""),
+            ("counter: double, ", ""),
+        ],
+        "play: {activate: Shade, action: guard}\n",
+    );
+    assert_illegal(&r, "magewinds:13.0", "play.activate");
+    assert!(
+        r.diagnostics[0].message.contains("Ana's turn"),
+        "{}",
+        r.diagnostics[0].message
+    );
+    assert!(
+        r.state.get("turn").is_none(),
+        "state must be the board as given"
+    );
+}
+
+#[test]
+fn a_board_in_mid_phase_must_say_whose_turn_it_is() {
+    let e = Magewinds
+        .judge(&format!(
+            "{}play: {{activate: Pyromancer, action: guard}}\n",
+            BASE.replace("turn: Ana\n", "")
+        ))
+        .unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("turn"));
+    assert_eq!(e.rule.as_deref(), Some("magewinds:13.0"));
+}
+
+#[test]
+fn first_turn_mismatch_is_warned() {
+    let r = judge_with(
+        &[
+            ("turn: Ana\n", "turn: Bram\n"),
+            ("counter: single, ", ""),
+            ("counter: double, ", ""),
+        ],
+        "play: {activate: Shade, action: guard}\n",
+    );
+    assert!(r.legal);
+    let w = r
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Warning)
+        .expect("a warning");
+    assert_eq!(w.rule.as_deref(), Some("magewinds:13.0"));
+    assert!(w.message.contains("first turn"), "{}", w.message);
+}
+
+#[test]
+fn players_take_it_in_turns() {
+    let r = judge(
+        "plays:\n  - {activate: Pyromancer, action: guard}\n  - {activate: Shade, action: guard}\n  - {activate: Stormcaller, action: guard}\n",
+    );
+    assert!(r.legal, "{r:#?}");
+    let turns: Vec<&str> = r
+        .steps
+        .iter()
+        .filter(|s| s.text.contains("it is now"))
+        .map(|s| s.text.as_str())
+        .collect();
+    assert_eq!(turns.len(), 3);
+    assert!(
+        turns[0].contains("Bram") && turns[1].contains("Ana") && turns[2].contains("Bram"),
+        "{turns:?}"
+    );
+    assert_eq!(r.state["turn"], "Bram");
+}
+
+#[test]
+fn wrong_players_turn_is_illegal() {
+    let r = judge("play: {activate: Windrunner, action: move, distance: 3}\n");
+    assert_illegal(&r, "magewinds:13.0", "play.activate");
+    assert_eq!(r.state, base_state());
+}
+
+#[test]
+fn activating_another_players_fighter_is_illegal() {
+    let r = judge("play: {activate: Pyromancer, player: Bram, action: guard}\n");
+    assert_illegal(&r, "magewinds:13.0", "play.player");
+    assert!(
+        r.diagnostics[0]
+            .message
+            .contains("one of your own fighters")
+    );
+}
+
+#[test]
+fn activation_is_cited_with_the_players_choice() {
+    let r = judge("play: {activate: pyromancer, action: guard}\n");
+    let s = &r.steps[0];
+    assert_eq!(s.rule, "magewinds:13.0");
+    let c = s.choice.as_ref().expect("choice");
+    assert_eq!(
+        (c.player.as_str(), c.chose.as_str()),
+        ("Ana", "activate Pyromancer")
+    );
+}
+
+#[test]
+fn an_action_gives_a_single_counter() {
+    let r = judge("play: {activate: Pyromancer, action: guard}\n");
+    assert!(r.legal);
+    assert_eq!(fighter(&r, 0, 0)["counter"], "single");
+    let s = r
+        .steps
+        .iter()
+        .find(|s| s.text.contains("single action counter"))
+        .expect("counter step");
+    assert_eq!(s.rule, "magewinds:13.0");
+    assert_eq!(s.numbers, vec![("action counters".to_string(), 1)]);
+}
+
+#[test]
+fn a_second_action_gives_a_double_counter() {
+    let r = judge("play: {activate: Stormcaller, action: guard}\n");
+    assert!(r.legal);
+    assert_eq!(fighter(&r, 0, 1)["counter"], "double");
+    let s = r
+        .steps
+        .iter()
+        .find(|s| s.text.contains("double action counter"))
+        .expect("counter step");
+    assert_eq!(s.rule, "magewinds:13.0");
+    assert_eq!(s.numbers, vec![("action counters".to_string(), 2)]);
+}
+
+#[test]
+fn double_countered_fighter_cannot_be_activated() {
+    let r = judge("play: {activate: Golem, action: move, distance: 1}\n");
+    assert_illegal(&r, "magewinds:13.0", "play.activate");
+    assert!(r.diagnostics[0].message.contains("double action counter"));
+    assert_eq!(r.state, base_state());
+}
+
+#[test]
+fn turn_ends_for_a_player_with_no_fighter_left() {
+    // Bram's fighters are all on double counters: the turn comes back to Ana.
+    let doc = BASE
+        .replace(
+            "movement: 4\n        position: [10.5",
+            "movement: 4\n        counter: double\n        position: [10.5",
+        )
+        .replace(
+            "{name: Windrunner, movement: 7, position",
+            "{name: Windrunner, movement: 7, counter: double, position",
+        );
+    let doc = doc.replace(
+        "{name: Shade, movement: 5, position",
+        "{name: Shade, movement: 5, counter: double, position",
+    );
+    let r = judge_doc(&format!(
+        "{doc}play: {{activate: Pyromancer, action: guard}}\n"
+    ));
+    assert!(r.legal, "{r:#?}");
+    assert!(
+        r.steps.iter().any(
+            |s| s.rule == "magewinds:13.0" && s.text.contains("Bram has no fighters remaining")
+        )
+    );
+    assert_eq!(r.state["turn"], "Ana");
+}
+
+#[test]
+fn turn_player_with_nothing_to_activate_loses_the_turn_first() {
+    let doc = BASE.replace("turn: Ana", "turn: Bram").replace(
+        "movement: 4\n        position: [10.5",
+        "movement: 4\n        counter: double\n        position: [10.5",
+    );
+    let doc = doc
+        .replace(
+            "{name: Windrunner, movement: 7, position",
+            "{name: Windrunner, movement: 7, counter: double, position",
+        )
+        .replace(
+            "{name: Shade, movement: 5, position",
+            "{name: Shade, movement: 5, counter: double, position",
+        );
+    let r = judge_doc(&format!(
+        "{doc}play: {{activate: Pyromancer, action: guard}}\n"
+    ));
+    assert!(r.legal, "{r:#?}");
+    assert!(
+        r.steps[0].text.contains("Bram has no fighters remaining"),
+        "{}",
+        r.steps[0].text
+    );
+    assert_eq!(r.steps[0].rule, "magewinds:13.0");
+}
+
+#[test]
+fn three_players_go_round_in_listed_order_and_say_so() {
+    let doc = BASE.replace(
+        "  - name: Bram\n",
+        "  - name: Cara\n    fighters:\n      - {name: Wisp, movement: 6, position: [40, 40]}\n  - name: Bram\n",
+    );
+    let r = judge_doc(&format!(
+        "{doc}play: {{activate: Pyromancer, action: guard}}\n"
+    ));
+    assert_eq!(r.state["turn"], "Cara");
+    let s = r
+        .steps
+        .iter()
+        .find(|s| s.text.contains("it is now"))
+        .expect("turn step");
+    assert!(
+        s.assumption
+            .as_deref()
+            .is_some_and(|a| a.contains("order the board lists"))
+    );
+}
+
+#[test]
+fn one_action_per_activation_named_action() {
+    let r = judge("play: {activate: Pyromancer, action: fireball, target: Shade}\n");
+    assert!(r.legal, "{r:#?}");
+    let s = r
+        .steps
+        .iter()
+        .find(|s| s.text.contains("Fireball"))
+        .expect("action step");
+    assert_eq!(s.rule, "magewinds:13.0");
+    assert_eq!(
+        r.state["last_action"],
+        json!({"fighter": "Pyromancer", "action": "Fireball", "target": "Shade"})
+    );
+}
+
+#[test]
+fn an_action_the_fighter_does_not_have_is_illegal() {
+    let r = judge("play: {activate: Pyromancer, action: Meteor Swarm}\n");
+    assert_illegal(&r, "magewinds:13.0", "play.action");
+}
+
+// ---------------------------------------------------------------- 13.1
+
+#[test]
+fn step_move_comes_before_the_actions_effects() {
+    let r = judge(
+        "play: {activate: Pyromancer, action: attack, attack: Fire Bolt, target: Stonewarden, step_to: [10, 3.2]}\n",
+    );
+    assert!(r.legal, "{r:#?}");
+    let step = r
+        .steps
+        .iter()
+        .position(|s| s.rule == "magewinds:13.1")
+        .expect("step move");
+    let attack = r
+        .steps
+        .iter()
+        .position(|s| s.rule == "magewinds:13.4.attack-action")
+        .expect("attack");
+    assert!(step < attack);
+    assert_eq!(
+        r.steps[step].numbers,
+        vec![("step (tenths of an inch)".to_string(), 8)]
+    );
+    assert_eq!(fighter(&r, 0, 0)["position"], json!([10.0, 3.2]));
+}
+
+#[test]
+fn step_move_over_one_inch_is_illegal() {
+    let r = judge("play: {activate: Pyromancer, action: guard, step: 1.5}\n");
+    assert_illegal(&r, "magewinds:13.1", "play.step");
+    let r = judge("play: {activate: Pyromancer, action: guard, step_to: [11.2, 4]}\n");
+    assert_illegal(&r, "magewinds:13.1", "play.step_to");
+}
+
+#[test]
+fn step_move_of_exactly_one_inch_is_fine() {
+    let r = judge("play: {activate: Pyromancer, action: guard, step: 1}\n");
+    assert!(r.legal);
+    assert!(rules(&r).contains(&"magewinds:13.1"));
+}
+
+// ---------------------------------------------------------------- 13.2
+
+#[test]
+fn free_action_places_no_counter() {
+    let r = judge("play: {activate: Pyromancer, action: Fireball, free: true}\n");
+    assert!(r.legal);
+    assert_eq!(fighter(&r, 0, 0)["counter"], "none");
+    let s = r
+        .steps
+        .iter()
+        .find(|s| s.rule == "magewinds:13.2")
+        .expect("free step");
+    assert!(
+        s.assumption.is_some(),
+        "the rule making it free is not indexed"
+    );
+    assert_eq!(r.state["turn"], "Bram", "a free action still uses the turn");
+}
+
+#[test]
+fn free_action_does_not_flip_a_single_counter() {
+    let r = judge("play: {activate: Stormcaller, action: guard, free: true}\n");
+    assert_eq!(fighter(&r, 0, 1)["counter"], "single");
+    assert!(rules(&r).contains(&"magewinds:13.2"));
+}
+
+// ---------------------------------------------------------------- 13.3
+
+#[test]
+fn reaction_when_its_trigger_is_met() {
+    let r = judge(
+        "play:\n  activate: Pyromancer\n  attack: Fire Bolt\n  target: Stonewarden\n  reactions:\n    - {react: Dodge, fighter: Stonewarden}\n",
+    );
+    assert!(r.legal, "{r:#?}");
+    let i = r
+        .steps
+        .iter()
+        .position(|s| s.rule == "magewinds:13.3.1" && s.text.contains("Trigger condition met"))
+        .expect("trigger");
+    assert!(
+        r.steps[i + 1]
+            .choice
+            .as_ref()
+            .is_some_and(|c| c.player == "Bram")
+    );
+    assert_eq!(
+        fighter(&r, 1, 0)["counter"],
+        "single",
+        "a reaction is an action: it gets a counter"
+    );
+    assert_eq!(fighter(&r, 0, 0)["counter"], "single");
+}
+
+#[test]
+fn reaction_without_its_trigger_is_illegal() {
+    let r = judge_with(
+        &[(
+            "turn: Ana\n",
+            "turn: Ana\nlast_action: {fighter: Golem, action: attack, target: Windrunner}\n",
+        )],
+        "play: {react: Dodge, fighter: Stonewarden}\n",
+    );
+    assert_illegal(&r, "magewinds:13.3.1", "play.react");
+    assert!(
+        r.diagnostics[0]
+            .message
+            .contains("trigger condition is not met")
+    );
+}
+
+#[test]
+fn standalone_reaction_checks_the_last_action() {
+    let r = judge_with(
+        &[(
+            "turn: Ana\n",
+            "turn: Ana\nlast_action: {fighter: Golem, action: attack, target: Stonewarden}\n",
+        )],
+        "play: {react: Dodge, fighter: Stonewarden}\n",
+    );
+    assert!(r.legal, "{r:#?}");
+    assert_eq!(r.state["turn"], "Ana", "a reaction does not take a turn");
+    assert_eq!(fighter(&r, 1, 0)["counter"], "single");
+}
+
+#[test]
+fn a_reaction_that_uses_up_the_turn_players_last_fighter_ends_their_turn() {
+    // Bram's turn; the Stonewarden (single) is his only fighter left and reacts.
+    let r = judge_with(
+        &[
+            (
+                "turn: Ana\n",
+                "turn: Bram\nlast_action: {fighter: Pyromancer, action: attack, target: Stonewarden}\n",
+            ),
+            (
+                "movement: 4\n        position",
+                "movement: 4\n        counter: single\n        position",
+            ),
+            (
+                "{name: Windrunner, movement: 7, position",
+                "{name: Windrunner, movement: 7, counter: double, position",
+            ),
+            (
+                "{name: Shade, movement: 5, position",
+                "{name: Shade, movement: 5, counter: double, position",
+            ),
+        ],
+        "play: {react: Dodge, fighter: Stonewarden}\n",
+    );
+    assert!(r.legal, "{r:#?}");
+    assert_eq!(fighter(&r, 1, 0)["counter"], "double");
+    assert!(
+        r.steps.iter().any(
+            |s| s.rule == "magewinds:13.0" && s.text.contains("Bram has no fighters remaining")
+        )
+    );
+    assert_eq!(r.state["turn"], "Ana");
+}
+
+#[test]
+fn reaction_by_another_player_is_illegal() {
+    let r = judge_with(
+        &[(
+            "turn: Ana\n",
+            "turn: Ana\nlast_action: {fighter: Golem, action: attack, target: Stonewarden}\n",
+        )],
+        "play: {react: Dodge, fighter: Stonewarden, player: Ana}\n",
+    );
+    assert_illegal(&r, "magewinds:13.3.1", "play.player");
+    assert!(r.diagnostics[0].message.contains("controlling player"));
+}
+
+#[test]
+fn reaction_the_fighter_lacks_is_illegal() {
+    let r = judge_with(
+        &[(
+            "turn: Ana\n",
+            "turn: Ana\nlast_action: {fighter: Golem, action: attack, target: Windrunner}\n",
+        )],
+        "play: {react: Dodge, fighter: Windrunner}\n",
+    );
+    assert_illegal(&r, "magewinds:13.3.1", "play.react");
+}
+
+#[test]
+fn unverifiable_trigger_needs_the_players_word() {
+    let r = judge("play: {react: Counterspell, fighter: Stonewarden}\n");
+    assert_illegal(&r, "magewinds:13.3.1", "play.trigger_met");
+    let r = judge("play: {react: Counterspell, fighter: Stonewarden, trigger_met: false}\n");
+    assert_illegal(&r, "magewinds:13.3.1", "play.trigger_met");
+    let r = judge("play: {react: Counterspell, fighter: Stonewarden, trigger_met: true}\n");
+    assert!(r.legal);
+    assert_eq!(r.steps[0].rule, "magewinds:13.3");
+    assert!(
+        r.steps[1]
+            .assumption
+            .as_deref()
+            .is_some_and(|a| a.contains("trigger_met"))
+    );
+}
+
+#[test]
+fn reaction_step_move_comes_after_its_effects() {
+    let r = judge(
+        "play: {react: Counterspell, fighter: Stonewarden, trigger_met: true, step_to: [10.5, 5.5]}\n",
+    );
+    assert!(r.legal, "{r:#?}");
+    let chose = r
+        .steps
+        .iter()
+        .position(|s| s.choice.is_some())
+        .expect("choice");
+    let step = r
+        .steps
+        .iter()
+        .position(|s| s.rule == "magewinds:13.3.2")
+        .expect("step after");
+    assert!(chose < step);
+    assert!(!rules(&r).contains(&"magewinds:13.1"));
+    assert_eq!(fighter(&r, 1, 0)["position"], json!([10.5, 5.5]));
+}
+
+#[test]
+fn reaction_step_move_over_one_inch_is_illegal() {
+    let r =
+        judge("play: {react: Counterspell, fighter: Stonewarden, trigger_met: true, step: 2}\n");
+    assert_illegal(&r, "magewinds:13.1", "play.step");
+}
+
+// ---------------------------------------------------------------- 13.4
+
+#[test]
+fn universal_actions_are_available_to_all_fighters() {
+    for (action, extra) in [
+        ("move", ", to: [5, 4]"),
+        ("attack", ", target: Stonewarden, attack: Staff Strike"),
+        ("guard", ""),
+    ] {
+        let r = judge_with(
+            &[(
+                "movement: 4\n        position: [10.5, 4.5]",
+                "movement: 4\n        position: [30, 30]",
+            )],
+            &format!("play: {{activate: Pyromancer, action: {action}{extra}}}\n"),
+        );
+        assert!(r.legal, "{action}: {r:#?}");
+        assert!(rules(&r).contains(&"magewinds:13.4"), "{action}");
+    }
+}
+
+#[test]
+fn move_up_to_movement() {
+    let doc_far = [(
+        "movement: 4\n        position: [10.5, 4.5]",
+        "movement: 4\n        position: [30, 30]",
+    )];
+    let r = judge_with(
+        &doc_far,
+        "play: {activate: Pyromancer, action: move, to: [13, 8]}\n",
+    );
+    assert!(r.legal, "{r:#?}");
+    assert_eq!(fighter(&r, 0, 0)["position"], json!([13.0, 8.0]));
+    let s = r
+        .steps
+        .iter()
+        .rfind(|s| s.rule == "magewinds:13.4.move-action")
+        .expect("move");
+    assert_eq!(s.numbers[0], ("moved (tenths of an inch)".to_string(), 50));
+}
+
+#[test]
+fn moving_too_far_is_illegal() {
+    let doc_far = [(
+        "movement: 4\n        position: [10.5, 4.5]",
+        "movement: 4\n        position: [30, 30]",
+    )];
+    let r = judge_with(
+        &doc_far,
+        "play: {activate: Pyromancer, action: move, distance: 5.5}\n",
+    );
+    assert_illegal(&r, "magewinds:13.4.move-action", "play.distance");
+    let r = judge_with(
+        &doc_far,
+        "play: {activate: Pyromancer, action: move, to: [16, 4]}\n",
+    );
+    assert_illegal(&r, "magewinds:13.4.move-action", "play.to");
+}
+
+#[test]
+fn move_starting_within_one_inch_of_an_enemy_loses_two() {
+    // The Stonewarden is 0.71" away: 5 - 2 = 3".
+    let r = judge("play: {activate: Pyromancer, action: move, to: [7, 4]}\n");
+    assert!(r.legal, "{r:#?}");
+    let s = r
+        .steps
+        .iter()
+        .find(|s| s.text.contains("within 1\""))
+        .expect("within step");
+    assert_eq!(s.rule, "magewinds:13.4.move-action");
+    assert!(
+        s.numbers
+            .contains(&("allowance (tenths of an inch)".to_string(), 30))
+    );
+    assert!(
+        s.numbers
+            .contains(&("nearest enemy (tenths of an inch)".to_string(), 7))
+    );
+    let r = judge("play: {activate: Pyromancer, action: move, distance: 3.5}\n");
+    assert_illegal(&r, "magewinds:13.4.move-action", "play.distance");
+    assert!(r.diagnostics[0].message.contains("at most 3\""));
+}
+
+#[test]
+fn friendly_fighters_nearby_do_not_reduce_the_move() {
+    // Stormcaller is 0.5" from the Golem (a friend) and far from enemies.
+    let r = judge_with(
+        &[("position: [14, 6]", "position: [20, 11.5]")],
+        "play: {activate: Stormcaller, action: move, distance: 6}\n",
+    );
+    assert!(r.legal, "{r:#?}");
+}
+
+#[test]
+fn step_move_with_a_move_action_is_illegal() {
+    let r = judge("play: {activate: Pyromancer, action: move, distance: 2, step: 0.5}\n");
+    assert_illegal(&r, "magewinds:13.4.move-action", "play.step");
+    assert!(r.diagnostics[0].message.contains("do not make a step move"));
+}
+
+#[test]
+fn attack_uses_one_of_the_fighters_attacks() {
+    let r = judge("play: {activate: Pyromancer, attack: staff strike, target: Stonewarden}\n");
+    assert!(r.legal);
+    let s = r
+        .steps
+        .iter()
+        .find(|s| s.rule == "magewinds:13.4.attack-action")
+        .expect("attack");
+    assert_eq!(
+        s.choice.as_ref().map(|c| c.chose.as_str()),
+        Some("Staff Strike against Stonewarden")
+    );
+    let r = judge("play: {activate: Pyromancer, attack: Lightning Lance, target: Stonewarden}\n");
+    assert_illegal(&r, "magewinds:13.4.attack-action", "play.attack");
+    let e = Magewinds
+        .judge(&format!(
+            "{BASE}play: {{activate: Pyromancer, action: attack, target: Stonewarden}}\n"
+        ))
+        .unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("play.attack"));
+    assert!(
+        e.message.contains("Fire Bolt, Staff Strike"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn attacking_itself_is_illegal() {
+    let r = judge("play: {activate: Pyromancer, attack: Fire Bolt, target: Pyromancer}\n");
+    assert_illegal(&r, "magewinds:13.4.attack-action", "play.target");
+    assert!(r.diagnostics[0].message.contains("itself"));
+}
+
+#[test]
+fn attacking_an_invisible_target_is_illegal() {
+    let r = judge("play: {activate: Pyromancer, attack: Fire Bolt, target: Shade}\n");
+    assert_illegal(
+        &r,
+        "magewinds:13.4.attack-action",
+        "players[0].fighters[0].visible",
+    );
+    assert!(
+        r.diagnostics[0].message.contains("16.0"),
+        "{}",
+        r.diagnostics[0].message
+    );
+    assert!(r.diagnostics[0].message.contains("not indexed"));
+}
+
+#[test]
+fn visibility_comes_from_the_board_and_is_labelled_not_indexed() {
+    let r = judge("play: {activate: Pyromancer, attack: Fire Bolt, target: Stonewarden}\n");
+    let s = r
+        .steps
+        .iter()
+        .find(|s| s.rule == "magewinds:13.4.attack-action")
+        .expect("attack");
+    let a = s.assumption.as_deref().unwrap_or_default();
+    assert!(
+        a.contains("16.0") && a.contains("not indexed") && a.contains("board"),
+        "{a}"
+    );
+    // After a step move, the play can say what the attacker sees.
+    let r = judge(
+        "play: {activate: Pyromancer, attack: Fire Bolt, target: Shade, step: 1, visible: [Shade]}\n",
+    );
+    assert!(r.legal, "{r:#?}");
+}
+
+#[test]
+fn guard_is_tracked() {
+    let r = judge("play: {activate: Pyromancer, action: guard}\n");
+    assert_eq!(fighter(&r, 0, 0)["guard"], true);
+    assert!(rules(&r).contains(&"magewinds:13.4.guard-action"));
+}
+
+#[test]
+fn guard_ends_at_the_fighters_next_activation() {
+    let r = judge_with(
+        &[(
+            "counter: single, position: [14, 6]",
+            "counter: single, guard: true, position: [14, 6]",
+        )],
+        "play: {activate: Stormcaller, action: move, distance: 2}\n",
+    );
+    assert!(r.legal, "{r:#?}");
+    assert_eq!(fighter(&r, 0, 1)["guard"], false);
+    let s = r
+        .steps
+        .iter()
+        .find(|s| s.rule == "magewinds:13.4.guard-action")
+        .expect("guard ends");
+    assert!(s.text.contains("next activation"));
+    // Guard again: it ends and starts anew.
+    let r = judge_with(
+        &[(
+            "counter: single, position: [14, 6]",
+            "counter: single, guard: true, position: [14, 6]",
+        )],
+        "play: {activate: Stormcaller, action: guard}\n",
+    );
+    assert_eq!(fighter(&r, 0, 1)["guard"], true);
+}
+
+#[test]
+fn guard_makes_the_next_dodge_free_and_is_used_up() {
+    let r = judge_with(
+        &[
+            (
+                "movement: 4\n        position",
+                "movement: 4\n        guard: true\n        position",
+            ),
+            (
+                "turn: Ana\n",
+                "turn: Ana\nlast_action: {fighter: Pyromancer, action: attack, target: Stonewarden}\n",
+            ),
+        ],
+        "play: {react: Dodge, fighter: Stonewarden}\n",
+    );
+    assert!(r.legal, "{r:#?}");
+    assert_eq!(fighter(&r, 1, 0)["counter"], "none");
+    assert_eq!(fighter(&r, 1, 0)["guard"], false);
+    assert!(rules(&r).contains(&"magewinds:13.4.guard-action"));
+    assert!(rules(&r).contains(&"magewinds:13.2"));
+}
+
+#[test]
+fn guard_does_not_make_other_reactions_free() {
+    let r = judge_with(
+        &[(
+            "movement: 4\n        position",
+            "movement: 4\n        guard: true\n        position",
+        )],
+        "play: {react: Counterspell, fighter: Stonewarden, trigger_met: true}\n",
+    );
+    assert!(r.legal);
+    assert_eq!(fighter(&r, 1, 0)["counter"], "single");
+    assert_eq!(fighter(&r, 1, 0)["guard"], true);
+}
+
+#[test]
+fn open_question_double_counter_guarded_dodge_is_flagged() {
+    let r = judge_with(
+        &[
+            (
+                "movement: 4\n        position",
+                "movement: 4\n        counter: double\n        guard: true\n        position",
+            ),
+            (
+                "turn: Ana\n",
+                "turn: Ana\nlast_action: {fighter: Pyromancer, action: attack, target: Stonewarden}\n",
+            ),
+        ],
+        "play: {react: Dodge, fighter: Stonewarden}\n",
+    );
+    assert_illegal(&r, "magewinds:13.0", "play.fighter");
+    let a = r
+        .steps
+        .iter()
+        .find_map(|s| s.assumption.as_deref())
+        .unwrap_or_default();
+    assert!(
+        a.contains("open question") && a.contains("Reading chosen"),
+        "{a}"
+    );
+    assert!(r.diagnostics[0].message.contains("open question"));
+}
+
+#[test]
+fn double_countered_fighter_cannot_react() {
+    let r = judge_with(
+        &[
+            (
+                "movement: 4\n        position",
+                "movement: 4\n        counter: double\n        position",
+            ),
+            (
+                "turn: Ana\n",
+                "turn: Ana\nlast_action: {fighter: Pyromancer, action: attack, target: Stonewarden}\n",
+            ),
+        ],
+        "play: {react: Dodge, fighter: Stonewarden}\n",
+    );
+    assert_illegal(&r, "magewinds:13.0", "play.fighter");
+}
+
+#[test]
+fn guard_ends_with_the_action_phase() {
+    // Only the Pyromancer can still act; the Stonewarden is on Guard.
+    let doc = BASE
+        .replace(
+            "counter: single, position: [14, 6]",
+            "counter: double, position: [14, 6]",
+        )
+        .replace(
+            "movement: 4\n        position: [10.5",
+            "movement: 4\n        counter: double\n        guard: true\n        position: [10.5",
+        )
+        .replace(
+            "{name: Windrunner, movement: 7, position",
+            "{name: Windrunner, movement: 7, counter: double, position",
+        )
+        .replace(
+            "{name: Shade, movement: 5, position",
+            "{name: Shade, movement: 5, counter: double, position",
+        );
+    let r = judge_doc(&format!(
+        "{doc}plays:\n  - {{activate: Pyromancer, action: guard}}\n  - {{activate: Pyromancer, action: Fireball}}\n"
+    ));
+    assert!(r.legal, "{r:#?}");
+    assert_eq!(r.state["phase_over"], true);
+    assert!(r.state.get("turn").is_none());
+    assert_eq!(fighter(&r, 1, 0)["guard"], false);
+    assert_eq!(
+        fighter(&r, 0, 0)["guard"],
+        false,
+        "its own Guard ended at its next activation"
+    );
+    let end = r
+        .steps
+        .iter()
+        .position(|s| s.rule == "magewinds:13.5")
+        .expect("phase end");
+    assert!(
+        r.steps[end + 1].rule == "magewinds:13.4.guard-action"
+            && r.steps[end + 1].text.contains("Stonewarden")
+    );
+}
+
+// ---------------------------------------------------------------- 13.5
+
+#[test]
+fn phase_ends_when_no_fighter_can_be_activated() {
+    let doc = BASE
+        .replace(
+            "counter: single, position: [14, 6]",
+            "counter: double, position: [14, 6]",
+        )
+        .replace(
+            "movement: 4\n        position: [10.5",
+            "movement: 4\n        counter: double\n        position: [10.5",
+        )
+        .replace(
+            "{name: Windrunner, movement: 7, position",
+            "{name: Windrunner, movement: 7, counter: double, position",
+        )
+        .replace(
+            "{name: Shade, movement: 5, position",
+            "{name: Shade, movement: 5, counter: single, position",
+        );
+    let r = judge_doc(&format!(
+        "{doc}plays:\n  - {{activate: Pyromancer, action: guard}}\n  - {{activate: Shade, action: guard}}\n  - {{activate: Pyromancer, action: guard}}\n"
+    ));
+    assert!(r.legal, "{r:#?}");
+    assert_eq!(
+        r.steps.last().map(|s| s.rule.as_str()),
+        Some("magewinds:13.4.guard-action")
+    );
+    assert!(rules(&r).contains(&"magewinds:13.5"));
+    assert_eq!(r.state["phase_over"], true);
+    // Nothing more can be activated.
+    let mut next = r.state.clone();
+    next["play"] = json!({"activate": "Pyromancer", "action": "guard"});
+    let again = judge_doc(&serde_json::to_string(&next).expect("json"));
+    assert!(!again.legal);
+    assert_eq!(again.diagnostics[0].rule.as_deref(), Some("magewinds:13.5"));
+}
+
+// ---------------------------------------------------------------- a whole phase
+
+#[test]
+fn whole_action_phase_two_players_three_fighters_each() {
+    let r = judge_doc(include_str!("../examples/magewinds/full-phase.yaml"));
+    assert!(r.legal, "{:#?}", r.diagnostics);
+    let activations = r
+        .steps
+        .iter()
+        .filter(|s| s.text.contains(" activates "))
+        .count();
+    assert_eq!(activations, 12);
+    for p in 0..2 {
+        for f in 0..3 {
+            assert_eq!(
+                fighter(&r, p, f)["counter"],
+                "double",
+                "players[{p}].fighters[{f}]"
+            );
+            assert_eq!(fighter(&r, p, f)["guard"], false);
+        }
+    }
+    assert_eq!(r.state["phase_over"], true);
+    assert!(r.state.get("turn").is_none());
+    assert_eq!(fighter(&r, 1, 0)["position"], json!([12.5, 20.0]));
+    assert_eq!(fighter(&r, 1, 1)["position"], json!([24.0, 20.0]));
+    let mut cited: Vec<&str> = rules(&r);
+    cited.sort();
+    cited.dedup();
+    for id in [
+        "magewinds:13.0",
+        "magewinds:13.1",
+        "magewinds:13.2",
+        "magewinds:13.3.1",
+        "magewinds:13.3.2",
+        "magewinds:13.4",
+        "magewinds:13.4.move-action",
+        "magewinds:13.4.attack-action",
+        "magewinds:13.4.guard-action",
+        "magewinds:13.5",
+    ] {
+        assert!(cited.contains(&id), "{id} not cited");
+    }
+    // Both guarded reactions were free: the Stonewarden and Stormcaller got
+    // their counters only from their two activations.
+    let free = r
+        .steps
+        .iter()
+        .filter(|s| s.rule == "magewinds:13.2")
+        .count();
+    assert_eq!(free, 2);
+}
+
+#[test]
+fn a_phase_played_one_play_at_a_time_matches_the_list() {
+    let doc = include_str!("../examples/magewinds/full-phase.yaml");
+    let all = judge_doc(doc);
+    let board: Value = serde_saphyr::from_str(doc).expect("yaml");
+    let mut state = board.clone();
+    state.as_object_mut().map(|m| m.remove("plays"));
+    for play in board["plays"].as_array().expect("plays") {
+        let mut next = state.clone();
+        next["play"] = play.clone();
+        let r = judge_doc(&serde_json::to_string(&next).expect("json"));
+        assert!(r.legal, "{:#?}", r.diagnostics);
+        state = r.state;
+    }
+    assert_eq!(state, all.state);
+}
+
+// ---------------------------------------------------------------- document errors
+
+#[test]
+fn unknown_names_get_did_you_mean_with_the_path() {
+    let e = Magewinds
+        .judge(&format!(
+            "{BASE}play: {{activate: Pyromancr, action: guard}}\n"
+        ))
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Semantic);
+    assert_eq!(e.path.as_deref(), Some("play.activate"));
+    assert!(
+        e.message.contains("did you mean 'Pyromancer'"),
+        "{}",
+        e.message
+    );
+    let e = Magewinds
+        .judge(&format!(
+            "{BASE}play: {{activate: Pyromancer, attack: Fire Bolt, target: Stonwarden}}\n"
+        ))
+        .unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("play.target"));
+}
+
+#[test]
+fn bad_documents_are_refused_with_paths() {
+    let cases: &[(&str, &str)] = &[
+        (
+            &BASE.replace("movement: 7", "movement: -3"),
+            "players[1].fighters[1].movement",
+        ),
+        (
+            &BASE.replace("name: Shade", "name: Windrunner"),
+            "players[1].fighters[2].name",
+        ),
+        (
+            &BASE.replace("first_to_pass: Ana\nturn: Ana\n", ""),
+            "first_to_pass",
+        ),
+    ];
+    for (doc, path) in cases {
+        let play = "play: {activate: Pyromancer, action: guard}\n";
+        let e = Magewinds.judge(&format!("{doc}{play}")).unwrap_err();
+        assert_eq!(e.path.as_deref(), Some(*path), "{e}");
+    }
+    let e = Magewinds
+        .judge(&format!(
+            "{BASE}play: {{activate: Pyromancer, action: guard}}\nplays: []\n"
+        ))
+        .unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("plays"));
+    let e = Magewinds
+        .judge(&format!(
+            "{BASE}play: {{activate: Pyromancer, action: guard, target: Shade}}\n"
+        ))
+        .unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("play.target"));
+    let e = Magewinds
+        .judge(&BASE.replace("counter: single", "counter: triple"))
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Syntax);
+    let e = Magewinds
+        .judge(&format!(
+            "{BASE}play: {{activate: Pyromancer, action: guard, colour: red}}\n"
+        ))
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Syntax, "unknown fields are refused");
+}
+
+#[test]
+fn garbage_never_panics() {
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let alphabet: Vec<char> = "abc: -[]{},\n\"'0123456789.#&*!|>?%@`\u{201d}"
+        .chars()
+        .collect();
+    let full = format!(
+        "{BASE}play: {{activate: Pyromancer, action: attack, target: Stonewarden, step: 0.5}}\n"
+    );
+    for _ in 0..3000 {
+        // Random text, and the real board with bytes replaced.
+        let n = (next() % 80) as usize;
+        let s: String = (0..n)
+            .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+            .collect();
+        let _ = Magewinds.judge(&s);
+        let mut chars: Vec<char> = full.chars().collect();
+        for _ in 0..(next() % 4 + 1) {
+            let i = (next() % chars.len() as u64) as usize;
+            chars[i] = alphabet[(next() % alphabet.len() as u64) as usize];
+        }
+        let doc: String = chars.into_iter().collect();
+        let _ = Magewinds.judge(&doc);
+        let board = serde_json::json!({"players": [{"fighters": [{"name": s}]}]});
+        let _ = Magewinds.parse_notation(&s, &board);
+        let _ = Magewinds.notation_completions(&s, &board);
+    }
+    for n in [1e300, f64::MAX, -1e9, 1e-300] {
+        let _ = Magewinds.judge(&format!(
+            "{BASE}play: {{activate: Pyromancer, action: move, distance: {n}}}\n"
+        ));
+        let _ =
+            Magewinds.judge(&BASE.replace("position: [10, 4]", &format!("position: [{n}, {n}]")));
+    }
+}
+
+mod prop {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        #[test]
+        fn plays_with_random_numbers_never_panic(d in -10.0f64..20.0, x in -50.0f64..50.0, y in -50.0f64..50.0, s in -2.0f64..3.0) {
+            let doc = format!("{BASE}plays:\n  - {{activate: Pyromancer, action: move, distance: {d}, to: [{x}, {y}]}}\n  - {{activate: Shade, action: guard, step: {s}}}\n");
+            if let Ok(r) = Magewinds.judge(&doc) && !r.legal {
+                prop_assert!(r.changes.is_empty());
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------- notation
+
+fn board_value() -> Value {
+    serde_saphyr::from_str(BASE).expect("yaml")
+}
+
+#[test]
+fn notation_matches_the_yaml_play() {
+    let b = board_value();
+    let cases: &[(&str, Value)] = &[
+        (
+            "activate pyro move 3",
+            json!({"activate": "Pyromancer", "action": "move", "distance": 3.0}),
+        ),
+        (
+            "activate Pyromancer move to 7,4",
+            json!({"activate": "Pyromancer", "action": "move", "to": [7.0, 4.0]}),
+        ),
+        (
+            "activate Pyromancer attack stonewarden with fire bolt; step 0.5",
+            json!({"activate": "Pyromancer", "action": "attack", "target": "Stonewarden", "attack": "Fire Bolt", "step": 0.5}),
+        ),
+        (
+            "activate storm guard; free",
+            json!({"activate": "Stormcaller", "action": "guard", "free": true}),
+        ),
+        (
+            "activate Pyromancer fireball",
+            json!({"activate": "Pyromancer", "action": "Fireball"}),
+        ),
+        (
+            "react stonewarden counterspell; trigger met; step to 10.5,5.5",
+            json!({"react": "Counterspell", "fighter": "Stonewarden", "trigger_met": true, "step_to": [10.5, 5.5]}),
+        ),
+        (
+            "activate Pyromancer attack Stonewarden with Staff Strike; reaction Stonewarden dodge step 1",
+            json!({"activate": "Pyromancer", "action": "attack", "target": "Stonewarden", "attack": "Staff Strike", "reactions": [{"react": "Dodge", "fighter": "Stonewarden", "step": 1.0}]}),
+        ),
+    ];
+    for (line, want) in cases {
+        let got = Magewinds
+            .parse_notation(line, &b)
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert_eq!(&got, want, "{line}");
+        // And it judges like the YAML form.
+        let mut doc = b.clone();
+        doc["play"] = got;
+        let _ = Magewinds
+            .judge(&serde_json::to_string(&doc).expect("json"))
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+    }
+    let e = Magewinds
+        .parse_notation("activate Pyromancr guard", &b)
+        .unwrap_err();
+    assert!(e.message.contains("did you mean"), "{}", e.message);
+    assert!(Magewinds.parse_notation("dance Pyromancer", &b).is_err());
+    assert!(
+        Magewinds
+            .parse_notation("activate Pyromancer move far", &b)
+            .is_err()
+    );
+}
+
+#[test]
+fn notation_completions_offer_the_next_word() {
+    let b = board_value();
+    assert_eq!(
+        Magewinds.notation_completions("", &b),
+        vec!["activate", "react"]
+    );
+    let c = Magewinds.notation_completions("activate ", &b);
+    assert_eq!(
+        c,
+        vec!["Pyromancer", "Stormcaller"],
+        "the turn player's fighters that can act"
+    );
+    let c = Magewinds.notation_completions("activate Pyromancer ", &b);
+    assert!(
+        c.contains(&"attack".to_string()) && c.contains(&"Fireball".to_string()),
+        "{c:?}"
+    );
+    let c = Magewinds.notation_completions("activate Pyromancer attack St", &b);
+    assert_eq!(c, vec!["Stormcaller", "Stonewarden"]);
+    let c = Magewinds.notation_completions("activate Pyromancer attack Stonewarden with ", &b);
+    assert_eq!(c, vec!["Fire Bolt", "Staff Strike"]);
+    let c = Magewinds.notation_completions("react Stonewarden ", &b);
+    assert_eq!(c, vec!["Dodge", "Counterspell"]);
+    let c = Magewinds.notation_completions("activate Pyromancer guard; st", &b);
+    assert_eq!(c, vec!["step", "step to"]);
+}
+
+// ---------------------------------------------------------------- schema, citations, examples
+
+#[test]
+fn schema_describes_the_board() {
+    let s = Magewinds.schema();
+    assert_eq!(s["properties"]["game"]["enum"][0], "magewinds");
+    assert_eq!(
+        s["$defs"]["fighter"]["properties"]["counter"]["enum"],
+        json!(["none", "single", "double"])
+    );
+    assert!(s["$defs"]["play"]["properties"]["reactions"].is_object());
+    assert!(s["$defs"]["fighter"]["properties"]["visible"].is_object());
+}
+
+fn app() -> App {
+    App::load(
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/rules_data")),
+        &[],
+    )
+    .expect("rules data")
+}
+
+#[test]
+fn every_quote_is_verbatim_rule_text() {
+    let app = app();
+    for u in Magewinds.rule_uses() {
+        let p = app
+            .corpus
+            .resolve_id(u.rule)
+            .unwrap_or_else(|| panic!("{} is not in the index", u.rule));
+        assert_eq!(p.id, u.rule);
+        let text = p.text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            text.contains(u.quote),
+            "{}: {:?} not in {:?}",
+            u.rule,
+            u.quote,
+            text
+        );
+    }
+}
+
+#[test]
+fn examples_judge_and_cite_only_listed_rules() {
+    let app = app();
+    let listed: Vec<&str> = Magewinds.rule_uses().iter().map(|u| u.rule).collect();
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/magewinds");
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).expect("examples") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_none_or(|e| e != "yaml") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("read");
+        let r = app
+            .judge(&text, None)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for id in r
+            .steps
+            .iter()
+            .map(|s| s.rule.as_str())
+            .chain(r.diagnostics.iter().filter_map(|d| d.rule.as_deref()))
+        {
+            assert!(
+                listed.contains(&id),
+                "{}: {id} not in rule_uses",
+                path.display()
+            );
+        }
+        n += 1;
+    }
+    assert!(n >= 6, "{n} examples");
+}
+
+#[test]
+fn every_passage_of_the_seed_is_executed() {
+    let cov = app().coverage(Some("magewinds")).expect("coverage");
+    let g = &cov.games[0];
+    assert!(g.has_engine);
+    for e in &g.entries {
+        if e.id.starts_with("magewinds:13") {
+            assert!(!e.executed_by.is_empty(), "{} not executed", e.id);
+        }
+    }
+}
+
+#[test]
+fn documented_notation_examples_parse() {
+    let b: Value = serde_saphyr::from_str(include_str!("../examples/magewinds/full-phase.yaml"))
+        .expect("yaml");
+    let doc = include_str!("../docs/games/magewinds.md");
+    let start = doc
+        .find("Examples (names resolve")
+        .expect("examples section");
+    let block = doc[start..]
+        .split("```text")
+        .nth(1)
+        .and_then(|s| s.split("```").next())
+        .expect("block");
+    let mut n = 0;
+    for line in block.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        Magewinds
+            .parse_notation(line, &b)
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+        n += 1;
+    }
+    assert_eq!(n, 7);
+}
+
+#[test]
+fn the_plays_visible_list_overrides_the_board() {
+    let r = judge(
+        "play: {activate: Pyromancer, attack: Fire Bolt, target: Stonewarden, step: 1, visible: [Shade]}\n",
+    );
+    assert_illegal(&r, "magewinds:13.4.attack-action", "play.visible");
+    assert!(
+        r.diagnostics[0]
+            .message
+            .contains("the play's `visible` list")
+    );
+}
+
+#[test]
+fn attacking_a_friendly_fighter_is_allowed_with_a_warning() {
+    let r = judge("play: {activate: Pyromancer, attack: Fire Bolt, target: Golem}\n");
+    assert!(r.legal);
+    let w = r
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Warning)
+        .expect("warning");
+    assert_eq!(w.rule.as_deref(), Some("magewinds:13.4.attack-action"));
+    assert!(w.message.contains("only the attacker itself"));
+}
+
+#[test]
+fn a_fighter_with_no_attacks_cannot_attack() {
+    let doc = BASE
+        .replace("turn: Ana", "turn: Bram")
+        .replace("attacks: [Gale Cut]", "attacks: []");
+    let r = judge_doc(&format!(
+        "{doc}play: {{activate: Windrunner, target: Shade}}\n"
+    ));
+    assert_illegal(&r, "magewinds:13.4.attack-action", "play.attack");
+}
+
+#[test]
+fn a_board_without_a_play_says_whose_turn_it_is() {
+    let r = judge_doc(BASE);
+    assert!(r.legal);
+    assert!(r.changes.is_empty());
+    assert_eq!(r.steps.len(), 1);
+    assert_eq!(r.steps[0].rule, "magewinds:13.0");
+    assert!(
+        r.steps[0].text.contains("It is Ana's turn"),
+        "{}",
+        r.steps[0].text
+    );
+    assert!(
+        r.steps[0].text.contains("Golem cannot be chosen"),
+        "{}",
+        r.steps[0].text
+    );
+    // Nothing left to activate: the phase ends, and the state says so.
+    let doc = BASE
+        .replace("counter: single, ", "counter: double, ")
+        .replace(
+            "movement: 5, position: [10, 4]",
+            "movement: 5, counter: double, position: [10, 4]",
+        )
+        .replace(
+            "movement: 4\n        position: [10.5",
+            "movement: 4\n        counter: double\n        position: [10.5",
+        )
+        .replace(
+            "{name: Windrunner, movement: 7, position",
+            "{name: Windrunner, movement: 7, counter: double, position",
+        )
+        .replace(
+            "{name: Shade, movement: 5, position",
+            "{name: Shade, movement: 5, counter: double, position",
+        );
+    let r = judge_doc(&doc);
+    assert!(r.legal);
+    assert!(rules(&r).contains(&"magewinds:13.5"));
+    assert_eq!(r.state["phase_over"], true);
+}
