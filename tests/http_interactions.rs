@@ -539,7 +539,7 @@ async fn judge_gives_a_ruling_step_by_step_with_citations_changes_and_state() {
         "changes: {desc}"
     );
     assert!(
-        desc.contains("**Resulting state**\n```json\n{"),
+        desc.contains("**Resulting state**\n```yaml\ngame: ti4\n"),
         "state: {desc}"
     );
     let ids = custom_ids(&v["data"]);
@@ -568,6 +568,7 @@ async fn an_illegal_play_is_ruled_illegal_with_the_rule_it_breaks() {
     let desc = e["description"].as_str().unwrap();
     assert!(desc.contains("**❌ error** `ti4:action-phase.1`\nCleo has already performed a tactical action this turn"), "{desc}");
     assert!(desc.contains("no change to the board"), "{desc}");
+    assert!(desc.contains("**State (unchanged)**\n```yaml\n"), "{desc}");
     h.server.stop().await.unwrap();
 }
 

@@ -155,7 +155,7 @@ fn pieces(block: &Block, budget: usize) -> Vec<String> {
         }
     };
     let whole = if block.code {
-        join(&block.head, &format!("```json\n{}\n```", block.body))
+        join(&block.head, &format!("```yaml\n{}\n```", block.body))
     } else {
         join(&block.head, &block.body)
     };
@@ -197,7 +197,7 @@ fn pieces(block: &Block, budget: usize) -> Vec<String> {
         .map(|(i, c)| {
             let head = if i == 0 { &block.head } else { &cont };
             if block.code {
-                join(head, &format!("```json\n{c}\n```"))
+                join(head, &format!("```yaml\n{c}\n```"))
             } else {
                 join(head, &c)
             }

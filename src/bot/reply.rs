@@ -436,10 +436,17 @@ pub fn ruling_message(r: &Ruling) -> Doc {
             .collect();
         blocks.push(Block::text("**Changes**".into(), lines.join("\n")));
     }
-    let state = serde_json::to_string_pretty(&r.state).unwrap_or_default();
+    // YAML, like the board documents: it can be pasted back as the next board.
+    let state = serde_saphyr::to_string(&r.state)
+        .unwrap_or_else(|_| serde_json::to_string_pretty(&r.state).unwrap_or_default());
+    let head = if r.legal {
+        "**Resulting state**"
+    } else {
+        "**State (unchanged)**"
+    };
     blocks.push(Block {
-        head: "**Resulting state**".into(),
-        body: state,
+        head: head.into(),
+        body: state.trim_end().to_string(),
         code: true,
     });
     let mut rules: Vec<&str> = r
