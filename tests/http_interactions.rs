@@ -633,3 +633,34 @@ async fn shutdown_finishes_deferred_interactions_in_flight() {
         "Ruling (ti4): the play is legal"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unknown_passage_id_is_an_ephemeral_error_with_did_you_mean() {
+    let h = Harness::start().await;
+    let v = h
+        .post(&slash("rule", vec![opt("query", "ashes:attack-a-unit.9")]))
+        .await;
+    assert_eq!(v["data"]["flags"].as_u64().unwrap_or(0) & 64, 64, "{v}");
+    let desc = embed(&v)["description"].as_str().unwrap();
+    assert!(
+        desc.contains("no passage has the id 'ashes:attack-a-unit.9'"),
+        "{desc}"
+    );
+    assert!(desc.contains("Did you mean"), "{desc}");
+    // An unknown game is the same kind of error.
+    let v = h
+        .post(&slash(
+            "rule",
+            vec![opt("query", "guard"), opt("game", "ashs")],
+        ))
+        .await;
+    assert_eq!(v["data"]["flags"].as_u64().unwrap_or(0) & 64, 64, "{v}");
+    assert!(
+        embed(&v)["description"]
+            .as_str()
+            .unwrap()
+            .contains("unknown game 'ashs'"),
+        "{v}"
+    );
+    h.server.stop().await.unwrap();
+}

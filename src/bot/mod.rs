@@ -432,6 +432,19 @@ impl Bot {
                 Err(e) => app_error("Rule", &e),
             };
         }
+        // Shaped like an id (`ashes:attack-a-unit.9`) but not one: say so, with did-you-mean.
+        let id_like = !query.contains(char::is_whitespace)
+            && query.split_once(':').is_some_and(|(g, rest)| {
+                !rest.is_empty() && self.app.corpus.resolve_game(g).is_some()
+            });
+        if id_like {
+            return match self.app.cite(query, false) {
+                Ok(reply) => Reply::Message(
+                    self.paged(reply::passages_message(&self.app, &reply, false), false),
+                ),
+                Err(e) => app_error("Rule", &e),
+            };
+        }
         match self.app.ask(query, game, RULE_RESULTS) {
             Ok(reply) => Reply::Message(self.paged(reply::ask_message(&self.app, &reply), false)),
             Err(e) => app_error("Rule", &e),
