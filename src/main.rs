@@ -74,6 +74,9 @@ enum Command {
         /// Use this game instead of the document's `game` field.
         #[arg(long, short)]
         game: Option<String>,
+        /// The play, in the game's one-line notation (replaces the document's `play`).
+        #[arg(long)]
+        play: Option<String>,
         #[arg(long)]
         json: bool,
     },
@@ -285,12 +288,15 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
         Command::Judge {
             file,
             game,
+            play,
             json: as_json,
         } => {
             let input = read_input(&file).map_err(CliError::Input)?;
-            let ruling = app
-                .judge(&input, game.as_deref())
-                .map_err(|e| CliError::Input(e.to_string()))?;
+            let ruling = match play {
+                Some(line) => app.judge_notation(&input, game.as_deref(), &line),
+                None => app.judge(&input, game.as_deref()),
+            }
+            .map_err(|e| CliError::Input(e.to_string()))?;
             if as_json {
                 json(&ruling)
             } else {

@@ -14,6 +14,14 @@ fn collapse(s: &str) -> String {
 }
 
 #[test]
+fn every_shipped_game_has_an_engine() {
+    let corpus = &common::app().corpus;
+    for g in &corpus.games {
+        assert!(engine::engine(&g.id).is_some(), "{} has no engine", g.id);
+    }
+}
+
+#[test]
 fn every_rule_an_engine_can_cite_exists_and_quotes_are_verbatim() {
     let corpus = &common::app().corpus;
     for e in engine::engines() {
@@ -121,11 +129,18 @@ fn illegal_example_rulings_leave_the_board_unchanged() {
                 continue;
             };
             if !ruling.legal {
+                // The one record an illegal play may leave is the one the rules
+                // attach to the attempt itself: Grand Archive 1.4 ("If the attack
+                // is deemed illegal, no further attempts are necessary").
+                let changed: Vec<_> = ruling
+                    .changes
+                    .iter()
+                    .filter(|c| !(e.game() == "grand-archive" && c.path.ends_with(".attempted")))
+                    .collect();
                 assert!(
-                    ruling.changes.is_empty(),
-                    "{}: an illegal play changed {:?}",
-                    f.display(),
-                    ruling.changes
+                    changed.is_empty(),
+                    "{}: an illegal play changed {changed:?}",
+                    f.display()
                 );
             }
         }

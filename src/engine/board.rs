@@ -145,9 +145,16 @@ fn syntax_error(msg: &str) -> BoardError {
     // Keep the first line: the rest is a source snippet.
     let first = msg.lines().next().unwrap_or(msg);
     let first = first.trim_start_matches("error: ");
+    // The position is carried in `pos`; do not repeat it in the message.
+    let message = match (pos, first.split_once(": ")) {
+        (Some(_), Some((head, rest))) if head.starts_with("line ") && head.contains("column") => {
+            rest
+        }
+        _ => first,
+    };
     BoardError {
         kind: ErrorKind::Syntax,
-        message: first.to_string(),
+        message: message.to_string(),
         pos,
         path: None,
         rule: None,

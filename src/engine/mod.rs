@@ -10,7 +10,10 @@
 //!   and exists in the corpus;
 //! - every `quote` there is verbatim text of that passage.
 
+pub mod ashes;
 pub mod board;
+pub mod grand_archive;
+pub mod legion;
 pub mod magewinds;
 pub mod ti4;
 
@@ -133,7 +136,13 @@ pub trait GameEngine: Sync {
 
 /// Every game with an engine.
 pub fn engines() -> &'static [&'static dyn GameEngine] {
-    &[&ti4::Ti4, &magewinds::Magewinds]
+    &[
+        &ti4::Ti4,
+        &magewinds::Magewinds,
+        &legion::Legion,
+        &grand_archive::ENGINE,
+        &ashes::ENGINE,
+    ]
 }
 
 /// The engine of a game id.
@@ -146,6 +155,16 @@ pub fn diff(before: &serde_json::Value, after: &serde_json::Value) -> Vec<Change
     let mut out = Vec::new();
     diff_into(String::new(), before, after, &mut out);
     out
+}
+
+/// Whether every element is an object with a distinct `name`.
+fn named(list: &[serde_json::Value]) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    list.iter().all(|v| {
+        v.get("name")
+            .and_then(serde_json::Value::as_str)
+            .is_some_and(|n| seen.insert(n))
+    })
 }
 
 fn diff_into(path: String, a: &serde_json::Value, b: &serde_json::Value, out: &mut Vec<Change>) {
@@ -167,6 +186,38 @@ fn diff_into(path: String, a: &serde_json::Value, b: &serde_json::Value, out: &m
                     format!("{path}.{k}")
                 };
                 diff_into(p, &Value::Null, vb, out);
+            }
+        }
+        // Lists of named things (units, players) are matched by name, so a
+        // destroyed unit reads as one removal, not a shifted list.
+        (Value::Array(x), Value::Array(y)) if named(x) && named(y) => {
+            let name = |v: &Value| {
+                v.get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            for va in x {
+                let n = name(va);
+                let p = format!("{path}[{n:?}]");
+                match y.iter().find(|vb| name(vb) == n) {
+                    Some(vb) => diff_into(p, va, vb, out),
+                    None => out.push(Change {
+                        path: p,
+                        before: va.clone(),
+                        after: Value::Null,
+                    }),
+                }
+            }
+            for vb in y
+                .iter()
+                .filter(|vb| !x.iter().any(|va| name(va) == name(vb)))
+            {
+                out.push(Change {
+                    path: format!("{path}[{:?}]", name(vb)),
+                    before: Value::Null,
+                    after: vb.clone(),
+                });
             }
         }
         (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {

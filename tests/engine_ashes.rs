@@ -1,0 +1,1461 @@
+//! Ashes Reborn engine: one test per numbered step and rule-bearing sentence
+//! of "03 - Main Actions", one per illegal play of issue 3, plus documents,
+//! notation, round trips and garbage input.
+
+use arbiter::engine::{self, ErrorKind, GameEngine, Ruling, Severity};
+use serde_json::{Value, json};
+
+fn ashes() -> &'static dyn GameEngine {
+    engine::engine("ashes").expect("the ashes engine is registered")
+}
+
+fn judge(doc: &str) -> Ruling {
+    ashes()
+        .judge(doc)
+        .unwrap_or_else(|e| panic!("board error: {e}\n{doc}"))
+}
+
+/// Two players: Coal (attacking, whose turn it is) and Maeoni.
+fn board(coal_units: &str, maeoni_pb: &str, maeoni_units: &str, extra: &str, play: &str) -> String {
+    format!(
+        "game: ashes\nturn: Coal\n{extra}players:\n  - name: Coal\n    phoenixborn: {{ name: Coal Roarkwin, life: 15 }}\n    units:\n{coal_units}  - name: Maeoni\n    phoenixborn: {maeoni_pb}\n    units:\n{maeoni_units}play:\n{play}"
+    )
+}
+
+const COAL: &str = "      - { name: Iron Worker, attack: 2, life: 2 }\n      - { name: Hammer Knight, attack: 3, life: 3 }\n      - { name: Anchornaut, attack: 1, life: 1 }\n";
+const PB: &str = "{ name: Maeoni Viper, life: 20, damage: 4 }";
+const MAEONI: &str = "      - { name: Frostback Bear, attack: 2, life: 4 }\n      - { name: Mist Spirit, attack: 1, life: 1 }\n      - { name: Ice Golem, attack: 2, life: 4, abilities: [Unit Guard] }\n";
+
+fn rules(r: &Ruling) -> Vec<&str> {
+    r.steps.iter().map(|s| s.rule.as_str()).collect()
+}
+
+fn errors(r: &Ruling) -> Vec<(&str, &str)> {
+    r.diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| {
+            (
+                d.rule.as_deref().unwrap_or("-"),
+                d.path.as_deref().unwrap_or("-"),
+            )
+        })
+        .collect()
+}
+
+fn unit<'a>(r: &'a Ruling, player: usize, name: &str) -> Option<&'a Value> {
+    r.state["players"][player]["units"]
+        .as_array()?
+        .iter()
+        .find(|u| u["name"] == name)
+}
+
+fn pb_damage(r: &Ruling, player: usize) -> i64 {
+    r.state["players"][player]["phoenixborn"]["damage"]
+        .as_i64()
+        .unwrap_or(-1)
+}
+
+/// The state of a legal board, parsed back and stripped of the play.
+fn initial_state(doc: &str) -> Value {
+    let b = arbiter::engine::ashes::parse_board(doc).expect("valid board");
+    serde_json::to_value(b).expect("serializable")
+}
+
+fn assert_illegal_unchanged(r: &Ruling, doc: &str) {
+    assert!(!r.legal, "expected illegal: {:#?}", r.diagnostics);
+    assert_eq!(
+        r.state,
+        initial_state(doc),
+        "an illegal play leaves the state unchanged"
+    );
+    assert!(r.changes.is_empty());
+}
+
+// ---------------------------------------------------------------- Pay a Cost
+
+#[test]
+fn pay_a_cost_with_the_main_action_symbol_takes_up_the_main_action() {
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: pay-cost\n  card: Molten Gold\n  main_action: true\n",
+    );
+    let r = judge(&doc);
+    assert!(r.legal);
+    assert_eq!(rules(&r), ["ashes:pay-a-cost"]);
+    assert_eq!(r.steps[0].numbers, [("main actions used".to_string(), 1)]);
+    assert_eq!(
+        r.state["turn"], "Maeoni",
+        "the main action is used, the turn moves on"
+    );
+    assert_eq!(r.state["main_action_used"], false);
+}
+
+#[test]
+fn pay_a_cost_without_the_symbol_leaves_the_main_action_and_says_it_assumes() {
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: pay-cost\n  card: Shifting Mist\n  main_action: false\n",
+    );
+    let r = judge(&doc);
+    assert!(r.legal);
+    assert_eq!(rules(&r), ["ashes:pay-a-cost"]);
+    assert!(
+        r.steps[0]
+            .assumption
+            .as_deref()
+            .is_some_and(|a| a.contains("outside the indexed text"))
+    );
+    assert_eq!(r.state, initial_state(&doc));
+}
+
+#[test]
+fn a_second_main_action_in_the_same_turn_is_illegal() {
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "main_action_used: true\n",
+        "  action: attack-phoenixborn\n  attackers: [Iron Worker]\n",
+    );
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    assert_eq!(errors(&r), [("ashes:pay-a-cost", "main_action_used")]);
+    // Passing is a main action too.
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "main_action_used: true\n",
+        "  action: pass\n",
+    );
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    assert_eq!(errors(&r), [("ashes:pass", "main_action_used")]);
+    // ...but a cost without the symbol is not a main action.
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "main_action_used: true\n",
+        "  action: pay-cost\n  card: Shifting Mist\n  main_action: false\n",
+    );
+    assert!(judge(&doc).legal);
+}
+
+#[test]
+fn pay_a_cost_needs_the_card_and_the_symbol_answer() {
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: pay-cost\n  card: Molten Gold\n",
+    );
+    let e = ashes().judge(&doc).unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("play.main_action"));
+    assert_eq!(e.rule.as_deref(), Some("ashes:pay-a-cost"));
+}
+
+// ------------------------------------------------------ Attack a Phoenixborn
+
+const PB_STEPS: [&str; 4] = [
+    "ashes:attack-a-phoenixborn",
+    "ashes:attack-a-phoenixborn.1",
+    "ashes:attack-a-phoenixborn.2",
+    "ashes:attack-a-phoenixborn.3",
+];
+
+#[test]
+fn attack_a_phoenixborn_needs_one_or_more_attackers() {
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-phoenixborn\n  target: Maeoni Viper\n",
+    );
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    assert_eq!(
+        errors(&r),
+        [("ashes:attack-a-phoenixborn", "play.attackers")]
+    );
+}
+
+#[test]
+fn step1_declares_any_number_of_unexhausted_attackers() {
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-phoenixborn\n  attackers: [Iron Worker, Hammer Knight, Anchornaut]\n",
+    );
+    let r = judge(&doc);
+    assert!(r.legal);
+    assert_eq!(&rules(&r)[..4], PB_STEPS);
+    let s1 = &r.steps[1];
+    assert_eq!(s1.numbers, [("attackers".to_string(), 3)]);
+    assert_eq!(s1.choice.as_ref().map(|c| c.player.as_str()), Some("Coal"));
+    // Unblocked: 2 + 3 + 1 on the Phoenixborn, each attacker exhausted.
+    assert_eq!(pb_damage(&r, 1), 10);
+    for name in ["Iron Worker", "Hammer Knight", "Anchornaut"] {
+        assert_eq!(unit(&r, 0, name).unwrap()["exhausted"], true, "{name}");
+    }
+}
+
+#[test]
+fn illegal_exhausted_attacker_on_a_phoenixborn() {
+    let coal = "      - { name: Iron Worker, attack: 2, life: 2, exhausted: true }\n      - { name: Hammer Knight, attack: 3, life: 3 }\n";
+    let doc = board(
+        coal,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-phoenixborn\n  attackers: [Iron Worker, Hammer Knight]\n",
+    );
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    assert_eq!(
+        errors(&r),
+        [("ashes:attack-a-phoenixborn.1", "play.attackers[0]")]
+    );
+}
+
+#[test]
+fn attackers_must_be_your_own_units() {
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-phoenixborn\n  attackers: [Iron Worker, Mist Spirit]\n",
+    );
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    assert_eq!(
+        errors(&r),
+        [("ashes:attack-a-phoenixborn.1", "play.attackers[1]")]
+    );
+}
+
+#[test]
+fn step2_the_target_is_an_opponents_phoenixborn() {
+    // Named by player, by Phoenixborn, or left out with one opponent.
+    for target in ["  target: Maeoni\n", "  target: maeoni viper\n", ""] {
+        let doc = board(
+            COAL,
+            PB,
+            MAEONI,
+            "",
+            &format!("  action: attack-phoenixborn\n  attackers: [Anchornaut]\n{target}"),
+        );
+        let r = judge(&doc);
+        assert!(r.legal, "{target}");
+        assert_eq!(r.steps[2].rule, "ashes:attack-a-phoenixborn.2");
+        assert!(r.steps[2].text.contains("Maeoni Viper"));
+        assert_eq!(pb_damage(&r, 1), 5);
+    }
+}
+
+#[test]
+fn attacking_your_own_phoenixborn_is_illegal() {
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-phoenixborn\n  attackers: [Anchornaut]\n  target: Coal Roarkwin\n",
+    );
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    assert_eq!(
+        errors(&r),
+        [("ashes:attack-a-phoenixborn.2", "play.target")]
+    );
+}
+
+#[test]
+fn step3_up_to_one_blocker_per_attacker() {
+    let play = "  action: attack-phoenixborn\n  attackers: [Iron Worker, Hammer Knight]\n  blocks:\n    - { attacker: Iron Worker, blocker: Frostback Bear }\n    - { attacker: Hammer Knight, blocker: Ice Golem }\n";
+    let r = judge(&board(COAL, PB, MAEONI, "", play));
+    assert!(r.legal);
+    let s3 = &r.steps[3];
+    assert_eq!(s3.rule, "ashes:attack-a-phoenixborn.3");
+    assert_eq!(s3.numbers, [("blockers".to_string(), 2)]);
+    assert_eq!(
+        s3.choice.as_ref().map(|c| c.player.as_str()),
+        Some("Maeoni")
+    );
+    assert_eq!(pb_damage(&r, 1), 4, "every attacker was blocked");
+}
+
+#[test]
+fn illegal_two_blockers_on_one_attacker() {
+    let play = "  action: attack-phoenixborn\n  attackers: [Hammer Knight]\n  blocks:\n    - { attacker: Hammer Knight, blocker: Frostback Bear }\n    - { attacker: Hammer Knight, blocker: Mist Spirit }\n";
+    let doc = board(COAL, PB, MAEONI, "", play);
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    assert_eq!(
+        errors(&r),
+        [("ashes:attack-a-phoenixborn.3", "play.blocks[1].blocker")]
+    );
+}
+
+#[test]
+fn illegal_exhausted_blocker() {
+    let maeoni = "      - { name: Frostback Bear, attack: 2, life: 4, exhausted: true }\n";
+    let play = "  action: attack-phoenixborn\n  attackers: [Hammer Knight]\n  blocks:\n    - { attacker: Hammer Knight, blocker: Frostback Bear }\n";
+    let doc = board(COAL, PB, maeoni, "", play);
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    assert_eq!(
+        errors(&r),
+        [("ashes:attack-a-phoenixborn.3", "play.blocks[0].blocker")]
+    );
+}
+
+#[test]
+fn a_blocker_must_belong_to_the_defender_and_block_one_attacker() {
+    let play = "  action: attack-phoenixborn\n  attackers: [Hammer Knight]\n  blocks:\n    - { attacker: Hammer Knight, blocker: Anchornaut }\n";
+    let doc = board(COAL, PB, MAEONI, "", play);
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    assert_eq!(
+        errors(&r),
+        [("ashes:attack-a-phoenixborn.3", "play.blocks[0].blocker")]
+    );
+
+    let play = "  action: attack-phoenixborn\n  attackers: [Hammer Knight, Iron Worker]\n  blocks:\n    - { attacker: Hammer Knight, blocker: Ice Golem }\n    - { attacker: Iron Worker, blocker: Ice Golem }\n";
+    let doc = board(COAL, PB, MAEONI, "", play);
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    assert_eq!(
+        errors(&r),
+        [("ashes:attack-a-phoenixborn.3", "play.blocks[1].blocker")]
+    );
+}
+
+#[test]
+fn step4_attackers_resolve_one_at_a_time_in_the_attackers_order() {
+    let play = "  action: attack-phoenixborn\n  attackers: [Iron Worker, Hammer Knight, Anchornaut]\n  order: [Anchornaut, Iron Worker, Hammer Knight]\n";
+    let r = judge(&board(COAL, PB, MAEONI, "", play));
+    assert!(r.legal);
+    let resolved: Vec<&str> = r.steps[5..]
+        .iter()
+        .filter(|s| s.rule == "ashes:attack-a-phoenixborn.4")
+        .map(|s| s.text.split(' ').next().unwrap_or(""))
+        .collect();
+    assert_eq!(resolved, ["Anchornaut", "Iron", "Hammer"]);
+    assert_eq!(
+        r.steps[4].choice.as_ref().map(|c| c.player.as_str()),
+        Some("Coal")
+    );
+}
+
+#[test]
+fn an_order_that_leaves_out_an_attacker_is_illegal() {
+    let play = "  action: attack-phoenixborn\n  attackers: [Iron Worker, Hammer Knight]\n  order: [Hammer Knight]\n";
+    let doc = board(COAL, PB, MAEONI, "", play);
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    assert_eq!(errors(&r), [("ashes:attack-a-phoenixborn.4", "play.order")]);
+}
+
+#[test]
+fn step4_unblocked_deals_attack_to_the_phoenixborn_then_one_exhaustion_token() {
+    let r = judge(&board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-phoenixborn\n  attackers: [Hammer Knight]\n",
+    ));
+    let last = r.steps.last().unwrap();
+    assert_eq!(last.rule, "ashes:attack-a-phoenixborn.4");
+    assert!(last.numbers.contains(&("damage dealt".to_string(), 3)));
+    assert!(last.numbers.contains(&("exhaustion tokens".to_string(), 1)));
+    assert_eq!(pb_damage(&r, 1), 7);
+    assert_eq!(unit(&r, 0, "Hammer Knight").unwrap()["exhausted"], true);
+    assert_eq!(unit(&r, 0, "Iron Worker").unwrap()["exhausted"], false);
+}
+
+#[test]
+fn step4_blocked_the_defender_chooses_whether_to_counter() {
+    let play = "  action: attack-phoenixborn\n  attackers: [Hammer Knight]\n  blocks: [{ attacker: Hammer Knight, blocker: Frostback Bear, counter: true }]\n";
+    let r = judge(&board(COAL, PB, MAEONI, "", play));
+    let choice = r.steps.iter().find(|s| {
+        s.rule == "ashes:attack-a-phoenixborn.4"
+            && s.choice.as_ref().is_some_and(|c| c.player == "Maeoni")
+    });
+    assert!(
+        choice.is_some_and(|s| s.choice.as_ref().unwrap().chose.contains("to counter")),
+        "{:#?}",
+        r.steps
+    );
+}
+
+#[test]
+fn step4_1_no_counter_attacker_damages_blocker_and_only_the_attacker_is_exhausted() {
+    let play = "  action: attack-phoenixborn\n  attackers: [Hammer Knight]\n  blocks: [{ attacker: Hammer Knight, blocker: Frostback Bear }]\n";
+    let r = judge(&board(COAL, PB, MAEONI, "", play));
+    assert!(r.legal);
+    assert_eq!(rules(&r).last(), Some(&"ashes:attack-a-phoenixborn.4.1"));
+    let bear = unit(&r, 1, "Frostback Bear").unwrap();
+    assert_eq!(bear["damage"], 3);
+    assert_eq!(
+        bear["exhausted"], false,
+        "the blocker does not become exhausted if it did not counter"
+    );
+    assert_eq!(unit(&r, 0, "Hammer Knight").unwrap()["exhausted"], true);
+    assert_eq!(unit(&r, 0, "Hammer Knight").unwrap()["damage"], 0);
+    assert_eq!(pb_damage(&r, 1), 4);
+    assert!(
+        r.steps.last().unwrap().assumption.is_none(),
+        "nothing was destroyed"
+    );
+}
+
+#[test]
+fn step4_1_a_blocker_destroyed_without_countering_is_labelled_an_assumption() {
+    let play = "  action: attack-phoenixborn\n  attackers: [Hammer Knight]\n  blocks: [{ attacker: Hammer Knight, blocker: Mist Spirit }]\n";
+    let r = judge(&board(COAL, PB, MAEONI, "", play));
+    assert!(
+        unit(&r, 1, "Mist Spirit").is_none(),
+        "destroyed and removed"
+    );
+    let a = r.steps.last().unwrap().assumption.as_deref().unwrap_or("");
+    assert!(
+        a.contains("damage is at least its life") && a.contains("outside the indexed text"),
+        "{a}"
+    );
+}
+
+#[test]
+fn step4_2_counter_battle_simultaneous_damage_and_survivors_exhausted() {
+    let play = "  action: attack-phoenixborn\n  attackers: [Iron Worker]\n  blocks: [{ attacker: Iron Worker, blocker: Frostback Bear, counter: true }]\n";
+    let r = judge(&board(COAL, PB, MAEONI, "", play));
+    assert!(r.legal);
+    assert_eq!(rules(&r).last(), Some(&"ashes:attack-a-phoenixborn.4.2"));
+    // Iron Worker (2/2) and Frostback Bear (2/4) deal 2 to each other.
+    assert!(
+        unit(&r, 0, "Iron Worker").is_none(),
+        "Iron Worker is destroyed"
+    );
+    let bear = unit(&r, 1, "Frostback Bear").unwrap();
+    assert_eq!(
+        (bear["damage"].as_i64(), bear["exhausted"].as_bool()),
+        (Some(2), Some(true))
+    );
+    assert!(r.steps.last().unwrap().assumption.is_some());
+    assert!(
+        r.steps
+            .last()
+            .unwrap()
+            .numbers
+            .contains(&("exhaustion tokens".to_string(), 1))
+    );
+}
+
+#[test]
+fn step4_2_both_survive_and_both_are_exhausted() {
+    let coal = "      - { name: Hammer Knight, attack: 3, life: 5 }\n";
+    let maeoni = "      - { name: Frostback Bear, attack: 2, life: 4 }\n";
+    let play = "  action: attack-phoenixborn\n  attackers: [Hammer Knight]\n  blocks: [{ attacker: Hammer Knight, blocker: Frostback Bear, counter: true }]\n";
+    let r = judge(&board(coal, PB, maeoni, "", play));
+    assert_eq!(unit(&r, 0, "Hammer Knight").unwrap()["exhausted"], true);
+    assert_eq!(unit(&r, 0, "Hammer Knight").unwrap()["damage"], 2);
+    assert_eq!(unit(&r, 1, "Frostback Bear").unwrap()["exhausted"], true);
+    assert_eq!(unit(&r, 1, "Frostback Bear").unwrap()["damage"], 3);
+}
+
+#[test]
+fn the_example_board_resolves_as_documented() {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/ashes/attack-phoenixborn.yaml"
+    ))
+    .unwrap();
+    let r = judge(&doc);
+    assert!(r.legal);
+    assert_eq!(pb_damage(&r, 1), 5);
+    assert!(unit(&r, 0, "Iron Worker").is_none());
+    assert!(unit(&r, 1, "Mist Spirit").is_none());
+    assert_eq!(unit(&r, 1, "Frostback Bear").unwrap()["exhausted"], true);
+    assert_eq!(r.state["turn"], "Maeoni");
+    let cited: Vec<&str> = rules(&r);
+    for id in [
+        "ashes:attack-a-phoenixborn.4.1",
+        "ashes:attack-a-phoenixborn.4.2",
+    ] {
+        assert!(cited.contains(&id), "{id}");
+    }
+}
+
+#[test]
+fn a_phoenixborn_reaching_its_life_gets_a_warning_not_a_rule() {
+    let r = judge(&board(
+        COAL,
+        "{ name: Maeoni Viper, life: 20, damage: 18 }",
+        MAEONI,
+        "",
+        "  action: attack-phoenixborn\n  attackers: [Hammer Knight]\n",
+    ));
+    assert!(r.legal);
+    assert_eq!(pb_damage(&r, 1), 21);
+    assert!(r.diagnostics.iter().any(|d| d.severity == Severity::Warning
+        && d.rule.is_none()
+        && d.message.contains("outside the indexed text")));
+}
+
+// ------------------------------------------------------------- Attack a Unit
+
+#[test]
+fn attack_a_unit_needs_one_or_more_attackers() {
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-unit\n  target: Mist Spirit\n",
+    );
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    assert_eq!(errors(&r), [("ashes:attack-a-unit", "play.attackers")]);
+}
+
+#[test]
+fn unit_step1_and_2_declare_attackers_and_a_single_target() {
+    let r = judge(&board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-unit\n  attackers: [Iron Worker, Anchornaut]\n  target: Frostback Bear\n",
+    ));
+    assert!(r.legal);
+    assert_eq!(
+        &rules(&r)[..4],
+        [
+            "ashes:attack-a-unit",
+            "ashes:attack-a-unit.1",
+            "ashes:attack-a-unit.2",
+            "ashes:attack-a-unit.3"
+        ]
+    );
+    assert!(r.steps[2].text.contains("Frostback Bear"));
+}
+
+#[test]
+fn illegal_exhausted_attacker_on_a_unit_states_its_reading() {
+    let coal = "      - { name: Iron Worker, attack: 2, life: 2, exhausted: true }\n";
+    let doc = board(
+        coal,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-unit\n  attackers: [Iron Worker]\n  target: Mist Spirit\n",
+    );
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    assert_eq!(
+        errors(&r),
+        [
+            ("ashes:attack-a-unit.1", "play.attackers[0]"),
+            ("ashes:pass", "play.attackers")
+        ]
+    );
+    assert!(
+        r.steps
+            .iter()
+            .any(|s| s.rule == "ashes:attack-a-unit.1" && s.assumption.is_some())
+    );
+}
+
+#[test]
+fn illegal_attacking_your_own_unit() {
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-unit\n  attackers: [Hammer Knight]\n  target: Anchornaut\n",
+    );
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    assert_eq!(errors(&r), [("ashes:attack-a-unit.2", "play.target")]);
+}
+
+#[test]
+fn unit_step3_the_phoenixborn_guards_and_becomes_the_target_even_exhausted() {
+    let pb = "{ name: Maeoni Viper, life: 20, damage: 4, exhausted: true }";
+    let r = judge(&board(
+        COAL,
+        pb,
+        MAEONI,
+        "",
+        "  action: attack-unit\n  attackers: [Iron Worker, Hammer Knight]\n  target: Mist Spirit\n  guard: phoenixborn\n",
+    ));
+    assert!(r.legal);
+    assert!(
+        r.steps[3]
+            .text
+            .contains("can guard even if it is exhausted")
+    );
+    // Step 4, Phoenixborn target: total 2 + 3 on the Phoenixborn, attackers exhausted.
+    assert_eq!(rules(&r).last(), Some(&"ashes:attack-a-unit.4"));
+    assert_eq!(pb_damage(&r, 1), 9);
+    assert_eq!(unit(&r, 0, "Iron Worker").unwrap()["exhausted"], true);
+    assert_eq!(unit(&r, 0, "Hammer Knight").unwrap()["exhausted"], true);
+    assert_eq!(unit(&r, 1, "Mist Spirit").unwrap()["damage"], 0);
+    // Naming the Phoenixborn works too.
+    let r = judge(&board(
+        COAL,
+        pb,
+        MAEONI,
+        "",
+        "  action: attack-unit\n  attackers: [Iron Worker]\n  target: Mist Spirit\n  guard: Maeoni Viper\n",
+    ));
+    assert_eq!(pb_damage(&r, 1), 6);
+}
+
+#[test]
+fn unit_step3_an_unexhausted_unit_guard_unit_guards() {
+    let r = judge(&board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-unit\n  attackers: [Iron Worker]\n  target: Mist Spirit\n  guard: Ice Golem\n",
+    ));
+    assert!(r.legal);
+    assert_eq!(rules(&r).last(), Some(&"ashes:attack-a-unit.4.1"));
+    assert_eq!(unit(&r, 1, "Ice Golem").unwrap()["damage"], 2);
+    assert_eq!(unit(&r, 1, "Mist Spirit").unwrap()["damage"], 0);
+}
+
+#[test]
+fn illegal_guard_without_unit_guard() {
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-unit\n  attackers: [Iron Worker]\n  target: Mist Spirit\n  guard: Frostback Bear\n",
+    );
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    assert_eq!(errors(&r), [("ashes:attack-a-unit.3", "play.guard")]);
+}
+
+#[test]
+fn illegal_exhausted_unit_guard() {
+    let maeoni = "      - { name: Mist Spirit, attack: 1, life: 1 }\n      - { name: Ice Golem, attack: 2, life: 4, exhausted: true, abilities: [unit guard] }\n";
+    let doc = board(
+        COAL,
+        PB,
+        maeoni,
+        "",
+        "  action: attack-unit\n  attackers: [Iron Worker]\n  target: Mist Spirit\n  guard: Ice Golem\n",
+    );
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    assert_eq!(errors(&r), [("ashes:attack-a-unit.3", "play.guard")]);
+}
+
+#[test]
+fn illegal_two_guards() {
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-unit\n  attackers: [Iron Worker]\n  target: Mist Spirit\n  guard: [phoenixborn, Ice Golem]\n",
+    );
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    assert_eq!(errors(&r), [("ashes:attack-a-unit.3", "play.guard")]);
+}
+
+#[test]
+fn a_phoenixborn_final_target_cannot_counter() {
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-unit\n  attackers: [Iron Worker]\n  target: Mist Spirit\n  guard: phoenixborn\n  counter: true\n",
+    );
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    assert_eq!(errors(&r), [("ashes:attack-a-unit.4", "play.counter")]);
+}
+
+#[test]
+fn unit_step4_1_no_counter_total_damage_attackers_exhausted_target_not() {
+    let r = judge(&board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-unit\n  attackers: [Iron Worker, Anchornaut]\n  target: Frostback Bear\n  counter: false\n",
+    ));
+    assert!(r.legal);
+    assert_eq!(
+        &rules(&r)[4..],
+        ["ashes:attack-a-unit.4", "ashes:attack-a-unit.4.1"]
+    );
+    let bear = unit(&r, 1, "Frostback Bear").unwrap();
+    assert_eq!(
+        (bear["damage"].as_i64(), bear["exhausted"].as_bool()),
+        (Some(3), Some(false))
+    );
+    assert_eq!(unit(&r, 0, "Iron Worker").unwrap()["exhausted"], true);
+    assert_eq!(unit(&r, 0, "Anchornaut").unwrap()["exhausted"], true);
+    assert!(
+        r.steps
+            .last()
+            .unwrap()
+            .numbers
+            .contains(&("total attack".to_string(), 3))
+    );
+}
+
+#[test]
+fn unit_step4_1_an_exhausted_target_cannot_counter_and_takes_the_damage() {
+    let maeoni = "      - { name: Frostback Bear, attack: 2, life: 4, exhausted: true }\n";
+    let r = judge(&board(
+        COAL,
+        PB,
+        maeoni,
+        "",
+        "  action: attack-unit\n  attackers: [Iron Worker]\n  target: Frostback Bear\n",
+    ));
+    assert!(r.legal);
+    assert!(r.steps[4].text.contains("cannot counter"));
+    assert_eq!(unit(&r, 1, "Frostback Bear").unwrap()["damage"], 2);
+    assert_eq!(unit(&r, 0, "Iron Worker").unwrap()["damage"], 0);
+}
+
+#[test]
+fn illegal_counter_by_an_exhausted_target() {
+    let maeoni = "      - { name: Frostback Bear, attack: 2, life: 4, exhausted: true }\n";
+    let doc = board(
+        COAL,
+        PB,
+        maeoni,
+        "",
+        "  action: attack-unit\n  attackers: [Iron Worker]\n  target: Frostback Bear\n  counter: true\n",
+    );
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    assert_eq!(errors(&r), [("ashes:attack-a-unit.4", "play.counter")]);
+}
+
+#[test]
+fn unit_step4_2_counter_against_one_attacker_takes_all_the_damage() {
+    let r = judge(&board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-unit\n  attackers: [Hammer Knight]\n  target: Frostback Bear\n  counter: true\n",
+    ));
+    assert!(r.legal);
+    assert_eq!(rules(&r).last(), Some(&"ashes:attack-a-unit.4.2"));
+    let knight = unit(&r, 0, "Hammer Knight").unwrap();
+    assert_eq!(
+        (knight["damage"].as_i64(), knight["exhausted"].as_bool()),
+        (Some(2), Some(true))
+    );
+    let bear = unit(&r, 1, "Frostback Bear").unwrap();
+    assert_eq!(
+        (bear["damage"].as_i64(), bear["exhausted"].as_bool()),
+        (Some(3), Some(true))
+    );
+}
+
+#[test]
+fn unit_step4_2_the_defender_splits_damage_among_several_attackers() {
+    let maeoni = "      - { name: Frostback Bear, attack: 3, life: 9 }\n";
+    let r = judge(&board(
+        COAL,
+        PB,
+        maeoni,
+        "",
+        "  action: attack-unit\n  attackers: [Iron Worker, Hammer Knight]\n  target: Frostback Bear\n  counter: true\n  split: { iron worker: 1, Hammer Knight: 2 }\n",
+    ));
+    assert!(r.legal, "{:#?}", r.diagnostics);
+    let last = r.steps.last().unwrap();
+    assert_eq!(
+        last.choice.as_ref().map(|c| c.player.as_str()),
+        Some("Maeoni")
+    );
+    assert_eq!(unit(&r, 0, "Iron Worker").unwrap()["damage"], 1);
+    assert_eq!(unit(&r, 0, "Hammer Knight").unwrap()["damage"], 2);
+    assert_eq!(unit(&r, 1, "Frostback Bear").unwrap()["damage"], 5);
+    for n in ["Iron Worker", "Hammer Knight"] {
+        assert_eq!(unit(&r, 0, n).unwrap()["exhausted"], true);
+    }
+    assert_eq!(unit(&r, 1, "Frostback Bear").unwrap()["exhausted"], true);
+}
+
+#[test]
+fn unit_step4_2_destroyed_units_get_no_exhaustion_token() {
+    let maeoni = "      - { name: Frostback Bear, attack: 3, life: 4 }\n";
+    let r = judge(&board(
+        COAL,
+        PB,
+        maeoni,
+        "",
+        "  action: attack-unit\n  attackers: [Iron Worker, Hammer Knight]\n  target: Frostback Bear\n  counter: true\n  split: { Iron Worker: 2, Hammer Knight: 1 }\n",
+    ));
+    assert!(unit(&r, 0, "Iron Worker").is_none());
+    assert!(unit(&r, 1, "Frostback Bear").is_none());
+    assert_eq!(unit(&r, 0, "Hammer Knight").unwrap()["exhausted"], true);
+    assert!(
+        r.steps
+            .last()
+            .unwrap()
+            .numbers
+            .contains(&("exhaustion tokens".to_string(), 1))
+    );
+}
+
+#[test]
+fn illegal_damage_split_that_does_not_add_up() {
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-unit\n  attackers: [Iron Worker, Hammer Knight]\n  target: Frostback Bear\n  counter: true\n  split: { Iron Worker: 2, Hammer Knight: 2 }\n",
+    );
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    assert_eq!(errors(&r), [("ashes:attack-a-unit.4.2", "play.split")]);
+}
+
+#[test]
+fn a_counter_against_several_attackers_needs_a_split() {
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-unit\n  attackers: [Iron Worker, Hammer Knight]\n  target: Frostback Bear\n  counter: true\n",
+    );
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    assert_eq!(errors(&r), [("ashes:attack-a-unit.4.2", "play.split")]);
+}
+
+// ---------------------------------------------------------------------- Pass
+
+#[test]
+fn pass_is_allowed_even_when_other_main_actions_are_possible() {
+    let r = judge(&board(COAL, PB, MAEONI, "", "  action: pass\n"));
+    assert!(r.legal);
+    assert_eq!(rules(&r), ["ashes:pass", "ashes:pass"]);
+    assert!(r.steps[0].text.contains("could still attack"));
+    assert!(r.steps[0].assumption.is_none());
+    assert_eq!(r.state["consecutive_passes"], json!(["Coal"]));
+    assert_eq!(r.state["phase"], "player-turns");
+    assert_eq!(r.state["turn"], "Maeoni");
+}
+
+#[test]
+fn pass_is_forced_when_no_attack_is_possible_and_says_what_it_assumes() {
+    let coal = "      - { name: Iron Worker, attack: 2, life: 2, exhausted: true }\n";
+    let r = judge(&board(coal, PB, MAEONI, "", "  action: pass\n"));
+    assert!(r.legal);
+    assert!(r.steps[0].text.contains("must be chosen"));
+    assert!(
+        r.steps[0]
+            .assumption
+            .as_deref()
+            .is_some_and(|a| a.contains("outside the indexed text"))
+    );
+    // An attack is not possible: the ruling points at passing.
+    let doc = board(
+        coal,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-phoenixborn\n  attackers: [Iron Worker]\n",
+    );
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    assert!(errors(&r).contains(&("ashes:pass", "play.attackers")));
+}
+
+#[test]
+fn the_phase_ends_when_all_players_pass_on_consecutive_turns() {
+    let r = judge(&board(
+        COAL,
+        PB,
+        MAEONI,
+        "consecutive_passes: [Maeoni]\n",
+        "  action: pass\n",
+    ));
+    assert!(r.legal);
+    assert!(r.steps[1].text.contains("recovery phase"));
+    assert_eq!(r.state["phase"], "recovery");
+    assert_eq!(r.state["consecutive_passes"], json!([]));
+    // In the recovery phase no main action can be taken.
+    let mut next = r.state.clone();
+    next["turn"] = json!("Maeoni");
+    next["play"] = json!({"action": "attack-phoenixborn", "attackers": ["Frostback Bear"]});
+    let doc = serde_json::to_string(&next).unwrap();
+    let r2 = judge(&doc);
+    assert_illegal_unchanged(&r2, &doc);
+    assert_eq!(errors(&r2), [("ashes:pass", "phase")]);
+}
+
+#[test]
+fn with_three_players_two_passes_do_not_end_the_phase() {
+    let doc = "game: ashes\nturn: Coal\nconsecutive_passes: [Maeoni]\nplayers:\n  - { name: Coal, phoenixborn: { name: Coal Roarkwin, life: 15 } }\n  - { name: Maeoni, phoenixborn: { name: Maeoni Viper, life: 20 } }\n  - { name: Jessa, phoenixborn: { name: Jessa Na Ni, life: 18 } }\nplay: { action: pass }\n";
+    let r = judge(doc);
+    assert!(r.legal);
+    assert!(r.steps[1].text.contains("Jessa has not passed"));
+    assert_eq!(r.state["phase"], "player-turns");
+    assert_eq!(r.state["consecutive_passes"], json!(["Maeoni", "Coal"]));
+    assert_eq!(r.state["turn"], "Maeoni");
+}
+
+#[test]
+fn a_player_who_passed_may_take_another_main_action_later() {
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "consecutive_passes: [Coal]\n",
+        "  action: attack-phoenixborn\n  attackers: [Anchornaut]\n",
+    );
+    let r = judge(&doc);
+    assert!(r.legal);
+    let last = r.steps.last().unwrap();
+    assert_eq!(last.rule, "ashes:pass");
+    assert!(last.text.contains("passed earlier"));
+    assert_eq!(r.state["consecutive_passes"], json!([]));
+}
+
+#[test]
+fn the_pass_history_runs_through_a_round_trip() {
+    // Coal passes, then Maeoni passes on the resulting board: the phase ends.
+    let r1 = judge(&board(COAL, PB, MAEONI, "", "  action: pass\n"));
+    let mut next = r1.state.clone();
+    next["play"] = json!({"action": "pass"});
+    let r2 = judge(&serde_json::to_string(&next).unwrap());
+    assert!(r2.legal);
+    assert_eq!(r2.state["phase"], "recovery");
+}
+
+// ------------------------------------------------------------- Documents etc.
+
+#[test]
+fn the_ruling_state_is_a_board_that_takes_a_new_play() {
+    for f in [
+        "attack-phoenixborn",
+        "attack-unit-counter-split",
+        "attack-unit-unit-guard",
+        "pay-cost",
+        "pass-then-attack",
+    ] {
+        let doc = std::fs::read_to_string(format!(
+            "{}/examples/ashes/{f}.yaml",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let r = judge(&doc);
+        assert!(r.legal, "{f}");
+        assert!(r.state.get("play").is_none(), "{f}: the state has no play");
+        let mut next = r.state.clone();
+        next["play"] = json!({"action": "pass"});
+        let r2 = judge(&serde_json::to_string(&next).unwrap());
+        assert!(r2.legal, "{f}: {:#?}", r2.diagnostics);
+        assert_eq!(
+            r2.steps[0].choice.as_ref().map(|c| c.player.as_str()),
+            Some("Maeoni"),
+            "{f}: Maeoni's turn next"
+        );
+        // The state also parses as YAML-free JSON without a play.
+        assert!(
+            arbiter::engine::ashes::parse_board(&serde_json::to_string(&r.state).unwrap()).is_ok()
+        );
+    }
+}
+
+#[test]
+fn changes_are_the_diff_of_before_and_after() {
+    let r = judge(&board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-phoenixborn\n  attackers: [Anchornaut]\n",
+    ));
+    let paths: Vec<&str> = r.changes.iter().map(|c| c.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "players[\"Coal\"].units[\"Anchornaut\"].exhausted",
+            "players[\"Maeoni\"].phoenixborn.damage",
+            "turn"
+        ]
+    );
+    let dmg = &r.changes[1];
+    assert_eq!(
+        (dmg.before.clone(), dmg.after.clone()),
+        (json!(4), json!(5))
+    );
+}
+
+#[test]
+fn playing_out_of_turn_is_an_error() {
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-phoenixborn\n  player: Maeoni\n  attackers: [Mist Spirit]\n",
+    );
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    assert_eq!(errors(&r), [("-", "play.player")]);
+}
+
+#[test]
+fn names_resolve_case_insensitively_with_did_you_mean_and_ambiguity() {
+    let r = judge(&board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-unit\n  attackers: [iron worker, HAMMER]\n  target: mist spirit\n",
+    ));
+    assert!(r.legal);
+    let e = ashes()
+        .judge(&board(
+            COAL,
+            PB,
+            MAEONI,
+            "",
+            "  action: attack-unit\n  attackers: [Iron Worker]\n  target: Mist Spirt\n",
+        ))
+        .unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("play.target"));
+    assert!(
+        e.message.contains("did you mean 'Mist Spirit'"),
+        "{}",
+        e.message
+    );
+    let coal = "      - { name: Iron Worker, attack: 2, life: 2 }\n      - { name: Iron Rhino, attack: 4, life: 4 }\n";
+    let e = ashes()
+        .judge(&board(
+            coal,
+            PB,
+            MAEONI,
+            "",
+            "  action: attack-phoenixborn\n  attackers: [Iron]\n",
+        ))
+        .unwrap_err();
+    assert!(e.message.contains("ambiguous"), "{}", e.message);
+    assert_eq!(e.path.as_deref(), Some("play.attackers[0]"));
+}
+
+#[test]
+fn semantic_errors_carry_the_field_path() {
+    let maeoni = "      - { name: Frostback Bear, attack: 2, life: 0 }\n";
+    let e = ashes()
+        .judge(&board(COAL, PB, maeoni, "", "  action: pass\n"))
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Semantic);
+    assert_eq!(e.path.as_deref(), Some("players[1].units[0].life"));
+    let coal = "      - { name: Iron Worker, attack: 5000, life: 2 }\n";
+    let e = ashes()
+        .judge(&board(coal, PB, MAEONI, "", "  action: pass\n"))
+        .unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("players[0].units[0].attack"));
+    let coal = "      - { name: Iron Worker, attack: 2, life: 2 }\n      - { name: iron worker, attack: 2, life: 2 }\n";
+    let e = ashes()
+        .judge(&board(coal, PB, MAEONI, "", "  action: pass\n"))
+        .unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("players[0].units[1].name"));
+    let e = ashes().judge(&board(COAL, PB, MAEONI, "", "  action: attack-unit\n  attackers: [Iron Worker]\n  target: Mist Spirit\n  blocks: []\n  order: [Iron Worker]\n")).unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("play.order"));
+}
+
+#[test]
+fn syntax_errors_and_unknown_fields_carry_line_and_column() {
+    let e = ashes().judge("game: ashes\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15\n").unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Syntax);
+    assert!(e.pos.is_some(), "{e:?}");
+    let e = ashes().judge("game: ashes\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15, helth: 3 }\n").unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Syntax);
+    assert!(e.message.contains("helth"), "{}", e.message);
+}
+
+#[test]
+fn defaults_are_no_damage_and_unexhausted() {
+    let doc = "game: ashes\nplayers:\n  - name: A\n    phoenixborn: { name: Aradel Summergaard, life: 16 }\n    units: [{ name: Blue Jaguar, attack: 2, life: 2 }]\n  - name: B\n    phoenixborn: { name: Brennen Blackcloud, life: 17 }\n";
+    let r = judge(doc);
+    assert!(r.legal);
+    assert_eq!(r.state["players"][0]["units"][0]["damage"], 0);
+    assert_eq!(r.state["players"][0]["units"][0]["exhausted"], false);
+    assert!(r.diagnostics.iter().any(|d| d.severity == Severity::Info));
+}
+
+#[test]
+fn json_and_yaml_boards_parse_alike() {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/ashes/attack-phoenixborn.yaml"
+    ))
+    .unwrap();
+    let yaml = arbiter::engine::ashes::parse_board(&doc).unwrap();
+    let mut v = serde_json::to_value(&yaml).unwrap();
+    v["play"] = serde_json::to_value(yaml.play.as_ref().unwrap()).unwrap();
+    let json =
+        arbiter::engine::ashes::parse_board(&serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    assert_eq!(json, yaml);
+    // A broken JSON board still gets line:column from the shared parser.
+    let e = ashes()
+        .judge("{\"game\": \"ashes\", \"players\": [\n  {\"name\": 3,}\n]}")
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Syntax);
+    assert!(e.pos.is_some(), "{e:?}");
+}
+
+#[test]
+fn json_documents_are_accepted() {
+    let doc = r#"{"game":"ashes","players":[{"name":"A","phoenixborn":{"name":"Aradel","life":16},"units":[{"name":"Blue Jaguar","attack":2,"life":2}]},{"name":"B","phoenixborn":{"name":"Brennen","life":17}}],"play":{"action":"attack-phoenixborn","attackers":["Blue Jaguar"]}}"#;
+    let r = judge(doc);
+    assert!(r.legal);
+    assert_eq!(pb_damage(&r, 1), 2);
+}
+
+#[test]
+fn absurd_sizes_are_refused_politely() {
+    let mut doc = String::from("game: ashes\nplayers:\n");
+    for i in 0..9 {
+        doc.push_str(&format!(
+            "  - {{ name: P{i}, phoenixborn: {{ name: X{i}, life: 10 }} }}\n"
+        ));
+    }
+    let e = ashes().judge(&doc).unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("players"));
+    let long = "Iron Worker ".repeat(2500);
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        &format!("  action: attack-phoenixborn\n  attackers: [\"{long}\"]\n"),
+    );
+    let e = ashes().judge(&doc).unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("play.attackers[0]"));
+    assert!(e.message.contains("too long"), "{}", e.message);
+    let big = format!("game: ashes\n# {}\n", "x".repeat(70_000));
+    assert_eq!(ashes().judge(&big).unwrap_err().kind, ErrorKind::Refused);
+}
+
+// -------------------------------------------------------------- Notation
+
+fn board_json(doc: &str) -> Value {
+    initial_state(doc)
+}
+
+fn yaml_play(doc: &str) -> Value {
+    let b = arbiter::engine::ashes::parse_board(doc).unwrap();
+    serde_json::to_value(b.play.unwrap()).unwrap()
+}
+
+#[test]
+fn notation_gives_the_same_play_as_yaml() {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/ashes/attack-phoenixborn.yaml"
+    ))
+    .unwrap();
+    let line = "attack Maeoni Viper with Iron Worker, hammer knight and Anchornaut; block iron worker with Frostback Bear counter; block Hammer Knight with mist spirit; order Anchornaut, Hammer Knight, Iron Worker";
+    assert_eq!(
+        ashes().parse_notation(line, &board_json(&doc)).unwrap(),
+        yaml_play(&doc)
+    );
+
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/ashes/attack-unit-counter-split.yaml"
+    ))
+    .unwrap();
+    let line = "attack unit \"Frostback Bear\" with Iron Worker, Hammer Knight; counter; split Iron Worker 2, Hammer Knight 1";
+    assert_eq!(
+        ashes().parse_notation(line, &board_json(&doc)).unwrap(),
+        yaml_play(&doc)
+    );
+
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/ashes/attack-unit-phoenixborn-guard.yaml"
+    ))
+    .unwrap();
+    let line = "attack Mist Spirit with Iron Worker, Hammer Knight; guard phoenixborn";
+    assert_eq!(
+        ashes().parse_notation(line, &board_json(&doc)).unwrap(),
+        yaml_play(&doc)
+    );
+
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/ashes/pay-cost.yaml"
+    ))
+    .unwrap();
+    assert_eq!(
+        ashes()
+            .parse_notation("pay \"Molten Gold\" main", &board_json(&doc))
+            .unwrap(),
+        yaml_play(&doc)
+    );
+    let b = board_json(&doc);
+    assert_eq!(
+        ashes().parse_notation("pass", &b).unwrap(),
+        json!({"action": "pass"})
+    );
+    assert_eq!(
+        ashes().parse_notation("Maeoni: pass", &b).unwrap(),
+        json!({"action": "pass", "player": "Maeoni"})
+    );
+}
+
+#[test]
+fn notation_plays_judge_like_yaml_plays() {
+    let doc = board(COAL, PB, MAEONI, "", "  action: pass\n");
+    let mut b = board_json(&doc);
+    b["play"] = ashes()
+        .parse_notation(
+            "attack unit mist spirit with hammer; guard ice golem; no counter",
+            &b,
+        )
+        .unwrap();
+    let r = judge(&serde_json::to_string(&b).unwrap());
+    assert!(r.legal);
+    assert_eq!(unit(&r, 1, "Ice Golem").unwrap()["damage"], 3);
+}
+
+#[test]
+fn notation_errors_name_the_field_and_suggest() {
+    let b = board_json(&board(COAL, PB, MAEONI, "", "  action: pass\n"));
+    let e = ashes()
+        .parse_notation("attack Maeoni with Iron Wroker", &b)
+        .unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("play.attackers[0]"));
+    assert!(
+        e.message.contains("did you mean 'Iron Worker'"),
+        "{}",
+        e.message
+    );
+    let e = ashes().parse_notation("dance", &b).unwrap_err();
+    assert!(e.message.contains("attack"), "{}", e.message);
+    assert!(ashes().parse_notation("pay Molten Gold", &b).is_err());
+}
+
+#[test]
+fn notation_completions_offer_next_words() {
+    let b = board_json(&board(COAL, PB, MAEONI, "", "  action: pass\n"));
+    let c = |p: &str| ashes().notation_completions(p, &b);
+    assert_eq!(c("at"), ["attack"]);
+    assert!(c("attack ").contains(&"Maeoni Viper".to_string()));
+    assert!(c("attack ").contains(&"unit".to_string()));
+    assert_eq!(
+        c("attack Maeoni Viper with Iron Worker, ha"),
+        ["Hammer Knight"]
+    );
+    assert!(c("attack unit ").contains(&"Frostback Bear".to_string()));
+    assert_eq!(
+        c("attack unit Mist Spirit with Hammer Knight; gu"),
+        ["guard"]
+    );
+    let guards = c("attack unit Mist Spirit with Hammer Knight; guard ");
+    assert_eq!(guards, ["phoenixborn", "Ice Golem"]);
+    assert_eq!(c("attack Maeoni with Iron Worker; block "), ["Iron Worker"]);
+    assert_eq!(
+        c("attack Maeoni with Iron Worker; block Iron Worker with Frostback Bear "),
+        ["counter", "no counter"]
+    );
+    assert_eq!(c(""), ["attack", "pass", "pay"]);
+    assert_eq!(c("pay Molten Gold "), ["main", "no main"]);
+    assert_eq!(c("attack Maeoni Viper w"), ["with"]);
+    assert!(
+        c("attack Maeoni with Iron Worker; block Iron Worker with ")
+            .contains(&"Frostback Bear".to_string())
+    );
+}
+
+// ------------------------------------------------- Citations and coverage
+
+#[test]
+fn every_rule_use_quote_is_verbatim_and_every_cited_rule_is_listed() {
+    let app = arbiter::app::App::load(&arbiter::load::default_data_dir(), &[]).unwrap();
+    let ws = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    for u in ashes().rule_uses() {
+        let reply = app
+            .cite(u.rule, false)
+            .unwrap_or_else(|e| panic!("{}: {e}", u.rule));
+        let text = ws(&reply.passages[0].text);
+        assert!(
+            text.contains(&ws(u.quote)),
+            "{}: quote not verbatim: {}",
+            u.rule,
+            u.quote
+        );
+    }
+    let listed: Vec<&str> = ashes().rule_uses().iter().map(|u| u.rule).collect();
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/ashes");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let doc = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let r = judge(&doc);
+        for id in r
+            .steps
+            .iter()
+            .map(|s| s.rule.as_str())
+            .chain(r.diagnostics.iter().filter_map(|d| d.rule.as_deref()))
+        {
+            assert!(listed.contains(&id), "{id} is cited but not listed");
+            seen += 1;
+        }
+    }
+    assert!(seen > 40);
+    // Every passage with text is executed somewhere.
+    let cov = app.coverage(Some("ashes")).unwrap();
+    let text_only: Vec<&str> = cov.games[0]
+        .entries
+        .iter()
+        .filter(|e| e.executed_by.is_empty())
+        .map(|e| e.id.as_str())
+        .collect();
+    assert_eq!(
+        text_only,
+        ["ashes:main-actions"],
+        "only the section heading (no text) is not executed"
+    );
+}
+
+#[test]
+fn the_schema_describes_the_document() {
+    let s = ashes().schema();
+    assert_eq!(s["properties"]["game"]["const"], "ashes");
+    assert_eq!(s["additionalProperties"], false);
+    let play = &s["properties"]["play"];
+    assert_eq!(
+        play["properties"]["action"]["enum"],
+        json!(["attack-phoenixborn", "attack-unit", "pass", "pay-cost"])
+    );
+    let unit = &s["properties"]["players"]["items"]["properties"]["units"]["items"];
+    assert_eq!(unit["required"], json!(["name", "attack", "life"]));
+    // Every field the documents use is in the schema.
+    for key in ["turn", "main_action_used", "consecutive_passes", "phase"] {
+        assert!(s["properties"].get(key).is_some(), "{key}");
+    }
+    for key in [
+        "attackers",
+        "target",
+        "blocks",
+        "order",
+        "guard",
+        "counter",
+        "split",
+        "card",
+        "main_action",
+        "player",
+    ] {
+        assert!(play["properties"].get(key).is_some(), "{key}");
+    }
+}
+
+// ------------------------------------------------------------- Robustness
+
+mod garbage {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+        #[test]
+        fn random_text_never_panics(s in "\\PC{0,400}") {
+            let _ = ashes().judge(&s);
+            let b = json!({"game": "ashes", "players": [{"name": "A", "phoenixborn": {"name": "X", "life": 1}}]});
+            let _ = ashes().parse_notation(&s, &b);
+            let _ = ashes().notation_completions(&s, &b);
+        }
+
+        #[test]
+        fn mutated_boards_never_panic(
+            attack in 0u32..2000, life in 0u32..2000, dmg in 0u32..2000, ex in any::<bool>(),
+            names in proptest::collection::vec("[A-Za-z ]{0,12}", 0..5),
+            action in prop::sample::select(vec!["attack-phoenixborn", "attack-unit", "pass", "pay-cost", "dance"]),
+            counter in any::<bool>(), split in 0u32..2000,
+        ) {
+            let list = names.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", ");
+            let doc = format!(
+                "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: {{ name: Coal Roarkwin, life: 15 }}\n    units:\n      - {{ name: Iron Worker, attack: {attack}, life: {life}, damage: {dmg}, exhausted: {ex} }}\n      - {{ name: Hammer Knight, attack: 3, life: 3 }}\n  - name: Maeoni\n    phoenixborn: {{ name: Maeoni Viper, life: {life}, damage: {dmg} }}\n    units:\n      - {{ name: Frostback Bear, attack: {attack}, life: 4, exhausted: {ex}, abilities: [Unit Guard] }}\nplay:\n  action: {action}\n  attackers: [{list}]\n  target: {}\n  counter: {counter}\n  split: {{ Iron Worker: {split} }}\n",
+                names.first().map(String::as_str).unwrap_or("Frostback Bear")
+            );
+            if let Ok(r) = ashes().judge(&doc) {
+                prop_assert!(r.legal || !r.diagnostics.is_empty());
+            }
+        }
+
+        #[test]
+        fn random_legal_attacks_conserve_damage(a1 in 0u32..6, a2 in 0u32..6, l1 in 1u32..6, bl in 1u32..6, ba in 0u32..6, counter in any::<bool>()) {
+            let doc = format!(
+                "game: ashes\nplayers:\n  - name: Coal\n    phoenixborn: {{ name: Coal Roarkwin, life: 15 }}\n    units:\n      - {{ name: A, attack: {a1}, life: {l1} }}\n      - {{ name: B, attack: {a2}, life: 5 }}\n  - name: Maeoni\n    phoenixborn: {{ name: Maeoni Viper, life: 99 }}\n    units:\n      - {{ name: Bear, attack: {ba}, life: {bl} }}\nplay:\n  action: attack-phoenixborn\n  attackers: [A, B]\n  blocks: [{{ attacker: A, blocker: Bear, counter: {counter} }}]\n"
+            );
+            let r = ashes().judge(&doc).unwrap();
+            prop_assert!(r.legal);
+            prop_assert_eq!(pb_damage(&r, 1), i64::from(a2));
+            let bear_dead = a1 >= bl;
+            prop_assert_eq!(unit(&r, 1, "Bear").is_none(), bear_dead);
+            if let Some(bear) = unit(&r, 1, "Bear") {
+                prop_assert_eq!(bear["exhausted"].as_bool(), Some(counter));
+            }
+            let a_dead = counter && ba >= l1;
+            prop_assert_eq!(unit(&r, 0, "A").is_none(), a_dead);
+        }
+    }
+}
+
+#[test]
+fn the_documented_notation_examples_parse_and_judge() {
+    let doc = board(COAL, PB, MAEONI, "", "  action: pass\n");
+    let mut b = board_json(&doc);
+    b["turn"] = Value::Null; // so that `Maeoni: pass` is in turn too
+    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/games/ashes.md"))
+        .unwrap();
+    let section = docs
+        .split("Examples:\n\n```text")
+        .nth(1)
+        .and_then(|s| s.split("```").next())
+        .unwrap();
+    let mut n = 0;
+    for line in section.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let play = ashes()
+            .parse_notation(line, &b)
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+        let mut next = b.clone();
+        next["play"] = play;
+        let r = judge(&serde_json::to_string(&next).unwrap());
+        assert!(r.legal, "{line}: {:#?}", r.diagnostics);
+        n += 1;
+    }
+    assert!(n >= 6);
+}

@@ -1,0 +1,950 @@
+//! Star Wars: Legion engine: one test per rule-bearing sentence of
+//! `legion:actions`, the two worked examples, illegal sequences, notation,
+//! round trips and garbage input.
+
+use arbiter::engine::{self, ErrorKind, GameEngine, Ruling, Severity};
+use serde_json::json;
+
+fn eng() -> &'static dyn GameEngine {
+    engine::engine("legion").expect("legion engine registered")
+}
+
+fn judge(doc: &str) -> Ruling {
+    eng()
+        .judge(doc)
+        .unwrap_or_else(|e| panic!("board error: {e}\n{doc}"))
+}
+
+/// A board with a unit block (indented two spaces) and a play block.
+fn doc(unit: &str, play: &str) -> String {
+    format!("game: legion\nplayer: Alice\nunit:\n{unit}\nplay:\n{play}\n")
+}
+
+const VADER: &str = "  name: Darth Vader
+  abilities:
+    - name: Relentless
+      after: move
+      grants: free_action
+      action: attack
+  card_actions: [Force Choke]";
+
+const HAN: &str = "  name: Han Solo
+  abilities:
+    - name: Gunslinger
+      after: attack
+      grants: extra_attack";
+
+const TROOPERS: &str = "  name: Rebel Troopers";
+
+fn rules(r: &Ruling) -> Vec<&str> {
+    r.steps.iter().map(|s| s.rule.as_str()).collect()
+}
+
+fn error_rule(r: &Ruling) -> Option<&str> {
+    assert!(!r.legal, "expected an illegal play: {r:#?}");
+    let errors: Vec<_> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert_eq!(errors.len(), 1, "{:#?}", r.diagnostics);
+    errors[0].rule.as_deref()
+}
+
+/// The state of an illegal ruling is the board as given, without the play.
+fn assert_unchanged(r: &Ruling, doc: &str) {
+    let mut v: serde_json::Value = serde_saphyr::from_str(doc).unwrap();
+    v.as_object_mut().unwrap().remove("play");
+    assert_eq!(r.state, v);
+    assert!(r.changes.is_empty(), "{:?}", r.changes);
+}
+
+fn performed(r: &Ruling) -> serde_json::Value {
+    r.state["unit"]["performed"].clone()
+}
+
+// --- legion:actions.1: two actions from the list ---------------------------
+
+#[test]
+fn two_actions_are_allowed_and_counted() {
+    let r = judge(&doc(TROOPERS, "  - action: move\n  - action: attack"));
+    assert!(r.legal, "{r:#?}");
+    assert_eq!(rules(&r)[0], "legion:actions.1");
+    let attack = r
+        .steps
+        .iter()
+        .find(|s| s.rule == "legion:actions.1.2")
+        .unwrap();
+    assert!(attack.numbers.contains(&("actions used".into(), 2)));
+    assert_eq!(attack.choice.as_ref().unwrap().player, "Alice");
+    assert_eq!(
+        performed(&r),
+        json!([{ "action": "move" }, { "action": "attack" }])
+    );
+}
+
+#[test]
+fn a_third_action_is_illegal() {
+    let d = doc(
+        TROOPERS,
+        "  - action: move\n  - action: aim\n  - action: attack",
+    );
+    let r = judge(&d);
+    assert_eq!(error_rule(&r), Some("legion:actions.1"));
+    let diag = &r.diagnostics[0];
+    assert_eq!(diag.path.as_deref(), Some("play[2]"));
+    assert!(diag.message.contains("third action"), "{}", diag.message);
+    assert_unchanged(&r, &d);
+}
+
+#[test]
+fn each_action_on_the_list_cites_its_list_item() {
+    for (kind, rule) in [
+        ("move", "legion:actions.1.1"),
+        ("attack", "legion:actions.1.2"),
+        ("aim", "legion:actions.1.3"),
+        ("dodge", "legion:actions.1.4"),
+        ("standby", "legion:actions.1.5"),
+        ("recover", "legion:actions.1.6"),
+    ] {
+        let r = judge(&doc(TROOPERS, &format!("  - action: {kind}")));
+        assert!(r.legal);
+        assert_eq!(rules(&r)[1], rule, "{kind}");
+    }
+    let r = judge(&doc(VADER, "  - action: card\n    card: force choke"));
+    assert!(
+        r.steps
+            .iter()
+            .any(|s| s.rule == "legion:actions.1.7" && s.text.contains("Force Choke"))
+    );
+    assert_eq!(
+        performed(&r),
+        json!([{ "action": "card", "card": "Force Choke" }])
+    );
+}
+
+#[test]
+fn aim_dodge_standby_actions_add_tokens() {
+    let r = judge(&doc(
+        "  name: Scouts\n  tokens: { aim: 1 }",
+        "  - action: aim\n  - action: dodge",
+    ));
+    assert_eq!(r.state["unit"]["tokens"], json!({ "aim": 2, "dodge": 1 }));
+    assert!(
+        r.steps[1].assumption.is_some(),
+        "token from an action is outside the indexed text"
+    );
+}
+
+// --- legion:actions.2: same action at most once, except move ---------------
+
+#[test]
+fn the_same_non_move_action_twice_is_illegal() {
+    for kind in ["attack", "aim", "dodge", "standby", "recover"] {
+        let d = doc(TROOPERS, &format!("  - action: {kind}\n  - action: {kind}"));
+        let r = judge(&d);
+        assert_eq!(error_rule(&r), Some("legion:actions.2"), "{kind}");
+        assert_unchanged(&r, &d);
+    }
+}
+
+#[test]
+fn move_can_be_performed_twice() {
+    let r = judge(&doc(TROOPERS, "  - action: move\n  - action: move"));
+    assert!(r.legal);
+    let second = &r.steps[2];
+    assert_eq!(second.rule, "legion:actions.2");
+    assert!(second.text.contains("more than once"));
+}
+
+// --- legion:actions.3 / 3.1: card actions ----------------------------------
+
+#[test]
+fn card_actions_are_listed_as_card_actions() {
+    let r = judge(&doc(VADER, "  - action: move"));
+    assert!(
+        r.steps
+            .iter()
+            .any(|s| s.rule == "legion:actions.3" && s.text.contains("Force Choke"))
+    );
+}
+
+#[test]
+fn different_card_actions_are_allowed() {
+    let unit = "  name: Luke Skywalker\n  card_actions: [Force Push, Saber Throw]";
+    let r = judge(&doc(
+        unit,
+        "  - action: card\n    card: Force Push\n  - action: card\n    card: Saber Throw",
+    ));
+    assert!(r.legal, "{r:#?}");
+    assert_eq!(r.steps.last().map(|s| s.numbers[0].1), Some(2));
+    assert!(
+        r.steps
+            .iter()
+            .any(|s| s.rule == "legion:actions.3.1" && s.text.contains("Saber Throw"))
+    );
+}
+
+#[test]
+fn the_same_card_action_twice_is_illegal() {
+    let unit = "  name: Luke Skywalker\n  actions: 2\n  card_actions: [Force Push]";
+    let d = doc(
+        unit,
+        "  - action: card\n    card: Force Push\n  - free_action: card\n    card: Force Push\n    effect: Take Initiative\n    untyped: true",
+    );
+    let r = judge(&d);
+    assert_eq!(error_rule(&r), Some("legion:actions.3.1"));
+    assert_unchanged(&r, &d);
+}
+
+// --- legion:actions.4 / 4.1: free card actions ------------------------------
+
+#[test]
+fn free_card_actions_do_not_count_against_two_actions() {
+    let unit = "  name: Count Dooku\n  free_card_actions: [Fear and Dead Men]";
+    let r = judge(&doc(
+        unit,
+        "  - action: move\n  - action: attack\n  - free_card_action: fear and dead men",
+    ));
+    assert!(r.legal, "{r:#?}");
+    let s = r
+        .steps
+        .iter()
+        .find(|s| s.rule == "legion:actions.4")
+        .unwrap();
+    assert!(s.numbers.contains(&("actions used".into(), 2)));
+    assert!(rules(&r).contains(&"legion:actions.6"));
+}
+
+#[test]
+fn the_same_free_card_action_twice_is_illegal_but_different_ones_are_fine() {
+    let unit = "  name: Count Dooku\n  free_card_actions: [Fear and Dead Men, Force Lightning]";
+    let ok = judge(&doc(
+        unit,
+        "  - free_card_action: Fear and Dead Men\n  - free_card_action: Force Lightning",
+    ));
+    assert!(ok.legal);
+    assert!(rules(&ok).contains(&"legion:actions.4.1"));
+    let d = doc(
+        unit,
+        "  - free_card_action: Fear and Dead Men\n  - free_card_action: Fear and Dead Men",
+    );
+    let r = judge(&d);
+    assert_eq!(error_rule(&r), Some("legion:actions.4.1"));
+    assert_unchanged(&r, &d);
+}
+
+// --- legion:actions.5: reductions ------------------------------------------
+
+#[test]
+fn reductions_come_from_the_board_with_their_source() {
+    let unit = "  name: Stormtroopers\n  reduced_by:\n    - amount: 1\n      source: suppressed";
+    let r = judge(&doc(unit, "  - action: aim"));
+    assert!(r.legal);
+    let open = &r.steps[0];
+    assert_eq!(open.rule, "legion:actions.5");
+    assert!(open.text.contains("suppressed"));
+    assert!(open.numbers.contains(&("actions available".into(), 1)));
+    assert!(
+        open.assumption
+            .as_deref()
+            .unwrap()
+            .contains("not by how much")
+    );
+    let d = doc(unit, "  - action: aim\n  - action: move");
+    let r = judge(&d);
+    assert_eq!(error_rule(&r), Some("legion:actions.5"));
+    assert_unchanged(&r, &d);
+}
+
+#[test]
+fn a_given_number_of_actions_is_used_and_marked() {
+    let r = judge(&doc(
+        "  name: Stormtroopers\n  actions: 0",
+        "  - action: move",
+    ));
+    assert_eq!(error_rule(&r), Some("legion:actions.5"));
+    assert!(r.steps[0].assumption.is_some());
+    let e = eng()
+        .judge(&doc(
+            "  name: Stormtroopers\n  actions: 3",
+            "  - action: move",
+        ))
+        .unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("unit.actions"));
+    assert_eq!(e.rule.as_deref(), Some("legion:actions.1"));
+    let e = eng()
+        .judge(&doc(
+            "  name: S\n  actions: 2\n  reduced_by: [{amount: 1, source: damage}]",
+            "  - action: move",
+        ))
+        .unwrap_err();
+    assert_eq!(e.rule.as_deref(), Some("legion:actions.5"));
+}
+
+// --- legion:actions.6 / 7: free actions of a type (Vader) -------------------
+
+#[test]
+fn vader_relentless_worked_example() {
+    // Move, Relentless free attack, then one action remains but not an attack.
+    let d = doc(
+        VADER,
+        "  - action: move\n  - free_action: attack\n    ability: Relentless\n  - action: attack",
+    );
+    let r = judge(&d);
+    assert_eq!(error_rule(&r), Some("legion:actions.7"));
+    assert_eq!(r.diagnostics[0].path.as_deref(), Some("play[2]"));
+    assert!(
+        r.steps
+            .iter()
+            .any(|s| s.rule == "legion:actions.7" && s.text.starts_with("Relentless triggers"))
+    );
+    let free = r
+        .steps
+        .iter()
+        .find(|s| s.text.contains("free attack action (Relentless)"))
+        .unwrap();
+    assert!(
+        free.numbers.contains(&("actions used".into(), 1)),
+        "the free attack does not count"
+    );
+    assert_unchanged(&r, &d);
+
+    // The remaining action is still there for anything but an attack.
+    let r = judge(&doc(
+        VADER,
+        "  - action: move\n  - free_action: attack\n    ability: Relentless",
+    ));
+    assert!(r.legal);
+    let summary = r.steps.last().unwrap();
+    assert!(summary.numbers.contains(&("actions left".into(), 1)));
+    assert!(summary.text.contains("not: attack"), "{}", summary.text);
+    let r = judge(&doc(
+        VADER,
+        "  - action: move\n  - free_action: attack\n    ability: Relentless\n  - action: card\n    card: Force Choke",
+    ));
+    assert!(r.legal);
+    assert!(
+        rules(&r).contains(&"legion:actions.6"),
+        "three actions through a free action"
+    );
+}
+
+#[test]
+fn a_typed_free_action_after_the_same_action_is_illegal() {
+    let d = doc(
+        VADER,
+        "  - action: attack\n  - action: move\n  - free_action: attack\n    ability: Relentless",
+    );
+    let r = judge(&d);
+    assert_eq!(error_rule(&r), Some("legion:actions.7"));
+    assert!(r.diagnostics[0].message.contains("considered an action"));
+}
+
+#[test]
+fn a_typed_free_action_must_be_of_its_type() {
+    let r = judge(&doc(
+        VADER,
+        "  - action: move\n  - free_action: aim\n    ability: Relentless",
+    ));
+    assert_eq!(error_rule(&r), Some("legion:actions.7"));
+}
+
+#[test]
+fn a_triggered_ability_needs_its_trigger() {
+    let r = judge(&doc(
+        VADER,
+        "  - action: aim\n  - free_action: attack\n    ability: Relentless",
+    ));
+    assert!(!r.legal);
+    assert!(
+        r.diagnostics[0].message.contains("after a move action"),
+        "{}",
+        r.diagnostics[0].message
+    );
+    assert_eq!(
+        r.diagnostics[0].rule, None,
+        "the trigger is the ability's data, not the indexed text"
+    );
+}
+
+#[test]
+fn a_free_action_triggers_after_action_abilities() {
+    let unit = "  name: Vader Gunslinger
+  abilities:
+    - name: Relentless
+      after: move
+      grants: free_action
+      action: attack
+    - name: Gunslinger
+      after: attack
+      grants: extra_attack";
+    let r = judge(&doc(
+        unit,
+        "  - action: move\n  - free_action: attack\n    ability: Relentless\n  - extra_attack: true\n    ability: Gunslinger",
+    ));
+    assert!(r.legal, "{r:#?}");
+    let trig = r
+        .steps
+        .iter()
+        .find(|s| s.text.starts_with("Gunslinger triggers"))
+        .unwrap();
+    assert_eq!(trig.rule, "legion:actions.7");
+}
+
+// --- legion:actions.8: untyped free actions ---------------------------------
+
+#[test]
+fn an_untyped_free_action_is_any_action_and_does_not_count() {
+    let r = judge(&doc(
+        TROOPERS,
+        "  - action: move\n  - action: aim\n  - free_action: dodge\n    effect: Take Initiative\n    untyped: true",
+    ));
+    assert!(r.legal, "{r:#?}");
+    let s = r
+        .steps
+        .iter()
+        .find(|s| s.rule == "legion:actions.8")
+        .unwrap();
+    assert!(s.text.contains("could normally perform"));
+    assert!(s.numbers.contains(&("actions used".into(), 2)));
+    assert_eq!(
+        performed(&r)[2],
+        json!({ "free_action": "dodge", "effect": "Take Initiative", "untyped": true })
+    );
+}
+
+#[test]
+fn an_untyped_free_action_blocks_the_same_action() {
+    let d = doc(
+        TROOPERS,
+        "  - free_action: dodge\n    effect: Take Initiative\n    untyped: true\n  - action: dodge",
+    );
+    let r = judge(&d);
+    assert_eq!(error_rule(&r), Some("legion:actions.8"));
+    assert_unchanged(&r, &d);
+    // and the other way round, the free action is the one refused
+    let r = judge(&doc(
+        TROOPERS,
+        "  - action: dodge\n  - free_action: dodge\n    effect: Take Initiative\n    untyped: true",
+    ));
+    assert_eq!(error_rule(&r), Some("legion:actions.8"));
+}
+
+// --- legion:actions.9: attacks that are not actions (Han) -------------------
+
+#[test]
+fn han_gunslinger_worked_example() {
+    let r = judge(&doc(
+        HAN,
+        "  - action: attack\n  - extra_attack: true\n    ability: Gunslinger",
+    ));
+    assert!(r.legal, "{r:#?}");
+    let extra = r
+        .steps
+        .iter()
+        .find(|s| s.text.contains("attack that is not an action (Gunslinger)"))
+        .unwrap();
+    assert_eq!(extra.rule, "legion:actions.9");
+    assert!(extra.text.contains("already performed an attack action"));
+    assert!(extra.numbers.contains(&("actions used".into(), 1)));
+    assert!(
+        r.steps
+            .iter()
+            .any(|s| s.rule == "legion:actions.9"
+                && s.text.starts_with("Gunslinger does not trigger"))
+    );
+    assert_eq!(
+        r.steps.last().unwrap().numbers[1],
+        ("actions left".into(), 1)
+    );
+    assert_eq!(
+        performed(&r),
+        json!([{ "action": "attack" }, { "extra_attack": true, "ability": "Gunslinger" }])
+    );
+}
+
+#[test]
+fn a_non_action_attack_does_not_count_and_does_not_block_the_attack_action() {
+    let r = judge(&doc(
+        TROOPERS,
+        "  - extra_attack: true\n    effect: Standing Orders\n  - action: attack\n  - action: move",
+    ));
+    assert!(r.legal, "{r:#?}");
+    assert_eq!(
+        r.steps.last().unwrap().numbers[0],
+        ("actions used".into(), 2)
+    );
+}
+
+#[test]
+fn a_non_action_attack_does_not_trigger_after_attack_abilities() {
+    let d = doc(
+        HAN,
+        "  - extra_attack: true\n    effect: Command card\n  - extra_attack: true\n    ability: Gunslinger",
+    );
+    let r = judge(&d);
+    assert_eq!(error_rule(&r), Some("legion:actions.9"));
+    assert!(
+        r.steps
+            .iter()
+            .any(|s| s.text.starts_with("Gunslinger does not trigger"))
+    );
+    assert_unchanged(&r, &d);
+}
+
+// --- legion:actions.10: tokens from effects ---------------------------------
+
+const SCOUTS: &str = "  name: Scout Troopers
+  abilities:
+    - name: Spotter Drill
+      after: aim
+      grants: token
+      token: dodge";
+
+#[test]
+fn a_token_from_an_effect_is_not_the_action() {
+    let r = judge(&doc(
+        SCOUTS,
+        "  - gain: aim\n    effect: Coordinated Fire\n  - action: aim",
+    ));
+    assert!(r.legal, "{r:#?}");
+    assert_eq!(r.steps[1].rule, "legion:actions.10");
+    assert!(r.steps[1].text.contains("may still perform an aim action"));
+    assert!(
+        r.steps.iter().any(|s| s.rule == "legion:actions.10"
+            && s.text.starts_with("Spotter Drill does not trigger"))
+    );
+    assert!(
+        r.steps
+            .iter()
+            .any(|s| s.text.starts_with("Spotter Drill triggers")),
+        "the aim action does trigger it"
+    );
+    assert_eq!(r.state["unit"]["tokens"], json!({ "aim": 2 }));
+}
+
+#[test]
+fn a_token_from_an_effect_does_not_trigger_after_action_abilities() {
+    let d = doc(
+        SCOUTS,
+        "  - gain: aim\n    effect: Coordinated Fire\n  - gain: dodge\n    ability: Spotter Drill",
+    );
+    let r = judge(&d);
+    assert_eq!(error_rule(&r), Some("legion:actions.10"));
+    assert_unchanged(&r, &d);
+}
+
+// --- what the excerpt does not decide ---------------------------------------
+
+#[test]
+fn attack_and_standby_is_reported_as_not_covered() {
+    let r = judge(&doc(TROOPERS, "  - action: attack\n  - action: standby"));
+    assert!(r.legal);
+    let w = r
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Warning)
+        .unwrap();
+    assert!(w.message.starts_with("not covered by the indexed rules"));
+    assert!(r.steps.iter().any(|s| {
+        s.assumption
+            .as_deref()
+            .is_some_and(|a| a.contains("not covered by the indexed rules"))
+    }));
+    let r = judge(&doc(TROOPERS, "  - action: attack\n  - action: move"));
+    assert!(r.diagnostics.is_empty());
+}
+
+// --- round trip and history -------------------------------------------------
+
+#[test]
+fn state_is_a_board_that_continues_the_activation() {
+    let r = judge(&doc(VADER, "  - action: move"));
+    assert!(
+        r.steps
+            .last()
+            .unwrap()
+            .text
+            .contains("Triggered and not yet used: Relentless")
+    );
+    let mut state = r.state.clone();
+    state["play"] = json!([{ "free_action": "attack", "ability": "Relentless" }]);
+    let r2 = judge(&state.to_string());
+    assert!(r2.legal, "{r2:#?}");
+    assert!(
+        r2.steps
+            .iter()
+            .any(|s| s.text.starts_with("already this activation: move action"))
+    );
+    let mut state = r2.state.clone();
+    state["play"] = json!([{ "action": "attack" }]);
+    let r3 = judge(&state.to_string());
+    assert_eq!(error_rule(&r3), Some("legion:actions.7"));
+    assert_eq!(r3.state, r2.state);
+}
+
+#[test]
+fn an_illegal_history_is_a_board_error_with_its_path() {
+    let d = "game: legion\nunit:\n  name: X\n  performed:\n    - action: aim\n    - action: aim\n";
+    let e = eng().judge(d).unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("unit.performed[1]"));
+    assert_eq!(e.rule.as_deref(), Some("legion:actions.2"));
+}
+
+// --- board errors -----------------------------------------------------------
+
+#[test]
+fn board_errors_carry_paths_and_suggestions() {
+    let e = eng()
+        .judge(&doc(VADER, "  - action: card\n    card: Forse Choke"))
+        .unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("play[0].card"));
+    assert!(
+        e.message.contains("did you mean 'Force Choke'"),
+        "{}",
+        e.message
+    );
+    let e = eng()
+        .judge(&doc(
+            VADER,
+            "  - free_action: attack\n    ability: Relentlss",
+        ))
+        .unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("play[0].ability"));
+    let e = eng().judge(&doc(VADER, "  - action: atack")).unwrap_err();
+    assert!(e.message.contains("did you mean 'attack'"), "{}", e.message);
+    let e = eng()
+        .judge(&doc(VADER, "  - action: move\n    gain: aim"))
+        .unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("play[0]"));
+    let e = eng()
+        .judge(&doc(VADER, "  - free_action: attack"))
+        .unwrap_err();
+    assert!(e.message.contains("source"));
+    let e = eng()
+        .judge(&doc(
+            HAN,
+            "  - free_action: attack\n    ability: Gunslinger",
+        ))
+        .unwrap_err();
+    assert!(e.message.contains("does not grant a free action"));
+    let e = eng()
+        .judge("game: legion\nunit:\n  name: X\n  wounds: 2\n")
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Syntax);
+    let e = eng().judge("game: ashes\nunit:\n  name: X\n").unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("game"));
+}
+
+#[test]
+fn absurd_sizes_are_refused() {
+    let play: String = (0..100).map(|_| "  - action: move\n").collect();
+    let e = eng().judge(&doc(TROOPERS, &play)).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Refused);
+}
+
+// --- notation ----------------------------------------------------------------
+
+fn board_of(unit: &str) -> serde_json::Value {
+    serde_saphyr::from_str(&format!("game: legion\nunit:\n{unit}\n")).unwrap()
+}
+
+#[test]
+fn notation_matches_the_yaml_play() {
+    let b = board_of(VADER);
+    let play = eng()
+        .parse_notation("move; free attack (Relentless); attack", &b)
+        .unwrap();
+    assert_eq!(
+        play,
+        json!([{ "action": "move" }, { "free_action": "attack", "ability": "Relentless" }, { "action": "attack" }])
+    );
+    let inferred = eng()
+        .parse_notation("move then free attack -> card action force choke", &b)
+        .unwrap();
+    assert_eq!(
+        inferred[1],
+        json!({ "free_action": "attack", "ability": "Relentless" })
+    );
+    assert_eq!(
+        inferred[2],
+        json!({ "action": "card", "card": "Force Choke" })
+    );
+    let play = eng().parse_notation("gain aim token (effect: Coordinated Fire), free action as dodge (effect: Take Initiative)", &board_of(TROOPERS)).unwrap();
+    assert_eq!(
+        play[0],
+        json!({ "gain": "aim", "effect": "Coordinated Fire" })
+    );
+    assert_eq!(
+        play[1],
+        json!({ "free_action": "dodge", "effect": "Take Initiative", "untyped": true })
+    );
+    let play = eng()
+        .parse_notation("attack; extra attack", &board_of(HAN))
+        .unwrap();
+    assert_eq!(
+        play[1],
+        json!({ "extra_attack": true, "ability": "Gunslinger" })
+    );
+    // same ruling as the YAML form
+    let mut doc = b.clone();
+    doc["play"] = eng()
+        .parse_notation("move; free attack (Relentless); attack", &b)
+        .unwrap();
+    assert_eq!(
+        error_rule(&judge(&doc.to_string())),
+        Some("legion:actions.7")
+    );
+}
+
+#[test]
+fn notation_errors_are_helpful() {
+    let b = board_of(VADER);
+    let e = eng()
+        .parse_notation("card action forse choke", &b)
+        .unwrap_err();
+    assert!(e.message.contains("did you mean"), "{}", e.message);
+    let e = eng()
+        .parse_notation("free attack (Relentlss)", &b)
+        .unwrap_err();
+    assert!(
+        e.message.contains("did you mean 'Relentless'"),
+        "{}",
+        e.message
+    );
+    let e = eng().parse_notation("extra attack", &b).unwrap_err();
+    assert!(e.message.contains("source"), "{}", e.message);
+    assert!(eng().parse_notation("", &b).is_err());
+    assert!(eng().parse_notation("move sideways", &b).is_err());
+}
+
+#[test]
+fn notation_completions_offer_next_words() {
+    let b = board_of(VADER);
+    let c = eng().notation_completions("", &b);
+    assert!(c.contains(&"move".to_string()) && c.contains(&"free card action".to_string()));
+    assert_eq!(
+        eng().notation_completions("move; at", &b),
+        vec!["attack".to_string()]
+    );
+    assert_eq!(
+        eng().notation_completions("card action F", &b),
+        vec!["Force Choke".to_string()]
+    );
+    assert!(
+        eng()
+            .notation_completions("move; free attack (Rel", &b)
+            .contains(&"Relentless".to_string())
+    );
+    assert_eq!(
+        eng().notation_completions("gain d", &b),
+        vec!["dodge".to_string()]
+    );
+}
+
+// --- schema, examples, garbage ----------------------------------------------
+
+#[test]
+fn schema_describes_the_board() {
+    let s = eng().schema();
+    assert_eq!(s["properties"]["game"]["const"], "legion");
+    assert_eq!(s["properties"]["unit"]["additionalProperties"], false);
+    assert!(s["properties"]["play"]["items"]["properties"]["free_action"].is_object());
+}
+
+#[test]
+fn every_example_judges_and_cites_known_rules() {
+    let uses: Vec<&str> = eng().rule_uses().iter().map(|u| u.rule).collect();
+    let mut n = 0;
+    for entry in std::fs::read_dir("examples/legion").unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let r = eng()
+            .judge(&text)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for rule in r
+            .steps
+            .iter()
+            .map(|s| s.rule.as_str())
+            .chain(r.diagnostics.iter().filter_map(|d| d.rule.as_deref()))
+        {
+            assert!(
+                uses.contains(&rule),
+                "{}: {rule} not in rule_uses",
+                path.display()
+            );
+        }
+        // the state judges again
+        judge(&r.state.to_string());
+        n += 1;
+    }
+    assert!(n >= 6);
+}
+
+#[test]
+fn rule_quotes_are_verbatim() {
+    let app = arbiter::app::App::load(std::path::Path::new("rules_data"), &[]).unwrap();
+    for u in eng().rule_uses() {
+        let reply = app
+            .cite(u.rule, false)
+            .unwrap_or_else(|e| panic!("{}: {e}", u.rule));
+        let text: String = reply.passages[0]
+            .text
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            text.contains(u.quote),
+            "{}: {:?} not in {:?}",
+            u.rule,
+            u.quote,
+            text
+        );
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn garbage_never_panics(s in "\\PC{0,300}") {
+        let _ = eng().judge(&s);
+        let _ = eng().parse_notation(&s, &board_of(VADER));
+        let _ = eng().notation_completions(&s, &board_of(VADER));
+    }
+
+    #[test]
+    fn random_plays_never_panic(steps in proptest::collection::vec(0usize..12, 0..10)) {
+        const STEPS: [&str; 12] = [
+            "  - action: move", "  - action: attack", "  - action: aim", "  - action: standby",
+            "  - action: card\n    card: Force Choke", "  - free_action: attack\n    ability: Relentless",
+            "  - free_action: aim\n    effect: X\n    untyped: true", "  - extra_attack: true\n    effect: Y",
+            "  - gain: dodge\n    effect: Z", "  - action: recover", "  - free_action: move\n    effect: W", "  - action: dodge",
+        ];
+        let play: Vec<&str> = steps.iter().map(|i| STEPS[*i]).collect();
+        let d = doc(VADER, &play.join("\n"));
+        let r = eng().judge(&d);
+        proptest::prop_assert!(r.is_ok());
+        let r = r.unwrap();
+        if !r.legal { proptest::prop_assert!(r.changes.is_empty()); }
+        // the state always judges again
+        proptest::prop_assert!(eng().judge(&r.state.to_string()).is_ok());
+    }
+}
+
+#[test]
+fn changes_are_the_diff_of_the_whole_board() {
+    for (unit, play) in [
+        (
+            SCOUTS,
+            "  - gain: aim\n    effect: Coordinated Fire\n  - action: aim",
+        ),
+        (
+            "  name: S\n  tokens: { aim: 1 }\n  performed: [{action: move}]",
+            "  - action: dodge",
+        ),
+    ] {
+        let d = doc(unit, play);
+        let r = judge(&d);
+        assert!(r.legal);
+        let mut before: serde_json::Value = serde_saphyr::from_str(&d).unwrap();
+        before.as_object_mut().unwrap().remove("play");
+        let mut want = engine::diff(&before, &r.state);
+        let mut got = r.changes.clone();
+        want.sort_by(|a, b| a.path.cmp(&b.path));
+        got.sort_by(|a, b| a.path.cmp(&b.path));
+        assert_eq!(got, want);
+        assert!(!got.is_empty());
+    }
+}
+
+#[test]
+fn notation_free_actions_as_card_actions() {
+    let b = board_of(VADER);
+    let p = eng()
+        .parse_notation(
+            "free action as card force choke (effect: Take Initiative)",
+            &b,
+        )
+        .unwrap();
+    assert_eq!(
+        p,
+        json!([{ "free_action": "card", "card": "Force Choke", "effect": "Take Initiative", "untyped": true }])
+    );
+    let p = eng()
+        .parse_notation(
+            "free action card Force Choke (effect: Master of the Force)",
+            &b,
+        )
+        .unwrap();
+    assert_eq!(
+        p,
+        json!([{ "free_action": "card", "card": "Force Choke", "effect": "Master of the Force" }])
+    );
+    let mut doc = b.clone();
+    doc["play"] = json!([{ "action": "card", "card": "Force Choke" }]);
+    doc["play"]
+        .as_array_mut()
+        .unwrap()
+        .extend(p.as_array().unwrap().iter().cloned());
+    assert_eq!(
+        error_rule(&judge(&doc.to_string())),
+        Some("legion:actions.3.1")
+    );
+}
+
+#[test]
+fn free_moves_and_zero_actions() {
+    // a free move does not block a move action: move may repeat
+    let r = judge(&doc(
+        TROOPERS,
+        "  - free_action: move\n    effect: Bounty\n  - action: move\n  - action: move",
+    ));
+    assert!(r.legal, "{r:#?}");
+    // a unit with no actions left can still take free actions and non-action attacks
+    let unit = "  name: Pinned\n  reduced_by:\n    - amount: 2\n      source: damage";
+    let r = judge(&doc(
+        unit,
+        "  - free_action: attack\n    effect: Fire support\n  - extra_attack: true\n    effect: Y",
+    ));
+    assert!(r.legal, "{r:#?}");
+    assert!(
+        r.steps[0]
+            .numbers
+            .contains(&("actions available".into(), 0))
+    );
+    let r = judge(&doc(unit, "  - action: move"));
+    assert_eq!(error_rule(&r), Some("legion:actions.5"));
+}
+
+#[test]
+fn a_free_card_action_trigger_is_marked_as_an_assumption() {
+    let unit = "  name: Dooku
+  free_card_actions: [Force Lightning]
+  abilities:
+    - name: Afterglow
+      after: any
+      grants: token
+      token: dodge";
+    let r = judge(&doc(
+        unit,
+        "  - free_card_action: Force Lightning\n  - gain: dodge\n    ability: Afterglow",
+    ));
+    assert!(r.legal, "{r:#?}");
+    let t = r
+        .steps
+        .iter()
+        .find(|s| s.text.starts_with("Afterglow triggers"))
+        .unwrap();
+    assert!(t.assumption.is_some());
+}
+
+#[test]
+fn notation_sources_with_non_ascii_text() {
+    let b = board_of(TROOPERS);
+    let p = eng()
+        .parse_notation("gain aim FROM effect İstanbul Ördek", &b)
+        .unwrap();
+    assert_eq!(p[0], json!({ "gain": "aim", "effect": "İstanbul Ördek" }));
+}
