@@ -653,3 +653,32 @@ async fn an_unknown_passage_id_is_an_ephemeral_error_with_did_you_mean() {
     );
     h.server.stop().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn judge_takes_a_play_in_one_line_notation_against_the_board() {
+    let h = Harness::start().await;
+    let play = "attack unit \"Mist Spirit\" with Hammer Knight; no counter";
+    let v = h
+        .post(&slash(
+            "judge",
+            vec![opt("board", &board()), opt("play", play)],
+        ))
+        .await;
+    let e = embed(&v);
+    assert_eq!(e["title"], "Ruling (ashes): the play is legal", "{e}");
+    let desc = e["description"].as_str().unwrap();
+    assert!(desc.contains("**1.** `ashes:attack-a-unit`"), "{desc}");
+    assert!(desc.contains("Mist Spirit"), "{desc}");
+    // A notation typo is an ephemeral user error.
+    let v = h
+        .post(&slash(
+            "judge",
+            vec![
+                opt("board", &board()),
+                opt("play", "attack unit \"Mist Spirt\" with Hammer Knight"),
+            ],
+        ))
+        .await;
+    assert_eq!(v["data"]["flags"].as_u64().unwrap_or(0) & 64, 64, "{v}");
+    h.server.stop().await.unwrap();
+}

@@ -10,6 +10,8 @@ pub const JUDGE_MESSAGE: &str = "Judge this board";
 /// Longest board accepted in the `board` option (Discord's maximum for a
 /// string option).
 pub const MAX_BOARD_OPTION: u16 = 6000;
+/// Longest one-line play accepted in the `play` option.
+pub const MAX_PLAY_OPTION: u16 = 500;
 
 fn game_option(app: &App, description: &str) -> CreateCommandOption {
     let mut opt =
@@ -62,6 +64,15 @@ pub fn definitions(app: &App) -> Vec<CreateCommand> {
                     "A .yaml, .yml or .json board document (at most 1 MB)",
                 )
                 .required(false),
+            )
+            .add_option(
+                CreateCommandOption::new(
+                    CommandOptionType::String,
+                    "play",
+                    "The play in one-line notation, judged against the board (replaces its play)",
+                )
+                .required(false)
+                .max_length(MAX_PLAY_OPTION),
             ),
         CreateCommand::new(JUDGE_MESSAGE).kind(CommandType::Message),
         CreateCommand::new("games")

@@ -26,7 +26,7 @@ pub enum Line {
     Nothing,
 }
 
-const HELP_LINE: &str = "commands: /rule query:… [game:…]  /judge [game:…] [board:…] [file:PATH]  /complete query:… [game:…]  /games  /help  /quit; a number presses that button";
+const HELP_LINE: &str = "commands: /rule query:… [game:…]  /judge [game:…] [board:…] [file:PATH] [play:…]  /complete query:… [game:…]  /games  /help  /quit; a number presses that button";
 
 /// Splits `key:value key:value` with only the given keys recognised, so
 /// values may contain spaces and colons (`query:ashes:pass`).
@@ -104,7 +104,7 @@ pub fn parse(line: &str) -> Result<Line, String> {
             })
         }
         "judge" => {
-            let o = options(rest, &["game", "board", "file"])?;
+            let o = options(rest, &["game", "board", "file", "play"])?;
             let board = match (get(&o, "board"), get(&o, "file")) {
                 (Some(b), _) => Some(BoardSource::Text(b.replace("\\n", "\n"))),
                 (None, Some(path)) => Some(BoardSource::Text(read_file(&path)?)),
@@ -113,6 +113,7 @@ pub fn parse(line: &str) -> Result<Line, String> {
             Input::Command(Command::Judge {
                 game: get(&o, "game"),
                 board,
+                play: get(&o, "play"),
             })
         }
         "complete" => {

@@ -180,6 +180,7 @@ fn command(ci: &CommandInteraction) -> Option<Command> {
             Command::Judge {
                 game: string("game"),
                 board,
+                play: string("play"),
             }
         }
         "games" => Command::Games,

@@ -80,10 +80,12 @@ pub enum BoardSource {
 pub enum Command {
     /// `/rule query [game]`.
     Rule { query: String, game: Option<String> },
-    /// `/judge [game] [board] [file]`; `None` opens the modal.
+    /// `/judge [game] [board] [file] [play]`; no board opens the modal.
+    /// `play` is a play in the game's one-line notation, replacing the board's.
     Judge {
         game: Option<String>,
         board: Option<BoardSource>,
+        play: Option<String>,
     },
     /// "Judge this board" on a message: its content, and its first attachment.
     JudgeMessage {
@@ -335,9 +337,11 @@ impl Bot {
     fn answer(&self, request: &Request, fetched: Option<String>) -> Reply {
         match &request.input {
             Input::Command(Command::Rule { query, game }) => self.rule(query, game.as_deref()),
-            Input::Command(Command::Judge { game, board }) => match (board, fetched) {
-                (_, Some(text)) => self.judge(&text, game.as_deref()),
-                (Some(BoardSource::Text(text)), None) => self.judge(text, game.as_deref()),
+            Input::Command(Command::Judge { game, board, play }) => match (board, fetched) {
+                (_, Some(text)) => self.judge_with(&text, game.as_deref(), play.as_deref()),
+                (Some(BoardSource::Text(text)), None) => {
+                    self.judge_with(text, game.as_deref(), play.as_deref())
+                }
                 (Some(BoardSource::Attachment(_)), None) => Reply::Message(Message::user_error(
                     "Judge",
                     "the attachment could not be read",
@@ -452,7 +456,15 @@ impl Bot {
     }
 
     fn judge(&self, text: &str, game: Option<&str>) -> Reply {
-        match self.app.judge(text, game) {
+        self.judge_with(text, game, None)
+    }
+
+    fn judge_with(&self, text: &str, game: Option<&str>, play: Option<&str>) -> Reply {
+        let result = match play.map(str::trim).filter(|p| !p.is_empty()) {
+            Some(line) => self.app.judge_notation(text, game, line),
+            None => self.app.judge(text, game),
+        };
+        match result {
             Ok(ruling) => Reply::Message(self.paged(reply::ruling_message(&ruling), false)),
             Err(JudgeError::App(e)) => app_error("Judge", &e),
             Err(JudgeError::NoEngine { game }) => Reply::Message(Message::user_error(
@@ -592,8 +604,10 @@ Type a passage id (autocomplete suggests them) to show that passage.
 > `/rule query:can an exhausted phoenixborn guard game:ashes`
 > `/rule query:ashes:attack-a-unit.3`
 
-**/judge** `[game]` `[board]` `[file]` — adjudicates a board document (YAML or JSON): the ruling step by step with citations, \
-diagnostics and the resulting state. Paste the board, attach a `.yaml`/`.json` file (≤ 1 MB), or give neither to get a form.
+**/judge** `[game]` `[board]` `[file]` `[play]` — adjudicates a board document (YAML or JSON): the ruling step by step with citations, \
+diagnostics and the resulting state. Paste the board, attach a `.yaml`/`.json` file (≤ 1 MB), or give neither to get a form. \
+`play` judges a one-line play against the board instead of its own.
+> `/judge file:board.yaml play:attack unit \"Mist Spirit\" with Hammer Knight; no counter`
 
 **Judge this board** (right-click a message › Apps) — adjudicates the board in that message's code block or attachment.
 
