@@ -1,3 +1,4 @@
+# syntax=docker/dockerfile:1
 # Arbiter: the Discord bot and CLI in a small image.
 #   docker build -t arbiter .
 #   docker run -p 8080:8080 -e DISCORD_PUBLIC_KEY=… -v arbiter-data:/data arbiter            # HTTP interactions
@@ -6,21 +7,24 @@
 
 FROM rust:1-slim-bookworm AS build
 WORKDIR /src
-# Dependencies first, so source edits do not refetch them.
 COPY Cargo.toml Cargo.lock ./
-RUN cargo fetch --locked
 COPY src ./src
 COPY benches ./benches
+COPY tests/discord_kit ./tests/discord_kit
 COPY rules_data ./rules_data
-RUN cargo build --release --locked --bin arbiter \
-    && strip target/release/arbiter
+# BuildKit caches keep the registry and the build directory between builds.
+RUN --mount=type=cache,target=/usr/local/cargo/registry \
+    --mount=type=cache,target=/src/target \
+    cargo build --release --locked --bin arbiter \
+    && cp target/release/arbiter /arbiter \
+    && strip /arbiter
 
 FROM debian:bookworm-slim AS runtime
 # TLS roots are compiled in (rustls + webpki-roots): no packages needed.
 RUN useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin arbiter \
     && mkdir -p /data && chown arbiter /data
 WORKDIR /app
-COPY --from=build /src/target/release/arbiter /usr/local/bin/arbiter
+COPY --from=build /arbiter /usr/local/bin/arbiter
 COPY --from=build /src/rules_data /app/rules_data
 
 # Configuration (docs/DISCORD.md). Secrets (DISCORD_TOKEN, DISCORD_PUBLIC_KEY)
