@@ -682,3 +682,20 @@ async fn judge_takes_a_play_in_one_line_notation_against_the_board() {
     assert_eq!(v["data"]["flags"].as_u64().unwrap_or(0) & 64, 64, "{v}");
     h.server.stop().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn judge_this_board_prefers_the_attachment_over_an_unrelated_code_block() {
+    let h = Harness::start().await;
+    let text = board();
+    let url = h.fake.serve_file("board.yaml", text.clone().into_bytes());
+    let content = "my deck list:\n```\n3x Iron Worker\n3x Hammer Knight\n```\nboard attached";
+    let payload = judge_message_with_attachment(content, &url, "board.yaml", text.len());
+    let token = payload["token"].as_str().unwrap().to_string();
+    assert_eq!(
+        h.post(&payload).await["type"],
+        5,
+        "deferred for the download"
+    );
+    assert_judged(&h.edit_for(&token).await["embeds"][0]);
+    h.server.stop().await.unwrap();
+}

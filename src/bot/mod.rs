@@ -273,7 +273,7 @@ impl Bot {
             Input::Command(Command::JudgeMessage {
                 content,
                 attachment: Some(_),
-            }) => !has_board_text(content),
+            }) => !board_in_text(content),
             _ => false,
         }
     }
@@ -295,7 +295,7 @@ impl Bot {
             Input::Command(Command::JudgeMessage {
                 content,
                 attachment: Some(a),
-            }) if !has_board_text(content) => Some(self.download(a).await),
+            }) if !board_in_text(content) => Some(self.download(a).await),
             _ => None,
         };
         let fetched = match fetched {
@@ -350,7 +350,10 @@ impl Bot {
             },
             Input::Command(Command::JudgeMessage { content, .. }) => match fetched {
                 Some(text) => self.judge(&text, None),
-                None if has_board_text(content) => self.judge(content, None),
+                // A code block without a `game` still gets judged, for its error.
+                None if board_in_text(content) || content.contains("```") => {
+                    self.judge(content, None)
+                }
                 None => Reply::Message(Message::user_error(
                     "Judge this board",
                     "that message has no board: put a YAML board document in a ```yaml code block``` or attach a .yaml/.yml/.json file",
@@ -572,8 +575,10 @@ impl Bot {
 }
 
 /// Whether a message holds a board document in its text.
-fn has_board_text(content: &str) -> bool {
-    content.contains("```") || board::game_of(board::extract_code_block(content)).is_ok()
+/// Whether a message's text (its first code block, or the whole text) is a
+/// board document: it names its game. Otherwise its attachment is the board.
+fn board_in_text(content: &str) -> bool {
+    board::game_of(board::extract_code_block(content)).is_ok()
 }
 
 fn app_error(title: &str, e: &AppError) -> Reply {
