@@ -5,6 +5,7 @@
 //! turns replies into text. See `docs/ARCHITECTURE.md`.
 
 pub mod app;
+pub mod bot;
 pub mod corpus;
 pub mod engine;
 pub mod load;

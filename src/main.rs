@@ -76,6 +76,9 @@ enum Command {
         /// Use this game instead of the document's `game` field.
         #[arg(long, short)]
         game: Option<String>,
+        /// The play, in the game's one-line notation (replaces the document's `play`).
+        #[arg(long)]
+        play: Option<String>,
         #[arg(long)]
         json: bool,
     },
@@ -93,10 +96,72 @@ enum Command {
     },
     /// Track a match in a channel: start, setup, play, board, log, undo, end, export.
     Match(match_cli::MatchArgs),
+    /// Run the Discord bot: the gateway (DISCORD_TOKEN), or the HTTP
+    /// interactions endpoint with --http (DISCORD_PUBLIC_KEY).
+    Serve(ServeArgs),
+    /// Type bot commands (`/rule query:… game:…`) and read the replies, offline.
+    Console,
+    /// Exit 0 when the server's GET /healthz answers 200 (for container HEALTHCHECKs).
+    Healthcheck {
+        /// Address of the server (default: ARBITER_HEALTH_LISTEN, else ARBITER_LISTEN, else 127.0.0.1:8080).
+        #[arg(long, value_name = "ADDR")]
+        addr: Option<String>,
+    },
+    /// Print the Discord command definitions.
+    Commands {
+        /// As the JSON Discord receives (the only format).
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(clap::Args)]
+struct ServeArgs {
+    /// Serve Discord's HTTP interactions endpoint on this address instead of the gateway.
+    #[arg(long, env = "ARBITER_LISTEN", value_name = "ADDR")]
+    http: Option<std::net::SocketAddr>,
+    /// The application's public key (hex), for --http.
+    #[arg(long, env = "DISCORD_PUBLIC_KEY", hide_env_values = true)]
+    public_key: Option<String>,
+    /// The bot token, for the gateway.
+    #[arg(long, env = "DISCORD_TOKEN", hide_env_values = true)]
+    token: Option<String>,
+    /// Register commands to this guild only (instant, for development) instead of globally.
+    #[arg(long, env = "DISCORD_GUILD_ID")]
+    guild: Option<u64>,
+    /// Run this many shards in this process (default: as Discord recommends).
+    #[arg(long, conflicts_with = "shard_range")]
+    shards: Option<u32>,
+    /// Run shards FIRST-LAST (inclusive) of --total-shards, for several processes.
+    #[arg(long, value_name = "FIRST-LAST", requires = "total_shards")]
+    shard_range: Option<String>,
+    /// Total shards across all processes (with --shard-range).
+    #[arg(long)]
+    total_shards: Option<u32>,
+    /// SQLite database for match tracking (sqlite://PATH).
+    #[arg(long, env = "DATABASE_URL")]
+    database_url: Option<String>,
+    /// Log format: text or json.
+    #[arg(long, env = "ARBITER_LOG_FORMAT", default_value = "text")]
+    log_format: String,
+    /// With the gateway: also serve GET /healthz on this address.
+    #[arg(long, env = "ARBITER_HEALTH_LISTEN", value_name = "ADDR")]
+    health: Option<std::net::SocketAddr>,
+    /// Base URL of Discord's API (for tests and proxies).
+    #[arg(long, env = "DISCORD_API_URL", hide = true)]
+    discord_api: Option<String>,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let log_format = match &cli.command {
+        Command::Serve(a) => a.log_format.clone(),
+        _ => std::env::var("ARBITER_LOG_FORMAT").unwrap_or_default(),
+    };
+    init_logging(&log_format);
+    if let Command::Healthcheck { addr } = &cli.command {
+        return healthcheck(addr.clone());
+    }
     let data = cli
         .data
         .clone()
@@ -110,6 +175,8 @@ fn main() -> ExitCode {
     };
     let command = match cli.command {
         Command::Match(args) => return match_cli::run(&app, args),
+        Command::Serve(args) => return serve(app, args),
+        Command::Console => return console(app),
         other => other,
     };
     match run(&app, command) {
@@ -226,12 +293,15 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
         Command::Judge {
             file,
             game,
+            play,
             json: as_json,
         } => {
             let input = read_input(&file).map_err(CliError::Input)?;
-            let ruling = app
-                .judge(&input, game.as_deref())
-                .map_err(|e| CliError::Input(e.to_string()))?;
+            let ruling = match play {
+                Some(line) => app.judge_notation(&input, game.as_deref(), &line),
+                None => app.judge(&input, game.as_deref()),
+            }
+            .map_err(|e| CliError::Input(e.to_string()))?;
             if as_json {
                 json(&ruling)
             } else {
@@ -257,7 +327,174 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
                 text::suggestions(&list)
             }
         }
-        // Handled in `main` (it needs the async runtime and the database).
-        Command::Match(_) => String::new(),
+        Command::Commands { .. } => json(&arbiter::bot::commands::definitions_json(app)),
+        Command::Serve(_) | Command::Console | Command::Healthcheck { .. } | Command::Match(_) => {
+            return Err(CliError::Input("handled in main".into()));
+        }
     })
+}
+
+/// Logs go to stderr: human-readable, or JSON lines with `json`. The level
+/// comes from RUST_LOG (default `info`, serenity at `warn`).
+fn init_logging(format: &str) {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| EnvFilter::new("info,serenity=warn,tracing::span=warn"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    let _ = if format.eq_ignore_ascii_case("json") {
+        builder
+            .json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .try_init()
+    } else {
+        builder
+            .with_ansi(std::io::stderr().is_terminal())
+            .try_init()
+    };
+}
+
+fn console(app: App) -> ExitCode {
+    use arbiter::bot::{Bot, BotConfig};
+    let bot = Bot::new(std::sync::Arc::new(app), BotConfig::default());
+    let stdin = std::io::stdin();
+    let interactive = stdin.is_terminal();
+    if interactive {
+        eprintln!(
+            "Arbiter console: type /help, /games, /rule query:… game:…; /quit or Ctrl-D to leave."
+        );
+    }
+    let ansi = std::io::stdout().is_terminal();
+    let mut out = std::io::stdout().lock();
+    match arbiter::bot::console::run(&bot, &mut stdin.lock(), &mut out, ansi, interactive) {
+        Ok(0) => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::from(2),
+        Err(e) => {
+            eprintln!("arbiter: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Resolves on ctrl-c or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+    tracing::info!("shutdown requested; finishing in-flight interactions");
+}
+
+fn serve(app: App, args: ServeArgs) -> ExitCode {
+    use arbiter::bot::{Bot, BotConfig, gateway, http};
+    let config = BotConfig {
+        database_url: args.database_url.clone(),
+        ..BotConfig::default()
+    };
+    let bot = std::sync::Arc::new(Bot::new(std::sync::Arc::new(app), config));
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("arbiter: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result: Result<(), String> = runtime.block_on(async move {
+        if let Some(addr) = args.http {
+            let public_key = args.public_key.ok_or("--http needs DISCORD_PUBLIC_KEY (the application's public key, hex)")?;
+            let cfg = http::HttpConfig { addr, public_key, api_base: args.discord_api, max_body: http::MAX_BODY_BYTES };
+            let (bound, fut) = http::bind(bot, cfg, shutdown_signal()).await.map_err(|e| e.to_string())?;
+            tracing::info!(addr = %bound, "serving Discord interactions over HTTP (POST /, GET /healthz)");
+            fut.await.map_err(|e| e.to_string())
+        } else {
+            let token = args.token.ok_or("serve needs DISCORD_TOKEN (or --http ADDR with DISCORD_PUBLIC_KEY)")?;
+            let sharding = match (args.shards, args.shard_range, args.total_shards) {
+                (_, Some(range), Some(total)) => {
+                    let (a, b) = range.split_once('-').ok_or("--shard-range is FIRST-LAST, e.g. 0-3")?;
+                    let first: u32 = a.trim().parse().map_err(|_| "--shard-range: FIRST is not a number")?;
+                    let last: u32 = b.trim().parse().map_err(|_| "--shard-range: LAST is not a number")?;
+                    if first > last || last >= total {
+                        return Err(format!("--shard-range {first}-{last} does not fit in {total} shards"));
+                    }
+                    gateway::Sharding::Range { first, last, total }
+                }
+                (Some(n), _, _) => gateway::Sharding::Total(n.max(1)),
+                _ => gateway::Sharding::Auto,
+            };
+            if let Some(addr) = args.health {
+                let app = bot.app.clone();
+                let (bound, fut) = http::bind_health(app, addr).await.map_err(|e| e.to_string())?;
+                tracing::info!(addr = %bound, "serving GET /healthz");
+                tokio::spawn(fut);
+            }
+            let cfg = gateway::GatewayConfig { token, guild_id: args.guild, sharding };
+            gateway::run(bot, cfg, shutdown_signal()).await.map_err(|e| e.to_string())
+        }
+    });
+    // Deferred work still running gets a moment to finish.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(10));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("arbiter: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// A minimal HTTP GET of /healthz (no client library needed in the image).
+fn healthcheck(addr: Option<String>) -> ExitCode {
+    use std::io::{Read, Write};
+    use std::net::ToSocketAddrs;
+    let addr = addr
+        .or_else(|| std::env::var("ARBITER_HEALTH_LISTEN").ok())
+        .or_else(|| std::env::var("ARBITER_LISTEN").ok())
+        .unwrap_or_else(|| "127.0.0.1:8080".into())
+        .replace("0.0.0.0", "127.0.0.1");
+    let timeout = std::time::Duration::from_secs(3);
+    let result = (|| -> std::io::Result<bool> {
+        let sock = addr
+            .to_socket_addrs()?
+            .next()
+            .ok_or_else(|| std::io::Error::other("no address"))?;
+        let mut s = std::net::TcpStream::connect_timeout(&sock, timeout)?;
+        s.set_read_timeout(Some(timeout))?;
+        write!(
+            s,
+            "GET /healthz HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        )?;
+        let mut head = [0u8; 12];
+        s.read_exact(&mut head)?;
+        Ok(head.starts_with(b"HTTP/1.1 200"))
+    })();
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => {
+            eprintln!("arbiter: {addr}/healthz did not answer 200");
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("arbiter: {addr}/healthz: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -184,3 +184,76 @@ fn extra_rule_directories_load_the_mtg_rules() {
     let o = arbiter(&["--rules-dir", "tests/fixtures/mtg", "cite", "mtg:702.19b"]);
     assert!(stdout(&o).contains("trample"));
 }
+
+#[test]
+fn judge_prints_a_cited_ruling_and_exits_0_even_when_illegal() {
+    let o = arbiter(&[
+        "judge",
+        "examples/ti4/pass-with-readied-card.yaml",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["game"], "ti4");
+    assert_eq!(v["legal"], false);
+    assert!(
+        v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["severity"] == "error" && d["rule"] == "ti4:action-phase.4.1"),
+        "{v}"
+    );
+    assert!(v["state"].is_object() && v["steps"].is_array());
+    let o = arbiter(&["judge", "examples/ashes/attack-phoenixborn.yaml"]);
+    let out = stdout(&o);
+    assert!(out.starts_with("ashes — LEGAL"), "{out}");
+    assert!(out.contains("[ashes:attack-a-phoenixborn.4.2]"), "{out}");
+}
+
+#[test]
+fn judge_takes_a_play_in_one_line_notation() {
+    let o = arbiter(&[
+        "judge",
+        "examples/ashes/attack-phoenixborn.yaml",
+        "--play",
+        "attack unit \"Mist Spirit\" with Hammer Knight; no counter",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["legal"], true);
+    let rules: Vec<&str> = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["rule"].as_str().unwrap())
+        .collect();
+    assert!(rules.contains(&"ashes:attack-a-unit.4.1"), "{rules:?}");
+    let o = arbiter(&[
+        "judge",
+        "examples/ashes/attack-phoenixborn.yaml",
+        "--play",
+        "attack unit \"Mist Sprit\" with Hammer Knight",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("did you mean 'Mist Spirit'"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn schema_is_json_schema_for_each_game() {
+    for game in ["ashes", "ti4", "magewinds", "legion", "grand-archive"] {
+        let o = arbiter(&["schema", game]);
+        assert!(o.status.success(), "{game}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert!(
+            v["$schema"].is_string() || v["type"] == "object",
+            "{game}: {v}"
+        );
+        assert!(v["properties"]["game"].is_object(), "{game}");
+    }
+}

@@ -115,7 +115,10 @@ fn example_1_tariff_ring_refused_is_illegal_reversed_and_counts_as_the_attempt()
     assert_eq!(at(&r.state, "players.0.reserve"), &json!(3));
     assert_eq!(at(&r.state, "phase"), &json!("main"));
     assert_eq!(r.changes.len(), 1, "{:?}", r.changes);
-    assert_eq!(r.changes[0].path, "players[0].must_attack[0].attempted");
+    assert_eq!(
+        r.changes[0].path,
+        "players[\"Alice\"].must_attack[0].attempted"
+    );
     assert_eq!(r.changes[0].after, json!(true));
     let mut expected = state_without_play(EXAMPLE_1);
     expected["players"][0]["must_attack"][0]["attempted"] = json!(true);
@@ -475,13 +478,10 @@ fn step_2a1_object_needs_permission_to_attack() {
 fn step_2a11_awake_attacker_is_rested_as_a_cost() {
     let r = judge(&with("play: { attacker: Fervent Lancer, target: Rai }\n"));
     assert!(has_step(&r, "declaring-an-attack.2.1.1.1"));
-    assert!(
-        r.changes
-            .iter()
-            .any(|c| c.path == "players[0].allies[0].rested"
-                && c.before == json!(false)
-                && c.after == json!(true))
-    );
+    assert!(r.changes.iter().any(|c| c.path
+        == "players[\"Alice\"].allies[\"Fervent Lancer\"].rested"
+        && c.before == json!(false)
+        && c.after == json!(true)));
 }
 
 // ---------- step 2.b ----------

@@ -48,6 +48,45 @@ impl App {
     /// holding one in a code block). `game` overrides the document's own.
     pub fn judge(&self, text: &str, game: Option<&str>) -> Result<Ruling, JudgeError> {
         let text = board::extract_code_block(text);
+        let engine = self.engine_for(text, game)?;
+        Ok(engine.judge(text)?)
+    }
+
+    /// Adjudicates a play written in the game's one-line notation against a
+    /// board document (any `play` in the document is replaced).
+    pub fn judge_notation(
+        &self,
+        text: &str,
+        game: Option<&str>,
+        line: &str,
+    ) -> Result<Ruling, JudgeError> {
+        let text = board::extract_code_block(text);
+        let engine = self.engine_for(text, game)?;
+        let mut doc: serde_json::Value = board::parse(text)?;
+        let play = engine.parse_notation(line.trim(), &doc)?;
+        match doc.as_object_mut() {
+            Some(map) => {
+                map.remove("plays");
+                map.insert("play".into(), play);
+            }
+            None => {
+                return Err(BoardError::semantic(
+                    "",
+                    "the board document must be a mapping of fields",
+                )
+                .into());
+            }
+        }
+        let json = serde_json::to_string(&doc).map_err(|e| BoardError::refused(e.to_string()))?;
+        Ok(engine.judge(&json)?)
+    }
+
+    /// The engine for a board document's game (or the given one).
+    fn engine_for(
+        &self,
+        text: &str,
+        game: Option<&str>,
+    ) -> Result<&'static dyn engine::GameEngine, JudgeError> {
         board::precheck(text)?;
         let named = match game {
             Some(g) => g.to_string(),
@@ -66,10 +105,9 @@ impl App {
             )),
             other => JudgeError::App(other),
         })?;
-        let engine = engine::engine(&game.id).ok_or_else(|| JudgeError::NoEngine {
+        engine::engine(&game.id).ok_or_else(|| JudgeError::NoEngine {
             game: game.name.clone(),
-        })?;
-        Ok(engine.judge(text)?)
+        })
     }
 
     /// The JSON Schema of a game's board documents.

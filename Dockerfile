@@ -1,0 +1,48 @@
+# syntax=docker/dockerfile:1
+# Arbiter: the Discord bot and CLI in a small image.
+#   docker build -t arbiter .
+#   docker run -p 8080:8080 -e DISCORD_PUBLIC_KEY=… -v arbiter-data:/data arbiter            # HTTP interactions
+#   docker run -e DISCORD_TOKEN=… -e ARBITER_HEALTH_LISTEN=0.0.0.0:8080 -v arbiter-data:/data arbiter serve   # gateway
+# See docs/DISCORD.md.
+
+FROM rust:1-slim-bookworm AS build
+WORKDIR /src
+COPY Cargo.toml Cargo.lock ./
+COPY src ./src
+COPY benches ./benches
+COPY tests/discord_kit ./tests/discord_kit
+COPY rules_data ./rules_data
+# BuildKit caches keep the registry and the build directory between builds.
+RUN --mount=type=cache,target=/usr/local/cargo/registry \
+    --mount=type=cache,target=/src/target \
+    cargo build --release --locked --bin arbiter \
+    && cp target/release/arbiter /arbiter \
+    && strip /arbiter
+
+FROM debian:bookworm-slim AS runtime
+# TLS roots are compiled in (rustls + webpki-roots): no packages needed.
+RUN useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin arbiter \
+    && mkdir -p /data && chown arbiter /data
+WORKDIR /app
+COPY --from=build /arbiter /usr/local/bin/arbiter
+COPY --from=build /src/rules_data /app/rules_data
+
+# Configuration (docs/DISCORD.md). Secrets (DISCORD_TOKEN, DISCORD_PUBLIC_KEY)
+# are given at run time, never baked in.
+ENV ARBITER_DATA=/app/rules_data \
+    ARBITER_LOG_FORMAT=json \
+    DATABASE_URL=sqlite:///data/arbiter.db \
+    RUST_LOG=info,serenity=warn
+# DISCORD_TOKEN          bot token (gateway: `arbiter serve`)
+# DISCORD_PUBLIC_KEY     application public key, hex (HTTP: `arbiter serve --http`)
+# DISCORD_GUILD_ID       register commands to one guild (development)
+# ARBITER_HEALTH_LISTEN  with the gateway, serve GET /healthz here
+
+VOLUME ["/data"]
+EXPOSE 8080
+USER arbiter
+STOPSIGNAL SIGTERM
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
+    CMD ["arbiter", "healthcheck"]
+ENTRYPOINT ["arbiter"]
+CMD ["serve", "--http", "0.0.0.0:8080"]

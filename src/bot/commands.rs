@@ -1,0 +1,87 @@
+//! The application command definitions, as serenity builders (registered
+//! at gateway start-up; printed by `arbiter commands --json`).
+
+use serenity::all::{CommandOptionType, CommandType, CreateCommand, CreateCommandOption};
+
+use crate::app::{App, MAX_QUERY_CHARS};
+
+/// The message context-menu command's name.
+pub const JUDGE_MESSAGE: &str = "Judge this board";
+/// Longest board accepted in the `board` option (Discord's maximum for a
+/// string option).
+pub const MAX_BOARD_OPTION: u16 = 6000;
+/// Longest one-line play accepted in the `play` option.
+pub const MAX_PLAY_OPTION: u16 = 500;
+
+fn game_option(app: &App, description: &str) -> CreateCommandOption {
+    let mut opt =
+        CreateCommandOption::new(CommandOptionType::String, "game", description).required(false);
+    for g in app.corpus.games.iter().take(25) {
+        let name: String = g.name.chars().take(100).collect();
+        opt = opt.add_string_choice(name, g.id.clone());
+    }
+    opt
+}
+
+/// Every command, in registration order.
+///
+/// Issue 9 adds `/match` here, with subcommands `start|setup|play|board|log|undo|end|export`
+/// (`CreateCommandOption::new(CommandOptionType::SubCommand, …)`).
+pub fn definitions(app: &App) -> Vec<CreateCommand> {
+    vec![
+        CreateCommand::new("rule")
+            .description("Find the rules passages that answer a question, with citations")
+            .add_option(
+                CreateCommandOption::new(
+                    CommandOptionType::String,
+                    "query",
+                    "Your question, or a passage id",
+                )
+                .required(true)
+                .set_autocomplete(true)
+                .max_length(MAX_QUERY_CHARS as u16),
+            )
+            .add_option(game_option(app, "Only this game")),
+        CreateCommand::new("judge")
+            .description("Adjudicate a board document: the ruling step by step, with citations")
+            .add_option(game_option(
+                app,
+                "The game (default: the document's own `game` field)",
+            ))
+            .add_option(
+                CreateCommandOption::new(
+                    CommandOptionType::String,
+                    "board",
+                    "The board document (YAML or JSON)",
+                )
+                .required(false)
+                .max_length(MAX_BOARD_OPTION),
+            )
+            .add_option(
+                CreateCommandOption::new(
+                    CommandOptionType::Attachment,
+                    "file",
+                    "A .yaml, .yml or .json board document (at most 1 MB)",
+                )
+                .required(false),
+            )
+            .add_option(
+                CreateCommandOption::new(
+                    CommandOptionType::String,
+                    "play",
+                    "The play in one-line notation, judged against the board (replaces its play)",
+                )
+                .required(false)
+                .max_length(MAX_PLAY_OPTION),
+            ),
+        CreateCommand::new(JUDGE_MESSAGE).kind(CommandType::Message),
+        CreateCommand::new("games")
+            .description("The games and rule documents indexed, with engine coverage"),
+        CreateCommand::new("help").description("How to use Arbiter, with examples"),
+    ]
+}
+
+/// The definitions as the JSON Discord receives.
+pub fn definitions_json(app: &App) -> serde_json::Value {
+    serde_json::to_value(definitions(app)).unwrap_or(serde_json::Value::Null)
+}

@@ -1,0 +1,229 @@
+//! `arbiter console`: commands typed as in Discord, answered by the same
+//! dispatcher, rendered as text.
+//!
+//! ```text
+//! /rule query:exhausted phoenixborn guard game:ashes
+//! /rule query:ashes:attack-a-unit.3
+//! /judge file:examples/ashes/attack-phoenixborn.yaml
+//! /judge game:ashes            (then the board, ended by a line with only ".")
+//! /complete query:guard game:ashes
+//! /games
+//! /help
+//! 2                            (press button 2 of the last reply)
+//! ```
+
+use std::io::{BufRead, Write};
+
+use super::{Action, BoardSource, Bot, Command, Input, Origin, Reply, Request, text};
+
+/// What one console line asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Line {
+    Request(Input),
+    /// Press button N (1-based) of the last reply.
+    Press(usize),
+    Quit,
+    Nothing,
+}
+
+const HELP_LINE: &str = "commands: /rule query:… [game:…]  /judge [game:…] [board:…] [file:PATH] [play:…]  /complete query:… [game:…]  /games  /help  /quit; a number presses that button";
+
+/// Splits `key:value key:value` with only the given keys recognised, so
+/// values may contain spaces and colons (`query:ashes:pass`).
+pub fn options(rest: &str, keys: &[&str]) -> Result<Vec<(String, String)>, String> {
+    let rest = rest.trim();
+    let mut starts: Vec<(usize, &str)> = Vec::new();
+    for key in keys {
+        let pat = format!("{key}:");
+        let mut from = 0;
+        while let Some(i) = rest[from..].find(&pat) {
+            let at = from + i;
+            let boundary = at == 0 || rest[..at].ends_with(char::is_whitespace);
+            if boundary && !starts.iter().any(|(s, _)| *s == at) {
+                starts.push((at, key));
+            }
+            from = at + pat.len();
+        }
+    }
+    starts.sort();
+    // A key inside an earlier value (`query:game: …`) still starts a new option: by design.
+    if let Some((first, _)) = starts.first()
+        && *first > 0
+    {
+        return Err(format!(
+            "expected an option like {}:…, found `{}`",
+            keys.first().unwrap_or(&"query"),
+            rest[..*first].trim()
+        ));
+    }
+    if starts.is_empty() && !rest.is_empty() {
+        return Err(format!(
+            "expected options {}",
+            keys.iter()
+                .map(|k| format!("{k}:…"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ));
+    }
+    let mut out = Vec::new();
+    for (n, (at, key)) in starts.iter().enumerate() {
+        let end = starts.get(n + 1).map_or(rest.len(), |(s, _)| *s);
+        let value = rest[at + key.len() + 1..end].trim().to_string();
+        out.push((key.to_string(), value));
+    }
+    Ok(out)
+}
+
+fn get(opts: &[(String, String)], key: &str) -> Option<String> {
+    opts.iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.clone())
+        .filter(|v| !v.is_empty())
+}
+
+/// Parses one line.
+pub fn parse(line: &str) -> Result<Line, String> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(Line::Nothing);
+    }
+    if let Ok(n) = line.parse::<usize>() {
+        return Ok(Line::Press(n));
+    }
+    let Some(body) = line.strip_prefix('/') else {
+        return Err(format!("commands start with `/`: try `/rule query:{line}`"));
+    };
+    let (name, rest) = body.split_once(char::is_whitespace).unwrap_or((body, ""));
+    let input = match name.to_lowercase().as_str() {
+        "rule" => {
+            let o = options(rest, &["query", "game"])?;
+            let query = get(&o, "query").ok_or("/rule needs query:…")?;
+            Input::Command(Command::Rule {
+                query,
+                game: get(&o, "game"),
+            })
+        }
+        "judge" => {
+            let o = options(rest, &["game", "board", "file", "play"])?;
+            let board = match (get(&o, "board"), get(&o, "file")) {
+                (Some(b), _) => Some(BoardSource::Text(b.replace("\\n", "\n"))),
+                (None, Some(path)) => Some(BoardSource::Text(read_file(&path)?)),
+                (None, None) => None,
+            };
+            Input::Command(Command::Judge {
+                game: get(&o, "game"),
+                board,
+                play: get(&o, "play"),
+            })
+        }
+        "complete" => {
+            let o = options(rest, &["query", "game"])?;
+            Input::Autocomplete {
+                command: "rule".into(),
+                option: "query".into(),
+                value: get(&o, "query").unwrap_or_default(),
+                game: get(&o, "game"),
+            }
+        }
+        "games" => Input::Command(Command::Games),
+        "help" => Input::Command(Command::Help),
+        "quit" | "exit" => return Ok(Line::Quit),
+        other => return Err(format!("unknown command /{other}; {HELP_LINE}")),
+    };
+    Ok(Line::Request(input))
+}
+
+fn read_file(path: &str) -> Result<String, String> {
+    use std::io::Read;
+    let max = super::MAX_ATTACHMENT_BYTES;
+    let f = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let mut bytes = Vec::new();
+    f.take(max + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {path}: {e}"))?;
+    if bytes.len() as u64 > max {
+        return Err(format!("{path} is larger than {} KB; refused", max / 1024));
+    }
+    String::from_utf8(bytes).map_err(|_| format!("{path} is not UTF-8 text"))
+}
+
+/// Reads commands until end of input or `/quit`; writes rendered replies.
+/// Returns the number of lines that could not be parsed.
+pub fn run(
+    bot: &Bot,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    ansi: bool,
+    prompt: bool,
+) -> std::io::Result<usize> {
+    let mut buttons: Vec<Action> = Vec::new();
+    let mut bad = 0;
+    let mut n = 0u64;
+    let mut line = String::new();
+    loop {
+        if prompt {
+            write!(out, "arbiter> ")?;
+            out.flush()?;
+        }
+        line.clear();
+        if input.read_line(&mut line)? == 0 {
+            break;
+        }
+        n += 1;
+        let origin = Origin {
+            id: format!("console-{n}"),
+            user_name: "console".into(),
+            ..Origin::default()
+        };
+        let input_kind = match parse(&line) {
+            Ok(Line::Nothing) => continue,
+            Ok(Line::Quit) => break,
+            Ok(Line::Press(i)) => match i.checked_sub(1).and_then(|i| buttons.get(i)) {
+                Some(a) => Input::Component {
+                    custom_id: a.custom_id(),
+                },
+                None => {
+                    writeln!(out, "no button {i} on the last reply")?;
+                    bad += 1;
+                    continue;
+                }
+            },
+            Ok(Line::Request(i)) => i,
+            Err(e) => {
+                writeln!(out, "error: {e}")?;
+                bad += 1;
+                continue;
+            }
+        };
+        let mut reply = bot.handle_sync(&Request {
+            origin: origin.clone(),
+            input: input_kind,
+        });
+        if let Reply::Modal(m) = &reply {
+            write!(out, "{}", text::render(&reply, ansi))?;
+            let mut board = String::new();
+            let mut l = String::new();
+            loop {
+                l.clear();
+                if input.read_line(&mut l)? == 0 || l.trim_end() == "." {
+                    break;
+                }
+                board.push_str(&l);
+            }
+            let submit = Input::ModalSubmit {
+                custom_id: m.custom_id.clone(),
+                fields: vec![(m.field_id.clone(), board)],
+            };
+            reply = bot.handle_sync(&Request {
+                origin,
+                input: submit,
+            });
+        }
+        if let Reply::Message(m) | Reply::Update(m) = &reply {
+            buttons = m.buttons.iter().map(|b| b.action.clone()).collect();
+        }
+        write!(out, "{}", text::render(&reply, ansi))?;
+        writeln!(out)?;
+    }
+    Ok(bad)
+}

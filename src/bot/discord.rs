@@ -1,0 +1,300 @@
+//! The Discord edge, shared by the gateway and the HTTP endpoint: serenity
+//! `Interaction` → [`Request`], [`Reply`] → serenity response builders.
+
+use serenity::all::{
+    ActionRowComponent, ButtonStyle as DButtonStyle, CommandDataOptionValue, CommandInteraction,
+    CommandType, CreateActionRow, CreateAllowedMentions, CreateAutocompleteResponse, CreateButton,
+    CreateEmbed, CreateEmbedFooter, CreateInputText, CreateInteractionResponse,
+    CreateInteractionResponseMessage, CreateModal, EditInteractionResponse, InputTextStyle,
+    Interaction, ResolvedValue,
+};
+
+use super::reply::truncate;
+use super::{
+    Action, Attachment, BoardSource, ButtonStyle, Command, Input, Message, MessageKind, Origin,
+    Reply, Request, commands,
+};
+
+fn origin(
+    id: impl ToString,
+    user: &serenity::all::User,
+    guild: Option<u64>,
+    channel: u64,
+) -> Origin {
+    Origin {
+        id: id.to_string(),
+        user_id: user.id.get(),
+        user_name: user.name.clone(),
+        guild_id: guild,
+        channel_id: Some(channel),
+    }
+}
+
+fn attachment(a: &serenity::all::Attachment) -> Attachment {
+    Attachment {
+        filename: a.filename.clone(),
+        url: a.url.clone(),
+        size: u64::from(a.size),
+    }
+}
+
+/// Translates an interaction into a request. `Err` carries the reply for
+/// interactions this version does not know (an old command, a ping).
+pub fn to_request(interaction: &Interaction) -> Result<Request, Box<Reply>> {
+    let unknown = |what: &str| {
+        Box::new(Reply::Message(Message::user_error(
+            "Arbiter",
+            &format!("{what} is not known to this version of Arbiter"),
+        )))
+    };
+    match interaction {
+        Interaction::Command(ci) => {
+            let origin = origin(
+                ci.id,
+                &ci.user,
+                ci.guild_id.map(|g| g.get()),
+                ci.channel_id.get(),
+            );
+            let command =
+                command(ci).ok_or_else(|| unknown(&format!("the command `{}`", ci.data.name)))?;
+            Ok(Request {
+                origin,
+                input: Input::Command(command),
+            })
+        }
+        Interaction::Autocomplete(ci) => {
+            let origin = origin(
+                ci.id,
+                &ci.user,
+                ci.guild_id.map(|g| g.get()),
+                ci.channel_id.get(),
+            );
+            let (option, value) = ci
+                .data
+                .autocomplete()
+                .map(|a| (a.name.to_string(), a.value.to_string()))
+                .unwrap_or_default();
+            let game = ci
+                .data
+                .options
+                .iter()
+                .find(|o| o.name == "game")
+                .and_then(|o| match &o.value {
+                    CommandDataOptionValue::String(s) => Some(s.clone()),
+                    CommandDataOptionValue::Autocomplete { value, .. } => Some(value.clone()),
+                    _ => None,
+                });
+            Ok(Request {
+                origin,
+                input: Input::Autocomplete {
+                    command: ci.data.name.clone(),
+                    option,
+                    value,
+                    game,
+                },
+            })
+        }
+        Interaction::Component(ci) => Ok(Request {
+            origin: origin(
+                ci.id,
+                &ci.user,
+                ci.guild_id.map(|g| g.get()),
+                ci.channel_id.get(),
+            ),
+            input: Input::Component {
+                custom_id: ci.data.custom_id.clone(),
+            },
+        }),
+        Interaction::Modal(mi) => {
+            let fields = mi
+                .data
+                .components
+                .iter()
+                .flat_map(|row| row.components.iter())
+                .filter_map(|c| match c {
+                    ActionRowComponent::InputText(t) => {
+                        Some((t.custom_id.clone(), t.value.clone().unwrap_or_default()))
+                    }
+                    _ => None,
+                })
+                .collect();
+            Ok(Request {
+                origin: origin(
+                    mi.id,
+                    &mi.user,
+                    mi.guild_id.map(|g| g.get()),
+                    mi.channel_id.get(),
+                ),
+                input: Input::ModalSubmit {
+                    custom_id: mi.data.custom_id.clone(),
+                    fields,
+                },
+            })
+        }
+        Interaction::Ping(_) => Err(Box::new(Reply::Choices(Vec::new()))),
+        _ => Err(unknown("this kind of interaction")),
+    }
+}
+
+fn command(ci: &CommandInteraction) -> Option<Command> {
+    if ci.data.kind == CommandType::Message {
+        if ci.data.name != commands::JUDGE_MESSAGE {
+            return None;
+        }
+        let target = ci
+            .data
+            .target_id
+            .and_then(|t| ci.data.resolved.messages.get(&t.to_message_id()));
+        return Some(Command::JudgeMessage {
+            content: target.map(|m| m.content.clone()).unwrap_or_default(),
+            attachment: target.and_then(|m| m.attachments.first()).map(attachment),
+        });
+    }
+    let opts = ci.data.options();
+    let string = |name: &str| {
+        opts.iter()
+            .find(|o| o.name == name)
+            .and_then(|o| match o.value {
+                ResolvedValue::String(s) => Some(s.to_string()),
+                _ => None,
+            })
+    };
+    Some(match ci.data.name.as_str() {
+        "rule" => Command::Rule {
+            query: string("query").unwrap_or_default(),
+            game: string("game"),
+        },
+        "judge" => {
+            let file = opts
+                .iter()
+                .find(|o| o.name == "file")
+                .and_then(|o| match o.value {
+                    ResolvedValue::Attachment(a) => Some(attachment(a)),
+                    _ => None,
+                });
+            let board = match (string("board"), file) {
+                (Some(text), _) if !text.trim().is_empty() => Some(BoardSource::Text(text)),
+                (_, Some(a)) => Some(BoardSource::Attachment(a)),
+                _ => None,
+            };
+            Command::Judge {
+                game: string("game"),
+                board,
+                play: string("play"),
+            }
+        }
+        "games" => Command::Games,
+        "help" => Command::Help,
+        _ => return None,
+    })
+}
+
+fn color(kind: MessageKind) -> u32 {
+    match kind {
+        MessageKind::Answer => 0x5865F2,
+        MessageKind::Legal => 0x57F287,
+        MessageKind::Illegal => 0xED4245,
+        MessageKind::Info => 0x99AAB5,
+        MessageKind::UserError => 0xFEE75C,
+        MessageKind::InternalError => 0xED4245,
+    }
+}
+
+/// The embed of a message, within Discord's limits (title 256, description
+/// 4096, footer 2048; one embed, well under 6000 in all).
+pub fn embed(m: &Message) -> CreateEmbed {
+    let mut e = CreateEmbed::new()
+        .title(truncate(&m.title, 256))
+        .description(truncate(&m.body, 4096))
+        .color(color(m.kind));
+    if let Some(f) = &m.footer {
+        e = e.footer(CreateEmbedFooter::new(truncate(f, 2048)));
+    }
+    e
+}
+
+/// Buttons in rows of five (at most five rows).
+pub fn rows(m: &Message) -> Vec<CreateActionRow> {
+    m.buttons
+        .chunks(5)
+        .take(5)
+        .map(|chunk| {
+            CreateActionRow::Buttons(
+                chunk
+                    .iter()
+                    .map(|b| {
+                        let style = match b.style {
+                            ButtonStyle::Primary => DButtonStyle::Primary,
+                            ButtonStyle::Secondary => DButtonStyle::Secondary,
+                        };
+                        CreateButton::new(truncate(&b.action.custom_id(), 100))
+                            .label(truncate(&b.label, 80))
+                            .style(style)
+                    })
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+fn message(m: &Message) -> CreateInteractionResponseMessage {
+    CreateInteractionResponseMessage::new()
+        .embed(embed(m))
+        .components(rows(m))
+        .ephemeral(m.ephemeral)
+        .allowed_mentions(CreateAllowedMentions::new())
+}
+
+/// The interaction response for a reply.
+pub fn response(reply: &Reply) -> CreateInteractionResponse {
+    match reply {
+        Reply::Message(m) => CreateInteractionResponse::Message(message(m)),
+        Reply::Update(m) => CreateInteractionResponse::UpdateMessage(message(m)),
+        Reply::Choices(choices) => CreateInteractionResponse::Autocomplete(
+            choices
+                .iter()
+                .take(25)
+                .fold(CreateAutocompleteResponse::new(), |r, c| {
+                    r.add_string_choice(truncate(&c.name, 100), truncate(&c.value, 100))
+                }),
+        ),
+        Reply::Modal(m) => CreateInteractionResponse::Modal(
+            CreateModal::new(truncate(&m.custom_id, 100), truncate(&m.title, 45)).components(vec![
+                CreateActionRow::InputText(
+                    CreateInputText::new(
+                        InputTextStyle::Paragraph,
+                        truncate(&m.label, 45),
+                        truncate(&m.field_id, 100),
+                    )
+                    .placeholder(truncate(&m.placeholder, 100))
+                    .max_length(m.max_length.min(4000))
+                    .required(true),
+                ),
+            ]),
+        ),
+    }
+}
+
+/// The deferred response ("Arbiter is thinking…").
+pub fn defer(ephemeral: bool) -> CreateInteractionResponse {
+    CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(ephemeral))
+}
+
+/// The edit of a deferred response with the final reply.
+pub fn edit(reply: &Reply) -> EditInteractionResponse {
+    match reply {
+        Reply::Message(m) | Reply::Update(m) => EditInteractionResponse::new()
+            .embed(embed(m))
+            .components(rows(m))
+            .allowed_mentions(CreateAllowedMentions::new()),
+        // Only commands are deferred; they never answer with choices or a form.
+        Reply::Choices(_) | Reply::Modal(_) => {
+            EditInteractionResponse::new().content("(nothing to show)")
+        }
+    }
+}
+
+/// Used by tests and `commands --json`: the custom id of an action.
+pub fn custom_id(action: &Action) -> String {
+    action.custom_id()
+}

@@ -1,0 +1,770 @@
+//! The bot: one transport-neutral dispatcher behind three thin transports.
+//!
+//! A [`Request`] (a command with its options, or an autocomplete, a button
+//! press, a modal submit; plus who asked and where) goes into
+//! [`Bot::handle`], which calls the application layer and returns a
+//! [`Reply`]: plain data (pages of text, buttons, choices, a modal). The
+//! transports only translate:
+//! - [`discord`]: serenity `Interaction` → [`Request`], [`Reply`] → serenity
+//!   response builders (shared by the gateway and the HTTP endpoint);
+//! - [`http`]: Discord's interactions webhook (axum, Ed25519);
+//! - [`gateway`]: a serenity client (`arbiter serve`);
+//! - [`console`]: lines typed on a terminal or piped in, rendered by
+//!   [`text`].
+//!
+//! Match tracking (issue 9) plugs in here: `/match …` becomes a
+//! [`Command`] variant, its handler lives beside `judge`, and the database
+//! handle it needs goes into [`BotConfig`]/[`Bot`] (see [`Bot::database_url`]).
+
+pub mod commands;
+pub mod console;
+pub mod discord;
+pub mod gateway;
+pub mod http;
+mod pages;
+mod reply;
+pub mod text;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use crate::app::{App, AppError, JudgeError};
+use crate::engine::board;
+
+pub use pages::{PAGE_BUDGET, Pages};
+pub use reply::{Action, Button, ButtonStyle, Choice, Message, MessageKind, Modal, Reply};
+
+/// Largest attachment downloaded for `/judge` and "Judge this board".
+pub const MAX_ATTACHMENT_BYTES: u64 = 1024 * 1024;
+/// The custom id of the modal `/judge` opens without a board.
+pub const JUDGE_MODAL_ID: &str = "judge-modal";
+/// The custom id of the paragraph field in that modal.
+pub const JUDGE_MODAL_FIELD: &str = "board";
+/// Results shown for a `/rule` question.
+pub const RULE_RESULTS: usize = 3;
+/// Discord allows at most 25 autocomplete choices.
+pub const MAX_CHOICES: usize = 25;
+
+/// Who sent a request, and where.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Origin {
+    /// The interaction id (Discord) or a line number (console).
+    pub id: String,
+    pub user_id: u64,
+    pub user_name: String,
+    pub guild_id: Option<u64>,
+    pub channel_id: Option<u64>,
+}
+
+/// An attachment to fetch (a Discord CDN URL) or already read (console).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Attachment {
+    pub filename: String,
+    pub url: String,
+    /// Size Discord reports, in bytes.
+    pub size: u64,
+}
+
+/// Where a board document comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BoardSource {
+    /// Typed or pasted text (a message, an option, a modal field).
+    Text(String),
+    /// An attached file still to download.
+    Attachment(Attachment),
+}
+
+/// A command with its options.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// `/rule query [game]`.
+    Rule { query: String, game: Option<String> },
+    /// `/judge [game] [board] [file] [play]`; no board opens the modal.
+    /// `play` is a play in the game's one-line notation, replacing the board's.
+    Judge {
+        game: Option<String>,
+        board: Option<BoardSource>,
+        play: Option<String>,
+    },
+    /// "Judge this board" on a message: its content, and its first attachment.
+    JudgeMessage {
+        content: String,
+        attachment: Option<Attachment>,
+    },
+    /// `/games`.
+    Games,
+    /// `/help`.
+    Help,
+    // Issue 9: `Match(MatchCommand)` for `/match start|setup|play|board|log|undo|end|export`.
+}
+
+impl Command {
+    /// The name as logged and as typed (`rule`, `judge`, …).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::Rule { .. } => "rule",
+            Command::Judge { .. } => "judge",
+            Command::JudgeMessage { .. } => commands::JUDGE_MESSAGE,
+            Command::Games => "games",
+            Command::Help => "help",
+        }
+    }
+}
+
+/// What the user did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Input {
+    Command(Command),
+    /// Typing in an autocompleted option: the command, the option, what is
+    /// typed so far, and the `game` option if already chosen.
+    Autocomplete {
+        command: String,
+        option: String,
+        value: String,
+        game: Option<String>,
+    },
+    /// A button press (its custom id).
+    Component {
+        custom_id: String,
+    },
+    /// A modal submitted: its custom id and the fields' (custom id, value).
+    ModalSubmit {
+        custom_id: String,
+        fields: Vec<(String, String)>,
+    },
+}
+
+impl Input {
+    /// A short label for logs: `rule`, `autocomplete:rule`, `button:cite`.
+    pub fn label(&self) -> String {
+        match self {
+            Input::Command(c) => c.name().to_string(),
+            Input::Autocomplete { command, .. } => format!("autocomplete:{command}"),
+            Input::Component { custom_id } => {
+                format!("button:{}", custom_id.split(':').next().unwrap_or_default())
+            }
+            Input::ModalSubmit { custom_id, .. } => format!("modal:{custom_id}"),
+        }
+    }
+}
+
+/// One request to the bot.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    pub origin: Origin,
+    pub input: Input,
+}
+
+/// Settings shared by every transport.
+#[derive(Debug, Clone)]
+pub struct BotConfig {
+    /// Where match tracking keeps its SQLite database (issue 9; unused yet).
+    pub database_url: Option<String>,
+    /// Timeout for attachment downloads.
+    pub download_timeout: Duration,
+}
+
+impl Default for BotConfig {
+    fn default() -> Self {
+        BotConfig {
+            database_url: None,
+            download_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Interactions still being answered (drained on shutdown).
+#[derive(Default)]
+pub struct InFlight {
+    count: std::sync::atomic::AtomicUsize,
+    done: tokio::sync::Notify,
+}
+
+pub struct InFlightGuard(Arc<InFlight>);
+
+impl Drop for InFlightGuard {
+    fn drop(&mut self) {
+        if self.0.count.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.0.done.notify_waiters();
+        }
+    }
+}
+
+impl InFlight {
+    pub fn enter(self: &Arc<Self>) -> InFlightGuard {
+        self.count.fetch_add(1, Ordering::AcqRel);
+        InFlightGuard(self.clone())
+    }
+
+    /// Waits until none is left, or `limit`.
+    pub async fn drain(&self, limit: std::time::Duration) {
+        let wait = async {
+            while self.count.load(Ordering::Acquire) > 0 {
+                let notified = self.done.notified();
+                if self.count.load(Ordering::Acquire) == 0 {
+                    break;
+                }
+                notified.await;
+            }
+        };
+        let _ = tokio::time::timeout(limit, wait).await;
+    }
+}
+
+/// The dispatcher and its state.
+pub struct Bot {
+    pub app: Arc<App>,
+    pub config: BotConfig,
+    pages: Pages,
+    client: reqwest::Client,
+}
+
+static ERROR_SEQ: AtomicU64 = AtomicU64::new(0);
+
+/// A short id for an internal error, unique within a process run, which
+/// appears in the user's message and in the logs.
+pub fn error_id() -> String {
+    let n = ERROR_SEQ.fetch_add(1, Ordering::Relaxed);
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let mixed =
+        (t as u64 ^ (u64::from(std::process::id()) << 32)).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ n;
+    format!("E{:08X}", (mixed >> 16) as u32)
+}
+
+/// An internal error: logged with an id, reported to the user by that id only.
+pub fn internal_error(what: &str, detail: &dyn std::fmt::Display) -> Reply {
+    let id = error_id();
+    tracing::error!(error_id = %id, "{what}: {detail}");
+    Reply::Message(Message::internal_error(&id))
+}
+
+impl Bot {
+    pub fn new(app: Arc<App>, config: BotConfig) -> Bot {
+        let client = reqwest::Client::builder()
+            .timeout(config.download_timeout)
+            .user_agent(concat!("arbiter/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .unwrap_or_default();
+        Bot {
+            app,
+            config,
+            pages: Pages::default(),
+            client,
+        }
+    }
+
+    /// The database match tracking will open (issue 9).
+    pub fn database_url(&self) -> Option<&str> {
+        self.config.database_url.as_deref()
+    }
+
+    /// Whether answering may take longer than Discord's 3 seconds (an
+    /// attachment to download): the transport defers first, then edits.
+    pub fn needs_defer(&self, request: &Request) -> bool {
+        match &request.input {
+            Input::Command(Command::Judge {
+                board: Some(BoardSource::Attachment(_)),
+                ..
+            }) => true,
+            Input::Command(Command::JudgeMessage {
+                content,
+                attachment: Some(_),
+            }) => !board_in_text(content),
+            _ => false,
+        }
+    }
+
+    /// Whether a deferred reply should be ephemeral (no: rulings are public).
+    pub fn defer_ephemeral(&self, _request: &Request) -> bool {
+        false
+    }
+
+    /// Answers a request. Never panics: a panic in the application layer
+    /// becomes an internal error with an id.
+    pub async fn handle(&self, request: &Request) -> Reply {
+        // Fetch what must be fetched first (async), then answer (sync, guarded).
+        let fetched = match &request.input {
+            Input::Command(Command::Judge {
+                board: Some(BoardSource::Attachment(a)),
+                ..
+            }) => Some(self.download(a).await),
+            Input::Command(Command::JudgeMessage {
+                content,
+                attachment: Some(a),
+            }) if !board_in_text(content) => Some(self.download(a).await),
+            _ => None,
+        };
+        let fetched = match fetched {
+            Some(Err(reply)) => return reply,
+            Some(Ok(text)) => Some(text),
+            None => None,
+        };
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.answer(request, fetched)
+        })) {
+            Ok(reply) => reply,
+            Err(panic) => {
+                let msg = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "panic".into());
+                internal_error(
+                    &format!("panic while handling {}", request.input.label()),
+                    &msg,
+                )
+            }
+        }
+    }
+
+    /// Answers without I/O (the console and the tests use it directly for
+    /// requests that need no download).
+    pub fn handle_sync(&self, request: &Request) -> Reply {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(request, None)))
+        {
+            Ok(reply) => reply,
+            Err(_) => internal_error(
+                &format!("panic while handling {}", request.input.label()),
+                &"see above",
+            ),
+        }
+    }
+
+    fn answer(&self, request: &Request, fetched: Option<String>) -> Reply {
+        match &request.input {
+            Input::Command(Command::Rule { query, game }) => self.rule(query, game.as_deref()),
+            Input::Command(Command::Judge { game, board, play }) => match (board, fetched) {
+                (_, Some(text)) => self.judge_with(&text, game.as_deref(), play.as_deref()),
+                (Some(BoardSource::Text(text)), None) => {
+                    self.judge_with(text, game.as_deref(), play.as_deref())
+                }
+                (Some(BoardSource::Attachment(_)), None) => Reply::Message(Message::user_error(
+                    "Judge",
+                    "the attachment could not be read",
+                )),
+                (None, None) => Reply::Modal(judge_modal(game.as_deref())),
+            },
+            Input::Command(Command::JudgeMessage { content, .. }) => match fetched {
+                Some(text) => self.judge(&text, None),
+                // A code block without a `game` still gets judged, for its error.
+                None if board_in_text(content) || content.contains("```") => {
+                    self.judge(content, None)
+                }
+                None => Reply::Message(Message::user_error(
+                    "Judge this board",
+                    "that message has no board: put a YAML board document in a ```yaml code block``` or attach a .yaml/.yml/.json file",
+                )),
+            },
+            Input::Command(Command::Games) => self.games(),
+            Input::Command(Command::Help) => Reply::Message(help()),
+            Input::Autocomplete {
+                command,
+                option,
+                value,
+                game,
+            } => self.autocomplete(command, option, value, game.as_deref()),
+            Input::Component { custom_id } => self.component(custom_id),
+            Input::ModalSubmit { custom_id, fields } => self.modal_submit(custom_id, fields),
+        }
+    }
+
+    async fn download(&self, a: &Attachment) -> Result<String, Reply> {
+        let refuse = |why: String| Reply::Message(Message::user_error("Judge", &why));
+        let lower = a.filename.to_lowercase();
+        if ![".yaml", ".yml", ".json", ".txt"]
+            .iter()
+            .any(|e| lower.ends_with(e))
+        {
+            return Err(refuse(format!(
+                "`{}` is not a board document: attach a .yaml, .yml or .json file",
+                a.filename
+            )));
+        }
+        if a.size > MAX_ATTACHMENT_BYTES {
+            return Err(refuse(format!(
+                "`{}` is {} KB; attachments over {} KB are refused",
+                a.filename,
+                a.size.div_ceil(1024),
+                MAX_ATTACHMENT_BYTES / 1024
+            )));
+        }
+        let mut response = match self
+            .client
+            .get(&a.url)
+            .send()
+            .await
+            .and_then(|r| r.error_for_status())
+        {
+            Ok(r) => r,
+            Err(e) => return Err(internal_error("attachment download failed", &e)),
+        };
+        let mut bytes: Vec<u8> = Vec::new();
+        loop {
+            match response.chunk().await {
+                Ok(Some(chunk)) => {
+                    if bytes.len() as u64 + chunk.len() as u64 > MAX_ATTACHMENT_BYTES {
+                        return Err(refuse(format!(
+                            "`{}` is larger than {} KB; refused",
+                            a.filename,
+                            MAX_ATTACHMENT_BYTES / 1024
+                        )));
+                    }
+                    bytes.extend_from_slice(&chunk);
+                }
+                Ok(None) => break,
+                Err(e) => return Err(internal_error("attachment download failed", &e)),
+            }
+        }
+        String::from_utf8(bytes).map_err(|_| refuse(format!("`{}` is not UTF-8 text", a.filename)))
+    }
+
+    /// `/rule`: an exact id shows that passage; anything else is a question.
+    fn rule(&self, query: &str, game: Option<&str>) -> Reply {
+        let query = query.trim();
+        if let Some(p) = self
+            .app
+            .corpus
+            .resolve_id(query)
+            .filter(|_| !query.contains(char::is_whitespace))
+        {
+            let id = p.id.clone();
+            return match self.app.cite(&id, false) {
+                Ok(reply) => Reply::Message(
+                    self.paged(reply::passages_message(&self.app, &reply, false), false),
+                ),
+                Err(e) => app_error("Rule", &e),
+            };
+        }
+        // Shaped like an id (`ashes:attack-a-unit.9`) but not one: say so, with did-you-mean.
+        let id_like = !query.contains(char::is_whitespace)
+            && query.split_once(':').is_some_and(|(g, rest)| {
+                !rest.is_empty() && self.app.corpus.resolve_game(g).is_some()
+            });
+        if id_like {
+            return match self.app.cite(query, false) {
+                Ok(reply) => Reply::Message(
+                    self.paged(reply::passages_message(&self.app, &reply, false), false),
+                ),
+                Err(e) => app_error("Rule", &e),
+            };
+        }
+        match self.app.ask(query, game, RULE_RESULTS) {
+            Ok(reply) => Reply::Message(self.paged(reply::ask_message(&self.app, &reply), false)),
+            Err(e) => app_error("Rule", &e),
+        }
+    }
+
+    fn judge(&self, text: &str, game: Option<&str>) -> Reply {
+        self.judge_with(text, game, None)
+    }
+
+    fn judge_with(&self, text: &str, game: Option<&str>, play: Option<&str>) -> Reply {
+        let result = match play.map(str::trim).filter(|p| !p.is_empty()) {
+            Some(line) => self.app.judge_notation(text, game, line),
+            None => self.app.judge(text, game),
+        };
+        match result {
+            Ok(ruling) => Reply::Message(self.paged(reply::ruling_message(&ruling), false)),
+            Err(JudgeError::App(e)) => app_error("Judge", &e),
+            Err(JudgeError::NoEngine { game }) => Reply::Message(Message::user_error(
+                "Judge",
+                &format!(
+                    "{game} has rules text but no rules engine yet, so its boards cannot be judged; `/rule` can still cite its rules, and `/games` shows which games have an engine"
+                ),
+            )),
+            Err(e) => Reply::Message(Message::user_error("Judge", &e.to_string())),
+        }
+    }
+
+    fn games(&self) -> Reply {
+        match (self.app.rules(None), self.app.coverage(None)) {
+            (Ok(rules), Ok(coverage)) => {
+                Reply::Message(self.paged(reply::games_message(&rules, &coverage), false))
+            }
+            (Err(e), _) | (_, Err(e)) => app_error("Games", &e),
+        }
+    }
+
+    fn autocomplete(&self, command: &str, option: &str, value: &str, game: Option<&str>) -> Reply {
+        if command != "rule" || option != "query" {
+            return Reply::Choices(Vec::new());
+        }
+        // An unknown game option completes across all games rather than failing.
+        let game = game.filter(|g| self.app.corpus.resolve_game(g).is_some());
+        let list = self
+            .app
+            .complete(value, game, MAX_CHOICES)
+            .unwrap_or_default();
+        let mut choices: Vec<Choice> = list
+            .into_iter()
+            .map(|s| Choice::passage(&s.id, &s.title))
+            .collect();
+        // What was typed stays a choice, so a free question can still be sent.
+        let typed = value.trim();
+        if !typed.is_empty()
+            && !choices.iter().any(|c| c.value == typed)
+            && typed.chars().count() <= 100
+        {
+            if choices.len() == MAX_CHOICES {
+                choices.pop();
+            }
+            choices.insert(
+                0,
+                Choice {
+                    name: typed.to_string(),
+                    value: typed.to_string(),
+                },
+            );
+        }
+        Reply::Choices(choices)
+    }
+
+    fn component(&self, custom_id: &str) -> Reply {
+        match Action::parse(custom_id) {
+            Some(Action::Cite(id)) => match self.app.cite(&id, false) {
+                Ok(reply) => Reply::Message(
+                    self.paged(reply::passages_message(&self.app, &reply, false), true),
+                ),
+                Err(e) => app_error("Rule", &e),
+            },
+            Some(Action::Section(id)) => match self.app.cite(&id, true) {
+                Ok(reply) => Reply::Message(
+                    self.paged(reply::passages_message(&self.app, &reply, true), true),
+                ),
+                Err(e) => app_error("Rule", &e),
+            },
+            Some(Action::Page { key, page }) => match self.pages.get(key, page) {
+                Some(msg) => Reply::Update(msg),
+                None => Reply::Message(Message::user_error(
+                    "Pages",
+                    "these pages have expired (they are kept for 15 minutes); run the command again",
+                )),
+            },
+            None => Reply::Message(Message::user_error(
+                "Button",
+                "this button is not known to this version of Arbiter",
+            )),
+        }
+    }
+
+    fn modal_submit(&self, custom_id: &str, fields: &[(String, String)]) -> Reply {
+        let Some(game_part) = custom_id.strip_prefix(JUDGE_MODAL_ID) else {
+            return Reply::Message(Message::user_error(
+                "Form",
+                "this form is not known to this version of Arbiter",
+            ));
+        };
+        let game = game_part.strip_prefix(':').filter(|g| !g.is_empty());
+        let board = fields
+            .iter()
+            .find(|(id, _)| id == JUDGE_MODAL_FIELD)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or_default();
+        self.judge(board, game)
+    }
+
+    /// Splits a long message into pages; page 1 is returned, the rest kept
+    /// for the pager buttons.
+    fn paged(&self, doc: reply::Doc, ephemeral: bool) -> Message {
+        self.pages.paginate(doc, ephemeral)
+    }
+}
+
+/// Whether a message holds a board document in its text.
+/// Whether a message's text (its first code block, or the whole text) is a
+/// board document: it names its game. Otherwise its attachment is the board.
+fn board_in_text(content: &str) -> bool {
+    board::game_of(board::extract_code_block(content)).is_ok()
+}
+
+fn app_error(title: &str, e: &AppError) -> Reply {
+    Reply::Message(Message::user_error(title, &e.to_string()))
+}
+
+fn judge_modal(game: Option<&str>) -> Modal {
+    Modal {
+        custom_id: match game {
+            Some(g) => format!(
+                "{JUDGE_MODAL_ID}:{}",
+                g.chars().take(60).collect::<String>()
+            ),
+            None => JUDGE_MODAL_ID.to_string(),
+        },
+        title: "Judge a board".into(),
+        field_id: JUDGE_MODAL_FIELD.into(),
+        label: "Board document (YAML or JSON)".into(),
+        placeholder: "game: ashes\nplayers: ...\nplay: ...".into(),
+        max_length: 4000,
+    }
+}
+
+fn help() -> Message {
+    let body = "\
+**/rule** `query` `[game]` — cited rules passages for a question; the best sentence is in bold. \
+Type a passage id (autocomplete suggests them) to show that passage.
+> `/rule query:can an exhausted phoenixborn guard game:ashes`
+> `/rule query:ashes:attack-a-unit.3`
+
+**/judge** `[game]` `[board]` `[file]` `[play]` — adjudicates a board document (YAML or JSON): the ruling step by step with citations, \
+diagnostics and the resulting state. Paste the board, attach a `.yaml`/`.json` file (≤ 1 MB), or give neither to get a form. \
+`play` judges a one-line play against the board instead of its own.
+> `/judge file:board.yaml play:attack unit \"Mist Spirit\" with Hammer Knight; no counter`
+
+**Judge this board** (right-click a message › Apps) — adjudicates the board in that message's code block or attachment.
+
+**/games** — the games and rule documents indexed, and how many passages each engine executes.
+
+Board document formats: `arbiter schema <game>` prints each game's JSON Schema.";
+    Message::info("Arbiter — help", body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Change, Diagnostic, Ruling, Severity, Step};
+
+    fn bot() -> Bot {
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        Bot::new(
+            Arc::new(App::load(&root.join("rules_data"), &[]).expect("rule data")),
+            BotConfig::default(),
+        )
+    }
+
+    #[test]
+    fn a_huge_ruling_is_paged_within_discords_limits_without_cutting_citations() {
+        let steps: Vec<Step> = (0..300)
+            .map(|i| Step {
+                rule: format!("ashes:attack-a-unit.{}", i % 4 + 1),
+                text: format!(
+                    "Unit {i} deals 2 damage to the target. {}",
+                    "It is a long explanation. ".repeat(i % 7 * 10)
+                ),
+                numbers: vec![("damage".into(), 2)],
+                choice: None,
+                assumption: (i % 50 == 0).then(|| "read as simultaneous".to_string()),
+            })
+            .collect();
+        let ruling = Ruling {
+            game: "ashes".into(),
+            legal: true,
+            steps,
+            diagnostics: vec![Diagnostic {
+                severity: Severity::Warning,
+                message: "@everyone look".into(),
+                rule: None,
+                path: None,
+            }],
+            state: serde_json::json!({ "units": (0..500).map(|i| serde_json::json!({ "name": format!("Unit {i}"), "damage": i })).collect::<Vec<_>>() }),
+            changes: vec![Change {
+                path: "units[0].damage".into(),
+                before: 0.into(),
+                after: 2.into(),
+            }],
+        };
+        let b = bot();
+        let first = b.paged(reply::ruling_message(&ruling), false);
+        let key = first.buttons.iter().find_map(|btn| match btn.action {
+            Action::Page { key, .. } => Some(key),
+            _ => None,
+        });
+        let key = key.expect("paged");
+        let mut n = 0;
+        while let Some(page) = b.pages.get(key, n) {
+            let embed = serde_json::to_value(discord::embed(&page)).unwrap();
+            let desc = embed["description"].as_str().unwrap();
+            assert!(desc.chars().count() <= PAGE_BUDGET);
+            let total = desc.chars().count()
+                + embed["title"].as_str().unwrap().chars().count()
+                + embed["footer"]["text"]
+                    .as_str()
+                    .unwrap_or("")
+                    .chars()
+                    .count();
+            assert!(total <= 6000);
+            assert!(page.buttons.len() <= 25);
+            // Every step's citation is whole: a step number is always followed by its rule id.
+            for line in desc
+                .lines()
+                .filter(|l| l.starts_with("**") && l.contains(".** `"))
+            {
+                assert!(
+                    line.ends_with('`') || line.ends_with("*(continued)*"),
+                    "cut citation: {line}"
+                );
+            }
+            // Code blocks are balanced on every page.
+            assert_eq!(desc.matches("```").count() % 2, 0);
+            n += 1;
+        }
+        assert!(n > 10, "{n} pages");
+        let json = serde_json::to_value(discord::response(&Reply::Message(first))).unwrap();
+        assert_eq!(
+            json["data"]["allowed_mentions"]["parse"],
+            serde_json::json!([])
+        );
+    }
+
+    #[tokio::test]
+    async fn shutdown_waits_for_in_flight_interactions() {
+        let in_flight = Arc::new(InFlight::default());
+        let guard = in_flight.enter();
+        let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let d = done.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            d.store(true, Ordering::SeqCst);
+            drop(guard);
+        });
+        let t = std::time::Instant::now();
+        in_flight.drain(std::time::Duration::from_secs(5)).await;
+        assert!(
+            done.load(Ordering::SeqCst),
+            "drained before the interaction finished"
+        );
+        assert!(t.elapsed() < std::time::Duration::from_secs(2));
+        // Nothing in flight: returns at once.
+        in_flight.drain(std::time::Duration::from_secs(5)).await;
+    }
+
+    #[test]
+    fn internal_errors_carry_an_id_and_are_ephemeral() {
+        let Reply::Message(m) = internal_error("test", &"boom") else {
+            panic!()
+        };
+        assert!(m.ephemeral);
+        assert_eq!(m.kind, MessageKind::InternalError);
+        let id = m
+            .footer
+            .unwrap()
+            .trim_start_matches("error id ")
+            .to_string();
+        assert!(
+            id.starts_with('E') && id.len() == 9 && m.body.contains(&id),
+            "{id}"
+        );
+        assert_ne!(error_id(), error_id());
+    }
+
+    #[test]
+    fn actions_round_trip_through_custom_ids_within_100_characters() {
+        for a in [
+            Action::Cite("ashes:attack-a-unit.3".into()),
+            Action::Section("ti4:action-phase".into()),
+            Action::Page {
+                key: u64::MAX,
+                page: 12,
+            },
+        ] {
+            let id = a.custom_id();
+            assert!(id.len() <= 100);
+            assert_eq!(Action::parse(&id), Some(a));
+        }
+        assert_eq!(Action::parse("nonsense"), None);
+        assert_eq!(Action::parse("page:zz:1"), None);
+    }
+}

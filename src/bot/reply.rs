@@ -1,0 +1,525 @@
+//! Replies as plain data, and how the application's replies become them.
+
+use std::fmt::Write;
+
+use crate::app::{App, AskReply, CiteReply, CoverageReply, RulesReply};
+use crate::engine::{Ruling, Severity};
+
+/// What the bot answers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    /// A new message.
+    Message(Message),
+    /// Replaces the message a button is on (page turns).
+    Update(Message),
+    /// Autocomplete choices (at most 25).
+    Choices(Vec<Choice>),
+    /// A form to fill in.
+    Modal(Modal),
+}
+
+/// How a message reads: colour and tone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MessageKind {
+    /// A rules answer or a ruling.
+    Answer,
+    /// A legal play.
+    Legal,
+    /// An illegal play.
+    Illegal,
+    /// Help and lists.
+    Info,
+    /// The user's input was wrong (ephemeral).
+    UserError,
+    /// Our fault; carries an error id (ephemeral).
+    InternalError,
+}
+
+/// One page of a reply: a title, a markdown body within Discord's embed
+/// limits, a footer, and buttons.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Message {
+    pub kind: MessageKind,
+    pub title: String,
+    pub body: String,
+    pub footer: Option<String>,
+    pub buttons: Vec<Button>,
+    /// Only the user who asked sees it.
+    pub ephemeral: bool,
+}
+
+impl Message {
+    pub fn info(title: &str, body: &str) -> Message {
+        Message {
+            kind: MessageKind::Info,
+            title: title.into(),
+            body: body.into(),
+            footer: None,
+            buttons: vec![],
+            ephemeral: false,
+        }
+    }
+
+    pub fn user_error(title: &str, why: &str) -> Message {
+        Message {
+            kind: MessageKind::UserError,
+            title: format!("{title}: cannot do that"),
+            body: truncate(why, super::PAGE_BUDGET),
+            footer: None,
+            buttons: vec![],
+            ephemeral: true,
+        }
+    }
+
+    pub fn internal_error(id: &str) -> Message {
+        Message {
+            kind: MessageKind::InternalError,
+            title: "Something went wrong on our side".into(),
+            body: format!(
+                "Please try again in a moment. If it keeps happening, report error id `{id}`."
+            ),
+            footer: Some(format!("error id {id}")),
+            buttons: vec![],
+            ephemeral: true,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ButtonStyle {
+    Primary,
+    Secondary,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Button {
+    pub label: String,
+    pub action: Action,
+    pub style: ButtonStyle,
+}
+
+impl Button {
+    pub fn new(label: &str, action: Action, style: ButtonStyle) -> Button {
+        Button {
+            label: truncate(label, 80),
+            action,
+            style,
+        }
+    }
+}
+
+/// What a button does; round-trips through a Discord custom id (≤ 100 chars).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Show one passage.
+    Cite(String),
+    /// Show a passage and everything under it.
+    Section(String),
+    /// Turn to page `page` (0-based) of kept pages `key`.
+    Page { key: u64, page: usize },
+}
+
+impl Action {
+    pub fn custom_id(&self) -> String {
+        match self {
+            Action::Cite(id) => format!("cite:{id}"),
+            Action::Section(id) => format!("section:{id}"),
+            Action::Page { key, page } => format!("page:{key:x}:{page}"),
+        }
+    }
+
+    pub fn parse(custom_id: &str) -> Option<Action> {
+        let (kind, rest) = custom_id.split_once(':')?;
+        match kind {
+            "cite" => Some(Action::Cite(rest.to_string())),
+            "section" => Some(Action::Section(rest.to_string())),
+            "page" => {
+                let (key, page) = rest.split_once(':')?;
+                Some(Action::Page {
+                    key: u64::from_str_radix(key, 16).ok()?,
+                    page: page.parse().ok()?,
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// An autocomplete choice: what is shown, and what is filled in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Choice {
+    pub name: String,
+    pub value: String,
+}
+
+impl Choice {
+    pub fn passage(id: &str, title: &str) -> Choice {
+        Choice {
+            name: truncate(&format!("{id} — {title}"), 100),
+            value: truncate(id, 100),
+        }
+    }
+}
+
+/// A form with one paragraph field.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Modal {
+    pub custom_id: String,
+    pub title: String,
+    pub field_id: String,
+    pub label: String,
+    pub placeholder: String,
+    pub max_length: u16,
+}
+
+/// A reply before pagination: blocks that are never split across pages
+/// except at line or sentence boundaries, with the citation repeated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Doc {
+    pub kind: MessageKind,
+    pub title: String,
+    pub blocks: Vec<Block>,
+    pub footer: Option<String>,
+    pub buttons: Vec<Button>,
+}
+
+/// One unit of a reply: a citation header and its text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    /// Repeated (with "continued") when the body spills onto the next page.
+    pub head: String,
+    pub body: String,
+    /// A fenced code block: split only between lines, each part re-fenced.
+    pub code: bool,
+}
+
+impl Block {
+    fn text(head: String, body: String) -> Block {
+        Block {
+            head,
+            body,
+            code: false,
+        }
+    }
+}
+
+/// Cuts at a character boundary, adding "…" when cut.
+pub fn truncate(s: &str, max_chars: usize) -> String {
+    if s.chars().count() <= max_chars {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(max_chars.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// Escapes Discord markdown in quoted rules text.
+pub fn escape_md(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if matches!(c, '*' | '_' | '~' | '`' | '|' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The passage that is "the whole section" for `idx`: itself when it has
+/// children, else its parent.
+fn section_of(app: &App, id: &str) -> Option<(String, String)> {
+    let idx = app.corpus.index_of(id)?;
+    let p = &app.corpus.passages[idx];
+    let s = if p.children.is_empty() {
+        &app.corpus.passages[p.parent?]
+    } else {
+        p
+    };
+    Some((s.id.clone(), s.title.clone()))
+}
+
+fn ref_buttons(refs: &[crate::corpus::CrossRef], seen: &mut Vec<String>, out: &mut Vec<Button>) {
+    for r in refs {
+        if let Some(t) = &r.target
+            && !seen.contains(t)
+            && out.len() < 15
+        {
+            seen.push(t.clone());
+            out.push(Button::new(
+                &format!("→ {}", r.label),
+                Action::Cite(t.clone()),
+                ButtonStyle::Secondary,
+            ));
+        }
+    }
+}
+
+pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
+    let mut blocks = Vec::new();
+    if !reply.corrections.is_empty() {
+        let c: Vec<String> = reply
+            .corrections
+            .iter()
+            .map(|(t, u)| format!("'{}' as '{}'", escape_md(t), escape_md(u)))
+            .collect();
+        blocks.push(Block::text(
+            String::new(),
+            format!("*(reading {})*", c.join(", ")),
+        ));
+    }
+    let title = truncate(&format!("Rules: {}", reply.query), 256);
+    if reply.results.is_empty() {
+        let scope = reply
+            .game
+            .as_deref()
+            .map(|g| format!(" for {g}"))
+            .unwrap_or_default();
+        blocks.push(Block::text(
+            String::new(),
+            format!(
+                "{} Nothing in the indexed rules{scope} answers this with confidence. Try other words, or `/games` for what is indexed.",
+                crate::render::text::NO_RULE
+            ),
+        ));
+        return Doc {
+            kind: MessageKind::Answer,
+            title,
+            blocks,
+            footer: None,
+            buttons: vec![],
+        };
+    }
+    let mut buttons = Vec::new();
+    let mut seen: Vec<String> = reply.results.iter().map(|r| r.id.clone()).collect();
+    for (n, r) in reply.results.iter().enumerate() {
+        let head = format!(
+            "**{}. `{}` {}**\n*{}*",
+            n + 1,
+            r.id,
+            escape_md(&r.title),
+            escape_md(&r.path.join(" › "))
+        );
+        let text = escape_md(&r.text);
+        let hl = escape_md(&r.highlight);
+        let body = if hl.is_empty() {
+            text
+        } else {
+            text.replacen(&hl, &format!("**{hl}**"), 1)
+        };
+        blocks.push(Block::text(head, body));
+        ref_buttons(&r.refs, &mut seen, &mut buttons);
+    }
+    if let Some(first) = reply.results.first()
+        && let Some((sid, stitle)) = section_of(app, &first.id)
+    {
+        buttons.push(Button::new(
+            &format!("Whole section: {stitle}"),
+            Action::Section(sid),
+            ButtonStyle::Primary,
+        ));
+    }
+    let footer = Some(format!(
+        "Bold: the sentence that answers. {} passage(s) cited.",
+        reply.results.len()
+    ));
+    Doc {
+        kind: MessageKind::Answer,
+        title,
+        blocks,
+        footer,
+        buttons,
+    }
+}
+
+pub fn passages_message(app: &App, reply: &CiteReply, whole_section: bool) -> Doc {
+    let mut blocks = Vec::new();
+    let mut buttons = Vec::new();
+    let mut seen: Vec<String> = reply.passages.iter().map(|p| p.id.clone()).collect();
+    let first = reply.passages.first();
+    for (n, p) in reply.passages.iter().enumerate() {
+        let indent = "\u{2003}".repeat(p.depth.min(4));
+        let head = if n == 0 {
+            format!(
+                "**`{}` {}**\n*{}*",
+                p.id,
+                escape_md(&p.title),
+                escape_md(&p.path.join(" › "))
+            )
+        } else {
+            format!("{indent}**`{}` {}**", p.id, escape_md(&p.title))
+        };
+        blocks.push(Block::text(head, escape_md(&p.text)));
+        ref_buttons(&p.refs, &mut seen, &mut buttons);
+    }
+    if !whole_section
+        && let Some(p) = first
+        && let Some((sid, stitle)) = section_of(app, &p.id)
+    {
+        buttons.push(Button::new(
+            &format!("Whole section: {stitle}"),
+            Action::Section(sid),
+            ButtonStyle::Primary,
+        ));
+    }
+    let title = match first {
+        Some(p) if whole_section => truncate(&format!("Section: {}", p.title), 256),
+        Some(p) => truncate(&p.title, 256),
+        None => "Rule".into(),
+    };
+    Doc {
+        kind: MessageKind::Answer,
+        title,
+        blocks,
+        footer: None,
+        buttons,
+    }
+}
+
+pub fn ruling_message(r: &Ruling) -> Doc {
+    let verdict = if r.legal { "legal" } else { "ILLEGAL" };
+    let title = truncate(&format!("Ruling ({}): the play is {verdict}", r.game), 256);
+    let mut blocks = Vec::new();
+    for (n, s) in r.steps.iter().enumerate() {
+        let head = format!("**{}.** `{}`", n + 1, s.rule);
+        let mut body = escape_md(&s.text);
+        if let Some(c) = &s.choice {
+            let _ = write!(
+                body,
+                "\n\u{2003}choice: {} chose {}",
+                escape_md(&c.player),
+                escape_md(&c.chose)
+            );
+        }
+        if !s.numbers.is_empty() {
+            let nums: Vec<String> = s
+                .numbers
+                .iter()
+                .map(|(k, v)| format!("{} = {v}", escape_md(k)))
+                .collect();
+            let _ = write!(body, "\n\u{2003}{}", nums.join(", "));
+        }
+        if let Some(a) = &s.assumption {
+            let _ = write!(
+                body,
+                "\n\u{2003}*assumption (not in the indexed rules): {}*",
+                escape_md(a)
+            );
+        }
+        blocks.push(Block::text(head, body));
+    }
+    for d in &r.diagnostics {
+        let sev = match d.severity {
+            Severity::Error => "❌ error",
+            Severity::Warning => "⚠️ warning",
+            Severity::Info => "ℹ️ note",
+        };
+        let mut head = format!("**{sev}**");
+        if let Some(rule) = &d.rule {
+            let _ = write!(head, " `{rule}`");
+        }
+        let mut body = escape_md(&d.message);
+        if let Some(p) = &d.path {
+            let _ = write!(body, " (at `{p}`)");
+        }
+        blocks.push(Block::text(head, body));
+    }
+    if r.changes.is_empty() {
+        blocks.push(Block::text(
+            "**Changes**".into(),
+            "no change to the board".into(),
+        ));
+    } else {
+        let lines: Vec<String> = r
+            .changes
+            .iter()
+            .map(|c| format!("`{}`: {} → {}", c.path, c.before, c.after))
+            .collect();
+        blocks.push(Block::text("**Changes**".into(), lines.join("\n")));
+    }
+    // YAML, like the board documents: it can be pasted back as the next board.
+    let state = serde_saphyr::to_string(&r.state)
+        .unwrap_or_else(|_| serde_json::to_string_pretty(&r.state).unwrap_or_default());
+    let head = if r.legal {
+        "**Resulting state**"
+    } else {
+        "**State (unchanged)**"
+    };
+    blocks.push(Block {
+        head: head.into(),
+        body: state.trim_end().to_string(),
+        code: true,
+    });
+    let mut rules: Vec<&str> = r
+        .steps
+        .iter()
+        .map(|s| s.rule.as_str())
+        .chain(r.diagnostics.iter().filter_map(|d| d.rule.as_deref()))
+        .collect();
+    let mut seen = Vec::new();
+    rules.retain(|x| {
+        let new = !seen.contains(x);
+        seen.push(*x);
+        new
+    });
+    let buttons = rules
+        .into_iter()
+        .take(15)
+        .map(|id| Button::new(id, Action::Cite(id.to_string()), ButtonStyle::Secondary))
+        .collect();
+    let kind = if r.legal {
+        MessageKind::Legal
+    } else {
+        MessageKind::Illegal
+    };
+    let footer = Some(format!(
+        "{} step(s), {} diagnostic(s). Buttons open the rules cited.",
+        r.steps.len(),
+        r.diagnostics.len()
+    ));
+    Doc {
+        kind,
+        title,
+        blocks,
+        footer,
+        buttons,
+    }
+}
+
+pub fn games_message(rules: &RulesReply, coverage: &CoverageReply) -> Doc {
+    let mut blocks = Vec::new();
+    for g in &rules.games {
+        let cov = coverage.games.iter().find(|c| c.game == g.id);
+        let engine = match cov {
+            Some(c) if c.has_engine => {
+                format!("engine executes {} of {} passages", c.executed, c.passages)
+            }
+            Some(c) => format!(
+                "{} passages; no rules engine yet (`/rule` works, `/judge` does not)",
+                c.passages
+            ),
+            None => String::new(),
+        };
+        let head = format!("**{}** (`{}`)", escape_md(&g.name), g.id);
+        let mut body = engine;
+        for d in &g.documents {
+            let _ = write!(
+                body,
+                "\n\u{2003}{} — {} ({} passages)",
+                escape_md(&d.title),
+                escape_md(&d.version),
+                d.passages
+            );
+        }
+        if !g.aliases.is_empty() {
+            let _ = write!(body, "\n\u{2003}also: {}", escape_md(&g.aliases.join(", ")));
+        }
+        blocks.push(Block::text(head, body));
+    }
+    Doc {
+        kind: MessageKind::Info,
+        title: format!("Games indexed: {}", rules.games.len()),
+        blocks,
+        footer: Some("Use the game id or any alias in /rule and in board documents.".into()),
+        buttons: vec![],
+    }
+}

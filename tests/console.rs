@@ -1,0 +1,277 @@
+//! `arbiter console` driven by a piped script, and `arbiter commands --json`
+//! checked against Discord's limits.
+//!
+//! The scripts run through the binary. Where a shared build directory holds
+//! another branch's `arbiter` (parallel development), the same scripts run
+//! in-process through `bot::console::run`, which is all `arbiter console` does.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, OnceLock};
+
+use arbiter::app::App;
+use arbiter::bot::{Bot, BotConfig};
+use serde_json::Value;
+
+fn bot() -> &'static Bot {
+    static BOT: OnceLock<Bot> = OnceLock::new();
+    BOT.get_or_init(|| {
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let app = App::load(&root.join("rules_data"), &[]).expect("rule data");
+        Bot::new(Arc::new(app), BotConfig::default())
+    })
+}
+
+/// Whether the built binary is this branch's (it has the console).
+fn binary_is_current() -> bool {
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .arg("--help")
+        .output();
+    let ok = out.is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("console"));
+    if !ok {
+        eprintln!(
+            "note: the arbiter binary in the shared build directory is another branch's; running in-process"
+        );
+    }
+    ok
+}
+
+fn arbiter(args: &[&str], stdin: &str) -> (i32, String, String) {
+    if !binary_is_current() {
+        return in_process(args, stdin);
+    }
+    run_binary(args, stdin)
+}
+
+fn in_process(args: &[&str], stdin: &str) -> (i32, String, String) {
+    match args {
+        ["console"] => {
+            let mut out = Vec::new();
+            let bad =
+                arbiter::bot::console::run(bot(), &mut stdin.as_bytes(), &mut out, false, false)
+                    .unwrap();
+            (
+                if bad == 0 { 0 } else { 2 },
+                String::from_utf8(out).unwrap(),
+                String::new(),
+            )
+        }
+        ["commands", "--json"] => {
+            let v = arbiter::bot::commands::definitions_json(&bot().app);
+            (0, serde_json::to_string_pretty(&v).unwrap(), String::new())
+        }
+        other => panic!("no in-process form of {other:?}"),
+    }
+}
+
+fn run_binary(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .current_dir(root)
+        .env("ARBITER_DATA", format!("{root}/rules_data"))
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arbiter runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn board_path() -> String {
+    format!(
+        "{}/examples/ashes/attack-phoenixborn.yaml",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn a_piped_script_is_answered_in_order() {
+    let script = format!(
+        "# a comment, then a blank line\n\n\
+         /rule query:can an exhausted phoenixborn guard game:ashes\n\
+         1\n\
+         /rule query:ashes:pass\n\
+         /complete query:declare guard game:ashes\n\
+         /games\n\
+         /help\n\
+         /judge file:{}\n\
+         /quit\n\
+         /games\n",
+        board_path()
+    );
+    let (code, out, err) = arbiter(&["console"], &script);
+    assert_eq!(code, 0, "{err}");
+    // Replies in the order asked.
+    let order = [
+        "== Rules: can an exhausted phoenixborn guard ==",
+        "== Section: Attack a Unit (only you see this) ==",
+        "== Pass ==",
+        "ashes:attack-a-unit.3 — Declare a Guard",
+        "== Games indexed: 5 ==",
+        "== Arbiter — help ==",
+    ];
+    let mut at = 0;
+    for want in order {
+        let i = out[at..]
+            .find(want)
+            .unwrap_or_else(|| panic!("`{want}` missing after byte {at}:\n{out}"));
+        at += i + want.len();
+    }
+    // Piped output keeps **bold** markers rather than ANSI codes.
+    assert!(
+        out.contains("**Note: A Phoenixborn can guard even if it is exhausted.**"),
+        "{out}"
+    );
+    assert!(!out.contains('\x1b'));
+    // The button press showed the whole section.
+    assert!(out.contains("`ashes:attack-a-unit.4.2`"), "{out}");
+    // /judge read the file.
+    assert!(
+        out.contains("== Ruling (ashes): the play is legal =="),
+        "{out}"
+    );
+    assert!(
+        out.contains("**6.** `ashes:attack-a-phoenixborn.4`\nAnchornaut is unblocked: it deals 1 damage to Maeoni Viper"),
+        "{out}"
+    );
+    // A ruling this long is paged; the pager buttons are listed.
+    assert!(out.contains("-- Page 1 of 2"), "{out}");
+    assert!(out.contains("] Next ▶"), "{out}");
+    // Nothing after /quit was run.
+    assert_eq!(out.matches("== Games indexed").count(), 1);
+}
+
+#[test]
+fn judge_without_a_board_reads_it_from_the_following_lines() {
+    let script = "/judge game:ashes\ngame: ashes\nplayers: [a, b\n.\n";
+    let (code, out, _) = arbiter(&["console"], script);
+    assert_eq!(code, 0);
+    assert!(out.contains("== Judge a board =="), "{out}");
+    assert!(
+        out.contains("== Judge: cannot do that (only you see this) =="),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_lines_are_explained_and_make_the_exit_status_2() {
+    let (code, out, _) = arbiter(
+        &["console"],
+        "rule exhausted\n/frobnicate\n/rule game:ashes\n7\n/rule query:guard\n",
+    );
+    assert_eq!(code, 2);
+    assert!(
+        out.contains("error: commands start with `/`: try `/rule query:rule exhausted`"),
+        "{out}"
+    );
+    assert!(out.contains("error: unknown command /frobnicate"), "{out}");
+    assert!(out.contains("error: /rule needs query:…"), "{out}");
+    assert!(out.contains("no button 7 on the last reply"), "{out}");
+    // The good line still ran.
+    assert!(out.contains("== Rules: guard =="), "{out}");
+}
+
+// ---- command definitions against Discord's limits ----
+
+fn is_slash_name(s: &str) -> bool {
+    (1..=32).contains(&s.chars().count())
+        && s.chars()
+            .all(|c| c == '-' || c == '_' || c.is_alphanumeric())
+        && s.to_lowercase() == s
+}
+
+fn text_len(v: &Value, key: &str) -> usize {
+    v[key].as_str().map_or(0, |s| s.chars().count())
+}
+
+#[test]
+fn command_definitions_are_within_discords_limits() {
+    let (code, out, err) = arbiter(&["commands", "--json"], "");
+    assert_eq!(code, 0, "{err}");
+    let defs: Vec<Value> = serde_json::from_str(&out).expect("JSON array");
+    let slash: Vec<&Value> = defs
+        .iter()
+        .filter(|d| d["type"].as_u64().unwrap_or(1) == 1)
+        .collect();
+    let message: Vec<&Value> = defs
+        .iter()
+        .filter(|d| d["type"].as_u64() == Some(3))
+        .collect();
+    assert!(slash.len() <= 100 && message.len() <= 5);
+    assert_eq!(
+        slash
+            .iter()
+            .map(|d| d["name"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        ["rule", "judge", "games", "help"]
+    );
+    assert_eq!(message.len(), 1);
+    assert_eq!(message[0]["name"], "Judge this board");
+    let mut names = std::collections::HashSet::new();
+    for d in &defs {
+        let name = d["name"].as_str().unwrap();
+        assert!(
+            names.insert((d["type"].as_u64().unwrap_or(1), name)),
+            "duplicate {name}"
+        );
+        let mut total = name.chars().count() + text_len(d, "description");
+        if d["type"].as_u64() == Some(3) {
+            assert!((1..=32).contains(&name.chars().count()));
+            assert_eq!(
+                text_len(d, "description"),
+                0,
+                "context-menu commands have no description"
+            );
+            assert!(d["options"].as_array().is_none_or(|o| o.is_empty()));
+            continue;
+        }
+        assert!(is_slash_name(name), "{name}");
+        assert!((1..=100).contains(&text_len(d, "description")), "{name}");
+        let options = d["options"].as_array().cloned().unwrap_or_default();
+        assert!(options.len() <= 25);
+        let mut seen_optional = false;
+        for o in &options {
+            let oname = o["name"].as_str().unwrap();
+            assert!(is_slash_name(oname), "{name}.{oname}");
+            assert!(
+                (1..=100).contains(&text_len(o, "description")),
+                "{name}.{oname}"
+            );
+            let required = o["required"].as_bool().unwrap_or(false);
+            assert!(
+                !(required && seen_optional),
+                "{name}: required options come first"
+            );
+            seen_optional |= !required;
+            if let Some(m) = o["max_length"].as_u64() {
+                assert!((1..=6000).contains(&m), "{name}.{oname}");
+            }
+            let choices = o["choices"].as_array().cloned().unwrap_or_default();
+            assert!(choices.len() <= 25);
+            assert!(
+                !o["autocomplete"].as_bool().unwrap_or(false) || choices.is_empty(),
+                "autocomplete excludes choices"
+            );
+            total += oname.chars().count() + text_len(o, "description");
+            for c in &choices {
+                assert!((1..=100).contains(&text_len(c, "name")));
+                assert!((1..=100).contains(&text_len(c, "value")));
+                total += text_len(c, "name") + text_len(c, "value");
+            }
+        }
+        assert!(total <= 4000, "{name}: {total} characters");
+    }
+}

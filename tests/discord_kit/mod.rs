@@ -1,0 +1,290 @@
+//! Discord test kit: a fresh Ed25519 key pair, signed requests, interaction
+//! payloads in Discord's real shapes, and a local stand-in for Discord's
+//! API and CDN (attachments and deferred-reply edits) on loopback.
+#![allow(dead_code)]
+
+use std::io::Read;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use ed25519_dalek::{Signer, SigningKey};
+use serde_json::{Value, json};
+
+pub const APP_ID: &str = "1300000000000000001";
+pub const GUILD_ID: &str = "1300000000000000100";
+pub const CHANNEL_ID: &str = "1300000000000000200";
+pub const USER_ID: &str = "1300000000000000300";
+
+/// A fresh key pair from the OS's randomness.
+pub fn keypair() -> SigningKey {
+    let mut seed = [0u8; 32];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut seed))
+        .expect("urandom");
+    SigningKey::from_bytes(&seed)
+}
+
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+pub fn public_hex(key: &SigningKey) -> String {
+    hex(key.verifying_key().as_bytes())
+}
+
+pub fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64
+}
+
+/// (signature hex, timestamp) over timestamp + body, as Discord signs.
+pub fn sign(key: &SigningKey, timestamp: i64, body: &[u8]) -> (String, String) {
+    let ts = timestamp.to_string();
+    let msg = [ts.as_bytes(), body].concat();
+    (hex(&key.sign(&msg).to_bytes()), ts)
+}
+
+static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+fn snowflake() -> String {
+    (1_310_000_000_000_000_000u64 + SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+        .to_string()
+}
+
+fn user() -> Value {
+    json!({
+        "avatar": null, "avatar_decoration_data": null, "clan": null, "discriminator": "0",
+        "global_name": "Player One", "id": USER_ID, "public_flags": 0, "username": "playerone"
+    })
+}
+
+/// The envelope every guild interaction shares.
+pub fn envelope(kind: u8, data: Value) -> Value {
+    json!({
+        "app_permissions": "562949953601536",
+        "application_id": APP_ID,
+        "attachment_size_limit": 10485760,
+        "authorizing_integration_owners": { "0": GUILD_ID },
+        "channel": {
+            "flags": 0, "guild_id": GUILD_ID, "id": CHANNEL_ID, "last_message_id": null, "name": "rules-questions",
+            "nsfw": false, "parent_id": null, "permissions": "2251799813685247", "position": 3,
+            "rate_limit_per_user": 0, "topic": null, "type": 0
+        },
+        "channel_id": CHANNEL_ID,
+        "context": 0,
+        "data": data,
+        "entitlement_sku_ids": [],
+        "entitlements": [],
+        "guild": { "features": [], "id": GUILD_ID, "locale": "en-US" },
+        "guild_id": GUILD_ID,
+        "guild_locale": "en-US",
+        "id": snowflake(),
+        "locale": "en-GB",
+        "member": {
+            "avatar": null, "banner": null, "communication_disabled_until": null, "deaf": false, "flags": 0,
+            "joined_at": "2024-03-01T18:00:00.000000+00:00", "mute": false, "nick": null, "pending": false,
+            "permissions": "2251799813685247", "premium_since": null, "roles": [], "unusual_dm_activity_until": null,
+            "user": user()
+        },
+        "token": format!("aW50ZXJhY3Rpb246{}", snowflake()),
+        "type": kind,
+        "version": 1
+    })
+}
+
+pub fn ping() -> Value {
+    json!({ "application_id": APP_ID, "id": snowflake(), "token": "aW50ZXJhY3Rpb246cGluZw", "type": 1, "user": user(), "version": 1 })
+}
+
+/// A string option.
+pub fn opt(name: &str, value: &str) -> Value {
+    json!({ "name": name, "type": 3, "value": value })
+}
+
+/// A slash command (type 2, data.type 1).
+pub fn slash(name: &str, options: Vec<Value>) -> Value {
+    envelope(
+        2,
+        json!({ "id": "1300000000000000010", "name": name, "type": 1, "options": options }),
+    )
+}
+
+/// Autocomplete (type 4): the focused option and the others.
+pub fn autocomplete(name: &str, focused: &str, value: &str, others: Vec<Value>) -> Value {
+    let mut options = vec![json!({ "name": focused, "type": 3, "value": value, "focused": true })];
+    options.extend(others);
+    envelope(
+        4,
+        json!({ "id": "1300000000000000010", "name": name, "type": 1, "options": options }),
+    )
+}
+
+/// `/judge file:` with an attachment at `url`.
+pub fn judge_with_attachment(url: &str, filename: &str, size: usize) -> Value {
+    let att = snowflake();
+    envelope(
+        2,
+        json!({
+            "id": "1300000000000000011", "name": "judge", "type": 1,
+            "options": [{ "name": "file", "type": 11, "value": att }],
+            "resolved": { "attachments": { att.clone(): {
+                "id": att, "filename": filename, "size": size, "url": url, "proxy_url": url,
+                "content_type": "application/x-yaml; charset=utf-8", "ephemeral": true
+            } } }
+        }),
+    )
+}
+
+/// A message object as Discord sends it.
+pub fn message(id: &str, content: &str, embeds: Value, components: Value) -> Value {
+    json!({
+        "attachments": [], "author": user(), "channel_id": CHANNEL_ID, "components": components,
+        "content": content, "edited_timestamp": null, "embeds": embeds, "flags": 0, "id": id,
+        "mention_everyone": false, "mention_roles": [], "mentions": [], "pinned": false,
+        "timestamp": "2026-11-22T02:30:00.000000+00:00", "tts": false, "type": 0
+    })
+}
+
+/// "Judge this board" (type 2, data.type 3) on a message.
+pub fn judge_message(content: &str) -> Value {
+    let id = snowflake();
+    envelope(
+        2,
+        json!({
+            "id": "1300000000000000012", "name": "Judge this board", "type": 3, "target_id": id,
+            "resolved": { "messages": { id.clone(): message(&id, content, json!([]), json!([])) } }
+        }),
+    )
+}
+
+/// A button press (type 3) on a bot message.
+pub fn button(custom_id: &str) -> Value {
+    let mut v = envelope(3, json!({ "component_type": 2, "custom_id": custom_id }));
+    let components = json!([{ "type": 1, "components": [{ "type": 2, "style": 2, "label": "→", "custom_id": custom_id }] }]);
+    let embeds = json!([{ "type": "rich", "title": "Rules", "description": "…" }]);
+    let mut m = message(&snowflake(), "", embeds, components);
+    m["author"] = json!({ "id": APP_ID, "username": "Arbiter", "discriminator": "0", "avatar": null, "bot": true, "global_name": null, "public_flags": 0 });
+    m["interaction_metadata"] = json!({ "id": snowflake(), "type": 2, "user": user(), "authorizing_integration_owners": { "0": GUILD_ID } });
+    v["message"] = m;
+    v
+}
+
+/// A modal submit (type 5) with one text input.
+pub fn modal_submit(custom_id: &str, field: &str, value: &str) -> Value {
+    envelope(
+        5,
+        json!({ "custom_id": custom_id, "components": [{ "type": 1, "components": [{ "type": 4, "custom_id": field, "value": value }] }] }),
+    )
+}
+
+/// What the stand-in for Discord received.
+#[derive(Default)]
+pub struct Recorded {
+    pub edits: Vec<(String, Value)>,
+    pub downloads: usize,
+}
+
+/// A local stand-in for Discord's CDN (`GET /attachments/<name>`) and API
+/// (`PATCH /api/v10/webhooks/<app>/<token>/messages/@original`).
+pub struct FakeDiscord {
+    pub addr: SocketAddr,
+    pub recorded: Arc<Mutex<Recorded>>,
+    pub files: Arc<Mutex<std::collections::HashMap<String, Vec<u8>>>>,
+}
+
+impl FakeDiscord {
+    pub async fn start() -> FakeDiscord {
+        use axum::extract::{Path, State};
+        use axum::routing::{get, patch};
+        type St = (
+            Arc<Mutex<Recorded>>,
+            Arc<Mutex<std::collections::HashMap<String, Vec<u8>>>>,
+        );
+        let recorded = Arc::new(Mutex::new(Recorded::default()));
+        let files = Arc::new(Mutex::new(std::collections::HashMap::new()));
+        let app = axum::Router::new()
+            .route(
+                "/attachments/{name}",
+                get(
+                    |State((rec, files)): State<St>, Path(name): Path<String>| async move {
+                        rec.lock().unwrap().downloads += 1;
+                        match files.lock().unwrap().get(&name) {
+                            Some(b) => (axum::http::StatusCode::OK, b.clone()),
+                            None => (axum::http::StatusCode::NOT_FOUND, Vec::new()),
+                        }
+                    },
+                ),
+            )
+            .route(
+                "/slow/{name}",
+                get(
+                    |State((rec, files)): State<St>, Path(name): Path<String>| async move {
+                        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                        rec.lock().unwrap().downloads += 1;
+                        let body = files
+                            .lock()
+                            .unwrap()
+                            .get(&name)
+                            .cloned()
+                            .unwrap_or_default();
+                        (axum::http::StatusCode::OK, body)
+                    },
+                ),
+            )
+            .route(
+                "/api/v10/webhooks/{app}/{token}/messages/@original",
+                patch(
+                    |State((rec, _)): State<St>,
+                     Path((_app, token)): Path<(String, String)>,
+                     body: axum::body::Bytes| async move {
+                        let v: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+                        rec.lock().unwrap().edits.push((token, v));
+                        axum::Json(message("1300000000000009999", "", json!([]), json!([])))
+                    },
+                ),
+            )
+            .with_state((recorded.clone(), files.clone()));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        FakeDiscord {
+            addr,
+            recorded,
+            files,
+        }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    pub fn serve_file(&self, name: &str, bytes: Vec<u8>) -> String {
+        self.files.lock().unwrap().insert(name.to_string(), bytes);
+        format!("{}/attachments/{name}", self.url())
+    }
+}
+
+/// "Judge this board" on a message whose board is an attachment.
+pub fn judge_message_with_attachment(
+    content: &str,
+    url: &str,
+    filename: &str,
+    size: usize,
+) -> Value {
+    let id = snowflake();
+    let mut m = message(&id, content, json!([]), json!([]));
+    m["attachments"] = json!([{
+        "id": snowflake(), "filename": filename, "size": size, "url": url, "proxy_url": url,
+        "content_type": "application/x-yaml; charset=utf-8"
+    }]);
+    envelope(
+        2,
+        json!({
+            "id": "1300000000000000012", "name": "Judge this board", "type": 3, "target_id": id,
+            "resolved": { "messages": { id.clone(): m } }
+        }),
+    )
+}
