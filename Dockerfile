@@ -9,6 +9,7 @@ FROM rust:1-slim-bookworm AS build
 WORKDIR /src
 COPY Cargo.toml Cargo.lock ./
 COPY src ./src
+COPY migrations ./migrations
 COPY benches ./benches
 COPY tests/discord_kit ./tests/discord_kit
 COPY rules_data ./rules_data
