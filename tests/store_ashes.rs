@@ -145,3 +145,96 @@ async fn ashes_match(url: String) {
     assert!(replay.consistent, "{:?}", replay.mismatches);
     assert_eq!(replay.state, m.board("table").await.unwrap().board);
 }
+
+/// Garbage as plays and boards: never a panic, never a change unless a
+/// play was actually applied.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn garbage_input_never_panics_nor_changes_the_board() {
+    let (url, _dir) = store_common::sqlite_url();
+    let m = Matches::new(Store::connect(&url).await.unwrap());
+    m.start(
+        &coal(),
+        "ashes",
+        &["coal-user".into(), "maeoni-user".into()],
+    )
+    .await
+    .unwrap();
+    m.setup(&coal(), BOARD).await.unwrap();
+    let pieces = [
+        "attack",
+        "unit",
+        "\"Mist Spirit\"",
+        "with",
+        "Iron Worker",
+        ",",
+        ";",
+        "guard",
+        "phoenixborn",
+        "counter",
+        "no",
+        "block",
+        "order",
+        "split",
+        "2",
+        "-1",
+        "pass",
+        "pay",
+        "main",
+        "play:",
+        "{",
+        "}",
+        "[",
+        "]",
+        "\n",
+        "  ",
+        "```",
+        "yaml",
+        "game: ashes",
+        "players:",
+        "- name: X",
+        "é",
+        "💥",
+        "\u{0}",
+        "null",
+        "~",
+        "&a",
+        "*a",
+        "!!binary",
+        "99999999999999999999",
+        "Maeoni:",
+        "Coal:",
+    ];
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut version = m.board("table").await.unwrap().version;
+    for _ in 0..300 {
+        let n = 1 + next() % 12;
+        let text: Vec<&str> = (0..n)
+            .map(|_| pieces[(next() % pieces.len() as u64) as usize])
+            .collect();
+        let text = text.join(if next() % 2 == 0 { " " } else { "" });
+        let who = if next() % 2 == 0 { coal() } else { maeoni() };
+        let before = m.board("table").await.unwrap();
+        match m.play(&who, &text, None).await {
+            Ok(r) if r.applied => version = r.version,
+            Ok(_) | Err(_) => {
+                let after = m.board("table").await.unwrap();
+                assert_eq!(after.version, before.version, "{text:?}");
+                assert_eq!(after.board, before.board, "{text:?}");
+            }
+        }
+        // As a starting board: refused unless it is one (nothing plays yet
+        // only matters for moderators; a player's setup after plays is refused).
+        let _ = m.setup(&Caller::new("table", "judge", true), &text).await;
+        let now = m.board("table").await.unwrap().version;
+        assert!(now >= version);
+        version = now;
+    }
+    let r = m.replay("table").await.unwrap();
+    assert!(r.consistent, "{:?}", r.mismatches);
+}

@@ -191,10 +191,10 @@ async fn kill_9_during_a_stream_of_plays_loses_no_acknowledged_play() {
         let began = Instant::now();
         let mut child = run.command(&args).spawn().unwrap();
         let kill_at = if rng.below(2) == 0 {
-            // Somewhere in the second half of a typical run: where the
+            // From 60 % to 110 % of a typical run: where the
             // database work happens (the first half loads the rules).
             let ms = typical.as_millis() as u64;
-            Some(Duration::from_millis(ms / 2 + rng.below(ms * 3 / 4)))
+            Some(Duration::from_millis(ms * 3 / 5 + rng.below(ms / 2)))
         } else {
             None
         };
