@@ -216,7 +216,7 @@ fn command_definitions_are_within_discords_limits() {
             .iter()
             .map(|d| d["name"].as_str().unwrap())
             .collect::<Vec<_>>(),
-        ["rule", "judge", "games", "help"]
+        ["rule", "judge", "games", "help", "match"]
     );
     assert_eq!(message.len(), 1);
     assert_eq!(message[0]["name"], "Judge this board");
@@ -241,37 +241,57 @@ fn command_definitions_are_within_discords_limits() {
         assert!(is_slash_name(name), "{name}");
         assert!((1..=100).contains(&text_len(d, "description")), "{name}");
         let options = d["options"].as_array().cloned().unwrap_or_default();
-        assert!(options.len() <= 25);
-        let mut seen_optional = false;
-        for o in &options {
-            let oname = o["name"].as_str().unwrap();
-            assert!(is_slash_name(oname), "{name}.{oname}");
-            assert!(
-                (1..=100).contains(&text_len(o, "description")),
-                "{name}.{oname}"
-            );
-            let required = o["required"].as_bool().unwrap_or(false);
-            assert!(
-                !(required && seen_optional),
-                "{name}: required options come first"
-            );
-            seen_optional |= !required;
-            if let Some(m) = o["max_length"].as_u64() {
-                assert!((1..=6000).contains(&m), "{name}.{oname}");
-            }
-            let choices = o["choices"].as_array().cloned().unwrap_or_default();
-            assert!(choices.len() <= 25);
-            assert!(
-                !o["autocomplete"].as_bool().unwrap_or(false) || choices.is_empty(),
-                "autocomplete excludes choices"
-            );
-            total += oname.chars().count() + text_len(o, "description");
-            for c in &choices {
-                assert!((1..=100).contains(&text_len(c, "name")));
-                assert!((1..=100).contains(&text_len(c, "value")));
-                total += text_len(c, "name") + text_len(c, "value");
-            }
-        }
+        total += check_options(name, &options, 0);
         assert!(total <= 4000, "{name}: {total} characters");
     }
+}
+
+/// Checks a level of options (recursing into subcommands, at most two
+/// levels, as Discord allows) and returns the characters it counts.
+fn check_options(name: &str, options: &[Value], depth: usize) -> usize {
+    assert!(depth <= 2, "{name}: nested too deep");
+    assert!(options.len() <= 25, "{name}: {} options", options.len());
+    let mut total = 0;
+    let mut seen_optional = false;
+    for o in options {
+        let oname = o["name"].as_str().unwrap();
+        assert!(is_slash_name(oname), "{name}.{oname}");
+        assert!(
+            (1..=100).contains(&text_len(o, "description")),
+            "{name}.{oname}"
+        );
+        total += oname.chars().count() + text_len(o, "description");
+        let kind = o["type"].as_u64().unwrap_or(0);
+        if kind == 1 || kind == 2 {
+            // A subcommand (group): its own options; never "required".
+            assert!(!o["required"].as_bool().unwrap_or(false), "{name}.{oname}");
+            let inner = o["options"].as_array().cloned().unwrap_or_default();
+            if kind == 2 {
+                assert!(inner.iter().all(|i| i["type"].as_u64() == Some(1)));
+            }
+            total += check_options(&format!("{name} {oname}"), &inner, depth + 1);
+            continue;
+        }
+        let required = o["required"].as_bool().unwrap_or(false);
+        assert!(
+            !(required && seen_optional),
+            "{name}: required options come first"
+        );
+        seen_optional |= !required;
+        if let Some(m) = o["max_length"].as_u64() {
+            assert!((1..=6000).contains(&m), "{name}.{oname}");
+        }
+        let choices = o["choices"].as_array().cloned().unwrap_or_default();
+        assert!(choices.len() <= 25);
+        assert!(
+            !o["autocomplete"].as_bool().unwrap_or(false) || choices.is_empty(),
+            "autocomplete excludes choices"
+        );
+        for c in &choices {
+            assert!((1..=100).contains(&text_len(c, "name")));
+            assert!((1..=100).contains(&text_len(c, "value")));
+            total += text_len(c, "name") + text_len(c, "value");
+        }
+    }
+    total
 }
