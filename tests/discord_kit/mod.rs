@@ -240,7 +240,10 @@ impl FakeDiscord {
                     |State((rec, _)): State<St>,
                      Path((_app, token)): Path<(String, String)>,
                      body: axum::body::Bytes| async move {
-                        let v: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+                        // JSON, or multipart (an edit with files): kept raw.
+                        let v: Value = serde_json::from_slice(&body).unwrap_or_else(
+                            |_| json!({ "multipart": String::from_utf8_lossy(&body) }),
+                        );
                         rec.lock().unwrap().edits.push((token, v));
                         axum::Json(message("1300000000000009999", "", json!([]), json!([])))
                     },
@@ -286,5 +289,61 @@ pub fn judge_message_with_attachment(
             "id": "1300000000000000012", "name": "Judge this board", "type": 3, "target_id": id,
             "resolved": { "messages": { id.clone(): m } }
         }),
+    )
+}
+
+// ---- /match (issue 9) ----
+
+/// Permissions of a member without Manage Messages (view channel, send
+/// messages, use application commands).
+pub const PLAYER_PERMISSIONS: &str = "2147486720";
+/// The same with Manage Messages (a moderator).
+pub const MODERATOR_PERMISSIONS: &str = "2147494912";
+
+/// A user object with this id and name.
+pub fn user_with(id: &str, name: &str) -> Value {
+    json!({
+        "avatar": null, "avatar_decoration_data": null, "clan": null, "discriminator": "0",
+        "global_name": name, "id": id, "public_flags": 0, "username": name.to_lowercase()
+    })
+}
+
+/// The interaction as sent by another member, with these channel permissions.
+pub fn as_member(mut payload: Value, id: &str, name: &str, permissions: &str) -> Value {
+    payload["member"]["user"] = user_with(id, name);
+    payload["member"]["permissions"] = json!(permissions);
+    payload
+}
+
+/// `/match <sub>` with the subcommand's options.
+pub fn match_sub(sub: &str, options: Vec<Value>) -> Value {
+    slash(
+        "match",
+        vec![json!({ "name": sub, "type": 1, "options": options })],
+    )
+}
+
+/// `/match start game:… player1:… …`: user options, resolved as Discord does.
+pub fn match_start(game: &str, players: &[(&str, &str)]) -> Value {
+    let mut options = vec![opt("game", game)];
+    let mut users = serde_json::Map::new();
+    for (n, (id, name)) in players.iter().enumerate() {
+        options.push(json!({ "name": format!("player{}", n + 1), "type": 6, "value": id }));
+        users.insert(id.to_string(), user_with(id, name));
+    }
+    let mut v = match_sub("start", options);
+    v["data"]["resolved"] = json!({ "users": users });
+    v
+}
+
+/// Autocomplete of `/match play text:…`.
+pub fn match_play_autocomplete(value: &str) -> Value {
+    envelope(
+        4,
+        json!({ "id": "1300000000000000010", "name": "match", "type": 1, "options": [
+            { "name": "play", "type": 1, "options": [
+                { "name": "text", "type": 3, "value": value, "focused": true }
+            ] }
+        ] }),
     )
 }
