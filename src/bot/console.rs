@@ -111,7 +111,11 @@ fn parse_match(rest: &str) -> Result<Input, String> {
             return Ok(Input::Autocomplete {
                 command: "match".into(),
                 option: "text".into(),
-                value: rest.strip_prefix("text:").unwrap_or(rest).to_string(),
+                // The line is trimmed: complete the word after what is typed.
+                value: match rest.strip_prefix("text:").unwrap_or(rest).trim() {
+                    "" => String::new(),
+                    typed => format!("{typed} "),
+                },
                 game: None,
             });
         }
