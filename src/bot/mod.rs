@@ -12,9 +12,9 @@
 //! - [`console`]: lines typed on a terminal or piped in, rendered by
 //!   [`text`].
 //!
-//! Match tracking (issue 9) plugs in here: `/match …` becomes a
-//! [`Command`] variant, its handler lives beside `judge`, and the database
-//! handle it needs goes into [`BotConfig`]/[`Bot`] (see [`Bot::database_url`]).
+//! Match tracking (issue 9): `/match …` is [`Command::Match`], answered by
+//! [`matchcmd`] through `app::matches::Matches`, which [`Bot::open_matches`]
+//! connects from [`BotConfig::database_url`].
 
 pub mod commands;
 pub mod console;
