@@ -127,6 +127,39 @@ impl Harness {
     }
 }
 
+/// A database that cannot be opened: `/match` answers with an internal
+/// error and its id (no detail), other commands still work.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_failure_is_an_internal_error_with_an_id() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let app = Arc::new(App::load(&root.join("rules_data"), &[]).expect("rule data"));
+    let bot = Bot::new(
+        app,
+        BotConfig {
+            database_url: Some("nosuchdb://nowhere/x".into()),
+            ..BotConfig::default()
+        },
+    );
+    let request = arbiter::bot::Request {
+        origin: arbiter::bot::Origin {
+            id: "1".into(),
+            user_id: 7,
+            channel_id: Some(9),
+            ..Default::default()
+        },
+        input: arbiter::bot::Input::Command(arbiter::bot::Command::Match(
+            arbiter::bot::MatchCommand::Board,
+        )),
+    };
+    let arbiter::bot::Reply::Message(m) = bot.handle(&request).await else {
+        panic!("a message")
+    };
+    assert_eq!(m.kind, arbiter::bot::MessageKind::InternalError);
+    assert!(m.ephemeral);
+    assert!(m.footer.unwrap_or_default().starts_with("error id E"));
+    assert!(!m.body.contains("nosuchdb"), "{}", m.body);
+}
+
 fn title(v: &Value) -> String {
     v["data"]["embeds"][0]["title"]
         .as_str()
@@ -228,6 +261,27 @@ async fn a_match_through_discord_interactions() {
         .run(STRANGER, false, match_sub("play", vec![opt("text", PLAY)]))
         .await;
     refused(&v, "only the match's players may play");
+
+    // An illegal play: the ruling says why (public), nothing is recorded.
+    let v = h
+        .run(
+            COAL,
+            false,
+            match_sub(
+                "play",
+                vec![opt(
+                    "text",
+                    "attack unit \"Iron Worker\" with Hammer Knight",
+                )],
+            ),
+        )
+        .await;
+    public(&v);
+    assert!(title(&v).starts_with("Not recorded"), "{}", title(&v));
+    assert!(title(&v).contains("ILLEGAL"), "{}", title(&v));
+    assert!(desc(&v).contains("`ashes:attack-a-unit.2`"), "{}", desc(&v));
+    let v = h.run(STRANGER, false, match_sub("board", vec![])).await;
+    assert!(desc(&v).contains("version 1"), "{}", desc(&v));
 
     // The play, in notation: its ruling step by step, recorded.
     let v = h

@@ -188,6 +188,11 @@ async fn fifty_plays_through_two_http_replicas_on_postgres() {
                         text(&v, "description").contains("the board changed"),
                         "play {i}: {v}"
                     );
+                    assert!(
+                        text(&v, "description").contains("The board now:")
+                            && text(&v, "description").contains("Maeoni Viper"),
+                        "the new board is shown: {v}"
+                    );
                     conflicts += 1;
                 }
             })
