@@ -381,3 +381,44 @@ async fn a_match_through_discord_interactions() {
     public(&v);
     h.server.stop().await.unwrap();
 }
+
+/// `/match setup file:`: deferred, downloaded, validated, the edit shows the
+/// board; each channel keeps its own match.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn setup_from_an_attachment_in_another_channel() {
+    let h = Harness::start().await;
+    let other = "1300000000000000299";
+    let v = h
+        .run(
+            COAL,
+            false,
+            in_channel(match_start("ashes", &[COAL, MAEONI]), other),
+        )
+        .await;
+    public(&v);
+    let url = h.fake.serve_file("board.yaml", BOARD.as_bytes().to_vec());
+    let payload = as_member(
+        in_channel(
+            match_setup_with_attachment(&url, "board.yaml", BOARD.len()),
+            other,
+        ),
+        COAL.0,
+        COAL.1,
+        PLAYER_PERMISSIONS,
+    );
+    let token = payload["token"].as_str().unwrap().to_string();
+    let v = h.post(&payload).await;
+    assert_eq!(v["type"], 5, "deferred: {v}");
+    let edit = h.edit_for(&token).await;
+    let d = edit["embeds"][0]["description"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        d.contains("Mist Spirit") && d.contains("version 1"),
+        "{edit}"
+    );
+    // The default channel has no match.
+    let v = h.run(COAL, false, match_sub("board", vec![])).await;
+    refused(&v, "no active match");
+    h.server.stop().await.unwrap();
+}

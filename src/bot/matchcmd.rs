@@ -137,7 +137,7 @@ impl Bot {
                 } => MatchRequest::Setup { text: text.clone() },
                 MatchCommand::Setup {
                     board: Some(BoardSource::Attachment(a)),
-                } => match self.download(a).await {
+                } => match self.download(a, "Match").await {
                     Ok(text) => MatchRequest::Setup { text },
                     Err(reply) => return Some(reply),
                 },

@@ -312,11 +312,11 @@ impl Bot {
             Input::Command(Command::Judge {
                 board: Some(BoardSource::Attachment(a)),
                 ..
-            }) => Some(self.download(a).await),
+            }) => Some(self.download(a, "Judge").await),
             Input::Command(Command::JudgeMessage {
                 content,
                 attachment: Some(a),
-            }) if !board_in_text(content) => Some(self.download(a).await),
+            }) if !board_in_text(content) => Some(self.download(a, "Judge").await),
             _ => None,
         };
         let fetched = match fetched {
@@ -398,8 +398,8 @@ impl Bot {
         }
     }
 
-    async fn download(&self, a: &Attachment) -> Result<String, Reply> {
-        let refuse = |why: String| Reply::Message(Message::user_error("Judge", &why));
+    async fn download(&self, a: &Attachment, title: &str) -> Result<String, Reply> {
+        let refuse = |why: String| Reply::Message(Message::user_error(title, &why));
         let lower = a.filename.to_lowercase();
         if ![".yaml", ".yml", ".json", ".txt"]
             .iter()

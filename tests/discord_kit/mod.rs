@@ -347,3 +347,24 @@ pub fn match_play_autocomplete(value: &str) -> Value {
         ] }),
     )
 }
+
+/// `/match setup file:` with an attachment at `url`.
+pub fn match_setup_with_attachment(url: &str, filename: &str, size: usize) -> Value {
+    let att = snowflake();
+    let mut v = match_sub(
+        "setup",
+        vec![json!({ "name": "file", "type": 11, "value": att })],
+    );
+    v["data"]["resolved"] = json!({ "attachments": { att.clone(): {
+        "id": att, "filename": filename, "size": size, "url": url, "proxy_url": url,
+        "content_type": "application/x-yaml; charset=utf-8", "ephemeral": true
+    } } });
+    v
+}
+
+/// The interaction in another channel of the guild.
+pub fn in_channel(mut payload: Value, channel: &str) -> Value {
+    payload["channel_id"] = json!(channel);
+    payload["channel"]["id"] = json!(channel);
+    payload
+}
