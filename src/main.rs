@@ -387,7 +387,7 @@ fn console(app: App, args: ConsoleArgs) -> ExitCode {
     let interactive = stdin.is_terminal();
     if interactive {
         eprintln!(
-            "Arbiter console: type /help, /games, /rule query:… game:…; /quit or Ctrl-D to leave."
+            "Arbiter console: type /help, /games, /rule query:… game:…, /match start|setup|play|board|log|undo|end|export …; /quit or Ctrl-D to leave."
         );
     }
     let ansi = std::io::stdout().is_terminal();
