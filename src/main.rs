@@ -99,8 +99,8 @@ enum Command {
     /// Run the Discord bot: the gateway (DISCORD_TOKEN), or the HTTP
     /// interactions endpoint with --http (DISCORD_PUBLIC_KEY).
     Serve(ServeArgs),
-    /// Type bot commands (`/rule query:… game:…`) and read the replies, offline.
-    Console,
+    /// Type bot commands (`/rule query:… game:…`, `/match …`) and read the replies, offline.
+    Console(ConsoleArgs),
     /// Exit 0 when the server's GET /healthz answers 200 (for container HEALTHCHECKs).
     Healthcheck {
         /// Address of the server (default: ARBITER_HEALTH_LISTEN, else ARBITER_LISTEN, else 127.0.0.1:8080).
@@ -113,6 +113,19 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+#[derive(clap::Args)]
+struct ConsoleArgs {
+    /// Who you are for `/match` (seats on the console are names).
+    #[arg(long, env = "ARBITER_CONSOLE_USER", default_value = arbiter::bot::console::DEFAULT_USER)]
+    user: String,
+    /// Act as a moderator (Manage Messages): undo anyone's play, end the match.
+    #[arg(long)]
+    moderator: bool,
+    /// The match database (default: sqlite://arbiter.db, created if missing).
+    #[arg(long, env = "DATABASE_URL")]
+    database_url: Option<String>,
 }
 
 #[derive(clap::Args)]
@@ -138,7 +151,7 @@ struct ServeArgs {
     /// Total shards across all processes (with --shard-range).
     #[arg(long)]
     total_shards: Option<u32>,
-    /// SQLite database for match tracking (sqlite://PATH).
+    /// Match database: sqlite://PATH (default sqlite://arbiter.db) or postgres://….
     #[arg(long, env = "DATABASE_URL")]
     database_url: Option<String>,
     /// Log format: text or json.
@@ -176,7 +189,7 @@ fn main() -> ExitCode {
     let command = match cli.command {
         Command::Match(args) => return match_cli::run(&app, args),
         Command::Serve(args) => return serve(app, args),
-        Command::Console => return console(app),
+        Command::Console(args) => return console(app, args),
         other => other,
     };
     match run(&app, command) {
@@ -328,7 +341,10 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
             }
         }
         Command::Commands { .. } => json(&arbiter::bot::commands::definitions_json(app)),
-        Command::Serve(_) | Command::Console | Command::Healthcheck { .. } | Command::Match(_) => {
+        Command::Serve(_)
+        | Command::Console(_)
+        | Command::Healthcheck { .. }
+        | Command::Match(_) => {
             return Err(CliError::Input("handled in main".into()));
         }
     })
@@ -356,19 +372,34 @@ fn init_logging(format: &str) {
     };
 }
 
-fn console(app: App) -> ExitCode {
-    use arbiter::bot::{Bot, BotConfig};
-    let bot = Bot::new(std::sync::Arc::new(app), BotConfig::default());
+fn console(app: App, args: ConsoleArgs) -> ExitCode {
+    use arbiter::bot::{Bot, BotConfig, console::Session};
+    let config = BotConfig {
+        database_url: args.database_url,
+        ..BotConfig::default()
+    };
+    let bot = Bot::new(std::sync::Arc::new(app), config);
+    let session = Session {
+        user: args.user,
+        moderator: args.moderator,
+    };
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();
     if interactive {
         eprintln!(
-            "Arbiter console: type /help, /games, /rule query:… game:…; /quit or Ctrl-D to leave."
+            "Arbiter console: type /help, /games, /rule query:… game:…, /match start|setup|play|board|log|undo|end|export …; /quit or Ctrl-D to leave."
         );
     }
     let ansi = std::io::stdout().is_terminal();
     let mut out = std::io::stdout().lock();
-    match arbiter::bot::console::run(&bot, &mut stdin.lock(), &mut out, ansi, interactive) {
+    match arbiter::bot::console::run_as(
+        &bot,
+        &session,
+        &mut stdin.lock(),
+        &mut out,
+        ansi,
+        interactive,
+    ) {
         Ok(0) => ExitCode::SUCCESS,
         Ok(_) => ExitCode::from(2),
         Err(e) => {
@@ -419,6 +450,8 @@ fn serve(app: App, args: ServeArgs) -> ExitCode {
         }
     };
     let result: Result<(), String> = runtime.block_on(async move {
+        // The match database: opened (and migrated) before serving anything.
+        bot.open_matches().await?;
         if let Some(addr) = args.http {
             let public_key = args.public_key.ok_or("--http needs DISCORD_PUBLIC_KEY (the application's public key, hex)")?;
             let cfg = http::HttpConfig { addr, public_key, api_base: args.discord_api, max_body: http::MAX_BODY_BYTES };

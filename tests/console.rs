@@ -216,7 +216,7 @@ fn command_definitions_are_within_discords_limits() {
             .iter()
             .map(|d| d["name"].as_str().unwrap())
             .collect::<Vec<_>>(),
-        ["rule", "judge", "games", "help"]
+        ["rule", "judge", "games", "help", "match"]
     );
     assert_eq!(message.len(), 1);
     assert_eq!(message[0]["name"], "Judge this board");
@@ -241,37 +241,204 @@ fn command_definitions_are_within_discords_limits() {
         assert!(is_slash_name(name), "{name}");
         assert!((1..=100).contains(&text_len(d, "description")), "{name}");
         let options = d["options"].as_array().cloned().unwrap_or_default();
-        assert!(options.len() <= 25);
-        let mut seen_optional = false;
-        for o in &options {
-            let oname = o["name"].as_str().unwrap();
-            assert!(is_slash_name(oname), "{name}.{oname}");
-            assert!(
-                (1..=100).contains(&text_len(o, "description")),
-                "{name}.{oname}"
-            );
-            let required = o["required"].as_bool().unwrap_or(false);
-            assert!(
-                !(required && seen_optional),
-                "{name}: required options come first"
-            );
-            seen_optional |= !required;
-            if let Some(m) = o["max_length"].as_u64() {
-                assert!((1..=6000).contains(&m), "{name}.{oname}");
-            }
-            let choices = o["choices"].as_array().cloned().unwrap_or_default();
-            assert!(choices.len() <= 25);
-            assert!(
-                !o["autocomplete"].as_bool().unwrap_or(false) || choices.is_empty(),
-                "autocomplete excludes choices"
-            );
-            total += oname.chars().count() + text_len(o, "description");
-            for c in &choices {
-                assert!((1..=100).contains(&text_len(c, "name")));
-                assert!((1..=100).contains(&text_len(c, "value")));
-                total += text_len(c, "name") + text_len(c, "value");
-            }
-        }
+        total += check_options(name, &options, 0);
         assert!(total <= 4000, "{name}: {total} characters");
     }
+}
+
+/// Checks a level of options (recursing into subcommands, at most two
+/// levels, as Discord allows) and returns the characters it counts.
+fn check_options(name: &str, options: &[Value], depth: usize) -> usize {
+    assert!(depth <= 2, "{name}: nested too deep");
+    assert!(options.len() <= 25, "{name}: {} options", options.len());
+    let mut total = 0;
+    let mut seen_optional = false;
+    for o in options {
+        let oname = o["name"].as_str().unwrap();
+        assert!(is_slash_name(oname), "{name}.{oname}");
+        assert!(
+            (1..=100).contains(&text_len(o, "description")),
+            "{name}.{oname}"
+        );
+        total += oname.chars().count() + text_len(o, "description");
+        let kind = o["type"].as_u64().unwrap_or(0);
+        if kind == 1 || kind == 2 {
+            // A subcommand (group): its own options; never "required".
+            assert!(!o["required"].as_bool().unwrap_or(false), "{name}.{oname}");
+            let inner = o["options"].as_array().cloned().unwrap_or_default();
+            if kind == 2 {
+                assert!(inner.iter().all(|i| i["type"].as_u64() == Some(1)));
+            }
+            total += check_options(&format!("{name} {oname}"), &inner, depth + 1);
+            continue;
+        }
+        let required = o["required"].as_bool().unwrap_or(false);
+        assert!(
+            !(required && seen_optional),
+            "{name}: required options come first"
+        );
+        seen_optional |= !required;
+        if let Some(m) = o["max_length"].as_u64() {
+            assert!((1..=6000).contains(&m), "{name}.{oname}");
+        }
+        let choices = o["choices"].as_array().cloned().unwrap_or_default();
+        assert!(choices.len() <= 25);
+        assert!(
+            !o["autocomplete"].as_bool().unwrap_or(false) || choices.is_empty(),
+            "autocomplete excludes choices"
+        );
+        for c in &choices {
+            assert!((1..=100).contains(&text_len(c, "name")));
+            assert!((1..=100).contains(&text_len(c, "value")));
+            total += text_len(c, "name") + text_len(c, "value");
+        }
+    }
+    total
+}
+
+// ---- /match on the console (offline, embedded SQLite) ----
+
+const MATCH_BOARD: &str = "\
+game: ashes
+turn: Coal
+players:
+  - name: Coal
+    phoenixborn: { name: Coal Roarkwin, life: 15 }
+    units:
+      - { name: Iron Worker, attack: 2, life: 2 }
+      - { name: Hammer Knight, attack: 3, life: 3 }
+  - name: Maeoni
+    phoenixborn: { name: Maeoni Viper, life: 20, damage: 5, exhausted: true }
+    units:
+      - { name: Mist Spirit, attack: 1, life: 1 }
+";
+
+fn match_bot(url: &str) -> Bot {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let app = App::load(&root.join("rules_data"), &[]).expect("rule data");
+    Bot::new(
+        Arc::new(app),
+        BotConfig {
+            database_url: Some(url.to_string()),
+            ..BotConfig::default()
+        },
+    )
+}
+
+fn session_run(bot: &Bot, user: &str, moderator: bool, script: &str) -> (usize, String) {
+    let session = arbiter::bot::console::Session {
+        user: user.into(),
+        moderator,
+    };
+    let mut out = Vec::new();
+    let bad = arbiter::bot::console::run_as(
+        bot,
+        &session,
+        &mut script.as_bytes(),
+        &mut out,
+        false,
+        false,
+    )
+    .unwrap();
+    (bad, String::from_utf8(out).unwrap())
+}
+
+#[test]
+fn a_match_script_is_played_offline() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("console.db").display());
+    let bot = match_bot(&url);
+    let play = "attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight; guard phoenixborn";
+    let script = format!(
+        "/match start game:ashes player1:coal player2:maeoni\n\
+         /match setup\n{MATCH_BOARD}.\n\
+         /match complete attack unit\n\
+         /match play {play}\n\
+         /match board\n\
+         /match log page:1\n\
+         /match undo\n\
+         /match play text:{play}\n\
+         /match export\n\
+         /match frobnicate\n"
+    );
+    let (bad, out) = session_run(&bot, "coal", false, &script);
+    assert_eq!(bad, 1, "only the unknown subcommand is bad:\n{out}");
+    for want in [
+        "== Match #1 (ashes) ==",
+        "seat 1: coal",
+        "== Match: starting board ==",
+        "attack unit Mist Spirit",
+        "== Play #2 recorded (ashes): the play is legal ==",
+        "`ashes:attack-a-unit",
+        "log page 1/1",
+        "== Undone: event #2 ==",
+        "== Play #4 recorded (ashes): the play is legal ==",
+        "== Match export ==",
+        "--- end of ",
+        "error: unknown /match frobnicate",
+    ] {
+        assert!(out.contains(want), "`{want}` missing:\n{out}");
+    }
+    // The export is re-importable: it holds the board.
+    assert!(out.contains("Maeoni Viper"), "{out}");
+
+    // Maeoni may not undo Coal's play; a moderator may, and ends the match.
+    let (_, out) = session_run(&bot, "maeoni", false, "/match undo\n");
+    assert!(out.contains("(only you see this)"), "{out}");
+    assert!(!out.contains("Undone"), "{out}");
+    let (_, out) = session_run(&bot, "judge", true, "/match undo\n/match end\n");
+    assert!(out.contains("== Undone: event #4 =="), "{out}");
+    assert!(out.contains("ended"), "{out}");
+    let (_, out) = session_run(&bot, "coal", false, &format!("/match play {play}\n"));
+    assert!(
+        out.contains("(only you see this)") && out.contains("ended"),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_console_binary_takes_user_and_moderator_flags() {
+    if !binary_is_current() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("flags.db").display());
+    let root = env!("CARGO_MANIFEST_DIR");
+    let run = |args: &[&str], script: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .arg("console")
+            .args(args)
+            .current_dir(dir.path())
+            .env("ARBITER_DATA", format!("{root}/rules_data"))
+            .env("DATABASE_URL", &url)
+            .env_remove("ARBITER_CONSOLE_USER")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(script.as_bytes())
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        (
+            o.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+        )
+    };
+    // Default user `local`; the match is kept in the database between runs.
+    let (code, out) = run(&[], "/match start game:ashes player1:local player2:ben\n");
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("seat 1: local"), "{out}");
+    let (_, out) = run(&["--user", "eve"], "/match end\n");
+    assert!(out.contains("(only you see this)"), "{out}");
+    let (_, out) = run(&["--user", "eve", "--moderator"], "/match end\n");
+    assert!(out.contains("ended") && !out.contains("only you"), "{out}");
+    assert!(
+        !dir.path().join("arbiter.db").exists(),
+        "DATABASE_URL was used"
+    );
 }

@@ -23,10 +23,97 @@ fn game_option(app: &App, description: &str) -> CreateCommandOption {
     opt
 }
 
+fn sub(name: &str, description: &str) -> CreateCommandOption {
+    CreateCommandOption::new(CommandOptionType::SubCommand, name, description)
+}
+
+/// `/match` and its subcommands (issue 9).
+fn match_command(app: &App) -> CreateCommand {
+    let mut start = sub(
+        "start",
+        "Start a match in this channel; players take seats in order",
+    )
+    .add_sub_option({
+        let mut g =
+            CreateCommandOption::new(CommandOptionType::String, "game", "The game").required(true);
+        for game in app.corpus.games.iter().take(25) {
+            let name: String = game.name.chars().take(100).collect();
+            g = g.add_string_choice(name, game.id.clone());
+        }
+        g
+    });
+    for n in 1..=super::matchcmd::MAX_MATCH_PLAYERS {
+        start = start.add_sub_option(
+            CreateCommandOption::new(
+                CommandOptionType::User,
+                format!("player{n}"),
+                format!("Seat {n}"),
+            )
+            .required(n <= 2),
+        );
+    }
+    CreateCommand::new("match")
+        .description("Keep a match in this channel: board, plays with rulings, undo, export")
+        .add_option(start)
+        .add_option(
+            sub(
+                "setup",
+                "The starting board: paste it, attach it, or neither for a form",
+            )
+            .add_sub_option(
+                CreateCommandOption::new(
+                    CommandOptionType::String,
+                    "board",
+                    "The board document (YAML or JSON)",
+                )
+                .required(false)
+                .max_length(MAX_BOARD_OPTION),
+            )
+            .add_sub_option(
+                CreateCommandOption::new(
+                    CommandOptionType::Attachment,
+                    "file",
+                    "A board or an export (.yaml, .yml, .json; at most 1 MB)",
+                )
+                .required(false),
+            ),
+        )
+        .add_option(
+            sub(
+                "play",
+                "Play for your seat, in one-line notation (or a YAML play:)",
+            )
+            .add_sub_option(
+                CreateCommandOption::new(CommandOptionType::String, "text", "The play")
+                    .required(true)
+                    .set_autocomplete(true)
+                    .max_length(MAX_PLAY_OPTION),
+            ),
+        )
+        .add_option(sub("board", "Show the match and its board"))
+        .add_option(
+            sub("log", "Plays and rulings: who, when").add_sub_option(
+                CreateCommandOption::new(
+                    CommandOptionType::Integer,
+                    "page",
+                    "Page (default: last)",
+                )
+                .required(false)
+                .min_int_value(1),
+            ),
+        )
+        .add_option(sub(
+            "undo",
+            "Take back the last play (yours; moderators: any)",
+        ))
+        .add_option(sub("end", "End the match"))
+        .add_option(sub(
+            "export",
+            "The board and the log as a file, re-importable with setup",
+        ))
+}
+
 /// Every command, in registration order.
-///
-/// Issue 9 adds `/match` here, with subcommands `start|setup|play|board|log|undo|end|export`
-/// (`CreateCommandOption::new(CommandOptionType::SubCommand, …)`).
 pub fn definitions(app: &App) -> Vec<CreateCommand> {
     vec![
         CreateCommand::new("rule")
@@ -78,6 +165,7 @@ pub fn definitions(app: &App) -> Vec<CreateCommand> {
         CreateCommand::new("games")
             .description("The games and rule documents indexed, with engine coverage"),
         CreateCommand::new("help").description("How to use Arbiter, with examples"),
+        match_command(app),
     ]
 }
 

@@ -9,12 +9,40 @@
 //! /complete query:guard game:ashes
 //! /games
 //! /help
+//! /match start game:ashes player1:coal player2:maeoni
+//! /match setup file:board.yaml    (or board:…, or neither: the form)
+//! /match play attack unit "Mist Spirit" with Iron Worker
+//! /match complete attack unit     (what autocomplete would offer)
+//! /match board | log [page:N] | undo | end | export
 //! 2                            (press button 2 of the last reply)
 //! ```
 
 use std::io::{BufRead, Write};
 
-use super::{Action, BoardSource, Bot, Command, Input, Origin, Reply, Request, text};
+use super::{
+    Action, BoardSource, Bot, Command, Input, MatchCommand, Origin, Reply, Request, matchcmd, text,
+};
+
+/// Who types at the console: `/match` commands run as this user (a name;
+/// seats on the console are names), in the channel `console`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Session {
+    pub user: String,
+    /// Acts as a moderator (Manage Messages) for `/match undo` and `end`.
+    pub moderator: bool,
+}
+
+/// The user of a console that names none.
+pub const DEFAULT_USER: &str = "local";
+
+impl Default for Session {
+    fn default() -> Self {
+        Session {
+            user: DEFAULT_USER.into(),
+            moderator: false,
+        }
+    }
+}
 
 /// What one console line asks for.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,7 +54,91 @@ pub enum Line {
     Nothing,
 }
 
-const HELP_LINE: &str = "commands: /rule query:… [game:…]  /judge [game:…] [board:…] [file:PATH] [play:…]  /complete query:… [game:…]  /games  /help  /quit; a number presses that button";
+const HELP_LINE: &str = "commands: /rule query:… [game:…]  /judge [game:…] [board:…] [file:PATH] [play:…]  /complete query:… [game:…]  /match start|setup|play|complete|board|log|undo|end|export …  /games  /help  /quit; a number presses that button";
+
+const MATCH_HELP: &str = "/match start game:G player1:U player2:U …  |  setup [board:…] [file:PATH]  |  play TEXT  |  complete TEXT  |  board  |  log [page:N]  |  undo  |  end  |  export";
+
+/// `/match <sub> …`.
+fn parse_match(rest: &str) -> Result<Input, String> {
+    let rest = rest.trim();
+    let (sub, rest) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    let rest = rest.trim();
+    // `play text:…` or the play as the rest of the line.
+    let text_of = |rest: &str| {
+        rest.strip_prefix("text:")
+            .unwrap_or(rest)
+            .trim()
+            .to_string()
+    };
+    let command = match sub.to_lowercase().as_str() {
+        "start" => {
+            let keys: Vec<String> = std::iter::once("game".to_string())
+                .chain((1..=matchcmd::MAX_MATCH_PLAYERS).map(|n| format!("player{n}")))
+                .collect();
+            let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+            let o = options(rest, &keys)?;
+            let mut players: Vec<(usize, String)> = o
+                .iter()
+                .filter_map(|(k, v)| {
+                    let n = k.strip_prefix("player")?.parse().ok()?;
+                    Some((n, matchcmd::user_ref(v)))
+                })
+                .filter(|(_, v)| !v.is_empty())
+                .collect();
+            players.sort();
+            MatchCommand::Start {
+                game: get(&o, "game").ok_or("/match start needs game:…")?,
+                players: players.into_iter().map(|(_, p)| p).collect(),
+            }
+        }
+        "setup" => {
+            let o = options(rest, &["board", "file"])?;
+            let board = match (get(&o, "board"), get(&o, "file")) {
+                (Some(b), _) => Some(BoardSource::Text(b.replace("\\n", "\n"))),
+                (None, Some(path)) => Some(BoardSource::Text(read_file(&path)?)),
+                (None, None) => None,
+            };
+            MatchCommand::Setup { board }
+        }
+        "play" => {
+            let text = text_of(rest);
+            if text.is_empty() {
+                return Err("/match play needs the play, e.g. `/match play pass`".into());
+            }
+            MatchCommand::Play { text }
+        }
+        "complete" => {
+            return Ok(Input::Autocomplete {
+                command: "match".into(),
+                option: "text".into(),
+                // The line is trimmed: complete the word after what is typed.
+                value: match rest.strip_prefix("text:").unwrap_or(rest).trim() {
+                    "" => String::new(),
+                    typed => format!("{typed} "),
+                },
+                game: None,
+            });
+        }
+        "board" => MatchCommand::Board,
+        "log" => {
+            let o = options(rest, &["page"])?;
+            let page = match get(&o, "page") {
+                Some(p) => Some(
+                    p.parse::<i64>()
+                        .map_err(|_| format!("page:{p} is not a number"))?,
+                ),
+                None => None,
+            };
+            MatchCommand::Log { page }
+        }
+        "undo" => MatchCommand::Undo,
+        "end" => MatchCommand::End,
+        "export" => MatchCommand::Export,
+        "" => return Err(format!("/match needs a subcommand: {MATCH_HELP}")),
+        other => return Err(format!("unknown /match {other}: {MATCH_HELP}")),
+    };
+    Ok(Input::Command(Command::Match(command)))
+}
 
 /// Splits `key:value key:value` with only the given keys recognised, so
 /// values may contain spaces and colons (`query:ashes:pass`).
@@ -125,6 +237,7 @@ pub fn parse(line: &str) -> Result<Line, String> {
                 game: get(&o, "game"),
             }
         }
+        "match" => parse_match(rest)?,
         "games" => Input::Command(Command::Games),
         "help" => Input::Command(Command::Help),
         "quit" | "exit" => return Ok(Line::Quit),
@@ -156,6 +269,24 @@ pub fn run(
     ansi: bool,
     prompt: bool,
 ) -> std::io::Result<usize> {
+    run_as(bot, &Session::default(), input, out, ansi, prompt)
+}
+
+/// As [`run`], as the session's user. Requests are answered on a runtime of
+/// the console's own (`/match` talks to the database); must not be called
+/// from inside an async runtime.
+pub fn run_as(
+    bot: &Bot,
+    session: &Session,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    ansi: bool,
+    prompt: bool,
+) -> std::io::Result<usize> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+
     let mut buttons: Vec<Action> = Vec::new();
     let mut bad = 0;
     let mut n = 0u64;
@@ -172,7 +303,8 @@ pub fn run(
         n += 1;
         let origin = Origin {
             id: format!("console-{n}"),
-            user_name: "console".into(),
+            user_name: session.user.clone(),
+            moderator: session.moderator,
             ..Origin::default()
         };
         let input_kind = match parse(&line) {
@@ -195,10 +327,10 @@ pub fn run(
                 continue;
             }
         };
-        let mut reply = bot.handle_sync(&Request {
+        let mut reply = runtime.block_on(bot.handle(&Request {
             origin: origin.clone(),
             input: input_kind,
-        });
+        }));
         if let Reply::Modal(m) = &reply {
             write!(out, "{}", text::render(&reply, ansi))?;
             let mut board = String::new();
@@ -214,16 +346,28 @@ pub fn run(
                 custom_id: m.custom_id.clone(),
                 fields: vec![(m.field_id.clone(), board)],
             };
-            reply = bot.handle_sync(&Request {
+            reply = runtime.block_on(bot.handle(&Request {
                 origin,
                 input: submit,
-            });
+            }));
         }
         if let Reply::Message(m) | Reply::Update(m) = &reply {
             buttons = m.buttons.iter().map(|b| b.action.clone()).collect();
         }
         write!(out, "{}", text::render(&reply, ansi))?;
+        if let Reply::Message(m) = &reply
+            && let Some(file) = &m.attachment
+        {
+            // The attachment's text, fenced, so a pipe can cut it out.
+            writeln!(out, "--- {} ---", file.filename)?;
+            write!(out, "{}", file.text)?;
+            if !file.text.ends_with('\n') {
+                writeln!(out)?;
+            }
+            writeln!(out, "--- end of {} ---", file.filename)?;
+        }
         writeln!(out)?;
     }
+
     Ok(bad)
 }

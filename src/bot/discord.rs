@@ -3,21 +3,22 @@
 
 use serenity::all::{
     ActionRowComponent, ButtonStyle as DButtonStyle, CommandDataOptionValue, CommandInteraction,
-    CommandType, CreateActionRow, CreateAllowedMentions, CreateAutocompleteResponse, CreateButton,
-    CreateEmbed, CreateEmbedFooter, CreateInputText, CreateInteractionResponse,
-    CreateInteractionResponseMessage, CreateModal, EditInteractionResponse, InputTextStyle,
-    Interaction, ResolvedValue,
+    CommandType, CreateActionRow, CreateAllowedMentions, CreateAttachment,
+    CreateAutocompleteResponse, CreateButton, CreateEmbed, CreateEmbedFooter, CreateInputText,
+    CreateInteractionResponse, CreateInteractionResponseMessage, CreateModal,
+    EditInteractionResponse, InputTextStyle, Interaction, ResolvedValue, Unresolved,
 };
 
 use super::reply::truncate;
 use super::{
-    Action, Attachment, BoardSource, ButtonStyle, Command, Input, Message, MessageKind, Origin,
-    Reply, Request, commands,
+    Action, Attachment, BoardSource, ButtonStyle, Command, Input, MatchCommand, Message,
+    MessageKind, Origin, Reply, Request, commands,
 };
 
 fn origin(
     id: impl ToString,
     user: &serenity::all::User,
+    member: Option<&serenity::all::Member>,
     guild: Option<u64>,
     channel: u64,
 ) -> Origin {
@@ -27,6 +28,10 @@ fn origin(
         user_name: user.name.clone(),
         guild_id: guild,
         channel_id: Some(channel),
+        // The member's permissions in this channel, as Discord computed them.
+        moderator: member
+            .and_then(|m| m.permissions)
+            .is_some_and(|p| p.manage_messages()),
     }
 }
 
@@ -52,6 +57,7 @@ pub fn to_request(interaction: &Interaction) -> Result<Request, Box<Reply>> {
             let origin = origin(
                 ci.id,
                 &ci.user,
+                ci.member.as_deref(),
                 ci.guild_id.map(|g| g.get()),
                 ci.channel_id.get(),
             );
@@ -66,6 +72,7 @@ pub fn to_request(interaction: &Interaction) -> Result<Request, Box<Reply>> {
             let origin = origin(
                 ci.id,
                 &ci.user,
+                ci.member.as_deref(),
                 ci.guild_id.map(|g| g.get()),
                 ci.channel_id.get(),
             );
@@ -98,6 +105,7 @@ pub fn to_request(interaction: &Interaction) -> Result<Request, Box<Reply>> {
             origin: origin(
                 ci.id,
                 &ci.user,
+                ci.member.as_ref(),
                 ci.guild_id.map(|g| g.get()),
                 ci.channel_id.get(),
             ),
@@ -122,6 +130,7 @@ pub fn to_request(interaction: &Interaction) -> Result<Request, Box<Reply>> {
                 origin: origin(
                     mi.id,
                     &mi.user,
+                    mi.member.as_ref(),
                     mi.guild_id.map(|g| g.get()),
                     mi.channel_id.get(),
                 ),
@@ -185,6 +194,77 @@ fn command(ci: &CommandInteraction) -> Option<Command> {
         }
         "games" => Command::Games,
         "help" => Command::Help,
+        "match" => Command::Match(match_command(&opts)?),
+        _ => return None,
+    })
+}
+
+/// `/match <subcommand> …`: the subcommand's own options.
+fn match_command(opts: &[serenity::all::ResolvedOption<'_>]) -> Option<MatchCommand> {
+    let sub = opts.first()?;
+    let ResolvedValue::SubCommand(inner) = &sub.value else {
+        return None;
+    };
+    let string = |name: &str| {
+        inner
+            .iter()
+            .find(|o| o.name == name)
+            .and_then(|o| match o.value {
+                ResolvedValue::String(s) => Some(s.to_string()),
+                _ => None,
+            })
+    };
+    Some(match sub.name {
+        "start" => {
+            let mut players: Vec<(u32, String)> = inner
+                .iter()
+                .filter_map(|o| {
+                    let n: u32 = o.name.strip_prefix("player")?.parse().ok()?;
+                    let id = match &o.value {
+                        ResolvedValue::User(u, _) => u.id.get(),
+                        ResolvedValue::Unresolved(Unresolved::User(id)) => id.get(),
+                        _ => return None,
+                    };
+                    Some((n, id.to_string()))
+                })
+                .collect();
+            players.sort();
+            MatchCommand::Start {
+                game: string("game").unwrap_or_default(),
+                players: players.into_iter().map(|(_, id)| id).collect(),
+            }
+        }
+        "setup" => {
+            let file = inner
+                .iter()
+                .find(|o| o.name == "file")
+                .and_then(|o| match o.value {
+                    ResolvedValue::Attachment(a) => Some(attachment(a)),
+                    _ => None,
+                });
+            let board = match (string("board"), file) {
+                (Some(text), _) if !text.trim().is_empty() => Some(BoardSource::Text(text)),
+                (_, Some(a)) => Some(BoardSource::Attachment(a)),
+                _ => None,
+            };
+            MatchCommand::Setup { board }
+        }
+        "play" => MatchCommand::Play {
+            text: string("text").unwrap_or_default(),
+        },
+        "board" => MatchCommand::Board,
+        "log" => MatchCommand::Log {
+            page: inner
+                .iter()
+                .find(|o| o.name == "page")
+                .and_then(|o| match o.value {
+                    ResolvedValue::Integer(n) => Some(n),
+                    _ => None,
+                }),
+        },
+        "undo" => MatchCommand::Undo,
+        "end" => MatchCommand::End,
+        "export" => MatchCommand::Export,
         _ => return None,
     })
 }
@@ -283,14 +363,33 @@ pub fn defer(ephemeral: bool) -> CreateInteractionResponse {
 /// The edit of a deferred response with the final reply.
 pub fn edit(reply: &Reply) -> EditInteractionResponse {
     match reply {
-        Reply::Message(m) | Reply::Update(m) => EditInteractionResponse::new()
-            .embed(embed(m))
-            .components(rows(m))
-            .allowed_mentions(CreateAllowedMentions::new()),
+        Reply::Message(m) | Reply::Update(m) => {
+            let mut e = EditInteractionResponse::new()
+                .embed(embed(m))
+                .components(rows(m))
+                .allowed_mentions(CreateAllowedMentions::new());
+            for f in files(reply) {
+                e = e.new_attachment(f);
+            }
+            e
+        }
         // Only commands are deferred; they never answer with choices or a form.
         Reply::Choices(_) | Reply::Modal(_) => {
             EditInteractionResponse::new().content("(nothing to show)")
         }
+    }
+}
+
+/// The files a reply carries (`/match export`), for the edit of a deferred
+/// reply (the HTTP transport sends them with the edit as multipart).
+pub fn files(reply: &Reply) -> Vec<CreateAttachment> {
+    match reply {
+        Reply::Message(m) | Reply::Update(m) => m
+            .attachment
+            .iter()
+            .map(|a| CreateAttachment::bytes(a.text.as_bytes().to_vec(), a.filename.clone()))
+            .collect(),
+        _ => Vec::new(),
     }
 }
 

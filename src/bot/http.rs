@@ -277,7 +277,11 @@ async fn interactions(
                     st.api.set_application_id(app_id);
                     if let Err(e) = st
                         .api
-                        .edit_original_interaction_response(&token, &discord::edit(&reply), vec![])
+                        .edit_original_interaction_response(
+                            &token,
+                            &discord::edit(&reply),
+                            discord::files(&reply),
+                        )
                         .await
                     {
                         let id = super::error_id();

@@ -12,15 +12,16 @@
 //! - [`console`]: lines typed on a terminal or piped in, rendered by
 //!   [`text`].
 //!
-//! Match tracking (issue 9) plugs in here: `/match …` becomes a
-//! [`Command`] variant, its handler lives beside `judge`, and the database
-//! handle it needs goes into [`BotConfig`]/[`Bot`] (see [`Bot::database_url`]).
+//! Match tracking (issue 9): `/match …` is [`Command::Match`], answered by
+//! [`matchcmd`] through `app::matches::Matches`, which [`Bot::open_matches`]
+//! connects from [`BotConfig::database_url`].
 
 pub mod commands;
 pub mod console;
 pub mod discord;
 pub mod gateway;
 pub mod http;
+pub mod matchcmd;
 mod pages;
 mod reply;
 pub mod text;
@@ -32,8 +33,11 @@ use std::time::Duration;
 use crate::app::{App, AppError, JudgeError};
 use crate::engine::board;
 
+pub use matchcmd::MatchCommand;
 pub use pages::{PAGE_BUDGET, Pages};
-pub use reply::{Action, Button, ButtonStyle, Choice, Message, MessageKind, Modal, Reply};
+pub use reply::{
+    Action, Button, ButtonStyle, Choice, FileAttachment, Message, MessageKind, Modal, Reply,
+};
 
 /// Largest attachment downloaded for `/judge` and "Judge this board".
 pub const MAX_ATTACHMENT_BYTES: u64 = 1024 * 1024;
@@ -55,6 +59,9 @@ pub struct Origin {
     pub user_name: String,
     pub guild_id: Option<u64>,
     pub channel_id: Option<u64>,
+    /// Holds Manage Messages in the channel (Discord sends the member's
+    /// permissions with every guild interaction): a match moderator.
+    pub moderator: bool,
 }
 
 /// An attachment to fetch (a Discord CDN URL) or already read (console).
@@ -96,7 +103,8 @@ pub enum Command {
     Games,
     /// `/help`.
     Help,
-    // Issue 9: `Match(MatchCommand)` for `/match start|setup|play|board|log|undo|end|export`.
+    /// `/match start|setup|play|board|log|undo|end|export`.
+    Match(MatchCommand),
 }
 
 impl Command {
@@ -108,6 +116,7 @@ impl Command {
             Command::JudgeMessage { .. } => commands::JUDGE_MESSAGE,
             Command::Games => "games",
             Command::Help => "help",
+            Command::Match(m) => m.name(),
         }
     }
 }
@@ -159,7 +168,8 @@ pub struct Request {
 /// Settings shared by every transport.
 #[derive(Debug, Clone)]
 pub struct BotConfig {
-    /// Where match tracking keeps its SQLite database (issue 9; unused yet).
+    /// The match database (`sqlite://…` or `postgres://…`); else
+    /// `DATABASE_URL`, else `sqlite://arbiter.db`.
     pub database_url: Option<String>,
     /// Timeout for attachment downloads.
     pub download_timeout: Duration,
@@ -218,6 +228,8 @@ pub struct Bot {
     pub config: BotConfig,
     pages: Pages,
     client: reqwest::Client,
+    /// Match tracking, opened by [`Bot::open_matches`].
+    matches: tokio::sync::OnceCell<crate::app::matches::Matches>,
 }
 
 static ERROR_SEQ: AtomicU64 = AtomicU64::new(0);
@@ -254,10 +266,11 @@ impl Bot {
             config,
             pages: Pages::default(),
             client,
+            matches: tokio::sync::OnceCell::new(),
         }
     }
 
-    /// The database match tracking will open (issue 9).
+    /// The match database's URL as configured (see [`matchcmd::database_url`]).
     pub fn database_url(&self) -> Option<&str> {
         self.config.database_url.as_deref()
     }
@@ -274,6 +287,11 @@ impl Bot {
                 content,
                 attachment: Some(_),
             }) => !board_in_text(content),
+            Input::Command(Command::Match(MatchCommand::Setup {
+                board: Some(BoardSource::Attachment(_)),
+            })) => true,
+            // The export is a file: sent with the edit of a deferred reply.
+            Input::Command(Command::Match(MatchCommand::Export)) => true,
             _ => false,
         }
     }
@@ -286,16 +304,19 @@ impl Bot {
     /// Answers a request. Never panics: a panic in the application layer
     /// becomes an internal error with an id.
     pub async fn handle(&self, request: &Request) -> Reply {
+        if let Some(reply) = self.handle_match(request).await {
+            return reply;
+        }
         // Fetch what must be fetched first (async), then answer (sync, guarded).
         let fetched = match &request.input {
             Input::Command(Command::Judge {
                 board: Some(BoardSource::Attachment(a)),
                 ..
-            }) => Some(self.download(a).await),
+            }) => Some(self.download(a, "Judge").await),
             Input::Command(Command::JudgeMessage {
                 content,
                 attachment: Some(a),
-            }) if !board_in_text(content) => Some(self.download(a).await),
+            }) if !board_in_text(content) => Some(self.download(a, "Judge").await),
             _ => None,
         };
         let fetched = match fetched {
@@ -361,6 +382,11 @@ impl Bot {
             },
             Input::Command(Command::Games) => self.games(),
             Input::Command(Command::Help) => Reply::Message(help()),
+            // Answered by `handle_match` (it needs the database, async).
+            Input::Command(Command::Match(_)) => Reply::Message(Message::user_error(
+                "Match",
+                "match commands are not available here",
+            )),
             Input::Autocomplete {
                 command,
                 option,
@@ -372,8 +398,8 @@ impl Bot {
         }
     }
 
-    async fn download(&self, a: &Attachment) -> Result<String, Reply> {
-        let refuse = |why: String| Reply::Message(Message::user_error("Judge", &why));
+    async fn download(&self, a: &Attachment, title: &str) -> Result<String, Reply> {
+        let refuse = |why: String| Reply::Message(Message::user_error(title, &why));
         let lower = a.filename.to_lowercase();
         if ![".yaml", ".yml", ".json", ".txt"]
             .iter()
@@ -615,6 +641,9 @@ diagnostics and the resulting state. Paste the board, attach a `.yaml`/`.json` f
 > `/judge file:board.yaml play:attack unit \"Mist Spirit\" with Hammer Knight; no counter`
 
 **Judge this board** (right-click a message › Apps) — adjudicates the board in that message's code block or attachment.
+
+**/match** — a match kept in this channel: `start` (game, players as seats), `setup` (the starting board), `play` (one-line notation, autocompleted), `board`, `log`, `undo` (your own play; moderators any), `end`, `export`.
+> `/match play text:attack unit \"Mist Spirit\" with Iron Worker; guard phoenixborn`
 
 **/games** — the games and rule documents indexed, and how many passages each engine executes.
 

@@ -52,6 +52,7 @@ impl Pages {
             footer,
             buttons,
             ephemeral,
+            attachment: None,
         };
         if bodies.len() <= 1 {
             return page(

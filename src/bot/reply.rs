@@ -46,6 +46,15 @@ pub struct Message {
     pub buttons: Vec<Button>,
     /// Only the user who asked sees it.
     pub ephemeral: bool,
+    /// A text file sent with the message (`/match export`).
+    pub attachment: Option<FileAttachment>,
+}
+
+/// A file sent with a message: its name and text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileAttachment {
+    pub filename: String,
+    pub text: String,
 }
 
 impl Message {
@@ -57,6 +66,7 @@ impl Message {
             footer: None,
             buttons: vec![],
             ephemeral: false,
+            attachment: None,
         }
     }
 
@@ -68,6 +78,7 @@ impl Message {
             footer: None,
             buttons: vec![],
             ephemeral: true,
+            attachment: None,
         }
     }
 
@@ -81,6 +92,7 @@ impl Message {
             footer: Some(format!("error id {id}")),
             buttons: vec![],
             ephemeral: true,
+            attachment: None,
         }
     }
 }

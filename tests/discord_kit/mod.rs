@@ -240,7 +240,10 @@ impl FakeDiscord {
                     |State((rec, _)): State<St>,
                      Path((_app, token)): Path<(String, String)>,
                      body: axum::body::Bytes| async move {
-                        let v: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+                        // JSON, or multipart (an edit with files): kept raw.
+                        let v: Value = serde_json::from_slice(&body).unwrap_or_else(
+                            |_| json!({ "multipart": String::from_utf8_lossy(&body) }),
+                        );
                         rec.lock().unwrap().edits.push((token, v));
                         axum::Json(message("1300000000000009999", "", json!([]), json!([])))
                     },
@@ -287,4 +290,81 @@ pub fn judge_message_with_attachment(
             "resolved": { "messages": { id.clone(): m } }
         }),
     )
+}
+
+// ---- /match (issue 9) ----
+
+/// Permissions of a member without Manage Messages (view channel, send
+/// messages, use application commands).
+pub const PLAYER_PERMISSIONS: &str = "2147486720";
+/// The same with Manage Messages (a moderator).
+pub const MODERATOR_PERMISSIONS: &str = "2147494912";
+
+/// A user object with this id and name.
+pub fn user_with(id: &str, name: &str) -> Value {
+    json!({
+        "avatar": null, "avatar_decoration_data": null, "clan": null, "discriminator": "0",
+        "global_name": name, "id": id, "public_flags": 0, "username": name.to_lowercase()
+    })
+}
+
+/// The interaction as sent by another member, with these channel permissions.
+pub fn as_member(mut payload: Value, id: &str, name: &str, permissions: &str) -> Value {
+    payload["member"]["user"] = user_with(id, name);
+    payload["member"]["permissions"] = json!(permissions);
+    payload
+}
+
+/// `/match <sub>` with the subcommand's options.
+pub fn match_sub(sub: &str, options: Vec<Value>) -> Value {
+    slash(
+        "match",
+        vec![json!({ "name": sub, "type": 1, "options": options })],
+    )
+}
+
+/// `/match start game:… player1:… …`: user options, resolved as Discord does.
+pub fn match_start(game: &str, players: &[(&str, &str)]) -> Value {
+    let mut options = vec![opt("game", game)];
+    let mut users = serde_json::Map::new();
+    for (n, (id, name)) in players.iter().enumerate() {
+        options.push(json!({ "name": format!("player{}", n + 1), "type": 6, "value": id }));
+        users.insert(id.to_string(), user_with(id, name));
+    }
+    let mut v = match_sub("start", options);
+    v["data"]["resolved"] = json!({ "users": users });
+    v
+}
+
+/// Autocomplete of `/match play text:…`.
+pub fn match_play_autocomplete(value: &str) -> Value {
+    envelope(
+        4,
+        json!({ "id": "1300000000000000010", "name": "match", "type": 1, "options": [
+            { "name": "play", "type": 1, "options": [
+                { "name": "text", "type": 3, "value": value, "focused": true }
+            ] }
+        ] }),
+    )
+}
+
+/// `/match setup file:` with an attachment at `url`.
+pub fn match_setup_with_attachment(url: &str, filename: &str, size: usize) -> Value {
+    let att = snowflake();
+    let mut v = match_sub(
+        "setup",
+        vec![json!({ "name": "file", "type": 11, "value": att })],
+    );
+    v["data"]["resolved"] = json!({ "attachments": { att.clone(): {
+        "id": att, "filename": filename, "size": size, "url": url, "proxy_url": url,
+        "content_type": "application/x-yaml; charset=utf-8", "ephemeral": true
+    } } });
+    v
+}
+
+/// The interaction in another channel of the guild.
+pub fn in_channel(mut payload: Value, channel: &str) -> Value {
+    payload["channel_id"] = json!(channel);
+    payload["channel"]["id"] = json!(channel);
+    payload
 }

@@ -1,0 +1,424 @@
+//! `/match` end to end: the HTTP interactions endpoint on loopback, signed
+//! interactions in Discord's payload shapes (subcommands, user options with
+//! `resolved.users`, the member's channel permissions), a SQLite file in a
+//! temp dir, the real Ashes engine.
+
+mod discord_kit;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use arbiter::app::App;
+use arbiter::bot::http::{self, HttpConfig, Running};
+use arbiter::bot::{Bot, BotConfig};
+use discord_kit::*;
+use ed25519_dalek::SigningKey;
+use serde_json::{Value, json};
+
+const COAL: (&str, &str) = ("1300000000000000301", "Coal");
+const MAEONI: (&str, &str) = ("1300000000000000302", "Maeoni");
+const STRANGER: (&str, &str) = ("1300000000000000303", "Stranger");
+const JUDGE: (&str, &str) = ("1300000000000000304", "Judge");
+
+const BOARD: &str = "\
+game: ashes
+turn: Coal
+players:
+  - name: Coal
+    phoenixborn: { name: Coal Roarkwin, life: 15 }
+    units:
+      - { name: Iron Worker, attack: 2, life: 2 }
+      - { name: Hammer Knight, attack: 3, life: 3 }
+  - name: Maeoni
+    phoenixborn: { name: Maeoni Viper, life: 20, damage: 5, exhausted: true }
+    units:
+      - { name: Mist Spirit, attack: 1, life: 1 }
+";
+
+const PLAY: &str = "attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight; guard phoenixborn";
+
+struct Harness {
+    server: Running,
+    key: SigningKey,
+    fake: FakeDiscord,
+    client: reqwest::Client,
+    _dir: tempfile::TempDir,
+}
+
+impl Harness {
+    async fn start() -> Harness {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let app = Arc::new(App::load(&root.join("rules_data"), &[]).expect("rule data"));
+        let key = keypair();
+        let fake = FakeDiscord::start().await;
+        let config = BotConfig {
+            database_url: Some(format!(
+                "sqlite://{}",
+                dir.path().join("matches.db").display()
+            )),
+            ..BotConfig::default()
+        };
+        let bot = Arc::new(Bot::new(app, config));
+        bot.open_matches().await.expect("the database opens");
+        let server = http::start(
+            bot,
+            HttpConfig {
+                addr: "127.0.0.1:0".parse().unwrap(),
+                public_key: public_hex(&key),
+                api_base: Some(fake.url()),
+                max_body: http::MAX_BODY_BYTES,
+            },
+        )
+        .await
+        .expect("server starts");
+        Harness {
+            server,
+            key,
+            fake,
+            client: reqwest::Client::new(),
+            _dir: dir,
+        }
+    }
+
+    async fn post(&self, payload: &Value) -> Value {
+        let body = serde_json::to_vec(payload).unwrap();
+        let (sig, ts) = sign(&self.key, now(), &body);
+        let r = self
+            .client
+            .post(format!("http://{}/", self.server.addr))
+            .header("content-type", "application/json")
+            .header("x-signature-ed25519", sig)
+            .header("x-signature-timestamp", ts)
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 200);
+        serde_json::from_slice(&r.bytes().await.unwrap()).unwrap()
+    }
+
+    /// `/match <sub>` as a member; a player has no Manage Messages.
+    async fn run(&self, who: (&str, &str), moderator: bool, payload: Value) -> Value {
+        let perms = if moderator {
+            MODERATOR_PERMISSIONS
+        } else {
+            PLAYER_PERMISSIONS
+        };
+        self.post(&as_member(payload, who.0, who.1, perms)).await
+    }
+
+    async fn edit_for(&self, token: &str) -> Value {
+        for _ in 0..100 {
+            if let Some((_, v)) = self
+                .fake
+                .recorded
+                .lock()
+                .unwrap()
+                .edits
+                .iter()
+                .find(|(t, _)| t == token)
+            {
+                return v.clone();
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("no edit of the deferred reply arrived");
+    }
+}
+
+/// A database that cannot be opened: `/match` answers with an internal
+/// error and its id (no detail), other commands still work.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_failure_is_an_internal_error_with_an_id() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let app = Arc::new(App::load(&root.join("rules_data"), &[]).expect("rule data"));
+    let bot = Bot::new(
+        app,
+        BotConfig {
+            database_url: Some("nosuchdb://nowhere/x".into()),
+            ..BotConfig::default()
+        },
+    );
+    let request = arbiter::bot::Request {
+        origin: arbiter::bot::Origin {
+            id: "1".into(),
+            user_id: 7,
+            channel_id: Some(9),
+            ..Default::default()
+        },
+        input: arbiter::bot::Input::Command(arbiter::bot::Command::Match(
+            arbiter::bot::MatchCommand::Board,
+        )),
+    };
+    let arbiter::bot::Reply::Message(m) = bot.handle(&request).await else {
+        panic!("a message")
+    };
+    assert_eq!(m.kind, arbiter::bot::MessageKind::InternalError);
+    assert!(m.ephemeral);
+    assert!(m.footer.unwrap_or_default().starts_with("error id E"));
+    assert!(!m.body.contains("nosuchdb"), "{}", m.body);
+}
+
+fn title(v: &Value) -> String {
+    v["data"]["embeds"][0]["title"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn desc(v: &Value) -> String {
+    v["data"]["embeds"][0]["description"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn ephemeral(v: &Value) -> bool {
+    v["data"]["flags"].as_u64().unwrap_or(0) & 64 != 0
+}
+
+/// A public reply that can ping no one.
+fn public(v: &Value) {
+    assert_eq!(v["type"], 4, "{v}");
+    assert!(!ephemeral(v), "{v}");
+    assert_eq!(v["data"]["allowed_mentions"]["parse"], json!([]), "{v}");
+}
+
+/// An ephemeral refusal containing `why`.
+fn refused(v: &Value, why: &str) {
+    assert_eq!(v["type"], 4, "{v}");
+    assert!(ephemeral(v), "refusals are ephemeral: {v}");
+    assert!(title(v).starts_with("Match"), "{v}");
+    assert!(desc(v).contains(why), "expected `{why}` in {}", desc(v));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_through_discord_interactions() {
+    let h = Harness::start().await;
+
+    // No match yet: clear and ephemeral.
+    let v = h.run(COAL, false, match_sub("board", vec![])).await;
+    refused(&v, "no active match");
+
+    let v = h
+        .run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+        .await;
+    public(&v);
+    let d = desc(&v);
+    assert!(d.contains(&format!("seat 1: {}", COAL.0)), "{d}");
+    assert!(d.contains(&format!("seat 2: {}", MAEONI.0)), "{d}");
+
+    // Setup with neither board nor file: the form; its submit sets the board.
+    let v = h.run(COAL, false, match_sub("setup", vec![])).await;
+    assert_eq!(v["type"], 9, "a modal: {v}");
+    assert_eq!(v["data"]["custom_id"], "match-setup");
+    // A broken board is refused like /judge's, with the line.
+    let v = h
+        .run(
+            COAL,
+            false,
+            match_sub("setup", vec![opt("board", "game: ashes\nplayers: [")]),
+        )
+        .await;
+    refused(&v, "line");
+    let v = h
+        .run(COAL, false, match_sub("setup", vec![opt("board", BOARD)]))
+        .await;
+    public(&v);
+    assert!(desc(&v).contains("Mist Spirit"), "{}", desc(&v));
+
+    // Autocomplete of the play: Maeoni's units after `attack unit `.
+    let v = h
+        .post(&as_member(
+            match_play_autocomplete("attack unit "),
+            COAL.0,
+            COAL.1,
+            PLAYER_PERMISSIONS,
+        ))
+        .await;
+    assert_eq!(v["type"], 8, "{v}");
+    let choices: Vec<String> = v["data"]["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["value"].as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        choices
+            .iter()
+            .any(|c| c.starts_with("attack unit ") && c.contains("Mist Spirit")),
+        "{choices:?}"
+    );
+    assert!(choices.len() <= 25);
+
+    // Not Maeoni's turn; a stranger is not a player.
+    let v = h
+        .run(MAEONI, false, match_sub("play", vec![opt("text", "pass")]))
+        .await;
+    assert!(ephemeral(&v), "{v}");
+    let v = h
+        .run(STRANGER, false, match_sub("play", vec![opt("text", PLAY)]))
+        .await;
+    refused(&v, "only the match's players may play");
+
+    // An illegal play: the ruling says why (public), nothing is recorded.
+    let v = h
+        .run(
+            COAL,
+            false,
+            match_sub(
+                "play",
+                vec![opt(
+                    "text",
+                    "attack unit \"Iron Worker\" with Hammer Knight",
+                )],
+            ),
+        )
+        .await;
+    public(&v);
+    assert!(title(&v).starts_with("Not recorded"), "{}", title(&v));
+    assert!(title(&v).contains("ILLEGAL"), "{}", title(&v));
+    assert!(desc(&v).contains("`ashes:attack-a-unit.2`"), "{}", desc(&v));
+    let v = h.run(STRANGER, false, match_sub("board", vec![])).await;
+    assert!(desc(&v).contains("version 1"), "{}", desc(&v));
+
+    // The play, in notation: its ruling step by step, recorded.
+    let v = h
+        .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
+        .await;
+    public(&v);
+    assert!(title(&v).starts_with("Play #2 recorded"), "{}", title(&v));
+    assert!(desc(&v).contains("`ashes:attack-a-unit"), "{}", desc(&v));
+
+    // A typo: did-you-mean, nothing stored.
+    let v = h
+        .run(
+            MAEONI,
+            false,
+            match_sub(
+                "play",
+                vec![opt("text", "attack unit \"Iron Wroker\" with Mist Spirit")],
+            ),
+        )
+        .await;
+    refused(&v, "Iron Worker");
+
+    let v = h.run(STRANGER, false, match_sub("board", vec![])).await;
+    public(&v);
+    assert!(desc(&v).contains("version 2"), "{}", desc(&v));
+
+    let v = h.run(STRANGER, false, match_sub("log", vec![])).await;
+    public(&v);
+    assert!(
+        desc(&v).contains("Iron Worker, Hammer Knight"),
+        "{}",
+        desc(&v)
+    );
+    let v = h
+        .run(
+            STRANGER,
+            false,
+            match_sub(
+                "log",
+                vec![json!({ "name": "page", "type": 4, "value": 1 })],
+            ),
+        )
+        .await;
+    public(&v);
+    assert!(title(&v).contains("log page 1/1"), "{}", title(&v));
+
+    // Undo by the player who made the play: shows what reverts.
+    let v = h.run(COAL, false, match_sub("undo", vec![])).await;
+    public(&v);
+    assert!(title(&v).contains("Undone"), "{}", title(&v));
+    assert!(desc(&v).contains("damage"), "{}", desc(&v));
+
+    // Played again; Maeoni (a player, not its author) and a stranger may not undo it.
+    let v = h
+        .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
+        .await;
+    assert!(title(&v).starts_with("Play #4 recorded"), "{}", title(&v));
+    let v = h.run(STRANGER, false, match_sub("undo", vec![])).await;
+    assert!(ephemeral(&v), "{v}");
+    assert!(!title(&v).contains("Undone"), "{v}");
+    let v = h.run(MAEONI, false, match_sub("undo", vec![])).await;
+    assert!(ephemeral(&v), "{v}");
+    // A moderator (Manage Messages in the channel) may.
+    let v = h.run(JUDGE, true, match_sub("undo", vec![])).await;
+    public(&v);
+    assert!(title(&v).contains("Undone"), "{}", title(&v));
+
+    // Export: deferred, then the edit carries the file (multipart).
+    let payload = as_member(
+        match_sub("export", vec![]),
+        STRANGER.0,
+        STRANGER.1,
+        PLAYER_PERMISSIONS,
+    );
+    let token = payload["token"].as_str().unwrap().to_string();
+    let v = h.post(&payload).await;
+    assert_eq!(v["type"], 5, "deferred: {v}");
+    let edit = h.edit_for(&token).await;
+    let raw = edit["multipart"].as_str().expect("an edit with a file");
+    assert!(raw.contains("payload_json"), "{raw}");
+    assert!(raw.contains("filename=\""), "{raw}");
+    assert!(raw.contains("Mist Spirit") && raw.contains(PLAY), "{raw}");
+
+    // Only a player or a moderator ends it; then plays are refused.
+    let v = h.run(STRANGER, false, match_sub("end", vec![])).await;
+    assert!(ephemeral(&v), "{v}");
+    let v = h.run(MAEONI, false, match_sub("end", vec![])).await;
+    public(&v);
+    assert!(desc(&v).contains("ended"), "{}", desc(&v));
+    let v = h
+        .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
+        .await;
+    assert!(ephemeral(&v), "{v}");
+    assert!(desc(&v).contains("match"), "{}", desc(&v));
+    // Viewing still works after the end.
+    let v = h.run(STRANGER, false, match_sub("board", vec![])).await;
+    public(&v);
+    h.server.stop().await.unwrap();
+}
+
+/// `/match setup file:`: deferred, downloaded, validated, the edit shows the
+/// board; each channel keeps its own match.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn setup_from_an_attachment_in_another_channel() {
+    let h = Harness::start().await;
+    let other = "1300000000000000299";
+    let v = h
+        .run(
+            COAL,
+            false,
+            in_channel(match_start("ashes", &[COAL, MAEONI]), other),
+        )
+        .await;
+    public(&v);
+    let url = h.fake.serve_file("board.yaml", BOARD.as_bytes().to_vec());
+    let payload = as_member(
+        in_channel(
+            match_setup_with_attachment(&url, "board.yaml", BOARD.len()),
+            other,
+        ),
+        COAL.0,
+        COAL.1,
+        PLAYER_PERMISSIONS,
+    );
+    let token = payload["token"].as_str().unwrap().to_string();
+    let v = h.post(&payload).await;
+    assert_eq!(v["type"], 5, "deferred: {v}");
+    let edit = h.edit_for(&token).await;
+    let d = edit["embeds"][0]["description"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        d.contains("Mist Spirit") && d.contains("version 1"),
+        "{edit}"
+    );
+    // The default channel has no match.
+    let v = h.run(COAL, false, match_sub("board", vec![])).await;
+    refused(&v, "no active match");
+    h.server.stop().await.unwrap();
+}

@@ -1,0 +1,243 @@
+//! Two replicas of `arbiter serve --http` (the built binary) on loopback,
+//! sharing one PostgreSQL database (`ARBITER_TEST_POSTGRES_URL`, else a
+//! throwaway cluster): 50 simultaneous signed `/match play` interactions at
+//! one channel, split across the two processes. Each is acknowledged or told
+//! the board changed (and then sent again, as a player would); none is lost
+//! or applied twice, the sequence has no gaps, and the board equals the
+//! replay of the log.
+
+mod discord_kit;
+mod store_common;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use arbiter::app::matches::Matches;
+use arbiter::store::{EventKind, Store};
+use discord_kit::*;
+use ed25519_dalek::SigningKey;
+use serde_json::Value;
+
+const PLAYS: usize = 50;
+const COAL: (&str, &str) = ("1300000000000000301", "Coal");
+const MAEONI: (&str, &str) = ("1300000000000000302", "Maeoni");
+
+const BOARD: &str = "\
+game: ashes
+turn: Coal
+players:
+  - name: Coal
+    phoenixborn: { name: Coal Roarkwin, life: 15 }
+    units:
+      - { name: Iron Worker, attack: 2, life: 2 }
+  - name: Maeoni
+    phoenixborn: { name: Maeoni Viper, life: 20 }
+    units:
+      - { name: Mist Spirit, attack: 1, life: 1 }
+";
+
+/// A server process, killed when dropped.
+struct Replica {
+    child: Child,
+    addr: String,
+}
+
+impl Drop for Replica {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn spawn_replica(key: &SigningKey, url: &str) -> Replica {
+    let addr = format!("127.0.0.1:{}", free_port());
+    let child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["serve", "--http", &addr])
+        .env("DISCORD_PUBLIC_KEY", public_hex(key))
+        .env("DATABASE_URL", url)
+        .env(
+            "ARBITER_DATA",
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rules_data"),
+        )
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start arbiter serve --http");
+    Replica { child, addr }
+}
+
+async fn wait_healthy(client: &reqwest::Client, r: &mut Replica) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Ok(resp) = client
+            .get(format!("http://{}/healthz", r.addr))
+            .send()
+            .await
+            && resp.status().is_success()
+        {
+            return;
+        }
+        if let Ok(Some(status)) = r.child.try_wait() {
+            panic!("replica exited before serving: {status}");
+        }
+        assert!(
+            Instant::now() < deadline,
+            "replica {} never became healthy",
+            r.addr
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn post(client: &reqwest::Client, key: &SigningKey, addr: &str, payload: &Value) -> Value {
+    let body = serde_json::to_vec(payload).unwrap();
+    let (sig, ts) = sign(key, now(), &body);
+    let r = client
+        .post(format!("http://{addr}/"))
+        .header("content-type", "application/json")
+        .header("x-signature-ed25519", sig)
+        .header("x-signature-timestamp", ts)
+        .body(body)
+        .send()
+        .await
+        .expect("request sent");
+    assert_eq!(r.status().as_u16(), 200);
+    serde_json::from_slice(&r.bytes().await.unwrap()).unwrap()
+}
+
+fn as_coal(payload: Value) -> Value {
+    as_member(payload, COAL.0, COAL.1, PLAYER_PERMISSIONS)
+}
+
+fn text(v: &Value, field: &str) -> String {
+    v["data"]["embeds"][0][field]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fifty_plays_through_two_http_replicas_on_postgres() {
+    let url = store_common::postgres_url().await;
+    let key = keypair();
+    let client = reqwest::Client::new();
+    let mut replicas = [spawn_replica(&key, &url), spawn_replica(&key, &url)];
+    for r in replicas.iter_mut() {
+        wait_healthy(&client, r).await;
+    }
+    let addrs: Vec<String> = replicas.iter().map(|r| r.addr.clone()).collect();
+
+    let v = post(
+        &client,
+        &key,
+        &addrs[0],
+        &as_coal(match_start("ashes", &[COAL, MAEONI])),
+    )
+    .await;
+    assert!(text(&v, "title").starts_with("Match #"), "{v}");
+    let v = post(
+        &client,
+        &key,
+        &addrs[1],
+        &as_coal(match_sub("setup", vec![opt("board", BOARD)])),
+    )
+    .await;
+    assert!(text(&v, "description").contains("Iron Worker"), "{v}");
+
+    // 50 players' clients at once, alternating replicas.
+    let started = Instant::now();
+    let tasks: Vec<_> = (1..=PLAYS)
+        .map(|i| {
+            let (client, key, addr) = (client.clone(), key.clone(), addrs[i % 2].clone());
+            tokio::spawn(async move {
+                let line = format!("pay \"Card {i}\" no main");
+                let mut conflicts = 0;
+                loop {
+                    let v = post(
+                        &client,
+                        &key,
+                        &addr,
+                        &as_coal(match_sub("play", vec![opt("text", &line)])),
+                    )
+                    .await;
+                    let title = text(&v, "title");
+                    if let Some(rest) = title.strip_prefix("Play #") {
+                        assert!(title.ends_with("the play is legal"), "{v}");
+                        let seq: i64 = rest
+                            .split_whitespace()
+                            .next()
+                            .and_then(|n| n.parse().ok())
+                            .expect("a seq");
+                        return (i, seq, conflicts);
+                    }
+                    // The loser of a race: told, ephemerally, with the new board.
+                    assert_eq!(v["data"]["flags"], 64, "play {i}: {v}");
+                    assert!(
+                        text(&v, "description").contains("the board changed"),
+                        "play {i}: {v}"
+                    );
+                    assert!(
+                        text(&v, "description").contains("The board now:")
+                            && text(&v, "description").contains("Maeoni Viper"),
+                        "the new board is shown: {v}"
+                    );
+                    conflicts += 1;
+                }
+            })
+        })
+        .collect();
+    let mut acked = BTreeMap::new();
+    let mut conflicts = 0;
+    for t in tasks {
+        let (i, seq, c) = t.await.unwrap();
+        assert!(
+            acked.insert(seq, i).is_none(),
+            "seq {seq} acknowledged twice"
+        );
+        conflicts += c;
+    }
+    eprintln!(
+        "{PLAYS} plays through 2 replicas in {:?}; {conflicts} board-changed replies played again",
+        started.elapsed()
+    );
+
+    let store = Store::connect(&url).await.unwrap();
+    let m = store.active_match(CHANNEL_ID).await.unwrap().unwrap();
+    assert_eq!(m.version, PLAYS as i64 + 1);
+    let events = store.events(m.id, 1, m.version).await.unwrap();
+    assert_eq!(events.len(), PLAYS + 1, "gaps in the log");
+    assert_eq!(
+        acked.keys().copied().collect::<Vec<_>>(),
+        (2..=PLAYS as i64 + 1).collect::<Vec<_>>(),
+        "the acknowledged seqs have gaps"
+    );
+    for (seq, i) in &acked {
+        let e = &events[(*seq - 1) as usize];
+        assert_eq!(e.kind, EventKind::Play);
+        assert_eq!(e.actor, COAL.0);
+        assert_eq!(
+            e.input.as_deref(),
+            Some(format!("pay \"Card {i}\" no main").as_str()),
+            "seq {seq}"
+        );
+    }
+    let r = Matches::new(store.clone())
+        .replay(CHANNEL_ID)
+        .await
+        .unwrap();
+    assert!(r.consistent, "{:?}", r.mismatches);
+    assert_eq!(r.state, m.state);
+    drop(replicas);
+}
