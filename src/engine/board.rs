@@ -179,6 +179,24 @@ fn find_pos(msg: &str) -> Option<SourcePos> {
     Some(SourcePos { line, column })
 }
 
+/// The `name` of every entry of a list field of a board (as JSON), e.g. the
+/// players of `players`: candidates for notation and its completions.
+pub fn names_at(board: &serde_json::Value, field: &str) -> Vec<String> {
+    board
+        .get(field)
+        .and_then(serde_json::Value::as_array)
+        .map(|list| {
+            list.iter()
+                .filter_map(|v| {
+                    v.get("name")
+                        .and_then(serde_json::Value::as_str)
+                        .map(str::to_string)
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Resolves a typed name against candidates, ignoring case, spaces and
 /// punctuation. Unknown → did-you-mean; several equally good → ambiguous.
 pub fn resolve_name<'a>(

@@ -73,18 +73,6 @@ fn fighters(board: &Value) -> Vec<FighterInfo> {
     out
 }
 
-fn players(board: &Value) -> Vec<String> {
-    board
-        .get("players")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|p| p.get("name").and_then(Value::as_str).map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// Splits on whitespace, keeping "quoted names" together.
 fn words(s: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -381,7 +369,7 @@ pub fn parse(line: &str, board: &Value) -> Result<Value, BoardError> {
                 play.insert("free".into(), json!(true));
             }
             "player" | "by" => {
-                let ps = players(board);
+                let ps = crate::engine::board::names_at(board, "players");
                 let refs: Vec<&str> = ps.iter().map(String::as_str).collect();
                 play.insert(
                     "player".into(),
@@ -482,7 +470,7 @@ pub fn completions(partial: &str, board: &Value) -> Vec<String> {
             return filter(c.iter().map(|s| s.to_string()).collect(), cur);
         }
         return match fold(&done[0]).as_str() {
-            "player" => filter(players(board), cur),
+            "player" => filter(crate::engine::board::names_at(board, "players"), cur),
             "visible" | "reaction" => filter(fs.iter().map(|f| f.name.clone()).collect(), cur),
             _ => Vec::new(),
         };

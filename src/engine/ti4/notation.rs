@@ -110,18 +110,6 @@ fn match_verb(ws: &[String], at: usize) -> Option<(usize, &'static str)> {
     best
 }
 
-fn player_names(board: &Value) -> Vec<String> {
-    board
-        .get("players")
-        .and_then(Value::as_array)
-        .map(|ps| {
-            ps.iter()
-                .filter_map(|p| p.get("name").and_then(Value::as_str).map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// (owner, card name, exhausted) for every strategy card on the board.
 fn cards(board: &Value) -> Vec<(String, String, bool)> {
     let mut out = Vec::new();
@@ -180,7 +168,7 @@ pub fn parse(line: &str, board: &Value) -> Result<Value, BoardError> {
             ),
         ));
     };
-    let players = player_names(board);
+    let players = crate::engine::board::names_at(board, "players");
     let player = resolve_in(&ws[..at].join(" "), &players, "player")?.to_string();
     let rest: Vec<&str> = ws[at + len..].iter().map(String::as_str).collect();
     let rest_text = rest.join(" ");
@@ -291,7 +279,7 @@ pub fn completions(partial: &str, board: &Value) -> Vec<String> {
     } else {
         (&ws[..], String::new())
     };
-    let players = player_names(board);
+    let players = crate::engine::board::names_at(board, "players");
     let all_cards = cards(board);
     let fold = crate::corpus::clean::fold;
     let candidates: Vec<String> =
