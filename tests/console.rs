@@ -216,7 +216,7 @@ fn command_definitions_are_within_discords_limits() {
             .iter()
             .map(|d| d["name"].as_str().unwrap())
             .collect::<Vec<_>>(),
-        ["rule", "judge", "games", "help", "match"]
+        ["rule", "judge", "games", "schema", "help", "match"]
     );
     assert_eq!(message.len(), 1);
     assert_eq!(message[0]["name"], "Judge this board");

@@ -111,6 +111,10 @@ fn match_command(app: &App) -> CreateCommand {
             "export",
             "The board and the log as a file, re-importable with setup",
         ))
+        .add_option(sub(
+            "verify",
+            "Replay the log through the engine and check every stored board",
+        ))
 }
 
 /// Every command, in registration order.
@@ -163,7 +167,14 @@ pub fn definitions(app: &App) -> Vec<CreateCommand> {
             ),
         CreateCommand::new(JUDGE_MESSAGE).kind(CommandType::Message),
         CreateCommand::new("games")
-            .description("The games and rule documents indexed, with engine coverage"),
+            .description("The games and rule documents indexed, with engine coverage")
+            .add_option(game_option(
+                app,
+                "One game: its contents and, per passage, what the engine executes",
+            )),
+        CreateCommand::new("schema")
+            .description("A game's board document JSON Schema, as a file for your editor")
+            .add_option(game_option(app, "The game").required(true)),
         CreateCommand::new("help").description("How to use Arbiter, with examples"),
         match_command(app),
     ]

@@ -54,9 +54,9 @@ pub enum Line {
     Nothing,
 }
 
-const HELP_LINE: &str = "commands: /rule query:… [game:…]  /judge [game:…] [board:…] [file:PATH] [play:…]  /complete query:… [game:…]  /match start|setup|play|complete|board|log|undo|end|export …  /games  /help  /quit; a number presses that button";
+const HELP_LINE: &str = "commands: /rule query:… [game:…]  /judge [game:…] [board:…] [file:PATH] [play:…]  /complete query:… [game:…]  /match start|setup|play|complete|board|log|undo|end|export|verify …  /games [game:…]  /schema game:…  /help  /quit; a number presses that button";
 
-const MATCH_HELP: &str = "/match start game:G player1:U player2:U …  |  setup [board:…] [file:PATH]  |  play TEXT  |  complete TEXT  |  board  |  log [page:N]  |  undo  |  end  |  export";
+const MATCH_HELP: &str = "/match start game:G player1:U player2:U …  |  setup [board:…] [file:PATH]  |  play TEXT  |  complete TEXT  |  board  |  log [page:N]  |  undo  |  end  |  export  |  verify";
 
 /// `/match <sub> …`.
 fn parse_match(rest: &str) -> Result<Input, String> {
@@ -134,6 +134,7 @@ fn parse_match(rest: &str) -> Result<Input, String> {
         "undo" => MatchCommand::Undo,
         "end" => MatchCommand::End,
         "export" => MatchCommand::Export,
+        "verify" => MatchCommand::Verify,
         "" => return Err(format!("/match needs a subcommand: {MATCH_HELP}")),
         other => return Err(format!("unknown /match {other}: {MATCH_HELP}")),
     };
@@ -238,7 +239,17 @@ pub fn parse(line: &str) -> Result<Line, String> {
             }
         }
         "match" => parse_match(rest)?,
-        "games" => Input::Command(Command::Games),
+        "games" => {
+            let o = options(rest, &["game"])?;
+            Input::Command(Command::Games {
+                game: get(&o, "game"),
+            })
+        }
+        "schema" => {
+            let o = options(rest, &["game"])?;
+            let game = get(&o, "game").ok_or("/schema needs game:…, e.g. `/schema game:ashes`")?;
+            Input::Command(Command::Schema { game })
+        }
         "help" => Input::Command(Command::Help),
         "quit" | "exit" => return Ok(Line::Quit),
         other => return Err(format!("unknown command /{other}; {HELP_LINE}")),

@@ -192,7 +192,12 @@ fn command(ci: &CommandInteraction) -> Option<Command> {
                 play: string("play"),
             }
         }
-        "games" => Command::Games,
+        "games" => Command::Games {
+            game: string("game"),
+        },
+        "schema" => Command::Schema {
+            game: string("game").unwrap_or_default(),
+        },
         "help" => Command::Help,
         "match" => Command::Match(match_command(&opts)?),
         _ => return None,
@@ -265,6 +270,7 @@ fn match_command(opts: &[serenity::all::ResolvedOption<'_>]) -> Option<MatchComm
         "undo" => MatchCommand::Undo,
         "end" => MatchCommand::End,
         "export" => MatchCommand::Export,
+        "verify" => MatchCommand::Verify,
         _ => return None,
     })
 }

@@ -43,6 +43,8 @@ pub enum MatchCommand {
     Undo,
     End,
     Export,
+    /// Replays the log through the engine and checks every stored board.
+    Verify,
 }
 
 impl MatchCommand {
@@ -56,6 +58,7 @@ impl MatchCommand {
             MatchCommand::Undo => "match undo",
             MatchCommand::End => "match end",
             MatchCommand::Export => "match export",
+            MatchCommand::Verify => "match verify",
         }
     }
 }
@@ -150,6 +153,7 @@ impl Bot {
                 MatchCommand::Undo => MatchRequest::Undo,
                 MatchCommand::End => MatchRequest::End,
                 MatchCommand::Export => MatchRequest::Export,
+                MatchCommand::Verify => MatchRequest::Verify,
             },
             Input::Autocomplete { command, value, .. } if command == "match" => {
                 return Some(self.match_autocomplete(origin, value).await);
@@ -293,7 +297,24 @@ impl Bot {
                 });
                 return Reply::Message(m);
             }
-            MatchReply::Completions(_) | MatchReply::Replay(_) => {
+            MatchReply::Replay(r) => text_doc(
+                if r.consistent {
+                    MessageKind::Info
+                } else {
+                    MessageKind::Illegal
+                },
+                format!(
+                    "Match #{} verified: {}",
+                    r.match_id,
+                    if r.consistent {
+                        "the log replays"
+                    } else {
+                        "the log does NOT replay"
+                    }
+                ),
+                &reply.to_text(),
+            ),
+            MatchReply::Completions(_) => {
                 text_doc(MessageKind::Info, "Match".into(), &reply.to_text())
             }
         };

@@ -99,8 +99,11 @@ pub enum Command {
         content: String,
         attachment: Option<Attachment>,
     },
-    /// `/games`.
-    Games,
+    /// `/games [game]`: every game with counts, or one game's documents,
+    /// contents and per-passage engine coverage.
+    Games { game: Option<String> },
+    /// `/schema game`: the JSON Schema of the game's board documents, as a file.
+    Schema { game: String },
     /// `/help`.
     Help,
     /// `/match start|setup|play|board|log|undo|end|export`.
@@ -114,7 +117,8 @@ impl Command {
             Command::Rule { .. } => "rule",
             Command::Judge { .. } => "judge",
             Command::JudgeMessage { .. } => commands::JUDGE_MESSAGE,
-            Command::Games => "games",
+            Command::Games { .. } => "games",
+            Command::Schema { .. } => "schema",
             Command::Help => "help",
             Command::Match(m) => m.name(),
         }
@@ -292,6 +296,7 @@ impl Bot {
             })) => true,
             // The export is a file: sent with the edit of a deferred reply.
             Input::Command(Command::Match(MatchCommand::Export)) => true,
+            Input::Command(Command::Schema { .. }) => true,
             _ => false,
         }
     }
@@ -380,7 +385,9 @@ impl Bot {
                     "that message has no board: put a YAML board document in a ```yaml code block``` or attach a .yaml/.yml/.json file",
                 )),
             },
-            Input::Command(Command::Games) => self.games(),
+            Input::Command(Command::Games { game: None }) => self.games(),
+            Input::Command(Command::Games { game: Some(game) }) => self.game_coverage(game),
+            Input::Command(Command::Schema { game }) => self.schema(game),
             Input::Command(Command::Help) => Reply::Message(help()),
             // Answered by `handle_match` (it needs the database, async).
             Input::Command(Command::Match(_)) => Reply::Message(Message::user_error(
@@ -515,6 +522,47 @@ impl Bot {
         }
     }
 
+    /// `/games game:`: the documents, their contents and, per passage,
+    /// whether the engine executes it and in which procedure.
+    fn game_coverage(&self, game: &str) -> Reply {
+        match (self.app.rules(Some(game)), self.app.coverage(Some(game))) {
+            (Ok(rules), Ok(coverage)) => {
+                Reply::Message(self.paged(reply::coverage_message(&rules, &coverage), false))
+            }
+            (Err(e), _) | (_, Err(e)) => app_error("Games", &e),
+        }
+    }
+
+    /// `/schema game:`: the board documents' JSON Schema as a file.
+    fn schema(&self, game: &str) -> Reply {
+        let id = match self.app.corpus.resolve_game(game) {
+            Some(g) => g.id.clone(),
+            None => game.trim().to_string(),
+        };
+        match self.app.schema(game) {
+            Ok(schema) => {
+                let filename = format!("{id}-board.schema.json");
+                let text = serde_json::to_string_pretty(&schema).unwrap_or_default() + "\n";
+                let mut m = Message::info(
+                    &format!("Board schema: {id}"),
+                    &format!(
+                        "The JSON Schema of `{id}` board documents, attached as `{filename}`. Save it next to your boards and put `# yaml-language-server: $schema={filename}` as the first line of a board YAML file: editors with the YAML language server then validate and complete it."
+                    ),
+                );
+                m.attachment = Some(FileAttachment { filename, text });
+                Reply::Message(m)
+            }
+            Err(JudgeError::App(e)) => app_error("Schema", &e),
+            Err(JudgeError::NoEngine { game }) => Reply::Message(Message::user_error(
+                "Schema",
+                &format!(
+                    "{game} has rules text but no rules engine yet, so it has no board documents; `/games` shows which games have an engine"
+                ),
+            )),
+            Err(e) => Reply::Message(Message::user_error("Schema", &e.to_string())),
+        }
+    }
+
     fn autocomplete(&self, command: &str, option: &str, value: &str, game: Option<&str>) -> Reply {
         if command != "rule" || option != "query" {
             return Reply::Choices(Vec::new());
@@ -642,12 +690,12 @@ diagnostics and the resulting state. Paste the board, attach a `.yaml`/`.json` f
 
 **Judge this board** (right-click a message › Apps) — adjudicates the board in that message's code block or attachment.
 
-**/match** — a match kept in this channel: `start` (game, players as seats), `setup` (the starting board), `play` (one-line notation, autocompleted), `board`, `log`, `undo` (your own play; moderators any), `end`, `export`.
+**/match** — a match kept in this channel: `start` (game, players as seats), `setup` (the starting board), `play` (one-line notation, autocompleted), `board`, `log`, `undo` (your own play; moderators any), `end`, `export`, `verify` (replays the log through the engine).
 > `/match play text:attack unit \"Mist Spirit\" with Iron Worker; guard phoenixborn`
 
-**/games** — the games and rule documents indexed, and how many passages each engine executes.
+**/games** `[game]` — the games and rule documents indexed, and how many passages each engine executes; with `game`, that game's contents and, per passage, whether the engine executes it.
 
-Board document formats: `arbiter schema <game>` prints each game's JSON Schema.";
+**/schema** `game` — the game's board document JSON Schema as a file, for a YAML language server (`# yaml-language-server: $schema=…`).";
     Message::info("Arbiter — help", body)
 }
 

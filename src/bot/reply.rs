@@ -535,3 +535,65 @@ pub fn games_message(rules: &RulesReply, coverage: &CoverageReply) -> Doc {
         buttons: vec![],
     }
 }
+
+/// `/games game:`: per document, its contents; per passage, whether the
+/// engine executes it and in which procedure.
+pub fn coverage_message(rules: &RulesReply, coverage: &CoverageReply) -> Doc {
+    let mut blocks = Vec::new();
+    let mut title = String::from("Game coverage");
+    let mut footer = None;
+    for g in &rules.games {
+        let Some(cov) = coverage.games.iter().find(|c| c.game == g.id) else {
+            continue;
+        };
+        title = format!("{} (`{}`): rules coverage", g.name, g.id);
+        footer = Some(if cov.has_engine {
+            format!(
+                "The engine executes {} of {} passages. ✅ executed (← the procedure), ▫️ text only: /rule cites it, /judge does not apply it.",
+                cov.executed, cov.passages
+            )
+        } else {
+            format!(
+                "{} passages; no rules engine yet: /rule cites them, /judge cannot apply them.",
+                cov.passages
+            )
+        });
+        for d in &g.documents {
+            let head = format!(
+                "**{}** — {} ({} passages)",
+                escape_md(&d.title),
+                escape_md(&d.version),
+                d.passages
+            );
+            let mut body = String::new();
+            for t in &d.toc {
+                let by = cov
+                    .entries
+                    .iter()
+                    .find(|e| e.id == t.id)
+                    .map(|e| e.executed_by.as_slice())
+                    .unwrap_or_default();
+                let indent = "\u{2003}".repeat(t.depth);
+                let title = escape_md(&truncate(&t.title, 120));
+                if by.is_empty() {
+                    let _ = writeln!(body, "{indent}▫️ `{}` {title} — text only", t.id);
+                } else {
+                    let _ = writeln!(
+                        body,
+                        "{indent}✅ `{}` {title} — executed ← {}",
+                        t.id,
+                        escape_md(&truncate(&by.join("; "), 300))
+                    );
+                }
+            }
+            blocks.push(Block::text(head, body.trim_end().to_string()));
+        }
+    }
+    Doc {
+        kind: MessageKind::Info,
+        title,
+        blocks,
+        footer,
+        buttons: vec![],
+    }
+}
