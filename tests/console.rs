@@ -155,6 +155,31 @@ fn a_piped_script_is_answered_in_order() {
 }
 
 #[test]
+fn schema_and_game_coverage_on_the_console() {
+    let (code, out, err) = arbiter(&["console"], "/schema game:ashes\n/games game:ashes\n");
+    assert_eq!(code, 0, "{err}");
+    // The attached schema is printed fenced, so a pipe can cut it out.
+    let start = out
+        .find("--- ashes-board.schema.json ---\n")
+        .unwrap_or_else(|| panic!("{out}"))
+        + "--- ashes-board.schema.json ---\n".len();
+    let end = out.find("--- end of ashes-board.schema.json ---").unwrap();
+    let schema: Value = serde_json::from_str(&out[start..end]).expect("the file is JSON");
+    assert_eq!(schema["properties"]["game"]["const"], "ashes");
+    assert!(out.contains("$schema=ashes-board.schema.json"), "{out}");
+    // Per passage: executed (with the procedure) or text only.
+    assert!(
+        out.contains("`ashes:attack-a-unit.4.2` If the target unit counters"),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.contains("`ashes:main-actions`") && l.ends_with("text only")),
+        "{out}"
+    );
+}
+
+#[test]
 fn judge_without_a_board_reads_it_from_the_following_lines() {
     let script = "/judge game:ashes\ngame: ashes\nplayers: [a, b\n.\n";
     let (code, out, _) = arbiter(&["console"], script);

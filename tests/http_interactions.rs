@@ -699,3 +699,97 @@ async fn judge_this_board_prefers_the_attachment_over_an_unrelated_code_block() 
     assert_judged(&h.edit_for(&token).await["embeds"][0]);
     h.server.stop().await.unwrap();
 }
+
+/// Every page of a paged reply: the first, then each "next page" button.
+async fn all_pages(h: &Harness, first: &Value) -> String {
+    let mut out = embed(first)["description"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let mut data = first["data"].clone();
+    for n in 1..50 {
+        let Some(next) = custom_ids(&data)
+            .into_iter()
+            .find(|id| id.starts_with("page:") && id.ends_with(&format!(":{n}")))
+        else {
+            break;
+        };
+        let v = h.post(&button(&next)).await;
+        assert_eq!(v["type"], 7, "{v}");
+        let desc = embed(&v)["description"].as_str().unwrap_or_default();
+        assert!(desc.chars().count() <= 4096);
+        out.push('\n');
+        out.push_str(desc);
+        data = v["data"].clone();
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn schema_is_sent_as_a_json_file_with_how_to_use_it() {
+    let h = Harness::start().await;
+    let payload = slash("schema", vec![opt("game", "ashes")]);
+    let token = payload["token"].as_str().unwrap().to_string();
+    let v = h.post(&payload).await;
+    assert_eq!(v["type"], 5, "deferred, the file comes with the edit: {v}");
+    let edit = h.edit_for(&token).await;
+    let raw = edit["multipart"].as_str().expect("an edit with a file");
+    assert!(
+        raw.contains("yaml-language-server: $schema=ashes-board.schema.json"),
+        "{raw}"
+    );
+    let at = raw
+        .find("filename=\"ashes-board.schema.json\"")
+        .expect("the schema file");
+    let body_start = at + raw[at..].find("\r\n\r\n").expect("part headers end") + 4;
+    let body_end = body_start + raw[body_start..].find("\r\n--").expect("part ends");
+    let schema: Value = serde_json::from_str(&raw[body_start..body_end]).expect("JSON");
+    assert_eq!(schema["properties"]["game"]["const"], "ashes", "{schema}");
+    assert!(schema["properties"]["players"].is_object(), "{schema}");
+
+    // A game without an engine, or no such game: a polite ephemeral refusal.
+    let payload = slash("schema", vec![opt("game", "nonsense")]);
+    let token = payload["token"].as_str().unwrap().to_string();
+    h.post(&payload).await;
+    let edit = h.edit_for(&token).await;
+    let desc = edit["embeds"][0]["description"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(desc.contains("unknown game"), "{edit}");
+    h.server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_with_a_game_lists_each_passage_and_what_executes_it() {
+    let h = Harness::start().await;
+    let v = h.post(&slash("games", vec![opt("game", "ashes")])).await;
+    assert_eq!(v["type"], 4, "{v}");
+    assert!(
+        embed(&v)["title"]
+            .as_str()
+            .unwrap()
+            .contains("Ashes Reborn (`ashes`)"),
+        "{v}"
+    );
+    let text = all_pages(&h, &v).await;
+    assert!(text.contains("**03 - Main Actions**"), "{text}");
+    let line = |id: &str| {
+        text.lines()
+            .find(|l| l.contains(&format!("`{id}` ")))
+            .unwrap_or_else(|| panic!("no line for {id} in:\n{text}"))
+            .to_string()
+    };
+    let executed = line("ashes:attack-a-unit.4.2");
+    assert!(
+        executed.contains("executed ← attack a unit: counter (battle)"),
+        "{executed}"
+    );
+    let text_only = line("ashes:main-actions");
+    assert!(text_only.ends_with("text only"), "{text_only}");
+    assert!(!text_only.contains("executed"), "{text_only}");
+    // Contents in order, nested by depth.
+    let a = text.find("`ashes:attack-a-unit.4`").unwrap();
+    let b = text.find("`ashes:attack-a-unit.4.1`").unwrap();
+    assert!(a < b);
+    h.server.stop().await.unwrap();
+}

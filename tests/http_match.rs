@@ -422,3 +422,28 @@ async fn setup_from_an_attachment_in_another_channel() {
     refused(&v, "no active match");
     h.server.stop().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn match_verify_replays_the_log_through_the_engine() {
+    let h = Harness::start().await;
+    let v = h.run(COAL, false, match_sub("verify", vec![])).await;
+    refused(&v, "no active match");
+    h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+        .await;
+    h.run(COAL, false, match_sub("setup", vec![opt("board", BOARD)]))
+        .await;
+    let v = h
+        .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
+        .await;
+    assert!(title(&v).starts_with("Play #2 recorded"), "{}", title(&v));
+    // Anyone may verify; the answer is public.
+    let v = h.run(STRANGER, false, match_sub("verify", vec![])).await;
+    public(&v);
+    assert!(title(&v).contains("the log replays"), "{}", title(&v));
+    let d = desc(&v);
+    assert!(
+        d.contains("2 events replayed; every stored board equals the replay"),
+        "{d}"
+    );
+    h.server.stop().await.unwrap();
+}
