@@ -45,13 +45,6 @@ pub enum AppError {
     },
 }
 
-impl AppError {
-    /// Whether the user caused it (as opposed to a fault of ours).
-    pub fn is_user_error(&self) -> bool {
-        true
-    }
-}
-
 fn did_you_mean(suggestions: &[String]) -> String {
     match suggestions {
         [] => String::new(),

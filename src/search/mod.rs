@@ -114,7 +114,7 @@ impl Index {
         let mut docs: Vec<Vec<String>> = Vec::with_capacity(corpus.passages.len());
         let mut passage_tokens = Vec::with_capacity(corpus.passages.len());
         for p in &corpus.passages {
-            let mut tokens = analyzer.tokens(&indexed_text(corpus, p));
+            let mut tokens = analyzer.tokens(&indexed_text(p));
             // "See 15.0" is a pointer, not about seeing.
             tokens.retain(|t| t != "see");
             let mut ids: Vec<u32> = tokens
@@ -268,14 +268,14 @@ impl Index {
         query_tokens.dedup();
         let embedding = self.embedder.embed(&query_tokens.join(" "));
         let total_weight: f32 = groups.iter().map(|g| g.weight).sum();
-        if std::env::var_os("ARBITER_DEBUG_SEARCH").is_some() {
+        if tracing::enabled!(tracing::Level::TRACE) {
             for g in &groups {
                 let alts: Vec<Vec<&str>> = g
                     .options
                     .iter()
                     .map(|o| o.iter().map(|&a| self.words[a as usize].as_str()).collect())
                     .collect();
-                eprintln!("  group {alts:?} weight {:.2}", g.weight);
+                tracing::trace!(?alts, weight = g.weight, "query term group");
             }
         }
         // A question about things no indexed rule mentions is not answered by
@@ -304,12 +304,7 @@ impl Index {
             let covered: f32 = groups.iter().map(|g| g.weight * g.matched(has)).sum();
             let coverage = covered / total_weight;
             let top = *best.get_or_insert(m.score);
-            if std::env::var_os("ARBITER_DEBUG_SEARCH").is_some() {
-                eprintln!(
-                    "  {:<45} score {:>6.2} coverage {:.2}",
-                    p.id, m.score, coverage
-                );
-            }
+            tracing::trace!(id = %p.id, score = m.score, coverage, "candidate");
             if coverage < MIN_COVERAGE || m.score < top * 0.25 {
                 continue;
             }
@@ -482,7 +477,7 @@ impl Index {
 
 /// What is indexed for a passage: its own text, its title twice and the
 /// titles of the sections above it (below the document), so headings rank.
-fn indexed_text(corpus: &Corpus, p: &crate::corpus::Passage) -> String {
+fn indexed_text(p: &crate::corpus::Passage) -> String {
     let mut s = String::new();
     let boost = if matches!(p.kind, PassageKind::Item) {
         1
@@ -497,7 +492,6 @@ fn indexed_text(corpus: &Corpus, p: &crate::corpus::Passage) -> String {
         s.push_str(title);
         s.push_str(". ");
     }
-    let _ = corpus;
     s.push_str(&p.text);
     s
 }
