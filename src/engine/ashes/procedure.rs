@@ -584,12 +584,16 @@ fn declare_attackers(
     Ok(out)
 }
 
-fn attack_phoenixborn(
-    w: &mut Board,
+/// The opening step of both attack procedures (who attacks what, with how
+/// many); returns the attacking player's name.
+fn announce_attack(
+    w: &Board,
     play: &Play,
     actor: usize,
     cx: &mut Ctx,
-) -> Result<(), BoardError> {
+    rule: &'static str,
+    what: &str,
+) -> String {
     let actor_name = w
         .players
         .get(actor)
@@ -597,13 +601,23 @@ fn attack_phoenixborn(
         .unwrap_or_default();
     if !play.attackers.is_empty() {
         cx.step(
-            PB,
+            rule,
             format!(
-                "{actor_name} attacks a Phoenixborn with {} unit(s)",
+                "{actor_name} attacks {what} with {} unit(s)",
                 play.attackers.len()
             ),
         );
     }
+    actor_name
+}
+
+fn attack_phoenixborn(
+    w: &mut Board,
+    play: &Play,
+    actor: usize,
+    cx: &mut Ctx,
+) -> Result<(), BoardError> {
+    let actor_name = announce_attack(w, play, actor, cx, PB, "a Phoenixborn");
     // 1. Declare attackers.
     let attackers = declare_attackers(w, play, actor, cx, false)?;
     if play.attackers.is_empty() || cx.failed() {
@@ -894,20 +908,7 @@ enum Guard {
 }
 
 fn attack_unit(w: &mut Board, play: &Play, actor: usize, cx: &mut Ctx) -> Result<(), BoardError> {
-    let actor_name = w
-        .players
-        .get(actor)
-        .map(|p| p.name.clone())
-        .unwrap_or_default();
-    if !play.attackers.is_empty() {
-        cx.step(
-            AU,
-            format!(
-                "{actor_name} attacks a unit with {} unit(s)",
-                play.attackers.len()
-            ),
-        );
-    }
+    let actor_name = announce_attack(w, play, actor, cx, AU, "a unit");
     // 1. Declare attackers.
     let attackers = declare_attackers(w, play, actor, cx, true)?;
     if play.attackers.is_empty() || cx.failed() {
