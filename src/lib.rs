@@ -12,3 +12,4 @@ pub mod load;
 pub mod render;
 pub mod search;
 pub mod store;
+pub mod text;

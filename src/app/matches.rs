@@ -330,11 +330,11 @@ impl Matches {
     }
 
     fn resolve_game(&self, name: &str) -> Result<(String, &'static dyn GameEngine), MatchError> {
-        let key = crate::corpus::clean::fold(name);
+        let key = crate::text::fold(name);
         let found = self
             .games
             .iter()
-            .find(|g| g.names.iter().any(|n| crate::corpus::clean::fold(n) == key));
+            .find(|g| g.names.iter().any(|n| crate::text::fold(n) == key));
         let Some(g) = found else {
             let mut close: Vec<(usize, &str)> = self
                 .games
@@ -343,9 +343,7 @@ impl Matches {
                     let d = g
                         .names
                         .iter()
-                        .filter_map(|n| {
-                            crate::search::edit_distance(&key, &crate::corpus::clean::fold(n), 3)
-                        })
+                        .filter_map(|n| crate::text::edit_distance(&key, &crate::text::fold(n), 3))
                         .min()?;
                     Some((d, g.id.as_str()))
                 })
@@ -1087,11 +1085,11 @@ fn named_player(state: &Value, play: &Value) -> Option<(usize, String)> {
 
 /// The board's seat index of a player name (case and spacing ignored).
 fn seat_named(state: &Value, who: &str) -> Option<(usize, String)> {
-    let key = crate::corpus::clean::fold(who);
+    let key = crate::text::fold(who);
     let players = state.get("players")?.as_array()?;
     players.iter().enumerate().find_map(|(i, p)| {
         let name = p.get("name")?.as_str()?;
-        (crate::corpus::clean::fold(name) == key).then(|| (i, name.to_string()))
+        (crate::text::fold(name) == key).then(|| (i, name.to_string()))
     })
 }
 

@@ -128,8 +128,7 @@ impl App {
                     std::iter::once((g, &g.id)).chain(g.aliases.iter().map(move |a| (g, a)))
                 })
                 .filter_map(|(g, n)| {
-                    let d =
-                        crate::search::edit_distance(&name.to_lowercase(), &n.to_lowercase(), 3)?;
+                    let d = crate::text::edit_distance(&name.to_lowercase(), &n.to_lowercase(), 3)?;
                     Some((d, g.id.clone()))
                 })
                 .collect();
@@ -267,8 +266,8 @@ impl App {
             .iter()
             .filter_map(|p| {
                 let rest = p.id.split_once(':').map_or(p.id.as_str(), |(_, r)| r);
-                let d = crate::search::edit_distance(&typed, &p.id, 3)
-                    .or_else(|| crate::search::edit_distance(&typed, rest, 3))?;
+                let d = crate::text::edit_distance(&typed, &p.id, 3)
+                    .or_else(|| crate::text::edit_distance(&typed, rest, 3))?;
                 Some((d, p.id.as_str()))
             })
             .collect();

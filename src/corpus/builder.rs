@@ -57,13 +57,13 @@ impl DocBuilder<'_> {
     }
 
     pub fn is_transparent(&self, title: &str) -> bool {
-        let key = clean::fold(title);
-        key == clean::fold(&self.manifest.title)
+        let key = crate::text::fold(title);
+        key == crate::text::fold(&self.manifest.title)
             || self
                 .manifest
                 .transparent_headings
                 .iter()
-                .any(|h| clean::fold(h) == key)
+                .any(|h| crate::text::fold(h) == key)
     }
 
     pub fn is_dropped(&self, line: &str) -> bool {

@@ -211,14 +211,6 @@ pub fn slug(s: &str) -> String {
     out
 }
 
-/// Case- and punctuation-insensitive key for comparing names.
-pub fn fold(s: &str) -> String {
-    s.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

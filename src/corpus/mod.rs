@@ -159,14 +159,14 @@ impl Corpus {
 
     /// Finds a game by id, name or alias, ignoring case and punctuation.
     pub fn resolve_game(&self, name: &str) -> Option<&Game> {
-        let key = clean::fold(name);
+        let key = crate::text::fold(name);
         if key.is_empty() {
             return None;
         }
         self.games.iter().find(|g| {
-            clean::fold(&g.id) == key
-                || clean::fold(&g.name) == key
-                || g.aliases.iter().any(|a| clean::fold(a) == key)
+            crate::text::fold(&g.id) == key
+                || crate::text::fold(&g.name) == key
+                || g.aliases.iter().any(|a| crate::text::fold(a) == key)
         })
     }
 

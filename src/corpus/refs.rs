@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{Corpus, CrossRef, PassageIdx, PassageKind, clean};
+use super::{Corpus, CrossRef, PassageIdx, PassageKind};
 
 /// A reference before resolution.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -162,13 +162,13 @@ fn top_section(corpus: &Corpus, mut idx: PassageIdx) -> Option<PassageIdx> {
 
 /// A section or document of the game whose title is this name.
 fn by_title(corpus: &Corpus, game: &str, name: &str) -> Option<String> {
-    let key = clean::fold(name);
+    let key = crate::text::fold(name);
     corpus
         .passages
         .iter()
         .filter(|p| {
             p.game == game && matches!(p.kind, PassageKind::Section | PassageKind::Document)
         })
-        .find(|p| clean::fold(&p.title) == key)
+        .find(|p| crate::text::fold(&p.title) == key)
         .map(|p| p.id.clone())
 }

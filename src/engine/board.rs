@@ -205,11 +205,11 @@ pub fn resolve_name<'a>(
     path: &str,
     what: &str,
 ) -> Result<&'a str, BoardError> {
-    let key = crate::corpus::clean::fold(typed);
+    let key = crate::text::fold(typed);
     let exact: Vec<&str> = candidates
         .iter()
         .copied()
-        .filter(|c| crate::corpus::clean::fold(c) == key)
+        .filter(|c| crate::text::fold(c) == key)
         .collect();
     if exact.len() == 1 {
         return Ok(exact[0]);
@@ -226,7 +226,7 @@ pub fn resolve_name<'a>(
     let prefixed: Vec<&str> = candidates
         .iter()
         .copied()
-        .filter(|c| !key.is_empty() && crate::corpus::clean::fold(c).starts_with(&key))
+        .filter(|c| !key.is_empty() && crate::text::fold(c).starts_with(&key))
         .collect();
     if prefixed.len() == 1 {
         return Ok(prefixed[0]);
@@ -243,7 +243,7 @@ pub fn resolve_name<'a>(
     let mut close: Vec<(usize, &str)> = candidates
         .iter()
         .filter_map(|c| {
-            let d = crate::search::edit_distance(&key, &crate::corpus::clean::fold(c), 3)?;
+            let d = crate::text::edit_distance(&key, &crate::text::fold(c), 3)?;
             Some((d, *c))
         })
         .collect();

@@ -5,7 +5,6 @@
 //! I/O-free. Build once per corpus with [`Index::build`]; queries take `&self`.
 
 mod analyze;
-pub use analyze::edit_distance;
 mod complete;
 
 use std::collections::HashMap;
@@ -448,7 +447,7 @@ impl Index {
             if wl.abs_diff(len) > max || wl < 3 {
                 continue;
             }
-            if let Some(d) = analyze::edit_distance(token, w, max) {
+            if let Some(d) = crate::text::edit_distance(token, w, max) {
                 let key = (d, u32::MAX - self.df[i], i as u32);
                 if best.is_none_or(|b| key < b) {
                     best = Some(key);

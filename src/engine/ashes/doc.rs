@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::corpus::clean::fold;
 use crate::engine::BoardError;
+use crate::text::fold;
 
 /// Largest player count accepted.
 pub const MAX_PLAYERS: usize = 8;

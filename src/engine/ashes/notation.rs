@@ -11,9 +11,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::corpus::clean::fold;
 use crate::engine::BoardError;
 use crate::engine::board::resolve_name;
+use crate::text::fold;
 
 use super::doc::{Action, Block, Board, OneOrMany, Play};
 

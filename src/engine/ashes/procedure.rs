@@ -1,9 +1,9 @@
 //! The step procedures of "03 - Main Actions": Pay a Cost, Attack a
 //! Phoenixborn, Attack a Unit, Pass.
 
-use crate::corpus::clean::fold;
 use crate::engine::board::resolve_name;
 use crate::engine::{BoardError, Choice, Diagnostic, Ruling, Severity, Step};
+use crate::text::fold;
 
 use super::doc::{Action, Board, Phase, Play};
 use super::rules::*;

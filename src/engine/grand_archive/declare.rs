@@ -15,7 +15,7 @@ pub struct Outcome {
 }
 
 fn fold(s: &str) -> String {
-    crate::corpus::clean::fold(s)
+    crate::text::fold(s)
 }
 
 fn step(rule: &str, text: impl Into<String>) -> Step {

@@ -302,7 +302,7 @@ impl Player {
 }
 
 fn fold(s: &str) -> String {
-    crate::corpus::clean::fold(s)
+    crate::text::fold(s)
 }
 
 const GAME_NAMES: [&str; 4] = ["grandarchive", "ga", "gatcg", "grandarchivetcg"];

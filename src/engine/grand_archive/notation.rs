@@ -298,7 +298,7 @@ pub fn parse(line: &str, board: &Value) -> Result<Value, BoardError> {
 }
 
 fn fold(s: &str) -> String {
-    crate::corpus::clean::fold(s)
+    crate::text::fold(s)
 }
 
 pub fn completions(partial: &str, board: &Value) -> Vec<String> {

@@ -361,7 +361,7 @@ pub fn parse_kind(s: &str, path: &dyn Fn() -> String) -> Result<Kind, BoardError
     {
         return Ok(KINDS[i]);
     }
-    let folded = crate::corpus::clean::fold(s);
+    let folded = crate::text::fold(s);
     let folded = folded
         .strip_suffix("action")
         .filter(|f| !f.is_empty())
@@ -378,7 +378,7 @@ pub fn parse_token(s: &str, path: &dyn Fn() -> String) -> Result<Kind, BoardErro
         "standby" => return Ok(Kind::Standby),
         _ => {}
     }
-    let folded = crate::corpus::clean::fold(s);
+    let folded = crate::text::fold(s);
     let folded = folded
         .strip_suffix("token")
         .filter(|f| !f.is_empty())
@@ -400,7 +400,7 @@ impl Board {
     pub fn unit_v(&self) -> Result<UnitV, BoardError> {
         if !self.game.trim().eq_ignore_ascii_case("legion")
             && !matches!(
-                crate::corpus::clean::fold(&self.game).as_str(),
+                crate::text::fold(&self.game).as_str(),
                 "legion" | "starwarslegion" | "swl" | "swlegion"
             )
         {
@@ -430,7 +430,7 @@ impl Board {
             let mut keys: Vec<String> = Vec::with_capacity(list.len());
             for (i, n) in list.iter().enumerate() {
                 text_ok(n, &format!("unit.{field}[{i}]"))?;
-                let key = crate::corpus::clean::fold(n);
+                let key = crate::text::fold(n);
                 if keys.contains(&key) {
                     return Err(BoardError::semantic(
                         format!("unit.{field}[{i}]"),
@@ -482,7 +482,7 @@ impl Board {
             if let Some(t) = &a.text {
                 text_ok(t, &format!("{path}.text"))?;
             }
-            let key = crate::corpus::clean::fold(&a.name);
+            let key = crate::text::fold(&a.name);
             if ability_keys.contains(&key) {
                 return Err(BoardError::semantic(
                     format!("{path}.name"),
@@ -494,10 +494,7 @@ impl Board {
                 None => None,
                 Some(s)
                     if s.trim().eq_ignore_ascii_case("any")
-                        || matches!(
-                            crate::corpus::clean::fold(s).as_str(),
-                            "any" | "anyaction"
-                        ) =>
+                        || matches!(crate::text::fold(s).as_str(), "any" | "anyaction") =>
                 {
                     Some(After::Any)
                 }
@@ -506,7 +503,7 @@ impl Board {
             let grants = a.grants.as_deref().map(|g| match g.trim() {
                 "free_action" => "freeaction".to_string(),
                 "extra_attack" => "extraattack".to_string(),
-                g => crate::corpus::clean::fold(g),
+                g => crate::text::fold(g),
             });
             let grant = match grants.as_deref() {
                 None | Some("nothing") | Some("none") => Grant::Nothing,
@@ -514,7 +511,7 @@ impl Board {
                     None => None,
                     Some(s)
                         if s.trim().eq_ignore_ascii_case("any")
-                            || crate::corpus::clean::fold(s) == "any" =>
+                            || crate::text::fold(s) == "any" =>
                     {
                         None
                     }

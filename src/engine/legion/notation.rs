@@ -50,7 +50,7 @@ fn abilities(board: &Value) -> Vec<AbilityInfo> {
                     let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
                     Some(AbilityInfo {
                         name: s("name")?,
-                        grants: crate::corpus::clean::fold(&s("grants").unwrap_or_default()),
+                        grants: crate::text::fold(&s("grants").unwrap_or_default()),
                         action: s("action"),
                         token: s("token"),
                     })
@@ -276,7 +276,7 @@ fn one(text: &str, board: &Value, path: &str) -> Result<PlayStep, BoardError> {
                 a.grants == "freeaction"
                     && a.action
                         .as_deref()
-                        .is_none_or(|t| crate::corpus::clean::fold(t) == kname || t == "any")
+                        .is_none_or(|t| crate::text::fold(t) == kname || t == "any")
             },
             path,
             "a free action",
@@ -322,7 +322,7 @@ fn one(text: &str, board: &Value, path: &str) -> Result<PlayStep, BoardError> {
                 a.grants == "token"
                     && a.token
                         .as_deref()
-                        .is_some_and(|t| crate::corpus::clean::fold(t) == tname)
+                        .is_some_and(|t| crate::text::fold(t) == tname)
             },
             path,
             "gaining a token",

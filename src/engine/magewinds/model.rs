@@ -219,10 +219,7 @@ pub fn check_pos(p: &Pos, path: &str) -> Result<(), BoardError> {
 impl Board {
     /// Validates sizes and values; names are resolved later by the procedure.
     pub fn validate(&self) -> Result<(), BoardError> {
-        if !matches!(
-            crate::corpus::clean::fold(&self.game).as_str(),
-            "magewinds" | "mw"
-        ) {
+        if !matches!(crate::text::fold(&self.game).as_str(), "magewinds" | "mw") {
             return Err(BoardError::semantic(
                 "game",
                 format!(
@@ -248,7 +245,7 @@ impl Board {
         for (pi, p) in self.players.iter().enumerate() {
             let pp = format!("players[{pi}]");
             check_name(&p.name, &format!("{pp}.name"))?;
-            let key = crate::corpus::clean::fold(&p.name);
+            let key = crate::text::fold(&p.name);
             if seen_players.contains(&key) {
                 return Err(BoardError::semantic(
                     format!("{pp}.name"),
@@ -266,7 +263,7 @@ impl Board {
             for (fi, f) in p.fighters.iter().enumerate() {
                 let fp = format!("{pp}.fighters[{fi}]");
                 check_name(&f.name, &format!("{fp}.name"))?;
-                let key = crate::corpus::clean::fold(&f.name);
+                let key = crate::text::fold(&f.name);
                 if seen.contains(&key) {
                     return Err(BoardError::semantic(
                         format!("{fp}.name"),

@@ -13,9 +13,9 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::corpus::clean::fold;
 use crate::engine::BoardError;
 use crate::engine::board::resolve_name;
+use crate::text::fold;
 
 const MAX_LINE: usize = 500;
 const KEYWORDS: [&str; 4] = ["move", "attack", "guard", "action"];

@@ -115,7 +115,7 @@ fn round_pos(p: Pos) -> Pos {
 }
 
 fn is_dodge_or_deflect(name: &str) -> bool {
-    let f = crate::corpus::clean::fold(name);
+    let f = crate::text::fold(name);
     f == "dodge" || f == "deflect"
 }
 
@@ -444,11 +444,11 @@ impl Ctx {
             return;
         }
         let turn = self.b.turn.as_deref().and_then(|t| {
-            let key = crate::corpus::clean::fold(t);
+            let key = crate::text::fold(t);
             self.b
                 .players
                 .iter()
-                .position(|p| crate::corpus::clean::fold(&p.name) == key)
+                .position(|p| crate::text::fold(&p.name) == key)
         });
         match turn {
             // The reaction used up the turn player's last fighter: their turn ends.
@@ -539,7 +539,7 @@ impl Ctx {
 
     fn action_kind(&self, play: &Play, path: &str) -> Result<Kind, BoardError> {
         let kind = match play.action.as_deref() {
-            Some(a) => match crate::corpus::clean::fold(a).as_str() {
+            Some(a) => match crate::text::fold(a).as_str() {
                 "move" => Kind::Move,
                 "attack" => Kind::Attack,
                 "guard" => Kind::Guard,
@@ -956,7 +956,7 @@ impl Ctx {
         let seen = match &vis {
             Some(list) => list
                 .iter()
-                .any(|v| crate::corpus::clean::fold(v) == crate::corpus::clean::fold(&tname)),
+                .any(|v| crate::text::fold(v) == crate::text::fold(&tname)),
             None => true,
         };
         if !seen {
@@ -1155,7 +1155,7 @@ impl Ctx {
         }
         // Trigger condition.
         let trigger = def.trigger().map(str::to_string);
-        let folded = trigger.as_deref().map(crate::corpus::clean::fold);
+        let folded = trigger.as_deref().map(crate::text::fold);
         let checkable = matches!(
             folded.as_deref(),
             Some("attacked") | Some("targetedbyanattack")

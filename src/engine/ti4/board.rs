@@ -232,11 +232,11 @@ fn check_text(s: &str, path: &str, what: &str) -> Result<(), BoardError> {
 
 /// The printed initiative of a base-game card, by exact (case-folded) name.
 pub fn standard_initiative(name: &str) -> Option<(&'static str, u8)> {
-    let key = crate::corpus::clean::fold(name);
+    let key = crate::text::fold(name);
     STANDARD_CARDS
         .iter()
         .copied()
-        .find(|(n, _)| crate::corpus::clean::fold(n) == key)
+        .find(|(n, _)| crate::text::fold(n) == key)
 }
 
 /// Validates the document and fills defaults (initiative numbers, canonical
@@ -267,7 +267,7 @@ pub fn normalize(b: &mut Board) -> Result<Vec<String>, BoardError> {
     for (i, p) in b.players.iter_mut().enumerate() {
         let path = format!("players[{i}]");
         check_text(&p.name, &format!("{path}.name"), "player name")?;
-        let key = crate::corpus::clean::fold(&p.name);
+        let key = crate::text::fold(&p.name);
         if key.is_empty() {
             return Err(BoardError::semantic(
                 format!("{path}.name"),
@@ -334,7 +334,7 @@ pub fn normalize(b: &mut Board) -> Result<Vec<String>, BoardError> {
                     format!("initiative {init} is out of range (0 to 99)"),
                 ));
             }
-            let ckey = crate::corpus::clean::fold(&c.name);
+            let ckey = crate::text::fold(&c.name);
             if let Some((_, owner)) = seen_cards.iter().find(|(k, _)| *k == ckey) {
                 return Err(BoardError::semantic(
                     format!("{cpath}.name"),

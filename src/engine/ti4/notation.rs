@@ -281,7 +281,7 @@ pub fn completions(partial: &str, board: &Value) -> Vec<String> {
     };
     let players = crate::engine::board::names_at(board, "players");
     let all_cards = cards(board);
-    let fold = crate::corpus::clean::fold;
+    let fold = crate::text::fold;
     let candidates: Vec<String> =
         match (1..done.len()).find_map(|i| match_verb(done, i).map(|m| (i, m))) {
             None => {

@@ -1,0 +1,55 @@
+//! Text helpers shared by every layer (corpus, search, engine, app): the
+//! bottom of the module graph; depends on nothing in the crate.
+
+/// Case- and punctuation-insensitive key for comparing names.
+pub fn fold(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Levenshtein distance with transpositions, or `None` when above `max`.
+pub fn edit_distance(a: &str, b: &str, max: usize) -> Option<usize> {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev2 = vec![0usize; b.len() + 1];
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0usize; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        let mut row_min = cur[0];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(prev2[j - 2] + 1);
+            }
+            cur[j] = v;
+            row_min = row_min.min(v);
+        }
+        if row_min > max {
+            return None;
+        }
+        std::mem::swap(&mut prev2, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    (prev[b.len()] <= max).then_some(prev[b.len()])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_distance_counts_transpositions() {
+        assert_eq!(edit_distance("phoenixborn", "phoenixbron", 2), Some(1));
+        assert_eq!(edit_distance("guard", "gaurd", 1), Some(1));
+        assert_eq!(edit_distance("attack", "defend", 2), None);
+    }
+
+    #[test]
+    fn fold_ignores_case_and_punctuation() {
+        assert_eq!(fold("Iron-Worker’s"), "ironworkers");
+    }
+}
