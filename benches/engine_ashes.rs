@@ -24,7 +24,7 @@ fn parse_typical_board(bencher: divan::Bencher) {
 #[divan::bench]
 fn judge_document_end_to_end(bencher: divan::Bencher) {
     let engine = arbiter::engine::engine("ashes").expect("registered");
-    bencher.bench_local(|| engine.judge(divan::black_box(BOARD)));
+    bencher.bench_local(|| engine.judge_text(divan::black_box(BOARD)));
 }
 
 /// A ruling's state fed back as JSON (match tracking).

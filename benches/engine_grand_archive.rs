@@ -45,7 +45,9 @@ const EXAMPLE_2: &str =
 /// Parse + validate + declare + reverse + diff (what `arbiter judge` does).
 #[divan::bench]
 fn judge_two_costs_and_reversal() -> bool {
-    let r = ENGINE.judge(divan::black_box(REVERSAL)).expect("judges");
+    let r = ENGINE
+        .judge_text(divan::black_box(REVERSAL))
+        .expect("judges");
     assert!(!r.legal);
     r.legal
 }
@@ -65,7 +67,7 @@ fn procedure_two_costs_and_reversal(bencher: divan::Bencher) {
 #[divan::bench]
 fn judge_example_2_legal() -> bool {
     ENGINE
-        .judge(divan::black_box(EXAMPLE_2))
+        .judge_text(divan::black_box(EXAMPLE_2))
         .expect("judges")
         .legal
 }

@@ -43,7 +43,7 @@ play:
 #[divan::bench(sample_count = 200, sample_size = 50)]
 fn judge_six_steps_from_yaml() -> bool {
     legion::ENGINE
-        .judge(divan::black_box(SIX_STEPS))
+        .judge_text(divan::black_box(SIX_STEPS))
         .map(|r| r.legal)
         .unwrap_or(false)
 }
@@ -51,7 +51,8 @@ fn judge_six_steps_from_yaml() -> bool {
 /// Validating the six-step activation of an already parsed board.
 #[divan::bench(sample_count = 200, sample_size = 50)]
 fn validate_six_steps(bencher: divan::Bencher) {
-    let board: Board = arbiter::engine::board::parse(SIX_STEPS).unwrap_or_else(|e| panic!("{e}"));
+    let board: Board =
+        arbiter::engine::document::parse(SIX_STEPS).unwrap_or_else(|e| panic!("{e}"));
     bencher.bench(|| {
         legion::judge_board(divan::black_box(&board))
             .map(|r| r.legal)

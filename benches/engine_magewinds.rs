@@ -16,7 +16,7 @@ fn main() {
 #[divan::bench]
 fn twelve_activation_phase() -> bool {
     let r = Magewinds
-        .judge(divan::black_box(FULL_PHASE))
+        .judge_text(divan::black_box(FULL_PHASE))
         .expect("valid board");
     assert!(r.legal);
     r.legal
@@ -25,7 +25,7 @@ fn twelve_activation_phase() -> bool {
 #[divan::bench]
 fn one_activation() -> bool {
     Magewinds
-        .judge(divan::black_box(ONE_PLAY))
+        .judge_text(divan::black_box(ONE_PLAY))
         .map(|r| r.legal)
         .unwrap_or(false)
 }
@@ -45,15 +45,17 @@ fn notation_line(bencher: divan::Bencher) {
 /// is the procedure and the state diff).
 #[divan::bench]
 fn twelve_activation_phase_parse_only() -> bool {
-    arbiter::engine::board::parse::<arbiter::engine::magewinds::Board>(divan::black_box(FULL_PHASE))
-        .is_ok()
+    arbiter::engine::document::parse::<arbiter::engine::magewinds::Board>(divan::black_box(
+        FULL_PHASE,
+    ))
+    .is_ok()
 }
 
 /// Only the procedure and the state diff, on an already parsed board.
 #[divan::bench]
 fn twelve_activation_phase_procedure_only(bencher: divan::Bencher) {
     let board: arbiter::engine::magewinds::Board =
-        arbiter::engine::board::parse(FULL_PHASE).expect("valid board");
+        arbiter::engine::document::parse(FULL_PHASE).expect("valid board");
     bencher.with_inputs(|| board.clone()).bench_values(|b| {
         arbiter::engine::magewinds::judge_board(b)
             .map(|r| r.legal)

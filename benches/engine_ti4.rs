@@ -80,21 +80,21 @@ fn yaml_document() -> String {
 #[divan::bench]
 fn full_phase_40_plays_json(bencher: divan::Bencher) {
     let doc = sequence_document();
-    let r = Ti4.judge(&doc).unwrap();
+    let r = Ti4.judge_text(&doc).unwrap();
     assert!(r.legal && r.state["phase"] == "status");
-    bencher.bench(|| Ti4.judge(divan::black_box(&doc)).unwrap());
+    bencher.bench(|| Ti4.judge_text(divan::black_box(&doc)).unwrap());
 }
 
 #[divan::bench]
 fn full_phase_40_plays_yaml(bencher: divan::Bencher) {
     let doc = yaml_document();
-    let r = Ti4.judge(&doc).unwrap();
+    let r = Ti4.judge_text(&doc).unwrap();
     assert!(
         r.legal && r.state["phase"] == "status",
         "{:?}",
         r.diagnostics
     );
-    bencher.bench(|| Ti4.judge(divan::black_box(&doc)).unwrap());
+    bencher.bench(|| Ti4.judge_text(divan::black_box(&doc)).unwrap());
 }
 
 /// Match tracking: 40 rulings, each on the previous ruling's state.
@@ -106,7 +106,9 @@ fn full_phase_one_play_at_a_time(bencher: divan::Bencher) {
         for p in &plays {
             let mut doc = state;
             doc["play"] = p.clone();
-            let r = Ti4.judge(&serde_json::to_string(&doc).unwrap()).unwrap();
+            let r = Ti4
+                .judge_text(&serde_json::to_string(&doc).unwrap())
+                .unwrap();
             state = r.state;
         }
         state
@@ -119,7 +121,7 @@ fn one_play(bencher: divan::Bencher) {
     let mut doc = board();
     doc["play"] = json!({ "type": "strategic_action", "player": "Ben", "card": "Leadership" });
     let text = serde_json::to_string(&doc).unwrap();
-    bencher.bench(|| Ti4.judge(divan::black_box(&text)).unwrap());
+    bencher.bench(|| Ti4.judge_text(divan::black_box(&text)).unwrap());
 }
 
 /// Parsing alone, for comparison.
@@ -129,7 +131,9 @@ fn parse_only(bencher: divan::Bencher) {
     doc["play"] = json!({ "type": "strategic_action", "player": "Ben", "card": "Leadership" });
     let text = serde_json::to_string(&doc).unwrap();
     bencher.bench(|| {
-        arbiter::engine::board::parse::<arbiter::engine::ti4::board::Board>(divan::black_box(&text))
-            .unwrap()
+        arbiter::engine::document::parse::<arbiter::engine::ti4::board::Board>(divan::black_box(
+            &text,
+        ))
+        .unwrap()
     });
 }

@@ -226,13 +226,13 @@ fn read_input(path: &std::path::Path) -> Result<String, String> {
     let mut bytes = Vec::new();
     let res = if path.as_os_str() == "-" {
         std::io::stdin()
-            .take(arbiter::engine::board::MAX_BOARD_BYTES as u64 + 1)
+            .take(arbiter::engine::document::MAX_BOARD_BYTES as u64 + 1)
             .read_to_end(&mut bytes)
             .map(|_| ())
     } else {
         std::fs::File::open(path)
             .and_then(|f| {
-                f.take(arbiter::engine::board::MAX_BOARD_BYTES as u64 + 1)
+                f.take(arbiter::engine::document::MAX_BOARD_BYTES as u64 + 1)
                     .read_to_end(&mut bytes)
             })
             .map(|_| ())

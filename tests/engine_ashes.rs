@@ -11,7 +11,7 @@ fn ashes() -> &'static dyn GameEngine {
 
 fn judge(doc: &str) -> Ruling {
     ashes()
-        .judge(doc)
+        .judge_text(doc)
         .unwrap_or_else(|e| panic!("board error: {e}\n{doc}"))
 }
 
@@ -158,7 +158,7 @@ fn pay_a_cost_needs_the_card_and_the_symbol_answer() {
         "",
         "  action: pay-cost\n  card: Molten Gold\n",
     );
-    let e = ashes().judge(&doc).unwrap_err();
+    let e = ashes().judge_text(&doc).unwrap_err();
     assert_eq!(e.path.as_deref(), Some("play.main_action"));
     assert_eq!(e.rule.as_deref(), Some("ashes:pay-a-cost"));
 }
@@ -1043,7 +1043,7 @@ fn names_resolve_case_insensitively_with_did_you_mean_and_ambiguity() {
     ));
     assert!(r.legal);
     let e = ashes()
-        .judge(&board(
+        .judge_text(&board(
             COAL,
             PB,
             MAEONI,
@@ -1059,7 +1059,7 @@ fn names_resolve_case_insensitively_with_did_you_mean_and_ambiguity() {
     );
     let coal = "      - { name: Iron Worker, attack: 2, life: 2 }\n      - { name: Iron Rhino, attack: 4, life: 4 }\n";
     let e = ashes()
-        .judge(&board(
+        .judge_text(&board(
             coal,
             PB,
             MAEONI,
@@ -1075,30 +1075,30 @@ fn names_resolve_case_insensitively_with_did_you_mean_and_ambiguity() {
 fn semantic_errors_carry_the_field_path() {
     let maeoni = "      - { name: Frostback Bear, attack: 2, life: 0 }\n";
     let e = ashes()
-        .judge(&board(COAL, PB, maeoni, "", "  action: pass\n"))
+        .judge_text(&board(COAL, PB, maeoni, "", "  action: pass\n"))
         .unwrap_err();
     assert_eq!(e.kind, ErrorKind::Semantic);
     assert_eq!(e.path.as_deref(), Some("players[1].units[0].life"));
     let coal = "      - { name: Iron Worker, attack: 5000, life: 2 }\n";
     let e = ashes()
-        .judge(&board(coal, PB, MAEONI, "", "  action: pass\n"))
+        .judge_text(&board(coal, PB, MAEONI, "", "  action: pass\n"))
         .unwrap_err();
     assert_eq!(e.path.as_deref(), Some("players[0].units[0].attack"));
     let coal = "      - { name: Iron Worker, attack: 2, life: 2 }\n      - { name: iron worker, attack: 2, life: 2 }\n";
     let e = ashes()
-        .judge(&board(coal, PB, MAEONI, "", "  action: pass\n"))
+        .judge_text(&board(coal, PB, MAEONI, "", "  action: pass\n"))
         .unwrap_err();
     assert_eq!(e.path.as_deref(), Some("players[0].units[1].name"));
-    let e = ashes().judge(&board(COAL, PB, MAEONI, "", "  action: attack-unit\n  attackers: [Iron Worker]\n  target: Mist Spirit\n  blocks: []\n  order: [Iron Worker]\n")).unwrap_err();
+    let e = ashes().judge_text(&board(COAL, PB, MAEONI, "", "  action: attack-unit\n  attackers: [Iron Worker]\n  target: Mist Spirit\n  blocks: []\n  order: [Iron Worker]\n")).unwrap_err();
     assert_eq!(e.path.as_deref(), Some("play.order"));
 }
 
 #[test]
 fn syntax_errors_and_unknown_fields_carry_line_and_column() {
-    let e = ashes().judge("game: ashes\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15\n").unwrap_err();
+    let e = ashes().judge_text("game: ashes\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15\n").unwrap_err();
     assert_eq!(e.kind, ErrorKind::Syntax);
     assert!(e.pos.is_some(), "{e:?}");
-    let e = ashes().judge("game: ashes\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15, helth: 3 }\n").unwrap_err();
+    let e = ashes().judge_text("game: ashes\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15, helth: 3 }\n").unwrap_err();
     assert_eq!(e.kind, ErrorKind::Syntax);
     assert!(e.message.contains("helth"), "{}", e.message);
 }
@@ -1128,7 +1128,7 @@ fn json_and_yaml_boards_parse_alike() {
     assert_eq!(json, yaml);
     // A broken JSON board still gets line:column from the shared parser.
     let e = ashes()
-        .judge("{\"game\": \"ashes\", \"players\": [\n  {\"name\": 3,}\n]}")
+        .judge_text("{\"game\": \"ashes\", \"players\": [\n  {\"name\": 3,}\n]}")
         .unwrap_err();
     assert_eq!(e.kind, ErrorKind::Syntax);
     assert!(e.pos.is_some(), "{e:?}");
@@ -1150,7 +1150,7 @@ fn absurd_sizes_are_refused_politely() {
             "  - {{ name: P{i}, phoenixborn: {{ name: X{i}, life: 10 }} }}\n"
         ));
     }
-    let e = ashes().judge(&doc).unwrap_err();
+    let e = ashes().judge_text(&doc).unwrap_err();
     assert_eq!(e.path.as_deref(), Some("players"));
     let long = "Iron Worker ".repeat(2500);
     let doc = board(
@@ -1160,11 +1160,14 @@ fn absurd_sizes_are_refused_politely() {
         "",
         &format!("  action: attack-phoenixborn\n  attackers: [\"{long}\"]\n"),
     );
-    let e = ashes().judge(&doc).unwrap_err();
+    let e = ashes().judge_text(&doc).unwrap_err();
     assert_eq!(e.path.as_deref(), Some("play.attackers[0]"));
     assert!(e.message.contains("too long"), "{}", e.message);
     let big = format!("game: ashes\n# {}\n", "x".repeat(70_000));
-    assert_eq!(ashes().judge(&big).unwrap_err().kind, ErrorKind::Refused);
+    assert_eq!(
+        ashes().judge_text(&big).unwrap_err().kind,
+        ErrorKind::Refused
+    );
 }
 
 // -------------------------------------------------------------- Notation
@@ -1392,7 +1395,7 @@ mod garbage {
 
         #[test]
         fn random_text_never_panics(s in "\\PC{0,400}") {
-            let _ = ashes().judge(&s);
+            let _ = ashes().judge_text(&s);
             let b = json!({"game": "ashes", "players": [{"name": "A", "phoenixborn": {"name": "X", "life": 1}}]});
             let _ = ashes().parse_notation(&s, &b);
             let _ = ashes().notation_completions(&s, &b);
@@ -1410,7 +1413,7 @@ mod garbage {
                 "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: {{ name: Coal Roarkwin, life: 15 }}\n    units:\n      - {{ name: Iron Worker, attack: {attack}, life: {life}, damage: {dmg}, exhausted: {ex} }}\n      - {{ name: Hammer Knight, attack: 3, life: 3 }}\n  - name: Maeoni\n    phoenixborn: {{ name: Maeoni Viper, life: {life}, damage: {dmg} }}\n    units:\n      - {{ name: Frostback Bear, attack: {attack}, life: 4, exhausted: {ex}, abilities: [Unit Guard] }}\nplay:\n  action: {action}\n  attackers: [{list}]\n  target: {}\n  counter: {counter}\n  split: {{ Iron Worker: {split} }}\n",
                 names.first().map(String::as_str).unwrap_or("Frostback Bear")
             );
-            if let Ok(r) = ashes().judge(&doc) {
+            if let Ok(r) = ashes().judge_text(&doc) {
                 prop_assert!(r.legal || !r.diagnostics.is_empty());
             }
         }
@@ -1420,7 +1423,7 @@ mod garbage {
             let doc = format!(
                 "game: ashes\nplayers:\n  - name: Coal\n    phoenixborn: {{ name: Coal Roarkwin, life: 15 }}\n    units:\n      - {{ name: A, attack: {a1}, life: {l1} }}\n      - {{ name: B, attack: {a2}, life: 5 }}\n  - name: Maeoni\n    phoenixborn: {{ name: Maeoni Viper, life: 99 }}\n    units:\n      - {{ name: Bear, attack: {ba}, life: {bl} }}\nplay:\n  action: attack-phoenixborn\n  attackers: [A, B]\n  blocks: [{{ attacker: A, blocker: Bear, counter: {counter} }}]\n"
             );
-            let r = ashes().judge(&doc).unwrap();
+            let r = ashes().judge_text(&doc).unwrap();
             prop_assert!(r.legal);
             prop_assert_eq!(pb_damage(&r, 1), i64::from(a2));
             let bear_dead = a1 >= bl;

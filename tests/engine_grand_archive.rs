@@ -6,7 +6,7 @@ use arbiter::engine::{self, GameEngine, Ruling, Severity, grand_archive::ENGINE}
 use serde_json::{Value, json};
 
 fn judge(doc: &str) -> Ruling {
-    match ENGINE.judge(doc) {
+    match ENGINE.judge_text(doc) {
         Ok(r) => r,
         Err(e) => panic!("board error: {e}\n{doc}"),
     }
@@ -413,7 +413,7 @@ fn step_2a_selects_the_attacker_as_a_choice() {
 #[test]
 fn step_2a_opponents_card_cannot_be_the_attacker() {
     let e = ENGINE
-        .judge(&with("play: { attacker: Stalwart Guard, target: Rai }\n"))
+        .judge_text(&with("play: { attacker: Stalwart Guard, target: Rai }\n"))
         .unwrap_err();
     assert_eq!(e.path.as_deref(), Some("play.attacker"));
     assert!(e.message.contains("controlled by Bob"), "{}", e.message);
@@ -501,7 +501,7 @@ fn step_2b_weapons_join_but_are_not_attackers() {
 #[test]
 fn step_2b_allies_are_not_added_as_objects() {
     let e = ENGINE
-        .judge(&with(
+        .judge_text(&with(
             "play: { attacker: Lorraine, with: [Fervent Lancer], target: Rai }\n",
         ))
         .unwrap_err();
@@ -824,7 +824,7 @@ fn declaring_outside_the_main_phase_is_illegal() {
 #[test]
 fn unknown_names_get_did_you_mean_with_paths() {
     let e = ENGINE
-        .judge(&with("play: { attacker: Fervent Lancr, target: Rai }\n"))
+        .judge_text(&with("play: { attacker: Fervent Lancr, target: Rai }\n"))
         .unwrap_err();
     assert_eq!(e.path.as_deref(), Some("play.attacker"));
     assert!(
@@ -833,19 +833,19 @@ fn unknown_names_get_did_you_mean_with_paths() {
         e.message
     );
     let e = ENGINE
-        .judge(&with(
+        .judge_text(&with(
             "play: { attacker: Fervent Lancer, target: Stalwrt Guard }\n",
         ))
         .unwrap_err();
     assert_eq!(e.path.as_deref(), Some("play.target"));
     let e = ENGINE
-        .judge(&with(
+        .judge_text(&with(
             "play: { attacker: Fervent Lancer, target: Bulwark Sword }\n",
         ))
         .unwrap_err();
     assert!(e.message.contains("own card"), "{}", e.message);
     let e = ENGINE
-        .judge(&with(
+        .judge_text(&with(
             "play: { attacker: Fervent Lancer, target: Rai, pay_extra: [Tarif] }\n",
         ))
         .unwrap_err();
@@ -855,26 +855,26 @@ fn unknown_names_get_did_you_mean_with_paths() {
 #[test]
 fn document_errors_are_reported_with_positions_and_paths() {
     let e = ENGINE
-        .judge(&with("play: { attacker: Fervent Lancer, tagret: Rai }\n"))
+        .judge_text(&with("play: { attacker: Fervent Lancer, tagret: Rai }\n"))
         .unwrap_err();
     assert!(e.pos.is_some(), "{e:?}");
     let e = ENGINE
-        .judge(&BASE.replace(
+        .judge_text(&BASE.replace(
             "      - { name: Bulwark Sword, kind: weapon }",
             "      - { name: Fervent Lancer }",
         ))
         .unwrap_err();
     assert_eq!(e.path.as_deref(), Some("players[0].objects[0].name"));
     let e = ENGINE
-        .judge(&BASE.replace("reserve: 4", "reserve: 99999999"))
+        .judge_text(&BASE.replace("reserve: 4", "reserve: 99999999"))
         .unwrap_err();
     assert_eq!(e.path.as_deref(), Some("players[0].reserve"));
-    let e = ENGINE.judge("game: ashes\nplayers: []\n").unwrap_err();
+    let e = ENGINE.judge_text("game: ashes\nplayers: []\n").unwrap_err();
     assert_eq!(e.path.as_deref(), Some("game"));
     let many: String = (0..20)
         .map(|i| format!("  - {{ name: P{i}, champion: {{ name: C{i} }} }}\n"))
         .collect();
-    let e = ENGINE.judge(&format!("players:\n{many}")).unwrap_err();
+    let e = ENGINE.judge_text(&format!("players:\n{many}")).unwrap_err();
     assert_eq!(e.path.as_deref(), Some("players"));
 }
 
@@ -914,7 +914,7 @@ fn every_example_judges_and_cites_known_rules() {
         n += 1;
         let text = std::fs::read_to_string(&path).unwrap();
         let r = ENGINE
-            .judge(&text)
+            .judge_text(&text)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         for rule in r
             .steps
@@ -1103,7 +1103,7 @@ mod garbage {
         #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
         #[test]
         fn random_text_never_panics(s in "\\PC{0,300}") {
-            let _ = ENGINE.judge(&s);
+            let _ = ENGINE.judge_text(&s);
             let b = board_json(EXAMPLE_2);
             let _ = ENGINE.parse_notation(&s, &b);
             let _ = ENGINE.notation_completions(&s, &b);
@@ -1115,7 +1115,7 @@ mod garbage {
                 let cut = cut.min(base.len());
                 let cut = (0..=cut).rev().find(|&i| base.is_char_boundary(i)).unwrap_or(0);
                 let doc = format!("{}{}{}", &base[..cut], insert, &base[cut..]);
-                let _ = ENGINE.judge(&doc);
+                let _ = ENGINE.judge_text(&doc);
             }
         }
 
@@ -1127,7 +1127,7 @@ mod garbage {
                 .replace("target: Stalwart Guard", &format!("target: \"{target}\""))
                 .replace("kind: weapon", if cleave { "kind: weapon\n        keywords: [Cleave]" } else { "kind: weapon" })
                 .replace("champion: { name: \"Lorraine, Wandering Warrior\" }", &format!("champion: {{ name: \"Lorraine, Wandering Warrior\", rested: {rested} }}"));
-            if let Ok(r) = ENGINE.judge(&doc) && !r.legal {
+            if let Ok(r) = ENGINE.judge_text(&doc) && !r.legal {
                 // Illegal declarations never rest anything or spend reserve.
                 let before = state_without_play(&doc);
                 prop_assert_eq!(&r.state, &before);
@@ -1168,7 +1168,7 @@ fn references_in_the_board_resolve_to_canonical_names() {
             .any(|t| t.contains("Reverse 2.d"))
     );
     let e = ENGINE
-        .judge(&doc.replace("must_target: [stalwart]", "must_target: [Stalwrt Gaurd]"))
+        .judge_text(&doc.replace("must_target: [stalwart]", "must_target: [Stalwrt Gaurd]"))
         .unwrap_err();
     assert_eq!(e.path.as_deref(), Some("restrictions[0].must_target[0]"));
 }
@@ -1176,7 +1176,7 @@ fn references_in_the_board_resolve_to_canonical_names() {
 #[test]
 fn end_main_phase_with_attack_fields_is_a_document_error() {
     let e = ENGINE
-        .judge(&with(
+        .judge_text(&with(
             "play: { action: end_main_phase, attacker: Fervent Lancer }\n",
         ))
         .unwrap_err();

@@ -11,7 +11,7 @@ fn eng() -> &'static dyn GameEngine {
 
 fn judge(doc: &str) -> Ruling {
     eng()
-        .judge(doc)
+        .judge_text(doc)
         .unwrap_or_else(|e| panic!("board error: {e}\n{doc}"))
 }
 
@@ -266,7 +266,7 @@ fn a_given_number_of_actions_is_used_and_marked() {
     assert_eq!(error_rule(&r), Some("legion:actions.5"));
     assert!(r.steps[0].assumption.is_some());
     let e = eng()
-        .judge(&doc(
+        .judge_text(&doc(
             "  name: Stormtroopers\n  actions: 3",
             "  - action: move",
         ))
@@ -274,7 +274,7 @@ fn a_given_number_of_actions_is_used_and_marked() {
     assert_eq!(e.path.as_deref(), Some("unit.actions"));
     assert_eq!(e.rule.as_deref(), Some("legion:actions.1"));
     let e = eng()
-        .judge(&doc(
+        .judge_text(&doc(
             "  name: S\n  actions: 2\n  reduced_by: [{amount: 1, source: damage}]",
             "  - action: move",
         ))
@@ -587,7 +587,7 @@ fn state_is_a_board_that_continues_the_activation() {
 #[test]
 fn an_illegal_history_is_a_board_error_with_its_path() {
     let d = "game: legion\nunit:\n  name: X\n  performed:\n    - action: aim\n    - action: aim\n";
-    let e = eng().judge(d).unwrap_err();
+    let e = eng().judge_text(d).unwrap_err();
     assert_eq!(e.path.as_deref(), Some("unit.performed[1]"));
     assert_eq!(e.rule.as_deref(), Some("legion:actions.2"));
 }
@@ -597,7 +597,7 @@ fn an_illegal_history_is_a_board_error_with_its_path() {
 #[test]
 fn board_errors_carry_paths_and_suggestions() {
     let e = eng()
-        .judge(&doc(VADER, "  - action: card\n    card: Forse Choke"))
+        .judge_text(&doc(VADER, "  - action: card\n    card: Forse Choke"))
         .unwrap_err();
     assert_eq!(e.path.as_deref(), Some("play[0].card"));
     assert!(
@@ -606,41 +606,45 @@ fn board_errors_carry_paths_and_suggestions() {
         e.message
     );
     let e = eng()
-        .judge(&doc(
+        .judge_text(&doc(
             VADER,
             "  - free_action: attack\n    ability: Relentlss",
         ))
         .unwrap_err();
     assert_eq!(e.path.as_deref(), Some("play[0].ability"));
-    let e = eng().judge(&doc(VADER, "  - action: atack")).unwrap_err();
+    let e = eng()
+        .judge_text(&doc(VADER, "  - action: atack"))
+        .unwrap_err();
     assert!(e.message.contains("did you mean 'attack'"), "{}", e.message);
     let e = eng()
-        .judge(&doc(VADER, "  - action: move\n    gain: aim"))
+        .judge_text(&doc(VADER, "  - action: move\n    gain: aim"))
         .unwrap_err();
     assert_eq!(e.path.as_deref(), Some("play[0]"));
     let e = eng()
-        .judge(&doc(VADER, "  - free_action: attack"))
+        .judge_text(&doc(VADER, "  - free_action: attack"))
         .unwrap_err();
     assert!(e.message.contains("source"));
     let e = eng()
-        .judge(&doc(
+        .judge_text(&doc(
             HAN,
             "  - free_action: attack\n    ability: Gunslinger",
         ))
         .unwrap_err();
     assert!(e.message.contains("does not grant a free action"));
     let e = eng()
-        .judge("game: legion\nunit:\n  name: X\n  wounds: 2\n")
+        .judge_text("game: legion\nunit:\n  name: X\n  wounds: 2\n")
         .unwrap_err();
     assert_eq!(e.kind, ErrorKind::Syntax);
-    let e = eng().judge("game: ashes\nunit:\n  name: X\n").unwrap_err();
+    let e = eng()
+        .judge_text("game: ashes\nunit:\n  name: X\n")
+        .unwrap_err();
     assert_eq!(e.path.as_deref(), Some("game"));
 }
 
 #[test]
 fn absurd_sizes_are_refused() {
     let play: String = (0..100).map(|_| "  - action: move\n").collect();
-    let e = eng().judge(&doc(TROOPERS, &play)).unwrap_err();
+    let e = eng().judge_text(&doc(TROOPERS, &play)).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Refused);
 }
 
@@ -761,7 +765,7 @@ fn every_example_judges_and_cites_known_rules() {
         let path = entry.unwrap().path();
         let text = std::fs::read_to_string(&path).unwrap();
         let r = eng()
-            .judge(&text)
+            .judge_text(&text)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         for rule in r
             .steps
@@ -809,7 +813,7 @@ proptest::proptest! {
 
     #[test]
     fn garbage_never_panics(s in "\\PC{0,300}") {
-        let _ = eng().judge(&s);
+        let _ = eng().judge_text(&s);
         let _ = eng().parse_notation(&s, &board_of(VADER));
         let _ = eng().notation_completions(&s, &board_of(VADER));
     }
@@ -824,12 +828,12 @@ proptest::proptest! {
         ];
         let play: Vec<&str> = steps.iter().map(|i| STEPS[*i]).collect();
         let d = doc(VADER, &play.join("\n"));
-        let r = eng().judge(&d);
+        let r = eng().judge_text(&d);
         proptest::prop_assert!(r.is_ok());
         let r = r.unwrap();
         if !r.legal { proptest::prop_assert!(r.changes.is_empty()); }
         // the state always judges again
-        proptest::prop_assert!(eng().judge(&r.state.to_string()).is_ok());
+        proptest::prop_assert!(eng().judge_text(&r.state.to_string()).is_ok());
     }
 }
 

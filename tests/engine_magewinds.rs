@@ -3,7 +3,6 @@
 //! schema, citations and garbage input.
 
 use arbiter::app::App;
-use arbiter::engine::magewinds::Magewinds;
 use arbiter::engine::{ErrorKind, GameEngine, Ruling, Severity};
 use serde_json::{Value, json};
 
@@ -30,7 +29,7 @@ players:
 "#;
 
 fn judge_doc(doc: &str) -> Ruling {
-    match Magewinds.judge(doc) {
+    match arbiter::engine::magewinds::ENGINE.judge_text(doc) {
         Ok(r) => r,
         Err(e) => panic!("board error: {e}\n{doc}"),
     }
@@ -128,8 +127,8 @@ fn first_turn_refuses_the_other_player() {
 
 #[test]
 fn a_board_in_mid_phase_must_say_whose_turn_it_is() {
-    let e = Magewinds
-        .judge(&format!(
+    let e = arbiter::engine::magewinds::ENGINE
+        .judge_text(&format!(
             "{}play: {{activate: Pyromancer, action: guard}}\n",
             BASE.replace("turn: Ana\n", "")
         ))
@@ -687,8 +686,8 @@ fn attack_uses_one_of_the_fighters_attacks() {
     );
     let r = judge("play: {activate: Pyromancer, attack: Lightning Lance, target: Stonewarden}\n");
     assert_illegal(&r, "magewinds:13.4.attack-action", "play.attack");
-    let e = Magewinds
-        .judge(&format!(
+    let e = arbiter::engine::magewinds::ENGINE
+        .judge_text(&format!(
             "{BASE}play: {{activate: Pyromancer, action: attack, target: Stonewarden}}\n"
         ))
         .unwrap_err();
@@ -1016,8 +1015,8 @@ fn a_phase_played_one_play_at_a_time_matches_the_list() {
 
 #[test]
 fn unknown_names_get_did_you_mean_with_the_path() {
-    let e = Magewinds
-        .judge(&format!(
+    let e = arbiter::engine::magewinds::ENGINE
+        .judge_text(&format!(
             "{BASE}play: {{activate: Pyromancr, action: guard}}\n"
         ))
         .unwrap_err();
@@ -1028,8 +1027,8 @@ fn unknown_names_get_did_you_mean_with_the_path() {
         "{}",
         e.message
     );
-    let e = Magewinds
-        .judge(&format!(
+    let e = arbiter::engine::magewinds::ENGINE
+        .judge_text(&format!(
             "{BASE}play: {{activate: Pyromancer, attack: Fire Bolt, target: Stonwarden}}\n"
         ))
         .unwrap_err();
@@ -1054,27 +1053,29 @@ fn bad_documents_are_refused_with_paths() {
     ];
     for (doc, path) in cases {
         let play = "play: {activate: Pyromancer, action: guard}\n";
-        let e = Magewinds.judge(&format!("{doc}{play}")).unwrap_err();
+        let e = arbiter::engine::magewinds::ENGINE
+            .judge_text(&format!("{doc}{play}"))
+            .unwrap_err();
         assert_eq!(e.path.as_deref(), Some(*path), "{e}");
     }
-    let e = Magewinds
-        .judge(&format!(
+    let e = arbiter::engine::magewinds::ENGINE
+        .judge_text(&format!(
             "{BASE}play: {{activate: Pyromancer, action: guard}}\nplays: []\n"
         ))
         .unwrap_err();
     assert_eq!(e.path.as_deref(), Some("plays"));
-    let e = Magewinds
-        .judge(&format!(
+    let e = arbiter::engine::magewinds::ENGINE
+        .judge_text(&format!(
             "{BASE}play: {{activate: Pyromancer, action: guard, target: Shade}}\n"
         ))
         .unwrap_err();
     assert_eq!(e.path.as_deref(), Some("play.target"));
-    let e = Magewinds
-        .judge(&BASE.replace("counter: single", "counter: triple"))
+    let e = arbiter::engine::magewinds::ENGINE
+        .judge_text(&BASE.replace("counter: single", "counter: triple"))
         .unwrap_err();
     assert_eq!(e.kind, ErrorKind::Syntax);
-    let e = Magewinds
-        .judge(&format!(
+    let e = arbiter::engine::magewinds::ENGINE
+        .judge_text(&format!(
             "{BASE}play: {{activate: Pyromancer, action: guard, colour: red}}\n"
         ))
         .unwrap_err();
@@ -1102,24 +1103,24 @@ fn garbage_never_panics() {
         let s: String = (0..n)
             .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
             .collect();
-        let _ = Magewinds.judge(&s);
+        let _ = arbiter::engine::magewinds::ENGINE.judge_text(&s);
         let mut chars: Vec<char> = full.chars().collect();
         for _ in 0..(next() % 4 + 1) {
             let i = (next() % chars.len() as u64) as usize;
             chars[i] = alphabet[(next() % alphabet.len() as u64) as usize];
         }
         let doc: String = chars.into_iter().collect();
-        let _ = Magewinds.judge(&doc);
+        let _ = arbiter::engine::magewinds::ENGINE.judge_text(&doc);
         let board = serde_json::json!({"players": [{"fighters": [{"name": s}]}]});
-        let _ = Magewinds.parse_notation(&s, &board);
-        let _ = Magewinds.notation_completions(&s, &board);
+        let _ = arbiter::engine::magewinds::ENGINE.parse_notation(&s, &board);
+        let _ = arbiter::engine::magewinds::ENGINE.notation_completions(&s, &board);
     }
     for n in [1e300, f64::MAX, -1e9, 1e-300] {
-        let _ = Magewinds.judge(&format!(
+        let _ = arbiter::engine::magewinds::ENGINE.judge_text(&format!(
             "{BASE}play: {{activate: Pyromancer, action: move, distance: {n}}}\n"
         ));
-        let _ =
-            Magewinds.judge(&BASE.replace("position: [10, 4]", &format!("position: [{n}, {n}]")));
+        let _ = arbiter::engine::magewinds::ENGINE
+            .judge_text(&BASE.replace("position: [10, 4]", &format!("position: [{n}, {n}]")));
     }
 }
 
@@ -1132,7 +1133,7 @@ mod prop {
         #[test]
         fn plays_with_random_numbers_never_panic(d in -10.0f64..20.0, x in -50.0f64..50.0, y in -50.0f64..50.0, s in -2.0f64..3.0) {
             let doc = format!("{BASE}plays:\n  - {{activate: Pyromancer, action: move, distance: {d}, to: [{x}, {y}]}}\n  - {{activate: Shade, action: guard, step: {s}}}\n");
-            if let Ok(r) = Magewinds.judge(&doc) && !r.legal {
+            if let Ok(r) = arbiter::engine::magewinds::ENGINE.judge_text(&doc) && !r.legal {
                 prop_assert!(r.changes.is_empty());
             }
         }
@@ -1179,24 +1180,28 @@ fn notation_matches_the_yaml_play() {
         ),
     ];
     for (line, want) in cases {
-        let got = Magewinds
+        let got = arbiter::engine::magewinds::ENGINE
             .parse_notation(line, &b)
             .unwrap_or_else(|e| panic!("{line}: {e}"));
         assert_eq!(&got, want, "{line}");
         // And it judges like the YAML form.
         let mut doc = b.clone();
         doc["play"] = got;
-        let _ = Magewinds
-            .judge(&serde_json::to_string(&doc).expect("json"))
+        let _ = arbiter::engine::magewinds::ENGINE
+            .judge_text(&serde_json::to_string(&doc).expect("json"))
             .unwrap_or_else(|e| panic!("{line}: {e}"));
     }
-    let e = Magewinds
+    let e = arbiter::engine::magewinds::ENGINE
         .parse_notation("activate Pyromancr guard", &b)
         .unwrap_err();
     assert!(e.message.contains("did you mean"), "{}", e.message);
-    assert!(Magewinds.parse_notation("dance Pyromancer", &b).is_err());
     assert!(
-        Magewinds
+        arbiter::engine::magewinds::ENGINE
+            .parse_notation("dance Pyromancer", &b)
+            .is_err()
+    );
+    assert!(
+        arbiter::engine::magewinds::ENGINE
             .parse_notation("activate Pyromancer move far", &b)
             .is_err()
     );
@@ -1206,27 +1211,30 @@ fn notation_matches_the_yaml_play() {
 fn notation_completions_offer_the_next_word() {
     let b = board_value();
     assert_eq!(
-        Magewinds.notation_completions("", &b),
+        arbiter::engine::magewinds::ENGINE.notation_completions("", &b),
         vec!["activate", "react"]
     );
-    let c = Magewinds.notation_completions("activate ", &b);
+    let c = arbiter::engine::magewinds::ENGINE.notation_completions("activate ", &b);
     assert_eq!(
         c,
         vec!["Pyromancer", "Stormcaller"],
         "the turn player's fighters that can act"
     );
-    let c = Magewinds.notation_completions("activate Pyromancer ", &b);
+    let c = arbiter::engine::magewinds::ENGINE.notation_completions("activate Pyromancer ", &b);
     assert!(
         c.contains(&"attack".to_string()) && c.contains(&"Fireball".to_string()),
         "{c:?}"
     );
-    let c = Magewinds.notation_completions("activate Pyromancer attack St", &b);
+    let c = arbiter::engine::magewinds::ENGINE
+        .notation_completions("activate Pyromancer attack St", &b);
     assert_eq!(c, vec!["Stormcaller", "Stonewarden"]);
-    let c = Magewinds.notation_completions("activate Pyromancer attack Stonewarden with ", &b);
+    let c = arbiter::engine::magewinds::ENGINE
+        .notation_completions("activate Pyromancer attack Stonewarden with ", &b);
     assert_eq!(c, vec!["Fire Bolt", "Staff Strike"]);
-    let c = Magewinds.notation_completions("react Stonewarden ", &b);
+    let c = arbiter::engine::magewinds::ENGINE.notation_completions("react Stonewarden ", &b);
     assert_eq!(c, vec!["Dodge", "Counterspell"]);
-    let c = Magewinds.notation_completions("activate Pyromancer guard; st", &b);
+    let c = arbiter::engine::magewinds::ENGINE
+        .notation_completions("activate Pyromancer guard; st", &b);
     assert_eq!(c, vec!["step", "step to"]);
 }
 
@@ -1234,7 +1242,7 @@ fn notation_completions_offer_the_next_word() {
 
 #[test]
 fn schema_describes_the_board() {
-    let s = Magewinds.schema();
+    let s = arbiter::engine::magewinds::ENGINE.schema();
     assert_eq!(s["properties"]["game"]["enum"][0], "magewinds");
     assert_eq!(
         s["$defs"]["fighter"]["properties"]["counter"]["enum"],
@@ -1255,7 +1263,7 @@ fn app() -> App {
 #[test]
 fn every_quote_is_verbatim_rule_text() {
     let app = app();
-    for u in Magewinds.rule_uses() {
+    for u in arbiter::engine::magewinds::ENGINE.rule_uses() {
         let p = app
             .corpus
             .resolve_id(u.rule)
@@ -1275,7 +1283,11 @@ fn every_quote_is_verbatim_rule_text() {
 #[test]
 fn examples_judge_and_cite_only_listed_rules() {
     let app = app();
-    let listed: Vec<&str> = Magewinds.rule_uses().iter().map(|u| u.rule).collect();
+    let listed: Vec<&str> = arbiter::engine::magewinds::ENGINE
+        .rule_uses()
+        .iter()
+        .map(|u| u.rule)
+        .collect();
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/magewinds");
     let mut n = 0;
     for entry in std::fs::read_dir(dir).expect("examples") {
@@ -1331,7 +1343,7 @@ fn documented_notation_examples_parse() {
         .expect("block");
     let mut n = 0;
     for line in block.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        Magewinds
+        arbiter::engine::magewinds::ENGINE
             .parse_notation(line, &b)
             .unwrap_or_else(|e| panic!("{line}: {e}"));
         n += 1;

@@ -2,7 +2,6 @@
 //! entry, the illegal plays of issue 4, 3-, 4- and 6-player games, and a
 //! whole action phase played to the status phase.
 
-use arbiter::engine::ti4::Ti4;
 use arbiter::engine::{ErrorKind, GameEngine, Ruling, Severity};
 use serde_json::{Value, json};
 
@@ -65,12 +64,14 @@ fn strat(player: &str, card: &str) -> Value {
 
 fn judge_value(doc: &Value) -> Ruling {
     let text = serde_json::to_string(doc).unwrap();
-    Ti4.judge(&text)
+    arbiter::engine::ti4::ENGINE
+        .judge_text(&text)
         .unwrap_or_else(|e| panic!("board error: {e}\n{text}"))
 }
 
 fn judge_err(doc: &Value) -> arbiter::engine::BoardError {
-    Ti4.judge(&serde_json::to_string(doc).unwrap())
+    arbiter::engine::ti4::ENGINE
+        .judge_text(&serde_json::to_string(doc).unwrap())
         .expect_err("expected a board error")
 }
 
@@ -1248,10 +1249,12 @@ fn board_errors_carry_paths_and_rules() {
 #[test]
 fn yaml_documents_and_line_numbers() {
     let yaml = "game: ti4\nplayers:\n  - name: Ana\n    strategy_cards: [{name: Leadership}]\n  - name: Ben\n    strategy_cards: [{name: Diplomacy}]\n  - name: Cleo\n    strategy_cards: [{name: Politics}]\n  - name: Dan\n    strategy_cards: [{name: Trade}]\n  - name: Eve\n    strategy_cards: [{name: Warfare}]\nplay: {type: strategic, player: ana}\n";
-    let r = Ti4.judge(yaml).unwrap();
+    let r = arbiter::engine::ti4::ENGINE.judge_text(yaml).unwrap();
     assert!(r.legal, "{:?}", r.diagnostics);
     assert_eq!(r.state["this_turn"]["card"], "Leadership");
-    let e = Ti4.judge("game: ti4\nplayers: [\n").unwrap_err();
+    let e = arbiter::engine::ti4::ENGINE
+        .judge_text("game: ti4\nplayers: [\n")
+        .unwrap_err();
     assert!(e.pos.is_some());
 }
 
@@ -1312,44 +1315,57 @@ fn notation_parses_every_play_type() {
         ),
     ];
     for (line, want) in cases {
-        let got = Ti4
+        let got = arbiter::engine::ti4::ENGINE
             .parse_notation(line, &b)
             .unwrap_or_else(|e| panic!("{line}: {e}"));
         assert_eq!(got, want, "{line}");
         // The parsed play is a valid `play` of the board.
         let mut doc = b.clone();
         doc["play"] = got;
-        Ti4.judge(&serde_json::to_string(&doc).unwrap())
+        arbiter::engine::ti4::ENGINE
+            .judge_text(&serde_json::to_string(&doc).unwrap())
             .unwrap_or_else(|e| panic!("{line}: {e}"));
     }
-    let e = Ti4.parse_notation("Bn pass", &b).unwrap_err();
+    let e = arbiter::engine::ti4::ENGINE
+        .parse_notation("Bn pass", &b)
+        .unwrap_err();
     assert!(e.message.contains("did you mean 'Ben'"), "{}", e.message);
-    assert!(Ti4.parse_notation("Ben dances", &b).is_err());
-    assert!(Ti4.parse_notation("", &b).is_err());
+    assert!(
+        arbiter::engine::ti4::ENGINE
+            .parse_notation("Ben dances", &b)
+            .is_err()
+    );
+    assert!(arbiter::engine::ti4::ENGINE.parse_notation("", &b).is_err());
 }
 
 #[test]
 fn notation_completions_suggest_the_next_word() {
     let b = judge_value(&board(6)).state;
-    let c = Ti4.notation_completions("", &b);
+    let c = arbiter::engine::ti4::ENGINE.notation_completions("", &b);
     assert!(c.contains(&"Ben".to_string()));
-    assert_eq!(Ti4.notation_completions("Cl", &b), ["Cleo"]);
-    let c = Ti4.notation_completions("Ben ", &b);
+    assert_eq!(
+        arbiter::engine::ti4::ENGINE.notation_completions("Cl", &b),
+        ["Cleo"]
+    );
+    let c = arbiter::engine::ti4::ENGINE.notation_completions("Ben ", &b);
     assert!(c.contains(&"strategic".to_string()) && c.contains(&"pass".to_string()));
     assert_eq!(
-        Ti4.notation_completions("Ben strategic ", &b),
+        arbiter::engine::ti4::ENGINE.notation_completions("Ben strategic ", &b),
         ["Leadership"]
     );
-    let c = Ti4.notation_completions("Ben secondary ", &b);
+    let c = arbiter::engine::ti4::ENGINE.notation_completions("Ben secondary ", &b);
     assert!(!c.contains(&"Leadership".to_string()) && c.contains(&"Warfare".to_string()));
-    assert_eq!(Ti4.notation_completions("Ben trades with E", &b), ["Eve"]);
+    assert_eq!(
+        arbiter::engine::ti4::ENGINE.notation_completions("Ben trades with E", &b),
+        ["Eve"]
+    );
 }
 
 // ----------------------------------------------------------- schema, robustness
 
 #[test]
 fn schema_describes_the_board() {
-    let s = Ti4.schema();
+    let s = arbiter::engine::ti4::ENGINE.schema();
     assert_eq!(s["type"], "object");
     assert_eq!(s["required"], json!(["players"]));
     assert_eq!(s["properties"]["players"]["maxItems"], 8);
@@ -1363,14 +1379,18 @@ fn schema_describes_the_board() {
 
 #[test]
 fn examples_judge_and_cite_known_rules() {
-    let uses: Vec<&str> = Ti4.rule_uses().iter().map(|u| u.rule).collect();
+    let uses: Vec<&str> = arbiter::engine::ti4::ENGINE
+        .rule_uses()
+        .iter()
+        .map(|u| u.rule)
+        .collect();
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/ti4");
     let mut n = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         let text = std::fs::read_to_string(&path).unwrap();
-        let r = Ti4
-            .judge(&text)
+        let r = arbiter::engine::ti4::ENGINE
+            .judge_text(&text)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         for rule in r
             .steps
@@ -1381,7 +1401,8 @@ fn examples_judge_and_cite_known_rules() {
             assert!(uses.contains(&rule), "{}: {rule}", path.display());
         }
         // Round trip: the state is a board of its own.
-        Ti4.judge(&serde_json::to_string(&r.state).unwrap())
+        arbiter::engine::ti4::ENGINE
+            .judge_text(&serde_json::to_string(&r.state).unwrap())
             .unwrap_or_else(|e| panic!("{}: state: {e}", path.display()));
         n += 1;
     }
@@ -1438,9 +1459,13 @@ fn garbage_never_panics() {
                 let mut doc = board(n);
                 doc["plays"] = json!(plays);
                 let text = serde_json::to_string(&doc).unwrap();
-                if let Ok(r) = Ti4.judge(&text) {
+                if let Ok(r) = arbiter::engine::ti4::ENGINE.judge_text(&text) {
                     // Whatever happened, the state is a valid board.
-                    prop_assert!(Ti4.judge(&serde_json::to_string(&r.state).unwrap()).is_ok());
+                    prop_assert!(
+                        arbiter::engine::ti4::ENGINE
+                            .judge_text(&serde_json::to_string(&r.state).unwrap())
+                            .is_ok()
+                    );
                 }
                 Ok(())
             },
@@ -1448,11 +1473,11 @@ fn garbage_never_panics() {
         .unwrap();
     runner
         .run(&"\\PC{0,300}", |s| {
-            let _ = Ti4.judge(&s);
-            let _ = Ti4.judge(&format!("game: ti4\nplayers: {s}"));
+            let _ = arbiter::engine::ti4::ENGINE.judge_text(&s);
+            let _ = arbiter::engine::ti4::ENGINE.judge_text(&format!("game: ti4\nplayers: {s}"));
             let b = judge_value(&board(6)).state;
-            let _ = Ti4.parse_notation(&s, &b);
-            let _ = Ti4.notation_completions(&s, &b);
+            let _ = arbiter::engine::ti4::ENGINE.parse_notation(&s, &b);
+            let _ = arbiter::engine::ti4::ENGINE.notation_completions(&s, &b);
             Ok(())
         })
         .unwrap();
@@ -1463,7 +1488,7 @@ fn every_rule_use_quotes_its_passage_verbatim() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules_data");
     let app = arbiter::app::App::load(&dir, &[]).unwrap();
     let collapse = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
-    for u in Ti4.rule_uses() {
+    for u in arbiter::engine::ti4::ENGINE.rule_uses() {
         let reply = app
             .cite(u.rule, false)
             .unwrap_or_else(|e| panic!("{}: {e}", u.rule));

@@ -55,7 +55,7 @@ fn scenario() -> Option<(String, Value, Vec<Value>)> {
             let Some(Value::Array(plays)) = doc.remove("plays") else {
                 continue;
             };
-            if plays.len() < 5 || !e.judge(&text).is_ok_and(|r| r.legal) {
+            if plays.len() < 5 || !e.judge_text(&text).is_ok_and(|r| r.legal) {
                 continue;
             }
             return Some((e.game().to_string(), Value::Object(doc), plays));

@@ -83,7 +83,7 @@ async fn every_engine_example_plays_through_a_match() {
                 continue;
             };
             let doc = Value::Object(doc);
-            let whole = engine.judge(&text);
+            let whole = engine.judge_text(&text);
             let channel = format!("ex{checked}");
             let seats = doc["players"].as_array().map_or(1, |a| a.len().max(1));
             let users: Vec<String> = (0..seats).map(|i| format!("user{i}")).collect();

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::{App, AppError};
-use crate::engine::{self, BoardError, Ruling, board};
+use crate::engine::{self, Asking, BoardError, Ruling, document};
 
 /// Why a board could not be adjudicated.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -46,10 +46,12 @@ pub struct CoverageReply {
 impl App {
     /// Adjudicates a board document (YAML or JSON, or a Discord message
     /// holding one in a code block). `game` overrides the document's own.
+    /// The text is parsed once.
     pub fn judge(&self, text: &str, game: Option<&str>) -> Result<Ruling, JudgeError> {
-        let text = board::extract_code_block(text);
-        let engine = self.engine_for(text, game)?;
-        Ok(engine.judge(text)?)
+        let text = document::extract_code_block(text);
+        let doc = document::parse_value(text)?;
+        let engine = self.engine_for(&doc, game)?;
+        Ok(engine.judge(doc, Some(text), &Asking::judge())?)
     }
 
     /// Adjudicates a play written in the game's one-line notation against a
@@ -60,39 +62,34 @@ impl App {
         game: Option<&str>,
         line: &str,
     ) -> Result<Ruling, JudgeError> {
-        let text = board::extract_code_block(text);
-        let engine = self.engine_for(text, game)?;
-        let mut doc: serde_json::Value = board::parse(text)?;
+        let text = document::extract_code_block(text);
+        let mut doc = document::parse_value(text)?;
+        let engine = self.engine_for(&doc, game)?;
+        let Some(map) = doc.as_object_mut() else {
+            return Err(
+                BoardError::semantic("", "the board document must be a mapping of fields").into(),
+            );
+        };
+        map.remove("plays");
+        map.remove("play");
         let play = engine.parse_notation(line.trim(), &doc)?;
-        match doc.as_object_mut() {
-            Some(map) => {
-                map.remove("plays");
-                map.insert("play".into(), play);
-            }
-            None => {
-                return Err(BoardError::semantic(
-                    "",
-                    "the board document must be a mapping of fields",
-                )
-                .into());
-            }
+        if let Some(map) = doc.as_object_mut() {
+            map.insert("play".into(), play);
         }
-        let json = serde_json::to_string(&doc).map_err(|e| BoardError::refused(e.to_string()))?;
-        Ok(engine.judge(&json)?)
+        Ok(engine.judge(doc, Some(text), &Asking::judge())?)
     }
 
     /// The engine for a board document's game (or the given one).
     fn engine_for(
         &self,
-        text: &str,
+        doc: &serde_json::Value,
         game: Option<&str>,
     ) -> Result<&'static dyn engine::GameEngine, JudgeError> {
-        board::precheck(text)?;
         let named = match game {
-            Some(g) => g.to_string(),
-            None => board::game_of(text)?,
+            Some(g) => g,
+            None => document::game_of(doc)?,
         };
-        let game = self.game(&named).map_err(|e| match e {
+        let game = self.game(named).map_err(|e| match e {
             AppError::UnknownGame { name, suggestions } => JudgeError::Board(BoardError::semantic(
                 "game",
                 format!(

@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::App;
-use crate::engine::{self, BoardError, GameEngine, Ruling, board};
+use crate::engine::{self, Asking, BoardError, GameEngine, Ruling, document as board};
 use crate::store::{EventKind, EventRecord, MatchRecord, MatchStatus, NewEvent, Store, StoreError};
 
 /// Log entries per page.
@@ -480,7 +480,7 @@ impl Matches {
     ) -> Result<Value, MatchError> {
         let text = board::extract_code_block(text);
         board::precheck(text)?;
-        let doc: Value = board::parse(text)?;
+        let doc: Value = board::parse_value(text)?;
         let Value::Object(mut doc) = doc else {
             return Err(BoardError::semantic(
                 "",
@@ -533,7 +533,11 @@ impl Matches {
             message: e.to_string(),
         })?;
         board::precheck(&json)?;
-        match engine.judge(&json) {
+        match engine.judge(
+            serde_json::from_str(&json).unwrap_or_default(),
+            None,
+            &Asking::judge(),
+        ) {
             Ok(_) => Ok(board),
             // An engine that insists on a play has read the board itself.
             Err(e) if e.path.as_deref() == Some("play") => Ok(board),
@@ -597,7 +601,11 @@ impl Matches {
             message: e.to_string(),
         })?;
         board::precheck(&json)?;
-        let mut ruling = engine.judge(&json)?;
+        let mut ruling = engine.judge(
+            serde_json::from_str(&json).unwrap_or_default(),
+            None,
+            &Asking::judge(),
+        )?;
         let new_state = without_play(ruling.state.clone());
         // An illegal play changes nothing, except a record the rules attach
         // to the attempt itself (Grand Archive 1.4 marks a must-attack
@@ -868,7 +876,11 @@ impl Matches {
                                 .and_then(|r| r.get("legal"))
                                 .and_then(Value::as_bool)
                                 .unwrap_or(true);
-                            match engine.judge(&json) {
+                            match engine.judge(
+                                serde_json::from_str(&json).unwrap_or_default(),
+                                None,
+                                &Asking::judge(),
+                            ) {
                                 Ok(r) => {
                                     if r.legal != was_legal {
                                         mismatches.push(format!(

@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::app::{App, AppError, JudgeError};
-use crate::engine::board;
+use crate::engine::document;
 
 pub use matchcmd::MatchCommand;
 pub use pages::{PAGE_BUDGET, Pages};
@@ -648,11 +648,11 @@ impl Bot {
     }
 }
 
-/// Whether a message holds a board document in its text.
 /// Whether a message's text (its first code block, or the whole text) is a
 /// board document: it names its game. Otherwise its attachment is the board.
 fn board_in_text(content: &str) -> bool {
-    board::game_of(board::extract_code_block(content)).is_ok()
+    let text = document::extract_code_block(content);
+    document::parse_value(text).is_ok_and(|doc| document::game_of(&doc).is_ok())
 }
 
 fn app_error(title: &str, e: &AppError) -> Reply {
@@ -727,6 +727,8 @@ mod tests {
             })
             .collect();
         let ruling = Ruling {
+            pending: None,
+            status: None,
             game: "ashes".into(),
             legal: true,
             steps,

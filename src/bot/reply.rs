@@ -422,6 +422,7 @@ pub fn ruling_message(r: &Ruling) -> Doc {
     for d in &r.diagnostics {
         let sev = match d.severity {
             Severity::Error => "❌ error",
+            Severity::Refused => "🚫 refused",
             Severity::Warning => "⚠️ warning",
             Severity::Info => "ℹ️ note",
         };

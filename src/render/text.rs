@@ -195,6 +195,7 @@ pub fn ruling(r: &crate::engine::Ruling) -> String {
     for d in &r.diagnostics {
         let sev = match d.severity {
             crate::engine::Severity::Error => "error",
+            crate::engine::Severity::Refused => "refused",
             crate::engine::Severity::Warning => "warning",
             crate::engine::Severity::Info => "note",
         };

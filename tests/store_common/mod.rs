@@ -9,171 +9,163 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use arbiter::engine::{BoardError, Diagnostic, GameEngine, RuleUse, Ruling, Severity, Step};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use arbiter::engine::kit::{Cx, Game, Kit, Phase, Stop, names, notation};
+use arbiter::engine::{BoardError, RuleUse, Status};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// A counting game: `total` grows by each play's `add` (0..=100); a named
-/// player's `score` grows too. `add` outside 0..=100 is illegal.
+/// player's `score` grows too. `add` outside 0..=100 is illegal. Written on
+/// the engine kit, as any game is.
 pub struct Tally;
 
-pub static TALLY: Tally = Tally;
+pub static TALLY: Kit<Tally> = Kit::new();
 
-#[derive(Deserialize)]
+#[derive(Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct Board {
+pub struct Board {
     game: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     turn: Option<String>,
     #[serde(default)]
     players: Vec<Player>,
     #[serde(default)]
     total: i64,
-    #[serde(default)]
-    play: Option<Play>,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct Player {
+pub struct Player {
     name: String,
     #[serde(default)]
     score: i64,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct Play {
+pub struct Play {
     add: i64,
     /// Whose score grows.
-    #[serde(default, rename = "for")]
+    #[serde(default, rename = "for", skip_serializing_if = "Option::is_none")]
     to: Option<String>,
     /// Who plays (checked against the caller's seat by the service).
-    #[serde(default)]
-    #[allow(dead_code)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     player: Option<String>,
 }
 
-fn state_of(b: &Board) -> Value {
-    let mut v = json!({
-        "game": b.game,
-        "players": b.players.iter().map(|p| json!({"name": p.name, "score": p.score})).collect::<Vec<_>>(),
-        "total": b.total,
-    });
-    if let Some(t) = &b.turn {
-        v["turn"] = json!(t);
-    }
-    v
+fn names_of(b: &Board) -> Vec<&str> {
+    b.players.iter().map(|p| p.name.as_str()).collect()
 }
 
-impl GameEngine for Tally {
-    fn game(&self) -> &'static str {
-        "tally"
-    }
-    fn rule_uses(&self) -> &'static [RuleUse] {
+impl Game for Tally {
+    const ID: &'static str = "tally";
+    type Board = Board;
+    type Play = Play;
+    const BOARD_READS: &'static [&'static str] = &["game", "turn", "players", "total"];
+    const PHASES: &'static [Phase] = &[];
+
+    fn rule_uses() -> &'static [RuleUse] {
         &[]
     }
-    fn schema(&self) -> Value {
-        json!({"type": "object"})
+
+    fn validate(b: &mut Board) -> Result<(), BoardError> {
+        if let Some(t) = &b.turn {
+            let n = names::resolve(t, &names_of(b), "player").map_err(|e| e.at("turn"))?;
+            b.turn = Some(n.to_string());
+        }
+        Ok(())
     }
-    fn judge(&self, document: &str) -> Result<Ruling, BoardError> {
-        let mut b: Board = arbiter::engine::board::parse(document)?;
-        let before = state_of(&b);
-        let Some(play) = b.play.take() else {
-            return Ok(Ruling {
-                game: "tally".into(),
-                legal: true,
-                steps: vec![],
-                diagnostics: vec![],
-                state: before,
-                changes: vec![],
-            });
-        };
+
+    fn players(b: &Board) -> Vec<String> {
+        b.players.iter().map(|p| p.name.clone()).collect()
+    }
+
+    fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
+        let who = play.player.as_deref().or(b.turn.as_deref());
+        match who {
+            Some(w) => {
+                names::resolve_index(w, &names_of(b), "player").map_err(|e| e.at("play.player"))
+            }
+            None => Ok(0),
+        }
+    }
+
+    fn play_reads(_: &Play) -> &'static [&'static str] {
+        &["add", "for", "player"]
+    }
+
+    fn play(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
         if !(0..=100).contains(&play.add) {
-            return Ok(Ruling {
-                game: "tally".into(),
-                legal: false,
-                steps: vec![],
-                diagnostics: vec![Diagnostic {
-                    severity: Severity::Error,
-                    message: format!("cannot add {}: a play adds 0 to 100", play.add),
-                    rule: Some("tally:add".into()),
-                    path: Some("play.add".into()),
-                }],
-                state: before,
-                changes: vec![],
-            });
+            cx.error(
+                "tally:add",
+                "play.add",
+                format!("cannot add {}: a play adds 0 to 100", play.add),
+            );
+            return Ok(());
         }
         if let Some(name) = &play.to {
-            let names: Vec<&str> = b.players.iter().map(|p| p.name.as_str()).collect();
-            let who = arbiter::engine::board::resolve_name(name, &names, "play.for", "player")?
-                .to_string();
-            for p in &mut b.players {
-                if p.name == who {
-                    p.score += play.add;
-                }
-            }
+            let i =
+                names::resolve_index(name, &names_of(b), "player").map_err(|e| e.at("play.for"))?;
+            b.players[i].score += play.add;
         }
         b.total += play.add;
-        let after = state_of(&b);
-        Ok(Ruling {
-            game: "tally".into(),
-            legal: true,
-            steps: vec![Step {
-                rule: "tally:add".into(),
-                text: format!("add {}", play.add),
-                numbers: vec![("total".into(), b.total)],
-                choice: None,
-                assumption: None,
-            }],
-            diagnostics: vec![],
-            changes: arbiter::engine::diff(&before, &after),
-            state: after,
-        })
+        let total = b.total;
+        cx.step("tally:add", format!("add {}", play.add))
+            .num("total", total);
+        Ok(())
     }
-    fn parse_notation(&self, line: &str, board: &Value) -> Result<Value, BoardError> {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        match words.as_slice() {
-            ["add", n] | ["add", n, ..] => {
-                let add: i64 = n.parse().map_err(|_| {
-                    BoardError::semantic("play.add", format!("'{n}' is not a number"))
-                })?;
-                let mut play = json!({"add": add});
-                if let ["add", _, "for", name @ ..] = words.as_slice() {
-                    let names: Vec<&str> = board["players"]
-                        .as_array()
-                        .map(|a| a.iter().filter_map(|p| p["name"].as_str()).collect())
-                        .unwrap_or_default();
-                    let who = arbiter::engine::board::resolve_name(
-                        &name.join(" "),
-                        &names,
-                        "play.for",
-                        "player",
-                    )?;
-                    play["for"] = json!(who);
-                }
-                Ok(play)
-            }
-            [w, ..] => Err(BoardError::semantic(
-                "play",
-                format!("unknown action '{w}'; did you mean 'add'?"),
-            )),
-            [] => Err(BoardError::semantic("play", "empty play")),
+
+    fn status(b: &Board) -> Status {
+        Status {
+            phase: "tallying".into(),
+            round: None,
+            turn_seat: b
+                .turn
+                .as_ref()
+                .and_then(|t| b.players.iter().position(|p| &p.name == t)),
+            turn: b.turn.clone(),
+            result: None,
         }
     }
-    fn notation_completions(&self, partial: &str, board: &Value) -> Vec<String> {
+
+    fn notation(line: &str, b: &Board) -> Result<Play, BoardError> {
+        let Some(rest) = notation::strip_word(line, &["add"]) else {
+            let w = line.split_whitespace().next().unwrap_or("");
+            return Err(BoardError::semantic(
+                "play",
+                format!("unknown action '{w}'; did you mean 'add'?"),
+            ));
+        };
+        let (n, to) = match notation::split_word(rest, "for") {
+            Some((n, who)) => (n, Some(who)),
+            None => (rest, None),
+        };
+        let add: i64 = n
+            .trim()
+            .parse()
+            .map_err(|_| BoardError::semantic("play.add", format!("'{n}' is not a number")))?;
+        let to = match to {
+            Some(w) => Some(
+                names::resolve(w, &names_of(b), "player")
+                    .map_err(|e| e.at("play.for"))?
+                    .to_string(),
+            ),
+            None => None,
+        };
+        Ok(Play {
+            add,
+            to,
+            player: None,
+        })
+    }
+
+    fn completions(partial: &str, b: &Board) -> Vec<String> {
         if partial.trim().is_empty() {
             return vec!["add".into()];
         }
         if partial.split_whitespace().count() >= 2 && partial.ends_with(' ') {
             let mut v = vec!["for".to_string()];
-            v.extend(
-                board["players"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|p| p["name"].as_str().map(str::to_string)),
-            );
+            v.extend(b.players.iter().map(|p| p.name.clone()));
             return v;
         }
         vec![]

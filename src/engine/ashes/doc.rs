@@ -177,7 +177,7 @@ pub struct Play {
 
 /// Parses and validates a board document (not the play's names: see the procedures).
 pub fn parse_board(text: &str) -> Result<Board, BoardError> {
-    crate::engine::board::precheck(text)?;
+    crate::engine::document::precheck(text)?;
     // JSON boards (match tracking feeds the ruling's state back as JSON) take
     // the fast path; anything serde_json refuses goes through the shared YAML
     // parser, which also gives the error its line:column.
@@ -187,7 +187,7 @@ pub fn parse_board(text: &str) -> Result<Board, BoardError> {
         .flatten()
     {
         Some(b) => b,
-        None => crate::engine::board::parse(text)?,
+        None => crate::engine::document::parse(text)?,
     };
     validate(&board)?;
     Ok(board)
@@ -300,7 +300,7 @@ pub fn validate(board: &Board) -> Result<(), BoardError> {
     }
     let names: Vec<&str> = board.players.iter().map(|p| p.name.as_str()).collect();
     if let Some(t) = &board.turn {
-        crate::engine::board::resolve_name(t, &names, "turn", "player")?;
+        crate::engine::legacy::resolve_name(t, &names, "turn", "player")?;
     }
     if board.consecutive_passes.len() > 64 {
         return Err(BoardError::semantic(
@@ -309,7 +309,7 @@ pub fn validate(board: &Board) -> Result<(), BoardError> {
         ));
     }
     for (i, n) in board.consecutive_passes.iter().enumerate() {
-        crate::engine::board::resolve_name(
+        crate::engine::legacy::resolve_name(
             n,
             &names,
             &format!("consecutive_passes[{i}]"),

@@ -17,9 +17,9 @@ pub use procedure::adjudicate;
 pub struct Ashes;
 
 /// The registered instance.
-pub const ENGINE: Ashes = Ashes;
+pub const ENGINE: crate::engine::legacy::Legacy<Ashes> = crate::engine::legacy::Legacy(Ashes);
 
-impl GameEngine for Ashes {
+impl crate::engine::legacy::Old for Ashes {
     fn game(&self) -> &'static str {
         "ashes"
     }

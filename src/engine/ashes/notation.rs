@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 
 use crate::engine::BoardError;
-use crate::engine::board::resolve_name;
+use crate::engine::legacy::resolve_name;
 use crate::text::fold;
 
 use super::doc::{Action, Block, Board, OneOrMany, Play};

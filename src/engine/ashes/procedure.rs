@@ -1,7 +1,7 @@
 //! The step procedures of "03 - Main Actions": Pay a Cost, Attack a
 //! Phoenixborn, Attack a Unit, Pass.
 
-use crate::engine::board::resolve_name;
+use crate::engine::legacy::resolve_name;
 use crate::engine::{BoardError, Choice, Diagnostic, Ruling, Severity, Step};
 use crate::text::fold;
 
@@ -68,6 +68,7 @@ impl StepExt for Step {
     }
     fn chose(&mut self, player: &str, chose: impl Into<String>) -> &mut Self {
         self.choice = Some(Choice {
+            assumed: None,
             player: player.to_string(),
             chose: chose.into(),
         });
@@ -228,6 +229,8 @@ pub fn adjudicate(board: &Board) -> Result<Ruling, BoardError> {
     let before = state_of(board);
     let Some(play) = &board.play else {
         return Ok(Ruling {
+            pending: None,
+            status: None,
             game: "ashes".into(),
             legal: true,
             steps: Vec::new(),
@@ -355,6 +358,8 @@ pub fn adjudicate(board: &Board) -> Result<Ruling, BoardError> {
     };
     let changes = crate::engine::diff(&before, &state);
     Ok(Ruling {
+        pending: None,
+        status: None,
         game: "ashes".into(),
         legal,
         steps: cx.steps,

@@ -3,7 +3,7 @@
 
 use super::doc::{Action, Board, Combat, CostKind, Phase, Play, Slot, StackEntry, StackKind};
 use super::rules::*;
-use crate::engine::board::resolve_name;
+use crate::engine::legacy::resolve_name;
 use crate::engine::{BoardError, Choice, Diagnostic, Severity, Step};
 
 /// What the procedure produced: the board after the play and the record.
@@ -60,6 +60,7 @@ trait StepExt {
 impl StepExt for Step {
     fn by(mut self, player: &str, chose: impl Into<String>) -> Step {
         self.choice = Some(Choice {
+            assumed: None,
             player: player.to_string(),
             chose: chose.into(),
         });
@@ -1028,11 +1029,7 @@ fn declare(board: &Board, play: &Play) -> Result<Outcome, BoardError> {
     }
 
     after.play = None;
-    diags.sort_by_key(|d| match d.severity {
-        Severity::Error => 0,
-        Severity::Warning => 1,
-        Severity::Info => 2,
-    });
+    diags.sort_by_key(|d| d.severity);
     Ok(Outcome {
         legal: failed_at.is_none(),
         steps,

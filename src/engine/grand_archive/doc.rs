@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::engine::BoardError;
-use crate::engine::board::resolve_name;
+use crate::engine::legacy::resolve_name;
 
 /// Largest number of players, cards per list, costs, etc. accepted.
 pub const MAX_PLAYERS: usize = 8;

@@ -14,11 +14,12 @@ mod notation;
 pub mod rules;
 mod schema;
 
-use crate::engine::{BoardError, GameEngine, RuleUse, Ruling, board, diff};
+use crate::engine::{BoardError, RuleUse, Ruling, board, diff};
 
 pub struct GrandArchive;
 
-pub const ENGINE: GrandArchive = GrandArchive;
+pub const ENGINE: crate::engine::legacy::Legacy<GrandArchive> =
+    crate::engine::legacy::Legacy(GrandArchive);
 
 impl GrandArchive {
     /// Parses and validates a board document.
@@ -35,6 +36,8 @@ impl GrandArchive {
         let state = out.after.state_json();
         let changes = diff(&before, &state);
         Ok(Ruling {
+            pending: None,
+            status: None,
             game: "grand-archive".into(),
             legal: out.legal,
             steps: out.steps,
@@ -45,7 +48,7 @@ impl GrandArchive {
     }
 }
 
-impl GameEngine for GrandArchive {
+impl crate::engine::legacy::Old for GrandArchive {
     fn game(&self) -> &'static str {
         "grand-archive"
     }

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use super::doc::{Board, CostKind};
 use crate::engine::BoardError;
-use crate::engine::board::resolve_name;
+use crate::engine::legacy::resolve_name;
 
 const MAX_LINE: usize = 1000;
 const KEYWORDS: [&str; 6] = ["with", "using", "at", "cleave", "pay", "target"];

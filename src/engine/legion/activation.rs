@@ -477,6 +477,7 @@ impl<'u> Activation<'u> {
         let (name, player) = (&unit.name, &unit.player);
         let choice = |chose: String| {
             Some(Choice {
+                assumed: None,
                 player: player.clone(),
                 chose,
             })

@@ -11,7 +11,7 @@ mod activation;
 pub mod model;
 mod notation;
 
-use crate::engine::{BoardError, Diagnostic, GameEngine, RuleUse, Ruling, Step, board};
+use crate::engine::{BoardError, Diagnostic, RuleUse, Ruling, Step, board};
 
 pub use activation::Activation;
 pub use model::Board;
@@ -20,7 +20,7 @@ pub use model::Board;
 pub struct Legion;
 
 /// The registered instance.
-pub const ENGINE: Legion = Legion;
+pub const ENGINE: crate::engine::legacy::Legacy<Legion> = crate::engine::legacy::Legacy(Legion);
 
 const RULE_USES: &[RuleUse] = &[
     RuleUse {
@@ -120,7 +120,7 @@ const RULE_USES: &[RuleUse] = &[
     },
 ];
 
-impl GameEngine for Legion {
+impl crate::engine::legacy::Old for Legion {
     fn game(&self) -> &'static str {
         "legion"
     }
@@ -250,6 +250,8 @@ pub fn judge_board(b: &Board) -> Result<Ruling, BoardError> {
         }
     }
     Ok(Ruling {
+        pending: None,
+        status: None,
         game: "legion".into(),
         legal,
         steps,

@@ -15,7 +15,7 @@ mod schema;
 pub use model::{Board, Counter, Fighter, Play, Player};
 pub use procedure::judge_board;
 
-use crate::engine::{BoardError, GameEngine, RuleUse, Ruling};
+use crate::engine::{BoardError, RuleUse, Ruling};
 
 /// Rule ids cited by the engine.
 pub mod rules {
@@ -153,7 +153,10 @@ const RULE_USES: &[RuleUse] = &[
     },
 ];
 
-impl GameEngine for Magewinds {
+pub const ENGINE: crate::engine::legacy::Legacy<Magewinds> =
+    crate::engine::legacy::Legacy(Magewinds);
+
+impl crate::engine::legacy::Old for Magewinds {
     fn game(&self) -> &'static str {
         "magewinds"
     }
@@ -167,7 +170,7 @@ impl GameEngine for Magewinds {
     }
 
     fn judge(&self, document: &str) -> Result<Ruling, BoardError> {
-        let board: Board = crate::engine::board::parse(document)?;
+        let board: Board = crate::engine::document::parse(document)?;
         procedure::judge_board(board)
     }
 

@@ -14,7 +14,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::engine::BoardError;
-use crate::engine::board::resolve_name;
+use crate::engine::legacy::resolve_name;
 use crate::text::fold;
 
 const MAX_LINE: usize = 500;
@@ -369,7 +369,7 @@ pub fn parse(line: &str, board: &Value) -> Result<Value, BoardError> {
                 play.insert("free".into(), json!(true));
             }
             "player" | "by" => {
-                let ps = crate::engine::board::names_at(board, "players");
+                let ps = crate::engine::legacy::names_at(board, "players");
                 let refs: Vec<&str> = ps.iter().map(String::as_str).collect();
                 play.insert(
                     "player".into(),
@@ -470,7 +470,7 @@ pub fn completions(partial: &str, board: &Value) -> Vec<String> {
             return filter(c.iter().map(|s| s.to_string()).collect(), cur);
         }
         return match fold(&done[0]).as_str() {
-            "player" => filter(crate::engine::board::names_at(board, "players"), cur),
+            "player" => filter(crate::engine::legacy::names_at(board, "players"), cur),
             "visible" | "reaction" => filter(fs.iter().map(|f| f.name.clone()).collect(), cur),
             _ => Vec::new(),
         };

@@ -2,7 +2,7 @@
 
 use super::model::{Board, Counter, LastAction, Play, Pos, check_inches, check_pos};
 use super::rules as r;
-use crate::engine::board::resolve_name;
+use crate::engine::legacy::resolve_name;
 use crate::engine::{BoardError, Choice, Diagnostic, Ruling, Severity, Step};
 
 /// Slack for comparing inches measured from decimal positions.
@@ -81,6 +81,8 @@ pub fn judge_board(mut board: Board) -> Result<Ruling, BoardError> {
         (before, Vec::new())
     };
     Ok(Ruling {
+        pending: None,
+        status: None,
         game: "magewinds".to_string(),
         legal,
         steps: cx.steps,
@@ -142,6 +144,7 @@ impl StepExt for Step {
     }
     fn chose(mut self, player: &str, chose: String) -> Self {
         self.choice = Some(Choice {
+            assumed: None,
             player: player.to_string(),
             chose,
         });

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::rules::*;
 use crate::engine::BoardError;
-use crate::engine::board::resolve_name;
+use crate::engine::legacy::resolve_name;
 
 /// Most players a game of TI4 seats (with the Prophecy of Kings expansion).
 pub const MAX_PLAYERS: usize = 8;

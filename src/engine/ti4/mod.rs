@@ -13,14 +13,16 @@ pub mod rules;
 
 use serde_json::{Value, json};
 
-use crate::engine::{self, BoardError, Diagnostic, GameEngine, RuleUse, Ruling, Severity};
+use crate::engine::{self, BoardError, Diagnostic, RuleUse, Ruling, Severity};
 use board::{Board, Play};
 use procedure::{Fail, Sim};
 
 /// The TI4 action-phase engine.
 pub struct Ti4;
 
-impl GameEngine for Ti4 {
+pub const ENGINE: crate::engine::legacy::Legacy<Ti4> = crate::engine::legacy::Legacy(Ti4);
+
+impl crate::engine::legacy::Old for Ti4 {
     fn game(&self) -> &'static str {
         "ti4"
     }
@@ -34,7 +36,7 @@ impl GameEngine for Ti4 {
     }
 
     fn judge(&self, document: &str) -> Result<Ruling, BoardError> {
-        let board: Board = engine::board::parse(document)?;
+        let board: Board = engine::document::parse(document)?;
         judge_board(board)
     }
 
@@ -104,6 +106,8 @@ pub fn judge_board(mut b: Board) -> Result<Ruling, BoardError> {
     };
     let changes = engine::diff(&before, &after);
     Ok(Ruling {
+        pending: None,
+        status: None,
         game: "ti4".to_string(),
         legal,
         steps: sim.steps,

@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::engine::BoardError;
-use crate::engine::board::resolve_name;
+use crate::engine::legacy::resolve_name;
 
 const MAX_LINE: usize = 500;
 
@@ -168,7 +168,7 @@ pub fn parse(line: &str, board: &Value) -> Result<Value, BoardError> {
             ),
         ));
     };
-    let players = crate::engine::board::names_at(board, "players");
+    let players = crate::engine::legacy::names_at(board, "players");
     let player = resolve_in(&ws[..at].join(" "), &players, "player")?.to_string();
     let rest: Vec<&str> = ws[at + len..].iter().map(String::as_str).collect();
     let rest_text = rest.join(" ");
@@ -279,7 +279,7 @@ pub fn completions(partial: &str, board: &Value) -> Vec<String> {
     } else {
         (&ws[..], String::new())
     };
-    let players = crate::engine::board::names_at(board, "players");
+    let players = crate::engine::legacy::names_at(board, "players");
     let all_cards = cards(board);
     let fold = crate::text::fold;
     let candidates: Vec<String> =

@@ -3,7 +3,7 @@
 
 use super::board::*;
 use super::rules::*;
-use crate::engine::board::resolve_name;
+use crate::engine::legacy::resolve_name;
 use crate::engine::{BoardError, Choice, Diagnostic, Severity, Step};
 
 /// Why a play stopped the sequence.
@@ -459,6 +459,7 @@ impl Sim {
                     ),
                 );
                 s.choice = Some(Choice {
+                    assumed: None,
                     player: pname.clone(),
                     chose: "tactical action".to_string(),
                 });
@@ -551,6 +552,7 @@ impl Sim {
         let s = self.push(R1, format!("{pname} performs the strategic action of {card}: the one action of this turn. {card} is exhausted."));
         s.numbers = vec![(format!("initiative {card}"), init)];
         s.choice = Some(Choice {
+            assumed: None,
             player: pname.clone(),
             chose: format!("strategic action of {card}"),
         });
@@ -610,6 +612,7 @@ impl Sim {
             format!("{pname} performs a component action{what}: the one action of this turn."),
         );
         s.choice = Some(Choice {
+            assumed: None,
             player: pname.clone(),
             chose: format!("component action{what}"),
         });
@@ -645,6 +648,7 @@ impl Sim {
             s
         };
         s.choice = Some(Choice {
+            assumed: None,
             player: pname,
             chose: format!("play {card}"),
         });
@@ -699,6 +703,7 @@ impl Sim {
                 format!("{pname} cannot perform an action, so {pname} must pass."),
             );
             s.choice = Some(Choice {
+                assumed: None,
                 player: pname.clone(),
                 chose: "pass (cannot act)".to_string(),
             });
@@ -709,6 +714,7 @@ impl Sim {
         );
         if !cannot_act {
             s.choice = Some(Choice {
+                assumed: None,
                 player: pname.clone(),
                 chose: "pass".to_string(),
             });
@@ -782,6 +788,7 @@ impl Sim {
             let who = if passing_turn(p) { &pname } else { &qname };
             let s = self.push(R3_1, format!("{pname} and {qname} resolve a transaction during the turn {who} passes: a player can resolve transactions on that turn."));
             s.choice = Some(Choice {
+                assumed: None,
                 player: pname,
                 chose: format!("transaction with {qname}"),
             });
@@ -792,6 +799,7 @@ impl Sim {
                 format!("{pname} and {qname} resolve a transaction; it is not one of the three types of actions, so it does not use the turn."),
             );
             s.choice = Some(Choice {
+                assumed: None,
                 player: pname,
                 chose: format!("transaction with {qname}"),
             });
@@ -850,6 +858,7 @@ impl Sim {
             s
         };
         s.choice = Some(Choice {
+            assumed: None,
             player: pname,
             chose: format!("secondary ability of {card}"),
         });
@@ -872,6 +881,7 @@ impl Sim {
             self.push(N3, format!("{pname} resolves “{ability}” at the start of their turn (it stands even if {pname} passes this turn)."))
         };
         s.choice = Some(Choice {
+            assumed: None,
             player: pname,
             chose: ability.to_string(),
         });
@@ -956,6 +966,7 @@ impl Sim {
         self.board.this_turn.end_of_action.push(ability.to_string());
         let s = self.push(N2, format!("{pname} resolves “{ability}” at the end of their action, before any end-of-turn ability."));
         s.choice = Some(Choice {
+            assumed: None,
             player: pname,
             chose: ability.to_string(),
         });
@@ -992,6 +1003,7 @@ impl Sim {
         };
         if let Some(s) = s {
             s.choice = Some(Choice {
+                assumed: None,
                 player: pname,
                 chose: ability.to_string(),
             });

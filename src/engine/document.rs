@@ -1,0 +1,530 @@
+//! Board documents: YAML (or JSON) a player can type in a Discord code block.
+//!
+//! A document is parsed **once**, into a `serde_json::Value`
+//! ([`parse_value`]); each game's typed board is then read from that value
+//! ([`typed`]), which costs a few microseconds. Only when the typed read
+//! fails is the text parsed again, into a tree of source positions
+//! ([`locate`]), so the error can say `line L:C` as well as the field path.
+//!
+//! Parsing never panics. YAML anchors, aliases and merge keys are refused
+//! beyond small budgets (a 1 KB "billion laughs" would otherwise take
+//! seconds and hundreds of MB). Every error is worded for the user: no
+//! library wording reaches them.
+
+use serde::Serialize;
+use serde::de::{Deserialize, DeserializeOwned, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_saphyr::{Budget, Error as YamlError, Options, Spanned};
+
+/// Largest board document accepted (bytes).
+pub const MAX_BOARD_BYTES: usize = 64 * 1024;
+/// YAML merge keys (`<<`) accepted in one document.
+pub const MAX_MERGE_KEYS: usize = 8;
+/// YAML aliases (`*name`) accepted in one document.
+pub const MAX_ALIASES: usize = 64;
+/// Events an alias may replay in all, across the document.
+const MAX_REPLAYED_EVENTS: usize = 20_000;
+/// Nesting depth accepted.
+const MAX_DEPTH: usize = 32;
+/// Nodes accepted (after alias expansion).
+const MAX_NODES: usize = 50_000;
+
+/// A position in the document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SourcePos {
+    pub line: usize,
+    pub column: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// Not YAML/JSON, or the wrong shape.
+    Syntax,
+    /// Well-formed, but a value is wrong (unknown name, impossible number).
+    Semantic,
+    /// Refused without reading (too large, empty, over a YAML budget).
+    Refused,
+}
+
+/// Why a board document could not be adjudicated.
+#[derive(Debug, Clone, PartialEq, Serialize, thiserror::Error)]
+#[error("{}", self.describe())]
+pub struct BoardError {
+    pub kind: ErrorKind,
+    pub message: String,
+    pub pos: Option<SourcePos>,
+    pub path: Option<String>,
+    pub rule: Option<String>,
+}
+
+impl BoardError {
+    pub fn semantic(path: impl Into<String>, message: impl Into<String>) -> BoardError {
+        BoardError {
+            kind: ErrorKind::Semantic,
+            message: message.into(),
+            pos: None,
+            path: Some(path.into()),
+            rule: None,
+        }
+    }
+
+    pub fn refused(message: impl Into<String>) -> BoardError {
+        BoardError {
+            kind: ErrorKind::Refused,
+            message: message.into(),
+            pos: None,
+            path: None,
+            rule: None,
+        }
+    }
+
+    fn syntax(message: impl Into<String>, pos: Option<SourcePos>) -> BoardError {
+        BoardError {
+            kind: ErrorKind::Syntax,
+            message: message.into(),
+            pos,
+            path: None,
+            rule: None,
+        }
+    }
+
+    pub fn with_rule(mut self, rule: impl Into<String>) -> BoardError {
+        self.rule = Some(rule.into());
+        self
+    }
+
+    /// The same error, its path put under `prefix` (`play` → `plays[2]`).
+    pub fn under(mut self, prefix: &str) -> BoardError {
+        self.path = Some(join_path(prefix, self.path.as_deref().unwrap_or("")));
+        self
+    }
+
+    fn describe(&self) -> String {
+        let mut s = String::new();
+        if let Some(p) = self.pos {
+            s.push_str(&format!("line {}:{}: ", p.line, p.column));
+        }
+        if let Some(path) = self.path.as_deref().filter(|p| !p.is_empty()) {
+            s.push_str(&format!("{path}: "));
+        }
+        s.push_str(&self.message);
+        if let Some(r) = &self.rule {
+            s.push_str(&format!(" [{r}]"));
+        }
+        s
+    }
+}
+
+/// `a` + `b` as a field path (`players[0]` + `name` → `players[0].name`).
+pub fn join_path(a: &str, b: &str) -> String {
+    match (a.is_empty(), b.is_empty()) {
+        (true, _) => b.to_string(),
+        (_, true) => a.to_string(),
+        _ if b.starts_with('[') => format!("{a}{b}"),
+        _ => format!("{a}.{b}"),
+    }
+}
+
+/// Extracts the board text from a Discord message: the first fenced code
+/// block (```yaml … ```), or the whole text when there is none.
+pub fn extract_code_block(message: &str) -> &str {
+    let Some(start) = message.find("```") else {
+        return message.trim();
+    };
+    let after = &message[start + 3..];
+    let body_start = after.find('\n').map_or(0, |i| i + 1);
+    let lang = after[..body_start].trim();
+    let body = if lang.chars().all(|c| c.is_ascii_alphanumeric()) {
+        &after[body_start..]
+    } else {
+        after
+    };
+    match body.find("```") {
+        Some(end) => body[..end].trim(),
+        None => body.trim(),
+    }
+}
+
+/// Checks size and emptiness before parsing.
+pub fn precheck(text: &str) -> Result<(), BoardError> {
+    if text.len() > MAX_BOARD_BYTES {
+        return Err(BoardError::refused(format!(
+            "the board document is {} KB; the limit is {} KB",
+            text.len().div_ceil(1024),
+            MAX_BOARD_BYTES / 1024
+        )));
+    }
+    if text.trim().is_empty() {
+        return Err(BoardError::refused("the board document is empty"));
+    }
+    Ok(())
+}
+
+/// The parser options every document is read with: small budgets for
+/// anchors, aliases and merge keys, duplicate keys refused.
+fn options() -> Options {
+    let mut budget = Budget::default();
+    budget.max_merge_keys = MAX_MERGE_KEYS;
+    budget.max_aliases = MAX_ALIASES;
+    budget.max_anchors = MAX_ALIASES;
+    budget.max_depth = MAX_DEPTH;
+    budget.max_nodes = MAX_NODES;
+    budget.max_events = 4 * MAX_NODES;
+    budget.max_total_scalar_bytes = 4 * MAX_BOARD_BYTES;
+    let mut o = Options::default();
+    o.budget = Some(budget);
+    o.alias_limits.max_total_replayed_events = MAX_REPLAYED_EVENTS;
+    o.alias_limits.max_replay_stack_depth = MAX_DEPTH;
+    o
+}
+
+/// Parses YAML or JSON text into a value (the one full parse of a request).
+pub fn parse_value(text: &str) -> Result<serde_json::Value, BoardError> {
+    precheck(text)?;
+    parse_text(text)
+}
+
+/// Parses YAML or JSON text straight into a typed value, with line:column
+/// on errors (for small side documents; boards go through [`parse_value`]).
+pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, BoardError> {
+    precheck(text)?;
+    parse_text(text)
+}
+
+fn parse_text<T: DeserializeOwned>(text: &str) -> Result<T, BoardError> {
+    // JSON (what match tracking stores) takes serde_json's faster path.
+    if text.trim_start().starts_with('{')
+        && let Ok(v) = serde_json::from_str(text)
+    {
+        return Ok(v);
+    }
+    serde_saphyr::from_str_with_options(text, options()).map_err(|e| yaml_error(&e))
+}
+
+/// A parser error in the user's words, with its position.
+fn yaml_error(e: &YamlError) -> BoardError {
+    let pos = e.location().map(|l| SourcePos {
+        line: l.line() as usize,
+        column: l.column() as usize,
+    });
+    let e = match e.without_snippet() {
+        YamlError::AliasError { error, .. } => error.without_snippet(),
+        other => other,
+    };
+    let message = match e {
+        YamlError::Budget { .. }
+        | YamlError::AliasReplayCounterOverflow { .. }
+        | YamlError::AliasReplayLimitExceeded { .. }
+        | YamlError::AliasExpansionLimitExceeded { .. }
+        | YamlError::AliasReplayStackDepthExceeded { .. } => {
+            return BoardError {
+                kind: ErrorKind::Refused,
+                message: format!(
+                    "the document is too deeply nested or repeats too much through YAML anchors, aliases or merge keys (at most {MAX_ALIASES} aliases, {MAX_MERGE_KEYS} merge keys, {MAX_DEPTH} levels); write the values out"
+                ),
+                pos,
+                path: None,
+                rule: None,
+            };
+        }
+        YamlError::MultipleDocuments { .. } => {
+            "give one board document (remove the extra `---` separators)".to_string()
+        }
+        YamlError::Eof { .. } => "the document ends in the middle of a value".to_string(),
+        YamlError::DuplicateMappingKey { key, .. } => match key {
+            Some(k) => format!("the key `{k}` appears twice in the same mapping; keep one"),
+            None => "a key appears twice in the same mapping; keep one".to_string(),
+        },
+        _ => "this is not valid YAML or JSON here (check indentation, colons and brackets)"
+            .to_string(),
+    };
+    BoardError::syntax(message, pos)
+}
+
+/// The `game` field of a document value.
+pub fn game_of(doc: &serde_json::Value) -> Result<&str, BoardError> {
+    match doc.get("game") {
+        Some(serde_json::Value::String(g)) => Ok(g),
+        Some(_) => Err(BoardError::semantic("game", "`game` must be a game's name")),
+        None if doc.is_object() => Err(BoardError::semantic(
+            "game",
+            "the board document needs a `game` field (for example `game: ashes`)",
+        )),
+        None => Err(BoardError::semantic(
+            "",
+            "the board document must be a mapping of fields (`game: …`, `players: …`)",
+        )),
+    }
+}
+
+/// Reads a typed value out of a document value. On failure the error names
+/// the field path (under `prefix`) and, when the text is given, its
+/// line:column.
+pub fn typed<T: DeserializeOwned>(
+    value: &serde_json::Value,
+    prefix: &str,
+    text: Option<&str>,
+) -> Result<T, BoardError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let inner = e.path().to_string();
+        let inner = if inner == "." { String::new() } else { inner };
+        let path = join_path(prefix, &inner);
+        let mut err = BoardError::semantic(path.clone(), serde_wording(e.inner()));
+        err.kind = ErrorKind::Syntax;
+        err.pos = text.and_then(|t| locate(t, &path));
+        err
+    })
+}
+
+/// serde_json's data errors, reworded where they name Rust types
+/// (`expected u32` → `expected a whole number`).
+fn serde_wording(e: &serde_json::Error) -> String {
+    let raw = e.to_string();
+    // serde_json appends " at line L column C" for text input; values have none.
+    let raw = raw.split(" at line ").next().unwrap_or(&raw);
+    let raw = raw.replace("invalid type: ", "wrong kind of value: ");
+    let Some((head, expected)) = raw.split_once(", expected ") else {
+        return raw;
+    };
+    let expected = match expected {
+        "u8" | "u16" | "u32" | "u64" | "usize" => "a whole number from 0",
+        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number",
+        "a boolean" => "true or false",
+        "a string" => "text",
+        "a sequence" => "a list",
+        "a map" => "a mapping of fields",
+        other => other,
+    };
+    format!(
+        "{head}, expected {}",
+        expected.trim_start_matches("struct ")
+    )
+}
+
+/// The line:column of a field path (`players[1].units[0].life`) in a
+/// document's text, when it can be found. Parses the text again: used on
+/// the error path only.
+pub fn locate(text: &str, path: &str) -> Option<SourcePos> {
+    let tree: Spanned<Tree> = serde_saphyr::from_str_with_options(text, options()).ok()?;
+    let mut node = &tree;
+    let mut pos = None;
+    for seg in path_segments(path) {
+        let next = match (&node.value, seg) {
+            (Tree::Map(entries), Seg::Key(k)) => entries.iter().find(|(key, _)| key.value == k),
+            (Tree::Seq(items), Seg::Index(i)) => {
+                // A sequence item has no key: point at the item itself.
+                let Some(item) = items.get(i) else { break };
+                pos = Some(pos_of(&item.referenced));
+                node = item;
+                continue;
+            }
+            _ => None,
+        };
+        let Some((key, value)) = next else { break };
+        pos = Some(pos_of(&key.referenced));
+        node = value;
+    }
+    pos.or(Some(pos_of(&tree.referenced)))
+}
+
+fn pos_of(l: &serde_saphyr::Location) -> SourcePos {
+    SourcePos {
+        line: l.line() as usize,
+        column: l.column() as usize,
+    }
+}
+
+/// One segment of a field path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seg<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// Splits `players[1].units[0].life` into keys and indexes. Quoted names
+/// (`split["Iron Worker"]`) are keys.
+pub fn path_segments(path: &str) -> Vec<Seg<'_>> {
+    let mut out = Vec::new();
+    for part in path.split('.').filter(|p| !p.is_empty()) {
+        let mut rest = part;
+        if let Some(i) = rest.find('[') {
+            if i > 0 {
+                out.push(Seg::Key(&rest[..i]));
+            }
+            rest = &rest[i..];
+            while let Some(close) = rest.find(']') {
+                let inner = &rest[1..close];
+                match inner.parse::<usize>() {
+                    Ok(n) => out.push(Seg::Index(n)),
+                    Err(_) => out.push(Seg::Key(inner.trim_matches('"'))),
+                }
+                rest = &rest[close + 1..];
+                if !rest.starts_with('[') {
+                    break;
+                }
+            }
+        } else {
+            out.push(Seg::Key(rest));
+        }
+    }
+    out
+}
+
+/// A document as a tree of source positions (keys and values).
+#[derive(Debug)]
+enum Tree {
+    Map(Vec<(Spanned<String>, Spanned<Tree>)>),
+    Seq(Vec<Spanned<Tree>>),
+    Leaf,
+}
+
+impl<'de> Deserialize<'de> for Tree {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Tree, D::Error> {
+        d.deserialize_any(TreeVisitor)
+    }
+}
+
+struct TreeVisitor;
+
+impl<'de> Visitor<'de> for TreeVisitor {
+    type Value = Tree;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any YAML value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Tree, A::Error> {
+        let mut entries = Vec::new();
+        while let Some(k) = m.next_key::<Spanned<String>>()? {
+            entries.push((k, m.next_value()?));
+        }
+        Ok(Tree::Map(entries))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Tree, A::Error> {
+        let mut items = Vec::new();
+        while let Some(t) = s.next_element()? {
+            items.push(t);
+        }
+        Ok(Tree::Seq(items))
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Tree, E> {
+        Ok(Tree::Leaf)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Tree, E> {
+        Ok(Tree::Leaf)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Tree, E> {
+        Ok(Tree::Leaf)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Tree, E> {
+        Ok(Tree::Leaf)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Tree, E> {
+        Ok(Tree::Leaf)
+    }
+    fn visit_unit<E>(self) -> Result<Tree, E> {
+        Ok(Tree::Leaf)
+    }
+    fn visit_none<E>(self) -> Result<Tree, E> {
+        Ok(Tree::Leaf)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Unit {
+        name: String,
+        life: u32,
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct B {
+        game: String,
+        units: Vec<Unit>,
+    }
+
+    #[test]
+    fn syntax_errors_carry_line_and_column() {
+        let e = parse_value("game: ashes\nplayers: [a, b\n").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Syntax);
+        assert!(e.pos.is_some(), "{e:?}");
+    }
+
+    #[test]
+    fn typed_errors_carry_the_path_and_line_and_column() {
+        let text = "game: ashes\nunits:\n  - name: a\n    life: 2\n  - name: b\n    lfe: 3\n";
+        let v = parse_value(text).unwrap();
+        let e = typed::<B>(&v, "", Some(text)).unwrap_err();
+        assert_eq!(e.path.as_deref(), Some("units[1].lfe"), "{e:?}");
+        assert!(e.message.contains("unknown field `lfe`"), "{}", e.message);
+        assert_eq!(e.pos.map(|p| p.line), Some(6), "{e:?}");
+        let text = "game: ashes\nunits:\n  - name: a\n    life: lots\n";
+        let e = typed::<B>(&parse_value(text).unwrap(), "", Some(text)).unwrap_err();
+        assert_eq!(e.path.as_deref(), Some("units[0].life"));
+        assert_eq!(e.pos.map(|p| p.line), Some(4));
+        assert!(!e.message.contains("u32"), "{}", e.message);
+    }
+
+    #[test]
+    fn merge_key_bombs_are_refused_quickly_in_user_words() {
+        let mut doc = String::from("b0: &b0 {k0: 1}\n");
+        for n in 1..30 {
+            doc.push_str(&format!(
+                "b{n}: &b{n} {{<<: [*b{m}, *b{m}], k{n}: 1}}\n",
+                m = n - 1
+            ));
+        }
+        let t = std::time::Instant::now();
+        let e = parse_value(&doc).unwrap_err();
+        assert!(t.elapsed().as_millis() < 500, "took {:?}", t.elapsed());
+        assert_eq!(e.kind, ErrorKind::Refused, "{e:?}");
+        assert!(e.message.contains("merge keys"), "{}", e.message);
+        assert!(!e.message.contains("Budget"), "{}", e.message);
+    }
+
+    #[test]
+    fn duplicate_keys_are_worded_for_users() {
+        let e = parse_value("game: ashes\ngame: ti4\n").unwrap_err();
+        assert!(e.message.contains("appears twice"), "{}", e.message);
+        assert!(!e.message.contains("DuplicateKeyPolicy"), "{}", e.message);
+    }
+
+    #[test]
+    fn paths_split_into_segments() {
+        assert_eq!(
+            path_segments("players[1].units[0].life"),
+            vec![
+                Seg::Key("players"),
+                Seg::Index(1),
+                Seg::Key("units"),
+                Seg::Index(0),
+                Seg::Key("life")
+            ]
+        );
+        assert_eq!(
+            path_segments("play.split[\"Iron Worker\"]"),
+            vec![Seg::Key("play"), Seg::Key("split"), Seg::Key("Iron Worker")]
+        );
+    }
+
+    #[test]
+    fn code_blocks_are_extracted() {
+        assert_eq!(
+            extract_code_block("look:\n```yaml\ngame: ashes\n```\nthanks"),
+            "game: ashes"
+        );
+        assert_eq!(extract_code_block("game: ashes"), "game: ashes");
+    }
+
+    #[test]
+    fn oversized_and_empty_documents_are_refused() {
+        assert_eq!(precheck("").unwrap_err().kind, ErrorKind::Refused);
+        let big = "a".repeat(MAX_BOARD_BYTES + 1);
+        assert!(precheck(&big).unwrap_err().message.contains("limit"));
+    }
+}

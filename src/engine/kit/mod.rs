@@ -1,0 +1,625 @@
+//! The engine kit: what every game's engine is built from.
+//!
+//! A game implements [`Game`]: typed `Board` and `Play` (serde, with their
+//! JSON Schema derived by `schemars`), its cited rules, validation, the
+//! procedure that runs a play against a [`Cx`] recorder, its status (phase,
+//! whose turn, result), its turn structure ([`Phase`], as data), and its
+//! one-line notation (on the shared [`notation`] lexer). [`Kit`] turns any
+//! `Game` into the object-safe [`GameEngine`](super::GameEngine) the app
+//! uses: parse once, validate, run, diff, assemble the ruling, produce the
+//! schema, advance phases, adjust fields — the same way for every game.
+//!
+//! A new game is a folder following `docs/ADDING_A_GAME.md` plus one line in
+//! [`super::engines`].
+
+pub mod cx;
+pub mod fields;
+pub mod names;
+pub mod notation;
+
+use std::marker::PhantomData;
+use std::sync::OnceLock;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+pub use cx::{Ask, Asking, Chosen, Cx, Opt, Stop};
+pub use names::NameError;
+
+use super::document::{self, BoardError, join_path};
+use super::ruling::{Diagnostic, RuleUse, Ruling, Severity, Status, diff};
+
+/// One step of a game's turn structure, as data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Phase {
+    /// The value of the board's phase field (`player-turns`).
+    pub id: &'static str,
+    /// As players say it (`player turns phase`).
+    pub name: &'static str,
+    /// The indexed rule that moves play into this phase, where one exists;
+    /// `None`: moving into it is outside the indexed rules.
+    pub rule: Option<&'static str>,
+    /// Entering this phase starts a new round.
+    pub new_round: bool,
+    /// What resets on entering it.
+    pub resets: &'static [Reset],
+}
+
+/// A board field set on entering a phase (`players[].units[].exhausted` → `false`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Reset {
+    /// Field pattern, `[]` for every item of a list.
+    pub field: &'static str,
+    /// The value, as JSON.
+    pub value: &'static str,
+    /// In plain words (`exhaustion cleared`).
+    pub what: &'static str,
+}
+
+/// A game's executable rules.
+pub trait Game: Send + Sync + 'static {
+    /// The game id (as in `rules_data/<game>/manifest.yaml`).
+    const ID: &'static str;
+    /// The board document without its play.
+    type Board: Serialize + DeserializeOwned + JsonSchema + Clone + Send + Sync;
+    /// One play.
+    type Play: Serialize + DeserializeOwned + JsonSchema + Clone + Send + Sync;
+
+    /// Every rule the engine may cite, with a verbatim quote.
+    fn rule_uses() -> &'static [RuleUse];
+
+    /// Checks the board's own consistency and writes every name reference
+    /// (whose turn, who passed) in the board's own spelling.
+    fn validate(board: &mut Self::Board) -> Result<(), BoardError>;
+
+    /// The players in seat order.
+    fn players(board: &Self::Board) -> Vec<String>;
+
+    /// The seat of the player who makes `play`, resolved with the engine's
+    /// own name rules (so a prefix or another case cannot pass a seat check).
+    fn actor(board: &Self::Board, play: &Self::Play) -> Result<usize, BoardError>;
+
+    /// Runs the play's procedure on `board` (a working copy).
+    fn play(board: &mut Self::Board, play: &Self::Play, cx: &mut Cx) -> Result<(), Stop>;
+
+    /// Where the game stands: phase, round, whose turn, result.
+    fn status(board: &Self::Board) -> Status;
+
+    /// Board fields the engine reads (patterns, `[]` for list items); any
+    /// other field present gets a "not read" warning.
+    const BOARD_READS: &'static [&'static str];
+
+    /// Fields of this play the procedure reads.
+    fn play_reads(play: &Self::Play) -> &'static [&'static str];
+
+    /// The turn structure, in order; advancing past the last starts over.
+    const PHASES: &'static [Phase];
+    /// The board field holding the phase id.
+    const PHASE_FIELD: &'static str = "phase";
+    /// The board field holding the round number, if the board has one.
+    const ROUND_FIELD: Option<&'static str> = Some("round");
+
+    /// Refuses leaving the current phase where the rules forbid it
+    /// (`cx.error(rule, …)`).
+    fn before_advance(board: &Self::Board, cx: &mut Cx) {
+        let _ = (board, cx);
+    }
+
+    /// After the board moved into `phase` (field set, resets applied):
+    /// anything the data cannot say (whose turn it is now).
+    fn entered(board: &mut Self::Board, phase: &Phase, cx: &mut Cx) {
+        let _ = (board, phase, cx);
+    }
+
+    /// What an illegal play leaves: the board before it, unless the rules
+    /// keep a record of the attempt itself.
+    fn after_illegal(before: &Self::Board, attempt: &Self::Board) -> Self::Board {
+        let _ = attempt;
+        before.clone()
+    }
+
+    /// Parses one line of notation into a play, resolving names on `board`.
+    fn notation(line: &str, board: &Self::Board) -> Result<Self::Play, BoardError>;
+
+    /// Next-word candidates for a partly typed line.
+    fn completions(partial: &str, board: &Self::Board) -> Vec<String>;
+}
+
+/// A field set by `adjust`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Adjustment {
+    /// Canonical path (`players[1].phoenixborn.damage`).
+    pub field: String,
+    /// With names (`players[Maeoni].phoenixborn.damage`).
+    pub label: String,
+    /// The seat whose field it is; `None` for shared fields.
+    pub owner: Option<usize>,
+    pub before: Value,
+    pub after: Value,
+    pub state: Value,
+    pub changes: Vec<super::ruling::Change>,
+}
+
+/// Any [`Game`] as the object-safe engine.
+pub struct Kit<G>(PhantomData<G>);
+
+impl<G> Kit<G> {
+    pub const fn new() -> Kit<G> {
+        Kit(PhantomData)
+    }
+}
+
+impl<G> Default for Kit<G> {
+    fn default() -> Kit<G> {
+        Kit::new()
+    }
+}
+
+impl<G: Game> Kit<G> {
+    /// The schema of a board document (cached: derived once per game).
+    fn document_schema() -> &'static Value {
+        static CACHE: OnceLock<std::sync::Mutex<Vec<(&'static str, &'static Value)>>> =
+            OnceLock::new();
+        let cache = CACHE.get_or_init(Default::default);
+        let mut list = cache.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((_, s)) = list.iter().find(|(id, _)| *id == G::ID) {
+            return s;
+        }
+        let s: &'static Value = Box::leak(Box::new(build_schema::<G>()));
+        list.push((G::ID, s));
+        s
+    }
+
+    /// Reads a typed value; on failure a did-you-mean for unknown fields,
+    /// else serde's error at its path, with line:column from `text`.
+    fn read<T: DeserializeOwned>(
+        value: &Value,
+        prefix: &str,
+        text: Option<&str>,
+    ) -> Result<T, BoardError> {
+        document::typed(value, prefix, text).map_err(|e| {
+            let schema = Self::document_schema();
+            let sub = if prefix.is_empty() {
+                Some(schema)
+            } else {
+                schema.get("properties").and_then(|p| p.get("play"))
+            };
+            match sub.and_then(|s| fields::unknown_field(value, &rooted(schema, s))) {
+                Some(mut better) => {
+                    let path = join_path(prefix, better.path.as_deref().unwrap_or(""));
+                    better.pos = text.and_then(|t| document::locate(t, &path)).or(e.pos);
+                    better.path = Some(path);
+                    better
+                }
+                None => e,
+            }
+        })
+    }
+
+    fn board(value: &Value, text: Option<&str>) -> Result<G::Board, BoardError> {
+        let mut b: G::Board = Self::read(value, "", text)?;
+        G::validate(&mut b)?;
+        Ok(b)
+    }
+
+    fn to_value<T: Serialize>(v: &T) -> Value {
+        serde_json::to_value(v).unwrap_or(Value::Null)
+    }
+
+    /// Splits a document into its board and its plays (with their paths).
+    fn split(doc: Value) -> Result<(Value, Vec<(String, Value)>), BoardError> {
+        let Value::Object(mut map) = doc else {
+            return Err(BoardError::semantic(
+                "",
+                "the board document must be a mapping of fields (`game: …`, `players: …`)",
+            ));
+        };
+        if let Some(Value::String(g)) = map.get("game")
+            && crate::text::fold(g) != crate::text::fold(G::ID)
+        {
+            return Err(BoardError::semantic(
+                "game",
+                format!("this is the {} engine; the document says game '{g}'", G::ID),
+            ));
+        }
+        map.insert("game".into(), Value::String(G::ID.into()));
+        let one = map.remove("play");
+        let many = map.remove("plays");
+        let plays = match (one, many) {
+            (Some(_), Some(_)) => {
+                return Err(BoardError::semantic(
+                    "plays",
+                    "give either `play` or `plays`, not both",
+                ));
+            }
+            (Some(p), None) => vec![("play".to_string(), p)],
+            (None, Some(Value::Array(list))) => {
+                if list.len() > MAX_PLAYS {
+                    return Err(BoardError::semantic(
+                        "plays",
+                        format!(
+                            "{} plays in one document; the limit is {MAX_PLAYS}",
+                            list.len()
+                        ),
+                    ));
+                }
+                list.into_iter()
+                    .enumerate()
+                    .map(|(i, p)| (format!("plays[{i}]"), p))
+                    .collect()
+            }
+            (None, Some(_)) => {
+                return Err(BoardError::semantic("plays", "`plays` is a list of plays"));
+            }
+            (None, None) => Vec::new(),
+        };
+        Ok((Value::Object(map), plays))
+    }
+
+    /// Warnings for every field present that the engine does not read.
+    fn unread(board: &Value, plays: &[(String, Value, G::Play)]) -> Vec<Diagnostic> {
+        let mut out: Vec<Diagnostic> = fields::unread(board, G::BOARD_READS)
+            .into_iter()
+            .map(|f| unread_warning(f, "the engine does not read this field; it is kept on the board but has no effect on the ruling"))
+            .collect();
+        for (path, raw, play) in plays {
+            for f in fields::unread(raw, G::play_reads(play)) {
+                out.push(unread_warning(
+                    join_path(path, &f),
+                    "this play does not use this field; it was not read",
+                ));
+            }
+        }
+        out
+    }
+
+    fn judge_value(
+        &self,
+        doc: Value,
+        text: Option<&str>,
+        asking: &Asking,
+    ) -> Result<Ruling, BoardError> {
+        let (board_doc, raw_plays) = Self::split(doc)?;
+        let board = Self::board(&board_doc, text)?;
+        let mut plays = Vec::with_capacity(raw_plays.len());
+        for (path, raw) in raw_plays {
+            let play: G::Play = Self::read(&raw, &path, text)?;
+            plays.push((path, raw, play));
+        }
+        let before = Self::to_value(&board);
+        if plays.is_empty() {
+            let mut r = Ruling::no_play(G::ID, before, Some(G::status(&board)));
+            r.diagnostics.extend(Self::unread(&board_doc, &plays));
+            return Ok(r);
+        }
+        let mut cx = Cx::new(asking, G::players(&board));
+        let mut work = board.clone();
+        let mut pending = None;
+        for (i, (path, _, play)) in plays.iter().enumerate() {
+            cx.at_play(path);
+            match G::play(&mut work, play, &mut cx) {
+                Ok(()) => {}
+                Err(Stop::Ask(d)) => {
+                    pending = Some(*d);
+                    break;
+                }
+                Err(Stop::Board(e)) => return Err(relative(e, path)),
+            }
+            if cx.failed() {
+                if i + 1 < plays.len() {
+                    cx.note(
+                        Some(path),
+                        format!(
+                            "the {} play(s) after this one were not judged: this one is illegal",
+                            plays.len() - i - 1
+                        ),
+                    );
+                }
+                break;
+            }
+        }
+        let legal = !cx.failed();
+        let state_board = match (legal, &pending) {
+            (true, None) => work,
+            (true, Some(_)) => board.clone(),
+            (false, _) => G::after_illegal(&board, &work),
+        };
+        let state = Self::to_value(&state_board);
+        let mut diagnostics = cx.diags;
+        diagnostics.extend(Self::unread(&board_doc, &plays));
+        diagnostics.sort_by_key(|d| d.severity);
+        Ok(Ruling {
+            game: G::ID.to_string(),
+            legal,
+            steps: cx.steps,
+            diagnostics,
+            pending,
+            changes: diff(&before, &state),
+            state,
+            status: Some(G::status(&state_board)),
+        })
+    }
+
+    fn advance_value(&self, board_value: &Value, to: Option<&str>) -> Result<Ruling, BoardError> {
+        let board = Self::board(board_value, None)?;
+        let before = Self::to_value(&board);
+        let asking = Asking::judge();
+        let mut cx = Cx::new(&asking, G::players(&board));
+        let phases = G::PHASES;
+        if phases.is_empty() {
+            return Err(BoardError::semantic(
+                "phase",
+                format!("{} has no turn structure to advance through", G::ID),
+            ));
+        }
+        let now = before
+            .get(G::PHASE_FIELD)
+            .and_then(Value::as_str)
+            .unwrap_or(phases[0].id);
+        let from = phases.iter().position(|p| p.id == now).unwrap_or(0);
+        let target = match to {
+            None => (from + 1) % phases.len(),
+            Some(t) => {
+                let names: Vec<&str> = phases.iter().map(|p| p.id).collect();
+                let by_name: Vec<&str> = phases.iter().map(|p| p.name).collect();
+                names::resolve_index(t, &names, "phase")
+                    .or_else(|_| names::resolve_index(t, &by_name, "phase"))
+                    .map_err(|e| e.at("to"))?
+            }
+        };
+        G::before_advance(&board, &mut cx);
+        if cx.failed() {
+            return Ok(Ruling {
+                game: G::ID.to_string(),
+                legal: false,
+                steps: cx.steps,
+                diagnostics: cx.diags,
+                pending: None,
+                changes: Vec::new(),
+                status: Some(G::status(&board)),
+                state: before,
+            });
+        }
+        let mut value = before.clone();
+        let mut i = from;
+        loop {
+            i = (i + 1) % phases.len();
+            let phase = &phases[i];
+            enter_phase::<G>(&mut value, phase, &mut cx);
+            let mut typed: G::Board = Self::read(&value, "", None)?;
+            G::entered(&mut typed, phase, &mut cx);
+            G::validate(&mut typed)?;
+            value = Self::to_value(&typed);
+            if i == target {
+                let status = G::status(&typed);
+                return Ok(Ruling {
+                    game: G::ID.to_string(),
+                    legal: true,
+                    steps: cx.steps,
+                    diagnostics: cx.diags,
+                    pending: None,
+                    changes: diff(&before, &value),
+                    state: value,
+                    status: Some(status),
+                });
+            }
+        }
+    }
+}
+
+/// Most plays one document may hold.
+pub const MAX_PLAYS: usize = 64;
+
+fn unread_warning(field: String, why: &str) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Warning,
+        message: format!("not read: `{field}`: {why}"),
+        rule: None,
+        path: Some(field),
+    }
+}
+
+/// A board error from a play, its `play…` path put where the play sits.
+fn relative(mut e: BoardError, play_path: &str) -> BoardError {
+    if let Some(p) = &e.path
+        && let Some(rest) = p.strip_prefix("play")
+        && (rest.is_empty() || rest.starts_with(['.', '[']))
+        && play_path != "play"
+    {
+        e.path = Some(format!("{play_path}{rest}"));
+    }
+    e
+}
+
+/// `sub` as a schema of its own (keeping the root's `$defs`).
+fn rooted(root: &Value, sub: &Value) -> Value {
+    let mut s = sub.clone();
+    if let (Value::Object(m), Some(defs)) = (&mut s, root.get("$defs")) {
+        m.insert("$defs".into(), defs.clone());
+    }
+    s
+}
+
+/// Moves the board value into `phase`: the phase field, the round, resets.
+fn enter_phase<G: Game>(value: &mut Value, phase: &Phase, cx: &mut Cx) {
+    let Value::Object(map) = value else { return };
+    map.insert(G::PHASE_FIELD.into(), Value::String(phase.id.into()));
+    let mut done: Vec<&str> = Vec::new();
+    if phase.new_round
+        && let Some(f) = G::ROUND_FIELD
+    {
+        let round = map.get(f).and_then(Value::as_u64).unwrap_or(1) + 1;
+        map.insert(f.into(), Value::from(round));
+        done.push("a new round begins");
+    }
+    for r in phase.resets {
+        if let Ok(v) = serde_json::from_str::<Value>(r.value) {
+            fields::set_all(value, r.field, &v);
+            done.push(r.what);
+        }
+    }
+    let what = if done.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", done.join("; "))
+    };
+    match phase.rule {
+        Some(rule) => {
+            cx.step(rule, format!("play proceeds to the {}{what}", phase.name));
+        }
+        None => cx.note(
+            Some(G::PHASE_FIELD),
+            format!("moved on to the {}{what} (outside the indexed rules: the indexed text does not cover this step; agreed by the players, adjust the board if your game differs)", phase.name),
+        ),
+    }
+}
+
+/// The JSON Schema of a game's board documents: the board's own, plus
+/// `play` / `plays` and the game's id.
+fn build_schema<G: Game>() -> Value {
+    let mut gen_ = schemars::generate::SchemaSettings::draft2020_12().into_generator();
+    let board = gen_.subschema_for::<G::Board>();
+    let play = gen_.subschema_for::<G::Play>();
+    let defs: Map<String, Value> = gen_.take_definitions(true).into_iter().collect();
+    let mut root = match defs.get(&ref_name(&board)) {
+        Some(Value::Object(m)) => m.clone(),
+        _ => Map::new(),
+    };
+    let props = root
+        .entry("properties")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Value::Object(p) = props {
+        p.insert(
+            "game".into(),
+            serde_json::json!({"const": G::ID, "description": format!("Always `{}`.", G::ID)}),
+        );
+        p.insert("play".into(), to_json(&play));
+        p.insert("plays".into(), serde_json::json!({"type": "array", "items": to_json(&play), "maxItems": MAX_PLAYS, "description": "Several plays, judged in order (instead of `play`)."}));
+    }
+    root.insert(
+        "$schema".into(),
+        "https://json-schema.org/draft/2020-12/schema".into(),
+    );
+    root.insert(
+        "$id".into(),
+        format!("https://arbiter.invalid/schema/{}.json", G::ID).into(),
+    );
+    let mut defs = defs;
+    defs.remove(&ref_name(&board));
+    if !defs.is_empty() {
+        root.insert("$defs".into(), Value::Object(defs));
+    }
+    Value::Object(root)
+}
+
+fn to_json(s: &schemars::Schema) -> Value {
+    serde_json::to_value(s).unwrap_or(Value::Null)
+}
+
+fn ref_name(s: &schemars::Schema) -> String {
+    to_json(s)
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.rsplit('/').next())
+        .unwrap_or_default()
+        .to_string()
+}
+
+impl<G: Game> super::GameEngine for Kit<G> {
+    fn game(&self) -> &'static str {
+        G::ID
+    }
+
+    fn rule_uses(&self) -> &'static [RuleUse] {
+        G::rule_uses()
+    }
+
+    fn schema(&self) -> Value {
+        Self::document_schema().clone()
+    }
+
+    fn judge(&self, doc: Value, text: Option<&str>, asking: &Asking) -> Result<Ruling, BoardError> {
+        self.judge_value(doc, text, asking)
+    }
+
+    fn check_board(&self, board: &Value) -> Result<Value, BoardError> {
+        Ok(Self::to_value(&Self::board(board, None)?))
+    }
+
+    fn parse_notation(&self, line: &str, board: &Value) -> Result<Value, BoardError> {
+        let b = Self::board(board, None)?;
+        let line = notation::check_line(line)?;
+        Ok(Self::to_value(&G::notation(line, &b)?))
+    }
+
+    fn notation_completions(&self, partial: &str, board: &Value) -> Vec<String> {
+        if partial.len() > notation::MAX_LINE {
+            return Vec::new();
+        }
+        Self::board(board, None)
+            .map(|b| G::completions(partial, &b))
+            .unwrap_or_default()
+    }
+
+    fn players(&self, board: &Value) -> Result<Vec<String>, BoardError> {
+        Ok(G::players(&Self::board(board, None)?))
+    }
+
+    fn actor(&self, board: &Value, play: &Value) -> Result<usize, BoardError> {
+        let b = Self::board(board, None)?;
+        let p: G::Play = Self::read(play, "play", None)?;
+        G::actor(&b, &p)
+    }
+
+    fn status(&self, board: &Value) -> Result<Status, BoardError> {
+        Ok(G::status(&Self::board(board, None)?))
+    }
+
+    fn phases(&self) -> &'static [Phase] {
+        G::PHASES
+    }
+
+    fn advance(&self, board: &Value, to: Option<&str>) -> Result<Ruling, BoardError> {
+        self.advance_value(board, to)
+    }
+
+    fn adjust(&self, board: &Value, field: &str, value: &str) -> Result<Adjustment, BoardError> {
+        let schema = Self::document_schema();
+        let f = fields::resolve(board, schema, field)?;
+        if matches!(f.steps.first(), Some(fields::Step::Key(k)) if k == "game") {
+            return Err(BoardError::semantic(
+                "game",
+                "the game of a match cannot change",
+            ));
+        }
+        let value = value.trim();
+        if value.is_empty() {
+            return Err(BoardError::semantic(
+                "value",
+                "give the new value (`null` removes an optional field or a list item)",
+            ));
+        }
+        let v: Value = document::parse(value).map_err(|e| BoardError {
+            path: Some("value".into()),
+            ..e
+        })?;
+        let mut new = board.clone();
+        fields::set(&mut new, &f, v)?;
+        let state = Self::to_value(&Self::board(&new, None)?);
+        Ok(Adjustment {
+            before: fields::get(board, &f.path).cloned().unwrap_or(Value::Null),
+            after: fields::get(&state, &f.path).cloned().unwrap_or(Value::Null),
+            changes: diff(board, &state),
+            field: f.path,
+            label: f.label,
+            owner: f.owner,
+            state,
+        })
+    }
+
+    fn fields(&self, board: &Value) -> Vec<String> {
+        fields::labels(board)
+    }
+}

@@ -1,0 +1,348 @@
+//! What an engine answers: a [`Ruling`] (steps, diagnostics, the resulting
+//! state and what changed), a [`Decision`] it stopped at, and the game's
+//! [`Status`] (phase, whose turn, result). Plain data, serialized as the
+//! `judge --json` contract.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// One resolved step of a procedure.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Step {
+    /// The passage id of the rule applied (exists in the index).
+    pub rule: String,
+    /// What happened, in plain words.
+    pub text: String,
+    /// Numbers involved (damage totals, tokens, inches), in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub numbers: Vec<(String, i64)>,
+    /// Who chose what at this step.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choice: Option<Choice>,
+    /// Set when the step rests on a reading the indexed text does not state.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assumption: Option<String>,
+}
+
+impl Step {
+    pub fn num(&mut self, name: &str, v: impl Into<i64>) -> &mut Step {
+        self.numbers.push((name.to_string(), v.into()));
+        self
+    }
+
+    /// A choice the player made (stated on the board or answered).
+    pub fn chose(&mut self, player: &str, chose: impl Into<String>) -> &mut Step {
+        self.choice = Some(Choice {
+            player: player.to_string(),
+            chose: chose.into(),
+            assumed: None,
+        });
+        self
+    }
+
+    /// A choice nobody stated: the rule's default, and why it is the default.
+    pub fn assumed(
+        &mut self,
+        player: &str,
+        chose: impl Into<String>,
+        why: impl Into<String>,
+    ) -> &mut Step {
+        self.choice = Some(Choice {
+            player: player.to_string(),
+            chose: chose.into(),
+            assumed: Some(why.into()),
+        });
+        self
+    }
+
+    /// Records the reading this step rests on (appended to any earlier one).
+    pub fn assume(&mut self, a: impl Into<String>) -> &mut Step {
+        let a = a.into();
+        self.assumption = Some(match self.assumption.take() {
+            Some(prev) if prev != a => format!("{prev}; {a}"),
+            _ => a,
+        });
+        self
+    }
+}
+
+/// A choice during a step, and who it belongs to.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Choice {
+    pub player: String,
+    pub chose: String,
+    /// Set when nobody stated the choice: "not stated on the board; assumed …".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assumed: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The play is illegal: nothing it does happens.
+    Error,
+    /// One sub-choice of a legal play is refused; the rest resolves as the
+    /// rules say it does without that choice.
+    Refused,
+    Warning,
+    Info,
+}
+
+/// A problem with the play (not with the document: see
+/// [`BoardError`](super::BoardError)).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub message: String,
+    /// The rule the play breaks, when one does.
+    pub rule: Option<String>,
+    /// The board field at fault (`play.attackers[1]`).
+    pub path: Option<String>,
+}
+
+/// One change between the board before and after the ruling.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Change {
+    /// What changed (`players[1].phoenixborn.damage`).
+    pub path: String,
+    pub before: Value,
+    pub after: Value,
+}
+
+/// A choice that belongs to a player and was not stated: the procedure
+/// stops and asks them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Decision {
+    /// What is decided, unique within a play (`counter`, `block:Iron Worker`).
+    pub key: String,
+    /// Who decides: the board's player name and seat (0-based).
+    pub player: String,
+    pub seat: usize,
+    /// The question, as the player is asked (`Maeoni: block Iron Worker with…`).
+    pub question: String,
+    /// The rule that gives the player this choice.
+    pub rule: String,
+    /// Where the answer goes in the play (for a board written by hand).
+    pub path: String,
+    /// The answers, at most [`MAX_OPTIONS`] (Discord's limit for a menu).
+    pub options: Vec<DecisionOption>,
+    /// The answer the rules give when the player says nothing (index into
+    /// `options`), used when the decision times out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default: Option<usize>,
+    /// Why that is the default (quoted reading of the rule).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_reason: Option<String>,
+}
+
+/// Most answers a decision offers.
+pub const MAX_OPTIONS: usize = 25;
+
+/// One answer to a [`Decision`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DecisionOption {
+    pub label: String,
+    /// JSON merge patch (RFC 7396) applied to the play when chosen.
+    pub patch: Value,
+}
+
+/// A game's result, when the board decides one.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GameResult {
+    /// The winning player's name; `None` for a draw or no winner.
+    pub winner: Option<String>,
+    pub reason: String,
+    /// The rule that decides it; `None` when it is outside the indexed rules.
+    pub rule: Option<String>,
+}
+
+/// Where the game stands: read off a board by its engine.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Status {
+    /// The phase, as the game names it (`player turns`, `action phase`).
+    pub phase: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
+    /// Whose turn it is: the board's player name and seat (0-based), when
+    /// one player is to act.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub turn: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub turn_seat: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<GameResult>,
+}
+
+/// The engine's answer to a disputed play.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Ruling {
+    pub game: String,
+    /// No error diagnostic: the play (or everything before a pending
+    /// decision) is legal. A refused sub-choice does not make it illegal.
+    pub legal: bool,
+    pub steps: Vec<Step>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Set when the procedure stopped at a choice nobody stated: the play
+    /// resolves once it is answered (nothing changed yet).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending: Option<Decision>,
+    /// The board after the play (unchanged when illegal or pending).
+    pub state: Value,
+    pub changes: Vec<Change>,
+    /// Where the game stands after the play.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<Status>,
+}
+
+impl Ruling {
+    /// A ruling on a board with no play: the board itself is valid.
+    pub fn no_play(game: &str, state: Value, status: Option<Status>) -> Ruling {
+        Ruling {
+            game: game.to_string(),
+            legal: true,
+            steps: Vec::new(),
+            diagnostics: vec![Diagnostic {
+                severity: Severity::Info,
+                message: "the board has no `play`; the board itself is valid".into(),
+                rule: None,
+                path: Some("play".into()),
+            }],
+            pending: None,
+            state,
+            changes: Vec::new(),
+            status,
+        }
+    }
+}
+
+/// Where and why an engine may cite a rule (for coverage and the citation test).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct RuleUse {
+    pub rule: &'static str,
+    /// The procedure that cites it (`attack a unit: resolve damage`).
+    pub procedure: &'static str,
+    /// A verbatim fragment of the passage this use relies on.
+    pub quote: &'static str,
+}
+
+/// Diffs two JSON states into a list of changes (leaf paths only).
+pub fn diff(before: &Value, after: &Value) -> Vec<Change> {
+    let mut out = Vec::new();
+    diff_into(String::new(), before, after, &mut out);
+    out
+}
+
+/// Whether every element is an object with a distinct `name`.
+fn named(list: &[Value]) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    list.iter().all(|v| {
+        v.get("name")
+            .and_then(Value::as_str)
+            .is_some_and(|n| seen.insert(n))
+    })
+}
+
+fn name_of(v: &Value) -> &str {
+    v.get("name").and_then(Value::as_str).unwrap_or_default()
+}
+
+fn child(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+fn diff_into(path: String, a: &Value, b: &Value, out: &mut Vec<Change>) {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            for (k, va) in x {
+                diff_into(child(&path, k), va, y.get(k).unwrap_or(&Value::Null), out);
+            }
+            for (k, vb) in y.iter().filter(|(k, _)| !x.contains_key(*k)) {
+                diff_into(child(&path, k), &Value::Null, vb, out);
+            }
+        }
+        // Lists of named things (units, players) are matched by name, so a
+        // destroyed unit reads as one removal, not a shifted list.
+        (Value::Array(x), Value::Array(y)) if named(x) && named(y) => {
+            for va in x {
+                let p = format!("{path}[{:?}]", name_of(va));
+                match y.iter().find(|vb| name_of(vb) == name_of(va)) {
+                    Some(vb) => diff_into(p, va, vb, out),
+                    None => out.push(Change {
+                        path: p,
+                        before: va.clone(),
+                        after: Value::Null,
+                    }),
+                }
+            }
+            for vb in y
+                .iter()
+                .filter(|vb| !x.iter().any(|va| name_of(va) == name_of(vb)))
+            {
+                out.push(Change {
+                    path: format!("{path}[{:?}]", name_of(vb)),
+                    before: Value::Null,
+                    after: vb.clone(),
+                });
+            }
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            for (i, (va, vb)) in x.iter().zip(y).enumerate() {
+                diff_into(format!("{path}[{i}]"), va, vb, out);
+            }
+        }
+        _ if a != b => out.push(Change {
+            path,
+            before: a.clone(),
+            after: b.clone(),
+        }),
+        _ => {}
+    }
+}
+
+/// Applies a JSON merge patch (RFC 7396): objects merge key by key, `null`
+/// removes a key, anything else replaces.
+pub fn merge_patch(target: &mut Value, patch: &Value) {
+    let Value::Object(p) = patch else {
+        *target = patch.clone();
+        return;
+    };
+    if !target.is_object() {
+        *target = Value::Object(serde_json::Map::new());
+    }
+    if let Value::Object(t) = target {
+        for (k, v) in p {
+            if v.is_null() {
+                t.remove(k);
+            } else {
+                merge_patch(t.entry(k.clone()).or_insert(Value::Null), v);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn named_lists_diff_by_name() {
+        let a = json!({"units": [{"name": "A", "life": 2}, {"name": "B", "life": 3}]});
+        let b = json!({"units": [{"name": "B", "life": 1}]});
+        let d = diff(&a, &b);
+        assert_eq!(d.len(), 2, "{d:?}");
+        assert_eq!(d[0].path, "units[\"A\"]");
+        assert_eq!(d[1].path, "units[\"B\"].life");
+    }
+
+    #[test]
+    fn merge_patches_follow_rfc_7396() {
+        let mut t = json!({"a": 1, "b": {"c": 2, "d": 3}, "e": [1]});
+        merge_patch(&mut t, &json!({"a": null, "b": {"c": 5}, "e": [2, 3]}));
+        assert_eq!(t, json!({"b": {"c": 5, "d": 3}, "e": [2, 3]}));
+    }
+}
