@@ -231,6 +231,39 @@ fn yaml_error(e: &YamlError) -> BoardError {
             "give one board document (remove the extra `---` separators)".to_string()
         }
         YamlError::Eof { .. } => "the document ends in the middle of a value".to_string(),
+        YamlError::SerdeUnknownField {
+            field, expected, ..
+        } => {
+            format!("unknown field `{field}`{}", did_you_mean(field, expected))
+        }
+        YamlError::SerdeUnknownVariant {
+            variant, expected, ..
+        } => {
+            format!(
+                "unknown value '{variant}'{}",
+                did_you_mean(variant, expected)
+            )
+        }
+        YamlError::SerdeMissingField { field, .. } => format!("missing field `{field}`"),
+        YamlError::SerdeInvalidType {
+            unexpected,
+            expected,
+            ..
+        }
+        | YamlError::SerdeInvalidValue {
+            unexpected,
+            expected,
+            ..
+        } => {
+            format!(
+                "wrong kind of value: {unexpected}, expected {}",
+                plain_expected(expected)
+            )
+        }
+        YamlError::SerdeInvalidLength { len, expected, .. } => {
+            format!("{len} items, expected {expected}")
+        }
+        YamlError::Message { msg, .. } => msg.clone(),
         YamlError::DuplicateMappingKey { key, .. } => match key {
             Some(k) => format!("the key `{k}` appears twice in the same mapping; keep one"),
             None => "a key appears twice in the same mapping; keep one".to_string(),
@@ -239,6 +272,38 @@ fn yaml_error(e: &YamlError) -> BoardError {
             .to_string(),
     };
     BoardError::syntax(message, pos)
+}
+
+/// "; did you mean `x`?" for the closest expected name, else the list.
+fn did_you_mean(typed: &str, expected: &[&str]) -> String {
+    let key = crate::text::fold(typed);
+    let close = expected
+        .iter()
+        .filter_map(|e| {
+            Some((
+                crate::text::edit_distance(&key, &crate::text::fold(e), 3)?,
+                *e,
+            ))
+        })
+        .min();
+    match close {
+        Some((_, e)) => format!("; did you mean `{e}`?"),
+        None if expected.is_empty() => String::new(),
+        None => format!("; expected one of {}", expected.join(", ")),
+    }
+}
+
+/// What a serde error expected, without Rust type names.
+fn plain_expected(expected: &str) -> &str {
+    match expected.trim_start_matches("struct ") {
+        "u8" | "u16" | "u32" | "u64" | "usize" => "a whole number from 0",
+        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number",
+        "a boolean" => "true or false",
+        "a string" => "text",
+        "a sequence" => "a list",
+        "a map" => "a mapping of fields",
+        other => other,
+    }
 }
 
 /// The `game` field of a document value.
@@ -286,19 +351,7 @@ fn serde_wording(e: &serde_json::Error) -> String {
     let Some((head, expected)) = raw.split_once(", expected ") else {
         return raw;
     };
-    let expected = match expected {
-        "u8" | "u16" | "u32" | "u64" | "usize" => "a whole number from 0",
-        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number",
-        "a boolean" => "true or false",
-        "a string" => "text",
-        "a sequence" => "a list",
-        "a map" => "a mapping of fields",
-        other => other,
-    };
-    format!(
-        "{head}, expected {}",
-        expected.trim_start_matches("struct ")
-    )
+    format!("{head}, expected {}", plain_expected(expected))
 }
 
 /// The line:column of a field path (`players[1].units[0].life`) in a
