@@ -2,7 +2,6 @@
 //! < 1 ms), a single activation, and one-line notation parsing.
 
 use arbiter::engine::GameEngine;
-use arbiter::engine::magewinds::Magewinds;
 
 const FULL_PHASE: &str = include_str!("../examples/magewinds/full-phase.yaml");
 const ONE_PLAY: &str = include_str!("../examples/magewinds/attack-step-visible.yaml");
@@ -15,7 +14,7 @@ fn main() {
 /// reactions), then diff the state.
 #[divan::bench]
 fn twelve_activation_phase() -> bool {
-    let r = Magewinds
+    let r = arbiter::engine::magewinds::ENGINE
         .judge_text(divan::black_box(FULL_PHASE))
         .expect("valid board");
     assert!(r.legal);
@@ -24,7 +23,7 @@ fn twelve_activation_phase() -> bool {
 
 #[divan::bench]
 fn one_activation() -> bool {
-    Magewinds
+    arbiter::engine::magewinds::ENGINE
         .judge_text(divan::black_box(ONE_PLAY))
         .map(|r| r.legal)
         .unwrap_or(false)
@@ -34,7 +33,7 @@ fn one_activation() -> bool {
 fn notation_line(bencher: divan::Bencher) {
     let board: serde_json::Value = serde_saphyr::from_str(ONE_PLAY).expect("yaml");
     bencher.bench(|| {
-        Magewinds.parse_notation(
+        arbiter::engine::magewinds::ENGINE.parse_notation(
             divan::black_box("activate pyro attack shade with fire bolt; step 0.8; visible Shade"),
             &board,
         )

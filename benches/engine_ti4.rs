@@ -3,7 +3,6 @@
 //! as match tracking drives it.
 
 use arbiter::engine::GameEngine;
-use arbiter::engine::ti4::Ti4;
 use serde_json::{Value, json};
 
 fn main() {
@@ -80,21 +79,21 @@ fn yaml_document() -> String {
 #[divan::bench]
 fn full_phase_40_plays_json(bencher: divan::Bencher) {
     let doc = sequence_document();
-    let r = Ti4.judge_text(&doc).unwrap();
+    let r = arbiter::engine::ti4::ENGINE.judge_text(&doc).unwrap();
     assert!(r.legal && r.state["phase"] == "status");
-    bencher.bench(|| Ti4.judge_text(divan::black_box(&doc)).unwrap());
+    bencher.bench(|| arbiter::engine::ti4::ENGINE.judge_text(divan::black_box(&doc)).unwrap());
 }
 
 #[divan::bench]
 fn full_phase_40_plays_yaml(bencher: divan::Bencher) {
     let doc = yaml_document();
-    let r = Ti4.judge_text(&doc).unwrap();
+    let r = arbiter::engine::ti4::ENGINE.judge_text(&doc).unwrap();
     assert!(
         r.legal && r.state["phase"] == "status",
         "{:?}",
         r.diagnostics
     );
-    bencher.bench(|| Ti4.judge_text(divan::black_box(&doc)).unwrap());
+    bencher.bench(|| arbiter::engine::ti4::ENGINE.judge_text(divan::black_box(&doc)).unwrap());
 }
 
 /// Match tracking: 40 rulings, each on the previous ruling's state.
@@ -106,7 +105,7 @@ fn full_phase_one_play_at_a_time(bencher: divan::Bencher) {
         for p in &plays {
             let mut doc = state;
             doc["play"] = p.clone();
-            let r = Ti4
+            let r = arbiter::engine::ti4::ENGINE
                 .judge_text(&serde_json::to_string(&doc).unwrap())
                 .unwrap();
             state = r.state;
@@ -121,7 +120,7 @@ fn one_play(bencher: divan::Bencher) {
     let mut doc = board();
     doc["play"] = json!({ "type": "strategic_action", "player": "Ben", "card": "Leadership" });
     let text = serde_json::to_string(&doc).unwrap();
-    bencher.bench(|| Ti4.judge_text(divan::black_box(&text)).unwrap());
+    bencher.bench(|| arbiter::engine::ti4::ENGINE.judge_text(divan::black_box(&text)).unwrap());
 }
 
 /// Parsing alone, for comparison.

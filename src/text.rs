@@ -37,6 +37,15 @@ pub fn edit_distance(a: &str, b: &str, max: usize) -> Option<usize> {
     (prev[b.len()] <= max).then_some(prev[b.len()])
 }
 
+/// "1 unit", "3 units", "0 units": a count with its noun (regular plural).
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -46,6 +55,12 @@ mod tests {
         assert_eq!(edit_distance("phoenixborn", "phoenixbron", 2), Some(1));
         assert_eq!(edit_distance("guard", "gaurd", 1), Some(1));
         assert_eq!(edit_distance("attack", "defend", 2), None);
+    }
+
+    #[test]
+    fn counts_read_as_words() {
+        assert_eq!(count(1, "unit"), "1 unit");
+        assert_eq!(count(0, "attacker"), "0 attackers");
     }
 
     #[test]

@@ -43,6 +43,20 @@ fn errors(r: &Ruling) -> Vec<(&str, &str)> {
         .collect()
 }
 
+/// Sub-choices refused (the play stays legal): (rule, path).
+fn refused(r: &Ruling) -> Vec<(&str, &str)> {
+    r.diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Refused)
+        .map(|d| {
+            (
+                d.rule.as_deref().unwrap_or("-"),
+                d.path.as_deref().unwrap_or("-"),
+            )
+        })
+        .collect()
+}
+
 fn unit<'a>(r: &'a Ruling, player: usize, name: &str) -> Option<&'a Value> {
     r.state["players"][player]["units"]
         .as_array()?
@@ -56,10 +70,16 @@ fn pb_damage(r: &Ruling, player: usize) -> i64 {
         .unwrap_or(-1)
 }
 
+/// A board document split into the board as the engine writes it and its play.
+fn parse_board(doc: &str) -> Result<(Value, Option<Value>), arbiter::engine::BoardError> {
+    let mut v = arbiter::engine::document::parse_value(doc)?;
+    let play = v.as_object_mut().and_then(|m| m.remove("play"));
+    Ok((ashes().check_board(&v)?, play))
+}
+
 /// The state of a legal board, parsed back and stripped of the play.
 fn initial_state(doc: &str) -> Value {
-    let b = arbiter::engine::ashes::parse_board(doc).expect("valid board");
-    serde_json::to_value(b).expect("serializable")
+    parse_board(doc).expect("valid board").0
 }
 
 fn assert_illegal_unchanged(r: &Ruling, doc: &str) {
@@ -298,49 +318,61 @@ fn step3_up_to_one_blocker_per_attacker() {
 }
 
 #[test]
-fn illegal_two_blockers_on_one_attacker() {
+fn a_second_blocker_on_one_attacker_is_refused_alone() {
     let play = "  action: attack-phoenixborn\n  attackers: [Hammer Knight]\n  blocks:\n    - { attacker: Hammer Knight, blocker: Frostback Bear }\n    - { attacker: Hammer Knight, blocker: Mist Spirit }\n";
-    let doc = board(COAL, PB, MAEONI, "", play);
-    let r = judge(&doc);
-    assert_illegal_unchanged(&r, &doc);
+    let r = judge(&board(COAL, PB, MAEONI, "", play));
+    assert!(r.legal, "the attack itself is legal: {:#?}", r.diagnostics);
     assert_eq!(
-        errors(&r),
+        refused(&r),
         [("ashes:attack-a-phoenixborn.3", "play.blocks[1].blocker")]
     );
+    assert_eq!(
+        unit(&r, 1, "Frostback Bear").unwrap()["damage"],
+        3,
+        "the first blocker stands"
+    );
+    assert_eq!(unit(&r, 1, "Mist Spirit").unwrap()["damage"], 0);
+    assert_eq!(pb_damage(&r, 1), 4);
 }
 
 #[test]
-fn illegal_exhausted_blocker() {
+fn an_exhausted_blocker_is_refused_and_the_attacker_is_unblocked() {
     let maeoni = "      - { name: Frostback Bear, attack: 2, life: 4, exhausted: true }\n";
     let play = "  action: attack-phoenixborn\n  attackers: [Hammer Knight]\n  blocks:\n    - { attacker: Hammer Knight, blocker: Frostback Bear }\n";
-    let doc = board(COAL, PB, maeoni, "", play);
-    let r = judge(&doc);
-    assert_illegal_unchanged(&r, &doc);
+    let r = judge(&board(COAL, PB, maeoni, "", play));
+    assert!(r.legal);
     assert_eq!(
-        errors(&r),
+        refused(&r),
         [("ashes:attack-a-phoenixborn.3", "play.blocks[0].blocker")]
     );
+    assert_eq!(pb_damage(&r, 1), 7, "Hammer Knight is unblocked: 4 + 3");
+    assert_eq!(unit(&r, 1, "Frostback Bear").unwrap()["damage"], 0);
 }
 
 #[test]
 fn a_blocker_must_belong_to_the_defender_and_block_one_attacker() {
     let play = "  action: attack-phoenixborn\n  attackers: [Hammer Knight]\n  blocks:\n    - { attacker: Hammer Knight, blocker: Anchornaut }\n";
-    let doc = board(COAL, PB, MAEONI, "", play);
-    let r = judge(&doc);
-    assert_illegal_unchanged(&r, &doc);
+    let r = judge(&board(COAL, PB, MAEONI, "", play));
+    assert!(r.legal);
     assert_eq!(
-        errors(&r),
+        refused(&r),
         [("ashes:attack-a-phoenixborn.3", "play.blocks[0].blocker")]
     );
+    assert_eq!(pb_damage(&r, 1), 7);
 
     let play = "  action: attack-phoenixborn\n  attackers: [Hammer Knight, Iron Worker]\n  blocks:\n    - { attacker: Hammer Knight, blocker: Ice Golem }\n    - { attacker: Iron Worker, blocker: Ice Golem }\n";
-    let doc = board(COAL, PB, MAEONI, "", play);
-    let r = judge(&doc);
-    assert_illegal_unchanged(&r, &doc);
+    let r = judge(&board(COAL, PB, MAEONI, "", play));
+    assert!(r.legal);
     assert_eq!(
-        errors(&r),
+        refused(&r),
         [("ashes:attack-a-phoenixborn.3", "play.blocks[1].blocker")]
     );
+    assert_eq!(
+        unit(&r, 1, "Ice Golem").unwrap()["damage"],
+        3,
+        "Ice Golem blocks Hammer Knight only"
+    );
+    assert_eq!(pb_damage(&r, 1), 6, "Iron Worker is unblocked: 4 + 2");
 }
 
 #[test]
@@ -642,60 +674,70 @@ fn unit_step3_an_unexhausted_unit_guard_unit_guards() {
 }
 
 #[test]
-fn illegal_guard_without_unit_guard() {
-    let doc = board(
+fn a_guard_without_unit_guard_is_refused_and_the_target_stays() {
+    let r = judge(&board(
         COAL,
         PB,
         MAEONI,
         "",
         "  action: attack-unit\n  attackers: [Iron Worker]\n  target: Mist Spirit\n  guard: Frostback Bear\n",
+    ));
+    assert!(r.legal);
+    assert_eq!(refused(&r), [("ashes:attack-a-unit.3", "play.guard")]);
+    assert!(
+        unit(&r, 1, "Mist Spirit").is_none(),
+        "the original target takes the damage"
     );
-    let r = judge(&doc);
-    assert_illegal_unchanged(&r, &doc);
-    assert_eq!(errors(&r), [("ashes:attack-a-unit.3", "play.guard")]);
+    assert_eq!(unit(&r, 1, "Frostback Bear").unwrap()["damage"], 0);
 }
 
 #[test]
-fn illegal_exhausted_unit_guard() {
+fn an_exhausted_unit_guard_is_refused() {
     let maeoni = "      - { name: Mist Spirit, attack: 1, life: 1 }\n      - { name: Ice Golem, attack: 2, life: 4, exhausted: true, abilities: [unit guard] }\n";
-    let doc = board(
+    let r = judge(&board(
         COAL,
         PB,
         maeoni,
         "",
         "  action: attack-unit\n  attackers: [Iron Worker]\n  target: Mist Spirit\n  guard: Ice Golem\n",
-    );
-    let r = judge(&doc);
-    assert_illegal_unchanged(&r, &doc);
-    assert_eq!(errors(&r), [("ashes:attack-a-unit.3", "play.guard")]);
+    ));
+    assert!(r.legal);
+    assert_eq!(refused(&r), [("ashes:attack-a-unit.3", "play.guard")]);
+    assert_eq!(unit(&r, 1, "Ice Golem").unwrap()["damage"], 0);
 }
 
 #[test]
-fn illegal_two_guards() {
-    let doc = board(
+fn two_guards_are_refused_and_no_guard_is_declared() {
+    let r = judge(&board(
         COAL,
         PB,
         MAEONI,
         "",
         "  action: attack-unit\n  attackers: [Iron Worker]\n  target: Mist Spirit\n  guard: [phoenixborn, Ice Golem]\n",
-    );
-    let r = judge(&doc);
-    assert_illegal_unchanged(&r, &doc);
-    assert_eq!(errors(&r), [("ashes:attack-a-unit.3", "play.guard")]);
+    ));
+    assert!(r.legal);
+    assert_eq!(refused(&r), [("ashes:attack-a-unit.3", "play.guard")]);
+    assert_eq!(pb_damage(&r, 1), 4);
+    assert!(unit(&r, 1, "Mist Spirit").is_none());
 }
 
 #[test]
 fn a_phoenixborn_final_target_cannot_counter() {
-    let doc = board(
+    let r = judge(&board(
         COAL,
         PB,
         MAEONI,
         "",
         "  action: attack-unit\n  attackers: [Iron Worker]\n  target: Mist Spirit\n  guard: phoenixborn\n  counter: true\n",
+    ));
+    assert!(r.legal);
+    assert_eq!(refused(&r), [("ashes:attack-a-unit.4", "play.counter")]);
+    assert_eq!(
+        pb_damage(&r, 1),
+        6,
+        "the guarding Phoenixborn takes the attack"
     );
-    let r = judge(&doc);
-    assert_illegal_unchanged(&r, &doc);
-    assert_eq!(errors(&r), [("ashes:attack-a-unit.4", "play.counter")]);
+    assert_eq!(unit(&r, 0, "Iron Worker").unwrap()["damage"], 0);
 }
 
 #[test]
@@ -745,18 +787,24 @@ fn unit_step4_1_an_exhausted_target_cannot_counter_and_takes_the_damage() {
 }
 
 #[test]
-fn illegal_counter_by_an_exhausted_target() {
+fn a_counter_by_an_exhausted_target_is_refused_and_damage_is_dealt() {
+    // Attack a Unit step 4, first bullet: "If the target unit does not
+    // counter or cannot counter because it is exhausted ... deal that
+    // amount of damage on the target unit."
     let maeoni = "      - { name: Frostback Bear, attack: 2, life: 4, exhausted: true }\n";
-    let doc = board(
+    let r = judge(&board(
         COAL,
         PB,
         maeoni,
         "",
         "  action: attack-unit\n  attackers: [Iron Worker]\n  target: Frostback Bear\n  counter: true\n",
-    );
-    let r = judge(&doc);
-    assert_illegal_unchanged(&r, &doc);
-    assert_eq!(errors(&r), [("ashes:attack-a-unit.4", "play.counter")]);
+    ));
+    assert!(r.legal, "{:#?}", r.diagnostics);
+    assert_eq!(refused(&r), [("ashes:attack-a-unit.4", "play.counter")]);
+    assert_eq!(unit(&r, 1, "Frostback Bear").unwrap()["damage"], 2);
+    assert_eq!(unit(&r, 0, "Iron Worker").unwrap()["damage"], 0);
+    assert_eq!(unit(&r, 0, "Iron Worker").unwrap()["exhausted"], true);
+    assert_eq!(rules(&r).last(), Some(&"ashes:attack-a-unit.4.1"));
 }
 
 #[test]
@@ -830,7 +878,7 @@ fn unit_step4_2_destroyed_units_get_no_exhaustion_token() {
 }
 
 #[test]
-fn illegal_damage_split_that_does_not_add_up() {
+fn a_damage_split_that_does_not_add_up_is_refused_and_asked_again() {
     let doc = board(
         COAL,
         PB,
@@ -839,12 +887,21 @@ fn illegal_damage_split_that_does_not_add_up() {
         "  action: attack-unit\n  attackers: [Iron Worker, Hammer Knight]\n  target: Frostback Bear\n  counter: true\n  split: { Iron Worker: 2, Hammer Knight: 2 }\n",
     );
     let r = judge(&doc);
-    assert_illegal_unchanged(&r, &doc);
-    assert_eq!(errors(&r), [("ashes:attack-a-unit.4.2", "play.split")]);
+    assert_eq!(refused(&r), [("ashes:attack-a-unit.4.2", "play.split")]);
+    let d = r.pending.as_ref().expect("the split is asked for again");
+    assert_eq!(
+        (d.player.as_str(), d.key.as_str()),
+        ("Maeoni", "split:Iron Worker")
+    );
+    assert_eq!(
+        r.state,
+        initial_state(&doc),
+        "nothing happens until the split is given"
+    );
 }
 
 #[test]
-fn a_counter_against_several_attackers_needs_a_split() {
+fn a_counter_against_several_attackers_stops_to_ask_for_the_split() {
     let doc = board(
         COAL,
         PB,
@@ -853,8 +910,29 @@ fn a_counter_against_several_attackers_needs_a_split() {
         "  action: attack-unit\n  attackers: [Iron Worker, Hammer Knight]\n  target: Frostback Bear\n  counter: true\n",
     );
     let r = judge(&doc);
-    assert_illegal_unchanged(&r, &doc);
-    assert_eq!(errors(&r), [("ashes:attack-a-unit.4.2", "play.split")]);
+    assert!(r.legal);
+    // The rules give no default for the split: the ruling stops and asks.
+    let d = r.pending.as_ref().expect("a pending decision");
+    assert_eq!(d.rule, "ashes:attack-a-unit.4.2");
+    assert_eq!(d.default, None);
+    let labels: Vec<&str> = d.options.iter().map(|o| o.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        ["0 to Iron Worker", "1 to Iron Worker", "2 to Iron Worker"]
+    );
+    assert_eq!(r.state, initial_state(&doc));
+    assert!(r.changes.is_empty());
+    // Answering it (the option's patch applied to the play) resolves the attack.
+    let mut v = arbiter::engine::document::parse_value(&doc).unwrap();
+    engine::merge_patch(&mut v["play"], &d.options[1].patch);
+    let r = ashes().judge(v, None, &engine::Asking::judge()).unwrap();
+    assert!(r.pending.is_none());
+    assert_eq!(unit(&r, 0, "Iron Worker").unwrap()["damage"], 1);
+    assert_eq!(
+        unit(&r, 0, "Hammer Knight").unwrap()["damage"],
+        1,
+        "the last attacker takes the rest"
+    );
 }
 
 // ---------------------------------------------------------------------- Pass
@@ -987,9 +1065,7 @@ fn the_ruling_state_is_a_board_that_takes_a_new_play() {
             "{f}: Maeoni's turn next"
         );
         // The state also parses as YAML-free JSON without a play.
-        assert!(
-            arbiter::engine::ashes::parse_board(&serde_json::to_string(&r.state).unwrap()).is_ok()
-        );
+        assert!(parse_board(&serde_json::to_string(&r.state).unwrap()).is_ok());
     }
 }
 
@@ -1089,8 +1165,10 @@ fn semantic_errors_carry_the_field_path() {
         .judge_text(&board(coal, PB, MAEONI, "", "  action: pass\n"))
         .unwrap_err();
     assert_eq!(e.path.as_deref(), Some("players[0].units[1].name"));
+    // Fields of another action are unknown fields of this one (the first is named).
     let e = ashes().judge_text(&board(COAL, PB, MAEONI, "", "  action: attack-unit\n  attackers: [Iron Worker]\n  target: Mist Spirit\n  blocks: []\n  order: [Iron Worker]\n")).unwrap_err();
-    assert_eq!(e.path.as_deref(), Some("play.order"));
+    assert_eq!(e.path.as_deref(), Some("play.blocks"));
+    assert!(e.pos.is_some(), "{e:?}");
 }
 
 #[test]
@@ -1120,11 +1198,10 @@ fn json_and_yaml_boards_parse_alike() {
         "/examples/ashes/attack-phoenixborn.yaml"
     ))
     .unwrap();
-    let yaml = arbiter::engine::ashes::parse_board(&doc).unwrap();
-    let mut v = serde_json::to_value(&yaml).unwrap();
-    v["play"] = serde_json::to_value(yaml.play.as_ref().unwrap()).unwrap();
-    let json =
-        arbiter::engine::ashes::parse_board(&serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let yaml = parse_board(&doc).unwrap();
+    let mut v = yaml.0.clone();
+    v["play"] = yaml.1.clone().unwrap();
+    let json = parse_board(&serde_json::to_string_pretty(&v).unwrap()).unwrap();
     assert_eq!(json, yaml);
     // A broken JSON board still gets line:column from the shared parser.
     let e = ashes()
@@ -1177,8 +1254,10 @@ fn board_json(doc: &str) -> Value {
 }
 
 fn yaml_play(doc: &str) -> Value {
-    let b = arbiter::engine::ashes::parse_board(doc).unwrap();
-    serde_json::to_value(b.play.unwrap()).unwrap()
+    let play = parse_board(doc).unwrap().1.unwrap();
+    // The play as the engine reads it (aliases and defaults settled).
+    let typed: arbiter::engine::ashes::Play = serde_json::from_value(play).unwrap();
+    serde_json::to_value(typed).unwrap()
 }
 
 #[test]
@@ -1353,21 +1432,44 @@ fn every_rule_use_quote_is_verbatim_and_every_cited_rule_is_listed() {
 }
 
 #[test]
-fn the_schema_describes_the_document() {
+fn the_schema_is_derived_from_the_board_and_play_types() {
     let s = ashes().schema();
     assert_eq!(s["properties"]["game"]["const"], "ashes");
     assert_eq!(s["additionalProperties"], false);
-    let play = &s["properties"]["play"];
+    let defs = &s["$defs"];
+    // One alternative per action, tagged by `action`.
+    let variants = defs["Play"]["oneOf"]
+        .as_array()
+        .expect("plays are a tagged union");
+    let actions: Vec<&str> = variants
+        .iter()
+        .filter_map(|v| v["properties"]["action"]["const"].as_str())
+        .collect();
     assert_eq!(
-        play["properties"]["action"]["enum"],
-        json!(["attack-phoenixborn", "attack-unit", "pass", "pay-cost"])
+        actions,
+        ["attack-phoenixborn", "attack-unit", "pass", "pay-cost"]
     );
-    let unit = &s["properties"]["players"]["items"]["properties"]["units"]["items"];
-    assert_eq!(unit["required"], json!(["name", "attack", "life"]));
-    // Every field the documents use is in the schema.
-    for key in ["turn", "main_action_used", "consecutive_passes", "phase"] {
+    assert_eq!(defs["Unit"]["required"], json!(["name", "attack", "life"]));
+    for key in [
+        "round",
+        "turn",
+        "main_action_used",
+        "consecutive_passes",
+        "phase",
+        "play",
+        "plays",
+    ] {
         assert!(s["properties"].get(key).is_some(), "{key}");
     }
+    let fields: Vec<&str> = variants
+        .iter()
+        .flat_map(|v| {
+            v["properties"]
+                .as_object()
+                .into_iter()
+                .flat_map(|m| m.keys().map(String::as_str))
+        })
+        .collect();
     for key in [
         "attackers",
         "target",
@@ -1380,8 +1482,11 @@ fn the_schema_describes_the_document() {
         "main_action",
         "player",
     ] {
-        assert!(play["properties"].get(key).is_some(), "{key}");
+        assert!(fields.contains(&key), "{key}");
     }
+    // Every example board validates against the schema's field names: no
+    // field the schema does not know.
+    assert_eq!(variants[0]["additionalProperties"], false);
 }
 
 // ------------------------------------------------------------- Robustness
@@ -1461,4 +1566,272 @@ fn the_documented_notation_examples_parse_and_judge() {
         n += 1;
     }
     assert!(n >= 6);
+}
+
+// ------------------------------------------- choices, phases and the result
+
+fn in_match(doc: &str, seat: usize) -> Result<Ruling, arbiter::engine::BoardError> {
+    let v = arbiter::engine::document::parse_value(doc).unwrap();
+    ashes().judge(v, Some(doc), &engine::Asking::seat(seat))
+}
+
+#[test]
+fn unstated_defender_choices_take_the_rules_default_and_say_so() {
+    let r = judge(&board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-unit\n  attackers: [Iron Worker]\n  target: Frostback Bear\n",
+    ));
+    assert!(r.legal);
+    let assumed: Vec<&str> = r
+        .steps
+        .iter()
+        .filter_map(|s| s.choice.as_ref()?.assumed.as_deref())
+        .collect();
+    assert_eq!(assumed.len(), 2, "guard and counter: {:#?}", r.steps);
+    assert!(
+        assumed
+            .iter()
+            .all(|a| a.starts_with("not stated on the board; assumed"))
+    );
+    assert!(
+        assumed
+            .iter()
+            .any(|a| a.contains("may now choose to counter"))
+    );
+    // A stated choice is not labelled as assumed.
+    let r = judge(&board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-unit\n  attackers: [Iron Worker]\n  target: Frostback Bear\n  guard: none\n  counter: false\n",
+    ));
+    assert!(
+        r.steps
+            .iter()
+            .all(|s| s.choice.as_ref().is_none_or(|c| c.assumed.is_none()))
+    );
+}
+
+#[test]
+fn in_a_match_the_defender_is_asked_and_the_attacker_cannot_answer_for_her() {
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-phoenixborn\n  attackers: [Iron Worker, Hammer Knight]\n",
+    );
+    let r = in_match(&doc, 0).unwrap();
+    let d = r.pending.expect("Maeoni is asked");
+    assert_eq!((d.player.as_str(), d.seat), ("Maeoni", 1));
+    assert_eq!(d.question, "Maeoni: block Iron Worker (attack 2) with…");
+    let labels: Vec<&str> = d.options.iter().map(|o| o.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "block with Frostback Bear",
+            "block with Mist Spirit",
+            "block with Ice Golem",
+            "no blocker"
+        ]
+    );
+    assert_eq!(d.default, Some(3), "the default the rule gives: no blocker");
+    assert!(r.changes.is_empty(), "nothing happens until she answers");
+    // Coal writing Maeoni's blocks himself is refused.
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-phoenixborn\n  attackers: [Iron Worker]\n  blocks: [{ attacker: Iron Worker }]\n",
+    );
+    let e = in_match(&doc, 0).unwrap_err();
+    assert!(e.message.contains("Maeoni's choice"), "{}", e.message);
+    // With her agreement it stands.
+    let v = arbiter::engine::document::parse_value(&doc).unwrap();
+    let agreed = engine::Asking {
+        agreed: true,
+        ..engine::Asking::seat(0)
+    };
+    assert!(ashes().judge(v, None, &agreed).unwrap().legal);
+}
+
+#[test]
+fn answers_resolve_the_attack_one_decision_at_a_time() {
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-phoenixborn\n  attackers: [Hammer Knight]\n",
+    );
+    let mut v = arbiter::engine::document::parse_value(&doc).unwrap();
+    let mut asking = engine::Asking::seat(0);
+    let mut questions = Vec::new();
+    for answer in ["block with Frostback Bear", "counter with Frostback Bear"] {
+        let r = ashes().judge(v.clone(), None, &asking).unwrap();
+        let d = r.pending.expect("a question");
+        questions.push(d.key.clone());
+        let o = d.options.iter().find(|o| o.label == answer).unwrap();
+        engine::merge_patch(&mut v["play"], &o.patch);
+        asking.answered.push((d.key, d.seat));
+    }
+    assert_eq!(questions, ["block:Hammer Knight", "counter:Hammer Knight"]);
+    let r = ashes().judge(v, None, &asking).unwrap();
+    assert!(r.pending.is_none() && r.legal, "{:#?}", r.diagnostics);
+    assert_eq!(unit(&r, 1, "Frostback Bear").unwrap()["damage"], 3);
+    assert_eq!(unit(&r, 0, "Hammer Knight").unwrap()["damage"], 2);
+    let chose: Vec<&str> = r
+        .steps
+        .iter()
+        .filter_map(|s| s.choice.as_ref())
+        .filter(|c| c.player == "Maeoni")
+        .map(|c| c.chose.as_str())
+        .collect();
+    assert!(
+        chose.contains(&"to counter with Frostback Bear"),
+        "{chose:?}"
+    );
+}
+
+#[test]
+fn ability_text_the_engine_does_not_apply_is_said() {
+    let coal = "      - { name: Iron Worker, attack: 2, life: 2, abilities: [Overkill 1] }\n";
+    let r = judge(&board(
+        coal,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-phoenixborn\n  attackers: [Iron Worker]\n",
+    ));
+    assert!(r.diagnostics.iter().any(|d| d.severity == Severity::Warning
+        && d.message.starts_with("card text not applied")
+        && d.path.as_deref() == Some("players[0].units[0].abilities[0]")));
+}
+
+#[test]
+fn names_in_the_board_are_written_as_the_board_spells_them() {
+    // `turn: coa` is Coal: the seat check cannot be switched off by a prefix.
+    let r =
+        judge(&board(COAL, PB, MAEONI, "", "  action: pass\n").replace("turn: Coal", "turn: coa"));
+    assert_eq!(r.steps[0].choice.as_ref().unwrap().player, "Coal");
+    let b = board_json(
+        &board(
+            COAL,
+            PB,
+            MAEONI,
+            "consecutive_passes: [maeo]\n",
+            "  action: pass\n",
+        )
+        .replace("turn: Coal", "turn: COAL"),
+    );
+    assert_eq!(b["turn"], "Coal");
+    assert_eq!(b["consecutive_passes"], json!(["Maeoni"]));
+    let play = json!({"action": "pass", "player": "mae"});
+    assert_eq!(ashes().actor(&b, &play).unwrap(), 1);
+}
+
+#[test]
+fn the_round_moves_on_outside_the_indexed_rules() {
+    let b = board_json(&board(COAL, PB, MAEONI, "", "  action: pass\n"));
+    // Players still to pass: advancing is refused with the rule.
+    let r = ashes().advance(&b, None).unwrap();
+    assert!(!r.legal);
+    assert_eq!(errors(&r), [("ashes:pass", "phase")]);
+    assert!(r.diagnostics[0].message.contains("Coal, Maeoni"));
+    // After both pass, the recovery phase; advancing starts round 2.
+    let r1 = judge(&board(
+        COAL,
+        PB,
+        MAEONI,
+        "consecutive_passes: [Maeoni]\n",
+        "  action: pass\n",
+    ));
+    let mut recovery = r1.state.clone();
+    recovery["players"][0]["units"][0]["exhausted"] = json!(true);
+    let r = ashes().advance(&recovery, None).unwrap();
+    assert!(r.legal);
+    assert_eq!(r.state["phase"], "player-turns");
+    assert_eq!(r.state["round"], 2);
+    assert_eq!(r.state["turn"], "Maeoni", "the first turn moves one seat");
+    assert_eq!(r.state["players"][0]["units"][0]["exhausted"], false);
+    assert!(r.steps.is_empty(), "no indexed rule covers the next round");
+    assert!(
+        r.diagnostics
+            .iter()
+            .any(|d| d.message.contains("outside the indexed rules"))
+    );
+    let status = r.status.unwrap();
+    assert_eq!(
+        (status.round, status.turn.as_deref()),
+        (Some(2), Some("Maeoni"))
+    );
+    // Advancing to a named phase; an unknown one gets did-you-mean.
+    assert!(
+        ashes()
+            .advance(&recovery, Some("player turns phase of the next round"))
+            .unwrap()
+            .legal
+    );
+    assert!(
+        ashes()
+            .advance(&recovery, Some("recovry"))
+            .unwrap_err()
+            .message
+            .contains("did you mean")
+    );
+}
+
+#[test]
+fn a_destroyed_phoenixborn_decides_the_game_outside_the_indexed_rules() {
+    let r = judge(&board(
+        COAL,
+        "{ name: Maeoni Viper, life: 20, damage: 18 }",
+        MAEONI,
+        "",
+        "  action: attack-phoenixborn\n  attackers: [Hammer Knight]\n",
+    ));
+    let result = r.status.unwrap().result.expect("a result");
+    assert_eq!(result.winner.as_deref(), Some("Coal"));
+    assert_eq!(result.rule, None, "outside the indexed rules");
+    assert!(
+        ashes()
+            .status(&board_json(&board(
+                COAL,
+                PB,
+                MAEONI,
+                "",
+                "  action: pass\n"
+            )))
+            .unwrap()
+            .result
+            .is_none()
+    );
+}
+
+#[test]
+fn adjust_sets_a_field_and_checks_the_board() {
+    let b = board_json(&board(COAL, PB, MAEONI, "", "  action: pass\n"));
+    let a = ashes()
+        .adjust(&b, "Maeoni.phoenixborn.damage", "6")
+        .unwrap();
+    assert_eq!(
+        (a.field.as_str(), a.owner),
+        ("players[1].phoenixborn.damage", Some(1))
+    );
+    assert_eq!((a.before.clone(), a.after.clone()), (json!(4), json!(6)));
+    assert_eq!(a.state["players"][1]["phoenixborn"]["damage"], 6);
+    let e = ashes()
+        .adjust(&b, "Maeoni.phoenixborn.lfe", "6")
+        .unwrap_err();
+    assert!(e.message.contains("did you mean `life`"), "{}", e.message);
+    let e = ashes()
+        .adjust(&b, "Maeoni.phoenixborn.life", "0")
+        .unwrap_err();
+    assert!(e.message.contains("at least 1"), "{}", e.message);
+    assert_eq!(ashes().adjust(&b, "turn", "Maeoni").unwrap().owner, None);
 }

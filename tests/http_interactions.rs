@@ -129,9 +129,9 @@ fn assert_judged(embed: &Value) {
     );
     let desc = embed["description"].as_str().unwrap_or_default();
     for step in [
-        "**1.** `ashes:attack-a-phoenixborn`\nCoal attacks a Phoenixborn with 3 unit(s)",
-        "**2.** `ashes:attack-a-phoenixborn.1`\nCoal declares 3 attacker(s)",
-        "**4.** `ashes:attack-a-phoenixborn.3`\nMaeoni declares 2 blocker(s)",
+        "**1.** `ashes:attack-a-phoenixborn`\nCoal attacks a Phoenixborn with 3 units",
+        "**2.** `ashes:attack-a-phoenixborn.1`\nCoal declares 3 attackers",
+        "**4.** `ashes:attack-a-phoenixborn.3`\nMaeoni declares 2 blockers",
         "**6.** `ashes:attack-a-phoenixborn.4`\nAnchornaut is unblocked: it deals 1 damage to Maeoni Viper",
         "**8.** `ashes:attack-a-phoenixborn.4.1`\nHammer Knight deals 3 damage to Mist Spirit",
         "**10.** `ashes:attack-a-phoenixborn.4.2`\nIron Worker and Frostback Bear are in battle",

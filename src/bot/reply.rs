@@ -388,19 +388,35 @@ pub fn passages_message(app: &App, reply: &CiteReply, whole_section: bool) -> Do
 }
 
 pub fn ruling_message(r: &Ruling) -> Doc {
-    let verdict = if r.legal { "legal" } else { "ILLEGAL" };
-    let title = truncate(&format!("Ruling ({}): the play is {verdict}", r.game), 256);
+    let verdict = match (r.legal, &r.pending) {
+        (false, _) => "the play is ILLEGAL",
+        (true, Some(_)) => "waiting for a decision",
+        (true, None) => "the play is legal",
+    };
+    let title = truncate(&format!("Ruling ({}): {verdict}", r.game), 256);
     let mut blocks = Vec::new();
     for (n, s) in r.steps.iter().enumerate() {
         let head = format!("**{}.** `{}`", n + 1, s.rule);
         let mut body = escape_md(&s.text);
-        if let Some(c) = &s.choice {
-            let _ = write!(
-                body,
-                "\n\u{2003}choice: {} chose {}",
-                escape_md(&c.player),
-                escape_md(&c.chose)
-            );
+        match &s.choice {
+            Some(c) if c.assumed.is_some() => {
+                let _ = write!(
+                    body,
+                    "\n\u{2003}choice: {} {} — *{}*",
+                    escape_md(&c.player),
+                    escape_md(&c.chose),
+                    escape_md(c.assumed.as_deref().unwrap_or_default())
+                );
+            }
+            Some(c) => {
+                let _ = write!(
+                    body,
+                    "\n\u{2003}choice: {} chose {}",
+                    escape_md(&c.player),
+                    escape_md(&c.chose)
+                );
+            }
+            None => {}
         }
         if !s.numbers.is_empty() {
             let nums: Vec<String> = s
@@ -435,6 +451,27 @@ pub fn ruling_message(r: &Ruling) -> Doc {
             let _ = write!(body, " (at `{p}`)");
         }
         blocks.push(Block::text(head, body));
+    }
+    if let Some(d) = &r.pending {
+        let mut body = format!("{} `{}`", escape_md(&d.question), d.rule);
+        for (i, o) in d.options.iter().enumerate() {
+            let default = if d.default == Some(i) {
+                " *(the rules' default)*"
+            } else {
+                ""
+            };
+            let _ = write!(body, "\n{}. {}{default}", i + 1, escape_md(&o.label));
+        }
+        blocks.push(Block::text(
+            format!("**⏳ waiting for {}**", escape_md(&d.player)),
+            body,
+        ));
+    }
+    if let Some(res) = r.status.as_ref().and_then(|s| s.result.as_ref()) {
+        blocks.push(Block::text(
+            "**🏁 Result**".into(),
+            escape_md(crate::render::text::result(res).trim_end()),
+        ));
     }
     if r.changes.is_empty() {
         blocks.push(Block::text(

@@ -173,12 +173,23 @@ pub fn coverage(reply: &crate::app::CoverageReply) -> String {
 
 pub fn ruling(r: &crate::engine::Ruling) -> String {
     let mut out = String::new();
-    let verdict = if r.legal { "LEGAL" } else { "ILLEGAL" };
+    let verdict = match (r.legal, &r.pending) {
+        (false, _) => "ILLEGAL",
+        (true, Some(_)) => "WAITING FOR A DECISION",
+        (true, None) => "LEGAL",
+    };
     let _ = writeln!(out, "{} — {verdict}", r.game);
     for (n, s) in r.steps.iter().enumerate() {
         let _ = writeln!(out, "{:>2}. [{}] {}", n + 1, s.rule, s.text);
-        if let Some(c) = &s.choice {
-            let _ = writeln!(out, "      choice: {} chose {}", c.player, c.chose);
+        match &s.choice {
+            Some(c) if c.assumed.is_some() => {
+                let why = c.assumed.as_deref().unwrap_or_default();
+                let _ = writeln!(out, "      choice: {} {} ({why})", c.player, c.chose);
+            }
+            Some(c) => {
+                let _ = writeln!(out, "      choice: {} chose {}", c.player, c.chose);
+            }
+            None => {}
         }
         if !s.numbers.is_empty() {
             let nums: Vec<String> = s
@@ -208,6 +219,12 @@ pub fn ruling(r: &crate::engine::Ruling) -> String {
         }
         out.push('\n');
     }
+    if let Some(d) = &r.pending {
+        out.push_str(&decision(d));
+    }
+    if let Some(res) = r.status.as_ref().and_then(|s| s.result.as_ref()) {
+        out.push_str(&result(res));
+    }
     if !r.changes.is_empty() {
         let _ = writeln!(out, "changes:");
         for c in &r.changes {
@@ -222,4 +239,38 @@ pub fn ruling(r: &crate::engine::Ruling) -> String {
         let _ = writeln!(out, "  {line}");
     }
     out
+}
+
+/// A decision the procedure stopped at, with its numbered answers.
+pub fn decision(d: &crate::engine::Decision) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "waiting for {}: {} [{}]", d.player, d.question, d.rule);
+    for (i, o) in d.options.iter().enumerate() {
+        let default = if d.default == Some(i) {
+            "  (the rules' default)"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "  {}. {}{default}", i + 1, o.label);
+    }
+    if let Some(why) = &d.default_reason {
+        let _ = writeln!(out, "  default: {why}");
+    }
+    let _ = writeln!(out, "  (on a board: give it as `{}`)", d.path);
+    out
+}
+
+/// A game's result.
+pub fn result(r: &crate::engine::GameResult) -> String {
+    let who = r
+        .winner
+        .as_deref()
+        .map_or("no winner".to_string(), |w| format!("{w} wins"));
+    let rule = r
+        .rule
+        .as_deref()
+        .map_or("outside the indexed rules".to_string(), |id| {
+            format!("[{id}]")
+        });
+    format!("result: {who}: {} ({rule})\n", r.reason)
 }

@@ -3,158 +3,200 @@
 //!
 //! See `docs/games/ashes.md` for the board document and the play notation.
 
-pub mod doc;
-pub mod notation;
-pub mod procedure;
+pub mod board;
+mod notation;
+pub mod plays;
+mod procedure;
 pub mod rules;
 
-use crate::engine::{BoardError, GameEngine, RuleUse, Ruling};
+use crate::engine::kit::{Cx, Game, Kit, Phase, Reset, Stop};
+use crate::engine::{BoardError, GameResult, RuleUse, Status};
 
-pub use doc::{Board, parse_board};
-pub use procedure::adjudicate;
+pub use board::Board;
+pub use plays::Play;
+pub use procedure::DESTROYED_ASSUMPTION;
 
 /// The Ashes Reborn engine.
 pub struct Ashes;
 
 /// The registered instance.
-pub const ENGINE: crate::engine::legacy::Legacy<Ashes> = crate::engine::legacy::Legacy(Ashes);
+pub const ENGINE: Kit<Ashes> = Kit::new();
 
-impl crate::engine::legacy::Old for Ashes {
-    fn game(&self) -> &'static str {
-        "ashes"
-    }
+const ROUND_RESETS: &[Reset] = &[
+    Reset {
+        field: "players[].units[].exhausted",
+        value: "false",
+        what: "exhaustion cleared from units",
+    },
+    Reset {
+        field: "players[].phoenixborn.exhausted",
+        value: "false",
+        what: "exhaustion cleared from Phoenixborn",
+    },
+    Reset {
+        field: "main_action_used",
+        value: "false",
+        what: "no main action used",
+    },
+    Reset {
+        field: "consecutive_passes",
+        value: "[]",
+        what: "passes cleared",
+    },
+];
 
-    fn rule_uses(&self) -> &'static [RuleUse] {
+impl Game for Ashes {
+    const ID: &'static str = "ashes";
+    type Board = Board;
+    type Play = Play;
+
+    const BOARD_READS: &'static [&'static str] = &[
+        "game",
+        "round",
+        "phase",
+        "turn",
+        "main_action_used",
+        "consecutive_passes",
+        "players",
+    ];
+
+    /// A round: the player turns phase, then (when all players passed on
+    /// consecutive turns, `ashes:pass`) the recovery phase. What the recovery
+    /// phase does, and the next round, are outside the indexed text.
+    const PHASES: &'static [Phase] = &[
+        Phase {
+            id: "player-turns",
+            name: "player turns phase of the next round",
+            rule: None,
+            new_round: true,
+            resets: ROUND_RESETS,
+        },
+        Phase {
+            id: "recovery",
+            name: "recovery phase",
+            rule: Some(rules::PASS),
+            new_round: false,
+            resets: &[],
+        },
+    ];
+
+    fn rule_uses() -> &'static [RuleUse] {
         rules::RULE_USES
     }
 
-    fn schema(&self) -> serde_json::Value {
-        schema()
+    fn validate(b: &mut Board) -> Result<(), BoardError> {
+        board::validate(b)
     }
 
-    fn judge(&self, document: &str) -> Result<Ruling, BoardError> {
-        let board = parse_board(document)?;
-        adjudicate(&board)
+    fn players(b: &Board) -> Vec<String> {
+        b.players.iter().map(|p| p.name.clone()).collect()
     }
 
-    fn parse_notation(
-        &self,
-        line: &str,
-        board: &serde_json::Value,
-    ) -> Result<serde_json::Value, BoardError> {
-        notation::parse(line, board)
+    fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
+        procedure::actor(b, play)
     }
 
-    fn notation_completions(&self, partial: &str, board: &serde_json::Value) -> Vec<String> {
-        notation::completions(partial, board)
+    fn play(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
+        procedure::run(b, play, cx)
+    }
+
+    fn play_reads(_: &Play) -> &'static [&'static str] {
+        &[
+            "action",
+            "player",
+            "attackers",
+            "target",
+            "blocks",
+            "order",
+            "guard",
+            "counter",
+            "split",
+            "card",
+            "main_action",
+        ]
+    }
+
+    fn status(b: &Board) -> Status {
+        let turn = match b.phase {
+            board::Phase::PlayerTurns => Some(b.turn_seat()),
+            board::Phase::Recovery => None,
+        };
+        Status {
+            phase: match b.phase {
+                board::Phase::PlayerTurns => "player turns".into(),
+                board::Phase::Recovery => "recovery".into(),
+            },
+            round: Some(b.round),
+            turn: turn.map(|t| b.name(t)),
+            turn_seat: turn,
+            result: result(b),
+        }
+    }
+
+    fn before_advance(b: &Board, cx: &mut Cx) {
+        if b.phase == board::Phase::PlayerTurns {
+            let waiting: Vec<String> = b
+                .players
+                .iter()
+                .map(|p| p.name.clone())
+                .filter(|n| !b.consecutive_passes.contains(n))
+                .collect();
+            cx.error(rules::PASS, "phase", format!("the player turns phase ends only when all players pass on consecutive turns; still to pass: {}", waiting.join(", ")));
+        }
+    }
+
+    fn entered(b: &mut Board, phase: &Phase, cx: &mut Cx) {
+        if phase.id == "player-turns" && !b.players.is_empty() {
+            let first = b.name((b.round as usize - 1) % b.players.len());
+            b.turn = Some(first.clone());
+            cx.note(Some("turn"), format!("the indexed text does not say who takes the first turn of a round: the turn goes to {first} (seat order, moving one seat each round: an assumption outside the indexed rules; adjust `turn` if your table differs)"));
+        }
+    }
+
+    fn notation(line: &str, b: &Board) -> Result<Play, BoardError> {
+        notation::parse(line, b)
+    }
+
+    fn completions(partial: &str, b: &Board) -> Vec<String> {
+        notation::completions(partial, b)
     }
 }
 
-/// JSON Schema of an Ashes Reborn board document.
-pub fn schema() -> serde_json::Value {
-    use serde_json::json;
-    let name = json!({"type": "string", "minLength": 1});
-    let count = json!({"type": "integer", "minimum": 0, "maximum": doc::MAX_VALUE});
-    let names = json!({"type": "array", "items": {"type": "string", "minLength": 1}, "maxItems": doc::MAX_UNITS});
-    let players = json!({
-        "type": "array", "minItems": 1, "maxItems": doc::MAX_PLAYERS,
-        "items": {
-            "type": "object", "additionalProperties": false,
-            "required": ["name", "phoenixborn"],
-            "properties": {
-                "name": name,
-                "phoenixborn": {
-                    "type": "object", "additionalProperties": false,
-                    "required": ["name", "life"],
-                    "properties": {
-                        "name": name,
-                        "life": {"type": "integer", "minimum": 1, "maximum": doc::MAX_VALUE},
-                        "damage": count,
-                        "exhausted": {"type": "boolean", "default": false}
-                    }
-                },
-                "units": {
-                    "type": "array", "maxItems": doc::MAX_UNITS,
-                    "items": {
-                        "type": "object", "additionalProperties": false,
-                        "required": ["name", "attack", "life"],
-                        "properties": {
-                            "name": name,
-                            "attack": count,
-                            "life": {"type": "integer", "minimum": 1, "maximum": doc::MAX_VALUE},
-                            "damage": count,
-                            "exhausted": {"type": "boolean", "default": false},
-                            "abilities": {
-                                "type": "array",
-                                "items": {"anyOf": [{"enum": ["Unit Guard"]}, {"type": "string"}]},
-                                "description": "Abilities that matter to the rules, such as `Unit Guard`."
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    });
-    let play = json!({
-        "type": "object", "additionalProperties": false,
-        "required": ["action"],
-        "properties": {
-            "action": {"enum": ["attack-phoenixborn", "attack-unit", "pass", "pay-cost"]},
-            "player": {"type": "string", "description": "The acting player; defaults to whose turn it is, else the first player."},
-            "attackers": names,
-            "target": {"type": "string", "description": "attack-phoenixborn: the Phoenixborn (or its player); attack-unit: the unit attacked."},
-            "blocks": {
-                "type": "array", "maxItems": doc::MAX_UNITS,
-                "description": "attack-phoenixborn: one entry per blocked attacker.",
-                "items": {
-                    "type": "object", "additionalProperties": false,
-                    "required": ["attacker", "blocker"],
-                    "properties": {
-                        "attacker": {"type": "string"},
-                        "blocker": {"type": "string"},
-                        "counter": {"type": "boolean", "default": false}
-                    }
-                }
-            },
-            "order": {"type": "array", "items": {"type": "string"}, "description": "attack-phoenixborn: order in which the attackers resolve; defaults to the declared order."},
-            "guard": {
-                "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
-                "description": "attack-unit: `phoenixborn` (or its name) or a unit with Unit Guard."
-            },
-            "counter": {"type": "boolean", "description": "attack-unit: whether the final target unit counters."},
-            "split": {
-                "type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": doc::MAX_VALUE},
-                "description": "attack-unit with a counter against several attackers: the countering unit's damage per attacker."
-            },
-            "card": {"type": "string", "description": "pay-cost: the card played or activated."},
-            "main_action": {"type": "boolean", "description": "pay-cost: whether the cost includes the main-action symbol."}
-        },
-        "allOf": [
-            {"if": {"properties": {"action": {"const": "attack-phoenixborn"}}}, "then": {"required": ["attackers"], "properties": {"guard": false, "counter": false, "split": false, "card": false, "main_action": false}}},
-            {"if": {"properties": {"action": {"const": "attack-unit"}}}, "then": {"required": ["attackers", "target"], "properties": {"blocks": false, "order": false, "card": false, "main_action": false}}},
-            {"if": {"properties": {"action": {"const": "pay-cost"}}}, "then": {"required": ["card", "main_action"], "properties": {"attackers": false, "target": false, "blocks": false, "order": false, "guard": false, "counter": false, "split": false}}},
-            {"if": {"properties": {"action": {"const": "pass"}}}, "then": {"properties": {"attackers": false, "target": false, "blocks": false, "order": false, "guard": false, "counter": false, "split": false, "card": false, "main_action": false}}}
-        ]
-    });
-    json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://arbiter.invalid/schema/ashes.json",
-        "title": "Ashes Reborn board document",
-        "description": "Players, their Phoenixborn and units, and optionally the play in dispute. Names, not ids; omitted damage is 0 and omitted exhausted is false.",
-        "type": "object",
-        "additionalProperties": false,
-        "required": ["game", "players"],
-        "properties": {
-            "game": {"const": "ashes", "description": "Always `ashes`."},
-            "turn": {"type": "string", "description": "Whose turn it is (a player name). Defaults to the acting player."},
-            "main_action_used": {"type": "boolean", "default": false, "description": "The player whose turn it is has already used this turn's main action."},
-            "consecutive_passes": {
-                "type": "array", "items": {"type": "string"}, "maxItems": 64,
-                "description": "Players who passed on the most recent consecutive turns, oldest first (cleared by any other main action)."
-            },
-            "phase": {"enum": ["player-turns", "recovery"], "default": "player-turns"},
-            "players": players,
-            "play": play
-        }
-    })
+/// A Phoenixborn whose damage reached its life is destroyed: when one
+/// player's is left, that player wins. Outside the indexed text.
+fn result(b: &Board) -> Option<GameResult> {
+    let lost: Vec<&board::Player> = b
+        .players
+        .iter()
+        .filter(|p| p.phoenixborn.damage >= p.phoenixborn.life)
+        .collect();
+    if lost.is_empty() || b.players.len() < 2 {
+        return None;
+    }
+    let standing: Vec<&board::Player> = b
+        .players
+        .iter()
+        .filter(|p| p.phoenixborn.damage < p.phoenixborn.life)
+        .collect();
+    let gone: Vec<String> = lost
+        .iter()
+        .map(|p| format!("{}'s {}", p.name, p.phoenixborn.name))
+        .collect();
+    match standing.as_slice() {
+        [winner] => Some(GameResult {
+            winner: Some(winner.name.clone()),
+            reason: format!(
+                "{} destroyed (damage at least its life): the last Phoenixborn standing wins, a reading outside the indexed text",
+                gone.join(" and ")
+            ),
+            rule: None,
+        }),
+        [] => Some(GameResult {
+            winner: None,
+            reason: "every Phoenixborn is destroyed at once: no winner (outside the indexed text)"
+                .into(),
+            rule: None,
+        }),
+        _ => None,
+    }
 }

@@ -1,711 +1,430 @@
-//! One-line play notation, as typed in Discord:
+//! One-line play notation, on the shared lexer:
 //!
 //! ```text
 //! [PLAYER:] pass
 //! [PLAYER:] pay CARD main | pay CARD no main
-//! [PLAYER:] attack [phoenixborn] [PB] with A, B[, C] [; block A with X [counter]]… [; order B, A]
-//! [PLAYER:] attack unit TARGET with A, B [; guard phoenixborn|UNIT] [; counter|no counter] [; split A 1, B 2]
+//! [PLAYER:] attack [phoenixborn] [PB] with A, B [; block A with X [counter|no counter]]… [; no block] [; order B, A]
+//! [PLAYER:] attack unit TARGET with A, B [; guard phoenixborn|UNIT|none] [; counter|no counter] [; split A 1, B 2]
 //! ```
 //!
-//! Names may be quoted ("Mist Spirit") and resolve fuzzily against the board.
+//! The clauses after the first are the defending player's choices: in a
+//! match they are asked of her, so the attacker writes them only when she
+//! agreed (`agreed by`).
 
 use std::collections::BTreeMap;
 
+use super::board::Board;
+use super::plays::{Block, OneOrMany, Play};
 use crate::engine::BoardError;
-use crate::engine::legacy::resolve_name;
+use crate::engine::kit::names;
+use crate::engine::kit::notation::{
+    self as lex, clauses, keyword, list, split_word, strip_suffix_word, strip_word, unquote,
+};
 use crate::text::fold;
 
-use super::doc::{Action, Block, Board, OneOrMany, Play};
-
-/// Longest notation line accepted.
-const MAX_LINE: usize = 2000;
-
-fn unquote(s: &str) -> &str {
-    let t = s.trim();
-    t.trim_matches(|c| c == '"' || c == '\'' || c == '“' || c == '”' || c == '`')
-        .trim()
+fn err(path: &str, message: impl Into<String>) -> BoardError {
+    BoardError::semantic(path, message)
 }
 
-fn strip_word<'a>(s: &'a str, words: &[&str]) -> Option<&'a str> {
-    let t = s.trim_start();
-    for w in words {
-        if t.get(..w.len()).is_some_and(|x| x.eq_ignore_ascii_case(w)) {
-            let rest = t.get(w.len()..).unwrap_or("");
-            if rest.is_empty() {
-                return Some("");
-            }
-            if rest.starts_with(' ') {
-                return Some(rest.trim_start());
-            }
-        }
-    }
-    None
-}
-
-/// Splits at the first `with` word (case-insensitive), outside quotes.
-fn split_with(s: &str) -> Option<(&str, &str)> {
-    if s.len() >= 5 && s.get(..5).is_some_and(|x| x.eq_ignore_ascii_case("with ")) {
-        return Some(("", s.get(5..).unwrap_or("").trim_start()));
-    }
-    let i = find_outside_quotes(s, " with ")?;
-    Some((s.get(..i)?.trim_end(), s.get(i + 6..)?.trim_start()))
-}
-
-/// Finds `pat` (ASCII case-insensitive) outside double quotes.
-fn find_outside_quotes(s: &str, pat: &str) -> Option<usize> {
-    let mut quoted = false;
-    for (i, c) in s.char_indices() {
-        if c == '"' || c == '“' || c == '”' {
-            quoted = !quoted;
-        }
-        if !quoted
-            && s.get(i..i + pat.len())
-                .is_some_and(|x| x.eq_ignore_ascii_case(pat))
-        {
-            return Some(i);
-        }
-    }
-    None
-}
-
-/// Splits a list on commas and the word `and`.
-fn split_list(s: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for part in s.split(',') {
-        let mut rest = part.trim();
-        while let Some(i) = find_outside_quotes(rest, " and ") {
-            out.push(unquote(rest.get(..i).unwrap_or("")).to_string());
-            rest = rest.get(i + 5..).unwrap_or("");
-        }
-        let rest = unquote(rest);
-        if !rest.is_empty() {
-            out.push(rest.to_string());
-        }
-    }
-    out.retain(|x| !x.is_empty());
-    out
-}
-
-fn board_of(board: &serde_json::Value) -> Result<Board, BoardError> {
-    let b = serde_json::from_value::<Board>(board.clone()).map_err(|e| {
-        BoardError::semantic(
-            "board",
-            format!("the board this play is meant for is not a valid Ashes board: {e}"),
-        )
-    })?;
-    super::doc::validate(&b)?;
-    Ok(b)
-}
-
-fn player_index(b: &Board, typed: &str, path: &str) -> Result<usize, BoardError> {
-    let names: Vec<&str> = b.players.iter().map(|p| p.name.as_str()).collect();
-    let n = resolve_name(typed, &names, path, "player")?;
-    b.players
-        .iter()
-        .position(|p| p.name == n)
-        .ok_or_else(|| BoardError::semantic(path, format!("unknown player '{typed}'")))
-}
-
-fn units_of(b: &Board, p: usize) -> Vec<&str> {
-    b.players
-        .get(p)
-        .map(|pl| pl.units.iter().map(|u| u.name.as_str()).collect())
-        .unwrap_or_default()
-}
-
-fn opponent_units(b: &Board, actor: usize) -> Vec<&str> {
-    b.players
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| *i != actor)
-        .flat_map(|(_, p)| p.units.iter().map(|u| u.name.as_str()))
-        .collect()
-}
-
-/// Resolves against `first`, then against `fallback` (so an illegal choice
-/// such as an opponent's unit still reaches the judge, which explains it).
-fn resolve2(
-    typed: &str,
-    first: &[&str],
-    fallback: &[&str],
-    path: &str,
-    what: &str,
-) -> Result<String, BoardError> {
-    match resolve_name(typed, first, path, what) {
-        Ok(n) => Ok(n.to_string()),
-        Err(e) => match resolve_name(typed, fallback, path, what) {
-            Ok(n) => Ok(n.to_string()),
-            Err(_) => Err(e),
-        },
-    }
-}
-
-fn all_units(b: &Board) -> Vec<&str> {
-    b.players
-        .iter()
-        .flat_map(|p| p.units.iter().map(|u| u.name.as_str()))
-        .collect()
-}
-
-fn pb_or_player(b: &Board, typed: &str) -> Option<usize> {
-    let k = fold(typed);
-    if k.is_empty() {
-        return None;
-    }
-    b.players
-        .iter()
-        .position(|p| fold(&p.phoenixborn.name) == k || fold(&p.name) == k)
-        .or_else(|| {
-            let hits: Vec<usize> = b
-                .players
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| {
-                    fold(&p.phoenixborn.name).starts_with(&k) || fold(&p.name).starts_with(&k)
-                })
-                .map(|(i, _)| i)
-                .collect();
-            if hits.len() == 1 {
-                hits.first().copied()
-            } else {
-                None
-            }
-        })
-}
-
-fn empty_play(action: Action, player: Option<String>) -> Play {
-    Play {
-        action,
-        player,
-        attackers: Vec::new(),
-        target: None,
-        blocks: Vec::new(),
-        order: Vec::new(),
-        guard: None,
-        counter: None,
-        split: BTreeMap::new(),
-        card: None,
-        main_action: None,
-    }
-}
-
-/// Parses a notation line into the `play` value of a board document.
-pub fn parse(line: &str, board: &serde_json::Value) -> Result<serde_json::Value, BoardError> {
-    if line.len() > MAX_LINE {
-        return Err(BoardError::refused(format!(
-            "the play is {} characters long; the limit is {MAX_LINE}",
-            line.len()
-        )));
-    }
-    let b = board_of(board)?;
-    let mut clauses = line.split(';').map(str::trim).filter(|c| !c.is_empty());
-    let Some(mut head) = clauses.next() else {
-        return Err(BoardError::semantic(
+/// Parses a notation line into a play.
+pub fn parse(line: &str, b: &Board) -> Result<Play, BoardError> {
+    let parts = clauses(line);
+    let Some((head, rest)) = parts.split_first() else {
+        return Err(err(
             "play",
             "the play is empty; try `pass`, `pay CARD main` or `attack PHOENIXBORN with UNIT, UNIT`",
         ));
     };
-    // Optional `PLAYER:` prefix.
-    let mut player: Option<usize> = None;
-    if let Some(i) = find_outside_quotes(head, ":") {
-        let who = unquote(&head[..i]);
-        if !who.is_empty() && !who.contains(' ')
-            || b.players.iter().any(|p| fold(&p.name) == fold(who))
-        {
-            player = Some(player_index(&b, who, "play.player")?);
-            head = head[i + 1..].trim();
-        }
-    }
-    let actor = player
-        .or_else(|| {
-            b.turn
-                .as_deref()
-                .and_then(|t| player_index(&b, t, "turn").ok())
-        })
-        .unwrap_or(0);
-    let player_name = player
-        .and_then(|p| b.players.get(p))
-        .map(|p| p.name.clone());
-
+    let (speaker, head) = lex::speaker(head, &b.names())?;
+    let player = speaker.map(|s| b.name(s));
+    let actor = speaker.unwrap_or_else(|| b.turn_seat());
     if strip_word(head, &["pass"]).is_some_and(str::is_empty) {
-        if let Some(extra) = clauses.next() {
-            return Err(BoardError::semantic(
+        if let Some(extra) = rest.first() {
+            return Err(err(
                 "play",
                 format!("`pass` takes nothing more; unexpected '{extra}'"),
             ));
         }
-        return to_value(empty_play(Action::Pass, player_name));
+        return Ok(Play::Pass { player });
     }
-    if let Some(rest) = strip_word(head, &["pay", "play", "activate"]) {
-        let mut play = empty_play(Action::PayCost, player_name);
-        let lower = rest.to_lowercase();
-        let (card, main) = if let Some(c) = [
-            "without main action",
-            "without main",
-            "no main action",
-            "no main",
-            "(no main)",
-            "side",
-        ]
-        .iter()
-        .find_map(|suf| lower.strip_suffix(suf).map(|s| (s.len(), false)))
-        {
-            (rest.get(..c.0).unwrap_or(""), Some(c.1))
-        } else if let Some(c) = [
-            "with main action",
-            "with main",
-            "main action",
-            "(main)",
-            "[[main]]",
-            "main",
-        ]
-        .iter()
-        .find_map(|suf| lower.strip_suffix(suf).map(|s| (s.len(), true)))
-        {
-            (rest.get(..c.0).unwrap_or(""), Some(c.1))
-        } else {
-            (rest, None)
-        };
-        let card = unquote(card);
-        if card.is_empty() {
-            return Err(BoardError::semantic(
-                "play.card",
-                "name the card: `pay \"Molten Gold\" main`",
-            ));
-        }
-        let Some(main) = main else {
-            return Err(BoardError::semantic(
-                "play.main_action",
-                "say whether the cost has the main-action symbol: end the play with `main` or `no main`",
-            ));
-        };
-        play.card = Some(card.to_string());
-        play.main_action = Some(main);
-        return to_value(play);
+    if let Some(card) = strip_word(head, &["pay", "play", "activate"]) {
+        return pay(card, player);
     }
-    let Some(rest) = strip_word(head, &["attack", "attacks"]) else {
-        return Err(BoardError::semantic(
+    let Some(attack) = strip_word(head, &["attack", "attacks"]) else {
+        return Err(err(
             "play",
             format!(
                 "'{head}' is not a play; start with `attack`, `pass` or `pay` (for example `attack Maeoni with Iron Worker`)"
             ),
         ));
     };
-    let (kind, rest) = if let Some(r) = strip_word(rest, &["phoenixborn", "pb"]) {
-        (Some(Action::AttackPhoenixborn), r)
-    } else if let Some(r) = strip_word(rest, &["unit"]) {
-        (Some(Action::AttackUnit), r)
-    } else {
-        (None, rest)
+    let (kind, attack) = match keyword(attack, &["phoenixborn", "pb", "unit"]) {
+        Some(("unit", r)) => (Some(false), r),
+        Some((_, r)) => (Some(true), r),
+        None => (None, attack),
     };
-    let (target_text, attackers_text) = match split_with(rest) {
-        Some((t, a)) => (unquote(t).to_string(), a.to_string()),
-        None if kind == Some(Action::AttackPhoenixborn)
-            && strip_word(rest, &["with"]).is_some() =>
-        {
-            (
-                String::new(),
-                strip_word(rest, &["with"]).unwrap_or("").to_string(),
-            )
-        }
-        None if strip_word(rest, &["with"]).is_some() => (
-            String::new(),
-            strip_word(rest, &["with"]).unwrap_or("").to_string(),
-        ),
+    let (target, attackers) = match split_word(attack, "with") {
+        Some((t, a)) => (unquote(t).to_string(), a),
         None => {
-            return Err(BoardError::semantic(
+            return Err(err(
                 "play.attackers",
                 "name the attackers after `with`: `attack Maeoni with Iron Worker, Hammer Knight`",
             ));
         }
     };
-    let kind = match kind {
-        Some(k) => k,
-        None if target_text.is_empty() => Action::AttackPhoenixborn,
-        None => {
-            let is_unit = opponent_units(&b, actor)
-                .iter()
-                .any(|u| fold(u) == fold(&target_text));
-            if !is_unit && pb_or_player(&b, &target_text).is_some() {
-                Action::AttackPhoenixborn
-            } else {
-                Action::AttackUnit
-            }
-        }
-    };
-    let mut play = empty_play(kind, player_name);
-    let own = units_of(&b, actor);
-    let everyone = all_units(&b);
-    for (i, a) in split_list(&attackers_text).iter().enumerate() {
-        play.attackers.push(resolve2(
-            a,
-            &own,
-            &everyone,
-            &format!("play.attackers[{i}]"),
-            "unit",
-        )?);
+    let attackers = attackers_of(b, actor, attackers)?;
+    let on_pb = kind.unwrap_or_else(|| target.is_empty() || targets_phoenixborn(b, actor, &target));
+    if on_pb {
+        attack_pb(b, player, attackers, &target, rest)
+    } else {
+        attack_unit(b, actor, player, attackers, &target, rest)
     }
-    if play.attackers.is_empty() {
-        return Err(BoardError::semantic(
+}
+
+fn pay(text: &str, player: Option<String>) -> Result<Play, BoardError> {
+    let words = [
+        "without main action",
+        "without main",
+        "no main action",
+        "no main",
+        "(no main)",
+        "side",
+        "with main action",
+        "with main",
+        "main action",
+        "(main)",
+        "main",
+    ];
+    let (main, card) = match strip_suffix_word(text, &words) {
+        Some((w, card)) => (
+            Some(
+                !(w.starts_with("no")
+                    || w.starts_with("without")
+                    || w.starts_with("(no")
+                    || w == "side"),
+            ),
+            card,
+        ),
+        None => (None, text),
+    };
+    let card = unquote(card);
+    if card.is_empty() {
+        return Err(err(
+            "play.card",
+            "name the card: `pay \"Molten Gold\" main`",
+        ));
+    }
+    let Some(main) = main else {
+        return Err(err(
+            "play.main_action",
+            "say whether the cost has the main-action symbol: end the play with `main` or `no main`",
+        ));
+    };
+    Ok(Play::PayCost {
+        player,
+        card: card.to_string(),
+        main_action: Some(main),
+    })
+}
+
+fn attackers_of(b: &Board, actor: usize, text: &str) -> Result<Vec<String>, BoardError> {
+    let typed = list(text);
+    if typed.is_empty() {
+        return Err(err(
             "play.attackers",
             "name at least one attacker after `with`",
         ));
     }
-    let defender: Option<usize>;
-    if kind == Action::AttackPhoenixborn {
-        defender = if target_text.is_empty() {
-            None
-        } else {
-            let d = pb_or_player(&b, &target_text).ok_or_else(|| {
-                let names: Vec<&str> = b
-                    .players
-                    .iter()
-                    .map(|p| p.phoenixborn.name.as_str())
-                    .collect();
-                resolve_name(&target_text, &names, "play.target", "Phoenixborn")
-                    .err()
-                    .unwrap_or_else(|| BoardError::semantic("play.target", "unknown Phoenixborn"))
-            })?;
-            play.target = b.players.get(d).map(|p| p.phoenixborn.name.clone());
-            Some(d)
-        };
+    typed
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            b.find_unit(a, &format!("play.attackers[{i}]"), actor)
+                .map(|r| b.label(r))
+        })
+        .collect()
+}
+
+/// Whether `target` names a Phoenixborn or player rather than a unit.
+fn targets_phoenixborn(b: &Board, actor: usize, target: &str) -> bool {
+    let key = fold(target);
+    let is_unit = b
+        .players
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != actor)
+        .any(|(_, p)| p.units.iter().any(|u| fold(&u.name) == key));
+    !is_unit
+        && b.players
+            .iter()
+            .any(|p| fold(&p.phoenixborn.name).starts_with(&key) || fold(&p.name).starts_with(&key))
+}
+
+fn attack_pb(
+    b: &Board,
+    player: Option<String>,
+    attackers: Vec<String>,
+    target: &str,
+    rest: &[&str],
+) -> Result<Play, BoardError> {
+    let target = if target.is_empty() {
+        None
     } else {
-        if target_text.is_empty() {
-            return Err(BoardError::semantic(
-                "play.target",
-                "name the unit attacked: `attack unit \"Mist Spirit\" with Iron Worker`",
-            ));
-        }
-        let t = resolve2(
-            &target_text,
-            &opponent_units(&b, actor),
-            &everyone,
-            "play.target",
-            "unit",
-        )?;
-        defender = b
+        Some(target.to_string())
+    };
+    let d = target.as_deref().and_then(|t| {
+        let pbs: Vec<&str> = b
             .players
             .iter()
-            .enumerate()
-            .filter(|(i, _)| *i != actor)
-            .find(|(_, p)| p.units.iter().any(|u| u.name == t))
-            .map(|(i, _)| i);
-        play.target = Some(t);
-    }
-    let def_units: Vec<&str> = match defender {
-        Some(d) => units_of(&b, d),
-        None => opponent_units(&b, actor),
-    };
-    let attackers: Vec<&str> = play
-        .attackers
-        .iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>();
-    let attackers: Vec<String> = attackers.iter().map(|s| s.to_string()).collect();
-    let attacker_refs: Vec<&str> = attackers.iter().map(String::as_str).collect();
-    let mut guards: Vec<String> = Vec::new();
-    for clause in clauses {
-        let lower = clause.to_lowercase();
-        let lower = lower.trim();
-        if kind == Action::AttackPhoenixborn {
-            if let Some(r) = strip_word(clause, &["block"]) {
-                let Some((a, rest)) = split_with(r) else {
-                    return Err(BoardError::semantic(
-                        "play.blocks",
-                        format!(
-                            "write a block as `block ATTACKER with BLOCKER [counter]`, not '{clause}'"
-                        ),
-                    ));
-                };
-                let (blocker, counter) = strip_counter(rest);
-                let j = play.blocks.len();
-                let attacker = resolve_name(
-                    unquote(a),
-                    &attacker_refs,
-                    &format!("play.blocks[{j}].attacker"),
-                    "attacking unit",
-                )?
-                .to_string();
-                let blocker = resolve2(
-                    unquote(blocker),
-                    &def_units,
-                    &everyone,
-                    &format!("play.blocks[{j}].blocker"),
-                    "unit",
-                )?;
-                play.blocks.push(Block {
-                    attacker,
-                    blocker,
-                    counter,
-                });
-            } else if let Some(r) = strip_word(clause, &["order"]) {
-                for (k, a) in split_list(r).iter().enumerate() {
-                    play.order.push(
-                        resolve_name(
-                            a,
-                            &attacker_refs,
-                            &format!("play.order[{k}]"),
-                            "attacking unit",
-                        )?
-                        .to_string(),
-                    );
-                }
-            } else if matches!(
-                lower,
-                "no block" | "no blocks" | "no blockers" | "unblocked"
-            ) {
-            } else {
-                return Err(BoardError::semantic(
-                    "play",
+            .map(|p| p.phoenixborn.name.as_str())
+            .collect();
+        names::resolve_index(t, &pbs, "Phoenixborn")
+            .or_else(|_| names::resolve_index(t, &b.names(), "player"))
+            .ok()
+    });
+    let refs: Vec<&str> = attackers.iter().map(String::as_str).collect();
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut order = Vec::new();
+    for clause in rest {
+        if let Some(r) = strip_word(clause, &["block", "blocks"]) {
+            let Some((a, blocker)) = split_word(r, "with") else {
+                return Err(err(
+                    "play.blocks",
                     format!(
-                        "'{clause}' is not understood; after an attack on a Phoenixborn use `block ATTACKER with BLOCKER [counter]` or `order A, B`"
+                        "write a block as `block ATTACKER with BLOCKER [counter]`, not '{clause}'"
                     ),
                 ));
+            };
+            let j = blocks.len();
+            let attacker = names::resolve(unquote(a), &refs, "attacking unit")
+                .map_err(|e| e.at(&format!("play.blocks[{j}].attacker")))?
+                .to_string();
+            let (counter, blocker) =
+                match strip_suffix_word(blocker, &["no counter", "counters", "counter"]) {
+                    Some((w, rest)) => (
+                        Some(w != "no counter"),
+                        rest.trim_end_matches([',']).trim_end(),
+                    ),
+                    None => (None, blocker),
+                };
+            let blocker = unit_name(b, d, unquote(blocker), &format!("play.blocks[{j}].blocker"))?;
+            blocks.push(Block {
+                attacker,
+                blocker: Some(blocker),
+                counter,
+            });
+        } else if let Some(r) = strip_word(clause, &["order"]) {
+            for (k, a) in list(r).iter().enumerate() {
+                order.push(
+                    names::resolve(a, &refs, "attacking unit")
+                        .map_err(|e| e.at(&format!("play.order[{k}]")))?
+                        .to_string(),
+                );
             }
-        } else if let Some(r) = strip_word(clause, &["guard", "guards"]) {
-            let g = unquote(r);
-            let is_pb = matches!(fold(g).as_str(), "phoenixborn" | "pb")
-                || defender.and_then(|d| b.players.get(d)).is_some_and(|p| {
-                    fold(&p.phoenixborn.name) == fold(g) || fold(&p.name) == fold(g)
-                });
-            if is_pb {
-                guards.push("phoenixborn".into());
-            } else {
-                guards.push(resolve2(g, &def_units, &everyone, "play.guard", "unit")?);
-            }
-        } else if matches!(lower, "no guard" | "unguarded") {
-        } else if matches!(lower, "counter" | "counters") {
-            play.counter = Some(true);
-        } else if matches!(lower, "no counter" | "does not counter" | "doesn't counter") {
-            play.counter = Some(false);
-        } else if let Some(r) = strip_word(clause, &["split"]) {
-            for part in r.split(',') {
-                let part = part.trim().trim_end_matches('.');
-                let cut = part
-                    .rfind(|c: char| !c.is_ascii_digit())
-                    .map_or(0, |i| i + 1);
-                let (name, num) = part.split_at(cut);
-                let name = unquote(name.trim().trim_end_matches([':', '=']).trim());
-                let amount: u32 = num.parse().map_err(|_| {
-                    BoardError::semantic(
-                        "play.split",
-                        format!("write each share as `UNIT AMOUNT`, not '{part}'"),
-                    )
-                })?;
-                let n = resolve_name(
-                    name,
-                    &attacker_refs,
-                    &format!("play.split[\"{name}\"]"),
-                    "attacking unit",
-                )?;
-                play.split.insert(n.to_string(), amount);
+        } else if matches!(
+            fold(clause).as_str(),
+            "noblock" | "noblocks" | "noblockers" | "unblocked"
+        ) {
+            for a in &attackers {
+                if !blocks.iter().any(|x| &x.attacker == a) {
+                    blocks.push(Block {
+                        attacker: a.clone(),
+                        blocker: None,
+                        counter: None,
+                    });
+                }
             }
         } else {
-            return Err(BoardError::semantic(
+            return Err(err(
                 "play",
                 format!(
-                    "'{clause}' is not understood; after an attack on a unit use `guard phoenixborn`, `guard UNIT`, `counter`, `no counter` or `split A 1, B 2`"
+                    "'{clause}' is not understood; after an attack on a Phoenixborn use `block ATTACKER with BLOCKER [counter]`, `no block` or `order A, B`"
                 ),
             ));
         }
     }
-    match guards.len() {
-        0 => {}
-        1 => play.guard = guards.pop().map(OneOrMany::One),
-        _ => play.guard = Some(OneOrMany::Many(guards)),
-    }
-    to_value(play)
+    Ok(Play::AttackPhoenixborn {
+        player,
+        attackers,
+        target,
+        blocks,
+        order,
+    })
 }
 
-fn strip_counter(s: &str) -> (&str, bool) {
-    let lower = s.to_lowercase();
-    for (suf, c) in [
-        (" no counter", false),
-        (", no counter", false),
-        (" and counters", true),
-        (" and counter", true),
-        (", counter", true),
-        (" counters", true),
-        (" counter", true),
-    ] {
-        if lower.ends_with(suf) {
-            return (s.get(..s.len() - suf.len()).unwrap_or(s), c);
+/// A unit name as the board spells it, looked up on the defender's side first.
+fn unit_name(
+    b: &Board,
+    defender: Option<usize>,
+    typed: &str,
+    path: &str,
+) -> Result<String, BoardError> {
+    let prefer = defender.unwrap_or(b.players.len().saturating_sub(1));
+    b.find_unit(typed, path, prefer).map(|r| b.label(r))
+}
+
+fn attack_unit(
+    b: &Board,
+    actor: usize,
+    player: Option<String>,
+    attackers: Vec<String>,
+    target: &str,
+    rest: &[&str],
+) -> Result<Play, BoardError> {
+    if target.is_empty() {
+        return Err(err(
+            "play.target",
+            "name the unit attacked: `attack unit \"Mist Spirit\" with Iron Worker`",
+        ));
+    }
+    let opponent = (actor + 1) % b.players.len().max(1);
+    let t = b.find_unit(target, "play.target", opponent)?;
+    let refs: Vec<&str> = attackers.iter().map(String::as_str).collect();
+    let (mut guards, mut counter, mut split) = (Vec::new(), None, BTreeMap::new());
+    for clause in rest {
+        let key = fold(clause);
+        if let Some(g) = strip_word(clause, &["guard", "guards"]) {
+            let g = unquote(g);
+            let pb = &b.players[t.0];
+            let is_pb = matches!(fold(g).as_str(), "phoenixborn" | "pb")
+                || [fold(&pb.phoenixborn.name), fold(&pb.name)].contains(&fold(g));
+            guards.push(if is_pb {
+                "phoenixborn".into()
+            } else {
+                unit_name(b, Some(t.0), g, "play.guard")?
+            });
+        } else if matches!(key.as_str(), "noguard" | "unguarded") {
+            guards.push("none".into());
+        } else if matches!(key.as_str(), "counter" | "counters") {
+            counter = Some(true);
+        } else if matches!(
+            key.as_str(),
+            "nocounter" | "doesnotcounter" | "doesntcounter"
+        ) {
+            counter = Some(false);
+        } else if let Some(r) = strip_word(clause, &["split"]) {
+            for part in lex::split_outside(r, ',') {
+                let cut = part
+                    .rfind(|c: char| !c.is_ascii_digit())
+                    .map_or(0, |i| i + 1);
+                let (name, num) = part.split_at(cut);
+                let amount: u32 = num.parse().map_err(|_| {
+                    err(
+                        "play.split",
+                        format!("write each share as `UNIT AMOUNT`, not '{part}'"),
+                    )
+                })?;
+                let name = unquote(name.trim().trim_end_matches([':', '=']).trim());
+                let n = names::resolve(name, &refs, "attacking unit")
+                    .map_err(|e| e.at(&format!("play.split[\"{name}\"]")))?;
+                split.insert(n.to_string(), amount);
+            }
+        } else {
+            return Err(err(
+                "play",
+                format!(
+                    "'{clause}' is not understood; after an attack on a unit use `guard phoenixborn`, `guard UNIT`, `no guard`, `counter`, `no counter` or `split A 1, B 2`"
+                ),
+            ));
         }
     }
-    (s, false)
-}
-
-fn to_value(play: Play) -> Result<serde_json::Value, BoardError> {
-    serde_json::to_value(play).map_err(|e| BoardError::semantic("play", e.to_string()))
-}
-
-/// Next-word candidates for a partly typed notation line.
-pub fn completions(partial: &str, board: &serde_json::Value) -> Vec<String> {
-    if partial.len() > MAX_LINE {
-        return Vec::new();
-    }
-    let Ok(b) = board_of(board) else {
-        return Vec::new();
+    let guard = match guards.len() {
+        0 => None,
+        1 => guards.pop().map(OneOrMany::One),
+        _ => Some(OneOrMany::Many(guards)),
     };
-    let clause_start = partial.rfind(';').map_or(0, |i| i + 1);
+    Ok(Play::AttackUnit {
+        player,
+        attackers,
+        target: b.label(t),
+        guard,
+        counter,
+        split,
+    })
+}
+
+/// Next-word candidates for a partly typed line.
+pub fn completions(partial: &str, b: &Board) -> Vec<String> {
+    let last = partial.rfind(';').map_or(0, |i| i + 1);
     let head = partial.split(';').next().unwrap_or("");
-    let clause = partial.get(clause_start..).unwrap_or("").trim_start();
-    let lower_head = head.to_lowercase();
-    let mut head_body = head;
-    let mut actor = b
-        .turn
-        .as_deref()
-        .and_then(|t| b.players.iter().position(|p| fold(&p.name) == fold(t)))
-        .unwrap_or(0);
-    if let Some(i) = head.find(':') {
-        if let Some(p) = b
+    let (speaker, body) = lex::speaker(head, &b.names()).unwrap_or((None, head));
+    let actor = speaker.unwrap_or_else(|| b.turn_seat());
+    let clause = partial[last..].trim_start();
+    let (before, fragment) = lex::fragment(clause, &[",", " with ", " and "]);
+    let ctx = fold(before);
+    let others = |f: &dyn Fn(&super::board::Unit) -> bool| -> Vec<String> {
+        b.players
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != actor)
+            .flat_map(|(_, p)| p.units.iter().filter(|u| f(u)).map(|u| u.name.clone()))
+            .collect()
+    };
+    let declared = split_word(body, "with")
+        .map(|(_, a)| list(a))
+        .unwrap_or_default();
+    let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let unit_attack = fold(body).starts_with("attackunit");
+    let cands: Vec<String> = if last > 0 {
+        match ctx.as_str() {
+            "" if unit_attack => words(&["guard", "no guard", "counter", "no counter", "split"]),
+            "" => words(&["block", "no block", "order"]),
+            "block" | "order" | "split" => declared,
+            c if c.starts_with("block") && before.contains(" with ") => {
+                // After a whole blocker's name: whether it counters.
+                let typed = fragment.trim_start();
+                let named = others(&|_| true).into_iter().find_map(|u| {
+                    let rest = typed.get(u.len()..)?;
+                    (typed[..u.len()].eq_ignore_ascii_case(&u) && rest.starts_with(' '))
+                        .then(|| rest.trim_start().to_string())
+                });
+                if let Some(rest) = named {
+                    return lex::complete(&rest, words(&["counter", "no counter"]));
+                }
+                others(&|u| !u.exhausted)
+            }
+            c if c.starts_with("block") => words(&["with"]),
+            "guard" => {
+                let mut v = words(&["phoenixborn"]);
+                v.extend(others(&|u| u.has_unit_guard() && !u.exhausted));
+                v
+            }
+            _ => Vec::new(),
+        }
+    } else {
+        let body_ctx = fold(&before[before.find(':').map_or(0, |i| i + 1)..]);
+        let pbs: Vec<String> = b
             .players
             .iter()
-            .position(|p| fold(&p.name) == fold(unquote(&head[..i])))
-        {
-            actor = p;
-            head_body = head.get(i + 1..).unwrap_or("");
-        }
-    }
-    let unit_attack = lower_head.contains("attack unit");
-    // The fragment being typed: after the last delimiter of the clause.
-    let cl = clause.to_lowercase();
-    let delim = [",", " with ", " and "]
-        .iter()
-        .filter_map(|d| cl.rfind(d).map(|i| i + d.len()))
-        .max();
-    let (context, fragment) = match delim {
-        Some(i) => (cl.get(..i).unwrap_or(""), clause.get(i..).unwrap_or("")),
-        None => match cl.rfind(' ') {
-            Some(i) => (
-                cl.get(..i + 1).unwrap_or(""),
-                clause.get(i + 1..).unwrap_or(""),
-            ),
-            None => ("", clause),
-        },
-    };
-    let ctx = context.trim();
-    let own_ready: Vec<String> = b
-        .players
-        .get(actor)
-        .map(|p| {
-            p.units
-                .iter()
-                .filter(|u| !u.exhausted)
-                .map(|u| u.name.clone())
-                .collect()
-        })
-        .unwrap_or_default();
-    let opp_pbs: Vec<String> = b
-        .players
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| *i != actor)
-        .map(|(_, p)| p.phoenixborn.name.clone())
-        .collect();
-    let opp_units: Vec<String> = opponent_units(&b, actor)
-        .into_iter()
-        .map(str::to_string)
-        .collect();
-    let opp_ready: Vec<String> = b
-        .players
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| *i != actor)
-        .flat_map(|(_, p)| {
-            p.units
-                .iter()
-                .filter(|u| !u.exhausted)
-                .map(|u| u.name.clone())
-        })
-        .collect();
-    let declared: Vec<String> = split_with(head_body)
-        .map(|(_, a)| split_list(a))
-        .unwrap_or_default();
-    let word = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    let mut cands: Vec<String> = if clause_start == 0 {
-        let hb = head_body.trim_start().to_lowercase();
-        let hctx = ctx
-            .trim_start_matches(|c| c != ':')
-            .trim_start_matches(':')
-            .trim();
-        let hctx = if head.contains(':') { hctx } else { ctx };
-        if hb.is_empty() || !hb.contains(' ') {
-            word(&["attack", "pass", "pay"])
-        } else if cl.contains(" with ") || ctx.ends_with(',') || ctx.ends_with(" and") {
-            own_ready
-                .iter()
-                .filter(|u| !declared.iter().any(|d| fold(d) == fold(u)))
-                .cloned()
-                .collect()
-        } else if hctx == "attack" || hctx.ends_with(" attack") {
-            let mut v = word(&["phoenixborn", "unit"]);
-            v.extend(opp_pbs.clone());
-            v
-        } else if hctx.ends_with("attack phoenixborn") || hctx.ends_with("attack pb") {
-            let mut v = opp_pbs.clone();
-            v.push("with".into());
-            v
-        } else if hctx.ends_with("attack unit") {
-            opp_units.clone()
-        } else if hctx.starts_with("pay")
-            || hctx.starts_with("play")
-            || hctx.starts_with("activate")
-        {
-            word(&["main", "no main"])
-        } else {
-            word(&["with"])
-        }
-    } else if ctx.is_empty() {
-        if unit_attack {
-            word(&["guard", "counter", "no counter", "split"])
-        } else {
-            word(&["block", "order"])
-        }
-    } else if ctx == "block" {
-        declared.clone()
-    } else if ctx.starts_with("block") && cl.contains(" with ") {
-        let typed = fragment.trim_start();
-        for u in &opp_ready {
-            let rest = typed
-                .get(..u.len())
-                .filter(|head| head.eq_ignore_ascii_case(u))
-                .and_then(|_| typed.get(u.len()..))
-                .and_then(|r| r.strip_prefix(' '));
-            if let Some(rest) = rest {
-                let f = fold(rest);
-                return ["counter", "no counter"]
+            .enumerate()
+            .filter(|(i, _)| *i != actor)
+            .map(|(_, p)| p.phoenixborn.name.clone())
+            .collect();
+        let own_ready: Vec<String> = b
+            .players
+            .get(actor)
+            .map(|p| {
+                p.units
                     .iter()
-                    .filter(|c| fold(c).starts_with(&f))
-                    .map(|c| c.to_string())
-                    .collect();
+                    .filter(|u| !u.exhausted)
+                    .map(|u| u.name.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
+        match body_ctx.as_str() {
+            "" => words(&["attack", "pass", "pay"]),
+            "attack" => [words(&["phoenixborn", "unit"]), pbs].concat(),
+            "attackphoenixborn" | "attackpb" => [pbs, words(&["with"])].concat(),
+            "attackunit" => others(&|_| true),
+            c if c.starts_with("pay") || c.starts_with("play") || c.starts_with("activate") => {
+                words(&["main", "no main"])
             }
+            _ if before.contains(" with ") || before.ends_with(',') => own_ready
+                .into_iter()
+                .filter(|u| !declared.iter().any(|d| fold(d) == fold(u)))
+                .collect(),
+            _ => words(&["with"]),
         }
-        opp_ready.clone()
-    } else if ctx.starts_with("block") {
-        word(&["with"])
-    } else if ctx.starts_with("guard") {
-        let mut v = word(&["phoenixborn"]);
-        v.extend(
-            b.players
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| *i != actor)
-                .flat_map(|(_, p)| {
-                    p.units
-                        .iter()
-                        .filter(|u| u.has_unit_guard() && !u.exhausted)
-                        .map(|u| u.name.clone())
-                }),
-        );
-        v
-    } else if ctx.starts_with("order") || ctx.starts_with("split") {
-        declared.clone()
-    } else {
-        Vec::new()
     };
-    let f = fold(fragment);
-    cands.retain(|c| fold(c).starts_with(&f));
-    cands.dedup();
-    cands
+    lex::complete(fragment, cands)
 }

@@ -1,504 +1,188 @@
 //! The step procedures of "03 - Main Actions": Pay a Cost, Attack a
 //! Phoenixborn, Attack a Unit, Pass.
+//!
+//! The attacking player's own choices (attackers, target, order) make the
+//! play illegal when impossible. The defending player's choices (blockers, a
+//! guard, a counter, a damage split) are theirs: an impossible one is
+//! refused alone and the attack resolves as the rules say it does without
+//! it; an unstated one is asked of them or taken at the rule's default.
 
-use crate::engine::legacy::resolve_name;
-use crate::engine::{BoardError, Choice, Diagnostic, Ruling, Severity, Step};
-use crate::text::fold;
+use serde_json::{Value, json};
 
-use super::doc::{Action, Board, Phase, Play};
+use super::board::{Board, Phase, UnitRef};
+use super::plays::{Block, OneOrMany, Play};
 use super::rules::*;
+use crate::engine::BoardError;
+use crate::engine::kit::{Ask, Chosen, Cx, Opt, Stop, names};
+use crate::text::{count, fold};
 
 /// The assumption every "destroyed" judgement rests on.
 pub const DESTROYED_ASSUMPTION: &str = "a unit is treated as destroyed when its damage is at least its life, and a destroyed unit leaves the board: the indexed text uses 'destroyed' but does not define it (assumption outside the indexed text)";
+const MAY_BLOCK: &str = "the defending player 'may declare up to 1 blocker for each attacking unit': no blocker unless she declares one";
+const MAY_COUNTER: &str =
+    "the defending player 'may now choose to counter': no counter unless she chooses to";
+const MAY_GUARD: &str =
+    "the defending player 'may choose' to guard: no guard unless she declares one";
+const YOUR_ORDER: &str = "'in an order of your choosing': the order the attackers were declared in";
 
-/// The steps and diagnostics gathered while resolving a play.
-#[derive(Default)]
-struct Ctx {
-    steps: Vec<Step>,
-    diags: Vec<Diagnostic>,
-}
-
-impl Ctx {
-    fn step(&mut self, rule: &str, text: impl Into<String>) -> &mut Step {
-        self.steps.push(Step {
-            rule: rule.to_string(),
-            text: text.into(),
-            numbers: Vec::new(),
-            choice: None,
-            assumption: None,
-        });
-        let last = self.steps.len() - 1;
-        &mut self.steps[last]
-    }
-
-    fn diag(
-        &mut self,
-        severity: Severity,
-        rule: Option<&str>,
-        path: Option<&str>,
-        message: impl Into<String>,
-    ) {
-        self.diags.push(Diagnostic {
-            severity,
-            message: message.into(),
-            rule: rule.map(str::to_string),
-            path: path.map(str::to_string),
-        });
-    }
-
-    fn error(&mut self, rule: &str, path: &str, message: impl Into<String>) {
-        self.diag(Severity::Error, Some(rule), Some(path), message);
-    }
-
-    fn failed(&self) -> bool {
-        self.diags.iter().any(|d| d.severity == Severity::Error)
+/// The seat that makes the play: the player it names, else whose turn it is.
+pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
+    match play.player() {
+        Some(p) => b.seat(p, "play.player"),
+        None => Ok(b.turn_seat()),
     }
 }
 
-trait StepExt {
-    fn num(&mut self, name: &str, v: u32) -> &mut Self;
-    fn chose(&mut self, player: &str, chose: impl Into<String>) -> &mut Self;
-    fn assume(&mut self, a: impl Into<String>) -> &mut Self;
-}
-
-impl StepExt for Step {
-    fn num(&mut self, name: &str, v: u32) -> &mut Self {
-        self.numbers.push((name.to_string(), i64::from(v)));
-        self
+/// Runs a play on the board.
+pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
+    check_names(play)?;
+    let actor = actor(b, play)?;
+    check_turn(b, play, actor, cx);
+    if cx.failed() {
+        return Ok(());
     }
-    fn chose(&mut self, player: &str, chose: impl Into<String>) -> &mut Self {
-        self.choice = Some(Choice {
-            assumed: None,
-            player: player.to_string(),
-            chose: chose.into(),
-        });
-        self
-    }
-    fn assume(&mut self, a: impl Into<String>) -> &mut Self {
-        self.assumption = Some(a.into());
-        self
-    }
-}
-
-/// A unit on the board: (player index, unit index).
-type UnitRef = (usize, usize);
-
-/// Which battlefield a unit name is looked up on first.
-#[derive(Clone, Copy)]
-enum Prefer {
-    Player(usize),
-    NotPlayer(usize),
-}
-
-fn find_unit(b: &Board, typed: &str, path: &str, prefer: Prefer) -> Result<UnitRef, BoardError> {
-    let first = |p: usize| match prefer {
-        Prefer::Player(x) => p == x,
-        Prefer::NotPlayer(x) => p != x,
-    };
-    let group = |want: bool| -> Vec<(usize, usize, &str)> {
-        b.players
-            .iter()
-            .enumerate()
-            .filter(|(p, _)| first(*p) == want)
-            .flat_map(|(p, pl)| {
-                pl.units
-                    .iter()
-                    .enumerate()
-                    .map(move |(u, unit)| (p, u, unit.name.as_str()))
-            })
-            .collect()
-    };
-    let locate = |g: &[(usize, usize, &str)], name: &str| {
-        g.iter()
-            .find(|(_, _, n)| *n == name)
-            .map(|(p, u, _)| (*p, *u))
-    };
-    let g1 = group(true);
-    let names1: Vec<&str> = g1.iter().map(|x| x.2).collect();
-    match resolve_name(typed, &names1, path, "unit") {
-        Ok(n) => {
-            return locate(&g1, n)
-                .ok_or_else(|| BoardError::semantic(path, format!("unknown unit '{typed}'")));
+    match play {
+        Play::AttackPhoenixborn {
+            attackers,
+            target,
+            blocks,
+            order,
+            ..
+        } => {
+            attack_phoenixborn(b, actor, attackers, target.as_deref(), blocks, order, cx)?;
         }
-        Err(e) if e.message.contains("matches several") || e.message.contains("ambiguous") => {
-            return Err(e);
-        }
-        Err(_) => {}
-    }
-    let g2 = group(false);
-    let names2: Vec<&str> = g2.iter().map(|x| x.2).collect();
-    match resolve_name(typed, &names2, path, "unit") {
-        Ok(n) => locate(&g2, n)
-            .ok_or_else(|| BoardError::semantic(path, format!("unknown unit '{typed}'"))),
-        Err(e) if e.message.contains("matches several") || e.message.contains("ambiguous") => {
-            Err(e)
-        }
-        Err(_) => {
-            let mut all: Vec<&str> = names1.iter().chain(names2.iter()).copied().collect();
-            all.sort_unstable();
-            all.dedup();
-            match resolve_name(typed, &all, path, "unit") {
-                Err(e) => Err(e),
-                Ok(_) => Err(BoardError::semantic(
-                    path,
-                    format!("unknown unit '{typed}'"),
-                )),
-            }
-        }
-    }
-}
-
-/// Resolves a player by player name or Phoenixborn name.
-fn find_player(b: &Board, typed: &str, path: &str) -> Result<usize, BoardError> {
-    let mut names: Vec<&str> = Vec::new();
-    for p in &b.players {
-        names.push(p.phoenixborn.name.as_str());
-        if fold(&p.name) != fold(&p.phoenixborn.name) {
-            names.push(p.name.as_str());
-        }
-    }
-    let n = resolve_name(typed, &names, path, "Phoenixborn or player")?;
-    b.players
-        .iter()
-        .position(|p| p.phoenixborn.name == n || p.name == n)
-        .ok_or_else(|| BoardError::semantic(path, format!("unknown Phoenixborn '{typed}'")))
-}
-
-fn find_player_by_name(b: &Board, typed: &str, path: &str) -> Result<usize, BoardError> {
-    let names: Vec<&str> = b.players.iter().map(|p| p.name.as_str()).collect();
-    let n = resolve_name(typed, &names, path, "player")?;
-    b.players
-        .iter()
-        .position(|p| p.name == n)
-        .ok_or_else(|| BoardError::semantic(path, format!("unknown player '{typed}'")))
-}
-
-/// Refuses fields that do not belong to the play's action.
-fn refuse_fields(play: &Play, allowed: &[&str]) -> Result<(), BoardError> {
-    let present = [
-        ("attackers", !play.attackers.is_empty()),
-        ("target", play.target.is_some()),
-        ("blocks", !play.blocks.is_empty()),
-        ("order", !play.order.is_empty()),
-        ("guard", play.guard.is_some()),
-        ("counter", play.counter.is_some()),
-        ("split", !play.split.is_empty()),
-        ("card", play.card.is_some()),
-        ("main_action", play.main_action.is_some()),
-    ];
-    for (field, here) in present {
-        if here && !allowed.contains(&field) {
-            let hint = match field {
-                "blocks" | "order" => {
-                    " (blockers and an order of resolution belong to attack-phoenixborn)"
-                }
-                "guard" | "counter" | "split" => {
-                    " (guards, a counter by the target and a damage split belong to attack-unit)"
-                }
-                "card" | "main_action" => " (a card and its cost belong to pay-cost)",
-                _ => "",
+        Play::AttackUnit {
+            attackers,
+            target,
+            guard,
+            counter,
+            split,
+            ..
+        } => {
+            let choices = UnitChoices {
+                guard: guard.as_ref(),
+                counter: *counter,
+                split,
             };
-            return Err(BoardError::semantic(
-                format!("play.{field}"),
-                format!(
-                    "`{field}` does not belong to a {} play{hint}",
-                    action_name(play.action)
-                ),
-            ));
+            attack_unit(b, actor, attackers, target, choices, cx)?;
         }
+        Play::Pass { .. } => pass(b, actor, cx),
+        Play::PayCost {
+            card, main_action, ..
+        } => pay_cost(b, actor, card, *main_action, cx)?,
+    }
+    if !cx.failed() && play.uses_main_action() {
+        end_main_action(b, actor, play, cx);
     }
     Ok(())
 }
 
-pub fn action_name(a: Action) -> &'static str {
-    match a {
-        Action::AttackPhoenixborn => "attack-phoenixborn",
-        Action::AttackUnit => "attack-unit",
-        Action::Pass => "pass",
-        Action::PayCost => "pay-cost",
+fn check_names(play: &Play) -> Result<(), BoardError> {
+    match play
+        .names()
+        .into_iter()
+        .find(|(_, n)| n.chars().count() > super::board::MAX_NAME)
+    {
+        Some((path, _)) => Err(BoardError::semantic(
+            path,
+            format!(
+                "this name is too long; the limit is {} characters",
+                super::board::MAX_NAME
+            ),
+        )),
+        None => Ok(()),
     }
 }
 
-fn state_of(b: &Board) -> serde_json::Value {
-    serde_json::to_value(b).unwrap_or(serde_json::Value::Null)
-}
-
-/// Adjudicates the board's play. Unknown names and misplaced fields are
-/// [`BoardError`]s; illegal plays are diagnostics with the state unchanged.
-pub fn adjudicate(board: &Board) -> Result<Ruling, BoardError> {
-    let before = state_of(board);
-    let Some(play) = &board.play else {
-        return Ok(Ruling {
-            pending: None,
-            status: None,
-            game: "ashes".into(),
-            legal: true,
-            steps: Vec::new(),
-            diagnostics: vec![Diagnostic {
-                severity: Severity::Info,
-                message: "the board has no `play`; the board itself is valid".into(),
-                rule: None,
-                path: Some("play".into()),
-            }],
-            state: before,
-            changes: Vec::new(),
-        });
-    };
-    let mut work = board.clone();
-    work.play = None;
-    let mut cx = Ctx::default();
-
-    let turn = board
-        .turn
-        .as_deref()
-        .map(|t| find_player_by_name(board, t, "turn"))
-        .transpose()?;
-    let actor = match &play.player {
-        Some(p) => find_player_by_name(board, p, "play.player")?,
-        None => turn.unwrap_or(0),
-    };
-    let actor_name = board
-        .players
-        .get(actor)
-        .map(|p| p.name.clone())
-        .unwrap_or_default();
-    if let Some(t) = turn.filter(|t| *t != actor) {
-        let whose = board
-            .players
-            .get(t)
-            .map(|p| p.name.as_str())
-            .unwrap_or_default();
-        cx.diag(
-            Severity::Error,
-            None,
-            Some("play.player"),
-            format!("the board says it is {whose}'s turn, not {actor_name}'s; a main action is taken on your own turn"),
-        );
+/// Whose turn, which phase, and whether the main action is spent.
+fn check_turn(b: &Board, play: &Play, actor: usize, cx: &mut Cx) {
+    let name = b.name(actor);
+    if b.turn.is_some() && b.turn_seat() != actor {
+        let whose = b.name(b.turn_seat());
+        cx.error_unruled("play.player", format!("the board says it is {whose}'s turn, not {name}'s; a main action is taken on your own turn"));
     }
-    let uses_main_action = play.action != Action::PayCost || play.main_action == Some(true);
-    if board.phase == Phase::Recovery && uses_main_action {
-        cx.error(
-            PASS,
-            "phase",
-            "the player turns phase has ended (all players passed on consecutive turns); the round is in the recovery phase, so no main action can be taken",
-        );
+    if !play.uses_main_action() {
+        return;
     }
-    if board.main_action_used && uses_main_action {
-        // Pass is itself a main action ("pass as your main action"); the
-        // others take up "your main action for the turn".
-        let (rule, what) = if play.action == Action::Pass {
-            (PASS, "passing is a main action too")
-        } else {
-            (PAY, "a turn has one main action")
+    if b.phase == Phase::Recovery {
+        cx.error(PASS, "phase", "the player turns phase has ended (all players passed on consecutive turns); the round is in the recovery phase, so no main action can be taken (advance to the next round with `match advance`)");
+    }
+    if b.main_action_used {
+        let (rule, what) = match play {
+            Play::Pass { .. } => (PASS, "passing is a main action too"),
+            _ => (PAY, "a turn has one main action"),
         };
         cx.error(
             rule,
             "main_action_used",
-            format!("{actor_name} has already used the main action for this turn; {what}"),
+            format!("{name} has already used the main action for this turn; {what}"),
         );
     }
-
-    match play.action {
-        Action::AttackPhoenixborn => {
-            refuse_fields(play, &["attackers", "target", "blocks", "order"])?;
-            if !cx.failed() {
-                attack_phoenixborn(&mut work, play, actor, &mut cx)?;
-            }
-        }
-        Action::AttackUnit => {
-            refuse_fields(play, &["attackers", "target", "guard", "counter", "split"])?;
-            if !cx.failed() {
-                attack_unit(&mut work, play, actor, &mut cx)?;
-            }
-        }
-        Action::Pass => {
-            refuse_fields(play, &[])?;
-            if !cx.failed() {
-                pass(&mut work, actor, &mut cx);
-            }
-        }
-        Action::PayCost => {
-            refuse_fields(play, &["card", "main_action"])?;
-            if !cx.failed() {
-                pay_cost(&mut work, play, actor, &mut cx)?;
-            }
-        }
-    }
-
-    let legal = !cx.failed();
-    if legal && uses_main_action {
-        if play.action != Action::Pass {
-            break_pass_run(&mut work, actor, &mut cx);
-        }
-        if work.phase == Phase::PlayerTurns && work.players.len() > 1 {
-            let next = (actor + 1) % work.players.len();
-            let next_name = work
-                .players
-                .get(next)
-                .map(|p| p.name.clone())
-                .unwrap_or_default();
-            work.turn = Some(next_name.clone());
-            work.main_action_used = false;
-            cx.diag(
-                Severity::Info,
-                None,
-                Some("turn"),
-                format!(
-                    "{actor_name}'s main action is done; the resulting board hands the turn to {next_name} so the next play can be judged (ending the turn, and any side action, is outside the indexed text)"
-                ),
-            );
-        } else if work.phase == Phase::PlayerTurns {
-            work.main_action_used = true;
-        }
-    }
-    let state = if legal {
-        state_of(&work)
-    } else {
-        before.clone()
-    };
-    let changes = crate::engine::diff(&before, &state);
-    Ok(Ruling {
-        pending: None,
-        status: None,
-        game: "ashes".into(),
-        legal,
-        steps: cx.steps,
-        diagnostics: cx.diags,
-        state,
-        changes,
-    })
 }
 
-/// A main action other than pass ends the run of consecutive passes.
-fn break_pass_run(w: &mut Board, actor: usize, cx: &mut Ctx) {
-    if w.consecutive_passes.is_empty() {
+/// After a legal main action: a pass run is broken, the turn moves on.
+fn end_main_action(b: &mut Board, actor: usize, play: &Play, cx: &mut Cx) {
+    if !matches!(play, Play::Pass { .. }) {
+        break_pass_run(b, actor, cx);
+    }
+    let name = b.name(actor);
+    if b.phase != Phase::PlayerTurns {
         return;
     }
-    let actor_name = w
-        .players
-        .get(actor)
-        .map(|p| p.name.clone())
-        .unwrap_or_default();
-    let passed_before = w
-        .consecutive_passes
-        .iter()
-        .any(|n| fold(n) == fold(&actor_name));
-    let who = w.consecutive_passes.join(", ");
-    let text = if passed_before {
+    if b.players.len() < 2 {
+        b.main_action_used = true;
+        return;
+    }
+    let next = b.name((actor + 1) % b.players.len());
+    b.turn = Some(next.clone());
+    b.main_action_used = false;
+    cx.note(Some("turn"), format!("{name}'s main action is done; the resulting board hands the turn to {next} so the next play can be judged (ending the turn, and any side action, is outside the indexed text)"));
+}
+
+fn break_pass_run(b: &mut Board, actor: usize, cx: &mut Cx) {
+    if b.consecutive_passes.is_empty() {
+        return;
+    }
+    let name = b.name(actor);
+    let who = b.consecutive_passes.join(", ");
+    let text = if b.consecutive_passes.contains(&name) {
         format!(
-            "{actor_name} passed earlier ({who} passed on the preceding turns) and now takes another main action, which a player who passed may do while an opponent has not passed; the run of consecutive passes is broken and the player turns phase continues"
+            "{name} passed earlier ({who} passed on the preceding turns) and now takes another main action, which a player who passed may do while an opponent has not passed; the run of consecutive passes is broken and the player turns phase continues"
         )
     } else {
         format!(
-            "{actor_name} did not pass, so the run of consecutive passes ({who}) is broken; the player turns phase continues"
+            "{name} did not pass, so the run of consecutive passes ({who}) is broken; the player turns phase continues"
         )
     };
-    cx.step(PASS, text).num(
-        "consecutive passes before",
-        w.consecutive_passes.len() as u32,
-    );
-    w.consecutive_passes.clear();
+    let n = b.consecutive_passes.len() as u32;
+    cx.step(PASS, text).num("consecutive passes before", n);
+    b.consecutive_passes.clear();
 }
 
-fn unit_label(w: &Board, r: UnitRef) -> String {
-    w.players
-        .get(r.0)
-        .and_then(|p| p.units.get(r.1))
-        .map(|u| u.name.clone())
-        .unwrap_or_default()
-}
-
-fn attack_of(w: &Board, r: UnitRef) -> u32 {
-    w.players
-        .get(r.0)
-        .and_then(|p| p.units.get(r.1))
-        .map_or(0, |u| u.attack)
-}
-
-/// Adds damage to a unit; returns (damage before, damage after, life).
-fn damage_unit(w: &mut Board, r: UnitRef, amount: u32) -> (u32, u32, u32) {
-    match w.players.get_mut(r.0).and_then(|p| p.units.get_mut(r.1)) {
-        Some(u) => {
-            let before = u.damage;
-            u.damage = u.damage.saturating_add(amount);
-            (before, u.damage, u.life)
-        }
-        None => (0, 0, 0),
-    }
-}
-
-fn destroyed(w: &Board, r: UnitRef) -> bool {
-    w.players
-        .get(r.0)
-        .and_then(|p| p.units.get(r.1))
-        .is_some_and(|u| u.damage >= u.life)
-}
-
-fn exhaust(w: &mut Board, r: UnitRef) {
-    if let Some(u) = w.players.get_mut(r.0).and_then(|p| p.units.get_mut(r.1)) {
-        u.exhausted = true;
-    }
-}
-
-/// Removes destroyed units (by reference), highest index first.
-fn remove_units(w: &mut Board, mut gone: Vec<UnitRef>) {
-    gone.sort_unstable();
-    gone.dedup();
-    for (p, u) in gone.into_iter().rev() {
-        if let Some(pl) = w.players.get_mut(p)
-            && u < pl.units.len()
-        {
-            pl.units.remove(u);
+/// Warns about abilities whose card text the engine does not apply.
+fn unapplied_abilities(b: &Board, units: &[UnitRef], cx: &mut Cx) {
+    for r in units {
+        let Some(u) = b.unit(*r) else { continue };
+        for (k, a) in u.abilities.iter().enumerate() {
+            if fold(a) != "unitguard" {
+                let path = format!("players[{}].units[{}].abilities[{k}]", r.0, r.1);
+                cx.warn(None, Some(&path), format!("card text not applied: {}'s '{a}' (the engine applies only the indexed rules and Unit Guard)", u.name));
+            }
         }
     }
 }
 
-fn damage_pb(w: &mut Board, d: usize, amount: u32) -> (u32, u32, u32) {
-    match w.players.get_mut(d) {
-        Some(p) => {
-            let before = p.phoenixborn.damage;
-            p.phoenixborn.damage = before.saturating_add(amount);
-            (before, p.phoenixborn.damage, p.phoenixborn.life)
-        }
-        None => (0, 0, 0),
-    }
-}
-
-fn pb_lethal_note(w: &Board, d: usize, cx: &mut Ctx) {
-    if let Some(p) = w.players.get(d)
-        && p.phoenixborn.damage >= p.phoenixborn.life
-    {
-        cx.diag(
-            Severity::Warning,
-            None,
-            Some(&format!("players[{d}].phoenixborn.damage")),
-            format!(
-                "{} now has {} damage against a life of {}; what happens to a Phoenixborn whose damage reaches its life is outside the indexed text",
-                p.phoenixborn.name, p.phoenixborn.damage, p.phoenixborn.life
-            ),
-        );
-    }
-}
-
-/// Declares attackers (step 1 of either attack); returns them in declared order.
+/// Step 1 of either attack: the attackers, in declared order.
 fn declare_attackers(
-    w: &Board,
-    play: &Play,
+    b: &Board,
     actor: usize,
-    cx: &mut Ctx,
+    typed: &[String],
     unit_attack: bool,
-) -> Result<Vec<UnitRef>, BoardError> {
+    cx: &mut Cx,
+) -> Result<Vec<UnitRef>, Stop> {
     let (parent, step1) = if unit_attack { (AU, AU1) } else { (PB, PB1) };
-    let actor_name = w
-        .players
-        .get(actor)
-        .map(|p| p.name.clone())
-        .unwrap_or_default();
-    let has_ready = w
-        .players
-        .get(actor)
-        .is_some_and(|p| p.units.iter().any(|u| !u.exhausted));
-    if play.attackers.is_empty() {
+    let name = b.name(actor);
+    if typed.is_empty() {
         cx.error(
             parent,
             "play.attackers",
@@ -506,40 +190,40 @@ fn declare_attackers(
         );
         return Ok(Vec::new());
     }
+    cx.step(
+        parent,
+        format!(
+            "{name} attacks {} with {}",
+            if unit_attack {
+                "a unit"
+            } else {
+                "a Phoenixborn"
+            },
+            count(typed.len(), "unit")
+        ),
+    );
     let mut out: Vec<UnitRef> = Vec::new();
     let mut exhausted_seen = false;
-    for (i, name) in play.attackers.iter().enumerate() {
+    for (i, t) in typed.iter().enumerate() {
         let path = format!("play.attackers[{i}]");
-        let r = find_unit(w, name, &path, Prefer::Player(actor))?;
-        let label = unit_label(w, r);
+        let r = b.find_unit(t, &path, actor)?;
+        let label = b.label(r);
         if r.0 != actor {
-            let owner = w
-                .players
-                .get(r.0)
-                .map(|p| p.name.as_str())
-                .unwrap_or_default();
             cx.error(
                 step1,
                 &path,
                 format!(
-                    "{label} is {owner}'s unit; {actor_name} can only attack with their own units"
+                    "{label} is {}'s unit; {name} can only attack with their own units",
+                    b.name(r.0)
                 ),
             );
-            continue;
-        }
-        if out.contains(&r) {
+        } else if out.contains(&r) {
             cx.error(
                 step1,
                 &path,
                 format!("{label} is declared as an attacker twice"),
             );
-            continue;
-        }
-        if w.players
-            .get(r.0)
-            .and_then(|p| p.units.get(r.1))
-            .is_some_and(|u| u.exhausted)
-        {
+        } else if b.unit(r).is_some_and(|u| u.exhausted) {
             exhausted_seen = true;
             let msg = if unit_attack {
                 format!(
@@ -549,791 +233,1085 @@ fn declare_attackers(
                 format!("{label} is exhausted; only unexhausted units can be declared as attackers")
             };
             cx.error(step1, &path, msg);
-            continue;
+        } else {
+            out.push(r);
         }
-        out.push(r);
     }
-    if !has_ready {
-        cx.error(
-            PASS,
-            "play.attackers",
-            format!(
-                "{actor_name} has no unexhausted unit, so cannot attack; if no other main action is possible either, {actor_name} must pass"
-            ),
-        );
+    if !b.players[actor].units.iter().any(|u| !u.exhausted) {
+        cx.error(PASS, "play.attackers", format!("{name} has no unexhausted unit, so cannot attack; if no other main action is possible either, {name} must pass"));
     }
-    let names: Vec<String> = out
+    let listed: Vec<String> = out
         .iter()
-        .map(|r| format!("{} (attack {})", unit_label(w, *r), attack_of(w, *r)))
+        .map(|r| {
+            format!(
+                "{} (attack {})",
+                b.label(*r),
+                b.unit(*r).map_or(0, |u| u.attack)
+            )
+        })
         .collect();
-    let chosen: Vec<String> = out.iter().map(|r| unit_label(w, *r)).collect();
-    let refused = play.attackers.len().saturating_sub(out.len());
-    let refused_text = if refused > 0 {
+    let refused = typed.len() - out.len();
+    let more = if refused > 0 {
         format!("; {refused} more refused (see the errors below)")
     } else {
         String::new()
     };
+    let chosen: Vec<String> = out.iter().map(|r| b.label(*r)).collect();
     let st = cx.step(
         step1,
         format!(
-            "{actor_name} declares {} attacker(s): {}{refused_text}",
-            out.len(),
-            names.join(", ")
+            "{name} declares {}: {}{more}",
+            count(out.len(), "attacker"),
+            listed.join(", ")
         ),
     );
     st.num("attackers", out.len() as u32)
-        .chose(&actor_name, format!("to attack with {}", chosen.join(", ")));
+        .chose(&name, format!("to attack with {}", chosen.join(", ")));
     if unit_attack && exhausted_seen {
         st.assume("exhausted units cannot be declared as attackers in Attack a Unit: step 1 does not say so, Attack a Phoenixborn step 1 does ('your unexhausted units'); the same limit is applied (assumption outside the indexed text)");
     }
+    unapplied_abilities(b, &out, cx);
     Ok(out)
 }
 
-/// The opening step of both attack procedures (who attacks what, with how
-/// many); returns the attacking player's name.
-fn announce_attack(
-    w: &Board,
-    play: &Play,
-    actor: usize,
-    cx: &mut Ctx,
-    rule: &'static str,
-    what: &str,
-) -> String {
-    let actor_name = w
-        .players
-        .get(actor)
-        .map(|p| p.name.clone())
-        .unwrap_or_default();
-    if !play.attackers.is_empty() {
-        cx.step(
-            rule,
-            format!(
-                "{actor_name} attacks {what} with {} unit(s)",
-                play.attackers.len()
-            ),
-        );
+/// A player by player name or Phoenixborn name.
+fn find_player(b: &Board, typed: &str, path: &str) -> Result<usize, BoardError> {
+    let mut names: Vec<&str> = Vec::new();
+    let mut seats = Vec::new();
+    for (i, p) in b.players.iter().enumerate() {
+        names.push(&p.phoenixborn.name);
+        seats.push(i);
+        if fold(&p.name) != fold(&p.phoenixborn.name) {
+            names.push(&p.name);
+            seats.push(i);
+        }
     }
-    actor_name
+    names::resolve_index(typed, &names, "Phoenixborn or player")
+        .map(|i| seats[i])
+        .map_err(|e| e.at(path))
 }
 
 fn attack_phoenixborn(
-    w: &mut Board,
-    play: &Play,
+    b: &mut Board,
     actor: usize,
-    cx: &mut Ctx,
-) -> Result<(), BoardError> {
-    let actor_name = announce_attack(w, play, actor, cx, PB, "a Phoenixborn");
-    // 1. Declare attackers.
-    let attackers = declare_attackers(w, play, actor, cx, false)?;
-    if play.attackers.is_empty() || cx.failed() {
+    typed: &[String],
+    target: Option<&str>,
+    blocks: &[Block],
+    order: &[String],
+    cx: &mut Cx,
+) -> Result<(), Stop> {
+    let attackers = declare_attackers(b, actor, typed, false, cx)?;
+    if cx.failed() {
         return Ok(());
     }
+    let name = b.name(actor);
     // 2. Choose target.
-    let d = match &play.target {
-        Some(t) => find_player(w, t, "play.target")?,
-        None => {
-            let opponents: Vec<usize> = (0..w.players.len()).filter(|p| *p != actor).collect();
-            match opponents.as_slice() {
-                [only] => *only,
-                [] => {
-                    cx.error(
-                        PB2,
-                        "play.target",
-                        "there is no opponent's Phoenixborn to attack",
-                    );
-                    return Ok(());
-                }
-                _ => {
-                    cx.error(
-                        PB2,
-                        "play.target",
-                        "choose which opponent's Phoenixborn to attack (`target:`)",
-                    );
-                    return Ok(());
-                }
-            }
+    let opponents: Vec<usize> = (0..b.players.len()).filter(|p| *p != actor).collect();
+    let d = match (target, opponents.as_slice()) {
+        (Some(t), _) => find_player(b, t, "play.target")?,
+        (None, [only]) => *only,
+        (None, []) => {
+            cx.error(
+                PB2,
+                "play.target",
+                "there is no opponent's Phoenixborn to attack",
+            );
+            return Ok(());
+        }
+        (None, _) => {
+            cx.error(
+                PB2,
+                "play.target",
+                "choose which opponent's Phoenixborn to attack (`target:`)",
+            );
+            return Ok(());
         }
     };
-    let Some(defender) = w.players.get(d).cloned() else {
-        return Ok(());
-    };
+    let pb = b.players[d].phoenixborn.clone();
     if d == actor {
-        cx.error(PB2, "play.target", format!("{} is {actor_name}'s own Phoenixborn; the target must be an opponent's Phoenixborn", defender.phoenixborn.name));
+        cx.error(
+            PB2,
+            "play.target",
+            format!(
+                "{} is {name}'s own Phoenixborn; the target must be an opponent's Phoenixborn",
+                pb.name
+            ),
+        );
         return Ok(());
     }
-    let pb = &defender.phoenixborn;
     cx.step(
         PB2,
         format!(
-            "{actor_name} targets {}'s Phoenixborn {} (life {}, damage {}); all attackers attack it",
-            defender.name, pb.name, pb.life, pb.damage
+            "{name} targets {}'s Phoenixborn {} (life {}, damage {}); all attackers attack it",
+            b.name(d),
+            pb.name,
+            pb.life,
+            pb.damage
         ),
     )
     .num("life", pb.life)
     .num("damage", pb.damage)
-    .chose(&actor_name, format!("to attack {}", pb.name));
-
+    .chose(&name, format!("to attack {}", pb.name));
     // 3. Declare blockers.
-    let attacker_names: Vec<String> = play.attackers.clone();
-    let attacker_strs: Vec<&str> = attacker_names.iter().map(String::as_str).collect();
-    let mut blocks: Vec<(UnitRef, UnitRef, bool)> = Vec::new();
-    for (j, b) in play.blocks.iter().enumerate() {
-        let apath = format!("play.blocks[{j}].attacker");
-        let bpath = format!("play.blocks[{j}].blocker");
-        let a_typed = resolve_name(&b.attacker, &attacker_strs, &apath, "attacking unit")?;
-        let ar = find_unit(w, a_typed, &apath, Prefer::Player(actor))?;
-        let br = find_unit(w, &b.blocker, &bpath, Prefer::Player(d))?;
-        let (al, bl) = (unit_label(w, ar), unit_label(w, br));
-        if br.0 != d {
-            cx.error(
-                PB3,
-                &bpath,
-                format!(
-                    "{bl} is not {}'s unit; only the defending player's units can block",
-                    defender.name
-                ),
-            );
-            continue;
+    let blocked = declare_blockers(b, d, &attackers, typed, blocks, cx)?;
+    // 4. Resolve damage, one attacker at a time, in the attacker's order.
+    let Some(order) = resolve_order(b, actor, &attackers, typed, order, cx)? else {
+        return Ok(());
+    };
+    // Destroyed units leave the board once every attacker has resolved.
+    let mut dead = Vec::new();
+    for a in order {
+        match blocked.iter().find(|x| x.0 == a) {
+            None => unblocked(b, a, d, cx),
+            Some(&(_, blocker, i)) => {
+                let counter = counter_choice(b, d, a, blocker, i, blocks, cx)?;
+                dead.extend(blocked_battle(b, a, blocker, d, counter, cx));
+            }
         }
-        if w.players
-            .get(br.0)
-            .and_then(|p| p.units.get(br.1))
-            .is_some_and(|u| u.exhausted)
-        {
-            cx.error(
-                PB3,
-                &bpath,
-                format!("{bl} is exhausted; only an unexhausted unit can be declared as a blocker"),
-            );
-            continue;
-        }
-        if blocks.iter().any(|x| x.0 == ar) {
-            cx.error(PB3, &bpath, format!("{al} already has a blocker; an attacking unit cannot be blocked by more than 1 unit"));
-            continue;
-        }
-        if blocks.iter().any(|x| x.1 == br) {
-            cx.error(
-                PB3,
-                &bpath,
-                format!("{bl} already blocks another attacker; a blocker is placed in front of one attacking unit (1 blocker for each attacking unit)"),
-            );
-            continue;
-        }
-        if !attackers.contains(&ar) {
-            continue; // the attacker itself was refused above
-        }
-        blocks.push((ar, br, b.counter));
     }
-    let desc: Vec<String> = blocks
+    b.remove_units(dead);
+    lethal_note(b, d, cx);
+    Ok(())
+}
+
+/// Step 3: each attacker's blocker (attacker, blocker, index in `blocks`).
+fn declare_blockers(
+    b: &Board,
+    d: usize,
+    attackers: &[UnitRef],
+    typed: &[String],
+    blocks: &[Block],
+    cx: &mut Cx,
+) -> Result<Vec<(UnitRef, UnitRef, usize)>, Stop> {
+    let defender = b.name(d);
+    let typed_refs: Vec<&str> = typed.iter().map(String::as_str).collect();
+    let mut stated: Vec<(UnitRef, Option<(UnitRef, usize)>)> = Vec::new();
+    let mut out: Vec<(UnitRef, UnitRef, usize)> = Vec::new();
+    for (j, blk) in blocks.iter().enumerate() {
+        let apath = format!("play.blocks[{j}].attacker");
+        let ai = names::resolve_index(&blk.attacker, &typed_refs, "attacking unit")
+            .map_err(|e| e.at(&apath))?;
+        let Some(&a) = attackers.get(ai) else {
+            continue;
+        };
+        let bpath = format!("play.blocks[{j}].blocker");
+        if stated.iter().any(|(x, _)| *x == a) {
+            cx.refuse(PB3, &bpath, format!("{} already has a blocker; an attacking unit cannot be blocked by more than 1 unit", b.label(a)));
+            continue;
+        }
+        // The defending player's choice: stated by her (or agreed).
+        cx.choose(Some(None), block_ask(b, d, a, &out, blocks))?;
+        let Some(bt) = &blk.blocker else {
+            stated.push((a, None));
+            continue;
+        };
+        let br = b.find_unit(bt, &bpath, d)?;
+        let why = if br.0 != d {
+            Some(format!(
+                "{} is not {defender}'s unit; only the defending player's units can block",
+                b.label(br)
+            ))
+        } else if b.unit(br).is_some_and(|u| u.exhausted) {
+            Some(format!(
+                "{} is exhausted; only an unexhausted unit can be declared as a blocker",
+                b.label(br)
+            ))
+        } else if out.iter().any(|x| x.1 == br) {
+            Some(format!(
+                "{} already blocks another attacker; a blocker is placed in front of one attacking unit (1 blocker for each attacking unit)",
+                b.label(br)
+            ))
+        } else {
+            None
+        };
+        match why {
+            Some(msg) => {
+                cx.refuse(PB3, &bpath, format!("{msg}; {} is unblocked", b.label(a)));
+                stated.push((a, None));
+            }
+            None => {
+                stated.push((a, Some((br, j))));
+                out.push((a, br, j));
+            }
+        }
+    }
+    let mut assumed: Vec<String> = Vec::new();
+    for &a in attackers {
+        if stated.iter().any(|(x, _)| *x == a) {
+            continue;
+        }
+        let ask = block_ask(b, d, a, &out, blocks);
+        match cx.choose::<Option<UnitRef>>(None, ask)? {
+            Chosen::Assumed(_, _) => assumed.push(b.label(a)),
+            Chosen::Stated(_) => {}
+        }
+    }
+    let desc: Vec<String> = out
         .iter()
-        .map(|(a, b, _)| format!("{} blocks {}", unit_label(w, *b), unit_label(w, *a)))
+        .map(|(a, br, _)| format!("{} blocks {}", b.label(*br), b.label(*a)))
         .collect();
     let text = if desc.is_empty() {
-        format!("{} declares no blockers", defender.name)
+        format!("{defender} declares no blockers")
     } else {
         format!(
-            "{} declares {} blocker(s): {}",
-            defender.name,
-            desc.len(),
+            "{defender} declares {}: {}",
+            count(desc.len(), "blocker"),
             desc.join("; ")
         )
     };
     let chose = if desc.is_empty() {
         "not to block".to_string()
     } else {
-        let each: Vec<String> = blocks
+        let each: Vec<String> = out
             .iter()
-            .map(|(a, b, _)| format!("{} with {}", unit_label(w, *a), unit_label(w, *b)))
+            .map(|(a, br, _)| format!("{} with {}", b.label(*a), b.label(*br)))
             .collect();
         format!("to block {}", each.join(", and "))
     };
-    cx.step(PB3, text)
-        .num("blockers", blocks.len() as u32)
-        .chose(&defender.name, chose);
-    if cx.failed() {
-        return Ok(());
-    }
-
-    // 4. Resolve damage, one attacker at a time in the attacker's order.
-    let order: Vec<UnitRef> = if play.order.is_empty() {
-        attackers.clone()
+    let st = cx.step(PB3, text);
+    st.num("blockers", out.len() as u32);
+    if assumed.is_empty() {
+        st.chose(&defender, chose);
     } else {
-        let mut o = Vec::new();
-        for (k, name) in play.order.iter().enumerate() {
-            let path = format!("play.order[{k}]");
-            let n = resolve_name(name, &attacker_strs, &path, "attacking unit")?;
-            let r = find_unit(w, n, &path, Prefer::Player(actor))?;
-            if o.contains(&r) {
-                cx.error(PB4, &path, format!("{} appears twice in the order; each attacking unit's damage is resolved once", unit_label(w, r)));
-            }
-            o.push(r);
-        }
-        for a in &attackers {
-            if !o.contains(a) {
-                cx.error(
-                    PB4,
-                    "play.order",
-                    format!(
-                        "the order leaves out {}; it must resolve each attacking unit's damage",
-                        unit_label(w, *a)
-                    ),
-                );
-            }
-        }
-        o
-    };
-    if cx.failed() {
-        return Ok(());
+        st.assumed(
+            &defender,
+            chose,
+            format!(
+                "not stated on the board for {}; assumed: {MAY_BLOCK}",
+                assumed.join(", ")
+            ),
+        );
     }
-    let order_names: Vec<String> = order.iter().map(|r| unit_label(w, *r)).collect();
+    Ok(out)
+}
+
+/// The question "block A with…" for the defending player.
+fn block_ask(
+    b: &Board,
+    d: usize,
+    a: UnitRef,
+    taken: &[(UnitRef, UnitRef, usize)],
+    blocks: &[Block],
+) -> Ask<Option<UnitRef>> {
+    let patch = |blocker: Option<String>| {
+        let mut list: Vec<Value> = blocks
+            .iter()
+            .map(|x| serde_json::to_value(x).unwrap_or(Value::Null))
+            .collect();
+        list.push(
+            serde_json::to_value(Block {
+                attacker: b.label(a),
+                blocker,
+                counter: None,
+            })
+            .unwrap_or(Value::Null),
+        );
+        json!({ "blocks": list })
+    };
+    let mut options: Vec<Opt<Option<UnitRef>>> = (0..b.players[d].units.len())
+        .map(|u| (d, u))
+        .filter(|r| b.unit(*r).is_some_and(|x| !x.exhausted) && !taken.iter().any(|t| t.1 == *r))
+        .map(|r| Opt {
+            label: format!("block with {}", b.label(r)),
+            value: Some(r),
+            patch: patch(Some(b.label(r))),
+        })
+        .collect();
+    options.truncate(24);
+    options.push(Opt {
+        label: "no blocker".into(),
+        value: None,
+        patch: patch(None),
+    });
+    let atk = b.unit(a).map_or(0, |u| u.attack);
+    Ask {
+        key: format!("block:{}", b.label(a)),
+        seat: d,
+        rule: PB3,
+        path: "play.blocks".into(),
+        question: format!("{}: block {} (attack {atk}) with…", b.name(d), b.label(a)),
+        options,
+        default: Some((None, MAY_BLOCK.into())),
+    }
+}
+
+/// Step 4's order: the attacker's choice, or the declared order (assumed).
+fn resolve_order(
+    b: &Board,
+    actor: usize,
+    attackers: &[UnitRef],
+    typed: &[String],
+    order: &[String],
+    cx: &mut Cx,
+) -> Result<Option<Vec<UnitRef>>, Stop> {
+    let name = b.name(actor);
+    let typed_refs: Vec<&str> = typed.iter().map(String::as_str).collect();
+    let mut o: Vec<UnitRef> = Vec::new();
+    for (k, t) in order.iter().enumerate() {
+        let path = format!("play.order[{k}]");
+        let i = names::resolve_index(t, &typed_refs, "attacking unit").map_err(|e| e.at(&path))?;
+        let Some(&r) = attackers.get(i) else { continue };
+        if o.contains(&r) {
+            cx.error(
+                PB4,
+                &path,
+                format!(
+                    "{} appears twice in the order; each attacking unit's damage is resolved once",
+                    b.label(r)
+                ),
+            );
+        }
+        o.push(r);
+    }
+    if !order.is_empty() {
+        for a in attackers.iter().filter(|a| !o.contains(a)) {
+            cx.error(
+                PB4,
+                "play.order",
+                format!(
+                    "the order leaves out {}; it must resolve each attacking unit's damage",
+                    b.label(*a)
+                ),
+            );
+        }
+    }
+    if cx.failed() {
+        return Ok(None);
+    }
+    let chosen = if order.is_empty() {
+        Chosen::Assumed(attackers.to_vec(), YOUR_ORDER.into())
+    } else {
+        Chosen::Stated(o)
+    };
+    let list: Vec<String> = chosen.value().iter().map(|r| b.label(*r)).collect();
     let st = cx.step(
         PB4,
         format!(
-            "{actor_name} resolves the attackers one at a time, in this order: {}",
-            order_names.join(", ")
+            "{name} resolves the attackers one at a time, in this order: {}",
+            list.join(", ")
         ),
     );
-    st.chose(
-        &actor_name,
-        if play.order.is_empty() {
-            format!("the declared order ({})", order_names.join(", "))
-        } else {
-            format!("the order {}", order_names.join(", "))
-        },
-    );
+    chosen.on(st, &name, format!("the order {}", list.join(", ")));
+    Ok(Some(chosen.value()))
+}
 
-    let mut gone: Vec<UnitRef> = Vec::new();
-    for a in order {
-        let al = unit_label(w, a);
-        let atk = attack_of(w, a);
-        match blocks.iter().find(|x| x.0 == a).copied() {
-            None => {
-                let (b, after, life) = damage_pb(w, d, atk);
-                exhaust(w, a);
-                cx.step(
-                    PB4,
-                    format!(
-                        "{al} is unblocked: it deals {atk} damage to {} ({b} → {after} damage, life {life}); then 1 exhaustion token is placed on {al}",
-                        pb.name
-                    ),
-                )
-                .num("damage dealt", atk)
-                .num("Phoenixborn damage", after)
-                .num("exhaustion tokens", 1);
-            }
-            Some((_, br, false)) => {
-                let bl = unit_label(w, br);
-                cx.step(
-                    PB4,
-                    format!(
-                        "{al} is blocked by {bl}; {} chooses not to counter",
-                        defender.name
-                    ),
-                )
-                .chose(&defender.name, format!("not to counter with {bl}"));
-                let (b, after, life) = damage_unit(w, br, atk);
-                exhaust(w, a);
-                let dead = destroyed(w, br);
-                let st = cx.step(
-                    PB41,
-                    format!(
-                        "{al} deals {atk} damage to {bl} ({b} → {after}, life {life}){}; then 1 exhaustion token on {al}; {bl} did not counter and is not exhausted",
-                        if dead { format!(", so {bl} is destroyed") } else { String::new() }
-                    ),
-                );
-                st.num("damage dealt", atk)
-                    .num("blocker damage", after)
-                    .num("exhaustion tokens", 1);
-                if dead {
-                    st.assume(DESTROYED_ASSUMPTION);
-                    gone.push(br);
-                }
-            }
-            Some((_, br, true)) => {
-                let bl = unit_label(w, br);
-                let batk = attack_of(w, br);
-                cx.step(
-                    PB4,
-                    format!(
-                        "{al} is blocked by {bl}; {} chooses to counter",
-                        defender.name
-                    ),
-                )
-                .chose(&defender.name, format!("to counter with {bl}"));
-                let (ab, aa, alife) = damage_unit(w, a, batk);
-                let (bb, ba, blife) = damage_unit(w, br, atk);
-                let (adead, bdead) = (destroyed(w, a), destroyed(w, br));
-                let mut exhausted_units: Vec<String> = Vec::new();
-                for (r, dead) in [(a, adead), (br, bdead)] {
-                    if dead {
-                        gone.push(r);
-                    } else {
-                        exhaust(w, r);
-                        exhausted_units.push(unit_label(w, r));
-                    }
-                }
-                let mut fate = Vec::new();
-                if adead {
-                    fate.push(format!("{al} is destroyed"));
-                }
-                if bdead {
-                    fate.push(format!("{bl} is destroyed"));
-                }
-                let fate = if fate.is_empty() {
-                    "neither unit is destroyed".to_string()
-                } else {
-                    fate.join(" and ")
-                };
-                let tokens = if exhausted_units.is_empty() {
-                    "no exhaustion token is placed (no unit in the battle survived)".to_string()
-                } else {
-                    format!("1 exhaustion token on {}", exhausted_units.join(" and "))
-                };
-                cx.step(
-                    PB42,
-                    format!(
-                        "{al} and {bl} are in battle and deal damage simultaneously: {al} deals {atk} to {bl} ({bb} → {ba}, life {blife}), {bl} deals {batk} to {al} ({ab} → {aa}, life {alife}); {fate}; {tokens}"
-                    ),
-                )
-                .num("attacker damage dealt", atk)
-                .num("blocker damage dealt", batk)
-                .num("exhaustion tokens", exhausted_units.len() as u32)
-                .assume(DESTROYED_ASSUMPTION);
-            }
+fn unblocked(b: &mut Board, a: UnitRef, d: usize, cx: &mut Cx) {
+    let (al, atk) = (b.label(a), b.unit(a).map_or(0, |u| u.attack));
+    let (before, after, life) = b.damage_pb(d, atk);
+    b.exhaust(a);
+    let pb = b.players[d].phoenixborn.name.clone();
+    cx.step(PB4, format!("{al} is unblocked: it deals {atk} damage to {pb} ({before} → {after} damage, life {life}); then 1 exhaustion token is placed on {al}"))
+        .num("damage dealt", atk)
+        .num("Phoenixborn damage", after)
+        .num("exhaustion tokens", 1);
+}
+
+/// Whether a blocker counters: stated on its block, else asked or assumed.
+fn counter_choice(
+    b: &Board,
+    d: usize,
+    a: UnitRef,
+    blocker: UnitRef,
+    i: usize,
+    blocks: &[Block],
+    cx: &mut Cx,
+) -> Result<Chosen<bool>, Stop> {
+    let stated = blocks.get(i);
+    let with = |c: bool| {
+        let mut list: Vec<Value> = blocks
+            .iter()
+            .map(|x| serde_json::to_value(x).unwrap_or(Value::Null))
+            .collect();
+        if let Some(v) = list.get_mut(i) {
+            v["counter"] = json!(c);
         }
-    }
-    remove_units(w, gone);
-    pb_lethal_note(w, d, cx);
-    Ok(())
+        json!({ "blocks": list })
+    };
+    let bl = b.label(blocker);
+    let ask = Ask {
+        key: format!("counter:{}", b.label(a)),
+        seat: d,
+        rule: PB4,
+        path: format!("play.blocks[{i}].counter"),
+        question: format!(
+            "{}: {bl} blocks {}; counter with {bl}?",
+            b.name(d),
+            b.label(a)
+        ),
+        options: vec![
+            Opt {
+                label: format!("counter with {bl}"),
+                value: true,
+                patch: with(true),
+            },
+            Opt {
+                label: "do not counter".into(),
+                value: false,
+                patch: with(false),
+            },
+        ],
+        default: Some((false, MAY_COUNTER.into())),
+    };
+    cx.choose(stated.and_then(|s| s.counter), ask)
 }
 
-enum Guard {
-    Phoenixborn,
-    Unit(UnitRef),
-}
-
-fn attack_unit(w: &mut Board, play: &Play, actor: usize, cx: &mut Ctx) -> Result<(), BoardError> {
-    let actor_name = announce_attack(w, play, actor, cx, AU, "a unit");
-    // 1. Declare attackers.
-    let attackers = declare_attackers(w, play, actor, cx, true)?;
-    if play.attackers.is_empty() || cx.failed() {
-        return Ok(());
-    }
-    // 2. Choose target.
-    let Some(typed) = &play.target else {
-        return Err(BoardError::semantic(
-            "play.target",
-            "name the unit being attacked (`target:`)",
-        )
-        .with_rule(AU2));
-    };
-    let t = find_unit(w, typed, "play.target", Prefer::NotPlayer(actor))?;
-    let tl = unit_label(w, t);
-    if t.0 == actor {
-        cx.error(AU2, "play.target", format!("{tl} is on {actor_name}'s own battlefield; the target must be a unit on an opponent's battlefield"));
-        return Ok(());
-    }
-    let d = t.0;
-    let Some(defender) = w.players.get(d).cloned() else {
-        return Ok(());
-    };
-    let Some(target) = defender.units.get(t.1).cloned() else {
-        return Ok(());
-    };
-    cx.step(
-        AU2,
+/// One blocked attacker's damage; returns the units it destroyed.
+fn blocked_battle(
+    b: &mut Board,
+    a: UnitRef,
+    br: UnitRef,
+    d: usize,
+    counter: Chosen<bool>,
+    cx: &mut Cx,
+) -> Vec<UnitRef> {
+    let defender = b.name(d);
+    let (al, bl) = (b.label(a), b.label(br));
+    let atk = b.unit(a).map_or(0, |u| u.attack);
+    let st = cx.step(
+        PB4,
         format!(
-            "{actor_name} targets {}'s {tl} (attack {}, life {}, damage {}{}); all attackers attack it",
-            defender.name,
-            target.attack,
-            target.life,
-            target.damage,
-            if target.exhausted { ", exhausted" } else { "" }
-        ),
-    )
-    .num("target life", target.life)
-    .num("target damage", target.damage)
-    .chose(&actor_name, format!("to attack {tl}"));
-
-    // 3. Declare a guard.
-    let items: Vec<&str> = play.guard.as_ref().map(|g| g.items()).unwrap_or_default();
-    if items.len() > 1 {
-        cx.error(AU3, "play.guard", format!("{} guards are declared; only a single unit can be declared as a guard for any given attack", items.len()));
-        return Ok(());
-    }
-    let mut guard: Option<Guard> = None;
-    if let Some(g) = items.first() {
-        let path = "play.guard";
-        let is_pb_word = matches!(fold(g).as_str(), "phoenixborn" | "pb" | "myphoenixborn");
-        let pb_named = !is_pb_word
-            && [defender.phoenixborn.name.as_str(), defender.name.as_str()]
-                .iter()
-                .any(|n| fold(n) == fold(g))
-            && !defender.units.iter().any(|u| fold(&u.name) == fold(g));
-        if is_pb_word || pb_named {
-            guard = Some(Guard::Phoenixborn);
-            let pb = &defender.phoenixborn;
-            let st = cx.step(
-                AU3,
-                format!(
-                    "{} guards {tl} with the Phoenixborn {}{}; {} is now the target of the attack",
-                    defender.name,
-                    pb.name,
-                    if pb.exhausted {
-                        " (exhausted: a Phoenixborn can guard even if it is exhausted)"
-                    } else {
-                        ""
-                    },
-                    pb.name
-                ),
-            );
-            st.chose(&defender.name, format!("to guard with {}", pb.name));
-        } else {
-            let gr = find_unit(w, g, path, Prefer::Player(d))?;
-            let gl = unit_label(w, gr);
-            let gu = w.players.get(gr.0).and_then(|p| p.units.get(gr.1)).cloned();
-            if gr.0 != d {
-                cx.error(AU3, path, format!("{gl} is not a unit {} controls; only the defending player's Phoenixborn or units can guard", defender.name));
-            } else if gr == t {
-                cx.error(AU3, path, format!("{gl} is the target; a guard is moved in front of the targeted unit, so it must be another unit"));
-            } else if gu.as_ref().is_some_and(|u| !u.has_unit_guard()) {
-                cx.error(AU3, path, format!("{gl} does not have the 'Unit Guard' ability; only the Phoenixborn or a unit with Unit Guard can guard"));
-            } else if gu.as_ref().is_some_and(|u| u.exhausted) {
-                cx.error(AU3, path, format!("{gl} is exhausted; only an unexhausted unit with Unit Guard can be declared as a guard"));
+            "{al} is blocked by {bl}; {defender} {}",
+            if counter.value() {
+                "chooses to counter"
             } else {
-                guard = Some(Guard::Unit(gr));
-                cx.step(AU3, format!("{} declares {gl} (Unit Guard, unexhausted) as a guard for {tl}; {gl} is now the target of the attack", defender.name))
-                    .chose(&defender.name, format!("to guard with {gl}"));
+                "does not counter"
             }
-        }
-    } else {
-        cx.step(
-            AU3,
-            format!(
-                "{} declares no guard; {tl} remains the target",
-                defender.name
-            ),
-        )
-        .chose(&defender.name, "not to guard");
-    }
-    if cx.failed() {
-        return Ok(());
-    }
-
-    // 4. Resolve damage.
-    let total: u32 = attackers.iter().map(|r| attack_of(w, *r)).sum();
-    let parts: Vec<String> = attackers
-        .iter()
-        .map(|r| format!("{} {}", unit_label(w, *r), attack_of(w, *r)))
-        .collect();
-    let sum_text = format!("{} = {total}", parts.join(" + "));
-    let attacker_list: Vec<String> = attackers.iter().map(|r| unit_label(w, *r)).collect();
-    let final_unit = match guard {
-        Some(Guard::Phoenixborn) => {
-            if play.counter == Some(true) {
-                cx.error(AU4, "play.counter", format!("the final target is the Phoenixborn {}; only a unit that is the final target may counter", defender.phoenixborn.name));
-                return Ok(());
+        ),
+    );
+    counter.on(
+        st,
+        &defender,
+        format!(
+            "{} with {bl}",
+            if counter.value() {
+                "to counter"
+            } else {
+                "not to counter"
             }
-            if !play.split.is_empty() {
-                return Err(BoardError::semantic("play.split", "there is no counter when a Phoenixborn is the final target, so there is no damage to split").with_rule(AU4));
-            }
-            let (b, after, life) = damage_pb(w, d, total);
-            for r in &attackers {
-                exhaust(w, *r);
-            }
-            cx.step(
-                AU4,
-                format!(
-                    "the final target is the Phoenixborn {}: total attack {sum_text}, dealt to {} ({b} → {after} damage, life {life}); then 1 exhaustion token on each attacking unit ({})",
-                    defender.phoenixborn.name,
-                    defender.phoenixborn.name,
-                    attacker_list.join(", ")
-                ),
-            )
-            .num("total attack", total)
-            .num("Phoenixborn damage", after)
-            .num("exhaustion tokens", attackers.len() as u32);
-            pb_lethal_note(w, d, cx);
-            return Ok(());
-        }
-        Some(Guard::Unit(g)) => g,
-        None => t,
-    };
-    let fl = unit_label(w, final_unit);
-    let Some(fu) = w
-        .players
-        .get(final_unit.0)
-        .and_then(|p| p.units.get(final_unit.1))
-        .cloned()
-    else {
-        return Ok(());
-    };
-    let counter = play.counter.unwrap_or(false);
-    if counter && fu.exhausted {
-        cx.error(
-            AU4,
-            "play.counter",
-            format!(
-                "{fl} is exhausted and cannot counter; only an unexhausted final target may counter"
-            ),
-        );
-        return Ok(());
-    }
-    if !counter {
-        if !play.split.is_empty() {
-            cx.diag(
-                Severity::Warning,
-                Some(AU41),
-                Some("play.split"),
-                "the damage split is ignored: the target does not counter, so it deals no damage",
-            );
-        }
-        let why = if fu.exhausted {
-            format!("{fl} is the final target and is exhausted, so it cannot counter")
+        ),
+    );
+    if !counter.value() {
+        let (before, after, life) = b.damage_unit(br, atk);
+        b.exhaust(a);
+        let dead = b.destroyed(br);
+        let gone = if dead {
+            format!(", so {bl} is destroyed")
         } else {
-            format!(
-                "{fl} is the final target and unexhausted; {} chooses not to counter",
-                defender.name
-            )
+            String::new()
         };
-        let st = cx.step(AU4, why);
-        if !fu.exhausted {
-            st.chose(&defender.name, format!("not to counter with {fl}"));
-        }
-        let (b, after, life) = damage_unit(w, final_unit, total);
-        for r in &attackers {
-            exhaust(w, *r);
-        }
-        let dead = destroyed(w, final_unit);
-        let st = cx.step(
-            AU41,
-            format!(
-                "total attack {sum_text} is dealt to {fl} ({b} → {after}, life {life}){}; then 1 exhaustion token on each attacking unit ({}); {fl} did not counter and gets no exhaustion token",
-                if dead { format!(", so {fl} is destroyed") } else { String::new() },
-                attacker_list.join(", ")
-            ),
-        );
-        st.num("total attack", total)
-            .num("target damage", after)
-            .num("exhaustion tokens", attackers.len() as u32);
+        let st = cx.step(PB41, format!("{al} deals {atk} damage to {bl} ({before} → {after}, life {life}){gone}; then 1 exhaustion token on {al}; {bl} did not counter and is not exhausted"));
+        st.num("damage dealt", atk)
+            .num("blocker damage", after)
+            .num("exhaustion tokens", 1);
         if dead {
             st.assume(DESTROYED_ASSUMPTION);
-            remove_units(w, vec![final_unit]);
+            return vec![br];
         }
-        return Ok(());
+        return Vec::new();
     }
+    let batk = b.unit(br).map_or(0, |u| u.attack);
+    let (_, bafter, blife) = b.damage_unit(br, atk);
+    let (_, aafter, alife) = b.damage_unit(a, batk);
+    let (tired, gone, dead) = settle_battle(b, &[a, br]);
+    let st = cx.step(PB42, format!("{al} and {bl} are in battle and deal damage simultaneously: {al} deals {atk} to {bl} ({bafter} damage, life {blife}), {bl} deals {batk} to {al} ({aafter} damage, life {alife}); {}", battle_outcome(&tired, &gone)));
+    st.num("damage dealt", atk)
+        .num("counter damage", batk)
+        .num("exhaustion tokens", tired.len() as u32)
+        .assume(DESTROYED_ASSUMPTION);
+    dead
+}
 
-    // Counter: the battle.
-    let catk = fu.attack;
-    let mut shares: Vec<(UnitRef, u32)> = Vec::new();
-    if attackers.len() == 1 && play.split.is_empty() {
-        if let Some(a) = attackers.first() {
-            shares.push((*a, catk));
-        }
-    } else if play.split.is_empty() {
-        cx.error(
-            AU42,
-            "play.split",
-            format!(
-                "{fl} counters {} attacking units: the defending player chooses how to split its {catk} damage among them (give `split:` with an amount per attacker)",
-                attackers.len()
-            ),
-        );
-        return Ok(());
-    } else {
-        let names: Vec<&str> = play.attackers.iter().map(String::as_str).collect();
-        for (k, v) in &play.split {
-            let path = format!("play.split[\"{k}\"]");
-            let n = resolve_name(k, &names, &path, "attacking unit")?;
-            let r = find_unit(w, n, &path, Prefer::Player(actor))?;
-            if shares.iter().any(|s| s.0 == r) {
-                cx.error(
-                    AU42,
-                    &path,
-                    format!("{} is given two shares of the damage", unit_label(w, r)),
-                );
-                return Ok(());
-            }
-            shares.push((r, *v));
-        }
-        let sum: u32 = shares.iter().map(|s| s.1).sum();
-        if sum != catk {
-            cx.error(
-                AU42,
-                "play.split",
-                format!("the split adds up to {sum}, but {fl} deals damage equal to its attack value, {catk}; the shares must add up to {catk}"),
-            );
-            return Ok(());
-        }
-        shares.sort_by_key(|s| {
-            attackers
-                .iter()
-                .position(|a| *a == s.0)
-                .unwrap_or(usize::MAX)
-        });
-    }
-    cx.step(
-        AU4,
-        format!(
-            "{fl} is the final target and unexhausted; {} chooses to counter",
-            defender.name
-        ),
-    )
-    .chose(&defender.name, format!("to counter with {fl}"));
-    let (tb, ta, tlife) = damage_unit(w, final_unit, total);
-    let mut dealt: Vec<String> = Vec::new();
-    for (r, amount) in &shares {
-        let (b, after, life) = damage_unit(w, *r, *amount);
-        dealt.push(format!(
-            "{amount} to {} ({b} → {after}, life {life})",
-            unit_label(w, *r)
-        ));
-    }
-    let mut in_battle: Vec<UnitRef> = attackers.clone();
-    in_battle.push(final_unit);
-    let mut gone = Vec::new();
-    let mut tired = Vec::new();
-    let mut dead_names = Vec::new();
-    for r in in_battle {
-        if destroyed(w, r) {
-            dead_names.push(unit_label(w, r));
-            gone.push(r);
+/// After a battle: survivors exhausted; the names of the exhausted and of
+/// the destroyed, and the destroyed units (for the caller to remove).
+fn settle_battle(b: &mut Board, units: &[UnitRef]) -> (Vec<String>, Vec<String>, Vec<UnitRef>) {
+    let (mut tired, mut gone, mut dead) = (Vec::new(), Vec::new(), Vec::new());
+    for &r in units {
+        if b.destroyed(r) {
+            gone.push(b.label(r));
+            dead.push(r);
         } else {
-            exhaust(w, r);
-            tired.push(unit_label(w, r));
+            b.exhaust(r);
+            tired.push(b.label(r));
         }
     }
-    let split_text = if shares.len() > 1 {
-        let s: Vec<String> = shares
-            .iter()
-            .map(|(r, v)| format!("{} {v}", unit_label(w, *r)))
-            .collect();
-        Some(s.join(", "))
-    } else {
-        None
-    };
-    let fate = if dead_names.is_empty() {
+    (tired, gone, dead)
+}
+
+fn battle_outcome(tired: &[String], gone: &[String]) -> String {
+    let fate = if gone.is_empty() {
         "no unit is destroyed".to_string()
     } else {
-        format!("destroyed: {}", dead_names.join(", "))
+        format!("destroyed: {}", gone.join(", "))
     };
     let tokens = if tired.is_empty() {
         "no exhaustion token is placed".to_string()
     } else {
         format!("1 exhaustion token on {}", tired.join(", "))
     };
-    let st = cx.step(
-        AU42,
+    format!("{fate}; {tokens}")
+}
+
+fn lethal_note(b: &Board, d: usize, cx: &mut Cx) {
+    let pb = &b.players[d].phoenixborn;
+    if pb.damage >= pb.life {
+        cx.warn(None, Some(&format!("players[{d}].phoenixborn.damage")), format!("{} now has {} damage against a life of {}; what happens to a Phoenixborn whose damage reaches its life is outside the indexed text (the match records it as the end of the game, outside the indexed rules)", pb.name, pb.damage, pb.life));
+    }
+}
+
+/// The defending player's choices in Attack a Unit.
+struct UnitChoices<'a> {
+    guard: Option<&'a OneOrMany>,
+    counter: Option<bool>,
+    split: &'a std::collections::BTreeMap<String, u32>,
+}
+
+/// The final target of an attack on a unit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Guard {
+    Phoenixborn,
+    Unit(UnitRef),
+    None,
+}
+
+fn attack_unit(
+    b: &mut Board,
+    actor: usize,
+    typed: &[String],
+    target: &str,
+    ch: UnitChoices,
+    cx: &mut Cx,
+) -> Result<(), Stop> {
+    let attackers = declare_attackers(b, actor, typed, true, cx)?;
+    if cx.failed() {
+        return Ok(());
+    }
+    let name = b.name(actor);
+    // 2. Choose target.
+    let t = b.find_unit(target, "play.target", (actor + 1) % b.players.len().max(1))?;
+    let tl = b.label(t);
+    if t.0 == actor {
+        cx.error(
+            AU2,
+            "play.target",
+            format!(
+                "{tl} is {name}'s own unit; the target must be a unit on an opponent's battlefield"
+            ),
+        );
+        return Ok(());
+    }
+    let d = t.0;
+    cx.step(
+        AU2,
         format!(
-            "the attackers and {fl} are in battle: total attack {sum_text} is dealt to {fl} ({tb} → {ta}, life {tlife}); simultaneously {fl} deals its attack {catk}: {}; {fate}; {tokens}",
-            dealt.join(", ")
+            "{name} targets {tl} on {}'s battlefield; all attacking units attack it",
+            b.name(d)
+        ),
+    )
+    .chose(&name, format!("to attack {tl}"));
+    // 3. Declare a guard.
+    let guard = declare_guard(b, d, t, ch.guard, cx)?;
+    // 4. Resolve damage.
+    let total: u32 = attackers
+        .iter()
+        .map(|r| b.unit(*r).map_or(0, |u| u.attack))
+        .sum();
+    let parts: Vec<String> = attackers
+        .iter()
+        .map(|r| format!("{} {}", b.label(*r), b.unit(*r).map_or(0, |u| u.attack)))
+        .collect();
+    let sum = format!("{} = {total}", parts.join(" + "));
+    let final_unit = match guard {
+        Guard::Phoenixborn => {
+            if ch.counter == Some(true) {
+                cx.refuse(AU4, "play.counter", format!("the final target is the Phoenixborn {}; only a unit that is the final target may counter", b.players[d].phoenixborn.name));
+            }
+            if !ch.split.is_empty() {
+                cx.warn(Some(AU4), Some("play.split"), "the damage split is ignored: a Phoenixborn final target does not counter, so there is no damage to split");
+            }
+            phoenixborn_takes_it(b, d, &attackers, &sum, total, cx);
+            return Ok(());
+        }
+        Guard::Unit(g) => g,
+        Guard::None => t,
+    };
+    let counter = unit_counter(b, d, final_unit, ch.counter, cx)?;
+    if !counter {
+        if !ch.split.is_empty() {
+            cx.warn(
+                Some(AU41),
+                Some("play.split"),
+                "the damage split is ignored: the target does not counter, so it deals no damage",
+            );
+        }
+        no_counter(b, &attackers, final_unit, &sum, total, cx);
+        return Ok(());
+    }
+    let shares = split_choice(b, d, final_unit, &attackers, typed, ch.split, cx)?;
+    counter_battle(b, d, &attackers, final_unit, &shares, &sum, total, cx);
+    Ok(())
+}
+
+/// Step 3 of Attack a Unit: the guard, stated (checked), asked or assumed.
+fn declare_guard(
+    b: &Board,
+    d: usize,
+    t: UnitRef,
+    typed: Option<&OneOrMany>,
+    cx: &mut Cx,
+) -> Result<Guard, Stop> {
+    let defender = b.name(d);
+    let tl = b.label(t);
+    let pb = b.players[d].phoenixborn.clone();
+    let stated = match typed.map(OneOrMany::items).as_deref() {
+        Some([_, _, ..]) => {
+            cx.refuse(AU3, "play.guard", "only a single unit can be declared as a guard for any given attack; no guard is declared");
+            Some(Guard::None)
+        }
+        Some([g]) => Some(stated_guard(b, d, t, g, cx)?),
+        _ => None,
+    };
+    let options = guard_options(b, d, t);
+    let ask = Ask {
+        key: "guard".into(),
+        seat: d,
+        rule: AU3,
+        path: "play.guard".into(),
+        question: format!("{defender}: guard {tl} with…"),
+        options,
+        default: Some((Guard::None, MAY_GUARD.into())),
+    };
+    let chosen = cx.choose(stated, ask)?;
+    let text = match chosen.value() {
+        Guard::Phoenixborn => format!(
+            "{defender} guards {tl} with the Phoenixborn {}{}; {} is now the target of the attack",
+            pb.name,
+            if pb.exhausted {
+                " (exhausted: a Phoenixborn can guard even if it is exhausted)"
+            } else {
+                ""
+            },
+            pb.name
+        ),
+        Guard::Unit(g) => format!(
+            "{defender} declares {} (Unit Guard, unexhausted) as a guard for {tl}; {} is now the target of the attack",
+            b.label(g),
+            b.label(g)
+        ),
+        Guard::None => format!("{defender} declares no guard; {tl} remains the target"),
+    };
+    let what = match chosen.value() {
+        Guard::Phoenixborn => format!("to guard with {}", pb.name),
+        Guard::Unit(g) => format!("to guard with {}", b.label(g)),
+        Guard::None => "not to guard".to_string(),
+    };
+    let st = cx.step(AU3, text);
+    chosen.on(st, &defender, what);
+    Ok(chosen.value())
+}
+
+fn guard_options(b: &Board, d: usize, t: UnitRef) -> Vec<Opt<Guard>> {
+    let mut v = vec![Opt::field(
+        format!("guard with {}", b.players[d].phoenixborn.name),
+        Guard::Phoenixborn,
+        "guard",
+        json!("phoenixborn"),
+    )];
+    for u in 0..b.players[d].units.len() {
+        let r = (d, u);
+        if r != t
+            && b.unit(r)
+                .is_some_and(|x| x.has_unit_guard() && !x.exhausted)
+        {
+            v.push(Opt::field(
+                format!("guard with {}", b.label(r)),
+                Guard::Unit(r),
+                "guard",
+                json!(b.label(r)),
+            ));
+        }
+    }
+    v.truncate(24);
+    v.push(Opt::field("no guard", Guard::None, "guard", json!("none")));
+    v
+}
+
+/// A stated guard, checked; an impossible one is refused (no guard).
+fn stated_guard(b: &Board, d: usize, t: UnitRef, g: &str, cx: &mut Cx) -> Result<Guard, Stop> {
+    let defender = &b.players[d];
+    let key = fold(g);
+    if matches!(key.as_str(), "none" | "noguard" | "no") {
+        return Ok(Guard::None);
+    }
+    let names_pb = [fold(&defender.phoenixborn.name), fold(&defender.name)].contains(&key)
+        && !defender.units.iter().any(|u| fold(&u.name) == key);
+    if matches!(key.as_str(), "phoenixborn" | "pb" | "myphoenixborn") || names_pb {
+        return Ok(Guard::Phoenixborn);
+    }
+    let gr = b.find_unit(g, "play.guard", d)?;
+    let gl = b.label(gr);
+    let why = if gr.0 != d {
+        Some(format!(
+            "{gl} is not a unit {} controls; only the defending player's Phoenixborn or units can guard",
+            defender.name
+        ))
+    } else if gr == t {
+        Some(format!(
+            "{gl} is the target; a guard is moved in front of the targeted unit, so it must be another unit"
+        ))
+    } else if b.unit(gr).is_some_and(|u| !u.has_unit_guard()) {
+        Some(format!(
+            "{gl} does not have the 'Unit Guard' ability; only the Phoenixborn or a unit with Unit Guard can guard"
+        ))
+    } else if b.unit(gr).is_some_and(|u| u.exhausted) {
+        Some(format!(
+            "{gl} is exhausted; only an unexhausted unit with Unit Guard can be declared as a guard"
+        ))
+    } else {
+        None
+    };
+    match why {
+        Some(msg) => {
+            cx.refuse(
+                AU3,
+                "play.guard",
+                format!(
+                    "{msg}; no guard is declared and {} remains the target",
+                    b.label(t)
+                ),
+            );
+            Ok(Guard::None)
+        }
+        None => Ok(Guard::Unit(gr)),
+    }
+}
+
+fn phoenixborn_takes_it(
+    b: &mut Board,
+    d: usize,
+    attackers: &[UnitRef],
+    sum: &str,
+    total: u32,
+    cx: &mut Cx,
+) {
+    let (before, after, life) = b.damage_pb(d, total);
+    for r in attackers {
+        b.exhaust(*r);
+    }
+    let pb = b.players[d].phoenixborn.name.clone();
+    let list: Vec<String> = attackers.iter().map(|r| b.label(*r)).collect();
+    cx.step(AU4, format!("the final target is the Phoenixborn {pb}: total attack {sum}, dealt to {pb} ({before} → {after} damage, life {life}); then 1 exhaustion token on each attacking unit ({})", list.join(", ")))
+        .num("total attack", total)
+        .num("Phoenixborn damage", after)
+        .num("exhaustion tokens", attackers.len() as u32);
+    lethal_note(b, d, cx);
+}
+
+/// Whether the final target unit counters: it cannot when exhausted (a
+/// stated counter is then refused); else stated, asked or assumed.
+fn unit_counter(
+    b: &Board,
+    d: usize,
+    f: UnitRef,
+    stated: Option<bool>,
+    cx: &mut Cx,
+) -> Result<bool, Stop> {
+    let (defender, fl) = (b.name(d), b.label(f));
+    if b.unit(f).is_some_and(|u| u.exhausted) {
+        if stated == Some(true) {
+            cx.refuse(AU4, "play.counter", format!("{fl} is exhausted and cannot counter; only an unexhausted final target may counter, so the attack resolves without a counter"));
+        }
+        cx.step(
+            AU4,
+            format!("{fl} is the final target and is exhausted, so it cannot counter"),
+        );
+        return Ok(false);
+    }
+    let ask = Ask {
+        key: "counter".into(),
+        seat: d,
+        rule: AU4,
+        path: "play.counter".into(),
+        question: format!("{defender}: {fl} is attacked; counter with {fl}?"),
+        options: vec![
+            Opt::field(format!("counter with {fl}"), true, "counter", json!(true)),
+            Opt::field("do not counter", false, "counter", json!(false)),
+        ],
+        default: Some((false, MAY_COUNTER.into())),
+    };
+    let chosen = cx.choose(stated, ask)?;
+    let st = cx.step(
+        AU4,
+        format!(
+            "{fl} is the final target and unexhausted; {defender} {}",
+            if chosen.value() {
+                "chooses to counter"
+            } else {
+                "does not counter"
+            }
         ),
     );
+    chosen.on(
+        st,
+        &defender,
+        format!(
+            "{} with {fl}",
+            if chosen.value() {
+                "to counter"
+            } else {
+                "not to counter"
+            }
+        ),
+    );
+    Ok(chosen.value())
+}
+
+fn no_counter(
+    b: &mut Board,
+    attackers: &[UnitRef],
+    f: UnitRef,
+    sum: &str,
+    total: u32,
+    cx: &mut Cx,
+) {
+    let fl = b.label(f);
+    let (before, after, life) = b.damage_unit(f, total);
+    for r in attackers {
+        b.exhaust(*r);
+    }
+    let dead = b.destroyed(f);
+    let list: Vec<String> = attackers.iter().map(|r| b.label(*r)).collect();
+    let gone = if dead {
+        format!(", so {fl} is destroyed")
+    } else {
+        String::new()
+    };
+    let st = cx.step(AU41, format!("total attack {sum} is dealt to {fl} ({before} → {after}, life {life}){gone}; then 1 exhaustion token on each attacking unit ({}); {fl} did not counter and gets no exhaustion token", list.join(", ")));
+    st.num("total attack", total)
+        .num("target damage", after)
+        .num("exhaustion tokens", attackers.len() as u32);
+    if dead {
+        st.assume(DESTROYED_ASSUMPTION);
+        b.remove_units(vec![f]);
+    }
+}
+
+/// How a countering unit splits its damage among several attackers: the
+/// defending player's choice, asked one attacker at a time; the last one
+/// takes the rest. A split that does not add up is refused and asked again.
+fn split_choice(
+    b: &Board,
+    d: usize,
+    f: UnitRef,
+    attackers: &[UnitRef],
+    typed: &[String],
+    split: &std::collections::BTreeMap<String, u32>,
+    cx: &mut Cx,
+) -> Result<Vec<(UnitRef, u32)>, Stop> {
+    let catk = b.unit(f).map_or(0, |u| u.attack);
+    if let [only] = attackers {
+        return Ok(vec![(*only, catk)]);
+    }
+    let typed_refs: Vec<&str> = typed.iter().map(String::as_str).collect();
+    let mut shares: Vec<(UnitRef, u32)> = Vec::new();
+    for (k, v) in split {
+        let path = format!("play.split[\"{k}\"]");
+        let i = names::resolve_index(k, &typed_refs, "attacking unit").map_err(|e| e.at(&path))?;
+        let Some(&r) = attackers.get(i) else { continue };
+        cx.choose(
+            Some(*v),
+            split_ask(b, d, f, attackers.len(), r, *v, &serde_json::Map::new()),
+        )?;
+        if shares.iter().any(|s| s.0 == r) {
+            cx.refuse(
+                AU42,
+                &path,
+                format!("{} is given two shares of the damage", b.label(r)),
+            );
+            shares.clear();
+            break;
+        }
+        shares.push((r, *v));
+    }
+    let sum: u32 = shares.iter().map(|s| s.1).sum();
+    let complete = shares.len() == attackers.len();
+    if sum > catk || (complete && sum != catk) {
+        cx.refuse(AU42, "play.split", format!("the split adds up to {sum}, but {} deals damage equal to its attack value, {catk}; the shares must add up to {catk}", b.label(f)));
+        shares.clear();
+    }
+    let left = catk - shares.iter().map(|s| s.1).sum::<u32>();
+    let undecided: Vec<UnitRef> = attackers
+        .iter()
+        .copied()
+        .filter(|a| !shares.iter().any(|s| s.0 == *a))
+        .collect();
+    match undecided.as_slice() {
+        [] => {}
+        [last] if !shares.is_empty() => shares.push((*last, left)),
+        [next, ..] => {
+            let base: serde_json::Map<String, Value> = shares
+                .iter()
+                .map(|(r, v)| (b.label(*r), json!(v)))
+                .collect();
+            // No default: the rules leave the split wholly to the defender.
+            cx.choose(
+                None,
+                split_ask(b, d, f, attackers.len(), *next, left, &base),
+            )?;
+        }
+    }
+    shares.sort_by_key(|s| attackers.iter().position(|a| *a == s.0));
+    Ok(shares)
+}
+
+/// "How much of the remaining damage goes to A?" (0 ..= left, at most 25 answers).
+fn split_ask(
+    b: &Board,
+    d: usize,
+    f: UnitRef,
+    attackers: usize,
+    to: UnitRef,
+    left: u32,
+    base: &serde_json::Map<String, Value>,
+) -> Ask<u32> {
+    let options = (0..=left.min(24))
+        .map(|n| {
+            let mut m = base.clone();
+            m.insert(b.label(to), json!(n));
+            Opt {
+                label: format!("{n} to {}", b.label(to)),
+                value: n,
+                patch: json!({ "split": Value::Object(m) }),
+            }
+        })
+        .collect();
+    Ask {
+        key: format!("split:{}", b.label(to)),
+        seat: d,
+        rule: AU42,
+        path: "play.split".into(),
+        question: format!(
+            "{}: {} counters {}; how much of its {left} remaining damage goes to {}?",
+            b.name(d),
+            b.label(f),
+            count(attackers, "attacker"),
+            b.label(to)
+        ),
+        options,
+        default: None,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn counter_battle(
+    b: &mut Board,
+    d: usize,
+    attackers: &[UnitRef],
+    f: UnitRef,
+    shares: &[(UnitRef, u32)],
+    sum: &str,
+    total: u32,
+    cx: &mut Cx,
+) {
+    let (defender, fl) = (b.name(d), b.label(f));
+    let catk = b.unit(f).map_or(0, |u| u.attack);
+    let (tb, ta, tlife) = b.damage_unit(f, total);
+    let mut dealt = Vec::new();
+    for (r, amount) in shares {
+        let (before, after, life) = b.damage_unit(*r, *amount);
+        dealt.push(format!(
+            "{amount} to {} ({before} → {after}, life {life})",
+            b.label(*r)
+        ));
+    }
+    let split_text: Vec<String> = shares
+        .iter()
+        .map(|(r, v)| format!("{} {v}", b.label(*r)))
+        .collect();
+    let mut in_battle = attackers.to_vec();
+    in_battle.push(f);
+    let (tired, gone, dead) = settle_battle(b, &in_battle);
+    b.remove_units(dead);
+    let st = cx.step(AU42, format!("the attackers and {fl} are in battle: total attack {sum} is dealt to {fl} ({tb} → {ta}, life {tlife}); simultaneously {fl} deals its attack {catk}: {}; {}", dealt.join(", "), battle_outcome(&tired, &gone)));
     st.num("total attack", total)
         .num("counter damage", catk)
         .num("exhaustion tokens", tired.len() as u32)
         .assume(DESTROYED_ASSUMPTION);
-    if let Some(s) = split_text {
-        st.chose(&defender.name, format!("to split {fl}'s damage: {s}"));
+    if shares.len() > 1 {
+        st.chose(
+            &defender,
+            format!("to split {fl}'s damage: {}", split_text.join(", ")),
+        );
     }
-    remove_units(w, gone);
-    Ok(())
 }
 
-fn pass(w: &mut Board, actor: usize, cx: &mut Ctx) {
-    let Some(player) = w.players.get(actor).cloned() else {
-        return;
-    };
-    let ready = player.units.iter().filter(|u| !u.exhausted).count() as u32;
-    let opponents = w.players.len().saturating_sub(1);
-    if ready > 0 && opponents > 0 {
-        cx.step(
-            PASS,
-            format!(
-                "{} passes: the main action is to do nothing. {} could still attack with {ready} unexhausted unit(s), and a player may choose to pass even if other main actions are possible",
-                player.name, player.name
-            ),
-        )
-        .num("unexhausted units", ready)
-        .chose(&player.name, "to pass");
+fn pass(b: &mut Board, actor: usize, cx: &mut Cx) {
+    let name = b.name(actor);
+    let ready = b.players[actor]
+        .units
+        .iter()
+        .filter(|u| !u.exhausted)
+        .count() as u32;
+    if ready > 0 && b.players.len() > 1 {
+        cx.step(PASS, format!("{name} passes: the main action is to do nothing. {name} could still attack with {}, and a player may choose to pass even if other main actions are possible", count(ready as usize, "unexhausted unit")))
+            .num("unexhausted units", ready)
+            .chose(&name, "to pass");
     } else {
-        cx.step(
-            PASS,
-            format!(
-                "{} passes: the main action is to do nothing. {} has no unexhausted unit to attack with, so unless a card can be played, passing is the only main action left and must be chosen",
-                player.name, player.name
-            ),
-        )
-        .num("unexhausted units", ready)
-        .chose(&player.name, "to pass")
-        .assume("the board does not list cards in hand or abilities, so only attacks are checked when deciding whether another main action is possible (assumption outside the indexed text)");
+        cx.step(PASS, format!("{name} passes: the main action is to do nothing. {name} has no unexhausted unit to attack with, so unless a card can be played, passing is the only main action left and must be chosen"))
+            .num("unexhausted units", ready)
+            .chose(&name, "to pass")
+            .assume("the board does not list cards in hand or abilities, so only attacks are checked when deciding whether another main action is possible (assumption outside the indexed text)");
     }
-    w.consecutive_passes.push(player.name.clone());
-    let missing: Vec<&str> = w
+    b.consecutive_passes.push(name.clone());
+    let missing: Vec<String> = b
         .players
         .iter()
-        .filter(|p| {
-            !w.consecutive_passes
-                .iter()
-                .any(|n| fold(n) == fold(&p.name))
-        })
-        .map(|p| p.name.as_str())
+        .map(|p| p.name.clone())
+        .filter(|n| !b.consecutive_passes.contains(n))
         .collect();
+    let n = b.consecutive_passes.len() as u32;
     if missing.is_empty() {
-        let who = w.consecutive_passes.join(", ");
-        cx.step(
-            PASS,
-            format!("all players have passed on consecutive turns ({who}): the player turns phase ends and players move on to the recovery phase of the round"),
-        )
-        .num("consecutive passes", w.consecutive_passes.len() as u32);
-        w.phase = Phase::Recovery;
-        w.consecutive_passes.clear();
-        w.turn = None;
-        w.main_action_used = false;
+        let who = b.consecutive_passes.join(", ");
+        cx.step(PASS, format!("all players have passed on consecutive turns ({who}): the player turns phase ends and players move on to the recovery phase of the round")).num("consecutive passes", n);
+        b.phase = Phase::Recovery;
+        b.consecutive_passes.clear();
+        b.turn = None;
+        b.main_action_used = false;
     } else {
-        let list = missing.join(", ");
-        cx.step(
-            PASS,
-            format!(
-                "{list} {} not passed since, so the player turns phase continues; {} may pass again or take any other main action on the next turn",
-                if missing.len() == 1 { "has" } else { "have" },
-                player.name
-            ),
-        )
-        .num("consecutive passes", w.consecutive_passes.len() as u32)
-        .num("players yet to pass", missing.len() as u32);
+        let verb = if missing.len() == 1 { "has" } else { "have" };
+        cx.step(PASS, format!("{} {verb} not passed since, so the player turns phase continues; {name} may pass again or take any other main action on the next turn", missing.join(", ")))
+            .num("consecutive passes", n)
+            .num("players yet to pass", missing.len() as u32);
     }
 }
 
-fn pay_cost(w: &mut Board, play: &Play, actor: usize, cx: &mut Ctx) -> Result<(), BoardError> {
-    let actor_name = w
-        .players
-        .get(actor)
-        .map(|p| p.name.clone())
-        .unwrap_or_default();
-    let Some(card) = play.card.as_deref().filter(|c| !c.trim().is_empty()) else {
+fn pay_cost(
+    b: &mut Board,
+    actor: usize,
+    card: &str,
+    main: Option<bool>,
+    cx: &mut Cx,
+) -> Result<(), Stop> {
+    let name = b.name(actor);
+    if card.trim().is_empty() {
         return Err(BoardError::semantic(
             "play.card",
             "name the card being played or activated (`card:`)",
         )
-        .with_rule(PAY));
-    };
-    let Some(main) = play.main_action else {
-        return Err(BoardError::semantic(
-            "play.main_action",
-            "say whether the card's play or activation cost includes the main-action symbol (`main_action: true` or `false`)",
-        )
-        .with_rule(PAY));
+        .with_rule(PAY)
+        .into());
+    }
+    let Some(main) = main else {
+        return Err(BoardError::semantic("play.main_action", "say whether the card's play or activation cost includes the main-action symbol (`main_action: true` or `false`)").with_rule(PAY).into());
     };
     if main {
-        cx.step(PAY, format!("the cost of {card} includes the main-action symbol: paying it takes up {actor_name}'s main action for the turn"))
+        cx.step(PAY, format!("the cost of {card} includes the main-action symbol: paying it takes up {name}'s main action for the turn"))
             .num("main actions used", 1)
-            .chose(&actor_name, format!("to play or activate {card}"));
-        w.main_action_used = true;
+            .chose(&name, format!("to play or activate {card}"));
+        b.main_action_used = true;
     } else {
-        cx.step(PAY, format!("the cost of {card} has no main-action symbol: paying it does not take up {actor_name}'s main action, which is still available"))
+        cx.step(PAY, format!("the cost of {card} has no main-action symbol: paying it does not take up {name}'s main action, which is still available"))
             .num("main actions used", 0)
-            .chose(&actor_name, format!("to play or activate {card}"))
+            .chose(&name, format!("to play or activate {card}"))
             .assume("the passage states only that a cost with the main-action symbol takes up the main action; that a cost without it leaves the main action available is read from it (assumption outside the indexed text)");
     }
     Ok(())

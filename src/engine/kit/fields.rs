@@ -455,7 +455,32 @@ pub fn unknown_field(doc: &Value, schema: &Value) -> Option<BoardError> {
     unknown_in(doc, schema, schema, String::new())
 }
 
+/// For a tagged union (`oneOf` of objects each with a `const` tag), the
+/// alternative the document's tag selects.
+fn tagged<'s>(root: &'s Value, node: &'s Value, doc: &Value) -> &'s Value {
+    let node = deref(root, node);
+    let consistent: Vec<&Value> = alternatives(node)
+        .into_iter()
+        .map(|a| deref(root, a))
+        .filter(|a| {
+            a.get("properties")
+                .and_then(Value::as_object)
+                .is_some_and(|props| {
+                    props.iter().all(|(k, p)| match p.get("const") {
+                        Some(c) => doc.get(k) == Some(c),
+                        None => true,
+                    })
+                })
+        })
+        .collect();
+    match consistent.as_slice() {
+        [one] => one,
+        _ => node,
+    }
+}
+
 fn unknown_in(doc: &Value, root: &Value, node: &Value, path: String) -> Option<BoardError> {
+    let node = tagged(root, node, doc);
     match doc {
         Value::Object(m) => {
             let allowed = schema_props(root, node);

@@ -188,6 +188,7 @@ impl<G: Game> Kit<G> {
             };
             match sub.and_then(|s| fields::unknown_field(value, &rooted(schema, s))) {
                 Some(mut better) => {
+                    better.kind = document::ErrorKind::Syntax;
                     let path = join_path(prefix, better.path.as_deref().unwrap_or(""));
                     better.pos = text.and_then(|t| document::locate(t, &path)).or(e.pos);
                     better.path = Some(path);
@@ -364,9 +365,10 @@ impl<G: Game> Kit<G> {
             Some(t) => {
                 let names: Vec<&str> = phases.iter().map(|p| p.id).collect();
                 let by_name: Vec<&str> = phases.iter().map(|p| p.name).collect();
-                names::resolve_index(t, &names, "phase")
-                    .or_else(|_| names::resolve_index(t, &by_name, "phase"))
-                    .map_err(|e| e.at("to"))?
+                match names::resolve_index(t, &names, "phase") {
+                    Ok(i) => i,
+                    Err(e) => names::resolve_index(t, &by_name, "phase").map_err(|_| e.at("to"))?,
+                }
             }
         };
         G::before_advance(&board, &mut cx);

@@ -17,7 +17,7 @@ pub enum NameError {
         suggestion: Option<String>,
         known: Vec<String>,
     },
-    #[error("'{typed}' could be {}; name it exactly", candidates.join(" or "))]
+    #[error("'{typed}' is ambiguous: it could be {}", candidates.join(" or "))]
     Ambiguous {
         typed: String,
         what: &'static str,

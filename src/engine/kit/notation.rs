@@ -48,7 +48,7 @@ pub fn unquote(s: &str) -> &str {
 }
 
 /// Splits on `sep` outside quotes; trimmed, empty parts dropped.
-pub fn split_outside<'a>(s: &'a str, sep: char) -> Vec<&'a str> {
+pub fn split_outside(s: &str, sep: char) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     for i in outside_quotes(s) {
