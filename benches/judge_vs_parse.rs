@@ -10,15 +10,34 @@ fn main() {
 
 /// One typical example board per game.
 const BOARDS: &[(&str, &str)] = &[
-    ("ashes", include_str!("../examples/ashes/attack-phoenixborn.yaml")),
-    ("ti4", include_str!("../examples/ti4/strategic-action-warfare.yaml")),
-    ("magewinds", include_str!("../examples/magewinds/attack-step-visible.yaml")),
-    ("legion", include_str!("../examples/legion/vader-relentless.yaml")),
-    ("grand-archive", include_str!("../examples/grand-archive/example-2-bulwark-sword-and-tariff-ring.yaml")),
+    (
+        "ashes",
+        include_str!("../examples/ashes/attack-phoenixborn.yaml"),
+    ),
+    (
+        "ti4",
+        include_str!("../examples/ti4/strategic-action-warfare.yaml"),
+    ),
+    (
+        "magewinds",
+        include_str!("../examples/magewinds/attack-step-visible.yaml"),
+    ),
+    (
+        "legion",
+        include_str!("../examples/legion/vader-relentless.yaml"),
+    ),
+    (
+        "grand-archive",
+        include_str!("../examples/grand-archive/example-2-bulwark-sword-and-tariff-ring.yaml"),
+    ),
 ];
 
 fn board(game: &str) -> &'static str {
-    BOARDS.iter().find(|(g, _)| *g == game).map(|(_, b)| *b).unwrap_or_default()
+    BOARDS
+        .iter()
+        .find(|(g, _)| *g == game)
+        .map(|(_, b)| *b)
+        .unwrap_or_default()
 }
 
 #[divan::bench(args = ["ashes", "ti4", "magewinds", "legion", "grand-archive"])]

@@ -78,6 +78,10 @@ async fn fixture(url: String, dir: Option<tempfile::TempDir>) -> Fixture {
             ruling: Some(json!({"legal": true, "steps": [{"rule": "ashes:x", "text": "damage"}]})),
             state: json!({"game": "tally", "round": seq, "players": [{"name": "Ann", "units": units}, {"name": "Bob", "units": units}]}),
             undoes: None,
+            context: None,
+            interaction: None,
+            deadline: None,
+            transition: Default::default(),
         };
         store.append(m.id, seq, &ev).await.unwrap();
     }
@@ -306,6 +310,10 @@ fn raw_event() -> NewEvent {
         ruling: None,
         state: json!({"game": "tally", "players": [{"name": "Ann", "score": 1}], "total": 1}),
         undoes: None,
+        context: None,
+        interaction: None,
+        deadline: None,
+        transition: Default::default(),
     }
 }
 

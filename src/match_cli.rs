@@ -65,10 +65,47 @@ enum MatchCommand {
         #[arg(long)]
         page: Option<i64>,
     },
-    /// Take back the last play (its player, or a moderator).
+    /// Answer the decision a play waits on: an answer's number or words
+    /// (only the deciding player, or a moderator).
+    Answer {
+        #[arg(required = true, num_args = 1..)]
+        choice: Vec<String>,
+        /// Refuse the answer if the match is no longer at this version.
+        #[arg(long)]
+        expect_version: Option<i64>,
+    },
+    /// Move to the next phase or round (or to --to PHASE) as the game's turn
+    /// structure says; recorded as outside the indexed rules where it is.
+    Advance {
+        #[arg(long)]
+        to: Option<String>,
+    },
+    /// Set one board field, on the record: `adjust players.Maeoni.phoenixborn.damage 6 --reason "…"`.
+    Adjust {
+        field: String,
+        value: String,
+        #[arg(long, required = true)]
+        reason: String,
+    },
+    /// Add a note to the record (a judge's ruling, an agreement).
+    Note {
+        #[arg(required = true, num_args = 1..)]
+        text: Vec<String>,
+    },
+    /// Turn the turn notices on or off.
+    Notify {
+        #[arg(value_parser = ["on", "off"])]
+        state: String,
+    },
+    /// Take back the last event in effect (its author, or a moderator).
     Undo,
-    /// End the match.
-    End,
+    /// End the match, optionally with a winner and a reason.
+    End {
+        #[arg(long)]
+        winner: Option<String>,
+        #[arg(long)]
+        reason: Option<String>,
+    },
     /// Print the board and the whole log as YAML (re-importable with `setup`).
     Export,
     /// Suggest the next word of a partly typed play.
@@ -172,8 +209,29 @@ async fn execute(
         },
         MatchCommand::Board => MatchRequest::Board,
         MatchCommand::Log { page } => MatchRequest::Log { page },
+        MatchCommand::Answer {
+            choice,
+            expect_version,
+        } => MatchRequest::Answer {
+            choice: choice.join(" "),
+            version: expect_version,
+        },
+        MatchCommand::Advance { to } => MatchRequest::Advance { to },
+        MatchCommand::Adjust {
+            field,
+            value,
+            reason,
+        } => MatchRequest::Adjust {
+            field,
+            value,
+            reason,
+        },
+        MatchCommand::Note { text } => MatchRequest::Note {
+            text: text.join(" "),
+        },
+        MatchCommand::Notify { state } => MatchRequest::Notify { on: state == "on" },
         MatchCommand::Undo => MatchRequest::Undo,
-        MatchCommand::End => MatchRequest::End,
+        MatchCommand::End { winner, reason } => MatchRequest::End { winner, reason },
         MatchCommand::Export => MatchRequest::Export,
         MatchCommand::Complete { partial } => MatchRequest::Complete { partial },
         MatchCommand::Verify => MatchRequest::Verify,
@@ -183,12 +241,14 @@ async fn execute(
         && !r.consistent
     {
         return Err(MatchError::Storage {
-            message: reply.to_text().trim_end().to_string(),
+            message: arbiter::render::matches::reply(&reply)
+                .trim_end()
+                .to_string(),
         });
     }
     Ok(if as_json {
         json(&reply)
     } else {
-        reply.to_text()
+        arbiter::render::matches::reply(&reply)
     })
 }

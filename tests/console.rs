@@ -373,7 +373,7 @@ fn a_match_script_is_played_offline() {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("console.db").display());
     let bot = match_bot(&url);
-    let play = "attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight; guard phoenixborn";
+    let play = "attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight; guard phoenixborn; agreed by maeoni";
     let script = format!(
         "/match start game:ashes player1:coal player2:maeoni\n\
          /match setup\n{MATCH_BOARD}.\n\
@@ -407,12 +407,14 @@ fn a_match_script_is_played_offline() {
     // The export is re-importable: it holds the board.
     assert!(out.contains("Maeoni Viper"), "{out}");
 
-    // Maeoni may not undo Coal's play; a moderator may, and ends the match.
-    let (_, out) = session_run(&bot, "maeoni", false, "/match undo\n");
+    // A stranger may not undo Coal's play; Maeoni, who agreed to it, may;
+    // a moderator ends the match.
+    let (_, out) = session_run(&bot, "eve", false, "/match undo\n");
     assert!(out.contains("(only you see this)"), "{out}");
     assert!(!out.contains("Undone"), "{out}");
-    let (_, out) = session_run(&bot, "judge", true, "/match undo\n/match end\n");
+    let (_, out) = session_run(&bot, "maeoni", false, "/match undo\n");
     assert!(out.contains("== Undone: event #4 =="), "{out}");
+    let (_, out) = session_run(&bot, "judge", true, "/match end\n");
     assert!(out.contains("ended"), "{out}");
     let (_, out) = session_run(&bot, "coal", false, &format!("/match play {play}\n"));
     assert!(

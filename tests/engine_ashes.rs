@@ -1732,7 +1732,7 @@ fn names_in_the_board_are_written_as_the_board_spells_them() {
     assert_eq!(b["turn"], "Coal");
     assert_eq!(b["consecutive_passes"], json!(["Maeoni"]));
     let play = json!({"action": "pass", "player": "mae"});
-    assert_eq!(ashes().actor(&b, &play).unwrap(), 1);
+    assert_eq!(ashes().actor(&b, &play).unwrap(), Some(1));
 }
 
 #[test]

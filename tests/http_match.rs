@@ -35,7 +35,7 @@ players:
       - { name: Mist Spirit, attack: 1, life: 1 }
 ";
 
-const PLAY: &str = "attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight; guard phoenixborn";
+const PLAY: &str = "attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight; guard phoenixborn; agreed by <@1300000000000000302>";
 
 struct Harness {
     server: Running,
@@ -334,7 +334,14 @@ async fn a_match_through_discord_interactions() {
     assert!(title(&v).contains("Undone"), "{}", title(&v));
     assert!(desc(&v).contains("damage"), "{}", desc(&v));
 
-    // Played again; Maeoni (a player, not its author) and a stranger may not undo it.
+    // Played again without Maeoni's agreement: her guard is hers to choose.
+    let unagreed = PLAY.split("; agreed by").next().unwrap();
+    let v = h
+        .run(COAL, false, match_sub("play", vec![opt("text", unagreed)]))
+        .await;
+    assert!(ephemeral(&v), "{v}");
+    assert!(desc(&v).contains("Maeoni's choice"), "{v}");
+    // With it: a stranger may not undo the play; Maeoni, who agreed, could.
     let v = h
         .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
         .await;
@@ -342,8 +349,6 @@ async fn a_match_through_discord_interactions() {
     let v = h.run(STRANGER, false, match_sub("undo", vec![])).await;
     assert!(ephemeral(&v), "{v}");
     assert!(!title(&v).contains("Undone"), "{v}");
-    let v = h.run(MAEONI, false, match_sub("undo", vec![])).await;
-    assert!(ephemeral(&v), "{v}");
     // A moderator (Manage Messages in the channel) may.
     let v = h.run(JUDGE, true, match_sub("undo", vec![])).await;
     public(&v);
@@ -363,7 +368,10 @@ async fn a_match_through_discord_interactions() {
     let raw = edit["multipart"].as_str().expect("an edit with a file");
     assert!(raw.contains("payload_json"), "{raw}");
     assert!(raw.contains("filename=\""), "{raw}");
-    assert!(raw.contains("Mist Spirit") && raw.contains(PLAY), "{raw}");
+    assert!(
+        raw.contains("Mist Spirit") && raw.contains("guard phoenixborn"),
+        "{raw}"
+    );
 
     // Only a player or a moderator ends it; then plays are refused.
     let v = h.run(STRANGER, false, match_sub("end", vec![])).await;

@@ -75,25 +75,37 @@ async fn ashes_match(url: String) {
     let e = m.play(&maeoni(), "pass", None).await.unwrap_err();
     assert!(matches!(e, MatchError::Forbidden { .. }), "{e:?}");
 
-    // The line: the exhausted Phoenixborn guards Mist Spirit and
-    // takes the total attack (2 + 3).
-    let r = m
+    // Coal may not choose Maeoni's guard for her...
+    let e = m
         .play(
             &coal(),
             "attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight; guard phoenixborn",
             None,
         )
         .await
+        .unwrap_err();
+    assert!(e.to_string().contains("Maeoni's choice"), "{e}");
+    // ...unless she agreed: the exhausted Phoenixborn guards Mist Spirit and
+    // takes the total attack (2 + 3).
+    let r = m
+        .play(
+            &coal(),
+            "attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight; guard phoenixborn; agreed by Maeoni",
+            None,
+        )
+        .await
         .unwrap();
-    assert!(r.applied, "{:?}", r.ruling.diagnostics);
-    assert!(r.ruling.legal);
+    assert!(r.applied, "{:?}", r.ruling.as_ref().unwrap().diagnostics);
+    assert!(r.ruling.as_ref().unwrap().legal);
     assert!(
         r.ruling
+            .as_ref()
+            .unwrap()
             .steps
             .iter()
             .any(|s| s.rule.starts_with("ashes:attack-a-unit")),
         "{:?}",
-        r.ruling.steps
+        r.ruling.as_ref().unwrap().steps
     );
     assert_eq!(damage(&r.board), 10);
     assert_eq!(r.board["turn"], "Maeoni", "the turn passes to Maeoni");
@@ -123,7 +135,7 @@ async fn ashes_match(url: String) {
         )
         .await
     {
-        Ok(r) => assert!(!r.applied && !r.ruling.legal, "{r:?}"),
+        Ok(r) => assert!(!r.applied && !r.ruling.as_ref().unwrap().legal, "{r:?}"),
         Err(e) => assert!(e.is_user_error(), "{e}"),
     }
     let after = m.board("table").await.unwrap();
@@ -132,13 +144,17 @@ async fn ashes_match(url: String) {
 
     // Maeoni passes; Coal cannot undo her play, she can.
     let r = m.play(&maeoni(), "pass", None).await.unwrap();
-    assert!(r.applied && r.ruling.legal, "{:?}", r.ruling.diagnostics);
+    assert!(
+        r.applied && r.ruling.as_ref().unwrap().legal,
+        "{:?}",
+        r.ruling.as_ref().unwrap().diagnostics
+    );
     assert!(matches!(
         m.undo(&coal()).await.unwrap_err(),
         MatchError::Forbidden { .. }
     ));
     let u = m.undo(&maeoni()).await.unwrap();
-    assert_eq!(u.undone.input.as_deref(), Some("pass"));
+    assert_eq!(u.undone.as_ref().unwrap().input.as_deref(), Some("pass"));
     assert_eq!(u.board, before.board.clone().unwrap());
 
     let replay = m.replay("table").await.unwrap();

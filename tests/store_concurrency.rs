@@ -124,6 +124,10 @@ async fn one_winner(url: String) {
                 ruling: None,
                 state: json!({"by": i}),
                 undoes: None,
+                context: None,
+                interaction: None,
+                deadline: None,
+                transition: Default::default(),
             };
             s.append(id, 0, &ev).await
         }));

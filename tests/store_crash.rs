@@ -115,9 +115,9 @@ async fn depth(store: &Store, match_id: i64) -> usize {
     for h in store.event_heads(match_id).await.unwrap() {
         match h.kind {
             EventKind::Setup => d = 0,
-            EventKind::Play => d += 1,
             EventKind::Undo => d = d.saturating_sub(1),
-            EventKind::End => {}
+            k if k.undoable() => d += 1,
+            _ => {}
         }
     }
     d

@@ -67,7 +67,7 @@ async fn lifecycle(url: String) {
     assert!(r.applied);
     assert_eq!(r.seq, Some(2));
     assert_eq!(total(&r.board), 3);
-    assert_eq!(r.ruling.steps[0].rule, "tally:add");
+    assert_eq!(r.ruling.as_ref().unwrap().steps[0].rule, "tally:add");
     assert_eq!(r.board["players"][0]["score"], 3);
     let r = m
         .play(&bob(), "```yaml\nplay:\n  add: 4\n  for: Bob\n```", None)
@@ -93,7 +93,7 @@ async fn lifecycle(url: String) {
     assert_consistent(&m, "chan").await;
 
     // End, then plays are refused.
-    let v = m.end(&bob()).await.unwrap();
+    let v = m.end(&bob(), None, None).await.unwrap();
     assert_eq!(v.status, MatchStatus::Ended);
     let e = m.play(&ann(), "add 1", None).await.unwrap_err();
     assert_eq!(e, MatchError::Ended);
@@ -139,8 +139,11 @@ async fn undo(url: String) {
     assert_eq!(m.board("chan").await.unwrap().version, 3);
     // Bob undoes his own play: the reply shows exactly what reverts.
     let u = m.undo(&bob()).await.unwrap();
-    assert_eq!(u.undone.seq, 3);
-    assert_eq!(u.undone.input.as_deref(), Some("add 7 for bob"));
+    assert_eq!(u.undone.as_ref().unwrap().seq, 3);
+    assert_eq!(
+        u.undone.as_ref().unwrap().input.as_deref(),
+        Some("add 7 for bob")
+    );
     assert_eq!(total(&u.board), 5);
     assert!(
         u.changes
@@ -153,7 +156,7 @@ async fn undo(url: String) {
     let e = m.undo(&bob()).await.unwrap_err();
     assert!(matches!(e, MatchError::Forbidden { .. }));
     let u = m.undo(&moderator()).await.unwrap();
-    assert_eq!(u.undone.seq, 2);
+    assert_eq!(u.undone.as_ref().unwrap().seq, 2);
     assert_eq!(total(&u.board), 0);
     // Back at the setup: nothing left to undo.
     assert_eq!(
@@ -233,10 +236,10 @@ async fn permissions(url: String) {
     m.setup(&moderator(), tally_board()).await.unwrap();
     // Non-players cannot end; a moderator can.
     assert!(matches!(
-        m.end(&eve()).await.unwrap_err(),
+        m.end(&eve(), None, None).await.unwrap_err(),
         MatchError::Forbidden { .. }
     ));
-    m.end(&moderator()).await.unwrap();
+    m.end(&moderator(), None, None).await.unwrap();
     assert_consistent(&m, "chan").await;
 }
 
@@ -250,14 +253,16 @@ async fn export_reimport(url: String) {
     assert!(x.yaml.contains("arbiter_export"));
     assert!(x.yaml.contains("add 9 for ann"), "the log is exported");
     let before = m.board("chan").await.unwrap().board;
-    m.end(&ann()).await.unwrap();
+    m.end(&ann(), None, None).await.unwrap();
     m.start(&ann(), "tally", &["ann".into(), "bob".into()])
         .await
         .unwrap();
+    // The import replays the whole log: every event, the same board.
     m.setup(&ann(), &x.yaml).await.unwrap();
     let after = m.board("chan").await.unwrap();
     assert_eq!(after.board, before);
-    assert_eq!(after.version, 1);
+    assert_eq!(after.version, 3, "the setup and both plays are imported");
+    assert_consistent(&m, "chan").await;
     m.play(&bob(), "add 1", None).await.unwrap();
     assert_eq!(
         total(m.board("chan").await.unwrap().board.as_ref().unwrap()),
@@ -360,14 +365,18 @@ async fn bad_input(url: String) {
     // An illegal play: a ruling that says why, nothing stored.
     let r = m.play(&ann(), "add 500", None).await.unwrap();
     assert!(!r.applied);
-    assert!(!r.ruling.legal);
-    assert!(r.ruling.diagnostics[0].message.contains("0 to 100"));
+    assert!(!r.ruling.as_ref().unwrap().legal);
+    assert!(
+        r.ruling.as_ref().unwrap().diagnostics[0]
+            .message
+            .contains("0 to 100")
+    );
     assert_eq!(r.board, board.board.clone().unwrap());
     let now = m.board("chan").await.unwrap();
     assert_eq!(now.version, board.version, "state untouched");
     assert_eq!(now.board, board.board);
     // Plays for a finished match.
-    m.end(&ann()).await.unwrap();
+    m.end(&ann(), None, None).await.unwrap();
     assert_eq!(
         m.play(&ann(), "add 1", None).await.unwrap_err(),
         MatchError::Ended
@@ -421,6 +430,10 @@ async fn store_level(url: String) {
         ruling: Some(json!({"legal": true})),
         state: json!({"n": n, "text": "ünïcode ✓"}),
         undoes: None,
+        context: None,
+        interaction: None,
+        deadline: None,
+        transition: Default::default(),
     };
     assert_eq!(
         s.append(m.id, 0, &ev(EventKind::Setup, 0)).await.unwrap(),
@@ -492,7 +505,11 @@ async fn dispatch(url: String) {
         )
         .await
         .unwrap();
-    assert!(r.to_text().contains("seat 2: bob"), "{}", r.to_text());
+    assert!(
+        arbiter::render::matches::reply(&r).contains("seat 2: bob"),
+        "{}",
+        arbiter::render::matches::reply(&r)
+    );
     m.handle(
         &ann(),
         MatchRequest::Setup {
@@ -511,13 +528,17 @@ async fn dispatch(url: String) {
         )
         .await
         .unwrap();
-    let MatchReply::Play(p) = &r else {
+    let MatchReply::Event(p) = &r else {
         panic!("{r:?}")
     };
     assert!(p.applied);
-    assert!(r.to_text().contains("play #2 recorded"), "{}", r.to_text());
     assert!(
-        !r.to_text().contains("state:"),
+        arbiter::render::matches::reply(&r).contains("play #2 recorded"),
+        "{}",
+        arbiter::render::matches::reply(&r)
+    );
+    assert!(
+        !arbiter::render::matches::reply(&r).contains("state:"),
         "no state dump after a play"
     );
     let json = serde_json::to_value(&r).unwrap();
@@ -527,20 +548,28 @@ async fn dispatch(url: String) {
         .await
         .unwrap();
     assert!(
-        r.to_text().contains("#2 bob played add 2"),
+        arbiter::render::matches::reply(&r).contains("#2 Bob (bob) played add 2"),
         "{}",
-        r.to_text()
+        arbiter::render::matches::reply(&r)
     );
     let r = m.handle(&bob(), MatchRequest::Undo).await.unwrap();
-    assert!(r.to_text().contains("total: 2 → 0"), "{}", r.to_text());
+    assert!(
+        arbiter::render::matches::reply(&r).contains("total: 2 → 0"),
+        "{}",
+        arbiter::render::matches::reply(&r)
+    );
     let r = m.handle(&eve(), MatchRequest::Export).await.unwrap();
     assert!(
-        r.to_text().starts_with("arbiter_export: 1"),
+        arbiter::render::matches::reply(&r).starts_with("arbiter_export: 2"),
         "{}",
-        r.to_text()
+        arbiter::render::matches::reply(&r)
     );
     let r = m.handle(&eve(), MatchRequest::Verify).await.unwrap();
-    assert!(r.to_text().contains("equals the replay"), "{}", r.to_text());
+    assert!(
+        arbiter::render::matches::reply(&r).contains("equals the replay"),
+        "{}",
+        arbiter::render::matches::reply(&r)
+    );
     // Refusals serialize with their kind for transports.
     let e = m
         .handle(

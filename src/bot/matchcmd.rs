@@ -151,7 +151,10 @@ impl Bot {
                 MatchCommand::Board => MatchRequest::Board,
                 MatchCommand::Log { page } => MatchRequest::Log { page: *page },
                 MatchCommand::Undo => MatchRequest::Undo,
-                MatchCommand::End => MatchRequest::End,
+                MatchCommand::End => MatchRequest::End {
+                    winner: None,
+                    reason: None,
+                },
                 MatchCommand::Export => MatchRequest::Export,
                 MatchCommand::Verify => MatchRequest::Verify,
             },
@@ -251,37 +254,47 @@ impl Bot {
             MatchReply::Match(v) => text_doc(
                 MessageKind::Info,
                 format!("Match #{} ({})", v.match_id, v.game),
-                &reply.to_text(),
+                &crate::render::matches::reply(&reply),
             ),
-            MatchReply::Play(p) => {
-                let mut doc = ruling_message(&p.ruling);
-                let verdict = if p.ruling.legal { "legal" } else { "ILLEGAL" };
+            MatchReply::Event(p) if p.ruling.is_some() => {
+                let Some(ruling) = &p.ruling else {
+                    return Reply::Message(Message::info("Match", ""));
+                };
+                let mut doc = ruling_message(ruling);
+                let verdict = if ruling.legal { "legal" } else { "ILLEGAL" };
                 doc.title = match (p.applied, p.seq) {
                     (true, Some(seq)) => {
                         format!(
                             "Play #{seq} recorded ({}): the play is {verdict}",
-                            p.ruling.game
+                            ruling.game
                         )
                     }
                     _ => format!(
                         "Not recorded ({}): the play is {verdict}; the board is unchanged",
-                        p.ruling.game
+                        ruling.game
                     ),
                 };
                 doc
             }
+            MatchReply::Event(e) => text_doc(
+                MessageKind::Info,
+                match &e.undone {
+                    Some(u) => format!("Undone: event #{}", u.seq),
+                    None => format!(
+                        "Match: {} #{}",
+                        e.event.as_str(),
+                        e.seq.unwrap_or(e.version)
+                    ),
+                },
+                &crate::render::matches::reply(&reply),
+            ),
             MatchReply::Log(l) => text_doc(
                 MessageKind::Info,
                 format!(
                     "Match #{} ({}): log page {}/{}",
                     l.match_id, l.game, l.page, l.pages
                 ),
-                &reply.to_text(),
-            ),
-            MatchReply::Undo(u) => text_doc(
-                MessageKind::Info,
-                format!("Undone: event #{}", u.undone.seq),
-                &reply.to_text(),
+                &crate::render::matches::reply(&reply),
             ),
             MatchReply::Export(e) => {
                 let mut m = Message::info(
@@ -312,11 +325,13 @@ impl Bot {
                         "the log does NOT replay"
                     }
                 ),
-                &reply.to_text(),
+                &crate::render::matches::reply(&reply),
             ),
-            MatchReply::Completions(_) => {
-                text_doc(MessageKind::Info, "Match".into(), &reply.to_text())
-            }
+            MatchReply::Completions(_) => text_doc(
+                MessageKind::Info,
+                "Match".into(),
+                &crate::render::matches::reply(&reply),
+            ),
         };
         Reply::Message(self.paged(doc, false))
     }

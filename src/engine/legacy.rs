@@ -73,7 +73,7 @@ impl<E: Old> GameEngine for Legacy<E> {
     fn players(&self, board: &Value) -> Result<Vec<String>, BoardError> {
         Ok(names(board))
     }
-    fn actor(&self, board: &Value, play: &Value) -> Result<usize, BoardError> {
+    fn actor(&self, board: &Value, play: &Value) -> Result<Option<usize>, BoardError> {
         let names = names(board);
         let refs: Vec<&str> = names.iter().map(String::as_str).collect();
         let who = play
@@ -82,8 +82,9 @@ impl<E: Old> GameEngine for Legacy<E> {
             .or_else(|| board.get("turn").and_then(Value::as_str));
         match who {
             Some(w) => super::kit::names::resolve_index(w, &refs, "player")
+                .map(Some)
                 .map_err(|e| e.at("play.player")),
-            None => Ok(0),
+            None => Ok(None),
         }
     }
     fn status(&self, board: &Value) -> Result<Status, BoardError> {

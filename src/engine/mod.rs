@@ -65,8 +65,8 @@ pub trait GameEngine: Send + Sync {
     /// The board's players in seat order.
     fn players(&self, board: &Value) -> Result<Vec<String>, BoardError>;
     /// The seat of the player who makes `play`, by the engine's own name
-    /// resolution.
-    fn actor(&self, board: &Value, play: &Value) -> Result<usize, BoardError>;
+    /// resolution; `None` when nobody is named (any seat may make it).
+    fn actor(&self, board: &Value, play: &Value) -> Result<Option<usize>, BoardError>;
     /// Phase, round, whose turn it is, and the result when the board decides one.
     fn status(&self, board: &Value) -> Result<Status, BoardError>;
     /// The game's turn structure.

@@ -3,24 +3,24 @@
 //! [`Status`] (phase, whose turn, result). Plain data, serialized as the
 //! `judge --json` contract.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// One resolved step of a procedure.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Step {
     /// The passage id of the rule applied (exists in the index).
     pub rule: String,
     /// What happened, in plain words.
     pub text: String,
     /// Numbers involved (damage totals, tokens, inches), in order.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub numbers: Vec<(String, i64)>,
     /// Who chose what at this step.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub choice: Option<Choice>,
     /// Set when the step rests on a reading the indexed text does not state.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assumption: Option<String>,
 }
 
@@ -67,16 +67,16 @@ impl Step {
 }
 
 /// A choice during a step, and who it belongs to.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Choice {
     pub player: String,
     pub chose: String,
     /// Set when nobody stated the choice: "not stated on the board; assumed …".
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assumed: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// The play is illegal: nothing it does happens.
@@ -90,7 +90,7 @@ pub enum Severity {
 
 /// A problem with the play (not with the document: see
 /// [`BoardError`](super::BoardError)).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Diagnostic {
     pub severity: Severity,
     pub message: String,
@@ -101,7 +101,7 @@ pub struct Diagnostic {
 }
 
 /// One change between the board before and after the ruling.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Change {
     /// What changed (`players[1].phoenixborn.damage`).
     pub path: String,
@@ -111,7 +111,7 @@ pub struct Change {
 
 /// A choice that belongs to a player and was not stated: the procedure
 /// stops and asks them.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Decision {
     /// What is decided, unique within a play (`counter`, `block:Iron Worker`).
     pub key: String,
@@ -128,10 +128,10 @@ pub struct Decision {
     pub options: Vec<DecisionOption>,
     /// The answer the rules give when the player says nothing (index into
     /// `options`), used when the decision times out.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default: Option<usize>,
     /// Why that is the default (quoted reading of the rule).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_reason: Option<String>,
 }
 
@@ -139,7 +139,7 @@ pub struct Decision {
 pub const MAX_OPTIONS: usize = 25;
 
 /// One answer to a [`Decision`].
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DecisionOption {
     pub label: String,
     /// JSON merge patch (RFC 7396) applied to the play when chosen.
@@ -147,7 +147,7 @@ pub struct DecisionOption {
 }
 
 /// A game's result, when the board decides one.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameResult {
     /// The winning player's name; `None` for a draw or no winner.
     pub winner: Option<String>,
@@ -157,24 +157,24 @@ pub struct GameResult {
 }
 
 /// Where the game stands: read off a board by its engine.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Status {
     /// The phase, as the game names it (`player turns`, `action phase`).
     pub phase: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round: Option<u32>,
     /// Whose turn it is: the board's player name and seat (0-based), when
     /// one player is to act.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_seat: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<GameResult>,
 }
 
 /// The engine's answer to a disputed play.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruling {
     pub game: String,
     /// No error diagnostic: the play (or everything before a pending
@@ -184,13 +184,14 @@ pub struct Ruling {
     pub diagnostics: Vec<Diagnostic>,
     /// Set when the procedure stopped at a choice nobody stated: the play
     /// resolves once it is answered (nothing changed yet).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending: Option<Decision>,
     /// The board after the play (unchanged when illegal or pending).
+    #[serde(default)]
     pub state: Value,
     pub changes: Vec<Change>,
     /// Where the game stands after the play.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<Status>,
 }
 

@@ -1,4 +1,5 @@
 //! Renderers: turn replies into terminal text. (JSON is the replies' serde
 //! form; Discord rendering lives with the Discord transport.)
 
+pub mod matches;
 pub mod text;

@@ -244,7 +244,7 @@ pub fn ruling(r: &crate::engine::Ruling) -> String {
 /// A decision the procedure stopped at, with its numbered answers.
 pub fn decision(d: &crate::engine::Decision) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "waiting for {}: {} [{}]", d.player, d.question, d.rule);
+    let _ = writeln!(out, "waiting for a decision: {} [{}]", d.question, d.rule);
     for (i, o) in d.options.iter().enumerate() {
         let default = if d.default == Some(i) {
             "  (the rules' default)"

@@ -14,12 +14,11 @@
 //! Taking the write first also means SQLite never has to upgrade a read lock
 //! (which fails at once instead of waiting on `busy_timeout`).
 
-use std::borrow::Cow;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
 use sqlx::any::{AnyPoolOptions, AnyRow};
-use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::migrate::Migrator;
 use sqlx::{AnyPool, Executor, Row};
 
 /// The database used when none is configured: a SQLite file in the working
@@ -52,6 +51,13 @@ pub enum StoreError {
     /// A stored value that does not read back (hand-edited database).
     #[error("stored data is damaged: {0}")]
     Corrupt(String),
+    /// This interaction already wrote event `seq` of match `match_id`: a
+    /// replay, answered with the first result.
+    #[error("this request was already recorded as event {seq}")]
+    Duplicate { match_id: i64, seq: i64 },
+    /// A match cannot be reopened: the channel has another active match.
+    #[error("the channel has another active match")]
+    Reopen,
 }
 
 impl From<sqlx::Error> for StoreError {
@@ -66,7 +72,7 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum MatchStatus {
     Active,
@@ -90,36 +96,83 @@ pub struct MatchRecord {
     pub ended_at: Option<i64>,
     /// The board after the last event; `None` before setup.
     pub state: Option<serde_json::Value>,
+    /// Ping whose turn or decision it is after each recorded event.
+    pub notify: bool,
+    /// How the match ended, when it has a result (JSON `GameResult`).
+    pub result: Option<serde_json::Value>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EventKind {
+    /// The starting board.
     Setup,
+    /// A play: recorded when legal, or when it waits on a decision.
     Play,
+    /// A player's answer to the decision a play waits on.
+    Answer,
+    /// The match moved to the next phase or round.
+    Advance,
+    /// A board field set by hand, with a reason.
+    Adjust,
+    /// Free text on the record (a judge's ruling, an agreement).
+    Note,
+    /// The last event in effect taken back.
     Undo,
+    /// The match ended.
     End,
 }
 
 impl EventKind {
+    pub const ALL: [EventKind; 8] = [
+        EventKind::Setup,
+        EventKind::Play,
+        EventKind::Answer,
+        EventKind::Advance,
+        EventKind::Adjust,
+        EventKind::Note,
+        EventKind::Undo,
+        EventKind::End,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             EventKind::Setup => "setup",
             EventKind::Play => "play",
+            EventKind::Answer => "answer",
+            EventKind::Advance => "advance",
+            EventKind::Adjust => "adjust",
+            EventKind::Note => "note",
             EventKind::Undo => "undo",
             EventKind::End => "end",
         }
     }
 
     fn parse(s: &str) -> Result<EventKind, StoreError> {
-        Ok(match s {
-            "setup" => EventKind::Setup,
-            "play" => EventKind::Play,
-            "undo" => EventKind::Undo,
-            "end" => EventKind::End,
-            other => return Err(StoreError::Corrupt(format!("unknown event kind '{other}'"))),
-        })
+        EventKind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| StoreError::Corrupt(format!("unknown event kind '{s}'")))
     }
+
+    /// Whether the event changes what is in effect (undo takes it back).
+    pub fn undoable(self) -> bool {
+        matches!(
+            self,
+            EventKind::Play | EventKind::Answer | EventKind::Advance | EventKind::Adjust
+        )
+    }
+}
+
+/// What an append does to the match besides adding the event.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum Transition {
+    #[default]
+    None,
+    /// The match ends, with its result (JSON) when there is one.
+    End(Option<serde_json::Value>),
+    /// An ended match becomes active again (undoing the play that ended it).
+    Reopen,
 }
 
 /// An event to append.
@@ -132,6 +185,31 @@ pub struct NewEvent {
     pub ruling: Option<serde_json::Value>,
     pub state: serde_json::Value,
     pub undoes: Option<i64>,
+    pub context: Option<serde_json::Value>,
+    /// The interaction that writes it: at most one event per interaction.
+    pub interaction: Option<String>,
+    /// When a decision this event waits on times out (unix ms).
+    pub deadline: Option<i64>,
+    pub transition: Transition,
+}
+
+impl NewEvent {
+    /// An event of `kind` by `actor` leaving `state`; everything else empty.
+    pub fn new(kind: EventKind, actor: &str, state: serde_json::Value) -> NewEvent {
+        NewEvent {
+            kind,
+            actor: actor.to_string(),
+            input: None,
+            play: None,
+            ruling: None,
+            state,
+            undoes: None,
+            context: None,
+            interaction: None,
+            deadline: None,
+            transition: Transition::None,
+        }
+    }
 }
 
 /// One stored event.
@@ -149,6 +227,10 @@ pub struct EventRecord {
     pub state: serde_json::Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub undoes: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<i64>,
     /// Unix milliseconds.
     pub at: i64,
 }
@@ -161,18 +243,10 @@ pub struct EventHead {
     pub undoes: Option<i64>,
 }
 
-/// The embedded migrations (one set for both servers).
+/// The embedded migrations (one set for both servers): every file in
+/// `migrations/`, in order.
 pub fn migrator() -> Migrator {
-    Migrator {
-        migrations: Cow::Owned(vec![Migration::new(
-            1,
-            Cow::Borrowed("matches"),
-            MigrationType::Simple,
-            Cow::Borrowed(include_str!("../../migrations/0001_matches.sql")),
-            false,
-        )]),
-        ..Migrator::DEFAULT
-    }
+    sqlx::migrate!("./migrations")
 }
 
 /// Unix milliseconds now.
@@ -191,7 +265,7 @@ pub struct Store {
 }
 
 const MATCH_COLUMNS: &str = "m.id, m.channel, m.game, m.players, m.status, m.version, \
-     m.started_by, m.started_at, m.ended_at, e.state";
+     m.started_by, m.started_at, m.ended_at, m.notify, m.result, e.state";
 
 impl Store {
     /// Connects, creating a SQLite file if missing (WAL, synchronous=NORMAL),
@@ -363,6 +437,8 @@ impl Store {
                         started_at: at,
                         ended_at: None,
                         state: None,
+                        notify: true,
+                        result: None,
                     });
                 }
                 Err(e) if is_unique_violation(&e) => {
@@ -380,8 +456,10 @@ impl Store {
     }
 
     /// Appends event `expected + 1` if the match is still at version
-    /// `expected` and active; an [`EventKind::End`] event also ends it.
-    /// Returns the new seq.
+    /// `expected` (and active, or ended for a reopening undo); the event's
+    /// transition ends or reopens the match in the same transaction.
+    /// Returns the new seq. A replayed interaction gets
+    /// [`StoreError::Duplicate`] and writes nothing.
     pub async fn append(
         &self,
         match_id: i64,
@@ -390,30 +468,55 @@ impl Store {
     ) -> Result<i64, StoreError> {
         let seq = expected + 1;
         let at = now_ms();
+        let json = |v: &Option<serde_json::Value>| v.as_ref().map(json_text).transpose();
+        let (play, ruling, context) = (
+            json(&event.play)?,
+            json(&event.ruling)?,
+            json(&event.context)?,
+        );
         let state = json_text(&event.state)?;
-        let play = event.play.as_ref().map(json_text).transpose()?;
-        let ruling = event.ruling.as_ref().map(json_text).transpose()?;
+        // An `end` event always ends the match.
+        let transition = match (&event.transition, event.kind) {
+            (Transition::None, EventKind::End) => Transition::End(None),
+            (t, _) => t.clone(),
+        };
         let mut tx = self.pool.begin().await?;
-        let update = if event.kind == EventKind::End {
-            "UPDATE arbiter_matches SET version = $1, status = 'ended', ended_at = $4 \
-             WHERE id = $2 AND version = $3 AND status = 'active'"
-        } else {
-            "UPDATE arbiter_matches SET version = $1 \
-             WHERE id = $2 AND version = $3 AND status = 'active'"
+        let (update, result) = match &transition {
+            Transition::None => (
+                "UPDATE arbiter_matches SET version = $1 WHERE id = $2 AND version = $3 AND status = 'active'",
+                None,
+            ),
+            Transition::End(result) => (
+                "UPDATE arbiter_matches SET version = $1, status = 'ended', ended_at = $4, result = $5 \
+                 WHERE id = $2 AND version = $3 AND status = 'active'",
+                Some(json(result)?),
+            ),
+            Transition::Reopen => (
+                "UPDATE arbiter_matches SET version = $1, status = 'active', ended_at = NULL, result = NULL \
+                 WHERE id = $2 AND version = $3 AND status = 'ended'",
+                None,
+            ),
         };
         let mut q = sqlx::query(update).bind(seq).bind(match_id).bind(expected);
-        if event.kind == EventKind::End {
-            q = q.bind(at);
+        if let Some(result) = result {
+            q = q.bind(at).bind(result);
         }
-        let updated = q.execute(&mut *tx).await?.rows_affected();
+        let updated = match q.execute(&mut *tx).await {
+            Ok(r) => r.rows_affected(),
+            Err(e) if is_unique_violation(&e) => {
+                tx.rollback().await?;
+                return Err(StoreError::Reopen);
+            }
+            Err(e) => return Err(e.into()),
+        };
         if updated != 1 {
             tx.rollback().await?;
-            return Err(self.why_not_appended(match_id).await);
+            return Err(self.why_not_appended(match_id, event).await);
         }
         let inserted = sqlx::query(
             "INSERT INTO arbiter_match_events \
-             (match_id, seq, kind, actor, input, play, ruling, state, undoes, at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+             (match_id, seq, kind, actor, input, play, ruling, state, undoes, at, context, interaction, deadline) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
         )
         .bind(match_id)
         .bind(seq)
@@ -425,13 +528,16 @@ impl Store {
         .bind(&state)
         .bind(event.undoes)
         .bind(at)
+        .bind(context.as_deref())
+        .bind(event.interaction.as_deref())
+        .bind(event.deadline)
         .execute(&mut *tx)
         .await;
         match inserted {
             Ok(_) => {}
             Err(e) if is_unique_violation(&e) => {
                 tx.rollback().await?;
-                return Err(self.why_not_appended(match_id).await);
+                return Err(self.why_not_appended(match_id, event).await);
             }
             Err(e) => return Err(e.into()),
         }
@@ -439,7 +545,73 @@ impl Store {
         Ok(seq)
     }
 
-    async fn why_not_appended(&self, match_id: i64) -> StoreError {
+    /// The event an interaction wrote, if any: (match id, event).
+    pub async fn event_by_interaction(
+        &self,
+        interaction: &str,
+    ) -> Result<Option<(i64, EventRecord)>, StoreError> {
+        let row = sqlx::query(&format!(
+            "SELECT match_id, {EVENT_COLUMNS} FROM arbiter_match_events WHERE interaction = $1"
+        ))
+        .bind(interaction)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| Ok((r.try_get("match_id")?, event_from_row(&r)?)))
+            .transpose()
+    }
+
+    /// Turns pings after each recorded event on or off.
+    pub async fn set_notify(&self, match_id: i64, on: bool) -> Result<(), StoreError> {
+        sqlx::query("UPDATE arbiter_matches SET notify = $1 WHERE id = $2")
+            .bind(i64::from(on))
+            .bind(match_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Active matches whose last event waits on a decision past its
+    /// deadline: (match id, channel).
+    pub async fn expired_decisions(&self, now: i64) -> Result<Vec<(i64, String)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT m.id, m.channel FROM arbiter_matches m \
+             JOIN arbiter_match_events e ON e.match_id = m.id AND e.seq = m.version \
+             WHERE m.status = 'active' AND e.deadline IS NOT NULL AND e.deadline <= $1 \
+             ORDER BY e.deadline LIMIT 100",
+        )
+        .bind(now)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("id")?, r.try_get("channel")?)))
+            .collect()
+    }
+
+    /// Matches waiting on a decision now (for the metrics gauge).
+    pub async fn pending_decisions(&self) -> Result<i64, StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM arbiter_matches m \
+             JOIN arbiter_match_events e ON e.match_id = m.id AND e.seq = m.version \
+             WHERE m.status = 'active' AND e.deadline IS NOT NULL",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get("n")?)
+    }
+
+    async fn why_not_appended(&self, match_id: i64, event: &NewEvent) -> StoreError {
+        if let Some(i) = &event.interaction {
+            match self.event_by_interaction(i).await {
+                Ok(Some((m, e))) => {
+                    return StoreError::Duplicate {
+                        match_id: m,
+                        seq: e.seq,
+                    };
+                }
+                Ok(None) => {}
+                Err(e) => return e,
+            }
+        }
         match self.match_by_id(match_id).await {
             Ok(Some(m)) if m.status == MatchStatus::Ended => StoreError::Ended,
             Ok(Some(m)) => StoreError::Conflict { version: m.version },
@@ -455,11 +627,10 @@ impl Store {
         from: i64,
         to: i64,
     ) -> Result<Vec<EventRecord>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT seq, kind, actor, input, play, ruling, state, undoes, at \
-             FROM arbiter_match_events WHERE match_id = $1 AND seq >= $2 AND seq <= $3 \
-             ORDER BY seq",
-        )
+        let rows = sqlx::query(&format!(
+            "SELECT {EVENT_COLUMNS} FROM arbiter_match_events \
+             WHERE match_id = $1 AND seq >= $2 AND seq <= $3 ORDER BY seq"
+        ))
         .bind(match_id)
         .bind(from)
         .bind(to)
@@ -552,8 +723,16 @@ fn match_from_row(r: &AnyRow) -> Result<MatchRecord, StoreError> {
         started_at: r.try_get("started_at")?,
         ended_at: r.try_get("ended_at")?,
         state: state.map(|s| json_value("state", &s)).transpose()?,
+        notify: r.try_get::<i64, _>("notify")? != 0,
+        result: r
+            .try_get::<Option<String>, _>("result")?
+            .map(|s| json_value("result", &s))
+            .transpose()?,
     })
 }
+
+const EVENT_COLUMNS: &str =
+    "seq, kind, actor, input, play, ruling, state, undoes, at, context, deadline";
 
 fn event_from_row(r: &AnyRow) -> Result<EventRecord, StoreError> {
     let opt_json = |col: &str| -> Result<Option<serde_json::Value>, StoreError> {
@@ -570,6 +749,8 @@ fn event_from_row(r: &AnyRow) -> Result<EventRecord, StoreError> {
         ruling: opt_json("ruling")?,
         state: json_value("state", &state)?,
         undoes: r.try_get("undoes")?,
+        context: opt_json("context")?,
+        deadline: r.try_get("deadline")?,
         at: r.try_get("at")?,
     })
 }

@@ -80,14 +80,12 @@ impl Game for Tally {
         b.players.iter().map(|p| p.name.clone()).collect()
     }
 
-    fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
+    fn actor(b: &Board, play: &Play) -> Result<Option<usize>, BoardError> {
         let who = play.player.as_deref().or(b.turn.as_deref());
-        match who {
-            Some(w) => {
-                names::resolve_index(w, &names_of(b), "player").map_err(|e| e.at("play.player"))
-            }
-            None => Ok(0),
-        }
+        who.map(|w| {
+            names::resolve_index(w, &names_of(b), "player").map_err(|e| e.at("play.player"))
+        })
+        .transpose()
     }
 
     fn play_reads(_: &Play) -> &'static [&'static str] {

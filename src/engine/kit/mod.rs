@@ -78,8 +78,9 @@ pub trait Game: Send + Sync + 'static {
     fn players(board: &Self::Board) -> Vec<String>;
 
     /// The seat of the player who makes `play`, resolved with the engine's
-    /// own name rules (so a prefix or another case cannot pass a seat check).
-    fn actor(board: &Self::Board, play: &Self::Play) -> Result<usize, BoardError>;
+    /// own name rules (so a prefix or another case cannot pass a seat check);
+    /// `None` when the play and the board name nobody (any seat may make it).
+    fn actor(board: &Self::Board, play: &Self::Play) -> Result<Option<usize>, BoardError>;
 
     /// Runs the play's procedure on `board` (a working copy).
     fn play(board: &mut Self::Board, play: &Self::Play, cx: &mut Cx) -> Result<(), Stop>;
@@ -128,7 +129,7 @@ pub trait Game: Send + Sync + 'static {
 }
 
 /// A field set by `adjust`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct Adjustment {
     /// Canonical path (`players[1].phoenixborn.damage`).
     pub field: String,
@@ -138,6 +139,7 @@ pub struct Adjustment {
     pub owner: Option<usize>,
     pub before: Value,
     pub after: Value,
+    #[serde(default, skip_serializing)]
     pub state: Value,
     pub changes: Vec<super::ruling::Change>,
 }
@@ -569,7 +571,7 @@ impl<G: Game> super::GameEngine for Kit<G> {
         Ok(G::players(&Self::board(board, None)?))
     }
 
-    fn actor(&self, board: &Value, play: &Value) -> Result<usize, BoardError> {
+    fn actor(&self, board: &Value, play: &Value) -> Result<Option<usize>, BoardError> {
         let b = Self::board(board, None)?;
         let p: G::Play = Self::read(play, "play", None)?;
         G::actor(&b, &p)

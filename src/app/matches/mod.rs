@@ -1,0 +1,1104 @@
+//! Match tracking: one active match per channel, its board, every event
+//! with its ruling (plays, players' answers to decisions, phase advances,
+//! adjustments, notes, undos), the result, and export/import.
+//!
+//! Transport-neutral: each call takes who is asking ([`Caller`]: channel,
+//! user, moderator flag, interaction id) and returns a structured reply or a
+//! [`MatchError`] worded for the user. The CLI (`arbiter match …`), the
+//! console and Discord's `/match` are thin layers over [`Matches`]. No
+//! game's fields are known here: the engine says whose turn it is, the
+//! phase, the result and who makes a play. Storage is [`crate::store`];
+//! text rendering is [`crate::render::matches`]. See `docs/MATCHES.md`.
+
+mod replay;
+mod turns;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+
+pub use replay::ReplayReport;
+
+use super::App;
+use crate::engine::{
+    self, Adjustment, Asking, BoardError, Decision, GameEngine, GameResult, Ruling, Status,
+    document,
+};
+use crate::store::{EventKind, EventRecord, MatchRecord, MatchStatus, NewEvent, Store, StoreError};
+
+/// Log entries per page.
+pub const LOG_PAGE_SIZE: i64 = 10;
+/// Most players a match may seat.
+pub const MAX_PLAYERS: usize = 16;
+/// Longest channel or user id accepted.
+pub const MAX_ID_CHARS: usize = 100;
+/// Longest note, reason or winner text accepted.
+pub const MAX_TEXT_CHARS: usize = 1000;
+/// How long a decision waits before the rules' default applies, unless
+/// configured (`--decision-timeout`).
+pub const DEFAULT_DECISION_TIMEOUT: Duration = Duration::from_secs(24 * 3600);
+/// The actor recorded for a decision answered by its timeout.
+pub const TIMEOUT_ACTOR: &str = "arbiter:timeout";
+
+/// Who is asking, and where.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Caller {
+    /// Channel or thread id: one active match each.
+    pub channel: String,
+    /// The user's id (Discord snowflake, or any name on the console).
+    pub user: String,
+    /// Holds Manage Messages in the channel: may undo anyone's event, set
+    /// up again after plays, adjust any field, end the match.
+    pub moderator: bool,
+    /// The interaction (or request) id: an event is written at most once
+    /// per interaction; a replay gets the first result.
+    pub interaction: Option<String>,
+}
+
+impl Caller {
+    pub fn new(channel: impl Into<String>, user: impl Into<String>, moderator: bool) -> Caller {
+        Caller {
+            channel: channel.into(),
+            user: user.into(),
+            moderator,
+            interaction: None,
+        }
+    }
+
+    pub fn with_interaction(mut self, id: impl Into<String>) -> Caller {
+        self.interaction = Some(id.into());
+        self
+    }
+}
+
+/// Why a match request was refused or failed. Every variant but `Storage`
+/// is the user's to fix; transports show them ephemerally.
+#[derive(Debug, Clone, PartialEq, Serialize, thiserror::Error)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum MatchError {
+    #[error("{message}")]
+    Usage { message: String },
+    #[error("there is no active match in this channel; start one with `match start`")]
+    NoMatch,
+    #[error("this channel already has an active match of {game}; end it first with `match end`")]
+    AlreadyActive { game: String },
+    #[error("the match has ended; start a new one with `match start`")]
+    Ended,
+    #[error("{message}")]
+    Forbidden { message: String },
+    #[error(
+        "the match has no board yet; give the starting board with `match setup` (YAML, as for `judge`)"
+    )]
+    NoBoard,
+    #[error("{error}")]
+    Board { error: BoardError },
+    #[error("unknown game '{name}'{}", hint(suggestions))]
+    UnknownGame {
+        name: String,
+        suggestions: Vec<String>,
+    },
+    #[error("{game} has no rules engine yet, so matches of it cannot be tracked")]
+    NoEngine { game: String },
+    #[error("there is nothing to undo")]
+    NothingToUndo,
+    /// A play waits on a player's decision: nothing else moves the match.
+    #[error("waiting for {player}'s decision: {question} (answer it, or undo the play)")]
+    Waiting { player: String, question: String },
+    /// An answer to a decision that is not (or no longer) waiting.
+    #[error("there is no decision waiting in this match (it was answered, undone or replaced)")]
+    NoDecision,
+    /// Someone else's event landed first; nothing was applied.
+    #[error(
+        "the board changed while your request was being judged (now at version {version}); nothing was applied: look at the board and try again"
+    )]
+    BoardChanged { version: i64, board: Option<Value> },
+    #[error("{message}")]
+    Storage { message: String },
+}
+
+impl MatchError {
+    /// Whether the user can fix it (as opposed to a fault of ours).
+    pub fn is_user_error(&self) -> bool {
+        !matches!(self, MatchError::Storage { .. })
+    }
+
+    fn usage(message: impl Into<String>) -> MatchError {
+        MatchError::Usage {
+            message: message.into(),
+        }
+    }
+
+    fn forbidden(message: impl Into<String>) -> MatchError {
+        MatchError::Forbidden {
+            message: message.into(),
+        }
+    }
+}
+
+fn hint(suggestions: &[String]) -> String {
+    match suggestions {
+        [] => String::new(),
+        [one] => format!("; did you mean '{one}'?"),
+        many => format!("; known games: {}", many.join(", ")),
+    }
+}
+
+impl From<StoreError> for MatchError {
+    fn from(e: StoreError) -> MatchError {
+        match e {
+            StoreError::Ended => MatchError::Ended,
+            StoreError::Conflict { version } => MatchError::BoardChanged {
+                version,
+                board: None,
+            },
+            StoreError::Reopen => MatchError::forbidden(
+                "the match cannot be reopened: the channel has another active match",
+            ),
+            other => MatchError::Storage {
+                message: other.to_string(),
+            },
+        }
+    }
+}
+
+impl From<BoardError> for MatchError {
+    fn from(error: BoardError) -> MatchError {
+        MatchError::Board { error }
+    }
+}
+
+/// A seat: the user bound to it and the player's name on the board.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Seat {
+    pub seat: usize,
+    pub user: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// Who is to act next, and on what.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Next {
+    /// 0-based seat.
+    pub seat: usize,
+    pub user: String,
+    /// The board's name for the seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `turn` or `decision`.
+    pub what: NextKind,
+    /// In plain words: "your turn (player turns, round 2)", the question.
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NextKind {
+    Turn,
+    Decision,
+}
+
+/// A decision a play waits on, with who answers it and until when.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Pending {
+    pub decision: Decision,
+    /// The deciding seat's user.
+    pub user: String,
+    /// The match version it waits at (answers quote it).
+    pub version: i64,
+    /// Unix ms after which the rules' default applies; `None`: no timeout
+    /// (the rules give no default).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<i64>,
+}
+
+/// A match and its current board (`start`, `setup`, `board`, `end`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MatchView {
+    pub match_id: i64,
+    pub channel: String,
+    pub game: String,
+    pub status: MatchStatus,
+    pub seats: Vec<Seat>,
+    /// Number of events so far; a request may pass it as `expected_version`.
+    pub version: i64,
+    pub started_by: String,
+    pub started_at: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ended_at: Option<i64>,
+    /// Whose turn the engine says it is (a seat's user), when one player is to act.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub turn: Option<String>,
+    /// Phase, round, turn and result as the engine reads the board.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game_status: Option<Status>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending: Option<Pending>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next: Option<Next>,
+    /// How the match ended, when it has a result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<GameResult>,
+    pub notify: bool,
+    pub board: Option<Value>,
+}
+
+/// The reply to an event request (`play`, `answer`, `advance`, `adjust`,
+/// `note`, `undo`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EventReply {
+    pub event: EventKind,
+    /// True when the event was recorded: a legal play (or one waiting on a
+    /// decision), an illegal attempt the rules keep a record of, an answer…
+    pub applied: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seq: Option<i64>,
+    /// The match version after the request.
+    pub version: i64,
+    /// The play judged (from notation or YAML), with the answers so far.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub play: Option<Value>,
+    /// The ruling, step by step; when illegal, its diagnostics say why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ruling: Option<Ruling>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adjustment: Option<Adjustment>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// An undo: the event taken back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undone: Option<LogEntry>,
+    /// What changed on the board.
+    pub changes: Vec<engine::Change>,
+    /// The board now (unchanged when nothing was applied).
+    pub board: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending: Option<Pending>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next: Option<Next>,
+    /// Set when this event ended the match with a result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<GameResult>,
+    pub notify: bool,
+    /// True when this is a replayed interaction answered with its first result.
+    pub replayed: bool,
+    /// The seats, for naming players in replies.
+    pub seats: Vec<Seat>,
+}
+
+/// One event as the log shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct LogEntry {
+    pub seq: i64,
+    pub kind: EventKind,
+    pub actor: String,
+    /// Unix milliseconds.
+    pub at: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub play: Option<Value>,
+    /// The ruling without its state (steps, diagnostics, changes, pending).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruling: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undoes: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<Value>,
+    /// The board after the event.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<Value>,
+}
+
+impl LogEntry {
+    fn from_record(e: EventRecord, with_state: bool) -> LogEntry {
+        LogEntry {
+            seq: e.seq,
+            kind: e.kind,
+            actor: e.actor,
+            at: e.at,
+            input: e.input,
+            play: e.play,
+            ruling: e.ruling,
+            undoes: e.undoes,
+            context: e.context,
+            state: with_state.then_some(e.state),
+        }
+    }
+}
+
+/// The reply to `log`: one page, oldest first.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LogReply {
+    pub match_id: i64,
+    pub game: String,
+    pub page: i64,
+    pub pages: i64,
+    pub total: i64,
+    pub entries: Vec<LogEntry>,
+    pub seats: Vec<Seat>,
+}
+
+/// The reply to `export`: a YAML document that `setup` re-imports.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExportReply {
+    pub file_name: String,
+    pub yaml: String,
+}
+
+/// A game name as `start` accepts it.
+#[derive(Debug, Clone)]
+struct GameName {
+    id: String,
+    names: Vec<String>,
+}
+
+type EngineLookup = Arc<dyn Fn(&str) -> Option<&'static dyn GameEngine> + Send + Sync>;
+
+/// The match service. Cheap to clone; share one per process (or one per
+/// replica: replicas coordinate through the database only).
+#[derive(Clone)]
+pub struct Matches {
+    store: Store,
+    games: Arc<Vec<GameName>>,
+    lookup: EngineLookup,
+    decision_timeout: Duration,
+}
+
+impl std::fmt::Debug for Matches {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Matches")
+            .field("store", &self.store)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Matches {
+    /// Games are the registered engines, by id.
+    pub fn new(store: Store) -> Matches {
+        Matches::with_engines(store, engine::engines().to_vec())
+    }
+
+    /// Games are named as the rule corpus names them (id, name, aliases).
+    pub fn for_app(store: Store, app: &App) -> Matches {
+        let games = app
+            .corpus
+            .games
+            .iter()
+            .map(|g| GameName {
+                id: g.id.clone(),
+                names: [g.id.clone(), g.name.clone()]
+                    .into_iter()
+                    .chain(g.aliases.iter().cloned())
+                    .collect(),
+            })
+            .collect();
+        Matches {
+            store,
+            games: Arc::new(games),
+            lookup: Arc::new(engine::engine),
+            decision_timeout: DEFAULT_DECISION_TIMEOUT,
+        }
+    }
+
+    /// Only these engines (tests, embedders).
+    pub fn with_engines(store: Store, engines: Vec<&'static dyn GameEngine>) -> Matches {
+        let games = engines
+            .iter()
+            .map(|e| GameName {
+                id: e.game().to_string(),
+                names: vec![e.game().to_string()],
+            })
+            .collect();
+        Matches {
+            store,
+            games: Arc::new(games),
+            lookup: Arc::new(move |id| engines.iter().copied().find(|e| e.game() == id)),
+            decision_timeout: DEFAULT_DECISION_TIMEOUT,
+        }
+    }
+
+    /// How long a decision with a default waits before the default applies.
+    pub fn with_decision_timeout(mut self, timeout: Duration) -> Matches {
+        self.decision_timeout = timeout;
+        self
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    fn resolve_game(&self, name: &str) -> Result<(String, &'static dyn GameEngine), MatchError> {
+        let key = crate::text::fold(name);
+        let found = self
+            .games
+            .iter()
+            .find(|g| g.names.iter().any(|n| crate::text::fold(n) == key));
+        let Some(g) = found else {
+            let mut close: Vec<(usize, &str)> = self
+                .games
+                .iter()
+                .filter_map(|g| {
+                    let d = g
+                        .names
+                        .iter()
+                        .filter_map(|n| crate::text::edit_distance(&key, &crate::text::fold(n), 3))
+                        .min()?;
+                    Some((d, g.id.as_str()))
+                })
+                .collect();
+            close.sort();
+            let suggestions = match close.first() {
+                Some((_, id)) => vec![id.to_string()],
+                None => self.games.iter().map(|g| g.id.clone()).collect(),
+            };
+            return Err(MatchError::UnknownGame {
+                name: name.to_string(),
+                suggestions,
+            });
+        };
+        let engine = (self.lookup)(&g.id).ok_or_else(|| MatchError::NoEngine {
+            game: g.names.get(1).cloned().unwrap_or_else(|| g.id.clone()),
+        })?;
+        Ok((g.id.clone(), engine))
+    }
+
+    fn engine_of(&self, m: &MatchRecord) -> Result<&'static dyn GameEngine, MatchError> {
+        (self.lookup)(&m.game).ok_or_else(|| MatchError::NoEngine {
+            game: m.game.clone(),
+        })
+    }
+
+    async fn active(&self, channel: &str) -> Result<MatchRecord, MatchError> {
+        check_id("channel", channel)?;
+        match self.store.active_match(channel).await? {
+            Some(m) => Ok(m),
+            None => match self.store.latest_match(channel).await? {
+                Some(_) => Err(MatchError::Ended),
+                None => Err(MatchError::NoMatch),
+            },
+        }
+    }
+
+    async fn latest(&self, channel: &str) -> Result<MatchRecord, MatchError> {
+        check_id("channel", channel)?;
+        self.store
+            .latest_match(channel)
+            .await?
+            .ok_or(MatchError::NoMatch)
+    }
+
+    /// The last event (the one in effect at the match's version).
+    async fn top(&self, m: &MatchRecord) -> Result<Option<EventRecord>, MatchError> {
+        if m.version == 0 {
+            return Ok(None);
+        }
+        Ok(self.store.event(m.id, m.version).await?)
+    }
+
+    /// `start`: a new match with players bound to seats in order.
+    pub async fn start(
+        &self,
+        caller: &Caller,
+        game: &str,
+        players: &[String],
+    ) -> Result<MatchView, MatchError> {
+        check_id("channel", &caller.channel)?;
+        check_id("user", &caller.user)?;
+        let (game_id, _) = self.resolve_game(game)?;
+        if players.is_empty() {
+            return Err(MatchError::usage(
+                "name the players, in seat order (for example `--player @alice --player @bob`)",
+            ));
+        }
+        if players.len() > MAX_PLAYERS {
+            return Err(MatchError::usage(format!(
+                "{} players; a match seats at most {MAX_PLAYERS}",
+                players.len()
+            )));
+        }
+        for (i, p) in players.iter().enumerate() {
+            check_id("player", p)?;
+            if players[..i].contains(p) {
+                return Err(MatchError::usage(format!(
+                    "{p} is named twice; each player takes one seat"
+                )));
+            }
+        }
+        if !caller.moderator && !players.contains(&caller.user) {
+            return Err(MatchError::forbidden(
+                "only a player of the match or a moderator may start it",
+            ));
+        }
+        match self
+            .store
+            .create_match(&caller.channel, &game_id, players, &caller.user)
+            .await
+        {
+            Ok(m) => self.view(&m).await,
+            Err(StoreError::AlreadyActive) => {
+                let game = self
+                    .store
+                    .active_match(&caller.channel)
+                    .await?
+                    .map(|m| m.game)
+                    .unwrap_or_default();
+                Err(MatchError::AlreadyActive { game })
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// `setup`: the starting board (a board document), or an `export` of a
+    /// match, whose log is replayed and imported. Validated by the game's
+    /// engine like `judge`. After other events only a moderator may set up
+    /// again (the log keeps everything).
+    pub async fn setup(&self, caller: &Caller, text: &str) -> Result<MatchView, MatchError> {
+        let m = self.active(&caller.channel).await?;
+        if seat_of(&m, &caller.user).is_none() && !caller.moderator {
+            return Err(MatchError::forbidden(
+                "only the match's players or a moderator may set up its board",
+            ));
+        }
+        if m.version > 0 && !caller.moderator {
+            let heads = self.store.event_heads(m.id).await?;
+            if heads.iter().any(|h| h.kind != EventKind::Setup) {
+                return Err(MatchError::forbidden(
+                    "the match already has plays; only a moderator may replace its board",
+                ));
+            }
+        }
+        let engine = self.engine_of(&m)?;
+        let text = document::extract_code_block(text);
+        let doc = document::parse_value(text)?;
+        if doc.get("arbiter_export").is_some() {
+            return self.import(caller, &m, engine, doc).await;
+        }
+        let board = self.read_board(&m, engine, doc)?;
+        self.setup_board(caller, &m, board).await
+    }
+
+    /// Records a validated starting board.
+    async fn setup_board(
+        &self,
+        caller: &Caller,
+        m: &MatchRecord,
+        board: Value,
+    ) -> Result<MatchView, MatchError> {
+        let mut event = NewEvent::new(EventKind::Setup, &caller.user, board);
+        event.interaction = caller.interaction.clone();
+        self.append(m, &event).await?;
+        self.view(
+            &self
+                .store
+                .match_by_id(m.id)
+                .await?
+                .ok_or(MatchError::NoMatch)?,
+        )
+        .await
+    }
+
+    /// Validates a starting board for match `m` (as the engine writes it).
+    pub(super) fn read_board(
+        &self,
+        m: &MatchRecord,
+        engine: &dyn GameEngine,
+        doc: Value,
+    ) -> Result<Value, MatchError> {
+        let Value::Object(mut doc) = doc else {
+            return Err(BoardError::semantic(
+                "",
+                "the board must be a YAML mapping (`game: …`, `players: …`)",
+            )
+            .into());
+        };
+        if let Some(key) = ["play", "plays"].into_iter().find(|k| doc.contains_key(*k)) {
+            return Err(BoardError::semantic(
+                key,
+                "a starting board has no `play`; set it up, then give each play with `match play`",
+            )
+            .into());
+        }
+        match doc.get("game") {
+            Some(Value::String(g)) => {
+                let (id, _) = self
+                    .resolve_game(g)
+                    .map_err(|e| MatchError::from(BoardError::semantic("game", e.to_string())))?;
+                if id != m.game {
+                    return Err(BoardError::semantic(
+                        "game",
+                        format!("this board is for {id}, but the match is {}", m.game),
+                    )
+                    .into());
+                }
+                doc.insert("game".into(), Value::String(id));
+            }
+            Some(_) => {
+                return Err(BoardError::semantic("game", "`game` must be a game's name").into());
+            }
+            None => {
+                doc.insert("game".into(), Value::String(m.game.clone()));
+            }
+        }
+        let board = engine.check_board(&Value::Object(doc))?;
+        let players = engine.players(&board)?;
+        if !players.is_empty() && players.len() != m.players.len() {
+            return Err(BoardError::semantic(
+                "players",
+                format!(
+                    "the board has {} but the match seats {}; seat i of the match plays the board's players[i]",
+                    crate::text::count(players.len(), "player"),
+                    crate::text::count(m.players.len(), "player")
+                ),
+            )
+            .into());
+        }
+        Ok(board)
+    }
+
+    /// Appends, turning a lost race into `BoardChanged` with the new board.
+    async fn append(&self, m: &MatchRecord, event: &NewEvent) -> Result<i64, MatchError> {
+        match self.store.append(m.id, m.version, event).await {
+            Ok(seq) => Ok(seq),
+            Err(StoreError::Conflict { .. }) => {
+                let now = self.store.match_by_id(m.id).await?;
+                Err(match now {
+                    Some(n) if n.status == MatchStatus::Ended => MatchError::Ended,
+                    Some(n) => MatchError::BoardChanged {
+                        version: n.version,
+                        board: n.state,
+                    },
+                    None => MatchError::NoMatch,
+                })
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// `board`: the match and its current board (anyone may look). Shows
+    /// the channel's last match when none is active.
+    pub async fn board(&self, channel: &str) -> Result<MatchView, MatchError> {
+        self.settle(channel).await?;
+        let m = self.latest(channel).await?;
+        self.view(&m).await
+    }
+
+    /// The seats, with the board's names.
+    fn seats(&self, m: &MatchRecord, engine: Option<&dyn GameEngine>) -> Vec<Seat> {
+        let names = match (engine, &m.state) {
+            (Some(e), Some(s)) => e.players(s).unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        m.players
+            .iter()
+            .enumerate()
+            .map(|(i, u)| Seat {
+                seat: i,
+                user: u.clone(),
+                name: names.get(i).cloned(),
+            })
+            .collect()
+    }
+
+    /// A match as the replies show it: seats, status, pending decision, next.
+    async fn view(&self, m: &MatchRecord) -> Result<MatchView, MatchError> {
+        let engine = self.engine_of(m).ok();
+        let top = self.top(m).await?;
+        let status = match (engine, &m.state) {
+            (Some(e), Some(s)) if !s.is_null() => e.status(s).ok(),
+            _ => None,
+        };
+        let pending = top.as_ref().and_then(|t| pending_of(m, t));
+        let result = m
+            .result
+            .clone()
+            .and_then(|r| serde_json::from_value(r).ok());
+        let next = if m.status == MatchStatus::Active {
+            next_of(m, status.as_ref(), pending.as_ref(), &self.seats(m, engine))
+        } else {
+            None
+        };
+        Ok(MatchView {
+            match_id: m.id,
+            channel: m.channel.clone(),
+            game: m.game.clone(),
+            status: m.status,
+            seats: self.seats(m, engine),
+            version: m.version,
+            started_by: m.started_by.clone(),
+            started_at: m.started_at,
+            ended_at: m.ended_at,
+            turn: status
+                .as_ref()
+                .and_then(|s| s.turn_seat)
+                .and_then(|i| m.players.get(i).cloned()),
+            game_status: status,
+            pending,
+            next,
+            result,
+            notify: m.notify,
+            board: m.state.clone(),
+        })
+    }
+
+    /// `log`: one page of events, oldest first; the last page by default.
+    pub async fn log(&self, channel: &str, page: Option<i64>) -> Result<LogReply, MatchError> {
+        let m = self.latest(channel).await?;
+        let pages = ((m.version + LOG_PAGE_SIZE - 1) / LOG_PAGE_SIZE).max(1);
+        let page = page.unwrap_or(pages);
+        if page < 1 || page > pages {
+            return Err(MatchError::usage(format!(
+                "page {page} does not exist; the log has {}",
+                crate::text::count(pages as usize, "page")
+            )));
+        }
+        let from = (page - 1) * LOG_PAGE_SIZE + 1;
+        let entries = self
+            .store
+            .events(m.id, from, page * LOG_PAGE_SIZE)
+            .await?
+            .into_iter()
+            .map(|e| LogEntry::from_record(e, false))
+            .collect();
+        Ok(LogReply {
+            match_id: m.id,
+            game: m.game.clone(),
+            page,
+            pages,
+            total: m.version,
+            entries,
+            seats: self.seats(&m, self.engine_of(&m).ok()),
+        })
+    }
+
+    /// `export`: the board and the whole log (with every event's board) as
+    /// YAML; `setup` re-imports it, replaying the log. The channel's last
+    /// match when none is active.
+    pub async fn export(&self, channel: &str) -> Result<ExportReply, MatchError> {
+        let m = self.latest(channel).await?;
+        let log: Vec<LogEntry> = self
+            .store
+            .events(m.id, 1, m.version)
+            .await?
+            .into_iter()
+            .map(|e| LogEntry::from_record(e, true))
+            .collect();
+        let doc = serde_json::json!({
+            "arbiter_export": 2,
+            "game": m.game,
+            "channel": m.channel,
+            "match_id": m.id,
+            "status": m.status,
+            "players": m.players,
+            "version": m.version,
+            "result": m.result,
+            "board": m.state,
+            "log": log,
+        });
+        let yaml = serde_saphyr::to_string(&doc).map_err(|e| MatchError::Storage {
+            message: format!("cannot write the export: {e}"),
+        })?;
+        Ok(ExportReply {
+            file_name: format!("{}-match-{}.yaml", m.game, m.id),
+            yaml,
+        })
+    }
+
+    /// Next-word candidates for a partly typed play (autocomplete).
+    pub async fn complete(&self, channel: &str, partial: &str) -> Result<Vec<String>, MatchError> {
+        let m = self.active(channel).await?;
+        let Some(state) = &m.state else {
+            return Ok(Vec::new());
+        };
+        Ok(self.engine_of(&m)?.notation_completions(partial, state))
+    }
+
+    /// Candidates for `adjust field:` (the board's fields as typed).
+    pub async fn fields(&self, channel: &str, partial: &str) -> Result<Vec<String>, MatchError> {
+        let m = self.active(channel).await?;
+        let Some(state) = &m.state else {
+            return Ok(Vec::new());
+        };
+        let key = crate::text::fold(partial);
+        Ok(self
+            .engine_of(&m)?
+            .fields(state)
+            .into_iter()
+            .filter(|f| crate::text::fold(f).contains(&key))
+            .take(25)
+            .collect())
+    }
+
+    /// The phases `advance to:` accepts.
+    pub async fn phases(&self, channel: &str) -> Result<Vec<String>, MatchError> {
+        let m = self.active(channel).await?;
+        Ok(self
+            .engine_of(&m)?
+            .phases()
+            .iter()
+            .map(|p| p.id.to_string())
+            .collect())
+    }
+
+    /// `notify on|off`: whether replies ping whose turn or decision it is.
+    pub async fn notify(&self, caller: &Caller, on: bool) -> Result<MatchView, MatchError> {
+        let m = self.active(&caller.channel).await?;
+        if seat_of(&m, &caller.user).is_none() && !caller.moderator {
+            return Err(MatchError::forbidden(
+                "only the match's players or a moderator may change its notices",
+            ));
+        }
+        self.store.set_notify(m.id, on).await?;
+        self.view(
+            &self
+                .store
+                .match_by_id(m.id)
+                .await?
+                .ok_or(MatchError::NoMatch)?,
+        )
+        .await
+    }
+}
+
+/// Every match command as one request, for transports that dispatch by
+/// name (`/match <sub>`, the console, the CLI).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "command", rename_all = "snake_case")]
+pub enum MatchRequest {
+    Start {
+        game: String,
+        players: Vec<String>,
+    },
+    Setup {
+        text: String,
+    },
+    Play {
+        text: String,
+        expected_version: Option<i64>,
+    },
+    /// An answer to the decision waiting: an option's number (1-based) or
+    /// label; `version` from the question, to refuse a stale answer.
+    Answer {
+        choice: String,
+        version: Option<i64>,
+    },
+    Advance {
+        to: Option<String>,
+    },
+    Adjust {
+        field: String,
+        value: String,
+        reason: String,
+    },
+    Note {
+        text: String,
+    },
+    Board,
+    Log {
+        page: Option<i64>,
+    },
+    Undo,
+    End {
+        winner: Option<String>,
+        reason: Option<String>,
+    },
+    Notify {
+        on: bool,
+    },
+    Export,
+    Complete {
+        partial: String,
+    },
+    Verify,
+}
+
+impl MatchRequest {
+    /// Whether the request writes to the match (transports defer those).
+    pub fn writes(&self) -> bool {
+        !matches!(
+            self,
+            MatchRequest::Board
+                | MatchRequest::Log { .. }
+                | MatchRequest::Export
+                | MatchRequest::Complete { .. }
+                | MatchRequest::Verify
+        )
+    }
+}
+
+/// The reply to a [`MatchRequest`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum MatchReply {
+    Match(Box<MatchView>),
+    Event(Box<EventReply>),
+    Log(LogReply),
+    Export(ExportReply),
+    Completions(Vec<String>),
+    Replay(ReplayReport),
+}
+
+impl Matches {
+    /// Runs one request for `caller` (its channel, user and moderator flag).
+    pub async fn handle(
+        &self,
+        caller: &Caller,
+        request: MatchRequest,
+    ) -> Result<MatchReply, MatchError> {
+        let channel = caller.channel.as_str();
+        let view = |v: MatchView| MatchReply::Match(Box::new(v));
+        let event = |e: EventReply| MatchReply::Event(Box::new(e));
+        Ok(match request {
+            MatchRequest::Start { game, players } => {
+                view(self.start(caller, &game, &players).await?)
+            }
+            MatchRequest::Setup { text } => view(self.setup(caller, &text).await?),
+            MatchRequest::Play {
+                text,
+                expected_version,
+            } => event(self.play(caller, &text, expected_version).await?),
+            MatchRequest::Answer { choice, version } => {
+                event(self.answer(caller, &choice, version).await?)
+            }
+            MatchRequest::Advance { to } => event(self.advance(caller, to.as_deref()).await?),
+            MatchRequest::Adjust {
+                field,
+                value,
+                reason,
+            } => event(self.adjust(caller, &field, &value, &reason).await?),
+            MatchRequest::Note { text } => event(self.note(caller, &text).await?),
+            MatchRequest::Board => view(self.board(channel).await?),
+            MatchRequest::Log { page } => MatchReply::Log(self.log(channel, page).await?),
+            MatchRequest::Undo => event(self.undo(caller).await?),
+            MatchRequest::End { winner, reason } => view(
+                self.end(caller, winner.as_deref(), reason.as_deref())
+                    .await?,
+            ),
+            MatchRequest::Notify { on } => view(self.notify(caller, on).await?),
+            MatchRequest::Export => MatchReply::Export(self.export(channel).await?),
+            MatchRequest::Complete { partial } => {
+                MatchReply::Completions(self.complete(channel, &partial).await?)
+            }
+            MatchRequest::Verify => MatchReply::Replay(self.replay(channel).await?),
+        })
+    }
+}
+
+fn check_id(what: &str, id: &str) -> Result<(), MatchError> {
+    if id.trim().is_empty() {
+        return Err(MatchError::usage(format!("the {what} id is empty")));
+    }
+    if id.chars().count() > MAX_ID_CHARS {
+        return Err(MatchError::usage(format!(
+            "the {what} id is longer than {MAX_ID_CHARS} characters"
+        )));
+    }
+    Ok(())
+}
+
+fn check_text(what: &str, text: &str) -> Result<String, MatchError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(MatchError::usage(format!("the {what} is empty")));
+    }
+    if text.chars().count() > MAX_TEXT_CHARS {
+        return Err(MatchError::usage(format!(
+            "the {what} is longer than {MAX_TEXT_CHARS} characters"
+        )));
+    }
+    Ok(text.to_string())
+}
+
+fn seat_of(m: &MatchRecord, user: &str) -> Option<usize> {
+    m.players.iter().position(|p| p == user)
+}
+
+/// The decision the match's last event waits on, if any.
+fn pending_of(m: &MatchRecord, top: &EventRecord) -> Option<Pending> {
+    let decision: Decision =
+        serde_json::from_value(top.ruling.as_ref()?.get("pending")?.clone()).ok()?;
+    Some(Pending {
+        user: m.players.get(decision.seat).cloned().unwrap_or_default(),
+        decision,
+        version: top.seq,
+        deadline: top.deadline,
+    })
+}
+
+/// Who acts next: the player a decision waits on, else whose turn it is.
+fn next_of(
+    m: &MatchRecord,
+    status: Option<&Status>,
+    pending: Option<&Pending>,
+    seats: &[Seat],
+) -> Option<Next> {
+    let name = |i: usize| seats.get(i).and_then(|s| s.name.clone());
+    if let Some(p) = pending {
+        return Some(Next {
+            seat: p.decision.seat,
+            user: p.user.clone(),
+            name: name(p.decision.seat),
+            what: NextKind::Decision,
+            text: p.decision.question.clone(),
+        });
+    }
+    let s = status?;
+    let seat = s.turn_seat?;
+    let round = s.round.map(|r| format!(", round {r}")).unwrap_or_default();
+    Some(Next {
+        seat,
+        user: m.players.get(seat)?.clone(),
+        name: name(seat),
+        what: NextKind::Turn,
+        text: format!("your turn ({}{round})", s.phase),
+    })
+}
+
+/// The ruling as the log keeps it: without the state (the event has it).
+fn stored_ruling(r: &Ruling) -> Value {
+    let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
+    if let Value::Object(o) = &mut v {
+        o.remove("state");
+    }
+    v
+}
+
+/// The board with a play in it, as the engine judges it.
+fn with_play(board: &Value, play: &Value) -> Value {
+    let mut doc = board.clone();
+    if let Value::Object(o) = &mut doc {
+        o.insert("play".into(), play.clone());
+    }
+    doc
+}
+
+/// The asking context stored with a play waiting on decisions.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
+struct PlayContext {
+    author: Option<usize>,
+    #[serde(default)]
+    agreed: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    agreed_by: Vec<usize>,
+    #[serde(default)]
+    answered: Vec<(String, usize)>,
+}
+
+impl PlayContext {
+    fn asking(&self) -> Asking {
+        Asking {
+            author: self.author,
+            agreed: self.agreed,
+            answered: self.answered.clone(),
+        }
+    }
+
+    fn of(e: &EventRecord) -> PlayContext {
+        e.context
+            .as_ref()
+            .and_then(|c| serde_json::from_value(c.clone()).ok())
+            .unwrap_or_default()
+    }
+}

@@ -1,0 +1,320 @@
+//! Replaying a match's log through its engine (`verify`), and importing an
+//! exported match: its log is replayed and checked, then written as this
+//! channel's match — pending decisions and results included.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{
+    LogEntry, MatchError, MatchRecord, MatchView, Matches, PlayContext, check_id, with_play,
+};
+use crate::engine::{GameEngine, Ruling, document};
+use crate::store::{EventKind, MatchStatus, NewEvent, Transition, now_ms};
+
+/// What replaying a match's log found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReplayReport {
+    pub match_id: i64,
+    pub events: usize,
+    /// The board the replay ends on.
+    pub state: Option<Value>,
+    /// True when every stored state equals the replayed one.
+    pub consistent: bool,
+    pub mismatches: Vec<String>,
+}
+
+/// One event in effect while replaying: its seq, board, and whether a play
+/// waits on a decision there.
+struct InEffect {
+    seq: i64,
+    state: Value,
+    pending: bool,
+}
+
+/// Replays `log` (every entry with its state) through `engine`; returns the
+/// final board and the mismatches found.
+pub fn replay_log(engine: &dyn GameEngine, log: &[LogEntry]) -> (Option<Value>, Vec<String>) {
+    let mut stack: Vec<InEffect> = Vec::new();
+    let mut bad = Vec::new();
+    for (i, e) in log.iter().enumerate() {
+        let Some(stored) = &e.state else {
+            bad.push(format!("event {} has no board", e.seq));
+            continue;
+        };
+        if e.seq != i as i64 + 1 {
+            bad.push(format!("event {} has seq {}", i + 1, e.seq));
+        }
+        let top = stack.last();
+        let replayed: Result<Option<(Value, bool)>, String> = match (e.kind, top) {
+            (EventKind::Setup, _) => engine
+                .check_board(stored)
+                .map(|b| Some((b, false)))
+                .map_err(|err| err.to_string()),
+            (EventKind::Play | EventKind::Answer, Some(t)) => replay_ruling(engine, e, t),
+            (EventKind::Advance, Some(t)) => {
+                let to = e
+                    .context
+                    .as_ref()
+                    .and_then(|c| c.get("to"))
+                    .and_then(Value::as_str);
+                engine
+                    .advance(&t.state, to)
+                    .map(|r| Some((r.state, false)))
+                    .map_err(|err| err.to_string())
+            }
+            (EventKind::Adjust, Some(t)) => {
+                let get = |k: &str| {
+                    e.context
+                        .as_ref()
+                        .and_then(|c| c.get(k))
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string()
+                };
+                engine
+                    .adjust(&t.state, &get("field"), &get("value"))
+                    .map(|a| Some((a.state, false)))
+                    .map_err(|err| err.to_string())
+            }
+            (EventKind::Note | EventKind::End, Some(t)) => Ok(Some((t.state.clone(), t.pending))),
+            (EventKind::Undo, _) => {
+                let popped = stack.pop();
+                if popped.as_ref().map(|p| p.seq) != e.undoes || stack.is_empty() {
+                    bad.push(format!(
+                        "undo {} does not undo the last event in effect",
+                        e.seq
+                    ));
+                }
+                Ok(stack.last().map(|t| (t.state.clone(), t.pending)))
+            }
+            (_, None) => Err(format!("{} before any setup", e.kind.as_str())),
+        };
+        match replayed {
+            Ok(Some((state, pending))) => {
+                if state != *stored {
+                    bad.push(format!(
+                        "{} {}: the stored board differs from the replayed one",
+                        e.kind.as_str(),
+                        e.seq
+                    ));
+                }
+                match e.kind {
+                    EventKind::Setup => {
+                        stack = vec![InEffect {
+                            seq: e.seq,
+                            state,
+                            pending,
+                        }]
+                    }
+                    k if k.undoable() => stack.push(InEffect {
+                        seq: e.seq,
+                        state,
+                        pending,
+                    }),
+                    _ => {}
+                }
+            }
+            Ok(None) => {}
+            Err(why) => bad.push(format!(
+                "{} {} fails on replay: {why}",
+                e.kind.as_str(),
+                e.seq
+            )),
+        }
+    }
+    (stack.last().map(|t| t.state.clone()), bad)
+}
+
+/// A play or an answer judged again: the board it leaves and whether it
+/// waits on a decision.
+fn replay_ruling(
+    engine: &dyn GameEngine,
+    e: &LogEntry,
+    top: &InEffect,
+) -> Result<Option<(Value, bool)>, String> {
+    if e.kind == EventKind::Answer && !top.pending {
+        return Err("an answer with no decision waiting".into());
+    }
+    let play = e.play.as_ref().ok_or("no play")?;
+    let context: PlayContext = e
+        .context
+        .as_ref()
+        .and_then(|c| serde_json::from_value(c.clone()).ok())
+        .unwrap_or_default();
+    let r: Ruling = engine
+        .judge(with_play(&top.state, play), None, &context.asking())
+        .map_err(|err| err.to_string())?;
+    let was_legal = e
+        .ruling
+        .as_ref()
+        .and_then(|r| r.get("legal"))
+        .and_then(Value::as_bool)
+        .unwrap_or(true);
+    if r.legal != was_legal {
+        return Err(format!(
+            "it is {} on replay",
+            if r.legal { "legal" } else { "illegal" }
+        ));
+    }
+    let pending = r.pending.is_some();
+    let state = match (r.legal, pending, e.kind) {
+        (true, false, _) => r.state,
+        (true, true, _) | (false, _, EventKind::Answer) => top.state.clone(),
+        // An illegal attempt the rules keep a record of (Grand Archive 1.4).
+        (false, _, _) => r.state,
+    };
+    Ok(Some((state, pending)))
+}
+
+impl Matches {
+    /// Replays the channel's latest match from its log through the engine
+    /// and compares every stored board with the replayed one.
+    pub async fn replay(&self, channel: &str) -> Result<ReplayReport, MatchError> {
+        check_id("channel", channel)?;
+        let m = self
+            .store
+            .latest_match(channel)
+            .await?
+            .ok_or(MatchError::NoMatch)?;
+        let engine = self.engine_of(&m)?;
+        let log: Vec<LogEntry> = self
+            .store
+            .events(m.id, 1, m.version)
+            .await?
+            .into_iter()
+            .map(|e| LogEntry::from_record(e, true))
+            .collect();
+        let (state, mut mismatches) = replay_log(engine, &log);
+        let current = m.state.clone().filter(|s| !s.is_null());
+        if state != current {
+            mismatches.push("the match's current board differs from the replay".into());
+        }
+        Ok(ReplayReport {
+            match_id: m.id,
+            events: log.len(),
+            state,
+            consistent: mismatches.is_empty(),
+            mismatches,
+        })
+    }
+
+    /// Imports an export (`setup` with an `arbiter_export` document): its
+    /// log must replay through the engine to its board; its events are then
+    /// written to this channel's match, seat i's actions becoming this
+    /// match's seat i's.
+    pub(super) async fn import(
+        &self,
+        caller: &super::Caller,
+        m: &MatchRecord,
+        engine: &dyn GameEngine,
+        doc: Value,
+    ) -> Result<MatchView, MatchError> {
+        let export: Export = serde_json::from_value(doc).map_err(|e| {
+            document::BoardError::semantic(
+                "",
+                format!("this is not an Arbiter export this version reads: {e}"),
+            )
+        })?;
+        if export.game != m.game {
+            return Err(document::BoardError::semantic(
+                "game",
+                format!(
+                    "this export is a {} match, but the match here is {}",
+                    export.game, m.game
+                ),
+            )
+            .into());
+        }
+        if export.players.len() != m.players.len() {
+            return Err(document::BoardError::semantic(
+                "players",
+                format!(
+                    "the export seats {} players, this match {}",
+                    export.players.len(),
+                    m.players.len()
+                ),
+            )
+            .into());
+        }
+        if export.log.is_empty() {
+            let board = export.board.ok_or_else(|| {
+                document::BoardError::semantic("board", "this export has no board to import")
+            })?;
+            let board = self.read_board(m, engine, board)?;
+            return self.setup_board(caller, m, board).await;
+        }
+        let (state, bad) = replay_log(engine, &export.log);
+        if !bad.is_empty() || state != export.board {
+            let why = if bad.is_empty() {
+                "its log does not end on its board".to_string()
+            } else {
+                bad.join("; ")
+            };
+            return Err(document::BoardError::semantic(
+                "log",
+                format!("this export does not replay: {why}"),
+            )
+            .into());
+        }
+        let seat = |u: &str| {
+            export
+                .players
+                .iter()
+                .position(|p| p == u)
+                .map_or(u.to_string(), |i| m.players[i].clone())
+        };
+        let offset = m.version;
+        let mut version = m.version;
+        let last = export.log.len() - 1;
+        for (i, e) in export.log.iter().enumerate() {
+            let mut event = NewEvent::new(
+                e.kind,
+                &seat(&e.actor),
+                e.state.clone().unwrap_or(Value::Null),
+            );
+            event.input = e.input.clone();
+            event.play = e.play.clone();
+            event.ruling = e.ruling.clone();
+            event.undoes = e.undoes.map(|u| u + offset);
+            event.context = e.context.clone();
+            let waits = e
+                .ruling
+                .as_ref()
+                .and_then(|r| r.get("pending"))
+                .and_then(|p| p.get("default"))
+                .is_some_and(|d| !d.is_null());
+            if i == last && waits {
+                event.deadline = Some(
+                    now_ms()
+                        + i64::try_from(self.decision_timeout.as_millis()).unwrap_or(i64::MAX / 2),
+                );
+            }
+            if i == last && export.status == MatchStatus::Ended {
+                event.transition = Transition::End(export.result.clone());
+            }
+            version = self.store.append(m.id, version, &event).await?;
+        }
+        self.view(
+            &self
+                .store
+                .match_by_id(m.id)
+                .await?
+                .ok_or(MatchError::NoMatch)?,
+        )
+        .await
+    }
+}
+
+/// An export as `import` reads it.
+#[derive(serde::Deserialize)]
+struct Export {
+    game: String,
+    players: Vec<String>,
+    status: MatchStatus,
+    #[serde(default)]
+    result: Option<Value>,
+    #[serde(default)]
+    board: Option<Value>,
+    #[serde(default)]
+    log: Vec<LogEntry>,
+}

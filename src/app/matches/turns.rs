@@ -1,0 +1,861 @@
+//! The events that move a match: plays (which may wait on another player's
+//! decision), answers, phase advances, adjustments, notes, undo and end —
+//! each with who may make it, and each written at most once per interaction.
+
+use serde_json::{Value, json};
+
+use super::{
+    Caller, EventReply, LogEntry, MatchError, MatchRecord, Matches, PlayContext, TIMEOUT_ACTOR,
+    check_text, seat_of, stored_ruling, with_play,
+};
+use crate::engine::{
+    self, BoardError, Decision, GameEngine, GameResult, Ruling, document, kit::names, merge_patch,
+};
+use crate::store::{EventHead, EventKind, EventRecord, MatchStatus, NewEvent, Transition, now_ms};
+
+/// What an event request leaves, before it is written.
+struct Outcome {
+    event: NewEvent,
+    ruling: Option<Ruling>,
+    play: Option<Value>,
+    adjustment: Option<engine::Adjustment>,
+    note: Option<String>,
+    undone: Option<LogEntry>,
+    changes: Vec<engine::Change>,
+}
+
+impl Outcome {
+    fn new(event: NewEvent) -> Outcome {
+        Outcome {
+            event,
+            ruling: None,
+            play: None,
+            adjustment: None,
+            note: None,
+            undone: None,
+            changes: Vec::new(),
+        }
+    }
+}
+
+impl Matches {
+    /// The first result of a replayed interaction, if this one already wrote.
+    async fn replayed(&self, caller: &Caller) -> Result<Option<EventReply>, MatchError> {
+        let Some(id) = &caller.interaction else {
+            return Ok(None);
+        };
+        let Some((match_id, e)) = self.store.event_by_interaction(id).await? else {
+            return Ok(None);
+        };
+        let m = self
+            .store
+            .match_by_id(match_id)
+            .await?
+            .ok_or(MatchError::NoMatch)?;
+        let mut reply = self.reply_to(&m, &e, true).await?;
+        reply.replayed = true;
+        Ok(Some(reply))
+    }
+
+    /// The reply for a written event, read back as the match is now.
+    async fn reply_to(
+        &self,
+        m: &MatchRecord,
+        e: &EventRecord,
+        replayed: bool,
+    ) -> Result<EventReply, MatchError> {
+        let now = self
+            .store
+            .match_by_id(m.id)
+            .await?
+            .ok_or(MatchError::NoMatch)?;
+        let view = self.view(&now).await?;
+        let ruling = e
+            .ruling
+            .clone()
+            .and_then(|r| serde_json::from_value::<Ruling>(r).ok())
+            .map(|mut r| {
+                r.state = e.state.clone();
+                r
+            });
+        let adjustment = e
+            .context
+            .as_ref()
+            .and_then(|c| c.get("adjustment"))
+            .and_then(|a| serde_json::from_value(a.clone()).ok());
+        Ok(EventReply {
+            event: e.kind,
+            applied: true,
+            seq: Some(e.seq),
+            version: now.version,
+            play: e.play.clone(),
+            changes: ruling
+                .as_ref()
+                .map(|r| r.changes.clone())
+                .unwrap_or_default(),
+            ruling,
+            adjustment,
+            note: e
+                .context
+                .as_ref()
+                .and_then(|c| c.get("text"))
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            undone: None,
+            board: e.state.clone(),
+            pending: view.pending.filter(|p| p.version == e.seq),
+            next: view.next,
+            result: view.result.filter(|_| now.version == e.seq),
+            notify: now.notify,
+            replayed,
+            seats: view.seats,
+        })
+    }
+
+    /// Writes an outcome and builds its reply.
+    async fn record(
+        &self,
+        caller: &Caller,
+        m: &MatchRecord,
+        mut o: Outcome,
+    ) -> Result<EventReply, MatchError> {
+        o.event.interaction = caller.interaction.clone();
+        let seq = match self.append(m, &o.event).await {
+            Ok(seq) => seq,
+            Err(e) => {
+                // A replay racing its first copy: answer with the first result.
+                if let Some(r) = self.replayed(caller).await? {
+                    return Ok(r);
+                }
+                return Err(e);
+            }
+        };
+        let now = self
+            .store
+            .match_by_id(m.id)
+            .await?
+            .ok_or(MatchError::NoMatch)?;
+        let view = self.view(&now).await?;
+        Ok(EventReply {
+            event: o.event.kind,
+            applied: true,
+            seq: Some(seq),
+            version: now.version,
+            play: o.play,
+            ruling: o.ruling,
+            adjustment: o.adjustment,
+            note: o.note,
+            undone: o.undone,
+            changes: o.changes,
+            board: o.event.state,
+            pending: view.pending,
+            next: view.next,
+            result: view
+                .result
+                .filter(|_| matches!(o.event.transition, Transition::End(_))),
+            notify: now.notify,
+            replayed: false,
+            seats: view.seats,
+        })
+    }
+
+    /// A reply for a request that wrote nothing (an illegal play, a refused advance).
+    async fn not_recorded(
+        &self,
+        m: &MatchRecord,
+        kind: EventKind,
+        play: Option<Value>,
+        ruling: Ruling,
+    ) -> Result<EventReply, MatchError> {
+        let view = self.view(m).await?;
+        Ok(EventReply {
+            event: kind,
+            applied: false,
+            seq: None,
+            version: m.version,
+            play,
+            changes: Vec::new(),
+            board: m.state.clone().unwrap_or(Value::Null),
+            ruling: Some(ruling),
+            adjustment: None,
+            note: None,
+            undone: None,
+            pending: view.pending,
+            next: view.next,
+            result: None,
+            notify: m.notify,
+            replayed: false,
+            seats: view.seats,
+        })
+    }
+
+    /// The active match, its board, and no decision waiting.
+    async fn ready(&self, caller: &Caller) -> Result<(MatchRecord, Value), MatchError> {
+        self.settle(&caller.channel).await?;
+        let m = self.active(&caller.channel).await?;
+        let state = m
+            .state
+            .clone()
+            .filter(|s| !s.is_null())
+            .ok_or(MatchError::NoBoard)?;
+        if let Some(p) = self.top(&m).await?.and_then(|t| super::pending_of(&m, &t)) {
+            return Err(MatchError::Waiting {
+                player: p.decision.player,
+                question: p.decision.question,
+            });
+        }
+        Ok((m, state))
+    }
+
+    /// The event a legal ruling writes: a play waiting on a decision leaves
+    /// the board as it is; a result ends the match.
+    fn ruled_event(
+        &self,
+        kind: EventKind,
+        actor: &str,
+        ruling: &Ruling,
+        engine: &dyn GameEngine,
+    ) -> NewEvent {
+        let mut event = NewEvent::new(kind, actor, ruling.state.clone());
+        event.ruling = Some(stored_ruling(ruling));
+        if let Some(d) = &ruling.pending {
+            event.deadline = d.default.map(|_| {
+                now_ms() + i64::try_from(self.decision_timeout.as_millis()).unwrap_or(i64::MAX / 2)
+            });
+        } else if let Some(result) = engine.status(&ruling.state).ok().and_then(|s| s.result) {
+            event.transition = Transition::End(serde_json::to_value(result).ok());
+        }
+        event
+    }
+
+    /// `play`: a line of notation or a YAML `play:` block, judged against
+    /// the current board. Each player plays for their own seat (the engine
+    /// says who a play is by). A legal play is recorded; one that reaches a
+    /// choice of another player is recorded as waiting on their decision;
+    /// an illegal one changes nothing. `expected_version` (from a board the
+    /// user saw) makes a play on an older board fail with `BoardChanged`.
+    pub async fn play(
+        &self,
+        caller: &Caller,
+        text: &str,
+        expected_version: Option<i64>,
+    ) -> Result<EventReply, MatchError> {
+        if let Some(r) = self.replayed(caller).await? {
+            return Ok(r);
+        }
+        let (m, state) = self.ready(caller).await?;
+        let Some(seat) = seat_of(&m, &caller.user) else {
+            return Err(MatchError::forbidden(format!(
+                "only the match's players may play ({}); anyone may look at the board",
+                m.players.join(", ")
+            )));
+        };
+        if let Some(v) = expected_version
+            && v != m.version
+        {
+            return Err(MatchError::BoardChanged {
+                version: m.version,
+                board: Some(state),
+            });
+        }
+        let engine = self.engine_of(&m)?;
+        let (play, agreed_by) = read_play(engine, text, &state, &m)?;
+        if let Some(actor) = engine.actor(&state, &play)?
+            && actor != seat
+        {
+            let names = engine.players(&state)?;
+            let name = names.get(actor).cloned().unwrap_or_default();
+            let whose = m.players.get(actor).cloned().unwrap_or_default();
+            return Err(MatchError::forbidden(format!(
+                "this play is for {name} (seat {}, {whose}); you play for your own seat only (seat {})",
+                actor + 1,
+                seat + 1
+            )));
+        }
+        if agreed_by.contains(&seat) {
+            return Err(MatchError::usage(
+                "`agreed by` names the other players who agreed, not yourself",
+            ));
+        }
+        let context = PlayContext {
+            author: Some(seat),
+            agreed: caller.moderator || !agreed_by.is_empty(),
+            agreed_by,
+            answered: Vec::new(),
+        };
+        let mut ruling = engine.judge(with_play(&state, &play), None, &context.asking())?;
+        ruling.state = without_play(ruling.state);
+        // An illegal play changes nothing, except a record the rules attach
+        // to the attempt itself (Grand Archive 1.4 marks a must-attack
+        // obligation attempted): such an attempt is logged with its ruling.
+        if !ruling.legal && (ruling.changes.is_empty() || ruling.state == state) {
+            ruling.changes.clear();
+            return self
+                .not_recorded(&m, EventKind::Play, Some(play), ruling)
+                .await;
+        }
+        let mut event = self.ruled_event(EventKind::Play, &caller.user, &ruling, engine);
+        event.input = Some(text.trim().to_string());
+        event.play = Some(play.clone());
+        event.context = serde_json::to_value(&context).ok();
+        let mut o = Outcome::new(event);
+        o.changes = ruling.changes.clone();
+        o.play = Some(play);
+        o.ruling = Some(ruling);
+        self.record(caller, &m, o).await
+    }
+
+    /// `answer`: the deciding player's answer (an option's number, 1-based,
+    /// or its label) to the decision the last play waits on. `version`
+    /// (quoted by the question's buttons) refuses an answer to a question
+    /// that has since been answered or undone.
+    pub async fn answer(
+        &self,
+        caller: &Caller,
+        choice: &str,
+        version: Option<i64>,
+    ) -> Result<EventReply, MatchError> {
+        if let Some(r) = self.replayed(caller).await? {
+            return Ok(r);
+        }
+        self.settle(&caller.channel).await?;
+        let m = self.active(&caller.channel).await?;
+        let top = self.top(&m).await?.ok_or(MatchError::NoDecision)?;
+        let pending = super::pending_of(&m, &top).ok_or(MatchError::NoDecision)?;
+        if version.is_some_and(|v| v != m.version) {
+            return Err(MatchError::NoDecision);
+        }
+        if pending.user != caller.user && !caller.moderator {
+            return Err(MatchError::forbidden(format!(
+                "this decision is {}'s ({}) to make; only they or a moderator may answer it",
+                pending.decision.player, pending.user
+            )));
+        }
+        let option = pick_option(&pending.decision, choice)?;
+        self.apply_answer(
+            caller,
+            &m,
+            &top,
+            &pending.decision,
+            option,
+            caller.user.as_str(),
+        )
+        .await
+    }
+
+    async fn apply_answer(
+        &self,
+        caller: &Caller,
+        m: &MatchRecord,
+        top: &EventRecord,
+        d: &Decision,
+        option: usize,
+        actor: &str,
+    ) -> Result<EventReply, MatchError> {
+        let engine = self.engine_of(m)?;
+        let mut play = top.play.clone().unwrap_or(Value::Null);
+        let chosen = d.options.get(option).ok_or(MatchError::NoDecision)?;
+        merge_patch(&mut play, &chosen.patch);
+        let mut context = PlayContext::of(top);
+        context.answered.push((d.key.clone(), d.seat));
+        let mut ruling = engine.judge(with_play(&top.state, &play), None, &context.asking())?;
+        ruling.state = without_play(ruling.state);
+        if !ruling.legal {
+            // The answer made the play illegal: it ends here, on the record,
+            // and the board stays as it was.
+            ruling.state = top.state.clone();
+            ruling.changes.clear();
+        }
+        let mut event = self.ruled_event(EventKind::Answer, actor, &ruling, engine);
+        let by_timeout = actor == TIMEOUT_ACTOR;
+        event.input = Some(if by_timeout {
+            format!("{} (timed out: the rules' default)", chosen.label)
+        } else {
+            chosen.label.clone()
+        });
+        event.play = Some(play.clone());
+        event.context = serde_json::to_value(&context).ok();
+        let mut o = Outcome::new(event);
+        o.changes = ruling.changes.clone();
+        o.play = Some(play);
+        o.ruling = Some(ruling);
+        self.record(caller, m, o).await
+    }
+
+    /// Applies the rules' default to a decision past its deadline, if the
+    /// channel's match waits on one. Called before every request and by the
+    /// servers' sweep; replicas race safely (the version check).
+    pub async fn settle(&self, channel: &str) -> Result<(), MatchError> {
+        let Some(m) = self.store.active_match(channel).await? else {
+            return Ok(());
+        };
+        let Some(top) = self.top(&m).await? else {
+            return Ok(());
+        };
+        let (Some(deadline), Some(p)) = (top.deadline, super::pending_of(&m, &top)) else {
+            return Ok(());
+        };
+        let Some(default) = p.decision.default else {
+            return Ok(());
+        };
+        if deadline > now_ms() {
+            return Ok(());
+        }
+        let caller = super::Caller::new(channel, TIMEOUT_ACTOR, true);
+        match self
+            .apply_answer(&caller, &m, &top, &p.decision, default, TIMEOUT_ACTOR)
+            .await
+        {
+            Ok(_) | Err(MatchError::BoardChanged { .. }) | Err(MatchError::Ended) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Settles every decision past its deadline (the servers' periodic sweep).
+    pub async fn settle_all(&self) -> Result<usize, MatchError> {
+        let due = self.store.expired_decisions(now_ms()).await?;
+        for (_, channel) in &due {
+            self.settle(channel).await?;
+        }
+        Ok(due.len())
+    }
+
+    /// `advance [to]`: the next phase or round as the game's turn structure
+    /// says (or the phase `to`), recorded as outside the indexed rules where
+    /// it is. By the player whose turn it is (any player when the engine
+    /// names nobody), or a moderator.
+    pub async fn advance(
+        &self,
+        caller: &Caller,
+        to: Option<&str>,
+    ) -> Result<EventReply, MatchError> {
+        if let Some(r) = self.replayed(caller).await? {
+            return Ok(r);
+        }
+        let (m, state) = self.ready(caller).await?;
+        let engine = self.engine_of(&m)?;
+        let seat = seat_of(&m, &caller.user);
+        let whose = engine.status(&state)?.turn_seat;
+        let allowed = caller.moderator || (seat.is_some() && (whose.is_none() || whose == seat));
+        if !allowed {
+            let who = whose
+                .and_then(|s| m.players.get(s))
+                .cloned()
+                .unwrap_or_default();
+            return Err(MatchError::forbidden(format!(
+                "it is {who}'s turn: only they or a moderator may move the match on"
+            )));
+        }
+        let mut ruling = engine.advance(&state, to)?;
+        if !ruling.legal {
+            return self
+                .not_recorded(&m, EventKind::Advance, None, ruling)
+                .await;
+        }
+        ruling.state = without_play(ruling.state);
+        let mut event = self.ruled_event(EventKind::Advance, &caller.user, &ruling, engine);
+        event.input = Some(to.map_or_else(|| "advance".to_string(), |t| format!("advance to {t}")));
+        event.context = Some(json!({ "to": to }));
+        let mut o = Outcome::new(event);
+        o.changes = ruling.changes.clone();
+        o.ruling = Some(ruling);
+        self.record(caller, &m, o).await
+    }
+
+    /// `adjust field value reason`: sets one board field, on the record. A
+    /// player may change only their own seat's fields; a moderator any.
+    pub async fn adjust(
+        &self,
+        caller: &Caller,
+        field: &str,
+        value: &str,
+        reason: &str,
+    ) -> Result<EventReply, MatchError> {
+        if let Some(r) = self.replayed(caller).await? {
+            return Ok(r);
+        }
+        let (m, state) = self.ready(caller).await?;
+        let seat = seat_of(&m, &caller.user);
+        if seat.is_none() && !caller.moderator {
+            return Err(MatchError::forbidden(
+                "only the match's players or a moderator may adjust the board",
+            ));
+        }
+        let reason = check_text("reason", reason).map_err(|_| {
+            MatchError::usage("say why the board is adjusted (`reason:`): it goes on the record")
+        })?;
+        let engine = self.engine_of(&m)?;
+        let a = engine.adjust(&state, field, value)?;
+        if !caller.moderator && a.owner != seat {
+            let what = match a.owner {
+                Some(o) => format!(
+                    "{} belongs to seat {} ({})",
+                    a.label,
+                    o + 1,
+                    m.players.get(o).cloned().unwrap_or_default()
+                ),
+                None => format!("{} is shared by every player", a.label),
+            };
+            return Err(MatchError::forbidden(format!(
+                "{what}: a player adjusts only their own seat's fields; a moderator may adjust any"
+            )));
+        }
+        let mut event = NewEvent::new(EventKind::Adjust, &caller.user, a.state.clone());
+        if let Some(result) = engine.status(&a.state).ok().and_then(|s| s.result) {
+            event.transition = Transition::End(serde_json::to_value(result).ok());
+        }
+        event.input = Some(format!("{} = {}", a.field, value.trim()));
+        event.context = Some(
+            json!({ "field": field, "value": value.trim(), "reason": reason, "adjustment": a }),
+        );
+        let mut o = Outcome::new(event);
+        o.changes = a.changes.clone();
+        o.note = Some(reason);
+        o.adjustment = Some(a);
+        self.record(caller, &m, o).await
+    }
+
+    /// `note text`: free text on the record (a judge's ruling, an agreement).
+    pub async fn note(&self, caller: &Caller, text: &str) -> Result<EventReply, MatchError> {
+        if let Some(r) = self.replayed(caller).await? {
+            return Ok(r);
+        }
+        let m = self.active(&caller.channel).await?;
+        if seat_of(&m, &caller.user).is_none() && !caller.moderator {
+            return Err(MatchError::forbidden(
+                "only the match's players or a moderator may add notes",
+            ));
+        }
+        let text = check_text("note", text)?;
+        let top = self.top(&m).await?;
+        // A note leaves everything as it was, a waiting decision included.
+        let mut event = NewEvent::new(
+            EventKind::Note,
+            &caller.user,
+            m.state.clone().unwrap_or(Value::Null),
+        );
+        let mut context = json!({ "text": text });
+        if let Some(t) = top.as_ref().filter(|t| super::pending_of(&m, t).is_some()) {
+            event.play = t.play.clone();
+            event.ruling = t.ruling.clone();
+            event.deadline = t.deadline;
+            if let Some(Value::Object(c)) = &t.context {
+                let mut c = c.clone();
+                c.insert("text".into(), json!(text));
+                context = Value::Object(c);
+            }
+        }
+        event.context = Some(context);
+        event.input = Some(text.clone());
+        let mut o = Outcome::new(event);
+        o.note = Some(text);
+        self.record(caller, &m, o).await
+    }
+
+    /// `undo`: takes back the last event in effect (a play, an answer, an
+    /// advance, an adjustment). Allowed for whoever made it, a player who
+    /// agreed to it, or a moderator. Undoing the play that ended the match
+    /// with a result reopens it; undoing an answer asks the question again.
+    pub async fn undo(&self, caller: &Caller) -> Result<EventReply, MatchError> {
+        if let Some(r) = self.replayed(caller).await? {
+            return Ok(r);
+        }
+        let m = self.latest(&caller.channel).await?;
+        let heads = self.store.event_heads(m.id).await?;
+        // A match ended by the event in effect (a result) reopens on undo;
+        // one ended by `end` stays ended.
+        let ended_by_result = m.status == MatchStatus::Ended
+            && m.result.is_some()
+            && heads.last().is_some_and(|h| h.kind.undoable());
+        if m.status == MatchStatus::Ended && !ended_by_result {
+            return Err(MatchError::Ended);
+        }
+        let stack = effective_stack(&heads);
+        let (Some(&top), Some(&below)) = (
+            stack.last(),
+            stack.len().checked_sub(2).and_then(|i| stack.get(i)),
+        ) else {
+            return Err(MatchError::NothingToUndo);
+        };
+        let undone = self
+            .store
+            .event(m.id, top)
+            .await?
+            .ok_or(MatchError::NothingToUndo)?;
+        let agreed = PlayContext::of(&undone)
+            .agreed_by
+            .iter()
+            .any(|s| m.players.get(*s) == Some(&caller.user));
+        if undone.actor != caller.user && !caller.moderator && !agreed {
+            let who = if undone.actor == TIMEOUT_ACTOR {
+                "the decision's timeout".to_string()
+            } else {
+                undone.actor.clone()
+            };
+            return Err(MatchError::forbidden(format!(
+                "the last {} was made by {who}; only they or a moderator may undo it",
+                undone.kind.as_str()
+            )));
+        }
+        let restored = self
+            .store
+            .event(m.id, below)
+            .await?
+            .ok_or(MatchError::NothingToUndo)?;
+        let mut event = NewEvent::new(EventKind::Undo, &caller.user, restored.state.clone());
+        event.undoes = Some(top);
+        if super::pending_of(&m, &restored).is_some() {
+            // The question comes back: the play waits on it again.
+            event.play = restored.play.clone();
+            event.ruling = restored.ruling.clone();
+            event.context = restored.context.clone();
+            event.deadline = restored.deadline.map(|_| {
+                now_ms() + i64::try_from(self.decision_timeout.as_millis()).unwrap_or(i64::MAX / 2)
+            });
+        }
+        if ended_by_result {
+            event.transition = Transition::Reopen;
+        }
+        let mut o = Outcome::new(event);
+        o.changes = engine::diff(&undone.state, &restored.state);
+        o.undone = Some(LogEntry::from_record(undone, false));
+        self.record(caller, &m, o).await
+    }
+
+    /// `end [winner] [reason]`: ends the match by agreement (a player) or by
+    /// a moderator, with the result if one is given (outside the indexed rules).
+    pub async fn end(
+        &self,
+        caller: &Caller,
+        winner: Option<&str>,
+        reason: Option<&str>,
+    ) -> Result<super::MatchView, MatchError> {
+        let m = self.active(&caller.channel).await?;
+        if seat_of(&m, &caller.user).is_none() && !caller.moderator {
+            return Err(MatchError::forbidden(
+                "only the match's players or a moderator may end it",
+            ));
+        }
+        let engine = self.engine_of(&m)?;
+        let winner = match winner.map(str::trim).filter(|w| !w.is_empty()) {
+            Some(w) => Some(self.player_name(&m, engine, w)?),
+            None => None,
+        };
+        let reason = reason.map(|r| check_text("reason", r)).transpose()?;
+        let how = if caller.moderator && seat_of(&m, &caller.user).is_none() {
+            "by a moderator"
+        } else {
+            "by agreement"
+        };
+        let result = (winner.is_some() || reason.is_some()).then(|| GameResult {
+            winner,
+            reason: format!(
+                "{} ({how})",
+                reason.unwrap_or_else(|| "the match was ended".into())
+            ),
+            rule: None,
+        });
+        let mut event = NewEvent::new(
+            EventKind::End,
+            &caller.user,
+            m.state.clone().unwrap_or(Value::Null),
+        );
+        event.transition =
+            Transition::End(result.as_ref().and_then(|r| serde_json::to_value(r).ok()));
+        event.context = result.as_ref().and_then(|r| serde_json::to_value(r).ok());
+        event.interaction = caller.interaction.clone();
+        self.append(&m, &event).await?;
+        self.view(
+            &self
+                .store
+                .match_by_id(m.id)
+                .await?
+                .ok_or(MatchError::NoMatch)?,
+        )
+        .await
+    }
+
+    /// A player named by mention (`<@id>`), user id, or board name.
+    fn player_name(
+        &self,
+        m: &MatchRecord,
+        engine: &dyn GameEngine,
+        typed: &str,
+    ) -> Result<String, MatchError> {
+        let seat = seat_named(m, engine, typed)?;
+        let names = m
+            .state
+            .as_ref()
+            .map(|s| engine.players(s))
+            .transpose()?
+            .unwrap_or_default();
+        Ok(names
+            .get(seat)
+            .cloned()
+            .unwrap_or_else(|| m.players[seat].clone()))
+    }
+}
+
+/// The seat a mention (`<@id>`), a user id or a board player name names.
+fn seat_named(m: &MatchRecord, engine: &dyn GameEngine, typed: &str) -> Result<usize, MatchError> {
+    let id = typed
+        .trim()
+        .trim_start_matches("<@")
+        .trim_start_matches('!')
+        .trim_end_matches('>')
+        .trim_start_matches('@');
+    if let Some(s) = seat_of(m, id) {
+        return Ok(s);
+    }
+    let names = m
+        .state
+        .as_ref()
+        .map(|s| engine.players(s))
+        .transpose()?
+        .unwrap_or_default();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    names::resolve_index(id, &refs, "player").map_err(|e| MatchError::usage(e.to_string()))
+}
+
+/// Seqs of the events in effect, oldest first: a setup starts over, plays,
+/// answers, advances and adjustments stack up, an undo pops.
+pub(super) fn effective_stack(heads: &[EventHead]) -> Vec<i64> {
+    let mut stack = Vec::new();
+    for h in heads {
+        match h.kind {
+            EventKind::Setup => stack = vec![h.seq],
+            EventKind::Undo => {
+                stack.pop();
+            }
+            k if k.undoable() => stack.push(h.seq),
+            _ => {}
+        }
+    }
+    stack
+}
+
+/// The answer a choice names: its number (1-based) or label.
+fn pick_option(d: &Decision, choice: &str) -> Result<usize, MatchError> {
+    let choice = choice.trim();
+    if let Ok(n) = choice.parse::<usize>()
+        && (1..=d.options.len()).contains(&n)
+    {
+        return Ok(n - 1);
+    }
+    let labels: Vec<&str> = d.options.iter().map(|o| o.label.as_str()).collect();
+    names::resolve_index(choice, &labels, "answer").map_err(|e| {
+        MatchError::usage(format!(
+            "{e}; answer with a number from 1 to {} or an answer's words",
+            d.options.len()
+        ))
+    })
+}
+
+/// A play from a YAML `play:` block (with `agreed_by:` optionally beside
+/// it), or else one line of the game's notation (ending `; agreed by …`
+/// optionally). Returns the play and the seats that agreed.
+fn read_play(
+    engine: &dyn GameEngine,
+    text: &str,
+    state: &Value,
+    m: &MatchRecord,
+) -> Result<(Value, Vec<usize>), MatchError> {
+    let text = document::extract_code_block(text);
+    if text.is_empty() {
+        return Err(MatchError::usage(
+            "the play is empty: type it in the game's notation, or give a YAML `play:` block",
+        ));
+    }
+    document::precheck(text)?;
+    if let Ok(Value::Object(mut doc)) = document::parse_value(text)
+        && doc.contains_key("play")
+    {
+        let agreed = match doc.remove("agreed_by") {
+            Some(Value::Array(a)) => a
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect(),
+            Some(Value::String(s)) => vec![s],
+            _ => Vec::new(),
+        };
+        if let Some(extra) = doc.keys().find(|k| *k != "play") {
+            return Err(BoardError::semantic(extra.as_str(), "give only the `play:` block (and `agreed_by:`); the board is the match's (change it with `match adjust` or `match setup`)").into());
+        }
+        let seats = agreed
+            .iter()
+            .map(|a| seat_named(m, engine, a))
+            .collect::<Result<_, _>>()?;
+        return Ok((doc.remove("play").unwrap_or(Value::Null), seats));
+    }
+    if text.lines().count() > 1 {
+        return Err(BoardError::semantic(
+            "play",
+            "a play in notation is one line; for more, give a YAML `play:` block",
+        )
+        .into());
+    }
+    let (line, agreed) = split_agreed(text);
+    let seats = agreed
+        .iter()
+        .map(|a| seat_named(m, engine, a))
+        .collect::<Result<_, _>>()?;
+    Ok((engine.parse_notation(line, state)?, seats))
+}
+
+/// `…; agreed by @B, @C` → (the play, the names that agreed).
+fn split_agreed(line: &str) -> (&str, Vec<String>) {
+    let clauses = engine::kit::notation::clauses(line);
+    match clauses
+        .last()
+        .and_then(|c| engine::kit::notation::strip_word(c, &["agreed by", "agreed"]))
+    {
+        Some(names) => {
+            let cut = line.rfind(';').unwrap_or(line.len());
+            (line[..cut].trim(), engine::kit::notation::list(names))
+        }
+        None => (line, Vec::new()),
+    }
+}
+
+pub(super) fn without_play(state: Value) -> Value {
+    match state {
+        Value::Object(mut o) => {
+            o.remove("play");
+            o.remove("plays");
+            Value::Object(o)
+        }
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn undo_pops_the_last_event_in_effect() {
+        let h = |seq, kind, undoes| EventHead { seq, kind, undoes };
+        let heads = [
+            h(1, EventKind::Setup, None),
+            h(2, EventKind::Play, None),
+            h(3, EventKind::Note, None),
+            h(4, EventKind::Answer, None),
+            h(5, EventKind::Undo, Some(4)),
+            h(6, EventKind::Advance, None),
+        ];
+        assert_eq!(effective_stack(&heads), vec![1, 2, 6]);
+    }
+
+    #[test]
+    fn agreement_is_split_off_the_notation() {
+        assert_eq!(
+            split_agreed("attack Maeoni with X; block X with Y; agreed by @Maeoni"),
+            (
+                "attack Maeoni with X; block X with Y",
+                vec!["@Maeoni".to_string()]
+            )
+        );
+        assert_eq!(split_agreed("pass"), ("pass", vec![]));
+    }
+}

@@ -1,0 +1,338 @@
+//! Match replies as terminal text (the CLI and the console). Players are
+//! named by their seat's name on the board, with the user in brackets.
+
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+use super::text::{decision, result, ruling};
+use crate::app::matches::{
+    EventReply, LogEntry, LogReply, MatchReply, MatchView, Next, NextKind, Seat, TIMEOUT_ACTOR,
+};
+use crate::store::{EventKind, MatchStatus};
+
+/// Any match reply as text. An export is its YAML.
+pub fn reply(r: &MatchReply) -> String {
+    match r {
+        MatchReply::Match(v) => view(v),
+        MatchReply::Event(e) => event(e),
+        MatchReply::Log(l) => log(l),
+        MatchReply::Export(x) => x.yaml.clone(),
+        MatchReply::Completions(list) => list.iter().map(|s| format!("{s}\n")).collect(),
+        MatchReply::Replay(r) if r.consistent => {
+            format!(
+                "match #{}: {} events replayed; every stored board equals the replay\n",
+                r.match_id, r.events
+            )
+        }
+        MatchReply::Replay(r) => format!(
+            "match #{}: the log does not replay: {}\n",
+            r.match_id,
+            r.mismatches.join("; ")
+        ),
+    }
+}
+
+/// A user as the console names them: the seat's board name, then the user.
+pub fn who(seats: &[Seat], user: &str) -> String {
+    if user == TIMEOUT_ACTOR {
+        return "the decision's timeout".into();
+    }
+    match seats.iter().find(|s| s.user == user) {
+        Some(Seat { name: Some(n), .. }) if n != user => format!("{n} ({user})"),
+        _ => user.to_string(),
+    }
+}
+
+fn next_line(out: &mut String, next: Option<&Next>, seats: &[Seat]) {
+    if let Some(n) = next {
+        let who = who(seats, &n.user);
+        let _ = match n.what {
+            NextKind::Turn => writeln!(out, "next: {who}: {}", n.text),
+            NextKind::Decision => writeln!(out, "next: {who} decides: {}", n.text),
+        };
+    }
+}
+
+/// A match and its board.
+pub fn view(v: &MatchView) -> String {
+    let mut out = String::new();
+    let status = match v.status {
+        MatchStatus::Active => "active",
+        MatchStatus::Ended => "ended",
+    };
+    let _ = writeln!(
+        out,
+        "{} match #{} in {} ({status}, version {})",
+        v.game, v.match_id, v.channel, v.version
+    );
+    if let Some(s) = &v.game_status {
+        let round = s.round.map(|r| format!(", round {r}")).unwrap_or_default();
+        let _ = writeln!(out, "phase: {}{round}", s.phase);
+    }
+    for s in &v.seats {
+        let name = s
+            .name
+            .as_deref()
+            .map(|n| format!(" as {n}"))
+            .unwrap_or_default();
+        let mark = match &v.next {
+            Some(n) if n.seat == s.seat && n.what == NextKind::Turn => "  ← to play",
+            Some(n) if n.seat == s.seat => "  ← to decide",
+            _ => "",
+        };
+        let _ = writeln!(out, "  seat {}: {}{name}{mark}", s.seat + 1, s.user);
+    }
+    if let Some(p) = &v.pending {
+        out.push_str(&decision(&p.decision));
+        if let Some(d) = p.deadline {
+            let _ = writeln!(out, "  (the rules' default applies after {})", time_text(d));
+        }
+    }
+    if let Some(r) = &v.result {
+        out.push_str(&result(r));
+    }
+    next_line(&mut out, v.next.as_ref(), &v.seats);
+    match &v.board {
+        Some(b) if !b.is_null() => {
+            let _ = writeln!(out, "board:");
+            let yaml = serde_saphyr::to_string(b).unwrap_or_else(|_| b.to_string());
+            for line in yaml.lines() {
+                let _ = writeln!(out, "  {line}");
+            }
+        }
+        _ => {
+            let _ = writeln!(out, "no board yet: give one with `match setup`");
+        }
+    }
+    if !v.notify {
+        let _ = writeln!(out, "(turn notices are off: `match notify on`)");
+    }
+    out
+}
+
+/// An event's outcome.
+pub fn event(r: &EventReply) -> String {
+    let mut out = String::new();
+    if r.replayed {
+        let _ = writeln!(
+            out,
+            "(already recorded: this is the first result of the same request)"
+        );
+    }
+    let seq = r.seq.unwrap_or(r.version);
+    let _ = match (r.event, r.applied) {
+        (EventKind::Play, false) => writeln!(out, "illegal play: nothing changed"),
+        (EventKind::Advance, false) => {
+            writeln!(out, "the match cannot move on yet: nothing changed")
+        }
+        (EventKind::Play, true) if r.ruling.as_ref().is_some_and(|x| !x.legal) => {
+            writeln!(
+                out,
+                "illegal play, recorded as #{seq} for the record the rules keep of the attempt"
+            )
+        }
+        (EventKind::Play, true) if r.pending.is_some() => {
+            writeln!(out, "play #{seq} recorded, waiting for a decision")
+        }
+        (EventKind::Play, true) => writeln!(out, "play #{seq} recorded"),
+        (EventKind::Answer, _) => writeln!(out, "answer #{seq} recorded"),
+        (EventKind::Advance, true) => writeln!(out, "#{seq}: the match moves on"),
+        (EventKind::Adjust, _) => writeln!(out, "adjustment #{seq} recorded"),
+        (EventKind::Note, _) => writeln!(out, "note #{seq} recorded"),
+        (EventKind::Undo, _) => writeln!(out, "undone (event #{seq}):"),
+        (kind, _) => writeln!(out, "{} #{seq}", kind.as_str()),
+    };
+    if let Some(u) = &r.undone {
+        entry(&mut out, u, &r.seats);
+    }
+    if let Some(a) = &r.adjustment {
+        let _ = writeln!(out, "  {}: {} → {}", a.label, a.before, a.after);
+    }
+    if let Some(n) = &r.note {
+        let label = if r.event == EventKind::Adjust {
+            "reason"
+        } else {
+            "note"
+        };
+        let _ = writeln!(out, "  {label}: {n}");
+    }
+    if let Some(x) = &r.ruling {
+        // The ruling without its full state dump: `match board` shows the board.
+        let text = ruling(x);
+        out.push_str(
+            text.find("\nstate:\n")
+                .map_or(text.as_str(), |i| &text[..=i]),
+        );
+    } else if r.event == EventKind::Undo || r.event == EventKind::Adjust {
+        if r.changes.is_empty() {
+            let _ = writeln!(out, "no change to the board");
+        } else {
+            let _ = writeln!(
+                out,
+                "{}:",
+                if r.event == EventKind::Undo {
+                    "reverted"
+                } else {
+                    "changes"
+                }
+            );
+            for c in &r.changes {
+                let _ = writeln!(out, "  {}: {} → {}", c.path, c.before, c.after);
+            }
+        }
+    }
+    if let Some(p) = r
+        .pending
+        .as_ref()
+        .filter(|_| r.ruling.as_ref().is_none_or(|x| x.pending.is_none()))
+    {
+        out.push_str(&decision(&p.decision));
+    }
+    if let Some(res) = &r.result {
+        let _ = writeln!(out, "the match has ended:");
+        out.push_str(&result(res));
+    }
+    next_line(&mut out, r.next.as_ref(), &r.seats);
+    out
+}
+
+fn entry(out: &mut String, e: &LogEntry, seats: &[Seat]) {
+    let text = |k: &str| {
+        e.context
+            .as_ref()
+            .and_then(|c| c.get(k))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let what = match e.kind {
+        EventKind::Setup => "set up the board".to_string(),
+        EventKind::Play => format!("played {}", e.input.as_deref().unwrap_or("")),
+        EventKind::Answer => format!("answered: {}", e.input.as_deref().unwrap_or("")),
+        EventKind::Advance => format!(
+            "moved the match on ({})",
+            e.input.as_deref().unwrap_or("advance")
+        ),
+        EventKind::Adjust => format!(
+            "adjusted {} (reason: {})",
+            e.input.as_deref().unwrap_or(""),
+            text("reason")
+        ),
+        EventKind::Note => format!("noted: {}", text("text")),
+        EventKind::Undo => format!("undid #{}", e.undoes.unwrap_or(0)),
+        EventKind::End => match e
+            .context
+            .as_ref()
+            .and_then(|c| c.get("reason"))
+            .and_then(Value::as_str)
+        {
+            Some(r) => format!("ended the match: {r}"),
+            None => "ended the match".to_string(),
+        },
+    };
+    let _ = writeln!(
+        out,
+        "#{} {} {} ({})",
+        e.seq,
+        who(seats, &e.actor),
+        what,
+        time_text(e.at)
+    );
+    let Some(r) = &e.ruling else { return };
+    for s in r
+        .get("steps")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let get = |k: &str| s.get(k).and_then(Value::as_str).unwrap_or("");
+        let _ = writeln!(out, "    [{}] {}", get("rule"), get("text"));
+    }
+    for d in r
+        .get("diagnostics")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if d.get("severity").and_then(Value::as_str) == Some("info") && e.kind == EventKind::Advance
+        {
+            let _ = writeln!(
+                out,
+                "    note: {}",
+                d.get("message").and_then(Value::as_str).unwrap_or("")
+            );
+        }
+    }
+    if let Some(q) = r
+        .get("pending")
+        .and_then(|p| p.get("question"))
+        .and_then(Value::as_str)
+    {
+        let _ = writeln!(out, "    waiting: {q}");
+    }
+}
+
+/// A log page.
+pub fn log(r: &LogReply) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} match #{}: {}, page {}/{}",
+        r.game,
+        r.match_id,
+        crate::text::count(r.total as usize, "event"),
+        r.page,
+        r.pages
+    );
+    for e in &r.entries {
+        entry(&mut out, e, &r.seats);
+    }
+    out
+}
+
+/// Unix milliseconds as `YYYY-MM-DD HH:MM:SS UTC`.
+pub fn time_text(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Civil-from-days (Howard Hinnant).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_read_as_utc() {
+        assert_eq!(time_text(0), "1970-01-01 00:00:00 UTC");
+        assert_eq!(time_text(1_795_000_000_000), "2026-11-18 11:06:40 UTC");
+    }
+
+    #[test]
+    fn users_are_named_by_their_seat() {
+        let seats = vec![Seat {
+            seat: 0,
+            user: "1234".into(),
+            name: Some("Coal".into()),
+        }];
+        assert_eq!(who(&seats, "1234"), "Coal (1234)");
+        assert_eq!(who(&seats, "999"), "999");
+    }
+}
