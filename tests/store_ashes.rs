@@ -7,21 +7,7 @@ mod store_common;
 use arbiter::app::matches::{Caller, MatchError, Matches};
 use arbiter::store::Store;
 
-macro_rules! both {
-    ($name:ident) => {
-        mod $name {
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite() {
-                let (url, _dir) = super::store_common::sqlite_url();
-                super::$name(url).await;
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres() {
-                super::$name(super::store_common::postgres_url().await).await;
-            }
-        }
-    };
-}
+use store_common::both;
 
 const BOARD: &str = "\
 game: ashes

@@ -9,21 +9,7 @@ use arbiter::store::{EventKind, MatchStatus, NewEvent, Store, StoreError};
 use serde_json::json;
 use store_common::{matches, tally_board, total};
 
-macro_rules! both {
-    ($name:ident) => {
-        mod $name {
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite() {
-                let (url, _dir) = super::store_common::sqlite_url();
-                super::$name(url).await;
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres() {
-                super::$name(super::store_common::postgres_url().await).await;
-            }
-        }
-    };
-}
+use store_common::both;
 
 fn ann() -> Caller {
     Caller::new("chan", "ann", false)

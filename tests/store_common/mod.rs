@@ -170,6 +170,24 @@ impl Game for Tally {
     }
 }
 
+/// `both!(name)`: the async test `name(url)` on SQLite and on PostgreSQL.
+macro_rules! both {
+    ($name:ident) => {
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                let (url, _dir) = super::store_common::sqlite_url();
+                super::$name(url).await;
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                super::$name(super::store_common::postgres_url().await).await;
+            }
+        }
+    };
+}
+pub(crate) use both;
+
 /// A two-player tally board.
 pub fn tally_board() -> &'static str {
     "game: tally\nplayers:\n  - { name: Ann }\n  - { name: Bob }\ntotal: 0\n"
