@@ -171,6 +171,7 @@ impl Game for Tally {
 }
 
 /// `both!(name)`: the async test `name(url)` on SQLite and on PostgreSQL.
+#[allow(unused_macros)]
 macro_rules! both {
     ($name:ident) => {
         mod $name {
@@ -186,6 +187,7 @@ macro_rules! both {
         }
     };
 }
+#[allow(unused_imports)]
 pub(crate) use both;
 
 /// A two-player tally board.
