@@ -19,7 +19,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::Value;
 
-pub use replay::ReplayReport;
+pub use replay::{ReplayReport, replay_log};
 
 use super::App;
 use crate::engine::{
