@@ -124,7 +124,7 @@ struct ConsoleArgs {
     #[arg(long)]
     moderator: bool,
     /// The match database (default: sqlite://arbiter.db, created if missing).
-    #[arg(long, env = "DATABASE_URL")]
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
     database_url: Option<String>,
 }
 
@@ -152,7 +152,7 @@ struct ServeArgs {
     #[arg(long)]
     total_shards: Option<u32>,
     /// Match database: sqlite://PATH (default sqlite://arbiter.db) or postgres://….
-    #[arg(long, env = "DATABASE_URL")]
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
     database_url: Option<String>,
     /// Log format: text or json.
     #[arg(long, env = "ARBITER_LOG_FORMAT", default_value = "text")]
