@@ -505,6 +505,60 @@ impl Store {
     }
 }
 
+/// Pager pages of long replies (`bot::pages`): written once, read by any
+/// replica, deleted once old.
+impl Store {
+    /// Keeps the pages of one reply (JSON text each) under `pager`.
+    pub async fn keep_pages(
+        &self,
+        pager: &str,
+        pages: &[String],
+        at: i64,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        for (n, page) in pages.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO arbiter_pages (pager, page, created_at, message) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(pager)
+            .bind(n as i64)
+            .bind(at)
+            .bind(page)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Page `page` of `pager`, if kept since `since` (Unix milliseconds).
+    pub async fn page(
+        &self,
+        pager: &str,
+        page: i64,
+        since: i64,
+    ) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query(
+            "SELECT message FROM arbiter_pages WHERE pager = $1 AND page = $2 AND created_at >= $3",
+        )
+        .bind(pager)
+        .bind(page)
+        .bind(since)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|r| r.try_get("message")).transpose()?)
+    }
+
+    /// Deletes pages kept before `before`; returns how many.
+    pub async fn prune_pages(&self, before: i64) -> Result<u64, StoreError> {
+        let done = sqlx::query("DELETE FROM arbiter_pages WHERE created_at < $1")
+            .bind(before)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+}
+
 /// Opens one connection directly, within [`CONNECT_TIMEOUT`]: a pool would
 /// only say "pool timed out" after its acquire timeout, hiding the cause.
 async fn probe(url: &str) -> Result<(), StoreError> {
