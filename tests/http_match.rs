@@ -158,6 +158,7 @@ async fn a_database_failure_is_an_internal_error_with_an_id() {
         origin: arbiter::bot::Origin {
             id: "1".into(),
             user_id: 7,
+            guild_id: Some(8),
             channel_id: Some(9),
             ..Default::default()
         },
@@ -536,5 +537,25 @@ async fn match_verify_replays_the_log_through_the_engine() {
         d.contains("2 events replayed; every stored board equals the replay"),
         "{d}"
     );
+    h.server.stop().await.unwrap();
+}
+
+/// `/match` in a direct message (an old registration, or a client that
+/// ignores `contexts`): refused, nothing stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn match_in_a_direct_message_is_refused() {
+    let h = Harness::start().await;
+    let mut dm = match_start("ashes", &[COAL, MAEONI]);
+    let user = dm["member"]["user"].clone();
+    for field in ["guild_id", "guild", "member", "guild_locale"] {
+        dm.as_object_mut().unwrap().remove(field);
+    }
+    dm["user"] = user;
+    dm["context"] = json!(1);
+    dm["channel"] = json!({ "id": "1300000000000000777", "type": 1, "flags": 0, "last_message_id": null, "recipients": [] });
+    dm["channel_id"] = json!("1300000000000000777");
+    let v = h.post(&dm).await;
+    refused(&v, "server");
+    assert!(h.fake.recorded.lock().unwrap().edits.is_empty());
     h.server.stop().await.unwrap();
 }

@@ -479,6 +479,15 @@ impl Bot {
             Input::Command(Command::Match(MatchCommand::Setup {
                 board: Some(BoardSource::Attachment(a)),
             })) => attachment(a, "Match"),
+            // A match belongs to a server channel; in a DM nobody else would see it.
+            Input::Command(Command::Match(_))
+                if request.origin.guild_id.is_none() && request.origin.channel_id.is_some() =>
+            {
+                Some(Reply::Message(Message::user_error(
+                    "Match",
+                    "matches are kept in a server channel, for all their players to see; use `/match` in a server, not in a direct message",
+                )))
+            }
             Input::Command(Command::Schema { game }) => match Answerer::new(&self.app).schema(game)
             {
                 Reply::Message(m) if m.kind == MessageKind::UserError => Some(Reply::Message(m)),
