@@ -1258,16 +1258,16 @@ fn entry_text(out: &mut String, e: &LogEntry) {
         EventKind::End => "ended the match".to_string(),
     };
     let _ = writeln!(out, "#{} {} {} ({})", e.seq, e.actor, what, time_text(e.at));
-    if let Some(r) = &e.ruling {
-        if let Some(steps) = r.get("steps").and_then(Value::as_array) {
-            for s in steps {
-                let _ = writeln!(
-                    out,
-                    "    [{}] {}",
-                    s.get("rule").and_then(Value::as_str).unwrap_or(""),
-                    s.get("text").and_then(Value::as_str).unwrap_or("")
-                );
-            }
+    if let Some(r) = &e.ruling
+        && let Some(steps) = r.get("steps").and_then(Value::as_array)
+    {
+        for s in steps {
+            let _ = writeln!(
+                out,
+                "    [{}] {}",
+                s.get("rule").and_then(Value::as_str).unwrap_or(""),
+                s.get("text").and_then(Value::as_str).unwrap_or("")
+            );
         }
     }
 }

@@ -557,15 +557,14 @@ pub fn completions(partial: &str, board: &serde_json::Value) -> Vec<String> {
         .as_deref()
         .and_then(|t| b.players.iter().position(|p| fold(&p.name) == fold(t)))
         .unwrap_or(0);
-    if let Some(i) = head.find(':') {
-        if let Some(p) = b
+    if let Some(i) = head.find(':')
+        && let Some(p) = b
             .players
             .iter()
             .position(|p| fold(&p.name) == fold(unquote(&head[..i])))
-        {
-            actor = p;
-            head_body = head.get(i + 1..).unwrap_or("");
-        }
+    {
+        actor = p;
+        head_body = head.get(i + 1..).unwrap_or("");
     }
     let unit_attack = lower_head.contains("attack unit");
     // The fragment being typed: after the last delimiter of the clause.
