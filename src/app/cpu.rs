@@ -75,7 +75,11 @@ fn secs(d: Duration) -> String {
 
 struct Pool {
     limits: Limits,
+    /// Judging and parsing boards.
     permits: Arc<Semaphore>,
+    /// Cheap, bounded work (searching, completing, listing): its own
+    /// workers, so that a flood of big boards cannot hold up `/rule`.
+    light: Arc<Semaphore>,
 }
 
 static POOL: OnceLock<Pool> = OnceLock::new();
@@ -92,6 +96,7 @@ fn new_pool(limits: Limits) -> Pool {
     Pool {
         limits,
         permits: Arc::new(Semaphore::new(limits.workers)),
+        light: Arc::new(Semaphore::new(limits.workers)),
     }
 }
 
@@ -125,8 +130,25 @@ where
     T: Send + 'static,
     F: FnOnce() -> T + Send + 'static,
 {
+    run_on(pool().permits.clone(), budget, job).await
+}
+
+/// As [`run_within`], for cheap work with bounded input (a search, a
+/// completion, a list): on workers of its own, which judging never takes.
+pub async fn run_light<T, F>(budget: Duration, job: F) -> Result<T, CpuError>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
+    run_on(pool().light.clone(), budget, job).await
+}
+
+async fn run_on<T, F>(permits: Arc<Semaphore>, budget: Duration, job: F) -> Result<T, CpuError>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
     let started = Instant::now();
-    let permits = pool().permits.clone();
     let permit = match tokio::time::timeout(budget, permits.acquire_owned()).await {
         Ok(Ok(permit)) => permit,
         // The semaphore is never closed; a timeout is the only way here.
@@ -181,6 +203,12 @@ fn panic_message(e: tokio::task::JoinError) -> String {
 mod tests {
     use super::*;
 
+    /// The pool is process-wide: these tests take turns.
+    async fn one_at_a_time() -> tokio::sync::MutexGuard<'static, ()> {
+        static TURN: OnceLock<tokio::sync::Mutex<()>> = OnceLock::new();
+        TURN.get_or_init(Default::default).lock().await
+    }
+
     fn spin(d: Duration) -> u64 {
         let t = Instant::now();
         let mut n = 0u64;
@@ -192,6 +220,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn jobs_run_off_the_workers_within_their_budget() {
+        let _turn = one_at_a_time().await;
         assert_eq!(run(|| 2 + 2).await, Ok(4));
         // Too slow: told at the budget, not when the job ends.
         let t = Instant::now();
@@ -217,6 +246,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_full_pool_refuses_within_the_budget() {
+        let _turn = one_at_a_time().await;
         let workers = limits().workers;
         let long: Vec<_> = (0..workers)
             .map(|_| {
@@ -244,5 +274,29 @@ mod tests {
         }
         // Free again.
         assert_eq!(run(|| 1).await, Ok(1));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn light_work_is_not_held_up_by_judging() {
+        let _turn = one_at_a_time().await;
+        let workers = limits().workers;
+        let heavy: Vec<_> = (0..workers)
+            .map(|_| {
+                tokio::spawn(run_within(Duration::from_secs(5), || {
+                    spin(Duration::from_millis(500))
+                }))
+            })
+            .collect();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let t = Instant::now();
+        assert_eq!(run_light(Duration::from_millis(300), || 7).await, Ok(7));
+        assert!(
+            t.elapsed() < Duration::from_millis(300),
+            "{:?}",
+            t.elapsed()
+        );
+        for j in heavy {
+            assert!(j.await.unwrap().is_ok());
+        }
     }
 }

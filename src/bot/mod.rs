@@ -444,7 +444,12 @@ impl Bot {
             let reply = answerer.answer(&req, fetched);
             (reply, answerer.kept)
         };
-        match cpu::run_within(budget, job).await {
+        let answered = if heavy(&request.input) {
+            cpu::run_within(budget, job).await
+        } else {
+            cpu::run_light(budget, job).await
+        };
+        match answered {
             Ok((reply, kept)) => {
                 self.pages.keep(kept).await;
                 reply
@@ -562,6 +567,20 @@ fn attachment_refusal(a: &Attachment) -> Option<String> {
             MAX_ATTACHMENT_BYTES / 1024
         )
     })
+}
+
+/// Whether answering parses and judges a board (or builds a schema): the
+/// CPU pool's judging workers. Everything else (searches, completions,
+/// lists, buttons) is bounded by its input's size and runs on the light ones.
+fn heavy(input: &Input) -> bool {
+    match input {
+        Input::Command(c) => matches!(
+            c,
+            Command::Judge { .. } | Command::JudgeMessage { .. } | Command::Schema { .. }
+        ),
+        Input::ModalSubmit { .. } => true,
+        Input::Autocomplete { .. } | Input::Component { .. } => false,
+    }
 }
 
 /// How a reply counts in the metrics.
