@@ -279,6 +279,30 @@ fn over_the_cap_with_every_connection_busy_new_ones_get_503() {
     assert!(metrics(&server.addr).contains("reason=\"over_cap\""));
 }
 
+/// A signed interaction, ready to send.
+fn signed(server: &Server, payload: &Value) -> Vec<u8> {
+    let body = serde_json::to_vec(payload).unwrap();
+    let (sig, ts) = sign(&server.key, now(), &body);
+    let mut req = format!(
+        "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Signature-Ed25519: {sig}\r\nX-Signature-Timestamp: {ts}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    req.extend_from_slice(&body);
+    req
+}
+
+/// Sends a signed request on a new connection; the JSON answer.
+fn send(server: &Server, request: &[u8]) -> Value {
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    s.write_all(request).unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    let json = out.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    serde_json::from_str(json).unwrap_or(Value::Null)
+}
+
 /// Posts a signed interaction on a new connection; the JSON answer.
 fn post(server: &Server, payload: &Value) -> Value {
     let body = serde_json::to_vec(payload).unwrap();
@@ -335,13 +359,16 @@ fn healthz_and_ping_answer_while_boards_are_judged() {
     );
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let judged = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    // Signed once (the server does not refuse a repeat): the clients spend
+    // their time waiting, not signing 30 KB bodies.
+    let judge = std::sync::Arc::new(signed(&server, &slash("judge", vec![opt("board", &board)])));
     let load: Vec<_> = (0..6)
         .map(|_| {
-            let (server, board, stop, judged) =
-                (server.clone(), board.clone(), stop.clone(), judged.clone());
+            let (server, judge, stop, judged) =
+                (server.clone(), judge.clone(), stop.clone(), judged.clone());
             std::thread::spawn(move || {
                 while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    let v = post(&server, &slash("judge", vec![opt("board", &board)]));
+                    let v = send(&server, &judge);
                     assert_eq!(v["type"], 4, "{v}");
                     judged.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 }
@@ -356,8 +383,9 @@ fn healthz_and_ping_answer_while_boards_are_judged() {
         let (code, took) = healthz(&server.addr).unwrap();
         assert_eq!(code, 200);
         health.push(took);
+        let request = signed(&server, &ping());
         let t = Instant::now();
-        assert_eq!(post(&server, &ping())["type"], 1);
+        assert_eq!(send(&server, &request)["type"], 1);
         pings.push(t.elapsed());
         if metrics(&server.addr)
             .lines()
@@ -373,16 +401,30 @@ fn healthz_and_ping_answer_while_boards_are_judged() {
     }
     let judged = judged.load(std::sync::atomic::Ordering::Relaxed);
     let samples = health.len();
-    let (h50, hmax) = (percentile(&mut health, 0.5), percentile(&mut health, 1.0));
-    let (p50, pmax) = (percentile(&mut pings, 0.5), percentile(&mut pings, 1.0));
+    let figures = |xs: &mut Vec<Duration>| {
+        (
+            percentile(xs, 0.5),
+            percentile(xs, 0.9),
+            percentile(xs, 1.0),
+        )
+    };
+    let (h50, h90, hmax) = figures(&mut health);
+    let (p50, p90, pmax) = figures(&mut pings);
     eprintln!(
-        "{judged} big boards judged meanwhile; /healthz p50 {h50:?} max {hmax:?}; PING p50 {p50:?} max {pmax:?}; pool busy in {saw_jobs}/{samples} samples"
+        "{judged} big boards judged meanwhile; /healthz p50 {h50:?} p90 {h90:?} max {hmax:?}; PING p50 {p50:?} p90 {p90:?} max {pmax:?}; pool busy in {saw_jobs}/{samples} samples"
     );
     assert!(judged >= 6, "the load did not run: {judged}");
     assert!(
         saw_jobs * 2 >= samples,
         "the pool was busy in only {saw_jobs} of {samples} samples"
     );
-    assert!(hmax < Duration::from_millis(100), "/healthz max {hmax:?}");
-    assert!(pmax < Duration::from_millis(100), "PING max {pmax:?}");
+    // Judging on the async workers instead gave p50 ≈ 100 ms and a max of
+    // ≈ 350 ms here; in the pool, p50 ≈ 1 ms. The 90th percentile, not the
+    // maximum, so that other work on this shared machine does not decide.
+    for (what, p50, p90) in [("/healthz", h50, h90), ("PING", p50, p90)] {
+        assert!(
+            p50 < Duration::from_millis(50) && p90 < Duration::from_millis(100),
+            "{what}: p50 {p50:?}, p90 {p90:?}"
+        );
+    }
 }
