@@ -203,11 +203,13 @@ fn slow_headers_idle_connections_and_slow_bodies_are_cut_off() {
         "{took:?}"
     );
     trickle.join().unwrap();
+    eprintln!("slow headers dropped after {took:?}");
 
     // A connection that never sends anything: closed after the idle timeout.
     let mut silent = TcpStream::connect(&server.addr).unwrap();
     let (took, _) =
         closed_within(&mut silent, Duration::from_secs(5)).expect("an idle connection is closed");
+    eprintln!("idle connection closed after {took:?}");
     assert!(
         took >= Duration::from_millis(1800) && took < Duration::from_millis(3500),
         "{took:?}"

@@ -80,8 +80,8 @@ impl Default for ConnLimits {
 /// File descriptors kept free of connections (the listener, the database
 /// pool, Discord's API, logs).
 const FD_RESERVE: usize = 100;
-/// A connection told to close that still holds partial headers is dropped
-/// after this.
+/// A connection told to close that is still not closed after this (it
+/// started sending a request meanwhile) is dropped, unless answering one.
 const CLOSE_GRACE: Duration = Duration::from_millis(500);
 
 /// Settings of the HTTP endpoint.
@@ -685,8 +685,12 @@ async fn serve_connection(stream: TcpStream, conn: Arc<Conn>, router: Router, li
             });
         }
         if expired || conn.closing.load(Ordering::Acquire) {
-            // Idle connections close at once; one answering a request
-            // finishes it first.
+            // Partial headers: no answer is owed, dropped at once. Idle
+            // connections close at once too; one answering a request (or
+            // still writing an answer) finishes it first.
+            if phase == HEAD {
+                return;
+            }
             http.as_mut().graceful_shutdown();
             told_at = Some(Instant::now());
         }
