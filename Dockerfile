@@ -5,20 +5,23 @@
 #   docker run -e DISCORD_TOKEN=… -e ARBITER_HEALTH_LISTEN=0.0.0.0:8080 -v arbiter-data:/data arbiter serve   # gateway
 # See docs/DISCORD.md.
 
+# Rust 1.89 or newer (Cargo.toml's rust-version).
 FROM rust:1-slim-bookworm AS build
 WORKDIR /src
-COPY Cargo.toml Cargo.lock ./
+# Only what the binary is built from: rules_data is not here, so editing
+# the rules never rebuilds the binary (it is copied into the runtime stage).
+COPY Cargo.toml Cargo.lock build.rs ./
 COPY src ./src
 COPY migrations ./migrations
+# Cargo.toml names the benches and the test kit they use.
 COPY benches ./benches
 COPY tests/discord_kit ./tests/discord_kit
-COPY rules_data ./rules_data
 # BuildKit caches keep the registry and the build directory between builds.
+# Not stripped: the release profile keeps line tables for backtraces.
 RUN --mount=type=cache,target=/usr/local/cargo/registry \
     --mount=type=cache,target=/src/target \
     cargo build --release --locked --bin arbiter \
-    && cp target/release/arbiter /arbiter \
-    && strip /arbiter
+    && cp target/release/arbiter /arbiter
 
 FROM debian:bookworm-slim AS runtime
 # TLS roots are compiled in (rustls + webpki-roots): no packages needed.
@@ -26,7 +29,7 @@ RUN useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin arbit
     && mkdir -p /data && chown arbiter /data
 WORKDIR /app
 COPY --from=build /arbiter /usr/local/bin/arbiter
-COPY --from=build /src/rules_data /app/rules_data
+COPY rules_data /app/rules_data
 
 # Configuration (docs/DISCORD.md). Secrets (DISCORD_TOKEN, DISCORD_PUBLIC_KEY)
 # are given at run time, never baked in.
@@ -34,6 +37,10 @@ ENV ARBITER_DATA=/app/rules_data \
     ARBITER_LOG_FORMAT=json \
     DATABASE_URL=sqlite:///data/arbiter.db \
     RUST_LOG=info,serenity=warn
+# ARBITER_DRAIN_TIMEOUT  seconds shutdown waits for interactions in flight
+#                        (8: with 1 s to exit, within `docker stop`'s 10 s)
+# ARBITER_MAX_CONNECTIONS open HTTP connections at most (1024; keep the
+#                        open-files limit above it: --ulimit nofile=65536)
 # DISCORD_TOKEN          bot token (gateway: `arbiter serve`)
 # DISCORD_PUBLIC_KEY     application public key, hex (HTTP: `arbiter serve --http`)
 # DISCORD_GUILD_ID       register commands to one guild (development)
@@ -42,6 +49,8 @@ ENV ARBITER_DATA=/app/rules_data \
 VOLUME ["/data"]
 EXPOSE 8080
 USER arbiter
+# SIGTERM: stop accepting, finish interactions in flight (ARBITER_DRAIN_TIMEOUT,
+# 8 s), exit within docker stop's default 10 s grace period.
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
     CMD ["arbiter", "healthcheck"]

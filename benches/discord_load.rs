@@ -219,6 +219,7 @@ fn main() {
             public_key: public_hex(&key),
             api_base: None,
             max_body: http::MAX_BODY_BYTES,
+            limits: http::ConnLimits::default(),
         };
         let server = http::start(bot, config).await.unwrap();
         let addr = server.addr;

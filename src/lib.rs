@@ -9,6 +9,7 @@ pub mod bot;
 pub mod corpus;
 pub mod engine;
 pub mod load;
+pub mod metrics;
 pub mod render;
 pub mod search;
 pub mod store;

@@ -98,7 +98,7 @@ enum Command {
     Match(match_cli::MatchArgs),
     /// Run the Discord bot: the gateway (DISCORD_TOKEN), or the HTTP
     /// interactions endpoint with --http (DISCORD_PUBLIC_KEY).
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Type bot commands (`/rule query:… game:…`, `/match …`) and read the replies, offline.
     Console(ConsoleArgs),
     /// Exit 0 when the server's GET /healthz answers 200 (for container HEALTHCHECKs).
@@ -124,7 +124,7 @@ struct ConsoleArgs {
     #[arg(long)]
     moderator: bool,
     /// The match database (default: sqlite://arbiter.db, created if missing).
-    #[arg(long, env = "DATABASE_URL")]
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
     database_url: Option<String>,
 }
 
@@ -152,7 +152,7 @@ struct ServeArgs {
     #[arg(long)]
     total_shards: Option<u32>,
     /// Match database: sqlite://PATH (default sqlite://arbiter.db) or postgres://….
-    #[arg(long, env = "DATABASE_URL")]
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
     database_url: Option<String>,
     /// Log format: text or json.
     #[arg(long, env = "ARBITER_LOG_FORMAT", default_value = "text")]
@@ -163,6 +163,46 @@ struct ServeArgs {
     /// Base URL of Discord's API (for tests and proxies).
     #[arg(long, env = "DISCORD_API_URL", hide = true)]
     discord_api: Option<String>,
+    /// Most open HTTP connections (keep under `ulimit -n` less 100); past it
+    /// an idle one is closed, or the new one answered 503.
+    #[arg(
+        long,
+        env = "ARBITER_MAX_CONNECTIONS",
+        default_value_t = 1024,
+        value_name = "N"
+    )]
+    max_connections: usize,
+    /// Seconds a client may take to send a request's headers.
+    #[arg(long, env = "ARBITER_HEADER_TIMEOUT", default_value = "5", value_parser = seconds, value_name = "SECS")]
+    header_timeout: std::time::Duration,
+    /// Seconds a client may take to send a request's body.
+    #[arg(long, env = "ARBITER_BODY_TIMEOUT", default_value = "10", value_parser = seconds, value_name = "SECS")]
+    body_timeout: std::time::Duration,
+    /// Seconds an HTTP connection may stay open with no request.
+    #[arg(long, env = "ARBITER_IDLE_TIMEOUT", default_value = "60", value_parser = seconds, value_name = "SECS")]
+    idle_timeout: std::time::Duration,
+    /// Seconds shutdown waits for interactions in flight (under docker stop's 10).
+    #[arg(long, env = "ARBITER_DRAIN_TIMEOUT", default_value = "8", value_parser = seconds, value_name = "SECS")]
+    drain_timeout: std::time::Duration,
+    /// Boards judged at once (default: the CPU cores, at least 2).
+    #[arg(long, env = "ARBITER_CPU_WORKERS", value_name = "N")]
+    cpu_workers: Option<usize>,
+    /// Seconds one interaction answered at once may spend waiting for and
+    /// using a CPU worker (deferred ones get 10).
+    #[arg(long, env = "ARBITER_CPU_BUDGET", default_value = "2.5", value_parser = seconds, value_name = "SECS")]
+    cpu_budget: std::time::Duration,
+}
+
+/// A duration in seconds (`2.5`), positive and at most a day.
+fn seconds(s: &str) -> Result<std::time::Duration, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number of seconds"))?;
+    if !(v > 0.0 && v <= 86_400.0) {
+        return Err(format!("{s} s is out of range (0 < seconds ≤ 86400)"));
+    }
+    Ok(std::time::Duration::from_secs_f64(v))
 }
 
 fn main() -> ExitCode {
@@ -188,7 +228,7 @@ fn main() -> ExitCode {
     };
     let command = match cli.command {
         Command::Match(args) => return match_cli::run(&app, args),
-        Command::Serve(args) => return serve(app, args),
+        Command::Serve(args) => return serve(app, *args),
         Command::Console(args) => return console(app, args),
         other => other,
     };
@@ -434,6 +474,18 @@ async fn shutdown_signal() {
 
 fn serve(app: App, args: ServeArgs) -> ExitCode {
     use arbiter::bot::{Bot, BotConfig, gateway, http};
+    let defaults = arbiter::app::cpu::Limits::default();
+    arbiter::app::cpu::configure(arbiter::app::cpu::Limits {
+        workers: args.cpu_workers.unwrap_or(defaults.workers),
+        budget: args.cpu_budget,
+    });
+    let limits = http::ConnLimits {
+        max_connections: args.max_connections,
+        header_timeout: args.header_timeout,
+        body_timeout: args.body_timeout,
+        idle_timeout: args.idle_timeout,
+        drain: args.drain_timeout,
+    };
     let config = BotConfig {
         database_url: args.database_url.clone(),
         ..BotConfig::default()
@@ -454,9 +506,9 @@ fn serve(app: App, args: ServeArgs) -> ExitCode {
         bot.open_matches().await?;
         if let Some(addr) = args.http {
             let public_key = args.public_key.ok_or("--http needs DISCORD_PUBLIC_KEY (the application's public key, hex)")?;
-            let cfg = http::HttpConfig { addr, public_key, api_base: args.discord_api, max_body: http::MAX_BODY_BYTES };
+            let cfg = http::HttpConfig { addr, public_key, api_base: args.discord_api, max_body: http::MAX_BODY_BYTES, limits };
             let (bound, fut) = http::bind(bot, cfg, shutdown_signal()).await.map_err(|e| e.to_string())?;
-            tracing::info!(addr = %bound, "serving Discord interactions over HTTP (POST /, GET /healthz)");
+            tracing::info!(addr = %bound, "serving Discord interactions over HTTP (POST /, GET /healthz, GET /metrics)");
             fut.await.map_err(|e| e.to_string())
         } else {
             let token = args.token.ok_or("serve needs DISCORD_TOKEN (or --http ADDR with DISCORD_PUBLIC_KEY)")?;
@@ -475,16 +527,17 @@ fn serve(app: App, args: ServeArgs) -> ExitCode {
             };
             if let Some(addr) = args.health {
                 let app = bot.app.clone();
-                let (bound, fut) = http::bind_health(app, addr).await.map_err(|e| e.to_string())?;
-                tracing::info!(addr = %bound, "serving GET /healthz");
+                let (bound, fut) = http::bind_health(app, addr, limits).await.map_err(|e| e.to_string())?;
+                tracing::info!(addr = %bound, "serving GET /healthz and GET /metrics");
                 tokio::spawn(fut);
             }
-            let cfg = gateway::GatewayConfig { token, guild_id: args.guild, sharding };
+            let cfg = gateway::GatewayConfig { token, guild_id: args.guild, sharding, drain: limits.drain };
             gateway::run(bot, cfg, shutdown_signal()).await.map_err(|e| e.to_string())
         }
     });
-    // Deferred work still running gets a moment to finish.
-    runtime.shutdown_timeout(std::time::Duration::from_secs(10));
+    // Work still running after the drain is abandoned: the whole shutdown
+    // stays within docker stop's 10 s (drain 8 s + 1 s).
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -15,7 +15,13 @@ use clap::{Args, Subcommand};
 #[derive(Args)]
 pub struct MatchArgs {
     /// Match database: sqlite://FILE (created if missing) or postgres://…
-    #[arg(long, global = true, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
+    #[arg(
+        long,
+        global = true,
+        env = "DATABASE_URL",
+        hide_env_values = true,
+        default_value = DEFAULT_DATABASE_URL
+    )]
     database_url: String,
     /// The channel (or thread) the match lives in.
     #[arg(
@@ -138,7 +144,8 @@ async fn run_async(app: &App, args: MatchArgs) -> ExitCode {
     let store = match Store::connect(url).await {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("arbiter: {url}: {e}");
+            // The error names the database with its password redacted.
+            eprintln!("arbiter: {e}");
             return ExitCode::FAILURE;
         }
     };

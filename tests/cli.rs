@@ -168,6 +168,7 @@ fn judge_reports_unreadable_input_with_exit_2() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpora (the MTG Comprehensive Rules; .ci/run runs it)"]
 fn extra_rule_directories_load_the_mtg_rules() {
     let o = arbiter(&[
         "--rules-dir",

@@ -223,6 +223,55 @@ fn text_len(v: &Value, key: &str) -> usize {
 }
 
 #[test]
+fn every_command_declares_where_and_for_whom_it_is_offered() {
+    let (code, out, err) = arbiter(&["commands", "--json"], "");
+    assert_eq!(code, 0, "{err}");
+    let defs: Vec<Value> = serde_json::from_str(&out).expect("JSON array");
+    for d in &defs {
+        let name = d["name"].as_str().unwrap();
+        // Installed to servers (0); guild (0) and the bot's DMs (1), except
+        // /match, which keeps state per server channel.
+        assert_eq!(
+            d["integration_types"],
+            serde_json::json!([0]),
+            "{name}: {d}"
+        );
+        let contexts = if name == "match" {
+            serde_json::json!([0])
+        } else {
+            serde_json::json!([0, 1])
+        };
+        assert_eq!(d["contexts"], contexts, "{name}: {d}");
+        // No command is for moderators only: undo of another's play and the
+        // like are checked per call (Discord sets permissions per command).
+        assert!(
+            d["default_member_permissions"].is_null(),
+            "{name} is hidden from players: {d}"
+        );
+    }
+    // Every command has its row in the access table.
+    for d in &defs {
+        let name = d["name"].as_str().unwrap();
+        assert!(
+            arbiter::bot::commands::ACCESS
+                .iter()
+                .any(|(n, _, _)| *n == name),
+            "{name} has no row in commands::ACCESS"
+        );
+    }
+    // A moderator-only command would carry Manage Messages (1 << 13).
+    use arbiter::bot::commands::{Audience, Reach, with_access};
+    let v = serde_json::to_value(with_access(
+        serenity::all::CreateCommand::new("mod").description("d"),
+        Reach::GuildOnly,
+        Audience::Moderators,
+    ))
+    .unwrap();
+    assert_eq!(v["default_member_permissions"], "8192", "{v}");
+    assert_eq!(v["contexts"], serde_json::json!([0]), "{v}");
+}
+
+#[test]
 fn command_definitions_are_within_discords_limits() {
     let (code, out, err) = arbiter(&["commands", "--json"], "");
     assert_eq!(code, 0, "{err}");

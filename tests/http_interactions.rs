@@ -41,6 +41,7 @@ impl Harness {
             public_key: public_hex(&key),
             api_base: Some(fake.url()),
             max_body: http::MAX_BODY_BYTES,
+            limits: http::ConnLimits::default(),
         };
         let server = http::start(bot, config).await.expect("server starts");
         Harness {
@@ -328,17 +329,55 @@ async fn judge_with_an_attachment_defers_then_edits_the_reply() {
     h.server.stop().await.unwrap();
 }
 
+/// Refused before any work: answered at once, for the user alone (no
+/// public "thinking…" that then turns into an error).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn attachments_over_one_megabyte_are_refused_without_download() {
+async fn attachments_over_one_megabyte_are_refused_at_once_without_download() {
     let h = Harness::start().await;
     let url = h.fake.serve_file("huge.yaml", vec![b'#'; 16]);
-    let payload = judge_with_attachment(&url, "huge.yaml", 2 * 1024 * 1024);
-    let token = payload["token"].as_str().unwrap().to_string();
-    assert_eq!(h.post(&payload).await["type"], 5);
-    let edit = h.edit_for(&token).await;
-    let desc = edit["embeds"][0]["description"].as_str().unwrap();
+    let v = h
+        .post(&judge_with_attachment(&url, "huge.yaml", 2 * 1024 * 1024))
+        .await;
+    assert_eq!(v["type"], 4, "not deferred: {v}");
+    assert_eq!(v["data"]["flags"], 64, "ephemeral: {v}");
+    let desc = embed(&v)["description"].as_str().unwrap();
     assert!(desc.contains("over 1024 KB are refused"), "{desc}");
-    assert_eq!(h.fake.recorded.lock().unwrap().downloads, 0);
+    // A file that is not a board document by its name, likewise.
+    let v = h.post(&judge_with_attachment(&url, "notes.pdf", 100)).await;
+    assert_eq!(
+        (v["type"].clone(), v["data"]["flags"].clone()),
+        (json!(4), json!(64)),
+        "{v}"
+    );
+    {
+        let rec = h.fake.recorded.lock().unwrap();
+        assert_eq!(rec.downloads, 0);
+        assert!(rec.edits.is_empty() && rec.followups.is_empty());
+    }
+    h.server.stop().await.unwrap();
+}
+
+/// An error after a public deferral: the public "thinking…" message is
+/// deleted and the error sent as an ephemeral follow-up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_attached_file_that_is_not_a_board_is_an_ephemeral_follow_up() {
+    let h = Harness::start().await;
+    let url = h
+        .fake
+        .serve_file("shopping.yaml", b"- eggs\n- milk: [\n".to_vec());
+    let payload = judge_with_attachment(&url, "shopping.yaml", 17);
+    let token = payload["token"].as_str().unwrap().to_string();
+    let v = h.post(&payload).await;
+    assert_eq!(v["type"], 5, "deferred for the download: {v}");
+    assert_eq!(v["data"]["flags"].as_u64().unwrap_or(0) & 64, 0, "publicly");
+    let d = h.fake.delivered(&token).await;
+    let Delivered::Followup(f) = &d else {
+        panic!("the error replaced the public message: {d:?}")
+    };
+    assert!(d.ephemeral(), "{f}");
+    assert_eq!(f["embeds"][0]["title"], "Judge: cannot do that", "{f}");
+    assert_eq!(f["allowed_mentions"]["parse"], json!([]), "{f}");
+    assert!(h.fake.recorded.lock().unwrap().edits.is_empty());
     h.server.stop().await.unwrap();
 }
 
@@ -591,9 +630,13 @@ async fn a_failed_download_is_an_internal_error_with_an_id() {
     let payload = judge_with_attachment(&url, "missing.yaml", 100);
     let token = payload["token"].as_str().unwrap().to_string();
     assert_eq!(h.post(&payload).await["type"], 5);
-    let edit = h.edit_for(&token).await;
-    let e = &edit["embeds"][0];
-    assert_eq!(e["title"], "Something went wrong on our side", "{edit}");
+    let d = h.fake.delivered(&token).await;
+    assert!(
+        matches!(d, Delivered::Followup(_)) && d.ephemeral(),
+        "{d:?}"
+    );
+    let e = &d.body()["embeds"][0];
+    assert_eq!(e["title"], "Something went wrong on our side", "{d:?}");
     let footer = e["footer"]["text"].as_str().unwrap();
     let id = footer.strip_prefix("error id ").expect("an error id");
     assert!(e["description"].as_str().unwrap().contains(id));
@@ -747,15 +790,12 @@ async fn schema_is_sent_as_a_json_file_with_how_to_use_it() {
     assert_eq!(schema["properties"]["game"]["const"], "ashes", "{schema}");
     assert!(schema["properties"]["players"].is_object(), "{schema}");
 
-    // A game without an engine, or no such game: a polite ephemeral refusal.
-    let payload = slash("schema", vec![opt("game", "nonsense")]);
-    let token = payload["token"].as_str().unwrap().to_string();
-    h.post(&payload).await;
-    let edit = h.edit_for(&token).await;
-    let desc = edit["embeds"][0]["description"]
-        .as_str()
-        .unwrap_or_default();
-    assert!(desc.contains("unknown game"), "{edit}");
+    // No such game: a polite refusal at once, for the user alone.
+    let v = h.post(&slash("schema", vec![opt("game", "nope")])).await;
+    assert_eq!(v["type"], 4, "not deferred: {v}");
+    assert_eq!(v["data"]["flags"], 64, "ephemeral: {v}");
+    let desc = embed(&v)["description"].as_str().unwrap_or_default();
+    assert!(desc.contains("unknown game 'nope'"), "{v}");
     h.server.stop().await.unwrap();
 }
 

@@ -68,6 +68,7 @@ impl Harness {
                 public_key: public_hex(&key),
                 api_base: Some(fake.url()),
                 max_body: http::MAX_BODY_BYTES,
+                limits: http::ConnLimits::default(),
             },
         )
         .await
@@ -98,14 +99,27 @@ impl Harness {
         serde_json::from_slice(&r.bytes().await.unwrap()).unwrap()
     }
 
-    /// `/match <sub>` as a member; a player has no Manage Messages.
+    /// `/match <sub>` as a member; a player has no Manage Messages. A
+    /// deferred interaction is followed to what it finally showed (the
+    /// edited original, or a follow-up after deleting it), as a response.
     async fn run(&self, who: (&str, &str), moderator: bool, payload: Value) -> Value {
         let perms = if moderator {
             MODERATOR_PERMISSIONS
         } else {
             PLAYER_PERMISSIONS
         };
-        self.post(&as_member(payload, who.0, who.1, perms)).await
+        let payload = as_member(payload, who.0, who.1, perms);
+        let v = self.post(&payload).await;
+        if v["type"] != 5 {
+            return v;
+        }
+        assert_eq!(
+            v["data"]["flags"].as_u64().unwrap_or(0) & 64,
+            0,
+            "writes are deferred publicly: {v}"
+        );
+        let token = payload["token"].as_str().unwrap();
+        self.fake.delivered(token).await.as_response()
     }
 
     async fn edit_for(&self, token: &str) -> Value {
@@ -144,6 +158,7 @@ async fn a_database_failure_is_an_internal_error_with_an_id() {
         origin: arbiter::bot::Origin {
             id: "1".into(),
             user_id: 7,
+            guild_id: Some(8),
             channel_id: Some(9),
             ..Default::default()
         },
@@ -283,11 +298,13 @@ async fn a_match_through_discord_interactions() {
     let v = h.run(STRANGER, false, match_sub("board", vec![])).await;
     assert!(desc(&v).contains("version 1"), "{}", desc(&v));
 
-    // The play, in notation: its ruling step by step, recorded.
+    // The play, in notation: its ruling step by step, recorded (deferred:
+    // the play may wait on the database).
     let v = h
         .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
         .await;
     public(&v);
+    assert_eq!(v["deferred"], true, "{v}");
     assert!(title(&v).starts_with("Play #2 recorded"), "{}", title(&v));
     assert!(desc(&v).contains("`ashes:attack-a-unit"), "{}", desc(&v));
 
@@ -431,6 +448,81 @@ async fn setup_from_an_attachment_in_another_channel() {
     h.server.stop().await.unwrap();
 }
 
+/// Errors after a public deferral (issue 14): the public "thinking…" is
+/// deleted and the error goes to the user alone as a follow-up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_after_a_deferral_are_ephemeral_follow_ups() {
+    let h = Harness::start().await;
+    // `/match export` with no match.
+    let payload = as_member(
+        match_sub("export", vec![]),
+        STRANGER.0,
+        STRANGER.1,
+        PLAYER_PERMISSIONS,
+    );
+    let token = payload["token"].as_str().unwrap().to_string();
+    let v = h.post(&payload).await;
+    assert_eq!(v["type"], 5, "deferred: {v}");
+    let d = h.fake.delivered(&token).await;
+    assert!(
+        matches!(d, Delivered::Followup(_)) && d.ephemeral(),
+        "{d:?}"
+    );
+    assert!(
+        d.body()["embeds"][0]["description"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("no active match"),
+        "{d:?}"
+    );
+
+    // A refused `/match setup file:`: a stranger's, then a broken board.
+    h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+        .await;
+    let url = h.fake.serve_file("board.yaml", BOARD.as_bytes().to_vec());
+    for (who, file, why) in [
+        (STRANGER, "board.yaml", "player"),
+        (COAL, "broken.yaml", "line"),
+    ] {
+        let url = if file == "broken.yaml" {
+            h.fake
+                .serve_file("broken.yaml", b"game: ashes\nplayers: [\n".to_vec())
+        } else {
+            url.clone()
+        };
+        let payload = as_member(
+            match_setup_with_attachment(&url, file, 100),
+            who.0,
+            who.1,
+            PLAYER_PERMISSIONS,
+        );
+        let token = payload["token"].as_str().unwrap().to_string();
+        assert_eq!(h.post(&payload).await["type"], 5);
+        let d = h.fake.delivered(&token).await;
+        assert!(
+            matches!(d, Delivered::Followup(_)) && d.ephemeral(),
+            "{d:?}"
+        );
+        let desc = d.body()["embeds"][0]["description"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(desc.contains(why), "expected `{why}` in {desc}");
+    }
+    // An attachment refused by its size is refused at once, ephemerally.
+    let v = h
+        .post(&as_member(
+            match_setup_with_attachment(&url, "board.yaml", 5 * 1024 * 1024),
+            COAL.0,
+            COAL.1,
+            PLAYER_PERMISSIONS,
+        ))
+        .await;
+    assert_eq!(v["type"], 4, "{v}");
+    assert!(ephemeral(&v), "{v}");
+    h.server.stop().await.unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn match_verify_replays_the_log_through_the_engine() {
     let h = Harness::start().await;
@@ -453,5 +545,25 @@ async fn match_verify_replays_the_log_through_the_engine() {
         d.contains("2 events replayed; every stored board equals the replay"),
         "{d}"
     );
+    h.server.stop().await.unwrap();
+}
+
+/// `/match` in a direct message (an old registration, or a client that
+/// ignores `contexts`): refused, nothing stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn match_in_a_direct_message_is_refused() {
+    let h = Harness::start().await;
+    let mut dm = match_start("ashes", &[COAL, MAEONI]);
+    let user = dm["member"]["user"].clone();
+    for field in ["guild_id", "guild", "member", "guild_locale"] {
+        dm.as_object_mut().unwrap().remove(field);
+    }
+    dm["user"] = user;
+    dm["context"] = json!(1);
+    dm["channel"] = json!({ "id": "1300000000000000777", "type": 1, "flags": 0, "last_message_id": null, "recipients": [] });
+    dm["channel_id"] = json!("1300000000000000777");
+    let v = h.post(&dm).await;
+    refused(&v, "server");
+    assert!(h.fake.recorded.lock().unwrap().edits.is_empty());
     h.server.stop().await.unwrap();
 }

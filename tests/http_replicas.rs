@@ -59,12 +59,13 @@ fn free_port() -> u16 {
         .port()
 }
 
-fn spawn_replica(key: &SigningKey, url: &str) -> Replica {
+fn spawn_replica(key: &SigningKey, url: &str, discord: &str) -> Replica {
     let addr = format!("127.0.0.1:{}", free_port());
     let child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .args(["serve", "--http", &addr])
         .env("DISCORD_PUBLIC_KEY", public_hex(key))
         .env("DATABASE_URL", url)
+        .env("DISCORD_API_URL", discord)
         .env(
             "ARBITER_DATA",
             PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rules_data"),
@@ -101,6 +102,23 @@ async fn wait_healthy(client: &reqwest::Client, r: &mut Replica) {
     }
 }
 
+/// Posts an interaction; a deferred one is followed to what it finally
+/// showed (see `discord_kit::Delivered`).
+async fn send(
+    client: &reqwest::Client,
+    key: &SigningKey,
+    fake: &FakeDiscord,
+    addr: &str,
+    payload: &Value,
+) -> Value {
+    let v = post(client, key, addr, payload).await;
+    if v["type"] != 5 {
+        return v;
+    }
+    let token = payload["token"].as_str().unwrap();
+    fake.delivered(token).await.as_response()
+}
+
 async fn post(client: &reqwest::Client, key: &SigningKey, addr: &str, payload: &Value) -> Value {
     let body = serde_json::to_vec(payload).unwrap();
     let (sig, ts) = sign(key, now(), &body);
@@ -133,23 +151,29 @@ async fn fifty_plays_through_two_http_replicas_on_postgres() {
     let url = store_common::postgres_url().await;
     let key = keypair();
     let client = reqwest::Client::new();
-    let mut replicas = [spawn_replica(&key, &url), spawn_replica(&key, &url)];
+    let fake = std::sync::Arc::new(FakeDiscord::start().await);
+    let mut replicas = [
+        spawn_replica(&key, &url, &fake.url()),
+        spawn_replica(&key, &url, &fake.url()),
+    ];
     for r in replicas.iter_mut() {
         wait_healthy(&client, r).await;
     }
     let addrs: Vec<String> = replicas.iter().map(|r| r.addr.clone()).collect();
 
-    let v = post(
+    let v = send(
         &client,
         &key,
+        &fake,
         &addrs[0],
         &as_coal(match_start("ashes", &[COAL, MAEONI])),
     )
     .await;
     assert!(text(&v, "title").starts_with("Match #"), "{v}");
-    let v = post(
+    let v = send(
         &client,
         &key,
+        &fake,
         &addrs[1],
         &as_coal(match_sub("setup", vec![opt("board", BOARD)])),
     )
@@ -161,13 +185,15 @@ async fn fifty_plays_through_two_http_replicas_on_postgres() {
     let tasks: Vec<_> = (1..=PLAYS)
         .map(|i| {
             let (client, key, addr) = (client.clone(), key.clone(), addrs[i % 2].clone());
+            let fake = fake.clone();
             tokio::spawn(async move {
                 let line = format!("pay \"Card {i}\" no main");
                 let mut conflicts = 0;
                 loop {
-                    let v = post(
+                    let v = send(
                         &client,
                         &key,
+                        &fake,
                         &addr,
                         &as_coal(match_sub("play", vec![opt("text", &line)])),
                     )
@@ -239,5 +265,72 @@ async fn fifty_plays_through_two_http_replicas_on_postgres() {
         .unwrap();
     assert!(r.consistent, "{:?}", r.mismatches);
     assert_eq!(r.state, m.state);
+    drop(replicas);
+}
+
+fn footer(v: &Value) -> String {
+    v["data"]["embeds"][0]["footer"]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn custom_ids(v: &Value) -> Vec<String> {
+    v["data"]["components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|row| row["components"].as_array().into_iter().flatten())
+        .filter_map(|c| c["custom_id"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// Pager pages live in the database: a reply paged by one replica turns
+/// its pages on the other, both ways.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pager_buttons_work_on_any_replica() {
+    let url = store_common::postgres_url().await;
+    let key = keypair();
+    let client = reqwest::Client::new();
+    let fake = FakeDiscord::start().await;
+    let mut replicas = [
+        spawn_replica(&key, &url, &fake.url()),
+        spawn_replica(&key, &url, &fake.url()),
+    ];
+    for r in replicas.iter_mut() {
+        wait_healthy(&client, r).await;
+    }
+    let (a, b) = (replicas[0].addr.clone(), replicas[1].addr.clone());
+    let first = post(&client, &key, &a, &button("section:ashes:main-actions")).await;
+    assert!(footer(&first).starts_with("Page 1 of 2"), "{first}");
+    let next = custom_ids(&first)
+        .into_iter()
+        .find(|id| id.starts_with("page:") && id.ends_with(":1"))
+        .expect("a Next button");
+    let second = post(&client, &key, &b, &button(&next)).await;
+    assert_eq!(
+        second["type"], 7,
+        "the page turned on the other replica: {second}"
+    );
+    assert!(footer(&second).starts_with("Page 2 of 2"), "{second}");
+    let prev = custom_ids(&second)
+        .into_iter()
+        .find(|id| id.starts_with("page:") && id.ends_with(":0"))
+        .expect("a Previous button");
+    let back = post(&client, &key, &a, &button(&prev)).await;
+    assert_eq!(text(&back, "description"), text(&first, "description"));
+    // A key no replica handed out is a polite refusal.
+    let v = post(&client, &key, &b, &button("page:123456789abcdef:1")).await;
+    assert!(text(&v, "description").contains("expired"), "{v}");
+    // The pages are rows in the database, not in either process.
+    let store = Store::connect(&url).await.unwrap();
+    let pager = next.split(':').nth(1).unwrap();
+    assert!(
+        store
+            .page(&format!("{:0>16}", pager), 1, 0)
+            .await
+            .unwrap()
+            .is_some()
+    );
     drop(replicas);
 }

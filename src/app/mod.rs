@@ -4,6 +4,7 @@
 //! these functions and renders the reply; none of them holds rules logic.
 //! Replies are plain data and serialize to the documented JSON contracts.
 
+pub mod cpu;
 mod judge;
 pub mod matches;
 mod rules;

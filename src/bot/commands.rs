@@ -1,7 +1,10 @@
 //! The application command definitions, as serenity builders (registered
 //! at gateway start-up; printed by `arbiter commands --json`).
 
-use serenity::all::{CommandOptionType, CommandType, CreateCommand, CreateCommandOption};
+use serenity::all::{
+    CommandOptionType, CommandType, CreateCommand, CreateCommandOption, InstallationContext,
+    InteractionContext, Permissions,
+};
 
 use crate::app::{App, MAX_QUERY_CHARS};
 
@@ -117,10 +120,78 @@ fn match_command(app: &App) -> CreateCommand {
         ))
 }
 
+/// Where a command can be used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// Servers and direct messages with the bot: nothing is kept per channel.
+    Anywhere,
+    /// Servers only: the command keeps state in the channel for everyone
+    /// there (a match), which a DM would hide from the other players.
+    GuildOnly,
+}
+
+/// Who may see a command: everyone, or members with Manage Messages
+/// (Discord hides it from the others; server admins can change that).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Audience {
+    Everyone,
+    Moderators,
+}
+
+/// **Where and for whom each command is offered**, by name: one row per
+/// command, checked against the definitions by a test (every command has a
+/// row). Moderator-only subcommands (undo of another's play, `end`) are
+/// checked per call by the match service, since Discord sets permissions
+/// per command, not per subcommand.
+pub const ACCESS: &[(&str, Reach, Audience)] = &[
+    ("rule", Reach::Anywhere, Audience::Everyone),
+    ("judge", Reach::Anywhere, Audience::Everyone),
+    (JUDGE_MESSAGE, Reach::Anywhere, Audience::Everyone),
+    ("games", Reach::Anywhere, Audience::Everyone),
+    ("schema", Reach::Anywhere, Audience::Everyone),
+    ("help", Reach::Anywhere, Audience::Everyone),
+    ("match", Reach::GuildOnly, Audience::Everyone),
+];
+
+/// The command with its contexts, installation type and default
+/// permissions as declared in [`ACCESS`] (a command without a row is
+/// guild-only, the safe default).
+fn scoped(name: &str, command: CreateCommand) -> CreateCommand {
+    let (reach, audience) = ACCESS
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map_or((Reach::GuildOnly, Audience::Everyone), |(_, r, a)| (*r, *a));
+    with_access(command, reach, audience)
+}
+
+/// Contexts from the reach; installed to servers only (user installs would
+/// need the app's installation settings in the Developer Portal); Manage
+/// Messages by default for moderator commands.
+pub fn with_access(command: CreateCommand, reach: Reach, audience: Audience) -> CreateCommand {
+    let contexts = match reach {
+        Reach::Anywhere => vec![InteractionContext::Guild, InteractionContext::BotDm],
+        Reach::GuildOnly => vec![InteractionContext::Guild],
+    };
+    let command = command
+        .contexts(contexts)
+        .integration_types(vec![InstallationContext::Guild]);
+    match audience {
+        Audience::Everyone => command,
+        Audience::Moderators => command.default_member_permissions(Permissions::MANAGE_MESSAGES),
+    }
+}
+
 /// Every command, in registration order.
 pub fn definitions(app: &App) -> Vec<CreateCommand> {
+    unscoped(app)
+        .into_iter()
+        .map(|(name, command)| scoped(name, command))
+        .collect()
+}
+
+fn unscoped(app: &App) -> Vec<(&'static str, CreateCommand)> {
     vec![
-        CreateCommand::new("rule")
+        ("rule", CreateCommand::new("rule")
             .description("Find the rules passages that answer a question, with citations")
             .add_option(
                 CreateCommandOption::new(
@@ -132,8 +203,8 @@ pub fn definitions(app: &App) -> Vec<CreateCommand> {
                 .set_autocomplete(true)
                 .max_length(MAX_QUERY_CHARS as u16),
             )
-            .add_option(game_option(app, "Only this game")),
-        CreateCommand::new("judge")
+            .add_option(game_option(app, "Only this game"))),
+        ("judge", CreateCommand::new("judge")
             .description("Adjudicate a board document: the ruling step by step, with citations")
             .add_option(game_option(
                 app,
@@ -164,19 +235,19 @@ pub fn definitions(app: &App) -> Vec<CreateCommand> {
                 )
                 .required(false)
                 .max_length(MAX_PLAY_OPTION),
-            ),
-        CreateCommand::new(JUDGE_MESSAGE).kind(CommandType::Message),
-        CreateCommand::new("games")
+            )),
+        (JUDGE_MESSAGE, CreateCommand::new(JUDGE_MESSAGE).kind(CommandType::Message)),
+        ("games", CreateCommand::new("games")
             .description("The games and rule documents indexed, with engine coverage")
             .add_option(game_option(
                 app,
                 "One game: its contents and, per passage, what the engine executes",
-            )),
-        CreateCommand::new("schema")
+            ))),
+        ("schema", CreateCommand::new("schema")
             .description("A game's board document JSON Schema, as a file for your editor")
-            .add_option(game_option(app, "The game").required(true)),
-        CreateCommand::new("help").description("How to use Arbiter, with examples"),
-        match_command(app),
+            .add_option(game_option(app, "The game").required(true))),
+        ("help", CreateCommand::new("help").description("How to use Arbiter, with examples")),
+        ("match", match_command(app)),
     ]
 }
 

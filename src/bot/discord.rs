@@ -5,8 +5,8 @@ use serenity::all::{
     ActionRowComponent, ButtonStyle as DButtonStyle, CommandDataOptionValue, CommandInteraction,
     CommandType, CreateActionRow, CreateAllowedMentions, CreateAttachment,
     CreateAutocompleteResponse, CreateButton, CreateEmbed, CreateEmbedFooter, CreateInputText,
-    CreateInteractionResponse, CreateInteractionResponseMessage, CreateModal,
-    EditInteractionResponse, InputTextStyle, Interaction, ResolvedValue, Unresolved,
+    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
+    CreateModal, EditInteractionResponse, InputTextStyle, Interaction, ResolvedValue, Unresolved,
 };
 
 use super::reply::truncate;
@@ -384,6 +384,51 @@ pub fn edit(reply: &Reply) -> EditInteractionResponse {
             EditInteractionResponse::new().content("(nothing to show)")
         }
     }
+}
+
+/// A reply sent as a follow-up message, with its own visibility.
+pub fn followup(reply: &Reply) -> CreateInteractionResponseFollowup {
+    match reply {
+        Reply::Message(m) | Reply::Update(m) => CreateInteractionResponseFollowup::new()
+            .embed(embed(m))
+            .components(rows(m))
+            .ephemeral(m.ephemeral)
+            .allowed_mentions(CreateAllowedMentions::new()),
+        Reply::Choices(_) | Reply::Modal(_) => CreateInteractionResponseFollowup::new()
+            .content("(nothing to show)")
+            .ephemeral(true),
+    }
+}
+
+/// Whether a reply is for the user alone.
+pub fn is_ephemeral(reply: &Reply) -> bool {
+    matches!(reply, Reply::Message(m) | Reply::Update(m) if m.ephemeral)
+}
+
+/// Sends the reply to a deferred interaction (both transports). When it is
+/// for the audience the deferral was shown to, the deferred message is
+/// edited into it. Otherwise (a refusal after a public "thinking…", the usual
+/// case) the deferred message is deleted and the reply sent as a follow-up
+/// with its own visibility: Discord gives a deferral's first follow-up the
+/// deferral's visibility, so the deletion comes first.
+pub async fn deliver_deferred(
+    http: &serenity::http::Http,
+    token: &str,
+    reply: &Reply,
+    deferred_ephemeral: bool,
+) -> serenity::Result<()> {
+    if is_ephemeral(reply) == deferred_ephemeral {
+        return http
+            .edit_original_interaction_response(token, &edit(reply), files(reply))
+            .await
+            .map(|_| ());
+    }
+    if let Err(e) = http.delete_original_interaction_response(token).await {
+        tracing::warn!("cannot delete the deferred message: {e}");
+    }
+    http.create_followup_message(token, &followup(reply), files(reply))
+        .await
+        .map(|_| ())
 }
 
 /// The files a reply carries (`/match export`), for the edit of a deferred

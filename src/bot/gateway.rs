@@ -11,7 +11,7 @@ use serenity::all::{
 use serenity::async_trait;
 use tracing::Instrument;
 
-use super::{Bot, InFlight, commands, discord};
+use super::{Bot, Defer, InFlight, commands, discord};
 
 /// How the process takes part in sharding (serenity's conventions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +30,8 @@ pub struct GatewayConfig {
     /// Register commands to this guild only (instant; for development).
     pub guild_id: Option<u64>,
     pub sharding: Sharding,
+    /// On shutdown: how long interactions in flight may take to finish.
+    pub drain: std::time::Duration,
 }
 
 struct Handler {
@@ -80,29 +82,28 @@ impl EventHandler for Handler {
         let span = super::http::interaction_span(&request);
         let started = Instant::now();
         async {
-            if self.bot.needs_defer(&request) {
-                if let Interaction::Command(ci) = &interaction {
-                    if let Err(e) = ci
-                        .create_response(
-                            &ctx.http,
-                            discord::defer(self.bot.defer_ephemeral(&request)),
-                        )
-                        .await
-                    {
+            match self.bot.acknowledgement(&request) {
+                Defer::No => {
+                    let reply = self.bot.handle(&request).await;
+                    if let Err(e) = respond(&ctx, &interaction, discord::response(&reply)).await {
+                        let id = super::error_id();
+                        tracing::error!(error_id = %id, "cannot send the reply: {e}");
+                    }
+                }
+                deferred => {
+                    let ephemeral = deferred == Defer::Ephemeral;
+                    if let Err(e) = respond(&ctx, &interaction, discord::defer(ephemeral)).await {
                         tracing::warn!("cannot defer: {e}");
                         return;
                     }
                     let reply = self.bot.handle(&request).await;
-                    if let Err(e) = ci.edit_response(&ctx.http, discord::edit(&reply)).await {
+                    let token = interaction.token();
+                    if let Err(e) =
+                        discord::deliver_deferred(&ctx.http, token, &reply, ephemeral).await
+                    {
                         let id = super::error_id();
-                        tracing::error!(error_id = %id, "cannot edit the deferred reply: {e}");
+                        tracing::error!(error_id = %id, "cannot send the deferred reply: {e}");
                     }
-                }
-            } else {
-                let reply = self.bot.handle(&request).await;
-                if let Err(e) = respond(&ctx, &interaction, discord::response(&reply)).await {
-                    let id = super::error_id();
-                    tracing::error!(error_id = %id, "cannot send the reply: {e}");
                 }
             }
             tracing::Span::current().record("latency_ms", started.elapsed().as_secs_f64() * 1000.0);
@@ -129,7 +130,7 @@ async fn respond(
 }
 
 /// Connects and serves until `shutdown` completes; then closes the shards
-/// and waits (up to 15 s) for interactions already being answered.
+/// and waits (up to `config.drain`) for interactions already being answered.
 pub async fn run(
     bot: Arc<Bot>,
     config: GatewayConfig,
@@ -160,6 +161,6 @@ pub async fn run(
             client.start_shard_range(first..last + 1, total).await
         }
     };
-    in_flight.drain(std::time::Duration::from_secs(15)).await;
+    in_flight.drain(config.drain).await;
     result
 }

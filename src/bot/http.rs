@@ -4,32 +4,85 @@
 //! verifier) and refused with 401 when the signature is wrong or the
 //! timestamp is more than [`MAX_SKEW`] from now; bodies over the limit get
 //! 413. The body is deserialized into serenity's `Interaction`; the answer is
-//! serenity's `CreateInteractionResponse` serialized as JSON. Work that may
-//! take longer than Discord's 3 seconds is deferred (type 5) and the reply
-//! then edited in through Discord's webhook API.
+//! serenity's `CreateInteractionResponse` serialized as JSON. Requests
+//! declared deferred (`bot::deferral`) get type 5 at once and the reply
+//! later through Discord's webhook API (`discord::deliver_deferred`).
+//!
+//! Connections are served by [`serve`]: hyper's HTTP/1.1 on our own accept
+//! loop, with a header-read timeout (from a request's first byte), a
+//! body-read timeout, an idle timeout, and a cap on open connections. At the
+//! cap the oldest connection with no request in progress is closed to make
+//! room; when every one is busy the new connection gets a minimal
+//! `503 Service Unavailable` with `Retry-After` and is closed. See
+//! [`ConnLimits`] and `docs/ROBUSTNESS.md`.
 
+use std::collections::BTreeMap;
 use std::future::Future;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::body::{Body, Bytes};
+use axum::extract::{DefaultBodyLimit, FromRequest, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serenity::all::Interaction;
 use serenity::interactions_endpoint::Verifier;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
 use tracing::Instrument;
 
-use super::{Bot, InFlight, Request, discord};
+use super::{Bot, Defer, InFlight, Request, discord};
+use crate::metrics::{self, Closed};
 
 /// Largest request body accepted (Discord's interaction payloads are a few
 /// KB; a message with a 4,000-character board fits many times over).
 pub const MAX_BODY_BYTES: usize = 128 * 1024;
 /// Requests signed further than this from now are refused (replays).
 pub const MAX_SKEW: Duration = Duration::from_secs(5 * 60);
+
+/// Connection limits and timeouts of the endpoint (flags and environment
+/// variables of `arbiter serve`, see docs/DISCORD.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConnLimits {
+    /// Open connections at most. Keep it below the process's file-descriptor
+    /// limit (`ulimit -n`) less ~100 for the database and Discord; at start
+    /// it is lowered to fit the limit if need be.
+    pub max_connections: usize,
+    /// Time for a request's headers, from its first byte.
+    pub header_timeout: Duration,
+    /// Time for a request's body, once its headers are in.
+    pub body_timeout: Duration,
+    /// A connection with no request in progress is closed after this.
+    pub idle_timeout: Duration,
+    /// On shutdown: how long requests and deferred replies in flight may
+    /// take to finish (keep it under `docker stop`'s 10 s).
+    pub drain: Duration,
+}
+
+impl Default for ConnLimits {
+    fn default() -> Self {
+        ConnLimits {
+            max_connections: 1024,
+            header_timeout: Duration::from_secs(5),
+            body_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            drain: Duration::from_secs(8),
+        }
+    }
+}
+
+/// File descriptors kept free of connections (the listener, the database
+/// pool, Discord's API, logs).
+const FD_RESERVE: usize = 100;
+/// A connection told to close that is still not closed after this (it
+/// started sending a request meanwhile) is dropped, unless answering one.
+const CLOSE_GRACE: Duration = Duration::from_millis(500);
 
 /// Settings of the HTTP endpoint.
 #[derive(Debug, Clone)]
@@ -41,6 +94,7 @@ pub struct HttpConfig {
     /// it at a local server). Default: Discord.
     pub api_base: Option<String>,
     pub max_body: usize,
+    pub limits: ConnLimits,
 }
 
 /// Why the endpoint could not start.
@@ -62,6 +116,7 @@ struct HttpState {
     verifier: Verifier,
     api: Arc<serenity::http::Http>,
     in_flight: Arc<InFlight>,
+    body_timeout: Duration,
 }
 
 fn parse_key(hex: &str) -> Option<[u8; 32]> {
@@ -91,12 +146,13 @@ impl Running {
     }
 }
 
-/// The routes: `POST /` (and `/interactions`), `GET /healthz`.
+/// The routes: `POST /` (and `/interactions`), `GET /healthz`, `GET /metrics`.
 fn router(state: Arc<HttpState>, max_body: usize) -> Router {
     Router::new()
         .route("/", post(interactions))
         .route("/interactions", post(interactions))
         .route("/healthz", get(healthz))
+        .route("/metrics", get(metrics_text))
         .layer(DefaultBodyLimit::max(max_body))
         .with_state(state)
 }
@@ -142,8 +198,9 @@ pub async fn bind(
         verifier,
         api: Arc::new(api.build()),
         in_flight: in_flight.clone(),
+        body_timeout: config.limits.body_timeout,
     });
-    let listener = tokio::net::TcpListener::bind(config.addr)
+    let listener = TcpListener::bind(config.addr)
         .await
         .map_err(|source| HttpError::Bind {
             addr: config.addr,
@@ -151,13 +208,18 @@ pub async fn bind(
         })?;
     let addr = listener.local_addr().map_err(HttpError::Serve)?;
     let app = router(state, config.max_body);
+    let limits = config.limits;
     let fut = async move {
-        axum::serve(listener, app)
-            .with_graceful_shutdown(shutdown)
-            .await
-            .map_err(HttpError::Serve)?;
+        let asked = Arc::new(OnceLock::new());
+        let noted = asked.clone();
+        let shutdown = async move {
+            shutdown.await;
+            let _ = noted.set(Instant::now());
+        };
+        serve(listener, app, limits, shutdown).await;
         tracing::info!("HTTP endpoint stopped accepting; finishing deferred interactions");
-        in_flight.drain(Duration::from_secs(15)).await;
+        let spent = asked.get().map_or(Duration::ZERO, Instant::elapsed);
+        in_flight.drain(limits.drain.saturating_sub(spent)).await;
         Ok(())
     };
     Ok((addr, fut))
@@ -172,11 +234,20 @@ fn health_body(app: &crate::app::App) -> Response {
     (StatusCode::OK, axum::Json(body)).into_response()
 }
 
-/// `GET /healthz` alone (for the gateway transport, which has no HTTP
-/// endpoint of its own).
+async fn metrics_text() -> Response {
+    (
+        [(header::CONTENT_TYPE, metrics::CONTENT_TYPE)],
+        metrics::encode(),
+    )
+        .into_response()
+}
+
+/// `GET /healthz` and `GET /metrics` alone (for the gateway transport,
+/// which has no HTTP endpoint of its own), with the same connection limits.
 pub async fn bind_health(
     app: Arc<crate::app::App>,
     addr: SocketAddr,
+    limits: ConnLimits,
 ) -> Result<
     (
         SocketAddr,
@@ -184,15 +255,16 @@ pub async fn bind_health(
     ),
     HttpError,
 > {
-    let listener = tokio::net::TcpListener::bind(addr)
+    let listener = TcpListener::bind(addr)
         .await
         .map_err(|source| HttpError::Bind { addr, source })?;
     let bound = listener.local_addr().map_err(HttpError::Serve)?;
-    let router = Router::new().route("/healthz", get(move || async move { health_body(&app) }));
+    let router = Router::new()
+        .route("/healthz", get(move || async move { health_body(&app) }))
+        .route("/metrics", get(metrics_text));
     Ok((bound, async move {
-        axum::serve(listener, router)
-            .await
-            .map_err(HttpError::Serve)
+        serve(listener, router, limits, std::future::pending()).await;
+        Ok(())
     }))
 }
 
@@ -201,9 +273,23 @@ fn unauthorized(why: &'static str) -> Response {
     (StatusCode::UNAUTHORIZED, why).into_response()
 }
 
-fn json_response<T: serde::Serialize>(value: &T) -> Response {
+/// A JSON response; `sent` (if any) fires once hyper has taken the whole
+/// body (dropped it), i.e. the response is on its way.
+fn json_response_then<T: serde::Serialize>(
+    value: &T,
+    sent: Option<tokio::sync::oneshot::Sender<()>>,
+) -> Response {
     match serde_json::to_vec(value) {
-        Ok(body) => ([(header::CONTENT_TYPE, "application/json")], body).into_response(),
+        Ok(body) => {
+            let body = match sent {
+                Some(tx) => Body::new(SignalBody {
+                    bytes: Some(Bytes::from(body)),
+                    sent: Some(tx),
+                }),
+                None => Body::from(body),
+            };
+            ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+        }
         Err(e) => {
             let id = super::error_id();
             tracing::error!(error_id = %id, "cannot serialize a response: {e}");
@@ -216,15 +302,67 @@ fn json_response<T: serde::Serialize>(value: &T) -> Response {
     }
 }
 
+fn json_response<T: serde::Serialize>(value: &T) -> Response {
+    json_response_then(value, None)
+}
+
+/// A response body of one chunk that signals when it is dropped.
+struct SignalBody {
+    bytes: Option<Bytes>,
+    sent: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl http_body::Body for SignalBody {
+    type Data = Bytes;
+    type Error = std::convert::Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        _cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Bytes>, Self::Error>>> {
+        Poll::Ready(self.bytes.take().map(|b| Ok(http_body::Frame::data(b))))
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.bytes.is_none()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        http_body::SizeHint::with_exact(self.bytes.as_ref().map_or(0, |b| b.len() as u64))
+    }
+}
+
+impl Drop for SignalBody {
+    fn drop(&mut self) {
+        if let Some(tx) = self.sent.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
 fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 
 async fn interactions(
     State(state): State<Arc<HttpState>>,
-    headers: HeaderMap,
-    body: Bytes,
+    request: axum::extract::Request,
 ) -> Response {
+    let headers = request.headers().clone();
+    // The body within the body timeout (413 over the limit).
+    let body =
+        match tokio::time::timeout(state.body_timeout, Bytes::from_request(request, &())).await {
+            Ok(Ok(body)) => body,
+            Ok(Err(rejection)) => return rejection.into_response(),
+            Err(_) => {
+                tracing::debug!("request body not received within the body timeout");
+                return (
+                    StatusCode::REQUEST_TIMEOUT,
+                    "the request body did not arrive in time",
+                )
+                    .into_response();
+            }
+        };
     let (Some(signature), Some(timestamp)) = (
         header_str(&headers, "x-signature-ed25519"),
         header_str(&headers, "x-signature-timestamp"),
@@ -260,46 +398,39 @@ async fn interactions(
     };
     let span = interaction_span(&request);
     let started = Instant::now();
-    if state.bot.needs_defer(&request) {
-        let token = match &interaction {
-            Interaction::Command(ci) => Some((ci.token.clone(), ci.application_id)),
-            _ => None,
-        };
-        if let Some((token, app_id)) = token {
-            let guard = state.in_flight.enter();
-            let st = state.clone();
-            let ephemeral = state.bot.defer_ephemeral(&request);
-            let task_span = span.clone();
-            tokio::spawn(
-                async move {
-                    let _guard = guard;
-                    let reply = st.bot.handle(&request).await;
-                    st.api.set_application_id(app_id);
-                    if let Err(e) = st
-                        .api
-                        .edit_original_interaction_response(
-                            &token,
-                            &discord::edit(&reply),
-                            discord::files(&reply),
-                        )
-                        .await
-                    {
-                        let id = super::error_id();
-                        tracing::error!(error_id = %id, "cannot edit the deferred reply: {e}");
-                    }
-                    tracing::Span::current()
-                        .record("latency_ms", started.elapsed().as_secs_f64() * 1000.0);
-                    tracing::info!(deferred = true, "interaction answered");
-                }
-                .instrument(task_span),
-            );
-            return json_response(&discord::defer(ephemeral));
+    let ephemeral = match state.bot.acknowledgement(&request) {
+        Defer::No => {
+            let reply = state.bot.handle(&request).instrument(span.clone()).await;
+            span.record("latency_ms", started.elapsed().as_secs_f64() * 1000.0);
+            span.in_scope(|| tracing::info!("interaction answered"));
+            return json_response(&discord::response(&reply));
         }
-    }
-    let reply = state.bot.handle(&request).instrument(span.clone()).await;
-    span.record("latency_ms", started.elapsed().as_secs_f64() * 1000.0);
-    span.in_scope(|| tracing::info!("interaction answered"));
-    json_response(&discord::response(&reply))
+        deferred => deferred == Defer::Ephemeral,
+    };
+    let (token, app_id) = (
+        interaction.token().to_string(),
+        interaction.application_id(),
+    );
+    let (sent_tx, sent_rx) = tokio::sync::oneshot::channel();
+    let guard = state.in_flight.enter();
+    let st = state.clone();
+    tokio::spawn(
+        async move {
+            let _guard = guard;
+            let reply = st.bot.handle(&request).await;
+            // Discord must have the deferral before the reply arrives.
+            let _ = tokio::time::timeout(Duration::from_secs(5), sent_rx).await;
+            st.api.set_application_id(app_id);
+            if let Err(e) = discord::deliver_deferred(&st.api, &token, &reply, ephemeral).await {
+                let id = super::error_id();
+                tracing::error!(error_id = %id, "cannot send the deferred reply: {e}");
+            }
+            tracing::Span::current().record("latency_ms", started.elapsed().as_secs_f64() * 1000.0);
+            tracing::info!(deferred = true, "interaction answered");
+        }
+        .instrument(span),
+    );
+    json_response_then(&discord::defer(ephemeral), Some(sent_tx))
 }
 
 /// The span of one interaction: id, command, user, guild, latency.
@@ -312,4 +443,334 @@ pub fn interaction_span(request: &Request) -> tracing::Span {
         guild = request.origin.guild_id,
         latency_ms = tracing::field::Empty,
     )
+}
+
+// ---- connections: accept loop, cap, timeouts ----
+
+/// What a connection is doing.
+const IDLE: u8 = 0;
+/// Some bytes of a request's headers have arrived.
+const HEAD: u8 = 1;
+/// A request is being answered.
+const BUSY: u8 = 2;
+
+/// Milliseconds on a monotonic clock.
+fn clock_ms() -> u64 {
+    static START: OnceLock<Instant> = OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_millis() as u64
+}
+
+/// One open connection, as the accept loop and its own task see it.
+struct Conn {
+    phase: AtomicU8,
+    /// When the phase began ([`clock_ms`]).
+    since: AtomicU64,
+    /// Told to close (evicted, or the server is stopping).
+    closing: AtomicBool,
+    /// Poked on a phase change or when told to close.
+    wake: tokio::sync::Notify,
+}
+
+impl Conn {
+    fn new() -> Conn {
+        Conn {
+            phase: AtomicU8::new(IDLE),
+            since: AtomicU64::new(clock_ms()),
+            closing: AtomicBool::new(false),
+            wake: tokio::sync::Notify::new(),
+        }
+    }
+
+    fn set(&self, phase: u8) {
+        self.since.store(clock_ms(), Ordering::Release);
+        self.phase.store(phase, Ordering::Release);
+        self.wake.notify_one();
+    }
+
+    fn close(&self) {
+        self.closing.store(true, Ordering::Release);
+        self.wake.notify_one();
+    }
+}
+
+/// The open connections, oldest first.
+struct Conns {
+    open: Mutex<BTreeMap<u64, Arc<Conn>>>,
+    next: AtomicU64,
+    max: usize,
+}
+
+impl Conns {
+    /// Registers a new connection, closing the oldest one with no request in
+    /// progress when at the cap; `None` when every one is busy.
+    fn admit(&self) -> Option<(u64, Arc<Conn>)> {
+        let mut open = self.open.lock().ok()?;
+        if open.len() >= self.max {
+            let victim = open
+                .iter()
+                .find(|(_, c)| c.phase.load(Ordering::Acquire) != BUSY)
+                .map(|(id, _)| *id)?;
+            if let Some(c) = open.remove(&victim) {
+                c.close();
+                metrics::connection_dropped(Closed::evicted);
+            }
+        }
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let conn = Arc::new(Conn::new());
+        open.insert(id, conn.clone());
+        Some((id, conn))
+    }
+
+    fn remove(&self, id: u64) {
+        if let Ok(mut open) = self.open.lock() {
+            open.remove(&id);
+        }
+    }
+
+    fn close_all(&self) {
+        if let Ok(open) = self.open.lock() {
+            for c in open.values() {
+                c.close();
+            }
+        }
+    }
+}
+
+/// The soft limit on open files, from `/proc/self/limits` (Linux).
+fn fd_limit() -> Option<usize> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
+    line.split_whitespace().nth(3)?.parse().ok()
+}
+
+/// The connection cap in force: the configured one, lowered to fit the
+/// file-descriptor limit.
+pub fn effective_max_connections(configured: usize) -> usize {
+    match fd_limit() {
+        Some(fds) if fds.saturating_sub(FD_RESERVE) < configured => {
+            let max = fds.saturating_sub(FD_RESERVE).max(16);
+            tracing::warn!(
+                configured,
+                fd_limit = fds,
+                max,
+                "the connection cap is over the file-descriptor limit (ulimit -n) less {FD_RESERVE}; lowered"
+            );
+            max
+        }
+        _ => configured.max(1),
+    }
+}
+
+/// Serves `router` on `listener` until `shutdown`, with `limits`; then
+/// asks every connection to finish (in-flight requests complete, idle ones
+/// close) and waits up to `limits.drain`.
+pub async fn serve(
+    listener: TcpListener,
+    router: Router,
+    limits: ConnLimits,
+    shutdown: impl Future<Output = ()> + Send,
+) {
+    let conns = Arc::new(Conns {
+        open: Mutex::new(BTreeMap::new()),
+        next: AtomicU64::new(0),
+        max: effective_max_connections(limits.max_connections),
+    });
+    let mut tasks = tokio::task::JoinSet::new();
+    tokio::pin!(shutdown);
+    loop {
+        let accepted = tokio::select! {
+            a = listener.accept() => a,
+            () = &mut shutdown => break,
+            Some(_) = tasks.join_next(), if !tasks.is_empty() => continue,
+        };
+        let stream = match accepted {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                // Out of file descriptors, most likely: wait, don't spin.
+                tracing::warn!("cannot accept a connection: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        match conns.admit() {
+            Some((id, conn)) => {
+                let (router, conns) = (router.clone(), conns.clone());
+                tasks.spawn(async move {
+                    metrics::connection_opened();
+                    serve_connection(stream, conn, router, limits).await;
+                    conns.remove(id);
+                    metrics::connection_closed();
+                });
+            }
+            None => {
+                metrics::connection_dropped(Closed::over_cap);
+                tasks.spawn(refuse(stream));
+            }
+        }
+    }
+    drop(listener);
+    conns.close_all();
+    let drained = async { while tasks.join_next().await.is_some() {} };
+    if tokio::time::timeout(limits.drain, drained).await.is_err() {
+        tracing::warn!("connections still open after the drain time; closing them");
+    }
+}
+
+/// Over the cap with every connection busy: a minimal answer, then close.
+async fn refuse(mut stream: TcpStream) {
+    const BUSY_RESPONSE: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Type: text/plain\r\nContent-Length: 22\r\nConnection: close\r\n\r\ntoo many connections\r\n";
+    let write = async {
+        stream.write_all(BUSY_RESPONSE).await?;
+        stream.shutdown().await
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(1), write).await;
+}
+
+/// One connection: hyper's HTTP/1.1 with keep-alive, watched for the idle
+/// and header timeouts and for being told to close.
+async fn serve_connection(stream: TcpStream, conn: Arc<Conn>, router: Router, limits: ConnLimits) {
+    let io = hyper_util::rt::TokioIo::new(Watched {
+        inner: stream,
+        conn: conn.clone(),
+    });
+    let service = TrackedService {
+        inner: hyper_util::service::TowerToHyperService::new(router),
+        conn: conn.clone(),
+    };
+    let http = hyper::server::conn::http1::Builder::new()
+        .timer(hyper_util::rt::TokioTimer::new())
+        // hyper's own timer runs from the end of one request to the end of
+        // the next one's headers: a backstop for ours.
+        .header_read_timeout(limits.idle_timeout + limits.header_timeout)
+        .keep_alive(true)
+        .serve_connection(io, service);
+    tokio::pin!(http);
+    let mut told_at: Option<Instant> = None;
+    loop {
+        let phase = conn.phase.load(Ordering::Acquire);
+        let since = conn.since.load(Ordering::Acquire);
+        let deadline_ms = match phase {
+            IDLE => Some(since + limits.idle_timeout.as_millis() as u64),
+            HEAD => Some(since + limits.header_timeout.as_millis() as u64),
+            _ => None,
+        };
+        let wait = match (told_at, deadline_ms) {
+            (Some(t), _) => CLOSE_GRACE.saturating_sub(t.elapsed()),
+            (None, Some(d)) => Duration::from_millis(d.saturating_sub(clock_ms())),
+            (None, None) => Duration::from_secs(3600),
+        };
+        tokio::select! {
+            _ = http.as_mut() => return,
+            () = conn.wake.notified() => {}
+            () = tokio::time::sleep(wait) => {}
+        }
+        let phase = conn.phase.load(Ordering::Acquire);
+        if let Some(t) = told_at {
+            // Told to close: a connection still holding partial headers after
+            // the grace is dropped; a request in progress may finish.
+            if phase != BUSY && t.elapsed() >= CLOSE_GRACE {
+                return;
+            }
+            continue;
+        }
+        let expired = deadline_ms.is_some_and(|d| clock_ms() >= d)
+            && conn.phase.load(Ordering::Acquire) == phase
+            && conn.since.load(Ordering::Acquire) == since;
+        if expired {
+            metrics::connection_dropped(if phase == HEAD {
+                Closed::header_timeout
+            } else {
+                Closed::idle_timeout
+            });
+        }
+        if expired || conn.closing.load(Ordering::Acquire) {
+            // Partial headers: no answer is owed, dropped at once. Idle
+            // connections close at once too; one answering a request (or
+            // still writing an answer) finishes it first.
+            if phase == HEAD {
+                return;
+            }
+            http.as_mut().graceful_shutdown();
+            told_at = Some(Instant::now());
+        }
+    }
+}
+
+/// The socket, noting when a request's first bytes arrive.
+struct Watched {
+    inner: TcpStream,
+    conn: Arc<Conn>,
+}
+
+impl AsyncRead for Watched {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if buf.filled().len() > before && self.conn.phase.load(Ordering::Acquire) == IDLE {
+            self.conn.set(HEAD);
+        }
+        polled
+    }
+}
+
+impl AsyncWrite for Watched {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+}
+
+/// The router, marking the connection busy while a request is answered.
+struct TrackedService<S> {
+    inner: S,
+    conn: Arc<Conn>,
+}
+
+impl<S, B> hyper::service::Service<hyper::Request<B>> for TrackedService<S>
+where
+    S: hyper::service::Service<hyper::Request<B>>,
+    S::Future: Send + 'static,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<S::Response, S::Error>> + Send>>;
+
+    fn call(&self, request: hyper::Request<B>) -> Self::Future {
+        self.conn.set(BUSY);
+        let conn = self.conn.clone();
+        let answer = self.inner.call(request);
+        Box::pin(async move {
+            let response = answer.await;
+            conn.set(IDLE);
+            response
+        })
+    }
 }

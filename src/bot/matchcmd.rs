@@ -119,6 +119,7 @@ impl Bot {
                 let store = Store::connect(&url)
                     .await
                     .map_err(|e| format!("cannot open the match database: {e}"))?;
+                self.pages.use_store(store.clone());
                 Ok(Matches::for_app(store, &self.app))
             })
             .await
@@ -180,7 +181,7 @@ impl Bot {
         // A panic in the service becomes an internal error with an id.
         let outcome = tokio::spawn(async move { matches.handle(&who, req).await }).await;
         Some(match outcome {
-            Ok(Ok(reply)) => self.match_message(reply),
+            Ok(Ok(reply)) => self.match_message(reply).await,
             Ok(Err(e)) => refusal(&e),
             Err(e) => internal_error(&format!("panic while handling {label}"), &e),
         })
@@ -238,7 +239,7 @@ impl Bot {
         Reply::Choices(choices)
     }
 
-    fn match_message(&self, reply: MatchReply) -> Reply {
+    async fn match_message(&self, reply: MatchReply) -> Reply {
         let text_doc = |kind: MessageKind, title: String, text: &str| Doc {
             kind,
             title: truncate(&title, 256),
@@ -333,7 +334,7 @@ impl Bot {
                 &crate::render::matches::reply(&reply),
             ),
         };
-        Reply::Message(self.paged(doc, false))
+        Reply::Message(self.paged(doc, false).await)
     }
 }
 

@@ -28,10 +28,11 @@ pub mod text;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use crate::app::{App, AppError, JudgeError};
+use crate::app::{App, AppError, JudgeError, cpu};
 use crate::engine::document;
+use crate::metrics;
 
 pub use matchcmd::MatchCommand;
 pub use pages::{PAGE_BUDGET, Pages};
@@ -160,6 +161,29 @@ impl Input {
             Input::ModalSubmit { custom_id, .. } => format!("modal:{custom_id}"),
         }
     }
+
+    /// The label for metrics: from a fixed set (command names, known button
+    /// and form kinds), never from what a user typed.
+    pub fn metric_label(&self) -> String {
+        match self {
+            Input::Command(c) => c.name().to_string(),
+            Input::Autocomplete { command, .. } => match command.as_str() {
+                "rule" | "match" => format!("autocomplete:{command}"),
+                _ => "autocomplete:other".into(),
+            },
+            Input::Component { custom_id } => match Action::parse(custom_id) {
+                Some(_) => self.label(),
+                None => "button:unknown".into(),
+            },
+            Input::ModalSubmit { custom_id, .. } => {
+                match custom_id.split(':').next().unwrap_or_default() {
+                    JUDGE_MODAL_ID => format!("modal:{JUDGE_MODAL_ID}"),
+                    matchcmd::MATCH_SETUP_MODAL => format!("modal:{}", matchcmd::MATCH_SETUP_MODAL),
+                    _ => "modal:unknown".into(),
+                }
+            }
+        }
+    }
 }
 
 /// One request to the bot.
@@ -167,6 +191,73 @@ impl Input {
 pub struct Request {
     pub origin: Origin,
     pub input: Input,
+}
+
+/// How a request is acknowledged to Discord.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Defer {
+    /// Answered at once (within Discord's 3 seconds).
+    No,
+    /// Deferred ("Arbiter is thinking…" for everyone), the reply sent when
+    /// ready: for replies that are public when all goes well (a ruling, a
+    /// recorded play, a file).
+    Public,
+    /// Deferred for the user alone, the reply sent when ready.
+    Ephemeral,
+}
+
+/// **The deferral table**: how each request is acknowledged, declared once
+/// per command, subcommand, button and form. Exhaustive on purpose: a new
+/// `/match` subcommand or button does not compile until it is declared here.
+///
+/// When the reply turns out to be for the other audience (a refusal after a
+/// public deferral), the transport deletes the deferred message and sends
+/// the reply as a follow-up with its own visibility
+/// ([`discord::deliver_deferred`]). Requests refused before any work (an
+/// attachment too large, an unknown game for `/schema`) are answered at once,
+/// ephemerally, whatever this table says ([`Bot::acknowledgement`]).
+pub fn deferral(input: &Input) -> Defer {
+    match input {
+        Input::Command(command) => match command {
+            Command::Rule { .. } | Command::Games { .. } | Command::Help => Defer::No,
+            // A download first.
+            Command::Judge {
+                board: Some(BoardSource::Attachment(_)),
+                ..
+            } => Defer::Public,
+            Command::Judge { .. } => Defer::No,
+            Command::JudgeMessage {
+                content,
+                attachment: Some(_),
+            } if !board_in_text(content) => Defer::Public,
+            Command::JudgeMessage { .. } => Defer::No,
+            // A file: sent with the edit of the deferred reply.
+            Command::Schema { .. } => Defer::Public,
+            Command::Match(m) => match m {
+                // Writes: they may wait on the database.
+                MatchCommand::Start { .. }
+                | MatchCommand::Setup { board: Some(_) }
+                | MatchCommand::Play { .. }
+                | MatchCommand::Undo
+                | MatchCommand::End => Defer::Public,
+                // Opens the form at once.
+                MatchCommand::Setup { board: None } => Defer::No,
+                // A file; a replay of the whole log.
+                MatchCommand::Export | MatchCommand::Verify => Defer::Public,
+                MatchCommand::Board | MatchCommand::Log { .. } => Defer::No,
+            },
+        },
+        // Discord does not let autocomplete be deferred.
+        Input::Autocomplete { .. } => Defer::No,
+        Input::Component { custom_id } => match Action::parse(custom_id) {
+            Some(Action::Cite(_) | Action::Section(_) | Action::Page { .. }) | None => Defer::No,
+        },
+        // The `/match setup` form is a write.
+        Input::ModalSubmit { custom_id, .. } if custom_id == matchcmd::MATCH_SETUP_MODAL => {
+            Defer::Public
+        }
+        Input::ModalSubmit { .. } => Defer::No,
+    }
 }
 
 /// Settings shared by every transport.
@@ -177,6 +268,10 @@ pub struct BotConfig {
     pub database_url: Option<String>,
     /// Timeout for attachment downloads.
     pub download_timeout: Duration,
+    /// Time budget of a deferred request's CPU work (judging an attached
+    /// board); requests answered at once get the CPU pool's own budget
+    /// (`app::cpu::Limits::budget`, within Discord's 3 seconds).
+    pub deferred_budget: Duration,
 }
 
 impl Default for BotConfig {
@@ -184,6 +279,7 @@ impl Default for BotConfig {
         BotConfig {
             database_url: None,
             download_timeout: Duration::from_secs(10),
+            deferred_budget: Duration::from_secs(10),
         }
     }
 }
@@ -279,40 +375,49 @@ impl Bot {
         self.config.database_url.as_deref()
     }
 
-    /// Whether answering may take longer than Discord's 3 seconds (an
-    /// attachment to download): the transport defers first, then edits.
-    pub fn needs_defer(&self, request: &Request) -> bool {
-        match &request.input {
-            Input::Command(Command::Judge {
-                board: Some(BoardSource::Attachment(_)),
-                ..
-            }) => true,
-            Input::Command(Command::JudgeMessage {
-                content,
-                attachment: Some(_),
-            }) => !board_in_text(content),
-            Input::Command(Command::Match(MatchCommand::Setup {
-                board: Some(BoardSource::Attachment(_)),
-            })) => true,
-            // The export is a file: sent with the edit of a deferred reply.
-            Input::Command(Command::Match(MatchCommand::Export)) => true,
-            Input::Command(Command::Schema { .. }) => true,
-            _ => false,
+    /// How the transport acknowledges the request: as declared in
+    /// [`deferral`], except that a request refused before any work is
+    /// answered at once.
+    pub fn acknowledgement(&self, request: &Request) -> Defer {
+        match deferral(&request.input) {
+            Defer::No => Defer::No,
+            _ if self.precheck(request).is_some() => Defer::No,
+            declared => declared,
         }
-    }
-
-    /// Whether a deferred reply should be ephemeral (no: rulings are public).
-    pub fn defer_ephemeral(&self, _request: &Request) -> bool {
-        false
     }
 
     /// Answers a request. Never panics: a panic in the application layer
-    /// becomes an internal error with an id.
+    /// becomes an internal error with an id. Recorded in the metrics.
     pub async fn handle(&self, request: &Request) -> Reply {
+        let started = Instant::now();
+        let reply = self.answer_request(request).await;
+        metrics::request(
+            &request.input.metric_label(),
+            outcome(&reply),
+            started.elapsed().as_secs_f64(),
+        );
+        reply
+    }
+
+    async fn answer_request(&self, request: &Request) -> Reply {
+        if let Some(reply) = self.precheck(request) {
+            return reply;
+        }
         if let Some(reply) = self.handle_match(request).await {
             return reply;
         }
-        // Fetch what must be fetched first (async), then answer (sync, guarded).
+        if let Input::Component { custom_id } = &request.input
+            && let Some(Action::Page { key, page }) = Action::parse(custom_id)
+        {
+            return match self.pages.get(key, page).await {
+                Some(msg) => Reply::Update(msg),
+                None => Reply::Message(Message::user_error(
+                    "Pages",
+                    "these pages have expired (they are kept for 15 minutes); run the command again",
+                )),
+            };
+        }
+        // Fetch what must be fetched first (async), then answer in the CPU pool.
         let fetched = match &request.input {
             Input::Command(Command::Judge {
                 board: Some(BoardSource::Attachment(a)),
@@ -329,38 +434,198 @@ impl Bot {
             Some(Ok(text)) => Some(text),
             None => None,
         };
-        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            self.answer(request, fetched)
-        })) {
-            Ok(reply) => reply,
-            Err(panic) => {
-                let msg = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "panic".into());
-                internal_error(
-                    &format!("panic while handling {}", request.input.label()),
-                    &msg,
-                )
+        let budget = match deferral(&request.input) {
+            Defer::No => cpu::limits().budget,
+            Defer::Public | Defer::Ephemeral => self.config.deferred_budget,
+        };
+        let (app, req) = (self.app.clone(), request.clone());
+        let job = move || {
+            let mut answerer = Answerer::new(&app);
+            let reply = answerer.answer(&req, fetched);
+            (reply, answerer.kept)
+        };
+        let answered = if heavy(&request.input) {
+            cpu::run_within(budget, job).await
+        } else {
+            cpu::run_light(budget, job).await
+        };
+        match answered {
+            Ok((reply, kept)) => {
+                self.pages.keep(kept).await;
+                reply
+            }
+            Err(cpu::CpuError::Panicked(msg)) => internal_error(
+                &format!("panic while handling {}", request.input.label()),
+                &msg,
+            ),
+            Err(busy) => Reply::Message(Message::user_error(
+                title_of(&request.input),
+                &busy.to_string(),
+            )),
+        }
+    }
+
+    /// A refusal that needs no work: an attachment Arbiter will not
+    /// download, a `/schema` game that is unknown or has no engine. Such
+    /// requests are answered at once (ephemeral), never deferred.
+    pub fn precheck(&self, request: &Request) -> Option<Reply> {
+        let attachment = |a: &Attachment, title: &str| {
+            attachment_refusal(a).map(|why| Reply::Message(Message::user_error(title, &why)))
+        };
+        match &request.input {
+            Input::Command(Command::Judge {
+                board: Some(BoardSource::Attachment(a)),
+                ..
+            }) => attachment(a, "Judge"),
+            Input::Command(Command::JudgeMessage {
+                content,
+                attachment: Some(a),
+            }) if !board_in_text(content) => attachment(a, "Judge"),
+            Input::Command(Command::Match(MatchCommand::Setup {
+                board: Some(BoardSource::Attachment(a)),
+            })) => attachment(a, "Match"),
+            // A match belongs to a server channel; in a DM nobody else would see it.
+            Input::Command(Command::Match(_))
+                if request.origin.guild_id.is_none() && request.origin.channel_id.is_some() =>
+            {
+                Some(Reply::Message(Message::user_error(
+                    "Match",
+                    "matches are kept in a server channel, for all their players to see; use `/match` in a server, not in a direct message",
+                )))
+            }
+            Input::Command(Command::Schema { game }) => match Answerer::new(&self.app).schema(game)
+            {
+                Reply::Message(m) if m.kind == MessageKind::UserError => Some(Reply::Message(m)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Downloads an attachment (after [`attachment_refusal`] let it through).
+    async fn download(&self, a: &Attachment, title: &str) -> Result<String, Reply> {
+        let refuse = |why: String| Reply::Message(Message::user_error(title, &why));
+        if let Some(why) = attachment_refusal(a) {
+            return Err(refuse(why));
+        }
+        let mut response = match self
+            .client
+            .get(&a.url)
+            .send()
+            .await
+            .and_then(|r| r.error_for_status())
+        {
+            Ok(r) => r,
+            Err(e) => return Err(internal_error("attachment download failed", &e)),
+        };
+        let mut bytes: Vec<u8> = Vec::new();
+        loop {
+            match response.chunk().await {
+                Ok(Some(chunk)) => {
+                    if bytes.len() as u64 + chunk.len() as u64 > MAX_ATTACHMENT_BYTES {
+                        return Err(refuse(format!(
+                            "`{}` is larger than {} KB; refused",
+                            a.filename,
+                            MAX_ATTACHMENT_BYTES / 1024
+                        )));
+                    }
+                    bytes.extend_from_slice(&chunk);
+                }
+                Ok(None) => break,
+                Err(e) => return Err(internal_error("attachment download failed", &e)),
             }
         }
+        String::from_utf8(bytes).map_err(|_| refuse(format!("`{}` is not UTF-8 text", a.filename)))
     }
 
-    /// Answers without I/O (the console and the tests use it directly for
-    /// requests that need no download).
-    pub fn handle_sync(&self, request: &Request) -> Reply {
-        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(request, None)))
-        {
-            Ok(reply) => reply,
-            Err(_) => internal_error(
-                &format!("panic while handling {}", request.input.label()),
-                &"see above",
-            ),
+    /// Splits a long message into pages; page 1 is returned, the rest kept
+    /// (in the database when one is open) for the pager buttons.
+    async fn paged(&self, doc: reply::Doc, ephemeral: bool) -> Message {
+        let (first, rest) = pages::paginate(doc, ephemeral);
+        self.pages.keep(rest.into_iter().collect()).await;
+        first
+    }
+}
+
+/// Why an attachment is refused before download (its name or its size), if it is.
+fn attachment_refusal(a: &Attachment) -> Option<String> {
+    let lower = a.filename.to_lowercase();
+    if ![".yaml", ".yml", ".json", ".txt"]
+        .iter()
+        .any(|e| lower.ends_with(e))
+    {
+        return Some(format!(
+            "`{}` is not a board document: attach a .yaml, .yml or .json file",
+            a.filename
+        ));
+    }
+    (a.size > MAX_ATTACHMENT_BYTES).then(|| {
+        format!(
+            "`{}` is {} KB; attachments over {} KB are refused",
+            a.filename,
+            a.size.div_ceil(1024),
+            MAX_ATTACHMENT_BYTES / 1024
+        )
+    })
+}
+
+/// Whether answering parses and judges a board (or builds a schema): the
+/// CPU pool's judging workers. Everything else (searches, completions,
+/// lists, buttons) is bounded by its input's size and runs on the light ones.
+fn heavy(input: &Input) -> bool {
+    match input {
+        Input::Command(c) => matches!(
+            c,
+            Command::Judge { .. } | Command::JudgeMessage { .. } | Command::Schema { .. }
+        ),
+        Input::ModalSubmit { .. } => true,
+        Input::Autocomplete { .. } | Input::Component { .. } => false,
+    }
+}
+
+/// How a reply counts in the metrics.
+fn outcome(reply: &Reply) -> metrics::Outcome {
+    match reply {
+        Reply::Message(m) | Reply::Update(m) => match m.kind {
+            MessageKind::UserError if m.body.starts_with("Arbiter is busy") => {
+                metrics::Outcome::busy
+            }
+            MessageKind::UserError => metrics::Outcome::refused,
+            MessageKind::InternalError => metrics::Outcome::error,
+            _ => metrics::Outcome::ok,
+        },
+        Reply::Choices(_) | Reply::Modal(_) => metrics::Outcome::ok,
+    }
+}
+
+/// The title of a refusal for this input ("Judge", "Rule", …).
+fn title_of(input: &Input) -> &'static str {
+    match input {
+        Input::Command(Command::Rule { .. }) => "Rule",
+        Input::Command(Command::Games { .. }) => "Games",
+        Input::Command(Command::Schema { .. }) => "Schema",
+        Input::Command(Command::Match(_)) => "Match",
+        Input::Command(_) | Input::ModalSubmit { .. } => "Judge",
+        Input::Autocomplete { .. } | Input::Component { .. } => "Arbiter",
+    }
+}
+
+/// Answers without I/O: everything that runs in the CPU pool. Pages beyond
+/// the first are collected in `kept`, for the caller to store.
+struct Answerer<'a> {
+    app: &'a App,
+    kept: Vec<pages::PageSet>,
+}
+
+impl<'a> Answerer<'a> {
+    fn new(app: &'a App) -> Answerer<'a> {
+        Answerer {
+            app,
+            kept: Vec::new(),
         }
     }
 
-    fn answer(&self, request: &Request, fetched: Option<String>) -> Reply {
+    fn answer(&mut self, request: &Request, fetched: Option<String>) -> Reply {
         match &request.input {
             Input::Command(Command::Rule { query, game }) => self.rule(query, game.as_deref()),
             Input::Command(Command::Judge { game, board, play }) => match (board, fetched) {
@@ -405,58 +670,8 @@ impl Bot {
         }
     }
 
-    async fn download(&self, a: &Attachment, title: &str) -> Result<String, Reply> {
-        let refuse = |why: String| Reply::Message(Message::user_error(title, &why));
-        let lower = a.filename.to_lowercase();
-        if ![".yaml", ".yml", ".json", ".txt"]
-            .iter()
-            .any(|e| lower.ends_with(e))
-        {
-            return Err(refuse(format!(
-                "`{}` is not a board document: attach a .yaml, .yml or .json file",
-                a.filename
-            )));
-        }
-        if a.size > MAX_ATTACHMENT_BYTES {
-            return Err(refuse(format!(
-                "`{}` is {} KB; attachments over {} KB are refused",
-                a.filename,
-                a.size.div_ceil(1024),
-                MAX_ATTACHMENT_BYTES / 1024
-            )));
-        }
-        let mut response = match self
-            .client
-            .get(&a.url)
-            .send()
-            .await
-            .and_then(|r| r.error_for_status())
-        {
-            Ok(r) => r,
-            Err(e) => return Err(internal_error("attachment download failed", &e)),
-        };
-        let mut bytes: Vec<u8> = Vec::new();
-        loop {
-            match response.chunk().await {
-                Ok(Some(chunk)) => {
-                    if bytes.len() as u64 + chunk.len() as u64 > MAX_ATTACHMENT_BYTES {
-                        return Err(refuse(format!(
-                            "`{}` is larger than {} KB; refused",
-                            a.filename,
-                            MAX_ATTACHMENT_BYTES / 1024
-                        )));
-                    }
-                    bytes.extend_from_slice(&chunk);
-                }
-                Ok(None) => break,
-                Err(e) => return Err(internal_error("attachment download failed", &e)),
-            }
-        }
-        String::from_utf8(bytes).map_err(|_| refuse(format!("`{}` is not UTF-8 text", a.filename)))
-    }
-
     /// `/rule`: an exact id shows that passage; anything else is a question.
-    fn rule(&self, query: &str, game: Option<&str>) -> Reply {
+    fn rule(&mut self, query: &str, game: Option<&str>) -> Reply {
         let query = query.trim();
         if let Some(p) = self
             .app
@@ -467,7 +682,7 @@ impl Bot {
             let id = p.id.clone();
             return match self.app.cite(&id, false) {
                 Ok(reply) => Reply::Message(
-                    self.paged(reply::passages_message(&self.app, &reply, false), false),
+                    self.paged(reply::passages_message(self.app, &reply, false), false),
                 ),
                 Err(e) => app_error("Rule", &e),
             };
@@ -480,22 +695,22 @@ impl Bot {
         if id_like {
             return match self.app.cite(query, false) {
                 Ok(reply) => Reply::Message(
-                    self.paged(reply::passages_message(&self.app, &reply, false), false),
+                    self.paged(reply::passages_message(self.app, &reply, false), false),
                 ),
                 Err(e) => app_error("Rule", &e),
             };
         }
         match self.app.ask(query, game, RULE_RESULTS) {
-            Ok(reply) => Reply::Message(self.paged(reply::ask_message(&self.app, &reply), false)),
+            Ok(reply) => Reply::Message(self.paged(reply::ask_message(self.app, &reply), false)),
             Err(e) => app_error("Rule", &e),
         }
     }
 
-    fn judge(&self, text: &str, game: Option<&str>) -> Reply {
+    fn judge(&mut self, text: &str, game: Option<&str>) -> Reply {
         self.judge_with(text, game, None)
     }
 
-    fn judge_with(&self, text: &str, game: Option<&str>, play: Option<&str>) -> Reply {
+    fn judge_with(&mut self, text: &str, game: Option<&str>, play: Option<&str>) -> Reply {
         let result = match play.map(str::trim).filter(|p| !p.is_empty()) {
             Some(line) => self.app.judge_notation(text, game, line),
             None => self.app.judge(text, game),
@@ -513,7 +728,7 @@ impl Bot {
         }
     }
 
-    fn games(&self) -> Reply {
+    fn games(&mut self) -> Reply {
         match (self.app.rules(None), self.app.coverage(None)) {
             (Ok(rules), Ok(coverage)) => {
                 Reply::Message(self.paged(reply::games_message(&rules, &coverage), false))
@@ -524,7 +739,7 @@ impl Bot {
 
     /// `/games game:`: the documents, their contents and, per passage,
     /// whether the engine executes it and in which procedure.
-    fn game_coverage(&self, game: &str) -> Reply {
+    fn game_coverage(&mut self, game: &str) -> Reply {
         match (self.app.rules(Some(game)), self.app.coverage(Some(game))) {
             (Ok(rules), Ok(coverage)) => {
                 Reply::Message(self.paged(reply::coverage_message(&rules, &coverage), false))
@@ -597,27 +812,25 @@ impl Bot {
         Reply::Choices(choices)
     }
 
-    fn component(&self, custom_id: &str) -> Reply {
+    fn component(&mut self, custom_id: &str) -> Reply {
         match Action::parse(custom_id) {
             Some(Action::Cite(id)) => match self.app.cite(&id, false) {
                 Ok(reply) => Reply::Message(
-                    self.paged(reply::passages_message(&self.app, &reply, false), true),
+                    self.paged(reply::passages_message(self.app, &reply, false), true),
                 ),
                 Err(e) => app_error("Rule", &e),
             },
             Some(Action::Section(id)) => match self.app.cite(&id, true) {
                 Ok(reply) => Reply::Message(
-                    self.paged(reply::passages_message(&self.app, &reply, true), true),
+                    self.paged(reply::passages_message(self.app, &reply, true), true),
                 ),
                 Err(e) => app_error("Rule", &e),
             },
-            Some(Action::Page { key, page }) => match self.pages.get(key, page) {
-                Some(msg) => Reply::Update(msg),
-                None => Reply::Message(Message::user_error(
-                    "Pages",
-                    "these pages have expired (they are kept for 15 minutes); run the command again",
-                )),
-            },
+            // Page turns read the kept pages (`Bot::answer_request`).
+            Some(Action::Page { .. }) => Reply::Message(Message::user_error(
+                "Pages",
+                "these pages have expired (they are kept for 15 minutes); run the command again",
+            )),
             None => Reply::Message(Message::user_error(
                 "Button",
                 "this button is not known to this version of Arbiter",
@@ -625,7 +838,7 @@ impl Bot {
         }
     }
 
-    fn modal_submit(&self, custom_id: &str, fields: &[(String, String)]) -> Reply {
+    fn modal_submit(&mut self, custom_id: &str, fields: &[(String, String)]) -> Reply {
         let Some(game_part) = custom_id.strip_prefix(JUDGE_MODAL_ID) else {
             return Reply::Message(Message::user_error(
                 "Form",
@@ -641,10 +854,12 @@ impl Bot {
         self.judge(board, game)
     }
 
-    /// Splits a long message into pages; page 1 is returned, the rest kept
-    /// for the pager buttons.
-    fn paged(&self, doc: reply::Doc, ephemeral: bool) -> Message {
-        self.pages.paginate(doc, ephemeral)
+    /// Splits a long message into pages; page 1 is returned, the rest
+    /// collected for the caller to keep.
+    fn paged(&mut self, doc: reply::Doc, ephemeral: bool) -> Message {
+        let (first, rest) = pages::paginate(doc, ephemeral);
+        self.kept.extend(rest);
+        first
     }
 }
 
@@ -704,14 +919,6 @@ mod tests {
     use super::*;
     use crate::engine::{Change, Diagnostic, Ruling, Severity, Step};
 
-    fn bot() -> Bot {
-        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        Bot::new(
-            Arc::new(App::load(&root.join("rules_data"), &[]).expect("rule data")),
-            BotConfig::default(),
-        )
-    }
-
     #[test]
     fn a_huge_ruling_is_paged_within_discords_limits_without_cutting_citations() {
         let steps: Vec<Step> = (0..300)
@@ -745,15 +952,16 @@ mod tests {
                 after: 2.into(),
             }],
         };
-        let b = bot();
-        let first = b.paged(reply::ruling_message(&ruling), false);
+        let (first, set) = pages::paginate(reply::ruling_message(&ruling), false);
+        let set = set.expect("paged");
         let key = first.buttons.iter().find_map(|btn| match btn.action {
             Action::Page { key, .. } => Some(key),
             _ => None,
         });
-        let key = key.expect("paged");
+        assert_eq!(key, Some(set.key));
         let mut n = 0;
-        while let Some(page) = b.pages.get(key, n) {
+        for page in &set.pages {
+            let page = page.clone();
             let embed = serde_json::to_value(discord::embed(&page)).unwrap();
             let desc = embed["description"].as_str().unwrap();
             assert!(desc.chars().count() <= PAGE_BUDGET);

@@ -1,12 +1,21 @@
 //! Pagination within Discord's embed limits, and the pages kept for the
 //! pager buttons.
+//!
+//! Where pages are kept: in the match database when one is open (`serve`
+//! opens it at start-up), so any replica serves any ◀ Previous / Next ▶
+//! button; otherwise (the console, tests) in this process, bounded by
+//! [`MAX_MEMORY_BYTES`]. Either way they expire after 15 minutes, an
+//! interaction token's lifetime. The button's custom id carries a random
+//! 64-bit key and the page number.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::reply::{Action, Block, Button, ButtonStyle, Doc, Message};
+use crate::store::{Store, now_ms};
 
 /// Characters of body text per page (an embed description holds 4096; the
 /// title ≤ 256 and footer stay well under the 6000 total).
@@ -14,111 +23,236 @@ pub const PAGE_BUDGET: usize = 3800;
 /// How long pages are kept for the pager buttons (Discord's interaction
 /// tokens live 15 minutes).
 const KEEP: Duration = Duration::from_secs(15 * 60);
-/// Most paginated replies kept at once.
-const MAX_KEPT: usize = 10_000;
+/// Most bytes of pages kept in memory (without a database); the oldest go first.
+pub const MAX_MEMORY_BYTES: usize = 64 * 1024 * 1024;
 /// Buttons per message besides the pager row (4 rows of 5).
 const MAX_ACTION_BUTTONS: usize = 20;
+/// How often old pages are deleted from the database, at most.
+const PRUNE_EVERY_MS: i64 = 60_000;
 
-/// Pages of long replies, by key.
-pub struct Pages {
-    kept: Mutex<HashMap<u64, (Instant, Vec<Message>)>>,
-    next: AtomicU64,
+/// Every page of one reply, under its key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageSet {
+    pub key: u64,
+    pub pages: Vec<Message>,
 }
 
-impl Default for Pages {
-    fn default() -> Self {
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(1);
-        Pages {
-            kept: Mutex::new(HashMap::new()),
-            next: AtomicU64::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20),
-        }
-    }
-}
-
-impl Pages {
-    /// Lays the document out in pages; returns page 1 (with pager buttons
-    /// when there are more) and keeps the rest.
-    pub fn paginate(&self, doc: Doc, ephemeral: bool) -> Message {
-        let bodies = layout(&doc.blocks, PAGE_BUDGET);
-        let mut actions = doc.buttons;
-        actions.truncate(MAX_ACTION_BUTTONS);
-        let page = |body: String, footer: Option<String>, buttons: Vec<Button>| Message {
-            kind: doc.kind,
-            title: doc.title.clone(),
-            body,
-            footer,
-            buttons,
-            ephemeral,
-            attachment: None,
-        };
-        if bodies.len() <= 1 {
-            return page(
-                bodies.into_iter().next().unwrap_or_default(),
-                doc.footer.clone(),
-                actions,
-            );
-        }
-        let key = self.next.fetch_add(1, Ordering::Relaxed);
-        let total = bodies.len();
-        let pages: Vec<Message> = bodies
-            .into_iter()
-            .enumerate()
-            .map(|(i, body)| {
-                let mut buttons = actions.clone();
-                if i > 0 {
-                    buttons.push(Button::new(
-                        "◀ Previous",
-                        Action::Page { key, page: i - 1 },
-                        ButtonStyle::Primary,
-                    ));
-                }
-                if i + 1 < total {
-                    buttons.push(Button::new(
-                        "Next ▶",
-                        Action::Page { key, page: i + 1 },
-                        ButtonStyle::Primary,
-                    ));
-                }
-                let footer = match &doc.footer {
-                    Some(f) => format!("Page {} of {total} · {f}", i + 1),
-                    None => format!("Page {} of {total}", i + 1),
-                };
-                page(body, Some(footer), buttons)
+impl PageSet {
+    /// Roughly what the pages weigh in memory.
+    fn bytes(&self) -> usize {
+        self.pages
+            .iter()
+            .map(|m| {
+                m.title.len()
+                    + m.body.len()
+                    + m.footer.as_ref().map_or(0, String::len)
+                    + m.buttons.len() * 128
+                    + 64
             })
-            .collect();
-        let first = pages[0].clone();
-        self.keep(key, pages);
-        first
+            .sum()
     }
+}
 
-    fn keep(&self, key: u64, pages: Vec<Message>) {
-        let Ok(mut kept) = self.kept.lock() else {
-            return;
-        };
+/// Pages kept in this process (no database): by key, oldest first, at
+/// most `cap` bytes.
+struct Memory {
+    sets: HashMap<u64, (Instant, Vec<Message>, usize)>,
+    order: VecDeque<u64>,
+    bytes: usize,
+    cap: usize,
+}
+
+impl Default for Memory {
+    fn default() -> Self {
+        Memory {
+            sets: HashMap::new(),
+            order: VecDeque::new(),
+            bytes: 0,
+            cap: MAX_MEMORY_BYTES,
+        }
+    }
+}
+
+impl Memory {
+    fn keep(&mut self, set: PageSet) {
+        let size = set.bytes();
         let now = Instant::now();
-        if kept.len() >= MAX_KEPT {
-            kept.retain(|_, (t, _)| now.duration_since(*t) < KEEP);
+        while let Some(&oldest) = self.order.front() {
+            let expired = self
+                .sets
+                .get(&oldest)
+                .is_none_or(|(t, _, _)| now.duration_since(*t) > KEEP);
+            if !expired && self.bytes + size <= self.cap {
+                break;
+            }
+            self.order.pop_front();
+            if let Some((_, _, b)) = self.sets.remove(&oldest) {
+                self.bytes -= b;
+            }
         }
-        if kept.len() >= MAX_KEPT
-            && let Some(oldest) = kept.iter().min_by_key(|(_, (t, _))| *t).map(|(k, _)| *k)
-        {
-            kept.remove(&oldest);
+        if size <= self.cap {
+            self.bytes += size;
+            self.order.push_back(set.key);
+            self.sets.insert(set.key, (now, set.pages, size));
         }
-        kept.insert(key, (now, pages));
     }
 
-    /// A kept page, if not expired.
-    pub fn get(&self, key: u64, page: usize) -> Option<Message> {
-        let kept = self.kept.lock().ok()?;
-        let (t, pages) = kept.get(&key)?;
+    fn get(&self, key: u64, page: usize) -> Option<Message> {
+        let (t, pages, _) = self.sets.get(&key)?;
         if t.elapsed() > KEEP {
             return None;
         }
         pages.get(page).cloned()
     }
+}
+
+/// The pages kept for the pager buttons: in the database once
+/// [`Pages::use_store`] was called, else in memory.
+#[derive(Default)]
+pub struct Pages {
+    memory: Mutex<Memory>,
+    store: OnceLock<Store>,
+    last_prune: AtomicI64,
+}
+
+impl Pages {
+    /// Keeps pages in this database from now on.
+    pub fn use_store(&self, store: Store) {
+        let _ = self.store.set(store);
+    }
+
+    /// Keeps each set (a failure to store is logged; its buttons will say
+    /// the pages expired).
+    pub async fn keep(&self, sets: Vec<PageSet>) {
+        for set in sets {
+            match self.store.get() {
+                Some(store) => self.keep_in(store, set).await,
+                None => {
+                    if let Ok(mut memory) = self.memory.lock() {
+                        memory.keep(set);
+                    }
+                }
+            }
+        }
+    }
+
+    async fn keep_in(&self, store: &Store, set: PageSet) {
+        let now = now_ms();
+        let last = self.last_prune.load(Ordering::Relaxed);
+        if now - last > PRUNE_EVERY_MS
+            && self
+                .last_prune
+                .compare_exchange(last, now, Ordering::AcqRel, Ordering::Relaxed)
+                .is_ok()
+            && let Err(e) = store.prune_pages(now - KEEP.as_millis() as i64).await
+        {
+            tracing::warn!("cannot delete old pager pages: {e}");
+        }
+        let json: Vec<String> = set
+            .pages
+            .iter()
+            .filter_map(|m| serde_json::to_string(m).ok())
+            .collect();
+        if let Err(e) = store.keep_pages(&key_text(set.key), &json, now).await {
+            let id = super::error_id();
+            tracing::error!(error_id = %id, "cannot keep pager pages: {e}");
+        }
+    }
+
+    /// A kept page, if not expired.
+    pub async fn get(&self, key: u64, page: usize) -> Option<Message> {
+        let Some(store) = self.store.get() else {
+            return self.memory.lock().ok()?.get(key, page);
+        };
+        let since = now_ms() - KEEP.as_millis() as i64;
+        match store
+            .page(&key_text(key), i64::try_from(page).ok()?, since)
+            .await
+        {
+            Ok(json) => serde_json::from_str(&json?).ok(),
+            Err(e) => {
+                let id = super::error_id();
+                tracing::error!(error_id = %id, "cannot read pager pages: {e}");
+                None
+            }
+        }
+    }
+}
+
+fn key_text(key: u64) -> String {
+    format!("{key:016x}")
+}
+
+/// A fresh pager key: random (the process's hasher keys, the time and a
+/// counter), so that replicas never hand out the same one.
+fn new_key() -> u64 {
+    static STATE: OnceLock<std::collections::hash_map::RandomState> = OnceLock::new();
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut h = STATE.get_or_init(Default::default).build_hasher();
+    h.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0),
+    );
+    h.write_u32(std::process::id());
+    h.finish()
+}
+
+/// Lays the document out in pages: page 1 (with pager buttons when there
+/// are more) and, when there are more, every page to keep.
+pub fn paginate(doc: Doc, ephemeral: bool) -> (Message, Option<PageSet>) {
+    let bodies = layout(&doc.blocks, PAGE_BUDGET);
+    let mut actions = doc.buttons;
+    actions.truncate(MAX_ACTION_BUTTONS);
+    let page = |body: String, footer: Option<String>, buttons: Vec<Button>| Message {
+        kind: doc.kind,
+        title: doc.title.clone(),
+        body,
+        footer,
+        buttons,
+        ephemeral,
+        attachment: None,
+    };
+    if bodies.len() <= 1 {
+        let only = page(
+            bodies.into_iter().next().unwrap_or_default(),
+            doc.footer.clone(),
+            actions,
+        );
+        return (only, None);
+    }
+    let key = new_key();
+    let total = bodies.len();
+    let pages: Vec<Message> = bodies
+        .into_iter()
+        .enumerate()
+        .map(|(i, body)| {
+            let mut buttons = actions.clone();
+            if i > 0 {
+                buttons.push(Button::new(
+                    "◀ Previous",
+                    Action::Page { key, page: i - 1 },
+                    ButtonStyle::Primary,
+                ));
+            }
+            if i + 1 < total {
+                buttons.push(Button::new(
+                    "Next ▶",
+                    Action::Page { key, page: i + 1 },
+                    ButtonStyle::Primary,
+                ));
+            }
+            let footer = match &doc.footer {
+                Some(f) => format!("Page {} of {total} · {f}", i + 1),
+                None => format!("Page {} of {total}", i + 1),
+            };
+            page(body, Some(footer), buttons)
+        })
+        .collect();
+    let first = pages[0].clone();
+    (first, Some(PageSet { key, pages }))
 }
 
 /// Packs blocks into page bodies of at most `budget` characters. A block is
@@ -306,10 +440,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn pager_pages_are_kept_and_expire_by_key() {
-        let pages = Pages::default();
-        let doc = Doc {
+    fn long_doc() -> Doc {
+        Doc {
             kind: super::super::MessageKind::Answer,
             title: "t".into(),
             blocks: (0..50)
@@ -317,9 +449,16 @@ mod tests {
                 .collect(),
             footer: None,
             buttons: vec![],
-        };
-        let first = pages.paginate(doc, false);
-        let Some(Action::Page { key, page }) = first
+        }
+    }
+
+    #[tokio::test]
+    async fn pager_pages_are_kept_by_key() {
+        let pages = Pages::default();
+        let (first, set) = paginate(long_doc(), false);
+        let set = set.expect("more than one page");
+        let key = set.key;
+        let Some(Action::Page { key: k, page }) = first
             .buttons
             .iter()
             .map(|b| b.action.clone())
@@ -327,14 +466,41 @@ mod tests {
         else {
             panic!("no pager button: {first:?}")
         };
-        assert_eq!(page, 1);
-        let second = pages.get(key, 1).expect("page 2 kept");
+        assert_eq!((k, page), (key, 1));
+        pages.keep(vec![set]).await;
+        let second = pages.get(key, 1).await.expect("page 2 kept");
         assert!(
             second
                 .footer
                 .as_deref()
                 .is_some_and(|f| f.starts_with("Page 2 of"))
         );
-        assert!(pages.get(key.wrapping_add(99), 1).is_none());
+        assert_eq!(pages.get(key, 0).await, Some(first));
+        assert!(pages.get(key.wrapping_add(99), 1).await.is_none());
+        // Keys differ from one reply to the next.
+        let (_, other) = paginate(long_doc(), false);
+        assert_ne!(other.unwrap().key, key);
+    }
+
+    #[test]
+    fn memory_is_bounded_oldest_first() {
+        let (_, set) = paginate(long_doc(), false);
+        let per_set = set.unwrap().bytes();
+        let mut memory = Memory {
+            cap: per_set * 20,
+            ..Memory::default()
+        };
+        let fit = 20;
+        let mut keys = Vec::new();
+        for _ in 0..fit + 10 {
+            let (_, s) = paginate(long_doc(), false);
+            let s = s.unwrap();
+            keys.push(s.key);
+            memory.keep(s);
+        }
+        assert!(memory.bytes <= memory.cap, "{}", memory.bytes);
+        assert_eq!(memory.sets.len(), fit);
+        assert!(memory.get(keys[0], 0).is_none(), "the oldest went first");
+        assert!(memory.get(*keys.last().unwrap(), 1).is_some());
     }
 }

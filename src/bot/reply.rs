@@ -19,7 +19,7 @@ pub enum Reply {
 }
 
 /// How a message reads: colour and tone.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum MessageKind {
     /// A rules answer or a ruling.
     Answer,
@@ -37,7 +37,7 @@ pub enum MessageKind {
 
 /// One page of a reply: a title, a markdown body within Discord's embed
 /// limits, a footer, and buttons.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Message {
     pub kind: MessageKind,
     pub title: String,
@@ -51,7 +51,7 @@ pub struct Message {
 }
 
 /// A file sent with a message: its name and text.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FileAttachment {
     pub filename: String,
     pub text: String,
@@ -97,13 +97,13 @@ impl Message {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ButtonStyle {
     Primary,
     Secondary,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Button {
     pub label: String,
     pub action: Action,
@@ -120,8 +120,10 @@ impl Button {
     }
 }
 
-/// What a button does; round-trips through a Discord custom id (≤ 100 chars).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What a button does; round-trips through a Discord custom id (≤ 100 chars),
+/// which is also its serialized form (kept pager pages).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(into = "String", try_from = "String")]
 pub enum Action {
     /// Show one passage.
     Cite(String),
@@ -154,6 +156,20 @@ impl Action {
             }
             _ => None,
         }
+    }
+}
+
+impl From<Action> for String {
+    fn from(a: Action) -> String {
+        a.custom_id()
+    }
+}
+
+impl TryFrom<String> for Action {
+    type Error = String;
+
+    fn try_from(id: String) -> Result<Action, String> {
+        Action::parse(&id).ok_or_else(|| format!("unknown button `{id}`"))
     }
 }
 

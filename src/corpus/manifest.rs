@@ -27,6 +27,10 @@ pub struct GameManifest {
 pub struct DocumentManifest {
     /// Path of the document, relative to the manifest.
     pub file: String,
+    /// SHA-256 of the file (64 hex digits): the document's identity, which
+    /// the tests check against the shipped file and its seed original.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
     /// Short id of the document; also the id of its root passage.
     pub slug: String,
     pub title: String,

@@ -25,6 +25,11 @@ use sqlx::{AnyPool, Executor, Row};
 /// directory, created if missing.
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://arbiter.db";
 
+/// How long opening the database may take; past it, [`Store::connect`]
+/// fails with the cause (an unreachable host, a refused login, a file that
+/// cannot be created) instead of a pool's "timed out".
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// Which server the store talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -44,8 +49,13 @@ pub enum StoreError {
     /// The match has ended; nothing more can be appended.
     #[error("the match has ended")]
     Ended,
+    /// The URL is redacted (no password).
     #[error("unsupported database URL '{0}': use sqlite://FILE or postgres://…")]
     BadUrl(String),
+    /// The database could not be opened within [`CONNECT_TIMEOUT`]; the
+    /// URL is redacted, the cause is the driver's (with any password removed).
+    #[error("cannot open the database {url}: {cause}")]
+    Connect { url: String, cause: String },
     #[error("database error: {0}")]
     Database(String),
     /// A stored value that does not read back (hand-edited database).
@@ -62,12 +72,14 @@ pub enum StoreError {
 
 impl From<sqlx::Error> for StoreError {
     fn from(e: sqlx::Error) -> StoreError {
+        crate::metrics::db_error();
         StoreError::Database(e.to_string())
     }
 }
 
 impl From<sqlx::migrate::MigrateError> for StoreError {
     fn from(e: sqlx::migrate::MigrateError) -> StoreError {
+        crate::metrics::db_error();
         StoreError::Database(format!("migration failed: {e}"))
     }
 }
@@ -244,9 +256,13 @@ pub struct EventHead {
 }
 
 /// The embedded migrations (one set for both servers): every file in
-/// `migrations/`, in order.
+/// `migrations/`, embedded at compile time by `sqlx::migrate!` (`build.rs`
+/// rebuilds when the folder changes). Migrations only add: a database
+/// already migrated by a newer release (a rolling update) still opens.
 pub fn migrator() -> Migrator {
-    sqlx::migrate!("./migrations")
+    let mut m = sqlx::migrate!("./migrations");
+    m.set_ignore_missing(true);
+    m
 }
 
 /// Unix milliseconds now.
@@ -281,6 +297,7 @@ impl Store {
     ) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let (url, backend) = normalize_url(url)?;
+        probe(&url).await?;
         let max = max_connections.unwrap_or(match backend {
             Backend::Sqlite => 4,
             Backend::Postgres => 8,
@@ -300,8 +317,12 @@ impl Store {
                     Ok(())
                 })
             })
-            .connect(&url)
-            .await?;
+            .connect(&url);
+        let pool = match tokio::time::timeout(CONNECT_TIMEOUT, pool).await {
+            Ok(Ok(pool)) => pool,
+            Ok(Err(e)) => return Err(connect_error(&url, &e.to_string())),
+            Err(_) => return Err(connect_error(&url, &no_answer())),
+        };
         // PostgreSQL serializes migrations with an advisory lock; SQLite has
         // none, so two processes starting on a fresh file can race: the
         // loser's transaction fails after the winner's committed, and a
@@ -664,6 +685,155 @@ impl Store {
     }
 }
 
+/// Pager pages of long replies (`bot::pages`): written once, read by any
+/// replica, deleted once old.
+impl Store {
+    /// Keeps the pages of one reply (JSON text each) under `pager`.
+    pub async fn keep_pages(
+        &self,
+        pager: &str,
+        pages: &[String],
+        at: i64,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        for (n, page) in pages.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO arbiter_pages (pager, page, created_at, message) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(pager)
+            .bind(n as i64)
+            .bind(at)
+            .bind(page)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Page `page` of `pager`, if kept since `since` (Unix milliseconds).
+    pub async fn page(
+        &self,
+        pager: &str,
+        page: i64,
+        since: i64,
+    ) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query(
+            "SELECT message FROM arbiter_pages WHERE pager = $1 AND page = $2 AND created_at >= $3",
+        )
+        .bind(pager)
+        .bind(page)
+        .bind(since)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|r| r.try_get("message")).transpose()?)
+    }
+
+    /// Deletes pages kept before `before`; returns how many.
+    pub async fn prune_pages(&self, before: i64) -> Result<u64, StoreError> {
+        let done = sqlx::query("DELETE FROM arbiter_pages WHERE created_at < $1")
+            .bind(before)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+}
+
+/// Opens one connection directly, within [`CONNECT_TIMEOUT`]: a pool would
+/// only say "pool timed out" after its acquire timeout, hiding the cause.
+async fn probe(url: &str) -> Result<(), StoreError> {
+    use sqlx::Connection;
+    match tokio::time::timeout(CONNECT_TIMEOUT, sqlx::AnyConnection::connect(url)).await {
+        Ok(Ok(conn)) => {
+            let _ = conn.close().await;
+            Ok(())
+        }
+        Ok(Err(e)) => Err(connect_error(url, &e.to_string())),
+        Err(_) => Err(connect_error(url, &no_answer())),
+    }
+}
+
+fn no_answer() -> String {
+    format!(
+        "no answer within {} s (is the server running and reachable?)",
+        CONNECT_TIMEOUT.as_secs()
+    )
+}
+
+fn connect_error(url: &str, cause: &str) -> StoreError {
+    crate::metrics::db_error();
+    StoreError::Connect {
+        url: redact_url(url),
+        cause: scrub(cause, url),
+    }
+}
+
+/// The URL with its password (userinfo after `:`, or a `password=` query
+/// parameter) replaced by `***`: safe to print in errors and logs.
+pub fn redact_url(url: &str) -> String {
+    let mut out = url.to_string();
+    if let Some(secret) = password_of(url) {
+        out = out.replacen(&format!(":{secret}@"), ":***@", 1);
+    }
+    if let Some(q) = out.find('?') {
+        let (head, query) = out.split_at(q + 1);
+        let query: Vec<String> = query
+            .split('&')
+            .map(|kv| match kv.split_once('=') {
+                Some((k, _)) if k.eq_ignore_ascii_case("password") => format!("{k}=***"),
+                _ => kv.to_string(),
+            })
+            .collect();
+        out = format!("{head}{}", query.join("&"));
+    }
+    out
+}
+
+/// The password in a URL's userinfo (`scheme://user:PASSWORD@host`).
+fn password_of(url: &str) -> Option<&str> {
+    let rest = &url[url.find("://")? + 3..];
+    let authority = &rest[..rest.find(['/', '?']).unwrap_or(rest.len())];
+    let userinfo = &authority[..authority.rfind('@')?];
+    let (_, secret) = userinfo.split_once(':')?;
+    (!secret.is_empty()).then_some(secret)
+}
+
+/// A driver's message with the URL's password (as written and
+/// percent-decoded) removed, should the driver ever echo it.
+fn scrub(message: &str, url: &str) -> String {
+    let mut out = message.replace(url, &redact_url(url));
+    if let Some(secret) = password_of(url) {
+        out = out.replace(secret, "***");
+        let decoded = percent_decode(secret);
+        if !decoded.is_empty() {
+            out = out.replace(&decoded, "***");
+        }
+    }
+    out
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%'
+            && let (Some(h), Some(l)) = (
+                bytes.get(i + 1).copied().and_then(hex),
+                bytes.get(i + 2).copied().and_then(hex),
+            )
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// Accepts `sqlite://FILE`, `sqlite:FILE`, `postgres://…`, `postgresql://…`;
 /// SQLite files are created when missing.
 fn normalize_url(url: &str) -> Result<(String, Backend), StoreError> {
@@ -674,7 +844,8 @@ fn normalize_url(url: &str) -> Result<(String, Backend), StoreError> {
     if let Some(rest) = url.strip_prefix("sqlite:") {
         if rest.is_empty() || rest.starts_with(":memory:") || rest == "//:memory:" {
             return Err(StoreError::BadUrl(format!(
-                "{url} (an in-memory database would lose the matches; give a file)"
+                "{} (an in-memory database would lose the matches; give a file)",
+                redact_url(url)
             )));
         }
         let url = if rest.contains("mode=") {
@@ -686,7 +857,7 @@ fn normalize_url(url: &str) -> Result<(String, Backend), StoreError> {
         };
         return Ok((url, Backend::Sqlite));
     }
-    Err(StoreError::BadUrl(url.to_string()))
+    Err(StoreError::BadUrl(redact_url(url)))
 }
 
 fn is_unique_violation(e: &sqlx::Error) -> bool {
@@ -758,6 +929,33 @@ fn event_from_row(r: &AnyRow) -> Result<EventRecord, StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn passwords_are_redacted_from_urls_and_messages() {
+        assert_eq!(
+            redact_url("postgres://ann:s3cr%40t@db.example:5432/arbiter?sslmode=off"),
+            "postgres://ann:***@db.example:5432/arbiter?sslmode=off"
+        );
+        assert_eq!(
+            redact_url("postgres://db/arbiter?user=ann&password=s3cret"),
+            "postgres://db/arbiter?user=ann&password=***"
+        );
+        assert_eq!(
+            redact_url("postgres://ann@db/arbiter"),
+            "postgres://ann@db/arbiter"
+        );
+        assert_eq!(redact_url("sqlite://arbiter.db"), "sqlite://arbiter.db");
+        let url = "postgres://ann:s3cr%40t@db/x";
+        assert_eq!(
+            scrub(
+                "login for s3cr@t failed at postgres://ann:s3cr%40t@db/x",
+                url
+            ),
+            "login for *** failed at postgres://ann:***@db/x"
+        );
+        let e = normalize_url("mysql://ann:s3cret@db/x").unwrap_err();
+        assert!(!e.to_string().contains("s3cret"), "{e}");
+    }
 
     #[test]
     fn urls_are_normalized() {

@@ -183,8 +183,55 @@ pub fn modal_submit(custom_id: &str, field: &str, value: &str) -> Value {
 /// What the stand-in for Discord received.
 #[derive(Default)]
 pub struct Recorded {
+    /// Edits of the original (deferred) response: (token, body).
     pub edits: Vec<(String, Value)>,
+    /// Deletions of the original response, by token.
+    pub deletes: Vec<String>,
+    /// Follow-up messages: (token, body).
+    pub followups: Vec<(String, Value)>,
     pub downloads: usize,
+}
+
+/// What a deferred interaction finally showed: the edited original, or
+/// (after the original was deleted) a follow-up.
+#[derive(Debug, Clone)]
+pub enum Delivered {
+    Edit(Value),
+    /// The original was deleted first.
+    Followup(Value),
+}
+
+impl Delivered {
+    pub fn body(&self) -> &Value {
+        match self {
+            Delivered::Edit(v) | Delivered::Followup(v) => v,
+        }
+    }
+
+    /// Whether only the user sees it (a follow-up's own flag; an edit keeps
+    /// the deferral's visibility, public in these tests).
+    pub fn ephemeral(&self) -> bool {
+        match self {
+            Delivered::Edit(_) => false,
+            Delivered::Followup(v) => v["flags"].as_u64().unwrap_or(0) & 64 != 0,
+        }
+    }
+
+    /// As an immediate response would have carried it (type 4, `data`), so
+    /// assertions work on either path.
+    pub fn as_response(&self) -> Value {
+        let mut data = self.body().clone();
+        if let Delivered::Edit(_) = self {
+            data["flags"] = json!(0);
+        }
+        json!({ "type": 4, "data": data, "deferred": true })
+    }
+}
+
+fn body_value(body: &[u8]) -> Value {
+    // JSON, or multipart (a message with files): kept raw.
+    serde_json::from_slice(body)
+        .unwrap_or_else(|_| json!({ "multipart": String::from_utf8_lossy(body) }))
 }
 
 /// A local stand-in for Discord's CDN (`GET /attachments/<name>`) and API
@@ -205,51 +252,69 @@ impl FakeDiscord {
         );
         let recorded = Arc::new(Mutex::new(Recorded::default()));
         let files = Arc::new(Mutex::new(std::collections::HashMap::new()));
-        let app = axum::Router::new()
-            .route(
-                "/attachments/{name}",
-                get(
-                    |State((rec, files)): State<St>, Path(name): Path<String>| async move {
-                        rec.lock().unwrap().downloads += 1;
-                        match files.lock().unwrap().get(&name) {
-                            Some(b) => (axum::http::StatusCode::OK, b.clone()),
-                            None => (axum::http::StatusCode::NOT_FOUND, Vec::new()),
-                        }
-                    },
-                ),
-            )
-            .route(
-                "/slow/{name}",
-                get(
-                    |State((rec, files)): State<St>, Path(name): Path<String>| async move {
-                        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-                        rec.lock().unwrap().downloads += 1;
-                        let body = files
-                            .lock()
-                            .unwrap()
-                            .get(&name)
-                            .cloned()
-                            .unwrap_or_default();
-                        (axum::http::StatusCode::OK, body)
-                    },
-                ),
-            )
-            .route(
-                "/api/v10/webhooks/{app}/{token}/messages/@original",
-                patch(
-                    |State((rec, _)): State<St>,
-                     Path((_app, token)): Path<(String, String)>,
-                     body: axum::body::Bytes| async move {
-                        // JSON, or multipart (an edit with files): kept raw.
-                        let v: Value = serde_json::from_slice(&body).unwrap_or_else(
-                            |_| json!({ "multipart": String::from_utf8_lossy(&body) }),
-                        );
-                        rec.lock().unwrap().edits.push((token, v));
-                        axum::Json(message("1300000000000009999", "", json!([]), json!([])))
-                    },
-                ),
-            )
-            .with_state((recorded.clone(), files.clone()));
+        let app =
+            axum::Router::new()
+                .route(
+                    "/attachments/{name}",
+                    get(
+                        |State((rec, files)): State<St>, Path(name): Path<String>| async move {
+                            rec.lock().unwrap().downloads += 1;
+                            match files.lock().unwrap().get(&name) {
+                                Some(b) => (axum::http::StatusCode::OK, b.clone()),
+                                None => (axum::http::StatusCode::NOT_FOUND, Vec::new()),
+                            }
+                        },
+                    ),
+                )
+                .route(
+                    "/slow/{name}",
+                    get(
+                        |State((rec, files)): State<St>, Path(name): Path<String>| async move {
+                            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                            rec.lock().unwrap().downloads += 1;
+                            let body = files
+                                .lock()
+                                .unwrap()
+                                .get(&name)
+                                .cloned()
+                                .unwrap_or_default();
+                            (axum::http::StatusCode::OK, body)
+                        },
+                    ),
+                )
+                .route(
+                    "/api/v10/webhooks/{app}/{token}/messages/@original",
+                    patch(
+                        |State((rec, _)): State<St>,
+                         Path((_app, token)): Path<(String, String)>,
+                         body: axum::body::Bytes| async move {
+                            rec.lock().unwrap().edits.push((token, body_value(&body)));
+                            axum::Json(message("1300000000000009999", "", json!([]), json!([])))
+                        },
+                    )
+                    .delete(
+                        |State((rec, _)): State<St>,
+                         Path((_app, token)): Path<(String, String)>| async move {
+                            rec.lock().unwrap().deletes.push(token);
+                            axum::http::StatusCode::NO_CONTENT
+                        },
+                    ),
+                )
+                .route(
+                    "/api/v10/webhooks/{app}/{token}",
+                    axum::routing::post(
+                        |State((rec, _)): State<St>,
+                         Path((_app, token)): Path<(String, String)>,
+                         body: axum::body::Bytes| async move {
+                            rec.lock()
+                                .unwrap()
+                                .followups
+                                .push((token, body_value(&body)));
+                            axum::Json(message("1300000000000009998", "", json!([]), json!([])))
+                        },
+                    ),
+                )
+                .with_state((recorded.clone(), files.clone()));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         tokio::spawn(async move { axum::serve(listener, app).await });
@@ -262,6 +327,28 @@ impl FakeDiscord {
 
     pub fn url(&self) -> String {
         format!("http://{}", self.addr)
+    }
+
+    /// Waits (up to 10 s) for what a deferred interaction showed: the edit
+    /// of its original, or a follow-up sent after the original was deleted.
+    pub async fn delivered(&self, token: &str) -> Delivered {
+        for _ in 0..200 {
+            {
+                let rec = self.recorded.lock().unwrap();
+                if let Some((_, v)) = rec.edits.iter().find(|(t, _)| t == token) {
+                    return Delivered::Edit(v.clone());
+                }
+                if let Some((_, v)) = rec.followups.iter().find(|(t, _)| t == token) {
+                    assert!(
+                        rec.deletes.iter().any(|t| t == token),
+                        "a follow-up without deleting the deferred message first: {v}"
+                    );
+                    return Delivered::Followup(v.clone());
+                }
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        panic!("nothing was delivered for the deferred interaction");
     }
 
     pub fn serve_file(&self, name: &str, bytes: Vec<u8>) -> String {

@@ -353,21 +353,21 @@ pub fn normalize(b: &mut Board) -> Result<Vec<String>, BoardError> {
             }
             seen_init.push((init, c.name.clone()));
         }
-        if p.passed {
-            if let Some(c) = p.strategy_cards.iter().find(|c| !c.exhausted) {
-                let err = BoardError::semantic(
-                    format!("{path}.passed"),
-                    format!(
-                        "{} is marked as passed but {} is still readied; a player cannot pass before exhausting it",
-                        p.name, c.name
-                    ),
-                );
-                return Err(if two_cards {
-                    err.with_rule(R4_1)
-                } else {
-                    err.with_rule(R4)
-                });
-            }
+        if p.passed
+            && let Some(c) = p.strategy_cards.iter().find(|c| !c.exhausted)
+        {
+            let err = BoardError::semantic(
+                format!("{path}.passed"),
+                format!(
+                    "{} is marked as passed but {} is still readied; a player cannot pass before exhausting it",
+                    p.name, c.name
+                ),
+            );
+            return Err(if two_cards {
+                err.with_rule(R4_1)
+            } else {
+                err.with_rule(R4)
+            });
         }
     }
     let names: Vec<String> = b.players.iter().map(|p| p.name.clone()).collect();
