@@ -32,7 +32,12 @@ players:
 
 fn rt() -> &'static tokio::runtime::Runtime {
     static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
-    RT.get_or_init(|| tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime"))
+    RT.get_or_init(|| {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime")
+    })
 }
 
 fn seat(channel: &str, user: &str) -> Caller {
@@ -48,17 +53,45 @@ async fn service(dir: &tempfile::TempDir) -> Matches {
 /// defender (block, counter), passes and advances, and adjustments.
 async fn long_match(svc: &Matches) -> Vec<LogEntry> {
     let (coal, maeoni) = (seat("long", "coal"), seat("long", "maeoni"));
-    svc.start(&coal, "ashes", &["coal".into(), "maeoni".into()]).await.unwrap();
+    svc.start(&coal, "ashes", &["coal".into(), "maeoni".into()])
+        .await
+        .unwrap();
     svc.setup(&coal, BOARD).await.unwrap();
     let mut events = 1;
     while events < 200 {
-        let first = svc.board("long").await.unwrap().next.map(|n| n.user).unwrap_or_default();
-        let (a, b) = if first == "coal" { (&coal, &maeoni) } else { (&maeoni, &coal) };
-        let attacker = if first == "coal" { "Hammer Knight" } else { "Frostback Bear" };
-        svc.play(a, &format!("attack with {attacker}"), None).await.unwrap();
+        let first = svc
+            .board("long")
+            .await
+            .unwrap()
+            .next
+            .map(|n| n.user)
+            .unwrap_or_default();
+        let (a, b) = if first == "coal" {
+            (&coal, &maeoni)
+        } else {
+            (&maeoni, &coal)
+        };
+        let attacker = if first == "coal" {
+            "Hammer Knight"
+        } else {
+            "Frostback Bear"
+        };
+        svc.play(a, &format!("attack with {attacker}"), None)
+            .await
+            .unwrap();
         svc.answer(b, "1", None).await.unwrap();
         svc.answer(b, "2", None).await.unwrap();
-        svc.adjust(b, &format!("{}.phoenixborn.damage", if first == "coal" { "Maeoni" } else { "Coal" }), "0", "bench").await.unwrap();
+        svc.adjust(
+            b,
+            &format!(
+                "{}.phoenixborn.damage",
+                if first == "coal" { "Maeoni" } else { "Coal" }
+            ),
+            "0",
+            "bench",
+        )
+        .await
+        .unwrap();
         svc.play(b, "pass", None).await.unwrap();
         svc.play(a, "pass", None).await.unwrap();
         svc.advance(a, None).await.unwrap();
@@ -86,14 +119,19 @@ fn play_waiting_on_a_decision_then_undo(bencher: Bencher) {
     let svc = rt().block_on(async {
         let svc = service(&dir).await;
         let coal = seat("rt", "coal");
-        svc.start(&coal, "ashes", &["coal".into(), "maeoni".into()]).await.unwrap();
+        svc.start(&coal, "ashes", &["coal".into(), "maeoni".into()])
+            .await
+            .unwrap();
         svc.setup(&coal, BOARD).await.unwrap();
         svc
     });
     let coal = seat("rt", "coal");
     bencher.bench_local(|| {
         rt().block_on(async {
-            let r = svc.play(&coal, "attack Maeoni with Hammer Knight", None).await.unwrap();
+            let r = svc
+                .play(&coal, "attack Maeoni with Hammer Knight", None)
+                .await
+                .unwrap();
             assert!(r.pending.is_some());
             svc.undo(&coal).await.unwrap();
         })

@@ -126,6 +126,9 @@ struct ConsoleArgs {
     /// The match database (default: sqlite://arbiter.db, created if missing).
     #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
     database_url: Option<String>,
+    /// How long a match decision waits before the rules' default applies.
+    #[arg(long, env = "ARBITER_DECISION_TIMEOUT", default_value = "86400", value_parser = seconds, value_name = "SECS")]
+    decision_timeout: std::time::Duration,
 }
 
 #[derive(clap::Args)]
@@ -173,6 +176,10 @@ struct ServeArgs {
     )]
     max_connections: usize,
     /// Seconds a client may take to send a request's headers.
+    /// How long a match decision waits for its player before the rules'
+    /// default applies (decisions with no default wait until answered).
+    #[arg(long, env = "ARBITER_DECISION_TIMEOUT", default_value = "86400", value_parser = seconds, value_name = "SECS")]
+    decision_timeout: std::time::Duration,
     #[arg(long, env = "ARBITER_HEADER_TIMEOUT", default_value = "5", value_parser = seconds, value_name = "SECS")]
     header_timeout: std::time::Duration,
     /// Seconds a client may take to send a request's body.
@@ -416,6 +423,7 @@ fn console(app: App, args: ConsoleArgs) -> ExitCode {
     use arbiter::bot::{Bot, BotConfig, console::Session};
     let config = BotConfig {
         database_url: args.database_url,
+        decision_timeout: args.decision_timeout,
         ..BotConfig::default()
     };
     let bot = Bot::new(std::sync::Arc::new(app), config);
@@ -488,6 +496,7 @@ fn serve(app: App, args: ServeArgs) -> ExitCode {
     };
     let config = BotConfig {
         database_url: args.database_url.clone(),
+        decision_timeout: args.decision_timeout,
         ..BotConfig::default()
     };
     let bot = std::sync::Arc::new(Bot::new(std::sync::Arc::new(app), config));
@@ -502,8 +511,10 @@ fn serve(app: App, args: ServeArgs) -> ExitCode {
         }
     };
     let result: Result<(), String> = runtime.block_on(async move {
-        // The match database: opened (and migrated) before serving anything.
+        // The match database: opened (and migrated) before serving anything;
+        // decisions past their deadline are settled by a periodic sweep.
         bot.open_matches().await?;
+        bot.spawn_decision_sweep();
         if let Some(addr) = args.http {
             let public_key = args.public_key.ok_or("--http needs DISCORD_PUBLIC_KEY (the application's public key, hex)")?;
             let cfg = http::HttpConfig { addr, public_key, api_base: args.discord_api, max_body: http::MAX_BODY_BYTES, limits };

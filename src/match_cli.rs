@@ -41,6 +41,14 @@ pub struct MatchArgs {
     /// Print the reply as JSON.
     #[arg(long, global = true)]
     json: bool,
+    /// How long (seconds) a decision waits before the rules' default applies.
+    #[arg(
+        long,
+        global = true,
+        env = "ARBITER_DECISION_TIMEOUT",
+        default_value_t = 86400
+    )]
+    decision_timeout: u64,
     #[command(subcommand)]
     command: MatchCommand,
 }
@@ -149,7 +157,8 @@ async fn run_async(app: &App, args: MatchArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let svc = Matches::for_app(store.clone(), app);
+    let svc = Matches::for_app(store.clone(), app)
+        .with_decision_timeout(std::time::Duration::from_secs(args.decision_timeout));
     let user = args
         .user
         .clone()

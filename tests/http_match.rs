@@ -221,8 +221,8 @@ async fn a_match_through_discord_interactions() {
         .await;
     public(&v);
     let d = desc(&v);
-    assert!(d.contains(&format!("seat 1: {}", COAL.0)), "{d}");
-    assert!(d.contains(&format!("seat 2: {}", MAEONI.0)), "{d}");
+    assert!(d.contains(&format!("seat 1: <@{}>", COAL.0)), "{d}");
+    assert!(d.contains(&format!("seat 2: <@{}>", MAEONI.0)), "{d}");
 
     // Setup with neither board nor file: the form; its submit sets the board.
     let v = h.run(COAL, false, match_sub("setup", vec![])).await;

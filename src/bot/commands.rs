@@ -93,6 +93,57 @@ fn match_command(app: &App) -> CreateCommand {
                     .max_length(MAX_PLAY_OPTION),
             ),
         )
+        .add_option(
+            sub("answer", "Answer the decision waiting for you (the buttons do the same)").add_sub_option(
+                CreateCommandOption::new(CommandOptionType::String, "choice", "The answer: its number or words")
+                    .required(true)
+                    .set_autocomplete(true)
+                    .max_length(100),
+            ),
+        )
+        .add_option(
+            sub("advance", "Move to the next phase or round (the turn structure; outside the indexed rules where it is)")
+                .add_sub_option(
+                    CreateCommandOption::new(CommandOptionType::String, "to", "A phase to move on to")
+                        .required(false)
+                        .set_autocomplete(true)
+                        .max_length(100),
+                ),
+        )
+        .add_option(
+            sub("adjust", "Set one board field, on the record (your seat's fields; moderators: any)")
+                .add_sub_option(
+                    CreateCommandOption::new(CommandOptionType::String, "field", "The field, e.g. players.Maeoni.phoenixborn.damage")
+                        .required(true)
+                        .set_autocomplete(true)
+                        .max_length(200),
+                )
+                .add_sub_option(
+                    CreateCommandOption::new(CommandOptionType::String, "value", "The new value (YAML: 3, true, [a, b]; null removes)")
+                        .required(true)
+                        .max_length(MAX_PLAY_OPTION),
+                )
+                .add_sub_option(
+                    CreateCommandOption::new(CommandOptionType::String, "reason", "Why (it goes on the record)")
+                        .required(true)
+                        .max_length(1000),
+                ),
+        )
+        .add_option(
+            sub("note", "Add a note to the record (a judge's ruling, an agreement)").add_sub_option(
+                CreateCommandOption::new(CommandOptionType::String, "text", "The note")
+                    .required(true)
+                    .max_length(1000),
+            ),
+        )
+        .add_option(
+            sub("notify", "Ping whose turn or decision it is after each event").add_sub_option(
+                CreateCommandOption::new(CommandOptionType::String, "state", "on or off")
+                    .required(true)
+                    .add_string_choice("on", "on")
+                    .add_string_choice("off", "off"),
+            ),
+        )
         .add_option(sub("board", "Show the match and its board"))
         .add_option(
             sub("log", "Plays and rulings: who, when").add_sub_option(
@@ -107,9 +158,19 @@ fn match_command(app: &App) -> CreateCommand {
         )
         .add_option(sub(
             "undo",
-            "Take back the last play (yours; moderators: any)",
+            "Take back the last event in effect (yours; moderators: any)",
         ))
-        .add_option(sub("end", "End the match"))
+        .add_option(
+            sub("end", "End the match (by agreement or a moderator), with a result if you like")
+                .add_sub_option(
+                    CreateCommandOption::new(CommandOptionType::User, "winner", "The winner").required(false),
+                )
+                .add_sub_option(
+                    CreateCommandOption::new(CommandOptionType::String, "reason", "How it ended")
+                        .required(false)
+                        .max_length(1000),
+                ),
+        )
         .add_option(sub(
             "export",
             "The board and the log as a file, re-importable with setup",

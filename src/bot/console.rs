@@ -14,6 +14,8 @@
 //! /match play attack unit "Mist Spirit" with Iron Worker
 //! /match complete attack unit     (what autocomplete would offer)
 //! /match board | log [page:N] | undo | end | export
+//! /match answer 2 | advance | adjust field:F value:V reason:R | note TEXT
+//! /as maeoni                   (act as another user; `/as judge moderator`)
 //! 2                            (press button 2 of the last reply)
 //! ```
 
@@ -50,13 +52,15 @@ pub enum Line {
     Request(Input),
     /// Press button N (1-based) of the last reply.
     Press(usize),
+    /// Act as another user from now on (`/as maeoni`, `/as judge moderator`).
+    As(Session),
     Quit,
     Nothing,
 }
 
-const HELP_LINE: &str = "commands: /rule query:… [game:…]  /judge [game:…] [board:…] [file:PATH] [play:…]  /complete query:… [game:…]  /match start|setup|play|complete|board|log|undo|end|export|verify …  /games [game:…]  /schema game:…  /help  /quit; a number presses that button";
+const HELP_LINE: &str = "commands: /rule query:… [game:…]  /judge [game:…] [board:…] [file:PATH] [play:…]  /complete query:… [game:…]  /match start|setup|play|answer|advance|adjust|note|notify|complete|board|log|undo|end|export|verify …  /as USER [moderator]  /games [game:…]  /schema game:…  /help  /quit; a number presses that button";
 
-const MATCH_HELP: &str = "/match start game:G player1:U player2:U …  |  setup [board:…] [file:PATH]  |  play TEXT  |  complete TEXT  |  board  |  log [page:N]  |  undo  |  end  |  export  |  verify";
+const MATCH_HELP: &str = "/match start game:G player1:U player2:U …  |  setup [board:…] [file:PATH]  |  play TEXT  |  answer N|WORDS  |  advance [to:PHASE]  |  adjust field:F value:V reason:R  |  note TEXT  |  notify on|off  |  complete TEXT  |  board  |  log [page:N]  |  undo  |  end [winner:W] [reason:R]  |  export  |  verify";
 
 /// `/match <sub> …`.
 fn parse_match(rest: &str) -> Result<Input, String> {
@@ -131,8 +135,54 @@ fn parse_match(rest: &str) -> Result<Input, String> {
             };
             MatchCommand::Log { page }
         }
+        "answer" => {
+            let choice = rest
+                .strip_prefix("choice:")
+                .unwrap_or(rest)
+                .trim()
+                .to_string();
+            if choice.is_empty() {
+                return Err("/match answer needs an answer: its number or words".into());
+            }
+            MatchCommand::Answer { choice }
+        }
+        "advance" => {
+            let o = options(rest, &["to"])?;
+            MatchCommand::Advance { to: get(&o, "to") }
+        }
+        "adjust" => {
+            let o = options(rest, &["field", "value", "reason"])?;
+            let need = |k: &str| {
+                get(&o, k).ok_or(format!(
+                    "/match adjust needs field:… value:… reason:… ({k} is missing)"
+                ))
+            };
+            MatchCommand::Adjust {
+                field: need("field")?,
+                value: need("value")?,
+                reason: need("reason")?,
+            }
+        }
+        "note" => {
+            let text = text_of(rest);
+            if text.is_empty() {
+                return Err("/match note needs the text".into());
+            }
+            MatchCommand::Note { text }
+        }
+        "notify" => match rest.strip_prefix("state:").unwrap_or(rest).trim() {
+            "on" => MatchCommand::Notify { on: true },
+            "off" => MatchCommand::Notify { on: false },
+            _ => return Err("/match notify takes on or off".into()),
+        },
         "undo" => MatchCommand::Undo,
-        "end" => MatchCommand::End,
+        "end" => {
+            let o = options(rest, &["winner", "reason"])?;
+            MatchCommand::End {
+                winner: get(&o, "winner"),
+                reason: get(&o, "reason"),
+            }
+        }
         "export" => MatchCommand::Export,
         "verify" => MatchCommand::Verify,
         "" => return Err(format!("/match needs a subcommand: {MATCH_HELP}")),
@@ -207,6 +257,21 @@ pub fn parse(line: &str) -> Result<Line, String> {
         return Err(format!("commands start with `/`: try `/rule query:{line}`"));
     };
     let (name, rest) = body.split_once(char::is_whitespace).unwrap_or((body, ""));
+    if name.eq_ignore_ascii_case("as") {
+        let mut words = rest.split_whitespace();
+        let user = words
+            .next()
+            .ok_or("/as needs a user name, e.g. `/as maeoni`")?;
+        let moderator = match words.next() {
+            None => false,
+            Some(w) if w.eq_ignore_ascii_case("moderator") => true,
+            Some(w) => return Err(format!("/as USER [moderator], not '{w}'")),
+        };
+        return Ok(Line::As(Session {
+            user: matchcmd::user_ref(user),
+            moderator,
+        }));
+    }
     let input = match name.to_lowercase().as_str() {
         "rule" => {
             let o = options(rest, &["query", "game"])?;
@@ -298,6 +363,7 @@ pub fn run_as(
         .enable_all()
         .build()?;
 
+    let mut session = session.clone();
     let mut buttons: Vec<Action> = Vec::new();
     let mut bad = 0;
     let mut n = 0u64;
@@ -321,6 +387,12 @@ pub fn run_as(
         let input_kind = match parse(&line) {
             Ok(Line::Nothing) => continue,
             Ok(Line::Quit) => break,
+            Ok(Line::As(s)) => {
+                let role = if s.moderator { " (moderator)" } else { "" };
+                writeln!(out, "now acting as {}{role}", s.user)?;
+                session = s;
+                continue;
+            }
             Ok(Line::Press(i)) => match i.checked_sub(1).and_then(|i| buttons.get(i)) {
                 Some(a) => Input::Component {
                     custom_id: a.custom_id(),

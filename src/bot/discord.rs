@@ -267,8 +267,33 @@ fn match_command(opts: &[serenity::all::ResolvedOption<'_>]) -> Option<MatchComm
                     _ => None,
                 }),
         },
+        "answer" => MatchCommand::Answer {
+            choice: string("choice").unwrap_or_default(),
+        },
+        "advance" => MatchCommand::Advance { to: string("to") },
+        "adjust" => MatchCommand::Adjust {
+            field: string("field").unwrap_or_default(),
+            value: string("value").unwrap_or_default(),
+            reason: string("reason").unwrap_or_default(),
+        },
+        "note" => MatchCommand::Note {
+            text: string("text").unwrap_or_default(),
+        },
+        "notify" => MatchCommand::Notify {
+            on: string("state").as_deref() != Some("off"),
+        },
         "undo" => MatchCommand::Undo,
-        "end" => MatchCommand::End,
+        "end" => MatchCommand::End {
+            winner: inner
+                .iter()
+                .find(|o| o.name == "winner")
+                .and_then(|o| match &o.value {
+                    ResolvedValue::User(u, _) => Some(u.id.get().to_string()),
+                    ResolvedValue::Unresolved(Unresolved::User(id)) => Some(id.get().to_string()),
+                    _ => None,
+                }),
+            reason: string("reason"),
+        },
         "export" => MatchCommand::Export,
         "verify" => MatchCommand::Verify,
         _ => return None,
@@ -418,17 +443,37 @@ pub async fn deliver_deferred(
     deferred_ephemeral: bool,
 ) -> serenity::Result<()> {
     if is_ephemeral(reply) == deferred_ephemeral {
-        return http
-            .edit_original_interaction_response(token, &edit(reply), files(reply))
-            .await
-            .map(|_| ());
+        http.edit_original_interaction_response(token, &edit(reply), files(reply))
+            .await?;
+    } else {
+        if let Err(e) = http.delete_original_interaction_response(token).await {
+            tracing::warn!("cannot delete the deferred message: {e}");
+        }
+        http.create_followup_message(token, &followup(reply), files(reply))
+            .await?;
     }
-    if let Err(e) = http.delete_original_interaction_response(token).await {
-        tracing::warn!("cannot delete the deferred message: {e}");
+    // An edited message notifies nobody: the turn notice is a new one.
+    if let Some(ping) = ping_of(reply) {
+        http.create_followup_message(token, &ping, Vec::new())
+            .await?;
     }
-    http.create_followup_message(token, &followup(reply), files(reply))
-        .await
-        .map(|_| ())
+    Ok(())
+}
+
+/// The turn notice of a reply, as a follow-up message that mentions (and
+/// so notifies) the one user whose turn or decision it is, and nobody else.
+pub fn ping_of(reply: &Reply) -> Option<CreateInteractionResponseFollowup> {
+    let (Reply::Message(m) | Reply::Update(m)) = reply else {
+        return None;
+    };
+    let p = m.ping.as_ref().filter(|_| !m.ephemeral)?;
+    Some(
+        CreateInteractionResponseFollowup::new()
+            .content(truncate(&format!("<@{}> {}", p.user, p.text), 2000))
+            .allowed_mentions(
+                CreateAllowedMentions::new().users([serenity::all::UserId::new(p.user.max(1))]),
+            ),
+    )
 }
 
 /// The files a reply carries (`/match export`), for the edit of a deferred

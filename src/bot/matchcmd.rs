@@ -5,13 +5,19 @@
 //!
 //! [`app::matches::MatchRequest`]: crate::app::matches::MatchRequest
 
-use crate::app::matches::{Caller, MatchError, MatchReply, MatchRequest, Matches};
+use crate::app::matches::{
+    Caller, EventReply, MatchError, MatchReply, MatchRequest, Matches, NextKind,
+};
+use crate::engine::Ruling;
+use crate::store::EventKind;
 use crate::store::{DEFAULT_DATABASE_URL, Store};
 
-use super::reply::{Block, Doc, FileAttachment, escape_md, ruling_message, truncate};
+use super::reply::{
+    Block, Button, ButtonStyle, Doc, FileAttachment, Ping, escape_md, ruling_message, truncate,
+};
 use super::{
-    BoardSource, Bot, Choice, Command, Input, MAX_CHOICES, Message, MessageKind, Modal, Origin,
-    Reply, Request, internal_error,
+    Action, BoardSource, Bot, Choice, Command, Input, MAX_CHOICES, Message, MessageKind, Modal,
+    Origin, Reply, Request, internal_error,
 };
 
 /// The custom id of the form `/match setup` opens without a board.
@@ -36,12 +42,38 @@ pub enum MatchCommand {
     Play {
         text: String,
     },
+    /// Answer the decision the last play waits on (buttons do the same).
+    Answer {
+        choice: String,
+    },
+    /// The next phase or round (or `to`).
+    Advance {
+        to: Option<String>,
+    },
+    /// Set one board field, with a reason.
+    Adjust {
+        field: String,
+        value: String,
+        reason: String,
+    },
+    /// Free text on the record.
+    Note {
+        text: String,
+    },
+    /// Turn notices on or off.
+    Notify {
+        on: bool,
+    },
     Board,
     Log {
         page: Option<i64>,
     },
     Undo,
-    End,
+    /// By agreement or a moderator; the winner a mention or a board name.
+    End {
+        winner: Option<String>,
+        reason: Option<String>,
+    },
     Export,
     /// Replays the log through the engine and checks every stored board.
     Verify,
@@ -53,12 +85,53 @@ impl MatchCommand {
             MatchCommand::Start { .. } => "match start",
             MatchCommand::Setup { .. } => "match setup",
             MatchCommand::Play { .. } => "match play",
+            MatchCommand::Answer { .. } => "match answer",
+            MatchCommand::Advance { .. } => "match advance",
+            MatchCommand::Adjust { .. } => "match adjust",
+            MatchCommand::Note { .. } => "match note",
+            MatchCommand::Notify { .. } => "match notify",
             MatchCommand::Board => "match board",
             MatchCommand::Log { .. } => "match log",
             MatchCommand::Undo => "match undo",
-            MatchCommand::End => "match end",
+            MatchCommand::End { .. } => "match end",
             MatchCommand::Export => "match export",
             MatchCommand::Verify => "match verify",
+        }
+    }
+
+    /// The service request (a setup's board already read).
+    fn request(&self, setup: Option<String>) -> MatchRequest {
+        match self.clone() {
+            MatchCommand::Start { game, players } => MatchRequest::Start { game, players },
+            MatchCommand::Setup { .. } => MatchRequest::Setup {
+                text: setup.unwrap_or_default(),
+            },
+            MatchCommand::Play { text } => MatchRequest::Play {
+                text,
+                expected_version: None,
+            },
+            MatchCommand::Answer { choice } => MatchRequest::Answer {
+                choice,
+                version: None,
+            },
+            MatchCommand::Advance { to } => MatchRequest::Advance { to },
+            MatchCommand::Adjust {
+                field,
+                value,
+                reason,
+            } => MatchRequest::Adjust {
+                field,
+                value,
+                reason,
+            },
+            MatchCommand::Note { text } => MatchRequest::Note { text },
+            MatchCommand::Notify { on } => MatchRequest::Notify { on },
+            MatchCommand::Board => MatchRequest::Board,
+            MatchCommand::Log { page } => MatchRequest::Log { page },
+            MatchCommand::Undo => MatchRequest::Undo,
+            MatchCommand::End { winner, reason } => MatchRequest::End { winner, reason },
+            MatchCommand::Export => MatchRequest::Export,
+            MatchCommand::Verify => MatchRequest::Verify,
         }
     }
 }
@@ -70,12 +143,13 @@ pub fn caller(origin: &Origin) -> Caller {
     let channel = origin
         .channel_id
         .map_or_else(|| CONSOLE_CHANNEL.to_string(), |c| c.to_string());
-    let user = if origin.user_id != 0 {
-        origin.user_id.to_string()
+    if origin.user_id != 0 {
+        // A Discord interaction: its id makes the write exactly-once.
+        Caller::new(channel, origin.user_id.to_string(), origin.moderator)
+            .with_interaction(&origin.id)
     } else {
-        origin.user_name.clone()
-    };
-    Caller::new(channel, user, origin.moderator)
+        Caller::new(channel, origin.user_name.clone(), origin.moderator)
+    }
 }
 
 /// A user given as a mention (`<@123>`, `<@!123>`) or an id/name as typed.
@@ -120,9 +194,33 @@ impl Bot {
                     .await
                     .map_err(|e| format!("cannot open the match database: {e}"))?;
                 self.pages.use_store(store.clone());
-                Ok(Matches::for_app(store, &self.app))
+                Ok(Matches::for_app(store, &self.app)
+                    .with_decision_timeout(self.config.decision_timeout))
             })
             .await
+    }
+
+    /// Every 30 seconds: decisions past their deadline take the rules'
+    /// default (any replica may do it: the version check keeps it to one),
+    /// and the pending-decisions gauge is refreshed.
+    pub fn spawn_decision_sweep(self: &std::sync::Arc<Bot>) {
+        let bot = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_secs(30));
+            loop {
+                tick.tick().await;
+                let Ok(m) = bot.open_matches().await else {
+                    continue;
+                };
+                if let Err(e) = m.settle_all().await {
+                    tracing::warn!("settling timed-out decisions: {e}");
+                }
+                match m.store().pending_decisions().await {
+                    Ok(n) => crate::metrics::set_pending_decisions(n),
+                    Err(e) => tracing::warn!("counting pending decisions: {e}"),
+                }
+            }
+        });
     }
 
     /// Answers `/match …`, its autocomplete and its setup form; `None` for
@@ -130,37 +228,25 @@ impl Bot {
     pub(super) async fn handle_match(&self, request: &Request) -> Option<Reply> {
         let origin = &request.origin;
         let req = match &request.input {
-            Input::Command(Command::Match(cmd)) => match cmd {
-                MatchCommand::Start { game, players } => MatchRequest::Start {
-                    game: game.clone(),
-                    players: players.clone(),
-                },
-                MatchCommand::Setup { board: None } => return Some(Reply::Modal(setup_modal())),
-                MatchCommand::Setup {
-                    board: Some(BoardSource::Text(text)),
-                } => MatchRequest::Setup { text: text.clone() },
-                MatchCommand::Setup {
-                    board: Some(BoardSource::Attachment(a)),
-                } => match self.download(a, "Match").await {
-                    Ok(text) => MatchRequest::Setup { text },
+            Input::Command(Command::Match(MatchCommand::Setup { board: None })) => {
+                return Some(Reply::Modal(setup_modal()));
+            }
+            Input::Command(Command::Match(cmd @ MatchCommand::Setup { board: Some(b) })) => match b
+            {
+                BoardSource::Text(text) => cmd.request(Some(text.clone())),
+                BoardSource::Attachment(a) => match self.download(a, "Match").await {
+                    Ok(text) => cmd.request(Some(text)),
                     Err(reply) => return Some(reply),
                 },
-                MatchCommand::Play { text } => MatchRequest::Play {
-                    text: text.clone(),
-                    expected_version: None,
-                },
-                MatchCommand::Board => MatchRequest::Board,
-                MatchCommand::Log { page } => MatchRequest::Log { page: *page },
-                MatchCommand::Undo => MatchRequest::Undo,
-                MatchCommand::End => MatchRequest::End {
-                    winner: None,
-                    reason: None,
-                },
-                MatchCommand::Export => MatchRequest::Export,
-                MatchCommand::Verify => MatchRequest::Verify,
             },
-            Input::Autocomplete { command, value, .. } if command == "match" => {
-                return Some(self.match_autocomplete(origin, value).await);
+            Input::Command(Command::Match(cmd)) => cmd.request(None),
+            Input::Autocomplete {
+                command,
+                option,
+                value,
+                ..
+            } if command == "match" => {
+                return Some(self.match_autocomplete(origin, option, value).await);
             }
             Input::ModalSubmit { custom_id, fields } if custom_id == MATCH_SETUP_MODAL => {
                 let text = fields
@@ -170,6 +256,16 @@ impl Bot {
                     .unwrap_or_default();
                 MatchRequest::Setup { text }
             }
+            Input::Component { custom_id } => match Action::parse(custom_id) {
+                Some(Action::Decide {
+                    match_id,
+                    version,
+                    option,
+                }) => {
+                    return Some(self.decide(origin, match_id, version, option).await);
+                }
+                _ => return None,
+            },
             _ => return None,
         };
         let matches = match self.open_matches().await {
@@ -187,39 +283,67 @@ impl Bot {
         })
     }
 
-    async fn match_autocomplete(&self, origin: &Origin, value: &str) -> Reply {
-        let mut choices: Vec<Choice> = Vec::new();
-        let typed = value.trim_start();
-        if let Ok(m) = self.open_matches().await
-            && let Ok(words) = m.complete(&caller(origin).channel, typed).await
-        {
-            let (keep, last) = match typed.rfind(char::is_whitespace) {
-                _ if typed.is_empty() || typed.ends_with(char::is_whitespace) => (typed, ""),
-                Some(i) => typed.split_at(i + 1),
-                None => ("", typed),
-            };
-            for w in words {
-                let line = if last.is_empty()
-                    || w.to_lowercase().starts_with(&last.to_lowercase())
-                    || w.to_lowercase()
-                        .trim_start_matches('"')
-                        .starts_with(&last.to_lowercase())
-                {
-                    format!("{keep}{w}")
-                } else {
-                    format!("{typed} {w}")
-                };
-                if line.chars().count() <= 100 && !choices.iter().any(|c| c.value == line) {
-                    choices.push(Choice {
-                        name: line.clone(),
-                        value: line,
-                    });
-                }
-                if choices.len() == MAX_CHOICES {
-                    break;
-                }
+    /// A decision button: the answer of the user who pressed it. A button
+    /// of another match, or of a question since answered or undone, is
+    /// refused (ephemerally) and records nothing.
+    async fn decide(&self, origin: &Origin, match_id: i64, version: i64, option: usize) -> Reply {
+        let matches = match self.open_matches().await {
+            Ok(m) => m.clone(),
+            Err(e) => return internal_error("match database", &e),
+        };
+        let who = caller(origin);
+        let outcome = tokio::spawn(async move {
+            match matches.board(&who.channel).await {
+                Ok(v) if v.match_id == match_id => {}
+                Ok(_) | Err(MatchError::NoMatch) => return Err(MatchError::NoDecision),
+                Err(e) => return Err(e),
             }
+            matches
+                .answer(&who, &(option + 1).to_string(), Some(version))
+                .await
+        })
+        .await;
+        match outcome {
+            Ok(Ok(r)) => self.match_message(MatchReply::Event(Box::new(r))).await,
+            Ok(Err(e)) => refusal(&e),
+            Err(e) => internal_error("panic while answering a decision", &e),
         }
+    }
+
+    /// Autocomplete for `/match`: the play's next words, the waiting
+    /// question's answers, the game's phases, the board's fields.
+    async fn match_autocomplete(&self, origin: &Origin, option: &str, value: &str) -> Reply {
+        let channel = caller(origin).channel;
+        let Ok(m) = self.open_matches().await else {
+            return Reply::Choices(Vec::new());
+        };
+        let typed = value.trim_start();
+        let lines: Vec<String> = match option {
+            "choice" => match m.board(&channel).await {
+                Ok(v) => v
+                    .pending
+                    .map(|p| p.decision.options.into_iter().map(|o| o.label).collect())
+                    .unwrap_or_default(),
+                Err(_) => Vec::new(),
+            },
+            "to" => m.phases(&channel).await.unwrap_or_default(),
+            "field" => m.fields(&channel, typed).await.unwrap_or_default(),
+            _ => next_words(typed, m.complete(&channel, typed).await.unwrap_or_default()),
+        };
+        let key = crate::text::fold(typed);
+        let mut choices: Vec<Choice> = lines
+            .into_iter()
+            .filter(|l| {
+                option == "text" || option == "field" || crate::text::fold(l).contains(&key)
+            })
+            .filter(|l| l.chars().count() <= 100)
+            .map(|l| Choice {
+                name: l.clone(),
+                value: l,
+            })
+            .take(MAX_CHOICES)
+            .collect();
+        // What was typed stays a choice.
         let typed = value.trim();
         if !typed.is_empty()
             && typed.chars().count() <= 100
@@ -243,10 +367,12 @@ impl Bot {
         let text_doc = |kind: MessageKind, title: String, text: &str| Doc {
             kind,
             title: truncate(&title, 256),
+            // Plain text, not a code block: mentions inside code blocks
+            // would show as raw ids (the renderer fences the board).
             blocks: vec![Block {
                 head: String::new(),
-                body: fence_safe(text),
-                code: true,
+                body: text.trim_end().to_string(),
+                code: false,
             }],
             footer: None,
             buttons: vec![],
@@ -255,26 +381,14 @@ impl Bot {
             MatchReply::Match(v) => text_doc(
                 MessageKind::Info,
                 format!("Match #{} ({})", v.match_id, v.game),
-                &crate::render::matches::reply(&reply),
+                &discord_text(&reply),
             ),
             MatchReply::Event(p) if p.ruling.is_some() => {
                 let Some(ruling) = &p.ruling else {
                     return Reply::Message(Message::info("Match", ""));
                 };
                 let mut doc = ruling_message(ruling);
-                let verdict = if ruling.legal { "legal" } else { "ILLEGAL" };
-                doc.title = match (p.applied, p.seq) {
-                    (true, Some(seq)) => {
-                        format!(
-                            "Play #{seq} recorded ({}): the play is {verdict}",
-                            ruling.game
-                        )
-                    }
-                    _ => format!(
-                        "Not recorded ({}): the play is {verdict}; the board is unchanged",
-                        ruling.game
-                    ),
-                };
+                doc.title = event_title(p, ruling);
                 doc
             }
             MatchReply::Event(e) => text_doc(
@@ -287,7 +401,7 @@ impl Bot {
                         e.seq.unwrap_or(e.version)
                     ),
                 },
-                &crate::render::matches::reply(&reply),
+                &discord_text(&reply),
             ),
             MatchReply::Log(l) => text_doc(
                 MessageKind::Info,
@@ -295,7 +409,7 @@ impl Bot {
                     "Match #{} ({}): log page {}/{}",
                     l.match_id, l.game, l.page, l.pages
                 ),
-                &crate::render::matches::reply(&reply),
+                &discord_text(&reply),
             ),
             MatchReply::Export(e) => {
                 let mut m = Message::info(
@@ -326,16 +440,151 @@ impl Bot {
                         "the log does NOT replay"
                     }
                 ),
-                &crate::render::matches::reply(&reply),
+                &discord_text(&reply),
             ),
-            MatchReply::Completions(_) => text_doc(
-                MessageKind::Info,
-                "Match".into(),
-                &crate::render::matches::reply(&reply),
-            ),
+            MatchReply::Completions(_) => {
+                text_doc(MessageKind::Info, "Match".into(), &discord_text(&reply))
+            }
         };
-        Reply::Message(self.paged(doc, false).await)
+        let mut message = self.paged(doc, false).await;
+        add_turn_notice(&mut message, &reply);
+        Reply::Message(message)
     }
+}
+
+/// Match text for Discord: seats named with mentions (an embed shows them
+/// as names and pings nobody).
+fn discord_text(reply: &MatchReply) -> String {
+    crate::render::matches::reply_as(reply, crate::render::matches::Style::Discord)
+}
+
+/// The title of an event with a ruling.
+fn event_title(e: &EventReply, ruling: &Ruling) -> String {
+    let verdict = if ruling.legal { "legal" } else { "ILLEGAL" };
+    let what = match e.event {
+        EventKind::Answer => "Answer",
+        EventKind::Advance => "Advance",
+        _ => "Play",
+    };
+    match (e.applied, e.seq) {
+        (true, Some(seq)) if e.pending.is_some() => format!(
+            "{what} #{seq} recorded ({}): waiting for a decision",
+            ruling.game
+        ),
+        (true, Some(seq)) if e.event == EventKind::Advance => format!(
+            "{what} #{seq} recorded ({}): the match moves on",
+            ruling.game
+        ),
+        (true, Some(seq)) => format!(
+            "{what} #{seq} recorded ({}): the play is {verdict}",
+            ruling.game
+        ),
+        _ if e.event == EventKind::Advance => format!(
+            "Not recorded ({}): the match cannot move on yet",
+            ruling.game
+        ),
+        _ => format!(
+            "Not recorded ({}): the play is {verdict}; the board is unchanged",
+            ruling.game
+        ),
+    }
+}
+
+/// Buttons for a waiting decision (whoever presses, only the deciding player
+/// or a moderator is heard), and the ping of whose turn or decision it is.
+fn add_turn_notice(message: &mut Message, reply: &MatchReply) {
+    let (pending, next, notify) = match reply {
+        MatchReply::Match(v) => (v.pending.as_ref(), v.next.as_ref(), v.notify),
+        MatchReply::Event(e) => (
+            e.pending.as_ref(),
+            e.next.as_ref(),
+            e.notify && e.applied && !e.replayed,
+        ),
+        _ => return,
+    };
+    if let Some(p) = pending {
+        // At most four rows of answers: the pager may need the fifth.
+        let room = 20usize.saturating_sub(message.buttons.len().div_ceil(5) * 5);
+        let options = &p.decision.options;
+        let shown = if options.len() > room {
+            room.saturating_sub(1)
+        } else {
+            options.len()
+        };
+        let match_id = match_id_of(reply);
+        let mut buttons: Vec<Button> = options
+            .iter()
+            .take(shown)
+            .enumerate()
+            .map(|(i, o)| {
+                let style = if p.decision.default == Some(i) {
+                    ButtonStyle::Secondary
+                } else {
+                    ButtonStyle::Primary
+                };
+                Button::new(
+                    &o.label,
+                    Action::Decide {
+                        match_id,
+                        version: p.version,
+                        option: i,
+                    },
+                    style,
+                )
+            })
+            .collect();
+        if shown < options.len() {
+            message.body.push_str(&format!(
+                "\n\n{} more answers: use `/match answer` (it autocompletes them).",
+                options.len() - shown
+            ));
+        }
+        buttons.append(&mut message.buttons);
+        message.buttons = buttons;
+    }
+    if let Some(n) = next.filter(|_| notify)
+        && let Ok(user) = n.user.parse::<u64>()
+    {
+        let who = n
+            .name
+            .as_deref()
+            .map(|name| format!(" ({name})"))
+            .unwrap_or_default();
+        let text = match n.what {
+            NextKind::Turn => format!("your turn{who}: {}", n.text),
+            NextKind::Decision => format!("your decision{who}: {}", n.text),
+        };
+        message.ping = Some(Ping { user, text });
+    }
+}
+
+fn match_id_of(reply: &MatchReply) -> i64 {
+    match reply {
+        MatchReply::Match(v) => v.match_id,
+        MatchReply::Event(e) => e.match_id,
+        _ => 0,
+    }
+}
+
+/// Completion words joined to what is typed: the lines autocomplete offers.
+fn next_words(typed: &str, words: Vec<String>) -> Vec<String> {
+    let (keep, last) = match typed.rfind(char::is_whitespace) {
+        _ if typed.is_empty() || typed.ends_with(char::is_whitespace) => (typed, ""),
+        Some(i) => typed.split_at(i + 1),
+        None => ("", typed),
+    };
+    words
+        .into_iter()
+        .map(|w| {
+            let fits =
+                last.is_empty() || crate::text::fold(&w).starts_with(&crate::text::fold(last));
+            if fits {
+                format!("{keep}{w}")
+            } else {
+                format!("{typed} {w}")
+            }
+        })
+        .collect()
 }
 
 /// Text inside a code fence: a user's ``` cannot close it.

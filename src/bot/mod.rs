@@ -238,8 +238,13 @@ pub fn deferral(input: &Input) -> Defer {
                 MatchCommand::Start { .. }
                 | MatchCommand::Setup { board: Some(_) }
                 | MatchCommand::Play { .. }
+                | MatchCommand::Answer { .. }
+                | MatchCommand::Advance { .. }
+                | MatchCommand::Adjust { .. }
+                | MatchCommand::Note { .. }
+                | MatchCommand::Notify { .. }
                 | MatchCommand::Undo
-                | MatchCommand::End => Defer::Public,
+                | MatchCommand::End { .. } => Defer::Public,
                 // Opens the form at once.
                 MatchCommand::Setup { board: None } => Defer::No,
                 // A file; a replay of the whole log.
@@ -251,6 +256,8 @@ pub fn deferral(input: &Input) -> Defer {
         Input::Autocomplete { .. } => Defer::No,
         Input::Component { custom_id } => match Action::parse(custom_id) {
             Some(Action::Cite(_) | Action::Section(_) | Action::Page { .. }) | None => Defer::No,
+            // An answer to a decision: a write.
+            Some(Action::Decide { .. }) => Defer::Public,
         },
         // The `/match setup` form is a write.
         Input::ModalSubmit { custom_id, .. } if custom_id == matchcmd::MATCH_SETUP_MODAL => {
@@ -272,6 +279,8 @@ pub struct BotConfig {
     /// board); requests answered at once get the CPU pool's own budget
     /// (`app::cpu::Limits::budget`, within Discord's 3 seconds).
     pub deferred_budget: Duration,
+    /// How long a match decision waits before the rules' default applies.
+    pub decision_timeout: Duration,
 }
 
 impl Default for BotConfig {
@@ -280,6 +289,7 @@ impl Default for BotConfig {
             database_url: None,
             download_timeout: Duration::from_secs(10),
             deferred_budget: Duration::from_secs(10),
+            decision_timeout: crate::app::matches::DEFAULT_DECISION_TIMEOUT,
         }
     }
 }
@@ -826,6 +836,11 @@ impl<'a> Answerer<'a> {
                 ),
                 Err(e) => app_error("Rule", &e),
             },
+            // Answered by `handle_match` (it needs the database, async).
+            Some(Action::Decide { .. }) => Reply::Message(Message::user_error(
+                "Match",
+                "decisions are not available here",
+            )),
             // Page turns read the kept pages (`Bot::answer_request`).
             Some(Action::Page { .. }) => Reply::Message(Message::user_error(
                 "Pages",

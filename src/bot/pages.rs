@@ -214,6 +214,7 @@ pub fn paginate(doc: Doc, ephemeral: bool) -> (Message, Option<PageSet>) {
         buttons,
         ephemeral,
         attachment: None,
+        ping: None,
     };
     if bodies.len() <= 1 {
         let only = page(

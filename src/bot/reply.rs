@@ -48,6 +48,16 @@ pub struct Message {
     pub ephemeral: bool,
     /// A text file sent with the message (`/match export`).
     pub attachment: Option<FileAttachment>,
+    /// A user to ping with a short line (whose turn or decision it is):
+    /// sent as a new message so Discord notifies them, mentioning only them.
+    pub ping: Option<Ping>,
+}
+
+/// A turn notice: the user (a Discord id) and what is asked of them.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Ping {
+    pub user: u64,
+    pub text: String,
 }
 
 /// A file sent with a message: its name and text.
@@ -67,6 +77,7 @@ impl Message {
             buttons: vec![],
             ephemeral: false,
             attachment: None,
+            ping: None,
         }
     }
 
@@ -79,6 +90,7 @@ impl Message {
             buttons: vec![],
             ephemeral: true,
             attachment: None,
+            ping: None,
         }
     }
 
@@ -93,6 +105,7 @@ impl Message {
             buttons: vec![],
             ephemeral: true,
             attachment: None,
+            ping: None,
         }
     }
 }
@@ -131,6 +144,13 @@ pub enum Action {
     Section(String),
     /// Turn to page `page` (0-based) of kept pages `key`.
     Page { key: u64, page: usize },
+    /// Answer the decision match `match_id` waits on at `version` with
+    /// option `option` (0-based).
+    Decide {
+        match_id: i64,
+        version: i64,
+        option: usize,
+    },
 }
 
 impl Action {
@@ -139,6 +159,11 @@ impl Action {
             Action::Cite(id) => format!("cite:{id}"),
             Action::Section(id) => format!("section:{id}"),
             Action::Page { key, page } => format!("page:{key:x}:{page}"),
+            Action::Decide {
+                match_id,
+                version,
+                option,
+            } => format!("decide:{match_id}:{version}:{option}"),
         }
     }
 
@@ -147,6 +172,14 @@ impl Action {
         match kind {
             "cite" => Some(Action::Cite(rest.to_string())),
             "section" => Some(Action::Section(rest.to_string())),
+            "decide" => {
+                let mut parts = rest.splitn(3, ':');
+                Some(Action::Decide {
+                    match_id: parts.next()?.parse().ok()?,
+                    version: parts.next()?.parse().ok()?,
+                    option: parts.next()?.parse().ok()?,
+                })
+            }
             "page" => {
                 let (key, page) = rest.split_once(':')?;
                 Some(Action::Page {

@@ -11,12 +11,27 @@ use crate::app::matches::{
 };
 use crate::store::{EventKind, MatchStatus};
 
-/// Any match reply as text. An export is its YAML.
+/// How players are named: on a terminal by name and user; on Discord by
+/// name and mention (rendered as the member's name, without a ping, in an
+/// embed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Style {
+    #[default]
+    Console,
+    Discord,
+}
+
+/// Any match reply as text for a terminal. An export is its YAML.
 pub fn reply(r: &MatchReply) -> String {
+    reply_as(r, Style::Console)
+}
+
+/// Any match reply as text, naming players in `style`.
+pub fn reply_as(r: &MatchReply, style: Style) -> String {
     match r {
-        MatchReply::Match(v) => view(v),
-        MatchReply::Event(e) => event(e),
-        MatchReply::Log(l) => log(l),
+        MatchReply::Match(v) => view(v, style),
+        MatchReply::Event(e) => event(e, style),
+        MatchReply::Log(l) => log(l, style),
         MatchReply::Export(x) => x.yaml.clone(),
         MatchReply::Completions(list) => list.iter().map(|s| format!("{s}\n")).collect(),
         MatchReply::Replay(r) if r.consistent => {
@@ -33,20 +48,29 @@ pub fn reply(r: &MatchReply) -> String {
     }
 }
 
-/// A user as the console names them: the seat's board name, then the user.
-pub fn who(seats: &[Seat], user: &str) -> String {
-    if user == TIMEOUT_ACTOR {
-        return "the decision's timeout".into();
-    }
-    match seats.iter().find(|s| s.user == user) {
-        Some(Seat { name: Some(n), .. }) if n != user => format!("{n} ({user})"),
+/// A user's id as `style` shows it: a Discord id as a mention.
+pub fn user(user: &str, style: Style) -> String {
+    let snowflake = !user.is_empty() && user.bytes().all(|b| b.is_ascii_digit());
+    match style {
+        Style::Discord if snowflake => format!("<@{user}>"),
         _ => user.to_string(),
     }
 }
 
-fn next_line(out: &mut String, next: Option<&Next>, seats: &[Seat]) {
+/// A user as replies name them: the seat's board name, then the user.
+pub fn who(seats: &[Seat], id: &str, style: Style) -> String {
+    if id == TIMEOUT_ACTOR {
+        return "the decision's timeout".into();
+    }
+    match seats.iter().find(|s| s.user == id) {
+        Some(Seat { name: Some(n), .. }) if n != id => format!("{n} ({})", user(id, style)),
+        _ => user(id, style),
+    }
+}
+
+fn next_line(out: &mut String, next: Option<&Next>, seats: &[Seat], style: Style) {
     if let Some(n) = next {
-        let who = who(seats, &n.user);
+        let who = who(seats, &n.user, style);
         let _ = match n.what {
             NextKind::Turn => writeln!(out, "next: {who}: {}", n.text),
             NextKind::Decision => writeln!(out, "next: {who} decides: {}", n.text),
@@ -55,7 +79,7 @@ fn next_line(out: &mut String, next: Option<&Next>, seats: &[Seat]) {
 }
 
 /// A match and its board.
-pub fn view(v: &MatchView) -> String {
+pub fn view(v: &MatchView, style: Style) -> String {
     let mut out = String::new();
     let status = match v.status {
         MatchStatus::Active => "active",
@@ -81,7 +105,12 @@ pub fn view(v: &MatchView) -> String {
             Some(n) if n.seat == s.seat => "  ← to decide",
             _ => "",
         };
-        let _ = writeln!(out, "  seat {}: {}{name}{mark}", s.seat + 1, s.user);
+        let _ = writeln!(
+            out,
+            "  seat {}: {}{name}{mark}",
+            s.seat + 1,
+            user(&s.user, style)
+        );
     }
     if let Some(p) = &v.pending {
         out.push_str(&decision(&p.decision));
@@ -92,13 +121,22 @@ pub fn view(v: &MatchView) -> String {
     if let Some(r) = &v.result {
         out.push_str(&result(r));
     }
-    next_line(&mut out, v.next.as_ref(), &v.seats);
+    next_line(&mut out, v.next.as_ref(), &v.seats, style);
     match &v.board {
         Some(b) if !b.is_null() => {
             let _ = writeln!(out, "board:");
             let yaml = serde_saphyr::to_string(b).unwrap_or_else(|_| b.to_string());
-            for line in yaml.lines() {
-                let _ = writeln!(out, "  {line}");
+            if style == Style::Discord {
+                // Fenced, so the board keeps its layout (and a user's fence cannot end it).
+                let _ = writeln!(
+                    out,
+                    "```yaml\n{}\n```",
+                    yaml.trim_end().replace("```", "'''")
+                );
+            } else {
+                for line in yaml.lines() {
+                    let _ = writeln!(out, "  {line}");
+                }
             }
         }
         _ => {
@@ -112,7 +150,7 @@ pub fn view(v: &MatchView) -> String {
 }
 
 /// An event's outcome.
-pub fn event(r: &EventReply) -> String {
+pub fn event(r: &EventReply, style: Style) -> String {
     let mut out = String::new();
     if r.replayed {
         let _ = writeln!(
@@ -144,7 +182,7 @@ pub fn event(r: &EventReply) -> String {
         (kind, _) => writeln!(out, "{} #{seq}", kind.as_str()),
     };
     if let Some(u) = &r.undone {
-        entry(&mut out, u, &r.seats);
+        entry(&mut out, u, &r.seats, style);
     }
     if let Some(a) = &r.adjustment {
         let _ = writeln!(out, "  {}: {} → {}", a.label, a.before, a.after);
@@ -193,11 +231,11 @@ pub fn event(r: &EventReply) -> String {
         let _ = writeln!(out, "the match has ended:");
         out.push_str(&result(res));
     }
-    next_line(&mut out, r.next.as_ref(), &r.seats);
+    next_line(&mut out, r.next.as_ref(), &r.seats, style);
     out
 }
 
-fn entry(out: &mut String, e: &LogEntry, seats: &[Seat]) {
+fn entry(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style) {
     let text = |k: &str| {
         e.context
             .as_ref()
@@ -235,7 +273,7 @@ fn entry(out: &mut String, e: &LogEntry, seats: &[Seat]) {
         out,
         "#{} {} {} ({})",
         e.seq,
-        who(seats, &e.actor),
+        who(seats, &e.actor, style),
         what,
         time_text(e.at)
     );
@@ -274,7 +312,7 @@ fn entry(out: &mut String, e: &LogEntry, seats: &[Seat]) {
 }
 
 /// A log page.
-pub fn log(r: &LogReply) -> String {
+pub fn log(r: &LogReply, style: Style) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -286,7 +324,7 @@ pub fn log(r: &LogReply) -> String {
         r.pages
     );
     for e in &r.entries {
-        entry(&mut out, e, &r.seats);
+        entry(&mut out, e, &r.seats, style);
     }
     out
 }
@@ -332,7 +370,9 @@ mod tests {
             user: "1234".into(),
             name: Some("Coal".into()),
         }];
-        assert_eq!(who(&seats, "1234"), "Coal (1234)");
-        assert_eq!(who(&seats, "999"), "999");
+        assert_eq!(who(&seats, "1234", Style::Console), "Coal (1234)");
+        assert_eq!(who(&seats, "1234", Style::Discord), "Coal (<@1234>)");
+        assert_eq!(who(&seats, "999", Style::Discord), "<@999>");
+        assert_eq!(who(&seats, "ann", Style::Discord), "ann");
     }
 }

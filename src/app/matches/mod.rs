@@ -114,6 +114,9 @@ pub enum MatchError {
         "the board changed while your request was being judged (now at version {version}); nothing was applied: look at the board and try again"
     )]
     BoardChanged { version: i64, board: Option<Value> },
+    /// The CPU pool had no room (or the work ran out of time): try again.
+    #[error("{message}")]
+    Busy { message: String },
     #[error("{message}")]
     Storage { message: String },
 }
@@ -249,6 +252,7 @@ pub struct MatchView {
 /// `note`, `undo`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EventReply {
+    pub match_id: i64,
     pub event: EventKind,
     /// True when the event was recorded: a legal play (or one waiting on a
     /// decision), an illegal attempt the rules keep a record of, an answer…
@@ -428,6 +432,23 @@ impl Matches {
 
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// Runs engine work off the async workers, on the CPU pool
+    /// (`app::cpu`): a big board cannot hold up other requests.
+    async fn cpu<T, F>(&self, job: F) -> Result<T, MatchError>
+    where
+        T: Send + 'static,
+        F: FnOnce() -> T + Send + 'static,
+    {
+        super::cpu::run(job).await.map_err(|e| match e {
+            super::cpu::CpuError::Panicked(why) => MatchError::Storage {
+                message: format!("internal error while judging: {why}"),
+            },
+            busy => MatchError::Busy {
+                message: busy.to_string(),
+            },
+        })
     }
 
     fn resolve_game(&self, name: &str) -> Result<(String, &'static dyn GameEngine), MatchError> {

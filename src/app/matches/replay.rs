@@ -184,7 +184,12 @@ impl Matches {
             .into_iter()
             .map(|e| LogEntry::from_record(e, true))
             .collect();
-        let (state, mut mismatches) = replay_log(engine, &log);
+        let (log, (state, mut mismatches)) = self
+            .cpu(move || {
+                let r = replay_log(engine, &log);
+                (log, r)
+            })
+            .await?;
         let current = m.state.clone().filter(|s| !s.is_null());
         if state != current {
             mismatches.push("the match's current board differs from the replay".into());
@@ -206,7 +211,7 @@ impl Matches {
         &self,
         caller: &super::Caller,
         m: &MatchRecord,
-        engine: &dyn GameEngine,
+        engine: &'static dyn GameEngine,
         doc: Value,
     ) -> Result<MatchView, MatchError> {
         let export: Export = serde_json::from_value(doc).map_err(|e| {
@@ -243,7 +248,8 @@ impl Matches {
             let board = self.read_board(m, engine, board)?;
             return self.setup_board(caller, m, board).await;
         }
-        let (state, bad) = replay_log(engine, &export.log);
+        let log = export.log.clone();
+        let (state, bad) = self.cpu(move || replay_log(engine, &log)).await?;
         if !bad.is_empty() || state != export.board {
             let why = if bad.is_empty() {
                 "its log does not end on its board".to_string()

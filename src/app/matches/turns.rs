@@ -84,6 +84,7 @@ impl Matches {
             .and_then(|c| c.get("adjustment"))
             .and_then(|a| serde_json::from_value(a.clone()).ok());
         Ok(EventReply {
+            match_id: m.id,
             event: e.kind,
             applied: true,
             seq: Some(e.seq),
@@ -137,6 +138,7 @@ impl Matches {
             .ok_or(MatchError::NoMatch)?;
         let view = self.view(&now).await?;
         Ok(EventReply {
+            match_id: m.id,
             event: o.event.kind,
             applied: true,
             seq: Some(seq),
@@ -169,6 +171,7 @@ impl Matches {
     ) -> Result<EventReply, MatchError> {
         let view = self.view(m).await?;
         Ok(EventReply {
+            match_id: m.id,
             event: kind,
             applied: false,
             seq: None,
@@ -358,7 +361,8 @@ impl Matches {
         merge_patch(&mut play, &chosen.patch);
         let mut context = PlayContext::of(top);
         context.answered.push((d.key.clone(), d.seat));
-        let mut ruling = engine.judge(with_play(&top.state, &play), None, &context.asking())?;
+        let (doc, asking) = (with_play(&top.state, &play), context.asking());
+        let mut ruling = self.cpu(move || engine.judge(doc, None, &asking)).await??;
         ruling.state = without_play(ruling.state);
         if !ruling.legal {
             // The answer made the play illegal: it ends here, on the record,
@@ -446,7 +450,10 @@ impl Matches {
                 "it is {who}'s turn: only they or a moderator may move the match on"
             )));
         }
-        let mut ruling = engine.advance(&state, to)?;
+        let (board, target) = (state.clone(), to.map(str::to_string));
+        let mut ruling = self
+            .cpu(move || engine.advance(&board, target.as_deref()))
+            .await??;
         if !ruling.legal {
             return self
                 .not_recorded(&m, EventKind::Advance, None, ruling)
@@ -485,7 +492,8 @@ impl Matches {
             MatchError::usage("say why the board is adjusted (`reason:`): it goes on the record")
         })?;
         let engine = self.engine_of(&m)?;
-        let a = engine.adjust(&state, field, value)?;
+        let (board, f, v) = (state.clone(), field.to_string(), value.to_string());
+        let a = self.cpu(move || engine.adjust(&board, &f, &v)).await??;
         if !caller.moderator && a.owner != seat {
             let what = match a.owner {
                 Some(o) => format!(
