@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::corpus::{Corpus, CrossRef, Passage, PassageKind};
 use crate::load::{self, LoadError};
-use crate::search::{Index, SearchOptions, Suggestion};
+use crate::search::{Confidence, Index, SearchOptions, Suggestion};
 
 pub use judge::{CoverageEntry, CoverageReply, GameCoverage, JudgeError};
 pub use rules::{DocumentToc, GameInfo, RulesReply, TocEntry};
@@ -87,6 +87,9 @@ pub struct AskResult {
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct AskReply {
     pub query: String,
+    /// `answer`: the first result answers; `closest`: the closest rules,
+    /// which may not answer; `none`: nothing relevant (no results).
+    pub confidence: Confidence,
     pub game: Option<String>,
     pub results: Vec<AskResult>,
     /// Typos repaired, as `[typed, understood]`. Omitted when empty.
@@ -188,6 +191,7 @@ impl App {
             .collect();
         Ok(AskReply {
             query: query.to_string(),
+            confidence: outcome.confidence,
             game: outcome.game,
             results,
             corrections: outcome.corrections,

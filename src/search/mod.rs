@@ -43,9 +43,22 @@ pub struct Hit {
     pub highlight: String,
 }
 
+/// How sure a search is that its first passage answers the question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Confidence {
+    /// The first passage answers the question.
+    Answer,
+    /// The closest rules; they may not answer the question.
+    Closest,
+    /// Nothing indexed is relevant; no passages.
+    None,
+}
+
 /// The outcome of a search.
 #[derive(Debug, Clone, Serialize)]
 pub struct SearchOutcome {
+    pub confidence: Confidence,
     /// The game searched: given, or detected in the question.
     pub game: Option<String>,
     /// Typos repaired: (as typed, as understood).
@@ -251,6 +264,7 @@ impl Index {
         };
         let (groups, corrections) = self.query_groups(&text, game.as_deref());
         let empty = SearchOutcome {
+            confidence: Confidence::None,
             game: game.clone(),
             corrections: corrections.clone(),
             hits: Vec::new(),
@@ -320,7 +334,16 @@ impl Index {
         for h in &mut hits {
             h.highlight = self.highlight(&corpus.passages[h.passage].text, &groups);
         }
-        SearchOutcome { hits, ..empty }
+        let confidence = if hits.is_empty() {
+            Confidence::None
+        } else {
+            Confidence::Answer
+        };
+        SearchOutcome {
+            hits,
+            confidence,
+            ..empty
+        }
     }
 
     /// Turns the question into weighted term groups, expanding glossary
