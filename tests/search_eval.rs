@@ -35,7 +35,10 @@ fn the_split_follows_the_recorded_rule() {
         cases.len()
     );
     let mut seen = std::collections::HashSet::new();
-    assert!(cases.iter().all(|c| seen.insert(c.q.as_str())), "duplicates");
+    assert!(
+        cases.iter().all(|c| seen.insert(c.q.as_str())),
+        "duplicates"
+    );
 }
 
 #[test]
@@ -73,7 +76,7 @@ fn held_out_five_games_meet_the_floors() {
     let five: Vec<&eval::Case> = cases.iter().filter(|c| !c.is_mtg()).collect();
     let mut report = eval::Report::default();
     eval::run(common::app(), &five, &mut report);
-    println!("{}", report.table());
+    println!("{}", report.table(&["held-out", "tuning"]));
     check(&report, "five games", FIVE_GAMES_TOP3);
 }
 
@@ -91,7 +94,7 @@ fn held_out_mtg_meets_the_floors() {
     let mtg: Vec<&eval::Case> = cases.iter().filter(|c| c.is_mtg()).collect();
     let mut report = eval::Report::default();
     eval::run(&app, &mtg, &mut report);
-    println!("{}", report.table());
+    println!("{}", report.table(&["held-out", "tuning"]));
     check(&report, "mtg", MTG_TOP3);
     let (o, b) = report.get("held-out", "mtg");
     let lift = 100.0 * (o.top3_rate() - b.top3_rate());

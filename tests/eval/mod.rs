@@ -70,7 +70,9 @@ pub struct Answer {
 
 pub fn ours(app: &App, c: &Case) -> Answer {
     let game = c.ask_game.then_some(c.game.as_str());
-    let reply = app.ask(&c.q, game, DEPTH).expect("a question within limits");
+    let reply = app
+        .ask(&c.q, game, DEPTH)
+        .expect("a question within limits");
     Answer {
         ids: reply.results.iter().map(|r| r.id.clone()).collect(),
         confidence: reply.confidence,
@@ -187,18 +189,30 @@ fn pct(n: usize, d: usize) -> String {
     }
 }
 
+/// A question our search got wrong, or did not label "answer".
+pub struct Miss {
+    pub split: String,
+    pub game: String,
+    pub q: String,
+    pub got: Vec<String>,
+    pub want: Vec<String>,
+    pub confidence: Confidence,
+}
+
 /// Results per (split, group): ours and the baseline.
 #[derive(Default)]
 pub struct Report {
     pub rows: BTreeMap<(String, String), (Tally, Tally)>,
-    /// Questions our search got wrong (split, game, question, got, expected).
-    pub misses: Vec<(String, String, String, Vec<String>, Vec<String>, Confidence)>,
+    pub misses: Vec<Miss>,
 }
 
 impl Report {
     pub fn add(&mut self, c: &Case, ours: &Answer, base: &Answer) {
         let group = if c.is_mtg() { "mtg" } else { "five games" };
-        for key in [(c.split.clone(), c.game.clone()), (c.split.clone(), group.into())] {
+        for key in [
+            (c.split.clone(), c.game.clone()),
+            (c.split.clone(), group.into()),
+        ] {
             let row = self.rows.entry(key).or_default();
             row.0.add(c, ours);
             row.1.add(c, base);
@@ -210,14 +224,14 @@ impl Report {
             ours.confidence == Confidence::Answer
         };
         if wrong || (c.answerable() && ours.confidence != Confidence::Answer) {
-            self.misses.push((
-                c.split.clone(),
-                c.game.clone(),
-                c.q.clone(),
-                ours.ids.iter().take(3).cloned().collect(),
-                c.expect.clone(),
-                ours.confidence,
-            ));
+            self.misses.push(Miss {
+                split: c.split.clone(),
+                game: c.game.clone(),
+                q: c.q.clone(),
+                got: ours.ids.iter().take(3).cloned().collect(),
+                want: c.expect.clone(),
+                confidence: ours.confidence,
+            });
         }
     }
 
@@ -229,9 +243,9 @@ impl Report {
     }
 
     /// A markdown table per split.
-    pub fn table(&self) -> String {
+    pub fn table(&self, splits: &[&str]) -> String {
         let mut out = String::new();
-        for split in ["held-out", "tuning"] {
+        for &split in splits {
             let _ = writeln!(out, "\n{split}:\n");
             let _ = writeln!(
                 out,
