@@ -8,13 +8,15 @@ mod eval;
 
 use arbiter::app::App;
 
-/// Floors on the held-out part, set from measurement (docs/SEARCH.md).
-const FIVE_GAMES_TOP3: f64 = 0.0;
-const MTG_TOP3: f64 = 0.0;
+/// Floors on the held-out part: the measured figures rounded down
+/// (docs/SEARCH.md), so a change that makes search worse fails here.
+/// (top-3, "answer" labels correct, uncovered not labelled "answer").
+const FIVE_GAMES: Floors = (0.84, 0.75, 0.85);
+const MTG: Floors = (0.70, 0.75, 0.95);
 /// MTG top-3 over the plain BM25 baseline, in points.
-const MTG_OVER_BM25: f64 = -100.0;
-const ANSWER_CORRECT: f64 = 0.0;
-const UNCOVERED_NOT_ANSWER: f64 = 0.0;
+const MTG_OVER_BM25: f64 = 15.0;
+
+type Floors = (f64, f64, f64);
 
 #[test]
 fn the_split_follows_the_recorded_rule() {
@@ -51,21 +53,21 @@ fn expected_ids_of_the_five_games_exist() {
     }
 }
 
-fn check(report: &eval::Report, group: &str, top3_floor: f64) {
+fn check(report: &eval::Report, group: &str, (top3, answer, uncovered): Floors) {
     let (o, _) = report.get("held-out", group);
     assert!(
-        o.top3_rate() >= top3_floor,
-        "{group}: held-out top-3 {:.3} < {top3_floor}",
+        o.top3_rate() >= top3,
+        "{group}: held-out top-3 {:.3} < {top3}",
         o.top3_rate()
     );
     assert!(
-        o.answer_precision() >= ANSWER_CORRECT,
-        "{group}: held-out \"answer\" labels correct {:.3} < {ANSWER_CORRECT}",
+        o.answer_precision() >= answer,
+        "{group}: held-out \"answer\" labels correct {:.3} < {answer}",
         o.answer_precision()
     );
     assert!(
-        o.uncovered_rate() >= UNCOVERED_NOT_ANSWER,
-        "{group}: held-out uncovered not labelled answer {:.3} < {UNCOVERED_NOT_ANSWER}",
+        o.uncovered_rate() >= uncovered,
+        "{group}: held-out uncovered not labelled answer {:.3} < {uncovered}",
         o.uncovered_rate()
     );
 }
@@ -77,7 +79,7 @@ fn held_out_five_games_meet_the_floors() {
     let mut report = eval::Report::default();
     eval::run(common::app(), &five, &mut report);
     println!("{}", report.table(&["held-out", "tuning"]));
-    check(&report, "five games", FIVE_GAMES_TOP3);
+    check(&report, "five games", FIVE_GAMES);
 }
 
 #[test]
@@ -95,7 +97,7 @@ fn held_out_mtg_meets_the_floors() {
     let mut report = eval::Report::default();
     eval::run(&app, &mtg, &mut report);
     println!("{}", report.table(&["held-out", "tuning"]));
-    check(&report, "mtg", MTG_TOP3);
+    check(&report, "mtg", MTG);
     let (o, b) = report.get("held-out", "mtg");
     let lift = 100.0 * (o.top3_rate() - b.top3_rate());
     assert!(
