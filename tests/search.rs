@@ -3,7 +3,7 @@
 
 mod common;
 
-use arbiter::app::AppError;
+use arbiter::app::{AppError, Confidence};
 
 #[test]
 fn slang_from_the_glossary_finds_the_rule() {
@@ -73,13 +73,186 @@ fn the_highlight_is_a_verbatim_sentence_of_the_passage() {
 }
 
 #[test]
-fn questions_the_rules_do_not_answer_get_no_citation() {
+fn questions_nothing_indexed_covers_get_none_and_what_is_covered() {
     let r = common::app()
         .ask("what is the mulligan rule", None, 3)
         .unwrap();
+    assert_eq!(r.confidence, Confidence::None);
     assert!(r.results.is_empty());
+    assert!(
+        r.ignored.contains(&"mulligan".to_string()),
+        "{:?}",
+        r.ignored
+    );
+    assert!(
+        r.covers.iter().any(|c| c.contains("Attack a Phoenixborn")),
+        "{:?}",
+        r.covers
+    );
     let r = common::app().ask("zzzz qqqq", None, 3).unwrap();
+    assert_eq!(r.confidence, Confidence::None);
     assert!(r.results.is_empty());
+    // Scoped to a game, only that game's sections are listed.
+    let r = common::app()
+        .ask("what is the mulligan rule", Some("ti4"), 3)
+        .unwrap();
+    assert!(
+        r.covers
+            .iter()
+            .all(|c| c.starts_with("Twilight Imperium 4")),
+        "{:?}",
+        r.covers
+    );
+}
+
+#[test]
+fn a_topic_the_rules_lack_gets_the_closest_rules_under_a_caveat() {
+    let r = common::app()
+        .ask(
+            "how much damage does fatigue deal to a phoenixborn",
+            None,
+            3,
+        )
+        .unwrap();
+    assert_eq!(r.confidence, Confidence::Closest);
+    assert!(!r.results.is_empty());
+    assert_eq!(r.ignored, ["fatigue"]);
+}
+
+#[test]
+fn words_no_rule_uses_weigh_nothing() {
+    // Card names, chat words and numbers neither rank nor veto.
+    let app = common::app();
+    let r = app
+        .ask(
+            "Coal Roarkwin is exhausted, can he still guard my Iron Worker?? lol",
+            None,
+            3,
+        )
+        .unwrap();
+    assert_eq!(r.results[0].id, "ashes:attack-a-unit.3", "{:?}", r.results);
+    assert!(
+        r.ignored.contains(&"roarkwin".to_string()),
+        "{:?}",
+        r.ignored
+    );
+    let r = app
+        .ask("in a 4 player game when can I pass", Some("ti4"), 3)
+        .unwrap();
+    assert!(
+        r.results.iter().any(|x| x.id == "ti4:action-phase.4.1"),
+        "{:?}",
+        r.results
+    );
+    let r = app
+        .ask("can an exhausted phoenixborn guard", None, 3)
+        .unwrap();
+    assert_eq!(r.confidence, Confidence::Answer);
+}
+
+#[test]
+fn real_words_and_capitalised_names_are_not_repaired() {
+    let app = common::app();
+    // "stole" and "swing" are English words: never rewritten.
+    let r = app
+        .ask("my opponent stole my unit, can I swing with it", None, 3)
+        .unwrap();
+    assert!(r.corrections.is_empty(), "{:?}", r.corrections);
+    // A non-word is repaired in lower case, but not as a name mid-sentence.
+    let r = app.ask("can my phoenixbron guard", None, 3).unwrap();
+    assert_eq!(
+        r.corrections,
+        [("phoenixbron".to_string(), "phoenixborn".to_string())]
+    );
+    let r = app.ask("can my Phoenixbron guard", None, 3).unwrap();
+    assert!(r.corrections.is_empty(), "{:?}", r.corrections);
+}
+
+#[test]
+fn game_names_are_removed_from_the_question_with_or_without_a_game() {
+    let app = common::app();
+    for game in [None, Some("magewinds")] {
+        let r = app
+            .ask("how far can a fighter step move in magewinds", game, 3)
+            .unwrap();
+        assert_eq!(r.game.as_deref(), Some("magewinds"));
+        // The name neither ranks the document's root nor counts as a word.
+        assert!(
+            r.results.iter().any(|x| x.id == "magewinds:13.1")
+                && r.results.iter().all(|x| x.id != "magewinds:core-rules"),
+            "{game:?}: {:?}",
+            r.results
+        );
+        assert!(r.ignored.is_empty(), "{:?}", r.ignored);
+    }
+    let r = app
+        .ask("can a unit move twice in legion", Some("legion"), 3)
+        .unwrap();
+    assert_eq!(r.results[0].id, "legion:actions.2", "{:?}", r.results);
+}
+
+#[test]
+fn slang_of_one_game_names_that_game() {
+    let r = common::app()
+        .ask("can I pass before I use my strat card", None, 3)
+        .unwrap();
+    assert_eq!(r.game.as_deref(), Some("ti4"));
+    assert!(r.results.iter().all(|x| x.game == "ti4"), "{:?}", r.results);
+}
+
+#[test]
+fn a_glossary_stub_is_followed_to_its_rule_with_the_term_as_context() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("manifest.yaml"),
+        "game: stomp\nname: Stomp Game\ndocuments:\n  - {file: rules.txt, slug: rules, title: Stomp Rules, format: numbered}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("rules.txt"),
+        "100. Combat\n\n100.1. An attacking creature that is blocked deals its excess combat damage to the defending player.\n\n100.2. Blocked creatures deal damage after first strikers.\n\nGlossary\n\nStampede\nSee rule 100.1.\n",
+    )
+    .unwrap();
+    let app = arbiter::app::App::load(
+        &common::repo().join("rules_data"),
+        &[dir.path().to_path_buf()],
+    )
+    .unwrap();
+    let r = app.ask("how does stampede work", Some("stomp"), 3).unwrap();
+    assert_eq!(r.results[0].id, "stomp:100.1", "{:?}", r.results);
+    let via = r.results[0]
+        .via
+        .as_ref()
+        .expect("the glossary entry as context");
+    assert_eq!(
+        (via.id.as_str(), via.term.as_str()),
+        ("stomp:glossary.stampede", "Stampede")
+    );
+    assert!(
+        r.results.iter().all(|x| !x.id.contains("glossary")),
+        "{:?}",
+        r.results
+    );
+}
+
+#[test]
+fn chat_other_scripts_emoji_and_code_get_none_or_closest_quickly() {
+    let app = common::app();
+    let chat = "hey guys so yesterday we played a long game and it was fun lol, anyway ".repeat(28);
+    let chat: String = chat.chars().take(2000).collect();
+    let inputs = [
+        "これはルールの質問ですか？ 攻撃できますか",
+        "Можно ли атаковать истощённым юнитом?",
+        "🔥🔥🔥 😂😂",
+        "```rust\nfn main() { let guard = attack(); }\n```",
+        chat.as_str(),
+    ];
+    for q in inputs {
+        let start = std::time::Instant::now();
+        let r = app.ask(q, None, 3).unwrap();
+        assert_ne!(r.confidence, Confidence::Answer, "{q}: {:?}", r.results);
+        assert!(start.elapsed().as_millis() < 1000, "{q}: slow");
+    }
 }
 
 #[test]

@@ -1,82 +1,107 @@
-//! Search quality on the public evaluation set (tests/eval_questions.yaml).
-//! Run with `--nocapture` to see the figures and every miss.
+//! Search quality on the evaluation set (tests/eval_questions.yaml): floors on
+//! the held-out part only. The full report, tuning part included, is printed
+//! with `--nocapture` and by `cargo run --release --example search_eval`.
 
 mod common;
+#[path = "eval/mod.rs"]
+mod eval;
 
-use serde::Deserialize;
+use arbiter::app::App;
 
-#[derive(Deserialize)]
-struct Case {
-    q: String,
-    expect: Vec<String>,
-}
+/// Floors on the held-out part: the measured figures rounded down
+/// (docs/SEARCH.md), so a change that makes search worse fails here.
+/// (top-3, "answer" labels correct, uncovered not labelled "answer").
+const FIVE_GAMES: Floors = (0.84, 0.75, 0.85);
+const MTG: Floors = (0.70, 0.75, 0.95);
+/// MTG top-3 over the plain BM25 baseline, in points.
+const MTG_OVER_BM25: f64 = 15.0;
 
-/// Floors set from measurement (docs/SEARCH.md): fail if quality drops below.
-const TOP3_FLOOR: f64 = 0.92;
-const NEGATIVE_FLOOR: f64 = 0.85;
+type Floors = (f64, f64, f64);
 
 #[test]
-fn evaluation_set_meets_the_floor() {
-    let text = std::fs::read_to_string(common::repo().join("tests/eval_questions.yaml")).unwrap();
-    let cases: Vec<Case> = serde_saphyr::from_str(&text).unwrap();
-    let app = common::app();
-    let (mut pos, mut top1, mut top3, mut neg, mut neg_ok) = (0, 0, 0, 0, 0);
-    let mut per_game: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
+fn the_split_follows_the_recorded_rule() {
+    let cases = eval::cases(&common::repo());
     for c in &cases {
-        let reply = app.ask(&c.q, None, 3).unwrap();
-        let ids: Vec<&str> = reply.results.iter().map(|r| r.id.as_str()).collect();
-        if c.expect.is_empty() {
-            neg += 1;
-            if ids.is_empty() {
-                neg_ok += 1;
-            } else {
-                println!("FALSE ANSWER  {:<70} → {ids:?}", c.q);
-            }
-            continue;
-        }
-        pos += 1;
-        let game = c.expect[0].split(':').next().unwrap().to_string();
-        let entry = per_game.entry(game).or_default();
-        entry.0 += 1;
-        if ids.first().is_some_and(|f| c.expect.iter().any(|e| e == f)) {
-            top1 += 1;
-        }
-        if ids.iter().any(|i| c.expect.iter().any(|e| e == i)) {
-            top3 += 1;
-            entry.1 += 1;
-        } else {
-            println!("MISS          {:<70} → {ids:?} (want {:?})", c.q, c.expect);
+        assert_eq!(c.split, c.rule_split(), "split of {:?}", c.q);
+        for id in &c.expect {
+            assert!(id.starts_with(&format!("{}:", c.game)), "{id} in {:?}", c.q);
         }
     }
-    let (t1, t3, n) = (
-        top1 as f64 / pos as f64,
-        top3 as f64 / pos as f64,
-        neg_ok as f64 / neg as f64,
+    let held = cases.iter().filter(|c| c.split == "held-out").count();
+    let uncovered = cases.iter().filter(|c| !c.answerable()).count();
+    assert!(cases.len() >= 250, "{} questions", cases.len());
+    assert!(uncovered >= 50, "{uncovered} uncovered questions");
+    assert!(
+        held as f64 >= 0.4 * cases.len() as f64,
+        "{held} of {} held out",
+        cases.len()
     );
-    println!("questions: {} answerable, {} not answerable", pos, neg);
-    println!(
-        "top-1 {:.1}%  top-3 {:.1}%  correctly unanswered {:.1}%",
-        t1 * 100.0,
-        t3 * 100.0,
-        n * 100.0
+    let mut seen = std::collections::HashSet::new();
+    assert!(
+        cases.iter().all(|c| seen.insert(c.q.as_str())),
+        "duplicates"
     );
-    for (g, (total, hit)) in &per_game {
-        println!("  {g:<14} top-3 {hit}/{total}");
+}
+
+#[test]
+fn expected_ids_of_the_five_games_exist() {
+    let app = common::app();
+    for c in eval::cases(&common::repo()).iter().filter(|c| !c.is_mtg()) {
+        for id in &c.expect {
+            assert!(app.corpus.get(id).is_some(), "{id} in {:?}", c.q);
+        }
     }
+}
+
+fn check(report: &eval::Report, group: &str, (top3, answer, uncovered): Floors) {
+    let (o, _) = report.get("held-out", group);
     assert!(
-        cases.len() >= 40,
-        "the evaluation set needs at least 40 questions"
+        o.top3_rate() >= top3,
+        "{group}: held-out top-3 {:.3} < {top3}",
+        o.top3_rate()
     );
     assert!(
-        per_game.values().all(|(t, _)| *t >= 6),
-        "at least 6 questions per game"
+        o.answer_precision() >= answer,
+        "{group}: held-out \"answer\" labels correct {:.3} < {answer}",
+        o.answer_precision()
     );
     assert!(
-        t3 >= TOP3_FLOOR,
-        "top-3 accuracy {t3:.3} fell below the floor {TOP3_FLOOR}"
+        o.uncovered_rate() >= uncovered,
+        "{group}: held-out uncovered not labelled answer {:.3} < {uncovered}",
+        o.uncovered_rate()
     );
+}
+
+#[test]
+fn held_out_five_games_meet_the_floors() {
+    let cases = eval::cases(&common::repo());
+    let five: Vec<&eval::Case> = cases.iter().filter(|c| !c.is_mtg()).collect();
+    let mut report = eval::Report::default();
+    eval::run(common::app(), &five, &mut report);
+    println!("{}", report.table(&["held-out", "tuning"]));
+    check(&report, "five games", FIVE_GAMES);
+}
+
+#[test]
+#[ignore = "needs ../shared (the MTG corpus)"]
+fn held_out_mtg_meets_the_floors() {
+    let repo = common::repo();
+    let app = App::load(&repo.join("rules_data"), &[common::mtg_dir()]).expect("MTG loads");
+    let cases = eval::cases(&repo);
+    for c in cases.iter().filter(|c| c.is_mtg()) {
+        for id in &c.expect {
+            assert!(app.corpus.get(id).is_some(), "{id} in {:?}", c.q);
+        }
+    }
+    let mtg: Vec<&eval::Case> = cases.iter().filter(|c| c.is_mtg()).collect();
+    let mut report = eval::Report::default();
+    eval::run(&app, &mtg, &mut report);
+    println!("{}", report.table(&["held-out", "tuning"]));
+    check(&report, "mtg", MTG);
+    let (o, b) = report.get("held-out", "mtg");
+    let lift = 100.0 * (o.top3_rate() - b.top3_rate());
     assert!(
-        n >= NEGATIVE_FLOOR,
-        "unanswerable questions answered: {n:.3} < {NEGATIVE_FLOOR}"
+        lift >= MTG_OVER_BM25,
+        "MTG held-out top-3 only {lift:.1} points over plain BM25"
     );
 }

@@ -17,11 +17,13 @@ use crate::corpus::{Corpus, CrossRef, Passage, PassageKind};
 use crate::load::{self, LoadError};
 use crate::search::{Index, SearchOptions, Suggestion};
 
+pub use crate::search::Confidence;
 pub use judge::{CoverageEntry, CoverageReply, GameCoverage, JudgeError};
 pub use rules::{DocumentToc, GameInfo, RulesReply, TocEntry};
 
-/// Longest question accepted; longer input is refused rather than searched.
-pub const MAX_QUERY_CHARS: usize = 1000;
+/// Longest question accepted (a whole Discord message); longer input is
+/// refused rather than searched.
+pub const MAX_QUERY_CHARS: usize = 2000;
 /// Default number of results for `ask`.
 pub const DEFAULT_LIMIT: usize = 3;
 
@@ -80,19 +82,40 @@ pub struct AskResult {
     pub text: String,
     pub highlight: String,
     pub score: f32,
+    /// The glossary entry whose "See rule …" led to this passage.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via: Option<GlossaryVia>,
     #[serde(skip)]
     pub refs: Vec<CrossRef>,
+}
+
+/// A glossary entry shown as context above the rule it points to.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct GlossaryVia {
+    pub id: String,
+    pub term: String,
+    pub text: String,
 }
 
 /// The reply to `ask`.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct AskReply {
     pub query: String,
+    /// `answer`: the first result answers; `closest`: the closest rules,
+    /// which may not answer; `none`: nothing relevant (no results).
+    pub confidence: Confidence,
     pub game: Option<String>,
     pub results: Vec<AskResult>,
     /// Typos repaired, as `[typed, understood]`. Omitted when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub corrections: Vec<(String, String)>,
+    /// Question words no indexed rule uses (they weigh nothing). Omitted when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ignored: Vec<String>,
+    /// With `none`: what the indexed rules in scope do cover, one line per
+    /// document ("Ashes Reborn: 03 - Main Actions (Pay a Cost, …)").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub covers: Vec<String>,
 }
 
 /// The reply to `cite`: the passage, then its descendants when asked.
@@ -183,16 +206,61 @@ impl App {
                     text: p.text.clone(),
                     highlight: h.highlight.clone(),
                     score: (h.score * 1000.0).round() / 1000.0,
+                    via: h.via.map(|v| {
+                        let g = &self.corpus.passages[v];
+                        GlossaryVia {
+                            id: g.id.clone(),
+                            term: g.title.clone(),
+                            text: g.text.clone(),
+                        }
+                    }),
                     refs: p.refs.clone(),
                 }
             })
             .collect();
+        let covers = if outcome.confidence == Confidence::None {
+            self.covers(outcome.game.as_deref())
+        } else {
+            Vec::new()
+        };
         Ok(AskReply {
             query: query.to_string(),
+            confidence: outcome.confidence,
             game: outcome.game,
             results,
             corrections: outcome.corrections,
+            ignored: outcome.ignored,
+            covers,
         })
+    }
+
+    /// What the indexed rules cover: per document of the game (or of every
+    /// game), its title and top sections.
+    pub fn covers(&self, game: Option<&str>) -> Vec<String> {
+        let mut out = Vec::new();
+        for g in self
+            .corpus
+            .games
+            .iter()
+            .filter(|g| game.is_none_or(|x| x == g.id))
+        {
+            for d in &g.documents {
+                let sections: Vec<&str> = self.corpus.passages[d.root]
+                    .children
+                    .iter()
+                    .map(|&c| &self.corpus.passages[c])
+                    .filter(|p| p.kind == PassageKind::Section)
+                    .map(|p| p.title.as_str())
+                    .take(12)
+                    .collect();
+                if sections.is_empty() {
+                    out.push(format!("{}: {}", g.name, d.title));
+                } else {
+                    out.push(format!("{}: {} ({})", g.name, d.title, sections.join(", ")));
+                }
+            }
+        }
+        out
     }
 
     /// One passage, or its whole sub-tree.

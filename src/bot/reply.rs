@@ -335,13 +335,21 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
             .as_deref()
             .map(|g| format!(" for {g}"))
             .unwrap_or_default();
-        blocks.push(Block::text(
-            String::new(),
-            format!(
-                "{} Nothing in the indexed rules{scope} answers this with confidence. Try other words, or `/games` for what is indexed.",
-                crate::render::text::NO_RULE
-            ),
-        ));
+        let mut body = format!(
+            "{} Nothing in the indexed rules{scope} is relevant to this.{}",
+            crate::render::text::NO_RULE,
+            escape_md(&crate::render::text::unknown_words(&reply.ignored))
+        );
+        if !reply.covers.is_empty() {
+            body.push_str("\nThe indexed rules cover:");
+            for c in &reply.covers {
+                body.push_str(&format!("\n• {}", escape_md(c)));
+            }
+            body.push_str(
+                "\nTry asking with words from those rules, or `/games` for everything indexed.",
+            );
+        }
+        blocks.push(Block::text(String::new(), body));
         return Doc {
             kind: MessageKind::Answer,
             title,
@@ -350,16 +358,33 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
             buttons: vec![],
         };
     }
+    if reply.confidence == crate::app::Confidence::Closest {
+        blocks.push(Block::text(
+            String::new(),
+            format!(
+                "⚠ *{}{}*",
+                crate::render::text::CLOSEST,
+                escape_md(&crate::render::text::unknown_words(&reply.ignored))
+            ),
+        ));
+    }
     let mut buttons = Vec::new();
     let mut seen: Vec<String> = reply.results.iter().map(|r| r.id.clone()).collect();
     for (n, r) in reply.results.iter().enumerate() {
-        let head = format!(
+        let mut head = format!(
             "**{}. `{}` {}**\n*{}*",
             n + 1,
             r.id,
             escape_md(&r.title),
             escape_md(&r.path.join(" › "))
         );
+        if let Some(v) = &r.via {
+            head.push_str(&format!(
+                "\n> Glossary, {}: {}",
+                escape_md(&v.term),
+                escape_md(&v.text.replace('\n', " "))
+            ));
+        }
         let text = escape_md(&r.text);
         let hl = escape_md(&r.highlight);
         let body = if hl.is_empty() {
@@ -379,8 +404,13 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
             ButtonStyle::Primary,
         ));
     }
+    let bold = if reply.confidence == crate::app::Confidence::Answer {
+        "the sentence that answers"
+    } else {
+        "the sentence closest to the question"
+    };
     let footer = Some(format!(
-        "Bold: the sentence that answers. {} passage(s) cited.",
+        "Bold: {bold}. {} passage(s) cited.",
         reply.results.len()
     ));
     Doc {

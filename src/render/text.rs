@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use crate::app::{AskReply, CiteReply, RulesReply};
+use crate::app::{AskReply, CiteReply, Confidence, RulesReply};
 use crate::search::Suggestion;
 
 /// How to mark the answering sentence.
@@ -25,27 +25,61 @@ impl Style {
 /// The message when nothing indexed answers the question.
 pub const NO_RULE: &str = "No indexed rule covers this.";
 
+/// The caveat above passages labelled `closest`.
+pub const CLOSEST: &str = "These are the closest rules found; they may not answer your question.";
+
+/// Words of the question no indexed rule uses, for the caveat.
+pub fn unknown_words(ignored: &[String]) -> String {
+    if ignored.is_empty() {
+        return String::new();
+    }
+    let quoted: Vec<String> = ignored.iter().take(6).map(|w| format!("“{w}”")).collect();
+    format!(" No indexed rule uses {}.", quoted.join(", "))
+}
+
 pub fn ask(reply: &AskReply, style: Style) -> String {
     let mut out = String::new();
     for (typed, understood) in &reply.corrections {
         let _ = writeln!(out, "(reading '{typed}' as '{understood}')");
     }
-    if reply.results.is_empty() {
-        let scope = reply
-            .game
-            .as_deref()
-            .map(|g| format!(" for {g}"))
-            .unwrap_or_default();
-        let _ = writeln!(
-            out,
-            "{NO_RULE} Nothing in the indexed rules{scope} answers “{}” with confidence.",
-            reply.query
-        );
-        return out;
+    match reply.confidence {
+        Confidence::None => {
+            let scope = reply
+                .game
+                .as_deref()
+                .map(|g| format!(" for {g}"))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "{NO_RULE} Nothing in the indexed rules{scope} is relevant to “{}”.{}",
+                reply.query,
+                unknown_words(&reply.ignored)
+            );
+            if !reply.covers.is_empty() {
+                let _ = writeln!(out, "The indexed rules cover:");
+                for c in &reply.covers {
+                    let _ = writeln!(out, "  - {c}");
+                }
+                let _ = writeln!(out, "Try asking with words from those rules.");
+            }
+            return out;
+        }
+        Confidence::Closest => {
+            let _ = writeln!(out, "{CLOSEST}{}\n", unknown_words(&reply.ignored));
+        }
+        Confidence::Answer => {}
     }
     for (n, r) in reply.results.iter().enumerate() {
         let _ = writeln!(out, "{}. [{}] {}", n + 1, r.id, r.title);
         let _ = writeln!(out, "   {}", r.path.join(" › "));
+        if let Some(v) = &r.via {
+            let _ = writeln!(
+                out,
+                "   (glossary: {} — {})",
+                v.term,
+                v.text.replace('\n', " ")
+            );
+        }
         let text = if r.highlight.is_empty() {
             r.text.clone()
         } else {

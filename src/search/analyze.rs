@@ -177,6 +177,48 @@ pub fn is_question_filler(word: &str) -> bool {
         "could",
         "should",
         "might",
+        // Chat words.
+        "yo",
+        "lol",
+        "lmao",
+        "pls",
+        "plz",
+        "tho",
+        "rn",
+        "ngl",
+        "bro",
+        "btw",
+        "idk",
+        "imo",
+        "imho",
+        "iirc",
+        "afaik",
+        "tbh",
+        "ty",
+        "thx",
+        "thanks",
+        "hi",
+        "hello",
+        "quick",
+        "dumb",
+        "stupid",
+        "noob",
+        "newbie",
+        "help",
+        "confused",
+        "literally",
+        "basically",
+        "just",
+        "ever",
+        "exactly",
+        "diff",
+        "difference",
+        "legal",
+        "sure",
+        "wait",
+        "um",
+        "uh",
+        "ok",
     ];
     FILLER.contains(&word)
 }
@@ -203,6 +245,40 @@ pub fn variants(word: &str) -> Vec<String> {
             && stem.len() >= 3
         {
             out.push(stem.to_string());
+        }
+    }
+    out
+}
+
+/// A word of a question, lower-cased, and whether it was written with a
+/// capital inside a sentence (a card or unit name: never "repaired").
+#[derive(Debug, Clone, PartialEq)]
+pub struct Word {
+    pub text: String,
+    pub proper: bool,
+}
+
+/// The words of a question, as [`words`] splits them, with capitalisation.
+pub fn question_words(text: &str) -> Vec<Word> {
+    let mut out = Vec::new();
+    let mut sentence_start = true;
+    for raw in text.split(|c: char| c.is_whitespace()) {
+        for piece in
+            raw.split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '\'' || c == '’'))
+        {
+            let w = piece.trim_matches(|c: char| c == '.' || c == '\'' || c == '’');
+            if w.is_empty() {
+                continue;
+            }
+            let proper = !sentence_start && w.chars().next().is_some_and(char::is_uppercase);
+            out.push(Word {
+                text: w.to_lowercase(),
+                proper,
+            });
+            sentence_start = false;
+        }
+        if raw.ends_with(['.', '?', '!', ':', ';']) {
+            sentence_start = true;
         }
     }
     out

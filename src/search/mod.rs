@@ -1,11 +1,15 @@
 //! Rules search: BM25 ranking (the `bm25` crate) over an analyzed corpus,
-//! with heading boosts, glossary synonym expansion, typo repair, game
-//! detection, a confidence cut-off and answer-sentence highlighting.
+//! with heading boosts, glossary synonym expansion, typo repair of non-words,
+//! game detection, glossary-stub following, a confidence label and
+//! answer-sentence highlighting.
 //!
 //! I/O-free. Build once per corpus with [`Index::build`]; queries take `&self`.
 
 mod analyze;
 mod complete;
+mod confidence;
+mod english;
+mod query;
 
 use std::collections::HashMap;
 
@@ -15,14 +19,16 @@ use serde::Serialize;
 use crate::corpus::{Corpus, PassageIdx, PassageKind};
 pub use analyze::Analyzer;
 pub use complete::{Completer, Suggestion};
+pub use confidence::{Confidence, Evidence};
+use query::Group;
 
-/// Share of the question's weight that a passage must cover to be cited.
-/// Set from the evaluation set (tests/eval_questions.yaml); see docs/SEARCH.md.
-pub const MIN_COVERAGE: f32 = 0.40;
-/// Words of the question that no indexed rule uses, tolerated at most…
-pub const MAX_UNKNOWN_WORDS: usize = 1;
-/// …and only when the question has at least this many known words.
-pub const MIN_KNOWN_WITH_UNKNOWN: usize = 4;
+/// Candidates (best BM25 scores) re-ranked with their coverage.
+const RERANK_DEPTH: usize = 64;
+/// Score = BM25 × (this + coverage).
+const RERANK_FLOOR: f32 = 0.25;
+/// Lettered sub-rules run from the general rule to special cases: the n-th
+/// (from 0) scores × (1 + this / (n + 1)). Measured in docs/SEARCH.md.
+const RULE_ORDER_PRIOR: f32 = 0.4;
 
 /// Options for one search.
 #[derive(Debug, Clone, Default)]
@@ -37,45 +43,29 @@ pub struct SearchOptions {
 pub struct Hit {
     pub passage: PassageIdx,
     pub score: f32,
-    /// Share of the question's weight found in the passage (0..=1).
+    /// Share of the question's rule vocabulary found in the passage and its
+    /// parent (0..=1).
     pub coverage: f32,
     /// The sentence of the passage that best answers the question, verbatim.
     pub highlight: String,
+    /// The glossary entry whose "See rule …" led here, shown as context.
+    pub via: Option<PassageIdx>,
 }
 
 /// The outcome of a search.
 #[derive(Debug, Clone, Serialize)]
 pub struct SearchOutcome {
+    pub confidence: Confidence,
     /// The game searched: given, or detected in the question.
     pub game: Option<String>,
     /// Typos repaired: (as typed, as understood).
     pub corrections: Vec<(String, String)>,
-    /// Confident hits, best first. Empty when no indexed rule covers the question.
+    /// Question words no indexed rule uses; they weigh nothing.
+    pub ignored: Vec<String>,
+    /// Best passages first; empty when nothing indexed is relevant.
     pub hits: Vec<Hit>,
-}
-
-/// One thing the question asks about: a word, or a glossary phrase. Any one
-/// option satisfies it; an option is a set of tokens that must all appear
-/// ("tapped units" → `exhausted units`). A group with no options is a word
-/// no rule uses.
-#[derive(Debug)]
-struct Group {
-    options: Vec<Vec<u32>>,
-    weight: f32,
-}
-
-impl Group {
-    /// Share of the group found among `has` (the best option's share).
-    fn matched(&self, has: impl Fn(u32) -> bool) -> f32 {
-        self.options
-            .iter()
-            .map(|o| o.iter().filter(|&&t| has(t)).count() as f32 / o.len().max(1) as f32)
-            .fold(0.0, f32::max)
-    }
-
-    fn tokens(&self) -> impl Iterator<Item = u32> + '_ {
-        self.options.iter().flatten().copied()
-    }
+    /// What the label was decided from.
+    pub evidence: Option<Evidence>,
 }
 
 /// A glossary entry: the phrase's words and its expansions (each a phrase).
@@ -101,6 +91,10 @@ pub struct Index {
     synonyms_all: Vec<Synonym>,
     /// Parent of each passage (a sub-item is read in its parent's context).
     parents: Vec<Option<PassageIdx>>,
+    /// Where each glossary entry points ("See rule 702.19").
+    stub_target: Vec<Option<PassageIdx>>,
+    /// A lettered sub-rule's position among its siblings (702.33a → 0).
+    rule_order: Vec<Option<u16>>,
     completer: Completer,
 }
 
@@ -192,6 +186,17 @@ impl Index {
             list.sort_by(|a: &Synonym, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
         }
         let parents = corpus.passages.iter().map(|p| p.parent).collect();
+        let mut rule_order = vec![None; corpus.passages.len()];
+        for p in &corpus.passages {
+            for (n, &c) in p.children.iter().enumerate() {
+                if is_lettered_rule(&corpus.passages[c].id) {
+                    rule_order[c] = Some(u16::try_from(n).unwrap_or(u16::MAX));
+                }
+            }
+        }
+        let stub_target = (0..corpus.passages.len())
+            .map(|i| stub_target(corpus, i))
+            .collect();
         Index {
             analyzer,
             embedder,
@@ -204,6 +209,8 @@ impl Index {
             synonyms,
             synonyms_all,
             parents,
+            stub_target,
+            rule_order,
             completer: Completer::build(corpus),
         }
     }
@@ -218,243 +225,145 @@ impl Index {
         (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
     }
 
-    fn max_idf(&self) -> f32 {
-        let n = self.passage_tokens.len() as f32;
-        (1.0 + (n - 0.5) / 1.5).ln()
-    }
-
-    /// Finds a game named in the question; returns it and the question without it.
-    pub fn detect_game(&self, question: &str) -> Option<(String, String)> {
-        let words = analyze::words(question);
-        for (alias, game) in &self.aliases {
-            if let Some(pos) = words
-                .windows(alias.len())
-                .position(|w| w == alias.as_slice())
-            {
-                let mut rest = words.clone();
-                rest.drain(pos..pos + alias.len());
-                return Some((game.clone(), rest.join(" ")));
-            }
-        }
-        None
-    }
-
-    /// Ranks passages for a question.
+    /// Ranks passages for a question and labels how sure the first is.
     pub fn search(&self, corpus: &Corpus, question: &str, opts: &SearchOptions) -> SearchOutcome {
         let limit = opts.limit.clamp(1, 50);
-        let (game, text) = match &opts.game {
-            Some(g) => (Some(g.clone()), analyze::words(question).join(" ")),
-            None => match self.detect_game(question) {
-                Some((g, rest)) => (Some(g), rest),
-                None => (None, analyze::words(question).join(" ")),
-            },
-        };
-        let (groups, corrections) = self.query_groups(&text, game.as_deref());
-        let empty = SearchOutcome {
-            game: game.clone(),
-            corrections: corrections.clone(),
-            hits: Vec::new(),
-        };
-        if groups.is_empty() {
-            return empty;
+        let (named, words) = self.strip_game_names(analyze::question_words(question));
+        let mut game = opts.game.clone().or(named);
+        let mut q = self.query(&words, game.as_deref());
+        if game.is_none()
+            && let Some(g) = slang_game(&q.slang_of)
+        {
+            q = self.query(&words, Some(&g));
+            game = Some(g);
         }
-        let mut query_tokens: Vec<&str> = groups
+        self.trace_query(&q);
+        let ranked = self.rank(corpus, &q.groups, game.as_deref());
+        let mut hits = self.follow_stubs(corpus, &ranked, limit);
+        for h in &mut hits {
+            h.highlight = self.highlight(&corpus.passages[h.passage].text, &q.groups);
+        }
+        let evidence = confidence::Evidence::of(self, &q, &hits, &ranked);
+        let confidence = evidence.as_ref().map_or(Confidence::None, Evidence::label);
+        if confidence == Confidence::None {
+            hits.clear();
+        }
+        SearchOutcome {
+            confidence,
+            game,
+            corrections: q.corrections,
+            ignored: q.ignored,
+            hits,
+            evidence,
+        }
+    }
+
+    fn trace_query(&self, q: &query::Query) {
+        if !tracing::enabled!(tracing::Level::TRACE) {
+            return;
+        }
+        for g in &q.groups {
+            let alts: Vec<Vec<&str>> = g
+                .options
+                .iter()
+                .map(|o| o.iter().map(|&a| self.words[a as usize].as_str()).collect())
+                .collect();
+            tracing::trace!(?alts, weight = g.weight, "query term group");
+        }
+        tracing::trace!(ignored = ?q.ignored, corrections = ?q.corrections, "question words");
+    }
+
+    /// BM25 candidates of the game, the best re-ranked by how much of the
+    /// question's rule vocabulary they (with their parent) cover.
+    fn rank(&self, corpus: &Corpus, groups: &[Group], game: Option<&str>) -> Vec<Hit> {
+        if groups.is_empty() {
+            return Vec::new();
+        }
+        let mut tokens: Vec<&str> = groups
             .iter()
-            .flat_map(|g| g.tokens())
+            .flat_map(Group::tokens)
             .map(|a| self.words[a as usize].as_str())
             .collect();
-        query_tokens.sort_unstable();
-        query_tokens.dedup();
-        let embedding = self.embedder.embed(&query_tokens.join(" "));
-        let total_weight: f32 = groups.iter().map(|g| g.weight).sum();
-        if tracing::enabled!(tracing::Level::TRACE) {
-            for g in &groups {
-                let alts: Vec<Vec<&str>> = g
-                    .options
+        tokens.sort_unstable();
+        tokens.dedup();
+        let embedding = self.embedder.embed(&tokens.join(" "));
+        let mut hits: Vec<Hit> = self
+            .scorer
+            .matches(&embedding)
+            .into_iter()
+            .filter(|m| game.is_none_or(|g| corpus.passages[m.id as usize].game == g))
+            .take(RERANK_DEPTH)
+            .map(|m| {
+                let idx = m.id as usize;
+                let coverage = self.coverage(corpus, idx, groups);
+                let prior = self.rule_order[idx]
+                    .map_or(1.0, |n| 1.0 + RULE_ORDER_PRIOR / (1.0 + f32::from(n)));
+                tracing::trace!(id = %corpus.passages[idx].id, score = m.score, coverage, prior, "candidate");
+                Hit {
+                    passage: idx,
+                    score: m.score * prior * (RERANK_FLOOR + coverage),
+                    coverage,
+                    highlight: String::new(),
+                    via: None,
+                }
+            })
+            .collect();
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.passage.cmp(&b.passage)));
+        hits
+    }
+
+    /// Share of the groups' weight found in the passage or its parent item.
+    fn coverage(&self, corpus: &Corpus, idx: PassageIdx, groups: &[Group]) -> f32 {
+        let total: f32 = groups.iter().map(|g| g.weight).sum();
+        if total <= 0.0 {
+            return 0.0;
+        }
+        let tokens = &self.passage_tokens[idx];
+        let context = self.parents[idx]
+            .filter(|&p| corpus.passages[p].kind == PassageKind::Item)
+            .map(|p| &self.passage_tokens[p]);
+        let has = |a: u32| {
+            tokens.binary_search(&a).is_ok() || context.is_some_and(|c| c.binary_search(&a).is_ok())
+        };
+        groups
+            .iter()
+            .map(|g| g.weight * g.matched(has))
+            .sum::<f32>()
+            / total
+    }
+
+    /// Replaces glossary entries that point to a rule ("See rule 702.19")
+    /// with that rule, keeping the entry as context, and a bare heading
+    /// ("702.19 Trample") with its best-ranked rule; drops repeats.
+    fn follow_stubs(&self, corpus: &Corpus, ranked: &[Hit], limit: usize) -> Vec<Hit> {
+        let rank_of = |i: PassageIdx| ranked.iter().position(|h| h.passage == i);
+        let mut out: Vec<Hit> = Vec::with_capacity(limit);
+        for h in ranked {
+            let mut h = h.clone();
+            if let Some(target) = self.stub_target[h.passage] {
+                h.via = Some(h.passage);
+                h.passage = target;
+            }
+            if is_bare_heading(corpus, h.passage) {
+                let kids = &corpus.passages[h.passage].children;
+                let best = kids
                     .iter()
-                    .map(|o| o.iter().map(|&a| self.words[a as usize].as_str()).collect())
-                    .collect();
-                tracing::trace!(?alts, weight = g.weight, "query term group");
+                    .copied()
+                    .min_by_key(|&c| (rank_of(c).unwrap_or(usize::MAX), c));
+                if let Some(c) = best {
+                    h.passage = c;
+                    h.coverage = h.coverage.max(self_coverage(ranked, c));
+                }
             }
-        }
-        // A question about things no indexed rule mentions is not answered by
-        // a passage that shares its other words ("fatigue damage").
-        let unknown = groups.iter().filter(|g| g.options.is_empty()).count();
-        let known = groups.len() - unknown;
-        if unknown > MAX_UNKNOWN_WORDS || (unknown > 0 && known < MIN_KNOWN_WITH_UNKNOWN) {
-            return empty;
-        }
-        let mut hits = Vec::new();
-        let mut best = None;
-        for m in self.scorer.matches(&embedding) {
-            let idx = m.id as usize;
-            let p = &corpus.passages[idx];
-            if game.as_deref().is_some_and(|g| p.game != g) {
-                continue;
+            match out.iter_mut().find(|o| o.passage == h.passage) {
+                Some(o) => o.via = o.via.or(h.via),
+                None => out.push(h),
             }
-            let tokens = &self.passage_tokens[idx];
-            let context = self.parents[idx]
-                .filter(|&p| corpus.passages[p].kind == PassageKind::Item)
-                .map(|p| &self.passage_tokens[p]);
-            let has = |a: u32| {
-                tokens.binary_search(&a).is_ok()
-                    || context.is_some_and(|c| c.binary_search(&a).is_ok())
-            };
-            let covered: f32 = groups.iter().map(|g| g.weight * g.matched(has)).sum();
-            let coverage = covered / total_weight;
-            let top = *best.get_or_insert(m.score);
-            tracing::trace!(id = %p.id, score = m.score, coverage, "candidate");
-            if coverage < MIN_COVERAGE || m.score < top * 0.25 {
-                continue;
-            }
-            hits.push(Hit {
-                passage: idx,
-                score: m.score,
-                coverage,
-                highlight: String::new(),
-            });
-            if hits.len() >= limit {
+            if out.len() >= limit {
                 break;
             }
         }
-        for h in &mut hits {
-            h.highlight = self.highlight(&corpus.passages[h.passage].text, &groups);
-        }
-        SearchOutcome { hits, ..empty }
-    }
-
-    /// Turns the question into weighted term groups, expanding glossary
-    /// phrases and repairing typos against the vocabulary.
-    fn query_groups(&self, text: &str, game: Option<&str>) -> (Vec<Group>, Vec<(String, String)>) {
-        let words: Vec<String> = text
-            .split(' ')
-            .filter(|w| !w.is_empty())
-            .map(str::to_string)
-            .collect();
-        let mut consumed = vec![false; words.len()];
-        let mut groups = Vec::new();
-        let mut corrections = Vec::new();
-        let phrases = match game {
-            Some(g) => self.synonyms.get(g).map_or(&[][..], Vec::as_slice),
-            None => self.synonyms_all.as_slice(),
-        };
-        // Glossary phrases, longest first, each word used once.
-        for (key, expansion) in phrases {
-            if key.len() > words.len() {
-                continue;
-            }
-            for start in 0..=words.len() - key.len() {
-                if consumed[start..start + key.len()].iter().any(|&c| c)
-                    || words[start..start + key.len()] != key[..]
-                {
-                    continue;
-                }
-                // Without a game, expand only slang the rules do not all use.
-                let key_ids = self.term_ids(&key.join(" "));
-                let key_tokens = self.analyzer.tokens(&key.join(" "));
-                if game.is_none() && !key_tokens.is_empty() && key_ids.len() == key_tokens.len() {
-                    continue;
-                }
-                consumed[start..start + key.len()]
-                    .iter_mut()
-                    .for_each(|c| *c = true);
-                let mut options: Vec<Vec<u32>> = Vec::new();
-                if !key_ids.is_empty() && key_ids.len() == key_tokens.len() {
-                    options.push(key_ids);
-                }
-                for e in expansion {
-                    let ids = self.term_ids(e);
-                    if !ids.is_empty() && !options.contains(&ids) {
-                        options.push(ids);
-                    }
-                }
-                let weight = self.group_weight(&options);
-                groups.push(Group { options, weight });
-            }
-        }
-        for (i, raw) in words.iter().enumerate() {
-            let Some(w) = analyze::strip_contraction(raw) else {
-                continue;
-            };
-            if consumed[i] || analyze::is_question_filler(w) {
-                continue;
-            }
-            for token in self.analyzer.tokens(w) {
-                let mut options: Vec<Vec<u32>> = match self.vocab.get(&token) {
-                    Some(&id) => vec![vec![id]],
-                    None => Vec::new(),
-                };
-                // Inflections the stemmer keeps apart ("added"/"add", "blocker"/"blocking").
-                for v in analyze::variants(w) {
-                    for t in self.analyzer.tokens(&v) {
-                        if let Some(&id) = self.vocab.get(&t)
-                            && !options.contains(&vec![id])
-                        {
-                            options.push(vec![id]);
-                        }
-                    }
-                }
-                if options.is_empty()
-                    && let Some(id) = self.repair(&token)
-                {
-                    corrections.push((w.to_string(), self.words[id as usize].clone()));
-                    options.push(vec![id]);
-                }
-                if options.is_empty() {
-                    // A word no rule uses still counts against confidence.
-                    groups.push(Group {
-                        options,
-                        weight: self.max_idf(),
-                    });
-                } else if !groups.iter().any(|g| g.options == options) {
-                    let weight = self.group_weight(&options);
-                    groups.push(Group { options, weight });
-                }
-            }
-        }
-        (groups, corrections)
-    }
-
-    fn term_ids(&self, text: &str) -> Vec<u32> {
-        self.analyzer
-            .tokens(text)
-            .iter()
-            .filter_map(|t| self.vocab.get(t).copied())
-            .collect()
-    }
-
-    /// A group weighs as its most common token: matching any option of it is
-    /// worth no more than its easiest option.
-    fn group_weight(&self, options: &[Vec<u32>]) -> f32 {
-        options
-            .iter()
-            .flatten()
-            .map(|&a| self.idf(a))
-            .reduce(f32::min)
-            .unwrap_or(self.max_idf())
-    }
-
-    /// The closest vocabulary word within a small edit distance.
-    fn repair(&self, token: &str) -> Option<u32> {
-        let len = token.chars().count();
-        if len < 5 || token.chars().any(|c| c.is_ascii_digit()) {
-            return None;
-        }
-        let max = if len >= 8 { 2 } else { 1 };
-        let mut best: Option<(usize, u32, u32)> = None; // (distance, -df, id)
-        for (i, w) in self.words.iter().enumerate() {
-            let wl = w.chars().count();
-            if wl.abs_diff(len) > max || wl < 3 {
-                continue;
-            }
-            if let Some(d) = crate::text::edit_distance(token, w, max) {
-                let key = (d, u32::MAX - self.df[i], i as u32);
-                if best.is_none_or(|b| key < b) {
-                    best = Some(key);
-                }
-            }
-        }
-        best.map(|(_, _, id)| id)
+        out
     }
 
     /// The sentence that covers most of the question's weight.
@@ -472,6 +381,70 @@ impl Index {
         }
         best.0.trim().to_string()
     }
+}
+
+/// A lettered sub-rule ("mtg:702.33a"): rules whose letters run from the
+/// general definition to special cases.
+fn is_lettered_rule(id: &str) -> bool {
+    let b = id.as_bytes();
+    b.len() >= 2 && b[b.len() - 1].is_ascii_lowercase() && b[b.len() - 2].is_ascii_digit()
+}
+
+/// A heading with no text of its own beyond its title, above rules.
+fn is_bare_heading(corpus: &Corpus, idx: PassageIdx) -> bool {
+    let p = &corpus.passages[idx];
+    (p.text.trim().is_empty() || p.text.trim() == p.title.trim()) && !p.children.is_empty()
+}
+
+fn self_coverage(ranked: &[Hit], idx: PassageIdx) -> f32 {
+    ranked
+        .iter()
+        .find(|h| h.passage == idx)
+        .map_or(0.0, |h| h.coverage)
+}
+
+/// The one game whose slang the question uses most, if one leads.
+fn slang_game(votes: &[String]) -> Option<String> {
+    let mut counts: Vec<(usize, &String)> = Vec::new();
+    for g in votes {
+        match counts.iter_mut().find(|(_, x)| *x == g) {
+            Some(c) => c.0 += 1,
+            None => counts.push((1, g)),
+        }
+    }
+    counts.sort_by_key(|c| std::cmp::Reverse(c.0));
+    match counts.as_slice() {
+        [(_, g)] => Some((*g).clone()),
+        [(a, g), (b, _), ..] if a > b => Some((*g).clone()),
+        _ => None,
+    }
+}
+
+/// Where a glossary entry points: its first "See rule N" target, or the
+/// rule of the entry its "See Term." names; a bare heading ("702.19 Trample")
+/// gives way to its first rule.
+fn stub_target(corpus: &Corpus, idx: PassageIdx) -> Option<PassageIdx> {
+    let p = &corpus.passages[idx];
+    if p.kind != PassageKind::Glossary {
+        return None;
+    }
+    let rule_ref = |p: &crate::corpus::Passage| {
+        p.refs
+            .iter()
+            .filter_map(|r| r.target.as_deref())
+            .filter_map(|id| corpus.index_of(id))
+            .find(|&t| corpus.passages[t].kind != PassageKind::Glossary)
+    };
+    let target = rule_ref(p).or_else(|| {
+        let term = p.text.trim().strip_prefix("See ")?.trim_end_matches('.');
+        let entry = corpus.passages[p.parent?]
+            .children
+            .iter()
+            .copied()
+            .find(|&c| corpus.passages[c].title.eq_ignore_ascii_case(term))?;
+        rule_ref(&corpus.passages[entry])
+    })?;
+    Some(target)
 }
 
 /// What is indexed for a passage: its own text, its title twice and the

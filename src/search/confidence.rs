@@ -1,0 +1,95 @@
+//! How sure a search is that its first passage answers the question, decided
+//! from evidence about that passage, never from words the rules do not use.
+
+use serde::Serialize;
+
+use super::query::Query;
+use super::{Hit, Index};
+
+/// The label an `ask` reply carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Confidence {
+    /// The first passage answers the question.
+    Answer,
+    /// The closest rules; they may not answer the question.
+    Closest,
+    /// Nothing indexed is relevant; no passages.
+    None,
+}
+
+/// Thresholds, set on the tuning part of the evaluation (docs/SEARCH.md):
+/// "answer" needs the first passage to cover this share of the question's
+/// rule vocabulary, its highlighted sentence this share, no other candidate
+/// covering as much, and no English word of the question that no rule uses.
+const ANSWER_COVERAGE: f32 = 0.5;
+const ANSWER_HIGHLIGHT: f32 = 0.3;
+/// Below this coverage nothing indexed is relevant: "none".
+const RELEVANT_COVERAGE: f32 = 0.2;
+
+/// What the label is decided from: the first passage's evidence.
+#[derive(Debug, Clone, Serialize)]
+pub struct Evidence {
+    /// Share of the question's rule vocabulary (by weight) in the first
+    /// passage and its parent.
+    pub coverage: f32,
+    /// Share of it in the highlighted sentence alone.
+    pub highlight: f32,
+    /// First score over the second (1 when they tie; 10 when alone).
+    pub margin: f32,
+    /// Other candidates covering as much of the question.
+    pub rivals: usize,
+    /// Rule-vocabulary weight (summed IDF) the first passage covers.
+    pub weight: f32,
+    /// How many term groups the question has.
+    pub terms: usize,
+    /// English words of the question no rule uses: topics not indexed.
+    pub unknown_topics: usize,
+}
+
+impl Evidence {
+    pub(super) fn of(index: &Index, q: &Query, hits: &[Hit], ranked: &[Hit]) -> Option<Evidence> {
+        let first = hits.first()?;
+        let groups = &q.groups;
+        let total: f32 = groups.iter().map(|g| g.weight).sum();
+        if total <= 0.0 {
+            return None;
+        }
+        let ids = index.term_ids(&first.highlight);
+        let in_highlight: f32 = groups
+            .iter()
+            .map(|g| g.weight * g.matched(|t| ids.contains(&t)))
+            .sum();
+        let margin = hits.get(1).map_or(10.0, |s| {
+            (first.score / s.score.max(f32::EPSILON)).min(10.0)
+        });
+        let rivals = ranked
+            .iter()
+            .filter(|h| h.passage != first.passage && Some(h.passage) != first.via)
+            .filter(|h| h.coverage >= first.coverage - 0.001)
+            .count();
+        Some(Evidence {
+            rivals,
+            weight: total * first.coverage,
+            coverage: first.coverage,
+            highlight: in_highlight / total,
+            margin,
+            terms: groups.len(),
+            unknown_topics: q.unknown_topics,
+        })
+    }
+
+    pub fn label(&self) -> Confidence {
+        if self.coverage < RELEVANT_COVERAGE {
+            Confidence::None
+        } else if self.coverage >= ANSWER_COVERAGE
+            && self.highlight >= ANSWER_HIGHLIGHT
+            && self.rivals == 0
+            && self.unknown_topics == 0
+        {
+            Confidence::Answer
+        } else {
+            Confidence::Closest
+        }
+    }
+}

@@ -1,0 +1,233 @@
+//! A question → weighted term groups: game names removed, glossary phrases
+//! expanded, inflections matched, typos repaired. Words no rule uses weigh
+//! nothing: they neither rank nor veto.
+
+use super::analyze::{self, Word};
+use super::{Index, english};
+
+/// One thing the question asks about: a word, or a glossary phrase. Any one
+/// option satisfies it; an option is a set of tokens that must all appear
+/// ("tapped units" → `exhausted units`).
+#[derive(Debug)]
+pub(super) struct Group {
+    pub options: Vec<Vec<u32>>,
+    pub weight: f32,
+}
+
+impl Group {
+    /// Share of the group found among `has` (the best option's share).
+    pub fn matched(&self, has: impl Fn(u32) -> bool) -> f32 {
+        self.options
+            .iter()
+            .map(|o| o.iter().filter(|&&t| has(t)).count() as f32 / o.len().max(1) as f32)
+            .fold(0.0, f32::max)
+    }
+
+    pub fn tokens(&self) -> impl Iterator<Item = u32> + '_ {
+        self.options.iter().flatten().copied()
+    }
+}
+
+/// A question as the index understands it.
+#[derive(Debug, Default)]
+pub(super) struct Query {
+    pub groups: Vec<Group>,
+    /// Typos repaired: (as typed, as understood).
+    pub corrections: Vec<(String, String)>,
+    /// Words no indexed rule uses (weight 0).
+    pub ignored: Vec<String>,
+    /// How many of them are English words written in lower case: topics the
+    /// rules do not index ("fatigue", "dice"), unlike names, numbers and chat.
+    pub unknown_topics: usize,
+    /// Games whose slang the question uses (one entry per phrase and game).
+    pub slang_of: Vec<String>,
+}
+
+impl Index {
+    /// Removes every game name from the question; returns the game named
+    /// first (longest names win) and the remaining words.
+    pub(super) fn strip_game_names(&self, mut words: Vec<Word>) -> (Option<String>, Vec<Word>) {
+        let mut found: Option<(usize, String)> = None;
+        for (alias, game) in &self.aliases {
+            while let Some(pos) = words
+                .windows(alias.len())
+                .position(|w| w.iter().zip(alias).all(|(a, b)| a.text == *b))
+            {
+                if found.as_ref().is_none_or(|(p, _)| pos < *p) {
+                    found = Some((pos, game.clone()));
+                }
+                words.drain(pos..pos + alias.len());
+            }
+        }
+        (found.map(|(_, g)| g), words)
+    }
+
+    pub(super) fn query(&self, words: &[Word], game: Option<&str>) -> Query {
+        let mut consumed = vec![false; words.len()];
+        let mut q = Query::default();
+        self.glossary_groups(words, game, &mut consumed, &mut q);
+        for (i, word) in words.iter().enumerate() {
+            let Some(w) = analyze::strip_contraction(&word.text) else {
+                continue;
+            };
+            if consumed[i] || analyze::is_question_filler(w) {
+                continue;
+            }
+            for token in self.analyzer.tokens(w) {
+                let mut options = self.word_options(w, &token);
+                if options.is_empty()
+                    && let Some(id) = self
+                        .repairable(word, w)
+                        .then(|| self.repair(&token))
+                        .flatten()
+                {
+                    q.corrections
+                        .push((w.to_string(), self.words[id as usize].clone()));
+                    options.push(vec![id]);
+                }
+                if options.is_empty() {
+                    q.ignored.push(w.to_string());
+                    if !word.proper && w.len() >= 3 && english::is_word(w) {
+                        q.unknown_topics += 1;
+                    }
+                } else if !q.groups.iter().any(|g| g.options == options) {
+                    let weight = self.group_weight(&options);
+                    q.groups.push(Group { options, weight });
+                }
+            }
+        }
+        q
+    }
+
+    /// Glossary phrases, longest first, each word used once.
+    fn glossary_groups(
+        &self,
+        words: &[Word],
+        game: Option<&str>,
+        consumed: &mut [bool],
+        q: &mut Query,
+    ) {
+        let phrases = match game {
+            Some(g) => self.synonyms.get(g).map_or(&[][..], Vec::as_slice),
+            None => self.synonyms_all.as_slice(),
+        };
+        for (key, expansion) in phrases {
+            if key.len() > words.len() {
+                continue;
+            }
+            for start in 0..=words.len() - key.len() {
+                let span = start..start + key.len();
+                if consumed[span.clone()].iter().any(|&c| c)
+                    || !words[span.clone()]
+                        .iter()
+                        .zip(key)
+                        .all(|(w, k)| w.text == *k)
+                {
+                    continue;
+                }
+                // Without a game, expand only slang the rules do not all use.
+                let key_ids = self.term_ids(&key.join(" "));
+                let key_tokens = self.analyzer.tokens(&key.join(" "));
+                let key_indexed = !key_tokens.is_empty() && key_ids.len() == key_tokens.len();
+                if game.is_none() && key_indexed {
+                    continue;
+                }
+                consumed[span].iter_mut().for_each(|c| *c = true);
+                if game.is_none() {
+                    q.slang_of.extend(self.slang_games(key));
+                }
+                let mut options: Vec<Vec<u32>> = Vec::new();
+                if key_indexed {
+                    options.push(key_ids);
+                }
+                for e in expansion {
+                    let ids = self.term_ids(e);
+                    if !ids.is_empty() && !options.contains(&ids) {
+                        options.push(ids);
+                    }
+                }
+                if options.is_empty() {
+                    q.ignored.push(key.join(" "));
+                    continue;
+                }
+                let weight = self.group_weight(&options);
+                q.groups.push(Group { options, weight });
+            }
+        }
+    }
+
+    /// The games whose glossary has this phrase.
+    fn slang_games<'a>(&'a self, key: &'a [String]) -> impl Iterator<Item = String> + 'a {
+        self.synonyms
+            .iter()
+            .filter(move |(_, list)| list.iter().any(|(k, _)| k == key))
+            .map(|(g, _)| g.clone())
+    }
+
+    /// The indexed token and inflections the stemmer keeps apart
+    /// ("added"/"add", "blocker"/"blocking").
+    fn word_options(&self, word: &str, token: &str) -> Vec<Vec<u32>> {
+        let mut options: Vec<Vec<u32>> = match self.vocab.get(token) {
+            Some(&id) => vec![vec![id]],
+            None => Vec::new(),
+        };
+        for v in analyze::variants(word) {
+            for t in self.analyzer.tokens(&v) {
+                if let Some(&id) = self.vocab.get(&t)
+                    && !options.contains(&vec![id])
+                {
+                    options.push(vec![id]);
+                }
+            }
+        }
+        options
+    }
+
+    /// Only a word that is no English word, has no digit and is not a name
+    /// written with a capital inside a sentence is a typo.
+    fn repairable(&self, word: &Word, text: &str) -> bool {
+        !word.proper && !text.chars().any(|c| c.is_ascii_digit()) && !english::is_word(text)
+    }
+
+    pub(super) fn term_ids(&self, text: &str) -> Vec<u32> {
+        self.analyzer
+            .tokens(text)
+            .iter()
+            .filter_map(|t| self.vocab.get(t).copied())
+            .collect()
+    }
+
+    /// A group weighs as its most common token: matching any option of it is
+    /// worth no more than its easiest option.
+    fn group_weight(&self, options: &[Vec<u32>]) -> f32 {
+        options
+            .iter()
+            .flatten()
+            .map(|&a| self.idf(a))
+            .reduce(f32::min)
+            .unwrap_or(0.0)
+    }
+
+    /// The closest vocabulary word within a small edit distance.
+    fn repair(&self, token: &str) -> Option<u32> {
+        let len = token.chars().count();
+        if len < 5 {
+            return None;
+        }
+        let max = if len >= 8 { 2 } else { 1 };
+        let mut best: Option<(usize, u32, u32)> = None; // (distance, -df, id)
+        for (i, w) in self.words.iter().enumerate() {
+            let wl = w.chars().count();
+            if wl.abs_diff(len) > max || wl < 3 {
+                continue;
+            }
+            if let Some(d) = crate::text::edit_distance(token, w, max) {
+                let key = (d, u32::MAX - self.df[i], i as u32);
+                if best.is_none_or(|b| key < b) {
+                    best = Some(key);
+                }
+            }
+        }
+        best.map(|(_, _, id)| id)
+    }
+}
