@@ -150,21 +150,17 @@ impl ReactionDef {
         }
     }
 
-    /// Whether the trigger is "attacked", which the engine checks itself.
-    pub fn on_attacked(&self) -> bool {
-        match self {
-            ReactionDef::Full {
-                trigger: Some(t), ..
-            } => matches!(fold(t).as_str(), "attacked" | "targetedbyanattack"),
-            _ => false,
-        }
-    }
-
     pub fn trigger(&self) -> Option<&str> {
         match self {
             ReactionDef::Full { trigger, .. } => trigger.as_deref(),
             ReactionDef::Name(_) => None,
         }
+    }
+
+    /// Whether the trigger is "attacked", which the engine checks itself.
+    pub fn on_attacked(&self) -> bool {
+        let t = self.trigger().map(fold).unwrap_or_default();
+        matches!(t.as_str(), "attacked" | "targetedbyanattack")
     }
 }
 
@@ -215,9 +211,10 @@ impl Board {
 
     /// The fighters of a player that can still be activated (13.0).
     pub fn ready(&self, p: usize) -> Vec<&str> {
-        let fs = &self.players[p].fighters;
-        let ok = fs.iter().filter(|f| f.counter != Counter::Double);
-        ok.map(|f| f.name.as_str()).collect()
+        let fs = self.players[p].fighters.iter();
+        fs.filter(|f| f.counter != Counter::Double)
+            .map(|f| f.name.as_str())
+            .collect()
     }
 
     pub fn can_activate(&self, p: usize) -> bool {
@@ -260,66 +257,54 @@ pub fn check_pos(p: &Pos, path: &str) -> Result<(), BoardError> {
     check_inches(p[1], &format!("{path}[1]"), "y")
 }
 
+/// Names present, not too long, and unique (case and punctuation aside).
+fn unique<'a>(
+    items: impl Iterator<Item = (String, &'a str)>,
+    what: &str,
+) -> Result<(), BoardError> {
+    let mut seen = Vec::new();
+    for (path, n) in items {
+        check_name(n, &path)?;
+        let e = format!("two {what}s are called '{n}'; give each its own name (e.g. '{n} 2')");
+        check(!seen.contains(&fold(n)), path, e)?;
+        seen.push(fold(n));
+    }
+    Ok(())
+}
+
 /// Checks sizes, numbers and unique names, and writes every name reference
 /// (`turn`, `first_to_pass`, `last_action`, `visible`) in the board's own
 /// spelling. In the Action Phase, whose turn it is must be stated: `turn`,
 /// or `first_turn: true` with `first_to_pass` (13.0).
 pub fn validate(b: &mut Board) -> Result<(), BoardError> {
-    check(
-        !b.players.is_empty(),
-        "players",
-        "the board needs at least one player",
-    )?;
-    check(
-        b.players.len() <= MAX_PLAYERS,
-        "players",
-        format!(
-            "{} players is more than this engine accepts ({MAX_PLAYERS})",
-            b.players.len()
-        ),
-    )?;
+    let (n, ids) = (b.players.len(), b.ids());
+    let e =
+        format!("a board has 1 to {MAX_PLAYERS} players and at most {MAX_FIGHTERS} fighters each");
+    let sizes = (1..=MAX_PLAYERS).contains(&n) && ids.len() <= n * MAX_FIGHTERS;
+    check(sizes, "players", e)?;
     check(b.round >= 1, "round", "rounds count from 1")?;
-    let (mut players, mut fighters) = (Vec::new(), Vec::new());
-    for (pi, p) in b.players.iter().enumerate() {
-        let pp = format!("players[{pi}]");
-        check_name(&p.name, &format!("{pp}.name"))?;
+    let players = b.players.iter().enumerate();
+    unique(
+        players.map(|(i, p)| (format!("players[{i}].name"), p.name.as_str())),
+        "player",
+    )?;
+    let path = |(p, f): Fid| format!("players[{p}].fighters[{f}]");
+    unique(
+        ids.iter()
+            .map(|i| (path(*i) + ".name", b.fighter(*i).name.as_str())),
+        "fighter",
+    )?;
+    for (id, f) in ids.iter().map(|i| (*i, b.fighter(*i))) {
+        let ok = f.movement.is_finite() && (0.0..=100.0).contains(&f.movement);
         check(
-            !players.contains(&fold(&p.name)),
-            format!("{pp}.name"),
-            format!("two players are called '{}'", p.name),
+            ok,
+            path(id) + ".movement",
+            "Movement must be between 0 and 100 inches",
         )?;
-        players.push(fold(&p.name));
-        check(
-            p.fighters.len() <= MAX_FIGHTERS,
-            format!("{pp}.fighters"),
-            format!(
-                "{} has {} fighters; the limit is {MAX_FIGHTERS}",
-                p.name,
-                p.fighters.len()
-            ),
-        )?;
-        for (fi, f) in p.fighters.iter().enumerate() {
-            let fp = format!("{pp}.fighters[{fi}]");
-            check_name(&f.name, &format!("{fp}.name"))?;
-            check(
-                !fighters.contains(&fold(&f.name)),
-                format!("{fp}.name"),
-                format!(
-                    "two fighters are called '{}'; give each fighter its own name (e.g. '{} 2')",
-                    f.name, f.name
-                ),
-            )?;
-            fighters.push(fold(&f.name));
-            check(
-                f.movement.is_finite() && (0.0..=100.0).contains(&f.movement),
-                format!("{fp}.movement"),
-                "Movement must be between 0 and 100 inches",
-            )?;
-            check_pos(&f.position, &format!("{fp}.position"))?;
-            let named = f.attacks.iter().chain(&f.actions).map(String::as_str);
-            for n in named.chain(f.reactions.iter().map(ReactionDef::name)) {
-                check_name(n, &fp)?;
-            }
+        check_pos(&f.position, &(path(id) + ".position"))?;
+        let named = f.attacks.iter().chain(&f.actions).map(String::as_str);
+        for n in named.chain(f.reactions.iter().map(ReactionDef::name)) {
+            check_name(n, &path(id))?;
         }
     }
     spell_names(b)?;
@@ -328,19 +313,13 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
         && let Some(first) = b.first_to_pass.clone()
     {
         let t = b.turn.get_or_insert_with(|| first.clone()).clone();
-        check(
-            t == first,
-            "turn",
-            format!("this is the first turn of the Action Phase (`first_turn`), which {first} takes as first to pass in the Channelling Phase, but the board says it is {t}'s turn"),
-        )
-        .map_err(|e| e.with_rule(PHASE))?;
+        let e = format!(
+            "this is the first turn of the Action Phase (`first_turn`), which {first} takes as first to pass in the Channelling Phase, but the board says it is {t}'s turn"
+        );
+        check(t == first, "turn", e).map_err(|e| e.with_rule(PHASE))?;
     }
-    check(
-        b.phase != Phase::Action || b.turn.is_some(),
-        "turn",
-        "say whose `turn` it is in the Action Phase, or, if no turn has been taken yet, `first_turn: true` with `first_to_pass` (the player who was first to pass in the Channelling Phase takes the first turn)",
-    )
-    .map_err(|e| e.with_rule(PHASE))
+    let e = "say whose `turn` it is in the Action Phase, or, if no turn has been taken yet, `first_turn: true` with `first_to_pass` (the player who was first to pass in the Channelling Phase takes the first turn)";
+    check(b.phase != Phase::Action || b.turn.is_some(), "turn", e).map_err(|e| e.with_rule(PHASE))
 }
 
 /// `turn`, `first_to_pass`, `last_action` and `visible` in the board's spelling.

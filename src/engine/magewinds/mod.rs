@@ -116,8 +116,8 @@ impl Game for Magewinds {
         procedure::run(b, play, cx)
     }
 
-    fn play_reads(play: &Play) -> &'static [&'static str] {
-        play.reads()
+    fn play_reads(_: &Play) -> &'static [&'static str] {
+        plays::READS
     }
 
     /// No result: the indexed text ends with the Action Phase and the board

@@ -190,11 +190,7 @@ fn reaction(b: &Board, ws: &[&str], path: &str) -> Result<Reaction, BoardError> 
     let make = |fighter: &str, react: &str| Reaction {
         react: react.to_string(),
         fighter: fighter.to_string(),
-        player: None,
-        step: None,
-        step_to: None,
-        free: false,
-        trigger_met: None,
+        ..Reaction::default()
     };
     let mut fallback = None;
     for k in (1..ws.len()).rev() {

@@ -65,7 +65,7 @@ pub struct Activation {
 }
 
 /// A reaction (13.3).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Reaction {
     /// The reaction made (one of the fighter's `reactions`).
@@ -109,15 +109,23 @@ impl<'de> Deserialize<'de> for Play {
                 ));
             }
         };
-        read.map_err(|e| match e.path().to_string().as_str() {
-            "." => D::Error::custom(e.inner()),
-            path => D::Error::custom(format!("{path}: {}", e.inner())),
-        })
+        let at = |p: String| {
+            if p == "." {
+                String::new()
+            } else {
+                format!("{p}: ")
+            }
+        };
+        read.map_err(|e| D::Error::custom(format!("{}{}", at(e.path().to_string()), e.inner())))
     }
 }
 
-const ACTIVATION_FIELDS: &[&str] = &[
+/// Every field of either kind of play: the procedure reads them all (a
+/// field of the other kind is refused when the play is read).
+pub const READS: &[&str] = &[
     "activate",
+    "react",
+    "fighter",
     "player",
     "action",
     "distance",
@@ -129,23 +137,5 @@ const ACTIVATION_FIELDS: &[&str] = &[
     "free",
     "visible",
     "reactions",
-];
-const REACTION_FIELDS: &[&str] = &[
-    "react",
-    "fighter",
-    "player",
-    "step",
-    "step_to",
-    "free",
     "trigger_met",
 ];
-
-impl Play {
-    /// The fields the procedure reads.
-    pub fn reads(&self) -> &'static [&'static str] {
-        match self {
-            Play::Activate(_) => ACTIVATION_FIELDS,
-            Play::React(_) => REACTION_FIELDS,
-        }
-    }
-}

@@ -90,6 +90,7 @@ fn illegal(cx: &mut Cx, rule: &str, path: &str, msg: String) -> Result<(), Stop>
 /// `pi`'s own turn ends for want of fighters. None: the phase ended.
 fn pass_turn_from(b: &mut Board, pi: usize, ended: bool, cx: &mut Cx) -> Option<usize> {
     let n = b.players.len();
+    b.first_turn = false;
     let turn_ends = |q: usize, cx: &mut Cx| {
         let text = format!(
             "{} has no fighters remaining that can be activated, so their turn ends.",
@@ -213,15 +214,16 @@ fn give_counter(b: &mut Board, id: Fid, free: Option<&str>, cx: &mut Cx) {
         }
         return;
     }
-    let (n, had, gets) = match f.counter {
-        Counter::None => (1, "had no action counter", "a single"),
-        _ => (2, "already had a single action counter", "a double"),
+    let (n, had, gets, now) = match f.counter {
+        Counter::None => (1, "had no action counter", "a single", Counter::Single),
+        _ => (
+            2,
+            "already had a single action counter",
+            "a double",
+            Counter::Double,
+        ),
     };
-    f.counter = if n == 1 {
-        Counter::Single
-    } else {
-        Counter::Double
-    };
+    f.counter = now;
     let text = format!("{name} has made an action and {had}: it gets {gets} action counter.");
     cx.step(PHASE, text).num("action counters", n);
 }
@@ -274,22 +276,15 @@ fn action_kind(a: &Activation) -> Result<Kind, BoardError> {
 /// ended, the first turn) on the way.
 fn may_activate(b: &mut Board, a: &Activation, id: Fid, cx: &mut Cx) -> Result<bool, Stop> {
     let (fname, owner) = who(b, id);
-    let turn = match b.phase {
-        Phase::Action => b.turn_seat().and_then(|t| {
-            if b.can_activate(t) {
-                Some(t)
-            } else {
-                pass_turn_from(b, t, true, cx)
-            }
-        }),
-        _ => None,
-    };
+    // A turn player with nothing left to activate: their turn ends first.
+    let turn = b.turn_seat().filter(|_| b.phase == Phase::Action);
+    let turn = turn.and_then(|t| {
+        b.can_activate(t)
+            .then_some(t)
+            .or_else(|| pass_turn_from(b, t, true, cx))
+    });
     let Some(turn) = turn else {
-        let rule = if b.phase == Phase::Channelling {
-            PHASE
-        } else {
-            END
-        };
+        let rule = [END, PHASE][usize::from(b.phase == Phase::Channelling)];
         cx.error(rule, "phase", "the Action Phase is not under way (the board is in the Channelling Phase, or no fighter can be activated any more): fighters are activated only in the Action Phase; move on with `match advance`");
         return Ok(false);
     };
@@ -363,7 +358,6 @@ fn activation(b: &mut Board, a: &Activation, cx: &mut Cx) -> Result<(), Stop> {
     reactions_during(b, a, cx)?;
     let free = "the board marks this action free; the rule that makes it free (a card or ability) is outside the indexed text";
     give_counter(b, id, a.free.then_some(free), cx);
-    b.first_turn = false;
     pass_turn_from(b, id.0, false, cx);
     Ok(())
 }
