@@ -21,6 +21,7 @@ use crate::engine::kit::names;
 use crate::engine::kit::notation::{self as lex, clauses, list, split_word, strip_word, unquote};
 use crate::text::fold;
 
+const USAGE: &str = "start with `activate <fighter> ...` or `react <fighter> <reaction>`";
 const ACTIONS: [&str; 4] = ["move", "attack", "guard", "action"];
 const CLAUSES: [&str; 8] = [
     "step",
@@ -88,10 +89,7 @@ fn fighter_name(b: &Board, typed: &str, path: &str) -> Result<String, BoardError
 pub fn parse(line: &str, b: &Board) -> Result<Play, BoardError> {
     let parts = clauses(line);
     let Some((head, rest)) = parts.split_first() else {
-        return Err(err(
-            "play",
-            "empty play; start with `activate <fighter> ...` or `react <fighter> <reaction>`",
-        ));
+        return Err(err("play", format!("empty play; {USAGE}")));
     };
     let (speaker, head) = lex::speaker(head, &b.names())?;
     let ws = words(head);
@@ -101,12 +99,7 @@ pub fn parse(line: &str, b: &Board) -> Result<Play, BoardError> {
             Play::React(reaction(b, r, "play.react")?)
         }
         _ => {
-            return Err(err(
-                "play",
-                format!(
-                    "'{head}' is not a play; start with `activate <fighter> ...` or `react <fighter> <reaction>`"
-                ),
-            ));
+            return Err(err("play", format!("'{head}' is not a play; {USAGE}")));
         }
     };
     if let Some(s) = speaker {
@@ -261,13 +254,11 @@ fn clause(b: &Board, play: &mut Play, c: &str) -> Result<(), BoardError> {
             a.reactions.get_or_insert_with(Vec::new);
         }
         (k, _) => {
-            return Err(err(
-                "play",
-                format!(
-                    "clause '{k}' is not understood here; clauses are: {} (`trigger` after `react`; `visible` and `reaction` after `activate`)",
-                    CLAUSES.join(", ")
-                ),
-            ));
+            let clauses = CLAUSES.join(", ");
+            let e = format!(
+                "clause '{k}' is not understood here; clauses are: {clauses} (`trigger` after `react`; `visible` and `reaction` after `activate`)"
+            );
+            return Err(err("play", e));
         }
     }
     Ok(())

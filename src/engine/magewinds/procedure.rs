@@ -103,10 +103,8 @@ fn pass_turn_from(b: &mut Board, pi: usize, ended: bool, cx: &mut Cx) -> Option<
     }
     for q in (1..=n).map(|k| (pi + k) % n) {
         if b.can_activate(q) {
-            let st = cx.step(
-                PHASE,
-                format!("Players take it in turns: it is now {}'s turn.", b.name(q)),
-            );
+            let text = format!("Players take it in turns: it is now {}'s turn.", b.name(q));
+            let st = cx.step(PHASE, text);
             if n > 2 {
                 st.assume("with more than two players, turns go round in the order the board lists the players (the indexed text does not say)");
             }
@@ -133,10 +131,8 @@ pub fn end_phase(b: &mut Board, say: bool, cx: &mut Cx) {
         .collect();
     if !guarded.is_empty() {
         let list = guarded.join(", ");
-        cx.step(
-            GUARD,
-            format!("Guard lasts until the end of the Action Phase: it ends for {list}."),
-        );
+        let text = format!("Guard lasts until the end of the Action Phase: it ends for {list}.");
+        cx.step(GUARD, text);
     }
 }
 
@@ -205,10 +201,8 @@ fn give_counter(b: &mut Board, id: Fid, free: Option<&str>, cx: &mut Cx) {
     let f = b.fighter_mut(id);
     let name = f.name.clone();
     if let Some(why) = free {
-        let st = cx.step(
-            FREE,
-            format!("The action is free: no action counter is placed or flipped on {name}."),
-        );
+        let text = format!("The action is free: no action counter is placed or flipped on {name}.");
+        let st = cx.step(FREE, text);
         if !why.is_empty() {
             st.assume(why);
         }
@@ -251,11 +245,8 @@ fn action_kind(a: &Activation) -> Result<Kind, BoardError> {
         }
         _ => Kind::Other(named.to_string()),
     };
-    let (mv, atk, other) = (
-        kind == Kind::Move,
-        kind == Kind::Attack,
-        matches!(kind, Kind::Other(_)),
-    );
+    let (mv, atk) = (kind == Kind::Move, kind == Kind::Attack);
+    let other = matches!(kind, Kind::Other(_));
     let misplaced = [
         ("distance", a.distance.is_some() && !mv),
         ("to", a.to.is_some() && !mv),
@@ -292,13 +283,12 @@ fn may_activate(b: &mut Board, a: &Activation, id: Fid, cx: &mut Cx) -> Result<b
         let first = b.name(turn);
         cx.step(PHASE, format!("The first turn of the Action Phase is taken by {first}, who was first to pass in the Channelling Phase."));
     }
-    let author = a
-        .player
-        .as_ref()
-        .map(|p| b.seat(p, "play.player"))
-        .transpose()?;
-    if let Some(pi) = author.filter(|pi| *pi != id.0) {
-        let pn = b.name(pi);
+    let author = match &a.player {
+        Some(p) => b.seat(p, "play.player")?,
+        None => id.0,
+    };
+    if author != id.0 {
+        let pn = b.name(author);
         cx.error(PHASE, "play.player", format!("{pn} cannot activate {fname}: it is {owner}'s fighter, and on your turn you choose one of your own fighters"));
     } else if id.0 != turn {
         let tn = b.name(turn);
@@ -320,18 +310,15 @@ fn activation(b: &mut Board, a: &Activation, cx: &mut Cx) -> Result<(), Stop> {
     cx.step(PHASE, format!("On {owner}'s turn, {owner} activates {fname} (which has {counter}); it may make one action."))
         .chose(&owner, format!("activate {fname}"));
     if std::mem::take(&mut b.fighter_mut(id).guard) {
-        cx.step(
-            GUARD,
-            format!("{fname}'s Guard lasts only until its next activation: it ends now, unused."),
-        );
+        let text =
+            format!("{fname}'s Guard lasts only until its next activation: it ends now, unused.");
+        cx.step(GUARD, text);
     }
     if !matches!(kind, Kind::Other(_)) {
-        cx.step(
-            UNIVERSAL,
-            format!(
-                "{kind:?} is a universal action: it is available to all fighters, {fname} included."
-            ),
+        let text = format!(
+            "{kind:?} is a universal action: it is available to all fighters, {fname} included."
         );
+        cx.step(UNIVERSAL, text);
     }
     let step = step_of(b, id, a.step, a.step_to, "play")?;
     let step_at = step.as_ref().map(|s| s.2.clone());
@@ -371,14 +358,10 @@ fn move_action(
 ) -> Result<(), Stop> {
     let (name, owner) = who(b, id);
     if let Some(at) = step_at {
-        return illegal(
-            cx,
-            MOVE,
-            &at,
-            format!(
-                "{name} is making a Move action: do not make a step move as part of this action"
-            ),
+        let e = format!(
+            "{name} is making a Move action: do not make a step move as part of this action"
         );
+        return illegal(cx, MOVE, &at, e);
     }
     distance(a.distance, "play.distance")?;
     a.to.map(|t| check_pos(&t, "play.to")).transpose()?;
@@ -401,11 +384,7 @@ fn move_action(
         })
         .min_by(|x, y| x.0.total_cmp(&y.0));
     let within = nearest.as_ref().filter(|(d, _)| *d <= 1.0 + EPS);
-    let allowance = if within.is_some() {
-        (movement - 2.0).max(0.0)
-    } else {
-        movement
-    };
+    let allowance = within.map_or(movement, |_| (movement - 2.0).max(0.0));
     let (m, al) = (inches(movement), inches(allowance));
     let st = match within {
         Some((d, enemy)) => cx.step(MOVE, format!("{name} begins the Move within 1\" of an enemy fighter ({enemy}, {} away): it may only move its Movement {m} minus 2 = {al}.", inches(*d))),
@@ -420,20 +399,12 @@ fn move_action(
     }
     st.assume(MEASURE);
     if moved > allowance + EPS {
-        let at = if a.distance.is_some() {
-            "play.distance"
-        } else {
-            "play.to"
-        };
-        return illegal(
-            cx,
-            MOVE,
-            at,
-            format!(
-                "{name} may move at most {al} on this Move, but moves {}",
-                inches(moved)
-            ),
+        let at = a.distance.map_or("play.to", |_| "play.distance");
+        let e = format!(
+            "{name} may move at most {al} on this Move, but moves {}",
+            inches(moved)
         );
+        return illegal(cx, MOVE, at, e);
     }
     let st = match a.to {
         Some(t) => {
@@ -480,24 +451,16 @@ fn attack_action(b: &mut Board, id: Fid, a: &Activation, cx: &mut Cx) -> Result<
     let refs: Vec<&str> = attacks.iter().map(String::as_str).collect();
     let attack = match (&a.attack, refs.as_slice()) {
         (_, []) => {
-            return illegal(
-                cx,
-                ATTACK,
-                "play.attack",
-                format!(
-                    "{name} has no attacks listed on the board (`attacks`), so it has no attack available"
-                ),
+            let e = format!(
+                "{name} has no attacks listed on the board (`attacks`), so it has no attack available"
             );
+            return illegal(cx, ATTACK, "play.attack", e);
         }
         (Some(t), _) => match names::resolve(t, &refs, "attack") {
             Ok(x) => x.to_string(),
             Err(e) => {
-                return illegal(
-                    cx,
-                    ATTACK,
-                    "play.attack",
-                    format!("{name}: {e} (not available to this fighter)"),
-                );
+                let e = format!("{name}: {e} (not available to this fighter)");
+                return illegal(cx, ATTACK, "play.attack", e);
             }
         },
         (None, [one]) => one.to_string(),
@@ -526,12 +489,8 @@ fn attack_action(b: &mut Board, id: Fid, a: &Activation, cx: &mut Cx) -> Result<
     };
     let tname = b.fighter(target).name.clone();
     if target == id {
-        return illegal(
-            cx,
-            ATTACK,
-            "play.target",
-            format!("{name} cannot attack itself: the target excludes the attacker"),
-        );
+        let e = format!("{name} cannot attack itself: the target excludes the attacker");
+        return illegal(cx, ATTACK, "play.target", e);
     }
     // Visibility (16.0 is not indexed): the play's list, else the board's.
     let (vis, src, at) = match &a.visible {
@@ -543,14 +502,10 @@ fn attack_action(b: &mut Board, id: Fid, a: &Activation, cx: &mut Cx) -> Result<
         ),
     };
     if vis.is_some_and(|list| !list.iter().any(|v| fold(v) == fold(&tname))) {
-        return illegal(
-            cx,
-            ATTACK,
-            &at,
-            format!(
-                "{tname} is not visible to {name} (visibility, rule 16.0, is not indexed; {src} `visible` list was used): an attack needs a visible target"
-            ),
+        let e = format!(
+            "{tname} is not visible to {name} (visibility, rule 16.0, is not indexed; {src} `visible` list was used): an attack needs a visible target"
         );
+        return illegal(cx, ATTACK, &at, e);
     }
     let vis_note = match vis {
         Some(_) => format!("visibility (16.0) is not indexed: taken from {src} `visible` list"),
@@ -580,18 +535,12 @@ fn other_action(
         Ok(x) => x.to_string(),
         Err(_) if list.is_empty() => action.to_string(),
         Err(e) => {
-            return illegal(
-                cx,
-                PHASE,
-                "play.action",
-                format!("{name} can make only the actions available to it: {e}"),
-            );
+            let e = format!("{name} can make only the actions available to it: {e}");
+            return illegal(cx, PHASE, "play.action", e);
         }
     };
-    let st = cx.step(
-        PHASE,
-        format!("{name} makes the action {action}, one of the actions available to it."),
-    );
+    let text = format!("{name} makes the action {action}, one of the actions available to it.");
+    let st = cx.step(PHASE, text);
     st.chose(&owner, action.clone());
     if list.is_empty() {
         st.assume("the board lists no `actions` for this fighter, so the named action is taken to be available to it");
@@ -728,44 +677,32 @@ fn reaction(
         }
         Ok(false)
     };
-    let author = r
-        .player
-        .as_ref()
-        .map(|p| b.seat(p, &field(path, "player")))
-        .transpose()?;
-    if let Some(pi) = author.filter(|pi| *pi != id.0) {
-        return fault(
-            cx,
-            TRIGGER,
-            "player",
-            format!(
-                "{} cannot make {name}'s reaction: only {owner}, its controlling player, may choose to make it",
-                b.name(pi)
-            ),
+    let author = match &r.player {
+        Some(p) => b.seat(p, &field(path, "player"))?,
+        None => id.0,
+    };
+    if author != id.0 {
+        let pi = author;
+        let text = format!(
+            "{} cannot make {name}'s reaction: only {owner}, its controlling player, may choose to make it",
+            b.name(pi)
         );
+        return fault(cx, TRIGGER, "player", text);
     }
     let defs = &b.fighter(id).reactions;
     let refs: Vec<&str> = defs.iter().map(|d| d.name()).collect();
     let def = match names::resolve_index(&r.react, &refs, "reaction") {
         Ok(i) => defs[i].clone(),
         Err(_) if refs.is_empty() => {
-            return fault(
-                cx,
-                TRIGGER,
-                "react",
-                format!(
-                    "{name} has no reactions listed on the board, so '{}' is not available to it",
-                    r.react
-                ),
+            let text = format!(
+                "{name} has no reactions listed on the board, so '{}' is not available to it",
+                r.react
             );
+            return fault(cx, TRIGGER, "react", text);
         }
         Err(e) => {
-            return fault(
-                cx,
-                TRIGGER,
-                "react",
-                format!("{name} does not have that reaction: {e}"),
-            );
+            let text = format!("{name} does not have that reaction: {e}");
+            return fault(cx, TRIGGER, "react", text);
         }
     };
     let rname = def.name().to_string();
@@ -797,14 +734,10 @@ fn reaction(
         (false, None, _) => Some(("trigger_met", "the engine cannot tell from the board, so add `trigger_met: true` if it was (or give the reaction `trigger: attacked` on the board)".to_string())),
     };
     if let Some((f, why)) = problem {
-        return fault(
-            cx,
-            TRIGGER,
-            f,
-            format!(
-                "{rname} can only be used when its trigger condition ({trigger}) is met; {why}"
-            ),
+        let text = format!(
+            "{rname} can only be used when its trigger condition ({trigger}) is met; {why}"
         );
+        return fault(cx, TRIGGER, f, text);
     }
     let step = step_of(b, id, r.step, r.step_to, path)?;
     if let Some((at, e)) = too_long(b, id, &step) {
@@ -815,11 +748,9 @@ fn reaction(
         (true, Some(l)) => cx.step(TRIGGER, format!("Trigger condition met: {name} is the target of {}'s attack.", l.fighter)),
         _ => cx.step(TRIGGER, format!("Trigger condition of {rname} ({trigger}) is met, as the players state.")).assume("the engine cannot check this trigger from the board, so it takes the play's `trigger_met: true`"),
     };
-    cx.step(
-        TRIGGER,
-        format!("{owner}, who controls {name}, chooses to make the reaction {rname}."),
-    )
-    .chose(&owner, format!("{rname} with {name}"));
+    let text = format!("{owner}, who controls {name}, chooses to make the reaction {rname}.");
+    cx.step(TRIGGER, text)
+        .chose(&owner, format!("{rname} with {name}"));
     cx.warn(None, Some(&field(path, "react")), format!("card text not applied: {name}'s {rname} (its effects are outside the indexed text; 18.4 Dodge and Deflect are not indexed)"));
     step_move(b, id, step, true, cx);
     if guard_free {
@@ -828,11 +759,7 @@ fn reaction(
             .assume("reading: Guard makes only the next Dodge or Deflect free, so it ends once that reaction is made (the text could also be read as keeping Guard until the next activation)");
     }
     let why = "the board marks this reaction free; the rule that makes it free is outside the indexed text";
-    let free = if guard_free {
-        Some("")
-    } else {
-        r.free.then_some(why)
-    };
+    let free = guard_free.then_some("").or(r.free.then_some(why));
     give_counter(b, id, free, cx);
     Ok(true)
 }
