@@ -1,7 +1,7 @@
 //! Magewinds engine benchmarks: a whole 12-activation Action Phase (target
 //! < 1 ms), a single activation, and one-line notation parsing.
 
-use arbiter::engine::GameEngine;
+use arbiter::engine::{Asking, GameEngine, document};
 
 const FULL_PHASE: &str = include_str!("../examples/magewinds/full-phase.yaml");
 const ONE_PLAY: &str = include_str!("../examples/magewinds/attack-step-visible.yaml");
@@ -31,7 +31,7 @@ fn one_activation() -> bool {
 
 #[divan::bench]
 fn notation_line(bencher: divan::Bencher) {
-    let board: serde_json::Value = serde_saphyr::from_str(ONE_PLAY).expect("yaml");
+    let board = document::parse_value(ONE_PLAY).expect("yaml");
     bencher.bench(|| {
         arbiter::engine::magewinds::ENGINE.parse_notation(
             divan::black_box("activate pyro attack shade with fire bolt; step 0.8; visible Shade"),
@@ -41,22 +41,21 @@ fn notation_line(bencher: divan::Bencher) {
 }
 
 /// Only parsing the board document (the rest of `twelve_activation_phase`
-/// is the procedure and the state diff).
+/// is reading the typed board, the procedure and the state diff).
 #[divan::bench]
 fn twelve_activation_phase_parse_only() -> bool {
-    arbiter::engine::document::parse::<arbiter::engine::magewinds::Board>(divan::black_box(
-        FULL_PHASE,
-    ))
-    .is_ok()
+    document::parse_value(divan::black_box(FULL_PHASE)).is_ok()
 }
 
-/// Only the procedure and the state diff, on an already parsed board.
+/// Only the typed read, the procedure and the state diff, on an already
+/// parsed document.
 #[divan::bench]
 fn twelve_activation_phase_procedure_only(bencher: divan::Bencher) {
-    let board: arbiter::engine::magewinds::Board =
-        arbiter::engine::document::parse(FULL_PHASE).expect("valid board");
-    bencher.with_inputs(|| board.clone()).bench_values(|b| {
-        arbiter::engine::magewinds::judge_board(b)
+    let doc = document::parse_value(FULL_PHASE).expect("valid board");
+    let asking = Asking::judge();
+    bencher.with_inputs(|| doc.clone()).bench_values(|d| {
+        arbiter::engine::magewinds::ENGINE
+            .judge(d, None, &asking)
             .map(|r| r.legal)
             .unwrap_or(false)
     });

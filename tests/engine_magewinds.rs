@@ -3,7 +3,9 @@
 //! schema, citations and garbage input.
 
 use arbiter::app::App;
-use arbiter::engine::{ErrorKind, GameEngine, Ruling, Severity};
+use arbiter::engine::{
+    Asking, BoardError, ErrorKind, GameEngine, Ruling, Severity, document, merge_patch,
+};
 use serde_json::{Value, json};
 
 /// Ana: Pyromancer (no counter, 0.71" from the Stonewarden), Stormcaller
@@ -84,12 +86,10 @@ fn assert_illegal(r: &Ruling, rule: &str, path: &str) {
 
 #[test]
 fn first_turn_goes_to_the_first_to_pass() {
+    // Stated with `first_turn`, never guessed: the Stormcaller's and the
+    // Golem's counters (a summoned Minion starts with one) do not matter.
     let r = judge_with(
-        &[
-            ("turn: Ana\n", ""),
-            ("counter: single, ", ""),
-            ("counter: double, ", ""),
-        ],
+        &[("turn: Ana\n", "first_turn: true\n")],
         "play: {activate: Pyromancer, action: guard}\n",
     );
     assert!(r.legal, "{r:#?}");
@@ -101,16 +101,16 @@ fn first_turn_goes_to_the_first_to_pass() {
     );
     assert!(r.steps[0].text.contains("Ana"));
     assert_eq!(r.state["turn"], "Bram");
+    assert!(
+        r.state.get("first_turn").is_none(),
+        "the first turn is over"
+    );
 }
 
 #[test]
 fn first_turn_refuses_the_other_player() {
     let r = judge_with(
-        &[
-            ("turn: Ana\n", ""),
-            ("counter: single, ", ""),
-            ("counter: double, ", ""),
-        ],
+        &[("turn: Ana\n", "first_turn: true\n")],
         "play: {activate: Shade, action: guard}\n",
     );
     assert_illegal(&r, "magewinds:13.0", "play.activate");
@@ -119,10 +119,11 @@ fn first_turn_refuses_the_other_player() {
         "{}",
         r.diagnostics[0].message
     );
-    assert!(
-        r.state.get("turn").is_none(),
-        "state must be the board as given"
+    assert_eq!(
+        r.state["turn"], "Ana",
+        "the board as given, its first turn written out"
     );
+    assert_eq!(r.state["first_turn"], true);
 }
 
 #[test]
@@ -138,23 +139,36 @@ fn a_board_in_mid_phase_must_say_whose_turn_it_is() {
 }
 
 #[test]
-fn first_turn_mismatch_is_warned() {
-    let r = judge_with(
-        &[
-            ("turn: Ana\n", "turn: Bram\n"),
-            ("counter: single, ", ""),
-            ("counter: double, ", ""),
-        ],
-        "play: {activate: Shade, action: guard}\n",
+fn first_turn_mismatch_is_refused() {
+    let e = arbiter::engine::magewinds::ENGINE
+        .judge_text(&format!(
+            "{}play: {{activate: Shade, action: guard}}\n",
+            BASE.replace("turn: Ana\n", "turn: Bram\nfirst_turn: true\n")
+        ))
+        .unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("turn"));
+    assert_eq!(e.rule.as_deref(), Some("magewinds:13.0"));
+    assert!(e.message.contains("first turn"), "{}", e.message);
+}
+
+#[test]
+fn an_action_counter_on_turn_one_is_fine() {
+    // Issue 15: a summoned Minion starts with a counter on turn one; the
+    // first turn is read from `first_turn`, not from the counters.
+    let doc = BASE.replace("turn: Ana\n", "first_turn: true\n").replace(
+        "{name: Shade, movement: 5, position",
+        "{name: Shade, movement: 5, counter: single, position",
     );
-    assert!(r.legal);
-    let w = r
-        .diagnostics
-        .iter()
-        .find(|d| d.severity == Severity::Warning)
-        .expect("a warning");
-    assert_eq!(w.rule.as_deref(), Some("magewinds:13.0"));
-    assert!(w.message.contains("first turn"), "{}", w.message);
+    let r = judge_doc(&format!(
+        "{doc}play: {{activate: Stormcaller, action: guard}}\n"
+    ));
+    assert!(r.legal, "{:#?}", r.diagnostics);
+    assert!(
+        r.steps[0].text.contains("first turn"),
+        "{}",
+        r.steps[0].text
+    );
+    assert_eq!(r.status.unwrap().turn.as_deref(), Some("Bram"));
 }
 
 #[test]
@@ -686,17 +700,16 @@ fn attack_uses_one_of_the_fighters_attacks() {
     );
     let r = judge("play: {activate: Pyromancer, attack: Lightning Lance, target: Stonewarden}\n");
     assert_illegal(&r, "magewinds:13.4.attack-action", "play.attack");
-    let e = arbiter::engine::magewinds::ENGINE
-        .judge_text(&format!(
-            "{BASE}play: {{activate: Pyromancer, action: attack, target: Stonewarden}}\n"
-        ))
-        .unwrap_err();
-    assert_eq!(e.path.as_deref(), Some("play.attack"));
-    assert!(
-        e.message.contains("Fire Bolt, Staff Strike"),
-        "{}",
-        e.message
+    // Left out with several attacks: no default, so the ruling asks Ana.
+    let r = judge("play: {activate: Pyromancer, action: attack, target: Stonewarden}\n");
+    let d = r.pending.expect("which attack?");
+    assert_eq!(
+        (d.player.as_str(), d.key.as_str(), d.path.as_str()),
+        ("Ana", "attack", "play.attack")
     );
+    let labels: Vec<&str> = d.options.iter().map(|o| o.label.as_str()).collect();
+    assert_eq!(labels, ["Fire Bolt", "Staff Strike"]);
+    assert!(r.changes.is_empty() && d.default.is_none());
 }
 
 #[test]
@@ -883,7 +896,7 @@ fn guard_ends_with_the_action_phase() {
         "{doc}plays:\n  - {{activate: Pyromancer, action: guard}}\n  - {{activate: Pyromancer, action: Fireball}}\n"
     ));
     assert!(r.legal, "{r:#?}");
-    assert_eq!(r.state["phase_over"], true);
+    assert_eq!(r.state["phase"], "end");
     assert!(r.state.get("turn").is_none());
     assert_eq!(fighter(&r, 1, 0)["guard"], false);
     assert_eq!(
@@ -932,7 +945,7 @@ fn phase_ends_when_no_fighter_can_be_activated() {
         Some("magewinds:13.4.guard-action")
     );
     assert!(rules(&r).contains(&"magewinds:13.5"));
-    assert_eq!(r.state["phase_over"], true);
+    assert_eq!(r.state["phase"], "end");
     // Nothing more can be activated.
     let mut next = r.state.clone();
     next["play"] = json!({"activate": "Pyromancer", "action": "guard"});
@@ -963,7 +976,7 @@ fn whole_action_phase_two_players_three_fighters_each() {
             assert_eq!(fighter(&r, p, f)["guard"], false);
         }
     }
-    assert_eq!(r.state["phase_over"], true);
+    assert_eq!(r.state["phase"], "end");
     assert!(r.state.get("turn").is_none());
     assert_eq!(fighter(&r, 1, 0)["position"], json!([12.5, 20.0]));
     assert_eq!(fighter(&r, 1, 1)["position"], json!([24.0, 20.0]));
@@ -1046,10 +1059,7 @@ fn bad_documents_are_refused_with_paths() {
             &BASE.replace("name: Shade", "name: Windrunner"),
             "players[1].fighters[2].name",
         ),
-        (
-            &BASE.replace("first_to_pass: Ana\nturn: Ana\n", ""),
-            "first_to_pass",
-        ),
+        (&BASE.replace("first_to_pass: Ana\nturn: Ana\n", ""), "turn"),
     ];
     for (doc, path) in cases {
         let play = "play: {activate: Pyromancer, action: guard}\n";
@@ -1242,14 +1252,23 @@ fn notation_completions_offer_the_next_word() {
 
 #[test]
 fn schema_describes_the_board() {
+    // Derived from the types (schemars), not written by hand.
     let s = arbiter::engine::magewinds::ENGINE.schema();
-    assert_eq!(s["properties"]["game"]["enum"][0], "magewinds");
+    assert_eq!(s["properties"]["game"]["const"], "magewinds");
     assert_eq!(
-        s["$defs"]["fighter"]["properties"]["counter"]["enum"],
+        s["$defs"]["Counter"]["enum"],
         json!(["none", "single", "double"])
     );
-    assert!(s["$defs"]["play"]["properties"]["reactions"].is_object());
-    assert!(s["$defs"]["fighter"]["properties"]["visible"].is_object());
+    assert!(s["$defs"]["Activation"]["properties"]["reactions"].is_object());
+    assert!(s["$defs"]["Fighter"]["properties"]["visible"].is_object());
+    assert!(s["properties"]["first_turn"].is_object() && s["properties"]["round"].is_object());
+    let kinds = s["properties"]["play"]["$ref"]
+        .as_str()
+        .unwrap()
+        .rsplit('/')
+        .next()
+        .unwrap();
+    assert_eq!(s["$defs"][kinds]["anyOf"].as_array().unwrap().len(), 2);
 }
 
 fn app() -> App {
@@ -1330,8 +1349,11 @@ fn every_passage_of_the_seed_is_executed() {
 
 #[test]
 fn documented_notation_examples_parse() {
-    let b: Value = serde_saphyr::from_str(include_str!("../examples/magewinds/full-phase.yaml"))
-        .expect("yaml");
+    // The board without its plays (the kit reads notation against a board).
+    let mut b: Value =
+        serde_saphyr::from_str(include_str!("../examples/magewinds/full-phase.yaml"))
+            .expect("yaml");
+    b.as_object_mut().map(|m| m.remove("plays"));
     let doc = include_str!("../docs/games/magewinds.md");
     let start = doc
         .find("Examples (names resolve")
@@ -1391,21 +1413,12 @@ fn a_fighter_with_no_attacks_cannot_attack() {
 #[test]
 fn a_board_without_a_play_says_whose_turn_it_is() {
     let r = judge_doc(BASE);
-    assert!(r.legal);
-    assert!(r.changes.is_empty());
-    assert_eq!(r.steps.len(), 1);
-    assert_eq!(r.steps[0].rule, "magewinds:13.0");
-    assert!(
-        r.steps[0].text.contains("It is Ana's turn"),
-        "{}",
-        r.steps[0].text
-    );
-    assert!(
-        r.steps[0].text.contains("Golem cannot be chosen"),
-        "{}",
-        r.steps[0].text
-    );
-    // Nothing left to activate: the phase ends, and the state says so.
+    assert!(r.legal && r.changes.is_empty() && r.steps.is_empty());
+    let st = r.status.expect("status");
+    assert_eq!((st.phase.as_str(), st.round), ("Action Phase", Some(1)));
+    assert_eq!((st.turn.as_deref(), st.turn_seat), (Some("Ana"), Some(0)));
+    assert!(st.result.is_none());
+    // Nothing left to activate: moving on to the end of the phase is allowed (13.5).
     let doc = BASE
         .replace("counter: single, ", "counter: double, ")
         .replace(
@@ -1424,8 +1437,416 @@ fn a_board_without_a_play_says_whose_turn_it_is() {
             "{name: Shade, movement: 5, position",
             "{name: Shade, movement: 5, counter: double, position",
         );
-    let r = judge_doc(&doc);
+    let r = arbiter::engine::magewinds::ENGINE
+        .advance(&board_of(&doc), None)
+        .unwrap();
     assert!(r.legal);
     assert!(rules(&r).contains(&"magewinds:13.5"));
-    assert_eq!(r.state["phase_over"], true);
+    assert_eq!(r.state["phase"], "end");
+}
+
+// ------------------------------------------- decisions, names, phases, a whole game
+
+fn mw() -> &'static dyn GameEngine {
+    &arbiter::engine::magewinds::ENGINE
+}
+
+fn board_of(doc: &str) -> Value {
+    document::parse_value(doc).expect("yaml")
+}
+
+fn in_match(doc: &str, asking: &Asking) -> Result<Ruling, BoardError> {
+    mw().judge(board_of(doc), Some(doc), asking)
+}
+
+const ATTACK_STONEWARDEN: &str =
+    "play: {activate: Pyromancer, attack: Fire Bolt, target: Stonewarden}\n";
+
+#[test]
+fn the_attacked_fighters_reaction_defaults_to_none_and_says_so() {
+    let r = judge(ATTACK_STONEWARDEN);
+    assert!(r.legal, "{:#?}", r.diagnostics);
+    let c = r
+        .steps
+        .iter()
+        .filter_map(|s| s.choice.as_ref())
+        .find(|c| c.player == "Bram")
+        .expect("Bram's choice");
+    assert_eq!(c.chose, "no reaction with Stonewarden");
+    let why = c.assumed.as_deref().unwrap_or_default();
+    assert!(
+        why.starts_with("not stated on the board; assumed")
+            && why.contains("may choose to make the reaction"),
+        "{why}"
+    );
+    // `reactions: []` states it: nothing is labelled as assumed.
+    let r = judge(
+        "play: {activate: Pyromancer, attack: Fire Bolt, target: Stonewarden, reactions: []}\n",
+    );
+    assert!(r.legal);
+    assert!(
+        r.steps
+            .iter()
+            .filter_map(|s| s.choice.as_ref())
+            .all(|c| c.assumed.is_none())
+    );
+}
+
+#[test]
+fn in_a_match_the_attacked_fighters_controller_is_asked() {
+    let doc = format!("{BASE}{ATTACK_STONEWARDEN}");
+    let r = in_match(&doc, &Asking::seat(0)).unwrap();
+    let d = r.pending.expect("Bram is asked");
+    assert_eq!(
+        (d.player.as_str(), d.seat, d.key.as_str(), d.rule.as_str()),
+        ("Bram", 1, "react:Stonewarden", "magewinds:13.3.1")
+    );
+    let labels: Vec<&str> = d.options.iter().map(|o| o.label.as_str()).collect();
+    assert_eq!(labels, ["Dodge with Stonewarden", "no reaction"]);
+    assert_eq!(d.default, Some(1), "a 'may': no reaction");
+    assert!(r.changes.is_empty(), "nothing happens until Bram answers");
+    // Ana cannot write Bram's Dodge herself…
+    let stated = format!(
+        "{BASE}play: {{activate: Pyromancer, attack: Fire Bolt, target: Stonewarden, reactions: [{{react: Dodge, fighter: Stonewarden}}]}}\n"
+    );
+    let e = in_match(&stated, &Asking::seat(0)).unwrap_err();
+    assert!(e.message.contains("Bram's choice"), "{}", e.message);
+    // …unless Bram agreed.
+    let agreed = Asking {
+        agreed: true,
+        ..Asking::seat(0)
+    };
+    assert!(in_match(&stated, &agreed).unwrap().legal);
+    // Bram answers: the option's patch, and the answer recorded as his.
+    let mut v = board_of(&doc);
+    merge_patch(&mut v["play"], &d.options[0].patch);
+    let answered = Asking {
+        answered: vec![(d.key.clone(), d.seat)],
+        ..Asking::seat(0)
+    };
+    let r = mw().judge(v, None, &answered).unwrap();
+    assert!(r.legal && r.pending.is_none(), "{:#?}", r.diagnostics);
+    assert_eq!(
+        fighter(&r, 1, 0)["counter"],
+        "single",
+        "a reaction is an action"
+    );
+    assert!(
+        r.steps
+            .iter()
+            .any(|s| s.choice.as_ref().is_some_and(|c| c.player == "Bram"
+                && c.chose == "Dodge with Stonewarden"
+                && c.assumed.is_none()))
+    );
+}
+
+#[test]
+fn an_impossible_reaction_is_refused_alone_and_the_attack_resolves() {
+    let doc = BASE.replace(
+        "movement: 4\n        position",
+        "movement: 4\n        counter: double\n        position",
+    );
+    let r = judge_doc(&format!(
+        "{doc}play: {{activate: Pyromancer, attack: Fire Bolt, target: Stonewarden, reactions: [{{react: Dodge, fighter: Stonewarden}}]}}\n"
+    ));
+    assert!(r.legal, "{:#?}", r.diagnostics);
+    let refused: Vec<_> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Refused)
+        .collect();
+    assert_eq!(refused.len(), 1, "{:#?}", r.diagnostics);
+    assert_eq!(
+        (refused[0].rule.as_deref(), refused[0].path.as_deref()),
+        (Some("magewinds:13.0"), Some("play.reactions[0].fighter"))
+    );
+    assert_eq!(
+        fighter(&r, 0, 0)["counter"],
+        "single",
+        "the attack happened"
+    );
+    assert_eq!(fighter(&r, 1, 0)["counter"], "double");
+    assert_eq!(r.state["last_action"]["target"], "Stonewarden");
+}
+
+#[test]
+fn an_attack_without_a_target_asks_the_attacker() {
+    let r = judge("play: {activate: Pyromancer, action: attack, attack: Fire Bolt}\n");
+    let d = r.pending.expect("which target?");
+    assert_eq!((d.seat, d.key.as_str()), (0, "target"));
+    let labels: Vec<&str> = d.options.iter().map(|o| o.label.as_str()).collect();
+    assert!(
+        !labels.contains(&"Pyromancer") && labels.contains(&"Shade"),
+        "{labels:?}"
+    );
+}
+
+#[test]
+fn card_text_the_engine_does_not_apply_is_said() {
+    let r = judge("play: {activate: Pyromancer, action: Fireball}\n");
+    assert!(r.diagnostics.iter().any(|d| {
+        d.severity == Severity::Warning
+            && d.message
+                .starts_with("card text not applied: Pyromancer's Fireball")
+    }));
+    let r = judge("play: {react: Counterspell, fighter: Stonewarden, trigger_met: true}\n");
+    assert!(r.diagnostics.iter().any(|d| {
+        d.severity == Severity::Warning
+            && d.message
+                .starts_with("card text not applied: Stonewarden's Counterspell")
+            && d.path.as_deref() == Some("play.react")
+    }));
+}
+
+#[test]
+fn players_resolve_by_the_engines_own_name_rules() {
+    let b = board_of(BASE);
+    let seat = |play: Value| mw().actor(&b, &play);
+    // A prefix and another case resolve to the seat…
+    let guard = |who: &str| json!({"activate": "Stonewarden", "action": "guard", "player": who});
+    assert_eq!(seat(guard("br")).unwrap(), 1);
+    assert_eq!(seat(guard("BRAM")).unwrap(), 1);
+    // …without a player, the fighter's controller (fighter names alike).
+    assert_eq!(
+        seat(json!({"activate": "pyro", "action": "guard"})).unwrap(),
+        0
+    );
+    assert_eq!(
+        seat(json!({"react": "Dodge", "fighter": "stonew"})).unwrap(),
+        1
+    );
+    // Look-alike letters (a Cyrillic А) do not resolve silently.
+    let e = seat(guard("\u{410}na")).unwrap_err();
+    assert!(e.message.contains("unknown player"), "{}", e.message);
+    assert!(seat(guard("\u{412}ram")).is_err());
+    let e = seat(json!({"activate": "St", "action": "guard"})).unwrap_err();
+    assert!(e.message.contains("ambiguous"), "{}", e.message);
+}
+
+#[test]
+fn name_references_on_the_board_are_written_in_its_spelling() {
+    let doc = BASE
+        .replace(
+            "first_to_pass: Ana\nturn: Ana\n",
+            "first_to_pass: ANA\nturn: an\nlast_action: {fighter: golem, action: attack, target: stonew}\n",
+        )
+        .replace("visible: [Stonewarden, Golem]", "visible: [stonewarden, gol]");
+    let b = mw().check_board(&board_of(&doc)).unwrap();
+    assert_eq!(
+        (&b["turn"], &b["first_to_pass"]),
+        (&json!("Ana"), &json!("Ana"))
+    );
+    assert_eq!(
+        b["last_action"],
+        json!({"fighter": "Golem", "action": "attack", "target": "Stonewarden"})
+    );
+    assert_eq!(
+        b["players"][0]["fighters"][0]["visible"],
+        json!(["Stonewarden", "Golem"])
+    );
+    let e = mw()
+        .check_board(&board_of(&BASE.replace("turn: Ana", "turn: \u{410}na")))
+        .unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("turn"));
+}
+
+#[test]
+fn the_action_phase_is_not_left_while_a_fighter_can_be_activated() {
+    let r = mw().advance(&board_of(BASE), None).unwrap();
+    assert!(!r.legal);
+    let e = &r.diagnostics[0];
+    assert_eq!(
+        (e.rule.as_deref(), e.path.as_deref()),
+        (Some("magewinds:13.5"), Some("phase"))
+    );
+    assert!(
+        e.message
+            .contains("Pyromancer, Stormcaller, Stonewarden, Windrunner, Shade"),
+        "{}",
+        e.message
+    );
+    assert_eq!(r.state, mw().check_board(&board_of(BASE)).unwrap());
+}
+
+const DUEL: &str = "game: magewinds
+round: 1
+phase: action
+first_turn: true
+first_to_pass: Ana
+players:
+  - name: Ana
+    fighters:
+      - {name: Pyromancer, movement: 5, position: [10, 4], attacks: [Fire Bolt]}
+  - name: Bram
+    fighters:
+      - {name: Stonewarden, movement: 4, position: [12, 10], attacks: [Maul], reactions: [{name: Dodge, trigger: attacked}]}
+";
+
+/// A play written in notation by `seat` in a match, answered by the other
+/// player with `answer` when the engine asks.
+fn play_in_match(state: &Value, seat: usize, line: &str, answer: Option<&str>) -> Ruling {
+    let mut doc = state.clone();
+    doc["play"] = mw()
+        .parse_notation(line, state)
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
+    let mut asking = Asking::seat(seat);
+    let mut r = mw().judge(doc.clone(), None, &asking).unwrap();
+    if let Some(d) = r.pending.clone() {
+        let o = d.options.iter().find(|o| Some(o.label.as_str()) == answer);
+        merge_patch(&mut doc["play"], &o.expect("an answer").patch);
+        asking.answered.push((d.key, d.seat));
+        r = mw().judge(doc, None, &asking).unwrap();
+    }
+    assert!(
+        r.legal && r.pending.is_none(),
+        "{line}: {:#?}",
+        r.diagnostics
+    );
+    r
+}
+
+#[test]
+fn a_whole_game_through_the_engine_api() {
+    let s0 = mw().check_board(&board_of(DUEL)).unwrap();
+    // Round 1. Ana attacks; Bram is asked and Dodges.
+    let r = play_in_match(
+        &s0,
+        0,
+        "activate Pyromancer attack Stonewarden",
+        Some("Dodge with Stonewarden"),
+    );
+    assert!(rules(&r).contains(&"magewinds:13.0") && r.steps[0].text.contains("first turn"));
+    assert_eq!(
+        (
+            fighter(&r, 0, 0)["counter"].as_str(),
+            fighter(&r, 1, 0)["counter"].as_str()
+        ),
+        (Some("single"), Some("single"))
+    );
+    // Both can still be activated: the Action Phase cannot be left yet.
+    let refused = mw().advance(&r.state, None).unwrap();
+    assert!(!refused.legal);
+    assert_eq!(
+        refused.diagnostics[0].rule.as_deref(),
+        Some("magewinds:13.5")
+    );
+    let r = play_in_match(&r.state, 1, "activate Stonewarden guard", None);
+    let r = play_in_match(&r.state, 0, "activate Pyromancer move 2", None);
+    // Nothing left to activate: the phase ended by the rules, Guard with it.
+    assert_eq!(r.state["phase"], "end");
+    assert!(rules(&r).ends_with(&["magewinds:13.5", "magewinds:13.4.guard-action"]));
+    let st = mw().status(&r.state).unwrap();
+    assert_eq!(
+        (st.phase.as_str(), st.turn.as_deref(), st.result.as_ref()),
+        ("end of the Action Phase", None, None)
+    );
+    // Round 2, outside the indexed rules: counters removed.
+    let a = mw().advance(&r.state, None).unwrap();
+    assert!(a.legal);
+    assert_eq!(
+        (a.state["round"].as_u64(), a.state["phase"].as_str()),
+        (Some(2), Some("channelling"))
+    );
+    assert_eq!(fighter(&a, 0, 0)["counter"], "none");
+    assert!(
+        a.diagnostics
+            .iter()
+            .any(|d| d.message.contains("outside the indexed rules"))
+    );
+    // Bram passed first in the Channelling Phase: the players record it.
+    let adj = mw().adjust(&a.state, "first_to_pass", "br").unwrap();
+    assert_eq!((adj.owner, &adj.after), (None, &json!("Bram")));
+    let a = mw().advance(&adj.state, None).unwrap();
+    assert_eq!(a.state["turn"], "Bram");
+    assert_eq!(
+        a.steps[0].rule, "magewinds:13.0",
+        "the first turn, by the indexed rule"
+    );
+    assert!(a.steps[0].text.contains("Bram, who was first to pass"));
+    let mut s = a.state;
+    for (seat, line) in [
+        (1, "activate Stonewarden guard"),
+        (0, "activate Pyromancer guard"),
+        (1, "activate Stonewarden attack Pyromancer"),
+        (0, "activate Pyromancer move 1"),
+    ] {
+        s = play_in_match(&s, seat, line, None).state;
+    }
+    assert_eq!(s["phase"], "end");
+    // Round 3: nobody recorded who passed first, so the first turn is an
+    // assumption, labelled as outside the indexed rules.
+    let a = mw().advance(&s, Some("action")).unwrap();
+    assert_eq!(
+        (a.state["round"].as_u64(), a.state["turn"].as_str()),
+        (Some(3), Some("Ana"))
+    );
+    assert!(
+        a.diagnostics
+            .iter()
+            .any(|d| d.path.as_deref() == Some("turn")
+                && d.message.contains("outside the indexed rules"))
+    );
+    // The board decides no result: the match ends by agreement.
+    assert!(mw().status(&a.state).unwrap().result.is_none());
+}
+
+mod legal_boards {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn fighter_yaml(
+        i: usize,
+        (counter, x, y, guard, dodge): (usize, f64, f64, bool, bool),
+    ) -> String {
+        let c = ["none", "single", "double"][counter];
+        let r = if dodge {
+            ", reactions: [{name: Dodge, trigger: attacked}]"
+        } else {
+            ""
+        };
+        format!(
+            "      - {{name: F{i}, movement: 5, counter: {c}, position: [{x}, {y}], guard: {guard}, attacks: [Strike, Bolt], actions: [Blink]{r}}}\n"
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        #[test]
+        fn ruling_states_rejudge_and_cite_only_listed_rules(
+            fs in proptest::collection::vec((0usize..3, 0.0f64..12.0, 0.0f64..12.0, any::<bool>(), any::<bool>()), 2..7),
+            turn in 0usize..2, first in any::<bool>(), who in 0usize..7, whom in 0usize..7,
+            kind in 0usize..6, d in 0.0f64..8.0, step in 0.0f64..1.5, reacts in any::<bool>(),
+        ) {
+            let n = fs.len();
+            let (who, whom) = (who % n, whom % n);
+            let side = |p: usize| fs.iter().enumerate().filter(|(i, _)| i % 2 == p).map(|(i, f)| fighter_yaml(i, *f)).collect::<String>();
+            let names = ["Ana", "Bram"];
+            let turn = if first { format!("first_turn: true\nfirst_to_pass: {}\n", names[turn]) } else { format!("turn: {}\n", names[turn]) };
+            let last = format!("last_action: {{fighter: F{whom}, action: attack, target: F{who}}}\n");
+            let reaction = if reacts { format!(", reactions: [{{react: Dodge, fighter: F{whom}}}]") } else { String::new() };
+            let play = match kind {
+                0 => format!("{{activate: F{who}, action: guard, step: {step}}}"),
+                1 => format!("{{activate: F{who}, action: move, distance: {d}}}"),
+                2 => format!("{{activate: F{who}, attack: Strike, target: F{whom}, step: {step}{reaction}}}"),
+                3 => format!("{{activate: F{who}, action: Blink, free: true}}"),
+                4 => format!("{{react: Dodge, fighter: F{who}, step: {step}}}"),
+                _ => format!("{{activate: F{who}, attack: Bolt, target: F{whom}}}"),
+            };
+            let doc = format!("game: magewinds\n{turn}{last}players:\n  - name: Ana\n    fighters:\n{}  - name: Bram\n    fighters:\n{}play: {play}\n", side(0), side(1));
+            let r = mw().judge_text(&doc).unwrap_or_else(|e| panic!("{e}\n{doc}"));
+            let listed: Vec<&str> = mw().rule_uses().iter().map(|u| u.rule).collect();
+            for id in r.steps.iter().map(|s| s.rule.as_str()).chain(r.diagnostics.iter().filter_map(|d| d.rule.as_deref())) {
+                prop_assert!(listed.contains(&id), "{} not in rule_uses", id);
+            }
+            prop_assert_eq!(r.legal, !r.diagnostics.iter().any(|d| d.severity == Severity::Error));
+            if !r.legal {
+                prop_assert!(r.changes.is_empty());
+            }
+            let again = mw().check_board(&r.state).unwrap_or_else(|e| panic!("{e}\n{doc}"));
+            prop_assert_eq!(&again, &r.state);
+            let mut next = r.state.clone();
+            next["play"] = json!({"activate": "F0", "action": "guard"});
+            prop_assert!(mw().judge(next, None, &Asking::judge()).is_ok());
+        }
+    }
 }

@@ -1,161 +1,228 @@
-//! The Action Phase procedure: turns, activations, actions, reactions.
+//! The Action Phase procedure (13.0–13.5): turns, activations, actions,
+//! reactions, the end of the phase.
+//!
+//! The acting player's own choices (fighter, action, distance, target) make
+//! the play illegal when impossible. Reactions made during an action belong
+//! to their fighters' controllers: an impossible one is refused alone and
+//! the action resolves without it; the attacked fighter's reaction, when not
+//! stated, is asked of its controller (in a match) or assumed "no reaction".
 
-use super::model::{Board, Counter, LastAction, Play, Pos, check_inches, check_pos};
-use super::rules as r;
-use crate::engine::legacy::resolve_name;
-use crate::engine::{BoardError, Choice, Diagnostic, Ruling, Severity, Step};
+use serde_json::json;
+
+use super::board::{Board, Counter, Fid, LastAction, Phase, Pos, check_inches, check_pos};
+use super::plays::{Activation, Play, Reaction};
+use super::rules::*;
+use crate::engine::BoardError;
+use crate::engine::kit::{Ask, Cx, Opt, Stop, names};
+use crate::text::fold;
 
 /// Slack for comparing inches measured from decimal positions.
 const EPS: f64 = 1e-6;
+const MAY_REACT: &str = "13.3: the controlling player 'may choose to make the reaction': no reaction unless they choose one";
+const MEASURE: &str = "distances are measured in a straight line between the positions on the board; bases, terrain and the rest of 15.0 - Movement are not indexed; \"within 1\\\"\" is read as 1\" or less";
+const OPEN_QUESTION: &str = "open question: the indexed text does not say whether Guard lets a fighter on a double action counter make a free Dodge or Deflect. Reading chosen: it does not, because 13.0 says such a fighter cannot perform actions at all, a reaction is an action (13.3), and being free (13.2) only means no counter is placed or flipped; the alternative reading lets the free reaction through";
 
-/// (player index, fighter index).
-type Fid = (usize, usize);
-
-/// A play the rules forbid: the diagnostic, already recorded.
-struct Illegal;
-
-type Res<T> = Result<Result<T, Illegal>, BoardError>;
-
-struct Ctx {
-    b: Board,
-    steps: Vec<Step>,
-    diags: Vec<Diagnostic>,
-    first_turn_warned: bool,
+/// The seat that makes the play: the player it names, else the fighter's controller.
+pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
+    let (player, fighter, path) = match play {
+        Play::Activate(a) => (&a.player, &a.activate, "play.activate"),
+        Play::React(r) => (&r.player, &r.fighter, "play.fighter"),
+    };
+    match player {
+        Some(p) => b.seat(p, "play.player"),
+        None => Ok(b.find(fighter, path)?.0),
+    }
 }
 
-pub fn judge_board(mut board: Board) -> Result<Ruling, BoardError> {
-    board.validate()?;
-    let plays: Vec<(String, Play)> = match (board.play.take(), board.plays.take()) {
-        (Some(_), Some(_)) => {
-            return Err(BoardError::semantic(
-                "plays",
-                "give either `play` (one play) or `plays` (a list), not both",
-            ));
-        }
-        (Some(p), None) => vec![("play".to_string(), p)],
-        (None, Some(ps)) => ps
-            .into_iter()
-            .enumerate()
-            .map(|(i, p)| (format!("plays[{i}]"), p))
-            .collect(),
-        (None, None) => Vec::new(),
-    };
-    let before = board.state_json();
-    let mut cx = Ctx {
-        b: board,
-        steps: Vec::new(),
-        diags: Vec::new(),
-        first_turn_warned: false,
-    };
-    let mut legal = true;
-    if plays.is_empty() {
-        cx.status()?;
-    }
-    for (path, play) in &plays {
-        let outcome = if play.activate.is_some() {
-            if play.react.is_some() || play.fighter.is_some() {
-                return Err(BoardError::semantic(
-                    path.clone(),
-                    "a play is either `activate: <fighter>` or `react: <reaction>` with `fighter:`, not both",
-                ));
+pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
+    match play {
+        Play::Activate(a) => activation(b, a, cx),
+        Play::React(r) => {
+            // A reaction may use up the turn player's last fighter.
+            if reaction(b, r, "play", None, cx)?
+                && let Some(t) = b.turn_seat()
+                && !b.can_activate(t)
+            {
+                pass_turn_from(b, t, true, cx);
             }
-            cx.activation(play, path)?
-        } else if play.react.is_some() {
-            cx.reaction(play, path, None)?.map(|_| cx.after_reaction())
-        } else {
-            return Err(BoardError::semantic(
-                path.clone(),
-                "say what the play is: `activate: <fighter>` (with an action) or `react: <reaction>` with `fighter: <fighter>`",
-            ));
-        };
-        if outcome.is_err() {
-            legal = false;
-            break;
+            Ok(())
         }
     }
-    let (state, changes) = if legal {
-        let after = cx.b.state_json();
-        let changes = crate::engine::diff(&before, &after);
-        (after, changes)
-    } else {
-        (before, Vec::new())
-    };
-    Ok(Ruling {
-        pending: None,
-        status: None,
-        game: "magewinds".to_string(),
-        legal,
-        steps: cx.steps,
-        diagnostics: cx.diags,
-        state,
-        changes,
-    })
 }
 
 fn tenths(inches: f64) -> i64 {
     (inches * 10.0).round() as i64
 }
 
-fn fmt_in(inches: f64) -> String {
-    let v = (inches * 100.0).round() / 100.0;
-    if v.fract() == 0.0 {
-        format!("{v:.0}\"")
-    } else {
-        format!("{v}\"")
-    }
+fn inches(v: f64) -> String {
+    format!("{}\"", (v * 100.0).round() / 100.0)
 }
 
 fn dist(a: Pos, b: Pos) -> f64 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
 }
 
-fn round_pos(p: Pos) -> Pos {
-    [
-        (p[0] * 1000.0).round() / 1000.0,
-        (p[1] * 1000.0).round() / 1000.0,
-    ]
+fn field(path: &str, f: &str) -> String {
+    format!("{path}.{f}")
 }
 
-fn is_dodge_or_deflect(name: &str) -> bool {
-    let f = crate::text::fold(name);
-    f == "dodge" || f == "deflect"
+/// The fighter's and its controller's names.
+fn who(b: &Board, id: Fid) -> (String, String) {
+    (b.fighter(id).name.clone(), b.name(id.0))
 }
 
-fn step(rule: &str, text: String) -> Step {
-    Step {
-        rule: rule.to_string(),
-        text,
-        numbers: Vec::new(),
-        choice: None,
-        assumption: None,
+fn record(b: &mut Board, fighter: String, action: &str, target: Option<String>) {
+    let action = action.to_string();
+    b.last_action = Some(LastAction {
+        fighter,
+        action,
+        target,
+    });
+}
+
+/// An illegal play: the error is recorded, nothing of the play happens.
+fn illegal(cx: &mut Cx, rule: &str, path: &str, msg: String) -> Result<(), Stop> {
+    cx.error(rule, path, msg);
+    Ok(())
+}
+
+/// Passes the turn on from `pi`, in the board's player order; with `ended`,
+/// `pi`'s own turn ends for want of fighters. None: the phase ended.
+fn pass_turn_from(b: &mut Board, pi: usize, ended: bool, cx: &mut Cx) -> Option<usize> {
+    let n = b.players.len();
+    b.first_turn = false;
+    let turn_ends = |q: usize, cx: &mut Cx| {
+        let text = format!(
+            "{} has no fighters remaining that can be activated, so their turn ends.",
+            b.name(q)
+        );
+        cx.step(PHASE, text);
+    };
+    if ended {
+        turn_ends(pi, cx);
+    }
+    for q in (1..=n).map(|k| (pi + k) % n) {
+        if b.can_activate(q) {
+            let text = format!("Players take it in turns: it is now {}'s turn.", b.name(q));
+            let st = cx.step(PHASE, text);
+            if n > 2 {
+                st.assume("with more than two players, turns go round in the order the board lists the players (the indexed text does not say)");
+            }
+            b.turn = Some(b.name(q));
+            return Some(q);
+        }
+        if q != pi {
+            turn_ends(q, cx);
+        }
+    }
+    end_phase(b, true, cx);
+    None
+}
+
+/// The Action Phase ends (13.5); Guard lasts until then at most (13.4 Guard).
+pub fn end_phase(b: &mut Board, say: bool, cx: &mut Cx) {
+    if say {
+        cx.step(END, "No fighter can be activated: the Action Phase ends.");
+    }
+    (b.phase, b.turn, b.first_turn) = (Phase::End, None, false);
+    let fighters = b.players.iter_mut().flat_map(|p| &mut p.fighters);
+    let guarded: Vec<String> = fighters
+        .filter_map(|f| std::mem::take(&mut f.guard).then(|| f.name.clone()))
+        .collect();
+    if !guarded.is_empty() {
+        let list = guarded.join(", ");
+        let text = format!("Guard lasts until the end of the Action Phase: it ends for {list}.");
+        cx.step(GUARD, text);
     }
 }
 
-trait StepExt {
-    fn num(self, k: &str, v: i64) -> Self;
-    fn chose(self, player: &str, chose: String) -> Self;
-    fn assume(self, a: impl Into<String>) -> Self;
-}
-
-impl StepExt for Step {
-    fn num(mut self, k: &str, v: i64) -> Self {
-        self.numbers.push((k.to_string(), v));
-        self
-    }
-    fn chose(mut self, player: &str, chose: String) -> Self {
-        self.choice = Some(Choice {
-            assumed: None,
-            player: player.to_string(),
-            chose,
-        });
-        self
-    }
-    fn assume(mut self, a: impl Into<String>) -> Self {
-        self.assumption = Some(a.into());
-        self
+/// A distance in inches a play states: finite, not negative.
+fn distance(v: Option<f64>, path: &str) -> Result<(), BoardError> {
+    match v {
+        Some(d) if d < 0.0 => Err(BoardError::semantic(path, "a distance cannot be negative")),
+        Some(d) => check_inches(d, path, "a distance"),
+        None => Ok(()),
     }
 }
 
+/// A step move (distance, destination, field), if the play makes one.
+type StepMove = Option<(f64, Option<Pos>, String)>;
+
+fn step_of(
+    b: &Board,
+    id: Fid,
+    step: Option<f64>,
+    to: Option<Pos>,
+    path: &str,
+) -> Result<StepMove, BoardError> {
+    distance(step, &field(path, "step"))?;
+    to.map(|p| check_pos(&p, &field(path, "step_to")))
+        .transpose()?;
+    let straight = to.map_or(0.0, |t| dist(b.fighter(id).position, t));
+    let at = field(path, if to.is_some() { "step_to" } else { "step" });
+    Ok((step.is_some() || to.is_some()).then(|| (step.unwrap_or(0.0).max(straight), to, at)))
+}
+
+/// A step move over 1": where, and why it is refused (13.1).
+fn too_long(b: &Board, id: Fid, step: &StepMove) -> Option<(String, String)> {
+    let (d, _, at) = step.as_ref().filter(|s| s.0 > 1.0 + EPS)?;
+    let name = &b.fighter(id).name;
+    Some((
+        at.clone(),
+        format!(
+            "a step move is up to 1\"; {name}'s step move is {}",
+            inches(*d)
+        ),
+    ))
+}
+
+/// Makes a step move (checked against 1"), before an action's effects
+/// (13.1) or after a reaction's (13.3.2).
+fn step_move(b: &mut Board, id: Fid, step: StepMove, reaction: bool, cx: &mut Cx) {
+    let Some((d, to, _)) = step else { return };
+    let (rule, when) = match reaction {
+        true => (REACTION_STEP, "after the reaction's effects are resolved"),
+        false => (STEP, "before the action's effects are resolved"),
+    };
+    let text = format!("{} makes a step move of {}", b.fighter(id).name, inches(d));
+    let st = match to {
+        Some(p) => {
+            b.fighter_mut(id).position = p.map(|v| (v * 1000.0).round() / 1000.0);
+            cx.step(rule, format!("{text} to [{}, {}] {when}.", p[0], p[1]))
+        }
+        None => cx.step(rule, format!("{text} {when}.")).assume("the step move gives no destination (`step_to`), so the fighter's position on the board is left as it was"),
+    };
+    st.num("step (tenths of an inch)", tenths(d));
+}
+
+/// After an action: a single counter, or a double one over a single (13.0);
+/// none for a free action (13.2).
+fn give_counter(b: &mut Board, id: Fid, free: Option<&str>, cx: &mut Cx) {
+    let f = b.fighter_mut(id);
+    let name = f.name.clone();
+    if let Some(why) = free {
+        let text = format!("The action is free: no action counter is placed or flipped on {name}.");
+        let st = cx.step(FREE, text);
+        if !why.is_empty() {
+            st.assume(why);
+        }
+        return;
+    }
+    let (n, had, gets, now) = match f.counter {
+        Counter::None => (1, "had no action counter", "a single", Counter::Single),
+        _ => (
+            2,
+            "already had a single action counter",
+            "a double",
+            Counter::Double,
+        ),
+    };
+    f.counter = now;
+    let text = format!("{name} has made an action and {had}: it gets {gets} action counter.");
+    cx.step(PHASE, text).num("action counters", n);
+}
+
+#[derive(Debug, Clone, PartialEq)]
 enum Kind {
     Move,
     Attack,
@@ -163,1101 +230,536 @@ enum Kind {
     Other(String),
 }
 
-impl Ctx {
-    fn fighter(&self, id: Fid) -> &super::model::Fighter {
-        &self.b.players[id.0].fighters[id.1]
-    }
-
-    fn fighter_mut(&mut self, id: Fid) -> &mut super::model::Fighter {
-        &mut self.b.players[id.0].fighters[id.1]
-    }
-
-    fn fname(&self, id: Fid) -> String {
-        self.fighter(id).name.clone()
-    }
-
-    fn pname(&self, pi: usize) -> String {
-        self.b.players[pi].name.clone()
-    }
-
-    fn illegal<T>(&mut self, rule: &str, path: &str, message: String) -> Res<T> {
-        self.diags.push(Diagnostic {
-            severity: Severity::Error,
-            message,
-            rule: Some(rule.to_string()),
-            path: Some(path.to_string()),
-        });
-        Ok(Err(Illegal))
-    }
-
-    fn note(&mut self, severity: Severity, rule: Option<&str>, path: &str, message: String) {
-        self.diags.push(Diagnostic {
-            severity,
-            message,
-            rule: rule.map(str::to_string),
-            path: Some(path.to_string()),
-        });
-    }
-
-    fn resolve_fighter(&self, typed: &str, path: &str) -> Result<Fid, BoardError> {
-        let names: Vec<&str> = self
-            .b
-            .players
-            .iter()
-            .flat_map(|p| p.fighters.iter().map(|f| f.name.as_str()))
-            .collect();
-        let name = resolve_name(typed, &names, path, "fighter")?;
-        for (pi, p) in self.b.players.iter().enumerate() {
-            if let Some(fi) = p.fighters.iter().position(|f| f.name == name) {
-                return Ok((pi, fi));
-            }
+/// The action an activation makes; fields of another action are refused.
+fn action_kind(a: &Activation) -> Result<Kind, BoardError> {
+    let named = a.action.as_deref().unwrap_or_default().trim();
+    let kind = match fold(named).as_str() {
+        "move" => Kind::Move,
+        "attack" => Kind::Attack,
+        "guard" => Kind::Guard,
+        "" if a.action.is_none() && (a.target.is_some() || a.attack.is_some()) => Kind::Attack,
+        "" if a.action.is_none() && (a.distance.is_some() || a.to.is_some()) => Kind::Move,
+        "" => {
+            let e = "say which action the fighter makes: move, attack, guard, or the name of another action";
+            return Err(BoardError::semantic("play.action", e));
         }
-        Err(BoardError::semantic(
-            path,
-            format!("unknown fighter '{typed}'"),
-        ))
+        _ => Kind::Other(named.to_string()),
+    };
+    let (mv, atk) = (kind == Kind::Move, kind == Kind::Attack);
+    let other = matches!(kind, Kind::Other(_));
+    let misplaced = [
+        ("distance", a.distance.is_some() && !mv),
+        ("to", a.to.is_some() && !mv),
+        ("attack", a.attack.is_some() && !atk),
+        ("visible", a.visible.is_some() && !atk),
+        ("target", a.target.is_some() && !atk && !other),
+    ];
+    match misplaced.iter().find(|(_, bad)| *bad) {
+        Some((f, _)) => Err(BoardError::semantic(
+            format!("play.{f}"),
+            format!("`{f}` does not belong to this action"),
+        )),
+        None => Ok(kind),
     }
+}
 
-    fn resolve_player(&self, typed: &str, path: &str) -> Result<usize, BoardError> {
-        let names: Vec<&str> = self.b.players.iter().map(|p| p.name.as_str()).collect();
-        let name = resolve_name(typed, &names, path, "player")?;
-        self.b
-            .players
-            .iter()
-            .position(|p| p.name == name)
-            .ok_or_else(|| BoardError::semantic(path, format!("unknown player '{typed}'")))
+/// Whether the fighter may be activated now; records the turn steps (turns
+/// ended, the first turn) on the way.
+fn may_activate(b: &mut Board, a: &Activation, id: Fid, cx: &mut Cx) -> Result<bool, Stop> {
+    let (fname, owner) = who(b, id);
+    // A turn player with nothing left to activate: their turn ends first.
+    let turn = b.turn_seat().filter(|_| b.phase == Phase::Action);
+    let turn = turn.and_then(|t| {
+        b.can_activate(t)
+            .then_some(t)
+            .or_else(|| pass_turn_from(b, t, true, cx))
+    });
+    let Some(turn) = turn else {
+        let rule = [END, PHASE][usize::from(b.phase == Phase::Channelling)];
+        cx.error(rule, "phase", "the Action Phase is not under way (the board is in the Channelling Phase, or no fighter can be activated any more): fighters are activated only in the Action Phase; move on with `match advance`");
+        return Ok(false);
+    };
+    if b.first_turn && b.first_to_pass.as_deref() == Some(&b.name(turn)) {
+        let first = b.name(turn);
+        cx.step(PHASE, format!("The first turn of the Action Phase is taken by {first}, who was first to pass in the Channelling Phase."));
     }
-
-    fn can_activate(&self, pi: usize) -> bool {
-        self.b.players[pi]
-            .fighters
-            .iter()
-            .any(|f| f.counter != Counter::Double)
+    let author = match &a.player {
+        Some(p) => b.seat(p, "play.player")?,
+        None => id.0,
+    };
+    if author != id.0 {
+        let pn = b.name(author);
+        cx.error(PHASE, "play.player", format!("{pn} cannot activate {fname}: it is {owner}'s fighter, and on your turn you choose one of your own fighters"));
+    } else if id.0 != turn {
+        let tn = b.name(turn);
+        cx.error(PHASE, "play.activate", format!("it is {tn}'s turn, not {owner}'s: players take it in turns, so {fname} cannot be activated now"));
+    } else if b.fighter(id).counter == Counter::Double {
+        cx.error(PHASE, "play.activate", format!("{fname} has a double action counter: it cannot perform actions and cannot be chosen to activate"));
     }
+    Ok(!cx.failed())
+}
 
-    /// The player whose turn it is, applying the first-turn rule and
-    /// ending turns of players with nothing left to activate.
-    fn current_turn(&mut self, path: &str) -> Res<usize> {
-        if self.b.phase_over {
-            return self.illegal(
-                r::END,
-                path,
-                "the Action Phase is over: no fighter can be activated until the next round's Action Phase".to_string(),
-            );
-        }
-        match self.turn_player()? {
-            Some(pi) => Ok(Ok(pi)),
-            None => self.illegal(
-                r::END,
-                path,
-                "no fighter can be activated, so the Action Phase has ended".to_string(),
-            ),
-        }
+fn activation(b: &mut Board, a: &Activation, cx: &mut Cx) -> Result<(), Stop> {
+    let id = b.find(&a.activate, "play.activate")?;
+    let kind = action_kind(a)?;
+    if !may_activate(b, a, id, cx)? {
+        return Ok(());
     }
-
-    /// The player whose turn it is (None: the phase has ended), applying
-    /// the first-turn rule and ending turns of players with nothing to activate.
-    fn turn_player(&mut self) -> Result<Option<usize>, BoardError> {
-        let pi = match self.b.turn.clone() {
-            Some(t) => {
-                let pi = self.resolve_player(&t, "turn")?;
-                self.check_first_turn(pi)?;
-                pi
-            }
-            None => {
-                let Some(first) = self.b.first_to_pass.clone() else {
-                    return Err(BoardError::semantic(
-                        "first_to_pass",
-                        "the board says neither whose `turn` it is nor which player was `first_to_pass` in the Channelling Phase",
-                    )
-                    .with_rule(r::PHASE));
-                };
-                let pi = self.resolve_player(&first, "first_to_pass")?;
-                let started = self.b.last_action.is_some()
-                    || self
-                        .b
-                        .players
-                        .iter()
-                        .any(|p| p.fighters.iter().any(|f| f.counter != Counter::None));
-                if started {
-                    return Err(BoardError::semantic(
-                        "turn",
-                        "fighters already have action counters, so this is not the first turn of the Action Phase; say whose `turn` it is",
-                    )
-                    .with_rule(r::PHASE));
-                }
-                let name = self.pname(pi);
-                self.steps.push(step(
-                    r::PHASE,
-                    format!("The first turn of the Action Phase goes to {name}, who was first to pass in the Channelling Phase."),
-                ));
-                self.b.turn = Some(name);
-                pi
-            }
-        };
-        if self.can_activate(pi) {
-            return Ok(Some(pi));
-        }
-        Ok(self.pass_turn_from(pi, true))
+    let (fname, owner) = who(b, id);
+    let counter = b.fighter(id).counter.word();
+    cx.step(PHASE, format!("On {owner}'s turn, {owner} activates {fname} (which has {counter}); it may make one action."))
+        .chose(&owner, format!("activate {fname}"));
+    if std::mem::take(&mut b.fighter_mut(id).guard) {
+        let text =
+            format!("{fname}'s Guard lasts only until its next activation: it ends now, unused.");
+        cx.step(GUARD, text);
     }
-
-    /// No play: whose turn it is and who can still be activated.
-    fn status(&mut self) -> Result<(), BoardError> {
-        if self.b.phase_over {
-            self.steps.push(step(
-                r::END,
-                "The Action Phase is over: no fighter can be activated.".to_string(),
-            ));
-            return Ok(());
-        }
-        let Some(pi) = self.turn_player()? else {
-            return Ok(());
-        };
-        let name = self.pname(pi);
-        let p = &self.b.players[pi];
-        let ready: Vec<String> = p
-            .fighters
-            .iter()
-            .filter(|f| f.counter != Counter::Double)
-            .map(|f| format!("{} ({})", f.name, f.counter.word()))
-            .collect();
-        let spent: Vec<&str> = p
-            .fighters
-            .iter()
-            .filter(|f| f.counter == Counter::Double)
-            .map(|f| f.name.as_str())
-            .collect();
-        let mut text = format!(
-            "It is {name}'s turn: choose one of {name}'s fighters to activate: {}.",
-            ready.join(", ")
+    if !matches!(kind, Kind::Other(_)) {
+        let text = format!(
+            "{kind:?} is a universal action: it is available to all fighters, {fname} included."
         );
-        if !spent.is_empty() {
-            text.push_str(&format!(
-                " {} cannot be chosen: a double action counter.",
-                spent.join(", ")
-            ));
-        }
-        self.steps.push(step(r::PHASE, text));
-        Ok(())
+        cx.step(UNIVERSAL, text);
     }
-
-    /// Warns when the board looks like the first turn of the phase but
-    /// names a player other than the first to pass.
-    fn check_first_turn(&mut self, pi: usize) -> Result<(), BoardError> {
-        let Some(first) = self.b.first_to_pass.clone() else {
-            return Ok(());
-        };
-        let fi = self.resolve_player(&first, "first_to_pass")?;
-        let untouched = self.b.last_action.is_none()
-            && self
-                .b
-                .players
-                .iter()
-                .all(|p| p.fighters.iter().all(|f| f.counter == Counter::None));
-        if untouched && fi != pi && !self.first_turn_warned {
-            self.first_turn_warned = true;
-            let (t, f) = (self.pname(pi), self.pname(fi));
-            self.note(
-                Severity::Warning,
-                Some(r::PHASE),
-                "turn",
-                format!(
-                    "no fighter has an action counter yet, so this looks like the first turn of the Action Phase, which goes to {f} (first to pass in the Channelling Phase), but the board says it is {t}'s turn"
-                ),
-            );
+    let step = step_of(b, id, a.step, a.step_to, "play")?;
+    let step_at = step.as_ref().map(|s| s.2.clone());
+    if kind != Kind::Move {
+        if let Some((at, e)) = too_long(b, id, &step) {
+            return illegal(cx, STEP, &at, e);
         }
-        Ok(())
+        step_move(b, id, step, false, cx);
     }
-
-    /// Passes the turn on from `pi` (players in listed order). With
-    /// `ended`, `pi`'s own turn ends for want of fighters. Returns the new
-    /// turn player, or None when the phase ended.
-    fn pass_turn_from(&mut self, pi: usize, ended: bool) -> Option<usize> {
-        let n = self.b.players.len();
-        if ended {
-            let name = self.pname(pi);
-            self.steps.push(step(
-                r::PHASE,
-                format!(
-                    "{name} has no fighters remaining that can be activated, so their turn ends."
-                ),
-            ));
+    match &kind {
+        Kind::Move => move_action(b, id, a, step_at, cx)?,
+        Kind::Attack => attack_action(b, id, a, cx)?,
+        Kind::Guard => {
+            b.fighter_mut(id).guard = true;
+            cx.step(GUARD, format!("{fname} makes the Guard action: until its next activation or the end of the Action Phase, its next Dodge or Deflect reaction is free."))
+                .chose(&owner, "Guard");
+            record(b, fname, "guard", None);
         }
-        for k in 1..=n {
-            let q = (pi + k) % n;
-            if self.can_activate(q) {
-                let name = self.pname(q);
-                let mut s = step(
-                    r::PHASE,
-                    format!("Players take it in turns: it is now {name}'s turn."),
-                );
-                if n > 2 {
-                    s = s.assume("with more than two players, turns go round in the order the board lists the players");
-                }
-                self.steps.push(s);
-                self.b.turn = Some(name);
-                return Some(q);
-            }
-            if q != pi {
-                let name = self.pname(q);
-                self.steps.push(step(r::PHASE, format!("{name} has no fighters remaining that can be activated, so their turn ends.")));
-            }
-        }
-        self.end_phase();
-        None
+        Kind::Other(name) => other_action(b, id, name, a, cx)?,
     }
-
-    fn end_phase(&mut self) {
-        self.steps.push(step(
-            r::END,
-            "No fighter can be activated: the Action Phase ends.".to_string(),
-        ));
-        self.b.phase_over = true;
-        self.b.turn = None;
-        let guarded: Vec<String> = self
-            .b
-            .players
-            .iter()
-            .flat_map(|p| {
-                p.fighters
-                    .iter()
-                    .filter(|f| f.guard)
-                    .map(|f| f.name.clone())
-            })
-            .collect();
-        if !guarded.is_empty() {
-            for p in &mut self.b.players {
-                for f in &mut p.fighters {
-                    f.guard = false;
-                }
-            }
-            self.steps.push(step(
-                r::GUARD,
-                format!(
-                    "Guard lasts until the end of the Action Phase: it ends for {}.",
-                    guarded.join(", ")
-                ),
-            ));
-        }
+    if cx.failed() {
+        return Ok(());
     }
+    reactions_during(b, a, cx)?;
+    let free = "the board marks this action free; the rule that makes it free (a card or ability) is outside the indexed text";
+    give_counter(b, id, a.free.then_some(free), cx);
+    pass_turn_from(b, id.0, false, cx);
+    Ok(())
+}
 
-    /// After a reaction outside an activation: the phase may have run out.
-    fn after_reaction(&mut self) {
-        if self.b.phase_over {
-            return;
-        }
-        let turn = self.b.turn.as_deref().and_then(|t| {
-            let key = crate::text::fold(t);
-            self.b
-                .players
-                .iter()
-                .position(|p| crate::text::fold(&p.name) == key)
-        });
-        match turn {
-            // The reaction used up the turn player's last fighter: their turn ends.
-            Some(t) if !self.can_activate(t) => {
-                self.pass_turn_from(t, true);
-            }
-            Some(_) => {}
-            None if !(0..self.b.players.len()).any(|q| self.can_activate(q)) => self.end_phase(),
-            None => {}
-        }
-    }
-
-    fn step_distance(
-        &self,
-        id: Fid,
-        play: &Play,
-        path: &str,
-    ) -> Result<Option<(f64, Option<Pos>)>, BoardError> {
-        match (play.step, play.step_to) {
-            (None, None) => Ok(None),
-            (Some(d), None) => {
-                check_inches(d, &format!("{path}.step"), "step")?;
-                if d < 0.0 {
-                    return Err(BoardError::semantic(
-                        format!("{path}.step"),
-                        "a step move cannot be a negative distance",
-                    ));
-                }
-                Ok(Some((d, None)))
-            }
-            (s, Some(to)) => {
-                check_pos(&to, &format!("{path}.step_to"))?;
-                let straight = dist(self.fighter(id).position, to);
-                let d = s.unwrap_or(straight).max(straight);
-                Ok(Some((d, Some(to))))
-            }
-        }
-    }
-
-    /// Makes a step move (already checked against 1").
-    fn do_step(&mut self, id: Fid, d: f64, to: Option<Pos>, rule: &str, when: &str) {
-        let name = self.fname(id);
-        let mut s = match to {
-            Some(p) => {
-                self.fighter_mut(id).position = round_pos(p);
-                step(rule, format!("{name} makes a step move of {} to [{}, {}] {when}.", fmt_in(d), p[0], p[1]))
-            }
-            None => step(rule, format!("{name} makes a step move of {} {when}.", fmt_in(d))).assume(
-                "the step move gives no destination (`step_to`), so the fighter's position on the board is left as it was",
-            ),
-        };
-        s = s.num("step (tenths of an inch)", tenths(d));
-        self.steps.push(s);
-    }
-
-    fn give_counter(&mut self, id: Fid, free: bool, free_rule_note: Option<String>) {
-        let name = self.fname(id);
-        if free {
-            let mut s = step(
-                r::FREE,
-                format!("The action is free: no action counter is placed or flipped on {name}."),
-            );
-            if let Some(n) = free_rule_note {
-                s = s.assume(n);
-            }
-            self.steps.push(s);
-            return;
-        }
-        let before = self.fighter(id).counter;
-        let after = match before {
-            Counter::None => Counter::Single,
-            _ => Counter::Double,
-        };
-        self.fighter_mut(id).counter = after;
-        let text = match before {
-            Counter::None => format!(
-                "{name} has made an action and had no action counter: it gets a single action counter."
-            ),
-            _ => format!(
-                "{name} has made an action and already had a single action counter: it gets a double action counter."
-            ),
-        };
-        self.steps.push(step(r::PHASE, text).num(
-            "action counters",
-            if after == Counter::Double { 2 } else { 1 },
-        ));
-    }
-
-    fn action_kind(&self, play: &Play, path: &str) -> Result<Kind, BoardError> {
-        let kind = match play.action.as_deref() {
-            Some(a) => match crate::text::fold(a).as_str() {
-                "move" => Kind::Move,
-                "attack" => Kind::Attack,
-                "guard" => Kind::Guard,
-                "" => {
-                    return Err(BoardError::semantic(
-                        format!("{path}.action"),
-                        "the action name is empty",
-                    ));
-                }
-                _ => Kind::Other(a.trim().to_string()),
-            },
-            None if play.target.is_some() || play.attack.is_some() => Kind::Attack,
-            None if play.distance.is_some() || play.to.is_some() => Kind::Move,
-            None => {
-                return Err(BoardError::semantic(
-                    format!("{path}.action"),
-                    "say which action the fighter makes: move, attack, guard, or the name of another action",
-                ));
-            }
-        };
-        let misplaced = |field: &str, ok: bool| -> Result<(), BoardError> {
-            if ok {
-                Ok(())
-            } else {
-                Err(BoardError::semantic(
-                    format!("{path}.{field}"),
-                    format!("`{field}` does not belong to this action"),
-                ))
-            }
-        };
-        let is_move = matches!(kind, Kind::Move);
-        let is_attack = matches!(kind, Kind::Attack);
-        misplaced("distance", play.distance.is_none() || is_move)?;
-        misplaced("to", play.to.is_none() || is_move)?;
-        misplaced("attack", play.attack.is_none() || is_attack)?;
-        misplaced("visible", play.visible.is_none() || is_attack)?;
-        misplaced("trigger_met", play.trigger_met.is_none())?;
-        if let Kind::Other(_) = kind {
-            misplaced("target", true)?;
-        } else {
-            misplaced("target", play.target.is_none() || is_attack)?;
-        }
-        Ok(kind)
-    }
-
-    fn activation(&mut self, play: &Play, path: &str) -> Res<()> {
-        let typed = play.activate.as_deref().unwrap_or_default();
-        let id = self.resolve_fighter(typed, &format!("{path}.activate"))?;
-        let kind = self.action_kind(play, path)?;
-        let Ok(turn) = self.current_turn(path)? else {
-            return Ok(Err(Illegal));
-        };
-        let owner = id.0;
-        let fname = self.fname(id);
-        let oname = self.pname(owner);
-        if let Some(p) = &play.player {
-            let pi = self.resolve_player(p, &format!("{path}.player"))?;
-            if pi != owner {
-                let pn = self.pname(pi);
-                return self.illegal(
-                    r::PHASE,
-                    &format!("{path}.player"),
-                    format!("{pn} cannot activate {fname}: it is {oname}'s fighter, and on your turn you choose one of your own fighters"),
-                );
-            }
-        }
-        if owner != turn {
-            let tn = self.pname(turn);
-            return self.illegal(
-                r::PHASE,
-                &format!("{path}.activate"),
-                format!("it is {tn}'s turn, not {oname}'s: players take it in turns, so {fname} cannot be activated now"),
-            );
-        }
-        if self.fighter(id).counter == Counter::Double {
-            return self.illegal(
-                r::PHASE,
-                &format!("{path}.activate"),
-                format!("{fname} has a double action counter: it cannot perform actions and cannot be chosen to activate"),
-            );
-        }
-        let counter_word = self.fighter(id).counter.word();
-        self.steps.push(
-            step(r::PHASE, format!("On {oname}'s turn, {oname} activates {fname} (which has {counter_word}); it may make one action."))
-                .chose(&oname, format!("activate {fname}")),
+fn move_action(
+    b: &mut Board,
+    id: Fid,
+    a: &Activation,
+    step_at: Option<String>,
+    cx: &mut Cx,
+) -> Result<(), Stop> {
+    let (name, owner) = who(b, id);
+    if let Some(at) = step_at {
+        let e = format!(
+            "{name} is making a Move action: do not make a step move as part of this action"
         );
-        if self.fighter(id).guard {
-            self.fighter_mut(id).guard = false;
-            self.steps.push(step(
-                r::GUARD,
-                format!(
-                    "{fname}'s Guard lasts only until its next activation: it ends now, unused."
-                ),
-            ));
-        }
-        if let Some(u) = match kind {
-            Kind::Move => Some("Move"),
-            Kind::Attack => Some("Attack"),
-            Kind::Guard => Some("Guard"),
-            Kind::Other(_) => None,
-        } {
-            self.steps.push(step(
-                r::UNIVERSAL,
-                format!(
-                    "{u} is a universal action: it is available to all fighters, {fname} included."
-                ),
-            ));
-        }
-        let step_move = self.step_distance(id, play, path)?;
-        let done = match kind {
-            Kind::Move => self.move_action(id, play, path, step_move.is_some())?,
-            Kind::Attack => match self.step_before(id, step_move, path)? {
-                Ok(()) => self.attack_action(id, play, path)?,
-                Err(i) => Err(i),
-            },
-            Kind::Guard => match self.step_before(id, step_move, path)? {
-                Ok(()) => {
-                    self.fighter_mut(id).guard = true;
-                    self.steps.push(
-                        step(
-                            r::GUARD,
-                            format!(
-                                "{fname} makes the Guard action: until its next activation or the end of the Action Phase, its next Dodge or Deflect reaction is free."
-                            ),
-                        )
-                        .chose(&oname, "Guard".to_string()),
-                    );
-                    self.b.last_action = Some(LastAction {
-                        fighter: fname.clone(),
-                        action: "guard".to_string(),
-                        target: None,
-                    });
-                    Ok(())
-                }
-                Err(i) => Err(i),
-            },
-            Kind::Other(name) => match self.step_before(id, step_move, path)? {
-                Ok(()) => self.other_action(id, &name, play, path)?,
-                Err(i) => Err(i),
-            },
-        };
-        match done {
-            Ok(()) => match self.nested_reactions(play, path)? {
-                Ok(()) => self.finish_activation(id, play),
-                Err(i) => Ok(Err(i)),
-            },
-            Err(i) => Ok(Err(i)),
-        }
+        return illegal(cx, MOVE, &at, e);
     }
-
-    /// Reactions made during the action just made (its `reactions` list).
-    fn nested_reactions(&mut self, play: &Play, path: &str) -> Res<()> {
-        let last = self.b.last_action.clone();
-        let during = last
-            .as_ref()
-            .map(|l| (l.fighter.as_str(), l.action.as_str(), l.target.as_deref()));
-        for (k, rp) in play.reactions.iter().enumerate() {
-            let rpath = format!("{path}.reactions[{k}]");
-            if rp.activate.is_some() || !rp.reactions.is_empty() {
-                return Err(BoardError::semantic(
-                    rpath,
-                    "only reactions (`react:` with `fighter:`) can be made during an action",
-                ));
-            }
-            if rp.react.is_none() {
-                return Err(BoardError::semantic(
-                    format!("{rpath}.react"),
-                    "name the reaction, e.g. `react: Dodge`",
-                ));
-            }
-            let Ok(()) = self.reaction(rp, &rpath, during)? else {
-                return Ok(Err(Illegal));
-            };
-        }
-        Ok(Ok(()))
+    distance(a.distance, "play.distance")?;
+    a.to.map(|t| check_pos(&t, "play.to")).transpose()?;
+    if a.distance.is_none() && a.to.is_none() {
+        let e = "a Move needs a `distance` in inches or a destination `to: [x, y]`";
+        return Err(BoardError::semantic("play.distance", e).into());
     }
-
-    fn finish_activation(&mut self, id: Fid, play: &Play) -> Res<()> {
-        let note = play
-            .free
-            .then(|| "the board marks this action free; the rule that makes it free (a card or ability) is outside the indexed text".to_string());
-        self.give_counter(id, play.free, note);
-        self.pass_turn_from(id.0, false);
-        Ok(Ok(()))
+    let (start, movement) = (b.fighter(id).position, b.fighter(id).movement);
+    let moved = a
+        .distance
+        .unwrap_or(0.0)
+        .max(a.to.map_or(0.0, |t| dist(start, t)));
+    let enemies = b.ids().into_iter().filter(|f| f.0 != id.0);
+    let nearest = enemies
+        .map(|f| {
+            (
+                dist(start, b.fighter(f).position),
+                b.fighter(f).name.clone(),
+            )
+        })
+        .min_by(|x, y| x.0.total_cmp(&y.0));
+    let within = nearest.as_ref().filter(|(d, _)| *d <= 1.0 + EPS);
+    let allowance = within.map_or(movement, |_| (movement - 2.0).max(0.0));
+    let (m, al) = (inches(movement), inches(allowance));
+    let st = match within {
+        Some((d, enemy)) => cx.step(MOVE, format!("{name} begins the Move within 1\" of an enemy fighter ({enemy}, {} away): it may only move its Movement {m} minus 2 = {al}.", inches(*d))),
+        None => cx.step(MOVE, format!("{name} may move as far as its Movement attribute: {m}.")),
+    };
+    st.num("Movement (tenths of an inch)", tenths(movement));
+    if let Some((d, _)) = &nearest {
+        st.num("nearest enemy (tenths of an inch)", tenths(*d));
     }
-
-    /// A step move before an action's effects (13.1).
-    fn step_before(&mut self, id: Fid, sm: Option<(f64, Option<Pos>)>, path: &str) -> Res<()> {
-        let Some((d, to)) = sm else { return Ok(Ok(())) };
-        if d > 1.0 + EPS {
-            let name = self.fname(id);
-            return self.illegal(
-                r::STEP,
-                &format!("{path}.{}", if to.is_some() { "step_to" } else { "step" }),
-                format!(
-                    "a step move is up to 1\"; {name}'s step move is {}",
-                    fmt_in(d)
-                ),
-            );
-        }
-        self.do_step(
-            id,
-            d,
-            to,
-            r::STEP,
-            "before the action's effects are resolved",
+    if within.is_some() {
+        st.num("allowance (tenths of an inch)", tenths(allowance));
+    }
+    st.assume(MEASURE);
+    if moved > allowance + EPS {
+        let at = a.distance.map_or("play.to", |_| "play.distance");
+        let e = format!(
+            "{name} may move at most {al} on this Move, but moves {}",
+            inches(moved)
         );
-        Ok(Ok(()))
+        return illegal(cx, MOVE, at, e);
     }
+    let st = match a.to {
+        Some(t) => {
+            b.fighter_mut(id).position = t.map(|v| (v * 1000.0).round() / 1000.0);
+            cx.step(MOVE, format!("{name} moves {} to [{}, {}].", inches(moved), t[0], t[1]))
+        }
+        None => cx.step(MOVE, format!("{name} moves {}.", inches(moved))).assume("the Move gives no destination (`to`), so the fighter's position on the board is left as it was"),
+    };
+    st.num("moved (tenths of an inch)", tenths(moved));
+    st.chose(&owner, format!("Move {}", inches(moved)));
+    record(b, name, "move", None);
+    Ok(())
+}
 
-    fn move_action(&mut self, id: Fid, play: &Play, path: &str, has_step: bool) -> Res<()> {
-        let name = self.fname(id);
-        if has_step {
-            return self.illegal(
-                r::MOVE,
-                &format!(
-                    "{path}.{}",
-                    if play.step_to.is_some() {
-                        "step_to"
-                    } else {
-                        "step"
-                    }
-                ),
-                format!(
-                    "{name} is making a Move action: do not make a step move as part of this action"
-                ),
-            );
-        }
-        let start = self.fighter(id).position;
-        let movement = self.fighter(id).movement;
-        let moved = match (play.distance, play.to) {
-            (None, None) => {
-                return Err(BoardError::semantic(
-                    format!("{path}.distance"),
-                    "a Move needs a `distance` in inches or a destination `to: [x, y]`",
-                ));
-            }
-            (d, to) => {
-                if let Some(d) = d {
-                    check_inches(d, &format!("{path}.distance"), "distance")?;
-                    if d < 0.0 {
-                        return Err(BoardError::semantic(
-                            format!("{path}.distance"),
-                            "a move cannot be a negative distance",
-                        ));
-                    }
-                }
-                if let Some(t) = &to {
-                    check_pos(t, &format!("{path}.to"))?;
-                }
-                let straight = to.map(|t| dist(start, t)).unwrap_or(0.0);
-                d.unwrap_or(straight).max(straight)
-            }
-        };
-        // Nearest enemy at the start of the action.
-        let mut nearest: Option<(f64, String)> = None;
-        for (pi, p) in self.b.players.iter().enumerate() {
-            if pi == id.0 {
-                continue;
-            }
-            for f in &p.fighters {
-                let d = dist(start, f.position);
-                if nearest.as_ref().is_none_or(|(nd, _)| d < *nd) {
-                    nearest = Some((d, f.name.clone()));
-                }
-            }
-        }
-        let within = nearest.as_ref().is_some_and(|(d, _)| *d <= 1.0 + EPS);
-        let allowance = if within {
-            (movement - 2.0).max(0.0)
-        } else {
-            movement
-        };
-        let measure_note = "distances are measured in a straight line between the positions on the board; bases, terrain and the rest of 15.0 - Movement are not indexed";
-        let s = if within {
-            let (d, enemy) = nearest.clone().unwrap_or((0.0, String::new()));
-            step(
-                r::MOVE,
-                format!(
-                    "{name} begins the Move within 1\" of an enemy fighter ({enemy}, {} away): it may only move its Movement {} minus 2 = {}.",
-                    fmt_in(d),
-                    fmt_in(movement),
-                    fmt_in(allowance)
-                ),
-            )
-            .num("Movement (tenths of an inch)", tenths(movement))
-            .num("nearest enemy (tenths of an inch)", tenths(d))
-            .num("allowance (tenths of an inch)", tenths(allowance))
-        } else {
-            let mut s = step(
-                r::MOVE,
-                format!(
-                    "{name} may move as far as its Movement attribute: {}.",
-                    fmt_in(movement)
-                ),
-            )
-            .num("Movement (tenths of an inch)", tenths(movement));
-            if let Some((d, _)) = &nearest {
-                s = s.num("nearest enemy (tenths of an inch)", tenths(*d));
-            }
-            s
-        };
-        self.steps.push(s.assume(format!(
-            "{measure_note}; \"within 1\\\"\" is read as 1\" or less"
-        )));
-        if moved > allowance + EPS {
-            return self.illegal(
-                r::MOVE,
-                &format!(
-                    "{path}.{}",
-                    if play.distance.is_some() {
-                        "distance"
-                    } else {
-                        "to"
-                    }
-                ),
-                format!(
-                    "{name} may move at most {} on this Move, but moves {}",
-                    fmt_in(allowance),
-                    fmt_in(moved)
-                ),
-            );
-        }
-        let owner = self.pname(id.0);
-        let mut s = match play.to {
-            Some(t) => {
-                self.fighter_mut(id).position = round_pos(t);
-                step(r::MOVE, format!("{name} moves {} to [{}, {}].", fmt_in(moved), t[0], t[1]))
-            }
-            None => step(r::MOVE, format!("{name} moves {}.", fmt_in(moved)))
-                .assume("the Move gives no destination (`to`), so the fighter's position on the board is left as it was"),
-        };
-        s = s
-            .num("moved (tenths of an inch)", tenths(moved))
-            .chose(&owner, format!("Move {}", fmt_in(moved)));
-        self.steps.push(s);
-        self.b.last_action = Some(LastAction {
-            fighter: name,
-            action: "move".to_string(),
-            target: None,
-        });
-        Ok(Ok(()))
-    }
+/// An omitted choice of the acting player that the rules give no default
+/// for: the ruling stops and asks them.
+fn ask_for(
+    cx: &mut Cx,
+    seat: usize,
+    key: &str,
+    question: String,
+    names: Vec<String>,
+) -> Result<String, Stop> {
+    let options = names
+        .into_iter()
+        .take(25)
+        .map(|n| Opt::field(n.clone(), n.clone(), key, json!(n)));
+    let (key, path) = (key.to_string(), format!("play.{key}"));
+    let ask = Ask {
+        key,
+        seat,
+        rule: ATTACK,
+        path,
+        question,
+        options: options.collect(),
+        default: None,
+    };
+    cx.choose(None, ask).map(|c| c.value())
+}
 
-    fn attack_action(&mut self, id: Fid, play: &Play, path: &str) -> Res<()> {
-        let name = self.fname(id);
-        let owner = self.pname(id.0);
-        let attacks: Vec<String> = self.fighter(id).attacks.clone();
-        let attack = match &play.attack {
-            Some(a) => {
-                let refs: Vec<&str> = attacks.iter().map(String::as_str).collect();
-                if refs.is_empty() {
-                    return self.illegal(
-                        r::ATTACK,
-                        &format!("{path}.attack"),
-                        format!("{name} has no attacks listed on the board, so '{a}' is not available to it"),
-                    );
-                }
-                match resolve_name(a, &refs, &format!("{path}.attack"), "attack") {
-                    Ok(x) => x.to_string(),
-                    Err(e) => {
-                        return self.illegal(
-                            r::ATTACK,
-                            &format!("{path}.attack"),
-                            format!("{name}: {} (not available to this fighter)", e.message),
-                        );
-                    }
-                }
-            }
-            None => {
-                match attacks.as_slice() {
-                    [one] => one.clone(),
-                    [] => {
-                        return self.illegal(
-                        r::ATTACK,
-                        &format!("{path}.attack"),
-                        format!("{name} has no attacks listed on the board: list them under `attacks`"),
-                    );
-                    }
-                    many => {
-                        return Err(BoardError::semantic(
-                            format!("{path}.attack"),
-                            format!(
-                                "{name} has several attacks ({}); say which one with `attack:`",
-                                many.join(", ")
-                            ),
-                        )
-                        .with_rule(r::ATTACK));
-                    }
-                }
-            }
-        };
-        let Some(t) = &play.target else {
-            return Err(BoardError::semantic(
-                format!("{path}.target"),
-                "an Attack needs a `target` fighter",
-            )
-            .with_rule(r::ATTACK));
-        };
-        let tid = self.resolve_fighter(t, &format!("{path}.target"))?;
-        let tname = self.fname(tid);
-        if tid == id {
-            return self.illegal(
-                r::ATTACK,
-                &format!("{path}.target"),
-                format!("{name} cannot attack itself: the target excludes the attacker"),
+fn attack_action(b: &mut Board, id: Fid, a: &Activation, cx: &mut Cx) -> Result<(), Stop> {
+    let (name, owner) = who(b, id);
+    let attacks = b.fighter(id).attacks.clone();
+    let refs: Vec<&str> = attacks.iter().map(String::as_str).collect();
+    let attack = match (&a.attack, refs.as_slice()) {
+        (_, []) => {
+            let e = format!(
+                "{name} has no attacks listed on the board (`attacks`), so it has no attack available"
             );
+            return illegal(cx, ATTACK, "play.attack", e);
         }
-        // Visibility (16.0 not indexed): the play's list, else the board's.
-        let (vis, from_play) = match &play.visible {
-            Some(v) => (Some(v.clone()), true),
-            None => (self.fighter(id).visible.clone(), false),
-        };
-        let seen = match &vis {
-            Some(list) => list
-                .iter()
-                .any(|v| crate::text::fold(v) == crate::text::fold(&tname)),
-            None => true,
-        };
-        if !seen {
-            let src = if from_play {
-                format!("{path}.visible")
-            } else {
-                format!("players[{}].fighters[{}].visible", id.0, id.1)
-            };
-            return self.illegal(
-                r::ATTACK,
-                &src,
-                format!(
-                    "{tname} is not visible to {name} (visibility, rule 16.0, is not indexed; {} `visible` list was used): an attack needs a visible target",
-                    if from_play { "the play's" } else { "the board's" }
-                ),
-            );
-        }
-        if tid.0 == id.0 {
-            self.note(
-                Severity::Warning,
-                Some(r::ATTACK),
-                &format!("{path}.target"),
-                format!("{tname} is on {name}'s own side; the indexed text excludes only the attacker itself, so this is allowed"),
-            );
-        }
-        let vis_note = match (&vis, from_play) {
-            (Some(_), true) => {
-                "visibility (16.0) is not indexed: taken from the play's `visible` list (what the attacker sees at the moment of the attack)"
-            }
-            (Some(_), false) => {
-                "visibility (16.0) is not indexed: taken from the board's `visible` list for the attacker"
-            }
-            (None, _) => {
-                "visibility (16.0) is not indexed and the board gives no `visible` list for the attacker: the target is taken to be visible"
-            }
-        };
-        self.steps.push(
-            step(
-                r::ATTACK,
-                format!(
-                    "{name} attacks {tname} with {attack}, one of its attacks, against a visible target other than itself. Resolving the attack (18.0) is outside the indexed text."
-                ),
-            )
-            .chose(&owner, format!("{attack} against {tname}"))
-            .assume(vis_note),
-        );
-        self.b.last_action = Some(LastAction {
-            fighter: name.clone(),
-            action: "attack".to_string(),
-            target: Some(tname.clone()),
-        });
-        Ok(Ok(()))
-    }
-
-    fn other_action(&mut self, id: Fid, action: &str, play: &Play, path: &str) -> Res<()> {
-        let name = self.fname(id);
-        let owner = self.pname(id.0);
-        let list: Vec<String> = self.fighter(id).actions.clone();
-        let action = if list.is_empty() {
-            action.to_string()
-        } else {
-            let refs: Vec<&str> = list.iter().map(String::as_str).collect();
-            match resolve_name(action, &refs, &format!("{path}.action"), "action") {
-                Ok(x) => x.to_string(),
-                Err(e) => {
-                    return self.illegal(
-                        r::PHASE,
-                        &format!("{path}.action"),
-                        format!(
-                            "{name} can make only the actions available to it: {}",
-                            e.message
-                        ),
-                    );
-                }
-            }
-        };
-        let mut s = step(
-            r::PHASE,
-            format!("{name} makes the action {action}. Its effects are outside the indexed text (13.0-13.5) and are not resolved here."),
-        )
-        .chose(&owner, action.clone());
-        if list.is_empty() {
-            s = s.assume("the board lists no `actions` for this fighter, so the named action is taken to be available to it");
-        }
-        self.steps.push(s);
-        if let Some(t) = &play.target {
-            let tid = self.resolve_fighter(t, &format!("{path}.target"))?;
-            let tname = self.fname(tid);
-            self.b.last_action = Some(LastAction {
-                fighter: name,
-                action,
-                target: Some(tname),
-            });
-        } else {
-            self.b.last_action = Some(LastAction {
-                fighter: name,
-                action,
-                target: None,
-            });
-        }
-        Ok(Ok(()))
-    }
-
-    /// A reaction: standalone (`during` None: triggers are checked against
-    /// the board's last action) or during an action (`during` = that action).
-    fn reaction(
-        &mut self,
-        play: &Play,
-        path: &str,
-        during: Option<(&str, &str, Option<&str>)>,
-    ) -> Res<()> {
-        let Some(typed_fighter) = &play.fighter else {
-            return Err(BoardError::semantic(
-                format!("{path}.fighter"),
-                "say which fighter makes the reaction, e.g. `fighter: Stonewarden`",
-            ));
-        };
-        for (field, bad) in [
-            ("action", play.action.is_some()),
-            ("distance", play.distance.is_some()),
-            ("to", play.to.is_some()),
-            ("target", play.target.is_some()),
-            ("attack", play.attack.is_some()),
-            ("visible", play.visible.is_some()),
-            ("reactions", !play.reactions.is_empty()),
-        ] {
-            if bad {
-                return Err(BoardError::semantic(
-                    format!("{path}.{field}"),
-                    format!("`{field}` does not belong to a reaction"),
-                ));
-            }
-        }
-        let id = self.resolve_fighter(typed_fighter, &format!("{path}.fighter"))?;
-        let name = self.fname(id);
-        let owner = self.pname(id.0);
-        let typed = play.react.as_deref().unwrap_or_default();
-        if let Some(p) = &play.player {
-            let pi = self.resolve_player(p, &format!("{path}.player"))?;
-            if pi != id.0 {
-                let pn = self.pname(pi);
-                return self.illegal(
-                    r::TRIGGER,
-                    &format!("{path}.player"),
-                    format!("{pn} cannot make {name}'s reaction: only {owner}, its controlling player, may choose to make it"),
-                );
-            }
-        }
-        let defs = self.fighter(id).reactions.clone();
-        let names: Vec<&str> = defs.iter().map(|d| d.name()).collect();
-        let def = match resolve_name(typed, &names, &format!("{path}.react"), "reaction") {
-            Ok(n) => defs.iter().find(|d| d.name() == n).cloned(),
+        (Some(t), _) => match names::resolve(t, &refs, "attack") {
+            Ok(x) => x.to_string(),
             Err(e) => {
-                let msg = if names.is_empty() {
-                    format!(
-                        "{name} has no reactions listed on the board, so '{typed}' is not available to it"
-                    )
-                } else {
-                    format!("{name} does not have that reaction: {}", e.message)
-                };
-                return self.illegal(r::TRIGGER, &format!("{path}.react"), msg);
+                let e = format!("{name}: {e} (not available to this fighter)");
+                return illegal(cx, ATTACK, "play.attack", e);
             }
-        };
-        let Some(def) = def else {
-            return Err(BoardError::semantic(
-                format!("{path}.react"),
-                format!("unknown reaction '{typed}'"),
-            ));
-        };
-        let rname = def.name().to_string();
-        self.steps.push(step(
-            r::REACTION,
-            format!("{name} makes {rname}, a reaction: an action with a trigger condition, whose step move comes after its effects."),
-        ));
-        let guard_free = self.fighter(id).guard && is_dodge_or_deflect(&rname);
-        if self.fighter(id).counter == Counter::Double {
-            if guard_free {
-                self.steps.push(
-                    step(
-                        r::PHASE,
-                        format!("{name} has a double action counter and an active Guard that would make {rname} free."),
-                    )
-                    .assume(
-                        "open question: the indexed text does not say whether Guard lets a fighter on a double action counter make a free Dodge or Deflect. Reading chosen: it does not, because 13.0 says such a fighter cannot perform actions at all, a reaction is an action (13.3), and being free (13.2) only means no counter is placed or flipped",
-                    ),
-                );
-            }
-            return self.illegal(
-                r::PHASE,
-                &format!("{path}.fighter"),
-                format!(
-                    "{name} has a double action counter: it cannot perform actions, and a reaction is an action{}",
-                    if guard_free { " (open question: this holds even for a Dodge or Deflect that Guard makes free; see the step's assumption)" } else { "" }
-                ),
-            );
+        },
+        (None, [one]) => one.to_string(),
+        (None, _) => ask_for(
+            cx,
+            id.0,
+            "attack",
+            format!("{owner}: which attack does {name} make?"),
+            attacks.clone(),
+        )?,
+    };
+    let target = match &a.target {
+        Some(t) => b.find(t, "play.target")?,
+        None => {
+            let others = b
+                .ids()
+                .into_iter()
+                .filter(|f| *f != id)
+                .map(|f| b.fighter(f).name.clone());
+            let question = format!("{owner}: {name} attacks which fighter with {attack}?");
+            b.find(
+                &ask_for(cx, id.0, "target", question, others.collect())?,
+                "play.target",
+            )?
         }
-        // Trigger condition.
-        let trigger = def.trigger().map(str::to_string);
-        let folded = trigger.as_deref().map(crate::text::fold);
-        let checkable = matches!(
-            folded.as_deref(),
-            Some("attacked") | Some("targetedbyanattack")
-        );
-        if checkable {
-            let ctx: Option<(String, String, Option<String>)> = match during {
-                Some((f, a, t)) => Some((f.to_string(), a.to_string(), t.map(str::to_string))),
-                None => self
-                    .b
-                    .last_action
-                    .as_ref()
-                    .map(|l| (l.fighter.clone(), l.action.clone(), l.target.clone())),
-            };
-            let met = ctx
-                .as_ref()
-                .is_some_and(|(_, a, t)| a == "attack" && t.as_deref() == Some(name.as_str()));
-            if !met {
-                let what = match &ctx {
-                    Some((f, a, Some(t))) => format!("the last action was {f}'s {a} against {t}"),
-                    Some((f, a, None)) => format!("the last action was {f}'s {a}"),
-                    None => "no action has been made".to_string(),
-                };
-                return self.illegal(
-                    r::TRIGGER,
-                    &format!("{path}.react"),
-                    format!("{rname} triggers when {name} is attacked, but {what}: the trigger condition is not met"),
-                );
-            }
-            let attacker = ctx.map(|c| c.0).unwrap_or_default();
-            self.steps.push(step(
-                r::TRIGGER,
-                format!("Trigger condition met: {name} is the target of {attacker}'s attack."),
-            ));
-        } else {
-            let desc = trigger
-                .clone()
-                .unwrap_or_else(|| "not given on the board".to_string());
-            match play.trigger_met {
-                Some(true) => self.steps.push(
-                    step(r::TRIGGER, format!("Trigger condition of {rname} ({desc}) is met, as the players state."))
-                        .assume("the engine cannot check this trigger from the board, so it takes the play's `trigger_met: true`"),
-                ),
-                Some(false) => {
-                    return self.illegal(
-                        r::TRIGGER,
-                        &format!("{path}.trigger_met"),
-                        format!("{rname} can only be used when its trigger condition ({desc}) is met, and the play says it is not"),
-                    );
-                }
-                None => {
-                    return self.illegal(
-                        r::TRIGGER,
-                        &format!("{path}.trigger_met"),
-                        format!(
-                            "{rname} can only be used when its trigger condition ({desc}) is met; the engine cannot tell from the board, so add `trigger_met: true` if it was (or give the reaction `trigger: attacked` on the board)"
-                        ),
-                    );
-                }
-            }
-        }
-        self.steps.push(
-            step(
-                r::TRIGGER,
-                format!("{owner}, who controls {name}, chooses to make the reaction {rname}. Its effects are outside the indexed text."),
-            )
-            .chose(&owner, format!("{rname} with {name}")),
-        );
-        if let Some((d, to)) = self.step_distance(id, play, path)? {
-            if d > 1.0 + EPS {
-                return self.illegal(
-                    r::STEP,
-                    &format!("{path}.{}", if to.is_some() { "step_to" } else { "step" }),
-                    format!(
-                        "a step move is up to 1\"; {name}'s step move is {}",
-                        fmt_in(d)
-                    ),
-                );
-            }
-            self.do_step(
-                id,
-                d,
-                to,
-                r::REACTION_STEP,
-                "after the reaction's effects are resolved",
-            );
-        }
-        if guard_free {
-            self.fighter_mut(id).guard = false;
-            self.steps.push(
-                step(r::GUARD, format!("{name} is on Guard, so this {rname} reaction is free; the Guard is used up."))
-                    .assume("reading: Guard makes only the next Dodge or Deflect free, so it ends once that reaction is made"),
-            );
-            self.give_counter(id, true, None);
-        } else {
-            let note = play.free.then(|| {
-                "the board marks this reaction free; the rule that makes it free is outside the indexed text".to_string()
-            });
-            self.give_counter(id, play.free, note);
-        }
-        Ok(Ok(()))
+    };
+    let tname = b.fighter(target).name.clone();
+    if target == id {
+        let e = format!("{name} cannot attack itself: the target excludes the attacker");
+        return illegal(cx, ATTACK, "play.target", e);
     }
+    // Visibility (16.0 is not indexed): the play's list, else the board's.
+    let (vis, src, at) = match &a.visible {
+        Some(v) => (Some(v), "the play's", "play.visible".to_string()),
+        None => (
+            b.fighter(id).visible.as_ref(),
+            "the board's",
+            format!("players[{}].fighters[{}].visible", id.0, id.1),
+        ),
+    };
+    if vis.is_some_and(|list| !list.iter().any(|v| fold(v) == fold(&tname))) {
+        let e = format!(
+            "{tname} is not visible to {name} (visibility, rule 16.0, is not indexed; {src} `visible` list was used): an attack needs a visible target"
+        );
+        return illegal(cx, ATTACK, &at, e);
+    }
+    let vis_note = match vis {
+        Some(_) => format!("visibility (16.0) is not indexed: taken from {src} `visible` list"),
+        None => "visibility (16.0) is not indexed and the board gives no `visible` list for the attacker: the target is taken to be visible".into(),
+    };
+    if target.0 == id.0 {
+        cx.warn(Some(ATTACK), Some("play.target"), format!("{tname} is on {name}'s own side; the indexed text excludes only the attacker itself, so this is allowed"));
+    }
+    cx.step(ATTACK, format!("{name} attacks {tname} with {attack}, one of its attacks, against a visible target other than itself. Resolving the attack (18.0) is outside the indexed text."))
+        .chose(&owner, format!("{attack} against {tname}"))
+        .assume(vis_note);
+    record(b, name, "attack", Some(tname));
+    Ok(())
+}
+
+fn other_action(
+    b: &mut Board,
+    id: Fid,
+    action: &str,
+    a: &Activation,
+    cx: &mut Cx,
+) -> Result<(), Stop> {
+    let (name, owner) = who(b, id);
+    let list = b.fighter(id).actions.clone();
+    let refs: Vec<&str> = list.iter().map(String::as_str).collect();
+    let action = match names::resolve(action, &refs, "action") {
+        Ok(x) => x.to_string(),
+        Err(_) if list.is_empty() => action.to_string(),
+        Err(e) => {
+            let e = format!("{name} can make only the actions available to it: {e}");
+            return illegal(cx, PHASE, "play.action", e);
+        }
+    };
+    let text = format!("{name} makes the action {action}, one of the actions available to it.");
+    let st = cx.step(PHASE, text);
+    st.chose(&owner, action.clone());
+    if list.is_empty() {
+        st.assume("the board lists no `actions` for this fighter, so the named action is taken to be available to it");
+    }
+    cx.warn(None, Some("play.action"), format!("card text not applied: {name}'s {action} (its effects are outside the indexed text, 13.0–13.5)"));
+    let target = a
+        .target
+        .as_ref()
+        .map(|t| b.find(t, "play.target"))
+        .transpose()?;
+    let target = target.map(|t| b.fighter(t).name.clone());
+    record(b, name, &action, target);
+    Ok(())
+}
+
+fn is_dodge_or_deflect(name: &str) -> bool {
+    matches!(fold(name).as_str(), "dodge" | "deflect")
+}
+
+/// The attacked fighter's controller's question: react with one of its
+/// reactions whose trigger is `attacked`, or not.
+fn react_ask(b: &Board, t: Fid, a: &Activation, attacker: &str) -> Ask<Option<String>> {
+    let f = b.fighter(t);
+    let patch = |r: Option<&str>| {
+        let mut list =
+            serde_json::to_value(a.reactions.clone().unwrap_or_default()).unwrap_or_default();
+        if let (Some(r), Some(l)) = (r, list.as_array_mut()) {
+            l.push(json!({"react": r, "fighter": f.name}));
+        }
+        json!({ "reactions": list })
+    };
+    let can = f
+        .reactions
+        .iter()
+        .filter(|r| r.on_attacked() && f.counter != Counter::Double);
+    let mut options: Vec<Opt<Option<String>>> = can
+        .take(24)
+        .map(|r| {
+            let free = if f.guard && is_dodge_or_deflect(r.name()) {
+                " (free: Guard)"
+            } else {
+                ""
+            };
+            let label = format!("{} with {}{free}", r.name(), f.name);
+            Opt {
+                label,
+                value: Some(r.name().to_string()),
+                patch: patch(Some(r.name())),
+            }
+        })
+        .collect();
+    options.push(Opt {
+        label: "no reaction".into(),
+        value: None,
+        patch: patch(None),
+    });
+    let question = format!(
+        "{}: {} is attacked by {attacker}; react?",
+        b.name(t.0),
+        f.name
+    );
+    let (key, path) = (format!("react:{}", f.name), "play.reactions".to_string());
+    let default = Some((None, MAY_REACT.to_string()));
+    Ask {
+        key,
+        seat: t.0,
+        rule: TRIGGER,
+        path,
+        question,
+        options,
+        default,
+    }
+}
+
+/// Reactions made during the action just made: each is its controller's
+/// choice; the attacked fighter's, when not stated, is asked or assumed.
+fn reactions_during(b: &mut Board, a: &Activation, cx: &mut Cx) -> Result<(), Stop> {
+    let Some(during) = b.last_action.clone() else {
+        return Ok(());
+    };
+    let target = match (&during.target, during.action.as_str()) {
+        (Some(t), "attack") => Some(b.find(t, "play.target")?),
+        _ => None,
+    };
+    let mut reacted = false;
+    for (k, r) in a.reactions.iter().flatten().enumerate() {
+        let path = format!("play.reactions[{k}]");
+        let id = b.find(&r.fighter, &field(&path, "fighter"))?;
+        reacted |= Some(id) == target;
+        cx.choose(
+            Some(Some(r.react.clone())),
+            react_ask(b, id, a, &during.fighter),
+        )?;
+        reaction(b, r, &path, Some(&during), cx)?;
+    }
+    let Some(t) = target.filter(|_| !reacted) else {
+        return Ok(());
+    };
+    let ask = react_ask(b, t, a, &during.fighter);
+    if ask.options.len() > 1 {
+        let (tname, owner) = who(b, t);
+        let c = cx.choose(a.reactions.as_ref().map(|_| None), ask)?;
+        let st = cx.step(TRIGGER, format!("{tname}'s trigger condition is met (it is attacked); {owner}, who controls it, may choose to react and makes no reaction."));
+        c.on(st, &owner, format!("no reaction with {tname}"));
+    }
+    Ok(())
+}
+
+/// A reaction: on its own (`during` None: triggers are checked against the
+/// board's last action) or during an action, where an impossible one is
+/// refused alone. Returns whether it was made.
+fn reaction(
+    b: &mut Board,
+    r: &Reaction,
+    path: &str,
+    during: Option<&LastAction>,
+    cx: &mut Cx,
+) -> Result<bool, Stop> {
+    let id = b.find(&r.fighter, &field(path, "fighter"))?;
+    let (name, owner) = who(b, id);
+    let fault = |cx: &mut Cx, rule: &str, f: &str, msg: String| -> Result<bool, Stop> {
+        let at = if f.contains('.') {
+            f.to_string()
+        } else {
+            field(path, f)
+        };
+        match during {
+            Some(_) => cx.refuse(
+                rule,
+                &at,
+                format!("{msg}; the reaction is not made and the action resolves without it"),
+            ),
+            None => cx.error(rule, &at, msg),
+        }
+        Ok(false)
+    };
+    let author = match &r.player {
+        Some(p) => b.seat(p, &field(path, "player"))?,
+        None => id.0,
+    };
+    if author != id.0 {
+        let pi = author;
+        let text = format!(
+            "{} cannot make {name}'s reaction: only {owner}, its controlling player, may choose to make it",
+            b.name(pi)
+        );
+        return fault(cx, TRIGGER, "player", text);
+    }
+    let defs = &b.fighter(id).reactions;
+    let refs: Vec<&str> = defs.iter().map(|d| d.name()).collect();
+    let def = match names::resolve_index(&r.react, &refs, "reaction") {
+        Ok(i) => defs[i].clone(),
+        Err(_) if refs.is_empty() => {
+            let text = format!(
+                "{name} has no reactions listed on the board, so '{}' is not available to it",
+                r.react
+            );
+            return fault(cx, TRIGGER, "react", text);
+        }
+        Err(e) => {
+            let text = format!("{name} does not have that reaction: {e}");
+            return fault(cx, TRIGGER, "react", text);
+        }
+    };
+    let rname = def.name().to_string();
+    let guard_free = b.fighter(id).guard && is_dodge_or_deflect(&rname);
+    if b.fighter(id).counter == Counter::Double {
+        let mut e = format!(
+            "{name} has a double action counter: it cannot perform actions, and a reaction is an action"
+        );
+        if guard_free {
+            let text = format!(
+                "{name} has a double action counter and an active Guard that would make {rname} free."
+            );
+            cx.step(PHASE, text).assume(OPEN_QUESTION);
+            e.push_str(" (open question: this holds even for a Dodge or Deflect that Guard makes free; see the step's assumption)");
+        }
+        return fault(cx, PHASE, "fighter", e);
+    }
+    let last = during.or(b.last_action.as_ref());
+    let trigger = def.trigger().unwrap_or("not given on the board");
+    let problem = match (def.on_attacked(), r.trigger_met, last) {
+        (true, _, Some(l)) if l.action == "attack" && l.target.as_deref() == Some(&name) => None,
+        (true, _, Some(l)) => {
+            let on = l.target.as_ref().map(|t| format!(" against {t}")).unwrap_or_default();
+            Some(("react", format!("the trigger condition is not met: the last action was {}'s {}{on}", l.fighter, l.action)))
+        }
+        (true, _, None) => Some(("react", "the trigger condition is not met: no action has been made".to_string())),
+        (false, Some(true), _) => None,
+        (false, Some(false), _) => Some(("trigger_met", "the play says it is not".to_string())),
+        (false, None, _) => Some(("trigger_met", "the engine cannot tell from the board, so add `trigger_met: true` if it was (or give the reaction `trigger: attacked` on the board)".to_string())),
+    };
+    if let Some((f, why)) = problem {
+        let text = format!(
+            "{rname} can only be used when its trigger condition ({trigger}) is met; {why}"
+        );
+        return fault(cx, TRIGGER, f, text);
+    }
+    let step = step_of(b, id, r.step, r.step_to, path)?;
+    if let Some((at, e)) = too_long(b, id, &step) {
+        return fault(cx, STEP, &at, e);
+    }
+    cx.step(REACTION, format!("{name} makes {rname}, a reaction: an action with a trigger condition, whose step move comes after its effects."));
+    match (def.on_attacked(), last) {
+        (true, Some(l)) => cx.step(TRIGGER, format!("Trigger condition met: {name} is the target of {}'s attack.", l.fighter)),
+        _ => cx.step(TRIGGER, format!("Trigger condition of {rname} ({trigger}) is met, as the players state.")).assume("the engine cannot check this trigger from the board, so it takes the play's `trigger_met: true`"),
+    };
+    let text = format!("{owner}, who controls {name}, chooses to make the reaction {rname}.");
+    cx.step(TRIGGER, text)
+        .chose(&owner, format!("{rname} with {name}"));
+    cx.warn(None, Some(&field(path, "react")), format!("card text not applied: {name}'s {rname} (its effects are outside the indexed text; 18.4 Dodge and Deflect are not indexed)"));
+    step_move(b, id, step, true, cx);
+    if guard_free {
+        b.fighter_mut(id).guard = false;
+        cx.step(GUARD, format!("{name} is on Guard, so this {rname} reaction is free; the Guard is used up."))
+            .assume("reading: Guard makes only the next Dodge or Deflect free, so it ends once that reaction is made (the text could also be read as keeping Guard until the next activation)");
+    }
+    let why = "the board marks this reaction free; the rule that makes it free is outside the indexed text";
+    let free = guard_free.then_some("").or(r.free.then_some(why));
+    give_counter(b, id, free, cx);
+    Ok(true)
 }
