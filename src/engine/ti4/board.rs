@@ -19,16 +19,16 @@ pub const MAX_TEXT: usize = 200;
 /// Most abilities recorded in one turn (per timing).
 pub const MAX_ABILITIES: usize = 50;
 
-/// The eight strategy cards of the base game and their initiative numbers.
-pub const STANDARD_CARDS: [(&str, u8); 8] = [
-    ("Leadership", 1),
-    ("Diplomacy", 2),
-    ("Politics", 3),
-    ("Construction", 4),
-    ("Trade", 5),
-    ("Warfare", 6),
-    ("Technology", 7),
-    ("Imperial", 8),
+/// The eight strategy cards of the base game, in initiative order (1 to 8).
+pub const STANDARD_CARDS: [&str; 8] = [
+    "Leadership",
+    "Diplomacy",
+    "Politics",
+    "Construction",
+    "Trade",
+    "Warfare",
+    "Technology",
+    "Imperial",
 ];
 
 /// The phase of the game round.
@@ -41,17 +41,6 @@ pub enum Phase {
     Action,
     /// Once every player has passed (rule 5).
     Status,
-}
-
-impl Phase {
-    /// The board's value (`action`).
-    pub fn id(self) -> &'static str {
-        match self {
-            Phase::Strategy => "strategy",
-            Phase::Action => "action",
-            Phase::Status => "status",
-        }
-    }
 }
 
 /// What the player whose turn it is has done with the turn so far.
@@ -148,14 +137,6 @@ fn first_round() -> u32 {
     1
 }
 
-fn ten() -> u32 {
-    10
-}
-
-fn is_ten(n: &u32) -> bool {
-    *n == 10
-}
-
 /// A board document, without its play.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -178,9 +159,9 @@ pub struct Board {
     #[serde(default, skip_serializing_if = "ThisTurn::is_empty")]
     pub this_turn: ThisTurn,
     /// The victory points that win the game (default 10).
-    #[serde(default = "ten", skip_serializing_if = "is_ten")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = 99))]
-    pub points_to_win: u32,
+    pub points_to_win: Option<u32>,
 }
 
 impl Board {
@@ -189,10 +170,7 @@ impl Board {
     }
 
     pub fn name(&self, p: usize) -> String {
-        self.players
-            .get(p)
-            .map(|p| p.name.clone())
-            .unwrap_or_default()
+        self.players[p].name.clone()
     }
 
     /// The seat of a typed player name.
@@ -233,9 +211,8 @@ impl Board {
     }
 
     pub fn readied(&self, p: usize) -> Vec<String> {
-        let cards = &self.players[p].strategy_cards;
+        let cards = self.players[p].strategy_cards.iter();
         cards
-            .iter()
             .filter(|c| !c.exhausted)
             .map(|c| c.name.clone())
             .collect()
@@ -271,33 +248,20 @@ fn check(ok: bool, path: impl Into<String>, message: impl Into<String>) -> Resul
     }
 }
 
-/// A name: not empty, not too long.
-fn check_text(s: &str, path: &str, what: &str) -> Result<(), BoardError> {
-    let long = format!("the {what} is longer than {MAX_TEXT} characters");
-    check(
-        s.chars().any(char::is_alphanumeric),
-        path,
-        format!("the {what} is empty"),
-    )?;
-    check(s.chars().count() <= MAX_TEXT, path, long)
-}
-
 /// Checks sizes, names, cards and the phase, fills in base-game initiative
 /// numbers, and writes `turn` and `this_turn.card` in the board's spelling.
 pub fn validate(b: &mut Board) -> Result<(), BoardError> {
     let n = b.players.len();
-    let many = format!("{n} players listed; Twilight Imperium seats at most {MAX_PLAYERS}");
-    let few = format!(
-        "{}; the action phase needs 3 to {MAX_PLAYERS} players",
+    let size = format!(
+        "{}: the action phase needs 3 to 8 (a game seats at most 8)",
         count(n, "player")
     );
-    check(n <= MAX_PLAYERS, "players", many)?;
-    check(n >= MIN_PLAYERS, "players", few)?;
+    check((MIN_PLAYERS..=MAX_PLAYERS).contains(&n), "players", size)?;
     check(b.round >= 1, "round", "rounds count from 1")?;
     check(
-        b.points_to_win >= 1,
+        b.points_to_win != Some(0),
         "points_to_win",
-        "at least 1 victory point wins",
+        "at least 1 point wins",
     )?;
     b.game = "ti4".into();
     let (want, rule) = (b.cards_each(), b.card_rule());
@@ -305,35 +269,44 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
     let mut cards: Vec<(String, String, u8)> = Vec::new(); // card, owner, initiative
     for (i, p) in b.players.iter_mut().enumerate() {
         let path = format!("players[{i}]");
-        check_text(&p.name, &format!("{path}.name"), "player name")?;
-        let twice = format!("two players are named '{}'", p.name);
+        let name = fold(&p.name);
+        let long = p.name.chars().count() > MAX_TEXT;
         check(
-            !seen.contains(&fold(&p.name)),
+            !name.is_empty() && !long,
             format!("{path}.name"),
-            twice,
+            "a player needs a name (up to 200 characters)",
         )?;
-        seen.push(fold(&p.name));
-        if let Some(f) = &p.faction {
-            check_text(f, &format!("{path}.faction"), "faction")?;
-        }
+        check(
+            !seen.contains(&name),
+            format!("{path}.name"),
+            format!("two players are named '{}'", p.name),
+        )?;
+        seen.push(name);
         let held = p.strategy_cards.len();
         let ok = held == want || (b.phase == Phase::Strategy && held < want);
-        let (who, has) = (&p.name, count(held, "strategy card"));
-        let msg = format!("{who} holds {has}; in a {n}-player game each player has {want}");
+        let msg = format!(
+            "{} holds {}; in a {n}-player game each player has {want}",
+            p.name,
+            count(held, "strategy card")
+        );
         check(ok, format!("{path}.strategy_cards"), msg).map_err(|e| e.with_rule(rule))?;
         for (j, c) in p.strategy_cards.iter_mut().enumerate() {
             let path = format!("{path}.strategy_cards[{j}]");
             let init = card(c, &path)?;
             if let Some((_, owner, _)) = cards.iter().find(|k| fold(&k.0) == fold(&c.name)) {
-                let msg = format!("{} is already held by {owner}", c.name);
-                return Err(BoardError::semantic(format!("{path}.name"), msg));
+                return Err(BoardError::semantic(
+                    format!("{path}.name"),
+                    format!("{} is already held by {owner}", c.name),
+                ));
             }
             if let Some((other, _, _)) = cards.iter().find(|k| k.2 == init) {
-                let msg = format!(
-                    "initiative {init} is used twice ({other} and {}); each strategy card has its own number",
-                    c.name
-                );
-                return Err(BoardError::semantic(format!("{path}.initiative"), msg));
+                return Err(BoardError::semantic(
+                    format!("{path}.initiative"),
+                    format!(
+                        "initiative {init} is used twice ({other} and {}); each strategy card has its own number",
+                        c.name
+                    ),
+                ));
             }
             cards.push((c.name.clone(), p.name.clone(), init));
         }
@@ -351,32 +324,26 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
 
 /// A strategy card's name (canonical for base-game cards) and initiative.
 fn card(c: &mut Card, path: &str) -> Result<u8, BoardError> {
-    check_text(&c.name, &format!("{path}.name"), "strategy card name")?;
-    if let Some((canon, init)) = STANDARD_CARDS
-        .iter()
-        .find(|(n, _)| fold(n) == fold(&c.name))
-    {
-        c.name = canon.to_string();
-        c.initiative = c.initiative.or(Some(*init));
+    if let Some(k) = STANDARD_CARDS.iter().position(|n| fold(n) == fold(&c.name)) {
+        c.name = STANDARD_CARDS[k].to_string();
+        c.initiative = c.initiative.or(Some(k as u8 + 1));
     }
-    let Some(init) = c.initiative else {
-        let standard: Vec<&str> = STANDARD_CARDS.iter().map(|(n, _)| *n).collect();
-        let hint = match names::resolve(&c.name, &standard, "card").map(str::to_string) {
+    let Some(init) = c.initiative.filter(|i| *i <= 99) else {
+        let hint = match names::resolve(&c.name, &STANDARD_CARDS, "card").map(str::to_string) {
             Ok(m)
             | Err(NameError::Unknown {
                 suggestion: Some(m),
                 ..
             }) => format!("did you mean '{m}'?"),
-            Err(_) => format!("the base-game cards are {}", standard.join(", ")),
+            Err(_) => format!("the base-game cards are {}", STANDARD_CARDS.join(", ")),
         };
         let msg = format!(
-            "'{}' is not a base-game strategy card, so its initiative number is needed; {hint}",
+            "'{}' is not a base-game strategy card, so its initiative number (0 to 99) is needed; {hint}",
             c.name
         );
         return Err(BoardError::semantic(format!("{path}.initiative"), msg));
     };
-    let range = format!("initiative {init} is out of range (0 to 99)");
-    check(init <= 99, format!("{path}.initiative"), range).map(|_| init)
+    Ok(init)
 }
 
 /// The phase agrees with who has passed (rule 5); nobody takes turns during
@@ -415,55 +382,43 @@ fn turn(b: &mut Board) -> Result<(), BoardError> {
     let i = b.seat(&typed, "turn")?;
     b.turn = Some(b.name(i));
     let (p, t) = (&b.players[i], &b.this_turn);
-    let (passing, acted) = (t.action == TurnAction::Pass, t.action.is_action());
-    let wrong = if b.phase == Phase::Status && !passing {
-        Some(("turn", "in the status phase `turn` may only name the player whose passing ended the action phase (with `this_turn.action: pass`)".to_string(), Some(R5)))
-    } else if p.passed && !passing {
-        Some((
+    let (passing, none) = (t.action == TurnAction::Pass, t.action == TurnAction::None);
+    let (path, msg, rule) = if b.phase == Phase::Status && !passing {
+        (
             "turn",
-            format!(
-                "{} has passed and has no further turns; only the turn on which they passed can be theirs (`this_turn.action: pass`)",
-                p.name
-            ),
+            "in the status phase `turn` may only name the player whose passing ended the action phase (with `this_turn.action: pass`)",
+            Some(R5),
+        )
+    } else if p.passed != passing {
+        (
+            if p.passed { "turn" } else { "this_turn.action" },
+            "a passed player has no further turns: `turn` names a passed player only on the turn they passed (`this_turn.action: pass`), and only then",
             Some(R3),
-        ))
-    } else if passing && !p.passed {
-        Some((
-            "this_turn.action",
-            format!(
-                "this turn's action is `pass` but {} is not marked as passed",
-                p.name
-            ),
-            None,
-        ))
-    } else if !acted && !t.end_of_action.is_empty() {
-        Some((
+        )
+    } else if !t.action.is_action() && !t.end_of_action.is_empty() {
+        (
             "this_turn.end_of_action",
-            "end-of-action abilities are listed but no action was performed this turn".into(),
+            "end-of-action abilities are listed but no action was performed this turn",
             Some(N2),
-        ))
-    } else if t.action == TurnAction::None && !t.end_of_turn.is_empty() {
-        Some((
+        )
+    } else if none && !t.end_of_turn.is_empty() {
+        (
             "this_turn.end_of_turn",
-            "end-of-turn abilities are listed but the turn has no action or pass yet".into(),
+            "end-of-turn abilities are listed but the turn has no action or pass yet",
             None,
-        ))
+        )
     } else if (t.action == TurnAction::Strategic) != t.card.is_some() {
-        Some((
+        (
             "this_turn.card",
-            "`card` names the strategy card of a turn whose action is `strategic`, and only then"
-                .into(),
+            "`card` names the strategy card of a turn whose action is `strategic`, and only then",
             None,
-        ))
+        )
     } else {
-        None
+        ("", "", None)
     };
-    if let Some((path, msg, rule)) = wrong {
-        let e = BoardError::semantic(path, msg);
-        return Err(match rule {
-            Some(r) => e.with_rule(r),
-            None => e,
-        });
+    if !path.is_empty() {
+        let e = BoardError::semantic(path, format!("{}: {msg}", p.name));
+        return Err(rule.map_or(e.clone(), |r| e.with_rule(r)));
     }
     let Some(c) = t.card.clone() else {
         return Ok(());

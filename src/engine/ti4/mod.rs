@@ -24,27 +24,15 @@ pub struct Ti4;
 /// The registered instance.
 pub const ENGINE: Kit<Ti4> = Kit::new();
 
+const fn reset(field: &'static str, value: &'static str, what: &'static str) -> Reset {
+    Reset { field, value, what }
+}
+
 const NEW_ROUND: &[Reset] = &[
-    Reset {
-        field: "players[].strategy_cards",
-        value: "[]",
-        what: "strategy cards returned (each player chooses again)",
-    },
-    Reset {
-        field: "players[].passed",
-        value: "false",
-        what: "passed flags cleared",
-    },
-    Reset {
-        field: "turn",
-        value: "null",
-        what: "no turn under way",
-    },
-    Reset {
-        field: "this_turn",
-        value: "{}",
-        what: "the turn record cleared",
-    },
+    reset("players[].strategy_cards", "[]", "strategy cards returned"),
+    reset("players[].passed", "false", "passed flags cleared"),
+    reset("turn", "null", "no turn under way"),
+    reset("this_turn", "{}", "the turn record cleared"),
 ];
 
 impl Game for Ti4 {
@@ -62,8 +50,9 @@ impl Game for Ti4 {
         "points_to_win",
     ];
 
-    /// A game round: strategy phase (not indexed), action phase, status
-    /// phase (rule 5 moves play into it); the agenda phase is not modelled.
+    /// A game round, in the order of [`board::Phase`]: strategy phase (not
+    /// indexed), action phase, status phase (rule 5 moves play into it); the
+    /// agenda phase is not modelled.
     const PHASES: &'static [Phase] = &[
         Phase {
             id: "strategy",
@@ -115,7 +104,7 @@ impl Game for Ti4 {
     fn status(b: &Board) -> Status {
         let turn = procedure::current(b).filter(|_| b.phase == board::Phase::Action);
         Status {
-            phase: format!("{} phase", b.phase.id()),
+            phase: Self::PHASES[b.phase as usize].name.to_string(),
             round: Some(b.round),
             turn: turn.map(|t| b.name(t)),
             turn_seat: turn,
@@ -181,7 +170,7 @@ impl Game for Ti4 {
 /// A player with at least `points_to_win` victory points wins; outside the
 /// indexed text (a reading, labelled).
 fn result(b: &Board) -> Option<GameResult> {
-    let goal = b.points_to_win;
+    let goal = b.points_to_win.unwrap_or(10);
     let vp = |i: usize| b.players[i].victory_points.unwrap_or(0);
     let reached: Vec<usize> = b.order().into_iter().filter(|&i| vp(i) >= goal).collect();
     let &first = reached.first()?;

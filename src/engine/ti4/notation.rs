@@ -5,60 +5,44 @@
 //! proposer only when they agreed.
 
 use super::board::Board;
+use serde_json::{Value, json};
+
 use super::plays::Play;
 use crate::engine::BoardError;
 use crate::engine::kit::notation::{clauses, complete, fragment, keyword, strip_word, unquote};
 use crate::text::fold;
 
-/// Verb phrases and the kind of play they start.
-const VERBS: &[(&str, &str)] = &[
-    ("start of your turn", "start_of_turn"),
-    ("start of turn", "start_of_turn"),
-    ("end of action", "end_of_action"),
-    ("end of your turn", "end_of_turn"),
-    ("end of turn", "end_of_turn"),
-    ("ends their turn", "end_turn"),
-    ("ends turn", "end_turn"),
-    ("end turn", "end_turn"),
-    ("strategic action", "strategic_action"),
-    ("strategic", "strategic_action"),
-    ("strat", "strategic_action"),
-    ("primary", "strategic_action"),
-    ("tactical action", "tactical_action"),
-    ("tactical", "tactical_action"),
-    ("tac", "tactical_action"),
-    ("component action", "component_action"),
-    ("component", "component_action"),
-    ("passes", "pass"),
-    ("pass", "pass"),
-    ("plays", "action_card"),
-    ("play", "action_card"),
-    ("action card", "action_card"),
-    ("ac", "action_card"),
-    ("trades with", "transaction"),
-    ("trade with", "transaction"),
-    ("transaction with", "transaction"),
-    ("trades", "transaction"),
-    ("transaction", "transaction"),
-    ("secondary of", "secondary"),
-    ("secondary", "secondary"),
-    ("follows", "secondary"),
+/// The kinds of play and the phrases that start them; the first phrase of
+/// each is offered as a completion.
+const VERBS: &[(&str, &[&str])] = &[
+    (
+        "strategic_action",
+        &["strategic", "strategic action", "strat", "primary"],
+    ),
+    ("tactical_action", &["tactical", "tactical action", "tac"]),
+    ("component_action", &["component", "component action"]),
+    ("pass", &["pass", "passes"]),
+    ("action_card", &["plays", "play", "action card", "ac"]),
+    (
+        "transaction",
+        &[
+            "trades with",
+            "trade with",
+            "transaction with",
+            "trades",
+            "transaction",
+        ],
+    ),
+    ("secondary", &["secondary", "secondary of", "follows"]),
+    ("start_of_turn", &["start of turn", "start of your turn"]),
+    ("end_of_action", &["end of action"]),
+    ("end_of_turn", &["end of turn", "end of your turn"]),
+    ("end_turn", &["ends turn", "end turn", "ends their turn"]),
 ];
 
-/// The next words offered after a player's name.
-const HINTS: &[&str] = &[
-    "strategic",
-    "tactical",
-    "component",
-    "pass",
-    "plays",
-    "trades with",
-    "secondary",
-    "start of turn",
-    "end of action",
-    "end of turn",
-    "ends turn",
-];
+fn hints() -> Vec<String> {
+    VERBS.iter().map(|v| v.1[0].to_string()).collect()
+}
 
 fn err(message: impl Into<String>) -> BoardError {
     BoardError::semantic("play", message)
@@ -67,7 +51,7 @@ fn err(message: impl Into<String>) -> BoardError {
 /// Splits `who VERB rest` (or `who: VERB rest`) at the first verb after
 /// the player's name.
 fn split_verb(line: &str) -> Option<(&str, &'static str, &str)> {
-    let words: Vec<&'static str> = VERBS.iter().map(|v| v.0).collect();
+    let words: Vec<&'static str> = VERBS.iter().flat_map(|v| v.1.iter().copied()).collect();
     let mut cuts = line
         .char_indices()
         .filter(|(_, c)| c.is_whitespace() || matches!(c, ',' | ':'));
@@ -78,167 +62,151 @@ fn split_verb(line: &str) -> Option<(&str, &'static str, &str)> {
 }
 
 fn kind(verb: &str) -> &'static str {
-    VERBS.iter().find(|v| v.0 == verb).map_or("", |v| v.1)
-}
-
-fn card(b: &Board, typed: &str) -> Result<String, BoardError> {
-    let (owner, j) = b.find_card(typed, "play.card")?;
-    Ok(b.players[owner].strategy_cards[j].name.clone())
+    VERBS
+        .iter()
+        .find(|v| v.1.contains(&verb))
+        .map_or("", |v| v.0)
 }
 
 /// Parses a notation line into a play.
 pub fn parse(line: &str, b: &Board) -> Result<Play, BoardError> {
     let Some((who, kind, rest)) = split_verb(line) else {
+        let kinds = hints().join(", ");
         return Err(err(format!(
-            "no play found in '{line}'; write `<player> <play>`, where the play is one of: {}",
-            HINTS.join(", ")
+            "no play found in '{line}'; write `<player> <play>`, where the play is one of: {kinds}"
         )));
     };
     let player = b.name(b.seat(unquote(who), "play.player")?);
     let rest = rest.trim_start_matches([',', ';', ':']).trim();
-    let text = unquote(rest).to_string();
-    let need = |what: &str, example: &str| match text.is_empty() {
-        true => Err(err(format!("name the {what}: `{example}`"))),
-        false => Ok(text.clone()),
+    let text = unquote(rest);
+    let mut play = json!({ "type": kind, "player": player });
+    let field = match kind {
+        "strategic_action" | "secondary" => "card",
+        "tactical_action" => "system",
+        "component_action" => "source",
+        "start_of_turn" | "end_of_action" | "end_of_turn" => "ability",
+        "pass" => "cannot_act",
+        "action_card" => return action_card(rest, play),
+        "transaction" => return transaction(b, rest, play),
+        _ => "",
     };
-    let given = (!text.is_empty()).then(|| text.clone());
-    Ok(match kind {
-        "strategic_action" => Play::StrategicAction {
-            card: given.map(|c| card(b, &c)).transpose()?,
-            player,
-        },
-        "secondary" => Play::Secondary {
-            card: card(b, &need("strategy card", "<player> secondary <card>")?)?,
-            player,
-        },
-        "tactical_action" => Play::TacticalAction {
-            system: given,
-            player,
-        },
-        "component_action" => Play::ComponentAction {
-            source: given,
-            player,
-        },
-        "pass" => {
-            let f = fold(&text);
-            let cannot_act = ["cannot", "cant", "forced", "must"]
+    let optional = [
+        "strategic_action",
+        "tactical_action",
+        "component_action",
+        "pass",
+        "end_turn",
+    ];
+    match (field, text.is_empty()) {
+        (_, true) if optional.contains(&kind) => {}
+        (_, true) => {
+            return Err(err(format!(
+                "name the {field}: `{player} {} …`",
+                kind.replace('_', " ")
+            )));
+        }
+        ("", false) => return Err(err(format!("unexpected '{text}' after `ends turn`"))),
+        ("card", false) => {
+            let (owner, j) = b.find_card(text, "play.card")?;
+            play["card"] = json!(b.players[owner].strategy_cards[j].name);
+        }
+        ("cannot_act", false)
+            if ["cannot", "cant", "forced", "must"]
                 .iter()
-                .any(|w| f.contains(w));
-            if !text.is_empty() && !cannot_act {
-                return Err(err(format!(
-                    "unexpected '{text}' after pass; write `<player> pass` or `<player> pass cannot act`"
-                )));
-            }
-            Play::Pass { player, cannot_act }
+                .any(|w| fold(text).contains(w)) =>
+        {
+            play[field] = json!(true)
         }
-        "action_card" => {
-            let (component, rest) =
-                match keyword(rest, &["component", "noncomponent", "non-component"]) {
-                    Some(("component", r)) => (Some(true), r),
-                    Some((_, r)) => (Some(false), r),
-                    None => (None, rest),
-                };
-            let card = unquote(strip_word(rest, &["action card"]).unwrap_or(rest));
-            if card.is_empty() {
-                return Err(err(
-                    "name the action card: `<player> plays [component] <card>`",
-                ));
-            }
-            Play::ActionCard {
-                player,
-                card: card.to_string(),
-                component,
-            }
+        ("cannot_act", false) => {
+            return Err(err(format!(
+                "unexpected '{text}' after pass; write `<player> pass` or `<player> pass cannot act`"
+            )));
         }
-        "transaction" => transaction(b, rest, player)?,
-        "start_of_turn" => Play::StartOfTurn {
-            ability: need("ability", "Ana start of turn Mageon Implants")?,
-            player,
-        },
-        "end_of_action" => Play::EndOfAction {
-            ability: need("ability", "Ana end of action Scanlink Drone Network")?,
-            player,
-        },
-        "end_of_turn" => Play::EndOfTurn {
-            ability: need("ability", "Ana end of turn Quantum Datahub Node")?,
-            player,
-        },
-        _ if !text.is_empty() => return Err(err(format!("unexpected '{text}' after `ends turn`"))),
-        _ => Play::EndTurn { player },
-    })
+        (_, false) => play[field] = json!(text),
+    }
+    typed(play)
+}
+
+fn typed(play: Value) -> Result<Play, BoardError> {
+    serde_json::from_value(play).map_err(|e| err(e.to_string()))
+}
+
+/// `[component | non-component] [action card] CARD`.
+fn action_card(rest: &str, mut play: Value) -> Result<Play, BoardError> {
+    let (component, rest) = match keyword(rest, &["component", "noncomponent", "non-component"]) {
+        Some((w, r)) => (Some(w == "component"), r),
+        None => (None, rest),
+    };
+    let card = unquote(strip_word(rest, &["action card"]).unwrap_or(rest));
+    if card.is_empty() {
+        return Err(err(
+            "name the action card: `<player> plays [component] <card>`",
+        ));
+    }
+    play["card"] = json!(card);
+    if let Some(c) = component {
+        play["component"] = json!(c);
+    }
+    typed(play)
 }
 
 /// `[with] PLAYER [; accepted | declined]`.
-fn transaction(b: &Board, rest: &str, player: String) -> Result<Play, BoardError> {
+fn transaction(b: &Board, rest: &str, mut play: Value) -> Result<Play, BoardError> {
     let parts = clauses(rest);
-    let who = parts
-        .first()
-        .map_or("", |w| strip_word(w, &["with"]).unwrap_or(w));
-    if unquote(who).is_empty() {
+    let who = unquote(
+        parts
+            .first()
+            .map_or("", |w| strip_word(w, &["with"]).unwrap_or(w)),
+    );
+    if who.is_empty() {
         return Err(err(
             "name the other player: `<player> trades with <player>`",
         ));
     }
-    let with = b.name(b.seat(unquote(who), "play.with")?);
-    let accepted = match parts.get(1).map(|a| fold(a)) {
-        None => None,
-        Some(a) if ["accept", "agree", "yes"].iter().any(|w| a.starts_with(w)) => Some(true),
-        Some(a) if ["decline", "refuse", "no"].iter().any(|w| a.starts_with(w)) => Some(false),
+    play["with"] = json!(b.name(b.seat(who, "play.with")?));
+    let answer = |words: [&str; 3], a: &str| words.iter().any(|w| fold(a).starts_with(w));
+    match parts.get(1) {
+        None => {}
+        Some(a) if answer(["accept", "agree", "yes"], a) => play["accepted"] = json!(true),
+        Some(a) if answer(["decline", "refuse", "no"], a) => play["accepted"] = json!(false),
         Some(_) => {
             return Err(err(
                 "after the other player, write `; accepted` or `; declined` (their answer)",
             ));
         }
-    };
-    Ok(Play::Transaction {
-        player,
-        with,
-        accepted,
-    })
+    }
+    typed(play)
 }
 
 /// Next-word candidates for a partly typed line.
 pub fn completions(partial: &str, b: &Board) -> Vec<String> {
     let (done, typing) = fragment(partial, &[]);
-    let names = b.names();
-    let others = |who: &str, list: Vec<(usize, String)>| -> Vec<String> {
-        let me = b.seat(who, "play.player").ok();
-        list.into_iter()
-            .filter(|(o, _)| Some(*o) != me)
-            .map(|(_, n)| n)
-            .collect()
-    };
-    let cards = b
-        .cards()
-        .into_iter()
-        .map(|(o, _, n)| (o, n.to_string()))
-        .collect::<Vec<_>>();
-    let candidates: Vec<String> = match split_verb(done.trim_end()) {
-        None if done.trim().is_empty() => names.iter().map(|n| n.to_string()).collect(),
-        None if names.iter().any(|n| fold(n) == fold(done)) => {
-            HINTS.iter().map(|h| h.to_string()).collect()
-        }
-        None => Vec::new(),
-        Some((who, kind, rest)) if rest.trim().is_empty() => match kind {
-            "strategic_action" => b
-                .seat(who, "play.player")
-                .map(|p| b.readied(p))
-                .unwrap_or_default(),
-            "secondary" => others(who, cards),
-            "transaction" if !fold(done).ends_with("with") => vec!["with".to_string()],
-            "transaction" => others(
-                who,
-                names
-                    .iter()
-                    .enumerate()
-                    .map(|(i, n)| (i, n.to_string()))
+    let names: Vec<String> = b.players.iter().map(|p| p.name.clone()).collect();
+    let candidates = match split_verb(done.trim_end()) {
+        None if done.trim().is_empty() => names,
+        None if names.iter().any(|n| fold(n) == fold(done)) => hints(),
+        Some((who, kind, rest)) if rest.trim().is_empty() => {
+            let me = b.seat(who, "play.player").ok();
+            let theirs = |o: &usize| Some(*o) != me;
+            match kind {
+                "strategic_action" => me.map(|p| b.readied(p)).unwrap_or_default(),
+                "secondary" => b
+                    .cards()
+                    .into_iter()
+                    .filter(|c| theirs(&c.0))
+                    .map(|c| c.2.to_string())
                     .collect(),
-            ),
-            "pass" => vec!["cannot act".to_string()],
-            "action_card" => vec!["component".to_string()],
-            _ => Vec::new(),
-        },
-        Some(_) => Vec::new(),
+                "transaction" if !fold(done).ends_with("with") => vec!["with".into()],
+                "transaction" => (0..names.len())
+                    .filter(theirs)
+                    .map(|i| names[i].clone())
+                    .collect(),
+                "pass" => vec!["cannot act".into()],
+                "action_card" => vec!["component".into()],
+                _ => Vec::new(),
+            }
+        }
+        _ => Vec::new(),
     };
     complete(typing, candidates)
 }

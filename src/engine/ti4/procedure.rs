@@ -11,12 +11,16 @@ use super::rules::*;
 use crate::engine::kit::{Ask, Cx, Opt, Stop};
 use crate::engine::{BoardError, Diagnostic, Severity};
 
-/// How a play uses the turn.
+/// What a play needs of the turn.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Use {
+enum Need {
+    /// A strategic, tactical or component action.
     Action,
     Pass,
-    StartOfTurn,
+    /// An "at the start of your turn" ability.
+    Start,
+    /// The player's own turn, after its action or pass (`end an action`).
+    End(&'static str),
 }
 
 pub const ASSUME_INITIATIVE: &str = "Initiative Order is a Related Topic that is not indexed: a player's place in initiative order is read as the lowest initiative number among their strategy cards.";
@@ -104,12 +108,6 @@ fn topic(cx: &mut Cx, t: &str) {
             path: None,
         });
     }
-}
-
-/// The play breaks `rule`: records it and answers `false`.
-fn no(cx: &mut Cx, rule: &str, message: String) -> bool {
-    cx.error(rule, "play", message);
-    false
 }
 
 /// Runs one play on the board.
@@ -212,24 +210,6 @@ fn closing(b: &mut Board, cx: &mut Cx) {
         .num("players not passed", left as i64);
 }
 
-/// Refuses a play outside the action phase.
-fn in_action_phase(b: &Board, what: &str, cx: &mut Cx) -> bool {
-    match b.phase {
-        Phase::Action => true,
-        Phase::Status => no(
-            cx,
-            R5,
-            format!(
-                "all players have passed: the action phase is over and play has proceeded to the status phase, so {what}"
-            ),
-        ),
-        Phase::Strategy => {
-            cx.error_unruled("phase", format!("the round is in the strategy phase: the action phase has not begun, so {what} (advance to it once every player holds their strategy cards)"));
-            false
-        }
-    }
-}
-
 /// Ends the current turn and starts the next player's.
 fn hand_on(b: &mut Board, why: &str, cx: &mut Cx) {
     let Some(cur) = current(b) else { return };
@@ -244,26 +224,12 @@ fn hand_on(b: &mut Board, why: &str, cx: &mut Cx) {
     let (cur_name, next_name, init) = (b.name(cur), b.name(next), b.initiative(next));
     b.turn = Some(next_name.clone());
     let ends = format!("{cur_name}'s turn ends ({why}).");
-    let (rule, text) = match (next == cur, wrapped) {
-        (true, _) => (
-            R3_3,
-            format!(
-                "{ends} All other players have passed, so {cur_name} takes another, consecutive turn."
-            ),
-        ),
-        (_, true) => (
-            R_INTRO,
-            format!(
-                "{ends} Every player has had a turn, so turns begin again in initiative order: it is {next_name}'s turn."
-            ),
-        ),
-        _ => (
-            R_INTRO,
-            format!("{ends} Next in initiative order: it is {next_name}'s turn."),
-        ),
+    let st = match (next == cur, wrapped) {
+        (true, _) => cx.step(R3_3, format!("{ends} All other players have passed, so {cur_name} takes another, consecutive turn.")),
+        (_, true) => cx.step(R_INTRO, format!("{ends} Every player has had a turn, so turns begin again in initiative order: it is {next_name}'s turn.")),
+        _ => cx.step(R_INTRO, format!("{ends} Next in initiative order: it is {next_name}'s turn.")),
     };
-    cx.step(rule, text)
-        .num(&format!("initiative {next_name}"), init);
+    st.num(&format!("initiative {next_name}"), init);
     if !skipped.is_empty() {
         let verb = if skipped.len() == 1 { "is" } else { "are" };
         let who = join_and(&skipped);
@@ -276,99 +242,63 @@ fn hand_on(b: &mut Board, why: &str, cx: &mut Cx) {
     }
 }
 
-/// Makes `p` the player whose turn it is for a play that needs their turn,
-/// ending the current turn when it is complete; refuses plays out of
-/// initiative order, by passed players, and second actions.
-fn begin(b: &mut Board, p: usize, usage: Use, cx: &mut Cx) -> bool {
-    let pname = b.name(p);
-    if !in_action_phase(b, &format!("{pname} cannot take a turn"), cx) {
-        return false;
-    }
-    let Some(cur) = current(b) else { return false };
-    let action = b.this_turn.action;
-    if b.players[p].passed {
-        return no(
-            cx,
-            R3,
-            match (cur == p && action == TurnAction::Pass, usage) {
-                (true, Use::StartOfTurn) => format!(
-                    "{pname} has already passed this turn; “at the start of your turn” abilities come at the start of the turn, before the pass"
-                ),
-                (true, _) => format!(
-                    "{pname} passed this turn and cannot perform additional actions during this action phase"
-                ),
-                _ => format!(
-                    "{pname} has passed: after a player has passed they have no further turns and cannot perform additional actions during this action phase"
-                ),
-            },
-        );
-    }
-    let (cur_name, init) = (b.name(cur), b.initiative(cur));
-    match (cur == p, action) {
-        (true, TurnAction::None) => return true,
-        (true, _) if others_all_passed(b, p) => {
-            hand_on(b, "its action is done", cx);
-            return true;
-        }
-        (true, done) => {
-            let (done, order) = (done.label(), upcoming(b, cur));
-            return match usage {
-                Use::Action => no(
-                    cx,
-                    R1,
-                    format!(
-                        "{pname} has already performed {done} this turn; a player performs one action per turn (strategic, tactical or component); {order}"
-                    ),
-                ),
-                Use::Pass => no(
-                    cx,
-                    R_INTRO,
-                    format!(
-                        "{pname} has already performed {done} this turn, and a turn holds a single action or a pass; {pname} can pass on their next turn ({order})"
-                    ),
-                ),
-                Use::StartOfTurn => {
-                    cx.error_unruled("play", format!("{pname} has already performed {done} this turn; an “at the start of your turn” ability resolves at the start of the turn, before the action (the ability's own timing)"));
-                    false
-                }
-            };
-        }
-        (false, TurnAction::None) => {
-            return no(
-                cx,
-                R_INTRO,
-                format!(
-                    "it is {cur_name}'s turn (initiative {init}) and {cur_name} has not yet performed an action or passed; {pname} cannot act out of initiative order"
-                ),
-            );
-        }
+/// Whether `p` may make a play that needs the turn: refuses plays outside
+/// the action phase, out of initiative order, by passed players and second
+/// actions; ends the current turn when it is complete and `p` is next.
+fn turn_for(b: &mut Board, p: usize, need: Need, cx: &mut Cx) -> bool {
+    let (pn, end) = (b.name(p), matches!(need, Need::End(_)));
+    let what = match need {
+        Need::End(what) => what,
+        _ => "take a turn",
+    };
+    match b.phase {
+        Phase::Strategy => cx.error_unruled("phase", format!("the round is in the strategy phase: the action phase has not begun, so {pn} cannot {what} (advance to it once every player holds their strategy cards)")),
+        Phase::Status if !end => cx.error(R5, "play", format!("all players have passed: the action phase is over and play has proceeded to the status phase, so {pn} cannot {what}")),
         _ => {}
     }
-    match after(b, cur)
-        .into_iter()
-        .find(|(i, _)| !b.players[*i].passed)
-    {
-        Some((next, _)) if next == p => {
-            hand_on(b, &format!("{pname} begins the next turn"), cx);
-            true
-        }
-        Some((next, _)) => {
-            let (n, i, ip) = (b.name(next), b.initiative(next), b.initiative(p));
-            no(
-                cx,
-                R_INTRO,
-                format!(
-                    "after {cur_name}'s turn the next player in initiative order is {n} (initiative {i}), not {pname} (initiative {ip}); players take turns in initiative order"
-                ),
-            )
-        }
-        None => no(cx, R5, "all players have passed".into()),
+    if cx.failed() {
+        return false;
     }
+    let Some(cur) = current(b) else {
+        cx.error(
+            R5,
+            "play",
+            "the action phase is over and no turn is under way",
+        );
+        return false;
+    };
+    let (action, passed, cn) = (b.this_turn.action, b.players[p].passed, b.name(cur));
+    match (cur == p, need) {
+        (true, Need::End(_)) if action == TurnAction::None => cx.error(R2, "play", format!("{pn} has neither performed an action nor passed this turn, so the turn cannot end yet; a player who cannot perform an action must pass")),
+        (true, Need::End(_)) => {}
+        (true, Need::Start) if passed => cx.error(R3, "play", format!("{pn} has already passed this turn; “at the start of your turn” abilities come at the start of the turn, before the pass")),
+        (true, _) if passed => cx.error(R3, "play", format!("{pn} passed this turn and cannot perform additional actions during this action phase")),
+        (true, _) if action == TurnAction::None => {}
+        (true, _) if others_all_passed(b, p) => hand_on(b, "its action is done", cx),
+        (true, need) => {
+            let (done, order) = (action.label(), upcoming(b, cur));
+            match need {
+                Need::Pass => cx.error(R_INTRO, "play", format!("{pn} has already performed {done} this turn, and a turn holds a single action or a pass; {pn} can pass on their next turn ({order})")),
+                Need::Start => cx.error_unruled("play", format!("{pn} has already performed {done} this turn; an “at the start of your turn” ability resolves at the start of the turn, before the action (the ability's own timing)")),
+                _ => cx.error(R1, "play", format!("{pn} has already performed {done} this turn; a player performs one action per turn (strategic, tactical or component); {order}")),
+            }
+        }
+        _ if passed => cx.error(R3, "play", format!("{pn} has passed: after a player has passed they have no further turns and cannot perform additional actions during this action phase (it is {cn}'s turn)")),
+        (_, Need::End(what)) => cx.error(R_INTRO, "play", format!("it is {cn}'s turn, not {pn}'s; {pn} cannot {what} out of initiative order")),
+        _ if action == TurnAction::None => cx.error(R_INTRO, "play", format!("it is {cn}'s turn (initiative {}) and {cn} has not yet performed an action or passed; {pn} cannot act out of initiative order", b.initiative(cur))),
+        _ => match after(b, cur).into_iter().find(|(i, _)| !b.players[*i].passed) {
+            Some((next, _)) if next == p => hand_on(b, &format!("{pn} begins the next turn"), cx),
+            Some((next, _)) => cx.error(R_INTRO, "play", format!("after {cn}'s turn the next player in initiative order is {} (initiative {}), not {pn} (initiative {}); players take turns in initiative order", b.name(next), b.initiative(next), b.initiative(p))),
+            None => cx.error(R5, "play", "all players have passed"),
+        },
+    }
+    !cx.failed()
 }
 
 fn strategic(b: &mut Board, p: usize, typed: Option<&str>, cx: &mut Cx) -> Result<(), Stop> {
-    let pname = b.name(p);
-    if !in_action_phase(b, &format!("{pname} cannot take a turn"), cx) {
+    let pn = b.name(p);
+    if b.phase != Phase::Action {
+        turn_for(b, p, Need::Action, cx);
         return Ok(());
     }
     let (owner, ci) = match typed {
@@ -378,56 +308,42 @@ fn strategic(b: &mut Board, p: usize, typed: Option<&str>, cx: &mut Cx) -> Resul
     let card = b.players[owner].strategy_cards[ci].clone();
     let name = &card.name;
     if owner != p {
-        let msg = format!(
-            "{name} is {}'s strategy card; {pname} can only perform the strategic action of their own strategy card (they may resolve its secondary ability instead)",
-            b.name(owner)
-        );
-        cx.error(R4, "play.card", msg);
-        return Ok(());
-    }
-    if card.exhausted {
+        cx.error(R4, "play.card", format!("{name} is {}'s strategy card; {pn} can only perform the strategic action of their own strategy card (they may resolve its secondary ability instead)", b.name(owner)));
+    } else if card.exhausted {
+        cx.error(RT, "play.card", format!("{name} is already exhausted: {pn} has performed its strategic action this round (Strategic Action is a Related Topic that is not indexed; the engine reads an exhausted card as spent, as rule 4.1 ties passing to exhausting the cards)"));
         topic(cx, TOPIC_STRATEGIC_ACTION);
         topic(cx, TOPIC_GAME_ROUND);
-        cx.error(RT, "play.card", format!("{name} is already exhausted: {pname} has performed its strategic action this round (Strategic Action is a Related Topic that is not indexed; the engine reads an exhausted card as spent, as rule 4.1 ties passing to exhausting the cards)"));
-        return Ok(());
     }
-    if !begin(b, p, Use::Action, cx) {
+    if cx.failed() || !turn_for(b, p, Need::Action, cx) {
         return Ok(());
     }
     b.players[p].strategy_cards[ci].exhausted = true;
     b.this_turn.action = TurnAction::Strategic;
     b.this_turn.card = Some(name.clone());
-    let text = format!(
-        "{pname} performs the strategic action of {name}: the one action of this turn. {name} is exhausted."
-    );
-    cx.step(R1, text)
+    cx.step(R1, format!("{pn} performs the strategic action of {name}: the one action of this turn. {name} is exhausted."))
         .num(&format!("initiative {name}"), card.initiative.unwrap_or(0))
-        .chose(&pname, format!("strategic action of {name}"))
+        .chose(&pn, format!("strategic action of {name}"))
         .assume("Strategic Action is a Related Topic that is not indexed: performing a card's strategic action is read as exhausting it (rule 4.1 speaks of exhausting the cards before passing); the primary and secondary abilities themselves are not adjudicated.");
     topic(cx, TOPIC_STRATEGIC_ACTION);
     let left = b.readied(p);
-    let (rule, text) = match (left.is_empty(), b.two_cards()) {
-        (false, _) => (
+    if !left.is_empty() {
+        cx.step(
             R4_1,
             format!(
-                "{pname} still has {} readied and cannot pass until it is exhausted.",
+                "{pn} still has {} readied and cannot pass until it is exhausted.",
                 left.join(", ")
             ),
-        ),
-        (true, true) => (
+        );
+    } else if b.two_cards() {
+        cx.step(
             R4_1,
             format!(
-                "Both of {pname}'s strategy cards are now exhausted: {pname} may pass on a later turn."
+                "Both of {pn}'s strategy cards are now exhausted: {pn} may pass on a later turn."
             ),
-        ),
-        (true, false) => (
-            R4,
-            format!(
-                "{pname} has performed the strategic action of their strategy card: {pname} may pass on a later turn."
-            ),
-        ),
-    };
-    cx.step(rule, text);
+        );
+    } else {
+        cx.step(R4, format!("{pn} has performed the strategic action of their strategy card: {pn} may pass on a later turn."));
+    }
     Ok(())
 }
 
@@ -457,7 +373,7 @@ fn own_card(b: &Board, p: usize, cx: &mut Cx) -> Result<usize, Stop> {
 
 /// A tactical or component action: the turn's one action.
 fn action(b: &mut Board, p: usize, kind: TurnAction, what: String, cx: &mut Cx) {
-    if !begin(b, p, Use::Action, cx) {
+    if !turn_for(b, p, Need::Action, cx) {
         return;
     }
     b.this_turn.action = kind;
@@ -465,57 +381,46 @@ fn action(b: &mut Board, p: usize, kind: TurnAction, what: String, cx: &mut Cx) 
         TurnAction::Tactical => ("tactical action", TOPIC_TACTICAL_ACTION),
         _ => ("component action", TOPIC_COMPONENT_ACTION),
     };
-    let pname = b.name(p);
-    let reading = format!(
-        "{t} is a Related Topic that is not indexed: the engine checks only when the action may be taken, not what it does."
-    );
-    let text = format!("{pname} performs a {label}{what}: the one action of this turn.");
-    cx.step(R1, text)
-        .chose(&pname, format!("{label}{what}"))
-        .assume(reading);
+    let pn = b.name(p);
+    cx.step(R1, format!("{pn} performs a {label}{what}: the one action of this turn."))
+        .chose(&pn, format!("{label}{what}"))
+        .assume(format!("{t} is a Related Topic that is not indexed: the engine checks only when the action may be taken, not what it does."));
     topic(cx, t);
 }
 
 fn action_card(b: &mut Board, p: usize, card: &str, component: Option<bool>, cx: &mut Cx) {
-    let (pname, passed) = (b.name(p), b.players[p].passed);
-    match (component, passed) {
-        (Some(true), true) => {
-            no(
-                cx,
-                N1,
-                format!(
-                    "{pname} has passed: only non-component action cards may still be played after passing, and {card} is a component action (no further actions, rule 3)"
-                ),
-            );
-            return;
-        }
-        (Some(true), false) => {
-            return action(
-                b,
-                p,
-                TurnAction::Component,
-                format!(" (action card {card})"),
-                cx,
-            );
-        }
-        _ => {}
+    let (pn, passed) = (b.name(p), b.players[p].passed);
+    if component == Some(true) && passed {
+        cx.error(N1, "play", format!("{pn} has passed: only non-component action cards may still be played after passing, and {card} is a component action (no further actions, rule 3)"));
+        return;
+    } else if component == Some(true) {
+        return action(
+            b,
+            p,
+            TurnAction::Component,
+            format!(" (action card {card})"),
+            cx,
+        );
     }
     let st = match passed {
-        true => cx.step(N1, format!("{pname} has passed but plays {card}, a non-component action card: players may still play those after passing.")),
-        false => cx.step(R1, format!("{pname} plays {card}, a non-component action card: it is not one of the three types of actions, so it does not use a turn's action."))
-            .assume("The timing written on the action card is not in the indexed text and is not checked."),
+        true => cx.step(N1, format!("{pn} has passed but plays {card}, a non-component action card: players may still play those after passing.")),
+        false => cx.step(R1, format!("{pn} plays {card}, a non-component action card: it is not one of the three types of actions, so it does not use a turn's action.")),
     };
-    st.chose(&pname, format!("play {card}"));
+    st.chose(&pn, format!("play {card}"));
+    if !passed {
+        st.assume(
+            "The timing written on the action card is not in the indexed text and is not checked.",
+        );
+    }
     if component.is_none() {
         st.assume(format!("{card} is not marked `component: true`, so it is read as a non-component action card (alternative: a component action card, which would be the turn's action)"));
     }
 }
 
 fn pass(b: &mut Board, p: usize, cannot_act: bool, cx: &mut Cx) {
-    let pname = b.name(p);
-    let readied = b.readied(p);
+    let (pn, readied) = (b.name(p), b.readied(p));
     if !b.players[p].passed && !readied.is_empty() {
-        let (list, rule) = (join_and(&readied), if b.two_cards() { "4.1" } else { "4" });
+        let list = join_and(&readied);
         let why = match b.two_cards() {
             true => format!(
                 "{list} {} still readied, and in a three- or four-player game a player cannot pass until both of their strategy cards are exhausted",
@@ -525,44 +430,39 @@ fn pass(b: &mut Board, p: usize, cannot_act: bool, cx: &mut Cx) {
                 "they have not yet performed the strategic action of their strategy card ({list} is readied)"
             ),
         };
-        let reading = match cannot_act {
-            true => format!(
-                ". {pname} states they cannot perform an action, which under rule 2 means they must pass; this ruling reads rule {rule} as prevailing, since a readied strategy card still offers its strategic action (a reading: the alternative is that rule 2 lets {pname} pass anyway)"
-            ),
-            false => String::new(),
-        };
+        let rule = if b.two_cards() { "4.1" } else { "4" };
+        let reading = format!(
+            ". {pn} states they cannot perform an action, which under rule 2 means they must pass; this ruling reads rule {rule} as prevailing, since a readied strategy card still offers its strategic action (a reading: the alternative is that rule 2 lets {pn} pass anyway)"
+        );
+        let reading = if cannot_act { reading.as_str() } else { "" };
         cx.error(
             b.card_rule(),
             "play",
-            format!("{pname} cannot pass: {why}{reading}"),
+            format!("{pn} cannot pass: {why}{reading}"),
         );
         return;
     }
-    if !begin(b, p, Use::Pass, cx) {
+    if !turn_for(b, p, Need::Pass, cx) {
         if cannot_act {
-            let why = format!(
-                "{pname}'s claim to be unable to act (rule 2) is not read: the pass itself is refused"
-            );
-            cx.note(Some("play.cannot_act"), why);
+            cx.note(Some("play.cannot_act"), format!("{pn}'s claim to be unable to act (rule 2) is not read: the pass itself is refused"));
         }
         return;
     }
     b.players[p].passed = true;
     b.this_turn.action = TurnAction::Pass;
-    b.turn = Some(pname.clone());
+    b.turn = Some(pn.clone());
     if cannot_act {
-        cx.step(R2, format!("{pname} cannot perform an action, so {pname} must pass."))
-            .chose(&pname, "pass (cannot act)")
+        cx.step(R2, format!("{pn} cannot perform an action, so {pn} must pass."))
+            .chose(&pn, "pass (cannot act)")
             .assume("the board does not list what else the player could do, so the claim is taken as stated");
     }
-    let st = cx.step(R3, format!("{pname} passes: {pname} has no further turns and cannot perform additional actions during this action phase."));
+    let st = cx.step(R3, format!("{pn} passes: {pn} has no further turns and cannot perform additional actions during this action phase."));
     if !cannot_act {
-        st.chose(&pname, "pass");
+        st.chose(&pn, "pass");
     }
     let started = &b.this_turn.start_of_turn;
     if !started.is_empty() {
-        let list = started.join(", ");
-        cx.step(R3_1, format!("The “at the start of your turn” abilities {pname} resolved this turn ({list}) stand: a player can resolve them during the turn they pass."));
+        cx.step(R3_1, format!("The “at the start of your turn” abilities {pn} resolved this turn ({}) stand: a player can resolve them during the turn they pass.", started.join(", ")));
     }
     let passed = b.players.iter().filter(|q| q.passed).count() as i64;
     let left: Vec<&str> = b
@@ -571,25 +471,16 @@ fn pass(b: &mut Board, p: usize, cannot_act: bool, cx: &mut Cx) {
         .filter(|q| !q.passed)
         .map(|q| q.name.as_str())
         .collect();
-    let (rule, text) = match left.as_slice() {
-        [] => (
-            R5,
-            format!(
-                "{pname} was the last player to pass. All players have passed: play proceeds to the status phase."
-            ),
-        ),
-        [only] => (
-            R3_3,
-            format!(
-                "Only {only} has not passed: {only} will take consecutive turns until they pass."
-            ),
-        ),
-        _ => return,
-    };
-    cx.step(rule, text).num("players passed", passed);
-    if left.is_empty() {
-        b.phase = Phase::Status;
-        topic(cx, TOPIC_STATUS_PHASE);
+    match left.as_slice() {
+        [] => {
+            cx.step(R5, format!("{pn} was the last player to pass. All players have passed: play proceeds to the status phase.")).num("players passed", passed);
+            b.phase = Phase::Status;
+            topic(cx, TOPIC_STATUS_PHASE);
+        }
+        [only] => {
+            cx.step(R3_3, format!("Only {only} has not passed: {only} will take consecutive turns until they pass.")).num("players passed", passed);
+        }
+        _ => {}
     }
 }
 
@@ -610,52 +501,33 @@ fn transaction(
     let passing = |i| cur == Some(i) && b.this_turn.action == TurnAction::Pass;
     let mut reading = None;
     for (i, other) in [(p, q), (q, p)] {
-        if b.players[i].passed && !passing(i) {
-            let n = b.name(i);
-            if cur != Some(other) {
-                no(
-                    cx,
-                    R3,
-                    format!(
-                        "{n} has passed and has no further turns; rule 3.1 lets a player resolve transactions during the turn they pass, and it is not {n}'s turn nor {}'s",
-                        b.name(other)
-                    ),
-                );
-                return Ok(());
-            }
+        let n = b.name(i);
+        if b.players[i].passed && !passing(i) && cur != Some(other) {
+            cx.error(R3, "play", format!("{n} has passed and has no further turns; rule 3.1 lets a player resolve transactions during the turn they pass, and it is not {n}'s turn nor {}'s", b.name(other)));
+            return Ok(());
+        } else if b.players[i].passed && !passing(i) {
             reading = Some(format!(
                 "{n} passed earlier and is not on the turn they passed; the indexed text (rule 3.1) speaks only of that turn, so the engine allows a passed player to be the other party of the transaction of the player whose turn it is (alternative reading: rule 3 keeps {n} out of it)."
             ));
         }
     }
-    let (rule, text, reading) = if passing(p) || passing(q) {
-        let who = if passing(p) { &pn } else { &qn };
-        (
-            R3_1,
-            format!(
-                "{pn} and {qn} may resolve a transaction during the turn {who} passes: a player can resolve transactions on that turn."
-            ),
-            None,
-        )
-    } else {
-        let plain = match cur == Some(p) || cur == Some(q) {
-            true => {
-                "Transactions have no entry in the indexed text: the engine records it as not being an action."
-            }
-            false => {
-                "Transactions have no entry in the indexed text, and neither player is the one whose turn it is; the engine records it without checking its timing."
-            }
-        };
-        let text = format!(
-            "{pn} and {qn} may resolve a transaction; it is not one of the three types of actions, so it does not use the turn."
-        );
-        (R1, text, Some(reading.unwrap_or_else(|| plain.to_string())))
+    let on_pass = passing(p) || passing(q);
+    let rule = if on_pass { R3_1 } else { R1 };
+    let who = if passing(p) { &pn } else { &qn };
+    let plain = match cur == Some(p) || cur == Some(q) {
+        true => {
+            "Transactions have no entry in the indexed text: the engine records it as not being an action."
+        }
+        false => {
+            "Transactions have no entry in the indexed text, and neither player is the one whose turn it is; the engine records it without checking its timing."
+        }
     };
-    let st = cx
-        .step(rule, text)
-        .chose(&pn, format!("transaction with {qn}"));
-    if let Some(r) = reading {
-        st.assume(r);
+    let st = match on_pass {
+        true => cx.step(R3_1, format!("{pn} and {qn} may resolve a transaction during the turn {who} passes: a player can resolve transactions on that turn.")),
+        false => cx.step(R1, format!("{pn} and {qn} may resolve a transaction; it is not one of the three types of actions, so it does not use the turn.")).assume(reading.unwrap_or(plain.into())),
+    };
+    st.chose(&pn, format!("transaction with {qn}"));
+    if !on_pass {
         topic(cx, TOPIC_ACTIVE_PLAYER);
     }
     let ask = Ask {
@@ -681,52 +553,50 @@ fn transaction(
         )),
     };
     let chosen = cx.choose(accepted, ask)?;
-    let (text, what) = match chosen.value() {
-        true => (
+    let st = match chosen.value() {
+        true => cx.step(
+            rule,
             format!("{qn} agrees: {pn} and {qn} resolve the transaction."),
-            "to accept",
         ),
-        false => (
+        false => cx.step(
+            rule,
             format!("{qn} does not agree: no transaction takes place."),
-            "to decline",
         ),
     };
-    chosen.on(cx.step(rule, text), &qn, format!("{what} the transaction"));
+    let what = if chosen.value() {
+        "to accept"
+    } else {
+        "to decline"
+    };
+    chosen.on(st, &qn, format!("{what} the transaction"));
     Ok(())
 }
 
 fn secondary(b: &Board, p: usize, typed: &str, cx: &mut Cx) -> Result<(), Stop> {
     let (owner, ci) = b.find_card(typed, "play.card")?;
     let card = b.players[owner].strategy_cards[ci].name.clone();
-    let (pn, on) = (b.name(p), b.name(owner));
-    if owner == p {
-        cx.error(R3_2, "play.card", format!("{card} is {pn}'s own strategy card; the secondary ability is resolved by the other players (“the secondary ability of other players’ strategy cards”)"));
+    let (pn, on, t) = (b.name(p), b.name(owner), &b.this_turn);
+    match b.phase {
+        _ if owner == p => cx.error(R3_2, "play.card", format!("{card} is {pn}'s own strategy card; the secondary ability is resolved by the other players (“the secondary ability of other players’ strategy cards”)")),
+        Phase::Status => cx.error(R5, "play", format!("all players have passed: the action phase is over and play has proceeded to the status phase, so {card}'s secondary ability can no longer be resolved")),
+        Phase::Strategy => cx.error_unruled("phase", format!("the round is in the strategy phase: {card}'s strategic action (and so its secondary ability) belongs to the action phase")),
+        Phase::Action => {}
+    }
+    if cx.failed() {
         return Ok(());
     }
-    if !in_action_phase(
-        b,
-        &format!("{card}'s secondary ability can no longer be resolved"),
-        cx,
-    ) {
-        return Ok(());
-    }
-    topic(cx, TOPIC_STRATEGIC_ACTION);
-    let t = &b.this_turn;
     if current(b) != Some(owner)
         || t.action != TurnAction::Strategic
         || t.card.as_ref() != Some(&card)
     {
-        let msg = format!(
-            "{on} is not resolving the strategic action of {card} right now; Strategic Action is a Related Topic that is not indexed, so the engine does not rule on when a secondary ability may be resolved"
-        );
-        cx.warn(Some(RT), Some("play.card"), msg);
+        cx.warn(Some(RT), Some("play.card"), format!("{on} is not resolving the strategic action of {card} right now; Strategic Action is a Related Topic that is not indexed, so the engine does not rule on when a secondary ability may be resolved"));
     }
     let st = match b.players[p].passed {
         true => cx.step(R3_2, format!("{pn} has passed but resolves the secondary ability of {card} ({on}'s card): a passed player can still do so.")),
-        false => cx.step(RT, format!("{pn} resolves the secondary ability of {card} ({on}'s card); it is not {pn}'s action."))
-            .assume("Strategic Action (which governs secondary abilities) is a Related Topic that is not indexed: the engine records the secondary ability without adjudicating it."),
+        false => cx.step(RT, format!("{pn} resolves the secondary ability of {card} ({on}'s card); it is not {pn}'s action.")).assume("Strategic Action (which governs secondary abilities) is a Related Topic that is not indexed: the engine records the secondary ability without adjudicating it."),
     };
     st.chose(&pn, format!("secondary ability of {card}"));
+    topic(cx, TOPIC_STRATEGIC_ACTION);
     Ok(())
 }
 
@@ -741,137 +611,55 @@ fn record(list: &mut Vec<String>, ability: &str) -> Result<(), BoardError> {
 }
 
 fn start_of_turn(b: &mut Board, p: usize, ability: &str, cx: &mut Cx) -> Result<(), Stop> {
-    if !begin(b, p, Use::StartOfTurn, cx) {
+    if !turn_for(b, p, Need::Start, cx) {
         return Ok(());
     }
     record(&mut b.this_turn.start_of_turn, ability)?;
     let pn = b.name(p);
-    let (rule, text) = match others_all_passed(b, p) {
-        true => (
-            N4,
-            format!(
-                "{pn} resolves “{ability}” at the start of their turn: with all other players passed, they continue to resolve start-of-turn abilities."
-            ),
-        ),
-        false => (
-            N3,
-            format!(
-                "{pn} resolves “{ability}” at the start of their turn (it stands even if {pn} passes this turn)."
-            ),
-        ),
+    let st = match others_all_passed(b, p) {
+        true => cx.step(N4, format!("{pn} resolves “{ability}” at the start of their turn: with all other players passed, they continue to resolve start-of-turn abilities.")),
+        false => cx.step(N3, format!("{pn} resolves “{ability}” at the start of their turn (it stands even if {pn} passes this turn).")),
     };
-    cx.step(rule, text).chose(&pn, ability);
+    st.chose(&pn, ability);
     Ok(())
 }
 
-/// Whether `p` has the current turn and it holds an action or a pass (for
-/// end-of-action and end-of-turn plays).
-fn own_turn(b: &Board, p: usize, what: &str, cx: &mut Cx) -> bool {
-    let pn = b.name(p);
-    if b.phase == Phase::Strategy {
-        return in_action_phase(b, &format!("{pn} cannot {what}"), cx);
-    }
-    match current(b) {
-        Some(cur) if cur != p && b.players[p].passed => no(
-            cx,
-            R3,
-            format!(
-                "{pn} has passed and has no further turns; it is {}'s turn, not theirs, so there is no turn of {pn}'s to {what}",
-                b.name(cur)
-            ),
-        ),
-        Some(cur) if cur != p => no(
-            cx,
-            R_INTRO,
-            format!(
-                "it is {}'s turn, not {pn}'s; {pn} cannot {what} out of initiative order",
-                b.name(cur)
-            ),
-        ),
-        None => no(
-            cx,
-            R5,
-            "the action phase is over and no turn is under way".into(),
-        ),
-        _ if b.this_turn.action == TurnAction::None => no(
-            cx,
-            R2,
-            format!(
-                "{pn} has neither performed an action nor passed this turn, so the turn cannot end yet; a player who cannot perform an action must pass"
-            ),
-        ),
-        _ => true,
-    }
-}
-
 fn end_of_action(b: &mut Board, p: usize, ability: &str, cx: &mut Cx) -> Result<(), Stop> {
-    if !own_turn(b, p, "end an action", cx) {
+    if !turn_for(b, p, Need::End("end an action"), cx) {
         return Ok(());
     }
     let (pn, t) = (b.name(p), &b.this_turn);
     if !t.action.is_action() {
-        no(
-            cx,
-            R1,
-            format!(
-                "{pn} passed this turn: passing is not one of the three types of actions, so there is no action whose end could trigger “{ability}”"
-            ),
-        );
+        cx.error(R1, "play", format!("{pn} passed this turn: passing is not one of the three types of actions, so there is no action whose end could trigger “{ability}”"));
     } else if !t.end_of_turn.is_empty() {
-        let done = t.end_of_turn.join(", ");
-        no(
-            cx,
-            N2,
-            format!(
-                "{pn} has already resolved end-of-turn abilities ({done}); abilities at the end of an action happen before any at the end of a player's turn"
-            ),
-        );
+        cx.error(N2, "play", format!("{pn} has already resolved end-of-turn abilities ({}); abilities at the end of an action happen before any at the end of a player's turn", t.end_of_turn.join(", ")));
     } else {
         record(&mut b.this_turn.end_of_action, ability)?;
-        let text = format!(
-            "{pn} resolves “{ability}” at the end of their action, before any end-of-turn ability."
-        );
-        cx.step(N2, text).chose(&pn, ability);
+        cx.step(N2, format!("{pn} resolves “{ability}” at the end of their action, before any end-of-turn ability.")).chose(&pn, ability);
     }
     Ok(())
 }
 
 fn end_of_turn(b: &mut Board, p: usize, ability: &str, cx: &mut Cx) -> Result<(), Stop> {
-    if !own_turn(b, p, "end a turn", cx) {
+    if !turn_for(b, p, Need::End("end a turn"), cx) {
         return Ok(());
     }
     record(&mut b.this_turn.end_of_turn, ability)?;
     let pn = b.name(p);
-    let closing_pass = b.phase == Phase::Status;
-    let (rule, text) = if b.this_turn.action == TurnAction::Pass {
-        (
-            N3,
-            format!(
-                "{pn} resolves “{ability}” at the end of the turn they passed on: a player may do so on the turn they pass."
-            ),
-        )
-    } else if others_all_passed(b, p) {
-        (
-            N4,
-            format!(
-                "{pn} resolves “{ability}” at the end of their turn: with all other players passed, they continue to resolve end-of-turn abilities."
-            ),
-        )
+    let after = if b.this_turn.end_of_action.is_empty() {
+        ""
     } else {
-        let after = if b.this_turn.end_of_action.is_empty() {
-            ""
-        } else {
-            " (after the end-of-action abilities)"
-        };
-        (
-            N2,
-            format!(
-                "{pn} resolves “{ability}” at the end of their turn{after}; no end-of-action ability can follow it this turn."
-            ),
-        )
+        " (after the end-of-action abilities)"
     };
-    let st = cx.step(rule, text).chose(&pn, ability);
-    if closing_pass {
+    let st = if b.this_turn.action == TurnAction::Pass {
+        cx.step(N3, format!("{pn} resolves “{ability}” at the end of the turn they passed on: a player may do so on the turn they pass."))
+    } else if others_all_passed(b, p) {
+        cx.step(N4, format!("{pn} resolves “{ability}” at the end of their turn: with all other players passed, they continue to resolve end-of-turn abilities."))
+    } else {
+        cx.step(N2, format!("{pn} resolves “{ability}” at the end of their turn{after}; no end-of-action ability can follow it this turn."))
+    };
+    st.chose(&pn, ability);
+    if b.phase == Phase::Status {
         st.assume("The last pass ended the action phase; the engine lets that turn's end-of-turn abilities resolve as the turn closes, before the status phase (Status Phase is a Related Topic that is not indexed).");
         topic(cx, TOPIC_STATUS_PHASE);
     }
@@ -879,7 +667,7 @@ fn end_of_turn(b: &mut Board, p: usize, ability: &str, cx: &mut Cx) -> Result<()
 }
 
 fn end_turn(b: &mut Board, p: usize, cx: &mut Cx) {
-    if !own_turn(b, p, "end a turn", cx) {
+    if !turn_for(b, p, Need::End("end a turn"), cx) {
         return;
     }
     let pn = b.name(p);
@@ -888,9 +676,11 @@ fn end_turn(b: &mut Board, p: usize, cx: &mut Cx) {
     }
     b.turn = None;
     b.this_turn = ThisTurn::default();
-    let text = format!(
-        "{pn}'s turn, the last of the action phase, ends; play proceeds to the status phase."
+    cx.step(
+        R5,
+        format!(
+            "{pn}'s turn, the last of the action phase, ends; play proceeds to the status phase."
+        ),
     );
-    cx.step(R5, text);
     topic(cx, TOPIC_STATUS_PHASE);
 }
