@@ -2084,3 +2084,29 @@ mod property {
         }
     }
 }
+
+#[test]
+fn the_documented_notation_examples_parse_and_judge() {
+    let docs =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/games/ti4.md")).unwrap();
+    let section = docs
+        .split("Examples:\n\n```text")
+        .nth(1)
+        .and_then(|s| s.split("```").next())
+        .unwrap();
+    let b = board(6);
+    let mut n = 0;
+    for line in section.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let p = ti4()
+            .parse_notation(line, &b)
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+        let r = ti4()
+            .judge(with(b.clone(), "play", p), None, &Asking::judge())
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+        // Ben's turn comes first: his plays and everyone's action cards,
+        // transactions and secondaries are legal on this board.
+        assert!(r.legal, "{line}: {:#?}", r.diagnostics);
+        n += 1;
+    }
+    assert!(n >= 10);
+}

@@ -210,6 +210,23 @@ impl Board {
         order
     }
 
+    /// The seats in initiative order that have not passed.
+    pub fn waiting(&self) -> Vec<usize> {
+        self.order()
+            .into_iter()
+            .filter(|&i| !self.players[i].passed)
+            .collect()
+    }
+
+    /// The players of `seats` by name: "A", "A and B", "A, B and C".
+    pub fn list(&self, seats: &[usize]) -> String {
+        let names: Vec<String> = seats.iter().map(|&i| self.name(i)).collect();
+        match names.as_slice() {
+            [init @ .., last] if !init.is_empty() => format!("{} and {last}", init.join(", ")),
+            _ => names.concat(),
+        }
+    }
+
     pub fn readied(&self, p: usize) -> Vec<String> {
         let cards = self.players[p].strategy_cards.iter();
         cards
@@ -349,16 +366,11 @@ fn card(c: &mut Card, path: &str) -> Result<u8, BoardError> {
 /// The phase agrees with who has passed (rule 5); nobody takes turns during
 /// the strategy phase.
 fn phase(b: &Board) -> Result<(), BoardError> {
-    let waiting: Vec<&str> = b
-        .players
-        .iter()
-        .filter(|p| !p.passed)
-        .map(|p| p.name.as_str())
-        .collect();
+    let waiting = b.waiting();
     let wrong = match b.phase {
         Phase::Status if !waiting.is_empty() => format!(
             "the phase is `status` but {} has not passed; play proceeds to the status phase only after all players have passed",
-            waiting.join(", ")
+            b.list(&waiting)
         ),
         Phase::Action if waiting.is_empty() => {
             "every player has passed, so the action phase is over; write `phase: status`".into()

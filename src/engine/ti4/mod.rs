@@ -15,7 +15,6 @@ use crate::text::count;
 
 pub use board::Board;
 pub use plays::Play;
-use procedure::join_and;
 use rules::{R_INTRO, R5};
 
 /// The TI4 engine.
@@ -113,30 +112,18 @@ impl Game for Ti4 {
     }
 
     fn before_advance(b: &Board, cx: &mut Cx) {
-        let names =
-            |seats: Vec<usize>| join_and(&seats.into_iter().map(|i| b.name(i)).collect::<Vec<_>>());
+        let want = b.cards_each();
         match b.phase {
             board::Phase::Action => {
-                let waiting = names(
-                    b.order()
-                        .into_iter()
-                        .filter(|&i| !b.players[i].passed)
-                        .collect(),
-                );
-                let now = procedure::current(b)
-                    .map(|i| format!(" (it is {}'s turn)", b.name(i)))
-                    .unwrap_or_default();
-                cx.error(R5, "phase", format!("play proceeds to the status phase only after all players have passed; still to act, in initiative order: {waiting}{now}"));
+                let now = procedure::current(b).map(|i| b.name(i)).unwrap_or_default();
+                cx.error(R5, "phase", format!("play proceeds to the status phase only after all players have passed; still to act, in initiative order: {} (it is {now}'s turn)", b.list(&b.waiting())));
             }
             board::Phase::Strategy => {
-                let want = b.cards_each();
-                let short = names(
-                    (0..b.players.len())
-                        .filter(|&i| b.players[i].strategy_cards.len() != want)
-                        .collect(),
-                );
+                let short: Vec<usize> = (0..b.players.len())
+                    .filter(|&i| b.players[i].strategy_cards.len() != want)
+                    .collect();
                 if !short.is_empty() {
-                    cx.error(b.card_rule(), "players", format!("the action phase needs each player to hold {} (rules 4 and 4.1 speak of each player's cards); still to choose: {short}. The strategy phase is outside the indexed text: record each choice with `adjust players.NAME.strategy_cards[+] {{name: CARD}}`", count(want, "strategy card")));
+                    cx.error(b.card_rule(), "players", format!("the action phase needs each player to hold {} (rules 4 and 4.1 speak of each player's cards); still to choose: {}. The strategy phase is outside the indexed text: record each choice with `adjust players.NAME.strategy_cards[+] {{name: CARD}}`", count(want, "strategy card"), b.list(&short)));
                 }
             }
             board::Phase::Status => {}
@@ -171,23 +158,25 @@ impl Game for Ti4 {
 /// indexed text (a reading, labelled).
 fn result(b: &Board) -> Option<GameResult> {
     let goal = b.points_to_win.unwrap_or(10);
-    let vp = |i: usize| b.players[i].victory_points.unwrap_or(0);
-    let reached: Vec<usize> = b.order().into_iter().filter(|&i| vp(i) >= goal).collect();
-    let &first = reached.first()?;
-    let name = b.name(first);
+    let vp = |i: &usize| b.players[*i].victory_points.unwrap_or(0);
+    let reached: Vec<usize> = b.order().into_iter().filter(|i| vp(i) >= goal).collect();
+    let (name, points) = (
+        b.name(reached[..].first().copied()?),
+        count(vp(&reached[0]) as usize, "victory point"),
+    );
     let tie = match reached.len() {
         1 => String::new(),
         _ => format!(
             "; {} reached it too, and the first of them in initiative order is read as the winner (the Victory Points entry that settles ties is not indexed; alternative: a shared result)",
-            join_and(&reached[1..].iter().map(|&i| b.name(i)).collect::<Vec<_>>())
+            b.list(&reached[1..])
         ),
     };
+    let reason = format!(
+        "{name} has {points} of the {goal} needed to win{tie}. A reading outside the indexed text: the Action Phase entry does not cover scoring; the board's `points_to_win` decides the game"
+    );
     Some(GameResult {
-        winner: Some(name.clone()),
-        reason: format!(
-            "{name} has {} of the {goal} needed to win{tie}. A reading outside the indexed text: the Action Phase entry does not cover scoring; the board's `points_to_win` decides the game",
-            count(vp(first) as usize, "victory point")
-        ),
+        winner: Some(name),
+        reason,
         rule: None,
     })
 }

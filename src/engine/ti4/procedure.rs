@@ -25,15 +25,6 @@ enum Need {
 
 pub const ASSUME_INITIATIVE: &str = "Initiative Order is a Related Topic that is not indexed: a player's place in initiative order is read as the lowest initiative number among their strategy cards.";
 
-/// "A", "A and B", "A, B and C".
-pub fn join_and(names: &[String]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
-}
-
 /// The seat that makes the play: the player it names.
 pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
     b.seat(play.player(), "play.player")
@@ -44,7 +35,7 @@ pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
 pub fn current(b: &Board) -> Option<usize> {
     match (&b.turn, b.phase) {
         (Some(t), _) => b.players.iter().position(|p| &p.name == t),
-        (None, Phase::Action) => b.order().into_iter().find(|&i| !b.players[i].passed),
+        (None, Phase::Action) => b.waiting().first().copied(),
         _ => None,
     }
 }
@@ -69,28 +60,25 @@ fn after(b: &Board, cur: usize) -> Vec<(usize, bool)> {
 
 /// Whose turns follow `cur`'s in initiative order, and who has passed.
 pub fn upcoming(b: &Board, cur: usize) -> String {
-    let seats = after(b, cur);
-    let names = |passed: bool| -> Vec<String> {
-        let pick = seats.iter().filter(|(i, _)| b.players[*i].passed == passed);
-        pick.filter(|(i, _)| passed || *i != cur)
-            .map(|(i, _)| b.name(*i))
-            .collect()
-    };
-    let (next, passed, name) = (names(false), names(true), b.name(cur));
+    let seats: Vec<usize> = after(b, cur).into_iter().map(|(i, _)| i).collect();
+    let next: Vec<usize> = seats
+        .iter()
+        .copied()
+        .filter(|&i| i != cur && !b.players[i].passed)
+        .collect();
+    let passed: Vec<usize> = seats.into_iter().filter(|&i| b.players[i].passed).collect();
+    let (name, next) = (b.name(cur), b.list(&next));
     let turns = match (next.is_empty(), b.players[cur].passed) {
         (true, true) => "no player is left to take a turn".to_string(),
         (true, false) => {
             format!("every other player has passed, so {name} takes the next turn too")
         }
-        (false, true) => format!("next in initiative order: {}", join_and(&next)),
-        (false, false) => format!(
-            "next in initiative order: {}, then {name} again",
-            join_and(&next)
-        ),
+        (false, true) => format!("next in initiative order: {next}"),
+        (false, false) => format!("next in initiative order: {next}, then {name} again"),
     };
     match passed.is_empty() {
         true => format!("{turns}; no player has passed"),
-        false => format!("{turns}; passed (no further turns): {}", join_and(&passed)),
+        false => format!("{turns}; passed (no further turns): {}", b.list(&passed)),
     }
 }
 
@@ -132,9 +120,9 @@ pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
         } => action_card(b, p, card, *component, cx),
         Play::Transaction { with, accepted, .. } => transaction(b, p, with, *accepted, cx)?,
         Play::Secondary { card, .. } => secondary(b, p, card, cx)?,
-        Play::StartOfTurn { ability, .. } => start_of_turn(b, p, ability, cx)?,
-        Play::EndOfAction { ability, .. } => end_of_action(b, p, ability, cx)?,
-        Play::EndOfTurn { ability, .. } => end_of_turn(b, p, ability, cx)?,
+        Play::StartOfTurn { ability, .. }
+        | Play::EndOfAction { ability, .. }
+        | Play::EndOfTurn { ability, .. } => timed(b, p, play, ability, cx)?,
         Play::EndTurn { .. } => end_turn(b, p, cx),
     }
     if !cx.failed() {
@@ -220,7 +208,7 @@ fn hand_on(b: &mut Board, why: &str, cx: &mut Cx) {
         return;
     };
     let (next, wrapped) = seats[k];
-    let skipped: Vec<String> = seats[..k].iter().map(|(i, _)| b.name(*i)).collect();
+    let skipped: Vec<usize> = seats[..k].iter().map(|(i, _)| *i).collect();
     let (cur_name, next_name, init) = (b.name(cur), b.name(next), b.initiative(next));
     b.turn = Some(next_name.clone());
     let ends = format!("{cur_name}'s turn ends ({why}).");
@@ -232,7 +220,7 @@ fn hand_on(b: &mut Board, why: &str, cx: &mut Cx) {
     st.num(&format!("initiative {next_name}"), init);
     if !skipped.is_empty() {
         let verb = if skipped.len() == 1 { "is" } else { "are" };
-        let who = join_and(&skipped);
+        let who = b.list(&skipped);
         cx.step(
             R3,
             format!(
@@ -391,7 +379,8 @@ fn action(b: &mut Board, p: usize, kind: TurnAction, what: String, cx: &mut Cx) 
 fn action_card(b: &mut Board, p: usize, card: &str, component: Option<bool>, cx: &mut Cx) {
     let (pn, passed) = (b.name(p), b.players[p].passed);
     if component == Some(true) && passed {
-        cx.error(N1, "play", format!("{pn} has passed: only non-component action cards may still be played after passing, and {card} is a component action (no further actions, rule 3)"));
+        cx.error(N1, "play", format!("{pn} has passed: only non-component action cards may still be played after passing, and {card} is a component action"));
+        cx.error(R3, "play", format!("{pn} has passed and cannot perform additional actions during this action phase; a component action card is a component action"));
         return;
     } else if component == Some(true) {
         return action(
@@ -420,7 +409,7 @@ fn action_card(b: &mut Board, p: usize, card: &str, component: Option<bool>, cx:
 fn pass(b: &mut Board, p: usize, cannot_act: bool, cx: &mut Cx) {
     let (pn, readied) = (b.name(p), b.readied(p));
     if !b.players[p].passed && !readied.is_empty() {
-        let list = join_and(&readied);
+        let list = readied.join(" and ");
         let why = match b.two_cards() {
             true => format!(
                 "{list} {} still readied, and in a three- or four-player game a player cannot pass until both of their strategy cards are exhausted",
@@ -464,13 +453,10 @@ fn pass(b: &mut Board, p: usize, cannot_act: bool, cx: &mut Cx) {
     if !started.is_empty() {
         cx.step(R3_1, format!("The “at the start of your turn” abilities {pn} resolved this turn ({}) stand: a player can resolve them during the turn they pass.", started.join(", ")));
     }
-    let passed = b.players.iter().filter(|q| q.passed).count() as i64;
-    let left: Vec<&str> = b
-        .players
-        .iter()
-        .filter(|q| !q.passed)
-        .map(|q| q.name.as_str())
-        .collect();
+    let (left, passed) = (
+        b.waiting(),
+        b.players.iter().filter(|q| q.passed).count() as i64,
+    );
     match left.as_slice() {
         [] => {
             cx.step(R5, format!("{pn} was the last player to pass. All players have passed: play proceeds to the status phase.")).num("players passed", passed);
@@ -478,6 +464,7 @@ fn pass(b: &mut Board, p: usize, cannot_act: bool, cx: &mut Cx) {
             topic(cx, TOPIC_STATUS_PHASE);
         }
         [only] => {
+            let only = b.name(*only);
             cx.step(R3_3, format!("Only {only} has not passed: {only} will take consecutive turns until they pass.")).num("players passed", passed);
         }
         _ => {}
@@ -600,68 +587,57 @@ fn secondary(b: &Board, p: usize, typed: &str, cx: &mut Cx) -> Result<(), Stop> 
     Ok(())
 }
 
-/// Adds an ability to one of the turn's lists.
+/// Adds an ability to one of the turn's lists (at most [`MAX_ABILITIES`]).
 fn record(list: &mut Vec<String>, ability: &str) -> Result<(), BoardError> {
-    if list.len() >= MAX_ABILITIES {
-        let msg = format!("more than {MAX_ABILITIES} abilities in one turn");
-        return Err(BoardError::semantic("play.ability", msg));
-    }
     list.push(ability.to_string());
-    Ok(())
+    let full = format!("more than {MAX_ABILITIES} abilities in one turn");
+    (list.len() <= MAX_ABILITIES)
+        .then_some(())
+        .ok_or_else(|| BoardError::semantic("play.ability", full))
 }
 
-fn start_of_turn(b: &mut Board, p: usize, ability: &str, cx: &mut Cx) -> Result<(), Stop> {
-    if !turn_for(b, p, Need::Start, cx) {
-        return Ok(());
-    }
-    record(&mut b.this_turn.start_of_turn, ability)?;
-    let pn = b.name(p);
-    let st = match others_all_passed(b, p) {
-        true => cx.step(N4, format!("{pn} resolves “{ability}” at the start of their turn: with all other players passed, they continue to resolve start-of-turn abilities.")),
-        false => cx.step(N3, format!("{pn} resolves “{ability}” at the start of their turn (it stands even if {pn} passes this turn).")),
+/// An ability with a turn timing: `start_of_turn`, `end_of_action`, `end_of_turn`.
+fn timed(b: &mut Board, p: usize, play: &Play, ability: &str, cx: &mut Cx) -> Result<(), Stop> {
+    let need = match play {
+        Play::StartOfTurn { .. } => Need::Start,
+        Play::EndOfAction { .. } => Need::End("end an action"),
+        _ => Need::End("end a turn"),
     };
-    st.chose(&pn, ability);
-    Ok(())
-}
-
-fn end_of_action(b: &mut Board, p: usize, ability: &str, cx: &mut Cx) -> Result<(), Stop> {
-    if !turn_for(b, p, Need::End("end an action"), cx) {
+    if !turn_for(b, p, need, cx) {
         return Ok(());
     }
-    let (pn, t) = (b.name(p), &b.this_turn);
-    if !t.action.is_action() {
-        cx.error(R1, "play", format!("{pn} passed this turn: passing is not one of the three types of actions, so there is no action whose end could trigger “{ability}”"));
-    } else if !t.end_of_turn.is_empty() {
-        cx.error(N2, "play", format!("{pn} has already resolved end-of-turn abilities ({}); abilities at the end of an action happen before any at the end of a player's turn", t.end_of_turn.join(", ")));
-    } else {
-        record(&mut b.this_turn.end_of_action, ability)?;
-        cx.step(N2, format!("{pn} resolves “{ability}” at the end of their action, before any end-of-turn ability.")).chose(&pn, ability);
-    }
-    Ok(())
-}
-
-fn end_of_turn(b: &mut Board, p: usize, ability: &str, cx: &mut Cx) -> Result<(), Stop> {
-    if !turn_for(b, p, Need::End("end a turn"), cx) {
-        return Ok(());
-    }
-    record(&mut b.this_turn.end_of_turn, ability)?;
-    let pn = b.name(p);
-    let after = if b.this_turn.end_of_action.is_empty() {
+    let (pn, t, alone) = (b.name(p), &b.this_turn, others_all_passed(b, p));
+    let after = if t.end_of_action.is_empty() {
         ""
     } else {
         " (after the end-of-action abilities)"
     };
-    let st = if b.this_turn.action == TurnAction::Pass {
-        cx.step(N3, format!("{pn} resolves “{ability}” at the end of the turn they passed on: a player may do so on the turn they pass."))
-    } else if others_all_passed(b, p) {
-        cx.step(N4, format!("{pn} resolves “{ability}” at the end of their turn: with all other players passed, they continue to resolve end-of-turn abilities."))
-    } else {
-        cx.step(N2, format!("{pn} resolves “{ability}” at the end of their turn{after}; no end-of-action ability can follow it this turn."))
+    let st = match play {
+        Play::StartOfTurn { .. } if alone => cx.step(N4, format!("{pn} resolves “{ability}” at the start of their turn: with all other players passed, they continue to resolve start-of-turn abilities.")),
+        Play::StartOfTurn { .. } => cx.step(N3, format!("{pn} resolves “{ability}” at the start of their turn (it stands even if {pn} passes this turn).")),
+        Play::EndOfAction { .. } if !t.action.is_action() => {
+            cx.error(R1, "play", format!("{pn} passed this turn: passing is not one of the three types of actions, so there is no action whose end could trigger “{ability}”"));
+            return Ok(());
+        }
+        Play::EndOfAction { .. } if !t.end_of_turn.is_empty() => {
+            cx.error(N2, "play", format!("{pn} has already resolved end-of-turn abilities ({}); abilities at the end of an action happen before any at the end of a player's turn", t.end_of_turn.join(", ")));
+            return Ok(());
+        }
+        Play::EndOfAction { .. } => cx.step(N2, format!("{pn} resolves “{ability}” at the end of their action, before any end-of-turn ability.")),
+        _ if t.action == TurnAction::Pass => cx.step(N3, format!("{pn} resolves “{ability}” at the end of the turn they passed on: a player may do so on the turn they pass.")),
+        _ if alone => cx.step(N4, format!("{pn} resolves “{ability}” at the end of their turn: with all other players passed, they continue to resolve end-of-turn abilities.")),
+        _ => cx.step(N2, format!("{pn} resolves “{ability}” at the end of their turn{after}; no end-of-action ability can follow it this turn.")),
     };
     st.chose(&pn, ability);
     if b.phase == Phase::Status {
         st.assume("The last pass ended the action phase; the engine lets that turn's end-of-turn abilities resolve as the turn closes, before the status phase (Status Phase is a Related Topic that is not indexed).");
         topic(cx, TOPIC_STATUS_PHASE);
+    }
+    let t = &mut b.this_turn;
+    match play {
+        Play::StartOfTurn { .. } => record(&mut t.start_of_turn, ability)?,
+        Play::EndOfAction { .. } => record(&mut t.end_of_action, ability)?,
+        _ => record(&mut t.end_of_turn, ability)?,
     }
     Ok(())
 }
