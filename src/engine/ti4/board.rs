@@ -283,7 +283,7 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
     b.game = "ti4".into();
     let (want, rule) = (b.cards_each(), b.card_rule());
     let mut seen: Vec<String> = Vec::new();
-    let mut cards: Vec<(String, String, u8)> = Vec::new(); // card, owner, initiative
+    let mut cards: Vec<(String, String, String, u8)> = Vec::new(); // key, card, owner, initiative
     for (i, p) in b.players.iter_mut().enumerate() {
         let path = format!("players[{i}]");
         let name = fold(&p.name);
@@ -309,14 +309,14 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
         check(ok, format!("{path}.strategy_cards"), msg).map_err(|e| e.with_rule(rule))?;
         for (j, c) in p.strategy_cards.iter_mut().enumerate() {
             let path = format!("{path}.strategy_cards[{j}]");
-            let init = card(c, &path)?;
-            if let Some((_, owner, _)) = cards.iter().find(|k| fold(&k.0) == fold(&c.name)) {
+            let (key, init) = card(c, &path)?;
+            if let Some((_, _, owner, _)) = cards.iter().find(|k| k.0 == key) {
                 return Err(BoardError::semantic(
                     format!("{path}.name"),
                     format!("{} is already held by {owner}", c.name),
                 ));
             }
-            if let Some((other, _, _)) = cards.iter().find(|k| k.2 == init) {
+            if let Some((_, other, _, _)) = cards.iter().find(|k| k.3 == init) {
                 return Err(BoardError::semantic(
                     format!("{path}.initiative"),
                     format!(
@@ -325,7 +325,7 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
                     ),
                 ));
             }
-            cards.push((c.name.clone(), p.name.clone(), init));
+            cards.push((key, c.name.clone(), p.name.clone(), init));
         }
         if let Some(c) = p.strategy_cards.iter().find(|c| p.passed && !c.exhausted) {
             let msg = format!(
@@ -339,9 +339,11 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
     turn(b)
 }
 
-/// A strategy card's name (canonical for base-game cards) and initiative.
-fn card(c: &mut Card, path: &str) -> Result<u8, BoardError> {
-    if let Some(k) = STANDARD_CARDS.iter().position(|n| fold(n) == fold(&c.name)) {
+/// A strategy card's name (canonical for base-game cards) and initiative;
+/// returns its folded name and its initiative.
+fn card(c: &mut Card, path: &str) -> Result<(String, u8), BoardError> {
+    let key = fold(&c.name);
+    if let Some(k) = STANDARD_CARDS.iter().position(|n| n.eq_ignore_ascii_case(&key)) {
         c.name = STANDARD_CARDS[k].to_string();
         c.initiative = c.initiative.or(Some(k as u8 + 1));
     }
@@ -360,7 +362,7 @@ fn card(c: &mut Card, path: &str) -> Result<u8, BoardError> {
         );
         return Err(BoardError::semantic(format!("{path}.initiative"), msg));
     };
-    Ok(init)
+    Ok((key, init))
 }
 
 /// The phase agrees with who has passed (rule 5); nobody takes turns during
