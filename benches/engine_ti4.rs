@@ -135,16 +135,12 @@ fn one_play(bencher: divan::Bencher) {
     });
 }
 
-/// Parsing alone, for comparison.
+/// Parsing alone (the document into a JSON value, as the kit parses it
+/// once per request), for comparison.
 #[divan::bench]
 fn parse_only(bencher: divan::Bencher) {
     let mut doc = board();
     doc["play"] = json!({ "type": "strategic_action", "player": "Ben", "card": "Leadership" });
     let text = serde_json::to_string(&doc).unwrap();
-    bencher.bench(|| {
-        arbiter::engine::document::parse::<arbiter::engine::ti4::board::Board>(divan::black_box(
-            &text,
-        ))
-        .unwrap()
-    });
+    bencher.bench(|| arbiter::engine::document::parse_value(divan::black_box(&text)).unwrap());
 }

@@ -1,46 +1,50 @@
-//! The TI4 action-phase board document: players, strategy cards, passed
-//! flags, whose turn it is and what has happened in that turn, plus an
-//! optional play or list of plays.
+//! The TI4 board: players with their strategy cards, passed flags and
+//! victory points, the phase and round, whose turn it is and what that turn
+//! holds so far.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::rules::*;
+use super::rules::{N2, R3, R4, R4_1, R5};
 use crate::engine::BoardError;
-use crate::engine::legacy::resolve_name;
+use crate::engine::kit::names::{self, NameError};
+use crate::text::{count, fold};
 
 /// Most players a game of TI4 seats (with the Prophecy of Kings expansion).
 pub const MAX_PLAYERS: usize = 8;
 /// Fewest players the action-phase rules speak of.
 pub const MIN_PLAYERS: usize = 3;
-/// Most plays in one document.
-pub const MAX_PLAYS: usize = 500;
 /// Longest name or free-text field accepted.
 pub const MAX_TEXT: usize = 200;
 /// Most abilities recorded in one turn (per timing).
 pub const MAX_ABILITIES: usize = 50;
 
-/// The eight strategy cards of the base game and their initiative numbers.
-pub const STANDARD_CARDS: [(&str, u8); 8] = [
-    ("Leadership", 1),
-    ("Diplomacy", 2),
-    ("Politics", 3),
-    ("Construction", 4),
-    ("Trade", 5),
-    ("Warfare", 6),
-    ("Technology", 7),
-    ("Imperial", 8),
+/// The eight strategy cards of the base game, in initiative order (1 to 8).
+pub const STANDARD_CARDS: [&str; 8] = [
+    "Leadership",
+    "Diplomacy",
+    "Politics",
+    "Construction",
+    "Trade",
+    "Warfare",
+    "Technology",
+    "Imperial",
 ];
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+/// The phase of the game round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
+    /// Players choose strategy cards (not in the indexed text).
+    Strategy,
     #[default]
     Action,
+    /// Once every player has passed (rule 5).
     Status,
 }
 
 /// What the player whose turn it is has done with the turn so far.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TurnAction {
     /// Nothing yet: the turn's action (or pass) is still to come.
@@ -71,31 +75,40 @@ impl TurnAction {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Card {
     pub name: String,
     /// Defaults to the printed number for the eight base-game cards.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = 99))]
     pub initiative: Option<u8>,
     /// Exhausted (face down) or readied (the default).
     #[serde(default)]
     pub exhausted: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Player {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub faction: Option<String>,
+    /// Two each with three or four players, one otherwise (none yet during
+    /// the strategy phase).
+    #[serde(default)]
+    #[schemars(length(max = 2))]
     pub strategy_cards: Vec<Card>,
     #[serde(default)]
     pub passed: bool,
+    /// Victory points, when the board keeps the score.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = 99))]
+    pub victory_points: Option<u32>,
 }
 
 /// The current turn: what its player has done so far.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ThisTurn {
     #[serde(default)]
@@ -120,510 +133,318 @@ impl ThisTurn {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PlayKind {
-    #[serde(alias = "strategic", alias = "strategy")]
-    StrategicAction,
-    #[serde(alias = "tactical")]
-    TacticalAction,
-    #[serde(alias = "component")]
-    ComponentAction,
-    Pass,
-    #[serde(alias = "play_action_card")]
-    ActionCard,
-    #[serde(alias = "trade")]
-    Transaction,
-    #[serde(alias = "secondary_ability")]
-    Secondary,
-    StartOfTurn,
-    EndOfAction,
-    EndOfTurn,
-    EndTurn,
+fn first_round() -> u32 {
+    1
 }
 
-impl PlayKind {
-    pub fn label(self) -> &'static str {
-        match self {
-            PlayKind::StrategicAction => "strategic action",
-            PlayKind::TacticalAction => "tactical action",
-            PlayKind::ComponentAction => "component action",
-            PlayKind::Pass => "pass",
-            PlayKind::ActionCard => "action card",
-            PlayKind::Transaction => "transaction",
-            PlayKind::Secondary => "secondary ability",
-            PlayKind::StartOfTurn => "start-of-turn ability",
-            PlayKind::EndOfAction => "end-of-action ability",
-            PlayKind::EndOfTurn => "end-of-turn ability",
-            PlayKind::EndTurn => "end of turn",
-        }
-    }
-}
-
-/// One play. Which optional fields apply depends on `type`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A board document, without its play.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Play {
-    #[serde(rename = "type")]
-    pub kind: PlayKind,
-    pub player: String,
-    /// strategic_action: the strategy card; secondary: whose card's
-    /// secondary; action_card: the action card's name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub card: Option<String>,
-    /// action_card: whether it is a component action card.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub component: Option<bool>,
-    /// transaction: the other player.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub with: Option<String>,
-    /// start_of_turn / end_of_action / end_of_turn: the ability's name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ability: Option<String>,
-    /// tactical_action: the activated system (free text).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub system: Option<String>,
-    /// component_action: what the component action comes from (free text).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source: Option<String>,
-    /// pass: the player states they cannot perform an action.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub cannot_act: bool,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[schemars(title = "Twilight Imperium 4 board document")]
 pub struct Board {
-    #[serde(default = "default_game")]
+    #[serde(default)]
     pub game: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub round: Option<u32>,
+    /// The game round, from 1.
+    #[serde(default = "first_round")]
+    pub round: u32,
     #[serde(default)]
     pub phase: Phase,
+    /// 3 to 8 players, in any order (turn order comes from initiative).
+    #[schemars(length(min = 3, max = 8))]
     pub players: Vec<Player>,
-    /// Whose turn it is (default: the first player in initiative order who
-    /// has not passed).
+    /// Whose turn it is (left out: the first player in initiative order who
+    /// has not passed, said so in the ruling).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn: Option<String>,
     #[serde(default, skip_serializing_if = "ThisTurn::is_empty")]
     pub this_turn: ThisTurn,
+    /// The victory points that win the game (default 10).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub play: Option<Play>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub plays: Vec<Play>,
+    #[schemars(range(min = 1, max = 99))]
+    pub points_to_win: Option<u32>,
 }
 
-fn default_game() -> String {
-    "ti4".to_string()
-}
-
-fn check_text(s: &str, path: &str, what: &str) -> Result<(), BoardError> {
-    if s.trim().is_empty() {
-        return Err(BoardError::semantic(path, format!("the {what} is empty")));
+impl Board {
+    pub fn names(&self) -> Vec<&str> {
+        self.players.iter().map(|p| p.name.as_str()).collect()
     }
-    if s.chars().count() > MAX_TEXT {
-        return Err(BoardError::semantic(
-            path,
-            format!("the {what} is longer than {MAX_TEXT} characters"),
-        ));
+
+    pub fn name(&self, p: usize) -> String {
+        self.players[p].name.clone()
     }
-    Ok(())
+
+    /// The seat of a typed player name.
+    pub fn seat(&self, typed: &str, path: &str) -> Result<usize, BoardError> {
+        names::resolve_index(typed, &self.names(), "player").map_err(|e| e.at(path))
+    }
+
+    /// Three- and four-player games: two strategy cards each.
+    pub fn two_cards(&self) -> bool {
+        self.players.len() <= 4
+    }
+
+    pub fn cards_each(&self) -> usize {
+        if self.two_cards() { 2 } else { 1 }
+    }
+
+    /// The rule that sets how many cards a player must exhaust before passing.
+    pub fn card_rule(&self) -> &'static str {
+        if self.two_cards() { R4_1 } else { R4 }
+    }
+
+    /// A player's place in initiative order: the lowest number among their
+    /// strategy cards.
+    pub fn initiative(&self, p: usize) -> u8 {
+        self.players[p]
+            .strategy_cards
+            .iter()
+            .filter_map(|c| c.initiative)
+            .min()
+            .unwrap_or(u8::MAX)
+    }
+
+    /// Seats in initiative order.
+    pub fn order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.players.len()).collect();
+        order.sort_by_key(|&i| (self.initiative(i), i));
+        order
+    }
+
+    /// The seats in initiative order that have not passed.
+    pub fn waiting(&self) -> Vec<usize> {
+        self.order()
+            .into_iter()
+            .filter(|&i| !self.players[i].passed)
+            .collect()
+    }
+
+    /// The players of `seats` by name: "A", "A and B", "A, B and C".
+    pub fn list(&self, seats: &[usize]) -> String {
+        let names: Vec<String> = seats.iter().map(|&i| self.name(i)).collect();
+        match names.as_slice() {
+            [init @ .., last] if !init.is_empty() => format!("{} and {last}", init.join(", ")),
+            _ => names.concat(),
+        }
+    }
+
+    pub fn readied(&self, p: usize) -> Vec<String> {
+        let cards = self.players[p].strategy_cards.iter();
+        cards
+            .filter(|c| !c.exhausted)
+            .map(|c| c.name.clone())
+            .collect()
+    }
+
+    /// Every strategy card in play: (owner, index in their cards).
+    pub fn cards(&self) -> Vec<(usize, usize, &str)> {
+        let each = self.players.iter().enumerate();
+        each.flat_map(|(i, p)| {
+            p.strategy_cards
+                .iter()
+                .enumerate()
+                .map(move |(j, c)| (i, j, c.name.as_str()))
+        })
+        .collect()
+    }
+
+    /// A typed strategy card among all cards in play: (owner, index).
+    pub fn find_card(&self, typed: &str, path: &str) -> Result<(usize, usize), BoardError> {
+        let all = self.cards();
+        let names: Vec<&str> = all.iter().map(|c| c.2).collect();
+        let i =
+            names::resolve_index(typed, &names, "strategy card in play").map_err(|e| e.at(path))?;
+        Ok((all[i].0, all[i].1))
+    }
 }
 
-/// The printed initiative of a base-game card, by exact (case-folded) name.
-pub fn standard_initiative(name: &str) -> Option<(&'static str, u8)> {
-    let key = crate::text::fold(name);
-    STANDARD_CARDS
-        .iter()
-        .copied()
-        .find(|(n, _)| crate::text::fold(n) == key)
+fn check(ok: bool, path: impl Into<String>, message: impl Into<String>) -> Result<(), BoardError> {
+    if ok {
+        Ok(())
+    } else {
+        Err(BoardError::semantic(path, message))
+    }
 }
 
-/// Validates the document and fills defaults (initiative numbers, canonical
-/// card names, whose turn it is). Returns notes on defaults chosen.
-pub fn normalize(b: &mut Board) -> Result<Vec<String>, BoardError> {
-    let mut notes = Vec::new();
+/// Checks sizes, names, cards and the phase, fills in base-game initiative
+/// numbers, and writes `turn` and `this_turn.card` in the board's spelling.
+pub fn validate(b: &mut Board) -> Result<(), BoardError> {
     let n = b.players.len();
-    if n > MAX_PLAYERS {
-        return Err(BoardError::semantic(
-            "players",
-            format!("{n} players listed; Twilight Imperium seats at most {MAX_PLAYERS}"),
-        ));
-    }
-    if n < MIN_PLAYERS {
-        return Err(BoardError::semantic(
-            "players",
-            format!(
-                "{n} player{} listed; the action phase needs 3 to {MAX_PLAYERS} players",
-                if n == 1 { "" } else { "s" }
-            ),
-        ));
-    }
-    b.game = "ti4".to_string();
-    let mut seen_players: Vec<String> = Vec::new();
-    let mut seen_cards: Vec<(String, String)> = Vec::new();
-    let mut seen_init: Vec<(u8, String)> = Vec::new();
-    let two_cards = n <= 4;
+    let size = format!(
+        "{}: the action phase needs 3 to 8 (a game seats at most 8)",
+        count(n, "player")
+    );
+    check((MIN_PLAYERS..=MAX_PLAYERS).contains(&n), "players", size)?;
+    check(b.round >= 1, "round", "rounds count from 1")?;
+    check(
+        b.points_to_win != Some(0),
+        "points_to_win",
+        "at least 1 point wins",
+    )?;
+    b.game = "ti4".into();
+    let (want, rule) = (b.cards_each(), b.card_rule());
+    let mut seen: Vec<String> = Vec::new();
+    let mut cards: Vec<(String, String, String, u8)> = Vec::new(); // key, card, owner, initiative
     for (i, p) in b.players.iter_mut().enumerate() {
         let path = format!("players[{i}]");
-        check_text(&p.name, &format!("{path}.name"), "player name")?;
-        let key = crate::text::fold(&p.name);
-        if key.is_empty() {
-            return Err(BoardError::semantic(
-                format!("{path}.name"),
-                "the player name needs a letter or digit",
-            ));
-        }
-        if seen_players.contains(&key) {
-            return Err(BoardError::semantic(
-                format!("{path}.name"),
-                format!("two players are named '{}'", p.name),
-            ));
-        }
-        seen_players.push(key);
-        if let Some(f) = &p.faction {
-            check_text(f, &format!("{path}.faction"), "faction")?;
-        }
-        let want = if two_cards { 2 } else { 1 };
-        if p.strategy_cards.len() != want {
-            let err = BoardError::semantic(
-                format!("{path}.strategy_cards"),
-                format!(
-                    "{} holds {} strategy card(s); in a {n}-player game each player has {want}",
-                    p.name,
-                    p.strategy_cards.len()
-                ),
-            );
-            return Err(if two_cards {
-                err.with_rule(R4_1)
-            } else {
-                err.with_rule(R4)
-            });
-        }
+        let name = fold(&p.name);
+        let long = p.name.chars().count() > MAX_TEXT;
+        check(
+            !name.is_empty() && !long,
+            format!("{path}.name"),
+            "a player needs a name (up to 200 characters)",
+        )?;
+        check(
+            !seen.contains(&name),
+            format!("{path}.name"),
+            format!("two players are named '{}'", p.name),
+        )?;
+        seen.push(name);
+        let held = p.strategy_cards.len();
+        let ok = held == want || (b.phase == Phase::Strategy && held < want);
+        let msg = format!(
+            "{} holds {}; in a {n}-player game each player has {want}",
+            p.name,
+            count(held, "strategy card")
+        );
+        check(ok, format!("{path}.strategy_cards"), msg).map_err(|e| e.with_rule(rule))?;
         for (j, c) in p.strategy_cards.iter_mut().enumerate() {
-            let cpath = format!("{path}.strategy_cards[{j}]");
-            check_text(&c.name, &format!("{cpath}.name"), "strategy card name")?;
-            let std = standard_initiative(&c.name);
-            if let Some((canon, init)) = std {
-                c.name = canon.to_string();
-                if c.initiative.is_none() {
-                    c.initiative = Some(init);
-                }
-            }
-            let Some(init) = c.initiative else {
-                let names: Vec<&str> = STANDARD_CARDS.iter().map(|(n, _)| *n).collect();
-                let hint = match resolve_name(&c.name, &names, "", "strategy card") {
-                    Ok(m) => format!("; did you mean '{m}'?"),
-                    Err(e) => e
-                        .message
-                        .split_once("; ")
-                        .map(|(_, h)| format!("; {h}"))
-                        .unwrap_or_default(),
-                };
+            let path = format!("{path}.strategy_cards[{j}]");
+            let (key, init) = card(c, &path)?;
+            if let Some((_, _, owner, _)) = cards.iter().find(|k| k.0 == key) {
                 return Err(BoardError::semantic(
-                    format!("{cpath}.initiative"),
-                    format!(
-                        "'{}' is not a base-game strategy card, so its initiative number is needed{hint}",
-                        c.name
-                    ),
-                ));
-            };
-            if init > 99 {
-                return Err(BoardError::semantic(
-                    format!("{cpath}.initiative"),
-                    format!("initiative {init} is out of range (0 to 99)"),
-                ));
-            }
-            let ckey = crate::text::fold(&c.name);
-            if let Some((_, owner)) = seen_cards.iter().find(|(k, _)| *k == ckey) {
-                return Err(BoardError::semantic(
-                    format!("{cpath}.name"),
+                    format!("{path}.name"),
                     format!("{} is already held by {owner}", c.name),
                 ));
             }
-            seen_cards.push((ckey, p.name.clone()));
-            if let Some((_, other)) = seen_init.iter().find(|(k, _)| *k == init) {
+            if let Some((_, other, _, _)) = cards.iter().find(|k| k.3 == init) {
                 return Err(BoardError::semantic(
-                    format!("{cpath}.initiative"),
+                    format!("{path}.initiative"),
                     format!(
                         "initiative {init} is used twice ({other} and {}); each strategy card has its own number",
                         c.name
                     ),
                 ));
             }
-            seen_init.push((init, c.name.clone()));
+            cards.push((key, c.name.clone(), p.name.clone(), init));
         }
-        if p.passed
-            && let Some(c) = p.strategy_cards.iter().find(|c| !c.exhausted)
-        {
-            let err = BoardError::semantic(
-                format!("{path}.passed"),
-                format!(
-                    "{} is marked as passed but {} is still readied; a player cannot pass before exhausting it",
-                    p.name, c.name
-                ),
+        if let Some(c) = p.strategy_cards.iter().find(|c| p.passed && !c.exhausted) {
+            let msg = format!(
+                "{} is marked as passed but {} is still readied; a player cannot pass before exhausting it",
+                p.name, c.name
             );
-            return Err(if two_cards {
-                err.with_rule(R4_1)
-            } else {
-                err.with_rule(R4)
-            });
+            return Err(BoardError::semantic(format!("{path}.passed"), msg).with_rule(rule));
         }
     }
-    let names: Vec<String> = b.players.iter().map(|p| p.name.clone()).collect();
-    let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let all_passed = b.players.iter().all(|p| p.passed);
-    match b.phase {
-        Phase::Status if !all_passed => {
-            let waiting: Vec<&str> = b
-                .players
-                .iter()
-                .filter(|p| !p.passed)
-                .map(|p| p.name.as_str())
-                .collect();
-            return Err(BoardError::semantic(
-                "phase",
-                format!("the phase is `status` but {} has not passed; play proceeds to the status phase only after all players have passed", waiting.join(", ")),
-            )
-            .with_rule(R5));
-        }
-        Phase::Action if all_passed => {
-            return Err(BoardError::semantic(
-                "phase",
-                "every player has passed, so the action phase is over; write `phase: status`",
-            )
-            .with_rule(R5));
-        }
-        _ => {}
+    phase(b)?;
+    turn(b)
+}
+
+/// A strategy card's name (canonical for base-game cards) and initiative;
+/// returns its folded name and its initiative.
+fn card(c: &mut Card, path: &str) -> Result<(String, u8), BoardError> {
+    let key = fold(&c.name);
+    if let Some(k) = STANDARD_CARDS.iter().position(|n| n.eq_ignore_ascii_case(&key)) {
+        c.name = STANDARD_CARDS[k].to_string();
+        c.initiative = c.initiative.or(Some(k as u8 + 1));
     }
-    // Whose turn.
-    let turn_idx = match &b.turn {
-        Some(t) => {
-            let canon = resolve_name(t, &name_refs, "turn", "player")?;
-            name_refs.iter().position(|n| *n == canon)
-        }
-        None => None,
+    let Some(init) = c.initiative.filter(|i| *i <= 99) else {
+        let hint = match names::resolve(&c.name, &STANDARD_CARDS, "card").map(str::to_string) {
+            Ok(m)
+            | Err(NameError::Unknown {
+                suggestion: Some(m),
+                ..
+            }) => format!("did you mean '{m}'?"),
+            Err(_) => format!("the base-game cards are {}", STANDARD_CARDS.join(", ")),
+        };
+        let msg = format!(
+            "'{}' is not a base-game strategy card, so its initiative number (0 to 99) is needed; {hint}",
+            c.name
+        );
+        return Err(BoardError::semantic(format!("{path}.initiative"), msg));
     };
-    let turn_idx = match (b.phase, turn_idx) {
-        (Phase::Action, Some(i)) => Some(i),
-        (Phase::Action, None) => {
-            if !b.this_turn.is_empty() {
-                return Err(BoardError::semantic(
-                    "turn",
-                    "`this_turn` is given, so say whose turn it is with `turn: <player>`",
-                ));
-            }
-            let first = first_unpassed(&b.players);
-            if let Some(i) = first {
-                notes.push(format!(
-                    "The document does not say whose turn it is; the engine takes {}, the first player in initiative order who has not passed.",
-                    b.players[i].name
-                ));
-            }
-            first
+    Ok((key, init))
+}
+
+/// The phase agrees with who has passed (rule 5); nobody takes turns during
+/// the strategy phase.
+fn phase(b: &Board) -> Result<(), BoardError> {
+    let waiting = b.waiting();
+    let wrong = match b.phase {
+        Phase::Status if !waiting.is_empty() => format!(
+            "the phase is `status` but {} has not passed; play proceeds to the status phase only after all players have passed",
+            b.list(&waiting)
+        ),
+        Phase::Action if waiting.is_empty() => {
+            "every player has passed, so the action phase is over; write `phase: status`".into()
         }
-        (Phase::Status, t) => t,
+        Phase::Strategy => {
+            let msg =
+                "no player takes turns during the strategy phase; leave out `turn` and `this_turn`";
+            return check(b.turn.is_none() && b.this_turn.is_empty(), "turn", msg);
+        }
+        _ => return Ok(()),
     };
-    b.turn = turn_idx.map(|i| b.players[i].name.clone());
-    // What the turn holds.
-    let t = &mut b.this_turn;
-    for (list, field) in [
-        (&t.start_of_turn, "start_of_turn"),
-        (&t.end_of_action, "end_of_action"),
-        (&t.end_of_turn, "end_of_turn"),
-    ] {
-        if list.len() > MAX_ABILITIES {
-            return Err(BoardError::semantic(
-                format!("this_turn.{field}"),
-                format!("more than {MAX_ABILITIES} abilities listed"),
-            ));
-        }
-        for (k, a) in list.iter().enumerate() {
-            check_text(a, &format!("this_turn.{field}[{k}]"), "ability name")?;
-        }
-    }
-    match turn_idx {
-        None => {
-            if !t.is_empty() {
-                return Err(BoardError::semantic(
-                    "this_turn",
-                    "`this_turn` is given but no player's turn is under way",
-                ));
-            }
-        }
-        Some(i) => {
-            let p = &b.players[i];
-            if b.phase == Phase::Status && t.action != TurnAction::Pass {
-                return Err(BoardError::semantic(
-                    "turn",
-                    "in the status phase `turn` may only name the player whose passing ended the action phase (with `this_turn.action: pass`)",
-                )
-                .with_rule(R5));
-            }
-            if p.passed && t.action != TurnAction::Pass {
-                return Err(BoardError::semantic(
-                    "turn",
-                    format!("{} has passed and has no further turns; only the turn on which they passed can be theirs (`this_turn.action: pass`)", p.name),
-                )
-                .with_rule(R3));
-            }
-            if !p.passed && t.action == TurnAction::Pass {
-                return Err(BoardError::semantic(
-                    "this_turn.action",
-                    format!(
-                        "this turn's action is `pass` but {} is not marked as passed",
-                        p.name
-                    ),
-                ));
-            }
-            if !t.action.is_action() && !t.end_of_action.is_empty() {
-                return Err(BoardError::semantic(
-                    "this_turn.end_of_action",
-                    "end-of-action abilities are listed but no action was performed this turn",
-                )
-                .with_rule(N2));
-            }
-            if t.action == TurnAction::None && !t.end_of_turn.is_empty() {
-                return Err(BoardError::semantic(
-                    "this_turn.end_of_turn",
-                    "end-of-turn abilities are listed but the turn has no action or pass yet",
-                ));
-            }
-            match (t.action, &t.card) {
-                (TurnAction::Strategic, None) => {
-                    return Err(BoardError::semantic(
-                        "this_turn.card",
-                        "the strategic action's card is missing (`card: <strategy card>`)",
-                    ));
-                }
-                (TurnAction::Strategic, Some(c)) => {
-                    let cards: Vec<&str> =
-                        p.strategy_cards.iter().map(|c| c.name.as_str()).collect();
-                    let canon = resolve_name(
-                        c,
-                        &cards,
-                        "this_turn.card",
-                        &format!("strategy card of {}", p.name),
-                    )?;
-                    if p.strategy_cards
-                        .iter()
-                        .any(|x| x.name == canon && !x.exhausted)
-                    {
-                        return Err(BoardError::semantic(
-                            "this_turn.card",
-                            format!("{canon} is readied, but its strategic action was performed this turn; mark it `exhausted: true`"),
-                        )
-                        .with_rule(R4_1));
-                    }
-                    t.card = Some(canon.to_string());
-                }
-                (_, Some(_)) => {
-                    return Err(BoardError::semantic(
-                        "this_turn.card",
-                        "`card` is only for a turn whose action is `strategic`",
-                    ));
-                }
-                _ => {}
-            }
-        }
-    }
-    if b.play.is_some() && !b.plays.is_empty() {
-        return Err(BoardError::semantic(
-            "plays",
-            "give either `play` or `plays`, not both",
-        ));
-    }
-    if b.plays.len() > MAX_PLAYS {
-        return Err(BoardError::semantic(
-            "plays",
-            format!("{} plays listed; the limit is {MAX_PLAYS}", b.plays.len()),
-        ));
-    }
-    Ok(notes)
+    Err(BoardError::semantic("phase", wrong).with_rule(R5))
 }
 
-/// Initiative of a player: the lowest number among their strategy cards.
-pub fn initiative(p: &Player) -> u8 {
-    p.strategy_cards
-        .iter()
-        .filter_map(|c| c.initiative)
-        .min()
-        .unwrap_or(u8::MAX)
-}
-
-/// Player indices in initiative order.
-pub fn initiative_order(players: &[Player]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..players.len()).collect();
-    order.sort_by_key(|&i| (initiative(&players[i]), i));
-    order
-}
-
-fn first_unpassed(players: &[Player]) -> Option<usize> {
-    initiative_order(players)
-        .into_iter()
-        .find(|&i| !players[i].passed)
-}
-
-/// Checks that a play's fields suit its type, and their sizes.
-pub fn check_play_fields(p: &Play, path: &str) -> Result<(), BoardError> {
-    use PlayKind::*;
-    let allowed: &[&str] = match p.kind {
-        StrategicAction => &["card"],
-        TacticalAction => &["system"],
-        ComponentAction => &["source"],
-        Pass => &["cannot_act"],
-        ActionCard => &["card", "component"],
-        Transaction => &["with"],
-        Secondary => &["card"],
-        StartOfTurn | EndOfAction | EndOfTurn => &["ability"],
-        EndTurn => &[],
+/// `turn` in the board's spelling, and `this_turn` consistent with it.
+fn turn(b: &mut Board) -> Result<(), BoardError> {
+    let Some(typed) = b.turn.clone() else {
+        let msg = "`this_turn` is given, so say whose turn it is with `turn: <player>`";
+        return check(b.this_turn.is_empty(), "turn", msg);
     };
-    let present = [
-        ("card", p.card.is_some()),
-        ("component", p.component.is_some()),
-        ("with", p.with.is_some()),
-        ("ability", p.ability.is_some()),
-        ("system", p.system.is_some()),
-        ("source", p.source.is_some()),
-        ("cannot_act", p.cannot_act),
-    ];
-    for (field, there) in present {
-        if there && !allowed.contains(&field) {
-            return Err(BoardError::semantic(
-                format!("{path}.{field}"),
-                format!("`{field}` does not apply to a {} play", p.kind.label()),
-            ));
-        }
+    let i = b.seat(&typed, "turn")?;
+    b.turn = Some(b.name(i));
+    let (p, t) = (&b.players[i], &b.this_turn);
+    let (passing, none) = (t.action == TurnAction::Pass, t.action == TurnAction::None);
+    let (path, msg, rule) = if b.phase == Phase::Status && !passing {
+        (
+            "turn",
+            "in the status phase `turn` may only name the player whose passing ended the action phase (with `this_turn.action: pass`)",
+            Some(R5),
+        )
+    } else if p.passed != passing {
+        (
+            if p.passed { "turn" } else { "this_turn.action" },
+            "a passed player has no further turns: `turn` names a passed player only on the turn they passed (`this_turn.action: pass`), and only then",
+            Some(R3),
+        )
+    } else if !t.action.is_action() && !t.end_of_action.is_empty() {
+        (
+            "this_turn.end_of_action",
+            "end-of-action abilities are listed but no action was performed this turn",
+            Some(N2),
+        )
+    } else if none && !t.end_of_turn.is_empty() {
+        (
+            "this_turn.end_of_turn",
+            "end-of-turn abilities are listed but the turn has no action or pass yet",
+            None,
+        )
+    } else if (t.action == TurnAction::Strategic) != t.card.is_some() {
+        (
+            "this_turn.card",
+            "`card` names the strategy card of a turn whose action is `strategic`, and only then",
+            None,
+        )
+    } else {
+        ("", "", None)
+    };
+    if !path.is_empty() {
+        let e = BoardError::semantic(path, format!("{}: {msg}", p.name));
+        return Err(rule.map_or(e.clone(), |r| e.with_rule(r)));
     }
-    check_text(&p.player, &format!("{path}.player"), "player name")?;
-    for (field, v) in [
-        ("card", &p.card),
-        ("with", &p.with),
-        ("ability", &p.ability),
-        ("system", &p.system),
-        ("source", &p.source),
-    ] {
-        if let Some(v) = v {
-            check_text(v, &format!("{path}.{field}"), field)?;
-        }
-    }
-    match p.kind {
-        Secondary if p.card.is_none() => Err(BoardError::semantic(
-            format!("{path}.card"),
-            "name the strategy card whose secondary ability is resolved",
-        )),
-        ActionCard if p.card.is_none() => Err(BoardError::semantic(
-            format!("{path}.card"),
-            "name the action card played",
-        )),
-        Transaction if p.with.is_none() => Err(BoardError::semantic(
-            format!("{path}.with"),
-            "name the other player of the transaction",
-        )),
-        StartOfTurn | EndOfAction | EndOfTurn if p.ability.is_none() => Err(BoardError::semantic(
-            format!("{path}.ability"),
-            "name the ability resolved",
-        )),
-        _ => Ok(()),
-    }
+    let Some(c) = t.card.clone() else {
+        return Ok(());
+    };
+    let held: Vec<&str> = p.strategy_cards.iter().map(|c| c.name.as_str()).collect();
+    let j = names::resolve_index(&c, &held, "strategy card").map_err(|e| e.at("this_turn.card"))?;
+    let card = &p.strategy_cards[j];
+    let msg = format!(
+        "{} is readied, but its strategic action was performed this turn; mark it `exhausted: true`",
+        card.name
+    );
+    check(card.exhausted, "this_turn.card", msg).map_err(|e| e.with_rule(R4_1))?;
+    b.this_turn.card = Some(card.name.clone());
+    Ok(())
 }

@@ -1,209 +1,182 @@
-//! Twilight Imperium 4: the action phase as an executable procedure.
-//!
-//! The board document lists the players (3 to 8), their strategy cards
-//! (initiative number, readied or exhausted), who has passed, whose turn it
-//! is and what that turn holds so far; then a `play` or a list of `plays`
-//! run in sequence. Every rule of the "Action Phase" entry
-//! (`ti4:action-phase…`) is executed and cited. See `docs/games/ti4.md`.
+//! Twilight Imperium 4: the action phase ("Action Phase" of the Living Rules
+//! Reference) as an executable procedure, within the game round (strategy,
+//! action and status phases) and, when the board keeps the score, up to
+//! the result. See `docs/games/ti4.md`.
 
 pub mod board;
 mod notation;
+pub mod plays;
 mod procedure;
 pub mod rules;
 
-use serde_json::{Value, json};
+use crate::engine::kit::{Cx, Game, Kit, Phase, Reset, Stop};
+use crate::engine::{BoardError, GameResult, RuleUse, Status};
+use crate::text::count;
 
-use crate::engine::{self, BoardError, Diagnostic, RuleUse, Ruling, Severity};
-use board::{Board, Play};
-use procedure::{Fail, Sim};
+pub use board::Board;
+pub use plays::Play;
+use rules::{R_INTRO, R5};
 
-/// The TI4 action-phase engine.
+/// The TI4 engine.
 pub struct Ti4;
 
-pub const ENGINE: crate::engine::legacy::Legacy<Ti4> = crate::engine::legacy::Legacy(Ti4);
+/// The registered instance.
+pub const ENGINE: Kit<Ti4> = Kit::new();
 
-impl crate::engine::legacy::Old for Ti4 {
-    fn game(&self) -> &'static str {
-        "ti4"
-    }
+const fn reset(field: &'static str, value: &'static str, what: &'static str) -> Reset {
+    Reset { field, value, what }
+}
 
-    fn rule_uses(&self) -> &'static [RuleUse] {
+const NEW_ROUND: &[Reset] = &[
+    reset("players[].strategy_cards", "[]", "strategy cards returned"),
+    reset("players[].passed", "false", "passed flags cleared"),
+    reset("turn", "null", "no turn under way"),
+    reset("this_turn", "{}", "the turn record cleared"),
+];
+
+impl Game for Ti4 {
+    const ID: &'static str = "ti4";
+    type Board = Board;
+    type Play = Play;
+
+    const BOARD_READS: &'static [&'static str] = &[
+        "game",
+        "round",
+        "phase",
+        "players",
+        "turn",
+        "this_turn",
+        "points_to_win",
+    ];
+
+    /// A game round, in the order of [`board::Phase`]: strategy phase (not
+    /// indexed), action phase, status phase (rule 5 moves play into it); the
+    /// agenda phase is not modelled.
+    const PHASES: &'static [Phase] = &[
+        Phase {
+            id: "strategy",
+            name: "strategy phase",
+            rule: None,
+            new_round: true,
+            resets: NEW_ROUND,
+        },
+        Phase {
+            id: "action",
+            name: "action phase",
+            rule: None,
+            new_round: false,
+            resets: &[],
+        },
+        Phase {
+            id: "status",
+            name: "status phase",
+            rule: Some(R5),
+            new_round: false,
+            resets: &[],
+        },
+    ];
+
+    fn rule_uses() -> &'static [RuleUse] {
         rules::RULE_USES
     }
 
-    fn schema(&self) -> Value {
-        schema()
+    fn validate(b: &mut Board) -> Result<(), BoardError> {
+        board::validate(b)
     }
 
-    fn judge(&self, document: &str) -> Result<Ruling, BoardError> {
-        let board: Board = engine::document::parse(document)?;
-        judge_board(board)
+    fn players(b: &Board) -> Vec<String> {
+        b.players.iter().map(|p| p.name.clone()).collect()
     }
 
-    fn parse_notation(&self, line: &str, board: &Value) -> Result<Value, BoardError> {
-        notation::parse(line, board)
+    fn actor(b: &Board, play: &Play) -> Result<Option<usize>, BoardError> {
+        procedure::actor(b, play).map(Some)
     }
 
-    fn notation_completions(&self, partial: &str, board: &Value) -> Vec<String> {
-        notation::completions(partial, board)
+    fn play(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
+        procedure::run(b, play, cx)
     }
-}
 
-/// Adjudicates an already parsed board document.
-pub fn judge_board(mut b: Board) -> Result<Ruling, BoardError> {
-    let notes = board::normalize(&mut b)?;
-    let (single, plays): (bool, Vec<Play>) = match b.play.take() {
-        Some(p) => (true, vec![p]),
-        None => (false, std::mem::take(&mut b.plays)),
-    };
-    let before = serde_json::to_value(&b).map_err(|e| BoardError::semantic("", e.to_string()))?;
-    let mut sim = Sim::new(b);
-    sim.describe_order();
-    if let (Some(note), Some(first)) = (notes.first(), sim.steps.first_mut()) {
-        first.assumption = Some(match first.assumption.take() {
-            Some(a) => format!("{a} {note}"),
-            None => note.clone(),
-        });
+    fn play_reads(_: &Play) -> &'static [&'static str] {
+        plays::FIELDS
     }
-    let mut legal = true;
-    for (i, play) in plays.iter().enumerate() {
-        let path = if single {
-            "play".to_string()
-        } else {
-            format!("plays[{i}]")
-        };
-        match sim.apply(play, &path) {
-            Ok(()) => {}
-            Err(Fail::Board(e)) => return Err(e),
-            Err(Fail::Illegal(d)) => {
-                legal = false;
-                sim.diagnostics.push(d);
-                if !single {
-                    sim.diagnostics.push(Diagnostic {
-                        severity: Severity::Info,
-                        message: format!(
-                            "play {} of {} is illegal; the steps of the plays before it are shown, but the board is left as it was before the sequence",
-                            i + 1,
-                            plays.len()
-                        ),
-                        rule: None,
-                        path: Some(path),
-                    });
-                }
-                break;
+
+    fn status(b: &Board) -> Status {
+        let turn = procedure::current(b).filter(|_| b.phase == board::Phase::Action);
+        Status {
+            phase: Self::PHASES[b.phase as usize].name.to_string(),
+            round: Some(b.round),
+            turn: turn.map(|t| b.name(t)),
+            turn_seat: turn,
+            result: result(b),
+        }
+    }
+
+    fn before_advance(b: &Board, cx: &mut Cx) {
+        let want = b.cards_each();
+        match b.phase {
+            board::Phase::Action => {
+                let now = procedure::current(b).map(|i| b.name(i)).unwrap_or_default();
+                cx.error(R5, "phase", format!("play proceeds to the status phase only after all players have passed; still to act, in initiative order: {} (it is {now}'s turn)", b.list(&b.waiting())));
             }
+            board::Phase::Strategy => {
+                let short: Vec<usize> = (0..b.players.len())
+                    .filter(|&i| b.players[i].strategy_cards.len() != want)
+                    .collect();
+                if !short.is_empty() {
+                    cx.error(b.card_rule(), "players", format!("the action phase needs each player to hold {} (rules 4 and 4.1 speak of each player's cards); still to choose: {}. The strategy phase is outside the indexed text: record each choice with `adjust players.NAME.strategy_cards[+] {{name: CARD}}`", count(want, "strategy card"), b.list(&short)));
+                }
+            }
+            board::Phase::Status => {}
         }
     }
-    if legal {
-        sim.describe_now();
+
+    fn entered(b: &mut Board, phase: &Phase, cx: &mut Cx) {
+        match phase.id {
+            "action" => {
+                let Some(&first) = b.order().first() else { return };
+                let (name, init) = (b.name(first), b.initiative(first));
+                b.turn = Some(name.clone());
+                cx.step(R_INTRO, format!("The action phase begins: each player takes a turn in initiative order, so {name} (initiative {init}) takes the first turn."))
+                    .num(&format!("initiative {name}"), init)
+                    .assume(procedure::ASSUME_INITIATIVE);
+            }
+            "strategy" => cx.note(Some("phase"), format!("round {}: the status phase's steps, the agenda phase (when your game has one) and the strategy phase are outside the indexed text and not modelled by this board; record scored points with `adjust players.NAME.victory_points`, and each player's {} with `adjust players.NAME.strategy_cards[+] {{name: CARD}}`, then advance to the action phase", b.round, count(b.cards_each(), "chosen strategy card"))),
+            _ => {}
+        }
     }
-    sim.finish();
-    sim.related_topics_note();
-    let after = if legal {
-        serde_json::to_value(&sim.board).map_err(|e| BoardError::semantic("", e.to_string()))?
-    } else {
-        before.clone()
+
+    fn notation(line: &str, b: &Board) -> Result<Play, BoardError> {
+        notation::parse(line, b)
+    }
+
+    fn completions(partial: &str, b: &Board) -> Vec<String> {
+        notation::completions(partial, b)
+    }
+}
+
+/// A player with at least `points_to_win` victory points wins; outside the
+/// indexed text (a reading, labelled).
+fn result(b: &Board) -> Option<GameResult> {
+    let goal = b.points_to_win.unwrap_or(10);
+    let vp = |i: &usize| b.players[*i].victory_points.unwrap_or(0);
+    let reached: Vec<usize> = b.order().into_iter().filter(|i| vp(i) >= goal).collect();
+    let (name, points) = (
+        b.name(reached[..].first().copied()?),
+        count(vp(&reached[0]) as usize, "victory point"),
+    );
+    let tie = match reached.len() {
+        1 => String::new(),
+        _ => format!(
+            "; {} reached it too, and the first of them in initiative order is read as the winner (the Victory Points entry that settles ties is not indexed; alternative: a shared result)",
+            b.list(&reached[1..])
+        ),
     };
-    let changes = engine::diff(&before, &after);
-    Ok(Ruling {
-        pending: None,
-        status: None,
-        game: "ti4".to_string(),
-        legal,
-        steps: sim.steps,
-        diagnostics: sim.diagnostics,
-        state: after,
-        changes,
-    })
-}
-
-fn play_schema() -> Value {
-    json!({
-        "type": "object",
-        "additionalProperties": false,
-        "required": ["type", "player"],
-        "properties": {
-            "type": {
-                "description": "The kind of play.",
-                "enum": ["strategic_action", "tactical_action", "component_action", "pass", "action_card", "transaction", "secondary",
-                         "start_of_turn", "end_of_action", "end_of_turn", "end_turn",
-                         "strategic", "strategy", "tactical", "component", "play_action_card", "trade", "secondary_ability"]
-            },
-            "player": { "type": "string", "description": "Who makes the play (a player's name; case-insensitive)." },
-            "card": { "type": "string", "description": "strategic_action: the strategy card (default: the player's only readied card); secondary: the other player's strategy card; action_card: the action card played." },
-            "component": { "type": "boolean", "description": "action_card: true when the card is a component action (default false)." },
-            "with": { "type": "string", "description": "transaction: the other player." },
-            "ability": { "type": "string", "description": "start_of_turn / end_of_action / end_of_turn: the ability resolved." },
-            "system": { "type": "string", "description": "tactical_action: the system activated (free text)." },
-            "source": { "type": "string", "description": "component_action: what the component action comes from (free text)." },
-            "cannot_act": { "type": "boolean", "description": "pass: the player states they cannot perform an action." }
-        }
-    })
-}
-
-/// JSON Schema of the TI4 action-phase board document.
-pub fn schema() -> Value {
-    json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://arbiter.invalid/schema/ti4.json",
-        "title": "Twilight Imperium 4 action-phase board",
-        "type": "object",
-        "additionalProperties": false,
-        "required": ["players"],
-        "properties": {
-            "game": { "type": "string", "description": "ti4" },
-            "round": { "type": "integer", "minimum": 1, "description": "Game round (informational)." },
-            "phase": { "enum": ["action", "status"], "default": "action", "description": "`status` once every player has passed." },
-            "players": {
-                "type": "array",
-                "minItems": 3,
-                "maxItems": 8,
-                "items": {
-                    "type": "object",
-                    "additionalProperties": false,
-                    "required": ["name", "strategy_cards"],
-                    "properties": {
-                        "name": { "type": "string", "minLength": 1, "maxLength": 200 },
-                        "faction": { "type": "string" },
-                        "strategy_cards": {
-                            "type": "array",
-                            "minItems": 1,
-                            "maxItems": 2,
-                            "description": "Two cards each in three- and four-player games, one otherwise.",
-                            "items": {
-                                "type": "object",
-                                "additionalProperties": false,
-                                "required": ["name"],
-                                "properties": {
-                                    "name": {
-                                        "type": "string",
-                                        "description": "Strategy card name.",
-                                        "examples": ["Leadership", "Diplomacy", "Politics", "Construction", "Trade", "Warfare", "Technology", "Imperial"]
-                                    },
-                                    "initiative": { "type": "integer", "minimum": 0, "maximum": 99, "description": "Default: the printed number of a base-game card." },
-                                    "exhausted": { "type": "boolean", "default": false, "description": "Exhausted (true) or readied (false)." }
-                                }
-                            }
-                        },
-                        "passed": { "type": "boolean", "default": false }
-                    }
-                }
-            },
-            "turn": { "type": "string", "description": "Whose turn it is (default: the first player in initiative order who has not passed)." },
-            "this_turn": {
-                "type": "object",
-                "additionalProperties": false,
-                "description": "What the player whose turn it is has done so far this turn.",
-                "properties": {
-                    "action": { "enum": ["none", "strategic", "tactical", "component", "pass"], "default": "none" },
-                    "card": { "type": "string", "description": "The strategy card, when `action` is strategic." },
-                    "start_of_turn": { "type": "array", "items": { "type": "string" } },
-                    "end_of_action": { "type": "array", "items": { "type": "string" } },
-                    "end_of_turn": { "type": "array", "items": { "type": "string" } }
-                }
-            },
-            "play": play_schema(),
-            "plays": { "type": "array", "maxItems": 500, "items": play_schema() }
-        }
+    let reason = format!(
+        "{name} has {points} of the {goal} needed to win{tie}. A reading outside the indexed text: the Action Phase entry does not cover scoring; the board's `points_to_win` decides the game"
+    );
+    Some(GameResult {
+        winner: Some(name),
+        reason,
+        rule: None,
     })
 }

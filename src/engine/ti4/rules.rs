@@ -27,45 +27,36 @@ pub const TOPIC_STATUS_PHASE: &str = "Status Phase";
 pub const TOPIC_STRATEGIC_ACTION: &str = "Strategic Action";
 pub const TOPIC_TACTICAL_ACTION: &str = "Tactical Action";
 
+/// Every rule the engine cites, with the procedure and the words it relies on.
 pub static RULE_USES: &[RuleUse] = &[
     RuleUse {
         rule: R_INTRO,
-        procedure: "turn order: whose turn it is",
-        quote: "each player takes a turn in initiative order",
-    },
-    RuleUse {
-        rule: R_INTRO,
-        procedure: "turn order: wrap-around to the first player",
-        quote: "After each player has taken a turn, player turns begin again in initiative order.",
-    },
-    RuleUse {
-        rule: R_INTRO,
-        procedure: "illegal: acting out of initiative order; passing after acting",
-        quote: "During a player’s turn, they perform a single action.",
+        procedure: "turn order: each turn in initiative order, turns begin again, the first turn of the action phase; illegal: acting out of order, passing after acting",
+        quote: "During the action phase, each player takes a turn in initiative order. During a player’s turn, they perform a single action. After each player has taken a turn, player turns begin again in initiative order.",
     },
     RuleUse {
         rule: R1,
-        procedure: "strategic, tactical or component action; illegal: second action in one turn",
+        procedure: "strategic, tactical or component action; transactions and action cards are not one of them; illegal: a second action in one turn",
         quote: "they may perform one of the following three types of actions: a strategic action, a tactical action, or a component action",
     },
     RuleUse {
         rule: R2,
-        procedure: "pass: a player who cannot act; illegal: ending a turn with no action or pass",
+        procedure: "pass with `cannot_act`; illegal: ending a turn with no action or pass",
         quote: "If a player cannot perform an action, they must pass.",
     },
     RuleUse {
         rule: R3,
-        procedure: "pass: no further turns; illegal: a passed player taking a turn or acting",
+        procedure: "pass: no further turns, passed players skipped; illegal: a passed player taking a turn or acting",
         quote: "After a player has passed, they have no further turns and cannot perform additional actions during that action phase.",
     },
     RuleUse {
         rule: R3_1,
-        procedure: "transactions and start-of-turn abilities on the turn a player passes",
+        procedure: "transactions (the other party agreeing) and start-of-turn abilities on the turn a player passes",
         quote: "During a turn that a player passes, they can resolve transactions and “at the start of your turn” abilities.",
     },
     RuleUse {
         rule: R3_2,
-        procedure: "secondary ability of another player's strategy card",
+        procedure: "a passed player resolves another player's secondary ability; illegal: the card's owner",
         quote: "A player that has passed can still resolve the secondary ability of other players’ strategy cards.",
     },
     RuleUse {
@@ -85,12 +76,12 @@ pub static RULE_USES: &[RuleUse] = &[
     },
     RuleUse {
         rule: R5,
-        procedure: "end of the action phase: proceed to the status phase",
+        procedure: "the last pass moves play to the status phase; advance refused while players have not passed",
         quote: "After all players have passed, play proceeds to the status phase.",
     },
     RuleUse {
         rule: N1,
-        procedure: "action cards after passing; illegal: a passed player's component action",
+        procedure: "action cards after passing; illegal: a passed player's component action card",
         quote: "Players may still play non–component action action cards after they have passed.",
     },
     RuleUse {
@@ -110,37 +101,7 @@ pub static RULE_USES: &[RuleUse] = &[
     },
     RuleUse {
         rule: RT,
-        procedure: "related topic not indexed: Active Player",
+        procedure: "readings on Related Topics that are not indexed (initiative order, strategic, tactical and component actions, status phase, active player, game round)",
         quote: "Active Player",
-    },
-    RuleUse {
-        rule: RT,
-        procedure: "related topic not indexed: Component Action",
-        quote: "Component Action",
-    },
-    RuleUse {
-        rule: RT,
-        procedure: "related topic not indexed: Game Round",
-        quote: "Game Round",
-    },
-    RuleUse {
-        rule: RT,
-        procedure: "related topic not indexed: Initiative Order",
-        quote: "Initiative Order",
-    },
-    RuleUse {
-        rule: RT,
-        procedure: "related topic not indexed: Status Phase",
-        quote: "Status Phase",
-    },
-    RuleUse {
-        rule: RT,
-        procedure: "related topic not indexed: Strategic Action",
-        quote: "Strategic Action",
-    },
-    RuleUse {
-        rule: RT,
-        procedure: "related topic not indexed: Tactical Action",
-        quote: "Tactical Action",
     },
 ];
