@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use super::plays::{KIND_NAMES, Kind, MAX_STEPS, Step, kind, null_as_empty};
+use super::plays::{After, Kind, MAX_STEPS, Step, null_as_empty, pick};
 use crate::engine::BoardError;
 use crate::engine::kit::names;
 use crate::text::fold;
@@ -87,7 +87,7 @@ pub struct Player {
     pub points: Option<u32>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Unit {
     pub name: String,
@@ -159,12 +159,12 @@ pub struct Ability {
     /// Triggers after an action of this type (`move`, …, `card`, `any`).
     /// Left out: usable once at any point of the activation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub after: Option<String>,
+    pub after: Option<After>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grants: Option<Grant>,
     /// With `grants: free_action`: its type; left out or `any`: untyped.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub action: Option<String>,
+    pub action: Option<After>,
     /// With `grants: token`: aim, dodge or standby.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<Kind>,
@@ -196,6 +196,13 @@ pub struct Token {
     /// The ability or effect it came from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+}
+
+impl Ability {
+    /// The type of the free action it grants; `None`: untyped.
+    pub fn free_type(&self) -> Option<Kind> {
+        self.action.and_then(After::kind)
+    }
 }
 
 /// Tokens as a list, or as counts (`{ aim: 1 }`, sources not stated).
@@ -424,9 +431,8 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
         }
     }
     if let Some(r) = b.active_ref() {
-        let mut u = b.unit(r).clone();
-        super::procedure::replay(&mut u, &b.path(r))?;
-        b.players[r.0].units[r.1].performed = u.performed;
+        let path = b.path(r);
+        super::procedure::check_record(b.unit_mut(r), &path)?;
     }
     Ok(())
 }
@@ -434,10 +440,20 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
 /// One unit's own consistency; kinds written canonically.
 fn unit(u: &mut Unit, path: &str) -> Result<(), BoardError> {
     text(&u.name, &format!("{path}.name"))?;
-    sized(&u.abilities, MAX_LIST, &format!("{path}.abilities"))?;
-    sized(&u.reduced_by, MAX_LIST, &format!("{path}.reduced_by"))?;
-    sized(&u.performed, MAX_STEPS, &format!("{path}.performed"))?;
-    sized(&u.tokens, 64, &format!("{path}.tokens"))?;
+    let lists = [
+        u.abilities.len(),
+        u.reduced_by.len(),
+        u.card_actions.len(),
+        u.free_card_actions.len(),
+    ];
+    let most = lists.into_iter().max().unwrap_or(0);
+    check(
+        most <= MAX_LIST && u.performed.len() <= MAX_STEPS && u.tokens.len() <= MAX_STEPS,
+        path,
+        format!(
+            "too many entries; the limits are {MAX_LIST} abilities, reductions or card actions and {MAX_STEPS} tokens or steps"
+        ),
+    )?;
     let cards: Vec<&str> = u.card_actions.iter().map(String::as_str).collect();
     unique(&cards, &format!("{path}.card_actions"), "card action")?;
     let cards: Vec<&str> = u.free_card_actions.iter().map(String::as_str).collect();
@@ -465,45 +481,25 @@ fn unit(u: &mut Unit, path: &str) -> Result<(), BoardError> {
         Some(n) if !u.reduced_by.is_empty() && n != left => return Err(BoardError::semantic(format!("{path}.actions"), format!("{n} actions, but two reduced by {total} leaves {left}; give the number or the reductions, or make them agree")).with_rule(super::rules::REDUCED)),
         _ => {}
     }
-    for (i, a) in u.abilities.iter_mut().enumerate() {
+    for (i, a) in u.abilities.iter().enumerate() {
         let p = format!("{path}.abilities[{i}]");
         if let Some(t) = &a.text {
             text(t, &format!("{p}.text"))?;
         }
-        let any = |s: &str| matches!(fold(s).as_str(), "any" | "anyaction");
-        if let Some(s) = a.after.clone() {
-            a.after = Some(if any(&s) {
-                "any".into()
-            } else {
-                kind(&s, &format!("{p}.after"), &KIND_NAMES, "action")?
-                    .name()
-                    .into()
-            });
-        }
-        a.action = match a.action.clone() {
-            Some(s) if !any(&s) => Some(
-                kind(&s, &format!("{p}.action"), &KIND_NAMES, "action")?
-                    .name()
-                    .into(),
-            ),
-            _ => None,
-        };
+        let free = a.grants == Some(Grant::FreeAction);
         check(
-            a.action.is_none() || a.grants == Some(Grant::FreeAction),
+            a.action.is_none() || free,
             &format!("{p}.action"),
             "`action` only goes with `grants: free_action`",
         )?;
+        let token = a.grants == Some(Grant::Token);
         check(
-            a.token.is_some() == (a.grants == Some(Grant::Token)),
+            a.token.is_some() == token && a.token.is_none_or(Kind::is_token),
             &format!("{p}.token"),
             "`grants: token` goes with `token: aim`, `dodge` or `standby`, and `token` only with it",
         )?;
-        check(
-            a.token.is_none_or(Kind::is_token),
-            &format!("{p}.token"),
-            "a token is aim, dodge or standby",
-        )?;
     }
+    let abilities: Vec<String> = u.abilities.iter().map(|a| a.name.clone()).collect();
     for (i, t) in u.tokens.iter_mut().enumerate() {
         let p = format!("{path}.tokens[{i}]");
         check(
@@ -513,12 +509,7 @@ fn unit(u: &mut Unit, path: &str) -> Result<(), BoardError> {
         )?;
         match (t.source, &t.name) {
             (Some(From::Ability), Some(n)) => {
-                let list: Vec<&str> = u.abilities.iter().map(|a| a.name.as_str()).collect();
-                t.name = Some(
-                    names::resolve(n, &list, "ability")
-                        .map_err(|e| e.at(&format!("{p}.name")))?
-                        .to_string(),
-                );
+                t.name = Some(pick(n, &abilities, "ability", &format!("{p}.name"))?.1);
             }
             (Some(From::Ability), None) => {
                 return Err(BoardError::semantic(

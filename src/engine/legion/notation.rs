@@ -13,10 +13,9 @@
 //! SOURCE is `(Ability)`, `(effect: Text)`, `from Ability` or `via Ability`.
 //! Without a source, the one ability on the unit that grants the step is used.
 
-use super::board::{Board, Grant, Unit};
+use super::board::{Ability, Board, Grant, Unit};
 use super::plays::{KIND_NAMES, Kind, MAX_STEPS, Play, Step, TOKENS, kind};
 use crate::engine::BoardError;
-use crate::engine::kit::names;
 use crate::engine::kit::notation::{
     self as lex, clauses, split_outside, split_word, strip_word, unquote,
 };
@@ -69,9 +68,9 @@ pub fn parse(line: &str, b: &Board) -> Result<Play, BoardError> {
         return Err(err("play", "the play is empty; try `move; attack`"));
     }
     if parts.len() > MAX_STEPS {
+        let n = parts.len();
         return Err(BoardError::refused(format!(
-            "the play has {} steps; the limit is {MAX_STEPS}",
-            parts.len()
+            "the play has {n} steps; the limit is {MAX_STEPS}"
         )));
     }
     let u = unit_of(b, parts.first().map(String::as_str))?;
@@ -84,69 +83,33 @@ pub fn parse(line: &str, b: &Board) -> Result<Play, BoardError> {
     })
 }
 
+/// One step: its words as fields, names resolved when the unit is known.
 fn step(text: &str, b: &Board, u: Option<&Unit>, path: &str) -> Result<Step, BoardError> {
     let (head, src) = split_source(text);
     let mut s = Step::default();
-    let no_source = |s: Step| match src {
-        Some(_) => Err(err(
-            path,
-            "this step is the unit's own; it has no source (for a granted action write `free …`)",
-        )),
-        None => Ok(s),
-    };
-    if let Some(name) = strip_word(head, &["activate", "activates"]) {
+    let grant = if let Some(name) = strip_word(head, &["activate", "activates"]) {
         s.activate = Some(
             b.unit(b.find(unquote(name), &format!("{path}.activate"))?)
                 .name
                 .clone(),
         );
-        return no_source(s);
-    }
-    if strip_word(head, &["end", "ends", "end activation", "done"]).is_some_and(str::is_empty) {
+        None
+    } else if strip_word(head, &["end", "ends", "end activation", "done"])
+        .is_some_and(str::is_empty)
+    {
         s.end = Some(true);
-        return no_source(s);
-    }
-    if let Some(rest) = strip_word(head, &["free card action", "free card"]) {
-        s.free_card_action = Some(card(
-            rest,
-            u.map(|u| &u.free_card_actions),
-            path,
-            "free card action",
-        )?);
-        return no_source(s);
-    }
-    if let Some(rest) = strip_word(head, &["free"]) {
+        None
+    } else if let Some(rest) = strip_word(head, &["free card action", "free card"]) {
+        s.free_card_action = Some(unquote(rest).to_string());
+        None
+    } else if let Some(rest) = strip_word(head, &["free"]) {
         let rest = strip_word(rest, &["action"]).unwrap_or(rest);
         let (untyped, rest) = strip_word(rest, &["as"]).map_or((false, rest), |r| (true, r));
-        let rest = strip_word(rest, &["an", "a"]).unwrap_or(rest);
-        let (word, tail) = rest.split_once(' ').unwrap_or((rest, ""));
-        if word.is_empty() {
-            return Err(err(
-                path,
-                "say which free action: `free attack`, `free action as aim (effect: …)`",
-            ));
-        }
-        let k = kind(word, path, &KIND_NAMES, "action")?;
-        s.free_action = Some(k.name().into());
-        if k == Kind::Card {
-            let tail = strip_word(tail, &["action"]).unwrap_or(tail);
-            s.card = Some(card(tail, u.map(|u| &u.card_actions), path, "card action")?);
-        } else if strip_word(tail, &["action"]).unwrap_or(tail).trim() != "" {
-            return Err(err(
-                path,
-                format!("unexpected '{}' after free {}", tail.trim(), k.name()),
-            ));
-        }
-        let fits = |g: Grant, a: &super::board::Ability| {
-            g == Grant::FreeAction && a.action.as_deref().is_none_or(|t| t == k.name())
-        };
-        source(&mut s, src, u, &fits, path, "a free action")?;
-        if untyped && s.effect.is_some() {
-            s.untyped = Some(true);
-        }
-        return Ok(s);
-    }
-    if let Some(rest) = strip_word(
+        let (k, card) = action(strip_word(rest, &["an", "a"]).unwrap_or(rest), path)?;
+        (s.free_action, s.card) = (Some(k.name().into()), card);
+        s.untyped = untyped.then_some(true);
+        Some((Grant::FreeAction, Some(k)))
+    } else if let Some(rest) = strip_word(
         head,
         &["extra attack", "additional attack", "attack not an action"],
     ) {
@@ -154,122 +117,111 @@ fn step(text: &str, b: &Board, u: Option<&Unit>, path: &str) -> Result<Step, Boa
             return Err(err(path, format!("unexpected '{rest}' after extra attack")));
         }
         s.extra_attack = Some(true);
-        source(
-            &mut s,
-            src,
-            u,
-            &|g, _| g == Grant::ExtraAttack,
+        Some((Grant::ExtraAttack, None))
+    } else if let Some(rest) = strip_word(head, &["gain", "gains"]) {
+        let t = kind(
+            strip_word(rest, &["an", "a"]).unwrap_or(rest),
             path,
-            "an attack that is not an action",
+            &TOKENS,
+            "token",
         )?;
-        return Ok(s);
-    }
-    if let Some(rest) = strip_word(head, &["gain", "gains"]) {
-        let rest = strip_word(rest, &["an", "a"]).unwrap_or(rest);
-        let t = kind(rest, path, &TOKENS, "token")?;
         s.gain = Some(t.name().into());
-        source(
-            &mut s,
-            src,
-            u,
-            &|g, a| g == Grant::Token && a.token == Some(t),
-            path,
-            "gaining a token",
-        )?;
-        return Ok(s);
+        Some((Grant::Token, Some(t)))
+    } else {
+        let (k, card) = action(strip_word(head, &["an", "a"]).unwrap_or(head), path)?;
+        (s.action, s.card) = (Some(k.name().into()), card);
+        None
+    };
+    match (grant, src) {
+        (None, Some(_)) => {
+            return Err(err(
+                path,
+                "this step is the unit's own; it has no source (for a granted action write `free …`)",
+            ));
+        }
+        (Some(g), src) => source(&mut s, src, u, g, path)?,
+        _ => {}
     }
-    if let Some(rest) = strip_word(head, &["card action", "card"]) {
-        s.action = Some("card".into());
-        s.card = Some(card(rest, u.map(|u| &u.card_actions), path, "card action")?);
-        return no_source(s);
+    if s.effect.is_none() {
+        s.untyped = None;
     }
-    let rest = strip_word(head, &["an", "a"]).unwrap_or(head);
-    let (word, tail) = rest.split_once(' ').unwrap_or((rest, ""));
-    let k = kind(word, path, &KIND_NAMES, "action")?;
-    if !tail.trim().is_empty() && !tail.trim().eq_ignore_ascii_case("action") {
+    if let Some(u) = u.filter(|_| s.activate.is_none() && s.end.is_none()) {
+        s.resolve(u, path)?;
+    }
+    Ok(s)
+}
+
+/// `attack`, `attack action`, `card action NAME`, `card NAME`: the kind and card.
+fn action(text: &str, path: &str) -> Result<(Kind, Option<String>), BoardError> {
+    if let Some(rest) = strip_word(text, &["card action", "card"]) {
+        return Ok((Kind::Card, Some(unquote(rest).to_string())));
+    }
+    let (word, tail) = text.split_once(' ').unwrap_or((text, ""));
+    if word.is_empty() {
         return Err(err(
             path,
-            format!("unexpected '{}' after {}", tail.trim(), k.name()),
+            "say which action: `move`, `free attack`, `free action as aim (effect: …)`",
         ));
     }
-    s.action = Some(k.name().into());
-    no_source(s)
-}
-
-/// A card action's name as the unit spells it (as typed when the unit is not known).
-fn card(
-    typed: &str,
-    list: Option<&Vec<String>>,
-    path: &str,
-    what: &'static str,
-) -> Result<String, BoardError> {
-    let typed = unquote(typed);
-    let refs: Vec<&str> = list
-        .map(|l| l.iter().map(String::as_str).collect())
-        .unwrap_or_default();
-    if typed.is_empty() {
-        return Err(err(path, format!("name the {what}: {}", refs.join(", "))));
-    }
-    match list {
-        Some(_) => Ok(names::resolve(typed, &refs, what)
-            .map_err(|e| e.at(path))?
-            .to_string()),
-        None => Ok(typed.to_string()),
+    let k = kind(word, path, &KIND_NAMES, "action")?;
+    match strip_word(tail, &["action"]).unwrap_or(tail).trim() {
+        "" => Ok((k, None)),
+        extra => Err(err(
+            path,
+            format!("unexpected '{extra}' after {}", k.name()),
+        )),
     }
 }
 
-/// Fills `ability`/`effect` from a source text, or infers the one ability that fits.
+/// Fills `ability`/`effect` from a source text, or infers the one ability
+/// on the unit that grants the step.
 fn source(
     s: &mut Step,
     src: Option<&str>,
     u: Option<&Unit>,
-    fits: &dyn Fn(Grant, &super::board::Ability) -> bool,
+    (g, k): (Grant, Option<Kind>),
     path: &str,
-    what: &str,
 ) -> Result<(), BoardError> {
-    let abilities = u.map(|u| u.abilities.as_slice()).unwrap_or_default();
     if let Some(text) = src {
-        if let Some(rest) = strip_word(text, &["effect"]).or_else(|| text.strip_prefix("effect:")) {
-            let rest = rest.trim_start_matches(':').trim();
-            if rest.is_empty() {
+        match strip_word(text, &["effect"]).or_else(|| text.strip_prefix("effect:")) {
+            Some(rest) if rest.trim_start_matches(':').trim().is_empty() => {
                 return Err(err(path, "name the effect: `(effect: Take Initiative)`"));
             }
-            s.effect = Some(rest.to_string());
-            return Ok(());
+            Some(rest) => s.effect = Some(rest.trim_start_matches(':').trim().to_string()),
+            None => s.ability = Some(text.to_string()),
         }
-        let list: Vec<&str> = abilities.iter().map(|a| a.name.as_str()).collect();
-        let n = names::resolve(text, &list, "ability").map_err(|e| {
-            let mut e = e.at(path);
-            e.message.push_str(
-                "; for an effect that is not one of the unit's abilities write `(effect: …)`",
-            );
-            e
-        })?;
-        s.ability = Some(n.to_string());
         return Ok(());
     }
+    let abilities = u.map(|u| u.abilities.as_slice()).unwrap_or_default();
+    let fits = |a: &&Ability| {
+        a.grants == Some(g)
+            && match g {
+                Grant::Token => a.token == k,
+                _ => a.free_type().is_none_or(|t| Some(t) == k),
+            }
+    };
     let fitting: Vec<&str> = abilities
         .iter()
-        .filter(|a| a.grants.is_some_and(|g| fits(g, a)))
+        .filter(fits)
         .map(|a| a.name.as_str())
         .collect();
     match fitting.as_slice() {
-        [one] => {
-            s.ability = Some(one.to_string());
-            Ok(())
+        [one] => s.ability = Some(one.to_string()),
+        [] => {
+            return Err(err(
+                path,
+                "this step needs its source: `(Ability)` or `(effect: …)`",
+            ));
         }
-        [] => Err(err(
-            path,
-            format!("{what} needs its source: `(Ability)` or `(effect: …)`"),
-        )),
-        many => Err(err(
-            path,
-            format!(
-                "{what}: several abilities could grant it ({}); name one in parentheses",
-                many.join(", ")
-            ),
-        )),
+        many => {
+            let many = many.join(", ");
+            return Err(err(
+                path,
+                format!("several abilities could grant it ({many}); name one in parentheses"),
+            ));
+        }
     }
+    Ok(())
 }
 
 const STARTERS: &[&str] = &[

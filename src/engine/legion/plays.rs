@@ -6,7 +6,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 
-use super::board::Unit;
+use super::board::{Grant, Unit};
 use crate::engine::BoardError;
 use crate::engine::kit::names;
 
@@ -124,6 +124,28 @@ impl Kind {
     }
 }
 
+/// What an ability triggers after (or, for a free action it grants, its
+/// type): an action type, or `any`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum After {
+    Move,
+    Attack,
+    Aim,
+    Dodge,
+    Standby,
+    Recover,
+    Card,
+    Any,
+}
+
+impl After {
+    /// The action type; `None` for `any`.
+    pub fn kind(self) -> Option<Kind> {
+        KINDS.get(self as usize).copied()
+    }
+}
+
 /// An action type as typed (`Move`, `attack action`); `allowed` limits it
 /// (token kinds for `gain`).
 pub fn kind(typed: &str, path: &str, allowed: &[&str], suffix: &str) -> Result<Kind, BoardError> {
@@ -148,16 +170,12 @@ pub enum Source {
 /// A step, its names resolved against the unit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Op {
+    /// An action; `free`: a free action, its source, and `untyped` as
+    /// stated (`None`: not stated, for an effect).
     Action {
         kind: Kind,
         card: Option<usize>,
-    },
-    /// `untyped`: as stated (`None`: not stated, for an effect).
-    Free {
-        kind: Kind,
-        card: Option<usize>,
-        src: Source,
-        untyped: Option<bool>,
+        free: Option<(Source, Option<bool>)>,
     },
     FreeCard(usize),
     ExtraAttack(Source),
@@ -168,10 +186,22 @@ fn err(path: &str, msg: impl Into<String>) -> BoardError {
     BoardError::semantic(path, msg)
 }
 
+/// A name from `list` as typed: its index and the list's spelling.
+pub fn pick(
+    typed: &str,
+    list: &[String],
+    what: &'static str,
+    path: &str,
+) -> Result<(usize, String), BoardError> {
+    let refs: Vec<&str> = list.iter().map(String::as_str).collect();
+    let i = names::resolve_index(typed, &refs, what).map_err(|e| e.at(path))?;
+    Ok((i, list[i].clone()))
+}
+
 impl Step {
-    /// What kinds of step this one says it is.
-    fn kinds(&self) -> usize {
-        [
+    /// Checks the step's shape; `activate` / `end` only in a play.
+    pub fn check_shape(&self, path: &str, in_play: bool) -> Result<(), BoardError> {
+        let kinds = [
             self.activate.is_some(),
             self.end.is_some(),
             self.action.is_some(),
@@ -179,192 +209,152 @@ impl Step {
             self.free_card_action.is_some(),
             self.extra_attack.is_some(),
             self.gain.is_some(),
-        ]
-        .iter()
-        .filter(|b| **b)
-        .count()
-    }
-
-    /// Checks the step's shape; `activate`/`end` are for `where_` = the play.
-    pub fn check_shape(&self, path: &str, in_play: bool) -> Result<(), BoardError> {
-        match self.kinds() {
+        ];
+        let msg = match kinds.iter().filter(|b| **b).count() {
             0 => {
-                return Err(err(
-                    path,
-                    "a step needs one of `action`, `free_action`, `free_card_action`, `extra_attack`, `gain` (or `activate` / `end`)",
-                ));
+                "a step needs one of `action`, `free_action`, `free_card_action`, `extra_attack`, `gain` (or `activate` / `end`)"
             }
-            1 => {}
+            1 if !in_play && (kinds[0] || kinds[1]) => {
+                "the record of an activation lists what the unit did; starting or ending an activation is a play"
+            }
+            1 if self.end == Some(false) || self.extra_attack == Some(false) => {
+                "write `true` or leave the step out"
+            }
+            1 if !(kinds[3] || kinds[5] || kinds[6])
+                && (self.ability.is_some() || self.effect.is_some()) =>
+            {
+                "only a granted step (`free_action`, `extra_attack`, `gain`) has an `ability` or `effect` source"
+            }
+            1 if self.untyped.is_some() && !(kinds[3] && self.effect.is_some()) => {
+                "`untyped` only goes with a `free_action` from an `effect` (an ability's data already says its type)"
+            }
+            1 if self.card.is_some() && !(kinds[2] || kinds[3]) => {
+                "`card` only goes with a card action"
+            }
+            1 => return Ok(()),
             _ => {
-                return Err(err(
-                    path,
-                    "a step is one thing: give only one of `activate`, `end`, `action`, `free_action`, `free_card_action`, `extra_attack`, `gain`",
-                ));
+                "a step is one thing: give only one of `activate`, `end`, `action`, `free_action`, `free_card_action`, `extra_attack`, `gain`"
             }
-        }
-        if !in_play && (self.activate.is_some() || self.end.is_some()) {
-            return Err(err(
-                path,
-                "the record of an activation lists what the unit did; starting or ending an activation is a play",
-            ));
-        }
-        if self.end == Some(false) || self.extra_attack == Some(false) {
-            return Err(err(path, "write `true` or leave the step out"));
-        }
-        let sourced =
-            self.free_action.is_some() || self.extra_attack.is_some() || self.gain.is_some();
-        if !sourced && (self.ability.is_some() || self.effect.is_some()) {
-            return Err(err(
-                path,
-                "only a granted step (`free_action`, `extra_attack`, `gain`) has an `ability` or `effect` source",
-            ));
-        }
-        if self.untyped.is_some() && (self.free_action.is_none() || self.effect.is_none()) {
-            return Err(err(
-                format!("{path}.untyped").as_str(),
-                "`untyped` only goes with a `free_action` from an `effect` (an ability's data already says its type)",
-            ));
-        }
-        let card_kind = [&self.action, &self.free_action].iter().any(|a| {
-            a.as_deref()
-                .is_some_and(|a| crate::text::fold(a).starts_with("card"))
-        });
-        if self.card.is_some() && !card_kind {
-            return Err(err(
-                &format!("{path}.card"),
-                "`card` only goes with a card action",
-            ));
-        }
-        Ok(())
+        };
+        Err(err(path, msg))
     }
 
     /// Resolves the step's names against `u` and writes them in the
     /// board's spelling. Not for `activate` / `end`.
     pub fn resolve(&mut self, u: &Unit, path: &str) -> Result<Op, BoardError> {
-        let sub = |f: &str| format!("{path}.{f}");
-        if let Some(a) = &self.action {
-            let kind = kind(a, &sub("action"), &KIND_NAMES, "action")?;
-            self.action = Some(kind.name().into());
-            let card = self.card_of(u, kind, path)?;
-            return Ok(Op::Action { kind, card });
-        }
-        if let Some(a) = &self.free_action {
-            let kind = kind(a, &sub("free_action"), &KIND_NAMES, "action")?;
-            self.free_action = Some(kind.name().into());
-            let card = self.card_of(u, kind, path)?;
-            let src = self.source(u, path, "a free action")?;
-            let untyped = match &src {
-                Source::Ability(i) => match u.abilities[*i].grants {
-                    Some(super::board::Grant::FreeAction) => Some(u.abilities[*i].action.is_none()),
-                    _ => {
-                        return Err(err(
-                            &sub("ability"),
-                            format!(
-                                "{} does not grant a free action (its data on the board)",
-                                u.abilities[*i].name
-                            ),
-                        ));
-                    }
-                },
-                Source::Effect(_) => self.untyped,
-            };
-            return Ok(Op::Free {
-                kind,
-                card,
-                src,
-                untyped,
-            });
-        }
         if let Some(c) = &self.free_card_action {
-            let list: Vec<&str> = u.free_card_actions.iter().map(String::as_str).collect();
-            let i = names::resolve_index(c, &list, "free card action")
-                .map_err(|e| e.at(&sub("free_card_action")))?;
-            self.free_card_action = Some(list[i].to_string());
+            let (i, name) = pick(
+                c,
+                &u.free_card_actions,
+                "free card action",
+                &format!("{path}.free_card_action"),
+            )?;
+            self.free_card_action = Some(name);
             return Ok(Op::FreeCard(i));
         }
         if self.extra_attack.is_some() {
-            let src = self.source(u, path, "an attack that is not an action")?;
-            self.grants(u, &src, super::board::Grant::ExtraAttack, None, path)?;
-            return Ok(Op::ExtraAttack(src));
-        }
-        let g = self.gain.as_deref().unwrap_or_default();
-        let token = kind(g, &sub("gain"), &TOKENS, "token")?;
-        self.gain = Some(token.name().into());
-        let src = self.source(u, path, "gaining a token")?;
-        self.grants(u, &src, super::board::Grant::Token, Some(token), path)?;
-        Ok(Op::Gain(token, src))
-    }
-
-    /// An ability named as the source must grant what the step does.
-    fn grants(
-        &self,
-        u: &Unit,
-        src: &Source,
-        grant: super::board::Grant,
-        token: Option<Kind>,
-        path: &str,
-    ) -> Result<(), BoardError> {
-        let Source::Ability(i) = src else {
-            return Ok(());
-        };
-        let a = &u.abilities[*i];
-        if a.grants == Some(grant) && (token.is_none() || a.token == token) {
-            return Ok(());
-        }
-        let what = match token {
-            Some(t) => format!("{} token", t.a()),
-            None => "an attack that is not an action".into(),
-        };
-        Err(err(
-            &format!("{path}.ability"),
-            format!("{} does not grant {what} (its data on the board)", a.name),
-        ))
-    }
-
-    fn card_of(&mut self, u: &Unit, kind: Kind, path: &str) -> Result<Option<usize>, BoardError> {
-        match (kind, &self.card) {
-            (Kind::Card, Some(c)) => {
-                let list: Vec<&str> = u.card_actions.iter().map(String::as_str).collect();
-                let i = names::resolve_index(c, &list, "card action")
-                    .map_err(|e| e.at(&format!("{path}.card")))?;
-                self.card = Some(list[i].to_string());
-                Ok(Some(i))
-            }
-            (Kind::Card, None) => Err(err(
-                &format!("{path}.card"),
-                "a card action needs `card: <one of the unit's card_actions>`",
-            )),
-            (_, Some(_)) => Err(err(
-                &format!("{path}.card"),
-                "`card` only goes with a card action",
-            )),
-            (_, None) => Ok(None),
-        }
-    }
-
-    fn source(&mut self, u: &Unit, path: &str, what: &str) -> Result<Source, BoardError> {
-        match (&self.ability, &self.effect) {
-            (Some(_), Some(_)) => Err(err(
+            return Ok(Op::ExtraAttack(self.source(
+                u,
                 path,
-                format!("{what}: give `ability` or `effect`, not both"),
-            )),
-            (Some(a), None) => {
-                let list: Vec<&str> = u.abilities.iter().map(|a| a.name.as_str()).collect();
-                let i = names::resolve_index(a, &list, "ability")
-                    .map_err(|e| e.at(&format!("{path}.ability")))?;
-                self.ability = Some(list[i].to_string());
-                Ok(Source::Ability(i))
+                Grant::ExtraAttack,
+                None,
+            )?));
+        }
+        if let Some(g) = &self.gain {
+            let token = kind(g, &format!("{path}.gain"), &TOKENS, "token")?;
+            self.gain = Some(token.name().into());
+            return Ok(Op::Gain(
+                token,
+                self.source(u, path, Grant::Token, Some(token))?,
+            ));
+        }
+        let (field, typed) = match (&self.action, &self.free_action) {
+            (Some(a), _) => ("action", a),
+            (_, Some(a)) => ("free_action", a),
+            _ => return Err(err(path, "`activate` and `end` are not actions")),
+        };
+        let kind = kind(typed, &format!("{path}.{field}"), &KIND_NAMES, "action")?;
+        let card = match (kind, &self.card) {
+            (Kind::Card, Some(c)) => {
+                let (i, name) = pick(c, &u.card_actions, "card action", &format!("{path}.card"))?;
+                self.card = Some(name);
+                Some(i)
             }
+            (Kind::Card, None) => {
+                return Err(err(
+                    &format!("{path}.card"),
+                    "a card action needs `card: <one of the unit's card_actions>`",
+                ));
+            }
+            (_, Some(_)) => {
+                return Err(err(
+                    &format!("{path}.card"),
+                    "`card` only goes with a card action",
+                ));
+            }
+            _ => None,
+        };
+        if field == "action" {
+            self.action = Some(kind.name().into());
+            return Ok(Op::Action {
+                kind,
+                card,
+                free: None,
+            });
+        }
+        self.free_action = Some(kind.name().into());
+        let src = self.source(u, path, Grant::FreeAction, None)?;
+        let untyped = match src {
+            Source::Ability(i) => Some(u.abilities[i].free_type().is_none()),
+            Source::Effect(_) => self.untyped,
+        };
+        Ok(Op::Action {
+            kind,
+            card,
+            free: Some((src, untyped)),
+        })
+    }
+
+    /// The step's `ability` (which must grant `grant`) or `effect`.
+    fn source(
+        &mut self,
+        u: &Unit,
+        path: &str,
+        grant: Grant,
+        token: Option<Kind>,
+    ) -> Result<Source, BoardError> {
+        let what = match (grant, token) {
+            (Grant::Token, Some(t)) => format!("{} token", t.a()),
+            (Grant::ExtraAttack, _) => "an attack that is not an action".into(),
+            _ => "a free action".into(),
+        };
+        let (i, name) = match (&self.ability, &self.effect) {
+            (Some(_), Some(_)) => return Err(err(path, "give `ability` or `effect`, not both")),
             (None, Some(e)) => {
                 super::board::text(e, &format!("{path}.effect"))?;
-                Ok(Source::Effect(e.trim().to_string()))
+                return Ok(Source::Effect(e.trim().to_string()));
             }
-            (None, None) => Err(err(
-                path,
-                format!(
-                    "{what} needs its source: `ability: <one of the unit's abilities>` or `effect: <command card or other effect>`"
-                ),
-            )),
+            (None, None) => {
+                return Err(err(
+                    path,
+                    format!(
+                        "{what} needs its source: `ability: <one of the unit's abilities>` or `effect: <command card or other effect>`"
+                    ),
+                ));
+            }
+            (Some(a), None) => {
+                let list: Vec<String> = u.abilities.iter().map(|a| a.name.clone()).collect();
+                pick(a, &list, "ability", &format!("{path}.ability"))?
+            }
+        };
+        let a = &u.abilities[i];
+        if a.grants != Some(grant) || (token.is_some() && a.token != token) {
+            return Err(err(
+                &format!("{path}.ability"),
+                format!("{name} does not grant {what} (its data on the board)"),
+            ));
         }
+        self.ability = Some(name);
+        Ok(Source::Ability(i))
     }
 }
