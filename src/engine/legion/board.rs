@@ -283,7 +283,8 @@ impl Board {
     /// The unit whose activation is under way (names already resolved).
     pub fn active_ref(&self) -> Option<UnitRef> {
         let a = self.active.as_deref()?;
-        self.refs().into_iter().find(|r| self.unit(*r).name == a)
+        let mut units = self.players.iter().enumerate();
+        units.find_map(|(p, pl)| Some((p, pl.units.iter().position(|u| u.name == a)?)))
     }
 
     pub fn turn_seat(&self) -> Option<usize> {
@@ -335,14 +336,14 @@ fn sized<T>(v: &[T], max: usize, path: &str) -> Result<(), BoardError> {
     )
 }
 
-fn unique(list: &[&str], path: &str, what: &str) -> Result<(), BoardError> {
+/// Names that are not empty and differ (ignoring case and punctuation).
+fn unique(list: &[&str], path: &dyn Fn(usize) -> String, what: &str) -> Result<(), BoardError> {
+    let keys: Vec<String> = list.iter().map(|n| fold(n)).collect();
     for (i, n) in list.iter().enumerate() {
-        text(n, &format!("{path}[{i}]"))?;
-        if list[..i].iter().any(|m| fold(m) == fold(n)) {
-            return Err(BoardError::semantic(
-                format!("{path}[{i}]"),
-                format!("two {what}s are named '{n}'; name them apart (for example '{n} 2')"),
-            ));
+        text(n, &path(i))?;
+        if keys[..i].contains(&keys[i]) {
+            let msg = format!("two {what}s are named '{n}'; name them apart (for example '{n} 2')");
+            return Err(BoardError::semantic(path(i), msg));
         }
     }
     Ok(())
@@ -380,13 +381,10 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
     )?;
     sized(&b.players, MAX_PLAYERS, "players")?;
     check(b.round >= 1, "round", "rounds count from 1")?;
-    unique(&b.names(), "players", "player")?;
-    let all: Vec<&str> = b
-        .refs()
-        .into_iter()
-        .map(|r| b.unit(r).name.as_str())
-        .collect();
-    unique(&all, "units", "unit").map_err(|e| BoardError { path: None, ..e })?;
+    unique(&b.names(), &|i| format!("players[{i}].name"), "player")?;
+    let all = b.refs();
+    let names: Vec<&str> = all.iter().map(|r| b.unit(*r).name.as_str()).collect();
+    unique(&names, &|i| format!("{}.name", b.path(all[i])), "unit")?;
     for r in b.refs() {
         let path = b.path(r);
         sized(
@@ -439,7 +437,6 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
 
 /// One unit's own consistency; kinds written canonically.
 fn unit(u: &mut Unit, path: &str) -> Result<(), BoardError> {
-    text(&u.name, &format!("{path}.name"))?;
     let lists = [
         u.abilities.len(),
         u.reduced_by.len(),
@@ -455,15 +452,20 @@ fn unit(u: &mut Unit, path: &str) -> Result<(), BoardError> {
         ),
     )?;
     let cards: Vec<&str> = u.card_actions.iter().map(String::as_str).collect();
-    unique(&cards, &format!("{path}.card_actions"), "card action")?;
-    let cards: Vec<&str> = u.free_card_actions.iter().map(String::as_str).collect();
     unique(
         &cards,
-        &format!("{path}.free_card_actions"),
-        "free card action",
+        &|i| format!("{path}.card_actions[{i}]"),
+        "card action",
     )?;
+    let cards: Vec<&str> = u.free_card_actions.iter().map(String::as_str).collect();
+    let at = |i| format!("{path}.free_card_actions[{i}]");
+    unique(&cards, &at, "free card action")?;
     let abilities: Vec<&str> = u.abilities.iter().map(|a| a.name.as_str()).collect();
-    unique(&abilities, &format!("{path}.abilities"), "ability")?;
+    unique(
+        &abilities,
+        &|i| format!("{path}.abilities[{i}].name"),
+        "ability",
+    )?;
     let mut total = 0;
     for (i, r) in u.reduced_by.iter().enumerate() {
         text(&r.source, &format!("{path}.reduced_by[{i}].source"))?;

@@ -184,53 +184,58 @@ impl Game for Legion {
 /// a game ends): one player left with units; or, after a stated last round,
 /// the most victory points.
 fn result(b: &Board) -> Option<GameResult> {
-    if b.players.len() < 2 {
-        return None;
-    }
-    let left: Vec<&board::Player> = b.players.iter().filter(|p| !p.units.is_empty()).collect();
-    if let [winner] = left.as_slice() {
-        let out: Vec<&str> = b
-            .players
+    let names = |f: &dyn Fn(&board::Player) -> bool| -> Vec<String> {
+        b.players
             .iter()
-            .filter(|p| p.units.is_empty())
-            .map(|p| p.name.as_str())
-            .collect();
-        return Some(GameResult {
-            winner: Some(winner.name.clone()),
-            reason: format!(
-                "{} has no units left on the board and {} has: a reading outside the indexed rules (the Actions text does not say how a game ends)",
-                out.join(" and "),
-                winner.name
+            .filter(|p| f(p))
+            .map(|p| p.name.clone())
+            .collect()
+    };
+    let (left, out) = (
+        names(&|p| !p.units.is_empty()),
+        names(&|p| p.units.is_empty()),
+    );
+    let (winner, why) = match left.as_slice() {
+        [w] if !out.is_empty() => (
+            Some(w.clone()),
+            format!(
+                "{} has no units left on the board and {w} has",
+                out.join(" and ")
             ),
-            rule: None,
-        });
-    }
-    let last = b.last_round?;
-    let points: Option<Vec<u32>> = b.players.iter().map(|p| p.points).collect();
-    let points = points.filter(|_| b.round > last)?;
-    let best = points.iter().max().copied().unwrap_or(0);
-    let top: Vec<&str> = b
-        .players
-        .iter()
-        .filter(|p| p.points == Some(best))
-        .map(|p| p.name.as_str())
-        .collect();
-    let scores: Vec<String> = b
-        .players
-        .iter()
-        .map(|p| format!("{} {}", p.name, p.points.unwrap_or(0)))
-        .collect();
-    Some(GameResult {
-        winner: (top.len() == 1).then(|| top[0].to_string()),
-        reason: format!(
-            "round {last}, the last round the board states, is over; victory points: {} ({}; outside the indexed rules, which do not say how a game ends)",
-            scores.join(", "),
-            if top.len() == 1 {
+        ),
+        _ if b.players.len() < 2 => return None,
+        _ => {
+            let last = b.last_round.filter(|l| b.round > *l)?;
+            let points: Vec<u32> = b.players.iter().map(|p| p.points).collect::<Option<_>>()?;
+            let best = points.iter().max().copied();
+            let top = names(&|p| p.points == best);
+            let scores: Vec<String> = b
+                .players
+                .iter()
+                .zip(&points)
+                .map(|(p, n)| format!("{} {n}", p.name))
+                .collect();
+            let how = if top.len() == 1 {
                 "the most points wins"
             } else {
                 "a tie: no winner by points alone"
-            }
-        ),
+            };
+            let winner = (top.len() == 1).then(|| top[0].clone());
+            (
+                winner,
+                format!(
+                    "round {last}, the last round the board states, is over; victory points: {} ({how})",
+                    scores.join(", ")
+                ),
+            )
+        }
+    };
+    let reason = format!(
+        "{why}: a reading outside the indexed rules (the Actions text does not say how a game ends)"
+    );
+    Some(GameResult {
+        winner,
+        reason,
         rule: None,
     })
 }

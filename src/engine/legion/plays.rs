@@ -114,13 +114,16 @@ impl Kind {
     }
 
     /// `an aim`, `a move`.
-    pub fn a(self) -> String {
-        let article = if self.name().starts_with(['a', 'e', 'i', 'o', 'u']) {
-            "an"
-        } else {
-            "a"
-        };
-        format!("{article} {}", self.name())
+    pub fn a(self) -> &'static str {
+        [
+            "a move",
+            "an attack",
+            "an aim",
+            "a dodge",
+            "a standby",
+            "a recover",
+            "a card",
+        ][self as usize]
     }
 }
 
