@@ -1485,3 +1485,23 @@ mod random_games {
         }
     }
 }
+
+#[test]
+fn tokens_from_the_record_so_far_are_not_gained_twice() {
+    // The record says the unit aimed (and got its token); continuing the
+    // activation must not add that token again.
+    let unit = "  name: Scouts
+  tokens: [{ kind: aim, source: action }]
+  performed: [{ action: aim }]";
+    let r = judge(&doc(unit, "  - action: move"));
+    assert!(r.legal, "{:#?}", r.diagnostics);
+    assert_eq!(tokens(&r), [("aim".to_string(), "action".to_string())]);
+    let r = judge(&doc(unit, "  - action: dodge"));
+    assert_eq!(
+        tokens(&r),
+        [
+            ("aim".to_string(), "action".to_string()),
+            ("dodge".to_string(), "action".to_string())
+        ]
+    );
+}
