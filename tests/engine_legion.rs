@@ -51,16 +51,38 @@ fn error_rule(r: &Ruling) -> Option<&str> {
     errors[0].rule.as_deref()
 }
 
+/// The board as the engine writes it (the single-unit form becomes one
+/// player with one unit), without the play.
+fn canonical(doc: &str) -> serde_json::Value {
+    let mut v = arbiter::engine::document::parse_value(doc).unwrap();
+    v.as_object_mut().unwrap().remove("play");
+    eng().check_board(&v).unwrap()
+}
+
 /// The state of an illegal ruling is the board as given, without the play.
 fn assert_unchanged(r: &Ruling, doc: &str) {
-    let mut v: serde_json::Value = serde_saphyr::from_str(doc).unwrap();
-    v.as_object_mut().unwrap().remove("play");
-    assert_eq!(r.state, v);
+    assert_eq!(r.state, canonical(doc));
     assert!(r.changes.is_empty(), "{:?}", r.changes);
 }
 
+/// The single-unit form's unit in a ruling's state.
+fn unit(r: &Ruling) -> &serde_json::Value {
+    &r.state["players"][0]["units"][0]
+}
+
 fn performed(r: &Ruling) -> serde_json::Value {
-    r.state["unit"]["performed"].clone()
+    unit(r)["performed"].clone()
+}
+
+/// The unit's tokens as (kind, source) pairs.
+fn tokens(r: &Ruling) -> Vec<(String, String)> {
+    let list = unit(r)["tokens"].as_array().cloned().unwrap_or_default();
+    list.iter()
+        .map(|t| {
+            let s = |k: &str| t[k].as_str().unwrap_or("-").to_string();
+            (s("kind"), s("source"))
+        })
+        .collect()
 }
 
 // --- legion:actions.1: two actions from the list ---------------------------
@@ -129,7 +151,13 @@ fn aim_dodge_standby_actions_add_tokens() {
         "  name: Scouts\n  tokens: { aim: 1 }",
         "  - action: aim\n  - action: dodge",
     ));
-    assert_eq!(r.state["unit"]["tokens"], json!({ "aim": 2, "dodge": 1 }));
+    // The counts form is read as tokens whose source is not stated; the
+    // tokens the actions give say they came from the action.
+    let t = |k: &str, s: &str| (k.to_string(), s.to_string());
+    assert_eq!(
+        tokens(&r),
+        [t("aim", "-"), t("aim", "action"), t("dodge", "action")]
+    );
     assert!(
         r.steps[1].assumption.is_some(),
         "token from an action is outside the indexed text"
@@ -521,7 +549,13 @@ fn a_token_from_an_effect_is_not_the_action() {
             .any(|s| s.text.starts_with("Spotter Drill triggers")),
         "the aim action does trigger it"
     );
-    assert_eq!(r.state["unit"]["tokens"], json!({ "aim": 2 }));
+    assert_eq!(
+        unit(&r)["tokens"],
+        json!([
+            { "kind": "aim", "source": "effect", "name": "Coordinated Fire" },
+            { "kind": "aim", "source": "action" }
+        ])
+    );
 }
 
 #[test]
@@ -753,8 +787,10 @@ fn notation_completions_offer_next_words() {
 fn schema_describes_the_board() {
     let s = eng().schema();
     assert_eq!(s["properties"]["game"]["const"], "legion");
-    assert_eq!(s["properties"]["unit"]["additionalProperties"], false);
-    assert!(s["properties"]["play"]["items"]["properties"]["free_action"].is_object());
+    assert_eq!(s["$defs"]["Unit"]["additionalProperties"], false);
+    assert_eq!(s["$defs"]["Token"]["additionalProperties"], false);
+    assert!(s["$defs"]["Step"]["properties"]["free_action"].is_object());
+    assert!(s["properties"]["players"].is_object());
 }
 
 #[test]
@@ -823,7 +859,7 @@ proptest::proptest! {
         const STEPS: [&str; 12] = [
             "  - action: move", "  - action: attack", "  - action: aim", "  - action: standby",
             "  - action: card\n    card: Force Choke", "  - free_action: attack\n    ability: Relentless",
-            "  - free_action: aim\n    effect: X\n    untyped: true", "  - extra_attack: true\n    effect: Y",
+            "  - free_action: aim\n    effect: X\n    untyped: true", "  - extra_attack: true\n    effect: \"Y\"",
             "  - gain: dodge\n    effect: Z", "  - action: recover", "  - free_action: move\n    effect: W", "  - action: dodge",
         ];
         let play: Vec<&str> = steps.iter().map(|i| STEPS[*i]).collect();
@@ -852,9 +888,7 @@ fn changes_are_the_diff_of_the_whole_board() {
         let d = doc(unit, play);
         let r = judge(&d);
         assert!(r.legal);
-        let mut before: serde_json::Value = serde_saphyr::from_str(&d).unwrap();
-        before.as_object_mut().unwrap().remove("play");
-        let mut want = engine::diff(&before, &r.state);
+        let mut want = engine::diff(&canonical(&d), &r.state);
         let mut got = r.changes.clone();
         want.sort_by(|a, b| a.path.cmp(&b.path));
         got.sort_by(|a, b| a.path.cmp(&b.path));
@@ -910,7 +944,7 @@ fn free_moves_and_zero_actions() {
     let unit = "  name: Pinned\n  reduced_by:\n    - amount: 2\n      source: damage";
     let r = judge(&doc(
         unit,
-        "  - free_action: attack\n    effect: Fire support\n  - extra_attack: true\n    effect: Y",
+        "  - free_action: attack\n    effect: Fire support\n  - extra_attack: true\n    effect: \"Y\"",
     ));
     assert!(r.legal, "{r:#?}");
     assert!(
@@ -951,4 +985,523 @@ fn notation_sources_with_non_ascii_text() {
         .parse_notation("gain aim FROM effect İstanbul Ördek", &b)
         .unwrap();
     assert_eq!(p[0], json!({ "gain": "aim", "effect": "İstanbul Ördek" }));
+}
+
+// --- whole matches: players, turns, decisions, phases, result ---------------
+
+use arbiter::engine::{Asking, document::parse_value, merge_patch};
+use serde_json::Value;
+
+/// Two players, two units each, round 1, Ana to activate first.
+const MATCH: &str = "game: legion
+phase: activation
+turn: Ana
+last_round: 2
+players:
+  - name: Ana
+    points: 0
+    units:
+      - name: Darth Vader
+        abilities:
+          - { name: Relentless, after: move, grants: free_action, action: attack }
+        card_actions: [Force Choke]
+      - name: Stormtroopers
+  - name: Ben
+    points: 0
+    units:
+      - name: Luke Skywalker
+        card_actions: [Force Push]
+      - name: Rebel Troopers
+";
+
+fn match_board() -> Value {
+    eng().check_board(&parse_value(MATCH).unwrap()).unwrap()
+}
+
+/// Judges `play` on `board` as written by `asking`.
+fn judge_as(board: &Value, play: Value, asking: &Asking) -> Result<Ruling, engine::BoardError> {
+    let mut doc = board.clone();
+    doc["play"] = play;
+    eng().judge(doc, None, asking)
+}
+
+/// A notation line played by `seat`: its actor is that seat, and it is legal.
+fn play_line(board: &Value, seat: usize, line: &str) -> Value {
+    let play = eng().parse_notation(line, board).unwrap();
+    assert_eq!(eng().actor(board, &play).unwrap(), seat, "{line}");
+    let r = judge_as(board, play, &Asking::seat(seat)).unwrap();
+    assert!(
+        r.legal && r.pending.is_none(),
+        "{line}: {:#?}",
+        r.diagnostics
+    );
+    r.state
+}
+
+fn turn(board: &Value) -> Option<String> {
+    eng().status(board).unwrap().turn
+}
+
+#[test]
+fn a_whole_game_runs_through_rounds_to_a_result() {
+    let mut b = match_board();
+    assert_eq!(eng().players(&b).unwrap(), ["Ana", "Ben"]);
+    // Ana does not name the unit: she is asked which one (no default).
+    let mut play = json!([{ "action": "move" }]);
+    let r = judge_as(&b, play.clone(), &Asking::seat(0)).unwrap();
+    let d = r.pending.expect("Ana chooses the unit");
+    assert_eq!(
+        (d.player.as_str(), d.key.as_str(), d.default),
+        ("Ana", "unit", None)
+    );
+    let labels: Vec<&str> = d.options.iter().map(|o| o.label.as_str()).collect();
+    assert_eq!(labels, ["activate Darth Vader", "activate Stormtroopers"]);
+    assert!(r.changes.is_empty());
+    // She answers with the option's patch.
+    merge_patch(&mut play, &d.options[0].patch);
+    let asking = Asking {
+        answered: vec![(d.key, 0)],
+        ..Asking::seat(0)
+    };
+    let r = judge_as(&b, play, &asking).unwrap();
+    assert!(r.legal && r.pending.is_none(), "{:#?}", r.diagnostics);
+    assert_eq!(r.steps[0].rule, "legion:actions");
+    assert_eq!(r.state["active"], "Darth Vader");
+    b = r.state;
+    b = play_line(&b, 0, "free attack; end");
+    assert_eq!(turn(&b).as_deref(), Some("Ben"), "players take turns");
+    assert!(b.get("active").is_none());
+    b = play_line(&b, 1, "activate luke; card action force push; move; end");
+    // Units still to activate: leaving the phase is refused, naming them.
+    let r = eng().advance(&b, None).unwrap();
+    assert!(!r.legal);
+    let e = &r.diagnostics[0];
+    assert_eq!((e.severity, e.rule.as_deref()), (Severity::Error, None));
+    assert!(
+        e.message
+            .contains("Ana (Stormtroopers); Ben (Rebel Troopers)"),
+        "{}",
+        e.message
+    );
+    assert!(
+        e.message.contains("outside the indexed rules"),
+        "{}",
+        e.message
+    );
+    b = play_line(&b, 0, "activate Stormtroopers; aim; end");
+    b = play_line(&b, 1, "activate Rebel Troopers; dodge; end");
+    assert_eq!(turn(&b), None, "every unit has activated");
+    // End Phase: tokens removed; Command Phase: round 2, activations cleared.
+    let r = eng().advance(&b, None).unwrap();
+    assert!(r.legal, "{:#?}", r.diagnostics);
+    assert!(
+        r.diagnostics
+            .iter()
+            .any(|d| d.message.contains("tokens removed")
+                && d.message.contains("outside the indexed rules"))
+    );
+    let r = eng().advance(&r.state, None).unwrap();
+    assert_eq!(
+        (r.state["phase"].as_str(), r.state["round"].as_u64()),
+        (Some("command"), Some(2))
+    );
+    assert!(r.state["players"][1]["units"][1].get("tokens").is_none());
+    assert!(r.state["players"][0]["units"][0].get("activated").is_none());
+    // The Command Phase decides priority (outside the indexed text): adjust.
+    let a = eng().adjust(&r.state, "turn", "ben").unwrap();
+    assert_eq!(a.after, json!("Ben"));
+    let r = eng().advance(&a.state, None).unwrap();
+    assert_eq!(turn(&r.state).as_deref(), Some("Ben"));
+    assert!(r.steps.iter().any(|s| s.rule == "legion:actions"));
+    b = r.state;
+    assert!(eng().status(&b).unwrap().result.is_none());
+    b = play_line(&b, 1, "activate Rebel Troopers; move; move; end");
+    b = play_line(
+        &b,
+        0,
+        "activate darth; move; free attack (Relentless); card action Force Choke",
+    );
+    let r = judge_as(&b, json!([{ "end": true }]), &Asking::seat(0)).unwrap();
+    assert!(r.legal);
+    b = r.state;
+    b = play_line(&b, 1, "activate Luke; attack; end");
+    b = play_line(&b, 0, "activate Stormtroopers; end");
+    b = eng().adjust(&b, "Ana.points", "5").unwrap().state;
+    b = eng().adjust(&b, "players.Ben.points", "7").unwrap().state;
+    let r = eng().advance(&b, Some("command")).unwrap();
+    assert!(r.legal, "{:#?}", r.diagnostics);
+    let status = r.status.unwrap();
+    assert_eq!(status.round, Some(3));
+    let result = status.result.expect("the last round is over");
+    assert_eq!(
+        (result.winner.as_deref(), result.rule.as_deref()),
+        (Some("Ben"), None)
+    );
+    assert!(
+        result.reason.contains("outside the indexed rules"),
+        "{}",
+        result.reason
+    );
+}
+
+#[test]
+fn a_player_with_no_units_left_decides_the_result() {
+    let b = match_board();
+    // A unit that will not activate is marked by its player (the documented way on).
+    let a = eng()
+        .adjust(&b, "players.Ana.units.Stormtroopers.activated", "true")
+        .unwrap();
+    assert_eq!(
+        (a.field.as_str(), a.owner),
+        ("players[0].units[1].activated", Some(0))
+    );
+    let a = eng().adjust(&b, "Ben.units", "[]").unwrap();
+    let result = eng().status(&a.state).unwrap().result.unwrap();
+    assert_eq!(result.winner.as_deref(), Some("Ana"));
+    assert_eq!(result.rule, None);
+    // One player alone (the single-unit form) has no result.
+    assert!(
+        judge(&doc(TROOPERS, "  - action: move"))
+            .status
+            .unwrap()
+            .result
+            .is_none()
+    );
+}
+
+#[test]
+fn decisions_belong_to_the_player_whose_unit_it_is() {
+    let b = match_board();
+    // Ben writes a play for Ana's turn: Ana is asked which unit.
+    let r = judge_as(&b, json!([{ "action": "move" }]), &Asking::seat(1)).unwrap();
+    let d = r.pending.unwrap();
+    assert_eq!((d.player.as_str(), d.seat), ("Ana", 0));
+    // Ben cannot state Ana's choice himself...
+    let play = json!([{ "activate": "Darth Vader" }, { "action": "move" }]);
+    let e = judge_as(&b, play.clone(), &Asking::seat(1)).unwrap_err();
+    assert!(e.message.contains("Ana's choice"), "{}", e.message);
+    // ...unless she agreed, or she answered it.
+    let agreed = Asking {
+        agreed: true,
+        ..Asking::seat(1)
+    };
+    assert!(judge_as(&b, play.clone(), &agreed).unwrap().legal);
+    let answered = Asking {
+        answered: vec![("unit".into(), 0)],
+        ..Asking::seat(1)
+    };
+    assert!(judge_as(&b, play, &answered).unwrap().legal);
+}
+
+#[test]
+fn an_unstated_untyped_is_assumed_and_labelled_or_asked_of_the_units_player() {
+    let b = match_board();
+    let play = json!([{ "activate": "Stormtroopers" }, { "free_action": "dodge", "effect": "Take Initiative" }]);
+    // Ana's own play: the rule's default, labelled.
+    let r = judge_as(&b, play.clone(), &Asking::seat(0)).unwrap();
+    assert!(r.legal, "{:#?}", r.diagnostics);
+    let step = r
+        .steps
+        .iter()
+        .find(|s| s.rule == "legion:actions.7")
+        .unwrap();
+    let why = step.choice.as_ref().unwrap().assumed.as_deref().unwrap();
+    assert!(why.starts_with("not stated on the board; assumed"), "{why}");
+    // Stated: not labelled.
+    let mut stated = play.clone();
+    stated[1]["untyped"] = json!(true);
+    let r = judge_as(&b, stated, &Asking::seat(0)).unwrap();
+    let step = r
+        .steps
+        .iter()
+        .find(|s| s.rule == "legion:actions.8")
+        .unwrap();
+    assert!(step.choice.as_ref().unwrap().assumed.is_none());
+    // Written by Ben (agreed to the activation): Ana is asked, default offered.
+    let asking = Asking {
+        answered: vec![("unit".into(), 0)],
+        ..Asking::seat(1)
+    };
+    let d = judge_as(&b, play, &asking).unwrap().pending.unwrap();
+    assert_eq!(
+        (d.key.as_str(), d.seat, d.default),
+        ("untyped:1", 0, Some(0))
+    );
+}
+
+#[test]
+fn names_resolve_by_prefix_and_case_but_not_look_alike_letters() {
+    let mut v = parse_value(MATCH).unwrap();
+    v["turn"] = json!("BE");
+    let b = eng().check_board(&v).unwrap();
+    assert_eq!(b["turn"], "Ben", "written in the board's spelling");
+    v["turn"] = json!("Веn"); // Cyrillic В and е
+    let e = eng().check_board(&v).unwrap_err();
+    assert!(e.message.contains("did you mean 'Ben'"), "{}", e.message);
+    let b = match_board();
+    assert_eq!(
+        eng().actor(&b, &json!([{ "activate": "luke" }])).unwrap(),
+        1
+    );
+    assert_eq!(
+        eng().actor(&b, &json!([{ "activate": "DARTH" }])).unwrap(),
+        0
+    );
+    assert_eq!(eng().actor(&b, &json!([{ "action": "move" }])).unwrap(), 0);
+    let e = eng()
+        .actor(&b, &json!([{ "activate": "Luке Skywalker" }]))
+        .unwrap_err();
+    assert!(e.message.contains("unknown unit"), "{}", e.message);
+    // The active unit's player makes a play that continues it.
+    let mid = play_line(&b, 0, "activate Stormtroopers; move");
+    assert_eq!(eng().actor(&mid, &json!([{ "action": "aim" }])).unwrap(), 0);
+    let a = eng().adjust(&mid, "active", "storm").unwrap();
+    assert_eq!(a.after, json!("Stormtroopers"));
+}
+
+#[test]
+fn turns_and_once_a_round_are_checked_outside_the_indexed_rules() {
+    let b = match_board();
+    let r = judge_as(
+        &b,
+        json!([{ "activate": "Luke Skywalker" }]),
+        &Asking::seat(1),
+    )
+    .unwrap();
+    assert!(!r.legal);
+    assert!(
+        r.diagnostics[0].message.contains("it is Ana's turn"),
+        "{:?}",
+        r.diagnostics
+    );
+    let b = play_line(&b, 0, "activate Stormtroopers; end");
+    let b = play_line(&b, 1, "activate Luke Skywalker; end");
+    let r = judge_as(
+        &b,
+        json!([{ "activate": "Stormtroopers" }]),
+        &Asking::seat(0),
+    )
+    .unwrap();
+    assert!(
+        r.diagnostics[0]
+            .message
+            .contains("already activated this round")
+    );
+    // A new activation ends the one under way.
+    let mid = play_line(&b, 0, "activate Darth; move");
+    let r = judge_as(
+        &mid,
+        json!([{ "activate": "Rebel Troopers" }, { "action": "move" }]),
+        &Asking::seat(1),
+    )
+    .unwrap();
+    assert!(r.legal, "{:#?}", r.diagnostics);
+    assert!(
+        r.diagnostics
+            .iter()
+            .any(|d| d.message.starts_with("Darth Vader's activation ends"))
+    );
+    // Actions outside the Activation Phase are refused with the indexed rule.
+    let mut cmd = b.clone();
+    cmd["phase"] = json!("command");
+    let r = judge_as(
+        &cmd,
+        json!([{ "activate": "Darth Vader" }]),
+        &Asking::seat(0),
+    )
+    .unwrap();
+    assert_eq!(error_rule(&r), Some("legion:actions"));
+}
+
+#[test]
+fn a_token_from_an_effect_can_be_stated_on_the_board() {
+    let unit = "  name: Scouts
+  tokens:
+    - { kind: aim, source: effect, name: \"Command card: Coordinated Fire\" }";
+    let r = judge(&doc(unit, "  - action: aim"));
+    assert!(r.legal);
+    let s = r
+        .steps
+        .iter()
+        .find(|s| s.rule == "legion:actions.10")
+        .unwrap();
+    assert!(
+        s.text.contains("may still perform an aim action"),
+        "{}",
+        s.text
+    );
+    assert_eq!(
+        tokens(&r),
+        [
+            ("aim".into(), "effect".into()),
+            ("aim".into(), "action".into())
+        ]
+    );
+    let e = eng()
+        .judge_text(&doc(
+            "  name: S\n  tokens: [{ kind: aim, source: ability, name: Nope }]",
+            "  - action: move",
+        ))
+        .unwrap_err();
+    assert!(e.message.contains("unknown ability"), "{}", e.message);
+}
+
+#[test]
+fn card_text_the_engine_does_not_apply_is_said() {
+    let unit = "  name: Vader\n  card_actions: [Force Choke]\n  abilities:\n    - { name: Menace, after: move, text: \"Enemies gain suppression\" }";
+    let r = judge(&doc(
+        unit,
+        "  - action: move\n  - action: card\n    card: Force Choke",
+    ));
+    let warned: Vec<&str> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(
+        warned
+            .iter()
+            .any(|m| m.starts_with("card text not applied: Menace: 'Enemies")),
+        "{warned:?}"
+    );
+    assert!(
+        warned
+            .iter()
+            .any(|m| m.starts_with("card text not applied: what the card action Force Choke")),
+        "{warned:?}"
+    );
+}
+
+#[test]
+fn the_documented_notation_examples_parse_and_judge() {
+    let docs =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/games/legion.md"))
+            .unwrap();
+    let section = docs
+        .split("Examples:\n\n```text")
+        .nth(1)
+        .and_then(|s| s.split("```").next())
+        .unwrap();
+    let unit = "  name: Darth Vader
+  abilities:
+    - { name: Relentless, after: move, grants: free_action, action: attack }
+    - { name: Gunslinger, after: attack, grants: extra_attack }
+    - { name: Spotter Drill, after: aim, grants: token, token: dodge }
+  card_actions: [Force Choke]
+  free_card_actions: [Saber Throw]";
+    let b = board_of(unit);
+    let mut n = 0;
+    for line in section.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let play = eng()
+            .parse_notation(line, &b)
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+        let r = judge_as(&b, play, &Asking::judge()).unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert!(r.legal || !r.diagnostics.is_empty(), "{line}");
+        n += 1;
+    }
+    assert!(n >= 6);
+}
+
+mod random_games {
+    use super::*;
+    use proptest::prelude::*;
+
+    const STEPS: [&str; 14] = [
+        "move",
+        "attack",
+        "aim",
+        "dodge",
+        "standby",
+        "recover",
+        "card action Force Choke",
+        "free attack (Relentless)",
+        "free action as aim (effect: X)",
+        "extra attack (effect: Y)",
+        "gain dodge (effect: Z)",
+        "free card action Saber Throw",
+        "free move (effect: W)",
+        "gain aim (Spotter)",
+    ];
+
+    fn board(units: usize, reduced: u32, abilities: bool) -> Value {
+        let unit = |i: usize| {
+            let mut u = json!({ "name": format!("Unit {i}"), "card_actions": ["Force Choke"], "free_card_actions": ["Saber Throw"] });
+            if abilities {
+                u["abilities"] = json!([
+                    { "name": "Relentless", "after": "move", "grants": "free_action", "action": "attack" },
+                    { "name": "Spotter", "after": "aim", "grants": "token", "token": "aim" }
+                ]);
+            }
+            if reduced > 0 {
+                u["reduced_by"] = json!([{ "amount": reduced, "source": "suppression" }]);
+            }
+            u
+        };
+        let players = json!([
+            { "name": "Ana", "units": (0..units).map(unit).collect::<Vec<_>>() },
+            { "name": "Ben", "units": (units..2 * units).map(unit).collect::<Vec<_>>() }
+        ]);
+        json!({ "game": "legion", "turn": "Ana", "players": players })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn rulings_on_random_legal_boards_give_valid_boards(
+            units in 1usize..3, reduced in 0u32..3, abilities in any::<bool>(),
+            steps in proptest::collection::vec(0usize..14, 0..7), end in any::<bool>(),
+        ) {
+            let b = board(units, reduced, abilities);
+            let b = eng().check_board(&b).unwrap();
+            let mut line = String::from("activate Unit 0");
+            for s in &steps {
+                line += "; ";
+                line += STEPS[*s];
+            }
+            if end {
+                line += "; end";
+            }
+            let Ok(play) = eng().parse_notation(&line, &b) else {
+                // Only steps naming an ability the board lacks fail to parse.
+                prop_assert!(!abilities);
+                return Ok(());
+            };
+            let r = judge_as(&b, play, &Asking::judge()).unwrap();
+            let uses: Vec<&str> = eng().rule_uses().iter().map(|u| u.rule).collect();
+            for rule in r.steps.iter().map(|s| s.rule.as_str()).chain(r.diagnostics.iter().filter_map(|d| d.rule.as_deref())) {
+                prop_assert!(uses.contains(&rule), "{rule}");
+            }
+            let errors = r.diagnostics.iter().any(|d| d.severity == Severity::Error);
+            prop_assert_eq!(r.legal, !errors);
+            if !r.legal {
+                prop_assert_eq!(&r.state, &b);
+            }
+            let again = eng().check_board(&r.state);
+            prop_assert!(again.is_ok(), "{:?}", again);
+            prop_assert_eq!(again.unwrap(), r.state.clone());
+            prop_assert!(eng().judge_text(&r.state.to_string()).is_ok());
+        }
+    }
+}
+
+#[test]
+fn tokens_from_the_record_so_far_are_not_gained_twice() {
+    // The record says the unit aimed (and got its token); continuing the
+    // activation must not add that token again.
+    let unit = "  name: Scouts
+  tokens: [{ kind: aim, source: action }]
+  performed: [{ action: aim }]";
+    let r = judge(&doc(unit, "  - action: move"));
+    assert!(r.legal, "{:#?}", r.diagnostics);
+    assert_eq!(tokens(&r), [("aim".to_string(), "action".to_string())]);
+    let r = judge(&doc(unit, "  - action: dodge"));
+    assert_eq!(
+        tokens(&r),
+        [
+            ("aim".to_string(), "action".to_string()),
+            ("dodge".to_string(), "action".to_string())
+        ]
+    );
 }

@@ -1,6 +1,7 @@
-//! One-line play notation: `move; free attack (Relentless); attack`.
+//! One-line play notation: `activate Darth Vader; move; free attack (Relentless); attack; end`.
 //!
 //! Steps are separated by `;`, `,`, `then` or `->`. Each step is one of
+//! - `activate UNIT` (first) and `end` (last)
 //! - `move`, `attack`, `aim`, `dodge`, `standby`, `recover` (optionally `… action`)
 //! - `card action NAME` (or `card NAME`)
 //! - `free card action NAME`
@@ -12,381 +13,219 @@
 //! SOURCE is `(Ability)`, `(effect: Text)`, `from Ability` or `via Ability`.
 //! Without a source, the one ability on the unit that grants the step is used.
 
-use serde_json::Value;
+use super::board::{Ability, Board, Grant, Unit};
+use super::plays::{KIND_NAMES, Kind, MAX_STEPS, Play, Step, TOKENS, kind};
+use crate::engine::BoardError;
+use crate::engine::kit::notation::{
+    self as lex, clauses, split_outside, split_word, strip_word, unquote,
+};
 
-use super::model::{KIND_NAMES, PlayStep, parse_kind, parse_token};
-use crate::engine::{BoardError, board};
-
-const MAX_LINE: usize = 2000;
-
-fn strings(board: &Value, field: &str) -> Vec<String> {
-    board
-        .get("unit")
-        .and_then(|u| u.get(field))
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|v| v.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-struct AbilityInfo {
-    name: String,
-    grants: String,
-    action: Option<String>,
-    token: Option<String>,
-}
-
-fn abilities(board: &Value) -> Vec<AbilityInfo> {
-    board
-        .get("unit")
-        .and_then(|u| u.get("abilities"))
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|v| {
-                    let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-                    Some(AbilityInfo {
-                        name: s("name")?,
-                        grants: crate::text::fold(&s("grants").unwrap_or_default()),
-                        action: s("action"),
-                        token: s("token"),
-                    })
-                })
-                .collect()
-        })
-        .unwrap_or_default()
+fn err(path: &str, msg: impl Into<String>) -> BoardError {
+    BoardError::semantic(path, msg)
 }
 
 /// Splits a line into step texts.
 fn split(line: &str) -> Vec<String> {
+    let line = line.replace("->", ";").replace('→', ";");
     let mut out = Vec::new();
-    let normalized = line.replace("->", ";").replace('→', ";");
-    for part in normalized.split([';', ',']) {
-        let mut cur = Vec::new();
-        for w in part.split_whitespace() {
-            if w.eq_ignore_ascii_case("then") {
-                out.push(cur.join(" "));
-                cur.clear();
-            } else {
-                cur.push(w);
+    for c in clauses(&line) {
+        for mut rest in split_outside(c, ',') {
+            while let Some((a, b)) = split_word(rest, "then") {
+                out.push(a.to_string());
+                rest = b;
             }
+            out.push(rest.to_string());
         }
-        out.push(cur.join(" "));
     }
-    out.into_iter().filter(|s| !s.trim().is_empty()).collect()
+    out.retain(|s| !s.trim().is_empty());
+    out
 }
 
-/// Strips a case-insensitive word prefix (followed by a space or the end).
-fn strip_word<'a>(s: &'a str, word: &str) -> Option<&'a str> {
-    let head = s.get(..word.len())?;
-    if !head.eq_ignore_ascii_case(word) {
-        return None;
-    }
-    let rest = s.get(word.len()..)?;
-    if rest.is_empty() || rest.starts_with(' ') {
-        Some(rest.trim_start())
-    } else {
-        None
-    }
-}
-
-fn strip_words<'a>(mut s: &'a str, words: &[&str]) -> Option<&'a str> {
-    for w in words {
-        s = strip_word(s, w)?;
-    }
-    Some(s)
-}
-
-/// Splits off a trailing source: `(…)`, `from …`, `via …`.
-fn split_source(s: &str) -> (String, Option<String>) {
+/// Splits off a trailing source: `(…)`, `from …`, `via …`, `with …`.
+fn split_source(s: &str) -> (&str, Option<&str>) {
     let t = s.trim();
-    if t.ends_with(')')
-        && let Some(open) = t.rfind('(')
-    {
-        let inner = t
-            .get(open + 1..t.len() - 1)
-            .unwrap_or_default()
-            .trim()
-            .to_string();
-        return (
-            t.get(..open).unwrap_or_default().trim().to_string(),
-            Some(inner),
-        );
+    if let Some(open) = t.strip_suffix(')').and_then(|x| x.rfind('(')) {
+        return (t[..open].trim(), Some(t[open + 1..t.len() - 1].trim()));
     }
-    let lower = t.to_ascii_lowercase();
-    for kw in [" from ", " via ", " with "] {
-        if let Some(i) = lower.find(kw) {
-            return (
-                t.get(..i).unwrap_or_default().trim().to_string(),
-                Some(t.get(i + kw.len()..).unwrap_or_default().trim().to_string()),
-            );
-        }
-    }
-    (t.to_string(), None)
+    ["from", "via", "with"]
+        .iter()
+        .find_map(|w| split_word(t, w).filter(|(a, _)| !a.is_empty()))
+        .map_or((t, None), |(a, b)| (a, Some(b)))
 }
 
-/// Fills `ability`/`effect` of a step from a source text, or infers the ability.
-fn source(
-    step: &mut PlayStep,
-    src: Option<String>,
-    board: &Value,
-    fits: &dyn Fn(&AbilityInfo) -> bool,
-    path: &str,
-    what: &str,
-) -> Result<(), BoardError> {
-    let abilities = abilities(board);
-    match src {
-        Some(text) => {
-            if let Some(rest) = strip_word(&text, "effect")
-                .or_else(|| strip_word(&text, "effect:"))
-                .or_else(|| text.strip_prefix("effect:").map(str::trim))
-            {
-                let rest = rest.trim_start_matches(':').trim();
-                if rest.is_empty() {
-                    return Err(BoardError::semantic(
-                        path,
-                        "name the effect: `(effect: Take Initiative)`",
-                    ));
-                }
-                step.effect = Some(rest.to_string());
-                return Ok(());
-            }
-            let names: Vec<&str> = abilities.iter().map(|a| a.name.as_str()).collect();
-            let n = board::resolve_name(&text, &names, path, "ability").map_err(|mut e| {
-                e.message.push_str(
-                    "; for an effect that is not one of the unit's abilities write `(effect: …)`",
-                );
-                e
-            })?;
-            step.ability = Some(n.to_string());
-            Ok(())
-        }
-        None => {
-            let fitting: Vec<&AbilityInfo> = abilities.iter().filter(|a| fits(a)).collect();
-            match fitting.as_slice() {
-                [one] => {
-                    step.ability = Some(one.name.clone());
-                    Ok(())
-                }
-                [] => Err(BoardError::semantic(
-                    path,
-                    format!("{what} needs its source: `(Ability)` or `(effect: …)`"),
-                )),
-                many => Err(BoardError::semantic(
-                    path,
-                    format!(
-                        "{what}: several abilities could grant it ({}); name one in parentheses",
-                        many.iter()
-                            .map(|a| a.name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                )),
-            }
-        }
+/// The unit the play is for: the one it activates, or the one activating.
+fn unit_of<'b>(b: &'b Board, first: Option<&str>) -> Result<Option<&'b Unit>, BoardError> {
+    if let Some(name) = first.and_then(|f| strip_word(f, &["activate", "activates"])) {
+        return Ok(Some(b.unit(b.find(unquote(name), "play[0].activate")?)));
     }
+    Ok(b.active_ref().map(|r| b.unit(r)))
 }
 
-fn card_name(
-    text: &str,
-    board: &Value,
-    field: &str,
-    path: &str,
-    what: &str,
-) -> Result<String, BoardError> {
-    let list = strings(board, field);
-    let refs: Vec<&str> = list.iter().map(String::as_str).collect();
-    let text = text.trim().trim_matches('"');
-    if text.is_empty() {
-        return Err(BoardError::semantic(
-            path,
-            format!(
-                "name the {what}{}",
-                if refs.is_empty() {
-                    String::new()
-                } else {
-                    format!(": {}", refs.join(", "))
-                }
-            ),
-        ));
-    }
-    Ok(board::resolve_name(text, &refs, path, what)?.to_string())
-}
-
-fn one(text: &str, board: &Value, path: &str) -> Result<PlayStep, BoardError> {
-    let (head, src) = split_source(text);
-    let head = head.as_str();
-    let mut step = PlayStep::default();
-    if let Some(rest) = strip_words(head, &["free", "card", "action"])
-        .or_else(|| strip_words(head, &["free", "card"]))
-    {
-        if src.is_some() {
-            return Err(BoardError::semantic(
-                path,
-                "a free card action is the unit's own; it has no source",
-            ));
-        }
-        step.free_card_action = Some(card_name(
-            rest,
-            board,
-            "free_card_actions",
-            path,
-            "free card action",
-        )?);
-        return Ok(step);
-    }
-    if let Some(rest) = strip_word(head, "free") {
-        let rest = strip_word(rest, "action").unwrap_or(rest);
-        let (untyped, rest) = match strip_word(rest, "as") {
-            Some(r) => (true, r),
-            None => (false, rest),
-        };
-        let rest = strip_word(rest, "an")
-            .or_else(|| strip_word(rest, "a"))
-            .unwrap_or(rest);
-        let (word, tail) = rest.split_once(' ').unwrap_or((rest, ""));
-        if word.is_empty() {
-            return Err(BoardError::semantic(
-                path,
-                "say which free action: `free attack`, `free action as aim (effect: …)`",
-            ));
-        }
-        let kind = parse_kind(word, &|| path.to_string())?;
-        step.free_action = Some(kind.name().to_string());
-        if kind.name() == "card" {
-            let tail = strip_word(tail, "action").unwrap_or(tail);
-            step.card = Some(card_name(tail, board, "card_actions", path, "card action")?);
-        } else if !tail.trim().is_empty()
-            && strip_word(tail, "action").is_none_or(|t| !t.is_empty())
-        {
-            return Err(BoardError::semantic(
-                path,
-                format!("unexpected '{}' after free {}", tail.trim(), kind.name()),
-            ));
-        }
-        let kname = kind.name().to_string();
-        source(
-            &mut step,
-            src,
-            board,
-            &|a| {
-                a.grants == "freeaction"
-                    && a.action
-                        .as_deref()
-                        .is_none_or(|t| crate::text::fold(t) == kname || t == "any")
-            },
-            path,
-            "a free action",
-        )?;
-        if untyped && step.effect.is_some() {
-            step.untyped = Some(true);
-        }
-        return Ok(step);
-    }
-    if let Some(rest) = strip_words(head, &["extra", "attack"])
-        .or_else(|| strip_words(head, &["additional", "attack"]))
-        .or_else(|| strip_words(head, &["attack", "not", "an", "action"]))
-    {
-        if !rest.is_empty() {
-            return Err(BoardError::semantic(
-                path,
-                format!("unexpected '{rest}' after extra attack"),
-            ));
-        }
-        step.extra_attack = Some(true);
-        source(
-            &mut step,
-            src,
-            board,
-            &|a| a.grants == "extraattack",
-            path,
-            "an attack that is not an action",
-        )?;
-        return Ok(step);
-    }
-    if let Some(rest) = strip_word(head, "gain").or_else(|| strip_word(head, "gains")) {
-        let rest = strip_word(rest, "an")
-            .or_else(|| strip_word(rest, "a"))
-            .unwrap_or(rest);
-        let token = parse_token(rest, &|| path.to_string())?;
-        let tname = token.name().to_string();
-        step.gain = Some(tname.clone());
-        source(
-            &mut step,
-            src,
-            board,
-            &|a| {
-                a.grants == "token"
-                    && a.token
-                        .as_deref()
-                        .is_some_and(|t| crate::text::fold(t) == tname)
-            },
-            path,
-            "gaining a token",
-        )?;
-        return Ok(step);
-    }
-    if src.is_some() {
-        return Err(BoardError::semantic(
-            path,
-            "an action of the unit's own has no source; for a granted action write `free …`",
-        ));
-    }
-    if let Some(rest) = strip_words(head, &["card", "action"]).or_else(|| strip_word(head, "card"))
-    {
-        step.action = Some("card".into());
-        step.card = Some(card_name(rest, board, "card_actions", path, "card action")?);
-        return Ok(step);
-    }
-    let rest = strip_word(head, "an")
-        .or_else(|| strip_word(head, "a"))
-        .unwrap_or(head);
-    let (word, tail) = rest.split_once(' ').unwrap_or((rest, ""));
-    let kind = parse_kind(word, &|| path.to_string())?;
-    if !tail.trim().is_empty() && !tail.trim().eq_ignore_ascii_case("action") {
-        return Err(BoardError::semantic(
-            path,
-            format!("unexpected '{}' after {}", tail.trim(), kind.name()),
-        ));
-    }
-    step.action = Some(kind.name().to_string());
-    Ok(step)
-}
-
-/// Parses a notation line into a `play` value.
-pub fn parse(line: &str, board: &Value) -> Result<Value, BoardError> {
-    if line.len() > MAX_LINE {
-        return Err(BoardError::refused(format!(
-            "the play line is {} characters; the limit is {MAX_LINE}",
-            line.len()
-        )));
-    }
+/// Parses a notation line into a play.
+pub fn parse(line: &str, b: &Board) -> Result<Play, BoardError> {
     let parts = split(line);
     if parts.is_empty() {
-        return Err(BoardError::semantic(
-            "play",
-            "the play is empty; try `move; attack`",
-        ));
+        return Err(err("play", "the play is empty; try `move; attack`"));
     }
-    if parts.len() > super::model::MAX_STEPS {
+    if parts.len() > MAX_STEPS {
+        let n = parts.len();
         return Err(BoardError::refused(format!(
-            "the play has {} steps; the limit is {}",
-            parts.len(),
-            super::model::MAX_STEPS
+            "the play has {n} steps; the limit is {MAX_STEPS}"
         )));
     }
-    let mut steps = Vec::new();
-    for (i, p) in parts.iter().enumerate() {
-        steps.push(one(p, board, &format!("play[{i}]"))?);
+    let u = unit_of(b, parts.first().map(String::as_str))?;
+    let steps = parts
+        .iter()
+        .enumerate()
+        .map(|(i, p)| step(p, b, u, &format!("play[{i}]")));
+    Ok(Play {
+        steps: steps.collect::<Result<_, _>>()?,
+    })
+}
+
+/// One step: its words as fields, names resolved when the unit is known.
+fn step(text: &str, b: &Board, u: Option<&Unit>, path: &str) -> Result<Step, BoardError> {
+    let (head, src) = split_source(text);
+    let mut s = Step::default();
+    let grant = if let Some(name) = strip_word(head, &["activate", "activates"]) {
+        s.activate = Some(
+            b.unit(b.find(unquote(name), &format!("{path}.activate"))?)
+                .name
+                .clone(),
+        );
+        None
+    } else if strip_word(head, &["end", "ends", "end activation", "done"])
+        .is_some_and(str::is_empty)
+    {
+        s.end = Some(true);
+        None
+    } else if let Some(rest) = strip_word(head, &["free card action", "free card"]) {
+        s.free_card_action = Some(unquote(rest).to_string());
+        None
+    } else if let Some(rest) = strip_word(head, &["free"]) {
+        let rest = strip_word(rest, &["action"]).unwrap_or(rest);
+        let (untyped, rest) = strip_word(rest, &["as"]).map_or((false, rest), |r| (true, r));
+        let (k, card) = action(strip_word(rest, &["an", "a"]).unwrap_or(rest), path)?;
+        (s.free_action, s.card) = (Some(k.name().into()), card);
+        s.untyped = untyped.then_some(true);
+        Some((Grant::FreeAction, Some(k)))
+    } else if let Some(rest) = strip_word(
+        head,
+        &["extra attack", "additional attack", "attack not an action"],
+    ) {
+        if !rest.is_empty() {
+            return Err(err(path, format!("unexpected '{rest}' after extra attack")));
+        }
+        s.extra_attack = Some(true);
+        Some((Grant::ExtraAttack, None))
+    } else if let Some(rest) = strip_word(head, &["gain", "gains"]) {
+        let t = kind(
+            strip_word(rest, &["an", "a"]).unwrap_or(rest),
+            path,
+            &TOKENS,
+            "token",
+        )?;
+        s.gain = Some(t.name().into());
+        Some((Grant::Token, Some(t)))
+    } else {
+        let (k, card) = action(strip_word(head, &["an", "a"]).unwrap_or(head), path)?;
+        (s.action, s.card) = (Some(k.name().into()), card);
+        None
+    };
+    match (grant, src) {
+        (None, Some(_)) => {
+            return Err(err(
+                path,
+                "this step is the unit's own; it has no source (for a granted action write `free …`)",
+            ));
+        }
+        (Some(g), src) => source(&mut s, src, u, g, path)?,
+        _ => {}
     }
-    serde_json::to_value(steps)
-        .map_err(|e| BoardError::refused(format!("cannot serialise the play: {e}")))
+    if s.effect.is_none() {
+        s.untyped = None;
+    }
+    if let Some(u) = u.filter(|_| s.activate.is_none() && s.end.is_none()) {
+        s.resolve(u, path)?;
+    }
+    Ok(s)
+}
+
+/// `attack`, `attack action`, `card action NAME`, `card NAME`: the kind and card.
+fn action(text: &str, path: &str) -> Result<(Kind, Option<String>), BoardError> {
+    if let Some(rest) = strip_word(text, &["card action", "card"]) {
+        return Ok((Kind::Card, Some(unquote(rest).to_string())));
+    }
+    let (word, tail) = text.split_once(' ').unwrap_or((text, ""));
+    if word.is_empty() {
+        return Err(err(
+            path,
+            "say which action: `move`, `free attack`, `free action as aim (effect: …)`",
+        ));
+    }
+    let k = kind(word, path, &KIND_NAMES, "action")?;
+    match strip_word(tail, &["action"]).unwrap_or(tail).trim() {
+        "" => Ok((k, None)),
+        extra => Err(err(
+            path,
+            format!("unexpected '{extra}' after {}", k.name()),
+        )),
+    }
+}
+
+/// Fills `ability`/`effect` from a source text, or infers the one ability
+/// on the unit that grants the step.
+fn source(
+    s: &mut Step,
+    src: Option<&str>,
+    u: Option<&Unit>,
+    (g, k): (Grant, Option<Kind>),
+    path: &str,
+) -> Result<(), BoardError> {
+    if let Some(text) = src {
+        match strip_word(text, &["effect"]).or_else(|| text.strip_prefix("effect:")) {
+            Some(rest) if rest.trim_start_matches(':').trim().is_empty() => {
+                return Err(err(path, "name the effect: `(effect: Take Initiative)`"));
+            }
+            Some(rest) => s.effect = Some(rest.trim_start_matches(':').trim().to_string()),
+            None => s.ability = Some(text.to_string()),
+        }
+        return Ok(());
+    }
+    let abilities = u.map(|u| u.abilities.as_slice()).unwrap_or_default();
+    let fits = |a: &&Ability| {
+        a.grants == Some(g)
+            && match g {
+                Grant::Token => a.token == k,
+                _ => a.free_type().is_none_or(|t| Some(t) == k),
+            }
+    };
+    let fitting: Vec<&str> = abilities
+        .iter()
+        .filter(fits)
+        .map(|a| a.name.as_str())
+        .collect();
+    match fitting.as_slice() {
+        [one] => s.ability = Some(one.to_string()),
+        [] => {
+            return Err(err(
+                path,
+                "this step needs its source: `(Ability)` or `(effect: …)`",
+            ));
+        }
+        many => {
+            let many = many.join(", ");
+            return Err(err(
+                path,
+                format!("several abilities could grant it ({many}); name one in parentheses"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 const STARTERS: &[&str] = &[
+    "activate",
     "move",
     "attack",
     "aim",
@@ -398,63 +237,65 @@ const STARTERS: &[&str] = &[
     "free card action",
     "extra attack",
     "gain",
+    "end",
 ];
 
-fn filter(cands: Vec<String>, typed: &str) -> Vec<String> {
-    let t = typed.trim().to_lowercase();
-    cands
-        .into_iter()
-        .filter(|c| c.to_lowercase().starts_with(&t))
-        .collect()
-}
-
 /// Candidates for the current or next word of a partly typed line.
-pub fn completions(partial: &str, board: &Value) -> Vec<String> {
+pub fn completions(partial: &str, b: &Board) -> Vec<String> {
+    let first = split(partial).into_iter().next();
+    let u = unit_of(b, first.as_deref()).ok().flatten();
+    let list = |f: fn(&Unit) -> Vec<String>| u.map(f).unwrap_or_default();
     let last = partial.rsplit([';', ',']).next().unwrap_or("");
     let last = last
         .rsplit_once(" then ")
         .map_or(last, |(_, r)| r)
         .trim_start();
+    let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     if let Some(i) = last.rfind('(') {
-        let typed = last.get(i + 1..).unwrap_or_default();
-        let mut c: Vec<String> = abilities(board).into_iter().map(|a| a.name).collect();
+        let mut c = list(|u| u.abilities.iter().map(|a| a.name.clone()).collect());
         c.push("effect:".into());
-        return filter(c, typed);
+        return lex::complete(&last[i + 1..], c);
     }
-    if let Some(rest) = strip_words(last, &["free", "card", "action"]) {
-        return filter(strings(board, "free_card_actions"), rest);
+    if let Some(rest) = strip_word(last, &["free card action"]) {
+        return lex::complete(rest, list(|u| u.free_card_actions.clone()));
     }
-    if let Some(rest) =
-        strip_words(last, &["card", "action"]).or_else(|| strip_words(last, &["free", "card"]))
-    {
-        return filter(strings(board, "card_actions"), rest);
+    if let Some(rest) = strip_word(last, &["card action", "free card"]) {
+        return lex::complete(rest, list(|u| u.card_actions.clone()));
     }
-    if let Some(rest) = strip_word(last, "free") {
-        let rest = strip_word(rest, "action")
-            .map(|r| strip_word(r, "as").unwrap_or(r))
-            .unwrap_or(rest);
-        let mut c: Vec<String> = KIND_NAMES.iter().map(|k| k.to_string()).collect();
-        c.push("card action".into());
-        c.push("action as".into());
+    if let Some(rest) = strip_word(last, &["activate"]) {
+        let waiting = (0..b.players.len())
+            .flat_map(|p| b.waiting(p))
+            .map(str::to_string);
+        return lex::complete(rest, waiting);
+    }
+    if let Some(rest) = strip_word(last, &["gain"]) {
+        return lex::complete(rest, words(&TOKENS));
+    }
+    if let Some(rest) = strip_word(last, &["free"]) {
+        let rest =
+            strip_word(rest, &["action"]).map_or(rest, |r| strip_word(r, &["as"]).unwrap_or(r));
         if rest.contains(' ') {
-            let mut c: Vec<String> = abilities(board)
-                .into_iter()
-                .map(|a| format!("({})", a.name))
-                .collect();
+            let mut c = list(|u| {
+                u.abilities
+                    .iter()
+                    .map(|a| format!("({})", a.name))
+                    .collect()
+            });
             c.push("(effect: ".into());
             return c;
         }
-        return filter(c, rest);
+        return lex::complete(
+            rest,
+            [words(&KIND_NAMES), words(&["card action", "action as"])].concat(),
+        );
     }
-    if let Some(rest) = strip_word(last, "gain") {
-        return filter(vec!["aim".into(), "dodge".into(), "standby".into()], rest);
+    let t = last.trim();
+    if !last.contains(' ')
+        && (t.is_empty()
+            || t.eq_ignore_ascii_case("free")
+            || !STARTERS.iter().any(|s| s.eq_ignore_ascii_case(t)))
+    {
+        return lex::complete(t, words(STARTERS));
     }
-    if last.is_empty() || !last.contains(' ') {
-        let done = STARTERS.iter().any(|s| s.eq_ignore_ascii_case(last.trim()));
-        if done && !last.trim().is_empty() && !last.trim().eq_ignore_ascii_case("free") {
-            return vec!["; ".into(), "then".into()];
-        }
-        return filter(STARTERS.iter().map(|s| s.to_string()).collect(), last);
-    }
-    vec!["; ".into(), "then".into()]
+    words(&["; ", "then"])
 }
