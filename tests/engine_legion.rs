@@ -1028,7 +1028,7 @@ fn judge_as(board: &Value, play: Value, asking: &Asking) -> Result<Ruling, engin
 /// A notation line played by `seat`: its actor is that seat, and it is legal.
 fn play_line(board: &Value, seat: usize, line: &str) -> Value {
     let play = eng().parse_notation(line, board).unwrap();
-    assert_eq!(eng().actor(board, &play).unwrap(), seat, "{line}");
+    assert_eq!(eng().actor(board, &play).unwrap(), Some(seat), "{line}");
     let r = judge_as(board, play, &Asking::seat(seat)).unwrap();
     assert!(
         r.legal && r.pending.is_none(),
@@ -1241,20 +1241,20 @@ fn names_resolve_by_prefix_and_case_but_not_look_alike_letters() {
     let b = match_board();
     assert_eq!(
         eng().actor(&b, &json!([{ "activate": "luke" }])).unwrap(),
-        1
+        Some(1)
     );
     assert_eq!(
         eng().actor(&b, &json!([{ "activate": "DARTH" }])).unwrap(),
-        0
+        Some(0)
     );
-    assert_eq!(eng().actor(&b, &json!([{ "action": "move" }])).unwrap(), 0);
+    assert_eq!(eng().actor(&b, &json!([{ "action": "move" }])).unwrap(), Some(0));
     let e = eng()
         .actor(&b, &json!([{ "activate": "Luке Skywalker" }]))
         .unwrap_err();
     assert!(e.message.contains("unknown unit"), "{}", e.message);
     // The active unit's player makes a play that continues it.
     let mid = play_line(&b, 0, "activate Stormtroopers; move");
-    assert_eq!(eng().actor(&mid, &json!([{ "action": "aim" }])).unwrap(), 0);
+    assert_eq!(eng().actor(&mid, &json!([{ "action": "aim" }])).unwrap(), Some(0));
     let a = eng().adjust(&mid, "active", "storm").unwrap();
     assert_eq!(a.after, json!("Stormtroopers"));
 }
