@@ -1210,8 +1210,6 @@ fn schema_covers_every_board_field() {
         "attack_permission",
         "on_attack",
         "when_rested",
-        "life",
-        "damage",
     ] {
         assert!(card.iter().any(|p| p == k), "card lacks {k}");
     }
@@ -1317,4 +1315,339 @@ fn end_main_phase_with_attack_fields_is_a_document_error() {
         "{}",
         e.message
     );
+}
+
+// ---------- property: legal boards and plays re-judge ----------
+
+mod property {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn card(name: &str, rested: bool, keyword: u8, permission: bool) -> Value {
+        let keywords = match keyword {
+            1 => json!(["Cleave"]),
+            2 => json!(["Taunt"]),
+            _ => json!([]),
+        };
+        let mut c = json!({ "name": name, "rested": rested, "keywords": keywords });
+        if permission {
+            c["attack_permission"] = json!("an effect");
+        }
+        c
+    }
+
+    prop_compose! {
+        fn board_and_play()(
+            rested in proptest::collection::vec(any::<bool>(), 6),
+            keywords in proptest::collection::vec(0u8..3, 6),
+            permission in proptest::collection::vec(any::<bool>(), 6),
+            reserve in 0u32..6, cost in 0u32..4, extra in 0u32..4,
+            attacker in 0usize..4, with_object in any::<bool>(),
+            target in 0usize..3, cleave_player in any::<bool>(),
+            pay in any::<bool>(), respond in any::<bool>(),
+            must in any::<bool>(), phase in 0usize..3,
+        ) -> (Value, Value) {
+            let alice = [("Lorraine", 0), ("Fervent Lancer", 1), ("Bulwark Sword", 2), ("Cleaving Axe", 3)];
+            let cards: Vec<Value> = alice.iter().map(|(n, i)| card(n, rested[*i], keywords[*i], permission[*i])).collect();
+            let phase = ["main", "main", "draw"][phase];
+            let mut board = json!({
+                "game": "grand-archive",
+                "phase": phase,
+                "turn_player": "Alice",
+                "players": [
+                    { "name": "Alice", "reserve": reserve, "champion": cards[0], "allies": [cards[1]], "objects": [cards[2], cards[3]] },
+                    { "name": "Bob", "champion": card("Rai", rested[4], keywords[4], false), "allies": [card("Stalwart Guard", rested[5], keywords[5], false)] }
+                ],
+                "costs": [
+                    { "source": "Bulwark Sword", "kind": "additional", "reserve": cost, "when_attacking_with": "Bulwark Sword" },
+                    { "source": "Tariff Ring", "kind": "extra", "reserve": extra, "applies_to": "Alice" }
+                ]
+            });
+            if must {
+                board["players"][0]["must_attack"] = json!([{ "with": alice[attacker].0 }]);
+            }
+            let mut play = json!({ "action": "declare-attack", "attacker": alice[attacker].0 });
+            let object = if attacker == 2 { "Cleaving Axe" } else { "Bulwark Sword" };
+            if with_object && attacker != 3 {
+                play["with"] = json!([object]);
+            }
+            match target {
+                0 => play["target"] = json!("Rai"),
+                1 => play["target"] = json!("Stalwart Guard"),
+                _ if cleave_player => play["defending_player"] = json!("Bob"),
+                _ => {}
+            }
+            play[if pay { "pay_extra" } else { "refuse_extra" }] = json!(["Tariff Ring"]);
+            play["response"] = json!(if respond { "Ward" } else { "pass" });
+            (board, play)
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        #[test]
+        fn rulings_on_legal_boards_re_judge_and_cite_listed_rules((board, play) in board_and_play()) {
+            let uses: Vec<&str> = ENGINE.rule_uses().iter().map(|u| u.rule).collect();
+            let before = ENGINE.check_board(&board).expect("a legal board");
+            let mut doc = board.clone();
+            doc["play"] = play;
+            let r = ENGINE.judge(doc, None, &engine::Asking::judge()).expect("judged");
+            for rule in r.steps.iter().map(|s| s.rule.as_str()).chain(r.diagnostics.iter().filter_map(|d| d.rule.as_deref())) {
+                prop_assert!(uses.contains(&rule), "{rule} not in rule_uses");
+            }
+            // The state is a board again, as the engine writes it, and takes a new play.
+            prop_assert_eq!(&ENGINE.check_board(&r.state).expect("state is a board"), &r.state);
+            let mut again = r.state.clone();
+            again["play"] = json!({ "action": "end-main-phase" });
+            prop_assert!(ENGINE.judge(again, None, &engine::Asking::judge()).is_ok());
+            prop_assert_eq!(r.legal, !r.diagnostics.iter().any(|d| d.severity == Severity::Error));
+            if r.pending.is_some() {
+                prop_assert_eq!(&r.state, &before);
+            } else if !r.legal {
+                // Reversed: only the record rule 1.4 keeps of the attempt may differ.
+                let mut expected = before.clone();
+                if let Some(m) = r.state["players"][0].get("must_attack") {
+                    expected["players"][0]["must_attack"] = m.clone();
+                }
+                prop_assert_eq!(&r.state, &expected);
+            } else {
+                prop_assert_eq!(&r.state["phase"], &json!("combat"));
+            }
+        }
+    }
+}
+
+// ---------- names: the seat check relies on `actor` ----------
+
+#[test]
+fn actor_resolves_prefixes_and_case_but_not_look_alike_letters() {
+    let b = board_json(EXAMPLE_2);
+    let play = |who: &str| json!({ "action": "end-main-phase", "player": who });
+    assert_eq!(ENGINE.actor(&b, &play("bo")).unwrap(), 1);
+    assert_eq!(ENGINE.actor(&b, &play("ALICE")).unwrap(), 0);
+    assert_eq!(
+        ENGINE
+            .actor(&b, &json!({ "action": "end-main-phase" }))
+            .unwrap(),
+        0,
+        "the turn player"
+    );
+    // Cyrillic А: not Alice, though close enough to suggest her.
+    let e = ENGINE.actor(&b, &play("Аlice")).unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("play.player"));
+    assert!(e.message.contains("did you mean 'Alice'"), "{}", e.message);
+    // `turn_player: bo` is Bob, written in the board's spelling.
+    let mut v = b.clone();
+    v["turn_player"] = json!("bo");
+    let checked = ENGINE.check_board(&v).unwrap();
+    assert_eq!(checked["turn_player"], json!("Bob"));
+    assert_eq!(ENGINE.status(&v).unwrap().turn_seat, Some(1));
+    v["turn_player"] = json!("Воb");
+    assert!(
+        ENGINE.check_board(&v).is_err(),
+        "look-alike letters never resolve silently"
+    );
+    // A player other than the turn player cannot declare.
+    let mut doc = b.clone();
+    doc["play"] = json!({ "action": "declare-attack", "player": "bob", "attacker": "Rai", "target": "Lorraine" });
+    let r = ENGINE.judge(doc, None, &engine::Asking::judge()).unwrap();
+    assert_eq!(errors(&r), vec![("", "play.player")]);
+}
+
+// ---------- decisions in a match ----------
+
+fn in_match(doc: &Value, seat: usize) -> Result<Ruling, engine::BoardError> {
+    ENGINE.judge(doc.clone(), None, &engine::Asking::seat(seat))
+}
+
+#[test]
+fn in_a_match_the_defending_player_is_asked_whether_to_respond() {
+    let mut doc = board_json(EXAMPLE_2);
+    doc["play"] = json!({ "action": "declare-attack", "attacker": "Lorraine", "with": ["Bulwark Sword"], "target": "Stalwart Guard", "pay_extra": ["Tariff Ring"] });
+    let r = in_match(&doc, 0).unwrap();
+    let d = r.pending.expect("Bob is asked");
+    assert_eq!(
+        (d.player.as_str(), d.seat, d.key.as_str()),
+        ("Bob", 1, "response")
+    );
+    assert_eq!(d.rule, "grand-archive:general-rules.4");
+    let labels: Vec<&str> = d.options.iter().map(|o| o.label.as_str()).collect();
+    assert_eq!(labels, ["pass", "respond"]);
+    assert_eq!(d.default, Some(0), "the rules' default: no response");
+    assert!(r.changes.is_empty(), "nothing happens until he answers");
+    // Alice cannot answer for Bob…
+    let mut forged = doc.clone();
+    forged["play"]["response"] = json!("pass");
+    let e = in_match(&forged, 0).unwrap_err();
+    assert!(e.message.contains("Bob's choice"), "{}", e.message);
+    // …unless he agreed.
+    let agreed = engine::Asking {
+        agreed: true,
+        ..engine::Asking::seat(0)
+    };
+    assert!(ENGINE.judge(forged, None, &agreed).unwrap().legal);
+    // Bob answers through the option's patch.
+    let mut answered = doc.clone();
+    engine::merge_patch(&mut answered["play"], &d.options[1].patch);
+    let asking = engine::Asking {
+        answered: vec![(d.key.clone(), 1)],
+        ..engine::Asking::seat(0)
+    };
+    let r = ENGINE.judge(answered, None, &asking).unwrap();
+    assert!(r.legal && r.pending.is_none(), "{:?}", r.diagnostics);
+    let last = r.steps.last().unwrap();
+    assert_eq!(
+        last.choice
+            .as_ref()
+            .map(|c| (c.player.as_str(), c.assumed.is_none())),
+        Some(("Bob", true))
+    );
+    let stack = r.state["effects_stack"].as_array().unwrap();
+    assert_eq!(stack.last().unwrap()["controller"], json!("Bob"));
+    assert!(r.diagnostics.iter().any(|d| {
+        d.message
+            .starts_with("card text not applied: Bob's response")
+    }));
+    // The attacking player's own choices are hers: stated, never asked of her in a match.
+    assert_eq!(
+        in_match(&doc, 0)
+            .unwrap()
+            .steps
+            .iter()
+            .filter(|s| s
+                .choice
+                .as_ref()
+                .is_some_and(|c| c.player == "Alice" && c.assumed.is_some()))
+            .count(),
+        0
+    );
+}
+
+// ---------- a whole game through the engine API ----------
+
+#[test]
+fn a_whole_game_crosses_turns_with_advance_decisions_and_adjust() {
+    let doc = with("").replace(
+        "      - name: Fervent Lancer\n",
+        "      - name: Fervent Lancer\n    must_attack: [{ with: Fervent Lancer, source: Provoke }]\n",
+    );
+    let mut board = state_without_play(&doc);
+    let status = ENGINE.status(&board).unwrap();
+    assert_eq!(
+        (status.phase.as_str(), status.round, status.turn_seat),
+        ("Main Phase", Some(1), Some(0))
+    );
+    // Leaving the Main Phase before attempting the forced attack is refused (1.4).
+    let r = ENGINE.advance(&board, None).unwrap();
+    assert!(!r.legal);
+    assert_eq!(
+        errors(&r),
+        vec![(
+            err_rule("declaring-an-attack.1.4").as_str(),
+            "players[0].must_attack[0]"
+        )]
+    );
+    // Alice attacks; Bob is asked whether he responds, and passes.
+    let play = |b: &Value, p: Value| {
+        let mut d = b.clone();
+        d["play"] = p;
+        d
+    };
+    let attack = play(
+        &board,
+        json!({ "action": "declare-attack", "attacker": "fervent", "target": "Stalwart Guard" }),
+    );
+    let d = in_match(&attack, 0).unwrap().pending.expect("Bob decides");
+    let mut answered = attack.clone();
+    engine::merge_patch(&mut answered["play"], &d.options[0].patch);
+    let asking = engine::Asking {
+        answered: vec![(d.key, d.seat)],
+        ..engine::Asking::seat(0)
+    };
+    let r = ENGINE.judge(answered, None, &asking).unwrap();
+    assert!(r.legal, "{:?}", r.diagnostics);
+    board = r.state;
+    assert_eq!(board["phase"], json!("combat"));
+    assert_eq!(
+        at(&board, "players.0.must_attack.0.attempted"),
+        &json!(true)
+    );
+    // Combat (outside the indexed text) returns to the Main Phase; then End.
+    let r = ENGINE.advance(&board, None).unwrap();
+    assert!(r.legal && r.state["phase"] == json!("main") && r.state.get("combat").is_none());
+    let r = ENGINE.advance(&r.state, None).unwrap();
+    assert!(r.legal, "{:?}", r.diagnostics);
+    assert_eq!(r.state["phase"], json!("end"));
+    // The next turn: Bob's, turn 2; his cards wake, the obligation ends.
+    let r = ENGINE.advance(&r.state, Some("main")).unwrap();
+    assert!(r.legal);
+    assert_eq!(
+        (
+            r.state["turn_player"].clone(),
+            r.state["turn_number"].clone()
+        ),
+        (json!("Bob"), json!(2))
+    );
+    assert!(r.state["players"][0].get("must_attack").is_none());
+    assert!(
+        r.diagnostics
+            .iter()
+            .any(|d| d.message.contains("outside the indexed rules"))
+    );
+    assert_eq!(
+        r.state["phase"],
+        json!("main"),
+        "the Combat Phase needs a declaration"
+    );
+    assert_eq!(
+        at(&r.state, "players.0.allies.0.rested"),
+        &json!(true),
+        "Alice's cards wake on her turn"
+    );
+    board = r.state;
+    // An adjust: Bob's reserve, owned by his seat.
+    let a = ENGINE.adjust(&board, "Bob.reserve", "3").unwrap();
+    assert_eq!(
+        (a.field.as_str(), a.owner, a.after.clone()),
+        ("players[1].reserve", Some(1), json!(3))
+    );
+    assert!(
+        ENGINE
+            .adjust(&board, "Bob.reserv", "3")
+            .unwrap_err()
+            .message
+            .contains("did you mean `reserve`")
+    );
+    board = a.state;
+    // Bob attacks the rested Lancer; Alice responds.
+    let attack = play(
+        &board,
+        json!({ "action": "declare-attack", "attacker": "Rai", "target": "Fervent Lancer" }),
+    );
+    let d = in_match(&attack, 1)
+        .unwrap()
+        .pending
+        .expect("Alice decides");
+    assert_eq!((d.player.as_str(), d.seat), ("Alice", 0));
+    let mut answered = attack.clone();
+    engine::merge_patch(&mut answered["play"], &d.options[1].patch);
+    let asking = engine::Asking {
+        answered: vec![(d.key, 0)],
+        ..engine::Asking::seat(1)
+    };
+    let r = ENGINE.judge(answered, None, &asking).unwrap();
+    assert!(r.legal);
+    // On to turn 3, Alice's, with her Lancer awake again.
+    let r = ENGINE.advance(&r.state, Some("end")).unwrap();
+    let r = ENGINE.advance(&r.state, Some("wake-up")).unwrap();
+    let status = r.status.clone().unwrap();
+    assert_eq!(
+        (status.round, status.turn.as_deref()),
+        (Some(3), Some("Alice"))
+    );
+    assert_eq!(at(&r.state, "players.0.allies.0.rested"), &json!(false));
+    // The indexed text does not decide a result, and the board tracks no life:
+    // the match ends by agreement.
+    assert!(status.result.is_none());
 }

@@ -13,7 +13,7 @@ use crate::text::fold;
 pub const MAX_PLAYERS: usize = 8;
 /// Largest number of entries in any list.
 pub const MAX_LIST: usize = 200;
-/// Largest reserve, cost, life or damage accepted.
+/// Largest reserve or cost accepted.
 pub const MAX_AMOUNT: u32 = 10_000;
 
 /// The phases of a turn, in order (the order of [`super::PHASES`]). The
@@ -40,10 +40,6 @@ impl Phase {
 
 fn first() -> u32 {
     1
-}
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
 }
 
 /// A board document, without its play.
@@ -121,12 +117,6 @@ pub struct Card {
     /// State-based triggers that fire when this card becomes rested.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub when_rested: Vec<String>,
-    /// Champions only: life; with `damage`, decides the result (outside the indexed text).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub life: Option<u32>,
-    /// Champions only: damage counters.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub damage: u32,
 }
 
 impl Card {
@@ -389,7 +379,6 @@ fn player_ok(pl: &Player, p: usize, seen: &mut Vec<String>) -> Result<(), BoardE
         cards.push(name);
         let lists = [c.keywords.len(), c.on_attack.len(), c.when_rested.len()];
         limit(lists.into_iter().max().unwrap_or(0), &cp)?;
-        amount(c.damage.max(c.life.unwrap_or(0)), &cp)?;
     }
     Ok(())
 }

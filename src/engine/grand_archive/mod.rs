@@ -11,7 +11,7 @@ mod procedure;
 pub mod rules;
 
 use crate::engine::kit::{Cx, Game, Kit, Phase, Reset, Stop};
-use crate::engine::{BoardError, GameResult, RuleUse, Status};
+use crate::engine::{BoardError, RuleUse, Status};
 
 pub use board::Board;
 pub use plays::Play;
@@ -80,20 +80,8 @@ impl Game for GrandArchive {
         "players[].name",
         "players[].reserve",
         "players[].champion",
-        "players[].allies[].name",
-        "players[].allies[].kind",
-        "players[].allies[].rested",
-        "players[].allies[].keywords",
-        "players[].allies[].attack_permission",
-        "players[].allies[].on_attack",
-        "players[].allies[].when_rested",
-        "players[].objects[].name",
-        "players[].objects[].kind",
-        "players[].objects[].rested",
-        "players[].objects[].keywords",
-        "players[].objects[].attack_permission",
-        "players[].objects[].on_attack",
-        "players[].objects[].when_rested",
+        "players[].allies",
+        "players[].objects",
         "players[].intent",
         "players[].must_attack",
         "costs",
@@ -143,6 +131,8 @@ impl Game for GrandArchive {
         }
     }
 
+    /// No result: the indexed text does not say how a game ends and the
+    /// board tracks no life; a match ends by agreement (`match end`).
     fn status(b: &Board) -> Status {
         let seat = b.turn_seat();
         Status {
@@ -150,7 +140,7 @@ impl Game for GrandArchive {
             round: Some(b.turn_number),
             turn: Some(b.name(seat)),
             turn_seat: Some(seat),
-            result: result(b),
+            result: None,
         }
     }
 
@@ -205,37 +195,4 @@ fn new_turn(b: &mut Board, cx: &mut Cx) {
         b.turn_number, p.name
     );
     cx.note(Some("turn_player"), msg);
-}
-
-/// A champion whose damage reaches its life decides the game when one
-/// player is left. Outside the indexed text.
-fn result(b: &Board) -> Option<GameResult> {
-    let down = |p: &&board::Player| p.champion.life.is_some_and(|l| p.champion.damage >= l);
-    let lost: Vec<String> = b
-        .players
-        .iter()
-        .filter(down)
-        .map(|p| p.name.clone())
-        .collect();
-    if lost.is_empty() || b.players.len() < 2 {
-        return None;
-    }
-    let standing: Vec<&board::Player> = b.players.iter().filter(|p| !down(p)).collect();
-    let reason = format!(
-        "{}'s champion has damage at least equal to its life (outside the indexed rules: the indexed text does not say how a game ends; a champion reduced to 0 life is read as losing)",
-        lost.join(" and ")
-    );
-    match standing.as_slice() {
-        [winner] => Some(GameResult {
-            winner: Some(winner.name.clone()),
-            reason,
-            rule: None,
-        }),
-        [] => Some(GameResult {
-            winner: None,
-            reason: format!("{reason}; no champion is left, so there is no winner"),
-            rule: None,
-        }),
-        _ => None,
-    }
 }

@@ -5,7 +5,7 @@
 //! rules' default, or asked; the defending player's response at the
 //! Retaliation Step (general rule 4) is asked of the defending player.
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::board::StackKind::{AttackCard, OnAttack, Other};
 use super::board::{Board, Card, Combat, Cost, CostKind, Phase, Player, Slot, StackEntry};
@@ -19,6 +19,8 @@ const MAY_ADD: &str = "the attacking player 'may choose, if able, any additional
 const MAY_RESPOND: &str = "players 'will be able to respond': no response unless one is made";
 const TAUNT: &str = "Taunt is read as: while the defending player controls units with Taunt, an attack on that player's units must target one of them (the indexed text names Taunt only as a targeting restriction)";
 const NO_TARGET: &str = "a Cleave attack chooses a player, not a target (2.3.1), so a targeting restriction is read as having nothing to constrain";
+const EX1_NOTE: &str = "the seed's Example 1 places the choice to pay this extra cost in step 2.d, but numbered rule 2.5.1 puts extra costs that are not \"additional costs\" in step 2.e; the engine follows the numbered steps (the attack is legal or illegal the same way)";
+const EX2_NOTE: &str = "the seed's Example 2 says this additional cost is paid in step 2.c, but numbered step 2.d (rule 2.4) pays calculated costs, including additional costs; the engine follows the numbered steps (the amount paid is the same either way)";
 
 /// The seat that makes the play: the player it names, else the turn player.
 pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
@@ -29,45 +31,35 @@ pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
 /// Runs a play on the board.
 pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
     let (tp, now) = (actor(b, play)?, b.turn_seat());
+    let (who, turn) = (b.name(tp), b.name(now));
     if tp != now {
-        let (who, turn) = (b.name(tp), b.name(now));
         cx.error_unruled("play.player", format!("it is {turn}'s turn, not {who}'s: the turn player declares attacks and leaves the Main Phase (reading: rule 1.4 speaks of a player's own Main Phase)"));
+    } else if b.phase != Phase::Main || b.combat.is_some() {
+        let now = b.combat.as_ref().map_or(b.phase, |_| Phase::Combat).name();
+        cx.error_unruled("phase", format!("the turn is in the {now}, not the Main Phase: attacks are declared, and the Main Phase is left, from the Main Phase (a reading: the indexed text speaks of attacking from the Main Phase, 1.4)"));
     } else if let Play::EndMainPhase { .. } = play {
-        end_main_phase(b, cx);
+        if obligations(b, cx) {
+            b.phase = Phase::End;
+            cx.step(
+                D1_4,
+                format!("{who} proceeds from the Main Phase to the End Phase"),
+            );
+        }
     } else {
         declare(b, tp, play, cx)?;
     }
     Ok(())
 }
 
-fn end_main_phase(b: &mut Board, cx: &mut Cx) {
-    if b.phase != Phase::Main {
-        let now = b.phase.name();
-        cx.error_unruled(
-            "phase",
-            format!(
-                "the turn is in the {now}, not the Main Phase, so there is no Main Phase to end"
-            ),
-        );
-    } else if obligations(b, cx) {
-        b.phase = Phase::End;
-        let who = b.name(b.turn_seat());
-        cx.step(
-            D1_4,
-            format!("{who} proceeds from the Main Phase to the End Phase"),
-        );
-    }
-}
-
 /// Rule 1.4 on leaving the Main Phase: the turn player has attempted every
 /// attack an effect says they must make. Returns whether they may go on.
 pub fn obligations(b: &Board, cx: &mut Cx) -> bool {
-    let (tp, mut ok) = (b.turn_seat(), true);
-    let who = &b.players[tp].name;
-    if b.players[tp].must_attack.is_empty() {
+    let tp = b.turn_seat();
+    let (who, list) = (&b.players[tp].name, &b.players[tp].must_attack);
+    if list.is_empty() {
         cx.step(D1_4, format!("No effect instructs {who} to attack with an object, so nothing holds them in the Main Phase"));
     }
-    for (j, m) in b.players[tp].must_attack.iter().enumerate() {
+    for (j, m) in list.iter().enumerate() {
         let (with, src) = (&m.with, source(&m.source));
         if m.attempted {
             cx.step(D1_4, format!("{who} attempted the attack with {with}{src} they must make; no further attempt is needed"));
@@ -77,10 +69,9 @@ pub fn obligations(b: &Board, cx: &mut Cx) -> bool {
             );
             cx.step(D1_4, why.clone());
             cx.error(D1_4, &format!("players[{tp}].must_attack[{j}]"), why);
-            ok = false;
         }
     }
-    ok
+    list.iter().all(|m| m.attempted)
 }
 
 fn source(s: &Option<String>) -> String {
@@ -99,8 +90,18 @@ enum Undo {
     Pay(&'static str, u32, String),
 }
 
+/// What the play states, names resolved.
+struct Stated {
+    target: Option<(usize, Slot)>,
+    player: Option<usize>,
+    with: bool,
+    pay: Vec<String>,
+    refuse: Vec<String>,
+    response: Option<String>,
+}
+
 /// A declaration in progress: the board, the recorder, what the play
-/// states (names resolved) and the log of what was done.
+/// states and the log of what was done.
 struct Decl<'r, 'a> {
     b: &'r mut Board,
     cx: &'r mut Cx<'a>,
@@ -111,16 +112,11 @@ struct Decl<'r, 'a> {
     /// The attacker and the objects added in 2.b, as they were.
     card: Card,
     objects: Vec<Card>,
-    with_stated: bool,
-    target: Option<(usize, Slot)>,
-    player: Option<usize>,
-    pay: Vec<String>,
-    refuse: Vec<String>,
-    response: Option<String>,
+    stated: Stated,
     /// The step being done (`2.c`), and what 2.c decided.
     at: &'static str,
-    defending: Option<(usize, Vec<String>)>,
-    target_name: Option<String>,
+    defending: (usize, Vec<String>),
+    target: Option<String>,
     undo: Vec<Undo>,
 }
 
@@ -129,46 +125,70 @@ fn declare(b: &mut Board, tp: usize, play: &Play, cx: &mut Cx) -> Result<(), Sto
         attacker,
         with,
         target,
-        defending_player,
-        pay_extra,
-        refuse_extra,
+        defending_player: dp,
         response,
         ..
     } = play
     else {
         return Ok(());
     };
-    let slot = find_attacker(b, tp, attacker)?;
-    let objects = find_objects(b, tp, slot, with.as_deref().unwrap_or_default())?;
+    let (mine, theirs) = (
+        cards_of(b, &[tp], Player::cards),
+        cards_of(b, &b.opponents(tp), Player::cards),
+    );
+    let (objects, units): (Vec<Named>, Vec<Named>) = mine.iter().partition(|x| !x.1.is_unit());
+    let not = (
+        D2_1,
+        "the turn player declares an attack with their own cards",
+    );
+    let slot = pick(b, attacker, &mine, &theirs, "play.attacker", "card", not)?.1;
+    let mut added: Vec<Slot> = Vec::new();
+    for (i, w) in with.iter().flatten().enumerate() {
+        let (path, not) = (
+            format!("play.with[{i}]"),
+            (D2_2, "step 2.b adds weapons or other objects"),
+        );
+        let s = pick(b, w, &objects, &units, &path, "object", not)?.1;
+        if s == slot || added.contains(&s) {
+            return Err(
+                BoardError::semantic(path, format!("{w} is already part of the attack"))
+                    .with_rule(D2_2)
+                    .into(),
+            );
+        }
+        added.push(s);
+    }
+    let opposing = cards_of(b, &b.opponents(tp), Player::units);
+    let not = (
+        D2_3,
+        "attack targets are opposing champions and allies, not your own cards",
+    );
+    let what = "opposing champion or ally";
     let target = target
         .as_deref()
-        .map(|t| find_target(b, tp, t))
-        .transpose()?;
-    let player = defending_player
-        .as_deref()
-        .map(|p| find_opponent(b, tp, p))
-        .transpose()?;
-    let (pay, refuse) = (
-        extra_names(b, pay_extra, "pay_extra")?,
-        extra_names(b, refuse_extra, "refuse_extra")?,
+        .map(|t| pick(b, t, &opposing, &mine, "play.target", what, not));
+    let (target, player) = (
+        target.transpose()?,
+        dp.as_deref().map(|p| opponent(b, tp, p)).transpose()?,
     );
-    if let Some(s) = pay.iter().find(|s| refuse.contains(s)) {
-        return Err(BoardError::semantic(
-            "play.refuse_extra",
-            format!("{s} is both paid and refused"),
-        )
-        .into());
-    }
+    let ((pay, refuse), response) = (extra_choices(b, play)?, response.clone());
+    let stated = Stated {
+        target,
+        player,
+        with: with.is_some(),
+        pay,
+        refuse,
+        response,
+    };
     if !can_declare(b, cx) {
         return Ok(());
     }
-    let (before, me, card) = (
-        b.clone(),
-        b.name(tp),
-        b.players[tp].card(slot).cloned().unwrap_or_default(),
-    );
-    let (with_stated, response, at) = (with.is_some(), response.clone(), "2.a");
-    let (defending, target_name, undo) = (None, None, Vec::new());
+    let card = b.players[tp].card(slot).cloned().unwrap_or_default();
+    let objects = added
+        .iter()
+        .filter_map(|&s| b.players[tp].card(s).cloned())
+        .collect();
+    let (before, me, at, defending) = (b.clone(), b.name(tp), "2.a", (tp, Vec::new()));
     let mut d = Decl {
         b,
         cx,
@@ -178,16 +198,11 @@ fn declare(b: &mut Board, tp: usize, play: &Play, cx: &mut Cx) -> Result<(), Sto
         slot,
         card,
         objects,
-        with_stated,
-        target,
-        player,
-        pay,
-        refuse,
-        response,
+        stated,
         at,
         defending,
-        target_name,
-        undo,
+        target: None,
+        undo: Vec::new(),
     };
     d.opening();
     let legal = d.step_a() && d.step_b() && d.step_c()? && d.step_d() && d.step_e()?;
@@ -216,94 +231,32 @@ fn cards_of<'a>(
     seats.iter().flat_map(|&p| each(p)).collect()
 }
 
-/// A card resolved in `first`, else in `then`: whether in `first`, and where.
+/// A card named in `first`; named in `then` instead, it is refused under
+/// `not` (the rule and why).
 fn pick<'a>(
+    b: &Board,
     typed: &str,
     first: &[Named<'a>],
     then: &[Named<'a>],
     path: &str,
     what: &'static str,
-) -> Result<(bool, usize, Slot), BoardError> {
-    let n = |g: &[Named<'a>]| g.iter().map(|x| x.2).collect::<Vec<&'a str>>();
-    let (g, i) =
-        names::resolve_in_groups(typed, &n(first), &n(then), what).map_err(|e| e.at(path))?;
-    let (p, s, _) = if g == 0 { first[i] } else { then[i] };
-    Ok((g == 0, p, s))
-}
-
-fn find_attacker(b: &Board, tp: usize, typed: &str) -> Result<Slot, BoardError> {
-    let (mine, theirs) = (
-        cards_of(b, &[tp], Player::cards),
-        cards_of(b, &b.opponents(tp), Player::cards),
-    );
-    match pick(typed, &mine, &theirs, "play.attacker", "card")? {
-        (true, _, s) => Ok(s),
-        (false, p, s) => {
-            let (card, owner, me) = (b.card_name(p, s), b.name(p), b.name(tp));
-            let msg = format!(
-                "{card} is controlled by {owner}; the declaring player is {me} (the turn player)"
-            );
-            Err(BoardError::semantic("play.attacker", msg).with_rule(D2_1))
+    not: (&str, &str),
+) -> Result<(usize, Slot), BoardError> {
+    let names = |g: &[Named<'a>]| g.iter().map(|x| x.2).collect::<Vec<&'a str>>();
+    match names::resolve_in_groups(typed, &names(first), &names(then), what)
+        .map_err(|e| e.at(path))?
+    {
+        (0, i) => Ok((first[i].0, first[i].1)),
+        (_, i) => {
+            let (p, s, name) = then[i];
+            let (role, owner, why) = (s.role(), b.name(p), not.1);
+            let msg = format!("{name} ({role}) is controlled by {owner}; {why}");
+            Err(BoardError::semantic(path, msg).with_rule(not.0))
         }
     }
 }
 
-fn find_objects(
-    b: &Board,
-    tp: usize,
-    attacker: Slot,
-    typed: &[String],
-) -> Result<Vec<Card>, BoardError> {
-    let all = cards_of(b, &[tp], Player::cards).into_iter();
-    let (objects, units): (Vec<Named>, Vec<Named>) =
-        all.partition(|x| matches!(x.1, Slot::Object(_)));
-    let mut out = Vec::new();
-    for (i, w) in typed.iter().enumerate() {
-        let path = format!("play.with[{i}]");
-        let (object, _, s) = pick(w, &objects, &units, &path, "object")?;
-        if !object || s == attacker || out.contains(&s) {
-            let why = match object {
-                true => "is already part of the attack (the attacker, or added twice)",
-                false => {
-                    "is a champion or ally; step 2.b adds weapons or other objects (list them under `objects:`)"
-                }
-            };
-            return Err(
-                BoardError::semantic(path, format!("{} {why}", b.card_name(tp, s))).with_rule(D2_2),
-            );
-        }
-        out.push(s);
-    }
-    Ok(out
-        .iter()
-        .filter_map(|&s| b.players[tp].card(s).cloned())
-        .collect())
-}
-
-fn find_target(b: &Board, tp: usize, typed: &str) -> Result<(usize, Slot), BoardError> {
-    let (theirs, mine) = (
-        cards_of(b, &b.opponents(tp), Player::units),
-        cards_of(b, &[tp], Player::cards),
-    );
-    match pick(
-        typed,
-        &theirs,
-        &mine,
-        "play.target",
-        "opposing champion or ally",
-    )? {
-        (true, p, s) => Ok((p, s)),
-        (false, ..) => {
-            let msg = format!(
-                "{typed} is {}'s own card; attack targets are chosen among opposing champions and allies",
-                b.name(tp)
-            );
-            Err(BoardError::semantic("play.target", msg).with_rule(D2_3))
-        }
-    }
-}
-
-fn find_opponent(b: &Board, tp: usize, typed: &str) -> Result<usize, BoardError> {
+fn opponent(b: &Board, tp: usize, typed: &str) -> Result<usize, BoardError> {
     let opponents = b.opponents(tp);
     let names: Vec<&str> = opponents
         .iter()
@@ -314,45 +267,43 @@ fn find_opponent(b: &Board, tp: usize, typed: &str) -> Result<usize, BoardError>
     Ok(opponents[i])
 }
 
-/// Extra-cost sources named in `field`, as the board spells them.
-fn extra_names(b: &Board, typed: &[String], field: &str) -> Result<Vec<String>, BoardError> {
-    let sources = |k: CostKind| {
-        let mut v: Vec<&str> = b
-            .costs
-            .iter()
-            .filter(|c| c.kind == k)
-            .map(|c| c.source.as_str())
-            .collect();
-        v.sort_unstable();
-        v.dedup();
-        v
+/// The extra costs the play pays and refuses, as the board spells them.
+fn extra_choices(b: &Board, play: &Play) -> Result<(Vec<String>, Vec<String>), BoardError> {
+    let Play::DeclareAttack {
+        pay_extra,
+        refuse_extra,
+        ..
+    } = play
+    else {
+        return Ok(Default::default());
     };
-    let (extra, additional) = (sources(CostKind::Extra), sources(CostKind::Additional));
-    let one = |(i, s): (usize, &String)| {
-        let path = format!("play.{field}[{i}]");
-        match names::resolve_in_groups(s, &extra, &additional, "extra cost")
-            .map_err(|e| e.at(&path))?
-        {
-            (0, j) => Ok(extra[j].to_string()),
-            (_, j) => {
-                let msg = format!(
-                    "{} imposes an \"additional cost\", which is paid in step 2.d without a choice; `{field}` lists extra costs only",
-                    additional[j]
-                );
-                Err(BoardError::semantic(path, msg).with_rule(D2_5_1))
-            }
-        }
+    let extra = b.costs.iter().filter(|c| c.kind == CostKind::Extra);
+    let mut sources: Vec<&str> = extra.map(|c| c.source.as_str()).collect();
+    sources.sort_unstable();
+    sources.dedup();
+    let resolve = |list: &[String], field: &str| -> Result<Vec<String>, BoardError> {
+        let one = |(i, s): (usize, &String)| {
+            names::resolve(s, &sources, "extra cost")
+                .map(str::to_string)
+                .map_err(|e| e.at(&format!("play.{field}[{i}]")))
+        };
+        list.iter().enumerate().map(one).collect()
     };
-    typed.iter().enumerate().map(one).collect()
+    let (pay, refuse) = (
+        resolve(pay_extra, "pay_extra")?,
+        resolve(refuse_extra, "refuse_extra")?,
+    );
+    if let Some(s) = pay.iter().find(|s| refuse.contains(s)) {
+        return Err(BoardError::semantic(
+            "play.refuse_extra",
+            format!("{s} is both paid and refused"),
+        ));
+    }
+    Ok((pay, refuse))
 }
 
-/// Preconditions: the Main Phase, and no attack card waiting (general rule 3).
+/// General rule 3: no attack card waiting on the Effects Stack.
 fn can_declare(b: &Board, cx: &mut Cx) -> bool {
-    if b.phase != Phase::Main || b.combat.is_some() {
-        let now = b.combat.as_ref().map_or(b.phase, |_| Phase::Combat).name();
-        cx.error_unruled("phase", format!("the turn is in the {now}; an attack is declared from the Main Phase (reading outside the indexed text: a declaration moves the turn into the combat phase, so it is not made during one)"));
-        return false;
-    }
     let Some(i) = b.effects_stack.iter().position(|e| e.kind == AttackCard) else {
         return true;
     };
@@ -375,11 +326,10 @@ impl Decl<'_, '_> {
         rule: &'static str,
         question: String,
         options: Vec<Opt<T>>,
-        default: Option<(T, String)>,
     ) -> Ask<T> {
-        let (key, path, seat) = (key.to_string(), format!("play.{key}"), self.tp);
+        let (path, seat, default) = (format!("play.{key}"), self.tp, None);
         Ask {
-            key,
+            key: key.into(),
             seat,
             rule,
             path,
@@ -395,26 +345,26 @@ impl Decl<'_, '_> {
 
     /// The costs of `kind` that apply to this attack, with their index.
     fn costs(&self, kind: CostKind) -> Vec<(usize, Cost)> {
-        let applies = |c: &Cost| {
-            c.kind == kind
-                && c.applies_to.as_ref().is_none_or(|a| *a == self.me)
-                && c.when_attacking_with
-                    .as_deref()
-                    .is_none_or(|w| self.in_attack(w))
+        let me = Some(&self.me);
+        let to = |c: &Cost| c.applies_to.is_none() || c.applies_to.as_ref() == me;
+        let with = |c: &Cost| {
+            c.when_attacking_with
+                .as_deref()
+                .is_none_or(|w| self.in_attack(w))
         };
-        self.b
+        let each = self
+            .b
             .costs
             .iter()
             .enumerate()
-            .filter(|(_, c)| applies(c))
-            .map(|(i, c)| (i, c.clone()))
-            .collect()
+            .filter(|(_, c)| c.kind == kind && to(c) && with(c));
+        each.map(|(i, c)| (i, c.clone())).collect()
     }
 
     fn opening(&mut self) {
-        let (me, a) = (&self.me, &self.card.name);
+        let (me, a, tp) = (&self.me, &self.card.name, self.tp);
         self.cx.step(D1, format!("{me} declares an attack with {a}; the declaration goes through the steps of rule 2 and must be verified as a legal attack"));
-        let intent = &self.b.players[self.tp].intent;
+        let intent = &self.b.players[tp].intent;
         let resolved = match self.slot == Slot::Champion && !intent.is_empty() {
             true => format!(
                 "; {} in the champion's intent has resolved",
@@ -424,17 +374,25 @@ impl Decl<'_, '_> {
         };
         self.cx.step(GR3, format!("No attack card is waiting on the Effects Stack{resolved}, so the declaration can be made"));
         self.cx.step(D2, "Steps 2.a to 2.e are done in sequence");
-        for (p, pl) in self.b.players.iter().enumerate() {
-            for (s, c) in pl.cards() {
-                let unknown = c
-                    .keywords
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, w)| !["cleave", "taunt"].contains(&fold(w).as_str()));
-                for (k, w) in unknown {
-                    let path = format!("{}.keywords[{k}]", s.path(p));
-                    self.cx.warn(None, Some(&path), format!("card text not applied: {}'s keyword '{w}' (the engine executes Cleave and Taunt only)", c.name));
-                }
+        let cards = self
+            .b
+            .players
+            .iter()
+            .enumerate()
+            .flat_map(|(p, pl)| pl.cards().into_iter().map(move |(s, c)| (s.path(p), c)));
+        for (path, c) in cards {
+            for (k, w) in c
+                .keywords
+                .iter()
+                .enumerate()
+                .filter(|(_, w)| !["cleave", "taunt"].contains(&fold(w).as_str()))
+            {
+                let msg = format!(
+                    "card text not applied: {}'s keyword '{w}' (the engine executes Cleave and Taunt only)",
+                    c.name
+                );
+                self.cx
+                    .warn(None, Some(&format!("{path}.keywords[{k}]")), msg);
             }
         }
     }
@@ -447,44 +405,46 @@ impl Decl<'_, '_> {
             self.slot.role(),
             self.slot.is_unit(),
         );
-        self.cx
-            .step(
-                D2_1,
-                format!("2.a: {me} selects {a} ({role}) as the attacker"),
-            )
-            .chose(&me, format!("{a} as the attacker"));
+        let st = self.cx.step(
+            D2_1,
+            format!("2.a: {me} selects {a} ({role}) as the attacker"),
+        );
+        st.chose(&me, format!("{a} as the attacker"));
         self.undo
             .push(Undo::Choice("2.a", format!("{a} as the attacker")));
         let awake = unit && !self.card.rested;
-        let why = match (&self.card.attack_permission, awake) {
-            (_, true) => format!("{a} is an awake {role}, so it is able to attack"),
-            (Some(p), false) if unit => {
-                format!("{a} is rested, but {p} grants it permission to attack")
-            }
-            (Some(p), false) => {
-                format!("{a} is not an ally or champion; {p} grants it permission to attack")
-            }
-            (None, false) => {
-                let why = match unit {
-                    true => format!(
-                        "{a} is rested and no effect grants it permission to attack; a rested {role} can't be selected as the attacker"
-                    ),
-                    false => format!(
-                        "{a} is an object, not an ally or champion, and no effect grants it permission to attack (set `attack_permission` if one does)"
-                    ),
-                };
+        let able = match (&self.card.attack_permission, awake) {
+            (_, true) => Ok(format!("{a} is an awake {role}, so it is able to attack")),
+            (Some(p), _) if unit => Ok(format!(
+                "{a} is rested, but {p} grants it permission to attack"
+            )),
+            (Some(p), _) => Ok(format!(
+                "{a} is not an ally or champion; {p} grants it permission to attack"
+            )),
+            (None, _) if unit => Err(format!(
+                "{a} is rested and no effect grants it permission to attack; a rested {role} can't be selected as the attacker"
+            )),
+            (None, _) => Err(format!(
+                "{a} is an object, not an ally or champion, and no effect grants it permission to attack (set `attack_permission` if one does)"
+            )),
+        };
+        match able {
+            Ok(why) => self.cx.step(D2_1_1, why),
+            Err(why) => {
                 self.fail(D2_1_1, &self.slot.path(self.tp), why);
                 return false;
             }
         };
-        self.cx.step(D2_1_1, why);
         if !awake {
             let why = if unit {
-                "is already rested, so there is no resting cost to pay"
+                "already rested"
             } else {
-                "is not an awake ally or champion, so it is not rested"
+                "not an ally or champion"
             };
-            self.cx.step(D2_1_1_1, format!("{a} {why}"));
+            self.cx.step(
+                D2_1_1_1,
+                format!("{a} is {why}, so there is no resting cost to pay"),
+            );
             return true;
         }
         if let Some(c) = self.b.players[self.tp].card_mut(self.slot) {
@@ -508,37 +468,30 @@ impl Decl<'_, '_> {
         let (me, a) = (&self.me, &self.card.name);
         self.at = "2.b";
         if self.objects.is_empty() {
-            let how = if self.with_stated {
-                Chosen::Stated(())
-            } else {
-                Chosen::Assumed((), MAY_ADD.into())
+            let how = match self.stated.with {
+                true => Chosen::Stated(()),
+                false => Chosen::Assumed((), MAY_ADD.into()),
             };
-            how.on(
-                self.cx.step(
-                    D2_2,
-                    format!("2.b: {me} adds no weapons or objects to the attack"),
-                ),
-                me,
-                "no weapons or objects",
+            let st = self.cx.step(
+                D2_2,
+                format!("2.b: {me} adds no weapons or objects to the attack"),
             );
+            how.on(st, me, "no weapons or objects");
             return true;
         }
         for o in &self.objects {
-            let kind = o
-                .kind
-                .as_deref()
-                .map(|k| format!(" ({k})"))
-                .unwrap_or_default();
+            let (n, kind) = (
+                &o.name,
+                o.kind
+                    .as_deref()
+                    .map(|k| format!(" ({k})"))
+                    .unwrap_or_default(),
+            );
             self.cx
-                .step(
-                    D2_2,
-                    format!("2.b: {me} adds {}{kind} to the attack", o.name),
-                )
-                .chose(me, format!("to add {}", o.name));
-            self.undo.push(Undo::Choice(
-                "2.b",
-                format!("{} added to the attack", o.name),
-            ));
+                .step(D2_2, format!("2.b: {me} adds {n}{kind} to the attack"))
+                .chose(me, format!("to add {n}"));
+            self.undo
+                .push(Undo::Choice("2.b", format!("{n} added to the attack")));
         }
         let names: Vec<&str> = self.objects.iter().map(|o| o.name.as_str()).collect();
         let (verb, noun) = if names.len() == 1 {
@@ -546,28 +499,24 @@ impl Decl<'_, '_> {
         } else {
             ("take", "are not attackers")
         };
-        self.cx.step(D2_2_1, format!("{} {verb} part in combat after the declaration but {noun}; only {a} is the attacker", names.join(", ")));
+        let list = names.join(", ");
+        self.cx.step(D2_2_1, format!("{list} {verb} part in combat after the declaration but {noun}; only {a} is the attacker"));
         true
     }
 
     /// 2.c: an attack target, or with Cleave a player whose units defend.
     fn step_c(&mut self) -> Result<bool, Stop> {
-        self.at = "2.c";
         let (me, a) = (self.me.clone(), self.card.name.clone());
+        self.at = "2.c";
+        let from = self.objects.iter().find(|o| o.has_keyword("cleave"));
         let cleave = match self.card.has_keyword("cleave") {
             true => Some(format!("{a} has Cleave")),
-            false => self
-                .objects
-                .iter()
-                .find(|o| o.has_keyword("cleave"))
-                .map(|o| format!("{}, added in 2.b, gives the attack Cleave", o.name)),
+            false => from.map(|o| format!("{}, added in 2.b, gives the attack Cleave", o.name)),
         };
-        let why = match (cleave, self.target, self.player) {
-            _ if self.b.opponents(self.tp).is_empty() => (
-                D2_3,
-                "play.target",
-                "there is no opponent to attack".to_string(),
-            ),
+        let why = match (cleave, self.stated.target, self.stated.player) {
+            _ if self.b.opponents(self.tp).is_empty() => {
+                (D2_3, "play.target", "there is no opponent to attack".into())
+            }
             (Some(g), Some((p, s)), _) => {
                 let (name, owner) = (self.b.card_name(p, s), self.b.name(p));
                 (
@@ -595,26 +544,19 @@ impl Decl<'_, '_> {
         let opps = b.opponents(self.tp);
         let options = opps
             .iter()
-            .map(|&p| Opt::field(b.name(p), p, "defending_player", json!(b.name(p))))
-            .collect();
-        let only = match opps.as_slice() {
-            [p] => Some((
-                *p,
+            .map(|&p| Opt::field(b.name(p), p, "defending_player", json!(b.name(p))));
+        let question = format!("{me}: {granted}; whose units become defending units?");
+        let mut ask = self.ask("defending_player", D2_3_1, question, options.collect());
+        if let [p] = opps[..] {
+            ask.default = Some((
+                p,
                 format!(
                     "{} is the only opponent, so the only player {me} can choose",
-                    b.name(*p)
+                    b.name(p)
                 ),
-            )),
-            _ => None,
-        };
-        let ask = self.ask(
-            "defending_player",
-            D2_3_1,
-            format!("{me}: {granted}; whose units become defending units?"),
-            options,
-            only,
-        );
-        let chosen = self.cx.choose(self.player, ask)?;
+            ));
+        }
+        let chosen = self.cx.choose(self.stated.player, ask)?;
         let (p, who) = (chosen.value(), self.b.name(chosen.value()));
         let units: Vec<String> = self.b.players[p]
             .units()
@@ -634,13 +576,12 @@ impl Decl<'_, '_> {
             "2.c",
             format!("{who} as the defending player"),
         ));
-        self.defending = Some((p, units));
+        self.defending = (p, units);
         Ok(true)
     }
 
     fn attack_target(&mut self) -> Result<bool, Stop> {
-        let (b, me) = (&*self.b, self.me.clone());
-        let units = cards_of(b, &b.opponents(self.tp), Player::units);
+        let (b, me, a) = (&*self.b, self.me.clone(), &self.card.name);
         let option = |&(p, s, n): &Named| {
             Opt::field(
                 format!("{n} ({}'s {})", b.name(p), s.role()),
@@ -649,18 +590,17 @@ impl Decl<'_, '_> {
                 json!(n),
             )
         };
-        let question = format!(
-            "{me}: attack which champion or ally with {}?",
-            self.card.name
-        );
+        let options = cards_of(b, &b.opponents(self.tp), Player::units)
+            .iter()
+            .map(option)
+            .collect();
         let ask = self.ask(
             "target",
             D2_3,
-            question,
-            units.iter().map(option).collect(),
-            None,
+            format!("{me}: attack which champion or ally with {a}?"),
+            options,
         );
-        let (p, s) = self.cx.choose(self.target, ask)?.value();
+        let (p, s) = self.cx.choose(self.stated.target, ask)?.value();
         let (name, owner, role) = (self.b.card_name(p, s), self.b.name(p), s.role());
         let text = format!(
             "2.c: {me} chooses {owner}'s {role} {name} as the attack target; it becomes the defending unit"
@@ -670,32 +610,29 @@ impl Decl<'_, '_> {
             .chose(&me, format!("{name} as the target"));
         self.undo
             .push(Undo::Choice("2.c", format!("{name} as the target")));
-        self.defending = Some((p, vec![name.clone()]));
-        self.target_name = Some(name);
+        self.defending = (p, vec![name.clone()]);
+        self.target = Some(name);
         Ok(true)
     }
 
     /// Pays `c` from the attacking player's reserve (logged); `Err(reserve)` when short.
     fn pay(&mut self, c: &Cost, rule: &str, text: String) -> Result<&mut Step, u32> {
         let have = self.b.players[self.tp].reserve;
-        if have < c.reserve {
-            return Err(have);
-        }
-        self.b.players[self.tp].reserve = have - c.reserve;
+        let left = have.checked_sub(c.reserve).ok_or(have)?;
+        self.b.players[self.tp].reserve = left;
         self.undo
             .push(Undo::Pay(self.at, c.reserve, c.source.clone()));
-        let left = have - c.reserve;
-        Ok(self
-            .cx
-            .step(rule, text)
-            .num("cost", c.reserve)
-            .num("reserve before", have)
-            .num("reserve after", left))
+        let st = self.cx.step(rule, text).num("cost", c.reserve);
+        Ok(st.num("reserve before", have).num("reserve after", left))
     }
 
     /// An info note on a cost, citing a seed example.
-    fn example(&mut self, rule: &str, i: usize, message: String) {
-        let (rule, path) = (Some(rule.to_string()), Some(format!("costs[{i}]")));
+    fn example(&mut self, rule: &str, i: usize, source: &str, note: &str) {
+        let (rule, path, message) = (
+            Some(rule.into()),
+            Some(format!("costs[{i}]")),
+            format!("{source}: {note}"),
+        );
         self.cx.diags.push(Diagnostic {
             severity: Severity::Info,
             message,
@@ -716,13 +653,10 @@ impl Decl<'_, '_> {
         }
         for (i, c) in costs {
             let (src, n) = (&c.source, c.reserve);
-            if let Err(have) = self.pay(
-                &c,
-                D2_4,
-                format!(
-                    "2.d: {me} pays {n} reserve for {src}'s additional cost to declare the attack"
-                ),
-            ) {
+            let text = format!(
+                "2.d: {me} pays {n} reserve for {src}'s additional cost to declare the attack"
+            );
+            if let Err(have) = self.pay(&c, D2_4, text) {
                 let why = format!(
                     "{me} can't pay {src}'s additional cost of {n} reserve: only {have} reserve is available"
                 );
@@ -731,88 +665,84 @@ impl Decl<'_, '_> {
                     .num("reserve", have);
                 return false;
             }
-            self.example(EX2, i, format!("the seed's Example 2 says {src}'s additional cost is paid in step 2.c, but numbered step 2.d (rule 2.4) pays calculated costs, including additional costs; the engine follows the numbered steps (the amount paid is the same either way)"));
+            self.example(EX2, i, src, EX2_NOTE);
         }
         true
     }
 
     /// 2.e: extra costs (paid, refused or asked), then Taunt and restrictions.
     fn step_e(&mut self) -> Result<bool, Stop> {
+        let (mut ok, me, extra) = (true, self.me.clone(), self.costs(CostKind::Extra));
         self.at = "2.e";
-        let me = self.me.clone();
         self.cx.step(
             D2_5,
             format!("2.e: {me} reconciles the restrictions and extra costs on this attack"),
         );
-        let (mut ok, extra) = (true, self.costs(CostKind::Extra));
         for (i, c) in &extra {
-            self.example(EX1, *i, format!("the seed's Example 1 places the choice to pay {}'s extra cost in step 2.d, but numbered rule 2.5.1 puts extra costs that are not \"additional costs\" in step 2.e; the engine follows the numbered steps (the attack is legal or illegal the same way)", c.source));
+            self.example(EX1, *i, &c.source, EX1_NOTE);
             ok &= self.extra_cost(*i, c)?;
         }
-        for (k, s) in self.pay.clone().iter().enumerate() {
-            if !extra.iter().any(|(_, c)| &c.source == s) {
-                let msg = format!(
-                    "{s}'s extra cost does not apply to this attack; nothing is paid for it"
-                );
-                self.cx
-                    .warn(Some(D2_5_1), Some(&format!("play.pay_extra[{k}]")), msg);
-            }
+        for (k, s) in self
+            .stated
+            .pay
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| !extra.iter().any(|(_, c)| c.source == **s))
+        {
+            let msg =
+                format!("{s}'s extra cost does not apply to this attack; nothing is paid for it");
+            self.cx
+                .warn(Some(D2_5_1), Some(&format!("play.pay_extra[{k}]")), msg);
         }
         Ok(self.taunt() & self.restrictions() & ok)
     }
 
     /// One extra cost: the attacking player's own choice, with no default.
     fn extra_cost(&mut self, i: usize, c: &Cost) -> Result<bool, Stop> {
-        let me = self.me.clone();
-        let by = c
-            .controller
-            .as_deref()
-            .map(|o| format!(" ({o}'s)"))
-            .unwrap_or_default();
-        let what = format!("{}{by} extra cost of {} reserve", c.source, c.reserve);
-        let add =
-            |list: &[String]| -> Value { json!([list, std::slice::from_ref(&c.source)].concat()) };
-        let options = vec![
-            Opt {
-                label: format!("pay {} reserve", c.reserve),
-                value: true,
-                patch: json!({ "pay_extra": add(&self.pay) }),
-            },
-            Opt {
-                label: "refuse (the attack is illegal)".into(),
-                value: false,
-                patch: json!({ "refuse_extra": add(&self.refuse) }),
-            },
-        ];
+        let (me, src, n) = (self.me.clone(), &c.source, c.reserve);
+        let what = format!(
+            "{src}{} extra cost of {n} reserve",
+            source(&c.controller).replace(')', "'s)")
+        );
+        let add = |list: &[String]| json!([list, std::slice::from_ref(src)].concat());
+        let pay = Opt::field(
+            format!("pay {n} reserve"),
+            true,
+            "pay_extra",
+            add(&self.stated.pay),
+        );
+        let refuse = Opt::field(
+            "refuse (the attack is illegal)",
+            false,
+            "refuse_extra",
+            add(&self.stated.refuse),
+        );
         let question =
             format!("{me}: pay {what} to declare this attack? Refusing makes the attack illegal.");
         let ask = Ask {
-            key: format!("extra:{}", c.source),
-            ..self.ask("pay_extra", D2_5_1_1, question, options, None)
+            key: format!("extra:{src}"),
+            ..self.ask("pay_extra", D2_5_1_1, question, vec![pay, refuse])
         };
-        let stated = [&self.pay, &self.refuse]
+        let stated = [&self.stated.pay, &self.stated.refuse]
             .iter()
-            .position(|l| l.contains(&c.source))
-            .map(|k| k == 0);
-        if !self.cx.choose(stated, ask)?.value() {
+            .position(|l| l.contains(src));
+        if !self.cx.choose(stated.map(|k| k == 0), ask)?.value() {
             let why = format!("{me} refuses to pay {what}, so the attack is illegal");
-            let no = format!("not to pay {}'s extra cost", c.source);
             self.fail(D2_5_1_1, "play.refuse_extra", why)
-                .chose(&me, no)
-                .num("cost", c.reserve);
+                .chose(&me, format!("not to pay {src}'s extra cost"));
             return Ok(false);
         }
         let text =
             format!("2.e: {me} agrees to pay {what} (not an \"additional cost\") and pays it");
         match self.pay(c, D2_5_1, text) {
-            Ok(st) => st.chose(&me, format!("to pay {}'s extra cost", c.source)),
+            Ok(st) => st.chose(&me, format!("to pay {src}'s extra cost")),
             Err(have) => {
                 let why = format!("{me} agrees to pay {what} but only {have} reserve is available");
+                self.cx.error(D2_5_1_3, &format!("costs[{i}]"), why.clone());
                 self.cx
                     .step(D2_5_1, format!("2.e fails: {why}"))
-                    .num("cost", c.reserve)
+                    .num("cost", n)
                     .num("reserve", have);
-                self.cx.error(D2_5_1_3, &format!("costs[{i}]"), why);
                 return Ok(false);
             }
         };
@@ -821,39 +751,56 @@ impl Decl<'_, '_> {
 
     /// Taunt, read as a targeting restriction on attacks on its controller's units.
     fn taunt(&mut self) -> bool {
-        let Some((dp, _)) = self.defending else {
-            return true;
-        };
+        let (dp, target) = (self.defending.0, self.target.clone());
         let units = self.b.players[dp].units();
         let taunts: Vec<&str> = units
             .iter()
             .filter(|(_, c)| c.has_keyword("taunt"))
             .map(|(_, c)| c.name.as_str())
             .collect();
-        let (list, who) = (taunts.join(", "), self.b.name(dp));
-        match self.target_name.clone() {
+        let (who, list, them) = (
+            self.b.name(dp),
+            taunts.join(", "),
+            if taunts.len() == 1 {
+                "it"
+            } else {
+                "one of them"
+            },
+        );
+        let text = match target {
             _ if taunts.is_empty() => return true,
-            None => self.cx.step(D2_5_1_2, format!("{who} controls {list} with Taunt; a Cleave attack has no attack target, so the restriction has nothing to constrain")).assume(format!("{TAUNT}; {NO_TARGET}")),
-            Some(t) if taunts.contains(&t.as_str()) => self.cx.step(D2_5_1_2, format!("The Taunt restriction is fulfilled: {t} has Taunt")).assume(TAUNT),
+            None => format!(
+                "{who} controls {list} with Taunt; a Cleave attack has no attack target, so the restriction has nothing to constrain"
+            ),
+            Some(t) if taunts.contains(&t.as_str()) => {
+                format!("The Taunt restriction is fulfilled: {t} has Taunt")
+            }
             Some(t) => {
-                let them = if taunts.len() == 1 { "it" } else { "one of them" };
-                let why = format!("{who} controls {list} with Taunt, so the attack must target {them}, not {t}");
+                let why = format!(
+                    "{who} controls {list} with Taunt, so the attack must target {them}, not {t}"
+                );
                 self.fail(D2_5_1_2, "play.target", why).assume(TAUNT);
                 return false;
             }
         };
+        let reading = if self.target.is_none() {
+            format!("{TAUNT}; {NO_TARGET}")
+        } else {
+            TAUNT.into()
+        };
+        self.cx.step(D2_5_1_2, text).assume(reading);
         true
     }
 
     /// Restrictions in play that bind the attacking player.
     fn restrictions(&mut self) -> bool {
-        let (mut ok, me, all) = (true, self.me.clone(), self.b.restrictions.clone());
+        let (mut ok, me, all) = (true, Some(self.me.clone()), self.b.restrictions.clone());
         for (i, r) in all
             .iter()
             .enumerate()
-            .filter(|(_, r)| r.applies_to.as_ref().is_none_or(|a| *a == me))
+            .filter(|(_, r)| r.applies_to.is_none() || r.applies_to == me)
         {
-            let src = &r.source;
+            let (src, without) = (&r.source, r.cannot_attack_with.join(", "));
             if let Some(bad) = r.cannot_attack_with.iter().find(|n| self.in_attack(n)) {
                 ok = false;
                 self.fail(
@@ -861,26 +808,20 @@ impl Decl<'_, '_> {
                     &format!("restrictions[{i}].cannot_attack_with"),
                     format!("{src} forbids attacking with {bad}"),
                 );
-            } else if !r.cannot_attack_with.is_empty() {
+            } else if !without.is_empty() {
                 self.cx.step(
                     D2_5_1_2,
-                    format!(
-                        "{src}'s restriction is fulfilled: the attack does not use {}",
-                        r.cannot_attack_with.join(", ")
-                    ),
+                    format!("{src}'s restriction is fulfilled: the attack does not use {without}"),
                 );
             }
             let want = r.must_target.join(" or ");
-            match self.target_name.clone() {
-                _ if r.must_target.is_empty() => {}
+            let text = match self.target.clone() {
+                _ if want.is_empty() => continue,
                 None => {
-                    self.cx.step(D2_5_1_2, format!("{src} requires targeting {want}; a Cleave attack has no attack target")).assume(NO_TARGET);
+                    format!("{src} requires targeting {want}; a Cleave attack has no attack target")
                 }
                 Some(t) if r.must_target.contains(&t) => {
-                    self.cx.step(
-                        D2_5_1_2,
-                        format!("{src}'s targeting restriction is fulfilled: the target is {t}"),
-                    );
+                    format!("{src}'s targeting restriction is fulfilled: the target is {t}")
                 }
                 Some(t) => {
                     ok = false;
@@ -889,7 +830,12 @@ impl Decl<'_, '_> {
                         "play.target",
                         format!("{src} requires the attack to target {want}, not {t}"),
                     );
+                    continue;
                 }
+            };
+            let st = self.cx.step(D2_5_1_2, text);
+            if self.target.is_none() {
+                st.assume(NO_TARGET);
             }
         }
         ok
@@ -903,14 +849,18 @@ impl Decl<'_, '_> {
         } else {
             D1_3
         };
-        let (at, a) = (self.at, self.card.name.clone());
-        if at == "2.a" {
-            self.cx.step(rule, format!("The attack declaration is illegal at 2.a; the only step taken was selecting {a}, which is withdrawn"));
-        } else {
-            self.cx.step(rule, format!("The attack declaration is illegal (failed at {at}); every step taken is reversed, last first"));
-            while let Some(u) = self.undo.pop() {
-                self.undo_one(u, rule);
-            }
+        let (at, a) = (self.at, &self.card.name);
+        let text = match at {
+            "2.a" => format!(
+                "The attack declaration is illegal at 2.a; the only step taken was selecting {a}, which is withdrawn"
+            ),
+            _ => format!(
+                "The attack declaration is illegal (failed at {at}); every step taken is reversed, last first"
+            ),
+        };
+        self.cx.step(rule, text);
+        while let Some(u) = self.undo.pop().filter(|_| at != "2.a") {
+            self.undo_one(u, rule);
         }
         let exact = *self.b == self.before;
         let checked = if exact {
@@ -930,34 +880,32 @@ impl Decl<'_, '_> {
     }
 
     fn undo_one(&mut self, u: Undo, rule: &str) {
-        let (me, a) = (&self.me, &self.card.name);
+        let (me, a, p) = (&self.me, &self.card.name, &mut self.b.players[self.tp]);
         let text = match u {
             Undo::Choice(s, what) => format!("Reverse {s}: the choice of {what} is withdrawn"),
             Undo::Rest => {
-                if let Some(c) = self.b.players[self.tp].card_mut(self.slot) {
-                    c.rested = false;
-                }
+                p.card_mut(self.slot)
+                    .into_iter()
+                    .for_each(|c| c.rested = false);
                 format!("Reverse 2.a: {a} becomes awake again (its resting cost is undone)")
             }
             Undo::Pending(t) => {
-                if let Some(i) = self.b.pending_triggers.iter().rposition(|x| *x == t) {
-                    self.b.pending_triggers.remove(i);
+                let waiting = &mut self.b.pending_triggers;
+                if let Some(i) = waiting.iter().rposition(|x| *x == t) {
+                    waiting.remove(i);
                 }
                 format!(
                     "Reverse 2.a: {t} no longer waits for the next state-based check (the resting that triggered it is undone)"
                 )
             }
             Undo::Pay(s, n, src) => {
-                let p = &mut self.b.players[self.tp];
                 let before = p.reserve;
-                p.reserve = before.saturating_add(n);
+                p.reserve = before + n;
                 let text =
                     format!("Reverse {s}: the {n} reserve paid for {src} is returned to {me}");
-                self.cx
-                    .step(rule, text)
-                    .num("refund", n)
-                    .num("reserve before", before)
-                    .num("reserve after", p.reserve);
+                let st = self.cx.step(rule, text).num("refund", n);
+                st.num("reserve before", before)
+                    .num("reserve after", before + n);
                 return;
             }
         };
@@ -968,13 +916,10 @@ impl Decl<'_, '_> {
     /// defending player's chance to respond at the Retaliation Step.
     fn declared(&mut self) -> Result<(), Stop> {
         self.cx.step(D1_1, "Steps 2.a to 2.e were followed in order and are considered to have all happened at the same time: the attack is legal");
-        let (dp, defending_units) = self.defending.clone().unwrap_or_default();
+        let (dp, defending_units) = self.defending.clone();
         let objects = self.objects.iter().map(|o| o.name.clone()).collect();
-        let (attacking_player, attacker, target) = (
-            self.me.clone(),
-            self.card.name.clone(),
-            self.target_name.clone(),
-        );
+        let (attacking_player, attacker, target) =
+            (self.me.clone(), self.card.name.clone(), self.target.clone());
         let defending_player = self.b.name(dp);
         self.b.combat = Some(Combat {
             attacking_player,
@@ -995,11 +940,11 @@ impl Decl<'_, '_> {
         );
         for c in std::iter::once(&self.card).chain(&self.objects) {
             for t in &c.on_attack {
-                let name = format!("{}: {t}", c.name);
+                let (name, controller) = (format!("{}: {t}", c.name), Some(self.me.clone()));
                 self.b.effects_stack.push(StackEntry {
                     name,
                     kind: OnAttack,
-                    controller: Some(self.me.clone()),
+                    controller,
                 });
                 self.cx.step(GR4, format!("{}'s On Attack ability ({t}) goes onto the Effects Stack; players can respond at the beginning of the Retaliation Step", c.name));
                 self.cx.warn(None, None, format!("card text not applied: {}'s On Attack ability '{t}' (what it does is outside the indexed text)", c.name));
@@ -1012,7 +957,12 @@ impl Decl<'_, '_> {
     /// The defending player's response at the beginning of the Retaliation
     /// Step: theirs to make; recorded on the Effects Stack, its text not applied.
     fn respond(&mut self, dp: usize) -> Result<(), Stop> {
-        let (who, me, a) = (self.b.name(dp), &self.me, &self.card.name);
+        let (who, me, a, stated) = (
+            self.b.name(dp),
+            &self.me,
+            &self.card.name,
+            self.stated.response.clone(),
+        );
         let options = vec![
             Opt::field("pass", false, "response", json!("pass")),
             Opt::field("respond", true, "response", json!("respond")),
@@ -1022,44 +972,33 @@ impl Decl<'_, '_> {
         );
         let ask = Ask {
             seat: dp,
-            ..self.ask(
-                "response",
-                GR4,
-                question,
-                options,
-                Some((false, MAY_RESPOND.into())),
-            )
+            default: Some((false, MAY_RESPOND.into())),
+            ..self.ask("response", GR4, question, options)
         };
-        let stated = self.response.clone();
         let chosen = self.cx.choose(stated.as_deref().map(|s| !passes(s)), ask)?;
-        if !chosen.value() {
-            chosen.on(
-                self.cx.step(
-                    GR4,
-                    format!("At the beginning of the Retaliation Step {who} does not respond"),
-                ),
-                &who,
-                "not to respond",
-            );
-            return Ok(());
-        }
         let what = stated
             .filter(|s| fold(s) != "respond")
             .unwrap_or("a response (not named)".into());
-        self.b.effects_stack.push(StackEntry {
-            name: what.clone(),
-            kind: Other,
-            controller: Some(who.clone()),
-        });
-        let text = format!(
-            "At the beginning of the Retaliation Step {who} responds with {what}; it goes onto the Effects Stack"
-        );
-        chosen.on(
-            self.cx.step(GR4, text),
-            &who,
-            format!("to respond with {what}"),
-        );
-        self.cx.warn(None, Some("play.response"), format!("card text not applied: {who}'s response '{what}' (recorded on the Effects Stack; what it does is outside the indexed text)"));
+        let text = match chosen.value() {
+            false => format!("At the beginning of the Retaliation Step {who} does not respond"),
+            true => format!(
+                "At the beginning of the Retaliation Step {who} responds with {what}; it goes onto the Effects Stack"
+            ),
+        };
+        let choice = if chosen.value() {
+            format!("to respond with {what}")
+        } else {
+            "not to respond".into()
+        };
+        chosen.on(self.cx.step(GR4, text), &who, choice);
+        if chosen.value() {
+            self.b.effects_stack.push(StackEntry {
+                name: what.clone(),
+                kind: Other,
+                controller: Some(who.clone()),
+            });
+            self.cx.warn(None, Some("play.response"), format!("card text not applied: {who}'s response '{what}' (recorded on the Effects Stack; what it does is outside the indexed text)"));
+        }
         Ok(())
     }
 
