@@ -733,17 +733,33 @@ fn step_2e1_agreed_extra_cost_is_paid_in_2e() {
 
 #[test]
 fn step_2e1_extra_cost_for_another_player_does_not_apply() {
+    // Paying a cost that is not imposed on this attack is impossible: that
+    // sub-choice alone is refused, nothing is paid, the attack stays legal.
     let ring = RING.replace("applies_to: Alice", "applies_to: Bob");
     let r = judge(&with(&format!(
         "{ring}play: {{ action: declare-attack, attacker: Fervent Lancer, target: Rai, pay_extra: [Tariff Ring] }}\n"
     )));
     assert!(r.legal);
     assert_eq!(at(&r.state, "players.0.reserve"), &json!(4));
+    let refused: Vec<_> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Refused)
+        .collect();
+    assert_eq!(refused.len(), 1, "{:?}", r.diagnostics);
+    assert_eq!(refused[0].path.as_deref(), Some("play.pay_extra[0]"));
+    assert_eq!(
+        refused[0].rule.as_deref(),
+        Some("grand-archive:declaring-an-attack.2.5.1")
+    );
+    let example =
+        include_str!("../examples/grand-archive/refused-extra-cost-that-does-not-apply.yaml");
+    let r = judge(example);
     assert!(
-        r.diagnostics
-            .iter()
-            .any(|d| d.severity == Severity::Warning
-                && d.path.as_deref() == Some("play.pay_extra[0]"))
+        r.legal
+            && r.diagnostics
+                .iter()
+                .any(|d| d.severity == Severity::Refused)
     );
 }
 
@@ -1650,4 +1666,57 @@ fn a_whole_game_crosses_turns_with_advance_decisions_and_adjust() {
     // The indexed text does not decide a result, and the board tracks no life:
     // the match ends by agreement.
     assert!(status.result.is_none());
+}
+
+#[test]
+fn the_documented_notation_examples_parse_and_judge() {
+    let docs = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/games/grand-archive.md"
+    ))
+    .unwrap();
+    let section = docs
+        .split("Examples (against `example-2-bulwark-sword-and-tariff-ring.yaml`):\n\n```text")
+        .nth(1)
+        .and_then(|s| s.split("```").next())
+        .unwrap();
+    let b = board_json(EXAMPLE_2);
+    let mut n = 0;
+    for line in section
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('→'))
+    {
+        let play = ENGINE
+            .parse_notation(line.trim(), &b)
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+        let mut doc = b.clone();
+        doc["play"] = play;
+        let r = ENGINE.judge(doc, None, &engine::Asking::judge()).unwrap();
+        assert!(r.legal || !errors(&r).is_empty(), "{line}");
+        n += 1;
+    }
+    assert_eq!(n, 4);
+    let play = ENGINE
+        .parse_notation(
+            "alice: attack with lorraine at rai pay tariff; respond with Ward",
+            &b,
+        )
+        .unwrap();
+    assert_eq!(
+        (play["player"].clone(), play["response"].clone()),
+        (json!("Alice"), json!("Ward"))
+    );
+    let refuse = ENGINE
+        .parse_notation("attack with lorraine cleave bob refuse tariff", &b)
+        .unwrap();
+    assert_eq!(refuse["refuse_extra"], json!(["Tariff Ring"]));
+    assert!(
+        ENGINE
+            .parse_notation("attack with lorraine at rai; dance", &b)
+            .is_err()
+    );
+    assert_eq!(
+        ENGINE.notation_completions("attack with lorraine at rai; ", &b),
+        vec!["respond with".to_string(), "no response".to_string()]
+    );
 }

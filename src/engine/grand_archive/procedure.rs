@@ -8,7 +8,9 @@
 use serde_json::json;
 
 use super::board::StackKind::{AttackCard, OnAttack, Other};
-use super::board::{Board, Card, Combat, Cost, CostKind, Phase, Player, Slot, StackEntry};
+use super::board::{
+    Board, Card, Combat, Cost, CostKind, Phase, Player, Restriction, Slot, StackEntry,
+};
 use super::plays::{Play, passes};
 use super::rules::*;
 use crate::engine::kit::{Ask, Chosen, Cx, Opt, Stop, names};
@@ -17,7 +19,7 @@ use crate::text::fold;
 
 const MAY_ADD: &str = "the attacking player 'may choose, if able, any additional weapons or objects': none unless some are added";
 const MAY_RESPOND: &str = "players 'will be able to respond': no response unless one is made";
-const TAUNT: &str = "Taunt is read as: while the defending player controls units with Taunt, an attack on that player's units must target one of them (the indexed text names Taunt only as a targeting restriction)";
+const TAUNT: &str = "Taunt is read as: while the defending player controls units with Taunt, an attack on that player's units must target one of them (the indexed text names Taunt only as a targeting restriction; the alternative, that Taunt binds only the attacks its card text names, needs the card text)";
 const NO_TARGET: &str = "a Cleave attack chooses a player, not a target (2.3.1), so a targeting restriction is read as having nothing to constrain";
 const EX1_NOTE: &str = "the seed's Example 1 places the choice to pay this extra cost in step 2.d, but numbered rule 2.5.1 puts extra costs that are not \"additional costs\" in step 2.e; the engine follows the numbered steps (the attack is legal or illegal the same way)";
 const EX2_NOTE: &str = "the seed's Example 2 says this additional cost is paid in step 2.c, but numbered step 2.d (rule 2.4) pays calculated costs, including additional costs; the engine follows the numbered steps (the amount paid is the same either way)";
@@ -682,19 +684,23 @@ impl Decl<'_, '_> {
             self.example(EX1, *i, &c.source, EX1_NOTE);
             ok &= self.extra_cost(*i, c)?;
         }
-        for (k, s) in self
-            .stated
-            .pay
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| !extra.iter().any(|(_, c)| c.source == **s))
-        {
-            let msg =
-                format!("{s}'s extra cost does not apply to this attack; nothing is paid for it");
-            self.cx
-                .warn(Some(D2_5_1), Some(&format!("play.pay_extra[{k}]")), msg);
+        let pay = [
+            ("pay_extra", &self.stated.pay),
+            ("refuse_extra", &self.stated.refuse),
+        ];
+        for (field, list) in pay {
+            let absent = list
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| !extra.iter().any(|(_, c)| c.source == **s));
+            for (k, s) in absent {
+                let msg = format!(
+                    "{s}'s extra cost does not apply to this attack, so there is nothing to pay or refuse; the attack goes on without it"
+                );
+                self.cx.refuse(D2_5_1, &format!("play.{field}[{k}]"), msg);
+            }
         }
-        Ok(self.taunt() & self.restrictions() & ok)
+        Ok(self.restrictions() & ok)
     }
 
     /// One extra cost: the attacking player's own choice, with no default.
@@ -749,63 +755,38 @@ impl Decl<'_, '_> {
         Ok(true)
     }
 
-    /// Taunt, read as a targeting restriction on attacks on its controller's units.
-    fn taunt(&mut self) -> bool {
-        let (dp, target) = (self.defending.0, self.target.clone());
-        let units = self.b.players[dp].units();
-        let taunts: Vec<&str> = units
-            .iter()
-            .filter(|(_, c)| c.has_keyword("taunt"))
-            .map(|(_, c)| c.name.as_str())
-            .collect();
-        let (who, list, them) = (
-            self.b.name(dp),
-            taunts.join(", "),
-            if taunts.len() == 1 {
-                "it"
-            } else {
-                "one of them"
-            },
-        );
-        let text = match target {
-            _ if taunts.is_empty() => return true,
-            None => format!(
-                "{who} controls {list} with Taunt; a Cleave attack has no attack target, so the restriction has nothing to constrain"
-            ),
-            Some(t) if taunts.contains(&t.as_str()) => {
-                format!("The Taunt restriction is fulfilled: {t} has Taunt")
-            }
-            Some(t) => {
-                let why = format!(
-                    "{who} controls {list} with Taunt, so the attack must target {them}, not {t}"
-                );
-                self.fail(D2_5_1_2, "play.target", why).assume(TAUNT);
-                return false;
-            }
-        };
-        let reading = if self.target.is_none() {
-            format!("{TAUNT}; {NO_TARGET}")
-        } else {
-            TAUNT.into()
-        };
-        self.cx.step(D2_5_1_2, text).assume(reading);
-        true
-    }
-
-    /// Restrictions in play that bind the attacking player.
+    /// Restrictions: Taunt (read as a targeting restriction on attacks on
+    /// its controller's units) and those in play that bind the attacking player.
     fn restrictions(&mut self) -> bool {
-        let (mut ok, me, all) = (true, Some(self.me.clone()), self.b.restrictions.clone());
-        for (i, r) in all
+        let (units, me) = (self.b.players[self.defending.0].units(), Some(&self.me));
+        let taunts = units.iter().filter(|(_, c)| c.has_keyword("taunt"));
+        let must_target = taunts.map(|(_, c)| c.name.clone()).collect();
+        let taunt = Restriction {
+            source: "Taunt".into(),
+            applies_to: None,
+            must_target,
+            cannot_attack_with: Vec::new(),
+        };
+        let binding = self
+            .b
+            .restrictions
             .iter()
             .enumerate()
-            .filter(|(_, r)| r.applies_to.is_none() || r.applies_to == me)
-        {
-            let (src, without) = (&r.source, r.cannot_attack_with.join(", "));
+            .filter(|(_, r)| r.applies_to.is_none() || r.applies_to.as_ref() == me);
+        let all: Vec<_> = binding.map(|(i, r)| (Some(i), r.clone())).collect();
+        let mut ok = true;
+        for (i, r) in std::iter::once((None, taunt)).chain(all) {
+            let (src, without, want) = (
+                &r.source,
+                r.cannot_attack_with.join(", "),
+                r.must_target.join(" or "),
+            );
             if let Some(bad) = r.cannot_attack_with.iter().find(|n| self.in_attack(n)) {
                 ok = false;
+                let path = format!("restrictions[{}].cannot_attack_with", i.unwrap_or_default());
                 self.fail(
                     D2_5_1_2,
-                    &format!("restrictions[{i}].cannot_attack_with"),
+                    &path,
                     format!("{src} forbids attacking with {bad}"),
                 );
             } else if !without.is_empty() {
@@ -814,28 +795,32 @@ impl Decl<'_, '_> {
                     format!("{src}'s restriction is fulfilled: the attack does not use {without}"),
                 );
             }
-            let want = r.must_target.join(" or ");
-            let text = match self.target.clone() {
+            let step = match self.target.clone() {
                 _ if want.is_empty() => continue,
-                None => {
-                    format!("{src} requires targeting {want}; a Cleave attack has no attack target")
-                }
-                Some(t) if r.must_target.contains(&t) => {
-                    format!("{src}'s targeting restriction is fulfilled: the target is {t}")
-                }
+                None => self
+                    .cx
+                    .step(
+                        D2_5_1_2,
+                        format!(
+                            "{src} requires targeting {want}; a Cleave attack has no attack target"
+                        ),
+                    )
+                    .assume(NO_TARGET),
+                Some(t) if r.must_target.contains(&t) => self.cx.step(
+                    D2_5_1_2,
+                    format!("{src}'s targeting restriction is fulfilled: the target is {t}"),
+                ),
                 Some(t) => {
                     ok = false;
                     self.fail(
                         D2_5_1_2,
                         "play.target",
                         format!("{src} requires the attack to target {want}, not {t}"),
-                    );
-                    continue;
+                    )
                 }
             };
-            let st = self.cx.step(D2_5_1_2, text);
-            if self.target.is_none() {
-                st.assume(NO_TARGET);
+            if i.is_none() {
+                step.assume(TAUNT);
             }
         }
         ok
