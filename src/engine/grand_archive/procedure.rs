@@ -21,6 +21,16 @@ const MAY_ADD: &str = "the attacking player 'may choose, if able, any additional
 const MAY_RESPOND: &str = "players 'will be able to respond': no response unless one is made";
 const TAUNT: &str = "Taunt is read as: while the defending player controls units with Taunt, an attack on that player's units must target one of them (the indexed text names Taunt only as a targeting restriction; the alternative, that Taunt binds only the attacks its card text names, needs the card text)";
 const NO_TARGET: &str = "a Cleave attack chooses a player, not a target (2.3.1), so a targeting restriction is read as having nothing to constrain";
+/// Cards named where another player's (or the wrong kind) was expected: the rule and why.
+const OWN_CARDS: (&str, &str) = (
+    D2_1,
+    "the turn player declares an attack with their own cards",
+);
+const OBJECTS: (&str, &str) = (D2_2, "step 2.b adds weapons or other objects");
+const TARGETS: (&str, &str) = (
+    D2_3,
+    "attack targets are opposing champions and allies, not your own cards",
+);
 const EX1_NOTE: &str = "the seed's Example 1 places the choice to pay this extra cost in step 2.d, but numbered rule 2.5.1 puts extra costs that are not \"additional costs\" in step 2.e; the engine follows the numbered steps (the attack is legal or illegal the same way)";
 const EX2_NOTE: &str = "the seed's Example 2 says this additional cost is paid in step 2.c, but numbered step 2.d (rule 2.4) pays calculated costs, including additional costs; the engine follows the numbered steps (the amount paid is the same either way)";
 
@@ -134,23 +144,23 @@ fn declare(b: &mut Board, tp: usize, play: &Play, cx: &mut Cx) -> Result<(), Sto
     else {
         return Ok(());
     };
-    let (mine, theirs) = (
-        cards_of(b, &[tp], Player::cards),
-        cards_of(b, &b.opponents(tp), Player::cards),
-    );
+    let mine = cards_of(b, &[tp], Player::cards);
+    let theirs = cards_of(b, &b.opponents(tp), Player::cards);
     let (objects, units): (Vec<Named>, Vec<Named>) = mine.iter().partition(|x| !x.1.is_unit());
-    let not = (
-        D2_1,
-        "the turn player declares an attack with their own cards",
-    );
-    let slot = pick(b, attacker, &mine, &theirs, "play.attacker", "card", not)?.1;
+    let slot = pick(
+        b,
+        attacker,
+        &mine,
+        &theirs,
+        "play.attacker",
+        "card",
+        OWN_CARDS,
+    )?
+    .1;
     let mut added: Vec<Slot> = Vec::new();
     for (i, w) in with.iter().flatten().enumerate() {
-        let (path, not) = (
-            format!("play.with[{i}]"),
-            (D2_2, "step 2.b adds weapons or other objects"),
-        );
-        let s = pick(b, w, &objects, &units, &path, "object", not)?.1;
+        let path = format!("play.with[{i}]");
+        let s = pick(b, w, &objects, &units, &path, "object", OBJECTS)?.1;
         if s == slot || added.contains(&s) {
             return Err(
                 BoardError::semantic(path, format!("{w} is already part of the attack"))
@@ -161,23 +171,18 @@ fn declare(b: &mut Board, tp: usize, play: &Play, cx: &mut Cx) -> Result<(), Sto
         added.push(s);
     }
     let opposing = cards_of(b, &b.opponents(tp), Player::units);
-    let not = (
-        D2_3,
-        "attack targets are opposing champions and allies, not your own cards",
-    );
     let what = "opposing champion or ally";
     let target = target
         .as_deref()
-        .map(|t| pick(b, t, &opposing, &mine, "play.target", what, not));
-    let (target, player) = (
-        target.transpose()?,
-        dp.as_deref().map(|p| opponent(b, tp, p)).transpose()?,
-    );
-    let ((pay, refuse), response) = (extra_choices(b, play)?, response.clone());
+        .map(|t| pick(b, t, &opposing, &mine, "play.target", what, TARGETS));
+    let target = target.transpose()?;
+    let player = dp.as_deref().map(|p| opponent(b, tp, p)).transpose()?;
+    let (pay, refuse) = extra_choices(b, play)?;
+    let (with, response) = (with.is_some(), response.clone());
     let stated = Stated {
         target,
         player,
-        with: with.is_some(),
+        with,
         pay,
         refuse,
         response,
@@ -291,10 +296,8 @@ fn extra_choices(b: &Board, play: &Play) -> Result<(Vec<String>, Vec<String>), B
         };
         list.iter().enumerate().map(one).collect()
     };
-    let (pay, refuse) = (
-        resolve(pay_extra, "pay_extra")?,
-        resolve(refuse_extra, "refuse_extra")?,
-    );
+    let pay = resolve(pay_extra, "pay_extra")?;
+    let refuse = resolve(refuse_extra, "refuse_extra")?;
     if let Some(s) = pay.iter().find(|s| refuse.contains(s)) {
         return Err(BoardError::semantic(
             "play.refuse_extra",
