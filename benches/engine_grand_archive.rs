@@ -1,10 +1,11 @@
 //! Grand Archive attack declaration benchmarks.
 //!
 //! Target: a declaration with two cost sources (an additional cost in 2.d,
-//! an extra cost in 2.e) and its reversal in < 50 µs.
+//! an extra cost in 2.e) and its reversal in < 50 µs from a parsed document.
+//! Run with `cargo bench --bench engine_grand_archive`.
 
-use arbiter::engine::GameEngine;
-use arbiter::engine::grand_archive::{ENGINE, GrandArchive};
+use arbiter::engine::grand_archive::ENGINE;
+use arbiter::engine::{Asking, GameEngine, document};
 
 fn main() {
     divan::main();
@@ -33,6 +34,7 @@ costs:
   - { source: Bulwark Sword, controller: Alice, kind: additional, reserve: 1, when_attacking_with: Bulwark Sword }
   - { source: Tariff Ring, controller: Bob, kind: extra, reserve: 2, applies_to: Alice }
 play:
+  action: declare-attack
   attacker: Fervent Lancer
   with: [Bulwark Sword]
   target: Rai
@@ -52,14 +54,15 @@ fn judge_two_costs_and_reversal() -> bool {
     r.legal
 }
 
-/// The procedure alone on a parsed board: steps 2.a-2.e, reversal, state and diff.
+/// From a parsed document (what match tracking feeds the engine): typed
+/// read and validation, steps 2.a-2.e, reversal, state and diff.
 #[divan::bench]
 fn procedure_two_costs_and_reversal(bencher: divan::Bencher) {
-    let board = GrandArchive::parse(REVERSAL).expect("parses");
-    bencher.bench(|| {
-        GrandArchive::judge_board(divan::black_box(&board))
-            .expect("judges")
-            .legal
+    let doc = document::parse_value(REVERSAL).expect("parses");
+    let asking = Asking::judge();
+    bencher.bench_local(|| {
+        let r = ENGINE.judge(divan::black_box(doc.clone()), None, &asking);
+        r.expect("judges").legal
     });
 }
 

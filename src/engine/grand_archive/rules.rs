@@ -31,7 +31,7 @@ pub const EX2: &str = "grand-archive:declaring-an-attack.example-2";
 
 const DECLARE: &str = "declare an attack";
 const REVERSE: &str = "declare an attack: reverse an illegal declaration";
-const END_MAIN: &str = "end the Main Phase";
+const END_MAIN: &str = "end the Main Phase (play or advance)";
 
 pub static RULE_USES: &[RuleUse] = &[
     RuleUse {
@@ -53,6 +53,11 @@ pub static RULE_USES: &[RuleUse] = &[
         rule: GR4,
         procedure: DECLARE,
         quote: "any On Attack triggers are placed onto the Effects Stack",
+    },
+    RuleUse {
+        rule: GR4,
+        procedure: "declare an attack: the defending player's response",
+        quote: "players will be able to respond at the beginning of the Retaliation Step of combat",
     },
     RuleUse {
         rule: GR5,
