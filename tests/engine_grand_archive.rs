@@ -1440,13 +1440,13 @@ mod property {
 fn actor_resolves_prefixes_and_case_but_not_look_alike_letters() {
     let b = board_json(EXAMPLE_2);
     let play = |who: &str| json!({ "action": "end-main-phase", "player": who });
-    assert_eq!(ENGINE.actor(&b, &play("bo")).unwrap(), 1);
-    assert_eq!(ENGINE.actor(&b, &play("ALICE")).unwrap(), 0);
+    assert_eq!(ENGINE.actor(&b, &play("bo")).unwrap(), Some(1));
+    assert_eq!(ENGINE.actor(&b, &play("ALICE")).unwrap(), Some(0));
     assert_eq!(
         ENGINE
             .actor(&b, &json!({ "action": "end-main-phase" }))
             .unwrap(),
-        0,
+        Some(0),
         "the turn player"
     );
     // Cyrillic А: not Alice, though close enough to suggest her.

@@ -106,8 +106,8 @@ impl Game for GrandArchive {
         b.players.iter().map(|p| p.name.clone()).collect()
     }
 
-    fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
-        procedure::actor(b, play)
+    fn actor(b: &Board, play: &Play) -> Result<Option<usize>, BoardError> {
+        procedure::actor(b, play).map(Some)
     }
 
     fn play(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
