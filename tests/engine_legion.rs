@@ -1247,14 +1247,20 @@ fn names_resolve_by_prefix_and_case_but_not_look_alike_letters() {
         eng().actor(&b, &json!([{ "activate": "DARTH" }])).unwrap(),
         Some(0)
     );
-    assert_eq!(eng().actor(&b, &json!([{ "action": "move" }])).unwrap(), Some(0));
+    assert_eq!(
+        eng().actor(&b, &json!([{ "action": "move" }])).unwrap(),
+        Some(0)
+    );
     let e = eng()
         .actor(&b, &json!([{ "activate": "Luке Skywalker" }]))
         .unwrap_err();
     assert!(e.message.contains("unknown unit"), "{}", e.message);
     // The active unit's player makes a play that continues it.
     let mid = play_line(&b, 0, "activate Stormtroopers; move");
-    assert_eq!(eng().actor(&mid, &json!([{ "action": "aim" }])).unwrap(), Some(0));
+    assert_eq!(
+        eng().actor(&mid, &json!([{ "action": "aim" }])).unwrap(),
+        Some(0)
+    );
     let a = eng().adjust(&mid, "active", "storm").unwrap();
     assert_eq!(a.after, json!("Stormtroopers"));
 }

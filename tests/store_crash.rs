@@ -15,7 +15,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use arbiter::app::matches::Matches;
-use arbiter::engine::{self, board};
+use arbiter::engine::{self, document as board};
 use arbiter::store::{EventKind, Store};
 use serde_json::Value;
 

@@ -11,7 +11,7 @@ mod store_common;
 use std::path::PathBuf;
 
 use arbiter::app::matches::{Caller, MatchError, Matches};
-use arbiter::engine::{self, board};
+use arbiter::engine::{self, document as board};
 use arbiter::store::Store;
 use serde_json::Value;
 

@@ -17,7 +17,6 @@ pub mod ashes;
 pub mod document;
 pub mod grand_archive;
 pub mod kit;
-pub mod legacy;
 pub mod legion;
 pub mod magewinds;
 pub mod ruling;
@@ -95,10 +94,4 @@ pub fn engines() -> &'static [&'static dyn GameEngine] {
 /// The engine of a game id.
 pub fn engine(game: &str) -> Option<&'static dyn GameEngine> {
     engines().iter().copied().find(|e| e.game() == game)
-}
-
-/// TEMPORARY: the old module path for engines not yet on the kit.
-pub mod board {
-    pub use super::document::*;
-    pub use super::legacy::{names_at, resolve_name};
 }

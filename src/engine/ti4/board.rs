@@ -343,7 +343,10 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
 /// returns its folded name and its initiative.
 fn card(c: &mut Card, path: &str) -> Result<(String, u8), BoardError> {
     let key = fold(&c.name);
-    if let Some(k) = STANDARD_CARDS.iter().position(|n| n.eq_ignore_ascii_case(&key)) {
+    if let Some(k) = STANDARD_CARDS
+        .iter()
+        .position(|n| n.eq_ignore_ascii_case(&key))
+    {
         c.name = STANDARD_CARDS[k].to_string();
         c.initiative = c.initiative.or(Some(k as u8 + 1));
     }
