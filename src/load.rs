@@ -119,3 +119,36 @@ fn read_text(path: &Path) -> Result<String, LoadError> {
         offset: e.utf8_error().valid_up_to(),
     })
 }
+
+/// Writes an imported document as a rule-data folder `dir` (created if
+/// missing): `manifest.yaml`, the document, an empty `glossary.yaml`.
+/// Refuses to overwrite a folder that already holds a manifest.
+pub fn write_import(dir: &Path, import: &crate::corpus::import::Import) -> Result<(), LoadError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| LoadError::Io { path, source }
+    };
+    let manifest_path = dir.join("manifest.yaml");
+    if manifest_path.exists() {
+        return Err(LoadError::Manifest {
+            path: manifest_path,
+            message: "already exists; choose an empty --out folder (nothing was written)".into(),
+        });
+    }
+    std::fs::create_dir_all(dir).map_err(io(dir))?;
+    let manifest =
+        serde_saphyr::to_string(&import.game.manifest).map_err(|e| LoadError::Manifest {
+            path: manifest_path.clone(),
+            message: e.to_string(),
+        })?;
+    let doc = import.document();
+    let doc_path = dir.join(&doc.manifest.file);
+    std::fs::write(&doc_path, &doc.text).map_err(io(&doc_path))?;
+    let glossary_path = dir.join("glossary.yaml");
+    std::fs::write(&glossary_path, "synonyms: {}\n").map_err(io(&glossary_path))?;
+    let header = format!(
+        "# Imported by `arbiter import`; load with --rules-dir {}\n",
+        dir.display()
+    );
+    std::fs::write(&manifest_path, header + &manifest).map_err(io(&manifest_path))
+}

@@ -2,6 +2,7 @@
 //! renders the reply. Exit status: 0 answered, 2 bad input, 1 failure.
 
 mod match_cli;
+mod rules_cli;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -58,15 +59,27 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// List games, documents and their tables of contents.
-    Rules {
-        game: Option<String>,
-        /// For each passage, whether the engine executes it and where.
+    /// List games, documents and their tables of contents; or, with
+    /// add|list|remove|versions, a server's rule set in DATABASE_URL.
+    Rules(RulesArgs),
+    /// Convert a rules document (Markdown, numbered text, HTML, PDF) into a
+    /// rule-data folder that --rules-dir loads, and print its preview.
+    Import {
+        /// The document (at most 5 MB).
+        file: PathBuf,
+        /// The game: a known id, name or alias (extends it), or a new name.
+        #[arg(long, short)]
+        game: String,
+        /// What the document is.
+        #[arg(long, default_value = "rules")]
+        kind: arbiter::corpus::DocumentKind,
+        /// Document title (default: from the file name).
         #[arg(long)]
-        coverage: bool,
-        /// Table-of-contents depth shown in text output.
-        #[arg(long, default_value_t = 3)]
-        depth: usize,
+        title: Option<String>,
+        /// Folder to write (created; must not hold a manifest.yaml yet).
+        /// Without it, only the preview is printed.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
         #[arg(long)]
         json: bool,
     },
@@ -113,6 +126,25 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+#[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+struct RulesArgs {
+    game: Option<String>,
+    /// For each passage, whether the engine executes it and where.
+    #[arg(long)]
+    coverage: bool,
+    /// Table-of-contents depth shown in text output.
+    #[arg(long, default_value_t = 3)]
+    depth: usize,
+    #[arg(long, global = true)]
+    json: bool,
+    #[command(flatten)]
+    set_opts: rules_cli::RuleSetOpts,
+    /// A server's rule set (DATABASE_URL): add, list, remove, versions.
+    #[command(subcommand)]
+    set: Option<rules_cli::RuleSetCommand>,
 }
 
 #[derive(clap::Args)]
@@ -235,6 +267,19 @@ fn main() -> ExitCode {
     };
     let command = match cli.command {
         Command::Match(args) => return match_cli::run(&app, args),
+        Command::Rules(RulesArgs {
+            set: Some(command),
+            set_opts,
+            json,
+            ..
+        }) => {
+            let args = rules_cli::RuleSetArgs {
+                opts: set_opts,
+                command,
+                json,
+            };
+            return rules_cli::run(app, &data, &cli.rules_dirs, args);
+        }
         Command::Serve(args) => return serve(app, *args),
         Command::Console(args) => return console(app, args),
         other => other,
@@ -324,12 +369,12 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
                 text::cite(&reply)
             }
         }
-        Command::Rules {
+        Command::Rules(RulesArgs {
             game,
             coverage: true,
             json: as_json,
             ..
-        } => {
+        }) => {
             let reply = app.coverage(game.as_deref())?;
             if as_json {
                 json(&reply)
@@ -337,12 +382,12 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
                 text::coverage(&reply)
             }
         }
-        Command::Rules {
+        Command::Rules(RulesArgs {
             game,
             depth,
             json: as_json,
             ..
-        } => {
+        }) => {
             let reply = app.rules(game.as_deref())?;
             if as_json {
                 json(&reply)
@@ -368,6 +413,22 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
                 text::ruling(&ruling)
             }
         }
+        Command::Import {
+            file,
+            game,
+            kind,
+            title,
+            out,
+            json: as_json,
+        } => import(
+            app,
+            &file,
+            &game,
+            kind,
+            title.as_deref(),
+            out.as_deref(),
+            as_json,
+        )?,
         Command::Schema { game } => {
             let schema = app
                 .schema(&game)
@@ -395,6 +456,68 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
             return Err(CliError::Input("handled in main".into()));
         }
     })
+}
+
+/// `arbiter import`: convert, preview, and write the folder when asked.
+fn import(
+    app: &App,
+    file: &std::path::Path,
+    game: &str,
+    kind: arbiter::corpus::DocumentKind,
+    title: Option<&str>,
+    out: Option<&std::path::Path>,
+    as_json: bool,
+) -> Result<String, CliError> {
+    use arbiter::corpus::import::{ImportRequest, MAX_IMPORT_BYTES};
+    let bytes = read_bytes(file, MAX_IMPORT_BYTES).map_err(CliError::Input)?;
+    let name = file.file_name().map_or_else(
+        || file.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let req = ImportRequest {
+        file_name: &name,
+        bytes: &bytes,
+        game,
+        kind,
+        title,
+    };
+    let imported = app
+        .import(&req)
+        .map_err(|e| CliError::Input(e.to_string()))?;
+    if let Some(dir) = out {
+        arbiter::load::write_import(dir, &imported).map_err(|e| CliError::Input(e.to_string()))?;
+    }
+    let mut shown = if as_json {
+        json(&imported.preview)
+    } else {
+        text::import_preview(&imported.preview)
+    };
+    if let (Some(dir), false) = (out, as_json) {
+        shown.push_str(&format!(
+            "Wrote {}; load it with: arbiter --rules-dir {} …\n",
+            dir.display(),
+            dir.display()
+        ));
+    }
+    Ok(shown)
+}
+
+/// Reads at most `limit + 1` bytes of a file (one more than allowed, so an
+/// oversized file is seen as such without reading all of it).
+fn read_bytes(path: &std::path::Path, limit: usize) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let size = std::fs::metadata(path).map_or(0, |m| m.len() as usize);
+    if size > limit {
+        let file = path.display().to_string();
+        return Err(
+            arbiter::corpus::import::ImportError::TooLarge { file, size, limit }.to_string(),
+        );
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(limit as u64 + 1).read_to_end(&mut bytes))
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok(bytes)
 }
 
 /// Logs go to stderr: human-readable, or JSON lines with `json`. The level

@@ -28,6 +28,7 @@ fn one_doc(game: &str, text: &str, tweak: impl FnOnce(&mut DocumentManifest)) ->
         source: String::new(),
         licence: String::new(),
         format: Default::default(),
+        kind: Default::default(),
         id_prefix: String::new(),
         transparent_headings: Vec::new(),
         drop_lines: Vec::new(),

@@ -8,6 +8,7 @@ pub mod cpu;
 mod judge;
 pub mod matches;
 mod rules;
+pub mod rulesets;
 
 use std::path::{Path, PathBuf};
 
@@ -124,6 +125,21 @@ pub struct CiteReply {
     pub passages: Vec<PassageView>,
 }
 
+/// Where a passage comes from, when it is not the game's own rules: "House
+/// rule — this server, added 2026-03-14", "Errata — 2025-03". Shown in every
+/// answer's heading path, before the document's title.
+fn source_label(doc: &crate::corpus::Document) -> Option<String> {
+    let server = doc.version.starts_with("this server");
+    if doc.kind.is_rules() && !server {
+        return None;
+    }
+    Some(if doc.version.is_empty() {
+        doc.kind.label().to_string()
+    } else {
+        format!("{} — {}", doc.kind.label(), doc.version)
+    })
+}
+
 /// The application: the indexed corpus and its search index.
 pub struct App {
     pub corpus: Corpus,
@@ -134,6 +150,15 @@ impl App {
     pub fn new(corpus: Corpus) -> App {
         let index = Index::build(&corpus);
         App { corpus, index }
+    }
+
+    /// Converts a document someone brings and previews it against the games
+    /// loaded here (`arbiter import`, `/rules add`). Nothing goes live.
+    pub fn import(
+        &self,
+        req: &crate::corpus::import::ImportRequest,
+    ) -> Result<crate::corpus::import::Import, crate::corpus::import::ImportError> {
+        crate::corpus::import::import(&self.corpus, req)
     }
 
     /// Loads the shipped rule data plus extra folders.
@@ -321,6 +346,9 @@ impl App {
         let mut path = Vec::with_capacity(p.path.len() + 1);
         if let Some(g) = self.corpus.game(&p.game) {
             path.push(g.name.clone());
+        }
+        if let Some(label) = self.corpus.document_of(p).and_then(source_label) {
+            path.push(label);
         }
         path.extend(p.path.iter().cloned());
         path

@@ -184,19 +184,8 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
     let mut raw_refs = Vec::new();
     let mut games = Vec::new();
 
-    for source in sources {
+    for source in merge_extensions(sources) {
         let game_id = source.manifest.game.trim().to_lowercase();
-        if games.iter().any(|g: &Game| g.id == game_id) {
-            warnings.push(Warning {
-                game: game_id.clone(),
-                document: "manifest.yaml".into(),
-                line: 0,
-                message: format!(
-                    "game {game_id} is defined twice; the second definition is ignored"
-                ),
-            });
-            continue;
-        }
         let mut documents = Vec::new();
         for (doc_index, doc) in source.documents.into_iter().enumerate() {
             let root = passages.len();
@@ -228,6 +217,7 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
                 version: doc.manifest.version.clone(),
                 source: doc.manifest.source.clone(),
                 licence: doc.manifest.licence.clone(),
+                kind: doc.manifest.kind,
                 root,
             });
             let format = match doc.manifest.format {
@@ -274,9 +264,37 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
     corpus
 }
 
+/// Folds later definitions of a game into the first: their documents extend
+/// it (an imported FAQ or house rules for a shipped game), their aliases and
+/// glossary entries join its own. The first definition's name stands.
+fn merge_extensions(sources: Vec<SourceGame>) -> Vec<SourceGame> {
+    let mut merged: Vec<SourceGame> = Vec::new();
+    for source in sources {
+        let id = source.manifest.game.trim().to_lowercase();
+        let Some(first) = merged
+            .iter_mut()
+            .find(|g| g.manifest.game.trim().to_lowercase() == id)
+        else {
+            merged.push(source);
+            continue;
+        };
+        for alias in source.manifest.aliases {
+            if !first.manifest.aliases.contains(&alias) {
+                first.manifest.aliases.push(alias);
+            }
+        }
+        for (key, words) in source.glossary.synonyms {
+            first.glossary.synonyms.entry(key).or_insert(words);
+        }
+        first.manifest.documents.extend(source.manifest.documents);
+        first.documents.extend(source.documents);
+    }
+    merged
+}
+
 /// Markdown unless the text is numbered-section text (`13.0 - Title` or
 /// `100.1. Rule`) with no markdown headings.
-fn detect_format(text: &str) -> DocumentFormat {
+pub(super) fn detect_format(text: &str) -> DocumentFormat {
     let has_heading = text
         .lines()
         .any(|l| l.starts_with('#') || l.trim() == "---");

@@ -22,7 +22,7 @@ pub struct GameManifest {
 }
 
 /// One document entry of a manifest.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct DocumentManifest {
     /// Path of the document, relative to the manifest.
@@ -42,6 +42,10 @@ pub struct DocumentManifest {
     pub licence: String,
     #[serde(default)]
     pub format: DocumentFormat,
+    /// What the document is to the game (rules, FAQ, errata, house rules…);
+    /// answers label passages of other kinds with it.
+    #[serde(default, skip_serializing_if = "DocumentKind::is_rules")]
+    pub kind: DocumentKind,
     /// Segment put before every passage id of this document (may be empty).
     #[serde(default)]
     pub id_prefix: String,
@@ -64,6 +68,75 @@ pub enum DocumentFormat {
     Markdown,
     /// Plain text with numbered sections and rules (`13.1 - Step Moves`, `702.19b`).
     Numbered,
+}
+
+/// What a document is to its game.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DocumentKind {
+    /// The game's rules (a rulebook, a rules reference).
+    #[default]
+    Rules,
+    /// Answers to frequently asked questions.
+    Faq,
+    /// Corrections to the printed rules or cards.
+    Errata,
+    /// A community's own rules (one server's house rules).
+    House,
+    /// Tournament rules and procedures.
+    Tournament,
+}
+
+impl DocumentKind {
+    pub const ALL: [DocumentKind; 5] = [
+        DocumentKind::Rules,
+        DocumentKind::Faq,
+        DocumentKind::Errata,
+        DocumentKind::House,
+        DocumentKind::Tournament,
+    ];
+
+    pub fn is_rules(&self) -> bool {
+        *self == DocumentKind::Rules
+    }
+
+    /// The lower-case name used in manifests and commands (`faq`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DocumentKind::Rules => "rules",
+            DocumentKind::Faq => "faq",
+            DocumentKind::Errata => "errata",
+            DocumentKind::House => "house",
+            DocumentKind::Tournament => "tournament",
+        }
+    }
+
+    /// A human label ("House rule", "Errata").
+    pub fn label(self) -> &'static str {
+        match self {
+            DocumentKind::Rules => "Rules",
+            DocumentKind::Faq => "FAQ",
+            DocumentKind::Errata => "Errata",
+            DocumentKind::House => "House rule",
+            DocumentKind::Tournament => "Tournament rules",
+        }
+    }
+}
+
+impl std::str::FromStr for DocumentKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let key = s.trim().to_lowercase();
+        DocumentKind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == key)
+            .ok_or_else(|| {
+                format!(
+                    "unknown document kind '{s}'; use one of: rules, faq, errata, house, tournament"
+                )
+            })
+    }
 }
 
 /// `glossary.yaml`: player slang and synonyms.

@@ -11,6 +11,7 @@
 
 mod builder;
 pub mod clean;
+pub mod import;
 pub mod manifest;
 mod markdown;
 mod numbered;
@@ -20,7 +21,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-pub use manifest::{DocumentFormat, DocumentManifest, GameManifest, Glossary};
+pub use manifest::{DocumentFormat, DocumentKind, DocumentManifest, GameManifest, Glossary};
 
 /// Index of a passage in [`Corpus::passages`].
 pub type PassageIdx = usize;
@@ -94,6 +95,7 @@ pub struct Document {
     pub version: String,
     pub source: String,
     pub licence: String,
+    pub kind: DocumentKind,
     /// The document's root passage.
     #[serde(skip)]
     pub root: PassageIdx,

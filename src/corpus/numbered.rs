@@ -25,7 +25,7 @@ pub(super) fn is_numbered_line(line: &str) -> bool {
 }
 
 /// A line that reads as a heading rather than a sentence.
-fn title_like(s: &str) -> bool {
+pub(super) fn title_like(s: &str) -> bool {
     let s = s.trim();
     let words = s.split_whitespace().count();
     !s.is_empty()

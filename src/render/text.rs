@@ -168,6 +168,111 @@ pub fn rules(reply: &RulesReply, max_depth: usize) -> String {
     out
 }
 
+/// Headings shown in an import preview before "… and N more".
+const PREVIEW_HEADINGS: usize = 40;
+
+/// The preview of an imported document (`arbiter import`, `/rules add`).
+pub fn import_preview(p: &crate::corpus::import::Preview) -> String {
+    let mut out = String::new();
+    let game = if p.new_game {
+        format!("new game {} ({})", p.game_name, p.game)
+    } else {
+        format!("{} ({})", p.game_name, p.game)
+    };
+    let _ = writeln!(
+        out,
+        "{} “{}” for {game}: {} passage(s) from {} ({} bytes, read as {})",
+        p.kind.label(),
+        p.title,
+        p.passages.len(),
+        p.source_format.as_str(),
+        p.bytes,
+        match p.format {
+            crate::corpus::DocumentFormat::Numbered => "numbered rules",
+            _ => "Markdown",
+        }
+    );
+    let headings: Vec<_> = p.headings().collect();
+    let _ = writeln!(out, "{} heading(s):", headings.len());
+    for e in headings.iter().take(PREVIEW_HEADINGS) {
+        let _ = writeln!(
+            out,
+            "  {}{}  {}",
+            "  ".repeat(e.depth.saturating_sub(1)),
+            e.id,
+            e.title
+        );
+    }
+    if headings.len() > PREVIEW_HEADINGS {
+        let _ = writeln!(out, "  … and {} more", headings.len() - PREVIEW_HEADINGS);
+    }
+    if let (Some(first), Some(last)) = (p.passages.first(), p.passages.last()) {
+        let _ = writeln!(out, "ids: {} … {}", first.id, last.id);
+    }
+    if !p.warnings.is_empty() {
+        let _ = writeln!(out, "{} warning(s):", p.warnings.len());
+        for w in &p.warnings {
+            let _ = writeln!(out, "  {w}");
+        }
+    }
+    out
+}
+
+/// A document made live in a server's rule set.
+pub fn rule_added(a: &crate::app::rulesets::Added) -> String {
+    format!(
+        "Added {} (“{}”): the rule set is now at version {}.\n",
+        a.document, a.title, a.version
+    )
+}
+
+/// A server's live documents.
+pub fn rule_docs(guild: &str, docs: &[crate::app::rulesets::RuleDocView]) -> String {
+    if docs.is_empty() {
+        return format!(
+            "The rule set of {guild} has no documents: only the shipped games are searched.\n"
+        );
+    }
+    let mut out = format!("The rule set of {guild}: {} document(s)\n", docs.len());
+    for d in docs {
+        let _ = writeln!(
+            out,
+            "  {}  {} “{}” (v{}, added {} by {})",
+            d.id,
+            d.kind.label(),
+            d.title,
+            d.version,
+            d.added,
+            d.added_by
+        );
+    }
+    out
+}
+
+/// A server's rule-set history.
+pub fn rule_changes(guild: &str, changes: &[crate::store::RuleChange]) -> String {
+    if changes.is_empty() {
+        return format!("The rule set of {guild} has never changed.\n");
+    }
+    let mut out = format!("The rule set of {guild}, version by version:\n");
+    for c in changes {
+        let what = match c.action {
+            crate::store::RuleAction::Add => "added",
+            crate::store::RuleAction::Remove => "removed",
+        };
+        let _ = writeln!(
+            out,
+            "  v{}  {} {what} {} “{}” by {}",
+            c.version,
+            crate::app::rulesets::date(c.at),
+            c.document,
+            c.title,
+            c.actor
+        );
+    }
+    out
+}
+
 pub fn suggestions(list: &[Suggestion]) -> String {
     let mut out = String::new();
     for s in list {

@@ -14,12 +14,16 @@
 //! Taking the write first also means SQLite never has to upgrade a read lock
 //! (which fails at once instead of waiting on `busy_timeout`).
 
+mod rules;
+
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::migrate::Migrator;
 use sqlx::{AnyPool, Executor, Row};
+
+pub use rules::{PendingRule, RuleAction, RuleChange, RuleDoc, StoredManifest};
 
 /// The database used when none is configured: a SQLite file in the working
 /// directory, created if missing.

@@ -1,0 +1,368 @@
+//! Per-server rule sets: documents a server's moderators add, stored in the
+//! match database (`store::rules`), searched with the shipped games by
+//! `/rule` in that server only.
+//!
+//! Each server's index is built lazily, off the async workers, when its
+//! rule-set version changes, and kept in a bounded cache (least recently
+//! used out). A replica notices another's upload by the version check on
+//! the next request. Servers with no documents share the shipped index.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use crate::app::App;
+use crate::corpus::import::{ImportError, ImportRequest, Preview};
+use crate::corpus::{Corpus, DocumentKind, GameManifest, Glossary, SourceDocument, SourceGame};
+use crate::store::{PendingRule, RuleChange, RuleDoc, Store, StoreError, StoredManifest};
+
+/// Server indexes kept at most.
+pub const CACHE_CAPACITY: usize = 64;
+/// How long an upload waits for Confirm.
+pub const PENDING_TTL_MS: i64 = 15 * 60 * 1000;
+
+/// Why a rule-set request failed, in words for the user.
+#[derive(Debug, thiserror::Error)]
+pub enum RulesError {
+    #[error("{0}")]
+    Import(#[from] ImportError),
+    #[error("{0}")]
+    Store(#[from] StoreError),
+    #[error("no document '{0}' is live in this server's rule set; `/rules list` shows the ids")]
+    UnknownDocument(String),
+    #[error(
+        "this upload is no longer waiting (confirmed, cancelled, or older than 15 minutes); add it again"
+    )]
+    Expired,
+    #[error("building the index failed: {0}")]
+    Build(String),
+}
+
+/// A document added: the server's new version and the document's id.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Added {
+    pub version: i64,
+    pub document: String,
+    pub title: String,
+}
+
+struct Cached {
+    version: i64,
+    app: Arc<App>,
+    used: u64,
+}
+
+#[derive(Default)]
+struct Cache {
+    entries: HashMap<String, Cached>,
+    tick: u64,
+}
+
+/// The shipped games plus each server's documents.
+pub struct RuleSets {
+    store: Store,
+    shipped: Arc<Vec<SourceGame>>,
+    base: Arc<App>,
+    capacity: usize,
+    cache: Mutex<Cache>,
+}
+
+/// An upload to convert and preview.
+pub struct Upload {
+    pub file_name: String,
+    pub bytes: Vec<u8>,
+    pub game: String,
+    pub kind: DocumentKind,
+    pub title: Option<String>,
+}
+
+impl RuleSets {
+    /// `shipped` are the sources `base` was built from.
+    pub fn new(store: Store, shipped: Vec<SourceGame>, base: Arc<App>) -> RuleSets {
+        RuleSets::with_capacity(store, shipped, base, CACHE_CAPACITY)
+    }
+
+    pub fn with_capacity(
+        store: Store,
+        shipped: Vec<SourceGame>,
+        base: Arc<App>,
+        capacity: usize,
+    ) -> RuleSets {
+        RuleSets {
+            store,
+            shipped: Arc::new(shipped),
+            base,
+            capacity: capacity.max(1),
+            cache: Mutex::new(Cache::default()),
+        }
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Server indexes currently cached.
+    pub fn cached(&self) -> usize {
+        self.lock().entries.len()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Cache> {
+        self.cache.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The index `/rule` uses in this server: the shipped games plus its
+    /// documents at their current version.
+    pub async fn app_for(&self, guild: &str) -> Result<Arc<App>, RulesError> {
+        let version = self.store.rule_set_version(guild).await?;
+        if version == 0 {
+            return Ok(self.base.clone());
+        }
+        if let Some(app) = self.cached_at(guild, version) {
+            return Ok(app);
+        }
+        let docs = self.store.rule_docs(guild, Some(version)).await?;
+        let shipped = self.shipped.clone();
+        let app = tokio::task::spawn_blocking(move || Arc::new(build_app(&shipped, &docs)))
+            .await
+            .map_err(|e| RulesError::Build(e.to_string()))?;
+        self.insert(guild, version, app.clone());
+        Ok(app)
+    }
+
+    fn cached_at(&self, guild: &str, version: i64) -> Option<Arc<App>> {
+        let mut cache = self.lock();
+        cache.tick += 1;
+        let tick = cache.tick;
+        let entry = cache
+            .entries
+            .get_mut(guild)
+            .filter(|c| c.version == version)?;
+        entry.used = tick;
+        Some(entry.app.clone())
+    }
+
+    fn insert(&self, guild: &str, version: i64, app: Arc<App>) {
+        let mut cache = self.lock();
+        cache.tick += 1;
+        let used = cache.tick;
+        cache
+            .entries
+            .insert(guild.to_string(), Cached { version, app, used });
+        while cache.entries.len() > self.capacity {
+            let oldest = cache
+                .entries
+                .iter()
+                .min_by_key(|(_, c)| c.used)
+                .map(|(k, _)| k.clone());
+            match oldest {
+                Some(k) => cache.entries.remove(&k),
+                None => break,
+            };
+        }
+    }
+
+    /// Converts an upload and previews it against this server's games,
+    /// off the async workers. Nothing is stored.
+    pub async fn convert(
+        &self,
+        guild: &str,
+        upload: Upload,
+    ) -> Result<(StoredManifest, String, Preview), RulesError> {
+        let app = self.app_for(guild).await?;
+        let imported = tokio::task::spawn_blocking(move || {
+            app.import(&ImportRequest {
+                file_name: &upload.file_name,
+                bytes: &upload.bytes,
+                game: &upload.game,
+                kind: upload.kind,
+                title: upload.title.as_deref(),
+            })
+        })
+        .await
+        .map_err(|e| RulesError::Build(e.to_string()))??;
+        let doc = imported.document();
+        let mut document = doc.manifest.clone();
+        document.version = format!("this server, added {}", date(crate::store::now_ms()));
+        let manifest = StoredManifest {
+            game: imported.preview.game.clone(),
+            game_name: imported.preview.game_name.clone(),
+            document,
+        };
+        Ok((manifest, doc.text.clone(), imported.preview))
+    }
+
+    /// Converts and previews an upload and keeps it under a token until
+    /// [`RuleSets::confirm`]: nothing is live before.
+    pub async fn preview(
+        &self,
+        guild: &str,
+        actor: &str,
+        token: &str,
+        upload: Upload,
+    ) -> Result<Preview, RulesError> {
+        let (manifest, body, preview) = self.convert(guild, upload).await?;
+        let pending = PendingRule {
+            guild: guild.to_string(),
+            actor: actor.to_string(),
+            manifest,
+            body,
+        };
+        let now = crate::store::now_ms();
+        self.store
+            .keep_pending_rule(token, &pending, now - PENDING_TTL_MS)
+            .await?;
+        Ok(preview)
+    }
+
+    /// Makes a previewed upload live: a new version of the server's rule set.
+    pub async fn confirm(&self, guild: &str, token: &str) -> Result<Added, RulesError> {
+        let since = crate::store::now_ms() - PENDING_TTL_MS;
+        let pending = self
+            .store
+            .take_pending_rule(token, guild, since)
+            .await?
+            .ok_or(RulesError::Expired)?;
+        self.store_doc(guild, &pending.manifest, &pending.body, &pending.actor)
+            .await
+    }
+
+    /// Drops a previewed upload; whether one was waiting.
+    pub async fn cancel(&self, guild: &str, token: &str) -> Result<bool, RulesError> {
+        Ok(self
+            .store
+            .take_pending_rule(token, guild, 0)
+            .await?
+            .is_some())
+    }
+
+    /// Converts and adds at once (operators: `arbiter rules add`).
+    pub async fn add(
+        &self,
+        guild: &str,
+        actor: &str,
+        upload: Upload,
+    ) -> Result<(Added, Preview), RulesError> {
+        let (manifest, body, preview) = self.convert(guild, upload).await?;
+        let added = self.store_doc(guild, &manifest, &body, actor).await?;
+        Ok((added, preview))
+    }
+
+    async fn store_doc(
+        &self,
+        guild: &str,
+        manifest: &StoredManifest,
+        body: &str,
+        actor: &str,
+    ) -> Result<Added, RulesError> {
+        let version = self
+            .store
+            .add_rule_doc(guild, manifest, body, actor)
+            .await?;
+        Ok(Added {
+            version,
+            document: manifest.id(),
+            title: manifest.document.title.clone(),
+        })
+    }
+
+    /// Removes a live document; the history keeps it. Returns the new version.
+    pub async fn remove(
+        &self,
+        guild: &str,
+        document: &str,
+        actor: &str,
+    ) -> Result<i64, RulesError> {
+        let id = document.trim().to_lowercase();
+        self.store
+            .remove_rule_doc(guild, &id, actor)
+            .await?
+            .ok_or_else(|| RulesError::UnknownDocument(document.trim().to_string()))
+    }
+
+    /// The server's live documents.
+    pub async fn list(&self, guild: &str) -> Result<Vec<RuleDoc>, RulesError> {
+        Ok(self.store.rule_docs(guild, None).await?)
+    }
+
+    /// The server's rule-set history, optionally for one game (id, name or alias).
+    pub async fn versions(
+        &self,
+        guild: &str,
+        game: Option<&str>,
+    ) -> Result<Vec<RuleChange>, RulesError> {
+        let mut changes = self.store.rule_changes(guild).await?;
+        if let Some(g) = game {
+            let app = self.app_for(guild).await?;
+            let id = app
+                .corpus
+                .resolve_game(g)
+                .map_or_else(|| crate::corpus::clean::slug(g), |g| g.id.clone());
+            changes.retain(|c| c.game == id);
+        }
+        Ok(changes)
+    }
+}
+
+/// A live document as `/rules list` shows it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct RuleDocView {
+    pub id: String,
+    pub game: String,
+    pub kind: DocumentKind,
+    pub title: String,
+    /// The rule-set version that added it.
+    pub version: i64,
+    pub added_by: String,
+    /// `YYYY-MM-DD`.
+    pub added: String,
+    pub source: String,
+}
+
+pub fn doc_views(docs: &[RuleDoc]) -> Vec<RuleDocView> {
+    docs.iter()
+        .map(|d| RuleDocView {
+            id: d.manifest.id(),
+            game: d.manifest.game.clone(),
+            kind: d.manifest.document.kind,
+            title: d.manifest.document.title.clone(),
+            version: d.version,
+            added_by: d.actor.clone(),
+            added: date(d.at),
+            source: d.manifest.document.source.clone(),
+        })
+        .collect()
+}
+
+/// The shipped games with a server's documents folded in.
+fn build_app(shipped: &[SourceGame], docs: &[RuleDoc]) -> App {
+    let mut sources = shipped.to_vec();
+    sources.extend(docs.iter().map(|d| SourceGame {
+        manifest: GameManifest {
+            game: d.manifest.game.clone(),
+            name: d.manifest.game_name.clone(),
+            aliases: Vec::new(),
+            glossary: None,
+            documents: vec![d.manifest.document.clone()],
+        },
+        glossary: Glossary::default(),
+        documents: vec![SourceDocument {
+            manifest: d.manifest.document.clone(),
+            text: d.body.clone(),
+        }],
+    }));
+    App::new(Corpus::build(sources))
+}
+
+/// `YYYY-MM-DD` (UTC) of a Unix time in milliseconds.
+pub fn date(ms: i64) -> String {
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = ms.div_euclid(86_400_000) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}

@@ -1,0 +1,435 @@
+//! Importing a document someone brings: a Markdown file (GitBook and wiki
+//! exports too), numbered-section text like the MTG Comprehensive Rules, an
+//! HTML page, or a PDF with a text layer. I/O-free: bytes in, the document
+//! as Arbiter stores it (Markdown or numbered text) plus a preview out.
+//!
+//! Conversion only changes the container: HTML becomes Markdown, a PDF its
+//! text. The existing Markdown and numbered parsers then index it exactly as
+//! they index the shipped documents, so the preview shows the passages the
+//! document will have once it is live.
+
+mod html;
+mod pdf;
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use super::{
+    Corpus, DocumentFormat, DocumentKind, DocumentManifest, GameManifest, Glossary, PassageKind,
+    SourceDocument, SourceGame, clean,
+};
+
+/// Largest document accepted, in bytes.
+pub const MAX_IMPORT_BYTES: usize = 5 * 1024 * 1024;
+/// Most lines outside any section quoted in a warning.
+const SAMPLE_LINES: usize = 3;
+
+/// Why a file cannot be imported, in words for the person who sent it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ImportError {
+    #[error(
+        "{file} is {size} bytes; the limit is {limit} bytes ({} MB). Split it into smaller documents.",
+        limit / (1024 * 1024)
+    )]
+    TooLarge {
+        file: String,
+        size: usize,
+        limit: usize,
+    },
+    #[error("{file} is empty")]
+    Empty { file: String },
+    #[error(
+        "{file} looks like {what}, which cannot be imported. Send Markdown, plain text, HTML or a PDF with a text layer."
+    )]
+    Unsupported { file: String, what: &'static str },
+    #[error(
+        "{file} is not UTF-8 text (invalid byte at offset {offset}). Save it as UTF-8, or send it as Markdown, HTML or PDF."
+    )]
+    NotUtf8 { file: String, offset: usize },
+    #[error("{file} is not a readable PDF: {reason}")]
+    BadPdf { file: String, reason: String },
+    #[error(
+        "{file} is a PDF with no text layer (a scan?): there is no text to index. Run it through OCR first, or send the text."
+    )]
+    NoTextLayer { file: String },
+    #[error("{file}: {reason}")]
+    BadHtml { file: String, reason: String },
+    #[error("the game name '{0}' holds no letters or digits")]
+    BadGame(String),
+}
+
+/// What the file was before conversion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SourceFormat {
+    Markdown,
+    Text,
+    Html,
+    Pdf,
+}
+
+impl SourceFormat {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SourceFormat::Markdown => "Markdown",
+            SourceFormat::Text => "plain text",
+            SourceFormat::Html => "HTML",
+            SourceFormat::Pdf => "PDF",
+        }
+    }
+}
+
+/// A file converted to the text Arbiter indexes.
+#[derive(Debug, Clone)]
+pub struct Converted {
+    pub source_format: SourceFormat,
+    /// How the parsers read `text`.
+    pub format: DocumentFormat,
+    pub text: String,
+}
+
+/// What to import, and as what.
+#[derive(Debug, Clone)]
+pub struct ImportRequest<'a> {
+    /// The file's name as sent (for messages and format detection).
+    pub file_name: &'a str,
+    pub bytes: &'a [u8],
+    /// Game id, name or alias; a new id starts a new game.
+    pub game: &'a str,
+    pub kind: DocumentKind,
+    /// Document title (default: from the file name).
+    pub title: Option<&'a str>,
+}
+
+/// One passage of the preview.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct PreviewEntry {
+    pub id: String,
+    pub kind: PassageKind,
+    pub title: String,
+    /// Depth below the document root (1 = top-level section).
+    pub depth: usize,
+}
+
+/// What a document will add once it is live.
+#[derive(Debug, Clone, Serialize)]
+pub struct Preview {
+    pub game: String,
+    pub game_name: String,
+    /// Whether the game is new (not one Arbiter already knows).
+    pub new_game: bool,
+    pub document: String,
+    pub title: String,
+    pub kind: DocumentKind,
+    pub source_format: SourceFormat,
+    pub format: DocumentFormat,
+    /// Size of the file as sent.
+    pub bytes: usize,
+    /// SHA-256 of the file as sent.
+    pub source_sha256: String,
+    /// Every passage of the document, in document order (the root excluded).
+    pub passages: Vec<PreviewEntry>,
+    pub warnings: Vec<String>,
+}
+
+impl Preview {
+    /// Headings only (sections), for a short table of contents.
+    pub fn headings(&self) -> impl Iterator<Item = &PreviewEntry> {
+        self.passages
+            .iter()
+            .filter(|p| p.kind == PassageKind::Section)
+    }
+}
+
+/// A converted document, ready to be written out or stored, with its preview.
+#[derive(Debug, Clone)]
+pub struct Import {
+    /// The game as it will be loaded: manifest, empty glossary, the document.
+    pub game: SourceGame,
+    pub preview: Preview,
+}
+
+impl Import {
+    /// The document as stored (its manifest entry and converted text).
+    pub fn document(&self) -> &SourceDocument {
+        &self.game.documents[0]
+    }
+}
+
+/// SHA-256 of bytes, as 64 lower-case hex digits.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Converts a file to indexable text. Never panics on any input.
+pub fn convert(file_name: &str, bytes: &[u8]) -> Result<Converted, ImportError> {
+    let file = file_name.to_string();
+    if bytes.len() > MAX_IMPORT_BYTES {
+        return Err(ImportError::TooLarge {
+            file,
+            size: bytes.len(),
+            limit: MAX_IMPORT_BYTES,
+        });
+    }
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(ImportError::Empty { file });
+    }
+    let lower = file_name.to_lowercase();
+    if pdf::is_pdf(bytes) || lower.ends_with(".pdf") {
+        let text = pdf::extract(&file, bytes)?;
+        return Ok(from_text(SourceFormat::Pdf, text));
+    }
+    if let Some(what) = binary_kind(bytes) {
+        return Err(ImportError::Unsupported { file, what });
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| ImportError::NotUtf8 {
+        file: file.clone(),
+        offset: e.valid_up_to(),
+    })?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if lower.ends_with(".html") || lower.ends_with(".htm") || html::looks_like_html(text) {
+        let markdown = html::to_markdown(text).map_err(|reason| ImportError::BadHtml {
+            file: file.clone(),
+            reason,
+        })?;
+        return Ok(Converted {
+            source_format: SourceFormat::Html,
+            format: DocumentFormat::Markdown,
+            text: markdown,
+        });
+    }
+    let source_format = if lower.ends_with(".md") || lower.ends_with(".markdown") {
+        SourceFormat::Markdown
+    } else {
+        SourceFormat::Text
+    };
+    let text = text.replace("\r\n", "\n");
+    Ok(Converted {
+        source_format,
+        format: super::builder::detect_format(&text),
+        text,
+    })
+}
+
+/// Text with no markup (a PDF's): numbered text if it is numbered, else
+/// Markdown with stand-alone title lines made headings.
+fn from_text(source_format: SourceFormat, text: String) -> Converted {
+    let format = super::builder::detect_format(&text);
+    let text = match format {
+        DocumentFormat::Numbered => text,
+        _ => pdf::promote_headings(&text),
+    };
+    Converted {
+        source_format,
+        format,
+        text,
+    }
+}
+
+/// Common binary formats someone may send by mistake.
+fn binary_kind(bytes: &[u8]) -> Option<&'static str> {
+    const MAGIC: [(&[u8], &str); 7] = [
+        (b"PK\x03\x04", "a ZIP archive (or a Word/OpenDocument file)"),
+        (b"\x89PNG", "a PNG image"),
+        (b"\xff\xd8\xff", "a JPEG image"),
+        (b"GIF8", "a GIF image"),
+        (b"\xd0\xcf\x11\xe0", "an old Microsoft Office file"),
+        (b"\x1f\x8b", "a gzip archive"),
+        (b"{\\rtf", "an RTF file"),
+    ];
+    if let Some((_, what)) = MAGIC.iter().find(|(m, _)| bytes.starts_with(m)) {
+        return Some(what);
+    }
+    bytes
+        .iter()
+        .take(8192)
+        .any(|&b| b == 0)
+        .then_some("a binary file")
+}
+
+/// The game an import belongs to: a known game by id, name or alias (the
+/// document extends it), else a new id made from the name.
+fn resolve_game(known: &Corpus, game: &str) -> Result<(String, String, bool), ImportError> {
+    if let Some(g) = known.resolve_game(game) {
+        return Ok((g.id.clone(), g.name.clone(), false));
+    }
+    let id = clean::slug(game);
+    if id.is_empty() {
+        return Err(ImportError::BadGame(game.to_string()));
+    }
+    Ok((id, game.trim().to_string(), true))
+}
+
+/// A document slug from the title, unique among the game's documents.
+fn unique_slug(known: &Corpus, game: &str, title: &str) -> String {
+    let base = match clean::slug(title) {
+        s if s.is_empty() => "document".to_string(),
+        s => s,
+    };
+    let taken = |s: &str| {
+        known
+            .game(game)
+            .is_some_and(|g| g.documents.iter().any(|d| d.slug == s))
+    };
+    let mut slug = base.clone();
+    let mut n = 2;
+    while taken(&slug) {
+        slug = format!("{base}-{n}");
+        n += 1;
+    }
+    slug
+}
+
+/// A title from a file name: the stem, with `_`/`-` as spaces.
+fn title_from_file(file_name: &str) -> String {
+    let name = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name);
+    let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+    let title = stem.replace(['_', '-'], " ");
+    match title.trim() {
+        "" => "Imported document".to_string(),
+        t => t.to_string(),
+    }
+}
+
+/// Converts a file and previews it against the games Arbiter already knows
+/// (`known`): a new game, or a new document of a known one.
+pub fn import(known: &Corpus, req: &ImportRequest) -> Result<Import, ImportError> {
+    let converted = convert(req.file_name, req.bytes)?;
+    let (game, game_name, new_game) = resolve_game(known, req.game)?;
+    let title = req
+        .title
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map_or_else(|| title_from_file(req.file_name), str::to_string);
+    let slug = unique_slug(known, &game, &title);
+    let ext = match converted.format {
+        DocumentFormat::Numbered => "txt",
+        _ => "md",
+    };
+    let source_sha256 = sha256_hex(req.bytes);
+    let manifest = DocumentManifest {
+        file: format!("{slug}.{ext}"),
+        sha256: Some(sha256_hex(converted.text.as_bytes())),
+        slug: slug.clone(),
+        title: title.clone(),
+        source: format!(
+            "Imported from {} ({}, SHA-256 {source_sha256})",
+            req.file_name,
+            converted.source_format.as_str()
+        ),
+        format: converted.format,
+        kind: req.kind,
+        // A new game's rules own the id space (`mtg:702.19b`); anything added
+        // to a game is prefixed with its slug so it never takes a live id.
+        id_prefix: if new_game && req.kind.is_rules() {
+            String::new()
+        } else {
+            slug.clone()
+        },
+        ..DocumentManifest::default()
+    };
+    let source = SourceGame {
+        manifest: GameManifest {
+            game: game.clone(),
+            name: game_name.clone(),
+            aliases: Vec::new(),
+            glossary: Some("glossary.yaml".into()),
+            documents: vec![manifest.clone()],
+        },
+        glossary: Glossary::default(),
+        documents: vec![SourceDocument {
+            manifest,
+            text: converted.text.clone(),
+        }],
+    };
+    let built = Corpus::build(vec![source.clone()]);
+    let preview = Preview {
+        game,
+        game_name,
+        new_game,
+        document: slug,
+        title,
+        kind: req.kind,
+        source_format: converted.source_format,
+        format: converted.format,
+        bytes: req.bytes.len(),
+        source_sha256,
+        passages: entries(&built),
+        warnings: warnings(known, &built),
+    };
+    Ok(Import {
+        game: source,
+        preview,
+    })
+}
+
+/// At most `max` characters of a line, with … when cut.
+fn short(line: &str, max: usize) -> String {
+    let line = line.trim();
+    match line.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &line[..i]),
+        None => line.to_string(),
+    }
+}
+
+fn entries(built: &Corpus) -> Vec<PreviewEntry> {
+    built
+        .passages
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.kind != PassageKind::Document)
+        .map(|(i, p)| PreviewEntry {
+            id: p.id.clone(),
+            kind: p.kind,
+            title: p.title.clone(),
+            depth: built.depth(i),
+        })
+        .collect()
+}
+
+/// The parsers' warnings (duplicate ids, unclosed blocks), then the import's
+/// own: no structure, text outside any section, ids already taken.
+fn warnings(known: &Corpus, built: &Corpus) -> Vec<String> {
+    let mut out: Vec<String> = built
+        .warnings
+        .iter()
+        .map(|w| format!("line {}: {}", w.line, w.message))
+        .collect();
+    let Some(root) = built.passages.first() else {
+        return out;
+    };
+    if built.passages.len() == 1 {
+        out.push(
+            "no recognisable structure: no headings, numbered rules or lists were found, so the whole document is one passage".into(),
+        );
+    } else if !root.text.is_empty() {
+        let lines: Vec<&str> = root.text.lines().filter(|l| !l.trim().is_empty()).collect();
+        let sample: Vec<String> = lines
+            .iter()
+            .take(SAMPLE_LINES)
+            .map(|l| format!("“{}”", short(l, 60)))
+            .collect();
+        out.push(format!(
+            "{} line(s) come before any heading or numbered rule and are kept as the document's introduction: {}",
+            lines.len(),
+            sample.join(", ")
+        ));
+    }
+    let taken: Vec<&str> = built
+        .passages
+        .iter()
+        .filter(|p| known.get(&p.id).is_some())
+        .map(|p| p.id.as_str())
+        .collect();
+    if !taken.is_empty() {
+        out.push(format!(
+            "{} passage id(s) already exist in this game and would be ambiguous: {}",
+            taken.len(),
+            taken.iter().take(5).copied().collect::<Vec<_>>().join(", ")
+        ));
+    }
+    out
+}

@@ -1,0 +1,201 @@
+//! `arbiter rules add|list|remove|versions`: a server's rule set, for
+//! operators, against the match database (`DATABASE_URL`). A thin layer
+//! over `app::rulesets::RuleSets`, as the console's `/rules` is.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use arbiter::app::App;
+use arbiter::app::rulesets::{RuleSets, Upload};
+use arbiter::corpus::DocumentKind;
+use arbiter::corpus::import::MAX_IMPORT_BYTES;
+use arbiter::render::text;
+use arbiter::store::{DEFAULT_DATABASE_URL, Store};
+use clap::{Args, Subcommand};
+
+#[derive(Args)]
+pub struct RuleSetOpts {
+    /// Match database: sqlite://FILE (created if missing) or postgres://…
+    #[arg(long, global = true, env = "DATABASE_URL", hide_env_values = true, default_value = DEFAULT_DATABASE_URL)]
+    database_url: String,
+    /// The server (guild id) whose rule set this is; the console's is `console`.
+    #[arg(long, global = true, env = "ARBITER_GUILD", default_value = "console")]
+    guild: String,
+    /// Who is acting (recorded in the history).
+    #[arg(long = "as", global = true, env = "ARBITER_USER", value_name = "USER")]
+    user: Option<String>,
+}
+
+/// What to do, with the options that apply.
+pub struct RuleSetArgs {
+    pub opts: RuleSetOpts,
+    pub command: RuleSetCommand,
+    pub json: bool,
+}
+
+#[derive(Subcommand)]
+pub enum RuleSetCommand {
+    /// Convert a document (Markdown, numbered text, HTML, PDF; ≤ 5 MB), print
+    /// its preview, and make it live in the server's rule set.
+    Add {
+        file: PathBuf,
+        /// A known game's id, name or alias (extends it), or a new game's name.
+        #[arg(long, short)]
+        game: String,
+        #[arg(long, default_value = "rules")]
+        kind: DocumentKind,
+        #[arg(long)]
+        title: Option<String>,
+        /// Only print the preview; store nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// The server's live documents.
+    List,
+    /// Take a document out of the rule set (its id from `list`); the history keeps it.
+    Remove { id: String },
+    /// Every change of the server's rule set (optionally one game's).
+    Versions {
+        #[arg(long, short)]
+        game: Option<String>,
+    },
+}
+
+/// Runs a rule-set subcommand: 0 done, 2 refused or bad input, 1 failure.
+pub fn run(app: App, data: &Path, extra: &[PathBuf], args: RuleSetArgs) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("arbiter: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let shipped = match arbiter::load::load_all(data, extra) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("arbiter: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    runtime.block_on(async move {
+        let url = match args.opts.database_url.trim() {
+            "" => DEFAULT_DATABASE_URL,
+            url => url,
+        };
+        let store = match Store::connect(url).await {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("arbiter: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let sets = RuleSets::new(store.clone(), shipped, Arc::new(app));
+        let out = execute(&sets, &args).await;
+        store.close().await;
+        match out {
+            Ok(text) => {
+                let mut stdout = std::io::stdout().lock();
+                match stdout
+                    .write_all(text.as_bytes())
+                    .and_then(|_| stdout.flush())
+                {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(_) => ExitCode::FAILURE,
+                }
+            }
+            Err((code, e)) => {
+                eprintln!("arbiter: {e}");
+                ExitCode::from(code)
+            }
+        }
+    })
+}
+
+fn json<T: serde::Serialize>(value: &T) -> String {
+    let mut s = serde_json::to_string_pretty(value).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+async fn execute(sets: &RuleSets, args: &RuleSetArgs) -> Result<String, (u8, String)> {
+    use arbiter::app::rulesets::RulesError;
+    let fail = |e: RulesError| match e {
+        RulesError::Store(_) | RulesError::Build(_) => (1, e.to_string()),
+        _ => (2, e.to_string()),
+    };
+    let guild = args.opts.guild.trim();
+    let actor = args
+        .opts
+        .user
+        .clone()
+        .or_else(|| std::env::var("USER").ok())
+        .unwrap_or_else(|| "operator".into());
+    Ok(match &args.command {
+        RuleSetCommand::Add {
+            file,
+            game,
+            kind,
+            title,
+            dry_run,
+        } => {
+            let bytes = crate::read_bytes(file, MAX_IMPORT_BYTES).map_err(|e| (2, e))?;
+            let upload = Upload {
+                file_name: file.file_name().map_or_else(
+                    || file.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                ),
+                bytes,
+                game: game.clone(),
+                kind: *kind,
+                title: title.clone(),
+            };
+            if *dry_run {
+                let (_, _, preview) = sets.convert(guild, upload).await.map_err(fail)?;
+                return Ok(if args.json {
+                    json(&preview)
+                } else {
+                    text::import_preview(&preview)
+                });
+            }
+            let (added, preview) = sets.add(guild, &actor, upload).await.map_err(fail)?;
+            if args.json {
+                json(&serde_json::json!({ "added": added, "preview": preview }))
+            } else {
+                format!(
+                    "{}{}",
+                    text::import_preview(&preview),
+                    text::rule_added(&added)
+                )
+            }
+        }
+        RuleSetCommand::List => {
+            let docs = sets.list(guild).await.map_err(fail)?;
+            let views = arbiter::app::rulesets::doc_views(&docs);
+            if args.json {
+                json(&views)
+            } else {
+                text::rule_docs(guild, &views)
+            }
+        }
+        RuleSetCommand::Remove { id } => {
+            let version = sets.remove(guild, id, &actor).await.map_err(fail)?;
+            format!(
+                "Removed {id} from the rule set of {guild}: now version {version}. The history keeps it (`arbiter rules versions`).\n"
+            )
+        }
+        RuleSetCommand::Versions { game } => {
+            let changes = sets.versions(guild, game.as_deref()).await.map_err(fail)?;
+            if args.json {
+                json(&changes)
+            } else {
+                text::rule_changes(guild, &changes)
+            }
+        }
+    })
+}

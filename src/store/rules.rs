@@ -1,0 +1,285 @@
+//! Per-server rule sets: documents a server adds, as an append-only log of
+//! changes (`arbiter_rule_changes`). The server's rule-set version is the
+//! number of its last change; the live documents at any version are the
+//! adds not removed by then. Uploads waiting for Confirm live in
+//! `arbiter_rule_pending` so any replica can confirm them.
+
+use serde::{Deserialize, Serialize};
+use sqlx::Row;
+
+use super::{Store, StoreError, is_unique_violation, now_ms};
+use crate::corpus::{DocumentKind, DocumentManifest};
+
+/// How often an add retries after another replica took the same version.
+const VERSION_RETRIES: usize = 8;
+
+/// What is stored of a document besides its text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredManifest {
+    /// The game's id and display name (a new game's, or the known one's).
+    pub game: String,
+    pub game_name: String,
+    pub document: DocumentManifest,
+}
+
+impl StoredManifest {
+    /// The document's id: `game:slug`.
+    pub fn id(&self) -> String {
+        format!("{}:{}", self.game, self.document.slug)
+    }
+}
+
+/// A live document of a server's rule set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleDoc {
+    /// The version that added it.
+    pub version: i64,
+    pub manifest: StoredManifest,
+    pub body: String,
+    pub actor: String,
+    pub at: i64,
+}
+
+/// Add or remove.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RuleAction {
+    Add,
+    Remove,
+}
+
+/// One entry of a server's rule-set history.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RuleChange {
+    pub version: i64,
+    pub action: RuleAction,
+    pub document: String,
+    pub game: String,
+    /// Title and kind of the document added (for a removal, of the add it undoes).
+    pub title: String,
+    pub kind: DocumentKind,
+    pub actor: String,
+    pub at: i64,
+}
+
+/// An upload shown in a preview, waiting for Confirm.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingRule {
+    pub guild: String,
+    pub actor: String,
+    pub manifest: StoredManifest,
+    pub body: String,
+}
+
+fn manifest_json(m: &StoredManifest) -> Result<String, StoreError> {
+    serde_json::to_string(m).map_err(|e| StoreError::Corrupt(e.to_string()))
+}
+
+fn manifest_of(text: &str) -> Result<StoredManifest, StoreError> {
+    serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("rule manifest: {e}")))
+}
+
+impl Store {
+    /// The server's rule-set version: the number of its last change (0: none).
+    pub async fn rule_set_version(&self, guild: &str) -> Result<i64, StoreError> {
+        let row = sqlx::query(
+            "SELECT COALESCE(MAX(version), 0) AS v FROM arbiter_rule_changes WHERE guild = $1",
+        )
+        .bind(guild)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get("v")?)
+    }
+
+    /// Appends a change as the next version, retrying when another writer
+    /// took that version first. One statement, so SQLite takes its write
+    /// lock at once.
+    async fn append_rule_change(
+        &self,
+        guild: &str,
+        action: RuleAction,
+        manifest: &StoredManifest,
+        body: Option<&str>,
+        actor: &str,
+    ) -> Result<i64, StoreError> {
+        let json = manifest_json(manifest)?;
+        let action = match action {
+            RuleAction::Add => "add",
+            RuleAction::Remove => "remove",
+        };
+        for _ in 0..VERSION_RETRIES {
+            let inserted = sqlx::query(
+                "INSERT INTO arbiter_rule_changes \
+                 (guild, version, action, document, game, manifest, body, actor, at) \
+                 SELECT $1, COALESCE(MAX(version), 0) + 1, $2, $3, $4, $5, $6, $7, $8 \
+                 FROM arbiter_rule_changes WHERE guild = $1 RETURNING version",
+            )
+            .bind(guild)
+            .bind(action)
+            .bind(manifest.id())
+            .bind(&manifest.game)
+            .bind(&json)
+            .bind(body)
+            .bind(actor)
+            .bind(now_ms())
+            .fetch_one(&self.pool)
+            .await;
+            match inserted {
+                Ok(row) => return Ok(row.try_get("version")?),
+                Err(e) if is_unique_violation(&e) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(StoreError::Conflict {
+            version: self.rule_set_version(guild).await?,
+        })
+    }
+
+    /// Adds a document to the server's rule set; returns the new version.
+    pub async fn add_rule_doc(
+        &self,
+        guild: &str,
+        manifest: &StoredManifest,
+        body: &str,
+        actor: &str,
+    ) -> Result<i64, StoreError> {
+        self.append_rule_change(guild, RuleAction::Add, manifest, Some(body), actor)
+            .await
+    }
+
+    /// Removes a live document (by its `game:slug` id); returns the new
+    /// version, or `None` when no such document is live. The add stays in
+    /// the history.
+    pub async fn remove_rule_doc(
+        &self,
+        guild: &str,
+        document: &str,
+        actor: &str,
+    ) -> Result<Option<i64>, StoreError> {
+        let live = self.rule_docs(guild, None).await?;
+        let Some(doc) = live.iter().find(|d| d.manifest.id() == document) else {
+            return Ok(None);
+        };
+        self.append_rule_change(guild, RuleAction::Remove, &doc.manifest, None, actor)
+            .await
+            .map(Some)
+    }
+
+    /// The documents live at `version` (default: now), oldest first.
+    pub async fn rule_docs(
+        &self,
+        guild: &str,
+        version: Option<i64>,
+    ) -> Result<Vec<RuleDoc>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT version, action, document, manifest, body, actor, at FROM arbiter_rule_changes \
+             WHERE guild = $1 AND version <= $2 ORDER BY version",
+        )
+        .bind(guild)
+        .bind(version.unwrap_or(i64::MAX))
+        .fetch_all(&self.pool)
+        .await?;
+        let mut live: Vec<RuleDoc> = Vec::new();
+        for r in rows {
+            let document: String = r.try_get("document")?;
+            live.retain(|d| d.manifest.id() != document);
+            if r.try_get::<String, _>("action")? == "add" {
+                let manifest: Option<String> = r.try_get("manifest")?;
+                live.push(RuleDoc {
+                    version: r.try_get("version")?,
+                    manifest: manifest_of(manifest.as_deref().unwrap_or_default())?,
+                    body: r.try_get::<Option<String>, _>("body")?.unwrap_or_default(),
+                    actor: r.try_get("actor")?,
+                    at: r.try_get("at")?,
+                });
+            }
+        }
+        Ok(live)
+    }
+
+    /// Every change of the server's rule set, oldest first.
+    pub async fn rule_changes(&self, guild: &str) -> Result<Vec<RuleChange>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT version, action, document, game, manifest, actor, at FROM arbiter_rule_changes \
+             WHERE guild = $1 ORDER BY version",
+        )
+        .bind(guild)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                let manifest: Option<String> = r.try_get("manifest")?;
+                let m = manifest_of(manifest.as_deref().unwrap_or_default())?;
+                Ok(RuleChange {
+                    version: r.try_get("version")?,
+                    action: match r.try_get::<String, _>("action")?.as_str() {
+                        "add" => RuleAction::Add,
+                        _ => RuleAction::Remove,
+                    },
+                    document: r.try_get("document")?,
+                    game: r.try_get("game")?,
+                    title: m.document.title,
+                    kind: m.document.kind,
+                    actor: r.try_get("actor")?,
+                    at: r.try_get("at")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Keeps an upload awaiting Confirm under `token`; uploads older than
+    /// `prune_before` (Unix ms) are deleted.
+    pub async fn keep_pending_rule(
+        &self,
+        token: &str,
+        pending: &PendingRule,
+        prune_before: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM arbiter_rule_pending WHERE created_at < $1")
+            .bind(prune_before)
+            .execute(&self.pool)
+            .await?;
+        sqlx::query(
+            "INSERT INTO arbiter_rule_pending (token, guild, actor, created_at, manifest, body) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(token)
+        .bind(&pending.guild)
+        .bind(&pending.actor)
+        .bind(now_ms())
+        .bind(manifest_json(&pending.manifest)?)
+        .bind(&pending.body)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Takes (reads and deletes) an upload kept since `since`, for this
+    /// server only. `None` when unknown, expired, already taken, or another
+    /// server's.
+    pub async fn take_pending_rule(
+        &self,
+        token: &str,
+        guild: &str,
+        since: i64,
+    ) -> Result<Option<PendingRule>, StoreError> {
+        let row = sqlx::query(
+            "DELETE FROM arbiter_rule_pending WHERE token = $1 AND guild = $2 AND created_at >= $3 \
+             RETURNING guild, actor, manifest, body",
+        )
+        .bind(token)
+        .bind(guild)
+        .bind(since)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| {
+            Ok(PendingRule {
+                guild: r.try_get("guild")?,
+                actor: r.try_get("actor")?,
+                manifest: manifest_of(&r.try_get::<String, _>("manifest")?)?,
+                body: r.try_get("body")?,
+            })
+        })
+        .transpose()
+    }
+}

@@ -1,0 +1,110 @@
+//! A minimal PDF writer for the tests: text lines in Helvetica (a standard
+//! font, WinAnsi encoding), one PDF line per text line, a blank line as an
+//! empty line, 60 lines a page. Enough for a real PDF reader to extract the
+//! text back; no dependency needed.
+
+const LINES_PER_PAGE: usize = 60;
+
+/// A PDF whose pages show `text`, line by line.
+pub fn from_text(text: &str) -> Vec<u8> {
+    let lines: Vec<&str> = text.lines().collect();
+    let pages: Vec<String> = lines
+        .chunks(LINES_PER_PAGE)
+        .map(page_content)
+        .collect();
+    assemble(&pages)
+}
+
+/// A PDF with pages that draw only a rectangle: what a scan without a text
+/// layer looks like to a text extractor.
+pub fn without_text(pages: usize) -> Vec<u8> {
+    let content = "0.5 g 50 50 500 700 re f\n".to_string();
+    assemble(&vec![content; pages.max(1)])
+}
+
+fn page_content(lines: &[&str]) -> String {
+    let mut s = String::from("BT\n/F1 10 Tf\n12 TL\n40 760 Td\n");
+    for line in lines {
+        s.push('(');
+        s.push_str(&escape(line));
+        s.push_str(") Tj T*\n");
+    }
+    s.push_str("ET\n");
+    s
+}
+
+/// A PDF string body in WinAnsi: `(`, `)` and `\` escaped, bytes above 127 as
+/// octal escapes, characters WinAnsi lacks as `?`.
+fn escape(line: &str) -> String {
+    let mut out = String::new();
+    for c in line.chars() {
+        let byte = match c {
+            '(' | ')' | '\\' => {
+                out.push('\\');
+                out.push(c);
+                continue;
+            }
+            ' '..='~' => {
+                out.push(c);
+                continue;
+            }
+            '•' => 0x95,
+            '’' => 0x92,
+            '‘' => 0x91,
+            '“' => 0x93,
+            '”' => 0x94,
+            '–' => 0x96,
+            '—' => 0x97,
+            '…' => 0x85,
+            '\u{a0}'..='\u{ff}' => c as u32 as u8,
+            _ => b'?',
+        };
+        out.push_str(&format!("\\{byte:03o}"));
+    }
+    out
+}
+
+/// Catalog, page tree, font, then a page and its content stream per page,
+/// with a correct cross-reference table.
+fn assemble(pages: &[String]) -> Vec<u8> {
+    let mut objects: Vec<String> = Vec::new();
+    let kids: Vec<String> = (0..pages.len())
+        .map(|i| format!("{} 0 R", 4 + 2 * i))
+        .collect();
+    objects.push("<< /Type /Catalog /Pages 2 0 R >>".into());
+    objects.push(format!(
+        "<< /Type /Pages /Kids [{}] /Count {} >>",
+        kids.join(" "),
+        pages.len()
+    ));
+    objects.push(
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>".into(),
+    );
+    for (i, content) in pages.iter().enumerate() {
+        objects.push(format!(
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents {} 0 R >>",
+            5 + 2 * i
+        ));
+        objects.push(format!(
+            "<< /Length {} >>\nstream\n{content}endstream",
+            content.len()
+        ));
+    }
+    let mut out = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, body) in objects.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend_from_slice(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
+    }
+    let xref = out.len();
+    let mut table = format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1);
+    for o in offsets {
+        table.push_str(&format!("{o:010} 00000 n \n"));
+    }
+    table.push_str(&format!(
+        "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+        objects.len() + 1
+    ));
+    out.extend_from_slice(table.as_bytes());
+    out
+}

@@ -1,0 +1,329 @@
+//! Per-server rule sets in the match database (SQLite and PostgreSQL):
+//! versions, history, preview/confirm, isolation between servers, replicas,
+//! the bounded cache, and source labels in answers.
+
+mod common;
+mod store_common;
+
+use std::sync::Arc;
+
+use arbiter::app::App;
+use arbiter::app::rulesets::{RuleSets, RulesError, Upload};
+use arbiter::corpus::DocumentKind;
+use arbiter::store::{RuleAction, Store};
+use store_common::both;
+
+const HOUSE: &str = "# Speaker\n\n1. The speaker always breaks ties with a coin toss at our table.\n2. A new speaker is chosen by the previous one.\n";
+
+fn sets(store: &Store) -> RuleSets {
+    sets_with(store, arbiter::app::rulesets::CACHE_CAPACITY)
+}
+
+fn sets_with(store: &Store, capacity: usize) -> RuleSets {
+    let dir = common::repo().join("rules_data");
+    let shipped = arbiter::load::load_dir(&dir).unwrap();
+    let base = Arc::new(App::new(arbiter::corpus::Corpus::build(shipped.clone())));
+    RuleSets::with_capacity(store.clone(), shipped, base, capacity)
+}
+
+fn upload(text: &str, game: &str, kind: DocumentKind, title: &str) -> Upload {
+    Upload {
+        file_name: "upload.md".into(),
+        bytes: text.as_bytes().to_vec(),
+        game: game.into(),
+        kind,
+        title: Some(title.into()),
+    }
+}
+
+async fn add_and_isolate(url: String) {
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store);
+    let (added, preview) = sets
+        .add(
+            "guild-a",
+            "mod-a",
+            upload(HOUSE, "TI4", DocumentKind::House, "Table rules"),
+        )
+        .await
+        .unwrap();
+    assert_eq!(added.version, 1);
+    assert_eq!(added.document, "ti4:table-rules");
+    assert_eq!(preview.passages.len(), 3);
+    let id = "ti4:table-rules.speaker.1";
+    let a = sets.app_for("guild-a").await.unwrap();
+    assert!(a.corpus.get(id).is_some());
+    assert!(
+        a.corpus.get("ti4:action-phase.4.1").is_some(),
+        "the shipped game stays"
+    );
+    let b = sets.app_for("guild-b").await.unwrap();
+    assert!(b.corpus.get(id).is_none(), "another server never sees it");
+    assert!(
+        b.ask("speaker coin toss ties", Some("ti4"), 5)
+            .unwrap()
+            .results
+            .iter()
+            .all(|r| r.id != id)
+    );
+    let found = a.ask("speaker coin toss ties", Some("ti4"), 5).unwrap();
+    let hit = found
+        .results
+        .iter()
+        .find(|r| r.id == id)
+        .expect("searched in guild-a");
+    assert_eq!(hit.path[0], "Twilight Imperium 4");
+    assert!(
+        hit.path[1].starts_with("House rule — this server, added 20"),
+        "{:?}",
+        hit.path
+    );
+
+    let list = sets.list("guild-a").await.unwrap();
+    assert_eq!(list.len(), 1);
+    assert!(sets.list("guild-b").await.unwrap().is_empty());
+
+    // Removal is a new version; the history keeps the add.
+    let err = sets
+        .remove("guild-b", "ti4:table-rules", "mod-b")
+        .await
+        .unwrap_err();
+    assert!(matches!(err, RulesError::UnknownDocument(_)), "{err}");
+    assert_eq!(
+        sets.remove("guild-a", "TI4:Table-Rules", "mod-a")
+            .await
+            .unwrap(),
+        2
+    );
+    assert!(sets.list("guild-a").await.unwrap().is_empty());
+    assert!(
+        sets.app_for("guild-a")
+            .await
+            .unwrap()
+            .corpus
+            .get(id)
+            .is_none()
+    );
+    let history = sets
+        .versions("guild-a", Some("Twilight Imperium"))
+        .await
+        .unwrap();
+    let actions: Vec<_> = history
+        .iter()
+        .map(|c| (c.version, c.action, c.title.as_str()))
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            (1, RuleAction::Add, "Table rules"),
+            (2, RuleAction::Remove, "Table rules")
+        ]
+    );
+    assert!(
+        sets.versions("guild-a", Some("ashes"))
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(
+        store.rule_docs("guild-a", Some(1)).await.unwrap().len(),
+        1,
+        "version 1 can be rebuilt"
+    );
+}
+both!(add_and_isolate);
+
+async fn preview_then_confirm(url: String) {
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store);
+    let preview = sets
+        .preview(
+            "g1",
+            "mod",
+            "tok-1",
+            upload(HOUSE, "Kitchen Game", DocumentKind::Rules, "Kitchen"),
+        )
+        .await
+        .unwrap();
+    assert!(preview.new_game);
+    assert_eq!(
+        store.rule_set_version("g1").await.unwrap(),
+        0,
+        "nothing live before Confirm"
+    );
+    assert!(
+        matches!(sets.confirm("g2", "tok-1").await, Err(RulesError::Expired)),
+        "another server cannot confirm it"
+    );
+    let added = sets.confirm("g1", "tok-1").await.unwrap();
+    assert_eq!(
+        (added.version, added.document.as_str()),
+        (1, "kitchen-game:kitchen")
+    );
+    assert!(
+        matches!(sets.confirm("g1", "tok-1").await, Err(RulesError::Expired)),
+        "confirmed once"
+    );
+    let app = sets.app_for("g1").await.unwrap();
+    assert!(app.corpus.get("kitchen-game:speaker.1").is_some());
+    // Cancel drops an upload; bad files are refused before anything is kept.
+    sets.preview(
+        "g1",
+        "mod",
+        "tok-2",
+        upload(HOUSE, "ti4", DocumentKind::Faq, "FAQ"),
+    )
+    .await
+    .unwrap();
+    assert!(sets.cancel("g1", "tok-2").await.unwrap());
+    assert!(matches!(
+        sets.confirm("g1", "tok-2").await,
+        Err(RulesError::Expired)
+    ));
+    let bad = Upload {
+        file_name: "x.png".into(),
+        bytes: b"\x89PNG....".to_vec(),
+        game: "ti4".into(),
+        kind: DocumentKind::Rules,
+        title: None,
+    };
+    assert!(matches!(
+        sets.preview("g1", "mod", "tok-3", bad).await,
+        Err(RulesError::Import(_))
+    ));
+    assert_eq!(store.rule_set_version("g1").await.unwrap(), 1);
+}
+both!(preview_then_confirm);
+
+/// Two replicas on one database: an add on one is searchable on the other
+/// at its next request (the version check), with no restart.
+async fn replicas_see_each_others_uploads(url: String) {
+    let one = Store::connect(&url).await.unwrap();
+    let two = Store::connect(&url).await.unwrap();
+    let (r1, r2) = (sets(&one), sets(&two));
+    assert!(
+        r2.app_for("g")
+            .await
+            .unwrap()
+            .corpus
+            .get("ti4:table-rules.speaker.1")
+            .is_none()
+    );
+    r1.add(
+        "g",
+        "m",
+        upload(HOUSE, "ti4", DocumentKind::House, "Table rules"),
+    )
+    .await
+    .unwrap();
+    assert!(
+        r2.app_for("g")
+            .await
+            .unwrap()
+            .corpus
+            .get("ti4:table-rules.speaker.1")
+            .is_some()
+    );
+    // Concurrent adds on both replicas get distinct versions.
+    let (a, b) = tokio::join!(
+        r1.add(
+            "g",
+            "m",
+            upload(HOUSE, "ti4", DocumentKind::Errata, "Errata one")
+        ),
+        r2.add(
+            "g",
+            "m",
+            upload(HOUSE, "ti4", DocumentKind::Errata, "Errata two")
+        ),
+    );
+    let mut versions = vec![a.unwrap().0.version, b.unwrap().0.version];
+    versions.sort();
+    assert_eq!(versions, [2, 3]);
+}
+both!(replicas_see_each_others_uploads);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cache_of_server_indexes_is_bounded() {
+    let (url, _dir) = store_common::sqlite_url();
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets_with(&store, 2);
+    for g in ["a", "b", "c"] {
+        sets.add(
+            g,
+            "m",
+            upload(HOUSE, "ti4", DocumentKind::House, "Table rules"),
+        )
+        .await
+        .unwrap();
+        sets.app_for(g).await.unwrap();
+    }
+    assert_eq!(sets.cached(), 2);
+    // An evicted server's index is rebuilt on demand.
+    assert!(
+        sets.app_for("a")
+            .await
+            .unwrap()
+            .corpus
+            .get("ti4:table-rules.speaker.1")
+            .is_some()
+    );
+    assert_eq!(sets.cached(), 2);
+}
+
+fn arbiter(db: &str, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .current_dir(common::repo())
+        .env("DATABASE_URL", db)
+        .env_remove("ARBITER_DATA")
+        .env_remove("ARBITER_RULES_DIRS")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("arbiter runs")
+}
+
+#[test]
+fn operators_manage_a_servers_rule_set_from_the_cli() {
+    let (db, dir) = store_common::sqlite_url();
+    let file = dir.path().join("house.md");
+    std::fs::write(&file, HOUSE).unwrap();
+    let f = file.to_str().unwrap();
+    let out = |o: &std::process::Output| String::from_utf8_lossy(&o.stdout).into_owned();
+    let o = arbiter(
+        &db,
+        &[
+            "rules", "add", f, "--game", "ti4", "--kind", "house", "--guild", "42", "--as", "ops",
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        out(&o).contains("Added ti4:house (“house”): the rule set is now at version 1."),
+        "{}",
+        out(&o)
+    );
+    let o = arbiter(&db, &["rules", "list", "--guild", "42"]);
+    assert!(
+        out(&o).contains("ti4:house  House rule “house” (v1"),
+        "{}",
+        out(&o)
+    );
+    let o = arbiter(&db, &["rules", "list", "--guild", "43"]);
+    assert!(out(&o).contains("has no documents"), "{}", out(&o));
+    let o = arbiter(&db, &["rules", "remove", "ti4:nope", "--guild", "42"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = arbiter(&db, &["rules", "remove", "ti4:house", "--guild", "42"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = arbiter(&db, &["rules", "versions", "--guild", "42", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 2);
+    assert_eq!(v[1]["action"], "remove");
+    assert_eq!(v[0]["actor"], "ops");
+    // The table of contents still answers as before.
+    let o = arbiter(&db, &["rules", "ashes", "--depth", "1"]);
+    assert!(
+        o.status.success() && out(&o).contains("Ashes Reborn (ashes)"),
+        "{}",
+        out(&o)
+    );
+}
