@@ -152,9 +152,14 @@ struct ConsoleArgs {
     /// Who you are for `/match` (seats on the console are names).
     #[arg(long, env = "ARBITER_CONSOLE_USER", default_value = arbiter::bot::console::DEFAULT_USER)]
     user: String,
-    /// Act as a moderator (Manage Messages): undo anyone's play, end the match.
+    /// Act as a moderator (Manage Messages): undo anyone's play, end the
+    /// match; and as the server's admin for `/rules add` and `remove`.
     #[arg(long)]
     moderator: bool,
+    /// The server (guild id) whose rule set `/rule` and `/rules` use
+    /// (default: the console's own).
+    #[arg(long, env = "ARBITER_GUILD")]
+    guild: Option<u64>,
     /// The match database (default: sqlite://arbiter.db, created if missing).
     #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
     database_url: Option<String>,
@@ -280,8 +285,10 @@ fn main() -> ExitCode {
             };
             return rules_cli::run(app, &data, &cli.rules_dirs, args);
         }
-        Command::Serve(args) => return serve(app, *args),
-        Command::Console(args) => return console(app, args),
+        Command::Serve(args) => return serve(app, *args, shipped_sources(&data, &cli.rules_dirs)),
+        Command::Console(args) => {
+            return console(app, args, shipped_sources(&data, &cli.rules_dirs));
+        }
         other => other,
     };
     match run(&app, command) {
@@ -542,17 +549,27 @@ fn init_logging(format: &str) {
     };
 }
 
-fn console(app: App, args: ConsoleArgs) -> ExitCode {
+/// The shipped sources again (the app keeps only their index), for the
+/// per-server indexes; empty, with a warning, if they no longer load.
+fn shipped_sources(data: &std::path::Path, extra: &[PathBuf]) -> Vec<arbiter::corpus::SourceGame> {
+    arbiter::load::load_all(data, extra).unwrap_or_else(|e| {
+        tracing::warn!("server rule sets will be searched without the shipped games: {e}");
+        Vec::new()
+    })
+}
+
+fn console(app: App, args: ConsoleArgs, shipped: Vec<arbiter::corpus::SourceGame>) -> ExitCode {
     use arbiter::bot::{Bot, BotConfig, console::Session};
     let config = BotConfig {
         database_url: args.database_url,
         decision_timeout: args.decision_timeout,
         ..BotConfig::default()
     };
-    let bot = Bot::new(std::sync::Arc::new(app), config);
+    let bot = Bot::new(std::sync::Arc::new(app), config).with_shipped(shipped);
     let session = Session {
         user: args.user,
         moderator: args.moderator,
+        guild: args.guild,
     };
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();
@@ -603,7 +620,7 @@ async fn shutdown_signal() {
     tracing::info!("shutdown requested; finishing in-flight interactions");
 }
 
-fn serve(app: App, args: ServeArgs) -> ExitCode {
+fn serve(app: App, args: ServeArgs, shipped: Vec<arbiter::corpus::SourceGame>) -> ExitCode {
     use arbiter::bot::{Bot, BotConfig, gateway, http};
     let defaults = arbiter::app::cpu::Limits::default();
     arbiter::app::cpu::configure(arbiter::app::cpu::Limits {
@@ -622,7 +639,7 @@ fn serve(app: App, args: ServeArgs) -> ExitCode {
         decision_timeout: args.decision_timeout,
         ..BotConfig::default()
     };
-    let bot = std::sync::Arc::new(Bot::new(std::sync::Arc::new(app), config));
+    let bot = std::sync::Arc::new(Bot::new(std::sync::Arc::new(app), config).with_shipped(shipped));
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -230,13 +230,13 @@ fn every_command_declares_where_and_for_whom_it_is_offered() {
     for d in &defs {
         let name = d["name"].as_str().unwrap();
         // Installed to servers (0); guild (0) and the bot's DMs (1), except
-        // /match, which keeps state per server channel.
+        // /match and /rules, which keep state per server.
         assert_eq!(
             d["integration_types"],
             serde_json::json!([0]),
             "{name}: {d}"
         );
-        let contexts = if name == "match" {
+        let contexts = if name == "match" || name == "rules" {
             serde_json::json!([0])
         } else {
             serde_json::json!([0, 1])
@@ -244,8 +244,13 @@ fn every_command_declares_where_and_for_whom_it_is_offered() {
         assert_eq!(d["contexts"], contexts, "{name}: {d}");
         // No command is for moderators only: undo of another's play and the
         // like are checked per call (Discord sets permissions per command).
-        assert!(
-            d["default_member_permissions"].is_null(),
+        // /rules is for Manage Server (1 << 5), and checked per call too.
+        let permissions = match name {
+            "rules" => serde_json::json!("32"),
+            _ => Value::Null,
+        };
+        assert_eq!(
+            d["default_member_permissions"], permissions,
             "{name} is hidden from players: {d}"
         );
     }
@@ -290,7 +295,7 @@ fn command_definitions_are_within_discords_limits() {
             .iter()
             .map(|d| d["name"].as_str().unwrap())
             .collect::<Vec<_>>(),
-        ["rule", "judge", "games", "schema", "help", "match"]
+        ["rule", "judge", "games", "schema", "help", "match", "rules"]
     );
     assert_eq!(message.len(), 1);
     assert_eq!(message[0]["name"], "Judge this board");
@@ -403,6 +408,7 @@ fn session_run(bot: &Bot, user: &str, moderator: bool, script: &str) -> (usize, 
     let session = arbiter::bot::console::Session {
         user: user.into(),
         moderator,
+        guild: None,
     };
     let mut out = Vec::new();
     let bad = arbiter::bot::console::run_as(

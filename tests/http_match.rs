@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arbiter::app::App;
-use arbiter::bot::http::{self, HttpConfig, Running};
+use arbiter::bot::http::Running;
 use arbiter::bot::{Bot, BotConfig};
 use discord_kit::*;
 use ed25519_dalek::SigningKey;
@@ -61,18 +61,7 @@ impl Harness {
         };
         let bot = Arc::new(Bot::new(app, config));
         bot.open_matches().await.expect("the database opens");
-        let server = http::start(
-            bot,
-            HttpConfig {
-                addr: "127.0.0.1:0".parse().unwrap(),
-                public_key: public_hex(&key),
-                api_base: Some(fake.url()),
-                max_body: http::MAX_BODY_BYTES,
-                limits: http::ConnLimits::default(),
-            },
-        )
-        .await
-        .expect("server starts");
+        let server = start_endpoint(bot, &key, &fake).await;
         Harness {
             server,
             key,
@@ -83,20 +72,8 @@ impl Harness {
     }
 
     async fn post(&self, payload: &Value) -> Value {
-        let body = serde_json::to_vec(payload).unwrap();
-        let (sig, ts) = sign(&self.key, now(), &body);
-        let r = self
-            .client
-            .post(format!("http://{}/", self.server.addr))
-            .header("content-type", "application/json")
-            .header("x-signature-ed25519", sig)
-            .header("x-signature-timestamp", ts)
-            .body(body)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status().as_u16(), 200);
-        serde_json::from_slice(&r.bytes().await.unwrap()).unwrap()
+        let addr = self.server.addr.to_string();
+        post_signed(&self.client, &self.key, &addr, payload).await
     }
 
     /// `/match <sub>` as a member; a player has no Manage Messages. A

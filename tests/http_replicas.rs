@@ -120,19 +120,7 @@ async fn send(
 }
 
 async fn post(client: &reqwest::Client, key: &SigningKey, addr: &str, payload: &Value) -> Value {
-    let body = serde_json::to_vec(payload).unwrap();
-    let (sig, ts) = sign(key, now(), &body);
-    let r = client
-        .post(format!("http://{addr}/"))
-        .header("content-type", "application/json")
-        .header("x-signature-ed25519", sig)
-        .header("x-signature-timestamp", ts)
-        .body(body)
-        .send()
-        .await
-        .expect("request sent");
-    assert_eq!(r.status().as_u16(), 200);
-    serde_json::from_slice(&r.bytes().await.unwrap()).unwrap()
+    post_signed(client, key, addr, payload).await
 }
 
 fn as_coal(payload: Value) -> Value {

@@ -327,3 +327,59 @@ fn operators_manage_a_servers_rule_set_from_the_cli() {
         out(&o)
     );
 }
+
+/// The console: `/rules add file:PATH` with a preview and Confirm (button 1),
+/// in the server given by `--guild`; another server's console sees nothing.
+#[test]
+fn the_console_adds_previews_and_confirms_per_server() {
+    use arbiter::bot::console::{Session, run_as};
+    let (db, dir) = store_common::sqlite_url();
+    let file = dir.path().join("house.md");
+    std::fs::write(&file, HOUSE).unwrap();
+    let data = common::repo().join("rules_data");
+    let shipped = arbiter::load::load_dir(&data).unwrap();
+    let app = Arc::new(App::new(arbiter::corpus::Corpus::build(shipped.clone())));
+    let config = arbiter::bot::BotConfig {
+        database_url: Some(db),
+        ..Default::default()
+    };
+    let bot = arbiter::bot::Bot::new(app, config).with_shipped(shipped);
+    let run = |guild: u64, moderator: bool, script: &str| {
+        let session = Session {
+            user: "ops".into(),
+            moderator,
+            guild: Some(guild),
+        };
+        let mut out = Vec::new();
+        run_as(
+            &bot,
+            &session,
+            &mut script.as_bytes(),
+            &mut out,
+            false,
+            false,
+        )
+        .unwrap();
+        String::from_utf8(out).unwrap()
+    };
+    let add = format!(
+        "/rules add file:{} game:ti4 kind:house title:Table rules\n",
+        file.display()
+    );
+    assert!(run(1, false, &add).contains("only members with Manage Server"));
+    let out = run(1, true, &format!("{add}2\n{add}1\n/rules list\n"));
+    assert!(out.contains("Cancelled: nothing was added."), "{out}");
+    assert!(
+        out.contains(
+            "is live in this server as `ti4:table-rules`: the rule set is now at version 1"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("(v1, added 20") && out.contains(" by ops)"),
+        "{out}"
+    );
+    let ask = "/rule query:speaker coin toss game:ti4\n";
+    assert!(run(1, false, ask).contains("House rule — this server"));
+    assert!(!run(2, false, ask).contains("table-rules"));
+}

@@ -181,6 +181,68 @@ fn match_command(app: &App) -> CreateCommand {
         ))
 }
 
+/// `/rules` and its subcommands (issue 16): the server's own documents.
+fn rules_command() -> CreateCommand {
+    let text = |name: &str, description: &str, required: bool| {
+        CreateCommandOption::new(CommandOptionType::String, name, description)
+            .required(required)
+            .max_length(100)
+    };
+    let mut kind = text("kind", "What the document is", true);
+    for k in crate::corpus::DocumentKind::ALL {
+        kind = kind.add_string_choice(k.label(), k.as_str());
+    }
+    CreateCommand::new("rules")
+        .description("This server's own rules documents: rulebooks, FAQ, errata, house rules")
+        .add_option(
+            sub(
+                "add",
+                "Add a document (Markdown, text, HTML or PDF; at most 5 MB): preview first",
+            )
+            .add_sub_option(
+                CreateCommandOption::new(CommandOptionType::Attachment, "file", "The document")
+                    .required(true),
+            )
+            .add_sub_option(text(
+                "game",
+                "A game's id or name (a new name starts a new game)",
+                true,
+            ))
+            .add_sub_option(kind)
+            .add_sub_option(text(
+                "title",
+                "The document's title (default: the file name)",
+                false,
+            )),
+        )
+        .add_option(sub("list", "The documents this server added"))
+        .add_option(
+            sub(
+                "show",
+                "Show a passage or a document of this server's rules",
+            )
+            .add_sub_option(text(
+                "id",
+                "A passage or document id (from /rules list)",
+                true,
+            )),
+        )
+        .add_option(
+            sub("remove", "Take a document out (the history keeps it)").add_sub_option(text(
+                "id",
+                "The document id, from /rules list",
+                true,
+            )),
+        )
+        .add_option(
+            sub("versions", "Every change of this server's rule set").add_sub_option(text(
+                "game",
+                "Only this game",
+                false,
+            )),
+        )
+}
+
 /// Where a command can be used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reach {
@@ -197,6 +259,8 @@ pub enum Reach {
 pub enum Audience {
     Everyone,
     Moderators,
+    /// Members with Manage Server (a server's rule set).
+    Admins,
 }
 
 /// **Where and for whom each command is offered**, by name: one row per
@@ -212,6 +276,7 @@ pub const ACCESS: &[(&str, Reach, Audience)] = &[
     ("schema", Reach::Anywhere, Audience::Everyone),
     ("help", Reach::Anywhere, Audience::Everyone),
     ("match", Reach::GuildOnly, Audience::Everyone),
+    ("rules", Reach::GuildOnly, Audience::Admins),
 ];
 
 /// The command with its contexts, installation type and default
@@ -239,6 +304,7 @@ pub fn with_access(command: CreateCommand, reach: Reach, audience: Audience) -> 
     match audience {
         Audience::Everyone => command,
         Audience::Moderators => command.default_member_permissions(Permissions::MANAGE_MESSAGES),
+        Audience::Admins => command.default_member_permissions(Permissions::MANAGE_GUILD),
     }
 }
 
@@ -309,6 +375,7 @@ fn unscoped(app: &App) -> Vec<(&'static str, CreateCommand)> {
             .add_option(game_option(app, "The game").required(true))),
         ("help", CreateCommand::new("help").description("How to use Arbiter, with examples")),
         ("match", match_command(app)),
+        ("rules", rules_command()),
     ]
 }
 

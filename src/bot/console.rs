@@ -30,8 +30,12 @@ use super::{
 #[derive(Debug, Clone, PartialEq)]
 pub struct Session {
     pub user: String,
-    /// Acts as a moderator (Manage Messages) for `/match undo` and `end`.
+    /// Acts as a moderator (Manage Messages) for `/match undo` and `end`,
+    /// and as the server's admin (Manage Server) for `/rules add`/`remove`.
     pub moderator: bool,
+    /// The server whose rule set `/rule` and `/rules` use (default: the
+    /// console's own, `console`).
+    pub guild: Option<u64>,
 }
 
 /// The user of a console that names none.
@@ -42,6 +46,7 @@ impl Default for Session {
         Session {
             user: DEFAULT_USER.into(),
             moderator: false,
+            guild: None,
         }
     }
 }
@@ -270,6 +275,7 @@ pub fn parse(line: &str) -> Result<Line, String> {
         return Ok(Line::As(Session {
             user: matchcmd::user_ref(user),
             moderator,
+            guild: None,
         }));
     }
     let input = match name.to_lowercase().as_str() {
@@ -304,6 +310,7 @@ pub fn parse(line: &str) -> Result<Line, String> {
             }
         }
         "match" => parse_match(rest)?,
+        "rules" => parse_rules(rest)?,
         "games" => {
             let o = options(rest, &["game"])?;
             Input::Command(Command::Games {
@@ -322,17 +329,64 @@ pub fn parse(line: &str) -> Result<Line, String> {
     Ok(Line::Request(input))
 }
 
-fn read_file(path: &str) -> Result<String, String> {
+const RULES_HELP: &str = "/rules add file:PATH game:G kind:rules|faq|errata|house|tournament [title:T]  |  list  |  show id:ID  |  remove id:ID  |  versions [game:G]  (add/remove: `/as USER moderator` first)";
+
+/// `/rules …`: the console reads the file itself (at most 5 MB).
+fn parse_rules(rest: &str) -> Result<Input, String> {
+    use super::{RulesCommand, RulesFile};
+    let (sub, rest) = rest
+        .trim()
+        .split_once(char::is_whitespace)
+        .unwrap_or((rest.trim(), ""));
+    let cmd = match sub.to_lowercase().as_str() {
+        "add" => {
+            let o = options(rest, &["file", "game", "kind", "title"])?;
+            let path = get(&o, "file").ok_or("/rules add needs file:PATH")?;
+            let bytes = read_bytes(&path, crate::corpus::import::MAX_IMPORT_BYTES as u64)?;
+            let filename = std::path::Path::new(&path)
+                .file_name()
+                .map_or(path.clone(), |n| n.to_string_lossy().into_owned());
+            RulesCommand::Add {
+                file: RulesFile::Read { filename, bytes },
+                game: get(&o, "game").ok_or("/rules add needs game:…")?,
+                kind: get(&o, "kind").ok_or("/rules add needs kind:…")?.parse()?,
+                title: get(&o, "title"),
+            }
+        }
+        "list" => RulesCommand::List,
+        "show" => RulesCommand::Show {
+            id: get(&options(rest, &["id"])?, "id").ok_or("/rules show needs id:…")?,
+        },
+        "remove" => RulesCommand::Remove {
+            id: get(&options(rest, &["id"])?, "id").ok_or("/rules remove needs id:…")?,
+        },
+        "versions" => RulesCommand::Versions {
+            game: get(&options(rest, &["game"])?, "game"),
+        },
+        _ => return Err(RULES_HELP.into()),
+    };
+    Ok(Input::Command(Command::Rules(cmd)))
+}
+
+/// At most `max` bytes of a file; a larger one is refused.
+fn read_bytes(path: &str, max: u64) -> Result<Vec<u8>, String> {
     use std::io::Read;
-    let max = super::MAX_ATTACHMENT_BYTES;
     let f = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let mut bytes = Vec::new();
     f.take(max + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read {path}: {e}"))?;
     if bytes.len() as u64 > max {
-        return Err(format!("{path} is larger than {} KB; refused", max / 1024));
+        return Err(format!(
+            "{path} is larger than {} MB; refused",
+            max / (1024 * 1024)
+        ));
     }
+    Ok(bytes)
+}
+
+fn read_file(path: &str) -> Result<String, String> {
+    let bytes = read_bytes(path, super::MAX_ATTACHMENT_BYTES)?;
     String::from_utf8(bytes).map_err(|_| format!("{path} is not UTF-8 text"))
 }
 
@@ -382,12 +436,15 @@ pub fn run_as(
             id: format!("console-{n}"),
             user_name: session.user.clone(),
             moderator: session.moderator,
+            admin: session.moderator,
+            guild_id: session.guild,
             ..Origin::default()
         };
         let input_kind = match parse(&line) {
             Ok(Line::Nothing) => continue,
             Ok(Line::Quit) => break,
-            Ok(Line::As(s)) => {
+            Ok(Line::As(mut s)) => {
+                s.guild = session.guild;
                 let role = if s.moderator { " (moderator)" } else { "" };
                 writeln!(out, "now acting as {}{role}", s.user)?;
                 session = s;

@@ -32,6 +32,9 @@ fn origin(
         moderator: member
             .and_then(|m| m.permissions)
             .is_some_and(|p| p.manage_messages()),
+        admin: member
+            .and_then(|m| m.permissions)
+            .is_some_and(|p| p.manage_guild()),
     }
 }
 
@@ -200,26 +203,64 @@ fn command(ci: &CommandInteraction) -> Option<Command> {
         },
         "help" => Command::Help,
         "match" => Command::Match(match_command(&opts)?),
+        "rules" => Command::Rules(rules_command(&opts)?),
+        _ => return None,
+    })
+}
+
+/// The subcommand's name and its own options.
+fn subcommand<'a>(
+    opts: &'a [serenity::all::ResolvedOption<'a>],
+) -> Option<(&'a str, &'a [serenity::all::ResolvedOption<'a>])> {
+    let sub = opts.first()?;
+    match &sub.value {
+        ResolvedValue::SubCommand(inner) => Some((sub.name, inner.as_slice())),
+        _ => None,
+    }
+}
+
+/// A string option's value.
+fn string_option(opts: &[serenity::all::ResolvedOption<'_>], name: &str) -> Option<String> {
+    opts.iter()
+        .find(|o| o.name == name)
+        .and_then(|o| match o.value {
+            ResolvedValue::String(s) => Some(s.to_string()),
+            _ => None,
+        })
+}
+
+/// `/rules <subcommand> …`: the subcommand's own options.
+fn rules_command(opts: &[serenity::all::ResolvedOption<'_>]) -> Option<super::RulesCommand> {
+    use super::{RulesCommand, RulesFile};
+    let (sub, inner) = subcommand(opts)?;
+    let string = |name: &str| string_option(inner, name);
+    Some(match sub {
+        "add" => RulesCommand::Add {
+            file: inner.iter().find_map(|o| match o.value {
+                ResolvedValue::Attachment(a) if o.name == "file" => {
+                    Some(RulesFile::Attachment(attachment(a)))
+                }
+                _ => None,
+            })?,
+            game: string("game")?,
+            kind: string("kind")?.parse().ok()?,
+            title: string("title"),
+        },
+        "list" => RulesCommand::List,
+        "show" => RulesCommand::Show { id: string("id")? },
+        "remove" => RulesCommand::Remove { id: string("id")? },
+        "versions" => RulesCommand::Versions {
+            game: string("game"),
+        },
         _ => return None,
     })
 }
 
 /// `/match <subcommand> …`: the subcommand's own options.
 fn match_command(opts: &[serenity::all::ResolvedOption<'_>]) -> Option<MatchCommand> {
-    let sub = opts.first()?;
-    let ResolvedValue::SubCommand(inner) = &sub.value else {
-        return None;
-    };
-    let string = |name: &str| {
-        inner
-            .iter()
-            .find(|o| o.name == name)
-            .and_then(|o| match o.value {
-                ResolvedValue::String(s) => Some(s.to_string()),
-                _ => None,
-            })
-    };
-    Some(match sub.name {
+    let (sub, inner) = subcommand(opts)?;
+    let string = |name: &str| string_option(inner, name);
+    Some(match sub {
         "start" => {
             let mut players: Vec<(u32, String)> = inner
                 .iter()

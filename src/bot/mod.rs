@@ -24,6 +24,7 @@ pub mod http;
 pub mod matchcmd;
 mod pages;
 mod reply;
+pub mod rulescmd;
 pub mod text;
 
 use std::sync::Arc;
@@ -39,6 +40,7 @@ pub use pages::{PAGE_BUDGET, Pages};
 pub use reply::{
     Action, Button, ButtonStyle, Choice, FileAttachment, Message, MessageKind, Modal, Reply,
 };
+pub use rulescmd::{RulesCommand, RulesFile};
 
 /// Largest attachment downloaded for `/judge` and "Judge this board".
 pub const MAX_ATTACHMENT_BYTES: u64 = 1024 * 1024;
@@ -63,6 +65,8 @@ pub struct Origin {
     /// Holds Manage Messages in the channel (Discord sends the member's
     /// permissions with every guild interaction): a match moderator.
     pub moderator: bool,
+    /// Holds Manage Server: may change the server's rule set (`/rules add`).
+    pub admin: bool,
 }
 
 /// An attachment to fetch (a Discord CDN URL) or already read (console).
@@ -109,6 +113,8 @@ pub enum Command {
     Help,
     /// `/match start|setup|play|board|log|undo|end|export`.
     Match(MatchCommand),
+    /// `/rules add|list|show|remove|versions`: the server's own documents.
+    Rules(RulesCommand),
 }
 
 impl Command {
@@ -122,6 +128,7 @@ impl Command {
             Command::Schema { .. } => "schema",
             Command::Help => "help",
             Command::Match(m) => m.name(),
+            Command::Rules(r) => r.name(),
         }
     }
 }
@@ -233,6 +240,10 @@ pub fn deferral(input: &Input) -> Defer {
             Command::JudgeMessage { .. } => Defer::No,
             // A file: sent with the edit of the deferred reply.
             Command::Schema { .. } => Defer::Public,
+            // A download and a conversion; the preview is for its author.
+            Command::Rules(RulesCommand::Add { .. }) => Defer::Ephemeral,
+            // Database reads and writes.
+            Command::Rules(_) => Defer::Public,
             Command::Match(m) => match m {
                 // Writes: they may wait on the database.
                 MatchCommand::Start { .. }
@@ -258,6 +269,9 @@ pub fn deferral(input: &Input) -> Defer {
             Some(Action::Cite(_) | Action::Section(_) | Action::Page { .. }) | None => Defer::No,
             // An answer to a decision: a write.
             Some(Action::Decide { .. }) => Defer::Public,
+            // One row written (the index is rebuilt lazily, on the next
+            // `/rule`): answered at once, replacing the preview in place.
+            Some(Action::RulesConfirm(_) | Action::RulesCancel(_)) => Defer::No,
         },
         // The `/match setup` form is a write.
         Input::ModalSubmit { custom_id, .. } if custom_id == matchcmd::MATCH_SETUP_MODAL => {
@@ -340,6 +354,11 @@ pub struct Bot {
     client: reqwest::Client,
     /// Match tracking, opened by [`Bot::open_matches`].
     matches: tokio::sync::OnceCell<crate::app::matches::Matches>,
+    /// Per-server rule sets, on the match database.
+    rule_sets: tokio::sync::OnceCell<crate::app::rulesets::RuleSets>,
+    /// The sources the shipped index was built from (for server indexes);
+    /// empty: server documents are searched without the shipped games.
+    shipped: Vec<crate::corpus::SourceGame>,
 }
 
 static ERROR_SEQ: AtomicU64 = AtomicU64::new(0);
@@ -377,6 +396,51 @@ impl Bot {
             pages: Pages::default(),
             client,
             matches: tokio::sync::OnceCell::new(),
+            rule_sets: tokio::sync::OnceCell::new(),
+            shipped: Vec::new(),
+        }
+    }
+
+    /// The sources the shipped index was built from, so a server's index
+    /// holds the shipped games beside its own documents.
+    pub fn with_shipped(mut self, shipped: Vec<crate::corpus::SourceGame>) -> Bot {
+        self.shipped = shipped;
+        self
+    }
+
+    /// The per-server rule sets, on the match database (opened with it).
+    pub async fn open_rule_sets(&self) -> Result<&crate::app::rulesets::RuleSets, String> {
+        let matches = self.open_matches().await?;
+        let store = matches.store().clone();
+        Ok(self
+            .rule_sets
+            .get_or_init(|| async {
+                crate::app::rulesets::RuleSets::new(store, self.shipped.clone(), self.app.clone())
+            })
+            .await)
+    }
+
+    /// The index a request searches: its server's (shipped games plus the
+    /// server's documents), or the shipped one when there is no server,
+    /// no database, or the server added nothing.
+    pub async fn app_for(&self, origin: &Origin) -> Arc<App> {
+        let Some(guild) = rulescmd::guild_key(origin) else {
+            return self.app.clone();
+        };
+        if self.shipped.is_empty() {
+            return self.app.clone();
+        }
+        let Ok(sets) = self.open_rule_sets().await else {
+            return self.app.clone();
+        };
+        match sets.app_for(&guild).await {
+            Ok(app) => app,
+            Err(e) => {
+                tracing::warn!(
+                    "server rule set unavailable, answering from the shipped rules: {e}"
+                );
+                self.app.clone()
+            }
         }
     }
 
@@ -416,6 +480,9 @@ impl Bot {
         if let Some(reply) = self.handle_match(request).await {
             return reply;
         }
+        if let Some(reply) = self.handle_rules(request).await {
+            return reply;
+        }
         if let Input::Component { custom_id } = &request.input
             && let Some(Action::Page { key, page }) = Action::parse(custom_id)
         {
@@ -448,7 +515,8 @@ impl Bot {
             Defer::No => cpu::limits().budget,
             Defer::Public | Defer::Ephemeral => self.config.deferred_budget,
         };
-        let (app, req) = (self.app.clone(), request.clone());
+        let app = self.app_for(&request.origin).await;
+        let req = request.clone();
         let job = move || {
             let mut answerer = Answerer::new(&app);
             let reply = answerer.answer(&req, fetched);
@@ -514,10 +582,26 @@ impl Bot {
 
     /// Downloads an attachment (after [`attachment_refusal`] let it through).
     async fn download(&self, a: &Attachment, title: &str) -> Result<String, Reply> {
-        let refuse = |why: String| Reply::Message(Message::user_error(title, &why));
         if let Some(why) = attachment_refusal(a) {
-            return Err(refuse(why));
+            return Err(Reply::Message(Message::user_error(title, &why)));
         }
+        let bytes = self.download_bytes(a, MAX_ATTACHMENT_BYTES, title).await?;
+        String::from_utf8(bytes).map_err(|_| {
+            Reply::Message(Message::user_error(
+                title,
+                &format!("`{}` is not UTF-8 text", a.filename),
+            ))
+        })
+    }
+
+    /// Downloads at most `limit` bytes of an attachment; more is refused.
+    async fn download_bytes(
+        &self,
+        a: &Attachment,
+        limit: u64,
+        title: &str,
+    ) -> Result<Vec<u8>, Reply> {
+        let refuse = |why: String| Reply::Message(Message::user_error(title, &why));
         let mut response = match self
             .client
             .get(&a.url)
@@ -532,11 +616,11 @@ impl Bot {
         loop {
             match response.chunk().await {
                 Ok(Some(chunk)) => {
-                    if bytes.len() as u64 + chunk.len() as u64 > MAX_ATTACHMENT_BYTES {
+                    if bytes.len() as u64 + chunk.len() as u64 > limit {
                         return Err(refuse(format!(
                             "`{}` is larger than {} KB; refused",
                             a.filename,
-                            MAX_ATTACHMENT_BYTES / 1024
+                            limit / 1024
                         )));
                     }
                     bytes.extend_from_slice(&chunk);
@@ -545,7 +629,7 @@ impl Bot {
                 Err(e) => return Err(internal_error("attachment download failed", &e)),
             }
         }
-        String::from_utf8(bytes).map_err(|_| refuse(format!("`{}` is not UTF-8 text", a.filename)))
+        Ok(bytes)
     }
 
     /// Splits a long message into pages; page 1 is returned, the rest kept
@@ -668,6 +752,11 @@ impl<'a> Answerer<'a> {
             Input::Command(Command::Match(_)) => Reply::Message(Message::user_error(
                 "Match",
                 "match commands are not available here",
+            )),
+            // Answered by `handle_rules` (the database, async).
+            Input::Command(Command::Rules(_)) => Reply::Message(Message::user_error(
+                "Rules",
+                "rule set commands are not available here",
             )),
             Input::Autocomplete {
                 command,
@@ -841,6 +930,10 @@ impl<'a> Answerer<'a> {
                 "Match",
                 "decisions are not available here",
             )),
+            // Answered by `handle_rules` (the database, async).
+            Some(Action::RulesConfirm(_) | Action::RulesCancel(_)) => Reply::Message(
+                Message::user_error("Rules", "rule set buttons are not available here"),
+            ),
             // Page turns read the kept pages (`Bot::answer_request`).
             Some(Action::Page { .. }) => Reply::Message(Message::user_error(
                 "Pages",

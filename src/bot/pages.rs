@@ -183,6 +183,11 @@ fn key_text(key: u64) -> String {
     format!("{key:016x}")
 }
 
+/// A fresh random token (16 hex digits), e.g. for an upload awaiting Confirm.
+pub(super) fn new_token() -> String {
+    key_text(new_key())
+}
+
 /// A fresh pager key: random (the process's hasher keys, the time and a
 /// counter), so that replicas never hand out the same one.
 fn new_key() -> u64 {

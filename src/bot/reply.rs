@@ -151,6 +151,10 @@ pub enum Action {
         version: i64,
         option: usize,
     },
+    /// Make the upload kept under this token live (`/rules add`).
+    RulesConfirm(String),
+    /// Drop the upload kept under this token.
+    RulesCancel(String),
 }
 
 impl Action {
@@ -164,6 +168,8 @@ impl Action {
                 version,
                 option,
             } => format!("decide:{match_id}:{version}:{option}"),
+            Action::RulesConfirm(token) => format!("rules-confirm:{token}"),
+            Action::RulesCancel(token) => format!("rules-cancel:{token}"),
         }
     }
 
@@ -172,6 +178,8 @@ impl Action {
         match kind {
             "cite" => Some(Action::Cite(rest.to_string())),
             "section" => Some(Action::Section(rest.to_string())),
+            "rules-confirm" => Some(Action::RulesConfirm(rest.to_string())),
+            "rules-cancel" => Some(Action::RulesCancel(rest.to_string())),
             "decide" => {
                 let mut parts = rest.splitn(3, ':');
                 Some(Action::Decide {

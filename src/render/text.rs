@@ -256,18 +256,12 @@ pub fn rule_changes(guild: &str, changes: &[crate::store::RuleChange]) -> String
     }
     let mut out = format!("The rule set of {guild}, version by version:\n");
     for c in changes {
-        let what = match c.action {
-            crate::store::RuleAction::Add => "added",
-            crate::store::RuleAction::Remove => "removed",
-        };
+        let at = crate::app::rulesets::date(c.at);
+        let (v, what, doc) = (c.version, c.action.past(), &c.document);
         let _ = writeln!(
             out,
-            "  v{}  {} {what} {} “{}” by {}",
-            c.version,
-            crate::app::rulesets::date(c.at),
-            c.document,
-            c.title,
-            c.actor
+            "  v{v}  {at} {what} {doc} “{}” by {}",
+            c.title, c.actor
         );
     }
     out

@@ -455,3 +455,47 @@ pub fn in_channel(mut payload: Value, channel: &str) -> Value {
     payload["channel"]["id"] = json!(channel);
     payload
 }
+
+/// Posts a signed interaction to the endpoint at `addr`; its JSON answer.
+pub async fn post_signed(
+    client: &reqwest::Client,
+    key: &SigningKey,
+    addr: &str,
+    payload: &Value,
+) -> Value {
+    let body = serde_json::to_vec(payload).unwrap();
+    let (sig, ts) = sign(key, now(), &body);
+    let r = client
+        .post(format!("http://{addr}/"))
+        .header("content-type", "application/json")
+        .header("x-signature-ed25519", sig)
+        .header("x-signature-timestamp", ts)
+        .body(body)
+        .send()
+        .await
+        .expect("request sent");
+    assert_eq!(r.status().as_u16(), 200);
+    serde_json::from_slice(&r.bytes().await.unwrap()).unwrap()
+}
+
+/// The HTTP endpoint on a loopback port for `bot`, checking `key`'s
+/// signatures, with the fake Discord as its API.
+pub async fn start_endpoint(
+    bot: Arc<arbiter::bot::Bot>,
+    key: &SigningKey,
+    fake: &FakeDiscord,
+) -> arbiter::bot::http::Running {
+    use arbiter::bot::http;
+    http::start(
+        bot,
+        http::HttpConfig {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            public_key: public_hex(key),
+            api_base: Some(fake.url()),
+            max_body: http::MAX_BODY_BYTES,
+            limits: http::ConnLimits::default(),
+        },
+    )
+    .await
+    .expect("server starts")
+}

@@ -8,10 +8,7 @@ const LINES_PER_PAGE: usize = 60;
 /// A PDF whose pages show `text`, line by line.
 pub fn from_text(text: &str) -> Vec<u8> {
     let lines: Vec<&str> = text.lines().collect();
-    let pages: Vec<String> = lines
-        .chunks(LINES_PER_PAGE)
-        .map(page_content)
-        .collect();
+    let pages: Vec<String> = lines.chunks(LINES_PER_PAGE).map(page_content).collect();
     assemble(&pages)
 }
 

@@ -1,0 +1,329 @@
+//! `/rules …`: a server's own rule documents (issue 16) on the bot's
+//! dispatcher. `add` converts the attachment and answers with a preview and
+//! Confirm / Cancel buttons; nothing is live until Confirm. Members with
+//! Manage Server only (the command's default permissions, and checked here).
+
+use std::fmt::Write as _;
+
+use crate::app::rulesets::{RuleSets, RulesError, Upload};
+use crate::corpus::DocumentKind;
+use crate::corpus::import::{MAX_IMPORT_BYTES, Preview};
+
+use super::reply::{Button, ButtonStyle, escape_md, truncate};
+use super::{Action, Attachment, Bot, Command, Input, Message, Origin, Reply, Request};
+
+/// Headings listed in a preview message.
+const PREVIEW_HEADINGS: usize = 15;
+
+/// The file of `/rules add`: a Discord attachment, or a file the console read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RulesFile {
+    Attachment(Attachment),
+    Read { filename: String, bytes: Vec<u8> },
+}
+
+/// A `/rules` subcommand with its options.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RulesCommand {
+    Add {
+        file: RulesFile,
+        game: String,
+        kind: DocumentKind,
+        title: Option<String>,
+    },
+    List,
+    Show {
+        id: String,
+    },
+    Remove {
+        id: String,
+    },
+    Versions {
+        game: Option<String>,
+    },
+}
+
+impl RulesCommand {
+    pub fn name(&self) -> &'static str {
+        match self {
+            RulesCommand::Add { .. } => "rules add",
+            RulesCommand::List => "rules list",
+            RulesCommand::Show { .. } => "rules show",
+            RulesCommand::Remove { .. } => "rules remove",
+            RulesCommand::Versions { .. } => "rules versions",
+        }
+    }
+
+    /// Whether it changes the rule set (Manage Server only).
+    pub fn writes(&self) -> bool {
+        matches!(self, RulesCommand::Add { .. } | RulesCommand::Remove { .. })
+    }
+}
+
+/// What a `/rules` request asks.
+enum Act<'a> {
+    Command(&'a RulesCommand),
+    Confirm(String),
+    Cancel(String),
+}
+
+/// The rule set a request belongs to: its server, or the console's
+/// (`console`, or the console's `--guild`); none in a direct message.
+pub fn guild_key(origin: &Origin) -> Option<String> {
+    match (origin.guild_id, origin.channel_id) {
+        (Some(g), _) => Some(g.to_string()),
+        (None, None) => Some(super::matchcmd::CONSOLE_CHANNEL.to_string()),
+        (None, Some(_)) => None,
+    }
+}
+
+/// Who acts, as stored: the Discord user id, or the console's user name.
+fn actor(origin: &Origin) -> String {
+    match origin.user_id {
+        0 => origin.user_name.clone(),
+        id => id.to_string(),
+    }
+}
+
+/// A stored actor as shown: a mention for a Discord id (replies never ping),
+/// else the name.
+fn who(actor: &str) -> String {
+    match actor.parse::<u64>() {
+        Ok(_) => format!("<@{actor}>"),
+        Err(_) => escape_md(actor),
+    }
+}
+
+fn refuse(why: &str) -> Reply {
+    Reply::Message(Message::user_error("Rules", why))
+}
+
+fn failed(e: RulesError) -> Reply {
+    match e {
+        RulesError::Store(_) | RulesError::Build(_) => {
+            super::internal_error("rule set request failed", &e)
+        }
+        _ => refuse(&e.to_string()),
+    }
+}
+
+impl Bot {
+    /// The rule sets, opened with the match database.
+    async fn rule_sets(&self) -> Result<&RuleSets, Reply> {
+        self.open_rule_sets()
+            .await
+            .map_err(|e| super::internal_error("opening the rule sets", &e))
+    }
+
+    /// `/rules …` and its buttons; `None` for other requests.
+    pub(super) async fn handle_rules(&self, request: &Request) -> Option<Reply> {
+        let origin = &request.origin;
+        let act = match &request.input {
+            Input::Command(Command::Rules(cmd)) => Act::Command(cmd),
+            Input::Component { custom_id } => match Action::parse(custom_id)? {
+                Action::RulesConfirm(token) => Act::Confirm(token),
+                Action::RulesCancel(token) => Act::Cancel(token),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let Some(guild) = guild_key(origin) else {
+            return Some(refuse(
+                "rule sets belong to a server; use `/rules` in a server, not in a direct message",
+            ));
+        };
+        let writes = !matches!(&act, Act::Command(cmd) if !cmd.writes());
+        if writes && !origin.admin {
+            return Some(refuse(
+                "only members with Manage Server may change this server's rules",
+            ));
+        }
+        let sets = match self.rule_sets().await {
+            Ok(s) => s,
+            Err(reply) => return Some(reply),
+        };
+        Some(match act {
+            Act::Command(cmd) => self.rules_command(sets, &guild, origin, cmd).await,
+            Act::Confirm(token) => match sets.confirm(&guild, &token).await {
+                Ok(added) => Reply::Update(Message::info(
+                    "Rules",
+                    &format!(
+                        "**{}** is live in this server as `{}`: the rule set is now at version {}. `/rule` searches it from now on.",
+                        escape_md(&added.title),
+                        added.document,
+                        added.version
+                    ),
+                )),
+                Err(e) => failed(e),
+            },
+            Act::Cancel(token) => match sets.cancel(&guild, &token).await {
+                Ok(_) => Reply::Update(Message::info("Rules", "Cancelled: nothing was added.")),
+                Err(e) => failed(e),
+            },
+        })
+    }
+
+    async fn rules_command(
+        &self,
+        sets: &RuleSets,
+        guild: &str,
+        origin: &Origin,
+        cmd: &RulesCommand,
+    ) -> Reply {
+        match cmd {
+            RulesCommand::Add {
+                file,
+                game,
+                kind,
+                title,
+            } => {
+                let (filename, bytes) = match file {
+                    RulesFile::Read { filename, bytes } => (filename.clone(), bytes.clone()),
+                    RulesFile::Attachment(a) => {
+                        if a.size > MAX_IMPORT_BYTES as u64 {
+                            return refuse(&format!(
+                                "`{}` is {} KB; documents over {} MB are refused. Split it into smaller documents.",
+                                a.filename,
+                                a.size / 1024,
+                                MAX_IMPORT_BYTES / (1024 * 1024)
+                            ));
+                        }
+                        match self
+                            .download_bytes(a, MAX_IMPORT_BYTES as u64, "Rules")
+                            .await
+                        {
+                            Ok(b) => (a.filename.clone(), b),
+                            Err(reply) => return reply,
+                        }
+                    }
+                };
+                let upload = Upload {
+                    file_name: filename,
+                    bytes,
+                    game: game.clone(),
+                    kind: *kind,
+                    title: title.clone(),
+                };
+                let token = super::pages::new_token();
+                match sets.preview(guild, &actor(origin), &token, upload).await {
+                    Ok(preview) => Reply::Message(preview_message(&preview, &token)),
+                    Err(e) => failed(e),
+                }
+            }
+            RulesCommand::List => match sets.list(guild).await {
+                Ok(docs) => {
+                    let views = crate::app::rulesets::doc_views(&docs);
+                    let mut body = String::new();
+                    for d in &views {
+                        let _ = writeln!(
+                            body,
+                            "`{}` — {} **{}** (v{}, added {} by {})",
+                            d.id,
+                            d.kind.label(),
+                            escape_md(&d.title),
+                            d.version,
+                            d.added,
+                            who(&d.added_by)
+                        );
+                    }
+                    if body.is_empty() {
+                        body = "This server has added no documents: `/rule` searches the shipped games. Members with Manage Server can `/rules add` one.".into();
+                    }
+                    Reply::Message(Message::info("Rules of this server", &body))
+                }
+                Err(e) => failed(e),
+            },
+            RulesCommand::Show { id } => match sets.app_for(guild).await {
+                Ok(app) => match app.cite(id, false) {
+                    Ok(reply) => {
+                        let doc = super::reply::passages_message(&app, &reply, false);
+                        Reply::Message(self.paged(doc, false).await)
+                    }
+                    Err(e) => refuse(&e.to_string()),
+                },
+                Err(e) => failed(e),
+            },
+            RulesCommand::Remove { id } => match sets.remove(guild, id, &actor(origin)).await {
+                Ok(version) => Reply::Message(Message::info(
+                    "Rules",
+                    &format!(
+                        "Removed `{}`: the rule set is now at version {version}. The history keeps it (`/rules versions`).",
+                        escape_md(id.trim())
+                    ),
+                )),
+                Err(e) => failed(e),
+            },
+            RulesCommand::Versions { game } => match sets.versions(guild, game.as_deref()).await {
+                Ok(changes) => {
+                    let mut body = String::new();
+                    for c in &changes {
+                        let at = crate::app::rulesets::date(c.at);
+                        let (v, what, doc) = (c.version, c.action.past(), &c.document);
+                        let (title, by) = (escape_md(&c.title), who(&c.actor));
+                        let _ = writeln!(body, "v{v} · {at} · {what} `{doc}` **{title}** by {by}");
+                    }
+                    if body.is_empty() {
+                        body = "No changes yet.".into();
+                    }
+                    Reply::Message(Message::info("Rule set versions", &body))
+                }
+                Err(e) => failed(e),
+            },
+        }
+    }
+}
+
+/// The preview of an upload, with Confirm and Cancel: only its author sees it.
+fn preview_message(p: &Preview, token: &str) -> Message {
+    let game = if p.new_game {
+        format!("a new game, **{}** (`{}`)", escape_md(&p.game_name), p.game)
+    } else {
+        format!("**{}** (`{}`)", escape_md(&p.game_name), p.game)
+    };
+    let mut body = format!(
+        "{} **{}** for {game}: {} passage(s) from {}.\n",
+        p.kind.label(),
+        escape_md(&p.title),
+        p.passages.len(),
+        p.source_format.as_str()
+    );
+    let headings: Vec<_> = p.headings().collect();
+    for e in headings.iter().take(PREVIEW_HEADINGS) {
+        let _ = writeln!(
+            body,
+            "{}`{}` {}",
+            "  ".repeat(e.depth.saturating_sub(1)),
+            e.id,
+            escape_md(&e.title)
+        );
+    }
+    if headings.len() > PREVIEW_HEADINGS {
+        let _ = writeln!(
+            body,
+            "… and {} more heading(s)",
+            headings.len() - PREVIEW_HEADINGS
+        );
+    }
+    if !p.warnings.is_empty() {
+        let _ = writeln!(body, "\n**{} warning(s)**", p.warnings.len());
+        for w in p.warnings.iter().take(5) {
+            let _ = writeln!(body, "• {}", escape_md(&truncate(w, 200)));
+        }
+    }
+    body.push_str("\nNothing is live until you press Confirm.");
+    let mut m = Message::info("Rules: preview", &truncate(&body, super::PAGE_BUDGET));
+    m.ephemeral = true;
+    m.buttons = vec![
+        Button::new(
+            "Confirm",
+            Action::RulesConfirm(token.to_string()),
+            ButtonStyle::Primary,
+        ),
+        Button::new(
+            "Cancel",
+            Action::RulesCancel(token.to_string()),
+            ButtonStyle::Secondary,
+        ),
+    ];
+    m
+}
