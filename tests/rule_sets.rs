@@ -383,3 +383,84 @@ fn the_console_adds_previews_and_confirms_per_server() {
     assert!(run(1, false, ask).contains("House rule — this server"));
     assert!(!run(2, false, ask).contains("table-rules"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_past_its_document_quota_is_refused_and_loses_nothing() {
+    use arbiter::app::rulesets::MAX_SERVER_DOCUMENTS;
+    let (url, _dir) = store_common::sqlite_url();
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store);
+    for n in 0..MAX_SERVER_DOCUMENTS {
+        let title = format!("Note {n}");
+        sets.add("g", "m", upload(HOUSE, "ti4", DocumentKind::House, &title))
+            .await
+            .unwrap();
+    }
+    let err = sets
+        .add(
+            "g",
+            "m",
+            upload(HOUSE, "ti4", DocumentKind::House, "One more"),
+        )
+        .await
+        .unwrap_err();
+    assert!(matches!(err, RulesError::Quota(_)), "{err}");
+    assert!(err.to_string().contains("remove one first"), "{err}");
+    assert_eq!(sets.list("g").await.unwrap().len(), MAX_SERVER_DOCUMENTS);
+    // Another server is not affected.
+    sets.add(
+        "h",
+        "m",
+        upload(HOUSE, "ti4", DocumentKind::House, "One more"),
+    )
+    .await
+    .unwrap();
+}
+
+/// Errata and FAQ passages that name a rule, by its id or by a resolved
+/// "see rule …", are shown beside it, labelled, in that server only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn errata_naming_a_rule_are_shown_beside_it() {
+    let (url, _dir) = store_common::sqlite_url();
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store);
+    let errata = "# Passing\n\n1. Replace ti4:action-phase.4.1: in a three- or four-player game a player passes only after exhausting both strategy cards and one planet.\n";
+    sets.add(
+        "g",
+        "m",
+        upload(errata, "ti4", DocumentKind::Errata, "Errata 2025-03"),
+    )
+    .await
+    .unwrap();
+    let faq = "# Moves\n\n1. Can a fighter move twice? No: see 13.4 for the actions.\n";
+    sets.add("g", "m", upload(faq, "magewinds", DocumentKind::Faq, "FAQ"))
+        .await
+        .unwrap();
+    let app = sets.app_for("g").await.unwrap();
+    let q = "three player game pass exhausted both strategy cards";
+    let reply = app.ask(q, Some("ti4"), 3).unwrap();
+    let rule = reply
+        .results
+        .iter()
+        .find(|r| r.id == "ti4:action-phase.4.1")
+        .expect("the rule is found");
+    assert_eq!(rule.amended_by.len(), 1, "{:?}", rule.amended_by);
+    let a = &rule.amended_by[0];
+    assert_eq!(a.id, "ti4:errata-2025-03.passing.1");
+    assert!(
+        a.source.starts_with("Errata — this server, added 20")
+            && a.source.ends_with(", Errata 2025-03"),
+        "{}",
+        a.source
+    );
+    assert!(a.text.contains("and one planet"));
+    let shown = arbiter::render::text::ask(&reply, arbiter::render::text::Style { ansi: false });
+    assert!(shown.contains("amended by Errata — this server"), "{shown}");
+    let idx = app.corpus.index_of("magewinds:13.4").unwrap();
+    let by: Vec<String> = app.amendments_of(idx).into_iter().map(|a| a.id).collect();
+    assert_eq!(by, ["magewinds:faq.moves.1"]);
+    // Not in another server.
+    let other = sets.app_for("h").await.unwrap();
+    let reply = other.ask(q, Some("ti4"), 3).unwrap();
+    assert!(reply.results.iter().all(|r| r.amended_by.is_empty()));
+}

@@ -88,6 +88,19 @@ pub struct AskResult {
     pub via: Option<GlossaryVia>,
     #[serde(skip)]
     pub refs: Vec<CrossRef>,
+    /// FAQ, errata and house-rule passages that name this rule, shown
+    /// beside it. Omitted when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub amended_by: Vec<Amendment>,
+}
+
+/// A passage of a FAQ, errata or house rules that names a rule.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Amendment {
+    pub id: String,
+    /// Where it comes from: "Errata — this server, added 2026-03-14".
+    pub source: String,
+    pub text: String,
 }
 
 /// A glossary entry shown as context above the rule it points to.
@@ -144,12 +157,20 @@ fn source_label(doc: &crate::corpus::Document) -> Option<String> {
 pub struct App {
     pub corpus: Corpus,
     pub index: Index,
+    /// Rules passage → the FAQ/errata/house passages that name it.
+    amended_by:
+        std::collections::HashMap<crate::corpus::PassageIdx, Vec<crate::corpus::PassageIdx>>,
 }
 
 impl App {
     pub fn new(corpus: Corpus) -> App {
         let index = Index::build(&corpus);
-        App { corpus, index }
+        let amended_by = corpus.amendments();
+        App {
+            corpus,
+            index,
+            amended_by,
+        }
     }
 
     /// Converts a document someone brings and previews it against the games
@@ -240,6 +261,7 @@ impl App {
                         }
                     }),
                     refs: p.refs.clone(),
+                    amended_by: self.amendments_of(h.passage),
                 }
             })
             .collect();
@@ -342,6 +364,26 @@ impl App {
     }
 
     /// Game › document › sections above the passage.
+    /// The passages that amend a rules passage, labelled with their source.
+    pub fn amendments_of(&self, idx: crate::corpus::PassageIdx) -> Vec<Amendment> {
+        let Some(list) = self.amended_by.get(&idx) else {
+            return Vec::new();
+        };
+        list.iter()
+            .map(|&a| {
+                let p = &self.corpus.passages[a];
+                let doc = self.corpus.document_of(p);
+                let source = doc.and_then(source_label).unwrap_or_default();
+                let title = doc.map(|d| d.title.as_str()).unwrap_or_default();
+                Amendment {
+                    id: p.id.clone(),
+                    source: format!("{source}, {title}"),
+                    text: p.text.clone(),
+                }
+            })
+            .collect()
+    }
+
     fn full_path(&self, p: &Passage) -> Vec<String> {
         let mut path = Vec::with_capacity(p.path.len() + 1);
         if let Some(g) = self.corpus.game(&p.game) {

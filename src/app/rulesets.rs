@@ -17,6 +17,10 @@ use crate::store::{PendingRule, RuleChange, RuleDoc, Store, StoreError, StoredMa
 
 /// Server indexes kept at most.
 pub const CACHE_CAPACITY: usize = 64;
+/// Live documents a server may have at most.
+pub const MAX_SERVER_DOCUMENTS: usize = 50;
+/// Total size of a server's live documents (as stored), at most.
+pub const MAX_SERVER_BYTES: usize = 25 * 1024 * 1024;
 /// How long an upload waits for Confirm.
 pub const PENDING_TTL_MS: i64 = 15 * 60 * 1000;
 
@@ -33,6 +37,8 @@ pub enum RulesError {
         "this upload is no longer waiting (confirmed, cancelled, or older than 15 minutes); add it again"
     )]
     Expired,
+    #[error("{0}")]
+    Quota(String),
     #[error("building the index failed: {0}")]
     Build(String),
 }
@@ -200,6 +206,7 @@ impl RuleSets {
         upload: Upload,
     ) -> Result<Preview, RulesError> {
         let (manifest, body, preview) = self.convert(guild, upload).await?;
+        self.check_quota(guild, body.len()).await?;
         let pending = PendingRule {
             guild: guild.to_string(),
             actor: actor.to_string(),
@@ -253,6 +260,7 @@ impl RuleSets {
         body: &str,
         actor: &str,
     ) -> Result<Added, RulesError> {
+        self.check_quota(guild, body.len()).await?;
         let version = self
             .store
             .add_rule_doc(guild, manifest, body, actor)
@@ -262,6 +270,27 @@ impl RuleSets {
             document: manifest.id(),
             title: manifest.document.title.clone(),
         })
+    }
+
+    /// Refuses a document that would take the server past its quota.
+    async fn check_quota(&self, guild: &str, bytes: usize) -> Result<(), RulesError> {
+        let live = self.store.rule_docs(guild, None).await?;
+        if live.len() >= MAX_SERVER_DOCUMENTS {
+            return Err(RulesError::Quota(format!(
+                "this server already has {} documents, the most it may keep; remove one first (`/rules list`, `/rules remove`)",
+                live.len()
+            )));
+        }
+        let used: usize = live.iter().map(|d| d.body.len()).sum();
+        if used + bytes > MAX_SERVER_BYTES {
+            return Err(RulesError::Quota(format!(
+                "this document ({} KB) would take the server's documents to {} KB, past its quota of {} MB; remove one first",
+                bytes / 1024,
+                (used + bytes) / 1024,
+                MAX_SERVER_BYTES / (1024 * 1024)
+            )));
+        }
+        Ok(())
     }
 
     /// Removes a live document; the history keeps it. Returns the new version.

@@ -400,6 +400,15 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
         } else {
             text.replacen(&hl, &format!("**{hl}**"), 1)
         };
+        let mut body = body;
+        for a in &r.amended_by {
+            body.push_str(&format!(
+                "\n> **Amended by {}** `{}`: {}",
+                escape_md(&a.source),
+                a.id,
+                escape_md(&a.text.replace('\n', " "))
+            ));
+        }
         blocks.push(Block::text(head, body));
         ref_buttons(&r.refs, &mut seen, &mut buttons);
     }

@@ -219,6 +219,38 @@ impl Corpus {
         d
     }
 
+    /// For each passage of a game's rules, the passages of its other
+    /// documents (FAQ, errata, house rules…) that name it: by a reference the
+    /// index resolved ("see rule 702.19b") or by its id written out
+    /// (`ti4:action-phase.4.1`). Each list is in document order.
+    pub fn amendments(&self) -> HashMap<PassageIdx, Vec<PassageIdx>> {
+        static ID: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+            regex::Regex::new(r"\b[a-z0-9][a-z0-9-]*:[a-z0-9][a-z0-9.~-]*[a-z0-9]").unwrap()
+        });
+        let rules = |p: &Passage| self.document_of(p).is_some_and(|d| d.kind.is_rules());
+        let mut out: HashMap<PassageIdx, Vec<PassageIdx>> = HashMap::new();
+        for (i, p) in self.passages.iter().enumerate() {
+            if p.kind == PassageKind::Document || rules(p) {
+                continue;
+            }
+            let written = ID.find_iter(&p.text).map(|m| m.as_str());
+            let resolved = p.refs.iter().filter_map(|r| r.target.as_deref());
+            for target in resolved.chain(written) {
+                let Some(t) = self.index_of(target) else {
+                    continue;
+                };
+                let amended = &self.passages[t];
+                if amended.game == p.game && rules(amended) {
+                    let list = out.entry(t).or_default();
+                    if !list.contains(&i) {
+                        list.push(i);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The document a passage belongs to.
     pub fn document_of(&self, p: &Passage) -> Option<&Document> {
         self.game(&p.game).and_then(|g| g.documents.get(p.document))

@@ -100,6 +100,12 @@ pub fn ask(reply: &AskReply, style: Style) -> String {
         if !refs.is_empty() {
             let _ = writeln!(out, "   see also: {}", refs.join("; "));
         }
+        for a in &r.amended_by {
+            let _ = writeln!(out, "   amended by {} [{}]:", a.source, a.id);
+            for line in a.text.lines() {
+                let _ = writeln!(out, "     {line}");
+            }
+        }
         out.push('\n');
     }
     out
