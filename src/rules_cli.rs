@@ -54,6 +54,8 @@ pub enum RuleSetCommand {
     },
     /// The server's live documents.
     List,
+    /// One passage of the server's index (shipped games + its documents).
+    Show { id: String },
     /// Take a document out of the rule set (its id from `list`); the history keeps it.
     Remove { id: String },
     /// Every change of the server's rule set (optionally one game's).
@@ -181,6 +183,15 @@ async fn execute(sets: &RuleSets, args: &RuleSetArgs) -> Result<String, (u8, Str
                 json(&views)
             } else {
                 text::rule_docs(guild, &views)
+            }
+        }
+        RuleSetCommand::Show { id } => {
+            let app = sets.app_for(guild).await.map_err(fail)?;
+            let reply = app.cite(id, false).map_err(|e| (2, e.to_string()))?;
+            if args.json {
+                json(&reply)
+            } else {
+                text::cite(&reply)
             }
         }
         RuleSetCommand::Remove { id } => {

@@ -15,7 +15,7 @@ use discord_kit::*;
 use ed25519_dalek::SigningKey;
 use serde_json::{Value, json};
 
-const HOUSE: &str = "# Speaker\n\n1. The speaker breaks ties with a coin toss at our table.\n";
+const HOUSE: &str = "# Speaker\n\n1. The speaker breaks ties with a coin toss at our table. Ask @everyone or <@1300000000000000302>.\n";
 const OTHER_GUILD: &str = "1300000000000000999";
 /// Manage Server (0x20) plus what a member usually has.
 const ADMIN_PERMISSIONS: &str = "2147483680";
@@ -157,8 +157,17 @@ async fn a_house_rule_added_in_one_server_answers_there_only() {
         "{v}"
     );
 
-    let here = text_of(&e.send(&ask()).await);
+    let answer = e.send(&ask()).await;
+    let here = text_of(&answer);
     assert!(here.contains("ti4:table-rules.speaker.1"), "{here}");
+    // Uploaded text is quoted, never a ping.
+    assert!(here.contains("@everyone"), "{here}");
+    let mentions = &answer["data"]["allowed_mentions"];
+    assert_eq!(
+        mentions,
+        &json!({ "parse": [], "roles": [], "users": [] }),
+        "{answer}"
+    );
     assert!(here.contains("House rule — this server, added"), "{here}");
     let there = text_of(&e.send(&in_guild(ask(), OTHER_GUILD)).await);
     assert!(!there.contains("table-rules"), "{there}");

@@ -308,6 +308,20 @@ fn operators_manage_a_servers_rule_set_from_the_cli() {
         "{}",
         out(&o)
     );
+    let o = arbiter(
+        &db,
+        &["rules", "show", "ti4:house.speaker.1", "--guild", "42"],
+    );
+    assert!(out(&o).contains("House rule — this server"), "{}", out(&o));
+    let o = arbiter(
+        &db,
+        &["rules", "show", "ti4:house.speaker.1", "--guild", "43"],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "another server's index has no such passage"
+    );
     let o = arbiter(&db, &["rules", "list", "--guild", "43"]);
     assert!(out(&o).contains("has no documents"), "{}", out(&o));
     let o = arbiter(&db, &["rules", "remove", "ti4:nope", "--guild", "42"]);

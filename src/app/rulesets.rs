@@ -6,6 +6,8 @@
 //! rule-set version changes, and kept in a bounded cache (least recently
 //! used out). A replica notices another's upload by the version check on
 //! the next request. Servers with no documents share the shipped index.
+//! Conversions run in the CPU pool (`app::cpu`), bounded in concurrency and
+//! time ([`CONVERT_BUDGET`]).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -21,6 +23,8 @@ pub const CACHE_CAPACITY: usize = 64;
 pub const MAX_SERVER_DOCUMENTS: usize = 50;
 /// Total size of a server's live documents (as stored), at most.
 pub const MAX_SERVER_BYTES: usize = 25 * 1024 * 1024;
+/// Time a conversion may take (an MTG-sized PDF takes well under 1 s).
+pub const CONVERT_BUDGET: std::time::Duration = std::time::Duration::from_secs(20);
 /// How long an upload waits for Confirm.
 pub const PENDING_TTL_MS: i64 = 15 * 60 * 1000;
 
@@ -39,6 +43,8 @@ pub enum RulesError {
     Expired,
     #[error("{0}")]
     Quota(String),
+    #[error("{0}")]
+    Busy(String),
     #[error("building the index failed: {0}")]
     Build(String),
 }
@@ -174,7 +180,7 @@ impl RuleSets {
         upload: Upload,
     ) -> Result<(StoredManifest, String, Preview), RulesError> {
         let app = self.app_for(guild).await?;
-        let imported = tokio::task::spawn_blocking(move || {
+        let job = move || {
             app.import(&ImportRequest {
                 file_name: &upload.file_name,
                 bytes: &upload.bytes,
@@ -182,9 +188,19 @@ impl RuleSets {
                 kind: upload.kind,
                 title: upload.title.as_deref(),
             })
-        })
-        .await
-        .map_err(|e| RulesError::Build(e.to_string()))??;
+        };
+        let imported = crate::app::cpu::run_within(CONVERT_BUDGET, job)
+            .await
+            .map_err(|e| match e {
+                crate::app::cpu::CpuError::Busy { .. } => RulesError::Busy(
+                    "Arbiter is busy with other work and could not start on this document; try again in a moment".into(),
+                ),
+                crate::app::cpu::CpuError::TooSlow { budget } => RulesError::Busy(format!(
+                    "converting this document took longer than {} s and was stopped; split it into smaller documents",
+                    budget.as_secs()
+                )),
+                other => RulesError::Build(other.to_string()),
+            })??;
         let doc = imported.document();
         let mut document = doc.manifest.clone();
         document.version = format!("this server, added {}", date(crate::store::now_ms()));
