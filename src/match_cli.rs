@@ -130,32 +130,42 @@ enum MatchCommand {
 
 /// Runs a `match` subcommand: 0 answered, 2 refused or bad input, 1 failure.
 pub fn run(app: &App, args: MatchArgs) -> ExitCode {
-    let runtime = match tokio::runtime::Builder::new_current_thread()
+    block_on(run_async(app, args))
+}
+
+/// Runs a command's future on a runtime of its own.
+pub fn block_on(command: impl std::future::Future<Output = ExitCode>) -> ExitCode {
+    match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
     {
-        Ok(r) => r,
+        Ok(runtime) => runtime.block_on(command),
         Err(e) => {
             eprintln!("arbiter: cannot start the async runtime: {e}");
-            return ExitCode::FAILURE;
+            ExitCode::FAILURE
         }
-    };
-    runtime.block_on(run_async(app, args))
+    }
 }
 
-async fn run_async(app: &App, args: MatchArgs) -> ExitCode {
-    // An empty DATABASE_URL (set but blank) means the default.
-    let url = match args.database_url.trim() {
+/// Opens the database (an empty URL, set but blank, means the default);
+/// on failure prints why (the URL redacted) and returns `None`.
+pub async fn open_store(database_url: &str) -> Option<Store> {
+    let url = match database_url.trim() {
         "" => DEFAULT_DATABASE_URL,
         url => url,
     };
-    let store = match Store::connect(url).await {
-        Ok(s) => s,
+    match Store::connect(url).await {
+        Ok(s) => Some(s),
         Err(e) => {
-            // The error names the database with its password redacted.
             eprintln!("arbiter: {e}");
-            return ExitCode::FAILURE;
+            None
         }
+    }
+}
+
+async fn run_async(app: &App, args: MatchArgs) -> ExitCode {
+    let Some(store) = open_store(&args.database_url).await else {
+        return ExitCode::FAILURE;
     };
     let svc = Matches::for_app(store.clone(), app)
         .with_decision_timeout(std::time::Duration::from_secs(args.decision_timeout));

@@ -12,7 +12,7 @@ use arbiter::app::rulesets::{RuleSets, Upload};
 use arbiter::corpus::DocumentKind;
 use arbiter::corpus::import::MAX_IMPORT_BYTES;
 use arbiter::render::text;
-use arbiter::store::{DEFAULT_DATABASE_URL, Store};
+use arbiter::store::DEFAULT_DATABASE_URL;
 use clap::{Args, Subcommand};
 
 #[derive(Args)]
@@ -67,17 +67,6 @@ pub enum RuleSetCommand {
 
 /// Runs a rule-set subcommand: 0 done, 2 refused or bad input, 1 failure.
 pub fn run(app: App, data: &Path, extra: &[PathBuf], args: RuleSetArgs) -> ExitCode {
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-    {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("arbiter: cannot start the async runtime: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
     let shipped = match arbiter::load::load_all(data, extra) {
         Ok(s) => s,
         Err(e) => {
@@ -85,17 +74,9 @@ pub fn run(app: App, data: &Path, extra: &[PathBuf], args: RuleSetArgs) -> ExitC
             return ExitCode::from(2);
         }
     };
-    runtime.block_on(async move {
-        let url = match args.opts.database_url.trim() {
-            "" => DEFAULT_DATABASE_URL,
-            url => url,
-        };
-        let store = match Store::connect(url).await {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("arbiter: {e}");
-                return ExitCode::FAILURE;
-            }
+    crate::match_cli::block_on(async move {
+        let Some(store) = crate::match_cli::open_store(&args.opts.database_url).await else {
+            return ExitCode::FAILURE;
         };
         let sets = RuleSets::new(store.clone(), shipped, Arc::new(app));
         let out = execute(&sets, &args).await;

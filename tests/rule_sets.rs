@@ -26,6 +26,21 @@ fn sets_with(store: &Store, capacity: usize) -> RuleSets {
     RuleSets::with_capacity(store.clone(), shipped, base, capacity)
 }
 
+/// Adds a document to a server's rule set at once (as an operator does).
+async fn add(
+    sets: &RuleSets,
+    guild: &str,
+    text: &str,
+    game: &str,
+    kind: DocumentKind,
+    title: &str,
+) -> arbiter::app::rulesets::Added {
+    sets.add(guild, "m", upload(text, game, kind, title))
+        .await
+        .unwrap()
+        .0
+}
+
 fn upload(text: &str, game: &str, kind: DocumentKind, title: &str) -> Upload {
     Upload {
         file_name: "upload.md".into(),
@@ -406,9 +421,7 @@ async fn a_server_past_its_document_quota_is_refused_and_loses_nothing() {
     let sets = sets(&store);
     for n in 0..MAX_SERVER_DOCUMENTS {
         let title = format!("Note {n}");
-        sets.add("g", "m", upload(HOUSE, "ti4", DocumentKind::House, &title))
-            .await
-            .unwrap();
+        add(&sets, "g", HOUSE, "ti4", DocumentKind::House, &title).await;
     }
     let err = sets
         .add(
@@ -422,13 +435,7 @@ async fn a_server_past_its_document_quota_is_refused_and_loses_nothing() {
     assert!(err.to_string().contains("remove one first"), "{err}");
     assert_eq!(sets.list("g").await.unwrap().len(), MAX_SERVER_DOCUMENTS);
     // Another server is not affected.
-    sets.add(
-        "h",
-        "m",
-        upload(HOUSE, "ti4", DocumentKind::House, "One more"),
-    )
-    .await
-    .unwrap();
+    add(&sets, "h", HOUSE, "ti4", DocumentKind::House, "One more").await;
 }
 
 /// Errata and FAQ passages that name a rule, by its id or by a resolved
@@ -439,17 +446,17 @@ async fn errata_naming_a_rule_are_shown_beside_it() {
     let store = Store::connect(&url).await.unwrap();
     let sets = sets(&store);
     let errata = "# Passing\n\n1. Replace ti4:action-phase.4.1: in a three- or four-player game a player passes only after exhausting both strategy cards and one planet.\n";
-    sets.add(
+    add(
+        &sets,
         "g",
-        "m",
-        upload(errata, "ti4", DocumentKind::Errata, "Errata 2025-03"),
+        errata,
+        "ti4",
+        DocumentKind::Errata,
+        "Errata 2025-03",
     )
-    .await
-    .unwrap();
+    .await;
     let faq = "# Moves\n\n1. Can a fighter move twice? No: see 13.4 for the actions.\n";
-    sets.add("g", "m", upload(faq, "magewinds", DocumentKind::Faq, "FAQ"))
-        .await
-        .unwrap();
+    add(&sets, "g", faq, "magewinds", DocumentKind::Faq, "FAQ").await;
     let app = sets.app_for("g").await.unwrap();
     let q = "three player game pass exhausted both strategy cards";
     let reply = app.ask(q, Some("ti4"), 3).unwrap();
