@@ -477,6 +477,13 @@ async fn errata_naming_a_rule_are_shown_beside_it() {
     assert!(a.text.contains("and one planet"));
     let shown = arbiter::render::text::ask(&reply, arbiter::render::text::Style { ansi: false });
     assert!(shown.contains("amended by Errata — this server"), "{shown}");
+    let cited = app.cite("ti4:action-phase.4.1", false).unwrap();
+    assert_eq!(
+        cited.passages[0].amended_by, rule.amended_by,
+        "cite shows it too"
+    );
+    let shown = arbiter::render::text::cite(&cited);
+    assert!(shown.contains("amended by Errata — this server"), "{shown}");
     let idx = app.corpus.index_of("magewinds:13.4").unwrap();
     let by: Vec<String> = app.amendments_of(idx).into_iter().map(|a| a.id).collect();
     assert_eq!(by, ["magewinds:faq.moves.1"]);

@@ -67,6 +67,9 @@ pub struct PassageView {
     pub text: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub refs: Vec<CrossRef>,
+    /// FAQ, errata and house-rule passages that name this rule. Omitted when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub amended_by: Vec<Amendment>,
     #[serde(skip)]
     pub depth: usize,
     #[serde(skip)]
@@ -358,6 +361,11 @@ impl App {
             path: self.full_path(p),
             text: p.text.clone(),
             refs: p.refs.clone(),
+            amended_by: self
+                .corpus
+                .index_of(&p.id)
+                .map(|i| self.amendments_of(i))
+                .unwrap_or_default(),
             depth: 0,
             kind: Some(p.kind),
         }

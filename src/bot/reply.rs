@@ -400,16 +400,7 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
         } else {
             text.replacen(&hl, &format!("**{hl}**"), 1)
         };
-        let mut body = body;
-        for a in &r.amended_by {
-            body.push_str(&format!(
-                "\n> **Amended by {}** `{}`: {}",
-                escape_md(&a.source),
-                a.id,
-                escape_md(&a.text.replace('\n', " "))
-            ));
-        }
-        blocks.push(Block::text(head, body));
+        blocks.push(Block::text(head, body + &amendments(&r.amended_by)));
         ref_buttons(&r.refs, &mut seen, &mut buttons);
     }
     if let Some(first) = reply.results.first()
@@ -439,6 +430,20 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
     }
 }
 
+/// The FAQ/errata/house passages that amend a rule, quoted under it.
+fn amendments(list: &[crate::app::Amendment]) -> String {
+    list.iter()
+        .map(|a| {
+            format!(
+                "\n> **Amended by {}** `{}`: {}",
+                escape_md(&a.source),
+                a.id,
+                escape_md(&a.text.replace('\n', " "))
+            )
+        })
+        .collect()
+}
+
 pub fn passages_message(app: &App, reply: &CiteReply, whole_section: bool) -> Doc {
     let mut blocks = Vec::new();
     let mut buttons = Vec::new();
@@ -456,7 +461,10 @@ pub fn passages_message(app: &App, reply: &CiteReply, whole_section: bool) -> Do
         } else {
             format!("{indent}**`{}` {}**", p.id, escape_md(&p.title))
         };
-        blocks.push(Block::text(head, escape_md(&p.text)));
+        blocks.push(Block::text(
+            head,
+            escape_md(&p.text) + &amendments(&p.amended_by),
+        ));
         ref_buttons(&p.refs, &mut seen, &mut buttons);
     }
     if !whole_section

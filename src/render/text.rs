@@ -100,15 +100,20 @@ pub fn ask(reply: &AskReply, style: Style) -> String {
         if !refs.is_empty() {
             let _ = writeln!(out, "   see also: {}", refs.join("; "));
         }
-        for a in &r.amended_by {
-            let _ = writeln!(out, "   amended by {} [{}]:", a.source, a.id);
-            for line in a.text.lines() {
-                let _ = writeln!(out, "     {line}");
-            }
-        }
+        amendments(&mut out, "   ", &r.amended_by);
         out.push('\n');
     }
     out
+}
+
+/// The FAQ/errata/house passages that amend a rule, under it.
+fn amendments(out: &mut String, pad: &str, list: &[crate::app::Amendment]) {
+    for a in list {
+        let _ = writeln!(out, "{pad}amended by {} [{}]:", a.source, a.id);
+        for line in a.text.lines() {
+            let _ = writeln!(out, "{pad}  {line}");
+        }
+    }
 }
 
 pub fn cite(reply: &CiteReply) -> String {
@@ -124,6 +129,7 @@ pub fn cite(reply: &CiteReply) -> String {
         for line in p.text.lines() {
             let _ = writeln!(out, "{pad}  {line}");
         }
+        amendments(&mut out, &format!("{pad}  "), &p.amended_by);
         for r in &p.refs {
             match &r.target {
                 Some(t) => {

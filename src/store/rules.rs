@@ -132,10 +132,17 @@ impl Store {
             .bind(body)
             .bind(actor)
             .bind(now_ms())
-            .fetch_one(&self.pool)
+            // All rows, not the first: the statement must run to its end
+            // (and commit) before the caller reads the new version.
+            .fetch_all(&self.pool)
             .await;
             match inserted {
-                Ok(row) => return Ok(row.try_get("version")?),
+                Ok(rows) => {
+                    let row = rows.first().ok_or_else(|| {
+                        StoreError::Database("the insert returned no version".into())
+                    })?;
+                    return Ok(row.try_get("version")?);
+                }
                 Err(e) if is_unique_violation(&e) => continue,
                 Err(e) => return Err(e.into()),
             }
@@ -273,23 +280,25 @@ impl Store {
         guild: &str,
         since: i64,
     ) -> Result<Option<PendingRule>, StoreError> {
-        let row = sqlx::query(
+        let rows = sqlx::query(
             "DELETE FROM arbiter_rule_pending WHERE token = $1 AND guild = $2 AND created_at >= $3 \
              RETURNING guild, actor, manifest, body",
         )
         .bind(token)
         .bind(guild)
         .bind(since)
-        .fetch_optional(&self.pool)
+        // All rows (at most one): the delete must finish before we answer.
+        .fetch_all(&self.pool)
         .await?;
-        row.map(|r| {
-            Ok(PendingRule {
-                guild: r.try_get("guild")?,
-                actor: r.try_get("actor")?,
-                manifest: manifest_of(&r.try_get::<String, _>("manifest")?)?,
-                body: r.try_get("body")?,
+        rows.first()
+            .map(|r| {
+                Ok(PendingRule {
+                    guild: r.try_get("guild")?,
+                    actor: r.try_get("actor")?,
+                    manifest: manifest_of(&r.try_get::<String, _>("manifest")?)?,
+                    body: r.try_get("body")?,
+                })
             })
-        })
-        .transpose()
+            .transpose()
     }
 }
