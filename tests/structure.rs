@@ -160,7 +160,7 @@ fn use_tree(t: &[String], i: &mut usize, prefix: Vec<String>, out: &mut Vec<Vec<
                 if t.get(*i).is_some_and(|s| s == "as") {
                     *i += 2;
                 }
-                if !t.get(*i).is_some_and(|s| s == "::") {
+                if t.get(*i).is_none_or(|s| s != "::") {
                     out.push(path);
                     break;
                 }
