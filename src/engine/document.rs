@@ -330,6 +330,11 @@ pub fn typed<T: DeserializeOwned>(
     prefix: &str,
     text: Option<&str>,
 ) -> Result<T, BoardError> {
+    // The happy path reads directly; only a failure is read again with the
+    // path tracked (tracking costs on every field).
+    if let Ok(v) = T::deserialize(value) {
+        return Ok(v);
+    }
     serde_path_to_error::deserialize(value).map_err(|e| {
         let inner = e.path().to_string();
         let inner = if inner == "." { String::new() } else { inner };
