@@ -455,3 +455,177 @@ pub fn in_channel(mut payload: Value, channel: &str) -> Value {
     payload["channel"]["id"] = json!(channel);
     payload
 }
+
+// ---- an in-process `serve --http` ----
+
+/// The HTTP interactions endpoint on loopback (the real axum server), with
+/// the bot on a match database and a stand-in for Discord's API.
+pub struct Server {
+    pub server: arbiter::bot::http::Running,
+    pub bot: Arc<arbiter::bot::Bot>,
+    pub key: SigningKey,
+    pub fake: FakeDiscord,
+    pub client: reqwest::Client,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl Server {
+    /// On a SQLite file in a temp dir.
+    pub async fn start() -> Server {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("matches.db").display());
+        let mut s = Server::on(&url).await;
+        s._dir = Some(dir);
+        s
+    }
+
+    /// On the database at `url` (`sqlite://…` or `postgres://…`).
+    pub async fn on(url: &str) -> Server {
+        use arbiter::bot::http::{self, HttpConfig};
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let app =
+            Arc::new(arbiter::app::App::load(&root.join("rules_data"), &[]).expect("rule data"));
+        let key = keypair();
+        let fake = FakeDiscord::start().await;
+        let config = arbiter::bot::BotConfig {
+            database_url: Some(url.to_string()),
+            ..arbiter::bot::BotConfig::default()
+        };
+        let bot = Arc::new(arbiter::bot::Bot::new(app, config));
+        bot.open_matches().await.expect("the database opens");
+        let server = http::start(
+            bot.clone(),
+            HttpConfig {
+                addr: "127.0.0.1:0".parse().unwrap(),
+                public_key: public_hex(&key),
+                api_base: Some(fake.url()),
+                max_body: http::MAX_BODY_BYTES,
+                limits: http::ConnLimits::default(),
+            },
+        )
+        .await
+        .expect("server starts");
+        Server {
+            server,
+            bot,
+            key,
+            fake,
+            client: reqwest::Client::new(),
+            _dir: None,
+        }
+    }
+
+    pub async fn post(&self, payload: &Value) -> Value {
+        let body = serde_json::to_vec(payload).unwrap();
+        let (sig, ts) = sign(&self.key, now(), &body);
+        let r = self
+            .client
+            .post(format!("http://{}/", self.server.addr))
+            .header("content-type", "application/json")
+            .header("x-signature-ed25519", sig)
+            .header("x-signature-timestamp", ts)
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 200);
+        serde_json::from_slice(&r.bytes().await.unwrap()).unwrap()
+    }
+
+    /// An interaction as a member; a player has no Manage Messages. A
+    /// deferred interaction is followed to what it finally showed (the
+    /// edited original, or a follow-up after deleting it), as a response.
+    pub async fn run(&self, who: (&str, &str), moderator: bool, payload: Value) -> Value {
+        let perms = if moderator {
+            MODERATOR_PERMISSIONS
+        } else {
+            PLAYER_PERMISSIONS
+        };
+        let payload = as_member(payload, who.0, who.1, perms);
+        let v = self.post(&payload).await;
+        if v["type"] != 5 {
+            return v;
+        }
+        assert_eq!(
+            v["data"]["flags"].as_u64().unwrap_or(0) & 64,
+            0,
+            "writes are deferred publicly: {v}"
+        );
+        let token = payload["token"].as_str().unwrap();
+        self.fake.delivered(token).await.as_response()
+    }
+
+    pub async fn edit_for(&self, token: &str) -> Value {
+        for _ in 0..100 {
+            if let Some((_, v)) = self
+                .fake
+                .recorded
+                .lock()
+                .unwrap()
+                .edits
+                .iter()
+                .find(|(t, _)| t == token)
+            {
+                return v.clone();
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        panic!("no edit of the deferred reply arrived");
+    }
+}
+
+/// The turn notice sent for the interaction `token`: a follow-up message
+/// with content (the reply itself is an edit, or an embed follow-up).
+pub async fn ping_for(fake: &FakeDiscord, token: &str) -> Option<Value> {
+    for _ in 0..40 {
+        if let Some((_, v)) = fake
+            .recorded
+            .lock()
+            .unwrap()
+            .followups
+            .iter()
+            .find(|(t, v)| t == token && v["content"].is_string())
+        {
+            return Some(v.clone());
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    None
+}
+
+/// A response's embed title.
+pub fn title(v: &Value) -> String {
+    v["data"]["embeds"][0]["title"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// A response's embed description.
+pub fn desc(v: &Value) -> String {
+    v["data"]["embeds"][0]["description"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Whether a response is for the user alone.
+pub fn ephemeral(v: &Value) -> bool {
+    v["data"]["flags"].as_u64().unwrap_or(0) & 64 != 0
+}
+
+/// A response's buttons: (label, custom id).
+pub fn buttons(v: &Value) -> Vec<(String, String)> {
+    v["data"]["components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|row| row["components"].as_array().into_iter().flatten())
+        .filter_map(|c| {
+            Some((
+                c["label"].as_str()?.to_string(),
+                c["custom_id"].as_str()?.to_string(),
+            ))
+        })
+        .collect()
+}
