@@ -351,6 +351,46 @@ impl FakeDiscord {
         panic!("nothing was delivered for the deferred interaction");
     }
 
+    /// Polls what was recorded every 50 ms, `tries` times, until `find`
+    /// finds it.
+    pub async fn wait_for(
+        &self,
+        tries: usize,
+        find: impl Fn(&Recorded) -> Option<Value>,
+    ) -> Option<Value> {
+        for _ in 0..tries {
+            if let Some(v) = find(&self.recorded.lock().unwrap()) {
+                return Some(v);
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        None
+    }
+
+    /// Waits (up to 5 s) for the edit of a deferred reply.
+    pub async fn edit(&self, token: &str) -> Value {
+        let edit = |r: &Recorded| {
+            let found = r.edits.iter().find(|(t, _)| t == token);
+            found.map(|(_, v)| v.clone())
+        };
+        self.wait_for(100, edit)
+            .await
+            .expect("no edit of the deferred reply arrived")
+    }
+
+    /// The turn notice sent for the interaction `token` (up to 1 s): a
+    /// follow-up message with content (the reply itself is an embed).
+    pub async fn ping(&self, token: &str) -> Option<Value> {
+        let notice = |r: &Recorded| {
+            let found = r
+                .followups
+                .iter()
+                .find(|(t, v)| t == token && v["content"].is_string());
+            found.map(|(_, v)| v.clone())
+        };
+        self.wait_for(20, notice).await
+    }
+
     pub fn serve_file(&self, name: &str, bytes: Vec<u8>) -> String {
         self.files.lock().unwrap().insert(name.to_string(), bytes);
         format!("{}/attachments/{name}", self.url())
@@ -458,6 +498,29 @@ pub fn in_channel(mut payload: Value, channel: &str) -> Value {
 
 // ---- an in-process `serve --http` ----
 
+/// Posts a signed interaction to the server at `addr`; it must answer 200
+/// with JSON.
+pub async fn post_signed(
+    client: &reqwest::Client,
+    key: &SigningKey,
+    addr: &str,
+    payload: &Value,
+) -> Value {
+    let body = serde_json::to_vec(payload).unwrap();
+    let (sig, ts) = sign(key, now(), &body);
+    let r = client
+        .post(format!("http://{addr}/"))
+        .header("content-type", "application/json")
+        .header("x-signature-ed25519", sig)
+        .header("x-signature-timestamp", ts)
+        .body(body)
+        .send()
+        .await
+        .expect("request sent");
+    assert_eq!(r.status().as_u16(), 200);
+    serde_json::from_slice(&r.bytes().await.unwrap()).unwrap()
+}
+
 /// The HTTP interactions endpoint on loopback (the real axum server), with
 /// the bot on a match database and a stand-in for Discord's API.
 pub struct Server {
@@ -516,20 +579,8 @@ impl Server {
     }
 
     pub async fn post(&self, payload: &Value) -> Value {
-        let body = serde_json::to_vec(payload).unwrap();
-        let (sig, ts) = sign(&self.key, now(), &body);
-        let r = self
-            .client
-            .post(format!("http://{}/", self.server.addr))
-            .header("content-type", "application/json")
-            .header("x-signature-ed25519", sig)
-            .header("x-signature-timestamp", ts)
-            .body(body)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status().as_u16(), 200);
-        serde_json::from_slice(&r.bytes().await.unwrap()).unwrap()
+        let addr = self.server.addr.to_string();
+        post_signed(&self.client, &self.key, &addr, payload).await
     }
 
     /// An interaction as a member; a player has no Manage Messages. A
@@ -556,41 +607,8 @@ impl Server {
     }
 
     pub async fn edit_for(&self, token: &str) -> Value {
-        for _ in 0..100 {
-            if let Some((_, v)) = self
-                .fake
-                .recorded
-                .lock()
-                .unwrap()
-                .edits
-                .iter()
-                .find(|(t, _)| t == token)
-            {
-                return v.clone();
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        }
-        panic!("no edit of the deferred reply arrived");
+        self.fake.edit(token).await
     }
-}
-
-/// The turn notice sent for the interaction `token`: a follow-up message
-/// with content (the reply itself is an edit, or an embed follow-up).
-pub async fn ping_for(fake: &FakeDiscord, token: &str) -> Option<Value> {
-    for _ in 0..40 {
-        if let Some((_, v)) = fake
-            .recorded
-            .lock()
-            .unwrap()
-            .followups
-            .iter()
-            .find(|(t, v)| t == token && v["content"].is_string())
-        {
-            return Some(v.clone());
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
-    }
-    None
 }
 
 /// A response's embed title.
