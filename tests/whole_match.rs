@@ -1192,3 +1192,47 @@ async fn a_turn_notice_pings_only_the_player_whose_turn_or_decision_it_is() {
     assert!(notices(&t).is_empty(), "{:?}", notices(&t));
     t.server.server.stop().await.unwrap();
 }
+
+/// Ana's Pyromancer has two attacks, one named with a number first.
+const NUMBERED: Game = Game {
+    id: "magewinds",
+    board: "game: magewinds
+round: 1
+phase: action
+turn: Ana
+first_to_pass: Ana
+players:
+  - name: Ana
+    fighters:
+      - {name: Pyromancer, movement: 5, position: [10, 4], attacks: [3 Flames, Fire Bolt]}
+  - name: Bram
+    fighters:
+      - {name: Stonewarden, movement: 4, position: [12, 10], attacks: [Maul]}
+",
+    names: &["Ana", "Bram"],
+    steps: &[],
+    winner: 0,
+};
+
+/// A button's option is a position, never read as words: one past the
+/// last option is refused even where an answer's words start with its
+/// number.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_option_past_the_last_is_refused_whatever_the_labels() {
+    let (url, _dir) = store_common::sqlite_url();
+    let (mut t, db) = http_table(&url, &NUMBERED).await;
+    let s = t
+        .send(Seat(0), Cmd::Play("activate Pyromancer attack Stonewarden"))
+        .await;
+    let labels: Vec<&str> = s.buttons.iter().map(|(l, _)| l.as_str()).collect();
+    assert!(labels.starts_with(&["3 Flames", "Fire Bolt"]), "{s:#?}");
+    let first = labelled(&s, "3 Flames").to_string();
+    let (head, _) = first.rsplit_once(':').unwrap();
+    let waiting = snapshot(&db).await;
+    // Option 2 (the third) is button `3`: not the attack "3 Flames".
+    let r = t.press(Seat(0), &format!("{head}:2")).await;
+    assert!(r.private, "{r:#?}");
+    assert_eq!(snapshot(&db).await, waiting, "nothing recorded");
+    public(&t.press(Seat(0), &first).await, "Answer #");
+    t.server.server.stop().await.unwrap();
+}
