@@ -1065,6 +1065,20 @@ async fn forged_stale_and_foreign_decision_buttons_record_nothing(url: String) {
     let r = t.press(Seat(1), &real).await;
     assert!(r.private && r.text.contains("decision"), "{r:#?}");
     assert_eq!(snapshot(&db).await, answered);
+    // Her undo asks the question again, at a new version: the old button
+    // is stale; the new one (on the undo's reply) answers it.
+    let s = t.send(Seat(1), Cmd::Undo).await;
+    public(&s, "Undone: event #");
+    let asked = snapshot(&db).await;
+    assert_eq!((asked.0, asked.1.as_deref()), (v + 2, waiting.1.as_deref()));
+    let r = t.press(Seat(1), &real).await;
+    assert!(r.private, "{r:#?}");
+    assert_eq!(snapshot(&db).await, asked, "a stale button records nothing");
+    let fresh = labelled(&s, "no blocker");
+    assert_eq!(fresh, format!("decide:{m}:{}:{i}", v + 2));
+    public(&t.press(Seat(1), fresh).await, "Answer #");
+    let answered = snapshot(&db).await;
+    assert_eq!((answered.0, answered.1.as_deref()), (v + 3, None));
 
     // An unknown field: did you mean, nothing recorded.
     let r = t
