@@ -5,7 +5,8 @@
 //! per transport plays it: plays, a decision that waits on its player (the
 //! wrong player's press refused with nothing recorded, then the right
 //! player's answer), advances across rounds, an adjust and its undo, and the
-//! end. The database is read alongside to check what each reply claims.
+//! end. The database is read alongside to check what each reply claims;
+//! the ended match's export re-imports to the same board and result.
 //!
 //! Bad input over HTTP (forged and stale decision buttons, unknown fields,
 //! an advance the rules forbid) and the turn notice's outgoing payload are
@@ -19,7 +20,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use arbiter::app::matches::{MatchView, Matches};
+use arbiter::app::matches::{Caller, MatchView, Matches};
 use arbiter::store::{EventKind, MatchStatus, Store};
 use discord_kit::*;
 use serde_json::{Value, json};
@@ -432,6 +433,7 @@ async fn whole_match(t: &mut impl Table, game: &Game, db: &Db) {
     );
     let s = t.send(Judge, Cmd::Verify).await;
     assert!(s.title.contains("the log replays"), "{s:#?}");
+    reimported(db, &v).await;
     let log = db.events(&v).await;
     for kind in [
         EventKind::Answer,
@@ -441,6 +443,18 @@ async fn whole_match(t: &mut impl Table, game: &Game, db: &Db) {
     ] {
         assert!(log.contains(&kind), "{kind:?} in the log: {log:?}");
     }
+}
+
+/// The match's export imports (in another channel) to the same board and
+/// result, the whole log replayed.
+async fn reimported(db: &Db, v: &MatchView) {
+    let x = db.matches.export(&db.channel).await.unwrap();
+    let users: Vec<String> = v.seats.iter().map(|s| s.user.clone()).collect();
+    let copy = Caller::new(format!("{}-copy", db.channel), users[0].clone(), false);
+    db.matches.start(&copy, &v.game, &users).await.unwrap();
+    let w = db.matches.setup(&copy, &x.yaml).await.unwrap();
+    assert_eq!((&w.board, w.version), (&v.board, v.version));
+    assert_eq!((w.status, &w.result), (MatchStatus::Ended, &v.result));
 }
 
 /// One step, checked against the database.
