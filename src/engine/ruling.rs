@@ -238,9 +238,9 @@ pub fn diff(before: &Value, after: &Value) -> Vec<Change> {
 /// Whether every element is an object with a distinct `name`.
 fn named(list: &[Value]) -> bool {
     let name = |v| Some(name_of(v)).filter(|n| !n.is_empty());
-    list.iter().enumerate().all(|(i, v)| {
-        name(v).is_some_and(|n| !list[..i].iter().any(|w| name_of(w) == n))
-    })
+    list.iter()
+        .enumerate()
+        .all(|(i, v)| name(v).is_some_and(|n| !list[..i].iter().any(|w| name_of(w) == n)))
 }
 
 fn name_of(v: &Value) -> &str {
