@@ -178,6 +178,19 @@ fn options() -> Options {
     o
 }
 
+/// `Ok` when `ok`, else a board error at `path` (every game's validation).
+pub fn check(
+    ok: bool,
+    path: impl Into<String>,
+    message: impl Into<String>,
+) -> Result<(), BoardError> {
+    if ok {
+        Ok(())
+    } else {
+        Err(BoardError::semantic(path, message))
+    }
+}
+
 /// Parses YAML or JSON text into a value (the one full parse of a request).
 pub fn parse_value(text: &str) -> Result<serde_json::Value, BoardError> {
     precheck(text)?;

@@ -6,6 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::BoardError;
+use crate::engine::document::check;
 use crate::engine::kit::names;
 use crate::text::fold;
 
@@ -313,11 +314,6 @@ impl Board {
     pub fn opponents(&self, p: usize) -> Vec<usize> {
         (0..self.players.len()).filter(|&o| o != p).collect()
     }
-}
-
-fn check(ok: bool, path: &str, message: impl Into<String>) -> Result<(), BoardError> {
-    ok.then_some(())
-        .ok_or_else(|| BoardError::semantic(path, message))
 }
 
 fn limit(n: usize, path: &str) -> Result<(), BoardError> {

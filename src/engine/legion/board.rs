@@ -8,6 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 use crate::engine::BoardError;
+use crate::engine::document::check;
 use crate::engine::kit::names;
 use crate::text::fold;
 
@@ -299,14 +300,6 @@ impl Board {
             .filter(|u| !u.activated)
             .map(|u| u.name.as_str())
             .collect()
-    }
-}
-
-fn check(ok: bool, path: &str, message: impl Into<String>) -> Result<(), BoardError> {
-    if ok {
-        Ok(())
-    } else {
-        Err(BoardError::semantic(path, message))
     }
 }
 
