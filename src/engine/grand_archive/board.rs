@@ -349,10 +349,10 @@ fn player_ok(pl: &Player, p: usize, seen: &mut Vec<String>) -> Result<(), BoardE
     let twice = format!("two players are named '{}'", pl.name);
     check(
         !name.is_empty(),
-        &format!("{path}.name"),
+        format!("{path}.name"),
         "a player needs a name",
     )?;
-    check(!seen.contains(&name), &format!("{path}.name"), twice)?;
+    check(!seen.contains(&name), format!("{path}.name"), twice)?;
     seen.push(name);
     amount(pl.reserve, &format!("{path}.reserve"))?;
     limit(pl.allies.len(), &format!("{path}.allies"))?;
@@ -368,10 +368,10 @@ fn player_ok(pl: &Player, p: usize, seen: &mut Vec<String>) -> Result<(), BoardE
         );
         check(
             !name.is_empty(),
-            &format!("{cp}.name"),
+            format!("{cp}.name"),
             "a card needs a name",
         )?;
-        check(!cards.contains(&name), &format!("{cp}.name"), twice)?;
+        check(!cards.contains(&name), format!("{cp}.name"), twice)?;
         cards.push(name);
         let lists = [c.keywords.len(), c.on_attack.len(), c.when_rested.len()];
         limit(lists.into_iter().max().unwrap_or(0), &cp)?;

@@ -459,7 +459,7 @@ fn unit(u: &mut Unit, path: &str) -> Result<(), BoardError> {
         text(&r.source, &format!("{path}.reduced_by[{i}].source"))?;
         check(
             matches!(r.amount, 1 | 2),
-            &format!("{path}.reduced_by[{i}].amount"),
+            format!("{path}.reduced_by[{i}].amount"),
             format!("a reduction of {} actions; give 1 or 2", r.amount),
         )
         .map_err(|e| e.with_rule(super::rules::REDUCED))?;
@@ -479,13 +479,13 @@ fn unit(u: &mut Unit, path: &str) -> Result<(), BoardError> {
         let free = a.grants == Some(Grant::FreeAction);
         check(
             a.action.is_none() || free,
-            &format!("{p}.action"),
+            format!("{p}.action"),
             "`action` only goes with `grants: free_action`",
         )?;
         let token = a.grants == Some(Grant::Token);
         check(
             a.token.is_some() == token && a.token.is_none_or(Kind::is_token),
-            &format!("{p}.token"),
+            format!("{p}.token"),
             "`grants: token` goes with `token: aim`, `dodge` or `standby`, and `token` only with it",
         )?;
     }
@@ -494,7 +494,7 @@ fn unit(u: &mut Unit, path: &str) -> Result<(), BoardError> {
         let p = format!("{path}.tokens[{i}]");
         check(
             t.kind.is_token(),
-            &format!("{p}.kind"),
+            format!("{p}.kind"),
             "a token is aim, dodge or standby",
         )?;
         match (t.source, &t.name) {
