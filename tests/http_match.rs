@@ -6,13 +6,10 @@
 mod discord_kit;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use arbiter::app::App;
-use arbiter::bot::http::Running;
 use arbiter::bot::{Bot, BotConfig};
 use discord_kit::*;
-use ed25519_dalek::SigningKey;
 use serde_json::{Value, json};
 
 const COAL: (&str, &str) = ("1300000000000000301", "Coal");
@@ -37,86 +34,7 @@ players:
 
 const PLAY: &str = "attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight; guard phoenixborn; agreed by <@1300000000000000302>";
 
-struct Harness {
-    server: Running,
-    key: SigningKey,
-    fake: FakeDiscord,
-    client: reqwest::Client,
-    _dir: tempfile::TempDir,
-}
-
-impl Harness {
-    async fn start() -> Harness {
-        let dir = tempfile::tempdir().unwrap();
-        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        let app = Arc::new(App::load(&root.join("rules_data"), &[]).expect("rule data"));
-        let key = keypair();
-        let fake = FakeDiscord::start().await;
-        let config = BotConfig {
-            database_url: Some(format!(
-                "sqlite://{}",
-                dir.path().join("matches.db").display()
-            )),
-            ..BotConfig::default()
-        };
-        let bot = Arc::new(Bot::new(app, config));
-        bot.open_matches().await.expect("the database opens");
-        let server = start_endpoint(bot, &key, &fake).await;
-        Harness {
-            server,
-            key,
-            fake,
-            client: reqwest::Client::new(),
-            _dir: dir,
-        }
-    }
-
-    async fn post(&self, payload: &Value) -> Value {
-        let addr = self.server.addr.to_string();
-        post_signed(&self.client, &self.key, &addr, payload).await
-    }
-
-    /// `/match <sub>` as a member; a player has no Manage Messages. A
-    /// deferred interaction is followed to what it finally showed (the
-    /// edited original, or a follow-up after deleting it), as a response.
-    async fn run(&self, who: (&str, &str), moderator: bool, payload: Value) -> Value {
-        let perms = if moderator {
-            MODERATOR_PERMISSIONS
-        } else {
-            PLAYER_PERMISSIONS
-        };
-        let payload = as_member(payload, who.0, who.1, perms);
-        let v = self.post(&payload).await;
-        if v["type"] != 5 {
-            return v;
-        }
-        assert_eq!(
-            v["data"]["flags"].as_u64().unwrap_or(0) & 64,
-            0,
-            "writes are deferred publicly: {v}"
-        );
-        let token = payload["token"].as_str().unwrap();
-        self.fake.delivered(token).await.as_response()
-    }
-
-    async fn edit_for(&self, token: &str) -> Value {
-        for _ in 0..100 {
-            if let Some((_, v)) = self
-                .fake
-                .recorded
-                .lock()
-                .unwrap()
-                .edits
-                .iter()
-                .find(|(t, _)| t == token)
-            {
-                return v.clone();
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        panic!("no edit of the deferred reply arrived");
-    }
-}
+type Harness = Server;
 
 /// A database that cannot be opened: `/match` answers with an internal
 /// error and its id (no detail), other commands still work.
@@ -150,24 +68,6 @@ async fn a_database_failure_is_an_internal_error_with_an_id() {
     assert!(m.ephemeral);
     assert!(m.footer.unwrap_or_default().starts_with("error id E"));
     assert!(!m.body.contains("nosuchdb"), "{}", m.body);
-}
-
-fn title(v: &Value) -> String {
-    v["data"]["embeds"][0]["title"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
-}
-
-fn desc(v: &Value) -> String {
-    v["data"]["embeds"][0]["description"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
-}
-
-fn ephemeral(v: &Value) -> bool {
-    v["data"]["flags"].as_u64().unwrap_or(0) & 64 != 0
 }
 
 /// A public reply that can ping no one.

@@ -12,6 +12,7 @@
 mod builder;
 pub mod clean;
 pub mod import;
+mod emit;
 pub mod manifest;
 mod markdown;
 mod numbered;
