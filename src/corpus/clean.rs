@@ -1,49 +1,22 @@
 //! Cleaning rule text of markup while keeping its words verbatim.
 
+use std::sync::LazyLock;
+
 use regex::Regex;
 
-use super::gated::Gated;
-
-static IMG_TAG: Gated = Gated::new(
-    |s| s.contains("<img"),
-    || Regex::new(r"<img\b[^>]*>").unwrap(),
-);
-static HTML_TAG: Gated = Gated::new(
-    |s| s.contains('<'),
-    || Regex::new(r"</?(?:br|p|span|div|em|strong|b|i|u|sup|sub)\b[^>]*>").unwrap(),
-);
-static MD_IMAGE: Gated = Gated::new(
-    |s| s.contains("!["),
-    || Regex::new(r"!\[[^\]]*\]\([^)]*\)").unwrap(),
-);
-static MD_LINK: Gated = Gated::new(
-    |s| s.contains("]("),
-    || Regex::new(r"\[([^\]]+)\]\(([^)]*)\)").unwrap(),
-);
-static IMAGE_NAME: Gated = Gated::new(
-    |s| s.contains('('),
-    || Regex::new(r"(?i)\s*\([^()]*\.(?:png|jpe?g|gif|svg|webp)\)").unwrap(),
-);
-static EMPHASIS: Gated = Gated::new(
-    |s| s.contains(['*', '_']),
-    || Regex::new(r"(\*\*|__)(\S(?:.*?\S)?)(\*\*|__)|\*(\S(?:[^*]*?\S)?)\*").unwrap(),
-);
-static ENTITY: Gated = Gated::new(
-    |s| s.contains('&'),
-    || Regex::new(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});").unwrap(),
-);
-static SPACES: Gated = Gated::new(has_space_run, || Regex::new(r"[ \t\u{a0}]{2,}").unwrap());
-
-/// Two or more spaces, tabs or no-break spaces in a row.
-fn has_space_run(s: &str) -> bool {
-    let blank = |c: char| matches!(c, ' ' | '\t' | '\u{a0}');
-    let mut prev = false;
-    s.chars().any(|c| {
-        let run = prev && blank(c);
-        prev = blank(c);
-        run
-    })
-}
+static IMG_TAG: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"<img\b[^>]*>").unwrap());
+static HTML_TAG: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"</?(?:br|p|span|div|em|strong|b|i|u|sup|sub)\b[^>]*>").unwrap());
+static MD_IMAGE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"!\[[^\]]*\]\([^)]*\)").unwrap());
+static MD_LINK: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\[([^\]]+)\]\(([^)]*)\)").unwrap());
+static IMAGE_NAME: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\s*\([^()]*\.(?:png|jpe?g|gif|svg|webp)\)").unwrap());
+static EMPHASIS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(\*\*|__)(\S(?:.*?\S)?)(\*\*|__)|\*(\S(?:[^*]*?\S)?)\*").unwrap()
+});
+static ENTITY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});").unwrap());
+static SPACES: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[ \t\u{a0}]{2,}").unwrap());
 
 /// A markdown link found while cleaning.
 #[derive(Debug, Clone, PartialEq, Eq)]

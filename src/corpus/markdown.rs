@@ -2,32 +2,21 @@
 //! lists, `-`/`•` bullets with `»` sub-bullets, blockquote notes, GitBook
 //! `{% hint %}` blocks and "Related Topics" lists.
 
-use regex::Regex;
+use std::sync::LazyLock;
 
-use super::gated::{Gated, starts_with_digit};
+use regex::Regex;
 
 use super::builder::{DocBuilder, item_title};
 use super::{PassageIdx, PassageKind, clean};
 
-static HEADING: Gated = Gated::new(
-    |l| l.starts_with('#'),
-    || Regex::new(r"^(#{1,6})\s+(.*?)\s*#*\s*$").unwrap(),
-);
-static ORDERED: Gated = Gated::new(starts_with_digit, || {
-    Regex::new(r"^(\s*)([0-9]{1,4})[.)]\s+(.*)$").unwrap()
-});
-static BULLET: Gated = Gated::new(
-    |l| l.trim_start().starts_with(['•', '-', '*', '+']),
-    || Regex::new(r"^(\s*)([•\-*+])\s+(.*)$").unwrap(),
-);
-static SUB_BULLET: Gated = Gated::new(
-    |l| l.trim_start().starts_with('»'),
-    || Regex::new(r"^(\s*)»\s*(.*)$").unwrap(),
-);
-static RELATED: Gated = Gated::new(
-    |l| l.trim_start().starts_with("Related Topics:"),
-    || Regex::new(r"^\s*Related Topics:\s*(.*)$").unwrap(),
-);
+static HEADING: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(#{1,6})\s+(.*?)\s*#*\s*$").unwrap());
+static ORDERED: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(\s*)([0-9]{1,4})[.)]\s+(.*)$").unwrap());
+static BULLET: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\s*)([•\-*+])\s+(.*)$").unwrap());
+static SUB_BULLET: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\s*)»\s*(.*)$").unwrap());
+static RELATED: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*Related Topics:\s*(.*)$").unwrap());
 
 struct Item {
     indent: usize,

@@ -11,7 +11,6 @@
 
 mod builder;
 pub mod clean;
-mod gated;
 pub mod manifest;
 mod markdown;
 mod numbered;

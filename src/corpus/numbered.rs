@@ -3,25 +3,21 @@
 //! unnumbered sub-headings ("Move Action"), `Example:` lines, and a
 //! `Glossary` of term/definition paragraphs.
 
-use regex::Regex;
+use std::sync::LazyLock;
 
-use super::gated::{Gated, starts_with_digit};
+use regex::Regex;
 
 use super::builder::{DocBuilder, item_title};
 use super::{PassageIdx, PassageKind, clean};
 
-static DASH_SECTION: Gated = Gated::new(starts_with_digit, || {
-    Regex::new(r"^\s*([0-9]+(?:\.[0-9]+)*)\s+[-–—]\s+(.+?)\s*$").unwrap()
-});
-static SINGLE: Gated = Gated::new(starts_with_digit, || {
-    Regex::new(r"^(\s*)([0-9]+)\.\s+(.+?)\s*$").unwrap()
-});
-static RULE: Gated = Gated::new(starts_with_digit, || {
-    Regex::new(r"^\s*([0-9]+\.[0-9]+)\.?\s+(.+?)\s*$").unwrap()
-});
-static SUBRULE: Gated = Gated::new(starts_with_digit, || {
-    Regex::new(r"^\s*([0-9]+\.[0-9]+[a-z])\.?\s+(.+?)\s*$").unwrap()
-});
+static DASH_SECTION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*([0-9]+(?:\.[0-9]+)*)\s+[-–—]\s+(.+?)\s*$").unwrap());
+static SINGLE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(\s*)([0-9]+)\.\s+(.+?)\s*$").unwrap());
+static RULE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*([0-9]+\.[0-9]+)\.?\s+(.+?)\s*$").unwrap());
+static SUBRULE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*([0-9]+\.[0-9]+[a-z])\.?\s+(.+?)\s*$").unwrap());
 
 /// Whether a line looks like a numbered section or rule (for format detection).
 pub(super) fn is_numbered_line(line: &str) -> bool {

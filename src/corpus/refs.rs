@@ -1,9 +1,9 @@
 //! Cross-references: found in text or links, resolved to passage ids where
 //! the target is indexed, kept as unresolved labels otherwise.
 
-use regex::Regex;
+use std::sync::LazyLock;
 
-use super::gated::{Gated, contains_ignore_ascii_case};
+use regex::Regex;
 
 use super::{Corpus, CrossRef, PassageIdx, PassageKind};
 
@@ -26,28 +26,19 @@ pub(super) enum RawRef {
     Link { label: String, url: String },
 }
 
-static SEE_NUMBER: Gated = Gated::new(
-    |s| contains_ignore_ascii_case(s, "ee "),
-    || {
-        Regex::new(r"(?i)\bsee (?:rules? |section )?([0-9]+(?:\.[0-9]+)*[a-z]?)(?:\s*[-–—,]\s*([A-Z][\w ]*\w))?",).unwrap()
-    },
-);
-static RULE_NUMBER: Gated = Gated::new(
-    |s| s.contains("rule"),
-    || Regex::new(r"\brules? ([0-9]{3}(?:\.[0-9]+[a-z]?)?)\b").unwrap(),
-);
-static PAREN_NUMBER: Gated = Gated::new(
-    |s| s.contains('('),
-    || Regex::new(r"\(([0-9]+\.[0-9]+[a-z]?)\)").unwrap(),
-);
-static PAGE: Gated = Gated::new(
-    |s| contains_ignore_ascii_case(s, "page "),
-    || Regex::new(r"(?i)\bpage ([0-9]+)\b").unwrap(),
-);
-static STEP: Gated = Gated::new(
-    |s| s.contains("step"),
-    || Regex::new(r"\bsteps? ([0-9]+)\.([a-z])\b").unwrap(),
-);
+static SEE_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\bsee (?:rules? |section )?([0-9]+(?:\.[0-9]+)*[a-z]?)(?:\s*[-–—,]\s*([A-Z][\w ]*\w))?",
+    )
+    .unwrap()
+});
+static RULE_NUMBER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\brules? ([0-9]{3}(?:\.[0-9]+[a-z]?)?)\b").unwrap());
+static PAREN_NUMBER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\(([0-9]+\.[0-9]+[a-z]?)\)").unwrap());
+static PAGE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)\bpage ([0-9]+)\b").unwrap());
+static STEP: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\bsteps? ([0-9]+)\.([a-z])\b").unwrap());
 
 /// Every reference written in a passage's text.
 pub(super) fn extract(text: &str) -> Vec<RawRef> {
