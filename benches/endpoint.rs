@@ -61,25 +61,8 @@ const PARTIALS: &[&str] = &[
     "blocking",
 ];
 
-const COAL: (&str, &str) = ("1300000000000000301", "Coal");
-const MAEONI: (&str, &str) = ("1300000000000000302", "Maeoni");
 /// Channels with a match of their own (`/match play` rotates over them).
 const MATCH_CHANNELS: usize = 4;
-const MATCH_BOARD: &str = "\
-game: ashes
-turn: Coal
-players:
-  - name: Coal
-    phoenixborn: { name: Coal Roarkwin, life: 15 }
-    units:
-      - { name: Iron Worker, attack: 2, life: 2 }
-      - { name: Hammer Knight, attack: 3, life: 3 }
-  - name: Maeoni
-    phoenixborn: { name: Maeoni Viper, life: 20, damage: 5, exhausted: true }
-    units:
-      - { name: Mist Spirit, attack: 1, life: 1 }
-";
-const MATCH_PLAY: &str = "attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight; guard phoenixborn; agreed by <@1300000000000000302>";
 
 /// The bare server's whole answer.
 const BARE_REPLY: &str = r#"{"type":4,"data":{"content":"ok"}}"#;

@@ -15,27 +15,8 @@ use discord_kit::*;
 use ed25519_dalek::SigningKey;
 use serde_json::{Value, json};
 
-const COAL: (&str, &str) = ("1300000000000000301", "Coal");
-const MAEONI: (&str, &str) = ("1300000000000000302", "Maeoni");
 const STRANGER: (&str, &str) = ("1300000000000000303", "Stranger");
 const JUDGE: (&str, &str) = ("1300000000000000304", "Judge");
-
-const BOARD: &str = "\
-game: ashes
-turn: Coal
-players:
-  - name: Coal
-    phoenixborn: { name: Coal Roarkwin, life: 15 }
-    units:
-      - { name: Iron Worker, attack: 2, life: 2 }
-      - { name: Hammer Knight, attack: 3, life: 3 }
-  - name: Maeoni
-    phoenixborn: { name: Maeoni Viper, life: 20, damage: 5, exhausted: true }
-    units:
-      - { name: Mist Spirit, attack: 1, life: 1 }
-";
-
-const PLAY: &str = "attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight; guard phoenixborn; agreed by <@1300000000000000302>";
 
 struct Harness {
     server: Running,
@@ -238,7 +219,11 @@ async fn a_match_through_discord_interactions() {
         .await;
     refused(&v, "line");
     let v = h
-        .run(COAL, false, match_sub("setup", vec![opt("board", BOARD)]))
+        .run(
+            COAL,
+            false,
+            match_sub("setup", vec![opt("board", MATCH_BOARD)]),
+        )
         .await;
     public(&v);
     assert!(desc(&v).contains("Mist Spirit"), "{}", desc(&v));
@@ -273,7 +258,11 @@ async fn a_match_through_discord_interactions() {
         .await;
     assert!(ephemeral(&v), "{v}");
     let v = h
-        .run(STRANGER, false, match_sub("play", vec![opt("text", PLAY)]))
+        .run(
+            STRANGER,
+            false,
+            match_sub("play", vec![opt("text", MATCH_PLAY)]),
+        )
         .await;
     refused(&v, "only the match's players may play");
 
@@ -301,7 +290,11 @@ async fn a_match_through_discord_interactions() {
     // The play, in notation: its ruling step by step, recorded (deferred:
     // the play may wait on the database).
     let v = h
-        .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
+        .run(
+            COAL,
+            false,
+            match_sub("play", vec![opt("text", MATCH_PLAY)]),
+        )
         .await;
     public(&v);
     assert_eq!(v["deferred"], true, "{v}");
@@ -352,7 +345,7 @@ async fn a_match_through_discord_interactions() {
     assert!(desc(&v).contains("damage"), "{}", desc(&v));
 
     // Played again without Maeoni's agreement: her guard is hers to choose.
-    let unagreed = PLAY.split("; agreed by").next().unwrap();
+    let unagreed = MATCH_PLAY.split("; agreed by").next().unwrap();
     let v = h
         .run(COAL, false, match_sub("play", vec![opt("text", unagreed)]))
         .await;
@@ -360,7 +353,11 @@ async fn a_match_through_discord_interactions() {
     assert!(desc(&v).contains("Maeoni's choice"), "{v}");
     // With it: a stranger may not undo the play; Maeoni, who agreed, could.
     let v = h
-        .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
+        .run(
+            COAL,
+            false,
+            match_sub("play", vec![opt("text", MATCH_PLAY)]),
+        )
         .await;
     assert!(title(&v).starts_with("Play #4 recorded"), "{}", title(&v));
     let v = h.run(STRANGER, false, match_sub("undo", vec![])).await;
@@ -397,7 +394,11 @@ async fn a_match_through_discord_interactions() {
     public(&v);
     assert!(desc(&v).contains("ended"), "{}", desc(&v));
     let v = h
-        .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
+        .run(
+            COAL,
+            false,
+            match_sub("play", vec![opt("text", MATCH_PLAY)]),
+        )
         .await;
     assert!(ephemeral(&v), "{v}");
     assert!(desc(&v).contains("match"), "{}", desc(&v));
@@ -421,10 +422,12 @@ async fn setup_from_an_attachment_in_another_channel() {
         )
         .await;
     public(&v);
-    let url = h.fake.serve_file("board.yaml", BOARD.as_bytes().to_vec());
+    let url = h
+        .fake
+        .serve_file("board.yaml", MATCH_BOARD.as_bytes().to_vec());
     let payload = as_member(
         in_channel(
-            match_setup_with_attachment(&url, "board.yaml", BOARD.len()),
+            match_setup_with_attachment(&url, "board.yaml", MATCH_BOARD.len()),
             other,
         ),
         COAL.0,
@@ -479,7 +482,9 @@ async fn refusals_after_a_deferral_are_ephemeral_follow_ups() {
     // A refused `/match setup file:`: a stranger's, then a broken board.
     h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
         .await;
-    let url = h.fake.serve_file("board.yaml", BOARD.as_bytes().to_vec());
+    let url = h
+        .fake
+        .serve_file("board.yaml", MATCH_BOARD.as_bytes().to_vec());
     for (who, file, why) in [
         (STRANGER, "board.yaml", "player"),
         (COAL, "broken.yaml", "line"),
@@ -530,10 +535,18 @@ async fn match_verify_replays_the_log_through_the_engine() {
     refused(&v, "no active match");
     h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
         .await;
-    h.run(COAL, false, match_sub("setup", vec![opt("board", BOARD)]))
-        .await;
+    h.run(
+        COAL,
+        false,
+        match_sub("setup", vec![opt("board", MATCH_BOARD)]),
+    )
+    .await;
     let v = h
-        .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
+        .run(
+            COAL,
+            false,
+            match_sub("play", vec![opt("text", MATCH_PLAY)]),
+        )
         .await;
     assert!(title(&v).starts_with("Play #2 recorded"), "{}", title(&v));
     // Anyone may verify; the answer is public.

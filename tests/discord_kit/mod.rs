@@ -387,6 +387,27 @@ pub const PLAYER_PERMISSIONS: &str = "2147486720";
 /// The same with Manage Messages (a moderator).
 pub const MODERATOR_PERMISSIONS: &str = "2147494912";
 
+/// Two players of an Ashes match.
+pub const COAL: (&str, &str) = ("1300000000000000301", "Coal");
+pub const MAEONI: (&str, &str) = ("1300000000000000302", "Maeoni");
+
+/// A starting board for their match, and a legal first play of Coal's.
+pub const MATCH_BOARD: &str = "\
+game: ashes
+turn: Coal
+players:
+  - name: Coal
+    phoenixborn: { name: Coal Roarkwin, life: 15 }
+    units:
+      - { name: Iron Worker, attack: 2, life: 2 }
+      - { name: Hammer Knight, attack: 3, life: 3 }
+  - name: Maeoni
+    phoenixborn: { name: Maeoni Viper, life: 20, damage: 5, exhausted: true }
+    units:
+      - { name: Mist Spirit, attack: 1, life: 1 }
+";
+pub const MATCH_PLAY: &str = "attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight; guard phoenixborn; agreed by <@1300000000000000302>";
+
 /// A user object with this id and name.
 pub fn user_with(id: &str, name: &str) -> Value {
     json!({
