@@ -60,6 +60,10 @@ fn examples() -> Vec<String> {
     let mut out = Vec::new();
     for game in std::fs::read_dir(root).unwrap() {
         let dir = game.unwrap().path();
+        // examples/ also holds example programs (search_eval.rs).
+        if !dir.is_dir() {
+            continue;
+        }
         for f in std::fs::read_dir(dir).unwrap() {
             let p = f.unwrap().path();
             if p.extension().is_some_and(|e| e == "yaml") {
