@@ -23,9 +23,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use arbiter::app::App;
-use arbiter::bot::http::{self, HttpConfig};
-use arbiter::bot::{Bot, BotConfig};
+use arbiter::bot::http;
 use axum::body::Bytes;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -315,27 +313,8 @@ async fn load(
 /// Arbiter's endpoint with a SQLite match store and a stand-in for
 /// Discord's API; a match set up in each of [`MATCH_CHANNELS`] channels.
 async fn start_arbiter(key: &SigningKey, dir: &std::path::Path) -> (http::Running, FakeDiscord) {
-    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let app = Arc::new(App::load(&root.join("rules_data"), &[]).expect("rule data"));
     let fake = FakeDiscord::start().await;
-    let config = BotConfig {
-        database_url: Some(format!("sqlite://{}", dir.join("matches.db").display())),
-        ..BotConfig::default()
-    };
-    let bot = Arc::new(Bot::new(app, config));
-    bot.open_matches().await.expect("the database opens");
-    let server = http::start(
-        bot,
-        HttpConfig {
-            addr: "127.0.0.1:0".parse().unwrap(),
-            public_key: public_hex(key),
-            api_base: Some(fake.url()),
-            max_body: http::MAX_BODY_BYTES,
-            limits: http::ConnLimits::default(),
-        },
-    )
-    .await
-    .expect("the endpoint starts");
+    let server = start_with_matches(key, dir, &fake).await;
     set_up_matches(key, server.addr, &fake).await;
     (server, fake)
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arbiter::app::App;
-use arbiter::bot::http::{self, HttpConfig, Running};
+use arbiter::bot::http::Running;
 use arbiter::bot::{Bot, BotConfig};
 use discord_kit::*;
 use ed25519_dalek::SigningKey;
@@ -29,31 +29,9 @@ struct Harness {
 impl Harness {
     async fn start() -> Harness {
         let dir = tempfile::tempdir().unwrap();
-        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        let app = Arc::new(App::load(&root.join("rules_data"), &[]).expect("rule data"));
         let key = keypair();
         let fake = FakeDiscord::start().await;
-        let config = BotConfig {
-            database_url: Some(format!(
-                "sqlite://{}",
-                dir.path().join("matches.db").display()
-            )),
-            ..BotConfig::default()
-        };
-        let bot = Arc::new(Bot::new(app, config));
-        bot.open_matches().await.expect("the database opens");
-        let server = http::start(
-            bot,
-            HttpConfig {
-                addr: "127.0.0.1:0".parse().unwrap(),
-                public_key: public_hex(&key),
-                api_base: Some(fake.url()),
-                max_body: http::MAX_BODY_BYTES,
-                limits: http::ConnLimits::default(),
-            },
-        )
-        .await
-        .expect("server starts");
+        let server = start_with_matches(&key, dir.path(), &fake).await;
         Harness {
             server,
             key,
