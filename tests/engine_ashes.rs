@@ -1733,6 +1733,11 @@ fn names_in_the_board_are_written_as_the_board_spells_them() {
     assert_eq!(b["consecutive_passes"], json!(["Maeoni"]));
     let play = json!({"action": "pass", "player": "mae"});
     assert_eq!(ashes().actor(&b, &play).unwrap(), Some(1));
+    let play = json!({"action": "pass", "player": "MAEONI"});
+    assert_eq!(ashes().actor(&b, &play).unwrap(), Some(1));
+    // Look-alike letters (a Cyrillic М) are nobody, never silently Maeoni.
+    let play = json!({"action": "pass", "player": "\u{41c}aeoni"});
+    assert!(ashes().actor(&b, &play).is_err());
 }
 
 #[test]

@@ -6,7 +6,6 @@
 mod discord_kit;
 
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
 
 use arbiter::app::App;
 use arbiter::bot::http::{self, HttpConfig, Running};
@@ -85,21 +84,7 @@ impl Harness {
 
     /// Waits for the edit of a deferred reply.
     async fn edit_for(&self, token: &str) -> Value {
-        for _ in 0..100 {
-            if let Some((_, v)) = self
-                .fake
-                .recorded
-                .lock()
-                .unwrap()
-                .edits
-                .iter()
-                .find(|(t, _)| t == token)
-            {
-                return v.clone();
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        panic!("no edit of the deferred reply arrived");
+        self.fake.edit(token).await
     }
 }
 

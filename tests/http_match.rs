@@ -6,99 +6,35 @@
 mod discord_kit;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use arbiter::app::App;
-use arbiter::bot::http::Running;
 use arbiter::bot::{Bot, BotConfig};
 use discord_kit::*;
-use ed25519_dalek::SigningKey;
 use serde_json::{Value, json};
 
+const COAL: (&str, &str) = ("1300000000000000301", "Coal");
+const MAEONI: (&str, &str) = ("1300000000000000302", "Maeoni");
 const STRANGER: (&str, &str) = ("1300000000000000303", "Stranger");
 const JUDGE: (&str, &str) = ("1300000000000000304", "Judge");
 
-struct Harness {
-    server: Running,
-    key: SigningKey,
-    fake: FakeDiscord,
-    client: reqwest::Client,
-    _dir: tempfile::TempDir,
-}
+const BOARD: &str = "\
+game: ashes
+turn: Coal
+players:
+  - name: Coal
+    phoenixborn: { name: Coal Roarkwin, life: 15 }
+    units:
+      - { name: Iron Worker, attack: 2, life: 2 }
+      - { name: Hammer Knight, attack: 3, life: 3 }
+  - name: Maeoni
+    phoenixborn: { name: Maeoni Viper, life: 20, damage: 5, exhausted: true }
+    units:
+      - { name: Mist Spirit, attack: 1, life: 1 }
+";
 
-impl Harness {
-    async fn start() -> Harness {
-        let dir = tempfile::tempdir().unwrap();
-        let key = keypair();
-        let fake = FakeDiscord::start().await;
-        let server = start_with_matches(&key, dir.path(), &fake).await;
-        Harness {
-            server,
-            key,
-            fake,
-            client: reqwest::Client::new(),
-            _dir: dir,
-        }
-    }
+const PLAY: &str = "attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight; guard phoenixborn; agreed by <@1300000000000000302>";
 
-    async fn post(&self, payload: &Value) -> Value {
-        let body = serde_json::to_vec(payload).unwrap();
-        let (sig, ts) = sign(&self.key, now(), &body);
-        let r = self
-            .client
-            .post(format!("http://{}/", self.server.addr))
-            .header("content-type", "application/json")
-            .header("x-signature-ed25519", sig)
-            .header("x-signature-timestamp", ts)
-            .body(body)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status().as_u16(), 200);
-        serde_json::from_slice(&r.bytes().await.unwrap()).unwrap()
-    }
-
-    /// `/match <sub>` as a member; a player has no Manage Messages. A
-    /// deferred interaction is followed to what it finally showed (the
-    /// edited original, or a follow-up after deleting it), as a response.
-    async fn run(&self, who: (&str, &str), moderator: bool, payload: Value) -> Value {
-        let perms = if moderator {
-            MODERATOR_PERMISSIONS
-        } else {
-            PLAYER_PERMISSIONS
-        };
-        let payload = as_member(payload, who.0, who.1, perms);
-        let v = self.post(&payload).await;
-        if v["type"] != 5 {
-            return v;
-        }
-        assert_eq!(
-            v["data"]["flags"].as_u64().unwrap_or(0) & 64,
-            0,
-            "writes are deferred publicly: {v}"
-        );
-        let token = payload["token"].as_str().unwrap();
-        self.fake.delivered(token).await.as_response()
-    }
-
-    async fn edit_for(&self, token: &str) -> Value {
-        for _ in 0..100 {
-            if let Some((_, v)) = self
-                .fake
-                .recorded
-                .lock()
-                .unwrap()
-                .edits
-                .iter()
-                .find(|(t, _)| t == token)
-            {
-                return v.clone();
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        panic!("no edit of the deferred reply arrived");
-    }
-}
+type Harness = Server;
 
 /// A database that cannot be opened: `/match` answers with an internal
 /// error and its id (no detail), other commands still work.
@@ -132,24 +68,6 @@ async fn a_database_failure_is_an_internal_error_with_an_id() {
     assert!(m.ephemeral);
     assert!(m.footer.unwrap_or_default().starts_with("error id E"));
     assert!(!m.body.contains("nosuchdb"), "{}", m.body);
-}
-
-fn title(v: &Value) -> String {
-    v["data"]["embeds"][0]["title"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
-}
-
-fn desc(v: &Value) -> String {
-    v["data"]["embeds"][0]["description"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
-}
-
-fn ephemeral(v: &Value) -> bool {
-    v["data"]["flags"].as_u64().unwrap_or(0) & 64 != 0
 }
 
 /// A public reply that can ping no one.
@@ -197,11 +115,7 @@ async fn a_match_through_discord_interactions() {
         .await;
     refused(&v, "line");
     let v = h
-        .run(
-            COAL,
-            false,
-            match_sub("setup", vec![opt("board", MATCH_BOARD)]),
-        )
+        .run(COAL, false, match_sub("setup", vec![opt("board", BOARD)]))
         .await;
     public(&v);
     assert!(desc(&v).contains("Mist Spirit"), "{}", desc(&v));
@@ -236,11 +150,7 @@ async fn a_match_through_discord_interactions() {
         .await;
     assert!(ephemeral(&v), "{v}");
     let v = h
-        .run(
-            STRANGER,
-            false,
-            match_sub("play", vec![opt("text", MATCH_PLAY)]),
-        )
+        .run(STRANGER, false, match_sub("play", vec![opt("text", PLAY)]))
         .await;
     refused(&v, "only the match's players may play");
 
@@ -268,11 +178,7 @@ async fn a_match_through_discord_interactions() {
     // The play, in notation: its ruling step by step, recorded (deferred:
     // the play may wait on the database).
     let v = h
-        .run(
-            COAL,
-            false,
-            match_sub("play", vec![opt("text", MATCH_PLAY)]),
-        )
+        .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
         .await;
     public(&v);
     assert_eq!(v["deferred"], true, "{v}");
@@ -323,7 +229,7 @@ async fn a_match_through_discord_interactions() {
     assert!(desc(&v).contains("damage"), "{}", desc(&v));
 
     // Played again without Maeoni's agreement: her guard is hers to choose.
-    let unagreed = MATCH_PLAY.split("; agreed by").next().unwrap();
+    let unagreed = PLAY.split("; agreed by").next().unwrap();
     let v = h
         .run(COAL, false, match_sub("play", vec![opt("text", unagreed)]))
         .await;
@@ -331,11 +237,7 @@ async fn a_match_through_discord_interactions() {
     assert!(desc(&v).contains("Maeoni's choice"), "{v}");
     // With it: a stranger may not undo the play; Maeoni, who agreed, could.
     let v = h
-        .run(
-            COAL,
-            false,
-            match_sub("play", vec![opt("text", MATCH_PLAY)]),
-        )
+        .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
         .await;
     assert!(title(&v).starts_with("Play #4 recorded"), "{}", title(&v));
     let v = h.run(STRANGER, false, match_sub("undo", vec![])).await;
@@ -372,11 +274,7 @@ async fn a_match_through_discord_interactions() {
     public(&v);
     assert!(desc(&v).contains("ended"), "{}", desc(&v));
     let v = h
-        .run(
-            COAL,
-            false,
-            match_sub("play", vec![opt("text", MATCH_PLAY)]),
-        )
+        .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
         .await;
     assert!(ephemeral(&v), "{v}");
     assert!(desc(&v).contains("match"), "{}", desc(&v));
@@ -400,12 +298,10 @@ async fn setup_from_an_attachment_in_another_channel() {
         )
         .await;
     public(&v);
-    let url = h
-        .fake
-        .serve_file("board.yaml", MATCH_BOARD.as_bytes().to_vec());
+    let url = h.fake.serve_file("board.yaml", BOARD.as_bytes().to_vec());
     let payload = as_member(
         in_channel(
-            match_setup_with_attachment(&url, "board.yaml", MATCH_BOARD.len()),
+            match_setup_with_attachment(&url, "board.yaml", BOARD.len()),
             other,
         ),
         COAL.0,
@@ -460,9 +356,7 @@ async fn refusals_after_a_deferral_are_ephemeral_follow_ups() {
     // A refused `/match setup file:`: a stranger's, then a broken board.
     h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
         .await;
-    let url = h
-        .fake
-        .serve_file("board.yaml", MATCH_BOARD.as_bytes().to_vec());
+    let url = h.fake.serve_file("board.yaml", BOARD.as_bytes().to_vec());
     for (who, file, why) in [
         (STRANGER, "board.yaml", "player"),
         (COAL, "broken.yaml", "line"),
@@ -513,18 +407,10 @@ async fn match_verify_replays_the_log_through_the_engine() {
     refused(&v, "no active match");
     h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
         .await;
-    h.run(
-        COAL,
-        false,
-        match_sub("setup", vec![opt("board", MATCH_BOARD)]),
-    )
-    .await;
+    h.run(COAL, false, match_sub("setup", vec![opt("board", BOARD)]))
+        .await;
     let v = h
-        .run(
-            COAL,
-            false,
-            match_sub("play", vec![opt("text", MATCH_PLAY)]),
-        )
+        .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
         .await;
     assert!(title(&v).starts_with("Play #2 recorded"), "{}", title(&v));
     // Anyone may verify; the answer is public.

@@ -60,7 +60,6 @@ fn examples() -> Vec<String> {
     let mut out = Vec::new();
     for game in std::fs::read_dir(root).unwrap() {
         let dir = game.unwrap().path();
-        // examples/ also holds example programs (search_eval.rs).
         if !dir.is_dir() {
             continue;
         }

@@ -102,6 +102,56 @@ async fn wait_healthy(client: &reqwest::Client, r: &mut Replica) {
     }
 }
 
+/// Two replicas on the database at `url`, serving.
+async fn two_replicas(
+    key: &SigningKey,
+    client: &reqwest::Client,
+    url: &str,
+    discord: &str,
+) -> [Replica; 2] {
+    let mut replicas = [
+        spawn_replica(key, url, discord),
+        spawn_replica(key, url, discord),
+    ];
+    for r in replicas.iter_mut() {
+        wait_healthy(client, r).await;
+    }
+    replicas
+}
+
+/// Two replicas on a fresh PostgreSQL database, with the signing key, a
+/// client and the stand-in for Discord.
+struct Pair {
+    url: String,
+    key: SigningKey,
+    client: reqwest::Client,
+    fake: FakeDiscord,
+    replicas: [Replica; 2],
+}
+
+impl Pair {
+    async fn start() -> Pair {
+        let url = store_common::postgres_url().await;
+        let (key, client, fake) = (
+            keypair(),
+            reqwest::Client::new(),
+            FakeDiscord::start().await,
+        );
+        let replicas = two_replicas(&key, &client, &url, &fake.url()).await;
+        Pair {
+            url,
+            key,
+            client,
+            fake,
+            replicas,
+        }
+    }
+
+    fn addr(&self, i: usize) -> String {
+        self.replicas[i].addr.clone()
+    }
+}
+
 /// Posts an interaction; a deferred one is followed to what it finally
 /// showed (see `discord_kit::Delivered`).
 async fn send(
@@ -120,19 +170,7 @@ async fn send(
 }
 
 async fn post(client: &reqwest::Client, key: &SigningKey, addr: &str, payload: &Value) -> Value {
-    let body = serde_json::to_vec(payload).unwrap();
-    let (sig, ts) = sign(key, now(), &body);
-    let r = client
-        .post(format!("http://{addr}/"))
-        .header("content-type", "application/json")
-        .header("x-signature-ed25519", sig)
-        .header("x-signature-timestamp", ts)
-        .body(body)
-        .send()
-        .await
-        .expect("request sent");
-    assert_eq!(r.status().as_u16(), 200);
-    serde_json::from_slice(&r.bytes().await.unwrap()).unwrap()
+    post_signed(client, key, addr, payload).await
 }
 
 fn as_coal(payload: Value) -> Value {
@@ -152,13 +190,7 @@ async fn fifty_plays_through_two_http_replicas_on_postgres() {
     let key = keypair();
     let client = reqwest::Client::new();
     let fake = std::sync::Arc::new(FakeDiscord::start().await);
-    let mut replicas = [
-        spawn_replica(&key, &url, &fake.url()),
-        spawn_replica(&key, &url, &fake.url()),
-    ];
-    for r in replicas.iter_mut() {
-        wait_healthy(&client, r).await;
-    }
+    let replicas = two_replicas(&key, &client, &url, &fake.url()).await;
     let addrs: Vec<String> = replicas.iter().map(|r| r.addr.clone()).collect();
 
     let v = send(
@@ -289,25 +321,16 @@ fn custom_ids(v: &Value) -> Vec<String> {
 /// its pages on the other, both ways.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pager_buttons_work_on_any_replica() {
-    let url = store_common::postgres_url().await;
-    let key = keypair();
-    let client = reqwest::Client::new();
-    let fake = FakeDiscord::start().await;
-    let mut replicas = [
-        spawn_replica(&key, &url, &fake.url()),
-        spawn_replica(&key, &url, &fake.url()),
-    ];
-    for r in replicas.iter_mut() {
-        wait_healthy(&client, r).await;
-    }
-    let (a, b) = (replicas[0].addr.clone(), replicas[1].addr.clone());
-    let first = post(&client, &key, &a, &button("section:ashes:main-actions")).await;
+    let pair = Pair::start().await;
+    let (url, key, client) = (&pair.url, &pair.key, &pair.client);
+    let (a, b) = (pair.addr(0), pair.addr(1));
+    let first = post(client, key, &a, &button("section:ashes:main-actions")).await;
     assert!(footer(&first).starts_with("Page 1 of 2"), "{first}");
     let next = custom_ids(&first)
         .into_iter()
         .find(|id| id.starts_with("page:") && id.ends_with(":1"))
         .expect("a Next button");
-    let second = post(&client, &key, &b, &button(&next)).await;
+    let second = post(client, key, &b, &button(&next)).await;
     assert_eq!(
         second["type"], 7,
         "the page turned on the other replica: {second}"
@@ -317,13 +340,13 @@ async fn pager_buttons_work_on_any_replica() {
         .into_iter()
         .find(|id| id.starts_with("page:") && id.ends_with(":0"))
         .expect("a Previous button");
-    let back = post(&client, &key, &a, &button(&prev)).await;
+    let back = post(client, key, &a, &button(&prev)).await;
     assert_eq!(text(&back, "description"), text(&first, "description"));
     // A key no replica handed out is a polite refusal.
-    let v = post(&client, &key, &b, &button("page:123456789abcdef:1")).await;
+    let v = post(client, key, &b, &button("page:123456789abcdef:1")).await;
     assert!(text(&v, "description").contains("expired"), "{v}");
     // The pages are rows in the database, not in either process.
-    let store = Store::connect(&url).await.unwrap();
+    let store = Store::connect(url).await.unwrap();
     let pager = next.split(':').nth(1).unwrap();
     assert!(
         store
@@ -332,5 +355,74 @@ async fn pager_buttons_work_on_any_replica() {
             .unwrap()
             .is_some()
     );
-    drop(replicas);
+    drop(pair);
+}
+
+/// A decision waits in the database, not in a process: the defender's
+/// question, asked through one replica, is answered through the other, and
+/// both show the board that follows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_decision_asked_on_one_replica_is_answered_on_the_other() {
+    let pair = Pair::start().await;
+    let (url, key, client, fake) = (&pair.url, &pair.key, &pair.client, &pair.fake);
+    let (a, b) = (pair.addr(0), pair.addr(1));
+    let as_maeoni = |p: Value| as_member(p, MAEONI.0, MAEONI.1, PLAYER_PERMISSIONS);
+    let run = |addr: String, payload: Value| {
+        let (client, key, fake) = (&client, &key, &fake);
+        async move { send(client, key, fake, &addr, &payload).await }
+    };
+    run(a.clone(), as_coal(match_start("ashes", &[COAL, MAEONI]))).await;
+    run(
+        a.clone(),
+        as_coal(match_sub("setup", vec![opt("board", BOARD)])),
+    )
+    .await;
+    let v = run(
+        a.clone(),
+        as_coal(match_sub(
+            "play",
+            vec![opt("text", "attack Maeoni with Iron Worker")],
+        )),
+    )
+    .await;
+    assert!(text(&v, "title").contains("waiting for a decision"), "{v}");
+    let no_blocker = v["data"]["components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|row| row["components"].as_array().into_iter().flatten())
+        .find(|c| c["label"] == "no blocker")
+        .and_then(|c| c["custom_id"].as_str())
+        .expect("a `no blocker` button")
+        .to_string();
+    // Replica B knows the question: its board shows it, with the buttons.
+    let board_b = run(b.clone(), as_maeoni(match_sub("board", vec![]))).await;
+    assert!(custom_ids(&board_b).contains(&no_blocker), "{board_b}");
+    // Coal cannot answer it on B; Maeoni does.
+    let v = run(b.clone(), as_coal(button(&no_blocker))).await;
+    assert_eq!(v["data"]["flags"], 64, "{v}");
+    let v = run(b.clone(), as_maeoni(button(&no_blocker))).await;
+    assert!(text(&v, "title").starts_with("Answer #3 recorded"), "{v}");
+    // Both replicas show the answered board: 2 damage on Maeoni, no question.
+    for addr in [&a, &b] {
+        let v = run(addr.clone(), as_coal(match_sub("board", vec![]))).await;
+        let d = text(&v, "description");
+        assert!(d.contains("version 3"), "{addr}: {d}");
+        assert!(
+            custom_ids(&v).iter().all(|id| !id.starts_with("decide:")),
+            "{v}"
+        );
+        assert!(!d.contains("decides:"), "{addr}: {d}");
+    }
+    let store = Store::connect(url).await.unwrap();
+    let m = store.active_match(CHANNEL_ID).await.unwrap().unwrap();
+    let state = m.state.clone().unwrap_or_default();
+    assert_eq!(state["players"][1]["phoenixborn"]["damage"], 2);
+    let events = store.events(m.id, 1, m.version).await.unwrap();
+    let last = events.last().unwrap();
+    assert_eq!(
+        (last.kind, last.actor.as_str()),
+        (EventKind::Answer, MAEONI.0)
+    );
+    drop(pair);
 }

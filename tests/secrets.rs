@@ -191,21 +191,7 @@ async fn a_database_failure_at_run_time_is_an_error_id_for_users_and_the_cause_i
         "Coal",
         PLAYER_PERMISSIONS,
     );
-    let body = serde_json::to_vec(&payload).unwrap();
-    let (sig, ts) = sign(&key, now(), &body);
-    let bytes = client
-        .post(format!("http://{addr}/"))
-        .header("content-type", "application/json")
-        .header("x-signature-ed25519", sig)
-        .header("x-signature-timestamp", ts)
-        .body(body)
-        .send()
-        .await
-        .unwrap()
-        .bytes()
-        .await
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    let v = post_signed(&client, &key, &addr, &payload).await;
     let e = &v["data"]["embeds"][0];
     assert_eq!(e["title"], "Something went wrong on our side", "{v}");
     assert_eq!(v["data"]["flags"], 64, "ephemeral: {v}");

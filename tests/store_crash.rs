@@ -171,7 +171,11 @@ async fn kill_9_during_a_stream_of_plays_loses_no_acknowledged_play() {
             let play = &plays[d];
             let who = play["player"].as_str().unwrap_or("");
             let seat = names.iter().position(|n| fold(n) == fold(who)).unwrap_or(0);
-            let yaml = serde_json::to_string(&serde_json::json!({ "play": play })).unwrap();
+            // A recorded sequence: the other players agreed to every play.
+            let others: Vec<&String> = users.iter().filter(|u| **u != users[seat]).collect();
+            let yaml =
+                serde_json::to_string(&serde_json::json!({ "play": play, "agreed_by": others }))
+                    .unwrap();
             (
                 vec!["play".into(), "--as".into(), users[seat].clone(), yaml],
                 Some(play.clone()),

@@ -31,31 +31,10 @@ fn examples(game: &str) -> Vec<PathBuf> {
     files
 }
 
-fn fold(s: &str) -> String {
-    s.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-/// The user who may make `play` on `board` (seat of the named player, or
-/// of the player whose turn it is, else seat 1).
-fn actor(board: &Value, play: &Value) -> String {
-    let names: Vec<String> = board["players"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .map(|p| p["name"].as_str().unwrap_or("").to_string())
-                .collect()
-        })
-        .unwrap_or_default();
-    let who = play["player"]
-        .as_str()
-        .or(board["turn"].as_str())
-        .or(board["turn_player"].as_str());
-    let seat = who
-        .and_then(|w| names.iter().position(|n| fold(n) == fold(w)))
-        .unwrap_or(0);
+/// The user who may make `play` on `board`: the seat the engine's own name
+/// resolution gives (seat 1 when the play names nobody).
+fn actor(engine: &dyn engine::GameEngine, board: &Value, play: &Value) -> String {
+    let seat = engine.actor(board, play).ok().flatten().unwrap_or(0);
     format!("user{seat}")
 }
 
@@ -105,7 +84,7 @@ async fn every_engine_example_plays_through_a_match() {
             let mut all_applied = true;
             let mut board_now = svc.board(&channel).await.unwrap().board.unwrap();
             for play in &plays {
-                let caller = Caller::new(&channel, actor(&board_now, play), false);
+                let caller = Caller::new(&channel, actor(*engine, &board_now, play), false);
                 // An example board states every player's choices: as a match
                 // play, the other players agreed to it.
                 let others: Vec<&String> = users.iter().filter(|u| **u != caller.user).collect();

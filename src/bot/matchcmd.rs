@@ -284,8 +284,9 @@ impl Bot {
     }
 
     /// A decision button: the answer of the user who pressed it. A button
-    /// of another match, or of a question since answered or undone, is
-    /// refused (ephemerally) and records nothing.
+    /// of another match, of a question since answered or undone, or of an
+    /// option the question does not have, is refused (ephemerally) and
+    /// records nothing.
     async fn decide(&self, origin: &Origin, match_id: i64, version: i64, option: usize) -> Reply {
         let matches = match self.open_matches().await {
             Ok(m) => m.clone(),
@@ -294,7 +295,12 @@ impl Bot {
         let who = caller(origin);
         let outcome = tokio::spawn(async move {
             match matches.board(&who.channel).await {
-                Ok(v) if v.match_id == match_id => {}
+                // The option by its position: its number is never read as words.
+                Ok(v)
+                    if v.match_id == match_id
+                        && v.pending
+                            .as_ref()
+                            .is_some_and(|p| option < p.decision.options.len()) => {}
                 Ok(_) | Err(MatchError::NoMatch) => return Err(MatchError::NoDecision),
                 Err(e) => return Err(e),
             }

@@ -11,6 +11,7 @@
 
 mod builder;
 pub mod clean;
+mod emit;
 pub mod manifest;
 mod markdown;
 mod numbered;

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::builder::{DocBuilder, item_title};
+use super::emit::{DocBuilder, item_title};
 use super::{PassageIdx, PassageKind, clean};
 
 static DASH_SECTION: LazyLock<Regex> =

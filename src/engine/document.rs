@@ -178,6 +178,19 @@ fn options() -> Options {
     o
 }
 
+/// `Ok` when `ok`, else a board error at `path` (every game's validation).
+pub fn check(
+    ok: bool,
+    path: impl Into<String>,
+    message: impl Into<String>,
+) -> Result<(), BoardError> {
+    if ok {
+        Ok(())
+    } else {
+        Err(BoardError::semantic(path, message))
+    }
+}
+
 /// Parses YAML or JSON text into a value (the one full parse of a request).
 pub fn parse_value(text: &str) -> Result<serde_json::Value, BoardError> {
     precheck(text)?;
@@ -330,6 +343,11 @@ pub fn typed<T: DeserializeOwned>(
     prefix: &str,
     text: Option<&str>,
 ) -> Result<T, BoardError> {
+    // The happy path reads directly; only a failure is read again with the
+    // path tracked (tracking costs on every field).
+    if let Ok(v) = T::deserialize(value) {
+        return Ok(v);
+    }
     serde_path_to_error::deserialize(value).map_err(|e| {
         let inner = e.path().to_string();
         let inner = if inner == "." { String::new() } else { inner };

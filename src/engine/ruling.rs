@@ -229,18 +229,18 @@ pub struct RuleUse {
 /// Diffs two JSON states into a list of changes (leaf paths only).
 pub fn diff(before: &Value, after: &Value) -> Vec<Change> {
     let mut out = Vec::new();
-    diff_into(String::new(), before, after, &mut out);
+    if before != after {
+        diff_into(String::new(), before, after, &mut out);
+    }
     out
 }
 
 /// Whether every element is an object with a distinct `name`.
 fn named(list: &[Value]) -> bool {
-    let mut seen = std::collections::HashSet::new();
-    list.iter().all(|v| {
-        v.get("name")
-            .and_then(Value::as_str)
-            .is_some_and(|n| seen.insert(n))
-    })
+    let name = |v| Some(name_of(v)).filter(|n| !n.is_empty());
+    list.iter()
+        .enumerate()
+        .all(|(i, v)| name(v).is_some_and(|n| !list[..i].iter().any(|w| name_of(w) == n)))
 }
 
 fn name_of(v: &Value) -> &str {
@@ -259,7 +259,10 @@ fn diff_into(path: String, a: &Value, b: &Value, out: &mut Vec<Change>) {
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
             for (k, va) in x {
-                diff_into(child(&path, k), va, y.get(k).unwrap_or(&Value::Null), out);
+                let vb = y.get(k).unwrap_or(&Value::Null);
+                if va != vb {
+                    diff_into(child(&path, k), va, vb, out);
+                }
             }
             for (k, vb) in y.iter().filter(|(k, _)| !x.contains_key(*k)) {
                 diff_into(child(&path, k), &Value::Null, vb, out);
@@ -269,11 +272,12 @@ fn diff_into(path: String, a: &Value, b: &Value, out: &mut Vec<Change>) {
         // destroyed unit reads as one removal, not a shifted list.
         (Value::Array(x), Value::Array(y)) if named(x) && named(y) => {
             for va in x {
-                let p = format!("{path}[{:?}]", name_of(va));
+                let p = || format!("{path}[{:?}]", name_of(va));
                 match y.iter().find(|vb| name_of(vb) == name_of(va)) {
-                    Some(vb) => diff_into(p, va, vb, out),
+                    Some(vb) if vb == va => {}
+                    Some(vb) => diff_into(p(), va, vb, out),
                     None => out.push(Change {
-                        path: p,
+                        path: p(),
                         before: va.clone(),
                         after: Value::Null,
                     }),
@@ -292,7 +296,9 @@ fn diff_into(path: String, a: &Value, b: &Value, out: &mut Vec<Change>) {
         }
         (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
             for (i, (va, vb)) in x.iter().zip(y).enumerate() {
-                diff_into(format!("{path}[{i}]"), va, vb, out);
+                if va != vb {
+                    diff_into(format!("{path}[{i}]"), va, vb, out);
+                }
             }
         }
         _ if a != b => out.push(Change {

@@ -351,6 +351,46 @@ impl FakeDiscord {
         panic!("nothing was delivered for the deferred interaction");
     }
 
+    /// Polls what was recorded every 50 ms, `tries` times, until `find`
+    /// finds it.
+    pub async fn wait_for(
+        &self,
+        tries: usize,
+        find: impl Fn(&Recorded) -> Option<Value>,
+    ) -> Option<Value> {
+        for _ in 0..tries {
+            if let Some(v) = find(&self.recorded.lock().unwrap()) {
+                return Some(v);
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        None
+    }
+
+    /// Waits (up to 5 s) for the edit of a deferred reply.
+    pub async fn edit(&self, token: &str) -> Value {
+        let edit = |r: &Recorded| {
+            let found = r.edits.iter().find(|(t, _)| t == token);
+            found.map(|(_, v)| v.clone())
+        };
+        self.wait_for(100, edit)
+            .await
+            .expect("no edit of the deferred reply arrived")
+    }
+
+    /// The turn notice sent for the interaction `token` (up to 1 s): a
+    /// follow-up message with content (the reply itself is an embed).
+    pub async fn ping(&self, token: &str) -> Option<Value> {
+        let notice = |r: &Recorded| {
+            let found = r
+                .followups
+                .iter()
+                .find(|(t, v)| t == token && v["content"].is_string());
+            found.map(|(_, v)| v.clone())
+        };
+        self.wait_for(20, notice).await
+    }
+
     pub fn serve_file(&self, name: &str, bytes: Vec<u8>) -> String {
         self.files.lock().unwrap().insert(name.to_string(), bytes);
         format!("{}/attachments/{name}", self.url())
@@ -506,4 +546,156 @@ pub fn in_channel(mut payload: Value, channel: &str) -> Value {
     payload["channel_id"] = json!(channel);
     payload["channel"]["id"] = json!(channel);
     payload
+}
+
+// ---- an in-process `serve --http` ----
+
+/// Posts a signed interaction to the server at `addr`; it must answer 200
+/// with JSON.
+pub async fn post_signed(
+    client: &reqwest::Client,
+    key: &SigningKey,
+    addr: &str,
+    payload: &Value,
+) -> Value {
+    let body = serde_json::to_vec(payload).unwrap();
+    let (sig, ts) = sign(key, now(), &body);
+    let r = client
+        .post(format!("http://{addr}/"))
+        .header("content-type", "application/json")
+        .header("x-signature-ed25519", sig)
+        .header("x-signature-timestamp", ts)
+        .body(body)
+        .send()
+        .await
+        .expect("request sent");
+    assert_eq!(r.status().as_u16(), 200);
+    serde_json::from_slice(&r.bytes().await.unwrap()).unwrap()
+}
+
+/// The HTTP interactions endpoint on loopback (the real axum server), with
+/// the bot on a match database and a stand-in for Discord's API.
+pub struct Server {
+    pub server: arbiter::bot::http::Running,
+    pub bot: Arc<arbiter::bot::Bot>,
+    pub key: SigningKey,
+    pub fake: FakeDiscord,
+    pub client: reqwest::Client,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl Server {
+    /// On a SQLite file in a temp dir.
+    pub async fn start() -> Server {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("matches.db").display());
+        let mut s = Server::on(&url).await;
+        s._dir = Some(dir);
+        s
+    }
+
+    /// On the database at `url` (`sqlite://…` or `postgres://…`).
+    pub async fn on(url: &str) -> Server {
+        use arbiter::bot::http::{self, HttpConfig};
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let app =
+            Arc::new(arbiter::app::App::load(&root.join("rules_data"), &[]).expect("rule data"));
+        let key = keypair();
+        let fake = FakeDiscord::start().await;
+        let config = arbiter::bot::BotConfig {
+            database_url: Some(url.to_string()),
+            ..arbiter::bot::BotConfig::default()
+        };
+        let bot = Arc::new(arbiter::bot::Bot::new(app, config));
+        bot.open_matches().await.expect("the database opens");
+        let server = http::start(
+            bot.clone(),
+            HttpConfig {
+                addr: "127.0.0.1:0".parse().unwrap(),
+                public_key: public_hex(&key),
+                api_base: Some(fake.url()),
+                max_body: http::MAX_BODY_BYTES,
+                limits: http::ConnLimits::default(),
+            },
+        )
+        .await
+        .expect("server starts");
+        Server {
+            server,
+            bot,
+            key,
+            fake,
+            client: reqwest::Client::new(),
+            _dir: None,
+        }
+    }
+
+    pub async fn post(&self, payload: &Value) -> Value {
+        let addr = self.server.addr.to_string();
+        post_signed(&self.client, &self.key, &addr, payload).await
+    }
+
+    /// An interaction as a member; a player has no Manage Messages. A
+    /// deferred interaction is followed to what it finally showed (the
+    /// edited original, or a follow-up after deleting it), as a response.
+    pub async fn run(&self, who: (&str, &str), moderator: bool, payload: Value) -> Value {
+        let perms = if moderator {
+            MODERATOR_PERMISSIONS
+        } else {
+            PLAYER_PERMISSIONS
+        };
+        let payload = as_member(payload, who.0, who.1, perms);
+        let v = self.post(&payload).await;
+        if v["type"] != 5 {
+            return v;
+        }
+        assert_eq!(
+            v["data"]["flags"].as_u64().unwrap_or(0) & 64,
+            0,
+            "writes are deferred publicly: {v}"
+        );
+        let token = payload["token"].as_str().unwrap();
+        self.fake.delivered(token).await.as_response()
+    }
+
+    pub async fn edit_for(&self, token: &str) -> Value {
+        self.fake.edit(token).await
+    }
+}
+
+/// A response's embed title.
+pub fn title(v: &Value) -> String {
+    v["data"]["embeds"][0]["title"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// A response's embed description.
+pub fn desc(v: &Value) -> String {
+    v["data"]["embeds"][0]["description"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Whether a response is for the user alone.
+pub fn ephemeral(v: &Value) -> bool {
+    v["data"]["flags"].as_u64().unwrap_or(0) & 64 != 0
+}
+
+/// A response's buttons: (label, custom id).
+pub fn buttons(v: &Value) -> Vec<(String, String)> {
+    v["data"]["components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|row| row["components"].as_array().into_iter().flatten())
+        .filter_map(|c| {
+            Some((
+                c["label"].as_str()?.to_string(),
+                c["custom_id"].as_str()?.to_string(),
+            ))
+        })
+        .collect()
 }

@@ -1032,6 +1032,17 @@ fn check_text(what: &str, text: &str) -> Result<String, MatchError> {
     Ok(text.to_string())
 }
 
+/// A user as refusals name them: a Discord id as a mention (shown as the
+/// member's name; a refusal is ephemeral and pings no one), a console or
+/// CLI name as it is.
+fn mention(user: &str) -> String {
+    if !user.is_empty() && user.bytes().all(|b| b.is_ascii_digit()) {
+        format!("<@{user}>")
+    } else {
+        user.to_string()
+    }
+}
+
 fn seat_of(m: &MatchRecord, user: &str) -> Option<usize> {
     m.players.iter().position(|p| p == user)
 }

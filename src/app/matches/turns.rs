@@ -250,7 +250,11 @@ impl Matches {
         let Some(seat) = seat_of(&m, &caller.user) else {
             return Err(MatchError::forbidden(format!(
                 "only the match's players may play ({}); anyone may look at the board",
-                m.players.join(", ")
+                m.players
+                    .iter()
+                    .map(|p| super::mention(p))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )));
         };
         if let Some(v) = expected_version
@@ -268,7 +272,7 @@ impl Matches {
         {
             let names = engine.players(&state)?;
             let name = names.get(actor).cloned().unwrap_or_default();
-            let whose = m.players.get(actor).cloned().unwrap_or_default();
+            let whose = super::mention(m.players.get(actor).map_or("", String::as_str));
             return Err(MatchError::forbidden(format!(
                 "this play is for {name} (seat {}, {whose}); you play for your own seat only (seat {})",
                 actor + 1,
@@ -331,7 +335,8 @@ impl Matches {
         if pending.user != caller.user && !caller.moderator {
             return Err(MatchError::forbidden(format!(
                 "this decision is {}'s ({}) to make; only they or a moderator may answer it",
-                pending.decision.player, pending.user
+                pending.decision.player,
+                super::mention(&pending.user)
             )));
         }
         let option = pick_option(&pending.decision, choice)?;
@@ -442,12 +447,17 @@ impl Matches {
         let whose = engine.status(&state)?.turn_seat;
         let allowed = caller.moderator || (seat.is_some() && (whose.is_none() || whose == seat));
         if !allowed {
-            let who = whose
-                .and_then(|s| m.players.get(s))
+            let names = engine.players(&state)?;
+            let name = whose
+                .and_then(|s| names.get(s))
                 .cloned()
                 .unwrap_or_default();
+            let user = whose
+                .and_then(|s| m.players.get(s))
+                .map_or("", String::as_str);
             return Err(MatchError::forbidden(format!(
-                "it is {who}'s turn: only they or a moderator may move the match on"
+                "it is {name}'s turn ({}): only they or a moderator may move the match on",
+                super::mention(user)
             )));
         }
         let (board, target) = (state.clone(), to.map(str::to_string));
@@ -598,7 +608,7 @@ impl Matches {
             let who = if undone.actor == TIMEOUT_ACTOR {
                 "the decision's timeout".to_string()
             } else {
-                undone.actor.clone()
+                super::mention(&undone.actor)
             };
             return Err(MatchError::forbidden(format!(
                 "the last {} was made by {who}; only they or a moderator may undo it",

@@ -218,111 +218,115 @@ impl Board {
     }
 }
 
-fn check(ok: bool, path: impl Into<String>, message: impl Into<String>) -> Result<(), BoardError> {
-    if ok {
-        Ok(())
-    } else {
-        Err(BoardError::semantic(path, message))
-    }
+/// Fails with a board error at `path` when `ok` is false; the path and the
+/// message are formatted only then (validation runs on every board read).
+macro_rules! ensure {
+    ($ok:expr, $path:expr, $msg:expr $(,)?) => {
+        if !$ok {
+            return Err(BoardError::semantic($path, $msg));
+        }
+    };
 }
 
-fn check_value(v: u32, path: &str) -> Result<(), BoardError> {
-    check(
+fn check_value(v: u32, path: impl FnOnce() -> String) -> Result<(), BoardError> {
+    ensure!(
         v <= MAX_VALUE,
-        path,
+        path(),
         format!("{v} is not a plausible value; the limit is {MAX_VALUE}"),
-    )
+    );
+    Ok(())
 }
 
-fn check_name(n: &str, path: &str, what: &str) -> Result<(), BoardError> {
-    check(
+fn check_name(n: &str, path: impl Fn() -> String, what: &str) -> Result<(), BoardError> {
+    ensure!(
         n.chars().any(char::is_alphanumeric),
-        path,
+        path(),
         format!("{what} needs a name"),
-    )?;
-    check(
+    );
+    ensure!(
         n.chars().count() <= MAX_NAME,
-        path,
+        path(),
         format!("this name is too long; the limit is {MAX_NAME} characters"),
-    )
+    );
+    Ok(())
 }
 
 /// Checks sizes, numbers and unique names, and writes `turn` and
 /// `consecutive_passes` in the board's own spelling of the players' names.
 pub fn validate(b: &mut Board) -> Result<(), BoardError> {
-    check(
+    ensure!(
         !b.players.is_empty(),
         "players",
         "the board needs at least one player",
-    )?;
-    check(
+    );
+    ensure!(
         b.players.len() <= MAX_PLAYERS,
         "players",
         format!(
             "{} players is too many; the limit is {MAX_PLAYERS}",
             b.players.len()
         ),
-    )?;
-    check(b.round >= 1, "round", "rounds count from 1")?;
+    );
+    ensure!(b.round >= 1, "round", "rounds count from 1");
     let mut seen: Vec<String> = Vec::new();
     for (i, p) in b.players.iter().enumerate() {
         let path = format!("players[{i}]");
-        check_name(&p.name, &format!("{path}.name"), "a player")?;
-        check(
+        check_name(&p.name, || format!("{path}.name"), "a player")?;
+        ensure!(
             !seen.contains(&fold(&p.name)),
             format!("{path}.name"),
             format!("two players are named '{}'; name them apart", p.name),
-        )?;
+        );
         seen.push(fold(&p.name));
         let pb = &p.phoenixborn;
         check_name(
             &pb.name,
-            &format!("{path}.phoenixborn.name"),
+            || format!("{path}.phoenixborn.name"),
             "the Phoenixborn",
         )?;
-        check_value(pb.life, &format!("{path}.phoenixborn.life"))?;
-        check_value(pb.damage, &format!("{path}.phoenixborn.damage"))?;
-        check(
+        check_value(pb.life, || format!("{path}.phoenixborn.life"))?;
+        check_value(pb.damage, || format!("{path}.phoenixborn.damage"))?;
+        ensure!(
             pb.life >= 1,
             format!("{path}.phoenixborn.life"),
             "a Phoenixborn's life must be at least 1",
-        )?;
-        check(
+        );
+        ensure!(
             p.units.len() <= MAX_UNITS,
             format!("{path}.units"),
             format!(
                 "{} units on one battlefield is too many; the limit is {MAX_UNITS}",
                 p.units.len()
             ),
-        )?;
+        );
         let mut units: Vec<String> = Vec::new();
         for (j, u) in p.units.iter().enumerate() {
             let up = format!("{path}.units[{j}]");
-            check_name(&u.name, &format!("{up}.name"), "a unit")?;
-            check(
+            check_name(&u.name, || format!("{up}.name"), "a unit")?;
+            ensure!(
                 !units.contains(&fold(&u.name)),
                 format!("{up}.name"),
                 format!(
                     "{} has two units named '{}'; name them apart (for example '{} 2')",
                     p.name, u.name, u.name
                 ),
-            )?;
+            );
             units.push(fold(&u.name));
-            check_value(u.attack, &format!("{up}.attack"))?;
-            check_value(u.life, &format!("{up}.life"))?;
-            check_value(u.damage, &format!("{up}.damage"))?;
-            check(
+            check_value(u.attack, || format!("{up}.attack"))?;
+            check_value(u.life, || format!("{up}.life"))?;
+            check_value(u.damage, || format!("{up}.damage"))?;
+            ensure!(
                 u.life >= 1,
                 format!("{up}.life"),
                 "a unit's life must be at least 1",
-            )?;
-            check(
+            );
+            ensure!(
                 u.abilities.len() <= 32,
                 format!("{up}.abilities"),
                 "too many abilities listed; list only those that matter",
-            )?;
+            );
             for (k, a) in u.abilities.iter().enumerate() {
-                check_name(a, &format!("{up}.abilities[{k}]"), "an ability")?;
+                check_name(a, || format!("{up}.abilities[{k}]"), "an ability")?;
             }
         }
     }
@@ -330,11 +334,11 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
         let s = b.seat(&t, "turn")?;
         b.turn = Some(b.name(s));
     }
-    check(
+    ensure!(
         b.consecutive_passes.len() <= 64,
         "consecutive_passes",
         "the pass history is too long; list only the passes since the last other main action",
-    )?;
+    );
     for i in 0..b.consecutive_passes.len() {
         let s = b.seat(
             &b.consecutive_passes[i].clone(),

@@ -6,6 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::BoardError;
+use crate::engine::document::check;
 use crate::engine::kit::names;
 use crate::text::fold;
 
@@ -315,11 +316,6 @@ impl Board {
     }
 }
 
-fn check(ok: bool, path: &str, message: impl Into<String>) -> Result<(), BoardError> {
-    ok.then_some(())
-        .ok_or_else(|| BoardError::semantic(path, message))
-}
-
 fn limit(n: usize, path: &str) -> Result<(), BoardError> {
     let msg = format!("{n} entries is more than this engine accepts ({MAX_LIST})");
     check(n <= MAX_LIST, path, msg)
@@ -353,10 +349,10 @@ fn player_ok(pl: &Player, p: usize, seen: &mut Vec<String>) -> Result<(), BoardE
     let twice = format!("two players are named '{}'", pl.name);
     check(
         !name.is_empty(),
-        &format!("{path}.name"),
+        format!("{path}.name"),
         "a player needs a name",
     )?;
-    check(!seen.contains(&name), &format!("{path}.name"), twice)?;
+    check(!seen.contains(&name), format!("{path}.name"), twice)?;
     seen.push(name);
     amount(pl.reserve, &format!("{path}.reserve"))?;
     limit(pl.allies.len(), &format!("{path}.allies"))?;
@@ -372,10 +368,10 @@ fn player_ok(pl: &Player, p: usize, seen: &mut Vec<String>) -> Result<(), BoardE
         );
         check(
             !name.is_empty(),
-            &format!("{cp}.name"),
+            format!("{cp}.name"),
             "a card needs a name",
         )?;
-        check(!cards.contains(&name), &format!("{cp}.name"), twice)?;
+        check(!cards.contains(&name), format!("{cp}.name"), twice)?;
         cards.push(name);
         let lists = [c.keywords.len(), c.on_attack.len(), c.when_rested.len()];
         limit(lists.into_iter().max().unwrap_or(0), &cp)?;

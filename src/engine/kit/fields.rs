@@ -9,52 +9,64 @@ use crate::engine::BoardError;
 use crate::engine::document::{Seg, path_segments};
 use crate::text::{edit_distance, fold};
 
-/// Leaf paths of `doc`, indexes written `[]` (`players[].units[].name`).
-fn leaves(doc: &Value, path: &mut String, out: &mut Vec<String>) {
+/// Leaf paths of `doc` that no pattern in `reads` covers, indexes written
+/// `[]` (`players[].units[].name`), each once. A subtree a pattern covers
+/// whole (`players` covers `players[].units[].name`) is not walked.
+fn uncovered(doc: &Value, reads: &[&str], path: &mut String, out: &mut Vec<String>) {
+    let whole = |path: &str| reads.iter().any(|p| is_prefix(p, path));
     match doc {
         Value::Object(m) if !m.is_empty() => {
+            if whole(path) {
+                return;
+            }
             for (k, v) in m {
                 let len = path.len();
                 if !path.is_empty() {
                     path.push('.');
                 }
                 path.push_str(k);
-                leaves(v, path, out);
+                uncovered(v, reads, path, out);
                 path.truncate(len);
             }
         }
         Value::Array(items) if !items.is_empty() => {
+            if whole(path) {
+                return;
+            }
             let len = path.len();
             path.push_str("[]");
             for v in items {
-                leaves(v, path, out);
+                uncovered(v, reads, path, out);
             }
             path.truncate(len);
         }
         Value::Null => {}
         _ => {
-            if !out.contains(path) {
+            if !reads.iter().any(|p| covers(p, path)) && !out.contains(path) {
                 out.push(path.clone());
             }
         }
     }
 }
 
+/// `a` is `b` or a field path above it.
+fn is_prefix(a: &str, b: &str) -> bool {
+    b.strip_prefix(a)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+}
+
+/// A pattern covers a leaf above, at or below it (a scalar where the engine
+/// reads deeper is the typed read's business, not an unread field).
 fn covers(pattern: &str, leaf: &str) -> bool {
-    let prefix = |a: &str, b: &str| {
-        b.strip_prefix(a)
-            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
-    };
-    prefix(pattern, leaf) || prefix(leaf, pattern)
+    is_prefix(pattern, leaf) || is_prefix(leaf, pattern)
 }
 
 /// The fields present in `doc` that no pattern in `reads` covers, as
 /// patterns (`players[].faction`), in document order.
 pub fn unread(doc: &Value, reads: &[&str]) -> Vec<String> {
-    let mut all = Vec::new();
-    leaves(doc, &mut String::new(), &mut all);
-    all.retain(|leaf| !reads.iter().any(|p| covers(p, leaf)));
-    all
+    let mut out = Vec::new();
+    uncovered(doc, reads, &mut String::new(), &mut out);
+    out
 }
 
 /// A field of a board, resolved from what a player typed.

@@ -7,8 +7,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use super::plays::{After, Kind, MAX_STEPS, Step, null_as_empty, pick};
 use crate::engine::BoardError;
+use crate::engine::document::check;
 use crate::engine::kit::names;
 use crate::text::fold;
 
@@ -303,14 +303,6 @@ impl Board {
     }
 }
 
-fn check(ok: bool, path: &str, message: impl Into<String>) -> Result<(), BoardError> {
-    if ok {
-        Ok(())
-    } else {
-        Err(BoardError::semantic(path, message))
-    }
-}
-
 /// A name or text: not empty, not too long.
 pub fn text(s: &str, path: &str) -> Result<(), BoardError> {
     check(
@@ -428,10 +420,6 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
             ));
         }
     }
-    if let Some(r) = b.active_ref() {
-        let path = b.path(r);
-        super::procedure::check_record(b.unit_mut(r), &path)?;
-    }
     Ok(())
 }
 
@@ -471,7 +459,7 @@ fn unit(u: &mut Unit, path: &str) -> Result<(), BoardError> {
         text(&r.source, &format!("{path}.reduced_by[{i}].source"))?;
         check(
             matches!(r.amount, 1 | 2),
-            &format!("{path}.reduced_by[{i}].amount"),
+            format!("{path}.reduced_by[{i}].amount"),
             format!("a reduction of {} actions; give 1 or 2", r.amount),
         )
         .map_err(|e| e.with_rule(super::rules::REDUCED))?;
@@ -491,13 +479,13 @@ fn unit(u: &mut Unit, path: &str) -> Result<(), BoardError> {
         let free = a.grants == Some(Grant::FreeAction);
         check(
             a.action.is_none() || free,
-            &format!("{p}.action"),
+            format!("{p}.action"),
             "`action` only goes with `grants: free_action`",
         )?;
         let token = a.grants == Some(Grant::Token);
         check(
             a.token.is_some() == token && a.token.is_none_or(Kind::is_token),
-            &format!("{p}.token"),
+            format!("{p}.token"),
             "`grants: token` goes with `token: aim`, `dodge` or `standby`, and `token` only with it",
         )?;
     }
@@ -506,7 +494,7 @@ fn unit(u: &mut Unit, path: &str) -> Result<(), BoardError> {
         let p = format!("{path}.tokens[{i}]");
         check(
             t.kind.is_token(),
-            &format!("{p}.kind"),
+            format!("{p}.kind"),
             "a token is aim, dodge or standby",
         )?;
         match (t.source, &t.name) {
@@ -530,4 +518,162 @@ fn unit(u: &mut Unit, path: &str) -> Result<(), BoardError> {
         }
     }
     Ok(())
+}
+
+// The activation record's vocabulary: a unit's `performed` steps are
+// plays' steps; plays.rs builds on these.
+
+/// Most steps accepted in one play or one activation record.
+pub const MAX_STEPS: usize = 64;
+
+/// One thing a unit does: exactly one of `activate`, `end`, `action`,
+/// `free_action`, `free_card_action`, `extra_attack`, `gain`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    /// The unit whose activation starts (first step only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub activate: Option<String>,
+    /// `true`: the unit's activation ends (last step only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<bool>,
+    /// One of the unit's actions: move, attack, aim, dodge, standby, recover, card.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+    /// A free action of this type, with its `ability` or `effect`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub free_action: Option<String>,
+    /// One of the unit's free card actions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub free_card_action: Option<String>,
+    /// `true`: an attack that is not an action, with its `ability` or `effect`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extra_attack: Option<bool>,
+    /// A token gained from an effect (aim, dodge, standby), with its `ability` or `effect`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gain: Option<String>,
+    /// The card action, with `action: card` or `free_action: card`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub card: Option<String>,
+    /// The unit's ability that grants this step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ability: Option<String>,
+    /// Another effect (command card, ally) that grants this step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<String>,
+    /// With `free_action` from an `effect`: whether the effect gives a free
+    /// action without naming its type. Left out: asked, or assumed typed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub untyped: Option<bool>,
+}
+
+/// Reads a list, taking an empty value (`play:`) as an empty list.
+pub fn null_as_empty<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Vec<T>, D::Error> {
+    Ok(Option::<Vec<T>>::deserialize(d)?.unwrap_or_default())
+}
+
+/// The action types of `legion:actions.1`, in its order.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    Move,
+    Attack,
+    Aim,
+    Dodge,
+    Standby,
+    Recover,
+    Card,
+}
+
+pub const KINDS: [Kind; 7] = [
+    Kind::Move,
+    Kind::Attack,
+    Kind::Aim,
+    Kind::Dodge,
+    Kind::Standby,
+    Kind::Recover,
+    Kind::Card,
+];
+pub const KIND_NAMES: [&str; 7] = [
+    "move", "attack", "aim", "dodge", "standby", "recover", "card",
+];
+pub const TOKENS: [&str; 3] = ["aim", "dodge", "standby"];
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        KIND_NAMES[self as usize]
+    }
+
+    /// The list item of `legion:actions.1` naming this action.
+    pub fn rule(self) -> &'static str {
+        super::rules::LIST[self as usize]
+    }
+
+    pub fn is_token(self) -> bool {
+        matches!(self, Kind::Aim | Kind::Dodge | Kind::Standby)
+    }
+
+    /// `an aim`, `a move`.
+    pub fn a(self) -> &'static str {
+        [
+            "a move",
+            "an attack",
+            "an aim",
+            "a dodge",
+            "a standby",
+            "a recover",
+            "a card",
+        ][self as usize]
+    }
+}
+
+/// What an ability triggers after (or, for a free action it grants, its
+/// type): an action type, or `any`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum After {
+    Move,
+    Attack,
+    Aim,
+    Dodge,
+    Standby,
+    Recover,
+    Card,
+    Any,
+}
+
+impl After {
+    /// The action type; `None` for `any`.
+    pub fn kind(self) -> Option<Kind> {
+        KINDS.get(self as usize).copied()
+    }
+}
+
+/// An action type as typed (`Move`, `attack action`); `allowed` limits it
+/// (token kinds for `gain`).
+pub fn kind(typed: &str, path: &str, allowed: &[&str], suffix: &str) -> Result<Kind, BoardError> {
+    let f = crate::text::fold(typed);
+    let key = f
+        .strip_suffix(suffix)
+        .filter(|k| !k.is_empty())
+        .unwrap_or(&f);
+    let what = if suffix == "token" { "token" } else { "action" };
+    let n = names::resolve(key, allowed, what).map_err(|e| e.at(path))?;
+    Ok(KINDS[KIND_NAMES.iter().position(|k| *k == n).unwrap_or(0)])
+}
+
+/// A name from `list` as typed: its index and the list's spelling.
+pub fn pick(
+    typed: &str,
+    list: &[String],
+    what: &'static str,
+    path: &str,
+) -> Result<(usize, String), BoardError> {
+    let refs: Vec<&str> = list.iter().map(String::as_str).collect();
+    let i = names::resolve_index(typed, &refs, what).map_err(|e| e.at(path))?;
+    Ok((i, list[i].clone()))
 }

@@ -112,8 +112,15 @@ impl Game for Legion {
         rules::RULE_USES
     }
 
+    /// The board's own consistency, then the record of the activation under
+    /// way replayed by the procedure.
     fn validate(b: &mut Board) -> Result<(), BoardError> {
-        board::validate(b)
+        board::validate(b)?;
+        if let Some(r) = b.active_ref() {
+            let path = b.path(r);
+            procedure::check_record(b.unit_mut(r), &path)?;
+        }
+        Ok(())
     }
 
     fn players(b: &Board) -> Vec<String> {

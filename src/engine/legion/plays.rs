@@ -4,14 +4,13 @@
 //! card action, an attack that is not an action, or a token gained.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 
+pub use super::board::{
+    After, KIND_NAMES, KINDS, Kind, MAX_STEPS, Step, TOKENS, kind, null_as_empty, pick,
+};
 use super::board::{Grant, Unit};
 use crate::engine::BoardError;
-use crate::engine::kit::names;
-
-/// Most steps accepted in one play or one activation record.
-pub const MAX_STEPS: usize = 64;
 
 /// One play: the steps, in order.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -20,146 +19,6 @@ pub struct Play {
     #[serde(deserialize_with = "null_as_empty")]
     #[schemars(length(max = 64))]
     pub steps: Vec<Step>,
-}
-
-/// One thing a unit does: exactly one of `activate`, `end`, `action`,
-/// `free_action`, `free_card_action`, `extra_attack`, `gain`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Step {
-    /// The unit whose activation starts (first step only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub activate: Option<String>,
-    /// `true`: the unit's activation ends (last step only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub end: Option<bool>,
-    /// One of the unit's actions: move, attack, aim, dodge, standby, recover, card.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub action: Option<String>,
-    /// A free action of this type, with its `ability` or `effect`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub free_action: Option<String>,
-    /// One of the unit's free card actions.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub free_card_action: Option<String>,
-    /// `true`: an attack that is not an action, with its `ability` or `effect`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub extra_attack: Option<bool>,
-    /// A token gained from an effect (aim, dodge, standby), with its `ability` or `effect`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gain: Option<String>,
-    /// The card action, with `action: card` or `free_action: card`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub card: Option<String>,
-    /// The unit's ability that grants this step.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ability: Option<String>,
-    /// Another effect (command card, ally) that grants this step.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub effect: Option<String>,
-    /// With `free_action` from an `effect`: whether the effect gives a free
-    /// action without naming its type. Left out: asked, or assumed typed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub untyped: Option<bool>,
-}
-
-/// Reads a list, taking an empty value (`play:`) as an empty list.
-pub fn null_as_empty<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
-    d: D,
-) -> Result<Vec<T>, D::Error> {
-    Ok(Option::<Vec<T>>::deserialize(d)?.unwrap_or_default())
-}
-
-/// The action types of `legion:actions.1`, in its order.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Kind {
-    Move,
-    Attack,
-    Aim,
-    Dodge,
-    Standby,
-    Recover,
-    Card,
-}
-
-pub const KINDS: [Kind; 7] = [
-    Kind::Move,
-    Kind::Attack,
-    Kind::Aim,
-    Kind::Dodge,
-    Kind::Standby,
-    Kind::Recover,
-    Kind::Card,
-];
-pub const KIND_NAMES: [&str; 7] = [
-    "move", "attack", "aim", "dodge", "standby", "recover", "card",
-];
-pub const TOKENS: [&str; 3] = ["aim", "dodge", "standby"];
-
-impl Kind {
-    pub fn name(self) -> &'static str {
-        KIND_NAMES[self as usize]
-    }
-
-    /// The list item of `legion:actions.1` naming this action.
-    pub fn rule(self) -> &'static str {
-        super::rules::LIST[self as usize]
-    }
-
-    pub fn is_token(self) -> bool {
-        matches!(self, Kind::Aim | Kind::Dodge | Kind::Standby)
-    }
-
-    /// `an aim`, `a move`.
-    pub fn a(self) -> &'static str {
-        [
-            "a move",
-            "an attack",
-            "an aim",
-            "a dodge",
-            "a standby",
-            "a recover",
-            "a card",
-        ][self as usize]
-    }
-}
-
-/// What an ability triggers after (or, for a free action it grants, its
-/// type): an action type, or `any`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum After {
-    Move,
-    Attack,
-    Aim,
-    Dodge,
-    Standby,
-    Recover,
-    Card,
-    Any,
-}
-
-impl After {
-    /// The action type; `None` for `any`.
-    pub fn kind(self) -> Option<Kind> {
-        KINDS.get(self as usize).copied()
-    }
-}
-
-/// An action type as typed (`Move`, `attack action`); `allowed` limits it
-/// (token kinds for `gain`).
-pub fn kind(typed: &str, path: &str, allowed: &[&str], suffix: &str) -> Result<Kind, BoardError> {
-    let f = crate::text::fold(typed);
-    let key = f
-        .strip_suffix(suffix)
-        .filter(|k| !k.is_empty())
-        .unwrap_or(&f);
-    let what = if suffix == "token" { "token" } else { "action" };
-    let n = names::resolve(key, allowed, what).map_err(|e| e.at(path))?;
-    Ok(KINDS[KIND_NAMES.iter().position(|k| *k == n).unwrap_or(0)])
 }
 
 /// Who or what grants a step.
@@ -187,18 +46,6 @@ pub enum Op {
 
 fn err(path: &str, msg: impl Into<String>) -> BoardError {
     BoardError::semantic(path, msg)
-}
-
-/// A name from `list` as typed: its index and the list's spelling.
-pub fn pick(
-    typed: &str,
-    list: &[String],
-    what: &'static str,
-    path: &str,
-) -> Result<(usize, String), BoardError> {
-    let refs: Vec<&str> = list.iter().map(String::as_str).collect();
-    let i = names::resolve_index(typed, &refs, what).map_err(|e| e.at(path))?;
-    Ok((i, list[i].clone()))
 }
 
 impl Step {

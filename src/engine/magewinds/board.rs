@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::rules::PHASE;
 use crate::engine::BoardError;
+use crate::engine::document::check;
 use crate::engine::kit::names;
 use crate::text::fold;
 
@@ -224,14 +225,6 @@ impl Board {
     pub fn turn_seat(&self) -> Option<usize> {
         let t = self.turn.as_deref()?;
         self.players.iter().position(|p| p.name == t)
-    }
-}
-
-fn check(ok: bool, path: impl Into<String>, message: impl Into<String>) -> Result<(), BoardError> {
-    if ok {
-        Ok(())
-    } else {
-        Err(BoardError::semantic(path, message))
     }
 }
 

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::rules::{N2, R3, R4, R4_1, R5};
 use crate::engine::BoardError;
+use crate::engine::document::check;
 use crate::engine::kit::names::{self, NameError};
 use crate::text::{count, fold};
 
@@ -254,14 +255,6 @@ impl Board {
         let i =
             names::resolve_index(typed, &names, "strategy card in play").map_err(|e| e.at(path))?;
         Ok((all[i].0, all[i].1))
-    }
-}
-
-fn check(ok: bool, path: impl Into<String>, message: impl Into<String>) -> Result<(), BoardError> {
-    if ok {
-        Ok(())
-    } else {
-        Err(BoardError::semantic(path, message))
     }
 }
 

@@ -1,0 +1,178 @@
+//! The sink front-ends write one document's passages into: ids composed
+//! in one place, so every front-end (markdown, numbered) follows one scheme.
+
+use std::collections::HashMap;
+
+use super::clean::{self, Link};
+use super::refs::RawRef;
+use super::*;
+
+/// Builds one document's passages inside the corpus under construction.
+/// Front-ends (markdown, numbered) call `add` and `append`; ids are composed
+/// here so every front-end follows the same scheme.
+pub(super) struct DocBuilder<'a> {
+    pub passages: &'a mut Vec<Passage>,
+    pub by_id: &'a mut HashMap<String, PassageIdx>,
+    pub warnings: &'a mut Vec<Warning>,
+    pub dead: &'a mut Vec<bool>,
+    pub raw_refs: &'a mut Vec<(PassageIdx, RawRef)>,
+    pub game: String,
+    pub doc_index: usize,
+    pub doc_file: String,
+    pub manifest: DocumentManifest,
+    pub root: PassageIdx,
+}
+
+impl DocBuilder<'_> {
+    pub fn warn(&mut self, line: usize, message: impl Into<String>) {
+        self.warnings.push(Warning {
+            game: self.game.clone(),
+            document: self.doc_file.clone(),
+            line,
+            message: message.into(),
+        });
+    }
+
+    /// The id a child of `parent` with this segment gets.
+    pub fn child_id(&self, parent: PassageIdx, segment: &str) -> String {
+        if parent == self.root {
+            let prefix = &self.manifest.id_prefix;
+            if prefix.is_empty() {
+                format!("{}:{segment}", self.game)
+            } else {
+                format!("{}:{prefix}.{segment}", self.game)
+            }
+        } else {
+            format!("{}.{segment}", self.passages[parent].id)
+        }
+    }
+
+    /// The id of a passage that names itself absolutely (a rule number).
+    pub fn absolute_id(&self, number: &str) -> String {
+        let prefix = &self.manifest.id_prefix;
+        if prefix.is_empty() {
+            format!("{}:{number}", self.game)
+        } else {
+            format!("{}:{prefix}.{number}", self.game)
+        }
+    }
+
+    pub fn is_transparent(&self, title: &str) -> bool {
+        let key = crate::text::fold(title);
+        key == crate::text::fold(&self.manifest.title)
+            || self
+                .manifest
+                .transparent_headings
+                .iter()
+                .any(|h| crate::text::fold(h) == key)
+    }
+
+    pub fn is_dropped(&self, line: &str) -> bool {
+        let t = line.trim();
+        self.manifest.drop_lines.iter().any(|d| d.trim() == t)
+    }
+
+    /// Adds a passage. A duplicate id replaces an earlier passage that has no
+    /// text of its own (a table-of-contents entry); otherwise it gets a `~N`
+    /// suffix and a warning.
+    pub fn add(
+        &mut self,
+        parent: PassageIdx,
+        mut id: String,
+        kind: PassageKind,
+        title: String,
+        line: usize,
+    ) -> PassageIdx {
+        if let Some(&old) = self.by_id.get(&id) {
+            if self.subtree_is_empty(old) {
+                self.dead[old] = true;
+            } else {
+                let mut n = 2;
+                while self.by_id.contains_key(&format!("{id}~{n}")) {
+                    n += 1;
+                }
+                self.warn(
+                    line,
+                    format!("duplicate passage id {id}; this one is {id}~{n}"),
+                );
+                id = format!("{id}~{n}");
+            }
+        }
+        let idx = self.passages.len();
+        self.passages.push(Passage {
+            id: id.clone(),
+            game: self.game.clone(),
+            document: self.doc_index,
+            kind,
+            title,
+            path: Vec::new(),
+            text: String::new(),
+            parent: Some(parent),
+            children: Vec::new(),
+            refs: Vec::new(),
+        });
+        self.dead.push(false);
+        self.passages[parent].children.push(idx);
+        self.by_id.insert(id, idx);
+        idx
+    }
+
+    /// Whether a passage and all its descendants hold no text (a table of
+    /// contents entry), so a later passage with its id may replace it.
+    fn subtree_is_empty(&self, idx: PassageIdx) -> bool {
+        self.passages[idx].text.is_empty()
+            && self.passages[idx]
+                .children
+                .iter()
+                .all(|&c| self.dead[c] || self.subtree_is_empty(c))
+    }
+
+    /// Appends cleaned text to a passage: `sep` joins it to existing text.
+    pub fn append(&mut self, idx: PassageIdx, raw: &str, sep: &str) {
+        let (text, links) = clean::clean_inline(raw);
+        self.add_links(idx, &links);
+        if text.is_empty() {
+            return;
+        }
+        let p = &mut self.passages[idx];
+        if !p.text.is_empty() {
+            p.text.push_str(sep);
+        }
+        p.text.push_str(&text);
+    }
+
+    pub fn add_links(&mut self, idx: PassageIdx, links: &[Link]) {
+        for l in links {
+            self.raw_refs.push((
+                idx,
+                RawRef::Link {
+                    label: l.label.clone(),
+                    url: l.url.clone(),
+                },
+            ));
+        }
+    }
+
+    pub fn add_named_ref(&mut self, idx: PassageIdx, label: &str) {
+        self.raw_refs
+            .push((idx, RawRef::Name(label.trim().to_string())));
+    }
+}
+
+/// A short title for an item: its lead phrase ("Declare Attackers: ...") or
+/// its first words.
+pub(super) fn item_title(text: &str) -> String {
+    if let Some((lead, _)) = text.split_once(':') {
+        let words = lead.split_whitespace().count();
+        if (1..=5).contains(&words) && !lead.contains('.') {
+            return lead.trim().to_string();
+        }
+    }
+    let mut words = text.split_whitespace();
+    let first: Vec<&str> = words.by_ref().take(8).collect();
+    let mut t = first.join(" ");
+    if words.next().is_some() {
+        t.push('…');
+    }
+    t
+}
