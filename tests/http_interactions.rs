@@ -818,3 +818,65 @@ async fn games_with_a_game_lists_each_passage_and_what_executes_it() {
     assert!(a < b);
     h.server.stop().await.unwrap();
 }
+
+/// The endpoint reads only an envelope of the body (issue 17); it makes the
+/// same request as serenity's whole `Interaction` does (the gateway's
+/// path), for every payload shape: commands with resolved users and
+/// messages, autocomplete, buttons, modals, a DM, and an unknown command.
+#[test]
+fn the_envelope_reads_the_same_request_as_the_whole_interaction() {
+    use arbiter::bot::discord::{self, Envelope};
+    let mut dm = match_start("ashes", &[("1300000000000000301", "Coal")]);
+    let user = dm["member"]["user"].clone();
+    for field in ["guild_id", "guild", "member", "guild_locale"] {
+        dm.as_object_mut().unwrap().remove(field);
+    }
+    dm["user"] = user;
+    let payloads = [
+        slash(
+            "rule",
+            vec![opt("query", "can a unit guard"), opt("game", "ashes")],
+        ),
+        slash("judge", vec![opt("board", &board())]),
+        judge_with_attachment("http://127.0.0.1:9/a.yaml", "a.yaml", 10),
+        judge_message("```yaml\ngame: ashes\n```"),
+        autocomplete("rule", "query", "gua", vec![opt("game", "ashes")]),
+        match_play_autocomplete("attack"),
+        as_member(
+            match_sub("play", vec![opt("text", "pass")]),
+            "1300000000000000302",
+            "Maeoni",
+            MODERATOR_PERMISSIONS,
+        ),
+        match_start(
+            "ashes",
+            &[
+                ("1300000000000000301", "Coal"),
+                ("1300000000000000302", "Maeoni"),
+            ],
+        ),
+        button("section:ashes:main-actions"),
+        modal_submit("judge-modal:ashes", "board", "game: ashes"),
+        dm,
+        slash("no-such-command", vec![]),
+    ];
+    for payload in payloads {
+        let body = serde_json::to_vec(&payload).unwrap();
+        let whole: serenity::all::Interaction = serde_json::from_slice(&body).unwrap();
+        let envelope: Envelope = serde_json::from_slice(&body).unwrap();
+        let lean = envelope.to_request().expect("readable");
+        match (discord::to_request(&whole), lean) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{payload}"),
+            (Err(a), Err(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "{payload}"),
+            (a, b) => panic!("{payload}:\n{a:?}\n{b:?}"),
+        }
+    }
+    // A body that is no interaction is refused, not guessed at.
+    for bad in [
+        r#"{"type": 2}"#,
+        r#"{"type": 2, "id": "1", "application_id": "2", "channel_id": "3", "user": {"id": "4", "username": "x"}, "data": {"name": 5}}"#,
+    ] {
+        let read = serde_json::from_str::<Envelope>(bad).map(|e| e.to_request().is_err());
+        assert!(read.is_err() || read.unwrap(), "{bad}");
+    }
+}

@@ -294,6 +294,28 @@ fn completion_is_fuzzy_and_capped_at_25() {
     );
 }
 
+/// Titles with ’ or — are completed (folded to ASCII, issue 17) whether
+/// what is typed has the same characters or plain ASCII ones.
+#[test]
+fn completion_finds_titles_with_curly_quotes_and_dashes_typed_either_way() {
+    let app = common::app();
+    let titled: Vec<_> = app
+        .corpus
+        .passages
+        .iter()
+        .filter(|p| p.title.contains(['’', '—']))
+        .take(8)
+        .collect();
+    assert!(!titled.is_empty(), "the shipped rules have such titles");
+    for p in titled {
+        let plain = p.title.replace('’', "'").replace('—', "-");
+        for typed in [p.title.as_str(), plain.as_str()] {
+            let s = app.complete(typed, Some(&p.game), 25).unwrap();
+            assert!(s.iter().any(|x| x.title == p.title), "{typed:?} → {s:?}");
+        }
+    }
+}
+
 #[test]
 fn cite_unknown_ids_suggest_close_ones() {
     let err = common::app()

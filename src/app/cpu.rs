@@ -188,15 +188,27 @@ impl Drop for Running {
     }
 }
 
+/// Runs `job` on the calling thread, a panic caught as in the pool: for
+/// work of some tens of microseconds on bounded input (a completion), where
+/// the hop to a blocking thread and back would cost more than the job.
+pub fn run_inline<T>(job: impl FnOnce() -> T) -> Result<T, CpuError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(job))
+        .map_err(|panic| CpuError::Panicked(payload_message(&*panic)))
+}
+
 fn panic_message(e: tokio::task::JoinError) -> String {
     match e.try_into_panic() {
-        Ok(panic) => panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "panic".into()),
+        Ok(panic) => payload_message(&*panic),
         Err(e) => e.to_string(),
     }
+}
+
+fn payload_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".into())
 }
 
 #[cfg(test)]

@@ -1,12 +1,18 @@
 //! The Discord edge, shared by the gateway and the HTTP endpoint: serenity
 //! `Interaction` → [`Request`], [`Reply`] → serenity response builders.
 
+use std::borrow::Cow;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serenity::all::{
-    ActionRowComponent, ButtonStyle as DButtonStyle, CommandDataOptionValue, CommandInteraction,
-    CommandType, CreateActionRow, CreateAllowedMentions, CreateAttachment,
-    CreateAutocompleteResponse, CreateButton, CreateEmbed, CreateEmbedFooter, CreateInputText,
-    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
-    CreateModal, EditInteractionResponse, InputTextStyle, Interaction, ResolvedValue, Unresolved,
+    ActionRowComponent, ApplicationId, ButtonStyle as DButtonStyle, ChannelId, CommandData,
+    CommandDataOptionValue, CommandType, ComponentInteractionData, CreateActionRow,
+    CreateAllowedMentions, CreateAttachment, CreateAutocompleteResponse, CreateButton, CreateEmbed,
+    CreateEmbedFooter, CreateInputText, CreateInteractionResponse,
+    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateModal,
+    EditInteractionResponse, GuildId, InputTextStyle, Interaction, InteractionId, InteractionType,
+    ModalInteractionData, Permissions, ResolvedValue, Unresolved, UserId,
 };
 
 use super::reply::truncate;
@@ -15,6 +21,31 @@ use super::{
     MessageKind, Origin, Reply, Request, commands,
 };
 
+/// Who sent an interaction, where.
+struct Sender<'a> {
+    id: String,
+    user_id: u64,
+    user_name: &'a str,
+    permissions: Option<Permissions>,
+    guild: Option<u64>,
+    channel: u64,
+}
+
+impl Sender<'_> {
+    fn origin(self) -> Origin {
+        Origin {
+            id: self.id,
+            user_id: self.user_id,
+            user_name: self.user_name.to_string(),
+            guild_id: self.guild,
+            channel_id: Some(self.channel),
+            // The member's permissions in this channel, as Discord computed them.
+            moderator: self.permissions.is_some_and(|p| p.manage_messages()),
+            admin: self.permissions.is_some_and(|p| p.manage_guild()),
+        }
+    }
+}
+
 fn origin(
     id: impl ToString,
     user: &serenity::all::User,
@@ -22,20 +53,15 @@ fn origin(
     guild: Option<u64>,
     channel: u64,
 ) -> Origin {
-    Origin {
+    Sender {
         id: id.to_string(),
         user_id: user.id.get(),
-        user_name: user.name.clone(),
-        guild_id: guild,
-        channel_id: Some(channel),
-        // The member's permissions in this channel, as Discord computed them.
-        moderator: member
-            .and_then(|m| m.permissions)
-            .is_some_and(|p| p.manage_messages()),
-        admin: member
-            .and_then(|m| m.permissions)
-            .is_some_and(|p| p.manage_guild()),
+        user_name: &user.name,
+        permissions: member.and_then(|m| m.permissions),
+        guild,
+        channel,
     }
+    .origin()
 }
 
 fn attachment(a: &serenity::all::Attachment) -> Attachment {
@@ -46,17 +72,19 @@ fn attachment(a: &serenity::all::Attachment) -> Attachment {
     }
 }
 
+/// The reply to an interaction this version does not know.
+fn unknown(what: &str) -> Box<Reply> {
+    Box::new(Reply::Message(Message::user_error(
+        "Arbiter",
+        &format!("{what} is not known to this version of Arbiter"),
+    )))
+}
+
 /// Translates an interaction into a request. `Err` carries the reply for
 /// interactions this version does not know (an old command, a ping).
 pub fn to_request(interaction: &Interaction) -> Result<Request, Box<Reply>> {
-    let unknown = |what: &str| {
-        Box::new(Reply::Message(Message::user_error(
-            "Arbiter",
-            &format!("{what} is not known to this version of Arbiter"),
-        )))
-    };
-    match interaction {
-        Interaction::Command(ci) => {
+    let (origin, input) = match interaction {
+        Interaction::Command(ci) | Interaction::Autocomplete(ci) => {
             let origin = origin(
                 ci.id,
                 &ci.user,
@@ -64,105 +92,181 @@ pub fn to_request(interaction: &Interaction) -> Result<Request, Box<Reply>> {
                 ci.guild_id.map(|g| g.get()),
                 ci.channel_id.get(),
             );
-            let command =
-                command(ci).ok_or_else(|| unknown(&format!("the command `{}`", ci.data.name)))?;
-            Ok(Request {
-                origin,
-                input: Input::Command(command),
-            })
+            let input = match interaction {
+                Interaction::Command(_) => command_input(&ci.data)?,
+                _ => autocomplete_input(&ci.data),
+            };
+            (origin, input)
         }
-        Interaction::Autocomplete(ci) => {
-            let origin = origin(
-                ci.id,
-                &ci.user,
-                ci.member.as_deref(),
-                ci.guild_id.map(|g| g.get()),
-                ci.channel_id.get(),
-            );
-            let (option, value) = ci
-                .data
-                .autocomplete()
-                .map(|a| (a.name.to_string(), a.value.to_string()))
-                .unwrap_or_default();
-            let game = ci
-                .data
-                .options
-                .iter()
-                .find(|o| o.name == "game")
-                .and_then(|o| match &o.value {
-                    CommandDataOptionValue::String(s) => Some(s.clone()),
-                    CommandDataOptionValue::Autocomplete { value, .. } => Some(value.clone()),
-                    _ => None,
-                });
-            Ok(Request {
-                origin,
-                input: Input::Autocomplete {
-                    command: ci.data.name.clone(),
-                    option,
-                    value,
-                    game,
-                },
-            })
-        }
-        Interaction::Component(ci) => Ok(Request {
-            origin: origin(
+        Interaction::Component(ci) => (
+            origin(
                 ci.id,
                 &ci.user,
                 ci.member.as_ref(),
                 ci.guild_id.map(|g| g.get()),
                 ci.channel_id.get(),
             ),
-            input: Input::Component {
-                custom_id: ci.data.custom_id.clone(),
-            },
-        }),
-        Interaction::Modal(mi) => {
-            let fields = mi
-                .data
-                .components
-                .iter()
-                .flat_map(|row| row.components.iter())
-                .filter_map(|c| match c {
-                    ActionRowComponent::InputText(t) => {
-                        Some((t.custom_id.clone(), t.value.clone().unwrap_or_default()))
-                    }
-                    _ => None,
-                })
-                .collect();
-            Ok(Request {
-                origin: origin(
-                    mi.id,
-                    &mi.user,
-                    mi.member.as_ref(),
-                    mi.guild_id.map(|g| g.get()),
-                    mi.channel_id.get(),
-                ),
-                input: Input::ModalSubmit {
-                    custom_id: mi.data.custom_id.clone(),
-                    fields,
-                },
-            })
-        }
-        Interaction::Ping(_) => Err(Box::new(Reply::Choices(Vec::new()))),
-        _ => Err(unknown("this kind of interaction")),
+            component_input(&ci.data),
+        ),
+        Interaction::Modal(mi) => (
+            origin(
+                mi.id,
+                &mi.user,
+                mi.member.as_ref(),
+                mi.guild_id.map(|g| g.get()),
+                mi.channel_id.get(),
+            ),
+            modal_input(&mi.data),
+        ),
+        Interaction::Ping(_) => return Err(Box::new(Reply::Choices(Vec::new()))),
+        _ => return Err(unknown("this kind of interaction")),
+    };
+    Ok(Request { origin, input })
+}
+
+fn command_input(data: &CommandData) -> Result<Input, Box<Reply>> {
+    command(data)
+        .map(Input::Command)
+        .ok_or_else(|| unknown(&format!("the command `{}`", data.name)))
+}
+
+fn autocomplete_input(data: &CommandData) -> Input {
+    let (option, value) = data
+        .autocomplete()
+        .map(|a| (a.name.to_string(), a.value.to_string()))
+        .unwrap_or_default();
+    let game = data
+        .options
+        .iter()
+        .find(|o| o.name == "game")
+        .and_then(|o| match &o.value {
+            CommandDataOptionValue::String(s) => Some(s.clone()),
+            CommandDataOptionValue::Autocomplete { value, .. } => Some(value.clone()),
+            _ => None,
+        });
+    Input::Autocomplete {
+        command: data.name.clone(),
+        option,
+        value,
+        game,
     }
 }
 
-fn command(ci: &CommandInteraction) -> Option<Command> {
-    if ci.data.kind == CommandType::Message {
-        if ci.data.name != commands::JUDGE_MESSAGE {
+fn component_input(data: &ComponentInteractionData) -> Input {
+    Input::Component {
+        custom_id: data.custom_id.clone(),
+    }
+}
+
+fn modal_input(data: &ModalInteractionData) -> Input {
+    let fields = data
+        .components
+        .iter()
+        .flat_map(|row| row.components.iter())
+        .filter_map(|c| match c {
+            ActionRowComponent::InputText(t) => {
+                Some((t.custom_id.clone(), t.value.clone().unwrap_or_default()))
+            }
+            _ => None,
+        })
+        .collect();
+    Input::ModalSubmit {
+        custom_id: data.custom_id.clone(),
+        fields,
+    }
+}
+
+/// What the HTTP endpoint reads of an interaction's body: the envelope's
+/// ids and sender, `data` kept raw until the kind says what it is (then
+/// serenity's type for it). The rest (channel, guild, entitlements, the
+/// member's roles…) is skipped unread.
+#[derive(Deserialize)]
+pub struct Envelope<'a> {
+    #[serde(rename = "type")]
+    pub kind: InteractionType,
+    pub id: InteractionId,
+    pub application_id: ApplicationId,
+    #[serde(borrow, default)]
+    pub token: Cow<'a, str>,
+    guild_id: Option<GuildId>,
+    channel_id: Option<ChannelId>,
+    #[serde(borrow)]
+    member: Option<EnvelopeMember<'a>>,
+    #[serde(borrow)]
+    user: Option<EnvelopeUser<'a>>,
+    #[serde(borrow)]
+    data: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct EnvelopeMember<'a> {
+    #[serde(borrow)]
+    user: EnvelopeUser<'a>,
+    permissions: Option<Permissions>,
+}
+
+#[derive(Deserialize)]
+struct EnvelopeUser<'a> {
+    id: UserId,
+    #[serde(borrow)]
+    username: Cow<'a, str>,
+}
+
+/// An envelope whose `data` does not fit its kind.
+#[derive(Debug, thiserror::Error)]
+#[error("interaction data: {0}")]
+pub struct BadData(#[from] serde_json::Error);
+
+impl Envelope<'_> {
+    /// The request, as [`to_request`] makes it from the whole interaction.
+    /// `Ok(Err(reply))` for interactions answered without a request (a
+    /// ping, an unknown command).
+    pub fn to_request(&self) -> Result<Result<Request, Box<Reply>>, BadData> {
+        fn data<'de, T: Deserialize<'de>>(raw: Option<&'de RawValue>) -> Result<T, BadData> {
+            let raw = raw.map_or("null", RawValue::get);
+            Ok(serde_json::from_str(raw)?)
+        }
+        let input = match self.kind {
+            InteractionType::Ping => return Ok(Err(Box::new(Reply::Choices(Vec::new())))),
+            InteractionType::Command => command_input(&data(self.data)?),
+            InteractionType::Autocomplete => Ok(autocomplete_input(&data(self.data)?)),
+            InteractionType::Component => Ok(component_input(&data(self.data)?)),
+            InteractionType::Modal => Ok(modal_input(&data(self.data)?)),
+            _ => Err(unknown("this kind of interaction")),
+        };
+        let user = self.member.as_ref().map(|m| &m.user).or(self.user.as_ref());
+        let (Some(user), Some(channel)) = (user, self.channel_id) else {
+            return Err(BadData(serde::de::Error::missing_field("user")));
+        };
+        Ok(input.map(|input| Request {
+            origin: Sender {
+                id: self.id.to_string(),
+                user_id: user.id.get(),
+                user_name: &user.username,
+                permissions: self.member.as_ref().and_then(|m| m.permissions),
+                guild: self.guild_id.map(GuildId::get),
+                channel: channel.get(),
+            }
+            .origin(),
+            input,
+        }))
+    }
+}
+
+fn command(data: &CommandData) -> Option<Command> {
+    if data.kind == CommandType::Message {
+        if data.name != commands::JUDGE_MESSAGE {
             return None;
         }
-        let target = ci
-            .data
+        let target = data
             .target_id
-            .and_then(|t| ci.data.resolved.messages.get(&t.to_message_id()));
+            .and_then(|t| data.resolved.messages.get(&t.to_message_id()));
         return Some(Command::JudgeMessage {
             content: target.map(|m| m.content.clone()).unwrap_or_default(),
             attachment: target.and_then(|m| m.attachments.first()).map(attachment),
         });
     }
-    let opts = ci.data.options();
+    let opts = data.options();
     let string = |name: &str| {
         opts.iter()
             .find(|o| o.name == name)
@@ -171,7 +275,7 @@ fn command(ci: &CommandInteraction) -> Option<Command> {
                 _ => None,
             })
     };
-    Some(match ci.data.name.as_str() {
+    Some(match data.name.as_str() {
         "rule" => Command::Rule {
             query: string("query").unwrap_or_default(),
             game: string("game"),

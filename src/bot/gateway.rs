@@ -81,8 +81,9 @@ impl EventHandler for Handler {
         };
         let span = super::http::interaction_span(&request);
         let started = Instant::now();
+        let acknowledgement = self.bot.acknowledgement(&request);
         async {
-            match self.bot.acknowledgement(&request) {
+            match acknowledgement {
                 Defer::No => {
                     let reply = self.bot.handle(&request).await;
                     if let Err(e) = respond(&ctx, &interaction, discord::response(&reply)).await {
@@ -106,8 +107,7 @@ impl EventHandler for Handler {
                     }
                 }
             }
-            tracing::Span::current().record("latency_ms", started.elapsed().as_secs_f64() * 1000.0);
-            tracing::info!("interaction answered");
+            super::http::log_answered(started, acknowledgement != Defer::No);
         }
         .instrument(span)
         .await;

@@ -3,8 +3,10 @@
 //! Every POST is verified (Ed25519 over timestamp + body, with serenity's
 //! verifier) and refused with 401 when the signature is wrong or the
 //! timestamp is more than [`MAX_SKEW`] from now; bodies over the limit get
-//! 413. The body is deserialized into serenity's `Interaction`; the answer is
-//! serenity's `CreateInteractionResponse` serialized as JSON. Requests
+//! 413. Only what a request needs is read of the body
+//! ([`discord::Envelope`]: ids, sender, then `data` as serenity's type for
+//! its kind); the answer is serenity's `CreateInteractionResponse`
+//! serialized as JSON. Requests
 //! declared deferred (`bot::deferral`) get type 5 at once and the reply
 //! later through Discord's webhook API (`discord::deliver_deferred`).
 //!
@@ -31,13 +33,14 @@ use axum::extract::{DefaultBodyLimit, FromRequest, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use serenity::all::Interaction;
+use serenity::all::InteractionType;
 use serenity::interactions_endpoint::Verifier;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tracing::Instrument;
 
-use super::{Bot, Defer, InFlight, Request, discord};
+use super::discord::{self, Envelope};
+use super::{Bot, Defer, InFlight, Request};
 use crate::metrics::{self, Closed};
 
 /// Largest request body accepted (Discord's interaction payloads are a few
@@ -382,35 +385,33 @@ async fn interactions(
     if state.verifier.verify(signature, timestamp, &body).is_err() {
         return unauthorized("invalid request signature");
     }
-    let interaction: Interaction = match serde_json::from_slice(&body) {
-        Ok(i) => i,
-        Err(e) => {
-            tracing::warn!("unreadable interaction payload: {e}");
-            return (StatusCode::BAD_REQUEST, "unreadable interaction payload").into_response();
-        }
+    let unreadable = |e: &dyn std::fmt::Display| {
+        tracing::warn!("unreadable interaction payload: {e}");
+        (StatusCode::BAD_REQUEST, "unreadable interaction payload").into_response()
     };
-    if let Interaction::Ping(_) = interaction {
+    let envelope: Envelope = match serde_json::from_slice(&body) {
+        Ok(e) => e,
+        Err(e) => return unreadable(&e),
+    };
+    if envelope.kind == InteractionType::Ping {
         return json_response(&serenity::all::CreateInteractionResponse::Pong);
     }
-    let request = match discord::to_request(&interaction) {
-        Ok(r) => r,
-        Err(reply) => return json_response(&discord::response(&reply)),
+    let request = match envelope.to_request() {
+        Ok(Ok(r)) => r,
+        Ok(Err(reply)) => return json_response(&discord::response(&reply)),
+        Err(e) => return unreadable(&e),
     };
     let span = interaction_span(&request);
     let started = Instant::now();
     let ephemeral = match state.bot.acknowledgement(&request) {
         Defer::No => {
             let reply = state.bot.handle(&request).instrument(span.clone()).await;
-            span.record("latency_ms", started.elapsed().as_secs_f64() * 1000.0);
-            span.in_scope(|| tracing::info!("interaction answered"));
+            span.in_scope(|| log_answered(started, false));
             return json_response(&discord::response(&reply));
         }
         deferred => deferred == Defer::Ephemeral,
     };
-    let (token, app_id) = (
-        interaction.token().to_string(),
-        interaction.application_id(),
-    );
+    let (token, app_id) = (envelope.token.into_owned(), envelope.application_id);
     let (sent_tx, sent_rx) = tokio::sync::oneshot::channel();
     let guard = state.in_flight.enter();
     let st = state.clone();
@@ -425,15 +426,15 @@ async fn interactions(
                 let id = super::error_id();
                 tracing::error!(error_id = %id, "cannot send the deferred reply: {e}");
             }
-            tracing::Span::current().record("latency_ms", started.elapsed().as_secs_f64() * 1000.0);
-            tracing::info!(deferred = true, "interaction answered");
+            log_answered(started, true);
         }
         .instrument(span),
     );
     json_response_then(&discord::defer(ephemeral), Some(sent_tx))
 }
 
-/// The span of one interaction: id, command, user, guild, latency.
+/// The span of one interaction: id, command, user, guild. Its fields are
+/// the only per-interaction formatting at the default level (`info`).
 pub fn interaction_span(request: &Request) -> tracing::Span {
     tracing::info_span!(
         "interaction",
@@ -441,8 +442,18 @@ pub fn interaction_span(request: &Request) -> tracing::Span {
         command = %request.input.label(),
         user = request.origin.user_id,
         guild = request.origin.guild_id,
-        latency_ms = tracing::field::Empty,
     )
+}
+
+/// One line an interaction, with its latency: at debug level, so opt-in
+/// (`RUST_LOG=info,arbiter::bot=debug`); at the default level it costs
+/// nothing (docs/DISCORD.md). The latency is in the metrics either way.
+pub fn log_answered(started: Instant, deferred: bool) {
+    tracing::debug!(
+        latency_ms = started.elapsed().as_secs_f64() * 1000.0,
+        deferred,
+        "interaction answered"
+    );
 }
 
 // ---- connections: accept loop, cap, timeouts ----

@@ -522,10 +522,10 @@ impl Bot {
             let reply = answerer.answer(&req, fetched);
             (reply, answerer.kept)
         };
-        let answered = if heavy(&request.input) {
-            cpu::run_within(budget, job).await
-        } else {
-            cpu::run_light(budget, job).await
+        let answered = match weight(&request.input) {
+            Weight::Heavy => cpu::run_within(budget, job).await,
+            Weight::Light => cpu::run_light(budget, job).await,
+            Weight::Instant => cpu::run_inline(job),
         };
         match answered {
             Ok((reply, kept)) => {
@@ -666,16 +666,35 @@ fn attachment_refusal(a: &Attachment) -> Option<String> {
 /// Whether answering parses and judges a board (or builds a schema): the
 /// CPU pool's judging workers. Everything else (searches, completions,
 /// lists, buttons) is bounded by its input's size and runs on the light ones.
-fn heavy(input: &Input) -> bool {
+/// How much CPU a request takes, so where it runs (`app::cpu`).
+enum Weight {
+    /// Judging, parsing boards: the pool.
+    Heavy,
+    /// Searching, listing: the pool's light workers.
+    Light,
+    /// A completion of what was typed (tens of microseconds, bounded): at
+    /// once, on the async worker; a thread hop would cost more (issue 17).
+    Instant,
+}
+
+fn weight(input: &Input) -> Weight {
     match input {
-        Input::Command(c) => matches!(
-            c,
-            Command::Judge { .. } | Command::JudgeMessage { .. } | Command::Schema { .. }
-        ),
-        Input::ModalSubmit { .. } => true,
-        Input::Autocomplete { .. } | Input::Component { .. } => false,
+        Input::Command(c) => match c {
+            Command::Judge { .. } | Command::JudgeMessage { .. } | Command::Schema { .. } => {
+                Weight::Heavy
+            }
+            _ => Weight::Light,
+        },
+        Input::ModalSubmit { .. } => Weight::Heavy,
+        Input::Autocomplete { value, .. } if value.len() <= INSTANT_COMPLETION_BYTES => {
+            Weight::Instant
+        }
+        Input::Autocomplete { .. } | Input::Component { .. } => Weight::Light,
     }
 }
+
+/// Longest typed text completed at once (longer goes to the pool).
+const INSTANT_COMPLETION_BYTES: usize = 100;
 
 /// How a reply counts in the metrics.
 fn outcome(reply: &Reply) -> metrics::Outcome {

@@ -285,12 +285,17 @@ pub fn truncate(s: &str, max_chars: usize) -> String {
 /// Escapes Discord markdown in quoted rules text.
 pub fn escape_md(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        if matches!(c, '*' | '_' | '~' | '`' | '|' | '\\') {
+    let mut copied = 0;
+    // Runs of plain text copied whole (an ASCII byte is never inside a
+    // multi-byte character, so every cut is on a character boundary).
+    for (i, b) in s.bytes().enumerate() {
+        if matches!(b, b'*' | b'_' | b'~' | b'`' | b'|' | b'\\') {
+            out.push_str(&s[copied..i]);
             out.push('\\');
+            copied = i;
         }
-        out.push(c);
     }
+    out.push_str(&s[copied..]);
     out
 }
 
@@ -737,5 +742,20 @@ pub fn coverage_message(rules: &RulesReply, coverage: &CoverageReply) -> Doc {
         blocks,
         footer,
         buttons: vec![],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape_md;
+
+    #[test]
+    fn escape_md_escapes_markdown_and_keeps_other_text() {
+        assert_eq!(escape_md(""), "");
+        assert_eq!(escape_md("plain — text’s"), "plain — text’s");
+        assert_eq!(
+            escape_md("*a* _b_ ~c~ `d` |e| \\f é*"),
+            "\\*a\\* \\_b\\_ \\~c\\~ \\`d\\` \\|e\\| \\\\f é\\*"
+        );
     }
 }

@@ -42,25 +42,36 @@ impl Analyzer {
     }
 
     pub fn tokens(&self, text: &str) -> Vec<String> {
-        let mut tokens: Vec<String> = self
-            .inner
+        let mut tokens = self.stems(text);
+        add_base_forms(&mut tokens);
+        tokens
+    }
+
+    /// The stemmed words of a text, stop words removed, in order (without
+    /// [`add_base_forms`]). Context-free across sentence ends: the stems of a
+    /// text are those of its sentences, one after the other.
+    pub fn stems(&self, text: &str) -> Vec<String> {
+        self.inner
             .tokenize(text)
             .into_iter()
             .filter(|t| !STOP.contains(&t.as_str()))
             .map(|t| self.stemmer.stem(&t).into_owned())
-            .collect();
-        // "unexhausted" is about exhaustion too: index the base as well.
-        let extra: Vec<String> = tokens
-            .iter()
-            .filter_map(|t| {
-                t.strip_prefix("un")
-                    .filter(|rest| rest.len() >= 5)
-                    .map(str::to_string)
-            })
-            .collect();
-        tokens.extend(extra);
-        tokens
+            .collect()
     }
+}
+
+/// "unexhausted" is about exhaustion too: appends the base of every
+/// "un…" stem.
+pub fn add_base_forms(tokens: &mut Vec<String>) {
+    let extra: Vec<String> = tokens
+        .iter()
+        .filter_map(|t| {
+            t.strip_prefix("un")
+                .filter(|rest| rest.len() >= 5)
+                .map(str::to_string)
+        })
+        .collect();
+    tokens.extend(extra);
 }
 
 /// Text that is already analysed: tokens separated by single spaces.
@@ -295,8 +306,9 @@ pub fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Splits text into sentences (and lines), keeping each sentence verbatim.
-pub fn sentences(text: &str) -> impl Iterator<Item = &str> {
+/// Splits text into sentences (and lines), keeping each sentence verbatim:
+/// their byte ranges.
+pub fn sentence_ranges(text: &str) -> Vec<std::ops::Range<usize>> {
     let bytes = text.as_bytes();
     let mut start = 0;
     let mut out = Vec::new();
@@ -306,17 +318,16 @@ pub fn sentences(text: &str) -> impl Iterator<Item = &str> {
                 && bytes.get(i + 1).is_some_and(|&n| n == b' ' || n == b'\n')
                 && !is_abbreviation(&text[start..=i]));
         if end_here {
-            let s = &text[start..=i];
-            if !s.trim().is_empty() {
-                out.push(s);
+            if !text[start..=i].trim().is_empty() {
+                out.push(start..i + 1);
             }
             start = i + 1;
         }
     }
     if start < text.len() && !text[start..].trim().is_empty() {
-        out.push(&text[start..]);
+        out.push(start..text.len());
     }
-    out.into_iter()
+    out
 }
 
 fn is_abbreviation(s: &str) -> bool {
@@ -332,8 +343,11 @@ mod tests {
 
     #[test]
     fn sentences_keep_text_verbatim() {
-        let s: Vec<&str> =
-            sentences("E.g., If a player must. Then stop (see 2.d. below).\nNext").collect();
+        let text = "E.g., If a player must. Then stop (see 2.d. below).\nNext";
+        let s: Vec<&str> = sentence_ranges(text)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
         assert_eq!(
             s,
             vec![

@@ -18,7 +18,9 @@ pub struct Suggestion {
     pub title: String,
 }
 
-/// Pre-encoded haystacks ("id title") for every passage.
+/// Pre-encoded haystacks ("id title") for every passage, folded to ASCII
+/// ("’" → "'", "—" → "--", "é" → "e") so that nucleo scores every one on
+/// its ASCII fast path; what is typed is folded the same way.
 pub struct Completer {
     entries: Vec<(Utf32String, PassageIdx)>,
 }
@@ -33,7 +35,10 @@ impl Completer {
             .passages
             .iter()
             .enumerate()
-            .map(|(i, p)| (Utf32String::from(format!("{} {}", p.id, p.title)), i))
+            .map(|(i, p)| {
+                let key = format!("{} {}", p.id, p.title);
+                (Utf32String::from(fold(&key).as_ref()), i)
+            })
             .collect();
         Completer { entries }
     }
@@ -64,7 +69,8 @@ impl Completer {
                 .map(|(i, _)| suggestion(i))
                 .collect();
         }
-        let pattern = Pattern::parse(partial, CaseMatching::Ignore, Normalization::Smart);
+        let pattern = Pattern::parse(&fold(partial), CaseMatching::Ignore, Normalization::Smart);
+        let typed_id = partial.to_lowercase();
         let mut scored: Vec<(u32, usize, PassageIdx)> = MATCHER.with_borrow_mut(|m| {
             self.entries
                 .iter()
@@ -72,7 +78,7 @@ impl Completer {
                 .filter_map(|(hay, i)| {
                     pattern.score(hay.slice(..), m).map(|s| {
                         // An id that starts with what was typed goes first.
-                        let prefix = corpus.passages[*i].id.starts_with(&partial.to_lowercase());
+                        let prefix = corpus.passages[*i].id.starts_with(&typed_id);
                         (
                             s + if prefix { 10_000 } else { 0 },
                             corpus.passages[*i].id.len(),
@@ -88,5 +94,14 @@ impl Completer {
             .take(limit)
             .map(|(_, _, i)| suggestion(i))
             .collect()
+    }
+}
+
+/// ASCII text as it is; other text transliterated to ASCII.
+fn fold(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.is_ascii() {
+        text.into()
+    } else {
+        deunicode::deunicode(text).into()
     }
 }

@@ -55,10 +55,11 @@ impl Evidence {
         if total <= 0.0 {
             return None;
         }
-        let ids = index.term_ids(&first.highlight);
+        // The highlight's sentence, as the index analysed it.
+        let sentence = index.best_sentence(first.passage, groups);
         let in_highlight: f32 = groups
             .iter()
-            .map(|g| g.weight * g.matched(|t| ids.contains(&t)))
+            .map(|g| g.weight * g.matched(|t| sentence.is_some_and(|s| s.has(t))))
             .sum();
         let margin = hits.get(1).map_or(10.0, |s| {
             (first.score / s.score.max(f32::EPSILON)).min(10.0)

@@ -82,6 +82,8 @@ pub struct Index {
     df: Vec<u32>,
     /// Each passage's distinct token ids, sorted (for coverage and highlights).
     passage_tokens: Vec<Box<[u32]>>,
+    /// Each passage's sentences, with their terms (for highlights).
+    sentences: Vec<Box<[Sentence]>>,
     /// Game aliases, folded to lower-case words, longest first: (words, game id).
     aliases: Vec<(Vec<String>, String)>,
     /// Per game: (phrase words, expansion words), longest phrase first.
@@ -106,26 +108,48 @@ impl Index {
         let mut df: Vec<u32> = Vec::new();
         let mut docs: Vec<Vec<String>> = Vec::with_capacity(corpus.passages.len());
         let mut passage_tokens = Vec::with_capacity(corpus.passages.len());
+        let mut sentences = Vec::with_capacity(corpus.passages.len());
         for p in &corpus.passages {
-            let mut tokens = analyzer.tokens(&indexed_text(p));
+            // The text sentence by sentence: the same tokens as the whole
+            // (analysis is context-free across sentence ends), with each
+            // sentence's share kept for highlighting.
+            let mut tokens = analyzer.stems(&indexed_head(p));
+            let mut spans = Vec::new();
+            for range in analyze::sentence_ranges(&p.text) {
+                let from = tokens.len();
+                tokens.extend(analyzer.stems(&p.text[range.clone()]));
+                spans.push((range, from..tokens.len()));
+            }
+            analyze::add_base_forms(&mut tokens);
             // "See 15.0" is a pointer, not about seeing.
-            tokens.retain(|t| t != "see");
-            let mut ids: Vec<u32> = tokens
+            let all_ids: Vec<Option<u32>> = tokens
                 .iter()
                 .map(|t| {
-                    *vocab.entry(t.clone()).or_insert_with(|| {
-                        words.push(t.clone());
-                        df.push(0);
-                        (words.len() - 1) as u32
+                    (t != "see").then(|| {
+                        *vocab.entry(t.clone()).or_insert_with(|| {
+                            words.push(t.clone());
+                            df.push(0);
+                            (words.len() - 1) as u32
+                        })
                     })
                 })
                 .collect();
+            sentences.push(
+                spans
+                    .into_iter()
+                    .map(|(text, at)| {
+                        Sentence::new(text, &all_ids[at.clone()], &tokens[at], &vocab)
+                    })
+                    .collect(),
+            );
+            let mut ids: Vec<u32> = all_ids.into_iter().flatten().collect();
             ids.sort_unstable();
             ids.dedup();
             for &id in &ids {
                 df[id as usize] += 1;
             }
             passage_tokens.push(ids.into_boxed_slice());
+            tokens.retain(|t| t != "see");
             docs.push(tokens);
         }
         let total: usize = docs.iter().map(Vec::len).sum();
@@ -205,6 +229,7 @@ impl Index {
             words,
             df,
             passage_tokens,
+            sentences,
             aliases,
             synonyms,
             synonyms_all,
@@ -241,7 +266,7 @@ impl Index {
         let ranked = self.rank(corpus, &q.groups, game.as_deref());
         let mut hits = self.follow_stubs(corpus, &ranked, limit);
         for h in &mut hits {
-            h.highlight = self.highlight(&corpus.passages[h.passage].text, &q.groups);
+            h.highlight = self.highlight(corpus, h.passage, &q.groups);
         }
         let evidence = confidence::Evidence::of(self, &q, &hits, &ranked);
         let confidence = evidence.as_ref().map_or(Confidence::None, Evidence::label);
@@ -366,20 +391,69 @@ impl Index {
         out
     }
 
-    /// The sentence that covers most of the question's weight.
-    fn highlight(&self, text: &str, groups: &[Group]) -> String {
-        let mut best = ("", -1.0f32);
-        for sentence in analyze::sentences(text) {
-            let ids = self.term_ids(sentence);
+    /// The sentence of a passage that covers most of the question's weight
+    /// (the first of equals), trimmed; "" for a passage without text.
+    fn highlight(&self, corpus: &Corpus, idx: PassageIdx, groups: &[Group]) -> String {
+        self.best_sentence(idx, groups)
+            .and_then(|s| {
+                corpus.passages[idx]
+                    .text
+                    .get(s.start as usize..s.end as usize)
+            })
+            .map_or_else(String::new, |t| t.trim().to_string())
+    }
+
+    fn best_sentence(&self, idx: PassageIdx, groups: &[Group]) -> Option<&Sentence> {
+        let mut best: Option<(&Sentence, f32)> = None;
+        for sentence in &self.sentences[idx] {
             let score: f32 = groups
                 .iter()
-                .map(|g| g.weight * g.matched(|t| ids.contains(&t)))
+                .map(|g| g.weight * g.matched(|t| sentence.has(t)))
                 .sum();
-            if score > best.1 {
-                best = (sentence, score);
+            if best.is_none_or(|(_, b)| score > b) {
+                best = Some((sentence, score));
             }
         }
-        best.0.trim().to_string()
+        best.map(|(s, _)| s)
+    }
+}
+
+/// A sentence of a passage's text: where it is and its distinct terms.
+struct Sentence {
+    start: u32,
+    end: u32,
+    /// Sorted.
+    terms: Box<[u32]>,
+}
+
+impl Sentence {
+    /// From the sentence's stems and their ids (`None`: not indexed); the
+    /// base forms of its "un…" stems count too.
+    fn new(
+        text: std::ops::Range<usize>,
+        ids: &[Option<u32>],
+        stems: &[String],
+        vocab: &HashMap<String, u32>,
+    ) -> Sentence {
+        let mut terms: Vec<u32> = ids.iter().flatten().copied().collect();
+        let mut base = stems.to_vec();
+        analyze::add_base_forms(&mut base);
+        terms.extend(
+            base[stems.len()..]
+                .iter()
+                .filter_map(|t| vocab.get(t).copied()),
+        );
+        terms.sort_unstable();
+        terms.dedup();
+        Sentence {
+            start: u32::try_from(text.start).unwrap_or(u32::MAX),
+            end: u32::try_from(text.end).unwrap_or(u32::MAX),
+            terms: terms.into_boxed_slice(),
+        }
+    }
+
+    fn has(&self, term: u32) -> bool {
+        self.terms.binary_search(&term).is_ok()
     }
 }
 
@@ -447,9 +521,9 @@ fn stub_target(corpus: &Corpus, idx: PassageIdx) -> Option<PassageIdx> {
     Some(target)
 }
 
-/// What is indexed for a passage: its own text, its title twice and the
+/// What is indexed for a passage before its text: its title twice and the
 /// titles of the sections above it (below the document), so headings rank.
-fn indexed_text(p: &crate::corpus::Passage) -> String {
+fn indexed_head(p: &crate::corpus::Passage) -> String {
     let mut s = String::new();
     let boost = if matches!(p.kind, PassageKind::Item) {
         1
@@ -464,6 +538,5 @@ fn indexed_text(p: &crate::corpus::Passage) -> String {
         s.push_str(title);
         s.push_str(". ");
     }
-    s.push_str(&p.text);
     s
 }

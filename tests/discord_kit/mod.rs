@@ -427,6 +427,58 @@ pub const PLAYER_PERMISSIONS: &str = "2147486720";
 /// The same with Manage Messages (a moderator).
 pub const MODERATOR_PERMISSIONS: &str = "2147494912";
 
+/// Two players of an Ashes match.
+pub const COAL: (&str, &str) = ("1300000000000000301", "Coal");
+pub const MAEONI: (&str, &str) = ("1300000000000000302", "Maeoni");
+
+/// A starting board for their match, and a legal first play of Coal's.
+pub const MATCH_BOARD: &str = "\
+game: ashes
+turn: Coal
+players:
+  - name: Coal
+    phoenixborn: { name: Coal Roarkwin, life: 15 }
+    units:
+      - { name: Iron Worker, attack: 2, life: 2 }
+      - { name: Hammer Knight, attack: 3, life: 3 }
+  - name: Maeoni
+    phoenixborn: { name: Maeoni Viper, life: 20, damage: 5, exhausted: true }
+    units:
+      - { name: Mist Spirit, attack: 1, life: 1 }
+";
+pub const MATCH_PLAY: &str = "attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight; guard phoenixborn; agreed by <@1300000000000000302>";
+
+/// Arbiter's endpoint on loopback: the shipped rules, a SQLite match store
+/// in `dir`, `fake` as Discord's API.
+pub async fn start_with_matches(
+    key: &SigningKey,
+    dir: &std::path::Path,
+    fake: &FakeDiscord,
+) -> arbiter::bot::http::Running {
+    use arbiter::bot::http::{self, HttpConfig};
+    use arbiter::bot::{Bot, BotConfig};
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let app = arbiter::app::App::load(&root.join("rules_data"), &[]).expect("rule data");
+    let config = BotConfig {
+        database_url: Some(format!("sqlite://{}", dir.join("matches.db").display())),
+        ..BotConfig::default()
+    };
+    let bot = Arc::new(Bot::new(Arc::new(app), config));
+    bot.open_matches().await.expect("the database opens");
+    http::start(
+        bot,
+        HttpConfig {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            public_key: public_hex(key),
+            api_base: Some(fake.url()),
+            max_body: http::MAX_BODY_BYTES,
+            limits: http::ConnLimits::default(),
+        },
+    )
+    .await
+    .expect("the endpoint starts")
+}
+
 /// A user object with this id and name.
 pub fn user_with(id: &str, name: &str) -> Value {
     json!({
