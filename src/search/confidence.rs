@@ -20,10 +20,12 @@ pub enum Confidence {
 
 /// Thresholds, set on the tuning part of the evaluation (docs/SEARCH.md):
 /// "answer" needs the first passage to cover this share of the question's
-/// rule vocabulary, its highlighted sentence this share, no other candidate
-/// covering as much, and no English word of the question that no rule uses.
+/// rule vocabulary, its highlighted sentence this share, a score this many
+/// times the second passage's, no other candidate covering as much, and no
+/// English word of the question that no rule uses.
 const ANSWER_COVERAGE: f32 = 0.5;
 const ANSWER_HIGHLIGHT: f32 = 0.3;
+const ANSWER_MARGIN: f32 = 1.6;
 /// Below this coverage nothing indexed is relevant: "none".
 const RELEVANT_COVERAGE: f32 = 0.2;
 
@@ -85,6 +87,7 @@ impl Evidence {
             Confidence::None
         } else if self.coverage >= ANSWER_COVERAGE
             && self.highlight >= ANSWER_HIGHLIGHT
+            && self.margin >= ANSWER_MARGIN
             && self.rivals == 0
             && self.unknown_topics == 0
         {
