@@ -446,10 +446,16 @@ impl Store {
             .bind(&players_json)
             .bind(started_by)
             .bind(at)
-            .fetch_one(&self.pool)
+            // All rows, not the first: on SQLite `fetch_one` can answer
+            // before the statement (and its implicit commit) has finished
+            // (sqlx issues 2099, 3430).
+            .fetch_all(&self.pool)
             .await;
             match res {
-                Ok(row) => {
+                Ok(rows) => {
+                    let row = rows.first().ok_or_else(|| {
+                        StoreError::Database("INSERT … RETURNING gave no row".into())
+                    })?;
                     let id: i64 = row.try_get("id")?;
                     return Ok(MatchRecord {
                         id,
