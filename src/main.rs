@@ -271,7 +271,9 @@ fn main() -> ExitCode {
         }
     };
     let command = match cli.command {
-        Command::Match(args) => return match_cli::run(&app, args),
+        Command::Match(args) => {
+            return match_cli::run(app, shipped_sources(&data, &cli.rules_dirs), args);
+        }
         Command::Rules(RulesArgs {
             set: Some(command),
             set_opts,

@@ -353,6 +353,23 @@ impl App {
             .complete(&self.corpus, partial, game.as_deref(), limit))
     }
 
+    /// Games whose id, name or an alias fuzzily matches `partial` (at most
+    /// `limit`): the id and the name.
+    pub fn complete_games(&self, partial: &str, limit: usize) -> Vec<Suggestion> {
+        let games = &self.corpus.games;
+        let keys: Vec<String> = games
+            .iter()
+            .map(|g| format!("{} {} {}", g.id, g.name, g.aliases.join(" ")))
+            .collect();
+        crate::search::rank(keys.iter().map(String::as_str), partial, limit)
+            .into_iter()
+            .map(|i| Suggestion {
+                id: games[i].id.clone(),
+                title: games[i].name.clone(),
+            })
+            .collect()
+    }
+
     pub fn view(&self, p: &Passage) -> PassageView {
         PassageView {
             id: p.id.clone(),

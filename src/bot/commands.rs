@@ -203,11 +203,14 @@ fn rules_command() -> CreateCommand {
                 CreateCommandOption::new(CommandOptionType::Attachment, "file", "The document")
                     .required(true),
             )
-            .add_sub_option(text(
-                "game",
-                "A game's id or name (a new name starts a new game)",
-                true,
-            ))
+            .add_sub_option(
+                text(
+                    "game",
+                    "A game's id or name (a new name starts a new game)",
+                    true,
+                )
+                .set_autocomplete(true),
+            )
             .add_sub_option(kind)
             .add_sub_option(text(
                 "title",
@@ -221,25 +224,19 @@ fn rules_command() -> CreateCommand {
                 "show",
                 "Show a passage or a document of this server's rules",
             )
-            .add_sub_option(text(
-                "id",
-                "A passage or document id (from /rules list)",
-                true,
-            )),
+            .add_sub_option(
+                text("id", "A passage or document id (from /rules list)", true)
+                    .set_autocomplete(true),
+            ),
         )
         .add_option(
-            sub("remove", "Take a document out (the history keeps it)").add_sub_option(text(
-                "id",
-                "The document id, from /rules list",
-                true,
-            )),
+            sub("remove", "Take a document out (the history keeps it)").add_sub_option(
+                text("id", "The document id, from /rules list", true).set_autocomplete(true),
+            ),
         )
         .add_option(
-            sub("versions", "Every change of this server's rule set").add_sub_option(text(
-                "game",
-                "Only this game",
-                false,
-            )),
+            sub("versions", "Every change of this server's rule set")
+                .add_sub_option(text("game", "Only this game", false).set_autocomplete(true)),
         )
 }
 

@@ -126,6 +126,7 @@ fn parse_match(rest: &str) -> Result<Input, String> {
                     typed => format!("{typed} "),
                 },
                 game: None,
+                sub: Some("play".into()),
             });
         }
         "board" => MatchCommand::Board,
@@ -307,6 +308,7 @@ pub fn parse(line: &str) -> Result<Line, String> {
                 option: "query".into(),
                 value: get(&o, "query").unwrap_or_default(),
                 game: get(&o, "game"),
+                sub: None,
             }
         }
         "match" => parse_match(rest)?,
@@ -329,7 +331,7 @@ pub fn parse(line: &str) -> Result<Line, String> {
     Ok(Line::Request(input))
 }
 
-const RULES_HELP: &str = "/rules add file:PATH game:G kind:rules|faq|errata|house|tournament [title:T]  |  list  |  show id:ID  |  remove id:ID  |  versions [game:G]  (add/remove: `/as USER moderator` first)";
+const RULES_HELP: &str = "/rules add file:PATH game:G kind:rules|faq|errata|house|tournament [title:T]  |  list  |  show id:ID  |  remove id:ID  |  versions [game:G]  |  complete show|remove id:… / add|versions game:… (what autocomplete offers)  (add/remove: `/as USER moderator` first)";
 
 /// `/rules …`: the console reads the file itself (at most 5 MB).
 fn parse_rules(rest: &str) -> Result<Input, String> {
@@ -363,6 +365,26 @@ fn parse_rules(rest: &str) -> Result<Input, String> {
         "versions" => RulesCommand::Versions {
             game: get(&options(rest, &["game"])?, "game"),
         },
+        // What autocomplete would offer: `/rules complete show id:ti4`.
+        "complete" => {
+            let (sub, rest) = rest
+                .trim()
+                .split_once(char::is_whitespace)
+                .unwrap_or((rest.trim(), ""));
+            let o = options(rest, &["id", "game"])?;
+            let (option, value) = match (get(&o, "id"), get(&o, "game")) {
+                (Some(id), _) => ("id", id),
+                (None, Some(game)) => ("game", game),
+                (None, None) => ("id", String::new()),
+            };
+            return Ok(Input::Autocomplete {
+                command: "rules".into(),
+                option: option.into(),
+                value,
+                game: None,
+                sub: Some(sub.to_lowercase()),
+            });
+        }
         _ => return Err(RULES_HELP.into()),
     };
     Ok(Input::Command(Command::Rules(cmd)))

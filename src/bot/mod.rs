@@ -69,6 +69,16 @@ pub struct Origin {
     pub admin: bool,
 }
 
+/// The rule set a request belongs to: its server, or the console's
+/// (`console`, or the console's `--guild`); none in a direct message.
+pub fn guild_key(origin: &Origin) -> Option<String> {
+    match (origin.guild_id, origin.channel_id) {
+        (Some(g), _) => Some(g.to_string()),
+        (None, None) => Some(matchcmd::CONSOLE_CHANNEL.to_string()),
+        (None, Some(_)) => None,
+    }
+}
+
 /// An attachment to fetch (a Discord CDN URL) or already read (console).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Attachment {
@@ -138,12 +148,14 @@ impl Command {
 pub enum Input {
     Command(Command),
     /// Typing in an autocompleted option: the command, the option, what is
-    /// typed so far, and the `game` option if already chosen.
+    /// typed so far, and the `game` option if already chosen. `sub`: the
+    /// subcommand the option belongs to (`/rules show id:` → `show`).
     Autocomplete {
         command: String,
         option: String,
         value: String,
         game: Option<String>,
+        sub: Option<String>,
     },
     /// A button press (its custom id).
     Component {
@@ -175,7 +187,7 @@ impl Input {
         match self {
             Input::Command(c) => c.name().to_string(),
             Input::Autocomplete { command, .. } => match command.as_str() {
-                "rule" | "match" => format!("autocomplete:{command}"),
+                "rule" | "match" | "rules" | "card" => format!("autocomplete:{command}"),
                 _ => "autocomplete:other".into(),
             },
             Input::Component { custom_id } => match Action::parse(custom_id) {
@@ -266,7 +278,14 @@ pub fn deferral(input: &Input) -> Defer {
         // Discord does not let autocomplete be deferred.
         Input::Autocomplete { .. } => Defer::No,
         Input::Component { custom_id } => match Action::parse(custom_id) {
-            Some(Action::Cite(_) | Action::Section(_) | Action::Page { .. }) | None => Defer::No,
+            Some(
+                Action::Cite(_)
+                | Action::Section(_)
+                | Action::CiteAt { .. }
+                | Action::SectionAt { .. }
+                | Action::Page { .. },
+            )
+            | None => Defer::No,
             // An answer to a decision: a write.
             Some(Action::Decide { .. }) => Defer::Public,
             // One row written (the index is rebuilt lazily, on the next
@@ -424,7 +443,7 @@ impl Bot {
     /// server's documents), or the shipped one when there is no server,
     /// no database, or the server added nothing.
     pub async fn app_for(&self, origin: &Origin) -> Arc<App> {
-        let Some(guild) = rulescmd::guild_key(origin) else {
+        let Some(guild) = guild_key(origin) else {
             return self.app.clone();
         };
         if self.shipped.is_empty() {
@@ -438,6 +457,36 @@ impl Bot {
             Err(e) => {
                 tracing::warn!(
                     "server rule set unavailable, answering from the shipped rules: {e}"
+                );
+                self.app.clone()
+            }
+        }
+    }
+
+    /// The index a request answers from: [`Bot::app_for`], or for a
+    /// citation button of a match, its server's rule set at the version
+    /// the match pinned.
+    async fn app_for_request(&self, request: &Request) -> Arc<App> {
+        let version = match &request.input {
+            Input::Component { custom_id } => {
+                Action::parse(custom_id).and_then(|a| a.rule_set_version())
+            }
+            _ => None,
+        };
+        let (Some(version), Some(guild)) = (version, guild_key(&request.origin)) else {
+            return self.app_for(&request.origin).await;
+        };
+        if self.shipped.is_empty() {
+            return self.app.clone();
+        }
+        let Ok(sets) = self.open_rule_sets().await else {
+            return self.app.clone();
+        };
+        match sets.app_at(&guild, version).await {
+            Ok(app) => app,
+            Err(e) => {
+                tracing::warn!(
+                    "pinned rule set unavailable, answering from the shipped rules: {e}"
                 );
                 self.app.clone()
             }
@@ -515,7 +564,7 @@ impl Bot {
             Defer::No => cpu::limits().budget,
             Defer::Public | Defer::Ephemeral => self.config.deferred_budget,
         };
-        let app = self.app_for(&request.origin).await;
+        let app = self.app_for_request(request).await;
         let req = request.clone();
         let job = move || {
             let mut answerer = Answerer::new(&app);
@@ -782,6 +831,7 @@ impl<'a> Answerer<'a> {
                 option,
                 value,
                 game,
+                ..
             } => self.autocomplete(command, option, value, game.as_deref()),
             Input::Component { custom_id } => self.component(custom_id),
             Input::ModalSubmit { custom_id, fields } => self.modal_submit(custom_id, fields),
@@ -906,44 +956,30 @@ impl<'a> Answerer<'a> {
             .app
             .complete(value, game, MAX_CHOICES)
             .unwrap_or_default();
-        let mut choices: Vec<Choice> = list
+        let choices: Vec<Choice> = list
             .into_iter()
             .map(|s| Choice::passage(&s.id, &s.title))
             .collect();
         // What was typed stays a choice, so a free question can still be sent.
-        let typed = value.trim();
-        if !typed.is_empty()
-            && !choices.iter().any(|c| c.value == typed)
-            && typed.chars().count() <= 100
-        {
-            if choices.len() == MAX_CHOICES {
-                choices.pop();
-            }
-            choices.insert(
-                0,
-                Choice {
-                    name: typed.to_string(),
-                    value: typed.to_string(),
-                },
-            );
-        }
-        Reply::Choices(choices)
+        Reply::Choices(reply::keep_typed(choices, value))
     }
 
     fn component(&mut self, custom_id: &str) -> Reply {
         match Action::parse(custom_id) {
-            Some(Action::Cite(id)) => match self.app.cite(&id, false) {
+            Some(Action::Cite(id) | Action::CiteAt { id, .. }) => match self.app.cite(&id, false) {
                 Ok(reply) => Reply::Message(
                     self.paged(reply::passages_message(self.app, &reply, false), true),
                 ),
                 Err(e) => app_error("Rule", &e),
             },
-            Some(Action::Section(id)) => match self.app.cite(&id, true) {
-                Ok(reply) => Reply::Message(
-                    self.paged(reply::passages_message(self.app, &reply, true), true),
-                ),
-                Err(e) => app_error("Rule", &e),
-            },
+            Some(Action::Section(id) | Action::SectionAt { id, .. }) => {
+                match self.app.cite(&id, true) {
+                    Ok(reply) => Reply::Message(
+                        self.paged(reply::passages_message(self.app, &reply, true), true),
+                    ),
+                    Err(e) => app_error("Rule", &e),
+                }
+            }
             // Answered by `handle_match` (it needs the database, async).
             Some(Action::Decide { .. }) => Reply::Message(Message::user_error(
                 "Match",
