@@ -274,3 +274,68 @@ async fn rules_ids_and_games_autocomplete_per_server() {
     assert_eq!(choice_values(&v), ["tabl rul"], "{v}");
     e.server.stop().await.unwrap();
 }
+
+/// `/card` over the endpoint: a card list uploaded with `/rules add
+/// kind:cards` (a CSV attachment), autocomplete of names, the card with a
+/// button to the rule its text names, did-you-mean (ephemeral), and
+/// nothing of it in another server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cards_uploaded_to_a_server_are_shown_there_only() {
+    let e = endpoint().await;
+    let admin = |p: Value| as_member(p, COAL.0, COAL.1, ADMIN_PERMISSIONS);
+    let csv =
+        "name,type,attack,life,text\nBlood Archer,Ally,2,2,Attack a Unit twice. Ping @everyone\n";
+    let url = e.fake.serve_file("club.csv", csv.as_bytes().to_vec());
+    let v = e
+        .send(&admin(rules_add_doc(
+            &url,
+            csv.len(),
+            ["club.csv", "ashes", "cards", "Club cards"],
+        )))
+        .await;
+    assert!(text_of(&v).contains("Card list **Club cards**"), "{v}");
+    let (_, confirm) = buttons(&v).into_iter().next().unwrap();
+    e.send(&admin(button(&confirm))).await;
+
+    let v = e.send(&autocomplete("card", "name", "archr", vec![])).await;
+    assert_eq!(choice_values(&v)[..2], ["archr", "Blood Archer"], "{v}");
+    let v = e.send(&autocomplete("card", "game", "ash", vec![])).await;
+    assert_eq!(choice_values(&v)[1], "ashes", "{v}");
+
+    let v = e
+        .send(&slash("card", vec![opt("name", "blood archer")]))
+        .await;
+    assert_eq!(v["type"], 4, "{v}");
+    assert_eq!(v["data"]["embeds"][0]["title"], "Blood Archer", "{v}");
+    assert!(text_of(&v).contains("attack 2 · life 2"), "{v}");
+    assert_eq!(
+        buttons(&v),
+        [(
+            "Attack a Unit".to_string(),
+            "cite:ashes:attack-a-unit".to_string()
+        )]
+    );
+    assert_eq!(
+        v["data"]["allowed_mentions"],
+        json!({ "parse": [], "roles": [], "users": [] }),
+        "card text never pings"
+    );
+    let v = e
+        .send(&slash("card", vec![opt("name", "Ice Gollem")]))
+        .await;
+    assert!(
+        ephemeral(&v) && text_of(&v).contains("Did you mean Ice Golem?"),
+        "{v}"
+    );
+    let v = e
+        .send(&in_guild(
+            slash("card", vec![opt("name", "blood archer")]),
+            OTHER_GUILD,
+        ))
+        .await;
+    assert!(
+        ephemeral(&v) && text_of(&v).contains("no card is named"),
+        "{v}"
+    );
+    e.server.stop().await.unwrap();
+}

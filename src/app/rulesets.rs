@@ -56,6 +56,7 @@ pub struct Added {
     pub version: i64,
     pub document: String,
     pub title: String,
+    pub kind: DocumentKind,
 }
 
 struct Cached {
@@ -296,6 +297,7 @@ impl RuleSets {
             version,
             document: manifest.id(),
             title: manifest.document.title.clone(),
+            kind: manifest.document.kind,
         })
     }
 

@@ -63,7 +63,7 @@ pub enum Line {
     Nothing,
 }
 
-const HELP_LINE: &str = "commands: /rule query:… [game:…]  /judge [game:…] [board:…] [file:PATH] [play:…]  /complete query:… [game:…]  /match start|setup|play|answer|advance|adjust|note|notify|complete|board|log|undo|end|export|verify …  /as USER [moderator]  /games [game:…]  /schema game:…  /help  /quit; a number presses that button";
+const HELP_LINE: &str = "commands: /rule query:… [game:…]  /judge [game:…] [board:…] [file:PATH] [play:…]  /complete query:… [game:…]  /match start|setup|play|answer|advance|adjust|note|notify|complete|board|log|undo|end|export|verify …  /as USER [moderator]  /games [game:…]  /schema game:…  /card name:… [game:…]  /card complete name:…  /help  /quit; a number presses that button";
 
 const MATCH_HELP: &str = "/match start game:G player1:U player2:U …  |  setup [board:…] [file:PATH]  |  play TEXT  |  answer N|WORDS  |  advance [to:PHASE]  |  adjust field:F value:V reason:R  |  note TEXT  |  notify on|off  |  complete TEXT  |  board  |  log [page:N]  |  undo  |  end [winner:W] [reason:R]  |  export  |  verify";
 
@@ -313,6 +313,32 @@ pub fn parse(line: &str) -> Result<Line, String> {
         }
         "match" => parse_match(rest)?,
         "rules" => parse_rules(rest)?,
+        "card" => {
+            let (complete, rest) = match rest.trim_start().strip_prefix("complete") {
+                Some(r) if r.is_empty() || r.starts_with(char::is_whitespace) => (true, r),
+                _ => (false, rest),
+            };
+            let o = options(rest, &["name", "game"])?;
+            let name = get(&o, "name").unwrap_or_default();
+            if complete {
+                // What autocomplete would offer: `/card complete name:ice`.
+                Input::Autocomplete {
+                    command: "card".into(),
+                    option: "name".into(),
+                    value: name,
+                    game: get(&o, "game"),
+                    sub: None,
+                }
+            } else {
+                if name.trim().is_empty() {
+                    return Err("/card needs name:…, e.g. `/card name:Ice Golem`".into());
+                }
+                Input::Command(Command::Card {
+                    name,
+                    game: get(&o, "game"),
+                })
+            }
+        }
         "games" => {
             let o = options(rest, &["game"])?;
             Input::Command(Command::Games {

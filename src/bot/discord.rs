@@ -315,6 +315,10 @@ fn command(data: &CommandData) -> Option<Command> {
         "help" => Command::Help,
         "match" => Command::Match(match_command(&opts)?),
         "rules" => Command::Rules(rules_command(&opts)?),
+        "card" => Command::Card {
+            name: string("name").unwrap_or_default(),
+            game: string("game"),
+        },
         _ => return None,
     })
 }

@@ -125,6 +125,8 @@ pub enum Command {
     Match(MatchCommand),
     /// `/rules add|list|show|remove|versions`: the server's own documents.
     Rules(RulesCommand),
+    /// `/card name [game]`: a card with its rulings and the rules it names.
+    Card { name: String, game: Option<String> },
 }
 
 impl Command {
@@ -139,6 +141,7 @@ impl Command {
             Command::Help => "help",
             Command::Match(m) => m.name(),
             Command::Rules(r) => r.name(),
+            Command::Card { .. } => "card",
         }
     }
 }
@@ -238,7 +241,9 @@ pub enum Defer {
 pub fn deferral(input: &Input) -> Defer {
     match input {
         Input::Command(command) => match command {
-            Command::Rule { .. } | Command::Games { .. } | Command::Help => Defer::No,
+            Command::Rule { .. } | Command::Games { .. } | Command::Help | Command::Card { .. } => {
+                Defer::No
+            }
             // A download first.
             Command::Judge {
                 board: Some(BoardSource::Attachment(_)),
@@ -816,6 +821,7 @@ impl<'a> Answerer<'a> {
             Input::Command(Command::Games { game: Some(game) }) => self.game_coverage(game),
             Input::Command(Command::Schema { game }) => self.schema(game),
             Input::Command(Command::Help) => Reply::Message(help()),
+            Input::Command(Command::Card { name, game }) => self.card(name, game.as_deref()),
             // Answered by `handle_match` (it needs the database, async).
             Input::Command(Command::Match(_)) => Reply::Message(Message::user_error(
                 "Match",
@@ -946,7 +952,47 @@ impl<'a> Answerer<'a> {
         }
     }
 
+    /// `/card`: the card, or did-you-mean.
+    fn card(&mut self, name: &str, game: Option<&str>) -> Reply {
+        match self.app.card(name, game) {
+            Ok(reply) => Reply::Message(self.paged(reply::card_message(&reply), false)),
+            Err(e) => app_error("Card", &e),
+        }
+    }
+
+    /// `/card name:` (card names, fuzzy) and `game:` autocomplete.
+    fn card_autocomplete(&self, option: &str, value: &str, game: Option<&str>) -> Reply {
+        let choices = match option {
+            "name" => self
+                .app
+                .complete_cards(value, game, MAX_CHOICES)
+                .iter()
+                .map(|c| Choice {
+                    name: reply::truncate(
+                        &match c.card_type.as_str() {
+                            "" => format!("{} ({})", c.name, c.game),
+                            t => format!("{} — {t} ({})", c.name, c.game),
+                        },
+                        100,
+                    ),
+                    value: reply::truncate(&c.name, 100),
+                })
+                .collect(),
+            "game" => self
+                .app
+                .complete_games(value, MAX_CHOICES)
+                .iter()
+                .map(|g| Choice::passage(&g.id, &g.title))
+                .collect(),
+            _ => Vec::new(),
+        };
+        Reply::Choices(reply::keep_typed(choices, value))
+    }
+
     fn autocomplete(&self, command: &str, option: &str, value: &str, game: Option<&str>) -> Reply {
+        if command == "card" {
+            return self.card_autocomplete(option, value, game);
+        }
         if command != "rule" || option != "query" {
             return Reply::Choices(Vec::new());
         }
@@ -1070,6 +1116,9 @@ diagnostics and the resulting state. Paste the board, attach a `.yaml`/`.json` f
 
 **/match** — a match kept in this channel: `start` (game, players as seats), `setup` (the starting board), `play` (one-line notation, autocompleted), `board`, `log`, `undo` (your own play; moderators any), `end`, `export`, `verify` (replays the log through the engine).
 > `/match play text:attack unit \"Mist Spirit\" with Iron Worker; guard phoenixborn`
+
+**/card** `name` `[game]` — a card (autocompleted) with its type, cost, stats, text and rulings, and buttons to the rules its text names.
+> `/card name:Ice Golem`
 
 **/games** `[game]` — the games and rule documents indexed, and how many passages each engine executes; with `game`, that game's contents and, per passage, whether the engine executes it.
 

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use crate::app::{App, AskReply, CiteReply, CoverageReply, RulesReply};
+use crate::app::{App, AskReply, CardReply, CiteReply, CoverageReply, RulesReply};
 use crate::engine::{Ruling, Severity};
 
 /// What the bot answers.
@@ -549,6 +549,75 @@ pub fn passages_message(app: &App, reply: &CiteReply, whole_section: bool) -> Do
         title,
         blocks,
         footer: None,
+        buttons,
+    }
+}
+
+/// A card: type, cost and stats, its text verbatim, its rulings, and a
+/// button for each rule its text names.
+pub fn card_message(reply: &CardReply) -> Doc {
+    let c = &reply.card;
+    let mut facts: Vec<String> = Vec::new();
+    if !c.card_type.is_empty() {
+        facts.push(format!("**{}**", escape_md(&c.card_type)));
+    }
+    if !c.cost.is_empty() {
+        facts.push(format!("cost {}", escape_md(&c.cost)));
+    }
+    facts.extend(c.stats.iter().map(|(k, v)| {
+        format!(
+            "{} {}",
+            escape_md(k),
+            escape_md(&crate::cards::Card::stat_text(v))
+        )
+    }));
+    let head = format!(
+        "*{} › {}*",
+        escape_md(&reply.game_name),
+        escape_md(&reply.source)
+    );
+    let text = match c.text.as_str() {
+        "" => "*(no text in the card list)*".to_string(),
+        t => escape_md(t),
+    };
+    let mut blocks = vec![Block::text(head, format!("{}\n{text}", facts.join(" · ")))];
+    if !c.rulings.is_empty() {
+        let body: Vec<String> = c
+            .rulings
+            .iter()
+            .map(|r| format!("• {}", escape_md(r)))
+            .collect();
+        blocks.push(Block::text("**Rulings**".into(), body.join("\n")));
+    }
+    if !reply.rules.is_empty() {
+        let body: Vec<String> = reply
+            .rules
+            .iter()
+            .map(|r| {
+                format!(
+                    "“{}” → `{}` {}",
+                    escape_md(&r.term),
+                    r.id,
+                    escape_md(&r.title)
+                )
+            })
+            .collect();
+        blocks.push(Block::text(
+            "**Rules its text names**".into(),
+            body.join("\n"),
+        ));
+    }
+    let buttons = reply
+        .rules
+        .iter()
+        .map(|r| Button::new(&r.title, Action::Cite(r.id.clone()), ButtonStyle::Secondary))
+        .collect();
+    let aliases = (!c.aliases.is_empty()).then(|| format!("also called: {}", c.aliases.join(", ")));
+    Doc {
+        kind: MessageKind::Answer,
+        title: truncate(&c.name, 256),
+        blocks,
+        footer: aliases,
         buttons,
     }
 }

@@ -150,10 +150,14 @@ impl Bot {
                 Ok(added) => Reply::Update(Message::info(
                     "Rules",
                     &format!(
-                        "**{}** is live in this server as `{}`: the rule set is now at version {}. `/rule` searches it from now on.",
+                        "**{}** is live in this server as `{}`: the rule set is now at version {}. {}",
                         escape_md(&added.title),
                         added.document,
-                        added.version
+                        added.version,
+                        match added.kind {
+                            DocumentKind::Cards => "`/card` finds its cards from now on.",
+                            _ => "`/rule` searches it from now on.",
+                        }
                     ),
                 )),
                 Err(e) => failed(e),
@@ -316,13 +320,28 @@ fn preview_message(p: &Preview, token: &str) -> Message {
     } else {
         format!("**{}** (`{}`)", escape_md(&p.game_name), p.game)
     };
-    let mut body = format!(
-        "{} **{}** for {game}: {} passage(s) from {}.\n",
-        p.kind.label(),
-        escape_md(&p.title),
-        p.passages.len(),
-        p.source_format.as_str()
-    );
+    let mut body = if p.kind == DocumentKind::Cards {
+        let mut b = format!(
+            "Card list **{}** for {game}: {} card(s).\n",
+            escape_md(&p.title),
+            p.cards.len()
+        );
+        for c in p.cards.iter().take(PREVIEW_HEADINGS) {
+            let _ = writeln!(b, "• {}", escape_md(c));
+        }
+        if p.cards.len() > PREVIEW_HEADINGS {
+            let _ = writeln!(b, "… and {} more", p.cards.len() - PREVIEW_HEADINGS);
+        }
+        b
+    } else {
+        format!(
+            "{} **{}** for {game}: {} passage(s) from {}.\n",
+            p.kind.label(),
+            escape_md(&p.title),
+            p.passages.len(),
+            p.source_format.as_str()
+        )
+    };
     let headings: Vec<_> = p.headings().collect();
     for e in headings.iter().take(PREVIEW_HEADINGS) {
         let _ = writeln!(
