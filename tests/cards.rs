@@ -340,3 +340,39 @@ fn the_console_adds_shows_and_completes_cards() {
     let out = run(2, "/card name:blood archer\n");
     assert!(out.contains("no card is named 'blood archer'"), "{out}");
 }
+
+/// A board may name a card without its stats: they come from the card list
+/// (what the board states wins), each one said in an info note, and the
+/// card's text is listed as not applied.
+#[test]
+fn a_board_takes_the_stats_it_leaves_out_from_the_card_list() {
+    let app = shipped();
+    let board = "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin }\n    units:\n      - { name: Hammer Knight, life: 9 }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper }\n    units:\n      - { name: Mist Spirit }\n      - { name: Ice Golem, abilities: [Unit Guard] }\nplay:\n  action: attack-unit\n  attackers: [Hammer Knight]\n  target: Mist Spirit\n  guard: Ice Golem\n  counter: true\n";
+    let r = app.judge(board, None).unwrap();
+    assert!(r.legal, "{:?}", r.diagnostics);
+    let golem = &r.state["players"][1]["units"][1];
+    assert_eq!(
+        (golem["life"].as_i64(), golem["damage"].as_i64()),
+        (Some(4), Some(3))
+    );
+    let knight = &r.state["players"][0]["units"][0];
+    assert_eq!(
+        (knight["attack"].as_i64(), knight["life"].as_i64()),
+        (Some(3), Some(9)),
+        "the board's own value wins"
+    );
+    let notes: Vec<&str> = r.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert!(
+        notes.contains(&"Hammer Knight: attack 3 taken from the card list (Cards the shipped examples name), as the board does not state them"),
+        "{notes:?}"
+    );
+    let text = r
+        .diagnostics
+        .iter()
+        .find(|d| d.message.contains("not applied"))
+        .expect("the card's text is listed as not applied");
+    assert_eq!(text.severity, arbiter::engine::Severity::Warning);
+    assert_eq!(text.path.as_deref(), Some("players[1].units[1]"));
+    // A player called like a card's alias ("Coal") gets nothing.
+    assert!(r.state["players"][0].get("life").is_none());
+}

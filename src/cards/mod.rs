@@ -214,6 +214,84 @@ impl Cards {
     }
 }
 
+/// A card a board named without (some of) its stats, filled from the list.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Filled {
+    /// The object's path in the board (`players[1].units[0]`).
+    pub path: String,
+    pub card: String,
+    pub source: String,
+    /// The stats set, as `(name, value)`.
+    pub stats: Vec<(String, serde_json::Value)>,
+    /// The card's text, which filling does not apply.
+    pub text: String,
+}
+
+/// Fills the stats a board document leaves out from the game's card list:
+/// every object whose `name` is a card's name (not an alias: a player may
+/// be called like a card's alias) gets the card's stats it does not state.
+/// What the board states always wins. Plain data in, data out.
+pub fn fill_stats(doc: &mut serde_json::Value, cards: &Cards, game: &str) -> Vec<Filled> {
+    let mut filled = Vec::new();
+    fill_at(doc, cards, game, String::new(), &mut filled);
+    filled
+}
+
+fn fill_at(
+    value: &mut serde_json::Value,
+    cards: &Cards,
+    game: &str,
+    path: String,
+    out: &mut Vec<Filled>,
+) {
+    use serde_json::Value;
+    match value {
+        Value::Array(items) => {
+            for (i, item) in items.iter_mut().enumerate() {
+                fill_at(item, cards, game, format!("{path}[{i}]"), out);
+            }
+        }
+        Value::Object(map) => {
+            let named = map.get("name").and_then(Value::as_str).and_then(|n| {
+                cards
+                    .find(n, Some(game))
+                    .ok()
+                    .filter(|e| crate::text::fold(&e.card.name) == crate::text::fold(n))
+            });
+            if let Some(entry) = named {
+                let missing: Vec<(String, Value)> = entry
+                    .card
+                    .stats
+                    .iter()
+                    .filter(|(k, _)| !map.contains_key(k.as_str()))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                if !missing.is_empty() {
+                    for (k, v) in &missing {
+                        map.insert(k.clone(), v.clone());
+                    }
+                    out.push(Filled {
+                        path: path.clone(),
+                        card: entry.card.name.clone(),
+                        source: entry.source.clone(),
+                        stats: missing,
+                        text: entry.card.text.clone(),
+                    });
+                }
+            }
+            for (k, v) in map.iter_mut() {
+                let sub = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                fill_at(v, cards, game, sub, out);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Where a list's cards come from, as replies show it.
 fn source_label(list: &CardList) -> String {
     match list.manifest.version.trim() {
