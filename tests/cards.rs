@@ -217,14 +217,7 @@ async fn server_card_lists(url: String) {
 both!(server_card_lists);
 
 fn arbiter(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .current_dir(common::repo())
-        .env_remove("ARBITER_DATA")
-        .env_remove("ARBITER_RULES_DIRS")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("arbiter runs")
+    common::arbiter_cli(None, args)
 }
 
 #[test]
@@ -284,35 +277,11 @@ fn the_cli_shows_completes_and_imports_cards() {
 /// `/card complete` offers names; another server has no such card.
 #[test]
 fn the_console_adds_shows_and_completes_cards() {
-    use arbiter::bot::console::{Session, run_as};
     let (db, dir) = store_common::sqlite_url();
     let file = dir.path().join("club.csv");
     std::fs::write(&file, CLUB_CSV).unwrap();
-    let shipped = arbiter::load::load_dir(&common::repo().join("rules_data")).unwrap();
-    let app = Arc::new(App::new(arbiter::corpus::Corpus::build(shipped.clone())));
-    let config = arbiter::bot::BotConfig {
-        database_url: Some(db),
-        ..Default::default()
-    };
-    let bot = arbiter::bot::Bot::new(app, config).with_shipped(shipped);
-    let run = |guild: u64, script: &str| {
-        let session = Session {
-            user: "ops".into(),
-            moderator: true,
-            guild: Some(guild),
-        };
-        let mut out = Vec::new();
-        run_as(
-            &bot,
-            &session,
-            &mut script.as_bytes(),
-            &mut out,
-            false,
-            false,
-        )
-        .unwrap();
-        String::from_utf8(out).unwrap()
-    };
+    let bot = common::console_bot(db);
+    let run = |guild: u64, script: &str| common::console_run(&bot, guild, true, script);
     let add = format!(
         "/rules add file:{} game:ashes kind:cards\n1\n",
         file.display()

@@ -3,6 +3,7 @@
 //! the bounded cache, and source labels in answers.
 
 mod common;
+mod discord_kit;
 mod store_common;
 
 use std::sync::Arc;
@@ -287,15 +288,7 @@ async fn the_cache_of_server_indexes_is_bounded() {
 }
 
 fn arbiter(db: &str, args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .current_dir(common::repo())
-        .env("DATABASE_URL", db)
-        .env_remove("ARBITER_DATA")
-        .env_remove("ARBITER_RULES_DIRS")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("arbiter runs")
+    common::arbiter_cli(Some(db), args)
 }
 
 #[test]
@@ -361,35 +354,12 @@ fn operators_manage_a_servers_rule_set_from_the_cli() {
 /// in the server given by `--guild`; another server's console sees nothing.
 #[test]
 fn the_console_adds_previews_and_confirms_per_server() {
-    use arbiter::bot::console::{Session, run_as};
     let (db, dir) = store_common::sqlite_url();
     let file = dir.path().join("house.md");
     std::fs::write(&file, HOUSE).unwrap();
-    let data = common::repo().join("rules_data");
-    let shipped = arbiter::load::load_dir(&data).unwrap();
-    let app = Arc::new(App::new(arbiter::corpus::Corpus::build(shipped.clone())));
-    let config = arbiter::bot::BotConfig {
-        database_url: Some(db),
-        ..Default::default()
-    };
-    let bot = arbiter::bot::Bot::new(app, config).with_shipped(shipped);
+    let bot = common::console_bot(db);
     let run = |guild: u64, moderator: bool, script: &str| {
-        let session = Session {
-            user: "ops".into(),
-            moderator,
-            guild: Some(guild),
-        };
-        let mut out = Vec::new();
-        run_as(
-            &bot,
-            &session,
-            &mut script.as_bytes(),
-            &mut out,
-            false,
-            false,
-        )
-        .unwrap();
-        String::from_utf8(out).unwrap()
+        common::console_run(&bot, guild, moderator, script)
     };
     let add = format!(
         "/rules add file:{} game:ti4 kind:house title:Table rules\n",
@@ -517,7 +487,7 @@ async fn a_match_keeps_the_rule_set_version_it_started_with(url: String) {
     let players = ["coal".to_string(), "maeoni".to_string()];
     matches.start(&coal, "ashes", &players).await.unwrap();
     matches
-        .setup(&coal, &format!("```yaml\n{BOARD}```"))
+        .setup(&coal, &format!("```yaml\n{}```", discord_kit::MATCH_BOARD))
         .await
         .unwrap();
     let r = matches
@@ -609,20 +579,6 @@ async fn a_match_keeps_the_rule_set_version_it_started_with(url: String) {
 }
 both!(a_match_keeps_the_rule_set_version_it_started_with);
 
-const BOARD: &str = "\
-game: ashes
-turn: Coal
-players:
-  - name: Coal
-    phoenixborn: { name: Coal Roarkwin, life: 15 }
-    units:
-      - { name: Iron Worker, attack: 2, life: 2 }
-      - { name: Hammer Knight, attack: 3, life: 3 }
-  - name: Maeoni
-    phoenixborn: { name: Maeoni Viper, life: 20, damage: 5, exhausted: true }
-    units:
-      - { name: Mist Spirit, attack: 1, life: 1 }
-";
 const PLAY: &str = "attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight; guard phoenixborn";
 
 /// The CLI: a match started with `--guild` pins that server's rule set;

@@ -357,7 +357,7 @@ pub fn parse(line: &str) -> Result<Line, String> {
     Ok(Line::Request(input))
 }
 
-const RULES_HELP: &str = "/rules add file:PATH game:G kind:rules|faq|errata|house|tournament [title:T]  |  list  |  show id:ID  |  remove id:ID  |  versions [game:G]  |  complete show|remove id:… / add|versions game:… (what autocomplete offers)  (add/remove: `/as USER moderator` first)";
+const RULES_HELP: &str = "/rules add file:PATH game:G kind:rules|faq|errata|house|tournament|cards [title:T]  |  list  |  show id:ID  |  remove id:ID  |  versions [game:G]  |  complete show|remove id:… / add|versions game:… (what autocomplete offers)  (add/remove: `/as USER moderator` first)";
 
 /// `/rules …`: the console reads the file itself (at most 5 MB).
 fn parse_rules(rest: &str) -> Result<Input, String> {

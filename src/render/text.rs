@@ -189,11 +189,7 @@ pub fn import_preview(p: &crate::corpus::import::Preview) -> String {
         return cards_preview(p);
     }
     let mut out = String::new();
-    let game = if p.new_game {
-        format!("new game {} ({})", p.game_name, p.game)
-    } else {
-        format!("{} ({})", p.game_name, p.game)
-    };
+    let game = preview_game(p);
     let _ = writeln!(
         out,
         "{} “{}” for {game}: {} passage(s) from {} ({} bytes, read as {})",
@@ -282,14 +278,19 @@ pub fn rule_changes(guild: &str, changes: &[crate::store::RuleChange]) -> String
     out
 }
 
-/// The preview of a card list: how many cards, the first names, warnings.
-pub fn cards_preview(p: &crate::corpus::import::Preview) -> String {
-    let mut out = String::new();
-    let game = if p.new_game {
+/// The game an import adds to: "new game Kitchen Table (kitchen-table)".
+fn preview_game(p: &crate::corpus::import::Preview) -> String {
+    if p.new_game {
         format!("new game {} ({})", p.game_name, p.game)
     } else {
         format!("{} ({})", p.game_name, p.game)
-    };
+    }
+}
+
+/// The preview of a card list: how many cards, the first names, warnings.
+pub fn cards_preview(p: &crate::corpus::import::Preview) -> String {
+    let mut out = String::new();
+    let game = preview_game(p);
     let _ = writeln!(
         out,
         "Cards “{}” for {game}: {} card(s) ({} bytes)",

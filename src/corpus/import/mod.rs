@@ -170,19 +170,27 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// Converts a file to indexable text. Never panics on any input.
-pub fn convert(file_name: &str, bytes: &[u8]) -> Result<Converted, ImportError> {
-    let file = file_name.to_string();
+/// Refuses a file over [`MAX_IMPORT_BYTES`] or with nothing in it.
+fn size_check(file: &str, bytes: &[u8]) -> Result<(), ImportError> {
     if bytes.len() > MAX_IMPORT_BYTES {
         return Err(ImportError::TooLarge {
-            file,
+            file: file.to_string(),
             size: bytes.len(),
             limit: MAX_IMPORT_BYTES,
         });
     }
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(ImportError::Empty { file });
+        return Err(ImportError::Empty {
+            file: file.to_string(),
+        });
     }
+    Ok(())
+}
+
+/// Converts a file to indexable text. Never panics on any input.
+pub fn convert(file_name: &str, bytes: &[u8]) -> Result<Converted, ImportError> {
+    let file = file_name.to_string();
+    size_check(&file, bytes)?;
     let lower = file_name.to_lowercase();
     if pdf::is_pdf(bytes) || lower.ends_with(".pdf") {
         let text = pdf::extract(&file, bytes)?;
@@ -337,20 +345,7 @@ pub fn import(known: &Corpus, req: &ImportRequest) -> Result<Import, ImportError
         },
         ..DocumentManifest::default()
     };
-    let source = SourceGame {
-        manifest: GameManifest {
-            game: game.clone(),
-            name: game_name.clone(),
-            aliases: Vec::new(),
-            glossary: Some("glossary.yaml".into()),
-            documents: vec![manifest.clone()],
-        },
-        glossary: Glossary::default(),
-        documents: vec![SourceDocument {
-            manifest,
-            text: converted.text.clone(),
-        }],
-    };
+    let source = one_document_game(&game, &game_name, manifest, converted.text.clone());
     let built = Corpus::build(vec![source.clone()]);
     let preview = Preview {
         game,
@@ -388,16 +383,7 @@ pub struct DataDocument {
 /// refuses (too large, empty, binary, not UTF-8).
 pub fn data_text<'a>(file_name: &str, bytes: &'a [u8]) -> Result<&'a str, ImportError> {
     let file = file_name.to_string();
-    if bytes.len() > MAX_IMPORT_BYTES {
-        return Err(ImportError::TooLarge {
-            file,
-            size: bytes.len(),
-            limit: MAX_IMPORT_BYTES,
-        });
-    }
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(ImportError::Empty { file });
-    }
+    size_check(&file, bytes)?;
     if pdf::is_pdf(bytes) {
         return Err(ImportError::Unsupported {
             file,
@@ -411,6 +397,26 @@ pub fn data_text<'a>(file_name: &str, bytes: &'a [u8]) -> Result<&'a str, Import
         file,
         offset: e.valid_up_to(),
     })
+}
+
+/// A game holding one document (as an import writes it), with an empty glossary.
+fn one_document_game(
+    game: &str,
+    game_name: &str,
+    manifest: DocumentManifest,
+    text: String,
+) -> SourceGame {
+    SourceGame {
+        manifest: GameManifest {
+            game: game.to_string(),
+            name: game_name.to_string(),
+            aliases: Vec::new(),
+            glossary: Some("glossary.yaml".into()),
+            documents: vec![manifest.clone()],
+        },
+        glossary: Glossary::default(),
+        documents: vec![SourceDocument { manifest, text }],
+    }
 }
 
 /// A data document (a card list) as a document of its game; see [`DataDocument`].
@@ -436,20 +442,7 @@ pub fn import_data(
         kind: req.kind,
         ..DocumentManifest::default()
     };
-    let source = SourceGame {
-        manifest: GameManifest {
-            game: game.clone(),
-            name: game_name.clone(),
-            aliases: Vec::new(),
-            glossary: Some("glossary.yaml".into()),
-            documents: vec![manifest.clone()],
-        },
-        glossary: Glossary::default(),
-        documents: vec![SourceDocument {
-            manifest,
-            text: data.text,
-        }],
-    };
+    let source = one_document_game(&game, &game_name, manifest, data.text);
     let preview = Preview {
         game,
         game_name,
