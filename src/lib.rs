@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod bot;
+pub mod cards;
 pub mod corpus;
 pub mod engine;
 pub mod load;

@@ -107,6 +107,18 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Show a card (by name or alias): stats, text, rulings, the rules its
+    /// text names; with --complete, card names matching NAME (fuzzy, ≤ 25).
+    Card {
+        #[arg(required = true, num_args = 1..)]
+        name: Vec<String>,
+        #[arg(long, short)]
+        game: Option<String>,
+        #[arg(long)]
+        complete: bool,
+        #[arg(long)]
+        json: bool,
+    },
     /// Track a match in a channel: start, setup, play, board, log, undo, end, export.
     Match(match_cli::MatchArgs),
     /// Run the Discord bot: the gateway (DISCORD_TOKEN), or the HTTP
@@ -271,7 +283,9 @@ fn main() -> ExitCode {
         }
     };
     let command = match cli.command {
-        Command::Match(args) => return match_cli::run(&app, args),
+        Command::Match(args) => {
+            return match_cli::run(app, shipped_sources(&data, &cli.rules_dirs), args);
+        }
         Command::Rules(RulesArgs {
             set: Some(command),
             set_opts,
@@ -453,6 +467,32 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
                 json(&list)
             } else {
                 text::suggestions(&list)
+            }
+        }
+        Command::Card {
+            name,
+            game,
+            complete: true,
+            json: as_json,
+        } => {
+            let list = app.complete_cards(&name.join(" "), game.as_deref(), 25);
+            if as_json {
+                json(&list)
+            } else {
+                text::card_suggestions(&list)
+            }
+        }
+        Command::Card {
+            name,
+            game,
+            json: as_json,
+            ..
+        } => {
+            let reply = app.card(&name.join(" "), game.as_deref())?;
+            if as_json {
+                json(&reply)
+            } else {
+                text::card(&reply)
             }
         }
         Command::Commands { .. } => json(&arbiter::bot::commands::definitions_json(app)),

@@ -7,8 +7,12 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use std::sync::Arc;
+
 use arbiter::app::App;
 use arbiter::app::matches::{Caller, MatchError, MatchReply, MatchRequest, Matches};
+use arbiter::app::rulesets::RuleSets;
+use arbiter::corpus::SourceGame;
 use arbiter::store::{DEFAULT_DATABASE_URL, Store};
 use clap::{Args, Subcommand};
 
@@ -38,6 +42,10 @@ pub struct MatchArgs {
     /// Act as a moderator (may undo anyone's play, end, set up again).
     #[arg(long, global = true)]
     moderator: bool,
+    /// The server (guild id) whose rule set a match started here pins;
+    /// the console's is `console`.
+    #[arg(long, global = true, env = "ARBITER_GUILD", default_value = "console")]
+    guild: String,
     /// Print the reply as JSON.
     #[arg(long, global = true)]
     json: bool,
@@ -126,11 +134,20 @@ enum MatchCommand {
     Complete { partial: String },
     /// Replay the log through the engine and compare every stored state.
     Verify,
+    /// A passage as the match cites it: the server's rule set at the
+    /// version the match pinned when it started.
+    Cite {
+        id: String,
+        /// With everything under it.
+        #[arg(long)]
+        children: bool,
+    },
 }
 
 /// Runs a `match` subcommand: 0 answered, 2 refused or bad input, 1 failure.
-pub fn run(app: &App, args: MatchArgs) -> ExitCode {
-    block_on(run_async(app, args))
+/// `shipped` are the sources `app` was built from (for the server's rule set).
+pub fn run(app: App, shipped: Vec<SourceGame>, args: MatchArgs) -> ExitCode {
+    block_on(run_async(app, shipped, args))
 }
 
 /// Runs a command's future on a runtime of its own.
@@ -163,19 +180,26 @@ pub async fn open_store(database_url: &str) -> Option<Store> {
     }
 }
 
-async fn run_async(app: &App, args: MatchArgs) -> ExitCode {
+async fn run_async(app: App, shipped: Vec<SourceGame>, args: MatchArgs) -> ExitCode {
     let Some(store) = open_store(&args.database_url).await else {
         return ExitCode::FAILURE;
     };
-    let svc = Matches::for_app(store.clone(), app)
+    let svc = Matches::for_app(store.clone(), &app)
         .with_decision_timeout(std::time::Duration::from_secs(args.decision_timeout));
     let user = args
         .user
         .clone()
         .or_else(|| std::env::var("USER").ok())
         .unwrap_or_else(|| "console".into());
-    let caller = Caller::new(args.channel.clone(), user, args.moderator);
-    let out = execute(&svc, &caller, args.command, args.json).await;
+    let caller = Caller::new(args.channel.clone(), user, args.moderator)
+        .with_guild(Some(args.guild.trim().to_string()));
+    let out = match args.command {
+        MatchCommand::Cite { id, children } => {
+            let sets = RuleSets::new(store.clone(), shipped, Arc::new(app));
+            cite(&svc, &sets, &caller, &id, children, args.json).await
+        }
+        command => execute(&svc, &caller, command, args.json).await,
+    };
     store.close().await;
     match out {
         Ok(text) => {
@@ -206,6 +230,37 @@ async fn run_async(app: &App, args: MatchArgs) -> ExitCode {
             }
         }
     }
+}
+
+/// `match cite`: the passage from the rule set the channel's latest match
+/// pinned (the server's current one for a match that pinned none).
+async fn cite(
+    svc: &Matches,
+    sets: &RuleSets,
+    caller: &Caller,
+    id: &str,
+    children: bool,
+    as_json: bool,
+) -> Result<String, MatchError> {
+    let view = svc.board(&caller.channel).await?;
+    let storage = |e: arbiter::app::rulesets::RulesError| MatchError::Storage {
+        message: e.to_string(),
+    };
+    let app = match &view.rule_set {
+        Some(r) => sets.app_at(&r.guild, r.pinned).await.map_err(storage)?,
+        None => match &caller.guild {
+            Some(g) => sets.app_for(g).await.map_err(storage)?,
+            None => return Err(MatchError::NoMatch),
+        },
+    };
+    let reply = app.cite(id, children).map_err(|e| MatchError::Usage {
+        message: e.to_string(),
+    })?;
+    Ok(if as_json {
+        json(&reply)
+    } else {
+        arbiter::render::text::cite(&reply)
+    })
 }
 
 fn json<T: serde::Serialize>(v: &T) -> String {
@@ -261,6 +316,11 @@ async fn execute(
         MatchCommand::Export => MatchRequest::Export,
         MatchCommand::Complete { partial } => MatchRequest::Complete { partial },
         MatchCommand::Verify => MatchRequest::Verify,
+        MatchCommand::Cite { .. } => {
+            return Err(MatchError::Usage {
+                message: "`match cite` is answered from the rule set, not the match service".into(),
+            });
+        }
     };
     let reply = svc.handle(caller, request).await?;
     if let MatchReply::Replay(r) = &reply

@@ -295,7 +295,9 @@ fn command_definitions_are_within_discords_limits() {
             .iter()
             .map(|d| d["name"].as_str().unwrap())
             .collect::<Vec<_>>(),
-        ["rule", "judge", "games", "schema", "help", "match", "rules"]
+        [
+            "rule", "judge", "games", "schema", "help", "match", "rules", "card"
+        ]
     );
     assert_eq!(message.len(), 1);
     assert_eq!(message[0]["name"], "Judge this board");

@@ -58,7 +58,8 @@ fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// Every shipped document, with the SHA-256 its manifest records.
+/// Every shipped rules document (card lists are data the examples name, not
+/// seed documents), with the SHA-256 its manifest records.
 fn shipped_documents() -> Vec<(std::path::PathBuf, Option<String>)> {
     let data = common::repo().join("rules_data");
     let mut out = Vec::new();
@@ -70,7 +71,11 @@ fn shipped_documents() -> Vec<(std::path::PathBuf, Option<String>)> {
         }
         let m: GameManifest =
             serde_saphyr::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
-        for d in m.documents {
+        let rules = m
+            .documents
+            .into_iter()
+            .filter(|d| d.kind != arbiter::corpus::DocumentKind::Cards);
+        for d in rules {
             out.push((dir.join(&d.file), d.sha256));
         }
     }

@@ -426,3 +426,77 @@ async fn a_decision_asked_on_one_replica_is_answered_on_the_other() {
     );
     drop(pair);
 }
+
+const HOUSE: &str = "# Speaker\n\n1. The speaker breaks ties with a coin toss at our table.\n";
+
+/// A document confirmed on one replica is searched on the other within
+/// 2 s (the per-request version check), and in no other server on either.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upload_confirmed_on_one_replica_is_searched_on_the_other_only_in_its_server() {
+    let pair = Pair::start().await;
+    let (key, client, fake) = (&pair.key, &pair.client, &pair.fake);
+    let (a, b) = (pair.addr(0), pair.addr(1));
+    let run = |addr: String, payload: Value| async move {
+        send(client, key, fake, &addr, &payload).await
+    };
+    let admin = |p: Value| as_member(p, COAL.0, COAL.1, ADMIN_PERMISSIONS);
+    let file = fake.serve_file("house.md", HOUSE.as_bytes().to_vec());
+    let ask = || {
+        slash(
+            "rule",
+            vec![opt("query", "speaker coin toss ties"), opt("game", "ti4")],
+        )
+    };
+    let id = "ti4:table-rules.speaker.1";
+    let shows = |v: &Value| format!("{}{}", text(v, "title"), text(v, "description")).contains(id);
+    assert!(!shows(&run(b.clone(), ask()).await));
+
+    let preview = run(a.clone(), admin(rules_add(&file, HOUSE.len()))).await;
+    let confirm = custom_ids(&preview)
+        .into_iter()
+        .find(|c| c.starts_with("rules-confirm:"))
+        .expect("a Confirm button");
+    let v = run(a.clone(), admin(button(&confirm))).await;
+    assert!(
+        text(&v, "description").contains("is live in this server"),
+        "{v}"
+    );
+    let confirmed = Instant::now();
+    let mut seen = None;
+    while confirmed.elapsed() < Duration::from_secs(2) {
+        if shows(&run(b.clone(), ask()).await) {
+            seen = Some(confirmed.elapsed());
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let seen = seen.expect("replica B searches the upload within 2 s");
+    eprintln!("upload confirmed on A searched on B after {seen:?}");
+
+    // Another server sees nothing of it, on either replica.
+    for addr in [&a, &b] {
+        let v = run(addr.clone(), in_guild(ask(), OTHER_GUILD)).await;
+        assert!(!shows(&v), "{addr}: {v}");
+        let v = run(
+            addr.clone(),
+            in_guild(rules_sub("list", vec![]), OTHER_GUILD),
+        )
+        .await;
+        assert!(
+            text(&v, "description").contains("added no documents"),
+            "{v}"
+        );
+        let v = run(addr.clone(), rules_sub("list", vec![])).await;
+        assert!(text(&v, "description").contains("ti4:table-rules"), "{v}");
+    }
+    // The other server cannot confirm (or see) this server's upload either.
+    let preview = run(b.clone(), admin(rules_add(&file, HOUSE.len()))).await;
+    let confirm = custom_ids(&preview)
+        .into_iter()
+        .find(|c| c.starts_with("rules-confirm:"))
+        .unwrap();
+    let v = run(a.clone(), in_guild(admin(button(&confirm)), OTHER_GUILD)).await;
+    assert!(text(&v, "description").contains("no longer waiting"), "{v}");
+    assert!(!shows(&run(a.clone(), in_guild(ask(), OTHER_GUILD)).await));
+    drop(pair);
+}

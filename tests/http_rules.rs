@@ -16,9 +16,6 @@ use ed25519_dalek::SigningKey;
 use serde_json::{Value, json};
 
 const HOUSE: &str = "# Speaker\n\n1. The speaker breaks ties with a coin toss at our table. Ask @everyone or <@1300000000000000302>.\n";
-const OTHER_GUILD: &str = "1300000000000000999";
-/// Manage Server (0x20) plus what a member usually has.
-const ADMIN_PERMISSIONS: &str = "2147483680";
 
 struct Endpoint {
     server: Running,
@@ -62,38 +59,6 @@ impl Endpoint {
         shown["deferral_flags"] = v["data"]["flags"].clone();
         shown
     }
-}
-
-fn rules_sub(sub: &str, options: Vec<Value>) -> Value {
-    slash(
-        "rules",
-        vec![json!({ "name": sub, "type": 1, "options": options })],
-    )
-}
-
-fn rules_add(url: &str, size: usize) -> Value {
-    let att = "1300000000000000777";
-    let mut v = rules_sub(
-        "add",
-        vec![
-            json!({ "name": "file", "type": 11, "value": att }),
-            opt("game", "ti4"),
-            opt("kind", "house"),
-            opt("title", "Table rules"),
-        ],
-    );
-    v["data"]["resolved"] = json!({ "attachments": { att: {
-        "id": att, "filename": "house.md", "size": size, "url": url, "proxy_url": url,
-        "content_type": "text/markdown; charset=utf-8", "ephemeral": true
-    } } });
-    v
-}
-
-fn in_guild(mut payload: Value, guild: &str) -> Value {
-    payload["guild_id"] = json!(guild);
-    payload["guild"]["id"] = json!(guild);
-    payload["channel"]["guild_id"] = json!(guild);
-    payload
 }
 
 fn text_of(v: &Value) -> String {
@@ -204,4 +169,173 @@ fn rules_is_offered_in_servers_to_manage_server_only() {
         .map(|o| o["name"].as_str().unwrap())
         .collect();
     assert_eq!(subs, ["add", "list", "show", "remove", "versions"]);
+}
+
+/// A match pins the server's rule-set version it started with: the rule
+/// buttons of its rulings cite that version after a later upload, while
+/// `/rule` answers from the newest, and `/match board` says one is newer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_cites_the_rule_set_version_it_started_with() {
+    let e = endpoint().await;
+    let admin = |p: Value| as_member(p, COAL.0, COAL.1, ADMIN_PERMISSIONS);
+    let coal = |p: Value| as_member(p, COAL.0, COAL.1, PLAYER_PERMISSIONS);
+    let first = "# Guards\n\n1. Amends ashes:attack-a-unit.3: at our club a Phoenixborn guards only once a round.\n";
+    let second = "# Guards\n\n1. Amends ashes:attack-a-unit.3: guarding exhausts the guard.\n";
+    let add = |file: &'static str, text: &'static str, title: &'static str| {
+        let url = e.fake.serve_file(file, text.as_bytes().to_vec());
+        admin(rules_add_doc(
+            &url,
+            text.len(),
+            [file, "ashes", "errata", title],
+        ))
+    };
+    let confirm = |v: &Value| {
+        buttons(v)
+            .into_iter()
+            .map(|(_, id)| id)
+            .find(|id| id.starts_with("rules-confirm:"))
+            .expect("Confirm")
+    };
+    let v = e.send(&add("one.md", first, "Errata one")).await;
+    e.send(&admin(button(&confirm(&v)))).await;
+
+    e.send(&coal(match_start("ashes", &[COAL, MAEONI]))).await;
+    e.send(&coal(match_sub("setup", vec![opt("board", MATCH_BOARD)])))
+        .await;
+    let ruling = e
+        .send(&coal(match_sub("play", vec![opt("text", MATCH_PLAY)])))
+        .await;
+    let ids: Vec<String> = buttons(&ruling).into_iter().map(|(_, id)| id).collect();
+    let pinned = "citeat:1:ashes:attack-a-unit.3";
+    assert!(ids.iter().any(|id| id == pinned), "{ids:?}");
+    assert!(ids.iter().all(|id| !id.starts_with("cite:")), "{ids:?}");
+
+    let v = e.send(&add("two.md", second, "Errata two")).await;
+    e.send(&admin(button(&confirm(&v)))).await;
+
+    let cited = text_of(&e.send(&coal(button(pinned))).await);
+    assert!(
+        cited.contains("once a round") && !cited.contains("exhausts the guard"),
+        "{cited}"
+    );
+    let now = text_of(
+        &e.send(&slash("rule", vec![opt("query", "ashes:attack-a-unit.3")]))
+            .await,
+    );
+    assert!(now.contains("exhausts the guard"), "{now}");
+    let board = text_of(&e.send(&coal(match_sub("board", vec![]))).await);
+    assert!(
+        board.contains("rule set at version 1") && board.contains("a newer version (2) exists"),
+        "{board}"
+    );
+    e.server.stop().await.unwrap();
+}
+
+/// `/rules show|remove id:` and `game:` autocomplete from this server's
+/// rule set (fuzzy, ≤ 25, what is typed first); another server's offers none
+/// of its documents.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rules_ids_and_games_autocomplete_per_server() {
+    let e = endpoint().await;
+    let admin = |p: Value| as_member(p, COAL.0, COAL.1, ADMIN_PERMISSIONS);
+    let url = e.fake.serve_file("house.md", HOUSE.as_bytes().to_vec());
+    let v = e.send(&admin(rules_add(&url, HOUSE.len()))).await;
+    let (_, confirm) = buttons(&v).into_iter().next().unwrap();
+    e.send(&admin(button(&confirm))).await;
+
+    let v = e
+        .send(&sub_autocomplete("rules", "remove", "id", "tabl rul"))
+        .await;
+    assert_eq!(v["type"], 8, "{v}");
+    assert_eq!(choice_values(&v), ["tabl rul", "ti4:table-rules"], "{v}");
+    // `show`: the server's documents first, then passages of its index.
+    let v = e
+        .send(&sub_autocomplete("rules", "show", "id", "table"))
+        .await;
+    assert_eq!(choice_values(&v)[..2], ["table", "ti4:table-rules"], "{v}");
+    let v = e
+        .send(&sub_autocomplete("rules", "show", "id", "speaker"))
+        .await;
+    let values = choice_values(&v);
+    assert_eq!(values[..2], ["speaker", "ti4:table-rules.speaker"], "{v}");
+    assert!(values.len() <= 25);
+    let v = e
+        .send(&sub_autocomplete("rules", "versions", "game", "twilight"))
+        .await;
+    assert_eq!(choice_values(&v)[1], "ti4", "{v}");
+    let v = e.send(&sub_autocomplete("rules", "add", "game", "")).await;
+    assert_eq!(choice_values(&v).len(), 5, "the shipped games: {v}");
+    let v = e
+        .send(&in_guild(
+            sub_autocomplete("rules", "remove", "id", "tabl rul"),
+            OTHER_GUILD,
+        ))
+        .await;
+    assert_eq!(choice_values(&v), ["tabl rul"], "{v}");
+    e.server.stop().await.unwrap();
+}
+
+/// `/card` over the endpoint: a card list uploaded with `/rules add
+/// kind:cards` (a CSV attachment), autocomplete of names, the card with a
+/// button to the rule its text names, did-you-mean (ephemeral), and
+/// nothing of it in another server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cards_uploaded_to_a_server_are_shown_there_only() {
+    let e = endpoint().await;
+    let admin = |p: Value| as_member(p, COAL.0, COAL.1, ADMIN_PERMISSIONS);
+    let csv =
+        "name,type,attack,life,text\nBlood Archer,Ally,2,2,Attack a Unit twice. Ping @everyone\n";
+    let url = e.fake.serve_file("club.csv", csv.as_bytes().to_vec());
+    let v = e
+        .send(&admin(rules_add_doc(
+            &url,
+            csv.len(),
+            ["club.csv", "ashes", "cards", "Club cards"],
+        )))
+        .await;
+    assert!(text_of(&v).contains("Card list **Club cards**"), "{v}");
+    let (_, confirm) = buttons(&v).into_iter().next().unwrap();
+    e.send(&admin(button(&confirm))).await;
+
+    let v = e.send(&autocomplete("card", "name", "archr", vec![])).await;
+    assert_eq!(choice_values(&v)[..2], ["archr", "Blood Archer"], "{v}");
+    let v = e.send(&autocomplete("card", "game", "ash", vec![])).await;
+    assert_eq!(choice_values(&v)[1], "ashes", "{v}");
+
+    let v = e
+        .send(&slash("card", vec![opt("name", "blood archer")]))
+        .await;
+    assert_eq!(v["type"], 4, "{v}");
+    assert_eq!(v["data"]["embeds"][0]["title"], "Blood Archer", "{v}");
+    assert!(text_of(&v).contains("attack 2 · life 2"), "{v}");
+    assert_eq!(
+        buttons(&v),
+        [(
+            "Attack a Unit".to_string(),
+            "cite:ashes:attack-a-unit".to_string()
+        )]
+    );
+    assert_eq!(
+        v["data"]["allowed_mentions"],
+        json!({ "parse": [], "roles": [], "users": [] }),
+        "card text never pings"
+    );
+    let v = e
+        .send(&slash("card", vec![opt("name", "Ice Gollem")]))
+        .await;
+    assert!(
+        ephemeral(&v) && text_of(&v).contains("Did you mean Ice Golem?"),
+        "{v}"
+    );
+    let v = e
+        .send(&in_guild(
+            slash("card", vec![opt("name", "blood archer")]),
+            OTHER_GUILD,
+        ))
+        .await;
+    assert!(
+        ephemeral(&v) && text_of(&v).contains("no card is named"),
+        "{v}"
+    );
+    e.server.stop().await.unwrap();
 }

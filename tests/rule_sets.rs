@@ -3,6 +3,7 @@
 //! the bounded cache, and source labels in answers.
 
 mod common;
+mod discord_kit;
 mod store_common;
 
 use std::sync::Arc;
@@ -287,15 +288,7 @@ async fn the_cache_of_server_indexes_is_bounded() {
 }
 
 fn arbiter(db: &str, args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .current_dir(common::repo())
-        .env("DATABASE_URL", db)
-        .env_remove("ARBITER_DATA")
-        .env_remove("ARBITER_RULES_DIRS")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("arbiter runs")
+    common::arbiter_cli(Some(db), args)
 }
 
 #[test]
@@ -361,35 +354,12 @@ fn operators_manage_a_servers_rule_set_from_the_cli() {
 /// in the server given by `--guild`; another server's console sees nothing.
 #[test]
 fn the_console_adds_previews_and_confirms_per_server() {
-    use arbiter::bot::console::{Session, run_as};
     let (db, dir) = store_common::sqlite_url();
     let file = dir.path().join("house.md");
     std::fs::write(&file, HOUSE).unwrap();
-    let data = common::repo().join("rules_data");
-    let shipped = arbiter::load::load_dir(&data).unwrap();
-    let app = Arc::new(App::new(arbiter::corpus::Corpus::build(shipped.clone())));
-    let config = arbiter::bot::BotConfig {
-        database_url: Some(db),
-        ..Default::default()
-    };
-    let bot = arbiter::bot::Bot::new(app, config).with_shipped(shipped);
+    let bot = common::console_bot(db);
     let run = |guild: u64, moderator: bool, script: &str| {
-        let session = Session {
-            user: "ops".into(),
-            moderator,
-            guild: Some(guild),
-        };
-        let mut out = Vec::new();
-        run_as(
-            &bot,
-            &session,
-            &mut script.as_bytes(),
-            &mut out,
-            false,
-            false,
-        )
-        .unwrap();
-        String::from_utf8(out).unwrap()
+        common::console_run(&bot, guild, moderator, script)
     };
     let add = format!(
         "/rules add file:{} game:ti4 kind:house title:Table rules\n",
@@ -491,4 +461,180 @@ async fn errata_naming_a_rule_are_shown_beside_it() {
     let other = sets.app_for("h").await.unwrap();
     let reply = other.ask(q, Some("ti4"), 3).unwrap();
     assert!(reply.results.iter().all(|r| r.amended_by.is_empty()));
+}
+
+/// A match pins its server's rule-set version when it starts: after later
+/// uploads and removals, the passages its log cites resolve as they did
+/// (amendments included), and its board says a newer version exists.
+async fn a_match_keeps_the_rule_set_version_it_started_with(url: String) {
+    use arbiter::app::matches::{Caller, Matches};
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store);
+    let rule = "ashes:attack-a-unit.3";
+    let first = "# Guards\n\n1. Amends ashes:attack-a-unit.3: at our club a Phoenixborn guards only once a round.\n";
+    add(
+        &sets,
+        "g",
+        first,
+        "ashes",
+        DocumentKind::Errata,
+        "Errata one",
+    )
+    .await;
+    let app = App::load(&common::repo().join("rules_data"), &[]).unwrap();
+    let matches = Matches::for_app(store.clone(), &app);
+    let coal = Caller::new("table", "coal", false).with_guild(Some("g".into()));
+    let players = ["coal".to_string(), "maeoni".to_string()];
+    matches.start(&coal, "ashes", &players).await.unwrap();
+    matches
+        .setup(&coal, &format!("```yaml\n{}```", discord_kit::MATCH_BOARD))
+        .await
+        .unwrap();
+    let r = matches
+        .play(&coal, &format!("{PLAY}; agreed by maeoni"), None)
+        .await
+        .unwrap();
+    let cited: Vec<String> = r
+        .ruling
+        .unwrap()
+        .steps
+        .iter()
+        .map(|s| s.rule.clone())
+        .collect();
+    assert!(cited.iter().any(|c| c == rule), "{cited:?}");
+    let view = matches.board("table").await.unwrap();
+    let pin = view.rule_set.clone().expect("the match pins a version");
+    assert_eq!((pin.guild.as_str(), pin.pinned, pin.latest), ("g", 1, 1));
+    let shown = arbiter::render::matches::view(&view, Default::default());
+    assert!(
+        shown.contains("rules: this server's rule set at version 1") && !shown.contains("newer"),
+        "{shown}"
+    );
+
+    // Later: the errata are replaced by others.
+    sets.remove("g", "ashes:errata-one", "m").await.unwrap();
+    let second = "# Guards\n\n1. Amends ashes:attack-a-unit.3: guarding exhausts the guard.\n";
+    add(
+        &sets,
+        "g",
+        second,
+        "ashes",
+        DocumentKind::Errata,
+        "Errata two",
+    )
+    .await;
+    let view = matches.board("table").await.unwrap();
+    let pin = view.rule_set.clone().unwrap();
+    assert_eq!((pin.pinned, pin.latest), (1, 3));
+    assert!(pin.outdated());
+    let shown = arbiter::render::matches::view(&view, Default::default());
+    assert!(
+        shown.contains("a newer version (3) exists: this match keeps citing version 1"),
+        "{shown}"
+    );
+
+    // The match's citations resolve at version 1; the server's at 3.
+    let amended = |app: &App| -> Vec<String> {
+        app.cite(rule, false).unwrap().passages[0]
+            .amended_by
+            .iter()
+            .map(|a| a.id.clone())
+            .collect()
+    };
+    let pinned = sets.app_at("g", 1).await.unwrap();
+    assert_eq!(amended(&pinned), ["ashes:errata-one.guards.1"]);
+    assert_eq!(
+        amended(&sets.app_for("g").await.unwrap()),
+        ["ashes:errata-two.guards.1"]
+    );
+    // Every rule the log cites still resolves against the pinned version,
+    // and so does the removed document's own passage.
+    let log = matches.log("table", None).await.unwrap();
+    for e in &log.entries {
+        for step in e
+            .ruling
+            .iter()
+            .flat_map(|r| r["steps"].as_array().cloned().unwrap_or_default())
+        {
+            let id = step["rule"].as_str().unwrap();
+            assert!(pinned.corpus.get(id).is_some(), "{id}");
+        }
+    }
+    assert!(pinned.corpus.get("ashes:errata-one.guards.1").is_some());
+    // A version past the newest (a forged button) is the newest.
+    let forged = sets.app_at("g", 99).await.unwrap();
+    assert_eq!(amended(&forged), ["ashes:errata-two.guards.1"]);
+
+    // A match started now pins version 3; one without a server pins none.
+    matches
+        .end(&Caller::new("table", "coal", true), None, None)
+        .await
+        .unwrap();
+    matches.start(&coal, "ashes", &players).await.unwrap();
+    let pin = matches.board("table").await.unwrap().rule_set.unwrap();
+    assert_eq!((pin.pinned, pin.latest), (3, 3));
+    let other = Caller::new("elsewhere", "coal", false);
+    matches.start(&other, "ashes", &players).await.unwrap();
+    assert!(matches.board("elsewhere").await.unwrap().rule_set.is_none());
+}
+both!(a_match_keeps_the_rule_set_version_it_started_with);
+
+const PLAY: &str = "attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight; guard phoenixborn";
+
+/// The CLI: a match started with `--guild` pins that server's rule set;
+/// `match board` says when a newer version exists and `match cite` quotes
+/// a rule with the amendments of the pinned version.
+#[test]
+fn the_cli_shows_and_cites_a_matchs_pinned_rule_set() {
+    let (db, dir) = store_common::sqlite_url();
+    let out = |o: &std::process::Output| String::from_utf8_lossy(&o.stdout).into_owned();
+    let add = |name: &str, text: &str| {
+        let file = dir.path().join(name);
+        std::fs::write(&file, text).unwrap();
+        let args = ["rules", "add", file.to_str().unwrap(), "--game", "ashes"];
+        let o = arbiter(
+            &db,
+            &[&args[..], &["--kind", "errata", "--guild", "7"]].concat(),
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    add(
+        "one.md",
+        "# Guards\n\n1. Amends ashes:attack-a-unit.3: once a round.\n",
+    );
+    let m = |args: &[&str]| {
+        arbiter(
+            &db,
+            &[&["match"][..], args, &["--guild", "7", "-c", "t"]].concat(),
+        )
+    };
+    let o = m(&[
+        "start", "--game", "ashes", "--player", "a", "--player", "b", "--as", "a",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    add(
+        "two.md",
+        "# Guards\n\n1. Amends ashes:attack-a-unit.3: exhausts the guard.\n",
+    );
+    let o = m(&["board"]);
+    assert!(
+        out(&o).contains("rule set at version 1") && out(&o).contains("a newer version (2) exists"),
+        "{}",
+        out(&o)
+    );
+    let o = m(&["cite", "ashes:attack-a-unit.3"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        out(&o).contains("once a round") && !out(&o).contains("exhausts"),
+        "{}",
+        out(&o)
+    );
+    let o = m(&["board", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["rule_set"],
+        serde_json::json!({"guild": "7", "pinned": 1, "latest": 2})
+    );
+    let o = m(&["cite", "ashes:nope"]);
+    assert_eq!(o.status.code(), Some(2), "{}", out(&o));
 }

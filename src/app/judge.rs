@@ -49,9 +49,12 @@ impl App {
     /// The text is parsed once.
     pub fn judge(&self, text: &str, game: Option<&str>) -> Result<Ruling, JudgeError> {
         let text = document::extract_code_block(text);
-        let doc = document::parse_value(text)?;
+        let mut doc = document::parse_value(text)?;
         let engine = self.engine_for(&doc, game)?;
-        Ok(engine.judge(doc, Some(text), &Asking::judge())?)
+        let filled = crate::cards::fill_stats(&mut doc, &self.cards, engine.game());
+        let mut ruling = engine.judge(doc, Some(text), &Asking::judge())?;
+        note_filled(&mut ruling, &filled);
+        Ok(ruling)
     }
 
     /// Adjudicates a play written in the game's one-line notation against a
@@ -72,11 +75,14 @@ impl App {
         };
         map.remove("plays");
         map.remove("play");
+        let filled = crate::cards::fill_stats(&mut doc, &self.cards, engine.game());
         let play = engine.parse_notation(line.trim(), &doc)?;
         if let Some(map) = doc.as_object_mut() {
             map.insert("play".into(), play);
         }
-        Ok(engine.judge(doc, Some(text), &Asking::judge())?)
+        let mut ruling = engine.judge(doc, Some(text), &Asking::judge())?;
+        note_filled(&mut ruling, &filled);
+        Ok(ruling)
     }
 
     /// The engine for a board document's game (or the given one).
@@ -159,5 +165,40 @@ impl App {
             })
             .collect();
         Ok(CoverageReply { games })
+    }
+}
+
+/// Says which stats came from the card list (info) and that the cards'
+/// text was not applied from it (a warning: the board's own fields are
+/// what the engine reads).
+fn note_filled(ruling: &mut Ruling, filled: &[crate::cards::Filled]) {
+    for f in filled {
+        let stats: Vec<String> = f
+            .stats
+            .iter()
+            .map(|(k, v)| format!("{k} {}", crate::cards::Card::stat_text(v)))
+            .collect();
+        ruling.diagnostics.push(engine::Diagnostic {
+            severity: engine::Severity::Info,
+            message: format!(
+                "{}: {} taken from the card list ({}), as the board does not state them",
+                f.card,
+                stats.join(", "),
+                f.source
+            ),
+            rule: None,
+            path: Some(f.path.clone()),
+        });
+        if !f.text.is_empty() {
+            ruling.diagnostics.push(engine::Diagnostic {
+                severity: engine::Severity::Warning,
+                message: format!(
+                    "{}: its card text “{}” is not applied from the card list; only what the board states is",
+                    f.card, f.text
+                ),
+                rule: None,
+                path: Some(f.path.clone()),
+            });
+        }
     }
 }

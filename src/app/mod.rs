@@ -4,6 +4,7 @@
 //! these functions and renders the reply; none of them holds rules logic.
 //! Replies are plain data and serialize to the documented JSON contracts.
 
+mod cards;
 pub mod cpu;
 mod judge;
 pub mod matches;
@@ -19,6 +20,7 @@ use crate::load::{self, LoadError};
 use crate::search::{Index, SearchOptions, Suggestion};
 
 pub use crate::search::Confidence;
+pub use cards::{CardReply, CardSuggestion, MAX_CARD_NAME_CHARS, RuleLink};
 pub use judge::{CoverageEntry, CoverageReply, GameCoverage, JudgeError};
 pub use rules::{DocumentToc, GameInfo, RulesReply, TocEntry};
 
@@ -45,6 +47,11 @@ pub enum AppError {
     #[error("no passage has the id '{id}'{}", did_you_mean(suggestions))]
     UnknownId {
         id: String,
+        suggestions: Vec<String>,
+    },
+    #[error("no card is named '{name}'{}", did_you_mean(suggestions))]
+    UnknownCard {
+        name: String,
         suggestions: Vec<String>,
     },
 }
@@ -160,6 +167,8 @@ fn source_label(doc: &crate::corpus::Document) -> Option<String> {
 pub struct App {
     pub corpus: Corpus,
     pub index: Index,
+    /// Every game's cards (the corpus's card lists, read).
+    pub cards: crate::cards::Cards,
     /// Rules passage → the FAQ/errata/house passages that name it.
     amended_by:
         std::collections::HashMap<crate::corpus::PassageIdx, Vec<crate::corpus::PassageIdx>>,
@@ -169,9 +178,11 @@ impl App {
     pub fn new(corpus: Corpus) -> App {
         let index = Index::build(&corpus);
         let amended_by = corpus.amendments();
+        let cards = crate::cards::Cards::build(&corpus.card_lists);
         App {
             corpus,
             index,
+            cards,
             amended_by,
         }
     }
@@ -182,7 +193,10 @@ impl App {
         &self,
         req: &crate::corpus::import::ImportRequest,
     ) -> Result<crate::corpus::import::Import, crate::corpus::import::ImportError> {
-        crate::corpus::import::import(&self.corpus, req)
+        match req.kind {
+            crate::corpus::DocumentKind::Cards => self.import_cards(req),
+            _ => crate::corpus::import::import(&self.corpus, req),
+        }
     }
 
     /// Loads the shipped rule data plus extra folders.
@@ -351,6 +365,23 @@ impl App {
             .index
             .completer()
             .complete(&self.corpus, partial, game.as_deref(), limit))
+    }
+
+    /// Games whose id, name or an alias fuzzily matches `partial` (at most
+    /// `limit`): the id and the name.
+    pub fn complete_games(&self, partial: &str, limit: usize) -> Vec<Suggestion> {
+        let games = &self.corpus.games;
+        let keys: Vec<String> = games
+            .iter()
+            .map(|g| format!("{} {} {}", g.id, g.name, g.aliases.join(" ")))
+            .collect();
+        crate::search::rank(keys.iter().map(String::as_str), partial, limit)
+            .into_iter()
+            .map(|i| Suggestion {
+                id: games[i].id.clone(),
+                title: games[i].name.clone(),
+            })
+            .collect()
     }
 
     pub fn view(&self, p: &Passage) -> PassageView {

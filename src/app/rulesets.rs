@@ -15,6 +15,7 @@ use std::sync::{Arc, Mutex};
 use crate::app::App;
 use crate::corpus::import::{ImportError, ImportRequest, Preview};
 use crate::corpus::{Corpus, DocumentKind, GameManifest, Glossary, SourceDocument, SourceGame};
+use crate::search::Suggestion;
 use crate::store::{PendingRule, RuleChange, RuleDoc, Store, StoreError, StoredManifest};
 
 /// Server indexes kept at most.
@@ -55,17 +56,19 @@ pub struct Added {
     pub version: i64,
     pub document: String,
     pub title: String,
+    pub kind: DocumentKind,
 }
 
 struct Cached {
-    version: i64,
     app: Arc<App>,
     used: u64,
 }
 
+/// Indexes by server and rule-set version: the current one, and versions
+/// matches pinned.
 #[derive(Default)]
 struct Cache {
-    entries: HashMap<String, Cached>,
+    entries: HashMap<(String, i64), Cached>,
     tick: u64,
 }
 
@@ -125,7 +128,19 @@ impl RuleSets {
     /// documents at their current version.
     pub async fn app_for(&self, guild: &str) -> Result<Arc<App>, RulesError> {
         let version = self.store.rule_set_version(guild).await?;
-        if version == 0 {
+        self.build_at(guild, version).await
+    }
+
+    /// The index of this server's rule set as it was at `version` (a
+    /// match's pinned version): later uploads and removals do not change
+    /// it. A version past the newest (a forged button) is the newest.
+    pub async fn app_at(&self, guild: &str, version: i64) -> Result<Arc<App>, RulesError> {
+        let newest = self.store.rule_set_version(guild).await?;
+        self.build_at(guild, version.min(newest)).await
+    }
+
+    async fn build_at(&self, guild: &str, version: i64) -> Result<Arc<App>, RulesError> {
+        if version <= 0 {
             return Ok(self.base.clone());
         }
         if let Some(app) = self.cached_at(guild, version) {
@@ -144,10 +159,7 @@ impl RuleSets {
         let mut cache = self.lock();
         cache.tick += 1;
         let tick = cache.tick;
-        let entry = cache
-            .entries
-            .get_mut(guild)
-            .filter(|c| c.version == version)?;
+        let entry = cache.entries.get_mut(&(guild.to_string(), version))?;
         entry.used = tick;
         Some(entry.app.clone())
     }
@@ -158,7 +170,7 @@ impl RuleSets {
         let used = cache.tick;
         cache
             .entries
-            .insert(guild.to_string(), Cached { version, app, used });
+            .insert((guild.to_string(), version), Cached { app, used });
         while cache.entries.len() > self.capacity {
             let oldest = cache
                 .entries
@@ -285,6 +297,7 @@ impl RuleSets {
             version,
             document: manifest.id(),
             title: manifest.document.title.clone(),
+            kind: manifest.document.kind,
         })
     }
 
@@ -321,6 +334,65 @@ impl RuleSets {
             .remove_rule_doc(guild, &id, actor)
             .await?
             .ok_or_else(|| RulesError::UnknownDocument(document.trim().to_string()))
+    }
+
+    /// The server's live documents whose id or title fuzzily matches
+    /// `partial` (at most `limit`, ≤ 25): `/rules remove id:` autocomplete.
+    pub async fn complete_documents(
+        &self,
+        guild: &str,
+        partial: &str,
+        limit: usize,
+    ) -> Result<Vec<Suggestion>, RulesError> {
+        let docs = self.store.rule_docs(guild, None).await?;
+        let keys: Vec<String> = docs
+            .iter()
+            .map(|d| format!("{} {}", d.manifest.id(), d.manifest.document.title))
+            .collect();
+        let limit = limit.min(crate::search::MAX_SUGGESTIONS);
+        Ok(
+            crate::search::rank(keys.iter().map(String::as_str), partial, limit)
+                .into_iter()
+                .map(|i| Suggestion {
+                    id: docs[i].manifest.id(),
+                    title: docs[i].manifest.document.title.clone(),
+                })
+                .collect(),
+        )
+    }
+
+    /// `/rules show id:` autocomplete: the server's documents first, then
+    /// passages of its index (shipped games and its documents).
+    pub async fn complete_ids(
+        &self,
+        guild: &str,
+        partial: &str,
+        limit: usize,
+    ) -> Result<Vec<Suggestion>, RulesError> {
+        let limit = limit.min(crate::search::MAX_SUGGESTIONS);
+        let mut out = self.complete_documents(guild, partial, limit).await?;
+        let app = self.app_for(guild).await?;
+        let passages = app.complete(partial, None, limit).unwrap_or_default();
+        for s in passages {
+            if out.len() >= limit {
+                break;
+            }
+            if !out.iter().any(|o| o.id == s.id) {
+                out.push(s);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Games of this server's index (shipped and its own) matching `partial`.
+    pub async fn complete_games(
+        &self,
+        guild: &str,
+        partial: &str,
+        limit: usize,
+    ) -> Result<Vec<Suggestion>, RulesError> {
+        let limit = limit.min(crate::search::MAX_SUGGESTIONS);
+        Ok(self.app_for(guild).await?.complete_games(partial, limit))
     }
 
     /// The server's live documents.

@@ -203,11 +203,14 @@ fn rules_command() -> CreateCommand {
                 CreateCommandOption::new(CommandOptionType::Attachment, "file", "The document")
                     .required(true),
             )
-            .add_sub_option(text(
-                "game",
-                "A game's id or name (a new name starts a new game)",
-                true,
-            ))
+            .add_sub_option(
+                text(
+                    "game",
+                    "A game's id or name (a new name starts a new game)",
+                    true,
+                )
+                .set_autocomplete(true),
+            )
             .add_sub_option(kind)
             .add_sub_option(text(
                 "title",
@@ -221,25 +224,19 @@ fn rules_command() -> CreateCommand {
                 "show",
                 "Show a passage or a document of this server's rules",
             )
-            .add_sub_option(text(
-                "id",
-                "A passage or document id (from /rules list)",
-                true,
-            )),
+            .add_sub_option(
+                text("id", "A passage or document id (from /rules list)", true)
+                    .set_autocomplete(true),
+            ),
         )
         .add_option(
-            sub("remove", "Take a document out (the history keeps it)").add_sub_option(text(
-                "id",
-                "The document id, from /rules list",
-                true,
-            )),
+            sub("remove", "Take a document out (the history keeps it)").add_sub_option(
+                text("id", "The document id, from /rules list", true).set_autocomplete(true),
+            ),
         )
         .add_option(
-            sub("versions", "Every change of this server's rule set").add_sub_option(text(
-                "game",
-                "Only this game",
-                false,
-            )),
+            sub("versions", "Every change of this server's rule set")
+                .add_sub_option(text("game", "Only this game", false).set_autocomplete(true)),
         )
 }
 
@@ -277,6 +274,7 @@ pub const ACCESS: &[(&str, Reach, Audience)] = &[
     ("help", Reach::Anywhere, Audience::Everyone),
     ("match", Reach::GuildOnly, Audience::Everyone),
     ("rules", Reach::GuildOnly, Audience::Admins),
+    ("card", Reach::Anywhere, Audience::Everyone),
 ];
 
 /// The command with its contexts, installation type and default
@@ -376,7 +374,29 @@ fn unscoped(app: &App) -> Vec<(&'static str, CreateCommand)> {
         ("help", CreateCommand::new("help").description("How to use Arbiter, with examples")),
         ("match", match_command(app)),
         ("rules", rules_command()),
+        ("card", card_command()),
     ]
+}
+
+/// `/card name [game]`: both autocompleted (a server's own cards and games
+/// are not in a fixed choice list).
+fn card_command() -> CreateCommand {
+    let text = |name: &str, description: &str, max: u16| {
+        CreateCommandOption::new(CommandOptionType::String, name, description)
+            .set_autocomplete(true)
+            .max_length(max)
+    };
+    CreateCommand::new("card")
+        .description("A card: its stats, text and rulings, with the rules its text names")
+        .add_option(
+            text(
+                "name",
+                "The card's name (or an alias)",
+                crate::app::MAX_CARD_NAME_CHARS as u16,
+            )
+            .required(true),
+        )
+        .add_option(text("game", "Only this game", 100).required(false))
 }
 
 /// The definitions as the JSON Discord receives.

@@ -63,7 +63,7 @@ pub enum Line {
     Nothing,
 }
 
-const HELP_LINE: &str = "commands: /rule query:… [game:…]  /judge [game:…] [board:…] [file:PATH] [play:…]  /complete query:… [game:…]  /match start|setup|play|answer|advance|adjust|note|notify|complete|board|log|undo|end|export|verify …  /as USER [moderator]  /games [game:…]  /schema game:…  /help  /quit; a number presses that button";
+const HELP_LINE: &str = "commands: /rule query:… [game:…]  /judge [game:…] [board:…] [file:PATH] [play:…]  /complete query:… [game:…]  /match start|setup|play|answer|advance|adjust|note|notify|complete|board|log|undo|end|export|verify …  /as USER [moderator]  /games [game:…]  /schema game:…  /card name:… [game:…]  /card complete name:…  /help  /quit; a number presses that button";
 
 const MATCH_HELP: &str = "/match start game:G player1:U player2:U …  |  setup [board:…] [file:PATH]  |  play TEXT  |  answer N|WORDS  |  advance [to:PHASE]  |  adjust field:F value:V reason:R  |  note TEXT  |  notify on|off  |  complete TEXT  |  board  |  log [page:N]  |  undo  |  end [winner:W] [reason:R]  |  export  |  verify";
 
@@ -126,6 +126,7 @@ fn parse_match(rest: &str) -> Result<Input, String> {
                     typed => format!("{typed} "),
                 },
                 game: None,
+                sub: Some("play".into()),
             });
         }
         "board" => MatchCommand::Board,
@@ -307,10 +308,37 @@ pub fn parse(line: &str) -> Result<Line, String> {
                 option: "query".into(),
                 value: get(&o, "query").unwrap_or_default(),
                 game: get(&o, "game"),
+                sub: None,
             }
         }
         "match" => parse_match(rest)?,
         "rules" => parse_rules(rest)?,
+        "card" => {
+            let (complete, rest) = match rest.trim_start().strip_prefix("complete") {
+                Some(r) if r.is_empty() || r.starts_with(char::is_whitespace) => (true, r),
+                _ => (false, rest),
+            };
+            let o = options(rest, &["name", "game"])?;
+            let name = get(&o, "name").unwrap_or_default();
+            if complete {
+                // What autocomplete would offer: `/card complete name:ice`.
+                Input::Autocomplete {
+                    command: "card".into(),
+                    option: "name".into(),
+                    value: name,
+                    game: get(&o, "game"),
+                    sub: None,
+                }
+            } else {
+                if name.trim().is_empty() {
+                    return Err("/card needs name:…, e.g. `/card name:Ice Golem`".into());
+                }
+                Input::Command(Command::Card {
+                    name,
+                    game: get(&o, "game"),
+                })
+            }
+        }
         "games" => {
             let o = options(rest, &["game"])?;
             Input::Command(Command::Games {
@@ -329,7 +357,7 @@ pub fn parse(line: &str) -> Result<Line, String> {
     Ok(Line::Request(input))
 }
 
-const RULES_HELP: &str = "/rules add file:PATH game:G kind:rules|faq|errata|house|tournament [title:T]  |  list  |  show id:ID  |  remove id:ID  |  versions [game:G]  (add/remove: `/as USER moderator` first)";
+const RULES_HELP: &str = "/rules add file:PATH game:G kind:rules|faq|errata|house|tournament|cards [title:T]  |  list  |  show id:ID  |  remove id:ID  |  versions [game:G]  |  complete show|remove id:… / add|versions game:… (what autocomplete offers)  (add/remove: `/as USER moderator` first)";
 
 /// `/rules …`: the console reads the file itself (at most 5 MB).
 fn parse_rules(rest: &str) -> Result<Input, String> {
@@ -363,6 +391,26 @@ fn parse_rules(rest: &str) -> Result<Input, String> {
         "versions" => RulesCommand::Versions {
             game: get(&options(rest, &["game"])?, "game"),
         },
+        // What autocomplete would offer: `/rules complete show id:ti4`.
+        "complete" => {
+            let (sub, rest) = rest
+                .trim()
+                .split_once(char::is_whitespace)
+                .unwrap_or((rest.trim(), ""));
+            let o = options(rest, &["id", "game"])?;
+            let (option, value) = match (get(&o, "id"), get(&o, "game")) {
+                (Some(id), _) => ("id", id),
+                (None, Some(game)) => ("game", game),
+                (None, None) => ("id", String::new()),
+            };
+            return Ok(Input::Autocomplete {
+                command: "rules".into(),
+                option: option.into(),
+                value,
+                game: None,
+                sub: Some(sub.to_lowercase()),
+            });
+        }
         _ => return Err(RULES_HELP.into()),
     };
     Ok(Input::Command(Command::Rules(cmd)))

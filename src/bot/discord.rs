@@ -135,8 +135,14 @@ fn autocomplete_input(data: &CommandData) -> Input {
         .autocomplete()
         .map(|a| (a.name.to_string(), a.value.to_string()))
         .unwrap_or_default();
-    let game = data
-        .options
+    // A subcommand's options are nested in it.
+    let (sub, options) = match data.options.first().map(|o| (&o.name, &o.value)) {
+        Some((name, CommandDataOptionValue::SubCommand(inner))) => {
+            (Some(name.clone()), inner.as_slice())
+        }
+        _ => (None, data.options.as_slice()),
+    };
+    let game = options
         .iter()
         .find(|o| o.name == "game")
         .and_then(|o| match &o.value {
@@ -149,6 +155,7 @@ fn autocomplete_input(data: &CommandData) -> Input {
         option,
         value,
         game,
+        sub,
     }
 }
 
@@ -308,6 +315,10 @@ fn command(data: &CommandData) -> Option<Command> {
         "help" => Command::Help,
         "match" => Command::Match(match_command(&opts)?),
         "rules" => Command::Rules(rules_command(&opts)?),
+        "card" => Command::Card {
+            name: string("name").unwrap_or_default(),
+            game: string("game"),
+        },
         _ => return None,
     })
 }

@@ -147,8 +147,10 @@ pub fn caller(origin: &Origin) -> Caller {
         // A Discord interaction: its id makes the write exactly-once.
         Caller::new(channel, origin.user_id.to_string(), origin.moderator)
             .with_interaction(&origin.id)
+            .with_guild(super::guild_key(origin))
     } else {
         Caller::new(channel, origin.user_name.clone(), origin.moderator)
+            .with_guild(super::guild_key(origin))
     }
 }
 
@@ -395,6 +397,7 @@ impl Bot {
                 };
                 let mut doc = ruling_message(ruling);
                 doc.title = event_title(p, ruling);
+                self.pin_citations(&mut doc.buttons, p.match_id).await;
                 doc
             }
             MatchReply::Event(e) => text_doc(
@@ -455,6 +458,25 @@ impl Bot {
         let mut message = self.paged(doc, false).await;
         add_turn_notice(&mut message, &reply);
         Reply::Message(message)
+    }
+}
+
+impl Bot {
+    /// Citation buttons of a match's reply resolve against the rule-set
+    /// version the match pinned.
+    async fn pin_citations(&self, buttons: &mut [super::Button], match_id: i64) {
+        let Ok(matches) = self.open_matches().await else {
+            return;
+        };
+        match matches.pinned_rule_set(match_id).await {
+            Ok(Some(pin)) => {
+                for b in buttons {
+                    b.action = b.action.clone().pinned(pin.version);
+                }
+            }
+            Ok(None) => {}
+            Err(e) => tracing::warn!("the match's rule-set version is unavailable: {e}"),
+        }
     }
 }
 

@@ -69,6 +69,16 @@ pub struct Origin {
     pub admin: bool,
 }
 
+/// The rule set a request belongs to: its server, or the console's
+/// (`console`, or the console's `--guild`); none in a direct message.
+pub fn guild_key(origin: &Origin) -> Option<String> {
+    match (origin.guild_id, origin.channel_id) {
+        (Some(g), _) => Some(g.to_string()),
+        (None, None) => Some(matchcmd::CONSOLE_CHANNEL.to_string()),
+        (None, Some(_)) => None,
+    }
+}
+
 /// An attachment to fetch (a Discord CDN URL) or already read (console).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Attachment {
@@ -115,6 +125,8 @@ pub enum Command {
     Match(MatchCommand),
     /// `/rules add|list|show|remove|versions`: the server's own documents.
     Rules(RulesCommand),
+    /// `/card name [game]`: a card with its rulings and the rules it names.
+    Card { name: String, game: Option<String> },
 }
 
 impl Command {
@@ -129,6 +141,7 @@ impl Command {
             Command::Help => "help",
             Command::Match(m) => m.name(),
             Command::Rules(r) => r.name(),
+            Command::Card { .. } => "card",
         }
     }
 }
@@ -138,12 +151,14 @@ impl Command {
 pub enum Input {
     Command(Command),
     /// Typing in an autocompleted option: the command, the option, what is
-    /// typed so far, and the `game` option if already chosen.
+    /// typed so far, and the `game` option if already chosen. `sub`: the
+    /// subcommand the option belongs to (`/rules show id:` → `show`).
     Autocomplete {
         command: String,
         option: String,
         value: String,
         game: Option<String>,
+        sub: Option<String>,
     },
     /// A button press (its custom id).
     Component {
@@ -175,7 +190,7 @@ impl Input {
         match self {
             Input::Command(c) => c.name().to_string(),
             Input::Autocomplete { command, .. } => match command.as_str() {
-                "rule" | "match" => format!("autocomplete:{command}"),
+                "rule" | "match" | "rules" | "card" => format!("autocomplete:{command}"),
                 _ => "autocomplete:other".into(),
             },
             Input::Component { custom_id } => match Action::parse(custom_id) {
@@ -226,7 +241,9 @@ pub enum Defer {
 pub fn deferral(input: &Input) -> Defer {
     match input {
         Input::Command(command) => match command {
-            Command::Rule { .. } | Command::Games { .. } | Command::Help => Defer::No,
+            Command::Rule { .. } | Command::Games { .. } | Command::Help | Command::Card { .. } => {
+                Defer::No
+            }
             // A download first.
             Command::Judge {
                 board: Some(BoardSource::Attachment(_)),
@@ -266,7 +283,14 @@ pub fn deferral(input: &Input) -> Defer {
         // Discord does not let autocomplete be deferred.
         Input::Autocomplete { .. } => Defer::No,
         Input::Component { custom_id } => match Action::parse(custom_id) {
-            Some(Action::Cite(_) | Action::Section(_) | Action::Page { .. }) | None => Defer::No,
+            Some(
+                Action::Cite(_)
+                | Action::Section(_)
+                | Action::CiteAt { .. }
+                | Action::SectionAt { .. }
+                | Action::Page { .. },
+            )
+            | None => Defer::No,
             // An answer to a decision: a write.
             Some(Action::Decide { .. }) => Defer::Public,
             // One row written (the index is rebuilt lazily, on the next
@@ -424,7 +448,7 @@ impl Bot {
     /// server's documents), or the shipped one when there is no server,
     /// no database, or the server added nothing.
     pub async fn app_for(&self, origin: &Origin) -> Arc<App> {
-        let Some(guild) = rulescmd::guild_key(origin) else {
+        let Some(guild) = guild_key(origin) else {
             return self.app.clone();
         };
         if self.shipped.is_empty() {
@@ -438,6 +462,36 @@ impl Bot {
             Err(e) => {
                 tracing::warn!(
                     "server rule set unavailable, answering from the shipped rules: {e}"
+                );
+                self.app.clone()
+            }
+        }
+    }
+
+    /// The index a request answers from: [`Bot::app_for`], or for a
+    /// citation button of a match, its server's rule set at the version
+    /// the match pinned.
+    async fn app_for_request(&self, request: &Request) -> Arc<App> {
+        let version = match &request.input {
+            Input::Component { custom_id } => {
+                Action::parse(custom_id).and_then(|a| a.rule_set_version())
+            }
+            _ => None,
+        };
+        let (Some(version), Some(guild)) = (version, guild_key(&request.origin)) else {
+            return self.app_for(&request.origin).await;
+        };
+        if self.shipped.is_empty() {
+            return self.app.clone();
+        }
+        let Ok(sets) = self.open_rule_sets().await else {
+            return self.app.clone();
+        };
+        match sets.app_at(&guild, version).await {
+            Ok(app) => app,
+            Err(e) => {
+                tracing::warn!(
+                    "pinned rule set unavailable, answering from the shipped rules: {e}"
                 );
                 self.app.clone()
             }
@@ -515,7 +569,7 @@ impl Bot {
             Defer::No => cpu::limits().budget,
             Defer::Public | Defer::Ephemeral => self.config.deferred_budget,
         };
-        let app = self.app_for(&request.origin).await;
+        let app = self.app_for_request(request).await;
         let req = request.clone();
         let job = move || {
             let mut answerer = Answerer::new(&app);
@@ -767,6 +821,7 @@ impl<'a> Answerer<'a> {
             Input::Command(Command::Games { game: Some(game) }) => self.game_coverage(game),
             Input::Command(Command::Schema { game }) => self.schema(game),
             Input::Command(Command::Help) => Reply::Message(help()),
+            Input::Command(Command::Card { name, game }) => self.card(name, game.as_deref()),
             // Answered by `handle_match` (it needs the database, async).
             Input::Command(Command::Match(_)) => Reply::Message(Message::user_error(
                 "Match",
@@ -782,6 +837,7 @@ impl<'a> Answerer<'a> {
                 option,
                 value,
                 game,
+                ..
             } => self.autocomplete(command, option, value, game.as_deref()),
             Input::Component { custom_id } => self.component(custom_id),
             Input::ModalSubmit { custom_id, fields } => self.modal_submit(custom_id, fields),
@@ -896,7 +952,47 @@ impl<'a> Answerer<'a> {
         }
     }
 
+    /// `/card`: the card, or did-you-mean.
+    fn card(&mut self, name: &str, game: Option<&str>) -> Reply {
+        match self.app.card(name, game) {
+            Ok(reply) => Reply::Message(self.paged(reply::card_message(&reply), false)),
+            Err(e) => app_error("Card", &e),
+        }
+    }
+
+    /// `/card name:` (card names, fuzzy) and `game:` autocomplete.
+    fn card_autocomplete(&self, option: &str, value: &str, game: Option<&str>) -> Reply {
+        let choices = match option {
+            "name" => self
+                .app
+                .complete_cards(value, game, MAX_CHOICES)
+                .iter()
+                .map(|c| Choice {
+                    name: reply::truncate(
+                        &match c.card_type.as_str() {
+                            "" => format!("{} ({})", c.name, c.game),
+                            t => format!("{} — {t} ({})", c.name, c.game),
+                        },
+                        100,
+                    ),
+                    value: reply::truncate(&c.name, 100),
+                })
+                .collect(),
+            "game" => self
+                .app
+                .complete_games(value, MAX_CHOICES)
+                .iter()
+                .map(|g| Choice::passage(&g.id, &g.title))
+                .collect(),
+            _ => Vec::new(),
+        };
+        Reply::Choices(reply::keep_typed(choices, value))
+    }
+
     fn autocomplete(&self, command: &str, option: &str, value: &str, game: Option<&str>) -> Reply {
+        if command == "card" {
+            return self.card_autocomplete(option, value, game);
+        }
         if command != "rule" || option != "query" {
             return Reply::Choices(Vec::new());
         }
@@ -906,44 +1002,30 @@ impl<'a> Answerer<'a> {
             .app
             .complete(value, game, MAX_CHOICES)
             .unwrap_or_default();
-        let mut choices: Vec<Choice> = list
+        let choices: Vec<Choice> = list
             .into_iter()
             .map(|s| Choice::passage(&s.id, &s.title))
             .collect();
         // What was typed stays a choice, so a free question can still be sent.
-        let typed = value.trim();
-        if !typed.is_empty()
-            && !choices.iter().any(|c| c.value == typed)
-            && typed.chars().count() <= 100
-        {
-            if choices.len() == MAX_CHOICES {
-                choices.pop();
-            }
-            choices.insert(
-                0,
-                Choice {
-                    name: typed.to_string(),
-                    value: typed.to_string(),
-                },
-            );
-        }
-        Reply::Choices(choices)
+        Reply::Choices(reply::keep_typed(choices, value))
     }
 
     fn component(&mut self, custom_id: &str) -> Reply {
         match Action::parse(custom_id) {
-            Some(Action::Cite(id)) => match self.app.cite(&id, false) {
+            Some(Action::Cite(id) | Action::CiteAt { id, .. }) => match self.app.cite(&id, false) {
                 Ok(reply) => Reply::Message(
                     self.paged(reply::passages_message(self.app, &reply, false), true),
                 ),
                 Err(e) => app_error("Rule", &e),
             },
-            Some(Action::Section(id)) => match self.app.cite(&id, true) {
-                Ok(reply) => Reply::Message(
-                    self.paged(reply::passages_message(self.app, &reply, true), true),
-                ),
-                Err(e) => app_error("Rule", &e),
-            },
+            Some(Action::Section(id) | Action::SectionAt { id, .. }) => {
+                match self.app.cite(&id, true) {
+                    Ok(reply) => Reply::Message(
+                        self.paged(reply::passages_message(self.app, &reply, true), true),
+                    ),
+                    Err(e) => app_error("Rule", &e),
+                }
+            }
             // Answered by `handle_match` (it needs the database, async).
             Some(Action::Decide { .. }) => Reply::Message(Message::user_error(
                 "Match",
@@ -1034,6 +1116,9 @@ diagnostics and the resulting state. Paste the board, attach a `.yaml`/`.json` f
 
 **/match** — a match kept in this channel: `start` (game, players as seats), `setup` (the starting board), `play` (one-line notation, autocompleted), `board`, `log`, `undo` (your own play; moderators any), `end`, `export`, `verify` (replays the log through the engine).
 > `/match play text:attack unit \"Mist Spirit\" with Iron Worker; guard phoenixborn`
+
+**/card** `name` `[game]` — a card (autocompleted) with its type, cost, stats, text and rulings, and buttons to the rules its text names.
+> `/card name:Ice Golem`
 
 **/games** `[game]` — the games and rule documents indexed, and how many passages each engine executes; with `game`, that game's contents and, per passage, whether the engine executes it.
 

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use crate::app::{App, AskReply, CiteReply, CoverageReply, RulesReply};
+use crate::app::{App, AskReply, CardReply, CiteReply, CoverageReply, RulesReply};
 use crate::engine::{Ruling, Severity};
 
 /// What the bot answers.
@@ -142,6 +142,11 @@ pub enum Action {
     Cite(String),
     /// Show a passage and everything under it.
     Section(String),
+    /// Show one passage as the server's rule set was at `version` (a
+    /// match's pinned version: its citations stay as when it started).
+    CiteAt { version: i64, id: String },
+    /// Show a section as the server's rule set was at `version`.
+    SectionAt { version: i64, id: String },
     /// Turn to page `page` (0-based) of kept pages `key`.
     Page { key: u64, page: usize },
     /// Answer the decision match `match_id` waits on at `version` with
@@ -162,6 +167,8 @@ impl Action {
         match self {
             Action::Cite(id) => format!("cite:{id}"),
             Action::Section(id) => format!("section:{id}"),
+            Action::CiteAt { version, id } => format!("citeat:{version}:{id}"),
+            Action::SectionAt { version, id } => format!("sectionat:{version}:{id}"),
             Action::Page { key, page } => format!("page:{key:x}:{page}"),
             Action::Decide {
                 match_id,
@@ -173,11 +180,38 @@ impl Action {
         }
     }
 
+    /// This citation pinned to a rule-set version (a match's); other
+    /// actions as they are.
+    pub fn pinned(self, version: i64) -> Action {
+        match self {
+            Action::Cite(id) => Action::CiteAt { version, id },
+            Action::Section(id) => Action::SectionAt { version, id },
+            other => other,
+        }
+    }
+
+    /// The rule-set version this action pins, if any.
+    pub fn rule_set_version(&self) -> Option<i64> {
+        match self {
+            Action::CiteAt { version, .. } | Action::SectionAt { version, .. } => Some(*version),
+            _ => None,
+        }
+    }
+
     pub fn parse(custom_id: &str) -> Option<Action> {
         let (kind, rest) = custom_id.split_once(':')?;
         match kind {
             "cite" => Some(Action::Cite(rest.to_string())),
             "section" => Some(Action::Section(rest.to_string())),
+            "citeat" | "sectionat" => {
+                let (version, id) = rest.split_once(':')?;
+                let (version, id) = (version.parse().ok()?, id.to_string());
+                Some(if kind == "citeat" {
+                    Action::CiteAt { version, id }
+                } else {
+                    Action::SectionAt { version, id }
+                })
+            }
             "rules-confirm" => Some(Action::RulesConfirm(rest.to_string())),
             "rules-cancel" => Some(Action::RulesCancel(rest.to_string())),
             "decide" => {
@@ -219,6 +253,29 @@ impl TryFrom<String> for Action {
 pub struct Choice {
     pub name: String,
     pub value: String,
+}
+
+/// What was typed stays the first choice (so free text can still be sent),
+/// within Discord's 25 choices of at most 100 characters.
+pub fn keep_typed(mut choices: Vec<Choice>, value: &str) -> Vec<Choice> {
+    choices.truncate(super::MAX_CHOICES);
+    let typed = value.trim();
+    if !typed.is_empty()
+        && !choices.iter().any(|c| c.value == typed)
+        && typed.chars().count() <= 100
+    {
+        if choices.len() == super::MAX_CHOICES {
+            choices.pop();
+        }
+        choices.insert(
+            0,
+            Choice {
+                name: typed.to_string(),
+                value: typed.to_string(),
+            },
+        );
+    }
+    choices
 }
 
 impl Choice {
@@ -492,6 +549,75 @@ pub fn passages_message(app: &App, reply: &CiteReply, whole_section: bool) -> Do
         title,
         blocks,
         footer: None,
+        buttons,
+    }
+}
+
+/// A card: type, cost and stats, its text verbatim, its rulings, and a
+/// button for each rule its text names.
+pub fn card_message(reply: &CardReply) -> Doc {
+    let c = &reply.card;
+    let mut facts: Vec<String> = Vec::new();
+    if !c.card_type.is_empty() {
+        facts.push(format!("**{}**", escape_md(&c.card_type)));
+    }
+    if !c.cost.is_empty() {
+        facts.push(format!("cost {}", escape_md(&c.cost)));
+    }
+    facts.extend(c.stats.iter().map(|(k, v)| {
+        format!(
+            "{} {}",
+            escape_md(k),
+            escape_md(&crate::cards::Card::stat_text(v))
+        )
+    }));
+    let head = format!(
+        "*{} › {}*",
+        escape_md(&reply.game_name),
+        escape_md(&reply.source)
+    );
+    let text = match c.text.as_str() {
+        "" => "*(no text in the card list)*".to_string(),
+        t => escape_md(t),
+    };
+    let mut blocks = vec![Block::text(head, format!("{}\n{text}", facts.join(" · ")))];
+    if !c.rulings.is_empty() {
+        let body: Vec<String> = c
+            .rulings
+            .iter()
+            .map(|r| format!("• {}", escape_md(r)))
+            .collect();
+        blocks.push(Block::text("**Rulings**".into(), body.join("\n")));
+    }
+    if !reply.rules.is_empty() {
+        let body: Vec<String> = reply
+            .rules
+            .iter()
+            .map(|r| {
+                format!(
+                    "“{}” → `{}` {}",
+                    escape_md(&r.term),
+                    r.id,
+                    escape_md(&r.title)
+                )
+            })
+            .collect();
+        blocks.push(Block::text(
+            "**Rules its text names**".into(),
+            body.join("\n"),
+        ));
+    }
+    let buttons = reply
+        .rules
+        .iter()
+        .map(|r| Button::new(&r.title, Action::Cite(r.id.clone()), ButtonStyle::Secondary))
+        .collect();
+    let aliases = (!c.aliases.is_empty()).then(|| format!("also called: {}", c.aliases.join(", ")));
+    Doc {
+        kind: MessageKind::Answer,
+        title: truncate(&c.name, 256),
+        blocks,
+        footer: aliases,
         buttons,
     }
 }

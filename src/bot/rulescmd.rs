@@ -67,16 +67,6 @@ enum Act<'a> {
     Cancel(String),
 }
 
-/// The rule set a request belongs to: its server, or the console's
-/// (`console`, or the console's `--guild`); none in a direct message.
-pub fn guild_key(origin: &Origin) -> Option<String> {
-    match (origin.guild_id, origin.channel_id) {
-        (Some(g), _) => Some(g.to_string()),
-        (None, None) => Some(super::matchcmd::CONSOLE_CHANNEL.to_string()),
-        (None, Some(_)) => None,
-    }
-}
-
 /// Who acts, as stored: the Discord user id, or the console's user name.
 fn actor(origin: &Origin) -> String {
     match origin.user_id {
@@ -119,6 +109,18 @@ impl Bot {
     pub(super) async fn handle_rules(&self, request: &Request) -> Option<Reply> {
         let origin = &request.origin;
         let act = match &request.input {
+            Input::Autocomplete {
+                command,
+                option,
+                value,
+                sub,
+                ..
+            } if command == "rules" => {
+                return Some(
+                    self.rules_autocomplete(origin, sub.as_deref(), option, value)
+                        .await,
+                );
+            }
             Input::Command(Command::Rules(cmd)) => Act::Command(cmd),
             Input::Component { custom_id } => match Action::parse(custom_id)? {
                 Action::RulesConfirm(token) => Act::Confirm(token),
@@ -127,7 +129,7 @@ impl Bot {
             },
             _ => return None,
         };
-        let Some(guild) = guild_key(origin) else {
+        let Some(guild) = super::guild_key(origin) else {
             return Some(refuse(
                 "rule sets belong to a server; use `/rules` in a server, not in a direct message",
             ));
@@ -148,10 +150,14 @@ impl Bot {
                 Ok(added) => Reply::Update(Message::info(
                     "Rules",
                     &format!(
-                        "**{}** is live in this server as `{}`: the rule set is now at version {}. `/rule` searches it from now on.",
+                        "**{}** is live in this server as `{}`: the rule set is now at version {}. {}",
                         escape_md(&added.title),
                         added.document,
-                        added.version
+                        added.version,
+                        match added.kind {
+                            DocumentKind::Cards => "`/card` finds its cards from now on.",
+                            _ => "`/rule` searches it from now on.",
+                        }
                     ),
                 )),
                 Err(e) => failed(e),
@@ -161,6 +167,40 @@ impl Bot {
                 Err(e) => failed(e),
             },
         })
+    }
+
+    /// Autocomplete of `/rules`: `remove id:` the server's live documents,
+    /// `show id:` those and the passages of its index, `game:` the games of
+    /// its index. Fuzzy, at most 25; what is typed stays the first choice.
+    async fn rules_autocomplete(
+        &self,
+        origin: &Origin,
+        sub: Option<&str>,
+        option: &str,
+        value: &str,
+    ) -> Reply {
+        let (Some(guild), Ok(sets)) = (super::guild_key(origin), self.open_rule_sets().await)
+        else {
+            return Reply::Choices(Vec::new());
+        };
+        let limit = super::MAX_CHOICES;
+        let found = match (sub, option) {
+            (Some("remove"), "id") => sets.complete_documents(&guild, value, limit).await,
+            (_, "id") => sets.complete_ids(&guild, value, limit).await,
+            (_, "game") => sets.complete_games(&guild, value, limit).await,
+            _ => Ok(Vec::new()),
+        };
+        let choices = match found {
+            Ok(list) => list
+                .iter()
+                .map(|s| super::Choice::passage(&s.id, &s.title))
+                .collect(),
+            Err(e) => {
+                tracing::warn!("rule-set autocomplete: {e}");
+                Vec::new()
+            }
+        };
+        Reply::Choices(super::reply::keep_typed(choices, value))
     }
 
     async fn rules_command(
@@ -280,13 +320,28 @@ fn preview_message(p: &Preview, token: &str) -> Message {
     } else {
         format!("**{}** (`{}`)", escape_md(&p.game_name), p.game)
     };
-    let mut body = format!(
-        "{} **{}** for {game}: {} passage(s) from {}.\n",
-        p.kind.label(),
-        escape_md(&p.title),
-        p.passages.len(),
-        p.source_format.as_str()
-    );
+    let mut body = if p.kind == DocumentKind::Cards {
+        let mut b = format!(
+            "Card list **{}** for {game}: {} card(s).\n",
+            escape_md(&p.title),
+            p.cards.len()
+        );
+        for c in p.cards.iter().take(PREVIEW_HEADINGS) {
+            let _ = writeln!(b, "• {}", escape_md(c));
+        }
+        if p.cards.len() > PREVIEW_HEADINGS {
+            let _ = writeln!(b, "… and {} more", p.cards.len() - PREVIEW_HEADINGS);
+        }
+        b
+    } else {
+        format!(
+            "{} **{}** for {game}: {} passage(s) from {}.\n",
+            p.kind.label(),
+            escape_md(&p.title),
+            p.passages.len(),
+            p.source_format.as_str()
+        )
+    };
     let headings: Vec<_> = p.headings().collect();
     for e in headings.iter().take(PREVIEW_HEADINGS) {
         let _ = writeln!(

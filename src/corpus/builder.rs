@@ -15,11 +15,22 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
     let mut dead = Vec::new();
     let mut raw_refs = Vec::new();
     let mut games = Vec::new();
+    let mut card_lists = Vec::new();
 
     for source in merge_extensions(sources) {
         let game_id = source.manifest.game.trim().to_lowercase();
         let mut documents = Vec::new();
-        for (doc_index, doc) in source.documents.into_iter().enumerate() {
+        // Card lists are data, not passages: kept aside for `cards`.
+        let (cards, texts): (Vec<_>, Vec<_>) = source
+            .documents
+            .into_iter()
+            .partition(|d| d.manifest.kind == DocumentKind::Cards);
+        card_lists.extend(cards.into_iter().map(|d| CardList {
+            game: game_id.clone(),
+            manifest: d.manifest,
+            text: d.text,
+        }));
+        for (doc_index, doc) in texts.into_iter().enumerate() {
             let root = passages.len();
             let root_id = format!("{game_id}:{}", doc.manifest.slug);
             passages.push(Passage {
@@ -90,6 +101,7 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
     }
 
     let mut corpus = compact(passages, dead, raw_refs, games, warnings);
+    corpus.card_lists = card_lists;
     corpus
         .warnings
         .sort_by(|a, b| (&a.game, &a.document, a.line).cmp(&(&b.game, &b.document, b.line)));
@@ -214,6 +226,7 @@ fn compact(
         passages: kept,
         warnings,
         by_id,
+        card_lists: Vec::new(),
     };
     for (old, raw) in raw_refs {
         let idx = new_index[old];

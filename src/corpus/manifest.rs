@@ -85,15 +85,18 @@ pub enum DocumentKind {
     House,
     /// Tournament rules and procedures.
     Tournament,
+    /// A card list (YAML, JSON or CSV): data for `/card`, not passages.
+    Cards,
 }
 
 impl DocumentKind {
-    pub const ALL: [DocumentKind; 5] = [
+    pub const ALL: [DocumentKind; 6] = [
         DocumentKind::Rules,
         DocumentKind::Faq,
         DocumentKind::Errata,
         DocumentKind::House,
         DocumentKind::Tournament,
+        DocumentKind::Cards,
     ];
 
     pub fn is_rules(&self) -> bool {
@@ -108,6 +111,7 @@ impl DocumentKind {
             DocumentKind::Errata => "errata",
             DocumentKind::House => "house",
             DocumentKind::Tournament => "tournament",
+            DocumentKind::Cards => "cards",
         }
     }
 
@@ -119,6 +123,7 @@ impl DocumentKind {
             DocumentKind::Errata => "Errata",
             DocumentKind::House => "House rule",
             DocumentKind::Tournament => "Tournament rules",
+            DocumentKind::Cards => "Cards",
         }
     }
 }
@@ -133,7 +138,7 @@ impl std::str::FromStr for DocumentKind {
             .find(|k| k.as_str() == key)
             .ok_or_else(|| {
                 format!(
-                    "unknown document kind '{s}'; use one of: rules, faq, errata, house, tournament"
+                    "unknown document kind '{s}'; use one of: rules, faq, errata, house, tournament, cards"
                 )
             })
     }

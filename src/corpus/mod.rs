@@ -139,6 +139,17 @@ pub struct Corpus {
     pub passages: Vec<Passage>,
     pub warnings: Vec<Warning>,
     by_id: HashMap<String, PassageIdx>,
+    /// Documents of kind `cards`, in load order: data, not passages (read
+    /// by `cards::Cards::build`).
+    pub card_lists: Vec<CardList>,
+}
+
+/// A card list as loaded: its game, manifest entry and text.
+#[derive(Debug, Clone)]
+pub struct CardList {
+    pub game: String,
+    pub manifest: DocumentManifest,
+    pub text: String,
 }
 
 impl Corpus {

@@ -7,7 +7,8 @@ use serde_json::Value;
 
 use super::text::{decision, result, ruling};
 use crate::app::matches::{
-    EventReply, LogEntry, LogReply, MatchReply, MatchView, Next, NextKind, Seat, TIMEOUT_ACTOR,
+    EventReply, LogEntry, LogReply, MatchReply, MatchView, Next, NextKind, RuleSetState, Seat,
+    TIMEOUT_ACTOR,
 };
 use crate::store::{EventKind, MatchStatus};
 
@@ -121,6 +122,9 @@ pub fn view(v: &MatchView, style: Style) -> String {
     if let Some(r) = &v.result {
         out.push_str(&result(r));
     }
+    if let Some(r) = &v.rule_set {
+        out.push_str(&rule_set_line(r));
+    }
     next_line(&mut out, v.next.as_ref(), &v.seats, style);
     match &v.board {
         Some(b) if !b.is_null() => {
@@ -150,6 +154,25 @@ pub fn view(v: &MatchView, style: Style) -> String {
 }
 
 /// An event's outcome.
+/// Which of the server's rule-set versions the match cites, and whether a
+/// newer one exists.
+fn rule_set_line(r: &RuleSetState) -> String {
+    let pinned = match r.pinned {
+        0 => "the shipped rules only (the server had added no documents)".to_string(),
+        v => format!("this server's rule set at version {v}"),
+    };
+    let mut line = format!("rules: {pinned}, as when the match started");
+    if r.outdated() {
+        let _ = write!(
+            line,
+            "; a newer version ({}) exists: this match keeps citing version {} (start a new match to use the newer one)",
+            r.latest, r.pinned
+        );
+    }
+    line.push('\n');
+    line
+}
+
 pub fn event(r: &EventReply, style: Style) -> String {
     let mut out = String::new();
     if r.replayed {

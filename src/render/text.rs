@@ -185,12 +185,11 @@ const PREVIEW_HEADINGS: usize = 40;
 
 /// The preview of an imported document (`arbiter import`, `/rules add`).
 pub fn import_preview(p: &crate::corpus::import::Preview) -> String {
+    if p.kind == crate::corpus::DocumentKind::Cards {
+        return cards_preview(p);
+    }
     let mut out = String::new();
-    let game = if p.new_game {
-        format!("new game {} ({})", p.game_name, p.game)
-    } else {
-        format!("{} ({})", p.game_name, p.game)
-    };
+    let game = preview_game(p);
     let _ = writeln!(
         out,
         "{} “{}” for {game}: {} passage(s) from {} ({} bytes, read as {})",
@@ -275,6 +274,93 @@ pub fn rule_changes(guild: &str, changes: &[crate::store::RuleChange]) -> String
             "  v{v}  {at} {what} {doc} “{}” by {}",
             c.title, c.actor
         );
+    }
+    out
+}
+
+/// The game an import adds to: "new game Kitchen Table (kitchen-table)".
+fn preview_game(p: &crate::corpus::import::Preview) -> String {
+    if p.new_game {
+        format!("new game {} ({})", p.game_name, p.game)
+    } else {
+        format!("{} ({})", p.game_name, p.game)
+    }
+}
+
+/// The preview of a card list: how many cards, the first names, warnings.
+pub fn cards_preview(p: &crate::corpus::import::Preview) -> String {
+    let mut out = String::new();
+    let game = preview_game(p);
+    let _ = writeln!(
+        out,
+        "Cards “{}” for {game}: {} card(s) ({} bytes)",
+        p.title,
+        p.cards.len(),
+        p.bytes
+    );
+    for c in p.cards.iter().take(PREVIEW_HEADINGS) {
+        let _ = writeln!(out, "  {c}");
+    }
+    if p.cards.len() > PREVIEW_HEADINGS {
+        let _ = writeln!(out, "  … and {} more", p.cards.len() - PREVIEW_HEADINGS);
+    }
+    if !p.warnings.is_empty() {
+        let _ = writeln!(out, "{} warning(s):", p.warnings.len());
+        for w in &p.warnings {
+            let _ = writeln!(out, "  {w}");
+        }
+    }
+    out
+}
+
+/// A card: name, type, cost, stats, text verbatim, rulings, the rules its
+/// text names.
+pub fn card(r: &crate::app::CardReply) -> String {
+    let c = &r.card;
+    let mut out = String::new();
+    let kind = match c.card_type.as_str() {
+        "" => String::new(),
+        t => format!(" — {t}"),
+    };
+    let _ = writeln!(out, "{}{kind}  [{} › {}]", c.name, r.game_name, r.source);
+    let mut facts: Vec<String> = Vec::new();
+    if !c.cost.is_empty() {
+        facts.push(format!("cost {}", c.cost));
+    }
+    facts.extend(
+        c.stats
+            .iter()
+            .map(|(k, v)| format!("{k} {}", crate::cards::Card::stat_text(v))),
+    );
+    if !facts.is_empty() {
+        let _ = writeln!(out, "{}", facts.join(" · "));
+    }
+    if !c.text.is_empty() {
+        let _ = writeln!(out, "{}", c.text);
+    }
+    if !c.aliases.is_empty() {
+        let _ = writeln!(out, "also called: {}", c.aliases.join(", "));
+    }
+    if !c.rulings.is_empty() {
+        let _ = writeln!(out, "rulings:");
+        for ruling in &c.rulings {
+            let _ = writeln!(out, "  • {ruling}");
+        }
+    }
+    if !r.rules.is_empty() {
+        let _ = writeln!(out, "rules its text names:");
+        for l in &r.rules {
+            let _ = writeln!(out, "  “{}” → [{}] {}", l.term, l.id, l.title);
+        }
+    }
+    out
+}
+
+/// Card completions: name, type, game.
+pub fn card_suggestions(list: &[crate::app::CardSuggestion]) -> String {
+    let mut out = String::new();
+    for s in list {
+        let _ = writeln!(out, "{}  {}  ({})", s.name, s.card_type, s.game);
     }
     out
 }

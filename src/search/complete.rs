@@ -105,3 +105,36 @@ fn fold(text: &str) -> std::borrow::Cow<'_, str> {
         deunicode::deunicode(text).into()
     }
 }
+
+/// Fuzzy ranking of a short list (games, a server's documents, card
+/// names): the indexes of at most `limit` keys that match `partial`, best
+/// first (a key starting with what was typed first, then the shorter).
+/// Nothing typed: the first `limit`, in order.
+pub fn rank<'a>(
+    keys: impl IntoIterator<Item = &'a str>,
+    partial: &str,
+    limit: usize,
+) -> Vec<usize> {
+    let keys: Vec<&str> = keys.into_iter().collect();
+    let partial = partial.trim();
+    if partial.is_empty() {
+        return (0..keys.len().min(limit)).collect();
+    }
+    let typed = fold(partial).to_lowercase();
+    let pattern = Pattern::parse(&typed, CaseMatching::Ignore, Normalization::Smart);
+    let mut scored: Vec<(u32, usize, usize)> = MATCHER.with_borrow_mut(|m| {
+        keys.iter()
+            .enumerate()
+            .filter_map(|(i, k)| {
+                let folded = fold(k);
+                let hay = Utf32String::from(folded.as_ref());
+                let prefix = folded.to_lowercase().starts_with(&typed);
+                pattern
+                    .score(hay.slice(..), m)
+                    .map(|s| (s + if prefix { 10_000 } else { 0 }, k.len(), i))
+            })
+            .collect()
+    });
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    scored.into_iter().take(limit).map(|(_, _, i)| i).collect()
+}

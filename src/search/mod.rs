@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::corpus::{Corpus, PassageIdx, PassageKind};
 pub use analyze::Analyzer;
-pub use complete::{Completer, Suggestion};
+pub use complete::{Completer, MAX_SUGGESTIONS, Suggestion, rank};
 pub use confidence::{Confidence, Evidence};
 use query::Group;
 

@@ -116,6 +116,17 @@ pub struct MatchRecord {
     pub notify: bool,
     /// How the match ended, when it has a result (JSON `GameResult`).
     pub result: Option<serde_json::Value>,
+    /// The server's rule set the match pinned when it started.
+    pub rule_set: Option<RuleSetPin>,
+}
+
+/// A server's rule-set version, as a match pinned it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RuleSetPin {
+    /// The server (guild id, or the console's rule set).
+    pub guild: String,
+    /// Its rule-set version when the match started (0: no documents).
+    pub version: i64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -285,7 +296,8 @@ pub struct Store {
 }
 
 const MATCH_COLUMNS: &str = "m.id, m.channel, m.game, m.players, m.status, m.version, \
-     m.started_by, m.started_at, m.ended_at, m.notify, m.result, e.state";
+     m.started_by, m.started_at, m.ended_at, m.notify, m.result, m.guild, m.rule_set_version, \
+     e.state";
 
 impl Store {
     /// Connects, creating a SQLite file if missing (WAL, synchronous=NORMAL),
@@ -429,6 +441,19 @@ impl Store {
         players: &[String],
         started_by: &str,
     ) -> Result<MatchRecord, StoreError> {
+        self.create_pinned_match(channel, game, players, started_by, None)
+            .await
+    }
+
+    /// Starts a match pinned to a server's rule-set version.
+    pub async fn create_pinned_match(
+        &self,
+        channel: &str,
+        game: &str,
+        players: &[String],
+        started_by: &str,
+        rule_set: Option<RuleSetPin>,
+    ) -> Result<MatchRecord, StoreError> {
         let players_json =
             serde_json::to_string(players).map_err(|e| StoreError::Database(e.to_string()))?;
         let at = now_ms();
@@ -437,8 +462,9 @@ impl Store {
         for _ in 0..20 {
             let res = sqlx::query(
                 "INSERT INTO arbiter_matches \
-                 (id, channel, game, players, status, version, started_by, started_at) \
-                 SELECT COALESCE(MAX(id), 0) + 1, $1, $2, $3, 'active', 0, $4, $5 \
+                 (id, channel, game, players, status, version, started_by, started_at, \
+                  guild, rule_set_version) \
+                 SELECT COALESCE(MAX(id), 0) + 1, $1, $2, $3, 'active', 0, $4, $5, $6, $7 \
                  FROM arbiter_matches RETURNING id",
             )
             .bind(channel)
@@ -446,6 +472,8 @@ impl Store {
             .bind(&players_json)
             .bind(started_by)
             .bind(at)
+            .bind(rule_set.as_ref().map(|p| p.guild.clone()))
+            .bind(rule_set.as_ref().map(|p| p.version))
             // All rows, not the first: on SQLite `fetch_one` can answer
             // before the statement (and its implicit commit) has finished
             // (sqlx issues 2099, 3430).
@@ -470,6 +498,7 @@ impl Store {
                         state: None,
                         notify: true,
                         result: None,
+                        rule_set,
                     });
                 }
                 Err(e) if is_unique_violation(&e) => {
@@ -909,6 +938,13 @@ fn match_from_row(r: &AnyRow) -> Result<MatchRecord, StoreError> {
             .try_get::<Option<String>, _>("result")?
             .map(|s| json_value("result", &s))
             .transpose()?,
+        rule_set: match (
+            r.try_get::<Option<String>, _>("guild")?,
+            r.try_get::<Option<i64>, _>("rule_set_version")?,
+        ) {
+            (Some(guild), Some(version)) => Some(RuleSetPin { guild, version }),
+            _ => None,
+        },
     })
 }
 

@@ -27,3 +27,50 @@ pub fn mtg_text_path() -> PathBuf {
 pub fn exists(p: &Path) -> bool {
     p.is_file()
 }
+
+/// A console bot on the shipped rules and the database at `db`, and a
+/// runner: a script typed in server `guild` as `ops` (Manage Server and
+/// Manage Messages when `moderator`), the transcript back.
+pub fn console_bot(db: String) -> arbiter::bot::Bot {
+    let shipped = arbiter::load::load_dir(&repo().join("rules_data")).unwrap();
+    let app = std::sync::Arc::new(App::new(arbiter::corpus::Corpus::build(shipped.clone())));
+    let config = arbiter::bot::BotConfig {
+        database_url: Some(db),
+        ..Default::default()
+    };
+    arbiter::bot::Bot::new(app, config).with_shipped(shipped)
+}
+
+pub fn console_run(bot: &arbiter::bot::Bot, guild: u64, moderator: bool, script: &str) -> String {
+    let session = arbiter::bot::console::Session {
+        user: "ops".into(),
+        moderator,
+        guild: Some(guild),
+    };
+    let mut out = Vec::new();
+    arbiter::bot::console::run_as(
+        bot,
+        &session,
+        &mut script.as_bytes(),
+        &mut out,
+        false,
+        false,
+    )
+    .unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+/// The built `arbiter` with these arguments, in the repository, on the
+/// shipped rules only (and the database `db`, when given).
+pub fn arbiter_cli(db: Option<&str>, args: &[&str]) -> std::process::Output {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"));
+    cmd.args(args)
+        .current_dir(repo())
+        .env_remove("ARBITER_DATA")
+        .env_remove("ARBITER_RULES_DIRS")
+        .stdin(std::process::Stdio::null());
+    if let Some(db) = db {
+        cmd.env("DATABASE_URL", db);
+    }
+    cmd.output().expect("arbiter runs")
+}

@@ -721,3 +721,73 @@ pub fn buttons(v: &Value) -> Vec<(String, String)> {
         })
         .collect()
 }
+
+// ---- `/rules` ----
+
+/// Another server than [`GUILD_ID`].
+pub const OTHER_GUILD: &str = "1300000000000000999";
+/// Manage Server (0x20) plus what a member usually has.
+pub const ADMIN_PERMISSIONS: &str = "2147483680";
+
+/// `/rules <sub>` with the subcommand's options.
+pub fn rules_sub(sub: &str, options: Vec<Value>) -> Value {
+    slash(
+        "rules",
+        vec![json!({ "name": sub, "type": 1, "options": options })],
+    )
+}
+
+/// `/rules add file:house.md game:ti4 kind:house title:Table rules`, the file at `url`.
+pub fn rules_add(url: &str, size: usize) -> Value {
+    rules_add_doc(url, size, ["house.md", "ti4", "house", "Table rules"])
+}
+
+/// `/rules add` with the attachment at `url`: its file name, the game, the
+/// kind and the title.
+pub fn rules_add_doc(url: &str, size: usize, [file, game, kind, title]: [&str; 4]) -> Value {
+    let att = "1300000000000000777";
+    let mut v = rules_sub(
+        "add",
+        vec![
+            json!({ "name": "file", "type": 11, "value": att }),
+            opt("game", game),
+            opt("kind", kind),
+            opt("title", title),
+        ],
+    );
+    v["data"]["resolved"] = json!({ "attachments": { att: {
+        "id": att, "filename": file, "size": size, "url": url, "proxy_url": url,
+        "content_type": "text/markdown; charset=utf-8", "ephemeral": true
+    } } });
+    v
+}
+
+/// The interaction in another server.
+pub fn in_guild(mut payload: Value, guild: &str) -> Value {
+    payload["guild_id"] = json!(guild);
+    payload["guild"]["id"] = json!(guild);
+    payload["channel"]["guild_id"] = json!(guild);
+    payload
+}
+
+/// Autocomplete (type 4) of an option of a subcommand (`/rules show id:`).
+pub fn sub_autocomplete(name: &str, sub: &str, focused: &str, value: &str) -> Value {
+    envelope(
+        4,
+        json!({ "id": "1300000000000000010", "name": name, "type": 1, "options": [
+            { "name": sub, "type": 1, "options": [
+                { "name": focused, "type": 3, "value": value, "focused": true }
+            ] }
+        ] }),
+    )
+}
+
+/// The values of an autocomplete response's choices.
+pub fn choice_values(v: &Value) -> Vec<String> {
+    v["data"]["choices"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["value"].as_str().map(str::to_string))
+        .collect()
+}

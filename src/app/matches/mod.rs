@@ -26,7 +26,9 @@ use crate::engine::{
     self, Adjustment, Asking, BoardError, Decision, GameEngine, GameResult, Ruling, Status,
     document,
 };
-use crate::store::{EventKind, EventRecord, MatchRecord, MatchStatus, NewEvent, Store, StoreError};
+use crate::store::{
+    EventKind, EventRecord, MatchRecord, MatchStatus, NewEvent, RuleSetPin, Store, StoreError,
+};
 
 /// Log entries per page.
 pub const LOG_PAGE_SIZE: i64 = 10;
@@ -55,6 +57,9 @@ pub struct Caller {
     /// The interaction (or request) id: an event is written at most once
     /// per interaction; a replay gets the first result.
     pub interaction: Option<String>,
+    /// The server whose rule set a match started here pins (its current
+    /// version); `None`: the match pins none.
+    pub guild: Option<String>,
 }
 
 impl Caller {
@@ -64,7 +69,14 @@ impl Caller {
             user: user.into(),
             moderator,
             interaction: None,
+            guild: None,
         }
+    }
+
+    /// In this server (or the console's rule set): `start` pins its version.
+    pub fn with_guild(mut self, guild: Option<String>) -> Caller {
+        self.guild = guild;
+        self
     }
 
     pub fn with_interaction(mut self, id: impl Into<String>) -> Caller {
@@ -245,7 +257,26 @@ pub struct MatchView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<GameResult>,
     pub notify: bool,
+    /// The server's rule set the match pinned, and its newest version.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule_set: Option<RuleSetState>,
     pub board: Option<Value>,
+}
+
+/// The rule-set version a match pinned when it started and the server's
+/// newest: citations in the match resolve against `pinned`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RuleSetState {
+    pub guild: String,
+    pub pinned: i64,
+    pub latest: i64,
+}
+
+impl RuleSetState {
+    /// A newer version exists than the one the match uses.
+    pub fn outdated(&self) -> bool {
+        self.latest > self.pinned
+    }
 }
 
 /// The reply to an event request (`play`, `answer`, `advance`, `adjust`,
@@ -553,9 +584,16 @@ impl Matches {
                 "only a player of the match or a moderator may start it",
             ));
         }
+        let pin = match &caller.guild {
+            Some(guild) => Some(RuleSetPin {
+                guild: guild.clone(),
+                version: self.store.rule_set_version(guild).await?,
+            }),
+            None => None,
+        };
         match self
             .store
-            .create_match(&caller.channel, &game_id, players, &caller.user)
+            .create_pinned_match(&caller.channel, &game_id, players, &caller.user, pin)
             .await
         {
             Ok(m) => self.view(&m).await,
@@ -760,8 +798,31 @@ impl Matches {
             next,
             result,
             notify: m.notify,
+            rule_set: self.rule_set_state(m).await?,
             board: m.state.clone(),
         })
+    }
+
+    /// The rule set match `m` pinned, with the server's newest version.
+    async fn rule_set_state(&self, m: &MatchRecord) -> Result<Option<RuleSetState>, MatchError> {
+        let Some(pin) = &m.rule_set else {
+            return Ok(None);
+        };
+        Ok(Some(RuleSetState {
+            guild: pin.guild.clone(),
+            pinned: pin.version,
+            latest: self.store.rule_set_version(&pin.guild).await?,
+        }))
+    }
+
+    /// The rule set the match `match_id` pinned (citations in its replies
+    /// resolve against it); `None` for a match that pinned none.
+    pub async fn pinned_rule_set(&self, match_id: i64) -> Result<Option<RuleSetPin>, MatchError> {
+        Ok(self
+            .store
+            .match_by_id(match_id)
+            .await?
+            .and_then(|m| m.rule_set))
     }
 
     /// `log`: one page of events, oldest first; the last page by default.

@@ -56,6 +56,9 @@ pub enum ImportError {
     BadHtml { file: String, reason: String },
     #[error("the game name '{0}' holds no letters or digits")]
     BadGame(String),
+    /// A card list that does not parse (the parser's position in `reason`).
+    #[error("{file} is not a card list Arbiter can read: {reason}")]
+    BadCards { file: String, reason: String },
 }
 
 /// What the file was before conversion.
@@ -129,6 +132,9 @@ pub struct Preview {
     pub source_sha256: String,
     /// Every passage of the document, in document order (the root excluded).
     pub passages: Vec<PreviewEntry>,
+    /// A card list: its cards ("Ice Golem (Ally)"), in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cards: Vec<String>,
     pub warnings: Vec<String>,
 }
 
@@ -164,19 +170,27 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// Converts a file to indexable text. Never panics on any input.
-pub fn convert(file_name: &str, bytes: &[u8]) -> Result<Converted, ImportError> {
-    let file = file_name.to_string();
+/// Refuses a file over [`MAX_IMPORT_BYTES`] or with nothing in it.
+fn size_check(file: &str, bytes: &[u8]) -> Result<(), ImportError> {
     if bytes.len() > MAX_IMPORT_BYTES {
         return Err(ImportError::TooLarge {
-            file,
+            file: file.to_string(),
             size: bytes.len(),
             limit: MAX_IMPORT_BYTES,
         });
     }
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(ImportError::Empty { file });
+        return Err(ImportError::Empty {
+            file: file.to_string(),
+        });
     }
+    Ok(())
+}
+
+/// Converts a file to indexable text. Never panics on any input.
+pub fn convert(file_name: &str, bytes: &[u8]) -> Result<Converted, ImportError> {
+    let file = file_name.to_string();
+    size_check(&file, bytes)?;
     let lower = file_name.to_lowercase();
     if pdf::is_pdf(bytes) || lower.ends_with(".pdf") {
         let text = pdf::extract(&file, bytes)?;
@@ -331,20 +345,7 @@ pub fn import(known: &Corpus, req: &ImportRequest) -> Result<Import, ImportError
         },
         ..DocumentManifest::default()
     };
-    let source = SourceGame {
-        manifest: GameManifest {
-            game: game.clone(),
-            name: game_name.clone(),
-            aliases: Vec::new(),
-            glossary: Some("glossary.yaml".into()),
-            documents: vec![manifest.clone()],
-        },
-        glossary: Glossary::default(),
-        documents: vec![SourceDocument {
-            manifest,
-            text: converted.text.clone(),
-        }],
-    };
+    let source = one_document_game(&game, &game_name, manifest, converted.text.clone());
     let built = Corpus::build(vec![source.clone()]);
     let preview = Preview {
         game,
@@ -358,7 +359,104 @@ pub fn import(known: &Corpus, req: &ImportRequest) -> Result<Import, ImportError
         bytes: req.bytes.len(),
         source_sha256,
         passages: entries(&built),
+        cards: Vec::new(),
         warnings: warnings(known, &built),
+    };
+    Ok(Import {
+        game: source,
+        preview,
+    })
+}
+
+/// A data document already read by its own parser (a card list): the
+/// bytes as sent, the text as stored (`ext` its extension), what the
+/// preview lists and the parser's warnings. Named and attached to a game
+/// as [`import`] does; it adds no passages.
+pub struct DataDocument {
+    pub text: String,
+    pub ext: &'static str,
+    pub items: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+/// The bytes of a data document as UTF-8 text, refused as [`convert`]
+/// refuses (too large, empty, binary, not UTF-8).
+pub fn data_text<'a>(file_name: &str, bytes: &'a [u8]) -> Result<&'a str, ImportError> {
+    let file = file_name.to_string();
+    size_check(&file, bytes)?;
+    if pdf::is_pdf(bytes) {
+        return Err(ImportError::Unsupported {
+            file,
+            what: "a PDF",
+        });
+    }
+    if let Some(what) = binary_kind(bytes) {
+        return Err(ImportError::Unsupported { file, what });
+    }
+    std::str::from_utf8(bytes).map_err(|e| ImportError::NotUtf8 {
+        file,
+        offset: e.valid_up_to(),
+    })
+}
+
+/// A game holding one document (as an import writes it), with an empty glossary.
+fn one_document_game(
+    game: &str,
+    game_name: &str,
+    manifest: DocumentManifest,
+    text: String,
+) -> SourceGame {
+    SourceGame {
+        manifest: GameManifest {
+            game: game.to_string(),
+            name: game_name.to_string(),
+            aliases: Vec::new(),
+            glossary: Some("glossary.yaml".into()),
+            documents: vec![manifest.clone()],
+        },
+        glossary: Glossary::default(),
+        documents: vec![SourceDocument { manifest, text }],
+    }
+}
+
+/// A data document (a card list) as a document of its game; see [`DataDocument`].
+pub fn import_data(
+    known: &Corpus,
+    req: &ImportRequest,
+    data: DataDocument,
+) -> Result<Import, ImportError> {
+    let (game, game_name, new_game) = resolve_game(known, req.game)?;
+    let title = req
+        .title
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map_or_else(|| title_from_file(req.file_name), str::to_string);
+    let slug = unique_slug(known, &game, &title);
+    let source_sha256 = sha256_hex(req.bytes);
+    let manifest = DocumentManifest {
+        file: format!("{slug}.{}", data.ext),
+        sha256: Some(sha256_hex(data.text.as_bytes())),
+        slug: slug.clone(),
+        title: title.clone(),
+        source: format!("Imported from {} (SHA-256 {source_sha256})", req.file_name),
+        kind: req.kind,
+        ..DocumentManifest::default()
+    };
+    let source = one_document_game(&game, &game_name, manifest, data.text);
+    let preview = Preview {
+        game,
+        game_name,
+        new_game,
+        document: slug,
+        title,
+        kind: req.kind,
+        source_format: SourceFormat::Text,
+        format: DocumentFormat::Auto,
+        bytes: req.bytes.len(),
+        source_sha256,
+        passages: Vec::new(),
+        cards: data.items,
+        warnings: data.warnings,
     };
     Ok(Import {
         game: source,

@@ -1,0 +1,231 @@
+//! Cards (`/card`, `arbiter card`): a card by name with its rulings and the
+//! rules its text names; fuzzy completion of card names; card lists
+//! uploaded like documents (`/rules add kind:cards`, `arbiter import
+//! --kind cards`).
+
+use serde::Serialize;
+
+use super::{App, AppError};
+use crate::cards::{Card, CardEntry};
+use crate::corpus::PassageKind;
+use crate::corpus::import::{DataDocument, Import, ImportError, ImportRequest};
+
+/// Longest card name looked up.
+pub const MAX_CARD_NAME_CHARS: usize = 200;
+/// Rules linked from one card at most (one button each).
+pub const MAX_CARD_RULES: usize = 5;
+/// Shortest term that links a card to a rule (shorter ones are noise).
+const MIN_TERM_CHARS: usize = 4;
+
+/// The reply to `card`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct CardReply {
+    pub game: String,
+    pub game_name: String,
+    /// The card list it comes from.
+    pub source: String,
+    pub card: Card,
+    /// Rules its text names (a passage's title, or a term the passage
+    /// quotes, appearing in the card's text), in the order the text names them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<RuleLink>,
+}
+
+/// A rule a card's text names.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct RuleLink {
+    pub id: String,
+    pub title: String,
+    /// The words of the card's text that name it.
+    pub term: String,
+}
+
+/// A card completion: its name, type and game.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct CardSuggestion {
+    pub name: String,
+    #[serde(rename = "type", skip_serializing_if = "String::is_empty")]
+    pub card_type: String,
+    pub game: String,
+}
+
+impl App {
+    /// A card by name or alias (optionally in one game), with its rulings
+    /// and the rules its text names; unknown: did-you-mean.
+    pub fn card(&self, name: &str, game: Option<&str>) -> Result<CardReply, AppError> {
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(AppError::Usage(
+                "give a card's name, e.g. `/card name:Ice Golem`".into(),
+            ));
+        }
+        if name.chars().count() > MAX_CARD_NAME_CHARS {
+            return Err(AppError::Usage(format!(
+                "a card name is at most {MAX_CARD_NAME_CHARS} characters"
+            )));
+        }
+        let game = game
+            .map(|g| self.game(g).map(|g| g.id.clone()))
+            .transpose()?;
+        let entry = self
+            .cards
+            .find(name, game.as_deref())
+            .map_err(|u| AppError::UnknownCard {
+                name: name.to_string(),
+                suggestions: u.suggestions,
+            })?;
+        Ok(self.card_reply(entry))
+    }
+
+    fn card_reply(&self, entry: &CardEntry) -> CardReply {
+        CardReply {
+            game: entry.game.clone(),
+            game_name: self
+                .corpus
+                .game(&entry.game)
+                .map_or_else(|| entry.game.clone(), |g| g.name.clone()),
+            source: entry.source.clone(),
+            card: entry.card.clone(),
+            rules: self.rules_named(&entry.game, &entry.card.text),
+        }
+    }
+
+    /// Card names matching `partial` (fuzzy, at most `limit` ≤ 25).
+    pub fn complete_cards(
+        &self,
+        partial: &str,
+        game: Option<&str>,
+        limit: usize,
+    ) -> Vec<CardSuggestion> {
+        let game = game
+            .and_then(|g| self.corpus.resolve_game(g))
+            .map(|g| g.id.as_str());
+        self.cards
+            .complete(partial, game, limit)
+            .into_iter()
+            .map(|e| CardSuggestion {
+                name: e.card.name.clone(),
+                card_type: e.card.card_type.clone(),
+                game: e.game.clone(),
+            })
+            .collect()
+    }
+
+    /// Rules of `game` that `text` names: a passage's title, or a term it
+    /// quotes (‘Unit Guard’), found in the text as whole words.
+    pub fn rules_named(&self, game: &str, text: &str) -> Vec<RuleLink> {
+        let hay = words(text);
+        if hay.is_empty() {
+            return Vec::new();
+        }
+        let mut found: Vec<(usize, RuleLink)> = Vec::new();
+        for p in self.corpus.passages.iter().filter(|p| p.game == game) {
+            if p.kind == PassageKind::Document || found.iter().any(|(_, l)| l.id == p.id) {
+                continue;
+            }
+            let terms = std::iter::once(p.title.as_str()).chain(quoted(&p.text));
+            let hit = terms
+                .filter(|t| t.chars().count() >= MIN_TERM_CHARS)
+                .filter_map(|t| word_at(&hay, &words(t)).map(|at| (at, t)))
+                .min_by_key(|(at, t)| (*at, usize::MAX - t.len()));
+            if let Some((at, term)) = hit {
+                found.push((
+                    at,
+                    RuleLink {
+                        id: p.id.clone(),
+                        title: p.title.clone(),
+                        term: term.to_string(),
+                    },
+                ));
+            }
+        }
+        found.sort_by_key(|(at, l)| (*at, usize::MAX - l.term.len()));
+        found
+            .into_iter()
+            .map(|(_, l)| l)
+            .take(MAX_CARD_RULES)
+            .collect()
+    }
+
+    /// A card list someone brings, read and previewed (nothing goes live).
+    pub fn import_cards(&self, req: &ImportRequest) -> Result<Import, ImportError> {
+        let text = crate::corpus::import::data_text(req.file_name, req.bytes)?;
+        let parsed =
+            crate::cards::parse(req.file_name, text).map_err(|e| ImportError::BadCards {
+                file: req.file_name.to_string(),
+                reason: e.to_string(),
+            })?;
+        let items = parsed
+            .cards
+            .iter()
+            .map(|c| match c.card_type.as_str() {
+                "" => c.name.clone(),
+                t => format!("{} ({t})", c.name),
+            })
+            .collect();
+        // Stored as JSON, whatever it came as: one form to read back.
+        let text =
+            serde_json::to_string_pretty(&parsed.cards).map_err(|e| ImportError::BadCards {
+                file: req.file_name.to_string(),
+                reason: e.to_string(),
+            })?;
+        let data = DataDocument {
+            text,
+            ext: "json",
+            items,
+            warnings: parsed.warnings,
+        };
+        crate::corpus::import::import_data(&self.corpus, req, data)
+    }
+}
+
+/// Phrases a passage quotes: ‘…’, “…” or "…" (short ones: terms, not speech).
+fn quoted(text: &str) -> impl Iterator<Item = &str> {
+    [('‘', '’'), ('“', '”'), ('"', '"')]
+        .into_iter()
+        .flat_map(move |(open, close)| {
+            let mut rest = text;
+            std::iter::from_fn(move || {
+                let (_, after) = rest.split_once(open)?;
+                let (inside, next) = after.split_once(close)?;
+                rest = next;
+                Some(inside.trim())
+            })
+        })
+        .filter(|q| !q.is_empty() && q.chars().count() <= 40)
+}
+
+/// Lower-case words separated by single spaces (punctuation dropped).
+fn words(text: &str) -> String {
+    let spaced: String = text
+        .chars()
+        .flat_map(char::to_lowercase)
+        .map(|c| if c.is_alphanumeric() { c } else { ' ' })
+        .collect();
+    spaced.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Where `needle` first occurs in `hay` as whole words (both [`words`]).
+fn word_at(hay: &str, needle: &str) -> Option<usize> {
+    if needle.is_empty() {
+        return None;
+    }
+    let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+    hay.match_indices(needle).map(|(i, _)| i).find(|&i| {
+        boundary(hay[..i].chars().next_back()) && boundary(hay[i + needle.len()..].chars().next())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terms_match_whole_words_only() {
+        assert_eq!(word_at("unit guard this unit", "unit guard"), Some(0));
+        assert_eq!(word_at("a guardian", "guard"), None);
+        assert_eq!(word_at(&words("may Guard."), "guard"), Some(4));
+        let q: Vec<&str> = quoted("with the ‘Unit Guard’ ability, or \"Pass\"").collect();
+        assert_eq!(q, ["Unit Guard", "Pass"]);
+    }
+}

@@ -1,0 +1,301 @@
+//! Cards as data (issue 16): a game's card list — name, type, cost, stats,
+//! text, rulings, aliases — read from YAML, JSON or CSV, and looked up by
+//! name (exact, then fuzzy with did-you-mean). I/O-free: text in, cards and
+//! warnings out; parse errors say where (line:column, or the CSV line).
+//!
+//! Card lists are documents of kind `cards` in a game's manifest (shipped
+//! in `rules_data/<game>/`) or in a server's rule set (`/rules add
+//! kind:cards`); the corpus keeps their text aside ([`CardList`]) and
+//! [`Cards::build`] reads them all, a later list's card replacing an
+//! earlier one of the same name (a server's card list corrects the shipped).
+
+mod parse;
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
+
+use crate::corpus::CardList;
+
+pub use parse::{CardError, Parsed, parse};
+
+/// Cards one list may hold.
+pub const MAX_CARDS: usize = 20_000;
+
+/// One card.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Card {
+    pub name: String,
+    #[serde(rename = "type", default, skip_serializing_if = "String::is_empty")]
+    pub card_type: String,
+    /// As printed ("1 [[main]] 1 [[charm:class]]", or a number).
+    #[serde(
+        default,
+        deserialize_with = "parse::scalar",
+        skip_serializing_if = "String::is_empty"
+    )]
+    pub cost: String,
+    /// Printed numbers by name (`attack: 3`, `life: 3`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub stats: BTreeMap<String, serde_json::Value>,
+    /// The card's rules text, verbatim.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub text: String,
+    /// Official rulings and clarifications about the card, verbatim.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rulings: Vec<String>,
+    /// Other names players use for it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+}
+
+impl Card {
+    /// Every name the card answers to: its name, then its aliases.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.name.as_str()).chain(self.aliases.iter().map(String::as_str))
+    }
+
+    /// A stat as text (`3`, `"X"`).
+    pub fn stat_text(value: &serde_json::Value) -> String {
+        match value {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// A card with where it comes from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CardEntry {
+    pub game: String,
+    /// The card list's title ("Cards", "Errata cards — this server, …").
+    pub source: String,
+    pub card: Card,
+}
+
+/// Every game's cards, looked up by name or alias.
+#[derive(Debug, Clone, Default)]
+pub struct Cards {
+    pub entries: Vec<CardEntry>,
+    /// Problems found while reading the lists (a list that did not parse is
+    /// left out, with its error here).
+    pub warnings: Vec<String>,
+    /// (game, folded name or alias) → entry.
+    by_name: HashMap<(String, String), usize>,
+}
+
+/// A card name no list holds, with the closest names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownCard {
+    pub suggestions: Vec<String>,
+}
+
+impl Cards {
+    /// Reads every card list; never fails. A card named again (by a later
+    /// list, e.g. a server's) replaces the earlier one.
+    pub fn build(lists: &[CardList]) -> Cards {
+        let mut cards = Cards::default();
+        for list in lists {
+            match parse(&list.manifest.file, &list.text) {
+                Ok(parsed) => {
+                    let source = source_label(list);
+                    for card in parsed.cards {
+                        cards.insert(&list.game, &source, card);
+                    }
+                    let w = parsed.warnings.into_iter();
+                    cards
+                        .warnings
+                        .extend(w.map(|w| format!("{}: {w}", list.manifest.file)));
+                }
+                Err(e) => cards
+                    .warnings
+                    .push(format!("{}: left out: {e}", list.manifest.file)),
+            }
+        }
+        cards
+    }
+
+    fn insert(&mut self, game: &str, source: &str, card: Card) {
+        let key = (game.to_string(), crate::text::fold(&card.name));
+        let entry = CardEntry {
+            game: game.to_string(),
+            source: source.to_string(),
+            card,
+        };
+        let idx = match self.by_name.get(&key) {
+            Some(&i) => {
+                self.entries[i] = entry;
+                i
+            }
+            None => {
+                self.entries.push(entry);
+                self.entries.len() - 1
+            }
+        };
+        let names: Vec<String> = self.entries[idx]
+            .card
+            .names()
+            .map(crate::text::fold)
+            .collect();
+        for n in names.into_iter().filter(|n| !n.is_empty()) {
+            self.by_name.insert((game.to_string(), n), idx);
+        }
+    }
+
+    /// The cards of a game (all games: `None`).
+    pub fn of_game<'a>(&'a self, game: Option<&'a str>) -> impl Iterator<Item = &'a CardEntry> {
+        self.entries
+            .iter()
+            .filter(move |e| game.is_none_or(|g| e.game == g))
+    }
+
+    /// The card with this name or alias (case and punctuation ignored);
+    /// unknown: the closest names.
+    pub fn find(&self, name: &str, game: Option<&str>) -> Result<&CardEntry, UnknownCard> {
+        let key = crate::text::fold(name);
+        let exact = self
+            .by_name
+            .iter()
+            .filter(|((g, n), _)| *n == key && game.is_none_or(|w| w == g))
+            .map(|(_, &i)| i)
+            .min();
+        if let Some(i) = exact {
+            return Ok(&self.entries[i]);
+        }
+        Err(UnknownCard {
+            suggestions: self.closest(&key, game),
+        })
+    }
+
+    /// Up to three names within a small edit distance, else the best fuzzy matches.
+    fn closest(&self, key: &str, game: Option<&str>) -> Vec<String> {
+        let mut near: Vec<(usize, &str)> = self
+            .of_game(game)
+            .filter_map(|e| {
+                let d = e
+                    .card
+                    .names()
+                    .filter_map(|n| crate::text::edit_distance(key, &crate::text::fold(n), 3))
+                    .min()?;
+                Some((d, e.card.name.as_str()))
+            })
+            .collect();
+        near.sort();
+        let mut out: Vec<String> = near.iter().take(3).map(|(_, n)| n.to_string()).collect();
+        if out.is_empty() {
+            out = self
+                .complete(key, game, 3)
+                .into_iter()
+                .map(|e| e.card.name.clone())
+                .collect();
+        }
+        out
+    }
+
+    /// Fuzzy completion of a card name or alias (at most `limit`, ≤ 25),
+    /// best first.
+    pub fn complete<'a>(
+        &'a self,
+        partial: &str,
+        game: Option<&'a str>,
+        limit: usize,
+    ) -> Vec<&'a CardEntry> {
+        let entries: Vec<&CardEntry> = self.of_game(game).collect();
+        let keys: Vec<String> = entries
+            .iter()
+            .map(|e| e.card.names().collect::<Vec<_>>().join(" "))
+            .collect();
+        let limit = limit.min(crate::search::MAX_SUGGESTIONS);
+        crate::search::rank(keys.iter().map(String::as_str), partial, limit)
+            .into_iter()
+            .map(|i| entries[i])
+            .collect()
+    }
+}
+
+/// A card a board named without (some of) its stats, filled from the list.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Filled {
+    /// The object's path in the board (`players[1].units[0]`).
+    pub path: String,
+    pub card: String,
+    pub source: String,
+    /// The stats set, as `(name, value)`.
+    pub stats: Vec<(String, serde_json::Value)>,
+    /// The card's text, which filling does not apply.
+    pub text: String,
+}
+
+/// Fills the stats a board document leaves out from the game's card list:
+/// every object whose `name` is a card's name (not an alias: a player may
+/// be called like a card's alias) gets the card's stats it does not state.
+/// What the board states always wins. Plain data in, data out.
+pub fn fill_stats(doc: &mut serde_json::Value, cards: &Cards, game: &str) -> Vec<Filled> {
+    let mut filled = Vec::new();
+    fill_at(doc, cards, game, String::new(), &mut filled);
+    filled
+}
+
+fn fill_at(
+    value: &mut serde_json::Value,
+    cards: &Cards,
+    game: &str,
+    path: String,
+    out: &mut Vec<Filled>,
+) {
+    use serde_json::Value;
+    match value {
+        Value::Array(items) => {
+            for (i, item) in items.iter_mut().enumerate() {
+                fill_at(item, cards, game, format!("{path}[{i}]"), out);
+            }
+        }
+        Value::Object(map) => {
+            let named = map.get("name").and_then(Value::as_str).and_then(|n| {
+                cards
+                    .find(n, Some(game))
+                    .ok()
+                    .filter(|e| crate::text::fold(&e.card.name) == crate::text::fold(n))
+            });
+            if let Some(entry) = named {
+                let missing: Vec<(String, Value)> = entry
+                    .card
+                    .stats
+                    .iter()
+                    .filter(|(k, _)| !map.contains_key(k.as_str()))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                if !missing.is_empty() {
+                    for (k, v) in &missing {
+                        map.insert(k.clone(), v.clone());
+                    }
+                    out.push(Filled {
+                        path: path.clone(),
+                        card: entry.card.name.clone(),
+                        source: entry.source.clone(),
+                        stats: missing,
+                        text: entry.card.text.clone(),
+                    });
+                }
+            }
+            for (k, v) in map.iter_mut() {
+                let sub = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                fill_at(v, cards, game, sub, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Where a list's cards come from, as replies show it.
+fn source_label(list: &CardList) -> String {
+    match list.manifest.version.trim() {
+        "" => list.manifest.title.clone(),
+        v => format!("{} ({v})", list.manifest.title),
+    }
+}

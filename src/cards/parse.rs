@@ -1,0 +1,360 @@
+//! Card lists from text: YAML (serde-saphyr, with budgets), JSON
+//! (serde_json) or CSV (the `csv` crate). A list is a sequence of cards, or
+//! a mapping with `cards:` (and optionally `game:`). Errors carry the
+//! parser's own position; problems that leave the rest usable (a card with
+//! no name, a name given twice) are warnings.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Deserializer};
+use serde_saphyr::{Budget, Options};
+
+use super::{Card, MAX_CARDS};
+
+/// Why a card list cannot be read, and where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}{message}", position(*line, *column))]
+pub struct CardError {
+    pub message: String,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+}
+
+fn position(line: Option<usize>, column: Option<usize>) -> String {
+    match (line, column) {
+        (Some(l), Some(c)) => format!("line {l}:{c}: "),
+        (Some(l), None) => format!("line {l}: "),
+        _ => String::new(),
+    }
+}
+
+impl CardError {
+    fn new(message: impl Into<String>) -> CardError {
+        CardError {
+            message: message.into(),
+            line: None,
+            column: None,
+        }
+    }
+}
+
+/// The cards read, and what was left out or doubtful.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Parsed {
+    pub cards: Vec<Card>,
+    pub warnings: Vec<String>,
+}
+
+/// The mapping form: `game:` (optional, informative) and `cards:`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CardFile {
+    #[serde(default)]
+    #[allow(dead_code)]
+    game: Option<String>,
+    cards: Vec<Card>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Yaml,
+    Json,
+    Csv,
+}
+
+fn format_of(file_name: &str, text: &str) -> Format {
+    let ext = file_name.rsplit_once('.').map(|(_, e)| e.to_lowercase());
+    match ext.as_deref() {
+        Some("csv") => Format::Csv,
+        Some("json") => Format::Json,
+        Some("yaml" | "yml") => Format::Yaml,
+        _ if text.trim_start().starts_with(['[', '{']) => Format::Json,
+        _ if text.lines().next().is_some_and(|l| {
+            l.contains(',') && l.split(',').any(|h| h.trim().eq_ignore_ascii_case("name"))
+        }) =>
+        {
+            Format::Csv
+        }
+        _ => Format::Yaml,
+    }
+}
+
+/// Reads a card list. Never panics on any input.
+pub fn parse(file_name: &str, text: &str) -> Result<Parsed, CardError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.trim().is_empty() {
+        return Err(CardError::new("the card list is empty"));
+    }
+    let cards = match format_of(file_name, text) {
+        Format::Yaml => read_yaml(text)?,
+        Format::Json => read_json(text)?,
+        Format::Csv => read_csv(text)?,
+    };
+    if cards.len() > MAX_CARDS {
+        return Err(CardError::new(format!(
+            "{} cards; a list may hold at most {MAX_CARDS}. Split it by set.",
+            cards.len()
+        )));
+    }
+    Ok(check(cards))
+}
+
+/// Whether the text is a bare sequence (`- name: …` / `[…]`) rather than a
+/// mapping with `cards:`.
+fn is_sequence(text: &str) -> bool {
+    text.lines()
+        .map(str::trim_start)
+        .find(|l| !l.is_empty() && !l.starts_with('#') && *l != "---")
+        .is_some_and(|l| l.starts_with('-') || l.starts_with('['))
+}
+
+fn yaml_options() -> Options {
+    let mut budget = Budget::default();
+    budget.max_aliases = 64;
+    budget.max_anchors = 64;
+    budget.max_merge_keys = 8;
+    budget.max_depth = 16;
+    budget.max_nodes = 2_000_000;
+    budget.max_events = 8_000_000;
+    budget.max_total_scalar_bytes = 16 * 1024 * 1024;
+    let mut o = Options::default();
+    o.budget = Some(budget);
+    o.alias_limits.max_total_replayed_events = 20_000;
+    o.alias_limits.max_replay_stack_depth = 16;
+    o
+}
+
+fn read_yaml(text: &str) -> Result<Vec<Card>, CardError> {
+    let located = |e: serde_saphyr::Error| {
+        let (line, column) = e
+            .location()
+            .map(|l| (Some(l.line() as usize), Some(l.column() as usize)))
+            .unwrap_or((None, None));
+        CardError {
+            message: e.without_snippet().to_string(),
+            line,
+            column,
+        }
+    };
+    if is_sequence(text) {
+        serde_saphyr::from_str_with_options(text, yaml_options()).map_err(located)
+    } else {
+        serde_saphyr::from_str_with_options::<CardFile>(text, yaml_options())
+            .map(|f| f.cards)
+            .map_err(located)
+    }
+}
+
+fn read_json(text: &str) -> Result<Vec<Card>, CardError> {
+    let located = |e: serde_json::Error| {
+        let raw = e.to_string();
+        CardError {
+            // serde_json appends " at line L column C"; the position is kept apart.
+            message: raw.split(" at line ").next().unwrap_or(&raw).to_string(),
+            line: Some(e.line()),
+            column: Some(e.column()),
+        }
+    };
+    if is_sequence(text) {
+        serde_json::from_str(text).map_err(located)
+    } else {
+        serde_json::from_str::<CardFile>(text)
+            .map(|f| f.cards)
+            .map_err(located)
+    }
+}
+
+/// Columns with a meaning; any other column is a stat.
+const CSV_FIELDS: [&str; 6] = ["name", "type", "cost", "text", "rulings", "aliases"];
+
+fn read_csv(text: &str) -> Result<Vec<Card>, CardError> {
+    let at = |e: &csv::Error| CardError {
+        message: match e.kind() {
+            csv::ErrorKind::UnequalLengths {
+                expected_len, len, ..
+            } => format!("this row has {len} fields; the header has {expected_len}"),
+            _ => e.to_string(),
+        },
+        line: e.position().map(|p| p.line() as usize),
+        column: None,
+    };
+    let mut reader = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
+    let headers: Vec<String> = reader
+        .headers()
+        .map_err(|e| at(&e))?
+        .iter()
+        .map(|h| h.to_lowercase())
+        .collect();
+    if !headers.iter().any(|h| h == "name") {
+        return Err(CardError {
+            message: format!(
+                "the header row has no `name` column (it has: {}); columns: name, type, cost, text, rulings, aliases, and any stat",
+                headers.join(", ")
+            ),
+            line: Some(1),
+            column: None,
+        });
+    }
+    let mut cards = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| at(&e))?;
+        cards.push(csv_card(&headers, &record));
+    }
+    Ok(cards)
+}
+
+/// One CSV row as a card: rulings and aliases separated by `|`; a number
+/// in a stat column is a number.
+fn csv_card(headers: &[String], record: &csv::StringRecord) -> Card {
+    let mut card = Card {
+        name: String::new(),
+        card_type: String::new(),
+        cost: String::new(),
+        stats: Default::default(),
+        text: String::new(),
+        rulings: Vec::new(),
+        aliases: Vec::new(),
+    };
+    let list = |v: &str| -> Vec<String> {
+        v.split('|')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    for (h, v) in headers.iter().zip(record.iter()) {
+        match h.as_str() {
+            "name" => card.name = v.to_string(),
+            "type" => card.card_type = v.to_string(),
+            "cost" => card.cost = v.to_string(),
+            "text" => card.text = v.to_string(),
+            "rulings" => card.rulings = list(v),
+            "aliases" => card.aliases = list(v),
+            _ if v.is_empty() || CSV_FIELDS.contains(&h.as_str()) => {}
+            stat => {
+                let value = v
+                    .parse::<i64>()
+                    .map(serde_json::Value::from)
+                    .unwrap_or_else(|_| serde_json::Value::from(v));
+                card.stats.insert(stat.to_string(), value);
+            }
+        }
+    }
+    card
+}
+
+/// Cards with no name are left out; a name (or alias) given twice keeps
+/// its first card. Both are warnings.
+fn check(cards: Vec<Card>) -> Parsed {
+    let mut out = Parsed::default();
+    let mut seen: HashMap<String, (usize, String)> = HashMap::new();
+    for (i, mut card) in cards.into_iter().enumerate() {
+        let n = i + 1;
+        card.name = card.name.trim().to_string();
+        if crate::text::fold(&card.name).is_empty() {
+            out.warnings
+                .push(format!("card #{n} has no name; it is left out"));
+            continue;
+        }
+        let clash = card.names().find_map(|name| {
+            seen.get(&crate::text::fold(name))
+                .map(|(first, other)| (name.to_string(), *first, other.clone()))
+        });
+        if let Some((name, first, other)) = clash {
+            out.warnings.push(format!(
+                "card #{n} '{}': the name '{name}' is already card #{first} '{other}'; the first is kept",
+                card.name
+            ));
+            continue;
+        }
+        for name in card.names() {
+            seen.insert(crate::text::fold(name), (n, card.name.clone()));
+        }
+        out.cards.push(card);
+    }
+    out
+}
+
+/// A string, number or boolean as text (a cost may be written `3`).
+pub(super) fn scalar<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    match serde_json::Value::deserialize(d)? {
+        serde_json::Value::String(s) => Ok(s),
+        serde_json::Value::Null => Ok(String::new()),
+        v @ (serde_json::Value::Number(_) | serde_json::Value::Bool(_)) => Ok(v.to_string()),
+        _ => Err(serde::de::Error::custom(
+            "expected a cost as text or a number",
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_three_formats_read_the_same_card() {
+        let yaml = "cards:\n  - name: Ice Golem\n    type: Ally\n    cost: 2\n    stats: { attack: 2, life: 4 }\n    text: 'Unit Guard'\n    aliases: [Golem]\n";
+        let json = r#"[{"name": "Ice Golem", "type": "Ally", "cost": "2", "stats": {"attack": 2, "life": 4}, "text": "Unit Guard", "aliases": ["Golem"]}]"#;
+        let csv =
+            "name,type,cost,attack,life,text,aliases\nIce Golem,Ally,2,2,4,Unit Guard,Golem\n";
+        let a = parse("c.yaml", yaml).unwrap();
+        assert_eq!(a.cards, parse("c.json", json).unwrap().cards);
+        assert_eq!(a.cards, parse("c.csv", csv).unwrap().cards);
+        assert_eq!(a.cards[0].stats["life"], 4);
+    }
+
+    #[test]
+    fn errors_say_where() {
+        let e = parse("c.yaml", "cards:\n  - name: A\n    atack: 2\n").unwrap_err();
+        assert_eq!((e.line, e.column), (Some(3), Some(5)), "{e}");
+        assert!(
+            e.to_string().starts_with("line 3:5: ") && e.message.contains("atack"),
+            "{e}"
+        );
+        let e = parse("c.json", "[{\"name\": \"A\",}]").unwrap_err();
+        assert_eq!(e.line, Some(1), "{e}");
+        let e = parse("c.csv", "name,life\nA,1\nB,2,3\n").unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
+        assert!(e.message.contains("3 fields; the header has 2"), "{e}");
+        let e = parse("c.csv", "title,life\nA,1\n").unwrap_err();
+        assert!(e.message.contains("no `name` column"), "{e}");
+    }
+
+    #[test]
+    fn nameless_and_duplicate_cards_are_warnings() {
+        let p = parse(
+            "c.yaml",
+            "- name: Ice Golem\n- name: ''\n- name: ice golem\n- name: Frost\n  aliases: [Ice Golem]\n- name: Bear\n",
+        )
+        .unwrap();
+        let names: Vec<&str> = p.cards.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["Ice Golem", "Bear"]);
+        assert_eq!(p.warnings.len(), 3, "{:?}", p.warnings);
+        assert!(
+            p.warnings[1].contains("already card #1 'Ice Golem'"),
+            "{:?}",
+            p.warnings
+        );
+    }
+
+    #[test]
+    fn anything_else_is_refused_without_a_panic() {
+        for text in [
+            "",
+            "   ",
+            "just words",
+            "- [1, 2]",
+            "{",
+            "cards: 3",
+            "\u{0}\u{1}",
+        ] {
+            let _ = parse("c.yaml", text);
+            let _ = parse("c.json", text);
+            let _ = parse("c.csv", text);
+        }
+        let bomb = "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c]\ncards: [*d, *d, *d, *d, *d, *d, *d, *d]\n";
+        assert!(parse("c.yaml", bomb).is_err());
+    }
+}
