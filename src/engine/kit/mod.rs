@@ -25,7 +25,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-pub use cx::{Ask, Asking, Chosen, Cx, Opt, Stop};
+pub use cx::{Ask, Asking, Chosen, Cx, Opt, Stop, Whose};
 pub use names::NameError;
 
 use super::document::{self, BoardError, join_path};
