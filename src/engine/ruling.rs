@@ -247,11 +247,22 @@ fn name_of(v: &Value) -> &str {
     v.get("name").and_then(Value::as_str).unwrap_or_default()
 }
 
-/// Runs `f` with `seg` appended to `path` (`.key`, `[2]`, `["Iron Worker"]`).
+/// Runs `f` with `seg` appended to `path` (`[2]`, `["Iron Worker"]`).
 fn within(path: &mut String, seg: std::fmt::Arguments, f: impl FnOnce(&mut String)) {
     use std::fmt::Write;
     let len = path.len();
     let _ = path.write_fmt(seg);
+    f(path);
+    path.truncate(len);
+}
+
+/// Runs `f` with the field `key` appended to `path` (`a` → `a.key`).
+fn within_key(path: &mut String, key: &str, f: impl FnOnce(&mut String)) {
+    let len = path.len();
+    if len > 0 {
+        path.push('.');
+    }
+    path.push_str(key);
     f(path);
     path.truncate(len);
 }
@@ -261,17 +272,12 @@ fn within(path: &mut String, seg: std::fmt::Arguments, f: impl FnOnce(&mut Strin
 fn diff_into(path: &mut String, a: &Value, b: &Value, out: &mut Vec<Change>) {
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
-            let dot = if path.is_empty() { "" } else { "." };
             for (k, va) in x {
                 let vb = y.get(k).unwrap_or(&Value::Null);
-                within(path, format_args!("{dot}{k}"), |p| {
-                    diff_into(p, va, vb, out)
-                });
+                within_key(path, k, |p| diff_into(p, va, vb, out));
             }
             for (k, vb) in y.iter().filter(|(k, _)| !x.contains_key(*k)) {
-                within(path, format_args!("{dot}{k}"), |p| {
-                    diff_into(p, &Value::Null, vb, out)
-                });
+                within_key(path, k, |p| diff_into(p, &Value::Null, vb, out));
             }
         }
         // Lists of named things (units, players) are matched by name, so a
