@@ -3,10 +3,19 @@
 
 /// Case- and punctuation-insensitive key for comparing names.
 pub fn fold(s: &str) -> String {
+    folded(s).collect()
+}
+
+/// The characters of [`fold`]`(s)`, without building the string.
+fn folded(s: &str) -> impl Iterator<Item = char> + '_ {
     s.chars()
         .filter(|c| c.is_alphanumeric())
         .flat_map(char::to_lowercase)
-        .collect()
+}
+
+/// `fold(a) == fold(b)`, without allocating.
+pub fn fold_eq(a: &str, b: &str) -> bool {
+    folded(a).eq(folded(b))
 }
 
 /// Levenshtein distance with transpositions, or `None` when above `max`.

@@ -230,7 +230,7 @@ pub struct RuleUse {
 pub fn diff(before: &Value, after: &Value) -> Vec<Change> {
     let mut out = Vec::new();
     if before != after {
-        diff_into(String::new(), before, after, &mut out);
+        diff_into(&mut String::new(), before, after, &mut out);
     }
     out
 }
@@ -247,66 +247,78 @@ fn name_of(v: &Value) -> &str {
     v.get("name").and_then(Value::as_str).unwrap_or_default()
 }
 
-fn child(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
-    }
+/// Runs `f` with `seg` appended to `path` (`[2]`, `["Iron Worker"]`).
+fn within(path: &mut String, seg: std::fmt::Arguments, f: impl FnOnce(&mut String)) {
+    use std::fmt::Write;
+    let len = path.len();
+    let _ = path.write_fmt(seg);
+    f(path);
+    path.truncate(len);
 }
 
-fn diff_into(path: String, a: &Value, b: &Value, out: &mut Vec<Change>) {
+/// Runs `f` with the field `key` appended to `path` (`a` → `a.key`).
+fn within_key(path: &mut String, key: &str, f: impl FnOnce(&mut String)) {
+    let len = path.len();
+    if len > 0 {
+        path.push('.');
+    }
+    path.push_str(key);
+    f(path);
+    path.truncate(len);
+}
+
+/// One walk over both values: `path` is the current field, grown and cut
+/// back in place, and copied only into a change.
+fn diff_into(path: &mut String, a: &Value, b: &Value, out: &mut Vec<Change>) {
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
             for (k, va) in x {
                 let vb = y.get(k).unwrap_or(&Value::Null);
-                if va != vb {
-                    diff_into(child(&path, k), va, vb, out);
-                }
+                within_key(path, k, |p| diff_into(p, va, vb, out));
             }
             for (k, vb) in y.iter().filter(|(k, _)| !x.contains_key(*k)) {
-                diff_into(child(&path, k), &Value::Null, vb, out);
+                within_key(path, k, |p| diff_into(p, &Value::Null, vb, out));
             }
         }
         // Lists of named things (units, players) are matched by name, so a
         // destroyed unit reads as one removal, not a shifted list.
-        (Value::Array(x), Value::Array(y)) if named(x) && named(y) => {
-            for va in x {
-                let p = || format!("{path}[{:?}]", name_of(va));
-                match y.iter().find(|vb| name_of(vb) == name_of(va)) {
-                    Some(vb) if vb == va => {}
-                    Some(vb) => diff_into(p(), va, vb, out),
-                    None => out.push(Change {
-                        path: p(),
-                        before: va.clone(),
-                        after: Value::Null,
-                    }),
-                }
-            }
-            for vb in y
-                .iter()
-                .filter(|vb| !x.iter().any(|va| name_of(va) == name_of(vb)))
-            {
-                out.push(Change {
-                    path: format!("{path}[{:?}]", name_of(vb)),
-                    before: Value::Null,
-                    after: vb.clone(),
-                });
-            }
-        }
+        (Value::Array(x), Value::Array(y)) if named(x) && named(y) => diff_named(path, x, y, out),
         (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
             for (i, (va, vb)) in x.iter().zip(y).enumerate() {
-                if va != vb {
-                    diff_into(format!("{path}[{i}]"), va, vb, out);
-                }
+                within(path, format_args!("[{i}]"), |p| diff_into(p, va, vb, out));
             }
         }
         _ if a != b => out.push(Change {
-            path,
+            path: path.clone(),
             before: a.clone(),
             after: b.clone(),
         }),
         _ => {}
+    }
+}
+
+/// Two lists of named things, matched by name.
+fn diff_named(path: &mut String, x: &[Value], y: &[Value], out: &mut Vec<Change>) {
+    for va in x {
+        let vb = y.iter().find(|vb| name_of(vb) == name_of(va));
+        within(path, format_args!("[{:?}]", name_of(va)), |p| match vb {
+            Some(vb) => diff_into(p, va, vb, out),
+            None => out.push(Change {
+                path: p.clone(),
+                before: va.clone(),
+                after: Value::Null,
+            }),
+        });
+    }
+    for vb in y
+        .iter()
+        .filter(|vb| !x.iter().any(|va| name_of(va) == name_of(vb)))
+    {
+        out.push(Change {
+            path: format!("{path}[{:?}]", name_of(vb)),
+            before: Value::Null,
+            after: vb.clone(),
+        });
     }
 }
 

@@ -139,7 +139,7 @@ fn replay_ruling(
     let context: PlayContext = e
         .context
         .as_ref()
-        .and_then(|c| serde_json::from_value(c.clone()).ok())
+        .and_then(|c| serde::Deserialize::deserialize(c).ok())
         .unwrap_or_default();
     let r: Ruling = engine
         .judge(with_play(&top.state, play), None, &context.asking())

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::BoardError;
 use crate::engine::kit::names;
-use crate::text::fold;
+use crate::text::{fold, fold_eq};
 
 /// Largest player count accepted.
 pub const MAX_PLAYERS: usize = 8;
@@ -251,6 +251,43 @@ fn check_name(n: &str, path: impl Fn() -> String, what: &str) -> Result<(), Boar
     Ok(())
 }
 
+/// One battlefield's units: names, numbers, abilities.
+fn validate_units(p: &Player, i: usize) -> Result<(), BoardError> {
+    for (j, u) in p.units.iter().enumerate() {
+        let path = |field: &str| format!("players[{i}].units[{j}].{field}");
+        check_name(&u.name, || path("name"), "a unit")?;
+        ensure!(
+            !p.units[..j].iter().any(|v| fold_eq(&v.name, &u.name)),
+            path("name"),
+            format!(
+                "{} has two units named '{}'; name them apart (for example '{} 2')",
+                p.name, u.name, u.name
+            ),
+        );
+        check_value(u.attack, || path("attack"))?;
+        check_value(u.life, || path("life"))?;
+        check_value(u.damage, || path("damage"))?;
+        ensure!(
+            u.life >= 1,
+            path("life"),
+            "a unit's life must be at least 1"
+        );
+        ensure!(
+            u.abilities.len() <= 32,
+            path("abilities"),
+            "too many abilities listed; list only those that matter",
+        );
+        for (k, a) in u.abilities.iter().enumerate() {
+            check_name(
+                a,
+                || format!("players[{i}].units[{j}].abilities[{k}]"),
+                "an ability",
+            )?;
+        }
+    }
+    Ok(())
+}
+
 /// Checks sizes, numbers and unique names, and writes `turn` and
 /// `consecutive_passes` in the board's own spelling of the players' names.
 pub fn validate(b: &mut Board) -> Result<(), BoardError> {
@@ -268,67 +305,32 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
         ),
     );
     ensure!(b.round >= 1, "round", "rounds count from 1");
-    let mut seen: Vec<String> = Vec::new();
     for (i, p) in b.players.iter().enumerate() {
-        let path = format!("players[{i}]");
-        check_name(&p.name, || format!("{path}.name"), "a player")?;
+        let path = |field: &str| format!("players[{i}].{field}");
+        check_name(&p.name, || path("name"), "a player")?;
         ensure!(
-            !seen.contains(&fold(&p.name)),
-            format!("{path}.name"),
+            !b.players[..i].iter().any(|q| fold_eq(&q.name, &p.name)),
+            path("name"),
             format!("two players are named '{}'; name them apart", p.name),
         );
-        seen.push(fold(&p.name));
         let pb = &p.phoenixborn;
-        check_name(
-            &pb.name,
-            || format!("{path}.phoenixborn.name"),
-            "the Phoenixborn",
-        )?;
-        check_value(pb.life, || format!("{path}.phoenixborn.life"))?;
-        check_value(pb.damage, || format!("{path}.phoenixborn.damage"))?;
+        check_name(&pb.name, || path("phoenixborn.name"), "the Phoenixborn")?;
+        check_value(pb.life, || path("phoenixborn.life"))?;
+        check_value(pb.damage, || path("phoenixborn.damage"))?;
         ensure!(
             pb.life >= 1,
-            format!("{path}.phoenixborn.life"),
+            path("phoenixborn.life"),
             "a Phoenixborn's life must be at least 1",
         );
         ensure!(
             p.units.len() <= MAX_UNITS,
-            format!("{path}.units"),
+            path("units"),
             format!(
                 "{} units on one battlefield is too many; the limit is {MAX_UNITS}",
                 p.units.len()
             ),
         );
-        let mut units: Vec<String> = Vec::new();
-        for (j, u) in p.units.iter().enumerate() {
-            let up = format!("{path}.units[{j}]");
-            check_name(&u.name, || format!("{up}.name"), "a unit")?;
-            ensure!(
-                !units.contains(&fold(&u.name)),
-                format!("{up}.name"),
-                format!(
-                    "{} has two units named '{}'; name them apart (for example '{} 2')",
-                    p.name, u.name, u.name
-                ),
-            );
-            units.push(fold(&u.name));
-            check_value(u.attack, || format!("{up}.attack"))?;
-            check_value(u.life, || format!("{up}.life"))?;
-            check_value(u.damage, || format!("{up}.damage"))?;
-            ensure!(
-                u.life >= 1,
-                format!("{up}.life"),
-                "a unit's life must be at least 1",
-            );
-            ensure!(
-                u.abilities.len() <= 32,
-                format!("{up}.abilities"),
-                "too many abilities listed; list only those that matter",
-            );
-            for (k, a) in u.abilities.iter().enumerate() {
-                check_name(a, || format!("{up}.abilities[{k}]"), "an ability")?;
-            }
-        }
+        validate_units(p, i)?;
     }
     if let Some(t) = b.turn.clone() {
         let s = b.seat(&t, "turn")?;

@@ -13,7 +13,7 @@ use super::board::{Board, Phase, UnitRef};
 use super::plays::{Block, OneOrMany, Play};
 use super::rules::*;
 use crate::engine::BoardError;
-use crate::engine::kit::{Ask, Chosen, Cx, Opt, Stop, names};
+use crate::engine::kit::{Ask, Chosen, Cx, Opt, Stop, Whose, names};
 use crate::text::{count, fold};
 
 /// The assumption every "destroyed" judgement rests on.
@@ -400,7 +400,9 @@ fn declare_blockers(
             continue;
         }
         // The defending player's choice: stated by her (or agreed).
-        cx.choose(Some(None), block_ask(b, d, a, &out, blocks))?;
+        cx.choose_with(Some(None), block_whose(b, d, a), || {
+            block_ask(b, d, a, &out, blocks)
+        })?;
         let Some(bt) = &blk.blocker else {
             stated.push((a, None));
             continue;
@@ -440,8 +442,8 @@ fn declare_blockers(
         if stated.iter().any(|(x, _)| *x == a) {
             continue;
         }
-        let ask = block_ask(b, d, a, &out, blocks);
-        match cx.choose::<Option<UnitRef>>(None, ask)? {
+        let ask = || block_ask(b, d, a, &out, blocks);
+        match cx.choose_with(None, block_whose(b, d, a), ask)? {
             Chosen::Assumed(_, _) => assumed.push(b.label(a)),
             Chosen::Stated(_) => {}
         }
@@ -485,6 +487,16 @@ fn declare_blockers(
     Ok(out)
 }
 
+/// Whether `a` is blocked: the defending player's choice, no blocker by
+/// default.
+fn block_whose(b: &Board, d: usize, a: UnitRef) -> Whose<Option<UnitRef>> {
+    Whose {
+        seat: d,
+        key: format!("block:{}", b.label(a)),
+        default: Some((None, MAY_BLOCK.into())),
+    }
+}
+
 /// The question "block A with…" for the defending player.
 fn block_ask(
     b: &Board,
@@ -524,15 +536,8 @@ fn block_ask(
         patch: patch(None),
     });
     let atk = b.unit(a).map_or(0, |u| u.attack);
-    Ask {
-        key: format!("block:{}", b.label(a)),
-        seat: d,
-        rule: PB3,
-        path: "play.blocks".into(),
-        question: format!("{}: block {} (attack {atk}) with…", b.name(d), b.label(a)),
-        options,
-        default: Some((None, MAY_BLOCK.into())),
-    }
+    let question = format!("{}: block {} (attack {atk}) with…", b.name(d), b.label(a));
+    block_whose(b, d, a).ask(PB3, "play.blocks", question, options)
 }
 
 /// Step 4's order: the attacker's choice, or the declared order (assumed).
@@ -616,7 +621,21 @@ fn counter_choice(
     blocks: &[Block],
     cx: &mut Cx,
 ) -> Result<Chosen<bool>, Stop> {
-    let stated = blocks.get(i);
+    let stated = blocks.get(i).and_then(|s| s.counter);
+    cx.choose_with(stated, counter_whose(b, d, a), || {
+        counter_ask(b, d, a, blocker, i, blocks)
+    })
+}
+
+/// The question "counter with B?" for a blocker.
+fn counter_ask(
+    b: &Board,
+    d: usize,
+    a: UnitRef,
+    blocker: UnitRef,
+    i: usize,
+    blocks: &[Block],
+) -> Ask<bool> {
     let with = |c: bool| {
         let mut list: Vec<Value> = blocks
             .iter()
@@ -628,31 +647,34 @@ fn counter_choice(
         json!({ "blocks": list })
     };
     let bl = b.label(blocker);
-    let ask = Ask {
-        key: format!("counter:{}", b.label(a)),
+    let question = format!(
+        "{}: {bl} blocks {}; counter with {bl}?",
+        b.name(d),
+        b.label(a)
+    );
+    let options = vec![
+        Opt {
+            label: format!("counter with {bl}"),
+            value: true,
+            patch: with(true),
+        },
+        Opt {
+            label: "do not counter".into(),
+            value: false,
+            patch: with(false),
+        },
+    ];
+    let path = format!("play.blocks[{i}].counter");
+    counter_whose(b, d, a).ask(PB4, path, question, options)
+}
+
+/// Whether the blocker of `a` counters: no counter by default.
+fn counter_whose(b: &Board, d: usize, a: UnitRef) -> Whose<bool> {
+    Whose {
         seat: d,
-        rule: PB4,
-        path: format!("play.blocks[{i}].counter"),
-        question: format!(
-            "{}: {bl} blocks {}; counter with {bl}?",
-            b.name(d),
-            b.label(a)
-        ),
-        options: vec![
-            Opt {
-                label: format!("counter with {bl}"),
-                value: true,
-                patch: with(true),
-            },
-            Opt {
-                label: "do not counter".into(),
-                value: false,
-                patch: with(false),
-            },
-        ],
+        key: format!("counter:{}", b.label(a)),
         default: Some((false, MAY_COUNTER.into())),
-    };
-    cx.choose(stated.and_then(|s| s.counter), ask)
+    }
 }
 
 /// One blocked attacker's damage; returns the units it destroyed.
@@ -870,17 +892,16 @@ fn declare_guard(
         Some([g]) => Some(stated_guard(b, d, t, g, cx)?),
         _ => None,
     };
-    let options = guard_options(b, d, t);
-    let ask = Ask {
-        key: "guard".into(),
+    let whose = Whose {
         seat: d,
-        rule: AU3,
-        path: "play.guard".into(),
-        question: format!("{defender}: guard {tl} with…"),
-        options,
+        key: "guard".into(),
         default: Some((Guard::None, MAY_GUARD.into())),
     };
-    let chosen = cx.choose(stated, ask)?;
+    let ask = |w: Whose<Guard>| {
+        let question = format!("{defender}: guard {tl} with…");
+        w.ask(AU3, "play.guard", question, guard_options(b, d, t))
+    };
+    let chosen = cx.choose_with(stated, whose.clone(), || ask(whose))?;
     let text = match chosen.value() {
         Guard::Phoenixborn => format!(
             "{defender} guards {tl} with the Phoenixborn {}{}; {} is now the target of the attack",
@@ -1026,19 +1047,20 @@ fn unit_counter(
         );
         return Ok(false);
     }
-    let ask = Ask {
-        key: "counter".into(),
+    let whose = Whose {
         seat: d,
-        rule: AU4,
-        path: "play.counter".into(),
-        question: format!("{defender}: {fl} is attacked; counter with {fl}?"),
-        options: vec![
-            Opt::field(format!("counter with {fl}"), true, "counter", json!(true)),
-            Opt::field("do not counter", false, "counter", json!(false)),
-        ],
+        key: "counter".into(),
         default: Some((false, MAY_COUNTER.into())),
     };
-    let chosen = cx.choose(stated, ask)?;
+    let ask = |w: Whose<bool>| {
+        let options = vec![
+            Opt::field(format!("counter with {fl}"), true, "counter", json!(true)),
+            Opt::field("do not counter", false, "counter", json!(false)),
+        ];
+        let question = format!("{defender}: {fl} is attacked; counter with {fl}?");
+        w.ask(AU4, "play.counter", question, options)
+    };
+    let chosen = cx.choose_with(stated, whose.clone(), || ask(whose))?;
     let st = cx.step(
         AU4,
         format!(
@@ -1117,10 +1139,9 @@ fn split_choice(
         let path = format!("play.split[\"{k}\"]");
         let i = names::resolve_index(k, &typed_refs, "attacking unit").map_err(|e| e.at(&path))?;
         let Some(&r) = attackers.get(i) else { continue };
-        cx.choose(
-            Some(*v),
-            split_ask(b, d, f, attackers.len(), r, *v, &serde_json::Map::new()),
-        )?;
+        cx.choose_with(Some(*v), split_whose(b, d, r), || {
+            split_ask(b, d, f, attackers.len(), r, *v, &serde_json::Map::new())
+        })?;
         if shares.iter().any(|s| s.0 == r) {
             cx.refuse(
                 AU42,
@@ -1184,19 +1205,22 @@ fn split_ask(
             }
         })
         .collect();
-    Ask {
-        key: format!("split:{}", b.label(to)),
+    let question = format!(
+        "{}: {} counters {}; how much of its {left} remaining damage goes to {}?",
+        b.name(d),
+        b.label(f),
+        count(attackers, "attacker"),
+        b.label(to)
+    );
+    split_whose(b, d, to).ask(AU42, "play.split", question, options)
+}
+
+/// How much damage goes to `to`: no default, the split is wholly the
+/// defending player's.
+fn split_whose(b: &Board, d: usize, to: UnitRef) -> Whose<u32> {
+    Whose {
         seat: d,
-        rule: AU42,
-        path: "play.split".into(),
-        question: format!(
-            "{}: {} counters {}; how much of its {left} remaining damage goes to {}?",
-            b.name(d),
-            b.label(f),
-            count(attackers, "attacker"),
-            b.label(to)
-        ),
-        options,
+        key: format!("split:{}", b.label(to)),
         default: None,
     }
 }

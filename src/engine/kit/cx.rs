@@ -100,6 +100,36 @@ pub struct Ask<T> {
     pub default: Option<(T, String)>,
 }
 
+/// The cheap part of an [`Ask`]: whose choice it is, its key and the
+/// rule's default (all [`Cx::choose_with`] needs unless it asks).
+#[derive(Debug, Clone)]
+pub struct Whose<T> {
+    pub seat: usize,
+    pub key: String,
+    pub default: Option<(T, String)>,
+}
+
+impl<T> Whose<T> {
+    /// The full question, for when the player is asked.
+    pub fn ask(
+        self,
+        rule: &'static str,
+        path: impl Into<String>,
+        question: String,
+        options: Vec<Opt<T>>,
+    ) -> Ask<T> {
+        Ask {
+            key: self.key,
+            seat: self.seat,
+            rule,
+            path: path.into(),
+            question,
+            options,
+            default: self.default,
+        }
+    }
+}
+
 /// How a choice was settled.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Chosen<T> {
@@ -245,20 +275,43 @@ impl<'a> Cx<'a> {
         stated: Option<T>,
         ask: Ask<T>,
     ) -> Result<Chosen<T>, Stop> {
-        let owner = self.player(ask.seat).to_string();
-        let answered = self.asking.answered_by(&ask.key, ask.seat);
-        match stated {
-            Some(v) if answered || !self.asking.asks(ask.seat) => Ok(Chosen::Stated(v)),
-            Some(_) => Err(Stop::Board(BoardError::semantic(
-                self.path(&ask.path),
-                format!(
-                    "this is {owner}'s choice: leave it out and {owner} will be asked, or add `agreed by {owner}` if {owner} agreed to it"
-                ),
-            ))),
-            None => match ask.default.clone() {
-                Some((v, why)) if !self.asking.asks(ask.seat) => Ok(Chosen::Assumed(v, why)),
-                _ => Err(Stop::Ask(Box::new(self.decision(ask, owner)))),
-            },
+        let whose = Whose {
+            seat: ask.seat,
+            key: ask.key.clone(),
+            default: ask.default.clone(),
+        };
+        self.choose_with(stated, whose, || ask)
+    }
+
+    /// [`Cx::choose`] with the question built only when the player is
+    /// asked: a stated, answered or defaulted choice costs no option lists.
+    /// `whose` must say what `ask` says.
+    pub fn choose_with<T: Clone + PartialEq>(
+        &mut self,
+        stated: Option<T>,
+        whose: Whose<T>,
+        ask: impl FnOnce() -> Ask<T>,
+    ) -> Result<Chosen<T>, Stop> {
+        let seat = whose.seat;
+        let asks = self.asking.asks(seat);
+        match (stated, whose.default) {
+            (Some(v), _) if !asks || self.asking.answered_by(&whose.key, seat) => {
+                Ok(Chosen::Stated(v))
+            }
+            (None, Some((v, why))) if !asks => Ok(Chosen::Assumed(v, why)),
+            (Some(_), _) => {
+                let owner = self.player(seat).to_string();
+                Err(Stop::Board(BoardError::semantic(
+                    self.path(&ask().path),
+                    format!(
+                        "this is {owner}'s choice: leave it out and {owner} will be asked, or add `agreed by {owner}` if {owner} agreed to it"
+                    ),
+                )))
+            }
+            (None, _) => {
+                let owner = self.player(seat).to_string();
+                Err(Stop::Ask(Box::new(self.decision(ask(), owner))))
+            }
         }
     }
 

@@ -25,7 +25,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-pub use cx::{Ask, Asking, Chosen, Cx, Opt, Stop};
+pub use cx::{Ask, Asking, Chosen, Cx, Opt, Stop, Whose};
 pub use names::NameError;
 
 use super::document::{self, BoardError, join_path};
@@ -324,12 +324,15 @@ impl<G: Game> Kit<G> {
             }
         }
         let legal = !cx.failed();
-        let state_board = match (legal, &pending) {
-            (true, None) => work,
-            (true, Some(_)) => board.clone(),
-            (false, _) => G::after_illegal(&board, &work),
+        // A pending play leaves the board as it was: no second serialization.
+        let (state, status) = match (legal, &pending) {
+            (true, None) => (Self::to_value(&work), G::status(&work)),
+            (true, Some(_)) => (before.clone(), G::status(&board)),
+            (false, _) => {
+                let left = G::after_illegal(&board, &work);
+                (Self::to_value(&left), G::status(&left))
+            }
         };
-        let state = Self::to_value(&state_board);
         let mut diagnostics = cx.diags;
         diagnostics.extend(Self::unread(&board_doc, &plays));
         diagnostics.sort_by_key(|d| d.severity);
@@ -341,7 +344,7 @@ impl<G: Game> Kit<G> {
             pending,
             changes: diff(&before, &state),
             state,
-            status: Some(G::status(&state_board)),
+            status: Some(status),
         })
     }
 

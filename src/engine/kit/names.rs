@@ -4,7 +4,7 @@
 //! [`NameError`]'s variant, never on its text.
 
 use crate::engine::BoardError;
-use crate::text::{edit_distance, fold};
+use crate::text::{edit_distance, fold, fold_eq};
 
 /// Why a typed name did not resolve.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -61,6 +61,11 @@ pub fn resolve_index(
     candidates: &[&str],
     what: &'static str,
 ) -> Result<usize, NameError> {
+    // The common case, one exact match, without folding every candidate.
+    let mut exact = (0..candidates.len()).filter(|i| fold_eq(typed, candidates[*i]));
+    if let (Some(i), None) = (exact.next(), exact.next()) {
+        return Ok(i);
+    }
     let key = fold(typed);
     let folded: Vec<String> = candidates.iter().map(|c| fold(c)).collect();
     let pick = |hits: Vec<usize>| -> Option<Result<usize, NameError>> {
