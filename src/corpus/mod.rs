@@ -11,8 +11,8 @@
 
 mod builder;
 pub mod clean;
-pub mod import;
 mod emit;
+pub mod import;
 pub mod manifest;
 mod markdown;
 mod numbered;
