@@ -22,6 +22,7 @@ use crate::corpus::{Corpus, PassageIdx, PassageKind};
 pub use analyze::Analyzer;
 pub use complete::{Completer, Suggestion};
 pub use confidence::{Confidence, Evidence};
+pub use query::repair_candidates;
 use query::Group;
 
 /// Candidates (best BM25 scores) re-ranked with their coverage.
