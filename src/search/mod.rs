@@ -22,8 +22,8 @@ use crate::corpus::{Corpus, PassageIdx, PassageKind};
 pub use analyze::Analyzer;
 pub use complete::{Completer, Suggestion};
 pub use confidence::{Confidence, Evidence};
-pub use query::repair_candidates;
 use query::Group;
+pub use query::repair_candidates;
 
 /// Candidates (best BM25 scores) re-ranked with their coverage.
 const RERANK_DEPTH: usize = 64;
