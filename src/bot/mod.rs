@@ -726,8 +726,9 @@ enum Weight {
     Heavy,
     /// Searching, listing: the pool's light workers.
     Light,
-    /// A completion of what was typed (tens of microseconds, bounded): at
-    /// once, on the async worker; a thread hop would cost more (issue 17).
+    /// A completion of what was typed, a short question (tens of
+    /// microseconds, bounded): at once, on the async worker; a thread hop
+    /// would cost more (issue 17).
     Instant,
 }
 
@@ -737,6 +738,7 @@ fn weight(input: &Input) -> Weight {
             Command::Judge { .. } | Command::JudgeMessage { .. } | Command::Schema { .. } => {
                 Weight::Heavy
             }
+            Command::Rule { query, .. } if short_question(query) => Weight::Instant,
             _ => Weight::Light,
         },
         Input::ModalSubmit { .. } => Weight::Heavy,
@@ -749,6 +751,17 @@ fn weight(input: &Input) -> Weight {
 
 /// Longest typed text completed at once (longer goes to the pool).
 const INSTANT_COMPLETION_BYTES: usize = 100;
+
+/// A `/rule` question answered at once: at most this long, with at most
+/// [`INSTANT_REPAIRS`] words typo repair may try (each is compared with the
+/// whole vocabulary, some 70 µs; the rest of a search, some tens of µs).
+const INSTANT_QUESTION_BYTES: usize = 100;
+const INSTANT_REPAIRS: usize = 1;
+
+fn short_question(query: &str) -> bool {
+    query.len() <= INSTANT_QUESTION_BYTES
+        && crate::search::repair_candidates(query) <= INSTANT_REPAIRS
+}
 
 /// How a reply counts in the metrics.
 fn outcome(reply: &Reply) -> metrics::Outcome {
@@ -1130,6 +1143,25 @@ diagnostics and the resulting state. Paste the board, attach a `.yaml`/`.json` f
 mod tests {
     use super::*;
     use crate::engine::{Change, Diagnostic, Ruling, Severity, Step};
+
+    #[test]
+    fn short_questions_are_answered_at_once_and_costly_ones_in_the_pool() {
+        let rule = |q: &str| {
+            let input = Input::Command(Command::Rule {
+                query: q.into(),
+                game: None,
+            });
+            matches!(weight(&input), Weight::Instant)
+        };
+        assert!(rule("can an exhausted phoenixborn guard"));
+        assert!(rule("ashes:attack-a-unit.3"));
+        // One word typo repair may try: still at once.
+        assert!(rule("can an exausted unit guard"));
+        // Two or more such words, or a long question: the pool.
+        assert!(!rule("can an exausted unit gaurdd"));
+        assert!(!rule("qwertyx zxcvbnma plokijuh"));
+        assert!(!rule(&"can a unit guard ".repeat(7)));
+    }
 
     #[test]
     fn a_huge_ruling_is_paged_within_discords_limits_without_cutting_citations() {

@@ -1,4 +1,5 @@
-//! Rules search: BM25 ranking (the `bm25` crate) over an analyzed corpus,
+//! Rules search: BM25 ranking (the `bm25` crate's embeddings and scores, on
+//! an inverted index of ours: [`postings`]) over an analyzed corpus,
 //! with heading boosts, glossary synonym expansion, typo repair of non-words,
 //! game detection, glossary-stub following, a confidence label and
 //! answer-sentence highlighting.
@@ -9,11 +10,12 @@ mod analyze;
 mod complete;
 mod confidence;
 mod english;
+mod postings;
 mod query;
 
 use std::collections::HashMap;
 
-use bm25::{Embedder, EmbedderBuilder, Scorer};
+use bm25::{Embedder, EmbedderBuilder};
 use serde::Serialize;
 
 use crate::corpus::{Corpus, PassageIdx, PassageKind};
@@ -21,6 +23,7 @@ pub use analyze::Analyzer;
 pub use complete::{Completer, MAX_SUGGESTIONS, Suggestion, rank};
 pub use confidence::{Confidence, Evidence};
 use query::Group;
+pub use query::repair_candidates;
 
 /// Candidates (best BM25 scores) re-ranked with their coverage.
 const RERANK_DEPTH: usize = 64;
@@ -75,7 +78,8 @@ type Synonym = (Vec<String>, Vec<String>);
 pub struct Index {
     analyzer: Analyzer,
     embedder: Embedder<u32, analyze::PreTokenized>,
-    scorer: Scorer<u32>,
+    /// BM25 over the passages' embeddings.
+    postings: postings::Postings,
     /// Interned vocabulary: stemmed token → id; `df[id]` = passages containing it.
     vocab: HashMap<String, u32>,
     words: Vec<String>,
@@ -159,12 +163,12 @@ impl Index {
             (total as f32 / docs.len() as f32).max(1.0)
         };
         let embedder = EmbedderBuilder::<u32, analyze::PreTokenized>::with_avgdl(avgdl).build();
-        let mut scorer = Scorer::new();
-        for (i, tokens) in docs.iter().enumerate() {
-            if !tokens.is_empty() {
-                scorer.upsert(&(i as u32), embedder.embed(&tokens.join(" ")));
-            }
-        }
+        let postings = postings::Postings::build(
+            docs.iter()
+                .enumerate()
+                .filter(|(_, tokens)| !tokens.is_empty())
+                .map(|(i, tokens)| (i as u32, embedder.embed(&tokens.join(" ")))),
+        );
         let mut aliases = Vec::new();
         let mut synonyms = HashMap::new();
         for g in &corpus.games {
@@ -224,7 +228,7 @@ impl Index {
         Index {
             analyzer,
             embedder,
-            scorer,
+            postings,
             vocab,
             words,
             df,
@@ -312,12 +316,18 @@ impl Index {
         tokens.sort_unstable();
         tokens.dedup();
         let embedding = self.embedder.embed(&tokens.join(" "));
-        let mut hits: Vec<Hit> = self
-            .scorer
-            .matches(&embedding)
+        let mut candidates = self.postings.matches(&embedding);
+        candidates.retain(|m| game.is_none_or(|g| corpus.passages[m.id as usize].game == g));
+        // The best BM25 scores (ties: the earlier passage).
+        let best_first = |a: &postings::Scored, b: &postings::Scored| {
+            b.score.total_cmp(&a.score).then(a.id.cmp(&b.id))
+        };
+        if candidates.len() > RERANK_DEPTH {
+            candidates.select_nth_unstable_by(RERANK_DEPTH, best_first);
+            candidates.truncate(RERANK_DEPTH);
+        }
+        let mut hits: Vec<Hit> = candidates
             .into_iter()
-            .filter(|m| game.is_none_or(|g| corpus.passages[m.id as usize].game == g))
-            .take(RERANK_DEPTH)
             .map(|m| {
                 let idx = m.id as usize;
                 let coverage = self.coverage(corpus, idx, groups);

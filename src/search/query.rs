@@ -43,6 +43,23 @@ pub(super) struct Query {
     pub slang_of: Vec<String>,
 }
 
+/// How many words of a question typo repair may try, at most: those of 5
+/// letters or more that are no English word (repair compares each with the
+/// whole vocabulary; the rest of a search costs little per word).
+pub fn repair_candidates(question: &str) -> usize {
+    analyze::question_words(question)
+        .iter()
+        .filter_map(|word| Some((word, analyze::strip_contraction(&word.text)?)))
+        .filter(|(word, w)| w.chars().count() >= 5 && is_repairable(word, w))
+        .count()
+}
+
+/// Only a word that is no English word, has no digit and is not a name
+/// written with a capital inside a sentence is a typo.
+fn is_repairable(word: &Word, text: &str) -> bool {
+    !word.proper && !text.chars().any(|c| c.is_ascii_digit()) && !english::is_word(text)
+}
+
 impl Index {
     /// Removes every game name from the question; returns the game named
     /// first (longest names win) and the remaining words.
@@ -76,8 +93,7 @@ impl Index {
             for token in self.analyzer.tokens(w) {
                 let mut options = self.word_options(w, &token);
                 if options.is_empty()
-                    && let Some(id) = self
-                        .repairable(word, w)
+                    && let Some(id) = is_repairable(word, w)
                         .then(|| self.repair(&token))
                         .flatten()
                 {
@@ -181,12 +197,6 @@ impl Index {
             }
         }
         options
-    }
-
-    /// Only a word that is no English word, has no digit and is not a name
-    /// written with a capital inside a sentence is a typo.
-    fn repairable(&self, word: &Word, text: &str) -> bool {
-        !word.proper && !text.chars().any(|c| c.is_ascii_digit()) && !english::is_word(text)
     }
 
     pub(super) fn term_ids(&self, text: &str) -> Vec<u32> {
