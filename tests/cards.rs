@@ -345,3 +345,49 @@ fn a_board_takes_the_stats_it_leaves_out_from_the_card_list() {
     // A player called like a card's alias ("Coal") gets nothing.
     assert!(r.state["players"][0].get("life").is_none());
 }
+
+/// A match's starting board takes the stats it leaves out from the card list
+/// too: the recorded board states them (a replay needs no list), and the
+/// reply says which came from the list and that card text is not applied.
+async fn a_match_setup_takes_card_stats(url: String) {
+    use arbiter::app::matches::{Caller, Matches};
+    let app = shipped();
+    let m = Matches::for_app(Store::connect(&url).await.unwrap(), &app);
+    let coal = Caller::new("cards-table", "coal-user", false);
+    m.start(&coal, "ashes", &["coal-user".into(), "maeoni-user".into()])
+        .await
+        .unwrap();
+    let board = "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n    units:\n      - { name: Hammer Knight }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 20 }\n    units:\n      - { name: Ice Golem, life: 9 }\n";
+    let view = m.setup(&coal, board).await.unwrap();
+    let b = view.board.as_ref().expect("the board");
+    let knight = &b["players"][0]["units"][0];
+    assert_eq!(knight["attack"].as_i64(), Some(3), "{b}");
+    assert_eq!(
+        b["players"][1]["units"][0]["life"].as_i64(),
+        Some(9),
+        "the board's own value wins"
+    );
+    assert!(
+        view.notes
+            .iter()
+            .any(|n| n.starts_with("Hammer Knight: attack 3, life 3 taken from the card list")),
+        "{:?}",
+        view.notes
+    );
+    assert!(
+        view.notes
+            .iter()
+            .any(|n| n.starts_with("Ice Golem: its card text")),
+        "{:?}",
+        view.notes
+    );
+    let text = arbiter::render::matches::view(&view, arbiter::render::matches::Style::Console);
+    assert!(
+        text.contains("note: Hammer Knight: attack 3, life 3 taken"),
+        "{text}"
+    );
+    let r = m.replay("cards-table").await.unwrap();
+    assert!(r.consistent, "{:?}", r.mismatches);
+}
+
+both!(a_match_setup_takes_card_stats);

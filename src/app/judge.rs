@@ -173,29 +173,16 @@ impl App {
 /// what the engine reads).
 fn note_filled(ruling: &mut Ruling, filled: &[crate::cards::Filled]) {
     for f in filled {
-        let stats: Vec<String> = f
-            .stats
-            .iter()
-            .map(|(k, v)| format!("{k} {}", crate::cards::Card::stat_text(v)))
-            .collect();
         ruling.diagnostics.push(engine::Diagnostic {
             severity: engine::Severity::Info,
-            message: format!(
-                "{}: {} taken from the card list ({}), as the board does not state them",
-                f.card,
-                stats.join(", "),
-                f.source
-            ),
+            message: f.note(),
             rule: None,
             path: Some(f.path.clone()),
         });
-        if !f.text.is_empty() {
+        if let Some(message) = f.text_note() {
             ruling.diagnostics.push(engine::Diagnostic {
                 severity: engine::Severity::Warning,
-                message: format!(
-                    "{}: its card text “{}” is not applied from the card list; only what the board states is",
-                    f.card, f.text
-                ),
+                message,
                 rule: None,
                 path: Some(f.path.clone()),
             });

@@ -227,6 +227,33 @@ pub struct Filled {
     pub text: String,
 }
 
+impl Filled {
+    /// Which stats came from the card list.
+    pub fn note(&self) -> String {
+        let stats: Vec<String> = self
+            .stats
+            .iter()
+            .map(|(k, v)| format!("{k} {}", Card::stat_text(v)))
+            .collect();
+        format!(
+            "{}: {} taken from the card list ({}), as the board does not state them",
+            self.card,
+            stats.join(", "),
+            self.source
+        )
+    }
+
+    /// That the card's text is not applied from the list (None: no text).
+    pub fn text_note(&self) -> Option<String> {
+        (!self.text.is_empty()).then(|| {
+            format!(
+                "{}: its card text “{}” is not applied from the card list; only what the board states is",
+                self.card, self.text
+            )
+        })
+    }
+}
+
 /// Fills the stats a board document leaves out from the game's card list:
 /// every object whose `name` is a card's name (not an alias: a player may
 /// be called like a card's alias) gets the card's stats it does not state.

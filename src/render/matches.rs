@@ -125,6 +125,9 @@ pub fn view(v: &MatchView, style: Style) -> String {
     if let Some(r) = &v.rule_set {
         out.push_str(&rule_set_line(r));
     }
+    for n in &v.notes {
+        let _ = writeln!(out, "note: {n}");
+    }
     next_line(&mut out, v.next.as_ref(), &v.seats, style);
     match &v.board {
         Some(b) if !b.is_null() => {

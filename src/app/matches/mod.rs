@@ -260,6 +260,10 @@ pub struct MatchView {
     /// The server's rule set the match pinned, and its newest version.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule_set: Option<RuleSetState>,
+    /// What the reply took from elsewhere than the request (stats from the
+    /// card list at setup), said so the players can check it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     pub board: Option<Value>,
 }
 
@@ -400,6 +404,8 @@ pub struct Matches {
     games: Arc<Vec<GameName>>,
     lookup: EngineLookup,
     decision_timeout: Duration,
+    /// The shipped card lists, for stats a setup board leaves out.
+    cards: Arc<crate::cards::Cards>,
 }
 
 impl std::fmt::Debug for Matches {
@@ -435,6 +441,7 @@ impl Matches {
             games: Arc::new(games),
             lookup: Arc::new(engine::engine),
             decision_timeout: DEFAULT_DECISION_TIMEOUT,
+            cards: Arc::new(app.cards.clone()),
         }
     }
 
@@ -452,6 +459,7 @@ impl Matches {
             games: Arc::new(games),
             lookup: Arc::new(move |id| engines.iter().copied().find(|e| e.game() == id)),
             decision_timeout: DEFAULT_DECISION_TIMEOUT,
+            cards: Arc::default(),
         }
     }
 
@@ -631,12 +639,20 @@ impl Matches {
         }
         let engine = self.engine_of(&m)?;
         let text = document::extract_code_block(text);
-        let doc = document::parse_value(text)?;
+        let mut doc = document::parse_value(text)?;
         if doc.get("arbiter_export").is_some() {
             return self.import(caller, &m, engine, doc).await;
         }
+        // Cards named without stats take them from the card list, as in
+        // `judge`; the recorded board states them, so a replay needs no list.
+        let filled = crate::cards::fill_stats(&mut doc, &self.cards, &m.game);
         let board = self.read_board(&m, engine, doc)?;
-        self.setup_board(caller, &m, board).await
+        let mut view = self.setup_board(caller, &m, board).await?;
+        view.notes = filled
+            .iter()
+            .flat_map(|f| std::iter::once(f.note()).chain(f.text_note()))
+            .collect();
+        Ok(view)
     }
 
     /// Records a validated starting board.
@@ -798,6 +814,7 @@ impl Matches {
             next,
             result,
             notify: m.notify,
+            notes: Vec::new(),
             rule_set: self.rule_set_state(m).await?,
             board: m.state.clone(),
         })
