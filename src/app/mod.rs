@@ -258,7 +258,7 @@ impl App {
             .search(&self.corpus, query, &SearchOptions { game, limit });
         let results = outcome
             .hits
-            .iter()
+            .into_iter()
             .map(|h| {
                 let p = &self.corpus.passages[h.passage];
                 AskResult {
@@ -267,7 +267,7 @@ impl App {
                     title: p.title.clone(),
                     path: self.full_path(p),
                     text: p.text.clone(),
-                    highlight: h.highlight.clone(),
+                    highlight: h.highlight,
                     score: (h.score * 1000.0).round() / 1000.0,
                     via: h.via.map(|v| {
                         let g = &self.corpus.passages[v];

@@ -208,9 +208,23 @@ fn new_key() -> u64 {
 /// Lays the document out in pages: page 1 (with pager buttons when there
 /// are more) and, when there are more, every page to keep.
 pub fn paginate(doc: Doc, ephemeral: bool) -> (Message, Option<PageSet>) {
-    let bodies = layout(&doc.blocks, PAGE_BUDGET);
+    let mut bodies = layout(&doc.blocks, PAGE_BUDGET);
     let mut actions = doc.buttons;
     actions.truncate(MAX_ACTION_BUTTONS);
+    if bodies.len() <= 1 {
+        // One page: the document's own title and footer, nothing copied.
+        let only = Message {
+            kind: doc.kind,
+            title: doc.title,
+            body: bodies.pop().unwrap_or_default(),
+            footer: doc.footer,
+            buttons: actions,
+            ephemeral,
+            attachment: None,
+            ping: None,
+        };
+        return (only, None);
+    }
     let page = |body: String, footer: Option<String>, buttons: Vec<Button>| Message {
         kind: doc.kind,
         title: doc.title.clone(),
@@ -221,14 +235,6 @@ pub fn paginate(doc: Doc, ephemeral: bool) -> (Message, Option<PageSet>) {
         attachment: None,
         ping: None,
     };
-    if bodies.len() <= 1 {
-        let only = page(
-            bodies.into_iter().next().unwrap_or_default(),
-            doc.footer.clone(),
-            actions,
-        );
-        return (only, None);
-    }
     let key = new_key();
     let total = bodies.len();
     let pages: Vec<Message> = bodies
@@ -267,17 +273,21 @@ pub fn paginate(doc: Doc, ephemeral: bool) -> (Message, Option<PageSet>) {
 pub fn layout(blocks: &[Block], budget: usize) -> Vec<String> {
     let mut pages: Vec<String> = Vec::new();
     let mut cur = String::new();
-    let len = |s: &str| s.chars().count();
+    // Characters in `cur`, kept as it grows (not recounted per piece).
+    let mut cur_len = 0;
     for block in blocks {
         for piece in pieces(block, budget) {
-            let sep = if cur.is_empty() { 0 } else { 2 };
-            if !cur.is_empty() && len(&cur) + sep + len(&piece) > budget {
+            let piece_len = piece.chars().count();
+            if !cur.is_empty() && cur_len + 2 + piece_len > budget {
                 pages.push(std::mem::take(&mut cur));
+                cur_len = 0;
             }
             if !cur.is_empty() {
                 cur.push_str("\n\n");
+                cur_len += 2;
             }
             cur.push_str(&piece);
+            cur_len += piece_len;
         }
     }
     if !cur.is_empty() || pages.is_empty() {

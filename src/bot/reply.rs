@@ -385,6 +385,27 @@ fn ref_buttons(refs: &[crate::corpus::CrossRef], seen: &mut Vec<String>, out: &m
     }
 }
 
+/// A result's text, escaped, its highlight in bold (first occurrence),
+/// then its amendments: built once, in one string.
+fn quoted_body(r: &crate::app::AskResult) -> String {
+    let text = escape_md(&r.text);
+    let hl = escape_md(&r.highlight);
+    let amended = amendments(&r.amended_by);
+    let mut body = String::with_capacity(text.len() + 4 + amended.len());
+    match (!hl.is_empty()).then(|| text.find(&hl)).flatten() {
+        Some(at) => {
+            body.push_str(&text[..at]);
+            body.push_str("**");
+            body.push_str(&hl);
+            body.push_str("**");
+            body.push_str(&text[at + hl.len()..]);
+        }
+        None => body.push_str(&text),
+    }
+    body.push_str(&amended);
+    body
+}
+
 pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
     let mut blocks = Vec::new();
     if !reply.corrections.is_empty() {
@@ -455,14 +476,7 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
                 escape_md(&v.text.replace('\n', " "))
             ));
         }
-        let text = escape_md(&r.text);
-        let hl = escape_md(&r.highlight);
-        let body = if hl.is_empty() {
-            text
-        } else {
-            text.replacen(&hl, &format!("**{hl}**"), 1)
-        };
-        blocks.push(Block::text(head, body + &amendments(&r.amended_by)));
+        blocks.push(Block::text(head, quoted_body(r)));
         ref_buttons(&r.refs, &mut seen, &mut buttons);
     }
     if let Some(first) = reply.results.first()

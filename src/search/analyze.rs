@@ -1,5 +1,8 @@
 //! Text analysis shared by indexing and querying.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
+
 use bm25::{Language, Tokenizer};
 
 /// English analysis: Unicode normalisation, lower case and Snowball stemming
@@ -8,6 +11,9 @@ use bm25::{Language, Tokenizer};
 pub struct Analyzer {
     inner: bm25::DefaultTokenizer,
     stemmer: rust_stemmers::Stemmer,
+    /// Every word form seen by [`Analyzer::learn_stems`] → its stem, so
+    /// questions rarely run the stemmer (~3,600 instructions a word).
+    known: HashMap<String, String>,
 }
 
 const STOP: &[&str] = &[
@@ -38,6 +44,7 @@ impl Analyzer {
         Analyzer {
             inner,
             stemmer: rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English),
+            known: HashMap::new(),
         }
     }
 
@@ -55,8 +62,36 @@ impl Analyzer {
             .tokenize(text)
             .into_iter()
             .filter(|t| !STOP.contains(&t.as_str()))
-            .map(|t| self.stemmer.stem(&t).into_owned())
+            .map(|t| self.stem(&t).into_owned())
             .collect()
+    }
+
+    /// [`Analyzer::stems`], remembering each word form's stem for later
+    /// texts (the same stems: a table of the stemmer's answers).
+    pub fn learn_stems(&mut self, text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for t in self.inner.tokenize(text) {
+            if STOP.contains(&t.as_str()) {
+                continue;
+            }
+            let stem = match self.known.get(&t) {
+                Some(s) => s.clone(),
+                None => {
+                    let s = self.stemmer.stem(&t).into_owned();
+                    self.known.insert(t, s.clone());
+                    s
+                }
+            };
+            out.push(stem);
+        }
+        out
+    }
+
+    fn stem<'a>(&'a self, token: &'a str) -> Cow<'a, str> {
+        match self.known.get(token) {
+            Some(s) => Cow::Borrowed(s),
+            None => self.stemmer.stem(token),
+        }
     }
 }
 

@@ -106,7 +106,7 @@ pub struct Index {
 
 impl Index {
     pub fn build(corpus: &Corpus) -> Index {
-        let analyzer = Analyzer::new();
+        let mut analyzer = Analyzer::new();
         let mut vocab: HashMap<String, u32> = HashMap::new();
         let mut words = Vec::new();
         let mut df: Vec<u32> = Vec::new();
@@ -117,11 +117,11 @@ impl Index {
             // The text sentence by sentence: the same tokens as the whole
             // (analysis is context-free across sentence ends), with each
             // sentence's share kept for highlighting.
-            let mut tokens = analyzer.stems(&indexed_head(p));
+            let mut tokens = analyzer.learn_stems(&indexed_head(p));
             let mut spans = Vec::new();
             for range in analyze::sentence_ranges(&p.text) {
                 let from = tokens.len();
-                tokens.extend(analyzer.stems(&p.text[range.clone()]));
+                tokens.extend(analyzer.learn_stems(&p.text[range.clone()]));
                 spans.push((range, from..tokens.len()));
             }
             analyze::add_base_forms(&mut tokens);
@@ -192,7 +192,13 @@ impl Index {
                     )
                 })
                 .filter(|(k, _): &Synonym| !k.is_empty())
-                .collect();
+                .collect::<Vec<Synonym>>();
+            for (k, v) in &list {
+                analyzer.learn_stems(&k.join(" "));
+                for e in v {
+                    analyzer.learn_stems(e);
+                }
+            }
             synonyms.insert(g.id.clone(), list);
         }
         aliases.sort_by_key(|(w, _)| std::cmp::Reverse(w.iter().map(String::len).sum::<usize>()));
