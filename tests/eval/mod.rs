@@ -100,9 +100,15 @@ impl Baseline {
     }
 
     pub fn ask(&self, app: &App, c: &Case) -> Answer {
-        let ids: Vec<String> = self
-            .engine
-            .search(&c.q, usize::MAX)
+        let mut found = self.engine.search(&c.q, usize::MAX);
+        // Ties by passage, so the figures are the same on every run (the
+        // crate returns tied scores in hash order).
+        found.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then(a.document.id.cmp(&b.document.id))
+        });
+        let ids: Vec<String> = found
             .into_iter()
             .map(|r| &app.corpus.passages[r.document.id as usize])
             .filter(|p| !c.ask_game || p.game == c.game)
