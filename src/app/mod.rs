@@ -168,7 +168,7 @@ pub struct App {
     pub corpus: Corpus,
     pub index: Index,
     /// Every game's cards (the corpus's card lists, read).
-    pub cards: crate::cards::Cards,
+    pub cards: std::sync::Arc<crate::cards::Cards>,
     /// Rules passage → the FAQ/errata/house passages that name it.
     amended_by:
         std::collections::HashMap<crate::corpus::PassageIdx, Vec<crate::corpus::PassageIdx>>,
@@ -178,7 +178,7 @@ impl App {
     pub fn new(corpus: Corpus) -> App {
         let index = Index::build(&corpus);
         let amended_by = corpus.amendments();
-        let cards = crate::cards::Cards::build(&corpus.card_lists);
+        let cards = std::sync::Arc::new(crate::cards::Cards::build(&corpus.card_lists));
         App {
             corpus,
             index,

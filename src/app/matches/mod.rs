@@ -441,7 +441,7 @@ impl Matches {
             games: Arc::new(games),
             lookup: Arc::new(engine::engine),
             decision_timeout: DEFAULT_DECISION_TIMEOUT,
-            cards: Arc::new(app.cards.clone()),
+            cards: app.cards.clone(),
         }
     }
 
