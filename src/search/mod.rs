@@ -10,10 +10,13 @@ mod analyze;
 mod complete;
 mod confidence;
 mod english;
+mod phrases;
 mod postings;
 mod query;
 
 use std::collections::HashMap;
+
+use rustc_hash::FxHashMap;
 
 use bm25::{Embedder, EmbedderBuilder};
 use serde::Serialize;
@@ -51,6 +54,8 @@ pub struct Hit {
     pub coverage: f32,
     /// The sentence of the passage that best answers the question, verbatim.
     pub highlight: String,
+    /// Where `highlight` starts in the passage's text (bytes).
+    pub highlight_at: usize,
     /// The glossary entry whose "See rule …" led here, shown as context.
     pub via: Option<PassageIdx>,
 }
@@ -72,7 +77,7 @@ pub struct SearchOutcome {
 }
 
 /// A glossary entry: the phrase's words and its expansions (each a phrase).
-type Synonym = (Vec<String>, Vec<String>);
+use phrases::{Phrases, Synonym};
 
 /// A search index over a [`Corpus`].
 pub struct Index {
@@ -81,7 +86,7 @@ pub struct Index {
     /// BM25 over the passages' embeddings.
     postings: postings::Postings,
     /// Interned vocabulary: stemmed token → id; `df[id]` = passages containing it.
-    vocab: HashMap<String, u32>,
+    vocab: FxHashMap<String, u32>,
     words: Vec<String>,
     df: Vec<u32>,
     /// Each passage's distinct token ids, sorted (for coverage and highlights).
@@ -91,10 +96,10 @@ pub struct Index {
     /// Game aliases, folded to lower-case words, longest first: (words, game id).
     aliases: Vec<(Vec<String>, String)>,
     /// Per game: (phrase words, expansion words), longest phrase first.
-    synonyms: HashMap<String, Vec<Synonym>>,
+    synonyms: HashMap<String, Phrases>,
     /// All games' glossaries merged (same phrase → all expansions), for
     /// questions that name no game.
-    synonyms_all: Vec<Synonym>,
+    synonyms_all: Phrases,
     /// Parent of each passage (a sub-item is read in its parent's context).
     parents: Vec<Option<PassageIdx>>,
     /// Where each glossary entry points ("See rule 702.19").
@@ -107,7 +112,7 @@ pub struct Index {
 impl Index {
     pub fn build(corpus: &Corpus) -> Index {
         let mut analyzer = Analyzer::new();
-        let mut vocab: HashMap<String, u32> = HashMap::new();
+        let mut vocab: FxHashMap<String, u32> = FxHashMap::default();
         let mut words = Vec::new();
         let mut df: Vec<u32> = Vec::new();
         let mut docs: Vec<Vec<String>> = Vec::with_capacity(corpus.passages.len());
@@ -201,24 +206,12 @@ impl Index {
             }
             synonyms.insert(g.id.clone(), list);
         }
+        let synonyms_all = Phrases::new(merge_glossaries(&corpus.games, &synonyms));
+        let synonyms: HashMap<String, Phrases> = synonyms
+            .into_iter()
+            .map(|(g, list)| (g, Phrases::new(list)))
+            .collect();
         aliases.sort_by_key(|(w, _)| std::cmp::Reverse(w.iter().map(String::len).sum::<usize>()));
-        let mut merged: std::collections::BTreeMap<Vec<String>, Vec<String>> = Default::default();
-        for g in &corpus.games {
-            let list: &Vec<Synonym> = &synonyms[&g.id];
-            for (k, v) in list {
-                let e = merged.entry(k.clone()).or_default();
-                for x in v {
-                    if !e.contains(x) {
-                        e.push(x.clone());
-                    }
-                }
-            }
-        }
-        let mut synonyms_all: Vec<Synonym> = merged.into_iter().collect();
-        synonyms_all.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
-        for list in synonyms.values_mut() {
-            list.sort_by(|a: &Synonym, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
-        }
         let parents = corpus.passages.iter().map(|p| p.parent).collect();
         let mut rule_order = vec![None; corpus.passages.len()];
         for p in &corpus.passages {
@@ -228,6 +221,7 @@ impl Index {
                 }
             }
         }
+        english::warm();
         let stub_target = (0..corpus.passages.len())
             .map(|i| stub_target(corpus, i))
             .collect();
@@ -276,7 +270,7 @@ impl Index {
         let ranked = self.rank(corpus, &q.groups, game.as_deref());
         let mut hits = self.follow_stubs(corpus, &ranked, limit);
         for h in &mut hits {
-            h.highlight = self.highlight(corpus, h.passage, &q.groups);
+            (h.highlight_at, h.highlight) = self.highlight(corpus, h.passage, &q.groups);
         }
         let evidence = confidence::Evidence::of(self, &q, &hits, &ranked);
         let confidence = evidence.as_ref().map_or(Confidence::None, Evidence::label);
@@ -345,6 +339,7 @@ impl Index {
                     score: m.score * prior * (RERANK_FLOOR + coverage),
                     coverage,
                     highlight: String::new(),
+                    highlight_at: 0,
                     via: None,
                 }
             })
@@ -409,14 +404,19 @@ impl Index {
 
     /// The sentence of a passage that covers most of the question's weight
     /// (the first of equals), trimmed; "" for a passage without text.
-    fn highlight(&self, corpus: &Corpus, idx: PassageIdx, groups: &[Group]) -> String {
+    /// The best sentence, trimmed, and where it starts in the text.
+    fn highlight(&self, corpus: &Corpus, idx: PassageIdx, groups: &[Group]) -> (usize, String) {
+        let start = |s: &Sentence| s.start as usize;
         self.best_sentence(idx, groups)
             .and_then(|s| {
-                corpus.passages[idx]
-                    .text
-                    .get(s.start as usize..s.end as usize)
+                let t = corpus.passages[idx].text.get(start(s)..s.end as usize)?;
+                let trimmed = t.trim_start();
+                Some((
+                    start(s) + t.len() - trimmed.len(),
+                    trimmed.trim_end().to_string(),
+                ))
             })
-            .map_or_else(String::new, |t| t.trim().to_string())
+            .unwrap_or_default()
     }
 
     fn best_sentence(&self, idx: PassageIdx, groups: &[Group]) -> Option<&Sentence> {
@@ -449,7 +449,7 @@ impl Sentence {
         text: std::ops::Range<usize>,
         ids: &[Option<u32>],
         stems: &[String],
-        vocab: &HashMap<String, u32>,
+        vocab: &FxHashMap<String, u32>,
     ) -> Sentence {
         let mut terms: Vec<u32> = ids.iter().flatten().copied().collect();
         let mut base = stems.to_vec();
@@ -513,6 +513,25 @@ fn slang_game(votes: &[String]) -> Option<String> {
 /// Where a glossary entry points: its first "See rule N" target, or the
 /// rule of the entry its "See Term." names; a bare heading ("702.19 Trample")
 /// gives way to its first rule.
+
+/// All games' glossaries merged (same phrase: every game's expansions), for
+/// questions that name no game.
+fn merge_glossaries(
+    games: &[crate::corpus::Game],
+    per_game: &HashMap<String, Vec<Synonym>>,
+) -> Vec<Synonym> {
+    let mut merged: std::collections::BTreeMap<Vec<String>, Vec<String>> = Default::default();
+    for (k, v) in games.iter().filter_map(|g| per_game.get(&g.id)).flatten() {
+        let e = merged.entry(k.clone()).or_default();
+        for x in v {
+            if !e.contains(x) {
+                e.push(x.clone());
+            }
+        }
+    }
+    merged.into_iter().collect()
+}
+
 fn stub_target(corpus: &Corpus, idx: PassageIdx) -> Option<PassageIdx> {
     let p = &corpus.passages[idx];
     if p.kind != PassageKind::Glossary {

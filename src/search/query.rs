@@ -124,10 +124,10 @@ impl Index {
         q: &mut Query,
     ) {
         let phrases = match game {
-            Some(g) => self.synonyms.get(g).map_or(&[][..], Vec::as_slice),
-            None => self.synonyms_all.as_slice(),
+            Some(g) => self.synonyms.get(g),
+            None => Some(&self.synonyms_all),
         };
-        for (key, expansion) in phrases {
+        for (key, expansion) in phrases.into_iter().flat_map(|p| p.candidates(words)) {
             if key.len() > words.len() {
                 continue;
             }
