@@ -1,7 +1,7 @@
 //! Text analysis shared by indexing and querying.
 
+use rustc_hash::FxHashMap;
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use bm25::{Language, Tokenizer};
 
@@ -13,7 +13,7 @@ pub struct Analyzer {
     stemmer: rust_stemmers::Stemmer,
     /// Every word form seen by [`Analyzer::learn_stems`] → its stem, so
     /// questions rarely run the stemmer (~3,600 instructions a word).
-    known: HashMap<String, String>,
+    known: FxHashMap<String, String>,
 }
 
 const STOP: &[&str] = &[
@@ -26,6 +26,17 @@ const STOP: &[&str] = &[
     "how", "can", "will", "shall", "would", "should", "could", "may", "might", "just", "about",
     "s", "t", "d", "ll", "ve", "re", "m",
 ];
+
+/// Whether a token is on the stop list.
+fn is_stop(token: &str) -> bool {
+    static SORTED: std::sync::OnceLock<Vec<&str>> = std::sync::OnceLock::new();
+    let sorted = SORTED.get_or_init(|| {
+        let mut v = STOP.to_vec();
+        v.sort_unstable();
+        v
+    });
+    sorted.binary_search(&token).is_ok()
+}
 
 impl Default for Analyzer {
     fn default() -> Self {
@@ -44,7 +55,7 @@ impl Analyzer {
         Analyzer {
             inner,
             stemmer: rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English),
-            known: HashMap::new(),
+            known: FxHashMap::default(),
         }
     }
 
@@ -61,7 +72,7 @@ impl Analyzer {
         self.inner
             .tokenize(text)
             .into_iter()
-            .filter(|t| !STOP.contains(&t.as_str()))
+            .filter(|t| !is_stop(t))
             .map(|t| self.stem(&t).into_owned())
             .collect()
     }
@@ -71,7 +82,7 @@ impl Analyzer {
     pub fn learn_stems(&mut self, text: &str) -> Vec<String> {
         let mut out = Vec::new();
         for t in self.inner.tokenize(text) {
-            if STOP.contains(&t.as_str()) {
+            if is_stop(&t) {
                 continue;
             }
             let stem = match self.known.get(&t) {

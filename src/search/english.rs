@@ -11,6 +11,12 @@ fn list() -> &'static [&'static str] {
     LIST.get_or_init(|| WORDS.lines().collect())
 }
 
+/// Loads the list now (a few milliseconds), so that the first question
+/// asked does not wait for it.
+pub fn warm() {
+    let _ = list();
+}
+
 /// Whether `word` (lower case) is an English word, or a plural or
 /// possessive of one.
 pub fn is_word(word: &str) -> bool {

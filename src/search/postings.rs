@@ -3,7 +3,7 @@
 //! term over the passages that have it, instead of per matching passage over
 //! every query term with hash sets in between.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use bm25::Embedding;
 
@@ -18,7 +18,7 @@ pub(super) struct Scored {
 /// index's BM25 value in each.
 #[derive(Default)]
 pub(super) struct Postings {
-    lists: HashMap<u32, (f32, Vec<(u32, f32)>)>,
+    lists: FxHashMap<u32, (f32, Vec<(u32, f32)>)>,
     /// One past the highest passage id.
     len: usize,
 }
@@ -26,7 +26,7 @@ pub(super) struct Postings {
 impl Postings {
     /// From each passage's embedding (passages without tokens left out).
     pub fn build(docs: impl IntoIterator<Item = (u32, Embedding<u32>)>) -> Postings {
-        let mut lists: HashMap<u32, (f32, Vec<(u32, f32)>)> = HashMap::new();
+        let mut lists: FxHashMap<u32, (f32, Vec<(u32, f32)>)> = FxHashMap::default();
         let (mut count, mut len) = (0usize, 0usize);
         for (id, embedding) in docs {
             count += 1;
