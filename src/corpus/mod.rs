@@ -173,21 +173,23 @@ impl Corpus {
 
     /// Finds a game by id, name or alias, ignoring case and punctuation.
     pub fn resolve_game(&self, name: &str) -> Option<&Game> {
-        let key = crate::text::fold(name);
-        if key.is_empty() {
+        if !name.chars().any(char::is_alphanumeric) {
             return None;
         }
-        self.games.iter().find(|g| {
-            crate::text::fold(&g.id) == key
-                || crate::text::fold(&g.name) == key
-                || g.aliases.iter().any(|a| crate::text::fold(a) == key)
-        })
+        let same = |other: &str| crate::text::fold_eq(name, other);
+        self.games
+            .iter()
+            .find(|g| same(&g.id) || same(&g.name) || g.aliases.iter().any(|a| same(a)))
     }
 
     /// Resolves an id as a user may type it: any case, a game alias as the
     /// prefix (`GA:general-rules.1`), or no prefix when the rest is unique.
     pub fn resolve_id(&self, typed: &str) -> Option<&Passage> {
         let typed = typed.trim();
+        // No id holds a space: a question is not looked up passage by passage.
+        if typed.is_empty() || typed.contains(char::is_whitespace) {
+            return None;
+        }
         if let Some(p) = self.get(typed) {
             return Some(p);
         }
