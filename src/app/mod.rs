@@ -92,6 +92,9 @@ pub struct AskResult {
     pub path: Vec<String>,
     pub text: String,
     pub highlight: String,
+    /// Where `highlight` starts in `text` (bytes).
+    #[serde(skip)]
+    pub highlight_at: usize,
     pub score: f32,
     /// The glossary entry whose "See rule …" led to this passage.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -268,6 +271,7 @@ impl App {
                     path: self.full_path(p),
                     text: p.text.clone(),
                     highlight: h.highlight,
+                    highlight_at: h.highlight_at,
                     score: (h.score * 1000.0).round() / 1000.0,
                     via: h.via.map(|v| {
                         let g = &self.corpus.passages[v];

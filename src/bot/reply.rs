@@ -342,6 +342,12 @@ pub fn truncate(s: &str, max_chars: usize) -> String {
 /// Escapes Discord markdown in quoted rules text.
 pub fn escape_md(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
+    push_escaped(&mut out, s);
+    out
+}
+
+/// [`escape_md`] appended to `out`.
+fn push_escaped(out: &mut String, s: &str) {
     let mut copied = 0;
     // Runs of plain text copied whole (an ASCII byte is never inside a
     // multi-byte character, so every cut is on a character boundary).
@@ -353,7 +359,6 @@ pub fn escape_md(s: &str) -> String {
         }
     }
     out.push_str(&s[copied..]);
-    out
 }
 
 /// The passage that is "the whole section" for `idx`: itself when it has
@@ -388,19 +393,23 @@ fn ref_buttons(refs: &[crate::corpus::CrossRef], seen: &mut Vec<String>, out: &m
 /// A result's text, escaped, its highlight in bold (first occurrence),
 /// then its amendments: built once, in one string.
 fn quoted_body(r: &crate::app::AskResult) -> String {
-    let text = escape_md(&r.text);
-    let hl = escape_md(&r.highlight);
     let amended = amendments(&r.amended_by);
-    let mut body = String::with_capacity(text.len() + 4 + amended.len());
-    match (!hl.is_empty()).then(|| text.find(&hl)).flatten() {
-        Some(at) => {
-            body.push_str(&text[..at]);
+    let mut body = String::with_capacity(r.text.len() + 16 + amended.len());
+    let at = r.highlight_at;
+    let end = at + r.highlight.len();
+    match r
+        .text
+        .get(at..end)
+        .filter(|h| !h.is_empty() && *h == r.highlight)
+    {
+        Some(hl) => {
+            push_escaped(&mut body, &r.text[..at]);
             body.push_str("**");
-            body.push_str(&hl);
+            push_escaped(&mut body, hl);
             body.push_str("**");
-            body.push_str(&text[at + hl.len()..]);
+            push_escaped(&mut body, &r.text[end..]);
         }
-        None => body.push_str(&text),
+        None => push_escaped(&mut body, &r.text),
     }
     body.push_str(&amended);
     body
