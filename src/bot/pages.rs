@@ -272,28 +272,58 @@ pub fn paginate(doc: Doc, ephemeral: bool) -> (Message, Option<PageSet>) {
 /// and its header is repeated ("continued") so no citation is cut.
 pub fn layout(blocks: &[Block], budget: usize) -> Vec<String> {
     let mut pages: Vec<String> = Vec::new();
-    let mut cur = String::new();
+    let bytes: usize = blocks
+        .iter()
+        .map(|b| b.head.len() + b.body.len() + 16)
+        .sum();
+    let mut cur = String::with_capacity(bytes.min(4 * budget));
     // Characters in `cur`, kept as it grows (not recounted per piece).
     let mut cur_len = 0;
+    let mut add = |piece: &[&str], piece_len: usize, cur: &mut String| {
+        if !cur.is_empty() && cur_len + 2 + piece_len > budget {
+            pages.push(std::mem::take(cur));
+            cur_len = 0;
+        }
+        if !cur.is_empty() {
+            cur.push_str("\n\n");
+            cur_len += 2;
+        }
+        piece.iter().for_each(|p| cur.push_str(p));
+        cur_len += piece_len;
+    };
     for block in blocks {
+        // A plain block that fits a page goes in as it is, uncopied.
+        if let Some((parts, len)) = whole_plain(block, budget) {
+            add(&parts, len, &mut cur);
+            continue;
+        }
         for piece in pieces(block, budget) {
-            let piece_len = piece.chars().count();
-            if !cur.is_empty() && cur_len + 2 + piece_len > budget {
-                pages.push(std::mem::take(&mut cur));
-                cur_len = 0;
-            }
-            if !cur.is_empty() {
-                cur.push_str("\n\n");
-                cur_len += 2;
-            }
-            cur.push_str(&piece);
-            cur_len += piece_len;
+            add(&[&piece], piece.chars().count(), &mut cur);
         }
     }
     if !cur.is_empty() || pages.is_empty() {
         pages.push(cur);
     }
     pages
+}
+
+/// A plain (not code) block within `budget`: its parts as [`pieces`] would
+/// join them, and its length in characters.
+fn whole_plain(block: &Block, budget: usize) -> Option<([&str; 3], usize)> {
+    if block.code {
+        return None;
+    }
+    let body = block.body.chars().count();
+    let (parts, len) = if block.head.is_empty() {
+        (["", "", block.body.as_str()], body)
+    } else {
+        let head = block.head.chars().count();
+        (
+            [block.head.as_str(), "\n", block.body.as_str()],
+            head + 1 + body,
+        )
+    };
+    (len <= budget).then_some((parts, len))
 }
 
 /// A block as one or more self-contained pieces, each within `budget`.
