@@ -282,8 +282,10 @@ fn json_response_then<T: serde::Serialize>(
     value: &T,
     sent: Option<tokio::sync::oneshot::Sender<()>>,
 ) -> Response {
-    match serde_json::to_vec(value) {
-        Ok(body) => {
+    // Room for a typical reply (an embed of rules text) from the start.
+    let mut body = Vec::with_capacity(4096);
+    match serde_json::to_writer(&mut body, value) {
+        Ok(()) => {
             let body = match sent {
                 Some(tx) => Body::new(SignalBody {
                     bytes: Some(Bytes::from(body)),

@@ -570,16 +570,17 @@ impl Bot {
             Defer::Public | Defer::Ephemeral => self.config.deferred_budget,
         };
         let app = self.app_for_request(request).await;
-        let req = request.clone();
-        let job = move || {
-            let mut answerer = Answerer::new(&app);
-            let reply = answerer.answer(&req, fetched);
-            (reply, answerer.kept)
-        };
-        let answered = match weight(&request.input) {
-            Weight::Heavy => cpu::run_within(budget, job).await,
-            Weight::Light => cpu::run_light(budget, job).await,
-            Weight::Instant => cpu::run_inline(job),
+        let weight = weight(&request.input);
+        let answered = if matches!(weight, Weight::Instant) {
+            // On this thread: nothing to move, so nothing is copied.
+            cpu::run_inline(|| Answerer::run(&app, request, fetched))
+        } else {
+            let req = request.clone();
+            let job = move || Answerer::run(&app, &req, fetched);
+            match weight {
+                Weight::Heavy => cpu::run_within(budget, job).await,
+                _ => cpu::run_light(budget, job).await,
+            }
         };
         match answered {
             Ok((reply, kept)) => {
@@ -798,6 +799,13 @@ struct Answerer<'a> {
 }
 
 impl<'a> Answerer<'a> {
+    /// The reply, and the pages beyond the first to keep.
+    fn run(app: &App, request: &Request, fetched: Option<String>) -> (Reply, Vec<pages::PageSet>) {
+        let mut answerer = Answerer::new(app);
+        let reply = answerer.answer(request, fetched);
+        (reply, answerer.kept)
+    }
+
     fn new(app: &'a App) -> Answerer<'a> {
         Answerer {
             app,
