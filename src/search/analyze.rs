@@ -27,6 +27,14 @@ const STOP: &[&str] = &[
     "s", "t", "d", "ll", "ve", "re", "m",
 ];
 
+/// A text that is one ASCII word (letters and digits only), lower-cased:
+/// what the tokenizer makes of it (normalisation leaves ASCII as it is, and
+/// Unicode word segmentation does not split a run of letters and digits).
+fn plain_word(text: &str) -> Option<String> {
+    (!text.is_empty() && text.bytes().all(|b| b.is_ascii_alphanumeric()))
+        .then(|| text.to_ascii_lowercase())
+}
+
 /// Whether a token is on the stop list.
 fn is_stop(token: &str) -> bool {
     static SORTED: std::sync::OnceLock<Vec<&str>> = std::sync::OnceLock::new();
@@ -69,19 +77,28 @@ impl Analyzer {
     /// [`add_base_forms`]). Context-free across sentence ends: the stems of a
     /// text are those of its sentences, one after the other.
     pub fn stems(&self, text: &str) -> Vec<String> {
-        self.inner
-            .tokenize(text)
+        self.split(text)
             .into_iter()
             .filter(|t| !is_stop(t))
             .map(|t| self.stem(&t).into_owned())
             .collect()
     }
 
+    /// Lower-cased, normalised words (the `bm25` tokenizer, no stemming).
+    /// One plain word skips the tokenizer's normalisation and Unicode word
+    /// segmentation: most of a question's analysis is single words.
+    fn split(&self, text: &str) -> Vec<String> {
+        match plain_word(text) {
+            Some(word) => vec![word],
+            None => self.inner.tokenize(text),
+        }
+    }
+
     /// [`Analyzer::stems`], remembering each word form's stem for later
     /// texts (the same stems: a table of the stemmer's answers).
     pub fn learn_stems(&mut self, text: &str) -> Vec<String> {
         let mut out = Vec::new();
-        for t in self.inner.tokenize(text) {
+        for t in self.split(text) {
             if is_stop(&t) {
                 continue;
             }
@@ -385,6 +402,28 @@ fn is_abbreviation(s: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_plain_word_is_tokenized_as_the_tokenizer_does() {
+        let inner = super::Analyzer::new().inner;
+        for w in [
+            "Guard",
+            "exhausted",
+            "ETB",
+            "702",
+            "4player",
+            "x",
+            "Phoenixborn",
+            "a1b2",
+            "THE",
+        ] {
+            assert_eq!(super::plain_word(w), inner.tokenize(w).pop(), "{w}");
+            assert_eq!(inner.tokenize(w).len(), 1, "{w}");
+        }
+        for w in ["", "don't", "re-roll", "é", "two words", "a.b"] {
+            assert_eq!(super::plain_word(w), None, "{w}");
+        }
+    }
+
     use super::*;
 
     #[test]
