@@ -237,14 +237,29 @@ pub fn diff(before: &Value, after: &Value) -> Vec<Change> {
 
 /// Whether every element is an object with a distinct `name`.
 fn named(list: &[Value]) -> bool {
-    let name = |v| Some(name_of(v)).filter(|n| !n.is_empty());
-    list.iter()
+    let names: Vec<&str> = list.iter().map(name_of).collect();
+    names
+        .iter()
         .enumerate()
-        .all(|(i, v)| name(v).is_some_and(|n| !list[..i].iter().any(|w| name_of(w) == n)))
+        .all(|(i, n)| !n.is_empty() && !names[..i].contains(n))
 }
 
 fn name_of(v: &Value) -> &str {
     v.get("name").and_then(Value::as_str).unwrap_or_default()
+}
+
+/// Appends `["name"]` to `path`, as `{:?}` writes it (plain ASCII without
+/// the formatter; anything else through it).
+fn push_name(path: &mut String, name: &str) {
+    use std::fmt::Write;
+    let plain = |c: char| (' '..='~').contains(&c) && c != '"' && c != '\\';
+    if name.chars().all(plain) {
+        path.push_str("[\"");
+        path.push_str(name);
+        path.push_str("\"]");
+    } else {
+        let _ = write!(path, "[{name:?}]");
+    }
 }
 
 /// Runs `f` with `seg` appended to `path` (`[2]`, `["Iron Worker"]`).
@@ -299,23 +314,27 @@ fn diff_into(path: &mut String, a: &Value, b: &Value, out: &mut Vec<Change>) {
 
 /// Two lists of named things, matched by name.
 fn diff_named(path: &mut String, x: &[Value], y: &[Value], out: &mut Vec<Change>) {
-    for va in x {
-        let vb = y.iter().find(|vb| name_of(vb) == name_of(va));
-        within(path, format_args!("[{:?}]", name_of(va)), |p| match vb {
-            Some(vb) => diff_into(p, va, vb, out),
+    let ny: Vec<&str> = y.iter().map(name_of).collect();
+    let nx: Vec<&str> = x.iter().map(name_of).collect();
+    for (va, name) in x.iter().zip(&nx) {
+        let vb = ny.iter().position(|n| n == name).map(|j| &y[j]);
+        let len = path.len();
+        push_name(path, name);
+        match vb {
+            Some(vb) => diff_into(path, va, vb, out),
             None => out.push(Change {
-                path: p.clone(),
+                path: path.clone(),
                 before: va.clone(),
                 after: Value::Null,
             }),
-        });
+        }
+        path.truncate(len);
     }
-    for vb in y
-        .iter()
-        .filter(|vb| !x.iter().any(|va| name_of(va) == name_of(vb)))
-    {
+    for (vb, name) in y.iter().zip(&ny).filter(|(_, n)| !nx.contains(n)) {
+        let mut p = path.clone();
+        push_name(&mut p, name);
         out.push(Change {
-            path: format!("{path}[{:?}]", name_of(vb)),
+            path: p,
             before: Value::Null,
             after: vb.clone(),
         });
@@ -347,6 +366,21 @@ pub fn merge_patch(target: &mut Value, patch: &Value) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn names_in_paths_are_written_as_debug_strings() {
+        for name in [
+            "Iron Worker",
+            "say \"hi\"",
+            "back\\slash",
+            "Çà va",
+            "tab\tx",
+        ] {
+            let mut p = String::from("units");
+            push_name(&mut p, name);
+            assert_eq!(p, format!("units[{name:?}]"));
+        }
+    }
 
     #[test]
     fn named_lists_diff_by_name() {

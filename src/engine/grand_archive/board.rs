@@ -316,14 +316,22 @@ impl Board {
     }
 }
 
-fn limit(n: usize, path: &str) -> Result<(), BoardError> {
+// Paths and messages are written only when a check fails (validation runs
+// on every request).
+fn limit(n: usize, path: impl FnOnce() -> String) -> Result<(), BoardError> {
+    if n <= MAX_LIST {
+        return Ok(());
+    }
     let msg = format!("{n} entries is more than this engine accepts ({MAX_LIST})");
-    check(n <= MAX_LIST, path, msg)
+    check(false, path(), msg)
 }
 
-fn amount(v: u32, path: &str) -> Result<(), BoardError> {
+fn amount(v: u32, path: impl FnOnce() -> String) -> Result<(), BoardError> {
+    if v <= MAX_AMOUNT {
+        return Ok(());
+    }
     let msg = format!("{v} is more than this engine accepts ({MAX_AMOUNT})");
-    check(v <= MAX_AMOUNT, path, msg)
+    check(false, path(), msg)
 }
 
 /// The names a reference may take, and what they are.
@@ -331,50 +339,60 @@ struct Known(Vec<String>, &'static str);
 
 impl Known {
     /// Writes a reference in the board's own spelling.
-    fn fix(&self, name: &mut String, path: String) -> Result<(), BoardError> {
+    fn fix(&self, name: &mut String, path: impl FnOnce() -> String) -> Result<(), BoardError> {
         let refs: Vec<&str> = self.0.iter().map(String::as_str).collect();
-        *name = names::resolve(name, &refs, self.1)
-            .map_err(|e| e.at(&path))?
-            .to_string();
+        let found = names::resolve(name, &refs, self.1).map_err(|e| e.at(&path()))?;
+        if found != name.as_str() {
+            *name = found.to_string();
+        }
         Ok(())
     }
 
-    fn fix_opt(&self, name: &mut Option<String>, path: String) -> Result<(), BoardError> {
+    fn fix_opt(
+        &self,
+        name: &mut Option<String>,
+        path: impl FnOnce() -> String,
+    ) -> Result<(), BoardError> {
         name.as_mut().map_or(Ok(()), |n| self.fix(n, path))
     }
 }
 
 fn player_ok(pl: &Player, p: usize, seen: &mut Vec<String>) -> Result<(), BoardError> {
-    let (path, name) = (format!("players[{p}]"), fold(&pl.name));
-    let twice = format!("two players are named '{}'", pl.name);
-    check(
-        !name.is_empty(),
-        format!("{path}.name"),
-        "a player needs a name",
-    )?;
-    check(!seen.contains(&name), format!("{path}.name"), twice)?;
+    let name = fold(&pl.name);
+    let path = |f: &str| format!("players[{p}].{f}");
+    if name.is_empty() {
+        return check(false, path("name"), "a player needs a name");
+    }
+    if seen.contains(&name) {
+        let twice = format!("two players are named '{}'", pl.name);
+        return check(false, path("name"), twice);
+    }
     seen.push(name);
-    amount(pl.reserve, &format!("{path}.reserve"))?;
-    limit(pl.allies.len(), &format!("{path}.allies"))?;
-    limit(pl.objects.len(), &format!("{path}.objects"))?;
-    limit(pl.intent.len(), &format!("{path}.intent"))?;
-    limit(pl.must_attack.len(), &format!("{path}.must_attack"))?;
+    amount(pl.reserve, || path("reserve"))?;
+    limit(pl.allies.len(), || path("allies"))?;
+    limit(pl.objects.len(), || path("objects"))?;
+    limit(pl.intent.len(), || path("intent"))?;
+    limit(pl.must_attack.len(), || path("must_attack"))?;
     let mut cards: Vec<String> = Vec::new();
     for (slot, c) in pl.cards() {
-        let (cp, name) = (slot.path(p), fold(&c.name));
-        let (who, card) = (&pl.name, &c.name);
-        let twice = format!(
-            "{who} controls two cards named '{card}'; number them ('{card} #2') so plays can name each"
-        );
-        check(
-            !name.is_empty(),
-            format!("{cp}.name"),
-            "a card needs a name",
-        )?;
-        check(!cards.contains(&name), format!("{cp}.name"), twice)?;
+        let name = fold(&c.name);
+        if name.is_empty() {
+            return check(
+                false,
+                format!("{}.name", slot.path(p)),
+                "a card needs a name",
+            );
+        }
+        if cards.contains(&name) {
+            let (who, card) = (&pl.name, &c.name);
+            let twice = format!(
+                "{who} controls two cards named '{card}'; number them ('{card} #2') so plays can name each"
+            );
+            return check(false, format!("{}.name", slot.path(p)), twice);
+        }
         cards.push(name);
         let lists = [c.keywords.len(), c.on_attack.len(), c.when_rested.len()];
-        limit(lists.into_iter().max().unwrap_or(0), &cp)?;
+        limit(lists.into_iter().max().unwrap_or(0), || slot.path(p))?;
     }
     Ok(())
 }
@@ -383,13 +401,15 @@ fn player_ok(pl: &Player, p: usize, seen: &mut Vec<String>) -> Result<(), BoardE
 /// (whose turn, costs, restrictions, obligations) in the board's own spelling.
 pub fn validate(b: &mut Board) -> Result<(), BoardError> {
     let n = b.players.len();
-    let players = format!("a board has 1 to {MAX_PLAYERS} players, not {n}");
-    check((1..=MAX_PLAYERS).contains(&n), "players", players)?;
+    if !(1..=MAX_PLAYERS).contains(&n) {
+        let players = format!("a board has 1 to {MAX_PLAYERS} players, not {n}");
+        return check(false, "players", players);
+    }
     check(b.turn_number >= 1, "turn_number", "turns count from 1")?;
-    limit(b.costs.len(), "costs")?;
-    limit(b.restrictions.len(), "restrictions")?;
-    limit(b.effects_stack.len(), "effects_stack")?;
-    limit(b.pending_triggers.len(), "pending_triggers")?;
+    limit(b.costs.len(), || "costs".into())?;
+    limit(b.restrictions.len(), || "restrictions".into())?;
+    limit(b.effects_stack.len(), || "effects_stack".into())?;
+    limit(b.pending_triggers.len(), || "pending_triggers".into())?;
     let mut seen = Vec::new();
     for (p, pl) in b.players.iter().enumerate() {
         player_ok(pl, p, &mut seen)?;
@@ -404,30 +424,33 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
     let players = Known(b.players.iter().map(|p| p.name.clone()).collect(), "player");
     let cards = Known(names(Player::cards), "card");
     let units = Known(names(Player::units), "champion or ally");
-    players.fix_opt(&mut b.turn_player, "turn_player".into())?;
+    players.fix_opt(&mut b.turn_player, || "turn_player".into())?;
     for (p, pl) in b.players.iter_mut().enumerate() {
         let own: Vec<String> = pl.cards().iter().map(|(_, c)| c.name.clone()).collect();
         let own = Known(own, "card");
         for (j, m) in pl.must_attack.iter_mut().enumerate() {
-            own.fix(&mut m.with, format!("players[{p}].must_attack[{j}].with"))?;
+            own.fix(&mut m.with, || {
+                format!("players[{p}].must_attack[{j}].with")
+            })?;
         }
     }
     for (i, c) in b.costs.iter_mut().enumerate() {
-        amount(c.reserve, &format!("costs[{i}].reserve"))?;
-        players.fix_opt(&mut c.applies_to, format!("costs[{i}].applies_to"))?;
-        players.fix_opt(&mut c.controller, format!("costs[{i}].controller"))?;
-        cards.fix_opt(
-            &mut c.when_attacking_with,
-            format!("costs[{i}].when_attacking_with"),
-        )?;
+        amount(c.reserve, || format!("costs[{i}].reserve"))?;
+        players.fix_opt(&mut c.applies_to, || format!("costs[{i}].applies_to"))?;
+        players.fix_opt(&mut c.controller, || format!("costs[{i}].controller"))?;
+        cards.fix_opt(&mut c.when_attacking_with, || {
+            format!("costs[{i}].when_attacking_with")
+        })?;
     }
     for (i, r) in b.restrictions.iter_mut().enumerate() {
-        players.fix_opt(&mut r.applies_to, format!("restrictions[{i}].applies_to"))?;
+        players.fix_opt(&mut r.applies_to, || {
+            format!("restrictions[{i}].applies_to")
+        })?;
         for (j, n) in r.must_target.iter_mut().enumerate() {
-            units.fix(n, format!("restrictions[{i}].must_target[{j}]"))?;
+            units.fix(n, || format!("restrictions[{i}].must_target[{j}]"))?;
         }
         for (j, n) in r.cannot_attack_with.iter_mut().enumerate() {
-            cards.fix(n, format!("restrictions[{i}].cannot_attack_with[{j}]"))?;
+            cards.fix(n, || format!("restrictions[{i}].cannot_attack_with[{j}]"))?;
         }
     }
     Ok(())

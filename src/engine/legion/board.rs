@@ -305,34 +305,36 @@ impl Board {
 
 /// A name or text: not empty, not too long.
 pub fn text(s: &str, path: &str) -> Result<(), BoardError> {
-    check(
-        s.chars().any(char::is_alphanumeric),
-        path,
-        "must not be empty",
-    )?;
-    check(
-        s.chars().count() <= MAX_TEXT,
-        path,
-        format!(
-            "is {} characters long; the limit is {MAX_TEXT}",
-            s.chars().count()
-        ),
-    )
+    text_at(s, || path.to_string())
 }
 
-fn sized<T>(v: &[T], max: usize, path: &str) -> Result<(), BoardError> {
-    check(
-        v.len() <= max,
-        path,
-        format!("{} entries; the limit is {max}", v.len()),
-    )
+/// [`text`], the path written only when the check fails (validation runs
+/// on every request).
+fn text_at(s: &str, path: impl FnOnce() -> String) -> Result<(), BoardError> {
+    if !s.chars().any(char::is_alphanumeric) {
+        return check(false, path(), "must not be empty");
+    }
+    let n = s.chars().count();
+    if n > MAX_TEXT {
+        let e = format!("is {n} characters long; the limit is {MAX_TEXT}");
+        return check(false, path(), e);
+    }
+    Ok(())
+}
+
+fn sized<T>(v: &[T], max: usize, path: impl FnOnce() -> String) -> Result<(), BoardError> {
+    if v.len() <= max {
+        return Ok(());
+    }
+    let e = format!("{} entries; the limit is {max}", v.len());
+    check(false, path(), e)
 }
 
 /// Names that are not empty and differ (ignoring case and punctuation).
 fn unique(list: &[&str], path: &dyn Fn(usize) -> String, what: &str) -> Result<(), BoardError> {
     let keys: Vec<String> = list.iter().map(|n| fold(n)).collect();
     for (i, n) in list.iter().enumerate() {
-        text(n, &path(i))?;
+        text_at(n, || path(i))?;
         if keys[..i].contains(&keys[i]) {
             let msg = format!("two {what}s are named '{n}'; name them apart (for example '{n} 2')");
             return Err(BoardError::semantic(path(i), msg));
@@ -371,7 +373,7 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
         "players",
         "the board needs at least one player",
     )?;
-    sized(&b.players, MAX_PLAYERS, "players")?;
+    sized(&b.players, MAX_PLAYERS, || "players".into())?;
     check(b.round >= 1, "round", "rounds count from 1")?;
     unique(&b.names(), &|i| format!("players[{i}].name"), "player")?;
     let all = b.refs();
@@ -379,11 +381,9 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
     unique(&names, &|i| format!("{}.name", b.path(all[i])), "unit")?;
     for r in b.refs() {
         let path = b.path(r);
-        sized(
-            &b.players[r.0].units,
-            MAX_UNITS,
-            &format!("players[{}].units", r.0),
-        )?;
+        sized(&b.players[r.0].units, MAX_UNITS, || {
+            format!("players[{}].units", r.0)
+        })?;
         unit(b.unit_mut(r), &path)?;
     }
     if let Some(t) = b.turn.clone() {
@@ -432,13 +432,12 @@ fn unit(u: &mut Unit, path: &str) -> Result<(), BoardError> {
         u.free_card_actions.len(),
     ];
     let most = lists.into_iter().max().unwrap_or(0);
-    check(
-        most <= MAX_LIST && u.performed.len() <= MAX_STEPS && u.tokens.len() <= MAX_STEPS,
-        path,
-        format!(
+    if most > MAX_LIST || u.performed.len() > MAX_STEPS || u.tokens.len() > MAX_STEPS {
+        let e = format!(
             "too many entries; the limits are {MAX_LIST} abilities, reductions or card actions and {MAX_STEPS} tokens or steps"
-        ),
-    )?;
+        );
+        return check(false, path, e);
+    }
     let cards: Vec<&str> = u.card_actions.iter().map(String::as_str).collect();
     unique(
         &cards,

@@ -228,39 +228,55 @@ impl Board {
     }
 }
 
-fn check_name(n: &str, path: &str) -> Result<(), BoardError> {
-    check(!n.trim().is_empty(), path, "a name cannot be empty")?;
-    check(
-        n.chars().count() <= MAX_NAME,
-        path,
-        format!("names are limited to {MAX_NAME} characters"),
-    )
+// Validation runs on every request: paths and messages are written only
+// when a check fails.
+fn check_name(n: &str, path: impl Fn() -> String) -> Result<(), BoardError> {
+    if n.trim().is_empty() {
+        return check(false, path(), "a name cannot be empty");
+    }
+    if n.chars().count() > MAX_NAME {
+        let e = format!("names are limited to {MAX_NAME} characters");
+        return check(false, path(), e);
+    }
+    Ok(())
 }
 
 pub fn check_inches(v: f64, path: &str, what: &str) -> Result<(), BoardError> {
-    check(
-        v.is_finite() && v.abs() <= MAX_INCHES,
-        path,
-        format!("{what} must be a number of inches between -{MAX_INCHES} and {MAX_INCHES}"),
-    )
+    inches(v, || path.to_string(), what)
+}
+
+fn inches(v: f64, path: impl FnOnce() -> String, what: &str) -> Result<(), BoardError> {
+    if v.is_finite() && v.abs() <= MAX_INCHES {
+        return Ok(());
+    }
+    let e = format!("{what} must be a number of inches between -{MAX_INCHES} and {MAX_INCHES}");
+    check(false, path(), e)
 }
 
 pub fn check_pos(p: &Pos, path: &str) -> Result<(), BoardError> {
-    check_inches(p[0], &format!("{path}[0]"), "x")?;
-    check_inches(p[1], &format!("{path}[1]"), "y")
+    pos_ok(p, || path.to_string())
+}
+
+fn pos_ok(p: &Pos, path: impl Fn() -> String) -> Result<(), BoardError> {
+    inches(p[0], || format!("{}[0]", path()), "x")?;
+    inches(p[1], || format!("{}[1]", path()), "y")
 }
 
 /// Names present, not too long, and unique (case and punctuation aside).
 fn unique<'a>(
-    items: impl Iterator<Item = (String, &'a str)>,
+    items: impl Iterator<Item = (usize, &'a str)>,
+    path: impl Fn(usize) -> String,
     what: &str,
 ) -> Result<(), BoardError> {
     let mut seen = Vec::new();
-    for (path, n) in items {
-        check_name(n, &path)?;
-        let e = format!("two {what}s are called '{n}'; give each its own name (e.g. '{n} 2')");
-        check(!seen.contains(&fold(n)), path, e)?;
-        seen.push(fold(n));
+    for (i, n) in items {
+        check_name(n, || path(i))?;
+        let folded = fold(n);
+        if seen.contains(&folded) {
+            let e = format!("two {what}s are called '{n}'; give each its own name (e.g. '{n} 2')");
+            return check(false, path(i), e);
+        }
+        seen.push(folded);
     }
     Ok(())
 }
@@ -271,33 +287,31 @@ fn unique<'a>(
 /// or `first_turn: true` with `first_to_pass` (13.0).
 pub fn validate(b: &mut Board) -> Result<(), BoardError> {
     let (n, ids) = (b.players.len(), b.ids());
-    let e =
-        format!("a board has 1 to {MAX_PLAYERS} players and at most {MAX_FIGHTERS} fighters each");
     let sizes = (1..=MAX_PLAYERS).contains(&n) && ids.len() <= n * MAX_FIGHTERS;
-    check(sizes, "players", e)?;
+    if !sizes {
+        let e = format!(
+            "a board has 1 to {MAX_PLAYERS} players and at most {MAX_FIGHTERS} fighters each"
+        );
+        return check(false, "players", e);
+    }
     check(b.round >= 1, "round", "rounds count from 1")?;
     let players = b.players.iter().enumerate();
-    unique(
-        players.map(|(i, p)| (format!("players[{i}].name"), p.name.as_str())),
-        "player",
-    )?;
+    let names = players.map(|(i, p)| (i, p.name.as_str()));
+    unique(names, |i| format!("players[{i}].name"), "player")?;
     let path = |(p, f): Fid| format!("players[{p}].fighters[{f}]");
-    unique(
-        ids.iter()
-            .map(|i| (path(*i) + ".name", b.fighter(*i).name.as_str())),
-        "fighter",
-    )?;
+    let fighters = ids.iter().enumerate();
+    let names = fighters.map(|(k, i)| (k, b.fighter(*i).name.as_str()));
+    unique(names, |k| path(ids[k]) + ".name", "fighter")?;
     for (id, f) in ids.iter().map(|i| (*i, b.fighter(*i))) {
         let ok = f.movement.is_finite() && (0.0..=100.0).contains(&f.movement);
-        check(
-            ok,
-            path(id) + ".movement",
-            "Movement must be between 0 and 100 inches",
-        )?;
-        check_pos(&f.position, &(path(id) + ".position"))?;
+        if !ok {
+            let e = "Movement must be between 0 and 100 inches";
+            return check(false, path(id) + ".movement", e);
+        }
+        pos_ok(&f.position, || path(id) + ".position")?;
         let named = f.attacks.iter().chain(&f.actions).map(String::as_str);
         for n in named.chain(f.reactions.iter().map(ReactionDef::name)) {
-            check_name(n, &path(id))?;
+            check_name(n, || path(id))?;
         }
     }
     spell_names(b)?;
@@ -333,17 +347,20 @@ fn spell_names(b: &mut Board) -> Result<(), BoardError> {
         }
         b.last_action = Some(l);
     }
-    for id in b.ids() {
-        let Some(list) = b.fighter(id).visible.clone() else {
+    let ids = b.ids();
+    let names: Vec<String> = ids.iter().map(|i| b.fighter(*i).name.clone()).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    for &(p, f) in &ids {
+        let Some(list) = b.players[p].fighters[f].visible.as_mut() else {
             continue;
         };
-        let path = format!("players[{}].fighters[{}].visible", id.0, id.1);
-        let spelled = list
-            .iter()
-            .enumerate()
-            .map(|(i, v)| fighter(b, v, &format!("{path}[{i}]")))
-            .collect::<Result<_, _>>()?;
-        b.fighter_mut(id).visible = Some(spelled);
+        for (i, v) in list.iter_mut().enumerate() {
+            let path = || format!("players[{p}].fighters[{f}].visible[{i}]");
+            let k = names::resolve_index(v, &names, "fighter").map_err(|e| e.at(&path()))?;
+            if *v != names[k] {
+                *v = names[k].to_string();
+            }
+        }
     }
     Ok(())
 }

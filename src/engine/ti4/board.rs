@@ -262,56 +262,61 @@ impl Board {
 /// numbers, and writes `turn` and `this_turn.card` in the board's spelling.
 pub fn validate(b: &mut Board) -> Result<(), BoardError> {
     let n = b.players.len();
-    let size = format!(
-        "{}: the action phase needs 3 to 8 (a game seats at most 8)",
-        count(n, "player")
-    );
-    check((MIN_PLAYERS..=MAX_PLAYERS).contains(&n), "players", size)?;
+    if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&n) {
+        let size = format!(
+            "{}: the action phase needs 3 to 8 (a game seats at most 8)",
+            count(n, "player")
+        );
+        return check(false, "players", size);
+    }
     check(b.round >= 1, "round", "rounds count from 1")?;
     check(
         b.points_to_win != Some(0),
         "points_to_win",
         "at least 1 point wins",
     )?;
-    b.game = "ti4".into();
+    if b.game != "ti4" {
+        b.game = "ti4".into();
+    }
     let (want, rule) = (b.cards_each(), b.card_rule());
     let mut seen: Vec<String> = Vec::new();
     let mut cards: Vec<(String, String, String, u8)> = Vec::new(); // key, card, owner, initiative
     for (i, p) in b.players.iter_mut().enumerate() {
-        let path = format!("players[{i}]");
+        // Paths and messages are written only when a check fails.
+        let path = |f: &str| format!("players[{i}].{f}");
         let name = fold(&p.name);
         let long = p.name.chars().count() > MAX_TEXT;
-        check(
-            !name.is_empty() && !long,
-            format!("{path}.name"),
-            "a player needs a name (up to 200 characters)",
-        )?;
-        check(
-            !seen.contains(&name),
-            format!("{path}.name"),
-            format!("two players are named '{}'", p.name),
-        )?;
+        if name.is_empty() || long {
+            let e = "a player needs a name (up to 200 characters)";
+            return check(false, path("name"), e);
+        }
+        if seen.contains(&name) {
+            let e = format!("two players are named '{}'", p.name);
+            return check(false, path("name"), e);
+        }
         seen.push(name);
         let held = p.strategy_cards.len();
         let ok = held == want || (b.phase == Phase::Strategy && held < want);
-        let msg = format!(
-            "{} holds {}; in a {n}-player game each player has {want}",
-            p.name,
-            count(held, "strategy card")
-        );
-        check(ok, format!("{path}.strategy_cards"), msg).map_err(|e| e.with_rule(rule))?;
+        if !ok {
+            let msg = format!(
+                "{} holds {}; in a {n}-player game each player has {want}",
+                p.name,
+                count(held, "strategy card")
+            );
+            return Err(BoardError::semantic(path("strategy_cards"), msg).with_rule(rule));
+        }
         for (j, c) in p.strategy_cards.iter_mut().enumerate() {
-            let path = format!("{path}.strategy_cards[{j}]");
-            let (key, init) = card(c, &path)?;
+            let card_path = || path(&format!("strategy_cards[{j}]"));
+            let (key, init) = card(c, card_path)?;
             if let Some((_, _, owner, _)) = cards.iter().find(|k| k.0 == key) {
                 return Err(BoardError::semantic(
-                    format!("{path}.name"),
+                    format!("{}.name", card_path()),
                     format!("{} is already held by {owner}", c.name),
                 ));
             }
             if let Some((_, other, _, _)) = cards.iter().find(|k| k.3 == init) {
                 return Err(BoardError::semantic(
-                    format!("{path}.initiative"),
+                    format!("{}.initiative", card_path()),
                     format!(
                         "initiative {init} is used twice ({other} and {}); each strategy card has its own number",
                         c.name
@@ -325,7 +330,7 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
                 "{} is marked as passed but {} is still readied; a player cannot pass before exhausting it",
                 p.name, c.name
             );
-            return Err(BoardError::semantic(format!("{path}.passed"), msg).with_rule(rule));
+            return Err(BoardError::semantic(path("passed"), msg).with_rule(rule));
         }
     }
     phase(b)?;
@@ -334,13 +339,15 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
 
 /// A strategy card's name (canonical for base-game cards) and initiative;
 /// returns its folded name and its initiative.
-fn card(c: &mut Card, path: &str) -> Result<(String, u8), BoardError> {
+fn card(c: &mut Card, path: impl Fn() -> String) -> Result<(String, u8), BoardError> {
     let key = fold(&c.name);
     if let Some(k) = STANDARD_CARDS
         .iter()
         .position(|n| n.eq_ignore_ascii_case(&key))
     {
-        c.name = STANDARD_CARDS[k].to_string();
+        if c.name != STANDARD_CARDS[k] {
+            c.name = STANDARD_CARDS[k].to_string();
+        }
         c.initiative = c.initiative.or(Some(k as u8 + 1));
     }
     let Some(init) = c.initiative.filter(|i| *i <= 99) else {
@@ -356,7 +363,7 @@ fn card(c: &mut Card, path: &str) -> Result<(String, u8), BoardError> {
             "'{}' is not a base-game strategy card, so its initiative number (0 to 99) is needed; {hint}",
             c.name
         );
-        return Err(BoardError::semantic(format!("{path}.initiative"), msg));
+        return Err(BoardError::semantic(format!("{}.initiative", path()), msg));
     };
     Ok((key, init))
 }
