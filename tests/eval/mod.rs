@@ -215,10 +215,13 @@ pub struct Report {
 impl Report {
     pub fn add(&mut self, c: &Case, ours: &Answer, base: &Answer) {
         let group = if c.is_mtg() { "mtg" } else { "five games" };
-        for key in [
-            (c.split.clone(), c.game.clone()),
-            (c.split.clone(), group.into()),
-        ] {
+        let mut keys = vec![(c.split.clone(), c.game.clone())];
+        // MTG is its own game and group: count it once.
+        if group != c.game {
+            keys.push((c.split.clone(), group.into()));
+        }
+        keys.push((c.split.clone(), "all".into()));
+        for key in keys {
             let row = self.rows.entry(key).or_default();
             row.0.add(c, ours);
             row.1.add(c, base);
@@ -267,12 +270,13 @@ impl Report {
                 "none",
                 "five games",
                 "mtg",
+                "all",
             ];
             for game in order {
                 let Some((o, b)) = self.rows.get(&(split.to_string(), game.to_string())) else {
                     continue;
                 };
-                let name = if matches!(game, "five games" | "mtg") {
+                let name = if matches!(game, "five games" | "mtg" | "all") {
                     format!("**{game}**")
                 } else {
                     game.to_string()
