@@ -582,10 +582,6 @@ fn slang_game(votes: &[String]) -> Option<String> {
     }
 }
 
-/// Where a glossary entry points: its first "See rule N" target, or the
-/// rule of the entry its "See Term." names; a bare heading ("702.19 Trample")
-/// gives way to its first rule.
-
 /// All games' glossaries merged (same phrase: every game's expansions), for
 /// questions that name no game.
 fn merge_glossaries(
@@ -604,6 +600,9 @@ fn merge_glossaries(
     merged.into_iter().collect()
 }
 
+/// Where a glossary entry points: its first "See rule N" target, or the
+/// rule of the entry its "See Term." names; a bare heading ("702.19 Trample")
+/// gives way to its first rule.
 fn stub_target(corpus: &Corpus, idx: PassageIdx) -> Option<PassageIdx> {
     let p = &corpus.passages[idx];
     if p.kind != PassageKind::Glossary {
