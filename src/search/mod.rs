@@ -523,7 +523,7 @@ impl Sentence {
 fn section_titles(
     corpus: &Corpus,
     analyzer: &Analyzer,
-    vocab: &FxHashMap<String, u32>,
+    vocab: &HashMap<String, u32>,
 ) -> Vec<(PassageIdx, Box<[u32]>)> {
     let mut out = Vec::new();
     for (i, p) in corpus.passages.iter().enumerate() {
