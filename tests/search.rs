@@ -236,6 +236,21 @@ fn a_glossary_stub_is_followed_to_its_rule_with_the_term_as_context() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpora (the MTG Comprehensive Rules; .ci/run runs it)"]
+fn a_question_naming_a_rules_title_ranks_the_rules_under_it() {
+    let app = arbiter::app::App::load(&common::repo().join("rules_data"), &[common::mtg_dir()])
+        .expect("MTG loads");
+    // "sbas" is slang for "state-based actions", rule 704's title; the
+    // words are everywhere (a commander's return is a state-based action).
+    let r = app.ask("when are SBAs checked", Some("mtg"), 3).unwrap();
+    assert!(
+        r.results[0].id.starts_with("mtg:704."),
+        "{:?}",
+        r.results.iter().map(|x| &x.id).collect::<Vec<_>>()
+    );
+}
+
+#[test]
 fn chat_other_scripts_emoji_and_code_get_none_or_closest_quickly() {
     let app = common::app();
     let chat = "hey guys so yesterday we played a long game and it was fun lol, anyway ".repeat(28);

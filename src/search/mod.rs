@@ -36,6 +36,15 @@ const RERANK_FLOOR: f32 = 0.25;
 /// (from 0) scores × (1 + this / (n + 1)). Measured in docs/SEARCH.md.
 const RULE_ORDER_PRIOR: f32 = 0.4;
 
+/// A candidate under a section whose whole title the question names scores
+/// × (1 + this). Measured in docs/SEARCH.md.
+const TITLE_PRIOR: f32 = 0.3;
+/// Titles of at most this many terms count (names of rules, not sentences).
+const TITLE_TERMS: usize = 3;
+/// A title counts only where this share of the passages using its terms lie
+/// under its section. Measured in docs/SEARCH.md.
+const TITLE_CONCENTRATION: f32 = 0.3;
+
 /// Options for one search.
 #[derive(Debug, Clone, Default)]
 pub struct SearchOptions {
@@ -106,6 +115,9 @@ pub struct Index {
     stub_target: Vec<Option<PassageIdx>>,
     /// A lettered sub-rule's position among its siblings (702.33a → 0).
     rule_order: Vec<Option<u16>>,
+    /// Sections with a short title, and its terms (sorted): a question
+    /// naming one ("defender", "state-based actions") is about its rules.
+    titles: Vec<(PassageIdx, Box<[u32]>)>,
     completer: Completer,
 }
 
@@ -225,6 +237,7 @@ impl Index {
         let stub_target = (0..corpus.passages.len())
             .map(|i| stub_target(corpus, i))
             .collect();
+        let titles = section_titles(corpus, &analyzer, &vocab, &passage_tokens);
         Index {
             analyzer,
             embedder,
@@ -240,6 +253,7 @@ impl Index {
             parents,
             stub_target,
             rule_order,
+            titles,
             completer: Completer::build(corpus),
         }
     }
@@ -322,6 +336,16 @@ impl Index {
         let best_first = |a: &postings::Scored, b: &postings::Scored| {
             b.score.total_cmp(&a.score).then(a.id.cmp(&b.id))
         };
+        // A question naming a section ("defender", "state-based actions")
+        // is about the rules under it.
+        let named = self.named_sections(groups);
+        if !named.is_empty() {
+            for m in &mut candidates {
+                if self.under_any(m.id as usize, &named) {
+                    m.score *= 1.0 + TITLE_PRIOR;
+                }
+            }
+        }
         if candidates.len() > RERANK_DEPTH {
             candidates.select_nth_unstable_by(RERANK_DEPTH, best_first);
             candidates.truncate(RERANK_DEPTH);
@@ -346,6 +370,30 @@ impl Index {
             .collect();
         hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.passage.cmp(&b.passage)));
         hits
+    }
+
+    /// Sections whose whole title the question names.
+    fn named_sections(&self, groups: &[Group]) -> Vec<PassageIdx> {
+        let mut asked: Vec<u32> = groups.iter().flat_map(Group::tokens).collect();
+        asked.sort_unstable();
+        asked.dedup();
+        self.titles
+            .iter()
+            .filter(|(_, terms)| terms.iter().all(|t| asked.binary_search(t).is_ok()))
+            .map(|(idx, _)| *idx)
+            .collect()
+    }
+
+    /// The passage is one of `sections` or below one.
+    fn under_any(&self, idx: PassageIdx, sections: &[PassageIdx]) -> bool {
+        let mut at = Some(idx);
+        while let Some(i) = at {
+            if sections.contains(&i) {
+                return true;
+            }
+            at = self.parents[i];
+        }
+        false
     }
 
     /// Share of the groups' weight found in the passage or its parent item.
@@ -471,6 +519,81 @@ impl Sentence {
     fn has(&self, term: u32) -> bool {
         self.terms.binary_search(&term).is_ok()
     }
+}
+
+/// Sections (below the document) and bare headings ("702.3 Defender")
+/// whose title has 1..=[`TITLE_TERMS`] terms, all indexed, and names what
+/// the section is about: of the game's passages using every title term, at
+/// least [`TITLE_CONCENTRATION`] lie under the section ("Defender" does;
+/// "Life", a word rules all over the game use, does not).
+fn section_titles(
+    corpus: &Corpus,
+    analyzer: &Analyzer,
+    vocab: &FxHashMap<String, u32>,
+    passage_tokens: &[Box<[u32]>],
+) -> Vec<(PassageIdx, Box<[u32]>)> {
+    let mut out = Vec::new();
+    for (i, p) in corpus.passages.iter().enumerate() {
+        if p.kind != PassageKind::Section && !is_bare_heading(corpus, i) {
+            continue;
+        }
+        let tokens = analyzer.tokens(&p.title);
+        let mut ids: Vec<u32> = tokens
+            .iter()
+            .filter_map(|t| vocab.get(t).copied())
+            .collect();
+        let all_indexed = ids.len() == tokens.len();
+        ids.sort_unstable();
+        ids.dedup();
+        if all_indexed
+            && (1..=TITLE_TERMS).contains(&ids.len())
+            && title_concentration(corpus, passage_tokens, i, &ids) >= TITLE_CONCENTRATION
+        {
+            out.push((i, ids.into_boxed_slice()));
+        }
+    }
+    out
+}
+
+/// Of the section's game's passages holding every term, the share under the
+/// section (itself included).
+fn title_concentration(
+    corpus: &Corpus,
+    passage_tokens: &[Box<[u32]>],
+    section: PassageIdx,
+    ids: &[u32],
+) -> f32 {
+    let game = &corpus.passages[section].game;
+    let (mut using, mut under) = (0u32, 0u32);
+    for (j, p) in corpus.passages.iter().enumerate() {
+        if p.game != *game
+            || !ids
+                .iter()
+                .all(|t| passage_tokens[j].binary_search(t).is_ok())
+        {
+            continue;
+        }
+        using += 1;
+        if is_under(corpus, j, section) {
+            under += 1;
+        }
+    }
+    if using == 0 {
+        return 0.0;
+    }
+    under as f32 / using as f32
+}
+
+/// `idx` is `section` or below it.
+fn is_under(corpus: &Corpus, idx: PassageIdx, section: PassageIdx) -> bool {
+    let mut at = Some(idx);
+    while let Some(i) = at {
+        if i == section {
+            return true;
+        }
+        at = corpus.passages[i].parent;
+    }
+    false
 }
 
 /// A lettered sub-rule ("mtg:702.33a"): rules whose letters run from the
