@@ -79,7 +79,7 @@ fn evidence(app: &App, cases: &[&eval::Case]) {
         };
         match out.evidence {
             Some(e) => println!(
-                "EVID\t{kind}\t{:.2}\t{:.2}\t{:.2}\t{}\t{}\t{:?}\t{}\t{}\t{:.1}\t{}",
+                "EVID\t{kind}\t{:.2}\t{:.2}\t{:.2}\t{}\t{}\t{:?}\t{}\t{}\t{:.1}\t{}\t{:.2}",
                 e.coverage,
                 e.highlight,
                 e.margin,
@@ -89,7 +89,8 @@ fn evidence(app: &App, cases: &[&eval::Case]) {
                 c.q,
                 e.rivals,
                 e.weight,
-                c.game
+                c.game,
+                e.strength
             ),
             None => println!(
                 "EVID\t{kind}\t-\t-\t-\t-\t-\tNone\t{}\t-\t-\t{}",

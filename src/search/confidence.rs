@@ -26,6 +26,10 @@ pub enum Confidence {
 const ANSWER_COVERAGE: f32 = 0.5;
 const ANSWER_HIGHLIGHT: f32 = 0.3;
 const ANSWER_MARGIN: f32 = 1.6;
+/// "answer" also needs this much rule evidence: the covered weight in units
+/// of the rarest possible term's IDF. Set on the tuning part: more than any
+/// question there that the rules do not answer reaches (1.53; docs/SEARCH.md).
+const ANSWER_STRENGTH: f32 = 1.6;
 /// Below this coverage nothing indexed is relevant: "none".
 const RELEVANT_COVERAGE: f32 = 0.2;
 
@@ -43,6 +47,9 @@ pub struct Evidence {
     pub rivals: usize,
     /// Rule-vocabulary weight (summed IDF) the first passage covers.
     pub weight: f32,
+    /// That weight over the largest IDF a term can have in this index: how
+    /// many rare rules words' worth of evidence the passage carries.
+    pub strength: f32,
     /// How many term groups the question has.
     pub terms: usize,
     /// English words of the question no rule uses: topics not indexed.
@@ -74,6 +81,7 @@ impl Evidence {
         Some(Evidence {
             rivals,
             weight: total * first.coverage,
+            strength: total * first.coverage / index.max_idf(),
             coverage: first.coverage,
             highlight: in_highlight / total,
             margin,
@@ -88,6 +96,7 @@ impl Evidence {
         } else if self.coverage >= ANSWER_COVERAGE
             && self.highlight >= ANSWER_HIGHLIGHT
             && self.margin >= ANSWER_MARGIN
+            && self.strength >= ANSWER_STRENGTH
             && self.rivals == 0
             && self.unknown_topics == 0
         {

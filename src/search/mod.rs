@@ -262,6 +262,12 @@ impl Index {
         &self.completer
     }
 
+    /// The IDF of a term only one passage uses: the most one term weighs.
+    pub(crate) fn max_idf(&self) -> f32 {
+        let n = self.passage_tokens.len() as f32;
+        (1.0 + (n - 0.5) / 1.5).ln().max(f32::EPSILON)
+    }
+
     fn idf(&self, id: u32) -> f32 {
         let n = self.passage_tokens.len() as f32;
         let df = self.df[id as usize] as f32;

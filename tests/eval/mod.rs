@@ -258,9 +258,9 @@ impl Report {
             let _ = writeln!(out, "\n{split}:\n");
             let _ = writeln!(
                 out,
-                "| game | answerable / uncovered | top-1 | top-3 | MRR | \"answer\" correct | uncovered not \"answer\" | BM25 top-1 | BM25 top-3 | BM25 MRR | BM25 \"answer\" correct | BM25 uncovered not \"answer\" |"
+                "| game | answerable / uncovered | top-1 | top-3 | MRR | \"answer\" correct | answerable labelled \"answer\" (correct) | uncovered not \"answer\" | BM25 top-1 | BM25 top-3 | BM25 MRR | BM25 \"answer\" correct | BM25 uncovered not \"answer\" |"
             );
-            let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|---|");
+            let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|---|---|");
             let order = [
                 "ashes",
                 "grand-archive",
@@ -283,7 +283,7 @@ impl Report {
                 };
                 let _ = writeln!(
                     out,
-                    "| {name} | {} / {} | {} | {} | {:.3} | {} ({}/{}) | {} ({}/{}) | {} | {} | {:.3} | {} ({}/{}) | {} ({}/{}) |",
+                    "| {name} | {} / {} | {} | {} | {:.3} | {} ({}/{}) | {} ({}/{}) | {} ({}/{}) | {} | {} | {:.3} | {} ({}/{}) | {} ({}/{}) |",
                     o.answerable,
                     o.uncovered,
                     pct(o.top1, o.answerable),
@@ -292,6 +292,9 @@ impl Report {
                     pct(o.answer_correct, o.labelled_answer),
                     o.answer_correct,
                     o.labelled_answer,
+                    pct(o.answer_correct, o.answerable),
+                    o.answer_correct,
+                    o.answerable,
                     pct(o.uncovered_not_answer, o.uncovered),
                     o.uncovered_not_answer,
                     o.uncovered,
