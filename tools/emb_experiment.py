@@ -117,7 +117,7 @@ def norm_rank(s):
     return 6.0 / (np.arange(len(s)) + 6.0)
 
 
-NORMS = {"max": norm_max, "minmax": norm_minmax, "rrank": norm_rank}
+NORMS = {"max": norm_max, "minmax": norm_minmax, "rrank": norm_rank, "both": norm_minmax}
 
 
 class Experiment:
@@ -156,6 +156,8 @@ class Experiment:
             lex = NORMS[norm](np.array([c["score"] for c in cands], dtype=np.float64))
             rows = [self.index[c["id"]] for c in cands]
             cos = self.cosines(variant, rows, q)
+            if norm == "both":  # the cosines min-max scaled too
+                cos = norm_minmax(cos)
             mixed = (1 - lam) * lex + lam * cos
             order = sorted(range(len(cands)), key=lambda i: (-mixed[i], i))
             head = [cands[i]["id"] for i in order]
