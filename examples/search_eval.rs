@@ -6,11 +6,16 @@
 //! questions our search gets wrong; held-out misses are never listed, so
 //! nobody tunes on them. Held-out tables are printed only with `--all`;
 //! `--calibrate` prints the evidence behind each tuning question's label.
+//! `--dump DIR` writes, for offline re-ranking experiments
+//! (tools/emb_experiment.py), DIR/questions.jsonl (each tuning question with
+//! its game filter, expected ids and our ranked candidates, scores included)
+//! and DIR/passages.jsonl (every indexed passage: id, game, title, path, text).
 
 #[path = "../tests/eval/mod.rs"]
 mod eval;
 
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 use arbiter::app::App;
 
@@ -19,6 +24,12 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let show_misses = args.iter().any(|a| a == "--misses");
     let calibrate = args.iter().any(|a| a == "--calibrate");
+    let dump_dir = args
+        .iter()
+        .position(|a| a == "--dump")
+        .and_then(|i| args.get(i + 1))
+        .map(PathBuf::from);
+    let mut dump = dump_dir.as_deref().map(Dump::create);
     let cases = eval::cases(&repo);
     let mut report = eval::Report::default();
     let seeds = App::load(&repo.join("rules_data"), &[]).expect("rules_data loads");
@@ -26,6 +37,9 @@ fn main() {
     eval::run(&seeds, &five, &mut report);
     if calibrate {
         evidence(&seeds, &five);
+    }
+    if let Some(d) = &mut dump {
+        d.questions(&seeds, &five);
     }
     let mtg_dir = repo.join("tests/fixtures/mtg");
     match App::load(&repo.join("rules_data"), &[mtg_dir]) {
@@ -35,8 +49,17 @@ fn main() {
             if calibrate {
                 evidence(&app, &mtg);
             }
+            if let Some(d) = &mut dump {
+                d.questions(&app, &mtg);
+                d.passages(&app);
+            }
         }
-        _ => eprintln!("(MTG skipped: the corpus is not at ../shared/corpora)"),
+        _ => {
+            eprintln!("(MTG skipped: the corpus is not at ../shared/corpora)");
+            if let Some(d) = &mut dump {
+                d.passages(&seeds);
+            }
+        }
     }
     // Held-out figures only when asked: tuning looks at the tuning part.
     let splits: &[&str] = if args.iter().any(|a| a == "--all") {
@@ -97,5 +120,75 @@ fn evidence(app: &App, cases: &[&eval::Case]) {
                 c.q, c.game
             ),
         }
+    }
+}
+
+/// Candidates kept per question in `--dump`.
+const DUMP_DEPTH: usize = 30;
+
+/// The `--dump` files: tuning questions only, never the held-out part.
+struct Dump {
+    questions: std::io::BufWriter<std::fs::File>,
+    passages: std::io::BufWriter<std::fs::File>,
+}
+
+impl Dump {
+    fn create(dir: &Path) -> Dump {
+        std::fs::create_dir_all(dir).expect("the dump directory");
+        let open = |name: &str| {
+            let f = std::fs::File::create(dir.join(name)).expect("a dump file");
+            std::io::BufWriter::new(f)
+        };
+        Dump {
+            questions: open("questions.jsonl"),
+            passages: open("passages.jsonl"),
+        }
+    }
+
+    /// One line per tuning question: what was asked, the game searched, the
+    /// expected ids, the label and the ranked candidates with their scores.
+    fn questions(&mut self, app: &App, cases: &[&eval::Case]) {
+        use arbiter::search::SearchOptions;
+        for c in cases.iter().filter(|c| c.split == "tuning") {
+            let opts = SearchOptions {
+                game: c.ask_game.then(|| c.game.clone()),
+                limit: DUMP_DEPTH,
+            };
+            let out = app.index.search(&app.corpus, &c.q, &opts);
+            let ranked: Vec<serde_json::Value> = out
+                .hits
+                .iter()
+                .map(|h| {
+                    let p = &app.corpus.passages[h.passage];
+                    serde_json::json!({"id": p.id, "score": h.score, "coverage": h.coverage})
+                })
+                .collect();
+            let line = serde_json::json!({
+                "q": c.q,
+                "game": c.game,
+                "ask_game": c.ask_game,
+                "searched_game": out.game,
+                "expect": c.expect,
+                "confidence": out.confidence,
+                "ranked": ranked,
+            });
+            writeln!(self.questions, "{line}").expect("a dump line");
+        }
+        self.questions.flush().expect("the dump flushes");
+    }
+
+    /// Every indexed passage of `app`'s corpus.
+    fn passages(&mut self, app: &App) {
+        for p in &app.corpus.passages {
+            let line = serde_json::json!({
+                "id": p.id,
+                "game": p.game,
+                "title": p.title,
+                "path": p.path,
+                "text": p.text,
+            });
+            writeln!(self.passages, "{line}").expect("a dump line");
+        }
+        self.passages.flush().expect("the dump flushes");
     }
 }
