@@ -78,11 +78,12 @@ fn seq<T: Serialize + ?Sized>(path: &mut String, a: &T, ys: &[Value], out: &mut 
     // Items are matched by name only if the state's are named too; by
     // index, the walk fails (and the list is diffed as a value) unless the
     // lengths agree.
-    let named = ruling::named(ys) && {
+    let ny = list::state_names(ys);
+    let named = ny.is_some() && {
         a.serialize(Probe { names: &mut names })?;
         names.named()
     };
-    let names = named.then_some(&names);
+    let names = ny.as_deref().filter(|_| named).map(|ny| (&names, ny));
     a.serialize(Pass {
         path,
         ys,
@@ -262,4 +263,4 @@ use list::{Names, Pass, Probe};
 use object::Fields;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -43,6 +43,17 @@ impl Names {
     }
 }
 
+/// The names of the state's items, read once, when they are all distinct
+/// names (`ruling::named`; an empty list counts); `None` otherwise.
+pub fn state_names(ys: &[Value]) -> Option<Vec<&str>> {
+    if !matches!(ys.first(), Some(Value::Object(_)) | None) {
+        return None;
+    }
+    let ny: Vec<&str> = ys.iter().map(name_of).collect();
+    let named = (0..ny.len()).all(|i| !ny[i].is_empty() && !ny[..i].contains(&ny[i]));
+    named.then_some(ny)
+}
+
 /// Reads the names of a list's items; fails on anything but a list.
 pub struct Probe<'a> {
     pub names: &'a mut Names,
@@ -199,13 +210,13 @@ impl Serializer for NameStr<'_> {
     }
 }
 
-/// Walks a list's items against the state's: by name (`names` set) or by
-/// index.
+/// Walks a list's items against the state's: by name (`names` set: the
+/// board's and the state's) or by index.
 pub struct Pass<'a> {
     pub path: &'a mut String,
     pub ys: &'a [Value],
     pub out: &'a mut Vec<Change>,
-    pub names: Option<&'a Names>,
+    pub names: Option<(&'a Names, &'a [&'a str])>,
 }
 
 impl<'a> Serializer for Pass<'a> {
@@ -244,7 +255,7 @@ impl SerializeSeq for PassSeq<'_> {
         let (i, p) = (self.i, &mut self.pass);
         self.i += 1;
         match p.names {
-            Some(names) if i < names.len() => by_name(p, names.get(i), value),
+            Some((names, ny)) if i < names.len() => by_name(p, names.get(i), ny, value),
             None if i < p.ys.len() => {
                 let (vb, out) = (&p.ys[i], &mut *p.out);
                 within(p.path, format_args!("[{i}]"), |p| {
@@ -258,7 +269,7 @@ impl SerializeSeq for PassSeq<'_> {
 
     fn end(self) -> R {
         let p = self.pass;
-        let Some(names) = p.names else {
+        let Some((names, ny)) = p.names else {
             return match self.i == p.ys.len() {
                 true => Ok(()),
                 false => Err(Fallback::Value),
@@ -267,8 +278,7 @@ impl SerializeSeq for PassSeq<'_> {
         if self.i != names.len() {
             return Err(Fallback::Value);
         }
-        for vb in p.ys {
-            let name = name_of(vb);
+        for (vb, &name) in p.ys.iter().zip(ny) {
             if !names.iter().any(|n| n == name) {
                 let mut path = p.path.clone();
                 push_name(&mut path, name);
@@ -284,11 +294,11 @@ impl SerializeSeq for PassSeq<'_> {
 }
 
 /// One named item: walked against the state's item of that name, or removed.
-fn by_name<T: ?Sized + Serialize>(p: &mut Pass, name: &str, value: &T) -> R {
+fn by_name<T: ?Sized + Serialize>(p: &mut Pass, name: &str, ny: &[&str], value: &T) -> R {
     let len = p.path.len();
     push_name(p.path, name);
-    match p.ys.iter().find(|y| name_of(y) == name) {
-        Some(vb) => diff_at(p.path, value, vb, p.out),
+    match ny.iter().position(|n| *n == name) {
+        Some(j) => diff_at(p.path, value, &p.ys[j], p.out),
         None => p.out.push(Change {
             path: p.path.clone(),
             before: serde_json::to_value(value).map_err(|_| Fallback::Value)?,

@@ -1,6 +1,6 @@
-//! The typed diff against the value diff it replaces: on every example
-//! board of every game (the state the engine judged, and many edits of the
-//! board), and on shapes the boards do not use yet.
+//! The typed diff against the value diff it replaces, on shapes the boards
+//! do not use yet; the helpers also serve `engine::typed_diff_examples`
+//! (every example board of every game).
 
 use std::collections::BTreeMap;
 
@@ -8,11 +8,10 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::diff;
-use crate::engine::kit::{Asking, Game, Kit};
-use crate::engine::{ashes, document, grand_archive, legion, magewinds, ruling, ti4};
+use crate::engine::ruling;
 
 /// `diff(a, b)` is `ruling::diff(to_value(a), b)`, for `b` and every edit of `a`.
-fn agrees<T: Serialize>(a: &T, b: &Value) -> usize {
+pub fn agrees<T: Serialize>(a: &T, b: &Value) -> usize {
     let av = serde_json::to_value(a).expect("serializable");
     let mut checked = 0;
     for b in std::iter::once(b.clone()).chain(edits(&av)) {
@@ -86,44 +85,6 @@ fn pointers(v: &Value, here: String) -> Vec<String> {
         _ => {}
     }
     out
-}
-
-/// Every example board of `G`: the ruling's changes are the value diff of
-/// the board before and the state, and the typed diff agrees on edits.
-fn examples<G: Game>(dir: &str) -> usize {
-    let path = format!("{}/examples/{dir}", env!("CARGO_MANIFEST_DIR"));
-    let mut files: Vec<_> = std::fs::read_dir(&path)
-        .expect("examples")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
-        .collect();
-    files.sort();
-    let mut checked = 0;
-    for f in &files {
-        let text = std::fs::read_to_string(f).expect("readable");
-        let doc = document::parse_value(&text).expect("parses");
-        let ruling = Kit::<G>::new()
-            .judge_value(doc.clone(), Some(&text), &Asking::judge())
-            .expect("judged");
-        let (board_doc, _) = Kit::<G>::split(doc).expect("split");
-        let board = Kit::<G>::board(&board_doc, None).expect("valid");
-        let before = serde_json::to_value(&board).expect("serializable");
-        let want = ruling::diff(&before, &ruling.state);
-        assert_eq!(ruling.changes, want, "{}", f.display());
-        checked += agrees(&board, &ruling.state);
-    }
-    assert!(files.len() >= 5, "{path}: {} boards", files.len());
-    checked
-}
-
-#[test]
-fn every_example_board_diffs_as_its_value() {
-    let n = examples::<ashes::Ashes>("ashes")
-        + examples::<ti4::Ti4>("ti4")
-        + examples::<magewinds::Magewinds>("magewinds")
-        + examples::<legion::Legion>("legion")
-        + examples::<grand_archive::GrandArchive>("grand-archive");
-    assert!(n > 10_000, "{n} states compared");
 }
 
 #[derive(Serialize)]
