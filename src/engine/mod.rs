@@ -21,6 +21,8 @@ pub mod legion;
 pub mod magewinds;
 pub mod ruling;
 pub mod ti4;
+#[cfg(test)]
+mod typed_diff_examples;
 
 use serde_json::Value;
 

@@ -236,7 +236,7 @@ pub fn diff(before: &Value, after: &Value) -> Vec<Change> {
 }
 
 /// Whether every element is an object with a distinct `name`.
-fn named(list: &[Value]) -> bool {
+pub(crate) fn named(list: &[Value]) -> bool {
     let names: Vec<&str> = list.iter().map(name_of).collect();
     names
         .iter()
@@ -244,13 +244,13 @@ fn named(list: &[Value]) -> bool {
         .all(|(i, n)| !n.is_empty() && !names[..i].contains(n))
 }
 
-fn name_of(v: &Value) -> &str {
+pub(crate) fn name_of(v: &Value) -> &str {
     v.get("name").and_then(Value::as_str).unwrap_or_default()
 }
 
 /// Appends `["name"]` to `path`, as `{:?}` writes it (plain ASCII without
 /// the formatter; anything else through it).
-fn push_name(path: &mut String, name: &str) {
+pub(crate) fn push_name(path: &mut String, name: &str) {
     use std::fmt::Write;
     let plain = |c: char| (' '..='~').contains(&c) && c != '"' && c != '\\';
     if name.chars().all(plain) {
@@ -263,7 +263,7 @@ fn push_name(path: &mut String, name: &str) {
 }
 
 /// Runs `f` with `seg` appended to `path` (`[2]`, `["Iron Worker"]`).
-fn within(path: &mut String, seg: std::fmt::Arguments, f: impl FnOnce(&mut String)) {
+pub(crate) fn within(path: &mut String, seg: std::fmt::Arguments, f: impl FnOnce(&mut String)) {
     use std::fmt::Write;
     let len = path.len();
     let _ = path.write_fmt(seg);
@@ -272,7 +272,7 @@ fn within(path: &mut String, seg: std::fmt::Arguments, f: impl FnOnce(&mut Strin
 }
 
 /// Runs `f` with the field `key` appended to `path` (`a` → `a.key`).
-fn within_key(path: &mut String, key: &str, f: impl FnOnce(&mut String)) {
+pub(crate) fn within_key(path: &mut String, key: &str, f: impl FnOnce(&mut String)) {
     let len = path.len();
     if len > 0 {
         path.push('.');
@@ -284,7 +284,7 @@ fn within_key(path: &mut String, key: &str, f: impl FnOnce(&mut String)) {
 
 /// One walk over both values: `path` is the current field, grown and cut
 /// back in place, and copied only into a change.
-fn diff_into(path: &mut String, a: &Value, b: &Value, out: &mut Vec<Change>) {
+pub(crate) fn diff_into(path: &mut String, a: &Value, b: &Value, out: &mut Vec<Change>) {
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
             for (k, va) in x {

@@ -145,17 +145,19 @@ impl Play {
         }
     }
 
-    /// Every name the play carries, with its field path.
-    pub fn names(&self) -> Vec<(String, &str)> {
-        let mut out: Vec<(String, &str)> = Vec::new();
+    /// Every name the play carries, with its field path (written only
+    /// when asked for: most plays are checked and the paths never shown).
+    pub fn names<'a>(&'a self) -> Vec<(NamePath, &'a str)> {
+        let at = |field, index, sub| NamePath { field, index, sub };
+        let mut out: Vec<(NamePath, &str)> = Vec::new();
         if let Some(p) = self.player() {
-            out.push(("play.player".into(), p));
+            out.push((at("player", None, ""), p));
         }
-        fn list<'a>(out: &mut Vec<(String, &'a str)>, field: &str, v: &'a [String]) {
+        let list = |out: &mut Vec<(NamePath, &'a str)>, field, v: &'a [String]| {
             for (i, n) in v.iter().enumerate() {
-                out.push((format!("play.{field}[{i}]"), n));
+                out.push((at(field, Some(i), ""), n));
             }
-        }
+        };
         match self {
             Play::AttackPhoenixborn {
                 attackers,
@@ -166,13 +168,13 @@ impl Play {
             } => {
                 list(&mut out, "attackers", attackers);
                 list(&mut out, "order", order);
-                out.extend(target.as_deref().map(|t| ("play.target".to_string(), t)));
+                out.extend(target.as_deref().map(|t| (at("target", None, ""), t)));
                 for (i, b) in blocks.iter().enumerate() {
-                    out.push((format!("play.blocks[{i}].attacker"), &b.attacker));
+                    out.push((at("blocks", Some(i), "attacker"), &b.attacker));
                     out.extend(
                         b.blocker
                             .as_deref()
-                            .map(|n| (format!("play.blocks[{i}].blocker"), n)),
+                            .map(|n| (at("blocks", Some(i), "blocker"), n)),
                     );
                 }
             }
@@ -184,18 +186,52 @@ impl Play {
                 ..
             } => {
                 list(&mut out, "attackers", attackers);
-                out.push(("play.target".into(), target));
+                out.push((at("target", None, ""), target));
                 out.extend(
                     guard
                         .iter()
                         .flat_map(|g| g.items())
-                        .map(|g| ("play.guard".to_string(), g)),
+                        .map(|g| (at("guard", None, ""), g)),
                 );
-                out.extend(split.keys().map(|k| ("play.split".to_string(), k.as_str())));
+                out.extend(split.keys().map(|k| (at("split", None, ""), k.as_str())));
             }
-            Play::PayCost { card, .. } => out.push(("play.card".into(), card)),
+            Play::PayCost { card, .. } => out.push((at("card", None, ""), card)),
             Play::Pass { .. } => {}
         }
         out
+    }
+}
+
+/// Where a name sits in a play: `play.<field>[<index>].<sub>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NamePath {
+    field: &'static str,
+    index: Option<usize>,
+    sub: &'static str,
+}
+
+impl std::fmt::Display for NamePath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "play.{}", self.field)?;
+        if let Some(i) = self.index {
+            write!(f, "[{i}]")?;
+        }
+        if !self.sub.is_empty() {
+            write!(f, ".{}", self.sub)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NamePath;
+
+    #[test]
+    fn name_paths_are_written_as_fields() {
+        let at = |field, index, sub| NamePath { field, index, sub }.to_string();
+        assert_eq!(at("player", None, ""), "play.player");
+        assert_eq!(at("attackers", Some(2), ""), "play.attackers[2]");
+        assert_eq!(at("blocks", Some(0), "blocker"), "play.blocks[0].blocker");
     }
 }

@@ -84,7 +84,7 @@ fn check_names(play: &Play) -> Result<(), BoardError> {
         .find(|(_, n)| n.chars().count() > super::board::MAX_NAME)
     {
         Some((path, _)) => Err(BoardError::semantic(
-            path,
+            path.to_string(),
             format!(
                 "this name is too long; the limit is {} characters",
                 super::board::MAX_NAME

@@ -16,6 +16,7 @@ pub mod cx;
 pub mod fields;
 pub mod names;
 pub mod notation;
+pub mod typed_diff;
 
 use std::marker::PhantomData;
 use std::sync::OnceLock;
@@ -291,9 +292,9 @@ impl<G: Game> Kit<G> {
             let play: G::Play = Self::read(&raw, &path, text)?;
             plays.push((path, raw, play));
         }
-        let before = Self::to_value(&board);
         if plays.is_empty() {
-            let mut r = Ruling::no_play(G::ID, before, Some(G::status(&board)));
+            let state = Self::to_value(&board);
+            let mut r = Ruling::no_play(G::ID, state, Some(G::status(&board)));
             r.diagnostics.extend(Self::unread(&board_doc, &plays));
             return Ok(r);
         }
@@ -324,13 +325,20 @@ impl<G: Game> Kit<G> {
             }
         }
         let legal = !cx.failed();
-        // A pending play leaves the board as it was: no second serialization.
-        let (state, status) = match (legal, &pending) {
-            (true, None) => (Self::to_value(&work), G::status(&work)),
-            (true, Some(_)) => (before.clone(), G::status(&board)),
+        // The board before the play is not serialized: the changes are the
+        // typed board walked against the state (a pending play changes nothing).
+        let (state, status, changes) = match (legal, &pending) {
+            (true, None) => {
+                let state = Self::to_value(&work);
+                let changes = typed_diff::diff(&board, &state);
+                (state, G::status(&work), changes)
+            }
+            (true, Some(_)) => (Self::to_value(&board), G::status(&board), Vec::new()),
             (false, _) => {
                 let left = G::after_illegal(&board, &work);
-                (Self::to_value(&left), G::status(&left))
+                let state = Self::to_value(&left);
+                let changes = typed_diff::diff(&board, &state);
+                (state, G::status(&left), changes)
             }
         };
         let mut diagnostics = cx.diags;
@@ -342,7 +350,7 @@ impl<G: Game> Kit<G> {
             steps: cx.steps,
             diagnostics,
             pending,
-            changes: diff(&before, &state),
+            changes,
             state,
             status: Some(status),
         })
