@@ -1511,3 +1511,13 @@ fn tokens_from_the_record_so_far_are_not_gained_twice() {
         ]
     );
 }
+
+#[test]
+fn two_units_named_alike_in_any_case_are_a_board_error_at_the_second() {
+    let twin = MATCH.replace("      - name: Stormtroopers", "      - name: darth VADER");
+    let e = eng().check_board(&parse_value(&twin).unwrap()).unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("players[0].units[1].name"));
+    assert!(e.message.contains("name them apart"), "{e}");
+    // Different names stay apart, whatever their case.
+    assert!(eng().check_board(&parse_value(MATCH).unwrap()).is_ok());
+}

@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::engine::BoardError;
 use crate::engine::document::check;
 use crate::engine::kit::names;
-use crate::text::fold;
+use crate::text::fold_eq;
 
 /// Most players, units per player, and entries in one unit's lists.
 pub const MAX_PLAYERS: usize = 8;
@@ -332,10 +332,9 @@ fn sized<T>(v: &[T], max: usize, path: impl FnOnce() -> String) -> Result<(), Bo
 
 /// Names that are not empty and differ (ignoring case and punctuation).
 fn unique(list: &[&str], path: &dyn Fn(usize) -> String, what: &str) -> Result<(), BoardError> {
-    let keys: Vec<String> = list.iter().map(|n| fold(n)).collect();
     for (i, n) in list.iter().enumerate() {
         text_at(n, || path(i))?;
-        if keys[..i].contains(&keys[i]) {
+        if list[..i].iter().any(|m| fold_eq(m, n)) {
             let msg = format!("two {what}s are named '{n}'; name them apart (for example '{n} 2')");
             return Err(BoardError::semantic(path(i), msg));
         }
