@@ -2110,3 +2110,37 @@ fn the_documented_notation_examples_parse_and_judge() {
     }
     assert!(n >= 10);
 }
+
+#[test]
+fn a_card_held_twice_or_a_name_used_twice_names_the_earlier_holder() {
+    // Held earlier by another player.
+    let mut b = board(3);
+    b["players"][2]["strategy_cards"][1] = json!({ "name": "leadership" });
+    let e = judge_err(&b);
+    assert_eq!(e.path.as_deref(), Some("players[2].strategy_cards[1].name"));
+    assert!(
+        e.message.contains("Leadership is already held by Ana"),
+        "{}",
+        e.message
+    );
+    // Held twice by the same player.
+    let mut b = board(3);
+    b["players"][1]["strategy_cards"][1] = json!({ "name": "Diplomacy" });
+    let e = judge_err(&b);
+    assert_eq!(e.path.as_deref(), Some("players[1].strategy_cards[1].name"));
+    assert!(e.message.contains("already held by Ben"), "{}", e.message);
+    // Two players named alike, whatever the case and punctuation.
+    let mut b = board(3);
+    b["players"][2]["name"] = json!("a.n.a");
+    let e = judge_err(&b);
+    assert_eq!(e.path.as_deref(), Some("players[2].name"));
+    assert!(
+        e.message.contains("two players are named 'a.n.a'"),
+        "{}",
+        e.message
+    );
+    // A name with no letter or digit is no name.
+    let mut b = board(3);
+    b["players"][0]["name"] = json!("!!");
+    assert_eq!(judge_err(&b).path.as_deref(), Some("players[0].name"));
+}

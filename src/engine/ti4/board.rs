@@ -9,7 +9,7 @@ use super::rules::{N2, R3, R4, R4_1, R5};
 use crate::engine::BoardError;
 use crate::engine::document::check;
 use crate::engine::kit::names::{self, NameError};
-use crate::text::{count, fold};
+use crate::text::{count, fold, fold_eq};
 
 /// Most players a game of TI4 seats (with the Prophecy of Kings expansion).
 pub const MAX_PLAYERS: usize = 8;
@@ -221,11 +221,14 @@ impl Board {
 
     /// The players of `seats` by name: "A", "A and B", "A, B and C".
     pub fn list(&self, seats: &[usize]) -> String {
-        let names: Vec<String> = seats.iter().map(|&i| self.name(i)).collect();
-        match names.as_slice() {
-            [init @ .., last] if !init.is_empty() => format!("{} and {last}", init.join(", ")),
-            _ => names.concat(),
+        let mut out = String::new();
+        for (k, &i) in seats.iter().enumerate() {
+            if k > 0 {
+                out.push_str(if k + 1 == seats.len() { " and " } else { ", " });
+            }
+            out.push_str(&self.players[i].name);
         }
+        out
     }
 
     pub fn readied(&self, p: usize) -> Vec<String> {
@@ -279,22 +282,24 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
         b.game = "ti4".into();
     }
     let (want, rule) = (b.cards_each(), b.card_rule());
-    let mut seen: Vec<String> = Vec::new();
-    let mut cards: Vec<(String, String, String, u8)> = Vec::new(); // key, card, owner, initiative
-    for (i, p) in b.players.iter_mut().enumerate() {
+    // Cards seen so far: folded name, (seat, card index), initiative. Names
+    // are looked up only for a message.
+    let mut cards: Vec<(String, (usize, usize), u8)> = Vec::new();
+    for i in 0..n {
+        let (done, rest) = b.players.split_at_mut(i);
+        let p = &mut rest[0];
         // Paths and messages are written only when a check fails.
         let path = |f: &str| format!("players[{i}].{f}");
-        let name = fold(&p.name);
+        let named = p.name.chars().any(char::is_alphanumeric);
         let long = p.name.chars().count() > MAX_TEXT;
-        if name.is_empty() || long {
+        if !named || long {
             let e = "a player needs a name (up to 200 characters)";
             return check(false, path("name"), e);
         }
-        if seen.contains(&name) {
+        if done.iter().any(|q| fold_eq(&q.name, &p.name)) {
             let e = format!("two players are named '{}'", p.name);
             return check(false, path("name"), e);
         }
-        seen.push(name);
         let held = p.strategy_cards.len();
         let ok = held == want || (b.phase == Phase::Strategy && held < want);
         if !ok {
@@ -305,16 +310,23 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
             );
             return Err(BoardError::semantic(path("strategy_cards"), msg).with_rule(rule));
         }
-        for (j, c) in p.strategy_cards.iter_mut().enumerate() {
+        for j in 0..held {
             let card_path = || path(&format!("strategy_cards[{j}]"));
-            let (key, init) = card(c, card_path)?;
-            if let Some((_, _, owner, _)) = cards.iter().find(|k| k.0 == key) {
+            let (key, init) = card(&mut p.strategy_cards[j], card_path)?;
+            let c = &p.strategy_cards[j];
+            let held_by = |(seat, k): (usize, usize)| match done.get(seat) {
+                Some(q) => (&q.strategy_cards[k].name, &q.name),
+                None => (&p.strategy_cards[k].name, &p.name),
+            };
+            if let Some((_, at, _)) = cards.iter().find(|k| k.0 == key) {
+                let (_, owner) = held_by(*at);
                 return Err(BoardError::semantic(
                     format!("{}.name", card_path()),
                     format!("{} is already held by {owner}", c.name),
                 ));
             }
-            if let Some((_, other, _, _)) = cards.iter().find(|k| k.3 == init) {
+            if let Some((_, at, _)) = cards.iter().find(|k| k.2 == init) {
+                let (other, _) = held_by(*at);
                 return Err(BoardError::semantic(
                     format!("{}.initiative", card_path()),
                     format!(
@@ -323,7 +335,7 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
                     ),
                 ));
             }
-            cards.push((key, c.name.clone(), p.name.clone(), init));
+            cards.push((key, (i, j), init));
         }
         if let Some(c) = p.strategy_cards.iter().find(|c| p.passed && !c.exhausted) {
             let msg = format!(

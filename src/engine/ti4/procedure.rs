@@ -134,22 +134,15 @@ pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
 /// Opening step: the initiative order and where the phase stands.
 fn opening(b: &Board, cx: &mut Cx) {
     let order = b.order();
-    let parts: Vec<String> = order
-        .iter()
-        .map(|&i| {
-            let p = &b.players[i];
-            let card = |c: &super::board::Card| {
-                let ex = if c.exhausted { " exhausted" } else { "" };
-                format!("{} {}{ex}", c.name, c.initiative.unwrap_or(0))
-            };
-            let cards: Vec<String> = p.strategy_cards.iter().map(card).collect();
-            let faction = p.faction.as_deref().map(|f| format!(" [{f}]"));
-            let passed = if p.passed { " — passed" } else { "" };
-            let faction = faction.unwrap_or_default();
-            format!("{}{faction} ({}){passed}", p.name, cards.join(", "))
-        })
-        .collect();
-    let st = cx.step(R_INTRO, format!("Initiative order: {}.", parts.join("; ")));
+    let mut text = String::from("Initiative order: ");
+    for (n, &i) in order.iter().enumerate() {
+        if n > 0 {
+            text.push_str("; ");
+        }
+        seat_summary(&mut text, &b.players[i]);
+    }
+    text.push('.');
+    let st = cx.step(R_INTRO, text);
     for &i in &order {
         st.num(
             &format!("initiative {}", b.players[i].name),
@@ -161,6 +154,29 @@ fn opening(b: &Board, cx: &mut Cx) {
         st.assume(format!("The document does not say whose turn it is; the engine takes {}, the first player in initiative order who has not passed.", b.name(i)));
     }
     topic(cx, TOPIC_INITIATIVE_ORDER);
+}
+
+/// "Name [Faction] (Warfare 6 exhausted, …) — passed", written in place.
+fn seat_summary(out: &mut String, p: &super::board::Player) {
+    use std::fmt::Write;
+    out.push_str(&p.name);
+    if let Some(f) = &p.faction {
+        let _ = write!(out, " [{f}]");
+    }
+    out.push_str(" (");
+    for (k, c) in p.strategy_cards.iter().enumerate() {
+        if k > 0 {
+            out.push_str(", ");
+        }
+        let _ = write!(out, "{} {}", c.name, c.initiative.unwrap_or(0));
+        if c.exhausted {
+            out.push_str(" exhausted");
+        }
+    }
+    out.push(')');
+    if p.passed {
+        out.push_str(" — passed");
+    }
 }
 
 /// Closing step: whose turn it is now and whose turns follow.
