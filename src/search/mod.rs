@@ -347,7 +347,7 @@ impl Index {
         let named = self.named_sections(groups);
         if !named.is_empty() {
             for m in &mut candidates {
-                if self.under_any(m.id as usize, &named) {
+                if is_below(corpus, m.id as usize, &named) {
                     m.score *= 1.0 + TITLE_PRIOR;
                 }
             }
@@ -388,18 +388,6 @@ impl Index {
             .filter(|(_, terms)| terms.iter().all(|t| asked.binary_search(t).is_ok()))
             .map(|(idx, _)| *idx)
             .collect()
-    }
-
-    /// The passage is one of `sections` or below one.
-    fn under_any(&self, idx: PassageIdx, sections: &[PassageIdx]) -> bool {
-        let mut at = Some(idx);
-        while let Some(i) = at {
-            if sections.contains(&i) {
-                return true;
-            }
-            at = self.parents[i];
-        }
-        false
     }
 
     /// Share of the groups' weight found in the passage or its parent item.
@@ -538,6 +526,7 @@ fn section_titles(
     vocab: &FxHashMap<String, u32>,
     passage_tokens: &[Box<[u32]>],
 ) -> Vec<(PassageIdx, Box<[u32]>)> {
+    let using = passages_using(passage_tokens, vocab.len());
     let mut out = Vec::new();
     for (i, p) in corpus.passages.iter().enumerate() {
         if p.kind != PassageKind::Section && !is_bare_heading(corpus, i) {
@@ -553,7 +542,7 @@ fn section_titles(
         ids.dedup();
         if all_indexed
             && (1..=TITLE_TERMS).contains(&ids.len())
-            && title_concentration(corpus, passage_tokens, i, &ids) >= TITLE_CONCENTRATION
+            && title_concentration(corpus, passage_tokens, &using, i, &ids) >= TITLE_CONCENTRATION
         {
             out.push((i, ids.into_boxed_slice()));
         }
@@ -561,40 +550,60 @@ fn section_titles(
     out
 }
 
+/// Per term id, the passages that use it, in order.
+fn passages_using(passage_tokens: &[Box<[u32]>], terms: usize) -> Vec<Vec<u32>> {
+    let mut using = vec![Vec::new(); terms];
+    for (j, tokens) in passage_tokens.iter().enumerate() {
+        for &t in tokens.iter() {
+            using[t as usize].push(j as u32);
+        }
+    }
+    using
+}
+
 /// Of the section's game's passages holding every term, the share under the
-/// section (itself included).
+/// section (itself included). Only the passages using the rarest term are
+/// read.
 fn title_concentration(
     corpus: &Corpus,
     passage_tokens: &[Box<[u32]>],
+    using: &[Vec<u32>],
     section: PassageIdx,
     ids: &[u32],
 ) -> f32 {
     let game = &corpus.passages[section].game;
-    let (mut using, mut under) = (0u32, 0u32);
-    for (j, p) in corpus.passages.iter().enumerate() {
-        if p.game != *game
+    let Some(rarest) = ids
+        .iter()
+        .map(|&t| &using[t as usize])
+        .min_by_key(|l| l.len())
+    else {
+        return 0.0;
+    };
+    let (mut all, mut under) = (0u32, 0u32);
+    for j in rarest.iter().map(|&j| j as usize) {
+        if corpus.passages[j].game != *game
             || !ids
                 .iter()
                 .all(|t| passage_tokens[j].binary_search(t).is_ok())
         {
             continue;
         }
-        using += 1;
-        if is_under(corpus, j, section) {
+        all += 1;
+        if is_below(corpus, j, &[section]) {
             under += 1;
         }
     }
-    if using == 0 {
+    if all == 0 {
         return 0.0;
     }
-    under as f32 / using as f32
+    under as f32 / all as f32
 }
 
-/// `idx` is `section` or below it.
-fn is_under(corpus: &Corpus, idx: PassageIdx, section: PassageIdx) -> bool {
+/// The passage is one of `sections` or below one.
+fn is_below(corpus: &Corpus, idx: PassageIdx, sections: &[PassageIdx]) -> bool {
     let mut at = Some(idx);
     while let Some(i) = at {
-        if i == section {
+        if sections.contains(&i) {
             return true;
         }
         at = corpus.passages[i].parent;
