@@ -236,8 +236,13 @@ pub fn diff(before: &Value, after: &Value) -> Vec<Change> {
 }
 
 /// Whether every element is an object with a distinct `name`.
-pub(crate) fn named(list: &[Value]) -> bool {
+fn named(list: &[Value]) -> bool {
     let names: Vec<&str> = list.iter().map(name_of).collect();
+    distinct_names(&names)
+}
+
+/// Every name is set, no two the same: the list is matched by name.
+pub(crate) fn distinct_names(names: &[&str]) -> bool {
     names
         .iter()
         .enumerate()

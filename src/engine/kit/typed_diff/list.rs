@@ -11,7 +11,7 @@ use serde::ser::{
 use serde_json::Value;
 
 use super::{Fallback, R, diff_at};
-use crate::engine::ruling::{Change, name_of, push_name, within};
+use crate::engine::ruling::{Change, distinct_names, name_of, push_name, within};
 
 /// Each item's name (`""`: none), in order, in one buffer.
 #[derive(Default)]
@@ -34,7 +34,7 @@ impl Names {
         (0..self.len()).map(|i| self.get(i))
     }
 
-    /// As `ruling::named`: every item has a name, no two the same.
+    /// As `ruling::distinct_names`, read from the buffer without collecting.
     pub fn named(&self) -> bool {
         (0..self.len()).all(|i| {
             let n = self.get(i);
@@ -44,14 +44,13 @@ impl Names {
 }
 
 /// The names of the state's items, read once, when they are all distinct
-/// names (`ruling::named`; an empty list counts); `None` otherwise.
+/// names (`ruling::distinct_names`; an empty list counts); `None` otherwise.
 pub fn state_names(ys: &[Value]) -> Option<Vec<&str>> {
     if !matches!(ys.first(), Some(Value::Object(_)) | None) {
         return None;
     }
     let ny: Vec<&str> = ys.iter().map(name_of).collect();
-    let named = (0..ny.len()).all(|i| !ny[i].is_empty() && !ny[..i].contains(&ny[i]));
-    named.then_some(ny)
+    distinct_names(&ny).then_some(ny)
 }
 
 /// Reads the names of a list's items; fails on anything but a list.
