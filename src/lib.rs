@@ -15,3 +15,9 @@ pub mod render;
 pub mod search;
 pub mod store;
 pub mod text;
+
+/// Every binary, test, bench and example of this package allocates with
+/// mimalloc (the default `mimalloc` feature; docs/ARCHITECTURE.md, "Allocator").
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
