@@ -469,25 +469,29 @@ fn unit(u: &mut Unit, path: &str) -> Result<(), BoardError> {
         Some(n) if !u.reduced_by.is_empty() && n != left => return Err(BoardError::semantic(format!("{path}.actions"), format!("{n} actions, but two reduced by {total} leaves {left}; give the number or the reductions, or make them agree")).with_rule(super::rules::REDUCED)),
         _ => {}
     }
+    // Paths are written only when a check fails (validation runs on every request).
     for (i, a) in u.abilities.iter().enumerate() {
-        let p = format!("{path}.abilities[{i}]");
+        let p = |field: &str| format!("{path}.abilities[{i}].{field}");
         if let Some(t) = &a.text {
-            text(t, &format!("{p}.text"))?;
+            text_at(t, || p("text"))?;
         }
-        let free = a.grants == Some(Grant::FreeAction);
-        check(
-            a.action.is_none() || free,
-            format!("{p}.action"),
-            "`action` only goes with `grants: free_action`",
-        )?;
+        if a.action.is_some() && a.grants != Some(Grant::FreeAction) {
+            return check(
+                false,
+                p("action"),
+                "`action` only goes with `grants: free_action`",
+            );
+        }
         let token = a.grants == Some(Grant::Token);
-        check(
-            a.token.is_some() == token && a.token.is_none_or(Kind::is_token),
-            format!("{p}.token"),
-            "`grants: token` goes with `token: aim`, `dodge` or `standby`, and `token` only with it",
-        )?;
+        if a.token.is_some() != token || !a.token.is_none_or(Kind::is_token) {
+            return check(
+                false,
+                p("token"),
+                "`grants: token` goes with `token: aim`, `dodge` or `standby`, and `token` only with it",
+            );
+        }
     }
-    let abilities: Vec<String> = u.abilities.iter().map(|a| a.name.clone()).collect();
+    let abilities: Vec<&str> = u.abilities.iter().map(|a| a.name.as_str()).collect();
     for (i, t) in u.tokens.iter_mut().enumerate() {
         let p = format!("{path}.tokens[{i}]");
         check(
@@ -497,7 +501,9 @@ fn unit(u: &mut Unit, path: &str) -> Result<(), BoardError> {
         )?;
         match (t.source, &t.name) {
             (Some(From::Ability), Some(n)) => {
-                t.name = Some(pick(n, &abilities, "ability", &format!("{p}.name"))?.1);
+                let k = names::resolve_index(n, &abilities, "ability")
+                    .map_err(|e| e.at(&format!("{p}.name")))?;
+                t.name = Some(abilities[k].to_string());
             }
             (Some(From::Ability), None) => {
                 return Err(BoardError::semantic(
@@ -653,14 +659,22 @@ impl After {
 
 /// An action type as typed (`Move`, `attack action`); `allowed` limits it
 /// (token kinds for `gain`).
-pub fn kind(typed: &str, path: &str, allowed: &[&str], suffix: &str) -> Result<Kind, BoardError> {
-    let f = crate::text::fold(typed);
-    let key = f
-        .strip_suffix(suffix)
-        .filter(|k| !k.is_empty())
-        .unwrap_or(&f);
+/// The caller attaches the field path to an error (`e.at(path)`), so a
+/// well-typed kind formats no path.
+pub fn kind(typed: &str, allowed: &[&str], suffix: &str) -> Result<Kind, names::NameError> {
     let what = if suffix == "token" { "token" } else { "action" };
-    let n = names::resolve(key, allowed, what).map_err(|e| e.at(path))?;
+    // The common case, a kind written as listed, without folding.
+    let n = match allowed.iter().find(|k| **k == typed) {
+        Some(k) => k,
+        None => {
+            let f = crate::text::fold(typed);
+            let key = f
+                .strip_suffix(suffix)
+                .filter(|k| !k.is_empty())
+                .unwrap_or(&f);
+            names::resolve(key, allowed, what)?
+        }
+    };
     Ok(KINDS[KIND_NAMES.iter().position(|k| *k == n).unwrap_or(0)])
 }
 

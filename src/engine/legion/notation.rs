@@ -121,10 +121,10 @@ fn step(text: &str, b: &Board, u: Option<&Unit>, path: &str) -> Result<Step, Boa
     } else if let Some(rest) = strip_word(head, &["gain", "gains"]) {
         let t = kind(
             strip_word(rest, &["an", "a"]).unwrap_or(rest),
-            path,
             &TOKENS,
             "token",
-        )?;
+        )
+        .map_err(|e| e.at(path))?;
         s.gain = Some(t.name().into());
         Some((Grant::Token, Some(t)))
     } else {
@@ -163,7 +163,7 @@ fn action(text: &str, path: &str) -> Result<(Kind, Option<String>), BoardError> 
             "say which action: `move`, `free attack`, `free action as aim (effect: …)`",
         ));
     }
-    let k = kind(word, path, &KIND_NAMES, "action")?;
+    let k = kind(word, &KIND_NAMES, "action").map_err(|e| e.at(path))?;
     match strip_word(tail, &["action"]).unwrap_or(tail).trim() {
         "" => Ok((k, None)),
         extra => Err(err(

@@ -11,6 +11,7 @@ pub use super::board::{
 };
 use super::board::{Grant, Unit};
 use crate::engine::BoardError;
+use crate::engine::kit::names;
 
 /// One play: the steps, in order.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -111,7 +112,7 @@ impl Step {
             )?));
         }
         if let Some(g) = &self.gain {
-            let token = kind(g, &format!("{path}.gain"), &TOKENS, "token")?;
+            let token = kind(g, &TOKENS, "token").map_err(|e| e.at(&format!("{path}.gain")))?;
             self.gain = Some(token.name().into());
             return Ok(Op::Gain(
                 token,
@@ -123,7 +124,8 @@ impl Step {
             (_, Some(a)) => ("free_action", a),
             _ => return Err(err(path, "`activate` and `end` are not actions")),
         };
-        let kind = kind(typed, &format!("{path}.{field}"), &KIND_NAMES, "action")?;
+        let kind =
+            kind(typed, &KIND_NAMES, "action").map_err(|e| e.at(&format!("{path}.{field}")))?;
         let card = match (kind, &self.card) {
             (Kind::Card, Some(c)) => {
                 let (i, name) = pick(c, &u.card_actions, "card action", &format!("{path}.card"))?;
@@ -173,12 +175,12 @@ impl Step {
         grant: Grant,
         token: Option<Kind>,
     ) -> Result<Source, BoardError> {
-        let what = match (grant, token) {
+        let what = || match (grant, token) {
             (Grant::Token, Some(t)) => format!("{} token", t.a()),
             (Grant::ExtraAttack, _) => "an attack that is not an action".into(),
             _ => "a free action".into(),
         };
-        let (i, name) = match (&self.ability, &self.effect) {
+        let i = match (&self.ability, &self.effect) {
             (Some(_), Some(_)) => return Err(err(path, "give `ability` or `effect`, not both")),
             (None, Some(e)) => {
                 super::board::text(e, &format!("{path}.effect"))?;
@@ -188,20 +190,23 @@ impl Step {
                 return Err(err(
                     path,
                     format!(
-                        "{what} needs its source: `ability: <one of the unit's abilities>` or `effect: <command card or other effect>`"
+                        "{} needs its source: `ability: <one of the unit's abilities>` or `effect: <command card or other effect>`",
+                        what()
                     ),
                 ));
             }
             (Some(a), None) => {
-                let list: Vec<String> = u.abilities.iter().map(|a| a.name.clone()).collect();
-                pick(a, &list, "ability", &format!("{path}.ability"))?
+                let list: Vec<&str> = u.abilities.iter().map(|a| a.name.as_str()).collect();
+                names::resolve_index(a, &list, "ability")
+                    .map_err(|e| e.at(&format!("{path}.ability")))?
             }
         };
         let a = &u.abilities[i];
+        let name = a.name.clone();
         if a.grants != Some(grant) || (token.is_some() && a.token != token) {
             return Err(err(
                 &format!("{path}.ability"),
-                format!("{name} does not grant {what} (its data on the board)"),
+                format!("{name} does not grant {} (its data on the board)", what()),
             ));
         }
         self.ability = Some(name);
