@@ -86,6 +86,7 @@ fn evidence(app: &App, cases: &[&eval::Case]) {
     for c in cases.iter().filter(|c| c.split == "tuning") {
         let opts = SearchOptions {
             game: c.ask_game.then(|| c.game.clone()),
+            fallback_game: None,
             limit: 3,
         };
         let out = app.index.search(&app.corpus, &c.q, &opts);
@@ -152,6 +153,7 @@ impl Dump {
         for c in cases.iter().filter(|c| c.split == "tuning") {
             let opts = SearchOptions {
                 game: c.ask_game.then(|| c.game.clone()),
+                fallback_game: None,
                 limit: DUMP_DEPTH,
             };
             let out = app.index.search(&app.corpus, &c.q, &opts);

@@ -480,6 +480,64 @@ fn a_match_script_is_played_offline() {
     );
 }
 
+/// The ids a `/rule` answer cites, in order.
+fn cited_ids(out: &str) -> Vec<String> {
+    out.lines()
+        .filter_map(|l| l.strip_prefix("**")?.split_once(". `")?.1.split_once('`'))
+        .map(|(id, _)| id.to_string())
+        .collect()
+}
+
+#[test]
+fn rule_in_a_match_channel_searches_the_matchs_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("console.db").display());
+    let bot = match_bot(&url);
+    let ask = "/rule query:can I pass on my very first turn of the action phase?\n";
+    const CAVEAT: &str = "Twilight Imperium 4 rules: this channel's match";
+    // No match yet (and no match database opened by `/rule`).
+    let (_, out) = session_run(&bot, "coal", false, ask);
+    assert!(!out.contains("this channel's match"), "{out}");
+    assert!(
+        cited_ids(&out).iter().any(|id| !id.starts_with("ti4:")),
+        "{out}"
+    );
+    assert!(!dir.path().join("console.db").exists());
+
+    let script = format!("/match start game:ti4 player1:coal player2:maeoni\n{ask}");
+    let (bad, out) = session_run(&bot, "coal", false, &script);
+    assert_eq!(bad, 0, "{out}");
+    let answer = out.split("== Rules:").nth(1).expect("a /rule answer");
+    assert!(answer.contains(CAVEAT), "{answer}");
+    let ids = cited_ids(answer);
+    assert!(
+        !ids.is_empty() && ids.iter().all(|id| id.starts_with("ti4:")),
+        "{answer}"
+    );
+
+    // `game:` and a game named in the question win; no caveat then.
+    let script = "/rule query:can I pass on my very first turn? game:ashes\n\
+                  /rule query:can I pass in magewinds\n";
+    let (_, out) = session_run(&bot, "maeoni", false, script);
+    assert!(!out.contains("this channel's match"), "{out}");
+    let mut answers = out.split("== Rules:").skip(1);
+    let ashes = cited_ids(answers.next().unwrap());
+    let magewinds = cited_ids(answers.next().unwrap());
+    assert!(
+        !ashes.is_empty() && ashes.iter().all(|id| id.starts_with("ashes:")),
+        "{out}"
+    );
+    assert!(
+        magewinds.iter().all(|id| id.starts_with("magewinds:")),
+        "{out}"
+    );
+
+    // Once the match has ended, the channel has no game again.
+    let (_, out) = session_run(&bot, "judge", true, &format!("/match end\n{ask}"));
+    assert!(out.contains("ended"), "{out}");
+    assert!(!out.contains("this channel's match"), "{out}");
+}
+
 #[test]
 fn the_console_binary_takes_user_and_moderator_flags() {
     if !binary_is_current() {

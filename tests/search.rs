@@ -3,7 +3,7 @@
 
 mod common;
 
-use arbiter::app::{AppError, Confidence};
+use arbiter::app::{AppError, Confidence, GameFrom};
 
 #[test]
 fn slang_from_the_glossary_finds_the_rule() {
@@ -363,4 +363,44 @@ proptest::proptest! {
         let _ = common::app().complete(&q, None, 25);
         let _ = common::app().cite(&q, true);
     }
+}
+
+#[test]
+fn a_channels_match_game_is_searched_when_the_question_names_none() {
+    let app = common::app();
+    let q = "can I pass on my very first turn of the action phase?";
+    // Without a match: every game is searched, and this question's best
+    // passages come from more than one game.
+    let r = app.ask(q, None, 3).unwrap();
+    assert_eq!(r.game, None);
+    assert_eq!(r.game_from, None);
+    let games: Vec<&str> = r.results.iter().map(|x| x.game.as_str()).collect();
+    assert!(games.iter().any(|g| *g != "ti4"), "{games:?}");
+    // In a TI4 match's channel: TI4 only, and the reply says why.
+    let r = app.ask_in(q, None, Some("ti4"), 3).unwrap();
+    assert_eq!(r.game.as_deref(), Some("ti4"));
+    assert_eq!(r.game_from, Some(GameFrom::Match));
+    assert!(!r.results.is_empty());
+    assert!(r.results.iter().all(|x| x.game == "ti4"), "{:?}", r.results);
+    // A game given or named in the question wins over the match's.
+    let r = app.ask_in(q, Some("ashes"), Some("ti4"), 3).unwrap();
+    assert_eq!(
+        (r.game.as_deref(), r.game_from),
+        (Some("ashes"), Some(GameFrom::Given))
+    );
+    let r = app
+        .ask_in("can I pass in magewinds", None, Some("ti4"), 3)
+        .unwrap();
+    assert_eq!(
+        (r.game.as_deref(), r.game_from),
+        (Some("magewinds"), Some(GameFrom::Question))
+    );
+    // A match game these rules do not index is no error: it is not used.
+    let r = app.ask_in(q, None, Some("chess"), 3).unwrap();
+    assert_ne!(r.game_from, Some(GameFrom::Match));
+    // The JSON names the source.
+    let r = app.ask_in(q, None, Some("Twilight Imperium"), 3).unwrap();
+    let v = serde_json::to_value(&r).unwrap();
+    assert_eq!(v["game"], "ti4");
+    assert_eq!(v["game_from"], "match");
 }

@@ -19,7 +19,7 @@ use crate::corpus::{Corpus, CrossRef, Passage, PassageKind};
 use crate::load::{self, LoadError};
 use crate::search::{Index, SearchOptions, Suggestion};
 
-pub use crate::search::Confidence;
+pub use crate::search::{Confidence, GameFrom};
 pub use cards::{CardReply, CardSuggestion, MAX_CARD_NAME_CHARS, RuleLink};
 pub use judge::{CoverageEntry, CoverageReply, GameCoverage, JudgeError};
 pub use rules::{DocumentToc, GameInfo, RulesReply, TocEntry};
@@ -132,6 +132,10 @@ pub struct AskReply {
     /// which may not answer; `none`: nothing relevant (no results).
     pub confidence: Confidence,
     pub game: Option<String>,
+    /// Where `game` came from: `given`, `question`, `match` (the channel's
+    /// match), `slang`. Omitted when no game was searched alone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game_from: Option<GameFrom>,
     pub results: Vec<AskResult>,
     /// Typos repaired, as `[typed, understood]`. Omitted when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -242,6 +246,19 @@ impl App {
 
     /// Answers a rules question with cited passages.
     pub fn ask(&self, query: &str, game: Option<&str>, limit: usize) -> Result<AskReply, AppError> {
+        self.ask_in(query, game, None, limit)
+    }
+
+    /// [`App::ask`] in a channel whose match plays `match_game`: that game is
+    /// searched when neither `game` nor the question names one. A match game
+    /// these rules do not index is no error: the question is asked without it.
+    pub fn ask_in(
+        &self,
+        query: &str,
+        game: Option<&str>,
+        match_game: Option<&str>,
+        limit: usize,
+    ) -> Result<AskReply, AppError> {
         let query = query.trim();
         if query.is_empty() {
             return Err(AppError::Usage("the question is empty: ask a rules question, e.g. \"can an exhausted phoenixborn guard?\"".into()));
@@ -256,9 +273,15 @@ impl App {
         let game = game
             .map(|g| self.game(g).map(|g| g.id.clone()))
             .transpose()?;
-        let outcome = self
-            .index
-            .search(&self.corpus, query, &SearchOptions { game, limit });
+        let fallback_game = match_game
+            .and_then(|g| self.game(g).ok())
+            .map(|g| g.id.clone());
+        let opts = SearchOptions {
+            game,
+            fallback_game,
+            limit,
+        };
+        let outcome = self.index.search(&self.corpus, query, &opts);
         let results = outcome
             .hits
             .into_iter()
@@ -295,6 +318,7 @@ impl App {
             query: query.to_string(),
             confidence: outcome.confidence,
             game: outcome.game,
+            game_from: outcome.game_from,
             results,
             corrections: outcome.corrections,
             ignored: outcome.ignored,

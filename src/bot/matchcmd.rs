@@ -139,10 +139,15 @@ impl MatchCommand {
 /// Who asks, where: the channel (a thread is its own channel), the user
 /// (a Discord id; on the console the configured name), and whether they hold
 /// Manage Messages there.
-pub fn caller(origin: &Origin) -> Caller {
-    let channel = origin
+/// The channel a request's match lives in.
+fn channel_key(origin: &Origin) -> String {
+    origin
         .channel_id
-        .map_or_else(|| CONSOLE_CHANNEL.to_string(), |c| c.to_string());
+        .map_or_else(|| CONSOLE_CHANNEL.to_string(), |c| c.to_string())
+}
+
+pub fn caller(origin: &Origin) -> Caller {
+    let channel = channel_key(origin);
     if origin.user_id != 0 {
         // A Discord interaction: its id makes the write exactly-once.
         Caller::new(channel, origin.user_id.to_string(), origin.moderator)
@@ -185,6 +190,9 @@ pub fn database_url(configured: Option<&str>) -> String {
         .unwrap_or_else(|| DEFAULT_DATABASE_URL.to_string())
 }
 
+/// The longest `/rule` waits for the channel's match game.
+const MATCH_GAME_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
+
 impl Bot {
     /// Opens the match database (once; applies the migrations). `serve`
     /// calls it at start-up; the console on its first `/match` line.
@@ -200,6 +208,26 @@ impl Bot {
                     .with_decision_timeout(self.config.decision_timeout))
             })
             .await
+    }
+
+    /// The game of the match in progress in the request's channel, for a
+    /// `/rule` that names none. Only from a match database already open (a
+    /// console that has not used `/match` opens none), and never waiting
+    /// more than [`MATCH_GAME_WAIT`]: the question is answered without it.
+    pub(super) async fn channel_match_game(&self, origin: &Origin) -> Option<String> {
+        let matches = self.matches.get()?;
+        let channel = channel_key(origin);
+        match tokio::time::timeout(MATCH_GAME_WAIT, matches.active_game(&channel)).await {
+            Ok(Ok(game)) => game,
+            Ok(Err(e)) => {
+                tracing::warn!("the channel's match game, for /rule: {e}");
+                None
+            }
+            Err(_) => {
+                tracing::warn!("the channel's match game, for /rule: no answer in time");
+                None
+            }
+        }
     }
 
     /// Every 30 seconds: decisions past their deadline take the rules'

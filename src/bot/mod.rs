@@ -569,6 +569,15 @@ impl Bot {
             Defer::No => cpu::limits().budget,
             Defer::Public | Defer::Ephemeral => self.config.deferred_budget,
         };
+        let fetched = Fetched {
+            text: fetched,
+            match_game: match &request.input {
+                Input::Command(Command::Rule { game: None, .. }) => {
+                    self.channel_match_game(&request.origin).await
+                }
+                _ => None,
+            },
+        };
         let app = self.app_for_request(request).await;
         let weight = weight(&request.input);
         let answered = if matches!(weight, Weight::Instant) {
@@ -793,6 +802,15 @@ fn title_of(input: &Input) -> &'static str {
 
 /// Answers without I/O: everything that runs in the CPU pool. Pages beyond
 /// the first are collected in `kept`, for the caller to store.
+/// What the async side gathered for a request before it is answered.
+#[derive(Default)]
+struct Fetched {
+    /// The downloaded attachment.
+    text: Option<String>,
+    /// `/rule` without a game: the game of the channel's match.
+    match_game: Option<String>,
+}
+
 struct Answerer<'a> {
     app: &'a App,
     kept: Vec<pages::PageSet>,
@@ -800,7 +818,7 @@ struct Answerer<'a> {
 
 impl<'a> Answerer<'a> {
     /// The reply, and the pages beyond the first to keep.
-    fn run(app: &App, request: &Request, fetched: Option<String>) -> (Reply, Vec<pages::PageSet>) {
+    fn run(app: &App, request: &Request, fetched: Fetched) -> (Reply, Vec<pages::PageSet>) {
         let mut answerer = Answerer::new(app);
         let reply = answerer.answer(request, fetched);
         (reply, answerer.kept)
@@ -813,9 +831,15 @@ impl<'a> Answerer<'a> {
         }
     }
 
-    fn answer(&mut self, request: &Request, fetched: Option<String>) -> Reply {
+    fn answer(&mut self, request: &Request, fetched: Fetched) -> Reply {
+        let Fetched {
+            text: fetched,
+            match_game,
+        } = fetched;
         match &request.input {
-            Input::Command(Command::Rule { query, game }) => self.rule(query, game.as_deref()),
+            Input::Command(Command::Rule { query, game }) => {
+                self.rule(query, game.as_deref(), match_game.as_deref())
+            }
             Input::Command(Command::Judge { game, board, play }) => match (board, fetched) {
                 (_, Some(text)) => self.judge_with(&text, game.as_deref(), play.as_deref()),
                 (Some(BoardSource::Text(text)), None) => {
@@ -866,7 +890,7 @@ impl<'a> Answerer<'a> {
     }
 
     /// `/rule`: an exact id shows that passage; anything else is a question.
-    fn rule(&mut self, query: &str, game: Option<&str>) -> Reply {
+    fn rule(&mut self, query: &str, game: Option<&str>, match_game: Option<&str>) -> Reply {
         let query = query.trim();
         if let Some(p) = self
             .app
@@ -895,7 +919,7 @@ impl<'a> Answerer<'a> {
                 Err(e) => app_error("Rule", &e),
             };
         }
-        match self.app.ask(query, game, RULE_RESULTS) {
+        match self.app.ask_in(query, game, match_game, RULE_RESULTS) {
             Ok(reply) => Reply::Message(self.paged(reply::ask_message(self.app, &reply), false)),
             Err(e) => app_error("Rule", &e),
         }

@@ -428,6 +428,23 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
             format!("*(reading {})*", c.join(", ")),
         ));
     }
+    if reply.game_from == Some(crate::app::GameFrom::Match)
+        && let Some(g) = reply.game.as_deref()
+    {
+        let name = app
+            .corpus
+            .games
+            .iter()
+            .find(|x| x.id == g)
+            .map_or(g, |x| x.name.as_str());
+        blocks.push(Block::text(
+            String::new(),
+            format!(
+                "*({} rules: this channel's match. Name another game in the question, or give `game:`.)*",
+                escape_md(name)
+            ),
+        ));
+    }
     let title = truncate(&format!("Rules: {}", reply.query), 256);
     if reply.results.is_empty() {
         let scope = reply

@@ -50,7 +50,24 @@ const TITLE_CONCENTRATION: f32 = 0.3;
 pub struct SearchOptions {
     /// Restrict to this game id; when `None`, a game named in the question is used.
     pub game: Option<String>,
+    /// The game searched when neither `game` nor the question names one (the
+    /// game of the channel's match), before any guess from slang.
+    pub fallback_game: Option<String>,
     pub limit: usize,
+}
+
+/// Where the game searched came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameFrom {
+    /// Given with the question (`--game`, `game:`).
+    Given,
+    /// Named in the question ("… in ti4").
+    Question,
+    /// The game of the channel's match ([`SearchOptions::fallback_game`]).
+    Match,
+    /// Guessed from slang only one game's glossary has.
+    Slang,
 }
 
 /// One ranked passage.
@@ -73,8 +90,10 @@ pub struct Hit {
 #[derive(Debug, Clone, Serialize)]
 pub struct SearchOutcome {
     pub confidence: Confidence,
-    /// The game searched: given, or detected in the question.
+    /// The game searched: given, detected in the question, the channel's
+    /// match's, or guessed from slang.
     pub game: Option<String>,
+    pub game_from: Option<GameFrom>,
     /// Typos repaired: (as typed, as understood).
     pub corrections: Vec<(String, String)>,
     /// Question words no indexed rule uses; they weigh nothing.
@@ -278,13 +297,19 @@ impl Index {
     pub fn search(&self, corpus: &Corpus, question: &str, opts: &SearchOptions) -> SearchOutcome {
         let limit = opts.limit.clamp(1, 50);
         let (named, words) = self.strip_game_names(analyze::question_words(question));
-        let mut game = opts.game.clone().or(named);
+        let (mut game, mut game_from) = match (&opts.game, named, &opts.fallback_game) {
+            (Some(g), _, _) => (Some(g.clone()), Some(GameFrom::Given)),
+            (None, Some(g), _) => (Some(g), Some(GameFrom::Question)),
+            (None, None, Some(g)) => (Some(g.clone()), Some(GameFrom::Match)),
+            (None, None, None) => (None, None),
+        };
         let mut q = self.query(&words, game.as_deref());
         if game.is_none()
             && let Some(g) = slang_game(&q.slang_of)
         {
             q = self.query(&words, Some(&g));
             game = Some(g);
+            game_from = Some(GameFrom::Slang);
         }
         self.trace_query(&q);
         let ranked = self.rank(corpus, &q.groups, game.as_deref());
@@ -300,6 +325,7 @@ impl Index {
         SearchOutcome {
             confidence,
             game,
+            game_from,
             corrections: q.corrections,
             ignored: q.ignored,
             hits,

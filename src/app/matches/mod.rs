@@ -558,6 +558,12 @@ impl Matches {
         Ok(self.store.event(m.id, m.version).await?)
     }
 
+    /// The game of the channel's match in progress, if there is one.
+    pub async fn active_game(&self, channel: &str) -> Result<Option<String>, MatchError> {
+        check_id("channel", channel)?;
+        Ok(self.store.active_match(channel).await?.map(|m| m.game))
+    }
+
     /// `start`: a new match with players bound to seats in order.
     pub async fn start(
         &self,
