@@ -101,6 +101,20 @@ async fn a_match_through_discord_interactions() {
     assert!(d.contains(&format!("seat 1: <@{}>", COAL.0)), "{d}");
     assert!(d.contains(&format!("seat 2: <@{}>", MAEONI.0)), "{d}");
 
+    // `/rule` with no game, in this channel: the match's game, said so; in
+    // another channel: every game, no such line.
+    let ask = slash("rule", vec![opt("query", "when can I pass my turn")]);
+    let v = h.run(MAEONI, false, ask.clone()).await;
+    public(&v);
+    let d = desc(&v);
+    assert!(d.contains("Ashes Reborn rules: this channel"), "{d}");
+    assert!(d.contains("`ashes:") && !d.contains("`ti4:"), "{d}");
+    let v = h
+        .run(MAEONI, false, in_channel(ask, "1300000000000000999"))
+        .await;
+    let d = desc(&v);
+    assert!(!d.contains("this channel"), "{d}");
+
     // Setup with neither board nor file: the form; its submit sets the board.
     let v = h.run(COAL, false, match_sub("setup", vec![])).await;
     assert_eq!(v["type"], 9, "a modal: {v}");
