@@ -800,10 +800,7 @@ fn title_of(input: &Input) -> &'static str {
     }
 }
 
-/// Answers without I/O: everything that runs in the CPU pool. Pages beyond
-/// the first are collected in `kept`, for the caller to store.
 /// What the async side gathered for a request before it is answered.
-#[derive(Default)]
 struct Fetched {
     /// The downloaded attachment.
     text: Option<String>,
@@ -811,6 +808,8 @@ struct Fetched {
     match_game: Option<String>,
 }
 
+/// Answers without I/O: everything that runs in the CPU pool. Pages beyond
+/// the first are collected in `kept`, for the caller to store.
 struct Answerer<'a> {
     app: &'a App,
     kept: Vec<pages::PageSet>,
