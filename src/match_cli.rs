@@ -142,6 +142,19 @@ enum MatchCommand {
         #[arg(long)]
         children: bool,
     },
+    /// A rules question asked in the match's channel (as `/rule` there):
+    /// when neither --game nor the question names a game, the game of the
+    /// channel's match in progress is searched.
+    Ask {
+        #[arg(required = true, num_args = 1..)]
+        query: Vec<String>,
+        /// Only this game (id, name or alias).
+        #[arg(long, short)]
+        game: Option<String>,
+        /// How many passages at most.
+        #[arg(long, short = 'n', default_value_t = 3)]
+        limit: usize,
+    },
 }
 
 /// Runs a `match` subcommand: 0 answered, 2 refused or bad input, 1 failure.
@@ -197,6 +210,15 @@ async fn run_async(app: App, shipped: Vec<SourceGame>, args: MatchArgs) -> ExitC
         MatchCommand::Cite { id, children } => {
             let sets = RuleSets::new(store.clone(), shipped, Arc::new(app));
             cite(&svc, &sets, &caller, &id, children, args.json).await
+        }
+        MatchCommand::Ask { query, game, limit } => {
+            let sets = RuleSets::new(store.clone(), shipped, Arc::new(app));
+            let q = Question {
+                text: &query.join(" "),
+                game: game.as_deref(),
+                limit,
+            };
+            ask(&svc, &sets, &caller, q, args.json).await
         }
         command => execute(&svc, &caller, command, args.json).await,
     };
@@ -263,6 +285,44 @@ async fn cite(
     })
 }
 
+/// A question for `match ask`.
+struct Question<'a> {
+    text: &'a str,
+    game: Option<&'a str>,
+    limit: usize,
+}
+
+/// `match ask`: the question, answered as `/rule` is in the match's channel:
+/// from the server's current rule set, with the match's game searched when
+/// neither `--game` nor the question names one.
+async fn ask(
+    svc: &Matches,
+    sets: &RuleSets,
+    caller: &Caller,
+    q: Question<'_>,
+    as_json: bool,
+) -> Result<String, MatchError> {
+    let match_game = svc.active_game(&caller.channel).await?;
+    let storage = |e: arbiter::app::rulesets::RulesError| MatchError::Storage {
+        message: e.to_string(),
+    };
+    let guild = caller.guild.as_deref().unwrap_or("console");
+    let app = sets.app_for(guild).await.map_err(storage)?;
+    let reply = app
+        .ask_in(q.text, q.game, match_game.as_deref(), q.limit)
+        .map_err(|e| MatchError::Usage {
+            message: e.to_string(),
+        })?;
+    Ok(if as_json {
+        json(&reply)
+    } else {
+        let style = arbiter::render::text::Style {
+            ansi: std::io::IsTerminal::is_terminal(&std::io::stdout()),
+        };
+        arbiter::render::text::ask(&reply, style)
+    })
+}
+
 fn json<T: serde::Serialize>(v: &T) -> String {
     let mut s =
         serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
@@ -316,9 +376,9 @@ async fn execute(
         MatchCommand::Export => MatchRequest::Export,
         MatchCommand::Complete { partial } => MatchRequest::Complete { partial },
         MatchCommand::Verify => MatchRequest::Verify,
-        MatchCommand::Cite { .. } => {
+        MatchCommand::Cite { .. } | MatchCommand::Ask { .. } => {
             return Err(MatchError::Usage {
-                message: "`match cite` is answered from the rule set, not the match service".into(),
+                message: "`match cite` and `match ask` are answered from the rule set, not the match service".into(),
             });
         }
     };

@@ -268,3 +268,78 @@ fn schema_is_json_schema_for_each_game() {
         assert!(v["properties"]["game"].is_object(), "{game}");
     }
 }
+
+#[test]
+fn match_ask_searches_the_channels_match_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("m.db").display());
+    let q = "can I pass on my very first turn of the action phase";
+    let ask = |channel: &str| {
+        let o = arbiter(&[
+            "match",
+            "--database-url",
+            &url,
+            "-c",
+            channel,
+            "ask",
+            "--json",
+            q,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    let games = |v: &serde_json::Value| -> Vec<String> {
+        v["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["game"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // No match: every game.
+    let v = ask("table");
+    assert!(v.get("game_from").is_none(), "{v}");
+    assert!(games(&v).iter().any(|g| g != "ti4"), "{v}");
+    let o = arbiter(&[
+        "match",
+        "--database-url",
+        &url,
+        "-c",
+        "table",
+        "--as",
+        "coal",
+        "start",
+        "-g",
+        "ti4",
+        "-p",
+        "coal",
+        "-p",
+        "maeoni",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // In the match's channel: its game, said so; elsewhere: every game.
+    let v = ask("table");
+    assert_eq!(
+        (&v["game"], &v["game_from"]),
+        (&"ti4".into(), &"match".into())
+    );
+    assert!(games(&v).iter().all(|g| g == "ti4"), "{v}");
+    let v = ask("another");
+    assert!(v.get("game_from").is_none(), "{v}");
+    let o = arbiter(&[
+        "match",
+        "--database-url",
+        &url,
+        "-c",
+        "table",
+        "ask",
+        "-n",
+        "1",
+        q,
+    ]);
+    assert!(
+        stdout(&o).starts_with("(ti4 rules: this channel's match."),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use crate::app::{AskReply, CiteReply, Confidence, RulesReply};
+use crate::app::{AskReply, CiteReply, Confidence, GameFrom, RulesReply};
 use crate::search::Suggestion;
 
 /// How to mark the answering sentence.
@@ -41,6 +41,12 @@ pub fn ask(reply: &AskReply, style: Style) -> String {
     let mut out = String::new();
     for (typed, understood) in &reply.corrections {
         let _ = writeln!(out, "(reading '{typed}' as '{understood}')");
+    }
+    if let (Some(GameFrom::Match), Some(g)) = (reply.game_from, &reply.game) {
+        let _ = writeln!(
+            out,
+            "({g} rules: this channel's match. Name another game in the question, or give --game.)"
+        );
     }
     match reply.confidence {
         Confidence::None => {
