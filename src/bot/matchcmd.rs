@@ -216,6 +216,11 @@ impl Bot {
     /// more than [`MATCH_GAME_WAIT`]: the question is answered without it.
     pub(super) async fn channel_match_game(&self, origin: &Origin) -> Option<String> {
         let matches = self.matches.get()?;
+        // A Discord request without a channel has no channel's match (the
+        // console's requests have no channel id and use its own).
+        if origin.channel_id.is_none() && origin.user_id != 0 {
+            return None;
+        }
         let channel = channel_key(origin);
         match tokio::time::timeout(MATCH_GAME_WAIT, matches.active_game(&channel)).await {
             Ok(Ok(game)) => game,
