@@ -95,6 +95,16 @@ impl<'de> Deserialize<'de> for Play {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Play, D::Error> {
         let v = Value::deserialize(d)?;
         let kind = (v.get("activate").is_some(), v.get("react").is_some());
+        // The happy path reads directly; only a failure is read again with
+        // the path tracked, for the message (tracking costs on every field).
+        let fast = match kind {
+            (true, false) => Activation::deserialize(&v).ok().map(Play::Activate),
+            (false, true) => Reaction::deserialize(&v).ok().map(Play::React),
+            _ => None,
+        };
+        if let Some(play) = fast {
+            return Ok(play);
+        }
         let read = match kind {
             (true, false) => serde_path_to_error::deserialize(&v).map(Play::Activate),
             (false, true) => serde_path_to_error::deserialize(&v).map(Play::React),
