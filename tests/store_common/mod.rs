@@ -21,7 +21,7 @@ pub struct Tally;
 
 pub static TALLY: Kit<Tally> = Kit::new();
 
-#[derive(Clone, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Board {
     game: String,
@@ -33,7 +33,7 @@ pub struct Board {
     total: i64,
 }
 
-#[derive(Clone, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Player {
     name: String,

@@ -64,7 +64,7 @@ pub trait Game: Send + Sync + 'static {
     /// The game id (as in `rules_data/<game>/manifest.yaml`).
     const ID: &'static str;
     /// The board document without its play.
-    type Board: Serialize + DeserializeOwned + JsonSchema + Clone + Send + Sync;
+    type Board: Serialize + DeserializeOwned + JsonSchema + Clone + PartialEq + Send + Sync;
     /// One play.
     type Play: Serialize + DeserializeOwned + JsonSchema + Clone + Send + Sync;
 
@@ -326,18 +326,24 @@ impl<G: Game> Kit<G> {
         }
         let legal = !cx.failed();
         // The board before the play is not serialized: the changes are the
-        // typed board walked against the state (a pending play changes nothing).
+        // typed board walked against the state (a pending play changes
+        // nothing, and a board equal to the one before has nothing to walk:
+        // most illegal plays leave it as it was).
+        let changes_to = |after: &G::Board, state: &Value| match *after == board {
+            true => Vec::new(),
+            false => typed_diff::diff(&board, state),
+        };
         let (state, status, changes) = match (legal, &pending) {
             (true, None) => {
                 let state = Self::to_value(&work);
-                let changes = typed_diff::diff(&board, &state);
+                let changes = changes_to(&work, &state);
                 (state, G::status(&work), changes)
             }
             (true, Some(_)) => (Self::to_value(&board), G::status(&board), Vec::new()),
             (false, _) => {
                 let left = G::after_illegal(&board, &work);
                 let state = Self::to_value(&left);
-                let changes = typed_diff::diff(&board, &state);
+                let changes = changes_to(&left, &state);
                 (state, G::status(&left), changes)
             }
         };
