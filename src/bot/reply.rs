@@ -431,12 +431,7 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
     if reply.game_from == Some(crate::app::GameFrom::Match)
         && let Some(g) = reply.game.as_deref()
     {
-        let name = app
-            .corpus
-            .games
-            .iter()
-            .find(|x| x.id == g)
-            .map_or(g, |x| x.name.as_str());
+        let name = app.corpus.game(g).map_or(g, |x| x.name.as_str());
         blocks.push(Block::text(
             String::new(),
             format!(
