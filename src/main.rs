@@ -361,9 +361,7 @@ fn read_input(path: &std::path::Path) -> Result<String, String> {
 }
 
 fn run(app: &App, command: Command) -> Result<String, CliError> {
-    let style = Style {
-        ansi: std::io::stdout().is_terminal(),
-    };
+    let style = Style::for_stdout();
     Ok(match command {
         Command::Ask {
             query,

@@ -265,9 +265,6 @@ async fn cite(
     as_json: bool,
 ) -> Result<String, MatchError> {
     let view = svc.board(&caller.channel).await?;
-    let storage = |e: arbiter::app::rulesets::RulesError| MatchError::Storage {
-        message: e.to_string(),
-    };
     let app = match &view.rule_set {
         Some(r) => sets.app_at(&r.guild, r.pinned).await.map_err(storage)?,
         None => match &caller.guild {
@@ -303,9 +300,6 @@ async fn ask(
     as_json: bool,
 ) -> Result<String, MatchError> {
     let match_game = svc.active_game(&caller.channel).await?;
-    let storage = |e: arbiter::app::rulesets::RulesError| MatchError::Storage {
-        message: e.to_string(),
-    };
     let guild = caller.guild.as_deref().unwrap_or("console");
     let app = sets.app_for(guild).await.map_err(storage)?;
     let reply = app
@@ -316,11 +310,15 @@ async fn ask(
     Ok(if as_json {
         json(&reply)
     } else {
-        let style = arbiter::render::text::Style {
-            ansi: std::io::IsTerminal::is_terminal(&std::io::stdout()),
-        };
-        arbiter::render::text::ask(&reply, style)
+        arbiter::render::text::ask(&reply, arbiter::render::text::Style::for_stdout())
     })
+}
+
+/// A rule set that cannot be read, as the match commands report it.
+fn storage(e: arbiter::app::rulesets::RulesError) -> MatchError {
+    MatchError::Storage {
+        message: e.to_string(),
+    }
 }
 
 fn json<T: serde::Serialize>(v: &T) -> String {

@@ -13,6 +13,13 @@ pub struct Style {
 }
 
 impl Style {
+    /// ANSI when standard output is a terminal.
+    pub fn for_stdout() -> Style {
+        Style {
+            ansi: std::io::IsTerminal::is_terminal(&std::io::stdout()),
+        }
+    }
+
     fn emphasize(&self, s: &str) -> String {
         if self.ansi {
             format!("\x1b[1m{s}\x1b[0m")
