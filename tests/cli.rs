@@ -274,17 +274,11 @@ fn match_ask_searches_the_channels_match_game() {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("m.db").display());
     let q = "can I pass on my very first turn of the action phase";
+    let in_match = |channel: &str, rest: &[&str]| {
+        arbiter(&[&["match", "--database-url", &url, "-c", channel][..], rest].concat())
+    };
     let ask = |channel: &str| {
-        let o = arbiter(&[
-            "match",
-            "--database-url",
-            &url,
-            "-c",
-            channel,
-            "ask",
-            "--json",
-            q,
-        ]);
+        let o = in_match(channel, &["ask", "--json", q]);
         assert!(o.status.success(), "{}", stderr(&o));
         serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
     };
@@ -300,22 +294,10 @@ fn match_ask_searches_the_channels_match_game() {
     let v = ask("table");
     assert!(v.get("game_from").is_none(), "{v}");
     assert!(games(&v).iter().any(|g| g != "ti4"), "{v}");
-    let o = arbiter(&[
-        "match",
-        "--database-url",
-        &url,
-        "-c",
-        "table",
-        "--as",
-        "coal",
-        "start",
-        "-g",
-        "ti4",
-        "-p",
-        "coal",
-        "-p",
-        "maeoni",
-    ]);
+    let start = [
+        "--as", "coal", "start", "-g", "ti4", "-p", "coal", "-p", "maeoni",
+    ];
+    let o = in_match("table", &start);
     assert!(o.status.success(), "{}", stderr(&o));
     // In the match's channel: its game, said so; elsewhere: every game.
     let v = ask("table");
@@ -326,17 +308,7 @@ fn match_ask_searches_the_channels_match_game() {
     assert!(games(&v).iter().all(|g| g == "ti4"), "{v}");
     let v = ask("another");
     assert!(v.get("game_from").is_none(), "{v}");
-    let o = arbiter(&[
-        "match",
-        "--database-url",
-        &url,
-        "-c",
-        "table",
-        "ask",
-        "-n",
-        "1",
-        q,
-    ]);
+    let o = in_match("table", &["ask", "-n", "1", q]);
     assert!(
         stdout(&o).starts_with("(ti4 rules: this channel's match."),
         "{}",
