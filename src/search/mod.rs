@@ -283,13 +283,16 @@ impl Index {
 
     /// The IDF of a term only one passage uses: the most one term weighs.
     pub(crate) fn max_idf(&self) -> f32 {
-        let n = self.passage_tokens.len() as f32;
-        (1.0 + (n - 0.5) / 1.5).ln().max(f32::EPSILON)
+        self.idf_of(1.0).max(f32::EPSILON)
     }
 
     fn idf(&self, id: u32) -> f32 {
+        self.idf_of(self.df[id as usize] as f32)
+    }
+
+    /// The IDF of a term `df` passages use.
+    fn idf_of(&self, df: f32) -> f32 {
         let n = self.passage_tokens.len() as f32;
-        let df = self.df[id as usize] as f32;
         (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
     }
 
