@@ -538,6 +538,70 @@ fn rule_in_a_match_channel_searches_the_matchs_game() {
     assert!(!out.contains("this channel's match"), "{out}");
 }
 
+/// The lines of one completion reply (after the echoed typed text).
+fn completion(out: &str, typed: &str) -> Vec<String> {
+    out.split(&format!("{typed}\n"))
+        .nth(1)
+        .unwrap_or_default()
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn completion_in_a_match_channel_offers_the_matchs_game_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("console.db").display());
+    let bot = match_bot(&url);
+    let script = "/complete query:pass\n/card complete name:ar\n";
+    let (_, before) = session_run(&bot, "coal", false, script);
+    let rules = completion(&before, "pass");
+    assert!(rules[0].starts_with("ashes:"), "{before}");
+    let cards = completion(&before, "ar");
+    assert!(cards[0].ends_with("(ashes)"), "{before}");
+
+    let start = "/match start game:grand-archive player1:coal player2:maeoni\n";
+    let (bad, out) = session_run(&bot, "coal", false, &format!("{start}{script}"));
+    assert_eq!(bad, 0, "{out}");
+    // The match's game first, then the other games fill the list.
+    let rules = completion(&out, "pass");
+    let split = rules
+        .iter()
+        .position(|l| !l.starts_with("grand-archive:"))
+        .expect("other games after the match's");
+    assert!(split > 0, "{out}");
+    assert!(
+        rules[split..]
+            .iter()
+            .all(|l| !l.starts_with("grand-archive:")),
+        "{out}"
+    );
+    assert!(rules.iter().any(|l| l.starts_with("ashes:pass ")), "{out}");
+    let cards = completion(&out, "ar");
+    assert!(cards[0].ends_with("(grand-archive)"), "{out}");
+    assert!(cards.iter().any(|c| c.ends_with("(ashes)")), "{out}");
+
+    // `game:` and a game's id typed as a prefix decide alone.
+    let script = "/complete query:pass game:ti4\n/complete query:ashes:pass\n";
+    let (_, out) = session_run(&bot, "coal", false, script);
+    let ti4 = completion(&out, "pass");
+    assert!(
+        !ti4.is_empty() && ti4.iter().all(|l| l.starts_with("ti4:")),
+        "{out}"
+    );
+    // The last reply (a typed value that is a choice is not repeated).
+    let ashes: Vec<&str> = out
+        .trim_end()
+        .rsplit("\n\n")
+        .next()
+        .unwrap()
+        .lines()
+        .collect();
+    assert!(ashes.iter().any(|l| l.starts_with("ashes:pass ")), "{out}");
+    assert!(ashes.iter().all(|l| l.starts_with("ashes:")), "{out}");
+}
+
 #[test]
 fn the_console_binary_takes_user_and_moderator_flags() {
     if !binary_is_current() {

@@ -114,6 +114,22 @@ async fn a_match_through_discord_interactions() {
         .await;
     let d = desc(&v);
     assert!(!d.contains("this channel"), "{d}");
+    // Its autocomplete offers the match's game first here; elsewhere, not.
+    let typing = autocomplete("rule", "query", "attack", vec![]);
+    let ids = |v: &Value| -> Vec<String> {
+        choice_values(v)
+            .into_iter()
+            .filter(|c| c != "attack")
+            .collect()
+    };
+    let v = h.run(MAEONI, false, typing.clone()).await;
+    let here = ids(&v);
+    assert!(here[0].starts_with("ashes:"), "{v}");
+    assert!(here.iter().any(|c| !c.starts_with("ashes:")), "{v}");
+    let v = h
+        .run(MAEONI, false, in_channel(typing, "1300000000000000999"))
+        .await;
+    assert!(!ids(&v)[0].starts_with("ashes:"), "{v}");
 
     // Setup with neither board nor file: the form; its submit sets the board.
     let v = h.run(COAL, false, match_sub("setup", vec![])).await;

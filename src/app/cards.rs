@@ -111,6 +111,28 @@ impl App {
             .collect()
     }
 
+    /// Card names as `/card name:` autocomplete offers them in a channel:
+    /// with no `game`, the channel's match game (`fallback`) first, then
+    /// the other games' cards.
+    pub fn complete_cards_in(
+        &self,
+        partial: &str,
+        game: Option<&str>,
+        fallback: Option<&str>,
+        limit: usize,
+    ) -> Vec<CardSuggestion> {
+        let fallback = fallback.filter(|g| self.corpus.resolve_game(g).is_some());
+        match (game, fallback) {
+            (None, Some(first)) => super::prefer(
+                self.complete_cards(partial, Some(first), limit),
+                self.complete_cards(partial, None, limit),
+                |c| (c.game.clone(), c.name.clone()),
+                limit,
+            ),
+            _ => self.complete_cards(partial, game, limit),
+        }
+    }
+
     /// Rules of `game` that `text` names: a passage's title, or a term it
     /// quotes (‘Unit Guard’), found in the text as whole words.
     pub fn rules_named(&self, game: &str, text: &str) -> Vec<RuleLink> {

@@ -395,6 +395,43 @@ impl App {
             .complete(&self.corpus, partial, game.as_deref(), limit))
     }
 
+    /// Completion as `/rule` autocomplete offers it in a channel: with no
+    /// `game`, the game of the channel's match (`fallback`) comes first and
+    /// the other games fill what is left, unless what is typed starts with
+    /// a game's id or alias (`legion:`), which then decides alone.
+    pub fn complete_in(
+        &self,
+        partial: &str,
+        game: Option<&str>,
+        fallback: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<Suggestion>, AppError> {
+        match self.preferred_game(partial, game, fallback) {
+            Some(first) => Ok(prefer(
+                self.complete(partial, Some(first), limit)?,
+                self.complete(partial, None, limit)?,
+                |s| s.id.clone(),
+                limit,
+            )),
+            None => self.complete(partial, game, limit),
+        }
+    }
+
+    /// The fallback game for a completion, when neither `game` nor a game
+    /// prefix in `partial` says otherwise.
+    fn preferred_game<'a>(
+        &self,
+        partial: &str,
+        game: Option<&str>,
+        fallback: Option<&'a str>,
+    ) -> Option<&'a str> {
+        let named = partial
+            .split_once(':')
+            .is_some_and(|(g, _)| self.corpus.resolve_game(g).is_some());
+        let fallback = fallback.filter(|g| self.corpus.resolve_game(g).is_some());
+        fallback.filter(|_| game.is_none() && !named)
+    }
+
     /// Games whose id, name or an alias fuzzily matches `partial` (at most
     /// `limit`): the id and the name.
     pub fn complete_games(&self, partial: &str, limit: usize) -> Vec<Suggestion> {
@@ -497,4 +534,24 @@ impl App {
             suggestions,
         }
     }
+}
+
+/// `first`, then what of `rest` is not in it, at most `limit` in all.
+fn prefer<T, K: PartialEq>(
+    first: Vec<T>,
+    rest: Vec<T>,
+    key: impl Fn(&T) -> K,
+    limit: usize,
+) -> Vec<T> {
+    let mut out = first;
+    out.truncate(limit);
+    for item in rest {
+        if out.len() >= limit {
+            break;
+        }
+        if !out.iter().any(|o| key(o) == key(&item)) {
+            out.push(item);
+        }
+    }
+    out
 }

@@ -575,6 +575,18 @@ impl Bot {
                 Input::Command(Command::Rule { game: None, .. }) => {
                     self.channel_match_game(&request.origin).await
                 }
+                Input::Autocomplete {
+                    command,
+                    option,
+                    game: None,
+                    ..
+                } if matches!(
+                    (command.as_str(), option.as_str()),
+                    ("rule", "query") | ("card", "name")
+                ) =>
+                {
+                    self.channel_match_game(&request.origin).await
+                }
                 _ => None,
             },
         };
@@ -804,7 +816,8 @@ fn title_of(input: &Input) -> &'static str {
 struct Fetched {
     /// The downloaded attachment.
     text: Option<String>,
-    /// `/rule` without a game: the game of the channel's match.
+    /// `/rule` (and its and `/card`'s autocomplete) without a game: the
+    /// game of the channel's match.
     match_game: Option<String>,
 }
 
@@ -882,7 +895,13 @@ impl<'a> Answerer<'a> {
                 value,
                 game,
                 ..
-            } => self.autocomplete(command, option, value, game.as_deref()),
+            } => self.autocomplete(
+                command,
+                option,
+                value,
+                game.as_deref(),
+                match_game.as_deref(),
+            ),
             Input::Component { custom_id } => self.component(custom_id),
             Input::ModalSubmit { custom_id, fields } => self.modal_submit(custom_id, fields),
         }
@@ -1004,12 +1023,19 @@ impl<'a> Answerer<'a> {
         }
     }
 
-    /// `/card name:` (card names, fuzzy) and `game:` autocomplete.
-    fn card_autocomplete(&self, option: &str, value: &str, game: Option<&str>) -> Reply {
+    /// `/card name:` (card names, fuzzy; the channel's match game first)
+    /// and `game:` autocomplete.
+    fn card_autocomplete(
+        &self,
+        option: &str,
+        value: &str,
+        game: Option<&str>,
+        match_game: Option<&str>,
+    ) -> Reply {
         let choices = match option {
             "name" => self
                 .app
-                .complete_cards(value, game, MAX_CHOICES)
+                .complete_cards_in(value, game, match_game, MAX_CHOICES)
                 .iter()
                 .map(|c| Choice {
                     name: reply::truncate(
@@ -1033,9 +1059,18 @@ impl<'a> Answerer<'a> {
         Reply::Choices(reply::keep_typed(choices, value))
     }
 
-    fn autocomplete(&self, command: &str, option: &str, value: &str, game: Option<&str>) -> Reply {
+    /// `/rule query:` and `/card` autocomplete; with no `game:`, the game of
+    /// the channel's match (`match_game`) is offered first.
+    fn autocomplete(
+        &self,
+        command: &str,
+        option: &str,
+        value: &str,
+        game: Option<&str>,
+        match_game: Option<&str>,
+    ) -> Reply {
         if command == "card" {
-            return self.card_autocomplete(option, value, game);
+            return self.card_autocomplete(option, value, game, match_game);
         }
         if command != "rule" || option != "query" {
             return Reply::Choices(Vec::new());
@@ -1044,7 +1079,7 @@ impl<'a> Answerer<'a> {
         let game = game.filter(|g| self.app.corpus.resolve_game(g).is_some());
         let list = self
             .app
-            .complete(value, game, MAX_CHOICES)
+            .complete_in(value, game, match_game, MAX_CHOICES)
             .unwrap_or_default();
         let choices: Vec<Choice> = list
             .into_iter()
