@@ -247,11 +247,11 @@ fn the_cli_shows_completes_and_imports_cards() {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(
-        out(&o).contains("Cards “club” for Ashes Reborn (ashes): 2 card(s)"),
+        out(&o).contains("Cards “club” for Ashes Reborn (ashes): 2 cards"),
         "{}",
         out(&o)
     );
-    assert!(out(&o).contains("1 warning(s)"), "{}", out(&o));
+    assert!(out(&o).contains("1 warning:"), "{}", out(&o));
     let o = arbiter(&["--rules-dir", d, "card", "Blood Archer"]);
     assert!(out(&o).contains("Blood Archer — Ally"), "{}", out(&o));
     let bad = dir.path().join("bad.json");
@@ -288,7 +288,7 @@ fn the_console_adds_shows_and_completes_cards() {
     );
     let out = run(1, &add);
     assert!(
-        out.contains("Card list **club** for **Ashes Reborn** (`ashes`): 2 card(s)."),
+        out.contains("Card list **club** for **Ashes Reborn** (`ashes`): 2 cards."),
         "{out}"
     );
     assert!(

@@ -94,7 +94,7 @@ async fn a_house_rule_added_in_one_server_answers_there_only() {
     );
     let t = text_of(&v);
     assert!(
-        t.contains("2 passage(s) from Markdown") && t.contains("`ti4:table-rules.speaker` Speaker"),
+        t.contains("2 passages from Markdown") && t.contains("`ti4:table-rules.speaker` Speaker"),
         "{t}"
     );
     let buttons = &v["data"]["components"][0]["components"];

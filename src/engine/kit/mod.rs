@@ -315,10 +315,13 @@ impl<G: Game> Kit<G> {
                 if i + 1 < plays.len() {
                     cx.note(
                         Some(path),
-                        format!(
-                            "the {} play(s) after this one were not judged: this one is illegal",
-                            plays.len() - i - 1
-                        ),
+                        match plays.len() - i - 1 {
+                            1 => "the play after this one was not judged: this one is illegal"
+                                .to_string(),
+                            n => format!(
+                                "the {n} plays after this one were not judged: this one is illegal"
+                            ),
+                        },
                     );
                 }
                 break;
