@@ -390,6 +390,29 @@ fn a_second_action_in_one_turn_is_illegal() {
 }
 
 #[test]
+fn plays_after_an_illegal_one_are_not_judged_and_counted_in_words() {
+    let s = board(6);
+    let notes =
+        |r: &Ruling| -> Vec<String> { r.diagnostics.iter().map(|d| d.message.clone()).collect() };
+    let illegal = play("tactical_action", "Ana");
+    let r = run(&s, &[illegal.clone(), play("pass", "Ben")]);
+    assert!(!r.legal);
+    let n = notes(&r);
+    assert!(
+        n.iter()
+            .any(|m| m == "the play after this one was not judged: this one is illegal"),
+        "{n:?}"
+    );
+    let r = run(&s, &[illegal, play("pass", "Ben"), play("pass", "Ben")]);
+    let n = notes(&r);
+    assert!(
+        n.iter()
+            .any(|m| m == "the 2 plays after this one were not judged: this one is illegal"),
+        "{n:?}"
+    );
+}
+
+#[test]
 fn passing_after_acting_in_the_same_turn_is_illegal() {
     let mut s = board(6);
     step(&mut s, strat("Ben", "Leadership"));
