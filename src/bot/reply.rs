@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use crate::app::{App, AskReply, CardReply, CiteReply, CoverageReply, RulesReply};
-use crate::engine::{Ruling, Severity};
+use crate::engine::{Decision, Diagnostic, Ruling, Severity, Step};
 use crate::text::count;
 
 /// What the bot answers.
@@ -665,21 +665,52 @@ pub fn ruling_message(r: &Ruling) -> Doc {
         (true, None) => "the play is legal",
     };
     let title = truncate(&format!("Ruling ({}): {verdict}", r.game), 256);
-    let mut blocks = Vec::new();
-    for (n, s) in r.steps.iter().enumerate() {
-        let head = format!("**{}.** `{}`", n + 1, s.rule);
-        let mut body = escape_md(&s.text);
-        match &s.choice {
-            Some(c) if c.assumed.is_some() => {
+    let mut blocks: Vec<Block> = r.steps.iter().enumerate().map(step_block).collect();
+    blocks.extend(r.diagnostics.iter().map(diagnostic_block));
+    blocks.extend(r.pending.as_ref().map(pending_block));
+    if let Some(res) = r.status.as_ref().and_then(|s| s.result.as_ref()) {
+        blocks.push(Block::text(
+            "**🏁 Result**".into(),
+            escape_md(crate::render::text::result(res).trim_end()),
+        ));
+    }
+    blocks.push(changes_block(r));
+    blocks.push(state_block(r));
+    let footer = Some(format!(
+        "{}, {}. Buttons open the rules cited.",
+        count(r.steps.len(), "step"),
+        count(r.diagnostics.len(), "diagnostic")
+    ));
+    Doc {
+        kind: if r.legal {
+            MessageKind::Legal
+        } else {
+            MessageKind::Illegal
+        },
+        title,
+        blocks,
+        footer,
+        buttons: cited_rule_buttons(r),
+    }
+}
+
+/// A resolved step: its rule, text, the choice (and whether it was
+/// assumed), its numbers and its assumption.
+fn step_block((n, s): (usize, &Step)) -> Block {
+    let head = format!("**{}.** `{}`", n + 1, s.rule);
+    let mut body = escape_md(&s.text);
+    match &s.choice {
+        Some(c) => match &c.assumed {
+            Some(why) => {
                 let _ = write!(
                     body,
                     "\n\u{2003}choice: {} {} — *{}*",
                     escape_md(&c.player),
                     escape_md(&c.chose),
-                    escape_md(c.assumed.as_deref().unwrap_or_default())
+                    escape_md(why)
                 );
             }
-            Some(c) => {
+            None => {
                 let _ = write!(
                     body,
                     "\n\u{2003}choice: {} chose {}",
@@ -687,77 +718,76 @@ pub fn ruling_message(r: &Ruling) -> Doc {
                     escape_md(&c.chose)
                 );
             }
-            None => {}
-        }
-        if !s.numbers.is_empty() {
-            let nums: Vec<String> = s
-                .numbers
-                .iter()
-                .map(|(k, v)| format!("{} = {v}", escape_md(k)))
-                .collect();
-            let _ = write!(body, "\n\u{2003}{}", nums.join(", "));
-        }
-        if let Some(a) = &s.assumption {
-            let _ = write!(
-                body,
-                "\n\u{2003}*assumption (not in the indexed rules): {}*",
-                escape_md(a)
-            );
-        }
-        blocks.push(Block::text(head, body));
+        },
+        None => {}
     }
-    for d in &r.diagnostics {
-        let sev = match d.severity {
-            Severity::Error => "❌ error",
-            Severity::Refused => "🚫 refused",
-            Severity::Warning => "⚠️ warning",
-            Severity::Info => "ℹ️ note",
-        };
-        let mut head = format!("**{sev}**");
-        if let Some(rule) = &d.rule {
-            let _ = write!(head, " `{rule}`");
-        }
-        let mut body = escape_md(&d.message);
-        if let Some(p) = &d.path {
-            let _ = write!(body, " (at `{p}`)");
-        }
-        blocks.push(Block::text(head, body));
+    if !s.numbers.is_empty() {
+        let nums: Vec<String> = s
+            .numbers
+            .iter()
+            .map(|(k, v)| format!("{} = {v}", escape_md(k)))
+            .collect();
+        let _ = write!(body, "\n\u{2003}{}", nums.join(", "));
     }
-    if let Some(d) = &r.pending {
-        let mut body = format!("{} `{}`", escape_md(&d.question), d.rule);
-        for (i, o) in d.options.iter().enumerate() {
-            let default = if d.default == Some(i) {
-                " *(the rules' default)*"
-            } else {
-                ""
-            };
-            let _ = write!(body, "\n{}. {}{default}", i + 1, escape_md(&o.label));
-        }
-        blocks.push(Block::text(
-            format!("**⏳ waiting for {}**", escape_md(&d.player)),
+    if let Some(a) = &s.assumption {
+        let _ = write!(
             body,
-        ));
+            "\n\u{2003}*assumption (not in the indexed rules): {}*",
+            escape_md(a)
+        );
     }
-    if let Some(res) = r.status.as_ref().and_then(|s| s.result.as_ref()) {
-        blocks.push(Block::text(
-            "**🏁 Result**".into(),
-            escape_md(crate::render::text::result(res).trim_end()),
-        ));
+    Block::text(head, body)
+}
+
+fn diagnostic_block(d: &Diagnostic) -> Block {
+    let sev = match d.severity {
+        Severity::Error => "❌ error",
+        Severity::Refused => "🚫 refused",
+        Severity::Warning => "⚠️ warning",
+        Severity::Info => "ℹ️ note",
+    };
+    let mut head = format!("**{sev}**");
+    if let Some(rule) = &d.rule {
+        let _ = write!(head, " `{rule}`");
     }
-    if r.changes.is_empty() {
-        blocks.push(Block::text(
-            "**Changes**".into(),
-            "no change to the board".into(),
-        ));
+    let mut body = escape_md(&d.message);
+    if let Some(p) = &d.path {
+        let _ = write!(body, " (at `{p}`)");
+    }
+    Block::text(head, body)
+}
+
+/// The decision the ruling waits for, with its numbered options.
+fn pending_block(d: &Decision) -> Block {
+    let mut body = format!("{} `{}`", escape_md(&d.question), d.rule);
+    for (i, o) in d.options.iter().enumerate() {
+        let default = if d.default == Some(i) {
+            " *(the rules' default)*"
+        } else {
+            ""
+        };
+        let _ = write!(body, "\n{}. {}{default}", i + 1, escape_md(&o.label));
+    }
+    Block::text(format!("**⏳ waiting for {}**", escape_md(&d.player)), body)
+}
+
+fn changes_block(r: &Ruling) -> Block {
+    let body = if r.changes.is_empty() {
+        "no change to the board".to_string()
     } else {
         let lines: Vec<String> = r
             .changes
             .iter()
             .map(|c| format!("`{}`: {} → {}", c.path, c.before, c.after))
             .collect();
-        blocks.push(Block::text("**Changes**".into(), lines.join("\n")));
-    }
-    // YAML, like the board documents: it can be pasted back as the next board.
+        lines.join("\n")
+    };
+    Block::text("**Changes**".into(), body)
+}
+
+/// The state as YAML, like the board documents: it can be pasted back as
+/// the next board.
+fn state_block(r: &Ruling) -> Block {
     let state = serde_saphyr::to_string(&r.state)
         .unwrap_or_else(|_| serde_json::to_string_pretty(&r.state).unwrap_or_default());
     let head = if r.legal {
@@ -765,45 +795,32 @@ pub fn ruling_message(r: &Ruling) -> Doc {
     } else {
         "**State (unchanged)**"
     };
-    blocks.push(Block {
+    Block {
         head: head.into(),
         body: state.trim_end().to_string(),
         code: true,
-    });
-    let mut rules: Vec<&str> = r
+    }
+}
+
+/// A button per rule the steps and diagnostics cite, first use first (at
+/// most 15).
+fn cited_rule_buttons(r: &Ruling) -> Vec<Button> {
+    let mut rules: Vec<&str> = Vec::new();
+    let cited = r
         .steps
         .iter()
         .map(|s| s.rule.as_str())
-        .chain(r.diagnostics.iter().filter_map(|d| d.rule.as_deref()))
-        .collect();
-    let mut seen = Vec::new();
-    rules.retain(|x| {
-        let new = !seen.contains(x);
-        seen.push(*x);
-        new
-    });
-    let buttons = rules
+        .chain(r.diagnostics.iter().filter_map(|d| d.rule.as_deref()));
+    for id in cited {
+        if !rules.contains(&id) {
+            rules.push(id);
+        }
+    }
+    rules
         .into_iter()
         .take(15)
         .map(|id| Button::new(id, Action::Cite(id.to_string()), ButtonStyle::Secondary))
-        .collect();
-    let kind = if r.legal {
-        MessageKind::Legal
-    } else {
-        MessageKind::Illegal
-    };
-    let footer = Some(format!(
-        "{}, {}. Buttons open the rules cited.",
-        count(r.steps.len(), "step"),
-        count(r.diagnostics.len(), "diagnostic")
-    ));
-    Doc {
-        kind,
-        title,
-        blocks,
-        footer,
-        buttons,
-    }
+        .collect()
 }
 
 pub fn games_message(rules: &RulesReply, coverage: &CoverageReply) -> Doc {
