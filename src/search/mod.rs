@@ -107,6 +107,159 @@ pub struct SearchOutcome {
 /// A glossary entry: the phrase's words and its expansions (each a phrase).
 use phrases::{Phrases, Synonym};
 
+/// The passages' analysed terms: the interned vocabulary, document
+/// frequencies, each passage's tokens (for BM25), distinct ids (for
+/// coverage) and sentences (for highlights).
+struct Terms {
+    vocab: FxHashMap<String, u32>,
+    words: Vec<String>,
+    df: Vec<u32>,
+    docs: Vec<Vec<String>>,
+    passage_tokens: Vec<Box<[u32]>>,
+    sentences: Vec<Box<[Sentence]>>,
+}
+
+impl Terms {
+    fn of(corpus: &Corpus, analyzer: &mut Analyzer) -> Terms {
+        let n = corpus.passages.len();
+        let mut t = Terms {
+            vocab: FxHashMap::default(),
+            words: Vec::new(),
+            df: Vec::new(),
+            docs: Vec::with_capacity(n),
+            passage_tokens: Vec::with_capacity(n),
+            sentences: Vec::with_capacity(n),
+        };
+        for p in &corpus.passages {
+            t.add(p, analyzer);
+        }
+        t
+    }
+
+    fn add(&mut self, p: &crate::corpus::Passage, analyzer: &mut Analyzer) {
+        // The text sentence by sentence: the same tokens as the whole
+        // (analysis is context-free across sentence ends), with each
+        // sentence's share kept for highlighting.
+        let mut tokens = analyzer.learn_stems(&indexed_head(p));
+        let mut spans = Vec::new();
+        for range in analyze::sentence_ranges(&p.text) {
+            let from = tokens.len();
+            tokens.extend(analyzer.learn_stems(&p.text[range.clone()]));
+            spans.push((range, from..tokens.len()));
+        }
+        analyze::add_base_forms(&mut tokens);
+        // "See 15.0" is a pointer, not about seeing.
+        let all_ids: Vec<Option<u32>> = tokens
+            .iter()
+            .map(|t| (t != "see").then(|| self.intern(t)))
+            .collect();
+        self.sentences.push(
+            spans
+                .into_iter()
+                .map(|(text, at)| {
+                    Sentence::new(text, &all_ids[at.clone()], &tokens[at], &self.vocab)
+                })
+                .collect(),
+        );
+        let mut ids: Vec<u32> = all_ids.into_iter().flatten().collect();
+        ids.sort_unstable();
+        ids.dedup();
+        for &id in &ids {
+            self.df[id as usize] += 1;
+        }
+        self.passage_tokens.push(ids.into_boxed_slice());
+        tokens.retain(|t| t != "see");
+        self.docs.push(tokens);
+    }
+
+    fn intern(&mut self, token: &str) -> u32 {
+        if let Some(&id) = self.vocab.get(token) {
+            return id;
+        }
+        let id = self.words.len() as u32;
+        self.vocab.insert(token.to_string(), id);
+        self.words.push(token.to_string());
+        self.df.push(0);
+        id
+    }
+}
+
+/// BM25 over the passages' tokens (passages without any are left out).
+fn bm25(docs: &[Vec<String>]) -> (Embedder<u32, analyze::PreTokenized>, postings::Postings) {
+    let total: usize = docs.iter().map(Vec::len).sum();
+    let avgdl = if docs.is_empty() {
+        1.0
+    } else {
+        (total as f32 / docs.len() as f32).max(1.0)
+    };
+    let embedder = EmbedderBuilder::<u32, analyze::PreTokenized>::with_avgdl(avgdl).build();
+    let postings = postings::Postings::build(
+        docs.iter()
+            .enumerate()
+            .filter(|(_, tokens)| !tokens.is_empty())
+            .map(|(i, tokens)| (i as u32, embedder.embed(&tokens.join(" ")))),
+    );
+    (embedder, postings)
+}
+
+/// Game aliases, folded to lower-case words: (words, game id).
+type Aliases = Vec<(Vec<String>, String)>;
+
+/// Game aliases as words (longest first) and each game's glossary as
+/// phrases; the glossary's words are taught to the stemmer.
+fn game_words(
+    corpus: &Corpus,
+    analyzer: &mut Analyzer,
+) -> (Aliases, HashMap<String, Vec<Synonym>>) {
+    let mut aliases = Vec::new();
+    let mut synonyms = HashMap::new();
+    for g in &corpus.games {
+        for name in std::iter::once(&g.id)
+            .chain([&g.name])
+            .chain(g.aliases.iter())
+        {
+            let w = analyze::words(name);
+            if !w.is_empty() && !aliases.iter().any(|(a, _)| *a == w) {
+                aliases.push((w, g.id.clone()));
+            }
+        }
+        let list = g
+            .glossary
+            .synonyms
+            .iter()
+            .map(|(k, v)| {
+                (
+                    analyze::words(k),
+                    v.iter().map(|e| analyze::words(e).join(" ")).collect(),
+                )
+            })
+            .filter(|(k, _): &Synonym| !k.is_empty())
+            .collect::<Vec<Synonym>>();
+        for (k, v) in &list {
+            analyzer.learn_stems(&k.join(" "));
+            for e in v {
+                analyzer.learn_stems(e);
+            }
+        }
+        synonyms.insert(g.id.clone(), list);
+    }
+    aliases.sort_by_key(|(w, _)| std::cmp::Reverse(w.iter().map(String::len).sum::<usize>()));
+    (aliases, synonyms)
+}
+
+/// A lettered sub-rule's position among its siblings (702.33a → 0).
+fn rule_order(corpus: &Corpus) -> Vec<Option<u16>> {
+    let mut order = vec![None; corpus.passages.len()];
+    for p in &corpus.passages {
+        for (n, &c) in p.children.iter().enumerate() {
+            if is_lettered_rule(&corpus.passages[c].id) {
+                order[c] = Some(u16::try_from(n).unwrap_or(u16::MAX));
+            }
+        }
+    }
+    order
+}
+
 /// A search index over a [`Corpus`].
 pub struct Index {
     analyzer: Analyzer,
@@ -121,8 +274,8 @@ pub struct Index {
     passage_tokens: Vec<Box<[u32]>>,
     /// Each passage's sentences, with their terms (for highlights).
     sentences: Vec<Box<[Sentence]>>,
-    /// Game aliases, folded to lower-case words, longest first: (words, game id).
-    aliases: Vec<(Vec<String>, String)>,
+    /// Game aliases, longest first.
+    aliases: Aliases,
     /// Per game: (phrase words, expansion words), longest phrase first.
     synonyms: HashMap<String, Phrases>,
     /// All games' glossaries merged (same phrase → all expansions), for
@@ -143,135 +296,34 @@ pub struct Index {
 impl Index {
     pub fn build(corpus: &Corpus) -> Index {
         let mut analyzer = Analyzer::new();
-        let mut vocab: FxHashMap<String, u32> = FxHashMap::default();
-        let mut words = Vec::new();
-        let mut df: Vec<u32> = Vec::new();
-        let mut docs: Vec<Vec<String>> = Vec::with_capacity(corpus.passages.len());
-        let mut passage_tokens = Vec::with_capacity(corpus.passages.len());
-        let mut sentences = Vec::with_capacity(corpus.passages.len());
-        for p in &corpus.passages {
-            // The text sentence by sentence: the same tokens as the whole
-            // (analysis is context-free across sentence ends), with each
-            // sentence's share kept for highlighting.
-            let mut tokens = analyzer.learn_stems(&indexed_head(p));
-            let mut spans = Vec::new();
-            for range in analyze::sentence_ranges(&p.text) {
-                let from = tokens.len();
-                tokens.extend(analyzer.learn_stems(&p.text[range.clone()]));
-                spans.push((range, from..tokens.len()));
-            }
-            analyze::add_base_forms(&mut tokens);
-            // "See 15.0" is a pointer, not about seeing.
-            let all_ids: Vec<Option<u32>> = tokens
-                .iter()
-                .map(|t| {
-                    (t != "see").then(|| {
-                        *vocab.entry(t.clone()).or_insert_with(|| {
-                            words.push(t.clone());
-                            df.push(0);
-                            (words.len() - 1) as u32
-                        })
-                    })
-                })
-                .collect();
-            sentences.push(
-                spans
-                    .into_iter()
-                    .map(|(text, at)| {
-                        Sentence::new(text, &all_ids[at.clone()], &tokens[at], &vocab)
-                    })
-                    .collect(),
-            );
-            let mut ids: Vec<u32> = all_ids.into_iter().flatten().collect();
-            ids.sort_unstable();
-            ids.dedup();
-            for &id in &ids {
-                df[id as usize] += 1;
-            }
-            passage_tokens.push(ids.into_boxed_slice());
-            tokens.retain(|t| t != "see");
-            docs.push(tokens);
-        }
-        let total: usize = docs.iter().map(Vec::len).sum();
-        let avgdl = if docs.is_empty() {
-            1.0
-        } else {
-            (total as f32 / docs.len() as f32).max(1.0)
-        };
-        let embedder = EmbedderBuilder::<u32, analyze::PreTokenized>::with_avgdl(avgdl).build();
-        let postings = postings::Postings::build(
-            docs.iter()
-                .enumerate()
-                .filter(|(_, tokens)| !tokens.is_empty())
-                .map(|(i, tokens)| (i as u32, embedder.embed(&tokens.join(" ")))),
-        );
-        let mut aliases = Vec::new();
-        let mut synonyms = HashMap::new();
-        for g in &corpus.games {
-            for name in std::iter::once(&g.id)
-                .chain([&g.name])
-                .chain(g.aliases.iter())
-            {
-                let w = analyze::words(name);
-                if !w.is_empty() && !aliases.iter().any(|(a, _)| *a == w) {
-                    aliases.push((w, g.id.clone()));
-                }
-            }
-            let list = g
-                .glossary
-                .synonyms
-                .iter()
-                .map(|(k, v)| {
-                    (
-                        analyze::words(k),
-                        v.iter().map(|e| analyze::words(e).join(" ")).collect(),
-                    )
-                })
-                .filter(|(k, _): &Synonym| !k.is_empty())
-                .collect::<Vec<Synonym>>();
-            for (k, v) in &list {
-                analyzer.learn_stems(&k.join(" "));
-                for e in v {
-                    analyzer.learn_stems(e);
-                }
-            }
-            synonyms.insert(g.id.clone(), list);
-        }
+        let terms = Terms::of(corpus, &mut analyzer);
+        let (embedder, postings) = bm25(&terms.docs);
+        let (aliases, synonyms) = game_words(corpus, &mut analyzer);
         let synonyms_all = Phrases::new(merge_glossaries(&corpus.games, &synonyms));
         let synonyms: HashMap<String, Phrases> = synonyms
             .into_iter()
             .map(|(g, list)| (g, Phrases::new(list)))
             .collect();
-        aliases.sort_by_key(|(w, _)| std::cmp::Reverse(w.iter().map(String::len).sum::<usize>()));
-        let parents = corpus.passages.iter().map(|p| p.parent).collect();
-        let mut rule_order = vec![None; corpus.passages.len()];
-        for p in &corpus.passages {
-            for (n, &c) in p.children.iter().enumerate() {
-                if is_lettered_rule(&corpus.passages[c].id) {
-                    rule_order[c] = Some(u16::try_from(n).unwrap_or(u16::MAX));
-                }
-            }
-        }
         english::warm();
         let stub_target = (0..corpus.passages.len())
             .map(|i| stub_target(corpus, i))
             .collect();
-        let titles = section_titles(corpus, &analyzer, &vocab, &passage_tokens);
+        let titles = section_titles(corpus, &analyzer, &terms.vocab, &terms.passage_tokens);
         Index {
             analyzer,
             embedder,
             postings,
-            vocab,
-            words,
-            df,
-            passage_tokens,
-            sentences,
+            vocab: terms.vocab,
+            words: terms.words,
+            df: terms.df,
+            passage_tokens: terms.passage_tokens,
+            sentences: terms.sentences,
             aliases,
             synonyms,
             synonyms_all,
-            parents,
+            parents: corpus.passages.iter().map(|p| p.parent).collect(),
             stub_target,
-            rule_order,
+            rule_order: rule_order(corpus),
             titles,
             completer: Completer::build(corpus),
         }
