@@ -462,7 +462,7 @@ fn color(kind: MessageKind) -> u32 {
         MessageKind::Legal => 0x57F287,
         MessageKind::Illegal => 0xED4245,
         MessageKind::Info => 0x99AAB5,
-        MessageKind::UserError => 0xFEE75C,
+        MessageKind::UserError | MessageKind::Busy => 0xFEE75C,
         MessageKind::InternalError => 0xED4245,
     }
 }

@@ -655,7 +655,7 @@ fn fence_safe(text: &str) -> String {
 
 /// A refusal (ephemeral, says why) or, for a storage fault, an internal
 /// error with its id. "Board changed" shows the new board.
-fn refusal(e: &MatchError) -> Reply {
+pub(super) fn refusal(e: &MatchError) -> Reply {
     if !e.is_user_error() {
         return internal_error("match storage", e);
     }
@@ -673,5 +673,8 @@ fn refusal(e: &MatchError) -> Reply {
             )
         );
     }
-    Reply::Message(Message::user_error("Match", &why))
+    match e {
+        MatchError::Busy { .. } => Reply::Message(Message::busy("Match", &why)),
+        _ => Reply::Message(Message::user_error("Match", &why)),
+    }
 }

@@ -612,9 +612,12 @@ impl Bot {
                 &format!("panic while handling {}", request.input.label()),
                 &msg,
             ),
-            Err(busy) => Reply::Message(Message::user_error(
+            Err(busy @ cpu::CpuError::Busy { .. }) => {
+                Reply::Message(Message::busy(title_of(&request.input), &busy.to_string()))
+            }
+            Err(slow) => Reply::Message(Message::user_error(
                 title_of(&request.input),
-                &busy.to_string(),
+                &slow.to_string(),
             )),
         }
     }
@@ -789,9 +792,7 @@ fn short_question(query: &str) -> bool {
 fn outcome(reply: &Reply) -> metrics::Outcome {
     match reply {
         Reply::Message(m) | Reply::Update(m) => match m.kind {
-            MessageKind::UserError if m.body.starts_with("Arbiter is busy") => {
-                metrics::Outcome::busy
-            }
+            MessageKind::Busy => metrics::Outcome::busy,
             MessageKind::UserError => metrics::Outcome::refused,
             MessageKind::InternalError => metrics::Outcome::error,
             _ => metrics::Outcome::ok,
@@ -1326,6 +1327,27 @@ mod tests {
         assert!(t.elapsed() < std::time::Duration::from_secs(2));
         // Nothing in flight: returns at once.
         in_flight.drain(std::time::Duration::from_secs(5)).await;
+    }
+
+    #[test]
+    fn busy_is_counted_by_kind_not_by_wording() {
+        let busy = Message::busy("Judge", "no room just now");
+        assert!(busy.ephemeral);
+        assert_eq!(outcome(&Reply::Message(busy)), metrics::Outcome::busy);
+        // A refusal that happens to start like one is still a refusal.
+        let refusal = Message::user_error("Judge", "Arbiter is busy, said the user");
+        assert_eq!(outcome(&Reply::Message(refusal)), metrics::Outcome::refused);
+        let m = matchcmd_refusal_kind(&crate::app::matches::MatchError::Busy {
+            message: "the pool is full".into(),
+        });
+        assert_eq!(m, Some(MessageKind::Busy));
+    }
+
+    fn matchcmd_refusal_kind(e: &crate::app::matches::MatchError) -> Option<MessageKind> {
+        match matchcmd::refusal(e) {
+            Reply::Message(m) => Some(m.kind),
+            _ => None,
+        }
     }
 
     #[test]

@@ -32,6 +32,8 @@ pub enum MessageKind {
     Info,
     /// The user's input was wrong (ephemeral).
     UserError,
+    /// Arbiter had no room for the work just now: try again (ephemeral).
+    Busy,
     /// Our fault; carries an error id (ephemeral).
     InternalError,
 }
@@ -92,6 +94,15 @@ impl Message {
             ephemeral: true,
             attachment: None,
             ping: None,
+        }
+    }
+
+    /// Arbiter had no room for the work (the CPU pool was full): shown like
+    /// a refusal, counted apart.
+    pub fn busy(title: &str, why: &str) -> Message {
+        Message {
+            kind: MessageKind::Busy,
+            ..Message::user_error(title, why)
         }
     }
 

@@ -94,6 +94,7 @@ fn failed(e: RulesError) -> Reply {
         RulesError::Store(_) | RulesError::Build(_) => {
             super::internal_error("rule set request failed", &e)
         }
+        RulesError::Busy(why) => Reply::Message(Message::busy("Rules", &why)),
         _ => refuse(&e.to_string()),
     }
 }

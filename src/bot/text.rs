@@ -42,7 +42,7 @@ pub fn render(reply: &Reply, ansi: bool) -> String {
     match reply {
         Reply::Message(m) | Reply::Update(m) => {
             let tag = match m.kind {
-                MessageKind::UserError => " (only you see this)",
+                MessageKind::UserError | MessageKind::Busy => " (only you see this)",
                 MessageKind::InternalError => " (only you see this)",
                 _ if m.ephemeral => " (only you see this)",
                 _ => "",
