@@ -710,27 +710,22 @@ pub fn ruling_message(r: &Ruling) -> Doc {
 fn step_block((n, s): (usize, &Step)) -> Block {
     let head = format!("**{}.** `{}`", n + 1, s.rule);
     let mut body = escape_md(&s.text);
-    match &s.choice {
-        Some(c) => match &c.assumed {
-            Some(why) => {
-                let _ = write!(
-                    body,
-                    "\n\u{2003}choice: {} {} — *{}*",
-                    escape_md(&c.player),
-                    escape_md(&c.chose),
-                    escape_md(why)
-                );
-            }
-            None => {
-                let _ = write!(
-                    body,
-                    "\n\u{2003}choice: {} chose {}",
-                    escape_md(&c.player),
-                    escape_md(&c.chose)
-                );
-            }
-        },
-        None => {}
+    if let Some(c) = &s.choice {
+        let _ = match &c.assumed {
+            Some(why) => write!(
+                body,
+                "\n\u{2003}choice: {} {} — *{}*",
+                escape_md(&c.player),
+                escape_md(&c.chose),
+                escape_md(why)
+            ),
+            None => write!(
+                body,
+                "\n\u{2003}choice: {} chose {}",
+                escape_md(&c.player),
+                escape_md(&c.chose)
+            ),
+        };
     }
     if !s.numbers.is_empty() {
         let nums: Vec<String> = s
