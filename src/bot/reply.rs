@@ -428,52 +428,10 @@ fn quoted_body(r: &crate::app::AskResult) -> String {
 }
 
 pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
-    let mut blocks = Vec::new();
-    if !reply.corrections.is_empty() {
-        let c: Vec<String> = reply
-            .corrections
-            .iter()
-            .map(|(t, u)| format!("'{}' as '{}'", escape_md(t), escape_md(u)))
-            .collect();
-        blocks.push(Block::text(
-            String::new(),
-            format!("*(reading {})*", c.join(", ")),
-        ));
-    }
-    if reply.game_from == Some(crate::app::GameFrom::Match)
-        && let Some(g) = reply.game.as_deref()
-    {
-        let name = app.corpus.game(g).map_or(g, |x| x.name.as_str());
-        blocks.push(Block::text(
-            String::new(),
-            format!(
-                "*({} rules: this channel's match. Name another game in the question, or give `game:`.)*",
-                escape_md(name)
-            ),
-        ));
-    }
     let title = truncate(&format!("Rules: {}", reply.query), 256);
+    let mut blocks = reading_notes(app, reply);
     if reply.results.is_empty() {
-        let scope = reply
-            .game
-            .as_deref()
-            .map(|g| format!(" for {g}"))
-            .unwrap_or_default();
-        let mut body = format!(
-            "{} Nothing in the indexed rules{scope} is relevant to this.{}",
-            crate::render::text::NO_RULE,
-            escape_md(&crate::render::text::unknown_words(&reply.ignored))
-        );
-        if !reply.covers.is_empty() {
-            body.push_str("\nThe indexed rules cover:");
-            for c in &reply.covers {
-                body.push_str(&format!("\n• {}", escape_md(c)));
-            }
-            body.push_str(
-                "\nTry asking with words from those rules, or `/games` for everything indexed.",
-            );
-        }
-        blocks.push(Block::text(String::new(), body));
+        blocks.push(nothing_relevant(reply));
         return Doc {
             kind: MessageKind::Answer,
             title,
@@ -495,21 +453,7 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
     let mut buttons = Vec::new();
     let mut seen: Vec<String> = reply.results.iter().map(|r| r.id.clone()).collect();
     for (n, r) in reply.results.iter().enumerate() {
-        let mut head = format!(
-            "**{}. `{}` {}**\n*{}*",
-            n + 1,
-            r.id,
-            escape_md(&r.title),
-            escape_md(&r.path.join(" › "))
-        );
-        if let Some(v) = &r.via {
-            head.push_str(&format!(
-                "\n> Glossary, {}: {}",
-                escape_md(&v.term),
-                escape_md(&v.text.replace('\n', " "))
-            ));
-        }
-        blocks.push(Block::text(head, quoted_body(r)));
+        blocks.push(result_block(n, r));
         ref_buttons(&r.refs, &mut seen, &mut buttons);
     }
     if let Some(first) = reply.results.first()
@@ -537,6 +481,80 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
         footer,
         buttons,
     }
+}
+
+/// How the question was read: typo repairs, and the channel's match game
+/// when that chose the game.
+fn reading_notes(app: &App, reply: &AskReply) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    if !reply.corrections.is_empty() {
+        let c: Vec<String> = reply
+            .corrections
+            .iter()
+            .map(|(t, u)| format!("'{}' as '{}'", escape_md(t), escape_md(u)))
+            .collect();
+        blocks.push(Block::text(
+            String::new(),
+            format!("*(reading {})*", c.join(", ")),
+        ));
+    }
+    if reply.game_from == Some(crate::app::GameFrom::Match)
+        && let Some(g) = reply.game.as_deref()
+    {
+        let name = app.corpus.game(g).map_or(g, |x| x.name.as_str());
+        blocks.push(Block::text(
+            String::new(),
+            format!(
+                "*({} rules: this channel's match. Name another game in the question, or give `game:`.)*",
+                escape_md(name)
+            ),
+        ));
+    }
+    blocks
+}
+
+/// "none": nothing relevant, and what the indexed rules in scope cover.
+fn nothing_relevant(reply: &AskReply) -> Block {
+    let scope = reply
+        .game
+        .as_deref()
+        .map(|g| format!(" for {g}"))
+        .unwrap_or_default();
+    let mut body = format!(
+        "{} Nothing in the indexed rules{scope} is relevant to this.{}",
+        crate::render::text::NO_RULE,
+        escape_md(&crate::render::text::unknown_words(&reply.ignored))
+    );
+    if !reply.covers.is_empty() {
+        body.push_str("\nThe indexed rules cover:");
+        for c in &reply.covers {
+            body.push_str(&format!("\n• {}", escape_md(c)));
+        }
+        body.push_str(
+            "\nTry asking with words from those rules, or `/games` for everything indexed.",
+        );
+    }
+    Block::text(String::new(), body)
+}
+
+/// One passage found: number, id, title, path, the glossary entry it was
+/// reached through, and its text with the answering sentence in bold.
+fn result_block(n: usize, r: &crate::app::AskResult) -> Block {
+    let mut head = format!(
+        "**{}. `{}` {}**\n*{}*",
+        n + 1,
+        r.id,
+        escape_md(&r.title),
+        escape_md(&r.path.join(" › "))
+    );
+    if let Some(v) = &r.via {
+        head.push_str(&format!(
+            "\n> Glossary, {}: {}",
+            escape_md(&v.term),
+            escape_md(&v.text.replace('\n', " "))
+        ));
+    }
+    Block::text(head, quoted_body(r))
 }
 
 /// The FAQ/errata/house passages that amend a rule, quoted under it.
