@@ -9,9 +9,7 @@
 
 use serde_json::json;
 
-use super::board::{
-    Board, Counter, Fid, LastAction, Phase, Pos, ReactionDef, check_inches, check_pos,
-};
+use super::board::{Board, Counter, Fid, LastAction, Phase, Pos, check_inches, check_pos};
 use super::plays::{Activation, Play, Reaction};
 use super::rules::*;
 use crate::engine::BoardError;
@@ -662,87 +660,49 @@ fn reaction(
     cx: &mut Cx,
 ) -> Result<bool, Stop> {
     let id = b.find(&r.fighter, &field(path, "fighter"))?;
-    match check_reaction(b, r, id, path, during, cx)? {
-        Ok(ok) => {
-            make_reaction(b, r, id, ok, path, cx);
-            Ok(true)
-        }
-        Err(Fault { rule, at, msg }) => {
-            match during {
-                Some(_) => cx.refuse(
-                    rule,
-                    &at,
-                    format!("{msg}; the reaction is not made and the action resolves without it"),
-                ),
-                None => cx.error(rule, &at, msg),
-            }
-            Ok(false)
-        }
-    }
-}
-
-/// Why a reaction cannot be made: the rule, the play's field, the message.
-struct Fault {
-    rule: &'static str,
-    at: String,
-    msg: String,
-}
-
-/// A reaction found possible: what making it needs.
-struct Allowed {
-    name: String,
-    owner: String,
-    rname: String,
-    trigger: String,
-    /// The attacker, when the trigger is being attacked and the board shows it.
-    attacker: Option<String>,
-    guard_free: bool,
-    step: StepMove,
-}
-
-/// Who may make the reaction, whether the fighter has it and can act, and
-/// whether its trigger condition is met (13.3.1) and its step allowed.
-fn check_reaction(
-    b: &Board,
-    r: &Reaction,
-    id: Fid,
-    path: &str,
-    during: Option<&LastAction>,
-    cx: &mut Cx,
-) -> Result<Result<Allowed, Fault>, Stop> {
     let (name, owner) = who(b, id);
-    let fault = |rule: &'static str, f: &str, msg: String| {
-        let at = field(path, f);
-        Ok(Err(Fault { rule, at, msg }))
+    let fault = |cx: &mut Cx, rule: &str, f: &str, msg: String| -> Result<bool, Stop> {
+        let at = if f.contains('.') {
+            f.to_string()
+        } else {
+            field(path, f)
+        };
+        match during {
+            Some(_) => cx.refuse(
+                rule,
+                &at,
+                format!("{msg}; the reaction is not made and the action resolves without it"),
+            ),
+            None => cx.error(rule, &at, msg),
+        }
+        Ok(false)
     };
     let author = match &r.player {
         Some(p) => b.seat(p, &field(path, "player"))?,
         None => id.0,
     };
     if author != id.0 {
+        let pi = author;
         let text = format!(
             "{} cannot make {name}'s reaction: only {owner}, its controlling player, may choose to make it",
-            b.name(author)
+            b.name(pi)
         );
-        return fault(TRIGGER, "player", text);
+        return fault(cx, TRIGGER, "player", text);
     }
     let defs = &b.fighter(id).reactions;
     let refs: Vec<&str> = defs.iter().map(|d| d.name()).collect();
     let def = match names::resolve_index(&r.react, &refs, "reaction") {
-        Ok(i) => &defs[i],
+        Ok(i) => defs[i].clone(),
         Err(_) if refs.is_empty() => {
             let text = format!(
                 "{name} has no reactions listed on the board, so '{}' is not available to it",
                 r.react
             );
-            return fault(TRIGGER, "react", text);
+            return fault(cx, TRIGGER, "react", text);
         }
         Err(e) => {
-            return fault(
-                TRIGGER,
-                "react",
-                format!("{name} does not have that reaction: {e}"),
-            );
+            let text = format!("{name} does not have that reaction: {e}");
+            return fault(cx, TRIGGER, "react", text);
         }
     };
     let rname = def.name().to_string();
@@ -758,51 +718,12 @@ fn check_reaction(
             cx.step(PHASE, text).assume(OPEN_QUESTION);
             e.push_str(" (open question: this holds even for a Dodge or Deflect that Guard makes free; see the step's assumption)");
         }
-        return fault(PHASE, "fighter", e);
+        return fault(cx, PHASE, "fighter", e);
     }
     let last = during.or(b.last_action.as_ref());
-    let trigger = def
-        .trigger()
-        .unwrap_or("not given on the board")
-        .to_string();
-    if let Some((f, why)) = trigger_problem(def, r.trigger_met, last, &name) {
-        let text = format!(
-            "{rname} can only be used when its trigger condition ({trigger}) is met; {why}"
-        );
-        return fault(TRIGGER, f, text);
-    }
-    let step = step_of(b, id, r.step, r.step_to, path)?;
-    if let Some((at, msg)) = too_long(b, id, &step) {
-        return Ok(Err(Fault {
-            rule: STEP,
-            at,
-            msg,
-        }));
-    }
-    let attacker = last
-        .filter(|_| def.on_attacked())
-        .map(|l| l.fighter.clone());
-    Ok(Ok(Allowed {
-        name,
-        owner,
-        rname,
-        trigger,
-        attacker,
-        guard_free,
-        step,
-    }))
-}
-
-/// Why the trigger condition is not met (the play's field, the reason),
-/// or `None` when it is.
-fn trigger_problem(
-    def: &ReactionDef,
-    stated: Option<bool>,
-    last: Option<&LastAction>,
-    name: &str,
-) -> Option<(&'static str, String)> {
-    match (def.on_attacked(), stated, last) {
-        (true, _, Some(l)) if l.action == "attack" && l.target.as_deref() == Some(name) => None,
+    let trigger = def.trigger().unwrap_or("not given on the board");
+    let problem = match (def.on_attacked(), r.trigger_met, last) {
+        (true, _, Some(l)) if l.action == "attack" && l.target.as_deref() == Some(&name) => None,
         (true, _, Some(l)) => {
             let on = l.target.as_ref().map(|t| format!(" against {t}")).unwrap_or_default();
             Some(("react", format!("the trigger condition is not met: the last action was {}'s {}{on}", l.fighter, l.action)))
@@ -811,24 +732,21 @@ fn trigger_problem(
         (false, Some(true), _) => None,
         (false, Some(false), _) => Some(("trigger_met", "the play says it is not".to_string())),
         (false, None, _) => Some(("trigger_met", "the engine cannot tell from the board, so add `trigger_met: true` if it was (or give the reaction `trigger: attacked` on the board)".to_string())),
+    };
+    if let Some((f, why)) = problem {
+        let text = format!(
+            "{rname} can only be used when its trigger condition ({trigger}) is met; {why}"
+        );
+        return fault(cx, TRIGGER, f, text);
     }
-}
-
-/// The reaction's steps: trigger, choice, its step move, Guard, counter.
-fn make_reaction(b: &mut Board, r: &Reaction, id: Fid, ok: Allowed, path: &str, cx: &mut Cx) {
-    let Allowed {
-        name,
-        owner,
-        rname,
-        trigger,
-        attacker,
-        guard_free,
-        step,
-    } = ok;
+    let step = step_of(b, id, r.step, r.step_to, path)?;
+    if let Some((at, e)) = too_long(b, id, &step) {
+        return fault(cx, STEP, &at, e);
+    }
     cx.step(REACTION, format!("{name} makes {rname}, a reaction: an action with a trigger condition, whose step move comes after its effects."));
-    match attacker {
-        Some(a) => cx.step(TRIGGER, format!("Trigger condition met: {name} is the target of {a}'s attack.")),
-        None => cx.step(TRIGGER, format!("Trigger condition of {rname} ({trigger}) is met, as the players state.")).assume("the engine cannot check this trigger from the board, so it takes the play's `trigger_met: true`"),
+    match (def.on_attacked(), last) {
+        (true, Some(l)) => cx.step(TRIGGER, format!("Trigger condition met: {name} is the target of {}'s attack.", l.fighter)),
+        _ => cx.step(TRIGGER, format!("Trigger condition of {rname} ({trigger}) is met, as the players state.")).assume("the engine cannot check this trigger from the board, so it takes the play's `trigger_met: true`"),
     };
     let text = format!("{owner}, who controls {name}, chooses to make the reaction {rname}.");
     cx.step(TRIGGER, text)
@@ -843,4 +761,5 @@ fn make_reaction(b: &mut Board, r: &Reaction, id: Fid, ok: Allowed, path: &str, 
     let why = "the board marks this reaction free; the rule that makes it free is outside the indexed text";
     let free = guard_free.then_some("").or(r.free.then_some(why));
     give_counter(b, id, free, cx);
+    Ok(true)
 }
