@@ -182,6 +182,27 @@ async fn preview_then_confirm(url: String) {
     );
     let app = sets.app_for("g1").await.unwrap();
     assert!(app.corpus.get("kitchen-game:speaker.1").is_some());
+    // A server's own rulebook says where it comes from; shipped rules do not.
+    let found = app.ask("speaker coin toss ties", None, 5).unwrap();
+    let own = found
+        .results
+        .iter()
+        .find(|r| r.id == "kitchen-game:speaker.1")
+        .expect("the server's rules are searched");
+    assert!(
+        own.path[1].starts_with("Rules — this server, added 20"),
+        "{:?}",
+        own.path
+    );
+    let shipped = app.ask("when can a player pass", Some("ti4"), 1).unwrap();
+    assert!(
+        shipped.results[0]
+            .path
+            .iter()
+            .all(|p| !p.contains("this server")),
+        "{:?}",
+        shipped.results[0].path
+    );
     // Cancel drops an upload; bad files are refused before anything is kept.
     sets.preview(
         "g1",

@@ -159,8 +159,7 @@ pub struct CiteReply {
 /// rule — this server, added 2026-03-14", "Errata — 2025-03". Shown in every
 /// answer's heading path, before the document's title.
 fn source_label(doc: &crate::corpus::Document) -> Option<String> {
-    let server = doc.version.starts_with("this server");
-    if doc.kind.is_rules() && !server {
+    if doc.kind.is_rules() && !doc.from_server {
         return None;
     }
     Some(if doc.version.is_empty() {

@@ -466,7 +466,19 @@ fn build_app(shipped: &[SourceGame], docs: &[RuleDoc]) -> App {
             text: d.body.clone(),
         }],
     }));
-    App::new(Corpus::build(sources))
+    let mut corpus = Corpus::build(sources);
+    for d in docs {
+        let game = corpus.games.iter_mut().find(|g| g.id == d.manifest.game);
+        let doc = game.and_then(|g| {
+            g.documents
+                .iter_mut()
+                .find(|x| x.slug == d.manifest.document.slug)
+        });
+        if let Some(doc) = doc {
+            doc.from_server = true;
+        }
+    }
+    App::new(corpus)
 }
 
 /// `YYYY-MM-DD` (UTC) of a Unix time in milliseconds.

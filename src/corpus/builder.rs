@@ -62,6 +62,7 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
                 licence: doc.manifest.licence.clone(),
                 kind: doc.manifest.kind,
                 root,
+                from_server: false,
             });
             let format = match doc.manifest.format {
                 DocumentFormat::Auto => detect_format(&doc.text),

@@ -100,6 +100,10 @@ pub struct Document {
     /// The document's root passage.
     #[serde(skip)]
     pub root: PassageIdx,
+    /// Added by a server (`/rules add`), not shipped: its answers name
+    /// where they come from.
+    #[serde(skip)]
+    pub from_server: bool,
 }
 
 /// A game as indexed.
