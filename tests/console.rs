@@ -209,6 +209,24 @@ fn bad_lines_are_explained_and_make_the_exit_status_2() {
     assert!(out.contains("== Rules: guard =="), "{out}");
 }
 
+#[test]
+fn misspelt_commands_options_and_subcommands_get_did_you_mean() {
+    let script = "/rul query:guard\n/match strat game:ashes\n/rules lsit\n\
+                  /rule quer:guard\n/card compelte name:ice\n/frobnicate\n";
+    let (code, out, _) = arbiter(&["console"], script);
+    assert_eq!(code, 2);
+    for want in [
+        "error: unknown command /rul; did you mean /rule? Commands:",
+        "error: unknown /match strat; did you mean /match start? Subcommands:",
+        "error: unknown /rules lsit; did you mean /rules list? Subcommands:",
+        "error: unknown option `quer:`; did you mean query:? The options here: query: game:",
+        "error: unknown `/card compelte`; did you mean /card complete?",
+        "error: unknown command /frobnicate. Commands:",
+    ] {
+        assert!(out.contains(want), "`{want}` missing:\n{out}");
+    }
+}
+
 // ---- command definitions against Discord's limits ----
 
 fn is_slash_name(s: &str) -> bool {

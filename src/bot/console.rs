@@ -63,9 +63,34 @@ pub enum Line {
     Nothing,
 }
 
-const HELP_LINE: &str = "commands: /rule query:… [game:…]  /judge [game:…] [board:…] [file:PATH] [play:…]  /complete query:… [game:…]  /match start|setup|play|answer|advance|adjust|note|notify|complete|board|log|undo|end|export|verify …  /as USER [moderator]  /games [game:…]  /schema game:…  /card name:… [game:…]  /card complete name:…  /help  /quit; a number presses that button";
+const HELP_LINE: &str = "Commands: /rule query:… [game:…]  /judge [game:…] [board:…] [file:PATH] [play:…]  /complete query:… [game:…]  /match start|setup|play|answer|advance|adjust|note|notify|complete|board|log|undo|end|export|verify …  /as USER [moderator]  /games [game:…]  /schema game:…  /card name:… [game:…]  /card complete name:…  /help  /quit; a number presses that button";
 
 const MATCH_HELP: &str = "/match start game:G player1:U player2:U …  |  setup [board:…] [file:PATH]  |  play TEXT  |  answer N|WORDS  |  advance [to:PHASE]  |  adjust field:F value:V reason:R  |  note TEXT  |  notify on|off  |  complete TEXT  |  board  |  log [page:N]  |  undo  |  end [winner:W] [reason:R]  |  export  |  verify";
+
+/// The console's commands, `/match` subcommands and `/rules` subcommands,
+/// for "did you mean".
+const COMMANDS: &[&str] = &[
+    "rule", "judge", "complete", "match", "rules", "card", "games", "schema", "help", "quit", "as",
+];
+const MATCH_SUBS: &[&str] = &[
+    "start", "setup", "play", "answer", "advance", "adjust", "note", "notify", "complete", "board",
+    "log", "undo", "end", "export", "verify",
+];
+const RULES_SUBS: &[&str] = &["add", "list", "show", "remove", "versions", "complete"];
+
+/// "; did you mean /rule?" for a name within two edits of a known one
+/// (the closest), else ".": what follows `unknown … NAME`.
+fn did_you_mean(typed: &str, known: &[&str], prefix: &str) -> String {
+    let typed = typed.to_lowercase();
+    known
+        .iter()
+        .filter_map(|k| crate::text::edit_distance(&typed, k, 2).map(|d| (d, *k)))
+        .min_by_key(|(d, _)| *d)
+        .map_or_else(
+            || ".".to_string(),
+            |(_, k)| format!("; did you mean {prefix}{k}?"),
+        )
+}
 
 /// `/match <sub> …`.
 fn parse_match(rest: &str) -> Result<Input, String> {
@@ -192,7 +217,12 @@ fn parse_match(rest: &str) -> Result<Input, String> {
         "export" => MatchCommand::Export,
         "verify" => MatchCommand::Verify,
         "" => return Err(format!("/match needs a subcommand: {MATCH_HELP}")),
-        other => return Err(format!("unknown /match {other}: {MATCH_HELP}")),
+        other => {
+            return Err(format!(
+                "unknown /match {other}{} Subcommands: {MATCH_HELP}",
+                did_you_mean(other, MATCH_SUBS, "/match ")
+            ));
+        }
     };
     Ok(Input::Command(Command::Match(command)))
 }
@@ -216,13 +246,29 @@ pub fn options(rest: &str, keys: &[&str]) -> Result<Vec<(String, String)>, Strin
     }
     starts.sort();
     // A key inside an earlier value (`query:game: …`) still starts a new option: by design.
+    let lead = rest[..starts.first().map_or(rest.len(), |(at, _)| *at)].trim();
+    if let Some(key) = lead
+        .split_whitespace()
+        .next()
+        .and_then(|w| w.split_once(':'))
+        .map(|(k, _)| k)
+        .filter(|k| !k.is_empty())
+    {
+        let known: Vec<String> = keys.iter().map(|k| format!("{k}:")).collect();
+        let known: Vec<&str> = known.iter().map(String::as_str).collect();
+        return Err(format!(
+            "unknown option `{key}:`{} The options here: {}",
+            did_you_mean(&format!("{key}:"), &known, ""),
+            known.join(" ")
+        ));
+    }
     if let Some((first, _)) = starts.first()
         && *first > 0
     {
         return Err(format!(
             "expected an option like {}:…, found `{}`",
             keys.first().unwrap_or(&"query"),
-            rest[..*first].trim()
+            lead
         ));
     }
     if starts.is_empty() && !rest.is_empty() {
@@ -314,6 +360,14 @@ pub fn parse(line: &str) -> Result<Line, String> {
         "match" => parse_match(rest)?,
         "rules" => parse_rules(rest)?,
         "card" => {
+            let first = rest.split_whitespace().next().unwrap_or_default();
+            if !first.contains(':') && first != "complete" {
+                if crate::text::edit_distance(first, "complete", 2).is_some() {
+                    return Err(format!(
+                        "unknown `/card {first}`; did you mean /card complete?"
+                    ));
+                }
+            }
             let (complete, rest) = match rest.trim_start().strip_prefix("complete") {
                 Some(r) if r.is_empty() || r.starts_with(char::is_whitespace) => (true, r),
                 _ => (false, rest),
@@ -352,7 +406,12 @@ pub fn parse(line: &str) -> Result<Line, String> {
         }
         "help" => Input::Command(Command::Help),
         "quit" | "exit" => return Ok(Line::Quit),
-        other => return Err(format!("unknown command /{other}; {HELP_LINE}")),
+        other => {
+            return Err(format!(
+                "unknown command /{other}{} {HELP_LINE}",
+                did_you_mean(other, COMMANDS, "/")
+            ));
+        }
     };
     Ok(Line::Request(input))
 }
@@ -411,7 +470,13 @@ fn parse_rules(rest: &str) -> Result<Input, String> {
                 sub: Some(sub.to_lowercase()),
             });
         }
-        _ => return Err(RULES_HELP.into()),
+        "" => return Err(RULES_HELP.into()),
+        other => {
+            return Err(format!(
+                "unknown /rules {other}{} Subcommands: {RULES_HELP}",
+                did_you_mean(other, RULES_SUBS, "/rules ")
+            ));
+        }
     };
     Ok(Input::Command(Command::Rules(cmd)))
 }
