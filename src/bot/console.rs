@@ -361,12 +361,13 @@ pub fn parse(line: &str) -> Result<Line, String> {
         "rules" => parse_rules(rest)?,
         "card" => {
             let first = rest.split_whitespace().next().unwrap_or_default();
-            if !first.contains(':') && first != "complete" {
-                if crate::text::edit_distance(first, "complete", 2).is_some() {
-                    return Err(format!(
-                        "unknown `/card {first}`; did you mean /card complete?"
-                    ));
-                }
+            if !first.contains(':')
+                && first != "complete"
+                && crate::text::edit_distance(first, "complete", 2).is_some()
+            {
+                return Err(format!(
+                    "unknown `/card {first}`; did you mean /card complete?"
+                ));
             }
             let (complete, rest) = match rest.trim_start().strip_prefix("complete") {
                 Some(r) if r.is_empty() || r.starts_with(char::is_whitespace) => (true, r),
