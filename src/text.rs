@@ -62,6 +62,22 @@ pub fn edit_distance(a: &str, b: &str, max: usize) -> Option<usize> {
     (prev[b.len()] <= max).then_some(prev[b.len()])
 }
 
+/// The name of `known` nearest to `typed` when compared folded, within
+/// `max` edits: the smallest distance, then the first alphabetically. The
+/// one primitive behind every "did you mean".
+pub fn closest<'a>(
+    typed: &str,
+    known: impl IntoIterator<Item = &'a str>,
+    max: usize,
+) -> Option<&'a str> {
+    let key = fold(typed);
+    known
+        .into_iter()
+        .filter_map(|k| Some((edit_distance(&key, &fold(k), max)?, k)))
+        .min()
+        .map(|(_, k)| k)
+}
+
 /// "1 unit", "3 units", "0 units": a count with its noun (regular plural).
 pub fn count(n: usize, noun: &str) -> String {
     if n == 1 {
@@ -74,6 +90,16 @@ pub fn count(n: usize, noun: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn closest_is_the_nearest_folded_name_within_the_limit() {
+        let known = ["rules", "rule", "judge"];
+        assert_eq!(closest("RUL", known, 2), Some("rule"));
+        // A tie goes to the first alphabetically, whatever the list's order.
+        assert_eq!(closest("ab", ["ac", "aa"], 1), Some("aa"));
+        assert_eq!(closest("frobnicate", known, 2), None);
+        assert_eq!(closest("Hit-Points", ["hit_points"], 0), Some("hit_points"));
+    }
 
     #[test]
     fn ascii_folding_agrees_with_unicode_folding() {

@@ -81,15 +81,10 @@ const RULES_SUBS: &[&str] = &["add", "list", "show", "remove", "versions", "comp
 /// "; did you mean /rule?" for a name within two edits of a known one
 /// (the closest), else ".": what follows `unknown … NAME`.
 fn did_you_mean(typed: &str, known: &[&str], prefix: &str) -> String {
-    let typed = typed.to_lowercase();
-    known
-        .iter()
-        .filter_map(|k| crate::text::edit_distance(&typed, k, 2).map(|d| (d, *k)))
-        .min_by_key(|(d, _)| *d)
-        .map_or_else(
-            || ".".to_string(),
-            |(_, k)| format!("; did you mean {prefix}{k}?"),
-        )
+    crate::text::closest(typed, known.iter().copied(), 2).map_or_else(
+        || ".".to_string(),
+        |k| format!("; did you mean {prefix}{k}?"),
+    )
 }
 
 /// `/match <sub> …`.
@@ -363,7 +358,7 @@ pub fn parse(line: &str) -> Result<Line, String> {
             let first = rest.split_whitespace().next().unwrap_or_default();
             if !first.contains(':')
                 && first != "complete"
-                && crate::text::edit_distance(first, "complete", 2).is_some()
+                && crate::text::closest(first, ["complete"], 2).is_some()
             {
                 return Err(format!(
                     "unknown `/card {first}`; did you mean /card complete?"

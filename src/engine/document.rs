@@ -289,18 +289,8 @@ fn yaml_error(e: &YamlError) -> BoardError {
 
 /// "; did you mean `x`?" for the closest expected name, else the list.
 fn did_you_mean(typed: &str, expected: &[&str]) -> String {
-    let key = crate::text::fold(typed);
-    let close = expected
-        .iter()
-        .filter_map(|e| {
-            Some((
-                crate::text::edit_distance(&key, &crate::text::fold(e), 3)?,
-                *e,
-            ))
-        })
-        .min();
-    match close {
-        Some((_, e)) => format!("; did you mean `{e}`?"),
+    match crate::text::closest(typed, expected.iter().copied(), 3) {
+        Some(e) => format!("; did you mean `{e}`?"),
         None if expected.is_empty() => String::new(),
         None => format!("; expected one of {}", expected.join(", ")),
     }

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::names::{self, NameError};
 use crate::engine::BoardError;
 use crate::engine::document::{Seg, path_segments};
-use crate::text::{edit_distance, fold};
+use crate::text::{closest, fold};
 
 /// Leaf paths of `doc` that no pattern in `reads` covers, indexes written
 /// `[]` (`players[].units[].name`), each once. A subtree a pattern covers
@@ -264,11 +264,8 @@ fn key_step(
     if let Some(k) = keys.iter().find(|k| fold(k) == fold(seg)) {
         return Ok(k.clone());
     }
-    let close = keys
-        .iter()
-        .filter_map(|k| Some((edit_distance(&fold(seg), &fold(k), 3)?, k)))
-        .min()
-        .map(|(_, k)| format!("; did you mean `{k}`?"))
+    let close = closest(seg, keys.iter().map(String::as_str), 3)
+        .map(|k| format!("; did you mean `{k}`?"))
         .unwrap_or_else(|| {
             if keys.is_empty() {
                 String::new()
@@ -501,11 +498,8 @@ fn unknown_in(doc: &Value, root: &Value, node: &Value, path: String) -> Option<B
             for (k, v) in m {
                 let child_path = crate::engine::document::join_path(&path, k);
                 if !open && !allowed.contains(k) {
-                    let hint = allowed
-                        .iter()
-                        .filter_map(|a| Some((edit_distance(&fold(k), &fold(a), 3)?, a)))
-                        .min()
-                        .map(|(_, a)| format!("; did you mean `{a}`?"))
+                    let hint = closest(k, allowed.iter().map(String::as_str), 3)
+                        .map(|a| format!("; did you mean `{a}`?"))
                         .unwrap_or_else(|| format!("; fields here: {}", allowed.join(", ")));
                     return Some(BoardError::semantic(
                         child_path,
