@@ -190,7 +190,8 @@ pub fn database_url(configured: Option<&str>) -> String {
         .unwrap_or_else(|| DEFAULT_DATABASE_URL.to_string())
 }
 
-/// The longest `/rule` waits for the channel's match game.
+/// The longest `/rule` (or its and `/card`'s autocomplete) waits for the
+/// channel's match game.
 const MATCH_GAME_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
 
 impl Bot {
@@ -211,7 +212,7 @@ impl Bot {
     }
 
     /// The game of the match in progress in the request's channel, for a
-    /// `/rule` that names none. Only from a match database already open (a
+    /// `/rule` (or a `/rule` or `/card` autocomplete) that names none. Only from a match database already open (a
     /// console that has not used `/match` opens none), and never waiting
     /// more than [`MATCH_GAME_WAIT`]: the question is answered without it.
     pub(super) async fn channel_match_game(&self, origin: &Origin) -> Option<String> {
@@ -225,11 +226,11 @@ impl Bot {
         match tokio::time::timeout(MATCH_GAME_WAIT, matches.active_game(&channel)).await {
             Ok(Ok(game)) => game,
             Ok(Err(e)) => {
-                tracing::warn!("the channel's match game, for /rule: {e}");
+                tracing::warn!("the channel's match game: {e}");
                 None
             }
             Err(_) => {
-                tracing::warn!("the channel's match game, for /rule: no answer in time");
+                tracing::warn!("the channel's match game: no answer in time");
                 None
             }
         }
