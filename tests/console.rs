@@ -412,13 +412,15 @@ players:
       - { name: Mist Spirit, attack: 1, life: 1 }
 ";
 
-fn match_bot(url: &str) -> Bot {
+/// A bot whose match database is `console.db` in `dir`.
+fn match_bot(dir: &std::path::Path) -> Bot {
+    let url = format!("sqlite://{}", dir.join("console.db").display());
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let app = App::load(&root.join("rules_data"), &[]).expect("rule data");
     Bot::new(
         Arc::new(app),
         BotConfig {
-            database_url: Some(url.to_string()),
+            database_url: Some(url),
             ..BotConfig::default()
         },
     )
@@ -446,8 +448,7 @@ fn session_run(bot: &Bot, user: &str, moderator: bool, script: &str) -> (usize, 
 #[test]
 fn a_match_script_is_played_offline() {
     let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("console.db").display());
-    let bot = match_bot(&url);
+    let bot = match_bot(dir.path());
     let play = "attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight; guard phoenixborn; agreed by maeoni";
     let script = format!(
         "/match start game:ashes player1:coal player2:maeoni\n\
@@ -509,8 +510,7 @@ fn cited_ids(out: &str) -> Vec<String> {
 #[test]
 fn rule_in_a_match_channel_searches_the_matchs_game() {
     let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("console.db").display());
-    let bot = match_bot(&url);
+    let bot = match_bot(dir.path());
     let ask = "/rule query:can I pass on my very first turn of the action phase?\n";
     const CAVEAT: &str = "Twilight Imperium 4 rules: this channel's match";
     // No match yet (and no match database opened by `/rule`).
@@ -570,8 +570,7 @@ fn completion(out: &str, typed: &str) -> Vec<String> {
 #[test]
 fn completion_in_a_match_channel_offers_the_matchs_game_first() {
     let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("console.db").display());
-    let bot = match_bot(&url);
+    let bot = match_bot(dir.path());
     let script = "/complete query:pass\n/card complete name:ar\n";
     let (_, before) = session_run(&bot, "coal", false, script);
     let rules = completion(&before, "pass");
