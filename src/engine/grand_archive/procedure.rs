@@ -13,7 +13,7 @@ use super::board::{
 };
 use super::plays::{Play, passes};
 use super::rules::*;
-use crate::engine::kit::{Ask, Chosen, Cx, Opt, Stop, names};
+use crate::engine::kit::{Chosen, Cx, Opt, Stop, Whose, names};
 use crate::engine::{BoardError, Diagnostic, Severity, Step};
 use crate::text::fold;
 
@@ -325,21 +325,13 @@ impl Decl<'_, '_> {
     }
 
     /// A choice of the attacking player's.
-    fn ask<T>(
-        &self,
-        key: &str,
-        rule: &'static str,
-        question: String,
-        options: Vec<Opt<T>>,
-    ) -> Ask<T> {
-        let (path, seat, default) = (format!("play.{key}"), self.tp, None);
-        Ask {
-            key: key.into(),
+    /// Whose choice `play.KEY` is: the turn player's unless `seat` says
+    /// otherwise; the question is built only when it is asked.
+    fn whose<T>(&self, key: &str, seat: Option<usize>, default: Option<(T, String)>) -> Whose<T> {
+        let seat = seat.unwrap_or(self.tp);
+        Whose {
             seat,
-            rule,
-            path,
-            question,
-            options,
+            key: key.into(),
             default,
         }
     }
@@ -547,21 +539,30 @@ impl Decl<'_, '_> {
     fn cleave(&mut self, granted: String) -> Result<bool, Stop> {
         let (b, me) = (&*self.b, self.me.clone());
         let opps = b.opponents(self.tp);
-        let options = opps
-            .iter()
-            .map(|&p| Opt::field(b.name(p), p, "defending_player", json!(b.name(p))));
-        let question = format!("{me}: {granted}; whose units become defending units?");
-        let mut ask = self.ask("defending_player", D2_3_1, question, options.collect());
-        if let [p] = opps[..] {
-            ask.default = Some((
-                p,
-                format!(
-                    "{} is the only opponent, so the only player {me} can choose",
-                    b.name(p)
-                ),
-            ));
-        }
-        let chosen = self.cx.choose(self.stated.player, ask)?;
+        let only = |p: usize| {
+            let why = format!(
+                "{} is the only opponent, so the only player {me} can choose",
+                b.name(p)
+            );
+            (p, why)
+        };
+        let whose = self.whose(
+            "defending_player",
+            None,
+            opps.first().filter(|_| opps.len() == 1).map(|&p| only(p)),
+        );
+        let ask = || {
+            let options = opps
+                .iter()
+                .map(|&p| Opt::field(b.name(p), p, "defending_player", json!(b.name(p))));
+            let question = format!("{me}: {granted}; whose units become defending units?");
+            whose
+                .clone()
+                .ask(D2_3_1, "play.defending_player", question, options.collect())
+        };
+        let chosen = self
+            .cx
+            .choose_with(self.stated.player, whose.clone(), ask)?;
         let (p, who) = (chosen.value(), self.b.name(chosen.value()));
         let units: Vec<String> = self.b.players[p]
             .units()
@@ -586,26 +587,26 @@ impl Decl<'_, '_> {
     }
 
     fn attack_target(&mut self) -> Result<bool, Stop> {
-        let (b, me, a) = (&*self.b, self.me.clone(), &self.card.name);
-        let option = |&(p, s, n): &Named| {
-            Opt::field(
-                format!("{n} ({}'s {})", b.name(p), s.role()),
-                (p, s),
-                "target",
-                json!(n),
+        let (b, me, a, tp) = (&*self.b, self.me.clone(), &self.card.name, self.tp);
+        let whose = self.whose("target", None, None);
+        let ask = || {
+            let option = |&(p, s, n): &Named| {
+                let label = format!("{n} ({}'s {})", b.name(p), s.role());
+                Opt::field(label, (p, s), "target", json!(n))
+            };
+            let options = cards_of(b, &b.opponents(tp), Player::units);
+            let question = format!("{me}: attack which champion or ally with {a}?");
+            whose.clone().ask(
+                D2_3,
+                "play.target",
+                question,
+                options.iter().map(option).collect(),
             )
         };
-        let options = cards_of(b, &b.opponents(self.tp), Player::units)
-            .iter()
-            .map(option)
-            .collect();
-        let ask = self.ask(
-            "target",
-            D2_3,
-            format!("{me}: attack which champion or ally with {a}?"),
-            options,
-        );
-        let (p, s) = self.cx.choose(self.stated.target, ask)?.value();
+        let (p, s) = self
+            .cx
+            .choose_with(self.stated.target, whose.clone(), ask)?
+            .value();
         let (name, owner, role) = (self.b.card_name(p, s), self.b.name(p), s.role());
         let text = format!(
             "2.c: {me} chooses {owner}'s {role} {name} as the attack target; it becomes the defending unit"
@@ -713,29 +714,28 @@ impl Decl<'_, '_> {
             "{src}{} extra cost of {n} reserve",
             source(&c.controller).replace(')', "'s)")
         );
-        let add = |list: &[String]| json!([list, std::slice::from_ref(src)].concat());
-        let pay = Opt::field(
-            format!("pay {n} reserve"),
-            true,
-            "pay_extra",
-            add(&self.stated.pay),
+        let (st, whose) = (
+            &self.stated,
+            self.whose(&format!("extra:{src}"), None, None),
         );
-        let refuse = Opt::field(
-            "refuse (the attack is illegal)",
-            false,
-            "refuse_extra",
-            add(&self.stated.refuse),
-        );
-        let question =
-            format!("{me}: pay {what} to declare this attack? Refusing makes the attack illegal.");
-        let ask = Ask {
-            key: format!("extra:{src}"),
-            ..self.ask("pay_extra", D2_5_1_1, question, vec![pay, refuse])
+        let ask = || {
+            let add = |list: &[String]| json!([list, std::slice::from_ref(src)].concat());
+            let pay = Opt::field(format!("pay {n} reserve"), true, "pay_extra", add(&st.pay));
+            let refuse = "refuse (the attack is illegal)";
+            let refuse = Opt::field(refuse, false, "refuse_extra", add(&st.refuse));
+            let question = format!(
+                "{me}: pay {what} to declare this attack? Refusing makes the attack illegal."
+            );
+            whose
+                .clone()
+                .ask(D2_5_1_1, "play.pay_extra", question, vec![pay, refuse])
         };
-        let stated = [&self.stated.pay, &self.stated.refuse]
-            .iter()
-            .position(|l| l.contains(src));
-        if !self.cx.choose(stated.map(|k| k == 0), ask)?.value() {
+        let stated = [&st.pay, &st.refuse].iter().position(|l| l.contains(src));
+        if !self
+            .cx
+            .choose_with(stated.map(|k| k == 0), whose.clone(), ask)?
+            .value()
+        {
             let why = format!("{me} refuses to pay {what}, so the attack is illegal");
             self.fail(D2_5_1_1, "play.refuse_extra", why)
                 .chose(&me, format!("not to pay {src}'s extra cost"));
@@ -951,19 +951,19 @@ impl Decl<'_, '_> {
             &self.card.name,
             self.stated.response.clone(),
         );
-        let options = vec![
-            Opt::field("pass", false, "response", json!("pass")),
-            Opt::field("respond", true, "response", json!("respond")),
-        ];
-        let question = format!(
-            "{who}: {me} attacks with {a}; respond at the beginning of the Retaliation Step?"
-        );
-        let ask = Ask {
-            seat: dp,
-            default: Some((false, MAY_RESPOND.into())),
-            ..self.ask("response", GR4, question, options)
+        let whose = self.whose("response", Some(dp), Some((false, MAY_RESPOND.into())));
+        let ask = || {
+            let options = vec![
+                Opt::field("pass", false, "response", json!("pass")),
+                Opt::field("respond", true, "response", json!("respond")),
+            ];
+            let question = format!(
+                "{who}: {me} attacks with {a}; respond at the beginning of the Retaliation Step?"
+            );
+            whose.clone().ask(GR4, "play.response", question, options)
         };
-        let chosen = self.cx.choose(stated.as_deref().map(|s| !passes(s)), ask)?;
+        let stated_choice = stated.as_deref().map(|s| !passes(s));
+        let chosen = self.cx.choose_with(stated_choice, whose.clone(), ask)?;
         let what = stated
             .filter(|s| fold(s) != "respond")
             .unwrap_or("a response (not named)".into());
