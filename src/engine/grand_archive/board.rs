@@ -414,18 +414,23 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
     for (p, pl) in b.players.iter().enumerate() {
         player_ok(pl, p, &mut seen)?;
     }
-    let names = |f: fn(&Player) -> Vec<(Slot, &Card)>| {
+    // The name lists are built only when a reference may need them.
+    let names = |f: fn(&Player) -> Vec<(Slot, &Card)>, needed: bool| {
         let each = b
             .players
             .iter()
             .flat_map(|p| f(p).into_iter().map(|(_, c)| c.name.clone()));
-        each.collect()
+        if needed { each.collect() } else { Vec::new() }
     };
+    let (costs, rules) = (!b.costs.is_empty(), !b.restrictions.is_empty());
     let players = Known(b.players.iter().map(|p| p.name.clone()).collect(), "player");
-    let cards = Known(names(Player::cards), "card");
-    let units = Known(names(Player::units), "champion or ally");
+    let cards = Known(names(Player::cards, costs || rules), "card");
+    let units = Known(names(Player::units, rules), "champion or ally");
     players.fix_opt(&mut b.turn_player, || "turn_player".into())?;
     for (p, pl) in b.players.iter_mut().enumerate() {
+        if pl.must_attack.is_empty() {
+            continue;
+        }
         let own: Vec<String> = pl.cards().iter().map(|(_, c)| c.name.clone()).collect();
         let own = Known(own, "card");
         for (j, m) in pl.must_attack.iter_mut().enumerate() {
