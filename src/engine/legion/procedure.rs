@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use super::board::{Board, From, Grant, Token, Unit, UnitRef};
 use super::plays::{After, KINDS, Kind, MAX_STEPS, Op, Play, Source};
 use super::rules::*;
-use crate::engine::kit::{Ask, Asking, Cx, Opt, Stop};
+use crate::engine::kit::{Ask, Asking, Cx, Opt, Stop, Whose};
 use crate::engine::{BoardError, Severity};
 use crate::text::count;
 
@@ -132,7 +132,9 @@ pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
         } = &mut op
         {
             let what = act.what(*kind, *card);
-            let c = cx.choose(*untyped, untyped_ask(b, r.0, play, i, what))?;
+            let whose = untyped_whose(r.0, i);
+            let ask = || untyped_ask(b, whose.clone(), play, i, what);
+            let c = cx.choose_with(*untyped, whose.clone(), ask)?;
             *untyped = Some(c.value());
             chosen = Some(c);
         }
@@ -162,7 +164,7 @@ pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
 fn who(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<Option<UnitRef>, Stop> {
     if let Some(a) = play.steps.first().and_then(|s| s.activate.as_deref()) {
         let r = b.find(a, "play[0].activate")?;
-        cx.choose(Some(r), unit_ask(b, r.0, play))?;
+        cx.choose_with(Some(r), unit_whose(r.0), || unit_ask(b, r.0, play))?;
         if b.active_ref() != Some(r) {
             start(b, r, true, cx);
         }
@@ -185,7 +187,9 @@ fn who(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<Option<UnitRef>, Stop>
             return Ok(None);
         }
         [one] => b.find(one, "play")?,
-        _ => cx.choose(None, unit_ask(b, p, play))?.value(),
+        _ => cx
+            .choose_with(None, unit_whose(p), || unit_ask(b, p, play))?
+            .value(),
     };
     start(b, r, false, cx);
     Ok(Some(r))
@@ -199,6 +203,12 @@ fn patched(play: &Play, f: impl FnOnce(&mut Vec<Value>)) -> Value {
 }
 
 /// "Which unit activates?": the choice of the player whose unit it is.
+/// Which unit activates: the player's choice, with no default.
+fn unit_whose(p: usize) -> Whose<UnitRef> {
+    let (seat, key, default) = (p, "unit".into(), None);
+    Whose { seat, key, default }
+}
+
 fn unit_ask(b: &Board, p: usize, play: &Play) -> Ask<UnitRef> {
     let options = b.waiting(p).into_iter().take(25).map(|n| Opt {
         label: format!("activate {n}"),
@@ -208,42 +218,38 @@ fn unit_ask(b: &Board, p: usize, play: &Play) -> Ask<UnitRef> {
             l.insert(0, json!({ "activate": n }));
         }),
     });
-    Ask {
-        key: "unit".into(),
-        seat: p,
-        rule: ACT,
-        path: "play[0].activate".into(),
-        question: format!("{}: which unit activates?", b.name(p)),
-        options: options.collect(),
-        default: None,
-    }
+    let question = format!("{}: which unit activates?", b.name(p));
+    unit_whose(p).ask(ACT, "play[0].activate", question, options.collect())
 }
 
 /// "Does the effect name the free action's type?": the acting player's.
-fn untyped_ask(b: &Board, p: usize, play: &Play, i: usize, what: String) -> Ask<bool> {
+fn untyped_whose(p: usize, i: usize) -> Whose<bool> {
+    let default = Some((false, TYPED_DEFAULT.into()));
+    Whose {
+        seat: p,
+        key: format!("untyped:{i}"),
+        default,
+    }
+}
+
+fn untyped_ask(b: &Board, whose: Whose<bool>, play: &Play, i: usize, what: String) -> Ask<bool> {
     let opt = |label: String, v: bool| Opt {
         label,
         value: v,
         patch: patched(play, |l| l[i]["untyped"] = json!(v)),
     };
-    Ask {
-        key: format!("untyped:{i}"),
-        seat: p,
-        rule: UNTYPED,
-        path: format!("play[{i}].untyped"),
-        question: format!(
-            "{}: does the effect give a free action of its type, {what}, or a free action without a type?",
-            b.name(p)
+    let question = format!(
+        "{}: does the effect give a free action of its type, {what}, or a free action without a type?",
+        b.name(whose.seat)
+    );
+    let options = vec![
+        opt(format!("a free action of its type: {what}"), false),
+        opt(
+            format!("a free action without a type, used as {what}"),
+            true,
         ),
-        options: vec![
-            opt(format!("a free action of its type: {what}"), false),
-            opt(
-                format!("a free action without a type, used as {what}"),
-                true,
-            ),
-        ],
-        default: Some((false, TYPED_DEFAULT.into())),
-    }
+    ];
+    whose.ask(UNTYPED, format!("play[{i}].untyped"), question, options)
 }
 
 /// A unit starts its activation (ending the one under way).
