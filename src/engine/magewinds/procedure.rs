@@ -9,11 +9,13 @@
 
 use serde_json::json;
 
-use super::board::{Board, Counter, Fid, LastAction, Phase, Pos, check_inches, check_pos};
+use super::board::{
+    Board, Counter, Fid, LastAction, Phase, Pos, ReactionDef, check_inches, check_pos,
+};
 use super::plays::{Activation, Play, Reaction};
 use super::rules::*;
 use crate::engine::BoardError;
-use crate::engine::kit::{Ask, Cx, Opt, Stop, names};
+use crate::engine::kit::{Ask, Cx, Opt, Stop, Whose, names};
 use crate::text::fold;
 
 /// Slack for comparing inches measured from decimal positions.
@@ -572,11 +574,7 @@ fn react_ask(b: &Board, t: Fid, a: &Activation, attacker: &str) -> Ask<Option<St
         }
         json!({ "reactions": list })
     };
-    let can = f
-        .reactions
-        .iter()
-        .filter(|r| r.on_attacked() && f.counter != Counter::Double);
-    let mut options: Vec<Opt<Option<String>>> = can
+    let mut options: Vec<Opt<Option<String>>> = attacked_reactions(b, t)
         .take(24)
         .map(|r| {
             let free = if f.guard && is_dodge_or_deflect(r.name()) {
@@ -602,15 +600,23 @@ fn react_ask(b: &Board, t: Fid, a: &Activation, attacker: &str) -> Ask<Option<St
         b.name(t.0),
         f.name
     );
-    let (key, path) = (format!("react:{}", f.name), "play.reactions".to_string());
+    react_whose(b, t).ask(TRIGGER, "play.reactions", question, options)
+}
+
+/// The reactions of `t` whose trigger is being attacked (none on a double counter).
+fn attacked_reactions(b: &Board, t: Fid) -> impl Iterator<Item = &ReactionDef> + '_ {
+    let f = b.fighter(t);
+    let on = f.counter != Counter::Double;
+    f.reactions.iter().filter(move |r| on && r.on_attacked())
+}
+
+/// Whether `t` reacts: its controller's choice, no reaction by default.
+fn react_whose(b: &Board, t: Fid) -> Whose<Option<String>> {
+    let key = format!("react:{}", b.fighter(t).name);
     let default = Some((None, MAY_REACT.to_string()));
-    Ask {
-        key,
+    Whose {
         seat: t.0,
-        rule: TRIGGER,
-        path,
-        question,
-        options,
+        key,
         default,
     }
 }
@@ -630,19 +636,17 @@ fn reactions_during(b: &mut Board, a: &Activation, cx: &mut Cx) -> Result<(), St
         let path = format!("play.reactions[{k}]");
         let id = b.find(&r.fighter, &field(&path, "fighter"))?;
         reacted |= Some(id) == target;
-        cx.choose(
-            Some(Some(r.react.clone())),
-            react_ask(b, id, a, &during.fighter),
-        )?;
+        let ask = || react_ask(b, id, a, &during.fighter);
+        cx.choose_with(Some(Some(r.react.clone())), react_whose(b, id), ask)?;
         reaction(b, r, &path, Some(&during), cx)?;
     }
     let Some(t) = target.filter(|_| !reacted) else {
         return Ok(());
     };
-    let ask = react_ask(b, t, a, &during.fighter);
-    if ask.options.len() > 1 {
+    if attacked_reactions(b, t).next().is_some() {
         let (tname, owner) = who(b, t);
-        let c = cx.choose(a.reactions.as_ref().map(|_| None), ask)?;
+        let ask = || react_ask(b, t, a, &during.fighter);
+        let c = cx.choose_with(a.reactions.as_ref().map(|_| None), react_whose(b, t), ask)?;
         let st = cx.step(TRIGGER, format!("{tname}'s trigger condition is met (it is attacked); {owner}, who controls it, may choose to react and makes no reaction."));
         c.on(st, &owner, format!("no reaction with {tname}"));
     }
