@@ -9,7 +9,8 @@ use super::{
     check_text, seat_of, stored_ruling, with_play,
 };
 use crate::engine::{
-    self, BoardError, Decision, GameEngine, GameResult, Ruling, document, kit::names, merge_patch,
+    self, BoardError, Decision, GameEngine, GameResult, Ruling, Status, document, kit::names,
+    merge_patch,
 };
 use crate::store::{EventHead, EventKind, EventRecord, MatchStatus, NewEvent, Transition, now_ms};
 
@@ -225,7 +226,7 @@ impl Matches {
             event.deadline = d.default.map(|_| {
                 now_ms() + i64::try_from(self.decision_timeout.as_millis()).unwrap_or(i64::MAX / 2)
             });
-        } else if let Some(result) = engine.status(&ruling.state).ok().and_then(|s| s.result) {
+        } else if let Some(result) = ruling_status(ruling, engine).and_then(|s| s.result) {
             event.transition = Transition::End(serde_json::to_value(result).ok());
         }
         event
@@ -845,6 +846,15 @@ pub(super) fn without_play(state: Value) -> Value {
         }
         other => other,
     }
+}
+
+/// Where a ruling leaves the game: the status the engine computed with it
+/// (no second read of the state), else read from the state.
+fn ruling_status(ruling: &Ruling, engine: &dyn GameEngine) -> Option<Status> {
+    ruling
+        .status
+        .clone()
+        .or_else(|| engine.status(&ruling.state).ok())
 }
 
 #[cfg(test)]
