@@ -324,7 +324,6 @@ impl Decl<'_, '_> {
         self.cx.step(rule, format!("{} fails: {why}", self.at))
     }
 
-    /// A choice of the attacking player's.
     /// Whose choice `play.KEY` is: the turn player's unless `seat` says
     /// otherwise; the question is built only when it is asked.
     fn whose<T>(&self, key: &str, seat: Option<usize>, default: Option<(T, String)>) -> Whose<T> {
@@ -539,18 +538,18 @@ impl Decl<'_, '_> {
     fn cleave(&mut self, granted: String) -> Result<bool, Stop> {
         let (b, me) = (&*self.b, self.me.clone());
         let opps = b.opponents(self.tp);
-        let only = |p: usize| {
-            let why = format!(
-                "{} is the only opponent, so the only player {me} can choose",
-                b.name(p)
-            );
-            (p, why)
+        // One opponent is the only player who can be chosen.
+        let only = match opps[..] {
+            [p] => Some((
+                p,
+                format!(
+                    "{} is the only opponent, so the only player {me} can choose",
+                    b.name(p)
+                ),
+            )),
+            _ => None,
         };
-        let whose = self.whose(
-            "defending_player",
-            None,
-            opps.first().filter(|_| opps.len() == 1).map(|&p| only(p)),
-        );
+        let whose = self.whose("defending_player", None, only);
         let ask = || {
             let options = opps
                 .iter()
