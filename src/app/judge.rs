@@ -76,11 +76,10 @@ impl App {
         map.remove("plays");
         map.remove("play");
         let filled = crate::cards::fill_stats(&mut doc, &self.cards, engine.game());
-        let play = engine.parse_notation(line.trim(), &doc)?;
-        if let Some(map) = doc.as_object_mut() {
-            map.insert("play".into(), play);
-        }
-        let mut ruling = engine.judge(doc, Some(text), &Asking::judge())?;
+        // One read of the board for the notation and the ruling.
+        let board = engine.open(&doc, Some(text))?;
+        let play = board.parse_notation(line.trim())?;
+        let mut ruling = board.judge(play, &Asking::judge())?;
         note_filled(&mut ruling, &filled);
         Ok(ruling)
     }

@@ -58,16 +58,31 @@ pub trait GameEngine: Send + Sync {
     /// Validates a board without a play and returns it as the engine writes
     /// it (names canonical, defaults filled in).
     fn check_board(&self, board: &Value) -> Result<Value, BoardError>;
+    /// Reads a board once (typed and validated) for a request that asks
+    /// several things of it: a match play asks whose play a line is, who
+    /// the players are and the ruling, on one read. `text` (the document as
+    /// typed) locates errors. Any `play` in `board` is not read.
+    fn open<'a>(
+        &'a self,
+        board: &'a Value,
+        text: Option<&'a str>,
+    ) -> Result<Box<dyn OpenBoard + 'a>, BoardError>;
     /// Parses one line of play notation (as typed in `/match play`) into the
     /// `play` value of a board document, resolving names against `board`.
-    fn parse_notation(&self, line: &str, board: &Value) -> Result<Value, BoardError>;
+    fn parse_notation(&self, line: &str, board: &Value) -> Result<Value, BoardError> {
+        self.open(board, None)?.parse_notation(line)
+    }
     /// Candidates for the next word of a partly typed notation line.
     fn notation_completions(&self, partial: &str, board: &Value) -> Vec<String>;
     /// The board's players in seat order.
-    fn players(&self, board: &Value) -> Result<Vec<String>, BoardError>;
+    fn players(&self, board: &Value) -> Result<Vec<String>, BoardError> {
+        Ok(self.open(board, None)?.players())
+    }
     /// The seat of the player who makes `play`, by the engine's own name
     /// resolution; `None` when nobody is named (any seat may make it).
-    fn actor(&self, board: &Value, play: &Value) -> Result<Option<usize>, BoardError>;
+    fn actor(&self, board: &Value, play: &Value) -> Result<Option<usize>, BoardError> {
+        self.open(board, None)?.actor(play)
+    }
     /// Phase, round, whose turn it is, and the result when the board decides one.
     fn status(&self, board: &Value) -> Result<Status, BoardError>;
     /// The game's turn structure.
@@ -80,6 +95,19 @@ pub trait GameEngine: Send + Sync {
     fn adjust(&self, board: &Value, field: &str, value: &str) -> Result<Adjustment, BoardError>;
     /// The board's fields as players type them, for autocomplete.
     fn fields(&self, board: &Value) -> Vec<String>;
+}
+
+/// A board read once by [`GameEngine::open`]: what the engine's methods
+/// of the same names answer, without reading the board again.
+pub trait OpenBoard: Send {
+    /// The board's players in seat order.
+    fn players(&self) -> Vec<String>;
+    /// One line of play notation as the `play` value of a board document.
+    fn parse_notation(&self, line: &str) -> Result<Value, BoardError>;
+    /// The seat of the player who makes `play` (`None`: any seat).
+    fn actor(&self, play: &Value) -> Result<Option<usize>, BoardError>;
+    /// The ruling on `play` made on this board (the board is used up).
+    fn judge(self: Box<Self>, play: Value, asking: &Asking) -> Result<Ruling, BoardError>;
 }
 
 /// Every game with an engine.

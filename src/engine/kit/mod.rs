@@ -18,6 +18,7 @@ pub mod names;
 pub mod notation;
 pub mod typed_diff;
 
+use std::borrow::Cow;
 use std::marker::PhantomData;
 use std::sync::OnceLock;
 
@@ -29,6 +30,7 @@ use serde_json::{Map, Value};
 pub use cx::{Ask, Asking, Chosen, Cx, Opt, Stop, Whose};
 pub use names::NameError;
 
+use super::OpenBoard;
 use super::document::{self, BoardError, join_path};
 use super::ruling::{Diagnostic, RuleUse, Ruling, Severity, Status, diff};
 
@@ -212,6 +214,34 @@ impl<G: Game> Kit<G> {
         serde_json::to_value(v).unwrap_or(Value::Null)
     }
 
+    /// Refuses a document that names another game.
+    fn same_game(map: &Map<String, Value>) -> Result<(), BoardError> {
+        match map.get("game") {
+            Some(Value::String(g)) if crate::text::fold(g) != crate::text::fold(G::ID) => {
+                Err(BoardError::semantic(
+                    "game",
+                    format!("this is the {} engine; the document says game '{g}'", G::ID),
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The board with `game` written as this engine's id (as [`Kit::split`]
+    /// writes it), borrowed when it already is.
+    fn own_game(board: &Value) -> Result<Cow<'_, Value>, BoardError> {
+        let Value::Object(map) = board else {
+            return Ok(Cow::Borrowed(board));
+        };
+        if map.get("game").and_then(Value::as_str) == Some(G::ID) {
+            return Ok(Cow::Borrowed(board));
+        }
+        Self::same_game(map)?;
+        let mut map = map.clone();
+        map.insert("game".into(), Value::String(G::ID.into()));
+        Ok(Cow::Owned(Value::Object(map)))
+    }
+
     /// Splits a document into its board and its plays (with their paths).
     fn split(doc: Value) -> Result<(Value, Vec<(String, Value)>), BoardError> {
         let Value::Object(mut map) = doc else {
@@ -220,14 +250,7 @@ impl<G: Game> Kit<G> {
                 "the board document must be a mapping of fields (`game: …`, `players: …`)",
             ));
         };
-        if let Some(Value::String(g)) = map.get("game")
-            && crate::text::fold(g) != crate::text::fold(G::ID)
-        {
-            return Err(BoardError::semantic(
-                "game",
-                format!("this is the {} engine; the document says game '{g}'", G::ID),
-            ));
-        }
+        Self::same_game(&map)?;
         map.insert("game".into(), Value::String(G::ID.into()));
         let one = map.remove("play");
         let many = map.remove("plays");
@@ -292,10 +315,21 @@ impl<G: Game> Kit<G> {
             let play: G::Play = Self::read(&raw, &path, text)?;
             plays.push((path, raw, play));
         }
+        Self::judge_read(&board_doc, board, plays, asking)
+    }
+
+    /// The ruling on plays read from a board read (`board_doc` is the
+    /// board as given, for its unread fields).
+    fn judge_read(
+        board_doc: &Value,
+        board: G::Board,
+        plays: Vec<(String, Value, G::Play)>,
+        asking: &Asking,
+    ) -> Result<Ruling, BoardError> {
         if plays.is_empty() {
             let state = Self::to_value(&board);
             let mut r = Ruling::no_play(G::ID, state, Some(G::status(&board)));
-            r.diagnostics.extend(Self::unread(&board_doc, &plays));
+            r.diagnostics.extend(Self::unread(board_doc, &plays));
             return Ok(r);
         }
         let mut cx = Cx::new(asking, G::players(&board));
@@ -351,7 +385,7 @@ impl<G: Game> Kit<G> {
             }
         };
         let mut diagnostics = cx.diags;
-        diagnostics.extend(Self::unread(&board_doc, &plays));
+        diagnostics.extend(Self::unread(board_doc, &plays));
         diagnostics.sort_by_key(|d| d.severity);
         Ok(Ruling {
             game: G::ID.to_string(),
@@ -551,6 +585,36 @@ fn ref_name(s: &schemars::Schema) -> String {
         .to_string()
 }
 
+/// A board read once ([`GameEngine::open`](super::GameEngine::open)).
+struct Opened<'a, G: Game> {
+    /// The board as given (`game` written as the engine's id), for its
+    /// unread fields.
+    doc: Cow<'a, Value>,
+    board: G::Board,
+}
+
+impl<G: Game> OpenBoard for Opened<'_, G> {
+    fn players(&self) -> Vec<String> {
+        G::players(&self.board)
+    }
+
+    fn parse_notation(&self, line: &str) -> Result<Value, BoardError> {
+        let line = notation::check_line(line)?;
+        Ok(Kit::<G>::to_value(&G::notation(line, &self.board)?))
+    }
+
+    fn actor(&self, play: &Value) -> Result<Option<usize>, BoardError> {
+        let p: G::Play = Kit::<G>::read(play, "play", None)?;
+        G::actor(&self.board, &p)
+    }
+
+    fn judge(self: Box<Self>, play: Value, asking: &Asking) -> Result<Ruling, BoardError> {
+        let p: G::Play = Kit::<G>::read(&play, "play", None)?;
+        let Opened { doc, board } = *self;
+        Kit::<G>::judge_read(&doc, board, vec![("play".to_string(), play, p)], asking)
+    }
+}
+
 impl<G: Game> super::GameEngine for Kit<G> {
     fn game(&self) -> &'static str {
         G::ID
@@ -572,10 +636,14 @@ impl<G: Game> super::GameEngine for Kit<G> {
         Ok(Self::to_value(&Self::board(board, None)?))
     }
 
-    fn parse_notation(&self, line: &str, board: &Value) -> Result<Value, BoardError> {
-        let b = Self::board(board, None)?;
-        let line = notation::check_line(line)?;
-        Ok(Self::to_value(&G::notation(line, &b)?))
+    fn open<'a>(
+        &'a self,
+        board: &'a Value,
+        text: Option<&'a str>,
+    ) -> Result<Box<dyn OpenBoard + 'a>, BoardError> {
+        let doc = Self::own_game(board)?;
+        let board = Self::board(&doc, text)?;
+        Ok(Box::new(Opened::<G> { doc, board }))
     }
 
     fn notation_completions(&self, partial: &str, board: &Value) -> Vec<String> {
@@ -585,16 +653,6 @@ impl<G: Game> super::GameEngine for Kit<G> {
         Self::board(board, None)
             .map(|b| G::completions(partial, &b))
             .unwrap_or_default()
-    }
-
-    fn players(&self, board: &Value) -> Result<Vec<String>, BoardError> {
-        Ok(G::players(&Self::board(board, None)?))
-    }
-
-    fn actor(&self, board: &Value, play: &Value) -> Result<Option<usize>, BoardError> {
-        let b = Self::board(board, None)?;
-        let p: G::Play = Self::read(play, "play", None)?;
-        G::actor(&b, &p)
     }
 
     fn status(&self, board: &Value) -> Result<Status, BoardError> {
