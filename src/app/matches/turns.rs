@@ -9,8 +9,8 @@ use super::{
     check_text, seat_of, stored_ruling, with_play,
 };
 use crate::engine::{
-    self, BoardError, Decision, GameEngine, GameResult, Ruling, Status, document, kit::names,
-    merge_patch,
+    self, BoardError, Decision, GameEngine, GameResult, OpenBoard, Ruling, Status, document,
+    kit::names, merge_patch,
 };
 use crate::store::{EventHead, EventKind, EventRecord, MatchStatus, NewEvent, Transition, now_ms};
 
@@ -267,32 +267,15 @@ impl Matches {
             });
         }
         let engine = self.engine_of(&m)?;
-        let (play, agreed_by) = read_play(engine, text, &state, &m)?;
-        if let Some(actor) = engine.actor(&state, &play)?
-            && actor != seat
-        {
-            let names = engine.players(&state)?;
-            let name = names.get(actor).cloned().unwrap_or_default();
-            let whose = super::mention(m.players.get(actor).map_or("", String::as_str));
-            return Err(MatchError::forbidden(format!(
-                "this play is for {name} (seat {}, {whose}); you play for your own seat only (seat {})",
-                actor + 1,
-                seat + 1
-            )));
-        }
-        if agreed_by.contains(&seat) {
-            return Err(MatchError::usage(
-                "`agreed by` names the other players who agreed, not yourself",
-            ));
-        }
-        let context = PlayContext {
-            author: Some(seat),
-            agreed: caller.moderator || !agreed_by.is_empty(),
-            agreed_by,
-            answered: Vec::new(),
-        };
-        let mut ruling = engine.judge(with_play(&state, &play), None, &context.asking())?;
-        ruling.state = without_play(ruling.state);
+        let job = (state, text.to_string(), m.players.clone(), caller.moderator);
+        let (state, ruled) = self
+            .cpu(move || {
+                let (state, text, players, moderator) = job;
+                let ruled = rule_play(engine, &state, &text, &players, seat, moderator);
+                (state, ruled)
+            })
+            .await?;
+        let (play, context, mut ruling) = ruled?;
         // An illegal play changes nothing, except a record the rules attach
         // to the attempt itself (Grand Archive 1.4 marks a must-attack
         // obligation attempted): such an attempt is logged with its ruling.
@@ -701,14 +684,12 @@ impl Matches {
         engine: &dyn GameEngine,
         typed: &str,
     ) -> Result<String, MatchError> {
-        let seat = seat_named(m, engine, typed)?;
-        let names = m
-            .state
-            .as_ref()
-            .map(|s| engine.players(s))
-            .transpose()?
-            .unwrap_or_default();
-        Ok(names
+        let names = || -> Result<Vec<String>, MatchError> {
+            let names = m.state.as_ref().map(|s| engine.players(s)).transpose()?;
+            Ok(names.unwrap_or_default())
+        };
+        let seat = seat_named(&m.players, typed, names)?;
+        Ok(names()?
             .get(seat)
             .cloned()
             .unwrap_or_else(|| m.players[seat].clone()))
@@ -716,22 +697,23 @@ impl Matches {
 }
 
 /// The seat a mention (`<@id>`), a user id or a board player name names.
-fn seat_named(m: &MatchRecord, engine: &dyn GameEngine, typed: &str) -> Result<usize, MatchError> {
+/// `seats`: the match's user ids by seat; `board_names`: the board's player
+/// names, asked for only when `typed` is neither an id nor a mention.
+fn seat_named(
+    seats: &[String],
+    typed: &str,
+    board_names: impl FnOnce() -> Result<Vec<String>, MatchError>,
+) -> Result<usize, MatchError> {
     let id = typed
         .trim()
         .trim_start_matches("<@")
         .trim_start_matches('!')
         .trim_end_matches('>')
         .trim_start_matches('@');
-    if let Some(s) = seat_of(m, id) {
+    if let Some(s) = seats.iter().position(|p| p == id) {
         return Ok(s);
     }
-    let names = m
-        .state
-        .as_ref()
-        .map(|s| engine.players(s))
-        .transpose()?
-        .unwrap_or_default();
+    let names = board_names()?;
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     names::resolve_index(id, &refs, "player").map_err(|e| MatchError::usage(e.to_string()))
 }
@@ -770,14 +752,54 @@ fn pick_option(d: &Decision, choice: &str) -> Result<usize, MatchError> {
     })
 }
 
+/// The engine's part of a play by `seat`, on one read of the board: the
+/// play (notation or YAML), whose it is, who agreed, and the ruling. Runs
+/// on the CPU pool; `players` are the match's user ids by seat.
+fn rule_play(
+    engine: &dyn GameEngine,
+    state: &Value,
+    text: &str,
+    players: &[String],
+    seat: usize,
+    moderator: bool,
+) -> Result<(Value, PlayContext, Ruling), MatchError> {
+    let board = engine.open(state, None)?;
+    let (play, agreed_by) = read_play(&*board, text, players)?;
+    if let Some(actor) = board.actor(&play)?
+        && actor != seat
+    {
+        let names = board.players();
+        let name = names.get(actor).cloned().unwrap_or_default();
+        let whose = super::mention(players.get(actor).map_or("", String::as_str));
+        return Err(MatchError::forbidden(format!(
+            "this play is for {name} (seat {}, {whose}); you play for your own seat only (seat {})",
+            actor + 1,
+            seat + 1
+        )));
+    }
+    if agreed_by.contains(&seat) {
+        return Err(MatchError::usage(
+            "`agreed by` names the other players who agreed, not yourself",
+        ));
+    }
+    let context = PlayContext {
+        author: Some(seat),
+        agreed: moderator || !agreed_by.is_empty(),
+        agreed_by,
+        answered: Vec::new(),
+    };
+    let mut ruling = board.judge(play.clone(), &context.asking())?;
+    ruling.state = without_play(ruling.state);
+    Ok((play, context, ruling))
+}
+
 /// A play from a YAML `play:` block (with `agreed_by:` optionally beside
 /// it), or else one line of the game's notation (ending `; agreed by …`
 /// optionally). Returns the play and the seats that agreed.
 fn read_play(
-    engine: &dyn GameEngine,
+    board: &dyn OpenBoard,
     text: &str,
-    state: &Value,
-    m: &MatchRecord,
+    players: &[String],
 ) -> Result<(Value, Vec<usize>), MatchError> {
     let text = document::extract_code_block(text);
     if text.is_empty() {
@@ -803,7 +825,7 @@ fn read_play(
         }
         let seats = agreed
             .iter()
-            .map(|a| seat_named(m, engine, a))
+            .map(|a| seat_named(players, a, || Ok(board.players())))
             .collect::<Result<_, _>>()?;
         return Ok((doc.remove("play").unwrap_or(Value::Null), seats));
     }
@@ -817,9 +839,9 @@ fn read_play(
     let (line, agreed) = split_agreed(text);
     let seats = agreed
         .iter()
-        .map(|a| seat_named(m, engine, a))
+        .map(|a| seat_named(players, a, || Ok(board.players())))
         .collect::<Result<_, _>>()?;
-    Ok((engine.parse_notation(line, state)?, seats))
+    Ok((board.parse_notation(line)?, seats))
 }
 
 /// `…; agreed by @B, @C` → (the play, the names that agreed).
