@@ -60,8 +60,9 @@ pub trait GameEngine: Send + Sync {
     fn check_board(&self, board: &Value) -> Result<Value, BoardError>;
     /// Reads a board once (typed and validated) for a request that asks
     /// several things of it: a match play asks whose play a line is, who
-    /// the players are and the ruling, on one read. `text` (the document as
-    /// typed) locates errors. Any `play` in `board` is not read.
+    /// the players are and the ruling, on one read. `board` is a board
+    /// without its play (the play goes to [`OpenBoard::judge`]); `text`
+    /// (the document as typed) locates errors.
     fn open<'a>(
         &'a self,
         board: &'a Value,
