@@ -212,9 +212,10 @@ impl Bot {
     }
 
     /// The game of the match in progress in the request's channel, for a
-    /// `/rule` (or a `/rule` or `/card` autocomplete) that names none. Only from a match database already open (a
-    /// console that has not used `/match` opens none), and never waiting
-    /// more than [`MATCH_GAME_WAIT`]: the question is answered without it.
+    /// `/rule` (or a `/rule` or `/card` autocomplete) that names none. Only
+    /// from a match database already open (a console that has not used
+    /// `/match` opens none), and never waiting more than
+    /// [`MATCH_GAME_WAIT`]: the question is answered without it.
     pub(super) async fn channel_match_game(&self, origin: &Origin) -> Option<String> {
         let matches = self.matches.get()?;
         // A Discord request without a channel has no channel's match (the

@@ -267,11 +267,11 @@ impl Matches {
             });
         }
         let engine = self.engine_of(&m)?;
-        let job = (state, text.to_string(), m.players.clone(), caller.moderator);
+        let (text_owned, players, moderator) =
+            (text.to_string(), m.players.clone(), caller.moderator);
         let (state, ruled) = self
             .cpu(move || {
-                let (state, text, players, moderator) = job;
-                let ruled = rule_play(engine, &state, &text, &players, seat, moderator);
+                let ruled = rule_play(engine, &state, &text_owned, &players, seat, moderator);
                 (state, ruled)
             })
             .await?;

@@ -202,13 +202,14 @@ fn patched(play: &Play, f: impl FnOnce(&mut Vec<Value>)) -> Value {
     Value::Array(list)
 }
 
-/// "Which unit activates?": the choice of the player whose unit it is.
-/// Which unit activates: the player's choice, with no default.
+/// Which unit activates: the choice of the player whose unit it is, with
+/// no default.
 fn unit_whose(p: usize) -> Whose<UnitRef> {
     let (seat, key, default) = (p, "unit".into(), None);
     Whose { seat, key, default }
 }
 
+/// "Which unit activates?", built when player `p` is asked.
 fn unit_ask(b: &Board, p: usize, play: &Play) -> Ask<UnitRef> {
     let options = b.waiting(p).into_iter().take(25).map(|n| Opt {
         label: format!("activate {n}"),
@@ -232,6 +233,7 @@ fn untyped_whose(p: usize, i: usize) -> Whose<bool> {
     }
 }
 
+/// "Does the effect name the free action's type?", built when asked.
 fn untyped_ask(b: &Board, whose: Whose<bool>, play: &Play, i: usize, what: String) -> Ask<bool> {
     let opt = |label: String, v: bool| Opt {
         label,
