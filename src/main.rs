@@ -212,6 +212,19 @@ struct ServeArgs {
     /// With the gateway: also serve GET /healthz on this address.
     #[arg(long, env = "ARBITER_HEALTH_LISTEN", value_name = "ADDR")]
     health: Option<std::net::SocketAddr>,
+    /// Serve GET /metrics (Prometheus) and GET /healthz on this address, for
+    /// a scraper on a private network; never on the public endpoint.
+    #[arg(long, env = "ARBITER_METRICS_LISTEN", value_name = "ADDR")]
+    metrics: Option<std::net::SocketAddr>,
+    /// Memory for servers' rule-set indexes, in MB: the least recently used
+    /// are dropped past it (and rebuilt when asked again).
+    #[arg(
+        long,
+        env = "ARBITER_INDEX_CACHE_MB",
+        default_value_t = 512,
+        value_name = "MB"
+    )]
+    index_cache_mb: usize,
     /// Base URL of Discord's API (for tests and proxies).
     #[arg(long, env = "DISCORD_API_URL", hide = true)]
     discord_api: Option<String>,
@@ -224,11 +237,11 @@ struct ServeArgs {
         value_name = "N"
     )]
     max_connections: usize,
-    /// Seconds a client may take to send a request's headers.
     /// How long a match decision waits for its player before the rules'
     /// default applies (decisions with no default wait until answered).
     #[arg(long, env = "ARBITER_DECISION_TIMEOUT", default_value = "86400", value_parser = seconds, value_name = "SECS")]
     decision_timeout: std::time::Duration,
+    /// Seconds a client may take to send a request's headers.
     #[arg(long, env = "ARBITER_HEADER_TIMEOUT", default_value = "5", value_parser = seconds, value_name = "SECS")]
     header_timeout: std::time::Duration,
     /// Seconds a client may take to send a request's body.
@@ -262,6 +275,14 @@ fn seconds(s: &str) -> Result<std::time::Duration, String> {
 }
 
 fn main() -> ExitCode {
+    // A document conversion in a child process (src/sandbox): before
+    // anything else is read or loaded.
+    let raw: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if raw.get(1).map(String::as_str) == Some(arbiter::sandbox::CHILD_COMMAND) {
+        return arbiter::sandbox::child_main(&raw[2..]);
+    }
     let cli = Cli::parse();
     let log_format = match &cli.command {
         Command::Serve(a) => a.log_format.clone(),
@@ -526,9 +547,13 @@ fn import(
         kind,
         title,
     };
-    let imported = app
-        .import(&req)
+    let target = app
+        .import_target(&req)
         .map_err(|e| CliError::Input(e.to_string()))?;
+    let limits = arbiter::sandbox::Limits::default();
+    let done = arbiter::sandbox::convert_blocking(&target, &bytes, &limits)
+        .map_err(|e| CliError::Input(e.to_string()))?;
+    let imported = arbiter::corpus::import::Import::new(&app.corpus, &target, done.converted);
     if let Some(dir) = out {
         arbiter::load::write_import(dir, &imported).map_err(|e| CliError::Input(e.to_string()))?;
     }
@@ -601,6 +626,8 @@ fn console(app: App, args: ConsoleArgs, shipped: Vec<arbiter::corpus::SourceGame
     let config = BotConfig {
         database_url: args.database_url,
         decision_timeout: args.decision_timeout,
+        // One user, offline: a question after an upload waits for its index.
+        index_wait: std::time::Duration::from_secs(300),
         ..BotConfig::default()
     };
     let bot = Bot::new(std::sync::Arc::new(app), config).with_shipped(shipped);
@@ -675,8 +702,14 @@ fn serve(app: App, args: ServeArgs, shipped: Vec<arbiter::corpus::SourceGame>) -
     let config = BotConfig {
         database_url: args.database_url.clone(),
         decision_timeout: args.decision_timeout,
+        index_cache_bytes: args.index_cache_mb.saturating_mul(1024 * 1024),
         ..BotConfig::default()
     };
+    let (sandbox, missing) = arbiter::sandbox::describe(&arbiter::sandbox::Limits::default());
+    tracing::info!("{sandbox}");
+    if let Some(missing) = missing {
+        tracing::warn!("{missing}");
+    }
     let bot = std::sync::Arc::new(Bot::new(std::sync::Arc::new(app), config).with_shipped(shipped));
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -696,8 +729,9 @@ fn serve(app: App, args: ServeArgs, shipped: Vec<arbiter::corpus::SourceGame>) -
         if let Some(addr) = args.http {
             let public_key = args.public_key.ok_or("--http needs DISCORD_PUBLIC_KEY (the application's public key, hex)")?;
             let cfg = http::HttpConfig { addr, public_key, api_base: args.discord_api, max_body: http::MAX_BODY_BYTES, limits };
+            serve_metrics(&bot, args.metrics, limits).await?;
             let (bound, fut) = http::bind(bot, cfg, shutdown_signal()).await.map_err(|e| e.to_string())?;
-            tracing::info!(addr = %bound, "serving Discord interactions over HTTP (POST /, GET /healthz, GET /metrics)");
+            tracing::info!(addr = %bound, "serving Discord interactions over HTTP (POST /, GET /healthz)");
             fut.await.map_err(|e| e.to_string())
         } else {
             let token = args.token.ok_or("serve needs DISCORD_TOKEN (or --http ADDR with DISCORD_PUBLIC_KEY)")?;
@@ -716,10 +750,11 @@ fn serve(app: App, args: ServeArgs, shipped: Vec<arbiter::corpus::SourceGame>) -
             };
             if let Some(addr) = args.health {
                 let app = bot.app.clone();
-                let (bound, fut) = http::bind_health(app, addr, limits).await.map_err(|e| e.to_string())?;
-                tracing::info!(addr = %bound, "serving GET /healthz and GET /metrics");
+                let (bound, fut) = http::bind_health(app, addr, limits, false).await.map_err(|e| e.to_string())?;
+                tracing::info!(addr = %bound, "serving GET /healthz");
                 tokio::spawn(fut);
             }
+            serve_metrics(&bot, args.metrics, limits).await?;
             let cfg = gateway::GatewayConfig { token, guild_id: args.guild, sharding, drain: limits.drain };
             gateway::run(bot, cfg, shutdown_signal()).await.map_err(|e| e.to_string())
         }
@@ -734,6 +769,22 @@ fn serve(app: App, args: ServeArgs, shipped: Vec<arbiter::corpus::SourceGame>) -
             ExitCode::from(2)
         }
     }
+}
+
+/// `--metrics ADDR`: GET /metrics and GET /healthz on their own listener.
+async fn serve_metrics(
+    bot: &arbiter::bot::Bot,
+    addr: Option<std::net::SocketAddr>,
+    limits: arbiter::bot::http::ConnLimits,
+) -> Result<(), String> {
+    let Some(addr) = addr else { return Ok(()) };
+    let app = bot.app.clone();
+    let (bound, fut) = arbiter::bot::http::bind_health(app, addr, limits, true)
+        .await
+        .map_err(|e| e.to_string())?;
+    tracing::info!(addr = %bound, "serving GET /metrics and GET /healthz");
+    tokio::spawn(fut);
+    Ok(())
 }
 
 /// A minimal HTTP GET of /healthz (no client library needed in the image).

@@ -104,6 +104,7 @@ fn completion_is_fuzzy_and_bounded() {
 fn sets(store: &Store) -> RuleSets {
     let shipped = arbiter::load::load_dir(&common::repo().join("rules_data")).unwrap();
     let base = Arc::new(App::new(arbiter::corpus::Corpus::build(shipped.clone())));
+    arbiter::sandbox::use_program(env!("CARGO_BIN_EXE_arbiter"));
     RuleSets::new(store.clone(), shipped, base)
 }
 

@@ -16,6 +16,7 @@ use serde_json::Value;
 fn bot() -> &'static Bot {
     static BOT: OnceLock<Bot> = OnceLock::new();
     BOT.get_or_init(|| {
+        arbiter::sandbox::use_program(env!("CARGO_BIN_EXE_arbiter"));
         let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
         let app = App::load(&root.join("rules_data"), &[]).expect("rule data");
         Bot::new(Arc::new(app), BotConfig::default())
@@ -414,6 +415,7 @@ players:
 
 /// A bot whose match database is `console.db` in `dir`.
 fn match_bot(dir: &std::path::Path) -> Bot {
+    arbiter::sandbox::use_program(env!("CARGO_BIN_EXE_arbiter"));
     let url = format!("sqlite://{}", dir.join("console.db").display());
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let app = App::load(&root.join("rules_data"), &[]).expect("rule data");

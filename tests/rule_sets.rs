@@ -17,14 +17,15 @@ use store_common::both;
 const HOUSE: &str = "# Speaker\n\n1. The speaker always breaks ties with a coin toss at our table.\n2. A new speaker is chosen by the previous one.\n";
 
 fn sets(store: &Store) -> RuleSets {
-    sets_with(store, arbiter::app::rulesets::CACHE_CAPACITY)
+    sets_with(store, arbiter::app::rulesets::CACHE_BUDGET)
 }
 
-fn sets_with(store: &Store, capacity: usize) -> RuleSets {
+fn sets_with(store: &Store, budget: usize) -> RuleSets {
+    arbiter::sandbox::use_program(env!("CARGO_BIN_EXE_arbiter"));
     let dir = common::repo().join("rules_data");
     let shipped = arbiter::load::load_dir(&dir).unwrap();
     let base = Arc::new(App::new(arbiter::corpus::Corpus::build(shipped.clone())));
-    RuleSets::with_capacity(store.clone(), shipped, base, capacity)
+    RuleSets::with_budget(store.clone(), shipped, base, budget)
 }
 
 /// Adds a document to a server's rule set at once (as an operator does).
@@ -281,21 +282,45 @@ async fn replicas_see_each_others_uploads(url: String) {
 both!(replicas_see_each_others_uploads);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_cache_of_server_indexes_is_bounded() {
+async fn the_cache_of_server_indexes_is_bounded_by_bytes() {
     let (url, _dir) = store_common::sqlite_url();
     let store = Store::connect(&url).await.unwrap();
-    let sets = sets_with(&store, 2);
-    for g in ["a", "b", "c"] {
-        sets.add(
-            g,
+    // One server's index, measured.
+    let probe = sets(&store);
+    probe
+        .add(
+            "a",
             "m",
             upload(HOUSE, "ti4", DocumentKind::House, "Table rules"),
         )
         .await
         .unwrap();
+    probe.app_for("a").await.unwrap();
+    let one = probe.cached_bytes();
+    assert!(
+        one > 100_000,
+        "an index of the shipped games is not {one} bytes"
+    );
+    // A budget of two and a half such indexes keeps two of three servers.
+    let sets = sets_with(&store, one * 5 / 2);
+    for g in ["a", "b", "c"] {
+        if g != "a" {
+            sets.add(
+                g,
+                "m",
+                upload(HOUSE, "ti4", DocumentKind::House, "Table rules"),
+            )
+            .await
+            .unwrap();
+        }
         sets.app_for(g).await.unwrap();
     }
     assert_eq!(sets.cached(), 2);
+    assert!(
+        sets.cached_bytes() <= one * 5 / 2,
+        "{} > budget",
+        sets.cached_bytes()
+    );
     // An evicted server's index is rebuilt on demand.
     assert!(
         sets.app_for("a")

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::{App, AppError};
 use crate::cards::{Card, CardEntry};
 use crate::corpus::PassageKind;
-use crate::corpus::import::{DataDocument, Import, ImportError, ImportRequest};
+use crate::corpus::import::{Import, ImportError, ImportRequest};
 
 /// Longest card name looked up.
 pub const MAX_CARD_NAME_CHARS: usize = 200;
@@ -171,33 +171,9 @@ impl App {
 
     /// A card list someone brings, read and previewed (nothing goes live).
     pub fn import_cards(&self, req: &ImportRequest) -> Result<Import, ImportError> {
-        let text = crate::corpus::import::data_text(req.file_name, req.bytes)?;
-        let parsed =
-            crate::cards::parse(req.file_name, text).map_err(|e| ImportError::BadCards {
-                file: req.file_name.to_string(),
-                reason: e.to_string(),
-            })?;
-        let items = parsed
-            .cards
-            .iter()
-            .map(|c| match c.card_type.as_str() {
-                "" => c.name.clone(),
-                t => format!("{} ({t})", c.name),
-            })
-            .collect();
-        // Stored as JSON, whatever it came as: one form to read back.
-        let text =
-            serde_json::to_string_pretty(&parsed.cards).map_err(|e| ImportError::BadCards {
-                file: req.file_name.to_string(),
-                reason: e.to_string(),
-            })?;
-        let data = DataDocument {
-            text,
-            ext: "json",
-            items,
-            warnings: parsed.warnings,
-        };
-        crate::corpus::import::import_data(&self.corpus, req, data)
+        let target = crate::corpus::import::target(&self.corpus, req)?;
+        let converted = crate::cards::import_to(&target, req.bytes)?;
+        Ok(Import::new(&self.corpus, &target, converted))
     }
 }
 

@@ -205,6 +205,14 @@ impl App {
         }
     }
 
+    /// Where an import goes among the games loaded here (the file unread).
+    pub fn import_target(
+        &self,
+        req: &crate::corpus::import::ImportRequest,
+    ) -> Result<crate::corpus::import::Target, crate::corpus::import::ImportError> {
+        crate::corpus::import::target(&self.corpus, req)
+    }
+
     /// Loads the shipped rule data plus extra folders.
     pub fn load(data_dir: &Path, extra: &[PathBuf]) -> Result<App, LoadError> {
         Ok(App::new(Corpus::build(load::load_all(data_dir, extra)?)))

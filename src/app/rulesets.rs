@@ -2,30 +2,47 @@
 //! match database (`store::rules`), searched with the shipped games by
 //! `/rule` in that server only.
 //!
-//! Each server's index is built lazily, off the async workers, when its
-//! rule-set version changes, and kept in a bounded cache (least recently
-//! used out). A replica notices another's upload by the version check on
-//! the next request. Servers with no documents share the shipped index.
-//! Conversions run in the CPU pool (`app::cpu`), bounded in concurrency and
-//! time ([`CONVERT_BUDGET`]).
+//! Uploads are converted in a child process (`sandbox`): at most
+//! [`CONVERSIONS`] at once, one per server, so one server's files never
+//! hold up another's. A server's index is built once per rule-set version
+//! (single flight: concurrent requests wait for the same build), right
+//! after a change is confirmed, on a thread of its own at a lower priority,
+//! one build at a time; never by a request on its own thread. Until it is
+//! ready `/rule` answers from the newest version already built and says so
+//! ([`RuleSets::answering`]). Built indexes are kept in a cache bounded by
+//! their measured heap bytes ([`crate::heap`]), least recently used out. A
+//! replica notices another's upload by the version check on the next
+//! request and builds that version once, lazily, the same way.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::{Semaphore, watch};
 
 use crate::app::App;
-use crate::corpus::import::{ImportError, ImportRequest, Preview};
+use crate::corpus::import::{Import, ImportError, ImportRequest, Preview};
 use crate::corpus::{Corpus, DocumentKind, GameManifest, Glossary, SourceDocument, SourceGame};
+use crate::sandbox::{self, SandboxError};
 use crate::search::Suggestion;
 use crate::store::{PendingRule, RuleChange, RuleDoc, Store, StoreError, StoredManifest};
 
-/// Server indexes kept at most.
-pub const CACHE_CAPACITY: usize = 64;
+/// Heap bytes of server indexes kept at most, by default
+/// (`ARBITER_INDEX_CACHE_MB`): the newest version of every server in use
+/// fits, older versions and idle servers go first.
+pub const CACHE_BUDGET: usize = 512 * 1024 * 1024;
 /// Live documents a server may have at most.
 pub const MAX_SERVER_DOCUMENTS: usize = 50;
-/// Total size of a server's live documents (as stored), at most.
+/// Total size of a server's live documents (their converted text), at most.
 pub const MAX_SERVER_BYTES: usize = 25 * 1024 * 1024;
-/// Time a conversion may take (an MTG-sized PDF takes well under 1 s).
-pub const CONVERT_BUDGET: std::time::Duration = std::time::Duration::from_secs(20);
+/// Heap bytes a server's documents may take once indexed, at most (each
+/// document's, measured when it is converted).
+pub const MAX_SERVER_INDEX_BYTES: usize = 192 * 1024 * 1024;
+/// Conversions running at once, across servers.
+pub const CONVERSIONS: usize = 2;
+/// How long a request waits for its server's index to finish building
+/// before it answers from the previous version.
+pub const BUILD_GRACE: Duration = Duration::from_millis(300);
 /// How long an upload waits for Confirm.
 pub const PENDING_TTL_MS: i64 = 15 * 60 * 1000;
 
@@ -34,6 +51,8 @@ pub const PENDING_TTL_MS: i64 = 15 * 60 * 1000;
 pub enum RulesError {
     #[error("{0}")]
     Import(#[from] ImportError),
+    #[error("{0}")]
+    Convert(#[from] SandboxError),
     #[error("{0}")]
     Store(#[from] StoreError),
     #[error("no document '{0}' is live in this server's rule set; `/rules list` shows the ids")]
@@ -50,6 +69,17 @@ pub enum RulesError {
     Build(String),
 }
 
+impl RulesError {
+    /// Whether the fault is the server's (logged with an id), not the request's.
+    pub fn is_internal(&self) -> bool {
+        match self {
+            RulesError::Store(_) | RulesError::Build(_) => true,
+            RulesError::Convert(e) => e.is_internal(),
+            _ => false,
+        }
+    }
+}
+
 /// A document added: the server's new version and the document's id.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Added {
@@ -59,16 +89,34 @@ pub struct Added {
     pub kind: DocumentKind,
 }
 
+/// The index a request answers from.
+#[derive(Clone)]
+pub struct Answering {
+    pub app: Arc<App>,
+    /// The rule-set version it holds (0: the shipped games only).
+    pub version: i64,
+    /// A newer version being indexed, when `app` is an older one.
+    pub indexing: Option<i64>,
+}
+
+type Key = (String, i64);
+/// A build's outcome, as every waiter sees it.
+type Built = Option<Result<Arc<App>, String>>;
+
 struct Cached {
     app: Arc<App>,
+    bytes: usize,
     used: u64,
 }
 
-/// Indexes by server and rule-set version: the current one, and versions
-/// matches pinned.
+/// Indexes by server and rule-set version (the current one, versions
+/// matches pinned, and older ones until the budget evicts them), and the
+/// builds under way.
 #[derive(Default)]
 struct Cache {
-    entries: HashMap<(String, i64), Cached>,
+    entries: HashMap<Key, Cached>,
+    building: HashMap<Key, watch::Receiver<Built>>,
+    bytes: usize,
     tick: u64,
 }
 
@@ -77,8 +125,16 @@ pub struct RuleSets {
     store: Store,
     shipped: Arc<Vec<SourceGame>>,
     base: Arc<App>,
-    capacity: usize,
-    cache: Mutex<Cache>,
+    budget: usize,
+    cache: Arc<Mutex<Cache>>,
+    /// One index build at a time.
+    builds: Arc<Semaphore>,
+    conversions: Arc<Semaphore>,
+    /// Servers with a conversion under way.
+    converting: Arc<Mutex<std::collections::HashSet<String>>>,
+    limits: sandbox::Limits,
+    /// How long [`RuleSets::answering`] waits for a build under way.
+    grace: Duration,
 }
 
 /// An upload to convert and preview.
@@ -93,22 +149,42 @@ pub struct Upload {
 impl RuleSets {
     /// `shipped` are the sources `base` was built from.
     pub fn new(store: Store, shipped: Vec<SourceGame>, base: Arc<App>) -> RuleSets {
-        RuleSets::with_capacity(store, shipped, base, CACHE_CAPACITY)
+        RuleSets::with_budget(store, shipped, base, CACHE_BUDGET)
     }
 
-    pub fn with_capacity(
+    /// With a cache of at most `budget` heap bytes of server indexes (the
+    /// newest index built is kept even when it alone is larger).
+    pub fn with_budget(
         store: Store,
         shipped: Vec<SourceGame>,
         base: Arc<App>,
-        capacity: usize,
+        budget: usize,
     ) -> RuleSets {
         RuleSets {
             store,
             shipped: Arc::new(shipped),
             base,
-            capacity: capacity.max(1),
-            cache: Mutex::new(Cache::default()),
+            budget,
+            cache: Arc::new(Mutex::new(Cache::default())),
+            builds: Arc::new(Semaphore::new(1)),
+            conversions: Arc::new(Semaphore::new(CONVERSIONS)),
+            converting: Arc::default(),
+            limits: sandbox::Limits::default(),
+            grace: BUILD_GRACE,
         }
+    }
+
+    /// Waits up to `grace` for a build under way before answering from an
+    /// older version (the console waits for it: one user, offline).
+    pub fn with_grace(mut self, grace: Duration) -> RuleSets {
+        self.grace = grace;
+        self
+    }
+
+    /// Converts with these limits instead of [`sandbox::Limits::default`].
+    pub fn with_limits(mut self, limits: sandbox::Limits) -> RuleSets {
+        self.limits = limits;
+        self
     }
 
     pub fn store(&self) -> &Store {
@@ -117,18 +193,21 @@ impl RuleSets {
 
     /// Server indexes currently cached.
     pub fn cached(&self) -> usize {
-        self.lock().entries.len()
+        lock(&self.cache).entries.len()
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Cache> {
-        self.cache.lock().unwrap_or_else(|e| e.into_inner())
+    /// Heap bytes of the server indexes currently cached.
+    pub fn cached_bytes(&self) -> usize {
+        lock(&self.cache).bytes
     }
 
     /// The index `/rule` uses in this server: the shipped games plus its
-    /// documents at their current version.
+    /// documents at their current version, waiting for its build (single
+    /// flight) when it is not ready. For the console and the CLI; the bot
+    /// answers with [`RuleSets::answering`].
     pub async fn app_for(&self, guild: &str) -> Result<Arc<App>, RulesError> {
         let version = self.store.rule_set_version(guild).await?;
-        self.build_at(guild, version).await
+        self.ready_at(guild, version).await
     }
 
     /// The index of this server's rule set as it was at `version` (a
@@ -136,27 +215,109 @@ impl RuleSets {
     /// it. A version past the newest (a forged button) is the newest.
     pub async fn app_at(&self, guild: &str, version: i64) -> Result<Arc<App>, RulesError> {
         let newest = self.store.rule_set_version(guild).await?;
-        self.build_at(guild, version.min(newest)).await
+        self.ready_at(guild, version.min(newest)).await
     }
 
-    async fn build_at(&self, guild: &str, version: i64) -> Result<Arc<App>, RulesError> {
+    /// The index a request answers from now: the current version when it
+    /// is built (or finishes within the grace, [`BUILD_GRACE`] by default), else the newest
+    /// version already built, with the one being indexed named. A request
+    /// never builds an index itself; it may start the build.
+    pub async fn answering(&self, guild: &str) -> Result<Answering, RulesError> {
+        let version = self.store.rule_set_version(guild).await?;
+        if version <= 0 {
+            return Ok(self.shipped_only());
+        }
+        if let Some(app) = self.cached_at(guild, version) {
+            return Ok(Answering {
+                app,
+                version,
+                indexing: None,
+            });
+        }
+        let mut rx = self.start_build(guild, version);
+        if let Ok(Some(Ok(app))) = tokio::time::timeout(self.grace, wait(&mut rx)).await {
+            return Ok(Answering {
+                app,
+                version,
+                indexing: None,
+            });
+        }
+        let older = self.newest_cached_before(guild, version);
+        let (app, built) = older.unwrap_or_else(|| (self.base.clone(), 0));
+        Ok(Answering {
+            app,
+            version: built,
+            indexing: Some(version),
+        })
+    }
+
+    fn shipped_only(&self) -> Answering {
+        Answering {
+            app: self.base.clone(),
+            version: 0,
+            indexing: None,
+        }
+    }
+
+    /// Builds (single flight) and waits for the index of `version`.
+    async fn ready_at(&self, guild: &str, version: i64) -> Result<Arc<App>, RulesError> {
         if version <= 0 {
             return Ok(self.base.clone());
         }
         if let Some(app) = self.cached_at(guild, version) {
             return Ok(app);
         }
-        let docs = self.store.rule_docs(guild, Some(version)).await?;
-        let shipped = self.shipped.clone();
-        let app = tokio::task::spawn_blocking(move || Arc::new(build_app(&shipped, &docs)))
-            .await
-            .map_err(|e| RulesError::Build(e.to_string()))?;
-        self.insert(guild, version, app.clone());
-        Ok(app)
+        let mut rx = self.start_build(guild, version);
+        match wait(&mut rx).await {
+            Some(Ok(app)) => Ok(app),
+            Some(Err(e)) => Err(RulesError::Build(e)),
+            None => Err(RulesError::Build("the build was dropped".into())),
+        }
+    }
+
+    /// The build of `(guild, version)`: the one under way, or a new one.
+    /// The build runs in a task of its own: a waiter that gives up does
+    /// not stop it, and later waiters share it.
+    fn start_build(&self, guild: &str, version: i64) -> watch::Receiver<Built> {
+        let key: Key = (guild.to_string(), version);
+        let mut cache = lock(&self.cache);
+        // A build whose task is gone (its runtime ended: one console
+        // command after another) is started again.
+        if let Some(rx) = cache
+            .building
+            .get(&key)
+            .filter(|rx| rx.has_changed().is_ok())
+        {
+            return rx.clone();
+        }
+        let (tx, rx) = watch::channel(None);
+        cache.building.insert(key.clone(), rx.clone());
+        drop(cache);
+        let job = BuildJob {
+            store: self.store.clone(),
+            shipped: self.shipped.clone(),
+            cache: self.cache.clone(),
+            builds: self.builds.clone(),
+            budget: self.budget,
+        };
+        tokio::spawn(async move {
+            let result = job.run(&key).await;
+            let mut cache = lock(&job.cache);
+            cache.building.remove(&key);
+            if let Ok((app, bytes)) = &result {
+                insert(&mut cache, key.clone(), app.clone(), *bytes, job.budget);
+            }
+            drop(cache);
+            if let Err(e) = &result {
+                tracing::warn!(guild = %key.0, version = key.1, "building a server's index failed: {e}");
+            }
+            let _ = tx.send(Some(result.map(|(app, _)| app)));
+        });
+        rx
     }
 
     fn cached_at(&self, guild: &str, version: i64) -> Option<Arc<App>> {
-        let mut cache = self.lock();
+        let mut cache = lock(&self.cache);
         cache.tick += 1;
         let tick = cache.tick;
         let entry = cache.entries.get_mut(&(guild.to_string(), version))?;
@@ -164,55 +325,50 @@ impl RuleSets {
         Some(entry.app.clone())
     }
 
-    fn insert(&self, guild: &str, version: i64, app: Arc<App>) {
-        let mut cache = self.lock();
-        cache.tick += 1;
-        let used = cache.tick;
+    fn newest_cached_before(&self, guild: &str, version: i64) -> Option<(Arc<App>, i64)> {
+        let cache = lock(&self.cache);
         cache
             .entries
-            .insert((guild.to_string(), version), Cached { app, used });
-        while cache.entries.len() > self.capacity {
-            let oldest = cache
-                .entries
-                .iter()
-                .min_by_key(|(_, c)| c.used)
-                .map(|(k, _)| k.clone());
-            match oldest {
-                Some(k) => cache.entries.remove(&k),
-                None => break,
-            };
-        }
+            .iter()
+            .filter(|((g, v), _)| g == guild && *v < version)
+            .max_by_key(|((_, v), _)| *v)
+            .map(|((_, v), c)| (c.app.clone(), *v))
     }
 
-    /// Converts an upload and previews it against this server's games,
-    /// off the async workers. Nothing is stored.
+    /// Starts building the server's current version now (after a change),
+    /// so that the first question after it finds it ready.
+    pub async fn prepare(&self, guild: &str) -> Result<(), RulesError> {
+        let version = self.store.rule_set_version(guild).await?;
+        if version > 0 && self.cached_at(guild, version).is_none() {
+            drop(self.start_build(guild, version));
+        }
+        Ok(())
+    }
+
+    /// Converts an upload in a child process (`sandbox`) and previews it
+    /// against this server's games. Nothing is stored.
     pub async fn convert(
         &self,
         guild: &str,
         upload: Upload,
     ) -> Result<(StoredManifest, String, Preview), RulesError> {
-        let app = self.app_for(guild).await?;
-        let job = move || {
-            app.import(&ImportRequest {
-                file_name: &upload.file_name,
-                bytes: &upload.bytes,
-                game: &upload.game,
-                kind: upload.kind,
-                title: upload.title.as_deref(),
-            })
+        let _slot = self.conversion_slot(guild).await?;
+        let app = self.answering(guild).await?.app;
+        let req = ImportRequest {
+            file_name: &upload.file_name,
+            bytes: &upload.bytes,
+            game: &upload.game,
+            kind: upload.kind,
+            title: upload.title.as_deref(),
         };
-        let imported = crate::app::cpu::run_within(CONVERT_BUDGET, job)
+        let target = app.import_target(&req)?;
+        let done = sandbox::convert(target.clone(), upload.bytes, self.limits)
             .await
             .map_err(|e| match e {
-                crate::app::cpu::CpuError::Busy { .. } => RulesError::Busy(
-                    "Arbiter is busy with other work and could not start on this document; try again in a moment".into(),
-                ),
-                crate::app::cpu::CpuError::TooSlow { budget } => RulesError::Busy(format!(
-                    "converting this document took longer than {} s and was stopped; split it into smaller documents",
-                    budget.as_secs()
-                )),
-                other => RulesError::Build(other.to_string()),
-            })??;
+                SandboxError::Refused(e) => RulesError::Import(e),
+                other => RulesError::Convert(other),
+            })?;
+        let imported = Import::new(&app.corpus, &target, done.converted);
         let doc = imported.document();
         let mut document = doc.manifest.clone();
         document.version = format!("this server, added {}", date(crate::store::now_ms()));
@@ -220,8 +376,34 @@ impl RuleSets {
             game: imported.preview.game.clone(),
             game_name: imported.preview.game_name.clone(),
             document,
+            index_bytes: done.index_bytes,
         };
         Ok((manifest, doc.text.clone(), imported.preview))
+    }
+
+    /// A place among the conversions running: one per server, at most
+    /// [`CONVERSIONS`] in all (waiting up to 10 s for one).
+    async fn conversion_slot(&self, guild: &str) -> Result<ConversionSlot, RulesError> {
+        if !lock(&self.converting).insert(guild.to_string()) {
+            return Err(RulesError::Busy(
+                "this server is already converting a document; wait for its preview, then add the next".into(),
+            ));
+        }
+        let mut slot = ConversionSlot {
+            guild: guild.to_string(),
+            converting: self.converting.clone(),
+            _permit: None,
+        };
+        let wait = Duration::from_secs(10);
+        match tokio::time::timeout(wait, self.conversions.clone().acquire_owned()).await {
+            Ok(Ok(permit)) => {
+                slot._permit = Some(permit);
+                Ok(slot)
+            }
+            _ => Err(RulesError::Busy(
+                "Arbiter is converting other servers' documents and could not start on this one; try again in a minute".into(),
+            )),
+        }
     }
 
     /// Converts and previews an upload and keeps it under a token until
@@ -234,7 +416,7 @@ impl RuleSets {
         upload: Upload,
     ) -> Result<Preview, RulesError> {
         let (manifest, body, preview) = self.convert(guild, upload).await?;
-        self.check_quota(guild, body.len()).await?;
+        self.check_quota(guild, &manifest, body.len()).await?;
         let pending = PendingRule {
             guild: guild.to_string(),
             actor: actor.to_string(),
@@ -248,7 +430,8 @@ impl RuleSets {
         Ok(preview)
     }
 
-    /// Makes a previewed upload live: a new version of the server's rule set.
+    /// Makes a previewed upload live: a new version of the server's rule
+    /// set, whose index starts building at once.
     pub async fn confirm(&self, guild: &str, token: &str) -> Result<Added, RulesError> {
         let since = crate::store::now_ms() - PENDING_TTL_MS;
         let pending = self
@@ -260,7 +443,8 @@ impl RuleSets {
             .await
     }
 
-    /// Drops a previewed upload; whether one was waiting.
+    /// Drops a previewed upload of this server; whether one was waiting
+    /// (`false`: unknown, expired, or another server's).
     pub async fn cancel(&self, guild: &str, token: &str) -> Result<bool, RulesError> {
         Ok(self
             .store
@@ -288,11 +472,12 @@ impl RuleSets {
         body: &str,
         actor: &str,
     ) -> Result<Added, RulesError> {
-        self.check_quota(guild, body.len()).await?;
+        self.check_quota(guild, manifest, body.len()).await?;
         let version = self
             .store
             .add_rule_doc(guild, manifest, body, actor)
             .await?;
+        self.prepare(guild).await?;
         Ok(Added {
             version,
             document: manifest.id(),
@@ -301,8 +486,14 @@ impl RuleSets {
         })
     }
 
-    /// Refuses a document that would take the server past its quota.
-    async fn check_quota(&self, guild: &str, bytes: usize) -> Result<(), RulesError> {
+    /// Refuses a document that would take the server past its quota: its
+    /// number of documents, their text, and the memory their index takes.
+    async fn check_quota(
+        &self,
+        guild: &str,
+        manifest: &StoredManifest,
+        bytes: usize,
+    ) -> Result<(), RulesError> {
         let live = self.store.rule_docs(guild, None).await?;
         if live.len() >= MAX_SERVER_DOCUMENTS {
             return Err(RulesError::Quota(format!(
@@ -313,10 +504,20 @@ impl RuleSets {
         let used: usize = live.iter().map(|d| d.body.len()).sum();
         if used + bytes > MAX_SERVER_BYTES {
             return Err(RulesError::Quota(format!(
-                "this document ({} KB) would take the server's documents to {} KB, past its quota of {} MB; remove one first",
+                "this document ({} KB of text) would take the server's documents to {} KB, past its quota of {} MB; remove one first",
                 bytes / 1024,
                 (used + bytes) / 1024,
-                MAX_SERVER_BYTES / (1024 * 1024)
+                MAX_SERVER_BYTES / MB
+            )));
+        }
+        let indexed: usize = live.iter().map(index_bytes).sum();
+        let adds = manifest.index_bytes;
+        if indexed + adds > MAX_SERVER_INDEX_BYTES {
+            return Err(RulesError::Quota(format!(
+                "this document's index ({} MB in memory) would take the server's indexes to {} MB, past its quota of {} MB; remove a document first, or split this one",
+                adds.div_ceil(MB),
+                (indexed + adds).div_ceil(MB),
+                MAX_SERVER_INDEX_BYTES / MB
             )));
         }
         Ok(())
@@ -330,10 +531,13 @@ impl RuleSets {
         actor: &str,
     ) -> Result<i64, RulesError> {
         let id = document.trim().to_lowercase();
-        self.store
+        let version = self
+            .store
             .remove_rule_doc(guild, &id, actor)
             .await?
-            .ok_or_else(|| RulesError::UnknownDocument(document.trim().to_string()))
+            .ok_or_else(|| RulesError::UnknownDocument(document.trim().to_string()))?;
+        self.prepare(guild).await?;
+        Ok(version)
     }
 
     /// The server's live documents whose id or title fuzzily matches
@@ -371,7 +575,7 @@ impl RuleSets {
     ) -> Result<Vec<Suggestion>, RulesError> {
         let limit = limit.min(crate::search::MAX_SUGGESTIONS);
         let mut out = self.complete_documents(guild, partial, limit).await?;
-        let app = self.app_for(guild).await?;
+        let app = self.answering(guild).await?.app;
         let passages = app.complete(partial, None, limit).unwrap_or_default();
         for s in passages {
             if out.len() >= limit {
@@ -392,7 +596,11 @@ impl RuleSets {
         limit: usize,
     ) -> Result<Vec<Suggestion>, RulesError> {
         let limit = limit.min(crate::search::MAX_SUGGESTIONS);
-        Ok(self.app_for(guild).await?.complete_games(partial, limit))
+        Ok(self
+            .answering(guild)
+            .await?
+            .app
+            .complete_games(partial, limit))
     }
 
     /// The server's live documents.
@@ -408,7 +616,7 @@ impl RuleSets {
     ) -> Result<Vec<RuleChange>, RulesError> {
         let mut changes = self.store.rule_changes(guild).await?;
         if let Some(g) = game {
-            let app = self.app_for(guild).await?;
+            let app = self.answering(guild).await?.app;
             let id = app
                 .corpus
                 .resolve_game(g)
@@ -447,6 +655,122 @@ pub fn doc_views(docs: &[RuleDoc]) -> Vec<RuleDocView> {
             source: d.manifest.document.source.clone(),
         })
         .collect()
+}
+
+const MB: usize = 1024 * 1024;
+
+/// Heap bytes a document's index takes per byte of its text, for documents
+/// stored before their index was measured (measured: about 6).
+const INDEX_BYTES_PER_TEXT_BYTE: usize = 8;
+
+/// A live document's index size: as measured at conversion, or estimated.
+fn index_bytes(doc: &RuleDoc) -> usize {
+    match doc.manifest.index_bytes {
+        0 => doc.body.len() * INDEX_BYTES_PER_TEXT_BYTE,
+        n => n,
+    }
+}
+
+/// A server's place among the conversions; freed when dropped.
+struct ConversionSlot {
+    guild: String,
+    converting: Arc<Mutex<std::collections::HashSet<String>>>,
+    _permit: Option<tokio::sync::OwnedSemaphorePermit>,
+}
+
+impl Drop for ConversionSlot {
+    fn drop(&mut self) {
+        lock(&self.converting).remove(&self.guild);
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Waits until a build has an outcome (`None`: its task is gone).
+async fn wait(rx: &mut watch::Receiver<Built>) -> Built {
+    match rx.wait_for(Option::is_some).await {
+        Ok(done) => done.clone(),
+        Err(_) => None,
+    }
+}
+
+/// Adds a built index; evicts the least recently used others while the
+/// cache is over its budget.
+fn insert(cache: &mut Cache, key: Key, app: Arc<App>, bytes: usize, budget: usize) {
+    cache.tick += 1;
+    let used = cache.tick;
+    if let Some(old) = cache
+        .entries
+        .insert(key.clone(), Cached { app, bytes, used })
+    {
+        cache.bytes -= old.bytes;
+    }
+    cache.bytes += bytes;
+    while cache.bytes > budget {
+        let oldest = cache
+            .entries
+            .iter()
+            .filter(|(k, _)| **k != key)
+            .min_by_key(|(_, c)| c.used)
+            .map(|(k, _)| k.clone());
+        let Some(k) = oldest else { break };
+        if let Some(gone) = cache.entries.remove(&k) {
+            cache.bytes -= gone.bytes;
+        }
+    }
+}
+
+/// What a build needs, moved into its task.
+struct BuildJob {
+    store: Store,
+    shipped: Arc<Vec<SourceGame>>,
+    cache: Arc<Mutex<Cache>>,
+    builds: Arc<Semaphore>,
+    budget: usize,
+}
+
+impl BuildJob {
+    /// Reads the version's documents and builds its index on a thread of
+    /// its own at a lower priority, one build at a time; returns it with
+    /// the heap bytes it keeps.
+    async fn run(&self, key: &Key) -> Result<(Arc<App>, usize), String> {
+        let docs = self
+            .store
+            .rule_docs(&key.0, Some(key.1))
+            .await
+            .map_err(|e| e.to_string())?;
+        let _turn = self.builds.acquire().await.map_err(|e| e.to_string())?;
+        let shipped = self.shipped.clone();
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        std::thread::Builder::new()
+            .name("index-build".into())
+            .spawn(move || {
+                lower_priority();
+                let built = std::panic::catch_unwind(|| {
+                    crate::heap::retained(|| Arc::new(build_app(&shipped, &docs)))
+                });
+                let _ = tx.send(built);
+            })
+            .map_err(|e| format!("cannot start the build thread: {e}"))?;
+        match rx.await {
+            Ok(Ok(built)) => Ok(built),
+            Ok(Err(_)) => Err("the build panicked".into()),
+            Err(_) => Err("the build thread ended without a result".into()),
+        }
+    }
+}
+
+/// Lowers the calling thread's priority (Linux: nice 10), so that an index
+/// build yields the processor to requests.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority on this thread's own id; nothing else is touched.
+    unsafe {
+        let tid = libc::gettid();
+        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 10);
+    }
 }
 
 /// The shipped games with a server's documents folded in.

@@ -149,13 +149,13 @@ impl Running {
     }
 }
 
-/// The routes: `POST /` (and `/interactions`), `GET /healthz`, `GET /metrics`.
+/// The routes: `POST /` (and `/interactions`), `GET /healthz`. Metrics are
+/// never served here: [`bind_health`] serves them on an address of their own.
 fn router(state: Arc<HttpState>, max_body: usize) -> Router {
     Router::new()
         .route("/", post(interactions))
         .route("/interactions", post(interactions))
         .route("/healthz", get(healthz))
-        .route("/metrics", get(metrics_text))
         .layer(DefaultBodyLimit::max(max_body))
         .with_state(state)
 }
@@ -245,12 +245,14 @@ async fn metrics_text() -> Response {
         .into_response()
 }
 
-/// `GET /healthz` and `GET /metrics` alone (for the gateway transport,
-/// which has no HTTP endpoint of its own), with the same connection limits.
+/// `GET /healthz` alone (for the gateway transport, which has no HTTP
+/// endpoint of its own), and `GET /metrics` with `with_metrics` (the
+/// `--metrics` listener), with the same connection limits.
 pub async fn bind_health(
     app: Arc<crate::app::App>,
     addr: SocketAddr,
     limits: ConnLimits,
+    with_metrics: bool,
 ) -> Result<
     (
         SocketAddr,
@@ -262,9 +264,10 @@ pub async fn bind_health(
         .await
         .map_err(|source| HttpError::Bind { addr, source })?;
     let bound = listener.local_addr().map_err(HttpError::Serve)?;
-    let router = Router::new()
-        .route("/healthz", get(move || async move { health_body(&app) }))
-        .route("/metrics", get(metrics_text));
+    let mut router = Router::new().route("/healthz", get(move || async move { health_body(&app) }));
+    if with_metrics {
+        router = router.route("/metrics", get(metrics_text));
+    }
     Ok((bound, async move {
         serve(listener, router, limits, std::future::pending()).await;
         Ok(())

@@ -319,6 +319,11 @@ pub struct BotConfig {
     pub deferred_budget: Duration,
     /// How long a match decision waits before the rules' default applies.
     pub decision_timeout: Duration,
+    /// Heap bytes of servers' rule-set indexes kept in memory at most.
+    pub index_cache_bytes: usize,
+    /// How long a question waits for its server's index being built before
+    /// it is answered from the version before (the console waits longer).
+    pub index_wait: Duration,
 }
 
 impl Default for BotConfig {
@@ -328,6 +333,8 @@ impl Default for BotConfig {
             download_timeout: Duration::from_secs(10),
             deferred_budget: Duration::from_secs(10),
             decision_timeout: crate::app::matches::DEFAULT_DECISION_TIMEOUT,
+            index_cache_bytes: crate::app::rulesets::CACHE_BUDGET,
+            index_wait: crate::app::rulesets::BUILD_GRACE,
         }
     }
 }
@@ -400,6 +407,24 @@ pub fn error_id() -> String {
     format!("E{:08X}", (mixed >> 16) as u32)
 }
 
+/// A reply answered from an older rule-set version while `version` is
+/// being indexed, saying so in its footer.
+fn indexing_note(reply: Reply, version: i64) -> Reply {
+    let note = format!(
+        "This server's rule set changed (version {version}); its index is still being built, so this answer comes from the version before it."
+    );
+    match reply {
+        Reply::Message(mut m) => {
+            m.footer = Some(match m.footer.take() {
+                Some(f) => format!("{note}\n{f}"),
+                None => note,
+            });
+            Reply::Message(m)
+        }
+        other => other,
+    }
+}
+
 /// An internal error: logged with an id, reported to the user by that id only.
 pub fn internal_error(what: &str, detail: &dyn std::fmt::Display) -> Reply {
     let id = error_id();
@@ -439,31 +464,39 @@ impl Bot {
         Ok(self
             .rule_sets
             .get_or_init(|| async {
-                crate::app::rulesets::RuleSets::new(store, self.shipped.clone(), self.app.clone())
+                crate::app::rulesets::RuleSets::with_budget(
+                    store,
+                    self.shipped.clone(),
+                    self.app.clone(),
+                    self.config.index_cache_bytes,
+                )
+                .with_grace(self.config.index_wait)
             })
             .await)
     }
 
     /// The index a request searches: its server's (shipped games plus the
     /// server's documents), or the shipped one when there is no server,
-    /// no database, or the server added nothing.
-    pub async fn app_for(&self, origin: &Origin) -> Arc<App> {
+    /// no database, or the server added nothing. While the server's
+    /// newest version is being indexed, the newest one built, and the
+    /// version it waits for.
+    pub async fn app_for(&self, origin: &Origin) -> (Arc<App>, Option<i64>) {
         let Some(guild) = guild_key(origin) else {
-            return self.app.clone();
+            return (self.app.clone(), None);
         };
         if self.shipped.is_empty() {
-            return self.app.clone();
+            return (self.app.clone(), None);
         }
         let Ok(sets) = self.open_rule_sets().await else {
-            return self.app.clone();
+            return (self.app.clone(), None);
         };
-        match sets.app_for(&guild).await {
-            Ok(app) => app,
+        match sets.answering(&guild).await {
+            Ok(a) => (a.app, a.indexing),
             Err(e) => {
                 tracing::warn!(
                     "server rule set unavailable, answering from the shipped rules: {e}"
                 );
-                self.app.clone()
+                (self.app.clone(), None)
             }
         }
     }
@@ -471,7 +504,7 @@ impl Bot {
     /// The index a request answers from: [`Bot::app_for`], or for a
     /// citation button of a match, its server's rule set at the version
     /// the match pinned.
-    async fn app_for_request(&self, request: &Request) -> Arc<App> {
+    async fn app_for_request(&self, request: &Request) -> (Arc<App>, Option<i64>) {
         let version = match &request.input {
             Input::Component { custom_id } => {
                 Action::parse(custom_id).and_then(|a| a.rule_set_version())
@@ -482,18 +515,18 @@ impl Bot {
             return self.app_for(&request.origin).await;
         };
         if self.shipped.is_empty() {
-            return self.app.clone();
+            return (self.app.clone(), None);
         }
         let Ok(sets) = self.open_rule_sets().await else {
-            return self.app.clone();
+            return (self.app.clone(), None);
         };
         match sets.app_at(&guild, version).await {
-            Ok(app) => app,
+            Ok(app) => (app, None),
             Err(e) => {
                 tracing::warn!(
                     "pinned rule set unavailable, answering from the shipped rules: {e}"
                 );
-                self.app.clone()
+                (self.app.clone(), None)
             }
         }
     }
@@ -590,7 +623,7 @@ impl Bot {
                 _ => None,
             },
         };
-        let app = self.app_for_request(request).await;
+        let (app, indexing) = self.app_for_request(request).await;
         let weight = weight(&request.input);
         let answered = if matches!(weight, Weight::Instant) {
             // On this thread: nothing to move, so nothing is copied.
@@ -606,7 +639,10 @@ impl Bot {
         match answered {
             Ok((reply, kept)) => {
                 self.pages.keep(kept).await;
-                reply
+                match indexing {
+                    Some(version) => indexing_note(reply, version),
+                    None => reply,
+                }
             }
             Err(cpu::CpuError::Panicked(msg)) => internal_error(
                 &format!("panic while handling {}", request.input.label()),

@@ -91,9 +91,7 @@ fn refuse(why: &str) -> Reply {
 
 fn failed(e: RulesError) -> Reply {
     match e {
-        RulesError::Store(_) | RulesError::Build(_) => {
-            super::internal_error("rule set request failed", &e)
-        }
+        e if e.is_internal() => super::internal_error("rule set request failed", &e),
         RulesError::Busy(why) => Reply::Message(Message::busy("Rules", &why)),
         _ => refuse(&e.to_string()),
     }
@@ -157,15 +155,20 @@ impl Bot {
                         added.document,
                         added.version,
                         match added.kind {
-                            DocumentKind::Cards => "`/card` finds its cards from now on.",
-                            _ => "`/rule` searches it from now on.",
+                            DocumentKind::Cards =>
+                                "Its index is being built: `/card` finds its cards as soon as it is ready (seconds).",
+                            _ =>
+                                "Its index is being built: `/rule` searches it as soon as it is ready (seconds), and says so until then.",
                         }
                     ),
                 )),
                 Err(e) => failed(e),
             },
             Act::Cancel(token) => match sets.cancel(&guild, &token).await {
-                Ok(_) => Reply::Update(Message::info("Rules", "Cancelled: nothing was added.")),
+                Ok(true) => Reply::Update(Message::info("Rules", "Cancelled: nothing was added.")),
+                Ok(false) => refuse(
+                    "there is no upload of this server waiting under this button: it was already confirmed or cancelled, it is older than 15 minutes, or it belongs to another server. Nothing changed.",
+                ),
                 Err(e) => failed(e),
             },
         })
@@ -275,7 +278,7 @@ impl Bot {
                 }
                 Err(e) => failed(e),
             },
-            RulesCommand::Show { id } => match sets.app_for(guild).await {
+            RulesCommand::Show { id } => match sets.answering(guild).await.map(|a| a.app) {
                 Ok(app) => match app.cite(id, false) {
                     Ok(reply) => {
                         let doc = super::reply::passages_message(&app, &reply, false);

@@ -326,3 +326,35 @@ fn source_label(list: &CardList) -> String {
         v => format!("{} ({v})", list.manifest.title),
     }
 }
+
+/// Reads a card list's bytes for `target`: the part of a card-list import
+/// that reads untrusted input (run in a child process by `sandbox`).
+pub fn import_to(
+    target: &crate::corpus::import::Target,
+    bytes: &[u8],
+) -> Result<crate::corpus::import::Converted, crate::corpus::import::ImportError> {
+    let file = &target.file_name;
+    let text = crate::corpus::import::data_text(file, bytes)?;
+    let bad = |reason: String| crate::corpus::import::ImportError::BadCards {
+        file: file.clone(),
+        reason,
+    };
+    let parsed = parse(file, text).map_err(|e| bad(e.to_string()))?;
+    let items = parsed
+        .cards
+        .iter()
+        .map(|c| match c.card_type.as_str() {
+            "" => c.name.clone(),
+            t => format!("{} ({t})", c.name),
+        })
+        .collect();
+    // Stored as JSON, whatever it came as: one form to read back.
+    let text = serde_json::to_string_pretty(&parsed.cards).map_err(|e| bad(e.to_string()))?;
+    let data = crate::corpus::import::DataDocument {
+        text,
+        ext: "json",
+        items,
+        warnings: parsed.warnings,
+    };
+    Ok(crate::corpus::import::data_to(target, bytes, data))
+}

@@ -197,9 +197,19 @@ fn read_csv(text: &str) -> Result<Vec<Card>, CardError> {
             column: None,
         });
     }
+    // Streamed: past MAX_CARDS rows the list is refused before it is held.
     let mut cards = Vec::new();
-    for record in reader.records() {
-        let record = record.map_err(|e| at(&e))?;
+    let mut record = csv::StringRecord::new();
+    while reader.read_record(&mut record).map_err(|e| at(&e))? {
+        if cards.len() == MAX_CARDS {
+            return Err(CardError {
+                message: format!(
+                    "more than {MAX_CARDS} cards; a list may hold at most {MAX_CARDS}. Split it by set."
+                ),
+                line: record.position().map(|p| p.line() as usize),
+                column: None,
+            });
+        }
         cards.push(csv_card(&headers, &record));
     }
     Ok(cards)

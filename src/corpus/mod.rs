@@ -43,7 +43,7 @@ pub struct SourceGame {
 }
 
 /// What a passage is in its document's tree.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PassageKind {
     /// The document itself; holds any preamble text.

@@ -20,6 +20,14 @@ pub struct StoredManifest {
     pub game: String,
     pub game_name: String,
     pub document: DocumentManifest,
+    /// Heap bytes the document's index takes, measured when it was
+    /// converted (0: stored before it was measured).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub index_bytes: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl StoredManifest {

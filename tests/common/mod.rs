@@ -32,10 +32,13 @@ pub fn exists(p: &Path) -> bool {
 /// runner: a script typed in server `guild` as `ops` (Manage Server and
 /// Manage Messages when `moderator`), the transcript back.
 pub fn console_bot(db: String) -> arbiter::bot::Bot {
+    arbiter::sandbox::use_program(env!("CARGO_BIN_EXE_arbiter"));
     let shipped = arbiter::load::load_dir(&repo().join("rules_data")).unwrap();
     let app = std::sync::Arc::new(App::new(arbiter::corpus::Corpus::build(shipped.clone())));
     let config = arbiter::bot::BotConfig {
         database_url: Some(db),
+        // As `arbiter console` does: a question after an upload waits for its index.
+        index_wait: std::time::Duration::from_secs(120),
         ..Default::default()
     };
     arbiter::bot::Bot::new(app, config).with_shipped(shipped)

@@ -457,6 +457,7 @@ pub async fn start_with_matches(
 ) -> arbiter::bot::http::Running {
     use arbiter::bot::http::{self, HttpConfig};
     use arbiter::bot::{Bot, BotConfig};
+    arbiter::sandbox::use_program(env!("CARGO_BIN_EXE_arbiter"));
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let app = arbiter::app::App::load(&root.join("rules_data"), &[]).expect("rule data");
     let config = BotConfig {
@@ -581,6 +582,7 @@ pub async fn start_endpoint(
     fake: &FakeDiscord,
 ) -> arbiter::bot::http::Running {
     use arbiter::bot::http;
+    arbiter::sandbox::use_program(env!("CARGO_BIN_EXE_arbiter"));
     http::start(
         bot,
         http::HttpConfig {
@@ -619,6 +621,7 @@ impl Server {
     /// On the database at `url` (`sqlite://…` or `postgres://…`).
     pub async fn on(url: &str) -> Server {
         use arbiter::bot::http::{self, HttpConfig};
+        arbiter::sandbox::use_program(env!("CARGO_BIN_EXE_arbiter"));
         let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
         let app =
             Arc::new(arbiter::app::App::load(&root.join("rules_data"), &[]).expect("rule data"));

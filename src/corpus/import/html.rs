@@ -30,9 +30,69 @@ pub(super) fn looks_like_html(text: &str) -> bool {
     head.starts_with("<!doctype html") || head.starts_with("<html") || head.contains("<body")
 }
 
+/// Elements that never hold others (no closing tag).
+const VOID: [&str; 14] = [
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
+    "track", "wbr",
+];
+
+/// Deepest element nesting of a page, counted on its tags alone (an
+/// estimate that never undercounts well-formed pages): the converter walks
+/// the tree recursively, so a page nested past [`super::MAX_HTML_DEPTH`]
+/// is refused before it is parsed.
+pub(super) fn nesting(html: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let mut rest = html;
+    while let Some(at) = rest.find('<') {
+        rest = &rest[at + 1..];
+        let end = rest.find('>').unwrap_or(rest.len());
+        let tag = &rest[..end];
+        rest = &rest[end.min(rest.len())..];
+        if let Some(name) = tag.strip_prefix('/') {
+            if !is_void(name) {
+                depth = depth.saturating_sub(1);
+            }
+            continue;
+        }
+        let name_end = tag
+            .find(|c: char| c.is_ascii_whitespace() || c == '/')
+            .unwrap_or(tag.len());
+        let name = &tag[..name_end];
+        let opens = name.starts_with(|c: char| c.is_ascii_alphabetic())
+            && !tag.ends_with('/')
+            && !is_void(name);
+        if opens {
+            depth += 1;
+            deepest = deepest.max(depth);
+        }
+    }
+    deepest
+}
+
+fn is_void(name: &str) -> bool {
+    let name = name.trim();
+    VOID.iter().any(|v| v.eq_ignore_ascii_case(name))
+}
+
 /// The page as Markdown.
 pub(super) fn to_markdown(html: &str) -> Result<String, String> {
     CONVERTER
         .convert(html)
         .map_err(|e| format!("cannot read the HTML: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn nesting_counts_open_elements_and_skips_void_and_closed_ones() {
+        assert_eq!(
+            super::nesting("<html><body><p>a<br>b</p><p>c</p></body></html>"),
+            3
+        );
+        assert_eq!(
+            super::nesting(&format!("{}x{}", "<b>".repeat(500), "</b>".repeat(500))),
+            500
+        );
+        assert_eq!(super::nesting("<img src=x/><hr/><input>"), 0);
+    }
 }

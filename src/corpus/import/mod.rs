@@ -11,7 +11,7 @@
 mod html;
 mod pdf;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::text::count;
@@ -23,11 +23,21 @@ use super::{
 
 /// Largest document accepted, in bytes.
 pub const MAX_IMPORT_BYTES: usize = 5 * 1024 * 1024;
+/// Most text a document may convert to (a compressed PDF inflates): what
+/// is stored and indexed, and what a server's quota counts.
+pub const MAX_TEXT_BYTES: usize = 8 * 1024 * 1024;
+/// Most passages one document may have (the MTG rules have 3,421).
+pub const MAX_PASSAGES: usize = 50_000;
+/// Deepest nesting of passages below a document (MTG's is 3).
+pub const MAX_DEPTH: usize = 24;
+/// Deepest element nesting of an HTML page (a rules site's is under 40).
+pub const MAX_HTML_DEPTH: usize = 400;
 /// Most lines outside any section quoted in a warning.
 const SAMPLE_LINES: usize = 3;
 
 /// Why a file cannot be imported, in words for the person who sent it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Serializable: a conversion run in a child process sends it back.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 pub enum ImportError {
     #[error(
         "{file} is {size} bytes; the limit is {limit} bytes ({} MB). Split it into smaller documents.",
@@ -43,7 +53,7 @@ pub enum ImportError {
     #[error(
         "{file} looks like {what}, which cannot be imported. Send Markdown, plain text, HTML or a PDF with a text layer."
     )]
-    Unsupported { file: String, what: &'static str },
+    Unsupported { file: String, what: String },
     #[error(
         "{file} is not UTF-8 text (invalid byte at offset {offset}). Save it as UTF-8, or send it as Markdown, HTML or PDF."
     )]
@@ -61,10 +71,54 @@ pub enum ImportError {
     /// A card list that does not parse (the parser's position in `reason`).
     #[error("{file} is not a card list Arbiter can read: {reason}")]
     BadCards { file: String, reason: String },
+    #[error(
+        "{file} converts to {} MB of text; the limit is {} MB per document. Split it into smaller documents.",
+        mb(*size), mb(*limit)
+    )]
+    TooMuchText {
+        file: String,
+        size: usize,
+        limit: usize,
+    },
+    #[error(
+        "{file} has {count} passages (headings, numbered rules and list items); the limit is {limit} per document. Split it into smaller documents."
+    )]
+    TooManyPassages {
+        file: String,
+        count: usize,
+        limit: usize,
+    },
+    #[error(
+        "{file} nests its sections and lists {depth} levels deep (near “{title}”); the limit is {limit}. Flatten the outline, or send it as plain text."
+    )]
+    TooDeep {
+        file: String,
+        depth: usize,
+        limit: usize,
+        title: String,
+    },
+    #[error(
+        "{file} nests its HTML elements {depth} deep; the limit is {limit}. Save the page as text or Markdown, or send the part with the rules."
+    )]
+    HtmlTooDeep {
+        file: String,
+        depth: usize,
+        limit: usize,
+    },
+}
+
+/// Megabytes with one decimal where it matters ("8", "8.4").
+fn mb(bytes: usize) -> String {
+    let v = bytes as f64 / (1024.0 * 1024.0);
+    if (v - v.round()).abs() < 0.05 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
 }
 
 /// What the file was before conversion.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SourceFormat {
     Markdown,
@@ -86,7 +140,7 @@ impl SourceFormat {
 
 /// A file converted to the text Arbiter indexes.
 #[derive(Debug, Clone)]
-pub struct Converted {
+pub struct Text {
     pub source_format: SourceFormat,
     /// How the parsers read `text`.
     pub format: DocumentFormat,
@@ -107,7 +161,7 @@ pub struct ImportRequest<'a> {
 }
 
 /// One passage of the preview.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct PreviewEntry {
     pub id: String,
     pub kind: PassageKind,
@@ -117,7 +171,7 @@ pub struct PreviewEntry {
 }
 
 /// What a document will add once it is live.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Preview {
     pub game: String,
     pub game_name: String,
@@ -135,7 +189,7 @@ pub struct Preview {
     /// Every passage of the document, in document order (the root excluded).
     pub passages: Vec<PreviewEntry>,
     /// A card list: its cards ("Ice Golem (Ally)"), in order.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cards: Vec<String>,
     pub warnings: Vec<String>,
 }
@@ -190,7 +244,7 @@ fn size_check(file: &str, bytes: &[u8]) -> Result<(), ImportError> {
 }
 
 /// Converts a file to indexable text. Never panics on any input.
-pub fn convert(file_name: &str, bytes: &[u8]) -> Result<Converted, ImportError> {
+pub fn convert(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
     let file = file_name.to_string();
     size_check(&file, bytes)?;
     let lower = file_name.to_lowercase();
@@ -199,6 +253,7 @@ pub fn convert(file_name: &str, bytes: &[u8]) -> Result<Converted, ImportError> 
         return Ok(from_text(SourceFormat::Pdf, text));
     }
     if let Some(what) = binary_kind(bytes) {
+        let what = what.to_string();
         return Err(ImportError::Unsupported { file, what });
     }
     let text = std::str::from_utf8(bytes).map_err(|e| ImportError::NotUtf8 {
@@ -207,11 +262,19 @@ pub fn convert(file_name: &str, bytes: &[u8]) -> Result<Converted, ImportError> 
     })?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if lower.ends_with(".html") || lower.ends_with(".htm") || html::looks_like_html(text) {
+        let depth = html::nesting(text);
+        if depth > MAX_HTML_DEPTH {
+            return Err(ImportError::HtmlTooDeep {
+                file,
+                depth,
+                limit: MAX_HTML_DEPTH,
+            });
+        }
         let markdown = html::to_markdown(text).map_err(|reason| ImportError::BadHtml {
             file: file.clone(),
             reason,
         })?;
-        return Ok(Converted {
+        return Ok(Text {
             source_format: SourceFormat::Html,
             format: DocumentFormat::Markdown,
             text: markdown,
@@ -223,7 +286,7 @@ pub fn convert(file_name: &str, bytes: &[u8]) -> Result<Converted, ImportError> 
         SourceFormat::Text
     };
     let text = text.replace("\r\n", "\n");
-    Ok(Converted {
+    Ok(Text {
         source_format,
         format: super::builder::detect_format(&text),
         text,
@@ -232,13 +295,13 @@ pub fn convert(file_name: &str, bytes: &[u8]) -> Result<Converted, ImportError> 
 
 /// Text with no markup (a PDF's): numbered text if it is numbered, else
 /// Markdown with stand-alone title lines made headings.
-fn from_text(source_format: SourceFormat, text: String) -> Converted {
+fn from_text(source_format: SourceFormat, text: String) -> Text {
     let format = super::builder::detect_format(&text);
     let text = match format {
         DocumentFormat::Numbered => text,
         _ => pdf::promote_headings(&text),
     };
-    Converted {
+    Text {
         source_format,
         format,
         text,
@@ -310,10 +373,34 @@ fn title_from_file(file_name: &str) -> String {
     }
 }
 
-/// Converts a file and previews it against the games Arbiter already knows
-/// (`known`): a new game, or a new document of a known one.
-pub fn import(known: &Corpus, req: &ImportRequest) -> Result<Import, ImportError> {
-    let converted = convert(req.file_name, req.bytes)?;
+/// Where an import goes: its game, document slug and title, decided
+/// against the games Arbiter already knows before the file is read (a
+/// conversion in a child process gets this and the bytes, nothing else).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Target {
+    /// The file's name as sent.
+    pub file_name: String,
+    pub game: String,
+    pub game_name: String,
+    /// Whether the game is new (not one Arbiter already knows).
+    pub new_game: bool,
+    pub slug: String,
+    pub title: String,
+    pub kind: DocumentKind,
+}
+
+/// A document converted and previewed, as a conversion sends it back: the
+/// manifest entry and text as stored, and the preview (without the
+/// warnings that need the known games: [`known_warnings`]).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Converted {
+    pub manifest: DocumentManifest,
+    pub text: String,
+    pub preview: Preview,
+}
+
+/// Decides where `req` goes among the known games (cheap: the file is not read).
+pub fn target(known: &Corpus, req: &ImportRequest) -> Result<Target, ImportError> {
     let (game, game_name, new_game) = resolve_game(known, req.game)?;
     let title = req
         .title
@@ -321,53 +408,135 @@ pub fn import(known: &Corpus, req: &ImportRequest) -> Result<Import, ImportError
         .filter(|t| !t.is_empty())
         .map_or_else(|| title_from_file(req.file_name), str::to_string);
     let slug = unique_slug(known, &game, &title);
-    let ext = match converted.format {
+    Ok(Target {
+        file_name: req.file_name.to_string(),
+        game,
+        game_name,
+        new_game,
+        slug,
+        title,
+        kind: req.kind,
+    })
+}
+
+/// Converts a file and previews it against the games Arbiter already knows
+/// (`known`): a new game, or a new document of a known one. In process:
+/// untrusted files go through `app::sandbox` instead, which runs
+/// [`convert_to`] in a child process.
+pub fn import(known: &Corpus, req: &ImportRequest) -> Result<Import, ImportError> {
+    let target = target(known, req)?;
+    let converted = convert_to(&target, req.bytes)?;
+    Ok(Import::new(known, &target, converted))
+}
+
+/// Reads the file's bytes for `target`: converts, parses and previews
+/// them, and refuses output past [`MAX_TEXT_BYTES`], [`MAX_PASSAGES`] or
+/// [`MAX_DEPTH`]. The part of an import that reads untrusted input.
+pub fn convert_to(target: &Target, bytes: &[u8]) -> Result<Converted, ImportError> {
+    let text = convert(&target.file_name, bytes)?;
+    let file = || target.file_name.clone();
+    if text.text.len() > MAX_TEXT_BYTES {
+        return Err(ImportError::TooMuchText {
+            file: file(),
+            size: text.text.len(),
+            limit: MAX_TEXT_BYTES,
+        });
+    }
+    let slug = &target.slug;
+    let ext = match text.format {
         DocumentFormat::Numbered => "txt",
         _ => "md",
     };
-    let source_sha256 = sha256_hex(req.bytes);
+    let source_sha256 = sha256_hex(bytes);
     let manifest = DocumentManifest {
         file: format!("{slug}.{ext}"),
-        sha256: Some(sha256_hex(converted.text.as_bytes())),
+        sha256: Some(sha256_hex(text.text.as_bytes())),
         slug: slug.clone(),
-        title: title.clone(),
+        title: target.title.clone(),
         source: format!(
             "Imported from {} ({}, SHA-256 {source_sha256})",
-            req.file_name,
-            converted.source_format.as_str()
+            target.file_name,
+            text.source_format.as_str()
         ),
-        format: converted.format,
-        kind: req.kind,
+        format: text.format,
+        kind: target.kind,
         // A new game's rules own the id space (`mtg:702.19b`); anything added
         // to a game is prefixed with its slug so it never takes a live id.
-        id_prefix: if new_game && req.kind.is_rules() {
+        id_prefix: if target.new_game && target.kind.is_rules() {
             String::new()
         } else {
             slug.clone()
         },
         ..DocumentManifest::default()
     };
-    let source = one_document_game(&game, &game_name, manifest, converted.text.clone());
-    let built = Corpus::build(vec![source.clone()]);
+    let source = one_document_game(
+        &target.game,
+        &target.game_name,
+        manifest.clone(),
+        text.text.clone(),
+    );
+    let built = Corpus::build(vec![source]);
+    check_shape(&target.file_name, &built)?;
     let preview = Preview {
-        game,
-        game_name,
-        new_game,
-        document: slug,
-        title,
-        kind: req.kind,
-        source_format: converted.source_format,
-        format: converted.format,
-        bytes: req.bytes.len(),
+        game: target.game.clone(),
+        game_name: target.game_name.clone(),
+        new_game: target.new_game,
+        document: slug.clone(),
+        title: target.title.clone(),
+        kind: target.kind,
+        source_format: text.source_format,
+        format: text.format,
+        bytes: bytes.len(),
         source_sha256,
         passages: entries(&built),
         cards: Vec::new(),
-        warnings: warnings(known, &built),
+        warnings: built_warnings(&built),
     };
-    Ok(Import {
-        game: source,
+    Ok(Converted {
+        manifest,
+        text: text.text,
         preview,
     })
+}
+
+/// Refuses a parsed document with more passages than [`MAX_PASSAGES`] or
+/// deeper than [`MAX_DEPTH`].
+fn check_shape(file: &str, built: &Corpus) -> Result<(), ImportError> {
+    let count = built.passages.len().saturating_sub(1);
+    if count > MAX_PASSAGES {
+        return Err(ImportError::TooManyPassages {
+            file: file.to_string(),
+            count,
+            limit: MAX_PASSAGES,
+        });
+    }
+    let deepest = (0..built.passages.len()).max_by_key(|&i| built.depth(i));
+    if let Some(i) = deepest.filter(|&i| built.depth(i) > MAX_DEPTH) {
+        return Err(ImportError::TooDeep {
+            file: file.to_string(),
+            depth: built.depth(i),
+            limit: MAX_DEPTH,
+            title: short(&built.passages[i].title, 40),
+        });
+    }
+    Ok(())
+}
+
+impl Import {
+    /// A converted document as it goes live, its preview warned of ids
+    /// the known games already use.
+    pub fn new(known: &Corpus, target: &Target, converted: Converted) -> Import {
+        let Converted {
+            manifest,
+            text,
+            mut preview,
+        } = converted;
+        preview.warnings.extend(known_warnings(known, &preview));
+        Import {
+            game: one_document_game(&target.game, &target.game_name, manifest, text),
+            preview,
+        }
+    }
 }
 
 /// A data document already read by its own parser (a card list): the
@@ -389,10 +558,11 @@ pub fn data_text<'a>(file_name: &str, bytes: &'a [u8]) -> Result<&'a str, Import
     if pdf::is_pdf(bytes) {
         return Err(ImportError::Unsupported {
             file,
-            what: "a PDF",
+            what: "a PDF".into(),
         });
     }
     if let Some(what) = binary_kind(bytes) {
+        let what = what.to_string();
         return Err(ImportError::Unsupported { file, what });
     }
     std::str::from_utf8(bytes).map_err(|e| ImportError::NotUtf8 {
@@ -427,43 +597,51 @@ pub fn import_data(
     req: &ImportRequest,
     data: DataDocument,
 ) -> Result<Import, ImportError> {
-    let (game, game_name, new_game) = resolve_game(known, req.game)?;
-    let title = req
-        .title
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .map_or_else(|| title_from_file(req.file_name), str::to_string);
-    let slug = unique_slug(known, &game, &title);
-    let source_sha256 = sha256_hex(req.bytes);
+    let target = target(known, req)?;
+    Ok(Import::new(
+        known,
+        &target,
+        data_to(&target, req.bytes, data),
+    ))
+}
+
+/// A data document read for `target` (from `bytes`, as sent), ready to be
+/// sent back from a conversion; see [`DataDocument`].
+pub fn data_to(target: &Target, bytes: &[u8], data: DataDocument) -> Converted {
+    let slug = &target.slug;
+    let source_sha256 = sha256_hex(bytes);
     let manifest = DocumentManifest {
         file: format!("{slug}.{}", data.ext),
         sha256: Some(sha256_hex(data.text.as_bytes())),
         slug: slug.clone(),
-        title: title.clone(),
-        source: format!("Imported from {} (SHA-256 {source_sha256})", req.file_name),
-        kind: req.kind,
+        title: target.title.clone(),
+        source: format!(
+            "Imported from {} (SHA-256 {source_sha256})",
+            target.file_name
+        ),
+        kind: target.kind,
         ..DocumentManifest::default()
     };
-    let source = one_document_game(&game, &game_name, manifest, data.text);
     let preview = Preview {
-        game,
-        game_name,
-        new_game,
-        document: slug,
-        title,
-        kind: req.kind,
+        game: target.game.clone(),
+        game_name: target.game_name.clone(),
+        new_game: target.new_game,
+        document: slug.clone(),
+        title: target.title.clone(),
+        kind: target.kind,
         source_format: SourceFormat::Text,
         format: DocumentFormat::Auto,
-        bytes: req.bytes.len(),
+        bytes: bytes.len(),
         source_sha256,
         passages: Vec::new(),
         cards: data.items,
         warnings: data.warnings,
     };
-    Ok(Import {
-        game: source,
+    Converted {
+        manifest,
+        text: data.text,
         preview,
-    })
+    }
 }
 
 /// At most `max` characters of a line, with … when cut.
@@ -491,8 +669,8 @@ fn entries(built: &Corpus) -> Vec<PreviewEntry> {
 }
 
 /// The parsers' warnings (duplicate ids, unclosed blocks), then the import's
-/// own: no structure, text outside any section, ids already taken.
-fn warnings(known: &Corpus, built: &Corpus) -> Vec<String> {
+/// own: no structure, text outside any section.
+fn built_warnings(built: &Corpus) -> Vec<String> {
     let mut out: Vec<String> = built
         .warnings
         .iter()
@@ -520,19 +698,24 @@ fn warnings(known: &Corpus, built: &Corpus) -> Vec<String> {
             sample.join(", ")
         ));
     }
-    let taken: Vec<&str> = built
+    out
+}
+
+/// Passage ids of the preview that the known games already use.
+fn known_warnings(known: &Corpus, preview: &Preview) -> Option<String> {
+    let taken: Vec<&str> = preview
         .passages
         .iter()
         .filter(|p| known.get(&p.id).is_some())
         .map(|p| p.id.as_str())
         .collect();
-    if !taken.is_empty() {
-        out.push(format!(
-            "{} already {} in this game and would be ambiguous: {}",
-            count(taken.len(), "passage id"),
-            if taken.len() == 1 { "exists" } else { "exist" },
-            taken.iter().take(5).copied().collect::<Vec<_>>().join(", ")
-        ));
+    if taken.is_empty() {
+        return None;
     }
-    out
+    Some(format!(
+        "{} already {} in this game and would be ambiguous: {}",
+        count(taken.len(), "passage id"),
+        if taken.len() == 1 { "exists" } else { "exist" },
+        taken.iter().take(5).copied().collect::<Vec<_>>().join(", ")
+    ))
 }
