@@ -19,6 +19,8 @@ use serde_json::Value;
 struct Server {
     child: Child,
     addr: String,
+    /// The `--metrics` listener.
+    metrics: String,
     key: SigningKey,
     _dir: tempfile::TempDir,
 }
@@ -55,8 +57,9 @@ fn start(flags: &[&str]) -> Server {
     let key = keypair();
     let dir = tempfile::tempdir().unwrap();
     let addr = format!("127.0.0.1:{}", free_port());
+    let metrics = format!("127.0.0.1:{}", free_port());
     let child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(["serve", "--http", &addr])
+        .args(["serve", "--http", &addr, "--metrics", &metrics])
         .args(flags)
         .env("DISCORD_PUBLIC_KEY", public_hex(&key))
         .env(
@@ -76,6 +79,7 @@ fn start(flags: &[&str]) -> Server {
     let mut server = Server {
         child,
         addr,
+        metrics,
         key,
         _dir: dir,
     };
@@ -228,7 +232,7 @@ fn slow_headers_idle_connections_and_slow_bodies_are_cut_off() {
 
     // The server is fine afterwards.
     assert_eq!(healthz(&server.addr).unwrap().0, 200);
-    let metrics = metrics(&server.addr);
+    let metrics = metrics(&server.metrics);
     for reason in ["header_timeout", "idle_timeout"] {
         assert!(
             metrics.contains(&format!(
@@ -278,7 +282,7 @@ fn over_the_cap_with_every_connection_busy_new_ones_get_503() {
         assert!(a.starts_with("HTTP/1.1 408"), "{a}");
     }
     assert_eq!(healthz(&server.addr).unwrap().0, 200);
-    assert!(metrics(&server.addr).contains("reason=\"over_cap\""));
+    assert!(metrics(&server.metrics).contains("reason=\"over_cap\""));
 }
 
 /// A signed interaction, ready to send.
@@ -389,7 +393,7 @@ fn healthz_and_ping_answer_while_boards_are_judged() {
         let t = Instant::now();
         assert_eq!(send(&server, &request)["type"], 1);
         pings.push(t.elapsed());
-        if metrics(&server.addr)
+        if metrics(&server.metrics)
             .lines()
             .any(|l| l.starts_with("arbiter_cpu_jobs ") && !l.ends_with(" 0"))
         {

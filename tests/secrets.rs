@@ -154,8 +154,14 @@ async fn a_database_failure_at_run_time_is_an_error_id_for_users_and_the_cause_i
         .unwrap()
         .port();
     let addr = format!("127.0.0.1:{port}");
+    let metrics_port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let metrics_addr = format!("127.0.0.1:{metrics_port}");
     let mut child = arbiter()
-        .args(["serve", "--http", &addr])
+        .args(["serve", "--http", &addr, "--metrics", &metrics_addr])
         .env("DISCORD_PUBLIC_KEY", public_hex(&key))
         .env("DATABASE_URL", &with_password)
         .stdout(Stdio::null())
@@ -205,8 +211,15 @@ async fn a_database_failure_at_run_time_is_an_error_id_for_users_and_the_cause_i
         !shown.contains("database") && !shown.contains(SECRET),
         "{v}"
     );
-    let metrics = client
+    // Metrics are on their own listener, never on the public endpoint.
+    let public = client
         .get(format!("http://{addr}/metrics"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(public.status(), 404);
+    let metrics = client
+        .get(format!("http://{metrics_addr}/metrics"))
         .send()
         .await
         .unwrap()
