@@ -339,3 +339,46 @@ async fn cards_uploaded_to_a_server_are_shown_there_only() {
     );
     e.server.stop().await.unwrap();
 }
+
+/// A kind the command does not offer (a client ignoring the choices) is
+/// refused with the kinds listed; Cancel on a preview that is not this
+/// server's (or no preview at all) says so and changes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wrong_kind_lists_the_kinds_and_a_foreign_cancel_cancels_nothing() {
+    let e = endpoint().await;
+    let admin = |p: Value| as_member(p, "1300000000000000301", "Coal", ADMIN_PERMISSIONS);
+    let url = e.fake.serve_file("house.md", HOUSE.as_bytes().to_vec());
+    let v = e
+        .send(&admin(rules_add_doc(
+            &url,
+            HOUSE.len(),
+            ["house.md", "ti4", "nonsense", "Table"],
+        )))
+        .await;
+    let t = text_of(&v);
+    assert!(
+        t.contains("unknown document kind 'nonsense'; use one of: rules, faq, errata, house, tournament, cards"),
+        "{t}"
+    );
+    // A preview in this server, then Cancel pressed in another server and
+    // with an unknown token: neither cancels it.
+    let v = e
+        .send(&admin(rules_add_doc(&url, HOUSE.len(), ["house.md", "ti4", "house", "Table"])))
+        .await;
+    let cancel = buttons(&v)
+        .into_iter()
+        .map(|(_, id)| id)
+        .find(|id| id.starts_with("rules-cancel:"))
+        .expect("Cancel");
+    for payload in [
+        in_guild(button(&cancel), OTHER_GUILD),
+        button("rules-cancel:not-a-token"),
+    ] {
+        let t = text_of(&e.send(&admin(payload)).await);
+        assert!(t.contains("no upload of this server waiting"), "{t}");
+        assert!(!t.contains("Cancelled"), "{t}");
+    }
+    let t = text_of(&e.send(&admin(button(&cancel))).await);
+    assert!(t.contains("Cancelled: nothing was added."), "{t}");
+    e.server.stop().await.unwrap();
+}

@@ -125,9 +125,21 @@ pub fn to_request(interaction: &Interaction) -> Result<Request, Box<Reply>> {
 }
 
 fn command_input(data: &CommandData) -> Result<Input, Box<Reply>> {
+    if let Some(why) = invalid_option(data) {
+        return Err(Box::new(Reply::Message(Message::user_error("Arbiter", &why))));
+    }
     command(data)
         .map(Input::Command)
         .ok_or_else(|| unknown(&format!("the command `{}`", data.name)))
+}
+
+/// A choice option whose value the command cannot take (a client that
+/// ignores the choices offered): what is wrong and what it can be.
+fn invalid_option(data: &CommandData) -> Option<String> {
+    let opts = data.options();
+    let (_, inner) = subcommand(&opts)?;
+    let kind = string_option(inner, "kind").filter(|_| data.name == "rules")?;
+    kind.parse::<crate::corpus::DocumentKind>().err()
 }
 
 fn autocomplete_input(data: &CommandData) -> Input {
