@@ -363,7 +363,11 @@ async fn a_wrong_kind_lists_the_kinds_and_a_foreign_cancel_cancels_nothing() {
     // A preview in this server, then Cancel pressed in another server and
     // with an unknown token: neither cancels it.
     let v = e
-        .send(&admin(rules_add_doc(&url, HOUSE.len(), ["house.md", "ti4", "house", "Table"])))
+        .send(&admin(rules_add_doc(
+            &url,
+            HOUSE.len(),
+            ["house.md", "ti4", "house", "Table"],
+        )))
         .await;
     let cancel = buttons(&v)
         .into_iter()

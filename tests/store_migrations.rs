@@ -112,3 +112,45 @@ async fn sqlite_fresh_then_a_new_file() {
 async fn postgres_fresh_then_a_new_file() {
     fresh_then_new_file(store_common::postgres_url().await).await;
 }
+
+/// A CLI run on a database already migrated logs nothing of the
+/// migrations (PostgreSQL's NOTICE "relation … already exists" included).
+async fn a_second_run_logs_nothing_of_the_migrations(url: String) {
+    Store::connect(&url).await.unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["match", "board", "--channel", "c", "--database-url", &url])
+        .env("RUST_LOG", "info")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no active match"), "{err}");
+    assert!(
+        !err.contains("already exists") && !err.contains("INFO"),
+        "{err}"
+    );
+}
+store_common::both!(a_second_run_logs_nothing_of_the_migrations);
+
+/// A file that is not a SQLite database is refused at once, saying so.
+#[test]
+fn a_file_that_is_not_a_database_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.db");
+    std::fs::write(&path, "these are my notes, not a database\n").unwrap();
+    let started = std::time::Instant::now();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["match", "board", "--channel", "c", "--database-url"])
+        .arg(format!("sqlite://{}", path.display()))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("is not a SQLite database"), "{err}");
+    assert!(!err.contains("reachable"), "{err}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(3));
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "these are my notes, not a database\n",
+        "the file is left as it was"
+    );
+}

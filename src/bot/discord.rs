@@ -126,7 +126,9 @@ pub fn to_request(interaction: &Interaction) -> Result<Request, Box<Reply>> {
 
 fn command_input(data: &CommandData) -> Result<Input, Box<Reply>> {
     if let Some(why) = invalid_option(data) {
-        return Err(Box::new(Reply::Message(Message::user_error("Arbiter", &why))));
+        return Err(Box::new(Reply::Message(Message::user_error(
+            "Arbiter", &why,
+        ))));
     }
     command(data)
         .map(Input::Command)

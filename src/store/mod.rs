@@ -313,6 +313,9 @@ impl Store {
     ) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let (url, backend) = normalize_url(url)?;
+        if backend == Backend::Sqlite {
+            sqlite_file_check(&url)?;
+        }
         probe(&url).await?;
         let max = max_connections.unwrap_or(match backend {
             Backend::Sqlite => 4,
@@ -780,6 +783,37 @@ impl Store {
 
 /// Opens one connection directly, within [`CONNECT_TIMEOUT`]: a pool would
 /// only say "pool timed out" after its acquire timeout, hiding the cause.
+/// The header every SQLite database file starts with.
+const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
+
+/// Refuses at once a file that exists, holds something, and is not a
+/// SQLite database (SQLite would only say so on the first query).
+fn sqlite_file_check(url: &str) -> Result<(), StoreError> {
+    let rest = url.trim_start_matches("sqlite:").trim_start_matches("//");
+    let path = rest.split('?').next().unwrap_or(rest);
+    let mut head = [0u8; 16];
+    let read = std::fs::File::open(path).and_then(|mut f| {
+        use std::io::Read;
+        let mut n = 0;
+        while n < head.len() {
+            match f.read(&mut head[n..])? {
+                0 => break,
+                k => n += k,
+            }
+        }
+        Ok(n)
+    });
+    match read {
+        Ok(n) if n > 0 && (n < head.len() || &head != SQLITE_HEADER) => Err(connect_error(
+            url,
+            &format!(
+                "{path} is not a SQLite database (it does not start with SQLite's header); give a new file name, or an Arbiter database"
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 async fn probe(url: &str) -> Result<(), StoreError> {
     use sqlx::Connection;
     match tokio::time::timeout(CONNECT_TIMEOUT, sqlx::AnyConnection::connect(url)).await {
@@ -878,7 +912,15 @@ fn percent_decode(s: &str) -> String {
 fn normalize_url(url: &str) -> Result<(String, Backend), StoreError> {
     let url = url.trim();
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        return Ok((url.to_string(), Backend::Postgres));
+        // The server's NOTICEs (`relation "_sqlx_migrations" already
+        // exists, skipping` on every start) are not ours to log.
+        let quiet = "options=-c%20client_min_messages%3Dwarning";
+        let url = match url {
+            u if u.contains("options=") => u.to_string(),
+            u if u.contains('?') => format!("{u}&{quiet}"),
+            u => format!("{u}?{quiet}"),
+        };
+        return Ok((url, Backend::Postgres));
     }
     if let Some(rest) = url.strip_prefix("sqlite:") {
         if rest.is_empty() || rest.starts_with(":memory:") || rest == "//:memory:" {
