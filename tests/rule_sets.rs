@@ -684,3 +684,55 @@ fn the_cli_shows_and_cites_a_matchs_pinned_rule_set() {
     let o = m(&["cite", "ashes:nope"]);
     assert_eq!(o.status.code(), Some(2), "{}", out(&o));
 }
+
+/// A new version is indexed once, off the request path: requests that
+/// arrive while it builds answer at once from the version before and name
+/// the one being indexed; however many ask, one build runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_version_is_built_once_and_requests_answer_meanwhile() {
+    let (url, _dir) = store_common::sqlite_url();
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store).with_grace(std::time::Duration::ZERO);
+    add(&sets, "g", HOUSE, "ti4", DocumentKind::House, "Table rules").await;
+    sets.app_for("g").await.unwrap();
+    let before = sets.builds_started();
+    // A large document (a thousand numbered sections) makes version 2.
+    let mut big = String::from("Big Rules\n\n");
+    for n in 100..1100 {
+        big.push_str(&format!(
+            "{n}. Section {n}\n\n{n}.1. When two effects tie in section {n}, the active player orders them.\n\n"
+        ));
+    }
+    let added = add(&sets, "g", &big, "Big Game", DocumentKind::Rules, "Big").await;
+    assert_eq!(added.version, 2);
+    let sets = Arc::new(sets);
+    let started = std::time::Instant::now();
+    let asks: Vec<_> = (0..8)
+        .map(|_| {
+            let sets = sets.clone();
+            tokio::spawn(async move {
+                sets.answering("g")
+                    .await
+                    .map(|a| (a.version, a.indexing, a.app))
+            })
+        })
+        .collect();
+    let mut answers = Vec::new();
+    for ask in asks {
+        answers.push(ask.await.unwrap().unwrap());
+    }
+    assert!(started.elapsed() < std::time::Duration::from_secs(1));
+    for (version, indexing, app) in &answers {
+        if indexing.is_some() {
+            assert_eq!((*version, *indexing), (1, Some(2)));
+            assert!(app.corpus.get("ti4:table-rules.speaker.1").is_some());
+        }
+    }
+    assert!(
+        answers.iter().any(|a| a.1.is_some()),
+        "a thousand sections are not indexed in no time"
+    );
+    let newest = sets.app_for("g").await.unwrap();
+    assert!(newest.corpus.get("big-game:100.1").is_some());
+    assert_eq!(sets.builds_started() - before, 1, "one build for version 2");
+}

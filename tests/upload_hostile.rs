@@ -298,6 +298,15 @@ async fn hostile_uploads_get_a_clear_error_and_hurt_nobody() {
     // Two servers each add a real rulebook; both are answered, and the
     // server stays within its memory budget.
     let book = rulebook();
+    let ask = |guild: &str| {
+        in_guild(
+            slash(
+                "rule",
+                vec![opt("query", "what does rule 105 say about ties")],
+            ),
+            guild,
+        )
+    };
     for guild in [UPLOADER, OTHER] {
         let url = s.fake.serve_file("book.txt", book.clone());
         let payload = as_member(
@@ -339,16 +348,18 @@ async fn hostile_uploads_get_a_clear_error_and_hurt_nobody() {
             ))
             .await;
         assert!(text(&v["data"]).contains("is live in this server"), "{v}");
+        // The first question after Confirm is answered at once: from the
+        // new version if it is built, else from the one before, saying so.
+        let t = Instant::now();
+        let v = s.post(&ask(guild)).await;
+        assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+        let shown = format!("{} {}", text(&v["data"]), v["data"]["embeds"][0]["footer"]);
+        assert!(
+            shown.contains("big-game:") || shown.contains("its index is still being built"),
+            "{shown}"
+        );
+        eprintln!("first /rule after Confirm answered in {:?}", t.elapsed());
     }
-    let ask = |guild: &str| {
-        in_guild(
-            slash(
-                "rule",
-                vec![opt("query", "what does rule 105 say about ties")],
-            ),
-            guild,
-        )
-    };
     let deadline = Instant::now() + Duration::from_secs(120);
     for guild in [UPLOADER, OTHER] {
         loop {

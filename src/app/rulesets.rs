@@ -129,6 +129,8 @@ pub struct RuleSets {
     cache: Arc<Mutex<Cache>>,
     /// One index build at a time.
     builds: Arc<Semaphore>,
+    /// Index builds started so far.
+    started: std::sync::atomic::AtomicUsize,
     conversions: Arc<Semaphore>,
     /// Servers with a conversion under way.
     converting: Arc<Mutex<std::collections::HashSet<String>>>,
@@ -167,6 +169,7 @@ impl RuleSets {
             budget,
             cache: Arc::new(Mutex::new(Cache::default())),
             builds: Arc::new(Semaphore::new(1)),
+            started: Default::default(),
             conversions: Arc::new(Semaphore::new(CONVERSIONS)),
             converting: Arc::default(),
             limits: sandbox::Limits::default(),
@@ -194,6 +197,12 @@ impl RuleSets {
     /// Server indexes currently cached.
     pub fn cached(&self) -> usize {
         lock(&self.cache).entries.len()
+    }
+
+    /// Index builds started so far (one per server and version, however
+    /// many requests asked for it at once).
+    pub fn builds_started(&self) -> usize {
+        self.started.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Heap bytes of the server indexes currently cached.
@@ -293,6 +302,8 @@ impl RuleSets {
         let (tx, rx) = watch::channel(None);
         cache.building.insert(key.clone(), rx.clone());
         drop(cache);
+        self.started
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let job = BuildJob {
             store: self.store.clone(),
             shipped: self.shipped.clone(),
