@@ -185,7 +185,7 @@ fn markdown_headings_and_nested_numbered_lists() {
             .starts_with("If the target unit counters, the attacking player’s units")
     );
     assert_eq!(
-        p.path,
+        p.path[..],
         ["03 - Main Actions", "Attack a Unit", "Resolve Damage"]
     );
     assert_eq!(

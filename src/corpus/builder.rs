@@ -39,7 +39,7 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
                 document: doc_index,
                 kind: PassageKind::Document,
                 title: doc.manifest.title.clone(),
-                path: Vec::new(),
+                path: Default::default(),
                 text: String::new(),
                 parent: None,
                 children: Vec::new(),
@@ -206,16 +206,13 @@ fn compact(
             d.root = new_index[d.root];
         }
     }
-    // Heading paths: titles of ancestors, root first.
+    // Heading paths: titles of ancestors, root first; one shared path for
+    // all the children of a passage.
+    let mut below: Vec<Option<std::sync::Arc<[String]>>> = vec![None; kept.len()];
     for i in 0..kept.len() {
-        let mut path = Vec::new();
-        let mut cur = kept[i].parent;
-        while let Some(c) = cur {
-            path.push(kept[c].title.clone());
-            cur = kept[c].parent;
+        if let Some(parent) = kept[i].parent {
+            kept[i].path = children_path(&kept, &mut below, parent);
         }
-        path.reverse();
-        kept[i].path = path;
     }
     let by_id: HashMap<String, PassageIdx> = kept
         .iter()
@@ -241,4 +238,25 @@ fn compact(
         }
     }
     corpus
+}
+
+/// The path of `parent`'s children (its own path and title), built once.
+fn children_path(
+    kept: &[Passage],
+    below: &mut [Option<std::sync::Arc<[String]>>],
+    parent: PassageIdx,
+) -> std::sync::Arc<[String]> {
+    if let Some(done) = &below[parent] {
+        return done.clone();
+    }
+    let mut titles = Vec::new();
+    let mut cur = Some(parent);
+    while let Some(c) = cur {
+        titles.push(kept[c].title.clone());
+        cur = kept[c].parent;
+    }
+    titles.reverse();
+    let path: std::sync::Arc<[String]> = titles.into();
+    below[parent] = Some(path.clone());
+    path
 }

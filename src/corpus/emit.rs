@@ -105,7 +105,7 @@ impl DocBuilder<'_> {
             document: self.doc_index,
             kind,
             title,
-            path: Vec::new(),
+            path: Default::default(),
             text: String::new(),
             parent: Some(parent),
             children: Vec::new(),

@@ -78,7 +78,7 @@ pub struct Passage {
     /// Short human title: the heading, the item's lead phrase, or its number.
     pub title: String,
     /// Heading path from the document down to (not including) this passage.
-    pub path: Vec<String>,
+    pub path: std::sync::Arc<[String]>,
     /// The passage's own text, verbatim but cleaned of markup.
     pub text: String,
     #[serde(skip)]
