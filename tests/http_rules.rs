@@ -32,6 +32,11 @@ async fn endpoint() -> Endpoint {
     let db = format!("sqlite://{}", dir.path().join("rules.db").display());
     let config = BotConfig {
         database_url: Some(db),
+        // These tests ask right after Confirm, faster than a person types:
+        // a question waits for the new index (the 300 ms grace and the
+        // answer from the version before are tested in tests/rule_sets.rs
+        // and tests/upload_hostile.rs).
+        index_wait: std::time::Duration::from_secs(60),
         ..BotConfig::default()
     };
     let bot = Arc::new(Bot::new(app, config).with_shipped(shipped));

@@ -8,6 +8,9 @@
 mod discord_kit;
 #[path = "import_support/hostile.rs"]
 mod hostile;
+#[allow(dead_code)]
+#[path = "import_support/pdf.rs"]
+mod pdf;
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};

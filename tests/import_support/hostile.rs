@@ -6,28 +6,8 @@
 
 use std::io::Write;
 
-/// A PDF of `objects` (numbered from 1; the first is the catalog) with a
-/// correct cross-reference table.
 fn pdf(objects: &[Vec<u8>]) -> Vec<u8> {
-    let mut out = b"%PDF-1.4\n".to_vec();
-    let mut offsets = Vec::new();
-    for (i, body) in objects.iter().enumerate() {
-        offsets.push(out.len());
-        out.extend_from_slice(format!("{} 0 obj\n", i + 1).as_bytes());
-        out.extend_from_slice(body);
-        out.extend_from_slice(b"\nendobj\n");
-    }
-    let xref = out.len();
-    let mut table = format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1);
-    for o in offsets {
-        table.push_str(&format!("{o:010} 00000 n \n"));
-    }
-    table.push_str(&format!(
-        "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-        objects.len() + 1
-    ));
-    out.extend_from_slice(table.as_bytes());
-    out
+    super::pdf::with_objects(objects)
 }
 
 fn stream(dict: &str, data: &[u8]) -> Vec<u8> {

@@ -87,11 +87,20 @@ fn assemble(pages: &[String]) -> Vec<u8> {
             content.len()
         ));
     }
+    let objects: Vec<Vec<u8>> = objects.into_iter().map(String::into_bytes).collect();
+    with_objects(&objects)
+}
+
+/// A PDF of `objects` (numbered from 1; the first is the catalog) with a
+/// correct cross-reference table.
+pub fn with_objects(objects: &[Vec<u8>]) -> Vec<u8> {
     let mut out = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n".to_vec();
     let mut offsets = Vec::new();
     for (i, body) in objects.iter().enumerate() {
         offsets.push(out.len());
-        out.extend_from_slice(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
+        out.extend_from_slice(format!("{} 0 obj\n", i + 1).as_bytes());
+        out.extend_from_slice(body);
+        out.extend_from_slice(b"\nendobj\n");
     }
     let xref = out.len();
     let mut table = format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1);

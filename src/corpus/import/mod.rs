@@ -399,6 +399,33 @@ pub struct Converted {
     pub preview: Preview,
 }
 
+impl Target {
+    /// A preview of this target with nothing in it yet.
+    fn preview(
+        &self,
+        source_format: SourceFormat,
+        format: DocumentFormat,
+        bytes: &[u8],
+        source_sha256: String,
+    ) -> Preview {
+        Preview {
+            game: self.game.clone(),
+            game_name: self.game_name.clone(),
+            new_game: self.new_game,
+            document: self.slug.clone(),
+            title: self.title.clone(),
+            kind: self.kind,
+            source_format,
+            format,
+            bytes: bytes.len(),
+            source_sha256,
+            passages: Vec::new(),
+            cards: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+}
+
 /// Decides where `req` goes among the known games (cheap: the file is not read).
 pub fn target(known: &Corpus, req: &ImportRequest) -> Result<Target, ImportError> {
     let (game, game_name, new_game) = resolve_game(known, req.game)?;
@@ -478,19 +505,9 @@ pub fn convert_to(target: &Target, bytes: &[u8]) -> Result<Converted, ImportErro
     let built = Corpus::build(vec![source]);
     check_shape(&target.file_name, &built)?;
     let preview = Preview {
-        game: target.game.clone(),
-        game_name: target.game_name.clone(),
-        new_game: target.new_game,
-        document: slug.clone(),
-        title: target.title.clone(),
-        kind: target.kind,
-        source_format: text.source_format,
-        format: text.format,
-        bytes: bytes.len(),
-        source_sha256,
         passages: entries(&built),
-        cards: Vec::new(),
         warnings: built_warnings(&built),
+        ..target.preview(text.source_format, text.format, bytes, source_sha256)
     };
     Ok(Converted {
         manifest,
@@ -623,19 +640,14 @@ pub fn data_to(target: &Target, bytes: &[u8], data: DataDocument) -> Converted {
         ..DocumentManifest::default()
     };
     let preview = Preview {
-        game: target.game.clone(),
-        game_name: target.game_name.clone(),
-        new_game: target.new_game,
-        document: slug.clone(),
-        title: target.title.clone(),
-        kind: target.kind,
-        source_format: SourceFormat::Text,
-        format: DocumentFormat::Auto,
-        bytes: bytes.len(),
-        source_sha256,
-        passages: Vec::new(),
         cards: data.items,
         warnings: data.warnings,
+        ..target.preview(
+            SourceFormat::Text,
+            DocumentFormat::Auto,
+            bytes,
+            source_sha256,
+        )
     };
     Converted {
         manifest,
