@@ -115,8 +115,14 @@ pub fn view(v: &MatchView, style: Style) -> String {
     }
     if let Some(p) = &v.pending {
         out.push_str(&decision(&p.decision));
-        if let Some(d) = p.deadline {
-            let _ = writeln!(out, "  (the rules' default applies after {})", time_text(d));
+        match p.deadline {
+            Some(d) if p.is_consent() => {
+                let _ = writeln!(out, "  (unanswered, it expires after {})", time_text(d));
+            }
+            Some(d) => {
+                let _ = writeln!(out, "  (the rules' default applies after {})", time_text(d));
+            }
+            None => {}
         }
     }
     if let Some(r) = &v.result {
@@ -186,6 +192,12 @@ pub fn event(r: &EventReply, style: Style) -> String {
     }
     let seq = r.seq.unwrap_or(r.version);
     let _ = match (r.event, r.applied) {
+        (_, true) if r.proposed => {
+            writeln!(
+                out,
+                "proposal #{seq} recorded: nothing changes unless it is confirmed"
+            )
+        }
         (EventKind::Play, false) => writeln!(out, "illegal play: nothing changed"),
         (EventKind::Advance, false) => {
             writeln!(out, "the match cannot move on yet: nothing changed")
@@ -270,7 +282,17 @@ fn entry(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style) {
             .unwrap_or_default()
             .to_string()
     };
+    let asked = crate::app::matches::proposal_in(e.context.as_ref())
+        .is_some_and(|p| p.stage == crate::app::matches::Stage::Asked);
     let what = match e.kind {
+        EventKind::Play | EventKind::Adjust if asked => format!(
+            "proposed {} (waiting for consent)",
+            e.input.as_deref().unwrap_or("")
+        ),
+        EventKind::Note if asked && text("text").is_empty() => format!(
+            "proposed {} (waiting for consent)",
+            e.input.as_deref().unwrap_or("")
+        ),
         EventKind::Setup => "set up the board".to_string(),
         EventKind::Play => format!("played {}", e.input.as_deref().unwrap_or("")),
         EventKind::Answer => format!("answered: {}", e.input.as_deref().unwrap_or("")),

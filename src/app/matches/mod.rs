@@ -10,6 +10,7 @@
 //! phase, the result and who makes a play. Storage is [`crate::store`];
 //! text rendering is [`crate::render::matches`]. See `docs/MATCHES.md`.
 
+mod consent;
 mod replay;
 mod turns;
 
@@ -19,6 +20,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::Value;
 
+pub use consent::{CONSENT_KEY, Proposal, Proposed, Stage, proposal_in};
 pub use replay::{ReplayReport, replay_log};
 
 use super::App;
@@ -229,6 +231,13 @@ pub struct Pending {
     pub deadline: Option<i64>,
 }
 
+impl Pending {
+    /// A proposal waiting on a player's consent (not a rule's decision).
+    pub fn is_consent(&self) -> bool {
+        self.decision.key == CONSENT_KEY
+    }
+}
+
 /// A match and its current board (`start`, `setup`, `board`, `end`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MatchView {
@@ -323,6 +332,10 @@ pub struct EventReply {
     pub notify: bool,
     /// True when this is a replayed interaction answered with its first result.
     pub replayed: bool,
+    /// True when the event is a proposal: it changes nothing until the
+    /// players it touches confirm it (`pending` asks the first).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub proposed: bool,
     /// The seats, for naming players in replies.
     pub seats: Vec<Seat>,
 }
@@ -1200,6 +1213,9 @@ struct PlayContext {
     agreed_by: Vec<usize>,
     #[serde(default)]
     answered: Vec<(String, usize)>,
+    /// The consent this play waited on (`agreed by`), once asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    proposal: Option<consent::Proposal>,
 }
 
 impl PlayContext {
