@@ -1,0 +1,259 @@
+//! Match integrity (issue 28), through the console as players type it: no
+//! player decides for another, a result nobody can fake, an undo that
+//! follows the log. Each test is a cheating attempt or a consent flow.
+
+use std::sync::Arc;
+
+use arbiter::app::App;
+use arbiter::bot::{Bot, BotConfig};
+
+/// A bot whose match database is a file in `dir`.
+fn match_bot(dir: &std::path::Path) -> Bot {
+    let url = format!("sqlite://{}", dir.join("integrity.db").display());
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let app = App::load(&root.join("rules_data"), &[]).expect("rule data");
+    Bot::new(
+        Arc::new(app),
+        BotConfig {
+            database_url: Some(url),
+            ..BotConfig::default()
+        },
+    )
+}
+
+/// Runs a console script as `user`; the output.
+fn run(bot: &Bot, user: &str, script: &str) -> String {
+    let session = arbiter::bot::console::Session {
+        user: user.into(),
+        moderator: false,
+        guild: None,
+    };
+    let mut out = Vec::new();
+    arbiter::bot::console::run_as(
+        bot,
+        &session,
+        &mut script.as_bytes(),
+        &mut out,
+        false,
+        false,
+    )
+    .unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+fn example(name: &str) -> String {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    root.join("examples/matches")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// An Ashes match of Coal and Maeoni on the shipped starting board.
+fn ashes(dir: &std::path::Path) -> Bot {
+    let bot = match_bot(dir);
+    let out = run(
+        &bot,
+        "Coal",
+        &format!(
+            "/match start game:ashes player1:Coal player2:Maeoni\n/match setup file:{}\n",
+            example("ashes-start.yaml")
+        ),
+    );
+    assert!(out.contains("next: Coal: your turn"), "{out}");
+    bot
+}
+
+#[test]
+fn a_claimed_win_waits_for_the_opponent_and_a_concession_is_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    // Coal claims the win: Maeoni is asked; the match goes on meanwhile.
+    let out = run(&bot, "Coal", "/match end winner:Coal reason:I win\n");
+    assert!(
+        out.contains("Coal proposes to end the match: Coal wins (I win)")
+            && out.contains("(active, version 2)")
+            && out.contains("[1] confirm  [2] reject"),
+        "{out}"
+    );
+    // Coal cannot confirm his own claim.
+    let out = run(&bot, "Coal", "/match answer choice:confirm\n");
+    assert!(
+        out.contains("(only you see this)") && out.contains("only they or a moderator"),
+        "{out}"
+    );
+    // Maeoni rejects: recorded, nothing changes.
+    let out = run(&bot, "Maeoni", "/match answer choice:reject\n");
+    assert!(out.contains("answer #3 recorded"), "{out}");
+    let out = run(&bot, "Maeoni", "/match log\n");
+    assert!(
+        out.contains("Maeoni answered: rejected: to end the match: Coal wins (I win)"),
+        "{out}"
+    );
+    // Maeoni concedes: at once, and it says so.
+    let out = run(&bot, "Maeoni", "/match end winner:Coal reason:concession\n");
+    assert!(
+        out.contains("(ended, version 4)")
+            && out.contains("result: Coal wins: concession (conceded by Maeoni)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_loser_cannot_rewind_a_result_and_a_moderator_reopens_an_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(
+        &bot,
+        "Coal",
+        "/match end winner:Coal reason:I win\n/as Maeoni\n1\n/match undo\n",
+    );
+    assert!(
+        out.contains("result: Coal wins: I win (agreed by Maeoni)"),
+        "{out}"
+    );
+    // The loser's undo is refused, naming who may.
+    assert!(
+        out.contains(
+                "undoing the result (Coal wins: I win (agreed by Maeoni)) needs the other side's consent: only Coal, who won it, or a moderator may undo it"
+            ),
+        "{out}"
+    );
+    // A moderator undoes the `end`: the match reopens (the claim is asked again).
+    let out = run(
+        &bot,
+        "judge",
+        "/as judge moderator\n/match undo\n/match board\n",
+    );
+    assert!(
+        out.contains("== Undone: event #3 ==") && out.contains("(active, version 4)"),
+        "{out}"
+    );
+    // The winner may give the result up himself.
+    let out = run(
+        &bot,
+        "Maeoni",
+        "/match answer choice:confirm\n/as Coal\n/match undo\n",
+    );
+    assert!(out.contains("== Undone: event #5 =="), "{out}");
+}
+
+#[test]
+fn agreed_by_asks_the_player_instead_of_speaking_for_her() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let play =
+        "attack unit \"Mist Spirit\" with Hammer Knight; no guard; no counter; agreed by Maeoni";
+    let out = run(&bot, "Coal", &format!("/match play {play}\n"));
+    // Nothing is said for Maeoni: she is asked, and the board is as it was.
+    assert!(
+        out.contains("proposal #2 recorded: nothing changes unless it is confirmed")
+            && out.contains("next: Maeoni decides")
+            && !out.contains("Maeoni declares"),
+        "{out}"
+    );
+    let out = run(&bot, "Coal", "/match board\n");
+    assert!(out.contains("Mist Spirit"), "{out}");
+    // Only Maeoni (or a moderator) confirms; her confirmation records the play.
+    let out = run(&bot, "Coal", "/match answer choice:1\n");
+    assert!(out.contains("(only you see this)"), "{out}");
+    let out = run(&bot, "Maeoni", "/match answer choice:confirm\n");
+    assert!(
+        out.contains("Answer #3 recorded (ashes): the play is legal")
+            && out.contains("Maeoni declares no guard"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_self_adjust_that_wins_the_game_asks_every_other_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "Ana",
+        &format!(
+            "/match start game:ti4 player1:Ana player2:Ben player3:Cleo\n/match setup file:{}\n\
+             /match adjust field:players.Ana.victory_points value:10 reason:trust me\n",
+            example("ti4-start.yaml")
+        ),
+    );
+    assert!(
+        out.contains("proposal #2 recorded")
+            && out.contains("it ends the game (Ana wins)")
+            && !out.contains("the match has ended"),
+        "{out}"
+    );
+    // Ben confirms; Cleo is asked next, and rejects: nothing changed.
+    let out = run(&bot, "Ben", "/match answer choice:confirm\n");
+    assert!(out.contains("next: Cleo decides"), "{out}");
+    let out = run(&bot, "Cleo", "/match answer choice:reject\n/match board\n");
+    assert!(
+        out.contains("(active, version 4)") && out.contains("victory_points: 0"),
+        "{out}"
+    );
+    // Confirmed by both, the adjustment ends the game.
+    let out = run(
+        &bot,
+        "Ana",
+        "/match adjust field:players.Ana.victory_points value:10 reason:trust me\n\
+         /as Ben\n/match answer choice:confirm\n/as Cleo\n/match answer choice:confirm\n",
+    );
+    assert!(out.contains("the match has ended"), "{out}");
+    assert!(out.contains("Ana wins"), "{out}");
+}
+
+#[test]
+fn undo_takes_back_the_note_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(
+        &bot,
+        "Coal",
+        "/match play pass\n/match note text:judge: ok\n/match undo\n",
+    );
+    assert!(out.contains("== Undone: event #3 =="), "{out}");
+    assert!(out.contains("#3 Coal noted: judge: ok"), "{out}");
+    let out = run(&bot, "Coal", "/match undo\n");
+    assert!(
+        out.contains("== Undone: event #2 ==") && out.contains("played pass"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_unanswered_proposal_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("t.db").display());
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        use arbiter::app::matches::{Caller, Matches};
+        let store = arbiter::store::Store::connect(&url).await.unwrap();
+        let m = Matches::new(store).with_decision_timeout(std::time::Duration::ZERO);
+        let coal = Caller::new("t", "Coal", false);
+        m.start(&coal, "ashes", &["Coal".into(), "Maeoni".into()])
+            .await
+            .unwrap();
+        let board = std::fs::read_to_string(example("ashes-start.yaml")).unwrap();
+        m.setup(&coal, &board).await.unwrap();
+        let r = m
+            .adjust(&coal, "players.Maeoni.phoenixborn.damage", "30", "trust me")
+            .await
+            .unwrap();
+        assert!(r.proposed);
+        // Past its deadline it expires: recorded, nothing changed.
+        let v = m.board("t").await.unwrap();
+        assert!(v.pending.is_none(), "{v:?}");
+        assert_eq!(v.status, arbiter::store::MatchStatus::Active);
+        let log = m.log("t", None).await.unwrap();
+        let last = log.entries.last().unwrap();
+        assert!(
+            last.input
+                .as_deref()
+                .unwrap_or("")
+                .starts_with("expired, nothing changed"),
+            "{last:?}"
+        );
+        assert!(m.replay("t").await.unwrap().consistent);
+    });
+}
