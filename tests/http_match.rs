@@ -205,14 +205,36 @@ async fn a_match_through_discord_interactions() {
     let v = h.run(STRANGER, false, match_sub("board", vec![])).await;
     assert!(desc(&v).contains("version 1"), "{}", desc(&v));
 
-    // The play, in notation: its ruling step by step, recorded (deferred:
-    // the play may wait on the database).
-    let v = h
-        .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
+    // The play, in notation, with `agreed by` Maeoni: it does not speak for
+    // her (issue 28); it is a proposal (deferred: the play may wait on the
+    // database) with Confirm / Reject buttons, and only Maeoni is pinged.
+    let (v, token) = h
+        .run_token(COAL, match_sub("play", vec![opt("text", PLAY)]))
         .await;
     public(&v);
     assert_eq!(v["deferred"], true, "{v}");
-    assert!(title(&v).starts_with("Play #2 recorded"), "{}", title(&v));
+    assert!(title(&v).contains("play #2"), "{}", title(&v));
+    assert!(desc(&v).contains("Coal proposes the play"), "{}", desc(&v));
+    let ping = h.fake.ping(&token).await.expect("Maeoni is pinged");
+    assert_eq!(
+        ping["allowed_mentions"]["users"],
+        json!([MAEONI.0]),
+        "{ping}"
+    );
+    assert!(
+        ping["content"].as_str().unwrap().contains("your decision"),
+        "{ping}"
+    );
+    let confirm = buttons(&v)
+        .into_iter()
+        .find(|(label, _)| label == "confirm")
+        .expect("a Confirm button")
+        .1;
+    // Coal cannot press it for her; Maeoni's press records the play.
+    let v = h.run(COAL, false, button(&confirm)).await;
+    assert!(ephemeral(&v), "{v}");
+    let v = h.run(MAEONI, false, button(&confirm)).await;
+    assert!(title(&v).starts_with("Answer #3 recorded"), "{}", title(&v));
     assert!(desc(&v).contains("`ashes:attack-a-unit"), "{}", desc(&v));
 
     // A typo: did-you-mean, nothing stored.
@@ -230,7 +252,7 @@ async fn a_match_through_discord_interactions() {
 
     let v = h.run(STRANGER, false, match_sub("board", vec![])).await;
     public(&v);
-    assert!(desc(&v).contains("version 2"), "{}", desc(&v));
+    assert!(desc(&v).contains("version 3"), "{}", desc(&v));
 
     let v = h.run(STRANGER, false, match_sub("log", vec![])).await;
     public(&v);
@@ -252,11 +274,14 @@ async fn a_match_through_discord_interactions() {
     public(&v);
     assert!(title(&v).contains("log page 1/1"), "{}", title(&v));
 
-    // Undo by the player who made the play: shows what reverts.
+    // Undo by the player who made the play: shows what reverts; a second
+    // undo withdraws the proposal.
     let v = h.run(COAL, false, match_sub("undo", vec![])).await;
     public(&v);
     assert!(title(&v).contains("Undone"), "{}", title(&v));
     assert!(desc(&v).contains("damage"), "{}", desc(&v));
+    let v = h.run(COAL, false, match_sub("undo", vec![])).await;
+    assert!(title(&v).contains("Undone: event #2"), "{}", title(&v));
 
     // Played again without Maeoni's agreement: her guard is hers to choose.
     let unagreed = PLAY.split("; agreed by").next().unwrap();
@@ -269,7 +294,15 @@ async fn a_match_through_discord_interactions() {
     let v = h
         .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
         .await;
-    assert!(title(&v).starts_with("Play #4 recorded"), "{}", title(&v));
+    assert!(title(&v).contains("play #6"), "{}", title(&v));
+    let v = h
+        .run(
+            MAEONI,
+            false,
+            match_sub("answer", vec![opt("choice", "confirm")]),
+        )
+        .await;
+    assert!(title(&v).starts_with("Answer #7 recorded"), "{}", title(&v));
     let v = h.run(STRANGER, false, match_sub("undo", vec![])).await;
     assert!(ephemeral(&v), "{v}");
     assert!(!title(&v).contains("Undone"), "{v}");
@@ -442,7 +475,7 @@ async fn match_verify_replays_the_log_through_the_engine() {
     let v = h
         .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
         .await;
-    assert!(title(&v).starts_with("Play #2 recorded"), "{}", title(&v));
+    assert!(title(&v).contains("play #2"), "{}", title(&v));
     // Anyone may verify; the answer is public.
     let v = h.run(STRANGER, false, match_sub("verify", vec![])).await;
     public(&v);

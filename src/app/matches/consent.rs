@@ -242,6 +242,8 @@ impl Matches {
             Proposed::Play => {
                 let mut pc = PlayContext::of(top);
                 pc.agreed = true;
+                // Its author and everyone who confirmed it may undo it.
+                pc.agreed_by = p.confirmed.iter().copied().chain([p.by]).collect();
                 pc.proposal = Some(p.clone());
                 let play = top.play.clone().unwrap_or(Value::Null);
                 let input = format!("confirmed: {}", p.text);
