@@ -181,8 +181,10 @@ const TI4: Game = Game {
         ),
         Advance(Seat(1), None),
         Play(0, "Ana strat Leadership"),
-        // Ten victory points: the board decides the game.
-        Adjust(Seat(0), "Ana.victory_points", "10"),
+        // Ten victory points, scored at the table and entered by the judge:
+        // the board decides the game. (Ana's own adjust would be a proposal
+        // Ben and Cleo confirm: tests/match_integrity.rs.)
+        Adjust(Judge, "Ana.victory_points", "10"),
     ],
     winner: 0,
 };
