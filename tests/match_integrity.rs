@@ -257,3 +257,145 @@ fn an_unanswered_proposal_changes_nothing() {
         assert!(m.replay("t").await.unwrap().consistent);
     });
 }
+
+/// A game's long match: seats, starting board, its first real plays and
+/// answers (console lines, `/as` switching seats), and a field a moderator
+/// adjusts to fill the match up (values cycling below what would end it).
+struct Long {
+    game: &'static str,
+    seats: &'static [&'static str],
+    board: &'static str,
+    opening: &'static str,
+    field: &'static str,
+}
+
+const LONG: &[Long] = &[
+    Long {
+        game: "ashes",
+        seats: &["Coal", "Maeoni"],
+        board: "ashes-start.yaml",
+        opening: "/as Coal\n/match play attack Maeoni with Hammer Knight\n/as Maeoni\n\
+                  /match answer choice:no blocker\n/match play pass\n/as Coal\n/match play pass\n\
+                  /match advance\n",
+        field: "Maeoni.phoenixborn.damage",
+    },
+    Long {
+        game: "ti4",
+        seats: &["Ana", "Ben", "Cleo"],
+        board: "ti4-start.yaml",
+        opening: "/as Ana\n/match play Ana strategic Leadership\n/as Ben\n\
+                  /match play Ben strategic Diplomacy\n/as Cleo\n/match play Cleo trades with Ana\n\
+                  /as Ana\n/match answer choice:accept Cleo's transaction\n/as Cleo\n\
+                  /match play Cleo strategic Politics\n",
+        field: "Ana.victory_points",
+    },
+    Long {
+        game: "magewinds",
+        seats: &["Ana", "Bram"],
+        board: "magewinds-start.yaml",
+        opening: "/as Ana\n/match play activate Pyromancer attack Stonewarden\n/as Bram\n\
+                  /match answer choice:Dodge with Stonewarden\n\
+                  /match play activate Stonewarden guard\n/as Ana\n\
+                  /match play activate Pyromancer move 2\n",
+        field: "Ana.fighters.Pyromancer.movement",
+    },
+    Long {
+        game: "legion",
+        seats: &["Ana", "Ben"],
+        board: "legion-start.yaml",
+        opening: "/as Ana\n/match play move\n/match answer choice:activate Darth Vader\n\
+                  /match play free attack; end\n/as Ben\n\
+                  /match play activate luke; card action force push; move; end\n",
+        field: "Ben.points",
+    },
+    Long {
+        game: "grand-archive",
+        seats: &["Alice", "Bob"],
+        board: "grand-archive-start.yaml",
+        opening: "/as Alice\n/match play attack with fervent at stalwart guard\n/as Bob\n\
+                  /match answer choice:pass\n",
+        field: "Bob.reserve",
+    },
+];
+
+/// The file the console printed between `--- name ---` markers.
+fn exported(out: &str) -> String {
+    let end = out.rfind("\n--- end of ").expect("the export's end");
+    let start = out[..end].rfind("\n--- ").expect("an export") + 1;
+    let body = &out[start..end];
+    body[body.find('\n').unwrap() + 1..].to_string()
+}
+
+/// The version the last `(active, version N)` in `out` names.
+fn version_of(out: &str) -> usize {
+    let at = out.rfind("(active, version ").expect("a match view") + "(active, version ".len();
+    out[at..].split(')').next().unwrap().parse().unwrap()
+}
+
+/// Issue 28, item 5: an export the bot produced sets up again and
+/// verifies, for a 60-event match of every game.
+#[test]
+fn a_long_match_of_each_game_exports_sets_up_again_and_verifies() {
+    let mut sizes = Vec::new();
+    for g in LONG {
+        let dir = tempfile::tempdir().unwrap();
+        let bot = match_bot(dir.path());
+        let players: String = g
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| format!(" player{}:{s}", i + 1))
+            .collect();
+        let mut script = format!(
+            "/match start game:{}{players}\n/match setup file:{}\n{}",
+            g.game,
+            example(g.board),
+            g.opening
+        );
+        // Fill up to 60 events: a judge's note, an adjustment, a player's
+        // proposal the other rejects, an undo.
+        let (first, second) = (g.seats[0], g.seats[1]);
+        for k in 0..12 {
+            script.push_str(&format!(
+                "/as judge moderator\n/match note text:judge: table check {k}\n\
+                 /match adjust field:{} value:{} reason:catching up {k}\n/match undo\n\
+                 /as {second}\n/match end winner:{second} reason:claim {k}\n/as {first}\n\
+                 /match answer choice:reject\n",
+                g.field,
+                k % 3
+            ));
+        }
+        // A note with a fence of its own: the export is still taken whole.
+        script.push_str("/as judge moderator\n/match note text:judge: ```yaml a: 1``` as shown\n");
+        script.push_str("/match export\n");
+        let out = run(&bot, first, &script);
+        assert!(!out.contains("(only you see this)"), "{}:\n{out}", g.game);
+        let version = version_of(&run(&bot, first, "/match board\n"));
+        assert!(version >= 60, "{}: {version} events", g.game);
+        let yaml = exported(&out);
+        sizes.push(format!("{} {} KB", g.game, yaml.len().div_ceil(1024)));
+        let file = dir.path().join("export.yaml");
+        std::fs::write(&file, &yaml).unwrap();
+
+        // Another table (a fresh database) sets it up and verifies it.
+        let other = tempfile::tempdir().unwrap();
+        let bot2 = match_bot(other.path());
+        let out = run(
+            &bot2,
+            first,
+            &format!(
+                "/match start game:{}{players}\n/match setup file:{}\n/match verify\n/match board\n",
+                g.game,
+                file.display()
+            ),
+        );
+        assert!(
+            !out.contains("(only you see this)")
+                && out.contains("every stored board equals the replay"),
+            "{}:\n{out}",
+            g.game
+        );
+        assert_eq!(version_of(&out), version, "{}: {out}", g.game);
+    }
+    eprintln!("export sizes: {}", sizes.join(", "));
+}

@@ -657,7 +657,19 @@ impl Matches {
             }
         }
         let engine = self.engine_of(&m)?;
-        let text = document::extract_code_block(text);
+        // An export file is taken whole: its rulings and notes may hold
+        // fences of their own; a message may fence a board or an export.
+        let raw = text.trim();
+        let text = if document::is_export(raw) && !raw.starts_with("```") {
+            raw
+        } else {
+            document::extract_code_block(text)
+        };
+        if document::is_export(text) {
+            // An export has its own limit: it holds every event's board.
+            let doc = document::parse_export(text)?;
+            return self.import(caller, &m, engine, doc).await;
+        }
         let mut doc = document::parse_value(text)?;
         if doc.get("arbiter_export").is_some() {
             return self.import(caller, &m, engine, doc).await;
