@@ -399,3 +399,46 @@ fn a_long_match_of_each_game_exports_sets_up_again_and_verifies() {
     }
     eprintln!("export sizes: {}", sizes.join(", "));
 }
+
+/// Issue 28, item 10: a decision with one answer is taken at once and said
+/// so (nobody is pinged to press the only button); the reply to a play
+/// names who is next, as every other reply does.
+#[test]
+fn a_decision_with_one_answer_resolves_at_once_and_the_reply_names_who_is_next() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let board = "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n    units:\n      - { name: Hammer Knight, attack: 3, life: 3 }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 20 }\n    units:\n      - { name: Mist Spirit, attack: 1, life: 1, exhausted: true }\n";
+    let out = run(
+        &bot,
+        "Coal",
+        &format!(
+            "/match start game:ashes player1:Coal player2:Maeoni\n/match setup\n{board}.\n\
+             /match play attack Maeoni with Hammer Knight\n"
+        ),
+    );
+    assert!(
+        out.contains("Play #2 recorded (ashes): the play is legal")
+            && out.contains("Maeoni has one answer only, taken at once: no blocker")
+            && !out.contains("waiting for a decision"),
+        "{out}"
+    );
+    assert!(
+        after(&out, "Play #2").contains("next: Maeoni: your turn"),
+        "{out}"
+    );
+}
+
+#[test]
+fn help_names_every_match_subcommand() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(&bot, "Coal", "/help\n");
+    for sub in ["`answer`", "`advance`", "`adjust`", "`note`", "agreed by"] {
+        assert!(out.contains(sub), "{sub} missing:\n{out}");
+    }
+}
+
+/// The text from the last `marker` in `out` on.
+fn after<'a>(out: &'a str, marker: &str) -> &'a str {
+    out.rfind(marker).map_or("", |i| &out[i..])
+}

@@ -1193,7 +1193,17 @@ async fn a_turn_notice_pings_only_the_player_whose_turn_or_decision_it_is() {
         ping["content"]
             .as_str()
             .unwrap()
-            .contains("your turn (Maeoni)"),
+            .contains("your turn (Maeoni): player turns, round 1"),
+        "{ping}"
+    );
+    // "your turn" is said once (issue 28, item 10).
+    assert_eq!(
+        ping["content"]
+            .as_str()
+            .unwrap()
+            .matches("your turn")
+            .count(),
+        1,
         "{ping}"
     );
     // She passes: Coal's turn, Coal alone is pinged.

@@ -70,13 +70,19 @@ pub fn who(seats: &[Seat], id: &str, style: Style) -> String {
 }
 
 fn next_line(out: &mut String, next: Option<&Next>, seats: &[Seat], style: Style) {
-    if let Some(n) = next {
-        let who = who(seats, &n.user, style);
-        let _ = match n.what {
-            NextKind::Turn => writeln!(out, "next: {who}: {}", n.text),
-            NextKind::Decision => writeln!(out, "next: {who} decides: {}", n.text),
-        };
+    if let Some(line) = next_text(next, seats, style) {
+        let _ = writeln!(out, "{line}");
     }
+}
+
+/// Who acts next, as replies end: `next: Coal: your turn (…)`.
+pub fn next_text(next: Option<&Next>, seats: &[Seat], style: Style) -> Option<String> {
+    let n = next?;
+    let who = who(seats, &n.user, style);
+    Some(match n.what {
+        NextKind::Turn => format!("next: {who}: {}", n.text),
+        NextKind::Decision => format!("next: {who} decides: {}", n.text),
+    })
 }
 
 /// A match and its board.

@@ -425,9 +425,16 @@ impl Matches {
         actor: &str,
     ) -> Result<EventReply, MatchError> {
         let engine = self.engine_of(m)?;
-        let (doc, asking) = (with_play(&top.state, &play), context.asking());
-        let mut ruling = self.cpu(move || engine.judge(doc, None, &asking)).await??;
-        ruling.state = without_play(ruling.state);
+        let (state, asking) = (top.state.clone(), context.asking());
+        let (play, context, mut ruling) = self
+            .cpu(move || {
+                let ruling = engine.judge(with_play(&state, &play), None, &asking);
+                ruling.and_then(|mut r| {
+                    r.state = without_play(r.state);
+                    only_answers(engine, &state, play, context, r)
+                })
+            })
+            .await??;
         if !ruling.legal {
             // The answer made the play illegal: it ends here, on the record,
             // and the board stays as it was.
@@ -1018,6 +1025,45 @@ fn rule_play(
     };
     let mut ruling = board.judge(play.clone(), &context.asking())?;
     ruling.state = without_play(ruling.state);
+    Ok(only_answers(engine, state, play, context, ruling)?)
+}
+
+/// Most decisions with one answer taken at once in one request.
+const MAX_ONLY_ANSWERS: usize = 64;
+
+/// Takes every decision the ruling stops at that has a single answer at
+/// once (nobody is asked to press the only button), saying so in the
+/// ruling, and judges again; returns the play, context and ruling after.
+fn only_answers(
+    engine: &dyn GameEngine,
+    state: &Value,
+    mut play: Value,
+    mut context: PlayContext,
+    mut ruling: Ruling,
+) -> Result<(Value, PlayContext, Ruling), BoardError> {
+    let mut said = Vec::new();
+    while let Some(d) = ruling.pending.clone().filter(|d| d.options.len() == 1) {
+        if said.len() >= MAX_ONLY_ANSWERS {
+            break;
+        }
+        let only = &d.options[0];
+        merge_patch(&mut play, &only.patch);
+        context.answered.push((d.key.clone(), d.seat));
+        said.push(engine::Diagnostic {
+            severity: engine::Severity::Info,
+            message: format!(
+                "{} has one answer only, taken at once: {} ({})",
+                d.player,
+                only.label,
+                d.question.trim_end_matches(['…', '?', ':', ' '])
+            ),
+            rule: (!d.rule.is_empty()).then(|| d.rule.clone()),
+            path: (!d.path.is_empty()).then(|| d.path.clone()),
+        });
+        ruling = engine.judge(with_play(state, &play), None, &context.asking())?;
+        ruling.state = without_play(ruling.state);
+    }
+    ruling.diagnostics.extend(said);
     Ok((play, context, ruling))
 }
 
