@@ -442,3 +442,37 @@ fn help_names_every_match_subcommand() {
 fn after<'a>(out: &'a str, marker: &str) -> &'a str {
     out.rfind(marker).map_or("", |i| &out[i..])
 }
+
+/// Issue 28, item 7: a player cannot take the turn from a unit of the
+/// other player that still has an action left.
+#[test]
+fn legion_no_player_activates_while_the_others_unit_still_has_an_action() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "Ana",
+        &format!(
+            "/match start game:legion player1:Ana player2:Ben\n/match setup file:{}\n\
+             /match play activate Stormtroopers; aim; end\n/as Ben\n\
+             /match play activate Rebel Troopers; move\n/as Ana\n\
+             /match play activate Darth Vader; move\n",
+            example("legion-start.yaml")
+        ),
+    );
+    let last = after(&out, "== ");
+    assert!(
+        last.contains("ILLEGAL")
+            && last.contains(
+                "Rebel Troopers (Ben's) is still activating with 1 action left: only Ben moves on"
+            ),
+        "{out}"
+    );
+    // Ben uses his last action; then the turn is Ana's.
+    let out = run(
+        &bot,
+        "Ben",
+        "/match play move\n/as Ana\n/match play activate Darth Vader; move; end\n",
+    );
+    assert!(after(&out, "== ").contains("the play is legal"), "{out}");
+}
