@@ -476,3 +476,49 @@ fn legion_no_player_activates_while_the_others_unit_still_has_an_action() {
     );
     assert!(after(&out, "== ").contains("the play is legal"), "{out}");
 }
+
+/// Issue 28, item 8: an attacked fighter that cannot react is said so in
+/// the ruling (with the open question Guard raises), and a reaction to an
+/// attack already resolved is refused.
+#[test]
+fn magewinds_reactions_are_settled_with_their_attack() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let board = "game: magewinds\nround: 1\nphase: action\nfirst_to_pass: Ana\nturn: Ana\nplayers:\n  - name: Ana\n    fighters:\n      - {name: Pyromancer, movement: 5, position: [10, 4], attacks: [Fire Bolt]}\n  - name: Bram\n    fighters:\n      - {name: Stonewarden, movement: 4, position: [12, 10], attacks: [Maul], counter: double, guard: true, reactions: [{name: Dodge, trigger: attacked}]}\n";
+    let out = run(
+        &bot,
+        "Ana",
+        &format!(
+            "/match start game:magewinds player1:Ana player2:Bram\n/match setup\n{board}.\n\
+             /match play activate Pyromancer attack Stonewarden\n"
+        ),
+    );
+    let last = after(&out, "== Play #2");
+    assert!(
+        last.contains("the play is legal")
+            && last.contains("Stonewarden is attacked, but it has a double action counter")
+            && last.contains("so Bram is not asked to react")
+            && last.contains("open question: the indexed text does not say whether Guard"),
+        "{out}"
+    );
+
+    // Bram declines the reaction; a Dodge afterwards is refused.
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "Ana",
+        &format!(
+            "/match start game:magewinds player1:Ana player2:Bram\n/match setup file:{}\n\
+             /match play activate Pyromancer attack Stonewarden\n/as Bram\n\
+             /match answer choice:no reaction\n/match play react Stonewarden dodge\n",
+            example("magewinds-start.yaml")
+        ),
+    );
+    let last = after(&out, "== ");
+    assert!(
+        last.contains("ILLEGAL")
+            && last.contains("Pyromancer's attack on Stonewarden has resolved"),
+        "{out}"
+    );
+}
