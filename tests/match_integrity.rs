@@ -522,3 +522,61 @@ fn magewinds_reactions_are_settled_with_their_attack() {
         "{out}"
     );
 }
+
+/// Issue 28, item 9: a default the quoted text does not give is labelled
+/// "assumed", never "the rules' default" (TI4's transaction, Grand
+/// Archive's response); a rule a ruling weighs is cited on its own step.
+#[test]
+fn assumed_defaults_say_so_and_every_rule_weighed_has_its_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "Ana",
+        &format!(
+            "/match start game:ti4 player1:Ana player2:Ben player3:Cleo\n/match setup file:{}\n\
+             /match play Ana strategic Leadership\n/as Ben\n/match play Ben strategic Diplomacy\n\
+             /as Cleo\n/match play Cleo trades with Ana\n",
+            example("ti4-start.yaml")
+        ),
+    );
+    let last = after(&out, "== Play #4");
+    assert!(
+        last.contains("decline *(assumed: the rules give no default)*")
+            && !last.contains("the rules' default"),
+        "{out}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "Alice",
+        &format!(
+            "/match start game:grand-archive player1:Alice player2:Bob\n/match setup file:{}\n\
+             /match play attack with fervent at stalwart guard\n",
+            example("grand-archive-start.yaml")
+        ),
+    );
+    let last = after(&out, "== Play #2");
+    assert!(
+        last.contains("pass *(assumed: the rules give no default)*")
+            && !last.contains("the rules' default"),
+        "{out}"
+    );
+    // A TI4 player who says they cannot act, with a readied card: rule 2 is
+    // weighed and set aside on its own step, rule 4 refuses the pass.
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["judge", "--json", "--play", "Dana pass cannot act"])
+        .arg(root.join("examples/ti4/pass-with-readied-card.yaml"))
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let steps = v["steps"].as_array().unwrap();
+    assert!(
+        steps.iter().any(|s| s["rule"] == "ti4:action-phase.2"
+            && s["text"].as_str().unwrap().contains("sets it aside")),
+        "{v}"
+    );
+    assert_eq!(v["diagnostics"][0]["rule"], "ti4:action-phase.4.1", "{v}");
+}

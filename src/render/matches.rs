@@ -125,6 +125,9 @@ pub fn view(v: &MatchView, style: Style) -> String {
             Some(d) if p.is_consent() => {
                 let _ = writeln!(out, "  (unanswered, it expires after {})", time_text(d));
             }
+            Some(d) if p.decision.default_assumed => {
+                let _ = writeln!(out, "  (the assumed answer applies after {})", time_text(d));
+            }
             Some(d) => {
                 let _ = writeln!(out, "  (the rules' default applies after {})", time_text(d));
             }

@@ -506,8 +506,9 @@ pub fn decision(d: &crate::engine::Decision) -> String {
     }
     for (i, o) in d.options.iter().enumerate() {
         let default = match d.default == Some(i) {
-            true if by_rule => "  (the rules' default)",
-            true => "  (if nobody answers)",
+            true if !by_rule => "  (if nobody answers)",
+            true if d.default_assumed => "  (assumed: the rules give no default)",
+            true => "  (the rules' default)",
             false => "",
         };
         let _ = writeln!(out, "  {}. {}{default}", i + 1, o.label);

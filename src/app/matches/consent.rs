@@ -89,6 +89,7 @@ impl Proposal {
                 .collect(),
             default: Some(1),
             default_reason: Some("a proposal nobody confirms expires and changes nothing".into()),
+            default_assumed: false,
         })
     }
 }

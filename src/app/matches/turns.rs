@@ -403,7 +403,12 @@ impl Matches {
         merge_patch(&mut play, &chosen.patch);
         let mut context = PlayContext::of(top);
         context.answered.push((d.key.clone(), d.seat));
-        let input = if actor == TIMEOUT_ACTOR {
+        let input = if actor == TIMEOUT_ACTOR && d.default_assumed {
+            format!(
+                "{} (timed out: assumed, the rules give no default)",
+                chosen.label
+            )
+        } else if actor == TIMEOUT_ACTOR {
             format!("{} (timed out: the rules' default)", chosen.label)
         } else {
             chosen.label.clone()
