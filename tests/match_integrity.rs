@@ -580,3 +580,26 @@ fn assumed_defaults_say_so_and_every_rule_weighed_has_its_step() {
     );
     assert_eq!(v["diagnostics"][0]["rule"], "ti4:action-phase.4.1", "{v}");
 }
+
+/// Issue 28, item 10: a log page is one message with its line breaks, not
+/// a page of pages.
+#[test]
+fn a_long_log_page_is_one_message_with_its_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let mut script = String::new();
+    for _ in 0..8 {
+        script.push_str(
+            "/as Coal\n/match play attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight\n\
+             /as Maeoni\n1\n/as judge moderator\n/match undo\n/match undo\n",
+        );
+    }
+    script.push_str("/match log page:2\n");
+    let out = run(&bot, "Coal", &script);
+    let page = after(&out, "== Match #1 (ashes): log page 2/");
+    assert!(!page.contains("Page 1 of"), "{page}");
+    assert!(
+        page.contains("\n#11 ") && page.contains("\n#12 ") && page.contains("\n#20 "),
+        "{page}"
+    );
+}

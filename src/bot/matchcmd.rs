@@ -458,14 +458,23 @@ impl Bot {
                 },
                 &discord_text(&reply),
             ),
-            MatchReply::Log(l) => text_doc(
-                MessageKind::Info,
-                format!(
-                    "Match #{} ({}): log page {}/{}",
-                    l.match_id, l.game, l.page, l.pages
-                ),
-                &discord_text(&reply),
-            ),
+            MatchReply::Log(l) => {
+                // A log page is one message: its own pages are the log's,
+                // so steps that would not fit give way to one line each.
+                let mut text = discord_text(&reply);
+                if text.chars().count() > super::PAGE_BUDGET {
+                    let style = crate::render::matches::Style::Discord;
+                    text = crate::render::matches::log_compact(l, style);
+                }
+                text_doc(
+                    MessageKind::Info,
+                    format!(
+                        "Match #{} ({}): log page {}/{}",
+                        l.match_id, l.game, l.page, l.pages
+                    ),
+                    &text,
+                )
+            }
             MatchReply::Export(e) => {
                 let mut m = Message::info(
                     "Match export",

@@ -283,6 +283,11 @@ pub fn event(r: &EventReply, style: Style) -> String {
 }
 
 fn entry(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style) {
+    entry_lines(out, e, seats, style, true);
+}
+
+/// One log entry: its line, then (`steps`) its ruling's steps and notes.
+fn entry_lines(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style, steps: bool) {
     let text = |k: &str| {
         e.context
             .as_ref()
@@ -334,7 +339,9 @@ fn entry(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style) {
         what,
         time_text(e.at)
     );
-    let Some(r) = &e.ruling else { return };
+    let Some(r) = e.ruling.as_ref().filter(|_| steps) else {
+        return;
+    };
     for s in r
         .get("steps")
         .and_then(Value::as_array)
@@ -368,8 +375,21 @@ fn entry(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style) {
     }
 }
 
-/// A log page.
-pub fn log(r: &LogReply, style: Style) -> String {
+/// A log page with one line per event (no ruling steps): what a page
+/// shows when its steps would not fit one message.
+pub fn log_compact(r: &LogReply, style: Style) -> String {
+    let mut out = log_head(r);
+    for e in &r.entries {
+        entry_lines(&mut out, e, &r.seats, style, false);
+    }
+    let _ = writeln!(
+        out,
+        "(one line per event: the rulings' steps did not fit one message; `/match export` has them in full)"
+    );
+    out
+}
+
+fn log_head(r: &LogReply) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -380,6 +400,12 @@ pub fn log(r: &LogReply, style: Style) -> String {
         r.page,
         r.pages
     );
+    out
+}
+
+/// A log page.
+pub fn log(r: &LogReply, style: Style) -> String {
+    let mut out = log_head(r);
     for e in &r.entries {
         entry(&mut out, e, &r.seats, style);
     }
