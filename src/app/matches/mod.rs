@@ -98,7 +98,9 @@ pub enum MatchError {
     NoMatch,
     #[error("this channel already has an active match of {game}; end it first with `match end`")]
     AlreadyActive { game: String },
-    #[error("the match has ended; start a new one with `match start`")]
+    #[error(
+        "the match has ended; its winner or a moderator may reopen it with `match undo`, or start a new one with `match start`"
+    )]
     Ended,
     #[error("{message}")]
     Forbidden { message: String },
