@@ -8,7 +8,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::{Caller, EventReply, MatchError, MatchRecord, Matches, PlayContext, TIMEOUT_ACTOR};
+use super::{
+    Caller, EventReply, MatchError, MatchRecord, Matches, Outcome, PlayContext, TIMEOUT_ACTOR,
+};
 use crate::engine::{Decision, DecisionOption, GameEngine, GameResult};
 use crate::store::{EventKind, EventRecord, NewEvent, Transition, now_ms};
 
@@ -170,7 +172,7 @@ impl Matches {
         };
         context.insert("proposal".into(), json!(proposal));
         event.context = Some(Value::Object(context));
-        let mut o = super::turns::Outcome::new(event);
+        let mut o = Outcome::new(event);
         o.note = Some(format!("proposed: {}", proposal.text));
         o.proposed = true;
         self.record(caller, m, o).await
@@ -217,9 +219,7 @@ impl Matches {
             });
             event.play = top.play.clone();
             event.context = Some(Value::Object(context));
-            return self
-                .record(caller, m, super::turns::Outcome::new(event))
-                .await;
+            return self.record(caller, m, Outcome::new(event)).await;
         }
         p.asks.remove(0);
         p.confirmed.push(asked);
@@ -234,9 +234,7 @@ impl Matches {
             let decision = p.decision(&self.names(m));
             event.ruling = Some(json!({ "pending": decision }));
             event.deadline = Some(self.deadline());
-            return self
-                .record(caller, m, super::turns::Outcome::new(event))
-                .await;
+            return self.record(caller, m, Outcome::new(event)).await;
         }
         p.stage = Stage::Confirmed;
         match p.what.clone() {
@@ -276,8 +274,7 @@ impl Matches {
                 event.input = Some(format!("confirmed: {}", p.text));
                 event.transition = Transition::End(serde_json::to_value(&result).ok());
                 event.context = Some(Value::Object(context));
-                self.record(caller, m, super::turns::Outcome::new(event))
-                    .await
+                self.record(caller, m, Outcome::new(event)).await
             }
         }
     }

@@ -1217,6 +1217,34 @@ fn with_play(board: &Value, play: &Value) -> Value {
     doc
 }
 
+/// What an event request leaves, before it is written.
+struct Outcome {
+    event: NewEvent,
+    ruling: Option<Ruling>,
+    play: Option<Value>,
+    adjustment: Option<engine::Adjustment>,
+    note: Option<String>,
+    undone: Option<LogEntry>,
+    changes: Vec<engine::Change>,
+    /// The event is a proposal waiting on consent.
+    proposed: bool,
+}
+
+impl Outcome {
+    fn new(event: NewEvent) -> Outcome {
+        Outcome {
+            event,
+            ruling: None,
+            play: None,
+            adjustment: None,
+            note: None,
+            undone: None,
+            changes: Vec::new(),
+            proposed: false,
+        }
+    }
+}
+
 /// The asking context stored with a play waiting on decisions.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
 struct PlayContext {

@@ -5,42 +5,14 @@
 use serde_json::{Value, json};
 
 use super::{
-    Caller, EventReply, LogEntry, MatchError, MatchRecord, Matches, PlayContext, TIMEOUT_ACTOR,
-    check_text, seat_of, stored_ruling, with_play,
+    Caller, EventReply, LogEntry, MatchError, MatchRecord, Matches, Outcome, PlayContext,
+    TIMEOUT_ACTOR, check_text, seat_of, stored_ruling, with_play,
 };
 use crate::engine::{
     self, BoardError, Decision, GameEngine, GameResult, OpenBoard, Ruling, Status, document,
     kit::names, merge_patch,
 };
 use crate::store::{EventHead, EventKind, EventRecord, MatchStatus, NewEvent, Transition, now_ms};
-
-/// What an event request leaves, before it is written.
-pub(super) struct Outcome {
-    event: NewEvent,
-    ruling: Option<Ruling>,
-    play: Option<Value>,
-    adjustment: Option<engine::Adjustment>,
-    pub(super) note: Option<String>,
-    undone: Option<LogEntry>,
-    changes: Vec<engine::Change>,
-    /// The event is a proposal waiting on consent.
-    pub(super) proposed: bool,
-}
-
-impl Outcome {
-    pub(super) fn new(event: NewEvent) -> Outcome {
-        Outcome {
-            event,
-            ruling: None,
-            play: None,
-            adjustment: None,
-            note: None,
-            undone: None,
-            changes: Vec::new(),
-            proposed: false,
-        }
-    }
-}
 
 impl Matches {
     /// The first result of a replayed interaction, if this one already wrote.
