@@ -507,3 +507,68 @@ async fn match_in_a_direct_message_is_refused() {
     assert!(h.fake.recorded.lock().unwrap().edits.is_empty());
     h.server.stop().await.unwrap();
 }
+
+/// `/match end winner:` as `Cmd::End` writes it: a user option, resolved.
+fn end_with_winner(id: &str, reason: &str) -> Value {
+    let user = json!({ "name": "winner", "type": 6, "value": id });
+    let mut v = match_sub("end", vec![user, opt("reason", reason)]);
+    v["data"]["resolved"] = json!({ "users": { id: user_with(id, "Winner") } });
+    v
+}
+
+/// Issue 28 on the signed path: a claimed win waits for the opponent's
+/// Confirm button (her ping alone), her Reject changes nothing, her
+/// concession is at once, her undo of the result is refused naming the
+/// winner, and a moderator's undo reopens the match.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claimed_win_waits_for_the_opponents_confirm_and_only_a_moderator_or_the_winner_undoes_a_result()
+ {
+    let h = Harness::start().await;
+    h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+        .await;
+    h.run(COAL, false, match_sub("setup", vec![opt("board", BOARD)]))
+        .await;
+    let (v, token) = h.run_token(COAL, end_with_winner(COAL.0, "I win")).await;
+    public(&v);
+    assert!(desc(&v).contains("(active, version 2)"), "{}", desc(&v));
+    assert!(
+        desc(&v).contains("proposes to end the match"),
+        "{}",
+        desc(&v)
+    );
+    let ping = h.fake.ping(&token).await.expect("Maeoni is pinged");
+    assert_eq!(
+        ping["allowed_mentions"]["users"],
+        json!([MAEONI.0]),
+        "{ping}"
+    );
+    let pressed = |label: &str| {
+        buttons(&v)
+            .into_iter()
+            .find(|(l, _)| l == label)
+            .unwrap_or_else(|| panic!("a {label} button: {v}"))
+            .1
+    };
+    let (confirm, reject) = (pressed("confirm"), pressed("reject"));
+    // Coal cannot confirm his own claim; Maeoni rejects it.
+    let v2 = h.run(COAL, false, button(&confirm)).await;
+    assert!(ephemeral(&v2), "{v2}");
+    let v2 = h.run(MAEONI, false, button(&reject)).await;
+    assert!(!ephemeral(&v2), "{v2}");
+    let b = h.run(STRANGER, false, match_sub("board", vec![])).await;
+    assert!(desc(&b).contains("(active, version 3)"), "{}", desc(&b));
+    // Her concession is at once.
+    let v = h
+        .run(MAEONI, false, end_with_winner(COAL.0, "concession"))
+        .await;
+    assert!(desc(&v).contains("conceded by Maeoni"), "{}", desc(&v));
+    // The loser cannot rewind it; a moderator can.
+    let v = h.run(MAEONI, false, match_sub("undo", vec![])).await;
+    refused(&v, "who won it, or a moderator");
+    let v = h.run(JUDGE, true, match_sub("undo", vec![])).await;
+    public(&v);
+    assert!(title(&v).contains("Undone: event #4"), "{}", title(&v));
+    let b = h.run(STRANGER, false, match_sub("board", vec![])).await;
+    assert!(desc(&b).contains("(active, version 5)"), "{}", desc(&b));
+    h.server.stop().await.unwrap();
+}
