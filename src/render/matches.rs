@@ -342,8 +342,12 @@ fn entry_lines(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style, ste
     let Some(r) = e.ruling.as_ref().filter(|_| steps) else {
         return;
     };
+    // An undo or a note carries the ruling of the play still waiting, not
+    // one of its own: only its question is shown again.
+    let own = !matches!(e.kind, EventKind::Undo | EventKind::Note);
     for s in r
         .get("steps")
+        .filter(|_| own)
         .and_then(Value::as_array)
         .into_iter()
         .flatten()

@@ -120,7 +120,9 @@ pub enum MatchError {
     #[error("there is nothing to undo")]
     NothingToUndo,
     /// A play waits on a player's decision: nothing else moves the match.
-    #[error("waiting for {player}'s decision: {question} (answer it, or undo the play)")]
+    #[error(
+        "waiting for {player}'s decision: {question} ({player} or a moderator answers it; whoever asked it may take it back with `undo`)"
+    )]
     Waiting { player: String, question: String },
     /// An answer to a decision that is not (or no longer) waiting.
     #[error("there is no decision waiting in this match (it was answered, undone or replaced)")]
