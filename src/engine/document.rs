@@ -633,5 +633,21 @@ mod tests {
         assert_eq!(precheck("").unwrap_err().kind, ErrorKind::Refused);
         let big = "a".repeat(MAX_BOARD_BYTES + 1);
         assert!(precheck(&big).unwrap_err().message.contains("limit"));
+        // The size stated is the document's own: 77 KB, with its bytes.
+        let big = "a".repeat(77 * 1024);
+        assert_eq!(
+            precheck(&big).unwrap_err().message,
+            "the board document is 77 KB (78848 bytes); the limit is 64 KB"
+        );
+    }
+
+    #[test]
+    fn an_export_has_its_own_limit() {
+        let export = format!("arbiter_export: 2\nnote: \"{}\"\n", "a".repeat(100 * 1024));
+        assert!(is_export(&export) && !is_export("game: ashes\n"));
+        assert!(parse_export(&export).is_ok());
+        let huge = "a".repeat(MAX_EXPORT_BYTES + 1);
+        let e = parse_export(&huge).unwrap_err().message;
+        assert!(e.contains("the limit for an export is 1024 KB"), "{e}");
     }
 }
