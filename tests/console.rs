@@ -457,10 +457,13 @@ fn a_match_script_is_played_offline() {
          /match setup\n{MATCH_BOARD}.\n\
          /match complete attack unit\n\
          /match play {play}\n\
+         /as maeoni\n1\n/as coal\n\
          /match board\n\
          /match log page:1\n\
          /match undo\n\
+         /match undo\n\
          /match play text:{play}\n\
+         /as maeoni\n1\n/as coal\n\
          /match export\n\
          /match frobnicate\n"
     );
@@ -471,11 +474,15 @@ fn a_match_script_is_played_offline() {
         "seat 1: coal",
         "== Match: starting board ==",
         "attack unit Mist Spirit",
-        "== Play #2 recorded (ashes): the play is legal ==",
+        // `agreed by maeoni` asks Maeoni; her confirmation records the play.
+        "proposal #2 recorded: nothing changes unless it is confirmed",
+        "== Answer #3 recorded (ashes): the play is legal ==",
         "`ashes:attack-a-unit",
         "log page 1/1",
+        "== Undone: event #3 ==",
         "== Undone: event #2 ==",
-        "== Play #4 recorded (ashes): the play is legal ==",
+        "proposal #6 recorded",
+        "== Answer #7 recorded (ashes): the play is legal ==",
         "== Match export ==",
         "--- end of ",
         "error: unknown /match frobnicate",
@@ -491,7 +498,7 @@ fn a_match_script_is_played_offline() {
     assert!(out.contains("(only you see this)"), "{out}");
     assert!(!out.contains("Undone"), "{out}");
     let (_, out) = session_run(&bot, "maeoni", false, "/match undo\n");
-    assert!(out.contains("== Undone: event #4 =="), "{out}");
+    assert!(out.contains("== Undone: event #7 =="), "{out}");
     let (_, out) = session_run(&bot, "judge", true, "/match end\n");
     assert!(out.contains("ended"), "{out}");
     let (_, out) = session_run(&bot, "coal", false, &format!("/match play {play}\n"));

@@ -1293,14 +1293,22 @@ fn turns_and_once_a_round_are_checked_outside_the_indexed_rules() {
             .message
             .contains("already activated this round")
     );
-    // A new activation ends the one under way.
+    // Another player's activation does not end one that still has an
+    // action left (issue 28: it used to, taking Ana's turn)...
     let mid = play_line(&b, 0, "activate Darth; move");
-    let r = judge_as(
-        &mid,
-        json!([{ "activate": "Rebel Troopers" }, { "action": "move" }]),
-        &Asking::seat(1),
-    )
-    .unwrap();
+    let rebels = json!([{ "activate": "Rebel Troopers" }, { "action": "move" }]);
+    let r = judge_as(&mid, rebels.clone(), &Asking::seat(1)).unwrap();
+    assert!(!r.legal);
+    assert!(
+        r.diagnostics[0]
+            .message
+            .contains("Darth Vader (Ana's) is still activating with 1 action left"),
+        "{:#?}",
+        r.diagnostics
+    );
+    // ...and ends it once its actions are used.
+    let mid = play_line(&b, 0, "activate Darth; move; move");
+    let r = judge_as(&mid, rebels, &Asking::seat(1)).unwrap();
     assert!(r.legal, "{:#?}", r.diagnostics);
     assert!(
         r.diagnostics

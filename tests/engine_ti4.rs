@@ -1733,9 +1733,18 @@ fn a_cannot_act_claim_is_applied_or_said_why_not() {
     let r = judge_value(&doc);
     assert_illegal(&doc, &r, Some(R4));
     let m = error_message(&r);
+    assert!(m.contains("rule 2"), "{m}");
+    // Rule 2, weighed and set aside, is cited on its own step with the
+    // reading and its alternative (issue 28: it was only in rule 4's message).
+    let weighed = r
+        .steps
+        .iter()
+        .find(|s| s.rule == "ti4:action-phase.2")
+        .expect("a step citing rule 2");
+    let reading = weighed.assumption.as_deref().unwrap_or_default();
     assert!(
-        m.contains("rule 2") && m.contains("reading") && m.contains("alternative"),
-        "{m}"
+        weighed.text.contains("sets it aside") && reading.contains("alternative"),
+        "{weighed:?}"
     );
     // Out of turn: the pass is refused, and the claim is said not to be read.
     let mut s = board(6);

@@ -205,14 +205,36 @@ async fn a_match_through_discord_interactions() {
     let v = h.run(STRANGER, false, match_sub("board", vec![])).await;
     assert!(desc(&v).contains("version 1"), "{}", desc(&v));
 
-    // The play, in notation: its ruling step by step, recorded (deferred:
-    // the play may wait on the database).
-    let v = h
-        .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
+    // The play, in notation, with `agreed by` Maeoni: it does not speak for
+    // her (issue 28); it is a proposal (deferred: the play may wait on the
+    // database) with Confirm / Reject buttons, and only Maeoni is pinged.
+    let (v, token) = h
+        .run_token(COAL, match_sub("play", vec![opt("text", PLAY)]))
         .await;
     public(&v);
     assert_eq!(v["deferred"], true, "{v}");
-    assert!(title(&v).starts_with("Play #2 recorded"), "{}", title(&v));
+    assert!(title(&v).contains("play #2"), "{}", title(&v));
+    assert!(desc(&v).contains("Coal proposes the play"), "{}", desc(&v));
+    let ping = h.fake.ping(&token).await.expect("Maeoni is pinged");
+    assert_eq!(
+        ping["allowed_mentions"]["users"],
+        json!([MAEONI.0]),
+        "{ping}"
+    );
+    assert!(
+        ping["content"].as_str().unwrap().contains("your decision"),
+        "{ping}"
+    );
+    let confirm = buttons(&v)
+        .into_iter()
+        .find(|(label, _)| label == "confirm")
+        .expect("a Confirm button")
+        .1;
+    // Coal cannot press it for her; Maeoni's press records the play.
+    let v = h.run(COAL, false, button(&confirm)).await;
+    assert!(ephemeral(&v), "{v}");
+    let v = h.run(MAEONI, false, button(&confirm)).await;
+    assert!(title(&v).starts_with("Answer #3 recorded"), "{}", title(&v));
     assert!(desc(&v).contains("`ashes:attack-a-unit"), "{}", desc(&v));
 
     // A typo: did-you-mean, nothing stored.
@@ -230,7 +252,7 @@ async fn a_match_through_discord_interactions() {
 
     let v = h.run(STRANGER, false, match_sub("board", vec![])).await;
     public(&v);
-    assert!(desc(&v).contains("version 2"), "{}", desc(&v));
+    assert!(desc(&v).contains("version 3"), "{}", desc(&v));
 
     let v = h.run(STRANGER, false, match_sub("log", vec![])).await;
     public(&v);
@@ -252,11 +274,14 @@ async fn a_match_through_discord_interactions() {
     public(&v);
     assert!(title(&v).contains("log page 1/1"), "{}", title(&v));
 
-    // Undo by the player who made the play: shows what reverts.
+    // Undo by the player who made the play: shows what reverts; a second
+    // undo withdraws the proposal.
     let v = h.run(COAL, false, match_sub("undo", vec![])).await;
     public(&v);
     assert!(title(&v).contains("Undone"), "{}", title(&v));
     assert!(desc(&v).contains("damage"), "{}", desc(&v));
+    let v = h.run(COAL, false, match_sub("undo", vec![])).await;
+    assert!(title(&v).contains("Undone: event #2"), "{}", title(&v));
 
     // Played again without Maeoni's agreement: her guard is hers to choose.
     let unagreed = PLAY.split("; agreed by").next().unwrap();
@@ -269,7 +294,15 @@ async fn a_match_through_discord_interactions() {
     let v = h
         .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
         .await;
-    assert!(title(&v).starts_with("Play #4 recorded"), "{}", title(&v));
+    assert!(title(&v).contains("play #6"), "{}", title(&v));
+    let v = h
+        .run(
+            MAEONI,
+            false,
+            match_sub("answer", vec![opt("choice", "confirm")]),
+        )
+        .await;
+    assert!(title(&v).starts_with("Answer #7 recorded"), "{}", title(&v));
     let v = h.run(STRANGER, false, match_sub("undo", vec![])).await;
     assert!(ephemeral(&v), "{v}");
     assert!(!title(&v).contains("Undone"), "{v}");
@@ -442,7 +475,7 @@ async fn match_verify_replays_the_log_through_the_engine() {
     let v = h
         .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
         .await;
-    assert!(title(&v).starts_with("Play #2 recorded"), "{}", title(&v));
+    assert!(title(&v).contains("play #2"), "{}", title(&v));
     // Anyone may verify; the answer is public.
     let v = h.run(STRANGER, false, match_sub("verify", vec![])).await;
     public(&v);
@@ -472,5 +505,70 @@ async fn match_in_a_direct_message_is_refused() {
     let v = h.post(&dm).await;
     refused(&v, "server");
     assert!(h.fake.recorded.lock().unwrap().edits.is_empty());
+    h.server.stop().await.unwrap();
+}
+
+/// `/match end winner:` as `Cmd::End` writes it: a user option, resolved.
+fn end_with_winner(id: &str, reason: &str) -> Value {
+    let user = json!({ "name": "winner", "type": 6, "value": id });
+    let mut v = match_sub("end", vec![user, opt("reason", reason)]);
+    v["data"]["resolved"] = json!({ "users": { id: user_with(id, "Winner") } });
+    v
+}
+
+/// Issue 28 on the signed path: a claimed win waits for the opponent's
+/// Confirm button (her ping alone), her Reject changes nothing, her
+/// concession is at once, her undo of the result is refused naming the
+/// winner, and a moderator's undo reopens the match.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claimed_win_waits_for_the_opponents_confirm_and_only_a_moderator_or_the_winner_undoes_a_result()
+ {
+    let h = Harness::start().await;
+    h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+        .await;
+    h.run(COAL, false, match_sub("setup", vec![opt("board", BOARD)]))
+        .await;
+    let (v, token) = h.run_token(COAL, end_with_winner(COAL.0, "I win")).await;
+    public(&v);
+    assert!(desc(&v).contains("(active, version 2)"), "{}", desc(&v));
+    assert!(
+        desc(&v).contains("proposes to end the match"),
+        "{}",
+        desc(&v)
+    );
+    let ping = h.fake.ping(&token).await.expect("Maeoni is pinged");
+    assert_eq!(
+        ping["allowed_mentions"]["users"],
+        json!([MAEONI.0]),
+        "{ping}"
+    );
+    let pressed = |label: &str| {
+        buttons(&v)
+            .into_iter()
+            .find(|(l, _)| l == label)
+            .unwrap_or_else(|| panic!("a {label} button: {v}"))
+            .1
+    };
+    let (confirm, reject) = (pressed("confirm"), pressed("reject"));
+    // Coal cannot confirm his own claim; Maeoni rejects it.
+    let v2 = h.run(COAL, false, button(&confirm)).await;
+    assert!(ephemeral(&v2), "{v2}");
+    let v2 = h.run(MAEONI, false, button(&reject)).await;
+    assert!(!ephemeral(&v2), "{v2}");
+    let b = h.run(STRANGER, false, match_sub("board", vec![])).await;
+    assert!(desc(&b).contains("(active, version 3)"), "{}", desc(&b));
+    // Her concession is at once.
+    let v = h
+        .run(MAEONI, false, end_with_winner(COAL.0, "concession"))
+        .await;
+    assert!(desc(&v).contains("conceded by Maeoni"), "{}", desc(&v));
+    // The loser cannot rewind it; a moderator can.
+    let v = h.run(MAEONI, false, match_sub("undo", vec![])).await;
+    refused(&v, "who won it, or a moderator");
+    let v = h.run(JUDGE, true, match_sub("undo", vec![])).await;
+    public(&v);
+    assert!(title(&v).contains("Undone: event #4"), "{}", title(&v));
+    let b = h.run(STRANGER, false, match_sub("board", vec![])).await;
+    assert!(desc(&b).contains("(active, version 5)"), "{}", desc(&b));
     h.server.stop().await.unwrap();
 }

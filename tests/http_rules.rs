@@ -207,8 +207,12 @@ async fn a_match_cites_the_rule_set_version_it_started_with() {
     e.send(&coal(match_start("ashes", &[COAL, MAEONI]))).await;
     e.send(&coal(match_sub("setup", vec![opt("board", MATCH_BOARD)])))
         .await;
+    e.send(&coal(match_sub("play", vec![opt("text", MATCH_PLAY)])))
+        .await;
+    // `agreed by` Maeoni asks her; her confirmation records the ruling.
+    let maeoni = |p: Value| as_member(p, MAEONI.0, MAEONI.1, PLAYER_PERMISSIONS);
     let ruling = e
-        .send(&coal(match_sub("play", vec![opt("text", MATCH_PLAY)])))
+        .send(&maeoni(match_sub("answer", vec![opt("choice", "confirm")])))
         .await;
     let ids: Vec<String> = buttons(&ruling).into_iter().map(|(_, id)| id).collect();
     let pinned = "citeat:1:ashes:attack-a-unit.3";

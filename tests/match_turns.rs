@@ -157,17 +157,34 @@ async fn the_defender_decides_and_only_she(url: String) {
 both!(adjust_note_advance_and_rounds);
 async fn adjust_note_advance_and_rounds(url: String) {
     let m = started(&url, None).await;
-    // A player adjusts only their own seat's fields; shared ones are a moderator's.
-    let e = m
+    // A player sets only their own seat's fields; another seat's field or
+    // a shared one is a proposal its player confirms or rejects (issue 28:
+    // this was refused outright before; now it asks).
+    let r = m
         .adjust(&maeoni(), "Coal.phoenixborn.damage", "3", "Molten Gold")
         .await
-        .unwrap_err();
-    assert!(matches!(e, MatchError::Forbidden { .. }), "{e:?}");
-    let e = m
+        .unwrap();
+    assert!(r.proposed && r.applied, "{r:?}");
+    assert_eq!(pb_damage(&r.board, 0), 0, "nothing changes yet");
+    let p = r.pending.expect("Coal is asked");
+    assert_eq!((p.user.as_str(), p.decision.seat), ("coal-user", 0));
+    // Only Coal (or a moderator) answers; he rejects: on the record, no change.
+    assert!(matches!(
+        m.answer(&maeoni(), "confirm", None).await.unwrap_err(),
+        MatchError::Forbidden { .. }
+    ));
+    let r = m.answer(&coal(), "reject", None).await.unwrap();
+    assert_eq!(pb_damage(&r.board, 0), 0);
+    assert!(r.pending.is_none());
+    let r = m
         .adjust(&maeoni(), "turn", "Maeoni", "my turn")
         .await
-        .unwrap_err();
-    assert!(matches!(e, MatchError::Forbidden { .. }), "{e:?}");
+        .unwrap();
+    assert!(r.proposed, "a shared field asks the other players");
+    // The proposer may withdraw it.
+    let r = m.undo(&maeoni()).await.unwrap();
+    assert!(r.pending.is_none());
+    assert_eq!(r.board["turn"], "Coal");
     let e = m
         .adjust(&coal(), "Coal.phoenixborn.damge", "3", "typo")
         .await
@@ -267,7 +284,7 @@ async fn adjust_note_advance_and_rounds(url: String) {
         maeoni()
     };
     m.play(&caller, "pass", None).await.unwrap();
-    let log = m.log("table", Some(1)).await.unwrap();
+    let log = m.log("table", None).await.unwrap();
     assert!(log.entries.iter().any(|e| e.kind == EventKind::Advance));
     consistent(&m).await;
 }
@@ -297,30 +314,46 @@ async fn a_result_ends_the_match_and_undo_reopens_it(url: String) {
         m.play(&maeoni(), "pass", None).await.unwrap_err(),
         MatchError::Ended
     );
-    // Undoing the answer that decided it reopens the match and asks again.
-    let r = m.undo(&maeoni()).await.unwrap();
+    // The loser cannot take the result back (issue 28, item 4): the refusal
+    // names who may. The winner can: the answer that decided it is undone,
+    // the match reopens and the question is asked again.
+    let e = m.undo(&maeoni()).await.unwrap_err();
+    assert!(
+        matches!(e, MatchError::Forbidden { .. })
+            && e.to_string()
+                .contains("only Coal (coal-user), who won it, or a moderator"),
+        "{e}"
+    );
+    let r = m.undo(&coal()).await.unwrap();
     assert_eq!(
         r.pending.map(|p| p.decision.key),
         Some("block:Hammer Knight".to_string())
     );
     assert_eq!(m.board("table").await.unwrap().status, MatchStatus::Active);
-    // Ended by agreement, with a winner named by mention and a reason.
+    m.answer(&maeoni(), "no blocker", None).await.unwrap();
+    m.undo(&coal()).await.unwrap();
+    // Maeoni concedes, naming the winner by mention: at once.
     let v = m
         .end(&maeoni(), Some("<@coal-user>"), Some("Maeoni concedes"))
         .await
         .unwrap();
+    assert_eq!(v.status, MatchStatus::Ended);
     let res = v.result.unwrap();
     assert_eq!(res.winner.as_deref(), Some("Coal"));
     assert!(
-        res.reason.contains("Maeoni concedes") && res.reason.contains("by agreement"),
+        res.reason.contains("Maeoni concedes") && res.reason.contains("conceded by Maeoni"),
         "{}",
         res.reason
     );
+    // A moderator can always undo an `end` (issue 28, item 1): the match
+    // reopens where it was, the question asked again.
+    let r = m.undo(&judge()).await.unwrap();
+    assert_eq!(r.undone.map(|u| u.kind), Some(EventKind::End));
     assert_eq!(
-        m.undo(&judge()).await.unwrap_err(),
-        MatchError::Ended,
-        "an ended match stays ended"
+        r.pending.map(|p| p.decision.key),
+        Some("block:Hammer Knight".to_string())
     );
+    assert_eq!(m.board("table").await.unwrap().status, MatchStatus::Active);
     consistent(&m).await;
 }
 

@@ -536,8 +536,13 @@ async fn a_match_keeps_the_rule_set_version_it_started_with(url: String) {
         .setup(&coal, &format!("```yaml\n{}```", discord_kit::MATCH_BOARD))
         .await
         .unwrap();
-    let r = matches
+    matches
         .play(&coal, &format!("{PLAY}; agreed by maeoni"), None)
+        .await
+        .unwrap();
+    // `agreed by` asks Maeoni; her confirmation records the play.
+    let r = matches
+        .answer(&Caller::new("table", "maeoni", false), "confirm", None)
         .await
         .unwrap();
     let cited: Vec<String> = r

@@ -142,7 +142,9 @@ fn serve_stops_with_the_cause_when_the_database_cannot_be_opened() {
 /// the cause, and never the password.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_database_failure_at_run_time_is_an_error_id_for_users_and_the_cause_in_the_log() {
-    let url = store_common::postgres_url().await;
+    let Some(url) = store_common::postgres_or_skip().await else {
+        return;
+    };
     // Trust authentication ignores the password, which is the point: it is
     // in the URL, and must appear nowhere.
     let with_password = url.replacen("postgres@", &format!("postgres:{SECRET}@"), 1);

@@ -71,8 +71,9 @@ async fn ashes_match(url: String) {
         .await
         .unwrap_err();
     assert!(e.to_string().contains("Maeoni's choice"), "{e}");
-    // ...unless she agreed: the exhausted Phoenixborn guards Mist Spirit and
-    // takes the total attack (2 + 3).
+    // ...unless she agrees: `agreed by Maeoni` asks her (it does not speak
+    // for her); once she confirms, the exhausted Phoenixborn guards Mist
+    // Spirit and takes the total attack (2 + 3).
     let r = m
         .play(
             &coal(),
@@ -81,6 +82,9 @@ async fn ashes_match(url: String) {
         )
         .await
         .unwrap();
+    assert!(r.proposed && r.pending.is_some(), "{r:?}");
+    assert_eq!(damage(&r.board), 5, "nothing changes until she confirms");
+    let r = m.answer(&maeoni(), "confirm", None).await.unwrap();
     assert!(r.applied, "{:?}", r.ruling.as_ref().unwrap().diagnostics);
     assert!(r.ruling.as_ref().unwrap().legal);
     assert!(

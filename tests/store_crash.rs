@@ -171,13 +171,21 @@ async fn kill_9_during_a_stream_of_plays_loses_no_acknowledged_play() {
             let play = &plays[d];
             let who = play["player"].as_str().unwrap_or("");
             let seat = names.iter().position(|n| fold(n) == fold(who)).unwrap_or(0);
-            // A recorded sequence: the other players agreed to every play.
+            // A recorded sequence: the other players agreed to every play,
+            // entered by a player who is also a moderator (a player's
+            // `agreed_by` alone only asks the others).
             let others: Vec<&String> = users.iter().filter(|u| **u != users[seat]).collect();
             let yaml =
                 serde_json::to_string(&serde_json::json!({ "play": play, "agreed_by": others }))
                     .unwrap();
             (
-                vec!["play".into(), "--as".into(), users[seat].clone(), yaml],
+                vec![
+                    "play".into(),
+                    "--as".into(),
+                    users[seat].clone(),
+                    "--moderator".into(),
+                    yaml,
+                ],
                 Some(play.clone()),
             )
         } else {

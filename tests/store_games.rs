@@ -84,9 +84,11 @@ async fn every_engine_example_plays_through_a_match() {
             let mut all_applied = true;
             let mut board_now = svc.board(&channel).await.unwrap().board.unwrap();
             for play in &plays {
-                let caller = Caller::new(&channel, actor(*engine, &board_now, play), false);
                 // An example board states every player's choices: as a match
-                // play, the other players agreed to it.
+                // play, the other players agreed to it, which a player's
+                // `agreed_by` only asks them (issue 28); a player who is also
+                // a moderator records the exchange as stated.
+                let caller = Caller::new(&channel, actor(*engine, &board_now, play), true);
                 let others: Vec<&String> = users.iter().filter(|u| **u != caller.user).collect();
                 let yaml = serde_json::to_string(
                     &serde_json::json!({ "play": play, "agreed_by": others }),

@@ -367,7 +367,13 @@ async fn bad_input(url: String) {
         m.play(&ann(), "add 1", None).await.unwrap_err(),
         MatchError::Ended
     );
-    assert_eq!(m.undo(&ann()).await.unwrap_err(), MatchError::Ended);
+    // An `end` is undone like any event (issue 28: it used to stay ended):
+    // by its author or a moderator, reopening the match.
+    let e = m.undo(&bob()).await.unwrap_err();
+    assert!(e.to_string().contains("only they or a moderator"), "{e}");
+    let r = m.undo(&ann()).await.unwrap();
+    assert_eq!(r.undone.map(|u| u.kind), Some(EventKind::End));
+    m.play(&ann(), "add 1", None).await.unwrap();
     assert_consistent(&m, "chan").await;
 }
 

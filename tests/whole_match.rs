@@ -181,8 +181,10 @@ const TI4: Game = Game {
         ),
         Advance(Seat(1), None),
         Play(0, "Ana strat Leadership"),
-        // Ten victory points: the board decides the game.
-        Adjust(Seat(0), "Ana.victory_points", "10"),
+        // Ten victory points, scored at the table and entered by the judge:
+        // the board decides the game. (Ana's own adjust would be a proposal
+        // Ben and Cleo confirm: tests/match_integrity.rs.)
+        Adjust(Judge, "Ana.victory_points", "10"),
     ],
     winner: 0,
 };
@@ -1191,7 +1193,17 @@ async fn a_turn_notice_pings_only_the_player_whose_turn_or_decision_it_is() {
         ping["content"]
             .as_str()
             .unwrap()
-            .contains("your turn (Maeoni)"),
+            .contains("your turn (Maeoni): player turns, round 1"),
+        "{ping}"
+    );
+    // "your turn" is said once (issue 28, item 10).
+    assert_eq!(
+        ping["content"]
+            .as_str()
+            .unwrap()
+            .matches("your turn")
+            .count(),
+        1,
         "{ping}"
     );
     // She passes: Coal's turn, Coal alone is pinged.

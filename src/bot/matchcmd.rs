@@ -433,6 +433,17 @@ impl Bot {
                 let mut doc = ruling_message(ruling);
                 doc.title = event_title(p, ruling);
                 self.pin_citations(&mut doc.buttons, p.match_id).await;
+                // Whose turn or decision is next, as every other reply says.
+                let style = crate::render::matches::Style::Discord;
+                if let Some(next) =
+                    crate::render::matches::next_text(p.next.as_ref(), &p.seats, style)
+                {
+                    doc.blocks.push(Block {
+                        head: String::new(),
+                        body: next,
+                        code: false,
+                    });
+                }
                 doc
             }
             MatchReply::Event(e) => text_doc(
@@ -447,14 +458,23 @@ impl Bot {
                 },
                 &discord_text(&reply),
             ),
-            MatchReply::Log(l) => text_doc(
-                MessageKind::Info,
-                format!(
-                    "Match #{} ({}): log page {}/{}",
-                    l.match_id, l.game, l.page, l.pages
-                ),
-                &discord_text(&reply),
-            ),
+            MatchReply::Log(l) => {
+                // A log page is one message: its own pages are the log's,
+                // so steps that would not fit give way to one line each.
+                let mut text = discord_text(&reply);
+                if text.chars().count() > super::PAGE_BUDGET {
+                    let style = crate::render::matches::Style::Discord;
+                    text = crate::render::matches::log_compact(l, style);
+                }
+                text_doc(
+                    MessageKind::Info,
+                    format!(
+                        "Match #{} ({}): log page {}/{}",
+                        l.match_id, l.game, l.page, l.pages
+                    ),
+                    &text,
+                )
+            }
             MatchReply::Export(e) => {
                 let mut m = Message::info(
                     "Match export",
@@ -613,8 +633,16 @@ fn add_turn_notice(message: &mut Message, reply: &MatchReply) {
             .as_deref()
             .map(|name| format!(" ({name})"))
             .unwrap_or_default();
+        // `n.text` says "your turn (phase, round)": said once.
         let text = match n.what {
-            NextKind::Turn => format!("your turn{who}: {}", n.text),
+            NextKind::Turn => {
+                let phase = n
+                    .text
+                    .strip_prefix("your turn (")
+                    .and_then(|t| t.strip_suffix(')'))
+                    .unwrap_or(&n.text);
+                format!("your turn{who}: {phase}")
+            }
             NextKind::Decision => format!("your decision{who}: {}", n.text),
         };
         message.ping = Some(Ping { user, text });

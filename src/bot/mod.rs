@@ -1230,8 +1230,14 @@ diagnostics and the resulting state. Paste the board, attach a `.yaml`/`.json` f
 
 **Judge this board** (right-click a message › Apps) — adjudicates the board in that message's code block or attachment.
 
-**/match** — a match kept in this channel: `start` (game, players as seats), `setup` (the starting board), `play` (one-line notation, autocompleted), `board`, `log`, `undo` (your own play; moderators any), `end`, `export`, `verify` (replays the log through the engine).
+**/match** — a match kept in this channel: `start` (game, players as seats), `setup` (the starting board, or an export), `play` (one-line notation, autocompleted), \
+`answer` (a decision or proposal waiting on you: its number or words; the buttons do the same), `advance` (next phase or round), \
+`adjust` (a board field, with a reason: your own seat's at once; another seat's, a shared one or one that ends the game is proposed to the players it touches), \
+`note` (a judge's ruling on the record), `notify`, `board`, `log`, `undo` (the last event in effect, notes included: your own; a result only its winner; moderators any), \
+`end` (naming the other player as winner concedes at once; claiming the win asks your opponent), `export`, `verify` (replays the log through the engine). \
+`; agreed by @player` asks that player to confirm the choices your play states for them.
 > `/match play text:attack unit \"Mist Spirit\" with Iron Worker; guard phoenixborn`
+> `/match adjust field:players.Maeoni.phoenixborn.damage value:6 reason:misread die`
 
 **/card** `name` `[game]` — a card (autocompleted) with its type, cost, stats, text and rulings, and buttons to the rules its text names.
 > `/card name:Ice Golem`

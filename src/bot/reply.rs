@@ -785,10 +785,10 @@ fn diagnostic_block(d: &Diagnostic) -> Block {
 fn pending_block(d: &Decision) -> Block {
     let mut body = format!("{} `{}`", escape_md(&d.question), d.rule);
     for (i, o) in d.options.iter().enumerate() {
-        let default = if d.default == Some(i) {
-            " *(the rules' default)*"
-        } else {
-            ""
+        let default = match d.default == Some(i) {
+            true if d.default_assumed => " *(assumed: the rules give no default)*",
+            true => " *(the rules' default)*",
+            false => "",
         };
         let _ = write!(body, "\n{}. {}{default}", i + 1, escape_md(&o.label));
     }

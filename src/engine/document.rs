@@ -17,6 +17,12 @@ use serde_saphyr::{Budget, Error as YamlError, Options, Spanned};
 
 /// Largest board document accepted (bytes).
 pub const MAX_BOARD_BYTES: usize = 64 * 1024;
+/// Largest match export `match setup` accepts (bytes): an export holds
+/// every event's board, so it has its own limit (Discord's attachment
+/// limit here); each board in it is still held to the board's limits.
+pub const MAX_EXPORT_BYTES: usize = 1024 * 1024;
+/// How many times a board's node budget an export may use.
+const EXPORT_NODES_FACTOR: usize = 20;
 /// YAML merge keys (`<<`) accepted in one document.
 pub const MAX_MERGE_KEYS: usize = 8;
 /// YAML aliases (`*name`) accepted in one document.
@@ -149,8 +155,9 @@ pub fn extract_code_block(message: &str) -> &str {
 pub fn precheck(text: &str) -> Result<(), BoardError> {
     if text.len() > MAX_BOARD_BYTES {
         return Err(BoardError::refused(format!(
-            "the board document is {} KB; the limit is {} KB",
-            text.len().div_ceil(1024),
+            "the board document is {} ({} bytes); the limit is {} KB",
+            size_text(text.len()),
+            text.len(),
             MAX_BOARD_BYTES / 1024
         )));
     }
@@ -158,6 +165,45 @@ pub fn precheck(text: &str) -> Result<(), BoardError> {
         return Err(BoardError::refused("the board document is empty"));
     }
     Ok(())
+}
+
+/// A size in KB, rounded up (so a document over a limit never reads as
+/// the limit itself).
+fn size_text(bytes: usize) -> String {
+    format!("{} KB", bytes.div_ceil(1024))
+}
+
+/// Whether `text` is a match export (`arbiter_export:` at its top level,
+/// in YAML or JSON) rather than a board document.
+pub fn is_export(text: &str) -> bool {
+    let t = text.trim_start();
+    t.lines().any(|l| l.starts_with("arbiter_export:"))
+        || (t.starts_with('{') && t.contains("\"arbiter_export\""))
+}
+
+/// Parses a match export: its own size limit ([`MAX_EXPORT_BYTES`]) and a
+/// node budget in proportion; aliases and merge keys as for a board.
+pub fn parse_export(text: &str) -> Result<serde_json::Value, BoardError> {
+    if text.len() > MAX_EXPORT_BYTES {
+        return Err(BoardError::refused(format!(
+            "the match export is {} ({} bytes); the limit for an export is {} KB",
+            size_text(text.len()),
+            text.len(),
+            MAX_EXPORT_BYTES / 1024
+        )));
+    }
+    if text.trim_start().starts_with('{')
+        && let Ok(v) = serde_json::from_str(text)
+    {
+        return Ok(v);
+    }
+    let mut o = options();
+    if let Some(b) = o.budget.as_mut() {
+        b.max_nodes = EXPORT_NODES_FACTOR * MAX_NODES;
+        b.max_events = 4 * b.max_nodes;
+        b.max_total_scalar_bytes = 4 * MAX_EXPORT_BYTES;
+    }
+    serde_saphyr::from_str_with_options(text, o).map_err(|e| yaml_error(&e))
 }
 
 /// The parser options every document is read with: small budgets for
@@ -587,5 +633,21 @@ mod tests {
         assert_eq!(precheck("").unwrap_err().kind, ErrorKind::Refused);
         let big = "a".repeat(MAX_BOARD_BYTES + 1);
         assert!(precheck(&big).unwrap_err().message.contains("limit"));
+        // The size stated is the document's own: 77 KB, with its bytes.
+        let big = "a".repeat(77 * 1024);
+        assert_eq!(
+            precheck(&big).unwrap_err().message,
+            "the board document is 77 KB (78848 bytes); the limit is 64 KB"
+        );
+    }
+
+    #[test]
+    fn an_export_has_its_own_limit() {
+        let export = format!("arbiter_export: 2\nnote: \"{}\"\n", "a".repeat(100 * 1024));
+        assert!(is_export(&export) && !is_export("game: ashes\n"));
+        assert!(parse_export(&export).is_ok());
+        let huge = "a".repeat(MAX_EXPORT_BYTES + 1);
+        let e = parse_export(&huge).unwrap_err().message;
+        assert!(e.contains("the limit for an export is 1024 KB"), "{e}");
     }
 }

@@ -133,6 +133,10 @@ pub struct Decision {
     /// Why that is the default (quoted reading of the rule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_reason: Option<String>,
+    /// The default is a reading the engine assumes, not one the quoted text
+    /// gives (labelled "assumed", never "the rules' default").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub default_assumed: bool,
 }
 
 /// Most answers a decision offers.

@@ -70,13 +70,19 @@ pub fn who(seats: &[Seat], id: &str, style: Style) -> String {
 }
 
 fn next_line(out: &mut String, next: Option<&Next>, seats: &[Seat], style: Style) {
-    if let Some(n) = next {
-        let who = who(seats, &n.user, style);
-        let _ = match n.what {
-            NextKind::Turn => writeln!(out, "next: {who}: {}", n.text),
-            NextKind::Decision => writeln!(out, "next: {who} decides: {}", n.text),
-        };
+    if let Some(line) = next_text(next, seats, style) {
+        let _ = writeln!(out, "{line}");
     }
+}
+
+/// Who acts next, as replies end: `next: Coal: your turn (…)`.
+pub fn next_text(next: Option<&Next>, seats: &[Seat], style: Style) -> Option<String> {
+    let n = next?;
+    let who = who(seats, &n.user, style);
+    Some(match n.what {
+        NextKind::Turn => format!("next: {who}: {}", n.text),
+        NextKind::Decision => format!("next: {who} decides: {}", n.text),
+    })
 }
 
 /// A match and its board.
@@ -115,8 +121,17 @@ pub fn view(v: &MatchView, style: Style) -> String {
     }
     if let Some(p) = &v.pending {
         out.push_str(&decision(&p.decision));
-        if let Some(d) = p.deadline {
-            let _ = writeln!(out, "  (the rules' default applies after {})", time_text(d));
+        match p.deadline {
+            Some(d) if p.is_consent() => {
+                let _ = writeln!(out, "  (unanswered, it expires after {})", time_text(d));
+            }
+            Some(d) if p.decision.default_assumed => {
+                let _ = writeln!(out, "  (the assumed answer applies after {})", time_text(d));
+            }
+            Some(d) => {
+                let _ = writeln!(out, "  (the rules' default applies after {})", time_text(d));
+            }
+            None => {}
         }
     }
     if let Some(r) = &v.result {
@@ -186,6 +201,12 @@ pub fn event(r: &EventReply, style: Style) -> String {
     }
     let seq = r.seq.unwrap_or(r.version);
     let _ = match (r.event, r.applied) {
+        (_, true) if r.proposed => {
+            writeln!(
+                out,
+                "proposal #{seq} recorded: nothing changes unless it is confirmed"
+            )
+        }
         (EventKind::Play, false) => writeln!(out, "illegal play: nothing changed"),
         (EventKind::Advance, false) => {
             writeln!(out, "the match cannot move on yet: nothing changed")
@@ -262,6 +283,11 @@ pub fn event(r: &EventReply, style: Style) -> String {
 }
 
 fn entry(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style) {
+    entry_lines(out, e, seats, style, true);
+}
+
+/// One log entry: its line, then (`steps`) its ruling's steps and notes.
+fn entry_lines(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style, steps: bool) {
     let text = |k: &str| {
         e.context
             .as_ref()
@@ -270,7 +296,17 @@ fn entry(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style) {
             .unwrap_or_default()
             .to_string()
     };
+    let asked = crate::app::matches::proposal_in(e.context.as_ref())
+        .is_some_and(|p| p.stage == crate::app::matches::Stage::Asked);
     let what = match e.kind {
+        EventKind::Play | EventKind::Adjust if asked => format!(
+            "proposed {} (waiting for consent)",
+            e.input.as_deref().unwrap_or("")
+        ),
+        EventKind::Note if asked && text("text").is_empty() => format!(
+            "proposed {} (waiting for consent)",
+            e.input.as_deref().unwrap_or("")
+        ),
         EventKind::Setup => "set up the board".to_string(),
         EventKind::Play => format!("played {}", e.input.as_deref().unwrap_or("")),
         EventKind::Answer => format!("answered: {}", e.input.as_deref().unwrap_or("")),
@@ -303,9 +339,15 @@ fn entry(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style) {
         what,
         time_text(e.at)
     );
-    let Some(r) = &e.ruling else { return };
+    let Some(r) = e.ruling.as_ref().filter(|_| steps) else {
+        return;
+    };
+    // An undo or a note carries the ruling of the play still waiting, not
+    // one of its own: only its question is shown again.
+    let own = !matches!(e.kind, EventKind::Undo | EventKind::Note);
     for s in r
         .get("steps")
+        .filter(|_| own)
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
@@ -337,8 +379,21 @@ fn entry(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style) {
     }
 }
 
-/// A log page.
-pub fn log(r: &LogReply, style: Style) -> String {
+/// A log page with one line per event (no ruling steps): what a page
+/// shows when its steps would not fit one message.
+pub fn log_compact(r: &LogReply, style: Style) -> String {
+    let mut out = log_head(r);
+    for e in &r.entries {
+        entry_lines(&mut out, e, &r.seats, style, false);
+    }
+    let _ = writeln!(
+        out,
+        "(one line per event: the rulings' steps did not fit one message; `/match export` has them in full)"
+    );
+    out
+}
+
+fn log_head(r: &LogReply) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -349,6 +404,12 @@ pub fn log(r: &LogReply, style: Style) -> String {
         r.page,
         r.pages
     );
+    out
+}
+
+/// A log page.
+pub fn log(r: &LogReply, style: Style) -> String {
+    let mut out = log_head(r);
     for e in &r.entries {
         entry(&mut out, e, &r.seats, style);
     }

@@ -496,19 +496,29 @@ pub fn ruling(r: &crate::engine::Ruling) -> String {
 /// A decision the procedure stopped at, with its numbered answers.
 pub fn decision(d: &crate::engine::Decision) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "waiting for a decision: {} [{}]", d.question, d.rule);
+    // A decision no rule gives (a player's consent) names no rule and no
+    // board path, and its default is what its expiry does.
+    let by_rule = !d.rule.is_empty();
+    if by_rule {
+        let _ = writeln!(out, "waiting for a decision: {} [{}]", d.question, d.rule);
+    } else {
+        let _ = writeln!(out, "waiting for a decision: {}", d.question);
+    }
     for (i, o) in d.options.iter().enumerate() {
-        let default = if d.default == Some(i) {
-            "  (the rules' default)"
-        } else {
-            ""
+        let default = match d.default == Some(i) {
+            true if !by_rule => "  (if nobody answers)",
+            true if d.default_assumed => "  (assumed: the rules give no default)",
+            true => "  (the rules' default)",
+            false => "",
         };
         let _ = writeln!(out, "  {}. {}{default}", i + 1, o.label);
     }
     if let Some(why) = &d.default_reason {
         let _ = writeln!(out, "  default: {why}");
     }
-    let _ = writeln!(out, "  (on a board: give it as `{}`)", d.path);
+    if !d.path.is_empty() {
+        let _ = writeln!(out, "  (on a board: give it as `{}`)", d.path);
+    }
     out
 }
 

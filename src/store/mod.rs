@@ -182,11 +182,17 @@ impl EventKind {
             .ok_or_else(|| StoreError::Corrupt(format!("unknown event kind '{s}'")))
     }
 
-    /// Whether the event changes what is in effect (undo takes it back).
+    /// Whether undo takes the event back (everything but a setup, which
+    /// starts over, and an undo).
     pub fn undoable(self) -> bool {
         matches!(
             self,
-            EventKind::Play | EventKind::Answer | EventKind::Advance | EventKind::Adjust
+            EventKind::Play
+                | EventKind::Answer
+                | EventKind::Advance
+                | EventKind::Adjust
+                | EventKind::Note
+                | EventKind::End
         )
     }
 }

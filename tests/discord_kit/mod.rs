@@ -683,6 +683,18 @@ impl Server {
         self.fake.delivered(token).await.as_response()
     }
 
+    /// As [`Harness::run`] for a player, also returning the interaction's
+    /// token (its turn notice is a follow-up of it).
+    pub async fn run_token(&self, who: (&str, &str), payload: Value) -> (Value, String) {
+        let payload = as_member(payload, who.0, who.1, PLAYER_PERMISSIONS);
+        let token = payload["token"].as_str().unwrap().to_string();
+        let v = self.post(&payload).await;
+        if v["type"] != 5 {
+            return (v, token);
+        }
+        (self.fake.delivered(&token).await.as_response(), token)
+    }
+
     pub async fn edit_for(&self, token: &str) -> Value {
         self.fake.edit(token).await
     }

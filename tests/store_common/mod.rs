@@ -182,7 +182,10 @@ macro_rules! both {
             }
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn postgres() {
-                super::$name(super::store_common::postgres_url().await).await;
+                let Some(url) = super::store_common::postgres_or_skip().await else {
+                    return;
+                };
+                super::$name(url).await;
             }
         }
     };
@@ -208,6 +211,70 @@ pub fn sqlite_url() -> (String, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("temp dir");
     let url = format!("sqlite://{}", dir.path().join("arbiter.db").display());
     (url, dir)
+}
+
+/// The variable that makes the PostgreSQL tests mandatory (CI sets it):
+/// without a server they fail instead of being skipped.
+pub const REQUIRE_POSTGRES: &str = "ARBITER_REQUIRE_POSTGRES";
+
+/// Where the PostgreSQL tests get a server, or why they are skipped.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PostgresPlan {
+    /// `ARBITER_TEST_POSTGRES_URL`.
+    Url(String),
+    /// A throwaway cluster from these server binaries.
+    Cluster(PathBuf),
+    /// Neither, and not required: the tests pass without running.
+    Skip(String),
+    /// Neither, and required: the tests fail with this.
+    Fail(String),
+}
+
+const NO_POSTGRES: &str = "PostgreSQL server binaries (initdb, pg_ctl) were not found on PATH or in \
+     /usr/lib/postgresql/*/bin, and ARBITER_TEST_POSTGRES_URL is not set";
+const HOW_TO_RUN: &str = "install PostgreSQL (Debian/Ubuntu: `apt-get install postgresql`) or set \
+     ARBITER_TEST_POSTGRES_URL to a server where the tests may create databases";
+
+/// Decides where the PostgreSQL tests run: the given URL, else a cluster
+/// from the binaries found, else skipped — or failed when `required`.
+pub fn postgres_plan(url: Option<String>, bin: Option<PathBuf>, required: bool) -> PostgresPlan {
+    if let Some(url) = url.filter(|u| !u.trim().is_empty()) {
+        return PostgresPlan::Url(url);
+    }
+    match bin {
+        Some(bin) => PostgresPlan::Cluster(bin),
+        None if required => PostgresPlan::Fail(format!(
+            "{NO_POSTGRES}; {REQUIRE_POSTGRES}=1 makes the PostgreSQL tests mandatory: {HOW_TO_RUN}"
+        )),
+        None => PostgresPlan::Skip(format!(
+            "note: the PostgreSQL tests were skipped (they pass without running): {NO_POSTGRES}. \
+             To run them, {HOW_TO_RUN}; {REQUIRE_POSTGRES}=1 makes them mandatory (CI sets it)."
+        )),
+    }
+}
+
+/// The plan for this process's environment.
+pub fn postgres_plan_here() -> PostgresPlan {
+    let required = std::env::var(REQUIRE_POSTGRES).is_ok_and(|v| v.trim() == "1");
+    postgres_plan(
+        std::env::var("ARBITER_TEST_POSTGRES_URL").ok(),
+        pg_bin_dir(),
+        required,
+    )
+}
+
+/// A fresh PostgreSQL database URL, or `None` when the PostgreSQL tests are
+/// skipped here (said once per test binary, past the output capture).
+pub async fn postgres_or_skip() -> Option<String> {
+    if let PostgresPlan::Skip(why) = postgres_plan_here() {
+        static SAID: std::sync::Once = std::sync::Once::new();
+        SAID.call_once(|| {
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr(), "{why}");
+        });
+        return None;
+    }
+    Some(postgres_url().await)
 }
 
 /// A fresh, empty PostgreSQL database URL.
@@ -255,12 +322,11 @@ static CLUSTER: OnceLock<String> = OnceLock::new();
 /// `ARBITER_TEST_POSTGRES_URL`, or a throwaway cluster started once per
 /// test binary (stopped and removed by a watchdog when the binary exits).
 pub fn postgres_base_url() -> String {
-    if let Ok(url) = std::env::var("ARBITER_TEST_POSTGRES_URL")
-        && !url.trim().is_empty()
-    {
-        return url;
+    match postgres_plan_here() {
+        PostgresPlan::Url(url) => url,
+        PostgresPlan::Cluster(_) => CLUSTER.get_or_init(|| start_cluster(true)).clone(),
+        PostgresPlan::Skip(why) | PostgresPlan::Fail(why) => panic!("{why}"),
     }
-    CLUSTER.get_or_init(|| start_cluster(true)).clone()
 }
 
 fn pg_bin_dir() -> Option<PathBuf> {
@@ -317,11 +383,7 @@ fn free_port() -> u16 {
 /// turns fsync off (tests); benchmarks keep the durable defaults.
 pub fn start_cluster(fast: bool) -> String {
     let Some(bin) = pg_bin_dir() else {
-        panic!(
-            "PostgreSQL server binaries (initdb, pg_ctl) were not found on PATH or in \
-             /usr/lib/postgresql/*/bin. Install them (Debian/Ubuntu: `apt-get install postgresql`) \
-             or set ARBITER_TEST_POSTGRES_URL to a server where the tests may create databases."
-        );
+        panic!("{NO_POSTGRES}: {HOW_TO_RUN}");
     };
     let root = is_root();
     let dir = tempfile::Builder::new()

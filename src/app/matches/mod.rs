@@ -10,6 +10,7 @@
 //! phase, the result and who makes a play. Storage is [`crate::store`];
 //! text rendering is [`crate::render::matches`]. See `docs/MATCHES.md`.
 
+mod consent;
 mod replay;
 mod turns;
 
@@ -19,6 +20,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::Value;
 
+pub use consent::{CONSENT_KEY, Proposal, Proposed, Stage, proposal_in};
 pub use replay::{ReplayReport, replay_log};
 
 use super::App;
@@ -96,7 +98,9 @@ pub enum MatchError {
     NoMatch,
     #[error("this channel already has an active match of {game}; end it first with `match end`")]
     AlreadyActive { game: String },
-    #[error("the match has ended; start a new one with `match start`")]
+    #[error(
+        "the match has ended; its winner or a moderator may reopen it with `match undo`, or start a new one with `match start`"
+    )]
     Ended,
     #[error("{message}")]
     Forbidden { message: String },
@@ -116,7 +120,9 @@ pub enum MatchError {
     #[error("there is nothing to undo")]
     NothingToUndo,
     /// A play waits on a player's decision: nothing else moves the match.
-    #[error("waiting for {player}'s decision: {question} (answer it, or undo the play)")]
+    #[error(
+        "waiting for {player}'s decision: {question} ({player} or a moderator answers it; whoever asked it may take it back with `undo`)"
+    )]
     Waiting { player: String, question: String },
     /// An answer to a decision that is not (or no longer) waiting.
     #[error("there is no decision waiting in this match (it was answered, undone or replaced)")]
@@ -229,6 +235,13 @@ pub struct Pending {
     pub deadline: Option<i64>,
 }
 
+impl Pending {
+    /// A proposal waiting on a player's consent (not a rule's decision).
+    pub fn is_consent(&self) -> bool {
+        self.decision.key == CONSENT_KEY
+    }
+}
+
 /// A match and its current board (`start`, `setup`, `board`, `end`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MatchView {
@@ -323,6 +336,10 @@ pub struct EventReply {
     pub notify: bool,
     /// True when this is a replayed interaction answered with its first result.
     pub replayed: bool,
+    /// True when the event is a proposal: it changes nothing until the
+    /// players it touches confirm it (`pending` asks the first).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub proposed: bool,
     /// The seats, for naming players in replies.
     pub seats: Vec<Seat>,
 }
@@ -644,7 +661,19 @@ impl Matches {
             }
         }
         let engine = self.engine_of(&m)?;
-        let text = document::extract_code_block(text);
+        // An export file is taken whole: its rulings and notes may hold
+        // fences of their own; a message may fence a board or an export.
+        let raw = text.trim();
+        let text = if document::is_export(raw) && !raw.starts_with("```") {
+            raw
+        } else {
+            document::extract_code_block(text)
+        };
+        if document::is_export(text) {
+            // An export has its own limit: it holds every event's board.
+            let doc = document::parse_export(text)?;
+            return self.import(caller, &m, engine, doc).await;
+        }
         let mut doc = document::parse_value(text)?;
         if doc.get("arbiter_export").is_some() {
             return self.import(caller, &m, engine, doc).await;
@@ -1190,6 +1219,34 @@ fn with_play(board: &Value, play: &Value) -> Value {
     doc
 }
 
+/// What an event request leaves, before it is written.
+struct Outcome {
+    event: NewEvent,
+    ruling: Option<Ruling>,
+    play: Option<Value>,
+    adjustment: Option<engine::Adjustment>,
+    note: Option<String>,
+    undone: Option<LogEntry>,
+    changes: Vec<engine::Change>,
+    /// The event is a proposal waiting on consent.
+    proposed: bool,
+}
+
+impl Outcome {
+    fn new(event: NewEvent) -> Outcome {
+        Outcome {
+            event,
+            ruling: None,
+            play: None,
+            adjustment: None,
+            note: None,
+            undone: None,
+            changes: Vec::new(),
+            proposed: false,
+        }
+    }
+}
+
 /// The asking context stored with a play waiting on decisions.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
 struct PlayContext {
@@ -1200,6 +1257,9 @@ struct PlayContext {
     agreed_by: Vec<usize>,
     #[serde(default)]
     answered: Vec<(String, usize)>,
+    /// The consent this play waited on (`agreed by`), once asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    proposal: Option<consent::Proposal>,
 }
 
 impl PlayContext {

@@ -5,6 +5,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use super::consent::Stage;
 use super::{
     LogEntry, MatchError, MatchRecord, MatchView, Matches, PlayContext, check_id, with_play,
 };
@@ -44,50 +45,10 @@ pub fn replay_log(engine: &dyn GameEngine, log: &[LogEntry]) -> (Option<Value>, 
         if e.seq != i as i64 + 1 {
             bad.push(format!("event {} has seq {}", i + 1, e.seq));
         }
-        let top = stack.last();
-        let replayed: Result<Option<(Value, bool)>, String> = match (e.kind, top) {
-            (EventKind::Setup, _) => engine
-                .check_board(stored)
-                .map(|b| Some((b, false)))
-                .map_err(|err| err.to_string()),
-            (EventKind::Play | EventKind::Answer, Some(t)) => replay_ruling(engine, e, t),
-            (EventKind::Advance, Some(t)) => {
-                let to = e
-                    .context
-                    .as_ref()
-                    .and_then(|c| c.get("to"))
-                    .and_then(Value::as_str);
-                engine
-                    .advance(&t.state, to)
-                    .map(|r| Some((r.state, false)))
-                    .map_err(|err| err.to_string())
-            }
-            (EventKind::Adjust, Some(t)) => {
-                let get = |k: &str| {
-                    e.context
-                        .as_ref()
-                        .and_then(|c| c.get(k))
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_string()
-                };
-                engine
-                    .adjust(&t.state, &get("field"), &get("value"))
-                    .map(|a| Some((a.state, false)))
-                    .map_err(|err| err.to_string())
-            }
-            (EventKind::Note | EventKind::End, Some(t)) => Ok(Some((t.state.clone(), t.pending))),
-            (EventKind::Undo, _) => {
-                let popped = stack.pop();
-                if popped.as_ref().map(|p| p.seq) != e.undoes || stack.is_empty() {
-                    bad.push(format!(
-                        "undo {} does not undo the last event in effect",
-                        e.seq
-                    ));
-                }
-                Ok(stack.last().map(|t| (t.state.clone(), t.pending)))
-            }
-            (_, None) => Err(format!("{} before any setup", e.kind.as_str())),
+        let stage = super::consent::proposal_in(e.context.as_ref()).map(|p| p.stage);
+        let replayed = match stage.and_then(|st| proposal_step(e.kind, st, stack.last())) {
+            Some(r) => r,
+            None => replay_event(engine, e, stored, &mut stack, &mut bad),
         };
         match replayed {
             Ok(Some((state, pending))) => {
@@ -123,6 +84,85 @@ pub fn replay_log(engine: &dyn GameEngine, log: &[LogEntry]) -> (Option<Value>, 
         }
     }
     (stack.last().map(|t| t.state.clone()), bad)
+}
+
+/// A proposal's event: asked (or passed on to the next player), it leaves
+/// the board as it is and waits; rejected, it changes nothing; a confirmed
+/// end ends on the board as it is. `None`: judged like any other event.
+fn proposal_step(
+    kind: EventKind,
+    stage: Stage,
+    top: Option<&InEffect>,
+) -> Option<Result<Option<(Value, bool)>, String>> {
+    let t = top?;
+    let waits = match (kind, stage) {
+        (
+            EventKind::Play | EventKind::Adjust | EventKind::Note | EventKind::Answer,
+            Stage::Asked,
+        ) => true,
+        (EventKind::Answer, Stage::Rejected) | (EventKind::End, Stage::Confirmed) => false,
+        _ => return None,
+    };
+    Some(Ok(Some((t.state.clone(), waits))))
+}
+
+/// An event that is not a proposal's, judged again: the board it leaves
+/// and whether it waits on a decision (`None`: nothing to compare).
+fn replay_event(
+    engine: &dyn GameEngine,
+    e: &LogEntry,
+    stored: &Value,
+    stack: &mut Vec<InEffect>,
+    bad: &mut Vec<String>,
+) -> Result<Option<(Value, bool)>, String> {
+    let top = stack.last();
+    match (e.kind, top) {
+        (EventKind::Setup, _) => engine
+            .check_board(stored)
+            .map(|b| Some((b, false)))
+            .map_err(|err| err.to_string()),
+        (EventKind::Play | EventKind::Answer, Some(t)) => replay_ruling(engine, e, t),
+        (EventKind::Advance, Some(t)) => {
+            let to = e
+                .context
+                .as_ref()
+                .and_then(|c| c.get("to"))
+                .and_then(Value::as_str);
+            engine
+                .advance(&t.state, to)
+                .map(|r| Some((r.state, false)))
+                .map_err(|err| err.to_string())
+        }
+        (EventKind::Adjust, Some(t)) => {
+            let get = |k: &str| {
+                e.context
+                    .as_ref()
+                    .and_then(|c| c.get(k))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            engine
+                .adjust(&t.state, &get("field"), &get("value"))
+                .map(|a| Some((a.state, false)))
+                .map_err(|err| err.to_string())
+        }
+        (EventKind::Note | EventKind::End, Some(t)) => Ok(Some((t.state.clone(), t.pending))),
+        (EventKind::Undo, _) => {
+            let found = stack.iter().any(|t| Some(t.seq) == e.undoes);
+            // Back to below the undone event (older logs let an undo
+            // pass over notes, which it takes back with it).
+            while found && stack.pop().is_some_and(|t| Some(t.seq) != e.undoes) {}
+            if !found || stack.is_empty() {
+                bad.push(format!(
+                    "undo {} does not undo the last event in effect",
+                    e.seq
+                ));
+            }
+            Ok(stack.last().map(|t| (t.state.clone(), t.pending)))
+        }
+        (_, None) => Err(format!("{} before any setup", e.kind.as_str())),
+    }
 }
 
 /// A play or an answer judged again: the board it leaves and whether it

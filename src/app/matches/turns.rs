@@ -5,39 +5,14 @@
 use serde_json::{Value, json};
 
 use super::{
-    Caller, EventReply, LogEntry, MatchError, MatchRecord, Matches, PlayContext, TIMEOUT_ACTOR,
-    check_text, seat_of, stored_ruling, with_play,
+    Caller, EventReply, LogEntry, MatchError, MatchRecord, Matches, Outcome, PlayContext,
+    TIMEOUT_ACTOR, check_text, seat_of, stored_ruling, with_play,
 };
 use crate::engine::{
     self, BoardError, Decision, GameEngine, GameResult, OpenBoard, Ruling, Status, document,
     kit::names, merge_patch,
 };
 use crate::store::{EventHead, EventKind, EventRecord, MatchStatus, NewEvent, Transition, now_ms};
-
-/// What an event request leaves, before it is written.
-struct Outcome {
-    event: NewEvent,
-    ruling: Option<Ruling>,
-    play: Option<Value>,
-    adjustment: Option<engine::Adjustment>,
-    note: Option<String>,
-    undone: Option<LogEntry>,
-    changes: Vec<engine::Change>,
-}
-
-impl Outcome {
-    fn new(event: NewEvent) -> Outcome {
-        Outcome {
-            event,
-            ruling: None,
-            play: None,
-            adjustment: None,
-            note: None,
-            undone: None,
-            changes: Vec::new(),
-        }
-    }
-}
 
 impl Matches {
     /// The first result of a replayed interaction, if this one already wrote.
@@ -110,12 +85,16 @@ impl Matches {
             result: view.result.filter(|_| now.version == e.seq),
             notify: now.notify,
             replayed,
+            proposed: e.kind != EventKind::Answer
+                && super::consent::proposal_in(e.context.as_ref()).is_some_and(|p| {
+                    p.stage == super::consent::Stage::Asked && p.confirmed.is_empty()
+                }),
             seats: view.seats,
         })
     }
 
     /// Writes an outcome and builds its reply.
-    async fn record(
+    pub(super) async fn record(
         &self,
         caller: &Caller,
         m: &MatchRecord,
@@ -158,6 +137,7 @@ impl Matches {
                 .filter(|_| matches!(o.event.transition, Transition::End(_))),
             notify: now.notify,
             replayed: false,
+            proposed: o.proposed,
             seats: view.seats,
         })
     }
@@ -189,6 +169,7 @@ impl Matches {
             result: None,
             notify: m.notify,
             replayed: false,
+            proposed: false,
             seats: view.seats,
         })
     }
@@ -275,6 +256,7 @@ impl Matches {
                 (state, ruled)
             })
             .await?;
+        let moderator = caller.moderator;
         let (play, context, mut ruling) = ruled?;
         // An illegal play changes nothing, except a record the rules attach
         // to the attempt itself (Grand Archive 1.4 marks a must-attack
@@ -283,6 +265,12 @@ impl Matches {
             ruling.changes.clear();
             return self
                 .not_recorded(&m, EventKind::Play, Some(play), ruling)
+                .await;
+        }
+        if !moderator && !context.agreed_by.is_empty() {
+            // `agreed by X` states X's choices: X is asked to confirm them.
+            return self
+                .propose_play(caller, &m, text, play, context, seat)
                 .await;
         }
         let mut event = self.ruled_event(EventKind::Play, &caller.user, &ruling, engine);
@@ -294,6 +282,39 @@ impl Matches {
         o.play = Some(play);
         o.ruling = Some(ruling);
         self.record(caller, &m, o).await
+    }
+
+    /// A play whose `agreed by` players are asked to confirm the choices
+    /// it states for them; the board stays as it is until they do.
+    async fn propose_play(
+        &self,
+        caller: &Caller,
+        m: &MatchRecord,
+        text: &str,
+        play: Value,
+        context: PlayContext,
+        seat: usize,
+    ) -> Result<EventReply, MatchError> {
+        let (line, _) = split_agreed(text.trim());
+        let proposal = super::consent::Proposal {
+            by: seat,
+            what: super::consent::Proposed::Play,
+            text: format!("the play `{}`, with the choices it states for you", line),
+            asks: context.agreed_by.clone(),
+            confirmed: Vec::new(),
+            stage: super::consent::Stage::Asked,
+        };
+        let mut event = NewEvent::new(
+            EventKind::Play,
+            &caller.user,
+            m.state.clone().unwrap_or(Value::Null),
+        );
+        event.input = Some(text.trim().to_string());
+        event.play = Some(play.clone());
+        event.context = serde_json::to_value(&context).ok();
+        let mut reply = self.propose(caller, m, event, proposal).await?;
+        reply.play = Some(play);
+        Ok(reply)
     }
 
     /// `answer`: the deciding player's answer (an option's number, 1-based,
@@ -344,15 +365,53 @@ impl Matches {
         option: usize,
         actor: &str,
     ) -> Result<EventReply, MatchError> {
-        let engine = self.engine_of(m)?;
+        if let Some(p) = super::consent::Proposal::of(top) {
+            return self
+                .answer_proposal(caller, m, top, p, option == 0, actor)
+                .await;
+        }
         let mut play = top.play.clone().unwrap_or(Value::Null);
         let chosen = d.options.get(option).ok_or(MatchError::NoDecision)?;
         merge_patch(&mut play, &chosen.patch);
         let mut context = PlayContext::of(top);
         context.answered.push((d.key.clone(), d.seat));
-        let (doc, asking) = (with_play(&top.state, &play), context.asking());
-        let mut ruling = self.cpu(move || engine.judge(doc, None, &asking)).await??;
-        ruling.state = without_play(ruling.state);
+        let input = if actor == TIMEOUT_ACTOR && d.default_assumed {
+            format!(
+                "{} (timed out: assumed, the rules give no default)",
+                chosen.label
+            )
+        } else if actor == TIMEOUT_ACTOR {
+            format!("{} (timed out: the rules' default)", chosen.label)
+        } else {
+            chosen.label.clone()
+        };
+        self.judge_answer(caller, m, top, play, context, input, actor)
+            .await
+    }
+
+    /// Judges the play `top` waits with, as answered, and records it.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) async fn judge_answer(
+        &self,
+        caller: &Caller,
+        m: &MatchRecord,
+        top: &EventRecord,
+        play: Value,
+        context: PlayContext,
+        input: String,
+        actor: &str,
+    ) -> Result<EventReply, MatchError> {
+        let engine = self.engine_of(m)?;
+        let (state, asking) = (top.state.clone(), context.asking());
+        let (play, context, mut ruling) = self
+            .cpu(move || {
+                let ruling = engine.judge(with_play(&state, &play), None, &asking);
+                ruling.and_then(|mut r| {
+                    r.state = without_play(r.state);
+                    only_answers(engine, &state, play, context, r)
+                })
+            })
+            .await??;
         if !ruling.legal {
             // The answer made the play illegal: it ends here, on the record,
             // and the board stays as it was.
@@ -360,12 +419,7 @@ impl Matches {
             ruling.changes.clear();
         }
         let mut event = self.ruled_event(EventKind::Answer, actor, &ruling, engine);
-        let by_timeout = actor == TIMEOUT_ACTOR;
-        event.input = Some(if by_timeout {
-            format!("{} (timed out: the rules' default)", chosen.label)
-        } else {
-            chosen.label.clone()
-        });
+        event.input = Some(input);
         event.play = Some(play.clone());
         event.context = serde_json::to_value(&context).ok();
         let mut o = Outcome::new(event);
@@ -488,33 +542,93 @@ impl Matches {
         let engine = self.engine_of(&m)?;
         let (board, f, v) = (state.clone(), field.to_string(), value.to_string());
         let a = self.cpu(move || engine.adjust(&board, &f, &v)).await??;
-        if !caller.moderator && a.owner != seat {
-            let what = match a.owner {
-                Some(o) => format!(
-                    "{} belongs to seat {} ({})",
-                    a.label,
-                    o + 1,
-                    m.players.get(o).cloned().unwrap_or_default()
-                ),
-                None => format!("{} is shared by every player", a.label),
-            };
-            return Err(MatchError::forbidden(format!(
-                "{what}: a player adjusts only their own seat's fields; a moderator may adjust any"
-            )));
+        if !caller.moderator
+            && let Some(seat) = seat
+        {
+            let result = engine.status(&a.state).ok().and_then(|s| s.result);
+            let winner = result.as_ref().map(|r| self.winner_seat(&m, engine, r));
+            let asks = super::consent::affected(m.players.len(), seat, Some(a.owner), winner);
+            if !asks.is_empty() {
+                let ends = result
+                    .map(|r| {
+                        let who = r.winner.map_or("no winner".into(), |w| format!("{w} wins"));
+                        format!("; it ends the game ({who})")
+                    })
+                    .unwrap_or_default();
+                let proposal = super::consent::Proposal {
+                    by: seat,
+                    what: super::consent::Proposed::Adjust {
+                        field: field.to_string(),
+                        value: value.trim().to_string(),
+                        reason: reason.clone(),
+                    },
+                    text: format!(
+                        "to set {} from {} to {} (reason: {reason}){ends}",
+                        a.label, a.before, a.after
+                    ),
+                    asks,
+                    confirmed: Vec::new(),
+                    stage: super::consent::Stage::Asked,
+                };
+                let mut event = NewEvent::new(EventKind::Adjust, &caller.user, state);
+                event.input = Some(format!("{} = {} (proposed)", a.field, value.trim()));
+                event.context =
+                    Some(json!({ "field": field, "value": value.trim(), "reason": reason }));
+                return self.propose(caller, &m, event, proposal).await;
+            }
         }
+        let context = serde_json::Map::new();
+        self.record_adjust(caller, &m, a, field, value, reason, context)
+            .await
+    }
+
+    /// Sets a field as a confirmed proposal asked (the board as it is).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) async fn apply_adjust(
+        &self,
+        caller: &Caller,
+        m: &MatchRecord,
+        state: &Value,
+        field: &str,
+        value: &str,
+        reason: String,
+        context: serde_json::Map<String, Value>,
+    ) -> Result<EventReply, MatchError> {
+        let engine = self.engine_of(m)?;
+        let (board, f, v) = (state.clone(), field.to_string(), value.to_string());
+        let a = self.cpu(move || engine.adjust(&board, &f, &v)).await??;
+        self.record_adjust(caller, m, a, field, value, reason, context)
+            .await
+    }
+
+    /// Records an adjustment (ending the match when it decides the game).
+    #[allow(clippy::too_many_arguments)]
+    async fn record_adjust(
+        &self,
+        caller: &Caller,
+        m: &MatchRecord,
+        a: engine::Adjustment,
+        field: &str,
+        value: &str,
+        reason: String,
+        mut context: serde_json::Map<String, Value>,
+    ) -> Result<EventReply, MatchError> {
+        let engine = self.engine_of(m)?;
         let mut event = NewEvent::new(EventKind::Adjust, &caller.user, a.state.clone());
         if let Some(result) = engine.status(&a.state).ok().and_then(|s| s.result) {
             event.transition = Transition::End(serde_json::to_value(result).ok());
         }
         event.input = Some(format!("{} = {}", a.field, value.trim()));
-        event.context = Some(
-            json!({ "field": field, "value": value.trim(), "reason": reason, "adjustment": a }),
-        );
+        context.insert("field".into(), json!(field));
+        context.insert("value".into(), json!(value.trim()));
+        context.insert("reason".into(), json!(reason));
+        context.insert("adjustment".into(), json!(a));
+        event.context = Some(Value::Object(context));
         let mut o = Outcome::new(event);
         o.changes = a.changes.clone();
         o.note = Some(reason);
         o.adjustment = Some(a);
-        self.record(caller, &m, o).await
+        self.record(caller, m, o).await
     }
 
     /// `note text`: free text on the record (a judge's ruling, an agreement).
@@ -555,21 +669,19 @@ impl Matches {
     }
 
     /// `undo`: takes back the last event in effect (a play, an answer, an
-    /// advance, an adjustment). Allowed for whoever made it, a player who
-    /// agreed to it, or a moderator. Undoing the play that ended the match
-    /// with a result reopens it; undoing an answer asks the question again.
+    /// advance, an adjustment, a note, an end). Allowed for whoever made
+    /// it, a player who agreed to it, or a moderator; an event that decided
+    /// the game needs the other side (the winner) or a moderator, and a
+    /// moderator may always undo an `end`. Undoing what ended the match
+    /// reopens it; undoing an answer asks the question again.
     pub async fn undo(&self, caller: &Caller) -> Result<EventReply, MatchError> {
         if let Some(r) = self.replayed(caller).await? {
             return Ok(r);
         }
         let m = self.latest(&caller.channel).await?;
         let heads = self.store.event_heads(m.id).await?;
-        // A match ended by the event in effect (a result) reopens on undo;
-        // one ended by `end` stays ended.
-        let ended_by_result = m.status == MatchStatus::Ended
-            && m.result.is_some()
-            && heads.last().is_some_and(|h| h.kind.undoable());
-        if m.status == MatchStatus::Ended && !ended_by_result {
+        let ended = m.status == MatchStatus::Ended;
+        if ended && !heads.last().is_some_and(|h| h.kind.undoable()) {
             return Err(MatchError::Ended);
         }
         let stack = effective_stack(&heads);
@@ -584,21 +696,7 @@ impl Matches {
             .event(m.id, top)
             .await?
             .ok_or(MatchError::NothingToUndo)?;
-        let agreed = PlayContext::of(&undone)
-            .agreed_by
-            .iter()
-            .any(|s| m.players.get(*s) == Some(&caller.user));
-        if undone.actor != caller.user && !caller.moderator && !agreed {
-            let who = if undone.actor == TIMEOUT_ACTOR {
-                "the decision's timeout".to_string()
-            } else {
-                super::mention(&undone.actor)
-            };
-            return Err(MatchError::forbidden(format!(
-                "the last {} was made by {who}; only they or a moderator may undo it",
-                undone.kind.as_str()
-            )));
-        }
+        self.may_undo(caller, &m, &undone, ended)?;
         let restored = self
             .store
             .event(m.id, below)
@@ -611,17 +709,73 @@ impl Matches {
             event.play = restored.play.clone();
             event.ruling = restored.ruling.clone();
             event.context = restored.context.clone();
-            event.deadline = restored.deadline.map(|_| {
-                now_ms() + i64::try_from(self.decision_timeout.as_millis()).unwrap_or(i64::MAX / 2)
-            });
+            event.deadline = restored.deadline.map(|_| self.deadline());
         }
-        if ended_by_result {
+        if ended {
             event.transition = Transition::Reopen;
         }
         let mut o = Outcome::new(event);
         o.changes = engine::diff(&undone.state, &restored.state);
         o.undone = Some(LogEntry::from_record(undone, false));
         self.record(caller, &m, o).await
+    }
+
+    /// Whether `caller` may undo `undone` (the event in effect); the
+    /// refusal names who may. `ended`: it ended the match.
+    fn may_undo(
+        &self,
+        caller: &Caller,
+        m: &MatchRecord,
+        undone: &EventRecord,
+        ended: bool,
+    ) -> Result<(), MatchError> {
+        if caller.moderator {
+            return Ok(());
+        }
+        let result: Option<GameResult> = m
+            .result
+            .clone()
+            .filter(|_| ended)
+            .and_then(|r| serde_json::from_value(r).ok());
+        if let Some(r) = result {
+            // A result stands unless the side it favours gives it up.
+            let engine = self.engine_of(m)?;
+            let winner = self.winner_seat(m, engine, &r);
+            let seat = seat_of(m, &caller.user);
+            if winner.is_some() && winner == seat {
+                return Ok(());
+            }
+            let name = r.winner.clone().unwrap_or_default();
+            let who = match winner.and_then(|w| m.players.get(w)) {
+                Some(u) if *u == name => format!("{name}, who won it, or a moderator"),
+                Some(u) => format!("{name} ({}), who won it, or a moderator", super::mention(u)),
+                None => "a moderator".to_string(),
+            };
+            let what = r
+                .winner
+                .as_deref()
+                .map_or("no winner".into(), |w| format!("{w} wins"));
+            return Err(MatchError::forbidden(format!(
+                "undoing the result ({what}: {}) needs the other side's consent: only {who} may undo it",
+                r.reason
+            )));
+        }
+        let agreed = PlayContext::of(undone)
+            .agreed_by
+            .iter()
+            .any(|s| m.players.get(*s) == Some(&caller.user));
+        if undone.actor == caller.user || agreed {
+            return Ok(());
+        }
+        let who = if undone.actor == TIMEOUT_ACTOR {
+            "the decision's timeout".to_string()
+        } else {
+            super::mention(&undone.actor)
+        };
+        Err(MatchError::forbidden(format!(
+            "the last {} was made by {who}; only they or a moderator may undo it",
+            undone.kind.as_str()
+        )))
     }
 
     /// `end [winner] [reason]`: ends the match by agreement (a player) or by
@@ -644,19 +798,71 @@ impl Matches {
             None => None,
         };
         let reason = reason.map(|r| check_text("reason", r)).transpose()?;
-        let how = if caller.moderator && seat_of(&m, &caller.user).is_none() {
-            "by a moderator"
-        } else {
-            "by agreement"
-        };
+        let seat = seat_of(&m, &caller.user);
         let result = (winner.is_some() || reason.is_some()).then(|| GameResult {
             winner,
-            reason: format!(
-                "{} ({how})",
-                reason.unwrap_or_else(|| "the match was ended".into())
-            ),
+            reason: reason.unwrap_or_else(|| "the match was ended".into()),
             rule: None,
         });
+        let (Some(mut result), Some(seat), false) = (result.clone(), seat, caller.moderator) else {
+            // A moderator's result, or an end without one: at once.
+            let result = result.map(|mut r| {
+                r.reason = format!("{} (by a moderator)", r.reason);
+                r
+            });
+            return self.end_now(caller, &m, result).await;
+        };
+        let winner = self.winner_seat(&m, engine, &result);
+        let asks = super::consent::affected(m.players.len(), seat, None, Some(winner));
+        let names = self.names(&m);
+        let name = |s: usize| {
+            names
+                .get(s)
+                .cloned()
+                .unwrap_or_else(|| m.players[s].clone())
+        };
+        if asks.is_empty() {
+            // A concession: nobody else loses by it.
+            result.reason = format!("{} (conceded by {})", result.reason, name(seat));
+            return self.end_now(caller, &m, Some(result)).await;
+        }
+        let (m, state) = self.ready(caller).await?;
+        let who = result
+            .winner
+            .as_deref()
+            .map_or("no winner".to_string(), |w| format!("{w} wins"));
+        let proposal = super::consent::Proposal {
+            by: seat,
+            what: super::consent::Proposed::End {
+                result: result.clone(),
+            },
+            text: format!("to end the match: {who} ({})", result.reason),
+            asks,
+            confirmed: Vec::new(),
+            stage: super::consent::Stage::Asked,
+        };
+        // On the record as a note until it is confirmed: an `end` event
+        // would end the match.
+        let mut event = NewEvent::new(EventKind::Note, &caller.user, state);
+        event.input = Some(format!("to end the match: {who} ({})", result.reason));
+        self.propose(caller, &m, event, proposal).await?;
+        self.view(
+            &self
+                .store
+                .match_by_id(m.id)
+                .await?
+                .ok_or(MatchError::NoMatch)?,
+        )
+        .await
+    }
+
+    /// Ends the match now, with `result` if it has one.
+    async fn end_now(
+        &self,
+        caller: &Caller,
+        m: &MatchRecord,
+        result: Option<GameResult>,
+    ) -> Result<super::MatchView, MatchError> {
         let mut event = NewEvent::new(
             EventKind::End,
             &caller.user,
@@ -666,7 +872,7 @@ impl Matches {
             Transition::End(result.as_ref().and_then(|r| serde_json::to_value(r).ok()));
         event.context = result.as_ref().and_then(|r| serde_json::to_value(r).ok());
         event.interaction = caller.interaction.clone();
-        self.append(&m, &event).await?;
+        self.append(m, &event).await?;
         self.view(
             &self
                 .store
@@ -725,9 +931,14 @@ pub(super) fn effective_stack(heads: &[EventHead]) -> Vec<i64> {
     for h in heads {
         match h.kind {
             EventKind::Setup => stack = vec![h.seq],
-            EventKind::Undo => {
-                stack.pop();
-            }
+            // Back to below the undone event (older logs let an undo
+            // pass over notes, which it takes back with it).
+            EventKind::Undo => match h.undoes {
+                Some(u) if stack.contains(&u) => while stack.pop().is_some_and(|s| s != u) {},
+                _ => {
+                    stack.pop();
+                }
+            },
             k if k.undoable() => stack.push(h.seq),
             _ => {}
         }
@@ -787,9 +998,49 @@ fn rule_play(
         agreed: moderator || !agreed_by.is_empty(),
         agreed_by,
         answered: Vec::new(),
+        proposal: None,
     };
     let mut ruling = board.judge(play.clone(), &context.asking())?;
     ruling.state = without_play(ruling.state);
+    Ok(only_answers(engine, state, play, context, ruling)?)
+}
+
+/// Most decisions with one answer taken at once in one request.
+const MAX_ONLY_ANSWERS: usize = 64;
+
+/// Takes every decision the ruling stops at that has a single answer at
+/// once (nobody is asked to press the only button), saying so in the
+/// ruling, and judges again; returns the play, context and ruling after.
+fn only_answers(
+    engine: &dyn GameEngine,
+    state: &Value,
+    mut play: Value,
+    mut context: PlayContext,
+    mut ruling: Ruling,
+) -> Result<(Value, PlayContext, Ruling), BoardError> {
+    let mut said = Vec::new();
+    while let Some(d) = ruling.pending.clone().filter(|d| d.options.len() == 1) {
+        if said.len() >= MAX_ONLY_ANSWERS {
+            break;
+        }
+        let only = &d.options[0];
+        merge_patch(&mut play, &only.patch);
+        context.answered.push((d.key.clone(), d.seat));
+        said.push(engine::Diagnostic {
+            severity: engine::Severity::Info,
+            message: format!(
+                "{} has one answer only, taken at once: {} ({})",
+                d.player,
+                only.label,
+                d.question.trim_end_matches(['…', '?', ':', ' '])
+            ),
+            rule: (!d.rule.is_empty()).then(|| d.rule.clone()),
+            path: (!d.path.is_empty()).then(|| d.path.clone()),
+        });
+        ruling = engine.judge(with_play(state, &play), None, &context.asking())?;
+        ruling.state = without_play(ruling.state);
+    }
+    ruling.diagnostics.extend(said);
     Ok((play, context, ruling))
 }
 
@@ -894,7 +1145,15 @@ mod tests {
             h(5, EventKind::Undo, Some(4)),
             h(6, EventKind::Advance, None),
         ];
-        assert_eq!(effective_stack(&heads), vec![1, 2, 6]);
+        assert_eq!(effective_stack(&heads), vec![1, 2, 3, 6]);
+        // An older log whose undo passed over a note takes the note back too.
+        let old = [
+            h(1, EventKind::Setup, None),
+            h(2, EventKind::Play, None),
+            h(3, EventKind::Note, None),
+            h(4, EventKind::Undo, Some(2)),
+        ];
+        assert_eq!(effective_stack(&old), vec![1]);
     }
 
     #[test]

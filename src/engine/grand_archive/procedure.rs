@@ -962,7 +962,8 @@ impl Decl<'_, '_> {
             whose.clone().ask(GR4, "play.response", question, options)
         };
         let stated_choice = stated.as_deref().map(|s| !passes(s));
-        let chosen = self.cx.choose_with(stated_choice, whose.clone(), ask)?;
+        // The indexed text gives no default response: passing is assumed.
+        let chosen = self.cx.choose_assuming(stated_choice, whose.clone(), ask)?;
         let what = stated
             .filter(|s| fold(s) != "respond")
             .unwrap_or("a response (not named)".into());

@@ -315,6 +315,23 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// [`Cx::choose_with`] for a choice whose default the quoted text does
+    /// not give (the engine assumes it): the question says "assumed".
+    pub fn choose_assuming<T: Clone + PartialEq>(
+        &mut self,
+        stated: Option<T>,
+        whose: Whose<T>,
+        ask: impl FnOnce() -> Ask<T>,
+    ) -> Result<Chosen<T>, Stop> {
+        self.choose_with(stated, whose, ask).map_err(|e| match e {
+            Stop::Ask(mut d) => {
+                d.default_assumed = d.default.is_some();
+                Stop::Ask(d)
+            }
+            other => other,
+        })
+    }
+
     fn decision<T: PartialEq>(&self, ask: Ask<T>, player: String) -> Decision {
         let default = ask
             .default
@@ -340,6 +357,7 @@ impl<'a> Cx<'a> {
             options,
             default: default.filter(|d| *d < MAX_OPTIONS),
             default_reason,
+            default_assumed: false,
         }
     }
 }

@@ -254,9 +254,19 @@ fn untyped_ask(b: &Board, whose: Whose<bool>, play: &Play, i: usize, what: Strin
     whose.ask(UNTYPED, format!("play[{i}].untyped"), question, options)
 }
 
-/// A unit starts its activation (ending the one under way).
+/// A unit starts its activation (ending the one under way). Another
+/// player's unit still activating with actions left keeps the turn: its
+/// player ends it (`end`) or uses them first.
 fn start(b: &mut Board, r: UnitRef, named: bool, cx: &mut Cx) {
     if let Some(q) = b.active_ref() {
+        if q.0 != r.0
+            && let Some(left) = actions_left(b, q).filter(|n| *n > 0)
+        {
+            let (unit, owner) = (b.unit(q).name.clone(), b.name(q.0));
+            let actions = if left == 1 { "action" } else { "actions" };
+            cx.error_unruled("play[0].activate", format!("{unit} ({owner}'s) is still activating with {left} {actions} left: only {owner} moves on, with `end` or by using them (players take turns activating units: outside the indexed rules)"));
+            return;
+        }
         end_activation(b, q, cx);
     }
     let (player, name) = (b.name(r.0), b.unit(r).name.clone());
@@ -275,6 +285,13 @@ fn start(b: &mut Board, r: UnitRef, named: bool, cx: &mut Cx) {
     };
     cx.step(ACT, format!("{player} activates {name}{how}: during the Activation Phase, each unit can perform actions"))
         .chose(&player, format!("to activate {name}"));
+}
+
+/// Actions the activating unit `q` has left, as its record says.
+fn actions_left(b: &Board, q: UnitRef) -> Option<u32> {
+    let mut u = b.unit(q).clone();
+    let (act, _) = replay(&mut u, "", "").ok()?;
+    Some(act.avail.saturating_sub(act.used))
 }
 
 /// The activation ends; the next player with a unit to activate has the turn.

@@ -172,6 +172,10 @@ pub struct LastAction {
     pub action: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
+    /// The attacked fighter's reaction to this action was settled when it
+    /// resolved (made, declined or impossible): none can be made to it later.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reactions_settled: bool,
 }
 
 impl Board {

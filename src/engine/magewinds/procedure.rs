@@ -79,6 +79,7 @@ fn record(b: &mut Board, fighter: String, action: &str, target: Option<String>) 
         fighter,
         action,
         target,
+        reactions_settled: false,
     });
 }
 
@@ -640,10 +641,15 @@ fn reactions_during(b: &mut Board, a: &Activation, cx: &mut Cx) -> Result<(), St
         cx.choose_with(Some(Some(r.react.clone())), react_whose(b, id), ask)?;
         reaction(b, r, &path, Some(&during), cx)?;
     }
+    if let Some(l) = b.last_action.as_mut().filter(|_| target.is_some()) {
+        l.reactions_settled = true;
+    }
     let Some(t) = target.filter(|_| !reacted) else {
         return Ok(());
     };
-    if attacked_reactions(b, t).next().is_some() {
+    if attacked_reactions(b, t).next().is_none() {
+        cannot_react(b, t, cx);
+    } else {
         let (tname, owner) = who(b, t);
         let ask = || react_ask(b, t, a, &during.fighter);
         let c = cx.choose_with(a.reactions.as_ref().map(|_| None), react_whose(b, t), ask)?;
@@ -651,6 +657,28 @@ fn reactions_during(b: &mut Board, a: &Activation, cx: &mut Cx) -> Result<(), St
         c.on(st, &owner, format!("no reaction with {tname}"));
     }
     Ok(())
+}
+
+/// An attacked fighter on a double action counter that lists reactions
+/// to being attacked: it cannot make them (13.0), said on a step, with the
+/// open question when its Guard would make a Dodge or Deflect free.
+fn cannot_react(b: &Board, t: Fid, cx: &mut Cx) {
+    let f = b.fighter(t);
+    if f.counter != Counter::Double || !f.reactions.iter().any(ReactionDef::on_attacked) {
+        return;
+    }
+    let (tname, owner) = who(b, t);
+    let text = format!(
+        "{tname} is attacked, but it has a double action counter: it cannot perform actions, and a reaction is an action, so {owner} is not asked to react."
+    );
+    let guarded = f.guard
+        && f.reactions
+            .iter()
+            .any(|r| r.on_attacked() && is_dodge_or_deflect(r.name()));
+    let st = cx.step(PHASE, text);
+    if guarded {
+        st.assume(OPEN_QUESTION);
+    }
 }
 
 /// A reaction: on its own (`during` None: triggers are checked against the
@@ -727,6 +755,11 @@ fn reaction(
     let last = during.or(b.last_action.as_ref());
     let trigger = def.trigger().unwrap_or("not given on the board");
     let problem = match (def.on_attacked(), r.trigger_met, last) {
+        (true, _, Some(l))
+            if during.is_none() && l.reactions_settled && l.target.as_deref() == Some(&name) =>
+        {
+            Some(("react", format!("{}'s attack on {name} has resolved, and {owner}'s reaction to it was settled then (asked, answered or impossible); no reaction can be made to it now", l.fighter)))
+        }
         (true, _, Some(l)) if l.action == "attack" && l.target.as_deref() == Some(&name) => None,
         (true, _, Some(l)) => {
             let on = l.target.as_ref().map(|t| format!(" against {t}")).unwrap_or_default();

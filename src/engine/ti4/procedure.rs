@@ -436,14 +436,20 @@ fn pass(b: &mut Board, p: usize, cannot_act: bool, cx: &mut Cx) {
             ),
         };
         let rule = if b.two_cards() { "4.1" } else { "4" };
-        let reading = format!(
-            ". {pn} states they cannot perform an action, which under rule 2 means they must pass; this ruling reads rule {rule} as prevailing, since a readied strategy card still offers its strategic action (a reading: the alternative is that rule 2 lets {pn} pass anyway)"
-        );
-        let reading = if cannot_act { reading.as_str() } else { "" };
+        if cannot_act {
+            // Rule 2, weighed and set aside, is cited on its own step.
+            cx.step(R2, format!("{pn} states they cannot perform an action; rule 2 says such a player must pass, but this ruling sets it aside for rule {rule}: a readied strategy card still offers its strategic action."))
+                .assume(format!("a reading: rule {rule} prevails over rule 2 while a strategy card is readied (the alternative is that rule 2 lets {pn} pass anyway)"));
+        }
+        let aside = if cannot_act {
+            " (rule 2, weighed and set aside: see its step)"
+        } else {
+            ""
+        };
         cx.error(
             b.card_rule(),
             "play",
-            format!("{pn} cannot pass: {why}{reading}"),
+            format!("{pn} cannot pass: {why}{aside}"),
         );
         return;
     }
@@ -555,7 +561,13 @@ fn transaction(
             ),
         )),
     };
-    let chosen = cx.choose(accepted, ask)?;
+    // The indexed text gives no default: declining is assumed.
+    let whose = crate::engine::kit::Whose {
+        seat: ask.seat,
+        key: ask.key.clone(),
+        default: ask.default.clone(),
+    };
+    let chosen = cx.choose_assuming(accepted, whose, || ask)?;
     let st = match chosen.value() {
         true => cx.step(
             rule,

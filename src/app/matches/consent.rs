@@ -1,0 +1,302 @@
+//! Consent: what a player asks that touches another player's standing — a
+//! play that states their choices (`agreed by`), an adjust of their seat,
+//! of a shared field or one that ends the game, a result claimed — is a
+//! *proposal*. It waits, like a decision, on each affected player in turn
+//! (Confirm or Reject; a moderator may answer for them), is recorded
+//! either way, and expires to no change.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::{
+    Caller, EventReply, MatchError, MatchRecord, Matches, Outcome, PlayContext, TIMEOUT_ACTOR,
+};
+use crate::engine::{Decision, DecisionOption, GameEngine, GameResult};
+use crate::store::{EventKind, EventRecord, NewEvent, Transition, now_ms};
+
+/// The decision key a proposal is asked under.
+pub const CONSENT_KEY: &str = "consent";
+
+/// What a proposal would do once every affected player confirmed it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Proposed {
+    /// The play recorded with the event, every stated choice as written.
+    Play,
+    /// One board field set.
+    Adjust {
+        field: String,
+        value: String,
+        reason: String,
+    },
+    /// The match ended with this result.
+    End { result: GameResult },
+}
+
+/// Where a proposal stands on the event that carries it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// Waiting on `asks[0]`.
+    Asked,
+    /// Refused (or expired): nothing changed.
+    Rejected,
+    /// Every affected player confirmed: the event carries its effect.
+    Confirmed,
+}
+
+/// A proposal, as stored in the context of the events that carry it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Proposal {
+    /// The proposing seat (0-based).
+    pub by: usize,
+    pub what: Proposed,
+    /// What is proposed, in words.
+    pub text: String,
+    /// The seats still to confirm; the first is asked now.
+    pub asks: Vec<usize>,
+    #[serde(default)]
+    pub confirmed: Vec<usize>,
+    pub stage: Stage,
+}
+
+impl Proposal {
+    /// The proposal an event carries, if any.
+    pub fn of(e: &EventRecord) -> Option<Proposal> {
+        proposal_in(e.context.as_ref())
+    }
+
+    /// The question the next affected player is asked.
+    pub fn decision(&self, names: &[String]) -> Option<Decision> {
+        let seat = *self.asks.first()?;
+        let name = |s: usize| names.get(s).cloned().unwrap_or_else(|| seat_label(s));
+        Some(Decision {
+            key: CONSENT_KEY.into(),
+            player: name(seat),
+            seat,
+            question: format!(
+                "{}: {} proposes {}; it touches your seat or the game, so it needs your consent",
+                name(seat),
+                name(self.by),
+                self.text
+            ),
+            rule: String::new(),
+            path: String::new(),
+            options: ["confirm", "reject"]
+                .into_iter()
+                .map(|label| DecisionOption {
+                    label: label.into(),
+                    patch: json!({}),
+                })
+                .collect(),
+            default: Some(1),
+            default_reason: Some("a proposal nobody confirms expires and changes nothing".into()),
+            default_assumed: false,
+        })
+    }
+}
+
+/// The proposal in an event's context, if any.
+pub fn proposal_in(context: Option<&Value>) -> Option<Proposal> {
+    serde_json::from_value(context?.get("proposal")?.clone()).ok()
+}
+
+fn seat_label(seat: usize) -> String {
+    format!("seat {}", seat + 1)
+}
+
+/// The seats (other than `asker`) whose consent a change needs: the
+/// `owner` of a field that is not the asker's (every other seat for a
+/// shared one), and every seat but the winner's when it decides the game.
+pub fn affected(
+    seats: usize,
+    asker: usize,
+    owner: Option<Option<usize>>,
+    result: Option<Option<usize>>,
+) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::new();
+    match owner {
+        Some(Some(o)) => out.push(o),
+        Some(None) => out.extend(0..seats),
+        None => {}
+    }
+    match result {
+        Some(Some(w)) => out.extend((0..seats).filter(|s| *s != w)),
+        Some(None) => out.extend(0..seats),
+        None => {}
+    }
+    out.sort_unstable();
+    out.dedup();
+    out.retain(|s| *s != asker);
+    out
+}
+
+impl Matches {
+    /// The seat a result's winner names on the board, if it names one.
+    pub(super) fn winner_seat(
+        &self,
+        m: &MatchRecord,
+        engine: &dyn GameEngine,
+        result: &GameResult,
+    ) -> Option<usize> {
+        let w = result.winner.as_deref()?;
+        let names = m
+            .state
+            .as_ref()
+            .and_then(|s| engine.players(s).ok())
+            .unwrap_or_default();
+        names
+            .iter()
+            .position(|n| n == w)
+            .or_else(|| m.players.iter().position(|p| p == w))
+    }
+
+    /// Records `event` (its state: the board as it is) as a proposal that
+    /// waits on `proposal.asks[0]`.
+    pub(super) async fn propose(
+        &self,
+        caller: &Caller,
+        m: &MatchRecord,
+        mut event: NewEvent,
+        proposal: Proposal,
+    ) -> Result<EventReply, MatchError> {
+        let names = self.names(m);
+        let decision = proposal
+            .decision(&names)
+            .ok_or_else(|| MatchError::usage("nobody is asked: the proposal needs no consent"))?;
+        event.ruling = Some(json!({ "pending": decision }));
+        event.deadline = Some(self.deadline());
+        let mut context = match event.context.take() {
+            Some(Value::Object(o)) => o,
+            _ => serde_json::Map::new(),
+        };
+        context.insert("proposal".into(), json!(proposal));
+        event.context = Some(Value::Object(context));
+        let mut o = Outcome::new(event);
+        o.note = Some(format!("proposed: {}", proposal.text));
+        o.proposed = true;
+        self.record(caller, m, o).await
+    }
+
+    /// The board's player names (seat order), or none.
+    pub(super) fn names(&self, m: &MatchRecord) -> Vec<String> {
+        match (self.engine_of(m), &m.state) {
+            (Ok(e), Some(s)) => e.players(s).unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// When a question asked now expires (unix ms).
+    pub(super) fn deadline(&self) -> i64 {
+        now_ms() + i64::try_from(self.decision_timeout.as_millis()).unwrap_or(i64::MAX / 2)
+    }
+
+    /// An answer (`confirm` or not) to the proposal `top` waits on.
+    pub(super) async fn answer_proposal(
+        &self,
+        caller: &Caller,
+        m: &MatchRecord,
+        top: &EventRecord,
+        mut p: Proposal,
+        confirm: bool,
+        actor: &str,
+    ) -> Result<EventReply, MatchError> {
+        let state = top.state.clone();
+        let mut context = match &top.context {
+            Some(Value::Object(o)) => o.clone(),
+            _ => serde_json::Map::new(),
+        };
+        context.remove("text");
+        let asked = p.asks.first().copied().unwrap_or_default();
+        if !confirm {
+            p.stage = Stage::Rejected;
+            context.insert("proposal".into(), json!(p));
+            let mut event = NewEvent::new(EventKind::Answer, actor, state);
+            event.input = Some(if actor == TIMEOUT_ACTOR {
+                format!("expired, nothing changed: {}", p.text)
+            } else {
+                format!("rejected: {}", p.text)
+            });
+            event.play = top.play.clone();
+            event.context = Some(Value::Object(context));
+            return self.record(caller, m, Outcome::new(event)).await;
+        }
+        p.asks.remove(0);
+        p.confirmed.push(asked);
+        if !p.asks.is_empty() {
+            // Confirmed by one; the next affected player is asked.
+            p.stage = Stage::Asked;
+            context.insert("proposal".into(), json!(p));
+            let mut event = NewEvent::new(EventKind::Answer, actor, state);
+            event.input = Some(format!("confirmed: {}", p.text));
+            event.play = top.play.clone();
+            event.context = Some(Value::Object(context));
+            let decision = p.decision(&self.names(m));
+            event.ruling = Some(json!({ "pending": decision }));
+            event.deadline = Some(self.deadline());
+            return self.record(caller, m, Outcome::new(event)).await;
+        }
+        p.stage = Stage::Confirmed;
+        match p.what.clone() {
+            Proposed::Play => {
+                let mut pc = PlayContext::of(top);
+                pc.agreed = true;
+                // Its author and everyone who confirmed it may undo it.
+                pc.agreed_by = p.confirmed.iter().copied().chain([p.by]).collect();
+                pc.proposal = Some(p.clone());
+                let play = top.play.clone().unwrap_or(Value::Null);
+                let input = format!("confirmed: {}", p.text);
+                self.judge_answer(caller, m, top, play, pc, input, actor)
+                    .await
+            }
+            Proposed::Adjust {
+                field,
+                value,
+                reason,
+            } => {
+                context.insert("proposal".into(), json!(p));
+                context.insert("agreed_by".into(), json!([p.by]));
+                self.apply_adjust(caller, m, &state, &field, &value, reason, context)
+                    .await
+            }
+            Proposed::End { mut result } => {
+                let names = self.names(m);
+                let by: Vec<String> = p
+                    .confirmed
+                    .iter()
+                    .map(|s| names.get(*s).cloned().unwrap_or_else(|| seat_label(*s)))
+                    .collect();
+                result.reason = format!("{} (agreed by {})", result.reason, by.join(", "));
+                context.insert("proposal".into(), json!(p));
+                context.insert("reason".into(), json!(result.reason));
+                context.insert("winner".into(), json!(result.winner));
+                let mut event = NewEvent::new(EventKind::End, actor, state);
+                event.input = Some(format!("confirmed: {}", p.text));
+                event.transition = Transition::End(serde_json::to_value(&result).ok());
+                event.context = Some(Value::Object(context));
+                self.record(caller, m, Outcome::new(event)).await
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn consent_is_asked_of_those_a_change_touches() {
+        // Another seat's field: that seat.
+        assert_eq!(affected(2, 0, Some(Some(1)), None), vec![1]);
+        // One's own field that decides nothing: nobody.
+        assert!(affected(2, 0, Some(Some(0)), None).is_empty());
+        // A shared field: everyone else.
+        assert_eq!(affected(3, 1, Some(None), None), vec![0, 2]);
+        // A result the asker wins: every other seat.
+        assert_eq!(affected(3, 0, None, Some(Some(0))), vec![1, 2]);
+        // A concession in two seats: nobody else loses.
+        assert!(affected(2, 0, None, Some(Some(1))).is_empty());
+        // No winner: everyone else.
+        assert_eq!(affected(2, 1, None, Some(None)), vec![0]);
+    }
+}

@@ -1,0 +1,605 @@
+//! Match integrity (issue 28), through the console as players type it: no
+//! player decides for another, a result nobody can fake, an undo that
+//! follows the log. Each test is a cheating attempt or a consent flow.
+
+use std::sync::Arc;
+
+use arbiter::app::App;
+use arbiter::bot::{Bot, BotConfig};
+
+/// A bot whose match database is a file in `dir`.
+fn match_bot(dir: &std::path::Path) -> Bot {
+    let url = format!("sqlite://{}", dir.join("integrity.db").display());
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let app = App::load(&root.join("rules_data"), &[]).expect("rule data");
+    Bot::new(
+        Arc::new(app),
+        BotConfig {
+            database_url: Some(url),
+            ..BotConfig::default()
+        },
+    )
+}
+
+/// Runs a console script as `user`; the output.
+fn run(bot: &Bot, user: &str, script: &str) -> String {
+    let session = arbiter::bot::console::Session {
+        user: user.into(),
+        moderator: false,
+        guild: None,
+    };
+    let mut out = Vec::new();
+    arbiter::bot::console::run_as(
+        bot,
+        &session,
+        &mut script.as_bytes(),
+        &mut out,
+        false,
+        false,
+    )
+    .unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+fn example(name: &str) -> String {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    root.join("examples/matches")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// An Ashes match of Coal and Maeoni on the shipped starting board.
+fn ashes(dir: &std::path::Path) -> Bot {
+    let bot = match_bot(dir);
+    let out = run(
+        &bot,
+        "Coal",
+        &format!(
+            "/match start game:ashes player1:Coal player2:Maeoni\n/match setup file:{}\n",
+            example("ashes-start.yaml")
+        ),
+    );
+    assert!(out.contains("next: Coal: your turn"), "{out}");
+    bot
+}
+
+#[test]
+fn a_claimed_win_waits_for_the_opponent_and_a_concession_is_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    // Coal claims the win: Maeoni is asked; the match goes on meanwhile.
+    let out = run(&bot, "Coal", "/match end winner:Coal reason:I win\n");
+    assert!(
+        out.contains("Coal proposes to end the match: Coal wins (I win)")
+            && out.contains("(active, version 2)")
+            && out.contains("[1] confirm  [2] reject"),
+        "{out}"
+    );
+    // Coal cannot confirm his own claim.
+    let out = run(&bot, "Coal", "/match answer choice:confirm\n");
+    assert!(
+        out.contains("(only you see this)") && out.contains("only they or a moderator"),
+        "{out}"
+    );
+    // Maeoni rejects: recorded, nothing changes.
+    let out = run(&bot, "Maeoni", "/match answer choice:reject\n");
+    assert!(out.contains("answer #3 recorded"), "{out}");
+    let out = run(&bot, "Maeoni", "/match log\n");
+    assert!(
+        out.contains("Maeoni answered: rejected: to end the match: Coal wins (I win)"),
+        "{out}"
+    );
+    // Maeoni concedes: at once, and it says so.
+    let out = run(&bot, "Maeoni", "/match end winner:Coal reason:concession\n");
+    assert!(
+        out.contains("(ended, version 4)")
+            && out.contains("result: Coal wins: concession (conceded by Maeoni)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_loser_cannot_rewind_a_result_and_a_moderator_reopens_an_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(
+        &bot,
+        "Coal",
+        "/match end winner:Coal reason:I win\n/as Maeoni\n1\n/match undo\n",
+    );
+    assert!(
+        out.contains("result: Coal wins: I win (agreed by Maeoni)"),
+        "{out}"
+    );
+    // The loser's undo is refused, naming who may.
+    assert!(
+        out.contains(
+                "undoing the result (Coal wins: I win (agreed by Maeoni)) needs the other side's consent: only Coal, who won it, or a moderator may undo it"
+            ),
+        "{out}"
+    );
+    // A moderator undoes the `end`: the match reopens (the claim is asked again).
+    let out = run(
+        &bot,
+        "judge",
+        "/as judge moderator\n/match undo\n/match board\n",
+    );
+    assert!(
+        out.contains("== Undone: event #3 ==") && out.contains("(active, version 4)"),
+        "{out}"
+    );
+    // The winner may give the result up himself.
+    let out = run(
+        &bot,
+        "Maeoni",
+        "/match answer choice:confirm\n/as Coal\n/match undo\n",
+    );
+    assert!(out.contains("== Undone: event #5 =="), "{out}");
+}
+
+#[test]
+fn agreed_by_asks_the_player_instead_of_speaking_for_her() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let play =
+        "attack unit \"Mist Spirit\" with Hammer Knight; no guard; no counter; agreed by Maeoni";
+    let out = run(&bot, "Coal", &format!("/match play {play}\n"));
+    // Nothing is said for Maeoni: she is asked, and the board is as it was.
+    assert!(
+        out.contains("proposal #2 recorded: nothing changes unless it is confirmed")
+            && out.contains("next: Maeoni decides")
+            && !out.contains("Maeoni declares"),
+        "{out}"
+    );
+    let out = run(&bot, "Coal", "/match board\n");
+    assert!(out.contains("Mist Spirit"), "{out}");
+    // Only Maeoni (or a moderator) confirms; her confirmation records the play.
+    let out = run(&bot, "Coal", "/match answer choice:1\n");
+    assert!(out.contains("(only you see this)"), "{out}");
+    let out = run(&bot, "Maeoni", "/match answer choice:confirm\n");
+    assert!(
+        out.contains("Answer #3 recorded (ashes): the play is legal")
+            && out.contains("Maeoni declares no guard"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_self_adjust_that_wins_the_game_asks_every_other_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "Ana",
+        &format!(
+            "/match start game:ti4 player1:Ana player2:Ben player3:Cleo\n/match setup file:{}\n\
+             /match adjust field:players.Ana.victory_points value:10 reason:trust me\n",
+            example("ti4-start.yaml")
+        ),
+    );
+    assert!(
+        out.contains("proposal #2 recorded")
+            && out.contains("it ends the game (Ana wins)")
+            && !out.contains("the match has ended"),
+        "{out}"
+    );
+    // Ben confirms; Cleo is asked next, and rejects: nothing changed.
+    let out = run(&bot, "Ben", "/match answer choice:confirm\n");
+    assert!(out.contains("next: Cleo decides"), "{out}");
+    let out = run(&bot, "Cleo", "/match answer choice:reject\n/match board\n");
+    assert!(
+        out.contains("(active, version 4)") && out.contains("victory_points: 0"),
+        "{out}"
+    );
+    // Confirmed by both, the adjustment ends the game.
+    let out = run(
+        &bot,
+        "Ana",
+        "/match adjust field:players.Ana.victory_points value:10 reason:trust me\n\
+         /as Ben\n/match answer choice:confirm\n/as Cleo\n/match answer choice:confirm\n",
+    );
+    assert!(out.contains("the match has ended"), "{out}");
+    assert!(out.contains("Ana wins"), "{out}");
+}
+
+#[test]
+fn undo_takes_back_the_note_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(
+        &bot,
+        "Coal",
+        "/match play pass\n/match note text:judge: ok\n/match undo\n",
+    );
+    assert!(out.contains("== Undone: event #3 =="), "{out}");
+    assert!(out.contains("#3 Coal noted: judge: ok"), "{out}");
+    let out = run(&bot, "Coal", "/match undo\n");
+    assert!(
+        out.contains("== Undone: event #2 ==") && out.contains("played pass"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_unanswered_proposal_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("t.db").display());
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        use arbiter::app::matches::{Caller, Matches};
+        let store = arbiter::store::Store::connect(&url).await.unwrap();
+        let m = Matches::new(store).with_decision_timeout(std::time::Duration::ZERO);
+        let coal = Caller::new("t", "Coal", false);
+        m.start(&coal, "ashes", &["Coal".into(), "Maeoni".into()])
+            .await
+            .unwrap();
+        let board = std::fs::read_to_string(example("ashes-start.yaml")).unwrap();
+        m.setup(&coal, &board).await.unwrap();
+        let r = m
+            .adjust(&coal, "players.Maeoni.phoenixborn.damage", "30", "trust me")
+            .await
+            .unwrap();
+        assert!(r.proposed);
+        // Past its deadline it expires: recorded, nothing changed.
+        let v = m.board("t").await.unwrap();
+        assert!(v.pending.is_none(), "{v:?}");
+        assert_eq!(v.status, arbiter::store::MatchStatus::Active);
+        let log = m.log("t", None).await.unwrap();
+        let last = log.entries.last().unwrap();
+        assert!(
+            last.input
+                .as_deref()
+                .unwrap_or("")
+                .starts_with("expired, nothing changed"),
+            "{last:?}"
+        );
+        assert!(m.replay("t").await.unwrap().consistent);
+    });
+}
+
+/// A game's long match: seats, starting board, its first real plays and
+/// answers (console lines, `/as` switching seats), and a field a moderator
+/// adjusts to fill the match up (values cycling below what would end it).
+struct Long {
+    game: &'static str,
+    seats: &'static [&'static str],
+    board: &'static str,
+    opening: &'static str,
+    field: &'static str,
+}
+
+const LONG: &[Long] = &[
+    Long {
+        game: "ashes",
+        seats: &["Coal", "Maeoni"],
+        board: "ashes-start.yaml",
+        opening: "/as Coal\n/match play attack Maeoni with Hammer Knight\n/as Maeoni\n\
+                  /match answer choice:no blocker\n/match play pass\n/as Coal\n/match play pass\n\
+                  /match advance\n",
+        field: "Maeoni.phoenixborn.damage",
+    },
+    Long {
+        game: "ti4",
+        seats: &["Ana", "Ben", "Cleo"],
+        board: "ti4-start.yaml",
+        opening: "/as Ana\n/match play Ana strategic Leadership\n/as Ben\n\
+                  /match play Ben strategic Diplomacy\n/as Cleo\n/match play Cleo trades with Ana\n\
+                  /as Ana\n/match answer choice:accept Cleo's transaction\n/as Cleo\n\
+                  /match play Cleo strategic Politics\n",
+        field: "Ana.victory_points",
+    },
+    Long {
+        game: "magewinds",
+        seats: &["Ana", "Bram"],
+        board: "magewinds-start.yaml",
+        opening: "/as Ana\n/match play activate Pyromancer attack Stonewarden\n/as Bram\n\
+                  /match answer choice:Dodge with Stonewarden\n\
+                  /match play activate Stonewarden guard\n/as Ana\n\
+                  /match play activate Pyromancer move 2\n",
+        field: "Ana.fighters.Pyromancer.movement",
+    },
+    Long {
+        game: "legion",
+        seats: &["Ana", "Ben"],
+        board: "legion-start.yaml",
+        opening: "/as Ana\n/match play move\n/match answer choice:activate Darth Vader\n\
+                  /match play free attack; end\n/as Ben\n\
+                  /match play activate luke; card action force push; move; end\n",
+        field: "Ben.points",
+    },
+    Long {
+        game: "grand-archive",
+        seats: &["Alice", "Bob"],
+        board: "grand-archive-start.yaml",
+        opening: "/as Alice\n/match play attack with fervent at stalwart guard\n/as Bob\n\
+                  /match answer choice:pass\n",
+        field: "Bob.reserve",
+    },
+];
+
+/// The file the console printed between `--- name ---` markers.
+fn exported(out: &str) -> String {
+    let end = out.rfind("\n--- end of ").expect("the export's end");
+    let start = out[..end].rfind("\n--- ").expect("an export") + 1;
+    let body = &out[start..end];
+    body[body.find('\n').unwrap() + 1..].to_string()
+}
+
+/// The version the last `(active, version N)` in `out` names.
+fn version_of(out: &str) -> usize {
+    let at = out.rfind("(active, version ").expect("a match view") + "(active, version ".len();
+    out[at..].split(')').next().unwrap().parse().unwrap()
+}
+
+/// Issue 28, item 5: an export the bot produced sets up again and
+/// verifies, for a 60-event match of every game.
+#[test]
+fn a_long_match_of_each_game_exports_sets_up_again_and_verifies() {
+    let mut sizes = Vec::new();
+    for g in LONG {
+        let dir = tempfile::tempdir().unwrap();
+        let bot = match_bot(dir.path());
+        let players: String = g
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| format!(" player{}:{s}", i + 1))
+            .collect();
+        let mut script = format!(
+            "/match start game:{}{players}\n/match setup file:{}\n{}",
+            g.game,
+            example(g.board),
+            g.opening
+        );
+        // Fill up to 60 events: a judge's note, an adjustment, a player's
+        // proposal the other rejects, an undo.
+        let (first, second) = (g.seats[0], g.seats[1]);
+        for k in 0..12 {
+            script.push_str(&format!(
+                "/as judge moderator\n/match note text:judge: table check {k}\n\
+                 /match adjust field:{} value:{} reason:catching up {k}\n/match undo\n\
+                 /as {second}\n/match end winner:{second} reason:claim {k}\n/as {first}\n\
+                 /match answer choice:reject\n",
+                g.field,
+                k % 3
+            ));
+        }
+        // A note with a fence of its own: the export is still taken whole.
+        script.push_str("/as judge moderator\n/match note text:judge: ```yaml a: 1``` as shown\n");
+        script.push_str("/match export\n");
+        let out = run(&bot, first, &script);
+        assert!(!out.contains("(only you see this)"), "{}:\n{out}", g.game);
+        let version = version_of(&run(&bot, first, "/match board\n"));
+        assert!(version >= 60, "{}: {version} events", g.game);
+        let yaml = exported(&out);
+        sizes.push(format!("{} {} KB", g.game, yaml.len().div_ceil(1024)));
+        let file = dir.path().join("export.yaml");
+        std::fs::write(&file, &yaml).unwrap();
+
+        // Another table (a fresh database) sets it up and verifies it.
+        let other = tempfile::tempdir().unwrap();
+        let bot2 = match_bot(other.path());
+        let out = run(
+            &bot2,
+            first,
+            &format!(
+                "/match start game:{}{players}\n/match setup file:{}\n/match verify\n/match board\n",
+                g.game,
+                file.display()
+            ),
+        );
+        assert!(
+            !out.contains("(only you see this)")
+                && out.contains("every stored board equals the replay"),
+            "{}:\n{out}",
+            g.game
+        );
+        assert_eq!(version_of(&out), version, "{}: {out}", g.game);
+    }
+    eprintln!("export sizes: {}", sizes.join(", "));
+}
+
+/// Issue 28, item 10: a decision with one answer is taken at once and said
+/// so (nobody is pinged to press the only button); the reply to a play
+/// names who is next, as every other reply does.
+#[test]
+fn a_decision_with_one_answer_resolves_at_once_and_the_reply_names_who_is_next() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let board = "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n    units:\n      - { name: Hammer Knight, attack: 3, life: 3 }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 20 }\n    units:\n      - { name: Mist Spirit, attack: 1, life: 1, exhausted: true }\n";
+    let out = run(
+        &bot,
+        "Coal",
+        &format!(
+            "/match start game:ashes player1:Coal player2:Maeoni\n/match setup\n{board}.\n\
+             /match play attack Maeoni with Hammer Knight\n"
+        ),
+    );
+    assert!(
+        out.contains("Play #2 recorded (ashes): the play is legal")
+            && out.contains("Maeoni has one answer only, taken at once: no blocker")
+            && !out.contains("waiting for a decision"),
+        "{out}"
+    );
+    assert!(
+        after(&out, "Play #2").contains("next: Maeoni: your turn"),
+        "{out}"
+    );
+}
+
+#[test]
+fn help_names_every_match_subcommand() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(&bot, "Coal", "/help\n");
+    for sub in ["`answer`", "`advance`", "`adjust`", "`note`", "agreed by"] {
+        assert!(out.contains(sub), "{sub} missing:\n{out}");
+    }
+}
+
+/// The text from the last `marker` in `out` on.
+fn after<'a>(out: &'a str, marker: &str) -> &'a str {
+    out.rfind(marker).map_or("", |i| &out[i..])
+}
+
+/// Issue 28, item 7: a player cannot take the turn from a unit of the
+/// other player that still has an action left.
+#[test]
+fn legion_no_player_activates_while_the_others_unit_still_has_an_action() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "Ana",
+        &format!(
+            "/match start game:legion player1:Ana player2:Ben\n/match setup file:{}\n\
+             /match play activate Stormtroopers; aim; end\n/as Ben\n\
+             /match play activate Rebel Troopers; move\n/as Ana\n\
+             /match play activate Darth Vader; move\n",
+            example("legion-start.yaml")
+        ),
+    );
+    let last = after(&out, "== ");
+    assert!(
+        last.contains("ILLEGAL")
+            && last.contains(
+                "Rebel Troopers (Ben's) is still activating with 1 action left: only Ben moves on"
+            ),
+        "{out}"
+    );
+    // Ben uses his last action; then the turn is Ana's.
+    let out = run(
+        &bot,
+        "Ben",
+        "/match play move\n/as Ana\n/match play activate Darth Vader; move; end\n",
+    );
+    assert!(after(&out, "== ").contains("the play is legal"), "{out}");
+}
+
+/// Issue 28, item 8: an attacked fighter that cannot react is said so in
+/// the ruling (with the open question Guard raises), and a reaction to an
+/// attack already resolved is refused.
+#[test]
+fn magewinds_reactions_are_settled_with_their_attack() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let board = "game: magewinds\nround: 1\nphase: action\nfirst_to_pass: Ana\nturn: Ana\nplayers:\n  - name: Ana\n    fighters:\n      - {name: Pyromancer, movement: 5, position: [10, 4], attacks: [Fire Bolt]}\n  - name: Bram\n    fighters:\n      - {name: Stonewarden, movement: 4, position: [12, 10], attacks: [Maul], counter: double, guard: true, reactions: [{name: Dodge, trigger: attacked}]}\n";
+    let out = run(
+        &bot,
+        "Ana",
+        &format!(
+            "/match start game:magewinds player1:Ana player2:Bram\n/match setup\n{board}.\n\
+             /match play activate Pyromancer attack Stonewarden\n"
+        ),
+    );
+    let last = after(&out, "== Play #2");
+    assert!(
+        last.contains("the play is legal")
+            && last.contains("Stonewarden is attacked, but it has a double action counter")
+            && last.contains("so Bram is not asked to react")
+            && last.contains("open question: the indexed text does not say whether Guard"),
+        "{out}"
+    );
+
+    // Bram declines the reaction; a Dodge afterwards is refused.
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "Ana",
+        &format!(
+            "/match start game:magewinds player1:Ana player2:Bram\n/match setup file:{}\n\
+             /match play activate Pyromancer attack Stonewarden\n/as Bram\n\
+             /match answer choice:no reaction\n/match play react Stonewarden dodge\n",
+            example("magewinds-start.yaml")
+        ),
+    );
+    let last = after(&out, "== ");
+    assert!(
+        last.contains("ILLEGAL")
+            && last.contains("Pyromancer's attack on Stonewarden has resolved"),
+        "{out}"
+    );
+}
+
+/// Issue 28, item 9: a default the quoted text does not give is labelled
+/// "assumed", never "the rules' default" (TI4's transaction, Grand
+/// Archive's response); a rule a ruling weighs is cited on its own step.
+#[test]
+fn assumed_defaults_say_so_and_every_rule_weighed_has_its_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "Ana",
+        &format!(
+            "/match start game:ti4 player1:Ana player2:Ben player3:Cleo\n/match setup file:{}\n\
+             /match play Ana strategic Leadership\n/as Ben\n/match play Ben strategic Diplomacy\n\
+             /as Cleo\n/match play Cleo trades with Ana\n",
+            example("ti4-start.yaml")
+        ),
+    );
+    let last = after(&out, "== Play #4");
+    assert!(
+        last.contains("decline *(assumed: the rules give no default)*")
+            && !last.contains("the rules' default"),
+        "{out}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "Alice",
+        &format!(
+            "/match start game:grand-archive player1:Alice player2:Bob\n/match setup file:{}\n\
+             /match play attack with fervent at stalwart guard\n",
+            example("grand-archive-start.yaml")
+        ),
+    );
+    let last = after(&out, "== Play #2");
+    assert!(
+        last.contains("pass *(assumed: the rules give no default)*")
+            && !last.contains("the rules' default"),
+        "{out}"
+    );
+    // A TI4 player who says they cannot act, with a readied card: rule 2 is
+    // weighed and set aside on its own step, rule 4 refuses the pass.
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["judge", "--json", "--play", "Dana pass cannot act"])
+        .arg(root.join("examples/ti4/pass-with-readied-card.yaml"))
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let steps = v["steps"].as_array().unwrap();
+    assert!(
+        steps.iter().any(|s| s["rule"] == "ti4:action-phase.2"
+            && s["text"].as_str().unwrap().contains("sets it aside")),
+        "{v}"
+    );
+    assert_eq!(v["diagnostics"][0]["rule"], "ti4:action-phase.4.1", "{v}");
+}
+
+/// Issue 28, item 10: a log page is one message with its line breaks, not
+/// a page of pages.
+#[test]
+fn a_long_log_page_is_one_message_with_its_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let mut script = String::new();
+    for _ in 0..8 {
+        script.push_str(
+            "/as Coal\n/match play attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight\n\
+             /as Maeoni\n1\n/as judge moderator\n/match undo\n/match undo\n",
+        );
+    }
+    script.push_str("/match log page:2\n");
+    let out = run(&bot, "Coal", &script);
+    let page = after(&out, "== Match #1 (ashes): log page 2/");
+    assert!(!page.contains("Page 1 of"), "{page}");
+    assert!(
+        page.contains("\n#11 ") && page.contains("\n#12 ") && page.contains("\n#20 "),
+        "{page}"
+    );
+}
