@@ -844,7 +844,11 @@ fn title_of(input: &Input) -> &'static str {
         Input::Command(Command::Games { .. }) => "Games",
         Input::Command(Command::Schema { .. }) => "Schema",
         Input::Command(Command::Match(_)) => "Match",
-        Input::Command(_) | Input::ModalSubmit { .. } => "Judge",
+        Input::Command(Command::Rules(_)) => "Rules",
+        Input::Command(Command::Card { .. }) => "Card",
+        Input::Command(Command::Help) => "Help",
+        Input::Command(Command::Judge { .. } | Command::JudgeMessage { .. })
+        | Input::ModalSubmit { .. } => "Judge",
         Input::Autocomplete { .. } | Input::Component { .. } => "Arbiter",
     }
 }
