@@ -15,10 +15,13 @@ pub(super) struct Scored {
 }
 
 /// Per embedding index: its idf and the passages that have it, with the
-/// index's BM25 value in each.
+/// index's BM25 value in each. The lists are stored end to end in one
+/// vector (no list has a header or spare capacity of its own).
 #[derive(Default)]
 pub(super) struct Postings {
-    lists: FxHashMap<u32, (f32, Vec<(u32, f32)>)>,
+    /// Embedding index → its idf and its list's range in `entries`.
+    lists: FxHashMap<u32, (f32, u32, u32)>,
+    entries: Vec<(u32, f32)>,
     /// One past the highest passage id.
     len: usize,
 }
@@ -39,10 +42,21 @@ impl Postings {
                 }
             }
         }
-        for (idf, list) in lists.values_mut() {
-            *idf = idf_of(count, list.len());
+        let total = lists.values().map(|(_, l)| l.len()).sum();
+        let mut entries = Vec::with_capacity(total);
+        let mut ranges = FxHashMap::default();
+        ranges.reserve(lists.len());
+        for (index, (_, list)) in lists {
+            let start = entries.len() as u32;
+            entries.extend_from_slice(&list);
+            let idf = idf_of(count, list.len());
+            ranges.insert(index, (idf, start, entries.len() as u32));
         }
-        Postings { lists, len }
+        Postings {
+            lists: ranges,
+            entries,
+            len,
+        }
     }
 
     /// Every passage with at least one of the query's indices, with its
@@ -52,10 +66,10 @@ impl Postings {
         let mut seen = vec![false; self.len];
         let mut out = Vec::new();
         for t in query.iter() {
-            let Some((idf, list)) = self.lists.get(&t.index) else {
+            let Some(&(idf, start, end)) = self.lists.get(&t.index) else {
                 continue;
             };
-            for &(id, value) in list {
+            for &(id, value) in &self.entries[start as usize..end as usize] {
                 let i = id as usize;
                 score[i] += idf * value;
                 if !seen[i] {
