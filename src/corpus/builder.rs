@@ -214,11 +214,10 @@ fn compact(
             kept[i].path = children_path(&kept, &mut below, parent);
         }
     }
-    let by_id: HashMap<String, PassageIdx> = kept
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.id.clone(), i))
-        .collect();
+    // Passages by id: their indices sorted by id (ids are unique), searched
+    // by bisection; no second copy of every id.
+    let mut by_id: Vec<u32> = (0..kept.len() as u32).collect();
+    by_id.sort_unstable_by(|&a, &b| kept[a as usize].id.cmp(&kept[b as usize].id));
     let mut corpus = Corpus {
         games,
         passages: kept,

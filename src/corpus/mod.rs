@@ -142,7 +142,8 @@ pub struct Corpus {
     pub games: Vec<Game>,
     pub passages: Vec<Passage>,
     pub warnings: Vec<Warning>,
-    by_id: HashMap<String, PassageIdx>,
+    /// Passage indices sorted by id.
+    by_id: Vec<u32>,
     /// Documents of kind `cards`, in load order: data, not passages (read
     /// by `cards::Cards::build`).
     pub card_lists: Vec<CardList>,
@@ -164,11 +165,14 @@ impl Corpus {
 
     /// The passage with exactly this id.
     pub fn get(&self, id: &str) -> Option<&Passage> {
-        self.by_id.get(id).map(|&i| &self.passages[i])
+        self.index_of(id).map(|i| &self.passages[i])
     }
 
     pub fn index_of(&self, id: &str) -> Option<PassageIdx> {
-        self.by_id.get(id).copied()
+        self.by_id
+            .binary_search_by(|&i| self.passages[i as usize].id.as_str().cmp(id))
+            .ok()
+            .map(|k| self.by_id[k] as PassageIdx)
     }
 
     pub fn game(&self, id: &str) -> Option<&Game> {
