@@ -1,6 +1,12 @@
 //! The `arbiter` binary: output contracts and exit status.
 
 mod common;
+#[allow(dead_code)]
+#[path = "import_support/hostile.rs"]
+mod hostile;
+#[allow(dead_code)]
+#[path = "import_support/pdf.rs"]
+mod pdf;
 
 use std::process::{Command, Output, Stdio};
 
@@ -314,4 +320,42 @@ fn match_ask_searches_the_channels_match_game() {
         "{}",
         stdout(&o)
     );
+}
+
+/// `arbiter import` reads the file in a child process: a PDF whose form
+/// draws itself (which aborted the whole process, exit 134) and a page of
+/// 200,000 nested elements are each one clear error, exit 2, and nothing
+/// is written.
+#[test]
+fn import_of_a_hostile_file_is_a_clear_error_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "self-form.pdf",
+            hostile::pdf_self_drawing_form(),
+            "the converter stopped on this PDF",
+        ),
+        (
+            "deep.html",
+            hostile::html_nested("b", 200_000),
+            "nests its HTML elements 200002 deep",
+        ),
+    ];
+    for (name, bytes, expected) in cases {
+        let file = dir.path().join(name);
+        std::fs::write(&file, bytes).unwrap();
+        let out_dir = dir.path().join(format!("{name}-out"));
+        let out = arbiter(&[
+            "import",
+            file.to_str().unwrap(),
+            "--game",
+            "Kitchen Table",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(expected), "{name}: {err}");
+        assert!(!out_dir.exists(), "{name}: nothing is written");
+    }
 }
