@@ -1,7 +1,6 @@
 //! The `arbiter` binary: output contracts and exit status.
 
 mod common;
-#[allow(dead_code)]
 #[path = "import_support/hostile.rs"]
 mod hostile;
 #[allow(dead_code)]
