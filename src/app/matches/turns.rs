@@ -772,9 +772,13 @@ impl Matches {
         } else {
             super::mention(&undone.actor)
         };
-        Err(MatchError::forbidden(format!(
-            "the last {} was made by {who}; only they or a moderator may undo it",
+        let what = if super::consent::Proposal::of(undone).is_some() {
+            "proposal (answer it with its Confirm or Reject buttons)"
+        } else {
             undone.kind.as_str()
+        };
+        Err(MatchError::forbidden(format!(
+            "the last {what} was made by {who}; only they or a moderator may undo it"
         )))
     }
 
