@@ -10,6 +10,7 @@ mod analyze;
 mod complete;
 mod confidence;
 mod english;
+pub mod levers;
 mod phrases;
 mod postings;
 mod query;
@@ -351,7 +352,8 @@ impl Index {
     /// Ranks passages for a question and labels how sure the first is.
     pub fn search(&self, corpus: &Corpus, question: &str, opts: &SearchOptions) -> SearchOutcome {
         let limit = opts.limit.clamp(1, 50);
-        let (named, words) = self.strip_game_names(analyze::question_words(question));
+        let question = analyze::symbol_words(question);
+        let (named, words) = self.strip_game_names(analyze::question_words(&question));
         let (mut game, mut game_from) = match (&opts.game, named, &opts.fallback_game) {
             (Some(g), _, _) => (Some(g.clone()), Some(GameFrom::Given)),
             (None, Some(g), _) => (Some(g), Some(GameFrom::Question)),
