@@ -155,6 +155,22 @@ fn a_piped_script_is_answered_in_order() {
 }
 
 #[test]
+fn a_multi_part_rule_question_is_answered_part_by_part_on_the_console() {
+    let (code, out, err) = arbiter(
+        &["console"],
+        "/rule query:1) can an exhausted phoenixborn guard 2) can a unit move twice in legion\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let first = out.find("Part 1 of 2").expect(&out);
+    let second = out.find("Part 2 of 2").expect(&out);
+    assert!(
+        first < out.find("ashes:attack-a-unit.3").expect(&out),
+        "{out}"
+    );
+    assert!(second < out.find("legion:actions.2").expect(&out), "{out}");
+}
+
+#[test]
 fn schema_and_game_coverage_on_the_console() {
     let (code, out, err) = arbiter(&["console"], "/schema game:ashes\n/games game:ashes\n");
     assert_eq!(code, 0, "{err}");

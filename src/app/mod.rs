@@ -147,6 +147,55 @@ pub struct AskReply {
     /// document ("Ashes Reborn: 03 - Main Actions (Pay a Cost, …)").
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub covers: Vec<String>,
+    /// A multi-part question ("1) … 2) …"), part by part: each part's label
+    /// and the ids of its best passages (among `results`). Omitted for a
+    /// one-part question.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<AskPart>,
+}
+
+/// One part of a multi-part question.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct AskPart {
+    pub question: String,
+    pub confidence: Confidence,
+    /// Its best passages, best first; those shown are among the reply's results.
+    pub ids: Vec<String>,
+}
+
+/// A part of a reply (`None`: results of no part) and its numbered results.
+pub type PartResults<'a> = (Option<&'a AskPart>, Vec<(usize, &'a AskResult)>);
+
+impl AskReply {
+    /// The results grouped by part, in part order (a result shared by two
+    /// parts is shown under the first), then any result of no part; one
+    /// group with every result for a one-part question.
+    pub fn by_part(&self) -> Vec<PartResults<'_>> {
+        let numbered: Vec<(usize, &AskResult)> = self.results.iter().enumerate().collect();
+        if self.parts.is_empty() {
+            return vec![(None, numbered)];
+        }
+        let mut shown = vec![false; numbered.len()];
+        let mut out = Vec::new();
+        for part in &self.parts {
+            let mut mine = Vec::new();
+            for id in &part.ids {
+                if let Some(n) = self.results.iter().position(|r| &r.id == id)
+                    && !shown[n]
+                {
+                    shown[n] = true;
+                    mine.push(numbered[n]);
+                }
+            }
+            out.push((Some(part), mine));
+        }
+        let rest: Vec<(usize, &AskResult)> =
+            numbered.into_iter().filter(|(n, _)| !shown[*n]).collect();
+        if !rest.is_empty() {
+            out.push((None, rest));
+        }
+        out
+    }
 }
 
 /// The reply to `cite`: the passage, then its descendants when asked.
@@ -313,7 +362,21 @@ impl App {
         } else {
             Vec::new()
         };
+        let parts = outcome
+            .parts
+            .iter()
+            .map(|p| AskPart {
+                question: p.question.clone(),
+                confidence: p.confidence,
+                ids: p
+                    .hits
+                    .iter()
+                    .map(|&i| self.corpus.passages[i].id.clone())
+                    .collect(),
+            })
+            .collect();
         Ok(AskReply {
+            parts,
             query: query.to_string(),
             confidence: outcome.confidence,
             game: outcome.game,

@@ -452,9 +452,20 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
     }
     let mut buttons = Vec::new();
     let mut seen: Vec<String> = reply.results.iter().map(|r| r.id.clone()).collect();
-    for (n, r) in reply.results.iter().enumerate() {
-        blocks.push(result_block(n, r));
-        ref_buttons(&r.refs, &mut seen, &mut buttons);
+    for (part, results) in reply.by_part() {
+        if let Some(p) = part {
+            blocks.push(Block::text(
+                String::new(),
+                format!(
+                    "__{}__",
+                    escape_md(&crate::render::text::part_heading(reply, p))
+                ),
+            ));
+        }
+        for (n, r) in results {
+            blocks.push(result_block(n, r));
+            ref_buttons(&r.refs, &mut seen, &mut buttons);
+        }
     }
     if let Some(first) = reply.results.first()
         && let Some((sid, stitle)) = section_of(app, &first.id)

@@ -11,6 +11,7 @@ mod complete;
 mod confidence;
 mod english;
 pub mod levers;
+mod parts;
 mod phrases;
 mod postings;
 mod query;
@@ -103,6 +104,20 @@ pub struct SearchOutcome {
     pub hits: Vec<Hit>,
     /// What the label was decided from.
     pub evidence: Option<Evidence>,
+    /// A multi-part question's parts, each with its own label and best
+    /// passages (all of them among `hits`); empty for a one-part question.
+    pub parts: Vec<Part>,
+}
+
+/// One part of a multi-part question.
+#[derive(Debug, Clone, Serialize)]
+pub struct Part {
+    /// The part as asked.
+    pub question: String,
+    pub confidence: Confidence,
+    /// Its best passages, best first (every one also in the outcome's hits
+    /// when within the limit).
+    pub hits: Vec<PassageIdx>,
 }
 
 /// A glossary entry: the phrase's words and its expansions (each a phrase).
@@ -349,11 +364,38 @@ impl Index {
         (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
     }
 
-    /// Ranks passages for a question and labels how sure the first is.
+    /// Ranks passages for a question and labels how sure the first is. A
+    /// multi-part question ("1) … 2) …") is answered part by part
+    /// ([`SearchOutcome::parts`]); its hits take each part's best in turn.
     pub fn search(&self, corpus: &Corpus, question: &str, opts: &SearchOptions) -> SearchOutcome {
         let limit = opts.limit.clamp(1, 50);
-        let question = analyze::symbol_words(question);
-        let (named, words) = self.strip_game_names(analyze::question_words(&question));
+        let split = if levers::get().multipart {
+            parts::split(question)
+        } else {
+            Vec::new()
+        };
+        if split.len() >= 2 {
+            return self.search_parts(corpus, question, &split, opts, limit);
+        }
+        let (game, game_from, q) = self.read(question, opts, None);
+        let mut outcome = self.answer(corpus, q, game.as_deref(), limit);
+        outcome.game = game;
+        outcome.game_from = game_from;
+        outcome
+    }
+
+    /// A question's game (given, named in it, named elsewhere in a
+    /// multi-part question, the channel's match's, or from slang) and its
+    /// query.
+    fn read(
+        &self,
+        question: &str,
+        opts: &SearchOptions,
+        named_elsewhere: Option<&str>,
+    ) -> (Option<String>, Option<GameFrom>, query::Query) {
+        let text = analyze::symbol_words(question);
+        let (named, words) = self.strip_game_names(analyze::question_words(&text));
+        let named = named.or(named_elsewhere.map(str::to_string));
         let (mut game, mut game_from) = match (&opts.game, named, &opts.fallback_game) {
             (Some(g), _, _) => (Some(g.clone()), Some(GameFrom::Given)),
             (None, Some(g), _) => (Some(g), Some(GameFrom::Question)),
@@ -368,8 +410,19 @@ impl Index {
             game = Some(g);
             game_from = Some(GameFrom::Slang);
         }
+        (game, game_from, q)
+    }
+
+    /// One question's (or part's) ranked, highlighted and labelled passages.
+    fn answer(
+        &self,
+        corpus: &Corpus,
+        q: query::Query,
+        game: Option<&str>,
+        limit: usize,
+    ) -> SearchOutcome {
         self.trace_query(&q);
-        let ranked = self.rank(corpus, &q.groups, game.as_deref());
+        let ranked = self.rank(corpus, &q.groups, game);
         let mut hits = self.follow_stubs(corpus, &ranked, limit);
         for h in &mut hits {
             (h.highlight_at, h.highlight) = self.highlight(corpus, h.passage, &q.groups);
@@ -381,13 +434,108 @@ impl Index {
         }
         SearchOutcome {
             confidence,
-            game,
-            game_from,
+            game: None,
+            game_from: None,
             corrections: q.corrections,
             ignored: q.ignored,
             hits,
             evidence,
+            parts: Vec::new(),
         }
+    }
+
+    /// Each part asked on its own (in the game of the whole question); the
+    /// hits interleave the parts' rankings (each part's first, then each
+    /// part's second…); "answer" only when every part earns it, "none" only
+    /// when no part has a relevant passage.
+    fn search_parts(
+        &self,
+        corpus: &Corpus,
+        question: &str,
+        split: &[String],
+        opts: &SearchOptions,
+        limit: usize,
+    ) -> SearchOutcome {
+        // A game named outside every part ("ashes: 1) … 2) …") is every part's.
+        let named_in = |t: &str| {
+            self.strip_game_names(analyze::question_words(&analyze::symbol_words(t)))
+                .0
+        };
+        let preamble = named_in(question).filter(|g| {
+            split
+                .iter()
+                .all(|p| named_in(p).as_deref() != Some(g.as_str()))
+        });
+        let mut games = Vec::new();
+        let answers: Vec<SearchOutcome> = split
+            .iter()
+            .map(|part| {
+                let (game, from, q) = self.read(part, opts, preamble.as_deref());
+                let a = self.answer(corpus, q, game.as_deref(), limit);
+                games.push((game, from));
+                a
+            })
+            .collect();
+        let confidence = answers
+            .iter()
+            .map(|a| a.confidence)
+            .min_by_key(|c| match c {
+                Confidence::None => 0,
+                Confidence::Closest => 1,
+                Confidence::Answer => 2,
+            })
+            .unwrap_or(Confidence::None);
+        let confidence = match confidence {
+            Confidence::None if answers.iter().any(|a| !a.hits.is_empty()) => Confidence::Closest,
+            c => c,
+        };
+        // The game searched, when every part searched the same one.
+        let (game, game_from) = match games.split_first() {
+            Some((first, rest)) if rest.iter().all(|g| g.0 == first.0) => first.clone(),
+            _ => (None, None),
+        };
+        let mut out = SearchOutcome {
+            confidence,
+            game,
+            game_from,
+            corrections: Vec::new(),
+            ignored: Vec::new(),
+            hits: Vec::new(),
+            evidence: answers
+                .iter()
+                .find(|a| a.confidence == confidence)
+                .and_then(|a| a.evidence.clone()),
+            parts: Vec::new(),
+        };
+        let deepest = answers.iter().map(|a| a.hits.len()).max().unwrap_or(0);
+        for rank in 0..deepest {
+            for a in &answers {
+                if let Some(h) = a.hits.get(rank)
+                    && out.hits.len() < limit
+                    && !out.hits.iter().any(|o| o.passage == h.passage)
+                {
+                    out.hits.push(h.clone());
+                }
+            }
+        }
+        for (text, a) in split.iter().zip(answers) {
+            for c in a.corrections {
+                if !out.corrections.contains(&c) {
+                    out.corrections.push(c);
+                }
+            }
+            for w in a.ignored {
+                if !out.ignored.contains(&w) {
+                    out.ignored.push(w);
+                }
+            }
+            out.parts.push(Part {
+                question: text.clone(),
+                confidence: a.confidence,
+                hits: a.hits.iter().map(|h| h.passage).collect(),
+            });
+        }
+        out
     }
 
     fn trace_query(&self, q: &query::Query) {
