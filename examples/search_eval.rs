@@ -103,7 +103,7 @@ fn evidence(app: &App, cases: &[&eval::Case]) {
         };
         match out.evidence {
             Some(e) => println!(
-                "EVID\t{kind}\t{:.2}\t{:.2}\t{:.2}\t{}\t{}\t{:?}\t{}\t{}\t{:.1}\t{}\t{:.2}",
+                "EVID\t{kind}\t{:.2}\t{:.2}\t{:.2}\t{}\t{}\t{:?}\t{}\t{}\t{:.1}\t{}\t{:.2}\t{:.2}\t{}",
                 e.coverage,
                 e.highlight,
                 e.margin,
@@ -114,7 +114,9 @@ fn evidence(app: &App, cases: &[&eval::Case]) {
                 e.rivals,
                 e.weight,
                 c.game,
-                e.strength
+                e.strength,
+                e.family_margin,
+                e.agree
             ),
             None => println!(
                 "EVID\t{kind}\t-\t-\t-\t-\t-\tNone\t{}\t-\t-\t{}",

@@ -77,6 +77,8 @@ pub enum GameFrom {
 pub struct Hit {
     pub passage: PassageIdx,
     pub score: f32,
+    /// Its BM25 score before the re-ranking (section-title prior included).
+    pub lexical: f32,
     /// Share of the question's rule vocabulary found in the passage and its
     /// parent (0..=1).
     pub coverage: f32,
@@ -598,6 +600,7 @@ impl Index {
                 Hit {
                     passage: idx,
                     score: m.score * prior * (RERANK_FLOOR + coverage),
+                    lexical: m.score,
                     coverage,
                     highlight: String::new(),
                     highlight_at: 0,
