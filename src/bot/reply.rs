@@ -172,6 +172,11 @@ pub enum Action {
     RulesConfirm(String),
     /// Drop the upload kept under this token.
     RulesCancel(String),
+    /// 👍 / 👎 on the `/rule` answer kept under `key`.
+    Feedback {
+        key: String,
+        verdict: crate::store::Verdict,
+    },
 }
 
 impl Action {
@@ -189,6 +194,7 @@ impl Action {
             } => format!("decide:{match_id}:{version}:{option}"),
             Action::RulesConfirm(token) => format!("rules-confirm:{token}"),
             Action::RulesCancel(token) => format!("rules-cancel:{token}"),
+            Action::Feedback { key, verdict } => format!("fb:{key}:{}", verdict.as_str()),
         }
     }
 
@@ -226,6 +232,15 @@ impl Action {
             }
             "rules-confirm" => Some(Action::RulesConfirm(rest.to_string())),
             "rules-cancel" => Some(Action::RulesCancel(rest.to_string())),
+            "fb" => {
+                let (key, verdict) = rest.split_once(':')?;
+                let verdict = crate::store::Verdict::parse(verdict)
+                    .filter(|v| *v != crate::store::Verdict::Right)?;
+                Some(Action::Feedback {
+                    key: key.to_string(),
+                    verdict,
+                })
+            }
             "decide" => {
                 let mut parts = rest.splitn(3, ':');
                 Some(Action::Decide {
@@ -962,6 +977,23 @@ pub fn coverage_message(rules: &RulesReply, coverage: &CoverageReply) -> Doc {
 #[cfg(test)]
 mod tests {
     use super::escape_md;
+
+    #[test]
+    fn a_feedback_button_round_trips_and_a_forged_one_is_unknown() {
+        use super::Action;
+        use crate::store::Verdict;
+        for verdict in [Verdict::Up, Verdict::Down] {
+            let a = Action::Feedback {
+                key: "00ff00ff00ff00ff".into(),
+                verdict,
+            };
+            assert_eq!(Action::parse(&a.custom_id()), Some(a.clone()));
+            assert!(a.custom_id().len() <= 100);
+        }
+        assert_eq!(Action::parse("fb:00ff:right"), None);
+        assert_eq!(Action::parse("fb:00ff:meh"), None);
+        assert_eq!(Action::parse("fb:00ff"), None);
+    }
 
     #[test]
     fn escape_md_escapes_markdown_and_keeps_other_text() {
