@@ -88,6 +88,7 @@ fn evidence(app: &App, cases: &[&eval::Case]) {
             game: c.ask_game.then(|| c.game.clone()),
             fallback_game: None,
             limit: 3,
+            ..Default::default()
         };
         let out = app.index.search(&app.corpus, &c.q, &opts);
         let kind = if !c.answerable() {
@@ -157,6 +158,7 @@ impl Dump {
                 game: c.ask_game.then(|| c.game.clone()),
                 fallback_game: None,
                 limit: DUMP_DEPTH,
+                ..Default::default()
             };
             let out = app.index.search(&app.corpus, &c.q, &opts);
             let ranked: Vec<serde_json::Value> = out

@@ -171,6 +171,30 @@ fn a_multi_part_rule_question_is_answered_part_by_part_on_the_console() {
 }
 
 #[test]
+fn a_rule_answer_shows_the_cards_it_names_with_their_card_button() {
+    let (code, out, err) = arbiter(
+        &["console"],
+        "/rule query:does Hammer Knight deal damage when Frostback Bear does not counter\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("🃏 **Hammer Knight** (ashes)"), "{out}");
+    let buttons = out.lines().find(|l| l.starts_with("buttons")).expect(&out);
+    let n = buttons
+        .split('[')
+        .find(|b| b.contains("Card: Frostback Bear"))
+        .and_then(|b| b.split(']').next())
+        .expect(buttons)
+        .to_string();
+    let (_, out, _) = arbiter(
+        &["console"],
+        &format!(
+            "/rule query:does Hammer Knight deal damage when Frostback Bear does not counter\n{n}\n"
+        ),
+    );
+    assert!(out.contains("attack 2 · life 4"), "the /card reply: {out}");
+}
+
+#[test]
 fn schema_and_game_coverage_on_the_console() {
     let (code, out, err) = arbiter(&["console"], "/schema game:ashes\n/games game:ashes\n");
     assert_eq!(code, 0, "{err}");

@@ -152,6 +152,30 @@ pub struct AskReply {
     /// one-part question.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub parts: Vec<AskPart>,
+    /// Cards the question names (shipped or the server's): shown beside the
+    /// passages with a `/card` button; their text re-scored the passages.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cards: Vec<AskCard>,
+    /// Capitalised names close to a card's: `[typed, card]` ("did you mean").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub card_suggestions: Vec<(String, String)>,
+}
+
+/// What the cards a question names add to its search and reply.
+struct CardContext {
+    cards: Vec<AskCard>,
+    suggestions: Vec<(String, String)>,
+    game: Option<String>,
+    texts: Vec<String>,
+}
+
+/// A card a question names.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct AskCard {
+    pub name: String,
+    pub game: String,
+    /// Its rules text, verbatim ("" when the list has none).
+    pub text: String,
 }
 
 /// One part of a multi-part question.
@@ -324,9 +348,12 @@ impl App {
         let fallback_game = match_game
             .and_then(|g| self.game(g).ok())
             .map(|g| g.id.clone());
+        let named = self.card_context(query, game.as_deref());
         let opts = SearchOptions {
             game,
             fallback_game,
+            card_game: named.game,
+            context: named.texts,
             limit,
         };
         let outcome = self.index.search(&self.corpus, query, &opts);
@@ -376,6 +403,8 @@ impl App {
             })
             .collect();
         Ok(AskReply {
+            cards: named.cards,
+            card_suggestions: named.suggestions,
             parts,
             query: query.to_string(),
             confidence: outcome.confidence,
@@ -386,6 +415,37 @@ impl App {
             ignored: outcome.ignored,
             covers,
         })
+    }
+
+    /// The cards a question names (its game's when one is given), the
+    /// game they all belong to, their texts, and near misses.
+    fn card_context(&self, query: &str, game: Option<&str>) -> CardContext {
+        let named = self.cards.named_in(query, game);
+        let mut games: Vec<&str> = named.cards.iter().map(|c| c.game.as_str()).collect();
+        games.sort_unstable();
+        games.dedup();
+        CardContext {
+            game: match games.as_slice() {
+                [one] => Some(one.to_string()),
+                _ => None,
+            },
+            texts: named
+                .cards
+                .iter()
+                .map(|c| c.card.text.clone())
+                .filter(|t| !t.is_empty())
+                .collect(),
+            cards: named
+                .cards
+                .iter()
+                .map(|c| AskCard {
+                    name: c.card.name.clone(),
+                    game: c.game.clone(),
+                    text: c.card.text.clone(),
+                })
+                .collect(),
+            suggestions: named.near,
+        }
     }
 
     /// What the indexed rules cover: per document of the game (or of every

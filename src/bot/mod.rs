@@ -314,6 +314,7 @@ pub fn deferral(input: &Input) -> Defer {
             Some(Action::Decide { .. }) => Defer::Public,
             // A database write; the thanks are for the one who pressed.
             Some(Action::Feedback { .. }) => Defer::Ephemeral,
+            Some(Action::Card(_)) => Defer::No,
             // One row written (the index is rebuilt lazily, on the next
             // `/rule`): answered at once, replacing the preview in place.
             Some(Action::RulesConfirm(_) | Action::RulesCancel(_)) => Defer::No,
@@ -1170,6 +1171,7 @@ impl<'a> Answerer<'a> {
             Some(Action::RulesConfirm(_) | Action::RulesCancel(_)) => Reply::Message(
                 Message::user_error("Rules", "rule set buttons are not available here"),
             ),
+            Some(Action::Card(name)) => self.card(&name, None),
             // Answered by `handle_feedback` (the database, async).
             Some(Action::Feedback { .. }) => Reply::Message(Message::user_error(
                 "Feedback",

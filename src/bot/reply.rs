@@ -172,6 +172,8 @@ pub enum Action {
     RulesConfirm(String),
     /// Drop the upload kept under this token.
     RulesCancel(String),
+    /// Show a card (`/card name:`), from a `/rule` answer that names it.
+    Card(String),
     /// 👍 / 👎 on the `/rule` answer kept under `key`.
     Feedback {
         key: String,
@@ -195,6 +197,7 @@ impl Action {
             Action::RulesConfirm(token) => format!("rules-confirm:{token}"),
             Action::RulesCancel(token) => format!("rules-cancel:{token}"),
             Action::Feedback { key, verdict } => format!("fb:{key}:{}", verdict.as_str()),
+            Action::Card(name) => format!("card:{name}"),
         }
     }
 
@@ -232,6 +235,7 @@ impl Action {
             }
             "rules-confirm" => Some(Action::RulesConfirm(rest.to_string())),
             "rules-cancel" => Some(Action::RulesCancel(rest.to_string())),
+            "card" => Some(Action::Card(rest.to_string())),
             "fb" => {
                 let (key, verdict) = rest.split_once(':')?;
                 let verdict = crate::store::Verdict::parse(verdict)
@@ -466,6 +470,8 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
         ));
     }
     let mut buttons = Vec::new();
+    let mut card_buttons = Vec::new();
+    cards_beside(reply, &mut blocks, &mut card_buttons);
     let mut seen: Vec<String> = reply.results.iter().map(|r| r.id.clone()).collect();
     for (part, results) in reply.by_part() {
         if let Some(p) = part {
@@ -491,6 +497,7 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
             ButtonStyle::Primary,
         ));
     }
+    buttons.extend(card_buttons);
     let bold = if reply.confidence == crate::app::Confidence::Answer {
         "the sentence that answers"
     } else {
@@ -509,10 +516,47 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
     }
 }
 
+/// The cards the question names, each with its text and a `/card` button
+/// (a name too long for a button's id gets none).
+fn cards_beside(reply: &AskReply, blocks: &mut Vec<Block>, buttons: &mut Vec<Button>) {
+    for c in &reply.cards {
+        let text = if c.text.is_empty() {
+            "(no text in the card list)".to_string()
+        } else {
+            escape_md(&c.text)
+        };
+        blocks.push(Block::text(
+            String::new(),
+            format!(
+                "🃏 **{}** ({}): {text}",
+                escape_md(&c.name),
+                escape_md(&c.game)
+            ),
+        ));
+        if c.name.chars().count() <= 95 {
+            buttons.push(Button::new(
+                &format!("Card: {}", c.name),
+                Action::Card(c.name.clone()),
+                ButtonStyle::Secondary,
+            ));
+        }
+    }
+}
+
 /// How the question was read: typo repairs, and the channel's match game
 /// when that chose the game.
 fn reading_notes(app: &App, reply: &AskReply) -> Vec<Block> {
     let mut blocks = Vec::new();
+    for (typed, card) in &reply.card_suggestions {
+        blocks.push(Block::text(
+            String::new(),
+            format!(
+                "*(“{}”: did you mean the card {}?)*",
+                escape_md(typed),
+                escape_md(card)
+            ),
+        ));
+    }
     if !reply.corrections.is_empty() {
         let c: Vec<String> = reply
             .corrections

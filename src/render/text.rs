@@ -56,6 +56,17 @@ pub fn ask(reply: &AskReply, style: Style) -> String {
             "({g} rules: this channel's match. Name another game in the question, or give --game.)"
         );
     }
+    for (typed, card) in &reply.card_suggestions {
+        let _ = writeln!(out, "(“{typed}”: did you mean the card {card}?)");
+    }
+    for c in &reply.cards {
+        let text = if c.text.is_empty() {
+            "(no text in the card list)"
+        } else {
+            c.text.as_str()
+        };
+        let _ = writeln!(out, "Card: {} ({}): {text}", c.name, c.game);
+    }
     match reply.confidence {
         Confidence::None => {
             let scope = reply

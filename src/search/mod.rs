@@ -55,8 +55,20 @@ pub struct SearchOptions {
     /// The game searched when neither `game` nor the question names one (the
     /// game of the channel's match), before any guess from slang.
     pub fallback_game: Option<String>,
+    /// The game of the cards the question names, when nothing above gives
+    /// one (before any guess from slang).
+    pub card_game: Option<String>,
+    /// Rules text of the cards the question names: it re-scores the
+    /// question's candidates with [`CARD_WEIGHT`], never adds passages, and
+    /// never counts as the question's words for coverage or the label.
+    pub context: Vec<String>,
     pub limit: usize,
 }
+
+/// The cards' text adds at most this share of the best question score to
+/// a candidate (scaled by its own BM25 score over the best). Not tuned:
+/// the evaluation has no card text (docs/SEARCH.md).
+pub const CARD_WEIGHT: f32 = 0.3;
 
 /// Where the game searched came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -70,6 +82,8 @@ pub enum GameFrom {
     Match,
     /// Guessed from slang only one game's glossary has.
     Slang,
+    /// The game of the cards the question names.
+    Card,
 }
 
 /// One ranked passage.
@@ -380,7 +394,8 @@ impl Index {
             return self.search_parts(corpus, question, &split, opts, limit);
         }
         let (game, game_from, q) = self.read(question, opts, None);
-        let mut outcome = self.answer(corpus, q, game.as_deref(), limit);
+        let context = self.context_tokens(&opts.context);
+        let mut outcome = self.answer(corpus, q, game.as_deref(), &context, limit);
         outcome.game = game;
         outcome.game_from = game_from;
         outcome
@@ -402,7 +417,10 @@ impl Index {
             (Some(g), _, _) => (Some(g.clone()), Some(GameFrom::Given)),
             (None, Some(g), _) => (Some(g), Some(GameFrom::Question)),
             (None, None, Some(g)) => (Some(g.clone()), Some(GameFrom::Match)),
-            (None, None, None) => (None, None),
+            (None, None, None) => match &opts.card_game {
+                Some(g) => (Some(g.clone()), Some(GameFrom::Card)),
+                None => (None, None),
+            },
         };
         let mut q = self.query(&words, game.as_deref());
         if game.is_none()
@@ -421,10 +439,11 @@ impl Index {
         corpus: &Corpus,
         q: query::Query,
         game: Option<&str>,
+        context: &[&str],
         limit: usize,
     ) -> SearchOutcome {
         self.trace_query(&q);
-        let ranked = self.rank(corpus, &q.groups, game);
+        let ranked = self.rank(corpus, &q.groups, game, context);
         let mut hits = self.follow_stubs(corpus, &ranked, limit);
         for h in &mut hits {
             (h.highlight_at, h.highlight) = self.highlight(corpus, h.passage, &q.groups);
@@ -473,7 +492,8 @@ impl Index {
             .iter()
             .map(|part| {
                 let (game, from, q) = self.read(part, opts, preamble.as_deref());
-                let a = self.answer(corpus, q, game.as_deref(), limit);
+                let context = self.context_tokens(&opts.context);
+                let a = self.answer(corpus, q, game.as_deref(), &context, limit);
                 games.push((game, from));
                 a
             })
@@ -557,7 +577,48 @@ impl Index {
 
     /// BM25 candidates of the game, the best re-ranked by how much of the
     /// question's rule vocabulary they (with their parent) cover.
-    fn rank(&self, corpus: &Corpus, groups: &[Group], game: Option<&str>) -> Vec<Hit> {
+    /// The indexed terms of the cards' text (each once).
+    fn context_tokens(&self, context: &[String]) -> Vec<&str> {
+        let mut tokens: Vec<&str> = context
+            .iter()
+            .flat_map(|t| self.term_ids(t))
+            .map(|id| self.words[id as usize].as_str())
+            .collect();
+        tokens.sort_unstable();
+        tokens.dedup();
+        tokens
+    }
+
+    /// Adds the cards' text's say to the question's candidates: up to
+    /// [`CARD_WEIGHT`] × the best question score, by the candidate's own
+    /// BM25 score for the cards' terms over the best.
+    fn add_context(&self, candidates: &mut [postings::Scored], context: &[&str]) {
+        if context.is_empty() || candidates.is_empty() {
+            return;
+        }
+        let found = self
+            .postings
+            .matches(&self.embedder.embed(&context.join(" ")));
+        let best_card = found.iter().map(|m| m.score).fold(0.0, f32::max);
+        let best = candidates.iter().map(|m| m.score).fold(0.0, f32::max);
+        if best_card <= 0.0 {
+            return;
+        }
+        let by_id: FxHashMap<u32, f32> = found.iter().map(|m| (m.id, m.score)).collect();
+        for m in candidates.iter_mut() {
+            if let Some(c) = by_id.get(&m.id) {
+                m.score += CARD_WEIGHT * best * c / best_card;
+            }
+        }
+    }
+
+    fn rank(
+        &self,
+        corpus: &Corpus,
+        groups: &[Group],
+        game: Option<&str>,
+        context: &[&str],
+    ) -> Vec<Hit> {
         if groups.is_empty() {
             return Vec::new();
         }
@@ -571,6 +632,7 @@ impl Index {
         let embedding = self.embedder.embed(&tokens.join(" "));
         let mut candidates = self.postings.matches(&embedding);
         candidates.retain(|m| game.is_none_or(|g| corpus.passages[m.id as usize].game == g));
+        self.add_context(&mut candidates, context);
         // The best BM25 scores (ties: the earlier passage).
         let best_first = |a: &postings::Scored, b: &postings::Scored| {
             b.score.total_cmp(&a.score).then(a.id.cmp(&b.id))
