@@ -53,6 +53,9 @@ const MTG_QUESTIONS: &[&str] = &[
     "how many cards in opening hand after a mulligan",
     "does first strike deal damage before regular combat damage",
     "what is the legend rule",
+    // Issue 29: symbol tokens, and a question in two parts.
+    "do +1/+1 and -1/-1 counters on the same creature cancel out",
+    "two quick ones. 1) does vigilance let my guy block after attacking 2) does lifelink work on blocks",
 ];
 
 /// Parse and index the five seeds (text already read).

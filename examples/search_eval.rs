@@ -88,6 +88,7 @@ fn evidence(app: &App, cases: &[&eval::Case]) {
             game: c.ask_game.then(|| c.game.clone()),
             fallback_game: None,
             limit: 3,
+            ..Default::default()
         };
         let out = app.index.search(&app.corpus, &c.q, &opts);
         let kind = if !c.answerable() {
@@ -103,7 +104,7 @@ fn evidence(app: &App, cases: &[&eval::Case]) {
         };
         match out.evidence {
             Some(e) => println!(
-                "EVID\t{kind}\t{:.2}\t{:.2}\t{:.2}\t{}\t{}\t{:?}\t{}\t{}\t{:.1}\t{}\t{:.2}",
+                "EVID\t{kind}\t{:.2}\t{:.2}\t{:.2}\t{}\t{}\t{:?}\t{}\t{}\t{:.1}\t{}\t{:.2}\t{:.2}\t{}",
                 e.coverage,
                 e.highlight,
                 e.margin,
@@ -114,7 +115,9 @@ fn evidence(app: &App, cases: &[&eval::Case]) {
                 e.rivals,
                 e.weight,
                 c.game,
-                e.strength
+                e.strength,
+                e.family_margin,
+                e.agree
             ),
             None => println!(
                 "EVID\t{kind}\t-\t-\t-\t-\t-\tNone\t{}\t-\t-\t{}",
@@ -155,6 +158,7 @@ impl Dump {
                 game: c.ask_game.then(|| c.game.clone()),
                 fallback_game: None,
                 limit: DUMP_DEPTH,
+                ..Default::default()
             };
             let out = app.index.search(&app.corpus, &c.q, &opts);
             let ranked: Vec<serde_json::Value> = out

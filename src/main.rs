@@ -1,6 +1,7 @@
 //! The `arbiter` command line. Thin: parses arguments, calls the app layer,
 //! renders the reply. Exit status: 0 answered, 2 bad input, 1 failure.
 
+mod feedback_cli;
 mod match_cli;
 mod rules_cli;
 
@@ -62,6 +63,9 @@ enum Command {
     /// List games, documents and their tables of contents; or, with
     /// add|list|remove|versions, a server's rule set in DATABASE_URL.
     Rules(RulesArgs),
+    /// Feedback on `/rule` answers in DATABASE_URL: export (as evaluation
+    /// questions) or summary.
+    Feedback(feedback_cli::FeedbackArgs),
     /// Convert a rules document (Markdown, numbered text, HTML, PDF) into a
     /// rule-data folder that --rules-dir loads, and print its preview.
     Import {
@@ -320,6 +324,7 @@ fn main() -> ExitCode {
             };
             return rules_cli::run(app, &data, &cli.rules_dirs, args);
         }
+        Command::Feedback(args) => return feedback_cli::run(args),
         Command::Serve(args) => return serve(app, *args, shipped_sources(&data, &cli.rules_dirs)),
         Command::Console(args) => {
             return console(app, args, shipped_sources(&data, &cli.rules_dirs));
@@ -516,6 +521,7 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
         }
         Command::Commands { .. } => json(&arbiter::bot::commands::definitions_json(app)),
         Command::Serve(_)
+        | Command::Feedback(_)
         | Command::Console(_)
         | Command::Healthcheck { .. }
         | Command::Match(_) => {

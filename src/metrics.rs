@@ -16,6 +16,7 @@
 //! | `arbiter_http_connections_closed_total` | counter | `reason` (`over_cap`, `evicted`, `idle_timeout`, `header_timeout`) |
 //! | `arbiter_cpu_jobs` | gauge | — (judging/parsing jobs running in the CPU pool) |
 //! | `arbiter_cpu_rejected_total` | counter | `reason` (`busy`, `too_slow`) |
+//! | `arbiter_feedback_total` | counter | `verdict` (`up`, `down`, `right`): feedback on `/rule` answers |
 
 use std::sync::OnceLock;
 
@@ -81,6 +82,11 @@ struct ClosedLabel {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct VerdictLabel {
+    verdict: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RejectedLabel {
     reason: Rejected,
 }
@@ -95,6 +101,7 @@ struct Metrics {
     closed: Family<ClosedLabel, Counter>,
     cpu_jobs: Gauge,
     cpu_rejected: Family<RejectedLabel, Counter>,
+    feedback: Family<VerdictLabel, Counter>,
 }
 
 fn latency_histogram() -> Histogram {
@@ -155,7 +162,14 @@ fn metrics() -> &'static Metrics {
             "Jobs the CPU pool refused or gave up waiting for, by reason",
             cpu_rejected.clone(),
         );
+        let feedback = Family::<VerdictLabel, Counter>::default();
+        registry.register(
+            "feedback",
+            "Feedback on /rule answers, by verdict (counts only, never text)",
+            feedback.clone(),
+        );
         Metrics {
+            feedback,
             registry,
             requests,
             latency,
@@ -184,6 +198,17 @@ pub fn request(command: &str, outcome: Outcome, seconds: f64) {
             command: command.to_string(),
         })
         .observe(seconds);
+}
+
+/// Counts one piece of feedback on a `/rule` answer: `verdict` is `up`,
+/// `down` or `right` (a fixed set, never user text).
+pub fn feedback(verdict: &'static str) {
+    metrics()
+        .feedback
+        .get_or_create(&VerdictLabel {
+            verdict: verdict.to_string(),
+        })
+        .inc();
 }
 
 /// Counts a database error (called where sqlx errors become `StoreError`).

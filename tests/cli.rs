@@ -54,6 +54,39 @@ fn ask_json_follows_the_documented_contract() {
 }
 
 #[test]
+fn a_multi_part_question_is_answered_part_by_part() {
+    let q = "two quick ones. 1) can an exhausted phoenixborn guard 2) ti4 when can i pass with two strategy cards in a 4 player game";
+    let o = arbiter(&["ask", q, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let parts = v["parts"].as_array().expect("parts");
+    assert_eq!(parts.len(), 2, "{v}");
+    assert_eq!(parts[0]["question"], "can an exhausted phoenixborn guard");
+    assert_eq!(parts[0]["ids"][0], "ashes:attack-a-unit.3");
+    assert_eq!(parts[1]["ids"][0], "ti4:action-phase.4.1");
+    let ids: Vec<&str> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids[..2], ["ashes:attack-a-unit.3", "ti4:action-phase.4.1"]);
+    let out = stdout(&arbiter(&["ask", q]));
+    let first = out
+        .find("Part 1 of 2: “can an exhausted phoenixborn guard”")
+        .expect(&out);
+    let second = out.find("Part 2 of 2:").expect(&out);
+    let answer2 = out.find("[ti4:action-phase.4.1]").expect(&out);
+    assert!(first < second && second < answer2, "{out}");
+    let one = arbiter(&["ask", "can an exhausted phoenixborn guard?", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
+    assert!(
+        v.get("parts").is_none(),
+        "a one-part question has no parts: {v}"
+    );
+}
+
+#[test]
 fn ask_says_when_nothing_indexed_covers_the_question() {
     let o = arbiter(&["ask", "what is the mulligan rule"]);
     assert!(o.status.success());

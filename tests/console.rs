@@ -156,6 +156,46 @@ fn a_piped_script_is_answered_in_order() {
 }
 
 #[test]
+fn a_multi_part_rule_question_is_answered_part_by_part_on_the_console() {
+    let (code, out, err) = arbiter(
+        &["console"],
+        "/rule query:1) can an exhausted phoenixborn guard 2) can a unit move twice in legion\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let first = out.find("Part 1 of 2").expect(&out);
+    let second = out.find("Part 2 of 2").expect(&out);
+    assert!(
+        first < out.find("ashes:attack-a-unit.3").expect(&out),
+        "{out}"
+    );
+    assert!(second < out.find("legion:actions.2").expect(&out), "{out}");
+}
+
+#[test]
+fn a_rule_answer_shows_the_cards_it_names_with_their_card_button() {
+    let (code, out, err) = arbiter(
+        &["console"],
+        "/rule query:does Hammer Knight deal damage when Frostback Bear does not counter\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("🃏 **Hammer Knight** (ashes)"), "{out}");
+    let buttons = out.lines().find(|l| l.starts_with("buttons")).expect(&out);
+    let n = buttons
+        .split('[')
+        .find(|b| b.contains("Card: Frostback Bear"))
+        .and_then(|b| b.split(']').next())
+        .expect(buttons)
+        .to_string();
+    let (_, out, _) = arbiter(
+        &["console"],
+        &format!(
+            "/rule query:does Hammer Knight deal damage when Frostback Bear does not counter\n{n}\n"
+        ),
+    );
+    assert!(out.contains("attack 2 · life 4"), "the /card reply: {out}");
+}
+
+#[test]
 fn schema_and_game_coverage_on_the_console() {
     let (code, out, err) = arbiter(&["console"], "/schema game:ashes\n/games game:ashes\n");
     assert_eq!(code, 0, "{err}");
@@ -249,13 +289,13 @@ fn every_command_declares_where_and_for_whom_it_is_offered() {
     for d in &defs {
         let name = d["name"].as_str().unwrap();
         // Installed to servers (0); guild (0) and the bot's DMs (1), except
-        // /match and /rules, which keep state per server.
+        // /match, /rules and /feedback, which keep state per server.
         assert_eq!(
             d["integration_types"],
             serde_json::json!([0]),
             "{name}: {d}"
         );
-        let contexts = if name == "match" || name == "rules" {
+        let contexts = if matches!(name, "match" | "rules" | "feedback") {
             serde_json::json!([0])
         } else {
             serde_json::json!([0, 1])
@@ -315,7 +355,7 @@ fn command_definitions_are_within_discords_limits() {
             .map(|d| d["name"].as_str().unwrap())
             .collect::<Vec<_>>(),
         [
-            "rule", "judge", "games", "schema", "help", "match", "rules", "card"
+            "rule", "judge", "games", "schema", "help", "match", "rules", "card", "feedback"
         ]
     );
     assert_eq!(message.len(), 1);
@@ -673,4 +713,80 @@ fn the_console_binary_takes_user_and_moderator_flags() {
         !dir.path().join("arbiter.db").exists(),
         "DATABASE_URL was used"
     );
+}
+
+/// Feedback on `/rule` answers, through the console's dispatcher (the
+/// Discord transports share it): 👍 / 👎 buttons on every answer, "the right
+/// rule is…" with `/feedback rule:`, the moderators' summary, counts in the
+/// metrics, and the export in the evaluation file's format.
+#[test]
+fn feedback_on_rule_answers_is_kept_per_server_and_exported() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let (bad, out) = session_run(
+        &bot,
+        "coal",
+        false,
+        "/rule query:can an exhausted phoenixborn guard\n",
+    );
+    assert_eq!(bad, 0, "{out}");
+    let buttons = out.lines().find(|l| l.starts_with("buttons")).expect(&out);
+    let up = buttons
+        .split('[')
+        .find(|b| b.contains("👍"))
+        .and_then(|b| b.split(']').next())
+        .expect(buttons)
+        .to_string();
+    assert!(buttons.contains("👎 Wrong answer"), "{buttons}");
+    let script = format!(
+        "/rule query:can an exhausted phoenixborn guard\n{up}\n/rule query:when can i pass in ti4 with two strategy cards\n/feedback rule:ti4:action-phase.4.1\n/feedback rule:ti4:nope\n/feedback summary\n"
+    );
+    let (_, out) = session_run(&bot, "coal", false, &script);
+    assert!(
+        out.contains("Recorded 👍 for “can an exhausted phoenixborn guard”"),
+        "{out}"
+    );
+    assert!(out.contains("Recorded: `ti4:action-phase.4.1` answers “when can i pass in ti4 with two strategy cards”"), "{out}");
+    assert!(
+        out.contains("no indexed rule has the id `ti4:nope`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("the feedback summary is for moderators"),
+        "{out}"
+    );
+    let (_, out) = session_run(&bot, "judge", true, "/feedback summary\n");
+    assert!(out.contains("👍 1 · 👎 0 · right rule given 1"), "{out}");
+    let metrics = arbiter::metrics::encode();
+    assert!(
+        metrics.contains("arbiter_feedback_total{verdict=\"up\"}"),
+        "{metrics}"
+    );
+    assert!(
+        !metrics.contains("phoenixborn"),
+        "no user text in the metrics"
+    );
+
+    let export = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["feedback", "export"])
+        .env(
+            "DATABASE_URL",
+            format!("sqlite://{}", dir.path().join("console.db").display()),
+        )
+        .env(
+            "ARBITER_DATA",
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rules_data"),
+        )
+        .output()
+        .unwrap();
+    if binary_is_current() {
+        let yaml = String::from_utf8_lossy(&export.stdout);
+        assert!(
+            export.status.success(),
+            "{}",
+            String::from_utf8_lossy(&export.stderr)
+        );
+        assert!(yaml.contains("- q: \"can an exhausted phoenixborn guard\"\n  game: ashes\n  ask_game: true\n  expect: [ashes:attack-a-unit.3]\n  source: \"feedback\""), "{yaml}");
+        assert!(yaml.contains("expect: [ti4:action-phase.4.1]"), "{yaml}");
+    }
 }

@@ -404,3 +404,54 @@ fn a_channels_match_game_is_searched_when_the_question_names_none() {
     assert_eq!(v["game"], "ti4");
     assert_eq!(v["game_from"], "match");
 }
+
+/// A rules folder extending Ashes with a card list whose card has text.
+fn with_card_text(dir: &std::path::Path) -> arbiter::app::App {
+    std::fs::write(
+        dir.join("manifest.yaml"),
+        "game: ashes\nname: Ashes Reborn\ndocuments:\n  - file: more-cards.yaml\n    slug: more-cards\n    title: More cards\n    kind: cards\n    source: test\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("more-cards.yaml"),
+        "cards:\n  - name: Stone Sentinel\n    type: Unit\n    text: \"When this unit blocks and does not counter, it does not become exhausted.\"\n",
+    )
+    .unwrap();
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    arbiter::app::App::load(&root.join("rules_data"), &[dir.to_path_buf()]).expect("loads")
+}
+
+#[test]
+fn a_card_the_question_names_is_shown_and_its_text_weighs_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = with_card_text(dir.path());
+    // Without the card, "does it deal damage" ranks the unblocked attacker first.
+    let plain = app.ask("does it deal damage", Some("ashes"), 3).unwrap();
+    assert_eq!(plain.results[0].id, "ashes:attack-a-phoenixborn.4");
+    assert!(plain.cards.is_empty());
+    // Naming the card: its text (blocks, does not counter) re-scores them,
+    // the card is in the reply, and it names the game.
+    let r = app
+        .ask("does my Stone Sentinel deal damage", None, 3)
+        .unwrap();
+    assert_eq!(
+        r.results[0].id, "ashes:attack-a-phoenixborn.4.1",
+        "{:?}",
+        r.results
+    );
+    assert_eq!(r.cards.len(), 1);
+    assert_eq!(r.cards[0].name, "Stone Sentinel");
+    assert!(r.cards[0].text.starts_with("When this unit blocks"));
+    assert_eq!(r.game.as_deref(), Some("ashes"));
+    assert_eq!(r.game_from, Some(GameFrom::Card));
+    // A near miss is a "did you mean", not a card.
+    let r = app.ask("can Stone Sentinal guard", None, 3).unwrap();
+    assert!(r.cards.is_empty());
+    assert_eq!(
+        r.card_suggestions,
+        vec![("Stone Sentinal".to_string(), "Stone Sentinel".to_string())]
+    );
+    // A one-word name in lower case is a word, not a card (Coal is an alias).
+    let r = app.ask("can coal guard", Some("ashes"), 3).unwrap();
+    assert!(r.cards.is_empty(), "{:?}", r.cards);
+}

@@ -11,10 +11,10 @@ use arbiter::app::App;
 /// Floors on the held-out part: the measured figures rounded down
 /// (docs/SEARCH.md), so a change that makes search worse fails here.
 /// (top-3, "answer" labels correct, uncovered not labelled "answer").
-const FIVE_GAMES: Floors = (0.84, 0.94, 0.95);
-const MTG: Floors = (0.70, 0.75, 0.95);
+const FIVE_GAMES: Floors = (0.87, 0.94, 0.95);
+const MTG: Floors = (0.57, 0.75, 0.95);
 /// MTG top-3 over the plain BM25 baseline, in points.
-const MTG_OVER_BM25: f64 = 15.0;
+const MTG_OVER_BM25: f64 = 20.0;
 
 type Floors = (f64, f64, f64);
 

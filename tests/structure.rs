@@ -321,7 +321,7 @@ const LAYERS: &[&[&str]] = &[
     &["load", "metrics", "store", "sandbox"],
     &["render", "app"],
     &["bot"],
-    &["main", "match_cli", "rules_cli"],
+    &["main", "match_cli", "rules_cli", "feedback_cli"],
 ];
 
 fn layer(m: &Module) -> usize {

@@ -147,6 +147,79 @@ pub struct AskReply {
     /// document ("Ashes Reborn: 03 - Main Actions (Pay a Cost, …)").
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub covers: Vec<String>,
+    /// A multi-part question ("1) … 2) …"), part by part: each part's label
+    /// and the ids of its best passages (among `results`). Omitted for a
+    /// one-part question.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<AskPart>,
+    /// Cards the question names (shipped or the server's): shown beside the
+    /// passages with a `/card` button; their text re-scored the passages.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cards: Vec<AskCard>,
+    /// Capitalised names close to a card's: `[typed, card]` ("did you mean").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub card_suggestions: Vec<(String, String)>,
+}
+
+/// What the cards a question names add to its search and reply.
+struct CardContext {
+    cards: Vec<AskCard>,
+    suggestions: Vec<(String, String)>,
+    game: Option<String>,
+    texts: Vec<String>,
+}
+
+/// A card a question names.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct AskCard {
+    pub name: String,
+    pub game: String,
+    /// Its rules text, verbatim ("" when the list has none).
+    pub text: String,
+}
+
+/// One part of a multi-part question.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct AskPart {
+    pub question: String,
+    pub confidence: Confidence,
+    /// Its best passages, best first; those shown are among the reply's results.
+    pub ids: Vec<String>,
+}
+
+/// A part of a reply (`None`: results of no part) and its numbered results.
+pub type PartResults<'a> = (Option<&'a AskPart>, Vec<(usize, &'a AskResult)>);
+
+impl AskReply {
+    /// The results grouped by part, in part order (a result shared by two
+    /// parts is shown under the first), then any result of no part; one
+    /// group with every result for a one-part question.
+    pub fn by_part(&self) -> Vec<PartResults<'_>> {
+        let numbered: Vec<(usize, &AskResult)> = self.results.iter().enumerate().collect();
+        if self.parts.is_empty() {
+            return vec![(None, numbered)];
+        }
+        let mut shown = vec![false; numbered.len()];
+        let mut out = Vec::new();
+        for part in &self.parts {
+            let mut mine = Vec::new();
+            for id in &part.ids {
+                if let Some(n) = self.results.iter().position(|r| &r.id == id)
+                    && !shown[n]
+                {
+                    shown[n] = true;
+                    mine.push(numbered[n]);
+                }
+            }
+            out.push((Some(part), mine));
+        }
+        let rest: Vec<(usize, &AskResult)> =
+            numbered.into_iter().filter(|(n, _)| !shown[*n]).collect();
+        if !rest.is_empty() {
+            out.push((None, rest));
+        }
+        out
+    }
 }
 
 /// The reply to `cite`: the passage, then its descendants when asked.
@@ -283,9 +356,12 @@ impl App {
         let fallback_game = match_game
             .and_then(|g| self.game(g).ok())
             .map(|g| g.id.clone());
+        let named = self.card_context(query, game.as_deref());
         let opts = SearchOptions {
             game,
             fallback_game,
+            card_game: named.game,
+            context: named.texts,
             limit,
         };
         let outcome = self.index.search(&self.corpus, query, &opts);
@@ -321,7 +397,23 @@ impl App {
         } else {
             Vec::new()
         };
+        let parts = outcome
+            .parts
+            .iter()
+            .map(|p| AskPart {
+                question: p.question.clone(),
+                confidence: p.confidence,
+                ids: p
+                    .hits
+                    .iter()
+                    .map(|&i| self.corpus.passages[i].id.clone())
+                    .collect(),
+            })
+            .collect();
         Ok(AskReply {
+            cards: named.cards,
+            card_suggestions: named.suggestions,
+            parts,
             query: query.to_string(),
             confidence: outcome.confidence,
             game: outcome.game,
@@ -331,6 +423,37 @@ impl App {
             ignored: outcome.ignored,
             covers,
         })
+    }
+
+    /// The cards a question names (its game's when one is given), the
+    /// game they all belong to, their texts, and near misses.
+    fn card_context(&self, query: &str, game: Option<&str>) -> CardContext {
+        let named = self.cards.named_in(query, game);
+        let mut games: Vec<&str> = named.cards.iter().map(|c| c.game.as_str()).collect();
+        games.sort_unstable();
+        games.dedup();
+        CardContext {
+            game: match games.as_slice() {
+                [one] => Some(one.to_string()),
+                _ => None,
+            },
+            texts: named
+                .cards
+                .iter()
+                .map(|c| c.card.text.clone())
+                .filter(|t| !t.is_empty())
+                .collect(),
+            cards: named
+                .cards
+                .iter()
+                .map(|c| AskCard {
+                    name: c.card.name.clone(),
+                    game: c.game.clone(),
+                    text: c.card.text.clone(),
+                })
+                .collect(),
+            suggestions: named.near,
+        }
     }
 
     /// What the indexed rules cover: per document of the game (or of every

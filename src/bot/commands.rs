@@ -240,6 +240,29 @@ fn rules_command() -> CreateCommand {
         )
 }
 
+/// `/feedback rule|summary`: the rule that answers your last `/rule`
+/// question (id autocompleted), and the server's feedback for moderators.
+fn feedback_command() -> CreateCommand {
+    CreateCommand::new("feedback")
+        .description("Tell Arbiter which rule answers your last /rule question")
+        .add_option(
+            sub(
+                "rule",
+                "The rule that answers your last /rule question in this channel",
+            )
+            .add_sub_option(
+                CreateCommandOption::new(CommandOptionType::String, "rule", "The rule's id")
+                    .required(true)
+                    .set_autocomplete(true)
+                    .max_length(100),
+            ),
+        )
+        .add_option(sub(
+            "summary",
+            "This server's feedback on /rule answers (moderators)",
+        ))
+}
+
 /// Where a command can be used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reach {
@@ -275,6 +298,8 @@ pub const ACCESS: &[(&str, Reach, Audience)] = &[
     ("match", Reach::GuildOnly, Audience::Everyone),
     ("rules", Reach::GuildOnly, Audience::Admins),
     ("card", Reach::Anywhere, Audience::Everyone),
+    // `summary` is checked per call (moderators), like `/match end`.
+    ("feedback", Reach::GuildOnly, Audience::Everyone),
 ];
 
 /// The command with its contexts, installation type and default
@@ -375,6 +400,7 @@ fn unscoped(app: &App) -> Vec<(&'static str, CreateCommand)> {
         ("match", match_command(app)),
         ("rules", rules_command()),
         ("card", card_command()),
+        ("feedback", feedback_command()),
     ]
 }
 

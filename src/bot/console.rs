@@ -63,7 +63,7 @@ pub enum Line {
     Nothing,
 }
 
-const HELP_LINE: &str = "Commands: /rule query:… [game:…]  /judge [game:…] [board:…] [file:PATH] [play:…]  /complete query:… [game:…]  /match start|setup|play|answer|advance|adjust|note|notify|complete|board|log|undo|end|export|verify …  /as USER [moderator]  /games [game:…]  /schema game:…  /card name:… [game:…]  /card complete name:…  /help  /quit; a number presses that button";
+const HELP_LINE: &str = "Commands: /rule query:… [game:…]  /judge [game:…] [board:…] [file:PATH] [play:…]  /complete query:… [game:…]  /match start|setup|play|answer|advance|adjust|note|notify|complete|board|log|undo|end|export|verify …  /as USER [moderator]  /games [game:…]  /schema game:…  /card name:… [game:…]  /card complete name:…  /feedback rule:ID|summary  /help  /quit; a number presses that button";
 
 const MATCH_HELP: &str = "/match start game:G player1:U player2:U …  |  setup [board:…] [file:PATH]  |  play TEXT  |  answer N|WORDS  |  advance [to:PHASE]  |  adjust field:F value:V reason:R  |  note TEXT  |  notify on|off  |  complete TEXT  |  board  |  log [page:N]  |  undo  |  end [winner:W] [reason:R]  |  export  |  verify";
 
@@ -71,6 +71,7 @@ const MATCH_HELP: &str = "/match start game:G player1:U player2:U …  |  setup 
 /// for "did you mean".
 const COMMANDS: &[&str] = &[
     "rule", "judge", "complete", "match", "rules", "card", "games", "schema", "help", "quit", "as",
+    "feedback",
 ];
 const MATCH_SUBS: &[&str] = &[
     "start", "setup", "play", "answer", "advance", "adjust", "note", "notify", "complete", "board",
@@ -354,6 +355,7 @@ pub fn parse(line: &str) -> Result<Line, String> {
         }
         "match" => parse_match(rest)?,
         "rules" => parse_rules(rest)?,
+        "feedback" => parse_feedback(rest)?,
         "card" => {
             let first = rest.split_whitespace().next().unwrap_or_default();
             if !first.contains(':')
@@ -415,6 +417,33 @@ pub fn parse(line: &str) -> Result<Line, String> {
 const RULES_HELP: &str = "/rules add file:PATH game:G kind:rules|faq|errata|house|tournament|cards [title:T]  |  list  |  show id:ID  |  remove id:ID  |  versions [game:G]  |  complete show|remove id:… / add|versions game:… (what autocomplete offers)  (add/remove: `/as USER moderator` first)";
 
 /// `/rules …`: the console reads the file itself (at most 5 MB).
+/// `/feedback rule:ID`, `/feedback summary`, `/feedback complete rule:PARTIAL`.
+fn parse_feedback(rest: &str) -> Result<Input, String> {
+    use super::FeedbackCommand;
+    const USAGE: &str = "/feedback rule:ID (the rule that answers your last /rule question)  |  /feedback summary  |  /feedback complete rule:PARTIAL";
+    let rest = rest.trim();
+    let (sub, tail) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    match sub.to_lowercase().as_str() {
+        "summary" => Ok(Input::Command(Command::Feedback(FeedbackCommand::Summary))),
+        "complete" => Ok(Input::Autocomplete {
+            command: "feedback".into(),
+            option: "rule".into(),
+            value: get(&options(tail, &["rule"])?, "rule").unwrap_or_default(),
+            game: None,
+            sub: Some("rule".into()),
+        }),
+        _ => {
+            let o = options(rest.strip_prefix("rule ").unwrap_or(rest), &["rule"])?;
+            match get(&o, "rule").filter(|r| !r.trim().is_empty()) {
+                Some(rule) => Ok(Input::Command(Command::Feedback(FeedbackCommand::Rule {
+                    rule,
+                }))),
+                None => Err(USAGE.into()),
+            }
+        }
+    }
+}
+
 fn parse_rules(rest: &str) -> Result<Input, String> {
     use super::{RulesCommand, RulesFile};
     let (sub, rest) = rest

@@ -333,6 +333,13 @@ fn command(data: &CommandData) -> Option<Command> {
             name: string("name").unwrap_or_default(),
             game: string("game"),
         },
+        "feedback" => Command::Feedback(match subcommand(&opts)? {
+            ("rule", inner) => super::FeedbackCommand::Rule {
+                rule: string_option(inner, "rule")?,
+            },
+            ("summary", _) => super::FeedbackCommand::Summary,
+            _ => return None,
+        }),
         _ => return None,
     })
 }

@@ -19,6 +19,7 @@
 pub mod commands;
 pub mod console;
 pub mod discord;
+mod feedback;
 pub mod gateway;
 pub mod http;
 pub mod matchcmd;
@@ -35,6 +36,7 @@ use crate::app::{App, AppError, JudgeError, cpu};
 use crate::engine::document;
 use crate::metrics;
 
+pub use feedback::summary_text as feedback_summary;
 pub use matchcmd::MatchCommand;
 pub use pages::{PAGE_BUDGET, Pages};
 pub use reply::{
@@ -127,6 +129,18 @@ pub enum Command {
     Rules(RulesCommand),
     /// `/card name [game]`: a card with its rulings and the rules it names.
     Card { name: String, game: Option<String> },
+    /// `/feedback rule|summary`: feedback on `/rule` answers.
+    Feedback(FeedbackCommand),
+}
+
+/// `/feedback` subcommands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FeedbackCommand {
+    /// `/feedback rule:<id>`: the rule that answers the user's last
+    /// question in this channel.
+    Rule { rule: String },
+    /// `/feedback summary`: the server's feedback (moderators).
+    Summary,
 }
 
 impl Command {
@@ -142,6 +156,7 @@ impl Command {
             Command::Match(m) => m.name(),
             Command::Rules(r) => r.name(),
             Command::Card { .. } => "card",
+            Command::Feedback(_) => "feedback",
         }
     }
 }
@@ -190,7 +205,9 @@ impl Input {
         match self {
             Input::Command(c) => c.name().to_string(),
             Input::Autocomplete { command, .. } => match command.as_str() {
-                "rule" | "match" | "rules" | "card" => format!("autocomplete:{command}"),
+                "rule" | "match" | "rules" | "card" | "feedback" => {
+                    format!("autocomplete:{command}")
+                }
                 _ => "autocomplete:other".into(),
             },
             Input::Component { custom_id } => match Action::parse(custom_id) {
@@ -257,6 +274,8 @@ pub fn deferral(input: &Input) -> Defer {
             Command::JudgeMessage { .. } => Defer::No,
             // A file: sent with the edit of the deferred reply.
             Command::Schema { .. } => Defer::Public,
+            // A database write; the reply is for its author.
+            Command::Feedback(_) => Defer::Ephemeral,
             // A download and a conversion; the preview is for its author.
             Command::Rules(RulesCommand::Add { .. }) => Defer::Ephemeral,
             // Database reads and writes.
@@ -293,6 +312,9 @@ pub fn deferral(input: &Input) -> Defer {
             | None => Defer::No,
             // An answer to a decision: a write.
             Some(Action::Decide { .. }) => Defer::Public,
+            // A database write; the thanks are for the one who pressed.
+            Some(Action::Feedback { .. }) => Defer::Ephemeral,
+            Some(Action::Card(_)) => Defer::No,
             // One row written (the index is rebuilt lazily, on the next
             // `/rule`): answered at once, replacing the preview in place.
             Some(Action::RulesConfirm(_) | Action::RulesCancel(_)) => Defer::No,
@@ -390,6 +412,8 @@ pub struct Bot {
     /// The sources the shipped index was built from (for server indexes);
     /// empty: server documents are searched without the shipped games.
     shipped: Vec<crate::corpus::SourceGame>,
+    /// `/rule` asks the feedback buttons refer to, kept in this process.
+    asks: feedback::Asks,
 }
 
 static ERROR_SEQ: AtomicU64 = AtomicU64::new(0);
@@ -447,6 +471,7 @@ impl Bot {
             matches: tokio::sync::OnceCell::new(),
             rule_sets: tokio::sync::OnceCell::new(),
             shipped: Vec::new(),
+            asks: feedback::Asks::default(),
         }
     }
 
@@ -570,6 +595,9 @@ impl Bot {
         if let Some(reply) = self.handle_rules(request).await {
             return reply;
         }
+        if let Some(reply) = self.handle_feedback(request).await {
+            return reply;
+        }
         if let Input::Component { custom_id } = &request.input
             && let Some(Action::Page { key, page }) = Action::parse(custom_id)
         {
@@ -637,8 +665,11 @@ impl Bot {
             }
         };
         match answered {
-            Ok((reply, kept)) => {
+            Ok((reply, kept, asked)) => {
                 self.pages.keep(kept).await;
+                if let Some(ask) = asked {
+                    self.keep_ask(ask).await;
+                }
                 match indexing {
                     Some(version) => indexing_note(reply, version),
                     None => reply,
@@ -847,6 +878,7 @@ fn title_of(input: &Input) -> &'static str {
         Input::Command(Command::Rules(_)) => "Rules",
         Input::Command(Command::Card { .. }) => "Card",
         Input::Command(Command::Help) => "Help",
+        Input::Command(Command::Feedback(_)) => "Feedback",
         Input::Command(Command::Judge { .. } | Command::JudgeMessage { .. })
         | Input::ModalSubmit { .. } => "Judge",
         Input::Autocomplete { .. } | Input::Component { .. } => "Arbiter",
@@ -862,25 +894,32 @@ struct Fetched {
     match_game: Option<String>,
 }
 
+/// What the CPU pool answers: the reply, pages to keep, the `/rule` ask.
+type Answered = (Reply, Vec<pages::PageSet>, Option<crate::store::Ask>);
+
 /// Answers without I/O: everything that runs in the CPU pool. Pages beyond
 /// the first are collected in `kept`, for the caller to store.
 struct Answerer<'a> {
     app: &'a App,
     kept: Vec<pages::PageSet>,
+    /// The `/rule` question its reply's feedback buttons refer to.
+    asked: Option<crate::store::Ask>,
 }
 
 impl<'a> Answerer<'a> {
-    /// The reply, and the pages beyond the first to keep.
-    fn run(app: &App, request: &Request, fetched: Fetched) -> (Reply, Vec<pages::PageSet>) {
+    /// The reply, the pages beyond the first to keep, and the `/rule`
+    /// question its feedback buttons refer to.
+    fn run(app: &App, request: &Request, fetched: Fetched) -> Answered {
         let mut answerer = Answerer::new(app);
         let reply = answerer.answer(request, fetched);
-        (reply, answerer.kept)
+        (reply, answerer.kept, answerer.asked)
     }
 
     fn new(app: &'a App) -> Answerer<'a> {
         Answerer {
             app,
             kept: Vec::new(),
+            asked: None,
         }
     }
 
@@ -891,7 +930,7 @@ impl<'a> Answerer<'a> {
         } = fetched;
         match &request.input {
             Input::Command(Command::Rule { query, game }) => {
-                self.rule(query, game.as_deref(), match_game.as_deref())
+                self.rule(request, query, game.as_deref(), match_game.as_deref())
             }
             Input::Command(Command::Judge { game, board, play }) => match (board, fetched) {
                 (_, Some(text)) => self.judge_with(&text, game.as_deref(), play.as_deref()),
@@ -930,6 +969,11 @@ impl<'a> Answerer<'a> {
                 "Rules",
                 "rule set commands are not available here",
             )),
+            // Answered by `handle_feedback` (the database, async).
+            Input::Command(Command::Feedback(_)) => Reply::Message(Message::user_error(
+                "Feedback",
+                "feedback is not available here",
+            )),
             Input::Autocomplete {
                 command,
                 option,
@@ -949,7 +993,13 @@ impl<'a> Answerer<'a> {
     }
 
     /// `/rule`: an exact id shows that passage; anything else is a question.
-    fn rule(&mut self, query: &str, game: Option<&str>, match_game: Option<&str>) -> Reply {
+    fn rule(
+        &mut self,
+        request: &Request,
+        query: &str,
+        game: Option<&str>,
+        match_game: Option<&str>,
+    ) -> Reply {
         let query = query.trim();
         if let Some(p) = self
             .app
@@ -979,7 +1029,14 @@ impl<'a> Answerer<'a> {
             };
         }
         match self.app.ask_in(query, game, match_game, RULE_RESULTS) {
-            Ok(reply) => Reply::Message(self.paged(reply::ask_message(self.app, &reply), false)),
+            Ok(reply) => {
+                let mut doc = reply::ask_message(self.app, &reply);
+                if let Some(ask) = feedback::ask_of(request, &reply) {
+                    doc.buttons.extend(feedback::buttons(&ask.key));
+                    self.asked = Some(ask);
+                }
+                Reply::Message(self.paged(doc, false))
+            }
             Err(e) => app_error("Rule", &e),
         }
     }
@@ -1155,6 +1212,12 @@ impl<'a> Answerer<'a> {
             Some(Action::RulesConfirm(_) | Action::RulesCancel(_)) => Reply::Message(
                 Message::user_error("Rules", "rule set buttons are not available here"),
             ),
+            Some(Action::Card(name)) => self.card(&name, None),
+            // Answered by `handle_feedback` (the database, async).
+            Some(Action::Feedback { .. }) => Reply::Message(Message::user_error(
+                "Feedback",
+                "feedback buttons are not available here",
+            )),
             // Page turns read the kept pages (`Bot::answer_request`).
             Some(Action::Page { .. }) => Reply::Message(Message::user_error(
                 "Pages",

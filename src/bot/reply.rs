@@ -172,6 +172,13 @@ pub enum Action {
     RulesConfirm(String),
     /// Drop the upload kept under this token.
     RulesCancel(String),
+    /// Show a card (`/card name:`), from a `/rule` answer that names it.
+    Card(String),
+    /// 👍 / 👎 on the `/rule` answer kept under `key`.
+    Feedback {
+        key: String,
+        verdict: crate::store::Verdict,
+    },
 }
 
 impl Action {
@@ -189,6 +196,8 @@ impl Action {
             } => format!("decide:{match_id}:{version}:{option}"),
             Action::RulesConfirm(token) => format!("rules-confirm:{token}"),
             Action::RulesCancel(token) => format!("rules-cancel:{token}"),
+            Action::Feedback { key, verdict } => format!("fb:{key}:{}", verdict.as_str()),
+            Action::Card(name) => format!("card:{name}"),
         }
     }
 
@@ -226,6 +235,16 @@ impl Action {
             }
             "rules-confirm" => Some(Action::RulesConfirm(rest.to_string())),
             "rules-cancel" => Some(Action::RulesCancel(rest.to_string())),
+            "card" => Some(Action::Card(rest.to_string())),
+            "fb" => {
+                let (key, verdict) = rest.split_once(':')?;
+                let verdict = crate::store::Verdict::parse(verdict)
+                    .filter(|v| *v != crate::store::Verdict::Right)?;
+                Some(Action::Feedback {
+                    key: key.to_string(),
+                    verdict,
+                })
+            }
             "decide" => {
                 let mut parts = rest.splitn(3, ':');
                 Some(Action::Decide {
@@ -451,10 +470,23 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
         ));
     }
     let mut buttons = Vec::new();
+    let mut card_buttons = Vec::new();
+    cards_beside(reply, &mut blocks, &mut card_buttons);
     let mut seen: Vec<String> = reply.results.iter().map(|r| r.id.clone()).collect();
-    for (n, r) in reply.results.iter().enumerate() {
-        blocks.push(result_block(n, r));
-        ref_buttons(&r.refs, &mut seen, &mut buttons);
+    for (part, results) in reply.by_part() {
+        if let Some(p) = part {
+            blocks.push(Block::text(
+                String::new(),
+                format!(
+                    "__{}__",
+                    escape_md(&crate::render::text::part_heading(reply, p))
+                ),
+            ));
+        }
+        for (n, r) in results {
+            blocks.push(result_block(n, r));
+            ref_buttons(&r.refs, &mut seen, &mut buttons);
+        }
     }
     if let Some(first) = reply.results.first()
         && let Some((sid, stitle)) = section_of(app, &first.id)
@@ -465,6 +497,7 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
             ButtonStyle::Primary,
         ));
     }
+    buttons.extend(card_buttons);
     let bold = if reply.confidence == crate::app::Confidence::Answer {
         "the sentence that answers"
     } else {
@@ -483,10 +516,47 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
     }
 }
 
+/// The cards the question names, each with its text and a `/card` button
+/// (a name too long for a button's id gets none).
+fn cards_beside(reply: &AskReply, blocks: &mut Vec<Block>, buttons: &mut Vec<Button>) {
+    for c in &reply.cards {
+        let text = if c.text.is_empty() {
+            "(no text in the card list)".to_string()
+        } else {
+            escape_md(&c.text)
+        };
+        blocks.push(Block::text(
+            String::new(),
+            format!(
+                "🃏 **{}** ({}): {text}",
+                escape_md(&c.name),
+                escape_md(&c.game)
+            ),
+        ));
+        if c.name.chars().count() <= 95 {
+            buttons.push(Button::new(
+                &format!("Card: {}", c.name),
+                Action::Card(c.name.clone()),
+                ButtonStyle::Secondary,
+            ));
+        }
+    }
+}
+
 /// How the question was read: typo repairs, and the channel's match game
 /// when that chose the game.
 fn reading_notes(app: &App, reply: &AskReply) -> Vec<Block> {
     let mut blocks = Vec::new();
+    for (typed, card) in &reply.card_suggestions {
+        blocks.push(Block::text(
+            String::new(),
+            format!(
+                "*(“{}”: did you mean the card {}?)*",
+                escape_md(typed),
+                escape_md(card)
+            ),
+        ));
+    }
     if !reply.corrections.is_empty() {
         let c: Vec<String> = reply
             .corrections
@@ -951,6 +1021,23 @@ pub fn coverage_message(rules: &RulesReply, coverage: &CoverageReply) -> Doc {
 #[cfg(test)]
 mod tests {
     use super::escape_md;
+
+    #[test]
+    fn a_feedback_button_round_trips_and_a_forged_one_is_unknown() {
+        use super::Action;
+        use crate::store::Verdict;
+        for verdict in [Verdict::Up, Verdict::Down] {
+            let a = Action::Feedback {
+                key: "00ff00ff00ff00ff".into(),
+                verdict,
+            };
+            assert_eq!(Action::parse(&a.custom_id()), Some(a.clone()));
+            assert!(a.custom_id().len() <= 100);
+        }
+        assert_eq!(Action::parse("fb:00ff:right"), None);
+        assert_eq!(Action::parse("fb:00ff:meh"), None);
+        assert_eq!(Action::parse("fb:00ff"), None);
+    }
 
     #[test]
     fn escape_md_escapes_markdown_and_keeps_other_text() {

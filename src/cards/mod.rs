@@ -85,6 +85,31 @@ pub struct Cards {
     by_name: HashMap<(String, String), usize>,
 }
 
+/// A question's words, folded, and which start with a capital.
+struct Spans<'q> {
+    words: Vec<&'q str>,
+    folded: Vec<String>,
+    capital: Vec<bool>,
+}
+
+impl Spans<'_> {
+    /// Every span of up to `max` words, longest first.
+    fn all(&self, max: usize) -> Vec<std::ops::Range<usize>> {
+        let n = self.words.len();
+        (1..=max.min(n))
+            .rev()
+            .flat_map(|len| (0..=n - len).map(move |start| start..start + len))
+            .collect()
+    }
+}
+
+/// The cards a question names, and near misses: (as typed, the card meant).
+#[derive(Debug, Default)]
+pub struct NamedCards<'a> {
+    pub cards: Vec<&'a CardEntry>,
+    pub near: Vec<(String, String)>,
+}
+
 /// A card name no list holds, with the closest names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownCard {
@@ -141,6 +166,102 @@ impl Cards {
         for n in names.into_iter().filter(|n| !n.is_empty()) {
             self.by_name.insert((game.to_string(), n), idx);
         }
+    }
+
+    /// The cards a question names (by name or alias, case and punctuation
+    /// ignored, longest name first, each once), and "did you mean" for a
+    /// capitalised name no list holds but one is close to (at most 2 edits;
+    /// 1 for names under 8 letters). A one-word name counts only when
+    /// written with a capital ("Counterspell", not "counterspell": common
+    /// words name cards too).
+    pub fn named_in(&self, question: &str, game: Option<&str>) -> NamedCards<'_> {
+        let words: Vec<&str> = question
+            .split(|c: char| {
+                c.is_whitespace() || matches!(c, ',' | '?' | '!' | ';' | '(' | ')' | '"')
+            })
+            .filter(|w| !crate::text::fold(w).is_empty())
+            .collect();
+        let spans = Spans {
+            folded: words.iter().map(|w| crate::text::fold(w)).collect(),
+            capital: words
+                .iter()
+                .map(|w| w.chars().next().is_some_and(char::is_uppercase))
+                .collect(),
+            words,
+        };
+        let mut used = vec![false; spans.words.len()];
+        let cards = self.exact_in(&spans, game, &mut used);
+        let near = self.near_in(&spans, game, &mut used);
+        NamedCards { cards, near }
+    }
+
+    /// Names and aliases written in full, longest span first.
+    fn exact_in(&self, spans: &Spans, game: Option<&str>, used: &mut [bool]) -> Vec<&CardEntry> {
+        let mut games: Vec<&str> = self.of_game(game).map(|e| e.game.as_str()).collect();
+        games.sort_unstable();
+        games.dedup();
+        let mut out: Vec<&CardEntry> = Vec::new();
+        for span in spans.all(6) {
+            if used[span.clone()].iter().any(|&u| u)
+                || (span.len() == 1 && !spans.capital[span.start])
+            {
+                continue;
+            }
+            let key: String = spans.folded[span.clone()].concat();
+            let hit = games
+                .iter()
+                .filter_map(|g| self.by_name.get(&(g.to_string(), key.clone())))
+                .copied()
+                .min();
+            if let Some(i) = hit {
+                used[span].iter_mut().for_each(|u| *u = true);
+                if !out.iter().any(|c| std::ptr::eq(*c, &self.entries[i])) {
+                    out.push(&self.entries[i]);
+                }
+            }
+        }
+        out
+    }
+
+    /// Capitalised spans close to a card's name: (as typed, the card).
+    fn near_in(
+        &self,
+        spans: &Spans,
+        game: Option<&str>,
+        used: &mut [bool],
+    ) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for span in spans.all(4) {
+            let key: String = spans.folded[span.clone()].concat();
+            let len = key.chars().count();
+            if len < 5
+                || used[span.clone()].iter().any(|&u| u)
+                || !spans.capital[span.clone()].iter().all(|&c| c)
+            {
+                continue;
+            }
+            let max = if len >= 8 { 2 } else { 1 };
+            let near = self
+                .of_game(game)
+                .filter_map(|e| {
+                    let d = e
+                        .card
+                        .names()
+                        .filter_map(|n| {
+                            crate::text::edit_distance(&key, &crate::text::fold(n), max)
+                        })
+                        .min()?;
+                    Some((d, e.card.name.as_str()))
+                })
+                .min();
+            if let Some((d, name)) = near
+                && d > 0
+            {
+                used[span.clone()].iter_mut().for_each(|u| *u = true);
+                out.push((spans.words[span].join(" "), name.to_string()));
+            }
+        }
+        out
     }
 
     /// The cards of a game (all games: `None`).

@@ -56,6 +56,17 @@ pub fn ask(reply: &AskReply, style: Style) -> String {
             "({g} rules: this channel's match. Name another game in the question, or give --game.)"
         );
     }
+    for (typed, card) in &reply.card_suggestions {
+        let _ = writeln!(out, "(“{typed}”: did you mean the card {card}?)");
+    }
+    for c in &reply.cards {
+        let text = if c.text.is_empty() {
+            "(no text in the card list)"
+        } else {
+            c.text.as_str()
+        };
+        let _ = writeln!(out, "Card: {} ({}): {text}", c.name, c.game);
+    }
     match reply.confidence {
         Confidence::None => {
             let scope = reply
@@ -83,41 +94,69 @@ pub fn ask(reply: &AskReply, style: Style) -> String {
         }
         Confidence::Answer => {}
     }
-    for (n, r) in reply.results.iter().enumerate() {
-        let _ = writeln!(out, "{}. [{}] {}", n + 1, r.id, r.title);
-        let _ = writeln!(out, "   {}", r.path.join(" › "));
-        if let Some(v) = &r.via {
-            let _ = writeln!(
-                out,
-                "   (glossary: {} — {})",
-                v.term,
-                v.text.replace('\n', " ")
-            );
+    for (part, results) in reply.by_part() {
+        if let Some(p) = part {
+            let _ = writeln!(out, "{}\n", part_heading(reply, p));
         }
-        let text = if r.highlight.is_empty() {
-            r.text.clone()
-        } else {
-            r.text
-                .replacen(&r.highlight, &style.emphasize(&r.highlight), 1)
-        };
-        for line in text.lines() {
-            let _ = writeln!(out, "   {line}");
+        for (n, r) in results {
+            ask_result(&mut out, n, r, style);
         }
-        let refs: Vec<String> = r
-            .refs
-            .iter()
-            .map(|c| match &c.target {
-                Some(t) => format!("{} → {t}", c.label),
-                None => format!("{} (not indexed)", c.label),
-            })
-            .collect();
-        if !refs.is_empty() {
-            let _ = writeln!(out, "   see also: {}", refs.join("; "));
-        }
-        amendments(&mut out, "   ", &r.amended_by);
-        out.push('\n');
     }
     out
+}
+
+/// "Part 2 of 2: “does lifelink work on blocks” (closest rules)".
+pub fn part_heading(reply: &AskReply, part: &crate::app::AskPart) -> String {
+    let n = reply
+        .parts
+        .iter()
+        .position(|p| std::ptr::eq(p, part))
+        .map_or(0, |i| i + 1);
+    let label = match part.confidence {
+        Confidence::Answer => "answer",
+        Confidence::Closest => "closest rules",
+        Confidence::None => "no indexed rule is relevant",
+    };
+    format!(
+        "Part {n} of {}: “{}” ({label})",
+        reply.parts.len(),
+        part.question
+    )
+}
+
+fn ask_result(out: &mut String, n: usize, r: &crate::app::AskResult, style: Style) {
+    let _ = writeln!(out, "{}. [{}] {}", n + 1, r.id, r.title);
+    let _ = writeln!(out, "   {}", r.path.join(" › "));
+    if let Some(v) = &r.via {
+        let _ = writeln!(
+            out,
+            "   (glossary: {} — {})",
+            v.term,
+            v.text.replace('\n', " ")
+        );
+    }
+    let text = if r.highlight.is_empty() {
+        r.text.clone()
+    } else {
+        r.text
+            .replacen(&r.highlight, &style.emphasize(&r.highlight), 1)
+    };
+    for line in text.lines() {
+        let _ = writeln!(out, "   {line}");
+    }
+    let refs: Vec<String> = r
+        .refs
+        .iter()
+        .map(|c| match &c.target {
+            Some(t) => format!("{} → {t}", c.label),
+            None => format!("{} (not indexed)", c.label),
+        })
+        .collect();
+    if !refs.is_empty() {
+        let _ = writeln!(out, "   see also: {}", refs.join("; "));
+    }
+    amendments(out, "   ", &r.amended_by);
+    out.push('\n');
 }
 
 /// The FAQ/errata/house passages that amend a rule, under it.

@@ -210,7 +210,11 @@ fn crashed(
     }
     let id = error_id();
     let said = String::from_utf8_lossy(&ended.stderr);
-    let said = said.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+    let said = said
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
     tracing::warn!(
         error_id = %id,
         file = %file,

@@ -5,6 +5,8 @@ use std::borrow::Cow;
 
 use bm25::{Language, Tokenizer};
 
+use super::{english, levers};
+
 /// English analysis: Unicode normalisation, lower case and Snowball stemming
 /// (the `bm25` crate's default tokenizer), with our own short stop list:
 /// NLTK's drops words rules depend on ("same", "more", "once", "before").
@@ -90,7 +92,7 @@ impl Analyzer {
     fn split(&self, text: &str) -> Vec<String> {
         match plain_word(text) {
             Some(word) => vec![word],
-            None => self.inner.tokenize(text),
+            None => self.inner.tokenize(&symbol_words(text)),
         }
     }
 
@@ -311,7 +313,9 @@ pub fn strip_contraction(word: &str) -> Option<&str> {
 }
 
 /// Other forms of a word with common English suffixes removed, for matching
-/// inflections the stemmer keeps apart.
+/// inflections the stemmer keeps apart. An agent noun also gives its verb
+/// with a final "e" ("striker" → strike, "trampler" → trample; "blocker" →
+/// block comes from the suffix alone).
 pub fn variants(word: &str) -> Vec<String> {
     let mut out = Vec::new();
     for suffix in ["ers", "er", "ed", "d", "ing", "es", "s"] {
@@ -319,9 +323,70 @@ pub fn variants(word: &str) -> Vec<String> {
             && stem.len() >= 3
         {
             out.push(stem.to_string());
+            if matches!(suffix, "ers" | "er") && levers::get().agent_nouns {
+                out.push(format!("{stem}e"));
+            }
         }
     }
     out
+}
+
+/// Symbols games print, kept as words the tokenizer does not split or drop:
+/// "+1/+1" → `plus1plus1`, "-1/-1" → `minus1minus1`, a power/toughness
+/// "0/1" → `pt0x1` ("*/*" → `ptstarxstar`), "{T}" → `tapsymbol`, "{Q}" →
+/// `untapsymbol`, hybrid "{W/U}" → `hybridsymbol`, Phyrexian "{W/P}" →
+/// `phyrexiansymbol`. The same rewrite runs on indexed text and questions.
+pub fn symbol_words(text: &str) -> Cow<'_, str> {
+    if !levers::get().symbols || !text.contains(['/', '{']) {
+        return Cow::Borrowed(text);
+    }
+    static PT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    static BRACED: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let pt = PT.get_or_init(|| {
+        regex::Regex::new(r"(^|[^\w/{])([+-]?)(\d{1,2}|[Xx*])/([+-]?)(\d{1,2}|[Xx*])($|[^\w/])")
+            .expect("a valid pattern")
+    });
+    let braced = BRACED.get_or_init(|| {
+        regex::Regex::new(r"\{([TtQq]|[WUBRGC2]/[Pp]|[WUBRG2]/[WUBRG])\}").expect("a valid pattern")
+    });
+    let text = braced.replace_all(text, |c: &regex::Captures| {
+        let s = c[1].to_ascii_uppercase();
+        let word = match s.as_str() {
+            "T" => "tapsymbol",
+            "Q" => "untapsymbol",
+            _ if s.ends_with("/P") => "phyrexiansymbol",
+            _ => "hybridsymbol",
+        };
+        format!(" {word} ")
+    });
+    let out = pt.replace_all(&text, |c: &regex::Captures| {
+        let part = |sign: &str, n: &str| {
+            let n = if n == "*" {
+                "star".to_string()
+            } else {
+                n.to_ascii_lowercase()
+            };
+            match sign {
+                "+" => format!("plus{n}"),
+                "-" => format!("minus{n}"),
+                _ => n,
+            }
+        };
+        let (a, b) = (part(&c[2], &c[3]), part(&c[4], &c[5]));
+        if c[2].is_empty() && c[4].is_empty() {
+            format!("{} pt{a}x{b} {}", &c[1], &c[6])
+        } else {
+            format!("{} {a}{b} {}", &c[1], &c[6])
+        }
+    });
+    Cow::Owned(out.into_owned())
+}
+
+/// Whether a word is one [`symbol_words`] made (never a typo to repair).
+pub fn is_symbol_word(word: &str) -> bool {
+    word.ends_with("symbol") && !english::is_word(word)
+        || (word.starts_with("plus") || word.starts_with("minus") || word.starts_with("pt"))
+            && word.chars().any(|c| c.is_ascii_digit() || c == 'x')
 }
 
 /// A word of a question, lower-cased, and whether it was written with a
@@ -445,5 +510,35 @@ mod tests {
             .filter(|x| !x.trim().is_empty())
             .collect::<Vec<_>>()
         );
+    }
+}
+
+#[cfg(test)]
+mod symbol_tests {
+    use super::*;
+
+    #[test]
+    fn symbols_become_words_on_both_sides() {
+        let a = Analyzer::new();
+        let q = a.tokens("do +1/+1 and -1/-1 counters cancel on a 0/1?");
+        for t in ["plus1plus1", "minus1minus1", "pt0x1"] {
+            assert!(q.iter().any(|x| x == t), "{t} in {q:?}");
+        }
+        let rule = a.tokens("The tap symbol is {T}. {W/P} can be paid with 2 life.");
+        assert!(rule.iter().any(|x| x == "tapsymbol"), "{rule:?}");
+        assert!(rule.iter().any(|x| x == "phyrexiansymbol"), "{rule:?}");
+        assert_eq!(a.tokens("*/* creature"), a.tokens("ptstarxstar creature"));
+        // Dates and rule numbers are left alone.
+        assert_eq!(
+            symbol_words("effective 2022/04/29, see 702.19b"),
+            "effective 2022/04/29, see 702.19b"
+        );
+    }
+
+    #[test]
+    fn an_agent_noun_offers_its_verb() {
+        assert!(variants("striker").contains(&"strike".to_string()));
+        assert!(variants("blockers").contains(&"block".to_string()));
+        assert!(variants("deathtoucher").contains(&"deathtouch".to_string()));
     }
 }

@@ -43,6 +43,14 @@ pub struct Evidence {
     pub highlight: f32,
     /// First score over the second (1 when they tie; 10 when alone).
     pub margin: f32,
+    /// First score over the best candidate outside its rule family (not
+    /// its parent, a child or a sibling): neighbouring rules share words.
+    /// Evidence for calibration (`search_eval --calibrate`); not in the label.
+    pub family_margin: f32,
+    /// Whether the first passage was also plain BM25's first: the lexical
+    /// score and the coverage re-ranking agree. Evidence for calibration;
+    /// not in the label.
+    pub agree: bool,
     /// Other candidates covering as much of the question.
     pub rivals: usize,
     /// Rule-vocabulary weight (summed IDF) the first passage covers.
@@ -73,12 +81,34 @@ impl Evidence {
         let margin = hits.get(1).map_or(10.0, |s| {
             (first.score / s.score.max(f32::EPSILON)).min(10.0)
         });
+        let related = |a: usize, b: usize| {
+            a == b
+                || index.parents[a] == Some(b)
+                || index.parents[b] == Some(a)
+                || (index.parents[a].is_some() && index.parents[a] == index.parents[b])
+        };
+        let family_margin = ranked
+            .iter()
+            .find(|h| !related(h.passage, first.passage) && Some(h.passage) != first.via)
+            .map_or(10.0, |s| {
+                (first.score / s.score.max(f32::EPSILON)).min(10.0)
+            });
+        let agree = ranked
+            .iter()
+            .max_by(|a, b| {
+                a.lexical
+                    .total_cmp(&b.lexical)
+                    .then(b.passage.cmp(&a.passage))
+            })
+            .is_some_and(|h| h.passage == first.passage || Some(h.passage) == first.via);
         let rivals = ranked
             .iter()
             .filter(|h| h.passage != first.passage && Some(h.passage) != first.via)
             .filter(|h| h.coverage >= first.coverage - 0.001)
             .count();
         Some(Evidence {
+            family_margin,
+            agree,
             rivals,
             weight: total * first.coverage,
             strength: total * first.coverage / index.max_idf(),

@@ -10,6 +10,8 @@ mod analyze;
 mod complete;
 mod confidence;
 mod english;
+pub mod levers;
+mod parts;
 mod phrases;
 mod postings;
 mod query;
@@ -53,8 +55,20 @@ pub struct SearchOptions {
     /// The game searched when neither `game` nor the question names one (the
     /// game of the channel's match), before any guess from slang.
     pub fallback_game: Option<String>,
+    /// The game of the cards the question names, when nothing above gives
+    /// one (before any guess from slang).
+    pub card_game: Option<String>,
+    /// Rules text of the cards the question names: it re-scores the
+    /// question's candidates with [`CARD_WEIGHT`], never adds passages, and
+    /// never counts as the question's words for coverage or the label.
+    pub context: Vec<String>,
     pub limit: usize,
 }
+
+/// The cards' text adds at most this share of the best question score to
+/// a candidate (scaled by its own BM25 score over the best). Not tuned:
+/// the evaluation has no card text (docs/SEARCH.md).
+pub const CARD_WEIGHT: f32 = 0.3;
 
 /// Where the game searched came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -68,6 +82,8 @@ pub enum GameFrom {
     Match,
     /// Guessed from slang only one game's glossary has.
     Slang,
+    /// The game of the cards the question names.
+    Card,
 }
 
 /// One ranked passage.
@@ -75,6 +91,8 @@ pub enum GameFrom {
 pub struct Hit {
     pub passage: PassageIdx,
     pub score: f32,
+    /// Its BM25 score before the re-ranking (section-title prior included).
+    pub lexical: f32,
     /// Share of the question's rule vocabulary found in the passage and its
     /// parent (0..=1).
     pub coverage: f32,
@@ -102,6 +120,20 @@ pub struct SearchOutcome {
     pub hits: Vec<Hit>,
     /// What the label was decided from.
     pub evidence: Option<Evidence>,
+    /// A multi-part question's parts, each with its own label and best
+    /// passages (all of them among `hits`); empty for a one-part question.
+    pub parts: Vec<Part>,
+}
+
+/// One part of a multi-part question.
+#[derive(Debug, Clone, Serialize)]
+pub struct Part {
+    /// The part as asked.
+    pub question: String,
+    pub confidence: Confidence,
+    /// Its best passages, best first (every one also in the outcome's hits
+    /// when within the limit).
+    pub hits: Vec<PassageIdx>,
 }
 
 /// A glossary entry: the phrase's words and its expansions (each a phrase).
@@ -348,15 +380,47 @@ impl Index {
         (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
     }
 
-    /// Ranks passages for a question and labels how sure the first is.
+    /// Ranks passages for a question and labels how sure the first is. A
+    /// multi-part question ("1) … 2) …") is answered part by part
+    /// ([`SearchOutcome::parts`]); its hits take each part's best in turn.
     pub fn search(&self, corpus: &Corpus, question: &str, opts: &SearchOptions) -> SearchOutcome {
         let limit = opts.limit.clamp(1, 50);
-        let (named, words) = self.strip_game_names(analyze::question_words(question));
+        let split = if levers::get().multipart {
+            parts::split(question)
+        } else {
+            Vec::new()
+        };
+        if split.len() >= 2 {
+            return self.search_parts(corpus, question, &split, opts, limit);
+        }
+        let (game, game_from, q) = self.read(question, opts, None);
+        let context = self.context_tokens(&opts.context);
+        let mut outcome = self.answer(corpus, q, game.as_deref(), &context, limit);
+        outcome.game = game;
+        outcome.game_from = game_from;
+        outcome
+    }
+
+    /// A question's game (given, named in it, named elsewhere in a
+    /// multi-part question, the channel's match's, or from slang) and its
+    /// query.
+    fn read(
+        &self,
+        question: &str,
+        opts: &SearchOptions,
+        named_elsewhere: Option<&str>,
+    ) -> (Option<String>, Option<GameFrom>, query::Query) {
+        let text = analyze::symbol_words(question);
+        let (named, words) = self.strip_game_names(analyze::question_words(&text));
+        let named = named.or(named_elsewhere.map(str::to_string));
         let (mut game, mut game_from) = match (&opts.game, named, &opts.fallback_game) {
             (Some(g), _, _) => (Some(g.clone()), Some(GameFrom::Given)),
             (None, Some(g), _) => (Some(g), Some(GameFrom::Question)),
             (None, None, Some(g)) => (Some(g.clone()), Some(GameFrom::Match)),
-            (None, None, None) => (None, None),
+            (None, None, None) => match &opts.card_game {
+                Some(g) => (Some(g.clone()), Some(GameFrom::Card)),
+                None => (None, None),
+            },
         };
         let mut q = self.query(&words, game.as_deref());
         if game.is_none()
@@ -366,8 +430,20 @@ impl Index {
             game = Some(g);
             game_from = Some(GameFrom::Slang);
         }
+        (game, game_from, q)
+    }
+
+    /// One question's (or part's) ranked, highlighted and labelled passages.
+    fn answer(
+        &self,
+        corpus: &Corpus,
+        q: query::Query,
+        game: Option<&str>,
+        context: &[&str],
+        limit: usize,
+    ) -> SearchOutcome {
         self.trace_query(&q);
-        let ranked = self.rank(corpus, &q.groups, game.as_deref());
+        let ranked = self.rank(corpus, &q.groups, game, context);
         let mut hits = self.follow_stubs(corpus, &ranked, limit);
         for h in &mut hits {
             (h.highlight_at, h.highlight) = self.highlight(corpus, h.passage, &q.groups);
@@ -379,13 +455,109 @@ impl Index {
         }
         SearchOutcome {
             confidence,
-            game,
-            game_from,
+            game: None,
+            game_from: None,
             corrections: q.corrections,
             ignored: q.ignored,
             hits,
             evidence,
+            parts: Vec::new(),
         }
+    }
+
+    /// Each part asked on its own (in the game of the whole question); the
+    /// hits interleave the parts' rankings (each part's first, then each
+    /// part's second…); "answer" only when every part earns it, "none" only
+    /// when no part has a relevant passage.
+    fn search_parts(
+        &self,
+        corpus: &Corpus,
+        question: &str,
+        split: &[String],
+        opts: &SearchOptions,
+        limit: usize,
+    ) -> SearchOutcome {
+        // A game named outside every part ("ashes: 1) … 2) …") is every part's.
+        let named_in = |t: &str| {
+            self.strip_game_names(analyze::question_words(&analyze::symbol_words(t)))
+                .0
+        };
+        let preamble = named_in(question).filter(|g| {
+            split
+                .iter()
+                .all(|p| named_in(p).as_deref() != Some(g.as_str()))
+        });
+        let mut games = Vec::new();
+        let answers: Vec<SearchOutcome> = split
+            .iter()
+            .map(|part| {
+                let (game, from, q) = self.read(part, opts, preamble.as_deref());
+                let context = self.context_tokens(&opts.context);
+                let a = self.answer(corpus, q, game.as_deref(), &context, limit);
+                games.push((game, from));
+                a
+            })
+            .collect();
+        let confidence = answers
+            .iter()
+            .map(|a| a.confidence)
+            .min_by_key(|c| match c {
+                Confidence::None => 0,
+                Confidence::Closest => 1,
+                Confidence::Answer => 2,
+            })
+            .unwrap_or(Confidence::None);
+        let confidence = match confidence {
+            Confidence::None if answers.iter().any(|a| !a.hits.is_empty()) => Confidence::Closest,
+            c => c,
+        };
+        // The game searched, when every part searched the same one.
+        let (game, game_from) = match games.split_first() {
+            Some((first, rest)) if rest.iter().all(|g| g.0 == first.0) => first.clone(),
+            _ => (None, None),
+        };
+        let mut out = SearchOutcome {
+            confidence,
+            game,
+            game_from,
+            corrections: Vec::new(),
+            ignored: Vec::new(),
+            hits: Vec::new(),
+            evidence: answers
+                .iter()
+                .find(|a| a.confidence == confidence)
+                .and_then(|a| a.evidence.clone()),
+            parts: Vec::new(),
+        };
+        let deepest = answers.iter().map(|a| a.hits.len()).max().unwrap_or(0);
+        for rank in 0..deepest {
+            for a in &answers {
+                if let Some(h) = a.hits.get(rank)
+                    && out.hits.len() < limit
+                    && !out.hits.iter().any(|o| o.passage == h.passage)
+                {
+                    out.hits.push(h.clone());
+                }
+            }
+        }
+        for (text, a) in split.iter().zip(answers) {
+            for c in a.corrections {
+                if !out.corrections.contains(&c) {
+                    out.corrections.push(c);
+                }
+            }
+            for w in a.ignored {
+                if !out.ignored.contains(&w) {
+                    out.ignored.push(w);
+                }
+            }
+            out.parts.push(Part {
+                question: text.clone(),
+                confidence: a.confidence,
+                hits: a.hits.iter().map(|h| h.passage).collect(),
+            });
+        }
+        out
     }
 
     fn trace_query(&self, q: &query::Query) {
@@ -405,7 +577,48 @@ impl Index {
 
     /// BM25 candidates of the game, the best re-ranked by how much of the
     /// question's rule vocabulary they (with their parent) cover.
-    fn rank(&self, corpus: &Corpus, groups: &[Group], game: Option<&str>) -> Vec<Hit> {
+    /// The indexed terms of the cards' text (each once).
+    fn context_tokens(&self, context: &[String]) -> Vec<&str> {
+        let mut tokens: Vec<&str> = context
+            .iter()
+            .flat_map(|t| self.term_ids(t))
+            .map(|id| self.words[id as usize].as_str())
+            .collect();
+        tokens.sort_unstable();
+        tokens.dedup();
+        tokens
+    }
+
+    /// Adds the cards' text's say to the question's candidates: up to
+    /// [`CARD_WEIGHT`] × the best question score, by the candidate's own
+    /// BM25 score for the cards' terms over the best.
+    fn add_context(&self, candidates: &mut [postings::Scored], context: &[&str]) {
+        if context.is_empty() || candidates.is_empty() {
+            return;
+        }
+        let found = self
+            .postings
+            .matches(&self.embedder.embed(&context.join(" ")));
+        let best_card = found.iter().map(|m| m.score).fold(0.0, f32::max);
+        let best = candidates.iter().map(|m| m.score).fold(0.0, f32::max);
+        if best_card <= 0.0 {
+            return;
+        }
+        let by_id: FxHashMap<u32, f32> = found.iter().map(|m| (m.id, m.score)).collect();
+        for m in candidates.iter_mut() {
+            if let Some(c) = by_id.get(&m.id) {
+                m.score += CARD_WEIGHT * best * c / best_card;
+            }
+        }
+    }
+
+    fn rank(
+        &self,
+        corpus: &Corpus,
+        groups: &[Group],
+        game: Option<&str>,
+        context: &[&str],
+    ) -> Vec<Hit> {
         if groups.is_empty() {
             return Vec::new();
         }
@@ -419,6 +632,7 @@ impl Index {
         let embedding = self.embedder.embed(&tokens.join(" "));
         let mut candidates = self.postings.matches(&embedding);
         candidates.retain(|m| game.is_none_or(|g| corpus.passages[m.id as usize].game == g));
+        self.add_context(&mut candidates, context);
         // The best BM25 scores (ties: the earlier passage).
         let best_first = |a: &postings::Scored, b: &postings::Scored| {
             b.score.total_cmp(&a.score).then(a.id.cmp(&b.id))
@@ -448,6 +662,7 @@ impl Index {
                 Hit {
                     passage: idx,
                     score: m.score * prior * (RERANK_FLOOR + coverage),
+                    lexical: m.score,
                     coverage,
                     highlight: String::new(),
                     highlight_at: 0,

@@ -57,7 +57,10 @@ pub fn repair_candidates(question: &str) -> usize {
 /// Only a word that is no English word, has no digit and is not a name
 /// written with a capital inside a sentence is a typo.
 fn is_repairable(word: &Word, text: &str) -> bool {
-    !word.proper && !text.chars().any(|c| c.is_ascii_digit()) && !english::is_word(text)
+    !word.proper
+        && !text.chars().any(|c| c.is_ascii_digit())
+        && !english::is_word(text)
+        && !analyze::is_symbol_word(text)
 }
 
 impl Index {

@@ -14,6 +14,7 @@
 //! Taking the write first also means SQLite never has to upgrade a read lock
 //! (which fails at once instead of waiting on `busy_timeout`).
 
+mod feedback;
 mod rules;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -23,6 +24,7 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::migrate::Migrator;
 use sqlx::{AnyPool, Executor, Row};
 
+pub use feedback::{Ask, Feedback, Verdict, evaluation_yaml};
 pub use rules::{PendingRule, RuleAction, RuleChange, RuleDoc, StoredManifest};
 
 /// The database used when none is configured: a SQLite file in the working

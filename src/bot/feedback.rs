@@ -1,0 +1,317 @@
+//! Feedback on `/rule` answers (issue 29): 👍 / 👎 on every answer, "the
+//! right rule is…" (`/feedback rule:` with the id autocompleted), and the
+//! server's summary for moderators (`/feedback summary`). Kept per server
+//! in the match database (`store::feedback`); counted, never with text, in
+//! `/metrics`. `arbiter feedback export` turns it into evaluation questions.
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+
+use super::reply::{Action, Button, ButtonStyle, Message};
+use super::{Bot, Command, FeedbackCommand, Input, Reply, Request, guild_key};
+use crate::app::{AskReply, Confidence};
+use crate::store::{Ask, Feedback, Verdict, now_ms};
+
+/// Asks kept in this process (the console, or before a database is open),
+/// newest last; the oldest go first.
+const MEMORY_ASKS: usize = 4096;
+/// Entries listed in the moderators' summary.
+const SUMMARY_LATEST: usize = 10;
+
+/// Asks kept in this process, so a button works without a database.
+#[derive(Default)]
+pub struct Asks(Mutex<VecDeque<Ask>>);
+
+impl Asks {
+    fn keep(&self, ask: Ask) {
+        let mut q = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if q.len() >= MEMORY_ASKS {
+            q.pop_front();
+        }
+        q.push_back(ask);
+    }
+
+    fn by_key(&self, key: &str) -> Option<Ask> {
+        let q = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        q.iter().rev().find(|a| a.key == key).cloned()
+    }
+
+    fn latest(&self, guild: &str, channel: &str, user: &str) -> Option<Ask> {
+        let q = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        q.iter()
+            .rev()
+            .find(|a| a.guild == guild && a.channel == channel && a.user_id == user)
+            .cloned()
+    }
+}
+
+/// The ask a `/rule` reply's buttons refer to; `None` in a direct message
+/// (feedback is kept per server).
+pub fn ask_of(request: &Request, reply: &AskReply) -> Option<Ask> {
+    let guild = guild_key(&request.origin)?;
+    Some(Ask {
+        key: super::pages::new_token(),
+        guild,
+        channel: request
+            .origin
+            .channel_id
+            .map_or_else(|| "console".to_string(), |c| c.to_string()),
+        user_id: request.origin.user_id.to_string(),
+        question: reply.query.clone(),
+        game: reply.game.clone(),
+        shown: reply.results.iter().map(|r| r.id.clone()).collect(),
+        confidence: confidence_str(reply.confidence).to_string(),
+        created_at: now_ms(),
+    })
+}
+
+fn confidence_str(c: Confidence) -> &'static str {
+    match c {
+        Confidence::Answer => "answer",
+        Confidence::Closest => "closest",
+        Confidence::None => "none",
+    }
+}
+
+/// 👍 and 👎 for an answer kept under `key`.
+pub fn buttons(key: &str) -> [Button; 2] {
+    let b = |label: &str, verdict| {
+        Button::new(
+            label,
+            Action::Feedback {
+                key: key.to_string(),
+                verdict,
+            },
+            ButtonStyle::Secondary,
+        )
+    };
+    [
+        b("👍 Right answer", Verdict::Up),
+        b("👎 Wrong answer", Verdict::Down),
+    ]
+}
+
+fn refuse(why: &str) -> Reply {
+    Reply::Message(Message::user_error("Feedback", why))
+}
+
+fn thanks(body: String) -> Reply {
+    let mut m = Message::info("Feedback", &body);
+    m.ephemeral = true;
+    Reply::Message(m)
+}
+
+impl Bot {
+    /// Keeps the ask a reply's feedback buttons refer to: in this process,
+    /// and in the database when one is open (any replica then finds it).
+    pub(super) async fn keep_ask(&self, ask: Ask) {
+        if let Some(m) = self.matches.get()
+            && let Err(e) = m.store().keep_ask(&ask).await
+        {
+            tracing::warn!("feedback ask not kept in the database: {e}");
+        }
+        self.asks.keep(ask);
+    }
+
+    async fn find_ask(&self, store: &crate::store::Store, key: &str) -> Option<Ask> {
+        match self.asks.by_key(key) {
+            Some(a) => Some(a),
+            None => store.ask(key).await.ok().flatten(),
+        }
+    }
+
+    /// Feedback buttons, `/feedback` and its autocomplete; `None` for
+    /// anything else.
+    pub(super) async fn handle_feedback(&self, request: &Request) -> Option<Reply> {
+        match &request.input {
+            Input::Component { custom_id } => match Action::parse(custom_id)? {
+                Action::Feedback { key, verdict } => Some(self.vote(request, &key, verdict).await),
+                _ => None,
+            },
+            Input::Command(Command::Feedback(FeedbackCommand::Rule { rule })) => {
+                Some(self.right_rule(request, rule).await)
+            }
+            Input::Command(Command::Feedback(FeedbackCommand::Summary)) => {
+                Some(self.summary(request).await)
+            }
+            Input::Autocomplete { command, value, .. } if command == "feedback" => {
+                Some(self.rule_choices(request, value).await)
+            }
+            _ => None,
+        }
+    }
+
+    async fn vote(&self, request: &Request, key: &str, verdict: Verdict) -> Reply {
+        let store = match self.open_matches().await {
+            Ok(m) => m.store().clone(),
+            Err(e) => return super::internal_error("feedback database", &e),
+        };
+        let Some(ask) = self.find_ask(&store, key).await else {
+            return refuse(
+                "this answer is no longer known here; ask again with `/rule` and press the button on the new answer",
+            );
+        };
+        if let Err(e) = store.keep_ask(&ask).await {
+            return super::internal_error("feedback ask", &e);
+        }
+        let question = ask.question.clone();
+        let f = Feedback {
+            ask,
+            user_id: request.origin.user_id.to_string(),
+            verdict,
+            rule: None,
+            at: now_ms(),
+        };
+        if let Err(e) = store.add_feedback(&f).await {
+            return super::internal_error("feedback", &e);
+        }
+        crate::metrics::feedback(verdict.as_str());
+        let more = match verdict {
+            Verdict::Down => {
+                " If you know the rule that answers it, tell me with `/feedback rule:` (its id is autocompleted)."
+            }
+            _ => "",
+        };
+        thanks(format!(
+            "Recorded {} for “{}”. Thank you.{more}",
+            if verdict == Verdict::Up {
+                "👍"
+            } else {
+                "👎"
+            },
+            question
+        ))
+    }
+
+    async fn right_rule(&self, request: &Request, rule: &str) -> Reply {
+        let origin = &request.origin;
+        let Some(guild) = guild_key(origin) else {
+            return refuse(
+                "feedback is kept per server; use `/feedback` in a server, not in a direct message",
+            );
+        };
+        let (app, _) = self.app_for(origin).await;
+        let Some(passage) = app.corpus.resolve_id(rule.trim()) else {
+            let hint = app
+                .complete(rule, None, 3)
+                .ok()
+                .filter(|s| !s.is_empty())
+                .map(|s| {
+                    let ids: Vec<String> = s.iter().map(|x| format!("`{}`", x.id)).collect();
+                    format!(" Did you mean {}?", ids.join(", "))
+                })
+                .unwrap_or_default();
+            return refuse(&format!(
+                "no indexed rule has the id `{}`.{hint} Pick one from the list as you type `rule:`.",
+                rule.trim()
+            ));
+        };
+        let id = passage.id.clone();
+        let store = match self.open_matches().await {
+            Ok(m) => m.store().clone(),
+            Err(e) => return super::internal_error("feedback database", &e),
+        };
+        let channel = origin
+            .channel_id
+            .map_or_else(|| "console".to_string(), |c| c.to_string());
+        let user = origin.user_id.to_string();
+        let ask = match self.asks.latest(&guild, &channel, &user) {
+            Some(a) => Some(a),
+            None => store
+                .latest_ask(&guild, &channel, &user)
+                .await
+                .ok()
+                .flatten(),
+        };
+        let Some(ask) = ask else {
+            return refuse(
+                "ask your question with `/rule` in this channel first; `/feedback rule:` then names the rule that answers it",
+            );
+        };
+        if let Err(e) = store.keep_ask(&ask).await {
+            return super::internal_error("feedback ask", &e);
+        }
+        let question = ask.question.clone();
+        let f = Feedback {
+            ask,
+            user_id: user,
+            verdict: Verdict::Right,
+            rule: Some(id.clone()),
+            at: now_ms(),
+        };
+        if let Err(e) = store.add_feedback(&f).await {
+            return super::internal_error("feedback", &e);
+        }
+        crate::metrics::feedback(Verdict::Right.as_str());
+        thanks(format!(
+            "Recorded: `{id}` answers “{question}”. Thank you: it becomes a test question for the search."
+        ))
+    }
+
+    async fn summary(&self, request: &Request) -> Reply {
+        let origin = &request.origin;
+        let Some(guild) = guild_key(origin) else {
+            return refuse("feedback is kept per server; use `/feedback summary` in a server");
+        };
+        if !(origin.moderator || origin.admin) {
+            return refuse("the feedback summary is for moderators (Manage Messages)");
+        }
+        let store = match self.open_matches().await {
+            Ok(m) => m.store().clone(),
+            Err(e) => return super::internal_error("feedback database", &e),
+        };
+        match store.feedback(Some(&guild)).await {
+            Ok(list) => {
+                let mut m = Message::info("Feedback on /rule answers", &summary_text(&list));
+                m.ephemeral = true;
+                Reply::Message(m)
+            }
+            Err(e) => super::internal_error("feedback summary", &e),
+        }
+    }
+
+    async fn rule_choices(&self, request: &Request, value: &str) -> Reply {
+        let (app, _) = self.app_for(&request.origin).await;
+        let choices = app
+            .complete(value, None, super::MAX_CHOICES)
+            .unwrap_or_default()
+            .iter()
+            .map(|s| super::reply::Choice::passage(&s.id, &s.title))
+            .collect();
+        Reply::Choices(choices)
+    }
+}
+
+/// Counts, then the latest entries: "👍 12 · 👎 3 · right rule given 2".
+pub fn summary_text(list: &[Feedback]) -> String {
+    let count = |v: Verdict| list.iter().filter(|f| f.verdict == v).count();
+    let mut out = format!(
+        "👍 {} · 👎 {} · right rule given {}",
+        count(Verdict::Up),
+        count(Verdict::Down),
+        count(Verdict::Right)
+    );
+    if list.is_empty() {
+        out.push_str("\nNo feedback yet: it comes from the 👍 / 👎 buttons under `/rule` answers.");
+        return out;
+    }
+    out.push_str("\nLatest:");
+    for f in list.iter().rev().take(SUMMARY_LATEST) {
+        let what = match (f.verdict, &f.rule) {
+            (Verdict::Right, Some(r)) => format!("right rule `{r}`"),
+            (Verdict::Up, _) => "👍".into(),
+            _ => "👎".into(),
+        };
+        let shown = f
+            .ask
+            .shown
+            .first()
+            .map_or("nothing".to_string(), |s| format!("`{s}`"));
+        out.push_str(&format!(
+            "\n- {what} — “{}” (shown first: {shown})",
+            super::reply::escape_md(&f.ask.question)
+        ));
+    }
+    out.push_str("\nExport them as evaluation questions with `arbiter feedback export`.");
+    out
+}

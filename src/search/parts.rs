@@ -1,0 +1,137 @@
+//! Multi-part questions ("two quick ones. 1) … 2) …", "… and separately …"):
+//! split so that each part gets its own best passages.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+/// A part needs this many words to stand alone.
+const MIN_PART_WORDS: usize = 2;
+
+/// The parts of a question, in order: numbered parts ("1) …", "2. …",
+/// "(1) …"), parts joined by "and separately" / "; also", or, after a
+/// preamble that announces several ("two questions:", "couple things:"),
+/// parts split at "?", ";" and ", and". One part (the whole question) when
+/// it is not split.
+pub fn split(question: &str) -> Vec<String> {
+    let parts = numbered(question)
+        .or_else(|| joined(question))
+        .or_else(|| announced(question));
+    match parts {
+        Some(p) if p.len() >= 2 && p.iter().all(|s| word_count(s) >= MIN_PART_WORDS) => p,
+        _ => vec![question.trim().to_string()],
+    }
+}
+
+fn word_count(s: &str) -> usize {
+    s.split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .count()
+}
+
+fn regex(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
+    cell.get_or_init(|| Regex::new(pattern).expect("a valid pattern"))
+}
+
+/// "1) … 2) …": markers numbered from 1 upwards, each after a space or the
+/// start; the text before the first marker is a preamble, not a part.
+fn numbered(question: &str) -> Option<Vec<String>> {
+    static MARK: OnceLock<Regex> = OnceLock::new();
+    let mark = regex(&MARK, r"(?:^|\s)\(?([1-9])[).:]\s");
+    let mut starts = Vec::new();
+    let mut next = 1;
+    for c in mark.captures_iter(question) {
+        let (Some(all), Some(n)) = (c.get(0), c.get(1)) else {
+            continue;
+        };
+        if n.as_str().parse::<u32>().ok() == Some(next) {
+            starts.push((all.start(), all.end()));
+            next += 1;
+        }
+    }
+    if starts.len() < 2 {
+        return None;
+    }
+    let ends = starts.iter().skip(1).map(|s| s.0).chain([question.len()]);
+    Some(
+        starts
+            .iter()
+            .zip(ends)
+            .map(|(&(_, body), end)| clean(&question[body..end]))
+            .collect(),
+    )
+}
+
+/// "… and separately …", "…; also …".
+fn joined(question: &str) -> Option<Vec<String>> {
+    static JOIN: OnceLock<Regex> = OnceLock::new();
+    let join = regex(
+        &JOIN,
+        r"(?i)(?:,?\s+and\s+separately\b,?|;\s*also\b,?|\.\s+also\b,?|\?\s+also\b,?|\bseparately,)",
+    );
+    let pieces: Vec<String> = join.split(question).map(clean).collect();
+    (pieces.len() >= 2).then_some(pieces)
+}
+
+/// "two questions: A, and B" / "couple things: A? B".
+fn announced(question: &str) -> Option<Vec<String>> {
+    static PREAMBLE: OnceLock<Regex> = OnceLock::new();
+    static SPLIT: OnceLock<Regex> = OnceLock::new();
+    let preamble = regex(
+        &PREAMBLE,
+        r"(?i)^\s*(?:(?:a\s+)?(?:two|2|couple(?:\s+of)?|few)\s+(?:quick\s+)?(?:questions|qs|ones|things))\b[^:.?]*[:.]",
+    );
+    let rest = &question[preamble.find(question)?.end()..];
+    let split = regex(
+        &SPLIT,
+        r"(?i)\?\s+|;\s*|,\s*and\s+|\s+and\s+(?:what|how|when|can|does|do|is|are)\b",
+    );
+    let pieces: Vec<String> = split.split(rest).map(clean).collect();
+    (pieces.len() >= 2).then_some(pieces)
+}
+
+fn clean(s: &str) -> String {
+    s.trim().trim_end_matches([',', ';']).trim().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split;
+
+    #[test]
+    fn numbered_parts_are_split_without_the_preamble() {
+        assert_eq!(
+            split("two quick ones. 1) does vigilance untap 2) does lifelink work on blocks"),
+            vec!["does vigilance untap", "does lifelink work on blocks"]
+        );
+        assert_eq!(
+            split("(1) can i pass? (2) when does the round end?"),
+            vec!["can i pass?", "when does the round end?"]
+        );
+    }
+
+    #[test]
+    fn joined_and_announced_parts_are_split() {
+        assert_eq!(
+            split("how does cascade work and separately does it count as casting"),
+            vec!["how does cascade work", "does it count as casting"]
+        );
+        assert_eq!(
+            split("two questions: can i mulligan to zero, and do i draw first on the play"),
+            vec!["can i mulligan to zero", "do i draw first on the play"]
+        );
+    }
+
+    #[test]
+    fn one_question_stays_whole() {
+        for q in [
+            "see rule 13.1. then what",
+            "step 1. roll the dice",
+            "does deathtouch + trample only need to assign 1 dmg?",
+            "can I swing with tapped units and then pass",
+            "1) ok 2) yes",
+        ] {
+            assert_eq!(split(q), vec![q.trim().to_string()], "{q}");
+        }
+    }
+}
