@@ -45,6 +45,11 @@ ENV ARBITER_DATA=/app/rules_data \
 # DISCORD_PUBLIC_KEY     application public key, hex (HTTP: `arbiter serve --http`)
 # DISCORD_GUILD_ID       register commands to one guild (development)
 # ARBITER_HEALTH_LISTEN  with the gateway, serve GET /healthz here
+# ARBITER_METRICS_LISTEN serve GET /metrics here (off by default; never on the
+#                        public endpoint: publish it on a private network only)
+# ARBITER_INDEX_CACHE_MB memory for servers' rule-set indexes (512)
+# Uploaded documents are converted by a child process of this same binary
+# (`arbiter __convert-document`) under memory, CPU and time limits.
 
 VOLUME ["/data"]
 EXPOSE 8080
