@@ -32,12 +32,14 @@ impl Drop for Server {
     }
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+/// Two distinct free ports (both held until both are chosen).
+fn free_ports() -> (u16, u16) {
+    let a = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let b = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    (
+        a.local_addr().unwrap().port(),
+        b.local_addr().unwrap().port(),
+    )
 }
 
 /// The soft limit on open files of this process.
@@ -56,8 +58,9 @@ fn fd_limit() -> usize {
 fn start(flags: &[&str]) -> Server {
     let key = keypair();
     let dir = tempfile::tempdir().unwrap();
-    let addr = format!("127.0.0.1:{}", free_port());
-    let metrics = format!("127.0.0.1:{}", free_port());
+    let (port, metrics_port) = free_ports();
+    let addr = format!("127.0.0.1:{port}");
+    let metrics = format!("127.0.0.1:{metrics_port}");
     let child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .args(["serve", "--http", &addr, "--metrics", &metrics])
         .args(flags)

@@ -150,18 +150,14 @@ async fn a_database_failure_at_run_time_is_an_error_id_for_users_and_the_cause_i
     let with_password = url.replacen("postgres@", &format!("postgres:{SECRET}@"), 1);
     let db = url.rsplit('/').next().unwrap().to_string();
     let key = keypair();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let addr = format!("127.0.0.1:{port}");
-    let metrics_port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let metrics_addr = format!("127.0.0.1:{metrics_port}");
+    // Two distinct free ports: both held until both are chosen.
+    let (a, b) = (
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap(),
+    );
+    let addr = a.local_addr().unwrap().to_string();
+    let metrics_addr = b.local_addr().unwrap().to_string();
+    drop((a, b));
     let mut child = arbiter()
         .args(["serve", "--http", &addr, "--metrics", &metrics_addr])
         .env("DISCORD_PUBLIC_KEY", public_hex(&key))
