@@ -90,10 +90,8 @@ pub fn verdict(r: &Ruling) -> Verdict {
     let headline = if let Some(d) = &r.pending {
         format!("Waiting for {}: {}", d.player, d.question)
     } else if r.legal {
-        match r.steps.last() {
-            Some(s) => format!("Legal. {}", s.text),
-            None => "Legal.".to_string(),
-        }
+        let steps: Vec<&str> = r.steps.iter().take(8).map(|s| s.text.as_str()).collect();
+        format!("Legal. {}", steps.join(" · "))
     } else {
         let why = first(&[Severity::Error, Severity::Refused]).unwrap_or_default();
         format!("Not legal. {why}")
