@@ -492,6 +492,7 @@ impl Bot {
         };
         let mut message = self.paged(doc, false).await;
         add_turn_notice(&mut message, &reply);
+        message.picture = super::pictures::of_match(&reply);
         Reply::Message(message)
     }
 }

@@ -23,6 +23,7 @@ pub mod gateway;
 pub mod http;
 pub mod matchcmd;
 mod pages;
+pub mod pictures;
 mod reply;
 pub mod rulescmd;
 pub mod text;
@@ -38,7 +39,8 @@ use crate::metrics;
 pub use matchcmd::MatchCommand;
 pub use pages::{PAGE_BUDGET, Pages};
 pub use reply::{
-    Action, Button, ButtonStyle, Choice, FileAttachment, Message, MessageKind, Modal, Reply,
+    Action, Button, ButtonStyle, Choice, FileAttachment, Message, MessageKind, Modal, PictureFile,
+    Reply,
 };
 pub use rulescmd::{RulesCommand, RulesFile};
 
@@ -954,7 +956,11 @@ impl<'a> Answerer<'a> {
             None => self.app.judge(text, game),
         };
         match result {
-            Ok(ruling) => Reply::Message(self.paged(reply::ruling_message(&ruling), false)),
+            Ok(ruling) => {
+                let mut m = self.paged(reply::ruling_message(&ruling), false);
+                m.picture = judge_picture(self.app, &ruling, text, game, play);
+                Reply::Message(m)
+            }
             Err(JudgeError::App(e)) => app_error("Judge", &e),
             Err(JudgeError::NoEngine { game }) => Reply::Message(Message::user_error(
                 "Judge",
@@ -1161,6 +1167,27 @@ fn board_in_text(content: &str) -> bool {
 
 fn app_error(title: &str, e: &AppError) -> Reply {
     Reply::Message(Message::user_error(title, &e.to_string()))
+}
+
+/// The picture of a ruling made by `/judge`: the board after it, changes
+/// marked against the document judged. A board the drawing cannot read
+/// goes without a picture (the ruling still answers).
+fn judge_picture(
+    app: &App,
+    ruling: &crate::engine::Ruling,
+    text: &str,
+    game: Option<&str>,
+    play: Option<&str>,
+) -> Option<reply::PictureFile> {
+    let play = play.map(str::trim).filter(|p| !p.is_empty());
+    let doc = app.judged_document(text, game, play).ok()?;
+    match crate::render::pictures::ruling(ruling, &doc) {
+        Ok(p) => Some(reply::PictureFile::of(p)),
+        Err(e) => {
+            tracing::debug!("no picture for the ruling: {e}");
+            None
+        }
+    }
 }
 
 fn judge_modal(game: Option<&str>) -> Modal {

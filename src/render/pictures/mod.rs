@@ -88,7 +88,7 @@ pub fn verdict(r: &Ruling) -> Verdict {
             .map(|d| d.message.clone())
     };
     let headline = if let Some(d) = &r.pending {
-        format!("Waiting for {}: {}", d.player, d.question)
+        format!("Waiting for a decision. {}", d.question)
     } else if r.legal {
         let steps: Vec<&str> = r.steps.iter().take(8).map(|s| s.text.as_str()).collect();
         format!("Legal. {}", steps.join(" · "))
@@ -264,3 +264,127 @@ pub(crate) fn mark(c: &mut kit::Canvas, a: kit::Area, what: &str) {
     c.text(a.x + a.w - w + 6.0, a.y + 3.5, 12.0, kit::CARD, &what, None, kit::Align::Left, true);
 }
 
+
+/// The picture of a recorded match event: the board after it, with what
+/// changed marked (the board before is rebuilt from `changes`), the play
+/// drawn, and the ruling's verdict.
+pub fn event(
+    ruling: &Ruling,
+    board: &Value,
+    changes: &[crate::engine::Change],
+    play: Option<&Value>,
+) -> Result<Picture, PictureError> {
+    let before = before_changes(board, changes);
+    let verdict = verdict(ruling);
+    draw(&ruling.game, board, Some(&before), play, Some(&verdict))
+}
+
+/// One step of a change's path: `.field`, `[2]`, `["Iron Worker"]`.
+#[derive(Debug, Clone, PartialEq)]
+enum Seg {
+    Key(String),
+    Index(usize),
+    Name(String),
+}
+
+/// A change's path in steps (`players["Maeoni"].units[0].damage`); `None`
+/// when it does not read.
+fn segments(path: &str) -> Option<Vec<Seg>> {
+    let mut out = Vec::new();
+    let mut rest = path;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('[') {
+            if r.starts_with('"') {
+                // A quoted name, as `{:?}` writes it: read it as JSON.
+                let end = quoted_end(r)?;
+                out.push(Seg::Name(serde_json::from_str(&r[..end]).ok()?));
+                rest = r[end..].strip_prefix(']')?;
+            } else {
+                let end = r.find(']')?;
+                out.push(Seg::Index(r[..end].parse().ok()?));
+                rest = &r[end + 1..];
+            }
+        } else {
+            let r = rest.strip_prefix('.').unwrap_or(rest);
+            let end = r.find(['.', '[']).unwrap_or(r.len());
+            out.push(Seg::Key(r[..end].to_string()));
+            rest = &r[end..];
+        }
+    }
+    Some(out)
+}
+
+/// The byte after the closing quote of the string that `s` starts with.
+fn quoted_end(s: &str) -> Option<usize> {
+    let mut escaped = false;
+    for (i, c) in s.char_indices().skip(1) {
+        match c {
+            '\\' if !escaped => escaped = true,
+            '"' if !escaped => return Some(i + 1),
+            _ => escaped = false,
+        }
+    }
+    None
+}
+
+/// The board before `changes` were made to it, as far as their paths
+/// read (a change whose path does not is left out: it only marks less).
+pub fn before_changes(after: &Value, changes: &[crate::engine::Change]) -> Value {
+    let mut board = after.clone();
+    for c in changes.iter().take(10_000) {
+        if let Some(segs) = segments(&c.path)
+            && let Some((last, parents)) = segs.split_last()
+            && let Some(parent) = walk(&mut board, parents)
+        {
+            put(parent, last, &c.before);
+        }
+    }
+    board
+}
+
+fn walk<'a>(mut v: &'a mut Value, segs: &[Seg]) -> Option<&'a mut Value> {
+    for s in segs {
+        v = match s {
+            Seg::Key(k) => v.get_mut(k.as_str())?,
+            Seg::Index(i) => v.get_mut(*i)?,
+            Seg::Name(n) => v
+                .as_array_mut()?
+                .iter_mut()
+                .find(|x| x.get("name").and_then(Value::as_str) == Some(n))?,
+        };
+    }
+    Some(v)
+}
+
+/// Sets (or, for `null`, removes) one step of a path in `parent`.
+fn put(parent: &mut Value, seg: &Seg, value: &Value) {
+    match (seg, parent) {
+        (Seg::Key(k), Value::Object(m)) if value.is_null() => {
+            m.remove(k);
+        }
+        (Seg::Key(k), Value::Object(m)) => {
+            m.insert(k.clone(), value.clone());
+        }
+        (Seg::Index(i), Value::Array(a)) => {
+            if let Some(x) = a.get_mut(*i) {
+                *x = value.clone();
+            } else if *i == a.len() && !value.is_null() {
+                a.push(value.clone());
+            }
+        }
+        (Seg::Name(n), Value::Array(a)) => {
+            let at = a
+                .iter()
+                .position(|x| x.get("name").and_then(Value::as_str) == Some(n));
+            match (at, value.is_null()) {
+                (Some(i), true) => {
+                    a.remove(i);
+                }
+                (Some(i), false) => a[i] = value.clone(),
+                (None, false) => a.push(value.clone()),
+                (None, true) => {}
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,37 @@
+//! Pictures on replies: which match replies carry a picture of the board
+//! (drawn by `render::pictures`), and the follow-up that brings a picture
+//! to a reply sent at once (an interaction response cannot carry a file on
+//! the HTTP endpoint: Discord takes files as multipart only on its API).
+
+use super::reply::{PictureFile, Reply};
+use crate::app::matches::MatchReply;
+use crate::render::pictures;
+
+/// The picture a match reply carries: the board of a match view (start,
+/// setup, board, end) and, for a recorded play or answer, the board after
+/// it with what changed marked.
+pub fn of_match(reply: &MatchReply) -> Option<PictureFile> {
+    let drawn = match reply {
+        MatchReply::Match(v) => pictures::board(&v.game, v.board.as_ref()?),
+        MatchReply::Event(e) => {
+            let ruling = e.ruling.as_ref()?;
+            pictures::event(ruling, &e.board, &e.changes, e.play.as_ref())
+        }
+        _ => return None,
+    };
+    match drawn {
+        Ok(p) => Some(PictureFile::of(p)),
+        Err(e) => {
+            tracing::debug!("no picture for the match reply: {e}");
+            None
+        }
+    }
+}
+
+/// The picture of a reply, if it carries one.
+pub fn of_reply(reply: &Reply) -> Option<&PictureFile> {
+    match reply {
+        Reply::Message(m) | Reply::Update(m) => m.picture.as_ref(),
+        _ => None,
+    }
+}
