@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use arbiter::app::{App, AppError, DEFAULT_LIMIT};
-use arbiter::render::text::{self, Style};
 use arbiter::render::pictures;
+use arbiter::render::text::{self, Style};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -440,7 +440,8 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
                 let doc = app
                     .judged_document(&input, game.as_deref(), play.as_deref())
                     .map_err(|e| CliError::Input(e.to_string()))?;
-                let pic = pictures::ruling(&ruling, &doc).map_err(|e| CliError::Input(e.to_string()))?;
+                let pic =
+                    pictures::ruling(&ruling, &doc).map_err(|e| CliError::Input(e.to_string()))?;
                 let line = pictures::save(&pic, &path).map_err(CliError::Input)?;
                 if as_json {
                     eprintln!("{line}");

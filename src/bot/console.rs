@@ -639,14 +639,27 @@ fn save_picture(p: &super::PictureFile, n: u64) -> String {
     let dir = pictures_dir();
     let path = dir.join(format!("board-{}-{n}.png", std::process::id()));
     let saved = std::fs::create_dir_all(&dir)
-        .map_err(|e| format!("cannot create {}: {e}; set ARBITER_PICTURES to a folder you can write to", dir.display()))
+        .map_err(|e| {
+            format!(
+                "cannot create {}: {e}; set ARBITER_PICTURES to a folder you can write to",
+                dir.display()
+            )
+        })
         .and_then(|()| {
             std::fs::write(&path, &p.png).map_err(|e| {
-                format!("cannot write {}: {e}; set ARBITER_PICTURES to a folder you can write to", path.display())
+                format!(
+                    "cannot write {}: {e}; set ARBITER_PICTURES to a folder you can write to",
+                    path.display()
+                )
             })
         });
     match saved {
-        Ok(()) => format!("picture: {} ({} bytes)\nalt: {}", path.display(), p.png.len(), p.alt),
+        Ok(()) => format!(
+            "picture: {} ({} bytes)\nalt: {}",
+            path.display(),
+            p.png.len(),
+            p.alt
+        ),
         Err(why) => format!("picture not written: {why}"),
     }
 }

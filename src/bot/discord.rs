@@ -574,7 +574,9 @@ pub fn followup(reply: &Reply) -> CreateInteractionResponseFollowup {
             .embed(embed(m))
             .components(rows(m))
             .ephemeral(m.ephemeral)
-            .allowed_mentions(CreateAllowedMentions::new()),
+            .allowed_mentions(CreateAllowedMentions::new())
+            // Listed in the payload too, so each file keeps its description.
+            .add_files(files(reply)),
         Reply::Choices(_) | Reply::Modal(_) => CreateInteractionResponseFollowup::new()
             .content("(nothing to show)")
             .ephemeral(true),
@@ -663,10 +665,11 @@ pub fn picture_followup(
         return None;
     };
     let p = m.picture.as_ref()?;
+    // No text: the picture alone (its alt text says what it shows).
     let message = CreateInteractionResponseFollowup::new()
-        .content(truncate(&format!("Picture: {}", m.title), 2000))
         .ephemeral(m.ephemeral)
-        .allowed_mentions(CreateAllowedMentions::new());
+        .allowed_mentions(CreateAllowedMentions::new())
+        .add_file(picture_file(p));
     Some((message, vec![picture_file(p)]))
 }
 

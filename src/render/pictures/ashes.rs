@@ -34,7 +34,16 @@ pub(super) fn draw(v: &View<Board, Play>) -> (Canvas, String) {
         y = player(&mut c, v, i, y, &mut places);
     }
     if let Some(m) = more(b.players.len(), players, "players") {
-        c.text(20.0, y + 14.0, 14.0, kit::MUTED, &m, Some(W - 40.0), Align::Left, false);
+        c.text(
+            20.0,
+            y + 14.0,
+            14.0,
+            kit::MUTED,
+            &m,
+            Some(W - 40.0),
+            Align::Left,
+            false,
+        );
         y += 22.0;
     }
     if let Some(play) = v.play {
@@ -85,7 +94,17 @@ fn player(c: &mut Canvas, v: &View<Board, Play>, i: usize, y: f32, places: &mut 
     let p = &b.players[i];
     let colour = kit::seat(i);
     c.block(20.0, y + 4.0, 6.0, 24.0, colour);
-    let mut x = 34.0 + c.text(34.0, y + 23.0, 19.0, colour, &p.name, Some(360.0), Align::Left, true);
+    let mut x = 34.0
+        + c.text(
+            34.0,
+            y + 23.0,
+            19.0,
+            colour,
+            &p.name,
+            Some(360.0),
+            Align::Left,
+            true,
+        );
     x += 10.0;
     if b.turn.as_deref() == Some(p.name.as_str()) {
         x += badge(c, x, y + 8.0, "their turn", kit::CARD, kit::GREEN) + 6.0;
@@ -97,8 +116,19 @@ fn player(c: &mut Canvas, v: &View<Board, Play>, i: usize, y: f32, places: &mut 
     let before = v
         .before
         .and_then(|bb| bb.players.iter().find(|q| q.name == p.name));
-    let pb_area = Area { x: 20.0, y: top, w: PB_W, h: CARD_H };
-    phoenixborn(c, &p.phoenixborn, before.map(|q| &q.phoenixborn), pb_area, colour);
+    let pb_area = Area {
+        x: 20.0,
+        y: top,
+        w: PB_W,
+        h: CARD_H,
+    };
+    phoenixborn(
+        c,
+        &p.phoenixborn,
+        before.map(|q| &q.phoenixborn),
+        pb_area,
+        colour,
+    );
     places.put(&p.phoenixborn.name, pb_area);
     places.put(&p.name, pb_area);
     let ghosts = gone(v, &p.name);
@@ -122,11 +152,29 @@ fn player(c: &mut Canvas, v: &View<Board, Play>, i: usize, y: f32, places: &mut 
         places.put(&u.name, area);
     }
     if total == 0 {
-        c.text(20.0 + PB_W + GAP, top + 30.0, 14.0, kit::MUTED, "no units in play", None, Align::Left, false);
+        c.text(
+            20.0 + PB_W + GAP,
+            top + 30.0,
+            14.0,
+            kit::MUTED,
+            "no units in play",
+            None,
+            Align::Left,
+            false,
+        );
     }
     let mut bottom = top + rows_for(total) as f32 * (CARD_H + GAP);
     if let Some(m) = more(total, shown, "units") {
-        c.text(20.0 + PB_W + GAP, bottom + 8.0, 13.0, kit::MUTED, &m, Some(600.0), Align::Left, false);
+        c.text(
+            20.0 + PB_W + GAP,
+            bottom + 8.0,
+            13.0,
+            kit::MUTED,
+            &m,
+            Some(600.0),
+            Align::Left,
+            false,
+        );
         bottom += 16.0;
     }
     bottom + 14.0
@@ -143,33 +191,140 @@ fn life_bar(c: &mut Canvas, x: f32, y: f32, w: f32, life: u32, damage: u32) {
 fn phoenixborn(c: &mut Canvas, pb: &Phoenixborn, was: Option<&Phoenixborn>, a: Area, colour: Rgb) {
     let fill = if pb.exhausted { kit::SPENT } else { kit::CARD };
     c.rect(a.x, a.y, a.w, a.h, 8.0, Style::both(fill, colour, 3.0));
-    c.text(a.x + 10.0, a.y + 16.0, 11.0, kit::MUTED, "PHOENIXBORN", None, Align::Left, false);
-    c.text(a.x + 10.0, a.y + 36.0, 16.0, kit::INK, &pb.name, Some(a.w - 20.0), Align::Left, true);
+    c.text(
+        a.x + 10.0,
+        a.y + 16.0,
+        11.0,
+        kit::MUTED,
+        "PHOENIXBORN",
+        None,
+        Align::Left,
+        false,
+    );
+    c.text(
+        a.x + 10.0,
+        a.y + 36.0,
+        16.0,
+        kit::INK,
+        &pb.name,
+        Some(a.w - 20.0),
+        Align::Left,
+        true,
+    );
     let left = pb.life.saturating_sub(pb.damage);
-    c.text(a.x + 10.0, a.y + 64.0, 22.0, kit::INK, &format!("{left}"), None, Align::Left, true);
-    c.text(a.x + 50.0, a.y + 64.0, 13.0, kit::MUTED, &format!("of {} life left", pb.life), None, Align::Left, false);
+    c.text(
+        a.x + 10.0,
+        a.y + 64.0,
+        22.0,
+        kit::INK,
+        &format!("{left}"),
+        None,
+        Align::Left,
+        true,
+    );
+    c.text(
+        a.x + 50.0,
+        a.y + 64.0,
+        13.0,
+        kit::MUTED,
+        &format!("of {} life left", pb.life),
+        None,
+        Align::Left,
+        false,
+    );
     life_bar(c, a.x + 10.0, a.y + 74.0, a.w - 20.0, pb.life, pb.damage);
-    c.text(a.x + 10.0, a.y + 100.0, 13.0, kit::RED, &format!("damage {}", pb.damage), None, Align::Left, false);
+    c.text(
+        a.x + 10.0,
+        a.y + 100.0,
+        13.0,
+        kit::RED,
+        &format!("damage {}", pb.damage),
+        None,
+        Align::Left,
+        false,
+    );
     if pb.exhausted {
-        c.text(a.x + a.w - 10.0, a.y + 100.0, 13.0, kit::INK, "exhausted", None, Align::Right, true);
+        c.text(
+            a.x + a.w - 10.0,
+            a.y + 100.0,
+            13.0,
+            kit::INK,
+            "exhausted",
+            None,
+            Align::Right,
+            true,
+        );
     }
     if let Some(w) = was {
-        mark(c, a, &deltas(w.damage, pb.damage, w.exhausted, pb.exhausted));
+        mark(
+            c,
+            a,
+            &deltas(w.damage, pb.damage, w.exhausted, pb.exhausted),
+        );
     }
 }
 
 fn unit(c: &mut Canvas, u: &Unit, was: Option<&Unit>, ghost: bool, judged: bool, a: Area) {
-    let fill = if ghost || u.exhausted { kit::SPENT } else { kit::CARD };
+    let fill = if ghost || u.exhausted {
+        kit::SPENT
+    } else {
+        kit::CARD
+    };
     let mut style = Style::both(fill, kit::LINE, 1.5);
     if ghost {
         style = Style::both(fill, kit::RED, 2.0).dashed();
     }
     c.rect(a.x, a.y, a.w, a.h, 8.0, style);
-    c.text(a.x + 8.0, a.y + 20.0, 14.0, kit::INK, &u.name, Some(a.w - 16.0), Align::Left, true);
-    c.text(a.x + 8.0, a.y + 46.0, 12.0, kit::MUTED, "attack", None, Align::Left, false);
-    c.text(a.x + 8.0, a.y + 68.0, 22.0, kit::INK, &u.attack.to_string(), None, Align::Left, true);
-    c.text(a.x + a.w - 8.0, a.y + 46.0, 12.0, kit::MUTED, "life", None, Align::Right, false);
-    c.text(a.x + a.w - 8.0, a.y + 68.0, 22.0, kit::INK, &u.life.to_string(), None, Align::Right, true);
+    c.text(
+        a.x + 8.0,
+        a.y + 20.0,
+        14.0,
+        kit::INK,
+        &u.name,
+        Some(a.w - 16.0),
+        Align::Left,
+        true,
+    );
+    c.text(
+        a.x + 8.0,
+        a.y + 46.0,
+        12.0,
+        kit::MUTED,
+        "attack",
+        None,
+        Align::Left,
+        false,
+    );
+    c.text(
+        a.x + 8.0,
+        a.y + 68.0,
+        22.0,
+        kit::INK,
+        &u.attack.to_string(),
+        None,
+        Align::Left,
+        true,
+    );
+    c.text(
+        a.x + a.w - 8.0,
+        a.y + 46.0,
+        12.0,
+        kit::MUTED,
+        "life",
+        None,
+        Align::Right,
+        false,
+    );
+    c.text(
+        a.x + a.w - 8.0,
+        a.y + 68.0,
+        22.0,
+        kit::INK,
+        &u.life.to_string(),
+        None,
+        Align::Right,
+        true,
+    );
     life_bar(c, a.x + 8.0, a.y + 76.0, a.w - 16.0, u.life, u.damage);
     let status = if ghost {
         "destroyed".to_string()
@@ -179,9 +334,27 @@ fn unit(c: &mut Canvas, u: &Unit, was: Option<&Unit>, ghost: bool, judged: bool,
         format!("damage {}", u.damage)
     };
     let colour = if ghost { kit::RED } else { kit::INK };
-    c.text(a.x + 8.0, a.y + 100.0, 12.0, colour, &status, Some(a.w - 16.0), Align::Left, ghost);
+    c.text(
+        a.x + 8.0,
+        a.y + 100.0,
+        12.0,
+        colour,
+        &status,
+        Some(a.w - 16.0),
+        Align::Left,
+        ghost,
+    );
     if !u.abilities.is_empty() {
-        c.text(a.x + 8.0, a.y + 116.0, 11.0, kit::MUTED, &u.abilities.join(", "), Some(a.w - 16.0), Align::Left, false);
+        c.text(
+            a.x + 8.0,
+            a.y + 116.0,
+            11.0,
+            kit::MUTED,
+            &u.abilities.join(", "),
+            Some(a.w - 16.0),
+            Align::Left,
+            false,
+        );
     }
     match was {
         Some(w) if !ghost => mark(c, a, &deltas(w.damage, u.damage, w.exhausted, u.exhausted)),
@@ -268,7 +441,17 @@ fn legend(c: &mut Canvas, y: f32) {
     let mut x = 20.0;
     for (col, label) in items {
         c.block(x, y, 22.0, 5.0, col);
-        x += 28.0 + c.text(x + 28.0, y + 6.0, 13.0, kit::INK, label, None, Align::Left, false) + 20.0;
+        x +=
+            28.0 + c.text(
+                x + 28.0,
+                y + 6.0,
+                13.0,
+                kit::INK,
+                label,
+                None,
+                Align::Left,
+                false,
+            ) + 20.0;
     }
 }
 

@@ -48,7 +48,16 @@ pub(super) fn draw(v: &View<Board, Play>) -> (Canvas, String) {
         let _ = p;
     }
     if let Some(m) = more(b.players.len(), MAX_PLAYERS, "players") {
-        c.text(20.0, y + 12.0, 13.0, kit::MUTED, &m, None, Align::Left, false);
+        c.text(
+            20.0,
+            y + 12.0,
+            13.0,
+            kit::MUTED,
+            &m,
+            None,
+            Align::Left,
+            false,
+        );
         y += 20.0;
     }
     attack(&mut c, v, &places);
@@ -62,12 +71,34 @@ fn player(c: &mut Canvas, v: &View<Board, Play>, i: usize, y: f32, places: &mut 
     let p = &b.players[i];
     let colour = kit::seat(i);
     c.block(20.0, y + 4.0, 6.0, 24.0, colour);
-    let mut x = 34.0 + c.text(34.0, y + 23.0, 19.0, colour, &p.name, Some(300.0), Align::Left, true) + 10.0;
-    x += badge(c, x, y + 8.0, &format!("reserve {}", p.reserve), kit::CARD, kit::BLUE) + 6.0;
-    if b.turn_player.as_deref().is_some_and(|t| fold_eq(t, &p.name)) {
+    let mut x =
+        34.0 + c.text(
+            34.0,
+            y + 23.0,
+            19.0,
+            colour,
+            &p.name,
+            Some(300.0),
+            Align::Left,
+            true,
+        ) + 10.0;
+    x += badge(
+        c,
+        x,
+        y + 8.0,
+        &format!("reserve {}", p.reserve),
+        kit::CARD,
+        kit::BLUE,
+    ) + 6.0;
+    if b.turn_player
+        .as_deref()
+        .is_some_and(|t| fold_eq(t, &p.name))
+    {
         x += badge(c, x, y + 8.0, "their turn", kit::CARD, kit::GREEN) + 6.0;
     }
-    let was = v.before.and_then(|bb| bb.players.iter().find(|q| q.name == p.name));
+    let was = v
+        .before
+        .and_then(|bb| bb.players.iter().find(|q| q.name == p.name));
     if let Some(w) = was
         && w.reserve != p.reserve
     {
@@ -104,7 +135,16 @@ fn player(c: &mut Canvas, v: &View<Board, Play>, i: usize, y: f32, places: &mut 
     let rows = shown.div_ceil(PER_ROW).max(1);
     let mut bottom = top + rows as f32 * (CARD_H + GAP);
     if let Some(m) = more(cards.len(), shown, "cards") {
-        c.text(20.0, bottom + 8.0, 13.0, kit::MUTED, &m, None, Align::Left, false);
+        c.text(
+            20.0,
+            bottom + 8.0,
+            13.0,
+            kit::MUTED,
+            &m,
+            None,
+            Align::Left,
+            false,
+        );
         bottom += 18.0;
     }
     bottom + 12.0
@@ -112,26 +152,79 @@ fn player(c: &mut Canvas, v: &View<Board, Play>, i: usize, y: f32, places: &mut 
 
 fn draw_card(c: &mut Canvas, card: &Card, role: &str, a: Area, stroke: kit::Rgb) {
     let fill = if card.rested { kit::SPENT } else { kit::CARD };
-    c.rect(a.x, a.y, a.w, a.h, 8.0, Style::both(fill, stroke, if role == "CHAMPION" { 3.0 } else { 1.5 }));
+    c.rect(
+        a.x,
+        a.y,
+        a.w,
+        a.h,
+        8.0,
+        Style::both(fill, stroke, if role == "CHAMPION" { 3.0 } else { 1.5 }),
+    );
     let label = match &card.kind {
         Some(k) => format!("{role} · {}", k.to_uppercase()),
         None => role.to_string(),
     };
-    c.text(a.x + 8.0, a.y + 16.0, 11.0, kit::MUTED, &label, Some(a.w - 16.0), Align::Left, false);
+    c.text(
+        a.x + 8.0,
+        a.y + 16.0,
+        11.0,
+        kit::MUTED,
+        &label,
+        Some(a.w - 16.0),
+        Align::Left,
+        false,
+    );
     let lines = kit::wrap(&card.name, 14.0, a.w - 16.0, 2);
     for (k, l) in lines.iter().enumerate() {
-        c.text(a.x + 8.0, a.y + 36.0 + k as f32 * 17.0, 14.0, kit::INK, l, Some(a.w - 16.0), Align::Left, true);
+        c.text(
+            a.x + 8.0,
+            a.y + 36.0 + k as f32 * 17.0,
+            14.0,
+            kit::INK,
+            l,
+            Some(a.w - 16.0),
+            Align::Left,
+            true,
+        );
     }
-    let (word, col) = if card.rested { ("rested", kit::INK) } else { ("awake", kit::GREEN) };
-    c.text(a.x + 8.0, a.y + a.h - 10.0, 12.0, col, word, None, Align::Left, card.rested);
+    let (word, col) = if card.rested {
+        ("rested", kit::INK)
+    } else {
+        ("awake", kit::GREEN)
+    };
+    c.text(
+        a.x + 8.0,
+        a.y + a.h - 10.0,
+        12.0,
+        col,
+        word,
+        None,
+        Align::Left,
+        card.rested,
+    );
     if !card.keywords.is_empty() {
-        c.text(a.x + a.w - 8.0, a.y + a.h - 10.0, 11.0, kit::MUTED, &card.keywords.join(", "), Some(a.w - 60.0), Align::Right, false);
+        c.text(
+            a.x + a.w - 8.0,
+            a.y + a.h - 10.0,
+            11.0,
+            kit::MUTED,
+            &card.keywords.join(", "),
+            Some(a.w - 60.0),
+            Align::Right,
+            false,
+        );
     }
 }
 
 /// The declared attack (the play) or the combat under way, as arrows.
 fn attack(c: &mut Canvas, v: &View<Board, Play>, places: &Places) {
-    if let Some(Play::DeclareAttack { attacker, with, target, .. }) = v.play {
+    if let Some(Play::DeclareAttack {
+        attacker,
+        with,
+        target,
+        ..
+    }) = v.play
+    {
         for w in with.iter().flatten() {
             places.arrow(c, w, attacker, kit::GOLD, 0.0);
         }
@@ -154,17 +247,44 @@ fn attack(c: &mut Canvas, v: &View<Board, Play>, places: &Places) {
 fn costs(c: &mut Canvas, v: &View<Board, Play>, y: f32) -> f32 {
     let b = v.board;
     let (paid, refused): (&[String], &[String]) = match v.play {
-        Some(Play::DeclareAttack { pay_extra, refuse_extra, .. }) => (pay_extra, refuse_extra),
+        Some(Play::DeclareAttack {
+            pay_extra,
+            refuse_extra,
+            ..
+        }) => (pay_extra, refuse_extra),
         _ => (&[], &[]),
     };
     let mut lines: Vec<(String, kit::Rgb)> = Vec::new();
-    if let Some(Play::DeclareAttack { attacker, with, target, .. }) = v.play {
-        let with = with.as_ref().filter(|w| !w.is_empty()).map(|w| format!(" with {}", w.join(", "))).unwrap_or_default();
-        let t = target.as_deref().map(|t| format!(" at {t}")).unwrap_or_default();
+    if let Some(Play::DeclareAttack {
+        attacker,
+        with,
+        target,
+        ..
+    }) = v.play
+    {
+        let with = with
+            .as_ref()
+            .filter(|w| !w.is_empty())
+            .map(|w| format!(" with {}", w.join(", ")))
+            .unwrap_or_default();
+        let t = target
+            .as_deref()
+            .map(|t| format!(" at {t}"))
+            .unwrap_or_default();
         lines.push((format!("Declared attack: {attacker}{with}{t}"), kit::RED));
     } else if let Some(cb) = &b.combat {
-        let t = cb.target.as_deref().map(|t| format!(" at {t}")).unwrap_or_default();
-        lines.push((format!("Combat: {} attacks{t} ({} defends)", cb.attacker, cb.defending_player), kit::RED));
+        let t = cb
+            .target
+            .as_deref()
+            .map(|t| format!(" at {t}"))
+            .unwrap_or_default();
+        lines.push((
+            format!(
+                "Combat: {} attacks{t} ({} defends)",
+                cb.attacker, cb.defending_player
+            ),
+            kit::RED,
+        ));
     }
     for cost in b.costs.iter().take(6) {
         let kind = match cost.kind {
@@ -178,9 +298,23 @@ fn costs(c: &mut Canvas, v: &View<Board, Play>, y: f32) -> f32 {
         } else {
             ""
         };
-        let whose = cost.controller.as_deref().map(|c| format!(" ({c}'s)")).unwrap_or_default();
-        let on = cost.applies_to.as_deref().map(|c| format!(", on {c}")).unwrap_or_default();
-        lines.push((format!("{kind} {} reserve: {}{whose}{on}{state}", cost.reserve, cost.source), kit::INK));
+        let whose = cost
+            .controller
+            .as_deref()
+            .map(|c| format!(" ({c}'s)"))
+            .unwrap_or_default();
+        let on = cost
+            .applies_to
+            .as_deref()
+            .map(|c| format!(", on {c}"))
+            .unwrap_or_default();
+        lines.push((
+            format!(
+                "{kind} {} reserve: {}{whose}{on}{state}",
+                cost.reserve, cost.source
+            ),
+            kit::INK,
+        ));
     }
     for r in b.restrictions.iter().take(4) {
         let mut t = format!("restriction: {}", r.source);
@@ -188,7 +322,11 @@ fn costs(c: &mut Canvas, v: &View<Board, Play>, y: f32) -> f32 {
             let _ = write!(t, ", must target {}", r.must_target.join(", "));
         }
         if !r.cannot_attack_with.is_empty() {
-            let _ = write!(t, ", cannot attack with {}", r.cannot_attack_with.join(", "));
+            let _ = write!(
+                t,
+                ", cannot attack with {}",
+                r.cannot_attack_with.join(", ")
+            );
         }
         lines.push((t, kit::INK));
     }
@@ -205,9 +343,25 @@ fn costs(c: &mut Canvas, v: &View<Board, Play>, y: f32) -> f32 {
         return y;
     }
     let h = 14.0 + 21.0 * lines.len() as f32;
-    c.rect(20.0, y, W - 40.0, h, 6.0, Style::both(kit::CARD, kit::LINE, 1.0));
+    c.rect(
+        20.0,
+        y,
+        W - 40.0,
+        h,
+        6.0,
+        Style::both(kit::CARD, kit::LINE, 1.0),
+    );
     for (k, (l, col)) in lines.iter().enumerate() {
-        c.text(32.0, y + 25.0 + 21.0 * k as f32, 14.0, *col, l, Some(W - 64.0), Align::Left, k == 0);
+        c.text(
+            32.0,
+            y + 25.0 + 21.0 * k as f32,
+            14.0,
+            *col,
+            l,
+            Some(W - 64.0),
+            Align::Left,
+            k == 0,
+        );
     }
     y + h
 }
@@ -228,15 +382,33 @@ fn alt(v: &View<Board, Play>) -> String {
             p.name,
             p.reserve,
             state(&p.champion),
-            if allies.is_empty() { "none".into() } else { allies.join(", ") },
-            if objects.is_empty() { "none".into() } else { objects.join(", ") },
+            if allies.is_empty() {
+                "none".into()
+            } else {
+                allies.join(", ")
+            },
+            if objects.is_empty() {
+                "none".into()
+            } else {
+                objects.join(", ")
+            },
         );
         if s.len() > super::MAX_ALT {
             break;
         }
     }
-    if let Some(Play::DeclareAttack { attacker, target, .. }) = v.play {
-        let _ = write!(s, " Attack: {attacker}{}.", target.as_deref().map(|t| format!(" at {t}")).unwrap_or_default());
+    if let Some(Play::DeclareAttack {
+        attacker, target, ..
+    }) = v.play
+    {
+        let _ = write!(
+            s,
+            " Attack: {attacker}{}.",
+            target
+                .as_deref()
+                .map(|t| format!(" at {t}"))
+                .unwrap_or_default()
+        );
     }
     s
 }

@@ -9,8 +9,7 @@
 use std::sync::OnceLock;
 
 use tiny_skia::{
-    Color, FillRule, LineCap, Paint, Path, PathBuilder, Pixmap, Rect, Stroke, StrokeDash,
-    Transform,
+    Color, FillRule, LineCap, Paint, Path, PathBuilder, Pixmap, Rect, Stroke, StrokeDash, Transform,
 };
 
 /// The font every picture is written in (licence beside it).
@@ -138,7 +137,12 @@ impl Canvas {
             // Both sides are within 1..=1600, which tiny-skia always accepts.
             unreachable!("a canvas within the maximum size")
         });
-        pix.fill(Color::from_rgba8(background.0, background.1, background.2, 255));
+        pix.fill(Color::from_rgba8(
+            background.0,
+            background.1,
+            background.2,
+            255,
+        ));
         Canvas { pix }
     }
 
@@ -303,8 +307,7 @@ impl Canvas {
 
     /// Fills a rectangle without anti-aliasing (grid cells, bars).
     pub fn block(&mut self, x: f32, y: f32, w: f32, h: f32, c: Rgb) {
-        if let Some(r) = Rect::from_xywh(clamp(x), clamp(y), clamp(w).max(0.1), clamp(h).max(0.1))
-        {
+        if let Some(r) = Rect::from_xywh(clamp(x), clamp(y), clamp(w).max(0.1), clamp(h).max(0.1)) {
             self.pix
                 .fill_rect(r, &paint(c), Transform::identity(), None);
         }
@@ -445,8 +448,16 @@ impl Area {
         if dx.abs() < 1e-3 && dy.abs() < 1e-3 {
             return (cx, cy);
         }
-        let sx = if dx.abs() > 1e-3 { (self.w / 2.0) / dx.abs() } else { f32::MAX };
-        let sy = if dy.abs() > 1e-3 { (self.h / 2.0) / dy.abs() } else { f32::MAX };
+        let sx = if dx.abs() > 1e-3 {
+            (self.w / 2.0) / dx.abs()
+        } else {
+            f32::MAX
+        };
+        let sy = if dy.abs() > 1e-3 {
+            (self.h / 2.0) / dy.abs()
+        } else {
+            f32::MAX
+        };
         let s = sx.min(sy);
         (cx + dx * s, cy + dy * s)
     }

@@ -29,7 +29,10 @@ fn subtitle(b: &Board) -> String {
 }
 
 fn all_units(b: &Board) -> impl Iterator<Item = &Unit> {
-    b.players.iter().flat_map(|p| &p.units).chain(b.unit.as_ref())
+    b.players
+        .iter()
+        .flat_map(|p| &p.units)
+        .chain(b.unit.as_ref())
 }
 
 fn find<'a>(b: &'a Board, name: &str) -> Option<&'a Unit> {
@@ -71,7 +74,11 @@ fn step_words(s: &Step) -> Option<(String, bool)> {
     if let Some(t) = &s.gain {
         let from = s.ability.as_deref().or(s.effect.as_deref());
         let from = from.map(|f| format!(" from {f}")).unwrap_or_default();
-        let a = if t.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+        let a = if t.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
         return Some((format!("gains {a} {t} token{from}"), false));
     }
     None
@@ -84,7 +91,16 @@ pub(super) fn draw(v: &View<Board, Play>) -> (Canvas, String) {
     let card_bottom = match focus(v) {
         Some(u) => card(&mut c, v, u, y),
         None => {
-            c.text(20.0, y + 30.0, 15.0, kit::MUTED, "no unit is activating", None, Align::Left, false);
+            c.text(
+                20.0,
+                y + 30.0,
+                15.0,
+                kit::MUTED,
+                "no unit is activating",
+                None,
+                Align::Left,
+                false,
+            );
             y + 40.0
         }
     };
@@ -103,7 +119,12 @@ fn steps<'a>(v: &View<'a, Board, Play>, u: &'a Unit) -> Vec<&'a Step> {
 }
 
 fn card(c: &mut Canvas, v: &View<Board, Play>, u: &Unit, y: f32) -> f32 {
-    let a = Area { x: 20.0, y, w: CARD_W, h: 0.0 };
+    let a = Area {
+        x: 20.0,
+        y,
+        w: CARD_W,
+        h: 0.0,
+    };
     let cut: u32 = u.reduced_by.iter().map(|r| r.amount).sum();
     let avail = u.actions.unwrap_or(2u32.saturating_sub(cut)).min(8) as usize;
     let list = steps(v, u);
@@ -113,13 +134,48 @@ fn card(c: &mut Canvas, v: &View<Board, Play>, u: &Unit, y: f32) -> f32 {
     let mut yy = y + 30.0;
     // Header.
     let frame_top = y;
-    c.text(a.x + 16.0, yy, 12.0, kit::MUTED, "ACTIVATING UNIT", None, Align::Left, false);
+    c.text(
+        a.x + 16.0,
+        yy,
+        12.0,
+        kit::MUTED,
+        "ACTIVATING UNIT",
+        None,
+        Align::Left,
+        false,
+    );
     yy += 26.0;
-    c.text(a.x + 16.0, yy, 24.0, kit::INK, &u.name, Some(a.w - 32.0), Align::Left, true);
+    c.text(
+        a.x + 16.0,
+        yy,
+        24.0,
+        kit::INK,
+        &u.name,
+        Some(a.w - 32.0),
+        Align::Left,
+        true,
+    );
     yy += 30.0;
     // Action slots: used (with what), left, and those cut by reductions.
-    let shown_used: Vec<&String> = words.iter().filter(|(_, x)| *x).map(|(w, _)| w).take(MAX_STEPS).collect();
-    c.text(a.x + 16.0, yy, 15.0, kit::INK, &format!("Actions: {used} used of {avail}, {} left", avail.saturating_sub(used)), None, Align::Left, true);
+    let shown_used: Vec<&String> = words
+        .iter()
+        .filter(|(_, x)| *x)
+        .map(|(w, _)| w)
+        .take(MAX_STEPS)
+        .collect();
+    c.text(
+        a.x + 16.0,
+        yy,
+        15.0,
+        kit::INK,
+        &format!(
+            "Actions: {used} used of {avail}, {} left",
+            avail.saturating_sub(used)
+        ),
+        None,
+        Align::Left,
+        true,
+    );
     yy += 12.0;
     let slot_w = 134.0;
     let slots = avail.max(used).max(2).min(8);
@@ -127,39 +183,112 @@ fn card(c: &mut Canvas, v: &View<Board, Play>, u: &Unit, y: f32) -> f32 {
         let x = a.x + 16.0 + (k % 4) as f32 * (slot_w + 8.0);
         let sy = yy + (k / 4) as f32 * 56.0;
         let (fill, stroke, label, sub) = if k < used && k < avail {
-            (kit::Rgb(0xdc, 0xe8, 0xf8), kit::BLUE, shown_used.get(k).map_or("", |s| s.as_str()), "used")
+            (
+                kit::Rgb(0xdc, 0xe8, 0xf8),
+                kit::BLUE,
+                shown_used.get(k).map_or("", |s| s.as_str()),
+                "used",
+            )
         } else if k < used {
-            (kit::Rgb(0xfb, 0xe4, 0xe4), kit::RED, shown_used.get(k).map_or("", |s| s.as_str()), "no action left")
+            (
+                kit::Rgb(0xfb, 0xe4, 0xe4),
+                kit::RED,
+                shown_used.get(k).map_or("", |s| s.as_str()),
+                "no action left",
+            )
         } else if k < avail {
             (kit::CARD, kit::GREEN, "", "left")
         } else {
             (kit::SPENT, kit::MUTED, "", "cut")
         };
         c.rect(x, sy, slot_w, 48.0, 6.0, Style::both(fill, stroke, 2.0));
-        c.text(x + 8.0, sy + 20.0, 14.0, kit::INK, label, Some(slot_w - 16.0), Align::Left, true);
-        c.text(x + 8.0, sy + 39.0, 12.0, stroke, sub, None, Align::Left, false);
+        c.text(
+            x + 8.0,
+            sy + 20.0,
+            14.0,
+            kit::INK,
+            label,
+            Some(slot_w - 16.0),
+            Align::Left,
+            true,
+        );
+        c.text(
+            x + 8.0,
+            sy + 39.0,
+            12.0,
+            stroke,
+            sub,
+            None,
+            Align::Left,
+            false,
+        );
     }
     yy += (slots.div_ceil(4)) as f32 * 56.0 + 14.0;
     // Reductions (suppression and the like), with their sources.
     if !u.reduced_by.is_empty() {
-        c.text(a.x + 16.0, yy, 13.0, kit::MUTED, "SUPPRESSION AND OTHER REDUCTIONS", None, Align::Left, false);
+        c.text(
+            a.x + 16.0,
+            yy,
+            13.0,
+            kit::MUTED,
+            "SUPPRESSION AND OTHER REDUCTIONS",
+            None,
+            Align::Left,
+            false,
+        );
         yy += 20.0;
         for r in u.reduced_by.iter().take(4) {
-            c.text(a.x + 24.0, yy, 14.0, kit::RED, &format!("−{} action: {}", r.amount, r.source.trim()), Some(a.w - 48.0), Align::Left, false);
+            c.text(
+                a.x + 24.0,
+                yy,
+                14.0,
+                kit::RED,
+                &format!("−{} action: {}", r.amount, r.source.trim()),
+                Some(a.w - 48.0),
+                Align::Left,
+                false,
+            );
             yy += 20.0;
         }
         if let Some(m) = more(u.reduced_by.len(), 4, "reductions") {
-            c.text(a.x + 24.0, yy, 12.0, kit::MUTED, &m, None, Align::Left, false);
+            c.text(
+                a.x + 24.0,
+                yy,
+                12.0,
+                kit::MUTED,
+                &m,
+                None,
+                Align::Left,
+                false,
+            );
             yy += 18.0;
         }
         yy += 6.0;
     }
     // Free actions and other steps that use no action.
     if !frees.is_empty() {
-        c.text(a.x + 16.0, yy, 13.0, kit::MUTED, "STEPS THAT USE NO ACTION", None, Align::Left, false);
+        c.text(
+            a.x + 16.0,
+            yy,
+            13.0,
+            kit::MUTED,
+            "STEPS THAT USE NO ACTION",
+            None,
+            Align::Left,
+            false,
+        );
         yy += 20.0;
         for f in frees.iter().take(MAX_STEPS) {
-            c.text(a.x + 24.0, yy, 14.0, kit::INK, f, Some(a.w - 48.0), Align::Left, false);
+            c.text(
+                a.x + 24.0,
+                yy,
+                14.0,
+                kit::INK,
+                f,
+                Some(a.w - 48.0),
+                Align::Left,
+                false,
+            );
             yy += 20.0;
         }
         yy += 6.0;
@@ -169,14 +298,38 @@ fn card(c: &mut Canvas, v: &View<Board, Play>, u: &Unit, y: f32) -> f32 {
         let names: Vec<&str> = u.abilities.iter().map(|x| x.name.as_str()).collect();
         let line = format!(
             "card actions: {} · abilities: {}",
-            if u.card_actions.is_empty() { "none".to_string() } else { u.card_actions.join(", ") },
-            if names.is_empty() { "none".to_string() } else { names.join(", ") }
+            if u.card_actions.is_empty() {
+                "none".to_string()
+            } else {
+                u.card_actions.join(", ")
+            },
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
         );
-        c.text(a.x + 16.0, yy + 4.0, 13.0, kit::MUTED, &line, Some(a.w - 32.0), Align::Left, false);
+        c.text(
+            a.x + 16.0,
+            yy + 4.0,
+            13.0,
+            kit::MUTED,
+            &line,
+            Some(a.w - 32.0),
+            Align::Left,
+            false,
+        );
         yy += 20.0;
     }
     let h = yy - frame_top + 4.0;
-    c.rect(a.x, frame_top + 6.0, a.w, h, 10.0, Style::stroke(kit::INK, 2.0));
+    c.rect(
+        a.x,
+        frame_top + 6.0,
+        a.w,
+        h,
+        10.0,
+        Style::stroke(kit::INK, 2.0),
+    );
     frame_top + 6.0 + h
 }
 
@@ -185,10 +338,22 @@ fn tokens(c: &mut Canvas, v: &View<Board, Play>, u: &Unit, x: f32, y: f32, w: f3
     c.text(x, yy, 13.0, kit::MUTED, "TOKENS", None, Align::Left, false);
     yy += 8.0;
     if u.tokens.is_empty() {
-        c.text(x + 8.0, yy + 16.0, 14.0, kit::INK, "none", None, Align::Left, false);
+        c.text(
+            x + 8.0,
+            yy + 16.0,
+            14.0,
+            kit::INK,
+            "none",
+            None,
+            Align::Left,
+            false,
+        );
         return yy + 30.0;
     }
-    let before = v.before.and_then(|bb| find(bb, &u.name)).map_or(0, |b| b.tokens.len());
+    let before = v
+        .before
+        .and_then(|bb| find(bb, &u.name))
+        .map_or(0, |b| b.tokens.len());
     let mut bx = x;
     for (k, t) in u.tokens.iter().take(12).enumerate() {
         let from = match t.source {
@@ -198,7 +363,11 @@ fn tokens(c: &mut Canvas, v: &View<Board, Play>, u: &Unit, x: f32, y: f32, w: f3
             None => "source not stated".to_string(),
         };
         let label = format!("{} · {from}", t.kind.name());
-        let bg = if v.before.is_some() && k >= before { kit::GOLD } else { kit::BLUE };
+        let bg = if v.before.is_some() && k >= before {
+            kit::GOLD
+        } else {
+            kit::BLUE
+        };
         let bw = kit::text_width(&kit::fit(&label, 12.0, 200.0), 12.0) + 12.0;
         if bx + bw > x + w {
             bx = x;
@@ -226,9 +395,30 @@ fn units(c: &mut Canvas, v: &View<Board, Play>, x: f32, y: f32) -> f32 {
             break;
         }
         c.block(x, yy + 4.0, 5.0, 20.0, kit::seat(i));
-        let mut bx = x + 12.0 + c.text(x + 12.0, yy + 20.0, 17.0, kit::seat(i), &p.name, Some(200.0), Align::Left, true) + 8.0;
+        let mut bx = x
+            + 12.0
+            + c.text(
+                x + 12.0,
+                yy + 20.0,
+                17.0,
+                kit::seat(i),
+                &p.name,
+                Some(200.0),
+                Align::Left,
+                true,
+            )
+            + 8.0;
         if let Some(pts) = p.points {
-            bx += c.text(bx, yy + 20.0, 13.0, kit::MUTED, &format!("{pts} points"), None, Align::Left, false) + 8.0;
+            bx += c.text(
+                bx,
+                yy + 20.0,
+                13.0,
+                kit::MUTED,
+                &format!("{pts} points"),
+                None,
+                Align::Left,
+                false,
+            ) + 8.0;
         }
         if b.turn.as_deref().is_some_and(|t| fold_eq(t, &p.name)) {
             badge(c, bx, yy + 6.0, "their turn", kit::CARD, kit::GREEN);
@@ -244,18 +434,45 @@ fn units(c: &mut Canvas, v: &View<Board, Play>, x: f32, y: f32) -> f32 {
             } else {
                 ("waiting", kit::GREEN)
             };
-            c.text(x + 12.0, yy + 14.0, 14.0, kit::INK, &u.name, Some(w - 110.0), Align::Left, true);
+            c.text(
+                x + 12.0,
+                yy + 14.0,
+                14.0,
+                kit::INK,
+                &u.name,
+                Some(w - 110.0),
+                Align::Left,
+                true,
+            );
             badge(c, x + w - 90.0, yy, word, kit::CARD, col);
             yy += 26.0;
         }
         if let Some(m) = more(p.units.len(), p.units.len().min(MAX_UNITS), "units") {
-            c.text(x + 12.0, yy + 12.0, 12.0, kit::MUTED, &m, None, Align::Left, false);
+            c.text(
+                x + 12.0,
+                yy + 12.0,
+                12.0,
+                kit::MUTED,
+                &m,
+                None,
+                Align::Left,
+                false,
+            );
             yy += 18.0;
         }
         yy += 8.0;
     }
     if let Some(r) = b.last_round {
-        c.text(x, yy + 14.0, 12.0, kit::MUTED, &format!("the game ends after round {r}"), None, Align::Left, false);
+        c.text(
+            x,
+            yy + 14.0,
+            12.0,
+            kit::MUTED,
+            &format!("the game ends after round {r}"),
+            None,
+            Align::Left,
+            false,
+        );
         yy += 20.0;
     }
     yy
@@ -270,7 +487,11 @@ fn alt(v: &View<Board, Play>) -> String {
     if let Some(u) = focus(v) {
         let cut: u32 = u.reduced_by.iter().map(|r| r.amount).sum();
         let avail = u.actions.unwrap_or(2u32.saturating_sub(cut));
-        let done: Vec<String> = steps(v, u).iter().filter_map(|s| step_words(s)).map(|(w, _)| w).collect();
+        let done: Vec<String> = steps(v, u)
+            .iter()
+            .filter_map(|s| step_words(s))
+            .map(|(w, _)| w)
+            .collect();
         let _ = write!(s, " Activating: {}, {avail} actions available", u.name);
         for r in &u.reduced_by {
             let _ = write!(s, ", reduced by {} ({})", r.amount, r.source.trim());
@@ -288,7 +509,13 @@ fn alt(v: &View<Board, Play>) -> String {
         let us: Vec<String> = p
             .units
             .iter()
-            .map(|u| format!("{}{}", u.name, if u.activated { " (activated)" } else { "" }))
+            .map(|u| {
+                format!(
+                    "{}{}",
+                    u.name,
+                    if u.activated { " (activated)" } else { "" }
+                )
+            })
             .collect();
         let _ = write!(s, " {}: {}.", p.name, us.join(", "));
         if s.len() > super::MAX_ALT {

@@ -74,7 +74,10 @@ fn window(v: &View<Board, Play>, left: f32, top: f32) -> Scale {
         pts.extend(fighters(bb).iter().map(|(_, f)| f.position));
     }
     if let Some(a) = activation(v)
-        && let Some(f) = v.before.and_then(|bb| find(bb, &a.activate)).or_else(|| find(v.board, &a.activate))
+        && let Some(f) = v
+            .before
+            .and_then(|bb| find(bb, &a.activate))
+            .or_else(|| find(v.board, &a.activate))
     {
         let m = finite(f.movement).clamp(0.0, 1e12);
         pts.push([f.position[0] - m, f.position[1] - m]);
@@ -95,7 +98,12 @@ fn window(v: &View<Board, Play>, left: f32, top: f32) -> Scale {
         (lo[0] + hi[0]) / 2.0 - span / 2.0,
         (lo[1] + hi[1]) / 2.0 - span / 2.0,
     ];
-    Scale { origin, span, left, top }
+    Scale {
+        origin,
+        span,
+        left,
+        top,
+    }
 }
 
 fn subtitle(b: &Board) -> String {
@@ -132,16 +140,35 @@ fn grid_step(s: &Scale) -> f64 {
 }
 
 fn table(c: &mut Canvas, v: &View<Board, Play>, s: &Scale) {
-    c.rect(s.left, s.top, TABLE, TABLE, 4.0, Style::both(kit::CARD, kit::LINE, 1.0));
+    c.rect(
+        s.left,
+        s.top,
+        TABLE,
+        TABLE,
+        4.0,
+        Style::both(kit::CARD, kit::LINE, 1.0),
+    );
     let act = activation(v);
     // Movement reach of the activating fighter, from where it started.
     if let Some(a) = act
-        && let Some(f) = v.before.and_then(|bb| find(bb, &a.activate)).or_else(|| find(v.board, &a.activate))
+        && let Some(f) = v
+            .before
+            .and_then(|bb| find(bb, &a.activate))
+            .or_else(|| find(v.board, &a.activate))
     {
         let (x, y) = s.px(f.position);
         let r = s.len(f.movement);
         c.circle(x, y, r, Style::both(REACH, kit::GREEN, 1.5).dashed());
-        c.text(x, y - r - 4.0, 12.0, kit::GREEN, &format!("Movement {}\"", f.movement), None, Align::Center, false);
+        c.text(
+            x,
+            y - r - 4.0,
+            12.0,
+            kit::GREEN,
+            &format!("Movement {}\"", f.movement),
+            None,
+            Align::Center,
+            false,
+        );
     }
     grid(c, s);
     // Moves and steps: from where the fighter stood before to where it is.
@@ -163,16 +190,45 @@ fn table(c: &mut Canvas, v: &View<Board, Play>, s: &Scale) {
         fighter(c, v, seat, f, s);
     }
     let step = grid_step(s);
-    let unit = if step == 1.0 { "1 inch".to_string() } else { format!("{step} inches") };
-    c.text(s.left, s.top + TABLE + 18.0, 12.0, kit::MUTED, &format!("to scale: one grid square is {unit}; dashed circles are 1\" zones"), Some(TABLE), Align::Left, false);
-    if let Some(m) = more(v.board.players.iter().map(|p| p.fighters.len()).sum(), MAX_FIGHTERS, "fighters") {
-        c.text(s.left, s.top + TABLE + 36.0, 12.0, kit::RED, &m, Some(TABLE), Align::Left, false);
+    let unit = if step == 1.0 {
+        "1 inch".to_string()
+    } else {
+        format!("{step} inches")
+    };
+    c.text(
+        s.left,
+        s.top + TABLE + 18.0,
+        12.0,
+        kit::MUTED,
+        &format!("to scale: one grid square is {unit}; dashed circles are 1\" zones"),
+        Some(TABLE),
+        Align::Left,
+        false,
+    );
+    if let Some(m) = more(
+        v.board.players.iter().map(|p| p.fighters.len()).sum(),
+        MAX_FIGHTERS,
+        "fighters",
+    ) {
+        c.text(
+            s.left,
+            s.top + TABLE + 36.0,
+            12.0,
+            kit::RED,
+            &m,
+            Some(TABLE),
+            Align::Left,
+            false,
+        );
     }
 }
 
 fn grid(c: &mut Canvas, s: &Scale) {
     let step = grid_step(s);
-    let first = [(s.origin[0] / step).ceil() * step, (s.origin[1] / step).ceil() * step];
+    let first = [
+        (s.origin[0] / step).ceil() * step,
+        (s.origin[1] / step).ceil() * step,
+    ];
     for k in 0..200 {
         let i = first[0] + step * f64::from(k);
         let (x, _) = s.px([i, 0.0]);
@@ -194,14 +250,26 @@ fn grid(c: &mut Canvas, s: &Scale) {
 /// The attack's line: to its target, green when the attacker sees it, red
 /// and dashed when it does not; thin lines to what else it sees.
 fn sight(c: &mut Canvas, v: &View<Board, Play>, a: &Activation, s: &Scale) {
-    let Some(me) = find(v.board, &a.activate) else { return };
-    let seen = a.visible.clone().or_else(|| me.visible.clone()).unwrap_or_default();
+    let Some(me) = find(v.board, &a.activate) else {
+        return;
+    };
+    let seen = a
+        .visible
+        .clone()
+        .or_else(|| me.visible.clone())
+        .unwrap_or_default();
     let from = s.px(me.position);
     for name in &seen {
         if let Some(t) = find(v.board, name)
             && a.target.as_deref().is_none_or(|x| !fold_eq(x, name))
         {
-            c.line(from.0, from.1, s.px(t.position).0, s.px(t.position).1, Style::stroke(kit::GREEN, 1.0).dashed());
+            c.line(
+                from.0,
+                from.1,
+                s.px(t.position).0,
+                s.px(t.position).1,
+                Style::stroke(kit::GREEN, 1.0).dashed(),
+            );
         }
     }
     if let Some(target) = a.target.as_deref()
@@ -214,8 +282,21 @@ fn sight(c: &mut Canvas, v: &View<Board, Play>, a: &Activation, s: &Scale) {
         let end = (to.0 - dx / len * 12.0, to.1 - dy / len * 12.0);
         let colour = if visible { kit::RED } else { kit::MUTED };
         c.arrow(from, end, colour, 3.0, !visible);
-        let label = if visible { "attack: visible" } else { "attack: not visible" };
-        c.text((from.0 + to.0) / 2.0 + 6.0, (from.1 + to.1) / 2.0 - 6.0, 12.0, colour, label, None, Align::Left, true);
+        let label = if visible {
+            "attack: visible"
+        } else {
+            "attack: not visible"
+        };
+        c.text(
+            (from.0 + to.0) / 2.0 + 6.0,
+            (from.1 + to.1) / 2.0 - 6.0,
+            12.0,
+            colour,
+            label,
+            None,
+            Align::Left,
+            true,
+        );
     }
 }
 
@@ -226,7 +307,12 @@ fn counter_pips(c: &mut Canvas, x: f32, y: f32, k: Counter) {
         Counter::Double => 2,
     };
     for i in 0..n {
-        c.circle(x + i as f32 * 9.0, y, 4.0, Style::both(kit::GOLD, kit::INK, 1.0));
+        c.circle(
+            x + i as f32 * 9.0,
+            y,
+            4.0,
+            Style::both(kit::GOLD, kit::INK, 1.0),
+        );
     }
 }
 
@@ -237,11 +323,29 @@ fn fighter(c: &mut Canvas, v: &View<Board, Play>, seat: usize, f: &Fighter, s: &
         c.circle(x, y, zone, Style::stroke(kit::seat(seat), 1.0).dashed());
     }
     let active = activation(v).is_some_and(|a| fold_eq(&a.activate, &f.name));
-    c.circle(x, y, 9.0, Style::both(kit::seat(seat), if active { kit::GOLD } else { kit::CARD }, if active { 3.0 } else { 2.0 }));
+    c.circle(
+        x,
+        y,
+        9.0,
+        Style::both(
+            kit::seat(seat),
+            if active { kit::GOLD } else { kit::CARD },
+            if active { 3.0 } else { 2.0 },
+        ),
+    );
     if f.guard {
         c.text(x, y + 4.0, 11.0, kit::CARD, "G", None, Align::Center, true);
     }
-    c.text(x + 13.0, y - 4.0, 13.0, kit::seat(seat), &f.name, Some(130.0), Align::Left, true);
+    c.text(
+        x + 13.0,
+        y - 4.0,
+        13.0,
+        kit::seat(seat),
+        &f.name,
+        Some(130.0),
+        Align::Left,
+        true,
+    );
     counter_pips(c, x + 17.0, y + 8.0, f.counter);
 }
 
@@ -257,29 +361,71 @@ fn side(c: &mut Canvas, v: &View<Board, Play>, x: f32, y: f32) -> f32 {
             break;
         }
         c.block(x, y + 4.0, 5.0, 20.0, kit::seat(i));
-        let mut bx = x + 12.0 + c.text(x + 12.0, y + 20.0, 17.0, kit::seat(i), &p.name, Some(200.0), Align::Left, true) + 8.0;
+        let mut bx = x
+            + 12.0
+            + c.text(
+                x + 12.0,
+                y + 20.0,
+                17.0,
+                kit::seat(i),
+                &p.name,
+                Some(200.0),
+                Align::Left,
+                true,
+            )
+            + 8.0;
         if b.turn.as_deref().is_some_and(|t| fold_eq(t, &p.name)) {
             bx += badge(c, bx, y + 6.0, "their turn", kit::CARD, kit::GREEN) + 4.0;
         }
-        if b.first_to_pass.as_deref().is_some_and(|t| fold_eq(t, &p.name)) {
+        if b.first_to_pass
+            .as_deref()
+            .is_some_and(|t| fold_eq(t, &p.name))
+        {
             badge(c, bx, y + 6.0, "first to pass", kit::CARD, kit::MUTED);
         }
         y += 30.0;
         for f in p.fighters.iter().take(24 - drawn) {
             drawn += 1;
-            c.text(x + 12.0, y + 14.0, 14.0, kit::INK, &f.name, Some(150.0), Align::Left, true);
+            c.text(
+                x + 12.0,
+                y + 14.0,
+                14.0,
+                kit::INK,
+                &f.name,
+                Some(150.0),
+                Align::Left,
+                true,
+            );
             let mut facts = vec![format!("Movement {}\"", f.movement)];
             if f.guard {
                 facts.push("guarding".into());
             }
-            c.text(x + 170.0, y + 14.0, 12.0, kit::MUTED, &facts.join(" · "), Some(w - 170.0), Align::Left, false);
+            c.text(
+                x + 170.0,
+                y + 14.0,
+                12.0,
+                kit::MUTED,
+                &facts.join(" · "),
+                Some(w - 170.0),
+                Align::Left,
+                false,
+            );
             let counter = match f.counter {
                 Counter::None => "no action counter",
                 Counter::Single => "single action counter",
                 Counter::Double => "double action counter",
             };
             counter_pips(c, x + 18.0, y + 26.0, f.counter);
-            c.text(x + 40.0, y + 30.0, 12.0, kit::INK, counter, None, Align::Left, false);
+            c.text(
+                x + 40.0,
+                y + 30.0,
+                12.0,
+                kit::INK,
+                counter,
+                None,
+                Align::Left,
+                false,
+            );
             if let Some(old) = v.before.and_then(|bb| find(bb, &f.name)) {
                 let mut changed = Vec::new();
                 if old.position != f.position {
@@ -292,7 +438,14 @@ fn side(c: &mut Canvas, v: &View<Board, Play>, x: f32, y: f32) -> f32 {
                     changed.push("guard".to_string());
                 }
                 if !changed.is_empty() {
-                    badge(c, x + 200.0, y + 18.0, &changed.join(", "), kit::CARD, kit::GOLD);
+                    badge(
+                        c,
+                        x + 200.0,
+                        y + 18.0,
+                        &changed.join(", "),
+                        kit::CARD,
+                        kit::GOLD,
+                    );
                 }
             }
             y += 40.0;
@@ -300,8 +453,21 @@ fn side(c: &mut Canvas, v: &View<Board, Play>, x: f32, y: f32) -> f32 {
         y += 6.0;
     }
     if let Some(la) = &b.last_action {
-        let t = la.target.as_deref().map(|t| format!(" → {t}")).unwrap_or_default();
-        c.text(x, y + 14.0, 12.0, kit::MUTED, &format!("last action: {} {}{t}", la.fighter, la.action), Some(w), Align::Left, false);
+        let t = la
+            .target
+            .as_deref()
+            .map(|t| format!(" → {t}"))
+            .unwrap_or_default();
+        c.text(
+            x,
+            y + 14.0,
+            12.0,
+            kit::MUTED,
+            &format!("last action: {} {}{t}", la.fighter, la.action),
+            Some(w),
+            Align::Left,
+            false,
+        );
         y += 20.0;
     }
     y

@@ -33,7 +33,9 @@ pub struct Picture {
 /// Why a board has no picture.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PictureError {
-    #[error("there is no picture for game '{0}'; pictures exist for ashes, ti4, magewinds, legion and grand-archive")]
+    #[error(
+        "there is no picture for game '{0}'; pictures exist for ashes, ti4, magewinds, legion and grand-archive"
+    )]
     NoDrawing(String),
     #[error("the board does not read as a {game} board, so it cannot be drawn: {message}")]
     Board { game: String, message: String },
@@ -183,7 +185,16 @@ pub(crate) fn banner(
 ) -> f32 {
     use kit::{Align, INK, MUTED};
     let w = c.width();
-    c.text(20.0, 34.0, 24.0, INK, title, Some(w * 0.5), Align::Left, true);
+    c.text(
+        20.0,
+        34.0,
+        24.0,
+        INK,
+        title,
+        Some(w * 0.5),
+        Align::Left,
+        true,
+    );
     c.text(
         w - 20.0,
         34.0,
@@ -222,10 +233,26 @@ pub(crate) fn banner(
 }
 
 /// A small label on a coloured ground; returns its width.
-pub(crate) fn badge(c: &mut kit::Canvas, x: f32, y: f32, text: &str, fg: kit::Rgb, bg: kit::Rgb) -> f32 {
+pub(crate) fn badge(
+    c: &mut kit::Canvas,
+    x: f32,
+    y: f32,
+    text: &str,
+    fg: kit::Rgb,
+    bg: kit::Rgb,
+) -> f32 {
     let w = kit::text_width(&kit::fit(text, 12.0, 200.0), 12.0) + 12.0;
     c.rect(x, y, w, 18.0, 9.0, kit::Style::fill(bg));
-    c.text(x + 6.0, y + 13.5, 12.0, fg, text, Some(200.0), kit::Align::Left, false);
+    c.text(
+        x + 6.0,
+        y + 13.5,
+        12.0,
+        fg,
+        text,
+        Some(200.0),
+        kit::Align::Left,
+        false,
+    );
     w
 }
 
@@ -257,13 +284,35 @@ pub(crate) fn mark(c: &mut kit::Canvas, a: kit::Area, what: &str) {
     if what.is_empty() {
         return;
     }
-    c.rect(a.x - 3.0, a.y - 3.0, a.w + 6.0, a.h + 6.0, 10.0, kit::Style::stroke(kit::GOLD, 3.0));
+    c.rect(
+        a.x - 3.0,
+        a.y - 3.0,
+        a.w + 6.0,
+        a.h + 6.0,
+        10.0,
+        kit::Style::stroke(kit::GOLD, 3.0),
+    );
     let what = kit::fit(what, 12.0, a.w - 16.0);
     let w = kit::text_width(&what, 12.0) + 12.0;
-    c.rect(a.x + a.w - w, a.y - 10.0, w, 18.0, 9.0, kit::Style::fill(kit::GOLD));
-    c.text(a.x + a.w - w + 6.0, a.y + 3.5, 12.0, kit::CARD, &what, None, kit::Align::Left, true);
+    c.rect(
+        a.x + a.w - w,
+        a.y - 10.0,
+        w,
+        18.0,
+        9.0,
+        kit::Style::fill(kit::GOLD),
+    );
+    c.text(
+        a.x + a.w - w + 6.0,
+        a.y + 3.5,
+        12.0,
+        kit::CARD,
+        &what,
+        None,
+        kit::Align::Left,
+        true,
+    );
 }
-
 
 /// The picture of a recorded match event: the board after it, with what
 /// changed marked (the board before is rebuilt from `changes`), the play

@@ -90,9 +90,27 @@ pub(super) fn draw(v: &View<Board, Play>) -> (Canvas, String) {
     let b = v.board;
     let mut c = Canvas::new(W as u32, 900, kit::PAPER);
     let mut y = banner(&mut c, "Twilight Imperium 4", &subtitle(b), v.verdict);
-    c.text(20.0, y + 14.0, 13.0, kit::MUTED, "STRATEGY CARDS IN INITIATIVE ORDER", None, Align::Left, false);
+    c.text(
+        20.0,
+        y + 14.0,
+        13.0,
+        kit::MUTED,
+        "STRATEGY CARDS IN INITIATIVE ORDER",
+        None,
+        Align::Left,
+        false,
+    );
     y = cards(&mut c, v, y + 24.0);
-    c.text(20.0, y + 14.0, 13.0, kit::MUTED, "PLAYERS IN INITIATIVE ORDER", None, Align::Left, false);
+    c.text(
+        20.0,
+        y + 14.0,
+        13.0,
+        kit::MUTED,
+        "PLAYERS IN INITIATIVE ORDER",
+        None,
+        Align::Left,
+        false,
+    );
     y = players(&mut c, v, y + 24.0);
     y = this_turn(&mut c, v, y + 8.0);
     c.crop(y + 10.0);
@@ -106,40 +124,118 @@ fn cards(c: &mut Canvas, v: &View<Board, Play>, y: f32) -> f32 {
     let w = (W - 40.0 - 7.0 * 10.0) / 8.0;
     let h = 132.0;
     for (k, (n, name, held)) in all.iter().take(shown).enumerate() {
-        let a = Area { x: 20.0 + k as f32 * (w + 10.0), y: y + 8.0, w, h };
+        let a = Area {
+            x: 20.0 + k as f32 * (w + 10.0),
+            y: y + 8.0,
+            w,
+            h,
+        };
         let colour = CARD_COLOURS
             .get(usize::from(n.saturating_sub(1)))
             .copied()
             .unwrap_or(kit::MUTED);
         let exhausted = held.is_some_and(|(_, card)| card.exhausted);
-        let fill = if held.is_none() || exhausted { kit::SPENT } else { kit::CARD };
+        let fill = if held.is_none() || exhausted {
+            kit::SPENT
+        } else {
+            kit::CARD
+        };
         c.rect(a.x, a.y, a.w, a.h, 8.0, Style::both(fill, colour, 2.0));
-        c.block(a.x + 2.0, a.y + 2.0, a.w - 4.0, 30.0, if held.is_none() { kit::LINE } else { colour });
-        let label = if *n == u8::MAX { "?".to_string() } else { n.to_string() };
-        c.text(a.x + 10.0, a.y + 26.0, 22.0, kit::CARD, &label, None, Align::Left, true);
-        c.text(a.x + 8.0, a.y + 52.0, 14.0, kit::INK, name, Some(a.w - 16.0), Align::Left, true);
+        c.block(
+            a.x + 2.0,
+            a.y + 2.0,
+            a.w - 4.0,
+            30.0,
+            if held.is_none() { kit::LINE } else { colour },
+        );
+        let label = if *n == u8::MAX {
+            "?".to_string()
+        } else {
+            n.to_string()
+        };
+        c.text(
+            a.x + 10.0,
+            a.y + 26.0,
+            22.0,
+            kit::CARD,
+            &label,
+            None,
+            Align::Left,
+            true,
+        );
+        c.text(
+            a.x + 8.0,
+            a.y + 52.0,
+            14.0,
+            kit::INK,
+            name,
+            Some(a.w - 16.0),
+            Align::Left,
+            true,
+        );
         match held {
             Some((seat, card)) => {
                 let holder = &b.players[*seat].name;
-                c.text(a.x + 8.0, a.y + 76.0, 14.0, kit::seat(*seat), holder, Some(a.w - 16.0), Align::Left, true);
-                let (word, col) = if card.exhausted { ("exhausted", kit::MUTED) } else { ("readied", kit::GREEN) };
+                c.text(
+                    a.x + 8.0,
+                    a.y + 76.0,
+                    14.0,
+                    kit::seat(*seat),
+                    holder,
+                    Some(a.w - 16.0),
+                    Align::Left,
+                    true,
+                );
+                let (word, col) = if card.exhausted {
+                    ("exhausted", kit::MUTED)
+                } else {
+                    ("readied", kit::GREEN)
+                };
                 badge(c, a.x + 8.0, a.y + 92.0, word, kit::CARD, col);
-                let was = v.before.and_then(|bb| bb.players.iter().find(|p| p.name == *holder))
+                let was = v
+                    .before
+                    .and_then(|bb| bb.players.iter().find(|p| p.name == *holder))
                     .and_then(|p| p.strategy_cards.iter().find(|x| fold_eq(&x.name, name)));
                 if let Some(w0) = was
                     && w0.exhausted != card.exhausted
                 {
-                    mark(c, a, if card.exhausted { "exhausted" } else { "readied" });
+                    mark(
+                        c,
+                        a,
+                        if card.exhausted {
+                            "exhausted"
+                        } else {
+                            "readied"
+                        },
+                    );
                 }
             }
             None => {
-                c.text(a.x + 8.0, a.y + 76.0, 13.0, kit::MUTED, "not chosen", None, Align::Left, false);
+                c.text(
+                    a.x + 8.0,
+                    a.y + 76.0,
+                    13.0,
+                    kit::MUTED,
+                    "not chosen",
+                    None,
+                    Align::Left,
+                    false,
+                );
             }
         }
     }
     let mut bottom = y + 8.0 + h + 8.0;
     if let Some(m) = more(all.len(), shown, "strategy cards") {
-        c.text(20.0, bottom + 12.0, 13.0, kit::MUTED, &m, Some(W - 40.0), Align::Left, false);
+        c.text(
+            20.0,
+            bottom + 12.0,
+            13.0,
+            kit::MUTED,
+            &m,
+            Some(W - 40.0),
+            Align::Left,
+            false,
+        );
         bottom += 18.0;
     }
     bottom
@@ -154,37 +250,136 @@ fn players(c: &mut Canvas, v: &View<Board, Play>, y: f32) -> f32 {
         let p = &b.players[i];
         let turn = b.turn.as_deref().is_some_and(|t| fold_eq(t, &p.name));
         let fill = if p.passed { kit::SPENT } else { kit::CARD };
-        let a = Area { x: 20.0, y, w: W - 40.0, h: ROW_H - 6.0 };
+        let a = Area {
+            x: 20.0,
+            y,
+            w: W - 40.0,
+            h: ROW_H - 6.0,
+        };
         let stroke = if turn { kit::GREEN } else { kit::LINE };
-        c.rect(a.x, a.y, a.w, a.h, 6.0, Style::both(fill, stroke, if turn { 3.0 } else { 1.0 }));
+        c.rect(
+            a.x,
+            a.y,
+            a.w,
+            a.h,
+            6.0,
+            Style::both(fill, stroke, if turn { 3.0 } else { 1.0 }),
+        );
         c.block(a.x + 3.0, a.y + 3.0, 6.0, a.h - 6.0, kit::seat(i));
-        c.text(a.x + 20.0, a.y + 23.0, 15.0, kit::MUTED, &format!("{}.", k + 1), None, Align::Left, false);
-        c.text(a.x + 46.0, a.y + 23.0, 16.0, kit::seat(i), &p.name, Some(190.0), Align::Left, true);
+        c.text(
+            a.x + 20.0,
+            a.y + 23.0,
+            15.0,
+            kit::MUTED,
+            &format!("{}.", k + 1),
+            None,
+            Align::Left,
+            false,
+        );
+        c.text(
+            a.x + 46.0,
+            a.y + 23.0,
+            16.0,
+            kit::seat(i),
+            &p.name,
+            Some(190.0),
+            Align::Left,
+            true,
+        );
         let faction = p.faction.as_deref().unwrap_or("");
-        c.text(a.x + 236.0, a.y + 23.0, 14.0, kit::INK, faction, Some(220.0), Align::Left, false);
+        c.text(
+            a.x + 236.0,
+            a.y + 23.0,
+            14.0,
+            kit::INK,
+            faction,
+            Some(220.0),
+            Align::Left,
+            false,
+        );
         let cards: Vec<String> = p
             .strategy_cards
             .iter()
-            .map(|s| format!("{}{}", s.name, if s.exhausted { " (exhausted)" } else { "" }))
+            .map(|s| {
+                format!(
+                    "{}{}",
+                    s.name,
+                    if s.exhausted { " (exhausted)" } else { "" }
+                )
+            })
             .collect();
-        c.text(a.x + 466.0, a.y + 23.0, 13.0, kit::MUTED, &cards.join(", "), Some(300.0), Align::Left, false);
-        let vp = p.victory_points.map(|n| format!("{n} VP")).unwrap_or_default();
-        c.text(a.x + a.w - 120.0, a.y + 23.0, 14.0, kit::INK, &vp, None, Align::Right, true);
+        c.text(
+            a.x + 466.0,
+            a.y + 23.0,
+            13.0,
+            kit::MUTED,
+            &cards.join(", "),
+            Some(300.0),
+            Align::Left,
+            false,
+        );
+        let vp = p
+            .victory_points
+            .map(|n| format!("{n} VP"))
+            .unwrap_or_default();
+        c.text(
+            a.x + a.w - 120.0,
+            a.y + 23.0,
+            14.0,
+            kit::INK,
+            &vp,
+            None,
+            Align::Right,
+            true,
+        );
         if turn {
-            badge(c, a.x + a.w - 110.0, a.y + 8.0, "their turn", kit::CARD, kit::GREEN);
+            badge(
+                c,
+                a.x + a.w - 110.0,
+                a.y + 8.0,
+                "their turn",
+                kit::CARD,
+                kit::GREEN,
+            );
         } else if p.passed {
-            badge(c, a.x + a.w - 110.0, a.y + 8.0, "passed", kit::CARD, kit::MUTED);
+            badge(
+                c,
+                a.x + a.w - 110.0,
+                a.y + 8.0,
+                "passed",
+                kit::CARD,
+                kit::MUTED,
+            );
         }
-        let was = v.before.and_then(|bb| bb.players.iter().find(|q| q.name == p.name));
+        let was = v
+            .before
+            .and_then(|bb| bb.players.iter().find(|q| q.name == p.name));
         if let Some(w0) = was
             && w0.passed != p.passed
         {
-            mark(c, a, if p.passed { "passed" } else { "no longer passed" });
+            mark(
+                c,
+                a,
+                if p.passed {
+                    "passed"
+                } else {
+                    "no longer passed"
+                },
+            );
         }
         y += ROW_H;
     }
     if let Some(m) = more(seats.len(), shown, "players") {
-        c.text(20.0, y + 12.0, 13.0, kit::MUTED, &m, Some(W - 40.0), Align::Left, false);
+        c.text(
+            20.0,
+            y + 12.0,
+            13.0,
+            kit::MUTED,
+            &m,
+            Some(W - 40.0),
+            Align::Left,
+            false,
+        );
         y += 18.0;
     }
     y
@@ -211,9 +406,25 @@ fn this_turn(c: &mut Canvas, v: &View<Board, Play>, y: f32) -> f32 {
         lines.push(format!("Play: {}", play(p)));
     }
     let h = 14.0 + 22.0 * lines.len() as f32;
-    c.rect(20.0, y, W - 40.0, h, 6.0, Style::both(kit::CARD, kit::LINE, 1.0));
+    c.rect(
+        20.0,
+        y,
+        W - 40.0,
+        h,
+        6.0,
+        Style::both(kit::CARD, kit::LINE, 1.0),
+    );
     for (k, l) in lines.iter().enumerate() {
-        c.text(32.0, y + 26.0 + 22.0 * k as f32, 15.0, kit::INK, l, Some(W - 64.0), Align::Left, k == 0);
+        c.text(
+            32.0,
+            y + 26.0 + 22.0 * k as f32,
+            15.0,
+            kit::INK,
+            l,
+            Some(W - 64.0),
+            Align::Left,
+            k == 0,
+        );
     }
     y + h
 }
@@ -222,15 +433,23 @@ fn play(p: &Play) -> String {
     match p {
         Play::StrategicAction { player, card } => format!(
             "{player} takes a strategic action{}",
-            card.as_deref().map(|c| format!(" ({c})")).unwrap_or_default()
+            card.as_deref()
+                .map(|c| format!(" ({c})"))
+                .unwrap_or_default()
         ),
         Play::TacticalAction { player, system } => format!(
             "{player} takes a tactical action{}",
-            system.as_deref().map(|s| format!(" in {s}")).unwrap_or_default()
+            system
+                .as_deref()
+                .map(|s| format!(" in {s}"))
+                .unwrap_or_default()
         ),
         Play::ComponentAction { player, source } => format!(
             "{player} takes a component action{}",
-            source.as_deref().map(|s| format!(" ({s})")).unwrap_or_default()
+            source
+                .as_deref()
+                .map(|s| format!(" ({s})"))
+                .unwrap_or_default()
         ),
         Play::Pass { player, .. } => format!("{player} passes"),
         Play::ActionCard { player, card, .. } => format!("{player} plays the action card {card}"),
@@ -255,7 +474,13 @@ fn alt(v: &View<Board, Play>) -> String {
         let cards: Vec<String> = p
             .strategy_cards
             .iter()
-            .map(|c| format!("{} {}", c.name, if c.exhausted { "exhausted" } else { "readied" }))
+            .map(|c| {
+                format!(
+                    "{} {}",
+                    c.name,
+                    if c.exhausted { "exhausted" } else { "readied" }
+                )
+            })
             .collect();
         let _ = write!(
             s,
@@ -263,8 +488,14 @@ fn alt(v: &View<Board, Play>) -> String {
             k + 1,
             p.name,
             if p.passed { ", passed" } else { "" },
-            if cards.is_empty() { "no card".to_string() } else { cards.join(", ") },
-            p.victory_points.map(|n| format!(", {n} VP")).unwrap_or_default()
+            if cards.is_empty() {
+                "no card".to_string()
+            } else {
+                cards.join(", ")
+            },
+            p.victory_points
+                .map(|n| format!(", {n} VP"))
+                .unwrap_or_default()
         );
         if s.len() > super::MAX_ALT {
             break;
