@@ -367,25 +367,38 @@ pub fn text_width(s: &str, size: f32) -> f32 {
     units as f32 * size / f32::from(face.units_per_em().max(1))
 }
 
-/// `s` cut with "…" so that it is at most `max_width` wide at `size`.
+/// `s` cut with "…" so that it is at most `max_width` wide at `size`
+/// (control characters shown as spaces; one pass over the characters).
 pub fn fit(s: &str, size: f32, max_width: f32) -> String {
-    let s: String = s
+    let chars: Vec<char> = s
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .take(MAX_CHARS)
         .collect();
-    if text_width(&s, size) <= max_width {
-        return s;
+    let Some(face) = face() else {
+        return String::new();
+    };
+    let scale = size / f32::from(face.units_per_em().max(1));
+    let advance = |c: char| f32::from(face.glyph_hor_advance(glyph(face, c)).unwrap_or(0)) * scale;
+    let total: f32 = chars.iter().map(|c| advance(*c)).sum();
+    if total <= max_width {
+        return chars.into_iter().collect();
     }
-    let mut cut: Vec<char> = s.chars().collect();
-    while !cut.is_empty() {
-        cut.pop();
-        let t: String = cut.iter().collect::<String>().trim_end().to_string() + "…";
-        if text_width(&t, size) <= max_width {
-            return t;
+    let room = max_width - advance('…');
+    let mut used = 0.0;
+    let mut keep = 0;
+    for c in &chars {
+        used += advance(*c);
+        if used > room {
+            break;
         }
+        keep += 1;
     }
-    String::new()
+    let cut: String = chars[..keep].iter().collect();
+    if keep == 0 && room < 0.0 {
+        return String::new();
+    }
+    format!("{}…", cut.trim_end())
 }
 
 /// `s` broken into lines at most `max_width` wide, at most `max_lines`
