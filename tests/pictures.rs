@@ -63,7 +63,11 @@ fn differing(a: &[u8], b: &[u8]) -> Option<(usize, usize)> {
         .data()
         .chunks(4)
         .zip(b.data().chunks(4))
-        .filter(|(x, y)| x.iter().zip(*y).any(|(p, q)| p.abs_diff(*q) > CHANNEL_TOLERANCE))
+        .filter(|(x, y)| {
+            x.iter()
+                .zip(*y)
+                .any(|(p, q)| p.abs_diff(*q) > CHANNEL_TOLERANCE)
+        })
         .count();
     Some((n, (a.width() * a.height()) as usize))
 }
@@ -79,7 +83,12 @@ fn every_example_board_matches_its_golden_picture() {
         for path in yaml_files(&common::repo().join("examples").join(dir)) {
             count += 1;
             let pic = example_picture(&path);
-            assert!(pic.png.len() <= MAX_PNG_BYTES, "{}: {} bytes", path.display(), pic.png.len());
+            assert!(
+                pic.png.len() <= MAX_PNG_BYTES,
+                "{}: {} bytes",
+                path.display(),
+                pic.png.len()
+            );
             let stem = path.file_stem().unwrap().to_string_lossy().to_string();
             let golden = golden_dir().join(dir).join(format!("{stem}.png"));
             if bless {
@@ -94,7 +103,8 @@ fn every_example_board_matches_its_golden_picture() {
             match differing(&pic.png, &want) {
                 Some((n, total)) if (n as f64) <= PIXEL_TOLERANCE * total as f64 => {}
                 other => {
-                    let out = std::env::temp_dir().join(format!("arbiter-picture-{dir}-{stem}.png"));
+                    let out =
+                        std::env::temp_dir().join(format!("arbiter-picture-{dir}-{stem}.png"));
                     let _ = std::fs::write(&out, &pic.png);
                     failures.push(format!(
                         "{}: {} (drawn now: {})",
@@ -122,7 +132,10 @@ fn the_tolerance_catches_a_changed_picture() {
     let path = common::repo().join("examples/ashes/attack-phoenixborn.yaml");
     let pic = example_picture(&path);
     let other = example_picture(&common::repo().join("examples/ashes/pass.yaml"));
-    assert_eq!(differing(&pic.png, &pic.png), Some((0, (pic.width * pic.height) as usize)));
+    assert_eq!(
+        differing(&pic.png, &pic.png),
+        Some((0, (pic.width * pic.height) as usize))
+    );
     let changed = differing(&pic.png, &other.png);
     assert!(
         changed.is_none_or(|(n, total)| n as f64 > PIXEL_TOLERANCE * total as f64),
@@ -204,8 +217,17 @@ fn hostile_boards_are_drawn_within_fixed_dimensions_quickly() {
         let started = Instant::now();
         let pic = pictures::board(g, &board).unwrap_or_else(|e| panic!("{g}: {e}"));
         let took = started.elapsed();
-        assert!(pic.width <= kit::MAX_WIDTH && pic.height <= kit::MAX_HEIGHT, "{g}: {}×{}", pic.width, pic.height);
-        assert!(pic.png.len() <= MAX_PNG_BYTES, "{g}: {} bytes", pic.png.len());
+        assert!(
+            pic.width <= kit::MAX_WIDTH && pic.height <= kit::MAX_HEIGHT,
+            "{g}: {}×{}",
+            pic.width,
+            pic.height
+        );
+        assert!(
+            pic.png.len() <= MAX_PNG_BYTES,
+            "{g}: {} bytes",
+            pic.png.len()
+        );
         assert!(pic.alt.chars().count() <= pictures::MAX_ALT, "{g}");
         // Unoptimized test builds: far above the release figure (benches/), far below a hang.
         assert!(took < Duration::from_secs(3), "{g}: {took:?}");

@@ -486,9 +486,21 @@ impl Places {
     }
 
     /// The area drawn for `name` (compared as the engines compare names).
+    /// A name typed short (`Lorraine` for `Lorraine, Wandering Warrior`)
+    /// finds the one thing it begins.
     pub fn get(&self, name: &str) -> Option<Area> {
         let key = crate::text::fold(name);
-        self.0.iter().find(|(n, _)| *n == key).map(|(_, a)| *a)
+        if key.is_empty() {
+            return None;
+        }
+        if let Some((_, a)) = self.0.iter().find(|(n, _)| *n == key) {
+            return Some(*a);
+        }
+        let mut starts = self.0.iter().filter(|(n, _)| n.starts_with(&key));
+        match (starts.next(), starts.next()) {
+            (Some((_, a)), None) => Some(*a),
+            _ => None,
+        }
     }
 
     /// An arrow from the thing named `from` to the thing named `to`, edge

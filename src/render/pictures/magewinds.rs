@@ -14,6 +14,8 @@ use crate::text::fold_eq;
 const W: f32 = 1000.0;
 const TABLE: f32 = 600.0;
 const MAX_FIGHTERS: usize = 60;
+/// Fighters listed beside the table.
+const SIDE_FIGHTERS: usize = 16;
 const REACH: Rgb = Rgb(0xe6, 0xf2, 0xe0);
 
 /// Inches to pixels on the table: a square window of the table, `span`
@@ -336,16 +338,14 @@ fn fighter(c: &mut Canvas, v: &View<Board, Play>, seat: usize, f: &Fighter, s: &
     if f.guard {
         c.text(x, y + 4.0, 11.0, kit::CARD, "G", None, Align::Center, true);
     }
-    c.text(
-        x + 13.0,
-        y - 4.0,
-        13.0,
-        kit::seat(seat),
-        &f.name,
-        Some(130.0),
-        Align::Left,
-        true,
-    );
+    // Near the table's right edge the name goes to the left of the fighter.
+    let (lx, align) = if x > s.left + TABLE - 140.0 {
+        (x - 13.0, Align::Right)
+    } else {
+        (x + 13.0, Align::Left)
+    };
+    let colour = kit::seat(seat);
+    c.text(lx, y - 4.0, 13.0, colour, &f.name, Some(130.0), align, true);
     counter_pips(c, x + 17.0, y + 8.0, f.counter);
 }
 
@@ -357,7 +357,7 @@ fn side(c: &mut Canvas, v: &View<Board, Play>, x: f32, y: f32) -> f32 {
     let mut y = y;
     let mut drawn = 0;
     for (i, p) in b.players.iter().enumerate() {
-        if drawn >= 24 {
+        if drawn >= SIDE_FIGHTERS {
             break;
         }
         c.block(x, y + 4.0, 5.0, 20.0, kit::seat(i));
@@ -384,7 +384,7 @@ fn side(c: &mut Canvas, v: &View<Board, Play>, x: f32, y: f32) -> f32 {
             badge(c, bx, y + 6.0, "first to pass", kit::CARD, kit::MUTED);
         }
         y += 30.0;
-        for f in p.fighters.iter().take(24 - drawn) {
+        for f in p.fighters.iter().take(SIDE_FIGHTERS - drawn) {
             drawn += 1;
             c.text(
                 x + 12.0,
@@ -432,7 +432,7 @@ fn side(c: &mut Canvas, v: &View<Board, Play>, x: f32, y: f32) -> f32 {
                     changed.push(format!("moved {:.1}\"", dist(old.position, f.position)));
                 }
                 if old.counter != f.counter {
-                    changed.push("counter".to_string());
+                    changed.push("new counter".to_string());
                 }
                 if old.guard != f.guard {
                     changed.push("guard".to_string());
@@ -451,6 +451,20 @@ fn side(c: &mut Canvas, v: &View<Board, Play>, x: f32, y: f32) -> f32 {
             y += 40.0;
         }
         y += 6.0;
+    }
+    let total: usize = b.players.iter().map(|p| p.fighters.len()).sum();
+    if let Some(m) = more(total, drawn, "fighters") {
+        c.text(
+            x,
+            y + 14.0,
+            12.0,
+            kit::MUTED,
+            &m,
+            Some(w),
+            Align::Left,
+            false,
+        );
+        y += 20.0;
     }
     if let Some(la) = &b.last_action {
         let t = la
