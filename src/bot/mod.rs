@@ -298,6 +298,8 @@ pub fn deferral(input: &Input) -> Defer {
             // One row written (the index is rebuilt lazily, on the next
             // `/rule`): answered at once, replacing the preview in place.
             Some(Action::RulesConfirm(_) | Action::RulesCancel(_)) => Defer::No,
+            // A database read and a drawing; the picture rides the edit.
+            Some(Action::Picture { .. }) => Defer::Public,
         },
         // The `/match setup` form is a write.
         Input::ModalSubmit { custom_id, .. } if custom_id == matchcmd::MATCH_SETUP_MODAL => {
@@ -1113,10 +1115,9 @@ impl<'a> Answerer<'a> {
                 }
             }
             // Answered by `handle_match` (it needs the database, async).
-            Some(Action::Decide { .. }) => Reply::Message(Message::user_error(
-                "Match",
-                "decisions are not available here",
-            )),
+            Some(Action::Decide { .. } | Action::Picture { .. }) => Reply::Message(
+                Message::user_error("Match", "decisions are not available here"),
+            ),
             // Answered by `handle_rules` (the database, async).
             Some(Action::RulesConfirm(_) | Action::RulesCancel(_)) => Reply::Message(
                 Message::user_error("Rules", "rule set buttons are not available here"),

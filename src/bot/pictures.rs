@@ -3,7 +3,7 @@
 //! to a reply sent at once (an interaction response cannot carry a file on
 //! the HTTP endpoint: Discord takes files as multipart only on its API).
 
-use super::reply::{PictureFile, Reply};
+use super::reply::{Action, Button, ButtonStyle, PictureFile, Reply};
 use crate::app::matches::MatchReply;
 use crate::render::pictures;
 
@@ -34,4 +34,20 @@ pub fn of_reply(reply: &Reply) -> Option<&PictureFile> {
         Reply::Message(m) | Reply::Update(m) => m.picture.as_ref(),
         _ => None,
     }
+}
+
+/// The "Picture" button of a match reply that carries no picture itself
+/// (a note, an adjustment, an undo, a phase advanced, a log page): showing
+/// the board on each would be noise, so it is one press away.
+pub fn button(reply: &MatchReply) -> Option<Button> {
+    let match_id = match reply {
+        MatchReply::Event(e) if e.ruling.is_none() => e.match_id,
+        MatchReply::Log(l) => l.match_id,
+        _ => return None,
+    };
+    Some(Button::new(
+        "Picture",
+        Action::Picture { match_id },
+        ButtonStyle::Secondary,
+    ))
 }

@@ -198,6 +198,8 @@ pub enum Action {
     RulesConfirm(String),
     /// Drop the upload kept under this token.
     RulesCancel(String),
+    /// Show a picture of match `match_id`'s board as it is now.
+    Picture { match_id: i64 },
 }
 
 impl Action {
@@ -215,6 +217,7 @@ impl Action {
             } => format!("decide:{match_id}:{version}:{option}"),
             Action::RulesConfirm(token) => format!("rules-confirm:{token}"),
             Action::RulesCancel(token) => format!("rules-cancel:{token}"),
+            Action::Picture { match_id } => format!("picture:{match_id}"),
         }
     }
 
@@ -252,6 +255,9 @@ impl Action {
             }
             "rules-confirm" => Some(Action::RulesConfirm(rest.to_string())),
             "rules-cancel" => Some(Action::RulesCancel(rest.to_string())),
+            "picture" => Some(Action::Picture {
+                match_id: rest.parse().ok()?,
+            }),
             "decide" => {
                 let mut parts = rest.splitn(3, ':');
                 Some(Action::Decide {
