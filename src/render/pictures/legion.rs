@@ -178,7 +178,7 @@ fn card(c: &mut Canvas, v: &View<Board, Play>, u: &Unit, y: f32) -> f32 {
     );
     yy += 12.0;
     let slot_w = 134.0;
-    let slots = avail.max(used).max(2).min(8);
+    let slots = avail.max(used).clamp(2, 8);
     for k in 0..slots {
         let x = a.x + 16.0 + (k % 4) as f32 * (slot_w + 8.0);
         let sy = yy + (k / 4) as f32 * 56.0;

@@ -54,8 +54,11 @@ fn order(b: &Board) -> Vec<usize> {
 
 /// Every card on the track: standard ones (held or not) and any other a
 /// player holds, in initiative order, with their holder's seat.
-fn track(b: &Board) -> Vec<(u8, String, Option<(usize, &Card)>)> {
-    let mut out: Vec<(u8, String, Option<(usize, &Card)>)> = Vec::new();
+/// A card on the track: initiative, name, and its holder's seat and card.
+type Slot<'a> = (u8, String, Option<(usize, &'a Card)>);
+
+fn track(b: &Board) -> Vec<Slot<'_>> {
+    let mut out: Vec<Slot> = Vec::new();
     for (i, p) in b.players.iter().enumerate() {
         for c in &p.strategy_cards {
             out.push((initiative(c), c.name.clone(), Some((i, c))));
