@@ -495,7 +495,7 @@ impl Bot {
         };
         let mut message = self.paged(doc, false).await;
         add_turn_notice(&mut message, &reply);
-        message.picture = super::pictures::of_match(&reply);
+        message.picture = super::pictures::of_match_pooled(&reply).await;
         if let Some(b) = super::pictures::button(&reply) {
             message.buttons.push(b);
         }
@@ -526,7 +526,7 @@ impl Bot {
             ));
         }
         let reply = MatchReply::Match(Box::new(view));
-        let Some(picture) = super::pictures::of_match(&reply) else {
+        let Some(picture) = super::pictures::of_match_pooled(&reply).await else {
             return Reply::Message(Message::user_error(
                 "Picture",
                 "the match has no board to draw yet; give it one with `/match setup`",

@@ -28,6 +28,22 @@ pub fn of_match(reply: &MatchReply) -> Option<PictureFile> {
     }
 }
 
+/// [`of_match`] on the CPU pool (drawing takes milliseconds, not for the
+/// async workers); no picture when the pool has no room in time.
+pub async fn of_match_pooled(reply: &MatchReply) -> Option<PictureFile> {
+    if !matches!(reply, MatchReply::Match(_) | MatchReply::Event(_)) {
+        return None;
+    }
+    let owned = reply.clone();
+    match crate::app::cpu::run(move || of_match(&owned)).await {
+        Ok(p) => p,
+        Err(e) => {
+            tracing::debug!("no picture for the match reply: {e}");
+            None
+        }
+    }
+}
+
 /// The picture of a reply, if it carries one.
 pub fn of_reply(reply: &Reply) -> Option<&PictureFile> {
     match reply {
