@@ -48,12 +48,22 @@ fn ruling(example: &str) -> (Ruling, Value) {
 fn main() {
     for g in GAMES {
         let p = pictures::board(g, &start_board(g)).expect("picture");
-        println!("board {g:<14} {}×{} {:>7} bytes", p.width, p.height, p.png.len());
+        println!(
+            "board {g:<14} {}×{} {:>7} bytes",
+            p.width,
+            p.height,
+            p.png.len()
+        );
     }
     for e in RULINGS {
         let (r, doc) = ruling(e);
         let p = pictures::ruling(&r, &doc).expect("picture");
-        println!("ruling {e:<58} {}×{} {:>7} bytes", p.width, p.height, p.png.len());
+        println!(
+            "ruling {e:<58} {}×{} {:>7} bytes",
+            p.width,
+            p.height,
+            p.png.len()
+        );
     }
     divan::main();
 }
