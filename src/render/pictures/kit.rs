@@ -299,10 +299,25 @@ impl Canvas {
         }
     }
 
-    /// The picture as PNG bytes.
+    /// The picture as PNG bytes, with fast compression (default
+    /// compression took 13 times as long for a third fewer bytes). Every
+    /// canvas is opaque (filled at creation, drawn on in opaque colours),
+    /// so its premultiplied pixels are the plain RGBA the PNG holds.
     pub fn png(&self) -> Vec<u8> {
-        // Encoding an in-memory RGBA buffer into a Vec does not fail.
-        self.pix.encode_png().unwrap_or_default()
+        let mut out = Vec::with_capacity(128 * 1024);
+        let mut e = png::Encoder::new(&mut out, self.pix.width(), self.pix.height());
+        e.set_color(png::ColorType::Rgba);
+        e.set_depth(png::BitDepth::Eight);
+        e.set_compression(png::Compression::Fast);
+        // Encoding an in-memory buffer into a Vec does not fail; if it
+        // did, tiny-skia's own encoder is the fallback.
+        let written = e
+            .write_header()
+            .and_then(|mut w| w.write_image_data(self.pix.data()));
+        match written {
+            Ok(()) => out,
+            Err(_) => self.pix.encode_png().unwrap_or_default(),
+        }
     }
 
     /// Fills a rectangle without anti-aliasing (grid cells, bars).
