@@ -13,6 +13,8 @@ WORKDIR /src
 COPY Cargo.toml Cargo.lock build.rs ./
 COPY src ./src
 COPY migrations ./migrations
+# The font pictures are drawn in, compiled into the binary (with its licence).
+COPY assets ./assets
 # Cargo.toml names the benches and the test kit they use.
 COPY benches ./benches
 COPY tests/discord_kit ./tests/discord_kit

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use arbiter::app::{App, AppError, DEFAULT_LIMIT};
+use arbiter::render::pictures;
 use arbiter::render::text::{self, Style};
 use clap::{Parser, Subcommand};
 
@@ -98,6 +99,9 @@ enum Command {
         play: Option<String>,
         #[arg(long)]
         json: bool,
+        /// Also draw the board after the ruling, changes marked, as a PNG at this path.
+        #[arg(long, value_name = "PNG")]
+        picture: Option<PathBuf>,
     },
     /// Print the JSON Schema of a game's board documents.
     Schema { game: String },
@@ -445,18 +449,34 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
             game,
             play,
             json: as_json,
+            picture,
         } => {
             let input = read_input(&file).map_err(CliError::Input)?;
-            let ruling = match play {
-                Some(line) => app.judge_notation(&input, game.as_deref(), &line),
+            let ruling = match &play {
+                Some(line) => app.judge_notation(&input, game.as_deref(), line),
                 None => app.judge(&input, game.as_deref()),
             }
             .map_err(|e| CliError::Input(e.to_string()))?;
-            if as_json {
+            let mut out = if as_json {
                 json(&ruling)
             } else {
                 text::ruling(&ruling)
+            };
+            if let Some(path) = picture {
+                let doc = app
+                    .judged_document(&input, game.as_deref(), play.as_deref())
+                    .map_err(|e| CliError::Input(e.to_string()))?;
+                let pic =
+                    pictures::ruling(&ruling, &doc).map_err(|e| CliError::Input(e.to_string()))?;
+                let line = pictures::save(&pic, &path).map_err(CliError::Input)?;
+                if as_json {
+                    eprintln!("{line}");
+                } else {
+                    out.push_str(&line);
+                    out.push('\n');
+                }
             }
+            out
         }
         Command::Import {
             file,

@@ -81,7 +81,11 @@ enum MatchCommand {
         expect_version: Option<i64>,
     },
     /// Show the match and its current board.
-    Board,
+    Board {
+        /// Also draw the board as a PNG at this path.
+        #[arg(long, value_name = "PNG")]
+        picture: Option<PathBuf>,
+    },
     /// Show the log: plays, rulings, who, when (the last page by default).
     Log {
         #[arg(long)]
@@ -334,6 +338,10 @@ async fn execute(
     command: MatchCommand,
     as_json: bool,
 ) -> Result<String, MatchError> {
+    let picture = match &command {
+        MatchCommand::Board { picture } => picture.clone(),
+        _ => None,
+    };
     let request = match command {
         MatchCommand::Start { game, players } => MatchRequest::Start { game, players },
         MatchCommand::Setup { file } => MatchRequest::Setup {
@@ -346,7 +354,7 @@ async fn execute(
             text: play.join(" "),
             expected_version: expect_version,
         },
-        MatchCommand::Board => MatchRequest::Board,
+        MatchCommand::Board { .. } => MatchRequest::Board,
         MatchCommand::Log { page } => MatchRequest::Log { page },
         MatchCommand::Answer {
             choice,
@@ -390,9 +398,35 @@ async fn execute(
                 .to_string(),
         });
     }
-    Ok(if as_json {
+    let mut out = if as_json {
         json(&reply)
     } else {
         arbiter::render::matches::reply(&reply)
-    })
+    };
+    if let Some(path) = picture {
+        let line = save_board_picture(&reply, &path)?;
+        if as_json {
+            eprintln!("{line}");
+        } else {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    Ok(out)
+}
+
+/// `match board --picture`: the board drawn and written to `path`.
+fn save_board_picture(reply: &MatchReply, path: &std::path::Path) -> Result<String, MatchError> {
+    use arbiter::render::pictures;
+    let usage = |message: String| MatchError::Usage { message };
+    let MatchReply::Match(v) = reply else {
+        return Err(usage("only `match board` draws a picture".into()));
+    };
+    let Some(board) = &v.board else {
+        return Err(usage(
+            "the match has no board yet; give it one with `match setup FILE`".into(),
+        ));
+    };
+    let p = pictures::board(&v.game, board).map_err(|e| usage(e.to_string()))?;
+    pictures::save(&p, path).map_err(usage)
 }

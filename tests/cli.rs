@@ -391,3 +391,68 @@ fn import_of_a_hostile_file_is_a_clear_error_and_writes_nothing() {
         assert!(!out_dir.exists(), "{name}: nothing is written");
     }
 }
+
+/// A PNG's width and height, from its header.
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "not a PNG");
+    let word = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    (word(16), word(20))
+}
+
+#[test]
+fn judge_and_match_board_write_a_picture_and_print_its_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("ruling.png");
+    let out_s = out.to_str().unwrap();
+    let o = arbiter(&[
+        "judge",
+        "examples/magewinds/attack-step-visible.yaml",
+        "--picture",
+        out_s,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(&format!("picture: {out_s} (1000×")),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(png_size(&std::fs::read(&out).unwrap()).0, 1000);
+    // With --json the JSON stays whole on stdout; the path goes to stderr.
+    let o = arbiter(&[
+        "judge",
+        "examples/ti4/pass-with-readied-card.yaml",
+        "--json",
+        "--picture",
+        out_s,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    serde_json::from_slice::<serde_json::Value>(&o.stdout).expect("JSON alone on stdout");
+    assert!(stderr(&o).contains("picture: "), "{}", stderr(&o));
+    // A folder that does not exist: refused with where and what to do.
+    let o = arbiter(&[
+        "judge",
+        "examples/ti4/pass-with-readied-card.yaml",
+        "--picture",
+        "/nonexistent/dir/x.png",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("cannot write the picture to /nonexistent/dir/x.png"),
+        "{}",
+        stderr(&o)
+    );
+
+    let url = format!("sqlite://{}", dir.path().join("m.db").display());
+    let m = |rest: &[&str]| {
+        let o = arbiter(&[&["match", "--database-url", &url, "--as", "Ana"][..], rest].concat());
+        assert!(o.status.success(), "{}", stderr(&o));
+        o
+    };
+    m(&["start", "-g", "legion", "-p", "Ana", "-p", "Ben"]);
+    m(&["setup", "examples/matches/legion-start.yaml"]);
+    let board = dir.path().join("board.png");
+    let o = m(&["board", "--picture", board.to_str().unwrap()]);
+    assert!(stdout(&o).contains("picture: "), "{}", stdout(&o));
+    let (w, h) = png_size(&std::fs::read(&board).unwrap());
+    assert!(w == 1000 && h > 100, "{w}×{h}");
+}

@@ -790,3 +790,52 @@ fn feedback_on_rule_answers_is_kept_per_server_and_exported() {
         assert!(yaml.contains("expect: [ti4:action-phase.4.1]"), "{yaml}");
     }
 }
+
+/// The paths of the pictures a transcript says it wrote.
+fn picture_paths(out: &str) -> Vec<std::path::PathBuf> {
+    out.lines()
+        .filter_map(|l| l.strip_prefix("picture: "))
+        .filter_map(|l| l.rsplit_once(" (").map(|(p, _)| p.into()))
+        .collect()
+}
+
+#[test]
+fn the_console_writes_the_board_picture_and_a_picture_button_shows_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let play = "attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight; guard phoenixborn; agreed by maeoni";
+    let script = format!(
+        "/match start game:ashes player1:coal player2:maeoni\n\
+         /match setup\n{MATCH_BOARD}.\n\
+         /match play {play}\n\
+         /match note text:the judge looked\n"
+    );
+    let (bad, out) = session_run(&bot, "coal", false, &script);
+    assert_eq!(bad, 0, "{out}");
+    // The setup's board and the play's board after it: written, with alt text.
+    let written = picture_paths(&out);
+    assert_eq!(written.len(), 2, "{out}");
+    for p in &written {
+        let bytes = std::fs::read(p).unwrap();
+        assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "{}", p.display());
+    }
+    assert!(out.contains("alt: Ashes Reborn board"), "{out}");
+    // A note carries no picture but a button that draws the board now.
+    let last = out.rsplit("== ").next().unwrap_or_default();
+    assert!(last.contains("Picture"), "{last}");
+    assert!(!last.contains("picture: "), "{last}");
+    let n = last
+        .split('[')
+        .filter_map(|b| b.split_once("] "))
+        .find(|(_, label)| label.starts_with("Picture"))
+        .map(|(n, _)| n.to_string())
+        .expect("a Picture button");
+    let (_, out) = session_run(
+        &bot,
+        "coal",
+        false,
+        &format!("/match note text:again\n{n}\n"),
+    );
+    assert!(out.contains("== Board of match #1 =="), "{out}");
+    assert_eq!(picture_paths(&out).len(), 1, "{out}");
+}

@@ -880,3 +880,47 @@ fn the_envelope_reads_the_same_request_as_the_whole_interaction() {
         assert!(read.is_err() || read.unwrap(), "{bad}");
     }
 }
+
+/// The PNG signature.
+const PNG: &[u8] = b"\x89PNG\r\n\x1a\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn judge_is_followed_by_the_board_picture_as_a_multipart_attachment_with_alt_text() {
+    let h = Harness::start().await;
+    let payload = slash("judge", vec![opt("board", &board())]);
+    let token = payload["token"].as_str().unwrap().to_string();
+    let v = h.post(&payload).await;
+    // The ruling is answered at once, as JSON: no file in it.
+    assert_eq!(v["type"], 4, "{v}");
+    assert_judged(embed(&v));
+    let files = v["data"]["attachments"].as_array();
+    assert!(files.is_none_or(|a| a.is_empty()), "{v}");
+    // The picture follows as Discord takes files: a multipart follow-up
+    // whose payload_json names the file and describes it.
+    let part = h
+        .fake
+        .file(&token, ".png")
+        .await
+        .expect("a picture follows");
+    assert_eq!(part.filename.as_deref(), Some("board.png"));
+    assert!(part.name.starts_with("files["), "{}", part.name);
+    assert!(part.bytes.starts_with(PNG), "a PNG");
+    let png = tiny_skia::Pixmap::decode_png(&part.bytes).expect("the PNG decodes");
+    assert_eq!(png.width(), 1000);
+    let followup = h
+        .fake
+        .wait_for(20, |r| {
+            let found = r.followups.iter().find(|(t, _)| *t == token);
+            found.map(|(_, v)| v.clone())
+        })
+        .await
+        .expect("the follow-up");
+    let att = &followup["attachments"][0];
+    assert_eq!(att["filename"], "board.png", "{followup}");
+    let alt = att["description"].as_str().unwrap_or_default();
+    assert!(alt.starts_with("Ashes Reborn board"), "{alt}");
+    assert!(alt.contains("Maeoni Viper"), "{alt}");
+    assert_eq!(followup["files"][0]["png"], true, "{followup}");
+    // The follow-up is the picture alone: no text that could read as a ping.
+    assert!(followup["content"].is_null(), "{followup}");
+}

@@ -572,3 +572,57 @@ async fn a_claimed_win_waits_for_the_opponents_confirm_and_only_a_moderator_or_t
     assert!(desc(&b).contains("(active, version 5)"), "{}", desc(&b));
     h.server.stop().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_recorded_play_carries_the_board_picture_in_the_edit_of_its_deferred_reply() {
+    let h = Harness::start().await;
+    let v = h
+        .run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+        .await;
+    public(&v);
+    let v = h
+        .run(COAL, false, match_sub("setup", vec![opt("board", BOARD)]))
+        .await;
+    public(&v);
+    let payload = as_member(
+        match_sub("play", vec![opt("text", PLAY)]),
+        COAL.0,
+        COAL.1,
+        PLAYER_PERMISSIONS,
+    );
+    let token = payload["token"].as_str().unwrap().to_string();
+    let v = h.post(&payload).await;
+    assert_eq!(v["type"], 5, "deferred: {v}");
+    let edit = h.edit_for(&token).await;
+    // The edit is multipart: the ruling's embed in payload_json, the PNG
+    // as files[0], described by its alt text.
+    assert!(
+        edit["embeds"][0]["title"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("Play #"),
+        "{edit}"
+    );
+    let att = &edit["attachments"][0];
+    assert_eq!(att["filename"], "board.png", "{edit}");
+    let alt = att["description"].as_str().unwrap_or_default();
+    assert!(
+        alt.contains("Mist Spirit") || alt.contains("Maeoni"),
+        "{alt}"
+    );
+    let part = h.fake.file(&token, "board.png").await.expect("the picture");
+    assert!(part.bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
+
+    // `/match board` is answered at once; its picture follows.
+    let payload = as_member(
+        match_sub("board", vec![]),
+        COAL.0,
+        COAL.1,
+        PLAYER_PERMISSIONS,
+    );
+    let token = payload["token"].as_str().unwrap().to_string();
+    let v = h.post(&payload).await;
+    assert_eq!(v["type"], 4, "{v}");
+    let part = h.fake.file(&token, "board.png").await.expect("the picture");
+    assert!(tiny_skia::Pixmap::decode_png(&part.bytes).is_ok());
+}

@@ -84,6 +84,33 @@ impl App {
         Ok(ruling)
     }
 
+    /// The document a ruling was made on, as the engine read it (card
+    /// stats filled in; a notation `line` as its `play`): what a picture of
+    /// the ruling marks its changes against. Parses `text` again, so only
+    /// a request for a picture pays for it.
+    pub fn judged_document(
+        &self,
+        text: &str,
+        game: Option<&str>,
+        line: Option<&str>,
+    ) -> Result<serde_json::Value, JudgeError> {
+        let text = document::extract_code_block(text);
+        let mut doc = document::parse_value(text)?;
+        let engine = self.engine_for(&doc, game)?;
+        crate::cards::fill_stats(&mut doc, &self.cards, engine.game());
+        if let Some(line) = line {
+            if let Some(map) = doc.as_object_mut() {
+                map.remove("plays");
+                map.remove("play");
+            }
+            let play = engine.parse_notation(line.trim(), &doc)?;
+            if let Some(map) = doc.as_object_mut() {
+                map.insert("play".into(), play);
+            }
+        }
+        Ok(doc)
+    }
+
     /// The engine for a board document's game (or the given one).
     fn engine_for(
         &self,

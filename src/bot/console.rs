@@ -644,8 +644,51 @@ pub fn run_as(
             }
             writeln!(out, "--- end of {} ---", file.filename)?;
         }
+        if let Some(p) = super::pictures::of_reply(&reply) {
+            writeln!(out, "{}", save_picture(p, n))?;
+        }
         writeln!(out)?;
     }
 
     Ok(bad)
+}
+
+/// Where the console writes pictures: `ARBITER_PICTURES`, or a folder
+/// `arbiter-pictures` in the system's temporary directory.
+pub fn pictures_dir() -> std::path::PathBuf {
+    match std::env::var_os("ARBITER_PICTURES") {
+        Some(d) if !d.is_empty() => d.into(),
+        _ => std::env::temp_dir().join("arbiter-pictures"),
+    }
+}
+
+/// Writes the picture of the reply to line `n` into [`pictures_dir`]; the
+/// line saying where (and its alt text), or why it could not be written.
+fn save_picture(p: &super::PictureFile, n: u64) -> String {
+    let dir = pictures_dir();
+    let path = dir.join(format!("board-{}-{n}.png", std::process::id()));
+    let saved = std::fs::create_dir_all(&dir)
+        .map_err(|e| {
+            format!(
+                "cannot create {}: {e}; set ARBITER_PICTURES to a folder you can write to",
+                dir.display()
+            )
+        })
+        .and_then(|()| {
+            std::fs::write(&path, &p.png).map_err(|e| {
+                format!(
+                    "cannot write {}: {e}; set ARBITER_PICTURES to a folder you can write to",
+                    path.display()
+                )
+            })
+        });
+    match saved {
+        Ok(()) => format!(
+            "picture: {} ({} bytes)\nalt: {}",
+            path.display(),
+            p.png.len(),
+            p.alt
+        ),
+        Err(why) => format!("picture not written: {why}"),
+    }
 }

@@ -595,7 +595,9 @@ pub fn followup(reply: &Reply) -> CreateInteractionResponseFollowup {
             .embed(embed(m))
             .components(rows(m))
             .ephemeral(m.ephemeral)
-            .allowed_mentions(CreateAllowedMentions::new()),
+            .allowed_mentions(CreateAllowedMentions::new())
+            // Listed in the payload too, so each file keeps its description.
+            .add_files(files(reply)),
         Reply::Choices(_) | Reply::Modal(_) => CreateInteractionResponseFollowup::new()
             .content("(nothing to show)")
             .ephemeral(true),
@@ -653,17 +655,56 @@ pub fn ping_of(reply: &Reply) -> Option<CreateInteractionResponseFollowup> {
     )
 }
 
-/// The files a reply carries (`/match export`), for the edit of a deferred
-/// reply (the HTTP transport sends them with the edit as multipart).
+/// The files a reply carries (`/match export`, a picture of the board with
+/// its alt text), for the edit of a deferred reply (both transports send
+/// them with the edit as multipart).
 pub fn files(reply: &Reply) -> Vec<CreateAttachment> {
     match reply {
         Reply::Message(m) | Reply::Update(m) => m
             .attachment
             .iter()
             .map(|a| CreateAttachment::bytes(a.text.as_bytes().to_vec(), a.filename.clone()))
+            .chain(m.picture.iter().map(picture_file))
             .collect(),
         _ => Vec::new(),
     }
+}
+
+/// A picture as Discord's attachment: PNG bytes, file name, and the alt
+/// text as its description (at most 1,024 characters).
+pub fn picture_file(p: &super::PictureFile) -> CreateAttachment {
+    CreateAttachment::bytes(p.png.clone(), p.filename.clone()).description(truncate(&p.alt, 1024))
+}
+
+/// The picture of a reply sent at once (not deferred), as a follow-up
+/// message of its own with the PNG attached: an immediate interaction
+/// response carries no file on the HTTP endpoint. `None` without a picture.
+pub fn picture_followup(
+    reply: &Reply,
+) -> Option<(CreateInteractionResponseFollowup, Vec<CreateAttachment>)> {
+    let (Reply::Message(m) | Reply::Update(m)) = reply else {
+        return None;
+    };
+    let p = m.picture.as_ref()?;
+    // No text: the picture alone (its alt text says what it shows).
+    let message = CreateInteractionResponseFollowup::new()
+        .ephemeral(m.ephemeral)
+        .allowed_mentions(CreateAllowedMentions::new())
+        .add_file(picture_file(p));
+    Some((message, vec![picture_file(p)]))
+}
+
+/// Sends the picture of a reply sent at once as its follow-up (both
+/// transports); nothing without a picture.
+pub async fn send_picture(
+    http: &serenity::http::Http,
+    token: &str,
+    reply: &Reply,
+) -> serenity::Result<()> {
+    if let Some((message, files)) = picture_followup(reply) {
+        http.create_followup_message(token, &message, files).await?;
+    }
+    Ok(())
 }
 
 /// Used by tests and `commands --json`: the custom id of an action.

@@ -89,6 +89,10 @@ impl EventHandler for Handler {
                     if let Err(e) = respond(&ctx, &interaction, discord::response(&reply)).await {
                         let id = super::error_id();
                         tracing::error!(error_id = %id, "cannot send the reply: {e}");
+                    } else if let Err(e) =
+                        discord::send_picture(&ctx.http, interaction.token(), &reply).await
+                    {
+                        tracing::warn!("cannot send the picture: {e}");
                     }
                 }
                 deferred => {

@@ -412,7 +412,27 @@ async fn interactions(
         Defer::No => {
             let reply = state.bot.handle(&request).instrument(span.clone()).await;
             span.in_scope(|| log_answered(started, false));
-            return json_response(&discord::response(&reply));
+            if super::pictures::of_reply(&reply).is_none() {
+                return json_response(&discord::response(&reply));
+            }
+            // The picture follows as a multipart follow-up once Discord has
+            // the response.
+            let (sent_tx, sent_rx) = tokio::sync::oneshot::channel();
+            let (token, app_id) = (envelope.token.into_owned(), envelope.application_id);
+            let (st, guard) = (state.clone(), state.in_flight.enter());
+            let response = discord::response(&reply);
+            tokio::spawn(
+                async move {
+                    let _guard = guard;
+                    let _ = tokio::time::timeout(Duration::from_secs(5), sent_rx).await;
+                    st.api.set_application_id(app_id);
+                    if let Err(e) = discord::send_picture(&st.api, &token, &reply).await {
+                        tracing::warn!("cannot send the picture: {e}");
+                    }
+                }
+                .instrument(span),
+            );
+            return json_response_then(&response, Some(sent_tx));
         }
         deferred => deferred == Defer::Ephemeral,
     };

@@ -301,6 +301,9 @@ impl Bot {
                 }) => {
                     return Some(self.decide(origin, match_id, version, option).await);
                 }
+                Some(Action::Picture { match_id }) => {
+                    return Some(self.board_picture(origin, match_id).await);
+                }
                 _ => return None,
             },
             _ => return None,
@@ -512,11 +515,51 @@ impl Bot {
         };
         let mut message = self.paged(doc, false).await;
         add_turn_notice(&mut message, &reply);
+        message.picture = super::pictures::of_match_pooled(&reply).await;
+        if let Some(b) = super::pictures::button(&reply) {
+            message.buttons.push(b);
+        }
         Reply::Message(message)
     }
 }
 
 impl Bot {
+    /// The "Picture" button: the board of the channel's match as it is now.
+    /// A button of a match the channel has since replaced is refused.
+    async fn board_picture(&self, origin: &Origin, match_id: i64) -> Reply {
+        let matches = match self.open_matches().await {
+            Ok(m) => m.clone(),
+            Err(e) => return internal_error("match database", &e),
+        };
+        let channel = caller(origin).channel;
+        let view = match matches.board(&channel).await {
+            Ok(v) => v,
+            Err(e) => return refusal(&e),
+        };
+        if view.match_id != match_id {
+            return Reply::Message(Message::user_error(
+                "Picture",
+                &format!(
+                    "that button is for match #{match_id}; this channel's match is now #{}: use `/match board`",
+                    view.match_id
+                ),
+            ));
+        }
+        let reply = MatchReply::Match(Box::new(view));
+        let Some(picture) = super::pictures::of_match_pooled(&reply).await else {
+            return Reply::Message(Message::user_error(
+                "Picture",
+                "the match has no board to draw yet; give it one with `/match setup`",
+            ));
+        };
+        let mut m = Message::info(
+            &format!("Board of match #{match_id}"),
+            &truncate(&picture.alt, super::PAGE_BUDGET),
+        );
+        m.picture = Some(picture);
+        Reply::Message(m)
+    }
+
     /// Citation buttons of a match's reply resolve against the rule-set
     /// version the match pinned.
     async fn pin_citations(&self, buttons: &mut [super::Button], match_id: i64) {

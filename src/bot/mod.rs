@@ -24,6 +24,7 @@ pub mod gateway;
 pub mod http;
 pub mod matchcmd;
 mod pages;
+pub mod pictures;
 mod reply;
 pub mod rulescmd;
 pub mod text;
@@ -40,7 +41,8 @@ pub use feedback::summary_text as feedback_summary;
 pub use matchcmd::MatchCommand;
 pub use pages::{PAGE_BUDGET, Pages};
 pub use reply::{
-    Action, Button, ButtonStyle, Choice, FileAttachment, Message, MessageKind, Modal, Reply,
+    Action, Button, ButtonStyle, Choice, FileAttachment, Message, MessageKind, Modal, PictureFile,
+    Reply,
 };
 pub use rulescmd::{RulesCommand, RulesFile};
 
@@ -318,6 +320,8 @@ pub fn deferral(input: &Input) -> Defer {
             // One row written (the index is rebuilt lazily, on the next
             // `/rule`): answered at once, replacing the preview in place.
             Some(Action::RulesConfirm(_) | Action::RulesCancel(_)) => Defer::No,
+            // A database read and a drawing; the picture rides the edit.
+            Some(Action::Picture { .. }) => Defer::Public,
         },
         // The `/match setup` form is a write.
         Input::ModalSubmit { custom_id, .. } if custom_id == matchcmd::MATCH_SETUP_MODAL => {
@@ -1051,7 +1055,11 @@ impl<'a> Answerer<'a> {
             None => self.app.judge(text, game),
         };
         match result {
-            Ok(ruling) => Reply::Message(self.paged(reply::ruling_message(&ruling), false)),
+            Ok(ruling) => {
+                let mut m = self.paged(reply::ruling_message(&ruling), false);
+                m.picture = judge_picture(self.app, &ruling, text, game, play);
+                Reply::Message(m)
+            }
             Err(JudgeError::App(e)) => app_error("Judge", &e),
             Err(JudgeError::NoEngine { game }) => Reply::Message(Message::user_error(
                 "Judge",
@@ -1204,10 +1212,9 @@ impl<'a> Answerer<'a> {
                 }
             }
             // Answered by `handle_match` (it needs the database, async).
-            Some(Action::Decide { .. }) => Reply::Message(Message::user_error(
-                "Match",
-                "decisions are not available here",
-            )),
+            Some(Action::Decide { .. } | Action::Picture { .. }) => Reply::Message(
+                Message::user_error("Match", "decisions are not available here"),
+            ),
             // Answered by `handle_rules` (the database, async).
             Some(Action::RulesConfirm(_) | Action::RulesCancel(_)) => Reply::Message(
                 Message::user_error("Rules", "rule set buttons are not available here"),
@@ -1264,6 +1271,27 @@ fn board_in_text(content: &str) -> bool {
 
 fn app_error(title: &str, e: &AppError) -> Reply {
     Reply::Message(Message::user_error(title, &e.to_string()))
+}
+
+/// The picture of a ruling made by `/judge`: the board after it, changes
+/// marked against the document judged. A board the drawing cannot read
+/// goes without a picture (the ruling still answers).
+fn judge_picture(
+    app: &App,
+    ruling: &crate::engine::Ruling,
+    text: &str,
+    game: Option<&str>,
+    play: Option<&str>,
+) -> Option<reply::PictureFile> {
+    let play = play.map(str::trim).filter(|p| !p.is_empty());
+    let doc = app.judged_document(text, game, play).ok()?;
+    match crate::render::pictures::ruling(ruling, &doc) {
+        Ok(p) => Some(reply::PictureFile::of(p)),
+        Err(e) => {
+            tracing::debug!("no picture for the ruling: {e}");
+            None
+        }
+    }
 }
 
 fn judge_modal(game: Option<&str>) -> Modal {

@@ -221,6 +221,7 @@ pub fn paginate(doc: Doc, ephemeral: bool) -> (Message, Option<PageSet>) {
             buttons: actions,
             ephemeral,
             attachment: None,
+            picture: None,
             ping: None,
         };
         return (only, None);
@@ -233,6 +234,7 @@ pub fn paginate(doc: Doc, ephemeral: bool) -> (Message, Option<PageSet>) {
         buttons,
         ephemeral,
         attachment: None,
+        picture: None,
         ping: None,
     };
     let key = new_key();

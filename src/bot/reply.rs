@@ -51,6 +51,10 @@ pub struct Message {
     pub ephemeral: bool,
     /// A text file sent with the message (`/match export`).
     pub attachment: Option<FileAttachment>,
+    /// A picture of the board (PNG) sent with the message, with its alt
+    /// text; never kept with pager pages.
+    #[serde(skip)]
+    pub picture: Option<PictureFile>,
     /// A user to ping with a short line (whose turn or decision it is):
     /// sent as a new message so Discord notifies them, mentioning only them.
     pub ping: Option<Ping>,
@@ -70,6 +74,25 @@ pub struct FileAttachment {
     pub text: String,
 }
 
+/// A picture sent with a message: file name, PNG bytes, alt text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PictureFile {
+    pub filename: String,
+    pub png: Vec<u8>,
+    pub alt: String,
+}
+
+impl PictureFile {
+    /// A drawn board as the file a message carries.
+    pub fn of(p: crate::render::pictures::Picture) -> PictureFile {
+        PictureFile {
+            filename: "board.png".into(),
+            png: p.png,
+            alt: p.alt,
+        }
+    }
+}
+
 impl Message {
     pub fn info(title: &str, body: &str) -> Message {
         Message {
@@ -80,6 +103,7 @@ impl Message {
             buttons: vec![],
             ephemeral: false,
             attachment: None,
+            picture: None,
             ping: None,
         }
     }
@@ -93,6 +117,7 @@ impl Message {
             buttons: vec![],
             ephemeral: true,
             attachment: None,
+            picture: None,
             ping: None,
         }
     }
@@ -117,6 +142,7 @@ impl Message {
             buttons: vec![],
             ephemeral: true,
             attachment: None,
+            picture: None,
             ping: None,
         }
     }
@@ -179,6 +205,8 @@ pub enum Action {
         key: String,
         verdict: crate::store::Verdict,
     },
+    /// Show a picture of match `match_id`'s board as it is now.
+    Picture { match_id: i64 },
 }
 
 impl Action {
@@ -198,6 +226,7 @@ impl Action {
             Action::RulesCancel(token) => format!("rules-cancel:{token}"),
             Action::Feedback { key, verdict } => format!("fb:{key}:{}", verdict.as_str()),
             Action::Card(name) => format!("card:{name}"),
+            Action::Picture { match_id } => format!("picture:{match_id}"),
         }
     }
 
@@ -245,6 +274,9 @@ impl Action {
                     verdict,
                 })
             }
+            "picture" => Some(Action::Picture {
+                match_id: rest.parse().ok()?,
+            }),
             "decide" => {
                 let mut parts = rest.splitn(3, ':');
                 Some(Action::Decide {

@@ -2,4 +2,5 @@
 //! form; Discord rendering lives with the Discord transport.)
 
 pub mod matches;
+pub mod pictures;
 pub mod text;

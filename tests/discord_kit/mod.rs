@@ -189,6 +189,8 @@ pub struct Recorded {
     pub deletes: Vec<String>,
     /// Follow-up messages: (token, body).
     pub followups: Vec<(String, Value)>,
+    /// The parts of every multipart edit or follow-up: (token, parts).
+    pub parts: Vec<(String, Vec<Part>)>,
     pub downloads: usize,
 }
 
@@ -228,10 +230,103 @@ impl Delivered {
     }
 }
 
-fn body_value(body: &[u8]) -> Value {
-    // JSON, or multipart (a message with files): kept raw.
-    serde_json::from_slice(body)
-        .unwrap_or_else(|_| json!({ "multipart": String::from_utf8_lossy(body) }))
+/// One part of a multipart body: its form name, file name, type, bytes.
+#[derive(Debug, Clone)]
+pub struct Part {
+    pub name: String,
+    pub filename: Option<String>,
+    pub content_type: Option<String>,
+    pub bytes: Vec<u8>,
+}
+
+/// The parts of a `multipart/form-data` body (RFC 7578), as Discord reads
+/// a message with files: `payload_json` and `files[n]`.
+pub fn multipart_parts(content_type: &str, body: &[u8]) -> Vec<Part> {
+    let Some(boundary) = content_type
+        .split(';')
+        .find_map(|p| p.trim().strip_prefix("boundary="))
+        .map(|b| b.trim_matches('"'))
+    else {
+        return Vec::new();
+    };
+    let delim = format!("--{boundary}").into_bytes();
+    let find = |hay: &[u8], needle: &[u8], from: usize| {
+        (from..=hay.len().saturating_sub(needle.len())).find(|&i| hay[i..].starts_with(needle))
+    };
+    let mut parts = Vec::new();
+    let mut at = match find(body, &delim, 0) {
+        Some(i) => i + delim.len(),
+        None => return parts,
+    };
+    while !body[at..].starts_with(b"--") {
+        let Some(next) = find(body, &delim, at) else {
+            break;
+        };
+        let chunk = &body[at..next];
+        let chunk = chunk.strip_prefix(b"\r\n").unwrap_or(chunk);
+        let chunk = chunk.strip_suffix(b"\r\n").unwrap_or(chunk);
+        if let Some(split) = find(chunk, b"\r\n\r\n", 0) {
+            let head = String::from_utf8_lossy(&chunk[..split]).to_string();
+            let param = |key: &str| {
+                let pat = format!("{key}=\"");
+                head.find(&pat).and_then(|i| {
+                    let rest = &head[i + pat.len()..];
+                    rest.find('"').map(|j| rest[..j].to_string())
+                })
+            };
+            let content_type = head
+                .lines()
+                .find_map(|l| {
+                    l.strip_prefix("Content-Type:")
+                        .or(l.strip_prefix("content-type:"))
+                })
+                .map(|v| v.trim().to_string());
+            parts.push(Part {
+                name: param(" name").or_else(|| param("name")).unwrap_or_default(),
+                filename: param("filename"),
+                content_type,
+                bytes: chunk[split + 4..].to_vec(),
+            });
+        }
+        at = next + delim.len();
+    }
+    parts
+}
+
+/// A recorded body: JSON as it came; multipart as its `payload_json`
+/// (so embeds read the same), with the raw text under `multipart` and the
+/// files under `files` (name, size, whether the bytes are a PNG).
+fn body_value(content_type: &str, body: &[u8]) -> Value {
+    if let Ok(v) = serde_json::from_slice(body) {
+        return v;
+    }
+    let parts = multipart_parts(content_type, body);
+    let mut v = parts
+        .iter()
+        .find(|p| p.name == "payload_json")
+        .and_then(|p| serde_json::from_slice::<Value>(&p.bytes).ok())
+        .filter(Value::is_object)
+        .unwrap_or_else(|| json!({}));
+    v["multipart"] = json!(String::from_utf8_lossy(body));
+    v["files"] = parts
+        .iter()
+        .filter(|p| p.filename.is_some())
+        .map(|p| {
+            json!({
+                "name": p.name, "filename": p.filename, "content_type": p.content_type,
+                "size": p.bytes.len(), "png": p.bytes.starts_with(b"\x89PNG\r\n\x1a\n"),
+            })
+        })
+        .collect();
+    v
+}
+
+fn content_type(headers: &axum::http::HeaderMap) -> String {
+    headers
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// A local stand-in for Discord's CDN (`GET /attachments/<name>`) and API
@@ -287,8 +382,12 @@ impl FakeDiscord {
                     patch(
                         |State((rec, _)): State<St>,
                          Path((_app, token)): Path<(String, String)>,
+                         headers: axum::http::HeaderMap,
                          body: axum::body::Bytes| async move {
-                            rec.lock().unwrap().edits.push((token, body_value(&body)));
+                            let ct = content_type(&headers);
+                            let mut rec = rec.lock().unwrap();
+                            rec.parts.push((token.clone(), multipart_parts(&ct, &body)));
+                            rec.edits.push((token, body_value(&ct, &body)));
                             axum::Json(message("1300000000000009999", "", json!([]), json!([])))
                         },
                     )
@@ -305,11 +404,12 @@ impl FakeDiscord {
                     axum::routing::post(
                         |State((rec, _)): State<St>,
                          Path((_app, token)): Path<(String, String)>,
+                         headers: axum::http::HeaderMap,
                          body: axum::body::Bytes| async move {
-                            rec.lock()
-                                .unwrap()
-                                .followups
-                                .push((token, body_value(&body)));
+                            let ct = content_type(&headers);
+                            let mut rec = rec.lock().unwrap();
+                            rec.parts.push((token.clone(), multipart_parts(&ct, &body)));
+                            rec.followups.push((token, body_value(&ct, &body)));
                             axum::Json(message("1300000000000009998", "", json!([]), json!([])))
                         },
                     ),
@@ -389,6 +489,27 @@ impl FakeDiscord {
             found.map(|(_, v)| v.clone())
         };
         self.wait_for(20, notice).await
+    }
+
+    /// Waits (up to 5 s) for a file sent for the interaction `token` (in
+    /// an edit or a follow-up, as multipart) whose name ends with `suffix`.
+    pub async fn file(&self, token: &str, suffix: &str) -> Option<Part> {
+        for _ in 0..100 {
+            {
+                let rec = self.recorded.lock().unwrap();
+                let found = rec
+                    .parts
+                    .iter()
+                    .filter(|(t, _)| t == token)
+                    .flat_map(|(_, parts)| parts)
+                    .find(|p| p.filename.as_deref().is_some_and(|f| f.ends_with(suffix)));
+                if let Some(p) = found {
+                    return Some(p.clone());
+                }
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        None
     }
 
     pub fn serve_file(&self, name: &str, bytes: Vec<u8>) -> String {

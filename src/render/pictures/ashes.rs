@@ -1,0 +1,499 @@
+//! Ashes Reborn: each player's battlefield (Phoenixborn and units with
+//! attack, life, damage and exhaustion); a ruling's attackers, target,
+//! blockers or guard and counters as arrows; what changed marked.
+
+use std::fmt::Write as _;
+
+use super::kit::{self, Align, Area, Canvas, Places, Rgb, Style};
+use super::{View, badge, banner, mark, more};
+use crate::engine::ashes::board::{Board, Phase, Phoenixborn, Unit};
+use crate::engine::ashes::plays::{OneOrMany, Play};
+use crate::text::fold_eq;
+
+const W: f32 = 1000.0;
+const PB_W: f32 = 180.0;
+const CARD_W: f32 = 138.0;
+const CARD_H: f32 = 124.0;
+const GAP: f32 = 10.0;
+const PER_ROW: usize = 5;
+const MAX_ROWS: usize = 2;
+const MAX_PLAYERS: usize = 4;
+
+pub(super) fn draw(v: &View<Board, Play>) -> (Canvas, String) {
+    let b = v.board;
+    let players = b.players.len().min(MAX_PLAYERS);
+    let rows: usize = b.players[..players]
+        .iter()
+        .map(|p| rows_for(p.units.len() + gone(v, p.name.as_str()).len()))
+        .sum();
+    let height = 130.0 + players as f32 * 60.0 + rows as f32 * (CARD_H + GAP) + 60.0;
+    let mut c = Canvas::new(W as u32, height as u32, kit::PAPER);
+    let mut y = banner(&mut c, "Ashes Reborn", &subtitle(b), v.verdict);
+    let mut places = Places::default();
+    for i in 0..players {
+        y = player(&mut c, v, i, y, &mut places);
+    }
+    if let Some(m) = more(b.players.len(), players, "players") {
+        c.text(
+            20.0,
+            y + 14.0,
+            14.0,
+            kit::MUTED,
+            &m,
+            Some(W - 40.0),
+            Align::Left,
+            false,
+        );
+        y += 22.0;
+    }
+    if let Some(play) = v.play {
+        arrows(&mut c, play, &places);
+        legend(&mut c, y + 4.0);
+        y += 24.0;
+    }
+    c.crop(y + 6.0);
+    (c, alt(v))
+}
+
+fn rows_for(n: usize) -> usize {
+    n.div_ceil(PER_ROW).clamp(1, MAX_ROWS)
+}
+
+fn subtitle(b: &Board) -> String {
+    let phase = match b.phase {
+        Phase::PlayerTurns => "player turns",
+        Phase::Recovery => "recovery",
+    };
+    let mut s = format!("round {} · {phase}", b.round);
+    if let Some(t) = &b.turn {
+        let _ = write!(s, " · {t}'s turn");
+    }
+    if b.main_action_used {
+        s.push_str(" · main action used");
+    }
+    s
+}
+
+/// Units of `player` on the board before that are gone after.
+fn gone<'a>(v: &'a View<Board, Play>, player: &str) -> Vec<&'a Unit> {
+    let Some(before) = v.before else {
+        return Vec::new();
+    };
+    let now = v.board.players.iter().find(|p| p.name == player);
+    before
+        .players
+        .iter()
+        .filter(|p| p.name == player)
+        .flat_map(|p| &p.units)
+        .filter(|u| !now.is_some_and(|n| n.units.iter().any(|x| fold_eq(&x.name, &u.name))))
+        .collect()
+}
+
+fn player(c: &mut Canvas, v: &View<Board, Play>, i: usize, y: f32, places: &mut Places) -> f32 {
+    let b = v.board;
+    let p = &b.players[i];
+    let colour = kit::seat(i);
+    c.block(20.0, y + 4.0, 6.0, 24.0, colour);
+    let mut x = 34.0
+        + c.text(
+            34.0,
+            y + 23.0,
+            19.0,
+            colour,
+            &p.name,
+            Some(360.0),
+            Align::Left,
+            true,
+        );
+    x += 10.0;
+    if b.turn.as_deref() == Some(p.name.as_str()) {
+        x += badge(c, x, y + 8.0, "their turn", kit::CARD, kit::GREEN) + 6.0;
+    }
+    if b.consecutive_passes.iter().any(|n| fold_eq(n, &p.name)) {
+        badge(c, x, y + 8.0, "passed", kit::CARD, kit::MUTED);
+    }
+    let top = y + 36.0;
+    let before = v
+        .before
+        .and_then(|bb| bb.players.iter().find(|q| q.name == p.name));
+    let pb_area = Area {
+        x: 20.0,
+        y: top,
+        w: PB_W,
+        h: CARD_H,
+    };
+    phoenixborn(
+        c,
+        &p.phoenixborn,
+        before.map(|q| &q.phoenixborn),
+        pb_area,
+        colour,
+    );
+    places.put(&p.phoenixborn.name, pb_area);
+    places.put(&p.name, pb_area);
+    let ghosts = gone(v, &p.name);
+    let total = p.units.len() + ghosts.len();
+    let shown = total.min(PER_ROW * MAX_ROWS);
+    let cards = p
+        .units
+        .iter()
+        .map(|u| (u, false))
+        .chain(ghosts.iter().map(|u| (*u, true)))
+        .take(shown);
+    for (k, (u, ghost)) in cards.enumerate() {
+        let area = Area {
+            x: 20.0 + PB_W + GAP + (k % PER_ROW) as f32 * (CARD_W + GAP),
+            y: top + (k / PER_ROW) as f32 * (CARD_H + GAP),
+            w: CARD_W,
+            h: CARD_H,
+        };
+        let was = before.and_then(|q| q.units.iter().find(|x| fold_eq(&x.name, &u.name)));
+        unit(c, u, was, ghost, v.before.is_some(), area);
+        places.put(&u.name, area);
+    }
+    if total == 0 {
+        c.text(
+            20.0 + PB_W + GAP,
+            top + 30.0,
+            14.0,
+            kit::MUTED,
+            "no units in play",
+            None,
+            Align::Left,
+            false,
+        );
+    }
+    let mut bottom = top + rows_for(total) as f32 * (CARD_H + GAP);
+    if let Some(m) = more(total, shown, "units") {
+        c.text(
+            20.0 + PB_W + GAP,
+            bottom + 8.0,
+            13.0,
+            kit::MUTED,
+            &m,
+            Some(600.0),
+            Align::Left,
+            false,
+        );
+        bottom += 16.0;
+    }
+    bottom + 14.0
+}
+
+/// Life left as a bar: green for what remains, red for damage.
+fn life_bar(c: &mut Canvas, x: f32, y: f32, w: f32, life: u32, damage: u32) {
+    let life = life.max(1) as f32;
+    let dmg = (damage as f32).min(life);
+    c.block(x, y, w, 8.0, Rgb(0xa5, 0xd6, 0xa7));
+    c.block(x + w * (1.0 - dmg / life), y, w * dmg / life, 8.0, kit::RED);
+}
+
+fn phoenixborn(c: &mut Canvas, pb: &Phoenixborn, was: Option<&Phoenixborn>, a: Area, colour: Rgb) {
+    let fill = if pb.exhausted { kit::SPENT } else { kit::CARD };
+    c.rect(a.x, a.y, a.w, a.h, 8.0, Style::both(fill, colour, 3.0));
+    c.text(
+        a.x + 10.0,
+        a.y + 16.0,
+        11.0,
+        kit::MUTED,
+        "PHOENIXBORN",
+        None,
+        Align::Left,
+        false,
+    );
+    c.text(
+        a.x + 10.0,
+        a.y + 36.0,
+        16.0,
+        kit::INK,
+        &pb.name,
+        Some(a.w - 20.0),
+        Align::Left,
+        true,
+    );
+    let left = pb.life.saturating_sub(pb.damage);
+    c.text(
+        a.x + 10.0,
+        a.y + 64.0,
+        22.0,
+        kit::INK,
+        &format!("{left}"),
+        None,
+        Align::Left,
+        true,
+    );
+    c.text(
+        a.x + 50.0,
+        a.y + 64.0,
+        13.0,
+        kit::MUTED,
+        &format!("of {} life left", pb.life),
+        None,
+        Align::Left,
+        false,
+    );
+    life_bar(c, a.x + 10.0, a.y + 74.0, a.w - 20.0, pb.life, pb.damage);
+    c.text(
+        a.x + 10.0,
+        a.y + 100.0,
+        13.0,
+        kit::RED,
+        &format!("damage {}", pb.damage),
+        None,
+        Align::Left,
+        false,
+    );
+    if pb.exhausted {
+        c.text(
+            a.x + a.w - 10.0,
+            a.y + 100.0,
+            13.0,
+            kit::INK,
+            "exhausted",
+            None,
+            Align::Right,
+            true,
+        );
+    }
+    if let Some(w) = was {
+        mark(
+            c,
+            a,
+            &deltas(w.damage, pb.damage, w.exhausted, pb.exhausted),
+        );
+    }
+}
+
+fn unit(c: &mut Canvas, u: &Unit, was: Option<&Unit>, ghost: bool, judged: bool, a: Area) {
+    let fill = if ghost || u.exhausted {
+        kit::SPENT
+    } else {
+        kit::CARD
+    };
+    let mut style = Style::both(fill, kit::LINE, 1.5);
+    if ghost {
+        style = Style::both(fill, kit::RED, 2.0).dashed();
+    }
+    c.rect(a.x, a.y, a.w, a.h, 8.0, style);
+    c.text(
+        a.x + 8.0,
+        a.y + 20.0,
+        14.0,
+        kit::INK,
+        &u.name,
+        Some(a.w - 16.0),
+        Align::Left,
+        true,
+    );
+    c.text(
+        a.x + 8.0,
+        a.y + 46.0,
+        12.0,
+        kit::MUTED,
+        "attack",
+        None,
+        Align::Left,
+        false,
+    );
+    c.text(
+        a.x + 8.0,
+        a.y + 68.0,
+        22.0,
+        kit::INK,
+        &u.attack.to_string(),
+        None,
+        Align::Left,
+        true,
+    );
+    c.text(
+        a.x + a.w - 8.0,
+        a.y + 46.0,
+        12.0,
+        kit::MUTED,
+        "life",
+        None,
+        Align::Right,
+        false,
+    );
+    c.text(
+        a.x + a.w - 8.0,
+        a.y + 68.0,
+        22.0,
+        kit::INK,
+        &u.life.to_string(),
+        None,
+        Align::Right,
+        true,
+    );
+    life_bar(c, a.x + 8.0, a.y + 76.0, a.w - 16.0, u.life, u.damage);
+    let status = if ghost {
+        "destroyed".to_string()
+    } else if u.exhausted {
+        format!("damage {} · exhausted", u.damage)
+    } else {
+        format!("damage {}", u.damage)
+    };
+    let colour = if ghost { kit::RED } else { kit::INK };
+    c.text(
+        a.x + 8.0,
+        a.y + 100.0,
+        12.0,
+        colour,
+        &status,
+        Some(a.w - 16.0),
+        Align::Left,
+        ghost,
+    );
+    if !u.abilities.is_empty() {
+        c.text(
+            a.x + 8.0,
+            a.y + 116.0,
+            11.0,
+            kit::MUTED,
+            &u.abilities.join(", "),
+            Some(a.w - 16.0),
+            Align::Left,
+            false,
+        );
+    }
+    match was {
+        Some(w) if !ghost => mark(c, a, &deltas(w.damage, u.damage, w.exhausted, u.exhausted)),
+        None if judged && !ghost => mark(c, a, "new"),
+        _ => {}
+    }
+}
+
+fn deltas(d0: u32, d1: u32, e0: bool, e1: bool) -> String {
+    let mut parts = Vec::new();
+    if d1 > d0 {
+        parts.push(format!("+{} damage", d1 - d0));
+    } else if d1 < d0 {
+        parts.push(format!("−{} damage", d0 - d1));
+    }
+    if e1 && !e0 {
+        parts.push("exhausted".to_string());
+    } else if e0 && !e1 {
+        parts.push("readied".to_string());
+    }
+    parts.join(", ")
+}
+
+fn arrows(c: &mut Canvas, play: &Play, places: &Places) {
+    match play {
+        Play::AttackPhoenixborn {
+            attackers,
+            target,
+            blocks,
+            ..
+        } => {
+            for a in attackers {
+                let blocked = blocks.iter().find(|b| fold_eq(&b.attacker, a));
+                match blocked.and_then(|b| b.blocker.as_deref()) {
+                    Some(blocker) => {
+                        places.arrow(c, a, blocker, kit::RED, 0.0);
+                        places.arrow(c, blocker, a, kit::BLUE, 9.0);
+                        if blocked.and_then(|b| b.counter) == Some(true) {
+                            places.arrow(c, blocker, a, kit::PURPLE, 18.0);
+                        }
+                    }
+                    None => {
+                        if let Some(t) = target {
+                            places.arrow(c, a, t, kit::RED, 0.0);
+                        }
+                    }
+                }
+            }
+        }
+        Play::AttackUnit {
+            attackers,
+            target,
+            guard,
+            counter: ctr,
+            ..
+        } => {
+            let guards: Vec<&str> = match guard {
+                Some(OneOrMany::One(g)) => vec![g.as_str()],
+                Some(OneOrMany::Many(g)) => g.iter().map(String::as_str).collect(),
+                None => Vec::new(),
+            };
+            let defender = guards.first().copied().unwrap_or(target.as_str());
+            for a in attackers {
+                places.arrow(c, a, defender, kit::RED, 0.0);
+                if *ctr == Some(true) {
+                    places.arrow(c, defender, a, kit::PURPLE, 9.0);
+                }
+            }
+            for g in &guards {
+                places.arrow(c, g, target, kit::BLUE, 0.0);
+            }
+        }
+        Play::Pass { .. } | Play::PayCost { .. } => {}
+    }
+}
+
+fn legend(c: &mut Canvas, y: f32) {
+    let items = [
+        (kit::RED, "attack"),
+        (kit::BLUE, "block or guard"),
+        (kit::PURPLE, "counter"),
+        (kit::GOLD, "changed by the ruling"),
+    ];
+    let mut x = 20.0;
+    for (col, label) in items {
+        c.block(x, y, 22.0, 5.0, col);
+        x +=
+            28.0 + c.text(
+                x + 28.0,
+                y + 6.0,
+                13.0,
+                kit::INK,
+                label,
+                None,
+                Align::Left,
+                false,
+            ) + 20.0;
+    }
+}
+
+fn alt(v: &View<Board, Play>) -> String {
+    let b = v.board;
+    let mut s = format!("Ashes Reborn board, {}.", subtitle(b));
+    if let Some(verdict) = v.verdict {
+        let _ = write!(s, " {}", verdict.headline);
+    }
+    for p in &b.players {
+        let pb = &p.phoenixborn;
+        let _ = write!(
+            s,
+            " {}: Phoenixborn {} {} of {} life left{}",
+            p.name,
+            pb.name,
+            pb.life.saturating_sub(pb.damage),
+            pb.life,
+            if pb.exhausted { ", exhausted" } else { "" }
+        );
+        let units: Vec<String> = p
+            .units
+            .iter()
+            .map(|u| {
+                format!(
+                    "{} {}/{} damage {}{}",
+                    u.name,
+                    u.attack,
+                    u.life,
+                    u.damage,
+                    if u.exhausted { " exhausted" } else { "" }
+                )
+            })
+            .collect();
+        if units.is_empty() {
+            s.push_str("; no units.");
+        } else {
+            let _ = write!(s, "; units: {}.", units.join(", "));
+        }
+        if s.len() > super::MAX_ALT {
+            break;
+        }
+    }
+    s
+}

@@ -1,0 +1,439 @@
+//! Pictures of boards: one drawing per game from the engine's typed board,
+//! beside a small shared drawing kit ([`kit`]). The engines hold no drawing
+//! code; this module reads their public board and play types.
+//!
+//! A picture is a PNG with its alt text (the accessible description of the
+//! board). A ruling's picture shows the board after it, with what changed
+//! marked against the board before it, and the play drawn (attacks as
+//! arrows, moves as paths). Output is deterministic: the same board gives
+//! the same bytes.
+
+pub mod kit;
+
+mod ashes;
+mod grand_archive;
+mod legion;
+mod magewinds;
+mod ti4;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::engine::{Ruling, Severity};
+
+/// A drawn board: PNG bytes and the alt text that describes them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Picture {
+    pub png: Vec<u8>,
+    pub alt: String,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// Why a board has no picture.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PictureError {
+    #[error(
+        "there is no picture for game '{0}'; pictures exist for ashes, ti4, magewinds, legion and grand-archive"
+    )]
+    NoDrawing(String),
+    #[error("the board does not read as a {game} board, so it cannot be drawn: {message}")]
+    Board { game: String, message: String },
+}
+
+/// What a ruling decided, as the picture's banner says it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    pub legal: bool,
+    pub headline: String,
+}
+
+/// A board to draw: the board itself, the board before the play (to mark
+/// what changed), the play, and the ruling's verdict.
+pub(crate) struct View<'a, B, P> {
+    pub board: &'a B,
+    pub before: Option<&'a B>,
+    pub play: Option<&'a P>,
+    pub verdict: Option<&'a Verdict>,
+}
+
+/// Alt text is cut to what Discord accepts for an attachment description.
+pub const MAX_ALT: usize = 1024;
+
+/// The picture of a board document of `game` (no play).
+pub fn board(game: &str, board: &Value) -> Result<Picture, PictureError> {
+    draw(game, board, None, None, None)
+}
+
+/// The picture of a ruling: the board after it (`ruling.state`), with what
+/// changed since `judged` (the document judged, play included) marked and
+/// the play drawn.
+pub fn ruling(ruling: &Ruling, judged: &Value) -> Result<Picture, PictureError> {
+    let verdict = verdict(ruling);
+    let play = judged.get("play");
+    draw(
+        &ruling.game,
+        &ruling.state,
+        Some(judged),
+        play,
+        Some(&verdict),
+    )
+}
+
+/// The banner of a ruling: legal, refused (with the first reason), or
+/// waiting for a decision.
+pub fn verdict(r: &Ruling) -> Verdict {
+    let first = |sev: &[Severity]| {
+        r.diagnostics
+            .iter()
+            .find(|d| sev.contains(&d.severity))
+            .map(|d| d.message.clone())
+    };
+    let headline = if let Some(d) = &r.pending {
+        format!("Waiting for a decision. {}", d.question)
+    } else if r.legal {
+        let steps: Vec<&str> = r.steps.iter().take(8).map(|s| s.text.as_str()).collect();
+        format!("Legal. {}", steps.join(" · "))
+    } else {
+        let why = first(&[Severity::Error, Severity::Refused]).unwrap_or_default();
+        format!("Not legal. {why}")
+    };
+    Verdict {
+        legal: r.legal,
+        headline,
+    }
+}
+
+/// Draws `board` (a board document of `game`), marking changes since
+/// `before` and drawing `play`.
+pub fn draw(
+    game: &str,
+    board: &Value,
+    before: Option<&Value>,
+    play: Option<&Value>,
+    verdict: Option<&Verdict>,
+) -> Result<Picture, PictureError> {
+    match game {
+        "ashes" => run::<_, _>(game, board, before, play, verdict, ashes::draw),
+        "ti4" => run(game, board, before, play, verdict, ti4::draw),
+        "magewinds" => run(game, board, before, play, verdict, magewinds::draw),
+        "legion" => run(game, board, before, play, verdict, legion::draw),
+        "grand-archive" => run(game, board, before, play, verdict, grand_archive::draw),
+        other => Err(PictureError::NoDrawing(other.chars().take(40).collect())),
+    }
+}
+
+type Drawing<B, P> = fn(&View<B, P>) -> (kit::Canvas, String);
+
+fn run<B: DeserializeOwned, P: DeserializeOwned>(
+    game: &str,
+    board: &Value,
+    before: Option<&Value>,
+    play: Option<&Value>,
+    verdict: Option<&Verdict>,
+    f: Drawing<B, P>,
+) -> Result<Picture, PictureError> {
+    let board: B = typed(board).map_err(|message| PictureError::Board {
+        game: game.to_string(),
+        message,
+    })?;
+    // The board before and the play only mark and annotate: one that does
+    // not read is left out rather than refusing the picture.
+    let before: Option<B> = before.and_then(|b| typed(b).ok());
+    let play: Option<P> = play.and_then(|p| serde_json::from_value(p.clone()).ok());
+    let view = View {
+        board: &board,
+        before: before.as_ref(),
+        play: play.as_ref(),
+        verdict,
+    };
+    let (canvas, alt) = f(&view);
+    Ok(Picture {
+        png: canvas.png(),
+        alt: alt.chars().take(MAX_ALT).collect(),
+        width: canvas.width() as u32,
+        height: canvas.height() as u32,
+    })
+}
+
+/// A board document as the game's typed board, without its play.
+fn typed<B: DeserializeOwned>(doc: &Value) -> Result<B, String> {
+    let mut doc = doc.clone();
+    if let Value::Object(m) = &mut doc {
+        m.remove("play");
+        m.remove("plays");
+    }
+    serde_path_to_error::deserialize(doc).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner().to_string();
+        let inner: String = inner.chars().take(200).collect();
+        if path == "." {
+            inner
+        } else {
+            format!("at {path}: {inner}")
+        }
+    })
+}
+
+/// The banner across the top of a picture: title, subtitle, and a
+/// ruling's verdict when there is one. Returns the y below it.
+pub(crate) fn banner(
+    c: &mut kit::Canvas,
+    title: &str,
+    subtitle: &str,
+    verdict: Option<&Verdict>,
+) -> f32 {
+    use kit::{Align, INK, MUTED};
+    let w = c.width();
+    c.text(
+        20.0,
+        34.0,
+        24.0,
+        INK,
+        title,
+        Some(w * 0.5),
+        Align::Left,
+        true,
+    );
+    c.text(
+        w - 20.0,
+        34.0,
+        16.0,
+        MUTED,
+        subtitle,
+        Some(w * 0.45),
+        Align::Right,
+        false,
+    );
+    let mut y = 50.0;
+    if let Some(v) = verdict {
+        let (bg, fg) = if v.legal {
+            (kit::Rgb(0xe3, 0xf1, 0xe4), kit::GREEN)
+        } else {
+            (kit::Rgb(0xfb, 0xe4, 0xe4), kit::RED)
+        };
+        let lines = kit::wrap(&v.headline, 15.0, w - 60.0, 2);
+        let h = 12.0 + 20.0 * lines.len() as f32;
+        c.rect(20.0, y, w - 40.0, h, 6.0, kit::Style::both(bg, fg, 1.5));
+        for (i, l) in lines.iter().enumerate() {
+            c.text(
+                32.0,
+                y + 22.0 + 20.0 * i as f32,
+                15.0,
+                fg,
+                l,
+                Some(w - 64.0),
+                Align::Left,
+                i == 0,
+            );
+        }
+        y += h + 8.0;
+    }
+    y + 6.0
+}
+
+/// A small label on a coloured ground; returns its width.
+pub(crate) fn badge(
+    c: &mut kit::Canvas,
+    x: f32,
+    y: f32,
+    text: &str,
+    fg: kit::Rgb,
+    bg: kit::Rgb,
+) -> f32 {
+    let w = kit::text_width(&kit::fit(text, 12.0, 200.0), 12.0) + 12.0;
+    c.rect(x, y, w, 18.0, 9.0, kit::Style::fill(bg));
+    c.text(
+        x + 6.0,
+        y + 13.5,
+        12.0,
+        fg,
+        text,
+        Some(200.0),
+        kit::Align::Left,
+        false,
+    );
+    w
+}
+
+/// "… and N more" when `shown` of `total` were drawn.
+pub(crate) fn more(total: usize, shown: usize, what: &str) -> Option<String> {
+    (total > shown).then(|| format!("… and {} more {what} (not drawn)", total - shown))
+}
+
+/// Writes `p` to `path`; the line that says where (for the CLI and the
+/// console), or why it could not be written.
+pub fn save(p: &Picture, path: &std::path::Path) -> Result<String, String> {
+    std::fs::write(path, &p.png).map_err(|e| {
+        format!(
+            "cannot write the picture to {}: {e}; give a path in a folder you can write to",
+            path.display()
+        )
+    })?;
+    Ok(format!(
+        "picture: {} ({}×{}, {} bytes)",
+        path.display(),
+        p.width,
+        p.height,
+        p.png.len()
+    ))
+}
+
+/// A changed card: a gold outline and what changed above it.
+pub(crate) fn mark(c: &mut kit::Canvas, a: kit::Area, what: &str) {
+    if what.is_empty() {
+        return;
+    }
+    c.rect(
+        a.x - 3.0,
+        a.y - 3.0,
+        a.w + 6.0,
+        a.h + 6.0,
+        10.0,
+        kit::Style::stroke(kit::GOLD, 3.0),
+    );
+    let what = kit::fit(what, 12.0, a.w - 16.0);
+    let w = kit::text_width(&what, 12.0) + 12.0;
+    c.rect(
+        a.x + a.w - w,
+        a.y - 10.0,
+        w,
+        18.0,
+        9.0,
+        kit::Style::fill(kit::GOLD),
+    );
+    c.text(
+        a.x + a.w - w + 6.0,
+        a.y + 3.5,
+        12.0,
+        kit::CARD,
+        &what,
+        None,
+        kit::Align::Left,
+        true,
+    );
+}
+
+/// The picture of a recorded match event: the board after it, with what
+/// changed marked (the board before is rebuilt from `changes`), the play
+/// drawn, and the ruling's verdict.
+pub fn event(
+    ruling: &Ruling,
+    board: &Value,
+    changes: &[crate::engine::Change],
+    play: Option<&Value>,
+) -> Result<Picture, PictureError> {
+    let before = before_changes(board, changes);
+    let verdict = verdict(ruling);
+    draw(&ruling.game, board, Some(&before), play, Some(&verdict))
+}
+
+/// One step of a change's path: `.field`, `[2]`, `["Iron Worker"]`.
+#[derive(Debug, Clone, PartialEq)]
+enum Seg {
+    Key(String),
+    Index(usize),
+    Name(String),
+}
+
+/// A change's path in steps (`players["Maeoni"].units[0].damage`); `None`
+/// when it does not read.
+fn segments(path: &str) -> Option<Vec<Seg>> {
+    let mut out = Vec::new();
+    let mut rest = path;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('[') {
+            if r.starts_with('"') {
+                // A quoted name, as `{:?}` writes it: read it as JSON.
+                let end = quoted_end(r)?;
+                out.push(Seg::Name(serde_json::from_str(&r[..end]).ok()?));
+                rest = r[end..].strip_prefix(']')?;
+            } else {
+                let end = r.find(']')?;
+                out.push(Seg::Index(r[..end].parse().ok()?));
+                rest = &r[end + 1..];
+            }
+        } else {
+            let r = rest.strip_prefix('.').unwrap_or(rest);
+            let end = r.find(['.', '[']).unwrap_or(r.len());
+            out.push(Seg::Key(r[..end].to_string()));
+            rest = &r[end..];
+        }
+    }
+    Some(out)
+}
+
+/// The byte after the closing quote of the string that `s` starts with.
+fn quoted_end(s: &str) -> Option<usize> {
+    let mut escaped = false;
+    for (i, c) in s.char_indices().skip(1) {
+        match c {
+            '\\' if !escaped => escaped = true,
+            '"' if !escaped => return Some(i + 1),
+            _ => escaped = false,
+        }
+    }
+    None
+}
+
+/// The board before `changes` were made to it, as far as their paths
+/// read (a change whose path does not is left out: it only marks less).
+pub fn before_changes(after: &Value, changes: &[crate::engine::Change]) -> Value {
+    let mut board = after.clone();
+    for c in changes.iter().take(10_000) {
+        if let Some(segs) = segments(&c.path)
+            && let Some((last, parents)) = segs.split_last()
+            && let Some(parent) = walk(&mut board, parents)
+        {
+            put(parent, last, &c.before);
+        }
+    }
+    board
+}
+
+fn walk<'a>(mut v: &'a mut Value, segs: &[Seg]) -> Option<&'a mut Value> {
+    for s in segs {
+        v = match s {
+            Seg::Key(k) => v.get_mut(k.as_str())?,
+            Seg::Index(i) => v.get_mut(*i)?,
+            Seg::Name(n) => v
+                .as_array_mut()?
+                .iter_mut()
+                .find(|x| x.get("name").and_then(Value::as_str) == Some(n))?,
+        };
+    }
+    Some(v)
+}
+
+/// Sets (or, for `null`, removes) one step of a path in `parent`.
+fn put(parent: &mut Value, seg: &Seg, value: &Value) {
+    match (seg, parent) {
+        (Seg::Key(k), Value::Object(m)) if value.is_null() => {
+            m.remove(k);
+        }
+        (Seg::Key(k), Value::Object(m)) => {
+            m.insert(k.clone(), value.clone());
+        }
+        (Seg::Index(i), Value::Array(a)) => {
+            if let Some(x) = a.get_mut(*i) {
+                *x = value.clone();
+            } else if *i == a.len() && !value.is_null() {
+                a.push(value.clone());
+            }
+        }
+        (Seg::Name(n), Value::Array(a)) => {
+            let at = a
+                .iter()
+                .position(|x| x.get("name").and_then(Value::as_str) == Some(n));
+            match (at, value.is_null()) {
+                (Some(i), true) => {
+                    a.remove(i);
+                }
+                (Some(i), false) => a[i] = value.clone(),
+                (None, false) => a.push(value.clone()),
+                (None, true) => {}
+            }
+        }
+        _ => {}
+    }
+}
