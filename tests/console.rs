@@ -810,7 +810,9 @@ fn the_console_writes_the_board_picture_and_a_picture_button_shows_it() {
          /match play {play}\n\
          /match note text:the judge looked\n"
     );
-    let (bad, out) = session_run(&bot, "coal", false, &script);
+    // As a moderator, so that the agreed-by play is recorded as written
+    // (a player's agreed-by asks the other player first: tests/match_integrity.rs).
+    let (bad, out) = session_run(&bot, "coal", true, &script);
     assert_eq!(bad, 0, "{out}");
     // The setup's board and the play's board after it: written, with alt text.
     let written = picture_paths(&out);
