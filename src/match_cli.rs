@@ -123,6 +123,11 @@ enum MatchCommand {
         #[arg(value_parser = ["on", "off"])]
         state: String,
     },
+    /// Board pictures on this match's replies on or off (off: a Picture button).
+    Pictures {
+        #[arg(value_parser = ["on", "off"])]
+        state: String,
+    },
     /// Take back the last event in effect (its author, or a moderator).
     Undo,
     /// End the match, optionally with a winner and a reason.
@@ -377,6 +382,7 @@ async fn execute(
             text: text.join(" "),
         },
         MatchCommand::Notify { state } => MatchRequest::Notify { on: state == "on" },
+        MatchCommand::Pictures { state } => MatchRequest::Pictures { on: state == "on" },
         MatchCommand::Undo => MatchRequest::Undo,
         MatchCommand::End { winner, reason } => MatchRequest::End { winner, reason },
         MatchCommand::Export => MatchRequest::Export,

@@ -841,3 +841,38 @@ fn the_console_writes_the_board_picture_and_a_picture_button_shows_it() {
     assert!(out.contains("== Board of match #1 =="), "{out}");
     assert_eq!(picture_paths(&out).len(), 1, "{out}");
 }
+
+/// `match pictures off`: replies stop carrying the board's picture and
+/// offer the Picture button instead; only the match's players or a
+/// moderator may switch it; `on` brings the pictures back.
+#[test]
+fn pictures_can_be_switched_off_for_a_match_and_a_button_stands_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let script = format!(
+        "/match start game:ashes player1:coal player2:maeoni\n\
+         /match setup\n{MATCH_BOARD}.\n\
+         /match pictures state:off\n\
+         /match board\n"
+    );
+    let (bad, out) = session_run(&bot, "coal", false, &script);
+    assert_eq!(bad, 0, "{out}");
+    // Only the setup drew a picture; after `off` the board offers a button.
+    assert_eq!(picture_paths(&out).len(), 1, "{out}");
+    let last = out.rsplit("== ").next().unwrap_or_default();
+    assert!(last.contains("board pictures are off"), "{last}");
+    assert!(last.contains("Picture"), "{last}");
+    let (_, out) = session_run(&bot, "judy", false, "/match pictures state:on\n");
+    assert!(
+        out.contains("only the match's players or a moderator"),
+        "a bystander may not switch it: {out}"
+    );
+    let (bad, out) = session_run(
+        &bot,
+        "maeoni",
+        false,
+        "/match pictures state:on\n/match board\n",
+    );
+    assert_eq!(bad, 0, "{out}");
+    assert_eq!(picture_paths(&out).len(), 2, "on again: {out}");
+}

@@ -628,3 +628,36 @@ async fn a_recorded_play_carries_the_board_picture_in_the_edit_of_its_deferred_r
     let part = h.fake.file(&token, "board.png").await.expect("the picture");
     assert!(tiny_skia::Pixmap::decode_png(&part.bytes).is_ok());
 }
+
+/// `/match pictures state:off` over the signed path: `/match board` then
+/// sends no picture, and offers the Picture button instead.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pictures_off_sends_no_file_and_offers_the_button() {
+    let h = Harness::start().await;
+    public(
+        &h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+            .await,
+    );
+    public(
+        &h.run(COAL, false, match_sub("setup", vec![opt("board", BOARD)]))
+            .await,
+    );
+    let v = h
+        .run(MAEONI, false, match_sub("pictures", vec![opt("state", "off")]))
+        .await;
+    assert!(desc(&v).contains("board pictures are off"), "{v}");
+    let payload = as_member(
+        match_sub("board", vec![]),
+        COAL.0,
+        COAL.1,
+        PLAYER_PERMISSIONS,
+    );
+    let token = payload["token"].as_str().unwrap().to_string();
+    let v = h.post(&payload).await;
+    assert_eq!(v["type"], 4, "{v}");
+    assert!(
+        buttons(&v).iter().any(|(label, _)| label == "Picture"),
+        "{v}"
+    );
+    assert!(h.fake.file(&token, "board.png").await.is_none(), "no picture follows");
+}

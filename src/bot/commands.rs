@@ -144,6 +144,15 @@ fn match_command(app: &App) -> CreateCommand {
                     .add_string_choice("off", "off"),
             ),
         )
+        .add_option(
+            sub("pictures", "Board pictures on this match's replies (off: a Picture button)")
+                .add_sub_option(
+                    CreateCommandOption::new(CommandOptionType::String, "state", "on or off")
+                        .required(true)
+                        .add_string_choice("on", "on")
+                        .add_string_choice("off", "off"),
+                ),
+        )
         .add_option(sub("board", "Show the match and its board"))
         .add_option(
             sub("log", "Plays and rulings: who, when").add_sub_option(

@@ -202,6 +202,11 @@ fn parse_match(rest: &str) -> Result<Input, String> {
             "off" => MatchCommand::Notify { on: false },
             _ => return Err("/match notify takes on or off".into()),
         },
+        "pictures" => match rest.strip_prefix("state:").unwrap_or(rest).trim() {
+            "on" => MatchCommand::Pictures { on: true },
+            "off" => MatchCommand::Pictures { on: false },
+            _ => return Err("/match pictures takes on or off".into()),
+        },
         "undo" => MatchCommand::Undo,
         "end" => {
             let o = options(rest, &["winner", "reason"])?;

@@ -459,6 +459,9 @@ fn match_command(opts: &[serenity::all::ResolvedOption<'_>]) -> Option<MatchComm
         "notify" => MatchCommand::Notify {
             on: string("state").as_deref() != Some("off"),
         },
+        "pictures" => MatchCommand::Pictures {
+            on: string("state").as_deref() != Some("off"),
+        },
         "undo" => MatchCommand::Undo,
         "end" => MatchCommand::End {
             winner: inner

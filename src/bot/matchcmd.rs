@@ -64,6 +64,10 @@ pub enum MatchCommand {
     Notify {
         on: bool,
     },
+    /// Board pictures on replies on or off (off: a "Picture" button).
+    Pictures {
+        on: bool,
+    },
     Board,
     Log {
         page: Option<i64>,
@@ -90,6 +94,7 @@ impl MatchCommand {
             MatchCommand::Adjust { .. } => "match adjust",
             MatchCommand::Note { .. } => "match note",
             MatchCommand::Notify { .. } => "match notify",
+            MatchCommand::Pictures { .. } => "match pictures",
             MatchCommand::Board => "match board",
             MatchCommand::Log { .. } => "match log",
             MatchCommand::Undo => "match undo",
@@ -126,6 +131,7 @@ impl MatchCommand {
             },
             MatchCommand::Note { text } => MatchRequest::Note { text },
             MatchCommand::Notify { on } => MatchRequest::Notify { on },
+            MatchCommand::Pictures { on } => MatchRequest::Pictures { on },
             MatchCommand::Board => MatchRequest::Board,
             MatchCommand::Log { page } => MatchRequest::Log { page },
             MatchCommand::Undo => MatchRequest::Undo,
@@ -515,7 +521,9 @@ impl Bot {
         };
         let mut message = self.paged(doc, false).await;
         add_turn_notice(&mut message, &reply);
-        message.picture = super::pictures::of_match_pooled(&reply).await;
+        if super::pictures::wanted(&reply) {
+            message.picture = super::pictures::of_match_pooled(&reply).await;
+        }
         if let Some(b) = super::pictures::button(&reply) {
             message.buttons.push(b);
         }

@@ -292,6 +292,7 @@ pub fn deferral(input: &Input) -> Defer {
                 | MatchCommand::Adjust { .. }
                 | MatchCommand::Note { .. }
                 | MatchCommand::Notify { .. }
+                | MatchCommand::Pictures { .. }
                 | MatchCommand::Undo
                 | MatchCommand::End { .. } => Defer::Public,
                 // Opens the form at once.
@@ -1328,7 +1329,7 @@ diagnostics and the resulting state. Paste the board, attach a `.yaml`/`.json` f
 **/match** — a match kept in this channel: `start` (game, players as seats), `setup` (the starting board, or an export), `play` (one-line notation, autocompleted), \
 `answer` (a decision or proposal waiting on you: its number or words; the buttons do the same), `advance` (next phase or round), \
 `adjust` (a board field, with a reason: your own seat's at once; another seat's, a shared one or one that ends the game is proposed to the players it touches), \
-`note` (a judge's ruling on the record), `notify`, `board`, `log`, `undo` (the last event in effect, notes included: your own; a result only its winner; moderators any), \
+`note` (a judge's ruling on the record), `notify`, `pictures` (the board's picture on every reply, or a button), `board`, `log`, `undo` (the last event in effect, notes included: your own; a result only its winner; moderators any), \
 `end` (naming the other player as winner concedes at once; claiming the win asks your opponent), `export`, `verify` (replays the log through the engine). \
 `; agreed by @player` asks that player to confirm the choices your play states for them.
 > `/match play text:attack unit \"Mist Spirit\" with Iron Worker; guard phoenixborn`

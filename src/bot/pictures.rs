@@ -44,6 +44,16 @@ pub async fn of_match_pooled(reply: &MatchReply) -> Option<PictureFile> {
     }
 }
 
+/// Whether the match's replies carry their picture (`match pictures on`,
+/// the default); off, a "Picture" button stands in for it.
+pub fn wanted(reply: &MatchReply) -> bool {
+    match reply {
+        MatchReply::Match(v) => v.pictures,
+        MatchReply::Event(e) => e.pictures,
+        _ => false,
+    }
+}
+
 /// The picture of a reply, if it carries one.
 pub fn of_reply(reply: &Reply) -> Option<&PictureFile> {
     match reply {
@@ -57,7 +67,8 @@ pub fn of_reply(reply: &Reply) -> Option<&PictureFile> {
 /// the board on each would be noise, so it is one press away.
 pub fn button(reply: &MatchReply) -> Option<Button> {
     let match_id = match reply {
-        MatchReply::Event(e) if e.ruling.is_none() => e.match_id,
+        MatchReply::Event(e) if e.ruling.is_none() || !e.pictures => e.match_id,
+        MatchReply::Match(v) if !v.pictures && v.board.is_some() => v.match_id,
         MatchReply::Log(l) => l.match_id,
         _ => return None,
     };

@@ -168,6 +168,12 @@ pub fn view(v: &MatchView, style: Style) -> String {
     if !v.notify {
         let _ = writeln!(out, "(turn notices are off: `match notify on`)");
     }
+    if !v.pictures {
+        let _ = writeln!(
+            out,
+            "(board pictures are off: a Picture button draws one; `match pictures on`)"
+        );
+    }
     out
 }
 

@@ -116,6 +116,8 @@ pub struct MatchRecord {
     pub state: Option<serde_json::Value>,
     /// Ping whose turn or decision it is after each recorded event.
     pub notify: bool,
+    /// Replies carry a picture of the board (else a "Picture" button).
+    pub pictures: bool,
     /// How the match ended, when it has a result (JSON `GameResult`).
     pub result: Option<serde_json::Value>,
     /// The server's rule set the match pinned when it started.
@@ -304,7 +306,7 @@ pub struct Store {
 }
 
 const MATCH_COLUMNS: &str = "m.id, m.channel, m.game, m.players, m.status, m.version, \
-     m.started_by, m.started_at, m.ended_at, m.notify, m.result, m.guild, m.rule_set_version, \
+     m.started_by, m.started_at, m.ended_at, m.notify, m.pictures, m.result, m.guild, m.rule_set_version, \
      e.state";
 
 impl Store {
@@ -508,6 +510,7 @@ impl Store {
                         ended_at: None,
                         state: None,
                         notify: true,
+                        pictures: true,
                         result: None,
                         rule_set,
                     });
@@ -632,6 +635,16 @@ impl Store {
     }
 
     /// Turns pings after each recorded event on or off.
+    /// `match pictures on|off`.
+    pub async fn set_pictures(&self, match_id: i64, on: bool) -> Result<(), StoreError> {
+        sqlx::query("UPDATE arbiter_matches SET pictures = $1 WHERE id = $2")
+            .bind(i64::from(on))
+            .bind(match_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     pub async fn set_notify(&self, match_id: i64, on: bool) -> Result<(), StoreError> {
         sqlx::query("UPDATE arbiter_matches SET notify = $1 WHERE id = $2")
             .bind(i64::from(on))
@@ -984,6 +997,7 @@ fn match_from_row(r: &AnyRow) -> Result<MatchRecord, StoreError> {
         ended_at: r.try_get("ended_at")?,
         state: state.map(|s| json_value("state", &s)).transpose()?,
         notify: r.try_get::<i64, _>("notify")? != 0,
+        pictures: r.try_get::<i64, _>("pictures")? != 0,
         result: r
             .try_get::<Option<String>, _>("result")?
             .map(|s| json_value("result", &s))

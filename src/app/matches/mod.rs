@@ -270,6 +270,8 @@ pub struct MatchView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<GameResult>,
     pub notify: bool,
+    /// Replies carry a picture of the board (`match pictures on|off`).
+    pub pictures: bool,
     /// The server's rule set the match pinned, and its newest version.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule_set: Option<RuleSetState>,
@@ -334,6 +336,8 @@ pub struct EventReply {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<GameResult>,
     pub notify: bool,
+    /// Replies carry a picture of the board (`match pictures on|off`).
+    pub pictures: bool,
     /// True when this is a replayed interaction answered with its first result.
     pub replayed: bool,
     /// True when the event is a proposal: it changes nothing until the
@@ -849,6 +853,7 @@ impl Matches {
             next,
             result,
             notify: m.notify,
+            pictures: m.pictures,
             notes: Vec::new(),
             rule_set: self.rule_set_state(m).await?,
             board: m.state.clone(),
@@ -976,6 +981,25 @@ impl Matches {
             .collect())
     }
 
+    /// `pictures on|off`: whether this match's replies carry a picture of
+    /// the board (off: a "Picture" button draws it on demand). The match's
+    /// players or a moderator.
+    pub async fn pictures(&self, caller: &Caller, on: bool) -> Result<MatchView, MatchError> {
+        let m = self.active(&caller.channel).await?;
+        if seat_of(&m, &caller.user).is_none() && !caller.moderator {
+            return Err(MatchError::forbidden(
+                "only the match's players or a moderator may change its pictures",
+            ));
+        }
+        self.store.set_pictures(m.id, on).await?;
+        let m = self
+            .store
+            .match_by_id(m.id)
+            .await?
+            .ok_or(MatchError::NoMatch)?;
+        self.view(&m).await
+    }
+
     /// `notify on|off`: whether replies ping whose turn or decision it is.
     pub async fn notify(&self, caller: &Caller, on: bool) -> Result<MatchView, MatchError> {
         let m = self.active(&caller.channel).await?;
@@ -1039,6 +1063,10 @@ pub enum MatchRequest {
         reason: Option<String>,
     },
     Notify {
+        on: bool,
+    },
+    /// `pictures on|off`: replies carry the board's picture, or a button.
+    Pictures {
         on: bool,
     },
     Export,
@@ -1111,6 +1139,7 @@ impl Matches {
                     .await?,
             ),
             MatchRequest::Notify { on } => view(self.notify(caller, on).await?),
+            MatchRequest::Pictures { on } => view(self.pictures(caller, on).await?),
             MatchRequest::Export => MatchReply::Export(self.export(channel).await?),
             MatchRequest::Complete { partial } => {
                 MatchReply::Completions(self.complete(channel, &partial).await?)

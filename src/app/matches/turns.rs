@@ -84,6 +84,7 @@ impl Matches {
             next: view.next,
             result: view.result.filter(|_| now.version == e.seq),
             notify: now.notify,
+            pictures: now.pictures,
             replayed,
             proposed: e.kind != EventKind::Answer
                 && super::consent::proposal_in(e.context.as_ref()).is_some_and(|p| {
@@ -136,6 +137,7 @@ impl Matches {
                 .result
                 .filter(|_| matches!(o.event.transition, Transition::End(_))),
             notify: now.notify,
+            pictures: now.pictures,
             replayed: false,
             proposed: o.proposed,
             seats: view.seats,
@@ -168,6 +170,7 @@ impl Matches {
             next: view.next,
             result: None,
             notify: m.notify,
+            pictures: m.pictures,
             replayed: false,
             proposed: false,
             seats: view.seats,
