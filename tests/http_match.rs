@@ -643,7 +643,11 @@ async fn pictures_off_sends_no_file_and_offers_the_button() {
             .await,
     );
     let v = h
-        .run(MAEONI, false, match_sub("pictures", vec![opt("state", "off")]))
+        .run(
+            MAEONI,
+            false,
+            match_sub("pictures", vec![opt("state", "off")]),
+        )
         .await;
     assert!(desc(&v).contains("board pictures are off"), "{v}");
     let payload = as_member(
@@ -659,5 +663,8 @@ async fn pictures_off_sends_no_file_and_offers_the_button() {
         buttons(&v).iter().any(|(label, _)| label == "Picture"),
         "{v}"
     );
-    assert!(h.fake.file(&token, "board.png").await.is_none(), "no picture follows");
+    assert!(
+        h.fake.file(&token, "board.png").await.is_none(),
+        "no picture follows"
+    );
 }
