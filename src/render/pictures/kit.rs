@@ -320,6 +320,24 @@ impl Canvas {
         }
     }
 
+    /// A player's heading in a side list: the seat's colour mark and name
+    /// (cut to 200 px) at `y`; returns where the next badge goes.
+    pub fn seat_heading(&mut self, x: f32, y: f32, i: usize, name: &str) -> f32 {
+        let colour = seat(i);
+        self.block(x, y + 4.0, 5.0, 20.0, colour);
+        let w = self.text(
+            x + 12.0,
+            y + 20.0,
+            17.0,
+            colour,
+            name,
+            Some(200.0),
+            Align::Left,
+            true,
+        );
+        x + 12.0 + w + 8.0
+    }
+
     /// Fills a rectangle without anti-aliasing (grid cells, bars).
     pub fn block(&mut self, x: f32, y: f32, w: f32, h: f32, c: Rgb) {
         if let Some(r) = Rect::from_xywh(clamp(x), clamp(y), clamp(w).max(0.1), clamp(h).max(0.1)) {

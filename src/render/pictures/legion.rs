@@ -394,20 +394,7 @@ fn units(c: &mut Canvas, v: &View<Board, Play>, x: f32, y: f32) -> f32 {
         if drawn >= MAX_UNITS {
             break;
         }
-        c.block(x, yy + 4.0, 5.0, 20.0, kit::seat(i));
-        let mut bx = x
-            + 12.0
-            + c.text(
-                x + 12.0,
-                yy + 20.0,
-                17.0,
-                kit::seat(i),
-                &p.name,
-                Some(200.0),
-                Align::Left,
-                true,
-            )
-            + 8.0;
+        let mut bx = c.seat_heading(x, yy, i, &p.name);
         if let Some(pts) = p.points {
             bx += c.text(
                 bx,

@@ -360,20 +360,7 @@ fn side(c: &mut Canvas, v: &View<Board, Play>, x: f32, y: f32) -> f32 {
         if drawn >= SIDE_FIGHTERS {
             break;
         }
-        c.block(x, y + 4.0, 5.0, 20.0, kit::seat(i));
-        let mut bx = x
-            + 12.0
-            + c.text(
-                x + 12.0,
-                y + 20.0,
-                17.0,
-                kit::seat(i),
-                &p.name,
-                Some(200.0),
-                Align::Left,
-                true,
-            )
-            + 8.0;
+        let mut bx = c.seat_heading(x, y, i, &p.name);
         if b.turn.as_deref().is_some_and(|t| fold_eq(t, &p.name)) {
             bx += badge(c, bx, y + 6.0, "their turn", kit::CARD, kit::GREEN) + 4.0;
         }
