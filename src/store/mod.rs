@@ -812,20 +812,13 @@ const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
 fn sqlite_file_check(url: &str) -> Result<(), StoreError> {
     let rest = url.trim_start_matches("sqlite:").trim_start_matches("//");
     let path = rest.split('?').next().unwrap_or(rest);
-    let mut head = [0u8; 16];
-    let read = std::fs::File::open(path).and_then(|mut f| {
+    let mut head = Vec::with_capacity(SQLITE_HEADER.len());
+    let read = std::fs::File::open(path).and_then(|f| {
         use std::io::Read;
-        let mut n = 0;
-        while n < head.len() {
-            match f.read(&mut head[n..])? {
-                0 => break,
-                k => n += k,
-            }
-        }
-        Ok(n)
+        f.take(SQLITE_HEADER.len() as u64).read_to_end(&mut head)
     });
     match read {
-        Ok(n) if n > 0 && (n < head.len() || &head != SQLITE_HEADER) => Err(connect_error(
+        Ok(n) if n > 0 && head != SQLITE_HEADER => Err(connect_error(
             url,
             &format!(
                 "{path} is not a SQLite database (it does not start with SQLite's header); give a new file name, or an Arbiter database"
