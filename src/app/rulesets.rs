@@ -184,12 +184,6 @@ impl RuleSets {
         self
     }
 
-    /// Converts with these limits instead of [`sandbox::Limits::default`].
-    pub fn with_limits(mut self, limits: sandbox::Limits) -> RuleSets {
-        self.limits = limits;
-        self
-    }
-
     pub fn store(&self) -> &Store {
         &self.store
     }
