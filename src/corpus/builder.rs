@@ -236,6 +236,12 @@ fn compact(
             p.refs.push(r);
         }
     }
+    // A passage keeps its references for as long as the index lives: no
+    // spare capacity (most have one or two, and a `Vec` grows to four).
+    for p in &mut corpus.passages {
+        p.refs.shrink_to_fit();
+    }
+    corpus.passages.shrink_to_fit();
     corpus
 }
 

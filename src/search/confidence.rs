@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use super::query::Query;
 use super::{Hit, Index};
+use crate::corpus::Corpus;
 
 /// The label an `ask` reply carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -65,7 +66,13 @@ pub struct Evidence {
 }
 
 impl Evidence {
-    pub(super) fn of(index: &Index, q: &Query, hits: &[Hit], ranked: &[Hit]) -> Option<Evidence> {
+    pub(super) fn of(
+        index: &Index,
+        corpus: &Corpus,
+        q: &Query,
+        hits: &[Hit],
+        ranked: &[Hit],
+    ) -> Option<Evidence> {
         let first = hits.first()?;
         let groups = &q.groups;
         let total: f32 = groups.iter().map(|g| g.weight).sum();
@@ -73,10 +80,10 @@ impl Evidence {
             return None;
         }
         // The highlight's sentence, as the index analysed it.
-        let sentence = index.best_sentence(first.passage, groups);
+        let sentence = index.best_sentence(&corpus.passages[first.passage].text, groups);
         let in_highlight: f32 = groups
             .iter()
-            .map(|g| g.weight * g.matched(|t| sentence.is_some_and(|s| s.has(t))))
+            .map(|g| g.weight * g.matched(|t| sentence.as_ref().is_some_and(|s| s.has(t))))
             .sum();
         let margin = hits.get(1).map_or(10.0, |s| {
             (first.score / s.score.max(f32::EPSILON)).min(10.0)

@@ -140,15 +140,14 @@ pub struct Part {
 use phrases::{Phrases, Synonym};
 
 /// The passages' analysed terms: the interned vocabulary, document
-/// frequencies, each passage's tokens (for BM25), distinct ids (for
-/// coverage) and sentences (for highlights).
+/// frequencies, each passage's tokens (for BM25) and distinct ids (for
+/// coverage).
 struct Terms {
     vocab: FxHashMap<String, u32>,
     words: Vec<String>,
     df: Vec<u32>,
     docs: Vec<Vec<String>>,
     passage_tokens: Vec<Box<[u32]>>,
-    sentences: Vec<Box<[Sentence]>>,
 }
 
 impl Terms {
@@ -160,7 +159,6 @@ impl Terms {
             df: Vec::new(),
             docs: Vec::with_capacity(n),
             passage_tokens: Vec::with_capacity(n),
-            sentences: Vec::with_capacity(n),
         };
         for p in &corpus.passages {
             t.add(p, analyzer);
@@ -169,38 +167,23 @@ impl Terms {
     }
 
     fn add(&mut self, p: &crate::corpus::Passage, analyzer: &mut Analyzer) {
-        // The text sentence by sentence: the same tokens as the whole
-        // (analysis is context-free across sentence ends), with each
-        // sentence's share kept for highlighting.
+        // Sentence by sentence: the same tokens as the whole text (analysis
+        // is context-free across sentence ends), and every word form's stem
+        // learnt for the highlights, which are found again at query time.
         let mut tokens = analyzer.learn_stems(&indexed_head(p));
-        let mut spans = Vec::new();
         for range in analyze::sentence_ranges(&p.text) {
-            let from = tokens.len();
-            tokens.extend(analyzer.learn_stems(&p.text[range.clone()]));
-            spans.push((range, from..tokens.len()));
+            tokens.extend(analyzer.learn_stems(&p.text[range]));
         }
         analyze::add_base_forms(&mut tokens);
         // "See 15.0" is a pointer, not about seeing.
-        let all_ids: Vec<Option<u32>> = tokens
-            .iter()
-            .map(|t| (t != "see").then(|| self.intern(t)))
-            .collect();
-        self.sentences.push(
-            spans
-                .into_iter()
-                .map(|(text, at)| {
-                    Sentence::new(text, &all_ids[at.clone()], &tokens[at], &self.vocab)
-                })
-                .collect(),
-        );
-        let mut ids: Vec<u32> = all_ids.into_iter().flatten().collect();
+        tokens.retain(|t| t != "see");
+        let mut ids: Vec<u32> = tokens.iter().map(|t| self.intern(t)).collect();
         ids.sort_unstable();
         ids.dedup();
         for &id in &ids {
             self.df[id as usize] += 1;
         }
         self.passage_tokens.push(ids.into_boxed_slice());
-        tokens.retain(|t| t != "see");
         self.docs.push(tokens);
     }
 
@@ -302,10 +285,8 @@ pub struct Index {
     vocab: FxHashMap<String, u32>,
     words: Vec<String>,
     df: Vec<u32>,
-    /// Each passage's distinct token ids, sorted (for coverage and highlights).
+    /// Each passage's distinct token ids, sorted (for coverage).
     passage_tokens: Vec<Box<[u32]>>,
-    /// Each passage's sentences, with their terms (for highlights).
-    sentences: Vec<Box<[Sentence]>>,
     /// Game aliases, longest first.
     aliases: Aliases,
     /// Per game: (phrase words, expansion words), longest phrase first.
@@ -349,7 +330,6 @@ impl Index {
             words: terms.words,
             df: terms.df,
             passage_tokens: terms.passage_tokens,
-            sentences: terms.sentences,
             aliases,
             synonyms,
             synonyms_all,
@@ -448,7 +428,7 @@ impl Index {
         for h in &mut hits {
             (h.highlight_at, h.highlight) = self.highlight(corpus, h.passage, &q.groups);
         }
-        let evidence = confidence::Evidence::of(self, &q, &hits, &ranked);
+        let evidence = confidence::Evidence::of(self, corpus, &q, &hits, &ranked);
         let confidence = evidence.as_ref().map_or(Confidence::None, Evidence::label);
         if confidence == Confidence::None {
             hits.clear();
@@ -741,71 +721,63 @@ impl Index {
     }
 
     /// The sentence of a passage that covers most of the question's weight
-    /// (the first of equals), trimmed; "" for a passage without text.
-    /// The best sentence, trimmed, and where it starts in the text.
+    /// (the first of equals), trimmed, and where it starts in the text; ""
+    /// for a passage without text.
     fn highlight(&self, corpus: &Corpus, idx: PassageIdx, groups: &[Group]) -> (usize, String) {
-        let start = |s: &Sentence| s.start as usize;
-        self.best_sentence(idx, groups)
+        let text = &corpus.passages[idx].text;
+        self.best_sentence(text, groups)
             .and_then(|s| {
-                let t = corpus.passages[idx].text.get(start(s)..s.end as usize)?;
+                let t = text.get(s.text.clone())?;
                 let trimmed = t.trim_start();
                 Some((
-                    start(s) + t.len() - trimmed.len(),
+                    s.text.start + t.len() - trimmed.len(),
                     trimmed.trim_end().to_string(),
                 ))
             })
             .unwrap_or_default()
     }
 
-    fn best_sentence(&self, idx: PassageIdx, groups: &[Group]) -> Option<&Sentence> {
-        let mut best: Option<(&Sentence, f32)> = None;
-        for sentence in &self.sentences[idx] {
+    /// The sentence of `text` that covers most of the groups' weight.
+    fn best_sentence(&self, text: &str, groups: &[Group]) -> Option<Sentence> {
+        let mut best: Option<(Sentence, f32)> = None;
+        for range in analyze::sentence_ranges(text) {
+            let sentence = self.sentence(text, range);
             let score: f32 = groups
                 .iter()
                 .map(|g| g.weight * g.matched(|t| sentence.has(t)))
                 .sum();
-            if best.is_none_or(|(_, b)| score > b) {
+            if best.as_ref().is_none_or(|(_, b)| score > *b) {
                 best = Some((sentence, score));
             }
         }
         best.map(|(s, _)| s)
     }
+
+    /// A sentence of a passage's text with its terms, as the passage's
+    /// were indexed: its stems' ids and those of their base forms. Found at
+    /// query time for the few passages shown, not kept for every passage.
+    fn sentence(&self, text: &str, range: std::ops::Range<usize>) -> Sentence {
+        let mut stems = self.analyzer.stems(&text[range.clone()]);
+        stems.retain(|t| t != "see");
+        analyze::add_base_forms(&mut stems);
+        let mut terms: Vec<u32> = stems
+            .iter()
+            .filter_map(|t| self.vocab.get(t.as_str()).copied())
+            .collect();
+        terms.sort_unstable();
+        terms.dedup();
+        Sentence { text: range, terms }
+    }
 }
 
 /// A sentence of a passage's text: where it is and its distinct terms.
 struct Sentence {
-    start: u32,
-    end: u32,
+    text: std::ops::Range<usize>,
     /// Sorted.
-    terms: Box<[u32]>,
+    terms: Vec<u32>,
 }
 
 impl Sentence {
-    /// From the sentence's stems and their ids (`None`: not indexed); the
-    /// base forms of its "un…" stems count too.
-    fn new(
-        text: std::ops::Range<usize>,
-        ids: &[Option<u32>],
-        stems: &[String],
-        vocab: &FxHashMap<String, u32>,
-    ) -> Sentence {
-        let mut terms: Vec<u32> = ids.iter().flatten().copied().collect();
-        let mut base = stems.to_vec();
-        analyze::add_base_forms(&mut base);
-        terms.extend(
-            base[stems.len()..]
-                .iter()
-                .filter_map(|t| vocab.get(t).copied()),
-        );
-        terms.sort_unstable();
-        terms.dedup();
-        Sentence {
-            start: u32::try_from(text.start).unwrap_or(u32::MAX),
-            end: u32::try_from(text.end).unwrap_or(u32::MAX),
-            terms: terms.into_boxed_slice(),
-        }
-    }
-
     fn has(&self, term: u32) -> bool {
         self.terms.binary_search(&term).is_ok()
     }
