@@ -1,10 +1,10 @@
 //! Text analysis shared by indexing and querying.
 
-use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 
 use bm25::{Language, Tokenizer};
 
+use super::lexicon::Lexicon;
 use super::{english, levers};
 
 /// English analysis: Unicode normalisation, lower case and Snowball stemming
@@ -13,9 +13,10 @@ use super::{english, levers};
 pub struct Analyzer {
     inner: bm25::DefaultTokenizer,
     stemmer: rust_stemmers::Stemmer,
-    /// Every word form seen by [`Analyzer::learn_stems`] → its stem, so
-    /// questions rarely run the stemmer (~3,600 instructions a word).
-    known: FxHashMap<String, String>,
+    /// Every word form seen by [`Analyzer::learn_stems`] with its stem, so
+    /// questions rarely run the stemmer (~3,600 instructions a word), and
+    /// the index's terms.
+    lexicon: Lexicon,
 }
 
 const STOP: &[&str] = &[
@@ -65,7 +66,7 @@ impl Analyzer {
         Analyzer {
             inner,
             stemmer: rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English),
-            known: FxHashMap::default(),
+            lexicon: Lexicon::default(),
         }
     }
 
@@ -96,6 +97,14 @@ impl Analyzer {
         }
     }
 
+    pub fn lexicon(&self) -> &Lexicon {
+        &self.lexicon
+    }
+
+    pub fn lexicon_mut(&mut self) -> &mut Lexicon {
+        &mut self.lexicon
+    }
+
     /// [`Analyzer::stems`], remembering each word form's stem for later
     /// texts (the same stems: a table of the stemmer's answers).
     pub fn learn_stems(&mut self, text: &str) -> Vec<String> {
@@ -104,11 +113,11 @@ impl Analyzer {
             if is_stop(&t) {
                 continue;
             }
-            let stem = match self.known.get(&t) {
-                Some(s) => s.clone(),
+            let stem = match self.lexicon.stem(&t) {
+                Some(s) => s.to_string(),
                 None => {
                     let s = self.stemmer.stem(&t).into_owned();
-                    self.known.insert(t, s.clone());
+                    self.lexicon.learn(&t, &s);
                     s
                 }
             };
@@ -118,7 +127,7 @@ impl Analyzer {
     }
 
     fn stem<'a>(&'a self, token: &'a str) -> Cow<'a, str> {
-        match self.known.get(token) {
+        match self.lexicon.stem(token) {
             Some(s) => Cow::Borrowed(s),
             None => self.stemmer.stem(token),
         }

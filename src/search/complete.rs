@@ -3,7 +3,7 @@
 use std::cell::RefCell;
 
 use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
-use nucleo_matcher::{Config, Matcher, Utf32String};
+use nucleo_matcher::{Config, Matcher, Utf32Str, Utf32String};
 use serde::Serialize;
 
 use crate::corpus::{Corpus, PassageIdx};
@@ -18,11 +18,13 @@ pub struct Suggestion {
     pub title: String,
 }
 
-/// Pre-encoded haystacks ("id title") for every passage, folded to ASCII
-/// ("’" → "'", "—" → "--", "é" → "e") so that nucleo scores every one on
-/// its ASCII fast path; what is typed is folded the same way.
+/// Haystacks ("id title") for every passage, folded to ASCII ("’" → "'",
+/// "—" → "--", "é" → "e") so that nucleo scores every one on its ASCII fast
+/// path; what is typed is folded the same way. Stored end to end in one
+/// string: passage `i`'s key ends at `ends[i]`.
 pub struct Completer {
-    entries: Vec<(Utf32String, PassageIdx)>,
+    keys: String,
+    ends: Vec<usize>,
 }
 
 thread_local! {
@@ -31,16 +33,23 @@ thread_local! {
 
 impl Completer {
     pub fn build(corpus: &Corpus) -> Completer {
-        let entries = corpus
-            .passages
-            .iter()
+        let mut keys = String::new();
+        let mut ends = Vec::with_capacity(corpus.passages.len());
+        for p in &corpus.passages {
+            keys.push_str(&fold(&format!("{} {}", p.id, p.title)));
+            ends.push(keys.len());
+        }
+        keys.shrink_to_fit();
+        Completer { keys, ends }
+    }
+
+    /// Each passage's key, with its index.
+    fn entries(&self) -> impl Iterator<Item = (&str, PassageIdx)> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
             .enumerate()
-            .map(|(i, p)| {
-                let key = format!("{} {}", p.id, p.title);
-                (Utf32String::from(fold(&key).as_ref()), i)
-            })
-            .collect();
-        Completer { entries }
+            .map(|(i, (from, &to))| (self.keys.get(from..to).unwrap_or(""), i))
     }
 
     /// At most `limit` (≤ 25) suggestions for a partial id or title, best first.
@@ -71,18 +80,19 @@ impl Completer {
         }
         let pattern = Pattern::parse(&fold(partial), CaseMatching::Ignore, Normalization::Smart);
         let typed_id = partial.to_lowercase();
+        let mut chars = Vec::new();
         let mut scored: Vec<(u32, usize, PassageIdx)> = MATCHER.with_borrow_mut(|m| {
-            self.entries
-                .iter()
-                .filter(|(_, i)| in_game(*i))
-                .filter_map(|(hay, i)| {
-                    pattern.score(hay.slice(..), m).map(|s| {
+            self.entries()
+                .filter(|&(_, i)| in_game(i))
+                .filter_map(|(key, i)| {
+                    let hay = Utf32Str::new(key, &mut chars);
+                    pattern.score(hay, m).map(|s| {
                         // An id that starts with what was typed goes first.
-                        let prefix = corpus.passages[*i].id.starts_with(&typed_id);
+                        let prefix = corpus.passages[i].id.starts_with(&typed_id);
                         (
                             s + if prefix { 10_000 } else { 0 },
-                            corpus.passages[*i].id.len(),
-                            *i,
+                            corpus.passages[i].id.len(),
+                            i,
                         )
                     })
                 })

@@ -88,11 +88,12 @@ impl Evidence {
         let margin = hits.get(1).map_or(10.0, |s| {
             (first.score / s.score.max(f32::EPSILON)).min(10.0)
         });
+        let parent = |i: usize| corpus.passages[i].parent;
         let related = |a: usize, b: usize| {
             a == b
-                || index.parents[a] == Some(b)
-                || index.parents[b] == Some(a)
-                || (index.parents[a].is_some() && index.parents[a] == index.parents[b])
+                || parent(a) == Some(b)
+                || parent(b) == Some(a)
+                || (parent(a).is_some() && parent(a) == parent(b))
         };
         let family_margin = ranked
             .iter()

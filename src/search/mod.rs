@@ -11,6 +11,8 @@ mod complete;
 mod confidence;
 mod english;
 pub mod levers;
+mod lexicon;
+mod lists;
 mod parts;
 mod phrases;
 mod postings;
@@ -143,22 +145,18 @@ use phrases::{Phrases, Synonym};
 /// frequencies, each passage's tokens (for BM25) and distinct ids (for
 /// coverage).
 struct Terms {
-    vocab: FxHashMap<String, u32>,
-    words: Vec<String>,
     df: Vec<u32>,
     docs: Vec<Vec<String>>,
-    passage_tokens: Vec<Box<[u32]>>,
+    passage_tokens: lists::Lists,
 }
 
 impl Terms {
     fn of(corpus: &Corpus, analyzer: &mut Analyzer) -> Terms {
         let n = corpus.passages.len();
         let mut t = Terms {
-            vocab: FxHashMap::default(),
-            words: Vec::new(),
             df: Vec::new(),
             docs: Vec::with_capacity(n),
-            passage_tokens: Vec::with_capacity(n),
+            passage_tokens: lists::Lists::with_capacity(n),
         };
         for p in &corpus.passages {
             t.add(p, analyzer);
@@ -177,24 +175,21 @@ impl Terms {
         analyze::add_base_forms(&mut tokens);
         // "See 15.0" is a pointer, not about seeing.
         tokens.retain(|t| t != "see");
-        let mut ids: Vec<u32> = tokens.iter().map(|t| self.intern(t)).collect();
+        let mut ids: Vec<u32> = tokens.iter().map(|t| self.intern(analyzer, t)).collect();
         ids.sort_unstable();
         ids.dedup();
         for &id in &ids {
             self.df[id as usize] += 1;
         }
-        self.passage_tokens.push(ids.into_boxed_slice());
+        self.passage_tokens.push(&ids);
         self.docs.push(tokens);
     }
 
-    fn intern(&mut self, token: &str) -> u32 {
-        if let Some(&id) = self.vocab.get(token) {
-            return id;
+    fn intern(&mut self, analyzer: &mut Analyzer, token: &str) -> u32 {
+        let id = analyzer.lexicon_mut().intern_term(token);
+        if id as usize == self.df.len() {
+            self.df.push(0);
         }
-        let id = self.words.len() as u32;
-        self.vocab.insert(token.to_string(), id);
-        self.words.push(token.to_string());
-        self.df.push(0);
         id
     }
 }
@@ -281,12 +276,11 @@ pub struct Index {
     embedder: Embedder<u32, analyze::PreTokenized>,
     /// BM25 over the passages' embeddings.
     postings: postings::Postings,
-    /// Interned vocabulary: stemmed token → id; `df[id]` = passages containing it.
-    vocab: FxHashMap<String, u32>,
-    words: Vec<String>,
+    /// Passages containing each term (the analyzer's lexicon gives terms
+    /// their ids and texts).
     df: Vec<u32>,
     /// Each passage's distinct token ids, sorted (for coverage).
-    passage_tokens: Vec<Box<[u32]>>,
+    passage_tokens: lists::Lists,
     /// Game aliases, longest first.
     aliases: Aliases,
     /// Per game: (phrase words, expansion words), longest phrase first.
@@ -294,10 +288,9 @@ pub struct Index {
     /// All games' glossaries merged (same phrase → all expansions), for
     /// questions that name no game.
     synonyms_all: Phrases,
-    /// Parent of each passage (a sub-item is read in its parent's context).
-    parents: Vec<Option<PassageIdx>>,
-    /// Where each glossary entry points ("See rule 702.19").
-    stub_target: Vec<Option<PassageIdx>>,
+    /// Where glossary entries point ("See rule 702.19"): (entry, target),
+    /// sorted; most passages are not such entries.
+    stub_targets: Vec<(u32, u32)>,
     /// A lettered sub-rule's position among its siblings (702.33a → 0).
     rule_order: Vec<Option<u16>>,
     /// Sections with a short title, and its terms (sorted): a question
@@ -318,27 +311,48 @@ impl Index {
             .map(|(g, list)| (g, Phrases::new(list)))
             .collect();
         english::warm();
-        let stub_target = (0..corpus.passages.len())
-            .map(|i| stub_target(corpus, i))
+        let stub_targets = (0..corpus.passages.len())
+            .filter_map(|i| Some((i as u32, stub_target(corpus, i)? as u32)))
             .collect();
-        let titles = section_titles(corpus, &analyzer, &terms.vocab, &terms.passage_tokens);
+        let titles = section_titles(corpus, &analyzer, &terms.passage_tokens);
+        analyzer.lexicon_mut().shrink_to_fit();
         Index {
             analyzer,
             embedder,
             postings,
-            vocab: terms.vocab,
-            words: terms.words,
             df: terms.df,
-            passage_tokens: terms.passage_tokens,
+            passage_tokens: {
+                let mut p = terms.passage_tokens;
+                p.shrink_to_fit();
+                p
+            },
             aliases,
             synonyms,
             synonyms_all,
-            parents: corpus.passages.iter().map(|p| p.parent).collect(),
-            stub_target,
+            stub_targets,
             rule_order: rule_order(corpus),
             titles,
             completer: Completer::build(corpus),
         }
+    }
+
+    /// Where a glossary entry points, if it is one that points.
+    fn stub_target(&self, idx: PassageIdx) -> Option<PassageIdx> {
+        let k = self
+            .stub_targets
+            .binary_search_by_key(&idx, |&(entry, _)| entry as usize)
+            .ok()?;
+        Some(self.stub_targets[k].1 as PassageIdx)
+    }
+
+    /// The id of an indexed term.
+    fn term(&self, token: &str) -> Option<u32> {
+        self.analyzer.lexicon().term(token)
+    }
+
+    /// A term's text.
+    fn word(&self, id: u32) -> &str {
+        self.analyzer.lexicon().word(id)
     }
 
     pub fn completer(&self) -> &Completer {
@@ -548,7 +562,7 @@ impl Index {
             let alts: Vec<Vec<&str>> = g
                 .options
                 .iter()
-                .map(|o| o.iter().map(|&a| self.words[a as usize].as_str()).collect())
+                .map(|o| o.iter().map(|&a| self.word(a)).collect())
                 .collect();
             tracing::trace!(?alts, weight = g.weight, "query term group");
         }
@@ -562,7 +576,7 @@ impl Index {
         let mut tokens: Vec<&str> = context
             .iter()
             .flat_map(|t| self.term_ids(t))
-            .map(|id| self.words[id as usize].as_str())
+            .map(|id| self.word(id))
             .collect();
         tokens.sort_unstable();
         tokens.dedup();
@@ -605,7 +619,7 @@ impl Index {
         let mut tokens: Vec<&str> = groups
             .iter()
             .flat_map(Group::tokens)
-            .map(|a| self.words[a as usize].as_str())
+            .map(|a| self.word(a))
             .collect();
         tokens.sort_unstable();
         tokens.dedup();
@@ -672,10 +686,11 @@ impl Index {
         if total <= 0.0 {
             return 0.0;
         }
-        let tokens = &self.passage_tokens[idx];
-        let context = self.parents[idx]
+        let tokens = self.passage_tokens.get(idx);
+        let context = corpus.passages[idx]
+            .parent
             .filter(|&p| corpus.passages[p].kind == PassageKind::Item)
-            .map(|p| &self.passage_tokens[p]);
+            .map(|p| self.passage_tokens.get(p));
         let has = |a: u32| {
             tokens.binary_search(&a).is_ok() || context.is_some_and(|c| c.binary_search(&a).is_ok())
         };
@@ -694,7 +709,7 @@ impl Index {
         let mut out: Vec<Hit> = Vec::with_capacity(limit);
         for h in ranked {
             let mut h = h.clone();
-            if let Some(target) = self.stub_target[h.passage] {
+            if let Some(target) = self.stub_target(h.passage) {
                 h.via = Some(h.passage);
                 h.passage = target;
             }
@@ -760,10 +775,7 @@ impl Index {
         let mut stems = self.analyzer.stems(&text[range.clone()]);
         stems.retain(|t| t != "see");
         analyze::add_base_forms(&mut stems);
-        let mut terms: Vec<u32> = stems
-            .iter()
-            .filter_map(|t| self.vocab.get(t.as_str()).copied())
-            .collect();
+        let mut terms: Vec<u32> = stems.iter().filter_map(|t| self.term(t)).collect();
         terms.sort_unstable();
         terms.dedup();
         Sentence { text: range, terms }
@@ -791,10 +803,9 @@ impl Sentence {
 fn section_titles(
     corpus: &Corpus,
     analyzer: &Analyzer,
-    vocab: &FxHashMap<String, u32>,
-    passage_tokens: &[Box<[u32]>],
+    passage_tokens: &lists::Lists,
 ) -> Vec<(PassageIdx, Box<[u32]>)> {
-    let using = passages_using(passage_tokens, vocab.len());
+    let using = passages_using(passage_tokens, analyzer.lexicon().term_count());
     let mut out = Vec::new();
     for (i, p) in corpus.passages.iter().enumerate() {
         if p.kind != PassageKind::Section && !is_bare_heading(corpus, i) {
@@ -803,7 +814,7 @@ fn section_titles(
         let tokens = analyzer.tokens(&p.title);
         let mut ids: Vec<u32> = tokens
             .iter()
-            .filter_map(|t| vocab.get(t).copied())
+            .filter_map(|t| analyzer.lexicon().term(t))
             .collect();
         let all_indexed = ids.len() == tokens.len();
         ids.sort_unstable();
@@ -819,7 +830,7 @@ fn section_titles(
 }
 
 /// Per term id, the passages that use it, in order.
-fn passages_using(passage_tokens: &[Box<[u32]>], terms: usize) -> Vec<Vec<u32>> {
+fn passages_using(passage_tokens: &lists::Lists, terms: usize) -> Vec<Vec<u32>> {
     let mut using = vec![Vec::new(); terms];
     for (j, tokens) in passage_tokens.iter().enumerate() {
         for &t in tokens.iter() {
@@ -834,7 +845,7 @@ fn passages_using(passage_tokens: &[Box<[u32]>], terms: usize) -> Vec<Vec<u32>> 
 /// read.
 fn title_concentration(
     corpus: &Corpus,
-    passage_tokens: &[Box<[u32]>],
+    passage_tokens: &lists::Lists,
     using: &[Vec<u32>],
     section: PassageIdx,
     ids: &[u32],
@@ -852,7 +863,7 @@ fn title_concentration(
         if corpus.passages[j].game != *game
             || !ids
                 .iter()
-                .all(|t| passage_tokens[j].binary_search(t).is_ok())
+                .all(|t| passage_tokens.get(j).binary_search(t).is_ok())
         {
             continue;
         }

@@ -101,7 +101,7 @@ impl Index {
                         .flatten()
                 {
                     q.corrections
-                        .push((w.to_string(), self.words[id as usize].clone()));
+                        .push((w.to_string(), self.word(id).to_string()));
                     options.push(vec![id]);
                 }
                 if options.is_empty() {
@@ -186,13 +186,13 @@ impl Index {
     /// The indexed token and inflections the stemmer keeps apart
     /// ("added"/"add", "blocker"/"blocking").
     fn word_options(&self, word: &str, token: &str) -> Vec<Vec<u32>> {
-        let mut options: Vec<Vec<u32>> = match self.vocab.get(token) {
-            Some(&id) => vec![vec![id]],
+        let mut options: Vec<Vec<u32>> = match self.term(token) {
+            Some(id) => vec![vec![id]],
             None => Vec::new(),
         };
         for v in analyze::variants(word) {
             for t in self.analyzer.tokens(&v) {
-                if let Some(&id) = self.vocab.get(&t)
+                if let Some(id) = self.term(&t)
                     && !options.contains(&vec![id])
                 {
                     options.push(vec![id]);
@@ -206,7 +206,7 @@ impl Index {
         self.analyzer
             .tokens(text)
             .iter()
-            .filter_map(|t| self.vocab.get(t).copied())
+            .filter_map(|t| self.term(t))
             .collect()
     }
 
@@ -229,13 +229,13 @@ impl Index {
         }
         let max = if len >= 8 { 2 } else { 1 };
         let mut best: Option<(usize, u32, u32)> = None; // (distance, -df, id)
-        for (i, w) in self.words.iter().enumerate() {
+        for (i, w) in self.analyzer.lexicon().terms() {
             let wl = w.chars().count();
             if wl.abs_diff(len) > max || wl < 3 {
                 continue;
             }
             if let Some(d) = crate::text::edit_distance(token, w, max) {
-                let key = (d, u32::MAX - self.df[i], i as u32);
+                let key = (d, u32::MAX - self.df[i as usize], i);
                 if best.is_none_or(|b| key < b) {
                     best = Some(key);
                 }
