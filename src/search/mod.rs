@@ -202,12 +202,16 @@ fn bm25(docs: &[Vec<String>]) -> (Embedder<u32, analyze::PreTokenized>, postings
     } else {
         (total as f32 / docs.len() as f32).max(1.0)
     };
-    let embedder = EmbedderBuilder::<u32, analyze::PreTokenized>::with_avgdl(avgdl).build();
+    let embedder = EmbedderBuilder::<u32, analyze::PreTokenized>::with_avgdl(avgdl)
+        .k1(postings::K1)
+        .b(postings::B)
+        .build();
     let postings = postings::Postings::build(
         docs.iter()
             .enumerate()
             .filter(|(_, tokens)| !tokens.is_empty())
             .map(|(i, tokens)| (i as u32, embedder.embed(&tokens.join(" ")))),
+        embedder.avgdl(),
     );
     (embedder, postings)
 }
