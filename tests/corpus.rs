@@ -184,8 +184,9 @@ fn markdown_headings_and_nested_numbered_lists() {
         p.text
             .starts_with("If the target unit counters, the attacking player’s units")
     );
+    let path: Vec<&str> = p.path.iter().map(|t| &**t).collect();
     assert_eq!(
-        p.path[..],
+        path,
         ["03 - Main Actions", "Attack a Unit", "Resolve Damage"]
     );
     assert_eq!(

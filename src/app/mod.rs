@@ -626,7 +626,7 @@ impl App {
         if let Some(label) = self.corpus.document_of(p).and_then(source_label) {
             path.push(label);
         }
-        path.extend(p.path.iter().cloned());
+        path.extend(p.path.iter().map(|t| t.to_string()));
         path
     }
 

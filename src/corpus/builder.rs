@@ -208,10 +208,11 @@ fn compact(
     }
     // Heading paths: titles of ancestors, root first; one shared path for
     // all the children of a passage.
-    let mut below: Vec<Option<std::sync::Arc<[String]>>> = vec![None; kept.len()];
+    let mut below: Vec<Option<Path>> = vec![None; kept.len()];
+    let mut heading: Vec<Option<std::sync::Arc<str>>> = vec![None; kept.len()];
     for i in 0..kept.len() {
         if let Some(parent) = kept[i].parent {
-            kept[i].path = children_path(&kept, &mut below, parent);
+            kept[i].path = children_path(&kept, &mut below, &mut heading, parent);
         }
     }
     // Passages by id: their indices sorted by id (ids are unique), searched
@@ -236,9 +237,13 @@ fn compact(
             p.refs.push(r);
         }
     }
-    // A passage keeps its references for as long as the index lives: no
-    // spare capacity (most have one or two, and a `Vec` grows to four).
+    // A passage is kept for as long as the index lives: no spare capacity
+    // (a title built piece by piece, text cleaned of markup, references of
+    // which most passages have one or two while a `Vec` grows to four).
     for p in &mut corpus.passages {
+        p.title.shrink_to_fit();
+        p.text.shrink_to_fit();
+        p.children.shrink_to_fit();
         p.refs.shrink_to_fit();
     }
     corpus.passages.shrink_to_fit();
@@ -246,22 +251,30 @@ fn compact(
 }
 
 /// The path of `parent`'s children (its own path and title), built once.
+/// A heading path (see [`Passage::path`]).
+type Path = std::sync::Arc<[std::sync::Arc<str>]>;
+
 fn children_path(
     kept: &[Passage],
-    below: &mut [Option<std::sync::Arc<[String]>>],
+    below: &mut [Option<Path>],
+    heading: &mut [Option<std::sync::Arc<str>>],
     parent: PassageIdx,
-) -> std::sync::Arc<[String]> {
+) -> Path {
     if let Some(done) = &below[parent] {
         return done.clone();
     }
     let mut titles = Vec::new();
     let mut cur = Some(parent);
     while let Some(c) = cur {
-        titles.push(kept[c].title.clone());
+        titles.push(
+            heading[c]
+                .get_or_insert_with(|| kept[c].title.as_str().into())
+                .clone(),
+        );
         cur = kept[c].parent;
     }
     titles.reverse();
-    let path: std::sync::Arc<[String]> = titles.into();
+    let path: Path = titles.into();
     below[parent] = Some(path.clone());
     path
 }

@@ -77,8 +77,10 @@ pub struct Passage {
     pub kind: PassageKind,
     /// Short human title: the heading, the item's lead phrase, or its number.
     pub title: String,
-    /// Heading path from the document down to (not including) this passage.
-    pub path: std::sync::Arc<[String]>,
+    /// Heading path from the document down to (not including) this passage:
+    /// shared by siblings, and each heading's text shared by every path
+    /// through it.
+    pub path: std::sync::Arc<[std::sync::Arc<str>]>,
     /// The passage's own text, verbatim but cleaned of markup.
     pub text: String,
     #[serde(skip)]
