@@ -873,19 +873,12 @@ fn outcome(reply: &Reply) -> metrics::Outcome {
     }
 }
 
-/// The title of a refusal for this input ("Judge", "Rule", …).
+/// The title of a refusal for this input ("Judge", "Rule", …): the
+/// command's declared title ([`commands::title`]).
 fn title_of(input: &Input) -> &'static str {
     match input {
-        Input::Command(Command::Rule { .. }) => "Rule",
-        Input::Command(Command::Games { .. }) => "Games",
-        Input::Command(Command::Schema { .. }) => "Schema",
-        Input::Command(Command::Match(_)) => "Match",
-        Input::Command(Command::Rules(_)) => "Rules",
-        Input::Command(Command::Card { .. }) => "Card",
-        Input::Command(Command::Help) => "Help",
-        Input::Command(Command::Feedback(_)) => "Feedback",
-        Input::Command(Command::Judge { .. } | Command::JudgeMessage { .. })
-        | Input::ModalSubmit { .. } => "Judge",
+        Input::Command(c) => commands::title(c.name()),
+        Input::ModalSubmit { .. } => "Judge",
         Input::Autocomplete { .. } | Input::Component { .. } => "Arbiter",
     }
 }
@@ -1313,35 +1306,7 @@ fn judge_modal(game: Option<&str>) -> Modal {
 }
 
 fn help() -> Message {
-    let body = "\
-**/rule** `query` `[game]` — cited rules passages for a question; the best sentence is in bold. \
-Type a passage id (autocomplete suggests them) to show that passage.
-> `/rule query:can an exhausted phoenixborn guard game:ashes`
-> `/rule query:ashes:attack-a-unit.3`
-
-**/judge** `[game]` `[board]` `[file]` `[play]` — adjudicates a board document (YAML or JSON): the ruling step by step with citations, \
-diagnostics and the resulting state. Paste the board, attach a `.yaml`/`.json` file (≤ 1 MB), or give neither to get a form. \
-`play` judges a one-line play against the board instead of its own.
-> `/judge file:board.yaml play:attack unit \"Mist Spirit\" with Hammer Knight; no counter`
-
-**Judge this board** (right-click a message › Apps) — adjudicates the board in that message's code block or attachment.
-
-**/match** — a match kept in this channel: `start` (game, players as seats), `setup` (the starting board, or an export), `play` (one-line notation, autocompleted), \
-`answer` (a decision or proposal waiting on you: its number or words; the buttons do the same), `advance` (next phase or round), \
-`adjust` (a board field, with a reason: your own seat's at once; another seat's, a shared one or one that ends the game is proposed to the players it touches), \
-`note` (a judge's ruling on the record), `notify`, `pictures` (the board's picture on every reply, or a button), `board`, `log`, `undo` (the last event in effect, notes included: your own; a result only its winner; moderators any), \
-`end` (naming the other player as winner concedes at once; claiming the win asks your opponent), `export`, `verify` (replays the log through the engine). \
-`; agreed by @player` asks that player to confirm the choices your play states for them.
-> `/match play text:attack unit \"Mist Spirit\" with Iron Worker; guard phoenixborn`
-> `/match adjust field:players.Maeoni.phoenixborn.damage value:6 reason:misread die`
-
-**/card** `name` `[game]` — a card (autocompleted) with its type, cost, stats, text and rulings, and buttons to the rules its text names.
-> `/card name:Ice Golem`
-
-**/games** `[game]` — the games and rule documents indexed, and how many passages each engine executes; with `game`, that game's contents and, per passage, whether the engine executes it.
-
-**/schema** `game` — the game's board document JSON Schema as a file, for a YAML language server (`# yaml-language-server: $schema=…`).";
-    Message::info("Arbiter — help", body)
+    Message::info("Arbiter — help", &commands::help_body())
 }
 
 #[cfg(test)]
