@@ -513,7 +513,7 @@ const MATCH_SUBS: &[Sub] = &[
             ),
         ],
         bare: false,
-        parse: |g| matched(MatchCommand::Setup { board: g.board()? }),
+        parse: |g| matched(MatchCommand::Setup { text: g.board()? }),
     },
     Sub {
         name: "play",
@@ -526,6 +526,7 @@ const MATCH_SUBS: &[Sub] = &[
         parse: |g| {
             matched(MatchCommand::Play {
                 text: g.need("text")?,
+                expected_version: None,
             })
         },
     },
@@ -540,6 +541,7 @@ const MATCH_SUBS: &[Sub] = &[
         parse: |g| {
             matched(MatchCommand::Answer {
                 choice: g.need("choice")?,
+                version: None,
             })
         },
     },

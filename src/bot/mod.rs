@@ -33,6 +33,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::app::matches::MatchRequest;
 use crate::app::{App, AppError, JudgeError, cpu};
 use crate::engine::document;
 use crate::metrics;
@@ -284,22 +285,25 @@ pub fn deferral(input: &Input) -> Defer {
             Command::Rules(_) => Defer::Public,
             Command::Match(m) => match m {
                 // Writes: they may wait on the database.
-                MatchCommand::Start { .. }
-                | MatchCommand::Setup { board: Some(_) }
-                | MatchCommand::Play { .. }
-                | MatchCommand::Answer { .. }
-                | MatchCommand::Advance { .. }
-                | MatchCommand::Adjust { .. }
-                | MatchCommand::Note { .. }
-                | MatchCommand::Notify { .. }
-                | MatchCommand::Pictures { .. }
-                | MatchCommand::Undo
-                | MatchCommand::End { .. } => Defer::Public,
+                MatchRequest::Start { .. }
+                | MatchRequest::Setup { text: Some(_) }
+                | MatchRequest::Play { .. }
+                | MatchRequest::Answer { .. }
+                | MatchRequest::Advance { .. }
+                | MatchRequest::Adjust { .. }
+                | MatchRequest::Note { .. }
+                | MatchRequest::Notify { .. }
+                | MatchRequest::Pictures { .. }
+                | MatchRequest::Undo
+                | MatchRequest::End { .. } => Defer::Public,
                 // Opens the form at once.
-                MatchCommand::Setup { board: None } => Defer::No,
+                MatchRequest::Setup { text: None } => Defer::No,
                 // A file; a replay of the whole log.
-                MatchCommand::Export | MatchCommand::Verify => Defer::Public,
-                MatchCommand::Board | MatchCommand::Log { .. } => Defer::No,
+                MatchRequest::Export | MatchRequest::Verify => Defer::Public,
+                // Reads; `complete` is the console's (autocomplete on Discord).
+                MatchRequest::Board | MatchRequest::Log { .. } | MatchRequest::Complete { .. } => {
+                    Defer::No
+                }
             },
         },
         // Discord does not let autocomplete be deferred.
@@ -710,8 +714,8 @@ impl Bot {
                 content,
                 attachment: Some(a),
             }) if !board_in_text(content) => attachment(a, "Judge"),
-            Input::Command(Command::Match(MatchCommand::Setup {
-                board: Some(BoardSource::Attachment(a)),
+            Input::Command(Command::Match(MatchRequest::Setup {
+                text: Some(BoardSource::Attachment(a)),
             })) => attachment(a, "Match"),
             // A match belongs to a server channel; in a DM nobody else would see it.
             Input::Command(Command::Match(_))
