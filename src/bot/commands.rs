@@ -11,10 +11,13 @@
 use crate::app::{MAX_CARD_NAME_CHARS, MAX_QUERY_CHARS};
 use crate::corpus::import::MAX_IMPORT_BYTES;
 
+use super::reply::{self, Choice, Message, Reply};
 use super::{
-    Attachment, BoardSource, Command, FeedbackCommand, MAX_ATTACHMENT_BYTES, MatchCommand,
-    RulesCommand, RulesFile, matchcmd::MAX_MATCH_PLAYERS,
+    Answerer, Attachment, BoardSource, Defer, MAX_ATTACHMENT_BYTES, MAX_CHOICES, MatchCommand,
+    Request, RulesCommand, RulesFile, Weight, app_error, board_in_text, judge_modal,
+    matchcmd::MAX_MATCH_PLAYERS, short_question,
 };
+use crate::app::matches::MatchRequest;
 
 /// The message context-menu command's name.
 pub const JUDGE_MESSAGE: &str = "Judge this board";
@@ -199,6 +202,17 @@ impl Spec {
         match self.body {
             Body::Subs(subs) => subs.iter().find(|s| s.name.eq_ignore_ascii_case(name)),
             _ => None,
+        }
+    }
+
+    /// Whether any of its options is autocompleted.
+    pub fn completes(&self) -> bool {
+        match self.body {
+            Body::Options { options, .. } => options.iter().any(|o| o.autocomplete),
+            Body::Subs(subs) => subs
+                .iter()
+                .any(|s| s.options.iter().any(|o| o.autocomplete)),
+            Body::Message => false,
         }
     }
 
@@ -851,4 +865,233 @@ pub fn given(
         Some(missing) => Err(format!("{} needs {}:…", given.path, missing.name)),
         None => Ok(given),
     }
+}
+
+// ---- The requests the declarations parse into, and how each is answered.
+
+/// A command with its options.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// `/rule query [game]`.
+    Rule { query: String, game: Option<String> },
+    /// `/judge [game] [board] [file] [play]`; no board opens the modal.
+    /// `play` is a play in the game's one-line notation, replacing the board's.
+    Judge {
+        game: Option<String>,
+        board: Option<BoardSource>,
+        play: Option<String>,
+    },
+    /// "Judge this board" on a message: its content, and its first attachment.
+    JudgeMessage {
+        content: String,
+        attachment: Option<Attachment>,
+    },
+    /// `/games [game]`: every game with counts, or one game's documents,
+    /// contents and per-passage engine coverage.
+    Games { game: Option<String> },
+    /// `/schema game`: the JSON Schema of the game's board documents, as a file.
+    Schema { game: String },
+    /// `/help`.
+    Help,
+    /// `/match start|setup|play|board|log|undo|end|export`.
+    Match(MatchCommand),
+    /// `/rules add|list|show|remove|versions`: the server's own documents.
+    Rules(RulesCommand),
+    /// `/card name [game]`: a card with its rulings and the rules it names.
+    Card { name: String, game: Option<String> },
+    /// `/feedback rule|summary`: feedback on `/rule` answers.
+    Feedback(FeedbackCommand),
+}
+
+/// `/feedback` subcommands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FeedbackCommand {
+    /// `/feedback rule:<id>`: the rule that answers the user's last
+    /// question in this channel.
+    Rule { rule: String },
+    /// `/feedback summary`: the server's feedback (moderators).
+    Summary,
+}
+
+impl Command {
+    /// The name as logged and as typed (`rule`, `judge`, …).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::Rule { .. } => "rule",
+            Command::Judge { .. } => "judge",
+            Command::JudgeMessage { .. } => JUDGE_MESSAGE,
+            Command::Games { .. } => "games",
+            Command::Schema { .. } => "schema",
+            Command::Help => "help",
+            Command::Match(m) => m.name(),
+            Command::Rules(r) => r.name(),
+            Command::Card { .. } => "card",
+            Command::Feedback(_) => "feedback",
+        }
+    }
+}
+
+/// **The deferral table** for commands (see [`super::deferral`]):
+/// exhaustive, so a new command or `/match` subcommand does not compile
+/// until it says how it is acknowledged.
+pub fn defer(command: &Command) -> Defer {
+    match command {
+        Command::Rule { .. } | Command::Games { .. } | Command::Help | Command::Card { .. } => {
+            Defer::No
+        }
+        // A download first.
+        Command::Judge {
+            board: Some(BoardSource::Attachment(_)),
+            ..
+        } => Defer::Public,
+        Command::Judge { .. } => Defer::No,
+        Command::JudgeMessage {
+            content,
+            attachment: Some(_),
+        } if !board_in_text(content) => Defer::Public,
+        Command::JudgeMessage { .. } => Defer::No,
+        // A file: sent with the edit of the deferred reply.
+        Command::Schema { .. } => Defer::Public,
+        // A database write; the reply is for its author.
+        Command::Feedback(_) => Defer::Ephemeral,
+        // A download and a conversion; the preview is for its author.
+        Command::Rules(RulesCommand::Add { .. }) => Defer::Ephemeral,
+        // Database reads and writes.
+        Command::Rules(_) => Defer::Public,
+        Command::Match(m) => match m {
+            // Writes: they may wait on the database.
+            MatchRequest::Start { .. }
+            | MatchRequest::Setup { text: Some(_) }
+            | MatchRequest::Play { .. }
+            | MatchRequest::Answer { .. }
+            | MatchRequest::Advance { .. }
+            | MatchRequest::Adjust { .. }
+            | MatchRequest::Note { .. }
+            | MatchRequest::Notify { .. }
+            | MatchRequest::Pictures { .. }
+            | MatchRequest::Undo
+            | MatchRequest::End { .. } => Defer::Public,
+            // Opens the form at once.
+            MatchRequest::Setup { text: None } => Defer::No,
+            // A file; a replay of the whole log.
+            MatchRequest::Export | MatchRequest::Verify => Defer::Public,
+            // Reads; `complete` is the console's (autocomplete on Discord).
+            MatchRequest::Board | MatchRequest::Log { .. } | MatchRequest::Complete { .. } => {
+                Defer::No
+            }
+        },
+    }
+}
+
+/// How much CPU answering a command takes (`app::cpu`).
+pub(super) fn weight(command: &Command) -> Weight {
+    match command {
+        Command::Judge { .. } | Command::JudgeMessage { .. } | Command::Schema { .. } => {
+            Weight::Heavy
+        }
+        Command::Rule { query, .. } if short_question(query) => Weight::Instant,
+        _ => Weight::Light,
+    }
+}
+
+/// Answers a command in the CPU pool: `fetched` is its downloaded
+/// attachment, `match_game` the game of the channel's match.
+pub(super) fn answer(
+    a: &mut Answerer,
+    request: &Request,
+    command: &Command,
+    fetched: Option<String>,
+    match_game: Option<&str>,
+) -> Reply {
+    match command {
+        Command::Rule { query, game } => a.rule(request, query, game.as_deref(), match_game),
+        Command::Judge { game, board, play } => match (board, fetched) {
+            (_, Some(text)) => a.judge_with(&text, game.as_deref(), play.as_deref()),
+            (Some(BoardSource::Text(text)), None) => {
+                a.judge_with(text, game.as_deref(), play.as_deref())
+            }
+            (Some(BoardSource::Attachment(_)), None) => Reply::Message(Message::user_error(
+                "Judge",
+                "the attachment could not be read",
+            )),
+            (None, None) => Reply::Modal(judge_modal(game.as_deref())),
+        },
+        Command::JudgeMessage { content, .. } => match fetched {
+            Some(text) => a.judge(&text, None),
+            // A code block without a `game` still gets judged, for its error.
+            None if board_in_text(content) || content.contains("```") => a.judge(content, None),
+            None => Reply::Message(Message::user_error(
+                "Judge this board",
+                "that message has no board: put a YAML board document in a ```yaml code block``` or attach a .yaml/.yml/.json file",
+            )),
+        },
+        Command::Games { game: None } => a.games(),
+        Command::Games { game: Some(game) } => a.game_coverage(game),
+        Command::Schema { game } => a.schema(game),
+        Command::Help => Reply::Message(Message::info("Arbiter — help", &help_body())),
+        Command::Card { name, game } => card(a, name, game.as_deref()),
+        // Answered by `handle_match`, `handle_rules`, `handle_feedback` (the
+        // database, async) before the pool.
+        Command::Match(_) | Command::Rules(_) | Command::Feedback(_) => {
+            let title = title(command.name());
+            Reply::Message(Message::user_error(title, "not available here"))
+        }
+    }
+}
+
+/// `/card` (and a card button): the card, or did-you-mean.
+pub(super) fn card(a: &mut Answerer, name: &str, game: Option<&str>) -> Reply {
+    match a.app.card(name, game) {
+        Ok(found) => Reply::Message(a.paged(reply::card_message(&found), false)),
+        Err(e) => app_error("Card", &e),
+    }
+}
+
+/// Autocomplete answered in the pool: `/rule query:` and `/card`; with no
+/// `game:`, the game of the channel's match (`match_game`) is offered
+/// first. (`/match`, `/rules`, `/feedback` complete from the database,
+/// in their own files.)
+pub(super) fn complete(
+    a: &Answerer,
+    command: &str,
+    option: &str,
+    value: &str,
+    game: Option<&str>,
+    match_game: Option<&str>,
+) -> Reply {
+    let app = a.app;
+    let choices: Vec<Choice> = match (command, option) {
+        ("rule", "query") => {
+            // An unknown game option completes across all games rather than failing.
+            let game = game.filter(|g| app.corpus.resolve_game(g).is_some());
+            let list = app.complete_in(value, game, match_game, MAX_CHOICES);
+            list.unwrap_or_default()
+                .into_iter()
+                .map(|s| Choice::passage(&s.id, &s.title))
+                .collect()
+        }
+        ("card", "name") => app
+            .complete_cards_in(value, game, match_game, MAX_CHOICES)
+            .iter()
+            .map(|c| Choice {
+                name: reply::truncate(
+                    &match c.card_type.as_str() {
+                        "" => format!("{} ({})", c.name, c.game),
+                        t => format!("{} — {t} ({})", c.name, c.game),
+                    },
+                    100,
+                ),
+                value: reply::truncate(&c.name, 100),
+            })
+            .collect(),
+        ("card", "game") => app
+            .complete_games(value, MAX_CHOICES)
+            .iter()
+            .map(|g| Choice::passage(&g.id, &g.title))
+            .collect(),
+        ("card", _) => Vec::new(),
+        _ => return Reply::Choices(Vec::new()),
+    };
+    // What was typed stays a choice, so a free question can still be sent.
+    Reply::Choices(reply::keep_typed(choices, value))
 }

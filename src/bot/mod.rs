@@ -38,6 +38,7 @@ use crate::app::{App, AppError, JudgeError, cpu};
 use crate::engine::document;
 use crate::metrics;
 
+pub use commands::{Command, FeedbackCommand};
 pub use feedback::summary_text as feedback_summary;
 pub use matchcmd::MatchCommand;
 pub use pages::{PAGE_BUDGET, Pages};
@@ -102,68 +103,6 @@ pub enum BoardSource {
     Attachment(Attachment),
 }
 
-/// A command with its options.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Command {
-    /// `/rule query [game]`.
-    Rule { query: String, game: Option<String> },
-    /// `/judge [game] [board] [file] [play]`; no board opens the modal.
-    /// `play` is a play in the game's one-line notation, replacing the board's.
-    Judge {
-        game: Option<String>,
-        board: Option<BoardSource>,
-        play: Option<String>,
-    },
-    /// "Judge this board" on a message: its content, and its first attachment.
-    JudgeMessage {
-        content: String,
-        attachment: Option<Attachment>,
-    },
-    /// `/games [game]`: every game with counts, or one game's documents,
-    /// contents and per-passage engine coverage.
-    Games { game: Option<String> },
-    /// `/schema game`: the JSON Schema of the game's board documents, as a file.
-    Schema { game: String },
-    /// `/help`.
-    Help,
-    /// `/match start|setup|play|board|log|undo|end|export`.
-    Match(MatchCommand),
-    /// `/rules add|list|show|remove|versions`: the server's own documents.
-    Rules(RulesCommand),
-    /// `/card name [game]`: a card with its rulings and the rules it names.
-    Card { name: String, game: Option<String> },
-    /// `/feedback rule|summary`: feedback on `/rule` answers.
-    Feedback(FeedbackCommand),
-}
-
-/// `/feedback` subcommands.
-#[derive(Debug, Clone, PartialEq)]
-pub enum FeedbackCommand {
-    /// `/feedback rule:<id>`: the rule that answers the user's last
-    /// question in this channel.
-    Rule { rule: String },
-    /// `/feedback summary`: the server's feedback (moderators).
-    Summary,
-}
-
-impl Command {
-    /// The name as logged and as typed (`rule`, `judge`, …).
-    pub fn name(&self) -> &'static str {
-        match self {
-            Command::Rule { .. } => "rule",
-            Command::Judge { .. } => "judge",
-            Command::JudgeMessage { .. } => commands::JUDGE_MESSAGE,
-            Command::Games { .. } => "games",
-            Command::Schema { .. } => "schema",
-            Command::Help => "help",
-            Command::Match(m) => m.name(),
-            Command::Rules(r) => r.name(),
-            Command::Card { .. } => "card",
-            Command::Feedback(_) => "feedback",
-        }
-    }
-}
-
 /// What the user did.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Input {
@@ -207,10 +146,8 @@ impl Input {
     pub fn metric_label(&self) -> String {
         match self {
             Input::Command(c) => c.name().to_string(),
-            Input::Autocomplete { command, .. } => match command.as_str() {
-                "rule" | "match" | "rules" | "card" | "feedback" => {
-                    format!("autocomplete:{command}")
-                }
+            Input::Autocomplete { command, .. } => match commands::find(command) {
+                Some(spec) if spec.completes() => format!("autocomplete:{}", spec.name),
                 _ => "autocomplete:other".into(),
             },
             Input::Component { custom_id } => match Action::parse(custom_id) {
@@ -260,52 +197,7 @@ pub enum Defer {
 /// ephemerally, whatever this table says ([`Bot::acknowledgement`]).
 pub fn deferral(input: &Input) -> Defer {
     match input {
-        Input::Command(command) => match command {
-            Command::Rule { .. } | Command::Games { .. } | Command::Help | Command::Card { .. } => {
-                Defer::No
-            }
-            // A download first.
-            Command::Judge {
-                board: Some(BoardSource::Attachment(_)),
-                ..
-            } => Defer::Public,
-            Command::Judge { .. } => Defer::No,
-            Command::JudgeMessage {
-                content,
-                attachment: Some(_),
-            } if !board_in_text(content) => Defer::Public,
-            Command::JudgeMessage { .. } => Defer::No,
-            // A file: sent with the edit of the deferred reply.
-            Command::Schema { .. } => Defer::Public,
-            // A database write; the reply is for its author.
-            Command::Feedback(_) => Defer::Ephemeral,
-            // A download and a conversion; the preview is for its author.
-            Command::Rules(RulesCommand::Add { .. }) => Defer::Ephemeral,
-            // Database reads and writes.
-            Command::Rules(_) => Defer::Public,
-            Command::Match(m) => match m {
-                // Writes: they may wait on the database.
-                MatchRequest::Start { .. }
-                | MatchRequest::Setup { text: Some(_) }
-                | MatchRequest::Play { .. }
-                | MatchRequest::Answer { .. }
-                | MatchRequest::Advance { .. }
-                | MatchRequest::Adjust { .. }
-                | MatchRequest::Note { .. }
-                | MatchRequest::Notify { .. }
-                | MatchRequest::Pictures { .. }
-                | MatchRequest::Undo
-                | MatchRequest::End { .. } => Defer::Public,
-                // Opens the form at once.
-                MatchRequest::Setup { text: None } => Defer::No,
-                // A file; a replay of the whole log.
-                MatchRequest::Export | MatchRequest::Verify => Defer::Public,
-                // Reads; `complete` is the console's (autocomplete on Discord).
-                MatchRequest::Board | MatchRequest::Log { .. } | MatchRequest::Complete { .. } => {
-                    Defer::No
-                }
-            },
-        },
+        Input::Command(command) => commands::defer(command),
         // Discord does not let autocomplete be deferred.
         Input::Autocomplete { .. } => Defer::No,
         Input::Component { custom_id } => match Action::parse(custom_id) {
@@ -835,13 +727,7 @@ enum Weight {
 
 fn weight(input: &Input) -> Weight {
     match input {
-        Input::Command(c) => match c {
-            Command::Judge { .. } | Command::JudgeMessage { .. } | Command::Schema { .. } => {
-                Weight::Heavy
-            }
-            Command::Rule { query, .. } if short_question(query) => Weight::Instant,
-            _ => Weight::Light,
-        },
+        Input::Command(c) => commands::weight(c),
         Input::ModalSubmit { .. } => Weight::Heavy,
         Input::Autocomplete { value, .. } if value.len() <= INSTANT_COMPLETION_BYTES => {
             Weight::Instant
@@ -931,51 +817,9 @@ impl<'a> Answerer<'a> {
             match_game,
         } = fetched;
         match &request.input {
-            Input::Command(Command::Rule { query, game }) => {
-                self.rule(request, query, game.as_deref(), match_game.as_deref())
+            Input::Command(command) => {
+                commands::answer(self, request, command, fetched, match_game.as_deref())
             }
-            Input::Command(Command::Judge { game, board, play }) => match (board, fetched) {
-                (_, Some(text)) => self.judge_with(&text, game.as_deref(), play.as_deref()),
-                (Some(BoardSource::Text(text)), None) => {
-                    self.judge_with(text, game.as_deref(), play.as_deref())
-                }
-                (Some(BoardSource::Attachment(_)), None) => Reply::Message(Message::user_error(
-                    "Judge",
-                    "the attachment could not be read",
-                )),
-                (None, None) => Reply::Modal(judge_modal(game.as_deref())),
-            },
-            Input::Command(Command::JudgeMessage { content, .. }) => match fetched {
-                Some(text) => self.judge(&text, None),
-                // A code block without a `game` still gets judged, for its error.
-                None if board_in_text(content) || content.contains("```") => {
-                    self.judge(content, None)
-                }
-                None => Reply::Message(Message::user_error(
-                    "Judge this board",
-                    "that message has no board: put a YAML board document in a ```yaml code block``` or attach a .yaml/.yml/.json file",
-                )),
-            },
-            Input::Command(Command::Games { game: None }) => self.games(),
-            Input::Command(Command::Games { game: Some(game) }) => self.game_coverage(game),
-            Input::Command(Command::Schema { game }) => self.schema(game),
-            Input::Command(Command::Help) => Reply::Message(help()),
-            Input::Command(Command::Card { name, game }) => self.card(name, game.as_deref()),
-            // Answered by `handle_match` (it needs the database, async).
-            Input::Command(Command::Match(_)) => Reply::Message(Message::user_error(
-                "Match",
-                "match commands are not available here",
-            )),
-            // Answered by `handle_rules` (the database, async).
-            Input::Command(Command::Rules(_)) => Reply::Message(Message::user_error(
-                "Rules",
-                "rule set commands are not available here",
-            )),
-            // Answered by `handle_feedback` (the database, async).
-            Input::Command(Command::Feedback(_)) => Reply::Message(Message::user_error(
-                "Feedback",
-                "feedback is not available here",
-            )),
             Input::Autocomplete {
                 command,
                 option,
@@ -1119,52 +963,7 @@ impl<'a> Answerer<'a> {
         }
     }
 
-    /// `/card`: the card, or did-you-mean.
-    fn card(&mut self, name: &str, game: Option<&str>) -> Reply {
-        match self.app.card(name, game) {
-            Ok(reply) => Reply::Message(self.paged(reply::card_message(&reply), false)),
-            Err(e) => app_error("Card", &e),
-        }
-    }
-
-    /// `/card name:` (card names, fuzzy; the channel's match game first)
-    /// and `game:` autocomplete.
-    fn card_autocomplete(
-        &self,
-        option: &str,
-        value: &str,
-        game: Option<&str>,
-        match_game: Option<&str>,
-    ) -> Reply {
-        let choices = match option {
-            "name" => self
-                .app
-                .complete_cards_in(value, game, match_game, MAX_CHOICES)
-                .iter()
-                .map(|c| Choice {
-                    name: reply::truncate(
-                        &match c.card_type.as_str() {
-                            "" => format!("{} ({})", c.name, c.game),
-                            t => format!("{} — {t} ({})", c.name, c.game),
-                        },
-                        100,
-                    ),
-                    value: reply::truncate(&c.name, 100),
-                })
-                .collect(),
-            "game" => self
-                .app
-                .complete_games(value, MAX_CHOICES)
-                .iter()
-                .map(|g| Choice::passage(&g.id, &g.title))
-                .collect(),
-            _ => Vec::new(),
-        };
-        Reply::Choices(reply::keep_typed(choices, value))
-    }
-
-    /// `/rule query:` and `/card` autocomplete; with no `game:`, the game of
-    /// the channel's match (`match_game`) is offered first.
+    /// An autocomplete answered in the pool (`/rule query:`, `/card`).
     fn autocomplete(
         &self,
         command: &str,
@@ -1173,24 +972,7 @@ impl<'a> Answerer<'a> {
         game: Option<&str>,
         match_game: Option<&str>,
     ) -> Reply {
-        if command == "card" {
-            return self.card_autocomplete(option, value, game, match_game);
-        }
-        if command != "rule" || option != "query" {
-            return Reply::Choices(Vec::new());
-        }
-        // An unknown game option completes across all games rather than failing.
-        let game = game.filter(|g| self.app.corpus.resolve_game(g).is_some());
-        let list = self
-            .app
-            .complete_in(value, game, match_game, MAX_CHOICES)
-            .unwrap_or_default();
-        let choices: Vec<Choice> = list
-            .into_iter()
-            .map(|s| Choice::passage(&s.id, &s.title))
-            .collect();
-        // What was typed stays a choice, so a free question can still be sent.
-        Reply::Choices(reply::keep_typed(choices, value))
+        commands::complete(self, command, option, value, game, match_game)
     }
 
     fn component(&mut self, custom_id: &str) -> Reply {
@@ -1217,7 +999,7 @@ impl<'a> Answerer<'a> {
             Some(Action::RulesConfirm(_) | Action::RulesCancel(_)) => Reply::Message(
                 Message::user_error("Rules", "rule set buttons are not available here"),
             ),
-            Some(Action::Card(name)) => self.card(&name, None),
+            Some(Action::Card(name)) => commands::card(self, &name, None),
             // Answered by `handle_feedback` (the database, async).
             Some(Action::Feedback { .. }) => Reply::Message(Message::user_error(
                 "Feedback",
@@ -1307,10 +1089,6 @@ fn judge_modal(game: Option<&str>) -> Modal {
         placeholder: "game: ashes\nplayers: ...\nplay: ...".into(),
         max_length: 4000,
     }
-}
-
-fn help() -> Message {
-    Message::info("Arbiter — help", &commands::help_body())
 }
 
 #[cfg(test)]
