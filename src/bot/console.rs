@@ -21,7 +21,7 @@
 
 use std::io::{BufRead, Write};
 
-use super::commands::{self, Body, Given, Kind, Opt, Spec, Value};
+use super::commands::{self, Body, Given, Kind, Opt, Spec, Sub, Value};
 use super::{Action, Bot, Input, Origin, Reply, Request, RulesFile, matchcmd, text};
 
 /// Who types at the console: `/match` commands run as this user (a name;
@@ -141,7 +141,7 @@ fn get(opts: &[(String, String)], key: &str) -> Option<String> {
 }
 
 /// What the console adds to the declared commands ([`commands::ALL`]).
-const CONSOLE_HELP: &str = "/complete query:… [game:…]  /card complete name:…  /as USER [moderator]  /quit; a number presses that button";
+const CONSOLE_HELP: &str = "/complete query:… [game:…]  /COMMAND complete [SUB] OPTION:… (what autocomplete offers)  /as USER [moderator]  /quit; a number presses that button";
 /// Console-only words, for "did you mean".
 const CONSOLE_WORDS: &[&str] = &["complete", "quit", "as"];
 
@@ -298,78 +298,80 @@ pub fn parse(line: &str) -> Result<Line, String> {
     }
 }
 
-/// What autocomplete would offer, as a request.
-fn completion(
-    command: &str,
-    option: &str,
-    value: String,
-    game: Option<String>,
-    sub: Option<&str>,
-) -> Line {
-    Line::Request(Input::Autocomplete {
-        command: command.into(),
-        option: option.into(),
-        value,
-        game,
-        sub: sub.map(str::to_string),
-    })
-}
-
-/// The console's own lines: `/as`, `/quit`, and the `complete` forms that
-/// show what autocomplete would offer (`/rules complete show id:ti4`).
+/// The console's own lines: `/as`, `/quit`, and `complete`, which shows
+/// what autocomplete would offer (`/complete query:…` for `/rule`).
 fn console_only(name: &str, rest: &str) -> Result<Option<Line>, String> {
     let (first, tail) = rest
         .trim()
         .split_once(char::is_whitespace)
         .unwrap_or((rest.trim(), ""));
-    let line = match (name, first.to_lowercase().as_str()) {
+    let spec = commands::find(name);
+    Ok(Some(match (name, spec) {
         ("as", _) => as_line(rest)?,
         ("quit" | "exit", _) => Line::Quit,
-        ("complete", _) => {
-            let o = options(rest, &["query", "game"])?;
-            let value = get(&o, "query").unwrap_or_default();
-            completion("rule", "query", value, get(&o, "game"), None)
-        }
-        // The line is trimmed: complete the word after what is typed.
-        ("match", "complete") => {
-            let value = match tail.strip_prefix("text:").unwrap_or(tail).trim() {
-                "" => String::new(),
-                typed => format!("{typed} "),
-            };
-            completion("match", "text", value, None, Some("play"))
-        }
-        ("rules", "complete") => {
-            let (sub, rest) = tail
-                .trim()
-                .split_once(char::is_whitespace)
-                .unwrap_or((tail.trim(), ""));
-            let o = options(rest, &["id", "game"])?;
-            let (option, value) = match (get(&o, "id"), get(&o, "game")) {
-                (Some(id), _) => ("id", id),
-                (None, Some(game)) => ("game", game),
-                (None, None) => ("id", String::new()),
-            };
-            completion("rules", option, value, None, Some(&sub.to_lowercase()))
-        }
-        ("feedback", "complete") => {
-            let value = get(&options(tail, &["rule"])?, "rule").unwrap_or_default();
-            completion("feedback", "rule", value, None, Some("rule"))
-        }
-        ("card", "complete") => {
-            let o = options(tail, &["name", "game"])?;
-            let value = get(&o, "name").unwrap_or_default();
-            completion("card", "name", value, get(&o, "game"), None)
-        }
-        ("card", word)
-            if !word.contains(':') && crate::text::closest(word, ["complete"], 2).is_some() =>
+        ("complete", _) => completion(commands::find("rule").ok_or("no /rule")?, rest)?,
+        (_, Some(spec)) if first.eq_ignore_ascii_case("complete") => completion(spec, tail)?,
+        (_, Some(spec))
+            if matches!(spec.body, Body::Options { .. })
+                && !first.is_empty()
+                && !first.contains(':')
+                && crate::text::closest(first, ["complete"], 2).is_some() =>
         {
             return Err(format!(
-                "unknown `/card {word}`; did you mean /card complete?"
+                "unknown `/{name} {first}`; did you mean /{name} complete?"
             ));
         }
         _ => return Ok(None),
+    }))
+}
+
+/// `/<command> complete [sub] [option:value …]`: what autocomplete would
+/// offer for the declared option given (else the first autocompleted one).
+/// A subcommand taking the rest of the line (`/match complete attack unit`)
+/// completes the word after what is typed.
+fn completion(spec: &Spec, rest: &str) -> Result<Line, String> {
+    let rest = rest.trim();
+    let (word, tail) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    let completes = |s: &&Sub| s.options.iter().any(|o| o.autocomplete);
+    let (sub, declared, bare, rest) = match spec.body {
+        Body::Options { options, .. } => (None, options, false, rest),
+        Body::Subs(subs) => match (spec.sub(word), subs.iter().find(completes)) {
+            (Some(sub), _) => (Some(sub), sub.options, sub.bare, tail),
+            (None, Some(sub)) => (Some(sub), sub.options, sub.bare, rest),
+            (None, None) => return Err(format!("/{} completes nothing", spec.name)),
+        },
+        Body::Message => return Err(format!("/{} completes nothing", spec.name)),
     };
-    Ok(Some(line))
+    let completed: Vec<&Opt> = declared.iter().filter(|o| o.autocomplete).collect();
+    let Some(first) = completed.first() else {
+        return Err(format!("/{} completes nothing", spec.name));
+    };
+    let (option, value, game) = if bare {
+        let typed = rest
+            .strip_prefix(&format!("{}:", first.name))
+            .unwrap_or(rest)
+            .trim();
+        let value = match typed {
+            "" => String::new(),
+            typed => format!("{typed} "),
+        };
+        (first.name, value, None)
+    } else {
+        let o = options(rest, &declared.iter().map(|o| o.name).collect::<Vec<_>>())?;
+        let chosen = completed
+            .iter()
+            .find(|c| get(&o, c.name).is_some())
+            .unwrap_or(first);
+        let game = get(&o, "game").filter(|_| chosen.name != "game");
+        (chosen.name, get(&o, chosen.name).unwrap_or_default(), game)
+    };
+    Ok(Line::Request(Input::Autocomplete {
+        command: spec.name.into(),
+        option: option.into(),
+        value,
+        game,
+        sub: sub.map(|s| s.name.to_string()),
+    }))
 }
 
 /// `/as USER [moderator]`: act as another user from now on.
