@@ -89,6 +89,9 @@ pub struct Opt {
     pub choices: Choices,
     /// A board document: the console reads `\n` typed as `\\n`.
     pub multiline: bool,
+    /// Its completion, without a `game:`, offers the game of the channel's
+    /// match first (the bot looks it up before answering).
+    pub channel_game: bool,
 }
 
 const fn opt(kind: Kind, name: &'static str, description: &'static str) -> Opt {
@@ -102,6 +105,7 @@ const fn opt(kind: Kind, name: &'static str, description: &'static str) -> Opt {
         autocomplete: false,
         choices: Choices::Free,
         multiline: false,
+        channel_game: false,
     }
 }
 
@@ -144,6 +148,12 @@ impl Opt {
     }
     const fn choices(self, choices: Choices) -> Opt {
         Opt { choices, ..self }
+    }
+    const fn channel_game(self) -> Opt {
+        Opt {
+            channel_game: true,
+            ..self
+        }
     }
     const fn multiline(self) -> Opt {
         Opt {
@@ -223,6 +233,17 @@ impl Spec {
             _ => Vec::new(),
         }
     }
+}
+
+/// The declared option `option` of a command (or of its subcommand `sub`).
+pub fn option(command: &str, sub: Option<&str>, option: &str) -> Option<&'static Opt> {
+    let spec = find(command)?;
+    let options = match (spec.body, sub) {
+        (Body::Options { options, .. }, _) => options,
+        (Body::Subs(_), Some(sub)) => spec.sub(sub)?.options,
+        _ => return None,
+    };
+    options.iter().find(|o| o.name == option)
 }
 
 /// The declared command named `name` (as typed: any case).
@@ -336,6 +357,7 @@ Type a passage id (autocomplete suggests them) to show that passage.
             text("query", "Your question, or a passage id")
                 .required()
                 .autocomplete()
+                .channel_game()
                 .max(MAX_QUERY_CHARS as u16),
             GAME_ONLY,
         ],
@@ -459,6 +481,7 @@ const CARD: Spec = Spec {
             text("name", "The card's name (or an alias)")
                 .required()
                 .autocomplete()
+                .channel_game()
                 .max(MAX_CARD_NAME_CHARS as u16),
             GAME_ONLY.choices(Choices::Free).autocomplete().max(100),
         ],

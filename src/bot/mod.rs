@@ -541,11 +541,10 @@ impl Bot {
                     command,
                     option,
                     game: None,
+                    sub,
                     ..
-                } if matches!(
-                    (command.as_str(), option.as_str()),
-                    ("rule", "query") | ("card", "name")
-                ) =>
+                } if commands::option(command, sub.as_deref(), option)
+                    .is_some_and(|o| o.channel_game) =>
                 {
                     self.channel_match_game(&request.origin).await
                 }
