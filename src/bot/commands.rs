@@ -1118,3 +1118,58 @@ pub(super) fn complete(
     // What was typed stays a choice, so a free question can still be sent.
     Reply::Choices(reply::keep_typed(choices, value))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every declared option list: the command's own or each subcommand's.
+    fn option_lists() -> Vec<(String, &'static [Opt])> {
+        ALL.iter()
+            .flat_map(|s| match s.body {
+                Body::Options { options, .. } => vec![(s.name.to_string(), options)],
+                Body::Subs(subs) => subs
+                    .iter()
+                    .map(|sub| (format!("{} {}", s.name, sub.name), sub.options))
+                    .collect(),
+                Body::Message => Vec::new(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn declarations_are_consistent() {
+        for (path, options) in option_lists() {
+            let mut names: Vec<&str> = options.iter().map(|o| o.name).collect();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(names.len(), options.len(), "{path}: an option twice");
+            // Discord lists required options first.
+            let first_optional = options.iter().position(|o| !o.required);
+            let last_required = options.iter().rposition(|o| o.required);
+            if let (Some(f), Some(l)) = (first_optional, last_required) {
+                assert!(l < f, "{path}: a required option after an optional one");
+            }
+        }
+        let start = MATCH.sub("start").expect("declared");
+        let seats = start.options.iter().filter(|o| o.kind == Kind::User);
+        assert_eq!(seats.count(), MAX_MATCH_PLAYERS);
+        for spec in ALL {
+            assert!(find(spec.name).is_some_and(|s| s.name == spec.name));
+            assert_eq!(title(spec.name), spec.title);
+        }
+    }
+
+    #[test]
+    fn both_transports_check_choices_and_required_options_alike() {
+        let notify = MATCH.sub("notify").expect("declared");
+        let given = |v: &str| {
+            let values = vec![("state".to_string(), Value::Text(v.into()))];
+            given("/match notify".into(), notify.options, values)
+        };
+        assert!(given("off").is_ok());
+        assert_eq!(given("maybe").unwrap_err(), "/match notify takes on or off");
+        let none = super::given("/match notify".into(), notify.options, Vec::new());
+        assert_eq!(none.unwrap_err(), "/match notify needs state:…");
+    }
+}

@@ -12,6 +12,10 @@
 //! - [`console`]: lines typed on a terminal or piped in, rendered by
 //!   [`text`].
 //!
+//! Every command is declared once in [`commands`] (the registry): its
+//! options, help, access, title, how its options become a [`Command`], its
+//! deferral and how it is answered; the transports derive from it.
+//!
 //! Match tracking (issue 9): `/match …` is [`Command::Match`], answered by
 //! [`matchcmd`] through `app::matches::Matches`, which [`Bot::open_matches`]
 //! connects from [`BotConfig::database_url`].
@@ -186,8 +190,9 @@ pub enum Defer {
 }
 
 /// **The deferral table**: how each request is acknowledged, declared once
-/// per command, subcommand, button and form. Exhaustive on purpose: a new
-/// `/match` subcommand or button does not compile until it is declared here.
+/// per command and subcommand (beside its declaration, in
+/// [`commands::defer`]), button and form (here). Exhaustive on purpose: a
+/// new `/match` subcommand or button does not compile until it is declared.
 ///
 /// When the reply turns out to be for the other audience (a refusal after a
 /// public deferral), the transport deletes the deferred message and sends
