@@ -8,14 +8,14 @@
 //! the console's usage lines; the CLI's `match` subcommands are checked
 //! against it (`tests/cli.rs`). Names no serenity type.
 
-use crate::app::{MAX_CARD_NAME_CHARS, MAX_QUERY_CHARS};
+use crate::app::{App, MAX_CARD_NAME_CHARS, MAX_QUERY_CHARS};
 use crate::corpus::import::MAX_IMPORT_BYTES;
 
-use super::reply::{self, Choice, Message, Reply};
+use super::reply::{self, Choice, Message, MessageKind, Reply};
 use super::{
     Answerer, Attachment, BoardSource, Defer, MAX_ATTACHMENT_BYTES, MAX_CHOICES, MatchCommand,
-    Request, RulesCommand, RulesFile, Weight, app_error, board_in_text, judge_modal,
-    matchcmd::MAX_MATCH_PLAYERS, short_question,
+    Origin, Request, RulesCommand, RulesFile, Weight, app_error, attachment_refusal, board_in_text,
+    judge_modal, matchcmd::MAX_MATCH_PLAYERS, short_question,
 };
 use crate::app::matches::MatchRequest;
 
@@ -1003,6 +1003,51 @@ pub fn defer(command: &Command) -> Defer {
                 Defer::No
             }
         },
+    }
+}
+
+/// The board attachment a command downloads before it is answered (at
+/// most [`MAX_ATTACHMENT_BYTES`]; the refusals carry the command's title).
+pub(super) fn board_upload(command: &Command) -> Option<&Attachment> {
+    match command {
+        Command::Judge {
+            board: Some(BoardSource::Attachment(a)),
+            ..
+        }
+        | Command::Match(MatchRequest::Setup {
+            text: Some(BoardSource::Attachment(a)),
+        }) => Some(a),
+        Command::JudgeMessage {
+            content,
+            attachment: Some(a),
+        } if !board_in_text(content) => Some(a),
+        _ => None,
+    }
+}
+
+/// A refusal that needs no work: a board attachment Arbiter will not
+/// download, `/match` in a direct message, a `/schema` game that is
+/// unknown or has no engine. Answered at once (ephemeral), never deferred.
+pub(super) fn precheck(app: &App, origin: &Origin, command: &Command) -> Option<Reply> {
+    let refuse = |why: &str| {
+        Some(Reply::Message(Message::user_error(
+            title(command.name()),
+            why,
+        )))
+    };
+    if let Some(why) = board_upload(command).and_then(attachment_refusal) {
+        return refuse(&why);
+    }
+    match command {
+        // A match belongs to a server channel; in a DM nobody else would see it.
+        Command::Match(_) if origin.guild_id.is_none() && origin.channel_id.is_some() => refuse(
+            "matches are kept in a server channel, for all their players to see; use `/match` in a server, not in a direct message",
+        ),
+        Command::Schema { game } => match Answerer::new(app).schema(game) {
+            Reply::Message(m) if m.kind == MessageKind::UserError => Some(Reply::Message(m)),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

@@ -37,7 +37,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::app::matches::MatchRequest;
 use crate::app::{App, AppError, JudgeError, cpu};
 use crate::engine::document;
 use crate::metrics;
@@ -517,14 +516,10 @@ impl Bot {
         }
         // Fetch what must be fetched first (async), then answer in the CPU pool.
         let fetched = match &request.input {
-            Input::Command(Command::Judge {
-                board: Some(BoardSource::Attachment(a)),
-                ..
-            }) => Some(self.download(a, "Judge").await),
-            Input::Command(Command::JudgeMessage {
-                content,
-                attachment: Some(a),
-            }) if !board_in_text(content) => Some(self.download(a, "Judge").await),
+            Input::Command(c) => match commands::board_upload(c) {
+                Some(a) => Some(self.download(a, commands::title(c.name())).await),
+                None => None,
+            },
             _ => None,
         };
         let fetched = match fetched {
@@ -598,35 +593,8 @@ impl Bot {
     /// download, a `/schema` game that is unknown or has no engine. Such
     /// requests are answered at once (ephemeral), never deferred.
     pub fn precheck(&self, request: &Request) -> Option<Reply> {
-        let attachment = |a: &Attachment, title: &str| {
-            attachment_refusal(a).map(|why| Reply::Message(Message::user_error(title, &why)))
-        };
         match &request.input {
-            Input::Command(Command::Judge {
-                board: Some(BoardSource::Attachment(a)),
-                ..
-            }) => attachment(a, "Judge"),
-            Input::Command(Command::JudgeMessage {
-                content,
-                attachment: Some(a),
-            }) if !board_in_text(content) => attachment(a, "Judge"),
-            Input::Command(Command::Match(MatchRequest::Setup {
-                text: Some(BoardSource::Attachment(a)),
-            })) => attachment(a, "Match"),
-            // A match belongs to a server channel; in a DM nobody else would see it.
-            Input::Command(Command::Match(_))
-                if request.origin.guild_id.is_none() && request.origin.channel_id.is_some() =>
-            {
-                Some(Reply::Message(Message::user_error(
-                    "Match",
-                    "matches are kept in a server channel, for all their players to see; use `/match` in a server, not in a direct message",
-                )))
-            }
-            Input::Command(Command::Schema { game }) => match Answerer::new(&self.app).schema(game)
-            {
-                Reply::Message(m) if m.kind == MessageKind::UserError => Some(Reply::Message(m)),
-                _ => None,
-            },
+            Input::Command(command) => commands::precheck(&self.app, &request.origin, command),
             _ => None,
         }
     }
