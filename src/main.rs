@@ -539,7 +539,7 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
                 text::card(&reply)
             }
         }
-        Command::Commands { .. } => json(&arbiter::bot::commands::definitions_json(app)),
+        Command::Commands { .. } => json(&arbiter::bot::discord::definitions_json(app)),
         Command::Serve(_)
         | Command::Feedback(_)
         | Command::Console(_)

@@ -456,3 +456,18 @@ fn judge_and_match_board_write_a_picture_and_print_its_path() {
     let (w, h) = png_size(&std::fs::read(&board).unwrap());
     assert!(w == 1000 && h > 100, "{w}×{h}");
 }
+
+/// The CLI's `match` subcommands (clap) are a surface of their own (flags
+/// such as `--picture` and `--expect-version`, CLI-only `cite`/`ask`) over
+/// the same `MatchRequest`; every `/match` subcommand the registry declares
+/// has one.
+#[test]
+fn every_declared_match_subcommand_is_reachable_from_the_cli() {
+    let spec = arbiter::bot::commands::find("match").expect("declared");
+    let subs = spec.sub_names();
+    assert!(subs.len() >= 15, "{subs:?}");
+    for sub in subs {
+        let o = arbiter(&["match", sub, "--help"]);
+        assert!(o.status.success(), "arbiter match {sub}: {}", stderr(&o));
+    }
+}

@@ -58,7 +58,7 @@ fn in_process(args: &[&str], stdin: &str) -> (i32, String, String) {
             )
         }
         ["commands", "--json"] => {
-            let v = arbiter::bot::commands::definitions_json(&bot().app);
+            let v = arbiter::bot::discord::definitions_json(&bot().app);
             (0, serde_json::to_string_pretty(&v).unwrap(), String::new())
         }
         other => panic!("no in-process form of {other:?}"),
@@ -313,18 +313,17 @@ fn every_command_declares_where_and_for_whom_it_is_offered() {
             "{name} is hidden from players: {d}"
         );
     }
-    // Every command has its row in the access table.
+    // Every command registered is declared (with its access) in the registry.
     for d in &defs {
         let name = d["name"].as_str().unwrap();
         assert!(
-            arbiter::bot::commands::ACCESS
-                .iter()
-                .any(|(n, _, _)| *n == name),
-            "{name} has no row in commands::ACCESS"
+            arbiter::bot::commands::find(name).is_some(),
+            "{name} is not declared in commands::ALL"
         );
     }
     // A moderator-only command would carry Manage Messages (1 << 13).
-    use arbiter::bot::commands::{Audience, Reach, with_access};
+    use arbiter::bot::commands::{Audience, Reach};
+    use arbiter::bot::discord::with_access;
     let v = serde_json::to_value(with_access(
         serenity::all::CreateCommand::new("mod").description("d"),
         Reach::GuildOnly,
@@ -875,4 +874,72 @@ fn pictures_can_be_switched_off_for_a_match_and_a_button_stands_in() {
     );
     assert_eq!(bad, 0, "{out}");
     assert_eq!(picture_paths(&out).len(), 2, "on again: {out}");
+}
+
+/// A value the console takes for a declared option.
+fn sample(o: &arbiter::bot::commands::Opt) -> String {
+    use arbiter::bot::commands::{Choices, Kind};
+    match (o.kind, o.choices) {
+        (Kind::Text, Choices::Fixed(values)) => values[0].to_string(),
+        (Kind::Text, Choices::DocumentKinds) => "rules".into(),
+        (Kind::Text, Choices::Games) => "ashes".into(),
+        (Kind::Text, Choices::Free) => "x".into(),
+        (Kind::Integer, _) => "1".into(),
+        (Kind::User, _) => "maeoni".into(),
+        (Kind::File { .. }, _) => format!("{}/README.md", env!("CARGO_MANIFEST_DIR")),
+    }
+}
+
+/// The command a console line with every required option becomes.
+fn typed(path: &str, options: &[arbiter::bot::commands::Opt]) -> arbiter::bot::Command {
+    let line: Vec<String> = std::iter::once(path.to_string())
+        .chain(
+            options
+                .iter()
+                .filter(|o| o.required)
+                .map(|o| format!("{}:{}", o.name, sample(o))),
+        )
+        .collect();
+    let line = line.join(" ");
+    match arbiter::bot::console::parse(&line) {
+        Ok(arbiter::bot::console::Line::Request(arbiter::bot::Input::Command(c))) => c,
+        other => panic!("{line}: {other:?}"),
+    }
+}
+
+#[test]
+fn every_declared_command_and_subcommand_is_reachable_from_the_console() {
+    use arbiter::bot::commands::{ALL, Body, title};
+    let mut reached = 0;
+    for spec in ALL {
+        assert_ne!(title(spec.name), "Arbiter", "{} has no title", spec.name);
+        match spec.body {
+            Body::Options { options, .. } => {
+                let c = typed(&format!("/{}", spec.name), options);
+                assert_eq!(c.name(), spec.name);
+                reached += 1;
+            }
+            Body::Subs(subs) => {
+                for sub in subs {
+                    let c = typed(&format!("/{} {}", spec.name, sub.name), sub.options);
+                    let full = format!("{} {}", spec.name, sub.name);
+                    // `/feedback`'s requests are named by the command alone.
+                    assert!(c.name() == full || c.name() == spec.name, "{full}: {c:?}");
+                    // Every subcommand has its row in the deferral table (it
+                    // compiles) and its requests carry the command's title.
+                    let _ = arbiter::bot::commands::defer(&c);
+                    assert_eq!(title(c.name()), spec.title, "{full}");
+                    reached += 1;
+                }
+            }
+            // On a message's menu: Discord only.
+            Body::Message => {}
+        }
+    }
+    assert!(reached >= 28, "{reached}");
+    // The help lists every command that declares a paragraph, in order.
+    let help = arbiter::bot::commands::help_body();
+    for spec in ALL.iter().filter(|s| !s.help.is_empty()) {
+        assert!(help.contains(spec.help), "{}", spec.name);
+    }
 }

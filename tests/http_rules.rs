@@ -158,7 +158,7 @@ async fn a_house_rule_added_in_one_server_answers_there_only() {
 fn rules_is_offered_in_servers_to_manage_server_only() {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let app = App::load(&root.join("rules_data"), &[]).unwrap();
-    let defs = arbiter::bot::commands::definitions_json(&app);
+    let defs = arbiter::bot::discord::definitions_json(&app);
     let rules = defs
         .as_array()
         .unwrap()

@@ -398,6 +398,25 @@ fn app_names_no_games_module() {
     );
 }
 
+/// Only the Discord edge (`bot::discord`, `bot::http`, `bot::gateway`)
+/// names serenity; the command registry (`bot::commands`) is plain data.
+#[test]
+fn only_the_discord_edge_names_serenity() {
+    let edge = ["discord", "http", "gateway"];
+    let named: Vec<String> = sources()
+        .iter()
+        .filter(|(m, text)| {
+            let at_edge = m.len() == 2 && m[0] == "bot" && edge.contains(&m[1].as_str());
+            !at_edge && tokenize(text).iter().any(|t| t == "serenity")
+        })
+        .map(|(m, _)| label(m))
+        .collect();
+    assert!(
+        named.is_empty(),
+        "serenity named outside the edge: {named:?}"
+    );
+}
+
 /// The scanner itself: a cycle written in text is found, a comment is not.
 #[test]
 fn the_scanner_finds_what_it_should() {

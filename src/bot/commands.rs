@@ -1,12 +1,23 @@
-//! The application command definitions, as serenity builders (registered
-//! at gateway start-up; printed by `arbiter commands --json`).
+//! **The command registry**: every command and every `/match`, `/rules` and
+//! `/feedback` subcommand declared once, as plain data: its name, options
+//! (type, limits, choices, autocomplete), description, help, where and for
+//! whom it is offered, the title of its refusals, and how its options
+//! become a [`Command`]. Everything else derives from it: the Discord
+//! definitions (`discord::definitions`), both parsers (Discord options in
+//! `discord.rs`, console lines in `console.rs`, through [`Given`]), `/help`,
+//! the console's usage lines; the CLI's `match` subcommands are checked
+//! against it (`tests/cli.rs`). Names no serenity type.
 
-use serenity::all::{
-    CommandOptionType, CommandType, CreateCommand, CreateCommandOption, InstallationContext,
-    InteractionContext, Permissions,
+use crate::app::{App, MAX_CARD_NAME_CHARS, MAX_QUERY_CHARS};
+use crate::corpus::import::MAX_IMPORT_BYTES;
+
+use super::reply::{self, Choice, Message, MessageKind, Reply};
+use super::{
+    Answerer, Attachment, BoardSource, Defer, MAX_ATTACHMENT_BYTES, MAX_CHOICES, MatchCommand,
+    Origin, Request, RulesCommand, RulesFile, Weight, app_error, attachment_refusal, board_in_text,
+    judge_modal, matchcmd::MAX_MATCH_PLAYERS, short_question,
 };
-
-use crate::app::{App, MAX_QUERY_CHARS};
+use crate::app::matches::MatchRequest;
 
 /// The message context-menu command's name.
 pub const JUDGE_MESSAGE: &str = "Judge this board";
@@ -15,262 +26,6 @@ pub const JUDGE_MESSAGE: &str = "Judge this board";
 pub const MAX_BOARD_OPTION: u16 = 6000;
 /// Longest one-line play accepted in the `play` option.
 pub const MAX_PLAY_OPTION: u16 = 500;
-
-fn game_option(app: &App, description: &str) -> CreateCommandOption {
-    let mut opt =
-        CreateCommandOption::new(CommandOptionType::String, "game", description).required(false);
-    for g in app.corpus.games.iter().take(25) {
-        let name: String = g.name.chars().take(100).collect();
-        opt = opt.add_string_choice(name, g.id.clone());
-    }
-    opt
-}
-
-fn sub(name: &str, description: &str) -> CreateCommandOption {
-    CreateCommandOption::new(CommandOptionType::SubCommand, name, description)
-}
-
-/// `/match` and its subcommands (issue 9).
-fn match_command(app: &App) -> CreateCommand {
-    let mut start = sub(
-        "start",
-        "Start a match in this channel; players take seats in order",
-    )
-    .add_sub_option({
-        let mut g =
-            CreateCommandOption::new(CommandOptionType::String, "game", "The game").required(true);
-        for game in app.corpus.games.iter().take(25) {
-            let name: String = game.name.chars().take(100).collect();
-            g = g.add_string_choice(name, game.id.clone());
-        }
-        g
-    });
-    for n in 1..=super::matchcmd::MAX_MATCH_PLAYERS {
-        start = start.add_sub_option(
-            CreateCommandOption::new(
-                CommandOptionType::User,
-                format!("player{n}"),
-                format!("Seat {n}"),
-            )
-            .required(n <= 2),
-        );
-    }
-    CreateCommand::new("match")
-        .description("Keep a match in this channel: board, plays with rulings, undo, export")
-        .add_option(start)
-        .add_option(
-            sub(
-                "setup",
-                "The starting board: paste it, attach it, or neither for a form",
-            )
-            .add_sub_option(
-                CreateCommandOption::new(
-                    CommandOptionType::String,
-                    "board",
-                    "The board document (YAML or JSON)",
-                )
-                .required(false)
-                .max_length(MAX_BOARD_OPTION),
-            )
-            .add_sub_option(
-                CreateCommandOption::new(
-                    CommandOptionType::Attachment,
-                    "file",
-                    "A board or an export (.yaml, .yml, .json; at most 1 MB)",
-                )
-                .required(false),
-            ),
-        )
-        .add_option(
-            sub(
-                "play",
-                "Play for your seat, in one-line notation (or a YAML play:)",
-            )
-            .add_sub_option(
-                CreateCommandOption::new(CommandOptionType::String, "text", "The play")
-                    .required(true)
-                    .set_autocomplete(true)
-                    .max_length(MAX_PLAY_OPTION),
-            ),
-        )
-        .add_option(
-            sub("answer", "Answer the decision waiting for you (the buttons do the same)").add_sub_option(
-                CreateCommandOption::new(CommandOptionType::String, "choice", "The answer: its number or words")
-                    .required(true)
-                    .set_autocomplete(true)
-                    .max_length(100),
-            ),
-        )
-        .add_option(
-            sub("advance", "Move to the next phase or round (the turn structure; outside the indexed rules where it is)")
-                .add_sub_option(
-                    CreateCommandOption::new(CommandOptionType::String, "to", "A phase to move on to")
-                        .required(false)
-                        .set_autocomplete(true)
-                        .max_length(100),
-                ),
-        )
-        .add_option(
-            sub("adjust", "Set one board field, on the record (your seat's fields; moderators: any)")
-                .add_sub_option(
-                    CreateCommandOption::new(CommandOptionType::String, "field", "The field, e.g. players.Maeoni.phoenixborn.damage")
-                        .required(true)
-                        .set_autocomplete(true)
-                        .max_length(200),
-                )
-                .add_sub_option(
-                    CreateCommandOption::new(CommandOptionType::String, "value", "The new value (YAML: 3, true, [a, b]; null removes)")
-                        .required(true)
-                        .max_length(MAX_PLAY_OPTION),
-                )
-                .add_sub_option(
-                    CreateCommandOption::new(CommandOptionType::String, "reason", "Why (it goes on the record)")
-                        .required(true)
-                        .max_length(1000),
-                ),
-        )
-        .add_option(
-            sub("note", "Add a note to the record (a judge's ruling, an agreement)").add_sub_option(
-                CreateCommandOption::new(CommandOptionType::String, "text", "The note")
-                    .required(true)
-                    .max_length(1000),
-            ),
-        )
-        .add_option(
-            sub("notify", "Ping whose turn or decision it is after each event").add_sub_option(
-                CreateCommandOption::new(CommandOptionType::String, "state", "on or off")
-                    .required(true)
-                    .add_string_choice("on", "on")
-                    .add_string_choice("off", "off"),
-            ),
-        )
-        .add_option(
-            sub("pictures", "Board pictures on this match's replies (off: a Picture button)")
-                .add_sub_option(
-                    CreateCommandOption::new(CommandOptionType::String, "state", "on or off")
-                        .required(true)
-                        .add_string_choice("on", "on")
-                        .add_string_choice("off", "off"),
-                ),
-        )
-        .add_option(sub("board", "Show the match and its board"))
-        .add_option(
-            sub("log", "Plays and rulings: who, when").add_sub_option(
-                CreateCommandOption::new(
-                    CommandOptionType::Integer,
-                    "page",
-                    "Page (default: last)",
-                )
-                .required(false)
-                .min_int_value(1),
-            ),
-        )
-        .add_option(sub(
-            "undo",
-            "Take back the last event in effect (yours; moderators: any)",
-        ))
-        .add_option(
-            sub("end", "End the match (by agreement or a moderator), with a result if you like")
-                .add_sub_option(
-                    CreateCommandOption::new(CommandOptionType::User, "winner", "The winner").required(false),
-                )
-                .add_sub_option(
-                    CreateCommandOption::new(CommandOptionType::String, "reason", "How it ended")
-                        .required(false)
-                        .max_length(1000),
-                ),
-        )
-        .add_option(sub(
-            "export",
-            "The board and the log as a file, re-importable with setup",
-        ))
-        .add_option(sub(
-            "verify",
-            "Replay the log through the engine and check every stored board",
-        ))
-}
-
-/// `/rules` and its subcommands (issue 16): the server's own documents.
-fn rules_command() -> CreateCommand {
-    let text = |name: &str, description: &str, required: bool| {
-        CreateCommandOption::new(CommandOptionType::String, name, description)
-            .required(required)
-            .max_length(100)
-    };
-    let mut kind = text("kind", "What the document is", true);
-    for k in crate::corpus::DocumentKind::ALL {
-        kind = kind.add_string_choice(k.label(), k.as_str());
-    }
-    CreateCommand::new("rules")
-        .description("This server's own rules documents: rulebooks, FAQ, errata, house rules")
-        .add_option(
-            sub(
-                "add",
-                "Add a document (Markdown, text, HTML or PDF; at most 5 MB): preview first",
-            )
-            .add_sub_option(
-                CreateCommandOption::new(CommandOptionType::Attachment, "file", "The document")
-                    .required(true),
-            )
-            .add_sub_option(
-                text(
-                    "game",
-                    "A game's id or name (a new name starts a new game)",
-                    true,
-                )
-                .set_autocomplete(true),
-            )
-            .add_sub_option(kind)
-            .add_sub_option(text(
-                "title",
-                "The document's title (default: the file name)",
-                false,
-            )),
-        )
-        .add_option(sub("list", "The documents this server added"))
-        .add_option(
-            sub(
-                "show",
-                "Show a passage or a document of this server's rules",
-            )
-            .add_sub_option(
-                text("id", "A passage or document id (from /rules list)", true)
-                    .set_autocomplete(true),
-            ),
-        )
-        .add_option(
-            sub("remove", "Take a document out (the history keeps it)").add_sub_option(
-                text("id", "The document id, from /rules list", true).set_autocomplete(true),
-            ),
-        )
-        .add_option(
-            sub("versions", "Every change of this server's rule set")
-                .add_sub_option(text("game", "Only this game", false).set_autocomplete(true)),
-        )
-}
-
-/// `/feedback rule|summary`: the rule that answers your last `/rule`
-/// question (id autocompleted), and the server's feedback for moderators.
-fn feedback_command() -> CreateCommand {
-    CreateCommand::new("feedback")
-        .description("Tell Arbiter which rule answers your last /rule question")
-        .add_option(
-            sub(
-                "rule",
-                "The rule that answers your last /rule question in this channel",
-            )
-            .add_sub_option(
-                CreateCommandOption::new(CommandOptionType::String, "rule", "The rule's id")
-                    .required(true)
-                    .set_autocomplete(true)
-                    .max_length(100),
-            ),
-        )
-        .add_option(sub(
-            "summary",
-            "This server's feedback on /rule answers (moderators)",
-        ))
-}
 
 /// Where a command can be used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -284,6 +39,9 @@ pub enum Reach {
 
 /// Who may see a command: everyone, or members with Manage Messages
 /// (Discord hides it from the others; server admins can change that).
+/// Moderator-only subcommands (undo of another's play, `end`) are checked
+/// per call by the match service, since Discord sets permissions per
+/// command, not per subcommand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Audience {
     Everyone,
@@ -292,149 +50,1171 @@ pub enum Audience {
     Admins,
 }
 
-/// **Where and for whom each command is offered**, by name: one row per
-/// command, checked against the definitions by a test (every command has a
-/// row). Moderator-only subcommands (undo of another's play, `end`) are
-/// checked per call by the match service, since Discord sets permissions
-/// per command, not per subcommand.
-pub const ACCESS: &[(&str, Reach, Audience)] = &[
-    ("rule", Reach::Anywhere, Audience::Everyone),
-    ("judge", Reach::Anywhere, Audience::Everyone),
-    (JUDGE_MESSAGE, Reach::Anywhere, Audience::Everyone),
-    ("games", Reach::Anywhere, Audience::Everyone),
-    ("schema", Reach::Anywhere, Audience::Everyone),
-    ("help", Reach::Anywhere, Audience::Everyone),
-    ("match", Reach::GuildOnly, Audience::Everyone),
-    ("rules", Reach::GuildOnly, Audience::Admins),
-    ("card", Reach::Anywhere, Audience::Everyone),
-    // `summary` is checked per call (moderators), like `/match end`.
-    ("feedback", Reach::GuildOnly, Audience::Everyone),
-];
-
-/// The command with its contexts, installation type and default
-/// permissions as declared in [`ACCESS`] (a command without a row is
-/// guild-only, the safe default).
-fn scoped(name: &str, command: CreateCommand) -> CreateCommand {
-    let (reach, audience) = ACCESS
-        .iter()
-        .find(|(n, _, _)| *n == name)
-        .map_or((Reach::GuildOnly, Audience::Everyone), |(_, r, a)| (*r, *a));
-    with_access(command, reach, audience)
+/// What an option holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Text,
+    Integer,
+    /// A Discord user (a mention or a name on the console).
+    User,
+    /// An attachment (a path the console reads, at most `max_bytes`).
+    File {
+        max_bytes: u64,
+    },
 }
 
-/// Contexts from the reach; installed to servers only (user installs would
-/// need the app's installation settings in the Developer Portal); Manage
-/// Messages by default for moderator commands.
-pub fn with_access(command: CreateCommand, reach: Reach, audience: Audience) -> CreateCommand {
-    let contexts = match reach {
-        Reach::Anywhere => vec![InteractionContext::Guild, InteractionContext::BotDm],
-        Reach::GuildOnly => vec![InteractionContext::Guild],
-    };
-    let command = command
-        .contexts(contexts)
-        .integration_types(vec![InstallationContext::Guild]);
-    match audience {
-        Audience::Everyone => command,
-        Audience::Moderators => command.default_member_permissions(Permissions::MANAGE_MESSAGES),
-        Audience::Admins => command.default_member_permissions(Permissions::MANAGE_GUILD),
+/// The values a text option offers as a fixed list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Choices {
+    /// Anything (within the limits).
+    Free,
+    /// The indexed games (the first 25; any game id, name or alias is taken).
+    Games,
+    /// The kinds of a rules document (`DocumentKind`).
+    DocumentKinds,
+    /// Exactly these values (their own labels).
+    Fixed(&'static [&'static str]),
+}
+
+/// One option of a command or subcommand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Opt {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub kind: Kind,
+    pub required: bool,
+    pub max_length: Option<u16>,
+    pub min_value: Option<i64>,
+    pub autocomplete: bool,
+    pub choices: Choices,
+    /// A board document: the console reads `\n` typed as `\\n`.
+    pub multiline: bool,
+    /// Its completion, without a `game:`, offers the game of the channel's
+    /// match first (the bot looks it up before answering).
+    pub channel_game: bool,
+}
+
+const fn opt(kind: Kind, name: &'static str, description: &'static str) -> Opt {
+    Opt {
+        name,
+        description,
+        kind,
+        required: false,
+        max_length: None,
+        min_value: None,
+        autocomplete: false,
+        choices: Choices::Free,
+        multiline: false,
+        channel_game: false,
     }
 }
 
-/// Every command, in registration order.
-pub fn definitions(app: &App) -> Vec<CreateCommand> {
-    unscoped(app)
-        .into_iter()
-        .map(|(name, command)| scoped(name, command))
-        .collect()
+const fn text(name: &'static str, description: &'static str) -> Opt {
+    opt(Kind::Text, name, description)
 }
 
-fn unscoped(app: &App) -> Vec<(&'static str, CreateCommand)> {
-    vec![
-        ("rule", CreateCommand::new("rule")
-            .description("Find the rules passages that answer a question, with citations")
-            .add_option(
-                CreateCommandOption::new(
-                    CommandOptionType::String,
-                    "query",
-                    "Your question, or a passage id",
-                )
-                .required(true)
-                .set_autocomplete(true)
-                .max_length(MAX_QUERY_CHARS as u16),
-            )
-            .add_option(game_option(app, "Only this game"))),
-        ("judge", CreateCommand::new("judge")
-            .description("Adjudicate a board document: the ruling step by step, with citations")
-            .add_option(game_option(
-                app,
-                "The game (default: the document's own `game` field)",
-            ))
-            .add_option(
-                CreateCommandOption::new(
-                    CommandOptionType::String,
-                    "board",
-                    "The board document (YAML or JSON)",
-                )
-                .required(false)
-                .max_length(MAX_BOARD_OPTION),
-            )
-            .add_option(
-                CreateCommandOption::new(
-                    CommandOptionType::Attachment,
-                    "file",
-                    "A .yaml, .yml or .json board document (at most 1 MB)",
-                )
-                .required(false),
-            )
-            .add_option(
-                CreateCommandOption::new(
-                    CommandOptionType::String,
-                    "play",
-                    "The play in one-line notation, judged against the board (replaces its play)",
-                )
-                .required(false)
-                .max_length(MAX_PLAY_OPTION),
-            )),
-        (JUDGE_MESSAGE, CreateCommand::new(JUDGE_MESSAGE).kind(CommandType::Message)),
-        ("games", CreateCommand::new("games")
-            .description("The games and rule documents indexed, with engine coverage")
-            .add_option(game_option(
-                app,
-                "One game: its contents and, per passage, what the engine executes",
-            ))),
-        ("schema", CreateCommand::new("schema")
-            .description("A game's board document JSON Schema, as a file for your editor")
-            .add_option(game_option(app, "The game").required(true))),
-        ("help", CreateCommand::new("help").description("How to use Arbiter, with examples")),
-        ("match", match_command(app)),
-        ("rules", rules_command()),
-        ("card", card_command()),
-        ("feedback", feedback_command()),
-    ]
+const fn user(name: &'static str, description: &'static str) -> Opt {
+    opt(Kind::User, name, description)
 }
 
-/// `/card name [game]`: both autocompleted (a server's own cards and games
-/// are not in a fixed choice list).
-fn card_command() -> CreateCommand {
-    let text = |name: &str, description: &str, max: u16| {
-        CreateCommandOption::new(CommandOptionType::String, name, description)
-            .set_autocomplete(true)
-            .max_length(max)
+const fn file(name: &'static str, description: &'static str, max_bytes: u64) -> Opt {
+    opt(Kind::File { max_bytes }, name, description)
+}
+
+impl Opt {
+    const fn required(self) -> Opt {
+        Opt {
+            required: true,
+            ..self
+        }
+    }
+    const fn max(self, n: u16) -> Opt {
+        Opt {
+            max_length: Some(n),
+            ..self
+        }
+    }
+    const fn min(self, n: i64) -> Opt {
+        Opt {
+            min_value: Some(n),
+            ..self
+        }
+    }
+    const fn autocomplete(self) -> Opt {
+        Opt {
+            autocomplete: true,
+            ..self
+        }
+    }
+    const fn choices(self, choices: Choices) -> Opt {
+        Opt { choices, ..self }
+    }
+    const fn channel_game(self) -> Opt {
+        Opt {
+            channel_game: true,
+            ..self
+        }
+    }
+    const fn multiline(self) -> Opt {
+        Opt {
+            multiline: true,
+            ..self
+        }
+    }
+}
+
+/// How a command's (or subcommand's) options become a request.
+pub type Parse = fn(&Given) -> Result<Command, String>;
+
+/// A subcommand.
+#[derive(Debug, Clone, Copy)]
+pub struct Sub {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub options: &'static [Opt],
+    /// On the console, the first option may be the rest of the line,
+    /// without its `name:` (`/match play pass`).
+    pub bare: bool,
+    pub parse: Parse,
+}
+
+/// What a command takes.
+#[derive(Debug, Clone, Copy)]
+pub enum Body {
+    /// Options of its own.
+    Options {
+        options: &'static [Opt],
+        parse: Parse,
+    },
+    /// Subcommands, each with its options.
+    Subs(&'static [Sub]),
+    /// A message's context menu (no options; the message is the input).
+    Message,
+}
+
+/// One command: everything said about it in one place.
+#[derive(Debug, Clone, Copy)]
+pub struct Spec {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub reach: Reach,
+    pub audience: Audience,
+    /// The title of its replies when it is refused or times out.
+    pub title: &'static str,
+    /// Its paragraph of `/help` (none: not listed).
+    pub help: &'static str,
+    pub body: Body,
+}
+
+impl Spec {
+    /// The subcommand named `name`.
+    pub fn sub(&self, name: &str) -> Option<&'static Sub> {
+        match self.body {
+            Body::Subs(subs) => subs.iter().find(|s| s.name.eq_ignore_ascii_case(name)),
+            _ => None,
+        }
+    }
+
+    /// Whether any of its options is autocompleted.
+    pub fn completes(&self) -> bool {
+        match self.body {
+            Body::Options { options, .. } => options.iter().any(|o| o.autocomplete),
+            Body::Subs(subs) => subs
+                .iter()
+                .any(|s| s.options.iter().any(|o| o.autocomplete)),
+            Body::Message => false,
+        }
+    }
+
+    /// The subcommands' names (none for a command without).
+    pub fn sub_names(&self) -> Vec<&'static str> {
+        match self.body {
+            Body::Subs(subs) => subs.iter().map(|s| s.name).collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The declared option `option` of a command (or of its subcommand `sub`).
+pub fn option(command: &str, sub: Option<&str>, option: &str) -> Option<&'static Opt> {
+    let spec = find(command)?;
+    let options = match (spec.body, sub) {
+        (Body::Options { options, .. }, _) => options,
+        (Body::Subs(_), Some(sub)) => spec.sub(sub)?.options,
+        _ => return None,
     };
-    CreateCommand::new("card")
-        .description("A card: its stats, text and rulings, with the rules its text names")
-        .add_option(
-            text(
-                "name",
-                "The card's name (or an alias)",
-                crate::app::MAX_CARD_NAME_CHARS as u16,
-            )
-            .required(true),
-        )
-        .add_option(text("game", "Only this game", 100).required(false))
+    options.iter().find(|o| o.name == option)
 }
 
-/// The definitions as the JSON Discord receives.
-pub fn definitions_json(app: &App) -> serde_json::Value {
-    serde_json::to_value(definitions(app)).unwrap_or(serde_json::Value::Null)
+/// The declared command named `name` (as typed: any case).
+pub fn find(name: &str) -> Option<&'static Spec> {
+    ALL.iter().find(|s| s.name.eq_ignore_ascii_case(name))
+}
+
+/// A value given for an option, by Discord or typed on the console.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Text(String),
+    Integer(i64),
+    /// A user id (Discord) or a name as typed (console).
+    User(String),
+    File(RulesFile),
+}
+
+/// The options given to one command or subcommand, by name; `path` is how
+/// it is typed (`/match play`), for messages.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Given {
+    pub path: String,
+    pub values: Vec<(String, Value)>,
+}
+
+impl Given {
+    fn value(&self, name: &str) -> Option<&Value> {
+        self.values.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+
+    /// A text option, if given and not empty.
+    pub fn text(&self, name: &str) -> Option<String> {
+        match self.value(name) {
+            Some(Value::Text(s)) if !s.is_empty() => Some(s.clone()),
+            _ => None,
+        }
+    }
+
+    /// A required text option.
+    pub fn need(&self, name: &str) -> Result<String, String> {
+        self.text(name)
+            .ok_or_else(|| format!("{} needs {name}:…", self.path))
+    }
+
+    pub fn integer(&self, name: &str) -> Option<i64> {
+        match self.value(name) {
+            Some(Value::Integer(n)) => Some(*n),
+            _ => None,
+        }
+    }
+
+    pub fn user(&self, name: &str) -> Option<String> {
+        match self.value(name) {
+            Some(Value::User(u)) if !u.is_empty() => Some(u.clone()),
+            _ => None,
+        }
+    }
+
+    pub fn file(&self, name: &str) -> Option<RulesFile> {
+        match self.value(name) {
+            Some(Value::File(f)) => Some(f.clone()),
+            _ => None,
+        }
+    }
+
+    /// A board: the `board` text when not blank, else the `file`.
+    pub fn board(&self) -> Result<Option<BoardSource>, String> {
+        if let Some(text) = self.text("board").filter(|t| !t.trim().is_empty()) {
+            return Ok(Some(BoardSource::Text(text)));
+        }
+        Ok(match self.file("file") {
+            Some(RulesFile::Attachment(a)) => Some(BoardSource::Attachment(a)),
+            Some(RulesFile::Read { filename, bytes }) => Some(BoardSource::Text(
+                String::from_utf8(bytes).map_err(|_| format!("{filename} is not UTF-8 text"))?,
+            )),
+            None => None,
+        })
+    }
+}
+
+/// An attachment Discord sent.
+pub fn attachment_file(a: Attachment) -> Value {
+    Value::File(RulesFile::Attachment(a))
+}
+
+const GAME_ONLY: Opt = text("game", "Only this game").choices(Choices::Games);
+const BOARD: Opt = text("board", "The board document (YAML or JSON)")
+    .max(MAX_BOARD_OPTION)
+    .multiline();
+const ON_OFF: Opt = text("state", "on or off")
+    .required()
+    .choices(Choices::Fixed(&["on", "off"]));
+
+/// Every command, in registration order.
+pub const ALL: &[Spec] = &[
+    RULE, JUDGE, JUDGE_THIS, GAMES, SCHEMA, HELP, MATCH, RULES, CARD, FEEDBACK,
+];
+
+const RULE: Spec = Spec {
+    name: "rule",
+    description: "Find the rules passages that answer a question, with citations",
+    reach: Reach::Anywhere,
+    audience: Audience::Everyone,
+    title: "Rule",
+    help: "**/rule** `query` `[game]` — cited rules passages for a question; the best sentence is in bold. \
+Type a passage id (autocomplete suggests them) to show that passage.
+> `/rule query:can an exhausted phoenixborn guard game:ashes`
+> `/rule query:ashes:attack-a-unit.3`",
+    body: Body::Options {
+        options: &[
+            text("query", "Your question, or a passage id")
+                .required()
+                .autocomplete()
+                .channel_game()
+                .max(MAX_QUERY_CHARS as u16),
+            GAME_ONLY,
+        ],
+        parse: |g| {
+            Ok(Command::Rule {
+                query: g.need("query")?,
+                game: g.text("game"),
+            })
+        },
+    },
+};
+
+const JUDGE: Spec = Spec {
+    name: "judge",
+    description: "Adjudicate a board document: the ruling step by step, with citations",
+    reach: Reach::Anywhere,
+    audience: Audience::Everyone,
+    title: "Judge",
+    help: "**/judge** `[game]` `[board]` `[file]` `[play]` — adjudicates a board document (YAML or JSON): the ruling step by step with citations, \
+diagnostics and the resulting state. Paste the board, attach a `.yaml`/`.json` file (≤ 1 MB), or give neither to get a form. \
+`play` judges a one-line play against the board instead of its own.
+> `/judge file:board.yaml play:attack unit \"Mist Spirit\" with Hammer Knight; no counter`",
+    body: Body::Options {
+        options: &[
+            text("game", "The game (default: the document's own `game` field)")
+                .choices(Choices::Games),
+            BOARD,
+            file(
+                "file",
+                "A .yaml, .yml or .json board document (at most 1 MB)",
+                MAX_ATTACHMENT_BYTES,
+            ),
+            text(
+                "play",
+                "The play in one-line notation, judged against the board (replaces its play)",
+            )
+            .max(MAX_PLAY_OPTION),
+        ],
+        parse: |g| {
+            Ok(Command::Judge {
+                game: g.text("game"),
+                board: g.board()?,
+                play: g.text("play"),
+            })
+        },
+    },
+};
+
+const JUDGE_THIS: Spec = Spec {
+    name: JUDGE_MESSAGE,
+    description: "",
+    reach: Reach::Anywhere,
+    audience: Audience::Everyone,
+    title: "Judge",
+    help: "**Judge this board** (right-click a message › Apps) — adjudicates the board in that message's code block or attachment.",
+    body: Body::Message,
+};
+
+const GAMES: Spec = Spec {
+    name: "games",
+    description: "The games and rule documents indexed, with engine coverage",
+    reach: Reach::Anywhere,
+    audience: Audience::Everyone,
+    title: "Games",
+    help: "**/games** `[game]` — the games and rule documents indexed, and how many passages each engine executes; with `game`, that game's contents and, per passage, whether the engine executes it.",
+    body: Body::Options {
+        options: &[text(
+            "game",
+            "One game: its contents and, per passage, what the engine executes",
+        )
+        .choices(Choices::Games)],
+        parse: |g| {
+            Ok(Command::Games {
+                game: g.text("game"),
+            })
+        },
+    },
+};
+
+const SCHEMA: Spec = Spec {
+    name: "schema",
+    description: "A game's board document JSON Schema, as a file for your editor",
+    reach: Reach::Anywhere,
+    audience: Audience::Everyone,
+    title: "Schema",
+    help: "**/schema** `game` — the game's board document JSON Schema as a file, for a YAML language server (`# yaml-language-server: $schema=…`).",
+    body: Body::Options {
+        options: &[text("game", "The game").required().choices(Choices::Games)],
+        parse: |g| {
+            Ok(Command::Schema {
+                game: g.need("game")?,
+            })
+        },
+    },
+};
+
+const HELP: Spec = Spec {
+    name: "help",
+    description: "How to use Arbiter, with examples",
+    reach: Reach::Anywhere,
+    audience: Audience::Everyone,
+    title: "Help",
+    help: "",
+    body: Body::Options {
+        options: &[],
+        parse: |_| Ok(Command::Help),
+    },
+};
+
+const CARD: Spec = Spec {
+    name: "card",
+    description: "A card: its stats, text and rulings, with the rules its text names",
+    reach: Reach::Anywhere,
+    audience: Audience::Everyone,
+    title: "Card",
+    help: "**/card** `name` `[game]` — a card (autocompleted) with its type, cost, stats, text and rulings, and buttons to the rules its text names.
+> `/card name:Ice Golem`",
+    // Both autocompleted: a server's own cards and games are not in a fixed list.
+    body: Body::Options {
+        options: &[
+            text("name", "The card's name (or an alias)")
+                .required()
+                .autocomplete()
+                .channel_game()
+                .max(MAX_CARD_NAME_CHARS as u16),
+            GAME_ONLY.choices(Choices::Free).autocomplete().max(100),
+        ],
+        parse: |g| {
+            Ok(Command::Card {
+                name: g.need("name")?,
+                game: g.text("game"),
+            })
+        },
+    },
+};
+
+const MATCH: Spec = Spec {
+    name: "match",
+    description: "Keep a match in this channel: board, plays with rulings, undo, export",
+    reach: Reach::GuildOnly,
+    audience: Audience::Everyone,
+    title: "Match",
+    help: "**/match** — a match kept in this channel: `start` (game, players as seats), `setup` (the starting board, or an export), `play` (one-line notation, autocompleted), \
+`answer` (a decision or proposal waiting on you: its number or words; the buttons do the same), `advance` (next phase or round), \
+`adjust` (a board field, with a reason: your own seat's at once; another seat's, a shared one or one that ends the game is proposed to the players it touches), \
+`note` (a judge's ruling on the record), `notify`, `pictures` (the board's picture on every reply, or a button), `board`, `log`, `undo` (the last event in effect, notes included: your own; a result only its winner; moderators any), \
+`end` (naming the other player as winner concedes at once; claiming the win asks your opponent), `export`, `verify` (replays the log through the engine). \
+`; agreed by @player` asks that player to confirm the choices your play states for them.
+> `/match play text:attack unit \"Mist Spirit\" with Iron Worker; guard phoenixborn`
+> `/match adjust field:players.Maeoni.phoenixborn.damage value:6 reason:misread die`",
+    body: Body::Subs(MATCH_SUBS),
+};
+
+/// `/match` subcommands (issue 9).
+const MATCH_SUBS: &[Sub] = &[
+    Sub {
+        name: "start",
+        description: "Start a match in this channel; players take seats in order",
+        options: &[
+            text("game", "The game").required().choices(Choices::Games),
+            user("player1", "Seat 1").required(),
+            user("player2", "Seat 2").required(),
+            user("player3", "Seat 3"),
+            user("player4", "Seat 4"),
+            user("player5", "Seat 5"),
+            user("player6", "Seat 6"),
+            user("player7", "Seat 7"),
+            user("player8", "Seat 8"),
+        ],
+        bare: false,
+        parse: |g| {
+            let players = (1..=MAX_MATCH_PLAYERS)
+                .filter_map(|n| g.user(&format!("player{n}")))
+                .collect();
+            matched(MatchCommand::Start {
+                game: g.need("game")?,
+                players,
+            })
+        },
+    },
+    Sub {
+        name: "setup",
+        description: "The starting board: paste it, attach it, or neither for a form",
+        options: &[
+            BOARD,
+            file(
+                "file",
+                "A board or an export (.yaml, .yml, .json; at most 1 MB)",
+                MAX_ATTACHMENT_BYTES,
+            ),
+        ],
+        bare: false,
+        parse: |g| matched(MatchCommand::Setup { text: g.board()? }),
+    },
+    Sub {
+        name: "play",
+        description: "Play for your seat, in one-line notation (or a YAML play:)",
+        options: &[text("text", "The play")
+            .required()
+            .autocomplete()
+            .max(MAX_PLAY_OPTION)],
+        bare: true,
+        parse: |g| {
+            matched(MatchCommand::Play {
+                text: g.need("text")?,
+                expected_version: None,
+            })
+        },
+    },
+    Sub {
+        name: "answer",
+        description: "Answer the decision waiting for you (the buttons do the same)",
+        options: &[text("choice", "The answer: its number or words")
+            .required()
+            .autocomplete()
+            .max(100)],
+        bare: true,
+        parse: |g| {
+            matched(MatchCommand::Answer {
+                choice: g.need("choice")?,
+                version: None,
+            })
+        },
+    },
+    Sub {
+        name: "advance",
+        description: "Move to the next phase or round (the turn structure; outside the indexed rules where it is)",
+        options: &[text("to", "A phase to move on to").autocomplete().max(100)],
+        bare: false,
+        parse: |g| matched(MatchCommand::Advance { to: g.text("to") }),
+    },
+    Sub {
+        name: "adjust",
+        description: "Set one board field, on the record (your seat's fields; moderators: any)",
+        options: &[
+            text("field", "The field, e.g. players.Maeoni.phoenixborn.damage")
+                .required()
+                .autocomplete()
+                .max(200),
+            text(
+                "value",
+                "The new value (YAML: 3, true, [a, b]; null removes)",
+            )
+            .required()
+            .max(MAX_PLAY_OPTION),
+            text("reason", "Why (it goes on the record)")
+                .required()
+                .max(1000),
+        ],
+        bare: false,
+        parse: |g| {
+            matched(MatchCommand::Adjust {
+                field: g.need("field")?,
+                value: g.need("value")?,
+                reason: g.need("reason")?,
+            })
+        },
+    },
+    Sub {
+        name: "note",
+        description: "Add a note to the record (a judge's ruling, an agreement)",
+        options: &[text("text", "The note").required().max(1000)],
+        bare: true,
+        parse: |g| {
+            matched(MatchCommand::Note {
+                text: g.need("text")?,
+            })
+        },
+    },
+    Sub {
+        name: "notify",
+        description: "Ping whose turn or decision it is after each event",
+        options: &[ON_OFF],
+        bare: true,
+        parse: |g| matched(MatchCommand::Notify { on: on(g) }),
+    },
+    Sub {
+        name: "pictures",
+        description: "Board pictures on this match's replies (off: a Picture button)",
+        options: &[ON_OFF],
+        bare: true,
+        parse: |g| matched(MatchCommand::Pictures { on: on(g) }),
+    },
+    Sub {
+        name: "board",
+        description: "Show the match and its board",
+        options: &[],
+        bare: false,
+        parse: |_| matched(MatchCommand::Board),
+    },
+    Sub {
+        name: "log",
+        description: "Plays and rulings: who, when",
+        options: &[opt(Kind::Integer, "page", "Page (default: last)").min(1)],
+        bare: false,
+        parse: |g| {
+            matched(MatchCommand::Log {
+                page: g.integer("page"),
+            })
+        },
+    },
+    Sub {
+        name: "undo",
+        description: "Take back the last event in effect (yours; moderators: any)",
+        options: &[],
+        bare: false,
+        parse: |_| matched(MatchCommand::Undo),
+    },
+    Sub {
+        name: "end",
+        description: "End the match (by agreement or a moderator), with a result if you like",
+        options: &[
+            user("winner", "The winner"),
+            text("reason", "How it ended").max(1000),
+        ],
+        bare: false,
+        parse: |g| {
+            matched(MatchCommand::End {
+                winner: g.user("winner"),
+                reason: g.text("reason"),
+            })
+        },
+    },
+    Sub {
+        name: "export",
+        description: "The board and the log as a file, re-importable with setup",
+        options: &[],
+        bare: false,
+        parse: |_| matched(MatchCommand::Export),
+    },
+    Sub {
+        name: "verify",
+        description: "Replay the log through the engine and check every stored board",
+        options: &[],
+        bare: false,
+        parse: |_| matched(MatchCommand::Verify),
+    },
+];
+
+fn matched(m: MatchCommand) -> Result<Command, String> {
+    Ok(Command::Match(m))
+}
+
+/// `state:on|off` (validated against its choices by the parsers).
+fn on(g: &Given) -> bool {
+    g.text("state").as_deref() != Some("off")
+}
+
+const RULES: Spec = Spec {
+    name: "rules",
+    description: "This server's own rules documents: rulebooks, FAQ, errata, house rules",
+    reach: Reach::GuildOnly,
+    audience: Audience::Admins,
+    title: "Rules",
+    help: "",
+    body: Body::Subs(RULES_SUBS),
+};
+
+/// `/rules` subcommands (issue 16): the server's own documents.
+const RULES_SUBS: &[Sub] = &[
+    Sub {
+        name: "add",
+        description: "Add a document (Markdown, text, HTML or PDF; at most 5 MB): preview first",
+        options: &[
+            file("file", "The document", MAX_IMPORT_BYTES as u64).required(),
+            text("game", "A game's id or name (a new name starts a new game)")
+                .required()
+                .max(100)
+                .autocomplete(),
+            text("kind", "What the document is")
+                .required()
+                .max(100)
+                .choices(Choices::DocumentKinds),
+            text("title", "The document's title (default: the file name)").max(100),
+        ],
+        bare: false,
+        parse: |g| {
+            Ok(Command::Rules(RulesCommand::Add {
+                file: g.file("file").ok_or(format!("{} needs file:…", g.path))?,
+                game: g.need("game")?,
+                kind: g.need("kind")?.parse()?,
+                title: g.text("title"),
+            }))
+        },
+    },
+    Sub {
+        name: "list",
+        description: "The documents this server added",
+        options: &[],
+        bare: false,
+        parse: |_| Ok(Command::Rules(RulesCommand::List)),
+    },
+    Sub {
+        name: "show",
+        description: "Show a passage or a document of this server's rules",
+        options: &[text("id", "A passage or document id (from /rules list)")
+            .required()
+            .max(100)
+            .autocomplete()],
+        bare: false,
+        parse: |g| Ok(Command::Rules(RulesCommand::Show { id: g.need("id")? })),
+    },
+    Sub {
+        name: "remove",
+        description: "Take a document out (the history keeps it)",
+        options: &[text("id", "The document id, from /rules list")
+            .required()
+            .max(100)
+            .autocomplete()],
+        bare: false,
+        parse: |g| Ok(Command::Rules(RulesCommand::Remove { id: g.need("id")? })),
+    },
+    Sub {
+        name: "versions",
+        description: "Every change of this server's rule set",
+        options: &[text("game", "Only this game").max(100).autocomplete()],
+        bare: false,
+        parse: |g| {
+            Ok(Command::Rules(RulesCommand::Versions {
+                game: g.text("game"),
+            }))
+        },
+    },
+];
+
+/// `/feedback rule|summary`: the rule that answers your last `/rule`
+/// question (id autocompleted), and the server's feedback for moderators.
+const FEEDBACK: Spec = Spec {
+    name: "feedback",
+    description: "Tell Arbiter which rule answers your last /rule question",
+    // `summary` is checked per call (moderators), like `/match end`.
+    reach: Reach::GuildOnly,
+    audience: Audience::Everyone,
+    title: "Feedback",
+    help: "",
+    body: Body::Subs(&[
+        Sub {
+            name: "rule",
+            description: "The rule that answers your last /rule question in this channel",
+            options: &[text("rule", "The rule's id")
+                .required()
+                .autocomplete()
+                .max(100)],
+            bare: false,
+            parse: |g| {
+                Ok(Command::Feedback(FeedbackCommand::Rule {
+                    rule: g.need("rule")?,
+                }))
+            },
+        },
+        Sub {
+            name: "summary",
+            description: "This server's feedback on /rule answers (moderators)",
+            options: &[],
+            bare: false,
+            parse: |_| Ok(Command::Feedback(FeedbackCommand::Summary)),
+        },
+    ]),
+};
+
+/// How an option is typed on the console: `name:…`, `[name:…]` when
+/// optional, the bare text first when the subcommand takes it so.
+pub fn usage(options: &[Opt], bare: bool) -> String {
+    options
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            let shown = match (bare && i == 0, o.choices) {
+                (_, Choices::Fixed(values)) => values.join("|"),
+                (true, _) => o.name.to_uppercase(),
+                (false, _) => format!("{}:…", o.name),
+            };
+            if o.required {
+                shown
+            } else {
+                format!("[{shown}]")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `/help`: every command's paragraph, in registration order.
+pub fn help_body() -> String {
+    ALL.iter()
+        .map(|s| s.help)
+        .filter(|h| !h.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+/// The title of a command's refusals.
+pub fn title(name: &str) -> &'static str {
+    let family = name.split_whitespace().next().unwrap_or(name);
+    find(name)
+        .or_else(|| find(family))
+        .map_or("Arbiter", |s| s.title)
+}
+
+/// A value outside an option's fixed choices (a client that ignores the
+/// choices offered, or a console line): what it can be.
+pub fn check_choice(path: &str, opt: &Opt, value: &Value) -> Result<(), String> {
+    match (opt.choices, value) {
+        (Choices::Fixed(allowed), Value::Text(s)) if !allowed.contains(&s.as_str()) => {
+            Err(format!("{path} takes {}", allowed.join(" or ")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The values given to a command or subcommand, checked against its
+/// declared options: fixed choices kept to, required ones present.
+pub fn given(
+    path: String,
+    declared: &[Opt],
+    values: Vec<(String, Value)>,
+) -> Result<Given, String> {
+    for (name, value) in &values {
+        if let Some(opt) = declared.iter().find(|o| o.name == name) {
+            check_choice(&path, opt, value)?;
+        }
+    }
+    let given = Given { path, values };
+    match declared
+        .iter()
+        .find(|o| o.required && given.value(o.name).is_none())
+    {
+        Some(missing) => Err(format!("{} needs {}:…", given.path, missing.name)),
+        None => Ok(given),
+    }
+}
+
+// ---- The requests the declarations parse into, and how each is answered.
+
+/// A command with its options.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// `/rule query [game]`.
+    Rule { query: String, game: Option<String> },
+    /// `/judge [game] [board] [file] [play]`; no board opens the modal.
+    /// `play` is a play in the game's one-line notation, replacing the board's.
+    Judge {
+        game: Option<String>,
+        board: Option<BoardSource>,
+        play: Option<String>,
+    },
+    /// "Judge this board" on a message: its content, and its first attachment.
+    JudgeMessage {
+        content: String,
+        attachment: Option<Attachment>,
+    },
+    /// `/games [game]`: every game with counts, or one game's documents,
+    /// contents and per-passage engine coverage.
+    Games { game: Option<String> },
+    /// `/schema game`: the JSON Schema of the game's board documents, as a file.
+    Schema { game: String },
+    /// `/help`.
+    Help,
+    /// `/match start|setup|play|board|log|undo|end|export`.
+    Match(MatchCommand),
+    /// `/rules add|list|show|remove|versions`: the server's own documents.
+    Rules(RulesCommand),
+    /// `/card name [game]`: a card with its rulings and the rules it names.
+    Card { name: String, game: Option<String> },
+    /// `/feedback rule|summary`: feedback on `/rule` answers.
+    Feedback(FeedbackCommand),
+}
+
+/// `/feedback` subcommands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FeedbackCommand {
+    /// `/feedback rule:<id>`: the rule that answers the user's last
+    /// question in this channel.
+    Rule { rule: String },
+    /// `/feedback summary`: the server's feedback (moderators).
+    Summary,
+}
+
+impl Command {
+    /// The name as logged and as typed (`rule`, `judge`, …).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::Rule { .. } => "rule",
+            Command::Judge { .. } => "judge",
+            Command::JudgeMessage { .. } => JUDGE_MESSAGE,
+            Command::Games { .. } => "games",
+            Command::Schema { .. } => "schema",
+            Command::Help => "help",
+            Command::Match(m) => m.name(),
+            Command::Rules(r) => r.name(),
+            Command::Card { .. } => "card",
+            Command::Feedback(_) => "feedback",
+        }
+    }
+}
+
+/// **The deferral table** for commands (see [`super::deferral`]):
+/// exhaustive, so a new command or `/match` subcommand does not compile
+/// until it says how it is acknowledged.
+pub fn defer(command: &Command) -> Defer {
+    match command {
+        Command::Rule { .. } | Command::Games { .. } | Command::Help | Command::Card { .. } => {
+            Defer::No
+        }
+        // A download first.
+        Command::Judge {
+            board: Some(BoardSource::Attachment(_)),
+            ..
+        } => Defer::Public,
+        Command::Judge { .. } => Defer::No,
+        Command::JudgeMessage {
+            content,
+            attachment: Some(_),
+        } if !board_in_text(content) => Defer::Public,
+        Command::JudgeMessage { .. } => Defer::No,
+        // A file: sent with the edit of the deferred reply.
+        Command::Schema { .. } => Defer::Public,
+        // A database write; the reply is for its author.
+        Command::Feedback(_) => Defer::Ephemeral,
+        // A download and a conversion; the preview is for its author.
+        Command::Rules(RulesCommand::Add { .. }) => Defer::Ephemeral,
+        // Database reads and writes.
+        Command::Rules(_) => Defer::Public,
+        Command::Match(m) => match m {
+            // Writes: they may wait on the database.
+            MatchRequest::Start { .. }
+            | MatchRequest::Setup { text: Some(_) }
+            | MatchRequest::Play { .. }
+            | MatchRequest::Answer { .. }
+            | MatchRequest::Advance { .. }
+            | MatchRequest::Adjust { .. }
+            | MatchRequest::Note { .. }
+            | MatchRequest::Notify { .. }
+            | MatchRequest::Pictures { .. }
+            | MatchRequest::Undo
+            | MatchRequest::End { .. } => Defer::Public,
+            // Opens the form at once.
+            MatchRequest::Setup { text: None } => Defer::No,
+            // A file; a replay of the whole log.
+            MatchRequest::Export | MatchRequest::Verify => Defer::Public,
+            // Reads; `complete` is the console's (autocomplete on Discord).
+            MatchRequest::Board | MatchRequest::Log { .. } | MatchRequest::Complete { .. } => {
+                Defer::No
+            }
+        },
+    }
+}
+
+/// The board attachment a command downloads before it is answered (at
+/// most [`MAX_ATTACHMENT_BYTES`]; the refusals carry the command's title).
+pub(super) fn board_upload(command: &Command) -> Option<&Attachment> {
+    match command {
+        Command::Judge {
+            board: Some(BoardSource::Attachment(a)),
+            ..
+        }
+        | Command::Match(MatchRequest::Setup {
+            text: Some(BoardSource::Attachment(a)),
+        }) => Some(a),
+        Command::JudgeMessage {
+            content,
+            attachment: Some(a),
+        } if !board_in_text(content) => Some(a),
+        _ => None,
+    }
+}
+
+/// A refusal that needs no work: a board attachment Arbiter will not
+/// download, `/match` in a direct message, a `/schema` game that is
+/// unknown or has no engine. Answered at once (ephemeral), never deferred.
+pub(super) fn precheck(app: &App, origin: &Origin, command: &Command) -> Option<Reply> {
+    let refuse = |why: &str| {
+        Some(Reply::Message(Message::user_error(
+            title(command.name()),
+            why,
+        )))
+    };
+    if let Some(why) = board_upload(command).and_then(attachment_refusal) {
+        return refuse(&why);
+    }
+    match command {
+        // A match belongs to a server channel; in a DM nobody else would see it.
+        Command::Match(_) if origin.guild_id.is_none() && origin.channel_id.is_some() => refuse(
+            "matches are kept in a server channel, for all their players to see; use `/match` in a server, not in a direct message",
+        ),
+        Command::Schema { game } => match Answerer::new(app).schema(game) {
+            Reply::Message(m) if m.kind == MessageKind::UserError => Some(Reply::Message(m)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// How much CPU answering a command takes (`app::cpu`).
+pub(super) fn weight(command: &Command) -> Weight {
+    match command {
+        Command::Judge { .. } | Command::JudgeMessage { .. } | Command::Schema { .. } => {
+            Weight::Heavy
+        }
+        Command::Rule { query, .. } if short_question(query) => Weight::Instant,
+        _ => Weight::Light,
+    }
+}
+
+/// Answers a command in the CPU pool: `fetched` is its downloaded
+/// attachment, `match_game` the game of the channel's match.
+pub(super) fn answer(
+    a: &mut Answerer,
+    request: &Request,
+    command: &Command,
+    fetched: Option<String>,
+    match_game: Option<&str>,
+) -> Reply {
+    match command {
+        Command::Rule { query, game } => a.rule(request, query, game.as_deref(), match_game),
+        Command::Judge { game, board, play } => match (board, fetched) {
+            (_, Some(text)) => a.judge_with(&text, game.as_deref(), play.as_deref()),
+            (Some(BoardSource::Text(text)), None) => {
+                a.judge_with(text, game.as_deref(), play.as_deref())
+            }
+            (Some(BoardSource::Attachment(_)), None) => Reply::Message(Message::user_error(
+                "Judge",
+                "the attachment could not be read",
+            )),
+            (None, None) => Reply::Modal(judge_modal(game.as_deref())),
+        },
+        Command::JudgeMessage { content, .. } => match fetched {
+            Some(text) => a.judge(&text, None),
+            // A code block without a `game` still gets judged, for its error.
+            None if board_in_text(content) || content.contains("```") => a.judge(content, None),
+            None => Reply::Message(Message::user_error(
+                "Judge this board",
+                "that message has no board: put a YAML board document in a ```yaml code block``` or attach a .yaml/.yml/.json file",
+            )),
+        },
+        Command::Games { game: None } => a.games(),
+        Command::Games { game: Some(game) } => a.game_coverage(game),
+        Command::Schema { game } => a.schema(game),
+        Command::Help => Reply::Message(Message::info("Arbiter — help", &help_body())),
+        Command::Card { name, game } => card(a, name, game.as_deref()),
+        // Answered by `handle_match`, `handle_rules`, `handle_feedback` (the
+        // database, async) before the pool.
+        Command::Match(_) | Command::Rules(_) | Command::Feedback(_) => {
+            let title = title(command.name());
+            Reply::Message(Message::user_error(title, "not available here"))
+        }
+    }
+}
+
+/// `/card` (and a card button): the card, or did-you-mean.
+pub(super) fn card(a: &mut Answerer, name: &str, game: Option<&str>) -> Reply {
+    match a.app.card(name, game) {
+        Ok(found) => Reply::Message(a.paged(reply::card_message(&found), false)),
+        Err(e) => app_error("Card", &e),
+    }
+}
+
+/// Autocomplete answered in the pool: `/rule query:` and `/card`; with no
+/// `game:`, the game of the channel's match (`match_game`) is offered
+/// first. (`/match`, `/rules`, `/feedback` complete from the database,
+/// in their own files.)
+pub(super) fn complete(
+    a: &Answerer,
+    command: &str,
+    option: &str,
+    value: &str,
+    game: Option<&str>,
+    match_game: Option<&str>,
+) -> Reply {
+    let app = a.app;
+    let choices: Vec<Choice> = match (command, option) {
+        ("rule", "query") => {
+            // An unknown game option completes across all games rather than failing.
+            let game = game.filter(|g| app.corpus.resolve_game(g).is_some());
+            let list = app.complete_in(value, game, match_game, MAX_CHOICES);
+            list.unwrap_or_default()
+                .into_iter()
+                .map(|s| Choice::passage(&s.id, &s.title))
+                .collect()
+        }
+        ("card", "name") => app
+            .complete_cards_in(value, game, match_game, MAX_CHOICES)
+            .iter()
+            .map(|c| Choice {
+                name: reply::truncate(
+                    &match c.card_type.as_str() {
+                        "" => format!("{} ({})", c.name, c.game),
+                        t => format!("{} — {t} ({})", c.name, c.game),
+                    },
+                    100,
+                ),
+                value: reply::truncate(&c.name, 100),
+            })
+            .collect(),
+        ("card", "game") => app
+            .complete_games(value, MAX_CHOICES)
+            .iter()
+            .map(|g| Choice::passage(&g.id, &g.title))
+            .collect(),
+        ("card", _) => Vec::new(),
+        _ => return Reply::Choices(Vec::new()),
+    };
+    // What was typed stays a choice, so a free question can still be sent.
+    Reply::Choices(reply::keep_typed(choices, value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every declared option list: the command's own or each subcommand's.
+    fn option_lists() -> Vec<(String, &'static [Opt])> {
+        ALL.iter()
+            .flat_map(|s| match s.body {
+                Body::Options { options, .. } => vec![(s.name.to_string(), options)],
+                Body::Subs(subs) => subs
+                    .iter()
+                    .map(|sub| (format!("{} {}", s.name, sub.name), sub.options))
+                    .collect(),
+                Body::Message => Vec::new(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn declarations_are_consistent() {
+        for (path, options) in option_lists() {
+            let mut names: Vec<&str> = options.iter().map(|o| o.name).collect();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(names.len(), options.len(), "{path}: an option twice");
+            // Discord lists required options first.
+            let first_optional = options.iter().position(|o| !o.required);
+            let last_required = options.iter().rposition(|o| o.required);
+            if let (Some(f), Some(l)) = (first_optional, last_required) {
+                assert!(l < f, "{path}: a required option after an optional one");
+            }
+        }
+        let start = MATCH.sub("start").expect("declared");
+        let seats = start.options.iter().filter(|o| o.kind == Kind::User);
+        assert_eq!(seats.count(), MAX_MATCH_PLAYERS);
+        for spec in ALL {
+            assert!(find(spec.name).is_some_and(|s| s.name == spec.name));
+            assert_eq!(title(spec.name), spec.title);
+        }
+    }
+
+    #[test]
+    fn both_transports_check_choices_and_required_options_alike() {
+        let notify = MATCH.sub("notify").expect("declared");
+        let given = |v: &str| {
+            let values = vec![("state".to_string(), Value::Text(v.into()))];
+            given("/match notify".into(), notify.options, values)
+        };
+        assert!(given("off").is_ok());
+        assert_eq!(given("maybe").unwrap_err(), "/match notify takes on or off");
+        let none = super::given("/match notify".into(), notify.options, Vec::new());
+        assert_eq!(none.unwrap_err(), "/match notify needs state:…");
+    }
 }

@@ -21,9 +21,8 @@
 
 use std::io::{BufRead, Write};
 
-use super::{
-    Action, BoardSource, Bot, Command, Input, MatchCommand, Origin, Reply, Request, matchcmd, text,
-};
+use super::commands::{self, Body, Given, Kind, Opt, Spec, Sub, Value};
+use super::{Action, Bot, Input, Origin, Reply, Request, RulesFile, matchcmd, text};
 
 /// Who types at the console: `/match` commands run as this user (a name;
 /// seats on the console are names), in the channel `console`.
@@ -63,22 +62,6 @@ pub enum Line {
     Nothing,
 }
 
-const HELP_LINE: &str = "Commands: /rule query:… [game:…]  /judge [game:…] [board:…] [file:PATH] [play:…]  /complete query:… [game:…]  /match start|setup|play|answer|advance|adjust|note|notify|complete|board|log|undo|end|export|verify …  /as USER [moderator]  /games [game:…]  /schema game:…  /card name:… [game:…]  /card complete name:…  /feedback rule:ID|summary  /help  /quit; a number presses that button";
-
-const MATCH_HELP: &str = "/match start game:G player1:U player2:U …  |  setup [board:…] [file:PATH]  |  play TEXT  |  answer N|WORDS  |  advance [to:PHASE]  |  adjust field:F value:V reason:R  |  note TEXT  |  notify on|off  |  complete TEXT  |  board  |  log [page:N]  |  undo  |  end [winner:W] [reason:R]  |  export  |  verify";
-
-/// The console's commands, `/match` subcommands and `/rules` subcommands,
-/// for "did you mean".
-const COMMANDS: &[&str] = &[
-    "rule", "judge", "complete", "match", "rules", "card", "games", "schema", "help", "quit", "as",
-    "feedback",
-];
-const MATCH_SUBS: &[&str] = &[
-    "start", "setup", "play", "answer", "advance", "adjust", "note", "notify", "complete", "board",
-    "log", "undo", "end", "export", "verify",
-];
-const RULES_SUBS: &[&str] = &["add", "list", "show", "remove", "versions", "complete"];
-
 /// "; did you mean /rule?" for a name within two edits of a known one
 /// (the closest), else ".": what follows `unknown … NAME`.
 fn did_you_mean(typed: &str, known: &[&str], prefix: &str) -> String {
@@ -86,146 +69,6 @@ fn did_you_mean(typed: &str, known: &[&str], prefix: &str) -> String {
         || ".".to_string(),
         |k| format!("; did you mean {prefix}{k}?"),
     )
-}
-
-/// `/match <sub> …`.
-fn parse_match(rest: &str) -> Result<Input, String> {
-    let rest = rest.trim();
-    let (sub, rest) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-    let rest = rest.trim();
-    // `play text:…` or the play as the rest of the line.
-    let text_of = |rest: &str| {
-        rest.strip_prefix("text:")
-            .unwrap_or(rest)
-            .trim()
-            .to_string()
-    };
-    let command = match sub.to_lowercase().as_str() {
-        "start" => {
-            let keys: Vec<String> = std::iter::once("game".to_string())
-                .chain((1..=matchcmd::MAX_MATCH_PLAYERS).map(|n| format!("player{n}")))
-                .collect();
-            let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
-            let o = options(rest, &keys)?;
-            let mut players: Vec<(usize, String)> = o
-                .iter()
-                .filter_map(|(k, v)| {
-                    let n = k.strip_prefix("player")?.parse().ok()?;
-                    Some((n, matchcmd::user_ref(v)))
-                })
-                .filter(|(_, v)| !v.is_empty())
-                .collect();
-            players.sort();
-            MatchCommand::Start {
-                game: get(&o, "game").ok_or("/match start needs game:…")?,
-                players: players.into_iter().map(|(_, p)| p).collect(),
-            }
-        }
-        "setup" => {
-            let o = options(rest, &["board", "file"])?;
-            let board = match (get(&o, "board"), get(&o, "file")) {
-                (Some(b), _) => Some(BoardSource::Text(b.replace("\\n", "\n"))),
-                (None, Some(path)) => Some(BoardSource::Text(read_file(&path)?)),
-                (None, None) => None,
-            };
-            MatchCommand::Setup { board }
-        }
-        "play" => {
-            let text = text_of(rest);
-            if text.is_empty() {
-                return Err("/match play needs the play, e.g. `/match play pass`".into());
-            }
-            MatchCommand::Play { text }
-        }
-        "complete" => {
-            return Ok(Input::Autocomplete {
-                command: "match".into(),
-                option: "text".into(),
-                // The line is trimmed: complete the word after what is typed.
-                value: match rest.strip_prefix("text:").unwrap_or(rest).trim() {
-                    "" => String::new(),
-                    typed => format!("{typed} "),
-                },
-                game: None,
-                sub: Some("play".into()),
-            });
-        }
-        "board" => MatchCommand::Board,
-        "log" => {
-            let o = options(rest, &["page"])?;
-            let page = match get(&o, "page") {
-                Some(p) => Some(
-                    p.parse::<i64>()
-                        .map_err(|_| format!("page:{p} is not a number"))?,
-                ),
-                None => None,
-            };
-            MatchCommand::Log { page }
-        }
-        "answer" => {
-            let choice = rest
-                .strip_prefix("choice:")
-                .unwrap_or(rest)
-                .trim()
-                .to_string();
-            if choice.is_empty() {
-                return Err("/match answer needs an answer: its number or words".into());
-            }
-            MatchCommand::Answer { choice }
-        }
-        "advance" => {
-            let o = options(rest, &["to"])?;
-            MatchCommand::Advance { to: get(&o, "to") }
-        }
-        "adjust" => {
-            let o = options(rest, &["field", "value", "reason"])?;
-            let need = |k: &str| {
-                get(&o, k).ok_or(format!(
-                    "/match adjust needs field:… value:… reason:… ({k} is missing)"
-                ))
-            };
-            MatchCommand::Adjust {
-                field: need("field")?,
-                value: need("value")?,
-                reason: need("reason")?,
-            }
-        }
-        "note" => {
-            let text = text_of(rest);
-            if text.is_empty() {
-                return Err("/match note needs the text".into());
-            }
-            MatchCommand::Note { text }
-        }
-        "notify" => match rest.strip_prefix("state:").unwrap_or(rest).trim() {
-            "on" => MatchCommand::Notify { on: true },
-            "off" => MatchCommand::Notify { on: false },
-            _ => return Err("/match notify takes on or off".into()),
-        },
-        "pictures" => match rest.strip_prefix("state:").unwrap_or(rest).trim() {
-            "on" => MatchCommand::Pictures { on: true },
-            "off" => MatchCommand::Pictures { on: false },
-            _ => return Err("/match pictures takes on or off".into()),
-        },
-        "undo" => MatchCommand::Undo,
-        "end" => {
-            let o = options(rest, &["winner", "reason"])?;
-            MatchCommand::End {
-                winner: get(&o, "winner"),
-                reason: get(&o, "reason"),
-            }
-        }
-        "export" => MatchCommand::Export,
-        "verify" => MatchCommand::Verify,
-        "" => return Err(format!("/match needs a subcommand: {MATCH_HELP}")),
-        other => {
-            return Err(format!(
-                "unknown /match {other}{} Subcommands: {MATCH_HELP}",
-                did_you_mean(other, MATCH_SUBS, "/match ")
-            ));
-        }
-    };
-    Ok(Input::Command(Command::Match(command)))
 }
 
 /// Splits `key:value key:value` with only the given keys recognised, so
@@ -297,6 +140,133 @@ fn get(opts: &[(String, String)], key: &str) -> Option<String> {
         .filter(|v| !v.is_empty())
 }
 
+/// What the console adds to the declared commands ([`commands::ALL`]).
+const CONSOLE_HELP: &str = "/complete query:… [game:…]  /COMMAND complete [SUB] OPTION:… (what autocomplete offers)  /as USER [moderator]  /quit; a number presses that button";
+/// Console-only words, for "did you mean".
+const CONSOLE_WORDS: &[&str] = &["complete", "quit", "as"];
+
+/// Every command as typed: the declared ones, then the console's own.
+fn help_line() -> String {
+    let declared: Vec<String> = commands::ALL
+        .iter()
+        .filter_map(|spec| match spec.body {
+            Body::Options { options, .. } => Some(
+                format!("/{} {}", spec.name, commands::usage(options, false))
+                    .trim_end()
+                    .to_string(),
+            ),
+            Body::Subs(_) => Some(format!("/{} {} …", spec.name, spec.sub_names().join("|"))),
+            Body::Message => None,
+        })
+        .collect();
+    format!("Commands: {}  {CONSOLE_HELP}", declared.join("  "))
+}
+
+/// A command's subcommands as typed, with what the console adds.
+fn subs_help(spec: &Spec) -> String {
+    let Body::Subs(subs) = spec.body else {
+        return String::new();
+    };
+    let mut lines: Vec<String> = subs
+        .iter()
+        .map(|s| {
+            format!("{} {}", s.name, commands::usage(s.options, s.bare))
+                .trim_end()
+                .to_string()
+        })
+        .collect();
+    lines.push("complete … (what autocomplete offers)".into());
+    format!("/{} {}", spec.name, lines.join("  |  "))
+}
+
+/// `/<command> …` as its declaration reads it.
+fn parse_declared(spec: &Spec, rest: &str) -> Result<Input, String> {
+    let (path, sub) = match spec.body {
+        Body::Options { options, parse } => {
+            let given = typed(format!("/{}", spec.name), options, false, rest)?;
+            return parse(&given).map(Input::Command);
+        }
+        Body::Subs(subs) => {
+            let rest = rest.trim();
+            let (word, tail) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+            match (spec.sub(word), subs.first()) {
+                (Some(sub), _) => (format!("/{} {}", spec.name, sub.name), (sub, tail)),
+                // Only options: the first subcommand's (`/feedback rule:ID`).
+                (None, Some(first)) if takes_option(first.options, word) => {
+                    (format!("/{} {}", spec.name, first.name), (first, rest))
+                }
+                _ => return Err(unknown_sub(spec, word)),
+            }
+        }
+        Body::Message => return Err(format!("{} is on a message's menu, not typed", spec.name)),
+    };
+    let (sub, rest) = sub;
+    let given = typed(path, sub.options, sub.bare, rest)?;
+    (sub.parse)(&given).map(Input::Command)
+}
+
+/// Whether `word` starts one of these options (`rule:…`).
+fn takes_option(options: &[Opt], word: &str) -> bool {
+    options.iter().any(|o| {
+        word.strip_prefix(o.name)
+            .is_some_and(|r| r.starts_with(':'))
+    })
+}
+
+fn unknown_sub(spec: &Spec, word: &str) -> String {
+    if word.is_empty() {
+        return format!("/{} needs a subcommand: {}", spec.name, subs_help(spec));
+    }
+    let mut known = spec.sub_names();
+    known.push("complete");
+    format!(
+        "unknown /{} {word}{} Subcommands: {}",
+        spec.name,
+        did_you_mean(word, &known, &format!("/{} ", spec.name)),
+        subs_help(spec)
+    )
+}
+
+/// A line's `key:value` options as declared values; the console reads a
+/// file option's file itself.
+fn typed(path: String, declared: &[Opt], bare: bool, rest: &str) -> Result<Given, String> {
+    let pairs = match declared.first() {
+        Some(first) if bare => {
+            let rest = rest.trim();
+            let prefix = format!("{}:", first.name);
+            let value = rest.strip_prefix(&prefix).unwrap_or(rest).trim();
+            vec![(first.name.to_string(), value.to_string())]
+        }
+        _ => options(rest, &declared.iter().map(|o| o.name).collect::<Vec<_>>())?,
+    };
+    let mut values = Vec::new();
+    for (name, raw) in pairs.into_iter().filter(|(_, v)| !v.is_empty()) {
+        if let Some(opt) = declared.iter().find(|o| o.name == name) {
+            values.push((name, typed_value(opt, raw)?));
+        }
+    }
+    commands::given(path, declared, values)
+}
+
+/// One typed value as its option's kind.
+fn typed_value(opt: &Opt, raw: String) -> Result<Value, String> {
+    Ok(match opt.kind {
+        Kind::Text if opt.multiline => Value::Text(raw.replace("\\n", "\n")),
+        Kind::Text => Value::Text(raw),
+        Kind::Integer => Value::Integer(
+            raw.parse()
+                .map_err(|_| format!("{}:{raw} is not a number", opt.name))?,
+        ),
+        Kind::User => Value::User(matchcmd::user_ref(&raw)),
+        Kind::File { max_bytes } => Value::File(RulesFile::Read {
+            filename: std::path::Path::new(&raw)
+                .file_name()
+                .map_or(raw.clone(), |n| n.to_string_lossy().into_owned()),
+            bytes: read_bytes(&raw, max_bytes)?,
+        }),
+    })
+}
+
 /// Parses one line.
 pub fn parse(line: &str) -> Result<Line, String> {
     let line = line.trim();
@@ -310,205 +280,116 @@ pub fn parse(line: &str) -> Result<Line, String> {
         return Err(format!("commands start with `/`: try `/rule query:{line}`"));
     };
     let (name, rest) = body.split_once(char::is_whitespace).unwrap_or((body, ""));
-    if name.eq_ignore_ascii_case("as") {
-        let mut words = rest.split_whitespace();
-        let user = words
-            .next()
-            .ok_or("/as needs a user name, e.g. `/as maeoni`")?;
-        let moderator = match words.next() {
-            None => false,
-            Some(w) if w.eq_ignore_ascii_case("moderator") => true,
-            Some(w) => return Err(format!("/as USER [moderator], not '{w}'")),
-        };
-        return Ok(Line::As(Session {
-            user: matchcmd::user_ref(user),
-            moderator,
-            guild: None,
-        }));
+    let name = name.to_lowercase();
+    if let Some(line) = console_only(&name, rest)? {
+        return Ok(line);
     }
-    let input = match name.to_lowercase().as_str() {
-        "rule" => {
-            let o = options(rest, &["query", "game"])?;
-            let query = get(&o, "query").ok_or("/rule needs query:…")?;
-            Input::Command(Command::Rule {
-                query,
-                game: get(&o, "game"),
-            })
-        }
-        "judge" => {
-            let o = options(rest, &["game", "board", "file", "play"])?;
-            let board = match (get(&o, "board"), get(&o, "file")) {
-                (Some(b), _) => Some(BoardSource::Text(b.replace("\\n", "\n"))),
-                (None, Some(path)) => Some(BoardSource::Text(read_file(&path)?)),
-                (None, None) => None,
-            };
-            Input::Command(Command::Judge {
-                game: get(&o, "game"),
-                board,
-                play: get(&o, "play"),
-            })
-        }
-        "complete" => {
-            let o = options(rest, &["query", "game"])?;
-            Input::Autocomplete {
-                command: "rule".into(),
-                option: "query".into(),
-                value: get(&o, "query").unwrap_or_default(),
-                game: get(&o, "game"),
-                sub: None,
-            }
-        }
-        "match" => parse_match(rest)?,
-        "rules" => parse_rules(rest)?,
-        "feedback" => parse_feedback(rest)?,
-        "card" => {
-            let first = rest.split_whitespace().next().unwrap_or_default();
-            if !first.contains(':')
-                && first != "complete"
-                && crate::text::closest(first, ["complete"], 2).is_some()
-            {
-                return Err(format!(
-                    "unknown `/card {first}`; did you mean /card complete?"
-                ));
-            }
-            let (complete, rest) = match rest.trim_start().strip_prefix("complete") {
-                Some(r) if r.is_empty() || r.starts_with(char::is_whitespace) => (true, r),
-                _ => (false, rest),
-            };
-            let o = options(rest, &["name", "game"])?;
-            let name = get(&o, "name").unwrap_or_default();
-            if complete {
-                // What autocomplete would offer: `/card complete name:ice`.
-                Input::Autocomplete {
-                    command: "card".into(),
-                    option: "name".into(),
-                    value: name,
-                    game: get(&o, "game"),
-                    sub: None,
-                }
-            } else {
-                if name.trim().is_empty() {
-                    return Err("/card needs name:…, e.g. `/card name:Ice Golem`".into());
-                }
-                Input::Command(Command::Card {
-                    name,
-                    game: get(&o, "game"),
-                })
-            }
-        }
-        "games" => {
-            let o = options(rest, &["game"])?;
-            Input::Command(Command::Games {
-                game: get(&o, "game"),
-            })
-        }
-        "schema" => {
-            let o = options(rest, &["game"])?;
-            let game = get(&o, "game").ok_or("/schema needs game:…, e.g. `/schema game:ashes`")?;
-            Input::Command(Command::Schema { game })
-        }
-        "help" => Input::Command(Command::Help),
-        "quit" | "exit" => return Ok(Line::Quit),
-        other => {
-            return Err(format!(
-                "unknown command /{other}{} {HELP_LINE}",
-                did_you_mean(other, COMMANDS, "/")
-            ));
-        }
-    };
-    Ok(Line::Request(input))
-}
-
-const RULES_HELP: &str = "/rules add file:PATH game:G kind:rules|faq|errata|house|tournament|cards [title:T]  |  list  |  show id:ID  |  remove id:ID  |  versions [game:G]  |  complete show|remove id:… / add|versions game:… (what autocomplete offers)  (add/remove: `/as USER moderator` first)";
-
-/// `/rules …`: the console reads the file itself (at most 5 MB).
-/// `/feedback rule:ID`, `/feedback summary`, `/feedback complete rule:PARTIAL`.
-fn parse_feedback(rest: &str) -> Result<Input, String> {
-    use super::FeedbackCommand;
-    const USAGE: &str = "/feedback rule:ID (the rule that answers your last /rule question)  |  /feedback summary  |  /feedback complete rule:PARTIAL";
-    let rest = rest.trim();
-    let (sub, tail) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-    match sub.to_lowercase().as_str() {
-        "summary" => Ok(Input::Command(Command::Feedback(FeedbackCommand::Summary))),
-        "complete" => Ok(Input::Autocomplete {
-            command: "feedback".into(),
-            option: "rule".into(),
-            value: get(&options(tail, &["rule"])?, "rule").unwrap_or_default(),
-            game: None,
-            sub: Some("rule".into()),
-        }),
-        _ => {
-            let o = options(rest.strip_prefix("rule ").unwrap_or(rest), &["rule"])?;
-            match get(&o, "rule").filter(|r| !r.trim().is_empty()) {
-                Some(rule) => Ok(Input::Command(Command::Feedback(FeedbackCommand::Rule {
-                    rule,
-                }))),
-                None => Err(USAGE.into()),
-            }
+    match commands::find(&name) {
+        Some(spec) => parse_declared(spec, rest).map(Line::Request),
+        None => {
+            let mut known: Vec<&str> = commands::ALL.iter().map(|s| s.name).collect();
+            known.extend(CONSOLE_WORDS);
+            Err(format!(
+                "unknown command /{name}{} {}",
+                did_you_mean(&name, &known, "/"),
+                help_line()
+            ))
         }
     }
 }
 
-fn parse_rules(rest: &str) -> Result<Input, String> {
-    use super::{RulesCommand, RulesFile};
-    let (sub, rest) = rest
+/// The console's own lines: `/as`, `/quit`, and `complete`, which shows
+/// what autocomplete would offer (`/complete query:…` for `/rule`).
+fn console_only(name: &str, rest: &str) -> Result<Option<Line>, String> {
+    let (first, tail) = rest
         .trim()
         .split_once(char::is_whitespace)
         .unwrap_or((rest.trim(), ""));
-    let cmd = match sub.to_lowercase().as_str() {
-        "add" => {
-            let o = options(rest, &["file", "game", "kind", "title"])?;
-            let path = get(&o, "file").ok_or("/rules add needs file:PATH")?;
-            let bytes = read_bytes(&path, crate::corpus::import::MAX_IMPORT_BYTES as u64)?;
-            let filename = std::path::Path::new(&path)
-                .file_name()
-                .map_or(path.clone(), |n| n.to_string_lossy().into_owned());
-            RulesCommand::Add {
-                file: RulesFile::Read { filename, bytes },
-                game: get(&o, "game").ok_or("/rules add needs game:…")?,
-                kind: get(&o, "kind").ok_or("/rules add needs kind:…")?.parse()?,
-                title: get(&o, "title"),
-            }
-        }
-        "list" => RulesCommand::List,
-        "show" => RulesCommand::Show {
-            id: get(&options(rest, &["id"])?, "id").ok_or("/rules show needs id:…")?,
-        },
-        "remove" => RulesCommand::Remove {
-            id: get(&options(rest, &["id"])?, "id").ok_or("/rules remove needs id:…")?,
-        },
-        "versions" => RulesCommand::Versions {
-            game: get(&options(rest, &["game"])?, "game"),
-        },
-        // What autocomplete would offer: `/rules complete show id:ti4`.
-        "complete" => {
-            let (sub, rest) = rest
-                .trim()
-                .split_once(char::is_whitespace)
-                .unwrap_or((rest.trim(), ""));
-            let o = options(rest, &["id", "game"])?;
-            let (option, value) = match (get(&o, "id"), get(&o, "game")) {
-                (Some(id), _) => ("id", id),
-                (None, Some(game)) => ("game", game),
-                (None, None) => ("id", String::new()),
-            };
-            return Ok(Input::Autocomplete {
-                command: "rules".into(),
-                option: option.into(),
-                value,
-                game: None,
-                sub: Some(sub.to_lowercase()),
-            });
-        }
-        "" => return Err(RULES_HELP.into()),
-        other => {
+    let spec = commands::find(name);
+    Ok(Some(match (name, spec) {
+        ("as", _) => as_line(rest)?,
+        ("quit" | "exit", _) => Line::Quit,
+        ("complete", _) => completion(commands::find("rule").ok_or("no /rule")?, rest)?,
+        (_, Some(spec)) if first.eq_ignore_ascii_case("complete") => completion(spec, tail)?,
+        (_, Some(spec))
+            if matches!(spec.body, Body::Options { .. })
+                && !first.is_empty()
+                && !first.contains(':')
+                && crate::text::closest(first, ["complete"], 2).is_some() =>
+        {
             return Err(format!(
-                "unknown /rules {other}{} Subcommands: {RULES_HELP}",
-                did_you_mean(other, RULES_SUBS, "/rules ")
+                "unknown `/{name} {first}`; did you mean /{name} complete?"
             ));
         }
+        _ => return Ok(None),
+    }))
+}
+
+/// `/<command> complete [sub] [option:value …]`: what autocomplete would
+/// offer for the declared option given (else the first autocompleted one).
+/// A subcommand taking the rest of the line (`/match complete attack unit`)
+/// completes the word after what is typed.
+fn completion(spec: &Spec, rest: &str) -> Result<Line, String> {
+    let rest = rest.trim();
+    let (word, tail) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    let completes = |s: &&Sub| s.options.iter().any(|o| o.autocomplete);
+    let (sub, declared, bare, rest) = match spec.body {
+        Body::Options { options, .. } => (None, options, false, rest),
+        Body::Subs(subs) => match (spec.sub(word), subs.iter().find(completes)) {
+            (Some(sub), _) => (Some(sub), sub.options, sub.bare, tail),
+            (None, Some(sub)) => (Some(sub), sub.options, sub.bare, rest),
+            (None, None) => return Err(format!("/{} completes nothing", spec.name)),
+        },
+        Body::Message => return Err(format!("/{} completes nothing", spec.name)),
     };
-    Ok(Input::Command(Command::Rules(cmd)))
+    let completed: Vec<&Opt> = declared.iter().filter(|o| o.autocomplete).collect();
+    let Some(first) = completed.first() else {
+        return Err(format!("/{} completes nothing", spec.name));
+    };
+    let (option, value, game) = if bare {
+        let typed = rest
+            .strip_prefix(&format!("{}:", first.name))
+            .unwrap_or(rest)
+            .trim();
+        let value = match typed {
+            "" => String::new(),
+            typed => format!("{typed} "),
+        };
+        (first.name, value, None)
+    } else {
+        let o = options(rest, &declared.iter().map(|o| o.name).collect::<Vec<_>>())?;
+        let chosen = completed
+            .iter()
+            .find(|c| get(&o, c.name).is_some())
+            .unwrap_or(first);
+        let game = get(&o, "game").filter(|_| chosen.name != "game");
+        (chosen.name, get(&o, chosen.name).unwrap_or_default(), game)
+    };
+    Ok(Line::Request(Input::Autocomplete {
+        command: spec.name.into(),
+        option: option.into(),
+        value,
+        game,
+        sub: sub.map(|s| s.name.to_string()),
+    }))
+}
+
+/// `/as USER [moderator]`: act as another user from now on.
+fn as_line(rest: &str) -> Result<Line, String> {
+    let mut words = rest.split_whitespace();
+    let user = words
+        .next()
+        .ok_or("/as needs a user name, e.g. `/as maeoni`")?;
+    let moderator = match words.next() {
+        None => false,
+        Some(w) if w.eq_ignore_ascii_case("moderator") => true,
+        Some(w) => return Err(format!("/as USER [moderator], not '{w}'")),
+    };
+    Ok(Line::As(Session {
+        user: matchcmd::user_ref(user),
+        moderator,
+        guild: None,
+    }))
 }
 
 /// At most `max` bytes of a file; a larger one is refused.
@@ -526,11 +407,6 @@ fn read_bytes(path: &str, max: u64) -> Result<Vec<u8>, String> {
         ));
     }
     Ok(bytes)
-}
-
-fn read_file(path: &str) -> Result<String, String> {
-    let bytes = read_bytes(path, super::MAX_ATTACHMENT_BYTES)?;
-    String::from_utf8(bytes).map_err(|_| format!("{path} is not UTF-8 text"))
 }
 
 /// Reads commands until end of input or `/quit`; writes rendered replies.

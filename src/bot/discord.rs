@@ -14,12 +14,17 @@ use serenity::all::{
     EditInteractionResponse, GuildId, InputTextStyle, Interaction, InteractionId, InteractionType,
     ModalInteractionData, Permissions, ResolvedValue, Unresolved, UserId,
 };
+use serenity::all::{
+    CommandOptionType, CreateCommand, CreateCommandOption, InstallationContext, InteractionContext,
+    ResolvedOption,
+};
 
+use super::commands::{self, Audience, Body, Choices, Given, Kind, Opt, Reach, Spec, Value};
 use super::reply::truncate;
 use super::{
-    Action, Attachment, BoardSource, ButtonStyle, Command, Input, MatchCommand, Message,
-    MessageKind, Origin, Reply, Request, commands,
+    Action, Attachment, ButtonStyle, Command, Input, Message, MessageKind, Origin, Reply, Request,
 };
+use crate::app::App;
 
 /// Who sent an interaction, where.
 struct Sender<'a> {
@@ -125,23 +130,13 @@ pub fn to_request(interaction: &Interaction) -> Result<Request, Box<Reply>> {
 }
 
 fn command_input(data: &CommandData) -> Result<Input, Box<Reply>> {
-    if let Some(why) = invalid_option(data) {
-        return Err(Box::new(Reply::Message(Message::user_error(
+    match command(data) {
+        Some(Ok(command)) => Ok(Input::Command(command)),
+        Some(Err(why)) => Err(Box::new(Reply::Message(Message::user_error(
             "Arbiter", &why,
-        ))));
+        )))),
+        None => Err(unknown(&format!("the command `{}`", data.name))),
     }
-    command(data)
-        .map(Input::Command)
-        .ok_or_else(|| unknown(&format!("the command `{}`", data.name)))
-}
-
-/// A choice option whose value the command cannot take (a client that
-/// ignores the choices offered): what is wrong and what it can be.
-fn invalid_option(data: &CommandData) -> Option<String> {
-    let opts = data.options();
-    let (_, inner) = subcommand(&opts)?;
-    let kind = string_option(inner, "kind").filter(|_| data.name == "rules")?;
-    kind.parse::<crate::corpus::DocumentKind>().err()
 }
 
 fn autocomplete_input(data: &CommandData) -> Input {
@@ -274,80 +269,65 @@ impl Envelope<'_> {
     }
 }
 
-fn command(data: &CommandData) -> Option<Command> {
-    if data.kind == CommandType::Message {
-        if data.name != commands::JUDGE_MESSAGE {
-            return None;
-        }
-        let target = data
-            .target_id
-            .and_then(|t| data.resolved.messages.get(&t.to_message_id()));
-        return Some(Command::JudgeMessage {
-            content: target.map(|m| m.content.clone()).unwrap_or_default(),
-            attachment: target.and_then(|m| m.attachments.first()).map(attachment),
-        });
+/// "Judge this board" on a message: its content and first attachment.
+fn judge_message(data: &CommandData) -> Option<Command> {
+    if data.name != commands::JUDGE_MESSAGE {
+        return None;
     }
-    let opts = data.options();
-    let string = |name: &str| {
-        opts.iter()
-            .find(|o| o.name == name)
-            .and_then(|o| match o.value {
-                ResolvedValue::String(s) => Some(s.to_string()),
-                _ => None,
-            })
-    };
-    Some(match data.name.as_str() {
-        "rule" => Command::Rule {
-            query: string("query").unwrap_or_default(),
-            game: string("game"),
-        },
-        "judge" => {
-            let file = opts
-                .iter()
-                .find(|o| o.name == "file")
-                .and_then(|o| match o.value {
-                    ResolvedValue::Attachment(a) => Some(attachment(a)),
-                    _ => None,
-                });
-            let board = match (string("board"), file) {
-                (Some(text), _) if !text.trim().is_empty() => Some(BoardSource::Text(text)),
-                (_, Some(a)) => Some(BoardSource::Attachment(a)),
-                _ => None,
-            };
-            Command::Judge {
-                game: string("game"),
-                board,
-                play: string("play"),
-            }
-        }
-        "games" => Command::Games {
-            game: string("game"),
-        },
-        "schema" => Command::Schema {
-            game: string("game").unwrap_or_default(),
-        },
-        "help" => Command::Help,
-        "match" => Command::Match(match_command(&opts)?),
-        "rules" => Command::Rules(rules_command(&opts)?),
-        "card" => Command::Card {
-            name: string("name").unwrap_or_default(),
-            game: string("game"),
-        },
-        "feedback" => Command::Feedback(match subcommand(&opts)? {
-            ("rule", inner) => super::FeedbackCommand::Rule {
-                rule: string_option(inner, "rule")?,
-            },
-            ("summary", _) => super::FeedbackCommand::Summary,
-            _ => return None,
-        }),
-        _ => return None,
+    let target = data
+        .target_id
+        .and_then(|t| data.resolved.messages.get(&t.to_message_id()));
+    Some(Command::JudgeMessage {
+        content: target.map(|m| m.content.clone()).unwrap_or_default(),
+        attachment: target.and_then(|m| m.attachments.first()).map(attachment),
     })
 }
 
+/// A slash command through its declaration ([`commands::ALL`]): `None`
+/// for a command or subcommand this version does not declare, `Err` for
+/// options its declaration refuses.
+fn command(data: &CommandData) -> Option<Result<Command, String>> {
+    if data.kind == CommandType::Message {
+        return judge_message(data).map(Ok);
+    }
+    let spec = commands::find(&data.name)?;
+    let opts = data.options();
+    Some(match spec.body {
+        Body::Options { options, parse } => {
+            given(format!("/{}", spec.name), options, &opts).and_then(|g| parse(&g))
+        }
+        Body::Subs(_) => {
+            let (name, inner) = subcommand(&opts)?;
+            let sub = spec.sub(name)?;
+            given(format!("/{} {}", spec.name, sub.name), sub.options, inner)
+                .and_then(|g| (sub.parse)(&g))
+        }
+        Body::Message => return None,
+    })
+}
+
+/// The options Discord sent, as declared values (undeclared ones skipped).
+fn given(path: String, declared: &[Opt], opts: &[ResolvedOption<'_>]) -> Result<Given, String> {
+    let mut values = Vec::new();
+    for o in opts {
+        let Some(decl) = declared.iter().find(|d| d.name == o.name) else {
+            continue;
+        };
+        let value = match &o.value {
+            ResolvedValue::String(s) => Value::Text(s.to_string()),
+            ResolvedValue::Integer(n) => Value::Integer(*n),
+            ResolvedValue::User(u, _) => Value::User(u.id.get().to_string()),
+            ResolvedValue::Unresolved(Unresolved::User(id)) => Value::User(id.get().to_string()),
+            ResolvedValue::Attachment(a) => commands::attachment_file(attachment(a)),
+            _ => continue,
+        };
+        values.push((decl.name.to_string(), value));
+    }
+    commands::given(path, declared, values)
+}
+
 /// The subcommand's name and its own options.
-fn subcommand<'a>(
-    opts: &'a [serenity::all::ResolvedOption<'a>],
-) -> Option<(&'a str, &'a [serenity::all::ResolvedOption<'a>])> {
+fn subcommand<'a>(opts: &'a [ResolvedOption<'a>]) -> Option<(&'a str, &'a [ResolvedOption<'a>])> {
     let sub = opts.first()?;
     match &sub.value {
         ResolvedValue::SubCommand(inner) => Some((sub.name, inner.as_slice())),
@@ -355,129 +335,87 @@ fn subcommand<'a>(
     }
 }
 
-/// A string option's value.
-fn string_option(opts: &[serenity::all::ResolvedOption<'_>], name: &str) -> Option<String> {
-    opts.iter()
-        .find(|o| o.name == name)
-        .and_then(|o| match o.value {
-            ResolvedValue::String(s) => Some(s.to_string()),
-            _ => None,
-        })
+/// Every declared command as serenity's builder, in registration order
+/// (registered at gateway start-up; printed by `arbiter commands --json`).
+pub fn definitions(app: &App) -> Vec<CreateCommand> {
+    commands::ALL.iter().map(|s| definition(app, s)).collect()
 }
 
-/// `/rules <subcommand> …`: the subcommand's own options.
-fn rules_command(opts: &[serenity::all::ResolvedOption<'_>]) -> Option<super::RulesCommand> {
-    use super::{RulesCommand, RulesFile};
-    let (sub, inner) = subcommand(opts)?;
-    let string = |name: &str| string_option(inner, name);
-    Some(match sub {
-        "add" => RulesCommand::Add {
-            file: inner.iter().find_map(|o| match o.value {
-                ResolvedValue::Attachment(a) if o.name == "file" => {
-                    Some(RulesFile::Attachment(attachment(a)))
-                }
-                _ => None,
-            })?,
-            game: string("game")?,
-            kind: string("kind")?.parse().ok()?,
-            title: string("title"),
-        },
-        "list" => RulesCommand::List,
-        "show" => RulesCommand::Show { id: string("id")? },
-        "remove" => RulesCommand::Remove { id: string("id")? },
-        "versions" => RulesCommand::Versions {
-            game: string("game"),
-        },
-        _ => return None,
-    })
+/// The definitions as the JSON Discord receives.
+pub fn definitions_json(app: &App) -> serde_json::Value {
+    serde_json::to_value(definitions(app)).unwrap_or(serde_json::Value::Null)
 }
 
-/// `/match <subcommand> …`: the subcommand's own options.
-fn match_command(opts: &[serenity::all::ResolvedOption<'_>]) -> Option<MatchCommand> {
-    let (sub, inner) = subcommand(opts)?;
-    let string = |name: &str| string_option(inner, name);
-    Some(match sub {
-        "start" => {
-            let mut players: Vec<(u32, String)> = inner
-                .iter()
-                .filter_map(|o| {
-                    let n: u32 = o.name.strip_prefix("player")?.parse().ok()?;
-                    let id = match &o.value {
-                        ResolvedValue::User(u, _) => u.id.get(),
-                        ResolvedValue::Unresolved(Unresolved::User(id)) => id.get(),
-                        _ => return None,
-                    };
-                    Some((n, id.to_string()))
-                })
-                .collect();
-            players.sort();
-            MatchCommand::Start {
-                game: string("game").unwrap_or_default(),
-                players: players.into_iter().map(|(_, id)| id).collect(),
-            }
-        }
-        "setup" => {
-            let file = inner
-                .iter()
-                .find(|o| o.name == "file")
-                .and_then(|o| match o.value {
-                    ResolvedValue::Attachment(a) => Some(attachment(a)),
-                    _ => None,
-                });
-            let board = match (string("board"), file) {
-                (Some(text), _) if !text.trim().is_empty() => Some(BoardSource::Text(text)),
-                (_, Some(a)) => Some(BoardSource::Attachment(a)),
-                _ => None,
-            };
-            MatchCommand::Setup { board }
-        }
-        "play" => MatchCommand::Play {
-            text: string("text").unwrap_or_default(),
-        },
-        "board" => MatchCommand::Board,
-        "log" => MatchCommand::Log {
-            page: inner
-                .iter()
-                .find(|o| o.name == "page")
-                .and_then(|o| match o.value {
-                    ResolvedValue::Integer(n) => Some(n),
-                    _ => None,
-                }),
-        },
-        "answer" => MatchCommand::Answer {
-            choice: string("choice").unwrap_or_default(),
-        },
-        "advance" => MatchCommand::Advance { to: string("to") },
-        "adjust" => MatchCommand::Adjust {
-            field: string("field").unwrap_or_default(),
-            value: string("value").unwrap_or_default(),
-            reason: string("reason").unwrap_or_default(),
-        },
-        "note" => MatchCommand::Note {
-            text: string("text").unwrap_or_default(),
-        },
-        "notify" => MatchCommand::Notify {
-            on: string("state").as_deref() != Some("off"),
-        },
-        "pictures" => MatchCommand::Pictures {
-            on: string("state").as_deref() != Some("off"),
-        },
-        "undo" => MatchCommand::Undo,
-        "end" => MatchCommand::End {
-            winner: inner
-                .iter()
-                .find(|o| o.name == "winner")
-                .and_then(|o| match &o.value {
-                    ResolvedValue::User(u, _) => Some(u.id.get().to_string()),
-                    ResolvedValue::Unresolved(Unresolved::User(id)) => Some(id.get().to_string()),
-                    _ => None,
-                }),
-            reason: string("reason"),
-        },
-        "export" => MatchCommand::Export,
-        "verify" => MatchCommand::Verify,
-        _ => return None,
-    })
+fn definition(app: &App, spec: &Spec) -> CreateCommand {
+    let command = CreateCommand::new(spec.name);
+    let command = match spec.body {
+        Body::Message => command.kind(CommandType::Message),
+        Body::Options { options, .. } => options
+            .iter()
+            .fold(command.description(spec.description), |c, o| {
+                c.add_option(option(app, o))
+            }),
+        Body::Subs(subs) => subs
+            .iter()
+            .fold(command.description(spec.description), |c, s| {
+                let sub =
+                    CreateCommandOption::new(CommandOptionType::SubCommand, s.name, s.description);
+                c.add_option(
+                    s.options
+                        .iter()
+                        .fold(sub, |sub, o| sub.add_sub_option(option(app, o))),
+                )
+            }),
+    };
+    with_access(command, spec.reach, spec.audience)
+}
+
+fn option(app: &App, o: &Opt) -> CreateCommandOption {
+    let kind = match o.kind {
+        Kind::Text => CommandOptionType::String,
+        Kind::Integer => CommandOptionType::Integer,
+        Kind::User => CommandOptionType::User,
+        Kind::File { .. } => CommandOptionType::Attachment,
+    };
+    let mut opt = CreateCommandOption::new(kind, o.name, o.description)
+        .required(o.required)
+        .set_autocomplete(o.autocomplete);
+    if let Some(n) = o.max_length {
+        opt = opt.max_length(n);
+    }
+    if let Some(n) = o.min_value {
+        opt = opt.min_int_value(n as u64);
+    }
+    match o.choices {
+        Choices::Free => opt,
+        Choices::Games => app.corpus.games.iter().take(25).fold(opt, |opt, g| {
+            opt.add_string_choice(g.name.chars().take(100).collect::<String>(), g.id.clone())
+        }),
+        Choices::DocumentKinds => crate::corpus::DocumentKind::ALL
+            .iter()
+            .fold(opt, |opt, k| opt.add_string_choice(k.label(), k.as_str())),
+        Choices::Fixed(values) => values
+            .iter()
+            .fold(opt, |opt, v| opt.add_string_choice(*v, *v)),
+    }
+}
+
+/// Contexts from the reach; installed to servers only (user installs would
+/// need the app's installation settings in the Developer Portal); Manage
+/// Messages by default for moderator commands.
+pub fn with_access(command: CreateCommand, reach: Reach, audience: Audience) -> CreateCommand {
+    let contexts = match reach {
+        Reach::Anywhere => vec![InteractionContext::Guild, InteractionContext::BotDm],
+        Reach::GuildOnly => vec![InteractionContext::Guild],
+    };
+    let command = command
+        .contexts(contexts)
+        .integration_types(vec![InstallationContext::Guild]);
+    match audience {
+        Audience::Everyone => command,
+        Audience::Moderators => command.default_member_permissions(Permissions::MANAGE_MESSAGES),
+        Audience::Admins => command.default_member_permissions(Permissions::MANAGE_GUILD),
+    }
 }
 
 fn color(kind: MessageKind) -> u32 {

@@ -11,7 +11,7 @@ use serenity::all::{
 use serenity::async_trait;
 use tracing::Instrument;
 
-use super::{Bot, Defer, InFlight, commands, discord};
+use super::{Bot, Defer, InFlight, discord};
 
 /// How the process takes part in sharding (serenity's conventions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,7 +49,7 @@ impl EventHandler for Handler {
         if self.registered.swap(true, Ordering::AcqRel) {
             return;
         }
-        let defs = commands::definitions(&self.bot.app);
+        let defs = discord::definitions(&self.bot.app);
         let n = defs.len();
         let result = match self.guild_id {
             Some(g) => GuildId::new(g)

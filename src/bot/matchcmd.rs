@@ -27,120 +27,9 @@ pub const MAX_MATCH_PLAYERS: usize = 8;
 /// The channel of console requests (which have no channel id).
 pub const CONSOLE_CHANNEL: &str = "console";
 
-/// A `/match` subcommand with its options.
-#[derive(Debug, Clone, PartialEq)]
-pub enum MatchCommand {
-    /// Players are Discord user ids (console: any name), in seat order.
-    Start {
-        game: String,
-        players: Vec<String>,
-    },
-    /// No board opens the form.
-    Setup {
-        board: Option<BoardSource>,
-    },
-    Play {
-        text: String,
-    },
-    /// Answer the decision the last play waits on (buttons do the same).
-    Answer {
-        choice: String,
-    },
-    /// The next phase or round (or `to`).
-    Advance {
-        to: Option<String>,
-    },
-    /// Set one board field, with a reason.
-    Adjust {
-        field: String,
-        value: String,
-        reason: String,
-    },
-    /// Free text on the record.
-    Note {
-        text: String,
-    },
-    /// Turn notices on or off.
-    Notify {
-        on: bool,
-    },
-    /// Board pictures on replies on or off (off: a "Picture" button).
-    Pictures {
-        on: bool,
-    },
-    Board,
-    Log {
-        page: Option<i64>,
-    },
-    Undo,
-    /// By agreement or a moderator; the winner a mention or a board name.
-    End {
-        winner: Option<String>,
-        reason: Option<String>,
-    },
-    Export,
-    /// Replays the log through the engine and checks every stored board.
-    Verify,
-}
-
-impl MatchCommand {
-    pub fn name(&self) -> &'static str {
-        match self {
-            MatchCommand::Start { .. } => "match start",
-            MatchCommand::Setup { .. } => "match setup",
-            MatchCommand::Play { .. } => "match play",
-            MatchCommand::Answer { .. } => "match answer",
-            MatchCommand::Advance { .. } => "match advance",
-            MatchCommand::Adjust { .. } => "match adjust",
-            MatchCommand::Note { .. } => "match note",
-            MatchCommand::Notify { .. } => "match notify",
-            MatchCommand::Pictures { .. } => "match pictures",
-            MatchCommand::Board => "match board",
-            MatchCommand::Log { .. } => "match log",
-            MatchCommand::Undo => "match undo",
-            MatchCommand::End { .. } => "match end",
-            MatchCommand::Export => "match export",
-            MatchCommand::Verify => "match verify",
-        }
-    }
-
-    /// The service request (a setup's board already read).
-    fn request(&self, setup: Option<String>) -> MatchRequest {
-        match self.clone() {
-            MatchCommand::Start { game, players } => MatchRequest::Start { game, players },
-            MatchCommand::Setup { .. } => MatchRequest::Setup {
-                text: setup.unwrap_or_default(),
-            },
-            MatchCommand::Play { text } => MatchRequest::Play {
-                text,
-                expected_version: None,
-            },
-            MatchCommand::Answer { choice } => MatchRequest::Answer {
-                choice,
-                version: None,
-            },
-            MatchCommand::Advance { to } => MatchRequest::Advance { to },
-            MatchCommand::Adjust {
-                field,
-                value,
-                reason,
-            } => MatchRequest::Adjust {
-                field,
-                value,
-                reason,
-            },
-            MatchCommand::Note { text } => MatchRequest::Note { text },
-            MatchCommand::Notify { on } => MatchRequest::Notify { on },
-            MatchCommand::Pictures { on } => MatchRequest::Pictures { on },
-            MatchCommand::Board => MatchRequest::Board,
-            MatchCommand::Log { page } => MatchRequest::Log { page },
-            MatchCommand::Undo => MatchRequest::Undo,
-            MatchCommand::End { winner, reason } => MatchRequest::End { winner, reason },
-            MatchCommand::Export => MatchRequest::Export,
-            MatchCommand::Verify => MatchRequest::Verify,
-        }
-    }
-}
+/// A `/match` subcommand with its options: the service's own request,
+/// its setup board still where the user gave it (none: the form).
+pub type MatchCommand = MatchRequest<Option<BoardSource>>;
 
 /// Who asks, where: the channel (a thread is its own channel), the user
 /// (a Discord id; on the console the configured name), and whether they hold
@@ -271,18 +160,24 @@ impl Bot {
     pub(super) async fn handle_match(&self, request: &Request) -> Option<Reply> {
         let origin = &request.origin;
         let req = match &request.input {
-            Input::Command(Command::Match(MatchCommand::Setup { board: None })) => {
+            Input::Command(Command::Match(MatchRequest::Setup { text: None })) => {
                 return Some(Reply::Modal(setup_modal()));
             }
-            Input::Command(Command::Match(cmd @ MatchCommand::Setup { board: Some(b) })) => match b
-            {
-                BoardSource::Text(text) => cmd.request(Some(text.clone())),
-                BoardSource::Attachment(a) => match self.download(a, "Match").await {
-                    Ok(text) => cmd.request(Some(text)),
-                    Err(reply) => return Some(reply),
-                },
-            },
-            Input::Command(Command::Match(cmd)) => cmd.request(None),
+            Input::Command(Command::Match(cmd)) => {
+                let downloaded = match cmd {
+                    MatchRequest::Setup {
+                        text: Some(BoardSource::Attachment(a)),
+                    } => match self.download(a, "Match").await {
+                        Ok(text) => Some(text),
+                        Err(reply) => return Some(reply),
+                    },
+                    _ => None,
+                };
+                cmd.clone().with_board(|board| match (board, downloaded) {
+                    (Some(BoardSource::Text(text)), _) | (_, Some(text)) => text,
+                    _ => String::new(),
+                })
+            }
             Input::Autocomplete {
                 command,
                 option,

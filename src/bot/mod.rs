@@ -12,6 +12,10 @@
 //! - [`console`]: lines typed on a terminal or piped in, rendered by
 //!   [`text`].
 //!
+//! Every command is declared once in [`commands`] (the registry): its
+//! options, help, access, title, how its options become a [`Command`], its
+//! deferral and how it is answered; the transports derive from it.
+//!
 //! Match tracking (issue 9): `/match …` is [`Command::Match`], answered by
 //! [`matchcmd`] through `app::matches::Matches`, which [`Bot::open_matches`]
 //! connects from [`BotConfig::database_url`].
@@ -37,6 +41,7 @@ use crate::app::{App, AppError, JudgeError, cpu};
 use crate::engine::document;
 use crate::metrics;
 
+pub use commands::{Command, FeedbackCommand};
 pub use feedback::summary_text as feedback_summary;
 pub use matchcmd::MatchCommand;
 pub use pages::{PAGE_BUDGET, Pages};
@@ -101,68 +106,6 @@ pub enum BoardSource {
     Attachment(Attachment),
 }
 
-/// A command with its options.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Command {
-    /// `/rule query [game]`.
-    Rule { query: String, game: Option<String> },
-    /// `/judge [game] [board] [file] [play]`; no board opens the modal.
-    /// `play` is a play in the game's one-line notation, replacing the board's.
-    Judge {
-        game: Option<String>,
-        board: Option<BoardSource>,
-        play: Option<String>,
-    },
-    /// "Judge this board" on a message: its content, and its first attachment.
-    JudgeMessage {
-        content: String,
-        attachment: Option<Attachment>,
-    },
-    /// `/games [game]`: every game with counts, or one game's documents,
-    /// contents and per-passage engine coverage.
-    Games { game: Option<String> },
-    /// `/schema game`: the JSON Schema of the game's board documents, as a file.
-    Schema { game: String },
-    /// `/help`.
-    Help,
-    /// `/match start|setup|play|board|log|undo|end|export`.
-    Match(MatchCommand),
-    /// `/rules add|list|show|remove|versions`: the server's own documents.
-    Rules(RulesCommand),
-    /// `/card name [game]`: a card with its rulings and the rules it names.
-    Card { name: String, game: Option<String> },
-    /// `/feedback rule|summary`: feedback on `/rule` answers.
-    Feedback(FeedbackCommand),
-}
-
-/// `/feedback` subcommands.
-#[derive(Debug, Clone, PartialEq)]
-pub enum FeedbackCommand {
-    /// `/feedback rule:<id>`: the rule that answers the user's last
-    /// question in this channel.
-    Rule { rule: String },
-    /// `/feedback summary`: the server's feedback (moderators).
-    Summary,
-}
-
-impl Command {
-    /// The name as logged and as typed (`rule`, `judge`, …).
-    pub fn name(&self) -> &'static str {
-        match self {
-            Command::Rule { .. } => "rule",
-            Command::Judge { .. } => "judge",
-            Command::JudgeMessage { .. } => commands::JUDGE_MESSAGE,
-            Command::Games { .. } => "games",
-            Command::Schema { .. } => "schema",
-            Command::Help => "help",
-            Command::Match(m) => m.name(),
-            Command::Rules(r) => r.name(),
-            Command::Card { .. } => "card",
-            Command::Feedback(_) => "feedback",
-        }
-    }
-}
-
 /// What the user did.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Input {
@@ -206,10 +149,8 @@ impl Input {
     pub fn metric_label(&self) -> String {
         match self {
             Input::Command(c) => c.name().to_string(),
-            Input::Autocomplete { command, .. } => match command.as_str() {
-                "rule" | "match" | "rules" | "card" | "feedback" => {
-                    format!("autocomplete:{command}")
-                }
+            Input::Autocomplete { command, .. } => match commands::find(command) {
+                Some(spec) if spec.completes() => format!("autocomplete:{}", spec.name),
                 _ => "autocomplete:other".into(),
             },
             Input::Component { custom_id } => match Action::parse(custom_id) {
@@ -248,8 +189,9 @@ pub enum Defer {
 }
 
 /// **The deferral table**: how each request is acknowledged, declared once
-/// per command, subcommand, button and form. Exhaustive on purpose: a new
-/// `/match` subcommand or button does not compile until it is declared here.
+/// per command and subcommand (beside its declaration, in
+/// [`commands::defer`]), button and form (here). Exhaustive on purpose: a
+/// new `/match` subcommand or button does not compile until it is declared.
 ///
 /// When the reply turns out to be for the other audience (a refusal after a
 /// public deferral), the transport deletes the deferred message and sends
@@ -259,49 +201,7 @@ pub enum Defer {
 /// ephemerally, whatever this table says ([`Bot::acknowledgement`]).
 pub fn deferral(input: &Input) -> Defer {
     match input {
-        Input::Command(command) => match command {
-            Command::Rule { .. } | Command::Games { .. } | Command::Help | Command::Card { .. } => {
-                Defer::No
-            }
-            // A download first.
-            Command::Judge {
-                board: Some(BoardSource::Attachment(_)),
-                ..
-            } => Defer::Public,
-            Command::Judge { .. } => Defer::No,
-            Command::JudgeMessage {
-                content,
-                attachment: Some(_),
-            } if !board_in_text(content) => Defer::Public,
-            Command::JudgeMessage { .. } => Defer::No,
-            // A file: sent with the edit of the deferred reply.
-            Command::Schema { .. } => Defer::Public,
-            // A database write; the reply is for its author.
-            Command::Feedback(_) => Defer::Ephemeral,
-            // A download and a conversion; the preview is for its author.
-            Command::Rules(RulesCommand::Add { .. }) => Defer::Ephemeral,
-            // Database reads and writes.
-            Command::Rules(_) => Defer::Public,
-            Command::Match(m) => match m {
-                // Writes: they may wait on the database.
-                MatchCommand::Start { .. }
-                | MatchCommand::Setup { board: Some(_) }
-                | MatchCommand::Play { .. }
-                | MatchCommand::Answer { .. }
-                | MatchCommand::Advance { .. }
-                | MatchCommand::Adjust { .. }
-                | MatchCommand::Note { .. }
-                | MatchCommand::Notify { .. }
-                | MatchCommand::Pictures { .. }
-                | MatchCommand::Undo
-                | MatchCommand::End { .. } => Defer::Public,
-                // Opens the form at once.
-                MatchCommand::Setup { board: None } => Defer::No,
-                // A file; a replay of the whole log.
-                MatchCommand::Export | MatchCommand::Verify => Defer::Public,
-                MatchCommand::Board | MatchCommand::Log { .. } => Defer::No,
-            },
-        },
+        Input::Command(command) => commands::defer(command),
         // Discord does not let autocomplete be deferred.
         Input::Autocomplete { .. } => Defer::No,
         Input::Component { custom_id } => match Action::parse(custom_id) {
@@ -616,14 +516,10 @@ impl Bot {
         }
         // Fetch what must be fetched first (async), then answer in the CPU pool.
         let fetched = match &request.input {
-            Input::Command(Command::Judge {
-                board: Some(BoardSource::Attachment(a)),
-                ..
-            }) => Some(self.download(a, "Judge").await),
-            Input::Command(Command::JudgeMessage {
-                content,
-                attachment: Some(a),
-            }) if !board_in_text(content) => Some(self.download(a, "Judge").await),
+            Input::Command(c) => match commands::board_upload(c) {
+                Some(a) => Some(self.download(a, commands::title(c.name())).await),
+                None => None,
+            },
             _ => None,
         };
         let fetched = match fetched {
@@ -645,11 +541,10 @@ impl Bot {
                     command,
                     option,
                     game: None,
+                    sub,
                     ..
-                } if matches!(
-                    (command.as_str(), option.as_str()),
-                    ("rule", "query") | ("card", "name")
-                ) =>
+                } if commands::option(command, sub.as_deref(), option)
+                    .is_some_and(|o| o.channel_game) =>
                 {
                     self.channel_match_game(&request.origin).await
                 }
@@ -698,35 +593,8 @@ impl Bot {
     /// download, a `/schema` game that is unknown or has no engine. Such
     /// requests are answered at once (ephemeral), never deferred.
     pub fn precheck(&self, request: &Request) -> Option<Reply> {
-        let attachment = |a: &Attachment, title: &str| {
-            attachment_refusal(a).map(|why| Reply::Message(Message::user_error(title, &why)))
-        };
         match &request.input {
-            Input::Command(Command::Judge {
-                board: Some(BoardSource::Attachment(a)),
-                ..
-            }) => attachment(a, "Judge"),
-            Input::Command(Command::JudgeMessage {
-                content,
-                attachment: Some(a),
-            }) if !board_in_text(content) => attachment(a, "Judge"),
-            Input::Command(Command::Match(MatchCommand::Setup {
-                board: Some(BoardSource::Attachment(a)),
-            })) => attachment(a, "Match"),
-            // A match belongs to a server channel; in a DM nobody else would see it.
-            Input::Command(Command::Match(_))
-                if request.origin.guild_id.is_none() && request.origin.channel_id.is_some() =>
-            {
-                Some(Reply::Message(Message::user_error(
-                    "Match",
-                    "matches are kept in a server channel, for all their players to see; use `/match` in a server, not in a direct message",
-                )))
-            }
-            Input::Command(Command::Schema { game }) => match Answerer::new(&self.app).schema(game)
-            {
-                Reply::Message(m) if m.kind == MessageKind::UserError => Some(Reply::Message(m)),
-                _ => None,
-            },
+            Input::Command(command) => commands::precheck(&self.app, &request.origin, command),
             _ => None,
         }
     }
@@ -831,13 +699,7 @@ enum Weight {
 
 fn weight(input: &Input) -> Weight {
     match input {
-        Input::Command(c) => match c {
-            Command::Judge { .. } | Command::JudgeMessage { .. } | Command::Schema { .. } => {
-                Weight::Heavy
-            }
-            Command::Rule { query, .. } if short_question(query) => Weight::Instant,
-            _ => Weight::Light,
-        },
+        Input::Command(c) => commands::weight(c),
         Input::ModalSubmit { .. } => Weight::Heavy,
         Input::Autocomplete { value, .. } if value.len() <= INSTANT_COMPLETION_BYTES => {
             Weight::Instant
@@ -873,19 +735,12 @@ fn outcome(reply: &Reply) -> metrics::Outcome {
     }
 }
 
-/// The title of a refusal for this input ("Judge", "Rule", …).
+/// The title of a refusal for this input ("Judge", "Rule", …): the
+/// command's declared title ([`commands::title`]).
 fn title_of(input: &Input) -> &'static str {
     match input {
-        Input::Command(Command::Rule { .. }) => "Rule",
-        Input::Command(Command::Games { .. }) => "Games",
-        Input::Command(Command::Schema { .. }) => "Schema",
-        Input::Command(Command::Match(_)) => "Match",
-        Input::Command(Command::Rules(_)) => "Rules",
-        Input::Command(Command::Card { .. }) => "Card",
-        Input::Command(Command::Help) => "Help",
-        Input::Command(Command::Feedback(_)) => "Feedback",
-        Input::Command(Command::Judge { .. } | Command::JudgeMessage { .. })
-        | Input::ModalSubmit { .. } => "Judge",
+        Input::Command(c) => commands::title(c.name()),
+        Input::ModalSubmit { .. } => "Judge",
         Input::Autocomplete { .. } | Input::Component { .. } => "Arbiter",
     }
 }
@@ -934,51 +789,9 @@ impl<'a> Answerer<'a> {
             match_game,
         } = fetched;
         match &request.input {
-            Input::Command(Command::Rule { query, game }) => {
-                self.rule(request, query, game.as_deref(), match_game.as_deref())
+            Input::Command(command) => {
+                commands::answer(self, request, command, fetched, match_game.as_deref())
             }
-            Input::Command(Command::Judge { game, board, play }) => match (board, fetched) {
-                (_, Some(text)) => self.judge_with(&text, game.as_deref(), play.as_deref()),
-                (Some(BoardSource::Text(text)), None) => {
-                    self.judge_with(text, game.as_deref(), play.as_deref())
-                }
-                (Some(BoardSource::Attachment(_)), None) => Reply::Message(Message::user_error(
-                    "Judge",
-                    "the attachment could not be read",
-                )),
-                (None, None) => Reply::Modal(judge_modal(game.as_deref())),
-            },
-            Input::Command(Command::JudgeMessage { content, .. }) => match fetched {
-                Some(text) => self.judge(&text, None),
-                // A code block without a `game` still gets judged, for its error.
-                None if board_in_text(content) || content.contains("```") => {
-                    self.judge(content, None)
-                }
-                None => Reply::Message(Message::user_error(
-                    "Judge this board",
-                    "that message has no board: put a YAML board document in a ```yaml code block``` or attach a .yaml/.yml/.json file",
-                )),
-            },
-            Input::Command(Command::Games { game: None }) => self.games(),
-            Input::Command(Command::Games { game: Some(game) }) => self.game_coverage(game),
-            Input::Command(Command::Schema { game }) => self.schema(game),
-            Input::Command(Command::Help) => Reply::Message(help()),
-            Input::Command(Command::Card { name, game }) => self.card(name, game.as_deref()),
-            // Answered by `handle_match` (it needs the database, async).
-            Input::Command(Command::Match(_)) => Reply::Message(Message::user_error(
-                "Match",
-                "match commands are not available here",
-            )),
-            // Answered by `handle_rules` (the database, async).
-            Input::Command(Command::Rules(_)) => Reply::Message(Message::user_error(
-                "Rules",
-                "rule set commands are not available here",
-            )),
-            // Answered by `handle_feedback` (the database, async).
-            Input::Command(Command::Feedback(_)) => Reply::Message(Message::user_error(
-                "Feedback",
-                "feedback is not available here",
-            )),
             Input::Autocomplete {
                 command,
                 option,
@@ -1122,52 +935,7 @@ impl<'a> Answerer<'a> {
         }
     }
 
-    /// `/card`: the card, or did-you-mean.
-    fn card(&mut self, name: &str, game: Option<&str>) -> Reply {
-        match self.app.card(name, game) {
-            Ok(reply) => Reply::Message(self.paged(reply::card_message(&reply), false)),
-            Err(e) => app_error("Card", &e),
-        }
-    }
-
-    /// `/card name:` (card names, fuzzy; the channel's match game first)
-    /// and `game:` autocomplete.
-    fn card_autocomplete(
-        &self,
-        option: &str,
-        value: &str,
-        game: Option<&str>,
-        match_game: Option<&str>,
-    ) -> Reply {
-        let choices = match option {
-            "name" => self
-                .app
-                .complete_cards_in(value, game, match_game, MAX_CHOICES)
-                .iter()
-                .map(|c| Choice {
-                    name: reply::truncate(
-                        &match c.card_type.as_str() {
-                            "" => format!("{} ({})", c.name, c.game),
-                            t => format!("{} — {t} ({})", c.name, c.game),
-                        },
-                        100,
-                    ),
-                    value: reply::truncate(&c.name, 100),
-                })
-                .collect(),
-            "game" => self
-                .app
-                .complete_games(value, MAX_CHOICES)
-                .iter()
-                .map(|g| Choice::passage(&g.id, &g.title))
-                .collect(),
-            _ => Vec::new(),
-        };
-        Reply::Choices(reply::keep_typed(choices, value))
-    }
-
-    /// `/rule query:` and `/card` autocomplete; with no `game:`, the game of
-    /// the channel's match (`match_game`) is offered first.
+    /// An autocomplete answered in the pool (`/rule query:`, `/card`).
     fn autocomplete(
         &self,
         command: &str,
@@ -1176,24 +944,7 @@ impl<'a> Answerer<'a> {
         game: Option<&str>,
         match_game: Option<&str>,
     ) -> Reply {
-        if command == "card" {
-            return self.card_autocomplete(option, value, game, match_game);
-        }
-        if command != "rule" || option != "query" {
-            return Reply::Choices(Vec::new());
-        }
-        // An unknown game option completes across all games rather than failing.
-        let game = game.filter(|g| self.app.corpus.resolve_game(g).is_some());
-        let list = self
-            .app
-            .complete_in(value, game, match_game, MAX_CHOICES)
-            .unwrap_or_default();
-        let choices: Vec<Choice> = list
-            .into_iter()
-            .map(|s| Choice::passage(&s.id, &s.title))
-            .collect();
-        // What was typed stays a choice, so a free question can still be sent.
-        Reply::Choices(reply::keep_typed(choices, value))
+        commands::complete(self, command, option, value, game, match_game)
     }
 
     fn component(&mut self, custom_id: &str) -> Reply {
@@ -1220,7 +971,7 @@ impl<'a> Answerer<'a> {
             Some(Action::RulesConfirm(_) | Action::RulesCancel(_)) => Reply::Message(
                 Message::user_error("Rules", "rule set buttons are not available here"),
             ),
-            Some(Action::Card(name)) => self.card(&name, None),
+            Some(Action::Card(name)) => commands::card(self, &name, None),
             // Answered by `handle_feedback` (the database, async).
             Some(Action::Feedback { .. }) => Reply::Message(Message::user_error(
                 "Feedback",
@@ -1310,38 +1061,6 @@ fn judge_modal(game: Option<&str>) -> Modal {
         placeholder: "game: ashes\nplayers: ...\nplay: ...".into(),
         max_length: 4000,
     }
-}
-
-fn help() -> Message {
-    let body = "\
-**/rule** `query` `[game]` — cited rules passages for a question; the best sentence is in bold. \
-Type a passage id (autocomplete suggests them) to show that passage.
-> `/rule query:can an exhausted phoenixborn guard game:ashes`
-> `/rule query:ashes:attack-a-unit.3`
-
-**/judge** `[game]` `[board]` `[file]` `[play]` — adjudicates a board document (YAML or JSON): the ruling step by step with citations, \
-diagnostics and the resulting state. Paste the board, attach a `.yaml`/`.json` file (≤ 1 MB), or give neither to get a form. \
-`play` judges a one-line play against the board instead of its own.
-> `/judge file:board.yaml play:attack unit \"Mist Spirit\" with Hammer Knight; no counter`
-
-**Judge this board** (right-click a message › Apps) — adjudicates the board in that message's code block or attachment.
-
-**/match** — a match kept in this channel: `start` (game, players as seats), `setup` (the starting board, or an export), `play` (one-line notation, autocompleted), \
-`answer` (a decision or proposal waiting on you: its number or words; the buttons do the same), `advance` (next phase or round), \
-`adjust` (a board field, with a reason: your own seat's at once; another seat's, a shared one or one that ends the game is proposed to the players it touches), \
-`note` (a judge's ruling on the record), `notify`, `pictures` (the board's picture on every reply, or a button), `board`, `log`, `undo` (the last event in effect, notes included: your own; a result only its winner; moderators any), \
-`end` (naming the other player as winner concedes at once; claiming the win asks your opponent), `export`, `verify` (replays the log through the engine). \
-`; agreed by @player` asks that player to confirm the choices your play states for them.
-> `/match play text:attack unit \"Mist Spirit\" with Iron Worker; guard phoenixborn`
-> `/match adjust field:players.Maeoni.phoenixborn.damage value:6 reason:misread die`
-
-**/card** `name` `[game]` — a card (autocompleted) with its type, cost, stats, text and rulings, and buttons to the rules its text names.
-> `/card name:Ice Golem`
-
-**/games** `[game]` — the games and rule documents indexed, and how many passages each engine executes; with `game`, that game's contents and, per passage, whether the engine executes it.
-
-**/schema** `game` — the game's board document JSON Schema as a file, for a YAML language server (`# yaml-language-server: $schema=…`).";
-    Message::info("Arbiter — help", body)
 }
 
 #[cfg(test)]

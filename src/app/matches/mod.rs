@@ -1020,17 +1020,21 @@ impl Matches {
     }
 }
 
-/// Every match command as one request, for transports that dispatch by
-/// name (`/match <sub>`, the console, the CLI).
+/// Every match command as one request: the one enum of the `/match`
+/// family, for every transport (`/match <sub>` on Discord, the console,
+/// the CLI). `Board` is what a setup's board is until it is read: the
+/// service takes its text (`String`); a transport may hold where it comes
+/// from (an attachment to download, or none: a form) and read it with
+/// [`MatchRequest::with_board`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "command", rename_all = "snake_case")]
-pub enum MatchRequest {
+pub enum MatchRequest<Board = String> {
     Start {
         game: String,
         players: Vec<String>,
     },
     Setup {
-        text: String,
+        text: Board,
     },
     Play {
         text: String,
@@ -1076,7 +1080,66 @@ pub enum MatchRequest {
     Verify,
 }
 
-impl MatchRequest {
+impl<B> MatchRequest<B> {
+    /// The name as logged and as typed (`match play`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            MatchRequest::Start { .. } => "match start",
+            MatchRequest::Setup { .. } => "match setup",
+            MatchRequest::Play { .. } => "match play",
+            MatchRequest::Answer { .. } => "match answer",
+            MatchRequest::Advance { .. } => "match advance",
+            MatchRequest::Adjust { .. } => "match adjust",
+            MatchRequest::Note { .. } => "match note",
+            MatchRequest::Notify { .. } => "match notify",
+            MatchRequest::Pictures { .. } => "match pictures",
+            MatchRequest::Board => "match board",
+            MatchRequest::Log { .. } => "match log",
+            MatchRequest::Undo => "match undo",
+            MatchRequest::End { .. } => "match end",
+            MatchRequest::Export => "match export",
+            MatchRequest::Complete { .. } => "match complete",
+            MatchRequest::Verify => "match verify",
+        }
+    }
+
+    /// The same request with a setup's board read by `read`.
+    pub fn with_board<T>(self, read: impl FnOnce(B) -> T) -> MatchRequest<T> {
+        use MatchRequest as R;
+        match self {
+            R::Start { game, players } => R::Start { game, players },
+            R::Setup { text } => R::Setup { text: read(text) },
+            R::Play {
+                text,
+                expected_version,
+            } => R::Play {
+                text,
+                expected_version,
+            },
+            R::Answer { choice, version } => R::Answer { choice, version },
+            R::Advance { to } => R::Advance { to },
+            R::Adjust {
+                field,
+                value,
+                reason,
+            } => R::Adjust {
+                field,
+                value,
+                reason,
+            },
+            R::Note { text } => R::Note { text },
+            R::Board => R::Board,
+            R::Log { page } => R::Log { page },
+            R::Undo => R::Undo,
+            R::End { winner, reason } => R::End { winner, reason },
+            R::Notify { on } => R::Notify { on },
+            R::Pictures { on } => R::Pictures { on },
+            R::Export => R::Export,
+            R::Complete { partial } => R::Complete { partial },
+            R::Verify => R::Verify,
+        }
+    }
+
     /// Whether the request writes to the match (transports defer those).
     pub fn writes(&self) -> bool {
         !matches!(
