@@ -3,6 +3,9 @@
 //! server holding six rulebooks of that size (4.8 MB of text, six games).
 //! Bytes are what the index keeps (`arbiter::heap::retained`, the
 //! allocator's count), beyond the shipped games' own index.
+//! Then two servers at their 25 MB quota (each 31 copies of the MTG rules
+//! as 31 games, 24.4 MB of text): the two indexes' bytes and the process's
+//! peak resident memory with both loaded.
 //! Run: `cargo bench --bench rule_set_index`. Figures: docs/ROBUSTNESS.md.
 
 use std::path::PathBuf;
@@ -78,8 +81,47 @@ fn report() {
     }
 }
 
+/// This process's peak resident set (Linux), in MB.
+fn peak_rss_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb / 1024.0)
+}
+
+/// Two servers at quota, both indexes alive at once (as in the cache).
+fn two_servers_at_quota() {
+    let base = app_bytes(shipped());
+    let per_server = sources(31);
+    let text = text_bytes(&mtg(31));
+    let before = peak_rss_mb();
+    let (apps, bytes) = arbiter::heap::retained(|| {
+        [
+            App::new(Corpus::build(per_server.clone())),
+            App::new(Corpus::build(per_server.clone())),
+        ]
+    });
+    let index = bytes.saturating_sub(2 * base) as f64 / (1024.0 * 1024.0);
+    println!(
+        "2 servers × {:.1} MB of text: indexes {:.0} MB ({:.2}× the text); peak RSS {:.0} MB (before: {:.0} MB)",
+        text as f64 / (1024.0 * 1024.0),
+        index,
+        index * 1024.0 * 1024.0 / (2 * text) as f64,
+        peak_rss_mb().unwrap_or(0.0),
+        before.unwrap_or(0.0),
+    );
+    drop(apps);
+}
+
 fn main() {
     report();
+    two_servers_at_quota();
     divan::main();
 }
 
