@@ -29,7 +29,7 @@ pub struct Card {
     pub name: String,
     #[serde(rename = "type", default, skip_serializing_if = "String::is_empty")]
     pub card_type: String,
-    /// As printed ("1 [[main]] 1 [[charm:class]]", or a number).
+    /// As printed (`1 [[main]] 1 [[charm:class]]`, or a number).
     #[serde(
         default,
         deserialize_with = "parse::scalar",

@@ -77,7 +77,7 @@ impl Analyzer {
     }
 
     /// The stemmed words of a text, stop words removed, in order (without
-    /// [`add_base_forms`]). Context-free across sentence ends: the stems of a
+    /// `add_base_forms`). Context-free across sentence ends: the stems of a
     /// text are those of its sentences, one after the other.
     pub fn stems(&self, text: &str) -> Vec<String> {
         self.split(text)

@@ -1,5 +1,5 @@
 //! Rules search: BM25 ranking (the `bm25` crate's embeddings and scores, on
-//! an inverted index of ours: [`postings`]) over an analyzed corpus,
+//! an inverted index of ours: `postings`) over an analyzed corpus,
 //! with heading boosts, glossary synonym expansion, typo repair of non-words,
 //! game detection, glossary-stub following, a confidence label and
 //! answer-sentence highlighting.

@@ -391,7 +391,7 @@ pub struct Target {
 
 /// A document converted and previewed, as a conversion sends it back: the
 /// manifest entry and text as stored, and the preview (without the
-/// warnings that need the known games: [`known_warnings`]).
+/// warnings that need the known games: `known_warnings`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Converted {
     pub manifest: DocumentManifest,
