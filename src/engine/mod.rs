@@ -126,3 +126,79 @@ pub fn engines() -> &'static [&'static dyn GameEngine] {
 pub fn engine(game: &str) -> Option<&'static dyn GameEngine> {
     engines().iter().copied().find(|e| e.game() == game)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::engines;
+    use crate::engine::kit::fields;
+
+    /// JSON types a schema node allows (`type`, following `anyOf`/`oneOf`).
+    fn types(root: &serde_json::Value, node: &serde_json::Value) -> Vec<String> {
+        let mut out: Vec<String> = match node.get("type") {
+            Some(serde_json::Value::String(t)) => vec![t.clone()],
+            Some(serde_json::Value::Array(ts)) => ts
+                .iter()
+                .filter_map(|t| t.as_str().map(str::to_string))
+                .collect(),
+            _ => Vec::new(),
+        };
+        for k in ["anyOf", "oneOf"] {
+            for alt in node.get(k).and_then(|a| a.as_array()).into_iter().flatten() {
+                let alt = match alt.get("$ref").and_then(|r| r.as_str()) {
+                    Some(r) => r
+                        .strip_prefix("#/$defs/")
+                        .and_then(|n| root.get("$defs")?.get(n))
+                        .unwrap_or(alt),
+                    None => alt,
+                };
+                out.extend(types(root, alt));
+            }
+        }
+        if node.get("enum").is_some() || node.get("const").is_some() {
+            out.push("string".into());
+        }
+        out
+    }
+
+    /// A reset naming a field the board does not have would do nothing on
+    /// entering its phase: every reset's field is in the board schema, with
+    /// a type its value fits.
+    #[test]
+    fn phase_resets_name_board_fields() {
+        let mut checked = 0;
+        for e in engines() {
+            let schema = e.schema();
+            for phase in e.phases() {
+                for r in phase.resets {
+                    let node = fields::schema_at(&schema, r.field).unwrap_or_else(|| {
+                        panic!(
+                            "{}: {} resets {}, not a board field",
+                            e.game(),
+                            phase.id,
+                            r.field
+                        )
+                    });
+                    let value = r.value.value();
+                    let want = match &value {
+                        serde_json::Value::Bool(_) => "boolean",
+                        serde_json::Value::Null => "null",
+                        serde_json::Value::Array(_) => "array",
+                        serde_json::Value::Object(_) => "object",
+                        serde_json::Value::String(_) => "string",
+                        serde_json::Value::Number(_) => "number",
+                    };
+                    let allowed = types(&schema, node);
+                    assert!(
+                        allowed.iter().any(|t| t == want),
+                        "{}: {} sets {} to {value}, the schema allows {allowed:?}",
+                        e.game(),
+                        phase.id,
+                        r.field
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 20, "{checked} resets checked");
+    }
+}

@@ -9,7 +9,7 @@ pub mod plays;
 mod procedure;
 pub mod rules;
 
-use crate::engine::kit::{Cx, Game, Kit, Phase, Reset, Stop};
+use crate::engine::kit::{Cx, Game, Kit, Phase, Reset, Set, Stop};
 use crate::engine::{BoardError, GameResult, RuleUse, Status};
 
 pub use board::Board;
@@ -25,22 +25,22 @@ pub const ENGINE: Kit<Ashes> = Kit::new();
 const ROUND_RESETS: &[Reset] = &[
     Reset {
         field: "players[].units[].exhausted",
-        value: "false",
+        value: Set::False,
         what: "exhaustion cleared from units",
     },
     Reset {
         field: "players[].phoenixborn.exhausted",
-        value: "false",
+        value: Set::False,
         what: "exhaustion cleared from Phoenixborn",
     },
     Reset {
         field: "main_action_used",
-        value: "false",
+        value: Set::False,
         what: "no main action used",
     },
     Reset {
         field: "consecutive_passes",
-        value: "[]",
+        value: Set::Empty,
         what: "passes cleared",
     },
 ];

@@ -10,7 +10,7 @@ pub mod plays;
 mod procedure;
 pub mod rules;
 
-use crate::engine::kit::{Cx, Game, Kit, Phase, Reset, Stop};
+use crate::engine::kit::{Cx, Game, Kit, Phase, Reset, Set, Stop};
 use crate::engine::{BoardError, RuleUse, Status};
 
 pub use board::Board;
@@ -24,19 +24,19 @@ pub const ENGINE: Kit<GrandArchive> = Kit::new();
 
 const NEW_TURN: &[Reset] = &[Reset {
     field: "players[].must_attack",
-    value: "[]",
+    value: Set::Empty,
     what: "must-attack obligations of the last turn end",
 }];
 
 const MAIN: &[Reset] = &[
     Reset {
         field: "combat",
-        value: "null",
+        value: Set::Null,
         what: "no combat in progress",
     },
     Reset {
         field: "players[].intent",
-        value: "[]",
+        value: Set::Empty,
         what: "no attack card in the champions' intent",
     },
 ];

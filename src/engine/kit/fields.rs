@@ -407,6 +407,23 @@ fn set_parts(node: &mut Value, parts: &[&str], value: &Value) {
     }
 }
 
+/// The schema of the field a pattern names (`players[].units[].exhausted`),
+/// when the board schema has it.
+pub fn schema_at<'s>(root: &'s Value, pattern: &str) -> Option<&'s Value> {
+    let mut node = root;
+    for part in pattern.split('.') {
+        let (key, each) = match part.strip_suffix("[]") {
+            Some(k) => (k, true),
+            None => (part, false),
+        };
+        node = schema_child(root, node, Some(key))?;
+        if each {
+            node = schema_child(root, node, None)?;
+        }
+    }
+    Some(deref(root, node))
+}
+
 /// The property names a schema node allows (following `$ref`, `anyOf`).
 pub fn schema_props(root: &Value, node: &Value) -> Vec<String> {
     let node = deref(root, node);

@@ -51,14 +51,44 @@ pub struct Phase {
 }
 
 /// A board field set on entering a phase (`players[].units[].exhausted` → `false`).
+/// Every field pattern names a field of the game's board schema (tested:
+/// `engine::tests::phase_resets_name_board_fields`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Reset {
     /// Field pattern, `[]` for every item of a list.
     pub field: &'static str,
-    /// The value, as JSON.
-    pub value: &'static str,
+    /// The value it gets.
+    pub value: Set,
     /// In plain words (`exhaustion cleared`).
     pub what: &'static str,
+}
+
+/// A value a reset gives a field: typed, so no reset can fail to apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Set {
+    False,
+    True,
+    /// Nothing (`null`): no turn, no active player.
+    Null,
+    /// An empty list.
+    Empty,
+    /// An empty record.
+    EmptyRecord,
+    /// A word of the board's vocabulary (`none`).
+    Word(&'static str),
+}
+
+impl Set {
+    pub fn value(self) -> Value {
+        match self {
+            Set::False => Value::Bool(false),
+            Set::True => Value::Bool(true),
+            Set::Null => Value::Null,
+            Set::Empty => Value::Array(Vec::new()),
+            Set::EmptyRecord => Value::Object(Map::new()),
+            Set::Word(w) => Value::String(w.into()),
+        }
+    }
 }
 
 /// A game's executable rules.
@@ -513,10 +543,8 @@ fn enter_phase<G: Game>(value: &mut Value, phase: &Phase, cx: &mut Cx) {
         done.push("a new round begins");
     }
     for r in phase.resets {
-        if let Ok(v) = serde_json::from_str::<Value>(r.value) {
-            fields::set_all(value, r.field, &v);
-            done.push(r.what);
-        }
+        fields::set_all(value, r.field, &r.value.value());
+        done.push(r.what);
     }
     let what = if done.is_empty() {
         String::new()

@@ -11,7 +11,7 @@ pub mod plays;
 mod procedure;
 pub mod rules;
 
-use crate::engine::kit::{Cx, Game, Kit, Phase, Reset, Stop};
+use crate::engine::kit::{Cx, Game, Kit, Phase, Reset, Set, Stop};
 use crate::engine::{BoardError, GameResult, RuleUse, Status};
 
 pub use board::Board;
@@ -34,12 +34,12 @@ pub fn phase_name(p: board::Phase) -> &'static str {
 
 const NO_TURN: Reset = Reset {
     field: "turn",
-    value: "null",
+    value: Set::Null,
     what: "no one's turn",
 };
 const NO_ACTIVE: Reset = Reset {
     field: "active",
-    value: "null",
+    value: Set::Null,
     what: "no unit activating",
 };
 
@@ -72,7 +72,7 @@ impl Game for Legion {
             resets: &[
                 Reset {
                     field: "players[].units[].activated",
-                    value: "false",
+                    value: Set::False,
                     what: "no unit has activated this round",
                 },
                 NO_TURN,
@@ -94,12 +94,12 @@ impl Game for Legion {
             resets: &[
                 Reset {
                     field: "players[].units[].tokens",
-                    value: "[]",
+                    value: Set::Empty,
                     what: "aim, dodge and standby tokens removed",
                 },
                 Reset {
                     field: "players[].units[].performed",
-                    value: "[]",
+                    value: Set::Empty,
                     what: "activation records closed",
                 },
                 NO_TURN,

@@ -13,7 +13,7 @@ pub mod plays;
 mod procedure;
 pub mod rules;
 
-use crate::engine::kit::{Cx, Game, Kit, Phase, Reset, Stop};
+use crate::engine::kit::{Cx, Game, Kit, Phase, Reset, Set, Stop};
 use crate::engine::{BoardError, RuleUse, Status};
 
 pub use board::Board;
@@ -30,22 +30,22 @@ pub const ENGINE: Kit<Magewinds> = Kit::new();
 const ROUND_RESETS: &[Reset] = &[
     Reset {
         field: "players[].fighters[].counter",
-        value: "\"none\"",
+        value: Set::Word("none"),
         what: "action counters removed",
     },
     Reset {
         field: "players[].fighters[].guard",
-        value: "false",
+        value: Set::False,
         what: "Guard cleared",
     },
     Reset {
         field: "first_to_pass",
-        value: "null",
+        value: Set::Null,
         what: "who passed first cleared (record it with `first_to_pass` during the Channelling Phase)",
     },
     Reset {
         field: "last_action",
-        value: "null",
+        value: Set::Null,
         what: "last action cleared",
     },
 ];
@@ -83,7 +83,7 @@ impl Game for Magewinds {
             new_round: false,
             resets: &[Reset {
                 field: "first_turn",
-                value: "true",
+                value: Set::True,
                 what: "no turn taken yet",
             }],
         },

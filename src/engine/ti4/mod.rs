@@ -9,7 +9,7 @@ pub mod plays;
 mod procedure;
 pub mod rules;
 
-use crate::engine::kit::{Cx, Game, Kit, Phase, Reset, Stop};
+use crate::engine::kit::{Cx, Game, Kit, Phase, Reset, Set, Stop};
 use crate::engine::{BoardError, GameResult, RuleUse, Status};
 use crate::text::count;
 
@@ -23,15 +23,19 @@ pub struct Ti4;
 /// The registered instance.
 pub const ENGINE: Kit<Ti4> = Kit::new();
 
-const fn reset(field: &'static str, value: &'static str, what: &'static str) -> Reset {
+const fn reset(field: &'static str, value: Set, what: &'static str) -> Reset {
     Reset { field, value, what }
 }
 
 const NEW_ROUND: &[Reset] = &[
-    reset("players[].strategy_cards", "[]", "strategy cards returned"),
-    reset("players[].passed", "false", "passed flags cleared"),
-    reset("turn", "null", "no turn under way"),
-    reset("this_turn", "{}", "the turn record cleared"),
+    reset(
+        "players[].strategy_cards",
+        Set::Empty,
+        "strategy cards returned",
+    ),
+    reset("players[].passed", Set::False, "passed flags cleared"),
+    reset("turn", Set::Null, "no turn under way"),
+    reset("this_turn", Set::EmptyRecord, "the turn record cleared"),
 ];
 
 impl Game for Ti4 {
