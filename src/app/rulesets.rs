@@ -301,6 +301,7 @@ impl RuleSets {
         let job = BuildJob {
             store: self.store.clone(),
             shipped: self.shipped.clone(),
+            base: self.base.clone(),
             cache: self.cache.clone(),
             builds: self.builds.clone(),
             budget: self.budget,
@@ -731,6 +732,8 @@ fn insert(cache: &mut Cache, key: Key, app: Arc<App>, bytes: usize, budget: usiz
 struct BuildJob {
     store: Store,
     shipped: Arc<Vec<SourceGame>>,
+    /// The shipped app: its semantic stage's encoder and passage vectors.
+    base: Arc<App>,
     cache: Arc<Mutex<Cache>>,
     builds: Arc<Semaphore>,
     budget: usize,
@@ -748,13 +751,14 @@ impl BuildJob {
             .map_err(|e| e.to_string())?;
         let _turn = self.builds.acquire().await.map_err(|e| e.to_string())?;
         let shipped = self.shipped.clone();
+        let base = self.base.clone();
         let (tx, rx) = tokio::sync::oneshot::channel();
         std::thread::Builder::new()
             .name("index-build".into())
             .spawn(move || {
                 lower_priority();
                 let built = std::panic::catch_unwind(|| {
-                    crate::heap::retained(|| Arc::new(build_app(&shipped, &docs)))
+                    crate::heap::retained(|| Arc::new(build_app(&shipped, &docs, &base)))
                 });
                 let _ = tx.send(built);
             })
@@ -778,8 +782,10 @@ fn lower_priority() {
     }
 }
 
-/// The shipped games with a server's documents folded in.
-fn build_app(shipped: &[SourceGame], docs: &[RuleDoc]) -> App {
+/// The shipped games with a server's documents folded in; with the
+/// shipped app's semantic stage, its passage vectors are reused and the
+/// server's passages embedded here, once per version.
+fn build_app(shipped: &[SourceGame], docs: &[RuleDoc], base: &App) -> App {
     let mut sources = shipped.to_vec();
     sources.extend(docs.iter().map(|d| SourceGame {
         manifest: GameManifest {
@@ -807,7 +813,12 @@ fn build_app(shipped: &[SourceGame], docs: &[RuleDoc]) -> App {
             doc.from_server = true;
         }
     }
-    App::new(corpus)
+    let mut app = App::new(corpus);
+    if let Some(stage) = base.index.semantic() {
+        let mut known = base.known_vectors();
+        app.attach_semantic(stage.encoder(), &mut known);
+    }
+    app
 }
 
 /// `YYYY-MM-DD` (UTC) of a Unix time in milliseconds.

@@ -15,6 +15,7 @@ mod parts;
 mod phrases;
 mod postings;
 mod query;
+pub mod semantic;
 
 use std::collections::HashMap;
 
@@ -26,7 +27,7 @@ use serde::Serialize;
 use crate::corpus::{Corpus, PassageIdx, PassageKind};
 pub use analyze::Analyzer;
 pub use complete::{Completer, MAX_SUGGESTIONS, Suggestion, rank};
-pub use confidence::{Confidence, Evidence};
+pub use confidence::{Confidence, Evidence, SemanticEvidence};
 use query::Group;
 pub use query::repair_candidates;
 
@@ -102,6 +103,8 @@ pub struct Hit {
     pub highlight_at: usize,
     /// The glossary entry whose "See rule …" led here, shown as context.
     pub via: Option<PassageIdx>,
+    /// Its semantic evidence, when the semantic stage re-scored it.
+    pub semantic: Option<semantic::Semantic>,
 }
 
 /// The outcome of a search.
@@ -323,6 +326,8 @@ pub struct Index {
     /// naming one ("defender", "state-based actions") is about its rules.
     titles: Vec<(PassageIdx, Box<[u32]>)>,
     completer: Completer,
+    /// The semantic re-scoring, when a sentence encoder is given.
+    semantic: Option<semantic::Stage>,
 }
 
 impl Index {
@@ -358,7 +363,17 @@ impl Index {
             rule_order: rule_order(corpus),
             titles,
             completer: Completer::build(corpus),
+            semantic: None,
         }
+    }
+
+    /// Gives (or takes away) the semantic stage.
+    pub fn set_semantic(&mut self, stage: Option<semantic::Stage>) {
+        self.semantic = stage;
+    }
+
+    pub fn semantic(&self) -> Option<&semantic::Stage> {
+        self.semantic.as_ref()
     }
 
     pub fn completer(&self) -> &Completer {
@@ -395,7 +410,8 @@ impl Index {
         }
         let (game, game_from, q) = self.read(question, opts, None);
         let context = self.context_tokens(&opts.context);
-        let mut outcome = self.answer(corpus, q, game.as_deref(), &context, limit);
+        let text = semantic::with_context(question, &opts.context);
+        let mut outcome = self.answer(corpus, &text, q, game.as_deref(), &context, limit);
         outcome.game = game;
         outcome.game_from = game_from;
         outcome
@@ -437,13 +453,17 @@ impl Index {
     fn answer(
         &self,
         corpus: &Corpus,
+        question: &str,
         q: query::Query,
         game: Option<&str>,
         context: &[&str],
         limit: usize,
     ) -> SearchOutcome {
         self.trace_query(&q);
-        let ranked = self.rank(corpus, &q.groups, game, context);
+        let mut ranked = self.rank(corpus, &q.groups, game, context);
+        if let Some(stage) = self.semantic.as_ref().filter(|_| levers::get().semantic) {
+            stage.rescore(question, &mut ranked);
+        }
         let mut hits = self.follow_stubs(corpus, &ranked, limit);
         for h in &mut hits {
             (h.highlight_at, h.highlight) = self.highlight(corpus, h.passage, &q.groups);
@@ -493,7 +513,8 @@ impl Index {
             .map(|part| {
                 let (game, from, q) = self.read(part, opts, preamble.as_deref());
                 let context = self.context_tokens(&opts.context);
-                let a = self.answer(corpus, q, game.as_deref(), &context, limit);
+                let text = semantic::with_context(part, &opts.context);
+                let a = self.answer(corpus, &text, q, game.as_deref(), &context, limit);
                 games.push((game, from));
                 a
             })
@@ -667,6 +688,7 @@ impl Index {
                     highlight: String::new(),
                     highlight_at: 0,
                     via: None,
+                    semantic: None,
                 }
             })
             .collect();
