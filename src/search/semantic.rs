@@ -184,6 +184,11 @@ impl Stage {
             .collect()
     }
 
+    /// Forgets the questions' vectors (benchmarks of a new question).
+    pub fn clear_cache(&self) {
+        self.cache.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+
     /// Heap bytes of the passage vectors.
     pub fn vector_bytes(&self) -> usize {
         self.vectors.len() * DIMS
