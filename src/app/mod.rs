@@ -292,8 +292,7 @@ impl App {
     /// stage when the model loads (feature `semantic`): passage vectors from
     /// each folder's vectors file, any passage it lacks embedded now.
     pub fn load(data_dir: &Path, extra: &[PathBuf]) -> Result<App, LoadError> {
-        #[allow(unused_mut)]
-        let mut app = App::new(Corpus::build(load::load_all(data_dir, extra)?));
+        let app = App::new(Corpus::build(load::load_all(data_dir, extra)?));
         #[cfg(feature = "semantic")]
         if let Some(encoder) = semantic::encoder() {
             let dirs: Vec<&Path> = std::iter::once(data_dir)
@@ -308,7 +307,7 @@ impl App {
     /// Gives the index its semantic stage: passage vectors from `known`,
     /// the others embedded now (and added to `known`); returns how many.
     pub fn attach_semantic(
-        &mut self,
+        &self,
         encoder: std::sync::Arc<dyn crate::search::semantic::Encode>,
         known: &mut crate::search::semantic::Known,
     ) -> usize {
@@ -316,7 +315,7 @@ impl App {
         if embedded > 0 {
             tracing::info!(embedded, "passages embedded for the semantic stage");
         }
-        self.index.set_semantic(Some(stage));
+        self.index.set_semantic(stage);
         embedded
     }
 

@@ -758,9 +758,16 @@ impl BuildJob {
             .spawn(move || {
                 lower_priority();
                 let built = std::panic::catch_unwind(|| {
-                    crate::heap::retained(|| Arc::new(build_app(&shipped, &docs, &base)))
+                    crate::heap::retained(|| Arc::new(build_app(&shipped, &docs)))
                 });
+                let app = built.as_ref().ok().map(|(app, _)| app.clone());
                 let _ = tx.send(built);
+                // The version answers lexically from now on; its passage
+                // vectors are computed here, once, and its semantic stage
+                // is used once they are all there.
+                if let Some(app) = app {
+                    let _ = std::panic::catch_unwind(|| add_semantic(&app, &base));
+                }
             })
             .map_err(|e| format!("cannot start the build thread: {e}"))?;
         match rx.await {
@@ -782,10 +789,18 @@ fn lower_priority() {
     }
 }
 
-/// The shipped games with a server's documents folded in; with the
-/// shipped app's semantic stage, its passage vectors are reused and the
-/// server's passages embedded here, once per version.
-fn build_app(shipped: &[SourceGame], docs: &[RuleDoc], base: &App) -> App {
+/// Gives a rule set's app the shipped app's semantic stage: the shipped
+/// passages' vectors reused, the server's passages embedded (once per
+/// version, on the build thread, after the index is live).
+fn add_semantic(app: &App, base: &App) {
+    if let Some(stage) = base.index.semantic() {
+        let mut known = base.known_vectors();
+        app.attach_semantic(stage.encoder(), &mut known);
+    }
+}
+
+/// The shipped games with a server's documents folded in.
+fn build_app(shipped: &[SourceGame], docs: &[RuleDoc]) -> App {
     let mut sources = shipped.to_vec();
     sources.extend(docs.iter().map(|d| SourceGame {
         manifest: GameManifest {
@@ -813,12 +828,7 @@ fn build_app(shipped: &[SourceGame], docs: &[RuleDoc], base: &App) -> App {
             doc.from_server = true;
         }
     }
-    let mut app = App::new(corpus);
-    if let Some(stage) = base.index.semantic() {
-        let mut known = base.known_vectors();
-        app.attach_semantic(stage.encoder(), &mut known);
-    }
-    app
+    App::new(corpus)
 }
 
 /// `YYYY-MM-DD` (UTC) of a Unix time in milliseconds.

@@ -326,8 +326,9 @@ pub struct Index {
     /// naming one ("defender", "state-based actions") is about its rules.
     titles: Vec<(PassageIdx, Box<[u32]>)>,
     completer: Completer,
-    /// The semantic re-scoring, when a sentence encoder is given.
-    semantic: Option<semantic::Stage>,
+    /// The semantic re-scoring, once a sentence encoder is given (a rule
+    /// set's is given after its index is live).
+    semantic: std::sync::OnceLock<semantic::Stage>,
 }
 
 impl Index {
@@ -363,17 +364,17 @@ impl Index {
             rule_order: rule_order(corpus),
             titles,
             completer: Completer::build(corpus),
-            semantic: None,
+            semantic: std::sync::OnceLock::new(),
         }
     }
 
-    /// Gives (or takes away) the semantic stage.
-    pub fn set_semantic(&mut self, stage: Option<semantic::Stage>) {
-        self.semantic = stage;
+    /// Gives the index its semantic stage (once; later calls are ignored).
+    pub fn set_semantic(&self, stage: semantic::Stage) {
+        let _ = self.semantic.set(stage);
     }
 
     pub fn semantic(&self) -> Option<&semantic::Stage> {
-        self.semantic.as_ref()
+        self.semantic.get()
     }
 
     pub fn completer(&self) -> &Completer {
@@ -461,7 +462,7 @@ impl Index {
     ) -> SearchOutcome {
         self.trace_query(&q);
         let mut ranked = self.rank(corpus, &q.groups, game, context);
-        if let Some(stage) = self.semantic.as_ref().filter(|_| levers::get().semantic) {
+        if let Some(stage) = self.semantic.get().filter(|_| levers::get().semantic) {
             stage.rescore(question, &mut ranked);
         }
         let mut hits = self.follow_stubs(corpus, &ranked, limit);
