@@ -3,6 +3,9 @@
 //! data kept fresh, and the stage reachable from `ask`.
 
 mod common;
+#[cfg(feature = "semantic")]
+#[path = "eval/mod.rs"]
+mod eval;
 
 use arbiter::corpus::Corpus;
 use arbiter::search::semantic;
@@ -63,6 +66,7 @@ fn a_stale_vectors_file_is_detected() {
 #[cfg(feature = "semantic")]
 mod model {
     use super::*;
+    use arbiter::app::App;
 
     #[derive(serde::Deserialize)]
     struct Reference {
@@ -110,6 +114,38 @@ mod model {
                 q,
                 "A creature can't attack unless it has been under its controller's control continuously since their most recent turn began."
             ) > cos(q, "Each player draws seven cards at the start of the game.")
+        );
+    }
+
+    /// On the five games' tuning questions, the stage puts the right
+    /// passage into the top 3 where the lexical ranking alone did not
+    /// (concept questions), more often than it pushes one out.
+    #[test]
+    fn the_stage_moves_right_passages_up() {
+        let with = common::app();
+        let without = App::new(Corpus::build(
+            arbiter::load::load_all(&common::repo().join("rules_data"), &[]).unwrap(),
+        ));
+        assert!(without.index.semantic().is_none());
+        let top3 = |app: &App, c: &eval::Case| {
+            let game = c.ask_game.then_some(c.game.as_str());
+            let r = app.ask(&c.q, game, 3).unwrap();
+            r.results.iter().any(|x| c.expect.contains(&x.id))
+        };
+        let (mut up, mut down) = (0, 0);
+        for c in eval::cases(&common::repo())
+            .iter()
+            .filter(|c| c.split == "tuning" && !c.is_mtg() && c.answerable())
+        {
+            match (top3(with, c), top3(&without, c)) {
+                (true, false) => up += 1,
+                (false, true) => down += 1,
+                _ => {}
+            }
+        }
+        assert!(
+            up >= 3 && up > 2 * down,
+            "{up} moved into the top 3, {down} out"
         );
     }
 
