@@ -12,6 +12,8 @@ WORKDIR /src
 # the rules never rebuilds the binary (it is copied into the runtime stage).
 COPY Cargo.toml Cargo.lock build.rs ./
 COPY src ./src
+# The sentence encoder's crate (the semantic stage).
+COPY crates ./crates
 COPY migrations ./migrations
 # The font pictures are drawn in, compiled into the binary (with its licence).
 COPY assets ./assets
@@ -32,6 +34,8 @@ RUN useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin arbit
 WORKDIR /app
 COPY --from=build /arbiter /usr/local/bin/arbiter
 COPY rules_data /app/rules_data
+# The semantic stage's model (found under ./models from /app).
+COPY models /app/models
 
 # Configuration (docs/DISCORD.md). Secrets (DISCORD_TOKEN, DISCORD_PUBLIC_KEY)
 # are given at run time, never baked in.

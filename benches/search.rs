@@ -88,6 +88,39 @@ fn ask_mtg(q: &str) {
     divan::black_box(mtg_app().ask(q, Some("mtg"), 3).ok());
 }
 
+/// MTG with the semantic stage (feature `semantic`): loaded as `arbiter`
+/// loads it (the model, the fixture's vectors computed ahead).
+#[cfg(feature = "semantic")]
+fn mtg_semantic_app() -> &'static App {
+    static APP: OnceLock<App> = OnceLock::new();
+    APP.get_or_init(|| {
+        let app = App::load(&repo().join("tests/fixtures/mtg"), &[]).expect("MTG loads");
+        assert!(app.index.semantic().is_some(), "the model loads");
+        app
+    })
+}
+
+/// `ask` with the semantic stage, the question's vector not cached: what a
+/// new question costs.
+#[cfg(feature = "semantic")]
+#[divan::bench(args = MTG_QUESTIONS)]
+fn ask_mtg_semantic(b: Bencher, q: &str) {
+    let app = mtg_semantic_app();
+    b.bench(|| {
+        if let Some(s) = app.index.semantic() {
+            s.clear_cache();
+        }
+        divan::black_box(app.ask(q, Some("mtg"), 3).ok())
+    });
+}
+
+/// The same question asked again: its vector cached.
+#[cfg(feature = "semantic")]
+#[divan::bench(args = MTG_QUESTIONS)]
+fn ask_mtg_semantic_cached(q: &str) {
+    divan::black_box(mtg_semantic_app().ask(q, Some("mtg"), 3).ok());
+}
+
 #[divan::bench(args = ["atk unit", "ashes:pa", "guard", "13.4", "strategy card"])]
 fn complete_seeds(partial: &str) {
     divan::black_box(seeds_app().complete(partial, None, 25).ok());

@@ -15,6 +15,8 @@ pub mod metrics;
 pub mod render;
 pub mod sandbox;
 pub mod search;
+#[cfg(feature = "semantic")]
+pub mod semantic;
 pub mod store;
 pub mod text;
 

@@ -4,6 +4,8 @@
 mod feedback_cli;
 mod match_cli;
 mod rules_cli;
+#[cfg(feature = "semantic")]
+mod semantic_cli;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -129,6 +131,11 @@ enum Command {
     },
     /// Track a match in a channel: start, setup, play, board, log, undo, end, export.
     Match(match_cli::MatchArgs),
+    /// The semantic stage: compute rule folders' passage vectors ahead
+    /// (`vectors`), time the encoder (`time`), print a vector (`embed`).
+    #[cfg(feature = "semantic")]
+    #[command(subcommand)]
+    Semantic(semantic_cli::SemanticCommand),
     /// Run the Discord bot: the gateway (DISCORD_TOKEN), or the HTTP
     /// interactions endpoint with --http (DISCORD_PUBLIC_KEY).
     Serve(Box<ServeArgs>),
@@ -304,6 +311,10 @@ fn main() -> ExitCode {
         .data
         .clone()
         .unwrap_or_else(arbiter::load::default_data_dir);
+    #[cfg(feature = "semantic")]
+    if let Command::Semantic(command) = cli.command {
+        return semantic_cli::run(command, data);
+    }
     let app = match App::load(&data, &cli.rules_dirs) {
         Ok(app) => app,
         Err(e) => {
@@ -545,6 +556,10 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
         | Command::Console(_)
         | Command::Healthcheck { .. }
         | Command::Match(_) => {
+            return Err(CliError::Input("handled in main".into()));
+        }
+        #[cfg(feature = "semantic")]
+        Command::Semantic(_) => {
             return Err(CliError::Input("handled in main".into()));
         }
     })

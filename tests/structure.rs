@@ -318,11 +318,17 @@ fn no_import_cycles_between_sibling_modules() {
 /// The layers, bottom up; a module may name only its own layer or below.
 const LAYERS: &[&[&str]] = &[
     &["text", "heap"],
-    &["corpus", "search", "engine", "cards"],
+    &["corpus", "search", "semantic", "engine", "cards"],
     &["load", "metrics", "store", "sandbox"],
     &["render", "app"],
     &["bot"],
-    &["main", "match_cli", "rules_cli", "feedback_cli"],
+    &[
+        "main",
+        "match_cli",
+        "rules_cli",
+        "feedback_cli",
+        "semantic_cli",
+    ],
 ];
 
 fn layer(m: &Module) -> usize {
@@ -353,7 +359,9 @@ fn layers_point_down() {
 #[test]
 fn the_core_names_no_io_layer() {
     let g = graph();
-    let core = ["text", "heap", "corpus", "search", "engine", "cards"];
+    let core = [
+        "text", "heap", "corpus", "search", "semantic", "engine", "cards",
+    ];
     let io = [
         "app", "store", "bot", "render", "load", "metrics", "sandbox",
     ];

@@ -10,6 +10,8 @@ mod judge;
 pub mod matches;
 mod rules;
 pub mod rulesets;
+#[cfg(feature = "semantic")]
+pub mod semantic;
 
 use std::path::{Path, PathBuf};
 
@@ -286,9 +288,44 @@ impl App {
         crate::corpus::import::target(&self.corpus, req)
     }
 
-    /// Loads the shipped rule data plus extra folders.
+    /// Loads the shipped rule data plus extra folders, with the semantic
+    /// stage when the model loads (feature `semantic`): passage vectors from
+    /// each folder's vectors file, any passage it lacks embedded now.
     pub fn load(data_dir: &Path, extra: &[PathBuf]) -> Result<App, LoadError> {
-        Ok(App::new(Corpus::build(load::load_all(data_dir, extra)?)))
+        let app = App::new(Corpus::build(load::load_all(data_dir, extra)?));
+        #[cfg(feature = "semantic")]
+        if let Some(encoder) = semantic::encoder() {
+            let dirs: Vec<&Path> = std::iter::once(data_dir)
+                .chain(extra.iter().map(PathBuf::as_path))
+                .collect();
+            let mut known = semantic::read_vectors(&dirs);
+            app.attach_semantic(encoder, &mut known);
+        }
+        Ok(app)
+    }
+
+    /// Gives the index its semantic stage: passage vectors from `known`,
+    /// the others embedded now (and added to `known`); returns how many.
+    pub fn attach_semantic(
+        &self,
+        encoder: std::sync::Arc<dyn crate::search::semantic::Encode>,
+        known: &mut crate::search::semantic::Known,
+    ) -> usize {
+        let (stage, embedded) = crate::search::semantic::Stage::build(&self.corpus, encoder, known);
+        if embedded > 0 {
+            tracing::info!(embedded, "passages embedded for the semantic stage");
+        }
+        self.index.set_semantic(stage);
+        embedded
+    }
+
+    /// The passage vectors of this app's stage, by the key of their text
+    /// (empty without one): a rule set built on this app reuses them.
+    pub fn known_vectors(&self) -> crate::search::semantic::Known {
+        self.index
+            .semantic()
+            .map(|s| s.known(&self.corpus))
+            .unwrap_or_default()
     }
 
     /// Resolves a game name, id or alias, with suggestions when unknown.

@@ -301,6 +301,7 @@ impl RuleSets {
         let job = BuildJob {
             store: self.store.clone(),
             shipped: self.shipped.clone(),
+            base: self.base.clone(),
             cache: self.cache.clone(),
             builds: self.builds.clone(),
             budget: self.budget,
@@ -731,6 +732,8 @@ fn insert(cache: &mut Cache, key: Key, app: Arc<App>, bytes: usize, budget: usiz
 struct BuildJob {
     store: Store,
     shipped: Arc<Vec<SourceGame>>,
+    /// The shipped app: its semantic stage's encoder and passage vectors.
+    base: Arc<App>,
     cache: Arc<Mutex<Cache>>,
     builds: Arc<Semaphore>,
     budget: usize,
@@ -748,6 +751,7 @@ impl BuildJob {
             .map_err(|e| e.to_string())?;
         let _turn = self.builds.acquire().await.map_err(|e| e.to_string())?;
         let shipped = self.shipped.clone();
+        let base = self.base.clone();
         let (tx, rx) = tokio::sync::oneshot::channel();
         std::thread::Builder::new()
             .name("index-build".into())
@@ -756,7 +760,14 @@ impl BuildJob {
                 let built = std::panic::catch_unwind(|| {
                     crate::heap::retained(|| Arc::new(build_app(&shipped, &docs)))
                 });
+                let app = built.as_ref().ok().map(|(app, _)| app.clone());
                 let _ = tx.send(built);
+                // The version answers lexically from now on; its passage
+                // vectors are computed here, once, and its semantic stage
+                // is used once they are all there.
+                if let Some(app) = app {
+                    let _ = std::panic::catch_unwind(|| add_semantic(&app, &base));
+                }
             })
             .map_err(|e| format!("cannot start the build thread: {e}"))?;
         match rx.await {
@@ -775,6 +786,16 @@ fn lower_priority() {
     unsafe {
         let tid = libc::gettid();
         libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 10);
+    }
+}
+
+/// Gives a rule set's app the shipped app's semantic stage: the shipped
+/// passages' vectors reused, the server's passages embedded (once per
+/// version, on the build thread, after the index is live).
+fn add_semantic(app: &App, base: &App) {
+    if let Some(stage) = base.index.semantic() {
+        let mut known = base.known_vectors();
+        app.attach_semantic(stage.encoder(), &mut known);
     }
 }
 

@@ -63,6 +63,25 @@ pub struct Evidence {
     pub terms: usize,
     /// English words of the question no rule uses: topics not indexed.
     pub unknown_topics: usize,
+    /// The semantic stage's evidence, when it re-scored the candidates.
+    /// Evidence for calibration (`search_eval --calibrate`); not in the
+    /// label: the rule calibrated on it failed on held-out (docs/SEARCH.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub semantic: Option<SemanticEvidence>,
+}
+
+/// What the semantic stage says of the first passage.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct SemanticEvidence {
+    /// Cosine between the question and the first passage.
+    pub cosine: f32,
+    /// That cosine minus the best of the other candidates' (outside the
+    /// first's glossary entry).
+    pub cosine_gap: f32,
+    /// The first passage's rank (from 0) in the lexical ranking.
+    pub lexical_rank: u16,
+    /// Its rank (from 0) by cosine among the candidates re-scored.
+    pub semantic_rank: u16,
 }
 
 impl Evidence {
@@ -114,7 +133,25 @@ impl Evidence {
             .filter(|h| h.passage != first.passage && Some(h.passage) != first.via)
             .filter(|h| h.coverage >= first.coverage - 0.001)
             .count();
+        let semantic = first.semantic.map(|s| {
+            let best_other = ranked
+                .iter()
+                .filter(|h| h.passage != first.passage && Some(h.passage) != first.via)
+                .filter_map(|h| h.semantic.map(|x| x.cosine))
+                .fold(f32::MIN, f32::max);
+            SemanticEvidence {
+                cosine: s.cosine,
+                cosine_gap: if best_other == f32::MIN {
+                    1.0
+                } else {
+                    s.cosine - best_other
+                },
+                lexical_rank: s.lexical_rank,
+                semantic_rank: s.semantic_rank,
+            }
+        });
         Some(Evidence {
+            semantic,
             family_margin,
             agree,
             rivals,

@@ -14,6 +14,9 @@ pub struct Levers {
     pub agent_nouns: bool,
     /// Numbered or "and separately" questions answered part by part.
     pub multipart: bool,
+    /// The semantic stage re-scores the lexical candidates (when the index
+    /// has one).
+    pub semantic: bool,
 }
 
 impl Levers {
@@ -23,6 +26,7 @@ impl Levers {
             symbols: !off.contains(&"symbols"),
             agent_nouns: !off.contains(&"agent_nouns"),
             multipart: !off.contains(&"multipart"),
+            semantic: !off.contains(&"semantic"),
         }
     }
 }
@@ -39,8 +43,9 @@ mod tests {
     #[test]
     fn a_named_lever_is_off_and_the_rest_on() {
         let l = super::Levers::from_env("symbols, multipart");
-        assert!(!l.symbols && !l.multipart && l.agent_nouns);
+        assert!(!l.symbols && !l.multipart && l.agent_nouns && l.semantic);
         let all = super::Levers::from_env("");
-        assert!(all.symbols && all.multipart && all.agent_nouns);
+        assert!(all.symbols && all.multipart && all.agent_nouns && all.semantic);
+        assert!(!super::Levers::from_env("semantic").semantic);
     }
 }

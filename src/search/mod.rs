@@ -17,6 +17,7 @@ mod parts;
 mod phrases;
 mod postings;
 mod query;
+pub mod semantic;
 
 use std::collections::HashMap;
 
@@ -28,7 +29,7 @@ use serde::Serialize;
 use crate::corpus::{Corpus, PassageIdx, PassageKind};
 pub use analyze::Analyzer;
 pub use complete::{Completer, MAX_SUGGESTIONS, Suggestion, rank};
-pub use confidence::{Confidence, Evidence};
+pub use confidence::{Confidence, Evidence, SemanticEvidence};
 use query::Group;
 pub use query::repair_candidates;
 
@@ -104,6 +105,8 @@ pub struct Hit {
     pub highlight_at: usize,
     /// The glossary entry whose "See rule …" led here, shown as context.
     pub via: Option<PassageIdx>,
+    /// Its semantic evidence, when the semantic stage re-scored it.
+    pub semantic: Option<semantic::Semantic>,
 }
 
 /// The outcome of a search.
@@ -301,6 +304,9 @@ pub struct Index {
     /// naming one ("defender", "state-based actions") is about its rules.
     titles: Vec<(PassageIdx, Box<[u32]>)>,
     completer: Completer,
+    /// The semantic re-scoring, once a sentence encoder is given (a rule
+    /// set's is given after its index is live).
+    semantic: std::sync::OnceLock<semantic::Stage>,
 }
 
 impl Index {
@@ -337,6 +343,7 @@ impl Index {
             rule_order: rule_order(corpus),
             titles,
             completer: Completer::build(corpus),
+            semantic: std::sync::OnceLock::new(),
         }
     }
 
@@ -357,6 +364,15 @@ impl Index {
     /// A term's text.
     fn word(&self, id: u32) -> &str {
         self.analyzer.lexicon().word(id)
+    }
+
+    /// Gives the index its semantic stage (once; later calls are ignored).
+    pub fn set_semantic(&self, stage: semantic::Stage) {
+        let _ = self.semantic.set(stage);
+    }
+
+    pub fn semantic(&self) -> Option<&semantic::Stage> {
+        self.semantic.get()
     }
 
     pub fn completer(&self) -> &Completer {
@@ -393,7 +409,8 @@ impl Index {
         }
         let (game, game_from, q) = self.read(question, opts, None);
         let context = self.context_tokens(&opts.context);
-        let mut outcome = self.answer(corpus, q, game.as_deref(), &context, limit);
+        let text = semantic::with_context(question, &opts.context);
+        let mut outcome = self.answer(corpus, &text, q, game.as_deref(), &context, limit);
         outcome.game = game;
         outcome.game_from = game_from;
         outcome
@@ -435,13 +452,17 @@ impl Index {
     fn answer(
         &self,
         corpus: &Corpus,
+        question: &str,
         q: query::Query,
         game: Option<&str>,
         context: &[&str],
         limit: usize,
     ) -> SearchOutcome {
         self.trace_query(&q);
-        let ranked = self.rank(corpus, &q.groups, game, context);
+        let mut ranked = self.rank(corpus, &q.groups, game, context);
+        if let Some(stage) = self.semantic.get().filter(|_| levers::get().semantic) {
+            stage.rescore(question, &mut ranked);
+        }
         let mut hits = self.follow_stubs(corpus, &ranked, limit);
         for h in &mut hits {
             (h.highlight_at, h.highlight) = self.highlight(corpus, h.passage, &q.groups);
@@ -491,7 +512,8 @@ impl Index {
             .map(|part| {
                 let (game, from, q) = self.read(part, opts, preamble.as_deref());
                 let context = self.context_tokens(&opts.context);
-                let a = self.answer(corpus, q, game.as_deref(), &context, limit);
+                let text = semantic::with_context(part, &opts.context);
+                let a = self.answer(corpus, &text, q, game.as_deref(), &context, limit);
                 games.push((game, from));
                 a
             })
@@ -665,6 +687,7 @@ impl Index {
                     highlight: String::new(),
                     highlight_at: 0,
                     via: None,
+                    semantic: None,
                 }
             })
             .collect();

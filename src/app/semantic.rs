@@ -1,0 +1,80 @@
+//! The semantic stage's files (feature `semantic`): the shipped model
+//! (`models/all-minilm-l6-v2`, found the way `rules_data` is) and the
+//! passage vectors computed ahead for shipped rule data
+//! (`semantic-vectors.bin` in a rule folder), read here and handed to the
+//! I/O-free search (`search/semantic.rs`). docs/SEARCH.md, "The semantic stage".
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use crate::search::semantic::{self, Encode, Known};
+
+/// The vectors file in a rule folder.
+pub const VECTORS_FILE: &str = "semantic-vectors.bin";
+/// The model's folder name under `models/`.
+const MODEL: &str = "all-minilm-l6-v2";
+
+/// The model's folder: `$ARBITER_MODEL`, else `./models/all-minilm-l6-v2`,
+/// else `models/all-minilm-l6-v2` beside the executable, else the source
+/// tree's.
+pub fn default_model_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("ARBITER_MODEL") {
+        return PathBuf::from(dir);
+    }
+    let cwd = Path::new("models").join(MODEL);
+    if cwd.is_dir() {
+        return cwd;
+    }
+    if let Some(dir) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(|p| p.join("models").join(MODEL)))
+        && dir.is_dir()
+    {
+        return dir;
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("models")
+        .join(MODEL)
+}
+
+/// Loads the encoder from a model folder (`model.f16.safetensors`, `vocab.txt`).
+pub fn load_encoder(dir: &Path) -> Result<crate::semantic::Encoder, String> {
+    let weights = std::fs::read(dir.join("model.f16.safetensors"))
+        .map_err(|e| format!("{}: {e}", dir.join("model.f16.safetensors").display()))?;
+    let vocab = std::fs::read_to_string(dir.join("vocab.txt"))
+        .map_err(|e| format!("{}: {e}", dir.join("vocab.txt").display()))?;
+    crate::semantic::Encoder::new(weights, &vocab)
+}
+
+/// The process's encoder, loaded once from [`default_model_dir`]; `None`
+/// (the search stays lexical, with a warning) when it cannot be loaded.
+pub fn encoder() -> Option<Arc<dyn Encode>> {
+    static ENCODER: OnceLock<Option<Arc<dyn Encode>>> = OnceLock::new();
+    ENCODER
+        .get_or_init(|| {
+            let dir = default_model_dir();
+            match load_encoder(&dir) {
+                Ok(e) => Some(Arc::new(e) as Arc<dyn Encode>),
+                Err(e) => {
+                    tracing::warn!(error = %e, "no semantic model: the search is lexical only");
+                    None
+                }
+            }
+        })
+        .clone()
+}
+
+/// The vectors computed ahead in these rule folders (a folder without the
+/// file, or with an unreadable one, adds none).
+pub fn read_vectors(dirs: &[&Path]) -> Known {
+    let mut known = Known::default();
+    for dir in dirs {
+        let path = dir.join(VECTORS_FILE);
+        match std::fs::read(&path).map(|b| semantic::read_known(&b)) {
+            Ok(Ok(k)) => known.extend(k),
+            Ok(Err(e)) => tracing::warn!(path = %path.display(), error = %e, "vectors ignored"),
+            Err(_) => {}
+        }
+    }
+    known
+}

@@ -1,0 +1,137 @@
+//! `arbiter semantic`: the semantic stage's passage vectors computed ahead
+//! for rule folders, and the encoder's speed (docs/SEARCH.md, "The
+//! semantic stage").
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use arbiter::app::semantic as files;
+use arbiter::corpus::Corpus;
+use arbiter::search::semantic::{self, Known};
+use clap::Subcommand;
+
+#[derive(Subcommand)]
+pub enum SemanticCommand {
+    /// Write each rule folder's vectors file (`semantic-vectors.bin`) for
+    /// its passages as they are now (default: the shipped rule data).
+    Vectors { dirs: Vec<PathBuf> },
+    /// Time the encoder on questions: load, first call, p50 of 30 rounds.
+    Time {
+        #[arg(required = true)]
+        questions: Vec<String>,
+    },
+    /// Print a text's vector (JSON).
+    Embed { text: String },
+}
+
+pub fn run(command: SemanticCommand, data: PathBuf) -> ExitCode {
+    let started = Instant::now();
+    let encoder = match files::load_encoder(&files::default_model_dir()) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("arbiter: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let loaded = started.elapsed();
+    match command {
+        SemanticCommand::Embed { text } => {
+            println!("{}", serde_json::json!(encoder.embed(&text)));
+        }
+        SemanticCommand::Time { questions } => {
+            let first = Instant::now();
+            encoder.embed(&questions[0]);
+            let first = first.elapsed();
+            let mut times = Vec::new();
+            for _ in 0..30 {
+                for q in &questions {
+                    let t = Instant::now();
+                    std::hint::black_box(encoder.embed(q));
+                    times.push(t.elapsed());
+                }
+            }
+            times.sort();
+            let tokens: usize = questions.iter().map(|q| encoder.token_ids(q).len()).sum();
+            println!(
+                "arbiter (1 thread): p50 {:.2} ms per question ({:.1} tokens on average); model loaded in {:.0} ms, first question {:.2} ms",
+                times[times.len() / 2].as_secs_f64() * 1000.0,
+                tokens as f64 / questions.len() as f64,
+                loaded.as_secs_f64() * 1000.0,
+                first.as_secs_f64() * 1000.0,
+            );
+        }
+        SemanticCommand::Vectors { dirs } => {
+            let dirs = if dirs.is_empty() { vec![data] } else { dirs };
+            for dir in dirs {
+                let sources = match arbiter::load::load_all(&dir, &[]) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        eprintln!("arbiter: {e}");
+                        return ExitCode::from(2);
+                    }
+                };
+                let corpus = Corpus::build(sources);
+                let old = files::read_vectors(&[&dir]);
+                let t = Instant::now();
+                let (known, embedded) = vectors(&corpus, &old, &encoder);
+                let path = dir.join(files::VECTORS_FILE);
+                if let Err(e) = std::fs::write(&path, semantic::write_known(&known)) {
+                    eprintln!("arbiter: {}: {e}", path.display());
+                    return ExitCode::from(2);
+                }
+                println!(
+                    "{}: {} passages, {} embedded in {:.1} s, {} kept",
+                    path.display(),
+                    known.len(),
+                    embedded,
+                    t.elapsed().as_secs_f64(),
+                    known.len() - embedded,
+                );
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Exactly the corpus's passages' vectors: from `old` when their text is
+/// unchanged, else embedded (on every core).
+fn vectors(corpus: &Corpus, old: &Known, encoder: &arbiter::semantic::Encoder) -> (Known, usize) {
+    let mut texts: Vec<String> = (0..corpus.passages.len())
+        .map(|i| semantic::passage_text(corpus, i))
+        .collect();
+    texts.sort();
+    texts.dedup();
+    let mut known = Known::default();
+    let mut todo = Vec::new();
+    for t in texts {
+        let k = semantic::key(&t);
+        match old.get(&k) {
+            Some(v) => {
+                known.insert(k, *v);
+            }
+            None => todo.push(t),
+        }
+    }
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = todo.len().div_ceil(threads).max(1);
+    let done: Vec<(u64, semantic::Quantized)> = std::thread::scope(|s| {
+        let handles: Vec<_> = todo
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    part.iter()
+                        .map(|t| (semantic::key(t), semantic::quantize(&encoder.embed(t))))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let embedded = done.len();
+    known.extend(done);
+    (known, embedded)
+}
