@@ -714,11 +714,17 @@ fn insert(cache: &mut Cache, key: Key, app: Arc<App>, bytes: usize, budget: usiz
         cache.bytes -= old.bytes;
     }
     cache.bytes += bytes;
+    evict(cache, &key, budget);
+}
+
+/// Evicts the least recently used indexes but `keep` while the cache is
+/// over its budget.
+fn evict(cache: &mut Cache, keep: &Key, budget: usize) {
     while cache.bytes > budget {
         let oldest = cache
             .entries
             .iter()
-            .filter(|(k, _)| **k != key)
+            .filter(|(k, _)| *k != keep)
             .min_by_key(|(_, c)| c.used)
             .map(|(k, _)| k.clone());
         let Some(k) = oldest else { break };
@@ -752,6 +758,7 @@ impl BuildJob {
         let _turn = self.builds.acquire().await.map_err(|e| e.to_string())?;
         let shipped = self.shipped.clone();
         let base = self.base.clone();
+        let (cache, budget, key) = (self.cache.clone(), self.budget, key.clone());
         let (tx, rx) = tokio::sync::oneshot::channel();
         std::thread::Builder::new()
             .name("index-build".into())
@@ -766,7 +773,9 @@ impl BuildJob {
                 // vectors are computed here, once, and its semantic stage
                 // is used once they are all there.
                 if let Some(app) = app {
-                    let _ = std::panic::catch_unwind(|| add_semantic(&app, &base));
+                    let _ = std::panic::catch_unwind(|| {
+                        add_semantic(&app, &base, &cache, &key, budget);
+                    });
                 }
             })
             .map_err(|e| format!("cannot start the build thread: {e}"))?;
@@ -789,14 +798,51 @@ fn lower_priority() {
     }
 }
 
-/// Gives a rule set's app the shipped app's semantic stage: the shipped
-/// passages' vectors reused, the server's passages embedded (once per
-/// version, on the build thread, after the index is live).
-fn add_semantic(app: &App, base: &App) {
-    if let Some(stage) = base.index.semantic() {
-        let mut known = base.known_vectors();
-        app.attach_semantic(stage.encoder(), &mut known);
+/// One embedding at a time in the process: a server's upload takes at
+/// most one (niced) processor for its vectors, whoever else uploads.
+static EMBEDDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Gives a rule set's app the shipped app's semantic stage (on the build
+/// thread, after the index is live): the vectors of the shipped passages
+/// and of the server's versions still cached are reused, the rest embedded
+/// once. Skipped when the version is no longer held by anyone (replaced
+/// and evicted while it waited). The vectors' bytes are then counted in
+/// the cache's budget.
+fn add_semantic(app: &Arc<App>, base: &App, cache: &Mutex<Cache>, key: &Key, budget: usize) {
+    let Some(stage) = base.index.semantic() else {
+        return;
+    };
+    let _one = EMBEDDING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if Arc::strong_count(app) <= 1 {
+        return;
     }
+    let siblings: Vec<Arc<App>> = lock(cache)
+        .entries
+        .iter()
+        .filter(|(k, c)| k.0 == key.0 && !Arc::ptr_eq(&c.app, app))
+        .map(|(_, c)| c.app.clone())
+        .collect();
+    let mut known = base.known_vectors();
+    for s in &siblings {
+        known.extend(s.known_vectors());
+    }
+    drop(siblings);
+    app.attach_semantic(stage.encoder(), &mut known);
+    drop(known);
+    let bytes = app.index.semantic().map_or(0, |s| s.vector_bytes());
+    let mut cache = lock(cache);
+    let Some(entry) = cache
+        .entries
+        .get_mut(key)
+        .filter(|c| Arc::ptr_eq(&c.app, app))
+    else {
+        return;
+    };
+    entry.bytes += bytes;
+    cache.bytes += bytes;
+    evict(&mut cache, key, budget);
 }
 
 /// The shipped games with a server's documents folded in.
