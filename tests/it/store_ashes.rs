@@ -2,7 +2,7 @@
 //! the notation line, seats and turns, completions, typos, an
 //! illegal play, undo, and the replay invariant with the real engine.
 
-mod store_common;
+use crate::store_common;
 
 use arbiter::app::matches::{Caller, MatchError, Matches};
 use arbiter::store::Store;

@@ -1,11 +1,7 @@
 //! The `arbiter` binary: output contracts and exit status.
 
-mod common;
-#[path = "import_support/hostile.rs"]
-mod hostile;
-#[allow(dead_code)]
-#[path = "import_support/pdf.rs"]
-mod pdf;
+use crate::common;
+use crate::hostile;
 
 use std::process::{Command, Output, Stdio};
 

@@ -1,7 +1,7 @@
 //! `GameEngine::open`: a board read once answers notation, whose play it is,
 //! the players and the ruling exactly as the engine's one-shot methods do.
 
-mod common;
+use crate::common;
 
 use arbiter::engine::{self, Asking, ErrorKind, GameEngine, document};
 use serde_json::Value;

@@ -7,7 +7,7 @@
 //! decisions timing out to the rules' default, and export/import with a
 //! decision pending. Every step keeps the replay invariant.
 
-mod store_common;
+use crate::store_common;
 
 use std::time::Duration;
 

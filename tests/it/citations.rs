@@ -3,7 +3,7 @@
 //! every shipped example cites only those rules. Rulings' states are valid
 //! board documents again (match tracking feeds them back).
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 

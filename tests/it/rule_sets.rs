@@ -2,9 +2,9 @@
 //! versions, history, preview/confirm, isolation between servers, replicas,
 //! the bounded cache, and source labels in answers.
 
-mod common;
-mod discord_kit;
-mod store_common;
+use crate::common;
+use crate::discord_kit;
+use crate::store_common;
 
 use std::sync::Arc;
 

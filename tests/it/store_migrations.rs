@@ -3,7 +3,7 @@
 //! one, and a database migrated by this build takes a new file as the next
 //! release would ship it. On SQLite and PostgreSQL.
 
-mod store_common;
+use crate::store_common;
 
 use std::path::PathBuf;
 

@@ -958,7 +958,7 @@ fn phase_ends_when_no_fighter_can_be_activated() {
 
 #[test]
 fn whole_action_phase_two_players_three_fighters_each() {
-    let r = judge_doc(include_str!("../examples/magewinds/full-phase.yaml"));
+    let r = judge_doc(include_str!("../../examples/magewinds/full-phase.yaml"));
     assert!(r.legal, "{:#?}", r.diagnostics);
     let activations = r
         .steps
@@ -1009,7 +1009,7 @@ fn whole_action_phase_two_players_three_fighters_each() {
 
 #[test]
 fn a_phase_played_one_play_at_a_time_matches_the_list() {
-    let doc = include_str!("../examples/magewinds/full-phase.yaml");
+    let doc = include_str!("../../examples/magewinds/full-phase.yaml");
     let all = judge_doc(doc);
     let board: Value = serde_saphyr::from_str(doc).expect("yaml");
     let mut state = board.clone();
@@ -1351,10 +1351,10 @@ fn every_passage_of_the_seed_is_executed() {
 fn documented_notation_examples_parse() {
     // The board without its plays (the kit reads notation against a board).
     let mut b: Value =
-        serde_saphyr::from_str(include_str!("../examples/magewinds/full-phase.yaml"))
+        serde_saphyr::from_str(include_str!("../../examples/magewinds/full-phase.yaml"))
             .expect("yaml");
     b.as_object_mut().map(|m| m.remove("plays"));
-    let doc = include_str!("../docs/games/magewinds.md");
+    let doc = include_str!("../../docs/games/magewinds.md");
     let start = doc
         .find("Examples (names resolve")
         .expect("examples section");

@@ -5,12 +5,8 @@
 //! `/judge` answer within 1 s; each uploader gets one clear error naming
 //! the limit; nothing is stored; the server's peak memory stays in budget.
 
-mod discord_kit;
-#[path = "import_support/hostile.rs"]
-mod hostile;
-#[allow(dead_code)]
-#[path = "import_support/pdf.rs"]
-mod pdf;
+use crate::discord_kit;
+use crate::hostile;
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};

@@ -4,10 +4,10 @@
 //! characters): drawn within fixed dimensions or refused, quickly.
 //!
 //! When a drawing changes on purpose, regenerate the goldens with
-//! `ARBITER_BLESS_PICTURES=1 cargo test --test pictures`, look at them, and
+//! `ARBITER_BLESS_PICTURES=1 cargo test --test it pictures::`, look at them, and
 //! commit them.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -122,7 +122,7 @@ fn every_example_board_matches_its_golden_picture() {
     assert!(count >= 60, "only {count} example boards");
     assert!(
         failures.is_empty(),
-        "pictures differ from their goldens (if on purpose: ARBITER_BLESS_PICTURES=1 cargo test --test pictures):\n{}",
+        "pictures differ from their goldens (if on purpose: ARBITER_BLESS_PICTURES=1 cargo test --test it pictures::):\n{}",
         failures.join("\n")
     );
 }
@@ -231,7 +231,7 @@ fn hostile_boards_are_drawn_within_fixed_dimensions_quickly() {
         assert!(pic.alt.chars().count() <= pictures::MAX_ALT, "{g}");
         // Unoptimized test builds: far above the release figure (benches/), far below a hang.
         assert!(took < Duration::from_secs(3), "{g}: {took:?}");
-        // To look at them: ARBITER_PICTURES=DIR cargo test --test pictures hostile
+        // To look at them: ARBITER_PICTURES=DIR cargo test --test it pictures::hostile
         if let Some(dir) = std::env::var_os("ARBITER_PICTURES") {
             std::fs::write(Path::new(&dir).join(format!("hostile-{g}.png")), &pic.png).unwrap();
         }

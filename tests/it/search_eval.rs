@@ -2,8 +2,8 @@
 //! the held-out part only. The full report, tuning part included, is printed
 //! with `--nocapture` and by `cargo run --release --example search_eval`.
 
-mod common;
-#[path = "eval/mod.rs"]
+use crate::common;
+#[path = "../eval/mod.rs"]
 mod eval;
 
 use arbiter::app::App;

@@ -2,7 +2,7 @@
 //! stable, text is verbatim and clean, cross-references resolve, bad input
 //! is reported and never panics.
 
-mod common;
+use crate::common;
 
 use arbiter::corpus::{
     Corpus, DocumentManifest, GameManifest, Glossary, SourceDocument, SourceGame,

@@ -6,7 +6,7 @@
 //! lands, and the contract that a ruling's `state` plus a new play is again
 //! a board document.
 
-mod store_common;
+use crate::store_common;
 
 use std::path::PathBuf;
 

@@ -6,8 +6,8 @@
 //! or applied twice, the sequence has no gaps, and the board equals the
 //! replay of the log.
 
-mod discord_kit;
-mod store_common;
+use crate::discord_kit;
+use crate::store_common;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

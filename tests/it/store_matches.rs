@@ -2,7 +2,7 @@
 //! lifecycle, permissions, undo, export/re-import, the replay invariant,
 //! restarts and bad input. Uses the "tally" test game (store_common).
 
-mod store_common;
+use crate::store_common;
 
 use arbiter::app::matches::{Caller, MatchError, Matches};
 use arbiter::store::{EventKind, MatchStatus, NewEvent, Store, StoreError};

@@ -7,7 +7,7 @@
 //! with the Discord bot's HTTP transport; this test exercises the same
 //! database-level guarantee (version check in a transaction + unique key).
 
-mod store_common;
+use crate::store_common;
 
 use std::collections::BTreeSet;
 

@@ -12,8 +12,8 @@
 //! an advance the rules forbid) and the turn notice's outgoing payload are
 //! tested at the end.
 
-mod discord_kit;
-mod store_common;
+use crate::discord_kit;
+use crate::store_common;
 
 use std::io::{BufRead, Read};
 use std::sync::mpsc;
@@ -88,7 +88,7 @@ struct Game {
 
 const ASHES: Game = Game {
     id: "ashes",
-    board: include_str!("../examples/matches/ashes-start.yaml"),
+    board: include_str!("../../examples/matches/ashes-start.yaml"),
     names: &["Coal", "Maeoni"],
     steps: &[
         Round(1),
@@ -128,7 +128,7 @@ const ASHES: Game = Game {
 
 const TI4: Game = Game {
     id: "ti4",
-    board: include_str!("../examples/matches/ti4-start.yaml"),
+    board: include_str!("../../examples/matches/ti4-start.yaml"),
     names: &["Ana", "Ben", "Cleo"],
     steps: &[
         Round(1),
@@ -183,7 +183,7 @@ const TI4: Game = Game {
         Play(0, "Ana strat Leadership"),
         // Ten victory points, scored at the table and entered by the judge:
         // the board decides the game. (Ana's own adjust would be a proposal
-        // Ben and Cleo confirm: tests/match_integrity.rs.)
+        // Ben and Cleo confirm: tests/it/match_integrity.rs.)
         Adjust(Judge, "Ana.victory_points", "10"),
     ],
     winner: 0,
@@ -191,7 +191,7 @@ const TI4: Game = Game {
 
 const MAGEWINDS: Game = Game {
     id: "magewinds",
-    board: include_str!("../examples/matches/magewinds-start.yaml"),
+    board: include_str!("../../examples/matches/magewinds-start.yaml"),
     names: &["Ana", "Bram"],
     steps: &[
         Round(1),
@@ -232,7 +232,7 @@ const MAGEWINDS: Game = Game {
 
 const LEGION: Game = Game {
     id: "legion",
-    board: include_str!("../examples/matches/legion-start.yaml"),
+    board: include_str!("../../examples/matches/legion-start.yaml"),
     names: &["Ana", "Ben"],
     steps: &[
         Round(1),
@@ -272,7 +272,7 @@ const LEGION: Game = Game {
 
 const GRAND_ARCHIVE: Game = Game {
     id: "grand-archive",
-    board: include_str!("../examples/matches/grand-archive-start.yaml"),
+    board: include_str!("../../examples/matches/grand-archive-start.yaml"),
     names: &["Alice", "Bob"],
     steps: &[
         Round(1),

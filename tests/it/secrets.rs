@@ -2,8 +2,8 @@
 //! opened fails within the connect timeout with the real cause (CLI and
 //! server log) and a generic message with an error id on Discord.
 
-mod discord_kit;
-mod store_common;
+use crate::discord_kit;
+use crate::store_common;
 
 use std::io::Read;
 use std::path::PathBuf;

@@ -1,9 +1,8 @@
 //! `arbiter import`: conversion of Markdown, numbered text, HTML and PDF into
 //! indexed passages, the preview, and refusals of bad input.
 
-mod common;
-#[path = "import_support/pdf.rs"]
-mod pdf;
+use crate::common;
+use crate::pdf;
 
 use std::collections::BTreeMap;
 use std::process::{Command, Output, Stdio};

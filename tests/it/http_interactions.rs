@@ -3,7 +3,7 @@
 //! A local stand-in for Discord serves attachments and records the edits of
 //! deferred replies. No Discord connection.
 
-mod discord_kit;
+use crate::discord_kit;
 
 use std::sync::{Arc, OnceLock};
 

@@ -8,7 +8,7 @@
 //!
 //! `ARBITER_PROBE_INPUTS` (default 300) sets how many inputs are sent.
 
-mod discord_kit;
+use crate::discord_kit;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;

@@ -2,7 +2,7 @@
 //! passes, the PostgreSQL variants saying once that they were skipped and
 //! how to run them; `ARBITER_REQUIRE_POSTGRES=1` (CI) makes them fail.
 
-mod store_common;
+use crate::store_common;
 
 use std::path::PathBuf;
 

@@ -810,7 +810,7 @@ fn the_console_writes_the_board_picture_and_a_picture_button_shows_it() {
          /match note text:the judge looked\n"
     );
     // As a moderator, so that the agreed-by play is recorded as written
-    // (a player's agreed-by asks the other player first: tests/match_integrity.rs).
+    // (a player's agreed-by asks the other player first: tests/it/match_integrity.rs).
     let (bad, out) = session_run(&bot, "coal", true, &script);
     assert_eq!(bad, 0, "{out}");
     // The setup's board and the play's board after it: written, with alt text.

@@ -3,7 +3,7 @@
 //! `resolved.users`, the member's channel permissions), a SQLite file in a
 //! temp dir, the real Ashes engine.
 
-mod discord_kit;
+use crate::discord_kit;
 
 use std::sync::Arc;
 

@@ -96,9 +96,9 @@ fn with(extra: &str) -> String {
 // ---------- seed examples ----------
 
 const EXAMPLE_1: &str =
-    include_str!("../examples/grand-archive/example-1-tariff-ring-refused.yaml");
+    include_str!("../../examples/grand-archive/example-1-tariff-ring-refused.yaml");
 const EXAMPLE_2: &str =
-    include_str!("../examples/grand-archive/example-2-bulwark-sword-and-tariff-ring.yaml");
+    include_str!("../../examples/grand-archive/example-2-bulwark-sword-and-tariff-ring.yaml");
 
 #[test]
 fn example_1_tariff_ring_refused_is_illegal_reversed_and_counts_as_the_attempt() {
@@ -753,7 +753,7 @@ fn step_2e1_extra_cost_for_another_player_does_not_apply() {
         Some("grand-archive:declaring-an-attack.2.5.1")
     );
     let example =
-        include_str!("../examples/grand-archive/refused-extra-cost-that-does-not-apply.yaml");
+        include_str!("../../examples/grand-archive/refused-extra-cost-that-does-not-apply.yaml");
     let r = judge(example);
     assert!(
         r.legal

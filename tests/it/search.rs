@@ -1,7 +1,7 @@
 //! Search behaviour: slang, typos, game detection, highlights, refusals,
 //! completion.
 
-mod common;
+use crate::common;
 
 use arbiter::app::{AppError, Confidence, GameFrom};
 

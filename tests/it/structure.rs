@@ -330,7 +330,7 @@ fn layer(m: &Module) -> usize {
     LAYERS
         .iter()
         .position(|l| l.contains(&top))
-        .unwrap_or_else(|| panic!("module `{top}` is in no layer of tests/structure.rs"))
+        .unwrap_or_else(|| panic!("module `{top}` is in no layer of tests/it/structure.rs"))
 }
 
 #[test]

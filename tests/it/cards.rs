@@ -2,8 +2,8 @@
 //! rules a card's text names, card lists uploaded per server (SQLite and
 //! PostgreSQL) and refused when they cannot be read, and the CLI.
 
-mod common;
-mod store_common;
+use crate::common;
+use crate::store_common;
 
 use std::sync::Arc;
 

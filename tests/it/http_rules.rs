@@ -4,7 +4,7 @@
 //! served by a fake Discord CDN, a SQLite file: preview, Confirm, `/rule` in
 //! that server and not in another, Manage Server checked on the server side.
 
-mod discord_kit;
+use crate::discord_kit;
 
 use std::sync::Arc;
 
@@ -34,8 +34,8 @@ async fn endpoint() -> Endpoint {
         database_url: Some(db),
         // These tests ask right after Confirm, faster than a person types:
         // a question waits for the new index (the 300 ms grace and the
-        // answer from the version before are tested in tests/rule_sets.rs
-        // and tests/upload_hostile.rs).
+        // answer from the version before are tested in tests/it/rule_sets.rs
+        // and tests/it/upload_hostile.rs).
         index_wait: std::time::Duration::from_secs(60),
         ..BotConfig::default()
     };
