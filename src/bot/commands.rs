@@ -6,7 +6,7 @@
 //! definitions (`discord::definitions`), both parsers (Discord options in
 //! `discord.rs`, console lines in `console.rs`, through [`Given`]), `/help`,
 //! the console's usage lines; the CLI's `match` subcommands are checked
-//! against it (`tests/cli.rs`). Names no serenity type.
+//! against it (`tests/it/cli.rs`). Names no serenity type.
 
 use crate::app::{App, MAX_CARD_NAME_CHARS, MAX_QUERY_CHARS};
 use crate::corpus::import::MAX_IMPORT_BYTES;

@@ -7,7 +7,7 @@
 //! play notation. A ruling lists every resolved step with the rule id it
 //! applied, diagnostics, a decision it stopped at, and the resulting state.
 //!
-//! Invariants (enforced by `tests/citations.rs`):
+//! Invariants (enforced by `tests/it/citations.rs`):
 //! - every rule id an engine can cite is listed in its
 //!   [`GameEngine::rule_uses`] and exists in the corpus;
 //! - every `quote` there is verbatim text of that passage;

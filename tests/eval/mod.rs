@@ -1,5 +1,5 @@
 //! The search evaluation (tests/eval_questions.yaml), shared by
-//! `tests/search_eval.rs` (floors on the held-out part) and
+//! `tests/it/search_eval.rs` (floors on the held-out part) and
 //! `examples/search_eval.rs` (the full report). Each question is asked of our
 //! search and of a plain BM25 baseline (the `bm25` crate's search engine with
 //! its default English tokenizer over each passage's text, nothing else).

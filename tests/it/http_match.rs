@@ -1,0 +1,670 @@
+//! `/match` end to end: the HTTP interactions endpoint on loopback, signed
+//! interactions in Discord's payload shapes (subcommands, user options with
+//! `resolved.users`, the member's channel permissions), a SQLite file in a
+//! temp dir, the real Ashes engine.
+
+use crate::discord_kit;
+
+use std::sync::Arc;
+
+use arbiter::app::App;
+use arbiter::bot::{Bot, BotConfig};
+use discord_kit::*;
+use serde_json::{Value, json};
+
+const COAL: (&str, &str) = ("1300000000000000301", "Coal");
+const MAEONI: (&str, &str) = ("1300000000000000302", "Maeoni");
+const STRANGER: (&str, &str) = ("1300000000000000303", "Stranger");
+const JUDGE: (&str, &str) = ("1300000000000000304", "Judge");
+
+const BOARD: &str = "\
+game: ashes
+turn: Coal
+players:
+  - name: Coal
+    phoenixborn: { name: Coal Roarkwin, life: 15 }
+    units:
+      - { name: Iron Worker, attack: 2, life: 2 }
+      - { name: Hammer Knight, attack: 3, life: 3 }
+  - name: Maeoni
+    phoenixborn: { name: Maeoni Viper, life: 20, damage: 5, exhausted: true }
+    units:
+      - { name: Mist Spirit, attack: 1, life: 1 }
+";
+
+const PLAY: &str = "attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight; guard phoenixborn; agreed by <@1300000000000000302>";
+
+type Harness = Server;
+
+/// A database that cannot be opened: `/match` answers with an internal
+/// error and its id (no detail), other commands still work.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_failure_is_an_internal_error_with_an_id() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let app = Arc::new(App::load(&root.join("rules_data"), &[]).expect("rule data"));
+    let bot = Bot::new(
+        app,
+        BotConfig {
+            database_url: Some("nosuchdb://nowhere/x".into()),
+            ..BotConfig::default()
+        },
+    );
+    let request = arbiter::bot::Request {
+        origin: arbiter::bot::Origin {
+            id: "1".into(),
+            user_id: 7,
+            guild_id: Some(8),
+            channel_id: Some(9),
+            ..Default::default()
+        },
+        input: arbiter::bot::Input::Command(arbiter::bot::Command::Match(
+            arbiter::bot::MatchCommand::Board,
+        )),
+    };
+    let arbiter::bot::Reply::Message(m) = bot.handle(&request).await else {
+        panic!("a message")
+    };
+    assert_eq!(m.kind, arbiter::bot::MessageKind::InternalError);
+    assert!(m.ephemeral);
+    assert!(m.footer.unwrap_or_default().starts_with("error id E"));
+    assert!(!m.body.contains("nosuchdb"), "{}", m.body);
+}
+
+/// A public reply that can ping no one.
+fn public(v: &Value) {
+    assert_eq!(v["type"], 4, "{v}");
+    assert!(!ephemeral(v), "{v}");
+    assert_eq!(v["data"]["allowed_mentions"]["parse"], json!([]), "{v}");
+}
+
+/// An ephemeral refusal containing `why`.
+fn refused(v: &Value, why: &str) {
+    assert_eq!(v["type"], 4, "{v}");
+    assert!(ephemeral(v), "refusals are ephemeral: {v}");
+    assert!(title(v).starts_with("Match"), "{v}");
+    assert!(desc(v).contains(why), "expected `{why}` in {}", desc(v));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_through_discord_interactions() {
+    let h = Harness::start().await;
+
+    // No match yet: clear and ephemeral.
+    let v = h.run(COAL, false, match_sub("board", vec![])).await;
+    refused(&v, "no active match");
+
+    let v = h
+        .run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+        .await;
+    public(&v);
+    let d = desc(&v);
+    assert!(d.contains(&format!("seat 1: <@{}>", COAL.0)), "{d}");
+    assert!(d.contains(&format!("seat 2: <@{}>", MAEONI.0)), "{d}");
+
+    // `/rule` with no game, in this channel: the match's game, said so; in
+    // another channel: every game, no such line.
+    let ask = slash("rule", vec![opt("query", "when can I pass my turn")]);
+    let v = h.run(MAEONI, false, ask.clone()).await;
+    public(&v);
+    let d = desc(&v);
+    assert!(d.contains("Ashes Reborn rules: this channel"), "{d}");
+    assert!(d.contains("`ashes:") && !d.contains("`ti4:"), "{d}");
+    let v = h
+        .run(MAEONI, false, in_channel(ask, "1300000000000000999"))
+        .await;
+    let d = desc(&v);
+    assert!(!d.contains("this channel"), "{d}");
+    // Its autocomplete offers the match's game first here; elsewhere, not.
+    let typing = autocomplete("rule", "query", "attack", vec![]);
+    let ids = |v: &Value| -> Vec<String> {
+        choice_values(v)
+            .into_iter()
+            .filter(|c| c != "attack")
+            .collect()
+    };
+    let v = h.run(MAEONI, false, typing.clone()).await;
+    let here = ids(&v);
+    assert!(here[0].starts_with("ashes:"), "{v}");
+    assert!(here.iter().any(|c| !c.starts_with("ashes:")), "{v}");
+    let v = h
+        .run(MAEONI, false, in_channel(typing, "1300000000000000999"))
+        .await;
+    assert!(!ids(&v)[0].starts_with("ashes:"), "{v}");
+
+    // Setup with neither board nor file: the form; its submit sets the board.
+    let v = h.run(COAL, false, match_sub("setup", vec![])).await;
+    assert_eq!(v["type"], 9, "a modal: {v}");
+    assert_eq!(v["data"]["custom_id"], "match-setup");
+    // A broken board is refused like /judge's, with the line.
+    let v = h
+        .run(
+            COAL,
+            false,
+            match_sub("setup", vec![opt("board", "game: ashes\nplayers: [")]),
+        )
+        .await;
+    refused(&v, "line");
+    let v = h
+        .run(COAL, false, match_sub("setup", vec![opt("board", BOARD)]))
+        .await;
+    public(&v);
+    assert!(desc(&v).contains("Mist Spirit"), "{}", desc(&v));
+
+    // Autocomplete of the play: Maeoni's units after `attack unit `.
+    let v = h
+        .post(&as_member(
+            match_play_autocomplete("attack unit "),
+            COAL.0,
+            COAL.1,
+            PLAYER_PERMISSIONS,
+        ))
+        .await;
+    assert_eq!(v["type"], 8, "{v}");
+    let choices: Vec<String> = v["data"]["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["value"].as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        choices
+            .iter()
+            .any(|c| c.starts_with("attack unit ") && c.contains("Mist Spirit")),
+        "{choices:?}"
+    );
+    assert!(choices.len() <= 25);
+
+    // Not Maeoni's turn; a stranger is not a player.
+    let v = h
+        .run(MAEONI, false, match_sub("play", vec![opt("text", "pass")]))
+        .await;
+    assert!(ephemeral(&v), "{v}");
+    let v = h
+        .run(STRANGER, false, match_sub("play", vec![opt("text", PLAY)]))
+        .await;
+    refused(&v, "only the match's players may play");
+
+    // An illegal play: the ruling says why (public), nothing is recorded.
+    let v = h
+        .run(
+            COAL,
+            false,
+            match_sub(
+                "play",
+                vec![opt(
+                    "text",
+                    "attack unit \"Iron Worker\" with Hammer Knight",
+                )],
+            ),
+        )
+        .await;
+    public(&v);
+    assert!(title(&v).starts_with("Not recorded"), "{}", title(&v));
+    assert!(title(&v).contains("ILLEGAL"), "{}", title(&v));
+    assert!(desc(&v).contains("`ashes:attack-a-unit.2`"), "{}", desc(&v));
+    let v = h.run(STRANGER, false, match_sub("board", vec![])).await;
+    assert!(desc(&v).contains("version 1"), "{}", desc(&v));
+
+    // The play, in notation, with `agreed by` Maeoni: it does not speak for
+    // her (issue 28); it is a proposal (deferred: the play may wait on the
+    // database) with Confirm / Reject buttons, and only Maeoni is pinged.
+    let (v, token) = h
+        .run_token(COAL, match_sub("play", vec![opt("text", PLAY)]))
+        .await;
+    public(&v);
+    assert_eq!(v["deferred"], true, "{v}");
+    assert!(title(&v).contains("play #2"), "{}", title(&v));
+    assert!(desc(&v).contains("Coal proposes the play"), "{}", desc(&v));
+    let ping = h.fake.ping(&token).await.expect("Maeoni is pinged");
+    assert_eq!(
+        ping["allowed_mentions"]["users"],
+        json!([MAEONI.0]),
+        "{ping}"
+    );
+    assert!(
+        ping["content"].as_str().unwrap().contains("your decision"),
+        "{ping}"
+    );
+    let confirm = buttons(&v)
+        .into_iter()
+        .find(|(label, _)| label == "confirm")
+        .expect("a Confirm button")
+        .1;
+    // Coal cannot press it for her; Maeoni's press records the play.
+    let v = h.run(COAL, false, button(&confirm)).await;
+    assert!(ephemeral(&v), "{v}");
+    let v = h.run(MAEONI, false, button(&confirm)).await;
+    assert!(title(&v).starts_with("Answer #3 recorded"), "{}", title(&v));
+    assert!(desc(&v).contains("`ashes:attack-a-unit"), "{}", desc(&v));
+
+    // A typo: did-you-mean, nothing stored.
+    let v = h
+        .run(
+            MAEONI,
+            false,
+            match_sub(
+                "play",
+                vec![opt("text", "attack unit \"Iron Wroker\" with Mist Spirit")],
+            ),
+        )
+        .await;
+    refused(&v, "Iron Worker");
+
+    let v = h.run(STRANGER, false, match_sub("board", vec![])).await;
+    public(&v);
+    assert!(desc(&v).contains("version 3"), "{}", desc(&v));
+
+    let v = h.run(STRANGER, false, match_sub("log", vec![])).await;
+    public(&v);
+    assert!(
+        desc(&v).contains("Iron Worker, Hammer Knight"),
+        "{}",
+        desc(&v)
+    );
+    let v = h
+        .run(
+            STRANGER,
+            false,
+            match_sub(
+                "log",
+                vec![json!({ "name": "page", "type": 4, "value": 1 })],
+            ),
+        )
+        .await;
+    public(&v);
+    assert!(title(&v).contains("log page 1/1"), "{}", title(&v));
+
+    // Undo by the player who made the play: shows what reverts; a second
+    // undo withdraws the proposal.
+    let v = h.run(COAL, false, match_sub("undo", vec![])).await;
+    public(&v);
+    assert!(title(&v).contains("Undone"), "{}", title(&v));
+    assert!(desc(&v).contains("damage"), "{}", desc(&v));
+    let v = h.run(COAL, false, match_sub("undo", vec![])).await;
+    assert!(title(&v).contains("Undone: event #2"), "{}", title(&v));
+
+    // Played again without Maeoni's agreement: her guard is hers to choose.
+    let unagreed = PLAY.split("; agreed by").next().unwrap();
+    let v = h
+        .run(COAL, false, match_sub("play", vec![opt("text", unagreed)]))
+        .await;
+    assert!(ephemeral(&v), "{v}");
+    assert!(desc(&v).contains("Maeoni's choice"), "{v}");
+    // With it: a stranger may not undo the play; Maeoni, who agreed, could.
+    let v = h
+        .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
+        .await;
+    assert!(title(&v).contains("play #6"), "{}", title(&v));
+    let v = h
+        .run(
+            MAEONI,
+            false,
+            match_sub("answer", vec![opt("choice", "confirm")]),
+        )
+        .await;
+    assert!(title(&v).starts_with("Answer #7 recorded"), "{}", title(&v));
+    let v = h.run(STRANGER, false, match_sub("undo", vec![])).await;
+    assert!(ephemeral(&v), "{v}");
+    assert!(!title(&v).contains("Undone"), "{v}");
+    // A moderator (Manage Messages in the channel) may.
+    let v = h.run(JUDGE, true, match_sub("undo", vec![])).await;
+    public(&v);
+    assert!(title(&v).contains("Undone"), "{}", title(&v));
+
+    // Export: deferred, then the edit carries the file (multipart).
+    let payload = as_member(
+        match_sub("export", vec![]),
+        STRANGER.0,
+        STRANGER.1,
+        PLAYER_PERMISSIONS,
+    );
+    let token = payload["token"].as_str().unwrap().to_string();
+    let v = h.post(&payload).await;
+    assert_eq!(v["type"], 5, "deferred: {v}");
+    let edit = h.edit_for(&token).await;
+    let raw = edit["multipart"].as_str().expect("an edit with a file");
+    assert!(raw.contains("payload_json"), "{raw}");
+    assert!(raw.contains("filename=\""), "{raw}");
+    assert!(
+        raw.contains("Mist Spirit") && raw.contains("guard phoenixborn"),
+        "{raw}"
+    );
+
+    // Only a player or a moderator ends it; then plays are refused.
+    let v = h.run(STRANGER, false, match_sub("end", vec![])).await;
+    assert!(ephemeral(&v), "{v}");
+    let v = h.run(MAEONI, false, match_sub("end", vec![])).await;
+    public(&v);
+    assert!(desc(&v).contains("ended"), "{}", desc(&v));
+    let v = h
+        .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
+        .await;
+    assert!(ephemeral(&v), "{v}");
+    assert!(desc(&v).contains("match"), "{}", desc(&v));
+    // Viewing still works after the end.
+    let v = h.run(STRANGER, false, match_sub("board", vec![])).await;
+    public(&v);
+    h.server.stop().await.unwrap();
+}
+
+/// `/match setup file:`: deferred, downloaded, validated, the edit shows the
+/// board; each channel keeps its own match.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn setup_from_an_attachment_in_another_channel() {
+    let h = Harness::start().await;
+    let other = "1300000000000000299";
+    let v = h
+        .run(
+            COAL,
+            false,
+            in_channel(match_start("ashes", &[COAL, MAEONI]), other),
+        )
+        .await;
+    public(&v);
+    let url = h.fake.serve_file("board.yaml", BOARD.as_bytes().to_vec());
+    let payload = as_member(
+        in_channel(
+            match_setup_with_attachment(&url, "board.yaml", BOARD.len()),
+            other,
+        ),
+        COAL.0,
+        COAL.1,
+        PLAYER_PERMISSIONS,
+    );
+    let token = payload["token"].as_str().unwrap().to_string();
+    let v = h.post(&payload).await;
+    assert_eq!(v["type"], 5, "deferred: {v}");
+    let edit = h.edit_for(&token).await;
+    let d = edit["embeds"][0]["description"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        d.contains("Mist Spirit") && d.contains("version 1"),
+        "{edit}"
+    );
+    // The default channel has no match.
+    let v = h.run(COAL, false, match_sub("board", vec![])).await;
+    refused(&v, "no active match");
+    h.server.stop().await.unwrap();
+}
+
+/// Errors after a public deferral (issue 14): the public "thinking…" is
+/// deleted and the error goes to the user alone as a follow-up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_after_a_deferral_are_ephemeral_follow_ups() {
+    let h = Harness::start().await;
+    // `/match export` with no match.
+    let payload = as_member(
+        match_sub("export", vec![]),
+        STRANGER.0,
+        STRANGER.1,
+        PLAYER_PERMISSIONS,
+    );
+    let token = payload["token"].as_str().unwrap().to_string();
+    let v = h.post(&payload).await;
+    assert_eq!(v["type"], 5, "deferred: {v}");
+    let d = h.fake.delivered(&token).await;
+    assert!(
+        matches!(d, Delivered::Followup(_)) && d.ephemeral(),
+        "{d:?}"
+    );
+    assert!(
+        d.body()["embeds"][0]["description"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("no active match"),
+        "{d:?}"
+    );
+
+    // A refused `/match setup file:`: a stranger's, then a broken board.
+    h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+        .await;
+    let url = h.fake.serve_file("board.yaml", BOARD.as_bytes().to_vec());
+    for (who, file, why) in [
+        (STRANGER, "board.yaml", "player"),
+        (COAL, "broken.yaml", "line"),
+    ] {
+        let url = if file == "broken.yaml" {
+            h.fake
+                .serve_file("broken.yaml", b"game: ashes\nplayers: [\n".to_vec())
+        } else {
+            url.clone()
+        };
+        let payload = as_member(
+            match_setup_with_attachment(&url, file, 100),
+            who.0,
+            who.1,
+            PLAYER_PERMISSIONS,
+        );
+        let token = payload["token"].as_str().unwrap().to_string();
+        assert_eq!(h.post(&payload).await["type"], 5);
+        let d = h.fake.delivered(&token).await;
+        assert!(
+            matches!(d, Delivered::Followup(_)) && d.ephemeral(),
+            "{d:?}"
+        );
+        let desc = d.body()["embeds"][0]["description"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(desc.contains(why), "expected `{why}` in {desc}");
+    }
+    // An attachment refused by its size is refused at once, ephemerally.
+    let v = h
+        .post(&as_member(
+            match_setup_with_attachment(&url, "board.yaml", 5 * 1024 * 1024),
+            COAL.0,
+            COAL.1,
+            PLAYER_PERMISSIONS,
+        ))
+        .await;
+    assert_eq!(v["type"], 4, "{v}");
+    assert!(ephemeral(&v), "{v}");
+    h.server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn match_verify_replays_the_log_through_the_engine() {
+    let h = Harness::start().await;
+    let v = h.run(COAL, false, match_sub("verify", vec![])).await;
+    refused(&v, "no active match");
+    h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+        .await;
+    h.run(COAL, false, match_sub("setup", vec![opt("board", BOARD)]))
+        .await;
+    let v = h
+        .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
+        .await;
+    assert!(title(&v).contains("play #2"), "{}", title(&v));
+    // Anyone may verify; the answer is public.
+    let v = h.run(STRANGER, false, match_sub("verify", vec![])).await;
+    public(&v);
+    assert!(title(&v).contains("the log replays"), "{}", title(&v));
+    let d = desc(&v);
+    assert!(
+        d.contains("2 events replayed; every stored board equals the replay"),
+        "{d}"
+    );
+    h.server.stop().await.unwrap();
+}
+
+/// `/match` in a direct message (an old registration, or a client that
+/// ignores `contexts`): refused, nothing stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn match_in_a_direct_message_is_refused() {
+    let h = Harness::start().await;
+    let mut dm = match_start("ashes", &[COAL, MAEONI]);
+    let user = dm["member"]["user"].clone();
+    for field in ["guild_id", "guild", "member", "guild_locale"] {
+        dm.as_object_mut().unwrap().remove(field);
+    }
+    dm["user"] = user;
+    dm["context"] = json!(1);
+    dm["channel"] = json!({ "id": "1300000000000000777", "type": 1, "flags": 0, "last_message_id": null, "recipients": [] });
+    dm["channel_id"] = json!("1300000000000000777");
+    let v = h.post(&dm).await;
+    refused(&v, "server");
+    assert!(h.fake.recorded.lock().unwrap().edits.is_empty());
+    h.server.stop().await.unwrap();
+}
+
+/// `/match end winner:` as `Cmd::End` writes it: a user option, resolved.
+fn end_with_winner(id: &str, reason: &str) -> Value {
+    let user = json!({ "name": "winner", "type": 6, "value": id });
+    let mut v = match_sub("end", vec![user, opt("reason", reason)]);
+    v["data"]["resolved"] = json!({ "users": { id: user_with(id, "Winner") } });
+    v
+}
+
+/// Issue 28 on the signed path: a claimed win waits for the opponent's
+/// Confirm button (her ping alone), her Reject changes nothing, her
+/// concession is at once, her undo of the result is refused naming the
+/// winner, and a moderator's undo reopens the match.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claimed_win_waits_for_the_opponents_confirm_and_only_a_moderator_or_the_winner_undoes_a_result()
+ {
+    let h = Harness::start().await;
+    h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+        .await;
+    h.run(COAL, false, match_sub("setup", vec![opt("board", BOARD)]))
+        .await;
+    let (v, token) = h.run_token(COAL, end_with_winner(COAL.0, "I win")).await;
+    public(&v);
+    assert!(desc(&v).contains("(active, version 2)"), "{}", desc(&v));
+    assert!(
+        desc(&v).contains("proposes to end the match"),
+        "{}",
+        desc(&v)
+    );
+    let ping = h.fake.ping(&token).await.expect("Maeoni is pinged");
+    assert_eq!(
+        ping["allowed_mentions"]["users"],
+        json!([MAEONI.0]),
+        "{ping}"
+    );
+    let pressed = |label: &str| {
+        buttons(&v)
+            .into_iter()
+            .find(|(l, _)| l == label)
+            .unwrap_or_else(|| panic!("a {label} button: {v}"))
+            .1
+    };
+    let (confirm, reject) = (pressed("confirm"), pressed("reject"));
+    // Coal cannot confirm his own claim; Maeoni rejects it.
+    let v2 = h.run(COAL, false, button(&confirm)).await;
+    assert!(ephemeral(&v2), "{v2}");
+    let v2 = h.run(MAEONI, false, button(&reject)).await;
+    assert!(!ephemeral(&v2), "{v2}");
+    let b = h.run(STRANGER, false, match_sub("board", vec![])).await;
+    assert!(desc(&b).contains("(active, version 3)"), "{}", desc(&b));
+    // Her concession is at once.
+    let v = h
+        .run(MAEONI, false, end_with_winner(COAL.0, "concession"))
+        .await;
+    assert!(desc(&v).contains("conceded by Maeoni"), "{}", desc(&v));
+    // The loser cannot rewind it; a moderator can.
+    let v = h.run(MAEONI, false, match_sub("undo", vec![])).await;
+    refused(&v, "who won it, or a moderator");
+    let v = h.run(JUDGE, true, match_sub("undo", vec![])).await;
+    public(&v);
+    assert!(title(&v).contains("Undone: event #4"), "{}", title(&v));
+    let b = h.run(STRANGER, false, match_sub("board", vec![])).await;
+    assert!(desc(&b).contains("(active, version 5)"), "{}", desc(&b));
+    h.server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_recorded_play_carries_the_board_picture_in_the_edit_of_its_deferred_reply() {
+    let h = Harness::start().await;
+    let v = h
+        .run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+        .await;
+    public(&v);
+    let v = h
+        .run(COAL, false, match_sub("setup", vec![opt("board", BOARD)]))
+        .await;
+    public(&v);
+    // By a moderator, so that the agreed-by play is recorded as written (a
+    // player's agreed-by asks the other player first).
+    let payload = as_member(
+        match_sub("play", vec![opt("text", PLAY)]),
+        COAL.0,
+        COAL.1,
+        MODERATOR_PERMISSIONS,
+    );
+    let token = payload["token"].as_str().unwrap().to_string();
+    let v = h.post(&payload).await;
+    assert_eq!(v["type"], 5, "deferred: {v}");
+    let edit = h.edit_for(&token).await;
+    // The edit is multipart: the ruling's embed in payload_json, the PNG
+    // as files[0], described by its alt text.
+    assert!(
+        edit["embeds"][0]["title"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("Play #"),
+        "{edit}"
+    );
+    let att = &edit["attachments"][0];
+    assert_eq!(att["filename"], "board.png", "{edit}");
+    let alt = att["description"].as_str().unwrap_or_default();
+    assert!(
+        alt.contains("Mist Spirit") || alt.contains("Maeoni"),
+        "{alt}"
+    );
+    let part = h.fake.file(&token, "board.png").await.expect("the picture");
+    assert!(part.bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
+
+    // `/match board` is answered at once; its picture follows.
+    let payload = as_member(
+        match_sub("board", vec![]),
+        COAL.0,
+        COAL.1,
+        PLAYER_PERMISSIONS,
+    );
+    let token = payload["token"].as_str().unwrap().to_string();
+    let v = h.post(&payload).await;
+    assert_eq!(v["type"], 4, "{v}");
+    let part = h.fake.file(&token, "board.png").await.expect("the picture");
+    assert!(tiny_skia::Pixmap::decode_png(&part.bytes).is_ok());
+}
+
+/// `/match pictures state:off` over the signed path: `/match board` then
+/// sends no picture, and offers the Picture button instead.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pictures_off_sends_no_file_and_offers_the_button() {
+    let h = Harness::start().await;
+    public(
+        &h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+            .await,
+    );
+    public(
+        &h.run(COAL, false, match_sub("setup", vec![opt("board", BOARD)]))
+            .await,
+    );
+    let v = h
+        .run(
+            MAEONI,
+            false,
+            match_sub("pictures", vec![opt("state", "off")]),
+        )
+        .await;
+    assert!(desc(&v).contains("board pictures are off"), "{v}");
+    let payload = as_member(
+        match_sub("board", vec![]),
+        COAL.0,
+        COAL.1,
+        PLAYER_PERMISSIONS,
+    );
+    let token = payload["token"].as_str().unwrap().to_string();
+    let v = h.post(&payload).await;
+    assert_eq!(v["type"], 4, "{v}");
+    assert!(
+        buttons(&v).iter().any(|(label, _)| label == "Picture"),
+        "{v}"
+    );
+    assert!(
+        h.fake.file(&token, "board.png").await.is_none(),
+        "no picture follows"
+    );
+}

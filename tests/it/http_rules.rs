@@ -1,0 +1,397 @@
+//! `/rules` end to end: the HTTP interactions endpoint on loopback, signed
+//! interactions in Discord's payload shapes (a subcommand with an attachment
+//! in `resolved.attachments`, the member's permissions), the attachment
+//! served by a fake Discord CDN, a SQLite file: preview, Confirm, `/rule` in
+//! that server and not in another, Manage Server checked on the server side.
+
+use crate::discord_kit;
+
+use std::sync::Arc;
+
+use arbiter::app::App;
+use arbiter::bot::http::Running;
+use arbiter::bot::{Bot, BotConfig};
+use discord_kit::*;
+use ed25519_dalek::SigningKey;
+use serde_json::{Value, json};
+
+const HOUSE: &str = "# Speaker\n\n1. The speaker breaks ties with a coin toss at our table. Ask @everyone or <@1300000000000000302>.\n";
+
+struct Endpoint {
+    server: Running,
+    key: SigningKey,
+    fake: FakeDiscord,
+    _dir: tempfile::TempDir,
+}
+
+async fn endpoint() -> Endpoint {
+    let dir = tempfile::tempdir().unwrap();
+    let data = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rules_data");
+    let shipped = arbiter::load::load_dir(&data).unwrap();
+    let app = Arc::new(App::new(arbiter::corpus::Corpus::build(shipped.clone())));
+    let db = format!("sqlite://{}", dir.path().join("rules.db").display());
+    let config = BotConfig {
+        database_url: Some(db),
+        // These tests ask right after Confirm, faster than a person types:
+        // a question waits for the new index (the 300 ms grace and the
+        // answer from the version before are tested in tests/it/rule_sets.rs
+        // and tests/it/upload_hostile.rs).
+        index_wait: std::time::Duration::from_secs(60),
+        ..BotConfig::default()
+    };
+    let bot = Arc::new(Bot::new(app, config).with_shipped(shipped));
+    bot.open_rule_sets().await.expect("the database opens");
+    let (key, fake) = (keypair(), FakeDiscord::start().await);
+    let server = start_endpoint(bot, &key, &fake).await;
+    Endpoint {
+        server,
+        key,
+        fake,
+        _dir: dir,
+    }
+}
+
+impl Endpoint {
+    /// Posts a signed interaction; a deferred one is followed to what it showed.
+    async fn send(&self, payload: &Value) -> Value {
+        let addr = self.server.addr.to_string();
+        let v = post_signed(&reqwest::Client::new(), &self.key, &addr, payload).await;
+        if v["type"] != 5 {
+            return v;
+        }
+        let token = payload["token"].as_str().unwrap();
+        let mut shown = self.fake.delivered(token).await.as_response();
+        shown["deferral_flags"] = v["data"]["flags"].clone();
+        shown
+    }
+}
+
+fn text_of(v: &Value) -> String {
+    let d = &v["data"];
+    format!(
+        "{} {}",
+        d["embeds"][0]["title"], d["embeds"][0]["description"]
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_house_rule_added_in_one_server_answers_there_only() {
+    let e = endpoint().await;
+    let url = e.fake.serve_file("house.md", HOUSE.as_bytes().to_vec());
+    let member = |p: Value, perms: &str| as_member(p, "1300000000000000301", "Coal", perms);
+
+    // Without Manage Server: refused, whatever the client shows.
+    let v = e
+        .send(&member(rules_add(&url, HOUSE.len()), PLAYER_PERMISSIONS))
+        .await;
+    assert!(
+        text_of(&v).contains("only members with Manage Server"),
+        "{v}"
+    );
+
+    // The preview, for its author only, with Confirm and Cancel.
+    let v = e
+        .send(&member(rules_add(&url, HOUSE.len()), ADMIN_PERMISSIONS))
+        .await;
+    assert_eq!(
+        v["deferral_flags"], 64,
+        "the preview is for its author only: {v}"
+    );
+    let t = text_of(&v);
+    assert!(
+        t.contains("2 passages from Markdown") && t.contains("`ti4:table-rules.speaker` Speaker"),
+        "{t}"
+    );
+    let buttons = &v["data"]["components"][0]["components"];
+    let confirm = buttons[0]["custom_id"].as_str().unwrap().to_string();
+    assert!(confirm.starts_with("rules-confirm:"), "{v}");
+    assert_eq!(buttons[1]["label"], "Cancel");
+
+    // Nothing is live before Confirm.
+    let ask = || {
+        slash(
+            "rule",
+            vec![opt("query", "speaker coin toss ties"), opt("game", "ti4")],
+        )
+    };
+    assert!(!text_of(&e.send(&ask()).await).contains("table-rules"));
+    let v = e.send(&member(button(&confirm), PLAYER_PERMISSIONS)).await;
+    assert!(
+        text_of(&v).contains("only members with Manage Server"),
+        "{v}"
+    );
+    let v = e.send(&member(button(&confirm), ADMIN_PERMISSIONS)).await;
+    assert_eq!(v["type"], 7, "Confirm replaces the preview: {v}");
+    assert!(
+        text_of(&v).contains("is live in this server as `ti4:table-rules`"),
+        "{v}"
+    );
+
+    let answer = e.send(&ask()).await;
+    let here = text_of(&answer);
+    assert!(here.contains("ti4:table-rules.speaker.1"), "{here}");
+    // Uploaded text is quoted, never a ping.
+    assert!(here.contains("@everyone"), "{here}");
+    let mentions = &answer["data"]["allowed_mentions"];
+    assert_eq!(
+        mentions,
+        &json!({ "parse": [], "roles": [], "users": [] }),
+        "{answer}"
+    );
+    assert!(here.contains("House rule — this server, added"), "{here}");
+    let there = text_of(&e.send(&in_guild(ask(), OTHER_GUILD)).await);
+    assert!(!there.contains("table-rules"), "{there}");
+
+    let v = e.send(&rules_sub("list", vec![])).await;
+    assert!(
+        text_of(&v).contains("`ti4:table-rules` — House rule **Table rules** (v1"),
+        "{v}"
+    );
+    let v = e
+        .send(&in_guild(rules_sub("list", vec![]), OTHER_GUILD))
+        .await;
+    assert!(text_of(&v).contains("added no documents"), "{v}");
+    e.server.stop().await.unwrap();
+}
+
+#[test]
+fn rules_is_offered_in_servers_to_manage_server_only() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let app = App::load(&root.join("rules_data"), &[]).unwrap();
+    let defs = arbiter::bot::discord::definitions_json(&app);
+    let rules = defs
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "rules")
+        .unwrap();
+    assert_eq!(rules["default_member_permissions"], "32");
+    assert_eq!(rules["contexts"], json!([0]));
+    let subs: Vec<&str> = rules["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(subs, ["add", "list", "show", "remove", "versions"]);
+}
+
+/// A match pins the server's rule-set version it started with: the rule
+/// buttons of its rulings cite that version after a later upload, while
+/// `/rule` answers from the newest, and `/match board` says one is newer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_cites_the_rule_set_version_it_started_with() {
+    let e = endpoint().await;
+    let admin = |p: Value| as_member(p, COAL.0, COAL.1, ADMIN_PERMISSIONS);
+    let coal = |p: Value| as_member(p, COAL.0, COAL.1, PLAYER_PERMISSIONS);
+    let first = "# Guards\n\n1. Amends ashes:attack-a-unit.3: at our club a Phoenixborn guards only once a round.\n";
+    let second = "# Guards\n\n1. Amends ashes:attack-a-unit.3: guarding exhausts the guard.\n";
+    let add = |file: &'static str, text: &'static str, title: &'static str| {
+        let url = e.fake.serve_file(file, text.as_bytes().to_vec());
+        admin(rules_add_doc(
+            &url,
+            text.len(),
+            [file, "ashes", "errata", title],
+        ))
+    };
+    let confirm = |v: &Value| {
+        buttons(v)
+            .into_iter()
+            .map(|(_, id)| id)
+            .find(|id| id.starts_with("rules-confirm:"))
+            .expect("Confirm")
+    };
+    let v = e.send(&add("one.md", first, "Errata one")).await;
+    e.send(&admin(button(&confirm(&v)))).await;
+
+    e.send(&coal(match_start("ashes", &[COAL, MAEONI]))).await;
+    e.send(&coal(match_sub("setup", vec![opt("board", MATCH_BOARD)])))
+        .await;
+    e.send(&coal(match_sub("play", vec![opt("text", MATCH_PLAY)])))
+        .await;
+    // `agreed by` Maeoni asks her; her confirmation records the ruling.
+    let maeoni = |p: Value| as_member(p, MAEONI.0, MAEONI.1, PLAYER_PERMISSIONS);
+    let ruling = e
+        .send(&maeoni(match_sub("answer", vec![opt("choice", "confirm")])))
+        .await;
+    let ids: Vec<String> = buttons(&ruling).into_iter().map(|(_, id)| id).collect();
+    let pinned = "citeat:1:ashes:attack-a-unit.3";
+    assert!(ids.iter().any(|id| id == pinned), "{ids:?}");
+    assert!(ids.iter().all(|id| !id.starts_with("cite:")), "{ids:?}");
+
+    let v = e.send(&add("two.md", second, "Errata two")).await;
+    e.send(&admin(button(&confirm(&v)))).await;
+
+    let cited = text_of(&e.send(&coal(button(pinned))).await);
+    assert!(
+        cited.contains("once a round") && !cited.contains("exhausts the guard"),
+        "{cited}"
+    );
+    let now = text_of(
+        &e.send(&slash("rule", vec![opt("query", "ashes:attack-a-unit.3")]))
+            .await,
+    );
+    assert!(now.contains("exhausts the guard"), "{now}");
+    let board = text_of(&e.send(&coal(match_sub("board", vec![]))).await);
+    assert!(
+        board.contains("rule set at version 1") && board.contains("a newer version (2) exists"),
+        "{board}"
+    );
+    e.server.stop().await.unwrap();
+}
+
+/// `/rules show|remove id:` and `game:` autocomplete from this server's
+/// rule set (fuzzy, ≤ 25, what is typed first); another server's offers none
+/// of its documents.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rules_ids_and_games_autocomplete_per_server() {
+    let e = endpoint().await;
+    let admin = |p: Value| as_member(p, COAL.0, COAL.1, ADMIN_PERMISSIONS);
+    let url = e.fake.serve_file("house.md", HOUSE.as_bytes().to_vec());
+    let v = e.send(&admin(rules_add(&url, HOUSE.len()))).await;
+    let (_, confirm) = buttons(&v).into_iter().next().unwrap();
+    e.send(&admin(button(&confirm))).await;
+
+    let v = e
+        .send(&sub_autocomplete("rules", "remove", "id", "tabl rul"))
+        .await;
+    assert_eq!(v["type"], 8, "{v}");
+    assert_eq!(choice_values(&v), ["tabl rul", "ti4:table-rules"], "{v}");
+    // `show`: the server's documents first, then passages of its index.
+    let v = e
+        .send(&sub_autocomplete("rules", "show", "id", "table"))
+        .await;
+    assert_eq!(choice_values(&v)[..2], ["table", "ti4:table-rules"], "{v}");
+    let v = e
+        .send(&sub_autocomplete("rules", "show", "id", "speaker"))
+        .await;
+    let values = choice_values(&v);
+    assert_eq!(values[..2], ["speaker", "ti4:table-rules.speaker"], "{v}");
+    assert!(values.len() <= 25);
+    let v = e
+        .send(&sub_autocomplete("rules", "versions", "game", "twilight"))
+        .await;
+    assert_eq!(choice_values(&v)[1], "ti4", "{v}");
+    let v = e.send(&sub_autocomplete("rules", "add", "game", "")).await;
+    assert_eq!(choice_values(&v).len(), 5, "the shipped games: {v}");
+    let v = e
+        .send(&in_guild(
+            sub_autocomplete("rules", "remove", "id", "tabl rul"),
+            OTHER_GUILD,
+        ))
+        .await;
+    assert_eq!(choice_values(&v), ["tabl rul"], "{v}");
+    e.server.stop().await.unwrap();
+}
+
+/// `/card` over the endpoint: a card list uploaded with `/rules add
+/// kind:cards` (a CSV attachment), autocomplete of names, the card with a
+/// button to the rule its text names, did-you-mean (ephemeral), and
+/// nothing of it in another server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cards_uploaded_to_a_server_are_shown_there_only() {
+    let e = endpoint().await;
+    let admin = |p: Value| as_member(p, COAL.0, COAL.1, ADMIN_PERMISSIONS);
+    let csv =
+        "name,type,attack,life,text\nBlood Archer,Ally,2,2,Attack a Unit twice. Ping @everyone\n";
+    let url = e.fake.serve_file("club.csv", csv.as_bytes().to_vec());
+    let v = e
+        .send(&admin(rules_add_doc(
+            &url,
+            csv.len(),
+            ["club.csv", "ashes", "cards", "Club cards"],
+        )))
+        .await;
+    assert!(text_of(&v).contains("Card list **Club cards**"), "{v}");
+    let (_, confirm) = buttons(&v).into_iter().next().unwrap();
+    e.send(&admin(button(&confirm))).await;
+
+    let v = e.send(&autocomplete("card", "name", "archr", vec![])).await;
+    assert_eq!(choice_values(&v)[..2], ["archr", "Blood Archer"], "{v}");
+    let v = e.send(&autocomplete("card", "game", "ash", vec![])).await;
+    assert_eq!(choice_values(&v)[1], "ashes", "{v}");
+
+    let v = e
+        .send(&slash("card", vec![opt("name", "blood archer")]))
+        .await;
+    assert_eq!(v["type"], 4, "{v}");
+    assert_eq!(v["data"]["embeds"][0]["title"], "Blood Archer", "{v}");
+    assert!(text_of(&v).contains("attack 2 · life 2"), "{v}");
+    assert_eq!(
+        buttons(&v),
+        [(
+            "Attack a Unit".to_string(),
+            "cite:ashes:attack-a-unit".to_string()
+        )]
+    );
+    assert_eq!(
+        v["data"]["allowed_mentions"],
+        json!({ "parse": [], "roles": [], "users": [] }),
+        "card text never pings"
+    );
+    let v = e
+        .send(&slash("card", vec![opt("name", "Ice Gollem")]))
+        .await;
+    assert!(
+        ephemeral(&v) && text_of(&v).contains("Did you mean Ice Golem?"),
+        "{v}"
+    );
+    let v = e
+        .send(&in_guild(
+            slash("card", vec![opt("name", "blood archer")]),
+            OTHER_GUILD,
+        ))
+        .await;
+    assert!(
+        ephemeral(&v) && text_of(&v).contains("no card is named"),
+        "{v}"
+    );
+    e.server.stop().await.unwrap();
+}
+
+/// A kind the command does not offer (a client ignoring the choices) is
+/// refused with the kinds listed; Cancel on a preview that is not this
+/// server's (or no preview at all) says so and changes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wrong_kind_lists_the_kinds_and_a_foreign_cancel_cancels_nothing() {
+    let e = endpoint().await;
+    let admin = |p: Value| as_member(p, "1300000000000000301", "Coal", ADMIN_PERMISSIONS);
+    let url = e.fake.serve_file("house.md", HOUSE.as_bytes().to_vec());
+    let v = e
+        .send(&admin(rules_add_doc(
+            &url,
+            HOUSE.len(),
+            ["house.md", "ti4", "nonsense", "Table"],
+        )))
+        .await;
+    let t = text_of(&v);
+    assert!(
+        t.contains("unknown document kind 'nonsense'; use one of: rules, faq, errata, house, tournament, cards"),
+        "{t}"
+    );
+    // A preview in this server, then Cancel pressed in another server and
+    // with an unknown token: neither cancels it.
+    let v = e
+        .send(&admin(rules_add_doc(
+            &url,
+            HOUSE.len(),
+            ["house.md", "ti4", "house", "Table"],
+        )))
+        .await;
+    let cancel = buttons(&v)
+        .into_iter()
+        .map(|(_, id)| id)
+        .find(|id| id.starts_with("rules-cancel:"))
+        .expect("Cancel");
+    for payload in [
+        in_guild(button(&cancel), OTHER_GUILD),
+        button("rules-cancel:not-a-token"),
+    ] {
+        let t = text_of(&e.send(&admin(payload)).await);
+        assert!(t.contains("no upload of this server waiting"), "{t}");
+        assert!(!t.contains("Cancelled"), "{t}");
+    }
+    let t = text_of(&e.send(&admin(button(&cancel))).await);
+    assert!(t.contains("Cancelled: nothing was added."), "{t}");
+    e.server.stop().await.unwrap();
+}

@@ -1,0 +1,475 @@
+//! Whole-game matches through the match service, on SQLite and PostgreSQL,
+//! with the Ashes Reborn engine: a play waiting on the defender's decision,
+//! answered by her (and refused from anyone else, from a stale question, or
+//! while it waits), undo re-asking a question, adjust with its rights and
+//! undo, passes and advance across rounds, notes, the result ending the
+//! match and undo reopening it, exactly-once writes per interaction,
+//! decisions timing out to the rules' default, and export/import with a
+//! decision pending. Every step keeps the replay invariant.
+
+use crate::store_common;
+
+use std::time::Duration;
+
+use arbiter::app::matches::{Caller, MatchError, Matches, NextKind, TIMEOUT_ACTOR};
+use arbiter::store::{EventKind, MatchStatus, Store};
+use serde_json::Value;
+use store_common::both;
+
+const BOARD: &str = "\
+game: ashes
+turn: Coal
+players:
+  - name: Coal
+    phoenixborn: { name: Coal Roarkwin, life: 15 }
+    units:
+      - { name: Iron Worker, attack: 2, life: 2 }
+      - { name: Hammer Knight, attack: 3, life: 3 }
+  - name: Maeoni
+    phoenixborn: { name: Maeoni Viper, life: 20, damage: 5 }
+    units:
+      - { name: Frostback Bear, attack: 2, life: 4 }
+      - { name: Mist Spirit, attack: 1, life: 1 }
+";
+
+fn coal() -> Caller {
+    Caller::new("table", "coal-user", false)
+}
+fn maeoni() -> Caller {
+    Caller::new("table", "maeoni-user", false)
+}
+fn judge() -> Caller {
+    Caller::new("table", "judge-user", true)
+}
+
+async fn started(url: &str, timeout: Option<Duration>) -> Matches {
+    let mut m = Matches::new(Store::connect(url).await.expect("connect"));
+    if let Some(t) = timeout {
+        m = m.with_decision_timeout(t);
+    }
+    m.start(
+        &coal(),
+        "ashes",
+        &["coal-user".into(), "maeoni-user".into()],
+    )
+    .await
+    .unwrap();
+    m.setup(&coal(), BOARD).await.unwrap();
+    m
+}
+
+async fn consistent(m: &Matches) {
+    let r = m.replay("table").await.unwrap();
+    assert!(r.consistent, "{:?}", r.mismatches);
+}
+
+fn pb_damage(board: &Value, seat: usize) -> i64 {
+    board["players"][seat]["phoenixborn"]["damage"]
+        .as_i64()
+        .unwrap_or(-1)
+}
+
+both!(the_defender_decides_and_only_she);
+async fn the_defender_decides_and_only_she(url: String) {
+    let m = started(&url, None).await;
+    let r = m
+        .play(&coal(), "attack Maeoni with Hammer Knight", None)
+        .await
+        .unwrap();
+    assert!(
+        r.applied && r.changes.is_empty(),
+        "recorded, nothing happens yet"
+    );
+    let p = r.pending.expect("waiting on Maeoni");
+    assert_eq!(
+        (p.user.as_str(), p.decision.player.as_str()),
+        ("maeoni-user", "Maeoni")
+    );
+    let next = r.next.expect("who is next");
+    assert_eq!(
+        (next.user.as_str(), next.what),
+        ("maeoni-user", NextKind::Decision)
+    );
+    assert!(
+        p.deadline.is_some(),
+        "the rules give a default, so the question times out"
+    );
+    // While it waits nothing else moves the match.
+    let e = m.play(&coal(), "pass", None).await.unwrap_err();
+    assert!(matches!(e, MatchError::Waiting { .. }), "{e:?}");
+    let e = m.advance(&coal(), None).await.unwrap_err();
+    assert!(matches!(e, MatchError::Waiting { .. }), "{e:?}");
+    // Only Maeoni (or a moderator) answers; a stale question is refused.
+    let e = m
+        .answer(&coal(), "no blocker", Some(p.version))
+        .await
+        .unwrap_err();
+    assert!(matches!(e, MatchError::Forbidden { .. }), "{e:?}");
+    let e = m
+        .answer(&maeoni(), "1", Some(p.version - 1))
+        .await
+        .unwrap_err();
+    assert_eq!(e, MatchError::NoDecision);
+    let e = m
+        .answer(&maeoni(), "dance", Some(p.version))
+        .await
+        .unwrap_err();
+    assert!(matches!(e, MatchError::Usage { .. }), "{e:?}");
+    let r = m
+        .answer(&maeoni(), "block with Frostback Bear", Some(p.version))
+        .await
+        .unwrap();
+    let q = r.pending.expect("the counter is hers too");
+    assert_eq!(q.decision.key, "counter:Hammer Knight");
+    let r = m.answer(&maeoni(), "2", Some(q.version)).await.unwrap();
+    assert!(r.pending.is_none());
+    assert_eq!(
+        r.board["players"][1]["units"][0]["damage"], 3,
+        "the bear takes 3"
+    );
+    assert_eq!(
+        r.next.as_ref().map(|n| (n.user.as_str(), n.what)),
+        Some(("maeoni-user", NextKind::Turn))
+    );
+    // Her undo takes the answer back and asks the question again.
+    let r = m.undo(&maeoni()).await.unwrap();
+    assert_eq!(
+        r.pending.map(|p| p.decision.key),
+        Some("counter:Hammer Knight".to_string())
+    );
+    assert_eq!(r.board["players"][1]["units"][0]["damage"], 0);
+    let r = m
+        .answer(&maeoni(), "counter with Frostback Bear", None)
+        .await
+        .unwrap();
+    assert_eq!(
+        r.board["players"][0]["units"][1]["damage"], 2,
+        "the counter hits back"
+    );
+    // An answer to a question already answered is refused.
+    assert_eq!(
+        m.answer(&maeoni(), "1", None).await.unwrap_err(),
+        MatchError::NoDecision
+    );
+    consistent(&m).await;
+}
+
+both!(adjust_note_advance_and_rounds);
+async fn adjust_note_advance_and_rounds(url: String) {
+    let m = started(&url, None).await;
+    // A player sets only their own seat's fields; another seat's field or
+    // a shared one is a proposal its player confirms or rejects (issue 28:
+    // this was refused outright before; now it asks).
+    let r = m
+        .adjust(&maeoni(), "Coal.phoenixborn.damage", "3", "Molten Gold")
+        .await
+        .unwrap();
+    assert!(r.proposed && r.applied, "{r:?}");
+    assert_eq!(pb_damage(&r.board, 0), 0, "nothing changes yet");
+    let p = r.pending.expect("Coal is asked");
+    assert_eq!((p.user.as_str(), p.decision.seat), ("coal-user", 0));
+    // Only Coal (or a moderator) answers; he rejects: on the record, no change.
+    assert!(matches!(
+        m.answer(&maeoni(), "confirm", None).await.unwrap_err(),
+        MatchError::Forbidden { .. }
+    ));
+    let r = m.answer(&coal(), "reject", None).await.unwrap();
+    assert_eq!(pb_damage(&r.board, 0), 0);
+    assert!(r.pending.is_none());
+    let r = m
+        .adjust(&maeoni(), "turn", "Maeoni", "my turn")
+        .await
+        .unwrap();
+    assert!(r.proposed, "a shared field asks the other players");
+    // The proposer may withdraw it.
+    let r = m.undo(&maeoni()).await.unwrap();
+    assert!(r.pending.is_none());
+    assert_eq!(r.board["turn"], "Coal");
+    let e = m
+        .adjust(&coal(), "Coal.phoenixborn.damge", "3", "typo")
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("did you mean `damage`"), "{e}");
+    let e = m
+        .adjust(&coal(), "Coal.phoenixborn.damage", "3", " ")
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(e, MatchError::Usage { .. }),
+        "a reason is required: {e:?}"
+    );
+    let before = m.board("table").await.unwrap().version;
+    assert_eq!(
+        m.board("table").await.unwrap().version,
+        before,
+        "nothing recorded"
+    );
+    let r = m
+        .adjust(
+            &coal(),
+            "Coal.phoenixborn.damage",
+            "3",
+            "Molten Gold hit me",
+        )
+        .await
+        .unwrap();
+    assert_eq!(pb_damage(&r.board, 0), 3);
+    assert_eq!(r.adjustment.as_ref().map(|a| a.owner), Some(Some(0)));
+    // Undoable like any event, by its author.
+    assert!(matches!(
+        m.undo(&maeoni()).await.unwrap_err(),
+        MatchError::Forbidden { .. }
+    ));
+    let r = m.undo(&coal()).await.unwrap();
+    assert_eq!(pb_damage(&r.board, 0), 0);
+    assert_eq!(r.undone.map(|u| u.kind), Some(EventKind::Adjust));
+    // A moderator may adjust shared fields.
+    m.adjust(&judge(), "main_action_used", "false", "table agreement")
+        .await
+        .unwrap();
+    let r = m
+        .note(
+            &maeoni(),
+            "judge: Frostback Bear's ability was applied by hand",
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.event, EventKind::Note);
+    // The round: advancing while players still have to pass is refused, with the rule.
+    let r = m.advance(&coal(), None).await.unwrap();
+    assert!(!r.applied);
+    assert!(
+        r.ruling
+            .unwrap()
+            .diagnostics
+            .iter()
+            .any(|d| d.rule.as_deref() == Some("ashes:pass"))
+    );
+    m.play(&coal(), "pass", None).await.unwrap();
+    let e = m.advance(&coal(), None).await.unwrap_err();
+    assert!(
+        matches!(e, MatchError::Forbidden { .. }),
+        "Maeoni's turn: {e:?}"
+    );
+    let r = m.play(&maeoni(), "pass", None).await.unwrap();
+    assert_eq!(r.board["phase"], "recovery");
+    assert!(
+        r.next.is_none(),
+        "nobody in particular acts in the recovery phase"
+    );
+    let r = m.advance(&maeoni(), None).await.unwrap();
+    assert!(r.applied);
+    assert_eq!(
+        (r.board["round"].as_i64(), r.board["phase"].as_str()),
+        (Some(2), Some("player-turns"))
+    );
+    let notes: Vec<String> = r
+        .ruling
+        .unwrap()
+        .diagnostics
+        .iter()
+        .map(|d| d.message.clone())
+        .collect();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("outside the indexed rules")),
+        "{notes:?}"
+    );
+    // Round 2 plays on.
+    let who = r.next.unwrap();
+    let caller = if who.user == "coal-user" {
+        coal()
+    } else {
+        maeoni()
+    };
+    m.play(&caller, "pass", None).await.unwrap();
+    let log = m.log("table", None).await.unwrap();
+    assert!(log.entries.iter().any(|e| e.kind == EventKind::Advance));
+    consistent(&m).await;
+}
+
+both!(a_result_ends_the_match_and_undo_reopens_it);
+async fn a_result_ends_the_match_and_undo_reopens_it(url: String) {
+    let m = started(&url, None).await;
+    m.adjust(
+        &judge(),
+        "Maeoni.phoenixborn.damage",
+        "18",
+        "catching up to the table",
+    )
+    .await
+    .unwrap();
+    m.play(&coal(), "attack Maeoni with Hammer Knight", None)
+        .await
+        .unwrap();
+    let r = m.answer(&maeoni(), "no blocker", None).await.unwrap();
+    let result = r.result.expect("the Phoenixborn is destroyed");
+    assert_eq!(result.winner.as_deref(), Some("Coal"));
+    assert!(result.rule.is_none(), "outside the indexed rules");
+    let v = m.board("table").await.unwrap();
+    assert_eq!(v.status, MatchStatus::Ended);
+    assert_eq!(v.result.map(|r| r.winner), Some(Some("Coal".to_string())));
+    assert_eq!(
+        m.play(&maeoni(), "pass", None).await.unwrap_err(),
+        MatchError::Ended
+    );
+    // The loser cannot take the result back (issue 28, item 4): the refusal
+    // names who may. The winner can: the answer that decided it is undone,
+    // the match reopens and the question is asked again.
+    let e = m.undo(&maeoni()).await.unwrap_err();
+    assert!(
+        matches!(e, MatchError::Forbidden { .. })
+            && e.to_string()
+                .contains("only Coal (coal-user), who won it, or a moderator"),
+        "{e}"
+    );
+    let r = m.undo(&coal()).await.unwrap();
+    assert_eq!(
+        r.pending.map(|p| p.decision.key),
+        Some("block:Hammer Knight".to_string())
+    );
+    assert_eq!(m.board("table").await.unwrap().status, MatchStatus::Active);
+    m.answer(&maeoni(), "no blocker", None).await.unwrap();
+    m.undo(&coal()).await.unwrap();
+    // Maeoni concedes, naming the winner by mention: at once.
+    let v = m
+        .end(&maeoni(), Some("<@coal-user>"), Some("Maeoni concedes"))
+        .await
+        .unwrap();
+    assert_eq!(v.status, MatchStatus::Ended);
+    let res = v.result.unwrap();
+    assert_eq!(res.winner.as_deref(), Some("Coal"));
+    assert!(
+        res.reason.contains("Maeoni concedes") && res.reason.contains("conceded by Maeoni"),
+        "{}",
+        res.reason
+    );
+    // A moderator can always undo an `end` (issue 28, item 1): the match
+    // reopens where it was, the question asked again.
+    let r = m.undo(&judge()).await.unwrap();
+    assert_eq!(r.undone.map(|u| u.kind), Some(EventKind::End));
+    assert_eq!(
+        r.pending.map(|p| p.decision.key),
+        Some("block:Hammer Knight".to_string())
+    );
+    assert_eq!(m.board("table").await.unwrap().status, MatchStatus::Active);
+    consistent(&m).await;
+}
+
+both!(each_interaction_writes_once);
+async fn each_interaction_writes_once(url: String) {
+    let m = started(&url, None).await;
+    let call = coal().with_interaction("1400000000000000001");
+    let first = m
+        .play(&call, "attack Maeoni with Iron Worker", None)
+        .await
+        .unwrap();
+    assert!(!first.replayed);
+    let again = m
+        .play(&call, "attack Maeoni with Iron Worker", None)
+        .await
+        .unwrap();
+    assert!(again.replayed);
+    assert_eq!((again.seq, again.version), (first.seq, first.version));
+    assert_eq!(
+        again.pending.map(|p| p.decision.key),
+        first.pending.map(|p| p.decision.key)
+    );
+    let answer = maeoni().with_interaction("1400000000000000002");
+    let a = m.answer(&answer, "no blocker", None).await.unwrap();
+    let b = m.answer(&answer, "no blocker", None).await.unwrap();
+    assert!(b.replayed && a.seq == b.seq);
+    assert_eq!(
+        m.board("table").await.unwrap().version,
+        3,
+        "setup, play, answer: nothing twice"
+    );
+    consistent(&m).await;
+}
+
+both!(a_decision_times_out_to_the_rules_default);
+async fn a_decision_times_out_to_the_rules_default(url: String) {
+    let m = started(&url, Some(Duration::ZERO)).await;
+    m.play(&coal(), "attack Maeoni with Iron Worker", None)
+        .await
+        .unwrap();
+    // Any request settles it first (the servers also sweep).
+    let v = m.board("table").await.unwrap();
+    assert!(v.pending.is_none(), "{:?}", v.pending);
+    assert_eq!(
+        pb_damage(v.board.as_ref().unwrap(), 1),
+        7,
+        "no blocker: the default"
+    );
+    let log = m.log("table", None).await.unwrap();
+    let last = log.entries.last().unwrap();
+    assert_eq!(
+        (last.kind, last.actor.as_str()),
+        (EventKind::Answer, TIMEOUT_ACTOR)
+    );
+    assert!(
+        last.input
+            .as_deref()
+            .is_some_and(|i| i.contains("timed out")),
+        "{:?}",
+        last.input
+    );
+    assert_eq!(m.settle_all().await.unwrap(), 0);
+    consistent(&m).await;
+}
+
+both!(an_export_with_a_pending_decision_imports_as_it_was);
+async fn an_export_with_a_pending_decision_imports_as_it_was(url: String) {
+    let m = started(&url, None).await;
+    m.play(
+        &coal(),
+        "attack Maeoni with Iron Worker, Hammer Knight",
+        None,
+    )
+    .await
+    .unwrap();
+    m.answer(&maeoni(), "block with Mist Spirit", None)
+        .await
+        .unwrap();
+    let before = m.board("table").await.unwrap();
+    let x = m.export("table").await.unwrap();
+    let at = |c: &Caller| Caller::new("other-table", c.user.clone(), c.moderator);
+    m.start(
+        &at(&coal()),
+        "ashes",
+        &["coal-user".into(), "maeoni-user".into()],
+    )
+    .await
+    .unwrap();
+    let v = m.setup(&at(&coal()), &x.yaml).await.unwrap();
+    assert_eq!(v.board, before.board);
+    assert_eq!(v.version, before.version);
+    assert_eq!(
+        v.pending.as_ref().map(|p| &p.decision),
+        before.pending.as_ref().map(|p| &p.decision)
+    );
+    // The imported question is answered there like the original.
+    let r = m.answer(&at(&maeoni()), "no blocker", None).await.unwrap();
+    assert_eq!(
+        r.pending.map(|p| p.decision.key),
+        Some("counter:Iron Worker".to_string()),
+        "then the counter"
+    );
+    let r = m.replay("other-table").await.unwrap();
+    assert!(r.consistent, "{:?}", r.mismatches);
+    // A doctored export does not import.
+    let doctored = x.yaml.replacen("damage: 5", "damage: 6", 1);
+    m.start(
+        &Caller::new("third", "coal-user", false),
+        "ashes",
+        &["coal-user".into(), "maeoni-user".into()],
+    )
+    .await
+    .unwrap();
+    let e = m
+        .setup(&Caller::new("third", "coal-user", false), &doctored)
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("does not replay"), "{e}");
+}

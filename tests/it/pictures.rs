@@ -1,0 +1,280 @@
+//! Pictures of boards: golden images for every example board of every
+//! game (compared with a pixel tolerance), determinism, and the bounds on
+//! hostile boards (10⁴ units, coordinates of 10⁹, names of 200
+//! characters): drawn within fixed dimensions or refused, quickly.
+//!
+//! When a drawing changes on purpose, regenerate the goldens with
+//! `ARBITER_BLESS_PICTURES=1 cargo test --test it pictures::`, look at them, and
+//! commit them.
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use arbiter::render::pictures::{self, Picture, PictureError, kit};
+use serde_json::{Value, json};
+
+const GAMES: [&str; 5] = ["ashes", "ti4", "magewinds", "legion", "grand-archive"];
+/// A channel differing by more than this counts a pixel as different.
+const CHANNEL_TOLERANCE: u8 = 24;
+/// At most this share of a picture's pixels may differ from its golden.
+const PIXEL_TOLERANCE: f64 = 0.002;
+/// The bound on a picture's size.
+const MAX_PNG_BYTES: usize = 300 * 1024;
+
+fn golden_dir() -> PathBuf {
+    common::repo().join("tests/golden/pictures")
+}
+
+fn yaml_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The picture of an example: a ruling's (board after it, changes marked)
+/// or, for a starting board, the board's.
+fn example_picture(path: &Path) -> Picture {
+    let text = std::fs::read_to_string(path).unwrap();
+    let app = common::app();
+    let doc = app.judged_document(&text, None, None).unwrap();
+    if doc.get("play").is_none() && doc.get("plays").is_none() {
+        let game = doc["game"].as_str().unwrap();
+        return pictures::board(game, &doc).unwrap();
+    }
+    let ruling = app.judge(&text, None).unwrap();
+    pictures::ruling(&ruling, &doc).unwrap()
+}
+
+/// How many pixels differ beyond the channel tolerance; `None` when the
+/// sizes differ.
+fn differing(a: &[u8], b: &[u8]) -> Option<(usize, usize)> {
+    let a = tiny_skia::Pixmap::decode_png(a).ok()?;
+    let b = tiny_skia::Pixmap::decode_png(b).ok()?;
+    if (a.width(), a.height()) != (b.width(), b.height()) {
+        return None;
+    }
+    let n = a
+        .data()
+        .chunks(4)
+        .zip(b.data().chunks(4))
+        .filter(|(x, y)| {
+            x.iter()
+                .zip(*y)
+                .any(|(p, q)| p.abs_diff(*q) > CHANNEL_TOLERANCE)
+        })
+        .count();
+    Some((n, (a.width() * a.height()) as usize))
+}
+
+#[test]
+fn every_example_board_matches_its_golden_picture() {
+    let bless = std::env::var_os("ARBITER_BLESS_PICTURES").is_some();
+    let mut failures = Vec::new();
+    let mut dirs: Vec<String> = GAMES.iter().map(|g| g.to_string()).collect();
+    dirs.push("matches".into());
+    let mut count = 0;
+    for dir in &dirs {
+        for path in yaml_files(&common::repo().join("examples").join(dir)) {
+            count += 1;
+            let pic = example_picture(&path);
+            assert!(
+                pic.png.len() <= MAX_PNG_BYTES,
+                "{}: {} bytes",
+                path.display(),
+                pic.png.len()
+            );
+            let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+            let golden = golden_dir().join(dir).join(format!("{stem}.png"));
+            if bless {
+                std::fs::create_dir_all(golden.parent().unwrap()).unwrap();
+                std::fs::write(&golden, &pic.png).unwrap();
+                continue;
+            }
+            let Ok(want) = std::fs::read(&golden) else {
+                failures.push(format!("{}: no golden (bless them)", golden.display()));
+                continue;
+            };
+            match differing(&pic.png, &want) {
+                Some((n, total)) if (n as f64) <= PIXEL_TOLERANCE * total as f64 => {}
+                other => {
+                    let out =
+                        std::env::temp_dir().join(format!("arbiter-picture-{dir}-{stem}.png"));
+                    let _ = std::fs::write(&out, &pic.png);
+                    failures.push(format!(
+                        "{}: {} (drawn now: {})",
+                        golden.display(),
+                        match other {
+                            Some((n, total)) => format!("{n} of {total} pixels differ"),
+                            None => "another size".into(),
+                        },
+                        out.display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(count >= 60, "only {count} example boards");
+    assert!(
+        failures.is_empty(),
+        "pictures differ from their goldens (if on purpose: ARBITER_BLESS_PICTURES=1 cargo test --test it pictures::):\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn the_tolerance_catches_a_changed_picture() {
+    let path = common::repo().join("examples/ashes/attack-phoenixborn.yaml");
+    let pic = example_picture(&path);
+    let other = example_picture(&common::repo().join("examples/ashes/pass.yaml"));
+    assert_eq!(
+        differing(&pic.png, &pic.png),
+        Some((0, (pic.width * pic.height) as usize))
+    );
+    let changed = differing(&pic.png, &other.png);
+    assert!(
+        changed.is_none_or(|(n, total)| n as f64 > PIXEL_TOLERANCE * total as f64),
+        "{changed:?}"
+    );
+}
+
+#[test]
+fn the_same_board_gives_the_same_bytes() {
+    for g in GAMES {
+        let path = common::repo().join(format!("examples/matches/{g}-start.yaml"));
+        let a = example_picture(&path);
+        let b = example_picture(&path);
+        assert_eq!(a, b, "{g}");
+        assert!(a.alt.len() > 40, "{g}: {}", a.alt);
+    }
+}
+
+fn long_name(i: usize) -> String {
+    format!("{i} {}", "Wandering Knight of the Long Name ".repeat(6))
+        .chars()
+        .take(200)
+        .collect()
+}
+
+/// A hostile board of each game: 10⁴ units, fighters, cards or players,
+/// names of 200 characters, coordinates of 10⁹.
+fn hostile(game: &str) -> Value {
+    let n = 10_000;
+    let names = |f: &dyn Fn(usize, String) -> Value| -> Vec<Value> {
+        (0..n).map(|i| f(i, long_name(i))).collect()
+    };
+    match game {
+        "ashes" => json!({
+            "game": "ashes",
+            "players": [
+                { "name": long_name(0), "phoenixborn": { "name": long_name(1), "life": 999, "damage": 999 },
+                  "units": names(&|_, name| json!({ "name": name, "attack": 999, "life": 999, "damage": 500, "exhausted": true })) },
+                { "name": long_name(2), "phoenixborn": { "name": long_name(3), "life": 1 },
+                  "units": names(&|_, name| json!({ "name": name, "attack": 1, "life": 1 })) },
+            ]
+        }),
+        "ti4" => json!({
+            "game": "ti4",
+            "players": names(&|_, name| json!({ "name": name, "faction": long_name(7),
+                "strategy_cards": [{ "name": long_name(9), "initiative": 200 }] })),
+            "turn": long_name(0),
+        }),
+        "magewinds" => json!({
+            "game": "magewinds", "round": 1, "phase": "action", "first_turn": true,
+            "players": [{ "name": long_name(0),
+                "fighters": names(&|i, name| {
+                    let x = if i % 2 == 0 { 1e9 } else { -1e9 };
+                    json!({ "name": name, "movement": 1e9, "position": [x, -x * 0.5], "counter": "double" })
+                }) }],
+        }),
+        "legion" => json!({
+            "game": "legion", "phase": "activation",
+            "players": [{ "name": long_name(0), "units": names(&|_, name| json!({ "name": name,
+                "reduced_by": [{ "amount": 1, "source": long_name(3) }],
+                "tokens": [{ "kind": "aim", "source": "effect", "name": long_name(4) }] })) }],
+            "active": long_name(0),
+        }),
+        "grand-archive" => json!({
+            "game": "grand-archive", "phase": "main",
+            "players": [{ "name": long_name(0), "reserve": 1_000_000_000u32,
+                "champion": { "name": long_name(1) },
+                "allies": names(&|_, name| json!({ "name": name, "rested": true, "keywords": [long_name(2)] })),
+                "objects": names(&|_, name| json!({ "name": name })) }],
+        }),
+        other => panic!("no hostile board for {other}"),
+    }
+}
+
+#[test]
+fn hostile_boards_are_drawn_within_fixed_dimensions_quickly() {
+    for g in GAMES {
+        let board = hostile(g);
+        let started = Instant::now();
+        let pic = pictures::board(g, &board).unwrap_or_else(|e| panic!("{g}: {e}"));
+        let took = started.elapsed();
+        assert!(
+            pic.width <= kit::MAX_WIDTH && pic.height <= kit::MAX_HEIGHT,
+            "{g}: {}×{}",
+            pic.width,
+            pic.height
+        );
+        assert!(
+            pic.png.len() <= MAX_PNG_BYTES,
+            "{g}: {} bytes",
+            pic.png.len()
+        );
+        assert!(pic.alt.chars().count() <= pictures::MAX_ALT, "{g}");
+        // Unoptimized test builds: far above the release figure (benches/), far below a hang.
+        assert!(took < Duration::from_secs(3), "{g}: {took:?}");
+        // To look at them: ARBITER_PICTURES=DIR cargo test --test it pictures::hostile
+        if let Some(dir) = std::env::var_os("ARBITER_PICTURES") {
+            std::fs::write(Path::new(&dir).join(format!("hostile-{g}.png")), &pic.png).unwrap();
+        }
+        let decoded = tiny_skia::Pixmap::decode_png(&pic.png).unwrap();
+        assert_eq!((decoded.width(), decoded.height()), (pic.width, pic.height));
+    }
+}
+
+#[test]
+fn a_board_that_does_not_read_is_refused_with_where_and_why() {
+    let board = json!({ "game": "ashes", "players": [{ "name": "Coal", "phoenixborn": { "name": "X", "life": "many" } }] });
+    let e = pictures::board("ashes", &board).unwrap_err();
+    let text = e.to_string();
+    assert!(matches!(e, PictureError::Board { .. }), "{e:?}");
+    assert!(text.contains("players[0].phoenixborn.life"), "{text}");
+    let e = pictures::board("chess", &json!({})).unwrap_err();
+    assert!(e.to_string().contains("pictures exist for ashes"), "{e}");
+}
+
+#[test]
+fn a_ruling_marks_what_changed_against_the_board_before() {
+    // The same board drawn as a ruling's result with and without the board
+    // before: the marks (gold outlines) make the pictures differ.
+    let path = common::repo().join("examples/ashes/attack-phoenixborn.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let app = common::app();
+    let ruling = app.judge(&text, None).unwrap();
+    let doc = app.judged_document(&text, None, None).unwrap();
+    let marked = pictures::ruling(&ruling, &doc).unwrap();
+    let plain = pictures::board("ashes", &ruling.state).unwrap();
+    assert_ne!(marked.png, plain.png);
+    assert!(marked.alt.contains("Legal."), "{}", marked.alt);
+}
+
+#[test]
+fn the_board_before_a_match_event_is_rebuilt_from_its_changes() {
+    let before = json!({ "game": "ashes", "players": [
+        { "name": "Coal", "units": [{ "name": "Iron Worker", "damage": 0 }, { "name": "Anchornaut" }] },
+        { "name": "Maeoni \"M\"", "units": [] } ] });
+    let after = json!({ "game": "ashes", "turn": "Maeoni", "players": [
+        { "name": "Coal", "units": [{ "name": "Iron Worker", "damage": 2, "exhausted": true }] },
+        { "name": "Maeoni \"M\"", "units": [{ "name": "Ghost" }] } ] });
+    let changes = arbiter::engine::diff(&before, &after);
+    assert!(!changes.is_empty());
+    assert_eq!(pictures::before_changes(&after, &changes), before);
+}

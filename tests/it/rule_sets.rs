@@ -1,0 +1,743 @@
+//! Per-server rule sets in the match database (SQLite and PostgreSQL):
+//! versions, history, preview/confirm, isolation between servers, replicas,
+//! the bounded cache, and source labels in answers.
+
+use crate::common;
+use crate::discord_kit;
+use crate::store_common;
+
+use std::sync::Arc;
+
+use arbiter::app::App;
+use arbiter::app::rulesets::{RuleSets, RulesError, Upload};
+use arbiter::corpus::DocumentKind;
+use arbiter::store::{RuleAction, Store};
+use store_common::both;
+
+const HOUSE: &str = "# Speaker\n\n1. The speaker always breaks ties with a coin toss at our table.\n2. A new speaker is chosen by the previous one.\n";
+
+fn sets(store: &Store) -> RuleSets {
+    sets_with(store, arbiter::app::rulesets::CACHE_BUDGET)
+}
+
+fn sets_with(store: &Store, budget: usize) -> RuleSets {
+    arbiter::sandbox::use_program(env!("CARGO_BIN_EXE_arbiter"));
+    let dir = common::repo().join("rules_data");
+    let shipped = arbiter::load::load_dir(&dir).unwrap();
+    let base = Arc::new(App::new(arbiter::corpus::Corpus::build(shipped.clone())));
+    RuleSets::with_budget(store.clone(), shipped, base, budget)
+}
+
+/// Adds a document to a server's rule set at once (as an operator does).
+async fn add(
+    sets: &RuleSets,
+    guild: &str,
+    text: &str,
+    game: &str,
+    kind: DocumentKind,
+    title: &str,
+) -> arbiter::app::rulesets::Added {
+    sets.add(guild, "m", upload(text, game, kind, title))
+        .await
+        .unwrap()
+        .0
+}
+
+fn upload(text: &str, game: &str, kind: DocumentKind, title: &str) -> Upload {
+    Upload {
+        file_name: "upload.md".into(),
+        bytes: text.as_bytes().to_vec(),
+        game: game.into(),
+        kind,
+        title: Some(title.into()),
+    }
+}
+
+async fn add_and_isolate(url: String) {
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store);
+    let (added, preview) = sets
+        .add(
+            "guild-a",
+            "mod-a",
+            upload(HOUSE, "TI4", DocumentKind::House, "Table rules"),
+        )
+        .await
+        .unwrap();
+    assert_eq!(added.version, 1);
+    assert_eq!(added.document, "ti4:table-rules");
+    assert_eq!(preview.passages.len(), 3);
+    let id = "ti4:table-rules.speaker.1";
+    let a = sets.app_for("guild-a").await.unwrap();
+    assert!(a.corpus.get(id).is_some());
+    assert!(
+        a.corpus.get("ti4:action-phase.4.1").is_some(),
+        "the shipped game stays"
+    );
+    let b = sets.app_for("guild-b").await.unwrap();
+    assert!(b.corpus.get(id).is_none(), "another server never sees it");
+    assert!(
+        b.ask("speaker coin toss ties", Some("ti4"), 5)
+            .unwrap()
+            .results
+            .iter()
+            .all(|r| r.id != id)
+    );
+    let found = a.ask("speaker coin toss ties", Some("ti4"), 5).unwrap();
+    let hit = found
+        .results
+        .iter()
+        .find(|r| r.id == id)
+        .expect("searched in guild-a");
+    assert_eq!(hit.path[0], "Twilight Imperium 4");
+    assert!(
+        hit.path[1].starts_with("House rule — this server, added 20"),
+        "{:?}",
+        hit.path
+    );
+
+    let list = sets.list("guild-a").await.unwrap();
+    assert_eq!(list.len(), 1);
+    assert!(sets.list("guild-b").await.unwrap().is_empty());
+
+    // Removal is a new version; the history keeps the add.
+    let err = sets
+        .remove("guild-b", "ti4:table-rules", "mod-b")
+        .await
+        .unwrap_err();
+    assert!(matches!(err, RulesError::UnknownDocument(_)), "{err}");
+    assert_eq!(
+        sets.remove("guild-a", "TI4:Table-Rules", "mod-a")
+            .await
+            .unwrap(),
+        2
+    );
+    assert!(sets.list("guild-a").await.unwrap().is_empty());
+    assert!(
+        sets.app_for("guild-a")
+            .await
+            .unwrap()
+            .corpus
+            .get(id)
+            .is_none()
+    );
+    let history = sets
+        .versions("guild-a", Some("Twilight Imperium"))
+        .await
+        .unwrap();
+    let actions: Vec<_> = history
+        .iter()
+        .map(|c| (c.version, c.action, c.title.as_str()))
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            (1, RuleAction::Add, "Table rules"),
+            (2, RuleAction::Remove, "Table rules")
+        ]
+    );
+    assert!(
+        sets.versions("guild-a", Some("ashes"))
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(
+        store.rule_docs("guild-a", Some(1)).await.unwrap().len(),
+        1,
+        "version 1 can be rebuilt"
+    );
+}
+both!(add_and_isolate);
+
+async fn preview_then_confirm(url: String) {
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store);
+    let preview = sets
+        .preview(
+            "g1",
+            "mod",
+            "tok-1",
+            upload(HOUSE, "Kitchen Game", DocumentKind::Rules, "Kitchen"),
+        )
+        .await
+        .unwrap();
+    assert!(preview.new_game);
+    assert_eq!(
+        store.rule_set_version("g1").await.unwrap(),
+        0,
+        "nothing live before Confirm"
+    );
+    assert!(
+        matches!(sets.confirm("g2", "tok-1").await, Err(RulesError::Expired)),
+        "another server cannot confirm it"
+    );
+    let added = sets.confirm("g1", "tok-1").await.unwrap();
+    assert_eq!(
+        (added.version, added.document.as_str()),
+        (1, "kitchen-game:kitchen")
+    );
+    assert!(
+        matches!(sets.confirm("g1", "tok-1").await, Err(RulesError::Expired)),
+        "confirmed once"
+    );
+    let app = sets.app_for("g1").await.unwrap();
+    assert!(app.corpus.get("kitchen-game:speaker.1").is_some());
+    // A server's own rulebook says where it comes from; shipped rules do not.
+    let found = app.ask("speaker coin toss ties", None, 5).unwrap();
+    let own = found
+        .results
+        .iter()
+        .find(|r| r.id == "kitchen-game:speaker.1")
+        .expect("the server's rules are searched");
+    assert!(
+        own.path[1].starts_with("Rules — this server, added 20"),
+        "{:?}",
+        own.path
+    );
+    let shipped = app.ask("when can a player pass", Some("ti4"), 1).unwrap();
+    assert!(
+        shipped.results[0]
+            .path
+            .iter()
+            .all(|p| !p.contains("this server")),
+        "{:?}",
+        shipped.results[0].path
+    );
+    // Cancel drops an upload; bad files are refused before anything is kept.
+    sets.preview(
+        "g1",
+        "mod",
+        "tok-2",
+        upload(HOUSE, "ti4", DocumentKind::Faq, "FAQ"),
+    )
+    .await
+    .unwrap();
+    assert!(sets.cancel("g1", "tok-2").await.unwrap());
+    assert!(matches!(
+        sets.confirm("g1", "tok-2").await,
+        Err(RulesError::Expired)
+    ));
+    let bad = Upload {
+        file_name: "x.png".into(),
+        bytes: b"\x89PNG....".to_vec(),
+        game: "ti4".into(),
+        kind: DocumentKind::Rules,
+        title: None,
+    };
+    assert!(matches!(
+        sets.preview("g1", "mod", "tok-3", bad).await,
+        Err(RulesError::Import(_))
+    ));
+    assert_eq!(store.rule_set_version("g1").await.unwrap(), 1);
+}
+both!(preview_then_confirm);
+
+/// Two replicas on one database: an add on one is searchable on the other
+/// at its next request (the version check), with no restart.
+async fn replicas_see_each_others_uploads(url: String) {
+    let one = Store::connect(&url).await.unwrap();
+    let two = Store::connect(&url).await.unwrap();
+    let (r1, r2) = (sets(&one), sets(&two));
+    assert!(
+        r2.app_for("g")
+            .await
+            .unwrap()
+            .corpus
+            .get("ti4:table-rules.speaker.1")
+            .is_none()
+    );
+    r1.add(
+        "g",
+        "m",
+        upload(HOUSE, "ti4", DocumentKind::House, "Table rules"),
+    )
+    .await
+    .unwrap();
+    assert!(
+        r2.app_for("g")
+            .await
+            .unwrap()
+            .corpus
+            .get("ti4:table-rules.speaker.1")
+            .is_some()
+    );
+    // Concurrent adds on both replicas get distinct versions.
+    let (a, b) = tokio::join!(
+        r1.add(
+            "g",
+            "m",
+            upload(HOUSE, "ti4", DocumentKind::Errata, "Errata one")
+        ),
+        r2.add(
+            "g",
+            "m",
+            upload(HOUSE, "ti4", DocumentKind::Errata, "Errata two")
+        ),
+    );
+    let mut versions = vec![a.unwrap().0.version, b.unwrap().0.version];
+    versions.sort();
+    assert_eq!(versions, [2, 3]);
+}
+both!(replicas_see_each_others_uploads);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cache_of_server_indexes_is_bounded_by_bytes() {
+    let (url, _dir) = store_common::sqlite_url();
+    let store = Store::connect(&url).await.unwrap();
+    // One server's index, measured.
+    let probe = sets(&store);
+    probe
+        .add(
+            "a",
+            "m",
+            upload(HOUSE, "ti4", DocumentKind::House, "Table rules"),
+        )
+        .await
+        .unwrap();
+    probe.app_for("a").await.unwrap();
+    let one = probe.cached_bytes();
+    assert!(
+        one > 100_000,
+        "an index of the shipped games is not {one} bytes"
+    );
+    // A budget of two and a half such indexes keeps two of three servers.
+    let sets = sets_with(&store, one * 5 / 2);
+    for g in ["a", "b", "c"] {
+        if g != "a" {
+            sets.add(
+                g,
+                "m",
+                upload(HOUSE, "ti4", DocumentKind::House, "Table rules"),
+            )
+            .await
+            .unwrap();
+        }
+        sets.app_for(g).await.unwrap();
+    }
+    assert_eq!(sets.cached(), 2);
+    assert!(
+        sets.cached_bytes() <= one * 5 / 2,
+        "{} > budget",
+        sets.cached_bytes()
+    );
+    // An evicted server's index is rebuilt on demand.
+    assert!(
+        sets.app_for("a")
+            .await
+            .unwrap()
+            .corpus
+            .get("ti4:table-rules.speaker.1")
+            .is_some()
+    );
+    assert_eq!(sets.cached(), 2);
+}
+
+fn arbiter(db: &str, args: &[&str]) -> std::process::Output {
+    common::arbiter_cli(Some(db), args)
+}
+
+#[test]
+fn operators_manage_a_servers_rule_set_from_the_cli() {
+    let (db, dir) = store_common::sqlite_url();
+    let file = dir.path().join("house.md");
+    std::fs::write(&file, HOUSE).unwrap();
+    let f = file.to_str().unwrap();
+    let out = |o: &std::process::Output| String::from_utf8_lossy(&o.stdout).into_owned();
+    let o = arbiter(
+        &db,
+        &[
+            "rules", "add", f, "--game", "ti4", "--kind", "house", "--guild", "42", "--as", "ops",
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        out(&o).contains("Added ti4:house (“house”): the rule set is now at version 1."),
+        "{}",
+        out(&o)
+    );
+    let o = arbiter(&db, &["rules", "list", "--guild", "42"]);
+    assert!(
+        out(&o).contains("ti4:house  House rule “house” (v1"),
+        "{}",
+        out(&o)
+    );
+    let o = arbiter(
+        &db,
+        &["rules", "show", "ti4:house.speaker.1", "--guild", "42"],
+    );
+    assert!(out(&o).contains("House rule — this server"), "{}", out(&o));
+    let o = arbiter(
+        &db,
+        &["rules", "show", "ti4:house.speaker.1", "--guild", "43"],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "another server's index has no such passage"
+    );
+    let o = arbiter(&db, &["rules", "list", "--guild", "43"]);
+    assert!(out(&o).contains("has no documents"), "{}", out(&o));
+    let o = arbiter(&db, &["rules", "remove", "ti4:nope", "--guild", "42"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = arbiter(&db, &["rules", "remove", "ti4:house", "--guild", "42"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = arbiter(&db, &["rules", "versions", "--guild", "42", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 2);
+    assert_eq!(v[1]["action"], "remove");
+    assert_eq!(v[0]["actor"], "ops");
+    // The table of contents still answers as before.
+    let o = arbiter(&db, &["rules", "ashes", "--depth", "1"]);
+    assert!(
+        o.status.success() && out(&o).contains("Ashes Reborn (ashes)"),
+        "{}",
+        out(&o)
+    );
+}
+
+/// The console: `/rules add file:PATH` with a preview and Confirm (button 1),
+/// in the server given by `--guild`; another server's console sees nothing.
+#[test]
+fn the_console_adds_previews_and_confirms_per_server() {
+    let (db, dir) = store_common::sqlite_url();
+    let file = dir.path().join("house.md");
+    std::fs::write(&file, HOUSE).unwrap();
+    let bot = common::console_bot(db);
+    let run = |guild: u64, moderator: bool, script: &str| {
+        common::console_run(&bot, guild, moderator, script)
+    };
+    let add = format!(
+        "/rules add file:{} game:ti4 kind:house title:Table rules\n",
+        file.display()
+    );
+    assert!(run(1, false, &add).contains("only members with Manage Server"));
+    let out = run(1, true, &format!("{add}2\n{add}1\n/rules list\n"));
+    assert!(out.contains("Cancelled: nothing was added."), "{out}");
+    assert!(
+        out.contains(
+            "is live in this server as `ti4:table-rules`: the rule set is now at version 1"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("(v1, added 20") && out.contains(" by ops)"),
+        "{out}"
+    );
+    let ask = "/rule query:speaker coin toss game:ti4\n";
+    assert!(run(1, false, ask).contains("House rule — this server"));
+    assert!(!run(2, false, ask).contains("table-rules"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_past_its_document_quota_is_refused_and_loses_nothing() {
+    use arbiter::app::rulesets::MAX_SERVER_DOCUMENTS;
+    let (url, _dir) = store_common::sqlite_url();
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store);
+    for n in 0..MAX_SERVER_DOCUMENTS {
+        let title = format!("Note {n}");
+        add(&sets, "g", HOUSE, "ti4", DocumentKind::House, &title).await;
+    }
+    let err = sets
+        .add(
+            "g",
+            "m",
+            upload(HOUSE, "ti4", DocumentKind::House, "One more"),
+        )
+        .await
+        .unwrap_err();
+    assert!(matches!(err, RulesError::Quota(_)), "{err}");
+    assert!(err.to_string().contains("remove one first"), "{err}");
+    assert_eq!(sets.list("g").await.unwrap().len(), MAX_SERVER_DOCUMENTS);
+    // Another server is not affected.
+    add(&sets, "h", HOUSE, "ti4", DocumentKind::House, "One more").await;
+}
+
+/// Errata and FAQ passages that name a rule, by its id or by a resolved
+/// "see rule …", are shown beside it, labelled, in that server only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn errata_naming_a_rule_are_shown_beside_it() {
+    let (url, _dir) = store_common::sqlite_url();
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store);
+    let errata = "# Passing\n\n1. Replace ti4:action-phase.4.1: in a three- or four-player game a player passes only after exhausting both strategy cards and one planet.\n";
+    add(
+        &sets,
+        "g",
+        errata,
+        "ti4",
+        DocumentKind::Errata,
+        "Errata 2025-03",
+    )
+    .await;
+    let faq = "# Moves\n\n1. Can a fighter move twice? No: see 13.4 for the actions.\n";
+    add(&sets, "g", faq, "magewinds", DocumentKind::Faq, "FAQ").await;
+    let app = sets.app_for("g").await.unwrap();
+    let q = "three player game pass exhausted both strategy cards";
+    let reply = app.ask(q, Some("ti4"), 3).unwrap();
+    let rule = reply
+        .results
+        .iter()
+        .find(|r| r.id == "ti4:action-phase.4.1")
+        .expect("the rule is found");
+    assert_eq!(rule.amended_by.len(), 1, "{:?}", rule.amended_by);
+    let a = &rule.amended_by[0];
+    assert_eq!(a.id, "ti4:errata-2025-03.passing.1");
+    assert!(
+        a.source.starts_with("Errata — this server, added 20")
+            && a.source.ends_with(", Errata 2025-03"),
+        "{}",
+        a.source
+    );
+    assert!(a.text.contains("and one planet"));
+    let shown = arbiter::render::text::ask(&reply, arbiter::render::text::Style { ansi: false });
+    assert!(shown.contains("amended by Errata — this server"), "{shown}");
+    let cited = app.cite("ti4:action-phase.4.1", false).unwrap();
+    assert_eq!(
+        cited.passages[0].amended_by, rule.amended_by,
+        "cite shows it too"
+    );
+    let shown = arbiter::render::text::cite(&cited);
+    assert!(shown.contains("amended by Errata — this server"), "{shown}");
+    let idx = app.corpus.index_of("magewinds:13.4").unwrap();
+    let by: Vec<String> = app.amendments_of(idx).into_iter().map(|a| a.id).collect();
+    assert_eq!(by, ["magewinds:faq.moves.1"]);
+    // Not in another server.
+    let other = sets.app_for("h").await.unwrap();
+    let reply = other.ask(q, Some("ti4"), 3).unwrap();
+    assert!(reply.results.iter().all(|r| r.amended_by.is_empty()));
+}
+
+/// A match pins its server's rule-set version when it starts: after later
+/// uploads and removals, the passages its log cites resolve as they did
+/// (amendments included), and its board says a newer version exists.
+async fn a_match_keeps_the_rule_set_version_it_started_with(url: String) {
+    use arbiter::app::matches::{Caller, Matches};
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store);
+    let rule = "ashes:attack-a-unit.3";
+    let first = "# Guards\n\n1. Amends ashes:attack-a-unit.3: at our club a Phoenixborn guards only once a round.\n";
+    add(
+        &sets,
+        "g",
+        first,
+        "ashes",
+        DocumentKind::Errata,
+        "Errata one",
+    )
+    .await;
+    let app = App::load(&common::repo().join("rules_data"), &[]).unwrap();
+    let matches = Matches::for_app(store.clone(), &app);
+    let coal = Caller::new("table", "coal", false).with_guild(Some("g".into()));
+    let players = ["coal".to_string(), "maeoni".to_string()];
+    matches.start(&coal, "ashes", &players).await.unwrap();
+    matches
+        .setup(&coal, &format!("```yaml\n{}```", discord_kit::MATCH_BOARD))
+        .await
+        .unwrap();
+    matches
+        .play(&coal, &format!("{PLAY}; agreed by maeoni"), None)
+        .await
+        .unwrap();
+    // `agreed by` asks Maeoni; her confirmation records the play.
+    let r = matches
+        .answer(&Caller::new("table", "maeoni", false), "confirm", None)
+        .await
+        .unwrap();
+    let cited: Vec<String> = r
+        .ruling
+        .unwrap()
+        .steps
+        .iter()
+        .map(|s| s.rule.clone())
+        .collect();
+    assert!(cited.iter().any(|c| c == rule), "{cited:?}");
+    let view = matches.board("table").await.unwrap();
+    let pin = view.rule_set.clone().expect("the match pins a version");
+    assert_eq!((pin.guild.as_str(), pin.pinned, pin.latest), ("g", 1, 1));
+    let shown = arbiter::render::matches::view(&view, Default::default());
+    assert!(
+        shown.contains("rules: this server's rule set at version 1") && !shown.contains("newer"),
+        "{shown}"
+    );
+
+    // Later: the errata are replaced by others.
+    sets.remove("g", "ashes:errata-one", "m").await.unwrap();
+    let second = "# Guards\n\n1. Amends ashes:attack-a-unit.3: guarding exhausts the guard.\n";
+    add(
+        &sets,
+        "g",
+        second,
+        "ashes",
+        DocumentKind::Errata,
+        "Errata two",
+    )
+    .await;
+    let view = matches.board("table").await.unwrap();
+    let pin = view.rule_set.clone().unwrap();
+    assert_eq!((pin.pinned, pin.latest), (1, 3));
+    assert!(pin.outdated());
+    let shown = arbiter::render::matches::view(&view, Default::default());
+    assert!(
+        shown.contains("a newer version (3) exists: this match keeps citing version 1"),
+        "{shown}"
+    );
+
+    // The match's citations resolve at version 1; the server's at 3.
+    let amended = |app: &App| -> Vec<String> {
+        app.cite(rule, false).unwrap().passages[0]
+            .amended_by
+            .iter()
+            .map(|a| a.id.clone())
+            .collect()
+    };
+    let pinned = sets.app_at("g", 1).await.unwrap();
+    assert_eq!(amended(&pinned), ["ashes:errata-one.guards.1"]);
+    assert_eq!(
+        amended(&sets.app_for("g").await.unwrap()),
+        ["ashes:errata-two.guards.1"]
+    );
+    // Every rule the log cites still resolves against the pinned version,
+    // and so does the removed document's own passage.
+    let log = matches.log("table", None).await.unwrap();
+    for e in &log.entries {
+        for step in e
+            .ruling
+            .iter()
+            .flat_map(|r| r["steps"].as_array().cloned().unwrap_or_default())
+        {
+            let id = step["rule"].as_str().unwrap();
+            assert!(pinned.corpus.get(id).is_some(), "{id}");
+        }
+    }
+    assert!(pinned.corpus.get("ashes:errata-one.guards.1").is_some());
+    // A version past the newest (a forged button) is the newest.
+    let forged = sets.app_at("g", 99).await.unwrap();
+    assert_eq!(amended(&forged), ["ashes:errata-two.guards.1"]);
+
+    // A match started now pins version 3; one without a server pins none.
+    matches
+        .end(&Caller::new("table", "coal", true), None, None)
+        .await
+        .unwrap();
+    matches.start(&coal, "ashes", &players).await.unwrap();
+    let pin = matches.board("table").await.unwrap().rule_set.unwrap();
+    assert_eq!((pin.pinned, pin.latest), (3, 3));
+    let other = Caller::new("elsewhere", "coal", false);
+    matches.start(&other, "ashes", &players).await.unwrap();
+    assert!(matches.board("elsewhere").await.unwrap().rule_set.is_none());
+}
+both!(a_match_keeps_the_rule_set_version_it_started_with);
+
+const PLAY: &str = "attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight; guard phoenixborn";
+
+/// The CLI: a match started with `--guild` pins that server's rule set;
+/// `match board` says when a newer version exists and `match cite` quotes
+/// a rule with the amendments of the pinned version.
+#[test]
+fn the_cli_shows_and_cites_a_matchs_pinned_rule_set() {
+    let (db, dir) = store_common::sqlite_url();
+    let out = |o: &std::process::Output| String::from_utf8_lossy(&o.stdout).into_owned();
+    let add = |name: &str, text: &str| {
+        let file = dir.path().join(name);
+        std::fs::write(&file, text).unwrap();
+        let args = ["rules", "add", file.to_str().unwrap(), "--game", "ashes"];
+        let o = arbiter(
+            &db,
+            &[&args[..], &["--kind", "errata", "--guild", "7"]].concat(),
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    add(
+        "one.md",
+        "# Guards\n\n1. Amends ashes:attack-a-unit.3: once a round.\n",
+    );
+    let m = |args: &[&str]| {
+        arbiter(
+            &db,
+            &[&["match"][..], args, &["--guild", "7", "-c", "t"]].concat(),
+        )
+    };
+    let o = m(&[
+        "start", "--game", "ashes", "--player", "a", "--player", "b", "--as", "a",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    add(
+        "two.md",
+        "# Guards\n\n1. Amends ashes:attack-a-unit.3: exhausts the guard.\n",
+    );
+    let o = m(&["board"]);
+    assert!(
+        out(&o).contains("rule set at version 1") && out(&o).contains("a newer version (2) exists"),
+        "{}",
+        out(&o)
+    );
+    let o = m(&["cite", "ashes:attack-a-unit.3"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        out(&o).contains("once a round") && !out(&o).contains("exhausts"),
+        "{}",
+        out(&o)
+    );
+    let o = m(&["board", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["rule_set"],
+        serde_json::json!({"guild": "7", "pinned": 1, "latest": 2})
+    );
+    let o = m(&["cite", "ashes:nope"]);
+    assert_eq!(o.status.code(), Some(2), "{}", out(&o));
+}
+
+/// A new version is indexed once, off the request path: requests that
+/// arrive while it builds answer at once from the version before and name
+/// the one being indexed; however many ask, one build runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_version_is_built_once_and_requests_answer_meanwhile() {
+    let (url, _dir) = store_common::sqlite_url();
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store).with_grace(std::time::Duration::ZERO);
+    add(&sets, "g", HOUSE, "ti4", DocumentKind::House, "Table rules").await;
+    sets.app_for("g").await.unwrap();
+    let before = sets.builds_started();
+    // A large document (a thousand numbered sections) makes version 2.
+    let mut big = String::from("Big Rules\n\n");
+    for n in 100..1100 {
+        big.push_str(&format!(
+            "{n}. Section {n}\n\n{n}.1. When two effects tie in section {n}, the active player orders them.\n\n"
+        ));
+    }
+    let added = add(&sets, "g", &big, "Big Game", DocumentKind::Rules, "Big").await;
+    assert_eq!(added.version, 2);
+    let sets = Arc::new(sets);
+    let started = std::time::Instant::now();
+    let asks: Vec<_> = (0..8)
+        .map(|_| {
+            let sets = sets.clone();
+            tokio::spawn(async move {
+                sets.answering("g")
+                    .await
+                    .map(|a| (a.version, a.indexing, a.app))
+            })
+        })
+        .collect();
+    let mut answers = Vec::new();
+    for ask in asks {
+        answers.push(ask.await.unwrap().unwrap());
+    }
+    assert!(started.elapsed() < std::time::Duration::from_secs(1));
+    for (version, indexing, app) in &answers {
+        if indexing.is_some() {
+            assert_eq!((*version, *indexing), (1, Some(2)));
+            assert!(app.corpus.get("ti4:table-rules.speaker.1").is_some());
+        }
+    }
+    assert!(
+        answers.iter().any(|a| a.1.is_some()),
+        "a thousand sections are not indexed in no time"
+    );
+    let newest = sets.app_for("g").await.unwrap();
+    assert!(newest.corpus.get("big-game:100.1").is_some());
+    assert_eq!(sets.builds_started() - before, 1, "one build for version 2");
+}

@@ -1,0 +1,457 @@
+//! Search behaviour: slang, typos, game detection, highlights, refusals,
+//! completion.
+
+use crate::common;
+
+use arbiter::app::{AppError, Confidence, GameFrom};
+
+#[test]
+fn slang_from_the_glossary_finds_the_rule() {
+    let r = common::app()
+        .ask("can my PB guard while tapped", Some("ashes"), 3)
+        .unwrap();
+    assert_eq!(r.results[0].id, "ashes:attack-a-unit.3");
+    let r = common::app()
+        .ask("does supp cut my actions", None, 3)
+        .unwrap();
+    assert!(
+        r.results.iter().any(|x| x.id == "legion:actions.5"),
+        "{:?}",
+        r.results
+    );
+}
+
+#[test]
+fn typos_are_repaired_and_reported() {
+    let r = common::app()
+        .ask("can an exausted phoenixbron gaurd", None, 3)
+        .unwrap();
+    assert_eq!(r.results[0].id, "ashes:attack-a-unit.3");
+    let typed: Vec<&str> = r.corrections.iter().map(|(t, _)| t.as_str()).collect();
+    assert!(
+        typed.contains(&"phoenixbron") && typed.contains(&"exausted"),
+        "{:?}",
+        r.corrections
+    );
+}
+
+#[test]
+fn a_game_named_in_the_question_restricts_the_search() {
+    let r = common::app()
+        .ask("twilight imperium when can I pass", None, 5)
+        .unwrap();
+    assert_eq!(r.game.as_deref(), Some("ti4"));
+    assert!(!r.results.is_empty() && r.results.iter().all(|x| x.game == "ti4"));
+    let r = common::app()
+        .ask("when can I pass", Some("Ashes Reborn"), 5)
+        .unwrap();
+    assert!(r.results.iter().all(|x| x.game == "ashes"));
+}
+
+#[test]
+fn the_highlight_is_a_verbatim_sentence_of_the_passage() {
+    for q in [
+        "can an exhausted phoenixborn guard",
+        "what happens after all players have passed in ti4",
+        "how far can a fighter step move",
+    ] {
+        let r = common::app().ask(q, None, 3).unwrap();
+        for x in &r.results {
+            assert!(
+                !x.highlight.is_empty() && x.text.contains(&x.highlight),
+                "{q}: {x:?}"
+            );
+        }
+    }
+    let r = common::app()
+        .ask("can an exhausted phoenixborn guard", None, 1)
+        .unwrap();
+    assert_eq!(
+        r.results[0].highlight,
+        "Note: A Phoenixborn can guard even if it is exhausted."
+    );
+}
+
+#[test]
+fn questions_nothing_indexed_covers_get_none_and_what_is_covered() {
+    let r = common::app()
+        .ask("what is the mulligan rule", None, 3)
+        .unwrap();
+    assert_eq!(r.confidence, Confidence::None);
+    assert!(r.results.is_empty());
+    assert!(
+        r.ignored.contains(&"mulligan".to_string()),
+        "{:?}",
+        r.ignored
+    );
+    assert!(
+        r.covers.iter().any(|c| c.contains("Attack a Phoenixborn")),
+        "{:?}",
+        r.covers
+    );
+    let r = common::app().ask("zzzz qqqq", None, 3).unwrap();
+    assert_eq!(r.confidence, Confidence::None);
+    assert!(r.results.is_empty());
+    // Scoped to a game, only that game's sections are listed.
+    let r = common::app()
+        .ask("what is the mulligan rule", Some("ti4"), 3)
+        .unwrap();
+    assert!(
+        r.covers
+            .iter()
+            .all(|c| c.starts_with("Twilight Imperium 4")),
+        "{:?}",
+        r.covers
+    );
+}
+
+#[test]
+fn a_topic_the_rules_lack_gets_the_closest_rules_under_a_caveat() {
+    let r = common::app()
+        .ask(
+            "how much damage does fatigue deal to a phoenixborn",
+            None,
+            3,
+        )
+        .unwrap();
+    assert_eq!(r.confidence, Confidence::Closest);
+    assert!(!r.results.is_empty());
+    assert_eq!(r.ignored, ["fatigue"]);
+}
+
+#[test]
+fn words_no_rule_uses_weigh_nothing() {
+    // Card names, chat words and numbers neither rank nor veto.
+    let app = common::app();
+    let r = app
+        .ask(
+            "Coal Roarkwin is exhausted, can he still guard my Iron Worker?? lol",
+            None,
+            3,
+        )
+        .unwrap();
+    assert_eq!(r.results[0].id, "ashes:attack-a-unit.3", "{:?}", r.results);
+    assert!(
+        r.ignored.contains(&"roarkwin".to_string()),
+        "{:?}",
+        r.ignored
+    );
+    let r = app
+        .ask("in a 4 player game when can I pass", Some("ti4"), 3)
+        .unwrap();
+    assert!(
+        r.results.iter().any(|x| x.id == "ti4:action-phase.4.1"),
+        "{:?}",
+        r.results
+    );
+    let r = app
+        .ask("can an exhausted phoenixborn guard", None, 3)
+        .unwrap();
+    assert_eq!(r.confidence, Confidence::Answer);
+}
+
+#[test]
+fn real_words_and_capitalised_names_are_not_repaired() {
+    let app = common::app();
+    // "stole" and "swing" are English words: never rewritten.
+    let r = app
+        .ask("my opponent stole my unit, can I swing with it", None, 3)
+        .unwrap();
+    assert!(r.corrections.is_empty(), "{:?}", r.corrections);
+    // A non-word is repaired in lower case, but not as a name mid-sentence.
+    let r = app.ask("can my phoenixbron guard", None, 3).unwrap();
+    assert_eq!(
+        r.corrections,
+        [("phoenixbron".to_string(), "phoenixborn".to_string())]
+    );
+    let r = app.ask("can my Phoenixbron guard", None, 3).unwrap();
+    assert!(r.corrections.is_empty(), "{:?}", r.corrections);
+}
+
+#[test]
+fn game_names_are_removed_from_the_question_with_or_without_a_game() {
+    let app = common::app();
+    for game in [None, Some("magewinds")] {
+        let r = app
+            .ask("how far can a fighter step move in magewinds", game, 3)
+            .unwrap();
+        assert_eq!(r.game.as_deref(), Some("magewinds"));
+        // The name neither ranks the document's root nor counts as a word.
+        assert!(
+            r.results.iter().any(|x| x.id == "magewinds:13.1")
+                && r.results.iter().all(|x| x.id != "magewinds:core-rules"),
+            "{game:?}: {:?}",
+            r.results
+        );
+        assert!(r.ignored.is_empty(), "{:?}", r.ignored);
+    }
+    let r = app
+        .ask("can a unit move twice in legion", Some("legion"), 3)
+        .unwrap();
+    assert_eq!(r.results[0].id, "legion:actions.2", "{:?}", r.results);
+}
+
+#[test]
+fn slang_of_one_game_names_that_game() {
+    let r = common::app()
+        .ask("can I pass before I use my strat card", None, 3)
+        .unwrap();
+    assert_eq!(r.game.as_deref(), Some("ti4"));
+    assert!(r.results.iter().all(|x| x.game == "ti4"), "{:?}", r.results);
+}
+
+#[test]
+fn a_glossary_stub_is_followed_to_its_rule_with_the_term_as_context() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("manifest.yaml"),
+        "game: stomp\nname: Stomp Game\ndocuments:\n  - {file: rules.txt, slug: rules, title: Stomp Rules, format: numbered}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("rules.txt"),
+        "100. Combat\n\n100.1. An attacking creature that is blocked deals its excess combat damage to the defending player.\n\n100.2. Blocked creatures deal damage after first strikers.\n\nGlossary\n\nStampede\nSee rule 100.1.\n",
+    )
+    .unwrap();
+    let app = arbiter::app::App::load(
+        &common::repo().join("rules_data"),
+        &[dir.path().to_path_buf()],
+    )
+    .unwrap();
+    let r = app.ask("how does stampede work", Some("stomp"), 3).unwrap();
+    assert_eq!(r.results[0].id, "stomp:100.1", "{:?}", r.results);
+    let via = r.results[0]
+        .via
+        .as_ref()
+        .expect("the glossary entry as context");
+    assert_eq!(
+        (via.id.as_str(), via.term.as_str()),
+        ("stomp:glossary.stampede", "Stampede")
+    );
+    assert!(
+        r.results.iter().all(|x| !x.id.contains("glossary")),
+        "{:?}",
+        r.results
+    );
+}
+
+#[test]
+#[ignore = "needs ../shared/corpora (the MTG Comprehensive Rules; .ci/run runs it)"]
+fn a_question_naming_a_rules_title_ranks_the_rules_under_it() {
+    let app = arbiter::app::App::load(&common::repo().join("rules_data"), &[common::mtg_dir()])
+        .expect("MTG loads");
+    // "sbas" is slang for "state-based actions", rule 704's title; the
+    // words are everywhere (a commander's return is a state-based action).
+    let r = app.ask("when are SBAs checked", Some("mtg"), 3).unwrap();
+    assert!(
+        r.results[0].id.starts_with("mtg:704."),
+        "{:?}",
+        r.results.iter().map(|x| &x.id).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn chat_other_scripts_emoji_and_code_get_none_or_closest_quickly() {
+    let app = common::app();
+    let chat = "hey guys so yesterday we played a long game and it was fun lol, anyway ".repeat(28);
+    let chat: String = chat.chars().take(2000).collect();
+    let inputs = [
+        "これはルールの質問ですか？ 攻撃できますか",
+        "Можно ли атаковать истощённым юнитом?",
+        "🔥🔥🔥 😂😂",
+        "```rust\nfn main() { let guard = attack(); }\n```",
+        chat.as_str(),
+    ];
+    for q in inputs {
+        let start = std::time::Instant::now();
+        let r = app.ask(q, None, 3).unwrap();
+        assert_ne!(r.confidence, Confidence::Answer, "{q}: {:?}", r.results);
+        assert!(start.elapsed().as_millis() < 1000, "{q}: slow");
+    }
+}
+
+#[test]
+fn empty_and_oversized_questions_are_refused() {
+    assert!(matches!(
+        common::app().ask("   ", None, 3),
+        Err(AppError::Usage(_))
+    ));
+    let huge = "guard ".repeat(100 * 1024 / 6);
+    let start = std::time::Instant::now();
+    let err = common::app().ask(&huge, None, 3).unwrap_err();
+    assert!(matches!(err, AppError::TooLong { .. }), "{err}");
+    assert!(err.to_string().contains("limit"));
+    assert!(start.elapsed().as_millis() < 500, "refused quickly");
+}
+
+#[test]
+fn an_unknown_game_suggests_the_nearest() {
+    let err = common::app().ask("guard", Some("ashs"), 3).unwrap_err();
+    assert!(err.to_string().contains("Did you mean ashes"), "{err}");
+}
+
+#[test]
+fn completion_is_fuzzy_and_capped_at_25() {
+    let app = common::app();
+    let s = app.complete("atk unit 4", None, 25).unwrap();
+    assert!(
+        s.iter().any(|x| x.id.starts_with("ashes:attack-a-unit.4")),
+        "{s:?}"
+    );
+    let s = app.complete("ashes:pa", None, 25).unwrap();
+    assert_eq!(s[0].id, "ashes:pass");
+    assert!(app.complete("a", None, 100).unwrap().len() <= 25);
+    assert!(
+        app.complete("", Some("ti4"), 25)
+            .unwrap()
+            .iter()
+            .all(|x| x.id.starts_with("ti4:"))
+    );
+}
+
+/// Titles with ’ or — are completed (folded to ASCII, issue 17) whether
+/// what is typed has the same characters or plain ASCII ones.
+#[test]
+fn completion_finds_titles_with_curly_quotes_and_dashes_typed_either_way() {
+    let app = common::app();
+    let titled: Vec<_> = app
+        .corpus
+        .passages
+        .iter()
+        .filter(|p| p.title.contains(['’', '—']))
+        .take(8)
+        .collect();
+    assert!(!titled.is_empty(), "the shipped rules have such titles");
+    for p in titled {
+        let plain = p.title.replace('’', "'").replace('—', "-");
+        for typed in [p.title.as_str(), plain.as_str()] {
+            let s = app.complete(typed, Some(&p.game), 25).unwrap();
+            assert!(s.iter().any(|x| x.title == p.title), "{typed:?} → {s:?}");
+        }
+    }
+}
+
+#[test]
+fn cite_unknown_ids_suggest_close_ones() {
+    let err = common::app()
+        .cite("ashes:attack-a-unti.4", false)
+        .unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.contains("Did you mean") && msg.contains("ashes:attack-a-unit.4"),
+        "{msg}"
+    );
+    let reply = common::app().cite("ashes:attack-a-unit", true).unwrap();
+    let ids: Vec<&str> = reply.passages.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(
+        ids[..3],
+        [
+            "ashes:attack-a-unit",
+            "ashes:attack-a-unit.1",
+            "ashes:attack-a-unit.2"
+        ]
+    );
+    assert_eq!(ids.len(), 7);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+    /// Any question gets an answer or a refusal, never a panic.
+    #[test]
+    fn search_never_panics(q in "\\PC{0,300}") {
+        let _ = common::app().ask(&q, None, 3);
+        let _ = common::app().complete(&q, None, 25);
+        let _ = common::app().cite(&q, true);
+    }
+}
+
+#[test]
+fn a_channels_match_game_is_searched_when_the_question_names_none() {
+    let app = common::app();
+    let q = "can I pass on my very first turn of the action phase?";
+    // Without a match: every game is searched, and this question's best
+    // passages come from more than one game.
+    let r = app.ask(q, None, 3).unwrap();
+    assert_eq!(r.game, None);
+    assert_eq!(r.game_from, None);
+    let games: Vec<&str> = r.results.iter().map(|x| x.game.as_str()).collect();
+    assert!(games.iter().any(|g| *g != "ti4"), "{games:?}");
+    // In a TI4 match's channel: TI4 only, and the reply says why.
+    let r = app.ask_in(q, None, Some("ti4"), 3).unwrap();
+    assert_eq!(r.game.as_deref(), Some("ti4"));
+    assert_eq!(r.game_from, Some(GameFrom::Match));
+    assert!(!r.results.is_empty());
+    assert!(r.results.iter().all(|x| x.game == "ti4"), "{:?}", r.results);
+    // A game given or named in the question wins over the match's.
+    let r = app.ask_in(q, Some("ashes"), Some("ti4"), 3).unwrap();
+    assert_eq!(
+        (r.game.as_deref(), r.game_from),
+        (Some("ashes"), Some(GameFrom::Given))
+    );
+    let r = app
+        .ask_in("can I pass in magewinds", None, Some("ti4"), 3)
+        .unwrap();
+    assert_eq!(
+        (r.game.as_deref(), r.game_from),
+        (Some("magewinds"), Some(GameFrom::Question))
+    );
+    // A match game these rules do not index is no error: it is not used.
+    let r = app.ask_in(q, None, Some("chess"), 3).unwrap();
+    assert_ne!(r.game_from, Some(GameFrom::Match));
+    // The JSON names the source.
+    let r = app.ask_in(q, None, Some("Twilight Imperium"), 3).unwrap();
+    let v = serde_json::to_value(&r).unwrap();
+    assert_eq!(v["game"], "ti4");
+    assert_eq!(v["game_from"], "match");
+}
+
+/// A rules folder extending Ashes with a card list whose card has text.
+fn with_card_text(dir: &std::path::Path) -> arbiter::app::App {
+    std::fs::write(
+        dir.join("manifest.yaml"),
+        "game: ashes\nname: Ashes Reborn\ndocuments:\n  - file: more-cards.yaml\n    slug: more-cards\n    title: More cards\n    kind: cards\n    source: test\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("more-cards.yaml"),
+        "cards:\n  - name: Stone Sentinel\n    type: Unit\n    text: \"When this unit blocks and does not counter, it does not become exhausted.\"\n",
+    )
+    .unwrap();
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    arbiter::app::App::load(&root.join("rules_data"), &[dir.to_path_buf()]).expect("loads")
+}
+
+#[test]
+fn a_card_the_question_names_is_shown_and_its_text_weighs_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = with_card_text(dir.path());
+    // Without the card, "does it deal damage" ranks the unblocked attacker first.
+    let plain = app.ask("does it deal damage", Some("ashes"), 3).unwrap();
+    assert_eq!(plain.results[0].id, "ashes:attack-a-phoenixborn.4");
+    assert!(plain.cards.is_empty());
+    // Naming the card: its text (blocks, does not counter) re-scores them,
+    // the card is in the reply, and it names the game.
+    let r = app
+        .ask("does my Stone Sentinel deal damage", None, 3)
+        .unwrap();
+    assert_eq!(
+        r.results[0].id, "ashes:attack-a-phoenixborn.4.1",
+        "{:?}",
+        r.results
+    );
+    assert_eq!(r.cards.len(), 1);
+    assert_eq!(r.cards[0].name, "Stone Sentinel");
+    assert!(r.cards[0].text.starts_with("When this unit blocks"));
+    assert_eq!(r.game.as_deref(), Some("ashes"));
+    assert_eq!(r.game_from, Some(GameFrom::Card));
+    // A near miss is a "did you mean", not a card.
+    let r = app.ask("can Stone Sentinal guard", None, 3).unwrap();
+    assert!(r.cards.is_empty());
+    assert_eq!(
+        r.card_suggestions,
+        vec![("Stone Sentinal".to_string(), "Stone Sentinel".to_string())]
+    );
+    // A one-word name in lower case is a word, not a card (Coal is an alias).
+    let r = app.ask("can coal guard", Some("ashes"), 3).unwrap();
+    assert!(r.cards.is_empty(), "{:?}", r.cards);
+}

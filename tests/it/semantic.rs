@@ -1,0 +1,175 @@
+//! The semantic stage (docs/SEARCH.md, "The semantic stage"): the encoder
+//! against reference vectors, the vectors computed ahead for shipped rule
+//! data kept fresh, and the stage reachable from `ask`.
+
+use crate::common;
+#[cfg(feature = "semantic")]
+#[path = "../eval/mod.rs"]
+mod eval;
+
+use arbiter::corpus::Corpus;
+use arbiter::search::semantic;
+
+/// Every passage of the rule folder has its vector in the folder's vectors
+/// file: a change of the rules (or of what is embedded) without
+/// `arbiter semantic vectors` fails here.
+fn assert_fresh(dir: &std::path::Path) {
+    let corpus = Corpus::build(arbiter::load::load_all(dir, &[]).expect("the folder loads"));
+    let bytes = std::fs::read(dir.join("semantic-vectors.bin")).expect("a vectors file");
+    let known = semantic::read_known(&bytes).expect("it reads");
+    let missing = semantic::missing(&corpus, &known);
+    assert!(
+        missing.is_empty(),
+        "{} of {} passages of {} have no vector (first: {}): run `cargo run --release -- semantic vectors {}`",
+        missing.len(),
+        corpus.passages.len(),
+        dir.display(),
+        corpus.passages[missing[0]].id,
+        dir.display()
+    );
+    let mut keys: Vec<u64> = (0..corpus.passages.len())
+        .map(|i| semantic::key(&semantic::passage_text(&corpus, i)))
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    assert_eq!(
+        keys.len(),
+        known.len(),
+        "stale vectors kept in {}",
+        dir.display()
+    );
+}
+
+#[test]
+fn shipped_vectors_are_fresh() {
+    assert_fresh(&common::repo().join("rules_data"));
+}
+
+#[test]
+#[ignore = "needs ../shared (the MTG corpus)"]
+fn mtg_fixture_vectors_are_fresh() {
+    assert_fresh(&common::mtg_dir());
+}
+
+#[test]
+fn a_stale_vectors_file_is_detected() {
+    let corpus = Corpus::build(
+        arbiter::load::load_all(&common::repo().join("rules_data"), &[]).expect("loads"),
+    );
+    let bytes = std::fs::read(common::repo().join("rules_data/semantic-vectors.bin")).unwrap();
+    let mut known = semantic::read_known(&bytes).unwrap();
+    let k = semantic::key(&semantic::passage_text(&corpus, 3));
+    known.remove(&k);
+    assert_eq!(semantic::missing(&corpus, &known), vec![3]);
+}
+
+#[cfg(feature = "semantic")]
+mod model {
+    use super::*;
+    use arbiter::app::App;
+
+    #[derive(serde::Deserialize)]
+    struct Reference {
+        text: String,
+        ids: Vec<u32>,
+        vector: Vec<f32>,
+    }
+
+    fn encoder() -> arbiter::semantic::Encoder {
+        arbiter::app::semantic::load_encoder(&common::repo().join("models/all-minilm-l6-v2"))
+            .expect("the shipped model loads")
+    }
+
+    /// Token ids and vectors of tools/semantic_model.py (HF tokenizers and
+    /// an f32 forward pass of the original weights).
+    #[test]
+    fn embeddings_match_the_reference() {
+        let refs: Vec<Reference> = serde_json::from_str(
+            &std::fs::read_to_string(common::repo().join("tests/semantic_reference.json")).unwrap(),
+        )
+        .unwrap();
+        let e = encoder();
+        for r in refs {
+            assert_eq!(e.token_ids(&r.text), r.ids, "token ids of {:?}", r.text);
+            let v = e.embed(&r.text);
+            let norm: f32 = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+            assert!((norm - 1.0).abs() < 1e-4);
+            let cos: f32 = v.iter().zip(&r.vector).map(|(a, b)| a * b).sum();
+            assert!(cos > 0.999, "cosine {cos} for {:?}", r.text);
+            for (a, b) in v.iter().zip(&r.vector).take(8) {
+                assert!((a - b).abs() < 2e-3, "{a} vs {b} in {:?}", r.text);
+            }
+        }
+    }
+
+    #[test]
+    fn related_sentences_are_closer_than_unrelated_ones() {
+        let e = encoder();
+        let cos = |a: &str, b: &str| -> f32 {
+            e.embed(a).iter().zip(e.embed(b)).map(|(x, y)| x * y).sum()
+        };
+        let q = "can I attack with a creature the turn I play it?";
+        assert!(
+            cos(
+                q,
+                "A creature can't attack unless it has been under its controller's control continuously since their most recent turn began."
+            ) > cos(q, "Each player draws seven cards at the start of the game.")
+        );
+    }
+
+    /// On the five games' tuning questions, the stage puts the right
+    /// passage into the top 3 where the lexical ranking alone did not
+    /// (concept questions), more often than it pushes one out.
+    #[test]
+    fn the_stage_moves_right_passages_up() {
+        let with = common::app();
+        let without = App::new(Corpus::build(
+            arbiter::load::load_all(&common::repo().join("rules_data"), &[]).unwrap(),
+        ));
+        assert!(without.index.semantic().is_none());
+        let top3 = |app: &App, c: &eval::Case| {
+            let game = c.ask_game.then_some(c.game.as_str());
+            let r = app.ask(&c.q, game, 3).unwrap();
+            r.results.iter().any(|x| c.expect.contains(&x.id))
+        };
+        let (mut up, mut down) = (0, 0);
+        for c in eval::cases(&common::repo())
+            .iter()
+            .filter(|c| c.split == "tuning" && !c.is_mtg() && c.answerable())
+        {
+            match (top3(with, c), top3(&without, c)) {
+                (true, false) => up += 1,
+                (false, true) => down += 1,
+                _ => {}
+            }
+        }
+        assert!(
+            up >= 3 && up > 2 * down,
+            "{up} moved into the top 3, {down} out"
+        );
+    }
+
+    #[test]
+    fn ask_uses_the_semantic_stage_by_default() {
+        let app = common::app();
+        assert!(
+            app.index.semantic().is_some(),
+            "the shipped app has its stage"
+        );
+        let reply = app
+            .ask("can a unit attack twice in one turn?", None, 3)
+            .unwrap();
+        assert!(!reply.results.is_empty());
+    }
+}
+
+#[cfg(not(feature = "semantic"))]
+#[test]
+fn without_the_feature_ask_answers_lexically() {
+    let app = common::app();
+    assert!(app.index.semantic().is_none());
+    let reply = app
+        .ask("can a unit attack twice in one turn?", None, 3)
+        .unwrap();
+    assert!(!reply.results.is_empty());
+}

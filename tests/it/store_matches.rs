@@ -1,0 +1,617 @@
+//! Match tracking through the app layer, on SQLite and on PostgreSQL: the
+//! lifecycle, permissions, undo, export/re-import, the replay invariant,
+//! restarts and bad input. Uses the "tally" test game (store_common).
+
+use crate::store_common;
+
+use arbiter::app::matches::{Caller, MatchError, Matches};
+use arbiter::store::{EventKind, MatchStatus, NewEvent, Store, StoreError};
+use serde_json::json;
+use store_common::{matches, tally_board, total};
+
+use store_common::both;
+
+fn ann() -> Caller {
+    Caller::new("chan", "ann", false)
+}
+fn bob() -> Caller {
+    Caller::new("chan", "bob", false)
+}
+fn eve() -> Caller {
+    Caller::new("chan", "eve", false)
+}
+fn moderator() -> Caller {
+    Caller::new("chan", "mod", true)
+}
+
+async fn started(url: &str) -> Matches {
+    let m = matches(Store::connect(url).await.expect("connect"));
+    m.start(&ann(), "tally", &["ann".into(), "bob".into()])
+        .await
+        .expect("start");
+    m.setup(&ann(), tally_board()).await.expect("setup");
+    m
+}
+
+async fn assert_consistent(m: &Matches, channel: &str) {
+    let r = m.replay(channel).await.expect("replay");
+    assert!(r.consistent, "replay mismatches: {:?}", r.mismatches);
+    let b = m.board(channel).await.expect("board");
+    assert_eq!(r.state, b.board, "current board is not the replay");
+}
+
+both!(lifecycle);
+async fn lifecycle(url: String) {
+    let m = started(&url).await;
+    let v = m.board("chan").await.unwrap();
+    assert_eq!(v.version, 1);
+    assert_eq!(v.seats[0].name.as_deref(), Some("Ann"));
+    assert_eq!(v.seats[1].user, "bob");
+
+    // Notation and YAML plays.
+    let r = m.play(&ann(), "add 3 for ann", None).await.unwrap();
+    assert!(r.applied);
+    assert_eq!(r.seq, Some(2));
+    assert_eq!(total(&r.board), 3);
+    assert_eq!(r.ruling.as_ref().unwrap().steps[0].rule, "tally:add");
+    assert_eq!(r.board["players"][0]["score"], 3);
+    let r = m
+        .play(&bob(), "```yaml\nplay:\n  add: 4\n  for: Bob\n```", None)
+        .await
+        .unwrap();
+    assert!(r.applied);
+    assert_eq!(total(&r.board), 7);
+    assert_eq!(r.board.get("play"), None, "the state has no play");
+
+    // The log shows who played what, with the ruling.
+    let log = m.log("chan", None).await.unwrap();
+    assert_eq!(log.total, 3);
+    assert_eq!(log.entries.len(), 3);
+    assert_eq!(log.entries[1].actor, "ann");
+    assert_eq!(log.entries[1].input.as_deref(), Some("add 3 for ann"));
+    assert_eq!(log.entries[1].ruling.as_ref().unwrap()["legal"], true);
+    assert_eq!(log.entries[2].play, Some(json!({"add": 4, "for": "Bob"})));
+
+    // Completions come from the engine against the current board.
+    let c = m.complete("chan", "add 2 ").await.unwrap();
+    assert!(c.contains(&"Ann".to_string()), "{c:?}");
+
+    assert_consistent(&m, "chan").await;
+
+    // End, then plays are refused.
+    let v = m.end(&bob(), None, None).await.unwrap();
+    assert_eq!(v.status, MatchStatus::Ended);
+    let e = m.play(&ann(), "add 1", None).await.unwrap_err();
+    assert_eq!(e, MatchError::Ended);
+    assert_eq!(
+        total(m.board("chan").await.unwrap().board.as_ref().unwrap()),
+        7
+    );
+    assert_consistent(&m, "chan").await;
+    // A new match may start in the channel now.
+    m.start(&bob(), "tally", &["bob".into()]).await.unwrap();
+}
+
+both!(log_pages);
+async fn log_pages(url: String) {
+    let m = started(&url).await;
+    for i in 0..24 {
+        let who = if i % 2 == 0 { ann() } else { bob() };
+        m.play(&who, &format!("add {i}"), None).await.unwrap();
+    }
+    let last = m.log("chan", None).await.unwrap();
+    assert_eq!((last.page, last.pages, last.total), (3, 3, 25));
+    assert_eq!(last.entries.len(), 5);
+    assert_eq!(last.entries.last().unwrap().seq, 25);
+    let first = m.log("chan", Some(1)).await.unwrap();
+    assert_eq!(first.entries.len(), 10);
+    assert_eq!(first.entries[0].kind, EventKind::Setup);
+    let e = m.log("chan", Some(4)).await.unwrap_err();
+    assert!(e.to_string().contains("3 pages"), "{e}");
+    assert!(m.log("chan", Some(0)).await.is_err());
+}
+
+both!(undo);
+async fn undo(url: String) {
+    let m = started(&url).await;
+    m.play(&ann(), "add 5", None).await.unwrap();
+    m.play(&bob(), "add 7 for bob", None).await.unwrap();
+    // Not Ann's play: refused, nothing changes.
+    let e = m.undo(&ann()).await.unwrap_err();
+    assert!(
+        matches!(&e, MatchError::Forbidden { message } if message.contains("bob")),
+        "{e:?}"
+    );
+    assert_eq!(m.board("chan").await.unwrap().version, 3);
+    // Bob undoes his own play: the reply shows exactly what reverts.
+    let u = m.undo(&bob()).await.unwrap();
+    assert_eq!(u.undone.as_ref().unwrap().seq, 3);
+    assert_eq!(
+        u.undone.as_ref().unwrap().input.as_deref(),
+        Some("add 7 for bob")
+    );
+    assert_eq!(total(&u.board), 5);
+    assert!(
+        u.changes
+            .iter()
+            .any(|c| c.path == "total" && c.before == json!(12) && c.after == json!(5)),
+        "{:?}",
+        u.changes
+    );
+    // Ann's play is next; a moderator may undo it.
+    let e = m.undo(&bob()).await.unwrap_err();
+    assert!(matches!(e, MatchError::Forbidden { .. }));
+    let u = m.undo(&moderator()).await.unwrap();
+    assert_eq!(u.undone.as_ref().unwrap().seq, 2);
+    assert_eq!(total(&u.board), 0);
+    // Back at the setup: nothing left to undo.
+    assert_eq!(
+        m.undo(&moderator()).await.unwrap_err(),
+        MatchError::NothingToUndo
+    );
+    // Play again after undoing; the log kept everything.
+    m.play(&ann(), "add 1", None).await.unwrap();
+    let b = m.board("chan").await.unwrap();
+    assert_eq!(total(b.board.as_ref().unwrap()), 1);
+    assert_eq!(b.version, 6);
+    let log = m.log("chan", Some(1)).await.unwrap();
+    let kinds: Vec<EventKind> = log.entries.iter().map(|e| e.kind).collect();
+    use EventKind::*;
+    assert_eq!(kinds, vec![Setup, Play, Play, Undo, Undo, Play]);
+    assert_eq!(log.entries[3].undoes, Some(3));
+    assert_consistent(&m, "chan").await;
+}
+
+both!(permissions);
+async fn permissions(url: String) {
+    let m = matches(Store::connect(&url).await.unwrap());
+    // Only a player (or a moderator) starts a match.
+    let e = m
+        .start(&eve(), "tally", &["ann".into(), "bob".into()])
+        .await
+        .unwrap_err();
+    assert!(matches!(e, MatchError::Forbidden { .. }), "{e:?}");
+    m.start(&moderator(), "tally", &["ann".into(), "bob".into()])
+        .await
+        .unwrap();
+    // One active match per channel.
+    let e = m.start(&ann(), "tally", &["ann".into()]).await.unwrap_err();
+    assert_eq!(
+        e,
+        MatchError::AlreadyActive {
+            game: "tally".into()
+        }
+    );
+    // Another channel is independent.
+    m.start(
+        &Caller::new("other", "eve", false),
+        "tally",
+        &["eve".into()],
+    )
+    .await
+    .unwrap();
+    // Non-players cannot set up or play; anyone may look.
+    assert!(matches!(
+        m.setup(&eve(), tally_board()).await.unwrap_err(),
+        MatchError::Forbidden { .. }
+    ));
+    m.setup(&bob(), tally_board()).await.unwrap();
+    let e = m.play(&eve(), "add 1", None).await.unwrap_err();
+    assert!(e.to_string().contains("only the match's players"), "{e}");
+    assert!(m.board("chan").await.is_ok());
+    // Each plays for their own seat: the board's `turn` names Ann.
+    let turn_board = format!("{}turn: Ann\n", tally_board());
+    m.setup(&ann(), &turn_board).await.unwrap();
+    assert_eq!(m.board("chan").await.unwrap().turn.as_deref(), Some("ann"));
+    let e = m.play(&bob(), "add 1", None).await.unwrap_err();
+    assert!(e.to_string().contains("this play is for Ann"), "{e}");
+    m.play(&ann(), "add 1", None).await.unwrap();
+    // A play that names its player must be the caller's own seat, whoever's
+    // turn it is (out-of-turn plays are the engine's to rule on).
+    let e = m
+        .play(&ann(), "play: { add: 1, player: Bob }", None)
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("this play is for Bob"), "{e}");
+    m.play(&bob(), "play: { add: 1, player: Bob }", None)
+        .await
+        .unwrap();
+    // After plays, only a moderator may replace the board.
+    let e = m.setup(&ann(), tally_board()).await.unwrap_err();
+    assert!(matches!(e, MatchError::Forbidden { .. }), "{e:?}");
+    m.setup(&moderator(), tally_board()).await.unwrap();
+    // Non-players cannot end; a moderator can.
+    assert!(matches!(
+        m.end(&eve(), None, None).await.unwrap_err(),
+        MatchError::Forbidden { .. }
+    ));
+    m.end(&moderator(), None, None).await.unwrap();
+    assert_consistent(&m, "chan").await;
+}
+
+both!(export_reimport);
+async fn export_reimport(url: String) {
+    let m = started(&url).await;
+    m.play(&ann(), "add 9 for ann", None).await.unwrap();
+    m.play(&bob(), "add 2", None).await.unwrap();
+    let x = m.export("chan").await.unwrap();
+    assert!(x.file_name.ends_with(".yaml"));
+    assert!(x.yaml.contains("arbiter_export"));
+    assert!(x.yaml.contains("add 9 for ann"), "the log is exported");
+    let before = m.board("chan").await.unwrap().board;
+    m.end(&ann(), None, None).await.unwrap();
+    m.start(&ann(), "tally", &["ann".into(), "bob".into()])
+        .await
+        .unwrap();
+    // The import replays the whole log: every event, the same board.
+    m.setup(&ann(), &x.yaml).await.unwrap();
+    let after = m.board("chan").await.unwrap();
+    assert_eq!(after.board, before);
+    assert_eq!(after.version, 3, "the setup and both plays are imported");
+    assert_consistent(&m, "chan").await;
+    m.play(&bob(), "add 1", None).await.unwrap();
+    assert_eq!(
+        total(m.board("chan").await.unwrap().board.as_ref().unwrap()),
+        12
+    );
+}
+
+both!(stale_board);
+async fn stale_board(url: String) {
+    let m = started(&url).await;
+    let seen = m.board("chan").await.unwrap().version;
+    m.play(&bob(), "add 2", None).await.unwrap();
+    // Ann played against the board she saw: refused with the new board.
+    let e = m.play(&ann(), "add 3", Some(seen)).await.unwrap_err();
+    match e {
+        MatchError::BoardChanged { version, board } => {
+            assert_eq!(version, 2);
+            assert_eq!(total(board.as_ref().unwrap()), 2);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        total(m.board("chan").await.unwrap().board.as_ref().unwrap()),
+        2
+    );
+    m.play(&ann(), "add 3", Some(2)).await.unwrap();
+}
+
+both!(bad_input);
+async fn bad_input(url: String) {
+    let m = matches(Store::connect(&url).await.unwrap());
+    // Unknown game, with did-you-mean.
+    let e = m.start(&ann(), "taly", &["ann".into()]).await.unwrap_err();
+    assert!(e.to_string().contains("did you mean 'tally'"), "{e}");
+    // Bad player lists.
+    assert!(m.start(&ann(), "tally", &[]).await.is_err());
+    let e = m
+        .start(&ann(), "tally", &["ann".into(), "ann".into()])
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("twice"), "{e}");
+    assert!(
+        m.start(&Caller::new("", "ann", false), "tally", &["ann".into()])
+            .await
+            .is_err()
+    );
+    // No match yet.
+    assert_eq!(
+        m.play(&ann(), "add 1", None).await.unwrap_err(),
+        MatchError::NoMatch
+    );
+    m.start(&ann(), "tally", &["ann".into(), "bob".into()])
+        .await
+        .unwrap();
+    // Play before setup.
+    assert_eq!(
+        m.play(&ann(), "add 1", None).await.unwrap_err(),
+        MatchError::NoBoard
+    );
+    // Bad boards.
+    let bad_setups = [
+        ("game: tally\nplayers: [", "line"),
+        ("game: chess\n", "unknown game"),
+        ("game: tally\ntotal: 0\nplay: { add: 1 }\n", "no `play`"),
+        ("game: tally\nplays: []\n", "no `play`"),
+        ("game: tally\nscore: 3\n", "unknown field"),
+        ("- 1\n- 2\n", "mapping"),
+        ("", "empty"),
+    ];
+    for (doc, why) in bad_setups {
+        let e = m.setup(&ann(), doc).await.unwrap_err();
+        assert!(e.to_string().contains(why), "{doc:?}: {e}");
+    }
+    let huge = format!("{}# {}\n", tally_board(), "x".repeat(70_000));
+    let e = m.setup(&ann(), &huge).await.unwrap_err();
+    assert!(e.to_string().contains("limit"), "{e}");
+    assert_eq!(m.board("chan").await.unwrap().version, 0, "nothing stored");
+
+    m.setup(&ann(), tally_board()).await.unwrap();
+    let board = m.board("chan").await.unwrap();
+    // Malformed plays, unknown names, illegal plays, oversized plays.
+    let bad_plays = [
+        ("jump 3", "unknown action 'jump'"),
+        ("add three", "not a number"),
+        ("add 1 for Bobby Tables", "unknown player"),
+        ("play:\n  add: 1\n  colour: red\n", "unknown field"),
+        ("play: { add: 1 }\ntotal: 99\n", "only the `play:` block"),
+        ("add 1\nadd 2", "one line"),
+        ("   ", "empty"),
+    ];
+    for (play, why) in bad_plays {
+        let e = m.play(&ann(), play, None).await.unwrap_err();
+        assert!(e.to_string().contains(why), "{play:?}: {e}");
+    }
+    let e = m
+        .play(&ann(), &format!("add 1 {}", "x".repeat(70_000)), None)
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("limit"), "{e}");
+    // An illegal play: a ruling that says why, nothing stored.
+    let r = m.play(&ann(), "add 500", None).await.unwrap();
+    assert!(!r.applied);
+    assert!(!r.ruling.as_ref().unwrap().legal);
+    assert!(
+        r.ruling.as_ref().unwrap().diagnostics[0]
+            .message
+            .contains("0 to 100")
+    );
+    assert_eq!(r.board, board.board.clone().unwrap());
+    let now = m.board("chan").await.unwrap();
+    assert_eq!(now.version, board.version, "state untouched");
+    assert_eq!(now.board, board.board);
+    // Plays for a finished match.
+    m.end(&ann(), None, None).await.unwrap();
+    assert_eq!(
+        m.play(&ann(), "add 1", None).await.unwrap_err(),
+        MatchError::Ended
+    );
+    // An `end` is undone like any event (issue 28: it used to stay ended):
+    // by its author or a moderator, reopening the match.
+    let e = m.undo(&bob()).await.unwrap_err();
+    assert!(e.to_string().contains("only they or a moderator"), "{e}");
+    let r = m.undo(&ann()).await.unwrap();
+    assert_eq!(r.undone.map(|u| u.kind), Some(EventKind::End));
+    m.play(&ann(), "add 1", None).await.unwrap();
+    assert_consistent(&m, "chan").await;
+}
+
+both!(restart);
+async fn restart(url: String) {
+    {
+        let m = started(&url).await;
+        m.play(&ann(), "add 4", None).await.unwrap();
+        m.store().close().await;
+    }
+    // A new process: connect again (migrations are applied once), continue.
+    let m = matches(Store::connect(&url).await.unwrap());
+    let b = m.board("chan").await.unwrap();
+    assert_eq!(b.version, 2);
+    assert_eq!(total(b.board.as_ref().unwrap()), 4);
+    m.play(&bob(), "add 6", None).await.unwrap();
+    m.store().close().await;
+    let m = matches(Store::connect(&url).await.unwrap());
+    assert_eq!(
+        total(m.board("chan").await.unwrap().board.as_ref().unwrap()),
+        10
+    );
+    assert_consistent(&m, "chan").await;
+}
+
+both!(store_level);
+async fn store_level(url: String) {
+    // Raw JSON states and plays, without the service.
+    let s = Store::connect(&url).await.unwrap();
+    let m = s
+        .create_match("c", "raw", &["u1".into(), "u2".into()], "u1")
+        .await
+        .unwrap();
+    assert_eq!(m.version, 0);
+    assert_eq!(
+        s.create_match("c", "raw", &["u1".into()], "u1")
+            .await
+            .unwrap_err(),
+        StoreError::AlreadyActive
+    );
+    let ev = |kind, n: i64| NewEvent {
+        kind,
+        actor: "u1".into(),
+        input: Some(format!("n {n}")),
+        play: Some(json!({"n": n})),
+        ruling: Some(json!({"legal": true})),
+        state: json!({"n": n, "text": "ünïcode ✓"}),
+        undoes: None,
+        context: None,
+        interaction: None,
+        deadline: None,
+        transition: Default::default(),
+    };
+    assert_eq!(
+        s.append(m.id, 0, &ev(EventKind::Setup, 0)).await.unwrap(),
+        1
+    );
+    assert_eq!(s.append(m.id, 1, &ev(EventKind::Play, 1)).await.unwrap(), 2);
+    // A second writer at the same version loses, and nothing is written.
+    assert_eq!(
+        s.append(m.id, 1, &ev(EventKind::Play, 99))
+            .await
+            .unwrap_err(),
+        StoreError::Conflict { version: 2 }
+    );
+    // A version from the future is a conflict too.
+    assert!(s.append(m.id, 7, &ev(EventKind::Play, 7)).await.is_err());
+    let got = s.active_match("c").await.unwrap().unwrap();
+    assert_eq!(got.version, 2);
+    assert_eq!(got.state, Some(json!({"n": 1, "text": "ünïcode ✓"})));
+    assert_eq!(got.players, vec!["u1".to_string(), "u2".to_string()]);
+    let events = s.events(m.id, 1, 10).await.unwrap();
+    assert_eq!(events.iter().map(|e| e.seq).collect::<Vec<_>>(), vec![1, 2]);
+    assert_eq!(events[1].play, Some(json!({"n": 1})));
+    let heads = s.event_heads(m.id).await.unwrap();
+    assert_eq!(heads[0].kind, EventKind::Setup);
+    // Ending is an event; afterwards nothing appends.
+    assert_eq!(s.append(m.id, 2, &ev(EventKind::End, 1)).await.unwrap(), 3);
+    assert_eq!(
+        s.append(m.id, 3, &ev(EventKind::Play, 2))
+            .await
+            .unwrap_err(),
+        StoreError::Ended
+    );
+    assert!(s.active_match("c").await.unwrap().is_none());
+    let last = s.latest_match("c").await.unwrap().unwrap();
+    assert_eq!(last.status, MatchStatus::Ended);
+    assert!(last.ended_at.is_some());
+    // Matches get distinct ids across channels.
+    let a = s
+        .create_match("d", "raw", &["u".into()], "u")
+        .await
+        .unwrap();
+    let b = s
+        .create_match("e", "raw", &["u".into()], "u")
+        .await
+        .unwrap();
+    assert_ne!(a.id, b.id);
+}
+
+#[tokio::test]
+async fn bad_database_urls_are_refused_clearly() {
+    let e = Store::connect("mysql://localhost/x").await.unwrap_err();
+    assert!(e.to_string().contains("sqlite://"), "{e}");
+    let e = Store::connect("sqlite::memory:").await.unwrap_err();
+    assert!(e.to_string().contains("in-memory"), "{e}");
+}
+
+both!(dispatch);
+async fn dispatch(url: String) {
+    // The one-call API the transports use: request → reply → text/JSON.
+    use arbiter::app::matches::{MatchReply, MatchRequest};
+    let m = matches(Store::connect(&url).await.unwrap());
+    let r = m
+        .handle(
+            &ann(),
+            MatchRequest::Start {
+                game: "Tally".into(),
+                players: vec!["ann".into(), "bob".into()],
+            },
+        )
+        .await
+        .unwrap();
+    assert!(
+        arbiter::render::matches::reply(&r).contains("seat 2: bob"),
+        "{}",
+        arbiter::render::matches::reply(&r)
+    );
+    m.handle(
+        &ann(),
+        MatchRequest::Setup {
+            text: tally_board().into(),
+        },
+    )
+    .await
+    .unwrap();
+    let r = m
+        .handle(
+            &bob(),
+            MatchRequest::Play {
+                text: "add 2".into(),
+                expected_version: Some(1),
+            },
+        )
+        .await
+        .unwrap();
+    let MatchReply::Event(p) = &r else {
+        panic!("{r:?}")
+    };
+    assert!(p.applied);
+    assert!(
+        arbiter::render::matches::reply(&r).contains("play #2 recorded"),
+        "{}",
+        arbiter::render::matches::reply(&r)
+    );
+    assert!(
+        !arbiter::render::matches::reply(&r).contains("state:"),
+        "no state dump after a play"
+    );
+    let json = serde_json::to_value(&r).unwrap();
+    assert_eq!(json["seq"], 2);
+    let r = m
+        .handle(&eve(), MatchRequest::Log { page: None })
+        .await
+        .unwrap();
+    assert!(
+        arbiter::render::matches::reply(&r).contains("#2 Bob (bob) played add 2"),
+        "{}",
+        arbiter::render::matches::reply(&r)
+    );
+    let r = m.handle(&bob(), MatchRequest::Undo).await.unwrap();
+    assert!(
+        arbiter::render::matches::reply(&r).contains("total: 2 → 0"),
+        "{}",
+        arbiter::render::matches::reply(&r)
+    );
+    let r = m.handle(&eve(), MatchRequest::Export).await.unwrap();
+    assert!(
+        arbiter::render::matches::reply(&r).starts_with("arbiter_export: 2"),
+        "{}",
+        arbiter::render::matches::reply(&r)
+    );
+    let r = m.handle(&eve(), MatchRequest::Verify).await.unwrap();
+    assert!(
+        arbiter::render::matches::reply(&r).contains("equals the replay"),
+        "{}",
+        arbiter::render::matches::reply(&r)
+    );
+    // Refusals serialize with their kind for transports.
+    let e = m
+        .handle(
+            &eve(),
+            MatchRequest::Play {
+                text: "add 1".into(),
+                expected_version: None,
+            },
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(serde_json::to_value(&e).unwrap()["kind"], "forbidden");
+    assert!(e.is_user_error());
+}
+
+#[tokio::test]
+async fn sqlite_file_is_created_in_wal_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("sub-dir-free.db");
+    assert!(!file.exists());
+    let s = Store::connect(&format!("sqlite://{}", file.display()))
+        .await
+        .unwrap();
+    s.create_match("c", "tally", &["u".into()], "u")
+        .await
+        .unwrap();
+    assert!(file.exists(), "the database file is created when missing");
+    let wal = dir.path().join("sub-dir-free.db-wal");
+    assert!(wal.exists(), "journal_mode=WAL: {} missing", wal.display());
+    assert_eq!(s.backend(), arbiter::store::Backend::Sqlite);
+    let settings = s.settings().await.unwrap();
+    assert_eq!(
+        settings,
+        vec![
+            ("journal_mode".to_string(), "wal".to_string()),
+            ("synchronous".to_string(), "1".to_string()), // NORMAL
+        ]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_pools_opening_a_fresh_sqlite_file_at_once_all_succeed() {
+    let (url, _dir) = store_common::sqlite_url();
+    let tasks: Vec<_> = (0..8)
+        .map(|_| {
+            let url = url.clone();
+            tokio::spawn(async move { Store::connect(&url).await })
+        })
+        .collect();
+    for t in tasks {
+        t.await.unwrap().expect("connect and migrate");
+    }
+}
