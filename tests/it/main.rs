@@ -15,6 +15,8 @@
 mod common;
 #[path = "../discord_kit/mod.rs"]
 mod discord_kit;
+#[path = "../eval/mod.rs"]
+mod eval;
 #[path = "../import_support/hostile.rs"]
 mod hostile;
 #[allow(dead_code)]

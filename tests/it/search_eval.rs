@@ -3,8 +3,7 @@
 //! with `--nocapture` and by `cargo run --release --example search_eval`.
 
 use crate::common;
-#[path = "../eval/mod.rs"]
-mod eval;
+use crate::eval;
 
 use arbiter::app::App;
 

@@ -4,8 +4,7 @@
 
 use crate::common;
 #[cfg(feature = "semantic")]
-#[path = "../eval/mod.rs"]
-mod eval;
+use crate::eval;
 
 use arbiter::corpus::Corpus;
 use arbiter::search::semantic;

@@ -452,3 +452,34 @@ fn the_scanner_finds_what_it_should() {
     g.insert(m("x::b"), BTreeSet::new());
     assert_eq!(sibling_cycles(&g), vec!["x: a ↔ b".to_string()]);
 }
+
+/// A test file in a folder of modules (`tests/it`, `tests/engine`) is
+/// built only when its binary's `main.rs` declares it: none is left out.
+#[test]
+fn every_test_file_is_a_declared_module() {
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut checked = 0;
+    for folder in ["it", "engine"] {
+        let dir = tests.join(folder);
+        let main = std::fs::read_to_string(dir.join("main.rs")).expect("main.rs");
+        for entry in std::fs::read_dir(&dir).expect("the folder") {
+            let path = entry.expect("an entry").path();
+            let Some(name) = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.strip_suffix(".rs"))
+            else {
+                continue;
+            };
+            if name == "main" {
+                continue;
+            }
+            assert!(
+                main.lines().any(|l| l.trim() == format!("mod {name};")),
+                "tests/{folder}/{name}.rs is not declared in tests/{folder}/main.rs: it is never built"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "{checked} test files checked");
+}
