@@ -87,6 +87,14 @@ pub fn count(n: usize, noun: &str) -> String {
     }
 }
 
+/// FNV-1a, 64 bits, of a text's UTF-8 bytes: the evaluation file's split
+/// rule (tests/eval) and the key of a text embedded for the semantic stage.
+pub fn fnv1a64(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -70,9 +70,7 @@ pub const QUESTION_CHARS: usize = 400;
 
 /// The key of a text embedded: 64-bit FNV-1a of its bytes.
 pub fn key(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    crate::text::fnv1a64(text)
 }
 
 pub fn quantize(v: &[f32]) -> Quantized {

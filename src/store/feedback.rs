@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::Row;
 
 use super::{Store, StoreError, is_unique_violation};
+use crate::text::fnv1a64;
 
 /// A `/rule` question as answered: what its feedback buttons refer to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -244,13 +245,6 @@ pub fn evaluation_yaml(list: &[Feedback]) -> String {
         ));
     }
     out
-}
-
-/// FNV-1a-64, the evaluation file's split rule (tests/eval/mod.rs).
-fn fnv1a64(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 #[cfg(test)]

@@ -50,11 +50,7 @@ impl Case {
     }
 }
 
-pub fn fnv1a64(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
+pub use arbiter::text::fnv1a64;
 
 pub fn cases(repo: &Path) -> Vec<Case> {
     let text = std::fs::read_to_string(repo.join("tests/eval_questions.yaml"))
