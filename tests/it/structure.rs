@@ -1,4 +1,4 @@
-//! The module structure of `src/` (docs/ARCHITECTURE.md, "Invariants"):
+//! The module structure of `src/` and the core crates (docs/ARCHITECTURE.md, "Invariants"):
 //! no import cycles between sibling modules at any level, and the layers
 //! point one way (the I/O-free core never reaches up into `app`, `store`,
 //! `bot` or `render`; `app` names no game's module, nor does `render`
@@ -14,32 +14,48 @@ use std::path::Path;
 
 type Module = Vec<String>;
 
-/// Every source file's module path and its cleaned text.
+/// Every source file's module path (as `arbiter` names it) and its
+/// cleaned text: `src/`, and the core crates under the paths `src/lib.rs`
+/// re-exports them by (`crates/text` is `text`, `crates/rules`'s modules
+/// are `corpus`, `search` and `cards`, `crates/engine` is `engine`).
 fn sources() -> BTreeMap<Module, String> {
     let mut out = BTreeMap::new();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    walk(&root, &root, &mut out);
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let src = repo.join("src");
+    walk(&src, &src, &[], &mut out);
+    let rules = repo.join("crates/rules/src");
+    walk(&rules, &rules, &[], &mut out);
+    let text = repo.join("crates/text/src");
+    walk(&text, &text, &["text"], &mut out);
+    let engine = repo.join("crates/engine/src");
+    walk(&engine, &engine, &["engine"], &mut out);
     out
 }
 
-fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<Module, String>) {
+/// Adds the files under `dir` as modules below `prefix`; a crate's root
+/// file (`lib.rs`) is `prefix` itself, and the crate's own `crate::` paths
+/// are rewritten to start at `prefix`.
+fn walk(root: &Path, dir: &Path, prefix: &[&str], out: &mut BTreeMap<Module, String>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.is_dir() {
-            walk(root, &path, out);
+            walk(root, &path, prefix, out);
         } else if path.extension().is_some_and(|e| e == "rs") {
             let rel = path.strip_prefix(root).unwrap().with_extension("");
-            let mut m: Module = rel
-                .iter()
-                .map(|s| s.to_string_lossy().into_owned())
-                .collect();
+            let mut m: Module = prefix.iter().map(|s| s.to_string()).collect();
+            m.extend(rel.iter().map(|s| s.to_string_lossy().into_owned()));
             if matches!(m.last().map(String::as_str), Some("mod" | "lib" | "main")) {
                 m.pop();
             }
             if rel == Path::new("main") {
                 m = vec!["main".into()];
             }
-            out.insert(m, clean(&std::fs::read_to_string(&path).unwrap()));
+            let mut text = clean(&std::fs::read_to_string(&path).unwrap());
+            if !prefix.is_empty() {
+                text = text.replace("crate::", &format!("crate::{}::", prefix.join("::")));
+            }
+            // `crates/rules/src/lib.rs` (re-exports only) is not `src/lib.rs`.
+            out.entry(m).or_insert(text);
         }
     }
 }
@@ -356,28 +372,72 @@ fn layers_point_down() {
     assert!(wrong.is_empty(), "upward imports:\n{}", wrong.join("\n"));
 }
 
+/// The I/O-free core is its own crates (crates/text, crates/rules,
+/// crates/engine): the compiler keeps them from naming `app`, `store`,
+/// `bot` or `render`. What keeps them I/O-free is their manifests: no
+/// runtime, storage, network or Discord crate among their dependencies,
+/// and the crate graph points down (text ← rules, text ← engine).
 #[test]
-fn the_core_names_no_io_layer() {
-    let g = graph();
-    let core = [
-        "text", "heap", "corpus", "search", "semantic", "engine", "cards",
-    ];
+fn the_core_crates_depend_on_no_io_crate() {
     let io = [
-        "app", "store", "bot", "render", "load", "metrics", "sandbox",
+        "tokio",
+        "sqlx",
+        "serenity",
+        "axum",
+        "hyper",
+        "hyper-util",
+        "reqwest",
+        "arbiter",
+        "libc",
+        "tracing-subscriber",
     ];
-    for (m, deps) in g
-        .iter()
-        .filter(|(m, _)| m.first().is_some_and(|t| core.contains(&t.as_str())))
-    {
-        for d in deps {
-            assert!(
-                !d.first().is_some_and(|t| io.contains(&t.as_str())),
-                "{} names {}",
-                label(m),
-                label(d)
-            );
+    let allowed_local = [
+        ("arbiter-text", &[][..]),
+        ("arbiter-rules", &["arbiter-text"][..]),
+        ("arbiter-engine", &["arbiter-text"][..]),
+    ];
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (krate, local) in allowed_local {
+        let dir = krate.trim_start_matches("arbiter-");
+        let manifest = std::fs::read_to_string(repo.join("crates").join(dir).join("Cargo.toml"))
+            .expect("the crate's manifest");
+        assert!(manifest.contains(&format!("name = \"{krate}\"")), "{krate}");
+        let deps = dependency_names(&manifest);
+        assert!(
+            !deps.is_empty() || krate == "arbiter-text",
+            "{krate}: no dependencies read"
+        );
+        for d in &deps {
+            assert!(!io.contains(&d.as_str()), "{krate} depends on {d}");
+            if d.starts_with("arbiter") {
+                assert!(
+                    local.contains(&d.as_str()),
+                    "{krate} depends on {d}: the graph points down only"
+                );
+            }
         }
     }
+}
+
+/// The names under a manifest's `[dependencies]` (not dev- or build-).
+fn dependency_names(manifest: &str) -> Vec<String> {
+    let mut on = false;
+    let mut out = Vec::new();
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            on = line == "[dependencies]";
+        } else if on && !line.is_empty() && !line.starts_with('#') {
+            let name = line.split(['=', '.', ' ']).next().unwrap_or("");
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn the_manifest_reader_reads_names() {
+    let m = "[package]\nname = \"x\"\n[dependencies]\n# c\nserde.workspace = true\ntokio = { version = \"1\" }\n[dev-dependencies]\nsqlx = \"0.8\"\n";
+    assert_eq!(dependency_names(m), ["serde", "tokio"]);
 }
 
 #[test]
@@ -451,6 +511,20 @@ fn the_scanner_finds_what_it_should() {
     g.insert(m("x::b::c"), BTreeSet::from([m("x::a")]));
     g.insert(m("x::b"), BTreeSet::new());
     assert_eq!(sibling_cycles(&g), vec!["x: a ↔ b".to_string()]);
+    // The core crates are scanned, under the paths `arbiter` names them by.
+    let s = sources();
+    for m in [
+        "engine::kit",
+        "engine::ashes::procedure",
+        "search::semantic",
+        "corpus",
+        "cards",
+        "text",
+    ] {
+        let m: Module = m.split("::").map(String::from).collect();
+        assert!(s.contains_key(&m), "{m:?} not scanned");
+    }
+    assert!(s[&vec!["engine".to_string(), "kit".to_string()]].contains("crate::engine::"));
 }
 
 /// A test file in a folder of modules (`tests/it`, `tests/engine`) is

@@ -393,9 +393,9 @@ mod x86 {
                     let mut acc = [_mm256_setzero_ps(); 4];
                     for k in (0..i).step_by(8) {
                         let x0 = _mm256_loadu_ps(xp.add(r * i + k));
-                        for q in 0..4 {
+                        for (q, a) in acc.iter_mut().enumerate() {
                             let wv = _mm256_loadu_ps(wp.add(q * i + k));
-                            acc[q] = _mm256_fmadd_ps(x0, wv, acc[q]);
+                            *a = _mm256_fmadd_ps(x0, wv, *a);
                         }
                     }
                     for q in 0..4 {

@@ -11,7 +11,7 @@ pub use wordpiece::WordPiece;
 
 /// Dimensions of a vector.
 pub const DIMS: usize = bert::HIDDEN;
-/// Word pieces a text is cut to, [CLS] and [SEP] included (the model's
+/// Word pieces a text is cut to, `[CLS]` and `[SEP]` included (the model's
 /// `max_seq_length`).
 pub const MAX_TOKENS: usize = 256;
 
@@ -30,7 +30,7 @@ impl Encoder {
         Ok(Encoder { tokenizer, model })
     }
 
-    /// The token ids the model reads for `text`: [CLS], its pieces, [SEP].
+    /// The token ids the model reads for `text`: `[CLS]`, its pieces, `[SEP]`.
     pub fn token_ids(&self, text: &str) -> Vec<u32> {
         let max = MAX_TOKENS.min(self.model.max_positions) - 2;
         let mut ids = vec![self.tokenizer.cls];

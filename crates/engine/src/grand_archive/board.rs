@@ -1,0 +1,462 @@
+//! The Grand Archive board: players with their champion, allies and
+//! objects, the costs and restrictions in play, the Effects Stack, the
+//! phase, whose turn it is, and the combat once an attack is declared.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::BoardError;
+use crate::document::check;
+use crate::kit::names;
+use crate::text::fold;
+
+/// Largest number of players accepted.
+pub const MAX_PLAYERS: usize = 8;
+/// Largest number of entries in any list.
+pub const MAX_LIST: usize = 200;
+/// Largest reserve or cost accepted.
+pub const MAX_AMOUNT: u32 = 10_000;
+
+/// The phases of a turn, in order (the order of [`super::PHASES`]). The
+/// Combat Phase is entered by declaring an attack and returns to the Main Phase.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    #[serde(alias = "wake_up")]
+    WakeUp,
+    Materialize,
+    Recollection,
+    Draw,
+    Combat,
+    #[default]
+    Main,
+    End,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        super::PHASES[self as usize].name
+    }
+}
+
+fn first() -> u32 {
+    1
+}
+
+/// A board document, without its play.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "Grand Archive board document")]
+pub struct Board {
+    pub game: String,
+    #[serde(default)]
+    pub phase: Phase,
+    /// The turn number, from 1: a new turn each time the turn passes.
+    #[serde(default = "first")]
+    pub turn_number: u32,
+    /// The player whose turn it is (who declares attacks); default: the first player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_player: Option<String>,
+    #[schemars(length(min = 1, max = 8))]
+    pub players: Vec<Player>,
+    /// Costs to declare attacks imposed by effects in play.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub costs: Vec<Cost>,
+    /// Restrictions on attack declarations imposed by effects in play.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub restrictions: Vec<Restriction>,
+    /// The Effects Stack, bottom first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects_stack: Vec<StackEntry>,
+    /// Triggers waiting for the next state-based check to go onto the stack.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pending_triggers: Vec<String>,
+    /// The attack in progress (written by the engine on a legal declaration).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub combat: Option<Combat>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Player {
+    pub name: String,
+    /// Reserve available to pay costs.
+    #[serde(default)]
+    pub reserve: u32,
+    pub champion: Card,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allies: Vec<Card>,
+    /// Weapons and other objects that can join an attack (or attack, with permission).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub objects: Vec<Card>,
+    /// Attack cards that have resolved into the champion's intent.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub intent: Vec<String>,
+    /// Effects that instruct this player to attack with an object.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub must_attack: Vec<MustAttack>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Card {
+    pub name: String,
+    /// weapon, item, … (shown in the ruling).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    #[serde(default)]
+    pub rested: bool,
+    /// Keywords; Cleave and Taunt are executed, others are kept (not applied).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keywords: Vec<String>,
+    /// The effect that grants this card permission to attack (even while rested).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack_permission: Option<String>,
+    /// On Attack abilities: each goes onto the Effects Stack (text not applied).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub on_attack: Vec<String>,
+    /// State-based triggers that fire when this card becomes rested.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub when_rested: Vec<String>,
+}
+
+impl Card {
+    pub fn has_keyword(&self, k: &str) -> bool {
+        self.keywords.iter().any(|w| fold(w) == k)
+    }
+}
+
+/// How a cost to declare is paid: in 2.d, or opted for (or refused) in 2.e.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CostKind {
+    /// Explicitly an "additional cost" to declare: paid in step 2.d.
+    Additional,
+    /// Any other extra cost: opted for (or refused) in step 2.e.
+    Extra,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Cost {
+    /// The card or effect imposing the cost (Tariff Ring, Bulwark Sword).
+    pub source: String,
+    pub kind: CostKind,
+    /// Reserve to pay.
+    pub reserve: u32,
+    /// The player who controls the source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub controller: Option<String>,
+    /// The attacking player it applies to (default: every player).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub applies_to: Option<String>,
+    /// Applies only when this object is the attacker or joins the attack.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when_attacking_with: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Restriction {
+    pub source: String,
+    /// The attacking player it binds (default: every player).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub applies_to: Option<String>,
+    /// The attack must target one of these units.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub must_target: Vec<String>,
+    /// These objects can't be the attacker or join the attack.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cannot_attack_with: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MustAttack {
+    /// The object the player must attack with.
+    pub with: String,
+    /// The effect that imposes the obligation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// Whether an attack with it was attempted this turn.
+    #[serde(default)]
+    pub attempted: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StackKind {
+    AttackCard,
+    OnAttack,
+    Trigger,
+    #[default]
+    Other,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StackEntry {
+    pub name: String,
+    #[serde(default)]
+    pub kind: StackKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub controller: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Combat {
+    pub attacking_player: String,
+    pub attacker: String,
+    /// Objects that joined the attack (not attackers).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub objects: Vec<String>,
+    /// The attack target (absent for a Cleave attack).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    pub defending_player: String,
+    pub defending_units: Vec<String>,
+}
+
+/// Where a card sits on its controller's side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    Champion,
+    Ally(usize),
+    Object(usize),
+}
+
+impl Slot {
+    pub fn role(self) -> &'static str {
+        match self {
+            Slot::Champion => "champion",
+            Slot::Ally(_) => "ally",
+            Slot::Object(_) => "object",
+        }
+    }
+
+    pub fn is_unit(self) -> bool {
+        !matches!(self, Slot::Object(_))
+    }
+
+    pub fn path(self, p: usize) -> String {
+        match self {
+            Slot::Champion => format!("players[{p}].champion"),
+            Slot::Ally(i) => format!("players[{p}].allies[{i}]"),
+            Slot::Object(i) => format!("players[{p}].objects[{i}]"),
+        }
+    }
+}
+
+impl Player {
+    pub fn card(&self, s: Slot) -> Option<&Card> {
+        match s {
+            Slot::Champion => Some(&self.champion),
+            Slot::Ally(i) => self.allies.get(i),
+            Slot::Object(i) => self.objects.get(i),
+        }
+    }
+
+    pub fn card_mut(&mut self, s: Slot) -> Option<&mut Card> {
+        match s {
+            Slot::Champion => Some(&mut self.champion),
+            Slot::Ally(i) => self.allies.get_mut(i),
+            Slot::Object(i) => self.objects.get_mut(i),
+        }
+    }
+
+    /// Champion and allies: the units that can be targets or defending units.
+    pub fn units(&self) -> Vec<(Slot, &Card)> {
+        let allies = self.allies.iter().enumerate();
+        let mut v = vec![(Slot::Champion, &self.champion)];
+        v.extend(allies.map(|(i, c)| (Slot::Ally(i), c)));
+        v
+    }
+
+    /// Every card: champion, allies, objects.
+    pub fn cards(&self) -> Vec<(Slot, &Card)> {
+        let objects = self.objects.iter().enumerate();
+        let mut v = self.units();
+        v.extend(objects.map(|(i, c)| (Slot::Object(i), c)));
+        v
+    }
+}
+
+impl Board {
+    pub fn names(&self) -> Vec<&str> {
+        self.players.iter().map(|p| p.name.as_str()).collect()
+    }
+
+    pub fn name(&self, p: usize) -> String {
+        self.players
+            .get(p)
+            .map_or_else(String::new, |p| p.name.clone())
+    }
+
+    pub fn card_name(&self, p: usize, s: Slot) -> String {
+        let card = self.players.get(p).and_then(|pl| pl.card(s));
+        card.map(|c| c.name.clone()).unwrap_or_default()
+    }
+
+    /// The seat of a player name (resolved), for play and board fields.
+    pub fn seat(&self, typed: &str, path: &str) -> Result<usize, BoardError> {
+        names::resolve_index(typed, &self.names(), "player").map_err(|e| e.at(path))
+    }
+
+    /// The seat whose turn it is (the first player when the board does not say).
+    pub fn turn_seat(&self) -> usize {
+        let t = self.turn_player.as_deref();
+        let seat = self.players.iter().position(|p| Some(p.name.as_str()) == t);
+        seat.unwrap_or(0)
+    }
+
+    /// Seats other than `p`.
+    pub fn opponents(&self, p: usize) -> Vec<usize> {
+        (0..self.players.len()).filter(|&o| o != p).collect()
+    }
+}
+
+// Paths and messages are written only when a check fails (validation runs
+// on every request).
+fn limit(n: usize, path: impl FnOnce() -> String) -> Result<(), BoardError> {
+    if n <= MAX_LIST {
+        return Ok(());
+    }
+    let msg = format!("{n} entries is more than this engine accepts ({MAX_LIST})");
+    check(false, path(), msg)
+}
+
+fn amount(v: u32, path: impl FnOnce() -> String) -> Result<(), BoardError> {
+    if v <= MAX_AMOUNT {
+        return Ok(());
+    }
+    let msg = format!("{v} is more than this engine accepts ({MAX_AMOUNT})");
+    check(false, path(), msg)
+}
+
+/// The names a reference may take, and what they are.
+struct Known(Vec<String>, &'static str);
+
+impl Known {
+    /// Writes a reference in the board's own spelling.
+    fn fix(&self, name: &mut String, path: impl FnOnce() -> String) -> Result<(), BoardError> {
+        let refs: Vec<&str> = self.0.iter().map(String::as_str).collect();
+        let found = names::resolve(name, &refs, self.1).map_err(|e| e.at(&path()))?;
+        if found != name.as_str() {
+            *name = found.to_string();
+        }
+        Ok(())
+    }
+
+    fn fix_opt(
+        &self,
+        name: &mut Option<String>,
+        path: impl FnOnce() -> String,
+    ) -> Result<(), BoardError> {
+        name.as_mut().map_or(Ok(()), |n| self.fix(n, path))
+    }
+}
+
+fn player_ok(pl: &Player, p: usize, seen: &mut Vec<String>) -> Result<(), BoardError> {
+    let name = fold(&pl.name);
+    let path = |f: &str| format!("players[{p}].{f}");
+    if name.is_empty() {
+        return check(false, path("name"), "a player needs a name");
+    }
+    if seen.contains(&name) {
+        let twice = format!("two players are named '{}'", pl.name);
+        return check(false, path("name"), twice);
+    }
+    seen.push(name);
+    amount(pl.reserve, || path("reserve"))?;
+    limit(pl.allies.len(), || path("allies"))?;
+    limit(pl.objects.len(), || path("objects"))?;
+    limit(pl.intent.len(), || path("intent"))?;
+    limit(pl.must_attack.len(), || path("must_attack"))?;
+    let mut cards: Vec<String> = Vec::new();
+    for (slot, c) in pl.cards() {
+        let name = fold(&c.name);
+        if name.is_empty() {
+            return check(
+                false,
+                format!("{}.name", slot.path(p)),
+                "a card needs a name",
+            );
+        }
+        if cards.contains(&name) {
+            let (who, card) = (&pl.name, &c.name);
+            let twice = format!(
+                "{who} controls two cards named '{card}'; number them ('{card} #2') so plays can name each"
+            );
+            return check(false, format!("{}.name", slot.path(p)), twice);
+        }
+        cards.push(name);
+        let lists = [c.keywords.len(), c.on_attack.len(), c.when_rested.len()];
+        limit(lists.into_iter().max().unwrap_or(0), || slot.path(p))?;
+    }
+    Ok(())
+}
+
+/// Checks sizes, numbers and unique names, and writes every name reference
+/// (whose turn, costs, restrictions, obligations) in the board's own spelling.
+pub fn validate(b: &mut Board) -> Result<(), BoardError> {
+    let n = b.players.len();
+    if !(1..=MAX_PLAYERS).contains(&n) {
+        let players = format!("a board has 1 to {MAX_PLAYERS} players, not {n}");
+        return check(false, "players", players);
+    }
+    check(b.turn_number >= 1, "turn_number", "turns count from 1")?;
+    limit(b.costs.len(), || "costs".into())?;
+    limit(b.restrictions.len(), || "restrictions".into())?;
+    limit(b.effects_stack.len(), || "effects_stack".into())?;
+    limit(b.pending_triggers.len(), || "pending_triggers".into())?;
+    let mut seen = Vec::new();
+    for (p, pl) in b.players.iter().enumerate() {
+        player_ok(pl, p, &mut seen)?;
+    }
+    // The name lists are built only when a reference may need them.
+    let names = |f: fn(&Player) -> Vec<(Slot, &Card)>, needed: bool| {
+        let each = b
+            .players
+            .iter()
+            .flat_map(|p| f(p).into_iter().map(|(_, c)| c.name.clone()));
+        if needed { each.collect() } else { Vec::new() }
+    };
+    let (costs, rules) = (!b.costs.is_empty(), !b.restrictions.is_empty());
+    let players = Known(b.players.iter().map(|p| p.name.clone()).collect(), "player");
+    let cards = Known(names(Player::cards, costs || rules), "card");
+    let units = Known(names(Player::units, rules), "champion or ally");
+    players.fix_opt(&mut b.turn_player, || "turn_player".into())?;
+    for (p, pl) in b.players.iter_mut().enumerate() {
+        if pl.must_attack.is_empty() {
+            continue;
+        }
+        let own: Vec<String> = pl.cards().iter().map(|(_, c)| c.name.clone()).collect();
+        let own = Known(own, "card");
+        for (j, m) in pl.must_attack.iter_mut().enumerate() {
+            own.fix(&mut m.with, || {
+                format!("players[{p}].must_attack[{j}].with")
+            })?;
+        }
+    }
+    for (i, c) in b.costs.iter_mut().enumerate() {
+        amount(c.reserve, || format!("costs[{i}].reserve"))?;
+        players.fix_opt(&mut c.applies_to, || format!("costs[{i}].applies_to"))?;
+        players.fix_opt(&mut c.controller, || format!("costs[{i}].controller"))?;
+        cards.fix_opt(&mut c.when_attacking_with, || {
+            format!("costs[{i}].when_attacking_with")
+        })?;
+    }
+    for (i, r) in b.restrictions.iter_mut().enumerate() {
+        players.fix_opt(&mut r.applies_to, || {
+            format!("restrictions[{i}].applies_to")
+        })?;
+        for (j, n) in r.must_target.iter_mut().enumerate() {
+            units.fix(n, || format!("restrictions[{i}].must_target[{j}]"))?;
+        }
+        for (j, n) in r.cannot_attack_with.iter_mut().enumerate() {
+            cards.fix(n, || format!("restrictions[{i}].cannot_attack_with[{j}]"))?;
+        }
+    }
+    Ok(())
+}

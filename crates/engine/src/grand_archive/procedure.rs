@@ -1,0 +1,1010 @@
+//! The attack declaration: steps 2.a–2.e in order, each action logged so
+//! that an illegal declaration is reversed step by step (1.3, 2.5.1.3) and
+//! the board checked to be exactly as before; and leaving the Main Phase
+//! (1.4). The attacking player's own choices are stated, labelled at the
+//! rules' default, or asked; the defending player's response at the
+//! Retaliation Step (general rule 4) is asked of the defending player.
+
+use serde_json::json;
+
+use super::board::StackKind::{AttackCard, OnAttack, Other};
+use super::board::{
+    Board, Card, Combat, Cost, CostKind, Phase, Player, Restriction, Slot, StackEntry,
+};
+use super::plays::{Play, passes};
+use super::rules::*;
+use crate::kit::{Chosen, Cx, Opt, Stop, Whose, names};
+use crate::text::fold;
+use crate::{BoardError, Diagnostic, Severity, Step};
+
+const MAY_ADD: &str = "the attacking player 'may choose, if able, any additional weapons or objects': none unless some are added";
+const MAY_RESPOND: &str = "players 'will be able to respond': no response unless one is made";
+const TAUNT: &str = "Taunt is read as: while the defending player controls units with Taunt, an attack on that player's units must target one of them (the indexed text names Taunt only as a targeting restriction; the alternative, that Taunt binds only the attacks its card text names, needs the card text)";
+const NO_TARGET: &str = "a Cleave attack chooses a player, not a target (2.3.1), so a targeting restriction is read as having nothing to constrain";
+/// Cards named where another player's (or the wrong kind) was expected: the rule and why.
+const OWN_CARDS: (&str, &str) = (
+    D2_1,
+    "the turn player declares an attack with their own cards",
+);
+const OBJECTS: (&str, &str) = (D2_2, "step 2.b adds weapons or other objects");
+const TARGETS: (&str, &str) = (
+    D2_3,
+    "attack targets are opposing champions and allies, not your own cards",
+);
+const EX1_NOTE: &str = "the seed's Example 1 places the choice to pay this extra cost in step 2.d, but numbered rule 2.5.1 puts extra costs that are not \"additional costs\" in step 2.e; the engine follows the numbered steps (the attack is legal or illegal the same way)";
+const EX2_NOTE: &str = "the seed's Example 2 says this additional cost is paid in step 2.c, but numbered step 2.d (rule 2.4) pays calculated costs, including additional costs; the engine follows the numbered steps (the amount paid is the same either way)";
+
+/// The seat that makes the play: the player it names, else the turn player.
+pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
+    play.player()
+        .map_or(Ok(b.turn_seat()), |p| b.seat(p, "play.player"))
+}
+
+/// Runs a play on the board.
+pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
+    let (tp, now) = (actor(b, play)?, b.turn_seat());
+    let (who, turn) = (b.name(tp), b.name(now));
+    if tp != now {
+        cx.error_unruled("play.player", format!("it is {turn}'s turn, not {who}'s: the turn player declares attacks and leaves the Main Phase (reading: rule 1.4 speaks of a player's own Main Phase)"));
+    } else if b.phase != Phase::Main || b.combat.is_some() {
+        let now = b.combat.as_ref().map_or(b.phase, |_| Phase::Combat).name();
+        cx.error_unruled("phase", format!("the turn is in the {now}, not the Main Phase: attacks are declared, and the Main Phase is left, from the Main Phase (a reading: the indexed text speaks of attacking from the Main Phase, 1.4)"));
+    } else if let Play::EndMainPhase { .. } = play {
+        if obligations(b, cx) {
+            b.phase = Phase::End;
+            cx.step(
+                D1_4,
+                format!("{who} proceeds from the Main Phase to the End Phase"),
+            );
+        }
+    } else {
+        declare(b, tp, play, cx)?;
+    }
+    Ok(())
+}
+
+/// Rule 1.4 on leaving the Main Phase: the turn player has attempted every
+/// attack an effect says they must make. Returns whether they may go on.
+pub fn obligations(b: &Board, cx: &mut Cx) -> bool {
+    let tp = b.turn_seat();
+    let (who, list) = (&b.players[tp].name, &b.players[tp].must_attack);
+    if list.is_empty() {
+        cx.step(D1_4, format!("No effect instructs {who} to attack with an object, so nothing holds them in the Main Phase"));
+    }
+    for (j, m) in list.iter().enumerate() {
+        let (with, src) = (&m.with, source(&m.source));
+        if m.attempted {
+            cx.step(D1_4, format!("{who} attempted the attack with {with}{src} they must make; no further attempt is needed"));
+        } else {
+            let why = format!(
+                "{who} must attack with {with}{src} and has not attempted to declare that attack, so they can't proceed from the Main Phase to the End Phase until they do (an illegal attempt is enough)"
+            );
+            cx.step(D1_4, why.clone());
+            cx.error(D1_4, &format!("players[{tp}].must_attack[{j}]"), why);
+        }
+    }
+    list.iter().all(|m| m.attempted)
+}
+
+fn source(s: &Option<String>) -> String {
+    s.as_deref().map(|s| format!(" ({s})")).unwrap_or_default()
+}
+
+/// One thing done during the declaration, kept so it can be undone.
+enum Undo {
+    /// A choice made at a step (nothing on the board to restore, but shown).
+    Choice(&'static str, String),
+    /// The attacker rested as the cost of 2.a.
+    Rest,
+    /// A state-based trigger waiting for the next check.
+    Pending(String),
+    /// Reserve paid: (step, amount, source).
+    Pay(&'static str, u32, String),
+}
+
+/// What the play states, names resolved.
+struct Stated {
+    target: Option<(usize, Slot)>,
+    player: Option<usize>,
+    with: bool,
+    pay: Vec<String>,
+    refuse: Vec<String>,
+    response: Option<String>,
+}
+
+/// A declaration in progress: the board, the recorder, what the play
+/// states and the log of what was done.
+struct Decl<'r, 'a> {
+    b: &'r mut Board,
+    cx: &'r mut Cx<'a>,
+    before: Board,
+    tp: usize,
+    me: String,
+    slot: Slot,
+    /// The attacker and the objects added in 2.b, as they were.
+    card: Card,
+    objects: Vec<Card>,
+    stated: Stated,
+    /// The step being done (`2.c`), and what 2.c decided.
+    at: &'static str,
+    defending: (usize, Vec<String>),
+    target: Option<String>,
+    undo: Vec<Undo>,
+}
+
+fn declare(b: &mut Board, tp: usize, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
+    let Play::DeclareAttack {
+        attacker,
+        with,
+        target,
+        defending_player: dp,
+        response,
+        ..
+    } = play
+    else {
+        return Ok(());
+    };
+    let mine = cards_of(b, &[tp], Player::cards);
+    let theirs = cards_of(b, &b.opponents(tp), Player::cards);
+    let (objects, units): (Vec<Named>, Vec<Named>) = mine.iter().partition(|x| !x.1.is_unit());
+    let slot = pick(
+        b,
+        attacker,
+        &mine,
+        &theirs,
+        "play.attacker",
+        "card",
+        OWN_CARDS,
+    )?
+    .1;
+    let mut added: Vec<Slot> = Vec::new();
+    for (i, w) in with.iter().flatten().enumerate() {
+        let path = format!("play.with[{i}]");
+        let s = pick(b, w, &objects, &units, &path, "object", OBJECTS)?.1;
+        if s == slot || added.contains(&s) {
+            return Err(
+                BoardError::semantic(path, format!("{w} is already part of the attack"))
+                    .with_rule(D2_2)
+                    .into(),
+            );
+        }
+        added.push(s);
+    }
+    let opposing = cards_of(b, &b.opponents(tp), Player::units);
+    let what = "opposing champion or ally";
+    let target = target
+        .as_deref()
+        .map(|t| pick(b, t, &opposing, &mine, "play.target", what, TARGETS));
+    let target = target.transpose()?;
+    let player = dp.as_deref().map(|p| opponent(b, tp, p)).transpose()?;
+    let (pay, refuse) = extra_choices(b, play)?;
+    let (with, response) = (with.is_some(), response.clone());
+    let stated = Stated {
+        target,
+        player,
+        with,
+        pay,
+        refuse,
+        response,
+    };
+    if !can_declare(b, cx) {
+        return Ok(());
+    }
+    let card = b.players[tp].card(slot).cloned().unwrap_or_default();
+    let objects = added
+        .iter()
+        .filter_map(|&s| b.players[tp].card(s).cloned())
+        .collect();
+    let (before, me, at, defending) = (b.clone(), b.name(tp), "2.a", (tp, Vec::new()));
+    let mut d = Decl {
+        b,
+        cx,
+        before,
+        tp,
+        me,
+        slot,
+        card,
+        objects,
+        stated,
+        at,
+        defending,
+        target: None,
+        undo: Vec::new(),
+    };
+    d.opening();
+    let legal = d.step_a() && d.step_b() && d.step_c()? && d.step_d() && d.step_e()?;
+    if legal {
+        d.declared()?;
+    } else {
+        d.reverse();
+    }
+    d.record_attempt(!legal);
+    Ok(())
+}
+
+type Named<'a> = (usize, Slot, &'a str);
+
+/// The cards of `seats` that `which` lists (units or all cards).
+fn cards_of<'a>(
+    b: &'a Board,
+    seats: &[usize],
+    which: fn(&Player) -> Vec<(Slot, &Card)>,
+) -> Vec<Named<'a>> {
+    let each = |p: usize| {
+        which(&b.players[p])
+            .into_iter()
+            .map(move |(s, c)| (p, s, c.name.as_str()))
+    };
+    seats.iter().flat_map(|&p| each(p)).collect()
+}
+
+/// A card named in `first`; named in `then` instead, it is refused under
+/// `not` (the rule and why).
+fn pick<'a>(
+    b: &Board,
+    typed: &str,
+    first: &[Named<'a>],
+    then: &[Named<'a>],
+    path: &str,
+    what: &'static str,
+    not: (&str, &str),
+) -> Result<(usize, Slot), BoardError> {
+    let names = |g: &[Named<'a>]| g.iter().map(|x| x.2).collect::<Vec<&'a str>>();
+    match names::resolve_in_groups(typed, &names(first), &names(then), what)
+        .map_err(|e| e.at(path))?
+    {
+        (0, i) => Ok((first[i].0, first[i].1)),
+        (_, i) => {
+            let (p, s, name) = then[i];
+            let (role, owner, why) = (s.role(), b.name(p), not.1);
+            let msg = format!("{name} ({role}) is controlled by {owner}; {why}");
+            Err(BoardError::semantic(path, msg).with_rule(not.0))
+        }
+    }
+}
+
+fn opponent(b: &Board, tp: usize, typed: &str) -> Result<usize, BoardError> {
+    let opponents = b.opponents(tp);
+    let names: Vec<&str> = opponents
+        .iter()
+        .map(|&p| b.players[p].name.as_str())
+        .collect();
+    let i = names::resolve_index(typed, &names, "opponent")
+        .map_err(|e| e.at("play.defending_player"))?;
+    Ok(opponents[i])
+}
+
+/// The extra costs the play pays and refuses, as the board spells them.
+fn extra_choices(b: &Board, play: &Play) -> Result<(Vec<String>, Vec<String>), BoardError> {
+    let Play::DeclareAttack {
+        pay_extra,
+        refuse_extra,
+        ..
+    } = play
+    else {
+        return Ok(Default::default());
+    };
+    let extra = b.costs.iter().filter(|c| c.kind == CostKind::Extra);
+    let mut sources: Vec<&str> = extra.map(|c| c.source.as_str()).collect();
+    sources.sort_unstable();
+    sources.dedup();
+    let resolve = |list: &[String], field: &str| -> Result<Vec<String>, BoardError> {
+        let one = |(i, s): (usize, &String)| {
+            names::resolve(s, &sources, "extra cost")
+                .map(str::to_string)
+                .map_err(|e| e.at(&format!("play.{field}[{i}]")))
+        };
+        list.iter().enumerate().map(one).collect()
+    };
+    let pay = resolve(pay_extra, "pay_extra")?;
+    let refuse = resolve(refuse_extra, "refuse_extra")?;
+    if let Some(s) = pay.iter().find(|s| refuse.contains(s)) {
+        return Err(BoardError::semantic(
+            "play.refuse_extra",
+            format!("{s} is both paid and refused"),
+        ));
+    }
+    Ok((pay, refuse))
+}
+
+/// General rule 3: no attack card waiting on the Effects Stack.
+fn can_declare(b: &Board, cx: &mut Cx) -> bool {
+    let Some(i) = b.effects_stack.iter().position(|e| e.kind == AttackCard) else {
+        return true;
+    };
+    let (card, who) = (&b.effects_stack[i].name, b.name(b.turn_seat()));
+    cx.error(GR3, &format!("effects_stack[{i}]"), format!("the attack card {card} is still on the Effects Stack; it must resolve and enter the champion's intent before {who} can declare an attack"));
+    false
+}
+
+impl Decl<'_, '_> {
+    /// A check that fails: its step, and the error that makes the declaration illegal.
+    fn fail(&mut self, rule: &str, path: &str, why: String) -> &mut Step {
+        self.cx.error(rule, path, why.clone());
+        self.cx.step(rule, format!("{} fails: {why}", self.at))
+    }
+
+    /// Whose choice `play.KEY` is: the turn player's unless `seat` says
+    /// otherwise; the question is built only when it is asked.
+    fn whose<T>(&self, key: &str, seat: Option<usize>, default: Option<(T, String)>) -> Whose<T> {
+        let seat = seat.unwrap_or(self.tp);
+        Whose {
+            seat,
+            key: key.into(),
+            default,
+        }
+    }
+
+    fn in_attack(&self, name: &str) -> bool {
+        name == self.card.name || self.objects.iter().any(|o| o.name == name)
+    }
+
+    /// The costs of `kind` that apply to this attack, with their index.
+    fn costs(&self, kind: CostKind) -> Vec<(usize, Cost)> {
+        let me = Some(&self.me);
+        let to = |c: &Cost| c.applies_to.is_none() || c.applies_to.as_ref() == me;
+        let with = |c: &Cost| {
+            c.when_attacking_with
+                .as_deref()
+                .is_none_or(|w| self.in_attack(w))
+        };
+        let each = self
+            .b
+            .costs
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.kind == kind && to(c) && with(c));
+        each.map(|(i, c)| (i, c.clone())).collect()
+    }
+
+    fn opening(&mut self) {
+        let (me, a, tp) = (&self.me, &self.card.name, self.tp);
+        self.cx.step(D1, format!("{me} declares an attack with {a}; the declaration goes through the steps of rule 2 and must be verified as a legal attack"));
+        let intent = &self.b.players[tp].intent;
+        let resolved = match self.slot == Slot::Champion && !intent.is_empty() {
+            true => format!(
+                "; {} in the champion's intent has resolved",
+                intent.join(", ")
+            ),
+            false => String::new(),
+        };
+        self.cx.step(GR3, format!("No attack card is waiting on the Effects Stack{resolved}, so the declaration can be made"));
+        self.cx.step(D2, "Steps 2.a to 2.e are done in sequence");
+        let cards = self
+            .b
+            .players
+            .iter()
+            .enumerate()
+            .flat_map(|(p, pl)| pl.cards().into_iter().map(move |(s, c)| (s.path(p), c)));
+        for (path, c) in cards {
+            for (k, w) in c
+                .keywords
+                .iter()
+                .enumerate()
+                .filter(|(_, w)| !["cleave", "taunt"].contains(&fold(w).as_str()))
+            {
+                let msg = format!(
+                    "card text not applied: {}'s keyword '{w}' (the engine executes Cleave and Taunt only)",
+                    c.name
+                );
+                self.cx
+                    .warn(None, Some(&format!("{path}.keywords[{k}]")), msg);
+            }
+        }
+    }
+
+    /// 2.a: select the attacker; it must be able to attack; rest it as the cost.
+    fn step_a(&mut self) -> bool {
+        let (me, a, role, unit) = (
+            self.me.clone(),
+            self.card.name.clone(),
+            self.slot.role(),
+            self.slot.is_unit(),
+        );
+        let st = self.cx.step(
+            D2_1,
+            format!("2.a: {me} selects {a} ({role}) as the attacker"),
+        );
+        st.chose(&me, format!("{a} as the attacker"));
+        self.undo
+            .push(Undo::Choice("2.a", format!("{a} as the attacker")));
+        let awake = unit && !self.card.rested;
+        let able = match (&self.card.attack_permission, awake) {
+            (_, true) => Ok(format!("{a} is an awake {role}, so it is able to attack")),
+            (Some(p), _) if unit => Ok(format!(
+                "{a} is rested, but {p} grants it permission to attack"
+            )),
+            (Some(p), _) => Ok(format!(
+                "{a} is not an ally or champion; {p} grants it permission to attack"
+            )),
+            (None, _) if unit => Err(format!(
+                "{a} is rested and no effect grants it permission to attack; a rested {role} can't be selected as the attacker"
+            )),
+            (None, _) => Err(format!(
+                "{a} is an object, not an ally or champion, and no effect grants it permission to attack (set `attack_permission` if one does)"
+            )),
+        };
+        match able {
+            Ok(why) => self.cx.step(D2_1_1, why),
+            Err(why) => {
+                self.fail(D2_1_1, &self.slot.path(self.tp), why);
+                return false;
+            }
+        };
+        if !awake {
+            let why = if unit {
+                "already rested"
+            } else {
+                "not an ally or champion"
+            };
+            self.cx.step(
+                D2_1_1_1,
+                format!("{a} is {why}, so there is no resting cost to pay"),
+            );
+            return true;
+        }
+        if let Some(c) = self.b.players[self.tp].card_mut(self.slot) {
+            c.rested = true;
+        }
+        self.undo.push(Undo::Rest);
+        self.cx
+            .step(D2_1_1_1, format!("{a} is rested as the cost to attack"));
+        for (k, t) in self.card.when_rested.iter().enumerate() {
+            self.b.pending_triggers.push(t.clone());
+            self.undo.push(Undo::Pending(t.clone()));
+            self.cx.step(D1_2, format!("{a} becoming rested triggers {t}; it waits and goes onto the Effects Stack the next time state-based effects are checked"));
+            let path = format!("{}.when_rested[{k}]", self.slot.path(self.tp));
+            self.cx.warn(None, Some(&path), format!("card text not applied: {a}'s trigger '{t}' (what it does is outside the indexed text)"));
+        }
+        true
+    }
+
+    /// 2.b: weapons or objects added (none when left out, labelled).
+    fn step_b(&mut self) -> bool {
+        let (me, a) = (&self.me, &self.card.name);
+        self.at = "2.b";
+        if self.objects.is_empty() {
+            let how = match self.stated.with {
+                true => Chosen::Stated(()),
+                false => Chosen::Assumed((), MAY_ADD.into()),
+            };
+            let st = self.cx.step(
+                D2_2,
+                format!("2.b: {me} adds no weapons or objects to the attack"),
+            );
+            how.on(st, me, "no weapons or objects");
+            return true;
+        }
+        for o in &self.objects {
+            let (n, kind) = (
+                &o.name,
+                o.kind
+                    .as_deref()
+                    .map(|k| format!(" ({k})"))
+                    .unwrap_or_default(),
+            );
+            self.cx
+                .step(D2_2, format!("2.b: {me} adds {n}{kind} to the attack"))
+                .chose(me, format!("to add {n}"));
+            self.undo
+                .push(Undo::Choice("2.b", format!("{n} added to the attack")));
+        }
+        let names: Vec<&str> = self.objects.iter().map(|o| o.name.as_str()).collect();
+        let (verb, noun) = if names.len() == 1 {
+            ("takes", "is not an attacker")
+        } else {
+            ("take", "are not attackers")
+        };
+        let list = names.join(", ");
+        self.cx.step(D2_2_1, format!("{list} {verb} part in combat after the declaration but {noun}; only {a} is the attacker"));
+        true
+    }
+
+    /// 2.c: an attack target, or with Cleave a player whose units defend.
+    fn step_c(&mut self) -> Result<bool, Stop> {
+        let (me, a) = (self.me.clone(), self.card.name.clone());
+        self.at = "2.c";
+        let from = self.objects.iter().find(|o| o.has_keyword("cleave"));
+        let cleave = match self.card.has_keyword("cleave") {
+            true => Some(format!("{a} has Cleave")),
+            false => from.map(|o| format!("{}, added in 2.b, gives the attack Cleave", o.name)),
+        };
+        let why = match (cleave, self.stated.target, self.stated.player) {
+            _ if self.b.opponents(self.tp).is_empty() => {
+                (D2_3, "play.target", "there is no opponent to attack".into())
+            }
+            (Some(g), Some((p, s)), _) => {
+                let (name, owner) = (self.b.card_name(p, s), self.b.name(p));
+                (
+                    D2_3_1,
+                    "play.target",
+                    format!(
+                        "{g}, so {me} chooses a player instead of an attack target; name the player (`defending_player: {owner}`) instead of the target {name}"
+                    ),
+                )
+            }
+            (Some(g), None, _) => return self.cleave(g),
+            (None, _, Some(_)) => (
+                D2_3,
+                "play.defending_player",
+                format!("{a} has no Cleave, so {me} must choose an attack target, not a player"),
+            ),
+            (None, _, None) => return self.attack_target(),
+        };
+        self.fail(why.0, why.1, why.2);
+        Ok(false)
+    }
+
+    fn cleave(&mut self, granted: String) -> Result<bool, Stop> {
+        let (b, me) = (&*self.b, self.me.clone());
+        let opps = b.opponents(self.tp);
+        // One opponent is the only player who can be chosen.
+        let only = match opps[..] {
+            [p] => Some((
+                p,
+                format!(
+                    "{} is the only opponent, so the only player {me} can choose",
+                    b.name(p)
+                ),
+            )),
+            _ => None,
+        };
+        let whose = self.whose("defending_player", None, only);
+        let ask = || {
+            let options = opps
+                .iter()
+                .map(|&p| Opt::field(b.name(p), p, "defending_player", json!(b.name(p))));
+            let question = format!("{me}: {granted}; whose units become defending units?");
+            whose
+                .clone()
+                .ask(D2_3_1, "play.defending_player", question, options.collect())
+        };
+        let chosen = self
+            .cx
+            .choose_with(self.stated.player, whose.clone(), ask)?;
+        let (p, who) = (chosen.value(), self.b.name(chosen.value()));
+        let units: Vec<String> = self.b.players[p]
+            .units()
+            .iter()
+            .map(|(_, c)| c.name.clone())
+            .collect();
+        let text = format!(
+            "2.c: {granted}, so {me} chooses {who}; {who}'s units ({}) become defending units and are not attack targets",
+            units.join(", ")
+        );
+        chosen.on(
+            self.cx.step(D2_3_1, text),
+            &me,
+            format!("{who} as the defending player"),
+        );
+        self.undo.push(Undo::Choice(
+            "2.c",
+            format!("{who} as the defending player"),
+        ));
+        self.defending = (p, units);
+        Ok(true)
+    }
+
+    fn attack_target(&mut self) -> Result<bool, Stop> {
+        let (b, me, a, tp) = (&*self.b, self.me.clone(), &self.card.name, self.tp);
+        let whose = self.whose("target", None, None);
+        let ask = || {
+            let option = |&(p, s, n): &Named| {
+                let label = format!("{n} ({}'s {})", b.name(p), s.role());
+                Opt::field(label, (p, s), "target", json!(n))
+            };
+            let options = cards_of(b, &b.opponents(tp), Player::units);
+            let question = format!("{me}: attack which champion or ally with {a}?");
+            whose.clone().ask(
+                D2_3,
+                "play.target",
+                question,
+                options.iter().map(option).collect(),
+            )
+        };
+        let (p, s) = self
+            .cx
+            .choose_with(self.stated.target, whose.clone(), ask)?
+            .value();
+        let (name, owner, role) = (self.b.card_name(p, s), self.b.name(p), s.role());
+        let text = format!(
+            "2.c: {me} chooses {owner}'s {role} {name} as the attack target; it becomes the defending unit"
+        );
+        self.cx
+            .step(D2_3, text)
+            .chose(&me, format!("{name} as the target"));
+        self.undo
+            .push(Undo::Choice("2.c", format!("{name} as the target")));
+        self.defending = (p, vec![name.clone()]);
+        self.target = Some(name);
+        Ok(true)
+    }
+
+    /// Pays `c` from the attacking player's reserve (logged); `Err(reserve)` when short.
+    fn pay(&mut self, c: &Cost, rule: &str, text: String) -> Result<&mut Step, u32> {
+        let have = self.b.players[self.tp].reserve;
+        let left = have.checked_sub(c.reserve).ok_or(have)?;
+        self.b.players[self.tp].reserve = left;
+        self.undo
+            .push(Undo::Pay(self.at, c.reserve, c.source.clone()));
+        let st = self.cx.step(rule, text).num("cost", c.reserve);
+        Ok(st.num("reserve before", have).num("reserve after", left))
+    }
+
+    /// An info note on a cost, citing a seed example.
+    fn example(&mut self, rule: &str, i: usize, source: &str, note: &str) {
+        let (rule, path, message) = (
+            Some(rule.into()),
+            Some(format!("costs[{i}]")),
+            format!("{source}: {note}"),
+        );
+        self.cx.diags.push(Diagnostic {
+            severity: Severity::Info,
+            message,
+            rule,
+            path,
+        });
+    }
+
+    /// 2.d: calculated costs, including additional costs.
+    fn step_d(&mut self) -> bool {
+        let (me, costs) = (self.me.clone(), self.costs(CostKind::Additional));
+        self.at = "2.d";
+        if costs.is_empty() {
+            self.cx.step(
+                D2_4,
+                "2.d: there are no calculated or additional costs to pay",
+            );
+        }
+        for (i, c) in costs {
+            let (src, n) = (&c.source, c.reserve);
+            let text = format!(
+                "2.d: {me} pays {n} reserve for {src}'s additional cost to declare the attack"
+            );
+            if let Err(have) = self.pay(&c, D2_4, text) {
+                let why = format!(
+                    "{me} can't pay {src}'s additional cost of {n} reserve: only {have} reserve is available"
+                );
+                self.fail(D2_4, &format!("costs[{i}]"), why)
+                    .num("cost", n)
+                    .num("reserve", have);
+                return false;
+            }
+            self.example(EX2, i, src, EX2_NOTE);
+        }
+        true
+    }
+
+    /// 2.e: extra costs (paid, refused or asked), then Taunt and restrictions.
+    fn step_e(&mut self) -> Result<bool, Stop> {
+        let (mut ok, me, extra) = (true, self.me.clone(), self.costs(CostKind::Extra));
+        self.at = "2.e";
+        self.cx.step(
+            D2_5,
+            format!("2.e: {me} reconciles the restrictions and extra costs on this attack"),
+        );
+        for (i, c) in &extra {
+            self.example(EX1, *i, &c.source, EX1_NOTE);
+            ok &= self.extra_cost(*i, c)?;
+        }
+        let pay = [
+            ("pay_extra", &self.stated.pay),
+            ("refuse_extra", &self.stated.refuse),
+        ];
+        for (field, list) in pay {
+            let absent = list
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| !extra.iter().any(|(_, c)| c.source == **s));
+            for (k, s) in absent {
+                let msg = format!(
+                    "{s}'s extra cost does not apply to this attack, so there is nothing to pay or refuse; the attack goes on without it"
+                );
+                self.cx.refuse(D2_5_1, &format!("play.{field}[{k}]"), msg);
+            }
+        }
+        Ok(self.restrictions() & ok)
+    }
+
+    /// One extra cost: the attacking player's own choice, with no default.
+    fn extra_cost(&mut self, i: usize, c: &Cost) -> Result<bool, Stop> {
+        let (me, src, n) = (self.me.clone(), &c.source, c.reserve);
+        let what = format!(
+            "{src}{} extra cost of {n} reserve",
+            source(&c.controller).replace(')', "'s)")
+        );
+        let (st, whose) = (
+            &self.stated,
+            self.whose(&format!("extra:{src}"), None, None),
+        );
+        let ask = || {
+            let add = |list: &[String]| json!([list, std::slice::from_ref(src)].concat());
+            let pay = Opt::field(format!("pay {n} reserve"), true, "pay_extra", add(&st.pay));
+            let refuse = "refuse (the attack is illegal)";
+            let refuse = Opt::field(refuse, false, "refuse_extra", add(&st.refuse));
+            let question = format!(
+                "{me}: pay {what} to declare this attack? Refusing makes the attack illegal."
+            );
+            whose
+                .clone()
+                .ask(D2_5_1_1, "play.pay_extra", question, vec![pay, refuse])
+        };
+        let stated = [&st.pay, &st.refuse].iter().position(|l| l.contains(src));
+        if !self
+            .cx
+            .choose_with(stated.map(|k| k == 0), whose.clone(), ask)?
+            .value()
+        {
+            let why = format!("{me} refuses to pay {what}, so the attack is illegal");
+            self.fail(D2_5_1_1, "play.refuse_extra", why)
+                .chose(&me, format!("not to pay {src}'s extra cost"));
+            return Ok(false);
+        }
+        let text =
+            format!("2.e: {me} agrees to pay {what} (not an \"additional cost\") and pays it");
+        match self.pay(c, D2_5_1, text) {
+            Ok(st) => st.chose(&me, format!("to pay {src}'s extra cost")),
+            Err(have) => {
+                let why = format!("{me} agrees to pay {what} but only {have} reserve is available");
+                self.cx.error(D2_5_1_3, &format!("costs[{i}]"), why.clone());
+                self.cx
+                    .step(D2_5_1, format!("2.e fails: {why}"))
+                    .num("cost", n)
+                    .num("reserve", have);
+                return Ok(false);
+            }
+        };
+        Ok(true)
+    }
+
+    /// Restrictions: Taunt (read as a targeting restriction on attacks on
+    /// its controller's units) and those in play that bind the attacking player.
+    fn restrictions(&mut self) -> bool {
+        let (units, me) = (self.b.players[self.defending.0].units(), Some(&self.me));
+        let taunts = units.iter().filter(|(_, c)| c.has_keyword("taunt"));
+        let must_target = taunts.map(|(_, c)| c.name.clone()).collect();
+        let taunt = Restriction {
+            source: "Taunt".into(),
+            applies_to: None,
+            must_target,
+            cannot_attack_with: Vec::new(),
+        };
+        let binding = self
+            .b
+            .restrictions
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.applies_to.is_none() || r.applies_to.as_ref() == me);
+        let all: Vec<_> = binding.map(|(i, r)| (Some(i), r.clone())).collect();
+        let mut ok = true;
+        for (i, r) in std::iter::once((None, taunt)).chain(all) {
+            let (src, without, want) = (
+                &r.source,
+                r.cannot_attack_with.join(", "),
+                r.must_target.join(" or "),
+            );
+            if let Some(bad) = r.cannot_attack_with.iter().find(|n| self.in_attack(n)) {
+                ok = false;
+                let path = format!("restrictions[{}].cannot_attack_with", i.unwrap_or_default());
+                self.fail(
+                    D2_5_1_2,
+                    &path,
+                    format!("{src} forbids attacking with {bad}"),
+                );
+            } else if !without.is_empty() {
+                self.cx.step(
+                    D2_5_1_2,
+                    format!("{src}'s restriction is fulfilled: the attack does not use {without}"),
+                );
+            }
+            let step = match self.target.clone() {
+                _ if want.is_empty() => continue,
+                None => self
+                    .cx
+                    .step(
+                        D2_5_1_2,
+                        format!(
+                            "{src} requires targeting {want}; a Cleave attack has no attack target"
+                        ),
+                    )
+                    .assume(NO_TARGET),
+                Some(t) if r.must_target.contains(&t) => self.cx.step(
+                    D2_5_1_2,
+                    format!("{src}'s targeting restriction is fulfilled: the target is {t}"),
+                ),
+                Some(t) => {
+                    ok = false;
+                    self.fail(
+                        D2_5_1_2,
+                        "play.target",
+                        format!("{src} requires the attack to target {want}, not {t}"),
+                    )
+                }
+            };
+            if i.is_none() {
+                step.assume(TAUNT);
+            }
+        }
+        ok
+    }
+
+    /// An illegal declaration: every step taken reversed, last first, and
+    /// the board compared with the board before it.
+    fn reverse(&mut self) {
+        let rule = if matches!(self.at, "2.a" | "2.e") {
+            D2_5_1_3
+        } else {
+            D1_3
+        };
+        let (at, a) = (self.at, &self.card.name);
+        let text = match at {
+            "2.a" => format!(
+                "The attack declaration is illegal at 2.a; the only step taken was selecting {a}, which is withdrawn"
+            ),
+            _ => format!(
+                "The attack declaration is illegal (failed at {at}); every step taken is reversed, last first"
+            ),
+        };
+        self.cx.step(rule, text);
+        while let Some(u) = self.undo.pop().filter(|_| at != "2.a") {
+            self.undo_one(u, rule);
+        }
+        let exact = *self.b == self.before;
+        let checked = if exact {
+            ": the board is exactly as it was (checked)"
+        } else {
+            ""
+        };
+        self.cx.step(
+            D2_5_1_3,
+            format!(
+                "The game resumes at the point in time prior to the attack declaration{checked}"
+            ),
+        );
+        if !exact {
+            self.cx.error_unruled("play", "internal error: the reversal did not restore the board exactly; please report this board");
+        }
+    }
+
+    fn undo_one(&mut self, u: Undo, rule: &str) {
+        let (me, a, p) = (&self.me, &self.card.name, &mut self.b.players[self.tp]);
+        let text = match u {
+            Undo::Choice(s, what) => format!("Reverse {s}: the choice of {what} is withdrawn"),
+            Undo::Rest => {
+                p.card_mut(self.slot)
+                    .into_iter()
+                    .for_each(|c| c.rested = false);
+                format!("Reverse 2.a: {a} becomes awake again (its resting cost is undone)")
+            }
+            Undo::Pending(t) => {
+                let waiting = &mut self.b.pending_triggers;
+                if let Some(i) = waiting.iter().rposition(|x| *x == t) {
+                    waiting.remove(i);
+                }
+                format!(
+                    "Reverse 2.a: {t} no longer waits for the next state-based check (the resting that triggered it is undone)"
+                )
+            }
+            Undo::Pay(s, n, src) => {
+                let before = p.reserve;
+                p.reserve = before + n;
+                let text =
+                    format!("Reverse {s}: the {n} reserve paid for {src} is returned to {me}");
+                let st = self.cx.step(rule, text).num("refund", n);
+                st.num("reserve before", before)
+                    .num("reserve after", before + n);
+                return;
+            }
+        };
+        self.cx.step(rule, text);
+    }
+
+    /// A legal declaration: the combat phase, On Attack triggers, and the
+    /// defending player's chance to respond at the Retaliation Step.
+    fn declared(&mut self) -> Result<(), Stop> {
+        self.cx.step(D1_1, "Steps 2.a to 2.e were followed in order and are considered to have all happened at the same time: the attack is legal");
+        let (dp, defending_units) = self.defending.clone();
+        let objects = self.objects.iter().map(|o| o.name.clone()).collect();
+        let (attacking_player, attacker, target) =
+            (self.me.clone(), self.card.name.clone(), self.target.clone());
+        let defending_player = self.b.name(dp);
+        self.b.combat = Some(Combat {
+            attacking_player,
+            attacker,
+            objects,
+            target,
+            defending_player,
+            defending_units,
+        });
+        self.b.phase = Phase::Combat;
+        self.cx.step(
+            GR1,
+            "The attack is declared: the turn immediately enters the combat phase",
+        );
+        self.cx.step(
+            GR2,
+            "The declaration can't be responded to, and no player receives Opportunity from it",
+        );
+        for c in std::iter::once(&self.card).chain(&self.objects) {
+            for t in &c.on_attack {
+                let (name, controller) = (format!("{}: {t}", c.name), Some(self.me.clone()));
+                self.b.effects_stack.push(StackEntry {
+                    name,
+                    kind: OnAttack,
+                    controller,
+                });
+                self.cx.step(GR4, format!("{}'s On Attack ability ({t}) goes onto the Effects Stack; players can respond at the beginning of the Retaliation Step", c.name));
+                self.cx.warn(None, None, format!("card text not applied: {}'s On Attack ability '{t}' (what it does is outside the indexed text)", c.name));
+            }
+        }
+        self.cx.step(GR5, "Combat proceeds through all its steps even if the attacker or all defending units leave the field");
+        self.respond(dp)
+    }
+
+    /// The defending player's response at the beginning of the Retaliation
+    /// Step: theirs to make; recorded on the Effects Stack, its text not applied.
+    fn respond(&mut self, dp: usize) -> Result<(), Stop> {
+        let (who, me, a, stated) = (
+            self.b.name(dp),
+            &self.me,
+            &self.card.name,
+            self.stated.response.clone(),
+        );
+        let whose = self.whose("response", Some(dp), Some((false, MAY_RESPOND.into())));
+        let ask = || {
+            let options = vec![
+                Opt::field("pass", false, "response", json!("pass")),
+                Opt::field("respond", true, "response", json!("respond")),
+            ];
+            let question = format!(
+                "{who}: {me} attacks with {a}; respond at the beginning of the Retaliation Step?"
+            );
+            whose.clone().ask(GR4, "play.response", question, options)
+        };
+        let stated_choice = stated.as_deref().map(|s| !passes(s));
+        // The indexed text gives no default response: passing is assumed.
+        let chosen = self.cx.choose_assuming(stated_choice, whose.clone(), ask)?;
+        let what = stated
+            .filter(|s| fold(s) != "respond")
+            .unwrap_or("a response (not named)".into());
+        let text = match chosen.value() {
+            false => format!("At the beginning of the Retaliation Step {who} does not respond"),
+            true => format!(
+                "At the beginning of the Retaliation Step {who} responds with {what}; it goes onto the Effects Stack"
+            ),
+        };
+        let choice = if chosen.value() {
+            format!("to respond with {what}")
+        } else {
+            "not to respond".into()
+        };
+        chosen.on(self.cx.step(GR4, text), &who, choice);
+        if chosen.value() {
+            self.b.effects_stack.push(StackEntry {
+                name: what.clone(),
+                kind: Other,
+                controller: Some(who.clone()),
+            });
+            self.cx.warn(None, Some("play.response"), format!("card text not applied: {who}'s response '{what}' (recorded on the Effects Stack; what it does is outside the indexed text)"));
+        }
+        Ok(())
+    }
+
+    /// Rule 1.4: an attempt with an object the player must attack with
+    /// answers the obligation, legal or not (the record an illegal attempt keeps).
+    fn record_attempt(&mut self, illegal: bool) {
+        let (me, a) = (&self.me, &self.card.name);
+        for m in self.b.players[self.tp]
+            .must_attack
+            .iter_mut()
+            .filter(|m| m.with == *a)
+        {
+            m.attempted = true;
+            let src = source(&m.source);
+            self.cx.step(D1_4, match illegal {
+                true => format!("{me} attempted the attack with {a} that {me} must make{src}; it was illegal, so no further attempts are necessary (recorded as attempted)"),
+                false => format!("{me} attacks with {a} as instructed{src}; the must-attack obligation is met"),
+            });
+        }
+    }
+}

@@ -1,0 +1,625 @@
+//! Board fields as data, for every game at once: which fields of a
+//! document an engine does not read, field paths as players type them
+//! (`adjust`), phase resets, and the schema's field names for did-you-mean.
+
+use serde_json::{Map, Value};
+
+use super::names::{self, NameError};
+use crate::BoardError;
+use crate::document::{Seg, path_segments};
+use crate::text::{closest, fold};
+
+/// Leaf paths of `doc` that no pattern in `reads` covers, indexes written
+/// `[]` (`players[].units[].name`), each once. A subtree a pattern covers
+/// whole (`players` covers `players[].units[].name`) is not walked.
+fn uncovered(doc: &Value, reads: &[&str], path: &mut String, out: &mut Vec<String>) {
+    let whole = |path: &str| reads.iter().any(|p| is_prefix(p, path));
+    match doc {
+        Value::Object(m) if !m.is_empty() => {
+            if whole(path) {
+                return;
+            }
+            for (k, v) in m {
+                let len = path.len();
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(k);
+                uncovered(v, reads, path, out);
+                path.truncate(len);
+            }
+        }
+        Value::Array(items) if !items.is_empty() => {
+            if whole(path) {
+                return;
+            }
+            let len = path.len();
+            path.push_str("[]");
+            for v in items {
+                uncovered(v, reads, path, out);
+            }
+            path.truncate(len);
+        }
+        Value::Null => {}
+        _ => {
+            if !reads.iter().any(|p| covers(p, path)) && !out.contains(path) {
+                out.push(path.clone());
+            }
+        }
+    }
+}
+
+/// `a` is `b` or a field path above it.
+fn is_prefix(a: &str, b: &str) -> bool {
+    b.strip_prefix(a)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+}
+
+/// A pattern covers a leaf above, at or below it (a scalar where the engine
+/// reads deeper is the typed read's business, not an unread field).
+fn covers(pattern: &str, leaf: &str) -> bool {
+    is_prefix(pattern, leaf) || is_prefix(leaf, pattern)
+}
+
+/// The fields present in `doc` that no pattern in `reads` covers, as
+/// patterns (`players[].faction`), in document order.
+pub fn unread(doc: &Value, reads: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    uncovered(doc, reads, &mut String::new(), &mut out);
+    out
+}
+
+/// A field of a board, resolved from what a player typed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldPath {
+    /// Canonical path (`players[1].units[0].damage`).
+    pub path: String,
+    /// The same with names (`players[Maeoni].units[Iron Worker].damage`).
+    pub label: String,
+    /// The seat whose field this is (`players[i]…`), `None` for shared fields.
+    pub owner: Option<usize>,
+    pub(crate) steps: Vec<Step>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Step {
+    Key(String),
+    Index(usize),
+    Append,
+}
+
+/// Resolves a typed field path against a board: keys by did-you-mean over
+/// the keys present and the schema's, list items by index or by `name`
+/// (fuzzy), `[+]` to append. A first segment naming a player stands for
+/// `players[that player]`.
+pub fn resolve(board: &Value, schema: &Value, typed: &str) -> Result<FieldPath, BoardError> {
+    let typed = typed.trim();
+    let segs = split_typed(typed);
+    if segs.is_empty() {
+        return Err(BoardError::semantic(
+            "field",
+            "name a field, for example `players.Maeoni.phoenixborn.damage`",
+        ));
+    }
+    let mut steps = Vec::new();
+    let mut node = Some(board);
+    let mut sch = Some(schema);
+    let mut label = String::new();
+    for (i, seg) in segs.iter().enumerate() {
+        let here = node.unwrap_or(&Value::Null);
+        match here {
+            Value::Array(items) => {
+                let (step, text) = list_step(items, seg, typed)?;
+                node = match step {
+                    Step::Index(n) => items.get(n),
+                    _ => None,
+                };
+                label.push_str(&format!("[{text}]"));
+                steps.push(step);
+                sch = sch.and_then(|s| schema_child(schema, s, None));
+            }
+            _ if i == 0 && is_player_shorthand(board, schema, seg) => {
+                let players = board.get("players").and_then(Value::as_array);
+                let (step, text) = list_step(players.map_or(&[][..], |v| v), seg, typed)?;
+                if let Step::Index(n) = step {
+                    node = players.and_then(|p| p.get(n));
+                }
+                label.push_str(&format!("players[{text}]"));
+                steps.push(Step::Key("players".into()));
+                steps.push(step);
+                sch = sch
+                    .and_then(|s| schema_child(schema, s, Some("players")))
+                    .and_then(|s| schema_child(schema, s, None));
+            }
+            _ => {
+                let key = key_step(here, sch.map(|s| schema_props(schema, s)), seg, typed)?;
+                if !label.is_empty() {
+                    label.push('.');
+                }
+                label.push_str(&key);
+                node = here.get(&key);
+                sch = sch.and_then(|s| schema_child(schema, s, Some(&key)));
+                steps.push(Step::Key(key));
+            }
+        }
+    }
+    let owner = match (steps.first(), steps.get(1)) {
+        (Some(Step::Key(k)), Some(Step::Index(i))) if k == "players" => Some(*i),
+        _ => None,
+    };
+    Ok(FieldPath {
+        path: canonical(&steps),
+        label,
+        owner,
+        steps,
+    })
+}
+
+fn canonical(steps: &[Step]) -> String {
+    let mut s = String::new();
+    for st in steps {
+        match st {
+            Step::Key(k) if s.is_empty() => s.push_str(k),
+            Step::Key(k) => s.push_str(&format!(".{k}")),
+            Step::Index(i) => s.push_str(&format!("[{i}]")),
+            Step::Append => s.push_str("[+]"),
+        }
+    }
+    s
+}
+
+/// Splits `players.Maeoni.units[Iron Worker].damage` (dots outside brackets).
+fn split_typed(typed: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut depth = 0;
+    for c in typed.chars() {
+        match c {
+            '[' => {
+                if depth == 0 && !cur.trim().is_empty() {
+                    out.push(cur.trim().to_string());
+                    cur.clear();
+                }
+                depth += 1;
+            }
+            ']' => {
+                depth -= 1;
+                if depth == 0 {
+                    out.push(cur.trim().trim_matches('"').to_string());
+                    cur.clear();
+                }
+            }
+            '.' if depth == 0 => {
+                if !cur.trim().is_empty() {
+                    out.push(cur.trim().to_string());
+                }
+                cur.clear();
+            }
+            _ => cur.push(c),
+        }
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
+}
+
+fn is_player_shorthand(board: &Value, schema: &Value, seg: &str) -> bool {
+    let known = board.get(seg).is_some()
+        || schema_props(schema, schema)
+            .iter()
+            .any(|p| fold(p) == fold(seg));
+    !known
+        && board
+            .get("players")
+            .and_then(Value::as_array)
+            .is_some_and(|ps| {
+                let names: Vec<&str> = ps.iter().filter_map(|p| p.get("name")?.as_str()).collect();
+                names::resolve(seg, &names, "player").is_ok()
+            })
+}
+
+fn list_step(items: &[Value], seg: &str, typed: &str) -> Result<(Step, String), BoardError> {
+    if seg == "+" {
+        return Ok((Step::Append, "+".into()));
+    }
+    if let Ok(n) = seg.parse::<usize>() {
+        return match items.get(n) {
+            Some(v) => Ok((Step::Index(n), name_or(v, n))),
+            None => Err(BoardError::semantic(
+                typed,
+                format!("there is no item {n}: the list has {}", items.len()),
+            )),
+        };
+    }
+    let names: Vec<&str> = items
+        .iter()
+        .map(|v| v.get("name").and_then(Value::as_str).unwrap_or(""))
+        .collect();
+    let i = names::resolve_index(seg, &names, "name").map_err(|e: NameError| e.at(typed))?;
+    Ok((Step::Index(i), names[i].to_string()))
+}
+
+fn name_or(v: &Value, n: usize) -> String {
+    v.get("name")
+        .and_then(Value::as_str)
+        .map_or_else(|| n.to_string(), str::to_string)
+}
+
+fn key_step(
+    here: &Value,
+    schema_keys: Option<Vec<String>>,
+    seg: &str,
+    typed: &str,
+) -> Result<String, BoardError> {
+    let mut keys: Vec<String> = here
+        .as_object()
+        .map(|m| m.keys().cloned().collect())
+        .unwrap_or_default();
+    for k in schema_keys.unwrap_or_default() {
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    if let Some(k) = keys.iter().find(|k| fold(k) == fold(seg)) {
+        return Ok(k.clone());
+    }
+    let close = closest(seg, keys.iter().map(String::as_str), 3)
+        .map(|k| format!("; did you mean `{k}`?"))
+        .unwrap_or_else(|| {
+            if keys.is_empty() {
+                String::new()
+            } else {
+                format!("; fields here: {}", keys.join(", "))
+            }
+        });
+    Err(BoardError::semantic(
+        typed,
+        format!("unknown field `{seg}`{close}"),
+    ))
+}
+
+/// Every leaf field of a board, as a player types it
+/// (`players.Maeoni.phoenixborn.damage`): candidates for autocomplete.
+pub fn labels(board: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    label_leaves(board, &mut String::new(), &mut out);
+    out
+}
+
+fn label_leaves(v: &Value, path: &mut String, out: &mut Vec<String>) {
+    let len = path.len();
+    match v {
+        Value::Object(m) if !m.is_empty() => {
+            for (k, c) in m {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(k);
+                label_leaves(c, path, out);
+                path.truncate(len);
+            }
+        }
+        Value::Array(items)
+            if items.iter().all(|i| i.get("name").is_some()) && !items.is_empty() =>
+        {
+            for (i, c) in items.iter().enumerate() {
+                path.push('.');
+                path.push_str(&name_or(c, i));
+                label_leaves(c, path, out);
+                path.truncate(len);
+            }
+        }
+        _ => out.push(path.clone()),
+    }
+}
+
+/// Sets `value` at `field` (null removes an optional field or a list item).
+pub fn set(board: &mut Value, field: &FieldPath, value: Value) -> Result<(), BoardError> {
+    let Some((last, parents)) = field.steps.split_last() else {
+        return Ok(());
+    };
+    let mut node = board;
+    for st in parents {
+        node = match (st, node) {
+            (Step::Key(k), Value::Object(m)) => {
+                m.entry(k.clone()).or_insert(Value::Object(Map::new()))
+            }
+            (Step::Index(i), Value::Array(a)) => match a.get_mut(*i) {
+                Some(v) => v,
+                None => {
+                    return Err(BoardError::semantic(
+                        field.path.clone(),
+                        "that item no longer exists",
+                    ));
+                }
+            },
+            _ => {
+                return Err(BoardError::semantic(
+                    field.path.clone(),
+                    "this field cannot be set here",
+                ));
+            }
+        };
+    }
+    match (last, node) {
+        (Step::Key(k), Value::Object(m)) if value.is_null() => {
+            m.remove(k);
+        }
+        (Step::Key(k), Value::Object(m)) => {
+            m.insert(k.clone(), value);
+        }
+        (Step::Index(i), Value::Array(a)) if value.is_null() && *i < a.len() => {
+            a.remove(*i);
+        }
+        (Step::Index(i), Value::Array(a)) if *i < a.len() => a[*i] = value,
+        (Step::Append, Value::Array(a)) => a.push(value),
+        (Step::Append, slot @ Value::Null) => *slot = Value::Array(vec![value]),
+        _ => {
+            return Err(BoardError::semantic(
+                field.path.clone(),
+                "this field cannot be set here",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Reads the value at a canonical path (`players[1].units[0].damage`).
+pub fn get<'v>(board: &'v Value, path: &str) -> Option<&'v Value> {
+    path_segments(path)
+        .into_iter()
+        .try_fold(board, |v, s| match s {
+            Seg::Key(k) => v.get(k),
+            Seg::Index(i) => v.get(i),
+        })
+}
+
+/// Sets `value` at every place `pattern` matches (`players[].units[].exhausted`):
+/// existing keys are replaced, missing ones added where their parent exists.
+pub fn set_all(board: &mut Value, pattern: &str, value: &Value) {
+    let parts: Vec<&str> = pattern.split('.').collect();
+    set_parts(board, &parts, value);
+}
+
+fn set_parts(node: &mut Value, parts: &[&str], value: &Value) {
+    let Some((first, rest)) = parts.split_first() else {
+        return;
+    };
+    let (key, each) = match first.strip_suffix("[]") {
+        Some(k) => (k, true),
+        None => (*first, false),
+    };
+    let Value::Object(m) = node else { return };
+    if rest.is_empty() && !each {
+        m.insert(key.to_string(), value.clone());
+        return;
+    }
+    let Some(child) = m.get_mut(key) else { return };
+    match (each, child) {
+        (true, Value::Array(items)) => {
+            for it in items {
+                set_parts(it, rest, value);
+            }
+        }
+        (false, c) => set_parts(c, rest, value),
+        _ => {}
+    }
+}
+
+/// The schema of the field a pattern names (`players[].units[].exhausted`),
+/// when the board schema has it.
+pub fn schema_at<'s>(root: &'s Value, pattern: &str) -> Option<&'s Value> {
+    let mut node = root;
+    for part in pattern.split('.') {
+        let (key, each) = match part.strip_suffix("[]") {
+            Some(k) => (k, true),
+            None => (part, false),
+        };
+        node = schema_child(root, node, Some(key))?;
+        if each {
+            node = schema_child(root, node, None)?;
+        }
+    }
+    Some(deref(root, node))
+}
+
+/// The property names a schema node allows (following `$ref`, `anyOf`).
+pub fn schema_props(root: &Value, node: &Value) -> Vec<String> {
+    let node = deref(root, node);
+    if let Some(p) = node.get("properties").and_then(Value::as_object) {
+        return p.keys().cloned().collect();
+    }
+    alternatives(node)
+        .into_iter()
+        .flat_map(|a| schema_props(root, a))
+        .collect()
+}
+
+/// The schema of a property (`Some(key)`) or of list items (`None`).
+fn schema_child<'s>(root: &'s Value, node: &'s Value, key: Option<&str>) -> Option<&'s Value> {
+    let node = deref(root, node);
+    let direct = match key {
+        Some(k) => node.get("properties").and_then(|p| p.get(k)),
+        None => node.get("items"),
+    };
+    direct.or_else(|| {
+        alternatives(node)
+            .into_iter()
+            .find_map(|a| schema_child(root, a, key))
+    })
+}
+
+fn alternatives(node: &Value) -> Vec<&Value> {
+    ["anyOf", "oneOf", "allOf"]
+        .iter()
+        .filter_map(|k| node.get(*k).and_then(Value::as_array))
+        .flatten()
+        .collect()
+}
+
+fn deref<'s>(root: &'s Value, node: &'s Value) -> &'s Value {
+    let mut node = node;
+    for _ in 0..8 {
+        let Some(r) = node.get("$ref").and_then(Value::as_str) else {
+            break;
+        };
+        let Some(name) = r.strip_prefix("#/$defs/") else {
+            break;
+        };
+        match root.get("$defs").and_then(|d| d.get(name)) {
+            Some(n) => node = n,
+            None => break,
+        }
+    }
+    node
+}
+
+/// The first field of `doc` the schema does not allow, with did-you-mean:
+/// a better error than serde's when a typed read fails.
+pub fn unknown_field(doc: &Value, schema: &Value) -> Option<BoardError> {
+    unknown_in(doc, schema, schema, String::new())
+}
+
+/// For a tagged union (`oneOf` of objects each with a `const` tag), the
+/// alternative the document's tag selects.
+fn tagged<'s>(root: &'s Value, node: &'s Value, doc: &Value) -> &'s Value {
+    let node = deref(root, node);
+    let consistent: Vec<&Value> = alternatives(node)
+        .into_iter()
+        .map(|a| deref(root, a))
+        .filter(|a| {
+            a.get("properties")
+                .and_then(Value::as_object)
+                .is_some_and(|props| {
+                    props.iter().all(|(k, p)| match p.get("const") {
+                        Some(c) => doc.get(k) == Some(c),
+                        None => true,
+                    })
+                })
+        })
+        .collect();
+    match consistent.as_slice() {
+        [one] => one,
+        _ => node,
+    }
+}
+
+fn unknown_in(doc: &Value, root: &Value, node: &Value, path: String) -> Option<BoardError> {
+    let node = tagged(root, node, doc);
+    match doc {
+        Value::Object(m) => {
+            let allowed = schema_props(root, node);
+            let open = deref(root, node).get("additionalProperties") != Some(&Value::Bool(false))
+                && allowed.is_empty();
+            for (k, v) in m {
+                let child_path = crate::document::join_path(&path, k);
+                if !open && !allowed.contains(k) {
+                    let hint = closest(k, allowed.iter().map(String::as_str), 3)
+                        .map(|a| format!("; did you mean `{a}`?"))
+                        .unwrap_or_else(|| format!("; fields here: {}", allowed.join(", ")));
+                    return Some(BoardError::semantic(
+                        child_path,
+                        format!("unknown field `{k}`{hint}"),
+                    ));
+                }
+                if let Some(c) = schema_child(root, node, Some(k))
+                    && let Some(e) = unknown_in(v, root, c, child_path)
+                {
+                    return Some(e);
+                }
+            }
+            None
+        }
+        Value::Array(items) => {
+            let c = schema_child(root, node, None)?;
+            items
+                .iter()
+                .enumerate()
+                .find_map(|(i, v)| unknown_in(v, root, c, format!("{path}[{i}]")))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn board() -> Value {
+        json!({"game": "ashes", "turn": "Coal", "players": [
+            {"name": "Coal", "phoenixborn": {"name": "Coal Roarkwin", "life": 15}, "units": [{"name": "Iron Worker", "attack": 2, "life": 2}]},
+            {"name": "Maeoni", "phoenixborn": {"name": "Maeoni Viper", "life": 20, "damage": 3}}
+        ]})
+    }
+
+    #[test]
+    fn unread_fields_are_listed_as_patterns() {
+        let reads = [
+            "game",
+            "turn",
+            "players[].name",
+            "players[].phoenixborn",
+            "players[].units[].name",
+        ];
+        assert_eq!(
+            unread(&board(), &reads),
+            vec!["players[].units[].attack", "players[].units[].life"]
+        );
+    }
+
+    #[test]
+    fn typed_paths_resolve_names_and_owners() {
+        let b = board();
+        let s = json!({});
+        let f = resolve(&b, &s, "players.maeoni.phoenixborn.damage").unwrap();
+        assert_eq!(f.path, "players[1].phoenixborn.damage");
+        assert_eq!(f.owner, Some(1));
+        let f = resolve(&b, &s, "Coal.units[iron].attack").unwrap();
+        assert_eq!(f.path, "players[0].units[0].attack");
+        assert_eq!(f.label, "players[Coal].units[Iron Worker].attack");
+        assert_eq!(resolve(&b, &s, "turn").unwrap().owner, None);
+        let e = resolve(&b, &s, "players.Maeoni.phoenixborn.damge").unwrap_err();
+        assert!(e.message.contains("did you mean `damage`"), "{}", e.message);
+    }
+
+    #[test]
+    fn set_replaces_removes_and_appends() {
+        let mut b = board();
+        let s = json!({});
+        let f = resolve(&b, &s, "Maeoni.phoenixborn.damage").unwrap();
+        set(&mut b, &f, json!(5)).unwrap();
+        assert_eq!(get(&b, "players[1].phoenixborn.damage"), Some(&json!(5)));
+        let f = resolve(&b, &s, "Coal.units[+]").unwrap();
+        set(
+            &mut b,
+            &f,
+            json!({"name": "Anchornaut", "attack": 0, "life": 1}),
+        )
+        .unwrap();
+        assert_eq!(b["players"][0]["units"].as_array().unwrap().len(), 2);
+        let f = resolve(&b, &s, "Coal.units.Iron Worker").unwrap();
+        set(&mut b, &f, Value::Null).unwrap();
+        assert_eq!(b["players"][0]["units"][0]["name"], "Anchornaut");
+    }
+
+    #[test]
+    fn resets_apply_to_every_match() {
+        let mut b = json!({"players": [{"units": [{"exhausted": true}, {}]}, {"units": []}]});
+        set_all(&mut b, "players[].units[].exhausted", &json!(false));
+        assert_eq!(b["players"][0]["units"][0]["exhausted"], false);
+        assert_eq!(b["players"][0]["units"][1]["exhausted"], false);
+    }
+
+    #[test]
+    fn unknown_fields_get_did_you_mean_from_the_schema() {
+        let schema = json!({"type": "object", "additionalProperties": false,
+            "properties": {"units": {"type": "array", "items": {"$ref": "#/$defs/U"}}},
+            "$defs": {"U": {"type": "object", "additionalProperties": false, "properties": {"name": {}, "life": {}}}}});
+        let e = unknown_field(&json!({"units": [{"name": "a", "lfe": 2}]}), &schema).unwrap();
+        assert_eq!(e.path.as_deref(), Some("units[0].lfe"));
+        assert!(e.message.contains("did you mean `life`"), "{}", e.message);
+        assert!(unknown_field(&json!({"units": [{"name": "a"}]}), &schema).is_none());
+    }
+}

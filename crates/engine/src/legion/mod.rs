@@ -1,0 +1,248 @@
+//! Star Wars: Legion: units' activations as an executable procedure, in a
+//! whole game (players, their units, rounds of Command, Activation and End
+//! Phases).
+//!
+//! Rules text: the community wiki's "Actions" entry (`legion:actions`,
+//! CC-BY-SA). See `docs/games/legion.md` for the board and the notation.
+
+pub mod board;
+mod notation;
+pub mod plays;
+mod procedure;
+pub mod rules;
+
+use crate::kit::{Cx, Game, Kit, Phase, Reset, Set, Stop};
+use crate::{BoardError, GameResult, RuleUse, Status};
+
+pub use board::Board;
+pub use plays::Play;
+
+/// The Star Wars: Legion engine.
+pub struct Legion;
+
+/// The registered instance.
+pub const ENGINE: Kit<Legion> = Kit::new();
+
+/// The phase as players say it.
+pub fn phase_name(p: board::Phase) -> &'static str {
+    match p {
+        board::Phase::Command => "Command Phase",
+        board::Phase::Activation => "Activation Phase",
+        board::Phase::End => "End Phase",
+    }
+}
+
+const NO_TURN: Reset = Reset {
+    field: "turn",
+    value: Set::Null,
+    what: "no one's turn",
+};
+const NO_ACTIVE: Reset = Reset {
+    field: "active",
+    value: Set::Null,
+    what: "no unit activating",
+};
+
+impl Game for Legion {
+    const ID: &'static str = "legion";
+    type Board = Board;
+    type Play = Play;
+
+    const BOARD_READS: &'static [&'static str] = &[
+        "game",
+        "round",
+        "phase",
+        "turn",
+        "active",
+        "last_round",
+        "players",
+        "player",
+        "unit",
+    ];
+
+    /// A round: the Command Phase, the Activation Phase (the indexed text:
+    /// "During the Activation Phase, each unit can perform actions"), the
+    /// End Phase. Moving between them, and what resets, is outside it.
+    const PHASES: &'static [Phase] = &[
+        Phase {
+            id: "command",
+            name: "Command Phase",
+            rule: None,
+            new_round: true,
+            resets: &[
+                Reset {
+                    field: "players[].units[].activated",
+                    value: Set::False,
+                    what: "no unit has activated this round",
+                },
+                NO_TURN,
+                NO_ACTIVE,
+            ],
+        },
+        Phase {
+            id: "activation",
+            name: "Activation Phase",
+            rule: None,
+            new_round: false,
+            resets: &[],
+        },
+        Phase {
+            id: "end",
+            name: "End Phase",
+            rule: None,
+            new_round: false,
+            resets: &[
+                Reset {
+                    field: "players[].units[].tokens",
+                    value: Set::Empty,
+                    what: "aim, dodge and standby tokens removed",
+                },
+                Reset {
+                    field: "players[].units[].performed",
+                    value: Set::Empty,
+                    what: "activation records closed",
+                },
+                NO_TURN,
+                NO_ACTIVE,
+            ],
+        },
+    ];
+
+    fn rule_uses() -> &'static [RuleUse] {
+        rules::RULE_USES
+    }
+
+    /// The board's own consistency, then the record of the activation under
+    /// way replayed by the procedure.
+    fn validate(b: &mut Board) -> Result<(), BoardError> {
+        board::validate(b)?;
+        if let Some(r) = b.active_ref() {
+            let path = b.path(r);
+            procedure::check_record(b.unit_mut(r), &path)?;
+        }
+        Ok(())
+    }
+
+    fn players(b: &Board) -> Vec<String> {
+        b.players.iter().map(|p| p.name.clone()).collect()
+    }
+
+    fn actor(b: &Board, play: &Play) -> Result<Option<usize>, BoardError> {
+        procedure::actor(b, play).map(Some)
+    }
+
+    fn play(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
+        procedure::run(b, play, cx)
+    }
+
+    fn play_reads(_: &Play) -> &'static [&'static str] {
+        &["[]"]
+    }
+
+    fn status(b: &Board) -> Status {
+        let turn = b
+            .turn_seat()
+            .filter(|_| b.phase == board::Phase::Activation);
+        Status {
+            phase: phase_name(b.phase).into(),
+            round: Some(b.round),
+            turn: turn.map(|t| b.name(t)),
+            turn_seat: turn,
+            result: result(b),
+        }
+    }
+
+    fn before_advance(b: &Board, cx: &mut Cx) {
+        if b.phase != board::Phase::Activation {
+            return;
+        }
+        let waiting: Vec<String> = (0..b.players.len())
+            .filter(|p| !b.waiting(*p).is_empty())
+            .map(|p| format!("{} ({})", b.name(p), b.waiting(p).join(", ")))
+            .collect();
+        if !waiting.is_empty() {
+            cx.error_unruled("phase", format!("units have not activated this round: {}. The Activation Phase ends once every unit has activated (outside the indexed rules, which say only that during the Activation Phase each unit can perform actions): activate them (`activate UNIT; end` performs nothing), or mark a unit that will not activate with `adjust … activated true`", waiting.join("; ")));
+        }
+    }
+
+    fn entered(b: &mut Board, phase: &Phase, cx: &mut Cx) {
+        if phase.id != "activation" || b.players.is_empty() {
+            return;
+        }
+        if b.turn.is_none() {
+            let first = b.name((b.round as usize - 1) % b.players.len());
+            cx.note(Some("turn"), format!("the board does not say who has priority (decided in the Command Phase, outside the indexed rules): {first} activates first, by seat order moving one seat each round; set `turn` to the player with priority before advancing, or adjust it now"));
+            b.turn = Some(first);
+        }
+        let units: usize = b.players.iter().map(|p| p.units.len()).sum();
+        cx.step(rules::ACT, format!("during the Activation Phase, each unit can perform actions: {} to activate, {} first", crate::text::count(units, "unit"), b.turn.clone().unwrap_or_default()));
+    }
+
+    fn notation(line: &str, b: &Board) -> Result<Play, BoardError> {
+        notation::parse(line, b)
+    }
+
+    fn completions(partial: &str, b: &Board) -> Vec<String> {
+        notation::completions(partial, b)
+    }
+}
+
+/// What the board decides (outside the indexed text, which does not say how
+/// a game ends): one player left with units; or, after a stated last round,
+/// the most victory points.
+fn result(b: &Board) -> Option<GameResult> {
+    let names = |f: &dyn Fn(&board::Player) -> bool| -> Vec<String> {
+        b.players
+            .iter()
+            .filter(|p| f(p))
+            .map(|p| p.name.clone())
+            .collect()
+    };
+    let (left, out) = (
+        names(&|p| !p.units.is_empty()),
+        names(&|p| p.units.is_empty()),
+    );
+    let (winner, why) = match left.as_slice() {
+        [w] if !out.is_empty() => (
+            Some(w.clone()),
+            format!(
+                "{} has no units left on the board and {w} has",
+                out.join(" and ")
+            ),
+        ),
+        _ if b.players.len() < 2 => return None,
+        _ => {
+            let last = b.last_round.filter(|l| b.round > *l)?;
+            let points: Vec<u32> = b.players.iter().map(|p| p.points).collect::<Option<_>>()?;
+            let best = points.iter().max().copied();
+            let top = names(&|p| p.points == best);
+            let scores: Vec<String> = b
+                .players
+                .iter()
+                .zip(&points)
+                .map(|(p, n)| format!("{} {n}", p.name))
+                .collect();
+            let how = if top.len() == 1 {
+                "the most points wins"
+            } else {
+                "a tie: no winner by points alone"
+            };
+            let winner = (top.len() == 1).then(|| top[0].clone());
+            (
+                winner,
+                format!(
+                    "round {last}, the last round the board states, is over; victory points: {} ({how})",
+                    scores.join(", ")
+                ),
+            )
+        }
+    };
+    let reason = format!(
+        "{why}: a reading outside the indexed rules (the Actions text does not say how a game ends)"
+    );
+    Some(GameResult {
+        winner,
+        reason,
+        rule: None,
+    })
+}

@@ -1,0 +1,215 @@
+//! A play is what one unit does, in order: a list of steps. The first may
+//! start a unit's activation (`activate`), the last may end it (`end`); in
+//! between, each step is exactly one of an action, a free action, a free
+//! card action, an attack that is not an action, or a token gained.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+pub use super::board::{
+    After, KIND_NAMES, KINDS, Kind, MAX_STEPS, Step, TOKENS, kind, null_as_empty, pick,
+};
+use super::board::{Grant, Unit};
+use crate::BoardError;
+use crate::kit::names;
+
+/// One play: the steps, in order.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(transparent)]
+pub struct Play {
+    #[serde(deserialize_with = "null_as_empty")]
+    #[schemars(length(max = 64))]
+    pub steps: Vec<Step>,
+}
+
+/// Who or what grants a step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// One of the unit's abilities (index).
+    Ability(usize),
+    Effect(String),
+}
+
+/// A step, its names resolved against the unit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Op {
+    /// An action; `free`: a free action, its source, and `untyped` as
+    /// stated (`None`: not stated, for an effect).
+    Action {
+        kind: Kind,
+        card: Option<usize>,
+        free: Option<(Source, Option<bool>)>,
+    },
+    FreeCard(usize),
+    ExtraAttack(Source),
+    Gain(Kind, Source),
+}
+
+fn err(path: &str, msg: impl Into<String>) -> BoardError {
+    BoardError::semantic(path, msg)
+}
+
+impl Step {
+    /// Checks the step's shape; `activate` / `end` only in a play.
+    pub fn check_shape(&self, path: &str, in_play: bool) -> Result<(), BoardError> {
+        let kinds = [
+            self.activate.is_some(),
+            self.end.is_some(),
+            self.action.is_some(),
+            self.free_action.is_some(),
+            self.free_card_action.is_some(),
+            self.extra_attack.is_some(),
+            self.gain.is_some(),
+        ];
+        let msg = match kinds.iter().filter(|b| **b).count() {
+            0 => {
+                "a step needs one of `action`, `free_action`, `free_card_action`, `extra_attack`, `gain` (or `activate` / `end`)"
+            }
+            1 if !in_play && (kinds[0] || kinds[1]) => {
+                "the record of an activation lists what the unit did; starting or ending an activation is a play"
+            }
+            1 if self.end == Some(false) || self.extra_attack == Some(false) => {
+                "write `true` or leave the step out"
+            }
+            1 if !(kinds[3] || kinds[5] || kinds[6])
+                && (self.ability.is_some() || self.effect.is_some()) =>
+            {
+                "only a granted step (`free_action`, `extra_attack`, `gain`) has an `ability` or `effect` source"
+            }
+            1 if self.untyped.is_some() && !(kinds[3] && self.effect.is_some()) => {
+                "`untyped` only goes with a `free_action` from an `effect` (an ability's data already says its type)"
+            }
+            1 if self.card.is_some() && !(kinds[2] || kinds[3]) => {
+                "`card` only goes with a card action"
+            }
+            1 => return Ok(()),
+            _ => {
+                "a step is one thing: give only one of `activate`, `end`, `action`, `free_action`, `free_card_action`, `extra_attack`, `gain`"
+            }
+        };
+        Err(err(path, msg))
+    }
+
+    /// Resolves the step's names against `u` and writes them in the
+    /// board's spelling. Not for `activate` / `end`.
+    pub fn resolve(&mut self, u: &Unit, path: &str) -> Result<Op, BoardError> {
+        if let Some(c) = &self.free_card_action {
+            let (i, name) = pick(
+                c,
+                &u.free_card_actions,
+                "free card action",
+                &format!("{path}.free_card_action"),
+            )?;
+            self.free_card_action = Some(name);
+            return Ok(Op::FreeCard(i));
+        }
+        if self.extra_attack.is_some() {
+            return Ok(Op::ExtraAttack(self.source(
+                u,
+                path,
+                Grant::ExtraAttack,
+                None,
+            )?));
+        }
+        if let Some(g) = &self.gain {
+            let token = kind(g, &TOKENS, "token").map_err(|e| e.at(&format!("{path}.gain")))?;
+            self.gain = Some(token.name().into());
+            return Ok(Op::Gain(
+                token,
+                self.source(u, path, Grant::Token, Some(token))?,
+            ));
+        }
+        let (field, typed) = match (&self.action, &self.free_action) {
+            (Some(a), _) => ("action", a),
+            (_, Some(a)) => ("free_action", a),
+            _ => return Err(err(path, "`activate` and `end` are not actions")),
+        };
+        let kind =
+            kind(typed, &KIND_NAMES, "action").map_err(|e| e.at(&format!("{path}.{field}")))?;
+        let card = match (kind, &self.card) {
+            (Kind::Card, Some(c)) => {
+                let (i, name) = pick(c, &u.card_actions, "card action", &format!("{path}.card"))?;
+                self.card = Some(name);
+                Some(i)
+            }
+            (Kind::Card, None) => {
+                return Err(err(
+                    &format!("{path}.card"),
+                    "a card action needs `card: <one of the unit's card_actions>`",
+                ));
+            }
+            (_, Some(_)) => {
+                return Err(err(
+                    &format!("{path}.card"),
+                    "`card` only goes with a card action",
+                ));
+            }
+            _ => None,
+        };
+        if field == "action" {
+            self.action = Some(kind.name().into());
+            return Ok(Op::Action {
+                kind,
+                card,
+                free: None,
+            });
+        }
+        self.free_action = Some(kind.name().into());
+        let src = self.source(u, path, Grant::FreeAction, None)?;
+        let untyped = match src {
+            Source::Ability(i) => Some(u.abilities[i].free_type().is_none()),
+            Source::Effect(_) => self.untyped,
+        };
+        Ok(Op::Action {
+            kind,
+            card,
+            free: Some((src, untyped)),
+        })
+    }
+
+    /// The step's `ability` (which must grant `grant`) or `effect`.
+    fn source(
+        &mut self,
+        u: &Unit,
+        path: &str,
+        grant: Grant,
+        token: Option<Kind>,
+    ) -> Result<Source, BoardError> {
+        let what = || match (grant, token) {
+            (Grant::Token, Some(t)) => format!("{} token", t.a()),
+            (Grant::ExtraAttack, _) => "an attack that is not an action".into(),
+            _ => "a free action".into(),
+        };
+        let i = match (&self.ability, &self.effect) {
+            (Some(_), Some(_)) => return Err(err(path, "give `ability` or `effect`, not both")),
+            (None, Some(e)) => {
+                super::board::text(e, &format!("{path}.effect"))?;
+                return Ok(Source::Effect(e.trim().to_string()));
+            }
+            (None, None) => {
+                return Err(err(
+                    path,
+                    format!(
+                        "{} needs its source: `ability: <one of the unit's abilities>` or `effect: <command card or other effect>`",
+                        what()
+                    ),
+                ));
+            }
+            (Some(a), None) => {
+                let list: Vec<&str> = u.abilities.iter().map(|a| a.name.as_str()).collect();
+                names::resolve_index(a, &list, "ability")
+                    .map_err(|e| e.at(&format!("{path}.ability")))?
+            }
+        };
+        let a = &u.abilities[i];
+        let name = a.name.clone();
+        if a.grants != Some(grant) || (token.is_some() && a.token != token) {
+            return Err(err(
+                &format!("{path}.ability"),
+                format!("{name} does not grant {} (its data on the board)", what()),
+            ));
+        }
+        self.ability = Some(name);
+        Ok(Source::Ability(i))
+    }
+}

@@ -1,0 +1,182 @@
+//! Magewinds: the Action Phase (Core Rules v1.1.1, 13.0–13.5) as an
+//! executable procedure, on the engine kit.
+//!
+//! A board lists the round and its phase, whose turn it is (or that no turn
+//! has been taken yet and who was first to pass in the Channelling Phase),
+//! and the players' fighters (Movement, action counter, position, Guard,
+//! attacks, reactions, what each can see). A play is an activation or a
+//! reaction. See `docs/games/magewinds.md`.
+
+pub mod board;
+mod notation;
+pub mod plays;
+mod procedure;
+pub mod rules;
+
+use crate::kit::{Cx, Game, Kit, Phase, Reset, Set, Stop};
+use crate::{BoardError, RuleUse, Status};
+
+pub use board::Board;
+pub use plays::Play;
+
+/// The Magewinds engine.
+pub struct Magewinds;
+
+/// The registered instance.
+pub const ENGINE: Kit<Magewinds> = Kit::new();
+
+/// A new round: what the indexed text does not say is reset (outside the
+/// indexed rules; the players adjust the board if their table differs).
+const ROUND_RESETS: &[Reset] = &[
+    Reset {
+        field: "players[].fighters[].counter",
+        value: Set::Word("none"),
+        what: "action counters removed",
+    },
+    Reset {
+        field: "players[].fighters[].guard",
+        value: Set::False,
+        what: "Guard cleared",
+    },
+    Reset {
+        field: "first_to_pass",
+        value: Set::Null,
+        what: "who passed first cleared (record it with `first_to_pass` during the Channelling Phase)",
+    },
+    Reset {
+        field: "last_action",
+        value: Set::Null,
+        what: "last action cleared",
+    },
+];
+
+impl Game for Magewinds {
+    const ID: &'static str = "magewinds";
+    type Board = Board;
+    type Play = Play;
+
+    const BOARD_READS: &'static [&'static str] = &[
+        "game",
+        "round",
+        "phase",
+        "first_turn",
+        "first_to_pass",
+        "turn",
+        "players",
+        "last_action",
+    ];
+
+    /// A round: the Channelling Phase (not indexed), the Action Phase, and
+    /// its end (13.5), after which a new round begins.
+    const PHASES: &'static [Phase] = &[
+        Phase {
+            id: "channelling",
+            name: "Channelling Phase of the next round",
+            rule: None,
+            new_round: true,
+            resets: ROUND_RESETS,
+        },
+        Phase {
+            id: "action",
+            name: "Action Phase",
+            rule: None,
+            new_round: false,
+            resets: &[Reset {
+                field: "first_turn",
+                value: Set::True,
+                what: "no turn taken yet",
+            }],
+        },
+        Phase {
+            id: "end",
+            name: "end of the Action Phase",
+            rule: Some(rules::END),
+            new_round: false,
+            resets: &[],
+        },
+    ];
+
+    fn rule_uses() -> &'static [RuleUse] {
+        rules::RULE_USES
+    }
+
+    fn validate(b: &mut Board) -> Result<(), BoardError> {
+        board::validate(b)
+    }
+
+    fn players(b: &Board) -> Vec<String> {
+        b.players.iter().map(|p| p.name.clone()).collect()
+    }
+
+    fn actor(b: &Board, play: &Play) -> Result<Option<usize>, BoardError> {
+        procedure::actor(b, play).map(Some)
+    }
+
+    fn play(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
+        procedure::run(b, play, cx)
+    }
+
+    fn play_reads(_: &Play) -> &'static [&'static str] {
+        plays::READS
+    }
+
+    /// No result: the indexed text ends with the Action Phase and the board
+    /// records no fighter's health, so a match ends by agreement.
+    fn status(b: &Board) -> Status {
+        let turn = (b.phase == board::Phase::Action)
+            .then(|| b.turn_seat())
+            .flatten();
+        Status {
+            phase: match b.phase {
+                board::Phase::Channelling => "Channelling Phase",
+                board::Phase::Action => "Action Phase",
+                board::Phase::End => "end of the Action Phase",
+            }
+            .into(),
+            round: Some(b.round),
+            turn: turn.map(|t| b.name(t)),
+            turn_seat: turn,
+            result: None,
+        }
+    }
+
+    fn before_advance(b: &Board, cx: &mut Cx) {
+        let ready: Vec<&str> = (0..b.players.len()).flat_map(|p| b.ready(p)).collect();
+        if b.phase == board::Phase::Action && !ready.is_empty() {
+            cx.error(
+                rules::END,
+                "phase",
+                format!(
+                    "the Action Phase ends when there are no fighters that can be activated; still able to: {}",
+                    ready.join(", ")
+                ),
+            );
+        }
+    }
+
+    fn entered(b: &mut Board, phase: &Phase, cx: &mut Cx) {
+        match phase.id {
+            "end" => procedure::end_phase(b, false, cx),
+            "action" => match b.first_to_pass.clone() {
+                Some(first) => {
+                    cx.step(rules::PHASE, format!("The first turn of the Action Phase is taken by {first}, who was first to pass in the Channelling Phase."));
+                    b.turn = Some(first);
+                }
+                None => {
+                    let first = b.name((b.round as usize - 1) % b.players.len());
+                    cx.note(Some("turn"), format!("the board does not record who was first to pass in the Channelling Phase (13.0 gives that player the first turn; the Channelling Phase is not indexed): the first turn goes to {first} (seat order, moving one seat each round: an assumption outside the indexed rules; adjust `turn` or set `first_to_pass` if your table differs)"));
+                    b.turn = Some(first);
+                }
+            },
+            _ => {}
+        }
+    }
+
+    fn notation(line: &str, b: &Board) -> Result<Play, BoardError> {
+        notation::parse(line, b)
+    }
+
+    fn completions(partial: &str, b: &Board) -> Vec<String> {
+        notation::completions(partial, b)
+    }
+}

@@ -1,0 +1,465 @@
+//! The TI4 board: players with their strategy cards, passed flags and
+//! victory points, the phase and round, whose turn it is and what that turn
+//! holds so far.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::rules::{N2, R3, R4, R4_1, R5};
+use crate::BoardError;
+use crate::document::check;
+use crate::kit::names::{self, NameError};
+use crate::text::{count, fold, fold_eq};
+
+/// Most players a game of TI4 seats (with the Prophecy of Kings expansion).
+pub const MAX_PLAYERS: usize = 8;
+/// Fewest players the action-phase rules speak of.
+pub const MIN_PLAYERS: usize = 3;
+/// Longest name or free-text field accepted.
+pub const MAX_TEXT: usize = 200;
+/// Most abilities recorded in one turn (per timing).
+pub const MAX_ABILITIES: usize = 50;
+
+/// The eight strategy cards of the base game, in initiative order (1 to 8).
+pub const STANDARD_CARDS: [&str; 8] = [
+    "Leadership",
+    "Diplomacy",
+    "Politics",
+    "Construction",
+    "Trade",
+    "Warfare",
+    "Technology",
+    "Imperial",
+];
+
+/// The phase of the game round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Players choose strategy cards (not in the indexed text).
+    Strategy,
+    #[default]
+    Action,
+    /// Once every player has passed (rule 5).
+    Status,
+}
+
+/// What the player whose turn it is has done with the turn so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnAction {
+    /// Nothing yet: the turn's action (or pass) is still to come.
+    #[default]
+    None,
+    Strategic,
+    Tactical,
+    Component,
+    Pass,
+}
+
+impl TurnAction {
+    pub fn is_action(self) -> bool {
+        matches!(
+            self,
+            TurnAction::Strategic | TurnAction::Tactical | TurnAction::Component
+        )
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            TurnAction::None => "nothing yet",
+            TurnAction::Strategic => "a strategic action",
+            TurnAction::Tactical => "a tactical action",
+            TurnAction::Component => "a component action",
+            TurnAction::Pass => "passed",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Card {
+    pub name: String,
+    /// Defaults to the printed number for the eight base-game cards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = 99))]
+    pub initiative: Option<u8>,
+    /// Exhausted (face down) or readied (the default).
+    #[serde(default)]
+    pub exhausted: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Player {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub faction: Option<String>,
+    /// Two each with three or four players, one otherwise (none yet during
+    /// the strategy phase).
+    #[serde(default)]
+    #[schemars(length(max = 2))]
+    pub strategy_cards: Vec<Card>,
+    #[serde(default)]
+    pub passed: bool,
+    /// Victory points, when the board keeps the score.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = 99))]
+    pub victory_points: Option<u32>,
+}
+
+/// The current turn: what its player has done so far.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ThisTurn {
+    #[serde(default)]
+    pub action: TurnAction,
+    /// The strategy card, when the action was a strategic action.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub card: Option<String>,
+    /// "At the start of your turn" abilities resolved this turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub start_of_turn: Vec<String>,
+    /// Abilities resolved at the end of this turn's action.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub end_of_action: Vec<String>,
+    /// "At the end of your turn" abilities resolved this turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub end_of_turn: Vec<String>,
+}
+
+impl ThisTurn {
+    pub fn is_empty(&self) -> bool {
+        *self == ThisTurn::default()
+    }
+}
+
+fn first_round() -> u32 {
+    1
+}
+
+/// A board document, without its play.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "Twilight Imperium 4 board document")]
+pub struct Board {
+    #[serde(default)]
+    pub game: String,
+    /// The game round, from 1.
+    #[serde(default = "first_round")]
+    pub round: u32,
+    #[serde(default)]
+    pub phase: Phase,
+    /// 3 to 8 players, in any order (turn order comes from initiative).
+    #[schemars(length(min = 3, max = 8))]
+    pub players: Vec<Player>,
+    /// Whose turn it is (left out: the first player in initiative order who
+    /// has not passed, said so in the ruling).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<String>,
+    #[serde(default, skip_serializing_if = "ThisTurn::is_empty")]
+    pub this_turn: ThisTurn,
+    /// The victory points that win the game (default 10).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 99))]
+    pub points_to_win: Option<u32>,
+}
+
+impl Board {
+    pub fn names(&self) -> Vec<&str> {
+        self.players.iter().map(|p| p.name.as_str()).collect()
+    }
+
+    pub fn name(&self, p: usize) -> String {
+        self.players[p].name.clone()
+    }
+
+    /// The seat of a typed player name.
+    pub fn seat(&self, typed: &str, path: &str) -> Result<usize, BoardError> {
+        names::resolve_index(typed, &self.names(), "player").map_err(|e| e.at(path))
+    }
+
+    /// Three- and four-player games: two strategy cards each.
+    pub fn two_cards(&self) -> bool {
+        self.players.len() <= 4
+    }
+
+    pub fn cards_each(&self) -> usize {
+        if self.two_cards() { 2 } else { 1 }
+    }
+
+    /// The rule that sets how many cards a player must exhaust before passing.
+    pub fn card_rule(&self) -> &'static str {
+        if self.two_cards() { R4_1 } else { R4 }
+    }
+
+    /// A player's place in initiative order: the lowest number among their
+    /// strategy cards.
+    pub fn initiative(&self, p: usize) -> u8 {
+        self.players[p]
+            .strategy_cards
+            .iter()
+            .filter_map(|c| c.initiative)
+            .min()
+            .unwrap_or(u8::MAX)
+    }
+
+    /// Seats in initiative order.
+    pub fn order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.players.len()).collect();
+        order.sort_by_key(|&i| (self.initiative(i), i));
+        order
+    }
+
+    /// The seats in initiative order that have not passed.
+    pub fn waiting(&self) -> Vec<usize> {
+        self.order()
+            .into_iter()
+            .filter(|&i| !self.players[i].passed)
+            .collect()
+    }
+
+    /// The players of `seats` by name: "A", "A and B", "A, B and C".
+    pub fn list(&self, seats: &[usize]) -> String {
+        let mut out = String::new();
+        for (k, &i) in seats.iter().enumerate() {
+            if k > 0 {
+                out.push_str(if k + 1 == seats.len() { " and " } else { ", " });
+            }
+            out.push_str(&self.players[i].name);
+        }
+        out
+    }
+
+    pub fn readied(&self, p: usize) -> Vec<String> {
+        let cards = self.players[p].strategy_cards.iter();
+        cards
+            .filter(|c| !c.exhausted)
+            .map(|c| c.name.clone())
+            .collect()
+    }
+
+    /// Every strategy card in play: (owner, index in their cards).
+    pub fn cards(&self) -> Vec<(usize, usize, &str)> {
+        let each = self.players.iter().enumerate();
+        each.flat_map(|(i, p)| {
+            p.strategy_cards
+                .iter()
+                .enumerate()
+                .map(move |(j, c)| (i, j, c.name.as_str()))
+        })
+        .collect()
+    }
+
+    /// A typed strategy card among all cards in play: (owner, index).
+    pub fn find_card(&self, typed: &str, path: &str) -> Result<(usize, usize), BoardError> {
+        let all = self.cards();
+        let names: Vec<&str> = all.iter().map(|c| c.2).collect();
+        let i =
+            names::resolve_index(typed, &names, "strategy card in play").map_err(|e| e.at(path))?;
+        Ok((all[i].0, all[i].1))
+    }
+}
+
+/// Checks sizes, names, cards and the phase, fills in base-game initiative
+/// numbers, and writes `turn` and `this_turn.card` in the board's spelling.
+pub fn validate(b: &mut Board) -> Result<(), BoardError> {
+    let n = b.players.len();
+    if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&n) {
+        let size = format!(
+            "{}: the action phase needs 3 to 8 (a game seats at most 8)",
+            count(n, "player")
+        );
+        return check(false, "players", size);
+    }
+    check(b.round >= 1, "round", "rounds count from 1")?;
+    check(
+        b.points_to_win != Some(0),
+        "points_to_win",
+        "at least 1 point wins",
+    )?;
+    if b.game != "ti4" {
+        b.game = "ti4".into();
+    }
+    let (want, rule) = (b.cards_each(), b.card_rule());
+    // Cards seen so far: folded name, (seat, card index), initiative. Names
+    // are looked up only for a message.
+    let mut cards: Vec<(String, (usize, usize), u8)> = Vec::new();
+    for i in 0..n {
+        let (done, rest) = b.players.split_at_mut(i);
+        let p = &mut rest[0];
+        // Paths and messages are written only when a check fails.
+        let path = |f: &str| format!("players[{i}].{f}");
+        let named = p.name.chars().any(char::is_alphanumeric);
+        let long = p.name.chars().count() > MAX_TEXT;
+        if !named || long {
+            let e = "a player needs a name (up to 200 characters)";
+            return check(false, path("name"), e);
+        }
+        if done.iter().any(|q| fold_eq(&q.name, &p.name)) {
+            let e = format!("two players are named '{}'", p.name);
+            return check(false, path("name"), e);
+        }
+        let held = p.strategy_cards.len();
+        let ok = held == want || (b.phase == Phase::Strategy && held < want);
+        if !ok {
+            let msg = format!(
+                "{} holds {}; in a {n}-player game each player has {want}",
+                p.name,
+                count(held, "strategy card")
+            );
+            return Err(BoardError::semantic(path("strategy_cards"), msg).with_rule(rule));
+        }
+        for j in 0..held {
+            let card_path = || path(&format!("strategy_cards[{j}]"));
+            let (key, init) = card(&mut p.strategy_cards[j], card_path)?;
+            let c = &p.strategy_cards[j];
+            let held_by = |(seat, k): (usize, usize)| match done.get(seat) {
+                Some(q) => (&q.strategy_cards[k].name, &q.name),
+                None => (&p.strategy_cards[k].name, &p.name),
+            };
+            if let Some((_, at, _)) = cards.iter().find(|k| k.0 == key) {
+                let (_, owner) = held_by(*at);
+                return Err(BoardError::semantic(
+                    format!("{}.name", card_path()),
+                    format!("{} is already held by {owner}", c.name),
+                ));
+            }
+            if let Some((_, at, _)) = cards.iter().find(|k| k.2 == init) {
+                let (other, _) = held_by(*at);
+                return Err(BoardError::semantic(
+                    format!("{}.initiative", card_path()),
+                    format!(
+                        "initiative {init} is used twice ({other} and {}); each strategy card has its own number",
+                        c.name
+                    ),
+                ));
+            }
+            cards.push((key, (i, j), init));
+        }
+        if let Some(c) = p.strategy_cards.iter().find(|c| p.passed && !c.exhausted) {
+            let msg = format!(
+                "{} is marked as passed but {} is still readied; a player cannot pass before exhausting it",
+                p.name, c.name
+            );
+            return Err(BoardError::semantic(path("passed"), msg).with_rule(rule));
+        }
+    }
+    phase(b)?;
+    turn(b)
+}
+
+/// A strategy card's name (canonical for base-game cards) and initiative;
+/// returns its folded name and its initiative.
+fn card(c: &mut Card, path: impl Fn() -> String) -> Result<(String, u8), BoardError> {
+    let key = fold(&c.name);
+    if let Some(k) = STANDARD_CARDS
+        .iter()
+        .position(|n| n.eq_ignore_ascii_case(&key))
+    {
+        if c.name != STANDARD_CARDS[k] {
+            c.name = STANDARD_CARDS[k].to_string();
+        }
+        c.initiative = c.initiative.or(Some(k as u8 + 1));
+    }
+    let Some(init) = c.initiative.filter(|i| *i <= 99) else {
+        let hint = match names::resolve(&c.name, &STANDARD_CARDS, "card").map(str::to_string) {
+            Ok(m)
+            | Err(NameError::Unknown {
+                suggestion: Some(m),
+                ..
+            }) => format!("did you mean '{m}'?"),
+            Err(_) => format!("the base-game cards are {}", STANDARD_CARDS.join(", ")),
+        };
+        let msg = format!(
+            "'{}' is not a base-game strategy card, so its initiative number (0 to 99) is needed; {hint}",
+            c.name
+        );
+        return Err(BoardError::semantic(format!("{}.initiative", path()), msg));
+    };
+    Ok((key, init))
+}
+
+/// The phase agrees with who has passed (rule 5); nobody takes turns during
+/// the strategy phase.
+fn phase(b: &Board) -> Result<(), BoardError> {
+    let waiting = b.waiting();
+    let wrong = match b.phase {
+        Phase::Status if !waiting.is_empty() => format!(
+            "the phase is `status` but {} has not passed; play proceeds to the status phase only after all players have passed",
+            b.list(&waiting)
+        ),
+        Phase::Action if waiting.is_empty() => {
+            "every player has passed, so the action phase is over; write `phase: status`".into()
+        }
+        Phase::Strategy => {
+            let msg =
+                "no player takes turns during the strategy phase; leave out `turn` and `this_turn`";
+            return check(b.turn.is_none() && b.this_turn.is_empty(), "turn", msg);
+        }
+        _ => return Ok(()),
+    };
+    Err(BoardError::semantic("phase", wrong).with_rule(R5))
+}
+
+/// `turn` in the board's spelling, and `this_turn` consistent with it.
+fn turn(b: &mut Board) -> Result<(), BoardError> {
+    let Some(typed) = b.turn.clone() else {
+        let msg = "`this_turn` is given, so say whose turn it is with `turn: <player>`";
+        return check(b.this_turn.is_empty(), "turn", msg);
+    };
+    let i = b.seat(&typed, "turn")?;
+    b.turn = Some(b.name(i));
+    let (p, t) = (&b.players[i], &b.this_turn);
+    let (passing, none) = (t.action == TurnAction::Pass, t.action == TurnAction::None);
+    let (path, msg, rule) = if b.phase == Phase::Status && !passing {
+        (
+            "turn",
+            "in the status phase `turn` may only name the player whose passing ended the action phase (with `this_turn.action: pass`)",
+            Some(R5),
+        )
+    } else if p.passed != passing {
+        (
+            if p.passed { "turn" } else { "this_turn.action" },
+            "a passed player has no further turns: `turn` names a passed player only on the turn they passed (`this_turn.action: pass`), and only then",
+            Some(R3),
+        )
+    } else if !t.action.is_action() && !t.end_of_action.is_empty() {
+        (
+            "this_turn.end_of_action",
+            "end-of-action abilities are listed but no action was performed this turn",
+            Some(N2),
+        )
+    } else if none && !t.end_of_turn.is_empty() {
+        (
+            "this_turn.end_of_turn",
+            "end-of-turn abilities are listed but the turn has no action or pass yet",
+            None,
+        )
+    } else if (t.action == TurnAction::Strategic) != t.card.is_some() {
+        (
+            "this_turn.card",
+            "`card` names the strategy card of a turn whose action is `strategic`, and only then",
+            None,
+        )
+    } else {
+        ("", "", None)
+    };
+    if !path.is_empty() {
+        let e = BoardError::semantic(path, format!("{}: {msg}", p.name));
+        return Err(rule.map_or(e.clone(), |r| e.with_rule(r)));
+    }
+    let Some(c) = t.card.clone() else {
+        return Ok(());
+    };
+    let held: Vec<&str> = p.strategy_cards.iter().map(|c| c.name.as_str()).collect();
+    let j = names::resolve_index(&c, &held, "strategy card").map_err(|e| e.at("this_turn.card"))?;
+    let card = &p.strategy_cards[j];
+    let msg = format!(
+        "{} is readied, but its strategic action was performed this turn; mark it `exhausted: true`",
+        card.name
+    );
+    check(card.exhausted, "this_turn.card", msg).map_err(|e| e.with_rule(R4_1))?;
+    b.this_turn.card = Some(card.name.clone());
+    Ok(())
+}

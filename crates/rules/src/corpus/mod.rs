@@ -1,0 +1,282 @@
+//! The rule corpus: games, their documents, and every citable passage.
+//!
+//! This module is I/O-free. The application crate's `arbiter::load` reads files and hands the text
+//! here; [`Corpus::build`] never fails: a document that does not parse cleanly
+//! is indexed as well as possible and the problems come back as warnings.
+//!
+//! Passage ids are stable and typable (see `docs/RULE_IDS.md`):
+//! `game:` followed by dot-separated segments: heading slugs, item numbers,
+//! or a numbered document's own rule numbers (`ashes:attack-a-unit.4.2`,
+//! `magewinds:13.4`, `mtg:702.19b`).
+
+mod builder;
+pub mod clean;
+mod emit;
+pub mod import;
+pub mod manifest;
+mod markdown;
+mod numbered;
+mod refs;
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+pub use manifest::{DocumentFormat, DocumentKind, DocumentManifest, GameManifest, Glossary};
+
+/// Index of a passage in [`Corpus::passages`].
+pub type PassageIdx = usize;
+
+/// One document's text, already read, with its manifest entry.
+#[derive(Debug, Clone)]
+pub struct SourceDocument {
+    pub manifest: DocumentManifest,
+    pub text: String,
+}
+
+/// One game's manifest, glossary and document texts, already read.
+#[derive(Debug, Clone)]
+pub struct SourceGame {
+    pub manifest: GameManifest,
+    pub glossary: Glossary,
+    pub documents: Vec<SourceDocument>,
+}
+
+/// What a passage is in its document's tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PassageKind {
+    /// The document itself; holds any preamble text.
+    Document,
+    /// A heading (markdown heading or numbered section title).
+    Section,
+    /// A numbered or bulleted item, or a numbered rule.
+    Item,
+    /// An example or hint block attached to a section.
+    Example,
+    /// A glossary entry.
+    Glossary,
+}
+
+/// A cross-reference found in a passage.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CrossRef {
+    /// The text that made the reference ("See 15.0 – Movement", "Active Player").
+    pub label: String,
+    /// The passage id it points to, when that passage is indexed.
+    pub target: Option<String>,
+}
+
+/// A citable unit of rules text.
+#[derive(Debug, Clone, Serialize)]
+pub struct Passage {
+    pub id: String,
+    pub game: String,
+    /// Index into [`Game::documents`] of this passage's game.
+    pub document: usize,
+    pub kind: PassageKind,
+    /// Short human title: the heading, the item's lead phrase, or its number.
+    pub title: String,
+    /// Heading path from the document down to (not including) this passage:
+    /// shared by siblings, and each heading's text shared by every path
+    /// through it.
+    pub path: std::sync::Arc<[std::sync::Arc<str>]>,
+    /// The passage's own text, verbatim but cleaned of markup.
+    pub text: String,
+    #[serde(skip)]
+    pub parent: Option<PassageIdx>,
+    #[serde(skip)]
+    pub children: Vec<PassageIdx>,
+    pub refs: Vec<CrossRef>,
+}
+
+/// A document as indexed.
+#[derive(Debug, Clone, Serialize)]
+pub struct Document {
+    pub slug: String,
+    pub title: String,
+    pub version: String,
+    pub source: String,
+    pub licence: String,
+    pub kind: DocumentKind,
+    /// The document's root passage.
+    #[serde(skip)]
+    pub root: PassageIdx,
+    /// Added by a server (`/rules add`), not shipped: its answers name
+    /// where they come from.
+    #[serde(skip)]
+    pub from_server: bool,
+}
+
+/// A game as indexed.
+#[derive(Debug, Clone, Serialize)]
+pub struct Game {
+    pub id: String,
+    pub name: String,
+    pub aliases: Vec<String>,
+    pub documents: Vec<Document>,
+    #[serde(skip)]
+    pub glossary: Glossary,
+}
+
+/// A problem found while indexing. Never fatal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Warning {
+    pub game: String,
+    pub document: String,
+    pub line: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}/{}:{}: {}",
+            self.game, self.document, self.line, self.message
+        )
+    }
+}
+
+/// Every indexed game and passage.
+#[derive(Debug, Clone, Default)]
+pub struct Corpus {
+    pub games: Vec<Game>,
+    pub passages: Vec<Passage>,
+    pub warnings: Vec<Warning>,
+    /// Passage indices sorted by id.
+    by_id: Vec<u32>,
+    /// Documents of kind `cards`, in load order: data, not passages (read
+    /// by `cards::Cards::build`).
+    pub card_lists: Vec<CardList>,
+}
+
+/// A card list as loaded: its game, manifest entry and text.
+#[derive(Debug, Clone)]
+pub struct CardList {
+    pub game: String,
+    pub manifest: DocumentManifest,
+    pub text: String,
+}
+
+impl Corpus {
+    /// Parses every document of every game. Never fails.
+    pub fn build(sources: Vec<SourceGame>) -> Corpus {
+        builder::build(sources)
+    }
+
+    /// The passage with exactly this id.
+    pub fn get(&self, id: &str) -> Option<&Passage> {
+        self.index_of(id).map(|i| &self.passages[i])
+    }
+
+    pub fn index_of(&self, id: &str) -> Option<PassageIdx> {
+        self.by_id
+            .binary_search_by(|&i| self.passages[i as usize].id.as_str().cmp(id))
+            .ok()
+            .map(|k| self.by_id[k] as PassageIdx)
+    }
+
+    pub fn game(&self, id: &str) -> Option<&Game> {
+        self.games.iter().find(|g| g.id == id)
+    }
+
+    /// Finds a game by id, name or alias, ignoring case and punctuation.
+    pub fn resolve_game(&self, name: &str) -> Option<&Game> {
+        if !name.chars().any(char::is_alphanumeric) {
+            return None;
+        }
+        let same = |other: &str| crate::text::fold_eq(name, other);
+        self.games
+            .iter()
+            .find(|g| same(&g.id) || same(&g.name) || g.aliases.iter().any(|a| same(a)))
+    }
+
+    /// Resolves an id as a user may type it: any case, a game alias as the
+    /// prefix (`GA:general-rules.1`), or no prefix when the rest is unique.
+    pub fn resolve_id(&self, typed: &str) -> Option<&Passage> {
+        let typed = typed.trim();
+        // No id holds a space: a question is not looked up passage by passage.
+        if typed.is_empty() || typed.contains(char::is_whitespace) {
+            return None;
+        }
+        if let Some(p) = self.get(typed) {
+            return Some(p);
+        }
+        let lower = typed.to_lowercase();
+        if let Some(p) = self.get(&lower) {
+            return Some(p);
+        }
+        if let Some((game, rest)) = lower.split_once(':') {
+            let game = self.resolve_game(game)?;
+            return self.get(&format!("{}:{}", game.id, rest));
+        }
+        let mut found = self
+            .passages
+            .iter()
+            .filter(|p| p.id.split_once(':').is_some_and(|(_, rest)| rest == lower));
+        match (found.next(), found.next()) {
+            (Some(p), None) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The passage and all its descendants, in document order.
+    pub fn subtree(&self, idx: PassageIdx) -> Vec<PassageIdx> {
+        let mut out = vec![idx];
+        let mut i = 0;
+        while i < out.len() {
+            let kids = &self.passages[out[i]].children;
+            out.splice(i + 1..i + 1, kids.iter().copied());
+            i += 1;
+        }
+        out
+    }
+
+    /// Depth of a passage below its document root.
+    pub fn depth(&self, mut idx: PassageIdx) -> usize {
+        let mut d = 0;
+        while let Some(p) = self.passages[idx].parent {
+            d += 1;
+            idx = p;
+        }
+        d
+    }
+
+    /// For each passage of a game's rules, the passages of its other
+    /// documents (FAQ, errata, house rules…) that name it: by a reference the
+    /// index resolved ("see rule 702.19b") or by its id written out
+    /// (`ti4:action-phase.4.1`). Each list is in document order.
+    pub fn amendments(&self) -> HashMap<PassageIdx, Vec<PassageIdx>> {
+        static ID: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+            regex::Regex::new(r"\b[a-z0-9][a-z0-9-]*:[a-z0-9][a-z0-9.~-]*[a-z0-9]").unwrap()
+        });
+        let rules = |p: &Passage| self.document_of(p).is_some_and(|d| d.kind.is_rules());
+        let mut out: HashMap<PassageIdx, Vec<PassageIdx>> = HashMap::new();
+        for (i, p) in self.passages.iter().enumerate() {
+            if p.kind == PassageKind::Document || rules(p) {
+                continue;
+            }
+            let written = ID.find_iter(&p.text).map(|m| m.as_str());
+            let resolved = p.refs.iter().filter_map(|r| r.target.as_deref());
+            for target in resolved.chain(written) {
+                let Some(t) = self.index_of(target) else {
+                    continue;
+                };
+                let amended = &self.passages[t];
+                if amended.game == p.game && rules(amended) {
+                    let list = out.entry(t).or_default();
+                    if !list.contains(&i) {
+                        list.push(i);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The document a passage belongs to.
+    pub fn document_of(&self, p: &Passage) -> Option<&Document> {
+        self.game(&p.game).and_then(|g| g.documents.get(p.document))
+    }
+}
