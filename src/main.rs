@@ -11,7 +11,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use arbiter::app::{App, AppError, DEFAULT_LIMIT};
+use arbiter::app::{App, AppError, DEFAULT_LIMIT, MissingVectors, SemanticState};
 use arbiter::render::pictures;
 use arbiter::render::text::{self, Style};
 use clap::{Parser, Subcommand};
@@ -315,7 +315,14 @@ fn main() -> ExitCode {
     if let Command::Semantic(command) = cli.command {
         return semantic_cli::run(command, data);
     }
-    let app = match App::load(&data, &cli.rules_dirs) {
+    // Serving and the console embed the passages no vectors file has in
+    // the background; a one-shot command would exit first: it answers
+    // lexically and says so (docs/SEARCH.md, "The semantic stage").
+    let missing = match &cli.command {
+        Command::Serve(_) | Command::Console(_) => MissingVectors::Background,
+        _ => MissingVectors::Lexical,
+    };
+    let app = match App::load_with(&data, &cli.rules_dirs, missing) {
         Ok(app) => app,
         Err(e) => {
             eprintln!("arbiter: {e}");
@@ -346,6 +353,9 @@ fn main() -> ExitCode {
         }
         other => other,
     };
+    if matches!(command, Command::Ask { .. }) {
+        lexical_note(&app);
+    }
     match run(&app, command) {
         Ok(out) => {
             print!("{out}");
@@ -355,6 +365,19 @@ fn main() -> ExitCode {
             eprintln!("arbiter: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Says on stderr that an answer is lexical because rule folders have no
+/// passage vectors, and how to compute them.
+fn lexical_note(app: &App) {
+    if let SemanticState::Missing { passages, folders } = app.semantic_state() {
+        let folders: Vec<String> = folders.iter().map(|f| f.display().to_string()).collect();
+        eprintln!(
+            "arbiter: {passages} passages of {} have no semantic vector, so this answer is lexical; `arbiter semantic vectors {}` computes them once for every later question",
+            folders.join(", "),
+            folders.join(" ")
+        );
     }
 }
 

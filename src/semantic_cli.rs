@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use arbiter::app::semantic as files;
 use arbiter::corpus::Corpus;
-use arbiter::search::semantic::{self, Known};
+use arbiter::search::semantic;
 use clap::Subcommand;
 
 #[derive(Subcommand)]
@@ -74,7 +74,8 @@ pub fn run(command: SemanticCommand, data: PathBuf) -> ExitCode {
                 let corpus = Corpus::build(sources);
                 let old = files::read_vectors(&[&dir]);
                 let t = Instant::now();
-                let (known, embedded) = vectors(&corpus, &old, &encoder);
+                let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+                let (known, embedded) = files::complete(&corpus, &old, &encoder, threads);
                 let path = dir.join(files::VECTORS_FILE);
                 if let Err(e) = std::fs::write(&path, semantic::write_known(&known)) {
                     eprintln!("arbiter: {}: {e}", path.display());
@@ -92,46 +93,4 @@ pub fn run(command: SemanticCommand, data: PathBuf) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
-}
-
-/// Exactly the corpus's passages' vectors: from `old` when their text is
-/// unchanged, else embedded (on every core).
-fn vectors(corpus: &Corpus, old: &Known, encoder: &arbiter::semantic::Encoder) -> (Known, usize) {
-    let mut texts: Vec<String> = (0..corpus.passages.len())
-        .map(|i| semantic::passage_text(corpus, i))
-        .collect();
-    texts.sort();
-    texts.dedup();
-    let mut known = Known::default();
-    let mut todo = Vec::new();
-    for t in texts {
-        let k = semantic::key(&t);
-        match old.get(&k) {
-            Some(v) => {
-                known.insert(k, *v);
-            }
-            None => todo.push(t),
-        }
-    }
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let chunk = todo.len().div_ceil(threads).max(1);
-    let done: Vec<(u64, semantic::Quantized)> = std::thread::scope(|s| {
-        let handles: Vec<_> = todo
-            .chunks(chunk)
-            .map(|part| {
-                s.spawn(move || {
-                    part.iter()
-                        .map(|t| (semantic::key(t), semantic::quantize(&encoder.embed(t))))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
-    let embedded = done.len();
-    known.extend(done);
-    (known, embedded)
 }

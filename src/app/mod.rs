@@ -253,6 +253,71 @@ pub struct App {
     /// Rules passage → the FAQ/errata/house passages that name it.
     amended_by:
         std::collections::HashMap<crate::corpus::PassageIdx, Vec<crate::corpus::PassageIdx>>,
+    /// The semantic stage's vectors still missing at load ([`App::load`]).
+    pending: std::sync::Arc<std::sync::Mutex<Pending>>,
+}
+
+/// What [`App::load_with`] does with passages whose vector no folder's
+/// vectors file has (docs/SEARCH.md, "The semantic stage").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MissingVectors {
+    /// Embeds them on a background thread (niced, one embedding at a time
+    /// in the process); the index answers lexically until they are all
+    /// there, then with its stage (`serve`, `console`).
+    Background,
+    /// Leaves them: the index answers lexically (one-shot commands).
+    Lexical,
+}
+
+/// Whether answers use the semantic stage ([`App::semantic_state`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SemanticState {
+    /// The index has its stage.
+    Ready,
+    /// No stage: built without the feature `semantic`, or no model.
+    Off,
+    /// `passages` passages (of `folders`) have no vector yet; they are
+    /// being embedded in the background, and answers are lexical until then.
+    Embedding {
+        passages: usize,
+        folders: Vec<PathBuf>,
+    },
+    /// `passages` passages (of `folders`) have no vector and none is being
+    /// computed ([`MissingVectors::Lexical`]): answers are lexical.
+    Missing {
+        passages: usize,
+        folders: Vec<PathBuf>,
+    },
+}
+
+/// A rule folder's document, by game and slug (which folder's vectors a
+/// passage lacks).
+#[cfg_attr(not(feature = "semantic"), allow(dead_code))]
+struct Owner {
+    dir: PathBuf,
+    game: String,
+    slug: String,
+}
+
+/// The stage's state between [`App::load`] and its attaching.
+#[derive(Default)]
+#[cfg_attr(not(feature = "semantic"), allow(dead_code))]
+enum Pending {
+    #[default]
+    None,
+    Embedding {
+        passages: usize,
+        folders: Vec<PathBuf>,
+    },
+    Missing {
+        passages: usize,
+        folders: Vec<PathBuf>,
+    },
+    /// Every vector is there: the stage is attached by the next question.
+    Done {
+        encoder: std::sync::Arc<dyn crate::search::semantic::Encode>,
+        known: crate::search::semantic::Known,
+    },
 }
 
 impl App {
@@ -265,6 +330,7 @@ impl App {
             index,
             cards,
             amended_by,
+            pending: Default::default(),
         }
     }
 
@@ -290,18 +356,193 @@ impl App {
 
     /// Loads the shipped rule data plus extra folders, with the semantic
     /// stage when the model loads (feature `semantic`): passage vectors from
-    /// each folder's vectors file, any passage it lacks embedded now.
+    /// each folder's vectors file. When every passage has one, the stage is
+    /// attached now; otherwise the index answers lexically at once and the
+    /// missing vectors are embedded on a background thread
+    /// ([`MissingVectors::Background`]), the stage attached once they are
+    /// all there ([`App::semantic_state`]).
     pub fn load(data_dir: &Path, extra: &[PathBuf]) -> Result<App, LoadError> {
-        let app = App::new(Corpus::build(load::load_all(data_dir, extra)?));
-        #[cfg(feature = "semantic")]
-        if let Some(encoder) = semantic::encoder() {
-            let dirs: Vec<&Path> = std::iter::once(data_dir)
-                .chain(extra.iter().map(PathBuf::as_path))
-                .collect();
-            let mut known = semantic::read_vectors(&dirs);
-            app.attach_semantic(encoder, &mut known);
+        App::load_with(data_dir, extra, MissingVectors::Background)
+    }
+
+    /// [`App::load`], saying what becomes of passages no vectors file has:
+    /// embedded in the background, or left (the index answers lexically:
+    /// one-shot commands, which would exit before the vectors are there).
+    pub fn load_with(
+        data_dir: &Path,
+        extra: &[PathBuf],
+        missing: MissingVectors,
+    ) -> Result<App, LoadError> {
+        let dirs: Vec<&Path> = std::iter::once(data_dir)
+            .chain(extra.iter().map(PathBuf::as_path))
+            .collect();
+        // `load::load_all`, folder by folder: which folder each document
+        // comes from names the folders whose vectors are missing.
+        let mut owners: Vec<Owner> = Vec::new();
+        let mut sources = Vec::new();
+        for &dir in &dirs {
+            for game in load::load_dir(dir)? {
+                owners.extend(game.documents.iter().map(|d| Owner {
+                    dir: dir.to_path_buf(),
+                    game: game.manifest.game.clone(),
+                    slug: d.manifest.slug.clone(),
+                }));
+                sources.push(game);
+            }
         }
+        let app = App::new(Corpus::build(sources));
+        #[cfg(feature = "semantic")]
+        app.start_semantic(&dirs, &owners, missing);
+        #[cfg(not(feature = "semantic"))]
+        let _ = (owners, missing);
         Ok(app)
+    }
+
+    /// Gives the index its semantic stage from the folders' vectors files,
+    /// now when they hold every passage's vector, else as `missing` says.
+    #[cfg(feature = "semantic")]
+    fn start_semantic(&self, dirs: &[&Path], owners: &[Owner], missing: MissingVectors) {
+        use crate::search::semantic as stage;
+        let Some(encoder) = semantic::encoder() else {
+            return;
+        };
+        let mut known = semantic::read_vectors(dirs);
+        let lacking = stage::missing(&self.corpus, &known);
+        if lacking.is_empty() {
+            self.attach_semantic(encoder, &mut known);
+            return;
+        }
+        let passages = lacking.len();
+        let folders = self.folders_of(&lacking, dirs, owners);
+        let named = folders
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+        if missing == MissingVectors::Lexical {
+            *self.lock_pending() = Pending::Missing { passages, folders };
+            return;
+        }
+        tracing::info!(
+            passages,
+            folders = %named,
+            "passages without a semantic vector: answers are lexical until they are embedded in the background (`arbiter semantic vectors {named}` computes them ahead)"
+        );
+        let texts = semantic::missing_texts(&self.corpus, &lacking);
+        *self.lock_pending() = Pending::Embedding { passages, folders };
+        let pending = self.pending.clone();
+        let spawned = std::thread::Builder::new()
+            .name("embed-vectors".into())
+            .spawn(move || {
+                rulesets::lower_priority();
+                let _one = rulesets::embedding_turn();
+                let started = std::time::Instant::now();
+                let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    semantic::embed(&texts, encoder.as_ref(), 1)
+                }));
+                let mut pending = pending.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                match done {
+                    Ok(done) => {
+                        tracing::info!(
+                            embedded = done.len(),
+                            seconds = started.elapsed().as_secs_f64(),
+                            "passage vectors embedded: the semantic stage is used from the next question"
+                        );
+                        known.extend(done);
+                        *pending = Pending::Done { encoder, known };
+                    }
+                    Err(_) => {
+                        tracing::warn!("embedding the passage vectors panicked: the search stays lexical");
+                        *pending = Pending::None;
+                    }
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::warn!("cannot start the embedding thread, the search stays lexical: {e}");
+            *self.lock_pending() = Pending::None;
+        }
+    }
+
+    /// The folders (among `dirs`) of these passages: all of them when a
+    /// passage's document is not found in `owners`.
+    #[cfg(feature = "semantic")]
+    fn folders_of(
+        &self,
+        passages: &[crate::corpus::PassageIdx],
+        dirs: &[&Path],
+        owners: &[Owner],
+    ) -> Vec<PathBuf> {
+        let mut seen: Vec<(&str, Option<&str>)> = Vec::new();
+        let mut out: Vec<PathBuf> = Vec::new();
+        for &i in passages {
+            let p = &self.corpus.passages[i];
+            let slug = self.corpus.document_of(p).map(|d| d.slug.as_str());
+            if seen.contains(&(p.game.as_str(), slug)) {
+                continue;
+            }
+            seen.push((p.game.as_str(), slug));
+            let of_game = |o: &&Owner| {
+                self.corpus
+                    .resolve_game(&o.game)
+                    .is_some_and(|g| g.id == p.game)
+            };
+            let owner = owners
+                .iter()
+                .filter(of_game)
+                .find(|o| Some(o.slug.as_str()) == slug)
+                .or_else(|| owners.iter().find(of_game));
+            let Some(owner) = owner else {
+                return dirs.iter().map(|d| d.to_path_buf()).collect();
+            };
+            if !out.contains(&owner.dir) {
+                out.push(owner.dir.clone());
+            }
+        }
+        out
+    }
+
+    /// Whether answers use the semantic stage now; attaches it when its
+    /// vectors have just been computed in the background.
+    pub fn semantic_state(&self) -> SemanticState {
+        let mut pending = self.lock_pending();
+        self.attach_done(&mut pending);
+        if self.index.semantic().is_some() {
+            return SemanticState::Ready;
+        }
+        match &*pending {
+            Pending::Embedding { passages, folders } => SemanticState::Embedding {
+                passages: *passages,
+                folders: folders.clone(),
+            },
+            Pending::Missing { passages, folders } => SemanticState::Missing {
+                passages: *passages,
+                folders: folders.clone(),
+            },
+            Pending::None | Pending::Done { .. } => SemanticState::Off,
+        }
+    }
+
+    /// Attaches the stage when its vectors were computed in the background
+    /// (once; a question that finds them there pays for the attaching:
+    /// the passages' keys looked up, nothing embedded).
+    fn attach_ready(&self) {
+        if self.index.semantic().is_none() {
+            self.attach_done(&mut self.lock_pending());
+        }
+    }
+
+    fn attach_done(&self, pending: &mut Pending) {
+        if let Pending::Done { .. } = pending
+            && let Pending::Done { encoder, mut known } = std::mem::take(pending)
+        {
+            self.attach_semantic(encoder, &mut known);
+        }
+    }
+
+    fn lock_pending(&self) -> std::sync::MutexGuard<'_, Pending> {
+        self.pending
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Gives the index its semantic stage: passage vectors from `known`,
@@ -376,6 +617,7 @@ impl App {
         match_game: Option<&str>,
         limit: usize,
     ) -> Result<AskReply, AppError> {
+        self.attach_ready();
         let query = query.trim();
         if query.is_empty() {
             return Err(AppError::Usage("the question is empty: ask a rules question, e.g. \"can an exhausted phoenixborn guard?\"".into()));

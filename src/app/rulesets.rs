@@ -788,8 +788,9 @@ impl BuildJob {
 }
 
 /// Lowers the calling thread's priority (Linux: nice 10), so that an index
-/// build yields the processor to requests.
-fn lower_priority() {
+/// build (or a rule folder's embedding, `App::load`) yields the processor
+/// to requests.
+pub(crate) fn lower_priority() {
     #[cfg(target_os = "linux")]
     // SAFETY: setpriority on this thread's own id; nothing else is touched.
     unsafe {
@@ -798,9 +799,18 @@ fn lower_priority() {
     }
 }
 
-/// One embedding at a time in the process: a server's upload takes at
-/// most one (niced) processor for its vectors, whoever else uploads.
+/// One embedding at a time in the process: a server's upload, or the rule
+/// folders `App::load` was given without their vectors, take at most one
+/// (niced) processor for their vectors, whoever else uploads.
 static EMBEDDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Waits for the process's one embedding turn ([`EMBEDDING`]) and holds it
+/// until dropped. A test holds it to see an index before its vectors.
+pub fn embedding_turn() -> std::sync::MutexGuard<'static, ()> {
+    EMBEDDING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 /// Gives a rule set's app the shipped app's semantic stage (on the build
 /// thread, after the index is live): the vectors of the shipped passages
@@ -809,12 +819,14 @@ static EMBEDDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 /// and evicted while it waited). The vectors' bytes are then counted in
 /// the cache's budget.
 fn add_semantic(app: &Arc<App>, base: &App, cache: &Mutex<Cache>, key: &Key, budget: usize) {
+    // The shipped app's own stage, if its vectors were embedded in the
+    // background since (`App::load`); while they are, the version stays
+    // lexical.
+    base.attach_ready();
     let Some(stage) = base.index.semantic() else {
         return;
     };
-    let _one = EMBEDDING
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _one = embedding_turn();
     if Arc::strong_count(app) <= 1 {
         return;
     }

@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
+use crate::corpus::{Corpus, PassageIdx};
 use crate::search::semantic::{self, Encode, Known};
 
 /// The vectors file in a rule folder.
@@ -77,4 +78,58 @@ pub fn read_vectors(dirs: &[&Path]) -> Known {
         }
     }
     known
+}
+
+/// The texts embedded for these passages of `corpus` (those
+/// `search::semantic::missing` found without a vector), each once.
+pub fn missing_texts(corpus: &Corpus, missing: &[PassageIdx]) -> Vec<String> {
+    let mut texts: Vec<String> = missing
+        .iter()
+        .map(|&i| semantic::passage_text(corpus, i))
+        .collect();
+    texts.sort_unstable();
+    texts.dedup();
+    texts
+}
+
+/// The vectors of `texts` by the key of their text, embedded on `threads`
+/// threads (one: on the calling thread, at its priority).
+pub fn embed(texts: &[String], encoder: &dyn Encode, threads: usize) -> Known {
+    let one = |t: &String| (semantic::key(t), semantic::quantize(&encoder.encode(t)));
+    if threads <= 1 {
+        return texts.iter().map(one).collect();
+    }
+    let chunk = texts.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = texts
+            .chunks(chunk)
+            .map(|part| s.spawn(move || part.iter().map(one).collect::<Vec<_>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
+}
+
+/// Exactly the vectors of `corpus`'s passages: from `old` when their text
+/// is unchanged, the others embedded on `threads` threads (`arbiter
+/// semantic vectors`); with how many were embedded.
+pub fn complete(
+    corpus: &Corpus,
+    old: &Known,
+    encoder: &dyn Encode,
+    threads: usize,
+) -> (Known, usize) {
+    let mut known: Known = (0..corpus.passages.len())
+        .filter_map(|i| {
+            let k = semantic::key(&semantic::passage_text(corpus, i));
+            old.get(&k).map(|v| (k, *v))
+        })
+        .collect();
+    let todo = missing_texts(corpus, &semantic::missing(corpus, &known));
+    let done = embed(&todo, encoder, threads);
+    let embedded = done.len();
+    known.extend(done);
+    (known, embedded)
 }

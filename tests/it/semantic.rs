@@ -148,6 +148,143 @@ mod model {
         );
     }
 
+    /// A small rules folder of one game, without a vectors file.
+    fn house_rules(dir: &std::path::Path) {
+        std::fs::write(
+            dir.join("manifest.yaml"),
+            "game: house\nname: House Rules\ndocuments:\n  - {file: rules.md, slug: rules, title: House Rules}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("rules.md"),
+            "### Mulligans\n\n1. Each player may mulligan once, shuffling their hand back.\n2. A player who mulligans draws one card fewer.\n\n### Dice\n\n1. Reroll a die that falls off the table.\n",
+        )
+        .unwrap();
+    }
+
+    /// The same question of the same rules, answered without a stage.
+    fn lexical(dirs: &[std::path::PathBuf], q: &str) -> arbiter::app::AskReply {
+        let app = App::new(Corpus::build(
+            arbiter::load::load_all(&common::repo().join("rules_data"), dirs).unwrap(),
+        ));
+        app.ask(q, Some("house"), 3).unwrap()
+    }
+
+    /// A rules folder without vectors: the index answers at once,
+    /// lexically, saying that its vectors are being embedded; the stage is
+    /// attached once they are.
+    #[test]
+    fn a_folder_without_vectors_answers_lexically_until_they_are_embedded() {
+        use arbiter::app::SemanticState;
+        let dir = tempfile::tempdir().unwrap();
+        house_rules(dir.path());
+        let dirs = [dir.path().to_path_buf()];
+        let q = "how many times can I mulligan";
+        let app = {
+            // Held: the background embedding cannot start before the first question.
+            let _turn = arbiter::app::rulesets::embedding_turn();
+            let app = App::load(&common::repo().join("rules_data"), &dirs).unwrap();
+            match app.semantic_state() {
+                SemanticState::Embedding { passages, folders } => {
+                    assert!(passages > 0);
+                    assert_eq!(folders, dirs);
+                }
+                other => panic!("{other:?}"),
+            }
+            assert!(app.index.semantic().is_none());
+            let first = app.ask(q, Some("house"), 3).unwrap();
+            assert_eq!(
+                first,
+                lexical(&dirs, q),
+                "the first answer is the lexical one"
+            );
+            assert!(first.results[0].id.starts_with("house:mulligans"));
+            app
+        };
+        let started = std::time::Instant::now();
+        while app.semantic_state() != SemanticState::Ready {
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(300),
+                "the stage was not attached: {:?}",
+                app.semantic_state()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        assert!(app.index.semantic().is_some());
+        let later = app.ask(q, Some("house"), 3).unwrap();
+        assert!(later.results[0].id.starts_with("house:mulligans"));
+    }
+
+    /// A rules folder whose vectors file is complete (as `arbiter semantic
+    /// vectors` writes it) gets its stage at load, nothing embedded.
+    #[test]
+    fn a_folder_with_its_vectors_gets_its_stage_at_load() {
+        let dir = tempfile::tempdir().unwrap();
+        house_rules(dir.path());
+        let alone = Corpus::build(arbiter::load::load_all(dir.path(), &[]).unwrap());
+        let (known, embedded) =
+            arbiter::app::semantic::complete(&alone, &semantic::Known::default(), &encoder(), 1);
+        assert_eq!(embedded, known.len());
+        std::fs::write(
+            dir.path().join("semantic-vectors.bin"),
+            semantic::write_known(&known),
+        )
+        .unwrap();
+        let app = App::load(
+            &common::repo().join("rules_data"),
+            &[dir.path().to_path_buf()],
+        )
+        .unwrap();
+        assert!(app.index.semantic().is_some(), "attached at load");
+        assert_eq!(app.semantic_state(), arbiter::app::SemanticState::Ready);
+    }
+
+    /// A one-shot `ask` does not wait for vectors: it answers lexically
+    /// and says how to compute them.
+    #[test]
+    fn a_one_shot_ask_on_a_folder_without_vectors_says_it_is_lexical() {
+        let dir = tempfile::tempdir().unwrap();
+        house_rules(dir.path());
+        let d = dir.path().to_str().unwrap();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args([
+                "--rules-dir",
+                d,
+                "ask",
+                "how many times can I mulligan",
+                "--json",
+            ])
+            .current_dir(common::repo())
+            .env_remove("ARBITER_DATA")
+            .env_remove("ARBITER_RULES_DIRS")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{err}");
+        assert!(
+            err.contains(&format!("passages of {d} have no semantic vector, so this answer is lexical; `arbiter semantic vectors {d}`")),
+            "{err}"
+        );
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let dirs = [dir.path().to_path_buf()];
+        let q = "how many times can I mulligan";
+        assert_eq!(
+            v["results"][0]["id"],
+            lexical(&dirs, q).results[0].id.as_str()
+        );
+        // Without --rules-dir every passage has its vector: no note.
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["ask", "can an exhausted phoenixborn guard?"])
+            .current_dir(common::repo())
+            .env_remove("ARBITER_DATA")
+            .env_remove("ARBITER_RULES_DIRS")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert!(!String::from_utf8_lossy(&o.stderr).contains("semantic vector"));
+    }
+
     #[test]
     fn ask_uses_the_semantic_stage_by_default() {
         let app = common::app();
