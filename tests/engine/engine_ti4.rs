@@ -1511,11 +1511,13 @@ fn garbage_never_panics() {
             },
         )
         .unwrap();
-    runner
+    // A runner of its own: a TestRunner counts its successes across runs,
+    // so the one above, done with its cases, would run none here.
+    let b = judge_value(&board(6)).state;
+    proptest::test_runner::TestRunner::default()
         .run(&"\\PC{0,300}", |s| {
             let _ = arbiter::engine::ti4::ENGINE.judge_text(&s);
             let _ = arbiter::engine::ti4::ENGINE.judge_text(&format!("game: ti4\nplayers: {s}"));
-            let b = judge_value(&board(6)).state;
             let _ = arbiter::engine::ti4::ENGINE.parse_notation(&s, &b);
             let _ = arbiter::engine::ti4::ENGINE.notation_completions(&s, &b);
             Ok(())
