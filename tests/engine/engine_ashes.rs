@@ -2,6 +2,7 @@
 //! of "03 - Main Actions", one per illegal play of issue 3, plus documents,
 //! notation, round trips and garbage input.
 
+use crate::snapshot;
 use arbiter::engine::{self, ErrorKind, GameEngine, Ruling, Severity};
 use serde_json::{Value, json};
 
@@ -9,10 +10,13 @@ fn ashes() -> &'static dyn GameEngine {
     engine::engine("ashes").expect("the ashes engine is registered")
 }
 
+/// Judges a board, its ruling kept as the test's snapshot (tests/engine/snapshot.rs).
 fn judge(doc: &str) -> Ruling {
-    ashes()
+    let r = ashes()
         .judge_text(doc)
-        .unwrap_or_else(|e| panic!("board error: {e}\n{doc}"))
+        .unwrap_or_else(|e| panic!("board error: {e}\n{doc}"));
+    snapshot::ruling(&r);
+    r
 }
 
 /// Two players: Coal (attacking, whose turn it is) and Maeoni.
@@ -925,7 +929,10 @@ fn a_counter_against_several_attackers_stops_to_ask_for_the_split() {
     // Answering it (the option's patch applied to the play) resolves the attack.
     let mut v = arbiter::engine::document::parse_value(&doc).unwrap();
     engine::merge_patch(&mut v["play"], &d.options[1].patch);
-    let r = ashes().judge(v, None, &engine::Asking::judge()).unwrap();
+    let r = ashes()
+        .judge(v, None, &engine::Asking::judge())
+        .inspect(snapshot::ruling)
+        .unwrap();
     assert!(r.pending.is_none());
     assert_eq!(unit(&r, 0, "Iron Worker").unwrap()["damage"], 1);
     assert_eq!(
@@ -1570,9 +1577,12 @@ fn the_documented_notation_examples_parse_and_judge() {
 
 // ------------------------------------------- choices, phases and the result
 
+/// Judges a board as `seat` writes it; a ruling is kept as the test's snapshot.
 fn in_match(doc: &str, seat: usize) -> Result<Ruling, arbiter::engine::BoardError> {
     let v = arbiter::engine::document::parse_value(doc).unwrap();
-    ashes().judge(v, Some(doc), &engine::Asking::seat(seat))
+    ashes()
+        .judge(v, Some(doc), &engine::Asking::seat(seat))
+        .inspect(snapshot::ruling)
 }
 
 #[test]
@@ -1657,7 +1667,13 @@ fn in_a_match_the_defender_is_asked_and_the_attacker_cannot_answer_for_her() {
         agreed: true,
         ..engine::Asking::seat(0)
     };
-    assert!(ashes().judge(v, None, &agreed).unwrap().legal);
+    assert!(
+        ashes()
+            .judge(v, None, &agreed)
+            .inspect(snapshot::ruling)
+            .unwrap()
+            .legal
+    );
 }
 
 #[test]
@@ -1673,7 +1689,10 @@ fn answers_resolve_the_attack_one_decision_at_a_time() {
     let mut asking = engine::Asking::seat(0);
     let mut questions = Vec::new();
     for answer in ["block with Frostback Bear", "counter with Frostback Bear"] {
-        let r = ashes().judge(v.clone(), None, &asking).unwrap();
+        let r = ashes()
+            .judge(v.clone(), None, &asking)
+            .inspect(snapshot::ruling)
+            .unwrap();
         let d = r.pending.expect("a question");
         questions.push(d.key.clone());
         let o = d.options.iter().find(|o| o.label == answer).unwrap();
@@ -1681,7 +1700,10 @@ fn answers_resolve_the_attack_one_decision_at_a_time() {
         asking.answered.push((d.key, d.seat));
     }
     assert_eq!(questions, ["block:Hammer Knight", "counter:Hammer Knight"]);
-    let r = ashes().judge(v, None, &asking).unwrap();
+    let r = ashes()
+        .judge(v, None, &asking)
+        .inspect(snapshot::ruling)
+        .unwrap();
     assert!(r.pending.is_none() && r.legal, "{:#?}", r.diagnostics);
     assert_eq!(unit(&r, 1, "Frostback Bear").unwrap()["damage"], 3);
     assert_eq!(unit(&r, 0, "Hammer Knight").unwrap()["damage"], 2);
@@ -1744,7 +1766,7 @@ fn names_in_the_board_are_written_as_the_board_spells_them() {
 fn the_round_moves_on_outside_the_indexed_rules() {
     let b = board_json(&board(COAL, PB, MAEONI, "", "  action: pass\n"));
     // Players still to pass: advancing is refused with the rule.
-    let r = ashes().advance(&b, None).unwrap();
+    let r = ashes().advance(&b, None).inspect(snapshot::ruling).unwrap();
     assert!(!r.legal);
     assert_eq!(errors(&r), [("ashes:pass", "phase")]);
     assert!(r.diagnostics[0].message.contains("Coal, Maeoni"));
@@ -1758,7 +1780,10 @@ fn the_round_moves_on_outside_the_indexed_rules() {
     ));
     let mut recovery = r1.state.clone();
     recovery["players"][0]["units"][0]["exhausted"] = json!(true);
-    let r = ashes().advance(&recovery, None).unwrap();
+    let r = ashes()
+        .advance(&recovery, None)
+        .inspect(snapshot::ruling)
+        .unwrap();
     assert!(r.legal);
     assert_eq!(r.state["phase"], "player-turns");
     assert_eq!(r.state["round"], 2);
@@ -1779,6 +1804,7 @@ fn the_round_moves_on_outside_the_indexed_rules() {
     assert!(
         ashes()
             .advance(&recovery, Some("player turns phase of the next round"))
+            .inspect(snapshot::ruling)
             .unwrap()
             .legal
     );

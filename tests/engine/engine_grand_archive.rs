@@ -2,12 +2,17 @@
 //! seed 004, both seed examples, every illegal declaration, reversal
 //! exactness, notation, schema and garbage input.
 
+use crate::snapshot;
 use arbiter::engine::{self, GameEngine, Ruling, Severity, grand_archive::ENGINE};
 use serde_json::{Value, json};
 
+/// Judges a board, its ruling kept as the test's snapshot (tests/engine/snapshot.rs).
 fn judge(doc: &str) -> Ruling {
     match ENGINE.judge_text(doc) {
-        Ok(r) => r,
+        Ok(r) => {
+            snapshot::ruling(&r);
+            r
+        }
         Err(e) => panic!("board error: {e}\n{doc}"),
     }
 }
@@ -596,7 +601,10 @@ fn step_2c_missing_target_is_asked_of_the_attacking_player() {
     // Answering with the option's patch resolves the declaration.
     let mut v = arbiter::engine::document::parse_value(&doc).unwrap();
     engine::merge_patch(&mut v["play"], &d.options[1].patch);
-    let r = ENGINE.judge(v, None, &engine::Asking::judge()).unwrap();
+    let r = ENGINE
+        .judge(v, None, &engine::Asking::judge())
+        .inspect(snapshot::ruling)
+        .unwrap();
     assert!(r.legal && r.pending.is_none(), "{:?}", r.diagnostics);
     assert_eq!(at(&r.state, "combat.target"), &json!("Stalwart Guard"));
 }
@@ -804,7 +812,10 @@ fn step_2e11_an_unstated_extra_cost_is_asked_with_no_default() {
     for (option, legal, reserve) in [(0, true, 2), (1, false, 4)] {
         let mut v = arbiter::engine::document::parse_value(&doc).unwrap();
         engine::merge_patch(&mut v["play"], &d.options[option].patch);
-        let r = ENGINE.judge(v, None, &engine::Asking::judge()).unwrap();
+        let r = ENGINE
+            .judge(v, None, &engine::Asking::judge())
+            .inspect(snapshot::ruling)
+            .unwrap();
         assert_eq!(r.legal, legal, "{}", d.options[option].label);
         assert_eq!(at(&r.state, "players.0.reserve"), &json!(reserve));
     }
@@ -1467,14 +1478,20 @@ fn actor_resolves_prefixes_and_case_but_not_look_alike_letters() {
     // A player other than the turn player cannot declare.
     let mut doc = b.clone();
     doc["play"] = json!({ "action": "declare-attack", "player": "bob", "attacker": "Rai", "target": "Lorraine" });
-    let r = ENGINE.judge(doc, None, &engine::Asking::judge()).unwrap();
+    let r = ENGINE
+        .judge(doc, None, &engine::Asking::judge())
+        .inspect(snapshot::ruling)
+        .unwrap();
     assert_eq!(errors(&r), vec![("", "play.player")]);
 }
 
 // ---------- decisions in a match ----------
 
+/// Judges a board as `seat` writes it; a ruling is kept as the test's snapshot.
 fn in_match(doc: &Value, seat: usize) -> Result<Ruling, engine::BoardError> {
-    ENGINE.judge(doc.clone(), None, &engine::Asking::seat(seat))
+    ENGINE
+        .judge(doc.clone(), None, &engine::Asking::seat(seat))
+        .inspect(snapshot::ruling)
 }
 
 #[test]
@@ -1502,7 +1519,13 @@ fn in_a_match_the_defending_player_is_asked_whether_to_respond() {
         agreed: true,
         ..engine::Asking::seat(0)
     };
-    assert!(ENGINE.judge(forged, None, &agreed).unwrap().legal);
+    assert!(
+        ENGINE
+            .judge(forged, None, &agreed)
+            .inspect(snapshot::ruling)
+            .unwrap()
+            .legal
+    );
     // Bob answers through the option's patch.
     let mut answered = doc.clone();
     engine::merge_patch(&mut answered["play"], &d.options[1].patch);
@@ -1510,7 +1533,10 @@ fn in_a_match_the_defending_player_is_asked_whether_to_respond() {
         answered: vec![(d.key.clone(), 1)],
         ..engine::Asking::seat(0)
     };
-    let r = ENGINE.judge(answered, None, &asking).unwrap();
+    let r = ENGINE
+        .judge(answered, None, &asking)
+        .inspect(snapshot::ruling)
+        .unwrap();
     assert!(r.legal && r.pending.is_none(), "{:?}", r.diagnostics);
     let last = r.steps.last().unwrap();
     assert_eq!(
@@ -1555,7 +1581,10 @@ fn a_whole_game_crosses_turns_with_advance_decisions_and_adjust() {
         ("Main Phase", Some(1), Some(0))
     );
     // Leaving the Main Phase before attempting the forced attack is refused (1.4).
-    let r = ENGINE.advance(&board, None).unwrap();
+    let r = ENGINE
+        .advance(&board, None)
+        .inspect(snapshot::ruling)
+        .unwrap();
     assert!(!r.legal);
     assert_eq!(
         errors(&r),
@@ -1581,7 +1610,10 @@ fn a_whole_game_crosses_turns_with_advance_decisions_and_adjust() {
         answered: vec![(d.key, d.seat)],
         ..engine::Asking::seat(0)
     };
-    let r = ENGINE.judge(answered, None, &asking).unwrap();
+    let r = ENGINE
+        .judge(answered, None, &asking)
+        .inspect(snapshot::ruling)
+        .unwrap();
     assert!(r.legal, "{:?}", r.diagnostics);
     board = r.state;
     assert_eq!(board["phase"], json!("combat"));
@@ -1590,13 +1622,22 @@ fn a_whole_game_crosses_turns_with_advance_decisions_and_adjust() {
         &json!(true)
     );
     // Combat (outside the indexed text) returns to the Main Phase; then End.
-    let r = ENGINE.advance(&board, None).unwrap();
+    let r = ENGINE
+        .advance(&board, None)
+        .inspect(snapshot::ruling)
+        .unwrap();
     assert!(r.legal && r.state["phase"] == json!("main") && r.state.get("combat").is_none());
-    let r = ENGINE.advance(&r.state, None).unwrap();
+    let r = ENGINE
+        .advance(&r.state, None)
+        .inspect(snapshot::ruling)
+        .unwrap();
     assert!(r.legal, "{:?}", r.diagnostics);
     assert_eq!(r.state["phase"], json!("end"));
     // The next turn: Bob's, turn 2; his cards wake, the obligation ends.
-    let r = ENGINE.advance(&r.state, Some("main")).unwrap();
+    let r = ENGINE
+        .advance(&r.state, Some("main"))
+        .inspect(snapshot::ruling)
+        .unwrap();
     assert!(r.legal);
     assert_eq!(
         (
@@ -1652,11 +1693,20 @@ fn a_whole_game_crosses_turns_with_advance_decisions_and_adjust() {
         answered: vec![(d.key, 0)],
         ..engine::Asking::seat(1)
     };
-    let r = ENGINE.judge(answered, None, &asking).unwrap();
+    let r = ENGINE
+        .judge(answered, None, &asking)
+        .inspect(snapshot::ruling)
+        .unwrap();
     assert!(r.legal);
     // On to turn 3, Alice's, with her Lancer awake again.
-    let r = ENGINE.advance(&r.state, Some("end")).unwrap();
-    let r = ENGINE.advance(&r.state, Some("wake-up")).unwrap();
+    let r = ENGINE
+        .advance(&r.state, Some("end"))
+        .inspect(snapshot::ruling)
+        .unwrap();
+    let r = ENGINE
+        .advance(&r.state, Some("wake-up"))
+        .inspect(snapshot::ruling)
+        .unwrap();
     let status = r.status.clone().unwrap();
     assert_eq!(
         (status.round, status.turn.as_deref()),
@@ -1691,7 +1741,10 @@ fn the_documented_notation_examples_parse_and_judge() {
             .unwrap_or_else(|e| panic!("{line}: {e}"));
         let mut doc = b.clone();
         doc["play"] = play;
-        let r = ENGINE.judge(doc, None, &engine::Asking::judge()).unwrap();
+        let r = ENGINE
+            .judge(doc, None, &engine::Asking::judge())
+            .inspect(snapshot::ruling)
+            .unwrap();
         assert!(r.legal || !errors(&r).is_empty(), "{line}");
         n += 1;
     }

@@ -2,6 +2,7 @@
 //! `legion:actions`, the two worked examples, illegal sequences, notation,
 //! round trips and garbage input.
 
+use crate::snapshot;
 use arbiter::engine::{self, ErrorKind, GameEngine, Ruling, Severity};
 use serde_json::json;
 
@@ -9,10 +10,13 @@ fn eng() -> &'static dyn GameEngine {
     engine::engine("legion").expect("legion engine registered")
 }
 
+/// Judges a board, its ruling kept as the test's snapshot (tests/engine/snapshot.rs).
 fn judge(doc: &str) -> Ruling {
-    eng()
+    let r = eng()
         .judge_text(doc)
-        .unwrap_or_else(|e| panic!("board error: {e}\n{doc}"))
+        .unwrap_or_else(|e| panic!("board error: {e}\n{doc}"));
+    snapshot::ruling(&r);
+    r
 }
 
 /// A board with a unit block (indented two spaces) and a play block.
@@ -1018,11 +1022,12 @@ fn match_board() -> Value {
     eng().check_board(&parse_value(MATCH).unwrap()).unwrap()
 }
 
-/// Judges `play` on `board` as written by `asking`.
+/// Judges `play` on `board` as written by `asking`; a ruling is kept as
+/// the test's snapshot.
 fn judge_as(board: &Value, play: Value, asking: &Asking) -> Result<Ruling, engine::BoardError> {
     let mut doc = board.clone();
     doc["play"] = play;
-    eng().judge(doc, None, asking)
+    eng().judge(doc, None, asking).inspect(snapshot::ruling)
 }
 
 /// A notation line played by `seat`: its actor is that seat, and it is legal.
@@ -1073,7 +1078,7 @@ fn a_whole_game_runs_through_rounds_to_a_result() {
     assert!(b.get("active").is_none());
     b = play_line(&b, 1, "activate luke; card action force push; move; end");
     // Units still to activate: leaving the phase is refused, naming them.
-    let r = eng().advance(&b, None).unwrap();
+    let r = eng().advance(&b, None).inspect(snapshot::ruling).unwrap();
     assert!(!r.legal);
     let e = &r.diagnostics[0];
     assert_eq!((e.severity, e.rule.as_deref()), (Severity::Error, None));
@@ -1092,7 +1097,7 @@ fn a_whole_game_runs_through_rounds_to_a_result() {
     b = play_line(&b, 1, "activate Rebel Troopers; dodge; end");
     assert_eq!(turn(&b), None, "every unit has activated");
     // End Phase: tokens removed; Command Phase: round 2, activations cleared.
-    let r = eng().advance(&b, None).unwrap();
+    let r = eng().advance(&b, None).inspect(snapshot::ruling).unwrap();
     assert!(r.legal, "{:#?}", r.diagnostics);
     assert!(
         r.diagnostics
@@ -1100,7 +1105,10 @@ fn a_whole_game_runs_through_rounds_to_a_result() {
             .any(|d| d.message.contains("tokens removed")
                 && d.message.contains("outside the indexed rules"))
     );
-    let r = eng().advance(&r.state, None).unwrap();
+    let r = eng()
+        .advance(&r.state, None)
+        .inspect(snapshot::ruling)
+        .unwrap();
     assert_eq!(
         (r.state["phase"].as_str(), r.state["round"].as_u64()),
         (Some("command"), Some(2))
@@ -1110,7 +1118,10 @@ fn a_whole_game_runs_through_rounds_to_a_result() {
     // The Command Phase decides priority (outside the indexed text): adjust.
     let a = eng().adjust(&r.state, "turn", "ben").unwrap();
     assert_eq!(a.after, json!("Ben"));
-    let r = eng().advance(&a.state, None).unwrap();
+    let r = eng()
+        .advance(&a.state, None)
+        .inspect(snapshot::ruling)
+        .unwrap();
     assert_eq!(turn(&r.state).as_deref(), Some("Ben"));
     assert!(r.steps.iter().any(|s| s.rule == "legion:actions"));
     b = r.state;
@@ -1128,7 +1139,10 @@ fn a_whole_game_runs_through_rounds_to_a_result() {
     b = play_line(&b, 0, "activate Stormtroopers; end");
     b = eng().adjust(&b, "Ana.points", "5").unwrap().state;
     b = eng().adjust(&b, "players.Ben.points", "7").unwrap().state;
-    let r = eng().advance(&b, Some("command")).unwrap();
+    let r = eng()
+        .advance(&b, Some("command"))
+        .inspect(snapshot::ruling)
+        .unwrap();
     assert!(r.legal, "{:#?}", r.diagnostics);
     let status = r.status.unwrap();
     assert_eq!(status.round, Some(3));
@@ -1482,7 +1496,10 @@ mod random_games {
                 prop_assert!(!abilities);
                 return Ok(());
             };
-            let r = judge_as(&b, play, &Asking::judge()).unwrap();
+            // Not `judge_as`: a random board is no snapshot.
+            let mut doc = b.clone();
+            doc["play"] = play;
+            let r = eng().judge(doc, None, &Asking::judge()).unwrap();
             let uses: Vec<&str> = eng().rule_uses().iter().map(|u| u.rule).collect();
             for rule in r.steps.iter().map(|s| s.rule.as_str()).chain(r.diagnostics.iter().filter_map(|d| d.rule.as_deref())) {
                 prop_assert!(uses.contains(&rule), "{rule}");

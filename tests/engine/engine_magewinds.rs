@@ -2,6 +2,7 @@
 //! 13.0–13.5, one per illegal play of the issue, a whole phase, notation,
 //! schema, citations and garbage input.
 
+use crate::snapshot;
 use arbiter::app::App;
 use arbiter::engine::{
     Asking, BoardError, ErrorKind, GameEngine, Ruling, Severity, document, merge_patch,
@@ -30,9 +31,13 @@ players:
       - {name: Shade, movement: 5, position: [30, 20], attacks: [Shadow Bolt]}
 "#;
 
+/// Judges a board, its ruling kept as the test's snapshot (tests/engine/snapshot.rs).
 fn judge_doc(doc: &str) -> Ruling {
     match arbiter::engine::magewinds::ENGINE.judge_text(doc) {
-        Ok(r) => r,
+        Ok(r) => {
+            snapshot::ruling(&r);
+            r
+        }
         Err(e) => panic!("board error: {e}\n{doc}"),
     }
 }
@@ -1439,6 +1444,7 @@ fn a_board_without_a_play_says_whose_turn_it_is() {
         );
     let r = arbiter::engine::magewinds::ENGINE
         .advance(&board_of(&doc), None)
+        .inspect(snapshot::ruling)
         .unwrap();
     assert!(r.legal);
     assert!(rules(&r).contains(&"magewinds:13.5"));
@@ -1455,8 +1461,10 @@ fn board_of(doc: &str) -> Value {
     document::parse_value(doc).expect("yaml")
 }
 
+/// Judges a board as `asking` writes it; a ruling is kept as the test's snapshot.
 fn in_match(doc: &str, asking: &Asking) -> Result<Ruling, BoardError> {
     mw().judge(board_of(doc), Some(doc), asking)
+        .inspect(snapshot::ruling)
 }
 
 const ATTACK_STONEWARDEN: &str =
@@ -1524,7 +1532,10 @@ fn in_a_match_the_attacked_fighters_controller_is_asked() {
         answered: vec![(d.key.clone(), d.seat)],
         ..Asking::seat(0)
     };
-    let r = mw().judge(v, None, &answered).unwrap();
+    let r = mw()
+        .judge(v, None, &answered)
+        .inspect(snapshot::ruling)
+        .unwrap();
     assert!(r.legal && r.pending.is_none(), "{:#?}", r.diagnostics);
     assert_eq!(
         fighter(&r, 1, 0)["counter"],
@@ -1652,7 +1663,10 @@ fn name_references_on_the_board_are_written_in_its_spelling() {
 
 #[test]
 fn the_action_phase_is_not_left_while_a_fighter_can_be_activated() {
-    let r = mw().advance(&board_of(BASE), None).unwrap();
+    let r = mw()
+        .advance(&board_of(BASE), None)
+        .inspect(snapshot::ruling)
+        .unwrap();
     assert!(!r.legal);
     let e = &r.diagnostics[0];
     assert_eq!(
@@ -1690,12 +1704,18 @@ fn play_in_match(state: &Value, seat: usize, line: &str, answer: Option<&str>) -
         .parse_notation(line, state)
         .unwrap_or_else(|e| panic!("{line}: {e}"));
     let mut asking = Asking::seat(seat);
-    let mut r = mw().judge(doc.clone(), None, &asking).unwrap();
+    let mut r = mw()
+        .judge(doc.clone(), None, &asking)
+        .inspect(snapshot::ruling)
+        .unwrap();
     if let Some(d) = r.pending.clone() {
         let o = d.options.iter().find(|o| Some(o.label.as_str()) == answer);
         merge_patch(&mut doc["play"], &o.expect("an answer").patch);
         asking.answered.push((d.key, d.seat));
-        r = mw().judge(doc, None, &asking).unwrap();
+        r = mw()
+            .judge(doc, None, &asking)
+            .inspect(snapshot::ruling)
+            .unwrap();
     }
     assert!(
         r.legal && r.pending.is_none(),
@@ -1724,7 +1744,10 @@ fn a_whole_game_through_the_engine_api() {
         (Some("single"), Some("single"))
     );
     // Both can still be activated: the Action Phase cannot be left yet.
-    let refused = mw().advance(&r.state, None).unwrap();
+    let refused = mw()
+        .advance(&r.state, None)
+        .inspect(snapshot::ruling)
+        .unwrap();
     assert!(!refused.legal);
     assert_eq!(
         refused.diagnostics[0].rule.as_deref(),
@@ -1741,7 +1764,10 @@ fn a_whole_game_through_the_engine_api() {
         ("end of the Action Phase", None, None)
     );
     // Round 2, outside the indexed rules: counters removed.
-    let a = mw().advance(&r.state, None).unwrap();
+    let a = mw()
+        .advance(&r.state, None)
+        .inspect(snapshot::ruling)
+        .unwrap();
     assert!(a.legal);
     assert_eq!(
         (a.state["round"].as_u64(), a.state["phase"].as_str()),
@@ -1756,7 +1782,10 @@ fn a_whole_game_through_the_engine_api() {
     // Bram passed first in the Channelling Phase: the players record it.
     let adj = mw().adjust(&a.state, "first_to_pass", "br").unwrap();
     assert_eq!((adj.owner, &adj.after), (None, &json!("Bram")));
-    let a = mw().advance(&adj.state, None).unwrap();
+    let a = mw()
+        .advance(&adj.state, None)
+        .inspect(snapshot::ruling)
+        .unwrap();
     assert_eq!(a.state["turn"], "Bram");
     assert_eq!(
         a.steps[0].rule, "magewinds:13.0",
@@ -1775,7 +1804,10 @@ fn a_whole_game_through_the_engine_api() {
     assert_eq!(s["phase"], "end");
     // Round 3: nobody recorded who passed first, so the first turn is an
     // assumption, labelled as outside the indexed rules.
-    let a = mw().advance(&s, Some("action")).unwrap();
+    let a = mw()
+        .advance(&s, Some("action"))
+        .inspect(snapshot::ruling)
+        .unwrap();
     assert_eq!(
         (a.state["round"].as_u64(), a.state["turn"].as_str()),
         (Some(3), Some("Ana"))

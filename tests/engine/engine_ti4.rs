@@ -2,6 +2,7 @@
 //! entry, the illegal plays of issue 4, 3-, 4- and 6-player games, and a
 //! whole action phase played to the status phase.
 
+use crate::snapshot;
 use arbiter::engine::{Asking, ErrorKind, GameEngine, Ruling, Severity};
 use serde_json::{Value, json};
 
@@ -62,11 +63,14 @@ fn strat(player: &str, card: &str) -> Value {
     with(play("strategic_action", player), "card", json!(card))
 }
 
+/// Judges a board, its ruling kept as the test's snapshot (tests/engine/snapshot.rs).
 fn judge_value(doc: &Value) -> Ruling {
     let text = serde_json::to_string(doc).unwrap();
-    arbiter::engine::ti4::ENGINE
+    let r = arbiter::engine::ti4::ENGINE
         .judge_text(&text)
-        .unwrap_or_else(|e| panic!("board error: {e}\n{text}"))
+        .unwrap_or_else(|e| panic!("board error: {e}\n{text}"));
+    snapshot::ruling(&r);
+    r
 }
 
 fn judge_err(doc: &Value) -> arbiter::engine::BoardError {
@@ -1284,7 +1288,10 @@ fn board_errors_carry_paths_and_rules() {
 #[test]
 fn yaml_documents_and_line_numbers() {
     let yaml = "game: ti4\nplayers:\n  - name: Ana\n    strategy_cards: [{name: Leadership}]\n  - name: Ben\n    strategy_cards: [{name: Diplomacy}]\n  - name: Cleo\n    strategy_cards: [{name: Politics}]\n  - name: Dan\n    strategy_cards: [{name: Trade}]\n  - name: Eve\n    strategy_cards: [{name: Warfare}]\nplay: {type: strategic, player: ana}\n";
-    let r = arbiter::engine::ti4::ENGINE.judge_text(yaml).unwrap();
+    let r = arbiter::engine::ti4::ENGINE
+        .judge_text(yaml)
+        .inspect(snapshot::ruling)
+        .unwrap();
     assert!(r.legal, "{:?}", r.diagnostics);
     assert_eq!(r.state["this_turn"]["card"], "Leadership");
     let e = arbiter::engine::ti4::ENGINE
@@ -1359,6 +1366,7 @@ fn notation_parses_every_play_type() {
         doc["play"] = got;
         arbiter::engine::ti4::ENGINE
             .judge_text(&serde_json::to_string(&doc).unwrap())
+            .inspect(snapshot::ruling)
             .unwrap_or_else(|e| panic!("{line}: {e}"));
     }
     let e = arbiter::engine::ti4::ENGINE
@@ -1511,11 +1519,13 @@ fn garbage_never_panics() {
             },
         )
         .unwrap();
-    runner
+    // A runner of its own: a TestRunner counts its successes across runs,
+    // so the one above, done with its cases, would run none here.
+    let b = judge_value(&board(6)).state;
+    proptest::test_runner::TestRunner::default()
         .run(&"\\PC{0,300}", |s| {
             let _ = arbiter::engine::ti4::ENGINE.judge_text(&s);
             let _ = arbiter::engine::ti4::ENGINE.judge_text(&format!("game: ti4\nplayers: {s}"));
-            let b = judge_value(&board(6)).state;
             let _ = arbiter::engine::ti4::ENGINE.parse_notation(&s, &b);
             let _ = arbiter::engine::ti4::ENGINE.notation_completions(&s, &b);
             Ok(())
@@ -1619,8 +1629,11 @@ fn ti4() -> &'static dyn GameEngine {
     &arbiter::engine::ti4::ENGINE
 }
 
+/// Judges a board as `asking` writes it; a ruling is kept as the test's snapshot.
 fn in_match(doc: &Value, asking: &Asking) -> Result<Ruling, arbiter::engine::BoardError> {
-    ti4().judge(doc.clone(), None, asking)
+    ti4()
+        .judge(doc.clone(), None, asking)
+        .inspect(snapshot::ruling)
 }
 
 #[test]
@@ -1851,7 +1864,7 @@ fn the_round_moves_on_through_the_phases_with_resets_and_refusals() {
     // naming who still has to act.
     let mut s = board(3);
     step(&mut s, strat("Ana", "Leadership"));
-    let r = ti4().advance(&s, None).unwrap();
+    let r = ti4().advance(&s, None).inspect(snapshot::ruling).unwrap();
     assert!(!r.legal);
     let d = &r.diagnostics[0];
     assert_eq!(
@@ -1867,7 +1880,7 @@ fn the_round_moves_on_through_the_phases_with_resets_and_refusals() {
     // in the strategy phase with the cards returned and passes cleared.
     let s = three_player_round_to_status();
     assert_eq!(ti4().status(&s).unwrap().phase, "status phase");
-    let r = ti4().advance(&s, None).unwrap();
+    let r = ti4().advance(&s, None).inspect(snapshot::ruling).unwrap();
     assert!(r.legal);
     assert_eq!(
         (r.state["phase"].as_str(), r.state["round"].as_u64()),
@@ -1891,7 +1904,10 @@ fn the_round_moves_on_through_the_phases_with_resets_and_refusals() {
     assert!(!refused.legal);
     // Moving on without the cards chosen: refused with rule 4.1.
     let strategy = r.state;
-    let r = ti4().advance(&strategy, None).unwrap();
+    let r = ti4()
+        .advance(&strategy, None)
+        .inspect(snapshot::ruling)
+        .unwrap();
     assert!(!r.legal);
     assert_eq!(r.diagnostics[0].rule.as_deref(), Some(R4_1));
     assert!(r.diagnostics[0].message.contains("Ana, Ben and Cleo"));
@@ -1981,7 +1997,13 @@ fn a_whole_game_through_the_engine_api() {
         play_line(&mut s, seat, line, None);
     }
     // Not everyone has passed: the advance is refused with rule 5.
-    assert!(!ti4().advance(&s, None).unwrap().legal);
+    assert!(
+        !ti4()
+            .advance(&s, None)
+            .inspect(snapshot::ruling)
+            .unwrap()
+            .legal
+    );
     for (seat, line) in [(0, "Ana pass"), (1, "Ben pass"), (2, "Cleo pass")] {
         play_line(&mut s, seat, line, None);
     }
@@ -1989,7 +2011,11 @@ fn a_whole_game_through_the_engine_api() {
     // Status phase: Ana scores (adjusting her own field), then round 2.
     let a = ti4().adjust(&s, "Ana.victory_points", "2").unwrap();
     assert_eq!(a.owner, Some(0));
-    s = ti4().advance(&a.state, None).unwrap().state;
+    s = ti4()
+        .advance(&a.state, None)
+        .inspect(snapshot::ruling)
+        .unwrap()
+        .state;
     for (i, cards) in [
         ["Trade", "Leadership"],
         ["Warfare", "Diplomacy"],
@@ -2011,7 +2037,7 @@ fn a_whole_game_through_the_engine_api() {
             s = a.state;
         }
     }
-    let r = ti4().advance(&s, None).unwrap();
+    let r = ti4().advance(&s, None).inspect(snapshot::ruling).unwrap();
     assert!(r.legal, "{:#?}", r.diagnostics);
     assert_eq!(
         r.steps[0].rule, INTRO,
@@ -2042,7 +2068,7 @@ fn a_whole_game_through_the_engine_api() {
     let result = ti4().status(&s).unwrap().result.expect("a result");
     assert_eq!((result.winner.as_deref(), result.rule), (Some("Ana"), None));
     // The game can still go on to round 3 (the match decides when to end).
-    let r = ti4().advance(&s, None).unwrap();
+    let r = ti4().advance(&s, None).inspect(snapshot::ruling).unwrap();
     assert_eq!(r.state["round"], 3);
 }
 
@@ -2134,6 +2160,7 @@ fn the_documented_notation_examples_parse_and_judge() {
             .unwrap_or_else(|e| panic!("{line}: {e}"));
         let r = ti4()
             .judge(with(b.clone(), "play", p), None, &Asking::judge())
+            .inspect(snapshot::ruling)
             .unwrap_or_else(|e| panic!("{line}: {e}"));
         // Ben's turn comes first: his plays and everyone's action cards,
         // transactions and secondaries are legal on this board.

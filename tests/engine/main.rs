@@ -1,6 +1,7 @@
 //! The engines' tests, in one binary: each file of this folder is a module
-//! (one game's engine each, and the open-game checks). A binary apart from
-//! tests/it so that the two build side by side.
+//! (one game's engine each, the open-game checks, the example boards, and
+//! the ruling snapshots all of them keep in `snapshots/`). A binary apart
+//! from tests/it so that the two build side by side.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -11,3 +12,5 @@ mod engine_legion;
 mod engine_magewinds;
 mod engine_open;
 mod engine_ti4;
+mod examples;
+mod snapshot;
