@@ -12,6 +12,7 @@
 //! A new game is a folder following `docs/ADDING_A_GAME.md` plus one line in
 //! [`super::engines`].
 
+pub mod bounded;
 pub mod cx;
 pub mod fields;
 pub mod names;

@@ -1,0 +1,288 @@
+//! Bounded values for boards and plays: a limit is stated once, on the
+//! type. Reading a document checks it (the error names the field's path and
+//! line:column, like any other reading error) and the JSON Schema states it
+//! (`minimum`/`maximum`, `maxLength`, `minItems`/`maxItems`).
+//!
+//! The bounds are on what a document says. The engine may compute past them
+//! (damage added to damage): [`Count`] and [`List`] dereference mutably to
+//! their value, so a procedure changes them like the plain value.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::ops::{Deref, DerefMut};
+
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize};
+
+/// A whole number from `MIN` to `MAX` (as read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize)]
+#[serde(transparent)]
+pub struct Count<const MIN: u32, const MAX: u32>(pub u32);
+
+impl<const MIN: u32, const MAX: u32> Count<MIN, MAX> {
+    /// `v`, or why it is outside the bounds.
+    pub fn new(v: u32) -> Result<Self, String> {
+        if v > MAX {
+            Err(format!("{v} is not a plausible value; the limit is {MAX}"))
+        } else if v < MIN {
+            Err(format!("{v} is too small; the least is {MIN}"))
+        } else {
+            Ok(Count(v))
+        }
+    }
+
+    pub const fn get(self) -> u32 {
+        self.0
+    }
+}
+
+impl<const MIN: u32, const MAX: u32> Deref for Count<MIN, MAX> {
+    type Target = u32;
+    fn deref(&self) -> &u32 {
+        &self.0
+    }
+}
+
+impl<const MIN: u32, const MAX: u32> DerefMut for Count<MIN, MAX> {
+    fn deref_mut(&mut self) -> &mut u32 {
+        &mut self.0
+    }
+}
+
+impl<const MIN: u32, const MAX: u32> fmt::Display for Count<MIN, MAX> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<'de, const MIN: u32, const MAX: u32> Deserialize<'de> for Count<MIN, MAX> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Count::new(u32::deserialize(d)?).map_err(D::Error::custom)
+    }
+}
+
+impl<const MIN: u32, const MAX: u32> JsonSchema for Count<MIN, MAX> {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        format!("Count_{MIN}_{MAX}").into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "integer", "format": "uint32", "minimum": MIN, "maximum": MAX})
+    }
+}
+
+/// A name: at least one letter or digit, at most `MAX` characters.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize)]
+#[serde(transparent)]
+pub struct Name<const MAX: usize>(pub String);
+
+impl<const MAX: usize> Name<MAX> {
+    /// `s`, or why it is no name.
+    pub fn new(s: impl Into<String>) -> Result<Self, String> {
+        let s = s.into();
+        if !s.chars().any(char::is_alphanumeric) {
+            Err("a name needs a letter or a digit".into())
+        } else if s.chars().count() > MAX {
+            Err(format!(
+                "this name is too long; the limit is {MAX} characters"
+            ))
+        } else {
+            Ok(Name(s))
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<const MAX: usize> Deref for Name<MAX> {
+    type Target = String;
+    fn deref(&self) -> &String {
+        &self.0
+    }
+}
+
+impl<const MAX: usize> fmt::Display for Name<MAX> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<const MAX: usize> PartialEq<str> for Name<MAX> {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl<const MAX: usize> PartialEq<&str> for Name<MAX> {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
+impl<'de, const MAX: usize> Deserialize<'de> for Name<MAX> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Name::new(String::deserialize(d)?).map_err(D::Error::custom)
+    }
+}
+
+impl<const MAX: usize> JsonSchema for Name<MAX> {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        format!("Name_{MAX}").into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "string", "minLength": 1, "maxLength": MAX})
+    }
+}
+
+/// A list of `MIN` to `MAX` entries (as read).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(transparent)]
+pub struct List<T, const MIN: usize, const MAX: usize>(pub Vec<T>);
+
+impl<T, const MIN: usize, const MAX: usize> List<T, MIN, MAX> {
+    /// `v`, or why it has too few or too many entries.
+    pub fn new(v: Vec<T>) -> Result<Self, String> {
+        if v.len() > MAX {
+            Err(format!(
+                "{} entries is too many; the limit is {MAX}",
+                v.len()
+            ))
+        } else if v.len() < MIN {
+            Err(format!("at least {MIN} needed; {} given", v.len()))
+        } else {
+            Ok(List(v))
+        }
+    }
+}
+
+impl<T, const MIN: usize, const MAX: usize> Default for List<T, MIN, MAX> {
+    fn default() -> Self {
+        List(Vec::new())
+    }
+}
+
+impl<T, const MIN: usize, const MAX: usize> Deref for List<T, MIN, MAX> {
+    type Target = Vec<T>;
+    fn deref(&self) -> &Vec<T> {
+        &self.0
+    }
+}
+
+impl<T, const MIN: usize, const MAX: usize> DerefMut for List<T, MIN, MAX> {
+    fn deref_mut(&mut self) -> &mut Vec<T> {
+        &mut self.0
+    }
+}
+
+impl<'a, T, const MIN: usize, const MAX: usize> IntoIterator for &'a List<T, MIN, MAX> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl<'de, T: Deserialize<'de>, const MIN: usize, const MAX: usize> Deserialize<'de>
+    for List<T, MIN, MAX>
+{
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        List::new(Vec::<T>::deserialize(d)?).map_err(D::Error::custom)
+    }
+}
+
+impl<T: JsonSchema, const MIN: usize, const MAX: usize> JsonSchema for List<T, MIN, MAX> {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        format!("List_{}_{MIN}_{MAX}", T::schema_name()).into()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let items = generator.subschema_for::<T>();
+        json_schema!({"type": "array", "items": items, "minItems": MIN, "maxItems": MAX})
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Deserialize, JsonSchema)]
+    struct Doc {
+        life: Count<1, 999>,
+        name: Name<10>,
+        units: List<Count<0, 5>, 1, 2>,
+    }
+
+    fn read(v: serde_json::Value) -> Result<Doc, String> {
+        crate::document::typed::<Doc>(&v, "", None)
+            .map_err(|e| format!("{}: {}", e.path.unwrap_or_default(), e.message))
+    }
+
+    #[test]
+    fn bounds_are_checked_where_read_with_the_path() {
+        let ok = serde_json::json!({"life": 3, "name": "Aradel", "units": [0, 5]});
+        let d = read(ok).unwrap();
+        assert_eq!((*d.life, d.name.as_str(), d.units.len()), (3, "Aradel", 2));
+        let high = serde_json::json!({"life": 1000, "name": "a", "units": [1]});
+        assert_eq!(
+            read(high).unwrap_err(),
+            "life: 1000 is not a plausible value; the limit is 999"
+        );
+        let low = serde_json::json!({"life": 0, "name": "a", "units": [1]});
+        assert_eq!(
+            read(low).unwrap_err(),
+            "life: 0 is too small; the least is 1"
+        );
+        let long = serde_json::json!({"life": 1, "name": "abcdefghijk", "units": [1]});
+        assert!(
+            read(long)
+                .unwrap_err()
+                .starts_with("name: this name is too long")
+        );
+        let blank = serde_json::json!({"life": 1, "name": " - ", "units": [1]});
+        assert_eq!(
+            read(blank).unwrap_err(),
+            "name: a name needs a letter or a digit"
+        );
+        let many = serde_json::json!({"life": 1, "name": "a", "units": [1, 2, 3]});
+        assert_eq!(
+            read(many).unwrap_err(),
+            "units: 3 entries is too many; the limit is 2"
+        );
+        let none = serde_json::json!({"life": 1, "name": "a", "units": []});
+        assert_eq!(read(none).unwrap_err(), "units: at least 1 needed; 0 given");
+        let inner = serde_json::json!({"life": 1, "name": "a", "units": [6]});
+        assert_eq!(
+            read(inner).unwrap_err(),
+            "units[0]: 6 is not a plausible value; the limit is 5"
+        );
+    }
+
+    #[test]
+    fn the_schema_states_the_bounds() {
+        let s = serde_json::to_value(schemars::schema_for!(Doc)).unwrap();
+        let p = &s["properties"];
+        assert_eq!(
+            (p["life"]["minimum"].as_u64(), p["life"]["maximum"].as_u64()),
+            (Some(1), Some(999))
+        );
+        assert_eq!(p["name"]["maxLength"].as_u64(), Some(10));
+        assert_eq!(
+            (
+                p["units"]["minItems"].as_u64(),
+                p["units"]["maxItems"].as_u64()
+            ),
+            (Some(1), Some(2))
+        );
+        assert_eq!(p["units"]["items"]["maximum"].as_u64(), Some(5));
+    }
+}
