@@ -262,10 +262,12 @@ pub struct App {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MissingVectors {
     /// Embeds them on a background thread (niced, one embedding at a time
-    /// in the process); the index answers lexically until they are all
-    /// there, then with its stage (`serve`, `console`).
+    /// in the process); until they are all there, questions about them are
+    /// answered lexically and the rest with a partial stage
+    /// ([`crate::search::semantic::Stage::partial`]) (`serve`, `console`).
     Background,
-    /// Leaves them: the index answers lexically (one-shot commands).
+    /// Leaves them: questions about them are answered lexically, the rest
+    /// with a partial stage (one-shot commands).
     Lexical,
 }
 
@@ -277,13 +279,16 @@ pub enum SemanticState {
     /// No stage: built without the feature `semantic`, or no model.
     Off,
     /// `passages` passages (of `folders`) have no vector yet; they are
-    /// being embedded in the background, and answers are lexical until then.
+    /// being embedded in the background. Until then a question whose
+    /// candidates have no vector is answered lexically; the other passages
+    /// keep the stage (a partial one).
     Embedding {
         passages: usize,
         folders: Vec<PathBuf>,
     },
     /// `passages` passages (of `folders`) have no vector and none is being
-    /// computed ([`MissingVectors::Lexical`]): answers are lexical.
+    /// computed ([`MissingVectors::Lexical`]): questions about them are
+    /// answered lexically; the other passages keep the stage.
     Missing {
         passages: usize,
         folders: Vec<PathBuf>,
@@ -357,10 +362,10 @@ impl App {
     /// Loads the shipped rule data plus extra folders, with the semantic
     /// stage when the model loads (feature `semantic`): passage vectors from
     /// each folder's vectors file. When every passage has one, the stage is
-    /// attached now; otherwise the index answers lexically at once and the
-    /// missing vectors are embedded on a background thread
-    /// ([`MissingVectors::Background`]), the stage attached once they are
-    /// all there ([`App::semantic_state`]).
+    /// attached now; otherwise a partial stage is (the passages without a
+    /// vector answered lexically) and the missing vectors are embedded on a
+    /// background thread ([`MissingVectors::Background`]), the complete
+    /// stage attached once they are all there ([`App::semantic_state`]).
     pub fn load(data_dir: &Path, extra: &[PathBuf]) -> Result<App, LoadError> {
         App::load_with(data_dir, extra, MissingVectors::Background)
     }
@@ -419,6 +424,9 @@ impl App {
             .map(|f| f.display().to_string())
             .collect::<Vec<_>>()
             .join(" ");
+        // The passages that have vectors keep the stage meanwhile.
+        self.index
+            .set_semantic(stage::Stage::partial(&self.corpus, encoder.clone(), &known));
         if missing == MissingVectors::Lexical {
             *self.lock_pending() = Pending::Missing { passages, folders };
             return;
@@ -506,7 +514,7 @@ impl App {
     pub fn semantic_state(&self) -> SemanticState {
         let mut pending = self.lock_pending();
         self.attach_done(&mut pending);
-        if self.index.semantic().is_some() {
+        if self.index.semantic().is_some_and(|s| s.complete()) {
             return SemanticState::Ready;
         }
         match &*pending {
@@ -526,7 +534,7 @@ impl App {
     /// (once; a question that finds them there pays for the attaching:
     /// the passages' keys looked up, nothing embedded).
     fn attach_ready(&self) {
-        if self.index.semantic().is_none() {
+        if !self.index.semantic().is_some_and(|s| s.complete()) {
             self.attach_done(&mut self.lock_pending());
         }
     }

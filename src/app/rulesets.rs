@@ -820,29 +820,27 @@ pub fn embedding_turn() -> std::sync::MutexGuard<'static, ()> {
 /// the cache's budget.
 fn add_semantic(app: &Arc<App>, base: &App, cache: &Mutex<Cache>, key: &Key, budget: usize) {
     // The shipped app's own stage, if its vectors were embedded in the
-    // background since (`App::load`); while they are, the version stays
-    // lexical.
+    // background since (`App::load`); while they are, the version gets a
+    // partial stage from the vectors at hand and embeds nothing.
     base.attach_ready();
     let Some(stage) = base.index.semantic() else {
         return;
     };
-    let _one = embedding_turn();
-    if Arc::strong_count(app) <= 1 {
-        return;
+    if stage.complete() {
+        let _one = embedding_turn();
+        if Arc::strong_count(app) <= 1 {
+            return;
+        }
+        let mut known = base.known_vectors();
+        for s in siblings(cache, key, app) {
+            known.extend(s.known_vectors());
+        }
+        app.attach_semantic(stage.encoder(), &mut known);
+    } else {
+        let known = base.known_vectors();
+        let partial = crate::search::semantic::Stage::partial(&app.corpus, stage.encoder(), &known);
+        app.index.set_semantic(partial);
     }
-    let siblings: Vec<Arc<App>> = lock(cache)
-        .entries
-        .iter()
-        .filter(|(k, c)| k.0 == key.0 && !Arc::ptr_eq(&c.app, app))
-        .map(|(_, c)| c.app.clone())
-        .collect();
-    let mut known = base.known_vectors();
-    for s in &siblings {
-        known.extend(s.known_vectors());
-    }
-    drop(siblings);
-    app.attach_semantic(stage.encoder(), &mut known);
-    drop(known);
     let bytes = app.index.semantic().map_or(0, |s| s.vector_bytes());
     let mut cache = lock(cache);
     let Some(entry) = cache
@@ -855,6 +853,16 @@ fn add_semantic(app: &Arc<App>, base: &App, cache: &Mutex<Cache>, key: &Key, bud
     entry.bytes += bytes;
     cache.bytes += bytes;
     evict(&mut cache, key, budget);
+}
+
+/// The server's other versions still cached (whose vectors `app` reuses).
+fn siblings(cache: &Mutex<Cache>, key: &Key, app: &Arc<App>) -> Vec<Arc<App>> {
+    lock(cache)
+        .entries
+        .iter()
+        .filter(|(k, c)| k.0 == key.0 && !Arc::ptr_eq(&c.app, app))
+        .map(|(_, c)| c.app.clone())
+        .collect()
 }
 
 /// The shipped games with a server's documents folded in.

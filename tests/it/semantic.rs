@@ -164,11 +164,18 @@ mod model {
 
     /// The same question of the same rules, answered without a stage.
     fn lexical(dirs: &[std::path::PathBuf], q: &str) -> arbiter::app::AskReply {
+        lexical_in(dirs, q, "house")
+    }
+
+    fn lexical_in(dirs: &[std::path::PathBuf], q: &str, game: &str) -> arbiter::app::AskReply {
         let app = App::new(Corpus::build(
             arbiter::load::load_all(&common::repo().join("rules_data"), dirs).unwrap(),
         ));
-        app.ask(q, Some("house"), 3).unwrap()
+        app.ask(q, Some(game), 3).unwrap()
     }
+
+    /// A question about a shipped game, whose passages all have vectors.
+    const SHIPPED: &str = "can I swing with a unit the turn it comes in";
 
     /// A rules folder without vectors: the index answers at once,
     /// lexically, saying that its vectors are being embedded; the stage is
@@ -180,7 +187,7 @@ mod model {
         house_rules(dir.path());
         let dirs = [dir.path().to_path_buf()];
         let q = "how many times can I mulligan";
-        let app = {
+        let (app, shipped) = {
             // Held: the background embedding cannot start before the first question.
             let _turn = arbiter::app::rulesets::embedding_turn();
             let app = App::load(&common::repo().join("rules_data"), &dirs).unwrap();
@@ -191,7 +198,10 @@ mod model {
                 }
                 other => panic!("{other:?}"),
             }
-            assert!(app.index.semantic().is_none());
+            assert!(
+                app.index.semantic().is_some_and(|s| !s.complete()),
+                "a partial stage meanwhile"
+            );
             let first = app.ask(q, Some("house"), 3).unwrap();
             assert_eq!(
                 first,
@@ -199,7 +209,12 @@ mod model {
                 "the first answer is the lexical one"
             );
             assert!(first.results[0].id.starts_with("house:mulligans"));
-            app
+            // The shipped games keep the stage meanwhile (re-scored, not
+            // the lexical answer); below, the same answer once complete.
+            let lexical_only = lexical_in(&dirs, SHIPPED, "ashes");
+            let shipped = app.ask(SHIPPED, Some("ashes"), 3).unwrap();
+            assert_ne!(shipped, lexical_only, "re-scored by the stage");
+            (app, shipped)
         };
         let started = std::time::Instant::now();
         while app.semantic_state() != SemanticState::Ready {
@@ -210,7 +225,8 @@ mod model {
             );
             std::thread::sleep(std::time::Duration::from_millis(50));
         }
-        assert!(app.index.semantic().is_some());
+        assert!(app.index.semantic().is_some_and(|s| s.complete()));
+        assert_eq!(app.ask(SHIPPED, Some("ashes"), 3).unwrap(), shipped);
         let later = app.ask(q, Some("house"), 3).unwrap();
         assert!(later.results[0].id.starts_with("house:mulligans"));
     }

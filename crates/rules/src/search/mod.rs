@@ -305,8 +305,9 @@ pub struct Index {
     titles: Vec<(PassageIdx, Box<[u32]>)>,
     completer: Completer,
     /// The semantic re-scoring, once a sentence encoder is given (a rule
-    /// set's is given after its index is live).
-    semantic: std::sync::OnceLock<semantic::Stage>,
+    /// set's is given after its index is live; a partial stage is replaced
+    /// by the complete one when its vectors are computed).
+    semantic: std::sync::RwLock<Option<std::sync::Arc<semantic::Stage>>>,
 }
 
 impl Index {
@@ -343,7 +344,7 @@ impl Index {
             rule_order: rule_order(corpus),
             titles,
             completer: Completer::build(corpus),
-            semantic: std::sync::OnceLock::new(),
+            semantic: std::sync::RwLock::new(None),
         }
     }
 
@@ -366,13 +367,17 @@ impl Index {
         self.analyzer.lexicon().word(id)
     }
 
-    /// Gives the index its semantic stage (once; later calls are ignored).
+    /// Gives the index its semantic stage, in place of the one it had.
     pub fn set_semantic(&self, stage: semantic::Stage) {
-        let _ = self.semantic.set(stage);
+        *self.semantic.write().unwrap_or_else(|e| e.into_inner()) =
+            Some(std::sync::Arc::new(stage));
     }
 
-    pub fn semantic(&self) -> Option<&semantic::Stage> {
-        self.semantic.get()
+    pub fn semantic(&self) -> Option<std::sync::Arc<semantic::Stage>> {
+        self.semantic
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     pub fn completer(&self) -> &Completer {
@@ -460,7 +465,7 @@ impl Index {
     ) -> SearchOutcome {
         self.trace_query(&q);
         let mut ranked = self.rank(corpus, &q.groups, game, context);
-        if let Some(stage) = self.semantic.get().filter(|_| levers::get().semantic) {
+        if let Some(stage) = self.semantic().filter(|_| levers::get().semantic) {
             stage.rescore(question, &mut ranked);
         }
         let mut hits = self.follow_stubs(corpus, &ranked, limit);

@@ -143,6 +143,9 @@ pub fn missing(corpus: &Corpus, known: &Known) -> Vec<PassageIdx> {
 pub struct Stage {
     encoder: Arc<dyn Encode>,
     vectors: Vec<Quantized>,
+    /// Which passages have a vector, for a partial stage ([`Stage::partial`]);
+    /// empty when every passage has one.
+    has: Vec<bool>,
     cache: Mutex<Vec<(String, Arc<[f32]>)>>,
 }
 
@@ -164,9 +167,41 @@ impl Stage {
         let stage = Stage {
             encoder,
             vectors,
+            has: Vec::new(),
             cache: Mutex::new(Vec::new()),
         };
         (stage, embedded)
+    }
+
+    /// A stage over the vectors `known` has, embedding nothing: a passage
+    /// without one keeps its lexical score (its share of the best counts
+    /// for the semantic part too), and a question none of whose candidates
+    /// has one keeps its lexical ranking. For the time a folder's vectors are computed in the
+    /// background (the other games keep the stage meanwhile).
+    pub fn partial(corpus: &Corpus, encoder: Arc<dyn Encode>, known: &Known) -> Stage {
+        let found: Vec<Option<Quantized>> = (0..corpus.passages.len())
+            .map(|i| known.get(&key(&passage_text(corpus, i))).copied())
+            .collect();
+        let complete = found.iter().all(Option::is_some);
+        Stage {
+            encoder,
+            has: if complete {
+                Vec::new()
+            } else {
+                found.iter().map(Option::is_some).collect()
+            },
+            vectors: found.into_iter().map(|v| v.unwrap_or([0; DIMS])).collect(),
+            cache: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Whether every passage has its vector.
+    pub fn complete(&self) -> bool {
+        self.has.is_empty()
+    }
+
+    fn has(&self, passage: PassageIdx) -> bool {
+        self.has.get(passage).copied().unwrap_or(true)
     }
 
     /// Its encoder (a rule set built on this index uses the same).
@@ -178,6 +213,7 @@ impl Stage {
     /// the stage was built for).
     pub fn known(&self, corpus: &Corpus) -> Known {
         (0..self.vectors.len().min(corpus.passages.len()))
+            .filter(|&i| self.has(i))
             .map(|i| (key(&passage_text(corpus, i)), self.vectors[i]))
             .collect()
     }
@@ -221,35 +257,45 @@ impl Stage {
     /// normalised among them, in units of the best score; the rest keep
     /// their order below. Records each candidate's cosine and ranks.
     pub fn rescore(&self, question: &str, ranked: &mut [Hit]) {
-        if ranked.is_empty() {
+        let depth = ranked.len().min(DEPTH);
+        if !ranked[..depth].iter().any(|h| self.has(h.passage)) {
             return;
         }
         let q = self.question(question);
         let best = ranked[0].score.max(f32::EPSILON);
-        let depth = ranked.len().min(DEPTH);
-        let cos: Vec<f32> = ranked[..depth]
+        let cos: Vec<Option<f32>> = ranked[..depth]
             .iter()
-            .map(|h| cosine(&q, &self.vectors[h.passage]))
+            .map(|h| {
+                self.has(h.passage)
+                    .then(|| cosine(&q, &self.vectors[h.passage]))
+            })
             .collect();
         let (lo, hi) = cos
             .iter()
+            .flatten()
             .fold((f32::MAX, f32::MIN), |(l, h), &c| (l.min(c), h.max(c)));
-        let mut by_cos: Vec<usize> = (0..depth).collect();
-        by_cos.sort_by(|&a, &b| cos[b].total_cmp(&cos[a]).then(a.cmp(&b)));
+        let mut by_cos: Vec<usize> = (0..depth).filter(|&i| cos[i].is_some()).collect();
+        let c = |i: usize| cos[i].unwrap_or(f32::MIN);
+        by_cos.sort_by(|&a, &b| c(b).total_cmp(&c(a)).then(a.cmp(&b)));
         for (lexical_rank, h) in ranked.iter_mut().enumerate() {
             let share = h.score / best;
             h.semantic = None;
             h.score = best * (1.0 - WEIGHT) * share;
-            if lexical_rank < depth {
-                let c = cos[lexical_rank];
-                let norm = if hi > lo { (c - lo) / (hi - lo) } else { 0.0 };
-                h.score += best * WEIGHT * norm;
-                h.semantic = Some(Semantic {
-                    cosine: c,
-                    lexical_rank: lexical_rank as u16,
-                    semantic_rank: by_cos.iter().position(|&i| i == lexical_rank).unwrap_or(0)
-                        as u16,
-                });
+            match cos.get(lexical_rank).copied() {
+                // A candidate without a vector (a partial stage) keeps its
+                // lexical share for the semantic part too.
+                Some(None) => h.score += best * WEIGHT * share,
+                Some(Some(c)) => {
+                    let norm = if hi > lo { (c - lo) / (hi - lo) } else { 0.0 };
+                    h.score += best * WEIGHT * norm;
+                    h.semantic = Some(Semantic {
+                        cosine: c,
+                        lexical_rank: lexical_rank as u16,
+                        semantic_rank: by_cos.iter().position(|&i| i == lexical_rank).unwrap_or(0)
+                            as u16,
+                    });
+                }
+                None => {}
             }
         }
         ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.passage.cmp(&b.passage)));
