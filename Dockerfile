@@ -10,11 +10,10 @@ FROM rust:1-slim-bookworm AS build
 WORKDIR /src
 # Only what the binary is built from: rules_data is not here, so editing
 # the rules never rebuilds the binary (it is copied into the runtime stage).
-COPY Cargo.toml Cargo.lock build.rs ./
+COPY Cargo.toml Cargo.lock ./
 COPY src ./src
-# The sentence encoder's crate (the semantic stage).
+# The workspace's crates (the core, store, app, bot, the sentence encoder).
 COPY crates ./crates
-COPY migrations ./migrations
 # The font pictures are drawn in, compiled into the binary (with its licence).
 COPY assets ./assets
 # Cargo.toml names the benches and the test kit they use.

@@ -65,7 +65,7 @@ pub enum Line {
 /// "; did you mean /rule?" for a name within two edits of a known one
 /// (the closest), else ".": what follows `unknown … NAME`.
 fn did_you_mean(typed: &str, known: &[&str], prefix: &str) -> String {
-    crate::text::closest(typed, known.iter().copied(), 2).map_or_else(
+    arbiter_text::closest(typed, known.iter().copied(), 2).map_or_else(
         || ".".to_string(),
         |k| format!("; did you mean {prefix}{k}?"),
     )
@@ -315,7 +315,7 @@ fn console_only(name: &str, rest: &str) -> Result<Option<Line>, String> {
             if matches!(spec.body, Body::Options { .. })
                 && !first.is_empty()
                 && !first.contains(':')
-                && crate::text::closest(first, ["complete"], 2).is_some() =>
+                && arbiter_text::closest(first, ["complete"], 2).is_some() =>
         {
             return Err(format!(
                 "unknown `/{name} {first}`; did you mean /{name} complete?"

@@ -20,6 +20,14 @@
 //! [`matchcmd`] through `app::matches::Matches`, which [`Bot::open_matches`]
 //! connects from [`BotConfig::database_url`].
 
+// What this crate names by the paths the application uses (the core's
+// `text` helpers are `arbiter_text`: `text` here is the console's renderer).
+pub use arbiter_app::{app, render};
+pub use arbiter_engine as engine;
+pub use arbiter_metrics as metrics;
+pub use arbiter_rules::{cards, corpus, search};
+pub use arbiter_store as store;
+
 pub mod commands;
 pub mod console;
 pub mod discord;
@@ -39,7 +47,6 @@ use std::time::{Duration, Instant};
 
 use crate::app::{App, AppError, JudgeError, cpu};
 use crate::engine::document;
-use crate::metrics;
 
 pub use commands::{Command, FeedbackCommand};
 pub use feedback::summary_text as feedback_summary;

@@ -39,7 +39,7 @@ pub fn default_data_dir() -> PathBuf {
     {
         return dir;
     }
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/rules_data"))
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules_data"))
 }
 
 /// Loads every game under `dir`: either `dir` is one game (it holds a

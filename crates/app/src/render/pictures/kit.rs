@@ -13,7 +13,7 @@ use tiny_skia::{
 };
 
 /// The font every picture is written in (licence beside it).
-pub const FONT: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSansCondensed.ttf");
+pub const FONT: &[u8] = include_bytes!("../../../../../assets/fonts/DejaVuSansCondensed.ttf");
 /// The widest canvas a drawing may ask for, in pixels.
 pub const MAX_WIDTH: u32 = 1600;
 /// The tallest canvas a drawing may ask for, in pixels.

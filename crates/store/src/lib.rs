@@ -14,6 +14,11 @@
 //! Taking the write first also means SQLite never has to upgrade a read lock
 //! (which fails at once instead of waiting on `busy_timeout`).
 
+// What this crate names by the paths the application uses.
+pub use arbiter_metrics as metrics;
+pub use arbiter_rules::corpus;
+pub use arbiter_text as text;
+
 mod feedback;
 mod rules;
 

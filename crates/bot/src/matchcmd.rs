@@ -277,11 +277,11 @@ impl Bot {
             "field" => m.fields(&channel, typed).await.unwrap_or_default(),
             _ => next_words(typed, m.complete(&channel, typed).await.unwrap_or_default()),
         };
-        let key = crate::text::fold(typed);
+        let key = arbiter_text::fold(typed);
         let mut choices: Vec<Choice> = lines
             .into_iter()
             .filter(|l| {
-                option == "text" || option == "field" || crate::text::fold(l).contains(&key)
+                option == "text" || option == "field" || arbiter_text::fold(l).contains(&key)
             })
             .filter(|l| l.chars().count() <= 100)
             .map(|l| Choice {
@@ -614,7 +614,7 @@ fn next_words(typed: &str, words: Vec<String>) -> Vec<String> {
         .into_iter()
         .map(|w| {
             let fits =
-                last.is_empty() || crate::text::fold(&w).starts_with(&crate::text::fold(last));
+                last.is_empty() || arbiter_text::fold(&w).starts_with(&arbiter_text::fold(last));
             if fits {
                 format!("{keep}{w}")
             } else {

@@ -33,7 +33,7 @@ pub fn default_model_dir() -> PathBuf {
     {
         return dir;
     }
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .join("models")
         .join(MODEL)
 }

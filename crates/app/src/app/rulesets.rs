@@ -804,7 +804,7 @@ pub(crate) fn lower_priority() {
 /// (niced) processor for their vectors, whoever else uploads.
 static EMBEDDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-/// Waits for the process's one embedding turn ([`EMBEDDING`]) and holds it
+/// Waits for the process's one embedding turn (`EMBEDDING`) and holds it
 /// until dropped. A test holds it to see an index before its vectors.
 pub fn embedding_turn() -> std::sync::MutexGuard<'static, ()> {
     EMBEDDING

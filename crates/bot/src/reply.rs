@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use crate::app::{App, AskReply, CardReply, CiteReply, CoverageReply, RulesReply};
 use crate::engine::{Decision, Diagnostic, Ruling, Severity, Step};
-use crate::text::count;
+use arbiter_text::count;
 
 /// What the bot answers.
 #[derive(Debug, Clone, PartialEq)]

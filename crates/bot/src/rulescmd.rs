@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use crate::app::rulesets::{RuleSets, RulesError, Upload};
 use crate::corpus::DocumentKind;
 use crate::corpus::import::{MAX_IMPORT_BYTES, Preview};
-use crate::text::count;
+use arbiter_text::count;
 
 use super::reply::{Button, ButtonStyle, escape_md, truncate};
 use super::{Action, Attachment, Bot, Command, Input, Message, Origin, Reply, Request};
