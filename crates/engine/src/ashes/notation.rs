@@ -357,7 +357,7 @@ pub fn completions(partial: &str, b: &Board) -> Vec<String> {
             .iter()
             .enumerate()
             .filter(|(i, _)| *i != actor)
-            .flat_map(|(_, p)| p.units.iter().filter(|u| f(u)).map(|u| u.name.clone()))
+            .flat_map(|(_, p)| p.units.iter().filter(|u| f(u)).map(|u| u.name.to_string()))
             .collect()
     };
     let declared = split_word(body, "with")
@@ -398,7 +398,7 @@ pub fn completions(partial: &str, b: &Board) -> Vec<String> {
             .iter()
             .enumerate()
             .filter(|(i, _)| *i != actor)
-            .map(|(_, p)| p.phoenixborn.name.clone())
+            .map(|(_, p)| p.phoenixborn.name.to_string())
             .collect();
         let own_ready: Vec<String> = b
             .players
@@ -407,7 +407,7 @@ pub fn completions(partial: &str, b: &Board) -> Vec<String> {
                 p.units
                     .iter()
                     .filter(|u| !u.exhausted)
-                    .map(|u| u.name.clone())
+                    .map(|u| u.name.to_string())
                     .collect()
             })
             .unwrap_or_default();

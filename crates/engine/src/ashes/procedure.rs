@@ -242,13 +242,7 @@ fn declare_attackers(
     }
     let listed: Vec<String> = out
         .iter()
-        .map(|r| {
-            format!(
-                "{} (attack {})",
-                b.label(*r),
-                b.unit(*r).map_or(0, |u| u.attack)
-            )
-        })
+        .map(|r| format!("{} (attack {})", b.label(*r), b.attack(*r)))
         .collect();
     let refused = typed.len() - out.len();
     let more = if refused > 0 {
@@ -349,8 +343,8 @@ fn attack_phoenixborn(
             pb.damage
         ),
     )
-    .num("life", pb.life)
-    .num("damage", pb.damage)
+    .num("life", *pb.life)
+    .num("damage", *pb.damage)
     .chose(&name, format!("to attack {}", pb.name));
     // 3. Declare blockers.
     let blocked = declare_blockers(b, d, &attackers, typed, blocks, cx)?;
@@ -535,7 +529,7 @@ fn block_ask(
         value: None,
         patch: patch(None),
     });
-    let atk = b.unit(a).map_or(0, |u| u.attack);
+    let atk = b.attack(a);
     let question = format!("{}: block {} (attack {atk}) with…", b.name(d), b.label(a));
     block_whose(b, d, a).ask(PB3, "play.blocks", question, options)
 }
@@ -601,7 +595,7 @@ fn resolve_order(
 }
 
 fn unblocked(b: &mut Board, a: UnitRef, d: usize, cx: &mut Cx) {
-    let (al, atk) = (b.label(a), b.unit(a).map_or(0, |u| u.attack));
+    let (al, atk) = (b.label(a), b.attack(a));
     let (before, after, life) = b.damage_pb(d, atk);
     b.exhaust(a);
     let pb = b.players[d].phoenixborn.name.clone();
@@ -688,7 +682,7 @@ fn blocked_battle(
 ) -> Vec<UnitRef> {
     let defender = b.name(d);
     let (al, bl) = (b.label(a), b.label(br));
-    let atk = b.unit(a).map_or(0, |u| u.attack);
+    let atk = b.attack(a);
     let st = cx.step(
         PB4,
         format!(
@@ -731,7 +725,7 @@ fn blocked_battle(
         }
         return Vec::new();
     }
-    let batk = b.unit(br).map_or(0, |u| u.attack);
+    let batk = b.attack(br);
     let (_, bafter, blife) = b.damage_unit(br, atk);
     let (_, aafter, alife) = b.damage_unit(a, batk);
     let (tired, gone, dead) = settle_battle(b, &[a, br]);
@@ -775,7 +769,7 @@ fn battle_outcome(tired: &[String], gone: &[String]) -> String {
 
 fn lethal_note(b: &Board, d: usize, cx: &mut Cx) {
     let pb = &b.players[d].phoenixborn;
-    if pb.damage >= pb.life {
+    if pb.destroyed() {
         cx.warn(None, Some(&format!("players[{d}].phoenixborn.damage")), format!("{} now has {} damage against a life of {}; what happens to a Phoenixborn whose damage reaches its life is outside the indexed text (the match records it as the end of the game, outside the indexed rules)", pb.name, pb.damage, pb.life));
     }
 }
@@ -833,13 +827,10 @@ fn attack_unit(
     // 3. Declare a guard.
     let guard = declare_guard(b, d, t, ch.guard, cx)?;
     // 4. Resolve damage.
-    let total: u32 = attackers
-        .iter()
-        .map(|r| b.unit(*r).map_or(0, |u| u.attack))
-        .sum();
+    let total: u32 = attackers.iter().map(|r| b.attack(*r)).sum();
     let parts: Vec<String> = attackers
         .iter()
-        .map(|r| format!("{} {}", b.label(*r), b.unit(*r).map_or(0, |u| u.attack)))
+        .map(|r| format!("{} {}", b.label(*r), b.attack(*r)))
         .collect();
     let sum = format!("{} = {total}", parts.join(" + "));
     let final_unit = match guard {
@@ -1129,7 +1120,7 @@ fn split_choice(
     split: &std::collections::BTreeMap<String, u32>,
     cx: &mut Cx,
 ) -> Result<Vec<(UnitRef, u32)>, Stop> {
-    let catk = b.unit(f).map_or(0, |u| u.attack);
+    let catk = b.attack(f);
     if let [only] = attackers {
         return Ok(vec![(*only, catk)]);
     }
@@ -1237,7 +1228,7 @@ fn counter_battle(
     cx: &mut Cx,
 ) {
     let (defender, fl) = (b.name(d), b.label(f));
-    let catk = b.unit(f).map_or(0, |u| u.attack);
+    let catk = b.attack(f);
     let (tb, ta, tlife) = b.damage_unit(f, total);
     let mut dealt = Vec::new();
     for (r, amount) in shares {
@@ -1286,12 +1277,7 @@ fn pass(b: &mut Board, actor: usize, cx: &mut Cx) {
             .assume("the board does not list cards in hand or abilities, so only attacks are checked when deciding whether another main action is possible (assumption outside the indexed text)");
     }
     b.consecutive_passes.push(name.clone());
-    let missing: Vec<String> = b
-        .players
-        .iter()
-        .map(|p| p.name.clone())
-        .filter(|n| !b.consecutive_passes.contains(n))
-        .collect();
+    let missing = b.yet_to_pass();
     let n = b.consecutive_passes.len() as u32;
     if missing.is_empty() {
         let who = b.consecutive_passes.join(", ");
