@@ -421,7 +421,7 @@ fn arrows(c: &mut Canvas, play: &Play, places: &Places) {
         } => {
             let guards: Vec<&str> = match guard {
                 Some(OneOrMany::One(g)) => vec![g.as_str()],
-                Some(OneOrMany::Many(g)) => g.iter().map(String::as_str).collect(),
+                Some(OneOrMany::Many(g)) => g.iter().map(|n| n.as_str()).collect(),
                 None => Vec::new(),
             };
             let defender = guards.first().copied().unwrap_or(target.as_str());

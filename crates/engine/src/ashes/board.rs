@@ -95,7 +95,7 @@ pub struct Unit {
     pub exhausted: bool,
     /// Abilities that matter to the rules: `Unit Guard`. Any other ability
     /// is kept but its text is not applied (the ruling says so).
-    #[serde(default, skip_serializing_if = "no_abilities")]
+    #[serde(default, skip_serializing_if = "empty")]
     pub abilities: List<Said, 0, 32>,
 }
 
@@ -106,8 +106,9 @@ impl Phoenixborn {
     }
 }
 
-fn no_abilities(a: &List<Said, 0, 32>) -> bool {
-    a.is_empty()
+/// For `skip_serializing_if`: an empty list.
+pub(crate) fn empty<T, const MIN: usize, const MAX: usize>(l: &List<T, MIN, MAX>) -> bool {
+    l.is_empty()
 }
 
 impl Unit {
@@ -150,6 +151,11 @@ impl Board {
     /// A unit's attack value (0 for no unit).
     pub fn attack(&self, r: UnitRef) -> u32 {
         self.unit(r).map_or(0, |u| *u.attack)
+    }
+
+    /// A unit's name, as a play names it.
+    pub fn unit_name(&self, r: UnitRef) -> Said {
+        Name(self.label(r))
     }
 
     pub fn label(&self, r: UnitRef) -> String {

@@ -9,7 +9,7 @@
 
 use serde_json::{Value, json};
 
-use super::board::{Board, Phase, UnitRef};
+use super::board::{Board, Phase, Said, UnitRef};
 use super::plays::{Block, OneOrMany, Play};
 use super::rules::*;
 use crate::BoardError;
@@ -35,7 +35,6 @@ pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
 
 /// Runs a play on the board.
 pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
-    check_names(play)?;
     let actor = actor(b, play)?;
     check_turn(b, play, actor, cx);
     if cx.failed() {
@@ -49,7 +48,8 @@ pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
             order,
             ..
         } => {
-            attack_phoenixborn(b, actor, attackers, target.as_deref(), blocks, order, cx)?;
+            let target = target.as_ref().map(Said::as_str);
+            attack_phoenixborn(b, actor, attackers, target, blocks, order, cx)?;
         }
         Play::AttackUnit {
             attackers,
@@ -75,23 +75,6 @@ pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
         end_main_action(b, actor, play, cx);
     }
     Ok(())
-}
-
-fn check_names(play: &Play) -> Result<(), BoardError> {
-    match play
-        .names()
-        .into_iter()
-        .find(|(_, n)| n.chars().count() > super::board::MAX_NAME)
-    {
-        Some((path, _)) => Err(BoardError::semantic(
-            path.to_string(),
-            format!(
-                "this name is too long; the limit is {} characters",
-                super::board::MAX_NAME
-            ),
-        )),
-        None => Ok(()),
-    }
 }
 
 /// Whose turn, which phase, and whether the main action is spent.
@@ -176,7 +159,7 @@ fn unapplied_abilities(b: &Board, units: &[UnitRef], cx: &mut Cx) {
 fn declare_attackers(
     b: &Board,
     actor: usize,
-    typed: &[String],
+    typed: &[Said],
     unit_attack: bool,
     cx: &mut Cx,
 ) -> Result<Vec<UnitRef>, Stop> {
@@ -288,10 +271,10 @@ fn find_player(b: &Board, typed: &str, path: &str) -> Result<usize, BoardError> 
 fn attack_phoenixborn(
     b: &mut Board,
     actor: usize,
-    typed: &[String],
+    typed: &[Said],
     target: Option<&str>,
     blocks: &[Block],
-    order: &[String],
+    order: &[Said],
     cx: &mut Cx,
 ) -> Result<(), Stop> {
     let attackers = declare_attackers(b, actor, typed, false, cx)?;
@@ -373,12 +356,12 @@ fn declare_blockers(
     b: &Board,
     d: usize,
     attackers: &[UnitRef],
-    typed: &[String],
+    typed: &[Said],
     blocks: &[Block],
     cx: &mut Cx,
 ) -> Result<Vec<(UnitRef, UnitRef, usize)>, Stop> {
     let defender = b.name(d);
-    let typed_refs: Vec<&str> = typed.iter().map(String::as_str).collect();
+    let typed_refs: Vec<&str> = typed.iter().map(Said::as_str).collect();
     let mut stated: Vec<(UnitRef, Option<(UnitRef, usize)>)> = Vec::new();
     let mut out: Vec<(UnitRef, UnitRef, usize)> = Vec::new();
     for (j, blk) in blocks.iter().enumerate() {
@@ -499,14 +482,14 @@ fn block_ask(
     taken: &[(UnitRef, UnitRef, usize)],
     blocks: &[Block],
 ) -> Ask<Option<UnitRef>> {
-    let patch = |blocker: Option<String>| {
+    let patch = |blocker: Option<Said>| {
         let mut list: Vec<Value> = blocks
             .iter()
             .map(|x| serde_json::to_value(x).unwrap_or(Value::Null))
             .collect();
         list.push(
             serde_json::to_value(Block {
-                attacker: b.label(a),
+                attacker: b.unit_name(a),
                 blocker,
                 counter: None,
             })
@@ -520,7 +503,7 @@ fn block_ask(
         .map(|r| Opt {
             label: format!("block with {}", b.label(r)),
             value: Some(r),
-            patch: patch(Some(b.label(r))),
+            patch: patch(Some(b.unit_name(r))),
         })
         .collect();
     options.truncate(24);
@@ -539,12 +522,12 @@ fn resolve_order(
     b: &Board,
     actor: usize,
     attackers: &[UnitRef],
-    typed: &[String],
-    order: &[String],
+    typed: &[Said],
+    order: &[Said],
     cx: &mut Cx,
 ) -> Result<Option<Vec<UnitRef>>, Stop> {
     let name = b.name(actor);
-    let typed_refs: Vec<&str> = typed.iter().map(String::as_str).collect();
+    let typed_refs: Vec<&str> = typed.iter().map(Said::as_str).collect();
     let mut o: Vec<UnitRef> = Vec::new();
     for (k, t) in order.iter().enumerate() {
         let path = format!("play.order[{k}]");
@@ -778,7 +761,7 @@ fn lethal_note(b: &Board, d: usize, cx: &mut Cx) {
 struct UnitChoices<'a> {
     guard: Option<&'a OneOrMany>,
     counter: Option<bool>,
-    split: &'a std::collections::BTreeMap<String, u32>,
+    split: &'a std::collections::BTreeMap<Said, u32>,
 }
 
 /// The final target of an attack on a unit.
@@ -792,7 +775,7 @@ enum Guard {
 fn attack_unit(
     b: &mut Board,
     actor: usize,
-    typed: &[String],
+    typed: &[Said],
     target: &str,
     ch: UnitChoices,
     cx: &mut Cx,
@@ -1116,15 +1099,15 @@ fn split_choice(
     d: usize,
     f: UnitRef,
     attackers: &[UnitRef],
-    typed: &[String],
-    split: &std::collections::BTreeMap<String, u32>,
+    typed: &[Said],
+    split: &std::collections::BTreeMap<Said, u32>,
     cx: &mut Cx,
 ) -> Result<Vec<(UnitRef, u32)>, Stop> {
     let catk = b.attack(f);
     if let [only] = attackers {
         return Ok(vec![(*only, catk)]);
     }
-    let typed_refs: Vec<&str> = typed.iter().map(String::as_str).collect();
+    let typed_refs: Vec<&str> = typed.iter().map(Said::as_str).collect();
     let mut shares: Vec<(UnitRef, u32)> = Vec::new();
     for (k, v) in split {
         let path = format!("play.split[\"{k}\"]");
@@ -1302,14 +1285,6 @@ fn pay_cost(
     cx: &mut Cx,
 ) -> Result<(), Stop> {
     let name = b.name(actor);
-    if card.trim().is_empty() {
-        return Err(BoardError::semantic(
-            "play.card",
-            "name the card being played or activated (`card:`)",
-        )
-        .with_rule(PAY)
-        .into());
-    }
     let Some(main) = main else {
         return Err(BoardError::semantic("play.main_action", "say whether the card's play or activation cost includes the main-action symbol (`main_action: true` or `false`)").with_rule(PAY).into());
     };
