@@ -137,13 +137,4 @@ impl Play {
             }
         )
     }
-
-    pub fn name(&self) -> &'static str {
-        match self {
-            Play::AttackPhoenixborn { .. } => "attack-phoenixborn",
-            Play::AttackUnit { .. } => "attack-unit",
-            Play::Pass { .. } => "pass",
-            Play::PayCost { .. } => "pay-cost",
-        }
-    }
 }
