@@ -162,22 +162,30 @@ fn long_name(i: usize) -> String {
 }
 
 /// A hostile board of each game: 10⁴ units, fighters, cards or players,
-/// names of 200 characters, coordinates of 10⁹.
+/// names of 200 characters, coordinates of 10⁹ (or the most its types read).
 fn hostile(game: &str) -> Value {
     let n = 10_000;
     let names = |f: &dyn Fn(usize, String) -> Value| -> Vec<Value> {
         (0..n).map(|i| f(i, long_name(i))).collect()
     };
     match game {
-        "ashes" => json!({
-            "game": "ashes",
-            "players": [
-                { "name": long_name(0), "phoenixborn": { "name": long_name(1), "life": 999, "damage": 999 },
-                  "units": names(&|_, name| json!({ "name": name, "attack": 999, "life": 999, "damage": 500, "exhausted": true })) },
-                { "name": long_name(2), "phoenixborn": { "name": long_name(3), "life": 1 },
-                  "units": names(&|_, name| json!({ "name": name, "attack": 1, "life": 1 })) },
-            ]
-        }),
+        // As many units and as long names as the Ashes types read (64
+        // units on a battlefield, names of 100 characters).
+        "ashes" => {
+            let name = |i: usize| long_name(i).chars().take(100).collect::<String>();
+            let units = |f: &dyn Fn(String) -> Value| -> Vec<Value> {
+                (0..64).map(|i| f(name(i))).collect()
+            };
+            json!({
+                "game": "ashes",
+                "players": [
+                    { "name": name(0), "phoenixborn": { "name": name(1), "life": 999, "damage": 999 },
+                      "units": units(&|name| json!({ "name": name, "attack": 999, "life": 999, "damage": 500, "exhausted": true })) },
+                    { "name": name(2), "phoenixborn": { "name": name(3), "life": 1 },
+                      "units": units(&|name| json!({ "name": name, "attack": 1, "life": 1 })) },
+                ]
+            })
+        }
         "ti4" => json!({
             "game": "ti4",
             "players": names(&|_, name| json!({ "name": name, "faction": long_name(7),

@@ -5,6 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::BoardError;
+use crate::kit::bounded::{Count, List, Name};
 use crate::kit::names;
 use crate::text::{fold, fold_eq};
 
@@ -17,6 +18,13 @@ pub const MAX_NAME: usize = 100;
 /// Largest attack, life or damage value accepted.
 pub const MAX_VALUE: u32 = 999;
 
+/// A name on the board or in a play (player, Phoenixborn, unit, card, ability).
+pub type Said = Name<MAX_NAME>;
+/// A life value: 1 to [`MAX_VALUE`].
+pub type Life = Count<1, MAX_VALUE>;
+/// An attack or damage value: 0 to [`MAX_VALUE`].
+pub type Points = Count<0, MAX_VALUE>;
+
 /// The phase of the round the board is in.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
@@ -27,8 +35,8 @@ pub enum Phase {
     Recovery,
 }
 
-fn first_round() -> u32 {
-    1
+fn first_round() -> Count<1, { u32::MAX }> {
+    Count(1)
 }
 
 /// A board document, without its play.
@@ -39,7 +47,7 @@ pub struct Board {
     pub game: String,
     /// The round, from 1.
     #[serde(default = "first_round")]
-    pub round: u32,
+    pub round: Count<1, { u32::MAX }>,
     #[serde(default)]
     pub phase: Phase,
     /// Whose turn it is (a player name). Defaults to the first player.
@@ -51,31 +59,26 @@ pub struct Board {
     /// Players who passed on the most recent consecutive turns, oldest first
     /// (cleared by any other main action).
     #[serde(default)]
-    #[schemars(length(max = 64))]
-    pub consecutive_passes: Vec<String>,
-    #[schemars(length(min = 1, max = 8))]
-    pub players: Vec<Player>,
+    pub consecutive_passes: List<String, 0, 64>,
+    pub players: List<Player, 1, MAX_PLAYERS>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Player {
-    pub name: String,
+    pub name: Said,
     pub phoenixborn: Phoenixborn,
     #[serde(default)]
-    #[schemars(length(max = 64))]
-    pub units: Vec<Unit>,
+    pub units: List<Unit, 0, MAX_UNITS>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Phoenixborn {
-    pub name: String,
-    #[schemars(range(min = 1, max = 999))]
-    pub life: u32,
+    pub name: Said,
+    pub life: Life,
     #[serde(default)]
-    #[schemars(range(max = 999))]
-    pub damage: u32,
+    pub damage: Points,
     #[serde(default)]
     pub exhausted: bool,
 }
@@ -83,21 +86,29 @@ pub struct Phoenixborn {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Unit {
-    pub name: String,
-    #[schemars(range(max = 999))]
-    pub attack: u32,
-    #[schemars(range(min = 1, max = 999))]
-    pub life: u32,
+    pub name: Said,
+    pub attack: Points,
+    pub life: Life,
     #[serde(default)]
-    #[schemars(range(max = 999))]
-    pub damage: u32,
+    pub damage: Points,
     #[serde(default)]
     pub exhausted: bool,
     /// Abilities that matter to the rules: `Unit Guard`. Any other ability
     /// is kept but its text is not applied (the ruling says so).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[schemars(length(max = 32))]
-    pub abilities: Vec<String>,
+    #[serde(default, skip_serializing_if = "empty")]
+    pub abilities: List<Said, 0, 32>,
+}
+
+impl Phoenixborn {
+    /// Damage ≥ life (what that means is outside the indexed text).
+    pub fn destroyed(&self) -> bool {
+        *self.damage >= *self.life
+    }
+}
+
+/// For `skip_serializing_if`: an empty list.
+pub(crate) fn empty<T, const MIN: usize, const MAX: usize>(l: &List<T, MIN, MAX>) -> bool {
+    l.is_empty()
 }
 
 impl Unit {
@@ -117,7 +128,7 @@ impl Board {
     pub fn name(&self, p: usize) -> String {
         self.players
             .get(p)
-            .map(|p| p.name.clone())
+            .map(|p| p.name.to_string())
             .unwrap_or_default()
     }
 
@@ -129,8 +140,26 @@ impl Board {
         self.players.get_mut(r.0).and_then(|p| p.units.get_mut(r.1))
     }
 
+    /// The players not in the run of consecutive passes, in seat order.
+    pub fn yet_to_pass(&self) -> Vec<String> {
+        let names = self.players.iter().map(|p| p.name.to_string());
+        names
+            .filter(|n| !self.consecutive_passes.contains(n))
+            .collect()
+    }
+
+    /// A unit's attack value (0 for no unit).
+    pub fn attack(&self, r: UnitRef) -> u32 {
+        self.unit(r).map_or(0, |u| *u.attack)
+    }
+
+    /// A unit's name, as a play names it.
+    pub fn unit_name(&self, r: UnitRef) -> Said {
+        Name(self.label(r))
+    }
+
     pub fn label(&self, r: UnitRef) -> String {
-        self.unit(r).map(|u| u.name.clone()).unwrap_or_default()
+        self.unit(r).map(|u| u.name.to_string()).unwrap_or_default()
     }
 
     /// The seat of a player name (resolved), for play and board fields.
@@ -171,16 +200,16 @@ impl Board {
 
     /// Damage ≥ life: the assumption every "destroyed" judgement rests on.
     pub fn destroyed(&self, r: UnitRef) -> bool {
-        self.unit(r).is_some_and(|u| u.damage >= u.life)
+        self.unit(r).is_some_and(|u| *u.damage >= *u.life)
     }
 
     /// Adds damage to a unit; returns (before, after, life).
     pub fn damage_unit(&mut self, r: UnitRef, amount: u32) -> (u32, u32, u32) {
         match self.unit_mut(r) {
             Some(u) => {
-                let before = u.damage;
-                u.damage = u.damage.saturating_add(amount);
-                (before, u.damage, u.life)
+                let before = *u.damage;
+                *u.damage = before.saturating_add(amount);
+                (before, *u.damage, *u.life)
             }
             None => (0, 0, 0),
         }
@@ -190,9 +219,10 @@ impl Board {
     pub fn damage_pb(&mut self, p: usize, amount: u32) -> (u32, u32, u32) {
         match self.players.get_mut(p) {
             Some(pl) => {
-                let before = pl.phoenixborn.damage;
-                pl.phoenixborn.damage = before.saturating_add(amount);
-                (before, pl.phoenixborn.damage, pl.phoenixborn.life)
+                let pb = &mut pl.phoenixborn;
+                let before = *pb.damage;
+                *pb.damage = before.saturating_add(amount);
+                (before, *pb.damage, *pb.life)
             }
             None => (0, 0, 0),
         }
@@ -228,119 +258,31 @@ macro_rules! ensure {
     };
 }
 
-fn check_value(v: u32, path: impl FnOnce() -> String) -> Result<(), BoardError> {
-    ensure!(
-        v <= MAX_VALUE,
-        path(),
-        format!("{v} is not a plausible value; the limit is {MAX_VALUE}"),
-    );
-    Ok(())
-}
-
-fn check_name(n: &str, path: impl Fn() -> String, what: &str) -> Result<(), BoardError> {
-    ensure!(
-        n.chars().any(char::is_alphanumeric),
-        path(),
-        format!("{what} needs a name"),
-    );
-    ensure!(
-        n.chars().count() <= MAX_NAME,
-        path(),
-        format!("this name is too long; the limit is {MAX_NAME} characters"),
-    );
-    Ok(())
-}
-
-/// One battlefield's units: names, numbers, abilities.
-fn validate_units(p: &Player, i: usize) -> Result<(), BoardError> {
-    for (j, u) in p.units.iter().enumerate() {
-        let path = |field: &str| format!("players[{i}].units[{j}].{field}");
-        check_name(&u.name, || path("name"), "a unit")?;
-        ensure!(
-            !p.units[..j].iter().any(|v| fold_eq(&v.name, &u.name)),
-            path("name"),
-            format!(
-                "{} has two units named '{}'; name them apart (for example '{} 2')",
-                p.name, u.name, u.name
-            ),
-        );
-        check_value(u.attack, || path("attack"))?;
-        check_value(u.life, || path("life"))?;
-        check_value(u.damage, || path("damage"))?;
-        ensure!(
-            u.life >= 1,
-            path("life"),
-            "a unit's life must be at least 1"
-        );
-        ensure!(
-            u.abilities.len() <= 32,
-            path("abilities"),
-            "too many abilities listed; list only those that matter",
-        );
-        for (k, a) in u.abilities.iter().enumerate() {
-            check_name(
-                a,
-                || format!("players[{i}].units[{j}].abilities[{k}]"),
-                "an ability",
-            )?;
-        }
-    }
-    Ok(())
-}
-
-/// Checks sizes, numbers and unique names, and writes `turn` and
+/// Checks unique names (sizes, numbers and names are checked where the
+/// document is read, by their types), and writes `turn` and
 /// `consecutive_passes` in the board's own spelling of the players' names.
 pub fn validate(b: &mut Board) -> Result<(), BoardError> {
-    ensure!(
-        !b.players.is_empty(),
-        "players",
-        "the board needs at least one player",
-    );
-    ensure!(
-        b.players.len() <= MAX_PLAYERS,
-        "players",
-        format!(
-            "{} players is too many; the limit is {MAX_PLAYERS}",
-            b.players.len()
-        ),
-    );
-    ensure!(b.round >= 1, "round", "rounds count from 1");
     for (i, p) in b.players.iter().enumerate() {
-        let path = |field: &str| format!("players[{i}].{field}");
-        check_name(&p.name, || path("name"), "a player")?;
         ensure!(
             !b.players[..i].iter().any(|q| fold_eq(&q.name, &p.name)),
-            path("name"),
+            format!("players[{i}].name"),
             format!("two players are named '{}'; name them apart", p.name),
         );
-        let pb = &p.phoenixborn;
-        check_name(&pb.name, || path("phoenixborn.name"), "the Phoenixborn")?;
-        check_value(pb.life, || path("phoenixborn.life"))?;
-        check_value(pb.damage, || path("phoenixborn.damage"))?;
-        ensure!(
-            pb.life >= 1,
-            path("phoenixborn.life"),
-            "a Phoenixborn's life must be at least 1",
-        );
-        ensure!(
-            p.units.len() <= MAX_UNITS,
-            path("units"),
-            format!(
-                "{} units on one battlefield is too many; the limit is {MAX_UNITS}",
-                p.units.len()
-            ),
-        );
-        validate_units(p, i)?;
+        for (j, u) in p.units.iter().enumerate() {
+            ensure!(
+                !p.units[..j].iter().any(|v| fold_eq(&v.name, &u.name)),
+                format!("players[{i}].units[{j}].name"),
+                format!(
+                    "{} has two units named '{}'; name them apart (for example '{} 2')",
+                    p.name, u.name, u.name
+                ),
+            );
+        }
     }
     if let Some(t) = b.turn.clone() {
         let s = b.seat(&t, "turn")?;
         b.turn = Some(b.name(s));
     }
-    ensure!(
-        b.consecutive_passes.len() <= 64,
-        "consecutive_passes",
-        "the pass history is too long; list only the passes since the last other main action",
-    );
     for i in 0..b.consecutive_passes.len() {
         let s = b.seat(
             &b.consecutive_passes[i].clone(),

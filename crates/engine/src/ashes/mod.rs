@@ -89,7 +89,7 @@ impl Game for Ashes {
     }
 
     fn players(b: &Board) -> Vec<String> {
-        b.players.iter().map(|p| p.name.clone()).collect()
+        b.players.iter().map(|p| p.name.to_string()).collect()
     }
 
     fn actor(b: &Board, play: &Play) -> Result<Option<usize>, BoardError> {
@@ -126,7 +126,7 @@ impl Game for Ashes {
                 board::Phase::PlayerTurns => "player turns".into(),
                 board::Phase::Recovery => "recovery".into(),
             },
-            round: Some(b.round),
+            round: Some(*b.round),
             turn: turn.map(|t| b.name(t)),
             turn_seat: turn,
             result: result(b),
@@ -135,19 +135,14 @@ impl Game for Ashes {
 
     fn before_advance(b: &Board, cx: &mut Cx) {
         if b.phase == board::Phase::PlayerTurns {
-            let waiting: Vec<String> = b
-                .players
-                .iter()
-                .map(|p| p.name.clone())
-                .filter(|n| !b.consecutive_passes.contains(n))
-                .collect();
+            let waiting = b.yet_to_pass();
             cx.error(rules::PASS, "phase", format!("the player turns phase ends only when all players pass on consecutive turns; still to pass: {}", waiting.join(", ")));
         }
     }
 
     fn entered(b: &mut Board, phase: &Phase, cx: &mut Cx) {
         if phase.id == "player-turns" && !b.players.is_empty() {
-            let first = b.name((b.round as usize - 1) % b.players.len());
+            let first = b.name((*b.round as usize - 1) % b.players.len());
             b.turn = Some(first.clone());
             cx.note(Some("turn"), format!("the indexed text does not say who takes the first turn of a round: the turn goes to {first} (seat order, moving one seat each round: an assumption outside the indexed rules; adjust `turn` if your table differs)"));
         }
@@ -165,26 +160,18 @@ impl Game for Ashes {
 /// A Phoenixborn whose damage reached its life is destroyed: when one
 /// player's is left, that player wins. Outside the indexed text.
 fn result(b: &Board) -> Option<GameResult> {
-    let lost: Vec<&board::Player> = b
-        .players
-        .iter()
-        .filter(|p| p.phoenixborn.damage >= p.phoenixborn.life)
-        .collect();
+    let (lost, standing): (Vec<&board::Player>, Vec<_>) =
+        b.players.iter().partition(|p| p.phoenixborn.destroyed());
     if lost.is_empty() || b.players.len() < 2 {
         return None;
     }
-    let standing: Vec<&board::Player> = b
-        .players
-        .iter()
-        .filter(|p| p.phoenixborn.damage < p.phoenixborn.life)
-        .collect();
     let gone: Vec<String> = lost
         .iter()
         .map(|p| format!("{}'s {}", p.name, p.phoenixborn.name))
         .collect();
     match standing.as_slice() {
         [winner] => Some(GameResult {
-            winner: Some(winner.name.clone()),
+            winner: Some(winner.name.to_string()),
             reason: format!(
                 "{} destroyed (damage at least its life): the last Phoenixborn standing wins, a reading outside the indexed text",
                 gone.join(" and ")

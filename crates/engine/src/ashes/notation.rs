@@ -13,9 +13,10 @@
 
 use std::collections::BTreeMap;
 
-use super::board::Board;
-use super::plays::{Block, OneOrMany, Play};
+use super::board::{Board, Said};
+use super::plays::{Block, OneOrMany, Play, Units};
 use crate::BoardError;
+use crate::kit::bounded::{List, Name};
 use crate::kit::names;
 use crate::kit::notation::{
     self as lex, clauses, keyword, list, split_word, strip_suffix_word, strip_word, unquote,
@@ -36,7 +37,7 @@ pub fn parse(line: &str, b: &Board) -> Result<Play, BoardError> {
         ));
     };
     let (speaker, head) = lex::speaker(head, &b.names())?;
-    let player = speaker.map(|s| b.name(s));
+    let player = speaker.map(|s| b.players[s].name.clone());
     let actor = speaker.unwrap_or_else(|| b.turn_seat());
     if strip_word(head, &["pass"]).is_some_and(str::is_empty) {
         if let Some(extra) = rest.first() {
@@ -81,7 +82,7 @@ pub fn parse(line: &str, b: &Board) -> Result<Play, BoardError> {
     }
 }
 
-fn pay(text: &str, player: Option<String>) -> Result<Play, BoardError> {
+fn pay(text: &str, player: Option<Said>) -> Result<Play, BoardError> {
     let words = [
         "without main action",
         "without main",
@@ -122,12 +123,12 @@ fn pay(text: &str, player: Option<String>) -> Result<Play, BoardError> {
     };
     Ok(Play::PayCost {
         player,
-        card: card.to_string(),
+        card: Said::new(card).map_err(|m| err("play.card", m))?,
         main_action: Some(main),
     })
 }
 
-fn attackers_of(b: &Board, actor: usize, text: &str) -> Result<Vec<String>, BoardError> {
+fn attackers_of(b: &Board, actor: usize, text: &str) -> Result<Units, BoardError> {
     let typed = list(text);
     if typed.is_empty() {
         return Err(err(
@@ -135,14 +136,11 @@ fn attackers_of(b: &Board, actor: usize, text: &str) -> Result<Vec<String>, Boar
             "name at least one attacker after `with`",
         ));
     }
-    typed
-        .iter()
-        .enumerate()
-        .map(|(i, a)| {
-            b.find_unit(a, &format!("play.attackers[{i}]"), actor)
-                .map(|r| b.label(r))
-        })
-        .collect()
+    let found = typed.iter().enumerate().map(|(i, a)| {
+        b.find_unit(a, &format!("play.attackers[{i}]"), actor)
+            .map(|r| b.unit_name(r))
+    });
+    Units::new(found.collect::<Result<_, _>>()?).map_err(|m| err("play.attackers", m))
 }
 
 /// Whether `target` names a Phoenixborn or player rather than a unit.
@@ -162,15 +160,14 @@ fn targets_phoenixborn(b: &Board, actor: usize, target: &str) -> bool {
 
 fn attack_pb(
     b: &Board,
-    player: Option<String>,
-    attackers: Vec<String>,
+    player: Option<Said>,
+    attackers: Units,
     target: &str,
     rest: &[&str],
 ) -> Result<Play, BoardError> {
-    let target = if target.is_empty() {
-        None
-    } else {
-        Some(target.to_string())
+    let target = match target {
+        "" => None,
+        t => Some(Said::new(t).map_err(|m| err("play.target", m))?),
     };
     let d = target.as_deref().and_then(|t| {
         let pbs: Vec<&str> = b
@@ -182,9 +179,8 @@ fn attack_pb(
             .or_else(|_| names::resolve_index(t, &b.names(), "player"))
             .ok()
     });
-    let refs: Vec<&str> = attackers.iter().map(String::as_str).collect();
-    let mut blocks: Vec<Block> = Vec::new();
-    let mut order = Vec::new();
+    let refs: Vec<&str> = attackers.iter().map(Said::as_str).collect();
+    let (mut blocks, mut order) = (List::default(), Units::default());
     for clause in rest {
         if let Some(r) = strip_word(clause, &["block", "blocks"]) {
             let Some((a, blocker)) = split_word(r, "with") else {
@@ -197,8 +193,7 @@ fn attack_pb(
             };
             let j = blocks.len();
             let attacker = names::resolve(unquote(a), &refs, "attacking unit")
-                .map_err(|e| e.at(&format!("play.blocks[{j}].attacker")))?
-                .to_string();
+                .map_err(|e| e.at(&format!("play.blocks[{j}].attacker")))?;
             let (counter, blocker) =
                 match strip_suffix_word(blocker, &["no counter", "counters", "counter"]) {
                     Some((w, rest)) => (
@@ -209,24 +204,22 @@ fn attack_pb(
                 };
             let blocker = unit_name(b, d, unquote(blocker), &format!("play.blocks[{j}].blocker"))?;
             blocks.push(Block {
-                attacker,
+                attacker: Name(attacker.to_string()),
                 blocker: Some(blocker),
                 counter,
             });
         } else if let Some(r) = strip_word(clause, &["order"]) {
             for (k, a) in list(r).iter().enumerate() {
-                order.push(
-                    names::resolve(a, &refs, "attacking unit")
-                        .map_err(|e| e.at(&format!("play.order[{k}]")))?
-                        .to_string(),
-                );
+                let a = names::resolve(a, &refs, "attacking unit")
+                    .map_err(|e| e.at(&format!("play.order[{k}]")))?;
+                order.push(Name(a.to_string()));
             }
         } else if matches!(
             fold(clause).as_str(),
             "noblock" | "noblocks" | "noblockers" | "unblocked"
         ) {
             for a in &attackers {
-                if !blocks.iter().any(|x| &x.attacker == a) {
+                if !blocks.iter().any(|x: &Block| &x.attacker == a) {
                     blocks.push(Block {
                         attacker: a.clone(),
                         blocker: None,
@@ -258,16 +251,16 @@ fn unit_name(
     defender: Option<usize>,
     typed: &str,
     path: &str,
-) -> Result<String, BoardError> {
+) -> Result<Said, BoardError> {
     let prefer = defender.unwrap_or(b.players.len().saturating_sub(1));
-    b.find_unit(typed, path, prefer).map(|r| b.label(r))
+    b.find_unit(typed, path, prefer).map(|r| b.unit_name(r))
 }
 
 fn attack_unit(
     b: &Board,
     actor: usize,
-    player: Option<String>,
-    attackers: Vec<String>,
+    player: Option<Said>,
+    attackers: Units,
     target: &str,
     rest: &[&str],
 ) -> Result<Play, BoardError> {
@@ -279,7 +272,7 @@ fn attack_unit(
     }
     let opponent = (actor + 1) % b.players.len().max(1);
     let t = b.find_unit(target, "play.target", opponent)?;
-    let refs: Vec<&str> = attackers.iter().map(String::as_str).collect();
+    let refs: Vec<&str> = attackers.iter().map(Said::as_str).collect();
     let (mut guards, mut counter, mut split) = (Vec::new(), None, BTreeMap::new());
     for clause in rest {
         let key = fold(clause);
@@ -289,12 +282,12 @@ fn attack_unit(
             let is_pb = matches!(fold(g).as_str(), "phoenixborn" | "pb")
                 || [fold(&pb.phoenixborn.name), fold(&pb.name)].contains(&fold(g));
             guards.push(if is_pb {
-                "phoenixborn".into()
+                Name("phoenixborn".into())
             } else {
                 unit_name(b, Some(t.0), g, "play.guard")?
             });
         } else if matches!(key.as_str(), "noguard" | "unguarded") {
-            guards.push("none".into());
+            guards.push(Name("none".into()));
         } else if matches!(key.as_str(), "counter" | "counters") {
             counter = Some(true);
         } else if matches!(
@@ -317,7 +310,7 @@ fn attack_unit(
                 let name = unquote(name.trim().trim_end_matches([':', '=']).trim());
                 let n = names::resolve(name, &refs, "attacking unit")
                     .map_err(|e| e.at(&format!("play.split[\"{name}\"]")))?;
-                split.insert(n.to_string(), amount);
+                split.insert(Name(n.to_string()), amount);
             }
         } else {
             return Err(err(
@@ -336,7 +329,7 @@ fn attack_unit(
     Ok(Play::AttackUnit {
         player,
         attackers,
-        target: b.label(t),
+        target: b.unit_name(t),
         guard,
         counter,
         split,
@@ -357,7 +350,7 @@ pub fn completions(partial: &str, b: &Board) -> Vec<String> {
             .iter()
             .enumerate()
             .filter(|(i, _)| *i != actor)
-            .flat_map(|(_, p)| p.units.iter().filter(|u| f(u)).map(|u| u.name.clone()))
+            .flat_map(|(_, p)| p.units.iter().filter(|u| f(u)).map(|u| u.name.to_string()))
             .collect()
     };
     let declared = split_word(body, "with")
@@ -398,7 +391,7 @@ pub fn completions(partial: &str, b: &Board) -> Vec<String> {
             .iter()
             .enumerate()
             .filter(|(i, _)| *i != actor)
-            .map(|(_, p)| p.phoenixborn.name.clone())
+            .map(|(_, p)| p.phoenixborn.name.to_string())
             .collect();
         let own_ready: Vec<String> = b
             .players
@@ -407,7 +400,7 @@ pub fn completions(partial: &str, b: &Board) -> Vec<String> {
                 p.units
                     .iter()
                     .filter(|u| !u.exhausted)
-                    .map(|u| u.name.clone())
+                    .map(|u| u.name.to_string())
                     .collect()
             })
             .unwrap_or_default();

@@ -9,6 +9,12 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::board::{Said, empty};
+use crate::kit::bounded::List;
+
+/// Attackers, or their order: at most a battlefield's worth.
+pub type Units = List<Said, 0, 64>;
+
 /// One play.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "action", rename_all = "kebab-case", deny_unknown_fields)]
@@ -22,34 +28,30 @@ pub enum Play {
     AttackPhoenixborn {
         /// The acting player; defaults to whose turn it is.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        player: Option<String>,
+        player: Option<Said>,
         #[serde(default)]
-        #[schemars(length(max = 64))]
-        attackers: Vec<String>,
+        attackers: Units,
         /// The Phoenixborn (or its player); optional with one opponent.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        target: Option<String>,
+        target: Option<Said>,
         /// The defending player's blockers, one entry per attacker decided
         /// (`blocker` left out: that attacker is not blocked). Attackers
         /// without an entry are undecided.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        #[schemars(length(max = 64))]
-        blocks: Vec<Block>,
+        #[serde(default, skip_serializing_if = "empty")]
+        blocks: List<Block, 0, 64>,
         /// Order in which the attackers resolve; default: as declared.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        #[schemars(length(max = 64))]
-        order: Vec<String>,
+        #[serde(default, skip_serializing_if = "empty")]
+        order: Units,
     },
     /// Attack a target unit with 1 or more of your units.
     #[serde(alias = "attack unit", alias = "attack_unit")]
     AttackUnit {
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        player: Option<String>,
+        player: Option<Said>,
         #[serde(default)]
-        #[schemars(length(max = 64))]
-        attackers: Vec<String>,
+        attackers: Units,
         /// The unit attacked.
-        target: String,
+        target: Said,
         /// `phoenixborn` (or its name), a unit with Unit Guard, or `none`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         guard: Option<OneOrMany>,
@@ -58,12 +60,12 @@ pub enum Play {
         counter: Option<bool>,
         /// A countering unit's damage per attacker (several attackers).
         #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-        split: BTreeMap<String, u32>,
+        split: BTreeMap<Said, u32>,
     },
     /// Pass: the main action is to do nothing.
     Pass {
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        player: Option<String>,
+        player: Option<Said>,
     },
     /// Pay a cost: play or activate a card.
     #[serde(
@@ -75,9 +77,9 @@ pub enum Play {
     )]
     PayCost {
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        player: Option<String>,
+        player: Option<Said>,
         /// The card played or activated.
-        card: String,
+        card: Said,
         /// Whether the cost includes the main-action symbol.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         main_action: Option<bool>,
@@ -88,10 +90,10 @@ pub enum Play {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Block {
-    pub attacker: String,
+    pub attacker: Said,
     /// The blocking unit; left out: this attacker is not blocked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub blocker: Option<String>,
+    pub blocker: Option<Said>,
     /// Whether the blocker counters; left out: not decided.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counter: Option<bool>,
@@ -101,15 +103,15 @@ pub struct Block {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum OneOrMany {
-    One(String),
-    Many(Vec<String>),
+    One(Said),
+    Many(Vec<Said>),
 }
 
 impl OneOrMany {
     pub fn items(&self) -> Vec<&str> {
         match self {
             OneOrMany::One(s) => vec![s.as_str()],
-            OneOrMany::Many(v) => v.iter().map(String::as_str).collect(),
+            OneOrMany::Many(v) => v.iter().map(Said::as_str).collect(),
         }
     }
 }
@@ -121,7 +123,7 @@ impl Play {
             Play::AttackPhoenixborn { player, .. }
             | Play::AttackUnit { player, .. }
             | Play::Pass { player }
-            | Play::PayCost { player, .. } => player.as_deref(),
+            | Play::PayCost { player, .. } => player.as_ref().map(Said::as_str),
         }
     }
 
@@ -134,104 +136,5 @@ impl Play {
                 ..
             }
         )
-    }
-
-    pub fn name(&self) -> &'static str {
-        match self {
-            Play::AttackPhoenixborn { .. } => "attack-phoenixborn",
-            Play::AttackUnit { .. } => "attack-unit",
-            Play::Pass { .. } => "pass",
-            Play::PayCost { .. } => "pay-cost",
-        }
-    }
-
-    /// Every name the play carries, with its field path (written only
-    /// when asked for: most plays are checked and the paths never shown).
-    pub fn names<'a>(&'a self) -> Vec<(NamePath, &'a str)> {
-        let at = |field, index, sub| NamePath { field, index, sub };
-        let mut out: Vec<(NamePath, &str)> = Vec::new();
-        if let Some(p) = self.player() {
-            out.push((at("player", None, ""), p));
-        }
-        let list = |out: &mut Vec<(NamePath, &'a str)>, field, v: &'a [String]| {
-            for (i, n) in v.iter().enumerate() {
-                out.push((at(field, Some(i), ""), n));
-            }
-        };
-        match self {
-            Play::AttackPhoenixborn {
-                attackers,
-                target,
-                blocks,
-                order,
-                ..
-            } => {
-                list(&mut out, "attackers", attackers);
-                list(&mut out, "order", order);
-                out.extend(target.as_deref().map(|t| (at("target", None, ""), t)));
-                for (i, b) in blocks.iter().enumerate() {
-                    out.push((at("blocks", Some(i), "attacker"), &b.attacker));
-                    out.extend(
-                        b.blocker
-                            .as_deref()
-                            .map(|n| (at("blocks", Some(i), "blocker"), n)),
-                    );
-                }
-            }
-            Play::AttackUnit {
-                attackers,
-                target,
-                guard,
-                split,
-                ..
-            } => {
-                list(&mut out, "attackers", attackers);
-                out.push((at("target", None, ""), target));
-                out.extend(
-                    guard
-                        .iter()
-                        .flat_map(|g| g.items())
-                        .map(|g| (at("guard", None, ""), g)),
-                );
-                out.extend(split.keys().map(|k| (at("split", None, ""), k.as_str())));
-            }
-            Play::PayCost { card, .. } => out.push((at("card", None, ""), card)),
-            Play::Pass { .. } => {}
-        }
-        out
-    }
-}
-
-/// Where a name sits in a play: `play.<field>[<index>].<sub>`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NamePath {
-    field: &'static str,
-    index: Option<usize>,
-    sub: &'static str,
-}
-
-impl std::fmt::Display for NamePath {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "play.{}", self.field)?;
-        if let Some(i) = self.index {
-            write!(f, "[{i}]")?;
-        }
-        if !self.sub.is_empty() {
-            write!(f, ".{}", self.sub)?;
-        }
-        Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::NamePath;
-
-    #[test]
-    fn name_paths_are_written_as_fields() {
-        let at = |field, index, sub| NamePath { field, index, sub }.to_string();
-        assert_eq!(at("player", None, ""), "play.player");
-        assert_eq!(at("attackers", Some(2), ""), "play.attackers[2]");
-        assert_eq!(at("blocks", Some(0), "blocker"), "play.blocks[0].blocker");
     }
 }

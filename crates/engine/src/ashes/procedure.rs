@@ -7,13 +7,16 @@
 //! refused alone and the attack resolves as the rules say it does without
 //! it; an unstated one is asked of them or taken at the rule's default.
 
-use serde_json::{Value, json};
+use std::collections::BTreeMap;
 
-use super::board::{Board, Phase, UnitRef};
+use serde_json::{Map, Value, json};
+
+use super::board::{Board, Phase, Said, UnitRef};
 use super::plays::{Block, OneOrMany, Play};
 use super::rules::*;
 use crate::BoardError;
-use crate::kit::{Ask, Chosen, Cx, Opt, Stop, Whose, names};
+use crate::kit::choices::{Choice, one_or_none};
+use crate::kit::{Chosen, Cx, Opt, Stop, names};
 use crate::text::{count, fold};
 
 /// The assumption every "destroyed" judgement rests on.
@@ -35,7 +38,6 @@ pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
 
 /// Runs a play on the board.
 pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
-    check_names(play)?;
     let actor = actor(b, play)?;
     check_turn(b, play, actor, cx);
     if cx.failed() {
@@ -49,7 +51,7 @@ pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
             order,
             ..
         } => {
-            attack_phoenixborn(b, actor, attackers, target.as_deref(), blocks, order, cx)?;
+            attack_phoenixborn(b, actor, attackers, target.as_ref(), blocks, order, cx)?;
         }
         Play::AttackUnit {
             attackers,
@@ -75,23 +77,6 @@ pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
         end_main_action(b, actor, play, cx);
     }
     Ok(())
-}
-
-fn check_names(play: &Play) -> Result<(), BoardError> {
-    match play
-        .names()
-        .into_iter()
-        .find(|(_, n)| n.chars().count() > super::board::MAX_NAME)
-    {
-        Some((path, _)) => Err(BoardError::semantic(
-            path.to_string(),
-            format!(
-                "this name is too long; the limit is {} characters",
-                super::board::MAX_NAME
-            ),
-        )),
-        None => Ok(()),
-    }
 }
 
 /// Whose turn, which phase, and whether the main action is spent.
@@ -176,7 +161,7 @@ fn unapplied_abilities(b: &Board, units: &[UnitRef], cx: &mut Cx) {
 fn declare_attackers(
     b: &Board,
     actor: usize,
-    typed: &[String],
+    typed: &[Said],
     unit_attack: bool,
     cx: &mut Cx,
 ) -> Result<Vec<UnitRef>, Stop> {
@@ -242,13 +227,7 @@ fn declare_attackers(
     }
     let listed: Vec<String> = out
         .iter()
-        .map(|r| {
-            format!(
-                "{} (attack {})",
-                b.label(*r),
-                b.unit(*r).map_or(0, |u| u.attack)
-            )
-        })
+        .map(|r| format!("{} (attack {})", b.label(*r), b.attack(*r)))
         .collect();
     let refused = typed.len() - out.len();
     let more = if refused > 0 {
@@ -291,13 +270,56 @@ fn find_player(b: &Board, typed: &str, path: &str) -> Result<usize, BoardError> 
         .map_err(|e| e.at(path))
 }
 
+/// An attack under way once its target is chosen: the seats, the declared
+/// attackers (resolved, in declared order) with the names the play typed
+/// for them, and their total attack.
+struct Attack<'a> {
+    actor: usize,
+    d: usize,
+    defender: String,
+    attackers: Vec<UnitRef>,
+    typed: &'a [Said],
+    /// "A 2 + B 3 = 5", written before any damage is dealt.
+    sum: String,
+    total: u32,
+}
+
+impl<'a> Attack<'a> {
+    fn new(b: &Board, actor: usize, d: usize, attackers: Vec<UnitRef>, typed: &'a [Said]) -> Self {
+        let total = attackers.iter().map(|r| b.attack(*r)).sum();
+        let parts: Vec<String> = attackers
+            .iter()
+            .map(|r| format!("{} {}", b.label(*r), b.attack(*r)))
+            .collect();
+        let sum = format!("{} = {total}", parts.join(" + "));
+        let defender = b.name(d);
+        Attack {
+            actor,
+            d,
+            defender,
+            attackers,
+            typed,
+            sum,
+            total,
+        }
+    }
+
+    /// The attacking unit a later field names (a block, the order, a split
+    /// share), resolved among the names the attackers were declared by.
+    fn attacker(&self, typed: &str, path: &str) -> Result<Option<UnitRef>, BoardError> {
+        let refs: Vec<&str> = self.typed.iter().map(Said::as_str).collect();
+        let i = names::resolve_index(typed, &refs, "attacking unit").map_err(|e| e.at(path))?;
+        Ok(self.attackers.get(i).copied())
+    }
+}
+
 fn attack_phoenixborn(
     b: &mut Board,
     actor: usize,
-    typed: &[String],
-    target: Option<&str>,
+    typed: &[Said],
+    target: Option<&Said>,
     blocks: &[Block],
-    order: &[String],
+    order: &[Said],
     cx: &mut Cx,
 ) -> Result<(), Stop> {
     let attackers = declare_attackers(b, actor, typed, false, cx)?;
@@ -327,7 +349,7 @@ fn attack_phoenixborn(
             return Ok(());
         }
     };
-    let pb = b.players[d].phoenixborn.clone();
+    let pb = &b.players[d].phoenixborn;
     if d == actor {
         cx.error(
             PB2,
@@ -349,13 +371,14 @@ fn attack_phoenixborn(
             pb.damage
         ),
     )
-    .num("life", pb.life)
-    .num("damage", pb.damage)
+    .num("life", *pb.life)
+    .num("damage", *pb.damage)
     .chose(&name, format!("to attack {}", pb.name));
+    let at = Attack::new(b, actor, d, attackers, typed);
     // 3. Declare blockers.
-    let blocked = declare_blockers(b, d, &attackers, typed, blocks, cx)?;
+    let blocked = declare_blockers(b, &at, blocks, cx)?;
     // 4. Resolve damage, one attacker at a time, in the attacker's order.
-    let Some(order) = resolve_order(b, actor, &attackers, typed, order, cx)? else {
+    let Some(order) = resolve_order(b, &at, order, cx)? else {
         return Ok(());
     };
     // Destroyed units leave the board once every attacker has resolved.
@@ -364,8 +387,8 @@ fn attack_phoenixborn(
         match blocked.iter().find(|x| x.0 == a) {
             None => unblocked(b, a, d, cx),
             Some(&(_, blocker, i)) => {
-                let counter = counter_choice(b, d, a, blocker, i, blocks, cx)?;
-                dead.extend(blocked_battle(b, a, blocker, d, counter, cx));
+                let counter = counter_choice(b, &at, a, blocker, i, blocks, cx)?;
+                dead.extend(blocked_battle(b, &at, a, blocker, counter, cx));
             }
         }
     }
@@ -377,34 +400,28 @@ fn attack_phoenixborn(
 /// Step 3: each attacker's blocker (attacker, blocker, index in `blocks`).
 fn declare_blockers(
     b: &Board,
-    d: usize,
-    attackers: &[UnitRef],
-    typed: &[String],
+    at: &Attack,
     blocks: &[Block],
     cx: &mut Cx,
 ) -> Result<Vec<(UnitRef, UnitRef, usize)>, Stop> {
-    let defender = b.name(d);
-    let typed_refs: Vec<&str> = typed.iter().map(String::as_str).collect();
-    let mut stated: Vec<(UnitRef, Option<(UnitRef, usize)>)> = Vec::new();
+    let (d, defender) = (at.d, &at.defender);
+    let mut stated: Vec<UnitRef> = Vec::new();
     let mut out: Vec<(UnitRef, UnitRef, usize)> = Vec::new();
     for (j, blk) in blocks.iter().enumerate() {
         let apath = format!("play.blocks[{j}].attacker");
-        let ai = names::resolve_index(&blk.attacker, &typed_refs, "attacking unit")
-            .map_err(|e| e.at(&apath))?;
-        let Some(&a) = attackers.get(ai) else {
+        let Some(a) = at.attacker(&blk.attacker, &apath)? else {
             continue;
         };
         let bpath = format!("play.blocks[{j}].blocker");
-        if stated.iter().any(|(x, _)| *x == a) {
+        if stated.contains(&a) {
             cx.refuse(PB3, &bpath, format!("{} already has a blocker; an attacking unit cannot be blocked by more than 1 unit", b.label(a)));
             continue;
         }
         // The defending player's choice: stated by her (or agreed).
-        cx.choose_with(Some(None), block_whose(b, d, a), || {
-            block_ask(b, d, a, &out, blocks)
-        })?;
+        let ask = || block_ask(b, at, a, &out, blocks);
+        block_choice(b, at, a).settle(cx, Some(None), ask)?;
+        stated.push(a);
         let Some(bt) = &blk.blocker else {
-            stated.push((a, None));
             continue;
         };
         let br = b.find_unit(bt, &bpath, d)?;
@@ -427,25 +444,15 @@ fn declare_blockers(
             None
         };
         match why {
-            Some(msg) => {
-                cx.refuse(PB3, &bpath, format!("{msg}; {} is unblocked", b.label(a)));
-                stated.push((a, None));
-            }
-            None => {
-                stated.push((a, Some((br, j))));
-                out.push((a, br, j));
-            }
+            Some(msg) => cx.refuse(PB3, &bpath, format!("{msg}; {} is unblocked", b.label(a))),
+            None => out.push((a, br, j)),
         }
     }
     let mut assumed: Vec<String> = Vec::new();
-    for &a in attackers {
-        if stated.iter().any(|(x, _)| *x == a) {
-            continue;
-        }
-        let ask = || block_ask(b, d, a, &out, blocks);
-        match cx.choose_with(None, block_whose(b, d, a), ask)? {
-            Chosen::Assumed(_, _) => assumed.push(b.label(a)),
-            Chosen::Stated(_) => {}
+    for &a in at.attackers.iter().filter(|a| !stated.contains(a)) {
+        let ask = || block_ask(b, at, a, &out, blocks);
+        if let Chosen::Assumed(..) = block_choice(b, at, a).settle(cx, None, ask)? {
+            assumed.push(b.label(a));
         }
     }
     let desc: Vec<String> = out
@@ -473,10 +480,10 @@ fn declare_blockers(
     let st = cx.step(PB3, text);
     st.num("blockers", out.len() as u32);
     if assumed.is_empty() {
-        st.chose(&defender, chose);
+        st.chose(defender, chose);
     } else {
         st.assumed(
-            &defender,
+            defender,
             chose,
             format!(
                 "not stated on the board for {}; assumed: {MAY_BLOCK}",
@@ -489,73 +496,63 @@ fn declare_blockers(
 
 /// Whether `a` is blocked: the defending player's choice, no blocker by
 /// default.
-fn block_whose(b: &Board, d: usize, a: UnitRef) -> Whose<Option<UnitRef>> {
-    Whose {
-        seat: d,
-        key: format!("block:{}", b.label(a)),
-        default: Some((None, MAY_BLOCK.into())),
-    }
+fn block_choice(b: &Board, at: &Attack, a: UnitRef) -> Choice<Option<UnitRef>> {
+    let key = format!("block:{}", b.label(a));
+    Choice::new(at.d, key, Some((None, MAY_BLOCK)), PB3, "play.blocks")
 }
 
-/// The question "block A with…" for the defending player.
+/// The question "block A with…" for the defending player, and its answers:
+/// her unexhausted units not blocking yet, or none.
 fn block_ask(
     b: &Board,
-    d: usize,
+    at: &Attack,
     a: UnitRef,
     taken: &[(UnitRef, UnitRef, usize)],
     blocks: &[Block],
-) -> Ask<Option<UnitRef>> {
-    let patch = |blocker: Option<String>| {
-        let mut list: Vec<Value> = blocks
-            .iter()
-            .map(|x| serde_json::to_value(x).unwrap_or(Value::Null))
-            .collect();
-        list.push(
-            serde_json::to_value(Block {
-                attacker: b.label(a),
-                blocker,
-                counter: None,
-            })
-            .unwrap_or(Value::Null),
-        );
+) -> (String, Vec<Opt<Option<UnitRef>>>) {
+    let patch = |blocker: Option<Said>| {
+        let mut list = blocks.to_vec();
+        let attacker = b.unit_name(a);
+        list.push(Block {
+            attacker,
+            blocker,
+            counter: None,
+        });
         json!({ "blocks": list })
     };
-    let mut options: Vec<Opt<Option<UnitRef>>> = (0..b.players[d].units.len())
-        .map(|u| (d, u))
+    let options = (0..b.players[at.d].units.len())
+        .map(|u| (at.d, u))
         .filter(|r| b.unit(*r).is_some_and(|x| !x.exhausted) && !taken.iter().any(|t| t.1 == *r))
         .map(|r| Opt {
             label: format!("block with {}", b.label(r)),
             value: Some(r),
-            patch: patch(Some(b.label(r))),
+            patch: patch(Some(b.unit_name(r))),
         })
         .collect();
-    options.truncate(24);
-    options.push(Opt {
+    let none = Opt {
         label: "no blocker".into(),
         value: None,
         patch: patch(None),
-    });
-    let atk = b.unit(a).map_or(0, |u| u.attack);
-    let question = format!("{}: block {} (attack {atk}) with…", b.name(d), b.label(a));
-    block_whose(b, d, a).ask(PB3, "play.blocks", question, options)
+    };
+    let (al, atk) = (b.label(a), b.attack(a));
+    let question = format!("{}: block {al} (attack {atk}) with…", at.defender);
+    (question, one_or_none(options, none))
 }
 
 /// Step 4's order: the attacker's choice, or the declared order (assumed).
 fn resolve_order(
     b: &Board,
-    actor: usize,
-    attackers: &[UnitRef],
-    typed: &[String],
-    order: &[String],
+    at: &Attack,
+    order: &[Said],
     cx: &mut Cx,
 ) -> Result<Option<Vec<UnitRef>>, Stop> {
-    let name = b.name(actor);
-    let typed_refs: Vec<&str> = typed.iter().map(String::as_str).collect();
+    let name = b.name(at.actor);
     let mut o: Vec<UnitRef> = Vec::new();
     for (k, t) in order.iter().enumerate() {
         let path = format!("play.order[{k}]");
-        let i = names::resolve_index(t, &typed_refs, "attacking unit").map_err(|e| e.at(&path))?;
-        let Some(&r) = attackers.get(i) else { continue };
+        let Some(r) = at.attacker(t, &path)? else {
+            continue;
+        };
         if o.contains(&r) {
             cx.error(
                 PB4,
@@ -569,7 +566,7 @@ fn resolve_order(
         o.push(r);
     }
     if !order.is_empty() {
-        for a in attackers.iter().filter(|a| !o.contains(a)) {
+        for a in at.attackers.iter().filter(|a| !o.contains(a)) {
             cx.error(
                 PB4,
                 "play.order",
@@ -584,7 +581,7 @@ fn resolve_order(
         return Ok(None);
     }
     let chosen = if order.is_empty() {
-        Chosen::Assumed(attackers.to_vec(), YOUR_ORDER.into())
+        Chosen::Assumed(at.attackers.clone(), YOUR_ORDER.into())
     } else {
         Chosen::Stated(o)
     };
@@ -601,7 +598,7 @@ fn resolve_order(
 }
 
 fn unblocked(b: &mut Board, a: UnitRef, d: usize, cx: &mut Cx) {
-    let (al, atk) = (b.label(a), b.unit(a).map_or(0, |u| u.attack));
+    let (al, atk) = (b.label(a), b.attack(a));
     let (before, after, life) = b.damage_pb(d, atk);
     b.exhaust(a);
     let pb = b.players[d].phoenixborn.name.clone();
@@ -611,116 +608,83 @@ fn unblocked(b: &mut Board, a: UnitRef, d: usize, cx: &mut Cx) {
         .num("exhaustion tokens", 1);
 }
 
-/// Whether a blocker counters: stated on its block, else asked or assumed.
+/// Whether the blocker of `a` counters: stated on its block, else asked or
+/// assumed (no counter by default).
 fn counter_choice(
     b: &Board,
-    d: usize,
+    at: &Attack,
     a: UnitRef,
     blocker: UnitRef,
     i: usize,
     blocks: &[Block],
     cx: &mut Cx,
 ) -> Result<Chosen<bool>, Stop> {
-    let stated = blocks.get(i).and_then(|s| s.counter);
-    cx.choose_with(stated, counter_whose(b, d, a), || {
-        counter_ask(b, d, a, blocker, i, blocks)
-    })
-}
-
-/// The question "counter with B?" for a blocker.
-fn counter_ask(
-    b: &Board,
-    d: usize,
-    a: UnitRef,
-    blocker: UnitRef,
-    i: usize,
-    blocks: &[Block],
-) -> Ask<bool> {
-    let with = |c: bool| {
-        let mut list: Vec<Value> = blocks
-            .iter()
-            .map(|x| serde_json::to_value(x).unwrap_or(Value::Null))
-            .collect();
-        if let Some(v) = list.get_mut(i) {
-            v["counter"] = json!(c);
+    let key = format!("counter:{}", b.label(a));
+    let path = format!("play.blocks[{i}].counter");
+    let choice = Choice::new(at.d, key, Some((false, MAY_COUNTER)), PB4, path);
+    let ask = || {
+        let bl = b.label(blocker);
+        let question = format!(
+            "{}: {bl} blocks {}; counter with {bl}?",
+            at.defender,
+            b.label(a)
+        );
+        (question, format!("counter with {bl}"))
+    };
+    let patch = |c: bool| {
+        let mut list = blocks.to_vec();
+        if let Some(x) = list.get_mut(i) {
+            x.counter = Some(c);
         }
         json!({ "blocks": list })
     };
-    let bl = b.label(blocker);
-    let question = format!(
-        "{}: {bl} blocks {}; counter with {bl}?",
-        b.name(d),
-        b.label(a)
-    );
-    let options = vec![
-        Opt {
-            label: format!("counter with {bl}"),
-            value: true,
-            patch: with(true),
-        },
-        Opt {
-            label: "do not counter".into(),
-            value: false,
-            patch: with(false),
-        },
-    ];
-    let path = format!("play.blocks[{i}].counter");
-    counter_whose(b, d, a).ask(PB4, path, question, options)
+    let stated = blocks.get(i).and_then(|s| s.counter);
+    choice.yes_no(cx, stated, ask, "do not counter", patch)
 }
 
-/// Whether the blocker of `a` counters: no counter by default.
-fn counter_whose(b: &Board, d: usize, a: UnitRef) -> Whose<bool> {
-    Whose {
-        seat: d,
-        key: format!("counter:{}", b.label(a)),
-        default: Some((false, MAY_COUNTER.into())),
+/// The step saying whether `unit` counters ("…; Maeoni chooses to counter"),
+/// with the defending player's choice.
+fn counter_step(cx: &mut Cx, rule: &str, head: String, at: &Attack, unit: &str, c: &Chosen<bool>) {
+    let (does, what) = match c.value() {
+        true => ("chooses to counter", "to counter"),
+        false => ("does not counter", "not to counter"),
+    };
+    let st = cx.step(rule, format!("{head}; {} {does}", at.defender));
+    c.on(st, &at.defender, format!("{what} with {unit}"));
+}
+
+/// ", so X is destroyed" when it is.
+fn destroyed_note(dead: bool, label: &str) -> String {
+    match dead {
+        true => format!(", so {label} is destroyed"),
+        false => String::new(),
     }
 }
 
 /// One blocked attacker's damage; returns the units it destroyed.
 fn blocked_battle(
     b: &mut Board,
+    at: &Attack,
     a: UnitRef,
     br: UnitRef,
-    d: usize,
     counter: Chosen<bool>,
     cx: &mut Cx,
 ) -> Vec<UnitRef> {
-    let defender = b.name(d);
     let (al, bl) = (b.label(a), b.label(br));
-    let atk = b.unit(a).map_or(0, |u| u.attack);
-    let st = cx.step(
+    let atk = b.attack(a);
+    counter_step(
+        cx,
         PB4,
-        format!(
-            "{al} is blocked by {bl}; {defender} {}",
-            if counter.value() {
-                "chooses to counter"
-            } else {
-                "does not counter"
-            }
-        ),
-    );
-    counter.on(
-        st,
-        &defender,
-        format!(
-            "{} with {bl}",
-            if counter.value() {
-                "to counter"
-            } else {
-                "not to counter"
-            }
-        ),
+        format!("{al} is blocked by {bl}"),
+        at,
+        &bl,
+        &counter,
     );
     if !counter.value() {
         let (before, after, life) = b.damage_unit(br, atk);
         b.exhaust(a);
         let dead = b.destroyed(br);
-        let gone = if dead {
-            format!(", so {bl} is destroyed")
-        } else {
-            String::new()
-        };
+        let gone = destroyed_note(dead, &bl);
         let st = cx.step(PB41, format!("{al} deals {atk} damage to {bl} ({before} → {after}, life {life}){gone}; then 1 exhaustion token on {al}; {bl} did not counter and is not exhausted"));
         st.num("damage dealt", atk)
             .num("blocker damage", after)
@@ -731,7 +695,7 @@ fn blocked_battle(
         }
         return Vec::new();
     }
-    let batk = b.unit(br).map_or(0, |u| u.attack);
+    let batk = b.attack(br);
     let (_, bafter, blife) = b.damage_unit(br, atk);
     let (_, aafter, alife) = b.damage_unit(a, batk);
     let (tired, gone, dead) = settle_battle(b, &[a, br]);
@@ -775,7 +739,7 @@ fn battle_outcome(tired: &[String], gone: &[String]) -> String {
 
 fn lethal_note(b: &Board, d: usize, cx: &mut Cx) {
     let pb = &b.players[d].phoenixborn;
-    if pb.damage >= pb.life {
+    if pb.destroyed() {
         cx.warn(None, Some(&format!("players[{d}].phoenixborn.damage")), format!("{} now has {} damage against a life of {}; what happens to a Phoenixborn whose damage reaches its life is outside the indexed text (the match records it as the end of the game, outside the indexed rules)", pb.name, pb.damage, pb.life));
     }
 }
@@ -784,7 +748,7 @@ fn lethal_note(b: &Board, d: usize, cx: &mut Cx) {
 struct UnitChoices<'a> {
     guard: Option<&'a OneOrMany>,
     counter: Option<bool>,
-    split: &'a std::collections::BTreeMap<String, u32>,
+    split: &'a BTreeMap<Said, u32>,
 }
 
 /// The final target of an attack on a unit.
@@ -798,7 +762,7 @@ enum Guard {
 fn attack_unit(
     b: &mut Board,
     actor: usize,
-    typed: &[String],
+    typed: &[Said],
     target: &str,
     ch: UnitChoices,
     cx: &mut Cx,
@@ -830,18 +794,10 @@ fn attack_unit(
         ),
     )
     .chose(&name, format!("to attack {tl}"));
+    let at = Attack::new(b, actor, d, attackers, typed);
     // 3. Declare a guard.
-    let guard = declare_guard(b, d, t, ch.guard, cx)?;
+    let guard = declare_guard(b, &at, t, ch.guard, cx)?;
     // 4. Resolve damage.
-    let total: u32 = attackers
-        .iter()
-        .map(|r| b.unit(*r).map_or(0, |u| u.attack))
-        .sum();
-    let parts: Vec<String> = attackers
-        .iter()
-        .map(|r| format!("{} {}", b.label(*r), b.unit(*r).map_or(0, |u| u.attack)))
-        .collect();
-    let sum = format!("{} = {total}", parts.join(" + "));
     let final_unit = match guard {
         Guard::Phoenixborn => {
             if ch.counter == Some(true) {
@@ -850,14 +806,13 @@ fn attack_unit(
             if !ch.split.is_empty() {
                 cx.warn(Some(AU4), Some("play.split"), "the damage split is ignored: a Phoenixborn final target does not counter, so there is no damage to split");
             }
-            phoenixborn_takes_it(b, d, &attackers, &sum, total, cx);
+            phoenixborn_takes_it(b, &at, cx);
             return Ok(());
         }
         Guard::Unit(g) => g,
         Guard::None => t,
     };
-    let counter = unit_counter(b, d, final_unit, ch.counter, cx)?;
-    if !counter {
+    if !unit_counter(b, &at, final_unit, ch.counter, cx)? {
         if !ch.split.is_empty() {
             cx.warn(
                 Some(AU41),
@@ -865,43 +820,46 @@ fn attack_unit(
                 "the damage split is ignored: the target does not counter, so it deals no damage",
             );
         }
-        no_counter(b, &attackers, final_unit, &sum, total, cx);
+        no_counter(b, &at, final_unit, cx);
         return Ok(());
     }
-    let shares = split_choice(b, d, final_unit, &attackers, typed, ch.split, cx)?;
-    counter_battle(b, d, &attackers, final_unit, &shares, &sum, total, cx);
+    let shares = split_choice(b, &at, final_unit, ch.split, cx)?;
+    counter_battle(b, &at, final_unit, &shares, cx);
     Ok(())
 }
 
 /// Step 3 of Attack a Unit: the guard, stated (checked), asked or assumed.
 fn declare_guard(
     b: &Board,
-    d: usize,
+    at: &Attack,
     t: UnitRef,
     typed: Option<&OneOrMany>,
     cx: &mut Cx,
 ) -> Result<Guard, Stop> {
-    let defender = b.name(d);
-    let tl = b.label(t);
-    let pb = b.players[d].phoenixborn.clone();
+    let (defender, tl) = (&at.defender, b.label(t));
+    let pb = &b.players[at.d].phoenixborn;
     let stated = match typed.map(OneOrMany::items).as_deref() {
         Some([_, _, ..]) => {
             cx.refuse(AU3, "play.guard", "only a single unit can be declared as a guard for any given attack; no guard is declared");
             Some(Guard::None)
         }
-        Some([g]) => Some(stated_guard(b, d, t, g, cx)?),
+        Some([g]) => Some(stated_guard(b, at.d, t, g, cx)?),
         _ => None,
     };
-    let whose = Whose {
-        seat: d,
-        key: "guard".into(),
-        default: Some((Guard::None, MAY_GUARD.into())),
+    let choice = Choice::new(
+        at.d,
+        "guard",
+        Some((Guard::None, MAY_GUARD)),
+        AU3,
+        "play.guard",
+    );
+    let ask = || {
+        (
+            format!("{defender}: guard {tl} with…"),
+            guard_options(b, at.d, t),
+        )
     };
-    let ask = |w: Whose<Guard>| {
-        let question = format!("{defender}: guard {tl} with…");
-        w.ask(AU3, "play.guard", question, guard_options(b, d, t))
-    };
-    let chosen = cx.choose_with(stated, whose.clone(), || ask(whose))?;
+    let chosen = choice.settle(cx, stated, ask)?;
     let text = match chosen.value() {
         Guard::Phoenixborn => format!(
             "{defender} guards {tl} with the Phoenixborn {}{}; {} is now the target of the attack",
@@ -926,34 +884,30 @@ fn declare_guard(
         Guard::None => "not to guard".to_string(),
     };
     let st = cx.step(AU3, text);
-    chosen.on(st, &defender, what);
+    chosen.on(st, defender, what);
     Ok(chosen.value())
 }
 
+/// The guards the defending player may declare: her Phoenixborn, her
+/// unexhausted units with Unit Guard other than the target, or none.
 fn guard_options(b: &Board, d: usize, t: UnitRef) -> Vec<Opt<Guard>> {
-    let mut v = vec![Opt::field(
-        format!("guard with {}", b.players[d].phoenixborn.name),
+    let guard = |label: &str, g: Guard, v: &str| Opt::field(label, g, "guard", json!(v));
+    let pb = &b.players[d].phoenixborn.name;
+    let mut v = vec![guard(
+        &format!("guard with {pb}"),
         Guard::Phoenixborn,
-        "guard",
-        json!("phoenixborn"),
+        "phoenixborn",
     )];
     for u in 0..b.players[d].units.len() {
-        let r = (d, u);
+        let (r, l) = ((d, u), b.label((d, u)));
         if r != t
             && b.unit(r)
                 .is_some_and(|x| x.has_unit_guard() && !x.exhausted)
         {
-            v.push(Opt::field(
-                format!("guard with {}", b.label(r)),
-                Guard::Unit(r),
-                "guard",
-                json!(b.label(r)),
-            ));
+            v.push(guard(&format!("guard with {l}"), Guard::Unit(r), &l));
         }
     }
-    v.truncate(24);
-    v.push(Opt::field("no guard", Guard::None, "guard", json!("none")));
-    v
+    one_or_none(v, guard("no guard", Guard::None, "none"))
 }
 
 /// A stated guard, checked; an impossible one is refused (no guard).
@@ -1006,37 +960,31 @@ fn stated_guard(b: &Board, d: usize, t: UnitRef, g: &str, cx: &mut Cx) -> Result
     }
 }
 
-fn phoenixborn_takes_it(
-    b: &mut Board,
-    d: usize,
-    attackers: &[UnitRef],
-    sum: &str,
-    total: u32,
-    cx: &mut Cx,
-) {
-    let (before, after, life) = b.damage_pb(d, total);
-    for r in attackers {
+fn phoenixborn_takes_it(b: &mut Board, at: &Attack, cx: &mut Cx) {
+    let (before, after, life) = b.damage_pb(at.d, at.total);
+    for r in &at.attackers {
         b.exhaust(*r);
     }
-    let pb = b.players[d].phoenixborn.name.clone();
-    let list: Vec<String> = attackers.iter().map(|r| b.label(*r)).collect();
+    let pb = b.players[at.d].phoenixborn.name.clone();
+    let list: Vec<String> = at.attackers.iter().map(|r| b.label(*r)).collect();
+    let sum = &at.sum;
     cx.step(AU4, format!("the final target is the Phoenixborn {pb}: total attack {sum}, dealt to {pb} ({before} → {after} damage, life {life}); then 1 exhaustion token on each attacking unit ({})", list.join(", ")))
-        .num("total attack", total)
+        .num("total attack", at.total)
         .num("Phoenixborn damage", after)
-        .num("exhaustion tokens", attackers.len() as u32);
-    lethal_note(b, d, cx);
+        .num("exhaustion tokens", at.attackers.len() as u32);
+    lethal_note(b, at.d, cx);
 }
 
 /// Whether the final target unit counters: it cannot when exhausted (a
 /// stated counter is then refused); else stated, asked or assumed.
 fn unit_counter(
     b: &Board,
-    d: usize,
+    at: &Attack,
     f: UnitRef,
     stated: Option<bool>,
     cx: &mut Cx,
 ) -> Result<bool, Stop> {
-    let (defender, fl) = (b.name(d), b.label(f));
+    let fl = b.label(f);
     if b.unit(f).is_some_and(|u| u.exhausted) {
         if stated == Some(true) {
             cx.refuse(AU4, "play.counter", format!("{fl} is exhausted and cannot counter; only an unexhausted final target may counter, so the attack resolves without a counter"));
@@ -1047,70 +995,42 @@ fn unit_counter(
         );
         return Ok(false);
     }
-    let whose = Whose {
-        seat: d,
-        key: "counter".into(),
-        default: Some((false, MAY_COUNTER.into())),
-    };
-    let ask = |w: Whose<bool>| {
-        let options = vec![
-            Opt::field(format!("counter with {fl}"), true, "counter", json!(true)),
-            Opt::field("do not counter", false, "counter", json!(false)),
-        ];
-        let question = format!("{defender}: {fl} is attacked; counter with {fl}?");
-        w.ask(AU4, "play.counter", question, options)
-    };
-    let chosen = cx.choose_with(stated, whose.clone(), || ask(whose))?;
-    let st = cx.step(
+    let choice = Choice::new(
+        at.d,
+        "counter",
+        Some((false, MAY_COUNTER)),
         AU4,
-        format!(
-            "{fl} is the final target and unexhausted; {defender} {}",
-            if chosen.value() {
-                "chooses to counter"
-            } else {
-                "does not counter"
-            }
-        ),
+        "play.counter",
     );
-    chosen.on(
-        st,
-        &defender,
-        format!(
-            "{} with {fl}",
-            if chosen.value() {
-                "to counter"
-            } else {
-                "not to counter"
-            }
-        ),
-    );
+    let ask = || {
+        let question = format!("{}: {fl} is attacked; counter with {fl}?", at.defender);
+        (question, format!("counter with {fl}"))
+    };
+    let chosen = choice.yes_no(
+        cx,
+        stated,
+        ask,
+        "do not counter",
+        |c| json!({ "counter": c }),
+    )?;
+    let head = format!("{fl} is the final target and unexhausted");
+    counter_step(cx, AU4, head, at, &fl, &chosen);
     Ok(chosen.value())
 }
 
-fn no_counter(
-    b: &mut Board,
-    attackers: &[UnitRef],
-    f: UnitRef,
-    sum: &str,
-    total: u32,
-    cx: &mut Cx,
-) {
+fn no_counter(b: &mut Board, at: &Attack, f: UnitRef, cx: &mut Cx) {
     let fl = b.label(f);
-    let (before, after, life) = b.damage_unit(f, total);
-    for r in attackers {
+    let (before, after, life) = b.damage_unit(f, at.total);
+    for r in &at.attackers {
         b.exhaust(*r);
     }
     let dead = b.destroyed(f);
-    let list: Vec<String> = attackers.iter().map(|r| b.label(*r)).collect();
-    let gone = if dead {
-        format!(", so {fl} is destroyed")
-    } else {
-        String::new()
-    };
+    let list: Vec<String> = at.attackers.iter().map(|r| b.label(*r)).collect();
+    let (sum, gone) = (&at.sum, destroyed_note(dead, &fl));
     let st = cx.step(AU41, format!("total attack {sum} is dealt to {fl} ({before} → {after}, life {life}){gone}; then 1 exhaustion token on each attacking unit ({}); {fl} did not counter and gets no exhaustion token", list.join(", ")));
-    st.num("total attack", total)
+    st.num("total attack", at.total)
         .num("target damage", after)
-        .num("exhaustion tokens", attackers.len() as u32);
+        .num("exhaustion tokens", at.attackers.len() as u32);
     if dead {
         st.assume(DESTROYED_ASSUMPTION);
         b.remove_units(vec![f]);
@@ -1122,26 +1042,23 @@ fn no_counter(
 /// takes the rest. A split that does not add up is refused and asked again.
 fn split_choice(
     b: &Board,
-    d: usize,
+    at: &Attack,
     f: UnitRef,
-    attackers: &[UnitRef],
-    typed: &[String],
-    split: &std::collections::BTreeMap<String, u32>,
+    split: &BTreeMap<Said, u32>,
     cx: &mut Cx,
 ) -> Result<Vec<(UnitRef, u32)>, Stop> {
-    let catk = b.unit(f).map_or(0, |u| u.attack);
-    if let [only] = attackers {
+    let catk = b.attack(f);
+    if let [only] = at.attackers.as_slice() {
         return Ok(vec![(*only, catk)]);
     }
-    let typed_refs: Vec<&str> = typed.iter().map(String::as_str).collect();
     let mut shares: Vec<(UnitRef, u32)> = Vec::new();
     for (k, v) in split {
         let path = format!("play.split[\"{k}\"]");
-        let i = names::resolve_index(k, &typed_refs, "attacking unit").map_err(|e| e.at(&path))?;
-        let Some(&r) = attackers.get(i) else { continue };
-        cx.choose_with(Some(*v), split_whose(b, d, r), || {
-            split_ask(b, d, f, attackers.len(), r, *v, &serde_json::Map::new())
-        })?;
+        let Some(r) = at.attacker(k, &path)? else {
+            continue;
+        };
+        let ask = || split_ask(b, at, f, r, *v, &Map::new());
+        split_of(b, at, r).settle(cx, Some(*v), ask)?;
         if shares.iter().any(|s| s.0 == r) {
             cx.refuse(
                 AU42,
@@ -1154,13 +1071,14 @@ fn split_choice(
         shares.push((r, *v));
     }
     let sum: u32 = shares.iter().map(|s| s.1).sum();
-    let complete = shares.len() == attackers.len();
+    let complete = shares.len() == at.attackers.len();
     if sum > catk || (complete && sum != catk) {
         cx.refuse(AU42, "play.split", format!("the split adds up to {sum}, but {} deals damage equal to its attack value, {catk}; the shares must add up to {catk}", b.label(f)));
         shares.clear();
     }
     let left = catk - shares.iter().map(|s| s.1).sum::<u32>();
-    let undecided: Vec<UnitRef> = attackers
+    let undecided: Vec<UnitRef> = at
+        .attackers
         .iter()
         .copied()
         .filter(|a| !shares.iter().any(|s| s.0 == *a))
@@ -1169,31 +1087,40 @@ fn split_choice(
         [] => {}
         [last] if !shares.is_empty() => shares.push((*last, left)),
         [next, ..] => {
-            let base: serde_json::Map<String, Value> = shares
+            let base: Map<String, Value> = shares
                 .iter()
                 .map(|(r, v)| (b.label(*r), json!(v)))
                 .collect();
             // No default: the rules leave the split wholly to the defender.
-            cx.choose(
-                None,
-                split_ask(b, d, f, attackers.len(), *next, left, &base),
-            )?;
+            let ask = || split_ask(b, at, f, *next, left, &base);
+            split_of(b, at, *next).settle(cx, None, ask)?;
         }
     }
-    shares.sort_by_key(|s| attackers.iter().position(|a| *a == s.0));
+    shares.sort_by_key(|s| at.attackers.iter().position(|a| *a == s.0));
     Ok(shares)
+}
+
+/// How much damage goes to `to`: no default, the split is wholly the
+/// defending player's.
+fn split_of(b: &Board, at: &Attack, to: UnitRef) -> Choice<u32> {
+    Choice::new(
+        at.d,
+        format!("split:{}", b.label(to)),
+        None,
+        AU42,
+        "play.split",
+    )
 }
 
 /// "How much of the remaining damage goes to A?" (0 ..= left, at most 25 answers).
 fn split_ask(
     b: &Board,
-    d: usize,
+    at: &Attack,
     f: UnitRef,
-    attackers: usize,
     to: UnitRef,
     left: u32,
-    base: &serde_json::Map<String, Value>,
-) -> Ask<u32> {
+    base: &Map<String, Value>,
+) -> (String, Vec<Opt<u32>>) {
     let options = (0..=left.min(24))
         .map(|n| {
             let mut m = base.clone();
@@ -1207,38 +1134,18 @@ fn split_ask(
         .collect();
     let question = format!(
         "{}: {} counters {}; how much of its {left} remaining damage goes to {}?",
-        b.name(d),
+        at.defender,
         b.label(f),
-        count(attackers, "attacker"),
+        count(at.attackers.len(), "attacker"),
         b.label(to)
     );
-    split_whose(b, d, to).ask(AU42, "play.split", question, options)
+    (question, options)
 }
 
-/// How much damage goes to `to`: no default, the split is wholly the
-/// defending player's.
-fn split_whose(b: &Board, d: usize, to: UnitRef) -> Whose<u32> {
-    Whose {
-        seat: d,
-        key: format!("split:{}", b.label(to)),
-        default: None,
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn counter_battle(
-    b: &mut Board,
-    d: usize,
-    attackers: &[UnitRef],
-    f: UnitRef,
-    shares: &[(UnitRef, u32)],
-    sum: &str,
-    total: u32,
-    cx: &mut Cx,
-) {
-    let (defender, fl) = (b.name(d), b.label(f));
-    let catk = b.unit(f).map_or(0, |u| u.attack);
-    let (tb, ta, tlife) = b.damage_unit(f, total);
+fn counter_battle(b: &mut Board, at: &Attack, f: UnitRef, shares: &[(UnitRef, u32)], cx: &mut Cx) {
+    let fl = b.label(f);
+    let catk = b.attack(f);
+    let (tb, ta, tlife) = b.damage_unit(f, at.total);
     let mut dealt = Vec::new();
     for (r, amount) in shares {
         let (before, after, life) = b.damage_unit(*r, *amount);
@@ -1251,18 +1158,19 @@ fn counter_battle(
         .iter()
         .map(|(r, v)| format!("{} {v}", b.label(*r)))
         .collect();
-    let mut in_battle = attackers.to_vec();
+    let mut in_battle = at.attackers.clone();
     in_battle.push(f);
     let (tired, gone, dead) = settle_battle(b, &in_battle);
     b.remove_units(dead);
+    let sum = &at.sum;
     let st = cx.step(AU42, format!("the attackers and {fl} are in battle: total attack {sum} is dealt to {fl} ({tb} → {ta}, life {tlife}); simultaneously {fl} deals its attack {catk}: {}; {}", dealt.join(", "), battle_outcome(&tired, &gone)));
-    st.num("total attack", total)
+    st.num("total attack", at.total)
         .num("counter damage", catk)
         .num("exhaustion tokens", tired.len() as u32)
         .assume(DESTROYED_ASSUMPTION);
     if shares.len() > 1 {
         st.chose(
-            &defender,
+            &at.defender,
             format!("to split {fl}'s damage: {}", split_text.join(", ")),
         );
     }
@@ -1286,12 +1194,7 @@ fn pass(b: &mut Board, actor: usize, cx: &mut Cx) {
             .assume("the board does not list cards in hand or abilities, so only attacks are checked when deciding whether another main action is possible (assumption outside the indexed text)");
     }
     b.consecutive_passes.push(name.clone());
-    let missing: Vec<String> = b
-        .players
-        .iter()
-        .map(|p| p.name.clone())
-        .filter(|n| !b.consecutive_passes.contains(n))
-        .collect();
+    let missing = b.yet_to_pass();
     let n = b.consecutive_passes.len() as u32;
     if missing.is_empty() {
         let who = b.consecutive_passes.join(", ");
@@ -1316,14 +1219,6 @@ fn pay_cost(
     cx: &mut Cx,
 ) -> Result<(), Stop> {
     let name = b.name(actor);
-    if card.trim().is_empty() {
-        return Err(BoardError::semantic(
-            "play.card",
-            "name the card being played or activated (`card:`)",
-        )
-        .with_rule(PAY)
-        .into());
-    }
     let Some(main) = main else {
         return Err(BoardError::semantic("play.main_action", "say whether the card's play or activation cost includes the main-action symbol (`main_action: true` or `false`)").with_rule(PAY).into());
     };

@@ -13,6 +13,7 @@
 //! [`super::engines`].
 
 pub mod bounded;
+pub mod choices;
 pub mod cx;
 pub mod fields;
 pub mod names;

@@ -211,7 +211,7 @@ fn phoenixborn(c: &mut Canvas, pb: &Phoenixborn, was: Option<&Phoenixborn>, a: A
         Align::Left,
         true,
     );
-    let left = pb.life.saturating_sub(pb.damage);
+    let left = pb.life.saturating_sub(*pb.damage);
     c.text(
         a.x + 10.0,
         a.y + 64.0,
@@ -232,7 +232,7 @@ fn phoenixborn(c: &mut Canvas, pb: &Phoenixborn, was: Option<&Phoenixborn>, a: A
         Align::Left,
         false,
     );
-    life_bar(c, a.x + 10.0, a.y + 74.0, a.w - 20.0, pb.life, pb.damage);
+    life_bar(c, a.x + 10.0, a.y + 74.0, a.w - 20.0, *pb.life, *pb.damage);
     c.text(
         a.x + 10.0,
         a.y + 100.0,
@@ -259,7 +259,7 @@ fn phoenixborn(c: &mut Canvas, pb: &Phoenixborn, was: Option<&Phoenixborn>, a: A
         mark(
             c,
             a,
-            &deltas(w.damage, pb.damage, w.exhausted, pb.exhausted),
+            &deltas(*w.damage, *pb.damage, w.exhausted, pb.exhausted),
         );
     }
 }
@@ -325,7 +325,7 @@ fn unit(c: &mut Canvas, u: &Unit, was: Option<&Unit>, ghost: bool, judged: bool,
         Align::Right,
         true,
     );
-    life_bar(c, a.x + 8.0, a.y + 76.0, a.w - 16.0, u.life, u.damage);
+    life_bar(c, a.x + 8.0, a.y + 76.0, a.w - 16.0, *u.life, *u.damage);
     let status = if ghost {
         "destroyed".to_string()
     } else if u.exhausted {
@@ -350,14 +350,22 @@ fn unit(c: &mut Canvas, u: &Unit, was: Option<&Unit>, ghost: bool, judged: bool,
             a.y + 116.0,
             11.0,
             kit::MUTED,
-            &u.abilities.join(", "),
+            &u.abilities
+                .iter()
+                .map(|a| a.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
             Some(a.w - 16.0),
             Align::Left,
             false,
         );
     }
     match was {
-        Some(w) if !ghost => mark(c, a, &deltas(w.damage, u.damage, w.exhausted, u.exhausted)),
+        Some(w) if !ghost => mark(
+            c,
+            a,
+            &deltas(*w.damage, *u.damage, w.exhausted, u.exhausted),
+        ),
         None if judged && !ghost => mark(c, a, "new"),
         _ => {}
     }
@@ -413,7 +421,7 @@ fn arrows(c: &mut Canvas, play: &Play, places: &Places) {
         } => {
             let guards: Vec<&str> = match guard {
                 Some(OneOrMany::One(g)) => vec![g.as_str()],
-                Some(OneOrMany::Many(g)) => g.iter().map(String::as_str).collect(),
+                Some(OneOrMany::Many(g)) => g.iter().map(|n| n.as_str()).collect(),
                 None => Vec::new(),
             };
             let defender = guards.first().copied().unwrap_or(target.as_str());
@@ -468,7 +476,7 @@ fn alt(v: &View<Board, Play>) -> String {
             " {}: Phoenixborn {} {} of {} life left{}",
             p.name,
             pb.name,
-            pb.life.saturating_sub(pb.damage),
+            pb.life.saturating_sub(*pb.damage),
             pb.life,
             if pb.exhausted { ", exhausted" } else { "" }
         );
