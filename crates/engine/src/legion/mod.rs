@@ -124,7 +124,7 @@ impl Game for Legion {
     }
 
     fn players(b: &Board) -> Vec<String> {
-        b.players.iter().map(|p| p.name.clone()).collect()
+        b.players.iter().map(|p| p.name.to_string()).collect()
     }
 
     fn actor(b: &Board, play: &Play) -> Result<Option<usize>, BoardError> {
@@ -145,7 +145,7 @@ impl Game for Legion {
             .filter(|_| b.phase == board::Phase::Activation);
         Status {
             phase: phase_name(b.phase).into(),
-            round: Some(b.round),
+            round: Some(*b.round),
             turn: turn.map(|t| b.name(t)),
             turn_seat: turn,
             result: result(b),
@@ -170,7 +170,7 @@ impl Game for Legion {
             return;
         }
         if b.turn.is_none() {
-            let first = b.name((b.round as usize - 1) % b.players.len());
+            let first = b.name((*b.round as usize - 1) % b.players.len());
             cx.note(Some("turn"), format!("the board does not say who has priority (decided in the Command Phase, outside the indexed rules): {first} activates first, by seat order moving one seat each round; set `turn` to the player with priority before advancing, or adjust it now"));
             b.turn = Some(first);
         }
@@ -195,7 +195,7 @@ fn result(b: &Board) -> Option<GameResult> {
         b.players
             .iter()
             .filter(|p| f(p))
-            .map(|p| p.name.clone())
+            .map(|p| p.name.to_string())
             .collect()
     };
     let (left, out) = (
@@ -212,7 +212,7 @@ fn result(b: &Board) -> Option<GameResult> {
         ),
         _ if b.players.len() < 2 => return None,
         _ => {
-            let last = b.last_round.filter(|l| b.round > *l)?;
+            let last = b.last_round.filter(|l| *b.round > *l)?;
             let points: Vec<u32> = b.players.iter().map(|p| p.points).collect::<Option<_>>()?;
             let best = points.iter().max().copied();
             let top = names(&|p| p.points == best);

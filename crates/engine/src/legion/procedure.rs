@@ -5,9 +5,10 @@
 
 use serde_json::{Value, json};
 
-use super::board::{Board, From, Grant, Token, Unit, UnitRef};
-use super::plays::{After, KINDS, Kind, MAX_STEPS, Op, Play, Source};
+use super::board::{Board, From, Grant, Token, Unit, UnitRef, texts};
+use super::plays::{After, KINDS, Kind, Op, Play, Source};
 use super::rules::*;
+use crate::kit::bounded::Name;
 use crate::kit::{Ask, Asking, Cx, Opt, Stop, Whose};
 use crate::text::count;
 use crate::{BoardError, Severity};
@@ -89,10 +90,6 @@ fn replay(u: &mut Unit, player: &str, path: &str) -> Result<(Act, Vec<String>), 
 pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
     let mut steps = play.steps.clone();
     let n = steps.len();
-    if n > MAX_STEPS {
-        let msg = format!("the play has {n} steps; the limit is {MAX_STEPS}");
-        return Err(BoardError::refused(msg).into());
-    }
     for (i, s) in steps.iter().enumerate() {
         let path = format!("play[{i}]");
         s.check_shape(&path, true)?;
@@ -277,7 +274,7 @@ fn start(b: &mut Board, r: UnitRef, named: bool, cx: &mut Cx) {
         cx.error_unruled("play[0].activate", format!("{name} has already activated this round (each unit activates once a round: outside the indexed rules)"));
     }
     b.unit_mut(r).activated = true;
-    b.active = Some(name.clone());
+    b.active = Some(name.to_string());
     b.turn = Some(player.clone());
     let how = match named {
         true => String::new(),
@@ -332,7 +329,7 @@ impl Act {
     fn new(u: &Unit, player: &str, path: &str) -> Act {
         let cut: u32 = u.reduced_by.iter().map(|r| r.amount).sum();
         let u = Unit {
-            performed: Vec::new(),
+            performed: Default::default(),
             ..u.clone()
         };
         let avail = u.actions.unwrap_or(2u32.saturating_sub(cut));
@@ -352,7 +349,7 @@ impl Act {
 
     fn src(&self, s: &Source) -> String {
         match s {
-            Source::Ability(i) => self.u.abilities[*i].name.clone(),
+            Source::Ability(i) => self.u.abilities[*i].name.to_string(),
             Source::Effect(e) => e.clone(),
         }
     }
@@ -413,7 +410,7 @@ impl Act {
             }
         }
         if !self.u.card_actions.is_empty() {
-            let cards = self.u.card_actions.join(", ");
+            let cards = texts(&self.u.card_actions).join(", ");
             cx.step(CARD, format!("card actions of {name}: {cards} (each ability preceded by the card action icon is a card action)"));
         }
         if !history.is_empty() {
@@ -428,7 +425,7 @@ impl Act {
             let (Some(From::Effect | From::Ability), k) = (t.source, t.kind) else {
                 continue;
             };
-            let by = t.name.as_deref().unwrap_or("an effect");
+            let by = t.name.as_ref().map_or("an effect", |n| n.as_str());
             let still = match self.done[k as usize] {
                 None => format!("; {name} may still perform {} action", k.a()),
                 Some(_) => String::new(),
@@ -568,6 +565,7 @@ impl Act {
     /// Adds a token; returns how many of that kind the unit now has.
     fn gain(&mut self, kind: Kind, source: From, name: Option<String>) -> u32 {
         let source = Some(source);
+        let name = name.map(Name);
         self.u.tokens.push(Token { kind, source, name });
         self.u.tokens.iter().filter(|t| t.kind == kind).count() as u32
     }
