@@ -290,13 +290,12 @@ impl Board {
         self.players.iter().position(|p| p.name == t)
     }
 
-    /// Units that have not activated this round, by player.
-    pub fn waiting(&self, p: usize) -> Vec<&str> {
-        let units = &self.players[p].units;
+    /// Units of player `p` that have not activated this round.
+    pub fn waiting(&self, p: usize) -> Vec<UnitRef> {
+        let units = self.players[p].units.iter().enumerate();
         units
-            .iter()
-            .filter(|u| !u.activated)
-            .map(|u| u.name.as_str())
+            .filter(|(_, u)| !u.activated)
+            .map(|(i, _)| (p, i))
             .collect()
     }
 }

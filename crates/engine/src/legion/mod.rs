@@ -158,7 +158,14 @@ impl Game for Legion {
         }
         let waiting: Vec<String> = (0..b.players.len())
             .filter(|p| !b.waiting(*p).is_empty())
-            .map(|p| format!("{} ({})", b.name(p), b.waiting(p).join(", ")))
+            .map(|p| {
+                let units: Vec<&str> = b
+                    .waiting(p)
+                    .iter()
+                    .map(|r| b.unit(*r).name.as_str())
+                    .collect();
+                format!("{} ({})", b.name(p), units.join(", "))
+            })
             .collect();
         if !waiting.is_empty() {
             cx.error_unruled("phase", format!("units have not activated this round: {}. The Activation Phase ends once every unit has activated (outside the indexed rules, which say only that during the Activation Phase each unit can perform actions): activate them (`activate UNIT; end` performs nothing), or mark a unit that will not activate with `adjust … activated true`", waiting.join("; ")));

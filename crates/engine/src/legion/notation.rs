@@ -267,7 +267,7 @@ pub fn completions(partial: &str, b: &Board) -> Vec<String> {
     if let Some(rest) = strip_word(last, &["activate"]) {
         let waiting = (0..b.players.len())
             .flat_map(|p| b.waiting(p))
-            .map(str::to_string);
+            .map(|r| b.unit(r).name.to_string());
         return lex::complete(rest, waiting);
     }
     if let Some(rest) = strip_word(last, &["gain"]) {

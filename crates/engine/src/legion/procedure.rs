@@ -183,7 +183,7 @@ fn who(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<Option<UnitRef>, Stop>
             );
             return Ok(None);
         }
-        [one] => b.find(one, "play")?,
+        [one] => *one,
         _ => cx
             .choose_with(None, unit_whose(p), || unit_ask(b, p, play))?
             .value(),
@@ -208,12 +208,12 @@ fn unit_whose(p: usize) -> Whose<UnitRef> {
 
 /// "Which unit activates?", built when player `p` is asked.
 fn unit_ask(b: &Board, p: usize, play: &Play) -> Ask<UnitRef> {
-    let options = b.waiting(p).into_iter().take(25).map(|n| Opt {
-        label: format!("activate {n}"),
-        value: b.find(n, "play").unwrap_or((p, 0)),
+    let options = b.waiting(p).into_iter().take(25).map(|r| Opt {
+        label: format!("activate {}", b.unit(r).name),
+        value: r,
         patch: patched(play, |l| {
             l.retain(|s| s.get("activate").is_none());
-            l.insert(0, json!({ "activate": n }));
+            l.insert(0, json!({ "activate": b.unit(r).name }));
         }),
     });
     let question = format!("{}: which unit activates?", b.name(p));
