@@ -25,6 +25,7 @@ pub type Text = Name<MAX_TEXT>;
 /// A unit's list of abilities, reductions or card actions.
 pub type Short<T> = List<T, 0, MAX_LIST>;
 
+/// The phase, in the order of `Legion::PHASES`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Phase {
@@ -572,16 +573,9 @@ impl Kind {
     }
 
     /// `an aim`, `a move`.
-    pub fn a(self) -> &'static str {
-        [
-            "a move",
-            "an attack",
-            "an aim",
-            "a dodge",
-            "a standby",
-            "a recover",
-            "a card",
-        ][self as usize]
+    pub fn a(self) -> String {
+        let an = matches!(self, Kind::Attack | Kind::Aim);
+        format!("{} {}", if an { "an" } else { "a" }, self.name())
     }
 }
 

@@ -25,11 +25,7 @@ pub const ENGINE: Kit<Legion> = Kit::new();
 
 /// The phase as players say it.
 pub fn phase_name(p: board::Phase) -> &'static str {
-    match p {
-        board::Phase::Command => "Command Phase",
-        board::Phase::Activation => "Activation Phase",
-        board::Phase::End => "End Phase",
-    }
+    Legion::PHASES[p as usize].name
 }
 
 const NO_TURN: Reset = Reset {

@@ -400,13 +400,7 @@ impl Act {
         }
         for (i, a) in self.u.abilities.iter().enumerate() {
             if a.after.is_none() && matches!(a.grants, None | Some(Grant::Nothing)) {
-                let text = a
-                    .text
-                    .as_deref()
-                    .map(|t| format!(": '{t}'"))
-                    .unwrap_or_default();
-                let path = format!("{}.abilities[{i}]", self.path);
-                cx.warn(None, Some(&path), format!("card text not applied: {}{text} (the engine applies an ability's data: `after` and `grants`)", a.name));
+                self.unapplied(i, "`after` and `grants`", cx);
             }
         }
         if !self.u.card_actions.is_empty() {
@@ -432,6 +426,22 @@ impl Act {
             };
             cx.step(TOKEN, format!("{name} has {0} token from {by}: gaining it was not performing {0} action{still}", k.a()));
         }
+    }
+
+    /// Warns that ability `i`'s card text is not applied, only `data`.
+    fn unapplied(&self, i: usize, data: &str, cx: &mut Cx) {
+        let a = &self.u.abilities[i];
+        let text = a.text.as_ref().map(|t| format!(": '{t}'"));
+        let path = format!("{}.abilities[{i}]", self.path);
+        cx.warn(
+            None,
+            Some(&path),
+            format!(
+                "card text not applied: {}{} (the engine applies an ability's data: {data})",
+                a.name,
+                text.unwrap_or_default()
+            ),
+        );
     }
 
     /// Whether an ability used as a source is available now (errors say why not).
@@ -503,13 +513,8 @@ impl Act {
                 }
                 (Some(Grant::Token), _, Some(k)) => format!("may gain {} token", k.a()),
                 _ => {
-                    let text = a
-                        .text
-                        .as_deref()
-                        .map(|t| format!(": '{t}'"))
-                        .unwrap_or_default();
-                    let path = format!("{}.abilities[{i}]", self.path);
-                    cx.warn(None, Some(&path), format!("card text not applied: {}{text} (the engine applies an ability's data: `grants` free_action, extra_attack or token)", a.name));
+                    let data = "`grants` free_action, extra_attack or token";
+                    self.unapplied(i, data, cx);
                     "what its card says happens is not applied".into()
                 }
             };
