@@ -810,6 +810,13 @@ fn schema_describes_the_board() {
     assert_eq!(s["$defs"]["Token"]["additionalProperties"], false);
     assert!(s["$defs"]["Step"]["properties"]["free_action"].is_object());
     assert!(s["properties"]["players"].is_object());
+    // Limits are on the types: the schema states them.
+    assert_eq!(s["properties"]["players"]["maxItems"], 8);
+    assert_eq!(s["properties"]["round"]["minimum"], 1);
+    let unit = &s["$defs"]["Unit"]["properties"];
+    assert_eq!(unit["name"]["maxLength"], 400);
+    assert_eq!(unit["abilities"]["maxItems"], 32);
+    assert_eq!(unit["performed"]["maxItems"], 64);
 }
 
 #[test]
