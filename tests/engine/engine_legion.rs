@@ -683,7 +683,22 @@ fn board_errors_carry_paths_and_suggestions() {
 fn absurd_sizes_are_refused() {
     let play: String = (0..100).map(|_| "  - action: move\n").collect();
     let e = eng().judge_text(&doc(TROOPERS, &play)).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Refused);
+    assert_eq!(e.kind, ErrorKind::Syntax);
+    assert_eq!(e.path.as_deref(), Some("play"));
+    assert!(e.message.contains("the limit is 64"), "{}", e.message);
+    let units: String = (0..65).map(|i| format!("      - name: U{i}\n")).collect();
+    let board = format!("game: legion\nplayers:\n  - name: A\n    units:\n{units}");
+    let e = eng().judge_text(&board).unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("players[0].units"));
+    let e = eng()
+        .judge_text("game: legion\nround: 0\nunit:\n  name: X\n")
+        .unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("round"));
+    let e = eng()
+        .judge_text("game: legion\nunit:\n  name: \" - \"\n")
+        .unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("unit.name"));
+    assert!(e.message.contains("a letter or a digit"), "{}", e.message);
 }
 
 // --- notation ----------------------------------------------------------------
@@ -795,6 +810,13 @@ fn schema_describes_the_board() {
     assert_eq!(s["$defs"]["Token"]["additionalProperties"], false);
     assert!(s["$defs"]["Step"]["properties"]["free_action"].is_object());
     assert!(s["properties"]["players"].is_object());
+    // Limits are on the types: the schema states them.
+    assert_eq!(s["properties"]["players"]["maxItems"], 8);
+    assert_eq!(s["properties"]["round"]["minimum"], 1);
+    let unit = &s["$defs"]["Unit"]["properties"];
+    assert_eq!(unit["name"]["maxLength"], 400);
+    assert_eq!(unit["abilities"]["maxItems"], 32);
+    assert_eq!(unit["performed"]["maxItems"], 64);
 }
 
 #[test]

@@ -200,11 +200,12 @@ fn hostile(game: &str) -> Value {
                     json!({ "name": name, "movement": 1e9, "position": [x, -x * 0.5], "counter": "double" })
                 }) }],
         }),
+        // Legion's limits are on its board types: 64 units, the most that read.
         "legion" => json!({
             "game": "legion", "phase": "activation",
             "players": [{ "name": long_name(0), "units": names(&|_, name| json!({ "name": name,
                 "reduced_by": [{ "amount": 1, "source": long_name(3) }],
-                "tokens": [{ "kind": "aim", "source": "effect", "name": long_name(4) }] })) }],
+                "tokens": [{ "kind": "aim", "source": "effect", "name": long_name(4) }] }))[..64] }],
             "active": long_name(0),
         }),
         "grand-archive" => json!({

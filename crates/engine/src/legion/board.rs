@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::BoardError;
 use crate::document::check;
+use crate::kit::bounded::{Count, List, Name};
 use crate::kit::names;
 use crate::text::fold_eq;
 
@@ -19,6 +20,12 @@ pub const MAX_LIST: usize = 32;
 /// Longest name or text accepted.
 pub const MAX_TEXT: usize = 400;
 
+/// A name or text: a letter or digit, at most [`MAX_TEXT`] characters.
+pub type Text = Name<MAX_TEXT>;
+/// A unit's list of abilities, reductions or card actions.
+pub type Short<T> = List<T, 0, MAX_LIST>;
+
+/// The phase, in the order of `Legion::PHASES`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Phase {
@@ -31,8 +38,8 @@ pub enum Phase {
     End,
 }
 
-fn first_round() -> u32 {
-    1
+fn first_round() -> Count<1, { u32::MAX }> {
+    Count(1)
 }
 
 fn is_false(b: &bool) -> bool {
@@ -47,7 +54,7 @@ pub struct Board {
     pub game: String,
     /// The round, from 1.
     #[serde(default = "first_round")]
-    pub round: u32,
+    pub round: Count<1, { u32::MAX }>,
     #[serde(default)]
     pub phase: Phase,
     /// The player whose turn it is: acting in the activation under way, or
@@ -62,11 +69,10 @@ pub struct Board {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_round: Option<u32>,
     #[serde(default)]
-    #[schemars(length(max = 8))]
-    pub players: Vec<Player>,
+    pub players: List<Player, 0, MAX_PLAYERS>,
     /// Single-unit form: the player controlling `unit`.
     #[serde(default, skip_serializing)]
-    pub player: Option<String>,
+    pub player: Option<Text>,
     /// Single-unit form: the one unit, activating (written back as `players`).
     #[serde(default, skip_serializing)]
     pub unit: Option<Unit>,
@@ -78,10 +84,9 @@ pub struct Board {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Player {
-    pub name: String,
+    pub name: Text,
     #[serde(default)]
-    #[schemars(length(max = 64))]
-    pub units: Vec<Unit>,
+    pub units: List<Unit, 0, MAX_UNITS>,
     /// Victory points, when the players count them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub points: Option<u32>,
@@ -90,7 +95,7 @@ pub struct Player {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Unit {
-    pub name: String,
+    pub name: Text,
     /// The unit has activated this round.
     #[serde(default, skip_serializing_if = "is_false")]
     pub activated: bool,
@@ -100,12 +105,10 @@ pub struct Unit {
     pub actions: Option<u32>,
     /// Reductions of the two actions, each with its source (suppression, damage).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[schemars(length(max = 32))]
-    pub reduced_by: Vec<Reduction>,
+    pub reduced_by: Short<Reduction>,
     /// Keywords and abilities, described as data.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[schemars(length(max = 32))]
-    pub abilities: Vec<Ability>,
+    pub abilities: Short<Ability>,
     /// Aim, dodge and standby tokens, each with where it came from (the
     /// form `{ aim: 1 }` is read too, sources not stated).
     #[serde(
@@ -113,22 +116,18 @@ pub struct Unit {
         deserialize_with = "tokens",
         skip_serializing_if = "Vec::is_empty"
     )]
-    #[schemars(length(max = 64))]
-    pub tokens: Vec<Token>,
+    pub tokens: List<Token, 0, MAX_STEPS>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[schemars(length(max = 32))]
-    pub card_actions: Vec<String>,
+    pub card_actions: Short<Text>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[schemars(length(max = 32))]
-    pub free_card_actions: Vec<String>,
+    pub free_card_actions: Short<Text>,
     /// What the unit has done in the activation under way, in order.
     #[serde(
         default,
         deserialize_with = "null_as_empty",
         skip_serializing_if = "Vec::is_empty"
     )]
-    #[schemars(length(max = 64))]
-    pub performed: Vec<Step>,
+    pub performed: List<Step, 0, MAX_STEPS>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -136,7 +135,7 @@ pub struct Unit {
 pub struct Reduction {
     #[schemars(range(min = 1, max = 2))]
     pub amount: u32,
-    pub source: String,
+    pub source: Text,
 }
 
 /// What an ability grants.
@@ -155,7 +154,7 @@ pub enum Grant {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Ability {
-    pub name: String,
+    pub name: Text,
     /// Triggers after an action of this type (`move`, …, `card`, `any`).
     /// Left out: usable once at any point of the activation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -170,7 +169,7 @@ pub struct Ability {
     pub token: Option<Kind>,
     /// The card text (not applied: the data above is).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub text: Option<String>,
+    pub text: Option<Text>,
 }
 
 /// Where a token came from.
@@ -195,7 +194,7 @@ pub struct Token {
     pub source: Option<From>,
     /// The ability or effect it came from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
+    pub name: Option<Text>,
 }
 
 impl Ability {
@@ -206,13 +205,11 @@ impl Ability {
 }
 
 /// Tokens as a list, or as counts (`{ aim: 1 }`, sources not stated).
-fn tokens<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Token>, D::Error> {
+fn tokens<'de, D: Deserializer<'de>>(d: D) -> Result<List<Token, 0, MAX_STEPS>, D::Error> {
     use serde::de::Error;
     let v = Value::deserialize(d)?;
     if !v.is_object() {
-        return Ok(Option::<Vec<Token>>::deserialize(v)
-            .map_err(D::Error::custom)?
-            .unwrap_or_default());
+        return null_as_empty(v).map_err(D::Error::custom);
     }
     let counts =
         std::collections::BTreeMap::<Kind, u32>::deserialize(v).map_err(D::Error::custom)?;
@@ -224,10 +221,12 @@ fn tokens<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Token>, D::Error> {
         source: None,
         name: None,
     };
-    Ok(counts
-        .into_iter()
-        .flat_map(|(k, n)| std::iter::repeat_n(one(k), n as usize))
-        .collect())
+    Ok(List(
+        counts
+            .into_iter()
+            .flat_map(|(k, n)| std::iter::repeat_n(one(k), n as usize))
+            .collect(),
+    ))
 }
 
 /// A unit on the board: (player index, unit index).
@@ -241,7 +240,7 @@ impl Board {
     pub fn name(&self, p: usize) -> String {
         self.players
             .get(p)
-            .map(|p| p.name.clone())
+            .map(|p| p.name.to_string())
             .unwrap_or_default()
     }
 
@@ -292,48 +291,24 @@ impl Board {
         self.players.iter().position(|p| p.name == t)
     }
 
-    /// Units that have not activated this round, by player.
-    pub fn waiting(&self, p: usize) -> Vec<&str> {
-        let units = &self.players[p].units;
+    /// Units of player `p` that have not activated this round.
+    pub fn waiting(&self, p: usize) -> Vec<UnitRef> {
+        let units = self.players[p].units.iter().enumerate();
         units
-            .iter()
-            .filter(|u| !u.activated)
-            .map(|u| u.name.as_str())
+            .filter(|(_, u)| !u.activated)
+            .map(|(i, _)| (p, i))
             .collect()
     }
 }
 
-/// A name or text: not empty, not too long.
-pub fn text(s: &str, path: &str) -> Result<(), BoardError> {
-    text_at(s, || path.to_string())
+/// A list's names as text.
+pub fn texts(list: &[Text]) -> Vec<String> {
+    list.iter().map(|n| n.to_string()).collect()
 }
 
-/// [`text`], the path written only when the check fails (validation runs
-/// on every request).
-fn text_at(s: &str, path: impl FnOnce() -> String) -> Result<(), BoardError> {
-    if !s.chars().any(char::is_alphanumeric) {
-        return check(false, path(), "must not be empty");
-    }
-    let n = s.chars().count();
-    if n > MAX_TEXT {
-        let e = format!("is {n} characters long; the limit is {MAX_TEXT}");
-        return check(false, path(), e);
-    }
-    Ok(())
-}
-
-fn sized<T>(v: &[T], max: usize, path: impl FnOnce() -> String) -> Result<(), BoardError> {
-    if v.len() <= max {
-        return Ok(());
-    }
-    let e = format!("{} entries; the limit is {max}", v.len());
-    check(false, path(), e)
-}
-
-/// Names that are not empty and differ (ignoring case and punctuation).
+/// Names that differ (ignoring case and punctuation).
 fn unique(list: &[&str], path: &dyn Fn(usize) -> String, what: &str) -> Result<(), BoardError> {
     for (i, n) in list.iter().enumerate() {
-        text_at(n, || path(i))?;
         if list[..i].iter().any(|m| fold_eq(m, n)) {
             let msg = format!("two {what}s are named '{n}'; name them apart (for example '{n} 2')");
             return Err(BoardError::semantic(path(i), msg));
@@ -342,7 +317,7 @@ fn unique(list: &[&str], path: &dyn Fn(usize) -> String, what: &str) -> Result<(
     Ok(())
 }
 
-/// Checks sizes, names and numbers; writes every name reference in the
+/// Checks names and numbers; writes every name reference in the
 /// board's spelling; replays the activation under way.
 pub fn validate(b: &mut Board) -> Result<(), BoardError> {
     if let Some(u) = b.unit.take() {
@@ -351,15 +326,14 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
             "unit",
             "give either `players` or the single-unit form (`player` and `unit`), not both",
         )?;
-        let name = b.player.take().unwrap_or_else(|| "Player".into());
-        text(&name, "player")?;
-        b.active = Some(u.name.clone());
-        b.turn = Some(name.clone());
-        b.players = vec![Player {
+        let name = b.player.take().unwrap_or_else(|| Name("Player".into()));
+        b.active = Some(u.name.to_string());
+        b.turn = Some(name.to_string());
+        b.players = List(vec![Player {
             name,
-            units: vec![u],
+            units: List(vec![u]),
             points: None,
-        }];
+        }]);
         b.single = true;
     }
     check(
@@ -372,17 +346,12 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
         "players",
         "the board needs at least one player",
     )?;
-    sized(&b.players, MAX_PLAYERS, || "players".into())?;
-    check(b.round >= 1, "round", "rounds count from 1")?;
     unique(&b.names(), &|i| format!("players[{i}].name"), "player")?;
     let all = b.refs();
     let names: Vec<&str> = all.iter().map(|r| b.unit(*r).name.as_str()).collect();
     unique(&names, &|i| format!("{}.name", b.path(all[i])), "unit")?;
     for r in b.refs() {
         let path = b.path(r);
-        sized(&b.players[r.0].units, MAX_UNITS, || {
-            format!("players[{}].units", r.0)
-        })?;
         unit(b.unit_mut(r), &path)?;
     }
     if let Some(t) = b.turn.clone() {
@@ -404,7 +373,7 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
                 b.name(r.0)
             ),
         )?;
-        b.active = Some(b.unit(r).name.clone());
+        b.active = Some(b.unit(r).name.to_string());
         b.turn = Some(b.name(r.0));
         b.unit_mut(r).activated = true;
     }
@@ -424,26 +393,13 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
 
 /// One unit's own consistency; kinds written canonically.
 fn unit(u: &mut Unit, path: &str) -> Result<(), BoardError> {
-    let lists = [
-        u.abilities.len(),
-        u.reduced_by.len(),
-        u.card_actions.len(),
-        u.free_card_actions.len(),
-    ];
-    let most = lists.into_iter().max().unwrap_or(0);
-    if most > MAX_LIST || u.performed.len() > MAX_STEPS || u.tokens.len() > MAX_STEPS {
-        let e = format!(
-            "too many entries; the limits are {MAX_LIST} abilities, reductions or card actions and {MAX_STEPS} tokens or steps"
-        );
-        return check(false, path, e);
-    }
-    let cards: Vec<&str> = u.card_actions.iter().map(String::as_str).collect();
+    let cards: Vec<&str> = u.card_actions.iter().map(|c| c.as_str()).collect();
     unique(
         &cards,
         &|i| format!("{path}.card_actions[{i}]"),
         "card action",
     )?;
-    let cards: Vec<&str> = u.free_card_actions.iter().map(String::as_str).collect();
+    let cards: Vec<&str> = u.free_card_actions.iter().map(|c| c.as_str()).collect();
     let at = |i| format!("{path}.free_card_actions[{i}]");
     unique(&cards, &at, "free card action")?;
     let abilities: Vec<&str> = u.abilities.iter().map(|a| a.name.as_str()).collect();
@@ -454,7 +410,6 @@ fn unit(u: &mut Unit, path: &str) -> Result<(), BoardError> {
     )?;
     let mut total = 0;
     for (i, r) in u.reduced_by.iter().enumerate() {
-        text(&r.source, &format!("{path}.reduced_by[{i}].source"))?;
         check(
             matches!(r.amount, 1 | 2),
             format!("{path}.reduced_by[{i}].amount"),
@@ -472,9 +427,6 @@ fn unit(u: &mut Unit, path: &str) -> Result<(), BoardError> {
     // Paths are written only when a check fails (validation runs on every request).
     for (i, a) in u.abilities.iter().enumerate() {
         let p = |field: &str| format!("{path}.abilities[{i}].{field}");
-        if let Some(t) = &a.text {
-            text_at(t, || p("text"))?;
-        }
         if a.action.is_some() && a.grants != Some(Grant::FreeAction) {
             return check(
                 false,
@@ -503,7 +455,7 @@ fn unit(u: &mut Unit, path: &str) -> Result<(), BoardError> {
             (Some(From::Ability), Some(n)) => {
                 let k = names::resolve_index(n, &abilities, "ability")
                     .map_err(|e| e.at(&format!("{p}.name")))?;
-                t.name = Some(abilities[k].to_string());
+                t.name = Some(Name(abilities[k].to_string()));
             }
             (Some(From::Ability), None) => {
                 return Err(BoardError::semantic(
@@ -511,7 +463,6 @@ fn unit(u: &mut Unit, path: &str) -> Result<(), BoardError> {
                     "name the ability the token came from",
                 ));
             }
-            (Some(From::Effect) | None, Some(n)) => text(n, &format!("{p}.name"))?,
             (Some(From::Action), Some(_)) => {
                 return Err(BoardError::semantic(
                     format!("{p}.name"),
@@ -564,7 +515,7 @@ pub struct Step {
     pub ability: Option<String>,
     /// Another effect (command card, ally) that grants this step.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub effect: Option<String>,
+    pub effect: Option<Text>,
     /// With `free_action` from an `effect`: whether the effect gives a free
     /// action without naming its type. Left out: asked, or assumed typed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -572,10 +523,10 @@ pub struct Step {
 }
 
 /// Reads a list, taking an empty value (`play:`) as an empty list.
-pub fn null_as_empty<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+pub fn null_as_empty<'de, D: Deserializer<'de>, L: Deserialize<'de> + Default>(
     d: D,
-) -> Result<Vec<T>, D::Error> {
-    Ok(Option::<Vec<T>>::deserialize(d)?.unwrap_or_default())
+) -> Result<L, D::Error> {
+    Ok(Option::<L>::deserialize(d)?.unwrap_or_default())
 }
 
 /// The action types of `legion:actions.1`, in its order.
@@ -622,16 +573,9 @@ impl Kind {
     }
 
     /// `an aim`, `a move`.
-    pub fn a(self) -> &'static str {
-        [
-            "a move",
-            "an attack",
-            "an aim",
-            "a dodge",
-            "a standby",
-            "a recover",
-            "a card",
-        ][self as usize]
+    pub fn a(self) -> String {
+        let an = matches!(self, Kind::Attack | Kind::Aim);
+        format!("{} {}", if an { "an" } else { "a" }, self.name())
     }
 }
 
@@ -681,11 +625,11 @@ pub fn kind(typed: &str, allowed: &[&str], suffix: &str) -> Result<Kind, names::
 /// A name from `list` as typed: its index and the list's spelling.
 pub fn pick(
     typed: &str,
-    list: &[String],
+    list: &[Text],
     what: &'static str,
     path: &str,
 ) -> Result<(usize, String), BoardError> {
-    let refs: Vec<&str> = list.iter().map(String::as_str).collect();
+    let refs: Vec<&str> = list.iter().map(|n| n.as_str()).collect();
     let i = names::resolve_index(typed, &refs, what).map_err(|e| e.at(path))?;
-    Ok((i, list[i].clone()))
+    Ok((i, list[i].to_string()))
 }

@@ -25,11 +25,7 @@ pub const ENGINE: Kit<Legion> = Kit::new();
 
 /// The phase as players say it.
 pub fn phase_name(p: board::Phase) -> &'static str {
-    match p {
-        board::Phase::Command => "Command Phase",
-        board::Phase::Activation => "Activation Phase",
-        board::Phase::End => "End Phase",
-    }
+    Legion::PHASES[p as usize].name
 }
 
 const NO_TURN: Reset = Reset {
@@ -124,7 +120,7 @@ impl Game for Legion {
     }
 
     fn players(b: &Board) -> Vec<String> {
-        b.players.iter().map(|p| p.name.clone()).collect()
+        b.players.iter().map(|p| p.name.to_string()).collect()
     }
 
     fn actor(b: &Board, play: &Play) -> Result<Option<usize>, BoardError> {
@@ -145,7 +141,7 @@ impl Game for Legion {
             .filter(|_| b.phase == board::Phase::Activation);
         Status {
             phase: phase_name(b.phase).into(),
-            round: Some(b.round),
+            round: Some(*b.round),
             turn: turn.map(|t| b.name(t)),
             turn_seat: turn,
             result: result(b),
@@ -158,7 +154,14 @@ impl Game for Legion {
         }
         let waiting: Vec<String> = (0..b.players.len())
             .filter(|p| !b.waiting(*p).is_empty())
-            .map(|p| format!("{} ({})", b.name(p), b.waiting(p).join(", ")))
+            .map(|p| {
+                let units: Vec<&str> = b
+                    .waiting(p)
+                    .iter()
+                    .map(|r| b.unit(*r).name.as_str())
+                    .collect();
+                format!("{} ({})", b.name(p), units.join(", "))
+            })
             .collect();
         if !waiting.is_empty() {
             cx.error_unruled("phase", format!("units have not activated this round: {}. The Activation Phase ends once every unit has activated (outside the indexed rules, which say only that during the Activation Phase each unit can perform actions): activate them (`activate UNIT; end` performs nothing), or mark a unit that will not activate with `adjust … activated true`", waiting.join("; ")));
@@ -170,7 +173,7 @@ impl Game for Legion {
             return;
         }
         if b.turn.is_none() {
-            let first = b.name((b.round as usize - 1) % b.players.len());
+            let first = b.name((*b.round as usize - 1) % b.players.len());
             cx.note(Some("turn"), format!("the board does not say who has priority (decided in the Command Phase, outside the indexed rules): {first} activates first, by seat order moving one seat each round; set `turn` to the player with priority before advancing, or adjust it now"));
             b.turn = Some(first);
         }
@@ -195,7 +198,7 @@ fn result(b: &Board) -> Option<GameResult> {
         b.players
             .iter()
             .filter(|p| f(p))
-            .map(|p| p.name.clone())
+            .map(|p| p.name.to_string())
             .collect()
     };
     let (left, out) = (
@@ -212,7 +215,7 @@ fn result(b: &Board) -> Option<GameResult> {
         ),
         _ if b.players.len() < 2 => return None,
         _ => {
-            let last = b.last_round.filter(|l| b.round > *l)?;
+            let last = b.last_round.filter(|l| *b.round > *l)?;
             let points: Vec<u32> = b.players.iter().map(|p| p.points).collect::<Option<_>>()?;
             let best = points.iter().max().copied();
             let top = names(&|p| p.points == best);

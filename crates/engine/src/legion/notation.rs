@@ -13,9 +13,10 @@
 //! SOURCE is `(Ability)`, `(effect: Text)`, `from Ability` or `via Ability`.
 //! Without a source, the one ability on the unit that grants the step is used.
 
-use super::board::{Ability, Board, Grant, Unit};
+use super::board::{Ability, Board, Grant, Unit, texts};
 use super::plays::{KIND_NAMES, Kind, MAX_STEPS, Play, Step, TOKENS, kind};
 use crate::BoardError;
+use crate::kit::bounded::{List, Name};
 use crate::kit::notation::{self as lex, clauses, split_outside, split_word, strip_word, unquote};
 
 fn err(path: &str, msg: impl Into<String>) -> BoardError {
@@ -77,7 +78,7 @@ pub fn parse(line: &str, b: &Board) -> Result<Play, BoardError> {
         .enumerate()
         .map(|(i, p)| step(p, b, u, &format!("play[{i}]")));
     Ok(Play {
-        steps: steps.collect::<Result<_, _>>()?,
+        steps: List(steps.collect::<Result<_, _>>()?),
     })
 }
 
@@ -89,7 +90,7 @@ fn step(text: &str, b: &Board, u: Option<&Unit>, path: &str) -> Result<Step, Boa
         s.activate = Some(
             b.unit(b.find(unquote(name), &format!("{path}.activate"))?)
                 .name
-                .clone(),
+                .to_string(),
         );
         None
     } else if strip_word(head, &["end", "ends", "end activation", "done"])
@@ -185,7 +186,10 @@ fn source(
             Some(rest) if rest.trim_start_matches(':').trim().is_empty() => {
                 return Err(err(path, "name the effect: `(effect: Take Initiative)`"));
             }
-            Some(rest) => s.effect = Some(rest.trim_start_matches(':').trim().to_string()),
+            Some(rest) => {
+                let effect = Name::new(rest.trim_start_matches(':').trim());
+                s.effect = Some(effect.map_err(|e| err(path, e))?);
+            }
             None => s.ability = Some(text.to_string()),
         }
         return Ok(());
@@ -250,20 +254,20 @@ pub fn completions(partial: &str, b: &Board) -> Vec<String> {
         .trim_start();
     let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     if let Some(i) = last.rfind('(') {
-        let mut c = list(|u| u.abilities.iter().map(|a| a.name.clone()).collect());
+        let mut c = list(|u| u.abilities.iter().map(|a| a.name.to_string()).collect());
         c.push("effect:".into());
         return lex::complete(&last[i + 1..], c);
     }
     if let Some(rest) = strip_word(last, &["free card action"]) {
-        return lex::complete(rest, list(|u| u.free_card_actions.clone()));
+        return lex::complete(rest, list(|u| texts(&u.free_card_actions)));
     }
     if let Some(rest) = strip_word(last, &["card action", "free card"]) {
-        return lex::complete(rest, list(|u| u.card_actions.clone()));
+        return lex::complete(rest, list(|u| texts(&u.card_actions)));
     }
     if let Some(rest) = strip_word(last, &["activate"]) {
         let waiting = (0..b.players.len())
             .flat_map(|p| b.waiting(p))
-            .map(str::to_string);
+            .map(|r| b.unit(r).name.to_string());
         return lex::complete(rest, waiting);
     }
     if let Some(rest) = strip_word(last, &["gain"]) {

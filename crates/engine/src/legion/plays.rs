@@ -11,6 +11,7 @@ pub use super::board::{
 };
 use super::board::{Grant, Unit};
 use crate::BoardError;
+use crate::kit::bounded::List;
 use crate::kit::names;
 
 /// One play: the steps, in order.
@@ -18,8 +19,7 @@ use crate::kit::names;
 #[serde(transparent)]
 pub struct Play {
     #[serde(deserialize_with = "null_as_empty")]
-    #[schemars(length(max = 64))]
-    pub steps: Vec<Step>,
+    pub steps: List<Step, 0, MAX_STEPS>,
 }
 
 /// Who or what grants a step.
@@ -182,10 +182,7 @@ impl Step {
         };
         let i = match (&self.ability, &self.effect) {
             (Some(_), Some(_)) => return Err(err(path, "give `ability` or `effect`, not both")),
-            (None, Some(e)) => {
-                super::board::text(e, &format!("{path}.effect"))?;
-                return Ok(Source::Effect(e.trim().to_string()));
-            }
+            (None, Some(e)) => return Ok(Source::Effect(e.trim().to_string())),
             (None, None) => {
                 return Err(err(
                     path,
@@ -209,7 +206,7 @@ impl Step {
                 format!("{name} does not grant {} (its data on the board)", what()),
             ));
         }
-        self.ability = Some(name);
+        self.ability = Some(name.to_string());
         Ok(Source::Ability(i))
     }
 }

@@ -5,9 +5,10 @@
 
 use serde_json::{Value, json};
 
-use super::board::{Board, From, Grant, Token, Unit, UnitRef};
-use super::plays::{After, KINDS, Kind, MAX_STEPS, Op, Play, Source};
+use super::board::{Board, From, Grant, Token, Unit, UnitRef, texts};
+use super::plays::{After, KINDS, Kind, Op, Play, Source};
 use super::rules::*;
+use crate::kit::bounded::Name;
 use crate::kit::{Ask, Asking, Cx, Opt, Stop, Whose};
 use crate::text::count;
 use crate::{BoardError, Severity};
@@ -89,10 +90,6 @@ fn replay(u: &mut Unit, player: &str, path: &str) -> Result<(Act, Vec<String>), 
 pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
     let mut steps = play.steps.clone();
     let n = steps.len();
-    if n > MAX_STEPS {
-        let msg = format!("the play has {n} steps; the limit is {MAX_STEPS}");
-        return Err(BoardError::refused(msg).into());
-    }
     for (i, s) in steps.iter().enumerate() {
         let path = format!("play[{i}]");
         s.check_shape(&path, true)?;
@@ -186,7 +183,7 @@ fn who(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<Option<UnitRef>, Stop>
             );
             return Ok(None);
         }
-        [one] => b.find(one, "play")?,
+        [one] => *one,
         _ => cx
             .choose_with(None, unit_whose(p), || unit_ask(b, p, play))?
             .value(),
@@ -211,12 +208,12 @@ fn unit_whose(p: usize) -> Whose<UnitRef> {
 
 /// "Which unit activates?", built when player `p` is asked.
 fn unit_ask(b: &Board, p: usize, play: &Play) -> Ask<UnitRef> {
-    let options = b.waiting(p).into_iter().take(25).map(|n| Opt {
-        label: format!("activate {n}"),
-        value: b.find(n, "play").unwrap_or((p, 0)),
+    let options = b.waiting(p).into_iter().take(25).map(|r| Opt {
+        label: format!("activate {}", b.unit(r).name),
+        value: r,
         patch: patched(play, |l| {
             l.retain(|s| s.get("activate").is_none());
-            l.insert(0, json!({ "activate": n }));
+            l.insert(0, json!({ "activate": b.unit(r).name }));
         }),
     });
     let question = format!("{}: which unit activates?", b.name(p));
@@ -277,7 +274,7 @@ fn start(b: &mut Board, r: UnitRef, named: bool, cx: &mut Cx) {
         cx.error_unruled("play[0].activate", format!("{name} has already activated this round (each unit activates once a round: outside the indexed rules)"));
     }
     b.unit_mut(r).activated = true;
-    b.active = Some(name.clone());
+    b.active = Some(name.to_string());
     b.turn = Some(player.clone());
     let how = match named {
         true => String::new(),
@@ -332,7 +329,7 @@ impl Act {
     fn new(u: &Unit, player: &str, path: &str) -> Act {
         let cut: u32 = u.reduced_by.iter().map(|r| r.amount).sum();
         let u = Unit {
-            performed: Vec::new(),
+            performed: Default::default(),
             ..u.clone()
         };
         let avail = u.actions.unwrap_or(2u32.saturating_sub(cut));
@@ -352,7 +349,7 @@ impl Act {
 
     fn src(&self, s: &Source) -> String {
         match s {
-            Source::Ability(i) => self.u.abilities[*i].name.clone(),
+            Source::Ability(i) => self.u.abilities[*i].name.to_string(),
             Source::Effect(e) => e.clone(),
         }
     }
@@ -403,17 +400,11 @@ impl Act {
         }
         for (i, a) in self.u.abilities.iter().enumerate() {
             if a.after.is_none() && matches!(a.grants, None | Some(Grant::Nothing)) {
-                let text = a
-                    .text
-                    .as_deref()
-                    .map(|t| format!(": '{t}'"))
-                    .unwrap_or_default();
-                let path = format!("{}.abilities[{i}]", self.path);
-                cx.warn(None, Some(&path), format!("card text not applied: {}{text} (the engine applies an ability's data: `after` and `grants`)", a.name));
+                self.unapplied(i, "`after` and `grants`", cx);
             }
         }
         if !self.u.card_actions.is_empty() {
-            let cards = self.u.card_actions.join(", ");
+            let cards = texts(&self.u.card_actions).join(", ");
             cx.step(CARD, format!("card actions of {name}: {cards} (each ability preceded by the card action icon is a card action)"));
         }
         if !history.is_empty() {
@@ -428,13 +419,29 @@ impl Act {
             let (Some(From::Effect | From::Ability), k) = (t.source, t.kind) else {
                 continue;
             };
-            let by = t.name.as_deref().unwrap_or("an effect");
+            let by = t.name.as_ref().map_or("an effect", |n| n.as_str());
             let still = match self.done[k as usize] {
                 None => format!("; {name} may still perform {} action", k.a()),
                 Some(_) => String::new(),
             };
             cx.step(TOKEN, format!("{name} has {0} token from {by}: gaining it was not performing {0} action{still}", k.a()));
         }
+    }
+
+    /// Warns that ability `i`'s card text is not applied, only `data`.
+    fn unapplied(&self, i: usize, data: &str, cx: &mut Cx) {
+        let a = &self.u.abilities[i];
+        let text = a.text.as_ref().map(|t| format!(": '{t}'"));
+        let path = format!("{}.abilities[{i}]", self.path);
+        cx.warn(
+            None,
+            Some(&path),
+            format!(
+                "card text not applied: {}{} (the engine applies an ability's data: {data})",
+                a.name,
+                text.unwrap_or_default()
+            ),
+        );
     }
 
     /// Whether an ability used as a source is available now (errors say why not).
@@ -506,13 +513,8 @@ impl Act {
                 }
                 (Some(Grant::Token), _, Some(k)) => format!("may gain {} token", k.a()),
                 _ => {
-                    let text = a
-                        .text
-                        .as_deref()
-                        .map(|t| format!(": '{t}'"))
-                        .unwrap_or_default();
-                    let path = format!("{}.abilities[{i}]", self.path);
-                    cx.warn(None, Some(&path), format!("card text not applied: {}{text} (the engine applies an ability's data: `grants` free_action, extra_attack or token)", a.name));
+                    let data = "`grants` free_action, extra_attack or token";
+                    self.unapplied(i, data, cx);
                     "what its card says happens is not applied".into()
                 }
             };
@@ -568,6 +570,7 @@ impl Act {
     /// Adds a token; returns how many of that kind the unit now has.
     fn gain(&mut self, kind: Kind, source: From, name: Option<String>) -> u32 {
         let source = Some(source);
+        let name = name.map(Name);
         self.u.tokens.push(Token { kind, source, name });
         self.u.tokens.iter().filter(|t| t.kind == kind).count() as u32
     }

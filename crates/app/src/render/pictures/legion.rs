@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use super::kit::{self, Align, Area, Canvas, Style};
 use super::{View, badge, banner, more};
-use crate::engine::legion::board::{Board, From, Phase, Step, Unit};
+use crate::engine::legion::board::{Board, From, Phase, Step, Unit, texts};
 use crate::engine::legion::plays::Play;
 use crate::text::fold_eq;
 
@@ -61,7 +61,10 @@ fn step_words(s: &Step) -> Option<(String, bool)> {
         return Some((format!("{a}{}", card(&s.card)), true));
     }
     if let Some(a) = &s.free_action {
-        let from = s.ability.as_deref().or(s.effect.as_deref());
+        let from = s
+            .ability
+            .as_deref()
+            .or(s.effect.as_deref().map(String::as_str));
         let from = from.map(|f| format!(", from {f}")).unwrap_or_default();
         return Some((format!("free {a}{from}"), false));
     }
@@ -72,7 +75,10 @@ fn step_words(s: &Step) -> Option<(String, bool)> {
         return Some(("attack that is not an action".into(), false));
     }
     if let Some(t) = &s.gain {
-        let from = s.ability.as_deref().or(s.effect.as_deref());
+        let from = s
+            .ability
+            .as_deref()
+            .or(s.effect.as_deref().map(String::as_str));
         let from = from.map(|f| format!(" from {f}")).unwrap_or_default();
         let a = if t.starts_with(['a', 'e', 'i', 'o', 'u']) {
             "an"
@@ -301,7 +307,7 @@ fn card(c: &mut Canvas, v: &View<Board, Play>, u: &Unit, y: f32) -> f32 {
             if u.card_actions.is_empty() {
                 "none".to_string()
             } else {
-                u.card_actions.join(", ")
+                texts(&u.card_actions).join(", ")
             },
             if names.is_empty() {
                 "none".to_string()
@@ -358,8 +364,14 @@ fn tokens(c: &mut Canvas, v: &View<Board, Play>, u: &Unit, x: f32, y: f32, w: f3
     for (k, t) in u.tokens.iter().take(12).enumerate() {
         let from = match t.source {
             Some(From::Action) => "from an action".to_string(),
-            Some(From::Ability) => format!("from {}", t.name.as_deref().unwrap_or("an ability")),
-            Some(From::Effect) => format!("from {}", t.name.as_deref().unwrap_or("an effect")),
+            Some(From::Ability) => format!(
+                "from {}",
+                t.name.as_ref().map_or("an ability", |n| n.as_str())
+            ),
+            Some(From::Effect) => format!(
+                "from {}",
+                t.name.as_ref().map_or("an effect", |n| n.as_str())
+            ),
             None => "source not stated".to_string(),
         };
         let label = format!("{} · {from}", t.kind.name());
