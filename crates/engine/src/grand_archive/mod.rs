@@ -103,7 +103,7 @@ impl Game for GrandArchive {
     }
 
     fn players(b: &Board) -> Vec<String> {
-        b.players.iter().map(|p| p.name.clone()).collect()
+        b.players.iter().map(|p| p.name.to_string()).collect()
     }
 
     fn actor(b: &Board, play: &Play) -> Result<Option<usize>, BoardError> {
@@ -137,7 +137,7 @@ impl Game for GrandArchive {
         let seat = b.turn_seat();
         Status {
             phase: b.phase.name().into(),
-            round: Some(b.turn_number),
+            round: Some(*b.turn_number),
             turn: Some(b.name(seat)),
             turn_seat: Some(seat),
             result: None,

@@ -55,15 +55,15 @@ fn candidates(b: &Board, tp: usize, kw: &str) -> Vec<String> {
     let me = &b.players[tp];
     let opponents = b.opponents(tp);
     match kw {
-        "with" => me.cards().iter().map(|(_, c)| c.name.clone()).collect(),
-        "using" => me.objects.iter().map(|c| c.name.clone()).collect(),
+        "with" => me.cards().iter().map(|(_, c)| c.name.to_string()).collect(),
+        "using" => me.objects.iter().map(|c| c.name.to_string()).collect(),
         "at" => opponents
             .iter()
             .flat_map(|&p| {
                 b.players[p]
                     .units()
                     .into_iter()
-                    .map(|(_, c)| c.name.clone())
+                    .map(|(_, c)| c.name.to_string())
             })
             .collect(),
         "cleave" => opponents.iter().map(|&p| b.name(p)).collect(),

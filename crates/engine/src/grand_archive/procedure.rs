@@ -13,6 +13,7 @@ use super::board::{
 };
 use super::plays::{Play, passes};
 use super::rules::*;
+use crate::kit::bounded::List;
 use crate::kit::{Chosen, Cx, Opt, Stop, Whose, names};
 use crate::text::fold;
 use crate::{BoardError, Diagnostic, Severity, Step};
@@ -336,7 +337,7 @@ impl Decl<'_, '_> {
     }
 
     fn in_attack(&self, name: &str) -> bool {
-        name == self.card.name || self.objects.iter().any(|o| o.name == name)
+        self.card.name == name || self.objects.iter().any(|o| o.name == name)
     }
 
     /// The costs of `kind` that apply to this attack, with their index.
@@ -566,7 +567,7 @@ impl Decl<'_, '_> {
         let units: Vec<String> = self.b.players[p]
             .units()
             .iter()
-            .map(|(_, c)| c.name.clone())
+            .map(|(_, c)| c.name.to_string())
             .collect();
         let text = format!(
             "2.c: {granted}, so {me} chooses {who}; {who}'s units ({}) become defending units and are not attack targets",
@@ -622,12 +623,12 @@ impl Decl<'_, '_> {
 
     /// Pays `c` from the attacking player's reserve (logged); `Err(reserve)` when short.
     fn pay(&mut self, c: &Cost, rule: &str, text: String) -> Result<&mut Step, u32> {
-        let have = self.b.players[self.tp].reserve;
-        let left = have.checked_sub(c.reserve).ok_or(have)?;
-        self.b.players[self.tp].reserve = left;
+        let have = *self.b.players[self.tp].reserve;
+        let left = have.checked_sub(*c.reserve).ok_or(have)?;
+        self.b.players[self.tp].reserve.0 = left;
         self.undo
-            .push(Undo::Pay(self.at, c.reserve, c.source.clone()));
-        let st = self.cx.step(rule, text).num("cost", c.reserve);
+            .push(Undo::Pay(self.at, *c.reserve, c.source.clone()));
+        let st = self.cx.step(rule, text).num("cost", *c.reserve);
         Ok(st.num("reserve before", have).num("reserve after", left))
     }
 
@@ -657,7 +658,7 @@ impl Decl<'_, '_> {
             );
         }
         for (i, c) in costs {
-            let (src, n) = (&c.source, c.reserve);
+            let (src, n) = (&c.source, *c.reserve);
             let text = format!(
                 "2.d: {me} pays {n} reserve for {src}'s additional cost to declare the attack"
             );
@@ -708,7 +709,7 @@ impl Decl<'_, '_> {
 
     /// One extra cost: the attacking player's own choice, with no default.
     fn extra_cost(&mut self, i: usize, c: &Cost) -> Result<bool, Stop> {
-        let (me, src, n) = (self.me.clone(), &c.source, c.reserve);
+        let (me, src, n) = (self.me.clone(), &c.source, *c.reserve);
         let what = format!(
             "{src}{} extra cost of {n} reserve",
             source(&c.controller).replace(')', "'s)")
@@ -762,12 +763,12 @@ impl Decl<'_, '_> {
     fn restrictions(&mut self) -> bool {
         let (units, me) = (self.b.players[self.defending.0].units(), Some(&self.me));
         let taunts = units.iter().filter(|(_, c)| c.has_keyword("taunt"));
-        let must_target = taunts.map(|(_, c)| c.name.clone()).collect();
+        let must_target = List(taunts.map(|(_, c)| c.name.to_string()).collect());
         let taunt = Restriction {
             source: "Taunt".into(),
             applies_to: None,
             must_target,
-            cannot_attack_with: Vec::new(),
+            cannot_attack_with: Default::default(),
         };
         let binding = self
             .b
@@ -886,8 +887,8 @@ impl Decl<'_, '_> {
                 )
             }
             Undo::Pay(s, n, src) => {
-                let before = p.reserve;
-                p.reserve = before + n;
+                let before = *p.reserve;
+                *p.reserve = before + n;
                 let text =
                     format!("Reverse {s}: the {n} reserve paid for {src} is returned to {me}");
                 let st = self.cx.step(rule, text).num("refund", n);
@@ -904,9 +905,12 @@ impl Decl<'_, '_> {
     fn declared(&mut self) -> Result<(), Stop> {
         self.cx.step(D1_1, "Steps 2.a to 2.e were followed in order and are considered to have all happened at the same time: the attack is legal");
         let (dp, defending_units) = self.defending.clone();
-        let objects = self.objects.iter().map(|o| o.name.clone()).collect();
-        let (attacking_player, attacker, target) =
-            (self.me.clone(), self.card.name.clone(), self.target.clone());
+        let objects = self.objects.iter().map(|o| o.name.to_string()).collect();
+        let (attacking_player, attacker, target) = (
+            self.me.clone(),
+            self.card.name.to_string(),
+            self.target.clone(),
+        );
         let defending_player = self.b.name(dp);
         self.b.combat = Some(Combat {
             attacking_player,
@@ -997,7 +1001,7 @@ impl Decl<'_, '_> {
         for m in self.b.players[self.tp]
             .must_attack
             .iter_mut()
-            .filter(|m| m.with == *a)
+            .filter(|m| *a == m.with.as_str())
         {
             m.attempted = true;
             let src = source(&m.source);
