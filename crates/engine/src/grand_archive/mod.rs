@@ -107,7 +107,7 @@ impl Game for GrandArchive {
     }
 
     fn actor(b: &Board, play: &Play) -> Result<Option<usize>, BoardError> {
-        procedure::actor(b, play).map(Some)
+        plays::actor(b, play).map(Some)
     }
 
     fn play(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {

@@ -11,35 +11,19 @@ use super::board::StackKind::{AttackCard, OnAttack, Other};
 use super::board::{
     Board, Card, Combat, Cost, CostKind, Phase, Player, Restriction, Slot, StackEntry,
 };
-use super::plays::{Play, passes};
+use super::plays::{Attack, Named, Play, actor, cards_of, passes, resolve};
 use super::rules::*;
 use crate::kit::bounded::List;
-use crate::kit::{Chosen, Cx, Opt, Stop, Whose, names};
+use crate::kit::{Chosen, Cx, Opt, Stop, Whose};
 use crate::text::fold;
-use crate::{BoardError, Diagnostic, Severity, Step};
+use crate::{Diagnostic, Severity, Step};
 
 const MAY_ADD: &str = "the attacking player 'may choose, if able, any additional weapons or objects': none unless some are added";
 const MAY_RESPOND: &str = "players 'will be able to respond': no response unless one is made";
 const TAUNT: &str = "Taunt is read as: while the defending player controls units with Taunt, an attack on that player's units must target one of them (the indexed text names Taunt only as a targeting restriction; the alternative, that Taunt binds only the attacks its card text names, needs the card text)";
 const NO_TARGET: &str = "a Cleave attack chooses a player, not a target (2.3.1), so a targeting restriction is read as having nothing to constrain";
-/// Cards named where another player's (or the wrong kind) was expected: the rule and why.
-const OWN_CARDS: (&str, &str) = (
-    D2_1,
-    "the turn player declares an attack with their own cards",
-);
-const OBJECTS: (&str, &str) = (D2_2, "step 2.b adds weapons or other objects");
-const TARGETS: (&str, &str) = (
-    D2_3,
-    "attack targets are opposing champions and allies, not your own cards",
-);
 const EX1_NOTE: &str = "the seed's Example 1 places the choice to pay this extra cost in step 2.d, but numbered rule 2.5.1 puts extra costs that are not \"additional costs\" in step 2.e; the engine follows the numbered steps (the attack is legal or illegal the same way)";
 const EX2_NOTE: &str = "the seed's Example 2 says this additional cost is paid in step 2.c, but numbered step 2.d (rule 2.4) pays calculated costs, including additional costs; the engine follows the numbered steps (the amount paid is the same either way)";
-
-/// The seat that makes the play: the player it names, else the turn player.
-pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
-    play.player()
-        .map_or(Ok(b.turn_seat()), |p| b.seat(p, "play.player"))
-}
 
 /// Runs a play on the board.
 pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
@@ -58,8 +42,8 @@ pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
                 format!("{who} proceeds from the Main Phase to the End Phase"),
             );
         }
-    } else {
-        declare(b, tp, play, cx)?;
+    } else if let Some(a) = resolve(b, tp, play)? {
+        declare(b, a, cx)?;
     }
     Ok(())
 }
@@ -103,29 +87,18 @@ enum Undo {
     Pay(&'static str, u32, String),
 }
 
-/// What the play states, names resolved.
-struct Stated {
-    target: Option<(usize, Slot)>,
-    player: Option<usize>,
-    with: bool,
-    pay: Vec<String>,
-    refuse: Vec<String>,
-    response: Option<String>,
-}
-
 /// A declaration in progress: the board, the recorder, what the play
 /// states and the log of what was done.
 struct Decl<'r, 'a> {
     b: &'r mut Board,
     cx: &'r mut Cx<'a>,
     before: Board,
-    tp: usize,
+    /// The play, resolved.
+    a: Attack,
     me: String,
-    slot: Slot,
     /// The attacker and the objects added in 2.b, as they were.
     card: Card,
     objects: Vec<Card>,
-    stated: Stated,
     /// The step being done (`2.c`), and what 2.c decided.
     at: &'static str,
     defending: (usize, Vec<String>),
@@ -133,81 +106,24 @@ struct Decl<'r, 'a> {
     undo: Vec<Undo>,
 }
 
-fn declare(b: &mut Board, tp: usize, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
-    let Play::DeclareAttack {
-        attacker,
-        with,
-        target,
-        defending_player: dp,
-        response,
-        ..
-    } = play
-    else {
-        return Ok(());
-    };
-    let mine = cards_of(b, &[tp], Player::cards);
-    let theirs = cards_of(b, &b.opponents(tp), Player::cards);
-    let (objects, units): (Vec<Named>, Vec<Named>) = mine.iter().partition(|x| !x.1.is_unit());
-    let slot = pick(
-        b,
-        attacker,
-        &mine,
-        &theirs,
-        "play.attacker",
-        "card",
-        OWN_CARDS,
-    )?
-    .1;
-    let mut added: Vec<Slot> = Vec::new();
-    for (i, w) in with.iter().flatten().enumerate() {
-        let path = format!("play.with[{i}]");
-        let s = pick(b, w, &objects, &units, &path, "object", OBJECTS)?.1;
-        if s == slot || added.contains(&s) {
-            return Err(
-                BoardError::semantic(path, format!("{w} is already part of the attack"))
-                    .with_rule(D2_2)
-                    .into(),
-            );
-        }
-        added.push(s);
-    }
-    let opposing = cards_of(b, &b.opponents(tp), Player::units);
-    let what = "opposing champion or ally";
-    let target = target
-        .as_deref()
-        .map(|t| pick(b, t, &opposing, &mine, "play.target", what, TARGETS));
-    let target = target.transpose()?;
-    let player = dp.as_deref().map(|p| opponent(b, tp, p)).transpose()?;
-    let (pay, refuse) = extra_choices(b, play)?;
-    let (with, response) = (with.is_some(), response.clone());
-    let stated = Stated {
-        target,
-        player,
-        with,
-        pay,
-        refuse,
-        response,
-    };
+fn declare(b: &mut Board, a: Attack, cx: &mut Cx) -> Result<(), Stop> {
     if !can_declare(b, cx) {
         return Ok(());
     }
-    let card = b.players[tp].card(slot).cloned().unwrap_or_default();
-    let objects = added
-        .iter()
-        .filter_map(|&s| b.players[tp].card(s).cloned())
-        .collect();
-    let (before, me, at, defending) = (b.clone(), b.name(tp), "2.a", (tp, Vec::new()));
+    let mine = &b.players[a.tp];
+    let card = mine.card(a.attacker).cloned().unwrap_or_default();
+    let added = a.with.iter().flatten();
+    let objects = added.filter_map(|&s| mine.card(s).cloned()).collect();
+    let (before, me, defending) = (b.clone(), b.name(a.tp), (a.tp, Vec::new()));
     let mut d = Decl {
         b,
         cx,
         before,
-        tp,
+        a,
         me,
-        slot,
         card,
         objects,
-        stated,
-        at,
+        at: "2.a",
         defending,
         target: None,
         undo: Vec::new(),
@@ -221,91 +137,6 @@ fn declare(b: &mut Board, tp: usize, play: &Play, cx: &mut Cx) -> Result<(), Sto
     }
     d.record_attempt(!legal);
     Ok(())
-}
-
-type Named<'a> = (usize, Slot, &'a str);
-
-/// The cards of `seats` that `which` lists (units or all cards).
-fn cards_of<'a>(
-    b: &'a Board,
-    seats: &[usize],
-    which: fn(&Player) -> Vec<(Slot, &Card)>,
-) -> Vec<Named<'a>> {
-    let each = |p: usize| {
-        which(&b.players[p])
-            .into_iter()
-            .map(move |(s, c)| (p, s, c.name.as_str()))
-    };
-    seats.iter().flat_map(|&p| each(p)).collect()
-}
-
-/// A card named in `first`; named in `then` instead, it is refused under
-/// `not` (the rule and why).
-fn pick<'a>(
-    b: &Board,
-    typed: &str,
-    first: &[Named<'a>],
-    then: &[Named<'a>],
-    path: &str,
-    what: &'static str,
-    not: (&str, &str),
-) -> Result<(usize, Slot), BoardError> {
-    let names = |g: &[Named<'a>]| g.iter().map(|x| x.2).collect::<Vec<&'a str>>();
-    match names::resolve_in_groups(typed, &names(first), &names(then), what)
-        .map_err(|e| e.at(path))?
-    {
-        (0, i) => Ok((first[i].0, first[i].1)),
-        (_, i) => {
-            let (p, s, name) = then[i];
-            let (role, owner, why) = (s.role(), b.name(p), not.1);
-            let msg = format!("{name} ({role}) is controlled by {owner}; {why}");
-            Err(BoardError::semantic(path, msg).with_rule(not.0))
-        }
-    }
-}
-
-fn opponent(b: &Board, tp: usize, typed: &str) -> Result<usize, BoardError> {
-    let opponents = b.opponents(tp);
-    let names: Vec<&str> = opponents
-        .iter()
-        .map(|&p| b.players[p].name.as_str())
-        .collect();
-    let i = names::resolve_index(typed, &names, "opponent")
-        .map_err(|e| e.at("play.defending_player"))?;
-    Ok(opponents[i])
-}
-
-/// The extra costs the play pays and refuses, as the board spells them.
-fn extra_choices(b: &Board, play: &Play) -> Result<(Vec<String>, Vec<String>), BoardError> {
-    let Play::DeclareAttack {
-        pay_extra,
-        refuse_extra,
-        ..
-    } = play
-    else {
-        return Ok(Default::default());
-    };
-    let extra = b.costs.iter().filter(|c| c.kind == CostKind::Extra);
-    let mut sources: Vec<&str> = extra.map(|c| c.source.as_str()).collect();
-    sources.sort_unstable();
-    sources.dedup();
-    let resolve = |list: &[String], field: &str| -> Result<Vec<String>, BoardError> {
-        let one = |(i, s): (usize, &String)| {
-            names::resolve(s, &sources, "extra cost")
-                .map(str::to_string)
-                .map_err(|e| e.at(&format!("play.{field}[{i}]")))
-        };
-        list.iter().enumerate().map(one).collect()
-    };
-    let pay = resolve(pay_extra, "pay_extra")?;
-    let refuse = resolve(refuse_extra, "refuse_extra")?;
-    if let Some(s) = pay.iter().find(|s| refuse.contains(s)) {
-        return Err(BoardError::semantic(
-            "play.refuse_extra",
-            format!("{s} is both paid and refused"),
-        ));
-    }
-    Ok((pay, refuse))
 }
 
 /// General rule 3: no attack card waiting on the Effects Stack.
@@ -328,7 +159,7 @@ impl Decl<'_, '_> {
     /// Whose choice `play.KEY` is: the turn player's unless `seat` says
     /// otherwise; the question is built only when it is asked.
     fn whose<T>(&self, key: &str, seat: Option<usize>, default: Option<(T, String)>) -> Whose<T> {
-        let seat = seat.unwrap_or(self.tp);
+        let seat = seat.unwrap_or(self.a.tp);
         Whose {
             seat,
             key: key.into(),
@@ -359,10 +190,10 @@ impl Decl<'_, '_> {
     }
 
     fn opening(&mut self) {
-        let (me, a, tp) = (&self.me, &self.card.name, self.tp);
+        let (me, a, tp) = (&self.me, &self.card.name, self.a.tp);
         self.cx.step(D1, format!("{me} declares an attack with {a}; the declaration goes through the steps of rule 2 and must be verified as a legal attack"));
         let intent = &self.b.players[tp].intent;
-        let resolved = match self.slot == Slot::Champion && !intent.is_empty() {
+        let resolved = match self.a.attacker == Slot::Champion && !intent.is_empty() {
             true => format!(
                 "; {} in the champion's intent has resolved",
                 intent.join(", ")
@@ -399,8 +230,8 @@ impl Decl<'_, '_> {
         let (me, a, role, unit) = (
             self.me.clone(),
             self.card.name.clone(),
-            self.slot.role(),
-            self.slot.is_unit(),
+            self.a.attacker.role(),
+            self.a.attacker.is_unit(),
         );
         let st = self.cx.step(
             D2_1,
@@ -428,7 +259,7 @@ impl Decl<'_, '_> {
         match able {
             Ok(why) => self.cx.step(D2_1_1, why),
             Err(why) => {
-                self.fail(D2_1_1, &self.slot.path(self.tp), why);
+                self.fail(D2_1_1, &self.a.attacker.path(self.a.tp), why);
                 return false;
             }
         };
@@ -444,7 +275,7 @@ impl Decl<'_, '_> {
             );
             return true;
         }
-        if let Some(c) = self.b.players[self.tp].card_mut(self.slot) {
+        if let Some(c) = self.b.players[self.a.tp].card_mut(self.a.attacker) {
             c.rested = true;
         }
         self.undo.push(Undo::Rest);
@@ -454,7 +285,7 @@ impl Decl<'_, '_> {
             self.b.pending_triggers.push(t.clone());
             self.undo.push(Undo::Pending(t.clone()));
             self.cx.step(D1_2, format!("{a} becoming rested triggers {t}; it waits and goes onto the Effects Stack the next time state-based effects are checked"));
-            let path = format!("{}.when_rested[{k}]", self.slot.path(self.tp));
+            let path = format!("{}.when_rested[{k}]", self.a.attacker.path(self.a.tp));
             self.cx.warn(None, Some(&path), format!("card text not applied: {a}'s trigger '{t}' (what it does is outside the indexed text)"));
         }
         true
@@ -465,7 +296,7 @@ impl Decl<'_, '_> {
         let (me, a) = (&self.me, &self.card.name);
         self.at = "2.b";
         if self.objects.is_empty() {
-            let how = match self.stated.with {
+            let how = match self.a.with.is_some() {
                 true => Chosen::Stated(()),
                 false => Chosen::Assumed((), MAY_ADD.into()),
             };
@@ -510,8 +341,8 @@ impl Decl<'_, '_> {
             true => Some(format!("{a} has Cleave")),
             false => from.map(|o| format!("{}, added in 2.b, gives the attack Cleave", o.name)),
         };
-        let why = match (cleave, self.stated.target, self.stated.player) {
-            _ if self.b.opponents(self.tp).is_empty() => {
+        let why = match (cleave, self.a.target, self.a.defending_player) {
+            _ if self.b.opponents(self.a.tp).is_empty() => {
                 (D2_3, "play.target", "there is no opponent to attack".into())
             }
             (Some(g), Some((p, s)), _) => {
@@ -538,7 +369,7 @@ impl Decl<'_, '_> {
 
     fn cleave(&mut self, granted: String) -> Result<bool, Stop> {
         let (b, me) = (&*self.b, self.me.clone());
-        let opps = b.opponents(self.tp);
+        let opps = b.opponents(self.a.tp);
         // One opponent is the only player who can be chosen.
         let only = match opps[..] {
             [p] => Some((
@@ -562,7 +393,7 @@ impl Decl<'_, '_> {
         };
         let chosen = self
             .cx
-            .choose_with(self.stated.player, whose.clone(), ask)?;
+            .choose_with(self.a.defending_player, whose.clone(), ask)?;
         let (p, who) = (chosen.value(), self.b.name(chosen.value()));
         let units: Vec<String> = self.b.players[p]
             .units()
@@ -587,7 +418,7 @@ impl Decl<'_, '_> {
     }
 
     fn attack_target(&mut self) -> Result<bool, Stop> {
-        let (b, me, a, tp) = (&*self.b, self.me.clone(), &self.card.name, self.tp);
+        let (b, me, a, tp) = (&*self.b, self.me.clone(), &self.card.name, self.a.tp);
         let whose = self.whose("target", None, None);
         let ask = || {
             let option = |&(p, s, n): &Named| {
@@ -605,7 +436,7 @@ impl Decl<'_, '_> {
         };
         let (p, s) = self
             .cx
-            .choose_with(self.stated.target, whose.clone(), ask)?
+            .choose_with(self.a.target, whose.clone(), ask)?
             .value();
         let (name, owner, role) = (self.b.card_name(p, s), self.b.name(p), s.role());
         let text = format!(
@@ -623,9 +454,9 @@ impl Decl<'_, '_> {
 
     /// Pays `c` from the attacking player's reserve (logged); `Err(reserve)` when short.
     fn pay(&mut self, c: &Cost, rule: &str, text: String) -> Result<&mut Step, u32> {
-        let have = *self.b.players[self.tp].reserve;
+        let have = *self.b.players[self.a.tp].reserve;
         let left = have.checked_sub(*c.reserve).ok_or(have)?;
-        self.b.players[self.tp].reserve.0 = left;
+        self.b.players[self.a.tp].reserve.0 = left;
         self.undo
             .push(Undo::Pay(self.at, *c.reserve, c.source.clone()));
         let st = self.cx.step(rule, text).num("cost", *c.reserve);
@@ -688,10 +519,7 @@ impl Decl<'_, '_> {
             self.example(EX1, *i, &c.source, EX1_NOTE);
             ok &= self.extra_cost(*i, c)?;
         }
-        let pay = [
-            ("pay_extra", &self.stated.pay),
-            ("refuse_extra", &self.stated.refuse),
-        ];
+        let pay = [("pay_extra", &self.a.pay), ("refuse_extra", &self.a.refuse)];
         for (field, list) in pay {
             let absent = list
                 .iter()
@@ -714,10 +542,7 @@ impl Decl<'_, '_> {
             "{src}{} extra cost of {n} reserve",
             source(&c.controller).replace(')', "'s)")
         );
-        let (st, whose) = (
-            &self.stated,
-            self.whose(&format!("extra:{src}"), None, None),
-        );
+        let (st, whose) = (&self.a, self.whose(&format!("extra:{src}"), None, None));
         let ask = || {
             let add = |list: &[String]| json!([list, std::slice::from_ref(src)].concat());
             let pay = Opt::field(format!("pay {n} reserve"), true, "pay_extra", add(&st.pay));
@@ -868,11 +693,11 @@ impl Decl<'_, '_> {
     }
 
     fn undo_one(&mut self, u: Undo, rule: &str) {
-        let (me, a, p) = (&self.me, &self.card.name, &mut self.b.players[self.tp]);
+        let (me, a, p) = (&self.me, &self.card.name, &mut self.b.players[self.a.tp]);
         let text = match u {
             Undo::Choice(s, what) => format!("Reverse {s}: the choice of {what} is withdrawn"),
             Undo::Rest => {
-                p.card_mut(self.slot)
+                p.card_mut(self.a.attacker)
                     .into_iter()
                     .for_each(|c| c.rested = false);
                 format!("Reverse 2.a: {a} becomes awake again (its resting cost is undone)")
@@ -952,7 +777,7 @@ impl Decl<'_, '_> {
             self.b.name(dp),
             &self.me,
             &self.card.name,
-            self.stated.response.clone(),
+            self.a.response.clone(),
         );
         let whose = self.whose("response", Some(dp), Some((false, MAY_RESPOND.into())));
         let ask = || {
@@ -998,7 +823,7 @@ impl Decl<'_, '_> {
     /// answers the obligation, legal or not (the record an illegal attempt keeps).
     fn record_attempt(&mut self, illegal: bool) {
         let (me, a) = (&self.me, &self.card.name);
-        for m in self.b.players[self.tp]
+        for m in self.b.players[self.a.tp]
             .must_attack
             .iter_mut()
             .filter(|m| *a == m.with.as_str())
