@@ -157,7 +157,7 @@ impl Decl<'_, '_> {
     }
 
     /// Whose choice `play.KEY` is: the turn player's unless `seat` says
-    /// otherwise; the question is built only when it is asked.
+    /// otherwise, and the rules' default.
     fn whose<T>(&self, key: &str, seat: Option<usize>, default: Option<(T, String)>) -> Whose<T> {
         let seat = seat.unwrap_or(self.a.tp);
         Whose {
@@ -165,6 +165,35 @@ impl Decl<'_, '_> {
             key: key.into(),
             default,
         }
+    }
+
+    /// Settles a choice: as stated, at its default, or asked at `rule` on
+    /// the play field `path` with the question and options `ask` builds
+    /// (only when asked); `assuming`: the default is the engine's reading.
+    fn choose<T: Clone + PartialEq>(
+        &mut self,
+        whose: Whose<T>,
+        stated: Option<T>,
+        (rule, path): (&'static str, &str),
+        assuming: bool,
+        ask: impl FnOnce(&Board) -> (String, Vec<Opt<T>>),
+    ) -> Result<Chosen<T>, Stop> {
+        let (b, w) = (&*self.b, whose.clone());
+        let ask = || {
+            let (question, options) = ask(b);
+            w.ask(rule, path, question, options)
+        };
+        match assuming {
+            true => self.cx.choose_assuming(stated, whose, ask),
+            false => self.cx.choose_with(stated, whose, ask),
+        }
+    }
+
+    /// The attacking player's choice at this step, recorded on its step and
+    /// kept to be withdrawn if the declaration is reversed.
+    fn chose<T: Clone>(&mut self, rule: &str, text: String, how: Chosen<T>, what: String) {
+        how.on(self.cx.step(rule, text), &self.me, what.clone());
+        self.undo.push(Undo::Choice(self.at, what));
     }
 
     fn in_attack(&self, name: &str) -> bool {
@@ -233,13 +262,13 @@ impl Decl<'_, '_> {
             self.a.attacker.role(),
             self.a.attacker.is_unit(),
         );
-        let st = self.cx.step(
+        let text = format!("2.a: {me} selects {a} ({role}) as the attacker");
+        self.chose(
             D2_1,
-            format!("2.a: {me} selects {a} ({role}) as the attacker"),
+            text,
+            Chosen::Stated(()),
+            format!("{a} as the attacker"),
         );
-        st.chose(&me, format!("{a} as the attacker"));
-        self.undo
-            .push(Undo::Choice("2.a", format!("{a} as the attacker")));
         let awake = unit && !self.card.rested;
         let able = match (&self.card.attack_permission, awake) {
             (_, true) => Ok(format!("{a} is an awake {role}, so it is able to attack")),
@@ -382,18 +411,13 @@ impl Decl<'_, '_> {
             _ => None,
         };
         let whose = self.whose("defending_player", None, only);
-        let ask = || {
-            let options = opps
-                .iter()
-                .map(|&p| Opt::field(b.name(p), p, "defending_player", json!(b.name(p))));
+        let at = (D2_3_1, "play.defending_player");
+        let chosen = self.choose(whose, self.a.defending_player, at, false, |b| {
+            let option =
+                |&p: &usize| Opt::field(b.name(p), p, "defending_player", json!(b.name(p)));
             let question = format!("{me}: {granted}; whose units become defending units?");
-            whose
-                .clone()
-                .ask(D2_3_1, "play.defending_player", question, options.collect())
-        };
-        let chosen = self
-            .cx
-            .choose_with(self.a.defending_player, whose.clone(), ask)?;
+            (question, opps.iter().map(option).collect())
+        })?;
         let (p, who) = (chosen.value(), self.b.name(chosen.value()));
         let units: Vec<String> = self.b.players[p]
             .units()
@@ -404,49 +428,34 @@ impl Decl<'_, '_> {
             "2.c: {granted}, so {me} chooses {who}; {who}'s units ({}) become defending units and are not attack targets",
             units.join(", ")
         );
-        chosen.on(
-            self.cx.step(D2_3_1, text),
-            &me,
+        self.chose(
+            D2_3_1,
+            text,
+            chosen,
             format!("{who} as the defending player"),
         );
-        self.undo.push(Undo::Choice(
-            "2.c",
-            format!("{who} as the defending player"),
-        ));
         self.defending = (p, units);
         Ok(true)
     }
 
     fn attack_target(&mut self) -> Result<bool, Stop> {
-        let (b, me, a, tp) = (&*self.b, self.me.clone(), &self.card.name, self.a.tp);
+        let (me, a, tp) = (self.me.clone(), self.card.name.clone(), self.a.tp);
         let whose = self.whose("target", None, None);
-        let ask = || {
+        let chosen = self.choose(whose, self.a.target, (D2_3, "play.target"), false, |b| {
             let option = |&(p, s, n): &Named| {
                 let label = format!("{n} ({}'s {})", b.name(p), s.role());
                 Opt::field(label, (p, s), "target", json!(n))
             };
             let options = cards_of(b, &b.opponents(tp), Player::units);
             let question = format!("{me}: attack which champion or ally with {a}?");
-            whose.clone().ask(
-                D2_3,
-                "play.target",
-                question,
-                options.iter().map(option).collect(),
-            )
-        };
-        let (p, s) = self
-            .cx
-            .choose_with(self.a.target, whose.clone(), ask)?
-            .value();
+            (question, options.iter().map(option).collect())
+        })?;
+        let (p, s) = chosen.value();
         let (name, owner, role) = (self.b.card_name(p, s), self.b.name(p), s.role());
         let text = format!(
             "2.c: {me} chooses {owner}'s {role} {name} as the attack target; it becomes the defending unit"
         );
-        self.cx
-            .step(D2_3, text)
-            .chose(&me, format!("{name} as the target"));
-        self.undo
-            .push(Undo::Choice("2.c", format!("{name} as the target")));
+        self.chose(D2_3, text, chosen, format!("{name} as the target"));
         self.defending = (p, vec![name.clone()]);
         self.target = Some(name);
         Ok(true)
@@ -542,25 +551,21 @@ impl Decl<'_, '_> {
             "{src}{} extra cost of {n} reserve",
             source(&c.controller).replace(')', "'s)")
         );
-        let (st, whose) = (&self.a, self.whose(&format!("extra:{src}"), None, None));
-        let ask = || {
+        let whose = self.whose(&format!("extra:{src}"), None, None);
+        let (paid, refused) = (self.a.pay.clone(), self.a.refuse.clone());
+        let stated = [&paid, &refused].iter().position(|l| l.contains(src));
+        let at = (D2_5_1_1, "play.pay_extra");
+        let chosen = self.choose(whose, stated.map(|k| k == 0), at, false, |_| {
             let add = |list: &[String]| json!([list, std::slice::from_ref(src)].concat());
-            let pay = Opt::field(format!("pay {n} reserve"), true, "pay_extra", add(&st.pay));
+            let pay = Opt::field(format!("pay {n} reserve"), true, "pay_extra", add(&paid));
             let refuse = "refuse (the attack is illegal)";
-            let refuse = Opt::field(refuse, false, "refuse_extra", add(&st.refuse));
+            let refuse = Opt::field(refuse, false, "refuse_extra", add(&refused));
             let question = format!(
                 "{me}: pay {what} to declare this attack? Refusing makes the attack illegal."
             );
-            whose
-                .clone()
-                .ask(D2_5_1_1, "play.pay_extra", question, vec![pay, refuse])
-        };
-        let stated = [&st.pay, &st.refuse].iter().position(|l| l.contains(src));
-        if !self
-            .cx
-            .choose_with(stated.map(|k| k == 0), whose.clone(), ask)?
-            .value()
-        {
+            (question, vec![pay, refuse])
+        })?;
+        if !chosen.value() {
             let why = format!("{me} refuses to pay {what}, so the attack is illegal");
             self.fail(D2_5_1_1, "play.refuse_extra", why)
                 .chose(&me, format!("not to pay {src}'s extra cost"));
@@ -775,12 +780,14 @@ impl Decl<'_, '_> {
     fn respond(&mut self, dp: usize) -> Result<(), Stop> {
         let (who, me, a, stated) = (
             self.b.name(dp),
-            &self.me,
-            &self.card.name,
+            self.me.clone(),
+            self.card.name.clone(),
             self.a.response.clone(),
         );
         let whose = self.whose("response", Some(dp), Some((false, MAY_RESPOND.into())));
-        let ask = || {
+        let stated_choice = stated.as_deref().map(|s| !passes(s));
+        // The indexed text gives no default response: passing is assumed.
+        let chosen = self.choose(whose, stated_choice, (GR4, "play.response"), true, |_| {
             let options = vec![
                 Opt::field("pass", false, "response", json!("pass")),
                 Opt::field("respond", true, "response", json!("respond")),
@@ -788,11 +795,8 @@ impl Decl<'_, '_> {
             let question = format!(
                 "{who}: {me} attacks with {a}; respond at the beginning of the Retaliation Step?"
             );
-            whose.clone().ask(GR4, "play.response", question, options)
-        };
-        let stated_choice = stated.as_deref().map(|s| !passes(s));
-        // The indexed text gives no default response: passing is assumed.
-        let chosen = self.cx.choose_assuming(stated_choice, whose.clone(), ask)?;
+            (question, options)
+        })?;
         let what = stated
             .filter(|s| fold(s) != "respond")
             .unwrap_or("a response (not named)".into());
