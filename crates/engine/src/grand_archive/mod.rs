@@ -9,6 +9,7 @@ mod notation;
 pub mod plays;
 mod procedure;
 pub mod rules;
+mod wording;
 
 use crate::kit::{Cx, Game, Kit, Phase, Reset, Set, Stop};
 use crate::{BoardError, RuleUse, Status};

@@ -13,17 +13,11 @@ use super::board::{
 };
 use super::plays::{Attack, Named, Play, actor, cards_of, passes, resolve};
 use super::rules::*;
+use super::wording::{EX1_NOTE, EX2_NOTE, MAY_ADD, MAY_RESPOND, NO_TARGET, NotApplied, TAUNT};
 use crate::kit::bounded::List;
 use crate::kit::{Chosen, Cx, Opt, Stop, Whose};
 use crate::text::fold;
 use crate::{Diagnostic, Severity, Step};
-
-const MAY_ADD: &str = "the attacking player 'may choose, if able, any additional weapons or objects': none unless some are added";
-const MAY_RESPOND: &str = "players 'will be able to respond': no response unless one is made";
-const TAUNT: &str = "Taunt is read as: while the defending player controls units with Taunt, an attack on that player's units must target one of them (the indexed text names Taunt only as a targeting restriction; the alternative, that Taunt binds only the attacks its card text names, needs the card text)";
-const NO_TARGET: &str = "a Cleave attack chooses a player, not a target (2.3.1), so a targeting restriction is read as having nothing to constrain";
-const EX1_NOTE: &str = "the seed's Example 1 places the choice to pay this extra cost in step 2.d, but numbered rule 2.5.1 puts extra costs that are not \"additional costs\" in step 2.e; the engine follows the numbered steps (the attack is legal or illegal the same way)";
-const EX2_NOTE: &str = "the seed's Example 2 says this additional cost is paid in step 2.c, but numbered step 2.d (rule 2.4) pays calculated costs, including additional costs; the engine follows the numbered steps (the amount paid is the same either way)";
 
 /// Runs a play on the board.
 pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
@@ -244,10 +238,7 @@ impl Decl<'_, '_> {
                 .enumerate()
                 .filter(|(_, w)| !["cleave", "taunt"].contains(&fold(w).as_str()))
             {
-                let msg = format!(
-                    "card text not applied: {}'s keyword '{w}' (the engine executes Cleave and Taunt only)",
-                    c.name
-                );
+                let msg = NotApplied::Keyword(&c.name, w).to_string();
                 self.cx
                     .warn(None, Some(&format!("{path}.keywords[{k}]")), msg);
             }
@@ -315,7 +306,8 @@ impl Decl<'_, '_> {
             self.undo.push(Undo::Pending(t.clone()));
             self.cx.step(D1_2, format!("{a} becoming rested triggers {t}; it waits and goes onto the Effects Stack the next time state-based effects are checked"));
             let path = format!("{}.when_rested[{k}]", self.a.attacker.path(self.a.tp));
-            self.cx.warn(None, Some(&path), format!("card text not applied: {a}'s trigger '{t}' (what it does is outside the indexed text)"));
+            self.cx
+                .warn(None, Some(&path), NotApplied::Trigger(&a, t).to_string());
         }
         true
     }
@@ -473,17 +465,12 @@ impl Decl<'_, '_> {
     }
 
     /// An info note on a cost, citing a seed example.
-    fn example(&mut self, rule: &str, i: usize, source: &str, note: &str) {
-        let (rule, path, message) = (
-            Some(rule.into()),
-            Some(format!("costs[{i}]")),
-            format!("{source}: {note}"),
-        );
+    fn example(&mut self, (rule, note): (&str, &str), i: usize, source: &str) {
         self.cx.diags.push(Diagnostic {
             severity: Severity::Info,
-            message,
-            rule,
-            path,
+            message: format!("{source}: {note}"),
+            rule: Some(rule.into()),
+            path: Some(format!("costs[{i}]")),
         });
     }
 
@@ -511,7 +498,7 @@ impl Decl<'_, '_> {
                     .num("reserve", have);
                 return false;
             }
-            self.example(EX2, i, src, EX2_NOTE);
+            self.example(EX2_NOTE, i, src);
         }
         true
     }
@@ -525,7 +512,7 @@ impl Decl<'_, '_> {
             format!("2.e: {me} reconciles the restrictions and extra costs on this attack"),
         );
         for (i, c) in &extra {
-            self.example(EX1, *i, &c.source, EX1_NOTE);
+            self.example(EX1_NOTE, *i, &c.source);
             ok &= self.extra_cost(*i, c)?;
         }
         let pay = [("pay_extra", &self.a.pay), ("refuse_extra", &self.a.refuse)];
@@ -768,7 +755,8 @@ impl Decl<'_, '_> {
                     controller,
                 });
                 self.cx.step(GR4, format!("{}'s On Attack ability ({t}) goes onto the Effects Stack; players can respond at the beginning of the Retaliation Step", c.name));
-                self.cx.warn(None, None, format!("card text not applied: {}'s On Attack ability '{t}' (what it does is outside the indexed text)", c.name));
+                let msg = NotApplied::OnAttack(&c.name, t).to_string();
+                self.cx.warn(None, None, msg);
             }
         }
         self.cx.step(GR5, "Combat proceeds through all its steps even if the attacker or all defending units leave the field");
@@ -818,7 +806,8 @@ impl Decl<'_, '_> {
                 kind: Other,
                 controller: Some(who.clone()),
             });
-            self.cx.warn(None, Some("play.response"), format!("card text not applied: {who}'s response '{what}' (recorded on the Effects Stack; what it does is outside the indexed text)"));
+            let msg = NotApplied::Response(&who, &what).to_string();
+            self.cx.warn(None, Some("play.response"), msg);
         }
         Ok(())
     }
