@@ -225,22 +225,15 @@ impl Decl<'_, '_> {
         };
         self.cx.step(GR3, format!("No attack card is waiting on the Effects Stack{resolved}, so the declaration can be made"));
         self.cx.step(D2, "Steps 2.a to 2.e are done in sequence");
-        let cards = self
-            .b
-            .players
-            .iter()
-            .enumerate()
-            .flat_map(|(p, pl)| pl.cards().into_iter().map(move |(s, c)| (s.path(p), c)));
-        for (path, c) in cards {
-            for (k, w) in c
-                .keywords
-                .iter()
-                .enumerate()
-                .filter(|(_, w)| !["cleave", "taunt"].contains(&fold(w).as_str()))
-            {
-                let msg = NotApplied::Keyword(&c.name, w).to_string();
-                self.cx
-                    .warn(None, Some(&format!("{path}.keywords[{k}]")), msg);
+        for (p, pl) in self.b.players.iter().enumerate() {
+            for (s, c) in pl.cards() {
+                for (k, w) in c.keywords.iter().enumerate() {
+                    if !["cleave", "taunt"].contains(&fold(w).as_str()) {
+                        let path = format!("{}.keywords[{k}]", s.path(p));
+                        let msg = NotApplied::Keyword(&c.name, w).to_string();
+                        self.cx.warn(None, Some(&path), msg);
+                    }
+                }
             }
         }
     }
@@ -649,12 +642,12 @@ impl Decl<'_, '_> {
     /// An illegal declaration: every step taken reversed, last first, and
     /// the board compared with the board before it.
     fn reverse(&mut self) {
-        let rule = if matches!(self.at, "2.a" | "2.e") {
+        let (at, a) = (self.at, &self.card.name);
+        let rule = if matches!(at, "2.a" | "2.e") {
             D2_5_1_3
         } else {
             D1_3
         };
-        let (at, a) = (self.at, &self.card.name);
         let text = match at {
             "2.a" => format!(
                 "The attack declaration is illegal at 2.a; the only step taken was selecting {a}, which is withdrawn"
@@ -668,17 +661,10 @@ impl Decl<'_, '_> {
             self.undo_one(u, rule);
         }
         let exact = *self.b == self.before;
-        let checked = if exact {
-            ": the board is exactly as it was (checked)"
-        } else {
-            ""
-        };
-        self.cx.step(
-            D2_5_1_3,
-            format!(
-                "The game resumes at the point in time prior to the attack declaration{checked}"
-            ),
-        );
+        let checked = exact.then_some(": the board is exactly as it was (checked)");
+        let text = "The game resumes at the point in time prior to the attack declaration";
+        self.cx
+            .step(D2_5_1_3, format!("{text}{}", checked.unwrap_or_default()));
         if !exact {
             self.cx.error_unruled("play", "internal error: the reversal did not restore the board exactly; please report this board");
         }
@@ -722,19 +708,12 @@ impl Decl<'_, '_> {
     fn declared(&mut self) -> Result<(), Stop> {
         self.cx.step(D1_1, "Steps 2.a to 2.e were followed in order and are considered to have all happened at the same time: the attack is legal");
         let (dp, defending_units) = self.defending.clone();
-        let objects = self.objects.iter().map(|o| o.name.to_string()).collect();
-        let (attacking_player, attacker, target) = (
-            self.me.clone(),
-            self.card.name.to_string(),
-            self.target.clone(),
-        );
-        let defending_player = self.b.name(dp);
         self.b.combat = Some(Combat {
-            attacking_player,
-            attacker,
-            objects,
-            target,
-            defending_player,
+            attacking_player: self.me.clone(),
+            attacker: self.card.name.to_string(),
+            objects: self.objects.iter().map(|o| o.name.to_string()).collect(),
+            target: self.target.clone(),
+            defending_player: self.b.name(dp),
             defending_units,
         });
         self.b.phase = Phase::Combat;
@@ -788,16 +767,16 @@ impl Decl<'_, '_> {
         let what = stated
             .filter(|s| fold(s) != "respond")
             .unwrap_or("a response (not named)".into());
-        let text = match chosen.value() {
-            false => format!("At the beginning of the Retaliation Step {who} does not respond"),
-            true => format!(
-                "At the beginning of the Retaliation Step {who} responds with {what}; it goes onto the Effects Stack"
+        let at = "At the beginning of the Retaliation Step";
+        let (text, choice) = match chosen.value() {
+            false => (
+                format!("{at} {who} does not respond"),
+                "not to respond".into(),
             ),
-        };
-        let choice = if chosen.value() {
-            format!("to respond with {what}")
-        } else {
-            "not to respond".into()
+            true => (
+                format!("{at} {who} responds with {what}; it goes onto the Effects Stack"),
+                format!("to respond with {what}"),
+            ),
         };
         chosen.on(self.cx.step(GR4, text), &who, choice);
         if chosen.value() {
