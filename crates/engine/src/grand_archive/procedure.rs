@@ -5,6 +5,8 @@
 //! rules' default, or asked; the defending player's response at the
 //! Retaliation Step (general rule 4) is asked of the defending player.
 
+use std::fmt;
+
 use serde_json::json;
 
 use super::board::StackKind::{AttackCard, OnAttack, Other};
@@ -69,16 +71,32 @@ fn source(s: &Option<String>) -> String {
     s.as_deref().map(|s| format!(" ({s})")).unwrap_or_default()
 }
 
+/// The declaration's steps, 2.a to 2.e.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum At {
+    A,
+    B,
+    C,
+    D,
+    E,
+}
+
+impl fmt::Display for At {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "2.{}", char::from(b'a' + *self as u8))
+    }
+}
+
 /// One thing done during the declaration, kept so it can be undone.
 enum Undo {
     /// A choice made at a step (nothing on the board to restore, but shown).
-    Choice(&'static str, String),
+    Choice(At, String),
     /// The attacker rested as the cost of 2.a.
     Rest,
     /// A state-based trigger waiting for the next check.
     Pending(String),
     /// Reserve paid: (step, amount, source).
-    Pay(&'static str, u32, String),
+    Pay(At, u32, String),
 }
 
 /// A declaration in progress: the board, the recorder, what the play
@@ -93,8 +111,8 @@ struct Decl<'r, 'a> {
     /// The attacker and the objects added in 2.b, as they were.
     card: Card,
     objects: Vec<Card>,
-    /// The step being done (`2.c`), and what 2.c decided.
-    at: &'static str,
+    /// The step being done, and what 2.c decided.
+    at: At,
     defending: (usize, Vec<String>),
     target: Option<String>,
     undo: Vec<Undo>,
@@ -117,7 +135,7 @@ fn declare(b: &mut Board, a: Attack, cx: &mut Cx) -> Result<(), Stop> {
         me,
         card,
         objects,
-        at: "2.a",
+        at: At::A,
         defending,
         target: None,
         undo: Vec::new(),
@@ -308,7 +326,7 @@ impl Decl<'_, '_> {
     /// 2.b: weapons or objects added (none when left out, labelled).
     fn step_b(&mut self) -> bool {
         let (me, a) = (&self.me, &self.card.name);
-        self.at = "2.b";
+        self.at = At::B;
         if self.objects.is_empty() {
             let how = match self.a.with.is_some() {
                 true => Chosen::Stated(()),
@@ -333,7 +351,7 @@ impl Decl<'_, '_> {
                 .step(D2_2, format!("2.b: {me} adds {n}{kind} to the attack"))
                 .chose(me, format!("to add {n}"));
             self.undo
-                .push(Undo::Choice("2.b", format!("{n} added to the attack")));
+                .push(Undo::Choice(At::B, format!("{n} added to the attack")));
         }
         let names: Vec<&str> = self.objects.iter().map(|o| o.name.as_str()).collect();
         let (verb, noun) = if names.len() == 1 {
@@ -349,7 +367,7 @@ impl Decl<'_, '_> {
     /// 2.c: an attack target, or with Cleave a player whose units defend.
     fn step_c(&mut self) -> Result<bool, Stop> {
         let (me, a) = (self.me.clone(), self.card.name.clone());
-        self.at = "2.c";
+        self.at = At::C;
         let from = self.objects.iter().find(|o| o.has_keyword("cleave"));
         let cleave = match self.card.has_keyword("cleave") {
             true => Some(format!("{a} has Cleave")),
@@ -470,7 +488,7 @@ impl Decl<'_, '_> {
     /// 2.d: calculated costs, including additional costs.
     fn step_d(&mut self) -> bool {
         let (me, costs) = (self.me.clone(), self.costs(CostKind::Additional));
-        self.at = "2.d";
+        self.at = At::D;
         if costs.is_empty() {
             self.cx.step(
                 D2_4,
@@ -499,7 +517,7 @@ impl Decl<'_, '_> {
     /// 2.e: extra costs (paid, refused or asked), then Taunt and restrictions.
     fn step_e(&mut self) -> Result<bool, Stop> {
         let (mut ok, me, extra) = (true, self.me.clone(), self.costs(CostKind::Extra));
-        self.at = "2.e";
+        self.at = At::E;
         self.cx.step(
             D2_5,
             format!("2.e: {me} reconciles the restrictions and extra costs on this attack"),
@@ -643,13 +661,13 @@ impl Decl<'_, '_> {
     /// the board compared with the board before it.
     fn reverse(&mut self) {
         let (at, a) = (self.at, &self.card.name);
-        let rule = if matches!(at, "2.a" | "2.e") {
+        let rule = if matches!(at, At::A | At::E) {
             D2_5_1_3
         } else {
             D1_3
         };
         let text = match at {
-            "2.a" => format!(
+            At::A => format!(
                 "The attack declaration is illegal at 2.a; the only step taken was selecting {a}, which is withdrawn"
             ),
             _ => format!(
@@ -657,7 +675,7 @@ impl Decl<'_, '_> {
             ),
         };
         self.cx.step(rule, text);
-        while let Some(u) = self.undo.pop().filter(|_| at != "2.a") {
+        while let Some(u) = self.undo.pop().filter(|_| at != At::A) {
             self.undo_one(u, rule);
         }
         let exact = *self.b == self.before;
