@@ -11,8 +11,8 @@
 //! clause after `;` is the defending player's answer at the Retaliation
 //! Step: in a match it is asked of them instead.
 
-use super::board::{Board, CostKind, Player};
-use super::plays::{Named, Play, cards_of, passes};
+use super::board::{Board, Player};
+use super::plays::{Named, Play, cards_of, extra_sources, passes};
 use crate::BoardError;
 use crate::kit::names;
 use crate::kit::notation::{
@@ -65,16 +65,7 @@ fn candidates(b: &Board, tp: usize, kw: &str) -> Vec<String> {
             .map(name)
             .collect(),
         "cleave" => opponents.iter().map(|&p| b.name(p)).collect(),
-        _ => {
-            let mut v: Vec<String> = b
-                .costs
-                .iter()
-                .filter(|c| c.kind == CostKind::Extra)
-                .map(|c| c.source.clone())
-                .collect();
-            v.dedup();
-            v
-        }
+        _ => extra_sources(b).into_iter().map(String::from).collect(),
     }
 }
 

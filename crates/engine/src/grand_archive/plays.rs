@@ -149,10 +149,7 @@ pub fn resolve(b: &Board, tp: usize, play: &Play) -> Result<Option<Attack>, Boar
         .as_deref()
         .map(|p| opponent(b, tp, p))
         .transpose()?;
-    let extra = b.costs.iter().filter(|c| c.kind == CostKind::Extra);
-    let mut sources: Vec<&str> = extra.map(|c| c.source.as_str()).collect();
-    sources.sort_unstable();
-    sources.dedup();
+    let sources = extra_sources(b);
     let resolve = |list: &[String], field: &str| -> Result<Vec<String>, BoardError> {
         let one = |(i, s): (usize, &String)| {
             names::resolve(s, &sources, "extra cost")
@@ -177,6 +174,15 @@ pub fn resolve(b: &Board, tp: usize, play: &Play) -> Result<Option<Attack>, Boar
         refuse,
         response: response.clone(),
     }))
+}
+
+/// The sources of the extra costs in play, each once, in order.
+pub fn extra_sources(b: &Board) -> Vec<&str> {
+    let extra = b.costs.iter().filter(|c| c.kind == CostKind::Extra);
+    let mut sources: Vec<&str> = extra.map(|c| c.source.as_str()).collect();
+    sources.sort_unstable();
+    sources.dedup();
+    sources
 }
 
 /// A card: its seat, slot and name.
