@@ -464,15 +464,28 @@ impl Decl<'_, '_> {
         Ok(true)
     }
 
-    /// Pays `c` from the attacking player's reserve (logged); `Err(reserve)` when short.
-    fn pay(&mut self, c: &Cost, rule: &str, text: String) -> Result<&mut Step, u32> {
-        let have = *self.b.players[self.a.tp].reserve;
-        let left = have.checked_sub(*c.reserve).ok_or(have)?;
+    /// Pays `costs[i]` from the attacking player's reserve, logged, with
+    /// its step under `rule`. When the reserve is short the step fails
+    /// instead: an error under `short.0` saying `short.1(reserve)`.
+    fn pay(
+        &mut self,
+        (i, c): (usize, &Cost),
+        rule: &str,
+        text: String,
+        short: (&str, impl FnOnce(u32) -> String),
+    ) -> Option<&mut Step> {
+        let (have, n) = (*self.b.players[self.a.tp].reserve, *c.reserve);
+        let Some(left) = have.checked_sub(n) else {
+            let why = short.1(have);
+            self.cx.error(short.0, &format!("costs[{i}]"), why.clone());
+            let st = self.cx.step(rule, format!("{} fails: {why}", self.at));
+            st.num("cost", n).num("reserve", have);
+            return None;
+        };
         self.b.players[self.a.tp].reserve.0 = left;
-        self.undo
-            .push(Undo::Pay(self.at, *c.reserve, c.source.clone()));
-        let st = self.cx.step(rule, text).num("cost", *c.reserve);
-        Ok(st.num("reserve before", have).num("reserve after", left))
+        self.undo.push(Undo::Pay(self.at, n, c.source.clone()));
+        let st = self.cx.step(rule, text).num("cost", n);
+        Some(st.num("reserve before", have).num("reserve after", left))
     }
 
     /// An info note on a cost, citing a seed example.
@@ -500,13 +513,12 @@ impl Decl<'_, '_> {
             let text = format!(
                 "2.d: {me} pays {n} reserve for {src}'s additional cost to declare the attack"
             );
-            if let Err(have) = self.pay(&c, D2_4, text) {
-                let why = format!(
+            let short = |have| {
+                format!(
                     "{me} can't pay {src}'s additional cost of {n} reserve: only {have} reserve is available"
-                );
-                self.fail(D2_4, &format!("costs[{i}]"), why)
-                    .num("cost", n)
-                    .num("reserve", have);
+                )
+            };
+            if self.pay((i, &c), D2_4, text, (D2_4, short)).is_none() {
                 return false;
             }
             self.example(EX2_NOTE, i, src);
@@ -571,19 +583,11 @@ impl Decl<'_, '_> {
         }
         let text =
             format!("2.e: {me} agrees to pay {what} (not an \"additional cost\") and pays it");
-        match self.pay(c, D2_5_1, text) {
-            Ok(st) => st.chose(&me, format!("to pay {src}'s extra cost")),
-            Err(have) => {
-                let why = format!("{me} agrees to pay {what} but only {have} reserve is available");
-                self.cx.error(D2_5_1_3, &format!("costs[{i}]"), why.clone());
-                self.cx
-                    .step(D2_5_1, format!("2.e fails: {why}"))
-                    .num("cost", n)
-                    .num("reserve", have);
-                return Ok(false);
-            }
-        };
-        Ok(true)
+        let short =
+            |have| format!("{me} agrees to pay {what} but only {have} reserve is available");
+        let paid = self.pay((i, c), D2_5_1, text, (D2_5_1_3, short));
+        let chose = paid.map(|st| st.chose(&me, format!("to pay {src}'s extra cost")));
+        Ok(chose.is_some())
     }
 
     /// Restrictions: Taunt (read as a targeting restriction on attacks on
