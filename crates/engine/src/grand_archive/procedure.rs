@@ -258,19 +258,13 @@ impl Decl<'_, '_> {
 
     /// 2.a: select the attacker; it must be able to attack; rest it as the cost.
     fn step_a(&mut self) -> bool {
-        let (me, a, role, unit) = (
-            self.me.clone(),
-            self.card.name.clone(),
-            self.a.attacker.role(),
-            self.a.attacker.is_unit(),
-        );
-        let text = format!("2.a: {me} selects {a} ({role}) as the attacker");
-        self.chose(
-            D2_1,
-            text,
-            Chosen::Stated(()),
+        let (me, a) = (self.me.clone(), self.card.name.to_string());
+        let (role, unit) = (self.a.attacker.role(), self.a.attacker.is_unit());
+        let (text, what) = (
+            format!("2.a: {me} selects {a} ({role}) as the attacker"),
             format!("{a} as the attacker"),
         );
+        self.chose(D2_1, text, Chosen::Stated(()), what);
         let awake = unit && !self.card.rested;
         let able = match (&self.card.attack_permission, awake) {
             (_, true) => Ok(format!("{a} is an awake {role}, so it is able to attack")),
@@ -340,13 +334,9 @@ impl Decl<'_, '_> {
             return true;
         }
         for o in &self.objects {
-            let (n, kind) = (
-                &o.name,
-                o.kind
-                    .as_deref()
-                    .map(|k| format!(" ({k})"))
-                    .unwrap_or_default(),
-            );
+            let n = &o.name;
+            let kind = o.kind.as_deref().map(|k| format!(" ({k})"));
+            let kind = kind.unwrap_or_default();
             self.cx
                 .step(D2_2, format!("2.b: {me} adds {n}{kind} to the attack"))
                 .chose(me, format!("to add {n}"));
@@ -767,12 +757,8 @@ impl Decl<'_, '_> {
     /// The defending player's response at the beginning of the Retaliation
     /// Step: theirs to make; recorded on the Effects Stack, its text not applied.
     fn respond(&mut self, dp: usize) -> Result<(), Stop> {
-        let (who, me, a, stated) = (
-            self.b.name(dp),
-            self.me.clone(),
-            self.card.name.clone(),
-            self.a.response.clone(),
-        );
+        let (who, me, a) = (self.b.name(dp), self.me.clone(), self.card.name.clone());
+        let stated = self.a.response.clone();
         let whose = self.whose("response", Some(dp), Some((false, MAY_RESPOND.into())));
         let stated_choice = stated.as_deref().map(|s| !passes(s));
         // The indexed text gives no default response: passing is assumed.
