@@ -46,6 +46,7 @@ fn first() -> Count<1, { u32::MAX }> {
     Count(1)
 }
 
+/// An empty list (left out when written).
 fn none<T>(l: &Many<T>) -> bool {
     l.is_empty()
 }
