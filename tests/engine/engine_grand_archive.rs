@@ -1000,6 +1000,12 @@ fn document_errors_are_reported_with_positions_and_paths() {
         .judge_text(&BASE.replace("reserve: 4", "reserve: 99999999"))
         .unwrap_err();
     assert_eq!(e.path.as_deref(), Some("players[0].reserve"));
+    assert!(e.message.contains("the limit is 10000"), "{}", e.message);
+    let e = ENGINE
+        .judge_text(&BASE.replace("name: Fervent Lancer", "name: \"--\""))
+        .unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("players[0].allies[0].name"));
+    assert!(e.message.contains("a name needs a letter"), "{}", e.message);
     let e = ENGINE.judge_text("game: ashes\nplayers: []\n").unwrap_err();
     assert_eq!(e.path.as_deref(), Some("game"));
     let many: String = (0..20)

@@ -208,13 +208,20 @@ fn hostile(game: &str) -> Value {
                 "tokens": [{ "kind": "aim", "source": "effect", "name": long_name(4) }] }))[..64] }],
             "active": long_name(0),
         }),
-        "grand-archive" => json!({
-            "game": "grand-archive", "phase": "main",
-            "players": [{ "name": long_name(0), "reserve": 1_000_000_000u32,
-                "champion": { "name": long_name(1) },
-                "allies": names(&|_, name| json!({ "name": name, "rested": true, "keywords": [long_name(2)] })),
-                "objects": names(&|_, name| json!({ "name": name })) }],
-        }),
+        // Its limits are on its types, read with the board: the largest board
+        // it reads (200 allies and objects, names of 100 characters).
+        "grand-archive" => {
+            let name = |i| long_name(i).chars().take(100).collect::<String>();
+            let most =
+                |f: &dyn Fn(String) -> Value| (0..200).map(|i| f(name(i))).collect::<Vec<_>>();
+            json!({
+                "game": "grand-archive", "phase": "main",
+                "players": [{ "name": name(0), "reserve": 10_000,
+                    "champion": { "name": name(1) },
+                    "allies": most(&|name| json!({ "name": name, "rested": true, "keywords": [long_name(2)] })),
+                    "objects": most(&|name| json!({ "name": name })) }],
+            })
+        }
         other => panic!("no hostile board for {other}"),
     }
 }

@@ -7,15 +7,18 @@ use serde::{Deserialize, Serialize};
 
 use crate::BoardError;
 use crate::document::check;
+use crate::kit::bounded::{Count, List, Name};
 use crate::kit::names;
 use crate::text::fold;
 
-/// Largest number of players accepted.
-pub const MAX_PLAYERS: usize = 8;
-/// Largest number of entries in any list.
-pub const MAX_LIST: usize = 200;
-/// Largest reserve or cost accepted.
-pub const MAX_AMOUNT: u32 = 10_000;
+/// 1 to 8 players.
+pub type Players = List<Player, 1, 8>;
+/// Any other list: at most 200 entries.
+pub type Many<T> = List<T, 0, 200>;
+/// A reserve or a cost: up to 10 000.
+pub type Amount = Count<0, 10_000>;
+/// A player's or a card's name: at most 100 characters.
+pub type Title = Name<100>;
 
 /// The phases of a turn, in order (the order of [`super::PHASES`]). The
 /// Combat Phase is entered by declaring an attack and returns to the Main Phase.
@@ -39,8 +42,13 @@ impl Phase {
     }
 }
 
-fn first() -> u32 {
-    1
+fn first() -> Count<1, { u32::MAX }> {
+    Count(1)
+}
+
+/// An empty list (left out when written).
+fn none<T>(l: &Many<T>) -> bool {
+    l.is_empty()
 }
 
 /// A board document, without its play.
@@ -53,24 +61,23 @@ pub struct Board {
     pub phase: Phase,
     /// The turn number, from 1: a new turn each time the turn passes.
     #[serde(default = "first")]
-    pub turn_number: u32,
+    pub turn_number: Count<1, { u32::MAX }>,
     /// The player whose turn it is (who declares attacks); default: the first player.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_player: Option<String>,
-    #[schemars(length(min = 1, max = 8))]
-    pub players: Vec<Player>,
+    pub players: Players,
     /// Costs to declare attacks imposed by effects in play.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub costs: Vec<Cost>,
+    #[serde(default, skip_serializing_if = "none")]
+    pub costs: Many<Cost>,
     /// Restrictions on attack declarations imposed by effects in play.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub restrictions: Vec<Restriction>,
+    #[serde(default, skip_serializing_if = "none")]
+    pub restrictions: Many<Restriction>,
     /// The Effects Stack, bottom first.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub effects_stack: Vec<StackEntry>,
+    #[serde(default, skip_serializing_if = "none")]
+    pub effects_stack: Many<StackEntry>,
     /// Triggers waiting for the next state-based check to go onto the stack.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub pending_triggers: Vec<String>,
+    #[serde(default, skip_serializing_if = "none")]
+    pub pending_triggers: Many<String>,
     /// The attack in progress (written by the engine on a legal declaration).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub combat: Option<Combat>,
@@ -79,45 +86,45 @@ pub struct Board {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Player {
-    pub name: String,
+    pub name: Title,
     /// Reserve available to pay costs.
     #[serde(default)]
-    pub reserve: u32,
+    pub reserve: Amount,
     pub champion: Card,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub allies: Vec<Card>,
+    #[serde(default, skip_serializing_if = "none")]
+    pub allies: Many<Card>,
     /// Weapons and other objects that can join an attack (or attack, with permission).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub objects: Vec<Card>,
+    #[serde(default, skip_serializing_if = "none")]
+    pub objects: Many<Card>,
     /// Attack cards that have resolved into the champion's intent.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub intent: Vec<String>,
+    #[serde(default, skip_serializing_if = "none")]
+    pub intent: Many<String>,
     /// Effects that instruct this player to attack with an object.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub must_attack: Vec<MustAttack>,
+    #[serde(default, skip_serializing_if = "none")]
+    pub must_attack: Many<MustAttack>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Card {
-    pub name: String,
+    pub name: Title,
     /// weapon, item, … (shown in the ruling).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
     #[serde(default)]
     pub rested: bool,
     /// Keywords; Cleave and Taunt are executed, others are kept (not applied).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub keywords: Vec<String>,
+    #[serde(default, skip_serializing_if = "none")]
+    pub keywords: Many<String>,
     /// The effect that grants this card permission to attack (even while rested).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attack_permission: Option<String>,
     /// On Attack abilities: each goes onto the Effects Stack (text not applied).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub on_attack: Vec<String>,
+    #[serde(default, skip_serializing_if = "none")]
+    pub on_attack: Many<String>,
     /// State-based triggers that fire when this card becomes rested.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub when_rested: Vec<String>,
+    #[serde(default, skip_serializing_if = "none")]
+    pub when_rested: Many<String>,
 }
 
 impl Card {
@@ -143,7 +150,7 @@ pub struct Cost {
     pub source: String,
     pub kind: CostKind,
     /// Reserve to pay.
-    pub reserve: u32,
+    pub reserve: Amount,
     /// The player who controls the source.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub controller: Option<String>,
@@ -163,11 +170,11 @@ pub struct Restriction {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub applies_to: Option<String>,
     /// The attack must target one of these units.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub must_target: Vec<String>,
+    #[serde(default, skip_serializing_if = "none")]
+    pub must_target: Many<String>,
     /// These objects can't be the attacker or join the attack.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub cannot_attack_with: Vec<String>,
+    #[serde(default, skip_serializing_if = "none")]
+    pub cannot_attack_with: Many<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -290,12 +297,12 @@ impl Board {
     pub fn name(&self, p: usize) -> String {
         self.players
             .get(p)
-            .map_or_else(String::new, |p| p.name.clone())
+            .map_or_else(String::new, |p| p.name.to_string())
     }
 
     pub fn card_name(&self, p: usize, s: Slot) -> String {
         let card = self.players.get(p).and_then(|pl| pl.card(s));
-        card.map(|c| c.name.clone()).unwrap_or_default()
+        card.map(|c| c.name.to_string()).unwrap_or_default()
     }
 
     /// The seat of a player name (resolved), for play and board fields.
@@ -314,24 +321,6 @@ impl Board {
     pub fn opponents(&self, p: usize) -> Vec<usize> {
         (0..self.players.len()).filter(|&o| o != p).collect()
     }
-}
-
-// Paths and messages are written only when a check fails (validation runs
-// on every request).
-fn limit(n: usize, path: impl FnOnce() -> String) -> Result<(), BoardError> {
-    if n <= MAX_LIST {
-        return Ok(());
-    }
-    let msg = format!("{n} entries is more than this engine accepts ({MAX_LIST})");
-    check(false, path(), msg)
-}
-
-fn amount(v: u32, path: impl FnOnce() -> String) -> Result<(), BoardError> {
-    if v <= MAX_AMOUNT {
-        return Ok(());
-    }
-    let msg = format!("{v} is more than this engine accepts ({MAX_AMOUNT})");
-    check(false, path(), msg)
 }
 
 /// The names a reference may take, and what they are.
@@ -359,30 +348,14 @@ impl Known {
 
 fn player_ok(pl: &Player, p: usize, seen: &mut Vec<String>) -> Result<(), BoardError> {
     let name = fold(&pl.name);
-    let path = |f: &str| format!("players[{p}].{f}");
-    if name.is_empty() {
-        return check(false, path("name"), "a player needs a name");
-    }
     if seen.contains(&name) {
         let twice = format!("two players are named '{}'", pl.name);
-        return check(false, path("name"), twice);
+        return check(false, format!("players[{p}].name"), twice);
     }
     seen.push(name);
-    amount(pl.reserve, || path("reserve"))?;
-    limit(pl.allies.len(), || path("allies"))?;
-    limit(pl.objects.len(), || path("objects"))?;
-    limit(pl.intent.len(), || path("intent"))?;
-    limit(pl.must_attack.len(), || path("must_attack"))?;
     let mut cards: Vec<String> = Vec::new();
     for (slot, c) in pl.cards() {
         let name = fold(&c.name);
-        if name.is_empty() {
-            return check(
-                false,
-                format!("{}.name", slot.path(p)),
-                "a card needs a name",
-            );
-        }
         if cards.contains(&name) {
             let (who, card) = (&pl.name, &c.name);
             let twice = format!(
@@ -391,25 +364,14 @@ fn player_ok(pl: &Player, p: usize, seen: &mut Vec<String>) -> Result<(), BoardE
             return check(false, format!("{}.name", slot.path(p)), twice);
         }
         cards.push(name);
-        let lists = [c.keywords.len(), c.on_attack.len(), c.when_rested.len()];
-        limit(lists.into_iter().max().unwrap_or(0), || slot.path(p))?;
     }
     Ok(())
 }
 
-/// Checks sizes, numbers and unique names, and writes every name reference
-/// (whose turn, costs, restrictions, obligations) in the board's own spelling.
+/// Checks unique names (sizes and numbers are checked where the document is
+/// read, by their types), and writes every name reference (whose turn,
+/// costs, restrictions, obligations) in the board's own spelling.
 pub fn validate(b: &mut Board) -> Result<(), BoardError> {
-    let n = b.players.len();
-    if !(1..=MAX_PLAYERS).contains(&n) {
-        let players = format!("a board has 1 to {MAX_PLAYERS} players, not {n}");
-        return check(false, "players", players);
-    }
-    check(b.turn_number >= 1, "turn_number", "turns count from 1")?;
-    limit(b.costs.len(), || "costs".into())?;
-    limit(b.restrictions.len(), || "restrictions".into())?;
-    limit(b.effects_stack.len(), || "effects_stack".into())?;
-    limit(b.pending_triggers.len(), || "pending_triggers".into())?;
     let mut seen = Vec::new();
     for (p, pl) in b.players.iter().enumerate() {
         player_ok(pl, p, &mut seen)?;
@@ -419,11 +381,14 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
         let each = b
             .players
             .iter()
-            .flat_map(|p| f(p).into_iter().map(|(_, c)| c.name.clone()));
+            .flat_map(|p| f(p).into_iter().map(|(_, c)| c.name.to_string()));
         if needed { each.collect() } else { Vec::new() }
     };
     let (costs, rules) = (!b.costs.is_empty(), !b.restrictions.is_empty());
-    let players = Known(b.players.iter().map(|p| p.name.clone()).collect(), "player");
+    let players = Known(
+        b.players.iter().map(|p| p.name.to_string()).collect(),
+        "player",
+    );
     let cards = Known(names(Player::cards, costs || rules), "card");
     let units = Known(names(Player::units, rules), "champion or ally");
     players.fix_opt(&mut b.turn_player, || "turn_player".into())?;
@@ -431,7 +396,7 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
         if pl.must_attack.is_empty() {
             continue;
         }
-        let own: Vec<String> = pl.cards().iter().map(|(_, c)| c.name.clone()).collect();
+        let own: Vec<String> = pl.cards().iter().map(|(_, c)| c.name.to_string()).collect();
         let own = Known(own, "card");
         for (j, m) in pl.must_attack.iter_mut().enumerate() {
             own.fix(&mut m.with, || {
@@ -440,7 +405,6 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
         }
     }
     for (i, c) in b.costs.iter_mut().enumerate() {
-        amount(c.reserve, || format!("costs[{i}].reserve"))?;
         players.fix_opt(&mut c.applies_to, || format!("costs[{i}].applies_to"))?;
         players.fix_opt(&mut c.controller, || format!("costs[{i}].controller"))?;
         cards.fix_opt(&mut c.when_attacking_with, || {

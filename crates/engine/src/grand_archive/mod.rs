@@ -9,6 +9,7 @@ mod notation;
 pub mod plays;
 mod procedure;
 pub mod rules;
+mod wording;
 
 use crate::kit::{Cx, Game, Kit, Phase, Reset, Set, Stop};
 use crate::{BoardError, RuleUse, Status};
@@ -103,11 +104,11 @@ impl Game for GrandArchive {
     }
 
     fn players(b: &Board) -> Vec<String> {
-        b.players.iter().map(|p| p.name.clone()).collect()
+        b.players.iter().map(|p| p.name.to_string()).collect()
     }
 
     fn actor(b: &Board, play: &Play) -> Result<Option<usize>, BoardError> {
-        procedure::actor(b, play).map(Some)
+        plays::actor(b, play).map(Some)
     }
 
     fn play(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
@@ -137,7 +138,7 @@ impl Game for GrandArchive {
         let seat = b.turn_seat();
         Status {
             phase: b.phase.name().into(),
-            round: Some(b.turn_number),
+            round: Some(*b.turn_number),
             turn: Some(b.name(seat)),
             turn_seat: Some(seat),
             result: None,

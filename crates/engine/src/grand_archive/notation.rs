@@ -11,8 +11,8 @@
 //! clause after `;` is the defending player's answer at the Retaliation
 //! Step: in a match it is asked of them instead.
 
-use super::board::{Board, CostKind};
-use super::plays::{Play, passes};
+use super::board::{Board, Player};
+use super::plays::{Named, Play, cards_of, extra_sources, passes};
 use crate::BoardError;
 use crate::kit::names;
 use crate::kit::notation::{
@@ -52,31 +52,20 @@ fn segments(s: &str) -> Vec<(&'static str, &str)> {
 
 /// The names a keyword takes, for the player at `tp`.
 fn candidates(b: &Board, tp: usize, kw: &str) -> Vec<String> {
-    let me = &b.players[tp];
-    let opponents = b.opponents(tp);
+    let (opponents, name) = (b.opponents(tp), |c: &Named| c.2.to_string());
     match kw {
-        "with" => me.cards().iter().map(|(_, c)| c.name.clone()).collect(),
-        "using" => me.objects.iter().map(|c| c.name.clone()).collect(),
-        "at" => opponents
+        "with" => cards_of(b, &[tp], Player::cards).iter().map(name).collect(),
+        "using" => b.players[tp]
+            .objects
             .iter()
-            .flat_map(|&p| {
-                b.players[p]
-                    .units()
-                    .into_iter()
-                    .map(|(_, c)| c.name.clone())
-            })
+            .map(|c| c.name.to_string())
+            .collect(),
+        "at" => cards_of(b, &opponents, Player::units)
+            .iter()
+            .map(name)
             .collect(),
         "cleave" => opponents.iter().map(|&p| b.name(p)).collect(),
-        _ => {
-            let mut v: Vec<String> = b
-                .costs
-                .iter()
-                .filter(|c| c.kind == CostKind::Extra)
-                .map(|c| c.source.clone())
-                .collect();
-            v.dedup();
-            v
-        }
+        _ => extra_sources(b).into_iter().map(String::from).collect(),
     }
 }
 

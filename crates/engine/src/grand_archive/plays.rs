@@ -5,6 +5,11 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::board::{Board, Card, CostKind, Player, Slot};
+use super::rules::{D2_1, D2_2, D2_3};
+use crate::BoardError;
+use crate::kit::names;
+
 /// One play.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "action", rename_all = "kebab-case", deny_unknown_fields)]
@@ -60,4 +65,175 @@ pub fn passes(response: &str) -> bool {
         crate::text::fold(response).as_str(),
         "pass" | "passes" | "no" | "none" | "noresponse"
     )
+}
+
+/// A declaration with its names resolved once, against the board, before
+/// the procedure runs: seats and slots, and the extra costs in the board's
+/// spelling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Attack {
+    /// The declaring seat.
+    pub tp: usize,
+    pub attacker: Slot,
+    /// 2.b: the objects added (`None`: left out).
+    pub with: Option<Vec<Slot>>,
+    pub target: Option<(usize, Slot)>,
+    pub defending_player: Option<usize>,
+    pub pay: Vec<String>,
+    pub refuse: Vec<String>,
+    pub response: Option<String>,
+}
+
+/// Cards named where another player's (or the wrong kind) was expected: the rule and why.
+const OWN_CARDS: (&str, &str) = (
+    D2_1,
+    "the turn player declares an attack with their own cards",
+);
+const OBJECTS: (&str, &str) = (D2_2, "step 2.b adds weapons or other objects");
+const TARGETS: (&str, &str) = (
+    D2_3,
+    "attack targets are opposing champions and allies, not your own cards",
+);
+
+/// The seat that makes the play: the player it names, else the turn player.
+pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
+    play.player()
+        .map_or(Ok(b.turn_seat()), |p| b.seat(p, "play.player"))
+}
+
+/// Resolves a declaration by `tp` (`None` for another play).
+pub fn resolve(b: &Board, tp: usize, play: &Play) -> Result<Option<Attack>, BoardError> {
+    let Play::DeclareAttack {
+        attacker,
+        with,
+        target,
+        defending_player,
+        pay_extra,
+        refuse_extra,
+        response,
+        ..
+    } = play
+    else {
+        return Ok(None);
+    };
+    let mine = cards_of(b, &[tp], Player::cards);
+    let theirs = cards_of(b, &b.opponents(tp), Player::cards);
+    let (objects, units): (Vec<Named>, Vec<Named>) = mine.iter().partition(|x| !x.1.is_unit());
+    let attacker = pick(
+        b,
+        attacker,
+        &mine,
+        &theirs,
+        "play.attacker",
+        "card",
+        OWN_CARDS,
+    )?
+    .1;
+    let mut added: Vec<Slot> = Vec::new();
+    for (i, w) in with.iter().flatten().enumerate() {
+        let path = format!("play.with[{i}]");
+        let s = pick(b, w, &objects, &units, &path, "object", OBJECTS)?.1;
+        if s == attacker || added.contains(&s) {
+            let msg = format!("{w} is already part of the attack");
+            return Err(BoardError::semantic(path, msg).with_rule(D2_2));
+        }
+        added.push(s);
+    }
+    let opposing = cards_of(b, &b.opponents(tp), Player::units);
+    let what = "opposing champion or ally";
+    let target = target
+        .as_deref()
+        .map(|t| pick(b, t, &opposing, &mine, "play.target", what, TARGETS))
+        .transpose()?;
+    let defending_player = defending_player
+        .as_deref()
+        .map(|p| opponent(b, tp, p))
+        .transpose()?;
+    let sources = extra_sources(b);
+    let resolve = |list: &[String], field: &str| -> Result<Vec<String>, BoardError> {
+        let one = |(i, s): (usize, &String)| {
+            names::resolve(s, &sources, "extra cost")
+                .map(str::to_string)
+                .map_err(|e| e.at(&format!("play.{field}[{i}]")))
+        };
+        list.iter().enumerate().map(one).collect()
+    };
+    let pay = resolve(pay_extra, "pay_extra")?;
+    let refuse = resolve(refuse_extra, "refuse_extra")?;
+    if let Some(s) = pay.iter().find(|s| refuse.contains(s)) {
+        let msg = format!("{s} is both paid and refused");
+        return Err(BoardError::semantic("play.refuse_extra", msg));
+    }
+    Ok(Some(Attack {
+        tp,
+        attacker,
+        with: with.as_ref().map(|_| added),
+        target,
+        defending_player,
+        pay,
+        refuse,
+        response: response.clone(),
+    }))
+}
+
+/// The sources of the extra costs in play, each once, in order.
+pub fn extra_sources(b: &Board) -> Vec<&str> {
+    let extra = b.costs.iter().filter(|c| c.kind == CostKind::Extra);
+    let mut sources: Vec<&str> = extra.map(|c| c.source.as_str()).collect();
+    sources.sort_unstable();
+    sources.dedup();
+    sources
+}
+
+/// A card: its seat, slot and name.
+pub type Named<'a> = (usize, Slot, &'a str);
+
+/// The cards of `seats` that `which` lists (units or all cards).
+pub fn cards_of<'a>(
+    b: &'a Board,
+    seats: &[usize],
+    which: fn(&Player) -> Vec<(Slot, &Card)>,
+) -> Vec<Named<'a>> {
+    let each = |p: usize| {
+        which(&b.players[p])
+            .into_iter()
+            .map(move |(s, c)| (p, s, c.name.as_str()))
+    };
+    seats.iter().flat_map(|&p| each(p)).collect()
+}
+
+/// A card named in `first`; named in `then` instead, it is refused under
+/// `not` (the rule and why).
+fn pick<'a>(
+    b: &Board,
+    typed: &str,
+    first: &[Named<'a>],
+    then: &[Named<'a>],
+    path: &str,
+    what: &'static str,
+    not: (&str, &str),
+) -> Result<(usize, Slot), BoardError> {
+    let names = |g: &[Named<'a>]| g.iter().map(|x| x.2).collect::<Vec<&'a str>>();
+    match names::resolve_in_groups(typed, &names(first), &names(then), what)
+        .map_err(|e| e.at(path))?
+    {
+        (0, i) => Ok((first[i].0, first[i].1)),
+        (_, i) => {
+            let (p, s, name) = then[i];
+            let (role, owner, why) = (s.role(), b.name(p), not.1);
+            let msg = format!("{name} ({role}) is controlled by {owner}; {why}");
+            Err(BoardError::semantic(path, msg).with_rule(not.0))
+        }
+    }
+}
+
+fn opponent(b: &Board, tp: usize, typed: &str) -> Result<usize, BoardError> {
+    let opponents = b.opponents(tp);
+    let names: Vec<&str> = opponents
+        .iter()
+        .map(|&p| b.players[p].name.as_str())
+        .collect();
+    let i = names::resolve_index(typed, &names, "opponent")
+        .map_err(|e| e.at("play.defending_player"))?;
+    Ok(opponents[i])
 }

@@ -5,40 +5,21 @@
 //! rules' default, or asked; the defending player's response at the
 //! Retaliation Step (general rule 4) is asked of the defending player.
 
+use std::fmt;
+
 use serde_json::json;
 
 use super::board::StackKind::{AttackCard, OnAttack, Other};
 use super::board::{
     Board, Card, Combat, Cost, CostKind, Phase, Player, Restriction, Slot, StackEntry,
 };
-use super::plays::{Play, passes};
+use super::plays::{Attack, Named, Play, actor, cards_of, passes, resolve};
 use super::rules::*;
-use crate::kit::{Chosen, Cx, Opt, Stop, Whose, names};
+use super::wording::{EX1_NOTE, EX2_NOTE, MAY_ADD, MAY_RESPOND, NO_TARGET, NotApplied, TAUNT};
+use crate::kit::bounded::List;
+use crate::kit::{Chosen, Cx, Opt, Stop, Whose};
 use crate::text::fold;
-use crate::{BoardError, Diagnostic, Severity, Step};
-
-const MAY_ADD: &str = "the attacking player 'may choose, if able, any additional weapons or objects': none unless some are added";
-const MAY_RESPOND: &str = "players 'will be able to respond': no response unless one is made";
-const TAUNT: &str = "Taunt is read as: while the defending player controls units with Taunt, an attack on that player's units must target one of them (the indexed text names Taunt only as a targeting restriction; the alternative, that Taunt binds only the attacks its card text names, needs the card text)";
-const NO_TARGET: &str = "a Cleave attack chooses a player, not a target (2.3.1), so a targeting restriction is read as having nothing to constrain";
-/// Cards named where another player's (or the wrong kind) was expected: the rule and why.
-const OWN_CARDS: (&str, &str) = (
-    D2_1,
-    "the turn player declares an attack with their own cards",
-);
-const OBJECTS: (&str, &str) = (D2_2, "step 2.b adds weapons or other objects");
-const TARGETS: (&str, &str) = (
-    D2_3,
-    "attack targets are opposing champions and allies, not your own cards",
-);
-const EX1_NOTE: &str = "the seed's Example 1 places the choice to pay this extra cost in step 2.d, but numbered rule 2.5.1 puts extra costs that are not \"additional costs\" in step 2.e; the engine follows the numbered steps (the attack is legal or illegal the same way)";
-const EX2_NOTE: &str = "the seed's Example 2 says this additional cost is paid in step 2.c, but numbered step 2.d (rule 2.4) pays calculated costs, including additional costs; the engine follows the numbered steps (the amount paid is the same either way)";
-
-/// The seat that makes the play: the player it names, else the turn player.
-pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
-    play.player()
-        .map_or(Ok(b.turn_seat()), |p| b.seat(p, "play.player"))
-}
+use crate::{Diagnostic, Severity, Step};
 
 /// Runs a play on the board.
 pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
@@ -57,8 +38,8 @@ pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
                 format!("{who} proceeds from the Main Phase to the End Phase"),
             );
         }
-    } else {
-        declare(b, tp, play, cx)?;
+    } else if let Some(a) = resolve(b, tp, play)? {
+        declare(b, a, cx)?;
     }
     Ok(())
 }
@@ -90,26 +71,32 @@ fn source(s: &Option<String>) -> String {
     s.as_deref().map(|s| format!(" ({s})")).unwrap_or_default()
 }
 
+/// The declaration's steps, 2.a to 2.e.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum At {
+    A,
+    B,
+    C,
+    D,
+    E,
+}
+
+impl fmt::Display for At {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "2.{}", char::from(b'a' + *self as u8))
+    }
+}
+
 /// One thing done during the declaration, kept so it can be undone.
 enum Undo {
     /// A choice made at a step (nothing on the board to restore, but shown).
-    Choice(&'static str, String),
+    Choice(At, String),
     /// The attacker rested as the cost of 2.a.
     Rest,
     /// A state-based trigger waiting for the next check.
     Pending(String),
     /// Reserve paid: (step, amount, source).
-    Pay(&'static str, u32, String),
-}
-
-/// What the play states, names resolved.
-struct Stated {
-    target: Option<(usize, Slot)>,
-    player: Option<usize>,
-    with: bool,
-    pay: Vec<String>,
-    refuse: Vec<String>,
-    response: Option<String>,
+    Pay(At, u32, String),
 }
 
 /// A declaration in progress: the board, the recorder, what the play
@@ -118,95 +105,37 @@ struct Decl<'r, 'a> {
     b: &'r mut Board,
     cx: &'r mut Cx<'a>,
     before: Board,
-    tp: usize,
+    /// The play, resolved.
+    a: Attack,
     me: String,
-    slot: Slot,
     /// The attacker and the objects added in 2.b, as they were.
     card: Card,
     objects: Vec<Card>,
-    stated: Stated,
-    /// The step being done (`2.c`), and what 2.c decided.
-    at: &'static str,
+    /// The step being done, and what 2.c decided.
+    at: At,
     defending: (usize, Vec<String>),
     target: Option<String>,
     undo: Vec<Undo>,
 }
 
-fn declare(b: &mut Board, tp: usize, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
-    let Play::DeclareAttack {
-        attacker,
-        with,
-        target,
-        defending_player: dp,
-        response,
-        ..
-    } = play
-    else {
-        return Ok(());
-    };
-    let mine = cards_of(b, &[tp], Player::cards);
-    let theirs = cards_of(b, &b.opponents(tp), Player::cards);
-    let (objects, units): (Vec<Named>, Vec<Named>) = mine.iter().partition(|x| !x.1.is_unit());
-    let slot = pick(
-        b,
-        attacker,
-        &mine,
-        &theirs,
-        "play.attacker",
-        "card",
-        OWN_CARDS,
-    )?
-    .1;
-    let mut added: Vec<Slot> = Vec::new();
-    for (i, w) in with.iter().flatten().enumerate() {
-        let path = format!("play.with[{i}]");
-        let s = pick(b, w, &objects, &units, &path, "object", OBJECTS)?.1;
-        if s == slot || added.contains(&s) {
-            return Err(
-                BoardError::semantic(path, format!("{w} is already part of the attack"))
-                    .with_rule(D2_2)
-                    .into(),
-            );
-        }
-        added.push(s);
-    }
-    let opposing = cards_of(b, &b.opponents(tp), Player::units);
-    let what = "opposing champion or ally";
-    let target = target
-        .as_deref()
-        .map(|t| pick(b, t, &opposing, &mine, "play.target", what, TARGETS));
-    let target = target.transpose()?;
-    let player = dp.as_deref().map(|p| opponent(b, tp, p)).transpose()?;
-    let (pay, refuse) = extra_choices(b, play)?;
-    let (with, response) = (with.is_some(), response.clone());
-    let stated = Stated {
-        target,
-        player,
-        with,
-        pay,
-        refuse,
-        response,
-    };
+fn declare(b: &mut Board, a: Attack, cx: &mut Cx) -> Result<(), Stop> {
     if !can_declare(b, cx) {
         return Ok(());
     }
-    let card = b.players[tp].card(slot).cloned().unwrap_or_default();
-    let objects = added
-        .iter()
-        .filter_map(|&s| b.players[tp].card(s).cloned())
-        .collect();
-    let (before, me, at, defending) = (b.clone(), b.name(tp), "2.a", (tp, Vec::new()));
+    let mine = &b.players[a.tp];
+    let card = mine.card(a.attacker).cloned().unwrap_or_default();
+    let added = a.with.iter().flatten();
+    let objects = added.filter_map(|&s| mine.card(s).cloned()).collect();
+    let (before, me, defending) = (b.clone(), b.name(a.tp), (a.tp, Vec::new()));
     let mut d = Decl {
         b,
         cx,
         before,
-        tp,
+        a,
         me,
-        slot,
         card,
         objects,
-        stated,
-        at,
+        at: At::A,
         defending,
         target: None,
         undo: Vec::new(),
@@ -220,91 +149,6 @@ fn declare(b: &mut Board, tp: usize, play: &Play, cx: &mut Cx) -> Result<(), Sto
     }
     d.record_attempt(!legal);
     Ok(())
-}
-
-type Named<'a> = (usize, Slot, &'a str);
-
-/// The cards of `seats` that `which` lists (units or all cards).
-fn cards_of<'a>(
-    b: &'a Board,
-    seats: &[usize],
-    which: fn(&Player) -> Vec<(Slot, &Card)>,
-) -> Vec<Named<'a>> {
-    let each = |p: usize| {
-        which(&b.players[p])
-            .into_iter()
-            .map(move |(s, c)| (p, s, c.name.as_str()))
-    };
-    seats.iter().flat_map(|&p| each(p)).collect()
-}
-
-/// A card named in `first`; named in `then` instead, it is refused under
-/// `not` (the rule and why).
-fn pick<'a>(
-    b: &Board,
-    typed: &str,
-    first: &[Named<'a>],
-    then: &[Named<'a>],
-    path: &str,
-    what: &'static str,
-    not: (&str, &str),
-) -> Result<(usize, Slot), BoardError> {
-    let names = |g: &[Named<'a>]| g.iter().map(|x| x.2).collect::<Vec<&'a str>>();
-    match names::resolve_in_groups(typed, &names(first), &names(then), what)
-        .map_err(|e| e.at(path))?
-    {
-        (0, i) => Ok((first[i].0, first[i].1)),
-        (_, i) => {
-            let (p, s, name) = then[i];
-            let (role, owner, why) = (s.role(), b.name(p), not.1);
-            let msg = format!("{name} ({role}) is controlled by {owner}; {why}");
-            Err(BoardError::semantic(path, msg).with_rule(not.0))
-        }
-    }
-}
-
-fn opponent(b: &Board, tp: usize, typed: &str) -> Result<usize, BoardError> {
-    let opponents = b.opponents(tp);
-    let names: Vec<&str> = opponents
-        .iter()
-        .map(|&p| b.players[p].name.as_str())
-        .collect();
-    let i = names::resolve_index(typed, &names, "opponent")
-        .map_err(|e| e.at("play.defending_player"))?;
-    Ok(opponents[i])
-}
-
-/// The extra costs the play pays and refuses, as the board spells them.
-fn extra_choices(b: &Board, play: &Play) -> Result<(Vec<String>, Vec<String>), BoardError> {
-    let Play::DeclareAttack {
-        pay_extra,
-        refuse_extra,
-        ..
-    } = play
-    else {
-        return Ok(Default::default());
-    };
-    let extra = b.costs.iter().filter(|c| c.kind == CostKind::Extra);
-    let mut sources: Vec<&str> = extra.map(|c| c.source.as_str()).collect();
-    sources.sort_unstable();
-    sources.dedup();
-    let resolve = |list: &[String], field: &str| -> Result<Vec<String>, BoardError> {
-        let one = |(i, s): (usize, &String)| {
-            names::resolve(s, &sources, "extra cost")
-                .map(str::to_string)
-                .map_err(|e| e.at(&format!("play.{field}[{i}]")))
-        };
-        list.iter().enumerate().map(one).collect()
-    };
-    let pay = resolve(pay_extra, "pay_extra")?;
-    let refuse = resolve(refuse_extra, "refuse_extra")?;
-    if let Some(s) = pay.iter().find(|s| refuse.contains(s)) {
-        return Err(BoardError::semantic(
-            "play.refuse_extra",
-            format!("{s} is both paid and refused"),
-        ));
-    }
-    Ok((pay, refuse))
 }
 
 /// General rule 3: no attack card waiting on the Effects Stack.
@@ -325,9 +169,9 @@ impl Decl<'_, '_> {
     }
 
     /// Whose choice `play.KEY` is: the turn player's unless `seat` says
-    /// otherwise; the question is built only when it is asked.
+    /// otherwise, and the rules' default.
     fn whose<T>(&self, key: &str, seat: Option<usize>, default: Option<(T, String)>) -> Whose<T> {
-        let seat = seat.unwrap_or(self.tp);
+        let seat = seat.unwrap_or(self.a.tp);
         Whose {
             seat,
             key: key.into(),
@@ -335,8 +179,37 @@ impl Decl<'_, '_> {
         }
     }
 
+    /// Settles a choice: as stated, at its default, or asked at `rule` on
+    /// the play field `path` with the question and options `ask` builds
+    /// (only when asked); `assuming`: the default is the engine's reading.
+    fn choose<T: Clone + PartialEq>(
+        &mut self,
+        whose: Whose<T>,
+        stated: Option<T>,
+        (rule, path): (&'static str, &str),
+        assuming: bool,
+        ask: impl FnOnce(&Board) -> (String, Vec<Opt<T>>),
+    ) -> Result<Chosen<T>, Stop> {
+        let (b, w) = (&*self.b, whose.clone());
+        let ask = || {
+            let (question, options) = ask(b);
+            w.ask(rule, path, question, options)
+        };
+        match assuming {
+            true => self.cx.choose_assuming(stated, whose, ask),
+            false => self.cx.choose_with(stated, whose, ask),
+        }
+    }
+
+    /// The attacking player's choice at this step, recorded on its step and
+    /// kept to be withdrawn if the declaration is reversed.
+    fn chose<T: Clone>(&mut self, rule: &str, text: String, how: Chosen<T>, what: String) {
+        how.on(self.cx.step(rule, text), &self.me, what.clone());
+        self.undo.push(Undo::Choice(self.at, what));
+    }
+
     fn in_attack(&self, name: &str) -> bool {
-        name == self.card.name || self.objects.iter().any(|o| o.name == name)
+        self.card.name == name || self.objects.iter().any(|o| o.name == name)
     }
 
     /// The costs of `kind` that apply to this attack, with their index.
@@ -358,10 +231,10 @@ impl Decl<'_, '_> {
     }
 
     fn opening(&mut self) {
-        let (me, a, tp) = (&self.me, &self.card.name, self.tp);
+        let (me, a, tp) = (&self.me, &self.card.name, self.a.tp);
         self.cx.step(D1, format!("{me} declares an attack with {a}; the declaration goes through the steps of rule 2 and must be verified as a legal attack"));
         let intent = &self.b.players[tp].intent;
-        let resolved = match self.slot == Slot::Champion && !intent.is_empty() {
+        let resolved = match self.a.attacker == Slot::Champion && !intent.is_empty() {
             true => format!(
                 "; {} in the champion's intent has resolved",
                 intent.join(", ")
@@ -370,44 +243,28 @@ impl Decl<'_, '_> {
         };
         self.cx.step(GR3, format!("No attack card is waiting on the Effects Stack{resolved}, so the declaration can be made"));
         self.cx.step(D2, "Steps 2.a to 2.e are done in sequence");
-        let cards = self
-            .b
-            .players
-            .iter()
-            .enumerate()
-            .flat_map(|(p, pl)| pl.cards().into_iter().map(move |(s, c)| (s.path(p), c)));
-        for (path, c) in cards {
-            for (k, w) in c
-                .keywords
-                .iter()
-                .enumerate()
-                .filter(|(_, w)| !["cleave", "taunt"].contains(&fold(w).as_str()))
-            {
-                let msg = format!(
-                    "card text not applied: {}'s keyword '{w}' (the engine executes Cleave and Taunt only)",
-                    c.name
-                );
-                self.cx
-                    .warn(None, Some(&format!("{path}.keywords[{k}]")), msg);
+        for (p, pl) in self.b.players.iter().enumerate() {
+            for (s, c) in pl.cards() {
+                for (k, w) in c.keywords.iter().enumerate() {
+                    if !["cleave", "taunt"].contains(&fold(w).as_str()) {
+                        let path = format!("{}.keywords[{k}]", s.path(p));
+                        let msg = NotApplied::Keyword(&c.name, w).to_string();
+                        self.cx.warn(None, Some(&path), msg);
+                    }
+                }
             }
         }
     }
 
     /// 2.a: select the attacker; it must be able to attack; rest it as the cost.
     fn step_a(&mut self) -> bool {
-        let (me, a, role, unit) = (
-            self.me.clone(),
-            self.card.name.clone(),
-            self.slot.role(),
-            self.slot.is_unit(),
-        );
-        let st = self.cx.step(
-            D2_1,
+        let (me, a) = (self.me.clone(), self.card.name.to_string());
+        let (role, unit) = (self.a.attacker.role(), self.a.attacker.is_unit());
+        let (text, what) = (
             format!("2.a: {me} selects {a} ({role}) as the attacker"),
+            format!("{a} as the attacker"),
         );
-        st.chose(&me, format!("{a} as the attacker"));
-        self.undo
-            .push(Undo::Choice("2.a", format!("{a} as the attacker")));
+        self.chose(D2_1, text, Chosen::Stated(()), what);
         let awake = unit && !self.card.rested;
         let able = match (&self.card.attack_permission, awake) {
             (_, true) => Ok(format!("{a} is an awake {role}, so it is able to attack")),
@@ -427,7 +284,7 @@ impl Decl<'_, '_> {
         match able {
             Ok(why) => self.cx.step(D2_1_1, why),
             Err(why) => {
-                self.fail(D2_1_1, &self.slot.path(self.tp), why);
+                self.fail(D2_1_1, &self.a.attacker.path(self.a.tp), why);
                 return false;
             }
         };
@@ -443,7 +300,7 @@ impl Decl<'_, '_> {
             );
             return true;
         }
-        if let Some(c) = self.b.players[self.tp].card_mut(self.slot) {
+        if let Some(c) = self.b.players[self.a.tp].card_mut(self.a.attacker) {
             c.rested = true;
         }
         self.undo.push(Undo::Rest);
@@ -453,8 +310,9 @@ impl Decl<'_, '_> {
             self.b.pending_triggers.push(t.clone());
             self.undo.push(Undo::Pending(t.clone()));
             self.cx.step(D1_2, format!("{a} becoming rested triggers {t}; it waits and goes onto the Effects Stack the next time state-based effects are checked"));
-            let path = format!("{}.when_rested[{k}]", self.slot.path(self.tp));
-            self.cx.warn(None, Some(&path), format!("card text not applied: {a}'s trigger '{t}' (what it does is outside the indexed text)"));
+            let path = format!("{}.when_rested[{k}]", self.a.attacker.path(self.a.tp));
+            self.cx
+                .warn(None, Some(&path), NotApplied::Trigger(&a, t).to_string());
         }
         true
     }
@@ -462,9 +320,9 @@ impl Decl<'_, '_> {
     /// 2.b: weapons or objects added (none when left out, labelled).
     fn step_b(&mut self) -> bool {
         let (me, a) = (&self.me, &self.card.name);
-        self.at = "2.b";
+        self.at = At::B;
         if self.objects.is_empty() {
-            let how = match self.stated.with {
+            let how = match self.a.with.is_some() {
                 true => Chosen::Stated(()),
                 false => Chosen::Assumed((), MAY_ADD.into()),
             };
@@ -476,18 +334,14 @@ impl Decl<'_, '_> {
             return true;
         }
         for o in &self.objects {
-            let (n, kind) = (
-                &o.name,
-                o.kind
-                    .as_deref()
-                    .map(|k| format!(" ({k})"))
-                    .unwrap_or_default(),
-            );
+            let n = &o.name;
+            let kind = o.kind.as_deref().map(|k| format!(" ({k})"));
+            let kind = kind.unwrap_or_default();
             self.cx
                 .step(D2_2, format!("2.b: {me} adds {n}{kind} to the attack"))
                 .chose(me, format!("to add {n}"));
             self.undo
-                .push(Undo::Choice("2.b", format!("{n} added to the attack")));
+                .push(Undo::Choice(At::B, format!("{n} added to the attack")));
         }
         let names: Vec<&str> = self.objects.iter().map(|o| o.name.as_str()).collect();
         let (verb, noun) = if names.len() == 1 {
@@ -503,14 +357,14 @@ impl Decl<'_, '_> {
     /// 2.c: an attack target, or with Cleave a player whose units defend.
     fn step_c(&mut self) -> Result<bool, Stop> {
         let (me, a) = (self.me.clone(), self.card.name.clone());
-        self.at = "2.c";
+        self.at = At::C;
         let from = self.objects.iter().find(|o| o.has_keyword("cleave"));
         let cleave = match self.card.has_keyword("cleave") {
             true => Some(format!("{a} has Cleave")),
             false => from.map(|o| format!("{}, added in 2.b, gives the attack Cleave", o.name)),
         };
-        let why = match (cleave, self.stated.target, self.stated.player) {
-            _ if self.b.opponents(self.tp).is_empty() => {
+        let why = match (cleave, self.a.target, self.a.defending_player) {
+            _ if self.b.opponents(self.a.tp).is_empty() => {
                 (D2_3, "play.target", "there is no opponent to attack".into())
             }
             (Some(g), Some((p, s)), _) => {
@@ -537,7 +391,7 @@ impl Decl<'_, '_> {
 
     fn cleave(&mut self, granted: String) -> Result<bool, Stop> {
         let (b, me) = (&*self.b, self.me.clone());
-        let opps = b.opponents(self.tp);
+        let opps = b.opponents(self.a.tp);
         // One opponent is the only player who can be chosen.
         let only = match opps[..] {
             [p] => Some((
@@ -550,106 +404,94 @@ impl Decl<'_, '_> {
             _ => None,
         };
         let whose = self.whose("defending_player", None, only);
-        let ask = || {
-            let options = opps
-                .iter()
-                .map(|&p| Opt::field(b.name(p), p, "defending_player", json!(b.name(p))));
+        let at = (D2_3_1, "play.defending_player");
+        let chosen = self.choose(whose, self.a.defending_player, at, false, |b| {
+            let option =
+                |&p: &usize| Opt::field(b.name(p), p, "defending_player", json!(b.name(p)));
             let question = format!("{me}: {granted}; whose units become defending units?");
-            whose
-                .clone()
-                .ask(D2_3_1, "play.defending_player", question, options.collect())
-        };
-        let chosen = self
-            .cx
-            .choose_with(self.stated.player, whose.clone(), ask)?;
+            (question, opps.iter().map(option).collect())
+        })?;
         let (p, who) = (chosen.value(), self.b.name(chosen.value()));
         let units: Vec<String> = self.b.players[p]
             .units()
             .iter()
-            .map(|(_, c)| c.name.clone())
+            .map(|(_, c)| c.name.to_string())
             .collect();
         let text = format!(
             "2.c: {granted}, so {me} chooses {who}; {who}'s units ({}) become defending units and are not attack targets",
             units.join(", ")
         );
-        chosen.on(
-            self.cx.step(D2_3_1, text),
-            &me,
+        self.chose(
+            D2_3_1,
+            text,
+            chosen,
             format!("{who} as the defending player"),
         );
-        self.undo.push(Undo::Choice(
-            "2.c",
-            format!("{who} as the defending player"),
-        ));
         self.defending = (p, units);
         Ok(true)
     }
 
     fn attack_target(&mut self) -> Result<bool, Stop> {
-        let (b, me, a, tp) = (&*self.b, self.me.clone(), &self.card.name, self.tp);
+        let (me, a, tp) = (self.me.clone(), self.card.name.clone(), self.a.tp);
         let whose = self.whose("target", None, None);
-        let ask = || {
+        let chosen = self.choose(whose, self.a.target, (D2_3, "play.target"), false, |b| {
             let option = |&(p, s, n): &Named| {
                 let label = format!("{n} ({}'s {})", b.name(p), s.role());
                 Opt::field(label, (p, s), "target", json!(n))
             };
             let options = cards_of(b, &b.opponents(tp), Player::units);
             let question = format!("{me}: attack which champion or ally with {a}?");
-            whose.clone().ask(
-                D2_3,
-                "play.target",
-                question,
-                options.iter().map(option).collect(),
-            )
-        };
-        let (p, s) = self
-            .cx
-            .choose_with(self.stated.target, whose.clone(), ask)?
-            .value();
+            (question, options.iter().map(option).collect())
+        })?;
+        let (p, s) = chosen.value();
         let (name, owner, role) = (self.b.card_name(p, s), self.b.name(p), s.role());
         let text = format!(
             "2.c: {me} chooses {owner}'s {role} {name} as the attack target; it becomes the defending unit"
         );
-        self.cx
-            .step(D2_3, text)
-            .chose(&me, format!("{name} as the target"));
-        self.undo
-            .push(Undo::Choice("2.c", format!("{name} as the target")));
+        self.chose(D2_3, text, chosen, format!("{name} as the target"));
         self.defending = (p, vec![name.clone()]);
         self.target = Some(name);
         Ok(true)
     }
 
-    /// Pays `c` from the attacking player's reserve (logged); `Err(reserve)` when short.
-    fn pay(&mut self, c: &Cost, rule: &str, text: String) -> Result<&mut Step, u32> {
-        let have = self.b.players[self.tp].reserve;
-        let left = have.checked_sub(c.reserve).ok_or(have)?;
-        self.b.players[self.tp].reserve = left;
-        self.undo
-            .push(Undo::Pay(self.at, c.reserve, c.source.clone()));
-        let st = self.cx.step(rule, text).num("cost", c.reserve);
-        Ok(st.num("reserve before", have).num("reserve after", left))
+    /// Pays `costs[i]` from the attacking player's reserve, logged, with
+    /// its step under `rule`. When the reserve is short the step fails
+    /// instead: an error under `short.0` saying `short.1(reserve)`.
+    fn pay(
+        &mut self,
+        (i, c): (usize, &Cost),
+        rule: &str,
+        text: String,
+        short: (&str, impl FnOnce(u32) -> String),
+    ) -> Option<&mut Step> {
+        let (have, n) = (*self.b.players[self.a.tp].reserve, *c.reserve);
+        let Some(left) = have.checked_sub(n) else {
+            let why = short.1(have);
+            self.cx.error(short.0, &format!("costs[{i}]"), why.clone());
+            let st = self.cx.step(rule, format!("{} fails: {why}", self.at));
+            st.num("cost", n).num("reserve", have);
+            return None;
+        };
+        self.b.players[self.a.tp].reserve.0 = left;
+        self.undo.push(Undo::Pay(self.at, n, c.source.clone()));
+        let st = self.cx.step(rule, text).num("cost", n);
+        Some(st.num("reserve before", have).num("reserve after", left))
     }
 
     /// An info note on a cost, citing a seed example.
-    fn example(&mut self, rule: &str, i: usize, source: &str, note: &str) {
-        let (rule, path, message) = (
-            Some(rule.into()),
-            Some(format!("costs[{i}]")),
-            format!("{source}: {note}"),
-        );
+    fn example(&mut self, (rule, note): (&str, &str), i: usize, source: &str) {
         self.cx.diags.push(Diagnostic {
             severity: Severity::Info,
-            message,
-            rule,
-            path,
+            message: format!("{source}: {note}"),
+            rule: Some(rule.into()),
+            path: Some(format!("costs[{i}]")),
         });
     }
 
     /// 2.d: calculated costs, including additional costs.
     fn step_d(&mut self) -> bool {
         let (me, costs) = (self.me.clone(), self.costs(CostKind::Additional));
-        self.at = "2.d";
+        self.at = At::D;
         if costs.is_empty() {
             self.cx.step(
                 D2_4,
@@ -657,20 +499,19 @@ impl Decl<'_, '_> {
             );
         }
         for (i, c) in costs {
-            let (src, n) = (&c.source, c.reserve);
+            let (src, n) = (&c.source, *c.reserve);
             let text = format!(
                 "2.d: {me} pays {n} reserve for {src}'s additional cost to declare the attack"
             );
-            if let Err(have) = self.pay(&c, D2_4, text) {
-                let why = format!(
+            let short = |have| {
+                format!(
                     "{me} can't pay {src}'s additional cost of {n} reserve: only {have} reserve is available"
-                );
-                self.fail(D2_4, &format!("costs[{i}]"), why)
-                    .num("cost", n)
-                    .num("reserve", have);
+                )
+            };
+            if self.pay((i, &c), D2_4, text, (D2_4, short)).is_none() {
                 return false;
             }
-            self.example(EX2, i, src, EX2_NOTE);
+            self.example(EX2_NOTE, i, src);
         }
         true
     }
@@ -678,19 +519,16 @@ impl Decl<'_, '_> {
     /// 2.e: extra costs (paid, refused or asked), then Taunt and restrictions.
     fn step_e(&mut self) -> Result<bool, Stop> {
         let (mut ok, me, extra) = (true, self.me.clone(), self.costs(CostKind::Extra));
-        self.at = "2.e";
+        self.at = At::E;
         self.cx.step(
             D2_5,
             format!("2.e: {me} reconciles the restrictions and extra costs on this attack"),
         );
         for (i, c) in &extra {
-            self.example(EX1, *i, &c.source, EX1_NOTE);
+            self.example(EX1_NOTE, *i, &c.source);
             ok &= self.extra_cost(*i, c)?;
         }
-        let pay = [
-            ("pay_extra", &self.stated.pay),
-            ("refuse_extra", &self.stated.refuse),
-        ];
+        let pay = [("pay_extra", &self.a.pay), ("refuse_extra", &self.a.refuse)];
         for (field, list) in pay {
             let absent = list
                 .iter()
@@ -708,33 +546,26 @@ impl Decl<'_, '_> {
 
     /// One extra cost: the attacking player's own choice, with no default.
     fn extra_cost(&mut self, i: usize, c: &Cost) -> Result<bool, Stop> {
-        let (me, src, n) = (self.me.clone(), &c.source, c.reserve);
+        let (me, src, n) = (self.me.clone(), &c.source, *c.reserve);
         let what = format!(
             "{src}{} extra cost of {n} reserve",
             source(&c.controller).replace(')', "'s)")
         );
-        let (st, whose) = (
-            &self.stated,
-            self.whose(&format!("extra:{src}"), None, None),
-        );
-        let ask = || {
+        let whose = self.whose(&format!("extra:{src}"), None, None);
+        let (paid, refused) = (self.a.pay.clone(), self.a.refuse.clone());
+        let stated = [&paid, &refused].iter().position(|l| l.contains(src));
+        let at = (D2_5_1_1, "play.pay_extra");
+        let chosen = self.choose(whose, stated.map(|k| k == 0), at, false, |_| {
             let add = |list: &[String]| json!([list, std::slice::from_ref(src)].concat());
-            let pay = Opt::field(format!("pay {n} reserve"), true, "pay_extra", add(&st.pay));
+            let pay = Opt::field(format!("pay {n} reserve"), true, "pay_extra", add(&paid));
             let refuse = "refuse (the attack is illegal)";
-            let refuse = Opt::field(refuse, false, "refuse_extra", add(&st.refuse));
+            let refuse = Opt::field(refuse, false, "refuse_extra", add(&refused));
             let question = format!(
                 "{me}: pay {what} to declare this attack? Refusing makes the attack illegal."
             );
-            whose
-                .clone()
-                .ask(D2_5_1_1, "play.pay_extra", question, vec![pay, refuse])
-        };
-        let stated = [&st.pay, &st.refuse].iter().position(|l| l.contains(src));
-        if !self
-            .cx
-            .choose_with(stated.map(|k| k == 0), whose.clone(), ask)?
-            .value()
-        {
+            (question, vec![pay, refuse])
+        })?;
+        if !chosen.value() {
             let why = format!("{me} refuses to pay {what}, so the attack is illegal");
             self.fail(D2_5_1_1, "play.refuse_extra", why)
                 .chose(&me, format!("not to pay {src}'s extra cost"));
@@ -742,19 +573,11 @@ impl Decl<'_, '_> {
         }
         let text =
             format!("2.e: {me} agrees to pay {what} (not an \"additional cost\") and pays it");
-        match self.pay(c, D2_5_1, text) {
-            Ok(st) => st.chose(&me, format!("to pay {src}'s extra cost")),
-            Err(have) => {
-                let why = format!("{me} agrees to pay {what} but only {have} reserve is available");
-                self.cx.error(D2_5_1_3, &format!("costs[{i}]"), why.clone());
-                self.cx
-                    .step(D2_5_1, format!("2.e fails: {why}"))
-                    .num("cost", n)
-                    .num("reserve", have);
-                return Ok(false);
-            }
-        };
-        Ok(true)
+        let short =
+            |have| format!("{me} agrees to pay {what} but only {have} reserve is available");
+        let paid = self.pay((i, c), D2_5_1, text, (D2_5_1_3, short));
+        let chose = paid.map(|st| st.chose(&me, format!("to pay {src}'s extra cost")));
+        Ok(chose.is_some())
     }
 
     /// Restrictions: Taunt (read as a targeting restriction on attacks on
@@ -762,12 +585,12 @@ impl Decl<'_, '_> {
     fn restrictions(&mut self) -> bool {
         let (units, me) = (self.b.players[self.defending.0].units(), Some(&self.me));
         let taunts = units.iter().filter(|(_, c)| c.has_keyword("taunt"));
-        let must_target = taunts.map(|(_, c)| c.name.clone()).collect();
+        let must_target = List(taunts.map(|(_, c)| c.name.to_string()).collect());
         let taunt = Restriction {
             source: "Taunt".into(),
             applies_to: None,
             must_target,
-            cannot_attack_with: Vec::new(),
+            cannot_attack_with: Default::default(),
         };
         let binding = self
             .b
@@ -831,14 +654,14 @@ impl Decl<'_, '_> {
     /// An illegal declaration: every step taken reversed, last first, and
     /// the board compared with the board before it.
     fn reverse(&mut self) {
-        let rule = if matches!(self.at, "2.a" | "2.e") {
+        let (at, a) = (self.at, &self.card.name);
+        let rule = if matches!(at, At::A | At::E) {
             D2_5_1_3
         } else {
             D1_3
         };
-        let (at, a) = (self.at, &self.card.name);
         let text = match at {
-            "2.a" => format!(
+            At::A => format!(
                 "The attack declaration is illegal at 2.a; the only step taken was selecting {a}, which is withdrawn"
             ),
             _ => format!(
@@ -846,32 +669,25 @@ impl Decl<'_, '_> {
             ),
         };
         self.cx.step(rule, text);
-        while let Some(u) = self.undo.pop().filter(|_| at != "2.a") {
+        while let Some(u) = self.undo.pop().filter(|_| at != At::A) {
             self.undo_one(u, rule);
         }
         let exact = *self.b == self.before;
-        let checked = if exact {
-            ": the board is exactly as it was (checked)"
-        } else {
-            ""
-        };
-        self.cx.step(
-            D2_5_1_3,
-            format!(
-                "The game resumes at the point in time prior to the attack declaration{checked}"
-            ),
-        );
+        let checked = exact.then_some(": the board is exactly as it was (checked)");
+        let text = "The game resumes at the point in time prior to the attack declaration";
+        self.cx
+            .step(D2_5_1_3, format!("{text}{}", checked.unwrap_or_default()));
         if !exact {
             self.cx.error_unruled("play", "internal error: the reversal did not restore the board exactly; please report this board");
         }
     }
 
     fn undo_one(&mut self, u: Undo, rule: &str) {
-        let (me, a, p) = (&self.me, &self.card.name, &mut self.b.players[self.tp]);
+        let (me, a, p) = (&self.me, &self.card.name, &mut self.b.players[self.a.tp]);
         let text = match u {
             Undo::Choice(s, what) => format!("Reverse {s}: the choice of {what} is withdrawn"),
             Undo::Rest => {
-                p.card_mut(self.slot)
+                p.card_mut(self.a.attacker)
                     .into_iter()
                     .for_each(|c| c.rested = false);
                 format!("Reverse 2.a: {a} becomes awake again (its resting cost is undone)")
@@ -886,8 +702,8 @@ impl Decl<'_, '_> {
                 )
             }
             Undo::Pay(s, n, src) => {
-                let before = p.reserve;
-                p.reserve = before + n;
+                let before = *p.reserve;
+                *p.reserve = before + n;
                 let text =
                     format!("Reverse {s}: the {n} reserve paid for {src} is returned to {me}");
                 let st = self.cx.step(rule, text).num("refund", n);
@@ -904,16 +720,12 @@ impl Decl<'_, '_> {
     fn declared(&mut self) -> Result<(), Stop> {
         self.cx.step(D1_1, "Steps 2.a to 2.e were followed in order and are considered to have all happened at the same time: the attack is legal");
         let (dp, defending_units) = self.defending.clone();
-        let objects = self.objects.iter().map(|o| o.name.clone()).collect();
-        let (attacking_player, attacker, target) =
-            (self.me.clone(), self.card.name.clone(), self.target.clone());
-        let defending_player = self.b.name(dp);
         self.b.combat = Some(Combat {
-            attacking_player,
-            attacker,
-            objects,
-            target,
-            defending_player,
+            attacking_player: self.me.clone(),
+            attacker: self.card.name.to_string(),
+            objects: self.objects.iter().map(|o| o.name.to_string()).collect(),
+            target: self.target.clone(),
+            defending_player: self.b.name(dp),
             defending_units,
         });
         self.b.phase = Phase::Combat;
@@ -934,7 +746,8 @@ impl Decl<'_, '_> {
                     controller,
                 });
                 self.cx.step(GR4, format!("{}'s On Attack ability ({t}) goes onto the Effects Stack; players can respond at the beginning of the Retaliation Step", c.name));
-                self.cx.warn(None, None, format!("card text not applied: {}'s On Attack ability '{t}' (what it does is outside the indexed text)", c.name));
+                let msg = NotApplied::OnAttack(&c.name, t).to_string();
+                self.cx.warn(None, None, msg);
             }
         }
         self.cx.step(GR5, "Combat proceeds through all its steps even if the attacker or all defending units leave the field");
@@ -944,14 +757,12 @@ impl Decl<'_, '_> {
     /// The defending player's response at the beginning of the Retaliation
     /// Step: theirs to make; recorded on the Effects Stack, its text not applied.
     fn respond(&mut self, dp: usize) -> Result<(), Stop> {
-        let (who, me, a, stated) = (
-            self.b.name(dp),
-            &self.me,
-            &self.card.name,
-            self.stated.response.clone(),
-        );
+        let (who, me, a) = (self.b.name(dp), self.me.clone(), self.card.name.clone());
+        let stated = self.a.response.clone();
         let whose = self.whose("response", Some(dp), Some((false, MAY_RESPOND.into())));
-        let ask = || {
+        let stated_choice = stated.as_deref().map(|s| !passes(s));
+        // The indexed text gives no default response: passing is assumed.
+        let chosen = self.choose(whose, stated_choice, (GR4, "play.response"), true, |_| {
             let options = vec![
                 Opt::field("pass", false, "response", json!("pass")),
                 Opt::field("respond", true, "response", json!("respond")),
@@ -959,24 +770,21 @@ impl Decl<'_, '_> {
             let question = format!(
                 "{who}: {me} attacks with {a}; respond at the beginning of the Retaliation Step?"
             );
-            whose.clone().ask(GR4, "play.response", question, options)
-        };
-        let stated_choice = stated.as_deref().map(|s| !passes(s));
-        // The indexed text gives no default response: passing is assumed.
-        let chosen = self.cx.choose_assuming(stated_choice, whose.clone(), ask)?;
+            (question, options)
+        })?;
         let what = stated
             .filter(|s| fold(s) != "respond")
             .unwrap_or("a response (not named)".into());
-        let text = match chosen.value() {
-            false => format!("At the beginning of the Retaliation Step {who} does not respond"),
-            true => format!(
-                "At the beginning of the Retaliation Step {who} responds with {what}; it goes onto the Effects Stack"
+        let at = "At the beginning of the Retaliation Step";
+        let (text, choice) = match chosen.value() {
+            false => (
+                format!("{at} {who} does not respond"),
+                "not to respond".into(),
             ),
-        };
-        let choice = if chosen.value() {
-            format!("to respond with {what}")
-        } else {
-            "not to respond".into()
+            true => (
+                format!("{at} {who} responds with {what}; it goes onto the Effects Stack"),
+                format!("to respond with {what}"),
+            ),
         };
         chosen.on(self.cx.step(GR4, text), &who, choice);
         if chosen.value() {
@@ -985,7 +793,8 @@ impl Decl<'_, '_> {
                 kind: Other,
                 controller: Some(who.clone()),
             });
-            self.cx.warn(None, Some("play.response"), format!("card text not applied: {who}'s response '{what}' (recorded on the Effects Stack; what it does is outside the indexed text)"));
+            let msg = NotApplied::Response(&who, &what).to_string();
+            self.cx.warn(None, Some("play.response"), msg);
         }
         Ok(())
     }
@@ -994,10 +803,10 @@ impl Decl<'_, '_> {
     /// answers the obligation, legal or not (the record an illegal attempt keeps).
     fn record_attempt(&mut self, illegal: bool) {
         let (me, a) = (&self.me, &self.card.name);
-        for m in self.b.players[self.tp]
+        for m in self.b.players[self.a.tp]
             .must_attack
             .iter_mut()
-            .filter(|m| m.with == *a)
+            .filter(|m| *a == m.with.as_str())
         {
             m.attempted = true;
             let src = source(&m.source);

@@ -102,7 +102,7 @@ fn player(c: &mut Canvas, v: &View<Board, Play>, i: usize, y: f32, places: &mut 
     if let Some(w) = was
         && w.reserve != p.reserve
     {
-        let d = i64::from(p.reserve) - i64::from(w.reserve);
+        let d = i64::from(*p.reserve) - i64::from(*w.reserve);
         let t = format!("{d:+} reserve");
         badge(c, x, y + 8.0, &t, kit::CARD, kit::GOLD);
     }
