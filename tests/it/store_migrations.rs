@@ -11,9 +11,9 @@ use arbiter::store::{Store, migrator};
 use sqlx::Connection;
 
 fn migration_files() -> Vec<(i64, String, String)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("migrations");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("crates/store/migrations");
     let mut out: Vec<(i64, String, String)> = std::fs::read_dir(&dir)
-        .expect("migrations/")
+        .expect("crates/store/migrations/")
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "sql"))
         .map(|p| {
@@ -75,7 +75,7 @@ async fn fresh_then_new_file(url: String) {
     assert_eq!(applied(&url).await, embedded);
 
     let dir = tempfile::tempdir().unwrap();
-    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("migrations");
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("crates/store/migrations");
     for e in std::fs::read_dir(&src).unwrap() {
         let p = e.unwrap().path();
         std::fs::copy(&p, dir.path().join(p.file_name().unwrap())).unwrap();

@@ -20,3 +20,10 @@ pub use arbiter_metrics as metrics;
 pub use arbiter_rules::{cards, corpus, search};
 pub use arbiter_store as store;
 pub use arbiter_text as text;
+
+/// This crate's own unit tests count allocations as the binary does
+/// (`arbiter`'s global allocator, which they do not link): `heap`'s tests
+/// measure what an index keeps.
+#[cfg(test)]
+#[global_allocator]
+static TESTS: heap::Counting<std::alloc::System> = heap::Counting(std::alloc::System);
