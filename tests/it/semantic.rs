@@ -262,20 +262,23 @@ mod model {
         let dir = tempfile::tempdir().unwrap();
         house_rules(dir.path());
         let d = dir.path().to_str().unwrap();
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
-            .args([
-                "--rules-dir",
-                d,
-                "ask",
-                "how many times can I mulligan",
-                "--json",
-            ])
-            .current_dir(common::repo())
-            .env_remove("ARBITER_DATA")
-            .env_remove("ARBITER_RULES_DIRS")
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap();
+        let arbiter = |args: &[&str]| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+                .args(args)
+                .current_dir(common::repo())
+                .env_remove("ARBITER_DATA")
+                .env_remove("ARBITER_RULES_DIRS")
+                .stdin(std::process::Stdio::null())
+                .output()
+                .unwrap()
+        };
+        let o = arbiter(&[
+            "--rules-dir",
+            d,
+            "ask",
+            "how many times can I mulligan",
+            "--json",
+        ]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(o.status.success(), "{err}");
         assert!(
@@ -290,15 +293,25 @@ mod model {
             lexical(&dirs, q).results[0].id.as_str()
         );
         // Without --rules-dir every passage has its vector: no note.
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
-            .args(["ask", "can an exhausted phoenixborn guard?"])
-            .current_dir(common::repo())
-            .env_remove("ARBITER_DATA")
-            .env_remove("ARBITER_RULES_DIRS")
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap();
+        let o = arbiter(&["ask", "can an exhausted phoenixborn guard?"]);
         assert!(!String::from_utf8_lossy(&o.stderr).contains("semantic vector"));
+    }
+
+    /// A one-shot command reads the model at its first question only: a
+    /// `judge` or a `match play` never pays for it.
+    #[test]
+    fn a_one_shot_command_loads_the_stage_at_its_first_question() {
+        use arbiter::app::MissingVectors;
+        let app = App::load_with(
+            &common::repo().join("rules_data"),
+            &[],
+            MissingVectors::Lexical,
+        )
+        .unwrap();
+        assert!(app.index.semantic().is_none(), "nothing read at load");
+        app.ask("can a unit attack twice in one turn?", None, 3)
+            .unwrap();
+        assert!(app.index.semantic().is_some_and(|s| s.complete()));
     }
 
     #[test]

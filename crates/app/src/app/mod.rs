@@ -267,7 +267,9 @@ pub enum MissingVectors {
     /// ([`crate::search::semantic::Stage::partial`]) (`serve`, `console`).
     Background,
     /// Leaves them: questions about them are answered lexically, the rest
-    /// with a partial stage (one-shot commands).
+    /// with a partial stage. For one-shot commands: nothing of the stage
+    /// (the model, the vectors files) is read until the first question, so
+    /// `judge` or `match play` never reads the 45 MB model.
     Lexical,
 }
 
@@ -317,6 +319,12 @@ enum Pending {
     Missing {
         passages: usize,
         folders: Vec<PathBuf>,
+    },
+    /// A one-shot command's stage, loaded by its first question (a command
+    /// that asks none never reads the model).
+    Deferred {
+        dirs: Vec<PathBuf>,
+        owners: Vec<Owner>,
     },
     /// Every vector is there: the stage is attached by the next question.
     Done {
@@ -397,7 +405,13 @@ impl App {
         }
         let app = App::new(Corpus::build(sources));
         #[cfg(feature = "semantic")]
-        app.start_semantic(&dirs, &owners, missing);
+        match missing {
+            MissingVectors::Background => app.start_semantic(&dirs, &owners, missing),
+            MissingVectors::Lexical => {
+                let dirs = dirs.iter().map(|d| d.to_path_buf()).collect();
+                *app.lock_pending() = Pending::Deferred { dirs, owners };
+            }
+        }
         #[cfg(not(feature = "semantic"))]
         let _ = (owners, missing);
         Ok(app)
@@ -512,6 +526,7 @@ impl App {
     /// Whether answers use the semantic stage now; attaches it when its
     /// vectors have just been computed in the background.
     pub fn semantic_state(&self) -> SemanticState {
+        self.load_deferred();
         let mut pending = self.lock_pending();
         self.attach_done(&mut pending);
         if self.index.semantic().is_some_and(|s| s.complete()) {
@@ -526,7 +541,7 @@ impl App {
                 passages: *passages,
                 folders: folders.clone(),
             },
-            Pending::None | Pending::Done { .. } => SemanticState::Off,
+            Pending::None | Pending::Done { .. } | Pending::Deferred { .. } => SemanticState::Off,
         }
     }
 
@@ -535,7 +550,26 @@ impl App {
     /// the passages' keys looked up, nothing embedded).
     fn attach_ready(&self) {
         if !self.index.semantic().is_some_and(|s| s.complete()) {
+            self.load_deferred();
             self.attach_done(&mut self.lock_pending());
+        }
+    }
+
+    /// Loads a one-shot command's stage ([`MissingVectors::Lexical`]) at its
+    /// first question.
+    fn load_deferred(&self) {
+        let mut pending = self.lock_pending();
+        if let Pending::Deferred { .. } = &*pending
+            && let Pending::Deferred { dirs, owners } = std::mem::take(&mut *pending)
+        {
+            drop(pending);
+            #[cfg(feature = "semantic")]
+            {
+                let dirs: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+                self.start_semantic(&dirs, &owners, MissingVectors::Lexical);
+            }
+            #[cfg(not(feature = "semantic"))]
+            let _ = (dirs, owners);
         }
     }
 
