@@ -5,9 +5,10 @@
 
 use serde_json::json;
 
-use super::board::{Board, MAX_ABILITIES, Phase, ThisTurn, TurnAction};
+use super::board::{Abilities, Board, MAX_ABILITIES, Phase, ThisTurn, TurnAction};
 use super::plays::Play;
 use super::rules::*;
+use crate::kit::bounded::Count;
 use crate::kit::{Ask, Cx, Opt, Stop};
 use crate::{BoardError, Diagnostic, Severity};
 
@@ -34,7 +35,7 @@ pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
 /// phase) the first player in initiative order who has not passed.
 pub fn current(b: &Board) -> Option<usize> {
     match (&b.turn, b.phase) {
-        (Some(t), _) => b.players.iter().position(|p| &p.name == t),
+        (Some(t), _) => b.players.iter().position(|p| p.name == t.as_str()),
         (None, Phase::Action) => b.waiting().first().copied(),
         _ => None,
     }
@@ -168,7 +169,7 @@ fn seat_summary(out: &mut String, p: &super::board::Player) {
         if k > 0 {
             out.push_str(", ");
         }
-        let _ = write!(out, "{} {}", c.name, c.initiative.unwrap_or(0));
+        let _ = write!(out, "{} {}", c.name, c.initiative.unwrap_or_default());
         if c.exhausted {
             out.push_str(" exhausted");
         }
@@ -323,9 +324,9 @@ fn strategic(b: &mut Board, p: usize, typed: Option<&str>, cx: &mut Cx) -> Resul
     }
     b.players[p].strategy_cards[ci].exhausted = true;
     b.this_turn.action = TurnAction::Strategic;
-    b.this_turn.card = Some(name.clone());
+    b.this_turn.card = Some(name.to_string());
     cx.step(R1, format!("{pn} performs the strategic action of {name}: the one action of this turn. {name} is exhausted."))
-        .num(&format!("initiative {name}"), card.initiative.unwrap_or(0))
+        .num(&format!("initiative {name}"), card.initiative.map_or(0, Count::get))
         .chose(&pn, format!("strategic action of {name}"))
         .assume("Strategic Action is a Related Topic that is not indexed: performing a card's strategic action is read as exhausting it (rule 4.1 speaks of exhausting the cards before passing); the primary and secondary abilities themselves are not adjudicated.");
     topic(cx, TOPIC_STRATEGIC_ACTION);
@@ -359,7 +360,7 @@ fn own_card(b: &Board, p: usize, cx: &mut Cx) -> Result<usize, Stop> {
     if readied.len() < 2 {
         return Ok(readied.first().copied().unwrap_or(0));
     }
-    let opt = |j: usize| Opt::field(cards[j].name.clone(), j, "card", json!(cards[j].name));
+    let opt = |j: usize| Opt::field(cards[j].name.as_str(), j, "card", json!(cards[j].name));
     let ask = Ask {
         key: "card".into(),
         seat: p,
@@ -589,7 +590,7 @@ fn transaction(
 
 fn secondary(b: &Board, p: usize, typed: &str, cx: &mut Cx) -> Result<(), Stop> {
     let (owner, ci) = b.find_card(typed, "play.card")?;
-    let card = b.players[owner].strategy_cards[ci].name.clone();
+    let card = b.players[owner].strategy_cards[ci].name.to_string();
     let (pn, on, t) = (b.name(p), b.name(owner), &b.this_turn);
     match b.phase {
         _ if owner == p => cx.error(R3_2, "play.card", format!("{card} is {pn}'s own strategy card; the secondary ability is resolved by the other players (“the secondary ability of other players’ strategy cards”)")),
@@ -616,7 +617,7 @@ fn secondary(b: &Board, p: usize, typed: &str, cx: &mut Cx) -> Result<(), Stop> 
 }
 
 /// Adds an ability to one of the turn's lists (at most [`MAX_ABILITIES`]).
-fn record(list: &mut Vec<String>, ability: &str) -> Result<(), BoardError> {
+fn record(list: &mut Abilities, ability: &str) -> Result<(), BoardError> {
     list.push(ability.to_string());
     let full = format!("more than {MAX_ABILITIES} abilities in one turn");
     (list.len() <= MAX_ABILITIES)
