@@ -9,7 +9,8 @@ use super::board::{Abilities, Board, MAX_ABILITIES, Phase, ThisTurn, TurnAction}
 use super::plays::Play;
 use super::rules::*;
 use crate::kit::bounded::Count;
-use crate::kit::{Ask, Cx, Opt, Stop};
+use crate::kit::choices::Choice;
+use crate::kit::{Cx, Opt, Stop};
 use crate::{BoardError, Diagnostic, Severity};
 
 /// What a play needs of the turn.
@@ -361,19 +362,15 @@ fn own_card(b: &Board, p: usize, cx: &mut Cx) -> Result<usize, Stop> {
         return Ok(readied.first().copied().unwrap_or(0));
     }
     let opt = |j: usize| Opt::field(cards[j].name.as_str(), j, "card", json!(cards[j].name));
-    let ask = Ask {
-        key: "card".into(),
-        seat: p,
-        rule: R1,
-        path: "play.card".into(),
-        question: format!(
+    let choice = Choice::new(p, "card", None, R1, "play.card");
+    let ask = || {
+        let question = format!(
             "{}: the strategic action of which strategy card?",
             b.name(p)
-        ),
-        options: readied.into_iter().map(opt).collect(),
-        default: None,
+        );
+        (question, readied.into_iter().map(opt).collect())
     };
-    Ok(cx.choose(None, ask)?.value())
+    Ok(choice.settle(cx, None, ask)?.value())
 }
 
 /// A tactical or component action: the turn's one action.
@@ -540,35 +537,25 @@ fn transaction(
     if !on_pass {
         topic(cx, TOPIC_ACTIVE_PLAYER);
     }
-    let ask = Ask {
-        key: "accepted".into(),
-        seat: q,
-        rule,
-        path: "play.accepted".into(),
-        question: format!("{qn}: accept the transaction {pn} proposes?"),
-        options: vec![
-            Opt::field(
-                format!("accept {pn}'s transaction"),
-                true,
-                "accepted",
-                json!(true),
-            ),
-            Opt::field("decline", false, "accepted", json!(false)),
-        ],
-        default: Some((
-            false,
-            format!(
-                "{qn}'s answer is not stated; a transaction needs both players' agreement and the indexed text (which has no entry for transactions) gives no default, so it is read as declined (alternative: wait for {qn}'s answer)"
-            ),
-        )),
+    let why = format!(
+        "{qn}'s answer is not stated; a transaction needs both players' agreement and the indexed text (which has no entry for transactions) gives no default, so it is read as declined (alternative: wait for {qn}'s answer)"
+    );
+    let choice = Choice::new(q, "accepted", Some((false, &why)), rule, "play.accepted");
+    let answer = |label: String, v: bool| Opt::field(label, v, "accepted", json!(v));
+    let ask = || {
+        let options = vec![
+            answer(format!("accept {pn}'s transaction"), true),
+            answer("decline".into(), false),
+        ];
+        let question = format!("{qn}: accept the transaction {pn} proposes?");
+        choice
+            .whose
+            .clone()
+            .ask(rule, choice.path.clone(), question, options)
     };
-    // The indexed text gives no default: declining is assumed.
-    let whose = crate::kit::Whose {
-        seat: ask.seat,
-        key: ask.key.clone(),
-        default: ask.default.clone(),
-    };
-    let chosen = cx.choose_assuming(accepted, whose, || ask)?;
+    // The indexed text gives no default: declining is assumed (the question
+    // says so), which Choice::settle does not say; hence choose_assuming.
+    let chosen = cx.choose_assuming(accepted, choice.whose.clone(), ask)?;
     let st = match chosen.value() {
         true => cx.step(
             rule,
