@@ -1223,17 +1223,21 @@ fn board_errors_carry_paths_and_rules() {
     assert_eq!(e.path.as_deref(), Some("play.player"));
     assert!(e.message.contains("did you mean 'Ben'"), "{}", e.message);
 
+    // The player count is read with the board (its type's limits).
     let mut b = board(3);
     b["players"].as_array_mut().unwrap().pop();
     let e = judge_err(&b);
-    assert!(e.message.contains("3 to 8"), "{}", e.message);
+    assert_eq!(e.kind, ErrorKind::Syntax);
+    assert_eq!(e.path.as_deref(), Some("players"));
+    assert!(e.message.contains("at least 3 needed"), "{}", e.message);
 
     let mut b = board(6);
     for i in 0..3 {
         b["players"].as_array_mut().unwrap().push(json!({ "name": format!("X{i}"), "strategy_cards": [{ "name": format!("C{i}"), "initiative": 20 + i }] }));
     }
     let e = judge_err(&b);
-    assert!(e.message.contains("at most 8"), "{}", e.message);
+    assert_eq!(e.kind, ErrorKind::Syntax);
+    assert!(e.message.contains("the limit is 8"), "{}", e.message);
 
     let mut b = board(4);
     b["players"][0]["strategy_cards"]
@@ -1414,6 +1418,18 @@ fn schema_describes_the_board() {
     assert_eq!(s["type"], "object");
     assert_eq!(s["required"], json!(["players"]));
     assert_eq!(s["properties"]["players"]["maxItems"], 8);
+    // The limits are on the types, stated by them.
+    assert_eq!(s["properties"]["players"]["minItems"], 3);
+    assert_eq!(s["properties"]["round"]["minimum"], 1);
+    assert_eq!(s["properties"]["points_to_win"]["maximum"], 99);
+    let player = &s["$defs"]["Player"]["properties"];
+    assert_eq!(player["name"]["maxLength"], 200);
+    assert_eq!(player["strategy_cards"]["maxItems"], 2);
+    assert_eq!(player["victory_points"]["maximum"], 99);
+    let card = &s["$defs"]["Card"]["properties"];
+    assert_eq!(card["initiative"]["maximum"], 99);
+    let turn = &s["$defs"]["ThisTurn"]["properties"];
+    assert_eq!(turn["end_of_turn"]["maxItems"], 50);
     let play = &s["$defs"]["Play"]["oneOf"];
     let kinds: Vec<&str> = play
         .as_array()

@@ -186,10 +186,12 @@ fn hostile(game: &str) -> Value {
                 ]
             })
         }
+        // Its limits are on its board types: 8 players, initiative 99, the
+        // most that read.
         "ti4" => json!({
             "game": "ti4",
             "players": names(&|_, name| json!({ "name": name, "faction": long_name(7),
-                "strategy_cards": [{ "name": long_name(9), "initiative": 200 }] })),
+                "strategy_cards": [{ "name": long_name(9), "initiative": 99 }] }))[..8],
             "turn": long_name(0),
         }),
         "magewinds" => json!({

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::rules::{N2, R3, R4, R4_1, R5};
 use crate::BoardError;
 use crate::document::check;
+use crate::kit::bounded::{Count, List, Name};
 use crate::kit::names::{self, NameError};
 use crate::text::{count, fold, fold_eq};
 
@@ -19,6 +20,15 @@ pub const MIN_PLAYERS: usize = 3;
 pub const MAX_TEXT: usize = 200;
 /// Most abilities recorded in one turn (per timing).
 pub const MAX_ABILITIES: usize = 50;
+
+/// A player's or a strategy card's name: up to [`MAX_TEXT`] characters.
+pub type Said = Name<MAX_TEXT>;
+/// A strategy card's initiative number: 0 to 99.
+pub type Initiative = Count<0, 99>;
+/// Victory points: the score kept, or the score that wins (from 1).
+pub type Points<const MIN: u32> = Count<MIN, 99>;
+/// The abilities of one timing resolved this turn (at most [`MAX_ABILITIES`]).
+pub type Abilities = List<String, 0, MAX_ABILITIES>;
 
 /// The eight strategy cards of the base game, in initiative order (1 to 8).
 pub const STANDARD_CARDS: [&str; 8] = [
@@ -79,11 +89,10 @@ impl TurnAction {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Card {
-    pub name: String,
+    pub name: Said,
     /// Defaults to the printed number for the eight base-game cards.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(max = 99))]
-    pub initiative: Option<u8>,
+    pub initiative: Option<Initiative>,
     /// Exhausted (face down) or readied (the default).
     #[serde(default)]
     pub exhausted: bool,
@@ -92,20 +101,18 @@ pub struct Card {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Player {
-    pub name: String,
+    pub name: Said,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub faction: Option<String>,
     /// Two each with three or four players, one otherwise (none yet during
     /// the strategy phase).
     #[serde(default)]
-    #[schemars(length(max = 2))]
-    pub strategy_cards: Vec<Card>,
+    pub strategy_cards: List<Card, 0, 2>,
     #[serde(default)]
     pub passed: bool,
     /// Victory points, when the board keeps the score.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(max = 99))]
-    pub victory_points: Option<u32>,
+    pub victory_points: Option<Points<0>>,
 }
 
 /// The current turn: what its player has done so far.
@@ -118,14 +125,14 @@ pub struct ThisTurn {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub card: Option<String>,
     /// "At the start of your turn" abilities resolved this turn.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub start_of_turn: Vec<String>,
+    #[serde(default, skip_serializing_if = "no_abilities")]
+    pub start_of_turn: Abilities,
     /// Abilities resolved at the end of this turn's action.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub end_of_action: Vec<String>,
+    #[serde(default, skip_serializing_if = "no_abilities")]
+    pub end_of_action: Abilities,
     /// "At the end of your turn" abilities resolved this turn.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub end_of_turn: Vec<String>,
+    #[serde(default, skip_serializing_if = "no_abilities")]
+    pub end_of_turn: Abilities,
 }
 
 impl ThisTurn {
@@ -134,8 +141,12 @@ impl ThisTurn {
     }
 }
 
-fn first_round() -> u32 {
-    1
+fn no_abilities(a: &Abilities) -> bool {
+    a.is_empty()
+}
+
+fn first_round() -> Count<1, { u32::MAX }> {
+    Count(1)
 }
 
 /// A board document, without its play.
@@ -147,12 +158,11 @@ pub struct Board {
     pub game: String,
     /// The game round, from 1.
     #[serde(default = "first_round")]
-    pub round: u32,
+    pub round: Count<1, { u32::MAX }>,
     #[serde(default)]
     pub phase: Phase,
     /// 3 to 8 players, in any order (turn order comes from initiative).
-    #[schemars(length(min = 3, max = 8))]
-    pub players: Vec<Player>,
+    pub players: List<Player, MIN_PLAYERS, MAX_PLAYERS>,
     /// Whose turn it is (left out: the first player in initiative order who
     /// has not passed, said so in the ruling).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -161,8 +171,7 @@ pub struct Board {
     pub this_turn: ThisTurn,
     /// The victory points that win the game (default 10).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1, max = 99))]
-    pub points_to_win: Option<u32>,
+    pub points_to_win: Option<Points<1>>,
 }
 
 impl Board {
@@ -171,7 +180,7 @@ impl Board {
     }
 
     pub fn name(&self, p: usize) -> String {
-        self.players[p].name.clone()
+        self.players[p].name.to_string()
     }
 
     /// The seat of a typed player name.
@@ -199,7 +208,7 @@ impl Board {
         self.players[p]
             .strategy_cards
             .iter()
-            .filter_map(|c| c.initiative)
+            .filter_map(|c| c.initiative.map(|i| i.get() as u8))
             .min()
             .unwrap_or(u8::MAX)
     }
@@ -235,7 +244,7 @@ impl Board {
         let cards = self.players[p].strategy_cards.iter();
         cards
             .filter(|c| !c.exhausted)
-            .map(|c| c.name.clone())
+            .map(|c| c.name.to_string())
             .collect()
     }
 
@@ -261,41 +270,23 @@ impl Board {
     }
 }
 
-/// Checks sizes, names, cards and the phase, fills in base-game initiative
-/// numbers, and writes `turn` and `this_turn.card` in the board's spelling.
+/// Checks what the types cannot say (unique names, cards held, the phase),
+/// fills in base-game initiative numbers, and writes `turn` and
+/// `this_turn.card` in the board's spelling.
 pub fn validate(b: &mut Board) -> Result<(), BoardError> {
     let n = b.players.len();
-    if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&n) {
-        let size = format!(
-            "{}: the action phase needs 3 to 8 (a game seats at most 8)",
-            count(n, "player")
-        );
-        return check(false, "players", size);
-    }
-    check(b.round >= 1, "round", "rounds count from 1")?;
-    check(
-        b.points_to_win != Some(0),
-        "points_to_win",
-        "at least 1 point wins",
-    )?;
     if b.game != "ti4" {
         b.game = "ti4".into();
     }
     let (want, rule) = (b.cards_each(), b.card_rule());
     // Cards seen so far: folded name, (seat, card index), initiative. Names
     // are looked up only for a message.
-    let mut cards: Vec<(String, (usize, usize), u8)> = Vec::new();
+    let mut cards: Vec<(String, (usize, usize), u32)> = Vec::new();
     for i in 0..n {
         let (done, rest) = b.players.split_at_mut(i);
         let p = &mut rest[0];
         // Paths and messages are written only when a check fails.
         let path = |f: &str| format!("players[{i}].{f}");
-        let named = p.name.chars().any(char::is_alphanumeric);
-        let long = p.name.chars().count() > MAX_TEXT;
-        if !named || long {
-            let e = "a player needs a name (up to 200 characters)";
-            return check(false, path("name"), e);
-        }
         if done.iter().any(|q| fold_eq(&q.name, &p.name)) {
             let e = format!("two players are named '{}'", p.name);
             return check(false, path("name"), e);
@@ -351,18 +342,18 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
 
 /// A strategy card's name (canonical for base-game cards) and initiative;
 /// returns its folded name and its initiative.
-fn card(c: &mut Card, path: impl Fn() -> String) -> Result<(String, u8), BoardError> {
+fn card(c: &mut Card, path: impl Fn() -> String) -> Result<(String, u32), BoardError> {
     let key = fold(&c.name);
     if let Some(k) = STANDARD_CARDS
         .iter()
         .position(|n| n.eq_ignore_ascii_case(&key))
     {
         if c.name != STANDARD_CARDS[k] {
-            c.name = STANDARD_CARDS[k].to_string();
+            c.name = Name(STANDARD_CARDS[k].to_string());
         }
-        c.initiative = c.initiative.or(Some(k as u8 + 1));
+        c.initiative = c.initiative.or(Some(Count(k as u32 + 1)));
     }
-    let Some(init) = c.initiative.filter(|i| *i <= 99) else {
+    let Some(init) = c.initiative.map(Count::get) else {
         let hint = match names::resolve(&c.name, &STANDARD_CARDS, "card").map(str::to_string) {
             Ok(m)
             | Err(NameError::Unknown {
@@ -460,6 +451,6 @@ fn turn(b: &mut Board) -> Result<(), BoardError> {
         card.name
     );
     check(card.exhausted, "this_turn.card", msg).map_err(|e| e.with_rule(R4_1))?;
-    b.this_turn.card = Some(card.name.clone());
+    b.this_turn.card = Some(card.name.to_string());
     Ok(())
 }

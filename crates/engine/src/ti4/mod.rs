@@ -9,6 +9,7 @@ pub mod plays;
 mod procedure;
 pub mod rules;
 
+use crate::kit::bounded::Count;
 use crate::kit::{Cx, Game, Kit, Phase, Reset, Set, Stop};
 use crate::text::count;
 use crate::{BoardError, GameResult, RuleUse, Status};
@@ -89,7 +90,7 @@ impl Game for Ti4 {
     }
 
     fn players(b: &Board) -> Vec<String> {
-        b.players.iter().map(|p| p.name.clone()).collect()
+        b.players.iter().map(|p| p.name.to_string()).collect()
     }
 
     fn actor(b: &Board, play: &Play) -> Result<Option<usize>, BoardError> {
@@ -108,7 +109,7 @@ impl Game for Ti4 {
         let turn = procedure::current(b).filter(|_| b.phase == board::Phase::Action);
         Status {
             phase: Self::PHASES[b.phase as usize].name.to_string(),
-            round: Some(b.round),
+            round: Some(*b.round),
             turn: turn.map(|t| b.name(t)),
             turn_seat: turn,
             result: result(b),
@@ -161,8 +162,8 @@ impl Game for Ti4 {
 /// A player with at least `points_to_win` victory points wins; outside the
 /// indexed text (a reading, labelled).
 fn result(b: &Board) -> Option<GameResult> {
-    let goal = b.points_to_win.unwrap_or(10);
-    let vp = |i: &usize| b.players[*i].victory_points.unwrap_or(0);
+    let goal = b.points_to_win.map_or(10, Count::get);
+    let vp = |i: &usize| b.players[*i].victory_points.map_or(0, Count::get);
     let reached: Vec<usize> = b.order().into_iter().filter(|i| vp(i) >= goal).collect();
     let (name, points) = (
         b.name(reached[..].first().copied()?),

@@ -181,7 +181,7 @@ fn transaction(b: &Board, rest: &str, mut play: Value) -> Result<Play, BoardErro
 /// Next-word candidates for a partly typed line.
 pub fn completions(partial: &str, b: &Board) -> Vec<String> {
     let (done, typing) = fragment(partial, &[]);
-    let names: Vec<String> = b.players.iter().map(|p| p.name.clone()).collect();
+    let names: Vec<String> = b.players.iter().map(|p| p.name.to_string()).collect();
     let candidates = match split_verb(done.trim_end()) {
         None if done.trim().is_empty() => names,
         None if names.iter().any(|n| fold(n) == fold(done)) => hints(),

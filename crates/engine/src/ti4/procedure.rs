@@ -5,10 +5,12 @@
 
 use serde_json::json;
 
-use super::board::{Board, MAX_ABILITIES, Phase, ThisTurn, TurnAction};
+use super::board::{Abilities, Board, MAX_ABILITIES, Phase, ThisTurn, TurnAction};
 use super::plays::Play;
 use super::rules::*;
-use crate::kit::{Ask, Cx, Opt, Stop};
+use crate::kit::bounded::Count;
+use crate::kit::choices::Choice;
+use crate::kit::{Cx, Opt, Stop};
 use crate::{BoardError, Diagnostic, Severity};
 
 /// What a play needs of the turn.
@@ -34,7 +36,7 @@ pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
 /// phase) the first player in initiative order who has not passed.
 pub fn current(b: &Board) -> Option<usize> {
     match (&b.turn, b.phase) {
-        (Some(t), _) => b.players.iter().position(|p| &p.name == t),
+        (Some(t), _) => b.players.iter().position(|p| p.name == t.as_str()),
         (None, Phase::Action) => b.waiting().first().copied(),
         _ => None,
     }
@@ -168,7 +170,7 @@ fn seat_summary(out: &mut String, p: &super::board::Player) {
         if k > 0 {
             out.push_str(", ");
         }
-        let _ = write!(out, "{} {}", c.name, c.initiative.unwrap_or(0));
+        let _ = write!(out, "{} {}", c.name, c.initiative.unwrap_or_default());
         if c.exhausted {
             out.push_str(" exhausted");
         }
@@ -323,9 +325,9 @@ fn strategic(b: &mut Board, p: usize, typed: Option<&str>, cx: &mut Cx) -> Resul
     }
     b.players[p].strategy_cards[ci].exhausted = true;
     b.this_turn.action = TurnAction::Strategic;
-    b.this_turn.card = Some(name.clone());
+    b.this_turn.card = Some(name.to_string());
     cx.step(R1, format!("{pn} performs the strategic action of {name}: the one action of this turn. {name} is exhausted."))
-        .num(&format!("initiative {name}"), card.initiative.unwrap_or(0))
+        .num(&format!("initiative {name}"), card.initiative.map_or(0, Count::get))
         .chose(&pn, format!("strategic action of {name}"))
         .assume("Strategic Action is a Related Topic that is not indexed: performing a card's strategic action is read as exhausting it (rule 4.1 speaks of exhausting the cards before passing); the primary and secondary abilities themselves are not adjudicated.");
     topic(cx, TOPIC_STRATEGIC_ACTION);
@@ -359,20 +361,16 @@ fn own_card(b: &Board, p: usize, cx: &mut Cx) -> Result<usize, Stop> {
     if readied.len() < 2 {
         return Ok(readied.first().copied().unwrap_or(0));
     }
-    let opt = |j: usize| Opt::field(cards[j].name.clone(), j, "card", json!(cards[j].name));
-    let ask = Ask {
-        key: "card".into(),
-        seat: p,
-        rule: R1,
-        path: "play.card".into(),
-        question: format!(
+    let opt = |j: usize| Opt::field(cards[j].name.as_str(), j, "card", json!(cards[j].name));
+    let choice = Choice::new(p, "card", None, R1, "play.card");
+    let ask = || {
+        let question = format!(
             "{}: the strategic action of which strategy card?",
             b.name(p)
-        ),
-        options: readied.into_iter().map(opt).collect(),
-        default: None,
+        );
+        (question, readied.into_iter().map(opt).collect())
     };
-    Ok(cx.choose(None, ask)?.value())
+    Ok(choice.settle(cx, None, ask)?.value())
 }
 
 /// A tactical or component action: the turn's one action.
@@ -539,35 +537,25 @@ fn transaction(
     if !on_pass {
         topic(cx, TOPIC_ACTIVE_PLAYER);
     }
-    let ask = Ask {
-        key: "accepted".into(),
-        seat: q,
-        rule,
-        path: "play.accepted".into(),
-        question: format!("{qn}: accept the transaction {pn} proposes?"),
-        options: vec![
-            Opt::field(
-                format!("accept {pn}'s transaction"),
-                true,
-                "accepted",
-                json!(true),
-            ),
-            Opt::field("decline", false, "accepted", json!(false)),
-        ],
-        default: Some((
-            false,
-            format!(
-                "{qn}'s answer is not stated; a transaction needs both players' agreement and the indexed text (which has no entry for transactions) gives no default, so it is read as declined (alternative: wait for {qn}'s answer)"
-            ),
-        )),
+    let why = format!(
+        "{qn}'s answer is not stated; a transaction needs both players' agreement and the indexed text (which has no entry for transactions) gives no default, so it is read as declined (alternative: wait for {qn}'s answer)"
+    );
+    let choice = Choice::new(q, "accepted", Some((false, &why)), rule, "play.accepted");
+    let answer = |label: String, v: bool| Opt::field(label, v, "accepted", json!(v));
+    let ask = || {
+        let options = vec![
+            answer(format!("accept {pn}'s transaction"), true),
+            answer("decline".into(), false),
+        ];
+        let question = format!("{qn}: accept the transaction {pn} proposes?");
+        choice
+            .whose
+            .clone()
+            .ask(rule, choice.path.clone(), question, options)
     };
-    // The indexed text gives no default: declining is assumed.
-    let whose = crate::kit::Whose {
-        seat: ask.seat,
-        key: ask.key.clone(),
-        default: ask.default.clone(),
-    };
-    let chosen = cx.choose_assuming(accepted, whose, || ask)?;
+    // The indexed text gives no default: declining is assumed (the question
+    // says so), which Choice::settle does not say; hence choose_assuming.
+    let chosen = cx.choose_assuming(accepted, choice.whose.clone(), ask)?;
     let st = match chosen.value() {
         true => cx.step(
             rule,
@@ -589,7 +577,7 @@ fn transaction(
 
 fn secondary(b: &Board, p: usize, typed: &str, cx: &mut Cx) -> Result<(), Stop> {
     let (owner, ci) = b.find_card(typed, "play.card")?;
-    let card = b.players[owner].strategy_cards[ci].name.clone();
+    let card = b.players[owner].strategy_cards[ci].name.to_string();
     let (pn, on, t) = (b.name(p), b.name(owner), &b.this_turn);
     match b.phase {
         _ if owner == p => cx.error(R3_2, "play.card", format!("{card} is {pn}'s own strategy card; the secondary ability is resolved by the other players (“the secondary ability of other players’ strategy cards”)")),
@@ -616,7 +604,7 @@ fn secondary(b: &Board, p: usize, typed: &str, cx: &mut Cx) -> Result<(), Stop> 
 }
 
 /// Adds an ability to one of the turn's lists (at most [`MAX_ABILITIES`]).
-fn record(list: &mut Vec<String>, ability: &str) -> Result<(), BoardError> {
+fn record(list: &mut Abilities, ability: &str) -> Result<(), BoardError> {
     list.push(ability.to_string());
     let full = format!("more than {MAX_ABILITIES} abilities in one turn");
     (list.len() <= MAX_ABILITIES)

@@ -28,7 +28,7 @@ const CARD_COLOURS: [Rgb; 8] = [
 ];
 
 fn initiative(c: &Card) -> u8 {
-    c.initiative.unwrap_or_else(|| {
+    c.initiative.map(|i| i.get() as u8).unwrap_or_else(|| {
         STANDARD_CARDS
             .iter()
             .position(|s| fold_eq(s, &c.name))
@@ -61,7 +61,7 @@ fn track(b: &Board) -> Vec<Slot<'_>> {
     let mut out: Vec<Slot> = Vec::new();
     for (i, p) in b.players.iter().enumerate() {
         for c in &p.strategy_cards {
-            out.push((initiative(c), c.name.clone(), Some((i, c))));
+            out.push((initiative(c), c.name.to_string(), Some((i, c))));
         }
     }
     for (k, name) in STANDARD_CARDS.iter().enumerate() {
