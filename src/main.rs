@@ -290,7 +290,7 @@ fn seconds(s: &str) -> Result<std::time::Duration, String> {
 }
 
 fn main() -> ExitCode {
-    // A document conversion in a child process (src/sandbox): before
+    // A document conversion in a child process (arbiter::sandbox): before
     // anything else is read or loaded.
     let raw: Vec<String> = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
