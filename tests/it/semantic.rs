@@ -79,6 +79,25 @@ mod model {
             .expect("the shipped model loads")
     }
 
+    fn shared_encoder() -> &'static arbiter::semantic::Encoder {
+        static E: std::sync::OnceLock<arbiter::semantic::Encoder> = std::sync::OnceLock::new();
+        E.get_or_init(encoder)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(40))]
+        /// Any text (a question is cut at 400 characters before this)
+        /// embeds to a finite unit vector, never a panic.
+        #[test]
+        fn any_text_embeds_to_a_unit_vector(q in "\\PC{0,400}") {
+            let v = shared_encoder().embed(&q);
+            proptest::prop_assert_eq!(v.len(), semantic::DIMS);
+            proptest::prop_assert!(v.iter().all(|x| x.is_finite()));
+            let norm: f32 = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+            proptest::prop_assert!((norm - 1.0).abs() < 1e-3 || norm == 0.0, "norm {}", norm);
+        }
+    }
+
     /// Token ids and vectors of tools/semantic_model.py (HF tokenizers and
     /// an f32 forward pass of the original weights).
     #[test]
