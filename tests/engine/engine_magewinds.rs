@@ -1089,6 +1089,13 @@ fn bad_documents_are_refused_with_paths() {
         .judge_text(&BASE.replace("counter: single", "counter: triple"))
         .unwrap_err();
     assert_eq!(e.kind, ErrorKind::Syntax);
+    // Limits on the types are read with the board: a reading error.
+    let e = arbiter::engine::magewinds::ENGINE
+        .judge_text(&BASE.replace("name: Shade", &format!("name: {}", "S".repeat(81))))
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Syntax);
+    assert_eq!(e.path.as_deref(), Some("players[1].fighters[2].name"));
+    assert!(e.message.contains("the limit is 80 characters"), "{e}");
     let e = arbiter::engine::magewinds::ENGINE
         .judge_text(&format!(
             "{BASE}play: {{activate: Pyromancer, action: guard, colour: red}}\n"
@@ -1267,6 +1274,18 @@ fn schema_describes_the_board() {
     assert!(s["$defs"]["Activation"]["properties"]["reactions"].is_object());
     assert!(s["$defs"]["Fighter"]["properties"]["visible"].is_object());
     assert!(s["properties"]["first_turn"].is_object() && s["properties"]["round"].is_object());
+    // Limits are on the types: the schema states them.
+    assert_eq!(s["properties"]["players"]["maxItems"], 8);
+    assert_eq!(s["properties"]["round"]["minimum"], 1);
+    assert_eq!(
+        s["$defs"]["Player"]["properties"]["fighters"]["maxItems"],
+        40
+    );
+    assert_eq!(s["$defs"]["Fighter"]["properties"]["name"]["maxLength"], 80);
+    assert_eq!(
+        s["$defs"]["Activation"]["properties"]["reactions"]["maxItems"],
+        16
+    );
     let kinds = s["properties"]["play"]["$ref"]
         .as_str()
         .unwrap()

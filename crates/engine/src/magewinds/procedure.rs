@@ -10,7 +10,7 @@
 use serde_json::json;
 
 use super::board::{
-    Board, Counter, Fid, LastAction, Phase, Pos, ReactionDef, check_inches, check_pos,
+    Board, Counter, Fid, LastAction, Phase, Pos, ReactionDef, Said, check_inches, check_pos,
 };
 use super::plays::{Activation, Play, Reaction};
 use super::rules::*;
@@ -70,7 +70,7 @@ fn field(path: &str, f: &str) -> String {
 
 /// The fighter's and its controller's names.
 fn who(b: &Board, id: Fid) -> (String, String) {
-    (b.fighter(id).name.clone(), b.name(id.0))
+    (b.fighter(id).name.to_string(), b.name(id.0))
 }
 
 fn record(b: &mut Board, fighter: String, action: &str, target: Option<String>) {
@@ -128,9 +128,9 @@ pub fn end_phase(b: &mut Board, say: bool, cx: &mut Cx) {
         cx.step(END, "No fighter can be activated: the Action Phase ends.");
     }
     (b.phase, b.turn, b.first_turn) = (Phase::End, None, false);
-    let fighters = b.players.iter_mut().flat_map(|p| &mut p.fighters);
+    let fighters = b.players.iter_mut().flat_map(|p| p.fighters.iter_mut());
     let guarded: Vec<String> = fighters
-        .filter_map(|f| std::mem::take(&mut f.guard).then(|| f.name.clone()))
+        .filter_map(|f| std::mem::take(&mut f.guard).then(|| f.name.to_string()))
         .collect();
     if !guarded.is_empty() {
         let list = guarded.join(", ");
@@ -202,7 +202,7 @@ fn step_move(b: &mut Board, id: Fid, step: StepMove, reaction: bool, cx: &mut Cx
 /// none for a free action (13.2).
 fn give_counter(b: &mut Board, id: Fid, free: Option<&str>, cx: &mut Cx) {
     let f = b.fighter_mut(id);
-    let name = f.name.clone();
+    let name = f.name.to_string();
     if let Some(why) = free {
         let text = format!("The action is free: no action counter is placed or flipped on {name}.");
         let st = cx.step(FREE, text);
@@ -382,7 +382,7 @@ fn move_action(
         .map(|f| {
             (
                 dist(start, b.fighter(f).position),
-                b.fighter(f).name.clone(),
+                b.fighter(f).name.to_string(),
             )
         })
         .min_by(|x, y| x.0.total_cmp(&y.0));
@@ -451,7 +451,7 @@ fn ask_for(
 fn attack_action(b: &mut Board, id: Fid, a: &Activation, cx: &mut Cx) -> Result<(), Stop> {
     let (name, owner) = who(b, id);
     let attacks = b.fighter(id).attacks.clone();
-    let refs: Vec<&str> = attacks.iter().map(String::as_str).collect();
+    let refs: Vec<&str> = attacks.iter().map(Said::as_str).collect();
     let attack = match (&a.attack, refs.as_slice()) {
         (_, []) => {
             let e = format!(
@@ -472,7 +472,7 @@ fn attack_action(b: &mut Board, id: Fid, a: &Activation, cx: &mut Cx) -> Result<
             id.0,
             "attack",
             format!("{owner}: which attack does {name} make?"),
-            attacks.clone(),
+            attacks.iter().map(Said::to_string).collect(),
         )?,
     };
     let target = match &a.target {
@@ -482,7 +482,7 @@ fn attack_action(b: &mut Board, id: Fid, a: &Activation, cx: &mut Cx) -> Result<
                 .ids()
                 .into_iter()
                 .filter(|f| *f != id)
-                .map(|f| b.fighter(f).name.clone());
+                .map(|f| b.fighter(f).name.to_string());
             let question = format!("{owner}: {name} attacks which fighter with {attack}?");
             b.find(
                 &ask_for(cx, id.0, "target", question, others.collect())?,
@@ -490,7 +490,7 @@ fn attack_action(b: &mut Board, id: Fid, a: &Activation, cx: &mut Cx) -> Result<
             )?
         }
     };
-    let tname = b.fighter(target).name.clone();
+    let tname = b.fighter(target).name.to_string();
     if target == id {
         let e = format!("{name} cannot attack itself: the target excludes the attacker");
         return illegal(cx, ATTACK, "play.target", e);
@@ -533,7 +533,7 @@ fn other_action(
 ) -> Result<(), Stop> {
     let (name, owner) = who(b, id);
     let list = b.fighter(id).actions.clone();
-    let refs: Vec<&str> = list.iter().map(String::as_str).collect();
+    let refs: Vec<&str> = list.iter().map(Said::as_str).collect();
     let action = match names::resolve(action, &refs, "action") {
         Ok(x) => x.to_string(),
         Err(_) if list.is_empty() => action.to_string(),
@@ -554,7 +554,7 @@ fn other_action(
         .as_ref()
         .map(|t| b.find(t, "play.target"))
         .transpose()?;
-    let target = target.map(|t| b.fighter(t).name.clone());
+    let target = target.map(|t| b.fighter(t).name.to_string());
     record(b, name, &action, target);
     Ok(())
 }
