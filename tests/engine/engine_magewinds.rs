@@ -1051,6 +1051,23 @@ fn unknown_names_get_did_you_mean_with_the_path() {
         ))
         .unwrap_err();
     assert_eq!(e.path.as_deref(), Some("play.target"));
+    // The play's names are resolved before any rule is applied: an unknown
+    // name is refused even in a play the rules would refuse (not Bram's turn).
+    for (play, path) in [
+        ("{activate: Windrunner, target: Nobody}", "play.target"),
+        (
+            "{activate: Windrunner, distance: 1, reactions: [{react: Dodge, fighter: Nobody}]}",
+            "play.reactions[0].fighter",
+        ),
+    ] {
+        let e = arbiter::engine::magewinds::ENGINE
+            .judge_text(&format!("{BASE}play: {play}\n"))
+            .unwrap_err();
+        assert_eq!(
+            (e.kind, e.path.as_deref()),
+            (ErrorKind::Semantic, Some(path))
+        );
+    }
 }
 
 #[test]

@@ -36,12 +36,65 @@ pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
     }
 }
 
+/// A fighter a play names, and the seat making the play with it (the
+/// fighter's controller unless the play names a player), resolved once.
+#[derive(Debug, Clone, Copy)]
+struct Maker {
+    id: Fid,
+    author: usize,
+}
+
+impl Maker {
+    /// `id`, with the player the play at `path` names, if any.
+    fn by(b: &Board, id: Fid, player: Option<&str>, path: &str) -> Result<Maker, BoardError> {
+        let author = match player {
+            Some(p) => b.seat(p, &field(path, "player"))?,
+            None => id.0,
+        };
+        Ok(Maker { id, author })
+    }
+
+    fn reaction(b: &Board, r: &Reaction, path: &str) -> Result<Maker, BoardError> {
+        let id = b.find(&r.fighter, &field(path, "fighter"))?;
+        Maker::by(b, id, r.player.as_deref(), path)
+    }
+}
+
+/// An activation's names resolved on the board before the procedure runs:
+/// the fighter and its player, the action, the target when named, and the
+/// fighter and player of each reaction made during it.
+struct Names {
+    by: Maker,
+    kind: Kind,
+    target: Option<Fid>,
+    reactions: Vec<Maker>,
+}
+
+impl Names {
+    fn resolve(b: &Board, a: &Activation) -> Result<Names, BoardError> {
+        let id = b.find(&a.activate, "play.activate")?;
+        let kind = action_kind(a)?;
+        let by = Maker::by(b, id, a.player.as_deref(), "play")?;
+        let target = a.target.as_ref().map(|t| b.find(t, "play.target"));
+        let reactions = a.reactions.iter().flatten().enumerate();
+        let reactions =
+            reactions.map(|(k, r)| Maker::reaction(b, r, &format!("play.reactions[{k}]")));
+        Ok(Names {
+            by,
+            kind,
+            target: target.transpose()?,
+            reactions: reactions.collect::<Result<_, _>>()?,
+        })
+    }
+}
+
 pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
     match play {
-        Play::Activate(a) => activation(b, a, cx),
+        Play::Activate(a) => activation(b, a, Names::resolve(b, a)?, cx),
         Play::React(r) => {
+            let by = Maker::reaction(b, r, "play")?;
             // A reaction may use up the turn player's last fighter.
-            if reaction(b, r, "play", None, cx)?
+            if reaction(b, r, by, "play", None, cx)?
                 && let Some(t) = b.turn_seat()
                 && !b.can_activate(t)
             {
@@ -268,7 +321,8 @@ fn action_kind(a: &Activation) -> Result<Kind, BoardError> {
 
 /// Whether the fighter may be activated now; records the turn steps (turns
 /// ended, the first turn) on the way.
-fn may_activate(b: &mut Board, a: &Activation, id: Fid, cx: &mut Cx) -> Result<bool, Stop> {
+fn may_activate(b: &mut Board, by: Maker, cx: &mut Cx) -> bool {
+    let (id, author) = (by.id, by.author);
     let (fname, owner) = who(b, id);
     // A turn player with nothing left to activate: their turn ends first.
     let turn = b.turn_seat().filter(|_| b.phase == Phase::Action);
@@ -280,16 +334,12 @@ fn may_activate(b: &mut Board, a: &Activation, id: Fid, cx: &mut Cx) -> Result<b
     let Some(turn) = turn else {
         let rule = [END, PHASE][usize::from(b.phase == Phase::Channelling)];
         cx.error(rule, "phase", "the Action Phase is not under way (the board is in the Channelling Phase, or no fighter can be activated any more): fighters are activated only in the Action Phase; move on with `match advance`");
-        return Ok(false);
+        return false;
     };
     if b.first_turn && b.first_to_pass.as_deref() == Some(&b.name(turn)) {
         let first = b.name(turn);
         cx.step(PHASE, format!("The first turn of the Action Phase is taken by {first}, who was first to pass in the Channelling Phase."));
     }
-    let author = match &a.player {
-        Some(p) => b.seat(p, "play.player")?,
-        None => id.0,
-    };
     if author != id.0 {
         let pn = b.name(author);
         cx.error(PHASE, "play.player", format!("{pn} cannot activate {fname}: it is {owner}'s fighter, and on your turn you choose one of your own fighters"));
@@ -299,13 +349,12 @@ fn may_activate(b: &mut Board, a: &Activation, id: Fid, cx: &mut Cx) -> Result<b
     } else if b.fighter(id).counter == Counter::Double {
         cx.error(PHASE, "play.activate", format!("{fname} has a double action counter: it cannot perform actions and cannot be chosen to activate"));
     }
-    Ok(!cx.failed())
+    !cx.failed()
 }
 
-fn activation(b: &mut Board, a: &Activation, cx: &mut Cx) -> Result<(), Stop> {
-    let id = b.find(&a.activate, "play.activate")?;
-    let kind = action_kind(a)?;
-    if !may_activate(b, a, id, cx)? {
+fn activation(b: &mut Board, a: &Activation, n: Names, cx: &mut Cx) -> Result<(), Stop> {
+    let (id, kind) = (n.by.id, &n.kind);
+    if !may_activate(b, n.by, cx) {
         return Ok(());
     }
     let (fname, owner) = who(b, id);
@@ -325,27 +374,27 @@ fn activation(b: &mut Board, a: &Activation, cx: &mut Cx) -> Result<(), Stop> {
     }
     let step = step_of(b, id, a.step, a.step_to, "play")?;
     let step_at = step.as_ref().map(|s| s.2.clone());
-    if kind != Kind::Move {
+    if *kind != Kind::Move {
         if let Some((at, e)) = too_long(b, id, &step) {
             return illegal(cx, STEP, &at, e);
         }
         step_move(b, id, step, false, cx);
     }
-    match &kind {
+    match kind {
         Kind::Move => move_action(b, id, a, step_at, cx)?,
-        Kind::Attack => attack_action(b, id, a, cx)?,
+        Kind::Attack => attack_action(b, id, a, n.target, cx)?,
         Kind::Guard => {
             b.fighter_mut(id).guard = true;
             cx.step(GUARD, format!("{fname} makes the Guard action: until its next activation or the end of the Action Phase, its next Dodge or Deflect reaction is free."))
                 .chose(&owner, "Guard");
             record(b, fname, "guard", None);
         }
-        Kind::Other(name) => other_action(b, id, name, a, cx)?,
+        Kind::Other(name) => other_action(b, id, name, n.target, cx)?,
     }
     if cx.failed() {
         return Ok(());
     }
-    reactions_during(b, a, cx)?;
+    reactions_during(b, a, &n.reactions, cx)?;
     let free = "the board marks this action free; the rule that makes it free (a card or ability) is outside the indexed text";
     give_counter(b, id, a.free.then_some(free), cx);
     pass_turn_from(b, id.0, false, cx);
@@ -448,7 +497,13 @@ fn ask_for(
     cx.choose(None, ask).map(|c| c.value())
 }
 
-fn attack_action(b: &mut Board, id: Fid, a: &Activation, cx: &mut Cx) -> Result<(), Stop> {
+fn attack_action(
+    b: &mut Board,
+    id: Fid,
+    a: &Activation,
+    target: Option<Fid>,
+    cx: &mut Cx,
+) -> Result<(), Stop> {
     let (name, owner) = who(b, id);
     let attacks = b.fighter(id).attacks.clone();
     let refs: Vec<&str> = attacks.iter().map(Said::as_str).collect();
@@ -475,8 +530,8 @@ fn attack_action(b: &mut Board, id: Fid, a: &Activation, cx: &mut Cx) -> Result<
             attacks.iter().map(Said::to_string).collect(),
         )?,
     };
-    let target = match &a.target {
-        Some(t) => b.find(t, "play.target")?,
+    let target = match target {
+        Some(t) => t,
         None => {
             let others = b
                 .ids()
@@ -528,7 +583,7 @@ fn other_action(
     b: &mut Board,
     id: Fid,
     action: &str,
-    a: &Activation,
+    target: Option<Fid>,
     cx: &mut Cx,
 ) -> Result<(), Stop> {
     let (name, owner) = who(b, id);
@@ -549,11 +604,6 @@ fn other_action(
         st.assume("the board lists no `actions` for this fighter, so the named action is taken to be available to it");
     }
     cx.warn(None, Some("play.action"), format!("card text not applied: {name}'s {action} (its effects are outside the indexed text, 13.0–13.5)"));
-    let target = a
-        .target
-        .as_ref()
-        .map(|t| b.find(t, "play.target"))
-        .transpose()?;
     let target = target.map(|t| b.fighter(t).name.to_string());
     record(b, name, &action, target);
     Ok(())
@@ -624,7 +674,7 @@ fn react_whose(b: &Board, t: Fid) -> Whose<Option<String>> {
 
 /// Reactions made during the action just made: each is its controller's
 /// choice; the attacked fighter's, when not stated, is asked or assumed.
-fn reactions_during(b: &mut Board, a: &Activation, cx: &mut Cx) -> Result<(), Stop> {
+fn reactions_during(b: &mut Board, a: &Activation, by: &[Maker], cx: &mut Cx) -> Result<(), Stop> {
     let Some(during) = b.last_action.clone() else {
         return Ok(());
     };
@@ -633,13 +683,12 @@ fn reactions_during(b: &mut Board, a: &Activation, cx: &mut Cx) -> Result<(), St
         _ => None,
     };
     let mut reacted = false;
-    for (k, r) in a.reactions.iter().flatten().enumerate() {
-        let path = format!("play.reactions[{k}]");
-        let id = b.find(&r.fighter, &field(&path, "fighter"))?;
+    for (k, (r, &maker)) in a.reactions.iter().flatten().zip(by).enumerate() {
+        let (path, id) = (format!("play.reactions[{k}]"), maker.id);
         reacted |= Some(id) == target;
         let ask = || react_ask(b, id, a, &during.fighter);
         cx.choose_with(Some(Some(r.react.clone())), react_whose(b, id), ask)?;
-        reaction(b, r, &path, Some(&during), cx)?;
+        reaction(b, r, maker, &path, Some(&during), cx)?;
     }
     if let Some(l) = b.last_action.as_mut().filter(|_| target.is_some()) {
         l.reactions_settled = true;
@@ -687,11 +736,12 @@ fn cannot_react(b: &Board, t: Fid, cx: &mut Cx) {
 fn reaction(
     b: &mut Board,
     r: &Reaction,
+    by: Maker,
     path: &str,
     during: Option<&LastAction>,
     cx: &mut Cx,
 ) -> Result<bool, Stop> {
-    let id = b.find(&r.fighter, &field(path, "fighter"))?;
+    let (id, author) = (by.id, by.author);
     let (name, owner) = who(b, id);
     let fault = |cx: &mut Cx, rule: &str, f: &str, msg: String| -> Result<bool, Stop> {
         let at = if f.contains('.') {
@@ -708,10 +758,6 @@ fn reaction(
             None => cx.error(rule, &at, msg),
         }
         Ok(false)
-    };
-    let author = match &r.player {
-        Some(p) => b.seat(p, &field(path, "player"))?,
-        None => id.0,
     };
     if author != id.0 {
         let pi = author;
