@@ -15,7 +15,9 @@ use super::board::{
 use super::plays::{Activation, Play, Reaction};
 use super::rules::*;
 use crate::BoardError;
-use crate::kit::{Ask, Cx, Opt, Stop, Whose, names};
+use crate::kit::choices::{Choice, one_or_none};
+use crate::kit::{Cx, Opt, Stop, names};
+use crate::ruling::MAX_OPTIONS;
 use crate::text::fold;
 
 /// Slack for comparing inches measured from decimal positions.
@@ -482,19 +484,11 @@ fn ask_for(
 ) -> Result<String, Stop> {
     let options = names
         .into_iter()
-        .take(25)
+        .take(MAX_OPTIONS)
         .map(|n| Opt::field(n.clone(), n.clone(), key, json!(n)));
-    let (key, path) = (key.to_string(), format!("play.{key}"));
-    let ask = Ask {
-        key,
-        seat,
-        rule: ATTACK,
-        path,
-        question,
-        options: options.collect(),
-        default: None,
-    };
-    cx.choose(None, ask).map(|c| c.value())
+    let choice = Choice::new(seat, key, None, ATTACK, format!("play.{key}"));
+    let chosen = choice.settle(cx, None, || (question, options.collect()));
+    chosen.map(|c| c.value())
 }
 
 fn attack_action(
@@ -615,7 +609,12 @@ fn is_dodge_or_deflect(name: &str) -> bool {
 
 /// The attacked fighter's controller's question: react with one of its
 /// reactions whose trigger is `attacked`, or not.
-fn react_ask(b: &Board, t: Fid, a: &Activation, attacker: &str) -> Ask<Option<String>> {
+fn react_ask(
+    b: &Board,
+    t: Fid,
+    a: &Activation,
+    attacker: &str,
+) -> (String, Vec<Opt<Option<String>>>) {
     let f = b.fighter(t);
     let patch = |r: Option<&str>| {
         let mut list =
@@ -625,8 +624,7 @@ fn react_ask(b: &Board, t: Fid, a: &Activation, attacker: &str) -> Ask<Option<St
         }
         json!({ "reactions": list })
     };
-    let mut options: Vec<Opt<Option<String>>> = attacked_reactions(b, t)
-        .take(24)
+    let options = attacked_reactions(b, t)
         .map(|r| {
             let free = if f.guard && is_dodge_or_deflect(r.name()) {
                 " (free: Guard)"
@@ -641,17 +639,17 @@ fn react_ask(b: &Board, t: Fid, a: &Activation, attacker: &str) -> Ask<Option<St
             }
         })
         .collect();
-    options.push(Opt {
+    let none = Opt {
         label: "no reaction".into(),
         value: None,
         patch: patch(None),
-    });
+    };
     let question = format!(
         "{}: {} is attacked by {attacker}; react?",
         b.name(t.0),
         f.name
     );
-    react_whose(b, t).ask(TRIGGER, "play.reactions", question, options)
+    (question, one_or_none(options, none))
 }
 
 /// The reactions of `t` whose trigger is being attacked (none on a double counter).
@@ -662,14 +660,9 @@ fn attacked_reactions(b: &Board, t: Fid) -> impl Iterator<Item = &ReactionDef> +
 }
 
 /// Whether `t` reacts: its controller's choice, no reaction by default.
-fn react_whose(b: &Board, t: Fid) -> Whose<Option<String>> {
+fn react_choice(b: &Board, t: Fid) -> Choice<Option<String>> {
     let key = format!("react:{}", b.fighter(t).name);
-    let default = Some((None, MAY_REACT.to_string()));
-    Whose {
-        seat: t.0,
-        key,
-        default,
-    }
+    Choice::new(t.0, key, Some((None, MAY_REACT)), TRIGGER, "play.reactions")
 }
 
 /// Reactions made during the action just made: each is its controller's
@@ -687,7 +680,7 @@ fn reactions_during(b: &mut Board, a: &Activation, by: &[Maker], cx: &mut Cx) ->
         let (path, id) = (format!("play.reactions[{k}]"), maker.id);
         reacted |= Some(id) == target;
         let ask = || react_ask(b, id, a, &during.fighter);
-        cx.choose_with(Some(Some(r.react.clone())), react_whose(b, id), ask)?;
+        react_choice(b, id).settle(cx, Some(Some(r.react.clone())), ask)?;
         reaction(b, r, maker, &path, Some(&during), cx)?;
     }
     if let Some(l) = b.last_action.as_mut().filter(|_| target.is_some()) {
@@ -701,7 +694,7 @@ fn reactions_during(b: &mut Board, a: &Activation, by: &[Maker], cx: &mut Cx) ->
     } else {
         let (tname, owner) = who(b, t);
         let ask = || react_ask(b, t, a, &during.fighter);
-        let c = cx.choose_with(a.reactions.as_ref().map(|_| None), react_whose(b, t), ask)?;
+        let c = react_choice(b, t).settle(cx, a.reactions.as_ref().map(|_| None), ask)?;
         let st = cx.step(TRIGGER, format!("{tname}'s trigger condition is met (it is attacked); {owner}, who controls it, may choose to react and makes no reaction."));
         c.on(st, &owner, format!("no reaction with {tname}"));
     }
