@@ -28,14 +28,11 @@ const OPEN_QUESTION: &str = "open question: the indexed text does not say whethe
 
 /// The seat that makes the play: the player it names, else the fighter's controller.
 pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
-    let (player, fighter, path) = match play {
-        Play::Activate(a) => (&a.player, &a.activate, "play.activate"),
-        Play::React(r) => (&r.player, &r.fighter, "play.fighter"),
+    let by = match play {
+        Play::Activate(a) => Maker::activation(b, a)?,
+        Play::React(r) => Maker::reaction(b, r, "play")?,
     };
-    match player {
-        Some(p) => b.seat(p, "play.player"),
-        None => Ok(b.find(fighter, path)?.0),
-    }
+    Ok(by.author)
 }
 
 /// A fighter a play names, and the seat making the play with it (the
@@ -56,6 +53,11 @@ impl Maker {
         Ok(Maker { id, author })
     }
 
+    fn activation(b: &Board, a: &Activation) -> Result<Maker, BoardError> {
+        let id = b.find(&a.activate, "play.activate")?;
+        Maker::by(b, id, a.player.as_deref(), "play")
+    }
+
     fn reaction(b: &Board, r: &Reaction, path: &str) -> Result<Maker, BoardError> {
         let id = b.find(&r.fighter, &field(path, "fighter"))?;
         Maker::by(b, id, r.player.as_deref(), path)
@@ -74,9 +76,8 @@ struct Names {
 
 impl Names {
     fn resolve(b: &Board, a: &Activation) -> Result<Names, BoardError> {
-        let id = b.find(&a.activate, "play.activate")?;
+        let by = Maker::activation(b, a)?;
         let kind = action_kind(a)?;
-        let by = Maker::by(b, id, a.player.as_deref(), "play")?;
         let target = a.target.as_ref().map(|t| b.find(t, "play.target"));
         let reactions = a.reactions.iter().flatten().enumerate();
         let reactions =
