@@ -1113,6 +1113,23 @@ fn bad_documents_are_refused_with_paths() {
     assert_eq!(e.kind, ErrorKind::Syntax);
     assert_eq!(e.path.as_deref(), Some("players[1].fighters[2].name"));
     assert!(e.message.contains("the limit is 80 characters"), "{e}");
+    // A reaction's name is bounded in either form; a reaction of neither
+    // form says so.
+    let deflect = "{name: Deflect, trigger: attacked}";
+    let long = format!("{{name: {}, trigger: attacked}}", "D".repeat(81));
+    let e = arbiter::engine::magewinds::ENGINE
+        .judge_text(&BASE.replace(deflect, &long))
+        .unwrap_err();
+    assert_eq!(
+        e.path.as_deref(),
+        Some("players[0].fighters[1].reactions[0]")
+    );
+    assert!(e.message.contains("the limit is 80 characters"), "{e}");
+    let e = arbiter::engine::magewinds::ENGINE
+        .judge_text(&BASE.replace(deflect, "7"))
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Syntax);
+    assert!(e.message.contains("untagged enum ReactionDef"), "{e}");
     let e = arbiter::engine::magewinds::ENGINE
         .judge_text(&format!(
             "{BASE}play: {{activate: Pyromancer, action: guard, colour: red}}\n"

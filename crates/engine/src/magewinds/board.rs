@@ -151,9 +151,10 @@ pub enum ReactionDef {
 /// reported as such, not as "matches neither form".
 impl<'de> Deserialize<'de> for ReactionDef {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        // Named as the type, for serde's "did not match any variant" message.
         #[derive(Deserialize)]
         #[serde(untagged)]
-        enum Read {
+        enum ReactionDef {
             Name(String),
             Full {
                 name: String,
@@ -162,9 +163,9 @@ impl<'de> Deserialize<'de> for ReactionDef {
             },
         }
         let said = |n: String| Said::new(n).map_err(D::Error::custom);
-        Ok(match Read::deserialize(d)? {
-            Read::Name(n) => ReactionDef::Name(said(n)?),
-            Read::Full { name, trigger } => ReactionDef::Full {
+        Ok(match ReactionDef::deserialize(d)? {
+            ReactionDef::Name(n) => Self::Name(said(n)?),
+            ReactionDef::Full { name, trigger } => Self::Full {
                 name: said(name)?,
                 trigger,
             },
