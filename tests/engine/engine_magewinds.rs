@@ -1051,6 +1051,23 @@ fn unknown_names_get_did_you_mean_with_the_path() {
         ))
         .unwrap_err();
     assert_eq!(e.path.as_deref(), Some("play.target"));
+    // The play's names are resolved before any rule is applied: an unknown
+    // name is refused even in a play the rules would refuse (not Bram's turn).
+    for (play, path) in [
+        ("{activate: Windrunner, target: Nobody}", "play.target"),
+        (
+            "{activate: Windrunner, distance: 1, reactions: [{react: Dodge, fighter: Nobody}]}",
+            "play.reactions[0].fighter",
+        ),
+    ] {
+        let e = arbiter::engine::magewinds::ENGINE
+            .judge_text(&format!("{BASE}play: {play}\n"))
+            .unwrap_err();
+        assert_eq!(
+            (e.kind, e.path.as_deref()),
+            (ErrorKind::Semantic, Some(path))
+        );
+    }
 }
 
 #[test]
@@ -1089,6 +1106,30 @@ fn bad_documents_are_refused_with_paths() {
         .judge_text(&BASE.replace("counter: single", "counter: triple"))
         .unwrap_err();
     assert_eq!(e.kind, ErrorKind::Syntax);
+    // Limits on the types are read with the board: a reading error.
+    let e = arbiter::engine::magewinds::ENGINE
+        .judge_text(&BASE.replace("name: Shade", &format!("name: {}", "S".repeat(81))))
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Syntax);
+    assert_eq!(e.path.as_deref(), Some("players[1].fighters[2].name"));
+    assert!(e.message.contains("the limit is 80 characters"), "{e}");
+    // A reaction's name is bounded in either form; a reaction of neither
+    // form says so.
+    let deflect = "{name: Deflect, trigger: attacked}";
+    let long = format!("{{name: {}, trigger: attacked}}", "D".repeat(81));
+    let e = arbiter::engine::magewinds::ENGINE
+        .judge_text(&BASE.replace(deflect, &long))
+        .unwrap_err();
+    assert_eq!(
+        e.path.as_deref(),
+        Some("players[0].fighters[1].reactions[0]")
+    );
+    assert!(e.message.contains("the limit is 80 characters"), "{e}");
+    let e = arbiter::engine::magewinds::ENGINE
+        .judge_text(&BASE.replace(deflect, "7"))
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Syntax);
+    assert!(e.message.contains("untagged enum ReactionDef"), "{e}");
     let e = arbiter::engine::magewinds::ENGINE
         .judge_text(&format!(
             "{BASE}play: {{activate: Pyromancer, action: guard, colour: red}}\n"
@@ -1267,6 +1308,18 @@ fn schema_describes_the_board() {
     assert!(s["$defs"]["Activation"]["properties"]["reactions"].is_object());
     assert!(s["$defs"]["Fighter"]["properties"]["visible"].is_object());
     assert!(s["properties"]["first_turn"].is_object() && s["properties"]["round"].is_object());
+    // Limits are on the types: the schema states them.
+    assert_eq!(s["properties"]["players"]["maxItems"], 8);
+    assert_eq!(s["properties"]["round"]["minimum"], 1);
+    assert_eq!(
+        s["$defs"]["Player"]["properties"]["fighters"]["maxItems"],
+        40
+    );
+    assert_eq!(s["$defs"]["Fighter"]["properties"]["name"]["maxLength"], 80);
+    assert_eq!(
+        s["$defs"]["Activation"]["properties"]["reactions"]["maxItems"],
+        16
+    );
     let kinds = s["properties"]["play"]["$ref"]
         .as_str()
         .unwrap()

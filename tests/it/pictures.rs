@@ -194,14 +194,21 @@ fn hostile(game: &str) -> Value {
                 "strategy_cards": [{ "name": long_name(9), "initiative": 99 }] }))[..8],
             "turn": long_name(0),
         }),
-        "magewinds" => json!({
-            "game": "magewinds", "round": 1, "phase": "action", "first_turn": true,
-            "players": [{ "name": long_name(0),
-                "fighters": names(&|i, name| {
+        // The most the Magewinds types read (8 players of 40 fighters,
+        // names of 80 characters); Movement and positions are plain numbers.
+        "magewinds" => {
+            let name = |i: usize| long_name(i).chars().take(80).collect::<String>();
+            let fighters = |p: usize| -> Vec<Value> {
+                (0..40).map(|i| {
                     let x = if i % 2 == 0 { 1e9 } else { -1e9 };
-                    json!({ "name": name, "movement": 1e9, "position": [x, -x * 0.5], "counter": "double" })
-                }) }],
-        }),
+                    json!({ "name": name(p * 40 + i), "movement": 1e9, "position": [x, -x * 0.5], "counter": "double" })
+                }).collect()
+            };
+            json!({
+                "game": "magewinds", "round": 1, "phase": "action", "first_turn": true,
+                "players": (0..8).map(|p| json!({ "name": name(1000 + p), "fighters": fighters(p) })).collect::<Vec<_>>(),
+            })
+        }
         // Legion's limits are on its board types: 64 units, the most that read.
         "legion" => json!({
             "game": "legion", "phase": "activation",

@@ -2,11 +2,13 @@
 //! players and their fighters.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize};
 
 use super::rules::PHASE;
 use crate::BoardError;
 use crate::document::check;
+use crate::kit::bounded::{Count, List, Name};
 use crate::kit::names;
 use crate::text::fold;
 
@@ -18,6 +20,9 @@ pub const MAX_FIGHTERS: usize = 40;
 pub const MAX_INCHES: f64 = 1000.0;
 /// Longest name accepted.
 pub const MAX_NAME: usize = 80;
+
+/// A name on the board: a player, fighter, attack, reaction or action.
+pub type Said = Name<MAX_NAME>;
 
 /// A point on the table, in inches: `[x, y]`.
 pub type Pos = [f64; 2];
@@ -43,8 +48,8 @@ pub fn is_false(b: &bool) -> bool {
     !*b
 }
 
-fn first_round() -> u32 {
-    1
+fn first_round() -> Count<1, { u32::MAX }> {
+    Count(1)
 }
 
 /// A board document, without its play.
@@ -55,7 +60,7 @@ pub struct Board {
     pub game: String,
     /// The round, from 1; a new round begins with its Channelling Phase.
     #[serde(default = "first_round")]
-    pub round: u32,
+    pub round: Count<1, { u32::MAX }>,
     #[serde(default)]
     pub phase: Phase,
     /// No turn has been taken yet in this Action Phase: the first turn goes
@@ -69,8 +74,7 @@ pub struct Board {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn: Option<String>,
     /// In turn order (it matters with 3 or more players).
-    #[schemars(length(min = 1, max = 8))]
-    pub players: Vec<Player>,
+    pub players: List<Player, 1, MAX_PLAYERS>,
     /// The last action made in an activation (what reactions trigger on).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_action: Option<LastAction>,
@@ -79,10 +83,9 @@ pub struct Board {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Player {
-    pub name: String,
+    pub name: Said,
     #[serde(default)]
-    #[schemars(length(max = 40))]
-    pub fighters: Vec<Fighter>,
+    pub fighters: List<Fighter, 0, MAX_FIGHTERS>,
 }
 
 /// A fighter's action counter.
@@ -108,7 +111,7 @@ impl Counter {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Fighter {
-    pub name: String,
+    pub name: Said,
     /// Movement attribute, in inches.
     #[schemars(range(min = 0, max = 100))]
     pub movement: f64,
@@ -120,28 +123,54 @@ pub struct Fighter {
     #[serde(default)]
     pub guard: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub attacks: Vec<String>,
+    pub attacks: Vec<Said>,
     /// A name, or a name with its trigger (`attacked` is checked by the engine).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reactions: Vec<ReactionDef>,
     /// Other named actions (abilities) this fighter has.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub actions: Vec<String>,
+    pub actions: Vec<Said>,
     /// Fighters this fighter can see (16.0 is not indexed: the board says).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub visible: Option<Vec<String>>,
 }
 
 /// A reaction a fighter has: a bare name, or a name with its trigger.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum ReactionDef {
-    Name(String),
+    Name(Said),
     Full {
-        name: String,
+        name: Said,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         trigger: Option<String>,
     },
+}
+
+/// Read as either form, then the name is bounded: a name out of bounds is
+/// reported as such, not as "matches neither form".
+impl<'de> Deserialize<'de> for ReactionDef {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        // Named as the type, for serde's "did not match any variant" message.
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum ReactionDef {
+            Name(String),
+            Full {
+                name: String,
+                #[serde(default)]
+                trigger: Option<String>,
+            },
+        }
+        let said = |n: String| Said::new(n).map_err(D::Error::custom);
+        Ok(match ReactionDef::deserialize(d)? {
+            ReactionDef::Name(n) => Self::Name(said(n)?),
+            ReactionDef::Full { name, trigger } => Self::Full {
+                name: said(name)?,
+                trigger,
+            },
+        })
+    }
 }
 
 impl ReactionDef {
@@ -184,7 +213,7 @@ impl Board {
     }
 
     pub fn name(&self, p: usize) -> String {
-        self.players[p].name.clone()
+        self.players[p].name.to_string()
     }
 
     /// The seat of a player name (resolved).
@@ -234,17 +263,6 @@ impl Board {
 
 // Validation runs on every request: paths and messages are written only
 // when a check fails.
-fn check_name(n: &str, path: impl Fn() -> String) -> Result<(), BoardError> {
-    if n.trim().is_empty() {
-        return check(false, path(), "a name cannot be empty");
-    }
-    if n.chars().count() > MAX_NAME {
-        let e = format!("names are limited to {MAX_NAME} characters");
-        return check(false, path(), e);
-    }
-    Ok(())
-}
-
 pub fn check_inches(v: f64, path: &str, what: &str) -> Result<(), BoardError> {
     inches(v, || path.to_string(), what)
 }
@@ -266,7 +284,7 @@ fn pos_ok(p: &Pos, path: impl Fn() -> String) -> Result<(), BoardError> {
     inches(p[1], || format!("{}[1]", path()), "y")
 }
 
-/// Names present, not too long, and unique (case and punctuation aside).
+/// Names unique (case and punctuation aside).
 fn unique<'a>(
     items: impl Iterator<Item = (usize, &'a str)>,
     path: impl Fn(usize) -> String,
@@ -274,7 +292,6 @@ fn unique<'a>(
 ) -> Result<(), BoardError> {
     let mut seen = Vec::new();
     for (i, n) in items {
-        check_name(n, || path(i))?;
         let folded = fold(n);
         if seen.contains(&folded) {
             let e = format!("two {what}s are called '{n}'; give each its own name (e.g. '{n} 2')");
@@ -285,20 +302,13 @@ fn unique<'a>(
     Ok(())
 }
 
-/// Checks sizes, numbers and unique names, and writes every name reference
+/// Checks what the types cannot say (Movement and positions in range,
+/// unique names), and writes every name reference
 /// (`turn`, `first_to_pass`, `last_action`, `visible`) in the board's own
 /// spelling. In the Action Phase, whose turn it is must be stated: `turn`,
 /// or `first_turn: true` with `first_to_pass` (13.0).
 pub fn validate(b: &mut Board) -> Result<(), BoardError> {
-    let (n, ids) = (b.players.len(), b.ids());
-    let sizes = (1..=MAX_PLAYERS).contains(&n) && ids.len() <= n * MAX_FIGHTERS;
-    if !sizes {
-        let e = format!(
-            "a board has 1 to {MAX_PLAYERS} players and at most {MAX_FIGHTERS} fighters each"
-        );
-        return check(false, "players", e);
-    }
-    check(b.round >= 1, "round", "rounds count from 1")?;
+    let ids = b.ids();
     let players = b.players.iter().enumerate();
     let names = players.map(|(i, p)| (i, p.name.as_str()));
     unique(names, |i| format!("players[{i}].name"), "player")?;
@@ -313,10 +323,6 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
             return check(false, path(id) + ".movement", e);
         }
         pos_ok(&f.position, || path(id) + ".position")?;
-        let named = f.attacks.iter().chain(&f.actions).map(String::as_str);
-        for n in named.chain(f.reactions.iter().map(ReactionDef::name)) {
-            check_name(n, || path(id))?;
-        }
     }
     spell_names(b)?;
     if b.first_turn
@@ -342,7 +348,7 @@ fn spell_names(b: &mut Board) -> Result<(), BoardError> {
         b.first_to_pass = Some(b.name(b.seat(&t, "first_to_pass")?));
     }
     let fighter = |b: &Board, typed: &str, path: &str| -> Result<String, BoardError> {
-        Ok(b.fighter(b.find(typed, path)?).name.clone())
+        Ok(b.fighter(b.find(typed, path)?).name.to_string())
     };
     if let Some(mut l) = b.last_action.clone() {
         l.fighter = fighter(b, &l.fighter, "last_action.fighter")?;
@@ -352,7 +358,7 @@ fn spell_names(b: &mut Board) -> Result<(), BoardError> {
         b.last_action = Some(l);
     }
     let ids = b.ids();
-    let names: Vec<String> = ids.iter().map(|i| b.fighter(*i).name.clone()).collect();
+    let names: Vec<String> = ids.iter().map(|i| b.fighter(*i).name.to_string()).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     for &(p, f) in &ids {
         let Some(list) = b.players[p].fighters[f].visible.as_mut() else {

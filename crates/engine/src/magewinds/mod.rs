@@ -105,7 +105,7 @@ impl Game for Magewinds {
     }
 
     fn players(b: &Board) -> Vec<String> {
-        b.players.iter().map(|p| p.name.clone()).collect()
+        b.players.iter().map(|p| p.name.to_string()).collect()
     }
 
     fn actor(b: &Board, play: &Play) -> Result<Option<usize>, BoardError> {
@@ -133,7 +133,7 @@ impl Game for Magewinds {
                 board::Phase::End => "end of the Action Phase",
             }
             .into(),
-            round: Some(b.round),
+            round: Some(*b.round),
             turn: turn.map(|t| b.name(t)),
             turn_seat: turn,
             result: None,
@@ -163,7 +163,7 @@ impl Game for Magewinds {
                     b.turn = Some(first);
                 }
                 None => {
-                    let first = b.name((b.round as usize - 1) % b.players.len());
+                    let first = b.name((*b.round as usize - 1) % b.players.len());
                     cx.note(Some("turn"), format!("the board does not record who was first to pass in the Channelling Phase (13.0 gives that player the first turn; the Channelling Phase is not indexed): the first turn goes to {first} (seat order, moving one seat each round: an assumption outside the indexed rules; adjust `turn` or set `first_to_pass` if your table differs)"));
                     b.turn = Some(first);
                 }

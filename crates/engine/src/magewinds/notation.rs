@@ -14,7 +14,7 @@
 //! choices: in a match they are asked of them, so the acting player writes
 //! them only when they agreed.
 
-use super::board::{Board, Counter, Fid, Pos};
+use super::board::{Board, Counter, Fid, Pos, Said};
 use super::plays::{Activation, Play, Reaction};
 use crate::BoardError;
 use crate::kit::names;
@@ -75,14 +75,14 @@ fn point(s: &str, path: &str) -> Result<Pos, BoardError> {
 
 /// A name as `list` spells it, or as typed when it is not there (the
 /// engine then says why it is not available).
-fn spelled(list: &[String], typed: &str) -> String {
-    let refs: Vec<&str> = list.iter().map(String::as_str).collect();
+fn spelled(list: &[Said], typed: &str) -> String {
+    let refs: Vec<&str> = list.iter().map(Said::as_str).collect();
     let typed = unquote(typed);
     names::resolve(typed, &refs, "name").map_or_else(|_| typed.to_string(), str::to_string)
 }
 
 fn fighter_name(b: &Board, typed: &str, path: &str) -> Result<String, BoardError> {
-    Ok(b.fighter(b.find(unquote(typed), path)?).name.clone())
+    Ok(b.fighter(b.find(unquote(typed), path)?).name.to_string())
 }
 
 /// Parses a notation line into a play.
@@ -127,7 +127,7 @@ fn activation(b: &Board, ws: &[&str]) -> Result<Activation, BoardError> {
     }
     let f = b.fighter(b.find(unquote(&fw.join(" ")), "play.activate")?);
     let mut a = Activation {
-        activate: f.name.clone(),
+        activate: f.name.to_string(),
         ..Activation::default()
     };
     let Some((verb, args)) = aw.split_first() else {
@@ -242,16 +242,16 @@ fn clause(b: &Board, play: &mut Play, c: &str) -> Result<(), BoardError> {
         ("reaction" | "react", Play::Activate(a)) => {
             let path = format!(
                 "play.reactions[{}]",
-                a.reactions.as_ref().map_or(0, Vec::len)
+                a.reactions.as_ref().map_or(0, |l| l.len())
             );
             let (who, n) =
                 split_word(&rest, "step").map_or((rest.as_str(), None), |(w, n)| (w, Some(n)));
             let mut r = reaction(b, &words(who), &path)?;
             r.step = n.map(|n| number(n, &format!("{path}.step"))).transpose()?;
-            a.reactions.get_or_insert_with(Vec::new).push(r);
+            a.reactions.get_or_insert_default().push(r);
         }
         ("no", Play::Activate(a)) if fold(&rest) == "reaction" => {
-            a.reactions.get_or_insert_with(Vec::new);
+            a.reactions.get_or_insert_default();
         }
         (k, _) => {
             let clauses = CLAUSES.join(", ");
@@ -269,7 +269,7 @@ pub fn completions(partial: &str, b: &Board) -> Vec<String> {
     let to_strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     let fighters = |keep: &dyn Fn(Fid) -> bool| -> Vec<String> {
         let ids = b.ids().into_iter().filter(|i| keep(*i));
-        ids.map(|i| b.fighter(i).name.clone()).collect()
+        ids.map(|i| b.fighter(i).name.to_string()).collect()
     };
     if let Some(i) = partial.rfind(';') {
         let (before, frag) = lex::fragment(partial[i + 1..].trim_start(), &[","]);
@@ -310,7 +310,7 @@ pub fn completions(partial: &str, b: &Board) -> Vec<String> {
                 return match known(rest) {
                     Some(id) => {
                         let mut c = to_strings(&ACTIONS[..3]);
-                        c.extend(b.fighter(id).actions.iter().cloned());
+                        c.extend(b.fighter(id).actions.iter().map(Said::to_string));
                         lex::complete(cur, c)
                     }
                     None => lex::complete(&typed(rest), fighters(&ready)),
@@ -322,8 +322,8 @@ pub fn completions(partial: &str, b: &Board) -> Vec<String> {
                 "move" if args.is_empty() => lex::complete(cur, to_strings(&["to"])),
                 "attack" => match args.iter().position(|w| fold(w) == "with") {
                     Some(w) => {
-                        let attacks = who.map(|i| b.fighter(i).attacks.clone());
-                        lex::complete(&typed(&args[w + 1..]), attacks.unwrap_or_default())
+                        let attacks = who.map(|i| b.fighter(i).attacks.iter().map(Said::to_string));
+                        lex::complete(&typed(&args[w + 1..]), attacks.into_iter().flatten())
                     }
                     None if known(args).is_some() => lex::complete(cur, to_strings(&["with"])),
                     None => lex::complete(&typed(args), fighters(&|i| Some(i) != who)),

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::board::{Pos, is_false};
+use crate::kit::bounded::List;
 
 /// One play.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -60,8 +61,7 @@ pub struct Activation {
     /// out: the attacked fighter's controller is asked (in a match) or "no
     /// reaction" is assumed and labelled; `[]`: no reaction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(max = 16))]
-    pub reactions: Option<Vec<Reaction>>,
+    pub reactions: Option<List<Reaction, 0, 16>>,
 }
 
 /// A reaction (13.3).

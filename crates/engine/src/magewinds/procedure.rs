@@ -10,12 +10,14 @@
 use serde_json::json;
 
 use super::board::{
-    Board, Counter, Fid, LastAction, Phase, Pos, ReactionDef, check_inches, check_pos,
+    Board, Counter, Fid, LastAction, Phase, Pos, ReactionDef, Said, check_inches, check_pos,
 };
 use super::plays::{Activation, Play, Reaction};
 use super::rules::*;
 use crate::BoardError;
-use crate::kit::{Ask, Cx, Opt, Stop, Whose, names};
+use crate::kit::choices::{Choice, one_or_none};
+use crate::kit::{Cx, Opt, Stop, names};
+use crate::ruling::MAX_OPTIONS;
 use crate::text::fold;
 
 /// Slack for comparing inches measured from decimal positions.
@@ -26,22 +28,76 @@ const OPEN_QUESTION: &str = "open question: the indexed text does not say whethe
 
 /// The seat that makes the play: the player it names, else the fighter's controller.
 pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
-    let (player, fighter, path) = match play {
-        Play::Activate(a) => (&a.player, &a.activate, "play.activate"),
-        Play::React(r) => (&r.player, &r.fighter, "play.fighter"),
+    let by = match play {
+        Play::Activate(a) => Maker::activation(b, a)?,
+        Play::React(r) => Maker::reaction(b, r, "play")?,
     };
-    match player {
-        Some(p) => b.seat(p, "play.player"),
-        None => Ok(b.find(fighter, path)?.0),
+    Ok(by.author)
+}
+
+/// A fighter a play names, and the seat making the play with it (the
+/// fighter's controller unless the play names a player), resolved once.
+#[derive(Debug, Clone, Copy)]
+struct Maker {
+    id: Fid,
+    author: usize,
+}
+
+impl Maker {
+    /// `id`, with the player the play at `path` names, if any.
+    fn by(b: &Board, id: Fid, player: Option<&str>, path: &str) -> Result<Maker, BoardError> {
+        let author = match player {
+            Some(p) => b.seat(p, &field(path, "player"))?,
+            None => id.0,
+        };
+        Ok(Maker { id, author })
+    }
+
+    fn activation(b: &Board, a: &Activation) -> Result<Maker, BoardError> {
+        let id = b.find(&a.activate, "play.activate")?;
+        Maker::by(b, id, a.player.as_deref(), "play")
+    }
+
+    fn reaction(b: &Board, r: &Reaction, path: &str) -> Result<Maker, BoardError> {
+        let id = b.find(&r.fighter, &field(path, "fighter"))?;
+        Maker::by(b, id, r.player.as_deref(), path)
+    }
+}
+
+/// An activation's names resolved on the board before the procedure runs:
+/// the fighter and its player, the action, the target when named, and the
+/// fighter and player of each reaction made during it.
+struct Names {
+    by: Maker,
+    kind: Kind,
+    target: Option<Fid>,
+    reactions: Vec<Maker>,
+}
+
+impl Names {
+    fn resolve(b: &Board, a: &Activation) -> Result<Names, BoardError> {
+        let by = Maker::activation(b, a)?;
+        let kind = action_kind(a)?;
+        let target = a.target.as_ref().map(|t| b.find(t, "play.target"));
+        let reactions = a.reactions.iter().flatten().enumerate();
+        let reactions =
+            reactions.map(|(k, r)| Maker::reaction(b, r, &format!("play.reactions[{k}]")));
+        Ok(Names {
+            by,
+            kind,
+            target: target.transpose()?,
+            reactions: reactions.collect::<Result<_, _>>()?,
+        })
     }
 }
 
 pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
     match play {
-        Play::Activate(a) => activation(b, a, cx),
+        Play::Activate(a) => activation(b, a, Names::resolve(b, a)?, cx),
         Play::React(r) => {
+            let by = Maker::reaction(b, r, "play")?;
             // A reaction may use up the turn player's last fighter.
-            if reaction(b, r, "play", None, cx)?
+            if reaction(b, r, by, "play", None, cx)?
                 && let Some(t) = b.turn_seat()
                 && !b.can_activate(t)
             {
@@ -70,7 +126,7 @@ fn field(path: &str, f: &str) -> String {
 
 /// The fighter's and its controller's names.
 fn who(b: &Board, id: Fid) -> (String, String) {
-    (b.fighter(id).name.clone(), b.name(id.0))
+    (b.fighter(id).name.to_string(), b.name(id.0))
 }
 
 fn record(b: &mut Board, fighter: String, action: &str, target: Option<String>) {
@@ -128,9 +184,9 @@ pub fn end_phase(b: &mut Board, say: bool, cx: &mut Cx) {
         cx.step(END, "No fighter can be activated: the Action Phase ends.");
     }
     (b.phase, b.turn, b.first_turn) = (Phase::End, None, false);
-    let fighters = b.players.iter_mut().flat_map(|p| &mut p.fighters);
+    let fighters = b.players.iter_mut().flat_map(|p| p.fighters.iter_mut());
     let guarded: Vec<String> = fighters
-        .filter_map(|f| std::mem::take(&mut f.guard).then(|| f.name.clone()))
+        .filter_map(|f| std::mem::take(&mut f.guard).then(|| f.name.to_string()))
         .collect();
     if !guarded.is_empty() {
         let list = guarded.join(", ");
@@ -202,7 +258,7 @@ fn step_move(b: &mut Board, id: Fid, step: StepMove, reaction: bool, cx: &mut Cx
 /// none for a free action (13.2).
 fn give_counter(b: &mut Board, id: Fid, free: Option<&str>, cx: &mut Cx) {
     let f = b.fighter_mut(id);
-    let name = f.name.clone();
+    let name = f.name.to_string();
     if let Some(why) = free {
         let text = format!("The action is free: no action counter is placed or flipped on {name}.");
         let st = cx.step(FREE, text);
@@ -268,7 +324,8 @@ fn action_kind(a: &Activation) -> Result<Kind, BoardError> {
 
 /// Whether the fighter may be activated now; records the turn steps (turns
 /// ended, the first turn) on the way.
-fn may_activate(b: &mut Board, a: &Activation, id: Fid, cx: &mut Cx) -> Result<bool, Stop> {
+fn may_activate(b: &mut Board, by: Maker, cx: &mut Cx) -> bool {
+    let (id, author) = (by.id, by.author);
     let (fname, owner) = who(b, id);
     // A turn player with nothing left to activate: their turn ends first.
     let turn = b.turn_seat().filter(|_| b.phase == Phase::Action);
@@ -280,16 +337,12 @@ fn may_activate(b: &mut Board, a: &Activation, id: Fid, cx: &mut Cx) -> Result<b
     let Some(turn) = turn else {
         let rule = [END, PHASE][usize::from(b.phase == Phase::Channelling)];
         cx.error(rule, "phase", "the Action Phase is not under way (the board is in the Channelling Phase, or no fighter can be activated any more): fighters are activated only in the Action Phase; move on with `match advance`");
-        return Ok(false);
+        return false;
     };
     if b.first_turn && b.first_to_pass.as_deref() == Some(&b.name(turn)) {
         let first = b.name(turn);
         cx.step(PHASE, format!("The first turn of the Action Phase is taken by {first}, who was first to pass in the Channelling Phase."));
     }
-    let author = match &a.player {
-        Some(p) => b.seat(p, "play.player")?,
-        None => id.0,
-    };
     if author != id.0 {
         let pn = b.name(author);
         cx.error(PHASE, "play.player", format!("{pn} cannot activate {fname}: it is {owner}'s fighter, and on your turn you choose one of your own fighters"));
@@ -299,13 +352,12 @@ fn may_activate(b: &mut Board, a: &Activation, id: Fid, cx: &mut Cx) -> Result<b
     } else if b.fighter(id).counter == Counter::Double {
         cx.error(PHASE, "play.activate", format!("{fname} has a double action counter: it cannot perform actions and cannot be chosen to activate"));
     }
-    Ok(!cx.failed())
+    !cx.failed()
 }
 
-fn activation(b: &mut Board, a: &Activation, cx: &mut Cx) -> Result<(), Stop> {
-    let id = b.find(&a.activate, "play.activate")?;
-    let kind = action_kind(a)?;
-    if !may_activate(b, a, id, cx)? {
+fn activation(b: &mut Board, a: &Activation, n: Names, cx: &mut Cx) -> Result<(), Stop> {
+    let (id, kind) = (n.by.id, &n.kind);
+    if !may_activate(b, n.by, cx) {
         return Ok(());
     }
     let (fname, owner) = who(b, id);
@@ -325,27 +377,27 @@ fn activation(b: &mut Board, a: &Activation, cx: &mut Cx) -> Result<(), Stop> {
     }
     let step = step_of(b, id, a.step, a.step_to, "play")?;
     let step_at = step.as_ref().map(|s| s.2.clone());
-    if kind != Kind::Move {
+    if *kind != Kind::Move {
         if let Some((at, e)) = too_long(b, id, &step) {
             return illegal(cx, STEP, &at, e);
         }
         step_move(b, id, step, false, cx);
     }
-    match &kind {
+    match kind {
         Kind::Move => move_action(b, id, a, step_at, cx)?,
-        Kind::Attack => attack_action(b, id, a, cx)?,
+        Kind::Attack => attack_action(b, id, a, n.target, cx)?,
         Kind::Guard => {
             b.fighter_mut(id).guard = true;
             cx.step(GUARD, format!("{fname} makes the Guard action: until its next activation or the end of the Action Phase, its next Dodge or Deflect reaction is free."))
                 .chose(&owner, "Guard");
             record(b, fname, "guard", None);
         }
-        Kind::Other(name) => other_action(b, id, name, a, cx)?,
+        Kind::Other(name) => other_action(b, id, name, n.target, cx)?,
     }
     if cx.failed() {
         return Ok(());
     }
-    reactions_during(b, a, cx)?;
+    reactions_during(b, a, &n.reactions, cx)?;
     let free = "the board marks this action free; the rule that makes it free (a card or ability) is outside the indexed text";
     give_counter(b, id, a.free.then_some(free), cx);
     pass_turn_from(b, id.0, false, cx);
@@ -382,7 +434,7 @@ fn move_action(
         .map(|f| {
             (
                 dist(start, b.fighter(f).position),
-                b.fighter(f).name.clone(),
+                b.fighter(f).name.to_string(),
             )
         })
         .min_by(|x, y| x.0.total_cmp(&y.0));
@@ -433,25 +485,23 @@ fn ask_for(
 ) -> Result<String, Stop> {
     let options = names
         .into_iter()
-        .take(25)
+        .take(MAX_OPTIONS)
         .map(|n| Opt::field(n.clone(), n.clone(), key, json!(n)));
-    let (key, path) = (key.to_string(), format!("play.{key}"));
-    let ask = Ask {
-        key,
-        seat,
-        rule: ATTACK,
-        path,
-        question,
-        options: options.collect(),
-        default: None,
-    };
-    cx.choose(None, ask).map(|c| c.value())
+    let choice = Choice::new(seat, key, None, ATTACK, format!("play.{key}"));
+    let chosen = choice.settle(cx, None, || (question, options.collect()));
+    chosen.map(|c| c.value())
 }
 
-fn attack_action(b: &mut Board, id: Fid, a: &Activation, cx: &mut Cx) -> Result<(), Stop> {
+fn attack_action(
+    b: &mut Board,
+    id: Fid,
+    a: &Activation,
+    target: Option<Fid>,
+    cx: &mut Cx,
+) -> Result<(), Stop> {
     let (name, owner) = who(b, id);
     let attacks = b.fighter(id).attacks.clone();
-    let refs: Vec<&str> = attacks.iter().map(String::as_str).collect();
+    let refs: Vec<&str> = attacks.iter().map(Said::as_str).collect();
     let attack = match (&a.attack, refs.as_slice()) {
         (_, []) => {
             let e = format!(
@@ -472,17 +522,17 @@ fn attack_action(b: &mut Board, id: Fid, a: &Activation, cx: &mut Cx) -> Result<
             id.0,
             "attack",
             format!("{owner}: which attack does {name} make?"),
-            attacks.clone(),
+            attacks.iter().map(Said::to_string).collect(),
         )?,
     };
-    let target = match &a.target {
-        Some(t) => b.find(t, "play.target")?,
+    let target = match target {
+        Some(t) => t,
         None => {
             let others = b
                 .ids()
                 .into_iter()
                 .filter(|f| *f != id)
-                .map(|f| b.fighter(f).name.clone());
+                .map(|f| b.fighter(f).name.to_string());
             let question = format!("{owner}: {name} attacks which fighter with {attack}?");
             b.find(
                 &ask_for(cx, id.0, "target", question, others.collect())?,
@@ -490,7 +540,7 @@ fn attack_action(b: &mut Board, id: Fid, a: &Activation, cx: &mut Cx) -> Result<
             )?
         }
     };
-    let tname = b.fighter(target).name.clone();
+    let tname = b.fighter(target).name.to_string();
     if target == id {
         let e = format!("{name} cannot attack itself: the target excludes the attacker");
         return illegal(cx, ATTACK, "play.target", e);
@@ -528,12 +578,12 @@ fn other_action(
     b: &mut Board,
     id: Fid,
     action: &str,
-    a: &Activation,
+    target: Option<Fid>,
     cx: &mut Cx,
 ) -> Result<(), Stop> {
     let (name, owner) = who(b, id);
     let list = b.fighter(id).actions.clone();
-    let refs: Vec<&str> = list.iter().map(String::as_str).collect();
+    let refs: Vec<&str> = list.iter().map(Said::as_str).collect();
     let action = match names::resolve(action, &refs, "action") {
         Ok(x) => x.to_string(),
         Err(_) if list.is_empty() => action.to_string(),
@@ -549,12 +599,7 @@ fn other_action(
         st.assume("the board lists no `actions` for this fighter, so the named action is taken to be available to it");
     }
     cx.warn(None, Some("play.action"), format!("card text not applied: {name}'s {action} (its effects are outside the indexed text, 13.0–13.5)"));
-    let target = a
-        .target
-        .as_ref()
-        .map(|t| b.find(t, "play.target"))
-        .transpose()?;
-    let target = target.map(|t| b.fighter(t).name.clone());
+    let target = target.map(|t| b.fighter(t).name.to_string());
     record(b, name, &action, target);
     Ok(())
 }
@@ -565,7 +610,12 @@ fn is_dodge_or_deflect(name: &str) -> bool {
 
 /// The attacked fighter's controller's question: react with one of its
 /// reactions whose trigger is `attacked`, or not.
-fn react_ask(b: &Board, t: Fid, a: &Activation, attacker: &str) -> Ask<Option<String>> {
+fn react_ask(
+    b: &Board,
+    t: Fid,
+    a: &Activation,
+    attacker: &str,
+) -> (String, Vec<Opt<Option<String>>>) {
     let f = b.fighter(t);
     let patch = |r: Option<&str>| {
         let mut list =
@@ -575,8 +625,7 @@ fn react_ask(b: &Board, t: Fid, a: &Activation, attacker: &str) -> Ask<Option<St
         }
         json!({ "reactions": list })
     };
-    let mut options: Vec<Opt<Option<String>>> = attacked_reactions(b, t)
-        .take(24)
+    let options = attacked_reactions(b, t)
         .map(|r| {
             let free = if f.guard && is_dodge_or_deflect(r.name()) {
                 " (free: Guard)"
@@ -591,17 +640,17 @@ fn react_ask(b: &Board, t: Fid, a: &Activation, attacker: &str) -> Ask<Option<St
             }
         })
         .collect();
-    options.push(Opt {
+    let none = Opt {
         label: "no reaction".into(),
         value: None,
         patch: patch(None),
-    });
+    };
     let question = format!(
         "{}: {} is attacked by {attacker}; react?",
         b.name(t.0),
         f.name
     );
-    react_whose(b, t).ask(TRIGGER, "play.reactions", question, options)
+    (question, one_or_none(options, none))
 }
 
 /// The reactions of `t` whose trigger is being attacked (none on a double counter).
@@ -612,19 +661,14 @@ fn attacked_reactions(b: &Board, t: Fid) -> impl Iterator<Item = &ReactionDef> +
 }
 
 /// Whether `t` reacts: its controller's choice, no reaction by default.
-fn react_whose(b: &Board, t: Fid) -> Whose<Option<String>> {
+fn react_choice(b: &Board, t: Fid) -> Choice<Option<String>> {
     let key = format!("react:{}", b.fighter(t).name);
-    let default = Some((None, MAY_REACT.to_string()));
-    Whose {
-        seat: t.0,
-        key,
-        default,
-    }
+    Choice::new(t.0, key, Some((None, MAY_REACT)), TRIGGER, "play.reactions")
 }
 
 /// Reactions made during the action just made: each is its controller's
 /// choice; the attacked fighter's, when not stated, is asked or assumed.
-fn reactions_during(b: &mut Board, a: &Activation, cx: &mut Cx) -> Result<(), Stop> {
+fn reactions_during(b: &mut Board, a: &Activation, by: &[Maker], cx: &mut Cx) -> Result<(), Stop> {
     let Some(during) = b.last_action.clone() else {
         return Ok(());
     };
@@ -633,13 +677,12 @@ fn reactions_during(b: &mut Board, a: &Activation, cx: &mut Cx) -> Result<(), St
         _ => None,
     };
     let mut reacted = false;
-    for (k, r) in a.reactions.iter().flatten().enumerate() {
-        let path = format!("play.reactions[{k}]");
-        let id = b.find(&r.fighter, &field(&path, "fighter"))?;
+    for (k, (r, &maker)) in a.reactions.iter().flatten().zip(by).enumerate() {
+        let (path, id) = (format!("play.reactions[{k}]"), maker.id);
         reacted |= Some(id) == target;
         let ask = || react_ask(b, id, a, &during.fighter);
-        cx.choose_with(Some(Some(r.react.clone())), react_whose(b, id), ask)?;
-        reaction(b, r, &path, Some(&during), cx)?;
+        react_choice(b, id).settle(cx, Some(Some(r.react.clone())), ask)?;
+        reaction(b, r, maker, &path, Some(&during), cx)?;
     }
     if let Some(l) = b.last_action.as_mut().filter(|_| target.is_some()) {
         l.reactions_settled = true;
@@ -652,7 +695,7 @@ fn reactions_during(b: &mut Board, a: &Activation, cx: &mut Cx) -> Result<(), St
     } else {
         let (tname, owner) = who(b, t);
         let ask = || react_ask(b, t, a, &during.fighter);
-        let c = cx.choose_with(a.reactions.as_ref().map(|_| None), react_whose(b, t), ask)?;
+        let c = react_choice(b, t).settle(cx, a.reactions.as_ref().map(|_| None), ask)?;
         let st = cx.step(TRIGGER, format!("{tname}'s trigger condition is met (it is attacked); {owner}, who controls it, may choose to react and makes no reaction."));
         c.on(st, &owner, format!("no reaction with {tname}"));
     }
@@ -687,11 +730,12 @@ fn cannot_react(b: &Board, t: Fid, cx: &mut Cx) {
 fn reaction(
     b: &mut Board,
     r: &Reaction,
+    by: Maker,
     path: &str,
     during: Option<&LastAction>,
     cx: &mut Cx,
 ) -> Result<bool, Stop> {
-    let id = b.find(&r.fighter, &field(path, "fighter"))?;
+    let (id, author) = (by.id, by.author);
     let (name, owner) = who(b, id);
     let fault = |cx: &mut Cx, rule: &str, f: &str, msg: String| -> Result<bool, Stop> {
         let at = if f.contains('.') {
@@ -708,10 +752,6 @@ fn reaction(
             None => cx.error(rule, &at, msg),
         }
         Ok(false)
-    };
-    let author = match &r.player {
-        Some(p) => b.seat(p, &field(path, "player"))?,
-        None => id.0,
     };
     if author != id.0 {
         let pi = author;
