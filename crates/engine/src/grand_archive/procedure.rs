@@ -17,7 +17,8 @@ use super::plays::{Attack, Named, Play, actor, cards_of, passes, resolve};
 use super::rules::*;
 use super::wording::{EX1_NOTE, EX2_NOTE, MAY_ADD, MAY_RESPOND, NO_TARGET, NotApplied, TAUNT};
 use crate::kit::bounded::List;
-use crate::kit::{Chosen, Cx, Opt, Stop, Whose};
+use crate::kit::choices::Choice;
+use crate::kit::{Chosen, Cx, Opt, Stop};
 use crate::text::fold;
 use crate::{Diagnostic, Severity, Step};
 
@@ -168,37 +169,28 @@ impl Decl<'_, '_> {
         self.cx.step(rule, format!("{} fails: {why}", self.at))
     }
 
-    /// Whose choice `play.KEY` is: the turn player's unless `seat` says
-    /// otherwise, and the rules' default.
-    fn whose<T>(&self, key: &str, seat: Option<usize>, default: Option<(T, String)>) -> Whose<T> {
-        let seat = seat.unwrap_or(self.a.tp);
-        Whose {
-            seat,
-            key: key.into(),
-            default,
-        }
+    /// The choice `play.KEY`, asked at `rule` on the play field `path`: the
+    /// turn player's unless `seat` says otherwise, with the rules' default.
+    fn choice<T: Clone + PartialEq>(
+        &self,
+        key: &str,
+        seat: Option<usize>,
+        default: Option<(T, &str)>,
+        (rule, path): (&'static str, &str),
+    ) -> Choice<T> {
+        Choice::new(seat.unwrap_or(self.a.tp), key, default, rule, path)
     }
 
-    /// Settles a choice: as stated, at its default, or asked at `rule` on
-    /// the play field `path` with the question and options `ask` builds
-    /// (only when asked); `assuming`: the default is the engine's reading.
+    /// Settles a choice: as stated, at its default, or asked with the
+    /// question and options `ask` builds from the board (only when asked).
     fn choose<T: Clone + PartialEq>(
         &mut self,
-        whose: Whose<T>,
+        choice: Choice<T>,
         stated: Option<T>,
-        (rule, path): (&'static str, &str),
-        assuming: bool,
         ask: impl FnOnce(&Board) -> (String, Vec<Opt<T>>),
     ) -> Result<Chosen<T>, Stop> {
-        let (b, w) = (&*self.b, whose.clone());
-        let ask = || {
-            let (question, options) = ask(b);
-            w.ask(rule, path, question, options)
-        };
-        match assuming {
-            true => self.cx.choose_assuming(stated, whose, ask),
-            false => self.cx.choose_with(stated, whose, ask),
-        }
+        let b = &*self.b;
+        choice.settle(self.cx, stated, || ask(b))
     }
 
     /// The attacking player's choice at this step, recorded on its step and
@@ -403,9 +395,14 @@ impl Decl<'_, '_> {
             )),
             _ => None,
         };
-        let whose = self.whose("defending_player", None, only);
-        let at = (D2_3_1, "play.defending_player");
-        let chosen = self.choose(whose, self.a.defending_player, at, false, |b| {
+        let default = only.as_ref().map(|(p, why)| (*p, why.as_str()));
+        let choice = self.choice(
+            "defending_player",
+            None,
+            default,
+            (D2_3_1, "play.defending_player"),
+        );
+        let chosen = self.choose(choice, self.a.defending_player, |b| {
             let option =
                 |&p: &usize| Opt::field(b.name(p), p, "defending_player", json!(b.name(p)));
             let question = format!("{me}: {granted}; whose units become defending units?");
@@ -433,8 +430,8 @@ impl Decl<'_, '_> {
 
     fn attack_target(&mut self) -> Result<bool, Stop> {
         let (me, a, tp) = (self.me.clone(), self.card.name.clone(), self.a.tp);
-        let whose = self.whose("target", None, None);
-        let chosen = self.choose(whose, self.a.target, (D2_3, "play.target"), false, |b| {
+        let choice = self.choice("target", None, None, (D2_3, "play.target"));
+        let chosen = self.choose(choice, self.a.target, |b| {
             let option = |&(p, s, n): &Named| {
                 let label = format!("{n} ({}'s {})", b.name(p), s.role());
                 Opt::field(label, (p, s), "target", json!(n))
@@ -551,11 +548,11 @@ impl Decl<'_, '_> {
             "{src}{} extra cost of {n} reserve",
             source(&c.controller).replace(')', "'s)")
         );
-        let whose = self.whose(&format!("extra:{src}"), None, None);
+        let at = (D2_5_1_1, "play.pay_extra");
+        let choice = self.choice(&format!("extra:{src}"), None, None, at);
         let (paid, refused) = (self.a.pay.clone(), self.a.refuse.clone());
         let stated = [&paid, &refused].iter().position(|l| l.contains(src));
-        let at = (D2_5_1_1, "play.pay_extra");
-        let chosen = self.choose(whose, stated.map(|k| k == 0), at, false, |_| {
+        let chosen = self.choose(choice, stated.map(|k| k == 0), |_| {
             let add = |list: &[String]| json!([list, std::slice::from_ref(src)].concat());
             let pay = Opt::field(format!("pay {n} reserve"), true, "pay_extra", add(&paid));
             let refuse = "refuse (the attack is illegal)";
@@ -759,10 +756,11 @@ impl Decl<'_, '_> {
     fn respond(&mut self, dp: usize) -> Result<(), Stop> {
         let (who, me, a) = (self.b.name(dp), self.me.clone(), self.card.name.clone());
         let stated = self.a.response.clone();
-        let whose = self.whose("response", Some(dp), Some((false, MAY_RESPOND.into())));
-        let stated_choice = stated.as_deref().map(|s| !passes(s));
+        let default = Some((false, MAY_RESPOND));
         // The indexed text gives no default response: passing is assumed.
-        let chosen = self.choose(whose, stated_choice, (GR4, "play.response"), true, |_| {
+        let choice = self.choice("response", Some(dp), default, (GR4, "play.response"));
+        let stated_choice = stated.as_deref().map(|s| !passes(s));
+        let chosen = self.choose(choice.assuming(), stated_choice, |_| {
             let options = vec![
                 Opt::field("pass", false, "response", json!("pass")),
                 Opt::field("respond", true, "response", json!("respond")),

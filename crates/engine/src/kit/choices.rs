@@ -16,6 +16,9 @@ pub struct Choice<T> {
     pub rule: &'static str,
     /// The play field the answer goes to (`play.counter`).
     pub path: String,
+    /// The default is the engine's reading, not the quoted text's: the
+    /// question says it is assumed ([`Cx::choose_assuming`]).
+    pub assumed: bool,
 }
 
 impl<T: Clone + PartialEq> Choice<T> {
@@ -35,6 +38,16 @@ impl<T: Clone + PartialEq> Choice<T> {
             whose: Whose { seat, key, default },
             rule,
             path,
+            assumed: false,
+        }
+    }
+
+    /// The same choice, its default the engine's reading where the quoted
+    /// text gives none.
+    pub fn assuming(self) -> Choice<T> {
+        Choice {
+            assumed: true,
+            ..self
         }
     }
 
@@ -46,11 +59,21 @@ impl<T: Clone + PartialEq> Choice<T> {
         stated: Option<T>,
         ask: impl FnOnce() -> (String, Vec<Opt<T>>),
     ) -> Result<Chosen<T>, Stop> {
-        let Choice { whose, rule, path } = self;
-        cx.choose_with(stated, whose.clone(), move || {
+        let Choice {
+            whose,
+            rule,
+            path,
+            assumed,
+        } = self;
+        let w = whose.clone();
+        let ask = move || {
             let (question, options) = ask();
-            whose.ask(rule, path, question, options)
-        })
+            w.ask(rule, path, question, options)
+        };
+        match assumed {
+            true => cx.choose_assuming(stated, whose, ask),
+            false => cx.choose_with(stated, whose, ask),
+        }
     }
 }
 

@@ -540,22 +540,20 @@ fn transaction(
     let why = format!(
         "{qn}'s answer is not stated; a transaction needs both players' agreement and the indexed text (which has no entry for transactions) gives no default, so it is read as declined (alternative: wait for {qn}'s answer)"
     );
+    // The indexed text gives no default: declining is assumed (the question
+    // says so).
     let choice = Choice::new(q, "accepted", Some((false, &why)), rule, "play.accepted");
     let answer = |label: String, v: bool| Opt::field(label, v, "accepted", json!(v));
-    let ask = || {
+    let chosen = choice.assuming().settle(cx, accepted, || {
         let options = vec![
             answer(format!("accept {pn}'s transaction"), true),
             answer("decline".into(), false),
         ];
-        let question = format!("{qn}: accept the transaction {pn} proposes?");
-        choice
-            .whose
-            .clone()
-            .ask(rule, choice.path.clone(), question, options)
-    };
-    // The indexed text gives no default: declining is assumed (the question
-    // says so), which Choice::settle does not say; hence choose_assuming.
-    let chosen = cx.choose_assuming(accepted, choice.whose.clone(), ask)?;
+        (
+            format!("{qn}: accept the transaction {pn} proposes?"),
+            options,
+        )
+    })?;
     let st = match chosen.value() {
         true => cx.step(
             rule,
