@@ -1248,12 +1248,19 @@ fn absurd_sizes_are_refused_politely() {
         &format!("  action: attack-phoenixborn\n  attackers: [\"{long}\"]\n"),
     );
     let e = ashes().judge_text(&doc).unwrap_err();
-    // Refused where the play is read (the name's type states its limit);
-    // serde reads a play's fields through its action tag, so the error
-    // names the play, not the field.
+    // Refused where the play is read (the name's type states its limit).
+    // serde reads a play's fields through its action tag without their
+    // path; the reader finds the refused name below the play.
     assert_eq!(e.kind, ErrorKind::Syntax);
-    assert_eq!(e.path.as_deref(), Some("play"));
+    assert_eq!(e.path.as_deref(), Some("play.attackers[0]"));
     assert!(e.message.contains("too long"), "{}", e.message);
+    let at = e.pos.expect("a line and column");
+    assert_eq!(
+        doc.lines()
+            .nth(at.line - 1)
+            .map(|l| l.contains("attackers")),
+        Some(true)
+    );
     let big = format!("game: ashes\n# {}\n", "x".repeat(70_000));
     assert_eq!(
         ashes().judge_text(&big).unwrap_err().kind,

@@ -12,6 +12,8 @@
 //! library wording reaches them.
 
 use serde::Serialize;
+
+use crate::kit::bounded::Refused;
 use serde::de::{Deserialize, DeserializeOwned, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::{Budget, Error as YamlError, Options, Spanned};
 
@@ -384,15 +386,69 @@ pub fn typed<T: DeserializeOwned>(
     if let Ok(v) = T::deserialize(value) {
         return Ok(v);
     }
+    let _ = crate::kit::bounded::take_refused();
     serde_path_to_error::deserialize(value).map_err(|e| {
         let inner = e.path().to_string();
         let inner = if inner == "." { String::new() } else { inner };
+        let inner = match crate::kit::bounded::take_refused() {
+            Some(refused) => refused_below(value, inner, &refused),
+            None => inner,
+        };
         let path = join_path(prefix, &inner);
         let mut err = BoardError::semantic(path.clone(), serde_wording(e.inner()));
         err.kind = ErrorKind::Syntax;
         err.pos = text.and_then(|t| locate(t, &path));
         err
     })
+}
+
+/// Where serde's path stops at an object (a variant of an internally
+/// tagged enum, read from a buffer that does not track paths), the field
+/// under it that holds the value a bounded type refused: the first string
+/// or number equal to it, or the one list of its length. `path` unchanged
+/// when it names no object or nothing below it is found.
+fn refused_below(value: &serde_json::Value, path: String, refused: &Refused) -> String {
+    let mut node = value;
+    for seg in path_segments(&path) {
+        let next = match seg {
+            Seg::Key(k) => node.get(k),
+            Seg::Index(i) => node.get(i),
+        };
+        let Some(next) = next else { return path };
+        node = next;
+    }
+    if !node.is_object() {
+        return path;
+    }
+    let mut found = Vec::new();
+    find_refused(node, refused, String::new(), &mut found);
+    let unique = !matches!(refused, Refused::Entries(_)) || found.len() == 1;
+    match found.into_iter().next() {
+        Some(below) if unique => join_path(&path, &below),
+        _ => path,
+    }
+}
+
+fn find_refused(v: &serde_json::Value, refused: &Refused, at: String, out: &mut Vec<String>) {
+    use serde_json::Value;
+    match (v, refused) {
+        (Value::String(s), Refused::Text(t)) if s == t => out.push(at),
+        (Value::Number(n), Refused::Number(m)) if n.as_u64() == Some(u64::from(*m)) => out.push(at),
+        (Value::Array(items), _) => {
+            if matches!(refused, Refused::Entries(n) if *n == items.len()) {
+                out.push(at.clone());
+            }
+            for (i, item) in items.iter().enumerate() {
+                find_refused(item, refused, format!("{at}[{i}]"), out);
+            }
+        }
+        (Value::Object(map), _) => {
+            for (k, item) in map {
+                find_refused(item, refused, join_path(&at, k), out);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// serde_json's data errors, reworded where they name Rust types

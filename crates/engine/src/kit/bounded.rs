@@ -8,12 +8,38 @@
 //! their value, so a procedure changes them like the plain value.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::fmt;
 use std::ops::{Deref, DerefMut};
 
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
+
+/// What a bounded value refused when read, kept for the reader
+/// ([`crate::document::typed`]) to find it in the document where serde
+/// loses the path (a field of an internally tagged enum's variant is read
+/// from a buffer that does not track it).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Refused {
+    Text(String),
+    Number(u32),
+    Entries(usize),
+}
+
+thread_local! {
+    static REFUSED: RefCell<Option<Refused>> = const { RefCell::new(None) };
+}
+
+/// The value a bounded type last refused on this thread, if any (taken).
+pub fn take_refused() -> Option<Refused> {
+    REFUSED.with(|r| r.borrow_mut().take())
+}
+
+fn refuse(what: Refused, why: String) -> String {
+    REFUSED.with(|r| *r.borrow_mut() = Some(what));
+    why
+}
 
 /// A whole number from `MIN` to `MAX` (as read).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize)]
@@ -58,7 +84,8 @@ impl<const MIN: u32, const MAX: u32> fmt::Display for Count<MIN, MAX> {
 
 impl<'de, const MIN: u32, const MAX: u32> Deserialize<'de> for Count<MIN, MAX> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Count::new(u32::deserialize(d)?).map_err(D::Error::custom)
+        let v = u32::deserialize(d)?;
+        Count::new(v).map_err(|why| D::Error::custom(refuse(Refused::Number(v), why)))
     }
 }
 
@@ -126,7 +153,8 @@ impl<const MAX: usize> PartialEq<&str> for Name<MAX> {
 
 impl<'de, const MAX: usize> Deserialize<'de> for Name<MAX> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Name::new(String::deserialize(d)?).map_err(D::Error::custom)
+        let s = String::deserialize(d)?;
+        Name::new(s.clone()).map_err(|why| D::Error::custom(refuse(Refused::Text(s), why)))
     }
 }
 
@@ -194,7 +222,9 @@ impl<'de, T: Deserialize<'de>, const MIN: usize, const MAX: usize> Deserialize<'
     for List<T, MIN, MAX>
 {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        List::new(Vec::<T>::deserialize(d)?).map_err(D::Error::custom)
+        let v = Vec::<T>::deserialize(d)?;
+        let n = v.len();
+        List::new(v).map_err(|why| D::Error::custom(refuse(Refused::Entries(n), why)))
     }
 }
 
@@ -265,6 +295,43 @@ mod tests {
             read(inner).unwrap_err(),
             "units[0]: 6 is not a plausible value; the limit is 5"
         );
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(tag = "action", rename_all = "kebab-case")]
+    #[allow(dead_code)]
+    enum Play {
+        Attack {
+            with: List<Name<5>, 0, 3>,
+            target: Name<5>,
+            power: Option<Count<0, 9>>,
+        },
+    }
+
+    /// Inside an internally tagged enum serde gives no path below the
+    /// variant; the reader finds the refused value there.
+    #[test]
+    fn a_refused_field_of_a_tagged_variant_is_named() {
+        let path = |v: serde_json::Value| {
+            crate::document::typed::<Play>(&v, "play", None)
+                .unwrap_err()
+                .path
+                .unwrap_or_default()
+        };
+        let long =
+            serde_json::json!({"action": "attack", "with": ["ab", "abcdefg"], "target": "x"});
+        assert_eq!(path(long), "play.with[1]");
+        let target = serde_json::json!({"action": "attack", "with": [], "target": "abcdefg"});
+        assert_eq!(path(target), "play.target");
+        let power = serde_json::json!({"action": "attack", "with": [], "target": "x", "power": 12});
+        assert_eq!(path(power), "play.power");
+        let many =
+            serde_json::json!({"action": "attack", "with": ["a", "b", "c", "d"], "target": "x"});
+        assert_eq!(path(many), "play.with");
+        // Not a bounded value's refusal: the path serde gives.
+        let unknown =
+            serde_json::json!({"action": "attack", "with": [], "target": "x", "power": "high"});
+        assert_eq!(path(unknown), "play");
     }
 
     #[test]
