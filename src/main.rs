@@ -353,12 +353,13 @@ fn main() -> ExitCode {
         }
         other => other,
     };
-    if matches!(command, Command::Ask { .. }) {
-        lexical_note(&app);
-    }
+    let asks = matches!(command, Command::Ask { .. });
     match run(&app, command) {
         Ok(out) => {
             print!("{out}");
+            if asks {
+                lexical_note(&app);
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -368,13 +369,13 @@ fn main() -> ExitCode {
     }
 }
 
-/// Says on stderr that an answer is lexical because rule folders have no
-/// passage vectors, and how to compute them.
+/// Says on stderr, after an answer, that the passages of rule folders
+/// without vectors are ranked lexically, and how to compute them.
 fn lexical_note(app: &App) {
     if let SemanticState::Missing { passages, folders } = app.semantic_state() {
         let folders: Vec<String> = folders.iter().map(|f| f.display().to_string()).collect();
         eprintln!(
-            "arbiter: {passages} passages of {} have no semantic vector, so this answer is lexical; `arbiter semantic vectors {}` computes them once for every later question",
+            "arbiter: {passages} passages of {} have no semantic vector, so they are ranked lexically; `arbiter semantic vectors {}` computes them once for every later question",
             folders.join(", "),
             folders.join(" ")
         );

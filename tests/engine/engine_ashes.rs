@@ -1162,7 +1162,7 @@ fn semantic_errors_carry_the_field_path() {
     let e = ashes()
         .judge_text(&board(COAL, PB, maeoni, "", "  action: pass\n"))
         .unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Syntax);
+    assert_eq!(e.kind, ErrorKind::Semantic);
     assert_eq!(e.path.as_deref(), Some("players[1].units[0].life"));
     let coal = "      - { name: Iron Worker, attack: 5000, life: 2 }\n";
     let e = ashes()
@@ -1251,7 +1251,7 @@ fn absurd_sizes_are_refused_politely() {
     // Refused where the play is read (the name's type states its limit).
     // serde reads a play's fields through its action tag without their
     // path; the reader finds the refused name below the play.
-    assert_eq!(e.kind, ErrorKind::Syntax);
+    assert_eq!(e.kind, ErrorKind::Semantic);
     assert_eq!(e.path.as_deref(), Some("play.attackers[0]"));
     assert!(e.message.contains("too long"), "{}", e.message);
     let at = e.pos.expect("a line and column");

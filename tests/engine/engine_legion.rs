@@ -683,7 +683,7 @@ fn board_errors_carry_paths_and_suggestions() {
 fn absurd_sizes_are_refused() {
     let play: String = (0..100).map(|_| "  - action: move\n").collect();
     let e = eng().judge_text(&doc(TROOPERS, &play)).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Syntax);
+    assert_eq!(e.kind, ErrorKind::Semantic);
     assert_eq!(e.path.as_deref(), Some("play"));
     assert!(e.message.contains("the limit is 64"), "{}", e.message);
     let units: String = (0..65).map(|i| format!("      - name: U{i}\n")).collect();

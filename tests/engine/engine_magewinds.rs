@@ -1110,7 +1110,7 @@ fn bad_documents_are_refused_with_paths() {
     let e = arbiter::engine::magewinds::ENGINE
         .judge_text(&BASE.replace("name: Shade", &format!("name: {}", "S".repeat(81))))
         .unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Syntax);
+    assert_eq!(e.kind, ErrorKind::Semantic);
     assert_eq!(e.path.as_deref(), Some("players[1].fighters[2].name"));
     assert!(e.message.contains("the limit is 80 characters"), "{e}");
     // A reaction's name is bounded in either form; a reaction of neither

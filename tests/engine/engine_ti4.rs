@@ -1227,7 +1227,7 @@ fn board_errors_carry_paths_and_rules() {
     let mut b = board(3);
     b["players"].as_array_mut().unwrap().pop();
     let e = judge_err(&b);
-    assert_eq!(e.kind, ErrorKind::Syntax);
+    assert_eq!(e.kind, ErrorKind::Semantic);
     assert_eq!(e.path.as_deref(), Some("players"));
     assert!(e.message.contains("at least 3 needed"), "{}", e.message);
 
@@ -1236,7 +1236,7 @@ fn board_errors_carry_paths_and_rules() {
         b["players"].as_array_mut().unwrap().push(json!({ "name": format!("X{i}"), "strategy_cards": [{ "name": format!("C{i}"), "initiative": 20 + i }] }));
     }
     let e = judge_err(&b);
-    assert_eq!(e.kind, ErrorKind::Syntax);
+    assert_eq!(e.kind, ErrorKind::Semantic);
     assert!(e.message.contains("the limit is 8"), "{}", e.message);
 
     let mut b = board(4);

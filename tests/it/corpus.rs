@@ -452,9 +452,11 @@ fn an_extra_directory_adds_a_game_without_code() {
         "### Mulligans\n\n1. Each player may mulligan once.\n",
     )
     .unwrap();
-    let app = arbiter::app::App::load(
+    // A one-shot load: no background embedding of the folder to race with.
+    let app = arbiter::app::App::load_with(
         &common::repo().join("rules_data"),
         &[dir.path().to_path_buf()],
+        arbiter::app::MissingVectors::Lexical,
     )
     .unwrap();
     let reply = app

@@ -1,7 +1,8 @@
 //! Pictures of boards: golden images for every example board of every
 //! game (compared with a pixel tolerance), determinism, and the bounds on
-//! hostile boards (10⁴ units, coordinates of 10⁹, names of 200
-//! characters): drawn within fixed dimensions or refused, quickly.
+//! hostile boards (the largest each game's types read: every list and
+//! name at its limit, coordinates of 10⁹ where a game has them): drawn
+//! within fixed dimensions, quickly.
 //!
 //! When a drawing changes on purpose, regenerate the goldens with
 //! `ARBITER_BLESS_PICTURES=1 cargo test --test it pictures::`, look at them, and

@@ -213,9 +213,11 @@ fn a_glossary_stub_is_followed_to_its_rule_with_the_term_as_context() {
         "100. Combat\n\n100.1. An attacking creature that is blocked deals its excess combat damage to the defending player.\n\n100.2. Blocked creatures deal damage after first strikers.\n\nGlossary\n\nStampede\nSee rule 100.1.\n",
     )
     .unwrap();
-    let app = arbiter::app::App::load(
+    // A one-shot load: no background embedding of the folder to race with.
+    let app = arbiter::app::App::load_with(
         &common::repo().join("rules_data"),
         &[dir.path().to_path_buf()],
+        arbiter::app::MissingVectors::Lexical,
     )
     .unwrap();
     let r = app.ask("how does stampede work", Some("stomp"), 3).unwrap();
@@ -431,7 +433,10 @@ fn with_card_text(dir: &std::path::Path) -> arbiter::app::App {
     )
     .unwrap();
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    arbiter::app::App::load(&root.join("rules_data"), &[dir.to_path_buf()]).expect("loads")
+    // A one-shot load: no background embedding of the folder to race with.
+    let lexical = arbiter::app::MissingVectors::Lexical;
+    arbiter::app::App::load_with(&root.join("rules_data"), &[dir.to_path_buf()], lexical)
+        .expect("loads")
 }
 
 #[test]

@@ -11,9 +11,9 @@
 //! seconds and hundreds of MB). Every error is worded for the user: no
 //! library wording reaches them.
 
-use serde::Serialize;
+use std::cell::RefCell;
 
-use crate::kit::bounded::Refused;
+use serde::Serialize;
 use serde::de::{Deserialize, DeserializeOwned, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::{Budget, Error as YamlError, Options, Spanned};
 
@@ -386,27 +386,60 @@ pub fn typed<T: DeserializeOwned>(
     if let Ok(v) = T::deserialize(value) {
         return Ok(v);
     }
-    let _ = crate::kit::bounded::take_refused();
+    let _ = take_refused();
     serde_path_to_error::deserialize(value).map_err(|e| {
         let inner = e.path().to_string();
         let inner = if inner == "." { String::new() } else { inner };
-        let inner = match crate::kit::bounded::take_refused() {
+        // A value a bounded type refused is well-formed but wrong
+        // (semantic); anything else serde refuses is the wrong shape.
+        let refused = take_refused();
+        let kind = match refused {
+            Some(_) => ErrorKind::Semantic,
+            None => ErrorKind::Syntax,
+        };
+        let inner = match refused {
             Some(refused) => refused_below(value, inner, &refused),
             None => inner,
         };
         let path = join_path(prefix, &inner);
         let mut err = BoardError::semantic(path.clone(), serde_wording(e.inner()));
-        err.kind = ErrorKind::Syntax;
+        err.kind = kind;
         err.pos = text.and_then(|t| locate(t, &path));
         err
     })
 }
 
+/// What a bounded value refused when read, kept for the reader
+/// ([`typed`]) to find it in the document where serde
+/// loses the path (a field of an internally tagged enum's variant is read
+/// from a buffer that does not track it).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Refused {
+    Text(String),
+    Number(u32),
+    Entries(usize),
+}
+
+thread_local! {
+    static REFUSED: RefCell<Option<Refused>> = const { RefCell::new(None) };
+}
+
+/// The value a bounded type last refused on this thread, if any (taken).
+fn take_refused() -> Option<Refused> {
+    REFUSED.with(|r| r.borrow_mut().take())
+}
+
+/// Records what a bounded type refused (`kit::bounded`); returns `why`.
+pub fn refuse(what: Refused, why: String) -> String {
+    REFUSED.with(|r| *r.borrow_mut() = Some(what));
+    why
+}
+
 /// Where serde's path stops at an object (a variant of an internally
 /// tagged enum, read from a buffer that does not track paths), the field
-/// under it that holds the value a bounded type refused: the first string
-/// or number equal to it, or the one list of its length. `path` unchanged
-/// when it names no object or nothing below it is found.
+/// under it that holds the value a bounded type refused: the one string or
+/// number equal to it, or the one list of its length. `path` unchanged when
+/// it names no object, or no field or several could be it.
 fn refused_below(value: &serde_json::Value, path: String, refused: &Refused) -> String {
     let mut node = value;
     for seg in path_segments(&path) {
@@ -422,9 +455,10 @@ fn refused_below(value: &serde_json::Value, path: String, refused: &Refused) -> 
     }
     let mut found = Vec::new();
     find_refused(node, refused, String::new(), &mut found);
-    let unique = !matches!(refused, Refused::Entries(_)) || found.len() == 1;
-    match found.into_iter().next() {
-        Some(below) if unique => join_path(&path, &below),
+    // Only where one value could be it: an equal value elsewhere (a valid
+    // `attack: 12` beside a refused `power: 12`) leaves serde's path.
+    match found.as_slice() {
+        [below] => join_path(&path, below),
         _ => path,
     }
 }

@@ -255,6 +255,9 @@ pub struct App {
         std::collections::HashMap<crate::corpus::PassageIdx, Vec<crate::corpus::PassageIdx>>,
     /// The semantic stage's vectors still missing at load ([`App::load`]).
     pending: std::sync::Arc<std::sync::Mutex<Pending>>,
+    /// A one-shot command's stage is loaded once; a caller meanwhile waits
+    /// for it rather than finding no stage ([`Pending::Deferred`]).
+    deferred_load: std::sync::Once,
 }
 
 /// What [`App::load_with`] does with passages whose vector no folder's
@@ -344,6 +347,7 @@ impl App {
             cards,
             amended_by,
             pending: Default::default(),
+            deferred_load: std::sync::Once::new(),
         }
     }
 
@@ -451,6 +455,10 @@ impl App {
             "passages without a semantic vector: answers are lexical until they are embedded in the background (`arbiter semantic vectors {named}` computes them ahead)"
         );
         let texts = semantic::missing_texts(&self.corpus, &lacking);
+        let missing = Pending::Missing {
+            passages,
+            folders: folders.clone(),
+        };
         *self.lock_pending() = Pending::Embedding { passages, folders };
         let pending = self.pending.clone();
         let spawned = std::thread::Builder::new()
@@ -458,6 +466,9 @@ impl App {
             .spawn(move || {
                 rulesets::lower_priority();
                 let _one = rulesets::embedding_turn();
+                if std::sync::Arc::strong_count(&pending) == 1 {
+                    return; // the app is gone: nobody would use the vectors
+                }
                 let started = std::time::Instant::now();
                 let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     semantic::embed(&texts, encoder.as_ref(), 1)
@@ -474,14 +485,19 @@ impl App {
                         *pending = Pending::Done { encoder, known };
                     }
                     Err(_) => {
-                        tracing::warn!("embedding the passage vectors panicked: the search stays lexical");
-                        *pending = Pending::None;
+                        tracing::warn!("embedding the passage vectors panicked: the folders' passages stay lexical");
+                        *pending = missing;
                     }
                 }
             });
         if let Err(e) = spawned {
-            tracing::warn!("cannot start the embedding thread, the search stays lexical: {e}");
-            *self.lock_pending() = Pending::None;
+            tracing::warn!(
+                "cannot start the embedding thread, the folders' passages stay lexical: {e}"
+            );
+            let mut pending = self.lock_pending();
+            if let Pending::Embedding { passages, folders } = std::mem::take(&mut *pending) {
+                *pending = Pending::Missing { passages, folders };
+            }
         }
     }
 
@@ -558,6 +574,12 @@ impl App {
     /// Loads a one-shot command's stage ([`MissingVectors::Lexical`]) at its
     /// first question.
     fn load_deferred(&self) {
+        // Once (`Deferred` is set at load, before any caller): a second
+        // caller waits here until the first has loaded it.
+        self.deferred_load.call_once(|| self.load_deferred_now());
+    }
+
+    fn load_deferred_now(&self) {
         let mut pending = self.lock_pending();
         if let Pending::Deferred { .. } = &*pending
             && let Pending::Deferred { dirs, owners } = std::mem::take(&mut *pending)

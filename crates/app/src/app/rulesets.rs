@@ -819,27 +819,37 @@ pub fn embedding_turn() -> std::sync::MutexGuard<'static, ()> {
 /// and evicted while it waited). The vectors' bytes are then counted in
 /// the cache's budget.
 fn add_semantic(app: &Arc<App>, base: &App, cache: &Mutex<Cache>, key: &Key, budget: usize) {
-    // The shipped app's own stage, if its vectors were embedded in the
-    // background since (`App::load`); while they are, the version gets a
-    // partial stage from the vectors at hand and embeds nothing.
-    base.attach_ready();
-    let Some(stage) = base.index.semantic() else {
-        return;
-    };
-    if stage.complete() {
-        let _one = embedding_turn();
-        if Arc::strong_count(app) <= 1 {
-            return;
-        }
+    let known = |base: &App| {
         let mut known = base.known_vectors();
         for s in siblings(cache, key, app) {
             known.extend(s.known_vectors());
         }
-        app.attach_semantic(stage.encoder(), &mut known);
-    } else {
-        let known = base.known_vectors();
-        let partial = crate::search::semantic::Stage::partial(&app.corpus, stage.encoder(), &known);
+        known
+    };
+    base.attach_ready();
+    let Some(stage) = base.index.semantic() else {
+        return;
+    };
+    if !stage.complete() {
+        // The shipped app's folders are still being embedded in the
+        // background (`App::load`), in the one embedding turn: meanwhile
+        // the version gets a partial stage from the vectors at hand.
+        let partial =
+            crate::search::semantic::Stage::partial(&app.corpus, stage.encoder(), &known(base));
         app.index.set_semantic(partial);
+    }
+    {
+        let _one = embedding_turn();
+        if Arc::strong_count(app) <= 1 {
+            return;
+        }
+        base.attach_ready();
+        // Complete now (or from the start): the version's own passages are
+        // embedded; still partial (the background embedding failed): it
+        // keeps its partial stage.
+        if let Some(stage) = base.index.semantic().filter(|s| s.complete()) {
+            app.attach_semantic(stage.encoder(), &mut known(base));
+        }
     }
     let bytes = app.index.semantic().map_or(0, |s| s.vector_bytes());
     let mut cache = lock(cache);

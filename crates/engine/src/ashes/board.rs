@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::BoardError;
-use crate::kit::bounded::{Count, List, Name};
+use crate::kit::bounded::{Count, List, Name, Round};
 use crate::kit::names;
 use crate::text::{fold, fold_eq};
 
@@ -35,10 +35,6 @@ pub enum Phase {
     Recovery,
 }
 
-fn first_round() -> Count<1, { u32::MAX }> {
-    Count(1)
-}
-
 /// A board document, without its play.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -46,8 +42,8 @@ fn first_round() -> Count<1, { u32::MAX }> {
 pub struct Board {
     pub game: String,
     /// The round, from 1.
-    #[serde(default = "first_round")]
-    pub round: Count<1, { u32::MAX }>,
+    #[serde(default)]
+    pub round: Round,
     #[serde(default)]
     pub phase: Phase,
     /// Whose turn it is (a player name). Defaults to the first player.

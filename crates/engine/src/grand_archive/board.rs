@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::BoardError;
 use crate::document::check;
-use crate::kit::bounded::{Count, List, Name};
+use crate::kit::bounded::{Count, List, Name, Round};
 use crate::kit::names;
 use crate::text::fold;
 
@@ -42,10 +42,6 @@ impl Phase {
     }
 }
 
-fn first() -> Count<1, { u32::MAX }> {
-    Count(1)
-}
-
 /// An empty list (left out when written).
 fn none<T>(l: &Many<T>) -> bool {
     l.is_empty()
@@ -60,8 +56,8 @@ pub struct Board {
     #[serde(default)]
     pub phase: Phase,
     /// The turn number, from 1: a new turn each time the turn passes.
-    #[serde(default = "first")]
-    pub turn_number: Count<1, { u32::MAX }>,
+    #[serde(default)]
+    pub turn_number: Round,
     /// The player whose turn it is (who declares attacks); default: the first player.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_player: Option<String>,

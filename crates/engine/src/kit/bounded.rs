@@ -8,7 +8,6 @@
 //! their value, so a procedure changes them like the plain value.
 
 use std::borrow::Cow;
-use std::cell::RefCell;
 use std::fmt;
 use std::ops::{Deref, DerefMut};
 
@@ -16,35 +15,23 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
 
-/// What a bounded value refused when read, kept for the reader
-/// ([`crate::document::typed`]) to find it in the document where serde
-/// loses the path (a field of an internally tagged enum's variant is read
-/// from a buffer that does not track it).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Refused {
-    Text(String),
-    Number(u32),
-    Entries(usize),
-}
-
-thread_local! {
-    static REFUSED: RefCell<Option<Refused>> = const { RefCell::new(None) };
-}
-
-/// The value a bounded type last refused on this thread, if any (taken).
-pub fn take_refused() -> Option<Refused> {
-    REFUSED.with(|r| r.borrow_mut().take())
-}
-
-fn refuse(what: Refused, why: String) -> String {
-    REFUSED.with(|r| *r.borrow_mut() = Some(what));
-    why
-}
+use crate::document::{Refused, refuse};
 
 /// A whole number from `MIN` to `MAX` (as read).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(transparent)]
 pub struct Count<const MIN: u32, const MAX: u32>(pub u32);
+
+/// A round or turn number: from 1, which is also what a document that
+/// leaves it out means.
+pub type Round = Count<1, { u32::MAX }>;
+
+/// The least value: a field left out (`#[serde(default)]`) starts there.
+impl<const MIN: u32, const MAX: u32> Default for Count<MIN, MAX> {
+    fn default() -> Self {
+        Count(MIN)
+    }
+}
 
 impl<const MIN: u32, const MAX: u32> Count<MIN, MAX> {
     /// `v`, or why it is outside the bounds.

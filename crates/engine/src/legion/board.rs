@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::BoardError;
 use crate::document::check;
-use crate::kit::bounded::{Count, List, Name};
+use crate::kit::bounded::{List, Name, Round};
 use crate::kit::names;
 use crate::text::fold_eq;
 
@@ -38,10 +38,6 @@ pub enum Phase {
     End,
 }
 
-fn first_round() -> Count<1, { u32::MAX }> {
-    Count(1)
-}
-
 fn is_false(b: &bool) -> bool {
     !*b
 }
@@ -53,8 +49,8 @@ fn is_false(b: &bool) -> bool {
 pub struct Board {
     pub game: String,
     /// The round, from 1.
-    #[serde(default = "first_round")]
-    pub round: Count<1, { u32::MAX }>,
+    #[serde(default)]
+    pub round: Round,
     #[serde(default)]
     pub phase: Phase,
     /// The player whose turn it is: acting in the activation under way, or

@@ -8,7 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use super::rules::PHASE;
 use crate::BoardError;
 use crate::document::check;
-use crate::kit::bounded::{Count, List, Name};
+use crate::kit::bounded::{List, Name, Round};
 use crate::kit::names;
 use crate::text::fold;
 
@@ -48,10 +48,6 @@ pub fn is_false(b: &bool) -> bool {
     !*b
 }
 
-fn first_round() -> Count<1, { u32::MAX }> {
-    Count(1)
-}
-
 /// A board document, without its play.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -59,8 +55,8 @@ fn first_round() -> Count<1, { u32::MAX }> {
 pub struct Board {
     pub game: String,
     /// The round, from 1; a new round begins with its Channelling Phase.
-    #[serde(default = "first_round")]
-    pub round: Count<1, { u32::MAX }>,
+    #[serde(default)]
+    pub round: Round,
     #[serde(default)]
     pub phase: Phase,
     /// No turn has been taken yet in this Action Phase: the first turn goes

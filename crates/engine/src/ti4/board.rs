@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::rules::{N2, R3, R4, R4_1, R5};
 use crate::BoardError;
 use crate::document::check;
-use crate::kit::bounded::{Count, List, Name};
+use crate::kit::bounded::{Count, List, Name, Round};
 use crate::kit::names::{self, NameError};
 use crate::text::{count, fold, fold_eq};
 
@@ -145,10 +145,6 @@ fn no_abilities(a: &Abilities) -> bool {
     a.is_empty()
 }
 
-fn first_round() -> Count<1, { u32::MAX }> {
-    Count(1)
-}
-
 /// A board document, without its play.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -157,8 +153,8 @@ pub struct Board {
     #[serde(default)]
     pub game: String,
     /// The game round, from 1.
-    #[serde(default = "first_round")]
-    pub round: Count<1, { u32::MAX }>,
+    #[serde(default)]
+    pub round: Round,
     #[serde(default)]
     pub phase: Phase,
     /// 3 to 8 players, in any order (turn order comes from initiative).

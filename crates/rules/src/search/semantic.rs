@@ -175,8 +175,8 @@ impl Stage {
 
     /// A stage over the vectors `known` has, embedding nothing: a passage
     /// without one keeps its lexical score (its share of the best counts
-    /// for the semantic part too), and a question none of whose candidates
-    /// has one keeps its lexical ranking. For the time a folder's vectors are computed in the
+    /// for the semantic part too), and a question with fewer than two
+    /// candidates that have one keeps its lexical ranking. For the time a folder's vectors are computed in the
     /// background (the other games keep the stage meanwhile).
     pub fn partial(corpus: &Corpus, encoder: Arc<dyn Encode>, known: &Known) -> Stage {
         let found: Vec<Option<Quantized>> = (0..corpus.passages.len())
@@ -258,7 +258,14 @@ impl Stage {
     /// their order below. Records each candidate's cosine and ranks.
     pub fn rescore(&self, question: &str, ranked: &mut [Hit]) {
         let depth = ranked.len().min(DEPTH);
-        if !ranked[..depth].iter().any(|h| self.has(h.passage)) {
+        // Fewer than two candidates with a vector: no cosine to compare (one
+        // alone would be normalised to 0, under every passage without one).
+        if ranked[..depth]
+            .iter()
+            .filter(|h| self.has(h.passage))
+            .count()
+            < 2
+        {
             return;
         }
         let q = self.question(question);
