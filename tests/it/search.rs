@@ -370,6 +370,16 @@ fn lexical_app() -> &'static arbiter::app::App {
 }
 
 proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+    /// The same with the semantic stage (the question cut, embedded and
+    /// its candidates re-scored), on fewer cases: each is embedded.
+    #[test]
+    fn search_with_the_stage_never_panics(q in "\\PC{0,300}") {
+        let _ = common::app().ask(&q, None, 3);
+    }
+}
+
+proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
     /// Any question gets an answer or a refusal, never a panic.
     #[test]

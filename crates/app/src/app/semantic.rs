@@ -107,7 +107,9 @@ pub fn embed(texts: &[String], encoder: &dyn Encode, threads: usize) -> Known {
             .collect();
         handles
             .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
+            // A thread that panicked panics here too: never a vectors file
+            // that silently lacks its passages.
+            .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
             .collect()
     })
 }
