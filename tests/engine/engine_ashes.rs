@@ -1261,6 +1261,22 @@ fn absurd_sizes_are_refused_politely() {
             .map(|l| l.contains("attackers")),
         Some(true)
     );
+    // A guard (one name or a list) says the same of its name.
+    for guard in [format!("\"{long}\""), format!("[Ice Golem, \"{long}\"]")] {
+        let play = format!(
+            "  action: attack-unit\n  attackers: [Iron Worker]\n  target: Mist Spirit\n  guard: {guard}\n"
+        );
+        let e = ashes()
+            .judge_text(&board(COAL, PB, MAEONI, "", &play))
+            .unwrap_err();
+        assert!(e.message.contains("too long"), "{}", e.message);
+        assert!(
+            e.path
+                .as_deref()
+                .is_some_and(|p| p.starts_with("play.guard")),
+            "{e:?}"
+        );
+    }
     let big = format!("game: ashes\n# {}\n", "x".repeat(70_000));
     assert_eq!(
         ashes().judge_text(&big).unwrap_err().kind,

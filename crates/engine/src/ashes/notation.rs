@@ -324,7 +324,9 @@ fn attack_unit(
     let guard = match guards.len() {
         0 => None,
         1 => guards.pop().map(OneOrMany::One),
-        _ => Some(OneOrMany::Many(guards)),
+        _ => Some(OneOrMany::Many(
+            Units::new(guards).map_err(|why| err("play", why))?,
+        )),
     };
     Ok(Play::AttackUnit {
         player,

@@ -10,6 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::board::{Said, empty};
+use crate::document::{Refused, refuse};
 use crate::kit::bounded::List;
 
 /// Attackers, or their order: at most a battlefield's worth.
@@ -100,11 +101,39 @@ pub struct Block {
 }
 
 /// One name or a list of names.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum OneOrMany {
     One(Said),
-    Many(Vec<Said>),
+    Many(Units),
+}
+
+/// Read as plain text first, then bounded: a name past its limit says so
+/// (with its path), not "did not match any variant".
+impl<'de> Deserialize<'de> for OneOrMany {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        // Named as the type, for serde's "did not match any variant" message.
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum OneOrMany {
+            One(String),
+            Many(Vec<String>),
+        }
+        let said = |n: String| {
+            Said::new(n.clone()).map_err(|why| D::Error::custom(refuse(Refused::Text(n), why)))
+        };
+        Ok(match OneOrMany::deserialize(d)? {
+            OneOrMany::One(n) => Self::One(said(n)?),
+            OneOrMany::Many(v) => {
+                let n = v.len();
+                let names = v.into_iter().map(said).collect::<Result<Vec<_>, _>>()?;
+                let list = Units::new(names)
+                    .map_err(|why| D::Error::custom(refuse(Refused::Entries(n), why)))?;
+                Self::Many(list)
+            }
+        })
+    }
 }
 
 impl OneOrMany {
