@@ -10,7 +10,6 @@ mod judge;
 pub mod matches;
 mod rules;
 pub mod rulesets;
-#[cfg(feature = "semantic")]
 pub mod semantic;
 
 use std::path::{Path, PathBuf};
@@ -267,7 +266,7 @@ pub enum MissingVectors {
     /// Embeds them on a background thread (niced, one embedding at a time
     /// in the process); until they are all there, questions about them are
     /// answered lexically and the rest with a partial stage
-    /// ([`crate::search::semantic::Stage::partial`]) (`serve`, `console`).
+    /// ([`crate::search::semantic::Stage::new`]) (`serve`, `console`).
     Background,
     /// Leaves them: questions about them are answered lexically, the rest
     /// with a partial stage. For one-shot commands: nothing of the stage
@@ -444,7 +443,7 @@ impl App {
             .join(" ");
         // The passages that have vectors keep the stage meanwhile.
         self.index
-            .set_semantic(stage::Stage::partial(&self.corpus, encoder.clone(), &known));
+            .set_semantic(stage::Stage::new(&self.corpus, encoder.clone(), &known));
         if missing == MissingVectors::Lexical {
             *self.lock_pending() = Pending::Missing { passages, folders };
             return;
@@ -616,11 +615,16 @@ impl App {
         encoder: std::sync::Arc<dyn crate::search::semantic::Encode>,
         known: &mut crate::search::semantic::Known,
     ) -> usize {
-        let (stage, embedded) = crate::search::semantic::Stage::build(&self.corpus, encoder, known);
+        use crate::search::semantic as stage;
+        let todo = semantic::missing_texts(&self.corpus, &stage::missing(&self.corpus, known));
+        let done = semantic::embed(&todo, encoder.as_ref(), 1);
+        let embedded = done.len();
         if embedded > 0 {
             tracing::info!(embedded, "passages embedded for the semantic stage");
         }
-        self.index.set_semantic(stage);
+        known.extend(done);
+        self.index
+            .set_semantic(stage::Stage::new(&self.corpus, encoder, known));
         embedded
     }
 

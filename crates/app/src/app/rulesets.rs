@@ -835,7 +835,7 @@ fn add_semantic(app: &Arc<App>, base: &App, cache: &Mutex<Cache>, key: &Key, bud
         // background (`App::load`), in the one embedding turn: meanwhile
         // the version gets a partial stage from the vectors at hand.
         let partial =
-            crate::search::semantic::Stage::partial(&app.corpus, stage.encoder(), &known(base));
+            crate::search::semantic::Stage::new(&app.corpus, stage.encoder(), &known(base));
         app.index.set_semantic(partial);
     }
     {

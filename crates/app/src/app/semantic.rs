@@ -1,10 +1,12 @@
-//! The semantic stage's files (feature `semantic`): the shipped model
-//! (`models/all-minilm-l6-v2`, found the way `rules_data` is) and the
+//! The semantic stage's files: the shipped model (feature `semantic`;
+//! `models/all-minilm-l6-v2`, found the way `rules_data` is), the embedding
+//! of passages, and the
 //! passage vectors computed ahead for shipped rule data
 //! (`semantic-vectors.bin` in a rule folder), read here and handed to the
 //! I/O-free search (`search/semantic.rs`). docs/SEARCH.md, "The semantic stage".
 
 use std::path::{Path, PathBuf};
+#[cfg(feature = "semantic")]
 use std::sync::{Arc, OnceLock};
 
 use crate::corpus::{Corpus, PassageIdx};
@@ -39,6 +41,7 @@ pub fn default_model_dir() -> PathBuf {
 }
 
 /// Loads the encoder from a model folder (`model.f16.safetensors`, `vocab.txt`).
+#[cfg(feature = "semantic")]
 pub fn load_encoder(dir: &Path) -> Result<crate::semantic::Encoder, String> {
     let weights = std::fs::read(dir.join("model.f16.safetensors"))
         .map_err(|e| format!("{}: {e}", dir.join("model.f16.safetensors").display()))?;
@@ -49,6 +52,7 @@ pub fn load_encoder(dir: &Path) -> Result<crate::semantic::Encoder, String> {
 
 /// The process's encoder, loaded once from [`default_model_dir`]; `None`
 /// (the search stays lexical, with a warning) when it cannot be loaded.
+#[cfg(feature = "semantic")]
 pub fn encoder() -> Option<Arc<dyn Encode>> {
     static ENCODER: OnceLock<Option<Arc<dyn Encode>>> = OnceLock::new();
     ENCODER

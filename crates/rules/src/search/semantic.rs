@@ -150,35 +150,14 @@ pub struct Stage {
 }
 
 impl Stage {
-    /// Each passage's vector: from `known`, else computed (and added to
-    /// `known`, so that a caller can keep it). Returns the stage and how many
-    /// passages were embedded.
-    pub fn build(corpus: &Corpus, encoder: Arc<dyn Encode>, known: &mut Known) -> (Stage, usize) {
-        let mut embedded = 0;
-        let vectors = (0..corpus.passages.len())
-            .map(|i| {
-                let text = passage_text(corpus, i);
-                *known.entry(key(&text)).or_insert_with(|| {
-                    embedded += 1;
-                    quantize(&encoder.encode(&text))
-                })
-            })
-            .collect();
-        let stage = Stage {
-            encoder,
-            vectors,
-            has: Vec::new(),
-            cache: Mutex::new(Vec::new()),
-        };
-        (stage, embedded)
-    }
-
-    /// A stage over the vectors `known` has, embedding nothing: a passage
-    /// without one keeps its lexical score (its share of the best counts
-    /// for the semantic part too), and a question with fewer than two
-    /// candidates that have one keeps its lexical ranking. For the time a folder's vectors are computed in the
-    /// background (the other games keep the stage meanwhile).
-    pub fn partial(corpus: &Corpus, encoder: Arc<dyn Encode>, known: &Known) -> Stage {
+    /// A stage over the vectors `known` has, embedding nothing (the caller
+    /// embeds what it lacks first, or leaves it partial): a passage without
+    /// one keeps its lexical score (its share of the best counts for the
+    /// semantic part too), and a question with fewer than two candidates
+    /// that have one keeps its lexical ranking. Partial for the time a
+    /// folder's vectors are computed in the background (the other games
+    /// keep the stage meanwhile).
+    pub fn new(corpus: &Corpus, encoder: Arc<dyn Encode>, known: &Known) -> Stage {
         let found: Vec<Option<Quantized>> = (0..corpus.passages.len())
             .map(|i| known.get(&key(&passage_text(corpus, i))).copied())
             .collect();
