@@ -9,7 +9,9 @@ use super::board::{Board, From, Grant, Token, Unit, UnitRef, texts};
 use super::plays::{After, KINDS, Kind, Op, Play, Source};
 use super::rules::*;
 use crate::kit::bounded::Name;
-use crate::kit::{Ask, Asking, Cx, Opt, Stop, Whose};
+use crate::kit::choices::Choice;
+use crate::kit::{Asking, Chosen, Cx, Opt, Stop};
+use crate::ruling::MAX_OPTIONS;
 use crate::text::count;
 use crate::{BoardError, Severity};
 
@@ -129,9 +131,7 @@ pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
         } = &mut op
         {
             let what = act.what(*kind, *card);
-            let whose = untyped_whose(r.0, i);
-            let ask = || untyped_ask(b, whose.clone(), play, i, what);
-            let c = cx.choose_with(*untyped, whose.clone(), ask)?;
+            let c = choose_untyped((b, play, cx), r.0, i, what, *untyped)?;
             *untyped = Some(c.value());
             chosen = Some(c);
         }
@@ -161,7 +161,7 @@ pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
 fn who(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<Option<UnitRef>, Stop> {
     if let Some(a) = play.steps.first().and_then(|s| s.activate.as_deref()) {
         let r = b.find(a, "play[0].activate")?;
-        cx.choose_with(Some(r), unit_whose(r.0), || unit_ask(b, r.0, play))?;
+        choose_unit(b, r.0, play, Some(r), cx)?;
         if b.active_ref() != Some(r) {
             start(b, r, true, cx);
         }
@@ -184,9 +184,7 @@ fn who(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<Option<UnitRef>, Stop>
             return Ok(None);
         }
         [one] => *one,
-        _ => cx
-            .choose_with(None, unit_whose(p), || unit_ask(b, p, play))?
-            .value(),
+        _ => choose_unit(b, p, play, None, cx)?.value(),
     };
     start(b, r, false, cx);
     Ok(Some(r))
@@ -199,56 +197,68 @@ fn patched(play: &Play, f: impl FnOnce(&mut Vec<Value>)) -> Value {
     Value::Array(list)
 }
 
-/// Which unit activates: the choice of the player whose unit it is, with
-/// no default.
-fn unit_whose(p: usize) -> Whose<UnitRef> {
-    let (seat, key, default) = (p, "unit".into(), None);
-    Whose { seat, key, default }
+/// Which unit activates: the choice of player `p`, whose unit it is, with
+/// no default ("which unit activates?", built when they are asked).
+fn choose_unit(
+    b: &Board,
+    p: usize,
+    play: &Play,
+    stated: Option<UnitRef>,
+    cx: &mut Cx,
+) -> Result<Chosen<UnitRef>, Stop> {
+    let choice = Choice::new(p, "unit", None, ACT, "play[0].activate");
+    choice.settle(cx, stated, || {
+        let options = b.waiting(p).into_iter().take(MAX_OPTIONS).map(|r| Opt {
+            label: format!("activate {}", b.unit(r).name),
+            value: r,
+            patch: patched(play, |l| {
+                l.retain(|s| s.get("activate").is_none());
+                l.insert(0, json!({ "activate": b.unit(r).name }));
+            }),
+        });
+        (
+            format!("{}: which unit activates?", b.name(p)),
+            options.collect(),
+        )
+    })
 }
 
-/// "Which unit activates?", built when player `p` is asked.
-fn unit_ask(b: &Board, p: usize, play: &Play) -> Ask<UnitRef> {
-    let options = b.waiting(p).into_iter().take(25).map(|r| Opt {
-        label: format!("activate {}", b.unit(r).name),
-        value: r,
-        patch: patched(play, |l| {
-            l.retain(|s| s.get("activate").is_none());
-            l.insert(0, json!({ "activate": b.unit(r).name }));
-        }),
-    });
-    let question = format!("{}: which unit activates?", b.name(p));
-    unit_whose(p).ask(ACT, "play[0].activate", question, options.collect())
-}
-
-/// "Does the effect name the free action's type?": the acting player's.
-fn untyped_whose(p: usize, i: usize) -> Whose<bool> {
-    let default = Some((false, TYPED_DEFAULT.into()));
-    Whose {
-        seat: p,
-        key: format!("untyped:{i}"),
+/// "Does the effect name the free action's type?" (step `i`, `what` it
+/// gives): the acting player `p`'s, built when asked.
+fn choose_untyped(
+    (b, play, cx): (&Board, &Play, &mut Cx),
+    p: usize,
+    i: usize,
+    what: String,
+    stated: Option<bool>,
+) -> Result<Chosen<bool>, Stop> {
+    let default = Some((false, TYPED_DEFAULT));
+    let choice = Choice::new(
+        p,
+        format!("untyped:{i}"),
         default,
-    }
-}
-
-/// "Does the effect name the free action's type?", built when asked.
-fn untyped_ask(b: &Board, whose: Whose<bool>, play: &Play, i: usize, what: String) -> Ask<bool> {
-    let opt = |label: String, v: bool| Opt {
-        label,
-        value: v,
-        patch: patched(play, |l| l[i]["untyped"] = json!(v)),
-    };
-    let question = format!(
-        "{}: does the effect give a free action of its type, {what}, or a free action without a type?",
-        b.name(whose.seat)
+        UNTYPED,
+        format!("play[{i}].untyped"),
     );
-    let options = vec![
-        opt(format!("a free action of its type: {what}"), false),
-        opt(
-            format!("a free action without a type, used as {what}"),
-            true,
-        ),
-    ];
-    whose.ask(UNTYPED, format!("play[{i}].untyped"), question, options)
+    choice.settle(cx, stated, || {
+        let opt = |label: String, v: bool| Opt {
+            label,
+            value: v,
+            patch: patched(play, |l| l[i]["untyped"] = json!(v)),
+        };
+        let question = format!(
+            "{}: does the effect give a free action of its type, {what}, or a free action without a type?",
+            b.name(p)
+        );
+        let options = vec![
+            opt(format!("a free action of its type: {what}"), false),
+            opt(
+                format!("a free action without a type, used as {what}"),
+                true,
+            ),
+        ];
+        (question, options)
+    })
 }
 
 /// A unit starts its activation (ending the one under way). Another
