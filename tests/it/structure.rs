@@ -24,7 +24,43 @@ fn sources() -> BTreeMap<Module, String> {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     for (dir, prefix) in SCANNED {
         let root = repo.join(dir);
-        walk(&root, &root, prefix, &mut out);
+        let lib = std::fs::read_to_string(root.join("lib.rs")).unwrap_or_default();
+        let scan = Scan {
+            prefix,
+            reexported: &reexports(&clean(&lib)),
+        };
+        walk(&root, &root, &scan, &mut out);
+    }
+    out
+}
+
+/// How a crate's files are named: below `prefix`, except its `crate::x`
+/// paths through what its root re-exports from other crates.
+struct Scan<'a> {
+    prefix: &'a [&'a str],
+    reexported: &'a [String],
+}
+
+/// The names a crate root re-exports from our other crates (`pub use
+/// arbiter_text as text;`, `pub use arbiter_rules::{cards, corpus};`).
+fn reexports(lib: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for stmt in lib.split(';').map(str::trim) {
+        let Some(path) = stmt.strip_prefix("pub use arbiter_") else {
+            continue;
+        };
+        if let Some((_, name)) = path.split_once(" as ") {
+            out.push(name.trim().to_string());
+        } else if let Some((_, list)) = path.split_once("::{") {
+            let list = list.trim_end_matches('}');
+            out.extend(
+                list.split(',')
+                    .map(|n| n.trim().to_string())
+                    .filter(|n| !n.is_empty()),
+            );
+        } else if let Some((_, name)) = path.rsplit_once("::") {
+            out.push(name.trim().to_string());
+        }
     }
     out
 }
@@ -73,11 +109,12 @@ fn every_crate_is_scanned() {
 /// Adds the files under `dir` as modules below `prefix`; a crate's root
 /// file (`lib.rs`) is `prefix` itself, and the crate's own `crate::` paths
 /// are rewritten to start at `prefix`.
-fn walk(root: &Path, dir: &Path, prefix: &[&str], out: &mut BTreeMap<Module, String>) {
+fn walk(root: &Path, dir: &Path, scan: &Scan, out: &mut BTreeMap<Module, String>) {
+    let prefix = scan.prefix;
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.is_dir() {
-            walk(root, &path, prefix, out);
+            walk(root, &path, scan, out);
         } else if path.extension().is_some_and(|e| e == "rs") {
             let rel = path.strip_prefix(root).unwrap().with_extension("");
             let mut m: Module = prefix.iter().map(|s| s.to_string()).collect();
@@ -90,7 +127,7 @@ fn walk(root: &Path, dir: &Path, prefix: &[&str], out: &mut BTreeMap<Module, Str
             }
             let mut text = clean(&std::fs::read_to_string(&path).unwrap());
             if !prefix.is_empty() {
-                text = below(&text, &prefix.join("::"));
+                text = below(&text, &prefix.join("::"), scan.reexported);
             }
             // A crate root of re-exports (`crates/app/src/lib.rs`) is not
             // `src/lib.rs`, which comes first.
@@ -101,11 +138,9 @@ fn walk(root: &Path, dir: &Path, prefix: &[&str], out: &mut BTreeMap<Module, Str
 
 /// Names the crate's own `crate::x` paths `crate::<prefix>::x`, except
 /// those through what its root re-exports from other crates (`crate::store`
-/// in `arbiter-bot` is `arbiter::store`, not `arbiter::bot::store`).
-fn below(text: &str, prefix: &str) -> String {
-    const REEXPORTED: &[&str] = &[
-        "app", "render", "engine", "metrics", "cards", "corpus", "search", "store", "text",
-    ];
+/// in `arbiter-bot` is `arbiter::store`, not `arbiter::bot::store`; its own
+/// `crate::text` is `bot::text`).
+fn below(text: &str, prefix: &str, reexported: &[String]) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find("crate::") {
@@ -115,7 +150,7 @@ fn below(text: &str, prefix: &str) -> String {
             .chars()
             .take_while(|c| c.is_alphanumeric() || *c == '_')
             .collect();
-        if !REEXPORTED.contains(&first.as_str()) || first == prefix {
+        if !reexported.contains(&first) {
             out.push_str(prefix);
             out.push_str("::");
         }
@@ -631,7 +666,15 @@ fn the_scanner_finds_what_it_should() {
     assert!(s[&m("engine::ashes::procedure")].contains("crate::engine::kit"));
     assert!(s[&m("bot::matchcmd")].contains("crate::store::"));
     assert_eq!(
-        below("crate::store::Store; crate::pages::x; crate::{a, b}", "bot"),
+        reexports("pub use arbiter_app::{app, render};\npub use arbiter_store as store;"),
+        ["app", "render", "store"]
+    );
+    assert_eq!(
+        below(
+            "crate::store::Store; crate::pages::x; crate::{a, b}",
+            "bot",
+            &["store".to_string()]
+        ),
         "crate::store::Store; crate::bot::pages::x; crate::bot::{a, b}"
     );
 }
