@@ -41,12 +41,12 @@ struct Scan<'a> {
     reexported: &'a [String],
 }
 
-/// The names a crate root re-exports from our other crates (`pub use
-/// arbiter_text as text;`, `pub use arbiter_rules::{cards, corpus};`).
+/// The names a crate root re-exports from our other crates (`pub(crate) use
+/// arbiter_text as text;`, `pub(crate) use arbiter_rules::{cards, corpus};`).
 fn reexports(lib: &str) -> Vec<String> {
     let mut out = Vec::new();
     for stmt in lib.split(';').map(str::trim) {
-        let Some(path) = stmt.strip_prefix("pub use arbiter_") else {
+        let Some(path) = stmt.strip_prefix("pub(crate) use arbiter_") else {
             continue;
         };
         if let Some((_, name)) = path.split_once(" as ") {
@@ -666,7 +666,9 @@ fn the_scanner_finds_what_it_should() {
     assert!(s[&m("engine::ashes::procedure")].contains("crate::engine::kit"));
     assert!(s[&m("bot::matchcmd")].contains("crate::store::"));
     assert_eq!(
-        reexports("pub use arbiter_app::{app, render};\npub use arbiter_store as store;"),
+        reexports(
+            "pub(crate) use arbiter_app::{app, render};\npub(crate) use arbiter_store as store;"
+        ),
         ["app", "render", "store"]
     );
     assert_eq!(

@@ -15,11 +15,11 @@ pub mod sandbox;
 pub mod semantic;
 
 // What this crate names by the paths it always used.
-pub use arbiter_engine as engine;
-pub use arbiter_metrics as metrics;
-pub use arbiter_rules::{cards, corpus, search};
-pub use arbiter_store as store;
-pub use arbiter_text as text;
+pub(crate) use arbiter_engine as engine;
+pub(crate) use arbiter_metrics as metrics;
+pub(crate) use arbiter_rules::{cards, corpus, search};
+pub(crate) use arbiter_store as store;
+pub(crate) use arbiter_text as text;
 
 /// This crate's own unit tests count allocations as the binary does
 /// (`arbiter`'s global allocator, which they do not link): `heap`'s tests

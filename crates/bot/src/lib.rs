@@ -22,11 +22,11 @@
 
 // What this crate names by the paths the application uses (the core's
 // `text` helpers are `arbiter_text`: `text` here is the console's renderer).
-pub use arbiter_app::{app, render};
-pub use arbiter_engine as engine;
-pub use arbiter_metrics as metrics;
-pub use arbiter_rules::{cards, corpus, search};
-pub use arbiter_store as store;
+pub(crate) use arbiter_app::{app, render};
+pub(crate) use arbiter_engine as engine;
+pub(crate) use arbiter_metrics as metrics;
+pub(crate) use arbiter_rules::{cards, corpus, search};
+pub(crate) use arbiter_store as store;
 
 pub mod commands;
 pub mod console;

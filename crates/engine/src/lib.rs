@@ -23,7 +23,7 @@ pub mod ruling;
 pub mod ti4;
 
 /// The text helpers, under the path the modules here name them by.
-pub use arbiter_text as text;
+pub(crate) use arbiter_text as text;
 #[cfg(test)]
 mod typed_diff_examples;
 

@@ -10,4 +10,4 @@ pub mod corpus;
 pub mod search;
 
 /// The text helpers, under the path the modules here name them by.
-pub use arbiter_text as text;
+pub(crate) use arbiter_text as text;

@@ -15,9 +15,9 @@
 //! (which fails at once instead of waiting on `busy_timeout`).
 
 // What this crate names by the paths the application uses.
-pub use arbiter_metrics as metrics;
-pub use arbiter_rules::corpus;
-pub use arbiter_text as text;
+pub(crate) use arbiter_metrics as metrics;
+pub(crate) use arbiter_rules::corpus;
+pub(crate) use arbiter_text as text;
 
 mod feedback;
 mod rules;
