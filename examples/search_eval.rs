@@ -104,7 +104,7 @@ fn evidence(app: &App, cases: &[&eval::Case]) {
         };
         match out.evidence {
             Some(e) => println!(
-                "EVID\t{kind}\t{:.2}\t{:.2}\t{:.2}\t{}\t{}\t{:?}\t{}\t{}\t{:.1}\t{}\t{:.2}\t{:.2}\t{}\t{}",
+                "EVID\t{kind}\t{:.2}\t{:.2}\t{:.2}\t{}\t{}\t{:?}\t{}\t{}\t{:.1}\t{}\t{:.2}\t{:.2}\t{}\t{}\t{}",
                 e.coverage,
                 e.highlight,
                 e.margin,
@@ -118,6 +118,7 @@ fn evidence(app: &App, cases: &[&eval::Case]) {
                 e.strength,
                 e.family_margin,
                 e.agree,
+                e.game_passages,
                 e.semantic.map_or("-".to_string(), |s| format!(
                     "{:.3}\t{:.3}\t{}\t{}",
                     s.cosine, s.cosine_gap, s.lexical_rank, s.semantic_rank

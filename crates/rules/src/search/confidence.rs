@@ -63,6 +63,10 @@ pub struct Evidence {
     pub terms: usize,
     /// English words of the question no rule uses: topics not indexed.
     pub unknown_topics: usize,
+    /// Passages of the first passage's game (a whole rulebook's neighbours
+    /// compete more than a section's). Evidence for calibration; not in the
+    /// label.
+    pub game_passages: usize,
     /// The semantic stage's evidence, when it re-scored the candidates.
     /// Evidence for calibration (`search_eval --calibrate`); not in the
     /// label: the rule calibrated on it failed on held-out (docs/SEARCH.md).
@@ -150,8 +154,11 @@ impl Evidence {
                 semantic_rank: s.semantic_rank,
             }
         });
+        let game = &corpus.passages[first.passage].game;
+        let game_passages = corpus.passages.iter().filter(|p| &p.game == game).count();
         Some(Evidence {
             semantic,
+            game_passages,
             family_margin,
             agree,
             rivals,
