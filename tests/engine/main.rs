@@ -6,6 +6,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod board_errors;
 mod engine_ashes;
 mod engine_grand_archive;
 mod engine_legion;

@@ -1,0 +1,195 @@
+//! What the engines say of broken boards: every example board of the five
+//! games, broken one field at a time in fixed ways (a field left out,
+//! misspelt, emptied, a number out of range, a name nobody has, a list's
+//! first entry twice), judged as `arbiter judge FILE --json` judges it. The
+//! outcomes (the input error, or the ruling's legality and diagnostics) are
+//! kept as one snapshot per example in
+//! `tests/engine/snapshots/board_errors/<folder>/<file>.snap`: the ruling
+//! snapshots pin what a legal board does, these pin the words and places of
+//! the errors (the net under moving the engines' wording, issue 30).
+
+use std::fmt::Write;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use serde_json::Value;
+
+use crate::{common, snapshot};
+
+/// The example folders of the five games.
+const FOLDERS: [&str; 5] = ["ashes", "grand-archive", "legion", "magewinds", "ti4"];
+
+/// Breakages tried per example at the most, spread evenly over its fields.
+const MOST: usize = 48;
+
+/// Every place in the document below its top-level `game`: (path, value).
+fn places(v: &Value, path: &str, out: &mut Vec<(String, Value)>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                if path.is_empty() && k == "game" {
+                    continue;
+                }
+                let p = format!("{path}/{k}");
+                out.push((p.clone(), x.clone()));
+                places(x, &p, out);
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                let p = format!("{path}/{i}");
+                out.push((p.clone(), x.clone()));
+                places(x, &p, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The ways a place is broken, each named: (name, document after).
+fn breakages(doc: &Value, path: &str, value: &Value) -> Vec<(String, Value)> {
+    let (parent, key) = path.rsplit_once('/').expect("a place below the top");
+    let mut out = Vec::new();
+    let mut with = |name: &str, f: &dyn Fn(&mut Value)| {
+        let mut d = doc.clone();
+        f(&mut d);
+        out.push((format!("{path}: {name}"), d));
+    };
+    let in_object = matches!(doc.pointer(parent), Some(Value::Object(_)));
+    if in_object {
+        with("left out", &|d| {
+            d.pointer_mut(parent)
+                .and_then(Value::as_object_mut)
+                .map(|m| m.remove(key));
+        });
+        with("misspelt", &|d| {
+            if let Some(m) = d.pointer_mut(parent).and_then(Value::as_object_mut)
+                && let Some(v) = m.remove(key)
+            {
+                m.insert(format!("{key}x"), v);
+            }
+        });
+    }
+    let mut set =
+        |name: &str, to: Value| with(name, &|d| *d.pointer_mut(path).unwrap() = to.clone());
+    match value {
+        Value::Number(_) => {
+            set("-1", Value::from(-1));
+            set("1000000", Value::from(1_000_000));
+            set("a word", Value::from("three"));
+        }
+        Value::String(_) => {
+            set("empty", Value::from(""));
+            set("a name nobody has", Value::from("Zzyzx Qwerty"));
+            set("201 characters", Value::from("n".repeat(201)));
+        }
+        Value::Bool(_) => set("a word", Value::from("yes please")),
+        Value::Array(a) => {
+            set("empty", Value::Array(Vec::new()));
+            if let Some(first) = a.first() {
+                let mut twice = a.clone();
+                twice.insert(1, first.clone());
+                set("first entry twice", Value::Array(twice));
+            }
+        }
+        Value::Object(_) => set("a number", Value::from(7)),
+        Value::Null => {}
+    }
+    out
+}
+
+/// The outcome of judging `doc` as the CLI does: the input error, or the
+/// ruling's legality, status and diagnostics (its steps are the ruling
+/// snapshots' business).
+fn outcome(doc: &Value) -> String {
+    let text = serde_json::to_string_pretty(doc).expect("a document serializes");
+    match common::app().judge(&text, None) {
+        Err(e) => format!("error: {e}"),
+        Ok(r) => {
+            let mut s = format!("legal: {}", r.legal);
+            if let Some(p) = &r.pending {
+                let options: Vec<&str> = p.options.iter().map(|o| o.label.as_str()).collect();
+                write!(
+                    s,
+                    "; asks {} ({}): {} [{}]",
+                    p.player,
+                    p.key,
+                    p.question,
+                    options.join(" | ")
+                )
+                .unwrap();
+            }
+            for d in &r.diagnostics {
+                let at = d.path.as_deref().unwrap_or("-");
+                let rule = d.rule.as_deref().unwrap_or("-");
+                write!(s, "\n    {:?} [{rule}] at {at}: {}", d.severity, d.message).unwrap();
+            }
+            s
+        }
+    }
+}
+
+/// The snapshot text of one example: each breakage and its outcome.
+fn report(file: &std::path::Path) -> String {
+    let text = std::fs::read_to_string(file).expect("the example reads");
+    let doc: Value = serde_saphyr::from_str(&text).expect("the example is YAML");
+    let mut all = Vec::new();
+    places(&doc, "", &mut all);
+    let tried: Vec<(String, Value)> = all
+        .iter()
+        .flat_map(|(path, value)| breakages(&doc, path, value))
+        .collect();
+    let step = tried.len().div_ceil(MOST).max(1);
+    let mut out = String::new();
+    for (name, broken) in tried.iter().step_by(step) {
+        writeln!(out, "{name}\n  {}", outcome(broken)).unwrap();
+    }
+    out
+}
+
+fn folder(folder: &str) {
+    let dir = common::repo().join("examples").join(folder);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|f| f.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    files.sort();
+    let mut differ = Vec::new();
+    for file in &files {
+        let stem = file.file_stem().unwrap().to_str().unwrap().to_string();
+        let text = report(file);
+        let dir = format!("board_errors/{folder}");
+        if catch_unwind(AssertUnwindSafe(|| snapshot::check(&dir, &stem, &text))).is_err() {
+            differ.push(format!("examples/{folder}/{stem}.yaml"));
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "outcomes differ from their snapshots: {differ:?}"
+    );
+}
+
+#[test]
+fn ashes() {
+    folder(FOLDERS[0]);
+}
+
+#[test]
+fn grand_archive() {
+    folder(FOLDERS[1]);
+}
+
+#[test]
+fn legion() {
+    folder(FOLDERS[2]);
+}
+
+#[test]
+fn magewinds() {
+    folder(FOLDERS[3]);
+}
+
+#[test]
+fn ti4() {
+    folder(FOLDERS[4]);
+}
