@@ -102,6 +102,19 @@ impl BoardError {
     }
 
     /// The same error, its path put under `prefix` (`play` → `plays[2]`).
+    /// The same error with the line:column of its field in `text`, when it
+    /// names a field and has no position yet (an error found after the
+    /// typed read: an unknown name, two units of one name).
+    pub fn located(mut self, text: Option<&str>) -> BoardError {
+        if self.pos.is_none()
+            && let (Some(text), Some(path)) = (text, self.path.as_deref())
+            && !path.is_empty()
+        {
+            self.pos = locate(text, path);
+        }
+        self
+    }
+
     pub fn under(mut self, prefix: &str) -> BoardError {
         self.path = Some(join_path(prefix, self.path.as_deref().unwrap_or("")));
         self
@@ -665,6 +678,21 @@ mod tests {
         assert_eq!(e.path.as_deref(), Some("units[0].life"));
         assert_eq!(e.pos.map(|p| p.line), Some(4));
         assert!(!e.message.contains("u32"), "{}", e.message);
+    }
+
+    #[test]
+    fn errors_found_after_reading_get_their_fields_position() {
+        let text = "game: ashes\nplayers:\n  - name: A\n  - name: A\n";
+        let e = BoardError::semantic("players[1].name", "two players are named 'A'");
+        let at = e.clone().located(Some(text));
+        assert_eq!(at.pos, Some(SourcePos { line: 4, column: 5 }));
+        assert!(
+            at.to_string().starts_with("line 4:5: players[1].name: "),
+            "{at}"
+        );
+        assert_eq!(e.clone().located(None), e);
+        let refused = BoardError::refused("too large").located(Some(text));
+        assert_eq!(refused.pos, None);
     }
 
     #[test]

@@ -341,13 +341,14 @@ impl<G: Game> Kit<G> {
         asking: &Asking,
     ) -> Result<Ruling, BoardError> {
         let (board_doc, raw_plays) = Self::split(doc)?;
-        let board = Self::board(&board_doc, text)?;
+        let located = |e: BoardError| e.located(text);
+        let board = Self::board(&board_doc, text).map_err(located)?;
         let mut plays = Vec::with_capacity(raw_plays.len());
         for (path, raw) in raw_plays {
             let play: G::Play = Self::read(&raw, &path, text)?;
             plays.push((path, raw, play));
         }
-        Self::judge_read(&board_doc, board, plays, asking)
+        Self::judge_read(&board_doc, board, plays, asking).map_err(located)
     }
 
     /// The ruling on plays read from a board read (`board_doc` is the
@@ -672,7 +673,7 @@ impl<G: Game> super::GameEngine for Kit<G> {
         text: Option<&'a str>,
     ) -> Result<Box<dyn OpenBoard + 'a>, BoardError> {
         let doc = Self::own_game(board)?;
-        let board = Self::board(&doc, text)?;
+        let board = Self::board(&doc, text).map_err(|e| e.located(text))?;
         Ok(Box::new(Opened::<G> { doc, board }))
     }
 
