@@ -542,6 +542,42 @@ fn unknown_in(doc: &Value, root: &Value, node: &Value, path: String) -> Option<B
     }
 }
 
+/// The first object of `doc` that lacks a field its schema requires: the
+/// object's path and the field. serde names the field but, inside a tagged
+/// play, not where (`play: missing field`).
+pub fn missing_field(doc: &Value, schema: &Value) -> Option<(String, String)> {
+    missing_in(doc, schema, schema, String::new())
+}
+
+fn missing_in(doc: &Value, root: &Value, node: &Value, path: String) -> Option<(String, String)> {
+    let node = tagged(root, node, doc);
+    match doc {
+        Value::Object(m) => {
+            let required = deref(root, node).get("required").and_then(Value::as_array);
+            let lacking = required
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .find(|k| !m.contains_key(*k));
+            if let Some(k) = lacking {
+                return Some((path, k.to_string()));
+            }
+            m.iter().find_map(|(k, v)| {
+                let c = schema_child(root, node, Some(k))?;
+                missing_in(v, root, c, crate::document::join_path(&path, k))
+            })
+        }
+        Value::Array(items) => {
+            let c = schema_child(root, node, None)?;
+            items
+                .iter()
+                .enumerate()
+                .find_map(|(i, v)| missing_in(v, root, c, format!("{path}[{i}]")))
+        }
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -552,6 +588,26 @@ mod tests {
             {"name": "Coal", "phoenixborn": {"name": "Coal Roarkwin", "life": 15}, "units": [{"name": "Iron Worker", "attack": 2, "life": 2}]},
             {"name": "Maeoni", "phoenixborn": {"name": "Maeoni Viper", "life": 20, "damage": 3}}
         ]})
+    }
+
+    #[test]
+    fn a_missing_field_is_found_in_the_object_that_lacks_it() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"blocks": {"type": "array", "items": {"$ref": "#/$defs/Block"}}},
+            "$defs": {"Block": {
+                "type": "object",
+                "required": ["attacker"],
+                "properties": {"attacker": {"type": "string"}, "blocker": {"type": "string"}}
+            }}
+        });
+        let doc = json!({"blocks": [{"attacker": "a"}, {"blocker": "b"}]});
+        let found = missing_field(&doc, &schema);
+        assert_eq!(
+            found,
+            Some(("blocks[1]".to_string(), "attacker".to_string()))
+        );
+        assert_eq!(missing_field(&json!({"blocks": []}), &schema), None);
     }
 
     #[test]

@@ -223,15 +223,29 @@ impl<G: Game> Kit<G> {
             } else {
                 schema.get("properties").and_then(|p| p.get("play"))
             };
-            match sub.and_then(|s| fields::unknown_field(value, &rooted(schema, s))) {
-                Some(mut better) => {
-                    better.kind = document::ErrorKind::Syntax;
-                    let path = join_path(prefix, better.path.as_deref().unwrap_or(""));
-                    better.pos = text.and_then(|t| document::locate(t, &path)).or(e.pos);
-                    better.path = Some(path);
-                    better
+            let Some(sub) = sub.map(|s| rooted(schema, s)) else {
+                return e;
+            };
+            if let Some(mut better) = fields::unknown_field(value, &sub) {
+                better.kind = document::ErrorKind::Syntax;
+                let path = join_path(prefix, better.path.as_deref().unwrap_or(""));
+                better.pos = text.and_then(|t| document::locate(t, &path)).or(e.pos);
+                better.path = Some(path);
+                return better;
+            }
+            // A field left out below where serde's path stops (inside a
+            // tagged play): the object that lacks it, not the play.
+            match fields::missing_field(value, &sub) {
+                Some((at, field)) if below(&join_path(prefix, &at), e.path.as_deref()) => {
+                    let path = join_path(prefix, &at);
+                    BoardError {
+                        message: format!("missing field `{field}`"),
+                        pos: text.and_then(|t| document::locate(t, &path)).or(e.pos),
+                        path: Some(path),
+                        ..e
+                    }
                 }
-                None => e,
+                _ => e,
             }
         })
     }
@@ -601,6 +615,17 @@ fn build_schema<G: Game>() -> Value {
         root.insert("$defs".into(), Value::Object(defs));
     }
     Value::Object(root)
+}
+
+/// Whether `path` lies strictly below `above` (anywhere, when `above` is
+/// unknown).
+fn below(path: &str, above: Option<&str>) -> bool {
+    above.is_none_or(|a| {
+        a.is_empty() && !path.is_empty()
+            || path
+                .strip_prefix(a)
+                .is_some_and(|rest| rest.starts_with(['.', '[']))
+    })
 }
 
 fn to_json(s: &schemars::Schema) -> Value {
