@@ -253,7 +253,10 @@ fn bad_lines_are_explained_and_make_the_exit_status_2() {
 #[test]
 fn misspelt_commands_options_and_subcommands_get_did_you_mean() {
     let script = "/rul query:guard\n/match strat game:ashes\n/rules lsit\n\
-                  /rule quer:guard\n/card compelte name:ice\n/frobnicate\n";
+                  /rule quer:guard\n/card compelte name:ice\n/frobnicate\n\
+                  /match start game:ashes players:alice bob\n\
+                  /match start game:ashes player1:alice player2:bob colour:red\n\
+                  /rule query:what does guard: mean\n";
     let (code, out, _) = arbiter(&["console"], script);
     assert_eq!(code, 2);
     for want in [
@@ -263,9 +266,15 @@ fn misspelt_commands_options_and_subcommands_get_did_you_mean() {
         "error: unknown option `quer:`; did you mean query:? The options here: query: game:",
         "error: unknown `/card compelte`; did you mean /card complete?",
         "error: unknown command /frobnicate. Commands:",
+        // A mistyped option inside a player's or a game's value is not
+        // read as part of it; a question's free text may hold `word:`.
+        "error: unknown option `players:` (read inside `game:`'s value `ashes players:alice bob`); did you mean player1:? The options here: game: player1:",
+        "error: unknown option `colour:` (read inside `player2:`'s value `bob colour:red`). The options here:",
     ] {
         assert!(out.contains(want), "`{want}` missing:\n{out}");
     }
+    assert!(!out.contains("seat 2: bob colour:red"), "{out}");
+    assert!(out.contains("== Rules: what does guard: mean =="), "{out}");
 }
 
 // ---- command definitions against Discord's limits ----

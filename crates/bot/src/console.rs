@@ -242,10 +242,37 @@ fn typed(path: String, declared: &[Opt], bare: bool, rest: &str) -> Result<Given
     let mut values = Vec::new();
     for (name, raw) in pairs.into_iter().filter(|(_, v)| !v.is_empty()) {
         if let Some(opt) = declared.iter().find(|o| o.name == name) {
+            stray_option(opt, &raw, declared)?;
             values.push((name, typed_value(opt, raw)?));
         }
     }
     commands::given(path, declared, values)
+}
+
+/// A `word:` inside the value of an option that takes no free text (a
+/// player, a number, a game, a kind): a mistyped option (`game:ashes
+/// players:alice`), which would otherwise be read as part of the value.
+fn stray_option(opt: &Opt, raw: &str, declared: &[Opt]) -> Result<(), String> {
+    if opt.kind == Kind::Text && opt.choices == commands::Choices::Free {
+        return Ok(());
+    }
+    let word = raw.split_whitespace().find_map(|w| {
+        let (key, _) = w.split_once(':')?;
+        let plain = key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        (plain && !key.is_empty()).then_some(key)
+    });
+    let Some(word) = word else {
+        return Ok(());
+    };
+    let known: Vec<String> = declared.iter().map(|o| format!("{}:", o.name)).collect();
+    let known: Vec<&str> = known.iter().map(String::as_str).collect();
+    Err(format!(
+        "unknown option `{word}:` (read inside `{}:`'s value `{}`){} The options here: {}",
+        opt.name,
+        raw.trim(),
+        did_you_mean(&format!("{word}:"), &known, ""),
+        known.join(" ")
+    ))
 }
 
 /// One typed value as its option's kind.
