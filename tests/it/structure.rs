@@ -1,4 +1,4 @@
-//! The module structure of `src/` and the core crates (docs/ARCHITECTURE.md, "Invariants"):
+//! The module structure of `src/` and the core crates (docs/ARCHITECTURE.md, "Structure"):
 //! no import cycles between sibling modules at any level, and the layers
 //! point one way (the I/O-free core never reaches up into `app`, `store`,
 //! `bot` or `render`; `app` names no game's module, nor does `render`

@@ -471,7 +471,7 @@ pub fn interaction_span(request: &Request) -> tracing::Span {
 }
 
 /// One line an interaction, with its latency: at debug level, so opt-in
-/// (`RUST_LOG=info,arbiter::bot=debug`); at the default level it costs
+/// (`RUST_LOG=info,arbiter_bot=debug`); at the default level it costs
 /// nothing (docs/DISCORD.md). The latency is in the metrics either way.
 pub fn log_answered(started: Instant, deferred: bool) {
     tracing::debug!(
