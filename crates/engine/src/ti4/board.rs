@@ -6,11 +6,12 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::rules::{N2, R3, R4, R4_1, R5};
+use super::wording::{Fault, Invalid};
 use crate::BoardError;
 use crate::document::check;
 use crate::kit::bounded::{Count, List, Name, Round};
 use crate::kit::names::{self, NameError};
-use crate::text::{count, fold, fold_eq};
+use crate::text::{fold, fold_eq};
 
 /// Most players a game of TI4 seats (with the Prophecy of Kings expansion).
 pub const MAX_PLAYERS: usize = 8;
@@ -284,17 +285,17 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
         // Paths and messages are written only when a check fails.
         let path = |f: &str| format!("players[{i}].{f}");
         if done.iter().any(|q| fold_eq(&q.name, &p.name)) {
-            let e = format!("two players are named '{}'", p.name);
-            return check(false, path("name"), e);
+            return check(false, path("name"), Invalid::SameName(&p.name));
         }
         let held = p.strategy_cards.len();
         let ok = held == want || (b.phase == Phase::Strategy && held < want);
         if !ok {
-            let msg = format!(
-                "{} holds {}; in a {n}-player game each player has {want}",
-                p.name,
-                count(held, "strategy card")
-            );
+            let msg = Invalid::Holds {
+                player: &p.name,
+                held,
+                players: n,
+                want,
+            };
             return Err(BoardError::semantic(path("strategy_cards"), msg).with_rule(rule));
         }
         for j in 0..held {
@@ -307,28 +308,31 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
             };
             if let Some((_, at, _)) = cards.iter().find(|k| k.0 == key) {
                 let (_, owner) = held_by(*at);
-                return Err(BoardError::semantic(
-                    format!("{}.name", card_path()),
-                    format!("{} is already held by {owner}", c.name),
-                ));
+                let msg = Invalid::HeldBy {
+                    card: &c.name,
+                    owner,
+                };
+                return Err(BoardError::semantic(format!("{}.name", card_path()), msg));
             }
             if let Some((_, at, _)) = cards.iter().find(|k| k.2 == init) {
                 let (other, _) = held_by(*at);
+                let msg = Invalid::InitiativeTwice {
+                    initiative: init,
+                    other,
+                    card: &c.name,
+                };
                 return Err(BoardError::semantic(
                     format!("{}.initiative", card_path()),
-                    format!(
-                        "initiative {init} is used twice ({other} and {}); each strategy card has its own number",
-                        c.name
-                    ),
+                    msg,
                 ));
             }
             cards.push((key, (i, j), init));
         }
         if let Some(c) = p.strategy_cards.iter().find(|c| p.passed && !c.exhausted) {
-            let msg = format!(
-                "{} is marked as passed but {} is still readied; a player cannot pass before exhausting it",
-                p.name, c.name
-            );
+            let msg = Invalid::PassedReadied {
+                player: &p.name,
+                card: &c.name,
+            };
             return Err(BoardError::semantic(path("passed"), msg).with_rule(rule));
         }
     }
@@ -350,18 +354,20 @@ fn card(c: &mut Card, path: impl Fn() -> String) -> Result<(String, u32), BoardE
         c.initiative = c.initiative.or(Some(Count(k as u32 + 1)));
     }
     let Some(init) = c.initiative.map(Count::get) else {
-        let hint = match names::resolve(&c.name, &STANDARD_CARDS, "card").map(str::to_string) {
+        let resolved = names::resolve(&c.name, &STANDARD_CARDS, "card").map(str::to_string);
+        let suggestion = match resolved {
             Ok(m)
             | Err(NameError::Unknown {
                 suggestion: Some(m),
                 ..
-            }) => format!("did you mean '{m}'?"),
-            Err(_) => format!("the base-game cards are {}", STANDARD_CARDS.join(", ")),
+            }) => Some(m),
+            Err(_) => None,
         };
-        let msg = format!(
-            "'{}' is not a base-game strategy card, so its initiative number (0 to 99) is needed; {hint}",
-            c.name
-        );
+        let msg = Invalid::NotBaseCard {
+            card: &c.name,
+            suggestion: suggestion.as_deref(),
+            base: &STANDARD_CARDS,
+        };
         return Err(BoardError::semantic(format!("{}.initiative", path()), msg));
     };
     Ok((key, init))
@@ -372,16 +378,12 @@ fn card(c: &mut Card, path: impl Fn() -> String) -> Result<(String, u32), BoardE
 fn phase(b: &Board) -> Result<(), BoardError> {
     let waiting = b.waiting();
     let wrong = match b.phase {
-        Phase::Status if !waiting.is_empty() => format!(
-            "the phase is `status` but {} has not passed; play proceeds to the status phase only after all players have passed",
-            b.list(&waiting)
-        ),
-        Phase::Action if waiting.is_empty() => {
-            "every player has passed, so the action phase is over; write `phase: status`".into()
+        Phase::Status if !waiting.is_empty() => {
+            Invalid::StatusNotPassed(&b.list(&waiting)).to_string()
         }
+        Phase::Action if waiting.is_empty() => Invalid::ActionAllPassed.to_string(),
         Phase::Strategy => {
-            let msg =
-                "no player takes turns during the strategy phase; leave out `turn` and `this_turn`";
+            let msg = Invalid::StrategyTurn;
             return check(b.turn.is_none() && b.this_turn.is_empty(), "turn", msg);
         }
         _ => return Ok(()),
@@ -392,48 +394,30 @@ fn phase(b: &Board) -> Result<(), BoardError> {
 /// `turn` in the board's spelling, and `this_turn` consistent with it.
 fn turn(b: &mut Board) -> Result<(), BoardError> {
     let Some(typed) = b.turn.clone() else {
-        let msg = "`this_turn` is given, so say whose turn it is with `turn: <player>`";
-        return check(b.this_turn.is_empty(), "turn", msg);
+        return check(b.this_turn.is_empty(), "turn", Invalid::TurnUnsaid);
     };
     let i = b.seat(&typed, "turn")?;
     b.turn = Some(b.name(i));
     let (p, t) = (&b.players[i], &b.this_turn);
     let (passing, none) = (t.action == TurnAction::Pass, t.action == TurnAction::None);
-    let (path, msg, rule) = if b.phase == Phase::Status && !passing {
-        (
-            "turn",
-            "in the status phase `turn` may only name the player whose passing ended the action phase (with `this_turn.action: pass`)",
-            Some(R5),
-        )
+    let fault = if b.phase == Phase::Status && !passing {
+        Some(("turn", Fault::StatusTurn, Some(R5)))
     } else if p.passed != passing {
-        (
-            if p.passed { "turn" } else { "this_turn.action" },
-            "a passed player has no further turns: `turn` names a passed player only on the turn they passed (`this_turn.action: pass`), and only then",
-            Some(R3),
-        )
+        let path = if p.passed { "turn" } else { "this_turn.action" };
+        Some((path, Fault::PassedTurn, Some(R3)))
     } else if !t.action.is_action() && !t.end_of_action.is_empty() {
-        (
-            "this_turn.end_of_action",
-            "end-of-action abilities are listed but no action was performed this turn",
-            Some(N2),
-        )
+        let path = "this_turn.end_of_action";
+        Some((path, Fault::EndOfActionNoAction, Some(N2)))
     } else if none && !t.end_of_turn.is_empty() {
-        (
-            "this_turn.end_of_turn",
-            "end-of-turn abilities are listed but the turn has no action or pass yet",
-            None,
-        )
+        Some(("this_turn.end_of_turn", Fault::EndOfTurnNoAction, None))
     } else if (t.action == TurnAction::Strategic) != t.card.is_some() {
-        (
-            "this_turn.card",
-            "`card` names the strategy card of a turn whose action is `strategic`, and only then",
-            None,
-        )
+        Some(("this_turn.card", Fault::Card, None))
     } else {
-        ("", "", None)
+        None
     };
-    if !path.is_empty() {
-        let e = BoardError::semantic(path, format!("{}: {msg}", p.name));
+    if let Some((path, fault, rule)) = fault {
+        let player = &p.name;
+        let e = BoardError::semantic(path, Invalid::Turn { player, fault });
         return Err(rule.map_or(e.clone(), |r| e.with_rule(r)));
     }
     let Some(c) = t.card.clone() else {
@@ -442,10 +426,7 @@ fn turn(b: &mut Board) -> Result<(), BoardError> {
     let held: Vec<&str> = p.strategy_cards.iter().map(|c| c.name.as_str()).collect();
     let j = names::resolve_index(&c, &held, "strategy card").map_err(|e| e.at("this_turn.card"))?;
     let card = &p.strategy_cards[j];
-    let msg = format!(
-        "{} is readied, but its strategic action was performed this turn; mark it `exhausted: true`",
-        card.name
-    );
+    let msg = Invalid::CardReadied(&card.name);
     check(card.exhausted, "this_turn.card", msg).map_err(|e| e.with_rule(R4_1))?;
     b.this_turn.card = Some(card.name.to_string());
     Ok(())

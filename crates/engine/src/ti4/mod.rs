@@ -8,15 +8,16 @@ mod notation;
 pub mod plays;
 mod procedure;
 pub mod rules;
+mod wording;
 
 use crate::kit::bounded::Count;
 use crate::kit::{Cx, Game, Kit, Phase, Reset, Set, Stop};
-use crate::text::count;
 use crate::{BoardError, GameResult, RuleUse, Status};
 
 pub use board::Board;
 pub use plays::Play;
 use rules::{R_INTRO, R5};
+use wording::{ASSUME_INITIATIVE, Advance, Turn, Win, initiative_of};
 
 /// The TI4 engine.
 pub struct Ti4;
@@ -121,14 +122,20 @@ impl Game for Ti4 {
         match b.phase {
             board::Phase::Action => {
                 let now = procedure::current(b).map(|i| b.name(i)).unwrap_or_default();
-                cx.error(R5, "phase", format!("play proceeds to the status phase only after all players have passed; still to act, in initiative order: {} (it is {now}'s turn)", b.list(&b.waiting())));
+                let (waiting, current) = (&b.list(&b.waiting()), now.as_str());
+                cx.error(R5, "phase", Advance::StillToAct { waiting, current });
             }
             board::Phase::Strategy => {
                 let short: Vec<usize> = (0..b.players.len())
                     .filter(|&i| b.players[i].strategy_cards.len() != want)
                     .collect();
                 if !short.is_empty() {
-                    cx.error(b.card_rule(), "players", format!("the action phase needs each player to hold {} (rules 4 and 4.1 speak of each player's cards); still to choose: {}. The strategy phase is outside the indexed text: record each choice with `adjust players.NAME.strategy_cards[+] {{name: CARD}}`", count(want, "strategy card"), b.list(&short)));
+                    let short = &b.list(&short);
+                    cx.error(
+                        b.card_rule(),
+                        "players",
+                        Advance::ChooseCards { want, short },
+                    );
                 }
             }
             board::Phase::Status => {}
@@ -138,14 +145,20 @@ impl Game for Ti4 {
     fn entered(b: &mut Board, phase: &Phase, cx: &mut Cx) {
         match phase.id {
             "action" => {
-                let Some(&first) = b.order().first() else { return };
+                let Some(&first) = b.order().first() else {
+                    return;
+                };
                 let (name, init) = (b.name(first), b.initiative(first));
                 b.turn = Some(name.clone());
-                cx.step(R_INTRO, format!("The action phase begins: each player takes a turn in initiative order, so {name} (initiative {init}) takes the first turn."))
-                    .num(&format!("initiative {name}"), init)
-                    .assume(procedure::ASSUME_INITIATIVE);
+                let (player, initiative) = (name.as_str(), init);
+                cx.step(R_INTRO, Turn::Begins { player, initiative })
+                    .num(&initiative_of(&name), init)
+                    .assume(ASSUME_INITIATIVE);
             }
-            "strategy" => cx.note(Some("phase"), format!("round {}: the status phase's steps, the agenda phase (when your game has one) and the strategy phase are outside the indexed text and not modelled by this board; record scored points with `adjust players.NAME.victory_points`, and each player's {} with `adjust players.NAME.strategy_cards[+] {{name: CARD}}`, then advance to the action phase", b.round, count(b.cards_each(), "chosen strategy card"))),
+            "strategy" => {
+                let (round, cards) = (*b.round, b.cards_each());
+                cx.note(Some("phase"), Advance::Round { round, cards });
+            }
             _ => {}
         }
     }
@@ -165,20 +178,18 @@ fn result(b: &Board) -> Option<GameResult> {
     let goal = b.points_to_win.map_or(10, Count::get);
     let vp = |i: &usize| b.players[*i].victory_points.map_or(0, Count::get);
     let reached: Vec<usize> = b.order().into_iter().filter(|i| vp(i) >= goal).collect();
-    let (name, points) = (
-        b.name(reached[..].first().copied()?),
-        count(vp(&reached[0]) as usize, "victory point"),
-    );
-    let tie = match reached.len() {
-        1 => String::new(),
-        _ => format!(
-            "; {} reached it too, and the first of them in initiative order is read as the winner (the Victory Points entry that settles ties is not indexed; alternative: a shared result)",
-            b.list(&reached[1..])
-        ),
+    let name = b.name(reached[..].first().copied()?);
+    let tied = match reached.len() {
+        1 => None,
+        _ => Some(b.list(&reached[1..])),
     };
-    let reason = format!(
-        "{name} has {points} of the {goal} needed to win{tie}. A reading outside the indexed text: the Action Phase entry does not cover scoring; the board's `points_to_win` decides the game"
-    );
+    let win = Win {
+        player: &name,
+        points: vp(&reached[0]) as usize,
+        goal,
+        tied: tied.as_deref(),
+    };
+    let reason = win.to_string();
     Some(GameResult {
         winner: Some(name),
         reason,
