@@ -6,6 +6,7 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
 
 use super::rules::PHASE;
+use super::wording::{MOVEMENT_RANGE, Misread, NO_TURN};
 use crate::BoardError;
 use crate::document::check;
 use crate::kit::bounded::{List, Name, Round};
@@ -267,8 +268,8 @@ fn inches(v: f64, path: impl FnOnce() -> String, what: &str) -> Result<(), Board
     if v.is_finite() && v.abs() <= MAX_INCHES {
         return Ok(());
     }
-    let e = format!("{what} must be a number of inches between -{MAX_INCHES} and {MAX_INCHES}");
-    check(false, path(), e)
+    let max = MAX_INCHES;
+    check(false, path(), Misread::Inches { what, max })
 }
 
 pub fn check_pos(p: &Pos, path: &str) -> Result<(), BoardError> {
@@ -290,8 +291,7 @@ fn unique<'a>(
     for (i, n) in items {
         let folded = fold(n);
         if seen.contains(&folded) {
-            let e = format!("two {what}s are called '{n}'; give each its own name (e.g. '{n} 2')");
-            return check(false, path(i), e);
+            return check(false, path(i), Misread::SameName { what, name: n });
         }
         seen.push(folded);
     }
@@ -315,8 +315,7 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
     for (id, f) in ids.iter().map(|i| (*i, b.fighter(*i))) {
         let ok = f.movement.is_finite() && (0.0..=100.0).contains(&f.movement);
         if !ok {
-            let e = "Movement must be between 0 and 100 inches";
-            return check(false, path(id) + ".movement", e);
+            return check(false, path(id) + ".movement", MOVEMENT_RANGE);
         }
         pos_ok(&f.position, || path(id) + ".position")?;
     }
@@ -326,13 +325,14 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
         && let Some(first) = b.first_to_pass.clone()
     {
         let t = b.turn.get_or_insert_with(|| first.clone()).clone();
-        let e = format!(
-            "this is the first turn of the Action Phase (`first_turn`), which {first} takes as first to pass in the Channelling Phase, but the board says it is {t}'s turn"
-        );
+        let e = Misread::FirstTurn {
+            first: &first,
+            turn: &t,
+        };
         check(t == first, "turn", e).map_err(|e| e.with_rule(PHASE))?;
     }
-    let e = "say whose `turn` it is in the Action Phase, or, if no turn has been taken yet, `first_turn: true` with `first_to_pass` (the player who was first to pass in the Channelling Phase takes the first turn)";
-    check(b.phase != Phase::Action || b.turn.is_some(), "turn", e).map_err(|e| e.with_rule(PHASE))
+    let stated = b.phase != Phase::Action || b.turn.is_some();
+    check(stated, "turn", NO_TURN).map_err(|e| e.with_rule(PHASE))
 }
 
 /// `turn`, `first_to_pass`, `last_action` and `visible` in the board's spelling.

@@ -12,9 +12,11 @@ mod notation;
 pub mod plays;
 mod procedure;
 pub mod rules;
+mod wording;
 
 use crate::kit::{Cx, Game, Kit, Phase, Reset, Set, Stop};
 use crate::{BoardError, RuleUse, Status};
+use wording::{Fault, Notice, TurnStep};
 
 pub use board::Board;
 pub use plays::Play;
@@ -143,14 +145,8 @@ impl Game for Magewinds {
     fn before_advance(b: &Board, cx: &mut Cx) {
         let ready: Vec<&str> = (0..b.players.len()).flat_map(|p| b.ready(p)).collect();
         if b.phase == board::Phase::Action && !ready.is_empty() {
-            cx.error(
-                rules::END,
-                "phase",
-                format!(
-                    "the Action Phase ends when there are no fighters that can be activated; still able to: {}",
-                    ready.join(", ")
-                ),
-            );
+            let fighters = &ready;
+            cx.error(rules::END, "phase", Fault::StillReady { fighters });
         }
     }
 
@@ -159,12 +155,12 @@ impl Game for Magewinds {
             "end" => procedure::end_phase(b, false, cx),
             "action" => match b.first_to_pass.clone() {
                 Some(first) => {
-                    cx.step(rules::PHASE, format!("The first turn of the Action Phase is taken by {first}, who was first to pass in the Channelling Phase."));
+                    cx.step(rules::PHASE, TurnStep::FirstTurn { player: &first });
                     b.turn = Some(first);
                 }
                 None => {
                     let first = b.name((*b.round as usize - 1) % b.players.len());
-                    cx.note(Some("turn"), format!("the board does not record who was first to pass in the Channelling Phase (13.0 gives that player the first turn; the Channelling Phase is not indexed): the first turn goes to {first} (seat order, moving one seat each round: an assumption outside the indexed rules; adjust `turn` or set `first_to_pass` if your table differs)"));
+                    cx.note(Some("turn"), Notice::FirstBySeat { player: &first });
                     b.turn = Some(first);
                 }
             },

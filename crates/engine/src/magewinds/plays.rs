@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::board::{Pos, is_false};
+use super::wording::{BOTH_KINDS, NO_KIND};
 use crate::kit::bounded::List;
 
 /// One play.
@@ -109,14 +110,10 @@ impl<'de> Deserialize<'de> for Play {
             (true, false) => serde_path_to_error::deserialize(&v).map(Play::Activate),
             (false, true) => serde_path_to_error::deserialize(&v).map(Play::React),
             (true, true) => {
-                return Err(D::Error::custom(
-                    "a play is either `activate: FIGHTER` (with its action) or `react: REACTION` with `fighter: FIGHTER`, not both",
-                ));
+                return Err(D::Error::custom(BOTH_KINDS));
             }
             (false, false) => {
-                return Err(D::Error::custom(
-                    "say what the play is: `activate: FIGHTER` with an action, or `react: REACTION` with `fighter: FIGHTER`",
-                ));
+                return Err(D::Error::custom(NO_KIND));
             }
         };
         let at = |p: String| {

@@ -14,6 +14,12 @@ use super::board::{
 };
 use super::plays::{Activation, Play, Reaction};
 use super::rules::*;
+use super::wording::{
+    ACTION_TAKEN, ActionStep, Chose, FREE_ACTION, FREE_REACTION, Fault, GUARD_USED, MAY_REACT,
+    MEASURE, MOVE_HOW_FAR, MOVE_STAYS, Misread, NEGATIVE, NO_ACTION, NO_ACTION_PHASE, NO_REACTION,
+    Notice, OPEN_QUESTION, Question, ReactionFault, ReactionStep, STEP_STAYS, TRIGGER_STATED,
+    TRIGGER_UNGIVEN, TURN_ORDER, TurnStep, Unavailable, Unmet, Visibility,
+};
 use crate::BoardError;
 use crate::kit::choices::{Choice, one_or_none};
 use crate::kit::{Cx, Opt, Stop, names};
@@ -22,9 +28,6 @@ use crate::text::fold;
 
 /// Slack for comparing inches measured from decimal positions.
 const EPS: f64 = 1e-6;
-const MAY_REACT: &str = "13.3: the controlling player 'may choose to make the reaction': no reaction unless they choose one";
-const MEASURE: &str = "distances are measured in a straight line between the positions on the board; bases, terrain and the rest of 15.0 - Movement are not indexed; \"within 1\\\"\" is read as 1\" or less";
-const OPEN_QUESTION: &str = "open question: the indexed text does not say whether Guard lets a fighter on a double action counter make a free Dodge or Deflect. Reading chosen: it does not, because 13.0 says such a fighter cannot perform actions at all, a reaction is an action (13.3), and being free (13.2) only means no counter is placed or flipped; the alternative reading lets the free reaction through";
 
 /// The seat that makes the play: the player it names, else the fighter's controller.
 pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
@@ -112,10 +115,6 @@ fn tenths(inches: f64) -> i64 {
     (inches * 10.0).round() as i64
 }
 
-fn inches(v: f64) -> String {
-    format!("{}\"", (v * 100.0).round() / 100.0)
-}
-
 fn dist(a: Pos, b: Pos) -> f64 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
 }
@@ -140,7 +139,7 @@ fn record(b: &mut Board, fighter: String, action: &str, target: Option<String>) 
 }
 
 /// An illegal play: the error is recorded, nothing of the play happens.
-fn illegal(cx: &mut Cx, rule: &str, path: &str, msg: String) -> Result<(), Stop> {
+fn illegal(cx: &mut Cx, rule: &str, path: &str, msg: impl Into<String>) -> Result<(), Stop> {
     cx.error(rule, path, msg);
     Ok(())
 }
@@ -151,21 +150,18 @@ fn pass_turn_from(b: &mut Board, pi: usize, ended: bool, cx: &mut Cx) -> Option<
     let n = b.players.len();
     b.first_turn = false;
     let turn_ends = |q: usize, cx: &mut Cx| {
-        let text = format!(
-            "{} has no fighters remaining that can be activated, so their turn ends.",
-            b.name(q)
-        );
-        cx.step(PHASE, text);
+        let player = &b.name(q);
+        cx.step(PHASE, TurnStep::TurnEnds { player });
     };
     if ended {
         turn_ends(pi, cx);
     }
     for q in (1..=n).map(|k| (pi + k) % n) {
         if b.can_activate(q) {
-            let text = format!("Players take it in turns: it is now {}'s turn.", b.name(q));
-            let st = cx.step(PHASE, text);
+            let player = &b.name(q);
+            let st = cx.step(PHASE, TurnStep::TurnPasses { player });
             if n > 2 {
-                st.assume("with more than two players, turns go round in the order the board lists the players (the indexed text does not say)");
+                st.assume(TURN_ORDER);
             }
             b.turn = Some(b.name(q));
             return Some(q);
@@ -181,7 +177,7 @@ fn pass_turn_from(b: &mut Board, pi: usize, ended: bool, cx: &mut Cx) -> Option<
 /// The Action Phase ends (13.5); Guard lasts until then at most (13.4 Guard).
 pub fn end_phase(b: &mut Board, say: bool, cx: &mut Cx) {
     if say {
-        cx.step(END, "No fighter can be activated: the Action Phase ends.");
+        cx.step(END, TurnStep::PhaseEnds);
     }
     (b.phase, b.turn, b.first_turn) = (Phase::End, None, false);
     let fighters = b.players.iter_mut().flat_map(|p| p.fighters.iter_mut());
@@ -189,16 +185,15 @@ pub fn end_phase(b: &mut Board, say: bool, cx: &mut Cx) {
         .filter_map(|f| std::mem::take(&mut f.guard).then(|| f.name.to_string()))
         .collect();
     if !guarded.is_empty() {
-        let list = guarded.join(", ");
-        let text = format!("Guard lasts until the end of the Action Phase: it ends for {list}.");
-        cx.step(GUARD, text);
+        let fighters = &guarded;
+        cx.step(GUARD, TurnStep::GuardEnds { fighters });
     }
 }
 
 /// A distance in inches a play states: finite, not negative.
 fn distance(v: Option<f64>, path: &str) -> Result<(), BoardError> {
     match v {
-        Some(d) if d < 0.0 => Err(BoardError::semantic(path, "a distance cannot be negative")),
+        Some(d) if d < 0.0 => Err(BoardError::semantic(path, NEGATIVE)),
         Some(d) => check_inches(d, path, "a distance"),
         None => Ok(()),
     }
@@ -223,15 +218,15 @@ fn step_of(
 }
 
 /// A step move over 1": where, and why it is refused (13.1).
-fn too_long(b: &Board, id: Fid, step: &StepMove) -> Option<(String, String)> {
+fn too_long<'b>(b: &'b Board, id: Fid, step: &StepMove) -> Option<(String, Fault<'b>)> {
     let (d, _, at) = step.as_ref().filter(|s| s.0 > 1.0 + EPS)?;
-    let name = &b.fighter(id).name;
+    let fighter = &b.fighter(id).name;
     Some((
         at.clone(),
-        format!(
-            "a step move is up to 1\"; {name}'s step move is {}",
-            inches(*d)
-        ),
+        Fault::StepTooLong {
+            fighter,
+            inches: *d,
+        },
     ))
 }
 
@@ -239,18 +234,19 @@ fn too_long(b: &Board, id: Fid, step: &StepMove) -> Option<(String, String)> {
 /// (13.1) or after a reaction's (13.3.2).
 fn step_move(b: &mut Board, id: Fid, step: StepMove, reaction: bool, cx: &mut Cx) {
     let Some((d, to, _)) = step else { return };
-    let (rule, when) = match reaction {
-        true => (REACTION_STEP, "after the reaction's effects are resolved"),
-        false => (STEP, "before the action's effects are resolved"),
+    let rule = [STEP, REACTION_STEP][usize::from(reaction)];
+    let fighter = &b.fighter(id).name;
+    let text = ActionStep::StepMove {
+        fighter,
+        inches: d,
+        to,
+        reaction,
     };
-    let text = format!("{} makes a step move of {}", b.fighter(id).name, inches(d));
-    let st = match to {
-        Some(p) => {
-            b.fighter_mut(id).position = p.map(|v| (v * 1000.0).round() / 1000.0);
-            cx.step(rule, format!("{text} to [{}, {}] {when}.", p[0], p[1]))
-        }
-        None => cx.step(rule, format!("{text} {when}.")).assume("the step move gives no destination (`step_to`), so the fighter's position on the board is left as it was"),
-    };
+    let st = cx.step(rule, text);
+    match to {
+        Some(p) => b.fighter_mut(id).position = p.map(|v| (v * 1000.0).round() / 1000.0),
+        None => _ = st.assume(STEP_STAYS),
+    }
     st.num("step (tenths of an inch)", tenths(d));
 }
 
@@ -258,27 +254,21 @@ fn step_move(b: &mut Board, id: Fid, step: StepMove, reaction: bool, cx: &mut Cx
 /// none for a free action (13.2).
 fn give_counter(b: &mut Board, id: Fid, free: Option<&str>, cx: &mut Cx) {
     let f = b.fighter_mut(id);
-    let name = f.name.to_string();
+    let fighter = &f.name;
     if let Some(why) = free {
-        let text = format!("The action is free: no action counter is placed or flipped on {name}.");
-        let st = cx.step(FREE, text);
+        let st = cx.step(FREE, TurnStep::Free { fighter });
         if !why.is_empty() {
             st.assume(why);
         }
         return;
     }
-    let (n, had, gets, now) = match f.counter {
-        Counter::None => (1, "had no action counter", "a single", Counter::Single),
-        _ => (
-            2,
-            "already had a single action counter",
-            "a double",
-            Counter::Double,
-        ),
+    let (n, double, now) = match f.counter {
+        Counter::None => (1, false, Counter::Single),
+        _ => (2, true, Counter::Double),
     };
-    f.counter = now;
-    let text = format!("{name} has made an action and {had}: it gets {gets} action counter.");
+    let text = TurnStep::Counter { fighter, double };
     cx.step(PHASE, text).num("action counters", n);
+    f.counter = now;
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -287,6 +277,18 @@ enum Kind {
     Attack,
     Guard,
     Other(String),
+}
+
+impl Kind {
+    /// The universal action's name (13.4); none for another action.
+    fn universal(&self) -> Option<&'static str> {
+        match self {
+            Kind::Move => Some("Move"),
+            Kind::Attack => Some("Attack"),
+            Kind::Guard => Some("Guard"),
+            Kind::Other(_) => None,
+        }
+    }
 }
 
 /// The action an activation makes; fields of another action are refused.
@@ -298,10 +300,7 @@ fn action_kind(a: &Activation) -> Result<Kind, BoardError> {
         "guard" => Kind::Guard,
         "" if a.action.is_none() && (a.target.is_some() || a.attack.is_some()) => Kind::Attack,
         "" if a.action.is_none() && (a.distance.is_some() || a.to.is_some()) => Kind::Move,
-        "" => {
-            let e = "say which action the fighter makes: move, attack, guard, or the name of another action";
-            return Err(BoardError::semantic("play.action", e));
-        }
+        "" => return Err(BoardError::semantic("play.action", NO_ACTION)),
         _ => Kind::Other(named.to_string()),
     };
     let (mv, atk) = (kind == Kind::Move, kind == Kind::Attack);
@@ -314,9 +313,9 @@ fn action_kind(a: &Activation) -> Result<Kind, BoardError> {
         ("target", a.target.is_some() && !atk && !other),
     ];
     match misplaced.iter().find(|(_, bad)| *bad) {
-        Some((f, _)) => Err(BoardError::semantic(
-            format!("play.{f}"),
-            format!("`{f}` does not belong to this action"),
+        Some((field, _)) => Err(BoardError::semantic(
+            format!("play.{field}"),
+            Misread::Misplaced { field },
         )),
         None => Ok(kind),
     }
@@ -336,21 +335,32 @@ fn may_activate(b: &mut Board, by: Maker, cx: &mut Cx) -> bool {
     });
     let Some(turn) = turn else {
         let rule = [END, PHASE][usize::from(b.phase == Phase::Channelling)];
-        cx.error(rule, "phase", "the Action Phase is not under way (the board is in the Channelling Phase, or no fighter can be activated any more): fighters are activated only in the Action Phase; move on with `match advance`");
+        cx.error(rule, "phase", NO_ACTION_PHASE);
         return false;
     };
+    let (fighter, owner) = (fname.as_str(), owner.as_str());
     if b.first_turn && b.first_to_pass.as_deref() == Some(&b.name(turn)) {
-        let first = b.name(turn);
-        cx.step(PHASE, format!("The first turn of the Action Phase is taken by {first}, who was first to pass in the Channelling Phase."));
+        let player = &b.name(turn);
+        cx.step(PHASE, TurnStep::FirstTurn { player });
     }
     if author != id.0 {
-        let pn = b.name(author);
-        cx.error(PHASE, "play.player", format!("{pn} cannot activate {fname}: it is {owner}'s fighter, and on your turn you choose one of your own fighters"));
+        let player = &b.name(author);
+        let e = Fault::NotTheirs {
+            player,
+            fighter,
+            owner,
+        };
+        cx.error(PHASE, "play.player", e);
     } else if id.0 != turn {
-        let tn = b.name(turn);
-        cx.error(PHASE, "play.activate", format!("it is {tn}'s turn, not {owner}'s: players take it in turns, so {fname} cannot be activated now"));
+        let turn = &b.name(turn);
+        let e = Fault::NotTheirTurn {
+            turn,
+            owner,
+            fighter,
+        };
+        cx.error(PHASE, "play.activate", e);
     } else if b.fighter(id).counter == Counter::Double {
-        cx.error(PHASE, "play.activate", format!("{fname} has a double action counter: it cannot perform actions and cannot be chosen to activate"));
+        cx.error(PHASE, "play.activate", Fault::Spent { fighter });
     }
     !cx.failed()
 }
@@ -361,19 +371,20 @@ fn activation(b: &mut Board, a: &Activation, n: Names, cx: &mut Cx) -> Result<()
         return Ok(());
     }
     let (fname, owner) = who(b, id);
+    let (fighter, player) = (fname.as_str(), owner.as_str());
     let counter = b.fighter(id).counter.word();
-    cx.step(PHASE, format!("On {owner}'s turn, {owner} activates {fname} (which has {counter}); it may make one action."))
-        .chose(&owner, format!("activate {fname}"));
+    let text = TurnStep::Activates {
+        player,
+        fighter,
+        counter,
+    };
+    cx.step(PHASE, text)
+        .chose(player, Chose::Activate { fighter });
     if std::mem::take(&mut b.fighter_mut(id).guard) {
-        let text =
-            format!("{fname}'s Guard lasts only until its next activation: it ends now, unused.");
-        cx.step(GUARD, text);
+        cx.step(GUARD, TurnStep::GuardUnused { fighter });
     }
-    if !matches!(kind, Kind::Other(_)) {
-        let text = format!(
-            "{kind:?} is a universal action: it is available to all fighters, {fname} included."
-        );
-        cx.step(UNIVERSAL, text);
+    if let Some(action) = kind.universal() {
+        cx.step(UNIVERSAL, TurnStep::Universal { action, fighter });
     }
     let step = step_of(b, id, a.step, a.step_to, "play")?;
     let step_at = step.as_ref().map(|s| s.2.clone());
@@ -388,8 +399,8 @@ fn activation(b: &mut Board, a: &Activation, n: Names, cx: &mut Cx) -> Result<()
         Kind::Attack => attack_action(b, id, a, n.target, cx)?,
         Kind::Guard => {
             b.fighter_mut(id).guard = true;
-            cx.step(GUARD, format!("{fname} makes the Guard action: until its next activation or the end of the Action Phase, its next Dodge or Deflect reaction is free."))
-                .chose(&owner, "Guard");
+            cx.step(GUARD, ActionStep::Guards { fighter })
+                .chose(player, Chose::Guard);
             record(b, fname, "guard", None);
         }
         Kind::Other(name) => other_action(b, id, name, n.target, cx)?,
@@ -398,8 +409,7 @@ fn activation(b: &mut Board, a: &Activation, n: Names, cx: &mut Cx) -> Result<()
         return Ok(());
     }
     reactions_during(b, a, &n.reactions, cx)?;
-    let free = "the board marks this action free; the rule that makes it free (a card or ability) is outside the indexed text";
-    give_counter(b, id, a.free.then_some(free), cx);
+    give_counter(b, id, a.free.then_some(FREE_ACTION), cx);
     pass_turn_from(b, id.0, false, cx);
     Ok(())
 }
@@ -412,17 +422,14 @@ fn move_action(
     cx: &mut Cx,
 ) -> Result<(), Stop> {
     let (name, owner) = who(b, id);
+    let fighter = name.as_str();
     if let Some(at) = step_at {
-        let e = format!(
-            "{name} is making a Move action: do not make a step move as part of this action"
-        );
-        return illegal(cx, MOVE, &at, e);
+        return illegal(cx, MOVE, &at, Fault::StepInMove { fighter });
     }
     distance(a.distance, "play.distance")?;
     a.to.map(|t| check_pos(&t, "play.to")).transpose()?;
     if a.distance.is_none() && a.to.is_none() {
-        let e = "a Move needs a `distance` in inches or a destination `to: [x, y]`";
-        return Err(BoardError::semantic("play.distance", e).into());
+        return Err(BoardError::semantic("play.distance", MOVE_HOW_FAR).into());
     }
     let (start, movement) = (b.fighter(id).position, b.fighter(id).movement);
     let moved = a
@@ -440,10 +447,18 @@ fn move_action(
         .min_by(|x, y| x.0.total_cmp(&y.0));
     let within = nearest.as_ref().filter(|(d, _)| *d <= 1.0 + EPS);
     let allowance = within.map_or(movement, |_| (movement - 2.0).max(0.0));
-    let (m, al) = (inches(movement), inches(allowance));
     let st = match within {
-        Some((d, enemy)) => cx.step(MOVE, format!("{name} begins the Move within 1\" of an enemy fighter ({enemy}, {} away): it may only move its Movement {m} minus 2 = {al}.", inches(*d))),
-        None => cx.step(MOVE, format!("{name} may move as far as its Movement attribute: {m}.")),
+        Some((away, enemy)) => cx.step(
+            MOVE,
+            ActionStep::NearEnemy {
+                fighter,
+                enemy,
+                away: *away,
+                movement,
+                allowance,
+            },
+        ),
+        None => cx.step(MOVE, ActionStep::MayMove { fighter, movement }),
     };
     st.num("Movement (tenths of an inch)", tenths(movement));
     if let Some((d, _)) = &nearest {
@@ -455,21 +470,28 @@ fn move_action(
     st.assume(MEASURE);
     if moved > allowance + EPS {
         let at = a.distance.map_or("play.to", |_| "play.distance");
-        let e = format!(
-            "{name} may move at most {al} on this Move, but moves {}",
-            inches(moved)
-        );
+        let e = Fault::TooFar {
+            fighter,
+            allowance,
+            moved,
+        };
         return illegal(cx, MOVE, at, e);
     }
-    let st = match a.to {
-        Some(t) => {
-            b.fighter_mut(id).position = t.map(|v| (v * 1000.0).round() / 1000.0);
-            cx.step(MOVE, format!("{name} moves {} to [{}, {}].", inches(moved), t[0], t[1]))
-        }
-        None => cx.step(MOVE, format!("{name} moves {}.", inches(moved))).assume("the Move gives no destination (`to`), so the fighter's position on the board is left as it was"),
-    };
+    let (inches, to) = (moved, a.to);
+    let st = cx.step(
+        MOVE,
+        ActionStep::Moves {
+            fighter,
+            inches,
+            to,
+        },
+    );
+    match to {
+        Some(t) => b.fighter_mut(id).position = t.map(|v| (v * 1000.0).round() / 1000.0),
+        None => _ = st.assume(MOVE_STAYS),
+    }
     st.num("moved (tenths of an inch)", tenths(moved));
-    st.chose(&owner, format!("Move {}", inches(moved)));
+    st.chose(&owner, Chose::Move { inches });
     record(b, name, "move", None);
     Ok(())
 }
@@ -500,19 +522,21 @@ fn attack_action(
     cx: &mut Cx,
 ) -> Result<(), Stop> {
     let (name, owner) = who(b, id);
+    let (fighter, player) = (name.as_str(), owner.as_str());
     let attacks = b.fighter(id).attacks.clone();
     let refs: Vec<&str> = attacks.iter().map(Said::as_str).collect();
     let attack = match (&a.attack, refs.as_slice()) {
         (_, []) => {
-            let e = format!(
-                "{name} has no attacks listed on the board (`attacks`), so it has no attack available"
-            );
+            let e = Unavailable::NoAttacks { fighter };
             return illegal(cx, ATTACK, "play.attack", e);
         }
         (Some(t), _) => match names::resolve(t, &refs, "attack") {
             Ok(x) => x.to_string(),
-            Err(e) => {
-                let e = format!("{name}: {e} (not available to this fighter)");
+            Err(error) => {
+                let e = Unavailable::NoSuchAttack {
+                    fighter,
+                    error: &error,
+                };
                 return illegal(cx, ATTACK, "play.attack", e);
             }
         },
@@ -521,7 +545,7 @@ fn attack_action(
             cx,
             id.0,
             "attack",
-            format!("{owner}: which attack does {name} make?"),
+            Question::WhichAttack { player, fighter }.to_string(),
             attacks.iter().map(Said::to_string).collect(),
         )?,
     };
@@ -533,16 +557,21 @@ fn attack_action(
                 .into_iter()
                 .filter(|f| *f != id)
                 .map(|f| b.fighter(f).name.to_string());
-            let question = format!("{owner}: {name} attacks which fighter with {attack}?");
+            let attack = &attack;
+            let question = Question::WhichTarget {
+                player,
+                fighter,
+                attack,
+            };
             b.find(
-                &ask_for(cx, id.0, "target", question, others.collect())?,
+                &ask_for(cx, id.0, "target", question.to_string(), others.collect())?,
                 "play.target",
             )?
         }
     };
     let tname = b.fighter(target).name.to_string();
     if target == id {
-        let e = format!("{name} cannot attack itself: the target excludes the attacker");
+        let e = Unavailable::AttacksItself { fighter };
         return illegal(cx, ATTACK, "play.target", e);
     }
     // Visibility (16.0 is not indexed): the play's list, else the board's.
@@ -554,21 +583,37 @@ fn attack_action(
             format!("players[{}].fighters[{}].visible", id.0, id.1),
         ),
     };
+    let target_name = tname.as_str();
     if vis.is_some_and(|list| !list.iter().any(|v| fold(v) == fold(&tname))) {
-        let e = format!(
-            "{tname} is not visible to {name} (visibility, rule 16.0, is not indexed; {src} `visible` list was used): an attack needs a visible target"
-        );
+        let e = Unavailable::NotVisible {
+            target: target_name,
+            fighter,
+            list: src,
+        };
         return illegal(cx, ATTACK, &at, e);
     }
-    let vis_note = match vis {
-        Some(_) => format!("visibility (16.0) is not indexed: taken from {src} `visible` list"),
-        None => "visibility (16.0) is not indexed and the board gives no `visible` list for the attacker: the target is taken to be visible".into(),
-    };
+    let vis_note = Visibility(vis.map(|_| src));
     if target.0 == id.0 {
-        cx.warn(Some(ATTACK), Some("play.target"), format!("{tname} is on {name}'s own side; the indexed text excludes only the attacker itself, so this is allowed"));
+        let w = Notice::OwnSide {
+            target: target_name,
+            fighter,
+        };
+        cx.warn(Some(ATTACK), Some("play.target"), w);
     }
-    cx.step(ATTACK, format!("{name} attacks {tname} with {attack}, one of its attacks, against a visible target other than itself. Resolving the attack (18.0) is outside the indexed text."))
-        .chose(&owner, format!("{attack} against {tname}"))
+    let attack = attack.as_str();
+    let text = ActionStep::Attacks {
+        fighter,
+        target: target_name,
+        attack,
+    };
+    cx.step(ATTACK, text)
+        .chose(
+            player,
+            Chose::Attack {
+                attack,
+                target: target_name,
+            },
+        )
         .assume(vis_note);
     record(b, name, "attack", Some(tname));
     Ok(())
@@ -582,23 +627,36 @@ fn other_action(
     cx: &mut Cx,
 ) -> Result<(), Stop> {
     let (name, owner) = who(b, id);
+    let fighter = name.as_str();
     let list = b.fighter(id).actions.clone();
     let refs: Vec<&str> = list.iter().map(Said::as_str).collect();
     let action = match names::resolve(action, &refs, "action") {
         Ok(x) => x.to_string(),
         Err(_) if list.is_empty() => action.to_string(),
-        Err(e) => {
-            let e = format!("{name} can make only the actions available to it: {e}");
+        Err(error) => {
+            let e = Unavailable::NoSuchAction {
+                fighter,
+                error: &error,
+            };
             return illegal(cx, PHASE, "play.action", e);
         }
     };
-    let text = format!("{name} makes the action {action}, one of the actions available to it.");
-    let st = cx.step(PHASE, text);
+    let st = cx.step(
+        PHASE,
+        ActionStep::Makes {
+            fighter,
+            action: &action,
+        },
+    );
     st.chose(&owner, action.clone());
     if list.is_empty() {
-        st.assume("the board lists no `actions` for this fighter, so the named action is taken to be available to it");
+        st.assume(ACTION_TAKEN);
     }
-    cx.warn(None, Some("play.action"), format!("card text not applied: {name}'s {action} (its effects are outside the indexed text, 13.0–13.5)"));
+    let w = Notice::ActionText {
+        fighter,
+        action: &action,
+    };
+    cx.warn(None, Some("play.action"), w);
     let target = target.map(|t| b.fighter(t).name.to_string());
     record(b, name, &action, target);
     Ok(())
@@ -627,30 +685,29 @@ fn react_ask(
     };
     let options = attacked_reactions(b, t)
         .map(|r| {
-            let free = if f.guard && is_dodge_or_deflect(r.name()) {
-                " (free: Guard)"
-            } else {
-                ""
+            let label = Question::ReactWith {
+                reaction: r.name(),
+                fighter: &f.name,
+                free: f.guard && is_dodge_or_deflect(r.name()),
             };
-            let label = format!("{} with {}{free}", r.name(), f.name);
             Opt {
-                label,
+                label: label.to_string(),
                 value: Some(r.name().to_string()),
                 patch: patch(Some(r.name())),
             }
         })
         .collect();
     let none = Opt {
-        label: "no reaction".into(),
+        label: NO_REACTION.into(),
         value: None,
         patch: patch(None),
     };
-    let question = format!(
-        "{}: {} is attacked by {attacker}; react?",
-        b.name(t.0),
-        f.name
-    );
-    (question, one_or_none(options, none))
+    let question = Question::React {
+        player: &b.name(t.0),
+        fighter: &f.name,
+        attacker,
+    };
+    (question.to_string(), one_or_none(options, none))
 }
 
 /// The reactions of `t` whose trigger is being attacked (none on a double counter).
@@ -694,10 +751,11 @@ fn reactions_during(b: &mut Board, a: &Activation, by: &[Maker], cx: &mut Cx) ->
         cannot_react(b, t, cx);
     } else {
         let (tname, owner) = who(b, t);
+        let (fighter, player) = (tname.as_str(), owner.as_str());
         let ask = || react_ask(b, t, a, &during.fighter);
         let c = react_choice(b, t).settle(cx, a.reactions.as_ref().map(|_| None), ask)?;
-        let st = cx.step(TRIGGER, format!("{tname}'s trigger condition is met (it is attacked); {owner}, who controls it, may choose to react and makes no reaction."));
-        c.on(st, &owner, format!("no reaction with {tname}"));
+        let st = cx.step(TRIGGER, ReactionStep::NoReaction { fighter, player });
+        c.on(st, player, Chose::NoReaction { fighter });
     }
     Ok(())
 }
@@ -711,9 +769,10 @@ fn cannot_react(b: &Board, t: Fid, cx: &mut Cx) {
         return;
     }
     let (tname, owner) = who(b, t);
-    let text = format!(
-        "{tname} is attacked, but it has a double action counter: it cannot perform actions, and a reaction is an action, so {owner} is not asked to react."
-    );
+    let text = ReactionStep::CannotReact {
+        fighter: &tname,
+        player: &owner,
+    };
     let guarded = f.guard
         && f.reactions
             .iter()
@@ -721,6 +780,64 @@ fn cannot_react(b: &Board, t: Fid, cx: &mut Cx) {
     let st = cx.step(PHASE, text);
     if guarded {
         st.assume(OPEN_QUESTION);
+    }
+}
+
+/// A reaction's fault at its field `f` (or a full path): an error on its
+/// own, refused alone during an action (`during`). The reaction is not made.
+fn fault(
+    cx: &mut Cx,
+    (rule, path, during): (&str, &str, bool),
+    f: &str,
+    msg: ReactionFault,
+) -> Result<bool, Stop> {
+    let at = if f.contains('.') {
+        f.to_string()
+    } else {
+        field(path, f)
+    };
+    match during {
+        true => cx.refuse(rule, &at, ReactionFault::Refused(&msg)),
+        false => cx.error(rule, &at, msg),
+    }
+    Ok(false)
+}
+
+/// Why the trigger condition of `def`, made by `fighter` (controlled by
+/// `owner`), is not met, and the field at fault; None when it is met.
+fn trigger_unmet<'a>(
+    def: &ReactionDef,
+    r: &Reaction,
+    (fighter, owner): (&'a str, &'a str),
+    last: Option<&'a LastAction>,
+    during: bool,
+) -> Option<(&'static str, Unmet<'a>)> {
+    match (def.on_attacked(), r.trigger_met, last) {
+        (true, _, Some(l))
+            if !during && l.reactions_settled && l.target.as_deref() == Some(fighter) =>
+        {
+            let attacker = &l.fighter;
+            let why = Unmet::Settled {
+                attacker,
+                fighter,
+                owner,
+            };
+            Some(("react", why))
+        }
+        (true, _, Some(l)) if l.action == "attack" && l.target.as_deref() == Some(fighter) => None,
+        (true, _, Some(l)) => {
+            let (fighter, action, target) = (&l.fighter, &l.action, l.target.as_deref());
+            let why = Unmet::Last {
+                fighter,
+                action,
+                target,
+            };
+            Some(("react", why))
+        }
+        (true, _, None) => Some(("react", Unmet::NoAction)),
+        (false, Some(true), _) => None,
+        (false, Some(false), _) => Some(("trigger_met", Unmet::Denied)),
+        (false, None, _) => Some(("trigger_met", Unmet::Unknown)),
     }
 }
 
@@ -737,106 +854,87 @@ fn reaction(
 ) -> Result<bool, Stop> {
     let (id, author) = (by.id, by.author);
     let (name, owner) = who(b, id);
-    let fault = |cx: &mut Cx, rule: &str, f: &str, msg: String| -> Result<bool, Stop> {
-        let at = if f.contains('.') {
-            f.to_string()
-        } else {
-            field(path, f)
-        };
-        match during {
-            Some(_) => cx.refuse(
-                rule,
-                &at,
-                format!("{msg}; the reaction is not made and the action resolves without it"),
-            ),
-            None => cx.error(rule, &at, msg),
-        }
-        Ok(false)
-    };
+    let (fighter, owner) = (name.as_str(), owner.as_str());
+    let at = |rule| (rule, path, during.is_some());
     if author != id.0 {
-        let pi = author;
-        let text = format!(
-            "{} cannot make {name}'s reaction: only {owner}, its controlling player, may choose to make it",
-            b.name(pi)
-        );
-        return fault(cx, TRIGGER, "player", text);
+        let e = ReactionFault::NotController {
+            player: &b.name(author),
+            fighter,
+            owner,
+        };
+        return fault(cx, at(TRIGGER), "player", e);
     }
     let defs = &b.fighter(id).reactions;
     let refs: Vec<&str> = defs.iter().map(|d| d.name()).collect();
     let def = match names::resolve_index(&r.react, &refs, "reaction") {
         Ok(i) => defs[i].clone(),
         Err(_) if refs.is_empty() => {
-            let text = format!(
-                "{name} has no reactions listed on the board, so '{}' is not available to it",
-                r.react
-            );
-            return fault(cx, TRIGGER, "react", text);
+            let reaction = &r.react;
+            let e = ReactionFault::NoReactions { fighter, reaction };
+            return fault(cx, at(TRIGGER), "react", e);
         }
-        Err(e) => {
-            let text = format!("{name} does not have that reaction: {e}");
-            return fault(cx, TRIGGER, "react", text);
+        Err(error) => {
+            let error = &error;
+            let e = ReactionFault::NoSuchReaction { fighter, error };
+            return fault(cx, at(TRIGGER), "react", e);
         }
     };
-    let rname = def.name().to_string();
-    let guard_free = b.fighter(id).guard && is_dodge_or_deflect(&rname);
+    let reaction = def.name();
+    let guard_free = b.fighter(id).guard && is_dodge_or_deflect(reaction);
     if b.fighter(id).counter == Counter::Double {
-        let mut e = format!(
-            "{name} has a double action counter: it cannot perform actions, and a reaction is an action"
-        );
         if guard_free {
-            let text = format!(
-                "{name} has a double action counter and an active Guard that would make {rname} free."
-            );
+            let text = ReactionStep::GuardWouldFree { fighter, reaction };
             cx.step(PHASE, text).assume(OPEN_QUESTION);
-            e.push_str(" (open question: this holds even for a Dodge or Deflect that Guard makes free; see the step's assumption)");
         }
-        return fault(cx, PHASE, "fighter", e);
+        let e = ReactionFault::Spent {
+            fighter,
+            guard: guard_free,
+        };
+        return fault(cx, at(PHASE), "fighter", e);
     }
     let last = during.or(b.last_action.as_ref());
-    let trigger = def.trigger().unwrap_or("not given on the board");
-    let problem = match (def.on_attacked(), r.trigger_met, last) {
-        (true, _, Some(l))
-            if during.is_none() && l.reactions_settled && l.target.as_deref() == Some(&name) =>
-        {
-            Some(("react", format!("{}'s attack on {name} has resolved, and {owner}'s reaction to it was settled then (asked, answered or impossible); no reaction can be made to it now", l.fighter)))
-        }
-        (true, _, Some(l)) if l.action == "attack" && l.target.as_deref() == Some(&name) => None,
-        (true, _, Some(l)) => {
-            let on = l.target.as_ref().map(|t| format!(" against {t}")).unwrap_or_default();
-            Some(("react", format!("the trigger condition is not met: the last action was {}'s {}{on}", l.fighter, l.action)))
-        }
-        (true, _, None) => Some(("react", "the trigger condition is not met: no action has been made".to_string())),
-        (false, Some(true), _) => None,
-        (false, Some(false), _) => Some(("trigger_met", "the play says it is not".to_string())),
-        (false, None, _) => Some(("trigger_met", "the engine cannot tell from the board, so add `trigger_met: true` if it was (or give the reaction `trigger: attacked` on the board)".to_string())),
-    };
-    if let Some((f, why)) = problem {
-        let text = format!(
-            "{rname} can only be used when its trigger condition ({trigger}) is met; {why}"
-        );
-        return fault(cx, TRIGGER, f, text);
+    let trigger = def.trigger().unwrap_or(TRIGGER_UNGIVEN);
+    if let Some((f, why)) = trigger_unmet(&def, r, (fighter, owner), last, during.is_some()) {
+        let e = ReactionFault::NotMet {
+            reaction,
+            trigger,
+            why,
+        };
+        return fault(cx, at(TRIGGER), f, e);
     }
     let step = step_of(b, id, r.step, r.step_to, path)?;
-    if let Some((at, e)) = too_long(b, id, &step) {
-        return fault(cx, STEP, &at, e);
+    if let Some((f, e)) = too_long(b, id, &step) {
+        return fault(cx, at(STEP), &f, ReactionFault::Step(e));
     }
-    cx.step(REACTION, format!("{name} makes {rname}, a reaction: an action with a trigger condition, whose step move comes after its effects."));
+    cx.step(REACTION, ReactionStep::Reacts { fighter, reaction });
     match (def.on_attacked(), last) {
-        (true, Some(l)) => cx.step(TRIGGER, format!("Trigger condition met: {name} is the target of {}'s attack.", l.fighter)),
-        _ => cx.step(TRIGGER, format!("Trigger condition of {rname} ({trigger}) is met, as the players state.")).assume("the engine cannot check this trigger from the board, so it takes the play's `trigger_met: true`"),
+        (true, Some(l)) => cx.step(
+            TRIGGER,
+            ReactionStep::Attacked {
+                fighter,
+                attacker: &l.fighter,
+            },
+        ),
+        _ => cx
+            .step(TRIGGER, ReactionStep::TriggerStated { reaction, trigger })
+            .assume(TRIGGER_STATED),
     };
-    let text = format!("{owner}, who controls {name}, chooses to make the reaction {rname}.");
+    let text = ReactionStep::Chooses {
+        player: owner,
+        fighter,
+        reaction,
+    };
     cx.step(TRIGGER, text)
-        .chose(&owner, format!("{rname} with {name}"));
-    cx.warn(None, Some(&field(path, "react")), format!("card text not applied: {name}'s {rname} (its effects are outside the indexed text; 18.4 Dodge and Deflect are not indexed)"));
+        .chose(owner, Chose::Reaction { reaction, fighter });
+    let w = Notice::ReactionText { fighter, reaction };
+    cx.warn(None, Some(&field(path, "react")), w);
     step_move(b, id, step, true, cx);
     if guard_free {
         b.fighter_mut(id).guard = false;
-        cx.step(GUARD, format!("{name} is on Guard, so this {rname} reaction is free; the Guard is used up."))
-            .assume("reading: Guard makes only the next Dodge or Deflect free, so it ends once that reaction is made (the text could also be read as keeping Guard until the next activation)");
+        cx.step(GUARD, ReactionStep::GuardFree { fighter, reaction })
+            .assume(GUARD_USED);
     }
-    let why = "the board marks this reaction free; the rule that makes it free is outside the indexed text";
-    let free = guard_free.then_some("").or(r.free.then_some(why));
+    let free = guard_free.then_some("").or(r.free.then_some(FREE_REACTION));
     give_counter(b, id, free, cx);
     Ok(true)
 }
