@@ -14,6 +14,7 @@ use serde_json::{Map, Value, json};
 use super::board::{Board, Phase, Said, UnitRef};
 use super::plays::{Block, OneOrMany, Play};
 use super::rules::*;
+use super::wording::*;
 use crate::BoardError;
 use crate::kit::choices::{Choice, one_or_none};
 use crate::kit::{Chosen, Cx, Opt, Stop, names};
@@ -84,24 +85,25 @@ fn check_turn(b: &Board, play: &Play, actor: usize, cx: &mut Cx) {
     let name = b.name(actor);
     if b.turn.is_some() && b.turn_seat() != actor {
         let whose = b.name(b.turn_seat());
-        cx.error_unruled("play.player", format!("the board says it is {whose}'s turn, not {name}'s; a main action is taken on your own turn"));
+        let player = &name;
+        let fault = OffTurn::NotYourTurn {
+            whose: &whose,
+            player,
+        };
+        cx.error_unruled("play.player", fault);
     }
     if !play.uses_main_action() {
         return;
     }
     if b.phase == Phase::Recovery {
-        cx.error(PASS, "phase", "the player turns phase has ended (all players passed on consecutive turns); the round is in the recovery phase, so no main action can be taken (advance to the next round with `match advance`)");
+        cx.error(PASS, "phase", OffTurn::RecoveryPhase);
     }
     if b.main_action_used {
-        let (rule, what) = match play {
-            Play::Pass { .. } => (PASS, "passing is a main action too"),
-            _ => (PAY, "a turn has one main action"),
-        };
-        cx.error(
-            rule,
-            "main_action_used",
-            format!("{name} has already used the main action for this turn; {what}"),
-        );
+        let passing = matches!(play, Play::Pass { .. });
+        let rule = if passing { PASS } else { PAY };
+        let player = &name;
+        let fault = OffTurn::MainActionUsed { player, passing };
+        cx.error(rule, "main_action_used", fault);
     }
 }
 
@@ -121,7 +123,8 @@ fn end_main_action(b: &mut Board, actor: usize, play: &Play, cx: &mut Cx) {
     let next = b.name((actor + 1) % b.players.len());
     b.turn = Some(next.clone());
     b.main_action_used = false;
-    cx.note(Some("turn"), format!("{name}'s main action is done; the resulting board hands the turn to {next} so the next play can be judged (ending the turn, and any side action, is outside the indexed text)"));
+    let (player, next) = (&name, &next);
+    cx.note(Some("turn"), Notice::TurnMovesOn { player, next });
 }
 
 fn break_pass_run(b: &mut Board, actor: usize, cx: &mut Cx) {
@@ -129,17 +132,13 @@ fn break_pass_run(b: &mut Board, actor: usize, cx: &mut Cx) {
         return;
     }
     let name = b.name(actor);
-    let who = b.consecutive_passes.join(", ");
-    let text = if b.consecutive_passes.contains(&name) {
-        format!(
-            "{name} passed earlier ({who} passed on the preceding turns) and now takes another main action, which a player who passed may do while an opponent has not passed; the run of consecutive passes is broken and the player turns phase continues"
-        )
+    let (player, passed) = (name.as_str(), b.consecutive_passes.as_slice());
+    let text = if passed.contains(&name) {
+        Turn::PassesAgain { player, passed }
     } else {
-        format!(
-            "{name} did not pass, so the run of consecutive passes ({who}) is broken; the player turns phase continues"
-        )
+        Turn::BreaksPassRun { player, passed }
     };
-    let n = b.consecutive_passes.len() as u32;
+    let n = passed.len() as u32;
     cx.step(PASS, text).num("consecutive passes before", n);
     b.consecutive_passes.clear();
 }
@@ -151,7 +150,8 @@ fn unapplied_abilities(b: &Board, units: &[UnitRef], cx: &mut Cx) {
         for (k, a) in u.abilities.iter().enumerate() {
             if fold(a) != "unitguard" {
                 let path = format!("players[{}].units[{}].abilities[{k}]", r.0, r.1);
-                cx.warn(None, Some(&path), format!("card text not applied: {}'s '{a}' (the engine applies only the indexed rules and Unit Guard)", u.name));
+                let (unit, ability) = (u.name.as_str(), a.as_str());
+                cx.warn(None, Some(&path), Notice::NotApplied { unit, ability });
             }
         }
     }
@@ -1183,29 +1183,31 @@ fn pass(b: &mut Board, actor: usize, cx: &mut Cx) {
         .iter()
         .filter(|u| !u.exhausted)
         .count() as u32;
+    let player = name.as_str();
     if ready > 0 && b.players.len() > 1 {
-        cx.step(PASS, format!("{name} passes: the main action is to do nothing. {name} could still attack with {}, and a player may choose to pass even if other main actions are possible", count(ready as usize, "unexhausted unit")))
+        cx.step(PASS, Turn::Passes { player, ready })
             .num("unexhausted units", ready)
-            .chose(&name, "to pass");
+            .chose(&name, Chose::Pass);
     } else {
-        cx.step(PASS, format!("{name} passes: the main action is to do nothing. {name} has no unexhausted unit to attack with, so unless a card can be played, passing is the only main action left and must be chosen"))
+        cx.step(PASS, Turn::PassesWithNoAttack { player })
             .num("unexhausted units", ready)
-            .chose(&name, "to pass")
-            .assume("the board does not list cards in hand or abilities, so only attacks are checked when deciding whether another main action is possible (assumption outside the indexed text)");
+            .chose(&name, Chose::Pass)
+            .assume(ASSUME_NO_HAND);
     }
     b.consecutive_passes.push(name.clone());
     let missing = b.yet_to_pass();
     let n = b.consecutive_passes.len() as u32;
     if missing.is_empty() {
-        let who = b.consecutive_passes.join(", ");
-        cx.step(PASS, format!("all players have passed on consecutive turns ({who}): the player turns phase ends and players move on to the recovery phase of the round")).num("consecutive passes", n);
+        let passed = b.consecutive_passes.as_slice();
+        cx.step(PASS, Turn::AllPassed { passed })
+            .num("consecutive passes", n);
         b.phase = Phase::Recovery;
         b.consecutive_passes.clear();
         b.turn = None;
         b.main_action_used = false;
     } else {
-        let verb = if missing.len() == 1 { "has" } else { "have" };
-        cx.step(PASS, format!("{} {verb} not passed since, so the player turns phase continues; {name} may pass again or take any other main action on the next turn", missing.join(", ")))
+        let (missing, player) = (missing.as_slice(), name.as_str());
+        cx.step(PASS, Turn::YetToPass { missing, player })
             .num("consecutive passes", n)
             .num("players yet to pass", missing.len() as u32);
     }
@@ -1220,18 +1222,24 @@ fn pay_cost(
 ) -> Result<(), Stop> {
     let name = b.name(actor);
     let Some(main) = main else {
-        return Err(BoardError::semantic("play.main_action", "say whether the card's play or activation cost includes the main-action symbol (`main_action: true` or `false`)").with_rule(PAY).into());
+        let unsaid = BoardError::semantic("play.main_action", SAY_MAIN_ACTION);
+        return Err(unsaid.with_rule(PAY).into());
     };
+    let (player, main_action) = (name.as_str(), main);
+    let st = cx.step(
+        PAY,
+        Turn::PaysCost {
+            card,
+            player,
+            main_action,
+        },
+    );
+    st.num("main actions used", u32::from(main))
+        .chose(&name, Chose::PlayOrActivate { card });
     if main {
-        cx.step(PAY, format!("the cost of {card} includes the main-action symbol: paying it takes up {name}'s main action for the turn"))
-            .num("main actions used", 1)
-            .chose(&name, format!("to play or activate {card}"));
         b.main_action_used = true;
     } else {
-        cx.step(PAY, format!("the cost of {card} has no main-action symbol: paying it does not take up {name}'s main action, which is still available"))
-            .num("main actions used", 0)
-            .chose(&name, format!("to play or activate {card}"))
-            .assume("the passage states only that a cost with the main-action symbol takes up the main action; that a cost without it leaves the main action available is read from it (assumption outside the indexed text)");
+        st.assume(ASSUME_NO_SYMBOL);
     }
     Ok(())
 }
