@@ -22,12 +22,8 @@ use crate::text::{count, fold};
 
 /// The assumption every "destroyed" judgement rests on.
 pub const DESTROYED_ASSUMPTION: &str = "a unit is treated as destroyed when its damage is at least its life, and a destroyed unit leaves the board: the indexed text uses 'destroyed' but does not define it (assumption outside the indexed text)";
-const MAY_BLOCK: &str = "the defending player 'may declare up to 1 blocker for each attacking unit': no blocker unless she declares one";
 const MAY_COUNTER: &str =
     "the defending player 'may now choose to counter': no counter unless she chooses to";
-const MAY_GUARD: &str =
-    "the defending player 'may choose' to guard: no guard unless she declares one";
-const YOUR_ORDER: &str = "'in an order of your choosing': the order the attackers were declared in";
 
 /// The seat that makes the play: the player it names, else whose turn it is.
 pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
@@ -166,88 +162,58 @@ fn declare_attackers(
     cx: &mut Cx,
 ) -> Result<Vec<UnitRef>, Stop> {
     let (parent, step1) = if unit_attack { (AU, AU1) } else { (PB, PB1) };
+    let on = if unit_attack {
+        Attacked::Unit
+    } else {
+        Attacked::Phoenixborn
+    };
     let name = b.name(actor);
     if typed.is_empty() {
-        cx.error(
-            parent,
-            "play.attackers",
-            "an attack needs 1 or more of your units as attackers",
-        );
+        cx.error(parent, "play.attackers", Illegal::NoAttackers);
         return Ok(Vec::new());
     }
-    cx.step(
-        parent,
-        format!(
-            "{name} attacks {} with {}",
-            if unit_attack {
-                "a unit"
-            } else {
-                "a Phoenixborn"
-            },
-            count(typed.len(), "unit")
-        ),
-    );
+    let (player, units) = (name.as_str(), typed.len());
+    cx.step(parent, Declared::Attacks { player, on, units });
     let mut out: Vec<UnitRef> = Vec::new();
     let mut exhausted_seen = false;
     for (i, t) in typed.iter().enumerate() {
         let path = format!("play.attackers[{i}]");
         let r = b.find_unit(t, &path, actor)?;
         let label = b.label(r);
+        let unit = label.as_str();
         if r.0 != actor {
-            cx.error(
-                step1,
-                &path,
-                format!(
-                    "{label} is {}'s unit; {name} can only attack with their own units",
-                    b.name(r.0)
-                ),
-            );
+            let owner = &b.name(r.0);
+            let fault = Illegal::NotOwnAttacker {
+                unit,
+                owner,
+                player,
+            };
+            cx.error(step1, &path, fault);
         } else if out.contains(&r) {
-            cx.error(
-                step1,
-                &path,
-                format!("{label} is declared as an attacker twice"),
-            );
+            cx.error(step1, &path, Illegal::AttackerTwice { unit });
         } else if b.unit(r).is_some_and(|u| u.exhausted) {
             exhausted_seen = true;
-            let msg = if unit_attack {
-                format!(
-                    "{label} is exhausted and cannot attack (reading: Attack a Unit step 1 does not repeat 'unexhausted', but Attack a Phoenixborn step 1 limits attackers to unexhausted units; the same limit is applied here, an assumption outside the indexed text)"
-                )
-            } else {
-                format!("{label} is exhausted; only unexhausted units can be declared as attackers")
-            };
-            cx.error(step1, &path, msg);
+            cx.error(step1, &path, Illegal::ExhaustedAttacker { unit, on });
         } else {
             out.push(r);
         }
     }
     if !b.players[actor].units.iter().any(|u| !u.exhausted) {
-        cx.error(PASS, "play.attackers", format!("{name} has no unexhausted unit, so cannot attack; if no other main action is possible either, {name} must pass"));
+        cx.error(PASS, "play.attackers", OffTurn::NoReadyUnit { player });
     }
-    let listed: Vec<String> = out
-        .iter()
-        .map(|r| format!("{} (attack {})", b.label(*r), b.attack(*r)))
-        .collect();
+    let attackers: Vec<(String, u32)> = out.iter().map(|r| (b.label(*r), b.attack(*r))).collect();
     let refused = typed.len() - out.len();
-    let more = if refused > 0 {
-        format!("; {refused} more refused (see the errors below)")
-    } else {
-        String::new()
+    let units: Vec<String> = out.iter().map(|r| b.label(*r)).collect();
+    let declared = Declared::Attackers {
+        player,
+        attackers: &attackers,
+        refused,
     };
-    let chosen: Vec<String> = out.iter().map(|r| b.label(*r)).collect();
-    let st = cx.step(
-        step1,
-        format!(
-            "{name} declares {}: {}{more}",
-            count(out.len(), "attacker"),
-            listed.join(", ")
-        ),
-    );
+    let st = cx.step(step1, declared);
     st.num("attackers", out.len() as u32)
-        .chose(&name, format!("to attack with {}", chosen.join(", ")));
+        .chose(&name, Chose::AttackWith { units: &units });
     if unit_attack && exhausted_seen {
-        st.assume("exhausted units cannot be declared as attackers in Attack a Unit: step 1 does not say so, Attack a Phoenixborn step 1 does ('your unexhausted units'); the same limit is applied (assumption outside the indexed text)");
+        st.assume(ASSUME_EXHAUSTED_ATTACKERS);
     }
     unapplied_abilities(b, &out, cx);
     Ok(out)
@@ -287,11 +253,15 @@ struct Attack<'a> {
 impl<'a> Attack<'a> {
     fn new(b: &Board, actor: usize, d: usize, attackers: Vec<UnitRef>, typed: &'a [Said]) -> Self {
         let total = attackers.iter().map(|r| b.attack(*r)).sum();
-        let parts: Vec<String> = attackers
+        let parts: Vec<(String, u32)> = attackers
             .iter()
-            .map(|r| format!("{} {}", b.label(*r), b.attack(*r)))
+            .map(|r| (b.label(*r), b.attack(*r)))
             .collect();
-        let sum = format!("{} = {total}", parts.join(" + "));
+        let sum = Total {
+            parts: &parts,
+            total,
+        }
+        .to_string();
         let defender = b.name(d);
         Attack {
             actor,
@@ -333,47 +303,39 @@ fn attack_phoenixborn(
         (Some(t), _) => find_player(b, t, "play.target")?,
         (None, [only]) => *only,
         (None, []) => {
-            cx.error(
-                PB2,
-                "play.target",
-                "there is no opponent's Phoenixborn to attack",
-            );
+            cx.error(PB2, "play.target", Illegal::NoOpponent);
             return Ok(());
         }
         (None, _) => {
-            cx.error(
-                PB2,
-                "play.target",
-                "choose which opponent's Phoenixborn to attack (`target:`)",
-            );
+            cx.error(PB2, "play.target", Illegal::WhichOpponent);
             return Ok(());
         }
     };
     let pb = &b.players[d].phoenixborn;
+    let (player, phoenixborn) = (name.as_str(), pb.name.as_str());
     if d == actor {
-        cx.error(
-            PB2,
-            "play.target",
-            format!(
-                "{} is {name}'s own Phoenixborn; the target must be an opponent's Phoenixborn",
-                pb.name
-            ),
-        );
+        let fault = Illegal::OwnPhoenixborn {
+            phoenixborn,
+            player,
+        };
+        cx.error(PB2, "play.target", fault);
         return Ok(());
     }
-    cx.step(
-        PB2,
-        format!(
-            "{name} targets {}'s Phoenixborn {} (life {}, damage {}); all attackers attack it",
-            b.name(d),
-            pb.name,
-            pb.life,
-            pb.damage
-        ),
-    )
-    .num("life", *pb.life)
-    .num("damage", *pb.damage)
-    .chose(&name, format!("to attack {}", pb.name));
+    let owner = b.name(d);
+    let declared = Declared::TargetsPhoenixborn {
+        player,
+        owner: &owner,
+        phoenixborn,
+        life: *pb.life,
+        damage: *pb.damage,
+    };
+    let chose = Chose::Attack {
+        target: phoenixborn,
+    };
+    cx.step(PB2, declared)
+        .num("life", *pb.life)
+        .num("damage", *pb.damage)
+        .chose(&name, chose);
     let at = Attack::new(b, actor, d, attackers, typed);
     // 3. Declare blockers.
     let blocked = declare_blockers(b, &at, blocks, cx)?;
@@ -413,8 +375,10 @@ fn declare_blockers(
             continue;
         };
         let bpath = format!("play.blocks[{j}].blocker");
+        let attacker = b.label(a);
         if stated.contains(&a) {
-            cx.refuse(PB3, &bpath, format!("{} already has a blocker; an attacking unit cannot be blocked by more than 1 unit", b.label(a)));
+            let attacker = &attacker;
+            cx.refuse(PB3, &bpath, Refusal::BlockedTwice { attacker });
             continue;
         }
         // The defending player's choice: stated by her (or agreed).
@@ -425,26 +389,22 @@ fn declare_blockers(
             continue;
         };
         let br = b.find_unit(bt, &bpath, d)?;
+        let label = b.label(br);
+        let blocker = label.as_str();
         let why = if br.0 != d {
-            Some(format!(
-                "{} is not {defender}'s unit; only the defending player's units can block",
-                b.label(br)
-            ))
+            Some(NoBlock::NotTheirs { blocker, defender })
         } else if b.unit(br).is_some_and(|u| u.exhausted) {
-            Some(format!(
-                "{} is exhausted; only an unexhausted unit can be declared as a blocker",
-                b.label(br)
-            ))
+            Some(NoBlock::Exhausted { blocker })
         } else if out.iter().any(|x| x.1 == br) {
-            Some(format!(
-                "{} already blocks another attacker; a blocker is placed in front of one attacking unit (1 blocker for each attacking unit)",
-                b.label(br)
-            ))
+            Some(NoBlock::Busy { blocker })
         } else {
             None
         };
         match why {
-            Some(msg) => cx.refuse(PB3, &bpath, format!("{msg}; {} is unblocked", b.label(a))),
+            Some(why) => {
+                let attacker = &attacker;
+                cx.refuse(PB3, &bpath, Refusal::Blocker { why, attacker });
+            }
             None => out.push((a, br, j)),
         }
     }
@@ -455,41 +415,21 @@ fn declare_blockers(
             assumed.push(b.label(a));
         }
     }
-    let desc: Vec<String> = out
+    let pairs: Vec<(String, String)> = out
         .iter()
-        .map(|(a, br, _)| format!("{} blocks {}", b.label(*br), b.label(*a)))
+        .map(|(a, br, _)| (b.label(*a), b.label(*br)))
         .collect();
-    let text = if desc.is_empty() {
-        format!("{defender} declares no blockers")
-    } else {
-        format!(
-            "{defender} declares {}: {}",
-            count(desc.len(), "blocker"),
-            desc.join("; ")
-        )
-    };
-    let chose = if desc.is_empty() {
-        "not to block".to_string()
-    } else {
-        let each: Vec<String> = out
-            .iter()
-            .map(|(a, br, _)| format!("{} with {}", b.label(*a), b.label(*br)))
-            .collect();
-        format!("to block {}", each.join(", and "))
-    };
-    let st = cx.step(PB3, text);
+    let blocks = pairs.as_slice();
+    let st = cx.step(PB3, Declared::Blockers { defender, blocks });
     st.num("blockers", out.len() as u32);
+    let chose = Chose::Blocks { blocks };
     if assumed.is_empty() {
         st.chose(defender, chose);
     } else {
-        st.assumed(
-            defender,
-            chose,
-            format!(
-                "not stated on the board for {}; assumed: {MAY_BLOCK}",
-                assumed.join(", ")
-            ),
-        );
+        let why = Unstated {
+            attackers: &assumed,
+        };
+        st.assumed(defender, chose, why);
     }
     Ok(out)
 }
@@ -524,19 +464,22 @@ fn block_ask(
         .map(|u| (at.d, u))
         .filter(|r| b.unit(*r).is_some_and(|x| !x.exhausted) && !taken.iter().any(|t| t.1 == *r))
         .map(|r| Opt {
-            label: format!("block with {}", b.label(r)),
+            label: Answer::BlockWith(&b.label(r)).into(),
             value: Some(r),
             patch: patch(Some(b.unit_name(r))),
         })
         .collect();
     let none = Opt {
-        label: "no blocker".into(),
+        label: Answer::NoBlocker.into(),
         value: None,
         patch: patch(None),
     };
-    let (al, atk) = (b.label(a), b.attack(a));
-    let question = format!("{}: block {al} (attack {atk}) with…", at.defender);
-    (question, one_or_none(options, none))
+    let question = Question::Block {
+        defender: &at.defender,
+        attacker: &b.label(a),
+        attack: b.attack(a),
+    };
+    (question.into(), one_or_none(options, none))
 }
 
 /// Step 4's order: the attacker's choice, or the declared order (assumed).
@@ -554,27 +497,15 @@ fn resolve_order(
             continue;
         };
         if o.contains(&r) {
-            cx.error(
-                PB4,
-                &path,
-                format!(
-                    "{} appears twice in the order; each attacking unit's damage is resolved once",
-                    b.label(r)
-                ),
-            );
+            let unit = &b.label(r);
+            cx.error(PB4, &path, Illegal::OrderTwice { unit });
         }
         o.push(r);
     }
     if !order.is_empty() {
         for a in at.attackers.iter().filter(|a| !o.contains(a)) {
-            cx.error(
-                PB4,
-                "play.order",
-                format!(
-                    "the order leaves out {}; it must resolve each attacking unit's damage",
-                    b.label(*a)
-                ),
-            );
+            let unit = &b.label(*a);
+            cx.error(PB4, "play.order", Illegal::OrderLeavesOut { unit });
         }
     }
     if cx.failed() {
@@ -586,14 +517,9 @@ fn resolve_order(
         Chosen::Stated(o)
     };
     let list: Vec<String> = chosen.value().iter().map(|r| b.label(*r)).collect();
-    let st = cx.step(
-        PB4,
-        format!(
-            "{name} resolves the attackers one at a time, in this order: {}",
-            list.join(", ")
-        ),
-    );
-    chosen.on(st, &name, format!("the order {}", list.join(", ")));
+    let (player, order) = (name.as_str(), list.as_slice());
+    let st = cx.step(PB4, Declared::Order { player, order });
+    chosen.on(st, &name, Chose::Order { order });
     Ok(Some(chosen.value()))
 }
 
@@ -775,25 +701,20 @@ fn attack_unit(
     // 2. Choose target.
     let t = b.find_unit(target, "play.target", (actor + 1) % b.players.len().max(1))?;
     let tl = b.label(t);
+    let (unit, player) = (tl.as_str(), name.as_str());
     if t.0 == actor {
-        cx.error(
-            AU2,
-            "play.target",
-            format!(
-                "{tl} is {name}'s own unit; the target must be a unit on an opponent's battlefield"
-            ),
-        );
+        cx.error(AU2, "play.target", Illegal::OwnUnit { unit, player });
         return Ok(());
     }
     let d = t.0;
-    cx.step(
-        AU2,
-        format!(
-            "{name} targets {tl} on {}'s battlefield; all attacking units attack it",
-            b.name(d)
-        ),
-    )
-    .chose(&name, format!("to attack {tl}"));
+    let owner = &b.name(d);
+    let declared = Declared::TargetsUnit {
+        player,
+        unit,
+        owner,
+    };
+    cx.step(AU2, declared)
+        .chose(&name, Chose::Attack { target: unit });
     let at = Attack::new(b, actor, d, attackers, typed);
     // 3. Declare a guard.
     let guard = declare_guard(b, &at, t, ch.guard, cx)?;
@@ -840,7 +761,7 @@ fn declare_guard(
     let pb = &b.players[at.d].phoenixborn;
     let stated = match typed.map(OneOrMany::items).as_deref() {
         Some([_, _, ..]) => {
-            cx.refuse(AU3, "play.guard", "only a single unit can be declared as a guard for any given attack; no guard is declared");
+            cx.refuse(AU3, "play.guard", Refusal::TwoGuards);
             Some(Guard::None)
         }
         Some([g]) => Some(stated_guard(b, at.d, t, g, cx)?),
@@ -853,38 +774,31 @@ fn declare_guard(
         AU3,
         "play.guard",
     );
+    let target = tl.as_str();
     let ask = || {
-        (
-            format!("{defender}: guard {tl} with…"),
-            guard_options(b, at.d, t),
-        )
+        let question = Question::Guard { defender, target };
+        (question.into(), guard_options(b, at.d, t))
     };
     let chosen = choice.settle(cx, stated, ask)?;
-    let text = match chosen.value() {
-        Guard::Phoenixborn => format!(
-            "{defender} guards {tl} with the Phoenixborn {}{}; {} is now the target of the attack",
-            pb.name,
-            if pb.exhausted {
-                " (exhausted: a Phoenixborn can guard even if it is exhausted)"
-            } else {
-                ""
-            },
-            pb.name
-        ),
-        Guard::Unit(g) => format!(
-            "{defender} declares {} (Unit Guard, unexhausted) as a guard for {tl}; {} is now the target of the attack",
-            b.label(g),
-            b.label(g)
-        ),
-        Guard::None => format!("{defender} declares no guard; {tl} remains the target"),
+    let guard_label;
+    let by = match chosen.value() {
+        Guard::Phoenixborn => Guarded::Phoenixborn {
+            name: &pb.name,
+            exhausted: pb.exhausted,
+        },
+        Guard::Unit(g) => {
+            guard_label = b.label(g);
+            Guarded::Unit(&guard_label)
+        }
+        Guard::None => Guarded::None,
     };
-    let what = match chosen.value() {
-        Guard::Phoenixborn => format!("to guard with {}", pb.name),
-        Guard::Unit(g) => format!("to guard with {}", b.label(g)),
-        Guard::None => "not to guard".to_string(),
+    let declared = Declared::Guard {
+        defender,
+        target,
+        by,
     };
-    let st = cx.step(AU3, text);
-    chosen.on(st, defender, what);
+    let st = cx.step(AU3, declared);
+    chosen.on(st, defender, Chose::Guard { by });
     Ok(chosen.value())
 }
 
@@ -894,7 +808,7 @@ fn guard_options(b: &Board, d: usize, t: UnitRef) -> Vec<Opt<Guard>> {
     let guard = |label: &str, g: Guard, v: &str| Opt::field(label, g, "guard", json!(v));
     let pb = &b.players[d].phoenixborn.name;
     let mut v = vec![guard(
-        &format!("guard with {pb}"),
+        &Answer::GuardWith(pb).to_string(),
         Guard::Phoenixborn,
         "phoenixborn",
     )];
@@ -904,10 +818,12 @@ fn guard_options(b: &Board, d: usize, t: UnitRef) -> Vec<Opt<Guard>> {
             && b.unit(r)
                 .is_some_and(|x| x.has_unit_guard() && !x.exhausted)
         {
-            v.push(guard(&format!("guard with {l}"), Guard::Unit(r), &l));
+            let label = Answer::GuardWith(&l).to_string();
+            v.push(guard(&label, Guard::Unit(r), &l));
         }
     }
-    one_or_none(v, guard("no guard", Guard::None, "none"))
+    let none = Answer::NoGuard.to_string();
+    one_or_none(v, guard(&none, Guard::None, "none"))
 }
 
 /// A stated guard, checked; an impossible one is refused (no guard).
@@ -924,36 +840,23 @@ fn stated_guard(b: &Board, d: usize, t: UnitRef, g: &str, cx: &mut Cx) -> Result
     }
     let gr = b.find_unit(g, "play.guard", d)?;
     let gl = b.label(gr);
+    let guard = gl.as_str();
     let why = if gr.0 != d {
-        Some(format!(
-            "{gl} is not a unit {} controls; only the defending player's Phoenixborn or units can guard",
-            defender.name
-        ))
+        let defender = &defender.name;
+        Some(NoGuard::NotTheirs { guard, defender })
     } else if gr == t {
-        Some(format!(
-            "{gl} is the target; a guard is moved in front of the targeted unit, so it must be another unit"
-        ))
+        Some(NoGuard::IsTarget { guard })
     } else if b.unit(gr).is_some_and(|u| !u.has_unit_guard()) {
-        Some(format!(
-            "{gl} does not have the 'Unit Guard' ability; only the Phoenixborn or a unit with Unit Guard can guard"
-        ))
+        Some(NoGuard::NoUnitGuard { guard })
     } else if b.unit(gr).is_some_and(|u| u.exhausted) {
-        Some(format!(
-            "{gl} is exhausted; only an unexhausted unit with Unit Guard can be declared as a guard"
-        ))
+        Some(NoGuard::Exhausted { guard })
     } else {
         None
     };
     match why {
-        Some(msg) => {
-            cx.refuse(
-                AU3,
-                "play.guard",
-                format!(
-                    "{msg}; no guard is declared and {} remains the target",
-                    b.label(t)
-                ),
-            );
+        Some(why) => {
+            let target = &b.label(t);
+            cx.refuse(AU3, "play.guard", Refusal::Guard { why, target });
             Ok(Guard::None)
         }
         None => Ok(Guard::Unit(gr)),

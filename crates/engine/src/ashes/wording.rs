@@ -8,7 +8,15 @@ use std::fmt::{self, Display, Formatter};
 
 use crate::text::count;
 
+/// The defaults of the defending player's choices, and of the attacker's
+/// order.
+pub const MAY_BLOCK: &str = "the defending player 'may declare up to 1 blocker for each attacking unit': no blocker unless she declares one";
+pub const MAY_GUARD: &str =
+    "the defending player 'may choose' to guard: no guard unless she declares one";
+pub const YOUR_ORDER: &str =
+    "'in an order of your choosing': the order the attackers were declared in";
 /// Readings where the indexed text is silent.
+pub const ASSUME_EXHAUSTED_ATTACKERS: &str = "exhausted units cannot be declared as attackers in Attack a Unit: step 1 does not say so, Attack a Phoenixborn step 1 does ('your unexhausted units'); the same limit is applied (assumption outside the indexed text)";
 pub const ASSUME_NO_HAND: &str = "the board does not list cards in hand or abilities, so only attacks are checked when deciding whether another main action is possible (assumption outside the indexed text)";
 pub const ASSUME_NO_SYMBOL: &str = "the passage states only that a cost with the main-action symbol takes up the main action; that a cost without it leaves the main action available is read from it (assumption outside the indexed text)";
 /// A pay-cost play that does not say whether its cost has the symbol.
@@ -25,7 +33,10 @@ macro_rules! into_string {
     };
 }
 
-into_string!(Turn, Chose, OffTurn, Notice, Ending, Invalid,);
+into_string!(
+    Turn, Declared, Chose, OffTurn, Illegal, Refusal, Notice, Question, Answer, Ending, Invalid,
+    Unstated, Total,
+);
 
 /// Writes `items`, `sep` between them, each as `one` writes it.
 fn each<T>(
@@ -46,6 +57,35 @@ fn each<T>(
 /// Names, comma separated.
 fn names(f: &mut Formatter<'_>, items: &[String]) -> fmt::Result {
     each(f, items, ", ", |f, n| f.write_str(n))
+}
+
+/// The total attack of the attackers: "A 2 + B 3 = 5".
+#[derive(Debug, Clone, Copy)]
+pub struct Total<'a> {
+    pub parts: &'a [(String, u32)],
+    pub total: u32,
+}
+
+impl Display for Total<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        each(f, self.parts, " + ", |f, (n, v)| write!(f, "{n} {v}"))?;
+        write!(f, " = {}", self.total)
+    }
+}
+
+/// What is attacked: a Phoenixborn or a unit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Attacked {
+    Phoenixborn,
+    Unit,
+}
+
+/// The guard the defending player declares, by name.
+#[derive(Debug, Clone, Copy)]
+pub enum Guarded<'a> {
+    Phoenixborn { name: &'a str, exhausted: bool },
+    Unit(&'a str),
+    None,
 }
 
 /// Steps of the turn: passing, the run of passes, paying a cost.
@@ -148,19 +188,216 @@ impl Display for Turn<'_> {
     }
 }
 
+/// Steps 1 to 3 of an attack, and step 4's order: what the attacking and
+/// the defending player declare.
+#[derive(Debug, Clone, Copy)]
+pub enum Declared<'a> {
+    Attacks {
+        player: &'a str,
+        on: Attacked,
+        units: usize,
+    },
+    /// The attackers with their attack values, and how many were refused.
+    Attackers {
+        player: &'a str,
+        attackers: &'a [(String, u32)],
+        refused: usize,
+    },
+    TargetsPhoenixborn {
+        player: &'a str,
+        owner: &'a str,
+        phoenixborn: &'a str,
+        life: u32,
+        damage: u32,
+    },
+    TargetsUnit {
+        player: &'a str,
+        unit: &'a str,
+        owner: &'a str,
+    },
+    /// Blocks as (attacker, blocker).
+    Blockers {
+        defender: &'a str,
+        blocks: &'a [(String, String)],
+    },
+    Guard {
+        defender: &'a str,
+        target: &'a str,
+        by: Guarded<'a>,
+    },
+    Order {
+        player: &'a str,
+        order: &'a [String],
+    },
+}
+
+impl Display for Declared<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match *self {
+            Declared::Attacks { player, on, units } => {
+                let what = match on {
+                    Attacked::Unit => "a unit",
+                    Attacked::Phoenixborn => "a Phoenixborn",
+                };
+                write!(f, "{player} attacks {what} with {}", count(units, "unit"))
+            }
+            Declared::Attackers {
+                player,
+                attackers,
+                refused,
+            } => declared_attackers(f, player, attackers, refused),
+            Declared::TargetsPhoenixborn {
+                player,
+                owner,
+                phoenixborn,
+                life,
+                damage,
+            } => write!(
+                f,
+                "{player} targets {owner}'s Phoenixborn {phoenixborn} (life {life}, damage {damage}); all attackers attack it"
+            ),
+            Declared::TargetsUnit {
+                player,
+                unit,
+                owner,
+            } => write!(
+                f,
+                "{player} targets {unit} on {owner}'s battlefield; all attacking units attack it"
+            ),
+            Declared::Blockers {
+                defender,
+                blocks: [],
+            } => write!(f, "{defender} declares no blockers"),
+            Declared::Blockers { defender, blocks } => {
+                write!(
+                    f,
+                    "{defender} declares {}: ",
+                    count(blocks.len(), "blocker")
+                )?;
+                each(f, blocks, "; ", |f, (a, b)| write!(f, "{b} blocks {a}"))
+            }
+            Declared::Guard {
+                defender,
+                target,
+                by,
+            } => guard(f, defender, target, by),
+            Declared::Order { player, order } => {
+                write!(
+                    f,
+                    "{player} resolves the attackers one at a time, in this order: "
+                )?;
+                names(f, order)
+            }
+        }
+    }
+}
+
+/// Step 1: the attackers declared with their attack values, and how many
+/// more were refused.
+fn declared_attackers(
+    f: &mut Formatter<'_>,
+    player: &str,
+    attackers: &[(String, u32)],
+    refused: usize,
+) -> fmt::Result {
+    let n = count(attackers.len(), "attacker");
+    write!(f, "{player} declares {n}: ")?;
+    each(f, attackers, ", ", |f, (n, a)| {
+        write!(f, "{n} (attack {a})")
+    })?;
+    match refused {
+        0 => Ok(()),
+        n => write!(f, "; {n} more refused (see the errors below)"),
+    }
+}
+
+/// Step 3 of Attack a Unit: the guard declared, or none.
+fn guard(f: &mut Formatter<'_>, defender: &str, target: &str, by: Guarded) -> fmt::Result {
+    match by {
+        Guarded::Phoenixborn { name, exhausted } => {
+            let note = match exhausted {
+                true => " (exhausted: a Phoenixborn can guard even if it is exhausted)",
+                false => "",
+            };
+            write!(
+                f,
+                "{defender} guards {target} with the Phoenixborn {name}{note}; {name} is now the target of the attack"
+            )
+        }
+        Guarded::Unit(g) => write!(
+            f,
+            "{defender} declares {g} (Unit Guard, unexhausted) as a guard for {target}; {g} is now the target of the attack"
+        ),
+        Guarded::None => write!(
+            f,
+            "{defender} declares no guard; {target} remains the target"
+        ),
+    }
+}
+
 /// What a player chose, as a step records it ("Coal chose …").
 #[derive(Debug, Clone, Copy)]
 pub enum Chose<'a> {
+    AttackWith {
+        units: &'a [String],
+    },
+    Attack {
+        target: &'a str,
+    },
+    /// Blocks as (attacker, blocker); none: not to block.
+    Blocks {
+        blocks: &'a [(String, String)],
+    },
+    Order {
+        order: &'a [String],
+    },
+    Guard {
+        by: Guarded<'a>,
+    },
     Pass,
-    PlayOrActivate { card: &'a str },
+    PlayOrActivate {
+        card: &'a str,
+    },
 }
 
 impl Display for Chose<'_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match *self {
+            Chose::AttackWith { units } => {
+                write!(f, "to attack with ")?;
+                names(f, units)
+            }
+            Chose::Attack { target } => write!(f, "to attack {target}"),
+            Chose::Blocks { blocks: [] } => write!(f, "not to block"),
+            Chose::Blocks { blocks } => {
+                write!(f, "to block ")?;
+                each(f, blocks, ", and ", |f, (a, b)| write!(f, "{a} with {b}"))
+            }
+            Chose::Order { order } => {
+                write!(f, "the order ")?;
+                names(f, order)
+            }
+            Chose::Guard {
+                by: Guarded::Phoenixborn { name, .. } | Guarded::Unit(name),
+            } => write!(f, "to guard with {name}"),
+            Chose::Guard { by: Guarded::None } => write!(f, "not to guard"),
             Chose::Pass => write!(f, "to pass"),
             Chose::PlayOrActivate { card } => write!(f, "to play or activate {card}"),
         }
+    }
+}
+
+/// Why no blocker was stated for some attackers: the default was taken.
+#[derive(Debug, Clone, Copy)]
+pub struct Unstated<'a> {
+    pub attackers: &'a [String],
+}
+
+impl Display for Unstated<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        write!(f, "not stated on the board for ")?;
+        names(f, self.attackers)?;
+        write!(f, "; assumed: {MAY_BLOCK}")
     }
 }
 
@@ -180,6 +417,10 @@ pub enum OffTurn<'a> {
     MainActionUsed {
         player: &'a str,
         passing: bool,
+    },
+    /// An attack by a player with no unexhausted unit.
+    NoReadyUnit {
+        player: &'a str,
     },
 }
 
@@ -209,6 +450,201 @@ impl Display for OffTurn<'_> {
                 write!(
                     f,
                     "{player} has already used the main action for this turn; {what}"
+                )
+            }
+            OffTurn::NoReadyUnit { player } => write!(
+                f,
+                "{player} has no unexhausted unit, so cannot attack; if no other main action is possible either, {player} must pass"
+            ),
+        }
+    }
+}
+
+/// The attacking player's impossible choices: the play is illegal.
+#[derive(Debug, Clone, Copy)]
+pub enum Illegal<'a> {
+    NoAttackers,
+    NotOwnAttacker {
+        unit: &'a str,
+        owner: &'a str,
+        player: &'a str,
+    },
+    AttackerTwice {
+        unit: &'a str,
+    },
+    ExhaustedAttacker {
+        unit: &'a str,
+        on: Attacked,
+    },
+    NoOpponent,
+    WhichOpponent,
+    OwnPhoenixborn {
+        phoenixborn: &'a str,
+        player: &'a str,
+    },
+    OwnUnit {
+        unit: &'a str,
+        player: &'a str,
+    },
+    OrderTwice {
+        unit: &'a str,
+    },
+    OrderLeavesOut {
+        unit: &'a str,
+    },
+}
+
+impl Display for Illegal<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match *self {
+            Illegal::NoAttackers => {
+                write!(f, "an attack needs 1 or more of your units as attackers")
+            }
+            Illegal::NotOwnAttacker {
+                unit,
+                owner,
+                player,
+            } => write!(
+                f,
+                "{unit} is {owner}'s unit; {player} can only attack with their own units"
+            ),
+            Illegal::AttackerTwice { unit } => write!(f, "{unit} is declared as an attacker twice"),
+            Illegal::ExhaustedAttacker {
+                unit,
+                on: Attacked::Unit,
+            } => write!(
+                f,
+                "{unit} is exhausted and cannot attack (reading: Attack a Unit step 1 does not repeat 'unexhausted', but Attack a Phoenixborn step 1 limits attackers to unexhausted units; the same limit is applied here, an assumption outside the indexed text)"
+            ),
+            Illegal::ExhaustedAttacker {
+                unit,
+                on: Attacked::Phoenixborn,
+            } => write!(
+                f,
+                "{unit} is exhausted; only unexhausted units can be declared as attackers"
+            ),
+            Illegal::NoOpponent => write!(f, "there is no opponent's Phoenixborn to attack"),
+            Illegal::WhichOpponent => {
+                write!(
+                    f,
+                    "choose which opponent's Phoenixborn to attack (`target:`)"
+                )
+            }
+            Illegal::OwnPhoenixborn {
+                phoenixborn,
+                player,
+            } => write!(
+                f,
+                "{phoenixborn} is {player}'s own Phoenixborn; the target must be an opponent's Phoenixborn"
+            ),
+            Illegal::OwnUnit { unit, player } => write!(
+                f,
+                "{unit} is {player}'s own unit; the target must be a unit on an opponent's battlefield"
+            ),
+            Illegal::OrderTwice { unit } => write!(
+                f,
+                "{unit} appears twice in the order; each attacking unit's damage is resolved once"
+            ),
+            Illegal::OrderLeavesOut { unit } => write!(
+                f,
+                "the order leaves out {unit}; it must resolve each attacking unit's damage"
+            ),
+        }
+    }
+}
+
+/// Why a stated blocker cannot block.
+#[derive(Debug, Clone, Copy)]
+pub enum NoBlock<'a> {
+    NotTheirs {
+        blocker: &'a str,
+        defender: &'a str,
+    },
+    Exhausted {
+        blocker: &'a str,
+    },
+    /// It already blocks another attacker.
+    Busy {
+        blocker: &'a str,
+    },
+}
+
+impl Display for NoBlock<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match *self {
+            NoBlock::NotTheirs { blocker, defender } => write!(
+                f,
+                "{blocker} is not {defender}'s unit; only the defending player's units can block"
+            ),
+            NoBlock::Exhausted { blocker } => write!(
+                f,
+                "{blocker} is exhausted; only an unexhausted unit can be declared as a blocker"
+            ),
+            NoBlock::Busy { blocker } => write!(
+                f,
+                "{blocker} already blocks another attacker; a blocker is placed in front of one attacking unit (1 blocker for each attacking unit)"
+            ),
+        }
+    }
+}
+
+/// Why a stated guard cannot guard.
+#[derive(Debug, Clone, Copy)]
+pub enum NoGuard<'a> {
+    NotTheirs { guard: &'a str, defender: &'a str },
+    IsTarget { guard: &'a str },
+    NoUnitGuard { guard: &'a str },
+    Exhausted { guard: &'a str },
+}
+
+impl Display for NoGuard<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match *self {
+            NoGuard::NotTheirs { guard, defender } => write!(
+                f,
+                "{guard} is not a unit {defender} controls; only the defending player's Phoenixborn or units can guard"
+            ),
+            NoGuard::IsTarget { guard } => write!(
+                f,
+                "{guard} is the target; a guard is moved in front of the targeted unit, so it must be another unit"
+            ),
+            NoGuard::NoUnitGuard { guard } => write!(
+                f,
+                "{guard} does not have the 'Unit Guard' ability; only the Phoenixborn or a unit with Unit Guard can guard"
+            ),
+            NoGuard::Exhausted { guard } => write!(
+                f,
+                "{guard} is exhausted; only an unexhausted unit with Unit Guard can be declared as a guard"
+            ),
+        }
+    }
+}
+
+/// The defending player's impossible choices: each is refused alone.
+#[derive(Debug, Clone, Copy)]
+pub enum Refusal<'a> {
+    BlockedTwice { attacker: &'a str },
+    Blocker { why: NoBlock<'a>, attacker: &'a str },
+    TwoGuards,
+    Guard { why: NoGuard<'a>, target: &'a str },
+}
+
+impl Display for Refusal<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match *self {
+            Refusal::BlockedTwice { attacker } => write!(
+                f,
+                "{attacker} already has a blocker; an attacking unit cannot be blocked by more than 1 unit"
+            ),
+            Refusal::Blocker { why, attacker } => write!(f, "{why}; {attacker} is unblocked"),
+            Refusal::TwoGuards => write!(
+                f,
+                "only a single unit can be declared as a guard for any given attack; no guard is declared"
+            ),
+            Refusal::Guard { why, target } => {
+                write!(
+                    f,
+                    "{why}; no guard is declared and {target} remains the target"
                 )
             }
         }
@@ -242,6 +678,53 @@ impl Display for Notice<'_> {
                 f,
                 "card text not applied: {unit}'s '{ability}' (the engine applies only the indexed rules and Unit Guard)"
             ),
+        }
+    }
+}
+
+/// Questions to the defending player.
+#[derive(Debug, Clone, Copy)]
+pub enum Question<'a> {
+    Block {
+        defender: &'a str,
+        attacker: &'a str,
+        attack: u32,
+    },
+    Guard {
+        defender: &'a str,
+        target: &'a str,
+    },
+}
+
+impl Display for Question<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match *self {
+            Question::Block {
+                defender,
+                attacker,
+                attack,
+            } => write!(f, "{defender}: block {attacker} (attack {attack}) with…"),
+            Question::Guard { defender, target } => write!(f, "{defender}: guard {target} with…"),
+        }
+    }
+}
+
+/// The answers a question offers.
+#[derive(Debug, Clone, Copy)]
+pub enum Answer<'a> {
+    BlockWith(&'a str),
+    NoBlocker,
+    GuardWith(&'a str),
+    NoGuard,
+}
+
+impl Display for Answer<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match *self {
+            Answer::BlockWith(u) => write!(f, "block with {u}"),
+            Answer::NoBlocker => write!(f, "no blocker"),
+            Answer::GuardWith(u) => write!(f, "guard with {u}"),
+            Answer::NoGuard => write!(f, "no guard"),
         }
     }
 }
