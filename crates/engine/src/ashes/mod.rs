@@ -15,7 +15,7 @@ use crate::{BoardError, GameResult, RuleUse, Status};
 
 pub use board::Board;
 pub use plays::Play;
-pub use procedure::DESTROYED_ASSUMPTION;
+pub use wording::DESTROYED_ASSUMPTION;
 use wording::{Ending, Notice, OffTurn};
 
 /// The Ashes Reborn engine.

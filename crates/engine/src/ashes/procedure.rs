@@ -18,12 +18,7 @@ use super::wording::*;
 use crate::BoardError;
 use crate::kit::choices::{Choice, one_or_none};
 use crate::kit::{Chosen, Cx, Opt, Stop, names};
-use crate::text::{count, fold};
-
-/// The assumption every "destroyed" judgement rests on.
-pub const DESTROYED_ASSUMPTION: &str = "a unit is treated as destroyed when its damage is at least its life, and a destroyed unit leaves the board: the indexed text uses 'destroyed' but does not define it (assumption outside the indexed text)";
-const MAY_COUNTER: &str =
-    "the defending player 'may now choose to counter': no counter unless she chooses to";
+use crate::text::fold;
 
 /// The seat that makes the play: the player it names, else whose turn it is.
 pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
@@ -525,12 +520,18 @@ fn resolve_order(
 
 fn unblocked(b: &mut Board, a: UnitRef, d: usize, cx: &mut Cx) {
     let (al, atk) = (b.label(a), b.attack(a));
-    let (before, after, life) = b.damage_pb(d, atk);
+    let tally: Tally = b.damage_pb(d, atk).into();
     b.exhaust(a);
     let pb = b.players[d].phoenixborn.name.clone();
-    cx.step(PB4, format!("{al} is unblocked: it deals {atk} damage to {pb} ({before} → {after} damage, life {life}); then 1 exhaustion token is placed on {al}"))
+    let resolved = Resolved::Unblocked {
+        attacker: &al,
+        attack: atk,
+        phoenixborn: &pb,
+        tally,
+    };
+    cx.step(PB4, resolved)
         .num("damage dealt", atk)
-        .num("Phoenixborn damage", after)
+        .num("Phoenixborn damage", tally.after)
         .num("exhaustion tokens", 1);
 }
 
@@ -549,13 +550,13 @@ fn counter_choice(
     let path = format!("play.blocks[{i}].counter");
     let choice = Choice::new(at.d, key, Some((false, MAY_COUNTER)), PB4, path);
     let ask = || {
-        let bl = b.label(blocker);
-        let question = format!(
-            "{}: {bl} blocks {}; counter with {bl}?",
-            at.defender,
-            b.label(a)
-        );
-        (question, format!("counter with {bl}"))
+        let blocker = &b.label(blocker);
+        let question = Question::CounterBlock {
+            defender: &at.defender,
+            blocker,
+            attacker: &b.label(a),
+        };
+        (question.into(), Answer::CounterWith(blocker).into())
     };
     let patch = |c: bool| {
         let mut list = blocks.to_vec();
@@ -565,26 +566,25 @@ fn counter_choice(
         json!({ "blocks": list })
     };
     let stated = blocks.get(i).and_then(|s| s.counter);
-    choice.yes_no(cx, stated, ask, "do not counter", patch)
+    let no = Answer::NoCounter.to_string();
+    choice.yes_no(cx, stated, ask, &no, patch)
 }
 
 /// The step saying whether `unit` counters ("…; Maeoni chooses to counter"),
 /// with the defending player's choice.
-fn counter_step(cx: &mut Cx, rule: &str, head: String, at: &Attack, unit: &str, c: &Chosen<bool>) {
-    let (does, what) = match c.value() {
-        true => ("chooses to counter", "to counter"),
-        false => ("does not counter", "not to counter"),
+fn counter_step(cx: &mut Cx, rule: &str, unit: Countered, at: &Attack, c: &Chosen<bool>) {
+    let (defender, counters) = (at.defender.as_str(), c.value());
+    let by = match unit {
+        Countered::Blocked { blocker, .. } => blocker,
+        Countered::Target { unit } => unit,
     };
-    let st = cx.step(rule, format!("{head}; {} {does}", at.defender));
-    c.on(st, &at.defender, format!("{what} with {unit}"));
-}
-
-/// ", so X is destroyed" when it is.
-fn destroyed_note(dead: bool, label: &str) -> String {
-    match dead {
-        true => format!(", so {label} is destroyed"),
-        false => String::new(),
-    }
+    let resolved = Resolved::Counter {
+        unit,
+        defender,
+        counters,
+    };
+    let st = cx.step(rule, resolved);
+    c.on(st, defender, Chose::Counter { counters, unit: by });
 }
 
 /// One blocked attacker's damage; returns the units it destroyed.
@@ -597,23 +597,24 @@ fn blocked_battle(
     cx: &mut Cx,
 ) -> Vec<UnitRef> {
     let (al, bl) = (b.label(a), b.label(br));
+    let (attacker, blocker) = (al.as_str(), bl.as_str());
     let atk = b.attack(a);
-    counter_step(
-        cx,
-        PB4,
-        format!("{al} is blocked by {bl}"),
-        at,
-        &bl,
-        &counter,
-    );
+    let unit = Countered::Blocked { attacker, blocker };
+    counter_step(cx, PB4, unit, at, &counter);
     if !counter.value() {
-        let (before, after, life) = b.damage_unit(br, atk);
+        let tally: Tally = b.damage_unit(br, atk).into();
         b.exhaust(a);
         let dead = b.destroyed(br);
-        let gone = destroyed_note(dead, &bl);
-        let st = cx.step(PB41, format!("{al} deals {atk} damage to {bl} ({before} → {after}, life {life}){gone}; then 1 exhaustion token on {al}; {bl} did not counter and is not exhausted"));
+        let resolved = Resolved::BlockerHit {
+            attacker,
+            blocker,
+            attack: atk,
+            tally,
+            destroyed: dead,
+        };
+        let st = cx.step(PB41, resolved);
         st.num("damage dealt", atk)
-            .num("blocker damage", after)
+            .num("blocker damage", tally.after)
             .num("exhaustion tokens", 1);
         if dead {
             st.assume(DESTROYED_ASSUMPTION);
@@ -622,10 +623,22 @@ fn blocked_battle(
         return Vec::new();
     }
     let batk = b.attack(br);
-    let (_, bafter, blife) = b.damage_unit(br, atk);
-    let (_, aafter, alife) = b.damage_unit(a, batk);
+    let blocker_tally = b.damage_unit(br, atk).into();
+    let attacker_tally = b.damage_unit(a, batk).into();
     let (tired, gone, dead) = settle_battle(b, &[a, br]);
-    let st = cx.step(PB42, format!("{al} and {bl} are in battle and deal damage simultaneously: {al} deals {atk} to {bl} ({bafter} damage, life {blife}), {bl} deals {batk} to {al} ({aafter} damage, life {alife}); {}", battle_outcome(&tired, &gone)));
+    let resolved = Resolved::Battle {
+        attacker,
+        blocker,
+        attack: atk,
+        blocker_tally,
+        counter: batk,
+        attacker_tally,
+        outcome: Outcome {
+            exhausted: &tired,
+            destroyed: &gone,
+        },
+    };
+    let st = cx.step(PB42, resolved);
     st.num("damage dealt", atk)
         .num("counter damage", batk)
         .num("exhaustion tokens", tired.len() as u32)
@@ -649,24 +662,16 @@ fn settle_battle(b: &mut Board, units: &[UnitRef]) -> (Vec<String>, Vec<String>,
     (tired, gone, dead)
 }
 
-fn battle_outcome(tired: &[String], gone: &[String]) -> String {
-    let fate = if gone.is_empty() {
-        "no unit is destroyed".to_string()
-    } else {
-        format!("destroyed: {}", gone.join(", "))
-    };
-    let tokens = if tired.is_empty() {
-        "no exhaustion token is placed".to_string()
-    } else {
-        format!("1 exhaustion token on {}", tired.join(", "))
-    };
-    format!("{fate}; {tokens}")
-}
-
 fn lethal_note(b: &Board, d: usize, cx: &mut Cx) {
     let pb = &b.players[d].phoenixborn;
     if pb.destroyed() {
-        cx.warn(None, Some(&format!("players[{d}].phoenixborn.damage")), format!("{} now has {} damage against a life of {}; what happens to a Phoenixborn whose damage reaches its life is outside the indexed text (the match records it as the end of the game, outside the indexed rules)", pb.name, pb.damage, pb.life));
+        let path = format!("players[{d}].phoenixborn.damage");
+        let lethal = Notice::Lethal {
+            phoenixborn: &pb.name,
+            damage: *pb.damage,
+            life: *pb.life,
+        };
+        cx.warn(None, Some(&path), lethal);
     }
 }
 
@@ -722,10 +727,13 @@ fn attack_unit(
     let final_unit = match guard {
         Guard::Phoenixborn => {
             if ch.counter == Some(true) {
-                cx.refuse(AU4, "play.counter", format!("the final target is the Phoenixborn {}; only a unit that is the final target may counter", b.players[d].phoenixborn.name));
+                let phoenixborn = &b.players[d].phoenixborn.name;
+                let refusal = Refusal::PhoenixbornCounter { phoenixborn };
+                cx.refuse(AU4, "play.counter", refusal);
             }
             if !ch.split.is_empty() {
-                cx.warn(Some(AU4), Some("play.split"), "the damage split is ignored: a Phoenixborn final target does not counter, so there is no damage to split");
+                let notice = Notice::SplitNoPhoenixbornCounter;
+                cx.warn(Some(AU4), Some("play.split"), notice);
             }
             phoenixborn_takes_it(b, &at, cx);
             return Ok(());
@@ -735,11 +743,7 @@ fn attack_unit(
     };
     if !unit_counter(b, &at, final_unit, ch.counter, cx)? {
         if !ch.split.is_empty() {
-            cx.warn(
-                Some(AU41),
-                Some("play.split"),
-                "the damage split is ignored: the target does not counter, so it deals no damage",
-            );
+            cx.warn(Some(AU41), Some("play.split"), Notice::SplitNoCounter);
         }
         no_counter(b, &at, final_unit, cx);
         return Ok(());
@@ -864,16 +868,21 @@ fn stated_guard(b: &Board, d: usize, t: UnitRef, g: &str, cx: &mut Cx) -> Result
 }
 
 fn phoenixborn_takes_it(b: &mut Board, at: &Attack, cx: &mut Cx) {
-    let (before, after, life) = b.damage_pb(at.d, at.total);
+    let tally: Tally = b.damage_pb(at.d, at.total).into();
     for r in &at.attackers {
         b.exhaust(*r);
     }
     let pb = b.players[at.d].phoenixborn.name.clone();
     let list: Vec<String> = at.attackers.iter().map(|r| b.label(*r)).collect();
-    let sum = &at.sum;
-    cx.step(AU4, format!("the final target is the Phoenixborn {pb}: total attack {sum}, dealt to {pb} ({before} → {after} damage, life {life}); then 1 exhaustion token on each attacking unit ({})", list.join(", ")))
+    let resolved = FinalTarget::PhoenixbornTakesIt {
+        phoenixborn: &pb,
+        sum: &at.sum,
+        tally,
+        attackers: &list,
+    };
+    cx.step(AU4, resolved)
         .num("total attack", at.total)
-        .num("Phoenixborn damage", after)
+        .num("Phoenixborn damage", tally.after)
         .num("exhaustion tokens", at.attackers.len() as u32);
     lethal_note(b, at.d, cx);
 }
@@ -888,14 +897,12 @@ fn unit_counter(
     cx: &mut Cx,
 ) -> Result<bool, Stop> {
     let fl = b.label(f);
+    let unit = fl.as_str();
     if b.unit(f).is_some_and(|u| u.exhausted) {
         if stated == Some(true) {
-            cx.refuse(AU4, "play.counter", format!("{fl} is exhausted and cannot counter; only an unexhausted final target may counter, so the attack resolves without a counter"));
+            cx.refuse(AU4, "play.counter", Refusal::ExhaustedCounter { unit });
         }
-        cx.step(
-            AU4,
-            format!("{fl} is the final target and is exhausted, so it cannot counter"),
-        );
+        cx.step(AU4, FinalTarget::CannotCounter { unit });
         return Ok(false);
     }
     let choice = Choice::new(
@@ -906,33 +913,34 @@ fn unit_counter(
         "play.counter",
     );
     let ask = || {
-        let question = format!("{}: {fl} is attacked; counter with {fl}?", at.defender);
-        (question, format!("counter with {fl}"))
+        let defender = &at.defender;
+        let question = Question::CounterTarget { defender, unit };
+        (question.into(), Answer::CounterWith(unit).into())
     };
-    let chosen = choice.yes_no(
-        cx,
-        stated,
-        ask,
-        "do not counter",
-        |c| json!({ "counter": c }),
-    )?;
-    let head = format!("{fl} is the final target and unexhausted");
-    counter_step(cx, AU4, head, at, &fl, &chosen);
+    let no = Answer::NoCounter.to_string();
+    let chosen = choice.yes_no(cx, stated, ask, &no, |c| json!({ "counter": c }))?;
+    counter_step(cx, AU4, Countered::Target { unit }, at, &chosen);
     Ok(chosen.value())
 }
 
 fn no_counter(b: &mut Board, at: &Attack, f: UnitRef, cx: &mut Cx) {
     let fl = b.label(f);
-    let (before, after, life) = b.damage_unit(f, at.total);
+    let tally: Tally = b.damage_unit(f, at.total).into();
     for r in &at.attackers {
         b.exhaust(*r);
     }
     let dead = b.destroyed(f);
     let list: Vec<String> = at.attackers.iter().map(|r| b.label(*r)).collect();
-    let (sum, gone) = (&at.sum, destroyed_note(dead, &fl));
-    let st = cx.step(AU41, format!("total attack {sum} is dealt to {fl} ({before} → {after}, life {life}){gone}; then 1 exhaustion token on each attacking unit ({}); {fl} did not counter and gets no exhaustion token", list.join(", ")));
+    let resolved = FinalTarget::TargetHit {
+        sum: &at.sum,
+        target: &fl,
+        tally,
+        destroyed: dead,
+        attackers: &list,
+    };
+    let st = cx.step(AU41, resolved);
     st.num("total attack", at.total)
-        .num("target damage", after)
+        .num("target damage", tally.after)
         .num("exhaustion tokens", at.attackers.len() as u32);
     if dead {
         st.assume(DESTROYED_ASSUMPTION);
@@ -963,11 +971,8 @@ fn split_choice(
         let ask = || split_ask(b, at, f, r, *v, &Map::new());
         split_of(b, at, r).settle(cx, Some(*v), ask)?;
         if shares.iter().any(|s| s.0 == r) {
-            cx.refuse(
-                AU42,
-                &path,
-                format!("{} is given two shares of the damage", b.label(r)),
-            );
+            let unit = &b.label(r);
+            cx.refuse(AU42, &path, Refusal::TwoShares { unit });
             shares.clear();
             break;
         }
@@ -976,7 +981,9 @@ fn split_choice(
     let sum: u32 = shares.iter().map(|s| s.1).sum();
     let complete = shares.len() == at.attackers.len();
     if sum > catk || (complete && sum != catk) {
-        cx.refuse(AU42, "play.split", format!("the split adds up to {sum}, but {} deals damage equal to its attack value, {catk}; the shares must add up to {catk}", b.label(f)));
+        let (unit, attack) = (&b.label(f), catk);
+        let refusal = Refusal::SplitSum { sum, unit, attack };
+        cx.refuse(AU42, "play.split", refusal);
         shares.clear();
     }
     let left = catk - shares.iter().map(|s| s.1).sum::<u32>();
@@ -1027,55 +1034,61 @@ fn split_ask(
     let options = (0..=left.min(24))
         .map(|n| {
             let mut m = base.clone();
-            m.insert(b.label(to), json!(n));
+            let to = b.label(to);
+            m.insert(to.clone(), json!(n));
             Opt {
-                label: format!("{n} to {}", b.label(to)),
+                label: Answer::Share { amount: n, to: &to }.into(),
                 value: n,
                 patch: json!({ "split": Value::Object(m) }),
             }
         })
         .collect();
-    let question = format!(
-        "{}: {} counters {}; how much of its {left} remaining damage goes to {}?",
-        at.defender,
-        b.label(f),
-        count(at.attackers.len(), "attacker"),
-        b.label(to)
-    );
-    (question, options)
+    let question = Question::Split {
+        defender: &at.defender,
+        unit: &b.label(f),
+        attackers: at.attackers.len(),
+        left,
+        to: &b.label(to),
+    };
+    (question.into(), options)
 }
 
 fn counter_battle(b: &mut Board, at: &Attack, f: UnitRef, shares: &[(UnitRef, u32)], cx: &mut Cx) {
     let fl = b.label(f);
     let catk = b.attack(f);
-    let (tb, ta, tlife) = b.damage_unit(f, at.total);
+    let tally = b.damage_unit(f, at.total).into();
     let mut dealt = Vec::new();
     for (r, amount) in shares {
-        let (before, after, life) = b.damage_unit(*r, *amount);
-        dealt.push(format!(
-            "{amount} to {} ({before} → {after}, life {life})",
-            b.label(*r)
-        ));
+        let t = b.damage_unit(*r, *amount).into();
+        dealt.push((b.label(*r), *amount, t));
     }
-    let split_text: Vec<String> = shares
-        .iter()
-        .map(|(r, v)| format!("{} {v}", b.label(*r)))
-        .collect();
+    let split: Vec<(String, u32)> = shares.iter().map(|(r, v)| (b.label(*r), *v)).collect();
     let mut in_battle = at.attackers.clone();
     in_battle.push(f);
     let (tired, gone, dead) = settle_battle(b, &in_battle);
     b.remove_units(dead);
-    let sum = &at.sum;
-    let st = cx.step(AU42, format!("the attackers and {fl} are in battle: total attack {sum} is dealt to {fl} ({tb} → {ta}, life {tlife}); simultaneously {fl} deals its attack {catk}: {}; {}", dealt.join(", "), battle_outcome(&tired, &gone)));
+    let resolved = FinalTarget::CounterBattle {
+        target: &fl,
+        sum: &at.sum,
+        tally,
+        attack: catk,
+        dealt: &dealt,
+        outcome: Outcome {
+            exhausted: &tired,
+            destroyed: &gone,
+        },
+    };
+    let st = cx.step(AU42, resolved);
     st.num("total attack", at.total)
         .num("counter damage", catk)
         .num("exhaustion tokens", tired.len() as u32)
         .assume(DESTROYED_ASSUMPTION);
     if shares.len() > 1 {
-        st.chose(
-            &at.defender,
-            format!("to split {fl}'s damage: {}", split_text.join(", ")),
-        );
+        let chose = Chose::Split {
+            unit: &fl,
+            shares: &split,
+        };
+        st.chose(&at.defender, chose);
     }
 }
 

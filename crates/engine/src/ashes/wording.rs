@@ -8,9 +8,13 @@ use std::fmt::{self, Display, Formatter};
 
 use crate::text::count;
 
+/// The assumption every "destroyed" judgement rests on.
+pub const DESTROYED_ASSUMPTION: &str = "a unit is treated as destroyed when its damage is at least its life, and a destroyed unit leaves the board: the indexed text uses 'destroyed' but does not define it (assumption outside the indexed text)";
 /// The defaults of the defending player's choices, and of the attacker's
 /// order.
 pub const MAY_BLOCK: &str = "the defending player 'may declare up to 1 blocker for each attacking unit': no blocker unless she declares one";
+pub const MAY_COUNTER: &str =
+    "the defending player 'may now choose to counter': no counter unless she chooses to";
 pub const MAY_GUARD: &str =
     "the defending player 'may choose' to guard: no guard unless she declares one";
 pub const YOUR_ORDER: &str =
@@ -34,8 +38,21 @@ macro_rules! into_string {
 }
 
 into_string!(
-    Turn, Declared, Chose, OffTurn, Illegal, Refusal, Notice, Question, Answer, Ending, Invalid,
-    Unstated, Total,
+    Turn,
+    Declared,
+    Resolved,
+    FinalTarget,
+    Chose,
+    OffTurn,
+    Illegal,
+    Refusal,
+    Notice,
+    Question,
+    Answer,
+    Ending,
+    Invalid,
+    Unstated,
+    Total,
 );
 
 /// Writes `items`, `sep` between them, each as `one` writes it.
@@ -59,6 +76,45 @@ fn names(f: &mut Formatter<'_>, items: &[String]) -> fmt::Result {
     each(f, items, ", ", |f, n| f.write_str(n))
 }
 
+/// Damage on a unit or Phoenixborn as dealing it leaves it:
+/// (before, after, life).
+#[derive(Debug, Clone, Copy)]
+pub struct Tally {
+    pub before: u32,
+    pub after: u32,
+    pub life: u32,
+}
+
+impl From<(u32, u32, u32)> for Tally {
+    fn from((before, after, life): (u32, u32, u32)) -> Tally {
+        Tally {
+            before,
+            after,
+            life,
+        }
+    }
+}
+
+/// "(0 → 3, life 4)".
+impl Display for Tally {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let Tally {
+            before,
+            after,
+            life,
+        } = self;
+        write!(f, "({before} → {after}, life {life})")
+    }
+}
+
+/// ", so X is destroyed" when it is.
+fn destroyed(f: &mut Formatter<'_>, dead: bool, unit: &str) -> fmt::Result {
+    match dead {
+        true => write!(f, ", so {unit} is destroyed"),
+        false => Ok(()),
+    }
+}
+
 /// The total attack of the attackers: "A 2 + B 3 = 5".
 #[derive(Debug, Clone, Copy)]
 pub struct Total<'a> {
@@ -70,6 +126,32 @@ impl Display for Total<'_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         each(f, self.parts, " + ", |f, (n, v)| write!(f, "{n} {v}"))?;
         write!(f, " = {}", self.total)
+    }
+}
+
+/// After a battle: the units destroyed, and those exhausted.
+#[derive(Debug, Clone, Copy)]
+pub struct Outcome<'a> {
+    pub exhausted: &'a [String],
+    pub destroyed: &'a [String],
+}
+
+impl Display for Outcome<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self.destroyed {
+            [] => write!(f, "no unit is destroyed")?,
+            gone => {
+                write!(f, "destroyed: ")?;
+                names(f, gone)?;
+            }
+        }
+        match self.exhausted {
+            [] => write!(f, "; no exhaustion token is placed"),
+            tired => {
+                write!(f, "; 1 exhaustion token on ")?;
+                names(f, tired)
+            }
+        }
     }
 }
 
@@ -86,6 +168,24 @@ pub enum Guarded<'a> {
     Phoenixborn { name: &'a str, exhausted: bool },
     Unit(&'a str),
     None,
+}
+
+/// A unit that may counter: a blocker, or the final target.
+#[derive(Debug, Clone, Copy)]
+pub enum Countered<'a> {
+    Blocked { attacker: &'a str, blocker: &'a str },
+    Target { unit: &'a str },
+}
+
+impl Display for Countered<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match *self {
+            Countered::Blocked { attacker, blocker } => {
+                write!(f, "{attacker} is blocked by {blocker}")
+            }
+            Countered::Target { unit } => write!(f, "{unit} is the final target and unexhausted"),
+        }
+    }
 }
 
 /// Steps of the turn: passing, the run of passes, paying a cost.
@@ -335,6 +435,186 @@ fn guard(f: &mut Formatter<'_>, defender: &str, target: &str, by: Guarded) -> fm
     }
 }
 
+/// Step 4 of Attack a Phoenixborn: damage dealt, counters, battles (and
+/// whether the final target of Attack a Unit counters).
+#[derive(Debug, Clone, Copy)]
+pub enum Resolved<'a> {
+    Unblocked {
+        attacker: &'a str,
+        attack: u32,
+        phoenixborn: &'a str,
+        tally: Tally,
+    },
+    /// Whether a unit that may counter does.
+    Counter {
+        unit: Countered<'a>,
+        defender: &'a str,
+        counters: bool,
+    },
+    /// A blocker that did not counter takes the attacker's damage.
+    BlockerHit {
+        attacker: &'a str,
+        blocker: &'a str,
+        attack: u32,
+        tally: Tally,
+        destroyed: bool,
+    },
+    /// An attacker and its countering blocker deal damage simultaneously.
+    Battle {
+        attacker: &'a str,
+        blocker: &'a str,
+        attack: u32,
+        blocker_tally: Tally,
+        counter: u32,
+        attacker_tally: Tally,
+        outcome: Outcome<'a>,
+    },
+}
+
+impl Display for Resolved<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match *self {
+            Resolved::Unblocked {
+                attacker: a,
+                attack,
+                phoenixborn: pb,
+                tally: t,
+            } => write!(
+                f,
+                "{a} is unblocked: it deals {attack} damage to {pb} ({} → {} damage, life {}); then 1 exhaustion token is placed on {a}",
+                t.before, t.after, t.life
+            ),
+            Resolved::Counter {
+                unit,
+                defender,
+                counters,
+            } => {
+                let does = if counters {
+                    "chooses to counter"
+                } else {
+                    "does not counter"
+                };
+                write!(f, "{unit}; {defender} {does}")
+            }
+            Resolved::BlockerHit {
+                attacker: a,
+                blocker: b,
+                attack,
+                tally,
+                destroyed: dead,
+            } => {
+                write!(f, "{a} deals {attack} damage to {b} {tally}")?;
+                destroyed(f, dead, b)?;
+                write!(
+                    f,
+                    "; then 1 exhaustion token on {a}; {b} did not counter and is not exhausted"
+                )
+            }
+            Resolved::Battle {
+                attacker: a,
+                blocker: b,
+                attack,
+                blocker_tally: bt,
+                counter,
+                attacker_tally: at,
+                outcome,
+            } => write!(
+                f,
+                "{a} and {b} are in battle and deal damage simultaneously: {a} deals {attack} to {b} ({} damage, life {}), {b} deals {counter} to {a} ({} damage, life {}); {outcome}",
+                bt.after, bt.life, at.after, at.life
+            ),
+        }
+    }
+}
+
+/// Step 4 of Attack a Unit: what the final target takes, and deals.
+#[derive(Debug, Clone, Copy)]
+pub enum FinalTarget<'a> {
+    PhoenixbornTakesIt {
+        phoenixborn: &'a str,
+        sum: &'a str,
+        tally: Tally,
+        attackers: &'a [String],
+    },
+    CannotCounter {
+        unit: &'a str,
+    },
+    /// A final target unit that did not counter takes the total attack.
+    TargetHit {
+        sum: &'a str,
+        target: &'a str,
+        tally: Tally,
+        destroyed: bool,
+        attackers: &'a [String],
+    },
+    /// The attackers and a countering final target; `dealt`: each
+    /// attacker's share of the counter damage.
+    CounterBattle {
+        target: &'a str,
+        sum: &'a str,
+        tally: Tally,
+        attack: u32,
+        dealt: &'a [(String, u32, Tally)],
+        outcome: Outcome<'a>,
+    },
+}
+
+impl Display for FinalTarget<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match *self {
+            FinalTarget::PhoenixbornTakesIt {
+                phoenixborn: pb,
+                sum,
+                tally: t,
+                attackers,
+            } => {
+                write!(
+                    f,
+                    "the final target is the Phoenixborn {pb}: total attack {sum}, dealt to {pb} ({} → {} damage, life {}); then 1 exhaustion token on each attacking unit (",
+                    t.before, t.after, t.life
+                )?;
+                names(f, attackers)?;
+                write!(f, ")")
+            }
+            FinalTarget::CannotCounter { unit } => write!(
+                f,
+                "{unit} is the final target and is exhausted, so it cannot counter"
+            ),
+            FinalTarget::TargetHit {
+                sum,
+                target,
+                tally,
+                destroyed: dead,
+                attackers,
+            } => {
+                write!(f, "total attack {sum} is dealt to {target} {tally}")?;
+                destroyed(f, dead, target)?;
+                write!(f, "; then 1 exhaustion token on each attacking unit (")?;
+                names(f, attackers)?;
+                write!(
+                    f,
+                    "); {target} did not counter and gets no exhaustion token"
+                )
+            }
+            FinalTarget::CounterBattle {
+                target,
+                sum,
+                tally,
+                attack,
+                dealt,
+                outcome,
+            } => {
+                write!(
+                    f,
+                    "the attackers and {target} are in battle: total attack {sum} is dealt to {target} {tally}; simultaneously {target} deals its attack {attack}: "
+                )?;
+                each(f, dealt, ", ", |f, (n, v, t)| write!(f, "{v} to {n} {t}"))?;
+                write!(f, "; {outcome}")
+            }
+        }
+    }
+}
+
 /// What a player chose, as a step records it ("Coal chose …").
 #[derive(Debug, Clone, Copy)]
 pub enum Chose<'a> {
@@ -351,8 +631,17 @@ pub enum Chose<'a> {
     Order {
         order: &'a [String],
     },
+    Counter {
+        counters: bool,
+        unit: &'a str,
+    },
     Guard {
         by: Guarded<'a>,
+    },
+    /// The countering unit's damage per attacker.
+    Split {
+        unit: &'a str,
+        shares: &'a [(String, u32)],
     },
     Pass,
     PlayOrActivate {
@@ -377,10 +666,22 @@ impl Display for Chose<'_> {
                 write!(f, "the order ")?;
                 names(f, order)
             }
+            Chose::Counter { counters, unit } => {
+                let what = if counters {
+                    "to counter"
+                } else {
+                    "not to counter"
+                };
+                write!(f, "{what} with {unit}")
+            }
             Chose::Guard {
                 by: Guarded::Phoenixborn { name, .. } | Guarded::Unit(name),
             } => write!(f, "to guard with {name}"),
             Chose::Guard { by: Guarded::None } => write!(f, "not to guard"),
+            Chose::Split { unit, shares } => {
+                write!(f, "to split {unit}'s damage: ")?;
+                each(f, shares, ", ", |f, (n, v)| write!(f, "{n} {v}"))
+            }
             Chose::Pass => write!(f, "to pass"),
             Chose::PlayOrActivate { card } => write!(f, "to play or activate {card}"),
         }
@@ -623,10 +924,32 @@ impl Display for NoGuard<'_> {
 /// The defending player's impossible choices: each is refused alone.
 #[derive(Debug, Clone, Copy)]
 pub enum Refusal<'a> {
-    BlockedTwice { attacker: &'a str },
-    Blocker { why: NoBlock<'a>, attacker: &'a str },
+    BlockedTwice {
+        attacker: &'a str,
+    },
+    Blocker {
+        why: NoBlock<'a>,
+        attacker: &'a str,
+    },
+    PhoenixbornCounter {
+        phoenixborn: &'a str,
+    },
     TwoGuards,
-    Guard { why: NoGuard<'a>, target: &'a str },
+    Guard {
+        why: NoGuard<'a>,
+        target: &'a str,
+    },
+    ExhaustedCounter {
+        unit: &'a str,
+    },
+    TwoShares {
+        unit: &'a str,
+    },
+    SplitSum {
+        sum: u32,
+        unit: &'a str,
+        attack: u32,
+    },
 }
 
 impl Display for Refusal<'_> {
@@ -637,6 +960,10 @@ impl Display for Refusal<'_> {
                 "{attacker} already has a blocker; an attacking unit cannot be blocked by more than 1 unit"
             ),
             Refusal::Blocker { why, attacker } => write!(f, "{why}; {attacker} is unblocked"),
+            Refusal::PhoenixbornCounter { phoenixborn } => write!(
+                f,
+                "the final target is the Phoenixborn {phoenixborn}; only a unit that is the final target may counter"
+            ),
             Refusal::TwoGuards => write!(
                 f,
                 "only a single unit can be declared as a guard for any given attack; no guard is declared"
@@ -647,6 +974,15 @@ impl Display for Refusal<'_> {
                     "{why}; no guard is declared and {target} remains the target"
                 )
             }
+            Refusal::ExhaustedCounter { unit } => write!(
+                f,
+                "{unit} is exhausted and cannot counter; only an unexhausted final target may counter, so the attack resolves without a counter"
+            ),
+            Refusal::TwoShares { unit } => write!(f, "{unit} is given two shares of the damage"),
+            Refusal::SplitSum { sum, unit, attack } => write!(
+                f,
+                "the split adds up to {sum}, but {unit} deals damage equal to its attack value, {attack}; the shares must add up to {attack}"
+            ),
         }
     }
 }
@@ -656,11 +992,27 @@ impl Display for Refusal<'_> {
 #[derive(Debug, Clone, Copy)]
 pub enum Notice<'a> {
     /// Who takes the first turn of a new round.
-    FirstTurn { player: &'a str },
+    FirstTurn {
+        player: &'a str,
+    },
     /// The resulting board hands the turn on.
-    TurnMovesOn { player: &'a str, next: &'a str },
+    TurnMovesOn {
+        player: &'a str,
+        next: &'a str,
+    },
     /// A unit's ability whose card text is not applied.
-    NotApplied { unit: &'a str, ability: &'a str },
+    NotApplied {
+        unit: &'a str,
+        ability: &'a str,
+    },
+    /// A Phoenixborn whose damage reached its life.
+    Lethal {
+        phoenixborn: &'a str,
+        damage: u32,
+        life: u32,
+    },
+    SplitNoPhoenixbornCounter,
+    SplitNoCounter,
 }
 
 impl Display for Notice<'_> {
@@ -678,6 +1030,22 @@ impl Display for Notice<'_> {
                 f,
                 "card text not applied: {unit}'s '{ability}' (the engine applies only the indexed rules and Unit Guard)"
             ),
+            Notice::Lethal {
+                phoenixborn,
+                damage,
+                life,
+            } => write!(
+                f,
+                "{phoenixborn} now has {damage} damage against a life of {life}; what happens to a Phoenixborn whose damage reaches its life is outside the indexed text (the match records it as the end of the game, outside the indexed rules)"
+            ),
+            Notice::SplitNoPhoenixbornCounter => write!(
+                f,
+                "the damage split is ignored: a Phoenixborn final target does not counter, so there is no damage to split"
+            ),
+            Notice::SplitNoCounter => write!(
+                f,
+                "the damage split is ignored: the target does not counter, so it deals no damage"
+            ),
         }
     }
 }
@@ -690,9 +1058,27 @@ pub enum Question<'a> {
         attacker: &'a str,
         attack: u32,
     },
+    CounterBlock {
+        defender: &'a str,
+        blocker: &'a str,
+        attacker: &'a str,
+    },
     Guard {
         defender: &'a str,
         target: &'a str,
+    },
+    CounterTarget {
+        defender: &'a str,
+        unit: &'a str,
+    },
+    /// How much of the `left` damage of `unit`, countering `attackers`
+    /// units, goes to `to`.
+    Split {
+        defender: &'a str,
+        unit: &'a str,
+        attackers: usize,
+        left: u32,
+        to: &'a str,
     },
 }
 
@@ -704,7 +1090,29 @@ impl Display for Question<'_> {
                 attacker,
                 attack,
             } => write!(f, "{defender}: block {attacker} (attack {attack}) with…"),
+            Question::CounterBlock {
+                defender,
+                blocker,
+                attacker,
+            } => write!(
+                f,
+                "{defender}: {blocker} blocks {attacker}; counter with {blocker}?"
+            ),
             Question::Guard { defender, target } => write!(f, "{defender}: guard {target} with…"),
+            Question::CounterTarget { defender, unit } => {
+                write!(f, "{defender}: {unit} is attacked; counter with {unit}?")
+            }
+            Question::Split {
+                defender,
+                unit,
+                attackers,
+                left,
+                to,
+            } => write!(
+                f,
+                "{defender}: {unit} counters {}; how much of its {left} remaining damage goes to {to}?",
+                count(attackers, "attacker")
+            ),
         }
     }
 }
@@ -714,8 +1122,11 @@ impl Display for Question<'_> {
 pub enum Answer<'a> {
     BlockWith(&'a str),
     NoBlocker,
+    CounterWith(&'a str),
+    NoCounter,
     GuardWith(&'a str),
     NoGuard,
+    Share { amount: u32, to: &'a str },
 }
 
 impl Display for Answer<'_> {
@@ -723,8 +1134,11 @@ impl Display for Answer<'_> {
         match *self {
             Answer::BlockWith(u) => write!(f, "block with {u}"),
             Answer::NoBlocker => write!(f, "no blocker"),
+            Answer::CounterWith(u) => write!(f, "counter with {u}"),
+            Answer::NoCounter => write!(f, "do not counter"),
             Answer::GuardWith(u) => write!(f, "guard with {u}"),
             Answer::NoGuard => write!(f, "no guard"),
+            Answer::Share { amount, to } => write!(f, "{amount} to {to}"),
         }
     }
 }
