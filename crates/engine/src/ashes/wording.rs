@@ -1,8 +1,9 @@
 //! The wording of Ashes Reborn rulings. The procedure says what happened
 //! with typed events (a step, an illegal choice, a refused one, a question
-//! to a player); this module says how each reads. Sentences that stand
-//! alone (the readings the engine takes where the indexed text is silent,
-//! the defaults of the players' choices) are constants here.
+//! to a player, a notation line not understood); this module says how each
+//! reads. Sentences that stand alone (the readings the engine takes where
+//! the indexed text is silent, the defaults of the players' choices) are
+//! constants here.
 
 use std::fmt::{self, Display, Formatter};
 
@@ -51,6 +52,7 @@ into_string!(
     Answer,
     Ending,
     Invalid,
+    Unparsed,
     Unstated,
     Total,
 );
@@ -1186,6 +1188,86 @@ impl Display for Invalid<'_> {
             Invalid::SameUnitName { player, unit } => write!(
                 f,
                 "{player} has two units named '{unit}'; name them apart (for example '{unit} 2')"
+            ),
+        }
+    }
+}
+
+/// A notation line that is not a play: what is missing, or the part not
+/// understood, with how to write it.
+#[derive(Debug, Clone, Copy)]
+pub enum Unparsed<'a> {
+    Empty,
+    PassTakesNothing {
+        extra: &'a str,
+    },
+    NotAPlay {
+        head: &'a str,
+    },
+    /// An attack without `with` before its attackers.
+    NoWith,
+    NoAttacker,
+    NoCard,
+    NoMainAction,
+    NoTarget,
+    Block {
+        clause: &'a str,
+    },
+    Share {
+        part: &'a str,
+    },
+    /// A clause after an attack on a Phoenixborn.
+    PhoenixbornClause {
+        clause: &'a str,
+    },
+    /// A clause after an attack on a unit.
+    UnitClause {
+        clause: &'a str,
+    },
+}
+
+impl Display for Unparsed<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match *self {
+            Unparsed::Empty => write!(
+                f,
+                "the play is empty; try `pass`, `pay CARD main` or `attack PHOENIXBORN with UNIT, UNIT`"
+            ),
+            Unparsed::PassTakesNothing { extra } => {
+                write!(f, "`pass` takes nothing more; unexpected '{extra}'")
+            }
+            Unparsed::NotAPlay { head } => write!(
+                f,
+                "'{head}' is not a play; start with `attack`, `pass` or `pay` (for example `attack Maeoni with Iron Worker`)"
+            ),
+            Unparsed::NoWith => write!(
+                f,
+                "name the attackers after `with`: `attack Maeoni with Iron Worker, Hammer Knight`"
+            ),
+            Unparsed::NoAttacker => write!(f, "name at least one attacker after `with`"),
+            Unparsed::NoCard => write!(f, "name the card: `pay \"Molten Gold\" main`"),
+            Unparsed::NoMainAction => write!(
+                f,
+                "say whether the cost has the main-action symbol: end the play with `main` or `no main`"
+            ),
+            Unparsed::NoTarget => write!(
+                f,
+                "name the unit attacked: `attack unit \"Mist Spirit\" with Iron Worker`"
+            ),
+            Unparsed::Block { clause } => write!(
+                f,
+                "write a block as `block ATTACKER with BLOCKER [counter]`, not '{clause}'"
+            ),
+            Unparsed::Share { part } => {
+                write!(f, "write each share as `UNIT AMOUNT`, not '{part}'")
+            }
+            Unparsed::PhoenixbornClause { clause } => write!(
+                f,
+                "'{clause}' is not understood; after an attack on a Phoenixborn use `block ATTACKER with BLOCKER [counter]`, `no block` or `order A, B`"
+            ),
+            Unparsed::UnitClause { clause } => write!(
+                f,
+                "'{clause}' is not understood; after an attack on a unit use `guard phoenixborn`, `guard UNIT`, `no guard`, `counter`, `no counter` or `split A 1, B 2`"
             ),
         }
     }
