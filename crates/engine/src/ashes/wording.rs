@@ -1272,3 +1272,80 @@ impl Display for Unparsed<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn owned(list: &[&str]) -> Vec<String> {
+        list.iter().map(|n| n.to_string()).collect()
+    }
+
+    /// Wording no example board reaches (the snapshots pin the rest).
+    #[test]
+    fn wording_outside_the_snapshots_reads_as_before() {
+        let passed = owned(&["Coal", "Maeoni"]);
+        let (player, tired) = ("Noah", owned(&[]));
+        let gone = owned(&["Iron Worker"]);
+        let cases: Vec<(String, &str)> = vec![
+            (
+                Turn::BreaksPassRun {
+                    player,
+                    passed: &passed,
+                }
+                .into(),
+                "Noah did not pass, so the run of consecutive passes (Coal, Maeoni) is broken; the player turns phase continues",
+            ),
+            (
+                Outcome {
+                    exhausted: &tired,
+                    destroyed: &gone,
+                }
+                .to_string(),
+                "destroyed: Iron Worker; no exhaustion token is placed",
+            ),
+            (
+                Refusal::Guard {
+                    why: NoGuard::NotTheirs {
+                        guard: "Anchornaut",
+                        defender: "Coal",
+                    },
+                    target: "Mist Spirit",
+                }
+                .into(),
+                "Anchornaut is not a unit Coal controls; only the defending player's Phoenixborn or units can guard; no guard is declared and Mist Spirit remains the target",
+            ),
+            (
+                Question::Guard {
+                    defender: "Coal",
+                    target: "Mist Spirit",
+                }
+                .into(),
+                "Coal: guard Mist Spirit with…",
+            ),
+            (
+                Question::CounterTarget {
+                    defender: "Coal",
+                    unit: "Mist Spirit",
+                }
+                .into(),
+                "Coal: Mist Spirit is attacked; counter with Mist Spirit?",
+            ),
+            (
+                Ending::NoneStanding.into(),
+                "every Phoenixborn is destroyed at once: no winner (outside the indexed text)",
+            ),
+            (
+                Invalid::SameUnitName {
+                    player: "Coal",
+                    unit: "Iron Worker",
+                }
+                .into(),
+                "Coal has two units named 'Iron Worker'; name them apart (for example 'Iron Worker 2')",
+            ),
+        ];
+        for (text, was) in cases {
+            assert_eq!(text, was);
+        }
+    }
+}
