@@ -4,6 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::wording::Invalid;
 use crate::BoardError;
 use crate::kit::bounded::{Count, List, Name, Round};
 use crate::kit::names;
@@ -262,16 +263,16 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
         ensure!(
             !b.players[..i].iter().any(|q| fold_eq(&q.name, &p.name)),
             format!("players[{i}].name"),
-            format!("two players are named '{}'; name them apart", p.name),
+            Invalid::SamePlayerName { name: &p.name },
         );
         for (j, u) in p.units.iter().enumerate() {
             ensure!(
                 !p.units[..j].iter().any(|v| fold_eq(&v.name, &u.name)),
                 format!("players[{i}].units[{j}].name"),
-                format!(
-                    "{} has two units named '{}'; name them apart (for example '{} 2')",
-                    p.name, u.name, u.name
-                ),
+                Invalid::SameUnitName {
+                    player: &p.name,
+                    unit: &u.name
+                },
             );
         }
     }

@@ -8,13 +8,15 @@ mod notation;
 pub mod plays;
 mod procedure;
 pub mod rules;
+mod wording;
 
 use crate::kit::{Cx, Game, Kit, Phase, Reset, Set, Stop};
 use crate::{BoardError, GameResult, RuleUse, Status};
 
 pub use board::Board;
 pub use plays::Play;
-pub use procedure::DESTROYED_ASSUMPTION;
+pub use wording::DESTROYED_ASSUMPTION;
+use wording::{Ending, Notice, OffTurn};
 
 /// The Ashes Reborn engine.
 pub struct Ashes;
@@ -136,7 +138,11 @@ impl Game for Ashes {
     fn before_advance(b: &Board, cx: &mut Cx) {
         if b.phase == board::Phase::PlayerTurns {
             let waiting = b.yet_to_pass();
-            cx.error(rules::PASS, "phase", format!("the player turns phase ends only when all players pass on consecutive turns; still to pass: {}", waiting.join(", ")));
+            cx.error(
+                rules::PASS,
+                "phase",
+                OffTurn::PhaseGoesOn { waiting: &waiting },
+            );
         }
     }
 
@@ -144,7 +150,7 @@ impl Game for Ashes {
         if phase.id == "player-turns" && !b.players.is_empty() {
             let first = b.name((*b.round as usize - 1) % b.players.len());
             b.turn = Some(first.clone());
-            cx.note(Some("turn"), format!("the indexed text does not say who takes the first turn of a round: the turn goes to {first} (seat order, moving one seat each round: an assumption outside the indexed rules; adjust `turn` if your table differs)"));
+            cx.note(Some("turn"), Notice::FirstTurn { player: &first });
         }
     }
 
@@ -165,23 +171,19 @@ fn result(b: &Board) -> Option<GameResult> {
     if lost.is_empty() || b.players.len() < 2 {
         return None;
     }
-    let gone: Vec<String> = lost
+    let gone: Vec<(&str, &str)> = lost
         .iter()
-        .map(|p| format!("{}'s {}", p.name, p.phoenixborn.name))
+        .map(|p| (p.name.as_str(), p.phoenixborn.name.as_str()))
         .collect();
     match standing.as_slice() {
         [winner] => Some(GameResult {
             winner: Some(winner.name.to_string()),
-            reason: format!(
-                "{} destroyed (damage at least its life): the last Phoenixborn standing wins, a reading outside the indexed text",
-                gone.join(" and ")
-            ),
+            reason: Ending::LastStanding { lost: &gone }.into(),
             rule: None,
         }),
         [] => Some(GameResult {
             winner: None,
-            reason: "every Phoenixborn is destroyed at once: no winner (outside the indexed text)"
-                .into(),
+            reason: Ending::NoneStanding.into(),
             rule: None,
         }),
         _ => None,

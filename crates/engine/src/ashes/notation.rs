@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 
 use super::board::{Board, Said};
 use super::plays::{Block, OneOrMany, Play, Units};
+use super::wording::Unparsed;
 use crate::BoardError;
 use crate::kit::bounded::{List, Name};
 use crate::kit::names;
@@ -31,20 +32,14 @@ fn err(path: &str, message: impl Into<String>) -> BoardError {
 pub fn parse(line: &str, b: &Board) -> Result<Play, BoardError> {
     let parts = clauses(line);
     let Some((head, rest)) = parts.split_first() else {
-        return Err(err(
-            "play",
-            "the play is empty; try `pass`, `pay CARD main` or `attack PHOENIXBORN with UNIT, UNIT`",
-        ));
+        return Err(err("play", Unparsed::Empty));
     };
     let (speaker, head) = lex::speaker(head, &b.names())?;
     let player = speaker.map(|s| b.players[s].name.clone());
     let actor = speaker.unwrap_or_else(|| b.turn_seat());
     if strip_word(head, &["pass"]).is_some_and(str::is_empty) {
         if let Some(extra) = rest.first() {
-            return Err(err(
-                "play",
-                format!("`pass` takes nothing more; unexpected '{extra}'"),
-            ));
+            return Err(err("play", Unparsed::PassTakesNothing { extra }));
         }
         return Ok(Play::Pass { player });
     }
@@ -52,12 +47,7 @@ pub fn parse(line: &str, b: &Board) -> Result<Play, BoardError> {
         return pay(card, player);
     }
     let Some(attack) = strip_word(head, &["attack", "attacks"]) else {
-        return Err(err(
-            "play",
-            format!(
-                "'{head}' is not a play; start with `attack`, `pass` or `pay` (for example `attack Maeoni with Iron Worker`)"
-            ),
-        ));
+        return Err(err("play", Unparsed::NotAPlay { head }));
     };
     let (kind, attack) = match keyword(attack, &["phoenixborn", "pb", "unit"]) {
         Some(("unit", r)) => (Some(false), r),
@@ -67,10 +57,7 @@ pub fn parse(line: &str, b: &Board) -> Result<Play, BoardError> {
     let (target, attackers) = match split_word(attack, "with") {
         Some((t, a)) => (unquote(t).to_string(), a),
         None => {
-            return Err(err(
-                "play.attackers",
-                "name the attackers after `with`: `attack Maeoni with Iron Worker, Hammer Knight`",
-            ));
+            return Err(err("play.attackers", Unparsed::NoWith));
         }
     };
     let attackers = attackers_of(b, actor, attackers)?;
@@ -110,16 +97,10 @@ fn pay(text: &str, player: Option<Said>) -> Result<Play, BoardError> {
     };
     let card = unquote(card);
     if card.is_empty() {
-        return Err(err(
-            "play.card",
-            "name the card: `pay \"Molten Gold\" main`",
-        ));
+        return Err(err("play.card", Unparsed::NoCard));
     }
     let Some(main) = main else {
-        return Err(err(
-            "play.main_action",
-            "say whether the cost has the main-action symbol: end the play with `main` or `no main`",
-        ));
+        return Err(err("play.main_action", Unparsed::NoMainAction));
     };
     Ok(Play::PayCost {
         player,
@@ -131,10 +112,7 @@ fn pay(text: &str, player: Option<Said>) -> Result<Play, BoardError> {
 fn attackers_of(b: &Board, actor: usize, text: &str) -> Result<Units, BoardError> {
     let typed = list(text);
     if typed.is_empty() {
-        return Err(err(
-            "play.attackers",
-            "name at least one attacker after `with`",
-        ));
+        return Err(err("play.attackers", Unparsed::NoAttacker));
     }
     let found = typed.iter().enumerate().map(|(i, a)| {
         b.find_unit(a, &format!("play.attackers[{i}]"), actor)
@@ -184,12 +162,7 @@ fn attack_pb(
     for clause in rest {
         if let Some(r) = strip_word(clause, &["block", "blocks"]) {
             let Some((a, blocker)) = split_word(r, "with") else {
-                return Err(err(
-                    "play.blocks",
-                    format!(
-                        "write a block as `block ATTACKER with BLOCKER [counter]`, not '{clause}'"
-                    ),
-                ));
+                return Err(err("play.blocks", Unparsed::Block { clause }));
             };
             let j = blocks.len();
             let attacker = names::resolve(unquote(a), &refs, "attacking unit")
@@ -228,12 +201,7 @@ fn attack_pb(
                 }
             }
         } else {
-            return Err(err(
-                "play",
-                format!(
-                    "'{clause}' is not understood; after an attack on a Phoenixborn use `block ATTACKER with BLOCKER [counter]`, `no block` or `order A, B`"
-                ),
-            ));
+            return Err(err("play", Unparsed::PhoenixbornClause { clause }));
         }
     }
     Ok(Play::AttackPhoenixborn {
@@ -265,10 +233,7 @@ fn attack_unit(
     rest: &[&str],
 ) -> Result<Play, BoardError> {
     if target.is_empty() {
-        return Err(err(
-            "play.target",
-            "name the unit attacked: `attack unit \"Mist Spirit\" with Iron Worker`",
-        ));
+        return Err(err("play.target", Unparsed::NoTarget));
     }
     let opponent = (actor + 1) % b.players.len().max(1);
     let t = b.find_unit(target, "play.target", opponent)?;
@@ -301,24 +266,16 @@ fn attack_unit(
                     .rfind(|c: char| !c.is_ascii_digit())
                     .map_or(0, |i| i + 1);
                 let (name, num) = part.split_at(cut);
-                let amount: u32 = num.parse().map_err(|_| {
-                    err(
-                        "play.split",
-                        format!("write each share as `UNIT AMOUNT`, not '{part}'"),
-                    )
-                })?;
+                let amount: u32 = num
+                    .parse()
+                    .map_err(|_| err("play.split", Unparsed::Share { part }))?;
                 let name = unquote(name.trim().trim_end_matches([':', '=']).trim());
                 let n = names::resolve(name, &refs, "attacking unit")
                     .map_err(|e| e.at(&format!("play.split[\"{name}\"]")))?;
                 split.insert(Name(n.to_string()), amount);
             }
         } else {
-            return Err(err(
-                "play",
-                format!(
-                    "'{clause}' is not understood; after an attack on a unit use `guard phoenixborn`, `guard UNIT`, `no guard`, `counter`, `no counter` or `split A 1, B 2`"
-                ),
-            ));
+            return Err(err("play", Unparsed::UnitClause { clause }));
         }
     }
     let guard = match guards.len() {

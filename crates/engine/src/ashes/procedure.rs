@@ -14,19 +14,11 @@ use serde_json::{Map, Value, json};
 use super::board::{Board, Phase, Said, UnitRef};
 use super::plays::{Block, OneOrMany, Play};
 use super::rules::*;
+use super::wording::*;
 use crate::BoardError;
 use crate::kit::choices::{Choice, one_or_none};
 use crate::kit::{Chosen, Cx, Opt, Stop, names};
-use crate::text::{count, fold};
-
-/// The assumption every "destroyed" judgement rests on.
-pub const DESTROYED_ASSUMPTION: &str = "a unit is treated as destroyed when its damage is at least its life, and a destroyed unit leaves the board: the indexed text uses 'destroyed' but does not define it (assumption outside the indexed text)";
-const MAY_BLOCK: &str = "the defending player 'may declare up to 1 blocker for each attacking unit': no blocker unless she declares one";
-const MAY_COUNTER: &str =
-    "the defending player 'may now choose to counter': no counter unless she chooses to";
-const MAY_GUARD: &str =
-    "the defending player 'may choose' to guard: no guard unless she declares one";
-const YOUR_ORDER: &str = "'in an order of your choosing': the order the attackers were declared in";
+use crate::text::fold;
 
 /// The seat that makes the play: the player it names, else whose turn it is.
 pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
@@ -84,24 +76,25 @@ fn check_turn(b: &Board, play: &Play, actor: usize, cx: &mut Cx) {
     let name = b.name(actor);
     if b.turn.is_some() && b.turn_seat() != actor {
         let whose = b.name(b.turn_seat());
-        cx.error_unruled("play.player", format!("the board says it is {whose}'s turn, not {name}'s; a main action is taken on your own turn"));
+        let player = &name;
+        let fault = OffTurn::NotYourTurn {
+            whose: &whose,
+            player,
+        };
+        cx.error_unruled("play.player", fault);
     }
     if !play.uses_main_action() {
         return;
     }
     if b.phase == Phase::Recovery {
-        cx.error(PASS, "phase", "the player turns phase has ended (all players passed on consecutive turns); the round is in the recovery phase, so no main action can be taken (advance to the next round with `match advance`)");
+        cx.error(PASS, "phase", OffTurn::RecoveryPhase);
     }
     if b.main_action_used {
-        let (rule, what) = match play {
-            Play::Pass { .. } => (PASS, "passing is a main action too"),
-            _ => (PAY, "a turn has one main action"),
-        };
-        cx.error(
-            rule,
-            "main_action_used",
-            format!("{name} has already used the main action for this turn; {what}"),
-        );
+        let passing = matches!(play, Play::Pass { .. });
+        let rule = if passing { PASS } else { PAY };
+        let player = &name;
+        let fault = OffTurn::MainActionUsed { player, passing };
+        cx.error(rule, "main_action_used", fault);
     }
 }
 
@@ -121,7 +114,8 @@ fn end_main_action(b: &mut Board, actor: usize, play: &Play, cx: &mut Cx) {
     let next = b.name((actor + 1) % b.players.len());
     b.turn = Some(next.clone());
     b.main_action_used = false;
-    cx.note(Some("turn"), format!("{name}'s main action is done; the resulting board hands the turn to {next} so the next play can be judged (ending the turn, and any side action, is outside the indexed text)"));
+    let (player, next) = (&name, &next);
+    cx.note(Some("turn"), Notice::TurnMovesOn { player, next });
 }
 
 fn break_pass_run(b: &mut Board, actor: usize, cx: &mut Cx) {
@@ -129,17 +123,13 @@ fn break_pass_run(b: &mut Board, actor: usize, cx: &mut Cx) {
         return;
     }
     let name = b.name(actor);
-    let who = b.consecutive_passes.join(", ");
-    let text = if b.consecutive_passes.contains(&name) {
-        format!(
-            "{name} passed earlier ({who} passed on the preceding turns) and now takes another main action, which a player who passed may do while an opponent has not passed; the run of consecutive passes is broken and the player turns phase continues"
-        )
+    let (player, passed) = (name.as_str(), b.consecutive_passes.as_slice());
+    let text = if passed.contains(&name) {
+        Turn::PassesAgain { player, passed }
     } else {
-        format!(
-            "{name} did not pass, so the run of consecutive passes ({who}) is broken; the player turns phase continues"
-        )
+        Turn::BreaksPassRun { player, passed }
     };
-    let n = b.consecutive_passes.len() as u32;
+    let n = passed.len() as u32;
     cx.step(PASS, text).num("consecutive passes before", n);
     b.consecutive_passes.clear();
 }
@@ -151,7 +141,8 @@ fn unapplied_abilities(b: &Board, units: &[UnitRef], cx: &mut Cx) {
         for (k, a) in u.abilities.iter().enumerate() {
             if fold(a) != "unitguard" {
                 let path = format!("players[{}].units[{}].abilities[{k}]", r.0, r.1);
-                cx.warn(None, Some(&path), format!("card text not applied: {}'s '{a}' (the engine applies only the indexed rules and Unit Guard)", u.name));
+                let (unit, ability) = (u.name.as_str(), a.as_str());
+                cx.warn(None, Some(&path), Notice::NotApplied { unit, ability });
             }
         }
     }
@@ -166,88 +157,58 @@ fn declare_attackers(
     cx: &mut Cx,
 ) -> Result<Vec<UnitRef>, Stop> {
     let (parent, step1) = if unit_attack { (AU, AU1) } else { (PB, PB1) };
+    let on = if unit_attack {
+        Attacked::Unit
+    } else {
+        Attacked::Phoenixborn
+    };
     let name = b.name(actor);
     if typed.is_empty() {
-        cx.error(
-            parent,
-            "play.attackers",
-            "an attack needs 1 or more of your units as attackers",
-        );
+        cx.error(parent, "play.attackers", Illegal::NoAttackers);
         return Ok(Vec::new());
     }
-    cx.step(
-        parent,
-        format!(
-            "{name} attacks {} with {}",
-            if unit_attack {
-                "a unit"
-            } else {
-                "a Phoenixborn"
-            },
-            count(typed.len(), "unit")
-        ),
-    );
+    let (player, units) = (name.as_str(), typed.len());
+    cx.step(parent, Declared::Attacks { player, on, units });
     let mut out: Vec<UnitRef> = Vec::new();
     let mut exhausted_seen = false;
     for (i, t) in typed.iter().enumerate() {
         let path = format!("play.attackers[{i}]");
         let r = b.find_unit(t, &path, actor)?;
         let label = b.label(r);
+        let unit = label.as_str();
         if r.0 != actor {
-            cx.error(
-                step1,
-                &path,
-                format!(
-                    "{label} is {}'s unit; {name} can only attack with their own units",
-                    b.name(r.0)
-                ),
-            );
+            let owner = &b.name(r.0);
+            let fault = Illegal::NotOwnAttacker {
+                unit,
+                owner,
+                player,
+            };
+            cx.error(step1, &path, fault);
         } else if out.contains(&r) {
-            cx.error(
-                step1,
-                &path,
-                format!("{label} is declared as an attacker twice"),
-            );
+            cx.error(step1, &path, Illegal::AttackerTwice { unit });
         } else if b.unit(r).is_some_and(|u| u.exhausted) {
             exhausted_seen = true;
-            let msg = if unit_attack {
-                format!(
-                    "{label} is exhausted and cannot attack (reading: Attack a Unit step 1 does not repeat 'unexhausted', but Attack a Phoenixborn step 1 limits attackers to unexhausted units; the same limit is applied here, an assumption outside the indexed text)"
-                )
-            } else {
-                format!("{label} is exhausted; only unexhausted units can be declared as attackers")
-            };
-            cx.error(step1, &path, msg);
+            cx.error(step1, &path, Illegal::ExhaustedAttacker { unit, on });
         } else {
             out.push(r);
         }
     }
     if !b.players[actor].units.iter().any(|u| !u.exhausted) {
-        cx.error(PASS, "play.attackers", format!("{name} has no unexhausted unit, so cannot attack; if no other main action is possible either, {name} must pass"));
+        cx.error(PASS, "play.attackers", OffTurn::NoReadyUnit { player });
     }
-    let listed: Vec<String> = out
-        .iter()
-        .map(|r| format!("{} (attack {})", b.label(*r), b.attack(*r)))
-        .collect();
+    let attackers: Vec<(String, u32)> = out.iter().map(|r| (b.label(*r), b.attack(*r))).collect();
     let refused = typed.len() - out.len();
-    let more = if refused > 0 {
-        format!("; {refused} more refused (see the errors below)")
-    } else {
-        String::new()
+    let units: Vec<String> = out.iter().map(|r| b.label(*r)).collect();
+    let declared = Declared::Attackers {
+        player,
+        attackers: &attackers,
+        refused,
     };
-    let chosen: Vec<String> = out.iter().map(|r| b.label(*r)).collect();
-    let st = cx.step(
-        step1,
-        format!(
-            "{name} declares {}: {}{more}",
-            count(out.len(), "attacker"),
-            listed.join(", ")
-        ),
-    );
+    let st = cx.step(step1, declared);
     st.num("attackers", out.len() as u32)
-        .chose(&name, format!("to attack with {}", chosen.join(", ")));
+        .chose(&name, Chose::AttackWith { units: &units });
     if unit_attack && exhausted_seen {
-        st.assume("exhausted units cannot be declared as attackers in Attack a Unit: step 1 does not say so, Attack a Phoenixborn step 1 does ('your unexhausted units'); the same limit is applied (assumption outside the indexed text)");
+        st.assume(ASSUME_EXHAUSTED_ATTACKERS);
     }
     unapplied_abilities(b, &out, cx);
     Ok(out)
@@ -287,11 +248,15 @@ struct Attack<'a> {
 impl<'a> Attack<'a> {
     fn new(b: &Board, actor: usize, d: usize, attackers: Vec<UnitRef>, typed: &'a [Said]) -> Self {
         let total = attackers.iter().map(|r| b.attack(*r)).sum();
-        let parts: Vec<String> = attackers
+        let parts: Vec<(String, u32)> = attackers
             .iter()
-            .map(|r| format!("{} {}", b.label(*r), b.attack(*r)))
+            .map(|r| (b.label(*r), b.attack(*r)))
             .collect();
-        let sum = format!("{} = {total}", parts.join(" + "));
+        let sum = Total {
+            parts: &parts,
+            total,
+        }
+        .to_string();
         let defender = b.name(d);
         Attack {
             actor,
@@ -333,47 +298,39 @@ fn attack_phoenixborn(
         (Some(t), _) => find_player(b, t, "play.target")?,
         (None, [only]) => *only,
         (None, []) => {
-            cx.error(
-                PB2,
-                "play.target",
-                "there is no opponent's Phoenixborn to attack",
-            );
+            cx.error(PB2, "play.target", Illegal::NoOpponent);
             return Ok(());
         }
         (None, _) => {
-            cx.error(
-                PB2,
-                "play.target",
-                "choose which opponent's Phoenixborn to attack (`target:`)",
-            );
+            cx.error(PB2, "play.target", Illegal::WhichOpponent);
             return Ok(());
         }
     };
     let pb = &b.players[d].phoenixborn;
+    let (player, phoenixborn) = (name.as_str(), pb.name.as_str());
     if d == actor {
-        cx.error(
-            PB2,
-            "play.target",
-            format!(
-                "{} is {name}'s own Phoenixborn; the target must be an opponent's Phoenixborn",
-                pb.name
-            ),
-        );
+        let fault = Illegal::OwnPhoenixborn {
+            phoenixborn,
+            player,
+        };
+        cx.error(PB2, "play.target", fault);
         return Ok(());
     }
-    cx.step(
-        PB2,
-        format!(
-            "{name} targets {}'s Phoenixborn {} (life {}, damage {}); all attackers attack it",
-            b.name(d),
-            pb.name,
-            pb.life,
-            pb.damage
-        ),
-    )
-    .num("life", *pb.life)
-    .num("damage", *pb.damage)
-    .chose(&name, format!("to attack {}", pb.name));
+    let owner = b.name(d);
+    let declared = Declared::TargetsPhoenixborn {
+        player,
+        owner: &owner,
+        phoenixborn,
+        life: *pb.life,
+        damage: *pb.damage,
+    };
+    let chose = Chose::Attack {
+        target: phoenixborn,
+    };
+    cx.step(PB2, declared)
+        .num("life", *pb.life)
+        .num("damage", *pb.damage)
+        .chose(&name, chose);
     let at = Attack::new(b, actor, d, attackers, typed);
     // 3. Declare blockers.
     let blocked = declare_blockers(b, &at, blocks, cx)?;
@@ -413,8 +370,10 @@ fn declare_blockers(
             continue;
         };
         let bpath = format!("play.blocks[{j}].blocker");
+        let attacker = b.label(a);
         if stated.contains(&a) {
-            cx.refuse(PB3, &bpath, format!("{} already has a blocker; an attacking unit cannot be blocked by more than 1 unit", b.label(a)));
+            let attacker = &attacker;
+            cx.refuse(PB3, &bpath, Refusal::BlockedTwice { attacker });
             continue;
         }
         // The defending player's choice: stated by her (or agreed).
@@ -425,26 +384,22 @@ fn declare_blockers(
             continue;
         };
         let br = b.find_unit(bt, &bpath, d)?;
+        let label = b.label(br);
+        let blocker = label.as_str();
         let why = if br.0 != d {
-            Some(format!(
-                "{} is not {defender}'s unit; only the defending player's units can block",
-                b.label(br)
-            ))
+            Some(NoBlock::NotTheirs { blocker, defender })
         } else if b.unit(br).is_some_and(|u| u.exhausted) {
-            Some(format!(
-                "{} is exhausted; only an unexhausted unit can be declared as a blocker",
-                b.label(br)
-            ))
+            Some(NoBlock::Exhausted { blocker })
         } else if out.iter().any(|x| x.1 == br) {
-            Some(format!(
-                "{} already blocks another attacker; a blocker is placed in front of one attacking unit (1 blocker for each attacking unit)",
-                b.label(br)
-            ))
+            Some(NoBlock::Busy { blocker })
         } else {
             None
         };
         match why {
-            Some(msg) => cx.refuse(PB3, &bpath, format!("{msg}; {} is unblocked", b.label(a))),
+            Some(why) => {
+                let attacker = &attacker;
+                cx.refuse(PB3, &bpath, Refusal::Blocker { why, attacker });
+            }
             None => out.push((a, br, j)),
         }
     }
@@ -455,41 +410,21 @@ fn declare_blockers(
             assumed.push(b.label(a));
         }
     }
-    let desc: Vec<String> = out
+    let pairs: Vec<(String, String)> = out
         .iter()
-        .map(|(a, br, _)| format!("{} blocks {}", b.label(*br), b.label(*a)))
+        .map(|(a, br, _)| (b.label(*a), b.label(*br)))
         .collect();
-    let text = if desc.is_empty() {
-        format!("{defender} declares no blockers")
-    } else {
-        format!(
-            "{defender} declares {}: {}",
-            count(desc.len(), "blocker"),
-            desc.join("; ")
-        )
-    };
-    let chose = if desc.is_empty() {
-        "not to block".to_string()
-    } else {
-        let each: Vec<String> = out
-            .iter()
-            .map(|(a, br, _)| format!("{} with {}", b.label(*a), b.label(*br)))
-            .collect();
-        format!("to block {}", each.join(", and "))
-    };
-    let st = cx.step(PB3, text);
+    let blocks = pairs.as_slice();
+    let st = cx.step(PB3, Declared::Blockers { defender, blocks });
     st.num("blockers", out.len() as u32);
+    let chose = Chose::Blocks { blocks };
     if assumed.is_empty() {
         st.chose(defender, chose);
     } else {
-        st.assumed(
-            defender,
-            chose,
-            format!(
-                "not stated on the board for {}; assumed: {MAY_BLOCK}",
-                assumed.join(", ")
-            ),
-        );
+        let why = Unstated {
+            attackers: &assumed,
+        };
+        st.assumed(defender, chose, why);
     }
     Ok(out)
 }
@@ -524,19 +459,22 @@ fn block_ask(
         .map(|u| (at.d, u))
         .filter(|r| b.unit(*r).is_some_and(|x| !x.exhausted) && !taken.iter().any(|t| t.1 == *r))
         .map(|r| Opt {
-            label: format!("block with {}", b.label(r)),
+            label: Answer::BlockWith(&b.label(r)).into(),
             value: Some(r),
             patch: patch(Some(b.unit_name(r))),
         })
         .collect();
     let none = Opt {
-        label: "no blocker".into(),
+        label: Answer::NoBlocker.into(),
         value: None,
         patch: patch(None),
     };
-    let (al, atk) = (b.label(a), b.attack(a));
-    let question = format!("{}: block {al} (attack {atk}) with…", at.defender);
-    (question, one_or_none(options, none))
+    let question = Question::Block {
+        defender: &at.defender,
+        attacker: &b.label(a),
+        attack: b.attack(a),
+    };
+    (question.into(), one_or_none(options, none))
 }
 
 /// Step 4's order: the attacker's choice, or the declared order (assumed).
@@ -554,27 +492,15 @@ fn resolve_order(
             continue;
         };
         if o.contains(&r) {
-            cx.error(
-                PB4,
-                &path,
-                format!(
-                    "{} appears twice in the order; each attacking unit's damage is resolved once",
-                    b.label(r)
-                ),
-            );
+            let unit = &b.label(r);
+            cx.error(PB4, &path, Illegal::OrderTwice { unit });
         }
         o.push(r);
     }
     if !order.is_empty() {
         for a in at.attackers.iter().filter(|a| !o.contains(a)) {
-            cx.error(
-                PB4,
-                "play.order",
-                format!(
-                    "the order leaves out {}; it must resolve each attacking unit's damage",
-                    b.label(*a)
-                ),
-            );
+            let unit = &b.label(*a);
+            cx.error(PB4, "play.order", Illegal::OrderLeavesOut { unit });
         }
     }
     if cx.failed() {
@@ -586,25 +512,26 @@ fn resolve_order(
         Chosen::Stated(o)
     };
     let list: Vec<String> = chosen.value().iter().map(|r| b.label(*r)).collect();
-    let st = cx.step(
-        PB4,
-        format!(
-            "{name} resolves the attackers one at a time, in this order: {}",
-            list.join(", ")
-        ),
-    );
-    chosen.on(st, &name, format!("the order {}", list.join(", ")));
+    let (player, order) = (name.as_str(), list.as_slice());
+    let st = cx.step(PB4, Declared::Order { player, order });
+    chosen.on(st, &name, Chose::Order { order });
     Ok(Some(chosen.value()))
 }
 
 fn unblocked(b: &mut Board, a: UnitRef, d: usize, cx: &mut Cx) {
     let (al, atk) = (b.label(a), b.attack(a));
-    let (before, after, life) = b.damage_pb(d, atk);
+    let tally: Tally = b.damage_pb(d, atk).into();
     b.exhaust(a);
     let pb = b.players[d].phoenixborn.name.clone();
-    cx.step(PB4, format!("{al} is unblocked: it deals {atk} damage to {pb} ({before} → {after} damage, life {life}); then 1 exhaustion token is placed on {al}"))
+    let resolved = Resolved::Unblocked {
+        attacker: &al,
+        attack: atk,
+        phoenixborn: &pb,
+        tally,
+    };
+    cx.step(PB4, resolved)
         .num("damage dealt", atk)
-        .num("Phoenixborn damage", after)
+        .num("Phoenixborn damage", tally.after)
         .num("exhaustion tokens", 1);
 }
 
@@ -623,13 +550,13 @@ fn counter_choice(
     let path = format!("play.blocks[{i}].counter");
     let choice = Choice::new(at.d, key, Some((false, MAY_COUNTER)), PB4, path);
     let ask = || {
-        let bl = b.label(blocker);
-        let question = format!(
-            "{}: {bl} blocks {}; counter with {bl}?",
-            at.defender,
-            b.label(a)
-        );
-        (question, format!("counter with {bl}"))
+        let blocker = &b.label(blocker);
+        let question = Question::CounterBlock {
+            defender: &at.defender,
+            blocker,
+            attacker: &b.label(a),
+        };
+        (question.into(), Answer::CounterWith(blocker).into())
     };
     let patch = |c: bool| {
         let mut list = blocks.to_vec();
@@ -639,26 +566,25 @@ fn counter_choice(
         json!({ "blocks": list })
     };
     let stated = blocks.get(i).and_then(|s| s.counter);
-    choice.yes_no(cx, stated, ask, "do not counter", patch)
+    let no = Answer::NoCounter.to_string();
+    choice.yes_no(cx, stated, ask, &no, patch)
 }
 
 /// The step saying whether `unit` counters ("…; Maeoni chooses to counter"),
 /// with the defending player's choice.
-fn counter_step(cx: &mut Cx, rule: &str, head: String, at: &Attack, unit: &str, c: &Chosen<bool>) {
-    let (does, what) = match c.value() {
-        true => ("chooses to counter", "to counter"),
-        false => ("does not counter", "not to counter"),
+fn counter_step(cx: &mut Cx, rule: &str, unit: Countered, at: &Attack, c: &Chosen<bool>) {
+    let (defender, counters) = (at.defender.as_str(), c.value());
+    let by = match unit {
+        Countered::Blocked { blocker, .. } => blocker,
+        Countered::Target { unit } => unit,
     };
-    let st = cx.step(rule, format!("{head}; {} {does}", at.defender));
-    c.on(st, &at.defender, format!("{what} with {unit}"));
-}
-
-/// ", so X is destroyed" when it is.
-fn destroyed_note(dead: bool, label: &str) -> String {
-    match dead {
-        true => format!(", so {label} is destroyed"),
-        false => String::new(),
-    }
+    let resolved = Resolved::Counter {
+        unit,
+        defender,
+        counters,
+    };
+    let st = cx.step(rule, resolved);
+    c.on(st, defender, Chose::Counter { counters, unit: by });
 }
 
 /// One blocked attacker's damage; returns the units it destroyed.
@@ -671,23 +597,24 @@ fn blocked_battle(
     cx: &mut Cx,
 ) -> Vec<UnitRef> {
     let (al, bl) = (b.label(a), b.label(br));
+    let (attacker, blocker) = (al.as_str(), bl.as_str());
     let atk = b.attack(a);
-    counter_step(
-        cx,
-        PB4,
-        format!("{al} is blocked by {bl}"),
-        at,
-        &bl,
-        &counter,
-    );
+    let unit = Countered::Blocked { attacker, blocker };
+    counter_step(cx, PB4, unit, at, &counter);
     if !counter.value() {
-        let (before, after, life) = b.damage_unit(br, atk);
+        let tally: Tally = b.damage_unit(br, atk).into();
         b.exhaust(a);
         let dead = b.destroyed(br);
-        let gone = destroyed_note(dead, &bl);
-        let st = cx.step(PB41, format!("{al} deals {atk} damage to {bl} ({before} → {after}, life {life}){gone}; then 1 exhaustion token on {al}; {bl} did not counter and is not exhausted"));
+        let resolved = Resolved::BlockerHit {
+            attacker,
+            blocker,
+            attack: atk,
+            tally,
+            destroyed: dead,
+        };
+        let st = cx.step(PB41, resolved);
         st.num("damage dealt", atk)
-            .num("blocker damage", after)
+            .num("blocker damage", tally.after)
             .num("exhaustion tokens", 1);
         if dead {
             st.assume(DESTROYED_ASSUMPTION);
@@ -696,10 +623,22 @@ fn blocked_battle(
         return Vec::new();
     }
     let batk = b.attack(br);
-    let (_, bafter, blife) = b.damage_unit(br, atk);
-    let (_, aafter, alife) = b.damage_unit(a, batk);
+    let blocker_tally = b.damage_unit(br, atk).into();
+    let attacker_tally = b.damage_unit(a, batk).into();
     let (tired, gone, dead) = settle_battle(b, &[a, br]);
-    let st = cx.step(PB42, format!("{al} and {bl} are in battle and deal damage simultaneously: {al} deals {atk} to {bl} ({bafter} damage, life {blife}), {bl} deals {batk} to {al} ({aafter} damage, life {alife}); {}", battle_outcome(&tired, &gone)));
+    let resolved = Resolved::Battle {
+        attacker,
+        blocker,
+        attack: atk,
+        blocker_tally,
+        counter: batk,
+        attacker_tally,
+        outcome: Outcome {
+            exhausted: &tired,
+            destroyed: &gone,
+        },
+    };
+    let st = cx.step(PB42, resolved);
     st.num("damage dealt", atk)
         .num("counter damage", batk)
         .num("exhaustion tokens", tired.len() as u32)
@@ -723,24 +662,16 @@ fn settle_battle(b: &mut Board, units: &[UnitRef]) -> (Vec<String>, Vec<String>,
     (tired, gone, dead)
 }
 
-fn battle_outcome(tired: &[String], gone: &[String]) -> String {
-    let fate = if gone.is_empty() {
-        "no unit is destroyed".to_string()
-    } else {
-        format!("destroyed: {}", gone.join(", "))
-    };
-    let tokens = if tired.is_empty() {
-        "no exhaustion token is placed".to_string()
-    } else {
-        format!("1 exhaustion token on {}", tired.join(", "))
-    };
-    format!("{fate}; {tokens}")
-}
-
 fn lethal_note(b: &Board, d: usize, cx: &mut Cx) {
     let pb = &b.players[d].phoenixborn;
     if pb.destroyed() {
-        cx.warn(None, Some(&format!("players[{d}].phoenixborn.damage")), format!("{} now has {} damage against a life of {}; what happens to a Phoenixborn whose damage reaches its life is outside the indexed text (the match records it as the end of the game, outside the indexed rules)", pb.name, pb.damage, pb.life));
+        let path = format!("players[{d}].phoenixborn.damage");
+        let lethal = Notice::Lethal {
+            phoenixborn: &pb.name,
+            damage: *pb.damage,
+            life: *pb.life,
+        };
+        cx.warn(None, Some(&path), lethal);
     }
 }
 
@@ -775,25 +706,20 @@ fn attack_unit(
     // 2. Choose target.
     let t = b.find_unit(target, "play.target", (actor + 1) % b.players.len().max(1))?;
     let tl = b.label(t);
+    let (unit, player) = (tl.as_str(), name.as_str());
     if t.0 == actor {
-        cx.error(
-            AU2,
-            "play.target",
-            format!(
-                "{tl} is {name}'s own unit; the target must be a unit on an opponent's battlefield"
-            ),
-        );
+        cx.error(AU2, "play.target", Illegal::OwnUnit { unit, player });
         return Ok(());
     }
     let d = t.0;
-    cx.step(
-        AU2,
-        format!(
-            "{name} targets {tl} on {}'s battlefield; all attacking units attack it",
-            b.name(d)
-        ),
-    )
-    .chose(&name, format!("to attack {tl}"));
+    let owner = &b.name(d);
+    let declared = Declared::TargetsUnit {
+        player,
+        unit,
+        owner,
+    };
+    cx.step(AU2, declared)
+        .chose(&name, Chose::Attack { target: unit });
     let at = Attack::new(b, actor, d, attackers, typed);
     // 3. Declare a guard.
     let guard = declare_guard(b, &at, t, ch.guard, cx)?;
@@ -801,10 +727,13 @@ fn attack_unit(
     let final_unit = match guard {
         Guard::Phoenixborn => {
             if ch.counter == Some(true) {
-                cx.refuse(AU4, "play.counter", format!("the final target is the Phoenixborn {}; only a unit that is the final target may counter", b.players[d].phoenixborn.name));
+                let phoenixborn = &b.players[d].phoenixborn.name;
+                let refusal = Refusal::PhoenixbornCounter { phoenixborn };
+                cx.refuse(AU4, "play.counter", refusal);
             }
             if !ch.split.is_empty() {
-                cx.warn(Some(AU4), Some("play.split"), "the damage split is ignored: a Phoenixborn final target does not counter, so there is no damage to split");
+                let notice = Notice::SplitNoPhoenixbornCounter;
+                cx.warn(Some(AU4), Some("play.split"), notice);
             }
             phoenixborn_takes_it(b, &at, cx);
             return Ok(());
@@ -814,11 +743,7 @@ fn attack_unit(
     };
     if !unit_counter(b, &at, final_unit, ch.counter, cx)? {
         if !ch.split.is_empty() {
-            cx.warn(
-                Some(AU41),
-                Some("play.split"),
-                "the damage split is ignored: the target does not counter, so it deals no damage",
-            );
+            cx.warn(Some(AU41), Some("play.split"), Notice::SplitNoCounter);
         }
         no_counter(b, &at, final_unit, cx);
         return Ok(());
@@ -840,7 +765,7 @@ fn declare_guard(
     let pb = &b.players[at.d].phoenixborn;
     let stated = match typed.map(OneOrMany::items).as_deref() {
         Some([_, _, ..]) => {
-            cx.refuse(AU3, "play.guard", "only a single unit can be declared as a guard for any given attack; no guard is declared");
+            cx.refuse(AU3, "play.guard", Refusal::TwoGuards);
             Some(Guard::None)
         }
         Some([g]) => Some(stated_guard(b, at.d, t, g, cx)?),
@@ -853,38 +778,31 @@ fn declare_guard(
         AU3,
         "play.guard",
     );
+    let target = tl.as_str();
     let ask = || {
-        (
-            format!("{defender}: guard {tl} with…"),
-            guard_options(b, at.d, t),
-        )
+        let question = Question::Guard { defender, target };
+        (question.into(), guard_options(b, at.d, t))
     };
     let chosen = choice.settle(cx, stated, ask)?;
-    let text = match chosen.value() {
-        Guard::Phoenixborn => format!(
-            "{defender} guards {tl} with the Phoenixborn {}{}; {} is now the target of the attack",
-            pb.name,
-            if pb.exhausted {
-                " (exhausted: a Phoenixborn can guard even if it is exhausted)"
-            } else {
-                ""
-            },
-            pb.name
-        ),
-        Guard::Unit(g) => format!(
-            "{defender} declares {} (Unit Guard, unexhausted) as a guard for {tl}; {} is now the target of the attack",
-            b.label(g),
-            b.label(g)
-        ),
-        Guard::None => format!("{defender} declares no guard; {tl} remains the target"),
+    let guard_label;
+    let by = match chosen.value() {
+        Guard::Phoenixborn => Guarded::Phoenixborn {
+            name: &pb.name,
+            exhausted: pb.exhausted,
+        },
+        Guard::Unit(g) => {
+            guard_label = b.label(g);
+            Guarded::Unit(&guard_label)
+        }
+        Guard::None => Guarded::None,
     };
-    let what = match chosen.value() {
-        Guard::Phoenixborn => format!("to guard with {}", pb.name),
-        Guard::Unit(g) => format!("to guard with {}", b.label(g)),
-        Guard::None => "not to guard".to_string(),
+    let declared = Declared::Guard {
+        defender,
+        target,
+        by,
     };
-    let st = cx.step(AU3, text);
-    chosen.on(st, defender, what);
+    let st = cx.step(AU3, declared);
+    chosen.on(st, defender, Chose::Guard { by });
     Ok(chosen.value())
 }
 
@@ -894,7 +812,7 @@ fn guard_options(b: &Board, d: usize, t: UnitRef) -> Vec<Opt<Guard>> {
     let guard = |label: &str, g: Guard, v: &str| Opt::field(label, g, "guard", json!(v));
     let pb = &b.players[d].phoenixborn.name;
     let mut v = vec![guard(
-        &format!("guard with {pb}"),
+        &Answer::GuardWith(pb).to_string(),
         Guard::Phoenixborn,
         "phoenixborn",
     )];
@@ -904,10 +822,12 @@ fn guard_options(b: &Board, d: usize, t: UnitRef) -> Vec<Opt<Guard>> {
             && b.unit(r)
                 .is_some_and(|x| x.has_unit_guard() && !x.exhausted)
         {
-            v.push(guard(&format!("guard with {l}"), Guard::Unit(r), &l));
+            let label = Answer::GuardWith(&l).to_string();
+            v.push(guard(&label, Guard::Unit(r), &l));
         }
     }
-    one_or_none(v, guard("no guard", Guard::None, "none"))
+    let none = Answer::NoGuard.to_string();
+    one_or_none(v, guard(&none, Guard::None, "none"))
 }
 
 /// A stated guard, checked; an impossible one is refused (no guard).
@@ -924,36 +844,23 @@ fn stated_guard(b: &Board, d: usize, t: UnitRef, g: &str, cx: &mut Cx) -> Result
     }
     let gr = b.find_unit(g, "play.guard", d)?;
     let gl = b.label(gr);
+    let guard = gl.as_str();
     let why = if gr.0 != d {
-        Some(format!(
-            "{gl} is not a unit {} controls; only the defending player's Phoenixborn or units can guard",
-            defender.name
-        ))
+        let defender = &defender.name;
+        Some(NoGuard::NotTheirs { guard, defender })
     } else if gr == t {
-        Some(format!(
-            "{gl} is the target; a guard is moved in front of the targeted unit, so it must be another unit"
-        ))
+        Some(NoGuard::IsTarget { guard })
     } else if b.unit(gr).is_some_and(|u| !u.has_unit_guard()) {
-        Some(format!(
-            "{gl} does not have the 'Unit Guard' ability; only the Phoenixborn or a unit with Unit Guard can guard"
-        ))
+        Some(NoGuard::NoUnitGuard { guard })
     } else if b.unit(gr).is_some_and(|u| u.exhausted) {
-        Some(format!(
-            "{gl} is exhausted; only an unexhausted unit with Unit Guard can be declared as a guard"
-        ))
+        Some(NoGuard::Exhausted { guard })
     } else {
         None
     };
     match why {
-        Some(msg) => {
-            cx.refuse(
-                AU3,
-                "play.guard",
-                format!(
-                    "{msg}; no guard is declared and {} remains the target",
-                    b.label(t)
-                ),
-            );
+        Some(why) => {
+            let target = &b.label(t);
+            cx.refuse(AU3, "play.guard", Refusal::Guard { why, target });
             Ok(Guard::None)
         }
         None => Ok(Guard::Unit(gr)),
@@ -961,16 +868,21 @@ fn stated_guard(b: &Board, d: usize, t: UnitRef, g: &str, cx: &mut Cx) -> Result
 }
 
 fn phoenixborn_takes_it(b: &mut Board, at: &Attack, cx: &mut Cx) {
-    let (before, after, life) = b.damage_pb(at.d, at.total);
+    let tally: Tally = b.damage_pb(at.d, at.total).into();
     for r in &at.attackers {
         b.exhaust(*r);
     }
     let pb = b.players[at.d].phoenixborn.name.clone();
     let list: Vec<String> = at.attackers.iter().map(|r| b.label(*r)).collect();
-    let sum = &at.sum;
-    cx.step(AU4, format!("the final target is the Phoenixborn {pb}: total attack {sum}, dealt to {pb} ({before} → {after} damage, life {life}); then 1 exhaustion token on each attacking unit ({})", list.join(", ")))
+    let resolved = FinalTarget::PhoenixbornTakesIt {
+        phoenixborn: &pb,
+        sum: &at.sum,
+        tally,
+        attackers: &list,
+    };
+    cx.step(AU4, resolved)
         .num("total attack", at.total)
-        .num("Phoenixborn damage", after)
+        .num("Phoenixborn damage", tally.after)
         .num("exhaustion tokens", at.attackers.len() as u32);
     lethal_note(b, at.d, cx);
 }
@@ -985,14 +897,12 @@ fn unit_counter(
     cx: &mut Cx,
 ) -> Result<bool, Stop> {
     let fl = b.label(f);
+    let unit = fl.as_str();
     if b.unit(f).is_some_and(|u| u.exhausted) {
         if stated == Some(true) {
-            cx.refuse(AU4, "play.counter", format!("{fl} is exhausted and cannot counter; only an unexhausted final target may counter, so the attack resolves without a counter"));
+            cx.refuse(AU4, "play.counter", Refusal::ExhaustedCounter { unit });
         }
-        cx.step(
-            AU4,
-            format!("{fl} is the final target and is exhausted, so it cannot counter"),
-        );
+        cx.step(AU4, FinalTarget::CannotCounter { unit });
         return Ok(false);
     }
     let choice = Choice::new(
@@ -1003,33 +913,34 @@ fn unit_counter(
         "play.counter",
     );
     let ask = || {
-        let question = format!("{}: {fl} is attacked; counter with {fl}?", at.defender);
-        (question, format!("counter with {fl}"))
+        let defender = &at.defender;
+        let question = Question::CounterTarget { defender, unit };
+        (question.into(), Answer::CounterWith(unit).into())
     };
-    let chosen = choice.yes_no(
-        cx,
-        stated,
-        ask,
-        "do not counter",
-        |c| json!({ "counter": c }),
-    )?;
-    let head = format!("{fl} is the final target and unexhausted");
-    counter_step(cx, AU4, head, at, &fl, &chosen);
+    let no = Answer::NoCounter.to_string();
+    let chosen = choice.yes_no(cx, stated, ask, &no, |c| json!({ "counter": c }))?;
+    counter_step(cx, AU4, Countered::Target { unit }, at, &chosen);
     Ok(chosen.value())
 }
 
 fn no_counter(b: &mut Board, at: &Attack, f: UnitRef, cx: &mut Cx) {
     let fl = b.label(f);
-    let (before, after, life) = b.damage_unit(f, at.total);
+    let tally: Tally = b.damage_unit(f, at.total).into();
     for r in &at.attackers {
         b.exhaust(*r);
     }
     let dead = b.destroyed(f);
     let list: Vec<String> = at.attackers.iter().map(|r| b.label(*r)).collect();
-    let (sum, gone) = (&at.sum, destroyed_note(dead, &fl));
-    let st = cx.step(AU41, format!("total attack {sum} is dealt to {fl} ({before} → {after}, life {life}){gone}; then 1 exhaustion token on each attacking unit ({}); {fl} did not counter and gets no exhaustion token", list.join(", ")));
+    let resolved = FinalTarget::TargetHit {
+        sum: &at.sum,
+        target: &fl,
+        tally,
+        destroyed: dead,
+        attackers: &list,
+    };
+    let st = cx.step(AU41, resolved);
     st.num("total attack", at.total)
-        .num("target damage", after)
+        .num("target damage", tally.after)
         .num("exhaustion tokens", at.attackers.len() as u32);
     if dead {
         st.assume(DESTROYED_ASSUMPTION);
@@ -1060,11 +971,8 @@ fn split_choice(
         let ask = || split_ask(b, at, f, r, *v, &Map::new());
         split_of(b, at, r).settle(cx, Some(*v), ask)?;
         if shares.iter().any(|s| s.0 == r) {
-            cx.refuse(
-                AU42,
-                &path,
-                format!("{} is given two shares of the damage", b.label(r)),
-            );
+            let unit = &b.label(r);
+            cx.refuse(AU42, &path, Refusal::TwoShares { unit });
             shares.clear();
             break;
         }
@@ -1073,7 +981,9 @@ fn split_choice(
     let sum: u32 = shares.iter().map(|s| s.1).sum();
     let complete = shares.len() == at.attackers.len();
     if sum > catk || (complete && sum != catk) {
-        cx.refuse(AU42, "play.split", format!("the split adds up to {sum}, but {} deals damage equal to its attack value, {catk}; the shares must add up to {catk}", b.label(f)));
+        let (unit, attack) = (&b.label(f), catk);
+        let refusal = Refusal::SplitSum { sum, unit, attack };
+        cx.refuse(AU42, "play.split", refusal);
         shares.clear();
     }
     let left = catk - shares.iter().map(|s| s.1).sum::<u32>();
@@ -1124,55 +1034,61 @@ fn split_ask(
     let options = (0..=left.min(24))
         .map(|n| {
             let mut m = base.clone();
-            m.insert(b.label(to), json!(n));
+            let to = b.label(to);
+            m.insert(to.clone(), json!(n));
             Opt {
-                label: format!("{n} to {}", b.label(to)),
+                label: Answer::Share { amount: n, to: &to }.into(),
                 value: n,
                 patch: json!({ "split": Value::Object(m) }),
             }
         })
         .collect();
-    let question = format!(
-        "{}: {} counters {}; how much of its {left} remaining damage goes to {}?",
-        at.defender,
-        b.label(f),
-        count(at.attackers.len(), "attacker"),
-        b.label(to)
-    );
-    (question, options)
+    let question = Question::Split {
+        defender: &at.defender,
+        unit: &b.label(f),
+        attackers: at.attackers.len(),
+        left,
+        to: &b.label(to),
+    };
+    (question.into(), options)
 }
 
 fn counter_battle(b: &mut Board, at: &Attack, f: UnitRef, shares: &[(UnitRef, u32)], cx: &mut Cx) {
     let fl = b.label(f);
     let catk = b.attack(f);
-    let (tb, ta, tlife) = b.damage_unit(f, at.total);
+    let tally = b.damage_unit(f, at.total).into();
     let mut dealt = Vec::new();
     for (r, amount) in shares {
-        let (before, after, life) = b.damage_unit(*r, *amount);
-        dealt.push(format!(
-            "{amount} to {} ({before} → {after}, life {life})",
-            b.label(*r)
-        ));
+        let t = b.damage_unit(*r, *amount).into();
+        dealt.push((b.label(*r), *amount, t));
     }
-    let split_text: Vec<String> = shares
-        .iter()
-        .map(|(r, v)| format!("{} {v}", b.label(*r)))
-        .collect();
+    let split: Vec<(String, u32)> = shares.iter().map(|(r, v)| (b.label(*r), *v)).collect();
     let mut in_battle = at.attackers.clone();
     in_battle.push(f);
     let (tired, gone, dead) = settle_battle(b, &in_battle);
     b.remove_units(dead);
-    let sum = &at.sum;
-    let st = cx.step(AU42, format!("the attackers and {fl} are in battle: total attack {sum} is dealt to {fl} ({tb} → {ta}, life {tlife}); simultaneously {fl} deals its attack {catk}: {}; {}", dealt.join(", "), battle_outcome(&tired, &gone)));
+    let resolved = FinalTarget::CounterBattle {
+        target: &fl,
+        sum: &at.sum,
+        tally,
+        attack: catk,
+        dealt: &dealt,
+        outcome: Outcome {
+            exhausted: &tired,
+            destroyed: &gone,
+        },
+    };
+    let st = cx.step(AU42, resolved);
     st.num("total attack", at.total)
         .num("counter damage", catk)
         .num("exhaustion tokens", tired.len() as u32)
         .assume(DESTROYED_ASSUMPTION);
     if shares.len() > 1 {
-        st.chose(
-            &at.defender,
-            format!("to split {fl}'s damage: {}", split_text.join(", ")),
-        );
+        let chose = Chose::Split {
+            unit: &fl,
+            shares: &split,
+        };
+        st.chose(&at.defender, chose);
     }
 }
 
@@ -1183,29 +1099,31 @@ fn pass(b: &mut Board, actor: usize, cx: &mut Cx) {
         .iter()
         .filter(|u| !u.exhausted)
         .count() as u32;
+    let player = name.as_str();
     if ready > 0 && b.players.len() > 1 {
-        cx.step(PASS, format!("{name} passes: the main action is to do nothing. {name} could still attack with {}, and a player may choose to pass even if other main actions are possible", count(ready as usize, "unexhausted unit")))
+        cx.step(PASS, Turn::Passes { player, ready })
             .num("unexhausted units", ready)
-            .chose(&name, "to pass");
+            .chose(&name, Chose::Pass);
     } else {
-        cx.step(PASS, format!("{name} passes: the main action is to do nothing. {name} has no unexhausted unit to attack with, so unless a card can be played, passing is the only main action left and must be chosen"))
+        cx.step(PASS, Turn::PassesWithNoAttack { player })
             .num("unexhausted units", ready)
-            .chose(&name, "to pass")
-            .assume("the board does not list cards in hand or abilities, so only attacks are checked when deciding whether another main action is possible (assumption outside the indexed text)");
+            .chose(&name, Chose::Pass)
+            .assume(ASSUME_NO_HAND);
     }
     b.consecutive_passes.push(name.clone());
     let missing = b.yet_to_pass();
     let n = b.consecutive_passes.len() as u32;
     if missing.is_empty() {
-        let who = b.consecutive_passes.join(", ");
-        cx.step(PASS, format!("all players have passed on consecutive turns ({who}): the player turns phase ends and players move on to the recovery phase of the round")).num("consecutive passes", n);
+        let passed = b.consecutive_passes.as_slice();
+        cx.step(PASS, Turn::AllPassed { passed })
+            .num("consecutive passes", n);
         b.phase = Phase::Recovery;
         b.consecutive_passes.clear();
         b.turn = None;
         b.main_action_used = false;
     } else {
-        let verb = if missing.len() == 1 { "has" } else { "have" };
-        cx.step(PASS, format!("{} {verb} not passed since, so the player turns phase continues; {name} may pass again or take any other main action on the next turn", missing.join(", ")))
+        let (missing, player) = (missing.as_slice(), name.as_str());
+        cx.step(PASS, Turn::YetToPass { missing, player })
             .num("consecutive passes", n)
             .num("players yet to pass", missing.len() as u32);
     }
@@ -1220,18 +1138,24 @@ fn pay_cost(
 ) -> Result<(), Stop> {
     let name = b.name(actor);
     let Some(main) = main else {
-        return Err(BoardError::semantic("play.main_action", "say whether the card's play or activation cost includes the main-action symbol (`main_action: true` or `false`)").with_rule(PAY).into());
+        let unsaid = BoardError::semantic("play.main_action", SAY_MAIN_ACTION);
+        return Err(unsaid.with_rule(PAY).into());
     };
+    let (player, main_action) = (name.as_str(), main);
+    let st = cx.step(
+        PAY,
+        Turn::PaysCost {
+            card,
+            player,
+            main_action,
+        },
+    );
+    st.num("main actions used", u32::from(main))
+        .chose(&name, Chose::PlayOrActivate { card });
     if main {
-        cx.step(PAY, format!("the cost of {card} includes the main-action symbol: paying it takes up {name}'s main action for the turn"))
-            .num("main actions used", 1)
-            .chose(&name, format!("to play or activate {card}"));
         b.main_action_used = true;
     } else {
-        cx.step(PAY, format!("the cost of {card} has no main-action symbol: paying it does not take up {name}'s main action, which is still available"))
-            .num("main actions used", 0)
-            .chose(&name, format!("to play or activate {card}"))
-            .assume("the passage states only that a cost with the main-action symbol takes up the main action; that a cost without it leaves the main action available is read from it (assumption outside the indexed text)");
+        st.assume(ASSUME_NO_SYMBOL);
     }
     Ok(())
 }
