@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use super::board::Kind;
+use super::board::{Grant, Kind};
 use super::rules::{SAME, TYPED};
 use crate::text::count;
 
@@ -29,6 +29,27 @@ pub const DATA_AFTER_GRANTS: &str = "`after` and `grants`";
 /// An ability whose grant the engine does not apply: the data it applies.
 pub const DATA_GRANTS: &str = "`grants` free_action, extra_attack or token";
 
+/// A step with no kind.
+pub const STEP_NEEDED: &str = "a step needs one of `action`, `free_action`, `free_card_action`, `extra_attack`, `gain` (or `activate` / `end`)";
+/// `activate` or `end` in the record.
+pub const PLAY_STEPS: &str = "the record of an activation lists what the unit did; starting or ending an activation is a play";
+/// `end: false`, `extra_attack: false`.
+pub const TRUE_OR_OMIT: &str = "write `true` or leave the step out";
+/// A source on a step that is not granted.
+pub const FREE_SOURCE_ONLY: &str = "only a granted step (`free_action`, `extra_attack`, `gain`) has an `ability` or `effect` source";
+/// `untyped` out of place.
+pub const UNTYPED_ALONE: &str = "`untyped` only goes with a `free_action` from an `effect` (an ability's data already says its type)";
+/// `card` out of place.
+pub const CARD_ALONE: &str = "`card` only goes with a card action";
+/// A step of more than one kind.
+pub const ONE_STEP: &str = "a step is one thing: give only one of `activate`, `end`, `action`, `free_action`, `free_card_action`, `extra_attack`, `gain`";
+/// `activate` or `end` where an action is read.
+pub const END_NOT_ACTION: &str = "`activate` and `end` are not actions";
+/// A card action without its card.
+pub const CARD_NEEDED: &str = "a card action needs `card: <one of the unit's card_actions>`";
+/// Both `ability` and `effect`.
+pub const BOTH_SOURCES: &str = "give `ability` or `effect`, not both";
+
 /// The answers to "does the effect name the free action's type?", as chosen.
 pub const CHOSE_TYPE: [&str; 2] = [
     "a free action of the type the effect names",
@@ -47,8 +68,8 @@ macro_rules! into_string {
 }
 
 into_string!(
-    Opening, Activation, Performs, Trigger, Summary, Fault, StepFault, Repeat, Notice, Question,
-    Chose, What, Outcome
+    Misread, Opening, Activation, Performs, Trigger, Summary, Fault, StepFault, Repeat, Notice,
+    Question, Chose, What, Outcome
 );
 
 /// `2 actions`, `1 action`.
@@ -1071,5 +1092,46 @@ impl fmt::Display for Outcome<'_> {
         f.write_str(
             ": a reading outside the indexed rules (the Actions text does not say how a game ends)",
         )
+    }
+}
+
+/// What a granted step gives: a free action, an attack that is not an
+/// action, a token.
+#[derive(Debug, Clone, Copy)]
+pub struct Granting {
+    pub grant: Grant,
+    pub token: Option<Kind>,
+}
+
+impl fmt::Display for Granting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.grant, self.token) {
+            (Grant::Token, Some(t)) => write!(f, "{} token", t.a()),
+            (Grant::ExtraAttack, _) => f.write_str("an attack that is not an action"),
+            _ => f.write_str("a free action"),
+        }
+    }
+}
+
+/// Why a step cannot be read.
+#[derive(Debug, Clone, Copy)]
+pub enum Misread<'a> {
+    /// A granted step without its source.
+    NoSource { what: Granting },
+    /// The ability named does not grant the step.
+    NotGranted { ability: &'a str, what: Granting },
+}
+
+impl fmt::Display for Misread<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Misread::NoSource { what } => write!(
+                f,
+                "{what} needs its source: `ability: <one of the unit's abilities>` or `effect: <command card or other effect>`"
+            ),
+            Misread::NotGranted { ability, what } => {
+                write!(f, "{ability} does not grant {what} (its data on the board)")
+            }
+        }
     }
 }
