@@ -10,9 +10,9 @@ use super::plays::{After, KINDS, Kind, Op, Play, Source};
 use super::rules::*;
 use super::wording::{
     Activation, Again, Because, CHOSE_TYPE, Chose, DATA_AFTER_GRANTS, DATA_GRANTS, FIRST_AND_LAST,
-    FREE_CARD_READING, Fault, Grants, Lapse, May, MayNot, NO_UNIT, Notice, Opening, Performs,
-    Question, REDUCTION_READING, Repeat, STANDBY_READING, STANDBY_UNCOVERED, StepFault, Summary,
-    TYPED_DEFAULT, TokenEntry, Tokens, Trigger, What,
+    FREE_CARD_READING, Fault, Grants, Lapse, May, MayNot, NO_UNIT, NotAnAction, Notice, Opening,
+    Performs, Question, REDUCTION_READING, Repeat, STANDBY_READING, STANDBY_UNCOVERED, StepFault,
+    Summary, TYPED_DEFAULT, TokenEntry, Tokens, Trigger, What,
 };
 use crate::kit::bounded::Name;
 use crate::kit::choices::Choice;
@@ -516,7 +516,7 @@ impl Act {
         &self,
         cx: &mut Cx,
         rule: &str,
-        text: Performs,
+        text: impl Into<String>,
         num: (&str, u32),
         what: impl Into<String>,
     ) {
@@ -641,7 +641,7 @@ impl Act {
                 self.consume(src);
                 self.extra += 1;
                 let source = &self.src(src);
-                let text = Performs::ExtraAttack {
+                let text = NotAnAction::ExtraAttack {
                     unit,
                     source,
                     avail: self.avail,
@@ -668,7 +668,7 @@ impl Act {
         };
         let n = self.gain(kind, from, Some(source.clone()));
         let (unit, source) = (self.u.name.as_str(), source.as_str());
-        let text = Performs::Gains {
+        let text = NotAnAction::Gains {
             unit,
             kind,
             source,

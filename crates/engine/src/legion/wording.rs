@@ -68,8 +68,20 @@ macro_rules! into_string {
 }
 
 into_string!(
-    Misread, Opening, Activation, Performs, Trigger, Summary, Fault, StepFault, Repeat, Notice,
-    Question, Chose, What, Outcome
+    Misread,
+    Opening,
+    Activation,
+    Performs,
+    NotAnAction,
+    Trigger,
+    Summary,
+    Fault,
+    StepFault,
+    Notice,
+    Question,
+    Chose,
+    What,
+    Outcome
 );
 
 /// `2 actions`, `1 action`.
@@ -333,23 +345,6 @@ pub enum Performs<'a> {
         first: bool,
         used: u32,
     },
-    /// An attack that is not an action; `before`: how an attack action was
-    /// performed before it (its rule).
-    ExtraAttack {
-        unit: &'a str,
-        source: &'a str,
-        avail: u32,
-        used: u32,
-        before: Option<&'a str>,
-    },
-    /// A token gained from an effect; `may_still`: that action is not
-    /// performed yet.
-    Gains {
-        unit: &'a str,
-        kind: Kind,
-        source: &'a str,
-        may_still: bool,
-    },
 }
 
 impl fmt::Display for Performs<'_> {
@@ -404,7 +399,36 @@ impl fmt::Display for Performs<'_> {
                     "{unit} performs the free card action {card}: {other} ({used} used)"
                 )
             }
-            Performs::ExtraAttack {
+        }
+    }
+}
+
+/// What a unit does that is not an action.
+#[derive(Debug, Clone, Copy)]
+pub enum NotAnAction<'a> {
+    /// An attack that is not an action; `before`: how an attack action was
+    /// performed before it (its rule).
+    ExtraAttack {
+        unit: &'a str,
+        source: &'a str,
+        avail: u32,
+        used: u32,
+        before: Option<&'a str>,
+    },
+    /// A token gained from an effect; `may_still`: that action is not
+    /// performed yet.
+    Gains {
+        unit: &'a str,
+        kind: Kind,
+        source: &'a str,
+        may_still: bool,
+    },
+}
+
+impl fmt::Display for NotAnAction<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            NotAnAction::ExtraAttack {
                 unit,
                 source,
                 avail,
@@ -425,7 +449,7 @@ impl fmt::Display for Performs<'_> {
                     None => Ok(()),
                 }
             }
-            Performs::Gains {
+            NotAnAction::Gains {
                 unit,
                 kind,
                 source,
