@@ -10,9 +10,11 @@ mod notation;
 pub mod plays;
 mod procedure;
 pub mod rules;
+mod wording;
 
 use crate::kit::{Cx, Game, Kit, Phase, Reset, Set, Stop};
 use crate::{BoardError, GameResult, RuleUse, Status};
+use wording::{Activation, Fault, Notice, Outcome};
 
 pub use board::Board;
 pub use plays::Play;
@@ -152,7 +154,7 @@ impl Game for Legion {
         if b.phase != board::Phase::Activation {
             return;
         }
-        let waiting: Vec<String> = (0..b.players.len())
+        let waiting: Vec<(String, Vec<&str>)> = (0..b.players.len())
             .filter(|p| !b.waiting(*p).is_empty())
             .map(|p| {
                 let units: Vec<&str> = b
@@ -160,11 +162,12 @@ impl Game for Legion {
                     .iter()
                     .map(|r| b.unit(*r).name.as_str())
                     .collect();
-                format!("{} ({})", b.name(p), units.join(", "))
+                (b.name(p), units)
             })
             .collect();
         if !waiting.is_empty() {
-            cx.error_unruled("phase", format!("units have not activated this round: {}. The Activation Phase ends once every unit has activated (outside the indexed rules, which say only that during the Activation Phase each unit can perform actions): activate them (`activate UNIT; end` performs nothing), or mark a unit that will not activate with `adjust … activated true`", waiting.join("; ")));
+            let waiting = &waiting;
+            cx.error_unruled("phase", Fault::Waiting { waiting });
         }
     }
 
@@ -174,11 +177,12 @@ impl Game for Legion {
         }
         if b.turn.is_none() {
             let first = b.name((*b.round as usize - 1) % b.players.len());
-            cx.note(Some("turn"), format!("the board does not say who has priority (decided in the Command Phase, outside the indexed rules): {first} activates first, by seat order moving one seat each round; set `turn` to the player with priority before advancing, or adjust it now"));
+            cx.note(Some("turn"), Notice::FirstBySeat { player: &first });
             b.turn = Some(first);
         }
         let units: usize = b.players.iter().map(|p| p.units.len()).sum();
-        cx.step(rules::ACT, format!("during the Activation Phase, each unit can perform actions: {} to activate, {} first", crate::text::count(units, "unit"), b.turn.clone().unwrap_or_default()));
+        let first = b.turn.as_deref().unwrap_or_default();
+        cx.step(rules::ACT, Activation::PhaseBegins { units, first });
     }
 
     fn notation(line: &str, b: &Board) -> Result<Play, BoardError> {
@@ -205,13 +209,14 @@ fn result(b: &Board) -> Option<GameResult> {
         names(&|p| !p.units.is_empty()),
         names(&|p| p.units.is_empty()),
     );
-    let (winner, why) = match left.as_slice() {
+    let (winner, reason) = match left.as_slice() {
         [w] if !out.is_empty() => (
             Some(w.clone()),
-            format!(
-                "{} has no units left on the board and {w} has",
-                out.join(" and ")
-            ),
+            Outcome::Eliminated {
+                out: &out,
+                winner: w,
+            }
+            .to_string(),
         ),
         _ if b.players.len() < 2 => return None,
         _ => {
@@ -219,30 +224,18 @@ fn result(b: &Board) -> Option<GameResult> {
             let points: Vec<u32> = b.players.iter().map(|p| p.points).collect::<Option<_>>()?;
             let best = points.iter().max().copied();
             let top = names(&|p| p.points == best);
-            let scores: Vec<String> = b
+            let scores: Vec<(&str, u32)> = b
                 .players
                 .iter()
-                .zip(&points)
-                .map(|(p, n)| format!("{} {n}", p.name))
+                .zip(points)
+                .map(|(p, n)| (p.name.as_str(), n))
                 .collect();
-            let how = if top.len() == 1 {
-                "the most points wins"
-            } else {
-                "a tie: no winner by points alone"
-            };
-            let winner = (top.len() == 1).then(|| top[0].clone());
-            (
-                winner,
-                format!(
-                    "round {last}, the last round the board states, is over; victory points: {} ({how})",
-                    scores.join(", ")
-                ),
-            )
+            let tie = top.len() != 1;
+            let winner = (!tie).then(|| top[0].clone());
+            let scores = &scores;
+            (winner, Outcome::Points { last, scores, tie }.to_string())
         }
     };
-    let reason = format!(
-        "{why}: a reading outside the indexed rules (the Actions text does not say how a game ends)"
-    );
     Some(GameResult {
         winner,
         reason,

@@ -10,6 +10,10 @@ pub use super::board::{
     After, KIND_NAMES, KINDS, Kind, MAX_STEPS, Step, TOKENS, kind, null_as_empty, pick,
 };
 use super::board::{Grant, Unit};
+use super::wording::{
+    BOTH_SOURCES, CARD_ALONE, CARD_NEEDED, END_NOT_ACTION, FREE_SOURCE_ONLY, Granting, Misread,
+    ONE_STEP, PLAY_STEPS, STEP_NEEDED, TRUE_OR_OMIT, UNTYPED_ALONE,
+};
 use crate::BoardError;
 use crate::kit::bounded::List;
 use crate::kit::names;
@@ -62,30 +66,18 @@ impl Step {
             self.gain.is_some(),
         ];
         let msg = match kinds.iter().filter(|b| **b).count() {
-            0 => {
-                "a step needs one of `action`, `free_action`, `free_card_action`, `extra_attack`, `gain` (or `activate` / `end`)"
-            }
-            1 if !in_play && (kinds[0] || kinds[1]) => {
-                "the record of an activation lists what the unit did; starting or ending an activation is a play"
-            }
-            1 if self.end == Some(false) || self.extra_attack == Some(false) => {
-                "write `true` or leave the step out"
-            }
+            0 => STEP_NEEDED,
+            1 if !in_play && (kinds[0] || kinds[1]) => PLAY_STEPS,
+            1 if self.end == Some(false) || self.extra_attack == Some(false) => TRUE_OR_OMIT,
             1 if !(kinds[3] || kinds[5] || kinds[6])
                 && (self.ability.is_some() || self.effect.is_some()) =>
             {
-                "only a granted step (`free_action`, `extra_attack`, `gain`) has an `ability` or `effect` source"
+                FREE_SOURCE_ONLY
             }
-            1 if self.untyped.is_some() && !(kinds[3] && self.effect.is_some()) => {
-                "`untyped` only goes with a `free_action` from an `effect` (an ability's data already says its type)"
-            }
-            1 if self.card.is_some() && !(kinds[2] || kinds[3]) => {
-                "`card` only goes with a card action"
-            }
+            1 if self.untyped.is_some() && !(kinds[3] && self.effect.is_some()) => UNTYPED_ALONE,
+            1 if self.card.is_some() && !(kinds[2] || kinds[3]) => CARD_ALONE,
             1 => return Ok(()),
-            _ => {
-                "a step is one thing: give only one of `activate`, `end`, `action`, `free_action`, `free_card_action`, `extra_attack`, `gain`"
-            }
+            _ => ONE_STEP,
         };
         Err(err(path, msg))
     }
@@ -122,7 +114,7 @@ impl Step {
         let (field, typed) = match (&self.action, &self.free_action) {
             (Some(a), _) => ("action", a),
             (_, Some(a)) => ("free_action", a),
-            _ => return Err(err(path, "`activate` and `end` are not actions")),
+            _ => return Err(err(path, END_NOT_ACTION)),
         };
         let kind =
             kind(typed, &KIND_NAMES, "action").map_err(|e| e.at(&format!("{path}.{field}")))?;
@@ -132,18 +124,8 @@ impl Step {
                 self.card = Some(name);
                 Some(i)
             }
-            (Kind::Card, None) => {
-                return Err(err(
-                    &format!("{path}.card"),
-                    "a card action needs `card: <one of the unit's card_actions>`",
-                ));
-            }
-            (_, Some(_)) => {
-                return Err(err(
-                    &format!("{path}.card"),
-                    "`card` only goes with a card action",
-                ));
-            }
+            (Kind::Card, None) => return Err(err(&format!("{path}.card"), CARD_NEEDED)),
+            (_, Some(_)) => return Err(err(&format!("{path}.card"), CARD_ALONE)),
             _ => None,
         };
         if field == "action" {
@@ -175,23 +157,11 @@ impl Step {
         grant: Grant,
         token: Option<Kind>,
     ) -> Result<Source, BoardError> {
-        let what = || match (grant, token) {
-            (Grant::Token, Some(t)) => format!("{} token", t.a()),
-            (Grant::ExtraAttack, _) => "an attack that is not an action".into(),
-            _ => "a free action".into(),
-        };
+        let what = Granting { grant, token };
         let i = match (&self.ability, &self.effect) {
-            (Some(_), Some(_)) => return Err(err(path, "give `ability` or `effect`, not both")),
+            (Some(_), Some(_)) => return Err(err(path, BOTH_SOURCES)),
             (None, Some(e)) => return Ok(Source::Effect(e.trim().to_string())),
-            (None, None) => {
-                return Err(err(
-                    path,
-                    format!(
-                        "{} needs its source: `ability: <one of the unit's abilities>` or `effect: <command card or other effect>`",
-                        what()
-                    ),
-                ));
-            }
+            (None, None) => return Err(err(path, Misread::NoSource { what })),
             (Some(a), None) => {
                 let list: Vec<&str> = u.abilities.iter().map(|a| a.name.as_str()).collect();
                 names::resolve_index(a, &list, "ability")
@@ -201,10 +171,9 @@ impl Step {
         let a = &u.abilities[i];
         let name = a.name.clone();
         if a.grants != Some(grant) || (token.is_some() && a.token != token) {
-            return Err(err(
-                &format!("{path}.ability"),
-                format!("{name} does not grant {} (its data on the board)", what()),
-            ));
+            let ability = &name;
+            let e = Misread::NotGranted { ability, what };
+            return Err(err(&format!("{path}.ability"), e));
         }
         self.ability = Some(name.to_string());
         Ok(Source::Ability(i))

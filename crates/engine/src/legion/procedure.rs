@@ -8,18 +8,17 @@ use serde_json::{Value, json};
 use super::board::{Board, From, Grant, Token, Unit, UnitRef, texts};
 use super::plays::{After, KINDS, Kind, Op, Play, Source};
 use super::rules::*;
+use super::wording::{
+    Activation, Again, Because, CHOSE_TYPE, Chose, DATA_AFTER_GRANTS, DATA_GRANTS, FIRST_AND_LAST,
+    FREE_CARD_READING, Fault, Grants, Lapse, May, MayNot, NO_UNIT, NotAnAction, Notice, Opening,
+    Performs, Question, REDUCTION_READING, Repeat, STANDBY_READING, STANDBY_UNCOVERED, StepFault,
+    Summary, TYPED_DEFAULT, TokenEntry, Tokens, Trigger, What,
+};
 use crate::kit::bounded::Name;
 use crate::kit::choices::Choice;
 use crate::kit::{Asking, Chosen, Cx, Opt, Stop};
 use crate::ruling::MAX_OPTIONS;
-use crate::text::count;
 use crate::{BoardError, Severity};
-
-const FREE_CARD_READING: &str = "the indexed text calls each free card action 'a unique action' but does not say whether it triggers abilities that occur after actions; read as: it does (the other reading, that it does not, is not applied)";
-const STANDBY_READING: &str = "whether a unit may attack and perform a standby action in the same activation is not covered by the indexed rules; the ruling allows it under the indexed text only (they are different actions; the other reading, that they exclude each other, would come from the Standby entry of the full rules)";
-const REDUCTION_READING: &str = "the size of each reduction comes from the board; the indexed text says suppression and damage can reduce the actions but not by how much";
-const TYPED_DEFAULT: &str = "the effect names the type of the free action, as `free_action` says (legion:actions.7); if it gives a free action without a type, add `untyped: true` (legion:actions.8)";
-const NO_UNIT: &str = "no unit is activating and the board does not say whose turn it is: start the play with `activate UNIT`";
 
 /// The running state of one unit's activation.
 #[derive(Debug, Clone, Default)]
@@ -74,7 +73,7 @@ fn replay(u: &mut Unit, player: &str, path: &str) -> Result<(Act, Vec<String>), 
         s.check_shape(&p, false)?;
         act.apply(&s.resolve(&act.u, &p)?, &p, &mut cx);
         if let Some(d) = cx.diags.iter().find(|d| d.severity == Severity::Error) {
-            let msg = format!("the activation so far is not legal: {}", d.message);
+            let msg = Fault::RecordIllegal { why: &d.message };
             let rule = d.rule.clone();
             return Err(BoardError {
                 rule,
@@ -96,13 +95,12 @@ pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
         let path = format!("play[{i}]");
         s.check_shape(&path, true)?;
         if (s.activate.is_some() && i > 0) || (s.end.is_some() && i + 1 < n) {
-            let msg = "`activate` is the first step of a play and `end` the last";
-            return Err(BoardError::semantic(path, msg).into());
+            return Err(BoardError::semantic(path, FIRST_AND_LAST).into());
         }
     }
     if b.phase != super::board::Phase::Activation {
         let now = super::phase_name(b.phase);
-        cx.error(ACT, "phase", format!("units perform actions during the Activation Phase; the board is in the {now} (move on with `advance`)"));
+        cx.error(ACT, "phase", Fault::NotActivationPhase { now });
         return Ok(());
     }
     let Some(r) = who(b, play, cx)? else {
@@ -141,11 +139,7 @@ pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
             return Ok(());
         }
         if let (Some(c), Some(st)) = (chosen, cx.steps.get_mut(at)) {
-            let what = [
-                "a free action of the type the effect names",
-                "a free action without a type",
-            ];
-            c.on(st, &act.player, what[usize::from(c.value())]);
+            c.on(st, &act.player, CHOSE_TYPE[usize::from(c.value())]);
         }
         act.u.performed.push(step.clone());
     }
@@ -176,11 +170,8 @@ fn who(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<Option<UnitRef>, Stop>
     };
     let r = match b.waiting(p).as_slice() {
         [] => {
-            let who = b.name(p);
-            cx.error_unruled(
-                "turn",
-                format!("{who} has no unit left to activate this round"),
-            );
+            let player = &b.name(p);
+            cx.error_unruled("turn", Fault::NoUnitLeft { player });
             return Ok(None);
         }
         [one] => *one,
@@ -209,15 +200,19 @@ fn choose_unit(
     let choice = Choice::new(p, "unit", None, ACT, "play[0].activate");
     choice.settle(cx, stated, || {
         let options = b.waiting(p).into_iter().take(MAX_OPTIONS).map(|r| Opt {
-            label: format!("activate {}", b.unit(r).name),
+            label: Question::Activate {
+                unit: &b.unit(r).name,
+            }
+            .to_string(),
             value: r,
             patch: patched(play, |l| {
                 l.retain(|s| s.get("activate").is_none());
                 l.insert(0, json!({ "activate": b.unit(r).name }));
             }),
         });
+        let player = &b.name(p);
         (
-            format!("{}: which unit activates?", b.name(p)),
+            Question::WhichUnit { player }.to_string(),
             options.collect(),
         )
     })
@@ -229,7 +224,7 @@ fn choose_untyped(
     (b, play, cx): (&Board, &Play, &mut Cx),
     p: usize,
     i: usize,
-    what: String,
+    what: What,
     stated: Option<bool>,
 ) -> Result<Chosen<bool>, Stop> {
     let default = Some((false, TYPED_DEFAULT));
@@ -246,18 +241,13 @@ fn choose_untyped(
             value: v,
             patch: patched(play, |l| l[i]["untyped"] = json!(v)),
         };
-        let question = format!(
-            "{}: does the effect give a free action of its type, {what}, or a free action without a type?",
-            b.name(p)
-        );
+        let player = &b.name(p);
+        let question = Question::Untyped { player, what };
         let options = vec![
-            opt(format!("a free action of its type: {what}"), false),
-            opt(
-                format!("a free action without a type, used as {what}"),
-                true,
-            ),
+            opt(Question::OfItsType { what }.to_string(), false),
+            opt(Question::WithoutType { what }.to_string(), true),
         ];
-        (question, options)
+        (question.to_string(), options)
     })
 }
 
@@ -269,29 +259,30 @@ fn start(b: &mut Board, r: UnitRef, named: bool, cx: &mut Cx) {
         if q.0 != r.0
             && let Some(left) = actions_left(b, q).filter(|n| *n > 0)
         {
-            let (unit, owner) = (b.unit(q).name.clone(), b.name(q.0));
-            let actions = if left == 1 { "action" } else { "actions" };
-            cx.error_unruled("play[0].activate", format!("{unit} ({owner}'s) is still activating with {left} {actions} left: only {owner} moves on, with `end` or by using them (players take turns activating units: outside the indexed rules)"));
+            let (unit, owner) = (&b.unit(q).name, &b.name(q.0));
+            let e = Fault::StillActivating { unit, owner, left };
+            cx.error_unruled("play[0].activate", e);
             return;
         }
         end_activation(b, q, cx);
     }
     let (player, name) = (b.name(r.0), b.unit(r).name.clone());
     if let Some(t) = b.turn_seat().filter(|t| *t != r.0) {
-        let due = b.name(t);
-        cx.error_unruled("play[0].activate", format!("it is {due}'s turn to activate a unit, not {player}'s (players take turns activating units: outside the indexed rules)"));
+        let (due, player) = (&b.name(t), &player);
+        cx.error_unruled("play[0].activate", Fault::NotTheirTurn { due, player });
     } else if b.unit(r).activated {
-        cx.error_unruled("play[0].activate", format!("{name} has already activated this round (each unit activates once a round: outside the indexed rules)"));
+        cx.error_unruled("play[0].activate", Fault::Activated { unit: &name });
     }
     b.unit_mut(r).activated = true;
     b.active = Some(name.to_string());
     b.turn = Some(player.clone());
-    let how = match named {
-        true => String::new(),
-        false => format!(" (the only unit of {player} that has not activated)"),
+    let (unit, only) = (name.as_str(), !named);
+    let text = Activation::Activates {
+        player: &player,
+        unit,
+        only,
     };
-    cx.step(ACT, format!("{player} activates {name}{how}: during the Activation Phase, each unit can perform actions"))
-        .chose(&player, format!("to activate {name}"));
+    cx.step(ACT, text).chose(&player, Chose::Activate { unit });
 }
 
 /// Actions the activating unit `q` has left, as its record says.
@@ -310,29 +301,9 @@ fn end_activation(b: &mut Board, r: UnitRef, cx: &mut Cx) {
         .map(|k| (r.0 + k) % n)
         .find(|p| !b.waiting(*p).is_empty());
     b.turn = next.map(|p| b.name(p));
-    let then = match next {
-        Some(p) => format!("{} activates a unit next", b.name(p)),
-        None => "every unit has activated: the Activation Phase can end (`advance`)".into(),
-    };
-    let name = &b.unit(r).name;
-    cx.note(Some("turn"), format!("{name}'s activation ends; {then} (ending an activation and taking turns are outside the indexed rules: the Actions text covers what a unit does while activated)"));
-}
-
-fn after_text(t: Option<Kind>) -> String {
-    match t {
-        None => "any action".into(),
-        Some(Kind::Card) => "a card action".into(),
-        Some(k) => format!("{} action", k.a()),
-    }
-}
-
-/// How an action type first performed counts, as the rule says.
-fn how(rule: &str) -> &'static str {
-    match rule {
-        SAME => "as one of its actions",
-        TYPED => "as a free action of that type, which is considered an action for game effects",
-        _ => "as an untyped free action, which is considered an action for game effects",
-    }
+    let next = b.turn.as_deref();
+    let unit = &b.unit(r).name;
+    cx.note(Some("turn"), Notice::ActivationEnds { unit, next });
 }
 
 impl Act {
@@ -353,10 +324,6 @@ impl Act {
         }
     }
 
-    fn actions(&self) -> String {
-        count(self.avail as usize, "action")
-    }
-
     fn src(&self, s: &Source) -> String {
         match s {
             Source::Ability(i) => self.u.abilities[*i].name.to_string(),
@@ -365,107 +332,108 @@ impl Act {
     }
 
     /// `attack action`, `card action Force Choke`.
-    fn what(&self, k: Kind, card: Option<usize>) -> String {
-        match card {
-            Some(c) => format!("card action {}", self.u.card_actions[c]),
-            None => format!("{} action", k.name()),
-        }
+    fn what(&self, kind: Kind, card: Option<usize>) -> What<'_> {
+        let card = card.map(|c| self.u.card_actions[c].as_str());
+        What { kind, card }
     }
 
     /// The opening steps: actions available, card actions, the record so
     /// far, tokens from effects.
     fn opening(&self, history: &[String], cx: &mut Cx) {
-        let (name, n, acts) = (&self.u.name, self.avail, self.actions());
-        let rest = match n {
-            0 => "; only free actions, free card actions and attacks that are not actions remain",
-            _ => "",
-        };
+        let (unit, avail) = (self.u.name.as_str(), self.avail);
         let cut: u32 = self.u.reduced_by.iter().map(|r| r.amount).sum();
         if cut > 0 {
-            let why: Vec<String> = self
+            let reductions: Vec<(u32, &str)> = self
                 .u
                 .reduced_by
                 .iter()
-                .map(|r| format!("{} for {}", r.amount, r.source.trim()))
+                .map(|r| (r.amount, r.source.trim()))
                 .collect();
-            let why = why.join("; ");
-            cx.step(
-                REDUCED,
-                format!("{name} is activated with {acts}: two, reduced by {cut} ({why}){rest}"),
-            )
-            .num("actions", 2)
-            .num("reduced by", cut)
-            .num("actions available", n)
-            .assume(REDUCTION_READING);
-        } else if n < 2 {
-            cx.step(REDUCED, format!("{name} is activated with {acts}, as the board gives (fewer than two; no source given){rest}"))
-                .num("actions available", n)
+            let text = Opening::Reduced {
+                unit,
+                avail,
+                cut,
+                reductions: &reductions,
+            };
+            cx.step(REDUCED, text)
+                .num("actions", 2)
+                .num("reduced by", cut)
+                .num("actions available", avail)
+                .assume(REDUCTION_READING);
+        } else if avail < 2 {
+            cx.step(REDUCED, Opening::Fewer { unit, avail })
+                .num("actions available", avail)
                 .assume(REDUCTION_READING);
         } else {
-            cx.step(
-                TWO,
-                format!("{name} is activated: it can perform two actions"),
-            )
-            .num("actions available", n);
+            cx.step(TWO, Opening::Two { unit })
+                .num("actions available", avail);
         }
         for (i, a) in self.u.abilities.iter().enumerate() {
             if a.after.is_none() && matches!(a.grants, None | Some(Grant::Nothing)) {
-                self.unapplied(i, "`after` and `grants`", cx);
+                self.unapplied(i, DATA_AFTER_GRANTS, cx);
             }
         }
         if !self.u.card_actions.is_empty() {
-            let cards = texts(&self.u.card_actions).join(", ");
-            cx.step(CARD, format!("card actions of {name}: {cards} (each ability preceded by the card action icon is a card action)"));
+            let cards = &texts(&self.u.card_actions);
+            cx.step(CARD, Opening::CardActions { unit, cards });
         }
         if !history.is_empty() {
-            cx.step(
-                TWO,
-                format!("already this activation: {}", history.join("; ")),
-            )
-            .num("actions used", self.used)
-            .num("free actions", self.free);
+            cx.step(TWO, Opening::Already { history })
+                .num("actions used", self.used)
+                .num("free actions", self.free);
         }
         for t in &self.u.tokens {
-            let (Some(From::Effect | From::Ability), k) = (t.source, t.kind) else {
+            let (Some(From::Effect | From::Ability), kind) = (t.source, t.kind) else {
                 continue;
             };
             let by = t.name.as_ref().map_or("an effect", |n| n.as_str());
-            let still = match self.done[k as usize] {
-                None => format!("; {name} may still perform {} action", k.a()),
-                Some(_) => String::new(),
+            let may_still = self.done[kind as usize].is_none();
+            let text = Opening::HasToken {
+                unit,
+                kind,
+                by,
+                may_still,
             };
-            cx.step(TOKEN, format!("{name} has {0} token from {by}: gaining it was not performing {0} action{still}", k.a()));
+            cx.step(TOKEN, text);
         }
     }
 
     /// Warns that ability `i`'s card text is not applied, only `data`.
     fn unapplied(&self, i: usize, data: &str, cx: &mut Cx) {
         let a = &self.u.abilities[i];
-        let text = a.text.as_ref().map(|t| format!(": '{t}'"));
         let path = format!("{}.abilities[{i}]", self.path);
-        cx.warn(
-            None,
-            Some(&path),
-            format!(
-                "card text not applied: {}{} (the engine applies an ability's data: {data})",
-                a.name,
-                text.unwrap_or_default()
-            ),
-        );
+        let w = Notice::AbilityText {
+            ability: &a.name,
+            text: a.text.as_ref().map(|t| t.as_str()),
+            data,
+        };
+        cx.warn(None, Some(&path), w);
     }
 
     /// Whether an ability used as a source is available now (errors say why not).
     fn source_ok(&self, src: &Source, path: &str, cx: &mut Cx) -> bool {
         let Source::Ability(i) = src else { return true };
-        let (a, name) = (&self.u.abilities[*i], &self.u.name);
+        let (a, unit) = (&self.u.abilities[*i], self.u.name.as_str());
+        let ability = a.name.as_str();
         match a.after.map(After::kind) {
             Some(_) if self.open.contains(i) => return true,
-            Some(t) => match self.lapsed.iter().find(|(j, _)| j == i) {
-                Some((_, NOT_ACTION)) => cx.error(NOT_ACTION, path, format!("{} did not trigger: the attack before it was not an action, and such an attack does not trigger abilities that occur after actions", a.name)),
-                Some((_, rule)) => cx.error(rule, path, format!("{} did not trigger: gaining a token from an effect is not performing that action, so it does not trigger abilities that occur after that action", a.name)),
-                None => cx.error_unruled(path, format!("{} triggers after {} (its data on the board), and {name} has not just performed one, or has already used it", a.name, after_text(t))),
+            Some(after) => match self.lapsed.iter().find(|(j, _)| j == i) {
+                Some((_, NOT_ACTION)) => {
+                    cx.error(NOT_ACTION, path, StepFault::AttackNotAction { ability })
+                }
+                Some((_, rule)) => cx.error(rule, path, StepFault::TokenNotAction { ability }),
+                None => {
+                    let e = StepFault::NotOpen {
+                        ability,
+                        after,
+                        unit,
+                    };
+                    cx.error_unruled(path, e)
+                }
             },
-            None if self.once.contains(i) => cx.error_unruled(path, format!("{} has already been used this activation (an ability without a trigger is read as usable once)", a.name)),
+            None if self.once.contains(i) => {
+                cx.error_unruled(path, StepFault::UsedOnce { ability })
+            }
             None => return true,
         }
         false
@@ -495,11 +463,8 @@ impl Act {
             };
             self.open.push(i);
             let (rule, why) = match via {
-                Some(FREE_CARD) => (FREE_CARD_EACH, "a free card action is an action".into()),
-                Some(rule) => (
-                    rule,
-                    "a free action is considered an action for the purposes of game effects".into(),
-                ),
+                Some(FREE_CARD) => (FREE_CARD_EACH, Because::FreeCard),
+                Some(rule) => (rule, Because::Free),
                 None => (
                     match (a.grants, a.free_type()) {
                         (Some(Grant::FreeAction), Some(_)) => TYPED,
@@ -508,49 +473,53 @@ impl Act {
                         (Some(Grant::Token), _) => TOKEN,
                         _ => kind.rule(),
                     },
-                    format!("after {}", after_text(t)),
+                    Because::After(t),
                 ),
             };
             let grant = match (a.grants, a.free_type(), a.token) {
-                (Some(Grant::FreeAction), Some(k), _) => {
-                    format!("may perform a free {} action", k.name())
-                }
-                (Some(Grant::FreeAction), None, _) => {
-                    "may perform a free action of any type it could normally perform".into()
-                }
-                (Some(Grant::ExtraAttack), ..) => {
-                    "may perform an attack that is not an action".into()
-                }
-                (Some(Grant::Token), _, Some(k)) => format!("may gain {} token", k.a()),
+                (Some(Grant::FreeAction), Some(k), _) => Grants::FreeOf(k),
+                (Some(Grant::FreeAction), None, _) => Grants::FreeAny,
+                (Some(Grant::ExtraAttack), ..) => Grants::ExtraAttack,
+                (Some(Grant::Token), _, Some(k)) => Grants::Token(k),
                 _ => {
-                    let data = "`grants` free_action, extra_attack or token";
-                    self.unapplied(i, data, cx);
-                    "what its card says happens is not applied".into()
+                    self.unapplied(i, DATA_GRANTS, cx);
+                    Grants::Unapplied
                 }
             };
-            let st = cx.step(
-                rule,
-                format!("{} triggers ({why}): {} {grant}", a.name, self.u.name),
-            );
+            let text = Trigger::Triggers {
+                ability: &a.name,
+                unit: &self.u.name,
+                why,
+                grant,
+            };
+            let st = cx.step(rule, text);
             if via == Some(FREE_CARD) {
                 st.assume(FREE_CARD_READING);
             }
         }
     }
 
-    /// Abilities that do not trigger after a non-action (`rule` says why).
-    fn not_triggered(&mut self, kind: Kind, rule: &'static str, why: &str, cx: &mut Cx) {
+    /// Abilities that do not trigger after a non-action (`rule`, `why`).
+    fn not_triggered(&mut self, kind: Kind, rule: &'static str, why: Lapse, cx: &mut Cx) {
         for (i, a) in self.u.abilities.iter().enumerate() {
             let t = a.after.map(After::kind);
             if t.is_some_and(|t| t.is_none_or(|t| t == kind)) && !self.open.contains(&i) {
                 self.lapsed.push((i, rule));
-                cx.step(rule, format!("{} does not trigger: {why}", a.name));
+                let ability = &a.name;
+                cx.step(rule, Trigger::NotTriggered { ability, why });
             }
         }
     }
 
     /// Records a performed step: actions used, one more number, the choice.
-    fn record(&self, cx: &mut Cx, rule: &str, text: String, num: (&str, u32), what: String) {
+    fn record(
+        &self,
+        cx: &mut Cx,
+        rule: &str,
+        text: impl Into<String>,
+        num: (&str, u32),
+        what: impl Into<String>,
+    ) {
         cx.step(rule, text)
             .num("actions used", self.used)
             .num(num.0, num.1)
@@ -559,18 +528,18 @@ impl Act {
 
     /// After an action: more than two, attack and standby, the triggers.
     fn acted(&mut self, kind: Kind, via: Option<&'static str>, path: &str, cx: &mut Cx) {
-        let (total, name) = (self.used + self.free, self.u.name.clone());
+        let (total, unit) = (self.used + self.free, self.u.name.as_str());
         if total > 2 && !self.noted_more {
             self.noted_more = true;
-            cx.step(MORE, format!("{name} has now performed {total} actions this activation: more than two, through free actions"))
+            cx.step(MORE, Activation::More { unit, total })
                 .num("actions performed", total);
         }
         let attacked = self.done[Kind::Attack as usize].is_some() || self.extra > 0;
         if attacked && self.done[Kind::Standby as usize].is_some() && !self.noted_standby {
             self.noted_standby = true;
-            cx.step(SAME, format!("{name} has both attacked and performed a standby action this activation; attack and standby are different actions, so the rule against repeating an action does not forbid it"))
+            cx.step(SAME, Activation::AttackAndStandby { unit })
                 .assume(STANDBY_READING);
-            cx.warn(None, Some(path), "not covered by the indexed rules: attack and standby in one activation (the indexed 'Actions' text neither allows nor forbids it; check the Standby entry of the full rules)");
+            cx.warn(None, Some(path), STANDBY_UNCOVERED);
         }
         if via != Some(NOT_ACTION) {
             self.after_action(kind, via, cx);
@@ -595,139 +564,120 @@ impl Act {
         path: &str,
         cx: &mut Cx,
     ) -> bool {
-        let (name, acts, left) = (
-            &self.u.name,
-            self.actions(),
-            self.avail.saturating_sub(self.used),
-        );
+        let (unit, used, avail) = (self.u.name.as_str(), self.used, self.avail);
+        let left = avail.saturating_sub(used);
         if free.is_none() && left == 0 {
-            let (rule, why) = match self.avail {
-                0 | 1 => (
-                    REDUCED,
-                    format!("its actions are reduced to {}", self.avail),
-                ),
-                _ => (
-                    TWO,
-                    "a unit performs two actions when activated".to_string(),
-                ),
+            let reduced = avail < 2;
+            let rule = if reduced { REDUCED } else { TWO };
+            let e = StepFault::NoActionsLeft {
+                unit,
+                used,
+                avail,
+                reduced,
             };
-            let nth = ["a first", "a second", "a third", "a fourth"]
-                .get(self.used as usize)
-                .map_or("another", |s| s);
-            cx.error(rule, path, format!("{name} has already used {} of its {acts} this activation ({why}); {nth} action is not allowed, only free actions, free card actions or attacks that are not actions", self.used));
+            cx.error(rule, path, e);
             return false;
         }
         if let Some(c) = card.filter(|c| self.cards.contains(c)) {
             let card = &self.u.card_actions[c];
-            cx.error(CARD_EACH, path, format!("{name} has already performed the card action {card} this activation; a unit cannot perform the same card action more than once"));
+            cx.error(CARD_EACH, path, StepFault::CardAgain { unit, card });
             return false;
         }
         let Some(first) = self.done[kind as usize].filter(|_| kind != Kind::Move) else {
             return true;
         };
-        let (rule, lead) = match free {
-            Some(true) => (TYPED, format!("a free {} action is considered an action for the purposes of game effects, and ", kind.name())),
-            Some(false) => (UNTYPED, "an untyped free action is considered an action for the purposes of game effects, and ".into()),
-            None => (first, String::new()),
+        let rule = match free {
+            Some(true) => TYPED,
+            Some(false) => UNTYPED,
+            None => first,
         };
-        let still = match (free, left) {
-            (None, 1..) => format!(
-                ". {name} still has {left} of its {acts} left, but not for {} action",
-                kind.a()
-            ),
-            _ => String::new(),
+        let e = Repeat {
+            unit,
+            kind,
+            free,
+            first,
+            left,
+            avail,
         };
-        cx.error(rule, path, format!("{lead}{name} has already performed {} action this activation ({}); a unit cannot perform the same non-move action more than once{still}", kind.a(), how(first)));
+        cx.error(rule, path, StepFault::Repeat(e));
         false
     }
 
     /// Applies one step; an illegal one records an error and changes nothing.
     fn apply(&mut self, op: &Op, path: &str, cx: &mut Cx) {
         let name = self.u.name.clone();
+        let unit = name.as_str();
         match op {
             Op::Action { kind, card, free } => self.action(*kind, *card, free.as_ref(), path, cx),
             Op::FreeCard(i) => {
                 let card = self.u.free_card_actions[*i].clone();
+                let card = card.as_str();
                 if self.free_cards.contains(i) {
-                    cx.error(FREE_CARD_EACH, path, format!("{name} has already performed the free card action {card} this activation; a unit cannot perform the same free card action more than once"));
+                    cx.error(
+                        FREE_CARD_EACH,
+                        path,
+                        StepFault::FreeCardAgain { unit, card },
+                    );
                     return;
                 }
-                let (rule, other) = match self.free_cards.is_empty() {
-                    true => (
-                        FREE_CARD,
-                        "free card actions do not count against its actions",
-                    ),
-                    false => (
-                        FREE_CARD_EACH,
-                        "a different free card action from the earlier one; it does not count against its actions",
-                    ),
-                };
+                let first = self.free_cards.is_empty();
+                let rule = if first { FREE_CARD } else { FREE_CARD_EACH };
                 self.free_cards.push(*i);
                 self.free += 1;
-                let text = format!(
-                    "{name} performs the free card action {card}: {other} ({} used)",
-                    self.used
-                );
-                self.record(
-                    cx,
-                    rule,
-                    text,
-                    ("free actions", self.free),
-                    format!("free card action {card}"),
-                );
-                cx.warn(None, Some(path), format!("card text not applied: what the free card action {card} does (the engine checks the action rules only)"));
+                let text = Performs::FreeCard {
+                    unit,
+                    card,
+                    first,
+                    used: self.used,
+                };
+                let num = ("free actions", self.free);
+                self.record(cx, rule, text, num, Chose::FreeCard { card });
+                let w = Notice::CardText { card, free: true };
+                cx.warn(None, Some(path), w);
                 self.acted(Kind::Card, Some(FREE_CARD), path, cx);
             }
             Op::ExtraAttack(src) | Op::Gain(_, src) if !self.source_ok(src, path, cx) => {}
             Op::ExtraAttack(src) => {
                 self.consume(src);
                 self.extra += 1;
-                let (s, acts) = (self.src(src), self.actions());
-                let mut text = format!(
-                    "{name} performs an attack that is not an action ({s}): it does not count toward the single attack action, nor against its {acts} ({} used)",
-                    self.used
-                );
-                if let Some(first) = self.done[Kind::Attack as usize] {
-                    text += &format!(
-                        ", so it can be performed even though {name} has already performed an attack action ({})",
-                        how(first)
-                    );
-                }
-                self.record(
-                    cx,
-                    NOT_ACTION,
-                    text,
-                    ("attacks that are not actions", self.extra),
-                    format!("attack that is not an action ({s})"),
-                );
-                self.acted(Kind::Attack, Some(NOT_ACTION), path, cx);
-                let why = "this attack is not an action, and it does not trigger abilities that occur after actions are performed";
-                self.not_triggered(Kind::Attack, NOT_ACTION, why, cx);
-            }
-            Op::Gain(k, src) => {
-                self.consume(src);
-                let (s, t, a) = (self.src(src), k.name(), k.a());
-                let from = if matches!(src, Source::Ability(_)) {
-                    From::Ability
-                } else {
-                    From::Effect
+                let source = &self.src(src);
+                let text = NotAnAction::ExtraAttack {
+                    unit,
+                    source,
+                    avail: self.avail,
+                    used: self.used,
+                    before: self.done[Kind::Attack as usize],
                 };
-                let n = self.gain(*k, from, Some(s.clone()));
-                let mut text = format!(
-                    "{name} gains {a} token from an effect ({s}): that is different from performing {a} action"
-                );
-                if self.done[*k as usize].is_none() {
-                    text += &format!("; {name} may still perform {a} action this activation");
-                }
-                cx.step(TOKEN, text)
-                    .num(&format!("{t} tokens"), n)
-                    .chose(&self.player, format!("gain {a} token ({s})"));
-                let why = format!(
-                    "gaining {a} token from an effect does not trigger abilities or effects that occur after {t} actions"
-                );
-                self.not_triggered(*k, TOKEN, &why, cx);
+                let num = ("attacks that are not actions", self.extra);
+                self.record(cx, NOT_ACTION, text, num, Chose::ExtraAttack { source });
+                self.acted(Kind::Attack, Some(NOT_ACTION), path, cx);
+                self.not_triggered(Kind::Attack, NOT_ACTION, Lapse::ExtraAttack, cx);
             }
+            Op::Gain(kind, src) => self.gain_from(*kind, src, cx),
         }
+    }
+
+    /// A token gained from an effect or ability (not an action).
+    fn gain_from(&mut self, kind: Kind, src: &Source, cx: &mut Cx) {
+        self.consume(src);
+        let source = self.src(src);
+        let from = if matches!(src, Source::Ability(_)) {
+            From::Ability
+        } else {
+            From::Effect
+        };
+        let n = self.gain(kind, from, Some(source.clone()));
+        let (unit, source) = (self.u.name.as_str(), source.as_str());
+        let text = NotAnAction::Gains {
+            unit,
+            kind,
+            source,
+            may_still: self.done[kind as usize].is_none(),
+        };
+        cx.step(TOKEN, text)
+            .num(&Tokens(kind).to_string(), n)
+            .chose(&self.player, Chose::Gain { kind, source });
+        self.not_triggered(kind, TOKEN, Lapse::Token(kind), cx);
     }
 
     /// An action, or a free action (`free`: its source and whether it is typed).
@@ -739,10 +689,12 @@ impl Act {
         path: &str,
         cx: &mut Cx,
     ) {
-        let (name, plain, acts) = (self.u.name.clone(), self.what(kind, card), self.actions());
-        let what = match card {
-            Some(_) => format!("the {plain}"),
-            None => format!("{} action", kind.a()),
+        let name = self.u.name.clone();
+        let card_name = card.map(|c| self.u.card_actions[c].to_string());
+        let (unit, card_name) = (name.as_str(), card_name.as_deref());
+        let what = What {
+            kind,
+            card: card_name,
         };
         let typed = free.map(|f| f.1 != Some(true));
         if let Some((src, _)) = free {
@@ -750,72 +702,103 @@ impl Act {
                 return;
             }
             if let Source::Ability(i) = src
-                && let Some(t) = self.u.abilities[*i].free_type().filter(|t| *t != kind)
+                && let Some(typ) = self.u.abilities[*i].free_type().filter(|t| *t != kind)
             {
-                let (a, t) = (&self.u.abilities[*i].name, t.name());
-                cx.error(TYPED, path, format!("{a} provides a free action of a certain type, a free {t} action; it cannot be used as {what}"));
+                let ability = &self.u.abilities[*i].name;
+                cx.error(TYPED, path, StepFault::WrongType { ability, typ, what });
                 return;
             }
         }
         if !self.allowed(kind, card, typed, path, cx) {
             return;
         }
-        let (rule, text, num, chose) = match free {
-            None => {
-                let again = kind == Kind::Move && self.done[0].is_some();
-                let other_card = card.is_some() && !self.cards.is_empty();
-                self.used += 1;
-                let (rule, why) = match (again, other_card) {
-                    (true, _) => (SAME, ": the move action can be performed more than once"),
-                    (_, true) => (
-                        CARD_EACH,
-                        ": each card action is a unique action, and this one is different from the earlier one",
-                    ),
-                    _ => (kind.rule(), ""),
-                };
-                let text = format!(
-                    "{name} performs {what} (action {} of {}){why}",
-                    self.used, self.avail
-                );
-                (rule, text, ("actions available", self.avail), plain)
-            }
-            Some((src, _)) => {
-                self.free += 1;
-                let s = self.src(src);
-                let card_text = card
-                    .map(|c| format!(", the card action {}", self.u.card_actions[c]))
-                    .unwrap_or_default();
-                let counts = format!(
-                    "it does not count against its {acts} ({} used), but it is an action for game effects",
-                    self.used
-                );
-                let chose = match (typed, card) {
-                    (Some(true), None) => format!("free {plain} ({s})"),
-                    _ => format!("free action as {plain} ({s})"),
-                };
-                let text = match typed {
-                    Some(true) => format!(
-                        "{name} performs a free {} action ({s}){card_text}: {counts}",
-                        kind.name()
-                    ),
-                    _ => format!(
-                        "{name} performs a free action without a type ({s}) as {what}, an action it could normally perform: {counts}"
-                    ),
-                };
-                let rule = if typed == Some(true) { TYPED } else { UNTYPED };
-                (rule, text, ("free actions", self.free), chose)
-            }
+        let (token, at) = (kind.is_token(), cx.steps.len());
+        let rule = match free {
+            None => self.counted(unit, what, token, cx),
+            Some((src, _)) => self.free_one(unit, what, src, typed == Some(true), token, cx),
         };
-        let at = cx.steps.len();
-        self.record(cx, rule, text, num, chose);
-        if kind.is_token() {
+        if token {
             let n = self.gain(kind, From::Action, None);
-            let st = &mut cx.steps[at];
-            st.text += &format!(" and gains {} token", kind.a());
-            st.num(&format!("{} tokens", kind.name()), n).assume(format!("that the {0} action gives {1} token comes from the {0} entry of the full rules, not the indexed 'Actions' text", kind.name(), kind.a()));
+            cx.steps[at]
+                .num(&Tokens(kind).to_string(), n)
+                .assume(TokenEntry(kind));
         }
+        self.performed(card, kind, typed, path, cx);
+        if let Some((src, _)) = free {
+            self.consume(src);
+        }
+        self.acted(kind, free.map(|_| rule), path, cx);
+    }
+
+    /// Records an action that counts against the unit's actions; its rule.
+    fn counted(&mut self, unit: &str, what: What, token: bool, cx: &mut Cx) -> &'static str {
+        let again = match (what.kind, what.card) {
+            (Kind::Move, _) if self.done[0].is_some() => Again::Move,
+            (_, Some(_)) if !self.cards.is_empty() => Again::OtherCard,
+            _ => Again::No,
+        };
+        self.used += 1;
+        let rule = match again {
+            Again::Move => SAME,
+            Again::OtherCard => CARD_EACH,
+            Again::No => what.kind.rule(),
+        };
+        let text = Performs::Action {
+            unit,
+            what,
+            used: self.used,
+            avail: self.avail,
+            again,
+            token,
+        };
+        self.record(cx, rule, text, ("actions available", self.avail), what);
+        rule
+    }
+
+    /// Records a free action from `src`, of its type (`typed`) or not; its rule.
+    fn free_one(
+        &mut self,
+        unit: &str,
+        what: What,
+        src: &Source,
+        typed: bool,
+        token: bool,
+        cx: &mut Cx,
+    ) -> &'static str {
+        self.free += 1;
+        let source = &self.src(src);
+        let text = Performs::Free {
+            unit,
+            what,
+            source,
+            typed,
+            avail: self.avail,
+            used: self.used,
+            token,
+        };
+        let rule = if typed { TYPED } else { UNTYPED };
+        let chose = Chose::Free {
+            what,
+            source,
+            typed,
+        };
+        self.record(cx, rule, text, ("free actions", self.free), chose);
+        rule
+    }
+
+    /// After an action: the card action performed, or how the action type
+    /// was first performed (`typed`: as a free action, typed or not).
+    fn performed(
+        &mut self,
+        card: Option<usize>,
+        kind: Kind,
+        typed: Option<bool>,
+        path: &str,
+        cx: &mut Cx,
+    ) {
         if let Some(c) = card {
-            cx.warn(None, Some(path), format!("card text not applied: what the card action {} does (the engine checks the action rules only)", self.u.card_actions[c]));
+            let card = &self.u.card_actions[c];
+            cx.warn(None, Some(path), Notice::CardText { card, free: false });
             self.cards.push(c);
         } else if kind != Kind::Card {
             self.done[kind as usize].get_or_insert(match typed {
@@ -824,65 +807,38 @@ impl Act {
                 Some(false) => UNTYPED,
             });
         }
-        if let Some((src, _)) = free {
-            self.consume(src);
-        }
-        self.acted(kind, free.map(|_| rule), path, cx);
     }
 
     /// Where the activation stands: actions left, what they may be, abilities still open.
     fn summary(&self, cx: &mut Cx) {
         let left = self.avail.saturating_sub(self.used);
-        let mut text = format!(
-            "{} has used {} of {} this activation",
-            self.u.name,
-            self.used,
-            self.actions()
-        );
-        if self.free > 0 {
-            text += &format!(", plus {}", count(self.free as usize, "free action"));
-        }
-        text += match self.extra {
-            0 => String::new(),
-            1 => ", and made 1 attack that is not an action".into(),
-            n => format!(", and made {n} attacks that are not actions"),
-        }
-        .as_str();
-        let rule = if left == 0 {
-            text += "; no actions remain, but free actions may still let it perform more";
-            MORE
-        } else {
-            let (mut may, mut not) = (Vec::new(), Vec::new());
-            for k in &KINDS[..6] {
-                match self.done[*k as usize].filter(|_| *k != Kind::Move) {
-                    Some(first) => not.push(format!("{} ({})", k.name(), how(first))),
-                    None => may.push(k.name().to_string()),
+        let (mut may, mut not) = (Vec::new(), Vec::new());
+        if left > 0 {
+            for k in KINDS[..6].iter().copied() {
+                match self.done[k as usize].filter(|_| k != Kind::Move) {
+                    Some(first) => not.push(MayNot::Kind(k, first)),
+                    None => may.push(May::Kind(k)),
                 }
             }
             for (i, c) in self.u.card_actions.iter().enumerate() {
                 match self.cards.contains(&i) {
-                    true => not.push(format!("card action {c} (already performed)")),
-                    false => may.push(format!("card action {c}")),
+                    true => not.push(MayNot::Card(c.as_str())),
+                    false => may.push(May::Card(c.as_str())),
                 }
             }
-            text += &format!(
-                "; {} left, which may be: {}",
-                count(left as usize, "action"),
-                may.join(", ")
-            );
-            if !not.is_empty() {
-                text += &format!("; not: {}", not.join("; "));
-            }
-            SAME
-        };
-        if !self.open.is_empty() {
-            let open: Vec<&str> = self
-                .open
-                .iter()
-                .map(|i| self.u.abilities[*i].name.as_str())
-                .collect();
-            text += &format!(". Triggered and not yet used: {}", open.join(", "));
         }
+        let open = self.open.iter();
+        let text = Summary {
+            unit: &self.u.name,
+            used: self.used,
+            avail: self.avail,
+            free: self.free,
+            extra: self.extra,
+            may,
+            not,
+            open: open.map(|i| self.u.abilities[*i].name.as_str()).collect(),
+        };
+        let rule = if left == 0 { MORE } else { SAME };
         cx.step(rule, text)
             .num("actions used", self.used)
             .num("actions left", left)
