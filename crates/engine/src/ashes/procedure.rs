@@ -16,7 +16,7 @@ use super::plays::{Block, OneOrMany, Play};
 use super::rules::*;
 use super::wording::*;
 use crate::BoardError;
-use crate::kit::choices::{Choice, one_or_none};
+use crate::kit::choices::{self, Choice, Misordered, one_or_none};
 use crate::kit::{Chosen, Cx, Opt, Stop, names};
 use crate::text::fold;
 
@@ -169,11 +169,16 @@ fn declare_attackers(
     }
     let (player, units) = (name.as_str(), typed.len());
     cx.step(parent, Declared::Attacks { player, on, units });
+    let refs = typed
+        .iter()
+        .enumerate()
+        .map(|(i, t)| b.find_unit(t, &format!("play.attackers[{i}]"), actor))
+        .collect::<Result<Vec<UnitRef>, _>>()?;
+    let repeats = choices::repeats(&refs);
     let mut out: Vec<UnitRef> = Vec::new();
     let mut exhausted_seen = false;
-    for (i, t) in typed.iter().enumerate() {
+    for (i, &r) in refs.iter().enumerate() {
         let path = format!("play.attackers[{i}]");
-        let r = b.find_unit(t, &path, actor)?;
         let label = b.label(r);
         let unit = label.as_str();
         if r.0 != actor {
@@ -184,7 +189,7 @@ fn declare_attackers(
                 player,
             };
             cx.error(step1, &path, fault);
-        } else if out.contains(&r) {
+        } else if repeats.contains(&i) {
             cx.error(step1, &path, Illegal::AttackerTwice { unit });
         } else if b.unit(r).is_some_and(|u| u.exhausted) {
             exhausted_seen = true;
@@ -485,22 +490,28 @@ fn resolve_order(
     cx: &mut Cx,
 ) -> Result<Option<Vec<UnitRef>>, Stop> {
     let name = b.name(at.actor);
-    let mut o: Vec<UnitRef> = Vec::new();
+    let mut stated: Vec<(usize, UnitRef)> = Vec::new();
     for (k, t) in order.iter().enumerate() {
-        let path = format!("play.order[{k}]");
-        let Some(r) = at.attacker(t, &path)? else {
-            continue;
-        };
-        if o.contains(&r) {
-            let unit = &b.label(r);
-            cx.error(PB4, &path, Illegal::OrderTwice { unit });
+        if let Some(r) = at.attacker(t, &format!("play.order[{k}]"))? {
+            stated.push((k, r));
         }
-        o.push(r);
     }
     if !order.is_empty() {
-        for a in at.attackers.iter().filter(|a| !o.contains(a)) {
-            let unit = &b.label(*a);
-            cx.error(PB4, "play.order", Illegal::OrderLeavesOut { unit });
+        for m in choices::misordered(&stated, &at.attackers) {
+            match m {
+                Misordered::Twice(k, r) => {
+                    let unit = &b.label(r);
+                    cx.error(
+                        PB4,
+                        &format!("play.order[{k}]"),
+                        Illegal::OrderTwice { unit },
+                    );
+                }
+                Misordered::Missing(r) => {
+                    let unit = &b.label(r);
+                    cx.error(PB4, "play.order", Illegal::OrderLeavesOut { unit });
+                }
+            }
         }
     }
     if cx.failed() {
@@ -509,7 +520,7 @@ fn resolve_order(
     let chosen = if order.is_empty() {
         Chosen::Assumed(at.attackers.clone(), YOUR_ORDER.into())
     } else {
-        Chosen::Stated(o)
+        Chosen::Stated(stated.into_iter().map(|(_, r)| r).collect())
     };
     let list: Vec<String> = chosen.value().iter().map(|r| b.label(*r)).collect();
     let (player, order) = (name.as_str(), list.as_slice());

@@ -1,8 +1,8 @@
 //! Helpers for the common shapes of a player's choice: yes or no, one of
-//! several or none. A [`Choice`] says whose choice it is, its key, the
-//! rules' default, the rule and the play field; it is settled by
-//! [`Cx::choose_with`], so the question and its answers are built only when
-//! the player is asked.
+//! several or none, several ([`repeats`]), an order ([`misordered`]). A
+//! [`Choice`] says whose choice it is, its key, the rules' default, the
+//! rule and the play field; it is settled by [`Cx::choose_with`], so the
+//! question and its answers are built only when the player is asked.
 
 use serde_json::Value;
 
@@ -108,6 +108,38 @@ pub fn one_or_none<T>(mut options: Vec<Opt<T>>, none: Opt<T>) -> Vec<Opt<T>> {
     options
 }
 
+/// Several picked ("attack with these units"): the positions of the picks
+/// that repeat an earlier one. What a repeat means is the game's to say.
+pub fn repeats<T: PartialEq>(picked: &[T]) -> Vec<usize> {
+    (0..picked.len())
+        .filter(|&k| picked[..k].contains(&picked[k]))
+        .collect()
+}
+
+/// What is wrong with an order a player states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Misordered<T> {
+    /// The item at this position of the play's list was already ordered.
+    Twice(usize, T),
+    /// An item the order must hold is not in it.
+    Missing(T),
+}
+
+/// An order of every item of `all`, stated as `(position in the play's
+/// list, item)`: each repeat, in the list's order, then each item left out,
+/// in `all`'s order. Empty when the order holds each item once.
+pub fn misordered<T: PartialEq + Copy>(stated: &[(usize, T)], all: &[T]) -> Vec<Misordered<T>> {
+    let items: Vec<T> = stated.iter().map(|&(_, t)| t).collect();
+    let twice = repeats(&items).into_iter().map(|k| {
+        let (at, item) = stated[k];
+        Misordered::Twice(at, item)
+    });
+    let missing = all.iter().filter(|a| !items.contains(a));
+    twice
+        .chain(missing.map(|&a| Misordered::Missing(a)))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,5 +164,22 @@ mod tests {
         let many = (0..30).map(|i| Opt::field(i.to_string(), i, "x", Value::Null));
         let opts = one_or_none(many.collect(), Opt::field("none", -1, "x", Value::Null));
         assert_eq!((opts.len(), opts[MAX_OPTIONS - 1].value), (MAX_OPTIONS, -1));
+    }
+
+    #[test]
+    fn repeats_and_orders_are_found_where_they_are() {
+        assert_eq!(repeats(&["a", "b", "a", "a"]), vec![2, 3]);
+        assert!(repeats::<u8>(&[]).is_empty());
+        let all = [1, 2, 3];
+        assert!(misordered(&[(0, 3), (1, 1), (2, 2)], &all).is_empty());
+        // Positions are the play's, even where an entry did not resolve.
+        assert_eq!(
+            misordered(&[(0, 2), (2, 2)], &all),
+            vec![
+                Misordered::Twice(2, 2),
+                Misordered::Missing(1),
+                Misordered::Missing(3)
+            ]
+        );
     }
 }
