@@ -15,8 +15,8 @@ use super::plays::{Attack, Named, Play, actor, cards_of, passes, resolve};
 use super::rules::*;
 use super::wording::{
     Asks, At, Chose, Cleave, Declared, EX1_NOTE, EX2_NOTE, Extra, Fails, MAY_ADD, MAY_RESPOND,
-    NO_TARGET, NotApplied, REFUSE, Refusal, Reversal, Says, Settles, TAUNT, UNNAMED_RESPONSE,
-    Whence,
+    NO_TARGET, NotApplied, REFUSE, Refusal, Reversal, Says, Selects, Settles, TAUNT,
+    UNNAMED_RESPONSE, Whence,
 };
 use crate::kit::bounded::List;
 use crate::kit::choices::Choice;
@@ -238,14 +238,14 @@ impl Decl<'_, '_> {
         let (me, a) = (self.me.clone(), self.card.name.to_string());
         let (role, unit) = (self.a.attacker.role(), self.a.attacker.is_unit());
         let (player, card) = (me.as_str(), a.as_str());
-        let text = Says::Selects { player, card, role }.to_string();
+        let text = Selects::Attacker { player, card, role }.to_string();
         self.chose(D2_1, text, Chosen::Stated(()), Chose::Attacker(card));
         let awake = unit && !self.card.rested;
         let permission = self.card.attack_permission.clone();
         let able = match (permission.as_deref(), awake) {
-            (_, true) => Ok(Says::Awake { card, role }),
-            (Some(permission), _) if unit => Ok(Says::RestedPermitted { card, permission }),
-            (Some(permission), _) => Ok(Says::ObjectPermitted { card, permission }),
+            (_, true) => Ok(Selects::Awake { card, role }),
+            (Some(permission), _) if unit => Ok(Selects::RestedPermitted { card, permission }),
+            (Some(permission), _) => Ok(Selects::ObjectPermitted { card, permission }),
             (None, _) if unit => Err(Fails::RestedUnit { card, role }),
             (None, _) => Err(Fails::NoPermission { card }),
         };
@@ -257,18 +257,19 @@ impl Decl<'_, '_> {
             }
         };
         if !awake {
-            self.cx.step(D2_1_1_1, Says::NoRestingCost { card, unit });
+            self.cx
+                .step(D2_1_1_1, Selects::NoRestingCost { card, unit });
             return true;
         }
         if let Some(c) = self.b.players[self.a.tp].card_mut(self.a.attacker) {
             c.rested = true;
         }
         self.undo.push(Undo::Rest);
-        self.cx.step(D2_1_1_1, Says::Rested { card });
+        self.cx.step(D2_1_1_1, Selects::Rested { card });
         for (k, t) in self.card.when_rested.iter().enumerate() {
             self.b.pending_triggers.push(t.clone());
             self.undo.push(Undo::Pending(t.clone()));
-            self.cx.step(D1_2, Says::Triggers { card, trigger: t });
+            self.cx.step(D1_2, Selects::Triggers { card, trigger: t });
             let path = format!("{}.when_rested[{k}]", self.a.attacker.path(self.a.tp));
             self.cx.warn(None, Some(&path), NotApplied::Trigger(&a, t));
         }
@@ -284,13 +285,13 @@ impl Decl<'_, '_> {
                 true => Chosen::Stated(()),
                 false => Chosen::Assumed((), MAY_ADD.into()),
             };
-            let st = self.cx.step(D2_2, Says::AddsNothing { player: me });
+            let st = self.cx.step(D2_2, Selects::AddsNothing { player: me });
             how.on(st, me, Chose::NoObjects);
             return true;
         }
         for o in &self.objects {
             let (object, kind) = (o.name.as_str(), Whence(o.kind.as_deref()));
-            let adds = Says::Adds {
+            let adds = Selects::Adds {
                 player: me,
                 object,
                 kind,
@@ -302,7 +303,7 @@ impl Decl<'_, '_> {
         let names: Vec<&str> = self.objects.iter().map(|o| o.name.as_str()).collect();
         let (objects, count) = (&names.join(", "), names.len());
         let card = a.as_str();
-        let not_attackers = Says::NotAttackers {
+        let not_attackers = Selects::NotAttackers {
             objects,
             count,
             card,

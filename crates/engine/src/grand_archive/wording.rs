@@ -1,7 +1,8 @@
 //! The wording of the Grand Archive rulings, apart from the logic: the
-//! procedure says what happened with a typed value (`Says::Rested { card }`)
-//! and this module says how it reads. The steps ([`Says`], [`Settles`],
-//! [`Declared`], [`Reversal`]) and why a step fails ([`Fails`]), what a
+//! procedure says what happened with a typed value
+//! (`Selects::Rested { card }`) and this module says how it reads. The
+//! steps ([`Says`], [`Selects`], [`Settles`], [`Declared`], [`Reversal`])
+//! and why a step fails ([`Fails`]), what a
 //! player chose ([`Chose`]), the questions ([`Asks`]), the readings the
 //! engine takes where the indexed text is silent, the notes where the
 //! seed's examples and its numbered steps differ, the other diagnostics
@@ -80,7 +81,7 @@ macro_rules! into_string {
 }
 
 into_string!(
-    Says, Settles, Declared, Reversal, Fails, Chose, Asks, Refusal, Invalid, NotApplied
+    Says, Selects, Settles, Declared, Reversal, Fails, Chose, Asks, Refusal, Invalid, NotApplied
 );
 
 /// The answer refusing an extra cost.
@@ -158,8 +159,8 @@ impl fmt::Display for Extra<'_> {
     }
 }
 
-/// Steps of the turn, the Main Phase obligations, the declaration's opening
-/// and its steps 2.a and 2.b.
+/// Steps of the turn, the Main Phase obligations (and the attempts that
+/// answer them), the declaration's opening and a step that fails.
 #[derive(Debug, Clone, Copy)]
 pub enum Says<'a> {
     ToEndPhase {
@@ -189,49 +190,6 @@ pub enum Says<'a> {
         resolved: Option<&'a str>,
     },
     InSequence,
-    Selects {
-        player: &'a str,
-        card: &'a str,
-        role: &'a str,
-    },
-    Awake {
-        card: &'a str,
-        role: &'a str,
-    },
-    RestedPermitted {
-        card: &'a str,
-        permission: &'a str,
-    },
-    ObjectPermitted {
-        card: &'a str,
-        permission: &'a str,
-    },
-    /// No resting cost: the attacker is a unit already rested, or not a unit.
-    NoRestingCost {
-        card: &'a str,
-        unit: bool,
-    },
-    Rested {
-        card: &'a str,
-    },
-    Triggers {
-        card: &'a str,
-        trigger: &'a str,
-    },
-    AddsNothing {
-        player: &'a str,
-    },
-    Adds {
-        player: &'a str,
-        object: &'a str,
-        kind: Whence<'a>,
-    },
-    /// The objects added (`count` of them) are not attackers.
-    NotAttackers {
-        objects: &'a str,
-        count: usize,
-        card: &'a str,
-    },
     /// A step that fails, and why.
     Fails {
         at: At,
@@ -280,21 +238,86 @@ impl fmt::Display for Says<'_> {
                 f.write_str(", so the declaration can be made")
             }
             Says::InSequence => write!(f, "Steps 2.a to 2.e are done in sequence"),
-            Says::Selects { player, card, role } => {
+            Says::Fails { at, why } => write!(f, "{at} fails: {why}"),
+            Says::AttemptedIllegal { player, card, from } => write!(
+                f,
+                "{player} attempted the attack with {card} that {player} must make{from}; it was illegal, so no further attempts are necessary (recorded as attempted)"
+            ),
+            Says::AsInstructed { player, card, from } => write!(
+                f,
+                "{player} attacks with {card} as instructed{from}; the must-attack obligation is met"
+            ),
+        }
+    }
+}
+
+/// Steps 2.a and 2.b: the attacker selected and rested, the objects
+/// added.
+#[derive(Debug, Clone, Copy)]
+pub enum Selects<'a> {
+    Attacker {
+        player: &'a str,
+        card: &'a str,
+        role: &'a str,
+    },
+    Awake {
+        card: &'a str,
+        role: &'a str,
+    },
+    RestedPermitted {
+        card: &'a str,
+        permission: &'a str,
+    },
+    ObjectPermitted {
+        card: &'a str,
+        permission: &'a str,
+    },
+    /// No resting cost: the attacker is a unit already rested, or not a unit.
+    NoRestingCost {
+        card: &'a str,
+        unit: bool,
+    },
+    Rested {
+        card: &'a str,
+    },
+    Triggers {
+        card: &'a str,
+        trigger: &'a str,
+    },
+    AddsNothing {
+        player: &'a str,
+    },
+    Adds {
+        player: &'a str,
+        object: &'a str,
+        kind: Whence<'a>,
+    },
+    /// The objects added (`count` of them) are not attackers.
+    NotAttackers {
+        objects: &'a str,
+        count: usize,
+        card: &'a str,
+    },
+}
+
+impl fmt::Display for Selects<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Selects::Attacker { player, card, role } => {
                 write!(f, "2.a: {player} selects {card} ({role}) as the attacker")
             }
-            Says::Awake { card, role } => {
+            Selects::Awake { card, role } => {
                 write!(f, "{card} is an awake {role}, so it is able to attack")
             }
-            Says::RestedPermitted { card, permission } => write!(
+            Selects::RestedPermitted { card, permission } => write!(
                 f,
                 "{card} is rested, but {permission} grants it permission to attack"
             ),
-            Says::ObjectPermitted { card, permission } => write!(
+            Selects::ObjectPermitted { card, permission } => write!(
                 f,
                 "{card} is not an ally or champion; {permission} grants it permission to attack"
             ),
-            Says::NoRestingCost { card, unit } => {
+            Selects::NoRestingCost { card, unit } => {
                 let why = if unit {
                     "already rested"
                 } else {
@@ -302,20 +325,20 @@ impl fmt::Display for Says<'_> {
                 };
                 write!(f, "{card} is {why}, so there is no resting cost to pay")
             }
-            Says::Rested { card } => write!(f, "{card} is rested as the cost to attack"),
-            Says::Triggers { card, trigger } => write!(
+            Selects::Rested { card } => write!(f, "{card} is rested as the cost to attack"),
+            Selects::Triggers { card, trigger } => write!(
                 f,
                 "{card} becoming rested triggers {trigger}; it waits and goes onto the Effects Stack the next time state-based effects are checked"
             ),
-            Says::AddsNothing { player } => {
+            Selects::AddsNothing { player } => {
                 write!(f, "2.b: {player} adds no weapons or objects to the attack")
             }
-            Says::Adds {
+            Selects::Adds {
                 player,
                 object,
                 kind,
             } => write!(f, "2.b: {player} adds {object}{kind} to the attack"),
-            Says::NotAttackers {
+            Selects::NotAttackers {
                 objects,
                 count,
                 card,
@@ -329,15 +352,6 @@ impl fmt::Display for Says<'_> {
                     "{objects} {verb} part in combat after the declaration but {noun}; only {card} is the attacker"
                 )
             }
-            Says::Fails { at, why } => write!(f, "{at} fails: {why}"),
-            Says::AttemptedIllegal { player, card, from } => write!(
-                f,
-                "{player} attempted the attack with {card} that {player} must make{from}; it was illegal, so no further attempts are necessary (recorded as attempted)"
-            ),
-            Says::AsInstructed { player, card, from } => write!(
-                f,
-                "{player} attacks with {card} as instructed{from}; the must-attack obligation is met"
-            ),
         }
     }
 }
