@@ -5,7 +5,8 @@
 //! chose ([`Chose`]), the readings where the indexed text is silent
 //! ([`Reading`] and the constants), the questions ([`Asks`]), the plays
 //! refused ([`OutOfTurn`], [`OwnTurn`], [`Refusal`], [`Advance`]), the
-//! result ([`Win`]) and the board's faults ([`Invalid`]). It names nothing
+//! result ([`Win`]), the board's faults ([`Invalid`]) and the notation
+//! lines that do not read as a play ([`Misread`]). It names nothing
 //! of the board (which uses it): the values are names, numbers and the
 //! labels of the board's own enums.
 
@@ -27,7 +28,7 @@ macro_rules! into_string {
 
 into_string!(
     Turn, Ends, Says, Passing, Between, Timed, Chose, Reading, Asks, OutOfTurn, OwnTurn, Refusal,
-    Advance, Win, Invalid
+    Advance, Win, Invalid, Misread
 );
 
 pub const ASSUME_INITIATIVE: &str = "Initiative Order is a Related Topic that is not indexed: a player's place in initiative order is read as the lowest initiative number among their strategy cards.";
@@ -1226,6 +1227,66 @@ impl fmt::Display for Invalid<'_> {
                 write!(f, "more than {most} abilities in one turn")
             }
             Invalid::SameParty => write!(f, "a transaction needs two different players"),
+        }
+    }
+}
+
+/// A notation line that does not read as a play.
+#[derive(Debug, Clone, Copy)]
+pub enum Misread<'a> {
+    /// No play in the line; `kinds`: the plays there are.
+    NoPlay {
+        line: &'a str,
+        kinds: &'a str,
+    },
+    /// The `field` of a play of `kind` (`strategic_action`) left out.
+    NameThe {
+        field: &'a str,
+        player: &'a str,
+        kind: &'a str,
+    },
+    /// Text after `ends turn`.
+    AfterEndTurn(&'a str),
+    /// Text after `pass` that does not say the player cannot act.
+    AfterPass(&'a str),
+    NameCard,
+    NameOther,
+    /// An answer to a transaction that is neither accepted nor declined.
+    NoAnswer,
+}
+
+impl fmt::Display for Misread<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Misread::NoPlay { line, kinds } => write!(
+                f,
+                "no play found in '{line}'; write `<player> <play>`, where the play is one of: {kinds}"
+            ),
+            Misread::NameThe {
+                field,
+                player,
+                kind,
+            } => write!(
+                f,
+                "name the {field}: `{player} {} …`",
+                kind.replace('_', " ")
+            ),
+            Misread::AfterEndTurn(text) => write!(f, "unexpected '{text}' after `ends turn`"),
+            Misread::AfterPass(text) => write!(
+                f,
+                "unexpected '{text}' after pass; write `<player> pass` or `<player> pass cannot act`"
+            ),
+            Misread::NameCard => write!(
+                f,
+                "name the action card: `<player> plays [component] <card>`"
+            ),
+            Misread::NameOther => {
+                write!(f, "name the other player: `<player> trades with <player>`")
+            }
+            Misread::NoAnswer => write!(
+                f,
+                "after the other player, write `; accepted` or `; declined` (their answer)"
+            ),
         }
     }
 }
