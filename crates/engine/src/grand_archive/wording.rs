@@ -6,8 +6,9 @@
 //! player chose ([`Chose`]), the questions ([`Asks`]), the readings the
 //! engine takes where the indexed text is silent, the notes where the
 //! seed's examples and its numbered steps differ, the other diagnostics
-//! ([`Refusal`], [`NotApplied`]) and the faults of a board or a play
-//! ([`Invalid`]). It names nothing of the board (which uses it): the values
+//! ([`Refusal`], [`NotApplied`]), the faults of a board or a play
+//! ([`Invalid`]) and the notation lines that do not read as a play
+//! ([`Misread`]). It names nothing of the board (which uses it): the values
 //! are names, numbers and labels.
 
 use std::fmt;
@@ -81,7 +82,8 @@ macro_rules! into_string {
 }
 
 into_string!(
-    Says, Selects, Settles, Declared, Reversal, Fails, Chose, Asks, Refusal, Invalid, NotApplied
+    Says, Selects, Settles, Declared, Reversal, Fails, Chose, Asks, Refusal, Invalid, NotApplied,
+    Misread
 );
 
 /// The answer refusing an extra cost.
@@ -885,6 +887,41 @@ impl fmt::Display for Invalid<'_> {
                 owner,
                 why,
             } => write!(f, "{card} ({role}) is controlled by {owner}; {why}"),
+        }
+    }
+}
+
+/// A notation line that does not read as a play.
+#[derive(Debug, Clone, Copy)]
+pub enum Misread<'a> {
+    /// A response clause not understood.
+    Response(&'a str),
+    Empty,
+    /// `end` not followed by `main phase`.
+    EndMainPhase,
+    NoPlay,
+    /// A keyword (`at`, `using`) with no name after it.
+    NeedsName(&'a str),
+    NameAttacker,
+}
+
+impl fmt::Display for Misread<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Misread::Response(c) => write!(
+                f,
+                "'{c}' is not understood; after the attack write `respond with CARD` or `no response` (the defending player's answer at the Retaliation Step)"
+            ),
+            Misread::Empty => write!(f, "the play is empty"),
+            Misread::EndMainPhase => write!(f, "write `end main phase`"),
+            Misread::NoPlay => write!(
+                f,
+                "a play starts with `attack with …` or is `end main phase`"
+            ),
+            Misread::NeedsName(keyword) => write!(f, "`{keyword}` needs a name"),
+            Misread::NameAttacker => {
+                write!(f, "name the attacker: `attack with <attacker> at <target>`")
+            }
         }
     }
 }
