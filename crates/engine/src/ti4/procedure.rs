@@ -609,12 +609,12 @@ fn answer(
 }
 
 fn secondary(b: &Board, p: usize, typed: &str, cx: &mut Cx) -> Result<(), Stop> {
-    let (owner, ci) = b.find_card(typed, "play.card")?;
-    let card = b.players[owner].strategy_cards[ci].name.to_string();
-    let (pn, on, t) = (b.name(p), b.name(owner), &b.this_turn);
-    let (player, owner_name, card) = (pn.as_str(), on.as_str(), card.as_str());
+    let (seat, ci) = b.find_card(typed, "play.card")?;
+    let card = b.players[seat].strategy_cards[ci].name.to_string();
+    let (pn, on, t) = (b.name(p), b.name(seat), &b.this_turn);
+    let (player, owner, card) = (pn.as_str(), on.as_str(), card.as_str());
     match b.phase {
-        _ if owner == p => cx.error(R3_2, "play.card", Refusal::OwnSecondary { player, card }),
+        _ if seat == p => cx.error(R3_2, "play.card", Refusal::OwnSecondary { player, card }),
         Phase::Status => cx.error(R5, "play", Refusal::SecondaryInStatus { card }),
         Phase::Strategy => cx.error_unruled("phase", Refusal::SecondaryInStrategy { card }),
         Phase::Action => {}
@@ -622,17 +622,13 @@ fn secondary(b: &Board, p: usize, typed: &str, cx: &mut Cx) -> Result<(), Stop> 
     if cx.failed() {
         return Ok(());
     }
-    if current(b) != Some(owner)
+    if current(b) != Some(seat)
         || t.action != TurnAction::Strategic
         || t.card.as_deref() != Some(card)
     {
-        let warning = Refusal::NotResolving {
-            owner: owner_name,
-            card,
-        };
+        let warning = Refusal::NotResolving { owner, card };
         cx.warn(Some(RT), Some("play.card"), warning);
     }
-    let owner = owner_name;
     let st = match b.players[p].passed {
         true => cx.step(
             R3_2,
