@@ -181,7 +181,13 @@ impl Decl<'_, '_> {
 
     /// The attacking player's choice at this step, recorded on its step and
     /// kept to be withdrawn if the declaration is reversed.
-    fn chose<T: Clone>(&mut self, rule: &str, text: String, how: Chosen<T>, what: Chose) {
+    fn chose<T: Clone>(
+        &mut self,
+        rule: &str,
+        text: impl Into<String>,
+        how: Chosen<T>,
+        what: Chose,
+    ) {
         let what = what.to_string();
         how.on(self.cx.step(rule, text), &self.me, what.clone());
         self.undo.push(Undo::Choice(self.at, what));
@@ -238,7 +244,7 @@ impl Decl<'_, '_> {
         let (me, a) = (self.me.clone(), self.card.name.to_string());
         let (role, unit) = (self.a.attacker.role(), self.a.attacker.is_unit());
         let (player, card) = (me.as_str(), a.as_str());
-        let text = Selects::Attacker { player, card, role }.to_string();
+        let text = Selects::Attacker { player, card, role };
         self.chose(D2_1, text, Chosen::Stated(()), Chose::Attacker(card));
         let awake = unit && !self.card.rested;
         let permission = self.card.attack_permission.clone();
@@ -387,7 +393,6 @@ impl Decl<'_, '_> {
             chosen: &who,
             units: &units.join(", "),
         };
-        let text = text.to_string();
         self.chose(D2_3_1, text, chosen, Chose::DefendingPlayer(&who));
         self.defending = (p, units);
         Ok(true)
@@ -421,7 +426,6 @@ impl Decl<'_, '_> {
             role,
             card: &name,
         };
-        let text = text.to_string();
         self.chose(D2_3, text, chosen, Chose::Target(&name));
         self.defending = (p, vec![name.clone()]);
         self.target = Some(name);
@@ -435,7 +439,7 @@ impl Decl<'_, '_> {
         &mut self,
         (i, c): (usize, &Cost),
         rule: &str,
-        text: String,
+        text: impl Into<String>,
         short: (&str, impl FnOnce(u32) -> Fails<'w>),
     ) -> Option<&mut Step> {
         let (have, n) = (*self.b.players[self.a.tp].reserve, *c.reserve);
@@ -476,14 +480,13 @@ impl Decl<'_, '_> {
                 reserve,
                 source,
             };
-            let text = pays.to_string();
             let short = |have| Fails::AdditionalShort {
                 player,
                 source,
                 reserve,
                 have,
             };
-            if self.pay((i, &c), D2_4, text, (D2_4, short)).is_none() {
+            if self.pay((i, &c), D2_4, pays, (D2_4, short)).is_none() {
                 return false;
             }
             self.example(EX2_NOTE, i, source);
@@ -555,7 +558,7 @@ impl Decl<'_, '_> {
             extra: what,
             have,
         };
-        let paid = self.pay((i, c), D2_5_1, pays.to_string(), (D2_5_1_3, short));
+        let paid = self.pay((i, c), D2_5_1, pays, (D2_5_1_3, short));
         let chose = paid.map(|st| st.chose(player, Chose::ToPay(src)));
         Ok(chose.is_some())
     }
