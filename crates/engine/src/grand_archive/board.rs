@@ -5,6 +5,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::wording::Invalid;
 use crate::BoardError;
 use crate::document::check;
 use crate::kit::bounded::{Count, List, Name, Round};
@@ -345,7 +346,7 @@ impl Known {
 fn player_ok(pl: &Player, p: usize, seen: &mut Vec<String>) -> Result<(), BoardError> {
     let name = fold(&pl.name);
     if seen.contains(&name) {
-        let twice = format!("two players are named '{}'", pl.name);
+        let twice = Invalid::SameName(&pl.name);
         return check(false, format!("players[{p}].name"), twice);
     }
     seen.push(name);
@@ -354,9 +355,7 @@ fn player_ok(pl: &Player, p: usize, seen: &mut Vec<String>) -> Result<(), BoardE
         let name = fold(&c.name);
         if cards.contains(&name) {
             let (who, card) = (&pl.name, &c.name);
-            let twice = format!(
-                "{who} controls two cards named '{card}'; number them ('{card} #2') so plays can name each"
-            );
+            let twice = Invalid::SameCard { player: who, card };
             return check(false, format!("{}.name", slot.path(p)), twice);
         }
         cards.push(name);

@@ -13,6 +13,7 @@ mod wording;
 
 use crate::kit::{Cx, Game, Kit, Phase, Reset, Set, Stop};
 use crate::{BoardError, RuleUse, Status};
+use wording::Refusal;
 
 pub use board::Board;
 pub use plays::Play;
@@ -191,9 +192,6 @@ fn new_turn(b: &mut Board, cx: &mut Cx) {
     for c in p.allies.iter_mut().chain(p.objects.iter_mut()) {
         c.rested = false;
     }
-    let msg = format!(
-        "turn {}: the turn passes to {}, whose champion, allies and objects wake up (outside the indexed rules: the next player in seat order; adjust `turn_player` if your table differs)",
-        b.turn_number, p.name
-    );
-    cx.note(Some("turn_player"), msg);
+    let (turn, player) = (*b.turn_number, p.name.as_str());
+    cx.note(Some("turn_player"), Refusal::NewTurn { turn, player });
 }

@@ -13,6 +13,7 @@
 
 use super::board::{Board, Player};
 use super::plays::{Named, Play, cards_of, extra_sources, passes};
+use super::wording::Misread;
 use crate::BoardError;
 use crate::kit::names;
 use crate::kit::notation::{
@@ -112,12 +113,7 @@ fn response(rest: &[&str]) -> Result<Option<String>, BoardError> {
             Some(r) => unquote(strip_word(r, &["with"]).unwrap_or(r)).to_string(),
             None if passes(c) => "pass".to_string(),
             None => {
-                return Err(err(
-                    "play.response",
-                    format!(
-                        "'{c}' is not understood; after the attack write `respond with CARD` or `no response` (the defending player's answer at the Retaliation Step)"
-                    ),
-                ));
+                return Err(err("play.response", Misread::Response(c)));
             }
         });
     }
@@ -129,7 +125,7 @@ pub fn parse(line: &str, b: &Board) -> Result<Play, BoardError> {
     let parts = clauses(line);
     let (head, rest) = parts
         .split_first()
-        .ok_or_else(|| err("play", "the play is empty"))?;
+        .ok_or_else(|| err("play", Misread::Empty))?;
     let (speaker, head) = lex::speaker(head, &b.names())?;
     let (player, tp) = (
         speaker.map(|s| b.name(s)),
@@ -140,22 +136,19 @@ pub fn parse(line: &str, b: &Board) -> Result<Play, BoardError> {
             .split_whitespace()
             .all(|w| matches!(fold(w).as_str(), "main" | "phase" | "the"));
         if !words || !rest.is_empty() {
-            return Err(err("play", "write `end main phase`"));
+            return Err(err("play", Misread::EndMainPhase));
         }
         return Ok(Play::EndMainPhase { player });
     }
     let declare = strip_word(head, &["declare"]).and_then(|r| strip_word(r, &["attack"]));
     let Some(body) = strip_word(head, &["attack", "attacks"]).or(declare) else {
-        return Err(err(
-            "play",
-            "a play starts with `attack with …` or is `end main phase`",
-        ));
+        return Err(err("play", Misread::NoPlay));
     };
     let (mut attacker, mut with, mut target, mut defending_player) = (None, None, None, None);
     let (mut pay_extra, mut refuse_extra) = (Vec::new(), Vec::new());
     for (kw, text) in segments(body) {
         if text.is_empty() {
-            return Err(err("play", format!("`{kw}` needs a name")));
+            return Err(err("play", Misread::NeedsName(kw)));
         }
         let cands = candidates(b, tp, kw);
         let c: Vec<&str> = cands.iter().map(String::as_str).collect();
@@ -170,12 +163,7 @@ pub fn parse(line: &str, b: &Board) -> Result<Play, BoardError> {
             _ => refuse_extra = many(text, &c, "play.refuse_extra", "extra cost")?,
         }
     }
-    let attacker = attacker.ok_or_else(|| {
-        err(
-            "play.attacker",
-            "name the attacker: `attack with <attacker> at <target>`",
-        )
-    })?;
+    let attacker = attacker.ok_or_else(|| err("play.attacker", Misread::NameAttacker))?;
     let response = response(rest)?;
     Ok(Play::DeclareAttack {
         player,

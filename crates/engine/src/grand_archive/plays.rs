@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::board::{Board, Card, CostKind, Player, Slot};
 use super::rules::{D2_1, D2_2, D2_3};
+use super::wording::{self, Invalid};
 use crate::BoardError;
 use crate::kit::names;
 
@@ -85,15 +86,9 @@ pub struct Attack {
 }
 
 /// Cards named where another player's (or the wrong kind) was expected: the rule and why.
-const OWN_CARDS: (&str, &str) = (
-    D2_1,
-    "the turn player declares an attack with their own cards",
-);
-const OBJECTS: (&str, &str) = (D2_2, "step 2.b adds weapons or other objects");
-const TARGETS: (&str, &str) = (
-    D2_3,
-    "attack targets are opposing champions and allies, not your own cards",
-);
+const OWN_CARDS: (&str, &str) = (D2_1, wording::OWN_CARDS);
+const OBJECTS: (&str, &str) = (D2_2, wording::OBJECTS);
+const TARGETS: (&str, &str) = (D2_3, wording::TARGETS);
 
 /// The seat that makes the play: the player it names, else the turn player.
 pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
@@ -134,7 +129,7 @@ pub fn resolve(b: &Board, tp: usize, play: &Play) -> Result<Option<Attack>, Boar
         let path = format!("play.with[{i}]");
         let s = pick(b, w, &objects, &units, &path, "object", OBJECTS)?.1;
         if s == attacker || added.contains(&s) {
-            let msg = format!("{w} is already part of the attack");
+            let msg = Invalid::AlreadyInAttack(w);
             return Err(BoardError::semantic(path, msg).with_rule(D2_2));
         }
         added.push(s);
@@ -161,7 +156,7 @@ pub fn resolve(b: &Board, tp: usize, play: &Play) -> Result<Option<Attack>, Boar
     let pay = resolve(pay_extra, "pay_extra")?;
     let refuse = resolve(refuse_extra, "refuse_extra")?;
     if let Some(s) = pay.iter().find(|s| refuse.contains(s)) {
-        let msg = format!("{s} is both paid and refused");
+        let msg = Invalid::PaidAndRefused(s);
         return Err(BoardError::semantic("play.refuse_extra", msg));
     }
     Ok(Some(Attack {
@@ -220,8 +215,13 @@ fn pick<'a>(
         (0, i) => Ok((first[i].0, first[i].1)),
         (_, i) => {
             let (p, s, name) = then[i];
-            let (role, owner, why) = (s.role(), b.name(p), not.1);
-            let msg = format!("{name} ({role}) is controlled by {owner}; {why}");
+            let (role, owner, why) = (s.role(), &b.name(p), not.1);
+            let msg = Invalid::ControlledBy {
+                card: name,
+                role,
+                owner,
+                why,
+            };
             Err(BoardError::semantic(path, msg).with_rule(not.0))
         }
     }

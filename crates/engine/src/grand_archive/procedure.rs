@@ -5,8 +5,6 @@
 //! rules' default, or asked; the defending player's response at the
 //! Retaliation Step (general rule 4) is asked of the defending player.
 
-use std::fmt;
-
 use serde_json::json;
 
 use super::board::StackKind::{AttackCard, OnAttack, Other};
@@ -15,7 +13,11 @@ use super::board::{
 };
 use super::plays::{Attack, Named, Play, actor, cards_of, passes, resolve};
 use super::rules::*;
-use super::wording::{EX1_NOTE, EX2_NOTE, MAY_ADD, MAY_RESPOND, NO_TARGET, NotApplied, TAUNT};
+use super::wording::{
+    Asks, At, Chose, Cleave, Declared, EX1_NOTE, EX2_NOTE, Extra, Fails, MAY_ADD, MAY_RESPOND,
+    NO_TARGET, NotApplied, REFUSE, Refusal, Reversal, Says, Selects, Settles, TAUNT,
+    UNNAMED_RESPONSE, Whence,
+};
 use crate::kit::bounded::List;
 use crate::kit::choices::Choice;
 use crate::kit::{Chosen, Cx, Opt, Stop};
@@ -26,18 +28,22 @@ use crate::{Diagnostic, Severity, Step};
 pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
     let (tp, now) = (actor(b, play)?, b.turn_seat());
     let (who, turn) = (b.name(tp), b.name(now));
+    let player = who.as_str();
     if tp != now {
-        cx.error_unruled("play.player", format!("it is {turn}'s turn, not {who}'s: the turn player declares attacks and leaves the Main Phase (reading: rule 1.4 speaks of a player's own Main Phase)"));
+        cx.error_unruled(
+            "play.player",
+            Refusal::NotTurnPlayer {
+                turn: &turn,
+                player,
+            },
+        );
     } else if b.phase != Phase::Main || b.combat.is_some() {
-        let now = b.combat.as_ref().map_or(b.phase, |_| Phase::Combat).name();
-        cx.error_unruled("phase", format!("the turn is in the {now}, not the Main Phase: attacks are declared, and the Main Phase is left, from the Main Phase (a reading: the indexed text speaks of attacking from the Main Phase, 1.4)"));
+        let phase = b.combat.as_ref().map_or(b.phase, |_| Phase::Combat).name();
+        cx.error_unruled("phase", Refusal::NotMain { phase });
     } else if let Play::EndMainPhase { .. } = play {
         if obligations(b, cx) {
             b.phase = Phase::End;
-            cx.step(
-                D1_4,
-                format!("{who} proceeds from the Main Phase to the End Phase"),
-            );
+            cx.step(D1_4, Says::ToEndPhase { player });
         }
     } else if let Some(a) = resolve(b, tp, play)? {
         declare(b, a, cx)?;
@@ -50,42 +56,21 @@ pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
 pub fn obligations(b: &Board, cx: &mut Cx) -> bool {
     let tp = b.turn_seat();
     let (who, list) = (&b.players[tp].name, &b.players[tp].must_attack);
+    let player = who.as_str();
     if list.is_empty() {
-        cx.step(D1_4, format!("No effect instructs {who} to attack with an object, so nothing holds them in the Main Phase"));
+        cx.step(D1_4, Says::NoObligation { player });
     }
     for (j, m) in list.iter().enumerate() {
-        let (with, src) = (&m.with, source(&m.source));
+        let (with, from) = (m.with.as_str(), Whence(m.source.as_deref()));
         if m.attempted {
-            cx.step(D1_4, format!("{who} attempted the attack with {with}{src} they must make; no further attempt is needed"));
+            cx.step(D1_4, Says::Attempted { player, with, from });
         } else {
-            let why = format!(
-                "{who} must attack with {with}{src} and has not attempted to declare that attack, so they can't proceed from the Main Phase to the End Phase until they do (an illegal attempt is enough)"
-            );
-            cx.step(D1_4, why.clone());
+            let why = Says::MustAttack { player, with, from };
+            cx.step(D1_4, why);
             cx.error(D1_4, &format!("players[{tp}].must_attack[{j}]"), why);
         }
     }
     list.iter().all(|m| m.attempted)
-}
-
-fn source(s: &Option<String>) -> String {
-    s.as_deref().map(|s| format!(" ({s})")).unwrap_or_default()
-}
-
-/// The declaration's steps, 2.a to 2.e.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum At {
-    A,
-    B,
-    C,
-    D,
-    E,
-}
-
-impl fmt::Display for At {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "2.{}", char::from(b'a' + *self as u8))
-    }
 }
 
 /// One thing done during the declaration, kept so it can be undone.
@@ -158,15 +143,16 @@ fn can_declare(b: &Board, cx: &mut Cx) -> bool {
         return true;
     };
     let (card, who) = (&b.effects_stack[i].name, b.name(b.turn_seat()));
-    cx.error(GR3, &format!("effects_stack[{i}]"), format!("the attack card {card} is still on the Effects Stack; it must resolve and enter the champion's intent before {who} can declare an attack"));
+    let refusal = Refusal::AttackCardWaiting { card, player: &who };
+    cx.error(GR3, &format!("effects_stack[{i}]"), refusal);
     false
 }
 
 impl Decl<'_, '_> {
     /// A check that fails: its step, and the error that makes the declaration illegal.
-    fn fail(&mut self, rule: &str, path: &str, why: String) -> &mut Step {
-        self.cx.error(rule, path, why.clone());
-        self.cx.step(rule, format!("{} fails: {why}", self.at))
+    fn fail(&mut self, rule: &str, path: &str, why: Fails) -> &mut Step {
+        self.cx.error(rule, path, why);
+        self.cx.step(rule, Says::Fails { at: self.at, why })
     }
 
     /// The choice `play.KEY`, asked at `rule` on the play field `path`: the
@@ -195,7 +181,14 @@ impl Decl<'_, '_> {
 
     /// The attacking player's choice at this step, recorded on its step and
     /// kept to be withdrawn if the declaration is reversed.
-    fn chose<T: Clone>(&mut self, rule: &str, text: String, how: Chosen<T>, what: String) {
+    fn chose<T: Clone>(
+        &mut self,
+        rule: &str,
+        text: impl Into<String>,
+        how: Chosen<T>,
+        what: Chose,
+    ) {
+        let what = what.to_string();
         how.on(self.cx.step(rule, text), &self.me, what.clone());
         self.undo.push(Undo::Choice(self.at, what));
     }
@@ -223,24 +216,22 @@ impl Decl<'_, '_> {
     }
 
     fn opening(&mut self) {
-        let (me, a, tp) = (&self.me, &self.card.name, self.a.tp);
-        self.cx.step(D1, format!("{me} declares an attack with {a}; the declaration goes through the steps of rule 2 and must be verified as a legal attack"));
+        let (player, card, tp) = (self.me.as_str(), self.card.name.as_str(), self.a.tp);
+        self.cx.step(D1, Says::Declares { player, card });
         let intent = &self.b.players[tp].intent;
         let resolved = match self.a.attacker == Slot::Champion && !intent.is_empty() {
-            true => format!(
-                "; {} in the champion's intent has resolved",
-                intent.join(", ")
-            ),
-            false => String::new(),
+            true => Some(intent.join(", ")),
+            false => None,
         };
-        self.cx.step(GR3, format!("No attack card is waiting on the Effects Stack{resolved}, so the declaration can be made"));
-        self.cx.step(D2, "Steps 2.a to 2.e are done in sequence");
+        let resolved = resolved.as_deref();
+        self.cx.step(GR3, Says::NothingWaiting { resolved });
+        self.cx.step(D2, Says::InSequence);
         for (p, pl) in self.b.players.iter().enumerate() {
             for (s, c) in pl.cards() {
                 for (k, w) in c.keywords.iter().enumerate() {
                     if !["cleave", "taunt"].contains(&fold(w).as_str()) {
                         let path = format!("{}.keywords[{k}]", s.path(p));
-                        let msg = NotApplied::Keyword(&c.name, w).to_string();
+                        let msg = NotApplied::Keyword(&c.name, w);
                         self.cx.warn(None, Some(&path), msg);
                     }
                 }
@@ -252,26 +243,17 @@ impl Decl<'_, '_> {
     fn step_a(&mut self) -> bool {
         let (me, a) = (self.me.clone(), self.card.name.to_string());
         let (role, unit) = (self.a.attacker.role(), self.a.attacker.is_unit());
-        let (text, what) = (
-            format!("2.a: {me} selects {a} ({role}) as the attacker"),
-            format!("{a} as the attacker"),
-        );
-        self.chose(D2_1, text, Chosen::Stated(()), what);
+        let (player, card) = (me.as_str(), a.as_str());
+        let text = Selects::Attacker { player, card, role };
+        self.chose(D2_1, text, Chosen::Stated(()), Chose::Attacker(card));
         let awake = unit && !self.card.rested;
-        let able = match (&self.card.attack_permission, awake) {
-            (_, true) => Ok(format!("{a} is an awake {role}, so it is able to attack")),
-            (Some(p), _) if unit => Ok(format!(
-                "{a} is rested, but {p} grants it permission to attack"
-            )),
-            (Some(p), _) => Ok(format!(
-                "{a} is not an ally or champion; {p} grants it permission to attack"
-            )),
-            (None, _) if unit => Err(format!(
-                "{a} is rested and no effect grants it permission to attack; a rested {role} can't be selected as the attacker"
-            )),
-            (None, _) => Err(format!(
-                "{a} is an object, not an ally or champion, and no effect grants it permission to attack (set `attack_permission` if one does)"
-            )),
+        let permission = self.card.attack_permission.clone();
+        let able = match (permission.as_deref(), awake) {
+            (_, true) => Ok(Selects::Awake { card, role }),
+            (Some(permission), _) if unit => Ok(Selects::RestedPermitted { card, permission }),
+            (Some(permission), _) => Ok(Selects::ObjectPermitted { card, permission }),
+            (None, _) if unit => Err(Fails::RestedUnit { card, role }),
+            (None, _) => Err(Fails::NoPermission { card }),
         };
         match able {
             Ok(why) => self.cx.step(D2_1_1, why),
@@ -281,30 +263,21 @@ impl Decl<'_, '_> {
             }
         };
         if !awake {
-            let why = if unit {
-                "already rested"
-            } else {
-                "not an ally or champion"
-            };
-            self.cx.step(
-                D2_1_1_1,
-                format!("{a} is {why}, so there is no resting cost to pay"),
-            );
+            self.cx
+                .step(D2_1_1_1, Selects::NoRestingCost { card, unit });
             return true;
         }
         if let Some(c) = self.b.players[self.a.tp].card_mut(self.a.attacker) {
             c.rested = true;
         }
         self.undo.push(Undo::Rest);
-        self.cx
-            .step(D2_1_1_1, format!("{a} is rested as the cost to attack"));
+        self.cx.step(D2_1_1_1, Selects::Rested { card });
         for (k, t) in self.card.when_rested.iter().enumerate() {
             self.b.pending_triggers.push(t.clone());
             self.undo.push(Undo::Pending(t.clone()));
-            self.cx.step(D1_2, format!("{a} becoming rested triggers {t}; it waits and goes onto the Effects Stack the next time state-based effects are checked"));
+            self.cx.step(D1_2, Selects::Triggers { card, trigger: t });
             let path = format!("{}.when_rested[{k}]", self.a.attacker.path(self.a.tp));
-            self.cx
-                .warn(None, Some(&path), NotApplied::Trigger(&a, t).to_string());
+            self.cx.warn(None, Some(&path), NotApplied::Trigger(&a, t));
         }
         true
     }
@@ -318,31 +291,30 @@ impl Decl<'_, '_> {
                 true => Chosen::Stated(()),
                 false => Chosen::Assumed((), MAY_ADD.into()),
             };
-            let st = self.cx.step(
-                D2_2,
-                format!("2.b: {me} adds no weapons or objects to the attack"),
-            );
-            how.on(st, me, "no weapons or objects");
+            let st = self.cx.step(D2_2, Selects::AddsNothing { player: me });
+            how.on(st, me, Chose::NoObjects);
             return true;
         }
         for o in &self.objects {
-            let n = &o.name;
-            let kind = o.kind.as_deref().map(|k| format!(" ({k})"));
-            let kind = kind.unwrap_or_default();
-            self.cx
-                .step(D2_2, format!("2.b: {me} adds {n}{kind} to the attack"))
-                .chose(me, format!("to add {n}"));
-            self.undo
-                .push(Undo::Choice(At::B, format!("{n} added to the attack")));
+            let (object, kind) = (o.name.as_str(), Whence(o.kind.as_deref()));
+            let adds = Selects::Adds {
+                player: me,
+                object,
+                kind,
+            };
+            self.cx.step(D2_2, adds).chose(me, Chose::Add(object));
+            let added = Chose::Added(object).to_string();
+            self.undo.push(Undo::Choice(At::B, added));
         }
         let names: Vec<&str> = self.objects.iter().map(|o| o.name.as_str()).collect();
-        let (verb, noun) = if names.len() == 1 {
-            ("takes", "is not an attacker")
-        } else {
-            ("take", "are not attackers")
+        let (objects, count) = (&names.join(", "), names.len());
+        let card = a.as_str();
+        let not_attackers = Selects::NotAttackers {
+            objects,
+            count,
+            card,
         };
-        let list = names.join(", ");
-        self.cx.step(D2_2_1, format!("{list} {verb} part in combat after the declaration but {noun}; only {a} is the attacker"));
+        self.cx.step(D2_2_1, not_attackers);
         true
     }
 
@@ -351,48 +323,45 @@ impl Decl<'_, '_> {
         let (me, a) = (self.me.clone(), self.card.name.clone());
         self.at = At::C;
         let from = self.objects.iter().find(|o| o.has_keyword("cleave"));
+        let from = from.map(|o| o.name.to_string());
         let cleave = match self.card.has_keyword("cleave") {
-            true => Some(format!("{a} has Cleave")),
-            false => from.map(|o| format!("{}, added in 2.b, gives the attack Cleave", o.name)),
+            true => Some(Cleave::Own(&a)),
+            false => from.as_deref().map(Cleave::Added),
         };
+        let player = me.as_str();
         let why = match (cleave, self.a.target, self.a.defending_player) {
-            _ if self.b.opponents(self.a.tp).is_empty() => {
-                (D2_3, "play.target", "there is no opponent to attack".into())
-            }
-            (Some(g), Some((p, s)), _) => {
+            _ if self.b.opponents(self.a.tp).is_empty() => (D2_3, "play.target", Fails::NoOpponent),
+            (Some(cleave), Some((p, s)), _) => {
                 let (name, owner) = (self.b.card_name(p, s), self.b.name(p));
-                (
-                    D2_3_1,
-                    "play.target",
-                    format!(
-                        "{g}, so {me} chooses a player instead of an attack target; name the player (`defending_player: {owner}`) instead of the target {name}"
-                    ),
-                )
+                let why = Fails::CleaveTarget {
+                    cleave,
+                    player,
+                    owner: &owner,
+                    target: &name,
+                };
+                self.fail(D2_3_1, "play.target", why);
+                return Ok(false);
             }
-            (Some(g), None, _) => return self.cleave(g),
-            (None, _, Some(_)) => (
-                D2_3,
-                "play.defending_player",
-                format!("{a} has no Cleave, so {me} must choose an attack target, not a player"),
-            ),
+            (Some(cleave), None, _) => return self.cleave(cleave),
+            (None, _, Some(_)) => {
+                let why = Fails::NoCleave { card: &a, player };
+                (D2_3, "play.defending_player", why)
+            }
             (None, _, None) => return self.attack_target(),
         };
         self.fail(why.0, why.1, why.2);
         Ok(false)
     }
 
-    fn cleave(&mut self, granted: String) -> Result<bool, Stop> {
+    fn cleave(&mut self, granted: Cleave) -> Result<bool, Stop> {
         let (b, me) = (&*self.b, self.me.clone());
         let opps = b.opponents(self.a.tp);
         // One opponent is the only player who can be chosen.
         let only = match opps[..] {
-            [p] => Some((
-                p,
-                format!(
-                    "{} is the only opponent, so the only player {me} can choose",
-                    b.name(p)
-                ),
-            )),
+            [p] => {
+                let (opponent, player) = (&b.name(p), me.as_str());
+                Some((p, Asks::OnlyOpponent { opponent, player }.to_string()))
+            }
             _ => None,
         };
         let default = only.as_ref().map(|(p, why)| (*p, why.as_str()));
@@ -405,8 +374,12 @@ impl Decl<'_, '_> {
         let chosen = self.choose(choice, self.a.defending_player, |b| {
             let option =
                 |&p: &usize| Opt::field(b.name(p), p, "defending_player", json!(b.name(p)));
-            let question = format!("{me}: {granted}; whose units become defending units?");
-            (question, opps.iter().map(option).collect())
+            let player = me.as_str();
+            let question = Asks::WhoseUnits {
+                player,
+                cleave: granted,
+            };
+            (question.to_string(), opps.iter().map(option).collect())
         })?;
         let (p, who) = (chosen.value(), self.b.name(chosen.value()));
         let units: Vec<String> = self.b.players[p]
@@ -414,16 +387,13 @@ impl Decl<'_, '_> {
             .iter()
             .map(|(_, c)| c.name.to_string())
             .collect();
-        let text = format!(
-            "2.c: {granted}, so {me} chooses {who}; {who}'s units ({}) become defending units and are not attack targets",
-            units.join(", ")
-        );
-        self.chose(
-            D2_3_1,
-            text,
-            chosen,
-            format!("{who} as the defending player"),
-        );
+        let text = Settles::ChoosesPlayer {
+            cleave: granted,
+            player: &me,
+            chosen: &who,
+            units: &units.join(", "),
+        };
+        self.chose(D2_3_1, text, chosen, Chose::DefendingPlayer(&who));
         self.defending = (p, units);
         Ok(true)
     }
@@ -433,19 +403,30 @@ impl Decl<'_, '_> {
         let choice = self.choice("target", None, None, (D2_3, "play.target"));
         let chosen = self.choose(choice, self.a.target, |b| {
             let option = |&(p, s, n): &Named| {
-                let label = format!("{n} ({}'s {})", b.name(p), s.role());
-                Opt::field(label, (p, s), "target", json!(n))
+                let (owner, role) = (&b.name(p), s.role());
+                let label = Asks::TargetOption {
+                    card: n,
+                    owner,
+                    role,
+                };
+                Opt::field(label.to_string(), (p, s), "target", json!(n))
             };
             let options = cards_of(b, &b.opponents(tp), Player::units);
-            let question = format!("{me}: attack which champion or ally with {a}?");
-            (question, options.iter().map(option).collect())
+            let question = Asks::WhichTarget {
+                player: &me,
+                card: &a,
+            };
+            (question.to_string(), options.iter().map(option).collect())
         })?;
         let (p, s) = chosen.value();
         let (name, owner, role) = (self.b.card_name(p, s), self.b.name(p), s.role());
-        let text = format!(
-            "2.c: {me} chooses {owner}'s {role} {name} as the attack target; it becomes the defending unit"
-        );
-        self.chose(D2_3, text, chosen, format!("{name} as the target"));
+        let text = Settles::ChoosesTarget {
+            player: &me,
+            owner: &owner,
+            role,
+            card: &name,
+        };
+        self.chose(D2_3, text, chosen, Chose::Target(&name));
         self.defending = (p, vec![name.clone()]);
         self.target = Some(name);
         Ok(true)
@@ -454,18 +435,18 @@ impl Decl<'_, '_> {
     /// Pays `costs[i]` from the attacking player's reserve, logged, with
     /// its step under `rule`. When the reserve is short the step fails
     /// instead: an error under `short.0` saying `short.1(reserve)`.
-    fn pay(
+    fn pay<'w>(
         &mut self,
         (i, c): (usize, &Cost),
         rule: &str,
-        text: String,
-        short: (&str, impl FnOnce(u32) -> String),
+        text: impl Into<String>,
+        short: (&str, impl FnOnce(u32) -> Fails<'w>),
     ) -> Option<&mut Step> {
         let (have, n) = (*self.b.players[self.a.tp].reserve, *c.reserve);
         let Some(left) = have.checked_sub(n) else {
             let why = short.1(have);
-            self.cx.error(short.0, &format!("costs[{i}]"), why.clone());
-            let st = self.cx.step(rule, format!("{} fails: {why}", self.at));
+            self.cx.error(short.0, &format!("costs[{i}]"), why);
+            let st = self.cx.step(rule, Says::Fails { at: self.at, why });
             st.num("cost", n).num("reserve", have);
             return None;
         };
@@ -479,7 +460,7 @@ impl Decl<'_, '_> {
     fn example(&mut self, (rule, note): (&str, &str), i: usize, source: &str) {
         self.cx.diags.push(Diagnostic {
             severity: Severity::Info,
-            message: format!("{source}: {note}"),
+            message: Refusal::Example { source, note }.to_string(),
             rule: Some(rule.into()),
             path: Some(format!("costs[{i}]")),
         });
@@ -490,25 +471,25 @@ impl Decl<'_, '_> {
         let (me, costs) = (self.me.clone(), self.costs(CostKind::Additional));
         self.at = At::D;
         if costs.is_empty() {
-            self.cx.step(
-                D2_4,
-                "2.d: there are no calculated or additional costs to pay",
-            );
+            self.cx.step(D2_4, Settles::NoCosts);
         }
         for (i, c) in costs {
-            let (src, n) = (&c.source, *c.reserve);
-            let text = format!(
-                "2.d: {me} pays {n} reserve for {src}'s additional cost to declare the attack"
-            );
-            let short = |have| {
-                format!(
-                    "{me} can't pay {src}'s additional cost of {n} reserve: only {have} reserve is available"
-                )
+            let (source, reserve, player) = (c.source.as_str(), *c.reserve, me.as_str());
+            let pays = Settles::PaysAdditional {
+                player,
+                reserve,
+                source,
             };
-            if self.pay((i, &c), D2_4, text, (D2_4, short)).is_none() {
+            let short = |have| Fails::AdditionalShort {
+                player,
+                source,
+                reserve,
+                have,
+            };
+            if self.pay((i, &c), D2_4, pays, (D2_4, short)).is_none() {
                 return false;
             }
-            self.example(EX2_NOTE, i, src);
+            self.example(EX2_NOTE, i, source);
         }
         true
     }
@@ -517,10 +498,7 @@ impl Decl<'_, '_> {
     fn step_e(&mut self) -> Result<bool, Stop> {
         let (mut ok, me, extra) = (true, self.me.clone(), self.costs(CostKind::Extra));
         self.at = At::E;
-        self.cx.step(
-            D2_5,
-            format!("2.e: {me} reconciles the restrictions and extra costs on this attack"),
-        );
+        self.cx.step(D2_5, Settles::Reconciles { player: &me });
         for (i, c) in &extra {
             self.example(EX1_NOTE, *i, &c.source);
             ok &= self.extra_cost(*i, c)?;
@@ -532,9 +510,7 @@ impl Decl<'_, '_> {
                 .enumerate()
                 .filter(|(_, s)| !extra.iter().any(|(_, c)| c.source == **s));
             for (k, s) in absent {
-                let msg = format!(
-                    "{s}'s extra cost does not apply to this attack, so there is nothing to pay or refuse; the attack goes on without it"
-                );
+                let msg = Refusal::NotApplicable { source: s };
                 self.cx.refuse(D2_5_1, &format!("play.{field}[{k}]"), msg);
             }
         }
@@ -544,36 +520,46 @@ impl Decl<'_, '_> {
     /// One extra cost: the attacking player's own choice, with no default.
     fn extra_cost(&mut self, i: usize, c: &Cost) -> Result<bool, Stop> {
         let (me, src, n) = (self.me.clone(), &c.source, *c.reserve);
-        let what = format!(
-            "{src}{} extra cost of {n} reserve",
-            source(&c.controller).replace(')', "'s)")
-        );
+        let what = Extra {
+            source: src,
+            controller: c.controller.as_deref(),
+            reserve: n,
+        };
+        let player = me.as_str();
         let at = (D2_5_1_1, "play.pay_extra");
         let choice = self.choice(&format!("extra:{src}"), None, None, at);
         let (paid, refused) = (self.a.pay.clone(), self.a.refuse.clone());
         let stated = [&paid, &refused].iter().position(|l| l.contains(src));
         let chosen = self.choose(choice, stated.map(|k| k == 0), |_| {
             let add = |list: &[String]| json!([list, std::slice::from_ref(src)].concat());
-            let pay = Opt::field(format!("pay {n} reserve"), true, "pay_extra", add(&paid));
-            let refuse = "refuse (the attack is illegal)";
-            let refuse = Opt::field(refuse, false, "refuse_extra", add(&refused));
-            let question = format!(
-                "{me}: pay {what} to declare this attack? Refusing makes the attack illegal."
-            );
-            (question, vec![pay, refuse])
+            let pay = Opt::field(Asks::Pay(n), true, "pay_extra", add(&paid));
+            let refuse = Opt::field(REFUSE, false, "refuse_extra", add(&refused));
+            let question = Asks::PayExtra {
+                player,
+                extra: what,
+            };
+            (question.to_string(), vec![pay, refuse])
         })?;
         if !chosen.value() {
-            let why = format!("{me} refuses to pay {what}, so the attack is illegal");
+            let why = Fails::RefusesExtra {
+                player,
+                extra: what,
+            };
             self.fail(D2_5_1_1, "play.refuse_extra", why)
-                .chose(&me, format!("not to pay {src}'s extra cost"));
+                .chose(player, Chose::NotToPay(src));
             return Ok(false);
         }
-        let text =
-            format!("2.e: {me} agrees to pay {what} (not an \"additional cost\") and pays it");
-        let short =
-            |have| format!("{me} agrees to pay {what} but only {have} reserve is available");
-        let paid = self.pay((i, c), D2_5_1, text, (D2_5_1_3, short));
-        let chose = paid.map(|st| st.chose(&me, format!("to pay {src}'s extra cost")));
+        let pays = Settles::PaysExtra {
+            player,
+            extra: what,
+        };
+        let short = |have| Fails::ExtraShort {
+            player,
+            extra: what,
+            have,
+        };
+        let paid = self.pay((i, c), D2_5_1, pays, (D2_5_1_3, short));
+        let chose = paid.map(|st| st.chose(player, Chose::ToPay(src)));
         Ok(chose.is_some())
     }
 
@@ -603,42 +589,33 @@ impl Decl<'_, '_> {
                 r.cannot_attack_with.join(", "),
                 r.must_target.join(" or "),
             );
+            let (source, without, want) = (src.as_str(), without.as_str(), want.as_str());
             if let Some(bad) = r.cannot_attack_with.iter().find(|n| self.in_attack(n)) {
                 ok = false;
                 let path = format!("restrictions[{}].cannot_attack_with", i.unwrap_or_default());
-                self.fail(
-                    D2_5_1_2,
-                    &path,
-                    format!("{src} forbids attacking with {bad}"),
-                );
+                self.fail(D2_5_1_2, &path, Fails::Forbids { source, card: bad });
             } else if !without.is_empty() {
-                self.cx.step(
-                    D2_5_1_2,
-                    format!("{src}'s restriction is fulfilled: the attack does not use {without}"),
-                );
+                self.cx.step(D2_5_1_2, Settles::NotUsed { source, without });
             }
             let step = match self.target.clone() {
                 _ if want.is_empty() => continue,
                 None => self
                     .cx
-                    .step(
-                        D2_5_1_2,
-                        format!(
-                            "{src} requires targeting {want}; a Cleave attack has no attack target"
-                        ),
-                    )
+                    .step(D2_5_1_2, Settles::NoTarget { source, want })
                     .assume(NO_TARGET),
-                Some(t) if r.must_target.contains(&t) => self.cx.step(
-                    D2_5_1_2,
-                    format!("{src}'s targeting restriction is fulfilled: the target is {t}"),
-                ),
+                Some(t) if r.must_target.contains(&t) => {
+                    let target = t.as_str();
+                    self.cx.step(D2_5_1_2, Settles::Targets { source, target })
+                }
                 Some(t) => {
                     ok = false;
-                    self.fail(
-                        D2_5_1_2,
-                        "play.target",
-                        format!("{src} requires the attack to target {want}, not {t}"),
-                    )
+                    let target = t.as_str();
+                    let why = Fails::MustTarget {
+                        source,
+                        want,
+                        target,
+                    };
+                    self.fail(D2_5_1_2, "play.target", why)
                 }
             };
             if i.is_none() {
@@ -658,51 +635,46 @@ impl Decl<'_, '_> {
             D1_3
         };
         let text = match at {
-            At::A => format!(
-                "The attack declaration is illegal at 2.a; the only step taken was selecting {a}, which is withdrawn"
-            ),
-            _ => format!(
-                "The attack declaration is illegal (failed at {at}); every step taken is reversed, last first"
-            ),
+            At::A => Reversal::AtA { card: a },
+            _ => Reversal::Illegal { at },
         };
         self.cx.step(rule, text);
         while let Some(u) = self.undo.pop().filter(|_| at != At::A) {
             self.undo_one(u, rule);
         }
         let exact = *self.b == self.before;
-        let checked = exact.then_some(": the board is exactly as it was (checked)");
-        let text = "The game resumes at the point in time prior to the attack declaration";
-        self.cx
-            .step(D2_5_1_3, format!("{text}{}", checked.unwrap_or_default()));
+        self.cx.step(D2_5_1_3, Reversal::Resumes { checked: exact });
         if !exact {
-            self.cx.error_unruled("play", "internal error: the reversal did not restore the board exactly; please report this board");
+            self.cx.error_unruled("play", Refusal::NotRestored);
         }
     }
 
     fn undo_one(&mut self, u: Undo, rule: &str) {
         let (me, a, p) = (&self.me, &self.card.name, &mut self.b.players[self.a.tp]);
-        let text = match u {
-            Undo::Choice(s, what) => format!("Reverse {s}: the choice of {what} is withdrawn"),
+        let text = match &u {
+            Undo::Choice(at, what) => Reversal::Withdrawn { at: *at, what },
             Undo::Rest => {
                 p.card_mut(self.a.attacker)
                     .into_iter()
                     .for_each(|c| c.rested = false);
-                format!("Reverse 2.a: {a} becomes awake again (its resting cost is undone)")
+                Reversal::Awake { card: a }
             }
             Undo::Pending(t) => {
                 let waiting = &mut self.b.pending_triggers;
-                if let Some(i) = waiting.iter().rposition(|x| *x == t) {
+                if let Some(i) = waiting.iter().rposition(|x| x == t) {
                     waiting.remove(i);
                 }
-                format!(
-                    "Reverse 2.a: {t} no longer waits for the next state-based check (the resting that triggered it is undone)"
-                )
+                Reversal::NoLongerWaits { trigger: t }
             }
-            Undo::Pay(s, n, src) => {
-                let before = *p.reserve;
+            Undo::Pay(at, n, source) => {
+                let (before, n) = (*p.reserve, *n);
                 *p.reserve = before + n;
-                let text =
-                    format!("Reverse {s}: the {n} reserve paid for {src} is returned to {me}");
+                let text = Reversal::Refund {
+                    at: *at,
+                    reserve: n,
+                    source,
+                    player: me,
+                };
                 let st = self.cx.step(rule, text).num("refund", n);
                 st.num("reserve before", before)
                     .num("reserve after", before + n);
@@ -715,7 +687,7 @@ impl Decl<'_, '_> {
     /// A legal declaration: the combat phase, On Attack triggers, and the
     /// defending player's chance to respond at the Retaliation Step.
     fn declared(&mut self) -> Result<(), Stop> {
-        self.cx.step(D1_1, "Steps 2.a to 2.e were followed in order and are considered to have all happened at the same time: the attack is legal");
+        self.cx.step(D1_1, Declared::Legal);
         let (dp, defending_units) = self.defending.clone();
         self.b.combat = Some(Combat {
             attacking_player: self.me.clone(),
@@ -726,14 +698,8 @@ impl Decl<'_, '_> {
             defending_units,
         });
         self.b.phase = Phase::Combat;
-        self.cx.step(
-            GR1,
-            "The attack is declared: the turn immediately enters the combat phase",
-        );
-        self.cx.step(
-            GR2,
-            "The declaration can't be responded to, and no player receives Opportunity from it",
-        );
+        self.cx.step(GR1, Declared::Enters);
+        self.cx.step(GR2, Declared::NoResponse);
         for c in std::iter::once(&self.card).chain(&self.objects) {
             for t in &c.on_attack {
                 let (name, controller) = (format!("{}: {t}", c.name), Some(self.me.clone()));
@@ -742,12 +708,13 @@ impl Decl<'_, '_> {
                     kind: OnAttack,
                     controller,
                 });
-                self.cx.step(GR4, format!("{}'s On Attack ability ({t}) goes onto the Effects Stack; players can respond at the beginning of the Retaliation Step", c.name));
-                let msg = NotApplied::OnAttack(&c.name, t).to_string();
-                self.cx.warn(None, None, msg);
+                let (card, ability) = (c.name.as_str(), t.as_str());
+                self.cx.step(GR4, Declared::OnAttack { card, ability });
+                self.cx
+                    .warn(None, None, NotApplied::OnAttack(card, ability));
             }
         }
-        self.cx.step(GR5, "Combat proceeds through all its steps even if the attacker or all defending units leave the field");
+        self.cx.step(GR5, Declared::Proceeds);
         self.respond(dp)
     }
 
@@ -765,23 +732,22 @@ impl Decl<'_, '_> {
                 Opt::field("pass", false, "response", json!("pass")),
                 Opt::field("respond", true, "response", json!("respond")),
             ];
-            let question = format!(
-                "{who}: {me} attacks with {a}; respond at the beginning of the Retaliation Step?"
-            );
-            (question, options)
+            let question = Asks::Respond {
+                defender: &who,
+                player: &me,
+                card: &a,
+            };
+            (question.to_string(), options)
         })?;
         let what = stated
             .filter(|s| fold(s) != "respond")
-            .unwrap_or("a response (not named)".into());
-        let at = "At the beginning of the Retaliation Step";
+            .unwrap_or(UNNAMED_RESPONSE.into());
+        let (player, response) = (who.as_str(), what.as_str());
         let (text, choice) = match chosen.value() {
-            false => (
-                format!("{at} {who} does not respond"),
-                "not to respond".into(),
-            ),
+            false => (Declared::DoesNotRespond { player }, Chose::NotToRespond),
             true => (
-                format!("{at} {who} responds with {what}; it goes onto the Effects Stack"),
-                format!("to respond with {what}"),
+                Declared::Responds { player, response },
+                Chose::ToRespond(response),
             ),
         };
         chosen.on(self.cx.step(GR4, text), &who, choice);
@@ -791,7 +757,7 @@ impl Decl<'_, '_> {
                 kind: Other,
                 controller: Some(who.clone()),
             });
-            let msg = NotApplied::Response(&who, &what).to_string();
+            let msg = NotApplied::Response(&who, &what);
             self.cx.warn(None, Some("play.response"), msg);
         }
         Ok(())
@@ -807,11 +773,14 @@ impl Decl<'_, '_> {
             .filter(|m| *a == m.with.as_str())
         {
             m.attempted = true;
-            let src = source(&m.source);
-            self.cx.step(D1_4, match illegal {
-                true => format!("{me} attempted the attack with {a} that {me} must make{src}; it was illegal, so no further attempts are necessary (recorded as attempted)"),
-                false => format!("{me} attacks with {a} as instructed{src}; the must-attack obligation is met"),
-            });
+            let (player, card, from) = (me.as_str(), a.as_str(), Whence(m.source.as_deref()));
+            self.cx.step(
+                D1_4,
+                match illegal {
+                    true => Says::AttemptedIllegal { player, card, from },
+                    false => Says::AsInstructed { player, card, from },
+                },
+            );
         }
     }
 }

@@ -8,6 +8,7 @@ use super::board::Board;
 use serde_json::{Value, json};
 
 use super::plays::Play;
+use super::wording::Misread;
 use crate::BoardError;
 use crate::kit::notation::{clauses, complete, fragment, keyword, strip_word, unquote};
 use crate::text::fold;
@@ -71,10 +72,8 @@ fn kind(verb: &str) -> &'static str {
 /// Parses a notation line into a play.
 pub fn parse(line: &str, b: &Board) -> Result<Play, BoardError> {
     let Some((who, kind, rest)) = split_verb(line) else {
-        let kinds = hints().join(", ");
-        return Err(err(format!(
-            "no play found in '{line}'; write `<player> <play>`, where the play is one of: {kinds}"
-        )));
+        let kinds = &hints().join(", ");
+        return Err(err(Misread::NoPlay { line, kinds }));
     };
     let player = b.name(b.seat(unquote(who), "play.player")?);
     let rest = rest.trim_start_matches([',', ';', ':']).trim();
@@ -100,12 +99,14 @@ pub fn parse(line: &str, b: &Board) -> Result<Play, BoardError> {
     match (field, text.is_empty()) {
         (_, true) if optional.contains(&kind) => {}
         (_, true) => {
-            return Err(err(format!(
-                "name the {field}: `{player} {} …`",
-                kind.replace('_', " ")
-            )));
+            let player = &player;
+            return Err(err(Misread::NameThe {
+                field,
+                player,
+                kind,
+            }));
         }
-        ("", false) => return Err(err(format!("unexpected '{text}' after `ends turn`"))),
+        ("", false) => return Err(err(Misread::AfterEndTurn(text))),
         ("card", false) => {
             let (owner, j) = b.find_card(text, "play.card")?;
             play["card"] = json!(b.players[owner].strategy_cards[j].name);
@@ -118,9 +119,7 @@ pub fn parse(line: &str, b: &Board) -> Result<Play, BoardError> {
             play[field] = json!(true)
         }
         ("cannot_act", false) => {
-            return Err(err(format!(
-                "unexpected '{text}' after pass; write `<player> pass` or `<player> pass cannot act`"
-            )));
+            return Err(err(Misread::AfterPass(text)));
         }
         (_, false) => play[field] = json!(text),
     }
@@ -139,9 +138,7 @@ fn action_card(rest: &str, mut play: Value) -> Result<Play, BoardError> {
     };
     let card = unquote(strip_word(rest, &["action card"]).unwrap_or(rest));
     if card.is_empty() {
-        return Err(err(
-            "name the action card: `<player> plays [component] <card>`",
-        ));
+        return Err(err(Misread::NameCard));
     }
     play["card"] = json!(card);
     if let Some(c) = component {
@@ -159,9 +156,7 @@ fn transaction(b: &Board, rest: &str, mut play: Value) -> Result<Play, BoardErro
             .map_or("", |w| strip_word(w, &["with"]).unwrap_or(w)),
     );
     if who.is_empty() {
-        return Err(err(
-            "name the other player: `<player> trades with <player>`",
-        ));
+        return Err(err(Misread::NameOther));
     }
     play["with"] = json!(b.name(b.seat(who, "play.with")?));
     let answer = |words: [&str; 3], a: &str| words.iter().any(|w| fold(a).starts_with(w));
@@ -170,9 +165,7 @@ fn transaction(b: &Board, rest: &str, mut play: Value) -> Result<Play, BoardErro
         Some(a) if answer(["accept", "agree", "yes"], a) => play["accepted"] = json!(true),
         Some(a) if answer(["decline", "refuse", "no"], a) => play["accepted"] = json!(false),
         Some(_) => {
-            return Err(err(
-                "after the other player, write `; accepted` or `; declined` (their answer)",
-            ));
+            return Err(err(Misread::NoAnswer));
         }
     }
     typed(play)

@@ -10,9 +10,9 @@ use super::plays::Play;
 use super::rules::*;
 use super::wording::{
     ASSUME_CANNOT_ACT, ASSUME_CARD_TIMING, ASSUME_INITIATIVE, ASSUME_LAST_TURN, ASSUME_SECONDARY,
-    ASSUME_STRATEGIC, ASSUME_TRANSACTION, ASSUME_TRANSACTION_OFF_TURN, Action, Asks, Chose,
-    DECLINE, Deed, Done, Ends, Held, Invalid, OutOfTurn, Readied, Reading, Refusal, Says, Seat,
-    Timed, Turn, Upcoming, Via, Why, initiative_of, topic_note,
+    ASSUME_STRATEGIC, ASSUME_TRANSACTION, ASSUME_TRANSACTION_OFF_TURN, Action, Asks, Between,
+    Chose, DECLINE, Deed, Done, Ends, Held, Invalid, OutOfTurn, OwnTurn, Passing, Readied, Reading,
+    Refusal, Says, Seat, Timed, Turn, Upcoming, Via, Why, initiative_of, topic_note,
 };
 use crate::kit::bounded::Count;
 use crate::kit::choices::Choice;
@@ -268,11 +268,11 @@ fn turn_for(b: &mut Board, p: usize, need: Need, cx: &mut Cx) -> bool {
     let current = cn.as_str();
     match (cur == p, need) {
         (true, Need::End(_)) if action == TurnAction::None => {
-            cx.error(R2, "play", OutOfTurn::NotActed { player })
+            cx.error(R2, "play", OwnTurn::NotActed { player })
         }
         (true, Need::End(_)) => {}
-        (true, Need::Start) if passed => cx.error(R3, "play", OutOfTurn::StartAfterPass { player }),
-        (true, _) if passed => cx.error(R3, "play", OutOfTurn::PassedThisTurn { player }),
+        (true, Need::Start) if passed => cx.error(R3, "play", OwnTurn::StartAfterPass { player }),
+        (true, _) if passed => cx.error(R3, "play", OwnTurn::PassedThisTurn { player }),
         (true, _) if action == TurnAction::None => {}
         (true, _) if others_all_passed(b, p) => hand_on(b, Why::ActionDone, cx),
         (true, need) => acted_already(b, p, need, cx),
@@ -322,16 +322,16 @@ fn acted_already(b: &Board, p: usize, need: Need, cx: &mut Cx) {
     let (player, upcoming) = (pn.as_str(), order.as_str());
     match need {
         Need::Pass => {
-            let refusal = OutOfTurn::PassAfterAction {
+            let refusal = OwnTurn::PassAfterAction {
                 player,
                 done,
                 upcoming,
             };
             cx.error(R_INTRO, "play", refusal)
         }
-        Need::Start => cx.error_unruled("play", OutOfTurn::StartAfterAction { player, done }),
+        Need::Start => cx.error_unruled("play", OwnTurn::StartAfterAction { player, done }),
         _ => {
-            let refusal = OutOfTurn::SecondAction {
+            let refusal = OwnTurn::SecondAction {
                 player,
                 done,
                 upcoming,
@@ -467,7 +467,7 @@ fn cannot_pass(b: &Board, p: usize, cannot_act: bool, cx: &mut Cx) {
     let rule = if b.two_cards() { "4.1" } else { "4" };
     if cannot_act {
         // Rule 2, weighed and set aside, is cited on its own step.
-        cx.step(R2, Says::SetAside { player, rule })
+        cx.step(R2, Passing::SetAside { player, rule })
             .assume(Reading::Prevails { rule, player });
     }
     let refusal = Refusal::CannotPass {
@@ -494,18 +494,18 @@ fn pass(b: &mut Board, p: usize, cannot_act: bool, cx: &mut Cx) {
     b.this_turn.action = TurnAction::Pass;
     b.turn = Some(pn.clone());
     if cannot_act {
-        cx.step(R2, Says::MustPass { player })
+        cx.step(R2, Passing::MustPass { player })
             .chose(player, Chose::PassCannotAct)
             .assume(ASSUME_CANNOT_ACT);
     }
-    let st = cx.step(R3, Says::Passes { player });
+    let st = cx.step(R3, Passing::Passes { player });
     if !cannot_act {
         st.chose(player, Chose::Pass);
     }
     let started = &b.this_turn.start_of_turn;
     if !started.is_empty() {
         let abilities = &started.join(", ");
-        cx.step(R3_1, Says::StartStands { player, abilities });
+        cx.step(R3_1, Passing::StartStands { player, abilities });
     }
     let (left, passed) = (
         b.waiting(),
@@ -513,14 +513,14 @@ fn pass(b: &mut Board, p: usize, cannot_act: bool, cx: &mut Cx) {
     );
     match left.as_slice() {
         [] => {
-            cx.step(R5, Says::LastToPass { player })
+            cx.step(R5, Passing::LastToPass { player })
                 .num("players passed", passed);
             b.phase = Phase::Status;
             topic(cx, TOPIC_STATUS_PHASE);
         }
         [only] => {
             let only = b.name(*only);
-            cx.step(R3_3, Says::OnlyLeft { player: &only })
+            cx.step(R3_3, Passing::OnlyLeft { player: &only })
                 .num("players passed", passed);
         }
         _ => {}
@@ -562,14 +562,14 @@ fn transaction(
     let st = match on_pass {
         true => cx.step(
             R3_1,
-            Says::TransactionOnPass {
+            Between::TransactionOnPass {
                 player,
                 with,
                 passer,
             },
         ),
         false => cx
-            .step(R1, Says::Transaction { player, with })
+            .step(R1, Between::Transaction { player, with })
             .assume(reading.unwrap_or(plain.into())),
     };
     st.chose(player, Chose::Transaction(with));
@@ -578,8 +578,8 @@ fn transaction(
     }
     let accepted = answer(q, accepted, rule, (player, with), cx)?;
     let st = match accepted.value() {
-        true => cx.step(rule, Says::Agrees { player, with }),
-        false => cx.step(rule, Says::Declines { with }),
+        true => cx.step(rule, Between::Agrees { player, with }),
+        false => cx.step(rule, Between::Declines { with }),
     };
     accepted.on(st, with, Chose::Answer(accepted.value()));
     Ok(())
@@ -609,12 +609,12 @@ fn answer(
 }
 
 fn secondary(b: &Board, p: usize, typed: &str, cx: &mut Cx) -> Result<(), Stop> {
-    let (owner, ci) = b.find_card(typed, "play.card")?;
-    let card = b.players[owner].strategy_cards[ci].name.to_string();
-    let (pn, on, t) = (b.name(p), b.name(owner), &b.this_turn);
-    let (player, owner_name, card) = (pn.as_str(), on.as_str(), card.as_str());
+    let (seat, ci) = b.find_card(typed, "play.card")?;
+    let card = b.players[seat].strategy_cards[ci].name.to_string();
+    let (pn, on, t) = (b.name(p), b.name(seat), &b.this_turn);
+    let (player, owner, card) = (pn.as_str(), on.as_str(), card.as_str());
     match b.phase {
-        _ if owner == p => cx.error(R3_2, "play.card", Refusal::OwnSecondary { player, card }),
+        _ if seat == p => cx.error(R3_2, "play.card", Refusal::OwnSecondary { player, card }),
         Phase::Status => cx.error(R5, "play", Refusal::SecondaryInStatus { card }),
         Phase::Strategy => cx.error_unruled("phase", Refusal::SecondaryInStrategy { card }),
         Phase::Action => {}
@@ -622,21 +622,17 @@ fn secondary(b: &Board, p: usize, typed: &str, cx: &mut Cx) -> Result<(), Stop> 
     if cx.failed() {
         return Ok(());
     }
-    if current(b) != Some(owner)
+    if current(b) != Some(seat)
         || t.action != TurnAction::Strategic
         || t.card.as_deref() != Some(card)
     {
-        let warning = Refusal::NotResolving {
-            owner: owner_name,
-            card,
-        };
+        let warning = Refusal::NotResolving { owner, card };
         cx.warn(Some(RT), Some("play.card"), warning);
     }
-    let owner = owner_name;
     let st = match b.players[p].passed {
         true => cx.step(
             R3_2,
-            Says::SecondaryAfterPass {
+            Between::SecondaryAfterPass {
                 player,
                 card,
                 owner,
@@ -645,7 +641,7 @@ fn secondary(b: &Board, p: usize, typed: &str, cx: &mut Cx) -> Result<(), Stop> 
         false => cx
             .step(
                 RT,
-                Says::Secondary {
+                Between::Secondary {
                     player,
                     card,
                     owner,

@@ -1,12 +1,14 @@
 //! The wording of the TI4 rulings, apart from the logic: the procedure says
-//! what happened with a typed value (`Says::Passes { player }`) and this
+//! what happened with a typed value (`Passing::Passes { player }`) and this
 //! module says how it reads. Steps on the turn order ([`Turn`]), on the
-//! plays ([`Says`], [`Timed`]), what a player chose ([`Chose`]), the
-//! readings where the indexed text is silent ([`Reading`] and the
-//! constants), the questions ([`Asks`]), the plays refused ([`OutOfTurn`],
-//! [`Refusal`], [`Advance`]), the result ([`Win`]) and the board's faults
-//! ([`Invalid`]). It names nothing of the board (which uses it): the values
-//! are names, numbers and the labels of the board's own enums.
+//! plays ([`Says`], [`Passing`], [`Between`], [`Timed`]), what a player
+//! chose ([`Chose`]), the readings where the indexed text is silent
+//! ([`Reading`] and the constants), the questions ([`Asks`]), the plays
+//! refused ([`OutOfTurn`], [`OwnTurn`], [`Refusal`], [`Advance`]), the
+//! result ([`Win`]), the board's faults ([`Invalid`]) and the notation
+//! lines that do not read as a play ([`Misread`]). It names nothing
+//! of the board (which uses it): the values are names, numbers and the
+//! labels of the board's own enums.
 
 use std::fmt;
 
@@ -25,7 +27,8 @@ macro_rules! into_string {
 }
 
 into_string!(
-    Turn, Ends, Says, Timed, Chose, Reading, Asks, OutOfTurn, Refusal, Advance, Win, Invalid
+    Turn, Ends, Says, Passing, Between, Timed, Chose, Reading, Asks, OutOfTurn, OwnTurn, Refusal,
+    Advance, Win, Invalid, Misread
 );
 
 pub const ASSUME_INITIATIVE: &str = "Initiative Order is a Related Topic that is not indexed: a player's place in initiative order is read as the lowest initiative number among their strategy cards.";
@@ -352,8 +355,7 @@ impl fmt::Display for Action<'_> {
     }
 }
 
-/// Steps of the plays: actions, action cards, passing, transactions and
-/// secondary abilities.
+/// Steps of the actions and action cards.
 #[derive(Debug, Clone, Copy)]
 pub enum Says<'a> {
     Strategic {
@@ -382,55 +384,6 @@ pub enum Says<'a> {
     CardNotAction {
         player: &'a str,
         card: &'a str,
-    },
-    /// Rule 2 weighed and set aside for `rule` (`4.1` or `4`).
-    SetAside {
-        player: &'a str,
-        rule: &'a str,
-    },
-    MustPass {
-        player: &'a str,
-    },
-    Passes {
-        player: &'a str,
-    },
-    /// The start-of-turn abilities resolved this turn stand.
-    StartStands {
-        player: &'a str,
-        abilities: &'a str,
-    },
-    LastToPass {
-        player: &'a str,
-    },
-    OnlyLeft {
-        player: &'a str,
-    },
-    /// A transaction during the turn `passer` passes.
-    TransactionOnPass {
-        player: &'a str,
-        with: &'a str,
-        passer: &'a str,
-    },
-    Transaction {
-        player: &'a str,
-        with: &'a str,
-    },
-    Agrees {
-        player: &'a str,
-        with: &'a str,
-    },
-    Declines {
-        with: &'a str,
-    },
-    SecondaryAfterPass {
-        player: &'a str,
-        card: &'a str,
-        owner: &'a str,
-    },
-    Secondary {
-        player: &'a str,
-        card: &'a str,
-        owner: &'a str,
     },
 }
 
@@ -465,30 +418,104 @@ impl fmt::Display for Says<'_> {
                 f,
                 "{player} plays {card}, a non-component action card: it is not one of the three types of actions, so it does not use a turn's action."
             ),
-            Says::SetAside { player, rule } => write!(
+        }
+    }
+}
+
+/// Steps of a pass.
+#[derive(Debug, Clone, Copy)]
+pub enum Passing<'a> {
+    /// Rule 2 weighed and set aside for `rule` (`4.1` or `4`).
+    SetAside {
+        player: &'a str,
+        rule: &'a str,
+    },
+    MustPass {
+        player: &'a str,
+    },
+    Passes {
+        player: &'a str,
+    },
+    /// The start-of-turn abilities resolved this turn stand.
+    StartStands {
+        player: &'a str,
+        abilities: &'a str,
+    },
+    LastToPass {
+        player: &'a str,
+    },
+    OnlyLeft {
+        player: &'a str,
+    },
+}
+
+impl fmt::Display for Passing<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Passing::SetAside { player, rule } => write!(
                 f,
                 "{player} states they cannot perform an action; rule 2 says such a player must pass, but this ruling sets it aside for rule {rule}: a readied strategy card still offers its strategic action."
             ),
-            Says::MustPass { player: pn } => {
+            Passing::MustPass { player: pn } => {
                 write!(f, "{pn} cannot perform an action, so {pn} must pass.")
             }
-            Says::Passes { player: pn } => write!(
+            Passing::Passes { player: pn } => write!(
                 f,
                 "{pn} passes: {pn} has no further turns and cannot perform additional actions during this action phase."
             ),
-            Says::StartStands { player, abilities } => write!(
+            Passing::StartStands { player, abilities } => write!(
                 f,
                 "The “at the start of your turn” abilities {player} resolved this turn ({abilities}) stand: a player can resolve them during the turn they pass."
             ),
-            Says::LastToPass { player } => write!(
+            Passing::LastToPass { player } => write!(
                 f,
                 "{player} was the last player to pass. All players have passed: play proceeds to the status phase."
             ),
-            Says::OnlyLeft { player: only } => write!(
+            Passing::OnlyLeft { player: only } => write!(
                 f,
                 "Only {only} has not passed: {only} will take consecutive turns until they pass."
             ),
-            Says::TransactionOnPass {
+        }
+    }
+}
+
+/// Steps of plays between two players: transactions and secondary
+/// abilities.
+#[derive(Debug, Clone, Copy)]
+pub enum Between<'a> {
+    /// A transaction during the turn `passer` passes.
+    TransactionOnPass {
+        player: &'a str,
+        with: &'a str,
+        passer: &'a str,
+    },
+    Transaction {
+        player: &'a str,
+        with: &'a str,
+    },
+    Agrees {
+        player: &'a str,
+        with: &'a str,
+    },
+    Declines {
+        with: &'a str,
+    },
+    SecondaryAfterPass {
+        player: &'a str,
+        card: &'a str,
+        owner: &'a str,
+    },
+    Secondary {
+        player: &'a str,
+        card: &'a str,
+        owner: &'a str,
+    },
+}
+
+impl fmt::Display for Between<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Between::TransactionOnPass {
                 player,
                 with,
                 passer,
@@ -496,18 +523,18 @@ impl fmt::Display for Says<'_> {
                 f,
                 "{player} and {with} may resolve a transaction during the turn {passer} passes: a player can resolve transactions on that turn."
             ),
-            Says::Transaction { player, with } => write!(
+            Between::Transaction { player, with } => write!(
                 f,
                 "{player} and {with} may resolve a transaction; it is not one of the three types of actions, so it does not use the turn."
             ),
-            Says::Agrees { player, with } => write!(
+            Between::Agrees { player, with } => write!(
                 f,
                 "{with} agrees: {player} and {with} resolve the transaction."
             ),
-            Says::Declines { with } => {
+            Between::Declines { with } => {
                 write!(f, "{with} does not agree: no transaction takes place.")
             }
-            Says::SecondaryAfterPass {
+            Between::SecondaryAfterPass {
                 player,
                 card,
                 owner,
@@ -515,7 +542,7 @@ impl fmt::Display for Says<'_> {
                 f,
                 "{player} has passed but resolves the secondary ability of {card} ({owner}'s card): a passed player can still do so."
             ),
-            Says::Secondary {
+            Between::Secondary {
                 player: pn,
                 card,
                 owner,
@@ -685,8 +712,8 @@ impl fmt::Display for Asks<'_> {
     }
 }
 
-/// A play that needs the turn, made out of it: `player` would `deed`, it is
-/// `current`'s turn.
+/// A play that needs the turn, made out of it (or out of the action
+/// phase): `player` would `deed`, it is `current`'s turn.
 #[derive(Debug, Clone, Copy)]
 pub enum OutOfTurn<'a> {
     StrategyPhase {
@@ -698,30 +725,6 @@ pub enum OutOfTurn<'a> {
         deed: Deed,
     },
     NoTurn,
-    /// Ending a turn with no action or pass.
-    NotActed {
-        player: &'a str,
-    },
-    StartAfterPass {
-        player: &'a str,
-    },
-    PassedThisTurn {
-        player: &'a str,
-    },
-    PassAfterAction {
-        player: &'a str,
-        done: &'a str,
-        upcoming: &'a str,
-    },
-    StartAfterAction {
-        player: &'a str,
-        done: &'a str,
-    },
-    SecondAction {
-        player: &'a str,
-        done: &'a str,
-        upcoming: &'a str,
-    },
     Passed {
         player: &'a str,
         current: &'a str,
@@ -760,38 +763,6 @@ impl fmt::Display for OutOfTurn<'_> {
                 "all players have passed: the action phase is over and play has proceeded to the status phase, so {player} cannot {deed}"
             ),
             OutOfTurn::NoTurn => write!(f, "the action phase is over and no turn is under way"),
-            OutOfTurn::NotActed { player } => write!(
-                f,
-                "{player} has neither performed an action nor passed this turn, so the turn cannot end yet; a player who cannot perform an action must pass"
-            ),
-            OutOfTurn::StartAfterPass { player } => write!(
-                f,
-                "{player} has already passed this turn; “at the start of your turn” abilities come at the start of the turn, before the pass"
-            ),
-            OutOfTurn::PassedThisTurn { player } => write!(
-                f,
-                "{player} passed this turn and cannot perform additional actions during this action phase"
-            ),
-            OutOfTurn::PassAfterAction {
-                player: pn,
-                done,
-                upcoming,
-            } => write!(
-                f,
-                "{pn} has already performed {done} this turn, and a turn holds a single action or a pass; {pn} can pass on their next turn ({upcoming})"
-            ),
-            OutOfTurn::StartAfterAction { player, done } => write!(
-                f,
-                "{player} has already performed {done} this turn; an “at the start of your turn” ability resolves at the start of the turn, before the action (the ability's own timing)"
-            ),
-            OutOfTurn::SecondAction {
-                player,
-                done,
-                upcoming,
-            } => write!(
-                f,
-                "{player} has already performed {done} this turn; a player performs one action per turn (strategic, tactical or component); {upcoming}"
-            ),
             OutOfTurn::Passed { player, current } => write!(
                 f,
                 "{player} has passed: after a player has passed they have no further turns and cannot perform additional actions during this action phase (it is {current}'s turn)"
@@ -823,6 +794,75 @@ impl fmt::Display for OutOfTurn<'_> {
                 "after {current}'s turn the next player in initiative order is {next} (initiative {next_initiative}), not {player} (initiative {initiative}); players take turns in initiative order"
             ),
             OutOfTurn::AllPassed => write!(f, "all players have passed"),
+        }
+    }
+}
+
+/// A play on the player's own turn that the turn cannot hold: `player`
+/// has already acted, passed, or not yet acted.
+#[derive(Debug, Clone, Copy)]
+pub enum OwnTurn<'a> {
+    /// Ending a turn with no action or pass.
+    NotActed {
+        player: &'a str,
+    },
+    StartAfterPass {
+        player: &'a str,
+    },
+    PassedThisTurn {
+        player: &'a str,
+    },
+    PassAfterAction {
+        player: &'a str,
+        done: &'a str,
+        upcoming: &'a str,
+    },
+    StartAfterAction {
+        player: &'a str,
+        done: &'a str,
+    },
+    SecondAction {
+        player: &'a str,
+        done: &'a str,
+        upcoming: &'a str,
+    },
+}
+
+impl fmt::Display for OwnTurn<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            OwnTurn::NotActed { player } => write!(
+                f,
+                "{player} has neither performed an action nor passed this turn, so the turn cannot end yet; a player who cannot perform an action must pass"
+            ),
+            OwnTurn::StartAfterPass { player } => write!(
+                f,
+                "{player} has already passed this turn; “at the start of your turn” abilities come at the start of the turn, before the pass"
+            ),
+            OwnTurn::PassedThisTurn { player } => write!(
+                f,
+                "{player} passed this turn and cannot perform additional actions during this action phase"
+            ),
+            OwnTurn::PassAfterAction {
+                player: pn,
+                done,
+                upcoming,
+            } => write!(
+                f,
+                "{pn} has already performed {done} this turn, and a turn holds a single action or a pass; {pn} can pass on their next turn ({upcoming})"
+            ),
+            OwnTurn::StartAfterAction { player, done } => write!(
+                f,
+                "{player} has already performed {done} this turn; an “at the start of your turn” ability resolves at the start of the turn, before the action (the ability's own timing)"
+            ),
+            OwnTurn::SecondAction {
+                player,
+                done,
+                upcoming,
+            } => write!(
+                f,
+                "{player} has already performed {done} this turn; a player performs one action per turn (strategic, tactical or component); {upcoming}"
+            ),
         }
     }
 }
@@ -1187,6 +1227,66 @@ impl fmt::Display for Invalid<'_> {
                 write!(f, "more than {most} abilities in one turn")
             }
             Invalid::SameParty => write!(f, "a transaction needs two different players"),
+        }
+    }
+}
+
+/// A notation line that does not read as a play.
+#[derive(Debug, Clone, Copy)]
+pub enum Misread<'a> {
+    /// No play in the line; `kinds`: the plays there are.
+    NoPlay {
+        line: &'a str,
+        kinds: &'a str,
+    },
+    /// The `field` of a play of `kind` (`strategic_action`) left out.
+    NameThe {
+        field: &'a str,
+        player: &'a str,
+        kind: &'a str,
+    },
+    /// Text after `ends turn`.
+    AfterEndTurn(&'a str),
+    /// Text after `pass` that does not say the player cannot act.
+    AfterPass(&'a str),
+    NameCard,
+    NameOther,
+    /// An answer to a transaction that is neither accepted nor declined.
+    NoAnswer,
+}
+
+impl fmt::Display for Misread<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Misread::NoPlay { line, kinds } => write!(
+                f,
+                "no play found in '{line}'; write `<player> <play>`, where the play is one of: {kinds}"
+            ),
+            Misread::NameThe {
+                field,
+                player,
+                kind,
+            } => write!(
+                f,
+                "name the {field}: `{player} {} …`",
+                kind.replace('_', " ")
+            ),
+            Misread::AfterEndTurn(text) => write!(f, "unexpected '{text}' after `ends turn`"),
+            Misread::AfterPass(text) => write!(
+                f,
+                "unexpected '{text}' after pass; write `<player> pass` or `<player> pass cannot act`"
+            ),
+            Misread::NameCard => write!(
+                f,
+                "name the action card: `<player> plays [component] <card>`"
+            ),
+            Misread::NameOther => {
+                write!(f, "name the other player: `<player> trades with <player>`")
+            }
+            Misread::NoAnswer => write!(
+                f,
+                "after the other player, write `; accepted` or `; declined` (their answer)"
+            ),
         }
     }
 }
