@@ -154,8 +154,7 @@ impl fmt::Display for Extra<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.source)?;
         if let Some(c) = self.controller {
-            // Every `)` of " (controller)" reads `'s)`, one in the name too.
-            write!(f, " ({}'s)", c.replace(')', "'s)"))?;
+            write!(f, " ({c}'s)")?;
         }
         write!(f, " extra cost of {} reserve", self.reserve)
     }
@@ -923,5 +922,23 @@ impl fmt::Display for Misread<'_> {
                 write!(f, "name the attacker: `attack with <attacker> at <target>`")
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Extra;
+
+    #[test]
+    fn an_extra_cost_names_its_controller_as_written() {
+        let extra = |controller| Extra {
+            source: "Ward",
+            controller,
+            reserve: 2,
+        };
+        let bea = extra(Some("Bea (2nd)")).to_string();
+        assert_eq!(bea, "Ward (Bea (2nd)'s) extra cost of 2 reserve");
+        let none = extra(None).to_string();
+        assert_eq!(none, "Ward extra cost of 2 reserve");
     }
 }
