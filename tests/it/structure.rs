@@ -711,3 +711,48 @@ fn every_test_file_is_a_declared_module() {
     }
     assert!(checked >= 30, "{checked} test files checked");
 }
+
+/// Every game's folder holds the files docs/ADDING_A_GAME.md lists, and no
+/// other: the template and the games stay one layout.
+#[test]
+fn every_game_folder_has_the_templates_files() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let guide = std::fs::read_to_string(root.join("docs/ADDING_A_GAME.md")).expect("the guide");
+    let block = guide
+        .split("crates/engine/src/<game>/\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("the guide's folder block");
+    let listed: BTreeSet<String> = block
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| w.ends_with(".rs"))
+        .map(str::to_string)
+        .collect();
+    assert!(listed.len() >= 7, "{listed:?}");
+    let engine = root.join("crates/engine/src");
+    let mut games = 0;
+    for entry in std::fs::read_dir(&engine).expect("crates/engine/src") {
+        let dir = entry.expect("an entry").path();
+        if !dir.is_dir() || dir.file_name().is_some_and(|n| n == "kit") {
+            continue;
+        }
+        let files: BTreeSet<String> = std::fs::read_dir(&dir)
+            .expect("a game folder")
+            .map(|f| {
+                f.expect("an entry")
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        assert_eq!(
+            files,
+            listed,
+            "{} differs from docs/ADDING_A_GAME.md",
+            dir.display()
+        );
+        games += 1;
+    }
+    assert_eq!(games, 5, "five game folders");
+}
