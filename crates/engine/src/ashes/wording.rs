@@ -7,6 +7,7 @@
 
 use std::fmt::{self, Display, Formatter};
 
+use crate::kit::into_string;
 use crate::text::count;
 
 /// The assumption every "destroyed" judgement rests on.
@@ -26,17 +27,6 @@ pub const ASSUME_NO_HAND: &str = "the board does not list cards in hand or abili
 pub const ASSUME_NO_SYMBOL: &str = "the passage states only that a cost with the main-action symbol takes up the main action; that a cost without it leaves the main action available is read from it (assumption outside the indexed text)";
 /// A pay-cost play that does not say whether its cost has the symbol.
 pub const SAY_MAIN_ACTION: &str = "say whether the card's play or activation cost includes the main-action symbol (`main_action: true` or `false`)";
-
-/// Gives each wording type `String::from`, so `Cx` takes it as text.
-macro_rules! into_string {
-    ($($t:ident),* $(,)?) => {
-        $(impl From<$t<'_>> for String {
-            fn from(w: $t<'_>) -> String {
-                w.to_string()
-            }
-        })*
-    };
-}
 
 into_string!(
     Turn,

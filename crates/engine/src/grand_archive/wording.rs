@@ -14,6 +14,7 @@
 use std::fmt;
 
 use super::rules::{EX1, EX2};
+use crate::kit::into_string;
 
 /// The defaults of the attacking player's and defending player's choices.
 pub const MAY_ADD: &str = "the attacking player 'may choose, if able, any additional weapons or objects': none unless some are added";
@@ -67,18 +68,6 @@ impl fmt::Display for NotApplied<'_> {
             "card text not applied: {whose}'s {what} '{text}' ({why})"
         )
     }
-}
-
-/// `impl From<T> for String` through `Display`, so `cx.step` and friends
-/// take the typed value.
-macro_rules! into_string {
-    ($($t:ident),*) => {
-        $(impl From<$t<'_>> for String {
-            fn from(w: $t<'_>) -> String {
-                w.to_string()
-            }
-        })*
-    };
 }
 
 into_string!(

@@ -617,6 +617,20 @@ fn build_schema<G: Game>() -> Value {
     Value::Object(root)
 }
 
+/// `impl From<T<'_>> for String` through `Display`, for each of a game's
+/// wording types (`<game>/wording.rs`): a typed event goes straight to
+/// `cx.step`, `cx.error` or a `BoardError`.
+macro_rules! into_string {
+    ($($t:ident),* $(,)?) => {
+        $(impl From<$t<'_>> for String {
+            fn from(w: $t<'_>) -> String {
+                w.to_string()
+            }
+        })*
+    };
+}
+pub(crate) use into_string;
+
 /// Whether `path` lies strictly below `above` (anywhere, when `above` is
 /// unknown).
 fn below(path: &str, above: Option<&str>) -> bool {

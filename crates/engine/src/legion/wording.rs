@@ -8,6 +8,7 @@ use std::fmt;
 
 use super::board::{Grant, Kind};
 use super::rules::{SAME, TYPED};
+use crate::kit::into_string;
 use crate::text::count;
 
 /// Whether a free card action triggers abilities after actions.
@@ -55,17 +56,6 @@ pub const CHOSE_TYPE: [&str; 2] = [
     "a free action of the type the effect names",
     "a free action without a type",
 ];
-
-/// `String` from each wording type, through its `Display`.
-macro_rules! into_string {
-    ($($t:ident),*) => {$(
-        impl From<$t<'_>> for String {
-            fn from(w: $t<'_>) -> String {
-                w.to_string()
-            }
-        }
-    )*};
-}
 
 into_string!(
     Misread,

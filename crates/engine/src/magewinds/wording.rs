@@ -7,6 +7,7 @@
 use std::fmt;
 
 use crate::kit::NameError;
+use crate::kit::into_string;
 
 /// Default of a reaction the attacked fighter's controller may make.
 pub const MAY_REACT: &str = "13.3: the controlling player 'may choose to make the reaction': no reaction unless they choose one";
@@ -63,17 +64,6 @@ fn to(f: &mut fmt::Formatter<'_>, to: Option<[f64; 2]>) -> fmt::Result {
         Some(p) => write!(f, " to {}", At(p)),
         None => Ok(()),
     }
-}
-
-/// `String` from each wording type, through its `Display`.
-macro_rules! into_string {
-    ($($t:ident),*) => {$(
-        impl From<$t<'_>> for String {
-            fn from(w: $t<'_>) -> String {
-                w.to_string()
-            }
-        }
-    )*};
 }
 
 into_string!(

@@ -12,19 +12,8 @@
 
 use std::fmt;
 
+use crate::kit::into_string;
 use crate::text::count;
-
-/// `impl From<T> for String` through `Display`, so `cx.step` and friends
-/// take the typed value.
-macro_rules! into_string {
-    ($($t:ident),*) => {
-        $(impl From<$t<'_>> for String {
-            fn from(w: $t<'_>) -> String {
-                w.to_string()
-            }
-        })*
-    };
-}
 
 into_string!(
     Turn, Ends, Says, Passing, Between, Timed, Chose, Reading, Asks, OutOfTurn, OwnTurn, Refusal,
