@@ -254,6 +254,32 @@ fn illegal_exhausted_attacker_on_a_phoenixborn() {
 }
 
 #[test]
+fn an_attacker_named_twice_is_refused_as_a_repeat_even_when_it_is_exhausted() {
+    let coal = "      - { name: Iron Worker, attack: 2, life: 2, exhausted: true }\n      - { name: Hammer Knight, attack: 3, life: 3 }\n";
+    let doc = board(
+        coal,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-phoenixborn\n  attackers: [Iron Worker, Iron Worker, Hammer Knight]\n",
+    );
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    let at = |path: &str| {
+        r.diagnostics
+            .iter()
+            .find(|d| d.path.as_deref() == Some(path))
+            .map(|d| d.message.clone())
+            .unwrap_or_default()
+    };
+    assert!(at("play.attackers[0]").contains("is exhausted"), "{r:?}");
+    assert_eq!(
+        at("play.attackers[1]"),
+        "Iron Worker is declared as an attacker twice"
+    );
+}
+
+#[test]
 fn attackers_must_be_your_own_units() {
     let doc = board(
         COAL,

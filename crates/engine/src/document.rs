@@ -101,7 +101,6 @@ impl BoardError {
         self
     }
 
-    /// The same error, its path put under `prefix` (`play` → `plays[2]`).
     /// The same error with the line:column of its field in `text`, when it
     /// names a field and has no position yet (an error found after the
     /// typed read: an unknown name, two units of one name).
@@ -115,6 +114,7 @@ impl BoardError {
         self
     }
 
+    /// The same error, its path put under `prefix` (`play` → `plays[2]`).
     pub fn under(mut self, prefix: &str) -> BoardError {
         self.path = Some(join_path(prefix, self.path.as_deref().unwrap_or("")));
         self
