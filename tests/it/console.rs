@@ -256,7 +256,8 @@ fn misspelt_commands_options_and_subcommands_get_did_you_mean() {
                   /rule quer:guard\n/card compelte name:ice\n/frobnicate\n\
                   /match start game:ashes players:alice bob\n\
                   /match start game:ashes player1:alice player2:bob colour:red\n\
-                  /rule query:what does guard: mean\n";
+                  /rule query:what does guard: mean\n\
+                  /games game:Star Wars: Legion\n";
     let (code, out, _) = arbiter(&["console"], script);
     assert_eq!(code, 2);
     for want in [
@@ -275,6 +276,7 @@ fn misspelt_commands_options_and_subcommands_get_did_you_mean() {
     }
     assert!(!out.contains("seat 2: bob colour:red"), "{out}");
     assert!(out.contains("== Rules: what does guard: mean =="), "{out}");
+    assert!(!out.contains("unknown option `Wars:`"), "{out}");
 }
 
 // ---- command definitions against Discord's limits ----

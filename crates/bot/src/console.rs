@@ -249,17 +249,20 @@ fn typed(path: String, declared: &[Opt], bare: bool, rest: &str) -> Result<Given
     commands::given(path, declared, values)
 }
 
-/// A `word:` inside the value of an option that takes no free text (a
-/// player, a number, a game, a kind): a mistyped option (`game:ashes
+/// A `word:value` inside the value of an option that takes no free text
+/// (a player, a number, a game, a kind): a mistyped option (`game:ashes
 /// players:alice`), which would otherwise be read as part of the value.
+/// Free text and file paths (`C:\boards\b.yaml`) may hold one, and a
+/// colon before a space is text (`game:Star Wars: Legion`).
 fn stray_option(opt: &Opt, raw: &str, declared: &[Opt]) -> Result<(), String> {
-    if opt.kind == Kind::Text && opt.choices == commands::Choices::Free {
+    let free = opt.kind == Kind::Text && opt.choices == commands::Choices::Free;
+    if free || matches!(opt.kind, Kind::File { .. }) {
         return Ok(());
     }
     let word = raw.split_whitespace().find_map(|w| {
-        let (key, _) = w.split_once(':')?;
+        let (key, value) = w.split_once(':')?;
         let plain = key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        (plain && !key.is_empty()).then_some(key)
+        (plain && !key.is_empty() && !value.is_empty()).then_some(key)
     });
     let Some(word) = word else {
         return Ok(());
