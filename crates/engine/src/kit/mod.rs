@@ -234,7 +234,9 @@ impl<G: Game> Kit<G> {
                 return better;
             }
             // A field left out below where serde's path stops (inside a
-            // tagged play): the object that lacks it, not the play.
+            // tagged play): the object that lacks it, not the play. Where
+            // the play holds another error too, this one is said first:
+            // both are the user's to fix.
             match fields::missing_field(value, &sub) {
                 Some((at, field)) if below(&join_path(prefix, &at), e.path.as_deref()) => {
                     let path = join_path(prefix, &at);
