@@ -102,6 +102,17 @@ fn evidence(app: &App, cases: &[&eval::Case]) {
         } else {
             "miss"
         };
+        // Passages of the first passage's game: a whole rulebook's
+        // neighbours compete more than a section's (counted here, not on
+        // every search).
+        let game_passages = out.evidence.as_ref().map_or(0, |e| {
+            let game = &app.corpus.passages[e.passage].game;
+            app.corpus
+                .passages
+                .iter()
+                .filter(|p| &p.game == game)
+                .count()
+        });
         match out.evidence {
             Some(e) => println!(
                 "EVID\t{kind}\t{:.2}\t{:.2}\t{:.2}\t{}\t{}\t{:?}\t{}\t{}\t{:.1}\t{}\t{:.2}\t{:.2}\t{}\t{}\t{}",
@@ -118,7 +129,7 @@ fn evidence(app: &App, cases: &[&eval::Case]) {
                 e.strength,
                 e.family_margin,
                 e.agree,
-                e.game_passages,
+                game_passages,
                 e.semantic.map_or("-".to_string(), |s| format!(
                     "{:.3}\t{:.3}\t{}\t{}",
                     s.cosine, s.cosine_gap, s.lexical_rank, s.semantic_rank

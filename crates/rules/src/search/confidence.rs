@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::query::Query;
 use super::{Hit, Index};
-use crate::corpus::Corpus;
+use crate::corpus::{Corpus, PassageIdx};
 
 /// The label an `ask` reply carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -37,6 +37,9 @@ const RELEVANT_COVERAGE: f32 = 0.2;
 /// What the label is decided from: the first passage's evidence.
 #[derive(Debug, Clone, Serialize)]
 pub struct Evidence {
+    /// The first passage, which the evidence is about.
+    #[serde(skip)]
+    pub passage: PassageIdx,
     /// Share of the question's rule vocabulary (by weight) in the first
     /// passage and its parent.
     pub coverage: f32,
@@ -63,10 +66,6 @@ pub struct Evidence {
     pub terms: usize,
     /// English words of the question no rule uses: topics not indexed.
     pub unknown_topics: usize,
-    /// Passages of the first passage's game (a whole rulebook's neighbours
-    /// compete more than a section's). Evidence for calibration; not in the
-    /// label.
-    pub game_passages: usize,
     /// The semantic stage's evidence, when it re-scored the candidates.
     /// Evidence for calibration (`search_eval --calibrate`); not in the
     /// label: the rule calibrated on it failed on held-out (docs/SEARCH.md).
@@ -154,11 +153,9 @@ impl Evidence {
                 semantic_rank: s.semantic_rank,
             }
         });
-        let game = &corpus.passages[first.passage].game;
-        let game_passages = corpus.passages.iter().filter(|p| &p.game == game).count();
         Some(Evidence {
+            passage: first.passage,
             semantic,
-            game_passages,
             family_margin,
             agree,
             rivals,
