@@ -5,7 +5,9 @@
 //! when ../shared holds the corpus). `-- --misses` also lists the tuning
 //! questions our search gets wrong; held-out misses are never listed, so
 //! nobody tunes on them. Held-out tables are printed only with `--all`;
-//! `--calibrate` prints the evidence behind each tuning question's label.
+//! `--calibrate` prints the evidence behind each tuning question's label
+//! (`--part calibration`: the calibration part's, written for fitting the
+//! label alone).
 //! `--dump DIR` writes, for offline re-ranking experiments
 //! (tools/emb_experiment.py), DIR/questions.jsonl (each tuning question with
 //! its game filter, expected ids and our ranked candidates, scores included)
@@ -24,6 +26,17 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let show_misses = args.iter().any(|a| a == "--misses");
     let calibrate = args.iter().any(|a| a == "--calibrate");
+    // Whose evidence `--calibrate` prints: the tuning part, or with
+    // `--part calibration` the part written for fitting the label.
+    let part = args
+        .iter()
+        .position(|a| a == "--part")
+        .and_then(|i| args.get(i + 1))
+        .map_or("tuning", String::as_str);
+    assert!(
+        matches!(part, "tuning" | "calibration"),
+        "--part is tuning or calibration (the held-out part is never looked at)"
+    );
     let dump_dir = args
         .iter()
         .position(|a| a == "--dump")
@@ -36,7 +49,7 @@ fn main() {
     let five: Vec<&eval::Case> = cases.iter().filter(|c| !c.is_mtg()).collect();
     eval::run(&seeds, &five, &mut report);
     if calibrate {
-        evidence(&seeds, &five);
+        evidence(&seeds, &five, part);
     }
     if let Some(d) = &mut dump {
         d.questions(&seeds, &five);
@@ -47,7 +60,7 @@ fn main() {
             let mtg: Vec<&eval::Case> = cases.iter().filter(|c| c.is_mtg()).collect();
             eval::run(&app, &mtg, &mut report);
             if calibrate {
-                evidence(&app, &mtg);
+                evidence(&app, &mtg, part);
             }
             if let Some(d) = &mut dump {
                 d.questions(&app, &mtg);
@@ -63,9 +76,9 @@ fn main() {
     }
     // Held-out figures only when asked: tuning looks at the tuning part.
     let splits: &[&str] = if args.iter().any(|a| a == "--all") {
-        &["held-out", "tuning"]
+        &["held-out", "tuning", "calibration"]
     } else {
-        &["tuning"]
+        &["tuning", "calibration"]
     };
     println!("{}", report.table(splits));
     if show_misses {
@@ -79,11 +92,12 @@ fn main() {
     }
 }
 
-/// The evidence behind each tuning question's label, for setting thresholds:
-/// kind (hit, miss, uncovered), coverage, highlight share, margin, terms.
-fn evidence(app: &App, cases: &[&eval::Case]) {
+/// The evidence behind each label of one part (tuning or calibration), for
+/// setting thresholds: kind (hit, miss, uncovered), coverage, highlight
+/// share, margin, terms.
+fn evidence(app: &App, cases: &[&eval::Case], part: &str) {
     use arbiter::search::SearchOptions;
-    for c in cases.iter().filter(|c| c.split == "tuning") {
+    for c in cases.iter().filter(|c| c.split == part) {
         let opts = SearchOptions {
             game: c.ask_game.then(|| c.game.clone()),
             fallback_game: None,
