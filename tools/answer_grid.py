@@ -13,9 +13,9 @@ family of rules (A: the shipped rule; B: the shipped rule, or the three
 rankings agree with a cosine and strength floor; C: the lexical rule with
 lower coverage, strength and margin thresholds); the rule chosen labels the
 most questions right with at least 97 % of its labels right and no
-uncovered question labelled; ties go to the strictest thresholds.
+uncovered question labelled; ties go to the first in the order A, B, C,
+each family listed strictest thresholds first.
 """
-# procedure, written before the calibration questions were run).
 import sys, itertools
 def load(path):
     rows=[]
@@ -45,6 +45,8 @@ for c,s in itertools.product((0.7,0.6,0.5,0.4),(1.2,0.8,0)):
 for x,s,m in itertools.product((0.5,0.4),(1.6,1.4,1.2,1.0),(1.6,1.4,1.2)):
     rules[f'C cov>={x} str>={s} margin>={m}']=lambda r,x=x,s=s,m=m: r['ev'] and r['cov']>=x and r['hl']>=0.3 and r['strength']>=s and r['margin']>=m and r['rivals']==0 and r['unk']==0
 rows=load(sys.argv[1])
+if not any(r['kind'] in ('hit','miss') for r in rows):
+    sys.exit('no answerable question with evidence: give it `search_eval -- --calibrate --part calibration` output')
 print('calibration rows', len(rows), 'answerable', sum(r['kind'] in ('hit','miss') for r in rows), 'uncovered', sum(r['kind']=='uncovered' for r in rows), 'uncovered with evidence', sum(r['kind']=='uncovered' and r['ev'] is not None for r in rows))
 res=[]
 for name,rule in rules.items():

@@ -43,6 +43,11 @@ impl Case {
         self.game == "mtg"
     }
 
+    /// Of the calibration part (for the "answer" label alone).
+    pub fn calibration(&self) -> bool {
+        self.split == "calibration"
+    }
+
     /// The split the recorded rule gives this question.
     pub fn rule_split(&self) -> &'static str {
         if self.source.starts_with(CALIBRATION_SOURCE) {
