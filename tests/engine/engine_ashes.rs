@@ -27,6 +27,8 @@ fn board(coal_units: &str, maeoni_pb: &str, maeoni_units: &str, extra: &str, pla
 }
 
 const COAL: &str = "      - { name: Iron Worker, attack: 2, life: 2 }\n      - { name: Hammer Knight, attack: 3, life: 3 }\n      - { name: Anchornaut, attack: 1, life: 1 }\n";
+/// Coal's units when Iron Worker is exhausted.
+const COAL_EXHAUSTED_WORKER: &str = "      - { name: Iron Worker, attack: 2, life: 2, exhausted: true }\n      - { name: Hammer Knight, attack: 3, life: 3 }\n";
 const PB: &str = "{ name: Maeoni Viper, life: 20, damage: 4 }";
 const MAEONI: &str = "      - { name: Frostback Bear, attack: 2, life: 4 }\n      - { name: Mist Spirit, attack: 1, life: 1 }\n      - { name: Ice Golem, attack: 2, life: 4, abilities: [Unit Guard] }\n";
 
@@ -237,9 +239,8 @@ fn step1_declares_any_number_of_unexhausted_attackers() {
 
 #[test]
 fn illegal_exhausted_attacker_on_a_phoenixborn() {
-    let coal = "      - { name: Iron Worker, attack: 2, life: 2, exhausted: true }\n      - { name: Hammer Knight, attack: 3, life: 3 }\n";
     let doc = board(
-        coal,
+        COAL_EXHAUSTED_WORKER,
         PB,
         MAEONI,
         "",
@@ -255,9 +256,8 @@ fn illegal_exhausted_attacker_on_a_phoenixborn() {
 
 #[test]
 fn an_attacker_named_twice_is_refused_as_a_repeat_even_when_it_is_exhausted() {
-    let coal = "      - { name: Iron Worker, attack: 2, life: 2, exhausted: true }\n      - { name: Hammer Knight, attack: 3, life: 3 }\n";
     let doc = board(
-        coal,
+        COAL_EXHAUSTED_WORKER,
         PB,
         MAEONI,
         "",
