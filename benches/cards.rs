@@ -1,6 +1,7 @@
 //! Card lists (divan): a 5,000-card list read and previewed as an upload
 //! (CSV and YAML), the index built over it, `/card` by name, and name
-//! autocomplete. Run: `cargo bench --bench cards`. Figures: docs/IMPORT.md.
+//! autocomplete, and the cards a question names. Run: `cargo bench --bench
+//! cards`. Figures: docs/IMPORT.md.
 
 use std::sync::OnceLock;
 
@@ -120,6 +121,38 @@ fn card_name_autocomplete(b: Bencher) {
     let app = app();
     b.bench(|| {
         app.complete_cards(divan::black_box("frst gol"), None, 25)
+            .len()
+    });
+}
+
+/// The cards a question names, with "did you mean" for a misspelt one.
+#[divan::bench]
+fn cards_a_question_names(b: Bencher) {
+    let app = app();
+    let q = "my Card 4321 Frost Spirit blocks a Card 17 Embr Knight, who is exhausted";
+    b.bench(|| {
+        app.cards
+            .named_in(divan::black_box(q), None, |w| app.index.common_word(w))
+            .near
+            .len()
+    });
+}
+
+/// 400 characters of capitalised words no rule uses: the spans tried as
+/// misspelt names are bounded (`MAX_NEAR_SPANS`).
+#[divan::bench]
+fn cards_a_title_case_question_names(b: Bencher) {
+    let app = app();
+    let q: String = (0..80)
+        .map(|i| format!("Zorv{}q ", (b'a' + (i % 26) as u8) as char))
+        .collect::<String>()
+        .chars()
+        .take(400)
+        .collect();
+    b.bench(|| {
+        app.cards
+            .named_in(divan::black_box(&q), None, |w| app.index.common_word(w))
+            .near
             .len()
     });
 }

@@ -253,6 +253,35 @@ fn a_question_naming_a_rules_title_ranks_the_rules_under_it() {
 }
 
 #[test]
+#[ignore = "needs ../shared/corpora (the MTG Comprehensive Rules; .ci/run runs it)"]
+fn a_whole_card_list_names_the_cards_a_question_names_and_not_rules_words() {
+    // The MTG fixture's 35,033 cards: many names are common words or the
+    // rules' own phrases ("The Command Zone", "X", "Commandeer").
+    let app = arbiter::app::App::load(&common::repo().join("rules_data"), &[common::mtg_dir()])
+        .expect("MTG loads");
+    let named = |q: &str| {
+        let r = app.ask(q, Some("mtg"), 3).unwrap();
+        let cards: Vec<String> = r.cards.into_iter().map(|c| c.name).collect();
+        (cards, r.card_suggestions)
+    };
+    let (cards, _) = named("does wrath of god kill indestructible creatures");
+    assert_eq!(cards, ["Wrath of God"]);
+    let (cards, near) =
+        named("In Commander, can my General attack the turn it comes back from the Command Zone?");
+    assert!(cards.is_empty() && near.is_empty(), "{cards:?} {near:?}");
+    let (cards, _) = named("X spell in my graveyard, whats its mana value? does X count");
+    assert!(cards.is_empty(), "{cards:?}");
+    let (cards, near) = named("I cast Fog, does trample still assign damage to the player");
+    assert_eq!((cards, near), (vec!["Fog".to_string()], vec![]));
+    let (cards, near) = named("can I Counterspel a Lightning Bolt");
+    assert_eq!(cards, ["Lightning Bolt"]);
+    assert_eq!(
+        near,
+        [("Counterspel".to_string(), "Counterspell".to_string())]
+    );
+}
+
+#[test]
 fn chat_other_scripts_emoji_and_code_get_none_or_closest_quickly() {
     let app = common::app();
     let chat = "hey guys so yesterday we played a long game and it was fun lol, anyway ".repeat(28);
@@ -439,7 +468,7 @@ fn with_card_text(dir: &std::path::Path) -> arbiter::app::App {
     .unwrap();
     std::fs::write(
         dir.join("more-cards.yaml"),
-        "cards:\n  - name: Stone Sentinel\n    type: Unit\n    text: \"When this unit blocks and does not counter, it does not become exhausted.\"\n",
+        "cards:\n  - name: Stone Sentinel\n    type: Unit\n    text: \"When this unit blocks and does not counter, it does not become exhausted.\"\n  - name: Main Action\n    type: Action Spell\n  - name: X\n    type: Unit\n",
     )
     .unwrap();
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -482,4 +511,23 @@ fn a_card_the_question_names_is_shown_and_its_text_weighs_in() {
     // A one-word name in lower case is a word, not a card (Coal is an alias).
     let r = app.ask("can coal guard", Some("ashes"), 3).unwrap();
     assert!(r.cards.is_empty(), "{:?}", r.cards);
+    // A name made of words the rules use names the card only when written
+    // as a name; a one-letter name never does.
+    let names = |q: &str| -> Vec<String> {
+        let r = app.ask(q, Some("ashes"), 3).unwrap();
+        r.cards.into_iter().map(|c| c.name).collect()
+    };
+    assert!(names("can I take a main action after I pass").is_empty());
+    assert!(names("is a Main action allowed twice").is_empty());
+    assert_eq!(
+        names("can I play my Main Action card twice"),
+        ["Main Action"]
+    );
+    assert!(names("does X count as a unit? What is X").is_empty());
+    // Rules words in capitals are no misspelt card: "Main Actions" is not
+    // "did you mean the card Main Action".
+    let r = app
+        .ask("how many Main Actions do I get", Some("ashes"), 3)
+        .unwrap();
+    assert!(r.card_suggestions.is_empty(), "{:?}", r.card_suggestions);
 }

@@ -83,16 +83,38 @@ pub struct Cards {
     pub warnings: Vec<String>,
     /// (game, folded name or alias) → entry.
     by_name: HashMap<(String, String), usize>,
+    /// (game, letters) → the folded names and aliases of that many
+    /// letters, with their entry: "did you mean" compares a typed name
+    /// with names of about its length only.
+    by_length: HashMap<(String, usize), Vec<(String, usize)>>,
 }
+
+/// Capitalised spans of a question tried as misspelt card names, at most:
+/// a question in Title Case gibberish costs a few milliseconds, not seconds.
+const MAX_NEAR_SPANS: usize = 32;
 
 /// A question's words, folded, and which start with a capital.
 struct Spans<'q> {
     words: Vec<&'q str>,
     folded: Vec<String>,
     capital: Vec<bool>,
+    /// Words that say nothing of their own (see [`Cards::named_in`]).
+    common: Vec<bool>,
 }
 
 impl Spans<'_> {
+    /// The span's first word and every word of four letters or more
+    /// start with a capital ("The Command Zone", "Fight or Flight"), and a
+    /// one-word name has three letters or more (a capital "X" or "I" names
+    /// no card: "does X count as anything").
+    fn written_as_name(&self, span: std::ops::Range<usize>) -> bool {
+        self.capital[span.start]
+            && (span.len() > 1 || self.folded[span.start].chars().count() >= 3)
+            && span
+                .clone()
+                .all(|i| self.capital[i] || self.folded[i].chars().count() < 4)
+    }
+
     /// Every span of up to `max` words, longest first.
     fn all(&self, max: usize) -> Vec<std::ops::Range<usize>> {
         let n = self.words.len();
@@ -138,6 +160,14 @@ impl Cards {
                     .push(format!("{}: left out: {e}", list.manifest.file)),
             }
         }
+        for ((game, name), &i) in &cards.by_name {
+            let key = (game.clone(), name.chars().count());
+            cards
+                .by_length
+                .entry(key)
+                .or_default()
+                .push((name.clone(), i));
+        }
         cards
     }
 
@@ -171,10 +201,22 @@ impl Cards {
     /// The cards a question names (by name or alias, case and punctuation
     /// ignored, longest name first, each once), and "did you mean" for a
     /// capitalised name no list holds but one is close to (at most 2 edits;
-    /// 1 for names under 8 letters). A one-word name counts only when
-    /// written with a capital ("Counterspell", not "counterspell": common
-    /// words name cards too).
-    pub fn named_in(&self, question: &str, game: Option<&str>) -> NamedCards<'_> {
+    /// 1 for names under 8 letters).
+    ///
+    /// `common` tells a word that says nothing of its own (a stop word, or
+    /// a word the rules use). A one-word name, or one made only of common
+    /// words, counts only when written as a name: its first word and every
+    /// word of four letters or more with a capital ("Counterspell", not
+    /// "counterspell"; "The Command Zone", not "the command zone" or "the
+    /// Command Zone": common words name cards too); a one-word name needs
+    /// three letters or more ("X" is a card). A span of common words only is
+    /// never a misspelt card name ("Commander" is not "Commandeer").
+    pub fn named_in(
+        &self,
+        question: &str,
+        game: Option<&str>,
+        common: impl Fn(&str) -> bool,
+    ) -> NamedCards<'_> {
         let words: Vec<&str> = question
             .split(|c: char| {
                 c.is_whitespace() || matches!(c, ',' | '?' | '!' | ';' | '(' | ')' | '"')
@@ -187,6 +229,7 @@ impl Cards {
                 .iter()
                 .map(|w| w.chars().next().is_some_and(char::is_uppercase))
                 .collect(),
+            common: words.iter().map(|w| common(w)).collect(),
             words,
         };
         let mut used = vec![false; spans.words.len()];
@@ -203,7 +246,8 @@ impl Cards {
         let mut out: Vec<&CardEntry> = Vec::new();
         for span in spans.all(6) {
             if used[span.clone()].iter().any(|&u| u)
-                || (span.len() == 1 && !spans.capital[span.start])
+                || ((span.len() == 1 || spans.common[span.clone()].iter().all(|&c| c))
+                    && !spans.written_as_name(span.clone()))
             {
                 continue;
             }
@@ -223,45 +267,75 @@ impl Cards {
         out
     }
 
-    /// Capitalised spans close to a card's name: (as typed, the card).
+    /// Capitalised spans close to a card's name: (as typed, the card),
+    /// in the question's order. Where spans overlap, the closest wins, then
+    /// the longest ("can I Counterspel": "Counterspel", not "I Counterspel").
     fn near_in(
         &self,
         spans: &Spans,
         game: Option<&str>,
         used: &mut [bool],
     ) -> Vec<(String, String)> {
-        let mut out = Vec::new();
-        for span in spans.all(4) {
+        let mut games: Vec<&str> = self.of_game(game).map(|e| e.game.as_str()).collect();
+        games.sort_unstable();
+        games.dedup();
+        let mut found = Vec::new();
+        let tried = spans.all(4).into_iter().filter(|span| {
+            !used[span.clone()].iter().any(|&u| u)
+                && spans.folded[span.clone()]
+                    .iter()
+                    .map(String::len)
+                    .sum::<usize>()
+                    >= 5
+                && spans.capital[span.clone()].iter().all(|&c| c)
+                && !spans.common[span.clone()].iter().all(|&c| c)
+        });
+        for span in tried.take(MAX_NEAR_SPANS) {
             let key: String = spans.folded[span.clone()].concat();
-            let len = key.chars().count();
-            if len < 5
-                || used[span.clone()].iter().any(|&u| u)
-                || !spans.capital[span.clone()].iter().all(|&c| c)
-            {
-                continue;
-            }
-            let max = if len >= 8 { 2 } else { 1 };
-            let near = self
-                .of_game(game)
-                .filter_map(|e| {
-                    let d = e
-                        .card
-                        .names()
-                        .filter_map(|n| {
-                            crate::text::edit_distance(&key, &crate::text::fold(n), max)
-                        })
-                        .min()?;
-                    Some((d, e.card.name.as_str()))
-                })
-                .min();
-            if let Some((d, name)) = near
+            if let Some((d, name)) = self.nearest(&key, &games)
                 && d > 0
             {
-                used[span.clone()].iter_mut().for_each(|u| *u = true);
-                out.push((spans.words[span].join(" "), name.to_string()));
+                found.push((d, span, name));
             }
         }
-        out
+        found.sort_by_key(|(d, span, _)| (*d, std::cmp::Reverse(span.len()), span.start));
+        let mut out = Vec::new();
+        for (_, span, name) in found {
+            if !used[span.clone()].iter().any(|&u| u) {
+                used[span.clone()].iter_mut().for_each(|u| *u = true);
+                out.push((span.start, spans.words[span].join(" "), name.to_string()));
+            }
+        }
+        out.sort();
+        out.into_iter()
+            .map(|(_, typed, name)| (typed, name))
+            .collect()
+    }
+
+    /// The card whose name or alias is nearest a folded key of 5 letters or
+    /// more among the cards of `games`, within 2 edits (1 under 8
+    /// letters): (edits, card name).
+    fn nearest(&self, key: &str, games: &[&str]) -> Option<(usize, &str)> {
+        let len = key.chars().count();
+        if len < 5 {
+            return None;
+        }
+        let max = if len >= 8 { 2 } else { 1 };
+        let mut best: Option<(usize, &str)> = None;
+        for &g in games {
+            for n in len - max..=len + max {
+                let Some(names) = self.by_length.get(&(g.to_string(), n)) else {
+                    continue;
+                };
+                for (name, i) in names {
+                    if let Some(d) = crate::text::edit_distance(key, name, max) {
+                        let hit = (d, self.entries[*i].card.name.as_str());
+                        best = Some(best.map_or(hit, |b| b.min(hit)));
+                    }
+                }
+            }
+        }
+        best
     }
 
     /// The cards of a game (all games: `None`).

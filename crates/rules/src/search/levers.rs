@@ -17,6 +17,9 @@ pub struct Levers {
     /// The semantic stage re-scores the lexical candidates (when the index
     /// has one).
     pub semantic: bool,
+    /// The text of the cards a question names re-scores its candidates
+    /// (the cards are still found and shown).
+    pub cards: bool,
 }
 
 impl Levers {
@@ -27,6 +30,7 @@ impl Levers {
             agent_nouns: !off.contains(&"agent_nouns"),
             multipart: !off.contains(&"multipart"),
             semantic: !off.contains(&"semantic"),
+            cards: !off.contains(&"cards"),
         }
     }
 }
@@ -47,5 +51,6 @@ mod tests {
         let all = super::Levers::from_env("");
         assert!(all.symbols && all.multipart && all.agent_nouns && all.semantic);
         assert!(!super::Levers::from_env("semantic").semantic);
+        assert!(all.cards && !super::Levers::from_env("cards").cards);
     }
 }

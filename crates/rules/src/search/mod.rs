@@ -73,6 +73,15 @@ pub struct SearchOptions {
 /// the evaluation has no card text (docs/SEARCH.md).
 pub const CARD_WEIGHT: f32 = 0.3;
 
+/// The text of the cards a question names, unless the `cards` lever is off.
+fn cards(opts: &SearchOptions) -> &[String] {
+    if levers::get().cards {
+        &opts.context
+    } else {
+        &[]
+    }
+}
+
 /// Where the game searched came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -362,6 +371,16 @@ impl Index {
         self.analyzer.lexicon().term(token)
     }
 
+    /// Whether a word says nothing of its own beside the rules: a stop word,
+    /// or a word (every token of it, once analysed) the indexed rules use.
+    /// "the", "command" and "zone" are; "Doom" and "Blade" are not.
+    pub fn common_word(&self, word: &str) -> bool {
+        self.analyzer
+            .tokens(word)
+            .iter()
+            .all(|t| self.term(t).is_some())
+    }
+
     /// A term's text.
     fn word(&self, id: u32) -> &str {
         self.analyzer.lexicon().word(id)
@@ -413,8 +432,8 @@ impl Index {
             return self.search_parts(corpus, question, &split, opts, limit);
         }
         let (game, game_from, q) = self.read(question, opts, None);
-        let context = self.context_tokens(&opts.context);
-        let text = semantic::with_context(question, &opts.context);
+        let context = self.context_tokens(cards(opts));
+        let text = semantic::with_context(question, cards(opts));
         let mut outcome = self.answer(corpus, &text, q, game.as_deref(), &context, limit);
         outcome.game = game;
         outcome.game_from = game_from;
@@ -516,8 +535,8 @@ impl Index {
             .iter()
             .map(|part| {
                 let (game, from, q) = self.read(part, opts, preamble.as_deref());
-                let context = self.context_tokens(&opts.context);
-                let text = semantic::with_context(part, &opts.context);
+                let context = self.context_tokens(cards(opts));
+                let text = semantic::with_context(part, cards(opts));
                 let a = self.answer(corpus, &text, q, game.as_deref(), &context, limit);
                 games.push((game, from));
                 a

