@@ -132,7 +132,7 @@ fn cards_a_question_names(b: Bencher) {
     let q = "my Card 4321 Frost Spirit blocks a Card 17 Embr Knight, who is exhausted";
     b.bench(|| {
         app.cards
-            .named_in(divan::black_box(q), None, |w| app.index.common_word(w))
+            .named_in(divan::black_box(q), None, |w| app.index.word_use(w))
             .near
             .len()
     });
@@ -151,7 +151,7 @@ fn cards_a_title_case_question_names(b: Bencher) {
         .collect();
     b.bench(|| {
         app.cards
-            .named_in(divan::black_box(&q), None, |w| app.index.common_word(w))
+            .named_in(divan::black_box(&q), None, |w| app.index.word_use(w))
             .near
             .len()
     });

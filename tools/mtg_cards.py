@@ -13,7 +13,12 @@ Two lists (names A–L and M–Z, by the first letter after folding), since
 one list may hold at most 20,000 cards and 5 MB (docs/IMPORT.md): the
 split a community would make to upload the same cards. A double-faced
 card is named by its front face (the package names it "Front // Back" and
-lists the back face on its own); split cards keep "Fire // Ice".
+lists the back face on its own); split cards keep "Fire // Ice". Names
+that are the same once case and punctuation are ignored (as Arbiter
+compares them) keep one card, the name with the fewest spaces and
+punctuation ("Wasteland", not the joke card "Waste Land"; "Lava Axe", not
+"Lava, Axe"); names with no letter or digit ("_____") are left out. Of the
+package's 35,033 cards, 35,023 are written.
 """
 import csv, json, os, sys, unicodedata
 
@@ -22,6 +27,25 @@ def first_letter(name):
     folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
     letters = [c for c in folded.upper() if c.isalnum()]
     return letters[0] if letters else "A"
+
+
+def fold(name):
+    folded = unicodedata.normalize("NFKD", name).lower()
+    return "".join(c for c in folded if c.isalnum())
+
+
+def distinct(rows):
+    """One row per folded name: the fewest spaces and punctuation, then the
+    first alphabetically; rows whose name folds to nothing are left out."""
+    best = {}
+    for r in rows:
+        key = fold(r["name"])
+        if not key:
+            continue
+        rank = (sum(not c.isalnum() for c in r["name"]), r["name"])
+        if key not in best or rank < best[key][0]:
+            best[key] = (rank, r)
+    return [r for _, r in best.values()]
 
 
 def rows(cards):
@@ -39,7 +63,8 @@ def rows(cards):
 
 
 def main(src, out_dir):
-    cards = sorted(rows(json.load(open(src, encoding="utf-8"))), key=lambda r: r["name"])
+    cards = distinct(rows(json.load(open(src, encoding="utf-8"))))
+    cards.sort(key=lambda r: r["name"])
     parts = {"a-l": [], "m-z": []}
     for r in cards:
         parts["a-l" if first_letter(r["name"]) <= "L" else "m-z"].append(r)

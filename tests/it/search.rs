@@ -255,7 +255,7 @@ fn a_question_naming_a_rules_title_ranks_the_rules_under_it() {
 #[test]
 #[ignore = "needs ../shared/corpora (the MTG Comprehensive Rules; .ci/run runs it)"]
 fn a_whole_card_list_names_the_cards_a_question_names_and_not_rules_words() {
-    // The MTG fixture's 35,033 cards: many names are common words or the
+    // The MTG fixture's 35,023 cards: many names are common words or the
     // rules' own phrases ("The Command Zone", "X", "Commandeer").
     let app = arbiter::app::App::load(&common::repo().join("rules_data"), &[common::mtg_dir()])
         .expect("MTG loads");
@@ -278,6 +278,30 @@ fn a_whole_card_list_names_the_cards_a_question_names_and_not_rules_words() {
     assert_eq!(
         near,
         [("Counterspel".to_string(), "Counterspell".to_string())]
+    );
+    // A sentence's first capital is grammar's when the word is an English
+    // or rules word ("Sorry", "Exile"), not when it is only a name.
+    let (cards, _) = named("Sorry, does Fog stop trample damage?");
+    assert_eq!(cards, ["Fog"]);
+    let (cards, _) = named("Exile is a zone, right? Can I respond");
+    assert!(cards.is_empty(), "{cards:?}");
+    let (cards, _) = named("Counterspell on a spell with split second, can I");
+    assert_eq!(cards, ["Counterspell"]);
+    // Printed names keep their own lower-case words.
+    let (cards, _) = named("can Fight with Fire kill a planeswalker");
+    assert_eq!(cards, ["Fight with Fire"]);
+    let (_, near) = named("does Lighting Bolt kill a 3/3");
+    assert_eq!(
+        near,
+        [("Lighting Bolt".to_string(), "Lightning Bolt".to_string())]
+    );
+    // Names that repeat another once punctuation is ignored keep the real
+    // card (tools/mtg_cards.py): "Wasteland", not the joke "Waste Land".
+    let card = app.card("Wasteland", Some("mtg")).unwrap();
+    assert!(
+        card.card.text.contains("Sacrifice this land"),
+        "{}",
+        card.card.text
     );
 }
 

@@ -93,26 +93,64 @@ pub struct Cards {
 /// a question in Title Case gibberish costs a few milliseconds, not seconds.
 const MAX_NEAR_SPANS: usize = 32;
 
+/// How a question's word stands beside the indexed rules (told by the
+/// search index, [`crate::search::Index::word_use`]), for telling a card's
+/// name from ordinary words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WordUse {
+    /// A stop word, or a word the rules use in several passages: "the",
+    /// "command", "exile".
+    Common,
+    /// Another English word: "sorry", "platinum".
+    English,
+    /// Neither: "Counterspell", "Anchornaut".
+    Other,
+}
+
 /// A question's words, folded, and which start with a capital.
 struct Spans<'q> {
     words: Vec<&'q str>,
     folded: Vec<String>,
     capital: Vec<bool>,
-    /// Words that say nothing of their own (see [`Cards::named_in`]).
-    common: Vec<bool>,
+    uses: Vec<WordUse>,
+    /// Words that open a sentence, whose capital may be grammar's.
+    opens: Vec<bool>,
 }
 
 impl Spans<'_> {
-    /// The span's first word and every word of four letters or more
-    /// start with a capital ("The Command Zone", "Fight or Flight"), and a
-    /// one-word name has three letters or more (a capital "X" or "I" names
-    /// no card: "does X count as anything").
-    fn written_as_name(&self, span: std::ops::Range<usize>) -> bool {
-        self.capital[span.start]
-            && (span.len() > 1 || self.folded[span.start].chars().count() >= 3)
-            && span
-                .clone()
-                .all(|i| self.capital[i] || self.folded[i].chars().count() < 4)
+    fn common(&self, span: std::ops::Range<usize>) -> bool {
+        self.uses[span].iter().all(|&u| u == WordUse::Common)
+    }
+
+    /// Whether a span that spells a card's name (`printed`, as the list
+    /// writes it) names the card. Common words name cards too, so a
+    /// one-word name needs a capital and three letters or more ("X" is a
+    /// card), and at a sentence's start a word no plainer than a name
+    /// ("Counterspell", not "Sorry," or "Exile is a zone"); a name of common
+    /// words only needs the printed name's capitals ("The Command Zone",
+    /// not "the Command Zone"; "Fight with Fire" keeps its "with").
+    fn names_card(&self, span: std::ops::Range<usize>, printed: &str) -> bool {
+        let first = span.start;
+        if span.len() == 1 {
+            return self.capital[first]
+                && self.folded[first].chars().count() >= 3
+                && !(self.opens[first] && self.uses[first] != WordUse::Other);
+        }
+        if !self.common(span.clone()) {
+            return true;
+        }
+        let printed: Vec<&str> = printed
+            .split_whitespace()
+            .filter(|w| !crate::text::fold(w).is_empty())
+            .collect();
+        let capitals_kept = if printed.len() == span.len() {
+            span.clone()
+                .zip(&printed)
+                .all(|(i, p)| self.capital[i] || !p.chars().next().is_some_and(char::is_uppercase))
+        } else {
+            span.clone().all(|i| self.capital[i])
+        };
+        self.capital[first] && capitals_kept
     }
 
     /// Every span of up to `max` words, longest first.
@@ -123,6 +161,28 @@ impl Spans<'_> {
             .flat_map(|len| (0..=n - len).map(move |start| start..start + len))
             .collect()
     }
+}
+
+/// Whether `word` (a slice of `text`) opens a sentence: nothing but
+/// spaces, quotes and brackets before it since the text's start or a full
+/// stop, question or exclamation mark or colon.
+fn opens_sentence(text: &str, word: &str) -> bool {
+    let at = (word.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
+    let before = text.get(..at).unwrap_or("");
+    let before = before.trim_end_matches(|c: char| c.is_whitespace() || "\"'(".contains(c));
+    before.is_empty() || before.ends_with(['.', '?', '!', ':'])
+}
+
+/// Whether folded words are a name's words but for a plural "s" ("main
+/// actions" of "Main Action").
+fn plural_of(words: &[String], name: &str) -> bool {
+    let name: Vec<String> = name
+        .split_whitespace()
+        .map(crate::text::fold)
+        .filter(|w| !w.is_empty())
+        .collect();
+    let stem = |w: &str| w.strip_suffix('s').unwrap_or(w).to_string();
+    name.len() == words.len() && name.iter().zip(words).all(|(n, w)| stem(n) == stem(w))
 }
 
 /// The cards a question names, and near misses: (as typed, the card meant).
@@ -199,23 +259,19 @@ impl Cards {
     }
 
     /// The cards a question names (by name or alias, case and punctuation
-    /// ignored, longest name first, each once), and "did you mean" for a
-    /// capitalised name no list holds but one is close to (at most 2 edits;
-    /// 1 for names under 8 letters).
-    ///
-    /// `common` tells a word that says nothing of its own (a stop word, or
-    /// a word the rules use). A one-word name, or one made only of common
-    /// words, counts only when written as a name: its first word and every
-    /// word of four letters or more with a capital ("Counterspell", not
-    /// "counterspell"; "The Command Zone", not "the command zone" or "the
-    /// Command Zone": common words name cards too); a one-word name needs
-    /// three letters or more ("X" is a card). A span of common words only is
-    /// never a misspelt card name ("Commander" is not "Commandeer").
+    /// ignored, longest name first, each once; [`Spans::names_card`] for
+    /// names made of common words), and "did you mean" for a capitalised
+    /// name no list holds but one is close to (at most 2 edits; 1 for names
+    /// under 8 letters). `word_use` tells how each word stands beside the
+    /// rules. Common words only are no misspelt name when they are one word
+    /// ("Commander" is not "Commandeer"), the name but for a plural ("Main
+    /// Actions" is not "Main Action") or two edits from it ("Command Zone"
+    /// is not "Command Mine"; "Lighting Bolt" is "Lightning Bolt").
     pub fn named_in(
         &self,
         question: &str,
         game: Option<&str>,
-        common: impl Fn(&str) -> bool,
+        word_use: impl Fn(&str) -> WordUse,
     ) -> NamedCards<'_> {
         let words: Vec<&str> = question
             .split(|c: char| {
@@ -229,7 +285,8 @@ impl Cards {
                 .iter()
                 .map(|w| w.chars().next().is_some_and(char::is_uppercase))
                 .collect(),
-            common: words.iter().map(|w| common(w)).collect(),
+            uses: words.iter().map(|w| word_use(w)).collect(),
+            opens: words.iter().map(|w| opens_sentence(question, w)).collect(),
             words,
         };
         let mut used = vec![false; spans.words.len()];
@@ -245,10 +302,7 @@ impl Cards {
         games.dedup();
         let mut out: Vec<&CardEntry> = Vec::new();
         for span in spans.all(6) {
-            if used[span.clone()].iter().any(|&u| u)
-                || ((span.len() == 1 || spans.common[span.clone()].iter().all(|&c| c))
-                    && !spans.written_as_name(span.clone()))
-            {
+            if used[span.clone()].iter().any(|&u| u) {
                 continue;
             }
             let key: String = spans.folded[span.clone()].concat();
@@ -257,7 +311,14 @@ impl Cards {
                 .filter_map(|g| self.by_name.get(&(g.to_string(), key.clone())))
                 .copied()
                 .min();
-            if let Some(i) = hit {
+            let printed = |i: usize| {
+                let card = &self.entries[i].card;
+                let mut names = card.names();
+                names
+                    .find(|n| crate::text::fold(n) == key)
+                    .unwrap_or(&card.name)
+            };
+            if let Some(i) = hit.filter(|&i| spans.names_card(span.clone(), printed(i))) {
                 used[span].iter_mut().for_each(|u| *u = true);
                 if !out.iter().any(|c| std::ptr::eq(*c, &self.entries[i])) {
                     out.push(&self.entries[i]);
@@ -279,21 +340,29 @@ impl Cards {
         let mut games: Vec<&str> = self.of_game(game).map(|e| e.game.as_str()).collect();
         games.sort_unstable();
         games.dedup();
+        let mut tried: Vec<_> = spans
+            .all(4)
+            .into_iter()
+            .filter(|span| {
+                !used[span.clone()].iter().any(|&u| u)
+                    && spans.folded[span.clone()]
+                        .iter()
+                        .map(String::len)
+                        .sum::<usize>()
+                        >= 5
+                    && spans.capital[span.clone()].iter().all(|&c| c)
+                    && !(span.len() == 1 && spans.common(span.clone()))
+            })
+            .collect();
+        // A misspelt name is most often one word: those are tried first.
+        tried.sort_by_key(|span| span.len());
         let mut found = Vec::new();
-        let tried = spans.all(4).into_iter().filter(|span| {
-            !used[span.clone()].iter().any(|&u| u)
-                && spans.folded[span.clone()]
-                    .iter()
-                    .map(String::len)
-                    .sum::<usize>()
-                    >= 5
-                && spans.capital[span.clone()].iter().all(|&c| c)
-                && !spans.common[span.clone()].iter().all(|&c| c)
-        });
-        for span in tried.take(MAX_NEAR_SPANS) {
+        for span in tried.into_iter().take(MAX_NEAR_SPANS) {
             let key: String = spans.folded[span.clone()].concat();
+            let common = spans.common(span.clone());
             if let Some((d, name)) = self.nearest(&key, &games)
                 && d > 0
+                && !(common && (d > 1 || plural_of(&spans.folded[span.clone()], name)))
             {
                 found.push((d, span, name));
             }

@@ -73,6 +73,12 @@ pub struct SearchOptions {
 /// the evaluation has no card text (docs/SEARCH.md).
 pub const CARD_WEIGHT: f32 = 0.3;
 
+/// Passages that use a word for it to be common beside card names
+/// ([`Index::word_use`]): the rules' own words are in many passages, the
+/// card names in MTG's examples in one or two ("Platinum", "Doomed",
+/// "Fog"), and a short section's words in a few ("main" in Ashes).
+pub const COMMON_WORD_PASSAGES: u32 = 3;
+
 /// The text of the cards a question names, unless the `cards` lever is off.
 fn cards(opts: &SearchOptions) -> &[String] {
     if levers::get().cards {
@@ -371,14 +377,24 @@ impl Index {
         self.analyzer.lexicon().term(token)
     }
 
-    /// Whether a word says nothing of its own beside the rules: a stop word,
-    /// or a word (every token of it, once analysed) the indexed rules use.
-    /// "the", "command" and "zone" are; "Doom" and "Blade" are not.
-    pub fn common_word(&self, word: &str) -> bool {
-        self.analyzer
-            .tokens(word)
-            .iter()
-            .all(|t| self.term(t).is_some())
+    /// How a word stands beside the indexed rules, for telling card names
+    /// from words: common when every token of it (once analysed) is used by
+    /// [`COMMON_WORD_PASSAGES`] passages or more (a stop word has none:
+    /// "the", "command", "exile"), else English when the English word list
+    /// has it ("sorry", "platinum"), else other ("Counterspell").
+    pub fn word_use(&self, word: &str) -> crate::cards::WordUse {
+        use crate::cards::WordUse;
+        let often = |t: &String| {
+            self.term(t)
+                .is_some_and(|id| self.df[id as usize] >= COMMON_WORD_PASSAGES)
+        };
+        if self.analyzer.tokens(word).iter().all(often) {
+            WordUse::Common
+        } else if english::is_word(&word.to_lowercase()) {
+            WordUse::English
+        } else {
+            WordUse::Other
+        }
     }
 
     /// A term's text.
