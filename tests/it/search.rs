@@ -525,6 +525,16 @@ fn a_card_the_question_names_is_shown_and_its_text_weighs_in() {
     assert!(r.cards[0].text.starts_with("When this unit blocks"));
     assert_eq!(r.game.as_deref(), Some("ashes"));
     assert_eq!(r.game_from, Some(GameFrom::Card));
+    // The card's own words are not "words no rule uses" beside its card.
+    let plain = app
+        .ask("does my Stone Sentinal deal damage", None, 3)
+        .unwrap();
+    assert!(
+        plain.ignored.iter().any(|w| w == "sentinal"),
+        "{:?}",
+        plain.ignored
+    );
+    assert!(r.ignored.iter().all(|w| w != "sentinel"), "{:?}", r.ignored);
     // A near miss is a "did you mean", not a card.
     let r = app.ask("can Stone Sentinal guard", None, 3).unwrap();
     assert!(r.cards.is_empty());

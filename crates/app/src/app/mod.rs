@@ -757,6 +757,7 @@ impl App {
                     .collect(),
             })
             .collect();
+        let ignored = not_card_words(outcome.ignored, &named.cards);
         Ok(AskReply {
             cards: named.cards,
             card_suggestions: named.suggestions,
@@ -767,7 +768,7 @@ impl App {
             game_from: outcome.game_from,
             results,
             corrections: outcome.corrections,
-            ignored: outcome.ignored,
+            ignored,
             covers,
         })
     }
@@ -1031,4 +1032,17 @@ fn prefer<T, K: PartialEq>(
         }
     }
     out
+}
+
+/// The words no rule uses, less those of the cards the question names: "No
+/// indexed rule uses “wrath”" is no news when the reply shows Wrath of God.
+fn not_card_words(ignored: Vec<String>, cards: &[AskCard]) -> Vec<String> {
+    let card_words: std::collections::HashSet<String> = cards
+        .iter()
+        .flat_map(|c| c.name.split_whitespace().map(crate::text::fold))
+        .collect();
+    ignored
+        .into_iter()
+        .filter(|w| !card_words.contains(&crate::text::fold(w)))
+        .collect()
 }
