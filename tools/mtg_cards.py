@@ -11,14 +11,17 @@ loyalty). Test data, like the Comprehensive Rules beside it; not shipped.
 
 Two lists (names A–L and M–Z, by the first letter after folding), since
 one list may hold at most 20,000 cards and 5 MB (docs/IMPORT.md): the
-split a community would make to upload the same cards. A double-faced
-card is named by its front face (the package names it "Front // Back" and
-lists the back face on its own); split cards keep "Fire // Ice". Names
+split a community would make to upload the same cards. A card with two
+faces or halves is named by its first as players name it ("Bonecrusher
+Giant", "Valakut Awakening"; the package names it "Front // Back" and
+lists a back face on its own), with the full name as an alias; split and
+aftermath cards keep "Fire // Ice", the name both halves share. Names
 that are the same once case and punctuation are ignored (as Arbiter
 compares them) keep one card, the name with the fewest spaces and
 punctuation ("Wasteland", not the joke card "Waste Land"; "Lava Axe", not
-"Lava, Axe"); names with no letter or digit ("_____") are left out. Of the
-package's 35,033 cards, 35,023 are written.
+"Lava, Axe"; "Sol Ring", not the reversible "Sol Ring // Sol Ring"); names
+with no letter or digit ("_____") are left out. Of the package's 35,033
+cards, 34,953 are written.
 """
 import csv, json, os, sys, unicodedata
 
@@ -50,9 +53,14 @@ def distinct(rows):
 
 def rows(cards):
     for c in cards:
-        name = c["name"].split(" // ")[0] if "back" in c else c["name"]
+        name, alias = c["name"], ""
+        if " // " in name and c.get("layout") not in ("split", "aftermath"):
+            name, alias = name.split(" // ")[0], name
+            if alias == f"{name} // {name}":  # a reversible card: one name
+                alias = ""
         yield {
             "name": name,
+            "aliases": alias,
             "type": c.get("type") or "",
             "cost": c.get("manaCost") or "",
             "power": c.get("power") or "",

@@ -228,7 +228,7 @@ fn extra_rule_directories_load_the_mtg_rules() {
     assert!(["mtg:119.6", "mtg:704.5a"].contains(&first), "{first}");
     let o = arbiter(&["--rules-dir", "tests/fixtures/mtg", "cite", "mtg:702.19b"]);
     assert!(stdout(&o).contains("trample"));
-    // The fixture's card list (35,023 cards in two lists): `card` and a
+    // The fixture's card list (34,953 cards in two lists): `card` and a
     // question naming a card.
     let o = arbiter(&["--rules-dir", "tests/fixtures/mtg", "card", "Doom Blade"]);
     assert!(o.status.success(), "{}", stderr(&o));

@@ -255,7 +255,7 @@ fn a_question_naming_a_rules_title_ranks_the_rules_under_it() {
 #[test]
 #[ignore = "needs ../shared/corpora (the MTG Comprehensive Rules; .ci/run runs it)"]
 fn a_whole_card_list_names_the_cards_a_question_names_and_not_rules_words() {
-    // The MTG fixture's 35,023 cards: many names are common words or the
+    // The MTG fixture's 34,953 cards: many names are common words or the
     // rules' own phrases ("The Command Zone", "X", "Commandeer").
     let app = arbiter::app::App::load(&common::repo().join("rules_data"), &[common::mtg_dir()])
         .expect("MTG loads");
