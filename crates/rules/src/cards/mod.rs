@@ -37,8 +37,8 @@ pub struct Card {
     )]
     pub cost: String,
     /// Printed numbers by name (`attack: 3`, `life: 3`).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub stats: BTreeMap<String, serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Stats::is_empty")]
+    pub stats: Stats,
     /// The card's rules text, verbatim.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub text: String,
@@ -48,6 +48,62 @@ pub struct Card {
     /// Other names players use for it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<String>,
+}
+
+/// A card's printed numbers by name, in name order. A sorted list: a card
+/// has two or three, and a map's first node takes hundreds of bytes (5.4
+/// MB of the MTG fixture's 34,953 cards; docs/SEARCH.md, "Cards in the MTG
+/// fixture"). Read and written as a map.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Stats(Vec<(String, serde_json::Value)>);
+
+impl Stats {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Each stat as (name, value), in name order.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &serde_json::Value)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+
+    pub fn get(&self, name: &str) -> Option<&serde_json::Value> {
+        let at = self
+            .0
+            .binary_search_by(|(k, _)| k.as_str().cmp(name))
+            .ok()?;
+        Some(&self.0[at].1)
+    }
+
+    /// Sets a stat, in place of the one of the same name.
+    pub fn insert(&mut self, name: String, value: serde_json::Value) {
+        match self.0.binary_search_by(|(k, _)| k.cmp(&name)) {
+            Ok(at) => self.0[at].1 = value,
+            Err(at) => self.0.insert(at, (name, value)),
+        }
+    }
+}
+
+impl std::ops::Index<&str> for Stats {
+    type Output = serde_json::Value;
+
+    /// The stat of that name; a stat the card lacks panics, as a map's would.
+    fn index(&self, name: &str) -> &serde_json::Value {
+        self.get(name).expect("the card has this stat")
+    }
+}
+
+impl Serialize for Stats {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Stats {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Stats, D::Error> {
+        let map = BTreeMap::<String, serde_json::Value>::deserialize(d)?;
+        Ok(Stats(map.into_iter().collect()))
+    }
 }
 
 impl Card {
@@ -259,7 +315,7 @@ impl Cards {
     }
 
     /// The cards a question names (by name or alias, case and punctuation
-    /// ignored, longest name first, each once; [`Spans::names_card`] for
+    /// ignored, longest name first, each once; `Spans::names_card` for
     /// names made of common words), and "did you mean" for a capitalised
     /// name no list holds but one is close to (at most 2 edits; 1 for names
     /// under 8 letters). `word_use` tells how each word stands beside the
