@@ -15,7 +15,9 @@ split a community would make to upload the same cards. A card with two
 faces or halves is named by its first as players name it ("Bonecrusher
 Giant", "Valakut Awakening"; the package names it "Front // Back" and
 lists a back face on its own), with the full name as an alias; split and
-aftermath cards keep "Fire // Ice", the name both halves share. Names
+aftermath cards keep "Fire // Ice", the name both halves share. The
+package carries the first half's text only for split, adventure and modal
+double-faced cards, so their rows hold that half's text. Names
 that are the same once case and punctuation are ignored (as Arbiter
 compares them) keep one card, the name with the fewest spaces and
 punctuation ("Wasteland", not the joke card "Waste Land"; "Lava Axe", not

@@ -165,6 +165,8 @@ pub struct AskReply {
 /// What the cards a question names add to its search and reply.
 struct CardContext {
     cards: Vec<AskCard>,
+    /// The folded words of the cards' names and aliases.
+    words: std::collections::HashSet<String>,
     suggestions: Vec<(String, String)>,
     game: Option<String>,
     texts: Vec<String>,
@@ -757,7 +759,7 @@ impl App {
                     .collect(),
             })
             .collect();
-        let ignored = not_card_words(outcome.ignored, &named.cards);
+        let ignored = not_card_words(outcome.ignored, &named.words);
         Ok(AskReply {
             cards: named.cards,
             card_suggestions: named.suggestions,
@@ -790,6 +792,13 @@ impl App {
                 .iter()
                 .map(|c| c.card.text.clone())
                 .filter(|t| !t.is_empty())
+                .collect(),
+            words: named
+                .cards
+                .iter()
+                .flat_map(|c| c.card.names())
+                .flat_map(str::split_whitespace)
+                .map(crate::text::fold)
                 .collect(),
             cards: named
                 .cards
@@ -1034,15 +1043,19 @@ fn prefer<T, K: PartialEq>(
     out
 }
 
-/// The words no rule uses, less those of the cards the question names: "No
-/// indexed rule uses “wrath”" is no news when the reply shows Wrath of God.
-fn not_card_words(ignored: Vec<String>, cards: &[AskCard]) -> Vec<String> {
-    let card_words: std::collections::HashSet<String> = cards
-        .iter()
-        .flat_map(|c| c.name.split_whitespace().map(crate::text::fold))
-        .collect();
+/// The words no rule uses, less those of the cards the question names
+/// (`card_words`, folded; an entry of several words goes when all its
+/// words are the cards'): "No indexed rule uses “wrath”" is no news when the
+/// reply shows Wrath of God.
+fn not_card_words(
+    ignored: Vec<String>,
+    card_words: &std::collections::HashSet<String>,
+) -> Vec<String> {
     ignored
         .into_iter()
-        .filter(|w| !card_words.contains(&crate::text::fold(w)))
+        .filter(|w| {
+            !w.split_whitespace()
+                .all(|x| card_words.contains(&crate::text::fold(x)))
+        })
         .collect()
 }

@@ -171,6 +171,8 @@ struct Spans<'q> {
     uses: Vec<WordUse>,
     /// Words that open a sentence, whose capital may be grammar's.
     opens: Vec<bool>,
+    /// Words a punctuation mark or the text's end follows ("Sorry,").
+    alone: Vec<bool>,
 }
 
 impl Spans<'_> {
@@ -181,16 +183,22 @@ impl Spans<'_> {
     /// Whether a span that spells a card's name (`printed`, as the list
     /// writes it) names the card. Common words name cards too, so a
     /// one-word name needs a capital and three letters or more ("X" is a
-    /// card), and at a sentence's start a word no plainer than a name
-    /// ("Counterspell", not "Sorry," or "Exile is a zone"); a name of common
-    /// words only needs the printed name's capitals ("The Command Zone",
-    /// not "the Command Zone"; "Fight with Fire" keeps its "with").
+    /// card), and where a sentence starts (the capital may be grammar's)
+    /// neither a common word ("Exile is a zone") nor an English word
+    /// standing alone ("Sorry, does Fog…"): "Brainstorm with a miracle on
+    /// top?" and "Counterspell on a spell…" name their cards. A name of
+    /// common words only needs the printed name's capitals ("The Command
+    /// Zone", not "the Command Zone"; "Fight with Fire" keeps its "with").
     fn names_card(&self, span: std::ops::Range<usize>, printed: &str) -> bool {
         let first = span.start;
         if span.len() == 1 {
-            return self.capital[first]
-                && self.folded[first].chars().count() >= 3
-                && !(self.opens[first] && self.uses[first] != WordUse::Other);
+            let grammar = self.opens[first]
+                && match self.uses[first] {
+                    WordUse::Common => true,
+                    WordUse::English => self.alone[first],
+                    WordUse::Other => false,
+                };
+            return self.capital[first] && self.folded[first].chars().count() >= 3 && !grammar;
         }
         if !self.common(span.clone()) {
             return true;
@@ -219,26 +227,19 @@ impl Spans<'_> {
     }
 }
 
-/// Whether `word` (a slice of `text`) opens a sentence: nothing but
-/// spaces, quotes and brackets before it since the text's start or a full
-/// stop, question or exclamation mark or colon.
-fn opens_sentence(text: &str, word: &str) -> bool {
-    let at = (word.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
-    let before = text.get(..at).unwrap_or("");
-    let before = before.trim_end_matches(|c: char| c.is_whitespace() || "\"'(".contains(c));
+/// Whether a word after `before` opens a sentence: nothing but spaces,
+/// quotes, brackets and list marks before it since the text's start or a
+/// full stop, question or exclamation mark or colon.
+fn opens_sentence(before: &str) -> bool {
+    let before = before.trim_end_matches(|c: char| c.is_whitespace() || "\"'(“‘*-•".contains(c));
     before.is_empty() || before.ends_with(['.', '?', '!', ':'])
 }
 
-/// Whether folded words are a name's words but for a plural "s" ("main
-/// actions" of "Main Action").
-fn plural_of(words: &[String], name: &str) -> bool {
-    let name: Vec<String> = name
-        .split_whitespace()
-        .map(crate::text::fold)
-        .filter(|w| !w.is_empty())
-        .collect();
-    let stem = |w: &str| w.strip_suffix('s').unwrap_or(w).to_string();
-    name.len() == words.len() && name.iter().zip(words).all(|(n, w)| stem(n) == stem(w))
+/// Whether `word`, followed by `after`, stands alone: a punctuation mark
+/// or the text's end follows it ("Sorry, …", "Sorry. …", "Thanks!").
+fn stands_alone(word: &str, after: &str) -> bool {
+    let mark = |c: char| matches!(c, ',' | '.' | '!' | '?' | ';' | ':');
+    word.ends_with(mark) || after.chars().next().is_none_or(mark)
 }
 
 /// The cards a question names, and near misses: (as typed, the card meant).
@@ -319,31 +320,47 @@ impl Cards {
     /// names made of common words), and "did you mean" for a capitalised
     /// name no list holds but one is close to (at most 2 edits; 1 for names
     /// under 8 letters). `word_use` tells how each word stands beside the
-    /// rules. Common words only are no misspelt name when they are one word
-    /// ("Commander" is not "Commandeer"), the name but for a plural ("Main
-    /// Actions" is not "Main Action") or two edits from it ("Command Zone"
-    /// is not "Command Mine"; "Lighting Bolt" is "Lightning Bolt").
+    /// rules. Common words only are no misspelt name: players capitalise
+    /// the rules' own terms ("Commander" is not "Commandeer", "Double
+    /// Strike" not "Double Stroke", "Main Actions" not "Main Action"), at
+    /// the cost of "Lighting Bolt", whose words the rules use too.
     pub fn named_in(
         &self,
         question: &str,
         game: Option<&str>,
         word_use: impl Fn(&str) -> WordUse,
     ) -> NamedCards<'_> {
-        let words: Vec<&str> = question
-            .split(|c: char| {
-                c.is_whitespace() || matches!(c, ',' | '?' | '!' | ';' | '(' | ')' | '"')
-            })
-            .filter(|w| !crate::text::fold(w).is_empty())
-            .collect();
+        // Each word with its byte offset in the question.
+        let mut words: Vec<(usize, &str)> = Vec::new();
+        let mut start = 0;
+        for (at, c) in question.char_indices() {
+            if c.is_whitespace() || matches!(c, ',' | '?' | '!' | ';' | '(' | ')' | '"') {
+                words.push((start, &question[start..at]));
+                start = at + c.len_utf8();
+            }
+        }
+        words.push((start, &question[start..]));
+        words.retain(|(_, w)| !crate::text::fold(w).is_empty());
         let spans = Spans {
-            folded: words.iter().map(|w| crate::text::fold(w)).collect(),
+            folded: words.iter().map(|(_, w)| crate::text::fold(w)).collect(),
             capital: words
                 .iter()
-                .map(|w| w.chars().next().is_some_and(char::is_uppercase))
+                .map(|(_, w)| {
+                    w.chars()
+                        .find(|c| c.is_alphanumeric())
+                        .is_some_and(char::is_uppercase)
+                })
                 .collect(),
-            uses: words.iter().map(|w| word_use(w)).collect(),
-            opens: words.iter().map(|w| opens_sentence(question, w)).collect(),
-            words,
+            uses: words.iter().map(|(_, w)| word_use(w)).collect(),
+            opens: words
+                .iter()
+                .map(|&(at, _)| opens_sentence(&question[..at]))
+                .collect(),
+            alone: words
+                .iter()
+                .map(|&(at, w)| stands_alone(w, &question[at + w.len()..]))
+                .collect(),
+            words: words.into_iter().map(|(_, w)| w).collect(),
         };
         let mut used = vec![false; spans.words.len()];
         let cards = self.exact_in(&spans, game, &mut used);
@@ -407,7 +424,7 @@ impl Cards {
                         .sum::<usize>()
                         >= 5
                     && spans.capital[span.clone()].iter().all(|&c| c)
-                    && !(span.len() == 1 && spans.common(span.clone()))
+                    && !spans.common(span.clone())
             })
             .collect();
         // A misspelt name is most often one word: those are tried first.
@@ -415,10 +432,8 @@ impl Cards {
         let mut found = Vec::new();
         for span in tried.into_iter().take(MAX_NEAR_SPANS) {
             let key: String = spans.folded[span.clone()].concat();
-            let common = spans.common(span.clone());
             if let Some((d, name)) = self.nearest(&key, &games)
                 && d > 0
-                && !(common && (d > 1 || plural_of(&spans.folded[span.clone()], name)))
             {
                 found.push((d, span, name));
             }

@@ -388,9 +388,14 @@ impl Index {
             self.term(t)
                 .is_some_and(|id| self.df[id as usize] >= COMMON_WORD_PASSAGES)
         };
+        let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
+        let bare = ["'s", "’s"]
+            .iter()
+            .find_map(|s| bare.strip_suffix(s))
+            .unwrap_or(bare);
         if self.analyzer.tokens(word).iter().all(often) {
             WordUse::Common
-        } else if english::is_word(&word.to_lowercase()) {
+        } else if english::is_word(&bare.to_lowercase()) {
             WordUse::English
         } else {
             WordUse::Other
