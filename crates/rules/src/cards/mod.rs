@@ -16,6 +16,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde::{Deserialize, Serialize};
 
 use crate::corpus::CardList;
+use crate::search::WordUse;
 
 pub use parse::{CardError, Parsed, parse};
 
@@ -148,20 +149,6 @@ pub struct Cards {
 /// Capitalised spans of a question tried as misspelt card names, at most:
 /// a question in Title Case gibberish costs a few milliseconds, not seconds.
 const MAX_NEAR_SPANS: usize = 32;
-
-/// How a question's word stands beside the indexed rules (told by the
-/// search index, [`crate::search::Index::word_use`]), for telling a card's
-/// name from ordinary words.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WordUse {
-    /// A stop word, or a word the rules use in several passages: "the",
-    /// "command", "exile".
-    Common,
-    /// Another English word: "sorry", "platinum".
-    English,
-    /// Neither: "Counterspell", "Anchornaut".
-    Other,
-}
 
 /// A question's words, folded, and which start with a capital.
 struct Spans<'q> {

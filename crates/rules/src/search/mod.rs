@@ -70,8 +70,23 @@ pub struct SearchOptions {
 
 /// The cards' text adds at most this share of the best question score to
 /// a candidate (scaled by its own BM25 score over the best). Not tuned:
-/// the evaluation has no card text (docs/SEARCH.md).
+/// with the MTG fixture's card list it moves one question either way
+/// (docs/SEARCH.md, "Cards in the MTG fixture").
 pub const CARD_WEIGHT: f32 = 0.3;
+
+/// How a question's word stands beside the indexed rules
+/// ([`Index::word_use`]), for telling a card's name from ordinary words
+/// (`cards::Cards::named_in`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WordUse {
+    /// A stop word, or a word the rules use in several passages: "the",
+    /// "command", "exile".
+    Common,
+    /// Another English word: "sorry", "platinum".
+    English,
+    /// Neither: "Counterspell", "Anchornaut".
+    Other,
+}
 
 /// Passages that use a word for it to be common beside card names
 /// ([`Index::word_use`]): the rules' own words are in many passages, the
@@ -382,8 +397,7 @@ impl Index {
     /// [`COMMON_WORD_PASSAGES`] passages or more (a stop word has none:
     /// "the", "command", "exile"), else English when the English word list
     /// has it ("sorry", "platinum"), else other ("Counterspell").
-    pub fn word_use(&self, word: &str) -> crate::cards::WordUse {
-        use crate::cards::WordUse;
+    pub fn word_use(&self, word: &str) -> WordUse {
         let often = |t: &String| {
             self.term(t)
                 .is_some_and(|id| self.df[id as usize] >= COMMON_WORD_PASSAGES)
