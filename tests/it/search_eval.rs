@@ -10,18 +10,19 @@ use arbiter::app::App;
 /// Floors on the held-out part: the measured figures rounded down
 /// (docs/SEARCH.md), so a change that makes search worse fails here.
 /// (top-3, "answer" labels correct, uncovered not labelled "answer").
-/// With the semantic stage (the default build): top-3 90.4 % and 64.7 %.
-/// MTG's "answer" labels fell from 4 right of 5 to 2 of 3 with it (the
-/// label rule is unchanged; docs/SEARCH.md), hence 0.66 there.
+/// With the semantic stage (the default build): top-3 90.4 % and 65.5 %
+/// (MTG with the fixture's card list). MTG's "answer" labels fell from 4
+/// right of 5 to 2 of 3 with it (the label rule is unchanged;
+/// docs/SEARCH.md), hence 0.66 there.
 #[cfg(feature = "semantic")]
 const FIVE_GAMES: Floors = (0.90, 0.94, 0.95);
 #[cfg(feature = "semantic")]
-const MTG: Floors = (0.64, 0.66, 0.95);
-/// Lexical only (`--no-default-features`).
+const MTG: Floors = (0.65, 0.66, 0.95);
+/// Lexical only (`--no-default-features`): 87.8 % and 58.3 %.
 #[cfg(not(feature = "semantic"))]
 const FIVE_GAMES: Floors = (0.87, 0.94, 0.95);
 #[cfg(not(feature = "semantic"))]
-const MTG: Floors = (0.57, 0.75, 0.95);
+const MTG: Floors = (0.58, 0.75, 0.95);
 /// MTG top-3 over the plain BM25 baseline, in points.
 const MTG_OVER_BM25: f64 = 20.0;
 
