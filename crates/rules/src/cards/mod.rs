@@ -350,16 +350,17 @@ impl Cards {
             words: words.into_iter().map(|(_, w)| w).collect(),
         };
         let mut used = vec![false; spans.words.len()];
-        let cards = self.exact_in(&spans, game, &mut used);
-        let near = self.near_in(&spans, game, &mut used);
-        NamedCards { cards, near }
-    }
-
-    /// Names and aliases written in full, longest span first.
-    fn exact_in(&self, spans: &Spans, game: Option<&str>, used: &mut [bool]) -> Vec<&CardEntry> {
         let mut games: Vec<&str> = self.of_game(game).map(|e| e.game.as_str()).collect();
         games.sort_unstable();
         games.dedup();
+        let cards = self.exact_in(&spans, &games, &mut used);
+        let near = self.near_in(&spans, &games, &mut used);
+        NamedCards { cards, near }
+    }
+
+    /// Names and aliases written in full among the cards of `games`,
+    /// longest span first.
+    fn exact_in(&self, spans: &Spans, games: &[&str], used: &mut [bool]) -> Vec<&CardEntry> {
         let mut out: Vec<&CardEntry> = Vec::new();
         for span in spans.all(6) {
             if used[span.clone()].iter().any(|&u| u) {
@@ -391,15 +392,7 @@ impl Cards {
     /// Capitalised spans close to a card's name: (as typed, the card),
     /// in the question's order. Where spans overlap, the closest wins, then
     /// the longest ("can I Counterspel": "Counterspel", not "I Counterspel").
-    fn near_in(
-        &self,
-        spans: &Spans,
-        game: Option<&str>,
-        used: &mut [bool],
-    ) -> Vec<(String, String)> {
-        let mut games: Vec<&str> = self.of_game(game).map(|e| e.game.as_str()).collect();
-        games.sort_unstable();
-        games.dedup();
+    fn near_in(&self, spans: &Spans, games: &[&str], used: &mut [bool]) -> Vec<(String, String)> {
         let mut tried: Vec<_> = spans
             .all(4)
             .into_iter()
@@ -419,7 +412,7 @@ impl Cards {
         let mut found = Vec::new();
         for span in tried.into_iter().take(MAX_NEAR_SPANS) {
             let key: String = spans.folded[span.clone()].concat();
-            if let Some((d, name)) = self.nearest(&key, &games)
+            if let Some((d, name)) = self.nearest(&key, games)
                 && d > 0
             {
                 found.push((d, span, name));
