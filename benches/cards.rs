@@ -125,6 +125,35 @@ fn card_name_autocomplete(b: Bencher) {
     });
 }
 
+/// The MTG fixture's whole card list (34,953 real cards, two CSV lists).
+fn mtg_cards() -> &'static arbiter::cards::Cards {
+    static CARDS: OnceLock<arbiter::cards::Cards> = OnceLock::new();
+    CARDS.get_or_init(|| {
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mtg");
+        let lists: Vec<CardList> = ["cards-a-l.csv", "cards-m-z.csv"]
+            .into_iter()
+            .map(|file| CardList {
+                game: "mtg".into(),
+                manifest: manifest(file),
+                text: std::fs::read_to_string(dir.join(file)).expect("the MTG card lists"),
+            })
+            .collect();
+        arbiter::cards::Cards::build(&lists)
+    })
+}
+
+/// Autocomplete over the MTG fixture's 34,953 cards: a misspelt prefix, and
+/// three letters that most names hold.
+#[divan::bench(args = ["lightn bol", "sol"])]
+fn card_name_autocomplete_mtg(b: Bencher, typed: &str) {
+    let cards = mtg_cards();
+    b.bench(|| {
+        cards
+            .complete(divan::black_box(typed), Some("mtg"), 25)
+            .len()
+    });
+}
+
 /// The cards a question names, with "did you mean" for a misspelt one.
 #[divan::bench]
 fn cards_a_question_names(b: Bencher) {

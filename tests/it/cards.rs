@@ -101,6 +101,41 @@ fn completion_is_fuzzy_and_bounded() {
     assert!(names("", None).len() <= 25);
 }
 
+/// Completion over the MTG fixture's 34,953 cards: a prefix with more
+/// than 25 names starting with it gives only those, a misspelt prefix the
+/// card, a negated word (nucleo's `!word`) keeps the names without it, and
+/// a name's letters in another order still match (fuzzy, not a prefix).
+#[test]
+fn completion_over_a_whole_card_list() {
+    let app = App::load(
+        &common::repo().join("rules_data"),
+        &[common::repo().join("tests/fixtures/mtg")],
+    )
+    .unwrap();
+    let names = |p: &str| -> Vec<String> {
+        app.complete_cards(p, Some("mtg"), 25)
+            .into_iter()
+            .map(|c| c.name)
+            .collect()
+    };
+    let sol = names("sol");
+    assert_eq!(sol.len(), 25);
+    assert!(
+        sol.iter().all(|n| n.to_lowercase().starts_with("sol")),
+        "{sol:?}"
+    );
+    assert!(sol.contains(&"Sol Ring".to_string()), "{sol:?}");
+    assert_eq!(names("lightn bol")[0], "Lightning Bolt");
+    let negated = names("lightning !bolt");
+    assert!(!negated.is_empty());
+    assert!(
+        negated.iter().all(|n| !n.to_lowercase().contains("bolt")),
+        "{negated:?}"
+    );
+    assert!(names("bolt lightning").contains(&"Lightning Bolt".to_string()));
+    assert!(names("qqqzzzxxj").is_empty());
+}
+
 fn sets(store: &Store) -> RuleSets {
     let shipped = arbiter::load::load_dir(&common::repo().join("rules_data")).unwrap();
     let base = Arc::new(App::new(arbiter::corpus::Corpus::build(shipped.clone())));

@@ -144,6 +144,9 @@ pub struct Cards {
     /// letters, with their entry: "did you mean" compares a typed name
     /// with names of about its length only.
     by_length: HashMap<(String, usize), Vec<(String, usize)>>,
+    /// Each entry's names and aliases as one autocomplete key, folded on
+    /// the first completion and kept (a list is never changed once built).
+    keys: std::sync::OnceLock<crate::search::Keys>,
 }
 
 /// Capitalised spans of a question tried as misspelt card names, at most:
@@ -516,15 +519,19 @@ impl Cards {
         game: Option<&'a str>,
         limit: usize,
     ) -> Vec<&'a CardEntry> {
-        let entries: Vec<&CardEntry> = self.of_game(game).collect();
-        let keys: Vec<String> = entries
-            .iter()
-            .map(|e| e.card.names().collect::<Vec<_>>().join(" "))
-            .collect();
+        let keys = self.keys.get_or_init(|| {
+            let joined: Vec<String> = self
+                .entries
+                .iter()
+                .map(|e| e.card.names().collect::<Vec<_>>().join(" "))
+                .collect();
+            crate::search::Keys::new(joined.iter().map(String::as_str))
+        });
         let limit = limit.min(crate::search::MAX_SUGGESTIONS);
-        crate::search::rank(keys.iter().map(String::as_str), partial, limit)
+        let in_game = |i: usize| game.is_none_or(|g| self.entries[i].game == g);
+        keys.rank(partial, limit, in_game)
             .into_iter()
-            .map(|i| entries[i])
+            .map(|i| &self.entries[i])
             .collect()
     }
 }

@@ -3,7 +3,7 @@
 use std::cell::RefCell;
 
 use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
-use nucleo_matcher::{Config, Matcher, Utf32Str, Utf32String};
+use nucleo_matcher::{Config, Matcher, Utf32Str};
 use serde::Serialize;
 
 use crate::corpus::{Corpus, PassageIdx};
@@ -116,35 +116,121 @@ fn fold(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// Fuzzy ranking of a short list (games, a server's documents, card
-/// names): the indexes of at most `limit` keys that match `partial`, best
-/// first (a key starting with what was typed first, then the shorter).
-/// Nothing typed: the first `limit`, in order.
+/// Fuzzy ranking of a short list (games, a server's documents): the
+/// indexes of at most `limit` keys that match `partial`, best first (a key
+/// starting with what was typed first, then the shorter). Nothing typed:
+/// the first `limit`, in order. A list ranked again and again (card names)
+/// keeps its [`Keys`] instead.
 pub fn rank<'a>(
     keys: impl IntoIterator<Item = &'a str>,
     partial: &str,
     limit: usize,
 ) -> Vec<usize> {
-    let keys: Vec<&str> = keys.into_iter().collect();
-    let partial = partial.trim();
-    if partial.is_empty() {
-        return (0..keys.len().min(limit)).collect();
+    Keys::new(keys).rank(partial, limit, |_| true)
+}
+
+/// Keys folded to ASCII once and stored end to end in one string (key `i`
+/// ends at `ends[i]`), ranked as [`rank`] ranks them: 34,953 card names are
+/// not folded again at each keystroke, and a key lacking a letter or digit
+/// that was typed is passed over on its [`letters`] alone.
+#[derive(Debug, Clone, Default)]
+pub struct Keys {
+    text: String,
+    ends: Vec<usize>,
+    letters: Vec<u64>,
+}
+
+/// The letters and digits a text holds, case ignored, one bit each. Every
+/// letter or digit typed is in a key nucleo matches, whatever the order.
+fn letters(text: &str) -> u64 {
+    text.bytes()
+        .fold(0, |mask, b| match b.to_ascii_lowercase() {
+            c @ b'a'..=b'z' => mask | 1 << (c - b'a'),
+            c @ b'0'..=b'9' => mask | 1 << (26 + c - b'0'),
+            _ => mask,
+        })
+}
+
+impl Keys {
+    pub fn new<'a>(keys: impl IntoIterator<Item = &'a str>) -> Keys {
+        let mut text = String::new();
+        let mut ends = Vec::new();
+        let mut masks = Vec::new();
+        for key in keys {
+            let key = fold(key);
+            masks.push(letters(&key));
+            text.push_str(&key);
+            ends.push(text.len());
+        }
+        text.shrink_to_fit();
+        Keys {
+            text,
+            ends,
+            letters: masks,
+        }
     }
-    let typed = fold(partial).to_lowercase();
-    let pattern = Pattern::parse(&typed, CaseMatching::Ignore, Normalization::Smart);
-    let mut scored: Vec<(u32, usize, usize)> = MATCHER.with_borrow_mut(|m| {
-        keys.iter()
-            .enumerate()
-            .filter_map(|(i, k)| {
-                let folded = fold(k);
-                let hay = Utf32String::from(folded.as_ref());
-                let prefix = folded.to_lowercase().starts_with(&typed);
-                pattern
-                    .score(hay.slice(..), m)
-                    .map(|s| (s + if prefix { 10_000 } else { 0 }, k.len(), i))
-            })
-            .collect()
-    });
-    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-    scored.into_iter().take(limit).map(|(_, _, i)| i).collect()
+
+    fn get(&self, i: usize) -> &str {
+        let from = if i == 0 { 0 } else { self.ends[i - 1] };
+        self.text.get(from..self.ends[i]).unwrap_or("")
+    }
+
+    /// The indexes of at most `limit` keys that `keep` keeps and that
+    /// match `partial`, best first; nothing typed: the first `limit` kept.
+    pub fn rank(&self, partial: &str, limit: usize, keep: impl Fn(usize) -> bool) -> Vec<usize> {
+        let kept = (0..self.ends.len()).filter(|&i| keep(i));
+        let partial = partial.trim();
+        if partial.is_empty() {
+            return kept.take(limit).collect();
+        }
+        let typed = fold(partial).to_lowercase();
+        let pattern = Pattern::parse(&typed, CaseMatching::Ignore, Normalization::Smart);
+        let needed = needed_letters(&typed);
+        let prefixed = |i: usize| {
+            let key = self.get(i);
+            key.get(..typed.len())
+                .is_some_and(|p| p.eq_ignore_ascii_case(&typed))
+        };
+        let mut pool: Vec<usize> = kept
+            .filter(|&i| self.letters[i] & needed == needed)
+            .collect();
+        // A key starting with what was typed outranks every other (its
+        // bonus is above any score a pattern this short reaches), so when
+        // `limit` of them exist, the others need no score.
+        if typed.len() <= PREFIX_ONLY_UP_TO
+            && pool.iter().filter(|&&i| prefixed(i)).nth(limit).is_some()
+        {
+            pool.retain(|&i| prefixed(i));
+        }
+        let mut chars = Vec::new();
+        let mut scored: Vec<(u32, usize, usize)> = MATCHER.with_borrow_mut(|m| {
+            pool.into_iter()
+                .filter_map(|i| {
+                    let key = self.get(i);
+                    let bonus = if prefixed(i) { PREFIX_BONUS } else { 0 };
+                    pattern
+                        .score(Utf32Str::new(key, &mut chars), m)
+                        .map(|s| (s + bonus, key.len(), i))
+                })
+                .collect()
+        });
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        scored.into_iter().take(limit).map(|(_, _, i)| i).collect()
+    }
+}
+
+/// Added to the score of a key that starts with what was typed.
+const PREFIX_BONUS: u32 = 10_000;
+
+/// Typed text up to this many bytes scores below [`PREFIX_BONUS`] on any
+/// key (nucleo gives a matched character a few dozen points at most).
+const PREFIX_ONLY_UP_TO: usize = 48;
+
+/// The letters and digits every key that `typed` matches holds: those of
+/// its atoms, less negated ones (`!word`).
+fn needed_letters(typed: &str) -> u64 {
+    typed
+        .split_whitespace()
+        .filter(|atom| !atom.starts_with('!'))
+        .fold(0, |mask, atom| mask | letters(atom))
 }

@@ -28,7 +28,7 @@ use serde::Serialize;
 
 use crate::corpus::{Corpus, PassageIdx, PassageKind};
 pub use analyze::Analyzer;
-pub use complete::{Completer, MAX_SUGGESTIONS, Suggestion, rank};
+pub use complete::{Completer, Keys, MAX_SUGGESTIONS, Suggestion, rank};
 pub use confidence::{Confidence, Evidence, SemanticEvidence};
 use query::Group;
 pub use query::repair_candidates;
