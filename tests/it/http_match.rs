@@ -333,7 +333,16 @@ async fn a_match_through_discord_interactions() {
     // Only a player or a moderator ends it; then plays are refused.
     let v = h.run(STRANGER, false, match_sub("end", vec![])).await;
     assert!(ephemeral(&v), "{v}");
-    let v = h.run(MAEONI, false, match_sub("end", vec![])).await;
+    let v = h
+        .run(
+            MAEONI,
+            false,
+            match_sub(
+                "end",
+                vec![json!({ "name": "winner", "type": 6, "value": COAL.0 })],
+            ),
+        )
+        .await;
     public(&v);
     assert!(desc(&v).contains("ended"), "{}", desc(&v));
     let v = h

@@ -384,7 +384,7 @@ fn a_long_match_of_each_game_exports_sets_up_again_and_verifies() {
             &bot2,
             first,
             &format!(
-                "/match start game:{}{players}\n/match setup file:{}\n/match verify\n/match board\n",
+                "/match start game:{}{players}\n/as judge moderator\n/match setup file:{}\n/match verify\n/match board\n",
                 g.game,
                 file.display()
             ),

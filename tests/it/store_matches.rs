@@ -78,9 +78,16 @@ async fn lifecycle(url: String) {
 
     assert_consistent(&m, "chan").await;
 
-    // End, then plays are refused.
+    // A player's bare `end` on a board ends it with no winner, so the
+    // other player is asked; her confirmation ends it.
     let v = m.end(&bob(), None, None).await.unwrap();
+    assert_eq!(v.status, MatchStatus::Active, "a proposal, not an end");
+    let e = m.play(&ann(), "add 1", None).await.unwrap_err();
+    assert!(matches!(e, MatchError::Waiting { .. }), "{e:?}");
+    m.answer(&ann(), "confirm", None).await.unwrap();
+    let v = m.board("chan").await.unwrap();
     assert_eq!(v.status, MatchStatus::Ended);
+    // Then plays are refused.
     let e = m.play(&ann(), "add 1", None).await.unwrap_err();
     assert_eq!(e, MatchError::Ended);
     assert_eq!(
@@ -239,12 +246,17 @@ async fn export_reimport(url: String) {
     assert!(x.yaml.contains("arbiter_export"));
     assert!(x.yaml.contains("add 9 for ann"), "the log is exported");
     let before = m.board("chan").await.unwrap().board;
-    m.end(&ann(), None, None).await.unwrap();
+    m.end(&moderator(), None, None).await.unwrap();
     m.start(&ann(), "tally", &["ann".into(), "bob".into()])
         .await
         .unwrap();
-    // The import replays the whole log: every event, the same board.
-    m.setup(&ann(), &x.yaml).await.unwrap();
+    // A file anyone can edit: a player may not import its plays (who made
+    // them is only the file's word), and nothing is recorded.
+    let e = m.setup(&ann(), &x.yaml).await.unwrap_err();
+    assert!(matches!(e, MatchError::Forbidden { .. }), "{e:?}");
+    assert_eq!(m.board("chan").await.unwrap().version, 0);
+    // A moderator's import replays the whole log: every event, the same board.
+    m.setup(&moderator(), &x.yaml).await.unwrap();
     let after = m.board("chan").await.unwrap();
     assert_eq!(after.board, before);
     assert_eq!(after.version, 3, "the setup and both plays are imported");
@@ -361,20 +373,79 @@ async fn bad_input(url: String) {
     let now = m.board("chan").await.unwrap();
     assert_eq!(now.version, board.version, "state untouched");
     assert_eq!(now.board, board.board);
-    // Plays for a finished match.
+    // Plays for a finished match (ended with no winner, as both agreed).
     m.end(&ann(), None, None).await.unwrap();
+    m.answer(&bob(), "confirm", None).await.unwrap();
     assert_eq!(
         m.play(&ann(), "add 1", None).await.unwrap_err(),
         MatchError::Ended
     );
-    // An `end` is undone like any event (issue 28: it used to stay ended):
-    // by its author or a moderator, reopening the match.
-    let e = m.undo(&bob()).await.unwrap_err();
-    assert!(e.to_string().contains("only they or a moderator"), "{e}");
-    let r = m.undo(&ann()).await.unwrap();
+    // An `end` is undone like any event (issue 28: it used to stay ended),
+    // reopening the match; one both agreed to, by a moderator only.
+    for p in [ann(), bob()] {
+        let e = m.undo(&p).await.unwrap_err();
+        assert!(e.to_string().contains("a moderator"), "{e}");
+    }
+    let r = m.undo(&moderator()).await.unwrap();
     assert_eq!(r.undone.map(|u| u.kind), Some(EventKind::End));
+    // The proposal waits on Bob again; rejected, play goes on.
+    let e = m.play(&ann(), "add 1", None).await.unwrap_err();
+    assert!(matches!(e, MatchError::Waiting { .. }), "{e:?}");
+    m.answer(&bob(), "reject", None).await.unwrap();
     m.play(&ann(), "add 1", None).await.unwrap();
     assert_consistent(&m, "chan").await;
+}
+
+// A match ended before its board (nothing at stake: at once) is not a
+// dead end: its author or a moderator reopens it, and it verifies.
+both!(an_end_before_any_board_is_undone);
+async fn an_end_before_any_board_is_undone(url: String) {
+    let m = matches(Store::connect(&url).await.expect("connect"));
+    m.start(&ann(), "tally", &["ann".into(), "bob".into()])
+        .await
+        .unwrap();
+    let v = m.end(&ann(), None, None).await.unwrap();
+    assert_eq!(v.status, MatchStatus::Ended);
+    assert!(m.undo(&bob()).await.is_err(), "not bob's end");
+    let r = m.undo(&ann()).await.unwrap();
+    assert_eq!(r.undone.map(|u| u.kind), Some(EventKind::End));
+    assert_eq!(m.board("chan").await.unwrap().status, MatchStatus::Active);
+    assert_consistent(&m, "chan").await;
+    m.setup(&bob(), tally_board()).await.unwrap();
+    m.play(&ann(), "add 1", None).await.unwrap();
+    assert_consistent(&m, "chan").await;
+}
+
+// An export's log that ends, reopens and plays on is imported whole, in
+// one step, ending as its log does: the last play's board, active.
+both!(an_export_that_reopened_imports_whole);
+async fn an_export_that_reopened_imports_whole(url: String) {
+    let m = started(&url).await;
+    m.play(&ann(), "add 3", None).await.unwrap();
+    m.end(&ann(), Some("bob"), Some("gg")).await.unwrap();
+    m.undo(&bob()).await.unwrap();
+    m.play(&bob(), "add 2", None).await.unwrap();
+    let x = m.export("chan").await.unwrap();
+    let before = m.board("chan").await.unwrap();
+    let other = Caller::new("other", "mod", true);
+    m.start(&other, "tally", &["ann".into(), "bob".into()])
+        .await
+        .unwrap();
+    let v = m.setup(&other, &x.yaml).await.unwrap();
+    assert_eq!((v.status, v.version), (MatchStatus::Active, before.version));
+    assert_eq!(v.board, before.board);
+    assert_consistent(&m, "other").await;
+    // The same export ending on the concession ends the copy with it.
+    m.end(&bob(), Some("ann"), Some("time")).await.unwrap();
+    let x = m.export("chan").await.unwrap();
+    let third = Caller::new("third", "mod", true);
+    m.start(&third, "tally", &["ann".into(), "bob".into()])
+        .await
+        .unwrap();
+    let v = m.setup(&third, &x.yaml).await.unwrap();
+    let won = m.board("chan").await.unwrap();
+    assert_eq!((v.status, &v.result), (MatchStatus::Ended, &won.result));
+    assert!(v.result.is_some());
 }
 
 both!(restart);

@@ -20,7 +20,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use arbiter::app::matches::{Caller, MatchView, Matches};
+use arbiter::app::matches::{Caller, MatchError, MatchView, Matches};
 use arbiter::store::{EventKind, MatchStatus, Store};
 use discord_kit::*;
 use serde_json::{Value, json};
@@ -454,7 +454,13 @@ async fn reimported(db: &Db, v: &MatchView) {
     let users: Vec<String> = v.seats.iter().map(|s| s.user.clone()).collect();
     let copy = Caller::new(format!("{}-copy", db.channel), users[0].clone(), false);
     db.matches.start(&copy, &v.game, &users).await.unwrap();
-    let w = db.matches.setup(&copy, &x.yaml).await.unwrap();
+    // A player may not import a log (docs/MATCHES.md); a moderator may.
+    assert!(matches!(
+        db.matches.setup(&copy, &x.yaml).await,
+        Err(MatchError::Forbidden { .. })
+    ));
+    let moderator = Caller::new(format!("{}-copy", db.channel), "judge", true);
+    let w = db.matches.setup(&moderator, &x.yaml).await.unwrap();
     assert_eq!((&w.board, w.version), (&v.board, v.version));
     assert_eq!((w.status, &w.result), (MatchStatus::Ended, &v.result));
 }

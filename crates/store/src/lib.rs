@@ -548,12 +548,6 @@ impl Store {
         let seq = expected + 1;
         let at = now_ms();
         let json = |v: &Option<serde_json::Value>| v.as_ref().map(json_text).transpose();
-        let (play, ruling, context) = (
-            json(&event.play)?,
-            json(&event.ruling)?,
-            json(&event.context)?,
-        );
-        let state = json_text(&event.state)?;
         // An `end` event always ends the match.
         let transition = match (&event.transition, event.kind) {
             (Transition::None, EventKind::End) => Transition::End(None),
@@ -592,26 +586,7 @@ impl Store {
             tx.rollback().await?;
             return Err(self.why_not_appended(match_id, event).await);
         }
-        let inserted = sqlx::query(
-            "INSERT INTO arbiter_match_events \
-             (match_id, seq, kind, actor, input, play, ruling, state, undoes, at, context, interaction, deadline) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
-        )
-        .bind(match_id)
-        .bind(seq)
-        .bind(event.kind.as_str())
-        .bind(&event.actor)
-        .bind(event.input.as_deref())
-        .bind(play.as_deref())
-        .bind(ruling.as_deref())
-        .bind(&state)
-        .bind(event.undoes)
-        .bind(at)
-        .bind(context.as_deref())
-        .bind(event.interaction.as_deref())
-        .bind(event.deadline)
-        .execute(&mut *tx)
-        .await;
+        let inserted = insert_event(&mut tx, match_id, seq, at, event).await;
         match inserted {
             Ok(_) => {}
             Err(e) if is_unique_violation(&e) => {
@@ -622,6 +597,69 @@ impl Store {
         }
         tx.commit().await?;
         Ok(seq)
+    }
+
+    /// Appends `events` as `expected + 1…` in one transaction, all or
+    /// nothing, if the match is active at version `expected`; the match
+    /// then takes `last` (ending it or not) once, after the last event.
+    /// The events' own transitions are not applied: an imported log may
+    /// end and reopen the match on its way. Returns the new version.
+    pub async fn append_all(
+        &self,
+        match_id: i64,
+        expected: i64,
+        events: &[NewEvent],
+        last: Transition,
+    ) -> Result<i64, StoreError> {
+        let Ok(n) = i64::try_from(events.len()) else {
+            return Err(StoreError::Corrupt("too many events".into()));
+        };
+        let version = expected + n;
+        let at = now_ms();
+        let mut tx = self.pool.begin().await?;
+        let updated = match &last {
+            Transition::End(result) => {
+                let result = result.as_ref().map(json_text).transpose()?;
+                sqlx::query(
+                    "UPDATE arbiter_matches SET version = $1, status = 'ended', ended_at = $4, result = $5 \
+                     WHERE id = $2 AND version = $3 AND status = 'active'",
+                )
+                .bind(version)
+                .bind(match_id)
+                .bind(expected)
+                .bind(at)
+                .bind(result)
+                .execute(&mut *tx)
+                .await?
+            }
+            _ => sqlx::query(
+                "UPDATE arbiter_matches SET version = $1 WHERE id = $2 AND version = $3 AND status = 'active'",
+            )
+            .bind(version)
+            .bind(match_id)
+            .bind(expected)
+            .execute(&mut *tx)
+            .await?,
+        };
+        if updated.rows_affected() != 1 {
+            tx.rollback().await?;
+            let first = events.first().map_or_else(
+                || NewEvent::new(EventKind::Note, "", serde_json::Value::Null),
+                Clone::clone,
+            );
+            return Err(self.why_not_appended(match_id, &first).await);
+        }
+        for (seq, event) in (expected + 1..).zip(events) {
+            if let Err(e) = insert_event(&mut tx, match_id, seq, at, event).await {
+                tx.rollback().await?;
+                return Err(match e {
+                    e if is_unique_violation(&e) => self.why_not_appended(match_id, event).await,
+                    e => e.into(),
+                });
+            }
+        }
+        tx.commit().await?;
+        Ok(version)
     }
 
     /// The event an interaction wrote, if any: (match id, event).
@@ -960,6 +998,45 @@ fn normalize_url(url: &str) -> Result<(String, Backend), StoreError> {
     Err(StoreError::BadUrl(redact_url(url)))
 }
 
+/// Inserts one event row as `seq`, written at `at`, in `tx`.
+async fn insert_event(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    match_id: i64,
+    seq: i64,
+    at: i64,
+    event: &NewEvent,
+) -> Result<(), sqlx::Error> {
+    let text = |v: &Option<serde_json::Value>| v.as_ref().map(json_text).transpose();
+    let encode = |e: StoreError| sqlx::Error::Encode(e.to_string().into());
+    let (play, ruling, context) = (
+        text(&event.play).map_err(encode)?,
+        text(&event.ruling).map_err(encode)?,
+        text(&event.context).map_err(encode)?,
+    );
+    let state = json_text(&event.state).map_err(encode)?;
+    sqlx::query(
+        "INSERT INTO arbiter_match_events \
+         (match_id, seq, kind, actor, input, play, ruling, state, undoes, at, context, interaction, deadline) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+    )
+    .bind(match_id)
+    .bind(seq)
+    .bind(event.kind.as_str())
+    .bind(&event.actor)
+    .bind(event.input.as_deref())
+    .bind(play.as_deref())
+    .bind(ruling.as_deref())
+    .bind(&state)
+    .bind(event.undoes)
+    .bind(at)
+    .bind(context.as_deref())
+    .bind(event.interaction.as_deref())
+    .bind(event.deadline)
+    .execute(&mut **tx)
+    .await
+    .map(|_| ())
+}
+
 fn is_unique_violation(e: &sqlx::Error) -> bool {
     e.as_database_error()
         .is_some_and(|d| d.is_unique_violation())
@@ -993,7 +1070,11 @@ fn match_from_row(r: &AnyRow) -> Result<MatchRecord, StoreError> {
         started_by: r.try_get("started_by")?,
         started_at: r.try_get("started_at")?,
         ended_at: r.try_get("ended_at")?,
-        state: state.map(|s| json_value("state", &s)).transpose()?,
+        // An end before any board, and its undo, leave `null`: no board.
+        state: state
+            .map(|s| json_value("state", &s))
+            .transpose()?
+            .filter(|v| !v.is_null()),
         notify: r.try_get::<i64, _>("notify")? != 0,
         pictures: r.try_get::<i64, _>("pictures")? != 0,
         result: r

@@ -270,6 +270,7 @@ impl Matches {
                 context.insert("proposal".into(), json!(p));
                 context.insert("reason".into(), json!(result.reason));
                 context.insert("winner".into(), json!(result.winner));
+                context.insert("rule".into(), json!(result.rule));
                 let mut event = NewEvent::new(EventKind::End, actor, state);
                 event.input = Some(format!("confirmed: {}", p.text));
                 event.transition = Transition::End(serde_json::to_value(&result).ok());

@@ -658,7 +658,9 @@ impl Matches {
         }
         if m.version > 0 && !caller.moderator {
             let heads = self.store.event_heads(m.id).await?;
-            if heads.iter().any(|h| h.kind != EventKind::Setup) {
+            // An end before any board, and its undo, are not plays.
+            let played = |k| !matches!(k, EventKind::Setup | EventKind::End | EventKind::Undo);
+            if heads.iter().any(|h| played(h.kind)) {
                 return Err(MatchError::forbidden(
                     "the match already has plays; only a moderator may replace its board",
                 ));

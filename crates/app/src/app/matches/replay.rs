@@ -10,7 +10,7 @@ use super::{
     LogEntry, MatchError, MatchRecord, MatchView, Matches, PlayContext, check_id, with_play,
 };
 use crate::engine::{GameEngine, Ruling, document};
-use crate::store::{EventKind, MatchStatus, NewEvent, Transition, now_ms};
+use crate::store::{EventKind, NewEvent, Transition};
 
 /// What replaying a match's log found.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -28,6 +28,7 @@ pub struct ReplayReport {
 /// waits on a decision there.
 struct InEffect {
     seq: i64,
+    kind: EventKind,
     state: Value,
     pending: bool,
 }
@@ -63,12 +64,14 @@ pub fn replay_log(engine: &dyn GameEngine, log: &[LogEntry]) -> (Option<Value>, 
                     EventKind::Setup => {
                         stack = vec![InEffect {
                             seq: e.seq,
+                            kind: e.kind,
                             state,
                             pending,
                         }]
                     }
                     k if k.undoable() => stack.push(InEffect {
                         seq: e.seq,
+                        kind: e.kind,
                         state,
                         pending,
                     }),
@@ -148,12 +151,16 @@ fn replay_event(
                 .map_err(|err| err.to_string())
         }
         (EventKind::Note | EventKind::End, Some(t)) => Ok(Some((t.state.clone(), t.pending))),
+        // A match ended before any board.
+        (EventKind::End, None) => Ok(Some((Value::Null, false))),
         (EventKind::Undo, _) => {
-            let found = stack.iter().any(|t| Some(t.seq) == e.undoes);
+            let undone = stack.iter().find(|t| Some(t.seq) == e.undoes);
+            let found = undone.is_some();
+            let first_end = stack.len() == 1 && undone.is_some_and(|t| t.kind == EventKind::End);
             // Back to below the undone event (older logs let an undo
             // pass over notes, which it takes back with it).
             while found && stack.pop().is_some_and(|t| Some(t.seq) != e.undoes) {}
-            if !found || stack.is_empty() {
+            if !found || (stack.is_empty() && !first_end) {
                 bad.push(format!(
                     "undo {} does not undo the last event in effect",
                     e.seq
@@ -162,6 +169,28 @@ fn replay_event(
             Ok(stack.last().map(|t| (t.state.clone(), t.pending)))
         }
         (_, None) => Err(format!("{} before any setup", e.kind.as_str())),
+    }
+}
+
+/// How a log leaves its match: `Some(result)` when its last event ends
+/// it (an `end`, or a play, answer, adjust or advance whose board has a
+/// result, as
+/// when they were made), `None` when it is active. Only the last event
+/// can end it: after an end, only an undo (which reopens) is appended.
+fn ending(engine: &dyn GameEngine, log: &[LogEntry]) -> Option<Option<Value>> {
+    let last = log.last()?;
+    match last.kind {
+        EventKind::End => Some(
+            last.context
+                .clone()
+                .and_then(|c| serde_json::from_value::<crate::engine::GameResult>(c).ok())
+                .and_then(|r| serde_json::to_value(r).ok()),
+        ),
+        EventKind::Play | EventKind::Answer | EventKind::Adjust | EventKind::Advance => {
+            let result = engine.status(last.state.as_ref()?).ok()?.result?;
+            Some(serde_json::to_value(result).ok())
+        }
+        _ => None,
     }
 }
 
@@ -302,6 +331,15 @@ impl Matches {
             )
             .into());
         }
+        // A file anyone can edit cannot show who made its plays, answers
+        // and results: a log beyond setting up is a moderator's to import.
+        if !caller.moderator && export.log.iter().any(|e| e.kind != EventKind::Setup) {
+            return Err(MatchError::forbidden(
+                "only a moderator may import an export with plays: an export is a file anyone can edit, \
+                 so nothing in it shows that its plays, answers and results were made by the players it names; \
+                 a player may set up its board alone (the export's `board`, without its `log`)",
+            ));
+        }
         let seat = |u: &str| {
             export
                 .players
@@ -310,8 +348,8 @@ impl Matches {
                 .map_or(u.to_string(), |i| m.players[i].clone())
         };
         let offset = m.version;
-        let mut version = m.version;
         let last = export.log.len() - 1;
+        let mut events = Vec::with_capacity(export.log.len());
         for (i, e) in export.log.iter().enumerate() {
             let mut event = NewEvent::new(
                 e.kind,
@@ -330,16 +368,19 @@ impl Matches {
                 .and_then(|p| p.get("default"))
                 .is_some_and(|d| !d.is_null());
             if i == last && waits {
-                event.deadline = Some(
-                    now_ms()
-                        + i64::try_from(self.decision_timeout.as_millis()).unwrap_or(i64::MAX / 2),
-                );
+                event.deadline = Some(self.deadline());
             }
-            if i == last && export.status == MatchStatus::Ended {
-                event.transition = Transition::End(export.result.clone());
-            }
-            version = self.store.append(m.id, version, &event).await?;
+            events.push(event);
         }
+        // The match ends as its log does, whatever the file's `status`
+        // and `result` say (they are not trusted either).
+        let ending = match ending(engine, &export.log) {
+            Some(result) => Transition::End(result),
+            None => Transition::None,
+        };
+        self.store
+            .append_all(m.id, m.version, &events, ending)
+            .await?;
         self.view(
             &self
                 .store
@@ -356,9 +397,6 @@ impl Matches {
 struct Export {
     game: String,
     players: Vec<String>,
-    status: MatchStatus,
-    #[serde(default)]
-    result: Option<Value>,
     #[serde(default)]
     board: Option<Value>,
     #[serde(default)]

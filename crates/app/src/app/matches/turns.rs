@@ -688,10 +688,13 @@ impl Matches {
             return Err(MatchError::Ended);
         }
         let stack = effective_stack(&heads);
-        let (Some(&top), Some(&below)) = (
-            stack.last(),
-            stack.len().checked_sub(2).and_then(|i| stack.get(i)),
-        ) else {
+        let below = stack
+            .len()
+            .checked_sub(2)
+            .and_then(|i| stack.get(i))
+            .copied();
+        // An end before any board is undone to no board (the match reopens).
+        let Some(&top) = stack.last().filter(|_| below.is_some() || ended) else {
             return Err(MatchError::NothingToUndo);
         };
         let undone = self
@@ -700,14 +703,19 @@ impl Matches {
             .await?
             .ok_or(MatchError::NothingToUndo)?;
         self.may_undo(caller, &m, &undone, ended)?;
-        let restored = self
-            .store
-            .event(m.id, below)
-            .await?
-            .ok_or(MatchError::NothingToUndo)?;
-        let mut event = NewEvent::new(EventKind::Undo, &caller.user, restored.state.clone());
+        let restored = match below {
+            Some(b) => Some(
+                self.store
+                    .event(m.id, b)
+                    .await?
+                    .ok_or(MatchError::NothingToUndo)?,
+            ),
+            None => None,
+        };
+        let state = restored.as_ref().map_or(Value::Null, |r| r.state.clone());
+        let mut event = NewEvent::new(EventKind::Undo, &caller.user, state.clone());
         event.undoes = Some(top);
-        if super::pending_of(&m, &restored).is_some() {
+        if let Some(restored) = restored.filter(|r| super::pending_of(&m, r).is_some()) {
             // The question comes back: the play waits on it again.
             event.play = restored.play.clone();
             event.ruling = restored.ruling.clone();
@@ -718,7 +726,7 @@ impl Matches {
             event.transition = Transition::Reopen;
         }
         let mut o = Outcome::new(event);
-        o.changes = engine::diff(&undone.state, &restored.state);
+        o.changes = engine::diff(&undone.state, &state);
         o.undone = Some(LogEntry::from_record(undone, false));
         self.record(caller, &m, o).await
     }
@@ -806,13 +814,17 @@ impl Matches {
         };
         let reason = reason.map(|r| check_text("reason", r)).transpose()?;
         let seat = seat_of(&m, &caller.user);
-        let result = (winner.is_some() || reason.is_some()).then(|| GameResult {
+        // A player's bare `end` on a board ends it with no winner, which the
+        // other players confirm; before a board nothing is at stake.
+        let has_board = m.state.as_ref().is_some_and(|s| !s.is_null());
+        let bare_on_board = has_board && !caller.moderator;
+        let result = (winner.is_some() || reason.is_some() || bare_on_board).then(|| GameResult {
             winner,
             reason: reason.unwrap_or_else(|| "the match was ended".into()),
             rule: None,
         });
         let (Some(mut result), Some(seat), false) = (result.clone(), seat, caller.moderator) else {
-            // A moderator's result, or an end without one: at once.
+            // A moderator's result, or an end before a board: at once.
             let result = result.map(|mut r| {
                 r.reason = format!("{} (by a moderator)", r.reason);
                 r
