@@ -203,6 +203,34 @@ fn a_self_adjust_that_wins_the_game_asks_every_other_player() {
     assert!(out.contains("Ana wins"), "{out}");
 }
 
+/// `agreed by` speaks for the seats it names only: Cleo's consent does
+/// not accept Ana's trade for Ben, who is still asked his own choice.
+#[test]
+fn agreed_by_one_player_does_not_speak_for_another() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "Ana",
+        &format!(
+            "/match start game:ti4 player1:Ana player2:Ben player3:Cleo\n/match setup file:{}\n\
+             /match play text:Ana trades with Ben; accepted; agreed by Cleo\n",
+            example("ti4-start.yaml")
+        ),
+    );
+    // Refused at once (nothing recorded), or asked of Cleo; never taken as Ben's.
+    let out = format!(
+        "{out}{}",
+        run(&bot, "Cleo", "/match answer choice:confirm\n/match log\n")
+    );
+    assert!(!out.contains("Ben agrees"), "{out}");
+    assert!(!out.contains("Ben accepts"), "{out}");
+    assert!(
+        out.contains("Ben's choice") || out.contains("Ben decides"),
+        "{out}"
+    );
+}
+
 #[test]
 fn undo_takes_back_the_note_first() {
     let dir = tempfile::tempdir().unwrap();

@@ -16,9 +16,13 @@ pub struct Asking {
     /// The seat (0-based) of the player who wrote the play; `None` for a
     /// board judged outside a match.
     pub author: Option<usize>,
-    /// The players whose choices the author wrote agreed (or a moderator
-    /// wrote the play): their choices are taken as stated.
+    /// Every player agreed to the choices the author wrote for them (a
+    /// moderator wrote the play): their choices are taken as stated.
     pub agreed: bool,
+    /// The seats that agreed to the choices the author wrote for them
+    /// (`agreed by`, once they confirmed): theirs are taken as stated,
+    /// every other seat's are asked.
+    pub agreed_by: Vec<usize>,
     /// Decisions already answered by their player: (key, seat).
     pub answered: Vec<(String, usize)>,
 }
@@ -45,7 +49,7 @@ impl Asking {
 
     /// Whether a choice of `seat` is asked of them rather than defaulted.
     fn asks(&self, seat: usize) -> bool {
-        self.author.is_some_and(|a| a != seat) && !self.agreed
+        self.author.is_some_and(|a| a != seat) && !self.agreed && !self.agreed_by.contains(&seat)
     }
 }
 

@@ -240,7 +240,8 @@ impl Matches {
         match p.what.clone() {
             Proposed::Play => {
                 let mut pc = PlayContext::of(top);
-                pc.agreed = true;
+                // The seats that confirmed it: their stated choices stand;
+                // a seat `agreed by` did not name is still asked its own.
                 // Its author and everyone who confirmed it may undo it.
                 pc.agreed_by = p.confirmed.iter().copied().chain([p.by]).collect();
                 pc.proposal = Some(p.clone());

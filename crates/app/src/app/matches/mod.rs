@@ -1345,8 +1345,11 @@ impl Outcome {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
 struct PlayContext {
     author: Option<usize>,
+    /// Every seat's stated choices stand (a moderator's play; and, in logs
+    /// written before `agreed_by` was per seat, any confirmed play).
     #[serde(default)]
     agreed: bool,
+    /// The seats whose stated choices stand: those who confirmed them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     agreed_by: Vec<usize>,
     #[serde(default)]
@@ -1361,6 +1364,7 @@ impl PlayContext {
         Asking {
             author: self.author,
             agreed: self.agreed,
+            agreed_by: self.agreed_by.clone(),
             answered: self.answered.clone(),
         }
     }

@@ -1014,7 +1014,7 @@ fn rule_play(
     }
     let context = PlayContext {
         author: Some(seat),
-        agreed: moderator || !agreed_by.is_empty(),
+        agreed: moderator,
         agreed_by,
         answered: Vec::new(),
         proposal: None,
