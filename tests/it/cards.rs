@@ -134,6 +134,9 @@ fn completion_over_a_whole_card_list() {
     );
     assert!(names("bolt lightning").contains(&"Lightning Bolt".to_string()));
     assert!(names("qqqzzzxxj").is_empty());
+    // What was typed is read up to 100 characters (2,000 cost seconds).
+    let long = "ab ".repeat(700);
+    assert_eq!(names(&long), names(&long[..100]));
 }
 
 fn sets(store: &Store) -> RuleSets {

@@ -136,10 +136,12 @@ fn words_no_rule_uses_weigh_nothing() {
     let names: Vec<&str> = r.cards.iter().map(|c| c.name.as_str()).collect();
     assert!(names.contains(&"Coal Roarkwin"), "{names:?}");
     assert!(r.ignored.is_empty(), "{:?}", r.ignored);
+    // Words are the game's: Ashes' section never says "after" (other
+    // games' rules do, which does not make it an Ashes rules word).
     let r = app
         .ask("is Roarkwin exhausted after guarding", Some("ashes"), 3)
         .unwrap();
-    assert_eq!(r.ignored, ["roarkwin"]);
+    assert_eq!(r.ignored, ["roarkwin", "after"]);
     let r = app
         .ask("in a 4 player game when can I pass", Some("ti4"), 3)
         .unwrap();
@@ -310,6 +312,64 @@ fn a_whole_card_list_names_the_cards_a_question_names_and_not_rules_words() {
         card.card.text.contains("Sacrifice this land"),
         "{}",
         card.card.text
+    );
+    // A one-word rules term is no card, capitalised or not ("Lifelink" is
+    // a card too), nor is a name with a blank ("________ Goblin").
+    let (cards, _) = named("what if my Angel has Lifelink and Deathtouch");
+    assert!(cards.is_empty(), "{cards:?}");
+    let (cards, _) = named("Can my Goblin token attack the turn it is created?");
+    assert!(cards.is_empty(), "{cards:?}");
+    assert!(app.card("Goblin", Some("mtg")).is_err());
+    // Accents are folded: "Lim-Dul's Vault" is "Lim-Dûl's Vault".
+    assert_eq!(
+        app.card("Lim-Dul's Vault", None).unwrap().card.name,
+        "Lim-Dûl's Vault"
+    );
+    // A word the unknown name holds whole comes first in "did you mean".
+    let Err(AppError::UnknownCard { suggestions, .. }) = app.card("Emrakul", Some("mtg")) else {
+        panic!("no card is named Emrakul alone");
+    };
+    assert!(
+        suggestions.iter().all(|s| s.starts_with("Emrakul")),
+        "{suggestions:?}"
+    );
+}
+
+/// A card's name is not the question's words: "Lightning Bolt" does not
+/// draw the rule whose example quotes the card (it was labelled "answer"
+/// for "does Lightning Bolt kill a 4/4"), and "Ashes to Ashes" names no
+/// game; a word only another game's rules use weighs nothing in a question
+/// about this one ("dreadnought" is an MTG creature type, not in the TI4
+/// section shipped).
+#[test]
+#[ignore = "needs ../shared/corpora (the MTG Comprehensive Rules; .ci/run runs it)"]
+fn a_card_name_is_not_rules_words_nor_a_game() {
+    let app = arbiter::app::App::load(&common::repo().join("rules_data"), &[common::mtg_dir()])
+        .expect("MTG loads");
+    let r = app.ask("does Lightning Bolt kill a 4/4", None, 3).unwrap();
+    assert_ne!(
+        r.confidence,
+        Confidence::Answer,
+        "{:?}",
+        r.results.first().map(|h| &h.id)
+    );
+    assert_eq!(r.cards[0].name, "Lightning Bolt");
+    let r = app
+        .ask(
+            "Does Ashes to Ashes exile the creatures or destroy them?",
+            None,
+            3,
+        )
+        .unwrap();
+    assert_eq!(r.game.as_deref(), Some("mtg"));
+    assert!(r.results.iter().all(|h| h.game == "mtg"));
+    let r = app
+        .ask("how much damage does a dreadnought deal", Some("ti4"), 3)
+        .unwrap();
+    assert!(
+        r.ignored.iter().any(|w| w == "dreadnought"),
+        "{:?}",
+        r.ignored
     );
 }
 

@@ -1,7 +1,7 @@
 //! Text helpers shared by every layer (corpus, search, engine, app): the
 //! bottom of the module graph; depends on nothing in the crate.
 
-/// Case- and punctuation-insensitive key for comparing names.
+/// Case-, accent- and punctuation-insensitive key for comparing names.
 pub fn fold(s: &str) -> String {
     if s.is_ascii() {
         return ascii_folded(s).map(char::from).collect();
@@ -16,10 +16,13 @@ fn ascii_folded(s: &str) -> impl Iterator<Item = u8> + '_ {
         .map(|b| b.to_ascii_lowercase())
 }
 
-/// The characters of [`fold`]`(s)`, without building the string.
+/// The characters of [`fold`]`(s)`, without building the string: accents
+/// are dropped ("Lim-Dûl" is "limdul"), other scripts' letters kept.
 fn folded(s: &str) -> impl Iterator<Item = char> + '_ {
-    s.chars()
-        .filter(|c| c.is_alphanumeric())
+    use unicode_normalization::UnicodeNormalization;
+    use unicode_normalization::char::is_combining_mark;
+    s.nfd()
+        .filter(|&c| c.is_alphanumeric() && !is_combining_mark(c))
         .flat_map(char::to_lowercase)
 }
 
@@ -107,6 +110,15 @@ mod tests {
         assert_eq!(closest("ab", ["ac", "aa"], 1), Some("aa"));
         assert_eq!(closest("frobnicate", known, 2), None);
         assert_eq!(closest("Hit-Points", ["hit_points"], 0), Some("hit_points"));
+    }
+
+    #[test]
+    fn accents_fold_away_and_other_scripts_stay() {
+        assert_eq!(fold("Lim-Dûl's Vault"), fold("Lim-Dul's Vault"));
+        assert_eq!(fold("Æther Vial"), "æthervial");
+        assert!(fold_eq("Jötun Grunt", "jotun grunt"));
+        // A Cyrillic letter is not its Latin look-alike.
+        assert!(!fold_eq("Вen", "Ben"));
     }
 
     #[test]

@@ -167,6 +167,8 @@ struct CardContext {
     cards: Vec<AskCard>,
     /// The folded words of the cards' names and aliases.
     words: std::collections::HashSet<String>,
+    /// The cards' names and aliases.
+    names: Vec<String>,
     suggestions: Vec<(String, String)>,
     game: Option<String>,
     texts: Vec<String>,
@@ -711,6 +713,7 @@ impl App {
             fallback_game,
             card_game: named.game,
             context: named.texts,
+            card_names: named.names,
             limit,
         };
         let outcome = self.index.search(&self.corpus, query, &opts);
@@ -799,6 +802,12 @@ impl App {
                 .flat_map(|c| c.card.names())
                 .flat_map(str::split_whitespace)
                 .map(crate::text::fold)
+                .collect(),
+            names: named
+                .cards
+                .iter()
+                .flat_map(|c| c.card.names())
+                .map(str::to_string)
                 .collect(),
             cards: named
                 .cards

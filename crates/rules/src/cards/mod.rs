@@ -182,12 +182,13 @@ impl Spans<'_> {
     fn names_card(&self, span: std::ops::Range<usize>, printed: &str) -> bool {
         let first = span.start;
         if span.len() == 1 {
-            let grammar = self.opens[first]
-                && match self.uses[first] {
-                    WordUse::Common => true,
-                    WordUse::English => self.alone[first],
-                    WordUse::Other => false,
-                };
+            // A rules word is no card, capital or not: players capitalise
+            // keywords ("has Lifelink", "Flashback", "Taunt").
+            let grammar = match self.uses[first] {
+                WordUse::Common => true,
+                WordUse::English => self.opens[first] && self.alone[first],
+                WordUse::Other => false,
+            };
             return self.capital[first] && self.folded[first].chars().count() >= 3 && !grammar;
         }
         if !self.common(span.clone()) {
@@ -214,6 +215,18 @@ impl Spans<'_> {
             .rev()
             .flat_map(|len| (0..=n - len).map(move |start| start..start + len))
             .collect()
+    }
+}
+
+/// The key a card is found by: its name folded ([`crate::text::fold`]),
+/// except a name with a blank to fill in ("________ Goblin", MTG's name
+/// stickers), kept as printed, lower-cased: folded, it would be "Goblin",
+/// and "my Goblin token" would name it.
+fn name_key(name: &str) -> String {
+    if name.contains("__") {
+        name.to_lowercase()
+    } else {
+        crate::text::fold(name)
     }
 }
 
@@ -279,7 +292,7 @@ impl Cards {
     }
 
     fn insert(&mut self, game: &str, source: &str, card: Card) {
-        let key = (game.to_string(), crate::text::fold(&card.name));
+        let key = (game.to_string(), name_key(&card.name));
         let entry = CardEntry {
             game: game.to_string(),
             source: source.to_string(),
@@ -295,11 +308,7 @@ impl Cards {
                 self.entries.len() - 1
             }
         };
-        let names: Vec<String> = self.entries[idx]
-            .card
-            .names()
-            .map(crate::text::fold)
-            .collect();
+        let names: Vec<String> = self.entries[idx].card.names().map(name_key).collect();
         for n in names.into_iter().filter(|n| !n.is_empty()) {
             self.by_name.insert((game.to_string(), n), idx);
         }
@@ -471,7 +480,7 @@ impl Cards {
     /// The card with this name or alias (case and punctuation ignored);
     /// unknown: the closest names.
     pub fn find(&self, name: &str, game: Option<&str>) -> Result<&CardEntry, UnknownCard> {
-        let key = crate::text::fold(name);
+        let key = name_key(name);
         let exact = self
             .by_name
             .iter()
@@ -486,8 +495,24 @@ impl Cards {
         })
     }
 
-    /// Up to three names within a small edit distance, else the best fuzzy matches.
+    /// Up to three names holding the typed word whole ("Emrakul" → "Emrakul,
+    /// the Aeons Torn"; those it starts first, then the shortest), else within a small edit distance,
+    /// else the best fuzzy matches.
     fn closest(&self, key: &str, game: Option<&str>) -> Vec<String> {
+        if key.chars().count() >= 3 {
+            let holds = |n: &str| n.split_whitespace().any(|w| crate::text::fold(w) == key);
+            let mut whole: Vec<&str> = self
+                .of_game(game)
+                .filter(|e| e.card.names().any(holds))
+                .map(|e| e.card.name.as_str())
+                .collect();
+            let first = |n: &str| n.split_whitespace().next().map(crate::text::fold);
+            whole.sort_by_key(|n| (first(n).as_deref() != Some(key), n.len(), *n));
+            whole.dedup();
+            if !whole.is_empty() {
+                return whole.into_iter().take(3).map(str::to_string).collect();
+            }
+        }
         let mut near: Vec<(usize, &str)> = self
             .of_game(game)
             .filter_map(|e| {

@@ -11,6 +11,21 @@ use crate::corpus::{Corpus, PassageIdx};
 /// Discord allows at most 25 autocomplete choices.
 pub const MAX_SUGGESTIONS: usize = 25;
 
+/// What was typed is read up to this many characters: no id, title or
+/// card name is longer, and 2,000 characters of short words made every
+/// key's fuzzy score cost seconds.
+pub const MAX_TYPED_CHARS: usize = 100;
+
+/// `partial` trimmed and cut at [`MAX_TYPED_CHARS`].
+fn typed(partial: &str) -> &str {
+    let partial = partial.trim();
+    let end = partial
+        .char_indices()
+        .nth(MAX_TYPED_CHARS)
+        .map_or(partial.len(), |(i, _)| i);
+    partial[..end].trim_end()
+}
+
 /// One completion: a passage id and its title.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Suggestion {
@@ -62,7 +77,7 @@ impl Completer {
     ) -> Vec<Suggestion> {
         let limit = limit.clamp(1, MAX_SUGGESTIONS);
         let in_game = |i: PassageIdx| game.is_none_or(|g| corpus.passages[i].game == g);
-        let partial = partial.trim();
+        let partial = typed(partial);
         let suggestion = |i: PassageIdx| Suggestion {
             id: corpus.passages[i].id.clone(),
             title: corpus.passages[i].title.clone(),
@@ -179,7 +194,7 @@ impl Keys {
     /// match `partial`, best first; nothing typed: the first `limit` kept.
     pub fn rank(&self, partial: &str, limit: usize, keep: impl Fn(usize) -> bool) -> Vec<usize> {
         let kept = (0..self.ends.len()).filter(|&i| keep(i));
-        let partial = partial.trim();
+        let partial = typed(partial);
         if partial.is_empty() {
             return kept.take(limit).collect();
         }

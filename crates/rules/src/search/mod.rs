@@ -65,6 +65,11 @@ pub struct SearchOptions {
     /// question's candidates with [`CARD_WEIGHT`], never adds passages, and
     /// never counts as the question's words for coverage or the label.
     pub context: Vec<String>,
+    /// Names and aliases of the cards the question names: their words are
+    /// taken out of the question before its game and its words are read,
+    /// so "Ashes to Ashes" names no game and "Lightning Bolt" does not
+    /// draw the rule whose example quotes the card.
+    pub card_names: Vec<String>,
     pub limit: usize,
 }
 
@@ -334,6 +339,9 @@ pub struct Index {
     /// naming one ("defender", "state-based actions") is about its rules.
     titles: Vec<(PassageIdx, Box<[u32]>)>,
     completer: Completer,
+    /// Per game, the terms its passages use (sorted): a word only another
+    /// game's rules use weighs nothing in a question about this one.
+    game_terms: HashMap<String, Vec<u32>>,
     /// The semantic re-scoring, once a sentence encoder is given (a rule
     /// set's is given after its index is live; a partial stage is replaced
     /// by the complete one when its vectors are computed).
@@ -356,6 +364,7 @@ impl Index {
             .filter_map(|i| Some((i as u32, stub_target(corpus, i)? as u32)))
             .collect();
         let titles = section_titles(corpus, &analyzer, &terms.passage_tokens);
+        let game_terms = game_terms(corpus, &terms.passage_tokens);
         analyzer.lexicon_mut().shrink_to_fit();
         Index {
             analyzer,
@@ -374,8 +383,18 @@ impl Index {
             rule_order: rule_order(corpus),
             titles,
             completer: Completer::build(corpus),
+            game_terms,
             semantic: std::sync::RwLock::new(None),
         }
+    }
+
+    /// Whether `game`'s passages use term `id` (no game: any passage).
+    fn used_in(&self, game: Option<&str>, id: u32) -> bool {
+        game.is_none_or(|g| {
+            self.game_terms
+                .get(g)
+                .is_some_and(|t| t.binary_search(&id).is_ok())
+        })
     }
 
     /// Where a glossary entry points, if it is one that points.
@@ -485,7 +504,13 @@ impl Index {
         named_elsewhere: Option<&str>,
     ) -> (Option<String>, Option<GameFrom>, query::Query) {
         let text = analyze::symbol_words(question);
-        let (named, words) = self.strip_game_names(analyze::question_words(&text));
+        let words = analyze::question_words(&text);
+        let words = if levers::get().cards {
+            query::strip_names(words, &opts.card_names)
+        } else {
+            words
+        };
+        let (named, words) = self.strip_game_names(words);
         let named = named.or(named_elsewhere.map(str::to_string));
         let (mut game, mut game_from) = match (&opts.game, named, &opts.fallback_game) {
             (Some(g), _, _) => (Some(g.clone()), Some(GameFrom::Given)),
@@ -557,7 +582,8 @@ impl Index {
     ) -> SearchOutcome {
         // A game named outside every part ("ashes: 1) … 2) …") is every part's.
         let named_in = |t: &str| {
-            self.strip_game_names(analyze::question_words(&analyze::symbol_words(t)))
+            let words = analyze::question_words(&analyze::symbol_words(t));
+            self.strip_game_names(query::strip_names(words, &opts.card_names))
                 .0
         };
         let preamble = named_in(question).filter(|g| {
@@ -911,6 +937,22 @@ fn section_titles(
         {
             out.push((i, ids.into_boxed_slice()));
         }
+    }
+    out
+}
+
+/// Per game, the terms its passages use, sorted.
+fn game_terms(corpus: &Corpus, passage_tokens: &lists::Lists) -> HashMap<String, Vec<u32>> {
+    let mut out: HashMap<String, Vec<u32>> = HashMap::new();
+    for (p, tokens) in corpus.passages.iter().zip(passage_tokens.iter()) {
+        out.entry(p.game.clone())
+            .or_default()
+            .extend_from_slice(tokens);
+    }
+    for terms in out.values_mut() {
+        terms.sort_unstable();
+        terms.dedup();
+        terms.shrink_to_fit();
     }
     out
 }

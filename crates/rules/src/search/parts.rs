@@ -8,6 +8,11 @@ use regex::Regex;
 /// A part needs this many words to stand alone.
 const MIN_PART_WORDS: usize = 2;
 
+/// A question is split into this many parts at most: each part is a
+/// search of its own, so a question cut into 99 would cost 99 searches.
+/// Past it, the question is asked whole.
+pub const MAX_PARTS: usize = 12;
+
 /// The parts of a question, in order: numbered parts ("1) …", "2. …",
 /// "(1) …"), parts joined by "and separately" / "; also", or, after a
 /// preamble that announces several ("two questions:", "couple things:"),
@@ -18,7 +23,12 @@ pub fn split(question: &str) -> Vec<String> {
         .or_else(|| joined(question))
         .or_else(|| announced(question));
     match parts {
-        Some(p) if p.len() >= 2 && p.iter().all(|s| word_count(s) >= MIN_PART_WORDS) => p,
+        Some(p)
+            if (2..=MAX_PARTS).contains(&p.len())
+                && p.iter().all(|s| word_count(s) >= MIN_PART_WORDS) =>
+        {
+            p
+        }
         _ => vec![question.trim().to_string()],
     }
 }
@@ -37,7 +47,7 @@ fn regex(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
 /// start; the text before the first marker is a preamble, not a part.
 fn numbered(question: &str) -> Option<Vec<String>> {
     static MARK: OnceLock<Regex> = OnceLock::new();
-    let mark = regex(&MARK, r"(?:^|\s)\(?([1-9])[).:]\s");
+    let mark = regex(&MARK, r"(?:^|\s)\(?([1-9][0-9]?)[).:]\s");
     let mut starts = Vec::new();
     let mut next = 1;
     for c in mark.captures_iter(question) {
@@ -108,6 +118,20 @@ mod tests {
             split("(1) can i pass? (2) when does the round end?"),
             vec!["can i pass?", "when does the round end?"]
         );
+    }
+
+    #[test]
+    fn ten_parts_and_more_are_split_up_to_the_cap() {
+        let ten: String = (1..=10)
+            .map(|i| format!("{i}) what is rule {i} "))
+            .collect();
+        let parts = split(&ten);
+        assert_eq!(parts.len(), 10, "{parts:?}");
+        assert_eq!(parts[9], "what is rule 10");
+        let many: String = (1..=super::MAX_PARTS + 1)
+            .map(|i| format!("{i}) what is rule {i} "))
+            .collect();
+        assert_eq!(split(&many).len(), 1, "past the cap, asked whole");
     }
 
     #[test]

@@ -95,10 +95,15 @@ impl Index {
             }
             for token in self.analyzer.tokens(w) {
                 let mut options = self.word_options(w, &token);
+                let indexed = !options.is_empty();
+                // A word only another game's rules use weighs nothing here
+                // (and is reported as no rule's word).
+                options.retain(|o| o.iter().all(|&id| self.used_in(game, id)));
                 if options.is_empty()
                     && let Some(id) = is_repairable(word, w)
                         .then(|| self.repair(&token))
                         .flatten()
+                        .filter(|&id| self.used_in(game, id))
                 {
                     q.corrections
                         .push((w.to_string(), self.word(id).to_string()));
@@ -106,7 +111,11 @@ impl Index {
                 }
                 if options.is_empty() {
                     q.ignored.push(w.to_string());
-                    if !word.proper && w.len() >= 3 && english::is_word(w) {
+                    // A topic no rules indexed here use at all: in one
+                    // game's terms, "after" would veto the label in Ashes
+                    // (measured: three right tuning labels lost, no wrong
+                    // one removed; docs/SEARCH.md, Pipeline step 6).
+                    if !indexed && !word.proper && w.len() >= 3 && english::is_word(w) {
                         q.unknown_topics += 1;
                     }
                 } else if !q.groups.iter().any(|g| g.options == options) {
@@ -243,4 +252,24 @@ impl Index {
         }
         best.map(|(_, _, id)| id)
     }
+}
+
+/// `words` without every run that spells one of `names` (as
+/// [`analyze::words`] splits a name), longest names first.
+pub(super) fn strip_names(mut words: Vec<Word>, names: &[String]) -> Vec<Word> {
+    let mut names: Vec<Vec<String>> = names
+        .iter()
+        .map(|n| analyze::words(n))
+        .filter(|w| !w.is_empty())
+        .collect();
+    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    for name in &names {
+        while let Some(pos) = words
+            .windows(name.len())
+            .position(|w| w.iter().zip(name).all(|(a, b)| a.text == *b))
+        {
+            words.drain(pos..pos + name.len());
+        }
+    }
+    words
 }
