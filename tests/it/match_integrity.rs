@@ -231,6 +231,32 @@ fn agreed_by_one_player_does_not_speak_for_another() {
     );
 }
 
+/// A choice the attacker wrote for the defender ("no counter") did not
+/// stop the play, which waited on her guard; her answer was then refused
+/// for that choice, even a moderator's, and the match was stuck. Now her
+/// answer is taken, and the counter is asked of her.
+#[test]
+fn a_choice_written_for_the_defender_is_asked_of_her_after_her_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(
+        &bot,
+        "Coal",
+        "/match play text:attack unit Frostback Bear with Hammer Knight; no counter\n",
+    );
+    assert!(out.contains("Maeoni"), "{out}");
+    let out = run(&bot, "Maeoni", "/match answer choice:2\n");
+    assert!(!out.contains("(only you see this)"), "{out}");
+    assert!(!out.contains("this is Maeoni's choice"), "{out}");
+    assert!(out.contains("Answer #3 recorded"), "{out}");
+    assert!(
+        out.contains(
+            "Maeoni decides: Maeoni: Frostback Bear is attacked; counter with Frostback Bear?"
+        ),
+        "{out}"
+    );
+}
+
 #[test]
 fn undo_takes_back_the_note_first() {
     let dir = tempfile::tempdir().unwrap();

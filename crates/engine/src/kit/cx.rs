@@ -303,7 +303,10 @@ impl<'a> Cx<'a> {
                 Ok(Chosen::Stated(v))
             }
             (None, Some((v, why))) if !asks => Ok(Chosen::Assumed(v, why)),
-            (Some(_), _) => {
+            // Written by the author for another seat: refused when the play
+            // is made. Once a decision of the play was answered, the play is
+            // on the record and only its owner can settle it: asked.
+            (Some(_), _) if self.asking.answered.is_empty() => {
                 let owner = self.player(seat).to_string();
                 Err(Stop::Board(BoardError::semantic(
                     self.path(&ask().path),
@@ -312,7 +315,7 @@ impl<'a> Cx<'a> {
                     ),
                 )))
             }
-            (None, _) => {
+            (_, _) => {
                 let owner = self.player(seat).to_string();
                 Err(Stop::Ask(Box::new(self.decision(ask(), owner))))
             }
@@ -422,6 +425,18 @@ mod tests {
             panic!("the author stated the opponent's choice");
         };
         assert!(e.message.contains("Maeoni's choice"), "{}", e.message);
+        // Once another of the play's decisions was answered, a choice the
+        // author wrote for Maeoni is asked of her, not refused: the play is
+        // on the record and only she can settle it.
+        let asking = Asking {
+            answered: vec![("guard".into(), 1)],
+            ..Asking::seat(0)
+        };
+        let mut cx = Cx::new(&asking, names());
+        match cx.choose(Some(true), counter_ask()) {
+            Err(Stop::Ask(d)) => assert_eq!(d.seat, 1),
+            other => panic!("{other:?}"),
+        }
         // Once Maeoni answered, the stated value stands.
         let asking = Asking {
             answered: vec![("counter".into(), 1)],
