@@ -401,21 +401,37 @@ enum CliError {
 /// Reads a file, or standard input for `-`, with a reason on failure.
 fn read_input(path: &std::path::Path) -> Result<String, String> {
     use std::io::Read;
+    // Read whole up to the largest document a command takes (an export):
+    // the app states a board's or an export's own limit with the real
+    // size; a cut text would read as broken YAML.
+    let cap = arbiter::engine::document::MAX_EXPORT_BYTES;
     let mut bytes = Vec::new();
     let res = if path.as_os_str() == "-" {
         std::io::stdin()
-            .take(arbiter::engine::document::MAX_BOARD_BYTES as u64 + 1)
+            .take(cap as u64 + 1)
             .read_to_end(&mut bytes)
             .map(|_| ())
     } else {
         std::fs::File::open(path)
-            .and_then(|f| {
-                f.take(arbiter::engine::document::MAX_BOARD_BYTES as u64 + 1)
-                    .read_to_end(&mut bytes)
-            })
+            .and_then(|f| f.take(cap as u64 + 1).read_to_end(&mut bytes))
             .map(|_| ())
     };
     res.map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if bytes.len() > cap {
+        let size = std::fs::metadata(path)
+            .ok()
+            .filter(|m| m.is_file())
+            .map_or_else(
+                || format!("more than {cap} bytes"),
+                |m| format!("{} bytes", m.len()),
+            );
+        return Err(format!(
+            "{} is too large ({size}): a board may be {} KB and a match export {} KB",
+            path.display(),
+            arbiter::engine::document::MAX_BOARD_BYTES / 1024,
+            cap / 1024
+        ));
+    }
     String::from_utf8(bytes).map_err(|e| {
         format!(
             "{} is not UTF-8 text (invalid byte at offset {})",

@@ -687,7 +687,13 @@ impl Matches {
         // Cards named without stats take them from the card list, as in
         // `judge`; the recorded board states them, so a replay needs no list.
         let filled = crate::cards::fill_stats(&mut doc, &self.cards, &m.game);
-        let board = self.read_board(&m, engine, doc)?;
+        // Errors found on the read board say where, as `judge`'s do.
+        let board = self.read_board(&m, engine, doc).map_err(|e| match e {
+            MatchError::Board { error } => MatchError::Board {
+                error: error.located(Some(text)),
+            },
+            other => other,
+        })?;
         let mut view = self.setup_board(caller, &m, board).await?;
         view.notes = filled
             .iter()
