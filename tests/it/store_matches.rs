@@ -302,6 +302,12 @@ async fn bad_input(url: String) {
         .await
         .unwrap_err();
     assert!(e.to_string().contains("twice"), "{e}");
+    // Two seats that look alike ("ann" and "Ann ") are one player.
+    let e = m
+        .start(&ann(), "tally", &["ann".into(), "Ann ".into()])
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("twice"), "{e}");
     assert!(
         m.start(&Caller::new("", "ann", false), "tally", &["ann".into()])
             .await

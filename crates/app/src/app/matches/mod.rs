@@ -608,9 +608,11 @@ impl Matches {
         }
         for (i, p) in players.iter().enumerate() {
             check_id("player", p)?;
-            if players[..i].contains(p) {
+            // "coal" and "Coal " would be two seats that look alike.
+            if players[..i].iter().any(|q| crate::text::fold_eq(q, p)) {
                 return Err(MatchError::usage(format!(
-                    "{p} is named twice; each player takes one seat"
+                    "{} is named twice; each player takes one seat",
+                    p.trim()
                 )));
             }
         }
