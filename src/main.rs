@@ -356,7 +356,20 @@ fn main() -> ExitCode {
     let asks = matches!(command, Command::Ask { .. });
     match run(&app, command) {
         Ok(out) => {
-            print!("{out}");
+            // A reader that stops early (`| head`) is no error.
+            use std::io::Write;
+            let mut stdout = std::io::stdout().lock();
+            match stdout
+                .write_all(out.as_bytes())
+                .and_then(|()| stdout.flush())
+            {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    eprintln!("arbiter: cannot write the output: {e}");
+                    return ExitCode::from(2);
+                }
+                _ => {}
+            }
+            drop(stdout);
             if asks {
                 lexical_note(&app);
             }

@@ -373,6 +373,24 @@ fn a_card_name_is_not_rules_words_nor_a_game() {
     );
 }
 
+/// A heading with no text of its own quotes nothing: it is never a hit
+/// ("is guard free" listed Magewinds' empty "Fighting a Battle" second).
+#[test]
+fn an_empty_heading_is_never_a_hit() {
+    let app = common::app();
+    for (q, g) in [
+        ("is guard free", "magewinds"),
+        ("fighting a battle", "magewinds"),
+        ("action phase", "ti4"),
+    ] {
+        let r = app.ask(q, Some(g), 5).unwrap();
+        assert!(!r.results.is_empty(), "{q}");
+        for h in &r.results {
+            assert!(!h.text.trim().is_empty(), "{q}: {} has no text", h.id);
+        }
+    }
+}
+
 #[test]
 fn chat_other_scripts_emoji_and_code_get_none_or_closest_quickly() {
     let app = common::app();

@@ -836,6 +836,11 @@ impl Index {
                     h.coverage = h.coverage.max(self_coverage(ranked, c));
                 }
             }
+            // A heading with no text of its own and no rule under it to
+            // give way to quotes nothing: not an answer.
+            if corpus.passages[h.passage].text.trim().is_empty() {
+                continue;
+            }
             match out.iter_mut().find(|o| o.passage == h.passage) {
                 Some(o) => o.via = o.via.or(h.via),
                 None => out.push(h),
