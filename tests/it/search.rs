@@ -371,6 +371,16 @@ fn a_card_name_is_not_rules_words_nor_a_game() {
         "{:?}",
         r.ignored
     );
+    // The rules a card's text names quote the card's words, each once
+    // (they quoted the glossary's "Damage." beside the rules' "Damage").
+    let bolt = app.card("Lightning Bolt", Some("mtg")).unwrap();
+    let text = bolt.card.text.to_lowercase();
+    let terms: Vec<String> = bolt.rules.iter().map(|l| l.term.to_lowercase()).collect();
+    assert!(!terms.is_empty());
+    for t in &terms {
+        assert!(text.contains(t.as_str()), "{t} not in {text}");
+        assert_eq!(terms.iter().filter(|u| *u == t).count(), 1, "{terms:?}");
+    }
 }
 
 /// A heading with no text of its own quotes nothing: it is never a hit

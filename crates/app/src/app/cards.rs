@@ -151,6 +151,10 @@ impl App {
                 .filter_map(|t| word_at(&hay, &words(t)).map(|at| (at, t)))
                 .min_by_key(|(at, t)| (*at, usize::MAX - t.len()));
             if let Some((at, term)) = hit {
+                // The term as the card's text has it: a title's or quote's
+                // own full stop or comma is not the card's ("Damage.").
+                let term =
+                    term.trim_matches(|c: char| c.is_ascii_punctuation() || c.is_whitespace());
                 found.push((
                     at,
                     RuleLink {
@@ -162,9 +166,13 @@ impl App {
             }
         }
         found.sort_by_key(|(at, l)| (*at, usize::MAX - l.term.len()));
+        // One rule a term: the first passage that names it (the rules
+        // before their glossary).
+        let mut seen = std::collections::HashSet::new();
         found
             .into_iter()
             .map(|(_, l)| l)
+            .filter(|l| seen.insert(l.term.to_lowercase()))
             .take(MAX_CARD_RULES)
             .collect()
     }
