@@ -284,6 +284,21 @@ fn a_wrong_starting_board_is_located() {
     assert!(out.contains(".damage: "), "{out}");
 }
 
+/// A moderator who confirms for a player is on the record as such: the
+/// result said "(agreed by Maeoni)" when Maeoni never answered.
+#[test]
+fn a_moderators_confirmation_is_not_the_players() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(
+        &bot,
+        "Coal",
+        "/match end winner:Coal reason:out of time\n/as judge moderator\n/match answer choice:confirm\n/match board\n",
+    );
+    assert!(out.contains("agreed by a moderator for Maeoni"), "{out}");
+    assert!(!out.contains("(agreed by Maeoni)"), "{out}");
+}
+
 #[test]
 fn undo_takes_back_the_note_first() {
     let dir = tempfile::tempdir().unwrap();

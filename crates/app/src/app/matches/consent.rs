@@ -57,6 +57,9 @@ pub struct Proposal {
     pub asks: Vec<usize>,
     #[serde(default)]
     pub confirmed: Vec<usize>,
+    /// Of `confirmed`, the seats a moderator confirmed for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moderated: Vec<usize>,
     pub stage: Stage,
 }
 
@@ -223,6 +226,9 @@ impl Matches {
         }
         p.asks.remove(0);
         p.confirmed.push(asked);
+        if caller.moderator && m.players.get(asked) != Some(&caller.user) {
+            p.moderated.push(asked);
+        }
         if !p.asks.is_empty() {
             // Confirmed by one; the next affected player is asked.
             p.stage = Stage::Asked;
@@ -265,7 +271,14 @@ impl Matches {
                 let by: Vec<String> = p
                     .confirmed
                     .iter()
-                    .map(|s| names.get(*s).cloned().unwrap_or_else(|| seat_label(*s)))
+                    .map(|s| {
+                        let name = names.get(*s).cloned().unwrap_or_else(|| seat_label(*s));
+                        if p.moderated.contains(s) {
+                            format!("a moderator for {name}")
+                        } else {
+                            name
+                        }
+                    })
                     .collect();
                 result.reason = format!("{} (agreed by {})", result.reason, by.join(", "));
                 context.insert("proposal".into(), json!(p));

@@ -305,6 +305,7 @@ impl Matches {
             text: format!("the play `{}`, with the choices it states for you", line),
             asks: context.agreed_by.clone(),
             confirmed: Vec::new(),
+            moderated: Vec::new(),
             stage: super::consent::Stage::Asked,
         };
         let mut event = NewEvent::new(
@@ -571,6 +572,7 @@ impl Matches {
                     ),
                     asks,
                     confirmed: Vec::new(),
+                    moderated: Vec::new(),
                     stage: super::consent::Stage::Asked,
                 };
                 let mut event = NewEvent::new(EventKind::Adjust, &caller.user, state);
@@ -858,6 +860,7 @@ impl Matches {
             text: format!("to end the match: {who} ({})", result.reason),
             asks,
             confirmed: Vec::new(),
+            moderated: Vec::new(),
             stage: super::consent::Stage::Asked,
         };
         // On the record as a note until it is confirmed: an `end` event
