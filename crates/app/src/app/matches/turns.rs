@@ -785,7 +785,10 @@ impl Matches {
         } else {
             super::mention(&undone.actor)
         };
-        let what = if super::consent::Proposal::of(undone).is_some() {
+        // Only a proposal still waiting can be answered instead.
+        let waiting = super::consent::Proposal::of(undone)
+            .is_some_and(|p| p.stage == super::consent::Stage::Asked);
+        let what = if waiting {
             "proposal (answer it with its Confirm or Reject buttons)"
         } else {
             undone.kind.as_str()
