@@ -299,6 +299,18 @@ fn a_moderators_confirmation_is_not_the_players() {
     assert!(!out.contains("(agreed by Maeoni)"), "{out}");
 }
 
+/// A play written as YAML gets its YAML error (it was read as notation:
+/// "unknown player 'play'").
+#[test]
+fn a_broken_yaml_play_gets_its_yaml_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let deep = format!("play: {}{}", "[".repeat(40), "]".repeat(40));
+    let out = run(&bot, "Coal", &format!("/match play text:{deep}\n"));
+    assert!(out.contains("too deeply nested"), "{out}");
+    assert!(!out.contains("unknown player"), "{out}");
+}
+
 #[test]
 fn undo_takes_back_the_note_first() {
     let dir = tempfile::tempdir().unwrap();

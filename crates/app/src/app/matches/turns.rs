@@ -1084,7 +1084,16 @@ fn read_play(
         ));
     }
     document::precheck(text)?;
-    if let Ok(Value::Object(mut doc)) = document::parse_value(text)
+    let parsed = document::parse_value(text);
+    // Written as YAML (`play: …`, `{…}`): its YAML error, not a notation one
+    // about a player named "play".
+    let yaml = text.trim_start().starts_with("play:") || text.trim_start().starts_with('{');
+    if let Err(e) = &parsed
+        && yaml
+    {
+        return Err(e.clone().into());
+    }
+    if let Ok(Value::Object(mut doc)) = parsed
         && doc.contains_key("play")
     {
         let agreed = match doc.remove("agreed_by") {
