@@ -356,20 +356,9 @@ fn main() -> ExitCode {
     let asks = matches!(command, Command::Ask { .. });
     match run(&app, command) {
         Ok(out) => {
-            // A reader that stops early (`| head`) is no error.
-            use std::io::Write;
-            let mut stdout = std::io::stdout().lock();
-            match stdout
-                .write_all(out.as_bytes())
-                .and_then(|()| stdout.flush())
-            {
-                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                    eprintln!("arbiter: cannot write the output: {e}");
-                    return ExitCode::from(2);
-                }
-                _ => {}
+            if !emit(&out) {
+                return ExitCode::from(2);
             }
-            drop(stdout);
             if asks {
                 lexical_note(&app);
             }
@@ -412,6 +401,23 @@ enum CliError {
 }
 
 /// Reads a file, or standard input for `-`, with a reason on failure.
+/// Writes a command's output; a reader that stops early (`| head`) is no
+/// error. False (said on stderr) when the output cannot be written.
+fn emit(text: &str) -> bool {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("arbiter: cannot write the output: {e}");
+            false
+        }
+        _ => true,
+    }
+}
+
 fn read_input(path: &std::path::Path) -> Result<String, String> {
     use std::io::Read;
     // Read whole up to the largest document a command takes (an export):

@@ -3,7 +3,6 @@
 //! `arbiter.db` in the working directory). A thin layer over
 //! `app::matches::Matches`, as the Discord `/match` commands are.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -234,12 +233,7 @@ async fn run_async(app: App, shipped: Vec<SourceGame>, args: MatchArgs) -> ExitC
     store.close().await;
     match out {
         Ok(text) => {
-            let mut stdout = std::io::stdout().lock();
-            if stdout
-                .write_all(text.as_bytes())
-                .and_then(|_| stdout.flush())
-                .is_err()
-            {
+            if !crate::emit(&text) {
                 return ExitCode::FAILURE;
             }
             ExitCode::SUCCESS

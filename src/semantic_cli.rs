@@ -37,7 +37,7 @@ pub fn run(command: SemanticCommand, data: PathBuf) -> ExitCode {
     let loaded = started.elapsed();
     match command {
         SemanticCommand::Embed { text } => {
-            println!("{}", serde_json::json!(encoder.embed(&text)));
+            crate::emit(&format!("{}\n", serde_json::json!(encoder.embed(&text))));
         }
         SemanticCommand::Time { questions } => {
             let first = Instant::now();
@@ -53,13 +53,13 @@ pub fn run(command: SemanticCommand, data: PathBuf) -> ExitCode {
             }
             times.sort();
             let tokens: usize = questions.iter().map(|q| encoder.token_ids(q).len()).sum();
-            println!(
-                "arbiter (1 thread): p50 {:.2} ms per question ({:.1} tokens on average); model loaded in {:.0} ms, first question {:.2} ms",
+            crate::emit(&format!(
+                "arbiter (1 thread): p50 {:.2} ms per question ({:.1} tokens on average); model loaded in {:.0} ms, first question {:.2} ms\n",
                 times[times.len() / 2].as_secs_f64() * 1000.0,
                 tokens as f64 / questions.len() as f64,
                 loaded.as_secs_f64() * 1000.0,
                 first.as_secs_f64() * 1000.0,
-            );
+            ));
         }
         SemanticCommand::Vectors { dirs } => {
             let dirs = if dirs.is_empty() { vec![data] } else { dirs };
@@ -81,14 +81,14 @@ pub fn run(command: SemanticCommand, data: PathBuf) -> ExitCode {
                     eprintln!("arbiter: {}: {e}", path.display());
                     return ExitCode::from(2);
                 }
-                println!(
-                    "{}: {} passages, {} embedded in {:.1} s, {} kept",
+                crate::emit(&format!(
+                    "{}: {} passages, {} embedded in {:.1} s, {} kept\n",
                     path.display(),
                     known.len(),
                     embedded,
                     t.elapsed().as_secs_f64(),
                     known.len() - embedded,
-                );
+                ));
             }
         }
     }

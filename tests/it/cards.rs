@@ -134,9 +134,15 @@ fn completion_over_a_whole_card_list() {
     );
     assert!(names("bolt lightning").contains(&"Lightning Bolt".to_string()));
     assert!(names("qqqzzzxxj").is_empty());
-    // What was typed is read up to 100 characters (2,000 cost seconds).
-    let long = "ab ".repeat(700);
-    assert_eq!(names(&long), names(&long[..100]));
+    // What was typed is read up to 100 characters (2,000 cost seconds):
+    // what follows them changes nothing.
+    let first = "sol ".repeat(25);
+    assert!(!names(&first).is_empty());
+    assert!(names("qqqzzz").is_empty());
+    assert_eq!(
+        names(&format!("{first}qqqzzz {}", "ab ".repeat(600))),
+        names(&first)
+    );
 }
 
 fn sets(store: &Store) -> RuleSets {

@@ -469,8 +469,15 @@ async fn an_export_with_a_pending_decision_imports_as_it_was(url: String) {
     )
     .await
     .unwrap();
+    // (A player is refused before any replay; a moderator's import of it
+    // is refused by the replay.)
     let e = m
         .setup(&Caller::new("third", "coal-user", false), &doctored)
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("only a moderator"), "{e}");
+    let e = m
+        .setup(&Caller::new("third", "judge", true), &doctored)
         .await
         .unwrap_err();
     assert!(e.to_string().contains("does not replay"), "{e}");

@@ -420,6 +420,15 @@ async fn an_end_before_any_board_is_undone(url: String) {
     m.setup(&bob(), tally_board()).await.unwrap();
     m.play(&ann(), "add 1", None).await.unwrap();
     assert_consistent(&m, "chan").await;
+    // Its export (an event whose board is `null`) imports elsewhere.
+    let x = m.export("chan").await.unwrap();
+    let other = Caller::new("other", "mod", true);
+    m.start(&other, "tally", &["ann".into(), "bob".into()])
+        .await
+        .unwrap();
+    let v = m.setup(&other, &x.yaml).await.unwrap();
+    assert_eq!(v.board, m.board("chan").await.unwrap().board);
+    assert_consistent(&m, "other").await;
 }
 
 // An export's log that ends, reopens and plays on is imported whole, in

@@ -611,8 +611,10 @@ impl Store {
         events: &[NewEvent],
         last: Transition,
     ) -> Result<i64, StoreError> {
-        let Ok(n) = i64::try_from(events.len()) else {
-            return Err(StoreError::Corrupt("too many events".into()));
+        let n = match i64::try_from(events.len()) {
+            Ok(0) => return Err(StoreError::Corrupt("no events to append".into())),
+            Ok(n) => n,
+            Err(_) => return Err(StoreError::Corrupt("too many events".into())),
         };
         let version = expected + n;
         let at = now_ms();
@@ -643,11 +645,13 @@ impl Store {
         };
         if updated.rows_affected() != 1 {
             tx.rollback().await?;
-            let first = events.first().map_or_else(
-                || NewEvent::new(EventKind::Note, "", serde_json::Value::Null),
-                Clone::clone,
-            );
-            return Err(self.why_not_appended(match_id, &first).await);
+            // The event that carries the request's interaction, if any:
+            // a retried request is told it was done.
+            let told = events
+                .iter()
+                .find(|e| e.interaction.is_some())
+                .unwrap_or(&events[0]);
+            return Err(self.why_not_appended(match_id, told).await);
         }
         for (seq, event) in (expected + 1..).zip(events) {
             if let Err(e) = insert_event(&mut tx, match_id, seq, at, event).await {

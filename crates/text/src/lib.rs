@@ -16,14 +16,28 @@ fn ascii_folded(s: &str) -> impl Iterator<Item = u8> + '_ {
         .map(|b| b.to_ascii_lowercase())
 }
 
-/// The characters of [`fold`]`(s)`, without building the string: accents
-/// are dropped ("Lim-Dûl" is "limdul"), other scripts' letters kept.
+/// The characters of [`fold`]`(s)`, without building the string: a Latin
+/// letter's accents are dropped ("Lim-Dûl" is "limdul"); other scripts keep
+/// their marks ("й" is not "и", "が" not "か").
 fn folded(s: &str) -> impl Iterator<Item = char> + '_ {
     use unicode_normalization::UnicodeNormalization;
     use unicode_normalization::char::is_combining_mark;
+    let mut after_latin = false;
     s.nfd()
-        .filter(|&c| c.is_alphanumeric() && !is_combining_mark(c))
+        .filter(move |&c| {
+            if is_combining_mark(c) {
+                return !after_latin;
+            }
+            after_latin = is_latin(c);
+            c.is_alphanumeric()
+        })
         .flat_map(char::to_lowercase)
+}
+
+/// Latin letters: Basic Latin to Latin Extended-B, and Latin Extended
+/// Additional.
+fn is_latin(c: char) -> bool {
+    matches!(u32::from(c), 0..=0x24F | 0x1E00..=0x1EFF)
 }
 
 /// `fold(a) == fold(b)`, without allocating.
@@ -117,8 +131,12 @@ mod tests {
         assert_eq!(fold("Lim-Dûl's Vault"), fold("Lim-Dul's Vault"));
         assert_eq!(fold("Æther Vial"), "æthervial");
         assert!(fold_eq("Jötun Grunt", "jotun grunt"));
-        // A Cyrillic letter is not its Latin look-alike.
+        // A Cyrillic letter is not its Latin look-alike, and other scripts
+        // keep their marks.
         assert!(!fold_eq("Вen", "Ben"));
+        assert!(!fold_eq("й", "и"));
+        assert!(!fold_eq("が", "か"));
+        assert!(fold_eq("が", "か\u{3099}"), "one letter, two spellings");
     }
 
     #[test]

@@ -504,12 +504,7 @@ impl Index {
         named_elsewhere: Option<&str>,
     ) -> (Option<String>, Option<GameFrom>, query::Query) {
         let text = analyze::symbol_words(question);
-        let words = analyze::question_words(&text);
-        let words = if levers::get().cards {
-            query::strip_names(words, &opts.card_names)
-        } else {
-            words
-        };
+        let words = self.without_cards(analyze::question_words(&text), opts);
         let (named, words) = self.strip_game_names(words);
         let named = named.or(named_elsewhere.map(str::to_string));
         let (mut game, mut game_from) = match (&opts.game, named, &opts.fallback_game) {
@@ -530,6 +525,15 @@ impl Index {
             game_from = Some(GameFrom::Slang);
         }
         (game, game_from, q)
+    }
+
+    /// A question's words without the names of the cards it names.
+    fn without_cards(&self, words: Vec<analyze::Word>, opts: &SearchOptions) -> Vec<analyze::Word> {
+        if levers::get().cards {
+            query::strip_names(words, &opts.card_names)
+        } else {
+            words
+        }
     }
 
     /// One question's (or part's) ranked, highlighted and labelled passages.
@@ -583,8 +587,7 @@ impl Index {
         // A game named outside every part ("ashes: 1) … 2) …") is every part's.
         let named_in = |t: &str| {
             let words = analyze::question_words(&analyze::symbol_words(t));
-            self.strip_game_names(query::strip_names(words, &opts.card_names))
-                .0
+            self.strip_game_names(self.without_cards(words, opts)).0
         };
         let preamble = named_in(question).filter(|g| {
             split
@@ -825,16 +828,19 @@ impl Index {
                 h.via = Some(h.passage);
                 h.passage = target;
             }
-            if is_bare_heading(corpus, h.passage) {
+            // Down through bare headings ("7. Additional Rules" → "701.
+            // Keyword Actions" → 701.1) to a passage with text.
+            while is_bare_heading(corpus, h.passage) {
                 let kids = &corpus.passages[h.passage].children;
-                let best = kids
+                let Some(c) = kids
                     .iter()
                     .copied()
-                    .min_by_key(|&c| (rank_of(c).unwrap_or(usize::MAX), c));
-                if let Some(c) = best {
-                    h.passage = c;
-                    h.coverage = h.coverage.max(self_coverage(ranked, c));
-                }
+                    .min_by_key(|&c| (rank_of(c).unwrap_or(usize::MAX), c))
+                else {
+                    break;
+                };
+                h.passage = c;
+                h.coverage = h.coverage.max(self_coverage(ranked, c));
             }
             // A heading with no text of its own and no rule under it to
             // give way to quotes nothing: not an answer.

@@ -99,7 +99,7 @@ impl Index {
                 // A word only another game's rules use weighs nothing here
                 // (and is reported as no rule's word).
                 options.retain(|o| o.iter().all(|&id| self.used_in(game, id)));
-                if options.is_empty()
+                if !indexed
                     && let Some(id) = is_repairable(word, w)
                         .then(|| self.repair(&token))
                         .flatten()

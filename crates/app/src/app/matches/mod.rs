@@ -367,9 +367,20 @@ pub struct LogEntry {
     pub undoes: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context: Option<Value>,
-    /// The board after the event.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The board after the event (`null` for an end before any board:
+    /// read back as such, not as no board).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "some_value"
+    )]
     pub state: Option<Value>,
+}
+
+/// An optional JSON value that keeps an explicit `null` (serde reads it as
+/// `None` otherwise).
+fn some_value<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    serde::Deserialize::deserialize(d).map(Some)
 }
 
 impl LogEntry {

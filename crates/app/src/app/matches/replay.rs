@@ -317,6 +317,22 @@ impl Matches {
             let board = self.read_board(m, engine, board)?;
             return self.setup_board(caller, m, board).await;
         }
+        // A file anyone can edit cannot show who made its plays, answers
+        // and results: a log beyond setting up is a moderator's to import.
+        if !caller.moderator && export.log.iter().any(|e| e.kind != EventKind::Setup) {
+            return Err(MatchError::forbidden(
+                "only a moderator may import an export with plays: an export is a file anyone can edit, \
+                 so nothing in it shows that its plays, answers and results were made by the players it names; \
+                 a player may set up its board alone (the export's `board`, without its `log`)",
+            ));
+        }
+        // A retried request (the same interaction): imported already.
+        if let Some(id) = &caller.interaction
+            && let Some((match_id, _)) = self.store.event_by_interaction(id).await?
+        {
+            let done = self.store.match_by_id(match_id).await?;
+            return self.view(&done.ok_or(MatchError::NoMatch)?).await;
+        }
         let log = export.log.clone();
         let (state, bad) = self.cpu(move || replay_log(engine, &log)).await?;
         if !bad.is_empty() || state != export.board {
@@ -330,15 +346,6 @@ impl Matches {
                 format!("this export does not replay: {why}"),
             )
             .into());
-        }
-        // A file anyone can edit cannot show who made its plays, answers
-        // and results: a log beyond setting up is a moderator's to import.
-        if !caller.moderator && export.log.iter().any(|e| e.kind != EventKind::Setup) {
-            return Err(MatchError::forbidden(
-                "only a moderator may import an export with plays: an export is a file anyone can edit, \
-                 so nothing in it shows that its plays, answers and results were made by the players it names; \
-                 a player may set up its board alone (the export's `board`, without its `log`)",
-            ));
         }
         let seat = |u: &str| {
             export
@@ -369,6 +376,10 @@ impl Matches {
                 .is_some_and(|d| !d.is_null());
             if i == last && waits {
                 event.deadline = Some(self.deadline());
+            }
+            if i == last {
+                // A retried request imports nothing twice.
+                event.interaction = caller.interaction.clone();
             }
             events.push(event);
         }
