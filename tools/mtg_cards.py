@@ -14,8 +14,11 @@ one list may hold at most 20,000 cards and 5 MB (docs/IMPORT.md): the
 split a community would make to upload the same cards. A card with two
 faces or halves is named by its first as players name it ("Bonecrusher
 Giant", "Valakut Awakening"; the package names it "Front // Back" and
-lists a back face on its own), with the full name as an alias; split and
-aftermath cards keep "Fire // Ice", the name both halves share. The
+lists a back face on its own), with the full name and the back face's name as aliases ("Stomp"); split
+and aftermath cards keep "Fire // Ice", the name both halves share, with
+each half's name as an alias ("Fire", "Ice"). A half's name is an alias
+only where no card has it as its own name and no other card has it as
+a half ("Start" is a half of two cards). The
 package carries the first half's text only for split, adventure and modal
 double-faced cards, so their rows hold that half's text. Names
 that are the same once case and punctuation are ignored (as Arbiter
@@ -53,16 +56,44 @@ def distinct(rows):
     return [r for _, r in best.values()]
 
 
+def shares_name(card):
+    """Split and aftermath cards: both halves share the card's name."""
+    return card.get("layout") in ("split", "aftermath")
+
+
+def halves_of(card):
+    """The names a card's halves or back face go by besides its own: both
+    halves of a split card, the back of a two-faced one."""
+    parts = card["name"].split(" // ")
+    if len(parts) < 2:
+        return []
+    return parts if shares_name(card) else parts[1:]
+
+
 def rows(cards):
+    cards = list(cards)
+    # Every name a card has on its own: a half is an alias only where no
+    # card is named so (an alias never takes another card's name).
+    names = {fold(c["name"]) for c in cards}
+    # A half two cards share ("Start" of "Start // Finish" and "Start //
+    # Fire") names neither.
+    halves_seen = {}
     for c in cards:
-        name, alias = c["name"], ""
-        if " // " in name and c.get("layout") not in ("split", "aftermath"):
-            name, alias = name.split(" // ")[0], name
-            if alias == f"{name} // {name}":  # a reversible card: one name
-                alias = ""
+        for half in halves_of(c):
+            halves_seen[fold(half)] = halves_seen.get(fold(half), 0) + 1
+    for c in cards:
+        name, aliases = c["name"], []
+        if " // " in name and not shares_name(c):
+            name = name.split(" // ")[0]
+            if c["name"] != f"{name} // {name}":  # a reversible card: one name
+                aliases.append(c["name"])
+        for half in halves_of(c):
+            unique = halves_seen.get(fold(half), 0) == 1
+            if unique and fold(half) not in names and fold(half) != fold(name) and half not in aliases:
+                aliases.append(half)
         yield {
             "name": name,
-            "aliases": alias,
+            "aliases": "|".join(aliases),
             "type": c.get("type") or "",
             "cost": c.get("manaCost") or "",
             "power": c.get("power") or "",

@@ -320,6 +320,15 @@ fn a_whole_card_list_names_the_cards_a_question_names_and_not_rules_words() {
     let (cards, _) = named("Can my Goblin token attack the turn it is created?");
     assert!(cards.is_empty(), "{cards:?}");
     assert!(app.card("Goblin", Some("mtg")).is_err());
+    // A half's or a back face's own name finds its card.
+    assert_eq!(
+        app.card("Ice", Some("mtg")).unwrap().card.name,
+        "Fire // Ice"
+    );
+    assert_eq!(
+        app.card("Stomp", Some("mtg")).unwrap().card.name,
+        "Bonecrusher Giant"
+    );
     // Accents are folded: "Lim-Dul's Vault" is "Lim-Dûl's Vault".
     assert_eq!(
         app.card("Lim-Dul's Vault", None).unwrap().card.name,
