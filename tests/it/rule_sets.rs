@@ -690,6 +690,41 @@ fn the_cli_shows_and_cites_a_matchs_pinned_rule_set() {
     assert_eq!(o.status.code(), Some(2), "{}", out(&o));
 }
 
+/// A server adding and removing in a loop while the build turn is taken
+/// (another server's build) queues one build, not one per change: each
+/// replaced version nobody waits for is skipped, and no queued build holds
+/// a copy of the server's text (an outsider's loop grew the process to
+/// 3 GB and held other servers' new documents back for minutes).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_of_changes_builds_only_the_newest_version() {
+    let (url, _dir) = store_common::sqlite_url();
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store).with_grace(std::time::Duration::ZERO);
+    let held = sets.hold_builds().await;
+    for i in 0..6 {
+        add(
+            &sets,
+            "g",
+            HOUSE,
+            "ti4",
+            DocumentKind::House,
+            &format!("Loop {i}"),
+        )
+        .await;
+        sets.remove("g", &format!("ti4:loop-{i}"), "m")
+            .await
+            .unwrap();
+    }
+    let last = add(&sets, "g", HOUSE, "ti4", DocumentKind::House, "Table rules").await;
+    assert_eq!(last.version, 13);
+    assert!(sets.builds_started() >= 7, "{}", sets.builds_started());
+    drop(held);
+    let app = sets.app_for("g").await.unwrap();
+    assert!(app.corpus.get("ti4:table-rules.speaker.1").is_some());
+    assert!(app.corpus.get("ti4:loop-5.speaker.1").is_none());
+    assert_eq!(sets.builds_done(), 1, "only version 13 is built");
+}
+
 /// A new version is indexed once, off the request path: requests that
 /// arrive while it builds answer at once from the version before and name
 /// the one being indexed; however many ask, one build runs.

@@ -131,6 +131,9 @@ pub struct RuleSets {
     builds: Arc<Semaphore>,
     /// Index builds started so far.
     started: std::sync::atomic::AtomicUsize,
+    /// Index builds done so far (a replaced version nobody waits for is
+    /// skipped, not built).
+    built: Arc<std::sync::atomic::AtomicUsize>,
     conversions: Arc<Semaphore>,
     /// Servers with a conversion under way.
     converting: Arc<Mutex<std::collections::HashSet<String>>>,
@@ -170,6 +173,7 @@ impl RuleSets {
             cache: Arc::new(Mutex::new(Cache::default())),
             builds: Arc::new(Semaphore::new(1)),
             started: Default::default(),
+            built: Arc::default(),
             conversions: Arc::new(Semaphore::new(CONVERSIONS)),
             converting: Arc::default(),
             limits: sandbox::Limits::default(),
@@ -197,6 +201,23 @@ impl RuleSets {
     /// many requests asked for it at once).
     pub fn builds_started(&self) -> usize {
         self.started.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Index builds done so far: a version a newer one replaced before
+    /// its turn, that nobody waits for, is skipped.
+    pub fn builds_done(&self) -> usize {
+        self.built.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Holds the one index-build turn until the permit is dropped: builds
+    /// queue meanwhile (what a server's burst of changes meets while
+    /// another server's build runs). For tests.
+    pub async fn hold_builds(&self) -> tokio::sync::OwnedSemaphorePermit {
+        self.builds
+            .clone()
+            .acquire_owned()
+            .await
+            .expect("the build semaphore is never closed")
     }
 
     /// Heap bytes of the server indexes currently cached.
@@ -298,6 +319,7 @@ impl RuleSets {
         drop(cache);
         self.started
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let built = self.built.clone();
         let job = BuildJob {
             store: self.store.clone(),
             shipped: self.shipped.clone(),
@@ -307,17 +329,25 @@ impl RuleSets {
             budget: self.budget,
         };
         tokio::spawn(async move {
-            let result = job.run(&key).await;
+            // Someone besides the cache's own handle waits for it.
+            let wanted = || tx.receiver_count() > 1;
+            let result = job.run(&key, wanted).await;
             let mut cache = lock(&job.cache);
             cache.building.remove(&key);
-            if let Ok((app, bytes)) = &result {
+            if let Ok(Some((app, bytes))) = &result {
                 insert(&mut cache, key.clone(), app.clone(), *bytes, job.budget);
+                built.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
             drop(cache);
-            if let Err(e) = &result {
-                tracing::warn!(guild = %key.0, version = key.1, "building a server's index failed: {e}");
-            }
-            let _ = tx.send(Some(result.map(|(app, _)| app)));
+            let result = match result {
+                Ok(Some((app, _))) => Ok(app),
+                Ok(None) => Err("a newer version of the rule set replaced this one".to_string()),
+                Err(e) => {
+                    tracing::warn!(guild = %key.0, version = key.1, "building a server's index failed: {e}");
+                    Err(e)
+                }
+            };
+            let _ = tx.send(Some(result));
         });
         rx
     }
@@ -749,13 +779,26 @@ impl BuildJob {
     /// Reads the version's documents and builds its index on a thread of
     /// its own at a lower priority, one build at a time; returns it with
     /// the heap bytes it keeps.
-    async fn run(&self, key: &Key) -> Result<(Arc<App>, usize), String> {
+    async fn run(&self, key: &Key, wanted: impl Fn() -> bool) -> Result<Built1, String> {
+        // The turn first, then the documents: a build waiting for its turn
+        // holds no copy of a server's text.
+        let _turn = self.builds.acquire().await.map_err(|e| e.to_string())?;
+        // A version a newer one replaced, that nobody waits for (a pinned
+        // match would), is not built: a server adding and removing in a
+        // loop queues one build, not one per change, ahead of the others.
+        let newest = self
+            .store
+            .rule_set_version(&key.0)
+            .await
+            .map_err(|e| e.to_string())?;
+        if key.1 < newest && !wanted() {
+            return Ok(None);
+        }
         let docs = self
             .store
             .rule_docs(&key.0, Some(key.1))
             .await
             .map_err(|e| e.to_string())?;
-        let _turn = self.builds.acquire().await.map_err(|e| e.to_string())?;
         let shipped = self.shipped.clone();
         let base = self.base.clone();
         let (cache, budget, key) = (self.cache.clone(), self.budget, key.clone());
@@ -780,12 +823,16 @@ impl BuildJob {
             })
             .map_err(|e| format!("cannot start the build thread: {e}"))?;
         match rx.await {
-            Ok(Ok(built)) => Ok(built),
+            Ok(Ok(built)) => Ok(Some(built)),
             Ok(Err(_)) => Err("the build panicked".into()),
             Err(_) => Err("the build thread ended without a result".into()),
         }
     }
 }
+
+/// A build's outcome: the index and the heap bytes it keeps, or `None`
+/// when a newer version replaced it before its turn and nobody waited.
+type Built1 = Option<(Arc<App>, usize)>;
 
 /// Lowers the calling thread's priority (Linux: nice 10), so that an index
 /// build (or a rule folder's embedding, `App::load`) yields the processor
