@@ -196,30 +196,33 @@ impl Store {
         guild: &str,
         version: Option<i64>,
     ) -> Result<Vec<RuleDoc>, StoreError> {
+        // Only the adds no later change of the same document replaced:
+        // the text of removed and replaced documents is not read (a
+        // server's history of removed uploads grows without bound).
         let rows = sqlx::query(
-            "SELECT version, action, document, manifest, body, actor, at FROM arbiter_rule_changes \
-             WHERE guild = $1 AND version <= $2 ORDER BY version",
+            "SELECT version, manifest, body, actor, at FROM arbiter_rule_changes c \
+             WHERE c.guild = $1 AND c.version <= $2 AND c.action = 'add' \
+             AND NOT EXISTS (SELECT 1 FROM arbiter_rule_changes l \
+                 WHERE l.guild = c.guild AND l.document = c.document \
+                 AND l.version > c.version AND l.version <= $2) \
+             ORDER BY c.version",
         )
         .bind(guild)
         .bind(version.unwrap_or(i64::MAX))
         .fetch_all(&self.pool)
         .await?;
-        let mut live: Vec<RuleDoc> = Vec::new();
-        for r in rows {
-            let document: String = r.try_get("document")?;
-            live.retain(|d| d.manifest.id() != document);
-            if r.try_get::<String, _>("action")? == "add" {
+        rows.iter()
+            .map(|r| {
                 let manifest: Option<String> = r.try_get("manifest")?;
-                live.push(RuleDoc {
+                Ok(RuleDoc {
                     version: r.try_get("version")?,
                     manifest: manifest_of(manifest.as_deref().unwrap_or_default())?,
                     body: r.try_get::<Option<String>, _>("body")?.unwrap_or_default(),
                     actor: r.try_get("actor")?,
                     at: r.try_get("at")?,
-                });
-            }
-        }
-        Ok(live)
+                })
+            })
+            .collect()
     }
 
     /// Every change of the server's rule set, oldest first.
