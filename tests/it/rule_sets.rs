@@ -150,6 +150,56 @@ async fn add_and_isolate(url: String) {
 }
 both!(add_and_isolate);
 
+// Two moderators preview the same title; the second Confirm does not
+// replace the first's live document unseen (it used to, silently). A
+// server keeps its newest 3 previews waiting; a card list whose YAML
+// aliases write out past 8 MB is refused.
+async fn previews_do_not_overwrite_or_pile_up(url: String) {
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store);
+    let up = || upload(HOUSE, "ti4", DocumentKind::House, "Tournament");
+    sets.preview("g", "alice", "a", up()).await.unwrap();
+    sets.preview("g", "bob", "b", up()).await.unwrap();
+    sets.confirm("g", "b").await.unwrap();
+    let e = sets.confirm("g", "a").await.unwrap_err();
+    assert!(matches!(e, RulesError::Conflict(_)), "{e:?}");
+    assert!(e.to_string().contains("added by bob"), "{e}");
+    assert_eq!(
+        store.rule_set_version("g").await.unwrap(),
+        1,
+        "nothing changed"
+    );
+    // An intended replace (the id live before the preview) is allowed.
+    sets.preview("g", "alice", "c", up()).await.unwrap();
+    assert_eq!(sets.confirm("g", "c").await.unwrap().version, 2);
+    // Four previews: the oldest is dropped.
+    for t in ["p1", "p2", "p3", "p4"] {
+        let u = upload(HOUSE, "ti4", DocumentKind::House, &format!("Doc {t}"));
+        sets.preview("g", "m", t, u).await.unwrap();
+    }
+    assert!(matches!(
+        sets.confirm("g", "p1").await,
+        Err(RulesError::Expired)
+    ));
+    sets.confirm("g", "p4").await.unwrap();
+    // 60 cards sharing one 200 KB text through a YAML alias: 12 MB stored.
+    let text = "x".repeat(200 * 1024);
+    let mut yaml = format!("- name: Card 0\n  text: &t \"{text}\"\n");
+    for i in 1..60 {
+        yaml.push_str(&format!("- name: Card {i}\n  text: *t\n"));
+    }
+    let cards = Upload {
+        file_name: "cards.yaml".into(),
+        bytes: yaml.into_bytes(),
+        game: "ashes".into(),
+        kind: DocumentKind::Cards,
+        title: None,
+    };
+    let e = sets.preview("g", "m", "big", cards).await.unwrap_err();
+    assert!(e.to_string().contains("converts to"), "{e}");
+}
+both!(previews_do_not_overwrite_or_pile_up);
+
 async fn preview_then_confirm(url: String) {
     let store = Store::connect(&url).await.unwrap();
     let sets = sets(&store);

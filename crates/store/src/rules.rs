@@ -80,6 +80,10 @@ pub struct RuleChange {
     pub at: i64,
 }
 
+/// Previews a server keeps waiting for Confirm at most; an older one is
+/// dropped by a newer one.
+pub const MAX_PENDING_PER_GUILD: i64 = 3;
+
 /// An upload shown in a preview, waiting for Confirm.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PendingRule {
@@ -87,6 +91,8 @@ pub struct PendingRule {
     pub actor: String,
     pub manifest: StoredManifest,
     pub body: String,
+    /// When it was previewed (Unix ms; set by the store, read back).
+    pub created_at: i64,
 }
 
 fn manifest_json(m: &StoredManifest) -> Result<String, StoreError> {
@@ -279,6 +285,16 @@ impl Store {
         .bind(&pending.body)
         .execute(&self.pool)
         .await?;
+        // A server keeps its newest few previews waiting, not as many as
+        // it sends (each holds a converted document).
+        sqlx::query(
+            "DELETE FROM arbiter_rule_pending WHERE guild = $1 AND token NOT IN \
+             (SELECT token FROM arbiter_rule_pending WHERE guild = $1 ORDER BY created_at DESC, token LIMIT $2)",
+        )
+        .bind(&pending.guild)
+        .bind(MAX_PENDING_PER_GUILD)
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 
@@ -293,7 +309,7 @@ impl Store {
     ) -> Result<Option<PendingRule>, StoreError> {
         let rows = sqlx::query(
             "DELETE FROM arbiter_rule_pending WHERE token = $1 AND guild = $2 AND created_at >= $3 \
-             RETURNING guild, actor, manifest, body",
+             RETURNING guild, actor, manifest, body, created_at",
         )
         .bind(token)
         .bind(guild)
@@ -308,6 +324,7 @@ impl Store {
                     actor: r.try_get("actor")?,
                     manifest: manifest_of(&r.try_get::<String, _>("manifest")?)?,
                     body: r.try_get("body")?,
+                    created_at: r.try_get("created_at")?,
                 })
             })
             .transpose()

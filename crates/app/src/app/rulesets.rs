@@ -58,11 +58,15 @@ pub enum RulesError {
     #[error("no document '{0}' is live in this server's rule set; `/rules list` shows the ids")]
     UnknownDocument(String),
     #[error(
-        "this upload is no longer waiting (confirmed, cancelled, or older than 15 minutes); add it again"
+        "this upload is no longer waiting (confirmed, cancelled, older than 15 minutes, or one of more than 3 previews the server had waiting); add it again"
     )]
     Expired,
     #[error("{0}")]
     Quota(String),
+    /// A change that would undo someone else's unseen (two previews of one
+    /// title confirmed in turn).
+    #[error("{0}")]
+    Conflict(String),
     #[error("{0}")]
     Busy(String),
     #[error("building the index failed: {0}")]
@@ -406,6 +410,15 @@ impl RuleSets {
             })?;
         let imported = Import::new(&app.corpus, &target, done.converted);
         let doc = imported.document();
+        // What is stored, as the quota counts it: a card list's YAML aliases
+        // can multiply a small file (251 KB stored as 15 MB).
+        if doc.text.len() > crate::corpus::import::MAX_TEXT_BYTES {
+            return Err(RulesError::Quota(format!(
+                "this file converts to {} KB of text, past the {} KB a document may keep (YAML anchors and aliases are stored written out); write it shorter or split it",
+                doc.text.len().div_ceil(1024),
+                crate::corpus::import::MAX_TEXT_BYTES / 1024
+            )));
+        }
         let mut document = doc.manifest.clone();
         document.version = format!("this server, added {}", date(crate::store::now_ms()));
         let manifest = StoredManifest {
@@ -458,6 +471,7 @@ impl RuleSets {
             actor: actor.to_string(),
             manifest,
             body,
+            created_at: 0,
         };
         let now = crate::store::now_ms();
         self.store
@@ -475,6 +489,19 @@ impl RuleSets {
             .take_pending_rule(token, guild, since)
             .await?
             .ok_or(RulesError::Expired)?;
+        // A document of the same id made live since this preview (another
+        // moderator's upload of the same title) is not replaced unseen.
+        let id = pending.manifest.id();
+        let live = self.store.rule_docs(guild, None).await?;
+        if let Some(d) = live
+            .iter()
+            .find(|d| d.manifest.id() == id && d.at >= pending.created_at)
+        {
+            return Err(RulesError::Conflict(format!(
+                "`{id}` was added by {} after this preview; nothing changed: add yours again with another title, or remove theirs first (`/rules remove id:{id}`)",
+                d.actor
+            )));
+        }
         self.store_doc(guild, &pending.manifest, &pending.body, &pending.actor)
             .await
     }
