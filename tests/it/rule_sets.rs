@@ -200,6 +200,49 @@ async fn previews_do_not_overwrite_or_pile_up(url: String) {
 }
 both!(previews_do_not_overwrite_or_pile_up);
 
+// Long titles and game names make ids a Discord button and autocomplete
+// can carry (100 characters): slugs are cut at a word within 32, and two
+// long game names cut alike stay two games.
+async fn long_names_make_short_ids(url: String) {
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store);
+    let title = "Twilight Imperium Fourth Edition - Community Tournament Regulations & House Rules, Season 2026-27";
+    let a = add(
+        &sets,
+        "g",
+        HOUSE,
+        "Kitchen Table Variants of Twilight Imperium",
+        DocumentKind::Rules,
+        title,
+    )
+    .await;
+    let b = add(
+        &sets,
+        "g",
+        HOUSE,
+        "Kitchen Table Variants of Star Wars Legion",
+        DocumentKind::Rules,
+        title,
+    )
+    .await;
+    for id in [&a.document, &b.document] {
+        let (game, slug) = id.split_once(':').unwrap();
+        assert!(game.len() <= 32 && slug.len() <= 32, "{id}");
+    }
+    assert_ne!(a.document.split(':').next(), b.document.split(':').next());
+    let app = sets.app_for("g").await.unwrap();
+    let longest = app
+        .corpus
+        .passages
+        .iter()
+        .filter(|p| p.id.starts_with("kitchen"))
+        .map(|p| p.id.len())
+        .max()
+        .unwrap();
+    assert!(longest <= 100, "{longest}");
+}
+both!(long_names_make_short_ids);
+
 async fn preview_then_confirm(url: String) {
     let store = Store::connect(&url).await.unwrap();
     let sets = sets(&store);

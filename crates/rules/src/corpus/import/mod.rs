@@ -335,16 +335,40 @@ fn resolve_game(known: &Corpus, game: &str) -> Result<(String, String, bool), Im
     if let Some(g) = known.resolve_game(game) {
         return Ok((g.id.clone(), g.name.clone(), false));
     }
-    let id = clean::slug(game);
-    if id.is_empty() {
+    let base = short_slug(clean::slug(game));
+    if base.is_empty() {
         return Err(ImportError::BadGame(game.to_string()));
+    }
+    // Two long names cut to the same id are two games.
+    let mut id = base.clone();
+    let mut n = 2;
+    while known.game(&id).is_some() {
+        id = format!("{base}-{n}");
+        n += 1;
     }
     Ok((id, game.trim().to_string(), true))
 }
 
+/// Most characters of a new game's id or a document's slug: a passage id
+/// (`game:slug.section.1`) must fit Discord's 100 characters of a button
+/// or an autocomplete value, or it cannot be pressed or removed.
+pub const MAX_SLUG_CHARS: usize = 32;
+
+/// `slug` cut at a word (a `-`) within [`MAX_SLUG_CHARS`].
+fn short_slug(slug: String) -> String {
+    if slug.chars().count() <= MAX_SLUG_CHARS {
+        return slug;
+    }
+    let cut: String = slug.chars().take(MAX_SLUG_CHARS).collect();
+    match cut.rfind('-') {
+        Some(i) if i > 0 => cut[..i].to_string(),
+        _ => cut,
+    }
+}
+
 /// A document slug from the title, unique among the game's documents.
 fn unique_slug(known: &Corpus, game: &str, title: &str) -> String {
-    let base = match clean::slug(title) {
+    let base = match short_slug(clean::slug(title)) {
         s if s.is_empty() => "document".to_string(),
         s => s,
     };
