@@ -311,6 +311,81 @@ fn a_broken_yaml_play_gets_its_yaml_error() {
     assert!(!out.contains("unknown player"), "{out}");
 }
 
+/// After a confirmed `agreed by` play, the author's own decision is a
+/// decision like any other: answering it panicked ("removal index") or was
+/// recorded as a rejection nobody made.
+#[test]
+fn the_authors_decision_after_a_confirmed_proposal_is_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let board = std::fs::read_to_string(example("magewinds-start.yaml"))
+        .unwrap()
+        .replacen(
+            "attacks: [Fire Bolt]",
+            "attacks: [Fire Bolt, Staff Strike]",
+            1,
+        );
+    let file = dir.path().join("mw.yaml");
+    std::fs::write(&file, board).unwrap();
+    let out = run(
+        &bot,
+        "Ana",
+        &format!(
+            "/match start game:magewinds player1:Ana player2:Bram\n/match setup file:{}\n\
+             /match play text:activate Pyromancer attack Stonewarden; no reaction; agreed by Bram\n\
+             /as Bram\n/match answer choice:confirm\n",
+            file.display()
+        ),
+    );
+    assert!(out.contains("which attack does Pyromancer make?"), "{out}");
+    let out = run(&bot, "Ana", "/match answer choice:2\n/match log\n");
+    assert!(
+        !out.contains("went wrong") && !out.contains("(only you see this)"),
+        "{out}"
+    );
+    assert!(!out.contains("rejected"), "{out}");
+    assert!(out.contains("Staff Strike"), "{out}");
+}
+
+/// `agreed by Maeoni` covers the choices written for her ("no guard"), not
+/// those left out: her counter is still asked of her.
+#[test]
+fn agreed_by_covers_only_the_choices_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    run(
+        &bot,
+        "Coal",
+        "/match play text:attack unit Frostback Bear with Iron Worker, Hammer Knight; no guard; agreed by Maeoni\n",
+    );
+    let out = run(&bot, "Maeoni", "/match answer choice:confirm\n");
+    assert!(out.contains("counter with Frostback Bear?"), "{out}");
+    assert!(!out.contains("Maeoni does not counter"), "{out}");
+}
+
+/// A starting board that is already decided is refused: the next play
+/// (a pass) would be credited with its result.
+#[test]
+fn a_decided_board_is_not_set_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let board = std::fs::read_to_string(example("ashes-start.yaml"))
+        .unwrap()
+        .replacen("damage: 4 }", "damage: 20 }", 1);
+    let file = dir.path().join("dead.yaml");
+    std::fs::write(&file, board).unwrap();
+    let out = run(
+        &bot,
+        "Coal",
+        &format!(
+            "/match start game:ashes player1:Coal player2:Maeoni\n/match setup file:{}\n/match board\n",
+            file.display()
+        ),
+    );
+    assert!(out.contains("already decided"), "{out}");
+    assert!(out.contains("no board yet"), "{out}");
+}
+
 #[test]
 fn undo_takes_back_the_note_first() {
     let dir = tempfile::tempdir().unwrap();

@@ -481,4 +481,19 @@ async fn an_export_with_a_pending_decision_imports_as_it_was(url: String) {
         .await
         .unwrap_err();
     assert!(e.to_string().contains("does not replay"), "{e}");
+    // So does one whose waiting decision was given to another seat.
+    let at = x.yaml.rfind("seat: 1").expect("a decision of seat 2 waits");
+    let forged = format!(
+        "{}seat: 0{}",
+        &x.yaml[..at],
+        &x.yaml[at + "seat: 1".len()..]
+    );
+    let e = m
+        .setup(&Caller::new("third", "judge", true), &forged)
+        .await
+        .unwrap_err();
+    assert!(
+        e.to_string().contains("decision it waits on differs"),
+        "{e}"
+    );
 }

@@ -412,6 +412,14 @@ async fn an_end_before_any_board_is_undone(url: String) {
         .unwrap();
     let v = m.end(&ann(), None, None).await.unwrap();
     assert_eq!(v.status, MatchStatus::Ended);
+    // Exported as it is (ended, no board), it imports elsewhere.
+    let x = m.export("chan").await.unwrap();
+    let fourth = Caller::new("fourth", "mod", true);
+    m.start(&fourth, "tally", &["ann".into(), "bob".into()])
+        .await
+        .unwrap();
+    let v = m.setup(&fourth, &x.yaml).await.unwrap();
+    assert_eq!((v.status, v.board.is_none()), (MatchStatus::Ended, true));
     assert!(m.undo(&bob()).await.is_err(), "not bob's end");
     let r = m.undo(&ann()).await.unwrap();
     assert_eq!(r.undone.map(|u| u.kind), Some(EventKind::End));

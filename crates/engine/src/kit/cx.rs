@@ -298,11 +298,17 @@ impl<'a> Cx<'a> {
     ) -> Result<Chosen<T>, Stop> {
         let seat = whose.seat;
         let asks = self.asking.asks(seat);
+        // `agreed by` covers what the author wrote for the seat, not what
+        // he left out: an unstated choice is still its owner's to make.
+        let asks_unstated = asks
+            || (!self.asking.agreed
+                && self.asking.author != Some(seat)
+                && self.asking.agreed_by.contains(&seat));
         match (stated, whose.default) {
             (Some(v), _) if !asks || self.asking.answered_by(&whose.key, seat) => {
                 Ok(Chosen::Stated(v))
             }
-            (None, Some((v, why))) if !asks => Ok(Chosen::Assumed(v, why)),
+            (None, Some((v, why))) if !asks_unstated => Ok(Chosen::Assumed(v, why)),
             // Written by the author for another seat: refused when the play
             // is made. Once a decision of the play was answered, the play is
             // on the record and only its owner can settle it: asked.

@@ -210,7 +210,9 @@ impl Matches {
             _ => serde_json::Map::new(),
         };
         context.remove("text");
-        let asked = p.asks.first().copied().unwrap_or_default();
+        let Some(&asked) = p.asks.first() else {
+            return Err(MatchError::NoDecision);
+        };
         if !confirm {
             p.stage = Stage::Rejected;
             context.insert("proposal".into(), json!(p));

@@ -778,6 +778,18 @@ impl Matches {
             }
         }
         let board = engine.check_board(&Value::Object(doc))?;
+        // A board already decided would credit the next play with its
+        // result (a player could set up a won position, then pass).
+        if let Some(r) = engine.status(&board)?.result {
+            return Err(BoardError::semantic(
+                "",
+                format!(
+                    "this board is already decided ({}); set up a board still in play",
+                    r.reason
+                ),
+            )
+            .into());
+        }
         let players = engine.players(&board)?;
         if !players.is_empty() && players.len() != m.players.len() {
             return Err(BoardError::semantic(

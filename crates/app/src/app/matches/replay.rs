@@ -46,6 +46,15 @@ pub fn replay_log(engine: &dyn GameEngine, log: &[LogEntry]) -> (Option<Value>, 
         if e.seq != i as i64 + 1 {
             bad.push(format!("event {} has seq {}", i + 1, e.seq));
         }
+        // After an end in effect, only its undo: nothing is played on an
+        // ended match.
+        if stack.last().is_some_and(|t| t.kind == EventKind::End) && e.kind != EventKind::Undo {
+            bad.push(format!(
+                "{} {} follows an end that was not undone",
+                e.kind.as_str(),
+                e.seq
+            ));
+        }
         let stage = super::consent::proposal_in(e.context.as_ref()).map(|p| p.stage);
         let replayed = match stage.and_then(|st| proposal_step(e.kind, st, stack.last())) {
             Some(r) => r,
@@ -225,6 +234,16 @@ fn replay_ruling(
             if r.legal { "legal" } else { "illegal" }
         ));
     }
+    // The decision it waits on is the engine's, not the file's (an edited
+    // export gave a decision to the wrong seat, or no options).
+    let stored_pending = e.ruling.as_ref().and_then(|r| r.get("pending")).cloned();
+    let replayed_pending = r
+        .pending
+        .as_ref()
+        .and_then(|d| serde_json::to_value(d).ok());
+    if stored_pending.filter(|p| !p.is_null()) != replayed_pending {
+        return Err("the decision it waits on differs on replay".into());
+    }
     let pending = r.pending.is_some();
     let state = match (r.legal, pending, e.kind) {
         (true, false, _) => r.state,
@@ -335,6 +354,8 @@ impl Matches {
         }
         let log = export.log.clone();
         let (state, bad) = self.cpu(move || replay_log(engine, &log)).await?;
+        // An end before any board leaves `null`, which the export omits.
+        let state = state.filter(|s| !s.is_null());
         if !bad.is_empty() || state != export.board {
             let why = if bad.is_empty() {
                 "its log does not end on its board".to_string()

@@ -369,7 +369,11 @@ impl Matches {
         option: usize,
         actor: &str,
     ) -> Result<EventReply, MatchError> {
-        if let Some(p) = super::consent::Proposal::of(top) {
+        // A proposal still waiting; once confirmed, the play's own
+        // decisions are answered like any other.
+        if let Some(p) = super::consent::Proposal::of(top)
+            .filter(|p| p.stage == super::consent::Stage::Asked && !p.asks.is_empty())
+        {
             return self
                 .answer_proposal(caller, m, top, p, option == 0, actor)
                 .await;
