@@ -392,6 +392,31 @@ fn a_card_name_is_not_rules_words_nor_a_game() {
     }
 }
 
+/// An ordinary English word a glossary lists as slang ("keep", "everyone"
+/// in TI4's, "shoot" in Legion's) does not name the game: it sent a
+/// Magewinds question to TI4 and reported its words as no rule's.
+#[test]
+fn an_ordinary_word_is_no_games_slang() {
+    let app = common::app();
+    let r = app
+        .ask(
+            "does my guard action keep working until my next activation",
+            None,
+            3,
+        )
+        .unwrap();
+    assert_ne!(r.game_from, Some(GameFrom::Slang), "{:?}", r.game);
+    assert_eq!(r.results[0].id, "magewinds:13.4.guard-action");
+    let r = app.ask("can i shoot at my own fighter", None, 3).unwrap();
+    assert_ne!(r.game.as_deref(), Some("legion"));
+    // Slang that is no English word still names its game.
+    let r = app.ask("strat card secondary", None, 3).unwrap();
+    assert_eq!(
+        (r.game.as_deref(), r.game_from),
+        (Some("ti4"), Some(GameFrom::Slang))
+    );
+}
+
 /// A heading with no text of its own quotes nothing: it is never a hit
 /// ("is guard free" listed Magewinds' empty "Fighting a Battle" second).
 #[test]

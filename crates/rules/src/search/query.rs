@@ -161,7 +161,10 @@ impl Index {
                     continue;
                 }
                 consumed[span].iter_mut().for_each(|c| *c = true);
-                if game.is_none() {
+                // An ordinary English word ("keep", "everyone", "shoot")
+                // is no game's slang to name the game by: it still expands.
+                let ordinary = key.len() == 1 && english::is_word(&key[0]);
+                if game.is_none() && !ordinary {
                     q.slang_of.extend(self.slang_games(key));
                 }
                 let mut options: Vec<Vec<u32>> = Vec::new();
