@@ -147,7 +147,7 @@ pub fn rank<'a>(
 /// Keys folded to ASCII once and stored end to end in one string (key `i`
 /// ends at `ends[i]`), ranked as [`rank`] ranks them: 34,953 card names are
 /// not folded again at each keystroke, and a key lacking a letter or digit
-/// that was typed is passed over on its [`letters`] alone.
+/// that was typed is passed over on its letters mask alone.
 #[derive(Debug, Clone, Default)]
 pub struct Keys {
     text: String,
