@@ -21,6 +21,22 @@ fn match_bot(dir: &std::path::Path) -> Bot {
     )
 }
 
+/// An example board with one edit (`from` → `to`), written in `dir`: the
+/// file and its text.
+fn edited_example(
+    dir: &std::path::Path,
+    name: &str,
+    from: &str,
+    to: &str,
+) -> (std::path::PathBuf, String) {
+    let text = std::fs::read_to_string(example(name)).unwrap();
+    assert!(text.contains(from), "{name} has no `{from}`");
+    let text = text.replacen(from, to, 1);
+    let file = dir.join(format!("edited-{name}"));
+    std::fs::write(&file, &text).unwrap();
+    (file, text)
+}
+
 /// Runs a console script as `user`; the output.
 fn run(bot: &Bot, user: &str, script: &str) -> String {
     let session = arbiter::bot::console::Session {
@@ -263,11 +279,12 @@ fn a_choice_written_for_the_defender_is_asked_of_her_after_her_answer() {
 fn a_wrong_starting_board_is_located() {
     let dir = tempfile::tempdir().unwrap();
     let bot = match_bot(dir.path());
-    let board = std::fs::read_to_string(example("ashes-start.yaml"))
-        .unwrap()
-        .replacen("damage: 1 }", "damage: -5 }", 1);
-    let file = dir.path().join("neg.yaml");
-    std::fs::write(&file, &board).unwrap();
+    let (file, board) = edited_example(
+        dir.path(),
+        "ashes-start.yaml",
+        "damage: 1 }",
+        "damage: -5 }",
+    );
     let line = 1 + board
         .lines()
         .position(|l| l.contains("damage: -5"))
@@ -318,15 +335,12 @@ fn a_broken_yaml_play_gets_its_yaml_error() {
 fn the_authors_decision_after_a_confirmed_proposal_is_answered() {
     let dir = tempfile::tempdir().unwrap();
     let bot = match_bot(dir.path());
-    let board = std::fs::read_to_string(example("magewinds-start.yaml"))
-        .unwrap()
-        .replacen(
-            "attacks: [Fire Bolt]",
-            "attacks: [Fire Bolt, Staff Strike]",
-            1,
-        );
-    let file = dir.path().join("mw.yaml");
-    std::fs::write(&file, board).unwrap();
+    let (file, _) = edited_example(
+        dir.path(),
+        "magewinds-start.yaml",
+        "attacks: [Fire Bolt]",
+        "attacks: [Fire Bolt, Staff Strike]",
+    );
     let out = run(
         &bot,
         "Ana",
@@ -369,11 +383,12 @@ fn agreed_by_covers_only_the_choices_written() {
 fn a_decided_board_is_not_set_up() {
     let dir = tempfile::tempdir().unwrap();
     let bot = match_bot(dir.path());
-    let board = std::fs::read_to_string(example("ashes-start.yaml"))
-        .unwrap()
-        .replacen("damage: 4 }", "damage: 20 }", 1);
-    let file = dir.path().join("dead.yaml");
-    std::fs::write(&file, board).unwrap();
+    let (file, _) = edited_example(
+        dir.path(),
+        "ashes-start.yaml",
+        "damage: 4 }",
+        "damage: 20 }",
+    );
     let out = run(
         &bot,
         "Coal",
