@@ -165,8 +165,6 @@ pub struct AskReply {
 /// What the cards a question names add to its search and reply.
 struct CardContext {
     cards: Vec<AskCard>,
-    /// The folded words of the cards' names and aliases.
-    words: std::collections::HashSet<String>,
     /// The cards' names and aliases.
     names: Vec<String>,
     suggestions: Vec<(String, String)>,
@@ -762,7 +760,7 @@ impl App {
                     .collect(),
             })
             .collect();
-        let ignored = not_card_words(outcome.ignored, &named.words);
+        let ignored = not_card_words(outcome.ignored, &opts.card_names);
         Ok(AskReply {
             cards: named.cards,
             card_suggestions: named.suggestions,
@@ -795,13 +793,6 @@ impl App {
                 .iter()
                 .map(|c| c.card.text.clone())
                 .filter(|t| !t.is_empty())
-                .collect(),
-            words: named
-                .cards
-                .iter()
-                .flat_map(|c| c.card.names())
-                .flat_map(str::split_whitespace)
-                .map(crate::text::fold)
                 .collect(),
             names: named
                 .cards
@@ -1053,13 +1044,15 @@ fn prefer<T, K: PartialEq>(
 }
 
 /// The words no rule uses, less those of the cards the question names
-/// (`card_words`, folded; an entry of several words goes when all its
+/// (their names and aliases; an entry of several words goes when all its
 /// words are the cards'): "No indexed rule uses “wrath”" is no news when the
 /// reply shows Wrath of God.
-fn not_card_words(
-    ignored: Vec<String>,
-    card_words: &std::collections::HashSet<String>,
-) -> Vec<String> {
+fn not_card_words(ignored: Vec<String>, card_names: &[String]) -> Vec<String> {
+    let card_words: std::collections::HashSet<String> = card_names
+        .iter()
+        .flat_map(|n| n.split_whitespace())
+        .map(crate::text::fold)
+        .collect();
     ignored
         .into_iter()
         .filter(|w| {

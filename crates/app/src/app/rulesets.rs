@@ -806,7 +806,7 @@ impl BuildJob {
     /// Reads the version's documents and builds its index on a thread of
     /// its own at a lower priority, one build at a time; returns it with
     /// the heap bytes it keeps.
-    async fn run(&self, key: &Key, wanted: impl Fn() -> bool) -> Result<Built1, String> {
+    async fn run(&self, key: &Key, wanted: impl Fn() -> bool) -> Result<BuildOutcome, String> {
         // The turn first, then the documents: a build waiting for its turn
         // holds no copy of a server's text.
         let _turn = self.builds.acquire().await.map_err(|e| e.to_string())?;
@@ -859,7 +859,7 @@ impl BuildJob {
 
 /// A build's outcome: the index and the heap bytes it keeps, or `None`
 /// when a newer version replaced it before its turn and nobody waited.
-type Built1 = Option<(Arc<App>, usize)>;
+type BuildOutcome = Option<(Arc<App>, usize)>;
 
 /// Lowers the calling thread's priority (Linux: nice 10), so that an index
 /// build (or a rule folder's embedding, `App::load`) yields the processor

@@ -481,12 +481,16 @@ impl Cards {
     /// unknown: the closest names.
     pub fn find(&self, name: &str, game: Option<&str>) -> Result<&CardEntry, UnknownCard> {
         let key = name_key(name);
-        let exact = self
-            .by_name
-            .iter()
-            .filter(|((g, n), _)| *n == key && game.is_none_or(|w| w == g))
-            .map(|(_, &i)| i)
-            .min();
+        // One lookup with a game; without, each game's (the first listed).
+        let exact = match game {
+            Some(g) => self.by_name.get(&(g.to_string(), key.clone())).copied(),
+            None => self
+                .by_name
+                .iter()
+                .filter(|((_, n), _)| *n == key)
+                .map(|(_, &i)| i)
+                .min(),
+        };
         if let Some(i) = exact {
             return Ok(&self.entries[i]);
         }
