@@ -105,17 +105,29 @@ fn completion_is_fuzzy_and_bounded() {
 /// than 25 names starting with it gives only those, a misspelt prefix the
 /// card, a negated word (nucleo's `!word`) keeps the names without it, and
 /// a name's letters in another order still match (fuzzy, not a prefix).
+/// The lists are read on their own: the fixture's rules need ../shared.
 #[test]
 fn completion_over_a_whole_card_list() {
-    let app = App::load(
-        &common::repo().join("rules_data"),
-        &[common::repo().join("tests/fixtures/mtg")],
-    )
-    .unwrap();
+    let dir = common::repo().join("tests/fixtures/mtg");
+    let lists: Vec<arbiter::corpus::CardList> = ["cards-a-l.csv", "cards-m-z.csv"]
+        .into_iter()
+        .map(|file| arbiter::corpus::CardList {
+            game: "mtg".into(),
+            manifest: arbiter::corpus::DocumentManifest {
+                file: file.into(),
+                kind: DocumentKind::Cards,
+                ..Default::default()
+            },
+            text: std::fs::read_to_string(dir.join(file)).unwrap(),
+        })
+        .collect();
+    let cards = arbiter::cards::Cards::build(&lists);
+    assert_eq!(cards.entries.len(), 34_953, "{:?}", cards.warnings);
     let names = |p: &str| -> Vec<String> {
-        app.complete_cards(p, Some("mtg"), 25)
+        cards
+            .complete(p, Some("mtg"), 25)
             .into_iter()
-            .map(|c| c.name)
+            .map(|c| c.card.name.clone())
             .collect()
     };
     let sol = names("sol");
