@@ -219,6 +219,66 @@ fn a_self_adjust_that_wins_the_game_asks_every_other_player() {
     assert!(out.contains("Ana wins"), "{out}");
 }
 
+/// A score the result is counted on is every player's business, even a
+/// player's own: Ana's 9 victory points of 10 wait for Ben and Cleo, Coal's
+/// healed phoenixborn for Maeoni; a player's own bookkeeping (a faction) and
+/// a score made worse for themselves (damage taken) are recorded at once.
+#[test]
+fn a_self_adjust_of_a_score_asks_the_other_players() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "Ana",
+        &format!(
+            "/match start game:ti4 player1:Ana player2:Ben player3:Cleo\n/match setup file:{}\n\
+             /match adjust field:players.Ana.victory_points value:9 reason:trust me\n",
+            example("ti4-start.yaml")
+        ),
+    );
+    assert!(
+        out.contains("proposal #2 recorded")
+            && out.contains("the game's result is counted on it")
+            && out.contains("next: Ben decides"),
+        "{out}"
+    );
+    let out = run(&bot, "Ben", "/match answer choice:reject\n/match board\n");
+    assert!(out.contains("victory_points: 0"), "{out}");
+    let out = run(
+        &bot,
+        "Ana",
+        "/match adjust field:players.Ana.faction value:Emirates of Hacan reason:forgot\n\
+         /match adjust field:players.Ana.victory_points value:0 reason:counted again\n",
+    );
+    assert!(
+        out.contains("Match: adjust #") && !out.contains("proposal"),
+        "{out}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(
+        &bot,
+        "Coal",
+        "/match adjust field:Coal.phoenixborn.damage value:0 reason:healed\n",
+    );
+    assert!(
+        out.contains("recorded: nothing changes unless it is confirmed")
+            && out.contains("next: Maeoni decides"),
+        "{out}"
+    );
+    let out = run(
+        &bot,
+        "Coal",
+        "/as Maeoni\n/match answer choice:reject\n/as Coal\n\
+         /match adjust field:Coal.phoenixborn.damage value:5 reason:Molten Gold\n",
+    );
+    assert!(
+        out.contains("Match: adjust #") && !out.contains("proposal"),
+        "{out}"
+    );
+}
+
 /// `agreed by` speaks for the seats it names only: Cleo's consent does
 /// not accept Ana's trade for Ben, who is still asked his own choice.
 #[test]

@@ -10,7 +10,7 @@ mod procedure;
 pub mod rules;
 mod wording;
 
-use crate::kit::{Cx, Game, Kit, Phase, Reset, Set, Stop};
+use crate::kit::{Better, Cx, Game, Kit, Phase, Reset, Set, Stop};
 use crate::{BoardError, GameResult, RuleUse, Status};
 
 pub use board::Board;
@@ -60,6 +60,11 @@ impl Game for Ashes {
         "main_action_used",
         "consecutive_passes",
         "players",
+    ];
+    /// A phoenixborn destroyed ends the game (its damage against its life).
+    const STANDING: &'static [(&'static str, Better)] = &[
+        ("players[].phoenixborn.damage", Better::Lower),
+        ("players[].phoenixborn.life", Better::Higher),
     ];
 
     /// A round: the player turns phase, then (when all players passed on

@@ -155,6 +155,48 @@ pub fn resolve(board: &Value, schema: &Value, typed: &str) -> Result<FieldPath, 
     })
 }
 
+/// Which way a score the result is counted on is better for its seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Better {
+    Higher,
+    Lower,
+}
+
+/// How a field stands to the scores a game's result is counted on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    /// Neither a score nor holding one.
+    Apart,
+    /// A score itself.
+    Score(Better),
+    /// Holds a score (`players[1].phoenixborn`) or lies in one.
+    Holds,
+}
+
+/// Where `field` stands to the `scores` patterns (`players[].victory_points`):
+/// list items match `[]`, an appended item too.
+pub fn standing(field: &FieldPath, scores: &[(&str, Better)]) -> Standing {
+    let mut pattern = String::new();
+    for st in &field.steps {
+        match st {
+            Step::Key(k) => {
+                if !pattern.is_empty() {
+                    pattern.push('.');
+                }
+                pattern.push_str(k);
+            }
+            Step::Index(_) | Step::Append => pattern.push_str("[]"),
+        }
+    }
+    if let Some((_, better)) = scores.iter().find(|(p, _)| *p == pattern) {
+        Standing::Score(*better)
+    } else if scores.iter().any(|(p, _)| covers(p, &pattern)) {
+        Standing::Holds
+    } else {
+        Standing::Apart
+    }
+}
+
 fn canonical(steps: &[Step]) -> String {
     let mut s = String::new();
     for st in steps {
@@ -638,6 +680,22 @@ mod tests {
         assert_eq!(resolve(&b, &s, "turn").unwrap().owner, None);
         let e = resolve(&b, &s, "players.Maeoni.phoenixborn.damge").unwrap_err();
         assert!(e.message.contains("did you mean `damage`"), "{}", e.message);
+    }
+
+    #[test]
+    fn standing_fields_match_at_above_and_below_the_pattern() {
+        let b = board();
+        let s = json!({});
+        let pats = [("players[].phoenixborn.damage", Better::Lower)];
+        let is = |typed: &str| standing(&resolve(&b, &s, typed).unwrap(), &pats);
+        assert_eq!(
+            is("Maeoni.phoenixborn.damage"),
+            Standing::Score(Better::Lower)
+        );
+        assert_eq!(is("Coal.phoenixborn"), Standing::Holds);
+        assert_eq!(is("players"), Standing::Holds, "the whole list");
+        assert_eq!(is("Coal.units[iron].attack"), Standing::Apart);
+        assert_eq!(is("turn"), Standing::Apart);
     }
 
     #[test]

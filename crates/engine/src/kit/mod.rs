@@ -30,6 +30,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 pub use cx::{Ask, Asking, Chosen, Cx, Opt, Stop, Whose};
+pub use fields::Better;
 pub use names::NameError;
 
 use super::OpenBoard;
@@ -127,6 +128,13 @@ pub trait Game: Send + Sync + 'static {
     /// other field present gets a "not read" warning.
     const BOARD_READS: &'static [&'static str];
 
+    /// The scores of a seat the game's result is counted on (patterns,
+    /// `[]` for list items: `players[].victory_points`), and which way is
+    /// better for the seat. A player's `adjust` that may raise their own
+    /// standing needs every other player's consent (docs/MATCHES.md,
+    /// "Consent"); their other fields are their own bookkeeping.
+    const STANDING: &'static [(&'static str, fields::Better)] = &[];
+
     /// Fields of this play the procedure reads.
     fn play_reads(play: &Self::Play) -> &'static [&'static str];
 
@@ -172,11 +180,39 @@ pub struct Adjustment {
     pub label: String,
     /// The seat whose field it is; `None` for shared fields.
     pub owner: Option<usize>,
+    /// The change may raise its seat's standing: a score the game's result
+    /// is counted on made better for the seat, or a field holding one
+    /// changed ([`Game::STANDING`]).
+    #[serde(default)]
+    pub standing: bool,
     pub before: Value,
     pub after: Value,
     #[serde(default, skip_serializing)]
     pub state: Value,
     pub changes: Vec<super::ruling::Change>,
+}
+
+/// Whether setting `f` (from `before` to `after`, whole boards) may raise
+/// its seat's standing: a score made better for the seat, a field holding
+/// one changed; a score made worse or left as it was does not.
+fn raises(
+    f: &fields::FieldPath,
+    scores: &[(&str, fields::Better)],
+    before: &Value,
+    after: &Value,
+) -> bool {
+    let num = |b: &Value| fields::get(b, &f.path).and_then(Value::as_f64);
+    match fields::standing(f, scores) {
+        fields::Standing::Apart => false,
+        fields::Standing::Holds => true,
+        fields::Standing::Score(better) => match (num(before), num(after)) {
+            (Some(b), Some(a)) => match better {
+                fields::Better::Higher => a > b,
+                fields::Better::Lower => a < b,
+            },
+            _ => true,
+        },
+    }
 }
 
 /// Any [`Game`] as the object-safe engine.
@@ -766,6 +802,7 @@ impl<G: Game> super::GameEngine for Kit<G> {
             before: fields::get(board, &f.path).cloned().unwrap_or(Value::Null),
             after: fields::get(&state, &f.path).cloned().unwrap_or(Value::Null),
             changes: diff(board, &state),
+            standing: raises(&f, G::STANDING, board, &state),
             field: f.path,
             label: f.label,
             owner: f.owner,

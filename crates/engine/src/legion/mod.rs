@@ -12,7 +12,7 @@ mod procedure;
 pub mod rules;
 mod wording;
 
-use crate::kit::{Cx, Game, Kit, Phase, Reset, Set, Stop};
+use crate::kit::{Better, Cx, Game, Kit, Phase, Reset, Set, Stop};
 use crate::{BoardError, GameResult, RuleUse, Status};
 use wording::{Activation, Fault, Notice, Outcome};
 
@@ -57,6 +57,8 @@ impl Game for Legion {
         "player",
         "unit",
     ];
+    /// The victory points the result is counted on after the last round.
+    const STANDING: &'static [(&'static str, Better)] = &[("players[].points", Better::Higher)];
 
     /// A round: the Command Phase, the Activation Phase (the indexed text:
     /// "During the Activation Phase, each unit can perform actions"), the

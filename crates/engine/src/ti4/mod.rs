@@ -11,7 +11,7 @@ pub mod rules;
 mod wording;
 
 use crate::kit::bounded::Count;
-use crate::kit::{Cx, Game, Kit, Phase, Reset, Set, Stop};
+use crate::kit::{Better, Cx, Game, Kit, Phase, Reset, Set, Stop};
 use crate::{BoardError, GameResult, RuleUse, Status};
 
 pub use board::Board;
@@ -54,6 +54,9 @@ impl Game for Ti4 {
         "this_turn",
         "points_to_win",
     ];
+    /// The first to the points to win wins.
+    const STANDING: &'static [(&'static str, Better)] =
+        &[("players[].victory_points", Better::Higher)];
 
     /// A game round, in the order of [`board::Phase`]: strategy phase (not
     /// indexed), action phase, status phase (rule 5 moves play into it); the

@@ -555,14 +555,20 @@ impl Matches {
         {
             let result = engine.status(&a.state).ok().and_then(|s| s.result);
             let winner = result.as_ref().map(|r| self.winner_seat(&m, engine, r));
-            let asks = super::consent::affected(m.players.len(), seat, Some(a.owner), winner);
+            // A field the result is counted on is every player's business.
+            let owner = if a.standing { None } else { a.owner };
+            let asks = super::consent::affected(m.players.len(), seat, Some(owner), winner);
             if !asks.is_empty() {
                 let ends = result
                     .map(|r| {
                         let who = r.winner.map_or("no winner".into(), |w| format!("{w} wins"));
                         format!("; it ends the game ({who})")
                     })
-                    .unwrap_or_default();
+                    .unwrap_or_else(|| {
+                        let counted = a.standing && a.owner == Some(seat);
+                        let why = "; the game's result is counted on it";
+                        (if counted { why } else { "" }).to_string()
+                    });
                 let proposal = super::consent::Proposal {
                     by: seat,
                     what: super::consent::Proposed::Adjust {
