@@ -796,8 +796,11 @@ fn feedback_on_rule_answers_is_kept_per_server_and_exported() {
             "{}",
             String::from_utf8_lossy(&export.stderr)
         );
-        assert!(yaml.contains("- q: \"can an exhausted phoenixborn guard\"\n  game: ashes\n  ask_game: true\n  expect: [ashes:attack-a-unit.3]\n  source: \"feedback\""), "{yaml}");
-        assert!(yaml.contains("expect: [ti4:action-phase.4.1]"), "{yaml}");
+        assert!(yaml.contains("- q: \"can an exhausted phoenixborn guard\"\n  game: \"ashes\"\n  ask_game: true\n  expect: [\"ashes:attack-a-unit.3\"]\n  source: \"feedback\""), "{yaml}");
+        assert!(
+            yaml.contains("expect: [\"ti4:action-phase.4.1\"]"),
+            "{yaml}"
+        );
     }
 }
 

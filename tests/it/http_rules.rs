@@ -395,3 +395,85 @@ async fn a_wrong_kind_lists_the_kinds_and_a_foreign_cancel_cancels_nothing() {
     assert!(t.contains("Cancelled: nothing was added."), "{t}");
     e.server.stop().await.unwrap();
 }
+
+/// Posts an interaction; a deferred one is followed to what it showed.
+async fn send(s: &Server, payload: &Value) -> Value {
+    let v = s.post(payload).await;
+    if v["type"] != 5 {
+        return v;
+    }
+    let token = payload["token"].as_str().unwrap();
+    s.fake.delivered(token).await.as_response()
+}
+
+/// The text of a reply: its embed's description, or its content.
+fn reply_text(v: &Value) -> String {
+    let d = &v["data"];
+    d["embeds"][0]["description"]
+        .as_str()
+        .or(d["content"].as_str())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// 👍 / 👎 count once per user per answer (a press again, or a retried
+/// request, replaces the user's vote), and only in the server that was
+/// answered: the same button from another server or a direct message is
+/// refused, nothing recorded.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn feedback_votes_count_once_per_user_and_only_in_their_server() {
+    let s = Server::start().await;
+    let v = s
+        .post(&slash(
+            "rule",
+            vec![opt("query", "can an exhausted phoenixborn guard")],
+        ))
+        .await;
+    let ids = buttons(&v);
+    let id = |label: &str| {
+        ids.iter()
+            .find(|(l, _)| l.contains(label))
+            .map(|(_, c)| c.clone())
+            .unwrap_or_else(|| panic!("no {label} button: {ids:?}"))
+    };
+    let (up, down) = (id("👍"), id("👎"));
+    for _ in 0..3 {
+        let r = send(&s, &button(&up)).await;
+        assert!(reply_text(&r).contains("Recorded 👍"), "{r}");
+    }
+    let press = button(&up);
+    send(&s, &press).await;
+    s.post(&press).await; // retried by Discord
+    let r = send(&s, &button(&down)).await;
+    assert!(reply_text(&r).contains("Recorded 👎"), "{r}");
+
+    let mut elsewhere = button(&up);
+    elsewhere["guild_id"] = json!("1300000000000000999");
+    elsewhere["guild"]["id"] = json!("1300000000000000999");
+    elsewhere["channel"]["guild_id"] = json!("1300000000000000999");
+    let r = send(&s, &elsewhere).await;
+    assert!(reply_text(&r).contains("another server"), "{r}");
+    let mut dm = button(&up);
+    for k in ["guild_id", "guild", "member", "guild_locale"] {
+        dm.as_object_mut().unwrap().remove(k);
+    }
+    dm["user"] = user_with(USER_ID, "Player One");
+    dm["context"] = json!(1);
+    dm["channel"] = json!({ "id": "1300000000000000777", "type": 1, "flags": 0, "last_message_id": null, "recipients": [] });
+    dm["channel_id"] = json!("1300000000000000777");
+    dm["message"]["interaction_metadata"]["authorizing_integration_owners"] =
+        json!({ "1": USER_ID });
+    let r = send(&s, &dm).await;
+    assert!(reply_text(&r).contains("another server"), "{r}");
+
+    let summary = slash(
+        "feedback",
+        vec![json!({ "name": "summary", "type": 1, "options": [] })],
+    );
+    let r = send(&s, &summary).await;
+    assert!(
+        reply_text(&r).contains("👍 0 · 👎 1 · right rule given 0"),
+        "{r}"
+    );
+    s.server.stop().await.unwrap();
+}

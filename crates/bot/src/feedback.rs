@@ -154,7 +154,12 @@ impl Bot {
         if let Err(e) = store.keep_ask(&ask).await {
             return super::internal_error("feedback ask", &e);
         }
-        let question = ask.question.clone();
+        // The buttons belong to the server that was answered: a press from
+        // another server or a direct message is not that server's feedback.
+        if guild_key(&request.origin).as_deref() != Some(ask.guild.as_str()) {
+            return refuse("this answer was given in another server; its buttons count only there");
+        }
+        let question = super::reply::escape_inline(&ask.question);
         let f = Feedback {
             ask,
             user_id: request.origin.user_id.to_string(),
@@ -215,13 +220,16 @@ impl Bot {
             .channel_id
             .map_or_else(|| "console".to_string(), |c| c.to_string());
         let user = origin.user_id.to_string();
-        let ask = match self.asks.latest(&guild, &channel, &user) {
-            Some(a) => Some(a),
-            None => store
-                .latest_ask(&guild, &channel, &user)
-                .await
-                .ok()
-                .flatten(),
+        // The newest of this process's and the database's: another replica
+        // may have answered the user's latest question.
+        let stored = store
+            .latest_ask(&guild, &channel, &user)
+            .await
+            .ok()
+            .flatten();
+        let ask = match (self.asks.latest(&guild, &channel, &user), stored) {
+            (Some(a), Some(b)) => Some(if b.created_at > a.created_at { b } else { a }),
+            (a, b) => a.or(b),
         };
         let Some(ask) = ask else {
             return refuse(
@@ -231,7 +239,7 @@ impl Bot {
         if let Err(e) = store.keep_ask(&ask).await {
             return super::internal_error("feedback ask", &e);
         }
-        let question = ask.question.clone();
+        let question = super::reply::escape_inline(&ask.question);
         let f = Feedback {
             ask,
             user_id: user,
@@ -309,7 +317,7 @@ pub fn summary_text(list: &[Feedback]) -> String {
             .map_or("nothing".to_string(), |s| format!("`{s}`"));
         out.push_str(&format!(
             "\n- {what} — “{}” (shown first: {shown})",
-            super::reply::escape_md(&f.ask.question)
+            super::reply::escape_inline(&f.ask.question)
         ));
     }
     out.push_str("\nExport them as evaluation questions with `arbiter feedback export`.");

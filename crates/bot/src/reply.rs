@@ -409,6 +409,25 @@ pub fn escape_md(s: &str) -> String {
     out
 }
 
+/// A user's text shown inline (a question in a summary): on one line (line
+/// breaks and other controls become spaces, so no heading or list item can
+/// be forged), markdown escaped, masked links (`[text](url)`) and
+/// `<…>` mentions or links shown as typed.
+pub fn escape_inline(s: &str) -> String {
+    let line: String = s
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let mut out = String::with_capacity(line.len() + 8);
+    for c in escape_md(&line).chars() {
+        if matches!(c, '[' | ']' | '<' | '>') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// [`escape_md`] appended to `out`.
 fn push_escaped(out: &mut String, s: &str) {
     let mut copied = 0;

@@ -148,7 +148,26 @@ impl Store {
     }
 
     /// Records one verdict (the ask's question and answer copied with it).
+    /// A user has one vote (👍 or 👎) and one right rule per answer: a new
+    /// one replaces theirs, so pressing again, or a retried request, counts
+    /// once.
     pub async fn add_feedback(&self, f: &Feedback) -> Result<(), StoreError> {
+        let kinds: &[&str] = match f.verdict {
+            Verdict::Up | Verdict::Down => &["up", "down"],
+            Verdict::Right => &["right"],
+        };
+        let mut tx = self.pool.begin().await?;
+        for kind in kinds {
+            sqlx::query(
+                "DELETE FROM arbiter_feedback WHERE guild = $1 AND ask = $2 AND user_id = $3 AND verdict = $4",
+            )
+            .bind(&f.ask.guild)
+            .bind(&f.ask.key)
+            .bind(&f.user_id)
+            .bind(*kind)
+            .execute(&mut *tx)
+            .await?;
+        }
         sqlx::query(
             "INSERT INTO arbiter_feedback (guild, ask, user_id, verdict, rule, question, game, shown, confidence, at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
@@ -163,8 +182,9 @@ impl Store {
         .bind(shown_json(&f.ask.shown))
         .bind(&f.ask.confidence)
         .bind(f.at)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
+        tx.commit().await?;
         Ok(())
     }
 
@@ -205,45 +225,96 @@ impl Store {
 }
 
 /// The feedback as evaluation questions (tests/eval_questions.yaml's
-/// format): a question whose right rule a user named expects that rule; one
-/// a user marked 👍 expects the passage shown first; 👎 alone says what is
-/// wrong, not what is right, so it is left out (counted in the header).
-/// One entry per question (the latest verdict that names a rule wins); the
-/// split follows the file's rule (held-out when FNV-1a-64(q) % 100 < 55).
+/// format): a question whose right rule a user named expects that rule (in
+/// that rule's game); one a user marked 👍 expects the passage shown first,
+/// or, where nothing was shown ("no indexed rule covers this"), nothing: a
+/// question the rules do not answer. 👎 alone says what is wrong, not what
+/// is right, so it is left out (counted in the header). One entry per
+/// server, game and question: a named rule wins over a 👍, the latest of
+/// each kind over earlier ones. The split follows the file's rule
+/// (held-out when FNV-1a-64(q) % 100 < 55).
 pub fn evaluation_yaml(list: &[Feedback]) -> String {
-    let mut entries: Vec<(String, Option<String>, String)> = Vec::new();
+    struct Entry<'a> {
+        guild: &'a str,
+        game: String,
+        question: &'a str,
+        expect: Option<String>,
+        named: bool,
+    }
+    let mut entries: Vec<Entry> = Vec::new();
     let mut unanswered = 0;
     for f in list {
-        let expect = match (f.verdict, &f.rule) {
-            (Verdict::Right, Some(rule)) => rule.clone(),
-            (Verdict::Up, _) => match f.ask.shown.first() {
-                Some(id) => id.clone(),
-                None => continue,
-            },
+        let (expect, named) = match (f.verdict, &f.rule) {
+            (Verdict::Right, Some(rule)) => (Some(rule.clone()), true),
+            (Verdict::Up, _) => (f.ask.shown.first().cloned(), false),
             _ => {
                 unanswered += 1;
                 continue;
             }
         };
-        entries.retain(|(q, _, _)| *q != f.ask.question);
-        entries.push((f.ask.question.clone(), f.ask.game.clone(), expect));
+        let game = match (&expect, &f.ask.game) {
+            (Some(id), _) if named => id.split(':').next().unwrap_or_default().to_string(),
+            (_, Some(g)) => g.clone(),
+            (Some(id), None) => id.split(':').next().unwrap_or_default().to_string(),
+            (None, None) => "none".to_string(),
+        };
+        let same =
+            |e: &Entry| e.guild == f.ask.guild && e.game == game && e.question == f.ask.question;
+        if entries.iter().any(|e| same(e) && e.named && !named) {
+            continue;
+        }
+        entries.retain(|e| !same(e));
+        entries.push(Entry {
+            guild: &f.ask.guild,
+            game,
+            question: &f.ask.question,
+            expect,
+            named,
+        });
     }
     let mut out = format!(
         "# Questions from feedback on /rule answers ({} exported; {unanswered} 👎 without a right rule left out).\n# Append to tests/eval_questions.yaml after review.\n",
         entries.len()
     );
-    for (q, game, expect) in entries {
-        let game = game.unwrap_or_else(|| expect.split(':').next().unwrap_or_default().to_string());
-        let quoted = serde_json::to_string(&q).unwrap_or_default();
-        let split = if fnv1a64(&q) % 100 < 55 {
+    for e in entries {
+        let split = if fnv1a64(e.question) % 100 < 55 {
             "held-out"
         } else {
             "tuning"
         };
         out.push_str(&format!(
-            "- q: {quoted}\n  game: {game}\n  ask_game: true\n  expect: [{expect}]\n  source: \"feedback\"\n  split: {split}\n"
+            "- q: {}\n  game: {}\n  ask_game: true\n  expect: [{}]\n  source: \"feedback\"\n  split: {split}\n",
+            yaml_quoted(e.question),
+            yaml_quoted(&e.game),
+            e.expect.as_deref().map(yaml_quoted).unwrap_or_default(),
         ));
     }
+    out
+}
+
+/// A YAML double-quoted scalar: every character YAML does not print
+/// (controls, DEL, C1, U+FFFE/FFFF, a lone BOM), quotes and backslashes
+/// escaped, so any text a user typed reads back as it was.
+fn yaml_quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            ' '..='~' => out.push(c),
+            '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fefe}' | '\u{ff00}'..='\u{fffd}' => {
+                out.push(c)
+            }
+            c if u32::from(c) >= 0x10000 => out.push(c),
+            c if u32::from(c) <= 0xff => out.push_str(&format!("\\x{:02X}", u32::from(c))),
+            c => out.push_str(&format!("\\u{:04X}", u32::from(c))),
+        }
+    }
+    out.push('"');
     out
 }
 
@@ -272,6 +343,62 @@ mod tests {
     }
 
     #[test]
+    fn export_quotes_what_yaml_does_not_print_and_reads_back() {
+        let q = "a\u{7f}b\u{85}c\u{9b}d\u{ffff}e\u{feff}f \"g\" \\ h\n# i: [j] {k} *l !m |n 🎲";
+        let yaml = evaluation_yaml(&[fb(q, Verdict::Up, None)]);
+        #[derive(serde::Deserialize)]
+        struct Entry {
+            q: String,
+            game: String,
+            expect: Vec<String>,
+        }
+        let read: Vec<Entry> = serde_saphyr::from_str(&yaml).expect("the export parses");
+        assert_eq!(read.len(), 1);
+        assert_eq!(read[0].q, q);
+        assert_eq!(read[0].game, "ashes");
+        assert_eq!(read[0].expect, ["ashes:pass"]);
+    }
+
+    #[test]
+    fn export_keeps_servers_and_games_apart_and_a_named_rule_wins() {
+        let mut other = fb("who goes first", Verdict::Up, None);
+        other.ask.guild = "g2".into();
+        other.ask.game = Some("ti4".into());
+        other.ask.shown = vec!["ti4:action-phase.1".into()];
+        let mut none = fb("how many cards in a deck", Verdict::Up, None);
+        none.ask.shown.clear();
+        let yaml = evaluation_yaml(&[
+            fb(
+                "who goes first",
+                Verdict::Right,
+                Some("ashes:attack-a-unit.3"),
+            ),
+            other,
+            fb("who goes first", Verdict::Up, None),
+            fb("which rule?", Verdict::Right, Some("ti4:action-phase.1")),
+            none,
+        ]);
+        assert!(yaml.contains("4 exported"), "{yaml}");
+        assert!(
+            yaml.contains("expect: [\"ashes:attack-a-unit.3\"]"),
+            "{yaml}"
+        );
+        assert!(yaml.contains("expect: [\"ti4:action-phase.1\"]"), "{yaml}");
+        assert!(
+            !yaml.contains("expect: [\"ashes:pass\"]"),
+            "a 👍 after a named rule: {yaml}"
+        );
+        assert!(
+            yaml.contains("- q: \"which rule?\"\n  game: \"ti4\""),
+            "a named rule's own game: {yaml}"
+        );
+        assert!(
+            yaml.contains("- q: \"how many cards in a deck\"\n  game: \"ashes\"\n  ask_game: true\n  expect: []"),
+            "{yaml}"
+        );
+    }
+
+    #[test]
     fn export_keeps_questions_with_a_known_answer_once() {
         let yaml = evaluation_yaml(&[
             fb("can I pass?", Verdict::Up, None),
@@ -283,8 +410,11 @@ mod tests {
             ),
             fb("what is fatigue", Verdict::Down, None),
         ]);
-        assert!(yaml.contains("- q: \"can I pass?\"\n  game: ashes\n  ask_game: true\n  expect: [ashes:pass]\n  source: \"feedback\"\n"), "{yaml}");
-        assert!(yaml.contains("expect: [ashes:attack-a-unit.3]"), "{yaml}");
+        assert!(yaml.contains("- q: \"can I pass?\"\n  game: \"ashes\"\n  ask_game: true\n  expect: [\"ashes:pass\"]\n  source: \"feedback\"\n"), "{yaml}");
+        assert!(
+            yaml.contains("expect: [\"ashes:attack-a-unit.3\"]"),
+            "{yaml}"
+        );
         assert!(!yaml.contains("fatigue"), "{yaml}");
         assert!(
             yaml.contains("2 exported; 2 👎 without a right rule left out"),
@@ -297,7 +427,7 @@ mod tests {
         };
         assert!(
             yaml.contains(&format!(
-                "expect: [ashes:pass]\n  source: \"feedback\"\n  split: {split}"
+                "expect: [\"ashes:pass\"]\n  source: \"feedback\"\n  split: {split}"
             )),
             "{yaml}"
         );
