@@ -1922,3 +1922,36 @@ fn adjust_sets_a_field_and_checks_the_board() {
     assert!(e.message.contains("the least is 1"), "{}", e.message);
     assert_eq!(ashes().adjust(&b, "turn", "Maeoni").unwrap().owner, None);
 }
+
+/// A play whose result would pass what a board may hold (999 + 999 damage)
+/// is refused, nothing changed: a match never records a state its next play
+/// could not read (issue found by an outside tester).
+#[test]
+fn a_play_that_would_leave_the_board_past_its_limits_is_refused() {
+    let units = "      - { name: Titan, attack: 999, life: 999 }\n      - { name: Colossus, attack: 999, life: 999 }\n";
+    let doc = board(
+        units,
+        "{ name: Maeoni Viper, life: 999 }",
+        MAEONI,
+        "",
+        "  action: attack-phoenixborn\n  attackers: [Titan, Colossus]\n",
+    );
+    let e = ashes().judge_text(&doc).unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("play"), "{e}");
+    assert!(
+        e.message
+            .contains("players[1].phoenixborn.damage past what a board may hold")
+            && e.message.contains("not a rule of the game"),
+        "{e}"
+    );
+    // One attacker: 999 damage is within the limits, and destroys her.
+    let doc = board(
+        units,
+        "{ name: Maeoni Viper, life: 999 }",
+        MAEONI,
+        "",
+        "  action: attack-phoenixborn\n  attackers: [Titan]\n",
+    );
+    let r = ashes().judge_text(&doc).unwrap();
+    assert!(r.legal, "{r:?}");
+}

@@ -298,6 +298,28 @@ impl<G: Game> Kit<G> {
         serde_json::to_value(v).unwrap_or(Value::Null)
     }
 
+    /// The board after a play as a document that reads back as a board: a
+    /// play that would leave a value past the board's limits (damage past
+    /// 999, more tokens than a list holds) is refused, so a match never
+    /// records a state its next play could not read.
+    fn readable(after: &G::Board, before: &G::Board) -> Result<Value, BoardError> {
+        let state = Self::to_value(after);
+        if after == before {
+            return Ok(state);
+        }
+        Self::read::<G::Board>(&state, "", None).map_err(|e| BoardError {
+            message: format!(
+                "this play would leave {} past what a board may hold ({}): a limit of this tool, not a rule of the game; nothing changes",
+                e.path.as_deref().unwrap_or("the board"),
+                e.message
+            ),
+            path: Some("play".into()),
+            pos: None,
+            ..e
+        })?;
+        Ok(state)
+    }
+
     /// Refuses a document that names another game.
     fn same_game(map: &Map<String, Value>) -> Result<(), BoardError> {
         match map.get("game") {
@@ -457,14 +479,14 @@ impl<G: Game> Kit<G> {
         };
         let (state, status, changes) = match (legal, &pending) {
             (true, None) => {
-                let state = Self::to_value(&work);
+                let state = Self::readable(&work, &board)?;
                 let changes = changes_to(&work, &state);
                 (state, G::status(&work), changes)
             }
             (true, Some(_)) => (Self::to_value(&board), G::status(&board), Vec::new()),
             (false, _) => {
                 let left = G::after_illegal(&board, &work);
-                let state = Self::to_value(&left);
+                let state = Self::readable(&left, &board)?;
                 let changes = changes_to(&left, &state);
                 (state, G::status(&left), changes)
             }
