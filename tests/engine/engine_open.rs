@@ -100,3 +100,89 @@ fn a_board_error_under_a_notation_play_says_where() {
         + 1;
     assert_eq!(err.pos.map(|p| p.line), Some(line), "{err}");
 }
+
+/// A play written twice over in notation ("counter; no counter", "step 0.5;
+/// step 1", two targets, two answers) is refused with both clauses quoted,
+/// not settled by taking one; a clause `pay` does not take is refused; a
+/// unit whose name holds "and" stays one unit (issue found by an outside
+/// tester).
+#[test]
+fn notation_refuses_what_is_said_twice_and_keeps_names_holding_and() {
+    let read = |path: &str| {
+        let text =
+            std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+                .unwrap();
+        let mut v: serde_json::Value = serde_saphyr::from_str(&text).unwrap();
+        v.as_object_mut().unwrap().remove("play");
+        v
+    };
+    let cases = [
+        (
+            "ashes",
+            "examples/ashes/attack-phoenixborn.yaml",
+            "attack unit Frostback Bear with Iron Worker, Hammer Knight; counter; no counter",
+            "play.counter",
+            "“counter” and “no counter”",
+        ),
+        (
+            "ashes",
+            "examples/ashes/attack-phoenixborn.yaml",
+            "attack unit Frostback Bear with Iron Worker, Hammer Knight; split Iron Worker 2, Iron Worker 0",
+            "play.split[\"Iron Worker\"]",
+            "“Iron Worker 2” and “Iron Worker 0”",
+        ),
+        (
+            "ashes",
+            "examples/ashes/attack-phoenixborn.yaml",
+            "pay \"Molten Gold\" main; blah",
+            "play",
+            "unexpected 'blah'",
+        ),
+        (
+            "ti4",
+            "examples/matches/ti4-start.yaml",
+            "Ana trades with Cleo; accepted; declined",
+            "play.accepted",
+            "“accepted” and “declined”",
+        ),
+        (
+            "grand-archive",
+            "examples/grand-archive/example-2-bulwark-sword-and-tariff-ring.yaml",
+            "attack with lorraine at rai at stalwart guard",
+            "play",
+            "“at rai” and “at stalwart guard”",
+        ),
+        (
+            "grand-archive",
+            "examples/grand-archive/example-2-bulwark-sword-and-tariff-ring.yaml",
+            "attack with lorraine at rai; no response; respond with Counter",
+            "play.response",
+            "both say this",
+        ),
+        (
+            "magewinds",
+            "examples/magewinds/attack-step-visible.yaml",
+            "activate Pyromancer attack Shade with Fire Bolt; step 0.5; step 1",
+            "play.step",
+            "“step 0.5” and “step 1”",
+        ),
+    ];
+    for (game, file, line, path, words) in cases {
+        let e = arbiter::engine::engine(game)
+            .unwrap()
+            .parse_notation(line, &read(file))
+            .unwrap_err();
+        assert_eq!(e.path.as_deref(), Some(path), "{line}: {e}");
+        assert!(e.message.contains(words), "{line}: {e}");
+    }
+    let mut b = read("examples/ashes/attack-phoenixborn.yaml");
+    b["players"][0]["units"] = serde_json::json!([
+        { "name": "Hammer and Anvil", "attack": 1, "life": 2 },
+        { "name": "Anvil Golem", "attack": 5, "life": 5 },
+    ]);
+    let play = arbiter::engine::engine("ashes")
+        .unwrap()
+        .parse_notation("attack Maeoni Viper with Hammer and Anvil", &b)
+        .unwrap();
+    assert_eq!(play["attackers"], serde_json::json!(["Hammer and Anvil"]));
+}

@@ -20,7 +20,8 @@ use crate::BoardError;
 use crate::kit::bounded::{List, Name};
 use crate::kit::names;
 use crate::kit::notation::{
-    self as lex, clauses, keyword, list, split_word, strip_suffix_word, strip_word, unquote,
+    self as lex, clauses, keyword, list, list_of, split_word, strip_suffix_word, strip_word,
+    unquote,
 };
 use crate::text::fold;
 
@@ -44,6 +45,9 @@ pub fn parse(line: &str, b: &Board) -> Result<Play, BoardError> {
         return Ok(Play::Pass { player });
     }
     if let Some(card) = strip_word(head, &["pay", "play", "activate"]) {
+        if let Some(extra) = rest.first() {
+            return Err(err("play", Unparsed::PayTakesNothing { extra }));
+        }
         return pay(card, player);
     }
     let Some(attack) = strip_word(head, &["attack", "attacks"]) else {
@@ -110,7 +114,12 @@ fn pay(text: &str, player: Option<Said>) -> Result<Play, BoardError> {
 }
 
 fn attackers_of(b: &Board, actor: usize, text: &str) -> Result<Units, BoardError> {
-    let typed = list(text);
+    let known: Vec<&str> = b
+        .players
+        .iter()
+        .flat_map(|p| p.units.iter().map(|u| u.name.as_str()))
+        .collect();
+    let typed = list_of(text, &known);
     if typed.is_empty() {
         return Err(err("play.attackers", Unparsed::NoAttacker));
     }
@@ -182,7 +191,7 @@ fn attack_pb(
                 counter,
             });
         } else if let Some(r) = strip_word(clause, &["order"]) {
-            for (k, a) in list(r).iter().enumerate() {
+            for (k, a) in list_of(r, &refs).iter().enumerate() {
                 let a = names::resolve(a, &refs, "attacking unit")
                     .map_err(|e| e.at(&format!("play.order[{k}]")))?;
                 order.push(Name(a.to_string()));
@@ -239,6 +248,7 @@ fn attack_unit(
     let t = b.find_unit(target, "play.target", opponent)?;
     let refs: Vec<&str> = attackers.iter().map(Said::as_str).collect();
     let (mut guards, mut counter, mut split) = (Vec::new(), None, BTreeMap::new());
+    let mut counter_said = None;
     for clause in rest {
         let key = fold(clause);
         if let Some(g) = strip_word(clause, &["guard", "guards"]) {
@@ -254,11 +264,13 @@ fn attack_unit(
         } else if matches!(key.as_str(), "noguard" | "unguarded") {
             guards.push(Name("none".into()));
         } else if matches!(key.as_str(), "counter" | "counters") {
+            lex::once(&mut counter_said, clause, "play.counter")?;
             counter = Some(true);
         } else if matches!(
             key.as_str(),
             "nocounter" | "doesnotcounter" | "doesntcounter"
         ) {
+            lex::once(&mut counter_said, clause, "play.counter")?;
             counter = Some(false);
         } else if let Some(r) = strip_word(clause, &["split"]) {
             for part in lex::split_outside(r, ',') {
@@ -272,7 +284,10 @@ fn attack_unit(
                 let name = unquote(name.trim().trim_end_matches([':', '=']).trim());
                 let n = names::resolve(name, &refs, "attacking unit")
                     .map_err(|e| e.at(&format!("play.split[\"{name}\"]")))?;
-                split.insert(Name(n.to_string()), amount);
+                if let Some(old) = split.insert(Name(n.to_string()), amount) {
+                    let path = format!("play.split[\"{n}\"]");
+                    return Err(lex::said_twice(&path, &format!("{n} {old}"), part.trim()));
+                }
             }
         } else {
             return Err(err("play", Unparsed::UnitClause { clause }));

@@ -1191,6 +1191,10 @@ pub enum Unparsed<'a> {
     PassTakesNothing {
         extra: &'a str,
     },
+    /// A clause after `pay CARD main`.
+    PayTakesNothing {
+        extra: &'a str,
+    },
     NotAPlay {
         head: &'a str,
     },
@@ -1226,6 +1230,10 @@ impl Display for Unparsed<'_> {
             Unparsed::PassTakesNothing { extra } => {
                 write!(f, "`pass` takes nothing more; unexpected '{extra}'")
             }
+            Unparsed::PayTakesNothing { extra } => write!(
+                f,
+                "`pay CARD main` (or `side`) takes nothing more; unexpected '{extra}'"
+            ),
             Unparsed::NotAPlay { head } => write!(
                 f,
                 "'{head}' is not a play; start with `attack`, `pass` or `pay` (for example `attack Maeoni with Iron Worker`)"

@@ -107,8 +107,9 @@ fn merge_commas(parts: &[String], candidates: &[&str]) -> Vec<String> {
 
 /// The defending player's answer, from the clauses after the attack.
 fn response(rest: &[&str]) -> Result<Option<String>, BoardError> {
-    let mut out = None;
+    let (mut out, mut said) = (None, None);
     for c in rest {
+        lex::once(&mut said, c, "play.response")?;
         out = Some(match strip_word(c, &["respond", "responds"]) {
             Some(r) => unquote(strip_word(r, &["with"]).unwrap_or(r)).to_string(),
             None if passes(c) => "pass".to_string(),
@@ -146,10 +147,15 @@ pub fn parse(line: &str, b: &Board) -> Result<Play, BoardError> {
     };
     let (mut attacker, mut with, mut target, mut defending_player) = (None, None, None, None);
     let (mut pay_extra, mut refuse_extra) = (Vec::new(), Vec::new());
+    let mut seen: Vec<(&str, String)> = Vec::new();
     for (kw, text) in segments(body) {
         if text.is_empty() {
             return Err(err("play", Misread::NeedsName(kw)));
         }
+        if let Some((_, first)) = seen.iter().find(|(k, _)| *k == kw) {
+            return Err(lex::said_twice("play", first, &format!("{kw} {text}")));
+        }
+        seen.push((kw, format!("{kw} {text}")));
         let cands = candidates(b, tp, kw);
         let c: Vec<&str> = cands.iter().map(String::as_str).collect();
         match kw {

@@ -118,16 +118,62 @@ pub fn split_word<'a>(s: &'a str, word: &str) -> Option<(&'a str, &'a str)> {
     Some((s[..i].trim(), s[i + word.len()..].trim()))
 }
 
+/// Two clauses of one play that say the same thing ("counter; no counter",
+/// "step 0.5; step 1"): refused, both quoted, rather than one taken.
+pub fn said_twice(path: &str, first: &str, again: &str) -> BoardError {
+    BoardError::semantic(
+        path,
+        format!("“{first}” and “{again}” both say this; say it once"),
+    )
+}
+
+/// Notes that `clause` says what `said` keeps track of: refused when an
+/// earlier clause said it ([`said_twice`]).
+pub fn once<'a>(said: &mut Option<&'a str>, clause: &'a str, path: &str) -> Result<(), BoardError> {
+    match said {
+        Some(first) => Err(said_twice(path, first, clause)),
+        None => {
+            *said = Some(clause);
+            Ok(())
+        }
+    }
+}
+
 /// A list of names on commas and the word `and`, unquoted.
 pub fn list(s: &str) -> Vec<String> {
+    list_of(s, &[])
+}
+
+/// [`list`], where a name of `known` that holds the word `and` ("Hammer
+/// and Anvil") is kept whole: the longest run of pieces that spells a known
+/// name wins over splitting it.
+pub fn list_of(s: &str, known: &[&str]) -> Vec<String> {
+    let is_known = |t: &str| known.iter().any(|k| fold(k) == fold(t));
     let mut out = Vec::new();
     for part in split_outside(s, ',') {
+        let mut pieces = Vec::new();
         let mut rest = part;
         while let Some((a, b)) = split_word(rest, "and") {
-            out.push(unquote(a).to_string());
+            pieces.push(a);
             rest = b;
         }
-        out.push(unquote(rest).to_string());
+        pieces.push(rest);
+        let mut i = 0;
+        while i < pieces.len() {
+            let longest = (i + 1..pieces.len())
+                .rev()
+                .find(|&j| is_known(&pieces[i..=j].join(" and ")));
+            match longest {
+                Some(j) => {
+                    out.push(pieces[i..=j].join(" and "));
+                    i = j + 1;
+                }
+                None => {
+                    out.push(unquote(pieces[i]).to_string());
+                    i += 1;
+                }
+            }
+        }
     }
     out.retain(|x| !x.is_empty());
     out
@@ -189,6 +235,24 @@ mod tests {
             list("Iron Worker, \"Rock and Roll\" and Mist Spirit"),
             vec!["Iron Worker", "Rock and Roll", "Mist Spirit"]
         );
+    }
+
+    #[test]
+    fn a_known_name_holding_and_is_kept_whole() {
+        let known = ["Hammer and Anvil", "Anvil Golem", "Rock and Roll and Jazz"];
+        assert_eq!(
+            list_of("Hammer and Anvil", &known),
+            vec!["Hammer and Anvil"]
+        );
+        assert_eq!(
+            list_of("hammer and anvil and Anvil Golem", &known),
+            vec!["hammer and anvil", "Anvil Golem"]
+        );
+        assert_eq!(
+            list_of("Rock and Roll and Jazz, Hammer", &known),
+            vec!["Rock and Roll and Jazz", "Hammer"]
+        );
+        assert_eq!(list_of("Iron and Steel", &known), vec!["Iron", "Steel"]);
     }
 
     #[test]

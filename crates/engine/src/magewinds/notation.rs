@@ -226,6 +226,13 @@ fn clause(b: &Board, play: &mut Play, c: &str) -> Result<(), BoardError> {
                 Play::Activate(a) => (&mut a.step, &mut a.step_to, &mut a.free),
                 Play::React(r) => (&mut r.step, &mut r.step_to, &mut r.free),
             };
+            if fold(k) != "free" && (step.is_some() || step_to.is_some()) {
+                let first = match (*step, *step_to) {
+                    (Some(n), _) => format!("step {n}"),
+                    _ => "step to …".to_string(),
+                };
+                return Err(lex::said_twice("play.step", &first, c));
+            }
             match strip_word(&rest, &["to"]) {
                 _ if fold(k) == "free" => *free = true,
                 Some(p) => *step_to = Some(point(p, "play.step_to")?),

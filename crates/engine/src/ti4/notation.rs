@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::plays::Play;
 use super::wording::Misread;
 use crate::BoardError;
-use crate::kit::notation::{clauses, complete, fragment, keyword, strip_word, unquote};
+use crate::kit::notation::{clauses, complete, fragment, keyword, said_twice, strip_word, unquote};
 use crate::text::fold;
 
 /// The kinds of play and the phrases that start them; the first phrase of
@@ -160,6 +160,9 @@ fn transaction(b: &Board, rest: &str, mut play: Value) -> Result<Play, BoardErro
     }
     play["with"] = json!(b.name(b.seat(who, "play.with")?));
     let answer = |words: [&str; 3], a: &str| words.iter().any(|w| fold(a).starts_with(w));
+    if let [_, first, again, ..] = parts.as_slice() {
+        return Err(said_twice("play.accepted", first, again));
+    }
     match parts.get(1) {
         None => {}
         Some(a) if answer(["accept", "agree", "yes"], a) => play["accepted"] = json!(true),
