@@ -1935,3 +1935,23 @@ mod legal_boards {
         }
     }
 }
+
+/// 13.0 "During a fighter's activation that fighter may make one action" and
+/// 13.3 "A reaction is an action": the activated fighter's own reaction
+/// during its action is refused; the action resolves without it (issue
+/// found by an outside tester).
+#[test]
+fn the_activated_fighter_cannot_react_during_its_own_activation() {
+    let doc = "game: magewinds\nturn: Ana\nplayers:\n  - name: Ana\n    fighters:\n      - {name: Golem, movement: 4, counter: single, position: [5, 5], attacks: [Slam], reactions: [Counterspell]}\n  - name: Bram\n    fighters:\n      - {name: Shade, movement: 5, position: [6, 5], attacks: [Shadow Bolt]}\nplay:\n  activate: Golem\n  action: attack\n  target: Shade\n  reactions:\n    - {react: Counterspell, fighter: Golem, trigger_met: true}\n";
+    let r = arbiter::engine::engine("magewinds")
+        .unwrap()
+        .judge_text(doc)
+        .unwrap();
+    let refused = r
+        .diagnostics
+        .iter()
+        .find(|d| d.message.contains("is the fighter activated"))
+        .unwrap_or_else(|| panic!("{:#?}", r.diagnostics));
+    assert_eq!(refused.rule.as_deref(), Some("magewinds:13.0"));
+    assert_eq!(r.state["players"][0]["fighters"][0]["counter"], "double");
+}

@@ -880,6 +880,12 @@ fn reaction(
         }
     };
     let reaction = def.name();
+    // 13.0: "During a fighter's activation that fighter may make one
+    // action"; 13.3: "A reaction is an action".
+    if during.is_some_and(|d| fold(&d.fighter) == fold(fighter)) {
+        let e = ReactionFault::Activated { fighter };
+        return fault(cx, at(PHASE), "fighter", e);
+    }
     let guard_free = b.fighter(id).guard && is_dodge_or_deflect(reaction);
     if b.fighter(id).counter == Counter::Double {
         if guard_free {

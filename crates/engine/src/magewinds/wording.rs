@@ -496,6 +496,8 @@ pub enum ReactionFault<'a> {
     },
     /// A double action counter; `guard`: even a Guard-free one.
     Spent { fighter: &'a str, guard: bool },
+    /// The fighter whose activation it is: its one action is the action made.
+    Activated { fighter: &'a str },
     /// The trigger condition is not met, and why.
     NotMet {
         reaction: &'a str,
@@ -535,6 +537,10 @@ impl fmt::Display for ReactionFault<'_> {
                     false => Ok(()),
                 }
             }
+            ReactionFault::Activated { fighter } => write!(
+                f,
+                "{fighter} is the fighter activated: during its activation it may make one action, the one it made, and a reaction is an action"
+            ),
             ReactionFault::NotMet {
                 reaction,
                 trigger,
