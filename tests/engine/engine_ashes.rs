@@ -1955,3 +1955,33 @@ fn a_play_that_would_leave_the_board_past_its_limits_is_refused() {
     let r = ashes().judge_text(&doc).unwrap();
     assert!(r.legal, "{r:?}");
 }
+
+/// With three players, a destroyed Phoenixborn's player is out (said as an
+/// assumption: the indexed text does not say): the turn skips them and the
+/// others' passes end the phase without theirs (issue found by an outside
+/// tester: she kept taking turns, under a note saying the game had ended).
+#[test]
+fn a_destroyed_phoenixborns_player_is_out_of_a_three_player_game() {
+    let doc = "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n    units:\n      - { name: Iron Worker, attack: 2, life: 2 }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 20, damage: 19 }\n  - name: Jessa\n    phoenixborn: { name: Jessa Na Ni, life: 18 }\nplay:\n  action: attack-phoenixborn\n  attackers: [Iron Worker]\n  target: Maeoni Viper\n";
+    let r = ashes().judge_text(doc).unwrap();
+    assert!(r.legal, "{r:?}");
+    assert_eq!(r.state["turn"], "Jessa");
+    assert!(
+        r.diagnostics.iter().any(|d| d
+            .message
+            .contains("assumed (not in the indexed rules): its player is out")),
+        "{:#?}",
+        r.diagnostics
+    );
+    assert!(r.status.as_ref().unwrap().result.is_none(), "two stand");
+    let mut b = r.state.clone();
+    for who in ["Jessa", "Coal"] {
+        b["play"] = json!({ "action": "pass", "player": who });
+        let r = ashes()
+            .judge_text(&serde_json::to_string(&b).unwrap())
+            .unwrap();
+        assert!(r.legal, "{who}: {:#?}", r.diagnostics);
+        b = r.state;
+    }
+    assert_eq!(b["phase"], "recovery", "{b}");
+}

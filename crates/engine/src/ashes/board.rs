@@ -137,12 +137,38 @@ impl Board {
         self.players.get_mut(r.0).and_then(|p| p.units.get_mut(r.1))
     }
 
-    /// The players not in the run of consecutive passes, in seat order.
+    /// The players not in the run of consecutive passes, in seat order
+    /// (players out of the game not waited on).
     pub fn yet_to_pass(&self) -> Vec<String> {
-        let names = self.players.iter().map(|p| p.name.to_string());
-        names
+        (0..self.players.len())
+            .filter(|&p| !self.out(p))
+            .map(|p| self.name(p))
             .filter(|n| !self.consecutive_passes.contains(n))
             .collect()
+    }
+
+    /// Seat `p`'s Phoenixborn is destroyed while two or more others stand:
+    /// the player is out of the game (an assumption, `wording::ASSUME_OUT`).
+    pub fn out(&self, p: usize) -> bool {
+        let standing = self
+            .players
+            .iter()
+            .filter(|x| !x.phoenixborn.destroyed())
+            .count();
+        standing >= 2
+            && self
+                .players
+                .get(p)
+                .is_some_and(|x| x.phoenixborn.destroyed())
+    }
+
+    /// The next seat after `seat` in turn order whose player is not out.
+    pub fn next_seat(&self, seat: usize) -> usize {
+        let n = self.players.len().max(1);
+        (1..=n)
+            .map(|k| (seat + k) % n)
+            .find(|&s| !self.out(s))
+            .unwrap_or((seat + 1) % n)
     }
 
     /// A unit's attack value (0 for no unit).

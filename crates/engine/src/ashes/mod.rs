@@ -153,7 +153,11 @@ impl Game for Ashes {
 
     fn entered(b: &mut Board, phase: &Phase, cx: &mut Cx) {
         if phase.id == "player-turns" && !b.players.is_empty() {
-            let first = b.name((*b.round as usize - 1) % b.players.len());
+            let seat = (*b.round as usize - 1) % b.players.len();
+            let first = match b.out(seat) {
+                true => b.name(b.next_seat(seat)),
+                false => b.name(seat),
+            };
             b.turn = Some(first.clone());
             cx.note(Some("turn"), Notice::FirstTurn { player: &first });
         }

@@ -111,7 +111,7 @@ fn end_main_action(b: &mut Board, actor: usize, play: &Play, cx: &mut Cx) {
         b.main_action_used = true;
         return;
     }
-    let next = b.name((actor + 1) % b.players.len());
+    let next = b.name(b.next_seat(actor));
     b.turn = Some(next.clone());
     b.main_action_used = false;
     let (player, next) = (&name, &next);
@@ -681,6 +681,7 @@ fn lethal_note(b: &Board, d: usize, cx: &mut Cx) {
             phoenixborn: &pb.name,
             damage: *pb.damage,
             life: *pb.life,
+            goes_on: b.out(d),
         };
         cx.warn(None, Some(&path), lethal);
     }

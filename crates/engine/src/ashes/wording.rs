@@ -981,6 +981,10 @@ impl Display for Refusal<'_> {
 
 /// Warnings and notes: what the engine does outside the indexed text, and
 /// play fields it ignores.
+/// What the engine does with a player whose Phoenixborn is destroyed while
+/// two or more others stand: not in the indexed text, so said as assumed.
+pub const ASSUME_OUT: &str = "assumed (not in the indexed rules): its player is out of the game, takes no more turns and is not waited on to pass, while the others play on";
+
 #[derive(Debug, Clone, Copy)]
 pub enum Notice<'a> {
     /// Who takes the first turn of a new round.
@@ -1002,6 +1006,9 @@ pub enum Notice<'a> {
         phoenixborn: &'a str,
         damage: u32,
         life: u32,
+        /// Other Phoenixborn still stand (three players or more): the game
+        /// goes on without this one's player.
+        goes_on: bool,
     },
     SplitNoPhoenixbornCounter,
     SplitNoCounter,
@@ -1026,9 +1033,19 @@ impl Display for Notice<'_> {
                 phoenixborn,
                 damage,
                 life,
+                goes_on: false,
             } => write!(
                 f,
                 "{phoenixborn} now has {damage} damage against a life of {life}; what happens to a Phoenixborn whose damage reaches its life is outside the indexed text (the match records it as the end of the game, outside the indexed rules)"
+            ),
+            Notice::Lethal {
+                phoenixborn,
+                damage,
+                life,
+                goes_on: true,
+            } => write!(
+                f,
+                "{phoenixborn} now has {damage} damage against a life of {life}; what happens to a Phoenixborn whose damage reaches its life is outside the indexed text; {ASSUME_OUT}"
             ),
             Notice::SplitNoPhoenixbornCounter => write!(
                 f,
