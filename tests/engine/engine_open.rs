@@ -186,3 +186,24 @@ fn notation_refuses_what_is_said_twice_and_keeps_names_holding_and() {
         .unwrap();
     assert_eq!(play["attackers"], serde_json::json!(["Hammer and Anvil"]));
 }
+
+/// A JSON board with a key twice in a mapping is refused with where, as the
+/// YAML form is (serde_json alone would take the last; found by an outside
+/// tester).
+#[test]
+fn a_json_board_with_a_key_twice_is_refused_with_where() {
+    let doc = r#"{"game":"ashes","turn":"Coal","turn":"Maeoni","players":[{"name":"Coal","phoenixborn":{"name":"Coal Roarkwin","life":15}},{"name":"Maeoni","phoenixborn":{"name":"Maeoni Viper","life":20}}],"play":{"action":"pass"}}"#;
+    let e = arbiter::engine::engine("ashes")
+        .unwrap()
+        .judge_text(doc)
+        .unwrap_err();
+    assert!(e.message.contains("`turn` appears twice"), "{e}");
+    assert!(e.pos.is_some(), "{e:?}");
+    let once = doc.replacen(r#""turn":"Maeoni","#, "", 1);
+    assert!(
+        arbiter::engine::engine("ashes")
+            .unwrap()
+            .judge_text(&once)
+            .is_ok()
+    );
+}

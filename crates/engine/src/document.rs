@@ -266,13 +266,75 @@ pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, BoardError> {
 }
 
 fn parse_text<T: DeserializeOwned>(text: &str) -> Result<T, BoardError> {
-    // JSON (what match tracking stores) takes serde_json's faster path.
+    // JSON (what match tracking stores) takes serde_json's faster path;
+    // one with a key twice in a mapping (which serde_json would take, the
+    // last winning) goes to the YAML reader, which refuses it with where.
     if text.trim_start().starts_with('{')
-        && let Ok(v) = serde_json::from_str(text)
+        && let Ok(Unique(v)) = serde_json::from_str(text)
+        && let Ok(t) = T::deserialize(v)
     {
-        return Ok(v);
+        return Ok(t);
     }
     serde_saphyr::from_str_with_options(text, options()).map_err(|e| yaml_error(&e))
+}
+
+/// A JSON value read with every mapping's keys checked to differ.
+struct Unique(serde_json::Value);
+
+impl<'de> Deserialize<'de> for Unique {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(UniqueVisitor).map(Unique)
+    }
+}
+
+struct UniqueVisitor;
+
+impl<'de> Visitor<'de> for UniqueVisitor {
+    type Value = serde_json::Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(serde_json::Value::Null, Into::into))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(Unique(v)) = seq.next_element()? {
+            out.push(v);
+        }
+        Ok(out.into())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out = serde_json::Map::new();
+        while let Some((k, Unique(v))) = map.next_entry::<String, Unique>()? {
+            if out.insert(k, v).is_some() {
+                return Err(serde::de::Error::custom("a key appears twice"));
+            }
+        }
+        Ok(out.into())
+    }
 }
 
 /// A parser error in the user's words, with its position.
