@@ -277,6 +277,13 @@ fn a_self_adjust_of_a_score_asks_the_other_players() {
         out.contains("Match: adjust #") && !out.contains("proposal"),
         "{out}"
     );
+    // A unit's attack decides fights: raising one's own asks too.
+    let out = run(
+        &bot,
+        "Coal",
+        "/match adjust field:Coal.units.Iron Worker.attack value:999 reason:buff\n",
+    );
+    assert!(out.contains("next: Maeoni decides"), "{out}");
 }
 
 /// `agreed by` speaks for the seats it names only: Cleo's consent does

@@ -61,10 +61,14 @@ impl Game for Ashes {
         "consecutive_passes",
         "players",
     ];
-    /// A phoenixborn destroyed ends the game (its damage against its life).
+    /// A Phoenixborn destroyed ends the game (its damage against its life);
+    /// the units' stats decide the battles on the way.
     const STANDING: &'static [(&'static str, Better)] = &[
         ("players[].phoenixborn.damage", Better::Lower),
         ("players[].phoenixborn.life", Better::Higher),
+        ("players[].units[].attack", Better::Higher),
+        ("players[].units[].life", Better::Higher),
+        ("players[].units[].damage", Better::Lower),
     ];
 
     /// A round: the player turns phase, then (when all players passed on

@@ -11,7 +11,7 @@ mod procedure;
 pub mod rules;
 mod wording;
 
-use crate::kit::{Cx, Game, Kit, Phase, Reset, Set, Stop};
+use crate::kit::{Better, Cx, Game, Kit, Phase, Reset, Set, Stop};
 use crate::{BoardError, RuleUse, Status};
 use wording::Refusal;
 
@@ -92,6 +92,9 @@ impl Game for GrandArchive {
         "pending_triggers",
         "combat",
     ];
+    /// Obligations another player's effects put on this one (rule 1.4): any
+    /// change of one's own is the others' business too.
+    const STANDING: &'static [(&'static str, Better)] = &[("players[].must_attack", Better::Lower)];
 
     const PHASES: &'static [Phase] = PHASES;
     const ROUND_FIELD: Option<&'static str> = Some("turn_number");

@@ -128,11 +128,14 @@ pub trait Game: Send + Sync + 'static {
     /// other field present gets a "not read" warning.
     const BOARD_READS: &'static [&'static str];
 
-    /// The scores of a seat the game's result is counted on (patterns,
-    /// `[]` for list items: `players[].victory_points`), and which way is
-    /// better for the seat. A player's `adjust` that may raise their own
-    /// standing needs every other player's consent (docs/MATCHES.md,
-    /// "Consent"); their other fields are their own bookkeeping.
+    /// The fields of a seat that stand for its standing against the others
+    /// (patterns, `[]` for list items: `players[].victory_points`): the
+    /// scores the result is counted on, the stats that decide its fights,
+    /// obligations others' effects imposed; and which way is better for the
+    /// seat (a field that is not a number: any change may be). A player's
+    /// `adjust` that may raise their own standing needs every other
+    /// player's consent (docs/MATCHES.md, "Consent"); their other fields
+    /// are their own bookkeeping.
     const STANDING: &'static [(&'static str, fields::Better)] = &[];
 
     /// Fields of this play the procedure reads.
