@@ -477,3 +477,81 @@ async fn feedback_votes_count_once_per_user_and_only_in_their_server() {
     );
     s.server.stop().await.unwrap();
 }
+
+/// Passage ids longer than Discord's 100 characters (a house rule with long
+/// headings) travel in buttons and autocomplete values as a short reference
+/// that finds them again: every custom id within 100 and unique, the
+/// section button opens the section, the autocompleted value cites the
+/// passage (found by an outside tester: ids were cut with "…", two buttons
+/// shared one id and Discord would refuse the message).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn long_passage_ids_travel_as_short_references_that_resolve() {
+    let e = endpoint().await;
+    let doc = "# Frequently asked questions about movement through asteroid fields and nebulae in our league\n\n\
+               ## Whether a ship that ends its movement inside a nebula may still retreat afterwards\n\n\
+               1. A ship in a nebula may not retreat from that nebula. See also: Glorpic drift.\n\n\
+               2. A ship in an asteroid field may retreat as usual.\n";
+    let url = e.fake.serve_file("faq.md", doc.as_bytes().to_vec());
+    let admin = |p: Value| as_member(p, "1300000000000000301", "Coal", ADMIN_PERMISSIONS);
+    let v = e
+        .send(&admin(rules_add_doc(
+            &url,
+            doc.len(),
+            ["faq.md", "ti4", "faq", "League FAQ"],
+        )))
+        .await;
+    let confirm = v["data"]["components"][0]["components"][0]["custom_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let v = e.send(&admin(button(&confirm))).await;
+    assert!(text_of(&v).contains("is live"), "{v}");
+
+    let long = "ti4:league-faq.frequently-asked-questions-about-movement-through-asteroid-fields-and-nebulae-in-our-league.whether-a-ship-that-ends-its-movement-inside-a-nebula-may-still-retreat-afterwards.1";
+    let v = e.send(&slash("rule", vec![opt("query", long)])).await;
+    assert!(
+        text_of(&v).contains("may not retreat from that nebula"),
+        "{v}"
+    );
+    let ids: Vec<String> = buttons(&v).into_iter().map(|(_, c)| c).collect();
+    assert!(!ids.is_empty(), "{v}");
+    for id in &ids {
+        assert!(id.chars().count() <= 100, "{id}");
+    }
+    let mut unique = ids.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), ids.len(), "{ids:?}");
+    let section = ids
+        .iter()
+        .find(|c| c.starts_with("section:"))
+        .unwrap_or_else(|| panic!("{ids:?}"));
+    let v = e.send(&button(section)).await;
+    assert!(
+        text_of(&v).contains("An asteroid field")
+            || text_of(&v).contains("asteroid field may retreat"),
+        "the whole section: {v}"
+    );
+
+    let v = e
+        .send(&autocomplete(
+            "rule",
+            "query",
+            "ship ends its movement inside a nebula retreat",
+            vec![],
+        ))
+        .await;
+    let choices = v["data"]["choices"].as_array().unwrap();
+    let value = choices
+        .iter()
+        .filter_map(|c| c["value"].as_str())
+        .find(|v| v.contains('~'))
+        .unwrap_or_else(|| panic!("a long id's short reference among {choices:?}"));
+    assert!(value.len() <= 100);
+    let v = e.send(&slash("rule", vec![opt("query", value)])).await;
+    assert!(
+        text_of(&v).contains("League FAQ") || text_of(&v).contains("nebula"),
+        "{v}"
+    );
+    e.server.stop().await.unwrap();
+}

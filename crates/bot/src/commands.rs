@@ -1149,7 +1149,7 @@ pub(super) fn complete(
                     },
                     100,
                 ),
-                value: reply::truncate(&c.name, 100),
+                value: arbiter_text::short_ref(&c.name).into_owned(),
             })
             .collect(),
         ("card", "game") => app

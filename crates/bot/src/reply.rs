@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use crate::app::{App, AskReply, CardReply, CiteReply, CoverageReply, RulesReply};
 use crate::engine::{Decision, Diagnostic, Ruling, Severity, Step};
-use arbiter_text::count;
+use arbiter_text::{count, short_ref};
 
 /// What the bot answers.
 #[derive(Debug, Clone, PartialEq)]
@@ -212,10 +212,12 @@ pub enum Action {
 impl Action {
     pub fn custom_id(&self) -> String {
         match self {
-            Action::Cite(id) => format!("cite:{id}"),
-            Action::Section(id) => format!("section:{id}"),
-            Action::CiteAt { version, id } => format!("citeat:{version}:{id}"),
-            Action::SectionAt { version, id } => format!("sectionat:{version}:{id}"),
+            Action::Cite(id) => format!("cite:{}", short_ref(id)),
+            Action::Section(id) => format!("section:{}", short_ref(id)),
+            Action::CiteAt { version, id } => format!("citeat:{version}:{}", short_ref(id)),
+            Action::SectionAt { version, id } => {
+                format!("sectionat:{version}:{}", short_ref(id))
+            }
             Action::Page { key, page } => format!("page:{key:x}:{page}"),
             Action::Decide {
                 match_id,
@@ -225,7 +227,7 @@ impl Action {
             Action::RulesConfirm(token) => format!("rules-confirm:{token}"),
             Action::RulesCancel(token) => format!("rules-cancel:{token}"),
             Action::Feedback { key, verdict } => format!("fb:{key}:{}", verdict.as_str()),
-            Action::Card(name) => format!("card:{name}"),
+            Action::Card(name) => format!("card:{}", short_ref(name)),
             Action::Picture { match_id } => format!("picture:{match_id}"),
         }
     }
@@ -345,7 +347,7 @@ impl Choice {
     pub fn passage(id: &str, title: &str) -> Choice {
         Choice {
             name: truncate(&format!("{id} — {title}"), 100),
-            value: truncate(id, 100),
+            value: short_ref(id).into_owned(),
         }
     }
 }

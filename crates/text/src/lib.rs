@@ -112,9 +112,58 @@ pub fn fnv1a64(s: &str) -> u64 {
     })
 }
 
+/// Longest reference [`short_ref`] leaves whole, in bytes: a button's
+/// custom id ("sectionat:" + a version + ":" + this) and an autocomplete
+/// value stay within Discord's 100 characters.
+pub const SHORT_REF_MAX: usize = 64;
+
+/// `id` as it travels in a button or an autocomplete value: whole when at
+/// most [`SHORT_REF_MAX`] bytes; otherwise its first 40 bytes (cut at a
+/// character) and `~` with the 16 hex digits of its FNV-1a-64, which
+/// [`is_short_ref_of`] matches back to the id.
+pub fn short_ref(id: &str) -> std::borrow::Cow<'_, str> {
+    if id.len() <= SHORT_REF_MAX {
+        return id.into();
+    }
+    let mut cut = 40;
+    while !id.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}~{:016x}", &id[..cut], fnv1a64(id)).into()
+}
+
+/// Whether `typed` is the [`short_ref`] of a long `id` (letter case aside).
+pub fn is_short_ref_of(typed: &str, id: &str) -> bool {
+    id.len() > SHORT_REF_MAX && short_ref(id).eq_ignore_ascii_case(typed.trim())
+}
+
+/// Whether `typed` looks like a [`short_ref`] of a long id: worth a search.
+pub fn looks_like_short_ref(typed: &str) -> bool {
+    typed
+        .trim()
+        .rsplit_once('~')
+        .is_some_and(|(_, h)| h.len() == 16 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_id_travels_short_and_is_matched_back() {
+        let long = format!("house:{}.{}", "a".repeat(60), "é".repeat(30));
+        let r = short_ref(&long);
+        assert!(r.len() <= 40 + 17, "{r}");
+        assert!(looks_like_short_ref(&r));
+        assert!(is_short_ref_of(&r, &long));
+        assert!(is_short_ref_of(&r.to_uppercase(), &long));
+        assert!(!is_short_ref_of(&r, &format!("{long}x")));
+        assert_eq!(short_ref("ashes:attack-a-unit.3"), "ashes:attack-a-unit.3");
+        assert!(!is_short_ref_of(
+            "ashes:attack-a-unit.3",
+            "ashes:attack-a-unit.3"
+        ));
+    }
 
     #[test]
     fn closest_is_the_nearest_folded_name_within_the_limit() {

@@ -494,6 +494,14 @@ impl Cards {
         if let Some(i) = exact {
             return Ok(&self.entries[i]);
         }
+        // A long name as a button or an autocomplete value carries it.
+        if crate::text::looks_like_short_ref(name)
+            && let Some(e) = self.entries.iter().find(|e| {
+                game.is_none_or(|g| e.game == g) && crate::text::is_short_ref_of(name, &e.card.name)
+            })
+        {
+            return Ok(e);
+        }
         Err(UnknownCard {
             suggestions: self.closest(&key, game),
         })

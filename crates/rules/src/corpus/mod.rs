@@ -207,6 +207,12 @@ impl Corpus {
         if let Some(p) = self.get(&lower) {
             return Some(p);
         }
+        if crate::text::looks_like_short_ref(typed) {
+            return self
+                .passages
+                .iter()
+                .find(|p| crate::text::is_short_ref_of(typed, &p.id));
+        }
         if let Some((game, rest)) = lower.split_once(':') {
             let game = self.resolve_game(game)?;
             return self.get(&format!("{}:{}", game.id, rest));
