@@ -429,15 +429,22 @@ fn color(kind: MessageKind) -> u32 {
     }
 }
 
+/// Discord's limit on the characters of an embed's title, description and
+/// footer together.
+const EMBED_TOTAL: usize = 6000;
+
 /// The embed of a message, within Discord's limits (title 256, description
-/// 4096, footer 2048; one embed, well under 6000 in all).
+/// 4096, footer 2048, and 6000 in all: the footer gives way).
 pub fn embed(m: &Message) -> CreateEmbed {
+    let (title, body) = (truncate(&m.title, 256), truncate(&m.body, 4096));
+    let used = title.chars().count() + body.chars().count();
     let mut e = CreateEmbed::new()
-        .title(truncate(&m.title, 256))
-        .description(truncate(&m.body, 4096))
+        .title(title)
+        .description(body)
         .color(color(m.kind));
-    if let Some(f) = &m.footer {
-        e = e.footer(CreateEmbedFooter::new(truncate(f, 2048)));
+    let room = EMBED_TOTAL.saturating_sub(used).min(2048);
+    if let Some(f) = m.footer.as_deref().filter(|_| room > 1) {
+        e = e.footer(CreateEmbedFooter::new(truncate(f, room)));
     }
     e
 }
@@ -651,4 +658,29 @@ pub async fn send_picture(
 /// Used by tests and `commands --json`: the custom id of an action.
 pub fn custom_id(action: &Action) -> String {
     action.custom_id()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Title, description and footer stay within 6000 characters together:
+    /// the footer gives way (a card with a long name and many aliases went
+    /// to 6,057 and Discord refused it).
+    #[test]
+    fn an_embed_stays_within_discords_total() {
+        let mut m = Message::info(&"T".repeat(250), &"é".repeat(4000));
+        m.footer = Some("a".repeat(2048));
+        let v = serde_json::to_value(embed(&m)).unwrap();
+        let n = |k: &str| v[k].as_str().map_or(0, |s| s.chars().count());
+        let footer = v["footer"]["text"]
+            .as_str()
+            .map_or(0, |s| s.chars().count());
+        assert_eq!(n("title"), 250);
+        assert_eq!(n("description"), 4000);
+        assert_eq!(n("title") + n("description") + footer, EMBED_TOTAL);
+        m.footer = Some("short".into());
+        let v = serde_json::to_value(embed(&m)).unwrap();
+        assert_eq!(v["footer"]["text"], "short");
+    }
 }

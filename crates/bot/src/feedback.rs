@@ -17,6 +17,9 @@ use crate::store::{Ask, Feedback, Verdict, now_ms};
 const MEMORY_ASKS: usize = 4096;
 /// Entries listed in the moderators' summary.
 const SUMMARY_LATEST: usize = 10;
+/// A question's characters shown in the summary: ten of them and the
+/// counts stay within one message.
+const QUESTION_CHARS: usize = 200;
 
 /// Asks kept in this process, so a button works without a database.
 #[derive(Default)]
@@ -159,7 +162,8 @@ impl Bot {
         if guild_key(&request.origin).as_deref() != Some(ask.guild.as_str()) {
             return refuse("this answer was given in another server; its buttons count only there");
         }
-        let question = super::reply::escape_inline(&ask.question);
+        let question =
+            super::reply::escape_inline(&super::reply::truncate(&ask.question, QUESTION_CHARS));
         let f = Feedback {
             ask,
             user_id: request.origin.user_id.to_string(),
@@ -239,7 +243,8 @@ impl Bot {
         if let Err(e) = store.keep_ask(&ask).await {
             return super::internal_error("feedback ask", &e);
         }
-        let question = super::reply::escape_inline(&ask.question);
+        let question =
+            super::reply::escape_inline(&super::reply::truncate(&ask.question, QUESTION_CHARS));
         let f = Feedback {
             ask,
             user_id: user,
@@ -317,9 +322,56 @@ pub fn summary_text(list: &[Feedback]) -> String {
             .map_or("nothing".to_string(), |s| format!("`{s}`"));
         out.push_str(&format!(
             "\n- {what} — “{}” (shown first: {shown})",
-            super::reply::escape_inline(&f.ask.question)
+            super::reply::escape_inline(&super::reply::truncate(&f.ask.question, QUESTION_CHARS))
         ));
     }
     out.push_str("\nExport them as evaluation questions with `arbiter feedback export`.");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Ask;
+
+    fn fb(q: &str) -> Feedback {
+        Feedback {
+            ask: Ask {
+                key: "k".into(),
+                guild: "g".into(),
+                channel: "c".into(),
+                user_id: "u".into(),
+                question: q.into(),
+                game: None,
+                shown: vec![],
+                confidence: "none".into(),
+                created_at: 0,
+            },
+            user_id: "u".into(),
+            verdict: Verdict::Up,
+            rule: None,
+            at: 0,
+        }
+    }
+
+    /// Ten long questions and the export hint fit one message; a question
+    /// cannot forge a line, a heading or a masked link.
+    #[test]
+    fn the_summary_fits_and_shows_questions_as_typed_on_one_line() {
+        let list: Vec<Feedback> = (0..12)
+            .map(|i| fb(&format!("{i} {}", "x".repeat(2000))))
+            .collect();
+        let text = summary_text(&list);
+        assert!(text.chars().count() <= 4096, "{}", text.len());
+        assert_eq!(text.matches("\n- 👍").count(), SUMMARY_LATEST);
+        assert!(text.ends_with("`arbiter feedback export`."), "{text}");
+        let text = summary_text(&[fb(
+            "see [the FAQ](https://evil.example)\n## FAKE\n- right rule",
+        )]);
+        assert!(
+            text.contains("\\[the FAQ\\](https://evil.example) ## FAKE - right rule"),
+            "{text}"
+        );
+        assert_eq!(text.lines().count(), 4, "{text}");
+    }
 }

@@ -857,7 +857,11 @@ impl<'a> Answerer<'a> {
             Ok(reply) => {
                 let mut doc = reply::ask_message(self.app, &reply);
                 if let Some(ask) = feedback::ask_of(request, &reply) {
-                    doc.buttons.extend(feedback::buttons(&ask.key));
+                    // 👍 / 👎 always fit: other buttons give way to them.
+                    let fb = feedback::buttons(&ask.key);
+                    doc.buttons
+                        .truncate(pages::MAX_ACTION_BUTTONS.saturating_sub(fb.len()));
+                    doc.buttons.extend(fb);
                     self.asked = Some(ask);
                 }
                 Reply::Message(self.paged(doc, false))

@@ -26,7 +26,7 @@ const KEEP: Duration = Duration::from_secs(15 * 60);
 /// Most bytes of pages kept in memory (without a database); the oldest go first.
 pub const MAX_MEMORY_BYTES: usize = 64 * 1024 * 1024;
 /// Buttons per message besides the pager row (4 rows of 5).
-const MAX_ACTION_BUTTONS: usize = 20;
+pub(crate) const MAX_ACTION_BUTTONS: usize = 20;
 /// How often old pages are deleted from the database, at most.
 const PRUNE_EVERY_MS: i64 = 60_000;
 
