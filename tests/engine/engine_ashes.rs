@@ -1985,3 +1985,26 @@ fn a_destroyed_phoenixborns_player_is_out_of_a_three_player_game() {
     }
     assert_eq!(b["phase"], "recovery", "{b}");
 }
+
+/// A guard whose board lists an ability spelt close to Unit Guard is
+/// refused with a did-you-mean (found by an outside tester: the typo was
+/// silent).
+#[test]
+fn a_guard_with_unit_guard_misspelt_gets_a_did_you_mean() {
+    let maeoni = "      - { name: Mist Spirit, attack: 1, life: 1 }\n      - { name: Ice Golem, attack: 2, life: 4, abilities: [Unit Gaurd] }\n";
+    let doc = board(
+        COAL,
+        PB,
+        maeoni,
+        "",
+        "  action: attack-unit\n  attackers: [Iron Worker]\n  target: Mist Spirit\n  guard: Ice Golem\n  counter: false\n",
+    );
+    let r = ashes().judge_text(&doc).unwrap();
+    assert!(
+        r.diagnostics.iter().any(|d| d
+            .message
+            .contains("the board lists 'Unit Gaurd' for it: did you mean 'Unit Guard'?")),
+        "{:#?}",
+        r.diagnostics
+    );
+}

@@ -862,8 +862,13 @@ fn stated_guard(b: &Board, d: usize, t: UnitRef, g: &str, cx: &mut Cx) -> Result
         Some(NoGuard::NotTheirs { guard, defender })
     } else if gr == t {
         Some(NoGuard::IsTarget { guard })
-    } else if b.unit(gr).is_some_and(|u| !u.has_unit_guard()) {
-        Some(NoGuard::NoUnitGuard { guard })
+    } else if let Some(u) = b.unit(gr).filter(|u| !u.has_unit_guard()) {
+        let near = u
+            .abilities
+            .iter()
+            .find(|a| crate::text::edit_distance(&fold(a), "unitguard", 2).is_some())
+            .map(|a| a.as_str());
+        Some(NoGuard::NoUnitGuard { guard, near })
     } else if b.unit(gr).is_some_and(|u| u.exhausted) {
         Some(NoGuard::Exhausted { guard })
     } else {

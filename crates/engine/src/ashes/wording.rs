@@ -884,10 +884,21 @@ impl Display for NoBlock<'_> {
 /// Why a stated guard cannot guard.
 #[derive(Debug, Clone, Copy)]
 pub enum NoGuard<'a> {
-    NotTheirs { guard: &'a str, defender: &'a str },
-    IsTarget { guard: &'a str },
-    NoUnitGuard { guard: &'a str },
-    Exhausted { guard: &'a str },
+    NotTheirs {
+        guard: &'a str,
+        defender: &'a str,
+    },
+    IsTarget {
+        guard: &'a str,
+    },
+    /// `near`: an ability the board lists that is spelt close to Unit Guard.
+    NoUnitGuard {
+        guard: &'a str,
+        near: Option<&'a str>,
+    },
+    Exhausted {
+        guard: &'a str,
+    },
 }
 
 impl Display for NoGuard<'_> {
@@ -901,10 +912,19 @@ impl Display for NoGuard<'_> {
                 f,
                 "{guard} is the target; a guard is moved in front of the targeted unit, so it must be another unit"
             ),
-            NoGuard::NoUnitGuard { guard } => write!(
-                f,
-                "{guard} does not have the 'Unit Guard' ability; only the Phoenixborn or a unit with Unit Guard can guard"
-            ),
+            NoGuard::NoUnitGuard { guard, near } => {
+                write!(
+                    f,
+                    "{guard} does not have the 'Unit Guard' ability; only the Phoenixborn or a unit with Unit Guard can guard"
+                )?;
+                match near {
+                    Some(a) => write!(
+                        f,
+                        " (the board lists '{a}' for it: did you mean 'Unit Guard'?)"
+                    ),
+                    None => Ok(()),
+                }
+            }
             NoGuard::Exhausted { guard } => write!(
                 f,
                 "{guard} is exhausted; only an unexhausted unit with Unit Guard can be declared as a guard"
