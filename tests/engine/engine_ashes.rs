@@ -2008,3 +2008,21 @@ fn a_guard_with_unit_guard_misspelt_gets_a_did_you_mean() {
         r.diagnostics
     );
 }
+
+/// A unit whose damage already reaches its life is not on a battlefield by
+/// the engine's own reading: the board is refused at that field, not
+/// played (found by an outside tester: it attacked and won).
+#[test]
+fn a_board_with_a_destroyed_unit_in_play_is_refused_at_its_damage() {
+    let coal = "      - { name: Iron Worker, attack: 2, life: 2, damage: 5 }\n";
+    let doc = board(
+        coal,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-phoenixborn\n  attackers: [Iron Worker]\n",
+    );
+    let e = ashes().judge_text(&doc).unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("players[0].units[0].damage"), "{e}");
+    assert!(e.message.contains("5 damage against a life of 2"), "{e}");
+}

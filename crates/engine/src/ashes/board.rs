@@ -293,6 +293,15 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
         );
         for (j, u) in p.units.iter().enumerate() {
             ensure!(
+                *u.damage < *u.life,
+                format!("players[{i}].units[{j}].damage"),
+                Invalid::DestroyedUnit {
+                    unit: &u.name,
+                    damage: *u.damage,
+                    life: *u.life
+                },
+            );
+            ensure!(
                 !p.units[..j].iter().any(|v| fold_eq(&v.name, &u.name)),
                 format!("players[{i}].units[{j}].name"),
                 Invalid::SameUnitName {

@@ -1202,8 +1202,19 @@ impl Display for Ending<'_> {
 /// A board that cannot be judged: names that must differ.
 #[derive(Debug, Clone, Copy)]
 pub enum Invalid<'a> {
-    SamePlayerName { name: &'a str },
-    SameUnitName { player: &'a str, unit: &'a str },
+    SamePlayerName {
+        name: &'a str,
+    },
+    SameUnitName {
+        player: &'a str,
+        unit: &'a str,
+    },
+    /// A unit on the board whose damage reaches its life.
+    DestroyedUnit {
+        unit: &'a str,
+        damage: u32,
+        life: u32,
+    },
 }
 
 impl Display for Invalid<'_> {
@@ -1215,6 +1226,10 @@ impl Display for Invalid<'_> {
             Invalid::SameUnitName { player, unit } => write!(
                 f,
                 "{player} has two units named '{unit}'; name them apart (for example '{unit} 2')"
+            ),
+            Invalid::DestroyedUnit { unit, damage, life } => write!(
+                f,
+                "{unit} has {damage} damage against a life of {life}: by this engine's reading (damage reaching life destroys a unit) it would not be on the battlefield; correct its damage or remove it"
             ),
         }
     }
