@@ -663,8 +663,7 @@ pub const NO_TURN: &str = "say whose `turn` it is in the Action Phase, or, if no
 /// A negative distance.
 pub const NEGATIVE: &str = "a distance cannot be negative";
 /// The activation names no action.
-pub const NO_ACTION: &str =
-    "say which action the fighter makes: move, attack, guard, or the name of another action";
+pub const NO_ACTION: &str = "say which action the fighter makes: move, attack, guard, or the name of another action (13.0 says the activated fighter \"may make one action\"; whether an activation may end with none is outside the indexed text, so this tool needs the action named)";
 /// A Move with neither distance nor destination.
 pub const MOVE_HOW_FAR: &str = "a Move needs a `distance` in inches or a destination `to: [x, y]`";
 /// A play with both `activate` and `react`.
