@@ -1923,9 +1923,11 @@ fn adjust_sets_a_field_and_checks_the_board() {
     assert_eq!(ashes().adjust(&b, "turn", "Maeoni").unwrap().owner, None);
 }
 
-/// A play whose result would pass what a board may hold (999 + 999 damage)
-/// is refused, nothing changed: a match never records a state its next play
-/// could not read (issue found by an outside tester).
+/// Damage past what a board may hold (999 + 999) is kept at 999, which
+/// destroys all the same, so the state reads back as a board; a play whose
+/// result would still pass a board's limits (a 65th token on a Legion unit)
+/// is refused, nothing changed: a match never records a state its next
+/// play could not read (found by an outside tester).
 #[test]
 fn a_play_that_would_leave_the_board_past_its_limits_is_refused() {
     let units = "      - { name: Titan, attack: 999, life: 999 }\n      - { name: Colossus, attack: 999, life: 999 }\n";
@@ -1936,24 +1938,33 @@ fn a_play_that_would_leave_the_board_past_its_limits_is_refused() {
         "",
         "  action: attack-phoenixborn\n  attackers: [Titan, Colossus]\n",
     );
-    let e = ashes().judge_text(&doc).unwrap_err();
+    let r = ashes().judge_text(&doc).unwrap();
+    assert!(r.legal, "{r:?}");
+    assert_eq!(r.state["players"][1]["phoenixborn"]["damage"], 999);
+    assert!(
+        r.status.as_ref().unwrap().result.is_some(),
+        "she is destroyed"
+    );
+    ashes()
+        .judge_text(&serde_json::to_string(&r.state).unwrap())
+        .expect("the state reads back");
+
+    let tokens: String = (0..64)
+        .map(|k| format!("    - {{ kind: aim, source: effect, name: \"E{k}\" }}\n"))
+        .collect();
+    let doc = format!(
+        "game: legion\nplayer: Imp\nunit:\n  name: Scouts\n  tokens:\n{tokens}play:\n  - gain: aim\n    effect: Coordinated Fire\n  - action: dodge\n"
+    );
+    let e = engine::engine("legion")
+        .unwrap()
+        .judge_text(&doc)
+        .unwrap_err();
     assert_eq!(e.path.as_deref(), Some("play"), "{e}");
     assert!(
-        e.message
-            .contains("players[1].phoenixborn.damage past what a board may hold")
+        e.message.contains("past what a board may hold")
             && e.message.contains("not a rule of the game"),
         "{e}"
     );
-    // One attacker: 999 damage is within the limits, and destroys her.
-    let doc = board(
-        units,
-        "{ name: Maeoni Viper, life: 999 }",
-        MAEONI,
-        "",
-        "  action: attack-phoenixborn\n  attackers: [Titan]\n",
-    );
-    let r = ashes().judge_text(&doc).unwrap();
-    assert!(r.legal, "{r:?}");
 }
 
 /// With three players, a destroyed Phoenixborn's player is out (said as an
@@ -1984,6 +1995,58 @@ fn a_destroyed_phoenixborns_player_is_out_of_a_three_player_game() {
         b = r.state;
     }
     assert_eq!(b["phase"], "recovery", "{b}");
+
+    // Out: Maeoni plays nothing, and nothing of hers is a target.
+    let mut b = r.state.clone();
+    b["turn"] = json!("Maeoni");
+    b["play"] = json!({ "action": "pass" });
+    let r2 = ashes()
+        .judge_text(&serde_json::to_string(&b).unwrap())
+        .unwrap();
+    assert_eq!(
+        r2.state["turn"], "Coal",
+        "a turn on her passes on: {:?}",
+        r2.state
+    );
+    b["turn"] = json!("Jessa");
+    b["players"][2]["units"] = json!([{ "name": "Spirit", "attack": 1, "life": 1 }]);
+    b["players"][1]["units"] = json!([{ "name": "Bear", "attack": 2, "life": 4 }]);
+    for play in [
+        json!({ "action": "attack-phoenixborn", "attackers": ["Spirit"], "target": "Maeoni Viper" }),
+        json!({ "action": "attack-unit", "attackers": ["Spirit"], "target": "Bear" }),
+    ] {
+        b["play"] = play;
+        let r = ashes()
+            .judge_text(&serde_json::to_string(&b).unwrap())
+            .unwrap();
+        assert!(!r.legal, "{:#?}", r.diagnostics);
+        assert!(
+            r.diagnostics
+                .iter()
+                .any(|d| d.message.contains("Maeoni's Phoenixborn is destroyed")),
+            "{:#?}",
+            r.diagnostics
+        );
+    }
+}
+
+/// Rounds start round by round around the players still in: with Maeoni
+/// out of three, Coal, Jessa, Coal, Jessa (not Jessa twice).
+#[test]
+fn with_a_player_out_the_first_turn_goes_round_the_others() {
+    let firsts: Vec<String> = (2..=5)
+        .map(|round| {
+            let doc = format!(
+                "game: ashes\nround: {}\nphase: recovery\nplayers:\n  - name: Coal\n    phoenixborn: {{ name: Coal Roarkwin, life: 15 }}\n  - name: Maeoni\n    phoenixborn: {{ name: Maeoni Viper, life: 20, damage: 20 }}\n  - name: Jessa\n    phoenixborn: {{ name: Jessa Na Ni, life: 18 }}\n",
+                round - 1
+            );
+            let r = ashes()
+                .advance(&serde_saphyr::from_str(&doc).unwrap(), None)
+                .unwrap();
+            r.state["turn"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(firsts, ["Jessa", "Coal", "Jessa", "Coal"]);
 }
 
 /// A guard whose board lists an ability spelt close to Unit Guard is

@@ -238,7 +238,7 @@ fn a_self_adjust_of_a_score_asks_the_other_players() {
     );
     assert!(
         out.contains("proposal #2 recorded")
-            && out.contains("the game's result is counted on it")
+            && out.contains("it may raise their own standing")
             && out.contains("next: Ben decides"),
         "{out}"
     );
@@ -284,6 +284,90 @@ fn a_self_adjust_of_a_score_asks_the_other_players() {
         "/match adjust field:Coal.units.Iron Worker.attack value:999 reason:buff\n",
     );
     assert!(out.contains("next: Maeoni decides"), "{out}");
+}
+
+/// What a proposal asks to confirm is the change itself: an appended unit
+/// "from null to" the unit, a removed one "to null"; a seat renamed by its
+/// own player asks the other (a look-alike of her name would otherwise
+/// read as hers); a score left out counts from 0, so setting it to 0 is
+/// nobody else's business.
+#[test]
+fn a_proposal_states_the_change_it_makes() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(
+        &bot,
+        "Coal",
+        "/match adjust field:players.Coal.units[+] value:{name: Giant, attack: 999, life: 99} reason:new\n",
+    );
+    assert!(
+        out.contains("from null to {")
+            && out.contains("Giant")
+            && out.contains("next: Maeoni decides"),
+        "{out}"
+    );
+    let out = run(
+        &bot,
+        "Coal",
+        "/match undo\n/match adjust field:players.Maeoni.units.Frostback Bear value:null reason:gone\n",
+    );
+    assert!(
+        out.contains("\"name\":\"Frostback Bear\"} to null"),
+        "{out}"
+    );
+    run(&bot, "Coal", "/match undo\n");
+    let out = run(
+        &bot,
+        "Maeoni",
+        "/match adjust field:players.Maeoni.name value:Coa1 reason:typo\n",
+    );
+    assert!(out.contains("next: Coal decides"), "{out}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "Ben",
+        &format!(
+            "/match start game:ti4 player1:Ana player2:Ben player3:Cleo\n/match setup file:{}\n\
+             /match adjust field:players.Ben.victory_points value:0 reason:counting\n",
+            example("ti4-start.yaml")
+        ),
+    );
+    assert!(
+        out.contains("Match: adjust #") && !out.contains("proposal"),
+        "{out}"
+    );
+}
+
+/// Before any play, the board one player set up is theirs to replace: the
+/// other player's new board (19 damage for her, a 99-attack unit for him)
+/// is refused, nothing recorded (found by an outside tester).
+#[test]
+fn another_players_board_is_not_replaced_by_a_new_setup() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let (path, text) = edited_example(dir.path(), "ashes-start.yaml", "damage: 4", "damage: 19");
+    assert!(text.contains("damage: 19"));
+    let out = run(
+        &bot,
+        "Maeoni",
+        &format!("/match setup file:{}\n/match log\n", path.display()),
+    );
+    assert!(
+        out.contains("set up this board; only they or a moderator may replace it"),
+        "{out}"
+    );
+    assert!(!out.contains("#2"), "nothing recorded: {out}");
+    let out = run(
+        &bot,
+        "Coal",
+        &format!("/match setup file:{}\n", example("ashes-start.yaml")),
+    );
+    assert!(
+        out.contains("(active, version 2)") && !out.contains("cannot do that"),
+        "its author may: {out}"
+    );
 }
 
 /// `agreed by` speaks for the seats it names only: Cleo's consent does

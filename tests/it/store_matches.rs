@@ -208,7 +208,14 @@ async fn permissions(url: String) {
     assert!(m.board("chan").await.is_ok());
     // Each plays for their own seat: the board's `turn` names Ann.
     let turn_board = format!("{}turn: Ann\n", tally_board());
-    m.setup(&ann(), &turn_board).await.unwrap();
+    // Bob's board is his to replace, not Ann's.
+    let e = m.setup(&ann(), &turn_board).await.unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("only they or a moderator may replace it"),
+        "{e}"
+    );
+    m.setup(&bob(), &turn_board).await.unwrap();
     assert_eq!(m.board("chan").await.unwrap().turn.as_deref(), Some("ann"));
     let e = m.play(&bob(), "add 1", None).await.unwrap_err();
     assert!(e.to_string().contains("this play is for Ann"), "{e}");

@@ -226,25 +226,27 @@ impl Board {
         self.unit(r).is_some_and(|u| *u.damage >= *u.life)
     }
 
-    /// Adds damage to a unit; returns (before, after, life).
+    /// Adds damage to a unit (at most [`MAX_VALUE`]: past the life it
+    /// destroys all the same); returns (before, after, life).
     pub fn damage_unit(&mut self, r: UnitRef, amount: u32) -> (u32, u32, u32) {
         match self.unit_mut(r) {
             Some(u) => {
                 let before = *u.damage;
-                *u.damage = before.saturating_add(amount);
+                *u.damage = before.saturating_add(amount).min(MAX_VALUE);
                 (before, *u.damage, *u.life)
             }
             None => (0, 0, 0),
         }
     }
 
-    /// Adds damage to a player's Phoenixborn; returns (before, after, life).
+    /// Adds damage to a player's Phoenixborn (at most [`MAX_VALUE`]: past
+    /// the life it destroys all the same); returns (before, after, life).
     pub fn damage_pb(&mut self, p: usize, amount: u32) -> (u32, u32, u32) {
         match self.players.get_mut(p) {
             Some(pl) => {
                 let pb = &mut pl.phoenixborn;
                 let before = *pb.damage;
-                *pb.damage = before.saturating_add(amount);
+                *pb.damage = before.saturating_add(amount).min(MAX_VALUE);
                 (before, *pb.damage, *pb.life)
             }
             None => (0, 0, 0),
@@ -313,6 +315,15 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
     }
     if let Some(t) = b.turn.clone() {
         let s = b.seat(&t, "turn")?;
+        // A turn on a player who is out passes to the next one still in,
+        // whose main action is still to take.
+        let s = match b.out(s) {
+            true => {
+                b.main_action_used = false;
+                b.next_seat(s)
+            }
+            false => s,
+        };
         b.turn = Some(b.name(s));
     }
     for i in 0..b.consecutive_passes.len() {

@@ -157,11 +157,11 @@ impl Game for Ashes {
 
     fn entered(b: &mut Board, phase: &Phase, cx: &mut Cx) {
         if phase.id == "player-turns" && !b.players.is_empty() {
-            let seat = (*b.round as usize - 1) % b.players.len();
-            let first = match b.out(seat) {
-                true => b.name(b.next_seat(seat)),
-                false => b.name(seat),
-            };
+            // Round by round around the players still in (all of them
+            // before anyone is out).
+            let standing: Vec<usize> = (0..b.players.len()).filter(|&p| !b.out(p)).collect();
+            let seat = standing[(*b.round as usize - 1) % standing.len().max(1)];
+            let first = b.name(seat);
             b.turn = Some(first.clone());
             cx.note(Some("turn"), Notice::FirstTurn { player: &first });
         }

@@ -74,6 +74,10 @@ pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
 /// Whose turn, which phase, and whether the main action is spent.
 fn check_turn(b: &Board, play: &Play, actor: usize, cx: &mut Cx) {
     let name = b.name(actor);
+    if b.out(actor) {
+        cx.error_unruled("play.player", OffTurn::Out { player: &name });
+        return;
+    }
     if b.turn.is_some() && b.turn_seat() != actor {
         let whose = b.name(b.turn_seat());
         let player = &name;
@@ -298,7 +302,9 @@ fn attack_phoenixborn(
     }
     let name = b.name(actor);
     // 2. Choose target.
-    let opponents: Vec<usize> = (0..b.players.len()).filter(|p| *p != actor).collect();
+    let opponents: Vec<usize> = (0..b.players.len())
+        .filter(|p| *p != actor && !b.out(*p))
+        .collect();
     let d = match (target, opponents.as_slice()) {
         (Some(t), _) => find_player(b, t, "play.target")?,
         (None, [only]) => *only,
@@ -311,6 +317,11 @@ fn attack_phoenixborn(
             return Ok(());
         }
     };
+    if b.out(d) {
+        let player = &b.name(d);
+        cx.error_unruled("play.target", Illegal::OutOfGame { player });
+        return Ok(());
+    }
     let pb = &b.players[d].phoenixborn;
     let (player, phoenixborn) = (name.as_str(), pb.name.as_str());
     if d == actor {
@@ -721,6 +732,11 @@ fn attack_unit(
     let (unit, player) = (tl.as_str(), name.as_str());
     if t.0 == actor {
         cx.error(AU2, "play.target", Illegal::OwnUnit { unit, player });
+        return Ok(());
+    }
+    if b.out(t.0) {
+        let player = &b.name(t.0);
+        cx.error_unruled("play.target", Illegal::OutOfGame { player });
         return Ok(());
     }
     let d = t.0;

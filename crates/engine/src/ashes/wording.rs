@@ -706,6 +706,10 @@ pub enum OffTurn<'a> {
         whose: &'a str,
         player: &'a str,
     },
+    /// The player's Phoenixborn is destroyed while others stand.
+    Out {
+        player: &'a str,
+    },
     RecoveryPhase,
     MainActionUsed {
         player: &'a str,
@@ -730,6 +734,10 @@ impl Display for OffTurn<'_> {
             OffTurn::NotYourTurn { whose, player } => write!(
                 f,
                 "the board says it is {whose}'s turn, not {player}'s; a main action is taken on your own turn"
+            ),
+            OffTurn::Out { player } => write!(
+                f,
+                "{player}'s Phoenixborn is destroyed: {player} takes no more main actions ({ASSUME_OUT})"
             ),
             OffTurn::RecoveryPhase => write!(
                 f,
@@ -757,6 +765,10 @@ impl Display for OffTurn<'_> {
 #[derive(Debug, Clone, Copy)]
 pub enum Illegal<'a> {
     NoAttackers,
+    /// A target of a player who is out of the game.
+    OutOfGame {
+        player: &'a str,
+    },
     NotOwnAttacker {
         unit: &'a str,
         owner: &'a str,
@@ -790,6 +802,10 @@ pub enum Illegal<'a> {
 impl Display for Illegal<'_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match *self {
+            Illegal::OutOfGame { player } => write!(
+                f,
+                "{player}'s Phoenixborn is destroyed, so neither it nor {player}'s units can be attacked ({ASSUME_OUT})"
+            ),
             Illegal::NoAttackers => {
                 write!(f, "an attack needs 1 or more of your units as attackers")
             }

@@ -173,6 +173,36 @@ pub enum Standing {
     Holds,
 }
 
+/// The value `field` holds in `board` before a change and in `state`
+/// after it: an appended item is absent before and the list's last after;
+/// a list item set to `null` is removed, so absent after (the item that
+/// moved into its place is not what changed).
+pub fn before_after(
+    board: &Value,
+    state: &Value,
+    field: &FieldPath,
+    removed: bool,
+) -> (Value, Value) {
+    let at = |v: &Value| get(v, &field.path).cloned().unwrap_or(Value::Null);
+    match field.steps.last() {
+        Some(Step::Append) => {
+            let list = get(state, &canonical(&field.steps[..field.steps.len() - 1]));
+            let last = list.and_then(Value::as_array).and_then(|l| l.last());
+            (Value::Null, last.cloned().unwrap_or(Value::Null))
+        }
+        Some(Step::Index(_)) if removed => (at(board), Value::Null),
+        _ => (at(board), at(state)),
+    }
+}
+
+/// Whether `field` is a seat's name (`players[1].name`).
+pub fn is_seat_name(field: &FieldPath) -> bool {
+    matches!(
+        field.steps.as_slice(),
+        [Step::Key(p), Step::Index(_), Step::Key(n)] if p == "players" && n == "name"
+    )
+}
+
 /// Where `field` stands to the `scores` patterns (`players[].victory_points`):
 /// list items match `[]`, an appended item too.
 pub fn standing(field: &FieldPath, scores: &[(&str, Better)]) -> Standing {

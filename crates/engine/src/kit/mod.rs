@@ -195,20 +195,29 @@ pub struct Adjustment {
     pub changes: Vec<super::ruling::Change>,
 }
 
-/// Whether setting `f` (from `before` to `after`, whole boards) may raise
-/// its seat's standing: a score made better for the seat, a field holding
-/// one changed; a score made worse or left as it was does not.
+/// Whether setting `f` (from `was` to `now`, its values) may raise its
+/// seat's standing: a score made better for the seat, a field holding one
+/// changed, the seat's name changed; a score made worse or anything left
+/// as it was does not.
 fn raises(
     f: &fields::FieldPath,
     scores: &[(&str, fields::Better)],
-    before: &Value,
-    after: &Value,
+    was: &Value,
+    now: &Value,
 ) -> bool {
-    let num = |b: &Value| fields::get(b, &f.path).and_then(Value::as_f64);
+    if was == now {
+        return false;
+    }
+    // A seat's name is who it is: renaming one's own is everyone's business.
+    if fields::is_seat_name(f) {
+        return true;
+    }
+    // A score left out counts from 0 (the boards' default).
+    let num = |v: &Value| if v.is_null() { Some(0.0) } else { v.as_f64() };
     match fields::standing(f, scores) {
         fields::Standing::Apart => false,
         fields::Standing::Holds => true,
-        fields::Standing::Score(better) => match (num(before), num(after)) {
+        fields::Standing::Score(better) => match (num(was), num(now)) {
             (Some(b), Some(a)) => match better {
                 fields::Better::Higher => a > b,
                 fields::Better::Lower => a < b,
@@ -820,14 +829,16 @@ impl<G: Game> super::GameEngine for Kit<G> {
             path: Some("value".into()),
             ..e
         })?;
+        let removed = v.is_null();
         let mut new = board.clone();
         fields::set(&mut new, &f, v)?;
         let state = Self::to_value(&Self::board(&new, None)?);
+        let (before, after) = fields::before_after(board, &state, &f, removed);
         Ok(Adjustment {
-            before: fields::get(board, &f.path).cloned().unwrap_or(Value::Null),
-            after: fields::get(&state, &f.path).cloned().unwrap_or(Value::Null),
+            standing: raises(&f, G::STANDING, &before, &after),
+            before,
+            after,
             changes: diff(board, &state),
-            standing: raises(&f, G::STANDING, board, &state),
             field: f.path,
             label: f.label,
             owner: f.owner,

@@ -160,8 +160,11 @@ pub fn list_of(s: &str, known: &[&str]) -> Vec<String> {
         pieces.push(rest);
         let mut i = 0;
         while i < pieces.len() {
+            // Quoted pieces are names as written: never joined.
+            let quoted = |k: usize| pieces[k].trim_start().starts_with('"');
             let longest = (i + 1..pieces.len())
                 .rev()
+                .filter(|&j| (i..=j).all(|k| !quoted(k)))
                 .find(|&j| is_known(&pieces[i..=j].join(" and ")));
             match longest {
                 Some(j) => {
@@ -253,6 +256,11 @@ mod tests {
             vec!["Rock and Roll and Jazz", "Hammer"]
         );
         assert_eq!(list_of("Iron and Steel", &known), vec!["Iron", "Steel"]);
+        assert_eq!(
+            list_of("\"Hammer\" and \"Anvil\"", &known),
+            vec!["Hammer", "Anvil"],
+            "quoted names are kept apart"
+        );
     }
 
     #[test]

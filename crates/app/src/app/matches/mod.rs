@@ -678,6 +678,17 @@ impl Matches {
                     "the match already has plays; only a moderator may replace its board",
                 ));
             }
+            // A board another player set up is theirs to replace (or undo):
+            // a new one could change every seat's standing unasked.
+            if let Some(top) = self.top(&m).await?
+                && top.kind == EventKind::Setup
+                && top.actor != caller.user
+            {
+                return Err(MatchError::forbidden(format!(
+                    "{} set up this board; only they or a moderator may replace it (or ask them to `undo` it)",
+                    mention(&top.actor)
+                )));
+            }
         }
         let engine = self.engine_of(&m)?;
         // An export file is taken whole: its rulings and notes may hold

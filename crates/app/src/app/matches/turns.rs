@@ -566,7 +566,8 @@ impl Matches {
                     })
                     .unwrap_or_else(|| {
                         let counted = a.standing && a.owner == Some(seat);
-                        let why = "; the game's result is counted on it";
+                        let why =
+                            "; it may raise their own standing, which is every player's business";
                         (if counted { why } else { "" }).to_string()
                     });
                 let proposal = super::consent::Proposal {
