@@ -175,6 +175,25 @@ fn notation_refuses_what_is_said_twice_and_keeps_names_holding_and() {
         assert_eq!(e.path.as_deref(), Some(path), "{line}: {e}");
         assert!(e.message.contains(words), "{line}: {e}");
     }
+    // A clause that is no answer at all is not understood, not "said twice".
+    for (game, file, line) in [
+        (
+            "ti4",
+            "examples/matches/ti4-start.yaml",
+            "Ana trades with Cleo; accepted; 2 trade goods",
+        ),
+        (
+            "grand-archive",
+            "examples/grand-archive/example-2-bulwark-sword-and-tariff-ring.yaml",
+            "attack with lorraine at rai; no response; hello",
+        ),
+    ] {
+        let e = arbiter::engine::engine(game)
+            .unwrap()
+            .parse_notation(line, &read(file))
+            .unwrap_err();
+        assert!(!e.message.contains("both say this"), "{line}: {e}");
+    }
     let mut b = read("examples/ashes/attack-phoenixborn.yaml");
     b["players"][0]["units"] = serde_json::json!([
         { "name": "Hammer and Anvil", "attack": 1, "life": 2 },

@@ -461,7 +461,10 @@ async fn feedback_votes_count_once_per_user_and_only_in_their_server() {
     dm["message"]["interaction_metadata"]["authorizing_integration_owners"] =
         json!({ "1": USER_ID });
     let r = send(&s, &dm).await;
-    assert!(reply_text(&r).contains("another server"), "{r}");
+    assert!(
+        reply_text(&r).contains("feedback is kept per server"),
+        "{r}"
+    );
 
     let summary = slash(
         "feedback",

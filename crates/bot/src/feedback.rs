@@ -94,6 +94,11 @@ pub fn buttons(key: &str) -> [Button; 2] {
     ]
 }
 
+/// A question as feedback replies show it: cut, on one line, escaped.
+fn question_shown(question: &str) -> String {
+    super::reply::escape_inline(&super::reply::truncate(question, QUESTION_CHARS))
+}
+
 fn refuse(why: &str) -> Reply {
     Reply::Message(Message::user_error("Feedback", why))
 }
@@ -154,16 +159,25 @@ impl Bot {
                 "this answer is no longer known here; ask again with `/rule` and press the button on the new answer",
             );
         };
+        // The buttons belong to the server that was answered: a press from
+        // another server or a direct message is not that server's feedback.
+        match guild_key(&request.origin) {
+            None => {
+                return refuse(
+                    "feedback is kept per server; press the buttons in the server that was answered",
+                );
+            }
+            Some(g) if g != ask.guild => {
+                return refuse(
+                    "this answer was given in another server; its buttons count only there",
+                );
+            }
+            Some(_) => {}
+        }
         if let Err(e) = store.keep_ask(&ask).await {
             return super::internal_error("feedback ask", &e);
         }
-        // The buttons belong to the server that was answered: a press from
-        // another server or a direct message is not that server's feedback.
-        if guild_key(&request.origin).as_deref() != Some(ask.guild.as_str()) {
-            return refuse("this answer was given in another server; its buttons count only there");
-        }
-        let question =
-            super::reply::escape_inline(&super::reply::truncate(&ask.question, QUESTION_CHARS));
+        let question = question_shown(&ask.question);
         let f = Feedback {
             ask,
             user_id: request.origin.user_id.to_string(),
@@ -243,8 +257,7 @@ impl Bot {
         if let Err(e) = store.keep_ask(&ask).await {
             return super::internal_error("feedback ask", &e);
         }
-        let question =
-            super::reply::escape_inline(&super::reply::truncate(&ask.question, QUESTION_CHARS));
+        let question = question_shown(&ask.question);
         let f = Feedback {
             ask,
             user_id: user,
@@ -322,7 +335,7 @@ pub fn summary_text(list: &[Feedback]) -> String {
             .map_or("nothing".to_string(), |s| format!("`{s}`"));
         out.push_str(&format!(
             "\n- {what} — “{}” (shown first: {shown})",
-            super::reply::escape_inline(&super::reply::truncate(&f.ask.question, QUESTION_CHARS))
+            question_shown(&f.ask.question)
         ));
     }
     out.push_str("\nExport them as evaluation questions with `arbiter feedback export`.");

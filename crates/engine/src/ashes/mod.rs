@@ -69,6 +69,7 @@ impl Game for Ashes {
         ("players[].units[].attack", Better::Higher),
         ("players[].units[].life", Better::Higher),
         ("players[].units[].damage", Better::Lower),
+        ("players[].units[].abilities", Better::Higher),
     ];
 
     /// A round: the player turns phase, then (when all players passed on

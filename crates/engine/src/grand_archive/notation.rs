@@ -109,14 +109,15 @@ fn merge_commas(parts: &[String], candidates: &[&str]) -> Vec<String> {
 fn response(rest: &[&str]) -> Result<Option<String>, BoardError> {
     let (mut out, mut said) = (None, None);
     for c in rest {
-        lex::once(&mut said, c, "play.response")?;
-        out = Some(match strip_word(c, &["respond", "responds"]) {
+        let answer = match strip_word(c, &["respond", "responds"]) {
             Some(r) => unquote(strip_word(r, &["with"]).unwrap_or(r)).to_string(),
             None if passes(c) => "pass".to_string(),
             None => {
                 return Err(err("play.response", Misread::Response(c)));
             }
-        });
+        };
+        lex::once(&mut said, c, "play.response")?;
+        out = Some(answer);
     }
     Ok(out.map(|r| if r.is_empty() { "respond".into() } else { r }))
 }

@@ -160,8 +160,14 @@ fn transaction(b: &Board, rest: &str, mut play: Value) -> Result<Play, BoardErro
     }
     play["with"] = json!(b.name(b.seat(who, "play.with")?));
     let answer = |words: [&str; 3], a: &str| words.iter().any(|w| fold(a).starts_with(w));
-    if let [_, first, again, ..] = parts.as_slice() {
-        return Err(said_twice("play.accepted", first, again));
+    let is_answer =
+        |a: &str| answer(["accept", "agree", "yes"], a) || answer(["decline", "refuse", "no"], a);
+    match parts.as_slice() {
+        [_, first, again, ..] if is_answer(first) && is_answer(again) => {
+            return Err(said_twice("play.accepted", first, again));
+        }
+        [_, _, _, ..] => return Err(err(Misread::NoAnswer)),
+        _ => {}
     }
     match parts.get(1) {
         None => {}

@@ -492,6 +492,11 @@ impl Matches {
         let seat = seat_of(&m, &caller.user);
         let whose = engine.status(&state)?.turn_seat;
         let allowed = caller.moderator || (seat.is_some() && (whose.is_none() || whose == seat));
+        if !allowed && seat.is_none() {
+            return Err(MatchError::forbidden(
+                "only the match's players or a moderator may move the match on",
+            ));
+        }
         if !allowed {
             let names = engine.players(&state)?;
             let name = whose
