@@ -716,3 +716,79 @@ async fn many_pools_opening_a_fresh_sqlite_file_at_once_all_succeed() {
         t.await.unwrap().expect("connect and migrate");
     }
 }
+
+/// One vote per user per answer, held by the database: a newer press
+/// replaces the user's vote, an older one arriving late (Discord's retry)
+/// changes nothing, a right rule is kept beside the vote, and presses at
+/// once from two connections (two replicas) count once.
+async fn feedback_one_vote_per_user(url: String) {
+    use arbiter::store::{Ask, Feedback, Verdict};
+    let store = Store::connect(&url).await.unwrap();
+    let ask = Ask {
+        key: "k1".into(),
+        guild: "g1".into(),
+        channel: "c".into(),
+        user_id: "asker".into(),
+        question: "can an exhausted phoenixborn guard".into(),
+        game: Some("ashes".into()),
+        shown: vec!["ashes:attack-a-unit.3".into()],
+        confidence: "answer".into(),
+        created_at: 1,
+    };
+    store.keep_ask(&ask).await.unwrap();
+    let vote = |verdict, at, rule: Option<&str>| Feedback {
+        ask: ask.clone(),
+        user_id: "u1".into(),
+        verdict,
+        rule: rule.map(str::to_string),
+        at,
+    };
+    store
+        .add_feedback(&vote(Verdict::Up, 10, None))
+        .await
+        .unwrap();
+    store
+        .add_feedback(&vote(Verdict::Down, 20, None))
+        .await
+        .unwrap();
+    store
+        .add_feedback(&vote(Verdict::Up, 15, None))
+        .await
+        .unwrap();
+    store
+        .add_feedback(&vote(Verdict::Right, 30, Some("ashes:attack-a-unit.3")))
+        .await
+        .unwrap();
+    let list = store.feedback(Some("g1")).await.unwrap();
+    let verdicts: Vec<Verdict> = list.iter().map(|f| f.verdict).collect();
+    assert_eq!(verdicts, [Verdict::Down, Verdict::Right], "{list:?}");
+
+    let other = Store::connect(&url).await.unwrap();
+    let mut presses = Vec::new();
+    for k in 0..8 {
+        let (s, f) = (
+            if k % 2 == 0 {
+                store.clone()
+            } else {
+                other.clone()
+            },
+            Feedback {
+                user_id: "u2".into(),
+                ..vote(Verdict::Up, 40, None)
+            },
+        );
+        presses.push(tokio::spawn(async move { s.add_feedback(&f).await }));
+    }
+    for p in presses {
+        p.await.unwrap().unwrap();
+    }
+    let ups = store
+        .feedback(Some("g1"))
+        .await
+        .unwrap()
+        .iter()
+        .filter(|f| f.user_id == "u2")
+        .count();
+    assert_eq!(ups, 1);
+}
+both!(feedback_one_vote_per_user);

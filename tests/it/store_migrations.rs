@@ -157,3 +157,74 @@ fn a_file_that_is_not_a_database_is_refused_at_once() {
         "the file is left as it was"
     );
 }
+
+/// Migration 0010 on a database with votes from before it: each user's
+/// latest vote per answer is kept, an older duplicate goes, rows tied at
+/// the same millisecond stay (without a key), and new presses upsert.
+async fn feedback_votes_deduplicated_by_0010(url: String) {
+    let dir = tempfile::tempdir().unwrap();
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("crates/store/migrations");
+    for e in std::fs::read_dir(&src).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        if name.as_str() < "0010" {
+            std::fs::copy(&p, dir.path().join(&name)).unwrap();
+        }
+    }
+    let before = sqlx::migrate::Migrator::new(dir.path()).await.unwrap();
+    let pool = sqlx::AnyPool::connect(&url).await.unwrap();
+    before.run(&pool).await.unwrap();
+    for (user, verdict, at) in [
+        ("u1", "up", 1),
+        ("u1", "down", 2),
+        ("u2", "up", 5),
+        ("u2", "up", 5),
+        ("u1", "right", 3),
+    ] {
+        sqlx::query(
+            "INSERT INTO arbiter_feedback (guild, ask, user_id, verdict, rule, question, game, shown, confidence, at) \
+             VALUES ('g', 'k', $1, $2, NULL, 'q', NULL, '[]', 'none', $3)",
+        )
+        .bind(user)
+        .bind(verdict)
+        .bind(at as i64)
+        .execute(&pool)
+        .await
+        .unwrap();
+    }
+    pool.close().await;
+    let store = Store::connect(&url)
+        .await
+        .expect("0010 applies on old votes");
+    let rows: Vec<(String, String, i64)> = store
+        .feedback(Some("g"))
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|f| (f.user_id, f.verdict.as_str().to_string(), f.at))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("u1".into(), "down".into(), 2),
+            ("u1".into(), "right".into(), 3),
+            ("u2".into(), "up".into(), 5),
+            ("u2".into(), "up".into(), 5),
+        ]
+    );
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_feedback_votes_deduplicated_by_0010() {
+    let (url, _dir) = store_common::sqlite_url();
+    feedback_votes_deduplicated_by_0010(format!("{url}?mode=rwc")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_feedback_votes_deduplicated_by_0010() {
+    let Some(url) = store_common::postgres_or_skip().await else {
+        return;
+    };
+    feedback_votes_deduplicated_by_0010(url).await;
+}

@@ -99,6 +99,19 @@ fn question_shown(question: &str) -> String {
     super::reply::escape_inline(&super::reply::truncate(question, QUESTION_CHARS))
 }
 
+/// Discord's epoch in Unix milliseconds: a snowflake's time is counted from it.
+const DISCORD_EPOCH_MS: i64 = 1_420_070_400_000;
+
+/// When the user pressed: the interaction id's time (a Discord snowflake),
+/// so a retried older press sorts before a newer one whatever order they
+/// arrive in; the clock for the console's line numbers.
+fn pressed_at(origin: &super::Origin) -> i64 {
+    match origin.id.parse::<u64>() {
+        Ok(id) if id >= 1 << 32 => DISCORD_EPOCH_MS + (id >> 22) as i64,
+        _ => now_ms(),
+    }
+}
+
 fn refuse(why: &str) -> Reply {
     Reply::Message(Message::user_error("Feedback", why))
 }
@@ -183,7 +196,7 @@ impl Bot {
             user_id: request.origin.user_id.to_string(),
             verdict,
             rule: None,
-            at: now_ms(),
+            at: pressed_at(&request.origin),
         };
         if let Err(e) = store.add_feedback(&f).await {
             return super::internal_error("feedback", &e);
@@ -263,7 +276,7 @@ impl Bot {
             user_id: user,
             verdict: Verdict::Right,
             rule: Some(id.clone()),
-            at: now_ms(),
+            at: pressed_at(origin),
         };
         if let Err(e) = store.add_feedback(&f).await {
             return super::internal_error("feedback", &e);

@@ -148,29 +148,23 @@ impl Store {
     }
 
     /// Records one verdict (the ask's question and answer copied with it).
-    /// A user has one vote (👍 or 👎) and one right rule per answer: a new
-    /// one replaces theirs, so pressing again, or a retried request, counts
-    /// once.
+    /// A user has one vote (👍 or 👎) and one right rule per answer
+    /// (`vote_key`, unique: migrations/0010): a newer one replaces theirs,
+    /// an older one (Discord retrying a press the user has since changed)
+    /// changes nothing, so pressing again counts once on every replica.
     pub async fn add_feedback(&self, f: &Feedback) -> Result<(), StoreError> {
-        let kinds: &[&str] = match f.verdict {
-            Verdict::Up | Verdict::Down => &["up", "down"],
-            Verdict::Right => &["right"],
+        let kind = match f.verdict {
+            Verdict::Up | Verdict::Down => "vote",
+            Verdict::Right => "right",
         };
-        let mut tx = self.pool.begin().await?;
-        for kind in kinds {
-            sqlx::query(
-                "DELETE FROM arbiter_feedback WHERE guild = $1 AND ask = $2 AND user_id = $3 AND verdict = $4",
-            )
-            .bind(&f.ask.guild)
-            .bind(&f.ask.key)
-            .bind(&f.user_id)
-            .bind(*kind)
-            .execute(&mut *tx)
-            .await?;
-        }
+        let key = format!("{}|{}|{}|{kind}", f.ask.guild, f.ask.key, f.user_id);
         sqlx::query(
-            "INSERT INTO arbiter_feedback (guild, ask, user_id, verdict, rule, question, game, shown, confidence, at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            "INSERT INTO arbiter_feedback (guild, ask, user_id, verdict, rule, question, game, shown, confidence, at, vote_key) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
+             ON CONFLICT (vote_key) DO UPDATE SET verdict = excluded.verdict, rule = excluded.rule, \
+             question = excluded.question, game = excluded.game, shown = excluded.shown, \
+             confidence = excluded.confidence, at = excluded.at \
+             WHERE excluded.at >= arbiter_feedback.at",
         )
         .bind(&f.ask.guild)
         .bind(&f.ask.key)
@@ -182,9 +176,9 @@ impl Store {
         .bind(shown_json(&f.ask.shown))
         .bind(&f.ask.confidence)
         .bind(f.at)
-        .execute(&mut *tx)
+        .bind(key)
+        .execute(&self.pool)
         .await?;
-        tx.commit().await?;
         Ok(())
     }
 
