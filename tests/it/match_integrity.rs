@@ -370,6 +370,37 @@ fn another_players_board_is_not_replaced_by_a_new_setup() {
     );
 }
 
+/// A proposal half confirmed is still its author's to take back: Ana's
+/// undo takes back Ben's confirmation, then her proposal; Cleo is told the
+/// proposal is Ana's, not Ben's (found by an outside tester).
+#[test]
+fn a_half_confirmed_proposal_is_its_authors_to_take_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    run(
+        &bot,
+        "Ana",
+        &format!(
+            "/match start game:ti4 player1:Ana player2:Ben player3:Cleo\n/match setup file:{}\n\
+             /match adjust field:players.Ana.victory_points value:9 reason:scored\n\
+             /as Ben\n/match answer choice:confirm\n",
+            example("ti4-start.yaml")
+        ),
+    );
+    let out = run(&bot, "Cleo", "/match undo\n");
+    assert!(
+        out.contains("was made by Ana; only they or a moderator may undo it"),
+        "{out}"
+    );
+    let out = run(&bot, "Ana", "/match undo\n");
+    assert!(out.contains("Undone: event #"), "{out}");
+    let out = run(&bot, "Ana", "/match undo\n/match board\n");
+    assert!(
+        out.contains("== Undone: event #2 ==") && out.contains("victory_points: 0"),
+        "{out}"
+    );
+}
+
 /// `agreed by` speaks for the seats it names only: Cleo's consent does
 /// not accept Ana's trade for Ben, who is still asked his own choice.
 #[test]

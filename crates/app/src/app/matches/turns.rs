@@ -796,14 +796,20 @@ impl Matches {
         if undone.actor == caller.user || agreed {
             return Ok(());
         }
-        let who = if undone.actor == TIMEOUT_ACTOR {
-            "the decision's timeout".to_string()
-        } else {
-            super::mention(&undone.actor)
-        };
-        // Only a proposal still waiting can be answered instead.
+        // A proposal still waiting is its author's to take back, a
+        // confirmation given so far first (one undo each).
         let waiting = super::consent::Proposal::of(undone)
-            .is_some_and(|p| p.stage == super::consent::Stage::Asked);
+            .filter(|p| p.stage == super::consent::Stage::Asked);
+        let author = waiting.as_ref().and_then(|p| m.players.get(p.by));
+        if undone.kind == EventKind::Answer && author == Some(&caller.user) {
+            return Ok(());
+        }
+        let who = match author {
+            Some(a) if undone.kind == EventKind::Answer => super::mention(a),
+            _ if undone.actor == TIMEOUT_ACTOR => "the decision's timeout".to_string(),
+            _ => super::mention(&undone.actor),
+        };
+        let waiting = waiting.is_some();
         let what = if waiting {
             "proposal (answer it with its Confirm or Reject buttons)"
         } else {
