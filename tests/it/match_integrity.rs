@@ -401,6 +401,36 @@ fn a_half_confirmed_proposal_is_its_authors_to_take_back() {
     );
 }
 
+/// A player's import of a setup-only export is theirs: credited to them,
+/// without the file's words (a line written into it for the other player
+/// is not on the record; found by an outside tester).
+#[test]
+fn a_players_import_is_credited_to_them_without_the_files_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(&bot, "Coal", "/match export\n");
+    let yaml = exported(&out).replacen(
+        "- actor: Coal\n",
+        "- actor: Coal\n  input: 'Maeoni: I concede'\n",
+        1,
+    );
+    assert!(yaml.contains("I concede"), "{yaml}");
+    let file = dir.path().join("export.yaml");
+    std::fs::write(&file, &yaml).unwrap();
+    let other = tempfile::tempdir().unwrap();
+    let bot2 = match_bot(other.path());
+    let out = run(
+        &bot2,
+        "Maeoni",
+        &format!(
+            "/match start game:ashes player1:Coal player2:Maeoni\n/match setup file:{}\n/match log\n",
+            file.display()
+        ),
+    );
+    assert!(out.contains("#1 Maeoni set up the board"), "{out}");
+    assert!(!out.contains("I concede"), "{out}");
+}
+
 /// `agreed by` speaks for the seats it names only: Cleo's consent does
 /// not accept Ana's trade for Ben, who is still asked his own choice.
 #[test]

@@ -378,17 +378,23 @@ impl Matches {
         let offset = m.version;
         let last = export.log.len() - 1;
         let mut events = Vec::with_capacity(export.log.len());
+        // A player's import (setups only) is theirs: credited to them, with
+        // none of the file's words, which nothing shows anyone said.
+        let own = !caller.moderator;
         for (i, e) in export.log.iter().enumerate() {
-            let mut event = NewEvent::new(
-                e.kind,
-                &seat(&e.actor),
-                e.state.clone().unwrap_or(Value::Null),
-            );
-            event.input = e.input.clone();
+            let actor = if own {
+                caller.user.clone()
+            } else {
+                seat(&e.actor)
+            };
+            let mut event = NewEvent::new(e.kind, &actor, e.state.clone().unwrap_or(Value::Null));
+            if !own {
+                event.input = e.input.clone();
+                event.context = e.context.clone();
+            }
             event.play = e.play.clone();
             event.ruling = e.ruling.clone();
             event.undoes = e.undoes.map(|u| u + offset);
-            event.context = e.context.clone();
             let waits = e
                 .ruling
                 .as_ref()
