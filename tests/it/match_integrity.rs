@@ -431,6 +431,35 @@ fn a_players_import_is_credited_to_them_without_the_files_words() {
     assert!(!out.contains("I concede"), "{out}");
 }
 
+/// A player out of the game (an Ashes Phoenixborn destroyed, two others
+/// standing) is not waited on: a concession between the two left is at
+/// once (found by an outside tester: it waited on the player who was out).
+#[test]
+fn a_player_out_of_the_game_is_not_asked_to_consent() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let board = dir.path().join("three.yaml");
+    std::fs::write(
+        &board,
+        "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 20 }\n  - name: Jessa\n    phoenixborn: { name: Jessa Na Ni, life: 18, damage: 18 }\n",
+    )
+    .unwrap();
+    let out = run(
+        &bot,
+        "Coal",
+        &format!(
+            "/match start game:ashes player1:Coal player2:Maeoni player3:Jessa\n/match setup file:{}\n",
+            board.display()
+        ),
+    );
+    assert!(!out.contains("cannot do that"), "{out}");
+    let out = run(&bot, "Maeoni", "/match end winner:Coal reason:concession\n");
+    assert!(
+        out.contains("conceded by Maeoni") && !out.contains("Jessa decides"),
+        "{out}"
+    );
+}
+
 /// `agreed by` speaks for the seats it names only: Cleo's consent does
 /// not accept Ana's trade for Ben, who is still asked his own choice.
 #[test]

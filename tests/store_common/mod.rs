@@ -123,6 +123,7 @@ impl Game for Tally {
                 .and_then(|t| b.players.iter().position(|p| &p.name == t)),
             turn: b.turn.clone(),
             result: None,
+            out: Vec::new(),
         }
     }
 

@@ -175,6 +175,10 @@ pub struct Status {
     pub turn_seat: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<GameResult>,
+    /// Seats out of the game while others play on (an Ashes player whose
+    /// Phoenixborn is destroyed): nobody waits on them, for turns or consent.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub out: Vec<usize>,
 }
 
 /// The engine's answer to a disputed play.

@@ -142,6 +142,7 @@ impl Game for Ashes {
             turn: turn.map(|t| b.name(t)),
             turn_seat: turn,
             result: result(b),
+            out: (0..b.players.len()).filter(|&p| b.out(p)).collect(),
         }
     }
 

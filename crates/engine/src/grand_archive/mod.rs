@@ -146,6 +146,7 @@ impl Game for GrandArchive {
             turn: Some(b.name(seat)),
             turn_seat: Some(seat),
             result: None,
+            out: Vec::new(),
         }
     }
 

@@ -149,6 +149,7 @@ impl Game for Legion {
             turn: turn.map(|t| b.name(t)),
             turn_seat: turn,
             result: result(b),
+            out: Vec::new(),
         }
     }
 

@@ -139,6 +139,7 @@ impl Game for Magewinds {
             turn: turn.map(|t| b.name(t)),
             turn_seat: turn,
             result: None,
+            out: Vec::new(),
         }
     }
 

@@ -117,6 +117,7 @@ impl Game for Ti4 {
             turn: turn.map(|t| b.name(t)),
             turn_seat: turn,
             result: result(b),
+            out: Vec::new(),
         }
     }
 

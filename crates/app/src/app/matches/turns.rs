@@ -562,7 +562,10 @@ impl Matches {
             let winner = result.as_ref().map(|r| self.winner_seat(&m, engine, r));
             // A field the result is counted on is every player's business.
             let owner = if a.standing { None } else { a.owner };
-            let asks = super::consent::affected(m.players.len(), seat, Some(owner), winner);
+            let mut asks = super::consent::affected(m.players.len(), seat, Some(owner), winner);
+            // Players out of the game are not waited on.
+            let out = engine.status(&state).map(|s| s.out).unwrap_or_default();
+            asks.retain(|s| !out.contains(s));
             if !asks.is_empty() {
                 let ends = result
                     .map(|r| {
@@ -859,7 +862,15 @@ impl Matches {
             return self.end_now(caller, &m, result).await;
         };
         let winner = self.winner_seat(&m, engine, &result);
-        let asks = super::consent::affected(m.players.len(), seat, None, Some(winner));
+        let mut asks = super::consent::affected(m.players.len(), seat, None, Some(winner));
+        // Players out of the game are not waited on.
+        let out = m
+            .state
+            .as_ref()
+            .and_then(|s| engine.status(s).ok())
+            .map(|s| s.out)
+            .unwrap_or_default();
+        asks.retain(|s| !out.contains(s));
         let names = self.names(&m);
         let name = |s: usize| {
             names
