@@ -1955,3 +1955,17 @@ fn the_activated_fighter_cannot_react_during_its_own_activation() {
     assert_eq!(refused.rule.as_deref(), Some("magewinds:13.0"));
     assert_eq!(r.state["players"][0]["fighters"][0]["counter"], "double");
 }
+
+/// A reaction is an action (13.3): in the Channelling Phase, when no
+/// fighter is activated, it is refused like an activation (found by an
+/// outside tester: it was made, and gave a counter).
+#[test]
+fn a_reaction_in_the_channelling_phase_is_refused() {
+    let doc = "game: magewinds\nphase: channelling\nplayers:\n  - name: Ana\n    fighters:\n      - {name: Golem, movement: 4, position: [5, 5], attacks: [Slam], reactions: [Counterspell]}\n  - name: Bram\n    fighters:\n      - {name: Shade, movement: 5, position: [9, 5], attacks: [Shadow Bolt]}\nplay: {react: Counterspell, fighter: Golem, trigger_met: true}\n";
+    let r = arbiter::engine::engine("magewinds")
+        .unwrap()
+        .judge_text(doc)
+        .unwrap();
+    assert!(!r.legal, "{r:?}");
+    assert!(r.changes.is_empty(), "{:?}", r.changes);
+}

@@ -99,6 +99,11 @@ pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
         Play::Activate(a) => activation(b, a, Names::resolve(b, a)?, cx),
         Play::React(r) => {
             let by = Maker::reaction(b, r, "play")?;
+            // Reactions are actions (13.3), made in the Action Phase only.
+            if b.phase == Phase::Channelling {
+                cx.error(PHASE, "phase", NO_ACTION_PHASE);
+                return Ok(());
+            }
             // A reaction may use up the turn player's last fighter.
             if reaction(b, r, by, "play", None, cx)?
                 && let Some(t) = b.turn_seat()
