@@ -2089,3 +2089,19 @@ fn a_board_with_a_destroyed_unit_in_play_is_refused_at_its_damage() {
     assert_eq!(e.path.as_deref(), Some("players[0].units[0].damage"), "{e}");
     assert!(e.message.contains("5 damage against a life of 2"), "{e}");
 }
+
+/// A counter of 0 attack has nothing to split: no question, each attacker
+/// gets 0 (found by an outside tester: the judge asked "0 to Iron Worker").
+#[test]
+fn a_counter_with_no_attack_asks_no_split() {
+    let maeoni = "      - { name: Wall, attack: 0, life: 9 }\n";
+    let doc = board(
+        COAL,
+        PB,
+        maeoni,
+        "",
+        "  action: attack-unit\n  attackers: [Iron Worker, Hammer Knight]\n  target: Wall\n  counter: true\n",
+    );
+    let r = ashes().judge_text(&doc).unwrap();
+    assert!(r.pending.is_none() && r.legal, "{r:?}");
+}

@@ -1028,6 +1028,8 @@ fn split_choice(
         .collect();
     match undecided.as_slice() {
         [] => {}
+        // Nothing left to split: no question, the rest get none.
+        rest if left == 0 => shares.extend(rest.iter().map(|r| (*r, 0))),
         [last] if !shares.is_empty() => shares.push((*last, left)),
         [next, ..] => {
             let base: Map<String, Value> = shares
