@@ -2105,3 +2105,24 @@ fn a_counter_with_no_attack_asks_no_split() {
     let r = ashes().judge_text(&doc).unwrap();
     assert!(r.pending.is_none() && r.legal, "{r:?}");
 }
+
+/// Another player's Phoenixborn named as guard is refused as not the
+/// defender's (it used to be "unknown unit").
+#[test]
+fn another_players_phoenixborn_as_guard_is_refused_as_not_hers() {
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-unit\n  attackers: [Iron Worker]\n  target: Mist Spirit\n  guard: Coal Roarkwin\n  counter: false\n",
+    );
+    let r = ashes().judge_text(&doc).unwrap();
+    assert!(
+        r.diagnostics.iter().any(|d| d
+            .message
+            .contains("Coal Roarkwin is not a unit Maeoni controls")),
+        "{:#?}",
+        r.diagnostics
+    );
+}

@@ -870,6 +870,22 @@ fn stated_guard(b: &Board, d: usize, t: UnitRef, g: &str, cx: &mut Cx) -> Result
     if matches!(key.as_str(), "phoenixborn" | "pb" | "myphoenixborn") || names_pb {
         return Ok(Guard::Phoenixborn);
     }
+    // Another player's Phoenixborn is no unit: refused as not hers.
+    if let Some(other) = b
+        .players
+        .iter()
+        .enumerate()
+        .find(|(i, p)| *i != d && [fold(&p.phoenixborn.name), fold(&p.name)].contains(&key))
+        .map(|(_, p)| p.phoenixborn.name.to_string())
+    {
+        let why = NoGuard::NotTheirs {
+            guard: &other,
+            defender: &defender.name,
+        };
+        let target = &b.label(t);
+        cx.refuse(AU3, "play.guard", Refusal::Guard { why, target });
+        return Ok(Guard::None);
+    }
     let gr = b.find_unit(g, "play.guard", d)?;
     let gl = b.label(gr);
     let guard = gl.as_str();
