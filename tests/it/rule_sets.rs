@@ -869,3 +869,32 @@ async fn a_new_version_is_built_once_and_requests_answer_meanwhile() {
     assert!(newest.corpus.get("big-game:100.1").is_some());
     assert_eq!(sets.builds_started() - before, 1, "one build for version 2");
 }
+
+/// An errata document naming one rule thousands of times shows the first
+/// ten beside it and counts the rest: every answer citing the rule stays
+/// as cheap as any other (found by an outside tester: 20,000 amendments
+/// slowed other servers' answers past Discord's 3 s).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rule_named_thousands_of_times_shows_ten_amendments_and_a_count() {
+    let (url, _dir) = store_common::sqlite_url();
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store);
+    let errata: String = std::iter::once("# Changes\n\n".to_string())
+        .chain(
+            (1..=2000)
+                .map(|i| format!("{i}. Change {i}: ti4:action-phase.4.1 now reads pass {i}.\n\n")),
+        )
+        .collect();
+    add(&sets, "g", &errata, "ti4", DocumentKind::Errata, "Many").await;
+    let app = sets.app_for("g").await.unwrap();
+    let cited = app.cite("ti4:action-phase.4.1", false).unwrap();
+    let p = &cited.passages[0];
+    assert_eq!(p.amended_by.len(), arbiter::app::MAX_AMENDMENTS);
+    assert_eq!(p.amended_by.len() + p.amended_more, 2000);
+    let shown = arbiter::render::text::cite(&cited);
+    assert!(
+        shown.contains("and amended by 1990 more passages"),
+        "{}",
+        &shown[..500.min(shown.len())]
+    );
+}

@@ -477,7 +477,7 @@ fn ref_buttons(refs: &[crate::corpus::CrossRef], seen: &mut Vec<String>, out: &m
 /// A result's text, escaped, its highlight in bold (first occurrence),
 /// then its amendments: built once, in one string.
 fn quoted_body(r: &crate::app::AskResult) -> String {
-    let amended = amendments(&r.amended_by);
+    let amended = amendments(&r.amended_by, r.amended_more);
     let mut body = String::with_capacity(r.text.len() + 16 + amended.len());
     let at = r.highlight_at;
     let end = at + r.highlight.len();
@@ -681,8 +681,9 @@ fn result_block(n: usize, r: &crate::app::AskResult) -> Block {
 }
 
 /// The FAQ/errata/house passages that amend a rule, quoted under it.
-fn amendments(list: &[crate::app::Amendment]) -> String {
-    list.iter()
+fn amendments(list: &[crate::app::Amendment], more: usize) -> String {
+    let mut out: String = list
+        .iter()
         .map(|a| {
             format!(
                 "\n> **Amended by {}** `{}`: {}",
@@ -691,7 +692,13 @@ fn amendments(list: &[crate::app::Amendment]) -> String {
                 escape_md(&a.text.replace('\n', " "))
             )
         })
-        .collect()
+        .collect();
+    if more > 0 {
+        out.push_str(&format!(
+            "\n> *and amended by {more} more passages, not shown*"
+        ));
+    }
+    out
 }
 
 pub fn passages_message(app: &App, reply: &CiteReply, whole_section: bool) -> Doc {
@@ -713,7 +720,7 @@ pub fn passages_message(app: &App, reply: &CiteReply, whole_section: bool) -> Do
         };
         blocks.push(Block::text(
             head,
-            escape_md(&p.text) + &amendments(&p.amended_by),
+            escape_md(&p.text) + &amendments(&p.amended_by, p.amended_more),
         ));
         ref_buttons(&p.refs, &mut seen, &mut buttons);
     }

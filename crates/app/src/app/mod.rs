@@ -75,9 +75,13 @@ pub struct PassageView {
     pub text: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub refs: Vec<CrossRef>,
-    /// FAQ, errata and house-rule passages that name this rule. Omitted when empty.
+    /// FAQ, errata and house-rule passages that name this rule (the first
+    /// [`MAX_AMENDMENTS`]). Omitted when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub amended_by: Vec<Amendment>,
+    /// How many more name it than are shown. Omitted when none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub amended_more: usize,
     #[serde(skip)]
     pub depth: usize,
     #[serde(skip)]
@@ -103,9 +107,20 @@ pub struct AskResult {
     #[serde(skip)]
     pub refs: Vec<CrossRef>,
     /// FAQ, errata and house-rule passages that name this rule, shown
-    /// beside it. Omitted when empty.
+    /// beside it (the first [`MAX_AMENDMENTS`]). Omitted when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub amended_by: Vec<Amendment>,
+    /// How many more name it than are shown. Omitted when none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub amended_more: usize,
+}
+
+/// Amendments shown beside one rule: a server's errata naming a rule
+/// twenty thousand times must not make every answer citing it slow.
+pub const MAX_AMENDMENTS: usize = 10;
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// A passage of a FAQ, errata or house rules that names a rule.
@@ -739,6 +754,7 @@ impl App {
                     }),
                     refs: p.refs.clone(),
                     amended_by: self.amendments_of(h.passage),
+                    amended_more: self.amendments_beyond(h.passage),
                 }
             })
             .collect();
@@ -949,6 +965,10 @@ impl App {
                 .index_of(&p.id)
                 .map(|i| self.amendments_of(i))
                 .unwrap_or_default(),
+            amended_more: self
+                .corpus
+                .index_of(&p.id)
+                .map_or(0, |i| self.amendments_beyond(i)),
             depth: 0,
             kind: Some(p.kind),
         }
@@ -956,11 +976,13 @@ impl App {
 
     /// Game › document › sections above the passage.
     /// The passages that amend a rules passage, labelled with their source.
+    /// The first [`MAX_AMENDMENTS`], in document order.
     pub fn amendments_of(&self, idx: crate::corpus::PassageIdx) -> Vec<Amendment> {
         let Some(list) = self.amended_by.get(&idx) else {
             return Vec::new();
         };
         list.iter()
+            .take(MAX_AMENDMENTS)
             .map(|&a| {
                 let p = &self.corpus.passages[a];
                 let doc = self.corpus.document_of(p);
@@ -973,6 +995,13 @@ impl App {
                 }
             })
             .collect()
+    }
+
+    /// How many passages amend `idx` beyond the ones shown.
+    pub fn amendments_beyond(&self, idx: crate::corpus::PassageIdx) -> usize {
+        self.amended_by
+            .get(&idx)
+            .map_or(0, |l| l.len().saturating_sub(MAX_AMENDMENTS))
     }
 
     fn full_path(&self, p: &Passage) -> Vec<String> {

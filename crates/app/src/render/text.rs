@@ -155,17 +155,20 @@ fn ask_result(out: &mut String, n: usize, r: &crate::app::AskResult, style: Styl
     if !refs.is_empty() {
         let _ = writeln!(out, "   see also: {}", refs.join("; "));
     }
-    amendments(out, "   ", &r.amended_by);
+    amendments(out, "   ", &r.amended_by, r.amended_more);
     out.push('\n');
 }
 
 /// The FAQ/errata/house passages that amend a rule, under it.
-fn amendments(out: &mut String, pad: &str, list: &[crate::app::Amendment]) {
+fn amendments(out: &mut String, pad: &str, list: &[crate::app::Amendment], more: usize) {
     for a in list {
         let _ = writeln!(out, "{pad}amended by {} [{}]:", a.source, a.id);
         for line in a.text.lines() {
             let _ = writeln!(out, "{pad}  {line}");
         }
+    }
+    if more > 0 {
+        let _ = writeln!(out, "{pad}and amended by {more} more passages, not shown");
     }
 }
 
@@ -182,7 +185,7 @@ pub fn cite(reply: &CiteReply) -> String {
         for line in p.text.lines() {
             let _ = writeln!(out, "{pad}  {line}");
         }
-        amendments(&mut out, &format!("{pad}  "), &p.amended_by);
+        amendments(&mut out, &format!("{pad}  "), &p.amended_by, p.amended_more);
         for r in &p.refs {
             match &r.target {
                 Some(t) => {

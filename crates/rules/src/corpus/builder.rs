@@ -79,6 +79,7 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
                 doc_file: doc.manifest.file.clone(),
                 manifest: doc.manifest,
                 root,
+                next_suffix: HashMap::new(),
             };
             match format {
                 DocumentFormat::Numbered => super::numbered::parse(&mut b, &doc.text),

@@ -21,6 +21,9 @@ pub(super) struct DocBuilder<'a> {
     pub doc_file: String,
     pub manifest: DocumentManifest,
     pub root: PassageIdx,
+    /// The next `~N` to try for an id seen twice: repeated headings cost one
+    /// lookup each, not a walk over every earlier duplicate.
+    pub next_suffix: HashMap<String, usize>,
 }
 
 impl DocBuilder<'_> {
@@ -35,6 +38,7 @@ impl DocBuilder<'_> {
 
     /// The id a child of `parent` with this segment gets.
     pub fn child_id(&self, parent: PassageIdx, segment: &str) -> String {
+        let segment = cap_segment(segment);
         if parent == self.root {
             let prefix = &self.manifest.id_prefix;
             if prefix.is_empty() {
@@ -87,10 +91,11 @@ impl DocBuilder<'_> {
             if self.subtree_is_empty(old) {
                 self.dead[old] = true;
             } else {
-                let mut n = 2;
+                let mut n = self.next_suffix.get(&id).copied().unwrap_or(2);
                 while self.by_id.contains_key(&format!("{id}~{n}")) {
                     n += 1;
                 }
+                self.next_suffix.insert(id.clone(), n + 1);
                 self.warn(
                     line,
                     format!("duplicate passage id {id}; this one is {id}~{n}"),
@@ -175,4 +180,41 @@ pub(super) fn item_title(text: &str) -> String {
         t.push('…');
     }
     t
+}
+
+/// Most characters of one id segment made from a heading: a heading of a
+/// whole paragraph (or a megabyte) still names a passage by a typable id.
+const MAX_SEGMENT: usize = 64;
+
+/// `segment` cut at its last `-` within [`MAX_SEGMENT`] characters (or at
+/// the limit when it has none there).
+fn cap_segment(segment: &str) -> std::borrow::Cow<'_, str> {
+    if segment.chars().count() <= MAX_SEGMENT {
+        return segment.into();
+    }
+    let end = segment
+        .char_indices()
+        .nth(MAX_SEGMENT)
+        .map_or(segment.len(), |(i, _)| i);
+    let head = &segment[..end];
+    match head.rfind('-') {
+        Some(i) if i > 0 => head[..i].to_string().into(),
+        _ => head.to_string().into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_heading_makes_a_segment_cut_at_a_word() {
+        let long =
+            "whether-a-ship-that-ends-its-movement-inside-a-nebula-may-still-retreat-afterwards";
+        let cut = cap_segment(long);
+        assert!(cut.chars().count() <= MAX_SEGMENT, "{cut}");
+        assert!(long.starts_with(&*cut) && !cut.ends_with('-'), "{cut}");
+        assert_eq!(cap_segment("attack-a-unit"), "attack-a-unit");
+        assert_eq!(cap_segment(&"h".repeat(1000)).len(), MAX_SEGMENT);
+    }
 }
