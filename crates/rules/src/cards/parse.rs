@@ -255,17 +255,50 @@ fn csv_card(headers: &[String], record: &csv::StringRecord) -> Card {
     card
 }
 
-/// Cards with no name are left out; a name (or alias) given twice keeps
-/// its first card. Both are warnings.
+/// Most characters of a card's name (`/card name:` reads up to 200).
+pub const MAX_NAME_CHARS: usize = 200;
+/// Most characters of a card's text: every `/card` and every answer naming
+/// the card quotes it.
+pub const MAX_TEXT_CHARS: usize = 20_000;
+
+/// Direction overrides and isolates: a name holding one can display as
+/// another ("Golem Ice" shown for a name spelt backwards).
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}')
+}
+
+/// Cards with no name, a name over [`MAX_NAME_CHARS`] or text over
+/// [`MAX_TEXT_CHARS`] are left out; a name (or alias) given twice keeps
+/// its first card; direction controls are taken out of names. All are
+/// warnings.
 fn check(cards: Vec<Card>) -> Parsed {
     let mut out = Parsed::default();
     let mut seen: HashMap<String, (usize, String)> = HashMap::new();
     for (i, mut card) in cards.into_iter().enumerate() {
         let n = i + 1;
+        let clean = |s: &str| {
+            s.chars()
+                .filter(|c| !is_bidi_control(*c))
+                .collect::<String>()
+        };
+        if card.names().any(|s| s.chars().any(is_bidi_control)) {
+            out.warnings.push(format!(
+                "card #{n}: direction controls (U+202A–202E, U+2066–2069) taken out of its name"
+            ));
+            card.name = clean(&card.name);
+            card.aliases = card.aliases.iter().map(|a| clean(a)).collect();
+        }
         card.name = card.name.trim().to_string();
         if crate::text::fold(&card.name).is_empty() {
             out.warnings
                 .push(format!("card #{n} has no name; it is left out"));
+            continue;
+        }
+        let (name_chars, text_chars) = (card.name.chars().count(), card.text.chars().count());
+        if name_chars > MAX_NAME_CHARS || text_chars > MAX_TEXT_CHARS {
+            out.warnings.push(format!(
+                "card #{n}: its name is {name_chars} characters and its text {text_chars}; the limits are {MAX_NAME_CHARS} and {MAX_TEXT_CHARS}; it is left out"
+            ));
             continue;
         }
         let clash = card.names().find_map(|name| {
@@ -313,6 +346,27 @@ mod tests {
         assert_eq!(a.cards, parse("c.json", json).unwrap().cards);
         assert_eq!(a.cards, parse("c.csv", csv).unwrap().cards);
         assert_eq!(a.cards[0].stats["life"], 4);
+    }
+
+    #[test]
+    fn oversized_cards_are_left_out_and_direction_controls_taken_out() {
+        let long = "x".repeat(MAX_TEXT_CHARS + 1);
+        let csv = format!(
+            "name,text\nBig,{long}\n\u{202E}meloG eci,Unit Guard\n{},x\nIce Golem,Unit Guard\n",
+            "n".repeat(MAX_NAME_CHARS + 1)
+        );
+        let p = parse("c.csv", &csv).unwrap();
+        let names: Vec<&str> = p.cards.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["meloG eci", "Ice Golem"]);
+        assert!(
+            p.warnings.iter().any(|w| w.contains("direction controls")),
+            "{:?}",
+            p.warnings
+        );
+        assert_eq!(
+            p.warnings.iter().filter(|w| w.contains("left out")).count(),
+            2
+        );
     }
 
     #[test]
