@@ -130,8 +130,16 @@ fn read_yaml(text: &str) -> Result<Vec<Card>, CardError> {
             .location()
             .map(|l| (Some(l.line() as usize), Some(l.column() as usize)))
             .unwrap_or((None, None));
+        let inner = match e.without_snippet() {
+            serde_saphyr::Error::AliasError { error, .. } => error.without_snippet(),
+            other => other,
+        };
+        let message = match inner {
+            serde_saphyr::Error::Budget { .. } => "the card list is too large once its YAML anchors and aliases are written out (at most 16 MB of text, 64 aliases, 16 levels); write the values out or split the list".to_string(),
+            other => other.to_string(),
+        };
         CardError {
-            message: e.without_snippet().to_string(),
+            message,
             line,
             column,
         }
@@ -367,6 +375,22 @@ mod tests {
             p.warnings.iter().filter(|w| w.contains("left out")).count(),
             2
         );
+    }
+
+    #[test]
+    fn an_alias_bomb_is_refused_in_words() {
+        let big = "x".repeat(400_000);
+        let aliases: String = (0..60)
+            .map(|i| format!("  - name: C{i}\n    text: *t\n"))
+            .collect();
+        let yaml = format!("cards:\n  - name: A\n    text: &t {big}\n{aliases}");
+        let e = parse("c.yaml", &yaml).unwrap_err();
+        assert!(
+            e.message.contains("anchors and aliases are written out"),
+            "{}",
+            e.message
+        );
+        assert!(!e.message.contains("ScalarBytes"), "{}", e.message);
     }
 
     #[test]
