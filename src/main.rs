@@ -469,7 +469,13 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
             limit,
             json: as_json,
         } => {
-            let reply = app.ask(&query.join(" "), game.as_deref(), limit)?;
+            let query = query.join(" ");
+            // "what does 13.4 say" shows that passage, as `/rule` does (the
+            // JSON stays an ask reply for scripts).
+            if let Some(id) = app.rule_named(&query, game.as_deref()).filter(|_| !as_json) {
+                return Ok(text::cite(&app.cite(&id, false)?));
+            }
+            let reply = app.ask(&query, game.as_deref(), limit)?;
             if as_json {
                 json(&reply)
             } else {

@@ -695,3 +695,36 @@ fn a_card_the_question_names_is_shown_and_its_text_weighs_in() {
         .unwrap();
     assert!(r.card_suggestions.is_empty(), "{:?}", r.card_suggestions);
 }
+
+/// A question that only asks to see a rule by its number is that rule
+/// (found by an outside tester: "what does 13.4 say" answered "No indexed
+/// rule covers this"); a question about the rule stays a question; a
+/// number no passage has is no lookup.
+#[test]
+fn a_rule_asked_for_by_its_number_is_that_rule() {
+    let app = common::app();
+    for (q, game, want) in [
+        (
+            "what does 13.4 say",
+            Some("magewinds"),
+            Some("magewinds:13.4"),
+        ),
+        ("rule 13.1", Some("magewinds"), Some("magewinds:13.1")),
+        ("13.4?", Some("magewinds"), Some("magewinds:13.4")),
+        ("magewinds rule 13.3.1", None, Some("magewinds:13.3.1")),
+        ("does 13.4 let me move twice", Some("magewinds"), None),
+        ("what does ti4 rule 3.7 say", None, None),
+    ] {
+        assert_eq!(app.rule_named(q, game).as_deref(), want, "{q}");
+    }
+    let console = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["ask", "what does 13.4 say", "--game", "magewinds"])
+        .current_dir(common::repo())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&console.stdout);
+    assert!(
+        out.starts_with("[magewinds:13.4] Universal Actions"),
+        "{out}"
+    );
+}

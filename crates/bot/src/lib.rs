@@ -826,13 +826,15 @@ impl<'a> Answerer<'a> {
         match_game: Option<&str>,
     ) -> Reply {
         let query = query.trim();
-        if let Some(p) = self
+        let exact = self
             .app
             .corpus
             .resolve_id(query)
             .filter(|_| !query.contains(char::is_whitespace))
-        {
-            let id = p.id.clone();
+            .map(|p| p.id.clone());
+        // "what does 13.4 say": the passage it names, as an id would show it.
+        let named = || self.app.rule_named(query, game.or(match_game));
+        if let Some(id) = exact.or_else(named) {
             return match self.app.cite(&id, false) {
                 Ok(reply) => Reply::Message(
                     self.paged(reply::passages_message(self.app, &reply, false), false),

@@ -858,6 +858,41 @@ impl App {
         out
     }
 
+    /// The passage a question asks for by its number alone ("what does
+    /// 13.4 say", "rule 702.19a", "704.5j?", "ti4 rule 3.2"): its id, when
+    /// the words around the number only ask to show it and the number names
+    /// one passage (in `game` when given or named). A question about the
+    /// rule ("does 702.19b let me…") is a question, not a lookup.
+    pub fn rule_named(&self, query: &str, game: Option<&str>) -> Option<String> {
+        const SHOW: [&str; 20] = [
+            "what", "whats", "what's", "does", "do", "say", "says", "said", "rule", "rules",
+            "show", "me", "the", "is", "text", "of", "read", "cr", "tell", "number",
+        ];
+        let mut game = game
+            .and_then(|g| self.corpus.resolve_game(g))
+            .map(|g| g.id.clone());
+        let mut number = None;
+        for w in query.split_whitespace() {
+            let w = w.trim_matches(|c: char| "?!,;:\"'()“”‘’".contains(c) || c == '.');
+            if w.is_empty() || SHOW.contains(&w.to_lowercase().as_str()) {
+                continue;
+            }
+            if w.starts_with(|c: char| c.is_ascii_digit()) && number.is_none() {
+                number = Some(w.to_lowercase());
+            } else if let Some(g) = self.corpus.resolve_game(w).filter(|_| game.is_none()) {
+                game = Some(g.id.clone());
+            } else {
+                return None;
+            }
+        }
+        let number = number?;
+        let p = match &game {
+            Some(g) => self.corpus.get(&format!("{g}:{number}")),
+            None => self.corpus.resolve_id(&number),
+        }?;
+        Some(p.id.clone())
+    }
+
     /// One passage, or its whole sub-tree.
     pub fn cite(&self, id: &str, children: bool) -> Result<CiteReply, AppError> {
         let p = self
