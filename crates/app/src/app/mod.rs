@@ -729,7 +729,18 @@ impl App {
             card_names: named.names,
             limit,
         };
-        let outcome = self.index.search(&self.corpus, query, &opts);
+        let mut outcome = self.index.search(&self.corpus, query, &opts);
+        // Sentences around the question ("Sorry, new player here. …") can
+        // drown it: when the whole finds nothing relevant, its question
+        // sentence is asked alone.
+        if outcome.confidence == Confidence::None
+            && let Some(q) = question_sentence(query)
+        {
+            let again = self.index.search(&self.corpus, q, &opts);
+            if again.confidence != Confidence::None {
+                outcome = again;
+            }
+        }
         let results = outcome
             .hits
             .into_iter()
@@ -1085,6 +1096,31 @@ impl App {
             suggestions,
         }
     }
+}
+
+/// The question sentence of a text of several sentences: the last one
+/// ending in `?`, else the last one; `None` for a single sentence.
+fn question_sentence(text: &str) -> Option<&str> {
+    let mut sentences = Vec::new();
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        let next = text[i + c.len_utf8()..].chars().next();
+        if matches!(c, '.' | '!' | '?') && next.is_none_or(char::is_whitespace) {
+            sentences.push(text[start..i + c.len_utf8()].trim());
+            start = i + c.len_utf8();
+        }
+    }
+    sentences.push(text[start..].trim());
+    sentences.retain(|s| s.split_whitespace().count() >= 2);
+    if sentences.len() < 2 {
+        return None;
+    }
+    sentences
+        .iter()
+        .rev()
+        .find(|s| s.ends_with('?'))
+        .or(sentences.last())
+        .copied()
 }
 
 /// `first`, then what of `rest` is not in it, at most `limit` in all.
