@@ -431,3 +431,12 @@ fn mtg_sized_text_and_pdf_import_in_full() {
         "only in the PDF: {only_pdf:?}; only in the text: {only_txt:?}"
     );
 }
+
+/// An encrypted PDF is refused as encrypted, not with a password error
+/// nobody asked for (found by an outside tester).
+#[test]
+fn an_encrypted_pdf_is_refused_as_encrypted() {
+    let pdf = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R /Encrypt 2 0 R >>\n%%EOF\n";
+    let err = arbiter::corpus::import::convert("locked.pdf", pdf).unwrap_err();
+    assert!(err.to_string().contains("is an encrypted PDF"), "{err}");
+}

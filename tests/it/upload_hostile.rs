@@ -226,7 +226,7 @@ async fn hostile_uploads_get_a_clear_error_and_hurt_nobody() {
                 "MB of text",
                 "stopped on",
                 "took longer",
-                "no text layer",
+                "no text could be read",
                 "not a readable PDF",
             ],
         ),

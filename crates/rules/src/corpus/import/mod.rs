@@ -61,9 +61,13 @@ pub enum ImportError {
     #[error("{file} is not a readable PDF: {reason}")]
     BadPdf { file: String, reason: String },
     #[error(
-        "{file} is a PDF with no text layer (a scan?): there is no text to index. Run it through OCR first, or send the text."
+        "no text could be read from {file}: it may be a scan with no text layer (run it through OCR first), or its text is stored in a way the reader cannot follow (export it again as PDF, or send the text)."
     )]
     NoTextLayer { file: String },
+    #[error(
+        "{file} is an encrypted PDF (a password, or restrictions on copying): remove the protection and send it again, or send the text."
+    )]
+    EncryptedPdf { file: String },
     #[error("{file}: {reason}")]
     BadHtml { file: String, reason: String },
     #[error("the game name '{0}' holds no letters or digits")]

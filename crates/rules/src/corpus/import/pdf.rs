@@ -19,6 +19,13 @@ pub(super) fn extract(file: &str, bytes: &[u8]) -> Result<String, ImportError> {
     if !is_pdf(bytes) {
         return Err(bad("it has no %PDF- header".into()));
     }
+    // An encryption dictionary in the trailer: the reader would fail on it
+    // with a password error nobody asked for.
+    if bytes.windows(8).any(|w| w == b"/Encrypt") {
+        return Err(ImportError::EncryptedPdf {
+            file: file.to_string(),
+        });
+    }
     let result = std::panic::catch_unwind(|| pdf_extract::extract_text_from_mem_by_pages(bytes));
     let text = match result {
         Ok(Ok(pages)) => join_pages(&pages),
