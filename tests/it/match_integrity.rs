@@ -80,6 +80,21 @@ fn ashes(dir: &std::path::Path) -> Bot {
     bot
 }
 
+/// A three-player TI4 match (Ana, Ben, Cleo) on the example's starting board.
+fn ti4(dir: &std::path::Path) -> Bot {
+    let bot = match_bot(dir);
+    let out = run(
+        &bot,
+        "Ana",
+        &format!(
+            "/match start game:ti4 player1:Ana player2:Ben player3:Cleo\n/match setup file:{}\n",
+            example("ti4-start.yaml")
+        ),
+    );
+    assert!(out.contains("(active, version 1)"), "{out}");
+    bot
+}
+
 #[test]
 fn a_claimed_win_waits_for_the_opponent_and_a_concession_is_at_once() {
     let dir = tempfile::tempdir().unwrap();
@@ -184,15 +199,11 @@ fn agreed_by_asks_the_player_instead_of_speaking_for_her() {
 #[test]
 fn a_self_adjust_that_wins_the_game_asks_every_other_player() {
     let dir = tempfile::tempdir().unwrap();
-    let bot = match_bot(dir.path());
+    let bot = ti4(dir.path());
     let out = run(
         &bot,
         "Ana",
-        &format!(
-            "/match start game:ti4 player1:Ana player2:Ben player3:Cleo\n/match setup file:{}\n\
-             /match adjust field:players.Ana.victory_points value:10 reason:trust me\n",
-            example("ti4-start.yaml")
-        ),
+        "/match adjust field:players.Ana.victory_points value:10 reason:trust me\n",
     );
     assert!(
         out.contains("proposal #2 recorded")
@@ -226,15 +237,11 @@ fn a_self_adjust_that_wins_the_game_asks_every_other_player() {
 #[test]
 fn a_self_adjust_of_a_score_asks_the_other_players() {
     let dir = tempfile::tempdir().unwrap();
-    let bot = match_bot(dir.path());
+    let bot = ti4(dir.path());
     let out = run(
         &bot,
         "Ana",
-        &format!(
-            "/match start game:ti4 player1:Ana player2:Ben player3:Cleo\n/match setup file:{}\n\
-             /match adjust field:players.Ana.victory_points value:9 reason:trust me\n",
-            example("ti4-start.yaml")
-        ),
+        "/match adjust field:players.Ana.victory_points value:9 reason:trust me\n",
     );
     assert!(
         out.contains("proposal #2 recorded")
@@ -324,15 +331,11 @@ fn a_proposal_states_the_change_it_makes() {
     assert!(out.contains("next: Coal decides"), "{out}");
 
     let dir = tempfile::tempdir().unwrap();
-    let bot = match_bot(dir.path());
+    let bot = ti4(dir.path());
     let out = run(
         &bot,
         "Ben",
-        &format!(
-            "/match start game:ti4 player1:Ana player2:Ben player3:Cleo\n/match setup file:{}\n\
-             /match adjust field:players.Ben.victory_points value:0 reason:counting\n",
-            example("ti4-start.yaml")
-        ),
+        "/match adjust field:players.Ben.victory_points value:0 reason:counting\n",
     );
     assert!(
         out.contains("Match: adjust #") && !out.contains("proposal"),
@@ -376,16 +379,12 @@ fn another_players_board_is_not_replaced_by_a_new_setup() {
 #[test]
 fn a_half_confirmed_proposal_is_its_authors_to_take_back() {
     let dir = tempfile::tempdir().unwrap();
-    let bot = match_bot(dir.path());
+    let bot = ti4(dir.path());
     run(
         &bot,
         "Ana",
-        &format!(
-            "/match start game:ti4 player1:Ana player2:Ben player3:Cleo\n/match setup file:{}\n\
-             /match adjust field:players.Ana.victory_points value:9 reason:scored\n\
+        "/match adjust field:players.Ana.victory_points value:9 reason:scored\n\
              /as Ben\n/match answer choice:confirm\n",
-            example("ti4-start.yaml")
-        ),
     );
     let out = run(&bot, "Cleo", "/match undo\n");
     assert!(
@@ -465,15 +464,11 @@ fn a_player_out_of_the_game_is_not_asked_to_consent() {
 #[test]
 fn agreed_by_one_player_does_not_speak_for_another() {
     let dir = tempfile::tempdir().unwrap();
-    let bot = match_bot(dir.path());
+    let bot = ti4(dir.path());
     let out = run(
         &bot,
         "Ana",
-        &format!(
-            "/match start game:ti4 player1:Ana player2:Ben player3:Cleo\n/match setup file:{}\n\
-             /match play text:Ana trades with Ben; accepted; agreed by Cleo\n",
-            example("ti4-start.yaml")
-        ),
+        "/match play text:Ana trades with Ben; accepted; agreed by Cleo\n",
     );
     // Refused at once (nothing recorded), or asked of Cleo; never taken as Ben's.
     let out = format!(
@@ -999,16 +994,12 @@ fn magewinds_reactions_are_settled_with_their_attack() {
 #[test]
 fn assumed_defaults_say_so_and_every_rule_weighed_has_its_step() {
     let dir = tempfile::tempdir().unwrap();
-    let bot = match_bot(dir.path());
+    let bot = ti4(dir.path());
     let out = run(
         &bot,
         "Ana",
-        &format!(
-            "/match start game:ti4 player1:Ana player2:Ben player3:Cleo\n/match setup file:{}\n\
-             /match play Ana strategic Leadership\n/as Ben\n/match play Ben strategic Diplomacy\n\
+        "/match play Ana strategic Leadership\n/as Ben\n/match play Ben strategic Diplomacy\n\
              /as Cleo\n/match play Cleo trades with Ana\n",
-            example("ti4-start.yaml")
-        ),
     );
     let last = after(&out, "== Play #4");
     assert!(

@@ -999,6 +999,7 @@ impl App {
     }
 
     pub fn view(&self, p: &Passage) -> PassageView {
+        let idx = self.corpus.index_of(&p.id);
         PassageView {
             id: p.id.clone(),
             game: p.game.clone(),
@@ -1006,15 +1007,8 @@ impl App {
             path: self.full_path(p),
             text: p.text.clone(),
             refs: p.refs.clone(),
-            amended_by: self
-                .corpus
-                .index_of(&p.id)
-                .map(|i| self.amendments_of(i))
-                .unwrap_or_default(),
-            amended_more: self
-                .corpus
-                .index_of(&p.id)
-                .map_or(0, |i| self.amendments_beyond(i)),
+            amended_by: idx.map(|i| self.amendments_of(i)).unwrap_or_default(),
+            amended_more: idx.map_or(0, |i| self.amendments_beyond(i)),
             depth: 0,
             kind: Some(p.kind),
         }

@@ -134,6 +134,21 @@ pub fn affected(
     out
 }
 
+/// `asks` without the seats out of the game on `board` (engine
+/// `Status::out`): nobody waits on them.
+pub fn waited_on(
+    engine: &dyn GameEngine,
+    board: Option<&Value>,
+    mut asks: Vec<usize>,
+) -> Vec<usize> {
+    let out = board
+        .and_then(|b| engine.status(b).ok())
+        .map(|s| s.out)
+        .unwrap_or_default();
+    asks.retain(|s| !out.contains(s));
+    asks
+}
+
 impl Matches {
     /// The seat a result's winner names on the board, if it names one.
     pub(super) fn winner_seat(

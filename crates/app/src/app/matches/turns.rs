@@ -562,10 +562,8 @@ impl Matches {
             let winner = result.as_ref().map(|r| self.winner_seat(&m, engine, r));
             // A field the result is counted on is every player's business.
             let owner = if a.standing { None } else { a.owner };
-            let mut asks = super::consent::affected(m.players.len(), seat, Some(owner), winner);
-            // Players out of the game are not waited on.
-            let out = engine.status(&state).map(|s| s.out).unwrap_or_default();
-            asks.retain(|s| !out.contains(s));
+            let asks = super::consent::affected(m.players.len(), seat, Some(owner), winner);
+            let asks = super::consent::waited_on(engine, Some(&state), asks);
             if !asks.is_empty() {
                 let ends = result
                     .map(|r| {
@@ -862,15 +860,8 @@ impl Matches {
             return self.end_now(caller, &m, result).await;
         };
         let winner = self.winner_seat(&m, engine, &result);
-        let mut asks = super::consent::affected(m.players.len(), seat, None, Some(winner));
-        // Players out of the game are not waited on.
-        let out = m
-            .state
-            .as_ref()
-            .and_then(|s| engine.status(s).ok())
-            .map(|s| s.out)
-            .unwrap_or_default();
-        asks.retain(|s| !out.contains(s));
+        let asks = super::consent::affected(m.players.len(), seat, None, Some(winner));
+        let asks = super::consent::waited_on(engine, m.state.as_ref(), asks);
         let names = self.names(&m);
         let name = |s: usize| {
             names
