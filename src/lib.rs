@@ -21,7 +21,7 @@ pub use arbiter_text as text;
 
 /// Every binary, test, bench and example of this package allocates with
 /// mimalloc (the default `mimalloc` feature; docs/ARCHITECTURE.md,
-/// "Allocator"), counted per thread by [`heap::Counting`] (what an index
+/// `heap.rs` and "Decisions"), counted per thread by [`heap::Counting`] (what an index
 /// keeps is measured, not estimated).
 #[cfg(feature = "mimalloc")]
 #[global_allocator]

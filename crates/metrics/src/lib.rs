@@ -1,5 +1,6 @@
 //! Operators' metrics, in Prometheus' text format (`GET /metrics` beside
-//! `/healthz`, on `serve --http` and on the gateway's health listener).
+//! `/healthz`, on the listener `serve --metrics ADDR` opens, with either
+//! transport).
 //!
 //! One process-wide set of metrics (`prometheus-client`, the Prometheus
 //! project's own Rust client). Recording is a few atomic operations; labels
