@@ -477,6 +477,12 @@ async fn long_replies_are_paged_with_buttons_that_update_the_message() {
         .expect("a Next button");
     let v2 = h.post(&button(&next)).await;
     assert_eq!(v2["type"], 7, "page turns update the message: {v2}");
+    // `attachments: []` would take the message's files (a board's picture)
+    // off it; absent, Discord keeps them.
+    assert!(
+        v2["data"].get("attachments").is_none(),
+        "a page turn keeps the message's files: {v2}"
+    );
     let e2 = embed(&v2);
     assert!(
         e2["footer"]["text"]

@@ -8,7 +8,7 @@ use crate::discord_kit;
 use std::sync::Arc;
 
 use arbiter::app::App;
-use arbiter::bot::{Bot, BotConfig};
+use arbiter::bot::{Bot, BotConfig, MatchCommand};
 use discord_kit::*;
 use serde_json::{Value, json};
 
@@ -675,5 +675,98 @@ async fn pictures_off_sends_no_file_and_offers_the_button() {
     assert!(
         h.fake.file(&token, "board.png").await.is_none(),
         "no picture follows"
+    );
+}
+
+/// A ruling long enough for pages keeps the decision's answer buttons on
+/// every page: a page turn used to bring back only the pager.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paged_decision_keeps_its_answer_buttons_on_every_page() {
+    use arbiter::bot::{Command, Input, Origin, Reply, Request};
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let app = Arc::new(App::load(&root.join("rules_data"), &[]).expect("rule data"));
+    let bot = Bot::new(
+        app,
+        BotConfig {
+            database_url: Some(format!(
+                "sqlite://{}?mode=rwc",
+                dir.path().join("m.db").display()
+            )),
+            ..BotConfig::default()
+        },
+    );
+    let mut guards = String::new();
+    for n in 1..=22 {
+        guards.push_str(&format!(
+            "      - {{ name: Sentinel of the Long Watch over the Eastern Gate Number {n}, attack: 1, life: 4, abilities: [Unit Guard] }}\n"
+        ));
+    }
+    let board = format!(
+        "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: {{ name: Coal Roarkwin, life: 15 }}\n    units:\n      - {{ name: Iron Worker, attack: 2, life: 2 }}\n  - name: Maeoni\n    phoenixborn: {{ name: Maeoni Viper, life: 20 }}\n    units:\n      - {{ name: Mist Spirit, attack: 1, life: 1 }}\n{guards}"
+    );
+    let mut n = 0;
+    let mut send = |user: u64, input: Input| {
+        n += 1;
+        let request = Request {
+            origin: Origin {
+                id: format!("{n}"),
+                user_id: user,
+                user_name: format!("u{user}"),
+                guild_id: Some(8),
+                channel_id: Some(9),
+                ..Default::default()
+            },
+            input,
+        };
+        let bot = &bot;
+        async move { bot.handle(&request).await }
+    };
+    let command = |m| Input::Command(Command::Match(m));
+    send(
+        301,
+        command(MatchCommand::Start {
+            game: "ashes".into(),
+            players: vec!["301".into(), "302".into()],
+        }),
+    )
+    .await;
+    send(
+        301,
+        command(MatchCommand::Setup {
+            text: Some(arbiter::bot::BoardSource::Text(board)),
+        }),
+    )
+    .await;
+    let Reply::Message(first) = send(
+        301,
+        command(MatchCommand::Play {
+            text: "attack unit \"Mist Spirit\" with Iron Worker".into(),
+            expected_version: None,
+        }),
+    )
+    .await
+    else {
+        panic!("a message")
+    };
+    let ids = |m: &arbiter::bot::Message| -> Vec<String> {
+        m.buttons.iter().map(|b| b.action.custom_id()).collect()
+    };
+    let decisions = |ids: &[String]| ids.iter().filter(|i| i.starts_with("decide:")).count();
+    let first_ids = ids(&first);
+    let next = first_ids
+        .iter()
+        .find(|i| i.starts_with("page:") && i.ends_with(":1"))
+        .unwrap_or_else(|| panic!("the ruling is paged: {first_ids:?}"))
+        .clone();
+    assert!(decisions(&first_ids) >= 13, "{first_ids:?}");
+    let Reply::Update(second) = send(302, Input::Component { custom_id: next }).await else {
+        panic!("a page turn updates the message")
+    };
+    assert_eq!(
+        decisions(&ids(&second)),
+        decisions(&first_ids),
+        "{:?}",
+        ids(&second)
     );
 }

@@ -511,6 +511,27 @@ pub fn response(reply: &Reply) -> CreateInteractionResponse {
     }
 }
 
+/// The interaction response as sent (both transports). An update that
+/// brings no file of its own (a page turned, a preview confirmed) leaves
+/// out `attachments`: Discord keeps a message's files when the field is
+/// absent and removes them all on `[]`, which is what serenity writes, so
+/// a page turn would take the board's picture off the message.
+pub fn response_body(reply: &Reply) -> serde_json::Value {
+    let mut body = serde_json::to_value(response(reply)).unwrap_or_else(
+        |_| serde_json::json!({"type": 4, "data": {"content": "(nothing to show)"}}),
+    );
+    if let Reply::Update(m) = reply
+        && m.picture.is_none()
+        && m.attachment.is_none()
+        && let Some(data) = body
+            .get_mut("data")
+            .and_then(serde_json::Value::as_object_mut)
+    {
+        data.remove("attachments");
+    }
+    body
+}
+
 /// The deferred response ("Arbiter is thinking…").
 pub fn defer(ephemeral: bool) -> CreateInteractionResponse {
     CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(ephemeral))

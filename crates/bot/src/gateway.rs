@@ -75,7 +75,7 @@ impl EventHandler for Handler {
         let request = match discord::to_request(&interaction) {
             Ok(r) => r,
             Err(reply) => {
-                let _ = respond(&ctx, &interaction, discord::response(&reply)).await;
+                let _ = respond(&ctx, &interaction, &discord::response_body(&reply)).await;
                 return;
             }
         };
@@ -86,7 +86,9 @@ impl EventHandler for Handler {
             match acknowledgement {
                 Defer::No => {
                     let reply = self.bot.handle(&request).await;
-                    if let Err(e) = respond(&ctx, &interaction, discord::response(&reply)).await {
+                    if let Err(e) =
+                        respond(&ctx, &interaction, &discord::response_body(&reply)).await
+                    {
                         let id = super::error_id();
                         tracing::error!(error_id = %id, "cannot send the reply: {e}");
                     } else if let Err(e) =
@@ -97,7 +99,7 @@ impl EventHandler for Handler {
                 }
                 deferred => {
                     let ephemeral = deferred == Defer::Ephemeral;
-                    if let Err(e) = respond(&ctx, &interaction, discord::defer(ephemeral)).await {
+                    if let Err(e) = respond(&ctx, &interaction, &discord::defer(ephemeral)).await {
                         tracing::warn!("cannot defer: {e}");
                         return;
                     }
@@ -118,19 +120,25 @@ impl EventHandler for Handler {
     }
 }
 
+/// Sends an interaction's response, as serialized (no file: an immediate
+/// response carries none, its picture follows).
 async fn respond(
     ctx: &Context,
     interaction: &Interaction,
-    response: serenity::all::CreateInteractionResponse,
+    response: &impl serde::Serialize,
 ) -> serenity::Result<()> {
-    match interaction {
-        Interaction::Command(i) | Interaction::Autocomplete(i) => {
-            i.create_response(&ctx.http, response).await
-        }
-        Interaction::Component(i) => i.create_response(&ctx.http, response).await,
-        Interaction::Modal(i) => i.create_response(&ctx.http, response).await,
-        _ => Ok(()),
+    if !matches!(
+        interaction,
+        Interaction::Command(_)
+            | Interaction::Autocomplete(_)
+            | Interaction::Component(_)
+            | Interaction::Modal(_)
+    ) {
+        return Ok(());
     }
+    ctx.http
+        .create_interaction_response(interaction.id(), interaction.token(), response, Vec::new())
+        .await
 }
 
 /// Connects and serves until `shutdown` completes; then closes the shards

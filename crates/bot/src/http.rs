@@ -403,7 +403,7 @@ async fn interactions(
     }
     let request = match envelope.to_request() {
         Ok(Ok(r)) => r,
-        Ok(Err(reply)) => return json_response(&discord::response(&reply)),
+        Ok(Err(reply)) => return json_response(&discord::response_body(&reply)),
         Err(e) => return unreadable(&e),
     };
     let span = interaction_span(&request);
@@ -413,14 +413,14 @@ async fn interactions(
             let reply = state.bot.handle(&request).instrument(span.clone()).await;
             span.in_scope(|| log_answered(started, false));
             if super::pictures::of_reply(&reply).is_none() {
-                return json_response(&discord::response(&reply));
+                return json_response(&discord::response_body(&reply));
             }
             // The picture follows as a multipart follow-up once Discord has
             // the response.
             let (sent_tx, sent_rx) = tokio::sync::oneshot::channel();
             let (token, app_id) = (envelope.token.into_owned(), envelope.application_id);
             let (st, guard) = (state.clone(), state.in_flight.enter());
-            let response = discord::response(&reply);
+            let response = discord::response_body(&reply);
             tokio::spawn(
                 async move {
                     let _guard = guard;

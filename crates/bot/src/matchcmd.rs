@@ -414,8 +414,10 @@ impl Bot {
                 text_doc(MessageKind::Info, "Match".into(), &discord_text(&reply))
             }
         };
+        let mut doc = doc;
+        add_decision_buttons(&mut doc, &reply);
         let mut message = self.paged(doc, false).await;
-        add_turn_notice(&mut message, &reply);
+        add_turn_ping(&mut message, &reply);
         if super::pictures::wanted(&reply) {
             message.picture = super::pictures::of_match_pooled(&reply).await;
         }
@@ -520,20 +522,16 @@ fn event_title(e: &EventReply, ruling: &Ruling) -> String {
 }
 
 /// Buttons for a waiting decision (whoever presses, only the deciding player
-/// or a moderator is heard), and the ping of whose turn or decision it is.
-fn add_turn_notice(message: &mut Message, reply: &MatchReply) {
-    let (pending, next, notify) = match reply {
-        MatchReply::Match(v) => (v.pending.as_ref(), v.next.as_ref(), v.notify),
-        MatchReply::Event(e) => (
-            e.pending.as_ref(),
-            e.next.as_ref(),
-            e.notify && e.applied && !e.replayed,
-        ),
-        _ => return,
+/// or a moderator is heard), on every page of the reply.
+fn add_decision_buttons(doc: &mut Doc, reply: &MatchReply) {
+    let pending = match reply {
+        MatchReply::Match(v) => v.pending.as_ref(),
+        MatchReply::Event(e) => e.pending.as_ref(),
+        _ => None,
     };
     if let Some(p) = pending {
         // At most four rows of answers: the pager may need the fifth.
-        let room = 20usize.saturating_sub(message.buttons.len().div_ceil(5) * 5);
+        let room = 20usize.saturating_sub(doc.buttons.len().div_ceil(5) * 5);
         let options = &p.decision.options;
         let shown = if options.len() > room {
             room.saturating_sub(1)
@@ -563,14 +561,27 @@ fn add_turn_notice(message: &mut Message, reply: &MatchReply) {
             })
             .collect();
         if shown < options.len() {
-            message.body.push_str(&format!(
-                "\n\n{} more answers: use `/match answer` (it autocompletes them).",
-                options.len() - shown
-            ));
+            doc.blocks.push(Block {
+                head: String::new(),
+                body: format!(
+                    "{} more answers: use `/match answer` (it autocompletes them).",
+                    options.len() - shown
+                ),
+                code: false,
+            });
         }
-        buttons.append(&mut message.buttons);
-        message.buttons = buttons;
+        buttons.append(&mut doc.buttons);
+        doc.buttons = buttons;
     }
+}
+
+/// The ping of whose turn or decision it is (a follow-up of the first page).
+fn add_turn_ping(message: &mut Message, reply: &MatchReply) {
+    let (next, notify) = match reply {
+        MatchReply::Match(v) => (v.next.as_ref(), v.notify),
+        MatchReply::Event(e) => (e.next.as_ref(), e.notify && e.applied && !e.replayed),
+        _ => return,
+    };
     if let Some(n) = next.filter(|_| notify)
         && let Ok(user) = n.user.parse::<u64>()
     {
