@@ -376,6 +376,46 @@ fn cli_import_writes_a_folder_that_rules_dir_loads() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("already exists"));
     assert!(std::fs::read_to_string(out.join("manifest.yaml")).unwrap() == manifest);
+
+    // A folder without a manifest but with the user's own glossary: kept,
+    // and nothing written beside it.
+    let mine = tmp.path().join("mine");
+    std::fs::create_dir(&mine).unwrap();
+    std::fs::write(
+        mine.join("glossary.yaml"),
+        "synonyms:\n  pb: [phoenixborn]\n",
+    )
+    .unwrap();
+    let o = arbiter(&[
+        "import",
+        src.to_str().unwrap(),
+        "--game",
+        "Other",
+        "--out",
+        mine.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("glossary.yaml already exists"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(mine.join("glossary.yaml")).unwrap(),
+        "synonyms:\n  pb: [phoenixborn]\n"
+    );
+    assert!(!mine.join("manifest.yaml").exists());
+    // --out naming a file.
+    let file = tmp.path().join("afile");
+    std::fs::write(&file, "x").unwrap();
+    let o = arbiter(&[
+        "import",
+        src.to_str().unwrap(),
+        "--game",
+        "Other",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("is a file, not a folder"), "{err}");
 }
 
 #[test]

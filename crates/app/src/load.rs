@@ -19,6 +19,13 @@ pub enum LoadError {
     Manifest { path: PathBuf, message: String },
     #[error("{path} holds no manifest.yaml and no game folders with one")]
     Empty { path: PathBuf },
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path} {why}; choose a new or empty --out folder (nothing was written)")]
+    OutTaken { path: PathBuf, why: &'static str },
 }
 
 /// The folder of rule data shipped with Arbiter: `$ARBITER_DATA`, else
@@ -122,17 +129,30 @@ fn read_text(path: &Path) -> Result<String, LoadError> {
 
 /// Writes an imported document as a rule-data folder `dir` (created if
 /// missing): `manifest.yaml`, the document, an empty `glossary.yaml`.
-/// Refuses to overwrite a folder that already holds a manifest.
+/// Overwrites nothing: a file in the way (a user's own glossary or notes)
+/// refuses the whole write, as does `dir` being a file.
 pub fn write_import(dir: &Path, import: &crate::corpus::import::Import) -> Result<(), LoadError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
-        move |source| LoadError::Io { path, source }
+        move |source| LoadError::Write { path, source }
     };
     let manifest_path = dir.join("manifest.yaml");
-    if manifest_path.exists() {
-        return Err(LoadError::Manifest {
-            path: manifest_path,
-            message: "already exists; choose an empty --out folder (nothing was written)".into(),
+    let doc = import.document();
+    let doc_path = dir.join(&doc.manifest.file);
+    let glossary_path = dir.join("glossary.yaml");
+    if dir.exists() && !dir.is_dir() {
+        return Err(LoadError::OutTaken {
+            path: dir.into(),
+            why: "is a file, not a folder",
+        });
+    }
+    if let Some(taken) = [&manifest_path, &doc_path, &glossary_path]
+        .into_iter()
+        .find(|p| p.exists())
+    {
+        return Err(LoadError::OutTaken {
+            path: taken.clone(),
+            why: "already exists and would be overwritten",
         });
     }
     std::fs::create_dir_all(dir).map_err(io(dir))?;
@@ -141,10 +161,7 @@ pub fn write_import(dir: &Path, import: &crate::corpus::import::Import) -> Resul
             path: manifest_path.clone(),
             message: e.to_string(),
         })?;
-    let doc = import.document();
-    let doc_path = dir.join(&doc.manifest.file);
     std::fs::write(&doc_path, &doc.text).map_err(io(&doc_path))?;
-    let glossary_path = dir.join("glossary.yaml");
     std::fs::write(&glossary_path, "synonyms: {}\n").map_err(io(&glossary_path))?;
     let header = format!(
         "# Imported by `arbiter import`; load with --rules-dir {}\n",
