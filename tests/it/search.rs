@@ -35,6 +35,39 @@ fn typos_are_repaired_and_reported() {
     );
 }
 
+/// Chat abbreviations no rule uses read as their word, reported as a
+/// reading; a rulebook's own word is left alone.
+#[test]
+fn chat_abbreviations_are_read_as_their_word() {
+    let r = common::app()
+        .ask(
+            "does the unit that counters deal dmg to my opp's unit",
+            Some("ashes"),
+            3,
+        )
+        .unwrap();
+    assert!(
+        r.corrections.contains(&("dmg".into(), "damage".into()))
+            && r.corrections.contains(&("opp".into(), "opponent".into())),
+        "{:?}",
+        r.corrections
+    );
+    assert!(
+        !r.ignored.iter().any(|w| w == "dmg" || w == "opp"),
+        "{:?}",
+        r.ignored
+    );
+    // "max" stands for a word Ashes' rules do not use: nothing to read.
+    let r = common::app()
+        .ask("max number of attackers in ashes", None, 3)
+        .unwrap();
+    assert!(
+        r.corrections.iter().all(|(t, _)| t != "max"),
+        "{:?}",
+        r.corrections
+    );
+}
+
 #[test]
 fn a_game_named_in_the_question_restricts_the_search() {
     let r = common::app()

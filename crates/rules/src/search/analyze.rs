@@ -162,6 +162,44 @@ impl Tokenizer for PreTokenized {
     }
 }
 
+/// Chat abbreviations and their words, sorted (searched by halves).
+const ABBREVIATIONS: &[(&str, &str)] = &[
+    ("abil", "ability"),
+    ("abils", "abilities"),
+    ("amt", "amount"),
+    ("atk", "attack"),
+    ("atks", "attacks"),
+    ("def", "defense"),
+    ("dmg", "damage"),
+    ("eff", "effect"),
+    ("lvl", "level"),
+    ("max", "maximum"),
+    ("min", "minimum"),
+    ("num", "number"),
+    ("opp", "opponent"),
+    ("oppo", "opponent"),
+    ("opps", "opponents"),
+    ("plyr", "player"),
+    ("plyrs", "players"),
+    ("prio", "priority"),
+    ("pts", "points"),
+    ("req", "requirement"),
+    ("reqs", "requirements"),
+    ("resp", "response"),
+];
+
+/// What a common chat abbreviation stands for ("max" → maximum, "dmg" →
+/// damage, "opp" → opponent), in any game: questions use them where rules
+/// never do. Only for a word no indexed rule uses (a rulebook that writes
+/// "max" keeps its own word), and reported as a reading. A game's own
+/// slang ("pb", "gy") is its glossary's (docs/RULES_DATA.md).
+pub fn abbreviation(word: &str) -> Option<&'static str> {
+    ABBREVIATIONS
+        .binary_search_by_key(&word, |(short, _)| short)
+        .ok()
+        .map(|i| ABBREVIATIONS[i].1)
+}
+
 /// Words of questions that carry no rules content ("how many", "am I allowed
 /// to", "what is the rule for"). Dropped from queries only, never from text.
 pub fn is_question_filler(word: &str) -> bool {
@@ -476,6 +514,21 @@ fn is_abbreviation(s: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn abbreviations_are_found_by_binary_search() {
+        // The table is searched by halves: it must be sorted.
+        assert!(super::ABBREVIATIONS.windows(2).all(|w| w[0].0 < w[1].0));
+        for (short, long) in super::ABBREVIATIONS {
+            assert_eq!(super::abbreviation(short), Some(*long));
+        }
+        assert_eq!(super::abbreviation("maximum"), None);
+        assert_eq!(
+            super::abbreviation("Max"),
+            None,
+            "questions are lower-cased first"
+        );
+    }
+
     #[test]
     fn a_plain_word_is_tokenized_as_the_tokenizer_does() {
         let inner = super::Analyzer::new().inner;

@@ -99,7 +99,10 @@ impl Index {
                 // A word only another game's rules use weighs nothing here
                 // (and is reported as no rule's word).
                 options.retain(|o| o.iter().all(|&id| self.used_in(game, id)));
-                if !indexed
+                if !indexed && let Some((long, ids)) = self.abbreviation(w, game) {
+                    q.corrections.push((w.to_string(), long.to_string()));
+                    options.push(ids);
+                } else if !indexed
                     && let Some(id) = is_repairable(word, w)
                         .then(|| self.repair(&token))
                         .flatten()
@@ -231,6 +234,14 @@ impl Index {
             .map(|&a| self.idf(a))
             .reduce(f32::min)
             .unwrap_or(0.0)
+    }
+
+    /// A chat abbreviation's full word ([`analyze::abbreviation`]) and its
+    /// terms, when this game's rules use them all.
+    fn abbreviation(&self, word: &str, game: Option<&str>) -> Option<(&'static str, Vec<u32>)> {
+        let long = analyze::abbreviation(word)?;
+        let ids = self.term_ids(long);
+        (!ids.is_empty() && ids.iter().all(|&id| self.used_in(game, id))).then_some((long, ids))
     }
 
     /// The closest vocabulary word within a small edit distance.
