@@ -47,7 +47,7 @@ pub(super) fn draw(v: &View<Board, Play>) -> (Canvas, String) {
         y += 22.0;
     }
     if let Some(play) = v.play {
-        arrows(&mut c, play, &places);
+        arrows(&mut c, play, b, &places);
         legend(&mut c, y + 4.0);
         y += 24.0;
     }
@@ -386,7 +386,7 @@ fn deltas(d0: u32, d1: u32, e0: bool, e1: bool) -> String {
     parts.join(", ")
 }
 
-fn arrows(c: &mut Canvas, play: &Play, places: &Places) {
+fn arrows(c: &mut Canvas, play: &Play, b: &Board, places: &Places) {
     match play {
         Play::AttackPhoenixborn {
             attackers,
@@ -419,11 +419,15 @@ fn arrows(c: &mut Canvas, play: &Play, places: &Places) {
             counter: ctr,
             ..
         } => {
-            let guards: Vec<&str> = match guard {
+            let stated: Vec<&str> = match guard {
                 Some(OneOrMany::One(g)) => vec![g.as_str()],
                 Some(OneOrMany::Many(g)) => g.iter().map(|n| n.as_str()).collect(),
                 None => Vec::new(),
             };
+            let guards: Vec<&str> = stated
+                .into_iter()
+                .filter_map(|g| guard_drawn(b, target, g))
+                .collect();
             let defender = guards.first().copied().unwrap_or(target.as_str());
             for a in attackers {
                 places.arrow(c, a, defender, kit::RED, 0.0);
@@ -437,6 +441,27 @@ fn arrows(c: &mut Canvas, play: &Play, places: &Places) {
         }
         Play::Pass { .. } | Play::PayCost { .. } => {}
     }
+}
+
+/// What a stated guard points from: the unit named, the defender's
+/// Phoenixborn for the engine's keywords ("phoenixborn", "pb", her own
+/// name), nothing for "none" (as the engine reads them).
+fn guard_drawn<'a>(b: &'a Board, target: &str, guard: &'a str) -> Option<&'a str> {
+    let key = crate::text::fold(guard);
+    if matches!(key.as_str(), "none" | "noguard" | "no") {
+        return None;
+    }
+    let defender = b
+        .players
+        .iter()
+        .find(|p| p.units.iter().any(|u| fold_eq(&u.name, target)));
+    let names_pb = defender.is_some_and(|p| {
+        fold_eq(&p.name, guard) && !p.units.iter().any(|u| fold_eq(&u.name, guard))
+    });
+    if matches!(key.as_str(), "phoenixborn" | "pb" | "myphoenixborn") || names_pb {
+        return defender.map(|p| p.phoenixborn.name.as_str());
+    }
+    Some(guard)
 }
 
 fn legend(c: &mut Canvas, y: f32) {
