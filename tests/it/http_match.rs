@@ -770,3 +770,42 @@ async fn a_paged_decision_keeps_its_answer_buttons_on_every_page() {
         ids(&second)
     );
 }
+
+/// A match's buttons pressed in a direct message are refused as `/match`
+/// is there (a match belongs to a server channel).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn match_buttons_in_a_direct_message_are_refused() {
+    use arbiter::bot::{Input, MessageKind, Origin, Reply, Request};
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let app = Arc::new(App::load(&root.join("rules_data"), &[]).expect("rule data"));
+    let bot = Bot::new(
+        app,
+        BotConfig {
+            database_url: Some(format!(
+                "sqlite://{}?mode=rwc",
+                dir.path().join("m.db").display()
+            )),
+            ..BotConfig::default()
+        },
+    );
+    for custom_id in ["decide:1:2:0", "picture:1"] {
+        let request = Request {
+            origin: Origin {
+                id: "1".into(),
+                user_id: 301,
+                guild_id: None,
+                channel_id: Some(777),
+                ..Default::default()
+            },
+            input: Input::Component {
+                custom_id: custom_id.into(),
+            },
+        };
+        let Reply::Message(m) = bot.handle(&request).await else {
+            panic!("a message")
+        };
+        assert_eq!(m.kind, MessageKind::UserError, "{custom_id}: {}", m.body);
+        assert!(m.ephemeral && m.body.contains("server"), "{}", m.body);
+    }
+}

@@ -195,6 +195,15 @@ impl Bot {
                 MatchRequest::Setup { text }
             }
             Input::Component { custom_id } => match Action::parse(custom_id) {
+                // As `/match` itself: a match's buttons belong to a server.
+                Some(Action::Decide { .. } | Action::Picture { .. })
+                    if origin.guild_id.is_none() && origin.channel_id.is_some() =>
+                {
+                    return Some(Reply::Message(Message::user_error(
+                        "Match",
+                        "matches are kept in a server channel; answer in the server, not in a direct message",
+                    )));
+                }
                 Some(Action::Decide {
                     match_id,
                     version,
