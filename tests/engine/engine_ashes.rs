@@ -2126,3 +2126,26 @@ fn another_players_phoenixborn_as_guard_is_refused_as_not_hers() {
         r.diagnostics
     );
 }
+
+/// An attacker declared by a short name ("Iron Work", a unique prefix) is
+/// the same unit when a block names it in full: the block is not refused,
+/// nor is the short name offered as the "did you mean".
+#[test]
+fn a_block_names_in_full_an_attacker_declared_short() {
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: attack-phoenixborn\n  attackers: [Iron Work, Hammer Knight]\n  blocks:\n    - { attacker: Iron Worker, blocker: Frostback Bear }\n",
+    );
+    let r = ashes()
+        .judge_text(&doc)
+        .unwrap_or_else(|e| panic!("board error: {e}\n{doc}"));
+    assert!(errors(&r).is_empty(), "{:?}", errors(&r));
+    assert!(refused(&r).is_empty(), "{:?}", refused(&r));
+    assert_eq!(
+        unit(&r, 0, "Iron Worker").unwrap()["exhausted"],
+        json!(true)
+    );
+}

@@ -249,6 +249,8 @@ struct Attack<'a> {
     defender: String,
     attackers: Vec<UnitRef>,
     typed: &'a [Said],
+    /// The attackers' names on the board, in the order of `attackers`.
+    labels: Vec<String>,
     /// "A 2 + B 3 = 5", written before any damage is dealt.
     sum: String,
     total: u32,
@@ -267,23 +269,36 @@ impl<'a> Attack<'a> {
         }
         .to_string();
         let defender = b.name(d);
+        let labels = parts.into_iter().map(|(label, _)| label).collect();
         Attack {
             actor,
             d,
             defender,
             attackers,
             typed,
+            labels,
             sum,
             total,
         }
     }
 
     /// The attacking unit a later field names (a block, the order, a split
-    /// share), resolved among the names the attackers were declared by.
+    /// share), resolved among the names the attackers were declared by,
+    /// else among their names on the board (declared by a short name,
+    /// "Iron Work", a block may give the whole one).
     fn attacker(&self, typed: &str, path: &str) -> Result<Option<UnitRef>, BoardError> {
         let refs: Vec<&str> = self.typed.iter().map(Said::as_str).collect();
-        let i = names::resolve_index(typed, &refs, "attacking unit").map_err(|e| e.at(path))?;
-        Ok(self.attackers.get(i).copied())
+        match names::resolve_index(typed, &refs, "attacking unit") {
+            Ok(i) => Ok(self.attackers.get(i).copied()),
+            Err(e) if e.is_unknown() => {
+                let labels: Vec<&str> = self.labels.iter().map(String::as_str).collect();
+                match names::resolve_index(typed, &labels, "attacking unit") {
+                    Ok(i) => Ok(self.attackers.get(i).copied()),
+                    Err(_) => Err(e.at(path)),
+                }
+            }
+            Err(e) => Err(e.at(path)),
+        }
     }
 }
 
