@@ -1357,6 +1357,12 @@ fn notation_gives_the_same_play_as_yaml() {
         ashes().parse_notation(line, &board_json(&doc)).unwrap(),
         yaml_play(&doc)
     );
+    // As the decision's buttons word it: "guard with Maeoni Viper".
+    let line = "attack Mist Spirit with Iron Worker, Hammer Knight; guard with Maeoni Viper";
+    assert_eq!(
+        ashes().parse_notation(line, &board_json(&doc)).unwrap(),
+        yaml_play(&doc)
+    );
 
     let doc = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),

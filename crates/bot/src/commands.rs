@@ -506,7 +506,7 @@ const MATCH: Spec = Spec {
 `note` (a judge's ruling on the record), `notify`, `pictures` (the board's picture on every reply, or a button), `board`, `log`, `undo` (the last event in effect, notes included: your own; a result only its winner; moderators any), \
 `end` (naming the other player as winner concedes at once; claiming the win asks your opponent), `export`, `verify` (replays the log through the engine). \
 `; agreed by @player` asks that player to confirm the choices your play states for them.
-> `/match play text:attack unit \"Mist Spirit\" with Iron Worker; guard phoenixborn`
+> `/match play text:attack unit \"Mist Spirit\" with Iron Worker` (the defender then answers the guard and the counter with the buttons)
 > `/match adjust field:players.Maeoni.phoenixborn.damage value:6 reason:misread die`",
     body: Body::Subs(MATCH_SUBS),
 };

@@ -252,7 +252,12 @@ fn attack_unit(
     for clause in rest {
         let key = fold(clause);
         if let Some(g) = strip_word(clause, &["guard", "guards"]) {
-            let g = unquote(g);
+            // "guard with Ice Golem", as the decision's buttons say it.
+            let g = unquote(
+                strip_word(g, &["with"])
+                    .filter(|r| !r.is_empty())
+                    .unwrap_or(g),
+            );
             let pb = &b.players[t.0];
             let is_pb = matches!(fold(g).as_str(), "phoenixborn" | "pb")
                 || [fold(&pb.phoenixborn.name), fold(&pb.name)].contains(&fold(g));
