@@ -186,7 +186,7 @@ async fn execute(sets: &RuleSets, args: &RuleSetArgs) -> Result<String, (u8, Str
             if args.json {
                 json(&changes)
             } else {
-                text::rule_changes(guild, &changes)
+                text::rule_changes(guild, game.as_deref(), &changes)
             }
         }
     })

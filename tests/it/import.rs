@@ -402,6 +402,21 @@ fn cli_import_writes_a_folder_that_rules_dir_loads() {
         "synonyms:\n  pb: [phoenixborn]\n"
     );
     assert!(!mine.join("manifest.yaml").exists());
+    // A loaded game's name misspelt is refused with the game it meant,
+    // not made a new game its documents would never reach.
+    for typo in ["ashs", "Twilight Imperum"] {
+        let o = arbiter(&[
+            "import",
+            src.to_str().unwrap(),
+            "--game",
+            typo,
+            "--kind",
+            "house",
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{typo}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("did you mean"), "{typo}: {err}");
+    }
     // --out naming a file.
     let file = tmp.path().join("afile");
     std::fs::write(&file, "x").unwrap();

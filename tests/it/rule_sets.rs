@@ -142,6 +142,14 @@ async fn add_and_isolate(url: String) {
             .unwrap()
             .is_empty()
     );
+    // A game no rule set knows is refused with its did-you-mean, not
+    // answered "never changed".
+    let err = sets.versions("guild-a", Some("ashs")).await.unwrap_err();
+    assert!(
+        matches!(&err, arbiter::app::rulesets::RulesError::Game(_))
+            && err.to_string().contains("ashes"),
+        "{err}"
+    );
     assert_eq!(
         store.rule_docs("guild-a", Some(1)).await.unwrap().len(),
         1,

@@ -308,7 +308,10 @@ impl Bot {
                         let _ = writeln!(body, "v{v} · {at} · {what} `{doc}` **{title}** by {by}");
                     }
                     if body.is_empty() {
-                        body = "No changes yet.".into();
+                        body = match game {
+                            Some(g) => format!("No change of {} yet.", escape_md(g)),
+                            None => "No changes yet.".into(),
+                        };
                     }
                     Reply::Message(Message::info("Rule set versions", &body))
                 }

@@ -71,6 +71,9 @@ pub enum RulesError {
     Busy(String),
     #[error("building the index failed: {0}")]
     Build(String),
+    /// A game named that no rule set here knows (with its did-you-mean).
+    #[error("{0}")]
+    Game(crate::app::AppError),
 }
 
 impl RulesError {
@@ -680,10 +683,18 @@ impl RuleSets {
         let mut changes = self.store.rule_changes(guild).await?;
         if let Some(g) = game {
             let app = self.answering(guild).await?.app;
-            let id = app
-                .corpus
-                .resolve_game(g)
-                .map_or_else(|| crate::corpus::clean::slug(g), |g| g.id.clone());
+            // A game whose documents were all removed is no longer loaded,
+            // but its history is still the server's.
+            let id = match app.game(g) {
+                Ok(known) => known.id.clone(),
+                Err(e) => {
+                    let slug = crate::corpus::clean::slug(g);
+                    if !changes.iter().any(|c| c.game == slug) {
+                        return Err(RulesError::Game(e));
+                    }
+                    slug
+                }
+            };
             changes.retain(|c| c.game == id);
         }
         Ok(changes)

@@ -323,10 +323,16 @@ pub fn rule_docs(guild: &str, docs: &[crate::app::rulesets::RuleDocView]) -> Str
     out
 }
 
-/// A server's rule-set history.
-pub fn rule_changes(guild: &str, changes: &[crate::store::RuleChange]) -> String {
-    if changes.is_empty() {
-        return format!("The rule set of {guild} has never changed.\n");
+/// A server's rule-set history (of one game, when `game` is given).
+pub fn rule_changes(
+    guild: &str,
+    game: Option<&str>,
+    changes: &[crate::store::RuleChange],
+) -> String {
+    match (changes.is_empty(), game) {
+        (true, Some(g)) => return format!("The rule set of {guild} has no change of {g}.\n"),
+        (true, None) => return format!("The rule set of {guild} has never changed.\n"),
+        _ => {}
     }
     let mut out = format!("The rule set of {guild}, version by version:\n");
     for c in changes {

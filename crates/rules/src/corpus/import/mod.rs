@@ -72,6 +72,12 @@ pub enum ImportError {
     BadHtml { file: String, reason: String },
     #[error("the game name '{0}' holds no letters or digits")]
     BadGame(String),
+    /// A new game's name within a typo of a loaded one: almost always the
+    /// loaded game misspelt (a document of a new game would never reach it).
+    #[error(
+        "no loaded game is named '{typed}'; did you mean '{suggestion}'? (a new game needs a name of its own)"
+    )]
+    GameTypo { typed: String, suggestion: String },
     /// A card list that does not parse (the parser's position in `reason`).
     #[error("{file} is not a card list Arbiter can read: {reason}")]
     BadCards { file: String, reason: String },
@@ -343,6 +349,12 @@ fn resolve_game(known: &Corpus, game: &str) -> Result<(String, String, bool), Im
     if base.is_empty() {
         return Err(ImportError::BadGame(game.to_string()));
     }
+    if let Some(suggestion) = near_game(known, game) {
+        return Err(ImportError::GameTypo {
+            typed: game.trim().to_string(),
+            suggestion,
+        });
+    }
     // Two long names cut to the same id are two games.
     let mut id = base.clone();
     let mut n = 2;
@@ -351,6 +363,29 @@ fn resolve_game(known: &Corpus, game: &str) -> Result<(String, String, bool), Im
         n += 1;
     }
     Ok((id, game.trim().to_string(), true))
+}
+
+/// The loaded game whose id, name or alias is one or two edits from
+/// `typed` ("ashs", "Twilight Imperum"); names under 4 letters have none.
+fn near_game(known: &Corpus, typed: &str) -> Option<String> {
+    let key = crate::text::fold(typed);
+    if key.chars().count() < 4 {
+        return None;
+    }
+    let max = if key.chars().count() >= 10 { 2 } else { 1 };
+    known
+        .games
+        .iter()
+        .flat_map(|g| {
+            [&g.id, &g.name]
+                .into_iter()
+                .chain(&g.aliases)
+                .map(move |n| (g, crate::text::fold(n)))
+        })
+        .filter_map(|(g, n)| Some((crate::text::edit_distance(&key, &n, max)?, g)))
+        .filter(|(d, _)| *d > 0)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, g)| g.id.clone())
 }
 
 /// Most characters of a new game's id or a document's slug: a passage id
@@ -693,12 +728,15 @@ fn short(line: &str, max: usize) -> String {
     }
 }
 
+/// The passages a preview lists: all but the document's own, unless that
+/// is the only one (a document with no structure is one passage).
 fn entries(built: &Corpus) -> Vec<PreviewEntry> {
+    let whole = built.passages.len() == 1;
     built
         .passages
         .iter()
         .enumerate()
-        .filter(|(_, p)| p.kind != PassageKind::Document)
+        .filter(|(_, p)| whole || p.kind != PassageKind::Document)
         .map(|(i, p)| PreviewEntry {
             id: p.id.clone(),
             kind: p.kind,
