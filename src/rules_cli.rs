@@ -78,7 +78,7 @@ pub fn run(app: App, data: &Path, extra: &[PathBuf], args: RuleSetArgs) -> ExitC
         let Some(store) = crate::match_cli::open_store(&args.opts.database_url).await else {
             return ExitCode::FAILURE;
         };
-        let sets = RuleSets::new(store.clone(), shipped, Arc::new(app));
+        let sets = RuleSets::new(store.clone(), shipped, Arc::new(app)).without_warming();
         let out = execute(&sets, &args).await;
         store.close().await;
         match out {

@@ -463,6 +463,13 @@ fn operators_manage_a_servers_rule_set_from_the_cli() {
         "{}",
         out(&o)
     );
+    // A one-shot add builds nothing ahead: no build cut off by the exit,
+    // no warning that it failed.
+    assert!(
+        !String::from_utf8_lossy(&o.stderr).contains("failed"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let o = arbiter(&db, &["rules", "list", "--guild", "42"]);
     assert!(
         out(&o).contains("ti4:house  House rule “house” (v1"),

@@ -147,6 +147,9 @@ pub struct RuleSets {
     limits: sandbox::Limits,
     /// How long [`RuleSets::answering`] waits for a build under way.
     grace: Duration,
+    /// Build a server's new version as soon as it changes (a server);
+    /// a one-shot command exits first, so it builds nothing ahead.
+    warm: bool,
 }
 
 /// An upload to convert and preview.
@@ -185,7 +188,16 @@ impl RuleSets {
             converting: Arc::default(),
             limits: sandbox::Limits::default(),
             grace: BUILD_GRACE,
+            warm: true,
         }
+    }
+
+    /// Builds nothing ahead after a change ([`RuleSets::prepare`]): for a
+    /// one-shot command (`arbiter rules add`), which would exit, closing
+    /// the database, under the build it started.
+    pub fn without_warming(mut self) -> RuleSets {
+        self.warm = false;
+        self
     }
 
     /// Waits up to `grace` for a build under way before answering from an
@@ -381,6 +393,9 @@ impl RuleSets {
     /// Starts building the server's current version now (after a change),
     /// so that the first question after it finds it ready.
     pub async fn prepare(&self, guild: &str) -> Result<(), RulesError> {
+        if !self.warm {
+            return Ok(());
+        }
         let version = self.store.rule_set_version(guild).await?;
         if version > 0 && self.cached_at(guild, version).is_none() {
             drop(self.start_build(guild, version));
