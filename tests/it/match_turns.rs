@@ -115,6 +115,10 @@ async fn the_defender_decides_and_only_she(url: String) {
         .await
         .unwrap_err();
     assert!(matches!(e, MatchError::Usage { .. }), "{e:?}");
+    // A note changes nothing: the buttons of the question (its version)
+    // still answer it.
+    let n = m.note(&coal(), "judge was called").await.unwrap();
+    assert!(n.pending.is_some_and(|q| q.version > p.version));
     let r = m
         .answer(&maeoni(), "block with Frostback Bear", Some(p.version))
         .await

@@ -325,6 +325,20 @@ impl Matches {
     /// or its label) to the decision the last play waits on. `version`
     /// (quoted by the question's buttons) refuses an answer to a question
     /// that has since been answered or undone.
+    /// Whether every event after `version` is a note: a note changes
+    /// neither the board nor the decision waiting, so the decision's
+    /// buttons (which carry the version they were asked at) still answer it.
+    async fn only_notes_since(&self, m: &MatchRecord, version: i64) -> Result<bool, MatchError> {
+        if version <= 0 || version > m.version {
+            return Ok(false);
+        }
+        let heads = self.store.event_heads(m.id).await?;
+        Ok(heads
+            .iter()
+            .filter(|h| h.seq > version)
+            .all(|h| h.kind == EventKind::Note))
+    }
+
     pub async fn answer(
         &self,
         caller: &Caller,
@@ -338,7 +352,9 @@ impl Matches {
         let m = self.active(&caller.channel).await?;
         let top = self.top(&m).await?.ok_or(MatchError::NoDecision)?;
         let pending = super::pending_of(&m, &top).ok_or(MatchError::NoDecision)?;
-        if version.is_some_and(|v| v != m.version) {
+        if let Some(v) = version.filter(|&v| v != m.version)
+            && !self.only_notes_since(&m, v).await?
+        {
             return Err(MatchError::NoDecision);
         }
         if pending.user != caller.user && !caller.moderator {
