@@ -49,8 +49,9 @@ enum Command {
         /// Only this game (id, name or alias).
         #[arg(long, short)]
         game: Option<String>,
-        /// How many passages at most.
-        #[arg(long, short = 'n', default_value_t = DEFAULT_LIMIT)]
+        /// How many passages at most, 1 to 50 (a question in parts gets at
+        /// least one a part).
+        #[arg(long, short = 'n', default_value_t = DEFAULT_LIMIT, value_parser = passages)]
         limit: usize,
         #[arg(long)]
         json: bool,
@@ -287,6 +288,14 @@ fn seconds(s: &str) -> Result<std::time::Duration, String> {
         return Err(format!("{s} s is out of range (0 < seconds ≤ 86400)"));
     }
     Ok(std::time::Duration::from_secs_f64(v))
+}
+
+/// How many passages a search returns: 1 to 50 (what the search serves).
+pub(crate) fn passages(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n @ 1..=50) => Ok(n),
+        _ => Err(format!("'{s}' is not a number of passages from 1 to 50")),
+    }
 }
 
 fn main() -> ExitCode {

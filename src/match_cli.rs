@@ -159,8 +159,8 @@ enum MatchCommand {
         /// Only this game (id, name or alias).
         #[arg(long, short)]
         game: Option<String>,
-        /// How many passages at most.
-        #[arg(long, short = 'n', default_value_t = 3)]
+        /// How many passages at most, 1 to 50.
+        #[arg(long, short = 'n', default_value_t = 3, value_parser = crate::passages)]
         limit: usize,
     },
 }

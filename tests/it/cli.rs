@@ -74,6 +74,34 @@ fn a_multi_part_question_is_answered_part_by_part() {
     let second = out.find("Part 2 of 2:").expect(&out);
     let answer2 = out.find("[ti4:action-phase.4.1]").expect(&out);
     assert!(first < second && second < answer2, "{out}");
+    // Numbered as shown: 1 and 2 under the first part, 3 under the second.
+    let n3 = out.find("\n3. [ti4:").expect(&out);
+    assert!(
+        second < n3 && out[first..second].contains("\n2. ["),
+        "{out}"
+    );
+
+    // More parts than passages asked for: each part still gets its best,
+    // and each part's ids are among the results.
+    let five = "1) can an exhausted pb guard 2) ti4 when can i pass 3) legion how many actions 4) magewinds guard action 5) grand archive can attacks be responded to";
+    let v: serde_json::Value =
+        serde_json::from_slice(&arbiter(&["ask", five, "--json", "--limit", "3"]).stdout).unwrap();
+    let results: Vec<&str> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    let parts = v["parts"].as_array().expect("parts");
+    assert_eq!(parts.len(), 5, "{v}");
+    for p in parts {
+        let ids = p["ids"].as_array().unwrap();
+        assert!(!ids.is_empty(), "every part has a passage: {v}");
+        assert!(
+            ids.iter().all(|id| results.contains(&id.as_str().unwrap())),
+            "{v}"
+        );
+    }
     let one = arbiter(&["ask", "can an exhausted phoenixborn guard?", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
     assert!(

@@ -201,7 +201,7 @@ pub struct AskCard {
 pub struct AskPart {
     pub question: String,
     pub confidence: Confidence,
-    /// Its best passages, best first; those shown are among the reply's results.
+    /// Its best passages that the reply shows (all among `results`), best first.
     pub ids: Vec<String>,
 }
 
@@ -211,7 +211,8 @@ pub type PartResults<'a> = (Option<&'a AskPart>, Vec<(usize, &'a AskResult)>);
 impl AskReply {
     /// The results grouped by part, in part order (a result shared by two
     /// parts is shown under the first), then any result of no part; one
-    /// group with every result for a one-part question.
+    /// group with every result for a one-part question. Numbered from 0 in
+    /// that order.
     pub fn by_part(&self) -> Vec<PartResults<'_>> {
         let numbered: Vec<(usize, &AskResult)> = self.results.iter().enumerate().collect();
         if self.parts.is_empty() {
@@ -235,6 +236,15 @@ impl AskReply {
             numbered.into_iter().filter(|(n, _)| !shown[*n]).collect();
         if !rest.is_empty() {
             out.push((None, rest));
+        }
+        // Numbered as shown, part after part (not by rank: "1, 3" under
+        // the first part and "2" under the second read as missing ones).
+        let mut n = 0;
+        for (_, results) in &mut out {
+            for r in results.iter_mut() {
+                r.0 = n;
+                n += 1;
+            }
         }
         out
     }

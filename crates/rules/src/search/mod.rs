@@ -637,11 +637,14 @@ impl Index {
                 .and_then(|a| a.evidence.clone()),
             parts: Vec::new(),
         };
+        // Each part's best in turn; every part gets at least its first,
+        // even past `limit` (six parts in a reply of three left three empty).
+        let room = limit.max(answers.len());
         let deepest = answers.iter().map(|a| a.hits.len()).max().unwrap_or(0);
         for rank in 0..deepest {
             for a in &answers {
                 if let Some(h) = a.hits.get(rank)
-                    && out.hits.len() < limit
+                    && out.hits.len() < room
                     && !out.hits.iter().any(|o| o.passage == h.passage)
                 {
                     out.hits.push(h.clone());
@@ -659,10 +662,13 @@ impl Index {
                     out.ignored.push(w);
                 }
             }
+            // The part's passages the reply shows (among `hits`).
+            let shown = |p: &usize| out.hits.iter().any(|o| o.passage == *p);
+            let hits = a.hits.iter().map(|h| h.passage).filter(shown).collect();
             out.parts.push(Part {
                 question: text.clone(),
                 confidence: a.confidence,
-                hits: a.hits.iter().map(|h| h.passage).collect(),
+                hits,
             });
         }
         out
