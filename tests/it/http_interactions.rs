@@ -366,6 +366,26 @@ async fn an_attached_file_that_is_not_a_board_is_an_ephemeral_follow_up() {
     h.server.stop().await.unwrap();
 }
 
+/// A file the CDN no longer has (its message deleted, its link expired):
+/// the user's to fix, said so, not "something went wrong on our side".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_attachment_gone_from_the_cdn_is_the_users_to_attach_again() {
+    let h = Harness::start().await;
+    let url = format!("{}/attachments/deleted.yaml", h.fake.url());
+    let payload = judge_with_attachment(&url, "deleted.yaml", 17);
+    let token = payload["token"].as_str().unwrap().to_string();
+    let v = h.post(&payload).await;
+    assert_eq!(v["type"], 5, "deferred for the download: {v}");
+    let d = h.fake.delivered(&token).await;
+    let Delivered::Followup(f) = &d else {
+        panic!("an ephemeral follow-up: {d:?}")
+    };
+    assert_eq!(f["embeds"][0]["title"], "Judge: cannot do that", "{f}");
+    let text = f["embeds"][0]["description"].as_str().unwrap_or_default();
+    assert!(text.contains("no longer available"), "{f}");
+    h.server.stop().await.unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn judge_without_a_board_opens_a_modal_and_its_submit_is_judged() {
     let h = Harness::start().await;

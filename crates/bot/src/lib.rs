@@ -636,6 +636,14 @@ impl Bot {
             .and_then(|r| r.error_for_status())
         {
             Ok(r) => r,
+            // Discord's CDN answers 403/404 for a file whose message was
+            // deleted or whose signed URL expired: the user's to fix.
+            Err(e) if e.status().is_some_and(|s| s.is_client_error()) => {
+                return Err(refuse(format!(
+                    "`{}` is no longer available (its message was deleted or its link expired); attach it again",
+                    a.filename
+                )));
+            }
             Err(e) => return Err(internal_error("attachment download failed", &e)),
         };
         let mut bytes: Vec<u8> = Vec::new();
