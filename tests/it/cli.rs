@@ -302,6 +302,33 @@ fn judge_prints_a_cited_ruling_and_exits_0_even_when_illegal() {
     assert!(out.contains("[ashes:attack-a-phoenixborn.4.2]"), "{out}");
 }
 
+/// A board's `game:` may be the game's name or an alias, as `--game` may.
+#[test]
+fn a_board_names_its_game_by_name_or_alias() {
+    let board = std::fs::read_to_string(common::repo().join("examples/ashes/pass.yaml")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["Ashes Reborn", "ASHES"] {
+        let path = dir.path().join("b.yaml");
+        std::fs::write(
+            &path,
+            board.replace("game: ashes", &format!("game: {name}")),
+        )
+        .unwrap();
+        let o = arbiter(&["judge", path.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        assert!(stdout(&o).starts_with("ashes — LEGAL"), "{}", stdout(&o));
+    }
+    // Another game's name is still refused.
+    let path = dir.path().join("c.yaml");
+    std::fs::write(
+        &path,
+        board.replace("game: ashes", "game: Twilight Imperium"),
+    )
+    .unwrap();
+    let o = arbiter(&["judge", path.to_str().unwrap(), "--game", "ashes"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+}
+
 #[test]
 fn judge_takes_a_play_in_one_line_notation() {
     let o = arbiter(&[

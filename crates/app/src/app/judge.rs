@@ -51,6 +51,13 @@ impl App {
         let text = document::extract_code_block(text);
         let mut doc = document::parse_value(text)?;
         let engine = self.engine_for(&doc, game)?;
+        // `game: Ashes Reborn` or an alias names the same game as its id.
+        let same = |g: &str| self.game(g).is_ok_and(|known| known.id == engine.game());
+        if let Some(map) = doc.as_object_mut()
+            && map.get("game").and_then(|g| g.as_str()).is_some_and(same)
+        {
+            map.insert("game".into(), engine.game().into());
+        }
         let filled = crate::cards::fill_stats(&mut doc, &self.cards, engine.game());
         let mut ruling = engine.judge(doc, Some(text), &Asking::judge())?;
         note_filled(&mut ruling, &filled);
@@ -68,6 +75,13 @@ impl App {
         let text = document::extract_code_block(text);
         let mut doc = document::parse_value(text)?;
         let engine = self.engine_for(&doc, game)?;
+        // `game: Ashes Reborn` or an alias names the same game as its id.
+        let same = |g: &str| self.game(g).is_ok_and(|known| known.id == engine.game());
+        if let Some(map) = doc.as_object_mut()
+            && map.get("game").and_then(|g| g.as_str()).is_some_and(same)
+        {
+            map.insert("game".into(), engine.game().into());
+        }
         let Some(map) = doc.as_object_mut() else {
             return Err(
                 BoardError::semantic("", "the board document must be a mapping of fields").into(),
@@ -97,6 +111,13 @@ impl App {
         let text = document::extract_code_block(text);
         let mut doc = document::parse_value(text)?;
         let engine = self.engine_for(&doc, game)?;
+        // `game: Ashes Reborn` or an alias names the same game as its id.
+        let same = |g: &str| self.game(g).is_ok_and(|known| known.id == engine.game());
+        if let Some(map) = doc.as_object_mut()
+            && map.get("game").and_then(|g| g.as_str()).is_some_and(same)
+        {
+            map.insert("game".into(), engine.game().into());
+        }
         crate::cards::fill_stats(&mut doc, &self.cards, engine.game());
         if let Some(line) = line {
             if let Some(map) = doc.as_object_mut() {
