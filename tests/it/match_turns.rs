@@ -501,3 +501,28 @@ async fn an_export_with_a_pending_decision_imports_as_it_was(url: String) {
         "{e}"
     );
 }
+
+both!(a_board_set_up_again_mid_match_is_undone_to_the_board_and_question_it_replaced);
+async fn a_board_set_up_again_mid_match_is_undone_to_the_board_and_question_it_replaced(
+    url: String,
+) {
+    let m = started(&url, None).await;
+    let r = m
+        .play(&coal(), "attack Maeoni with Hammer Knight", None)
+        .await
+        .unwrap();
+    let asked = r.pending.expect("waiting on Maeoni").decision.key;
+    let before = m.board("table").await.unwrap().board;
+    // A moderator replaces the board mid-match (the question goes with it).
+    let v = m
+        .setup(&judge(), &BOARD.replace("damage: 5", "damage: 9"))
+        .await
+        .unwrap();
+    assert!(v.pending.is_none());
+    // A player may not take the moderator's setup back; the moderator may.
+    assert!(m.undo(&coal()).await.is_err());
+    let u = m.undo(&judge()).await.unwrap();
+    assert_eq!(Some(u.board), before, "the board it replaced");
+    assert_eq!(u.pending.map(|p| p.decision.key), Some(asked));
+    consistent(&m).await;
+}

@@ -70,15 +70,8 @@ pub fn replay_log(engine: &dyn GameEngine, log: &[LogEntry]) -> (Option<Value>, 
                     ));
                 }
                 match e.kind {
-                    EventKind::Setup => {
-                        stack = vec![InEffect {
-                            seq: e.seq,
-                            kind: e.kind,
-                            state,
-                            pending,
-                        }]
-                    }
-                    k if k.undoable() => stack.push(InEffect {
+                    // A setup too goes on top, as `effective_stack` has it.
+                    k if k == EventKind::Setup || k.undoable() => stack.push(InEffect {
                         seq: e.seq,
                         kind: e.kind,
                         state,

@@ -995,7 +995,9 @@ pub(super) fn effective_stack(heads: &[EventHead]) -> Vec<i64> {
     let mut stack = Vec::new();
     for h in heads {
         match h.kind {
-            EventKind::Setup => stack = vec![h.seq],
+            // A board set up again (a moderator's, mid-match) goes on top:
+            // its undo brings back the board and question it replaced.
+            EventKind::Setup => stack.push(h.seq),
             // Back to below the undone event (older logs let an undo
             // pass over notes, which it takes back with it).
             EventKind::Undo => match h.undoes {
