@@ -579,6 +579,24 @@ async fn a_claimed_win_waits_for_the_opponents_confirm_and_only_a_moderator_or_t
     assert!(title(&v).contains("Undone: event #4"), "{}", title(&v));
     let b = h.run(STRANGER, false, match_sub("board", vec![])).await;
     assert!(desc(&b).contains("(active, version 5)"), "{}", desc(&b));
+    // A claim confirmed by the other player ends the match with the final
+    // board's picture, as a concession does.
+    let v = h.run(COAL, false, end_with_winner(COAL.0, "I win")).await;
+    let confirm = buttons(&v)
+        .into_iter()
+        .find(|(l, _)| l == "confirm")
+        .expect("a confirm button")
+        .1;
+    let payload = as_member(button(&confirm), MAEONI.0, MAEONI.1, PLAYER_PERMISSIONS);
+    let token = payload["token"].as_str().unwrap().to_string();
+    let v = h.post(&payload).await;
+    assert_eq!(v["type"], 5, "deferred: {v}");
+    let part = h
+        .fake
+        .file(&token, "board.png")
+        .await
+        .expect("the final board's picture");
+    assert!(part.bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
     h.server.stop().await.unwrap();
 }
 

@@ -13,10 +13,13 @@ use crate::render::pictures;
 pub fn of_match(reply: &MatchReply) -> Option<PictureFile> {
     let drawn = match reply {
         MatchReply::Match(v) => pictures::board(&v.game, v.board.as_ref()?),
-        MatchReply::Event(e) => {
-            let ruling = e.ruling.as_ref()?;
-            pictures::event(ruling, &e.board, &e.changes, e.play.as_ref())
-        }
+        MatchReply::Event(e) => match &e.ruling {
+            Some(ruling) => pictures::event(ruling, &e.board, &e.changes, e.play.as_ref()),
+            // An end the players agreed to (no ruling of its own): the
+            // final board, as a concession's reply shows it.
+            None if e.result.is_some() => pictures::board(e.board.get("game")?.as_str()?, &e.board),
+            None => return None,
+        },
         _ => return None,
     };
     match drawn {
@@ -67,7 +70,9 @@ pub fn of_reply(reply: &Reply) -> Option<&PictureFile> {
 /// the board on each would be noise, so it is one press away.
 pub fn button(reply: &MatchReply) -> Option<Button> {
     let match_id = match reply {
-        MatchReply::Event(e) if e.ruling.is_none() || !e.pictures => e.match_id,
+        MatchReply::Event(e) if (e.ruling.is_none() && e.result.is_none()) || !e.pictures => {
+            e.match_id
+        }
         MatchReply::Match(v) if !v.pictures && v.board.is_some() => v.match_id,
         MatchReply::Log(l) => l.match_id,
         _ => return None,
