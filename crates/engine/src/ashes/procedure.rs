@@ -214,8 +214,11 @@ fn declare_attackers(
         refused,
     };
     let st = cx.step(step1, declared);
-    st.num("attackers", out.len() as u32)
-        .chose(&name, Chose::AttackWith { units: &units });
+    st.num("attackers", out.len() as u32);
+    // Every unit refused: nothing was chosen to attack with.
+    if !units.is_empty() {
+        st.chose(&name, Chose::AttackWith { units: &units });
+    }
     if unit_attack && exhausted_seen {
         st.assume(ASSUME_EXHAUSTED_ATTACKERS);
     }

@@ -392,6 +392,14 @@ fn declared_attackers(
     attackers: &[(String, u32)],
     refused: usize,
 ) -> fmt::Result {
+    if attackers.is_empty() {
+        // Every unit named was refused: no empty list to read.
+        return write!(
+            f,
+            "{player} declares no attacker that may attack; {} refused (see the errors below)",
+            count(refused, "unit")
+        );
+    }
     let n = count(attackers.len(), "attacker");
     write!(f, "{player} declares {n}: ")?;
     each(f, attackers, ", ", |f, (n, a)| {
