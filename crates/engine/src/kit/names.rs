@@ -26,11 +26,25 @@ pub enum NameError {
 }
 
 fn unknown_hint(suggestion: Option<&str>, known: &[String], what: &str) -> String {
+    // Names with commas in them ("Rai, Spellcrafter") are listed apart by ";".
+    let sep = if known.iter().any(|k| k.contains(',')) {
+        "; "
+    } else {
+        ", "
+    };
     match suggestion {
         Some(s) => format!("; did you mean '{s}'?"),
         None if known.is_empty() => String::new(),
-        None if known.len() <= 12 => format!("; known {what}s: {}", known.join(", ")),
+        None if known.len() <= 12 => format!("; known {}: {}", plural(what), known.join(sep)),
         None => String::new(),
+    }
+}
+
+/// "unit" → "units", "opposing champion or ally" → "… or allies".
+fn plural(what: &str) -> String {
+    match what.strip_suffix('y') {
+        Some(stem) if !stem.ends_with(['a', 'e', 'i', 'o', 'u']) => format!("{stem}ies"),
+        _ => format!("{what}s"),
     }
 }
 
@@ -91,8 +105,20 @@ pub fn resolve_index(
     if let Some(r) = pick(prefixed) {
         return r;
     }
+    // Within a few edits of a whole name, or one edit of how a name
+    // begins ("Raj" for "Rai, Spellcrafter", typed short as prefixes are).
+    let begins = |f: &str| -> Option<usize> {
+        let n = key.chars().count();
+        let head: String = f.chars().take(n).collect();
+        (n >= 3 && f.chars().count() > n)
+            .then(|| edit_distance(&key, &head, 1))
+            .flatten()
+    };
     let suggestion = (0..candidates.len())
-        .filter_map(|i| Some((edit_distance(&key, &folded[i], 3)?, i)))
+        .filter_map(|i| {
+            let d = [edit_distance(&key, &folded[i], 3), begins(&folded[i])];
+            Some((d.into_iter().flatten().min()?, i))
+        })
         .min()
         .map(|(_, i)| candidates[i].to_string());
     Err(NameError::Unknown {
@@ -120,10 +146,26 @@ pub fn resolve_in_groups(
             Ok(i) => Ok((1, i)),
             Err(e) if !e.is_unknown() => Err(e),
             Err(_) => {
+                // Listed: the names asked for (`first`); suggested: the
+                // closest of either group.
                 let all: Vec<&str> = first.iter().chain(then).copied().collect();
-                Err(match resolve_index(typed, &all, what) {
-                    Err(e) => e,
-                    Ok(_) => first_err,
+                let closest = match resolve_index(typed, &all, what) {
+                    Err(NameError::Unknown { suggestion, .. }) => suggestion,
+                    _ => None,
+                };
+                Err(match first_err {
+                    NameError::Unknown {
+                        typed,
+                        what,
+                        suggestion,
+                        known,
+                    } => NameError::Unknown {
+                        typed,
+                        what,
+                        suggestion: suggestion.or(closest),
+                        known,
+                    },
+                    other => other,
                 })
             }
         },
@@ -133,6 +175,27 @@ pub fn resolve_in_groups(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_short_name_typed_wrong_is_suggested_and_lists_keep_names_whole() {
+        let c = ["Rai, Spellcrafter", "Lorraine, Wandering Warrior"];
+        let e = resolve("Raj", &c, "opposing champion or ally").unwrap_err();
+        assert!(
+            e.to_string().ends_with("did you mean 'Rai, Spellcrafter'?"),
+            "{e}"
+        );
+        let e = resolve("Zzyzx", &c, "opposing champion or ally").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown opposing champion or ally 'Zzyzx'; known opposing champion or allies: Rai, Spellcrafter; Lorraine, Wandering Warrior"
+        );
+        // Listed: the names asked for, not the other group's.
+        let e = resolve_in_groups("Zzyzx", &["Mist Spirit"], &["Iron Worker"], "unit").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown unit 'Zzyzx'; known units: Mist Spirit"
+        );
+    }
 
     #[test]
     fn names_resolve_with_did_you_mean() {
