@@ -218,7 +218,8 @@ pub fn parse_export(text: &str) -> Result<serde_json::Value, BoardError> {
         b.max_events = 4 * b.max_nodes;
         b.max_total_scalar_bytes = 4 * MAX_EXPORT_BYTES;
     }
-    serde_saphyr::from_str_with_options(text, o).map_err(|e| yaml_error(&e))
+    serde_saphyr::from_str_with_options(text, o)
+        .map_err(|e| tab_error(text).unwrap_or_else(|| yaml_error(&e)))
 }
 
 /// The parser options every document is read with: small budgets for
@@ -275,7 +276,25 @@ fn parse_text<T: DeserializeOwned>(text: &str) -> Result<T, BoardError> {
     {
         return Ok(t);
     }
-    serde_saphyr::from_str_with_options(text, options()).map_err(|e| yaml_error(&e))
+    serde_saphyr::from_str_with_options(text, options())
+        .map_err(|e| tab_error(text).unwrap_or_else(|| yaml_error(&e)))
+}
+
+/// A document the parser refused that indents with a tab: YAML forbids
+/// tabs there, and the parser's own position points elsewhere (at the key
+/// before it). Looked for on the error path only.
+fn tab_error(text: &str) -> Option<BoardError> {
+    text.lines().enumerate().find_map(|(i, line)| {
+        let indent = &line[..line.len() - line.trim_start().len()];
+        let column = indent.find('\t')?;
+        Some(BoardError::syntax(
+            "a tab indents this line; YAML indents with spaces only".to_string(),
+            Some(SourcePos {
+                line: i + 1,
+                column: column + 1,
+            }),
+        ))
+    })
 }
 
 /// A JSON value read with every mapping's keys checked to differ.
@@ -397,7 +416,11 @@ fn yaml_error(e: &YamlError) -> BoardError {
             )
         }
         YamlError::SerdeInvalidLength { len, expected, .. } => {
-            format!("{len} items, expected {expected}")
+            format!(
+                "{}, expected {}",
+                crate::text::count(*len, "item"),
+                plain_expected(expected)
+            )
         }
         YamlError::Message { msg, .. } => msg.clone(),
         YamlError::DuplicateMappingKey { key, .. } => match key {
@@ -424,6 +447,12 @@ fn plain_expected(expected: &str) -> &str {
     match expected.trim_start_matches("struct ") {
         "u8" | "u16" | "u32" | "u64" | "usize" => "a whole number from 0",
         "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number",
+        "f32" | "f64" => "a number",
+        "fewer elements in array" => "fewer items",
+        "an array of length 2" | "a tuple of size 2" => "a list of 2 numbers, [x, y]",
+        e if e.starts_with("internally tagged enum") => {
+            "a mapping of fields (a one-line play goes in `--play` or `/match play`, not in the board's `play:`)"
+        }
         "a boolean" => "true or false",
         "a string" => "text",
         "a sequence" => "a list",
@@ -566,7 +595,9 @@ fn serde_wording(e: &serde_json::Error) -> String {
     let raw = e.to_string();
     // serde_json appends " at line L column C" for text input; values have none.
     let raw = raw.split(" at line ").next().unwrap_or(&raw);
-    let raw = raw.replace("invalid type: ", "wrong kind of value: ");
+    let raw = raw
+        .replace("invalid type: ", "wrong kind of value: ")
+        .replace("invalid length ", "wrong number of items: ");
     let Some((head, expected)) = raw.split_once(", expected ") else {
         return raw;
     };
@@ -703,6 +734,21 @@ impl<'de> Visitor<'de> for TreeVisitor {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tab_in_an_indent_is_named_at_its_line() {
+        let e = parse_value("game: ashes\nplayers:\n\t- name: Coal\n").unwrap_err();
+        assert_eq!(e.pos.map(|p| (p.line, p.column)), Some((3, 1)), "{e}");
+        assert!(e.message.contains("tab"), "{e}");
+        // A tab inside a value is no indent.
+        assert!(parse_value("game: ashes\nnote: \"a\tb\"\n").is_ok());
+    }
+
+    #[test]
+    fn expectations_are_said_without_rust_type_names() {
+        assert_eq!(plain_expected("f64"), "a number");
+        assert!(plain_expected("internally tagged enum Play").contains("one-line play"));
+    }
 
     #[derive(serde::Deserialize, Debug)]
     #[serde(deny_unknown_fields)]
