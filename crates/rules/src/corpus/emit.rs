@@ -167,7 +167,13 @@ impl DocBuilder<'_> {
 /// A short title for an item: its lead phrase ("Declare Attackers: ...") or
 /// its first words.
 pub(super) fn item_title(text: &str) -> String {
-    if let Some((lead, _)) = text.split_once(':') {
+    // The label's colon is followed by a space: one inside a word (a rule
+    // id, "ti4:action-phase.4") is no label's end.
+    let label_end = text
+        .char_indices()
+        .find(|&(i, c)| c == ':' && text[i + 1..].chars().next().is_none_or(char::is_whitespace))
+        .map(|(i, _)| i);
+    if let Some(lead) = label_end.map(|i| &text[..i]) {
         let words = lead.split_whitespace().count();
         if (1..=5).contains(&words) && !lead.contains('.') {
             return lead.trim().to_string();
@@ -206,6 +212,16 @@ fn cap_segment(segment: &str) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_items_title_is_its_label_not_a_rule_id_cut_at_its_colon() {
+        assert_eq!(
+            item_title("Declare Attackers: choose them."),
+            "Declare Attackers"
+        );
+        let t = item_title("Errata to ti4:action-phase.4: A player cannot pass.");
+        assert!(t.starts_with("Errata to ti4:action-phase.4"), "{t}");
+    }
 
     #[test]
     fn a_long_heading_makes_a_segment_cut_at_a_word() {
