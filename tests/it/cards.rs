@@ -66,11 +66,18 @@ fn unknown_cards_get_did_you_mean_and_bad_names_a_plain_refusal() {
         "no card is named 'Ice Gollem'. Did you mean Ice Golem?"
     );
     assert!(matches!(e, AppError::UnknownCard { .. }));
+    // Another game's card: said whose it is.
     let e = app.card("Tariff Ring", Some("ashes")).unwrap_err();
     assert!(
-        e.to_string().starts_with("no card is named 'Tariff Ring'"),
+        e.to_string()
+            .starts_with("no card of Ashes Reborn is named 'Tariff Ring'; 'Tariff Ring' is a card of Grand Archive"),
         "{e}"
     );
+    // A game with no card list says so.
+    let e = app.card("Nonexistent Card", Some("ti4")).unwrap_err();
+    assert_eq!(e.to_string(), "Twilight Imperium 4 has no card list loaded");
+    let e = app.card("Frostbak Bear", Some("ashes")).unwrap_err();
+    assert!(matches!(e, AppError::UnknownCard { .. }), "{e}");
     assert!(matches!(app.card("", None), Err(AppError::Usage(_))));
     assert!(matches!(
         app.card(&"x".repeat(201), None),

@@ -70,11 +70,37 @@ impl App {
         let entry = self
             .cards
             .find(name, game.as_deref())
-            .map_err(|u| AppError::UnknownCard {
-                name: name.to_string(),
-                suggestions: u.suggestions,
+            .map_err(|u| match game.as_deref() {
+                Some(g) => self.not_this_games_card(name, g, u.suggestions),
+                None => AppError::UnknownCard {
+                    name: name.to_string(),
+                    suggestions: u.suggestions,
+                },
             })?;
         Ok(self.card_reply(entry))
+    }
+
+    /// A card not found in game `g`: said so when `g` has no card list at
+    /// all, or when the card is another game's.
+    fn not_this_games_card(&self, name: &str, g: &str, suggestions: Vec<String>) -> AppError {
+        let game_name = self.corpus.game(g).map_or(g, |x| x.name.as_str());
+        if let Ok(other) = self.cards.find(name, None) {
+            return AppError::Usage(format!(
+                "no card of {game_name} is named '{name}'; '{}' is a card of {} (`{}`)",
+                other.card.name,
+                self.corpus
+                    .game(&other.game)
+                    .map_or(other.game.as_str(), |x| x.name.as_str()),
+                other.game
+            ));
+        }
+        if self.cards.of_game(Some(g)).next().is_none() {
+            return AppError::Usage(format!("{game_name} has no card list loaded"));
+        }
+        AppError::UnknownCard {
+            name: name.to_string(),
+            suggestions,
+        }
     }
 
     fn card_reply(&self, entry: &CardEntry) -> CardReply {
