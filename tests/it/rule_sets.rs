@@ -105,7 +105,16 @@ async fn add_and_isolate(url: String) {
         .remove("guild-b", "ti4:table-rules", "mod-b")
         .await
         .unwrap_err();
-    assert!(matches!(err, RulesError::UnknownDocument(_)), "{err}");
+    assert!(matches!(err, RulesError::UnknownDocument { .. }), "{err}");
+    // A typo of a live id gets its did-you-mean.
+    let err = sets
+        .remove("guild-a", "ti4:table-rulez", "mod-a")
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string().ends_with("did you mean 'ti4:table-rules'?"),
+        "{err}"
+    );
     assert_eq!(
         sets.remove("guild-a", "TI4:Table-Rules", "mod-a")
             .await

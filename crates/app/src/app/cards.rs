@@ -56,7 +56,7 @@ impl App {
         let name = name.trim();
         if name.is_empty() {
             return Err(AppError::Usage(
-                "give a card's name, e.g. `/card name:Ice Golem`".into(),
+                "give a card's name, for example Ice Golem".into(),
             ));
         }
         if name.chars().count() > MAX_CARD_NAME_CHARS {

@@ -55,8 +55,14 @@ pub enum RulesError {
     Convert(#[from] SandboxError),
     #[error("{0}")]
     Store(#[from] StoreError),
-    #[error("no document '{0}' is live in this server's rule set; `/rules list` shows the ids")]
-    UnknownDocument(String),
+    #[error("no document '{id}' is live in this server's rule set{}", match suggestion {
+        Some(s) => format!("; did you mean '{s}'?"),
+        None => "; the rule set's list (`/rules list`, `arbiter rules list`) shows the ids".to_string(),
+    })]
+    UnknownDocument {
+        id: String,
+        suggestion: Option<String>,
+    },
     #[error(
         "this upload is no longer waiting (confirmed, cancelled, older than 15 minutes, or one of more than 3 previews the server had waiting); add it again"
     )]
@@ -516,7 +522,7 @@ impl RuleSets {
             .find(|d| d.manifest.id() == id && d.at >= pending.created_at)
         {
             return Err(RulesError::Conflict(format!(
-                "`{id}` was added by {} after this preview; nothing changed: add yours again with another title, or remove theirs first (`/rules remove id:{id}`)",
+                "`{id}` was added by {} after this preview; nothing changed: add yours again with another title, or remove theirs first (`/rules remove`, `arbiter rules remove`, id {id})",
                 d.actor
             )));
         }
@@ -578,7 +584,7 @@ impl RuleSets {
         let live = self.store.rule_docs(guild, None).await?;
         if live.len() >= MAX_SERVER_DOCUMENTS {
             return Err(RulesError::Quota(format!(
-                "this server already has {} documents, the most it may keep; remove one first (`/rules list`, `/rules remove`)",
+                "this server already has {} documents, the most it may keep; remove one first (`/rules list` and `/rules remove`, or `arbiter rules list` and `arbiter rules remove`)",
                 live.len()
             )));
         }
@@ -612,11 +618,21 @@ impl RuleSets {
         actor: &str,
     ) -> Result<i64, RulesError> {
         let id = document.trim().to_lowercase();
-        let version = self
-            .store
-            .remove_rule_doc(guild, &id, actor)
-            .await?
-            .ok_or_else(|| RulesError::UnknownDocument(document.trim().to_string()))?;
+        let Some(version) = self.store.remove_rule_doc(guild, &id, actor).await? else {
+            let live: Vec<String> = self
+                .store
+                .rule_docs(guild, None)
+                .await?
+                .iter()
+                .map(|d| d.manifest.id())
+                .collect();
+            let suggestion =
+                crate::text::closest(&id, live.iter().map(String::as_str), 3).map(str::to_string);
+            return Err(RulesError::UnknownDocument {
+                id: document.trim().to_string(),
+                suggestion,
+            });
+        };
         self.prepare(guild).await?;
         Ok(version)
     }
