@@ -230,6 +230,14 @@ fn judge_without_a_board_reads_it_from_the_following_lines() {
         out.contains("== Judge: cannot do that (only you see this) =="),
         "{out}"
     );
+    // Input that ends mid-paste judges nothing and says why.
+    let (code, out, _) = arbiter(&["console"], "/judge\ngame: ashes\nturn: Coal\n");
+    assert_eq!(code, 2);
+    assert!(
+        out.contains("the input ended before the line with only"),
+        "{out}"
+    );
+    assert!(!out.contains("missing field"), "{out}");
 }
 
 #[test]

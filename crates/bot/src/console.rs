@@ -524,12 +524,25 @@ pub fn run_as(
             write!(out, "{}", text::render(&reply, ansi))?;
             let mut board = String::new();
             let mut l = String::new();
-            loop {
+            let ended = loop {
                 l.clear();
-                if input.read_line(&mut l)? == 0 || l.trim_end() == "." {
-                    break;
+                if input.read_line(&mut l)? == 0 {
+                    break false;
+                }
+                if l.trim_end() == "." {
+                    break true;
                 }
                 board.push_str(&l);
+            };
+            // Input that stops mid-paste is no board to judge (the lines
+            // may be half of one).
+            if !ended {
+                writeln!(
+                    out,
+                    "error: the input ended before the line with only \".\" that ends the board; nothing was judged"
+                )?;
+                bad += 1;
+                break;
             }
             let submit = Input::ModalSubmit {
                 custom_id: m.custom_id.clone(),
