@@ -637,7 +637,12 @@ async fn judge_this_board_downloads_the_messages_attachment() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_download_is_an_internal_error_with_an_id() {
     let h = Harness::start().await;
-    let url = format!("{}/attachments/missing.yaml", h.fake.url());
+    // Nothing listens there: the CDN cannot be reached (a 404 is the
+    // user's: `an_attachment_gone_from_the_cdn_is_the_users_to_attach_again`).
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let url = format!("http://127.0.0.1:{port}/attachments/missing.yaml");
     let payload = judge_with_attachment(&url, "missing.yaml", 100);
     let token = payload["token"].as_str().unwrap().to_string();
     assert_eq!(h.post(&payload).await["type"], 5);

@@ -712,7 +712,8 @@ const RULES: Spec = Spec {
     reach: Reach::GuildOnly,
     audience: Audience::Admins,
     title: "Rules",
-    help: "",
+    help: "**/rules** (server managers) — this server's own documents, seen by this server only: `add` (a rulebook, FAQ, errata, house rules or card list; Markdown, text, HTML, PDF or CSV/YAML cards; a preview to confirm first), `list`, `show` (a passage or document), `remove` (the history keeps it), `versions` (every change, by whom).
+> `/rules add file:house.md game:ti4 kind:house`",
     body: Body::Subs(RULES_SUBS),
 };
 
@@ -792,7 +793,8 @@ const FEEDBACK: Spec = Spec {
     reach: Reach::GuildOnly,
     audience: Audience::Everyone,
     title: "Feedback",
-    help: "",
+    help: "**/feedback** — `rule` names the rule that answers your last `/rule` question in this channel (autocompleted; the 👍 / 👎 buttons on every answer say whether it was right); `summary` (moderators) shows the server's feedback.
+> `/feedback rule:ashes:attack-a-unit.3`",
     body: Body::Subs(&[
         Sub {
             name: "rule",

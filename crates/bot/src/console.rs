@@ -516,10 +516,12 @@ pub fn run_as(
                 continue;
             }
         };
+        let help = matches!(input_kind, Input::Command(crate::Command::Help));
         let mut reply = runtime.block_on(bot.handle(&Request {
             origin: origin.clone(),
             input: input_kind,
         }));
+
         if let Reply::Modal(m) = &reply {
             write!(out, "{}", text::render(&reply, ansi))?;
             let mut board = String::new();
@@ -557,6 +559,10 @@ pub fn run_as(
             buttons = m.buttons.iter().map(|b| b.action.clone()).collect();
         }
         write!(out, "{}", text::render(&reply, ansi))?;
+        if help {
+            // The console's own lines, which Discord has not.
+            writeln!(out, "Console: {CONSOLE_HELP}")?;
+        }
         if let Reply::Message(m) = &reply
             && let Some(file) = &m.attachment
         {
