@@ -2155,3 +2155,18 @@ fn a_block_names_in_full_an_attacker_declared_short() {
         json!(true)
     );
 }
+
+/// A split share ending in a letter of several bytes is refused, not cut
+/// inside the letter (it panicked).
+#[test]
+fn a_split_share_ending_in_an_accented_letter_is_refused_in_words() {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/ashes/attack-unit-counter-split.yaml"
+    ))
+    .unwrap();
+    let line =
+        "attack unit \"Frostback Bear\" with Iron Worker, Hammer Knight; counter; split Iron Worké";
+    let e = ashes().parse_notation(line, &board_json(&doc)).unwrap_err();
+    assert!(e.message.contains("UNIT AMOUNT"), "{e}");
+}

@@ -418,6 +418,27 @@ fn cli_import_writes_a_folder_that_rules_dir_loads() {
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains("did you mean"), "{typo}: {err}");
     }
+    // Another edition, or a rulebook of a game whose name is near one,
+    // starts a new game.
+    for (name, kind) in [("Twilight Imperium 3", "house"), ("Legions", "rules")] {
+        let o = arbiter(&[
+            "import",
+            src.to_str().unwrap(),
+            "--game",
+            name,
+            "--kind",
+            kind,
+        ]);
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            String::from_utf8_lossy(&o.stdout).contains("new game"),
+            "{name}"
+        );
+    }
     // --out naming a file.
     let file = tmp.path().join("afile");
     std::fs::write(&file, "x").unwrap();

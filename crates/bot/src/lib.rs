@@ -638,7 +638,10 @@ impl Bot {
             Ok(r) => r,
             // Discord's CDN answers 403/404 for a file whose message was
             // deleted or whose signed URL expired: the user's to fix.
-            Err(e) if e.status().is_some_and(|s| s.is_client_error()) => {
+            Err(e)
+                if e.status()
+                    .is_some_and(|s| matches!(s.as_u16(), 403 | 404 | 410)) =>
+            {
                 return Err(refuse(format!(
                     "`{}` is no longer available (its message was deleted or its link expired); attach it again",
                     a.filename

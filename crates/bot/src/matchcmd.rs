@@ -570,13 +570,14 @@ fn add_decision_buttons(doc: &mut Doc, reply: &MatchReply) {
             })
             .collect();
         if shown < options.len() {
-            doc.blocks.push(Block {
-                head: String::new(),
-                body: format!(
-                    "{} more answers: use `/match answer` (it autocompletes them).",
-                    options.len() - shown
-                ),
-                code: false,
+            // In the footer: on every page, as the buttons are.
+            let more = format!(
+                "{} more answers: use /match answer (it autocompletes them).",
+                options.len() - shown
+            );
+            doc.footer = Some(match doc.footer.take() {
+                Some(f) => format!("{f} · {more}"),
+                None => more,
             });
         }
         buttons.append(&mut doc.buttons);

@@ -280,21 +280,35 @@ fn parse_text<T: DeserializeOwned>(text: &str) -> Result<T, BoardError> {
         .map_err(|e| tab_error(text).unwrap_or_else(|| yaml_error(&e)))
 }
 
-/// A document the parser refused that indents with a tab: YAML forbids
-/// tabs there, and the parser's own position points elsewhere (at the key
-/// before it). Looked for on the error path only.
+/// A YAML document the parser refused because a tab indents a line: YAML
+/// forbids tabs there, and the parser's own position points elsewhere (at
+/// the key before it). Said only when the tabs are the cause: the text with
+/// its indenting tabs made spaces parses. Looked for on the error path only;
+/// JSON (where tabs indent freely) never.
 fn tab_error(text: &str) -> Option<BoardError> {
-    text.lines().enumerate().find_map(|(i, line)| {
-        let indent = &line[..line.len() - line.trim_start().len()];
-        let column = indent.find('\t')?;
-        Some(BoardError::syntax(
-            "a tab indents this line; YAML indents with spaces only".to_string(),
-            Some(SourcePos {
-                line: i + 1,
-                column: column + 1,
-            }),
-        ))
-    })
+    if text.trim_start().starts_with('{') {
+        return None;
+    }
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let (line, column) = text
+        .lines()
+        .enumerate()
+        .find_map(|(i, l)| l[..indent(l)].find('\t').map(|c| (i + 1, c + 1)))?;
+    let spaced: String = text
+        .lines()
+        .map(|l| {
+            format!(
+                "{}{}\n",
+                l[..indent(l)].replace('\t', "  "),
+                &l[indent(l)..]
+            )
+        })
+        .collect();
+    serde_saphyr::from_str_with_options::<serde_json::Value>(&spaced, options()).ok()?;
+    Some(BoardError::syntax(
+        "a tab indents this line; YAML indents with spaces only".to_string(),
+        Some(SourcePos { line, column }),
+    ))
 }
 
 /// A JSON value read with every mapping's keys checked to differ.
@@ -742,6 +756,12 @@ mod tests {
         assert!(e.message.contains("tab"), "{e}");
         // A tab inside a value is no indent.
         assert!(parse_value("game: ashes\nnote: \"a\tb\"\n").is_ok());
+        // JSON indents with tabs freely: its own error is said.
+        let e = parse_value("{\n\t\"game\": \"ashes\",\n\t\"game\": \"ti4\"\n}").unwrap_err();
+        assert!(e.message.contains("twice"), "{e}");
+        // A tab that is not the fault leaves the real error said.
+        let e = parse_value("game: ashes\nplayers:\n\t- a\nx: [\n").unwrap_err();
+        assert!(!e.message.contains("tab"), "{e}");
     }
 
     #[test]

@@ -191,8 +191,8 @@ impl EventKind {
             .ok_or_else(|| StoreError::Corrupt(format!("unknown event kind '{s}'")))
     }
 
-    /// Whether undo takes the event back (everything but a setup, which
-    /// starts over, and an undo).
+    /// Whether undo takes the event back as any other (everything but a
+    /// setup, which the match service stacks on its own terms, and an undo).
     pub fn undoable(self) -> bool {
         matches!(
             self,

@@ -279,9 +279,11 @@ fn attack_unit(
             counter = Some(false);
         } else if let Some(r) = strip_word(clause, &["split"]) {
             for part in lex::split_outside(r, ',') {
+                // After the last character that is no digit (whole: "é").
                 let cut = part
-                    .rfind(|c: char| !c.is_ascii_digit())
-                    .map_or(0, |i| i + 1);
+                    .char_indices()
+                    .rfind(|&(_, c)| !c.is_ascii_digit())
+                    .map_or(0, |(i, c)| i + c.len_utf8());
                 let (name, num) = part.split_at(cut);
                 let amount: u32 = num
                     .parse()

@@ -162,7 +162,7 @@ pub fn resolve_in_groups(
                     } => NameError::Unknown {
                         typed,
                         what,
-                        suggestion: suggestion.or(closest),
+                        suggestion: closest.or(suggestion),
                         known,
                     },
                     other => other,

@@ -637,9 +637,19 @@ impl Index {
                 .and_then(|a| a.evidence.clone()),
             parts: Vec::new(),
         };
-        // Each part's best in turn; every part gets at least its first,
-        // even past `limit` (six parts in a reply of three left three empty).
-        let room = limit.max(answers.len());
+        // Every part first gets its best passage not already shown (two
+        // parts may share a best), even past `limit`: six parts in a reply
+        // of three left three empty. Then each part's best in turn.
+        for a in &answers {
+            if let Some(h) = a
+                .hits
+                .iter()
+                .find(|h| !out.hits.iter().any(|o| o.passage == h.passage))
+            {
+                out.hits.push(h.clone());
+            }
+        }
+        let room = limit.max(out.hits.len());
         let deepest = answers.iter().map(|a| a.hits.len()).max().unwrap_or(0);
         for rank in 0..deepest {
             for a in &answers {

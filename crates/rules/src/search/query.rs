@@ -99,7 +99,10 @@ impl Index {
                 // A word only another game's rules use weighs nothing here
                 // (and is reported as no rule's word).
                 options.retain(|o| o.iter().all(|&id| self.used_in(game, id)));
-                if !indexed && let Some((long, ids)) = self.abbreviation(w, game) {
+                if options.is_empty()
+                    && !word.proper
+                    && let Some((long, ids)) = self.abbreviation(w, game)
+                {
                     q.corrections.push((w.to_string(), long.to_string()));
                     options.push(ids);
                 } else if !indexed

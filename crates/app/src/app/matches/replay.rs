@@ -70,7 +70,16 @@ pub fn replay_log(engine: &dyn GameEngine, log: &[LogEntry]) -> (Option<Value>, 
                     ));
                 }
                 match e.kind {
-                    // A setup too goes on top, as `effective_stack` has it.
+                    // The first setup starts the stack; one over another
+                    // goes on top, as `effective_stack` has it.
+                    EventKind::Setup if !stack.iter().any(|t| t.kind == EventKind::Setup) => {
+                        stack = vec![InEffect {
+                            seq: e.seq,
+                            kind: e.kind,
+                            state,
+                            pending,
+                        }]
+                    }
                     k if k == EventKind::Setup || k.undoable() => stack.push(InEffect {
                         seq: e.seq,
                         kind: e.kind,

@@ -321,10 +321,6 @@ impl Matches {
         Ok(reply)
     }
 
-    /// `answer`: the deciding player's answer (an option's number, 1-based,
-    /// or its label) to the decision the last play waits on. `version`
-    /// (quoted by the question's buttons) refuses an answer to a question
-    /// that has since been answered or undone.
     /// Whether every event after `version` is a note: a note changes
     /// neither the board nor the decision waiting, so the decision's
     /// buttons (which carry the version they were asked at) still answer it.
@@ -339,6 +335,10 @@ impl Matches {
             .all(|h| h.kind == EventKind::Note))
     }
 
+    /// `answer`: the deciding player's answer (an option's number, 1-based,
+    /// or its label) to the decision the last play waits on. `version`
+    /// (quoted by the question's buttons) refuses an answer to a question
+    /// that has since been answered or undone (notes since do not count).
     pub async fn answer(
         &self,
         caller: &Caller,
@@ -989,14 +989,27 @@ fn seat_named(
     names::resolve_index(id, &refs, "player").map_err(|e| MatchError::usage(e.to_string()))
 }
 
-/// Seqs of the events in effect, oldest first: a setup starts over, plays,
-/// answers, advances and adjustments stack up, an undo pops.
+/// Whether a setup is among the events in effect.
+fn has_setup(stack: &[i64], heads: &[EventHead]) -> bool {
+    heads
+        .iter()
+        .any(|h| h.kind == EventKind::Setup && stack.contains(&h.seq))
+}
+
+/// Seqs of the events in effect, oldest first: the first setup starts
+/// over, a setup over it, plays, answers, advances, adjustments and notes
+/// stack up, an undo pops.
 pub(super) fn effective_stack(heads: &[EventHead]) -> Vec<i64> {
     let mut stack = Vec::new();
     for h in heads {
         match h.kind {
-            // A board set up again (a moderator's, mid-match) goes on top:
-            // its undo brings back the board and question it replaced.
+            // A board set up again (a moderator's, mid-match) goes on top
+            // of the one it replaces: its undo brings that board and its
+            // question back. The first setup starts the stack (a note
+            // before any board is not under it).
+            EventKind::Setup if stack.is_empty() || !has_setup(&stack, heads) => {
+                stack = vec![h.seq]
+            }
             EventKind::Setup => stack.push(h.seq),
             // Back to below the undone event (older logs let an undo
             // pass over notes, which it takes back with it).
@@ -1230,6 +1243,16 @@ mod tests {
             h(4, EventKind::Undo, Some(2)),
         ];
         assert_eq!(effective_stack(&old), vec![1]);
+        // A board set up over another stacks on it; the first starts over
+        // (a note before any board is not under it).
+        let again = [
+            h(1, EventKind::Note, None),
+            h(2, EventKind::Setup, None),
+            h(3, EventKind::Play, None),
+            h(4, EventKind::Setup, None),
+        ];
+        assert_eq!(effective_stack(&again), vec![2, 3, 4]);
+        assert_eq!(effective_stack(&again[..2]), vec![2]);
     }
 
     #[test]

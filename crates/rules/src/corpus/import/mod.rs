@@ -341,7 +341,11 @@ fn binary_kind(bytes: &[u8]) -> Option<&'static str> {
 
 /// The game an import belongs to: a known game by id, name or alias (the
 /// document extends it), else a new id made from the name.
-fn resolve_game(known: &Corpus, game: &str) -> Result<(String, String, bool), ImportError> {
+fn resolve_game(
+    known: &Corpus,
+    game: &str,
+    kind: DocumentKind,
+) -> Result<(String, String, bool), ImportError> {
     if let Some(g) = known.resolve_game(game) {
         return Ok((g.id.clone(), g.name.clone(), false));
     }
@@ -349,7 +353,12 @@ fn resolve_game(known: &Corpus, game: &str) -> Result<(String, String, bool), Im
     if base.is_empty() {
         return Err(ImportError::BadGame(game.to_string()));
     }
-    if let Some(suggestion) = near_game(known, game) {
+    // A rulebook may start a game whose name is near a loaded one
+    // ("Twilight Imperium 3"); an FAQ, errata, house rules or a card list
+    // amend a game, so a name near a loaded one is that game misspelt.
+    if kind != DocumentKind::Rules
+        && let Some(suggestion) = near_game(known, game)
+    {
         return Err(ImportError::GameTypo {
             typed: game.trim().to_string(),
             suggestion,
@@ -382,10 +391,16 @@ fn near_game(known: &Corpus, typed: &str) -> Option<String> {
                 .chain(&g.aliases)
                 .map(move |n| (g, crate::text::fold(n)))
         })
+        // Another number is another game ("Twilight Imperium 3").
+        .filter(|(_, n)| digits(n) == digits(&key))
         .filter_map(|(g, n)| Some((crate::text::edit_distance(&key, &n, max)?, g)))
         .filter(|(d, _)| *d > 0)
         .min_by_key(|(d, _)| *d)
         .map(|(_, g)| g.id.clone())
+}
+
+fn digits(s: &str) -> String {
+    s.chars().filter(char::is_ascii_digit).collect()
 }
 
 /// Most characters of a new game's id or a document's slug: a passage id
@@ -491,7 +506,7 @@ impl Target {
 
 /// Decides where `req` goes among the known games (cheap: the file is not read).
 pub fn target(known: &Corpus, req: &ImportRequest) -> Result<Target, ImportError> {
-    let (game, game_name, new_game) = resolve_game(known, req.game)?;
+    let (game, game_name, new_game) = resolve_game(known, req.game, req.kind)?;
     let title = req
         .title
         .map(str::trim)
