@@ -102,6 +102,12 @@ fn a_multi_part_question_is_answered_part_by_part() {
             "{v}"
         );
     }
+    // Two parts whose best passage is the same: the second still shows one
+    // of its own (the shared one is shown under the first).
+    let same = "1) can an exhausted pb guard 2) can an exhausted phoenixborn guard";
+    let out = stdout(&arbiter(&["ask", same, "--limit", "2"]));
+    let second = out.find("Part 2 of 2:").expect(&out);
+    assert!(out[second..].contains("\n2. ["), "{out}");
     let one = arbiter(&["ask", "can an exhausted phoenixborn guard?", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
     assert!(

@@ -210,28 +210,35 @@ pub type PartResults<'a> = (Option<&'a AskPart>, Vec<(usize, &'a AskResult)>);
 
 impl AskReply {
     /// The results grouped by part, in part order (a result shared by two
-    /// parts is shown under the first), then any result of no part; one
-    /// group with every result for a one-part question. Numbered from 0 in
-    /// that order.
+    /// parts is shown once), then any result of no part; one
+    /// group with every result for a one-part question. Each part shows its
+    /// first passage not shown above before any part shows a second.
+    /// Numbered from 0 in that order.
     pub fn by_part(&self) -> Vec<PartResults<'_>> {
         let numbered: Vec<(usize, &AskResult)> = self.results.iter().enumerate().collect();
         if self.parts.is_empty() {
             return vec![(None, numbered)];
         }
         let mut shown = vec![false; numbered.len()];
-        let mut out = Vec::new();
-        for part in &self.parts {
-            let mut mine = Vec::new();
-            for id in &part.ids {
-                if let Some(n) = self.results.iter().position(|r| &r.id == id)
-                    && !shown[n]
-                {
-                    shown[n] = true;
-                    mine.push(numbered[n]);
+        let mut mine: Vec<Vec<(usize, &AskResult)>> = vec![Vec::new(); self.parts.len()];
+        // Each part its first passage not yet shown, then the rest in part
+        // order: two parts with the same passages both show one.
+        for round in 0..2 {
+            for (p, part) in self.parts.iter().enumerate() {
+                for id in &part.ids {
+                    if let Some(n) = self.results.iter().position(|r| &r.id == id)
+                        && !shown[n]
+                    {
+                        shown[n] = true;
+                        mine[p].push(numbered[n]);
+                        if round == 0 {
+                            break;
+                        }
+                    }
                 }
             }
-            out.push((Some(part), mine));
         }
+        let mut out: Vec<PartResults<'_>> = self.parts.iter().map(Some).zip(mine).collect();
         let rest: Vec<(usize, &AskResult)> =
             numbered.into_iter().filter(|(n, _)| !shown[*n]).collect();
         if !rest.is_empty() {
