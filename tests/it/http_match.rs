@@ -517,6 +517,24 @@ async fn match_in_a_direct_message_is_refused() {
     h.server.stop().await.unwrap();
 }
 
+/// A bot (Arbiter itself) named as a seat is refused: it could never act.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_takes_no_seat() {
+    let h = Harness::start().await;
+    let bot = ("1300000000000000001", "Arbiter");
+    let mut start = match_start("ashes", &[COAL, bot]);
+    start["data"]["resolved"]["users"][bot.0]["bot"] = json!(true);
+    let v = h.run(COAL, false, start).await;
+    refused(&v, "names a bot");
+    let b = h.run(COAL, false, match_sub("board", vec![])).await;
+    assert!(
+        !desc(&b).contains("Match #"),
+        "no match was started: {}",
+        desc(&b)
+    );
+    h.server.stop().await.unwrap();
+}
+
 /// `/match end winner:` as `Cmd::End` writes it: a user option, resolved.
 fn end_with_winner(id: &str, reason: &str) -> Value {
     let user = json!({ "name": "winner", "type": 6, "value": id });

@@ -133,7 +133,8 @@ fn command_input(data: &CommandData) -> Result<Input, Box<Reply>> {
     match command(data) {
         Some(Ok(command)) => Ok(Input::Command(command)),
         Some(Err(why)) => Err(Box::new(Reply::Message(Message::user_error(
-            "Arbiter", &why,
+            commands::title(&data.name),
+            &why,
         )))),
         None => Err(unknown(&format!("the command `{}`", data.name))),
     }
@@ -316,6 +317,14 @@ fn given(path: String, declared: &[Opt], opts: &[ResolvedOption<'_>]) -> Result<
         let value = match &o.value {
             ResolvedValue::String(s) => Value::Text(s.to_string()),
             ResolvedValue::Integer(n) => Value::Integer(*n),
+            // A bot (Arbiter itself, or another) takes no seat, wins no
+            // match: it could never act.
+            ResolvedValue::User(u, _) if u.bot => {
+                return Err(format!(
+                    "{path}: `{}` names a bot ({}); name a player",
+                    decl.name, u.name
+                ));
+            }
             ResolvedValue::User(u, _) => Value::User(u.id.get().to_string()),
             ResolvedValue::Unresolved(Unresolved::User(id)) => Value::User(id.get().to_string()),
             ResolvedValue::Attachment(a) => commands::attachment_file(attachment(a)),
