@@ -526,3 +526,33 @@ async fn a_board_set_up_again_mid_match_is_undone_to_the_board_and_question_it_r
     assert_eq!(u.pending.map(|p| p.decision.key), Some(asked));
     consistent(&m).await;
 }
+
+both!(an_answer_may_be_worded_as_the_play_notation_words_it);
+async fn an_answer_may_be_worded_as_the_play_notation_words_it(url: String) {
+    let m = started(&url, None).await;
+    let r = m
+        .play(&coal(), "attack Maeoni with Hammer Knight", None)
+        .await
+        .unwrap();
+    let p = r.pending.expect("waiting on Maeoni");
+    let r = m
+        .answer(&maeoni(), "block with Frostback Bear", Some(p.version))
+        .await
+        .unwrap();
+    let q = r.pending.expect("the counter is hers too");
+    assert!(
+        q.decision
+            .options
+            .iter()
+            .any(|o| o.label == "do not counter"),
+        "{:?}",
+        q.decision.options
+    );
+    // "no counter", as a play writes it, is the option "do not counter".
+    let r = m
+        .answer(&maeoni(), "no counter", Some(q.version))
+        .await
+        .unwrap();
+    assert!(r.pending.is_none());
+    consistent(&m).await;
+}

@@ -1035,12 +1035,36 @@ fn pick_option(d: &Decision, choice: &str) -> Result<usize, MatchError> {
         return Ok(n - 1);
     }
     let labels: Vec<&str> = d.options.iter().map(|o| o.label.as_str()).collect();
+    // As the notation says it: "no counter" for "do not counter",
+    // "accepted" for "accept Ana's transaction".
+    let plain: Vec<String> = labels.iter().map(|l| plain_answer(l)).collect();
+    let plain_refs: Vec<&str> = plain.iter().map(String::as_str).collect();
+    if let Ok(i) = names::resolve_index(&plain_answer(choice), &plain_refs, "answer") {
+        return Ok(i);
+    }
     names::resolve_index(choice, &labels, "answer").map_err(|e| {
         MatchError::usage(format!(
             "{e}; answer with a number from 1 to {} or an answer's words",
             d.options.len()
         ))
     })
+}
+
+/// An answer's words as plays write them: "do not X" / "don't X" as
+/// "no X", "accepted" / "declined" as "accept" / "decline".
+fn plain_answer(text: &str) -> String {
+    let t = text.trim().to_lowercase();
+    let t = ["do not ", "don't ", "dont ", "does not ", "doesn't "]
+        .iter()
+        .find_map(|p| t.strip_prefix(p).map(|rest| format!("no {rest}")))
+        .unwrap_or(t);
+    let (first, rest) = t.split_once(' ').unwrap_or((t.as_str(), ""));
+    let first = match first {
+        "accepted" => "accept",
+        "declined" => "decline",
+        other => other,
+    };
+    format!("{first} {rest}").trim_end().to_string()
 }
 
 /// The engine's part of a play by `seat`, on one read of the board: the
@@ -1222,6 +1246,18 @@ fn ruling_status(ruling: &Ruling, engine: &dyn GameEngine) -> Option<Status> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn answers_are_read_as_plays_write_them() {
+        assert_eq!(plain_answer("do not counter"), "no counter");
+        assert_eq!(plain_answer("No counter"), "no counter");
+        assert_eq!(plain_answer("accepted"), "accept");
+        assert_eq!(plain_answer("Declined"), "decline");
+        assert_eq!(
+            plain_answer("accept Ana's transaction"),
+            "accept ana's transaction"
+        );
+    }
 
     #[test]
     fn undo_pops_the_last_event_in_effect() {
