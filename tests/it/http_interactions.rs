@@ -533,6 +533,16 @@ async fn long_replies_are_paged_with_buttons_that_update_the_message() {
             "{desc}"
         );
     }
+    // A page past the last of pages still kept is no such page.
+    let past = format!("{}:99", next.rsplit_once(':').unwrap().0);
+    let v = h.post(&button(&past)).await;
+    assert!(
+        embed(&v)["description"]
+            .as_str()
+            .unwrap()
+            .contains("no such page"),
+        "{v}"
+    );
     // Pages of another process (or expired) are a polite user error.
     let v = h.post(&button("page:ffff:1")).await;
     assert!(

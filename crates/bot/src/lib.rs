@@ -515,6 +515,13 @@ impl Bot {
         {
             return match self.pages.get(key, page).await {
                 Some(msg) => Reply::Update(msg),
+                // A forged or stale page number of pages still kept.
+                None if page > 0 && self.pages.get(key, 0).await.is_some() => {
+                    Reply::Message(Message::user_error(
+                        "Pages",
+                        "there is no such page; use the buttons of the message",
+                    ))
+                }
                 None => Reply::Message(Message::user_error(
                     "Pages",
                     "these pages have expired (they are kept for 15 minutes); run the command again",
