@@ -498,8 +498,11 @@ async fn an_upload_confirmed_on_one_replica_is_searched_on_the_other_only_in_its
         let v = run(addr.clone(), rules_sub("list", vec![])).await;
         assert!(text(&v, "description").contains("ti4:table-rules"), "{v}");
     }
-    // The other server cannot confirm (or see) this server's upload either.
-    let preview = run(b.clone(), admin(rules_add(&file, HOUSE.len()))).await;
+    // The other server cannot confirm (or see) this server's upload either
+    // (another file: the same one again is refused at its preview).
+    let again = format!("{HOUSE}\nAgain.\n");
+    let file2 = fake.serve_file("house2.md", again.as_bytes().to_vec());
+    let preview = run(b.clone(), admin(rules_add(&file2, again.len()))).await;
     let confirm = custom_ids(&preview)
         .into_iter()
         .find(|c| c.starts_with("rules-confirm:"))

@@ -186,12 +186,16 @@ async fn previews_do_not_overwrite_or_pile_up(url: String) {
         1,
         "nothing changed"
     );
-    // An intended replace (the id live before the preview) is allowed.
-    sets.preview("g", "alice", "c", up()).await.unwrap();
+    // An intended replace (the id live before the preview) is allowed
+    // (a revised file: the same file twice is refused as such).
+    let revised = format!("{HOUSE}\nRevised.\n");
+    let up2 = upload(&revised, "ti4", DocumentKind::House, "Tournament");
+    sets.preview("g", "alice", "c", up2).await.unwrap();
     assert_eq!(sets.confirm("g", "c").await.unwrap().version, 2);
     // Four previews: the oldest is dropped.
     for t in ["p1", "p2", "p3", "p4"] {
-        let u = upload(HOUSE, "ti4", DocumentKind::House, &format!("Doc {t}"));
+        let text = format!("{HOUSE}\n{t}.\n");
+        let u = upload(&text, "ti4", DocumentKind::House, &format!("Doc {t}"));
         sets.preview("g", "m", t, u).await.unwrap();
     }
     assert!(matches!(
@@ -379,16 +383,17 @@ async fn replicas_see_each_others_uploads(url: String) {
             .is_some()
     );
     // Concurrent adds on both replicas get distinct versions.
+    let (one, two) = (format!("{HOUSE}\nOne.\n"), format!("{HOUSE}\nTwo.\n"));
     let (a, b) = tokio::join!(
         r1.add(
             "g",
             "m",
-            upload(HOUSE, "ti4", DocumentKind::Errata, "Errata one")
+            upload(&one, "ti4", DocumentKind::Errata, "Errata one")
         ),
         r2.add(
             "g",
             "m",
-            upload(HOUSE, "ti4", DocumentKind::Errata, "Errata two")
+            upload(&two, "ti4", DocumentKind::Errata, "Errata two")
         ),
     );
     let mut versions = vec![a.unwrap().0.version, b.unwrap().0.version];
@@ -558,9 +563,11 @@ async fn a_server_past_its_document_quota_is_refused_and_loses_nothing() {
     let (url, _dir) = store_common::sqlite_url();
     let store = Store::connect(&url).await.unwrap();
     let sets = sets(&store);
+    // Each its own file (the same file twice is refused as such).
     for n in 0..MAX_SERVER_DOCUMENTS {
         let title = format!("Note {n}");
-        add(&sets, "g", HOUSE, "ti4", DocumentKind::House, &title).await;
+        let text = format!("{HOUSE}\nNote {n}.\n");
+        add(&sets, "g", &text, "ti4", DocumentKind::House, &title).await;
     }
     let err = sets
         .add(
@@ -575,6 +582,17 @@ async fn a_server_past_its_document_quota_is_refused_and_loses_nothing() {
     assert_eq!(sets.list("g").await.unwrap().len(), MAX_SERVER_DOCUMENTS);
     // Another server is not affected.
     add(&sets, "h", HOUSE, "ti4", DocumentKind::House, "One more").await;
+    // The same file again there is refused, nothing added.
+    let err = sets
+        .add("h", "m", upload(HOUSE, "ti4", DocumentKind::House, "Again"))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, RulesError::Conflict(_)), "{err}");
+    assert!(
+        err.to_string().contains("already live as `ti4:one-more`"),
+        "{err}"
+    );
+    assert_eq!(sets.list("h").await.unwrap().len(), 1);
 }
 
 /// Errata and FAQ passages that name a rule, by its id or by a resolved

@@ -582,6 +582,20 @@ impl RuleSets {
         bytes: usize,
     ) -> Result<(), RulesError> {
         let live = self.store.rule_docs(guild, None).await?;
+        // The same file twice would answer every question with each
+        // passage twice (a document replacing itself is no second one).
+        if let Some(same) = live.iter().find(|d| {
+            d.manifest.game == manifest.game
+                && d.manifest.id() != manifest.id()
+                && d.manifest.document.sha256.is_some()
+                && d.manifest.document.sha256 == manifest.document.sha256
+        }) {
+            return Err(RulesError::Conflict(format!(
+                "this file is already live as `{}` (“{}”); nothing was added",
+                same.manifest.id(),
+                same.manifest.document.title
+            )));
+        }
         if live.len() >= MAX_SERVER_DOCUMENTS {
             return Err(RulesError::Quota(format!(
                 "this server already has {} documents, the most it may keep; remove one first (`/rules list` and `/rules remove`, or `arbiter rules list` and `arbiter rules remove`)",
