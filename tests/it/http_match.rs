@@ -714,24 +714,26 @@ async fn pictures_off_sends_no_file_and_offers_the_button() {
     );
 }
 
+/// A bot over the shipped rules and a SQLite file of its own (kept while
+/// the directory lives), answering requests without a transport.
+fn bot_on_sqlite() -> (Bot, tempfile::TempDir) {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let app = Arc::new(App::load(&root.join("rules_data"), &[]).expect("rule data"));
+    let database_url = format!("sqlite://{}?mode=rwc", dir.path().join("m.db").display());
+    let config = BotConfig {
+        database_url: Some(database_url),
+        ..BotConfig::default()
+    };
+    (Bot::new(app, config), dir)
+}
+
 /// A ruling long enough for pages keeps the decision's answer buttons on
 /// every page: a page turn used to bring back only the pager.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_paged_decision_keeps_its_answer_buttons_on_every_page() {
     use arbiter::bot::{Command, Input, Origin, Reply, Request};
-    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let dir = tempfile::tempdir().unwrap();
-    let app = Arc::new(App::load(&root.join("rules_data"), &[]).expect("rule data"));
-    let bot = Bot::new(
-        app,
-        BotConfig {
-            database_url: Some(format!(
-                "sqlite://{}?mode=rwc",
-                dir.path().join("m.db").display()
-            )),
-            ..BotConfig::default()
-        },
-    );
+    let (bot, _dir) = bot_on_sqlite();
     let mut guards = String::new();
     for n in 1..=22 {
         guards.push_str(&format!(
@@ -812,19 +814,7 @@ async fn a_paged_decision_keeps_its_answer_buttons_on_every_page() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn match_buttons_in_a_direct_message_are_refused() {
     use arbiter::bot::{Input, MessageKind, Origin, Reply, Request};
-    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let dir = tempfile::tempdir().unwrap();
-    let app = Arc::new(App::load(&root.join("rules_data"), &[]).expect("rule data"));
-    let bot = Bot::new(
-        app,
-        BotConfig {
-            database_url: Some(format!(
-                "sqlite://{}?mode=rwc",
-                dir.path().join("m.db").display()
-            )),
-            ..BotConfig::default()
-        },
-    );
+    let (bot, _dir) = bot_on_sqlite();
     for custom_id in ["decide:1:2:0", "picture:1"] {
         let request = Request {
             origin: Origin {

@@ -387,16 +387,20 @@ fn cli_import_writes_a_folder_that_rules_dir_loads() {
         "synonyms:\n  pb: [phoenixborn]\n",
     )
     .unwrap();
-    let o = arbiter(&[
-        "import",
-        src.to_str().unwrap(),
-        "--game",
-        "Other",
-        "--out",
-        mine.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
+    // An import into `out` that is refused (exit 2), with its message.
+    let refused_into = |out: &std::path::Path| {
+        let o = arbiter(&[
+            "import",
+            src.to_str().unwrap(),
+            "--game",
+            "Other",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let err = refused_into(&mine);
     assert!(err.contains("glossary.yaml already exists"), "{err}");
     assert_eq!(
         std::fs::read_to_string(mine.join("glossary.yaml")).unwrap(),
@@ -442,16 +446,7 @@ fn cli_import_writes_a_folder_that_rules_dir_loads() {
     // --out naming a file.
     let file = tmp.path().join("afile");
     std::fs::write(&file, "x").unwrap();
-    let o = arbiter(&[
-        "import",
-        src.to_str().unwrap(),
-        "--game",
-        "Other",
-        "--out",
-        file.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = refused_into(&file);
     assert!(err.contains("is a file, not a folder"), "{err}");
 }
 
