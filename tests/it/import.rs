@@ -365,28 +365,6 @@ fn cli_import_writes_a_folder_that_rules_dir_loads() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stdout).contains("The youngest player goes first."));
 
-    // A second import into the same folder is refused; the first stays intact.
-    let o = arbiter(&[
-        "import",
-        src.to_str().unwrap(),
-        "--game",
-        "Other",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("already exists"));
-    assert!(std::fs::read_to_string(out.join("manifest.yaml")).unwrap() == manifest);
-
-    // A folder without a manifest but with the user's own glossary: kept,
-    // and nothing written beside it.
-    let mine = tmp.path().join("mine");
-    std::fs::create_dir(&mine).unwrap();
-    std::fs::write(
-        mine.join("glossary.yaml"),
-        "synonyms:\n  pb: [phoenixborn]\n",
-    )
-    .unwrap();
     // An import into `out` that is refused (exit 2), with its message.
     let refused_into = |out: &std::path::Path| {
         let o = arbiter(&[
@@ -400,6 +378,19 @@ fn cli_import_writes_a_folder_that_rules_dir_loads() {
         assert_eq!(o.status.code(), Some(2));
         String::from_utf8_lossy(&o.stderr).into_owned()
     };
+    // A second import into the same folder is refused; the first stays intact.
+    assert!(refused_into(&out).contains("already exists"));
+    assert!(std::fs::read_to_string(out.join("manifest.yaml")).unwrap() == manifest);
+
+    // A folder without a manifest but with the user's own glossary: kept,
+    // and nothing written beside it.
+    let mine = tmp.path().join("mine");
+    std::fs::create_dir(&mine).unwrap();
+    std::fs::write(
+        mine.join("glossary.yaml"),
+        "synonyms:\n  pb: [phoenixborn]\n",
+    )
+    .unwrap();
     let err = refused_into(&mine);
     assert!(err.contains("glossary.yaml already exists"), "{err}");
     assert_eq!(
