@@ -556,3 +556,15 @@ async fn an_answer_may_be_worded_as_the_play_notation_words_it(url: String) {
     assert!(r.pending.is_none());
     consistent(&m).await;
 }
+
+both!(the_log_names_the_winner_of_a_concession);
+async fn the_log_names_the_winner_of_a_concession(url: String) {
+    let m = started(&url, None).await;
+    m.end(&maeoni(), Some("coal-user"), Some("concession"))
+        .await
+        .unwrap();
+    let log = m.log("table", None).await.unwrap();
+    let text = arbiter::render::matches::reply(&arbiter::app::matches::MatchReply::Log(log));
+    assert!(text.contains("ended the match: concession"), "{text}");
+    assert!(text.contains("Coal wins"), "{text}");
+}

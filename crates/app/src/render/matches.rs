@@ -305,12 +305,13 @@ fn entry_lines(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style, ste
     let asked = crate::app::matches::proposal_in(e.context.as_ref())
         .is_some_and(|p| p.stage == crate::app::matches::Stage::Asked);
     let what = match e.kind {
+        // A log tells what happened then: the answers follow as entries.
         EventKind::Play | EventKind::Adjust if asked => format!(
-            "proposed {} (waiting for consent)",
+            "proposed {} (asked for consent)",
             e.input.as_deref().unwrap_or("")
         ),
         EventKind::Note if asked && text("text").is_empty() => format!(
-            "proposed {} (waiting for consent)",
+            "proposed {} (asked for consent)",
             e.input.as_deref().unwrap_or("")
         ),
         EventKind::Setup => "set up the board".to_string(),
@@ -327,15 +328,16 @@ fn entry_lines(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style, ste
         ),
         EventKind::Note => format!("noted: {}", text("text")),
         EventKind::Undo => format!("undid #{}", e.undoes.unwrap_or(0)),
-        EventKind::End => match e
-            .context
-            .as_ref()
-            .and_then(|c| c.get("reason"))
-            .and_then(Value::as_str)
-        {
-            Some(r) => format!("ended the match: {r}"),
-            None => "ended the match".to_string(),
-        },
+        EventKind::End => {
+            let winner = match text("winner") {
+                w if w.is_empty() => String::new(),
+                w => format!("; {w} wins"),
+            };
+            match text("reason") {
+                r if r.is_empty() => format!("ended the match{winner}"),
+                r => format!("ended the match: {r}{winner}"),
+            }
+        }
     };
     let _ = writeln!(
         out,
