@@ -568,3 +568,14 @@ async fn the_log_names_the_winner_of_a_concession(url: String) {
     assert!(text.contains("ended the match: concession"), "{text}");
     assert!(text.contains("Coal wins"), "{text}");
 }
+
+both!(an_unknown_game_is_suggested_only_when_it_is_a_typo);
+async fn an_unknown_game_is_suggested_only_when_it_is_a_typo(url: String) {
+    let m = Matches::new(Store::connect(&url).await.expect("connect"));
+    let players = ["coal-user".to_string(), "maeoni-user".to_string()];
+    let e = m.start(&coal(), "chess", &players).await.unwrap_err();
+    assert!(!e.to_string().contains("did you mean"), "{e}");
+    assert!(e.to_string().contains("known games"), "{e}");
+    let e = m.start(&coal(), "ashs", &players).await.unwrap_err();
+    assert!(e.to_string().contains("did you mean 'ashes'"), "{e}");
+}

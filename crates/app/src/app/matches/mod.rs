@@ -529,6 +529,9 @@ impl Matches {
             .iter()
             .find(|g| g.names.iter().any(|n| crate::text::fold(n) == key));
         let Some(g) = found else {
+            // A third of the name's letters at most ("chess" is no typo of
+            // "ashes"): past that, the list of games.
+            let max = (key.chars().count() / 3).clamp(1, 3);
             let mut close: Vec<(usize, &str)> = self
                 .games
                 .iter()
@@ -536,7 +539,9 @@ impl Matches {
                     let d = g
                         .names
                         .iter()
-                        .filter_map(|n| crate::text::edit_distance(&key, &crate::text::fold(n), 3))
+                        .filter_map(|n| {
+                            crate::text::edit_distance(&key, &crate::text::fold(n), max)
+                        })
                         .min()?;
                     Some((d, g.id.as_str()))
                 })
