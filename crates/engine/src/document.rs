@@ -475,6 +475,20 @@ fn plain_expected(expected: &str) -> &str {
     }
 }
 
+/// Writes the document's `game` as the id `id` when it names that game
+/// another way (`game: Ashes Reborn`, an alias): `same` tells whether a
+/// name is the game. Any other `game` is left for the engine to refuse.
+pub fn name_game_by_id(doc: &mut serde_json::Value, id: &str, same: impl Fn(&str) -> bool) {
+    if let Some(map) = doc.as_object_mut()
+        && map
+            .get("game")
+            .and_then(serde_json::Value::as_str)
+            .is_some_and(|g| g != id && same(g))
+    {
+        map.insert("game".into(), id.into());
+    }
+}
+
 /// The `game` field of a document value.
 pub fn game_of(doc: &serde_json::Value) -> Result<&str, BoardError> {
     match doc.get("game") {

@@ -51,13 +51,7 @@ impl App {
         let text = document::extract_code_block(text);
         let mut doc = document::parse_value(text)?;
         let engine = self.engine_for(&doc, game)?;
-        // `game: Ashes Reborn` or an alias names the same game as its id.
-        let same = |g: &str| self.game(g).is_ok_and(|known| known.id == engine.game());
-        if let Some(map) = doc.as_object_mut()
-            && map.get("game").and_then(|g| g.as_str()).is_some_and(same)
-        {
-            map.insert("game".into(), engine.game().into());
-        }
+        self.name_game_by_id(&mut doc, engine.game());
         let filled = crate::cards::fill_stats(&mut doc, &self.cards, engine.game());
         let mut ruling = engine.judge(doc, Some(text), &Asking::judge())?;
         note_filled(&mut ruling, &filled);
@@ -75,13 +69,7 @@ impl App {
         let text = document::extract_code_block(text);
         let mut doc = document::parse_value(text)?;
         let engine = self.engine_for(&doc, game)?;
-        // `game: Ashes Reborn` or an alias names the same game as its id.
-        let same = |g: &str| self.game(g).is_ok_and(|known| known.id == engine.game());
-        if let Some(map) = doc.as_object_mut()
-            && map.get("game").and_then(|g| g.as_str()).is_some_and(same)
-        {
-            map.insert("game".into(), engine.game().into());
-        }
+        self.name_game_by_id(&mut doc, engine.game());
         let Some(map) = doc.as_object_mut() else {
             return Err(
                 BoardError::semantic("", "the board document must be a mapping of fields").into(),
@@ -111,13 +99,7 @@ impl App {
         let text = document::extract_code_block(text);
         let mut doc = document::parse_value(text)?;
         let engine = self.engine_for(&doc, game)?;
-        // `game: Ashes Reborn` or an alias names the same game as its id.
-        let same = |g: &str| self.game(g).is_ok_and(|known| known.id == engine.game());
-        if let Some(map) = doc.as_object_mut()
-            && map.get("game").and_then(|g| g.as_str()).is_some_and(same)
-        {
-            map.insert("game".into(), engine.game().into());
-        }
+        self.name_game_by_id(&mut doc, engine.game());
         crate::cards::fill_stats(&mut doc, &self.cards, engine.game());
         if let Some(line) = line {
             if let Some(map) = doc.as_object_mut() {
@@ -130,6 +112,11 @@ impl App {
             }
         }
         Ok(doc)
+    }
+
+    /// `game: Ashes Reborn` or an alias written as the game's id `id`.
+    fn name_game_by_id(&self, doc: &mut serde_json::Value, id: &str) {
+        document::name_game_by_id(doc, id, |g| self.game(g).is_ok_and(|known| known.id == id));
     }
 
     /// The engine for a board document's game (or the given one).

@@ -714,12 +714,9 @@ impl Matches {
             return self.import(caller, &m, engine, doc).await;
         }
         // `game: Ashes Reborn` or an alias names the match's game, as in `judge`.
-        let same = |g: &str| self.resolve_game(g).is_ok_and(|(id, _)| id == m.game);
-        if let Some(map) = doc.as_object_mut()
-            && map.get("game").and_then(Value::as_str).is_some_and(same)
-        {
-            map.insert("game".into(), Value::String(m.game.clone()));
-        }
+        document::name_game_by_id(&mut doc, &m.game, |g| {
+            self.resolve_game(g).is_ok_and(|(id, _)| id == m.game)
+        });
         // Cards named without stats take them from the card list, as in
         // `judge`; the recorded board states them, so a replay needs no list.
         let filled = crate::cards::fill_stats(&mut doc, &self.cards, &m.game);
