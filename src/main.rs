@@ -53,14 +53,22 @@ enum Command {
         /// least one a part).
         #[arg(long, short = 'n', default_value_t = DEFAULT_LIMIT, value_parser = passages)]
         limit: usize,
+        #[command(flatten)]
+        server: ServerArgs,
+        /// Print the reply as JSON.
         #[arg(long)]
         json: bool,
     },
     /// Show one passage by id, or its whole sub-tree.
     Cite {
+        /// The passage's id, e.g. ashes:attack-a-unit.4 (`complete` finds ids).
         id: String,
+        /// Also every passage under it.
         #[arg(long)]
         children: bool,
+        #[command(flatten)]
+        server: ServerArgs,
+        /// Print the reply as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -88,11 +96,13 @@ enum Command {
         /// Without it, only the preview is printed.
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
+        /// Print the preview as JSON.
         #[arg(long)]
         json: bool,
     },
     /// Adjudicate the play in a board document (a file, or - for stdin).
     Judge {
+        /// The board document (YAML or JSON; `arbiter schema GAME` gives its shape).
         file: PathBuf,
         /// Use this game instead of the document's `game` field.
         #[arg(long, short)]
@@ -100,6 +110,9 @@ enum Command {
         /// The play, in the game's one-line notation (replaces the document's `play`).
         #[arg(long)]
         play: Option<String>,
+        #[command(flatten)]
+        server: ServerArgs,
+        /// Print the ruling as JSON.
         #[arg(long)]
         json: bool,
         /// Also draw the board after the ruling, changes marked, as a PNG at this path.
@@ -107,26 +120,41 @@ enum Command {
         picture: Option<PathBuf>,
     },
     /// Print the JSON Schema of a game's board documents.
-    Schema { game: String },
+    Schema {
+        /// The game: id, name or alias.
+        game: String,
+    },
     /// Suggest passage ids for a partial id or title (as Discord autocomplete does).
     Complete {
+        /// The beginning of an id, or words of a title.
         partial: String,
+        /// Only this game (id, name or alias).
         #[arg(long, short)]
         game: Option<String>,
+        /// How many suggestions at most.
         #[arg(long, short = 'n', default_value_t = 25)]
         limit: usize,
+        #[command(flatten)]
+        server: ServerArgs,
+        /// Print the suggestions as JSON.
         #[arg(long)]
         json: bool,
     },
     /// Show a card (by name or alias): stats, text, rulings, the rules its
     /// text names; with --complete, card names matching NAME (fuzzy, ≤ 25).
     Card {
+        /// The card's name or alias (a near miss gets a did-you-mean).
         #[arg(required = true, num_args = 1..)]
         name: Vec<String>,
+        /// Only this game's cards (id, name or alias).
         #[arg(long, short)]
         game: Option<String>,
+        /// List the card names matching NAME instead (as Discord autocomplete does).
         #[arg(long)]
         complete: bool,
+        #[command(flatten)]
+        server: ServerArgs,
+        /// Print the card as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -159,6 +187,7 @@ enum Command {
 #[derive(clap::Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 struct RulesArgs {
+    /// One game's documents and table of contents (id, name or alias).
     game: Option<String>,
     /// For each passage, whether the engine executes it and where.
     #[arg(long)]
@@ -166,6 +195,7 @@ struct RulesArgs {
     /// Table-of-contents depth shown in text output.
     #[arg(long, default_value_t = 3)]
     depth: usize,
+    /// Print the reply as JSON.
     #[arg(long, global = true)]
     json: bool,
     #[command(flatten)]
@@ -173,6 +203,22 @@ struct RulesArgs {
     /// A server's rule set (DATABASE_URL): add, list, remove, versions.
     #[command(subcommand)]
     set: Option<rules_cli::RuleSetCommand>,
+}
+
+/// Which rule set a one-shot command reads: the shipped games alone, or a
+/// server's (the shipped games plus its uploaded documents), as `/rule`,
+/// `/judge` and `/card` in that server do.
+#[derive(clap::Args, Clone)]
+struct ServerArgs {
+    /// Answer from this server's rule set (its guild id; the console's is
+    /// `console`): the shipped games plus the documents it added with
+    /// `rules add` or `/rules add`, read from DATABASE_URL.
+    #[arg(long, value_name = "GUILD")]
+    guild: Option<String>,
+    /// With --guild: the database of servers' rule sets (default
+    /// sqlite://arbiter.db).
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+    database_url: Option<String>,
 }
 
 #[derive(clap::Args)]
@@ -362,6 +408,16 @@ fn main() -> ExitCode {
         }
         other => other,
     };
+    let app = match command.server().and_then(ServerArgs::guild) {
+        Some((guild, url)) => match server_app(app, &data, &cli.rules_dirs, guild, url) {
+            Ok(app) => app,
+            Err((code, e)) => {
+                eprintln!("arbiter: {e}");
+                return ExitCode::from(code);
+            }
+        },
+        None => std::sync::Arc::new(app),
+    };
     let asks = matches!(command, Command::Ask { .. });
     match run(&app, command) {
         Ok(out) => {
@@ -378,6 +434,76 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+impl Command {
+    /// The rule-set option of a one-shot command that reads rules.
+    fn server(&self) -> Option<&ServerArgs> {
+        match self {
+            Command::Ask { server, .. }
+            | Command::Cite { server, .. }
+            | Command::Judge { server, .. }
+            | Command::Complete { server, .. }
+            | Command::Card { server, .. } => Some(server),
+            _ => None,
+        }
+    }
+}
+
+impl ServerArgs {
+    /// The server named, and the database to read its rule set from.
+    fn guild(&self) -> Option<(&str, Option<&str>)> {
+        let guild = self.guild.as_deref()?;
+        Some((guild, self.database_url.as_deref()))
+    }
+}
+
+/// The index of a server's rule set for a one-shot command (`--guild`):
+/// the shipped games plus the server's live documents, built once, as the
+/// bot answers in that server. A server that added nothing answers from
+/// the shipped rules, and says so. Errors: (exit status, message).
+fn server_app(
+    app: App,
+    data: &std::path::Path,
+    extra: &[PathBuf],
+    guild: &str,
+    url: Option<&str>,
+) -> Result<std::sync::Arc<App>, (u8, String)> {
+    use arbiter::app::rulesets::RuleSets;
+    let guild = guild.trim();
+    if guild.is_empty() {
+        return Err((
+            2,
+            "--guild is empty: give the server's guild id (the console's rule set is `console`)"
+                .into(),
+        ));
+    }
+    let shipped = arbiter::load::load_all(data, extra).map_err(|e| (2, e.to_string()))?;
+    let url = url
+        .map(str::trim)
+        .filter(|u| !u.is_empty())
+        .unwrap_or(arbiter::store::DEFAULT_DATABASE_URL);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| (1, format!("cannot start the async runtime: {e}")))?;
+    runtime.block_on(async {
+        let store = arbiter::store::Store::connect(url)
+            .await
+            .map_err(|e| (1, e.to_string()))?;
+        let version = store.rule_set_version(guild).await.map_err(|e| (1, e.to_string()));
+        let sets = RuleSets::new(store.clone(), shipped, std::sync::Arc::new(app)).without_warming();
+        let built = match version {
+            Ok(0) => {
+                eprintln!("arbiter: server {guild} has added no documents: answering from the shipped rules");
+                sets.app_for(guild).await.map_err(|e| (1, e.to_string()))
+            }
+            Ok(_) => sets.app_for(guild).await.map_err(|e| (1, e.to_string())),
+            Err(e) => Err(e),
+        };
+        store.close().await;
+        built
+    })
 }
 
 /// Says on stderr, after an answer, that the passages of rule folders
@@ -477,6 +603,7 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
             game,
             limit,
             json: as_json,
+            ..
         } => {
             let query = query.join(" ");
             // "what does 13.4 say" shows that passage, as `/rule` does (the
@@ -495,6 +622,7 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
             id,
             children,
             json: as_json,
+            ..
         } => {
             let reply = app.cite(&id, children)?;
             if as_json {
@@ -535,6 +663,7 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
             play,
             json: as_json,
             picture,
+            ..
         } => {
             let input = read_input(&file).map_err(CliError::Input)?;
             let ruling = match &play {
@@ -590,6 +719,7 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
             game,
             limit,
             json: as_json,
+            ..
         } => {
             let list = app.complete(&partial, game.as_deref(), limit)?;
             if as_json {
@@ -603,6 +733,7 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
             game,
             complete: true,
             json: as_json,
+            ..
         } => {
             let list = app.complete_cards(&name.join(" "), game.as_deref(), 25);
             if as_json {

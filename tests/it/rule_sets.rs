@@ -506,6 +506,24 @@ fn operators_manage_a_servers_rule_set_from_the_cli() {
     );
     let o = arbiter(&db, &["rules", "list", "--guild", "43"]);
     assert!(out(&o).contains("has no documents"), "{}", out(&o));
+    // The one-shot reading commands answer from a server's rule set too,
+    // as `/rule` does in that server; another server's is not searched.
+    let coin = ["ask", "speaker ties coin toss", "--game", "ti4"];
+    let o = arbiter(&db, &[&coin[..], &["--guild", "42", "--json"]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["results"][0]["id"], "ti4:house.speaker.1", "{v}");
+    let o = arbiter(&db, &[&coin[..], &["--guild", "43", "--json"]].concat());
+    assert!(!out(&o).contains("ti4:house"), "{}", out(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("server 43 has added no documents"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = arbiter(&db, &["cite", "ti4:house.speaker.1", "--guild", "42"]);
+    assert!(out(&o).contains("coin toss at our table"), "{}", out(&o));
+    let o = arbiter(&db, &["cite", "ti4:house.speaker.1"]);
+    assert_eq!(o.status.code(), Some(2), "the shipped rules alone lack it");
     let o = arbiter(&db, &["rules", "remove", "ti4:nope", "--guild", "42"]);
     assert_eq!(o.status.code(), Some(2));
     let o = arbiter(&db, &["rules", "remove", "ti4:house", "--guild", "42"]);
