@@ -170,9 +170,21 @@ fn bad_input_exits_2_with_a_reason() {
         "{}",
         stderr(&o)
     );
+    // "chess" is no typo of "ashes" (two edits in five letters): the games
+    // are listed, not offered as a guess; "ashs" is one.
     let o = arbiter(&["ask", "guard", "--game", "chess"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("unknown game 'chess'"));
+    assert!(
+        stderr(&o).contains("unknown game 'chess'. The games are: ashes, grand-archive,"),
+        "{}",
+        stderr(&o)
+    );
+    let o = arbiter(&["ask", "guard", "--game", "ashs"]);
+    assert!(
+        stderr(&o).contains("unknown game 'ashs'. Did you mean ashes?"),
+        "{}",
+        stderr(&o)
+    );
     let o = arbiter(&["--data", "/nonexistent/rules", "rules"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("/nonexistent/rules"), "{}", stderr(&o));
@@ -237,7 +249,8 @@ fn judge_reports_unreadable_input_with_exit_2() {
     let o = arbiter(&["judge", f.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("unknown game 'chesss'"),
+        stderr(&o).contains("unknown game 'chesss'. The games are: ashes,")
+            && !stderr(&o).contains("did you mean"),
         "{}",
         stderr(&o)
     );

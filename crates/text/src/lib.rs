@@ -95,6 +95,13 @@ pub fn closest<'a>(
         .map(|(_, k)| k)
 }
 
+/// Edits a typed name may be from a known one and still be read as its
+/// typo: a third of its letters, 1 to 3 ("ashs" is Ashes; "chess" is not).
+/// The rule behind every game-name "did you mean".
+pub fn typo_budget(typed: &str) -> usize {
+    (fold(typed).chars().count() / 3).clamp(1, 3)
+}
+
 /// "1 unit", "3 units", "0 units": a count with its noun (regular plural).
 pub fn count(n: usize, noun: &str) -> String {
     if n == 1 {
@@ -148,6 +155,15 @@ pub fn looks_like_short_ref(typed: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_typo_is_a_third_of_the_letters_at_most() {
+        assert_eq!(typo_budget("ti"), 1);
+        assert_eq!(typo_budget("ashs"), 1);
+        assert_eq!(typo_budget("chess"), 1);
+        assert!(edit_distance("chess", "ashes", typo_budget("chess")).is_none());
+        assert_eq!(typo_budget("Twilight Imperim"), 3);
+    }
 
     #[test]
     fn a_long_id_travels_short_and_is_matched_back() {

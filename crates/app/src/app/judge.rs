@@ -130,14 +130,15 @@ impl App {
             None => document::game_of(doc)?,
         };
         let game = self.game(named).map_err(|e| match e {
-            AppError::UnknownGame { name, suggestions } => JudgeError::Board(BoardError::semantic(
+            AppError::UnknownGame {
+                name,
+                suggestions,
+                games,
+            } => JudgeError::Board(BoardError::semantic(
                 "game",
                 format!(
                     "unknown game '{name}'{}",
-                    suggestions
-                        .first()
-                        .map(|s| format!("; did you mean '{s}'?"))
-                        .unwrap_or_default()
+                    super::game_hint(&suggestions, &games)
                 ),
             )),
             other => JudgeError::App(other),

@@ -40,10 +40,13 @@ pub enum AppError {
         "the question is {len} characters long; the limit is {max}. Ask about one rule at a time."
     )]
     TooLong { len: usize, max: usize },
-    #[error("unknown game '{name}'{}", did_you_mean(suggestions))]
+    #[error("unknown game '{name}'{}", game_hint(suggestions, games))]
     UnknownGame {
         name: String,
+        /// The games the name is a typo of (`text::typo_budget`).
         suggestions: Vec<String>,
+        /// Every game, listed when the name is no typo of one.
+        games: Vec<String>,
     },
     #[error("no passage has the id '{id}'{}", did_you_mean(suggestions))]
     UnknownId {
@@ -55,6 +58,15 @@ pub enum AppError {
         name: String,
         suggestions: Vec<String>,
     },
+}
+
+/// "Did you mean …?" for a typo, else the games there are.
+pub(crate) fn game_hint(suggestions: &[String], games: &[String]) -> String {
+    match (suggestions, games) {
+        ([], []) => String::new(),
+        ([], all) => format!(". The games are: {}", all.join(", ")),
+        (near, _) => did_you_mean(near),
+    }
 }
 
 fn did_you_mean(suggestions: &[String]) -> String {
@@ -671,9 +683,12 @@ impl App {
             .unwrap_or_default()
     }
 
-    /// Resolves a game name, id or alias, with suggestions when unknown.
+    /// Resolves a game name, id or alias, with suggestions when unknown:
+    /// the nearest within a typo's budget (`text::typo_budget`), else
+    /// every game.
     pub fn game(&self, name: &str) -> Result<&crate::corpus::Game, AppError> {
         self.corpus.resolve_game(name).ok_or_else(|| {
+            let max = crate::text::typo_budget(name);
             let mut scored: Vec<(usize, String)> = self
                 .corpus
                 .games
@@ -682,7 +697,8 @@ impl App {
                     std::iter::once((g, &g.id)).chain(g.aliases.iter().map(move |a| (g, a)))
                 })
                 .filter_map(|(g, n)| {
-                    let d = crate::text::edit_distance(&name.to_lowercase(), &n.to_lowercase(), 3)?;
+                    let d =
+                        crate::text::edit_distance(&name.to_lowercase(), &n.to_lowercase(), max)?;
                     Some((d, g.id.clone()))
                 })
                 .collect();
@@ -694,12 +710,10 @@ impl App {
                     suggestions.push(id);
                 }
             }
-            if suggestions.is_empty() {
-                suggestions = self.corpus.games.iter().map(|g| g.id.clone()).collect();
-            }
             AppError::UnknownGame {
                 name: name.to_string(),
                 suggestions,
+                games: self.corpus.games.iter().map(|g| g.id.clone()).collect(),
             }
         })
     }

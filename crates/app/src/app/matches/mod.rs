@@ -529,9 +529,8 @@ impl Matches {
             .iter()
             .find(|g| g.names.iter().any(|n| crate::text::fold(n) == key));
         let Some(g) = found else {
-            // A third of the name's letters at most ("chess" is no typo of
-            // "ashes"): past that, the list of games.
-            let max = (key.chars().count() / 3).clamp(1, 3);
+            // Past a typo's budget, the list of games.
+            let max = crate::text::typo_budget(name);
             let mut close: Vec<(usize, &str)> = self
                 .games
                 .iter()
