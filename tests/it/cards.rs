@@ -202,7 +202,13 @@ async fn server_card_lists(url: String) {
         ["Ice Golem (Conjuration)", "Blood Archer (Ally)"]
     );
     assert_eq!(preview.warnings.len(), 1, "{:?}", preview.warnings);
-    assert!(preview.warnings[0].contains("'Blood Archer' is already card #2"));
+    assert!(
+        preview.warnings[0].contains(
+            "card #3 (line 4) 'Blood Archer': the name 'Blood Archer' is already card #2 (line 3)"
+        ),
+        "{:?}",
+        preview.warnings
+    );
     assert!(preview.passages.is_empty());
 
     let here = sets.app_for("g").await.unwrap();

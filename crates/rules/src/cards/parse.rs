@@ -85,10 +85,10 @@ pub fn parse(file_name: &str, text: &str) -> Result<Parsed, CardError> {
     if text.trim().is_empty() {
         return Err(CardError::new("the card list is empty"));
     }
-    let cards = match format_of(file_name, text) {
-        Format::Yaml => read_yaml(text)?,
-        Format::Json => read_json(text)?,
-        Format::Csv => read_csv(text)?,
+    let (cards, lines) = match format_of(file_name, text) {
+        Format::Yaml => (read_yaml(text)?, Vec::new()),
+        Format::Json => (read_json(text)?, Vec::new()),
+        Format::Csv => read_csv(text)?.into_iter().unzip(),
     };
     if cards.len() > MAX_CARDS {
         return Err(CardError::new(format!(
@@ -96,7 +96,7 @@ pub fn parse(file_name: &str, text: &str) -> Result<Parsed, CardError> {
             cards.len()
         )));
     }
-    Ok(check(cards))
+    Ok(check(cards, &lines))
 }
 
 /// Whether the text is a bare sequence (`- name: …` / `[…]`) rather than a
@@ -175,7 +175,8 @@ fn read_json(text: &str) -> Result<Vec<Card>, CardError> {
 /// Columns with a meaning; any other column is a stat.
 const CSV_FIELDS: [&str; 6] = ["name", "type", "cost", "text", "rulings", "aliases"];
 
-fn read_csv(text: &str) -> Result<Vec<Card>, CardError> {
+/// The cards of a CSV list, each with the line its row starts on.
+fn read_csv(text: &str) -> Result<Vec<(Card, usize)>, CardError> {
     let at = |e: &csv::Error| CardError {
         message: match e.kind() {
             csv::ErrorKind::UnequalLengths {
@@ -218,7 +219,8 @@ fn read_csv(text: &str) -> Result<Vec<Card>, CardError> {
                 column: None,
             });
         }
-        cards.push(csv_card(&headers, &record));
+        let line = record.position().map_or(0, |p| p.line() as usize);
+        cards.push((csv_card(&headers, &record), line));
     }
     Ok(cards)
 }
@@ -278,12 +280,16 @@ fn is_bidi_control(c: char) -> bool {
 /// Cards with no name, a name over [`MAX_NAME_CHARS`] or text over
 /// [`MAX_TEXT_CHARS`] are left out; a name (or alias) given twice keeps
 /// its first card; direction controls are taken out of names. All are
-/// warnings.
-fn check(cards: Vec<Card>) -> Parsed {
+/// warnings, each naming the card by its number in the list and, when
+/// `lines` has them (a CSV list), the line its row starts on.
+fn check(cards: Vec<Card>, lines: &[usize]) -> Parsed {
     let mut out = Parsed::default();
-    let mut seen: HashMap<String, (usize, String)> = HashMap::new();
+    let mut seen: HashMap<String, (String, String)> = HashMap::new();
     for (i, mut card) in cards.into_iter().enumerate() {
-        let n = i + 1;
+        let n = match lines.get(i) {
+            Some(line) => format!("{} (line {line})", i + 1),
+            None => (i + 1).to_string(),
+        };
         let clean = |s: &str| {
             s.chars()
                 .filter(|c| !is_bidi_control(*c))
@@ -311,7 +317,7 @@ fn check(cards: Vec<Card>) -> Parsed {
         }
         let clash = card.names().find_map(|name| {
             seen.get(&crate::text::fold(name))
-                .map(|(first, other)| (name.to_string(), *first, other.clone()))
+                .map(|(first, other)| (name.to_string(), first.clone(), other.clone()))
         });
         if let Some((name, first, other)) = clash {
             out.warnings.push(format!(
@@ -321,7 +327,7 @@ fn check(cards: Vec<Card>) -> Parsed {
             continue;
         }
         for name in card.names() {
-            seen.insert(crate::text::fold(name), (n, card.name.clone()));
+            seen.insert(crate::text::fold(name), (n.clone(), card.name.clone()));
         }
         out.cards.push(card);
     }
@@ -424,6 +430,23 @@ mod tests {
             p.warnings[1].contains("already card #1 'Ice Golem'"),
             "{:?}",
             p.warnings
+        );
+    }
+
+    #[test]
+    fn a_csv_lists_warnings_name_the_row_s_line() {
+        // A quoted field over two lines: the next row starts on line 5.
+        let p = parse(
+            "c.csv",
+            "name,text\nIce Golem,Cold\n,nameless\n\"Bear\",\"two\nlines\"\nice golem,again\n",
+        )
+        .unwrap();
+        assert_eq!(
+            p.warnings,
+            [
+                "card #2 (line 3) has no name; it is left out",
+                "card #4 (line 6) 'ice golem': the name 'ice golem' is already card #1 (line 2) 'Ice Golem'; the first is kept",
+            ]
         );
     }
 
