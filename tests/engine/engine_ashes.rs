@@ -2002,10 +2002,26 @@ fn a_destroyed_phoenixborns_player_is_out_of_a_three_player_game() {
     }
     assert_eq!(b["phase"], "recovery", "{b}");
 
-    // Out: Maeoni plays nothing, and nothing of hers is a target.
+    // Out: Maeoni plays nothing, and nothing of hers is a target. A board
+    // that gives her the turn: a play naming no player is hers, refused
+    // (not silently Jessa's, found by an outside tester); the turn is
+    // Jessa's, whose pass hands it to Coal.
     let mut b = r.state.clone();
     b["turn"] = json!("Maeoni");
     b["play"] = json!({ "action": "pass" });
+    let r2 = ashes()
+        .judge_text(&serde_json::to_string(&b).unwrap())
+        .unwrap();
+    assert!(!r2.legal, "{:#?}", r2.diagnostics);
+    assert!(
+        r2.diagnostics[0]
+            .message
+            .contains("Maeoni takes no more main actions (assumed")
+            && r2.diagnostics[0].message.ends_with("it is Jessa's turn"),
+        "{:#?}",
+        r2.diagnostics
+    );
+    b["play"] = json!({ "action": "pass", "player": "Jessa" });
     let r2 = ashes()
         .judge_text(&serde_json::to_string(&b).unwrap())
         .unwrap();
@@ -2034,6 +2050,29 @@ fn a_destroyed_phoenixborns_player_is_out_of_a_three_player_game() {
             r.diagnostics
         );
     }
+}
+
+/// A two-player board whose game is over (a Phoenixborn destroyed) takes
+/// no play: the result stands and the play is refused, where it was judged
+/// legal beside "Coal wins" (found by an outside tester). The same holds
+/// for every game (`kit`): its result is read off the board first.
+#[test]
+fn no_play_follows_a_result_on_the_board() {
+    let doc = "game: ashes\nturn: Maeoni\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n    units:\n      - { name: Iron Worker, attack: 2, life: 2 }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 20, damage: 20 }\n    units:\n      - { name: Mist Spirit, attack: 1, life: 1 }\nplay:\n  action: attack-phoenixborn\n  attackers: [Mist Spirit]\n";
+    let r = ashes().judge_text(doc).unwrap();
+    assert!(!r.legal, "{:#?}", r.diagnostics);
+    assert!(r.changes.is_empty() && r.steps.is_empty(), "{r:#?}");
+    let e = &r.diagnostics[0];
+    assert_eq!((e.severity, e.rule.as_deref()), (Severity::Error, None));
+    assert!(
+        e.message.starts_with(
+            "the game is already over on this board (Coal wins: Maeoni's Maeoni Viper destroyed"
+        ),
+        "{}",
+        e.message
+    );
+    let result = r.status.unwrap().result.unwrap();
+    assert_eq!(result.winner.as_deref(), Some("Coal"));
 }
 
 /// Rounds start round by round around the players still in: with Maeoni

@@ -58,6 +58,12 @@ pub struct Board {
     #[serde(default)]
     pub consecutive_passes: List<String, 0, 64>,
     pub players: List<Player, 1, MAX_PLAYERS>,
+    /// The player the board gave the turn to while out of the game (the
+    /// turn moved on to the next player still in): a play that names no
+    /// player is theirs, and refused, not silently someone else's.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub turn_given_to_out: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -320,6 +326,7 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
         let s = match b.out(s) {
             true => {
                 b.main_action_used = false;
+                b.turn_given_to_out = Some(b.name(s));
                 b.next_seat(s)
             }
             false => s,

@@ -20,11 +20,13 @@ use crate::kit::choices::{self, Choice, Misordered, one_or_none};
 use crate::kit::{Chosen, Cx, Opt, Stop, names};
 use crate::text::fold;
 
-/// The seat that makes the play: the player it names, else whose turn it is.
+/// The seat that makes the play: the player it names, else whose turn the
+/// board says it is (a player out of the game too: their play is refused).
 pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
-    match play.player() {
-        Some(p) => b.seat(p, "play.player"),
-        None => Ok(b.turn_seat()),
+    match (play.player(), &b.turn_given_to_out) {
+        (Some(p), _) => b.seat(p, "play.player"),
+        (None, Some(out)) => b.seat(out, "turn"),
+        (None, None) => Ok(b.turn_seat()),
     }
 }
 
@@ -75,7 +77,12 @@ pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
 fn check_turn(b: &Board, play: &Play, actor: usize, cx: &mut Cx) {
     let name = b.name(actor);
     if b.out(actor) {
-        cx.error_unruled("play.player", OffTurn::Out { player: &name });
+        let next = b.name(b.turn_seat());
+        let fault = OffTurn::Out {
+            player: &name,
+            next: &next,
+        };
+        cx.error_unruled("play.player", fault);
         return;
     }
     if b.turn.is_some() && b.turn_seat() != actor {

@@ -717,6 +717,8 @@ pub enum OffTurn<'a> {
     /// The player's Phoenixborn is destroyed while others stand.
     Out {
         player: &'a str,
+        /// Whose turn it is instead.
+        next: &'a str,
     },
     RecoveryPhase,
     MainActionUsed {
@@ -743,9 +745,9 @@ impl Display for OffTurn<'_> {
                 f,
                 "the board says it is {whose}'s turn, not {player}'s; a main action is taken on your own turn"
             ),
-            OffTurn::Out { player } => write!(
+            OffTurn::Out { player, next } => write!(
                 f,
-                "{player}'s Phoenixborn is destroyed: {player} takes no more main actions ({ASSUME_OUT})"
+                "{player}'s Phoenixborn is destroyed: {player} takes no more main actions ({ASSUME_OUT}); it is {next}'s turn"
             ),
             OffTurn::RecoveryPhase => write!(
                 f,

@@ -454,7 +454,14 @@ impl<G: Game> Kit<G> {
         let mut cx = Cx::new(asking, G::players(&board));
         let mut work = board.clone();
         let mut pending = None;
+        if let Some(over) = G::status(&board).result {
+            cx.at_play(&plays[0].0);
+            cx.error_unruled("play", game_over(&over));
+        }
         for (i, (path, _, play)) in plays.iter().enumerate() {
+            if cx.failed() {
+                break;
+            }
             cx.at_play(path);
             match G::play(&mut work, play, &mut cx) {
                 Ok(()) => {}
@@ -596,6 +603,20 @@ fn unread_warning(field: String, why: &str) -> Diagnostic {
         rule: None,
         path: Some(field),
     }
+}
+
+/// Why no play is judged on a board whose game already has a result: the
+/// result is read off the board by the game's own rule (its citation, or
+/// its reading outside the indexed text, is the result's).
+fn game_over(over: &crate::GameResult) -> String {
+    let who = match &over.winner {
+        Some(w) => format!("{w} wins: "),
+        None => String::new(),
+    };
+    format!(
+        "the game is already over on this board ({who}{}), so no play follows it",
+        over.reason
+    )
 }
 
 /// A board error from a play, its `play…` path put where the play sits.
