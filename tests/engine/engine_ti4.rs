@@ -637,14 +637,17 @@ fn start_of_turn_abilities_on_the_turn_a_player_passes() {
     let r = step(&mut s, play("pass", "Ben"));
     assert!(r.legal);
     assert!(step_rules(&r).contains(&R3_1), "{:?}", step_rules(&r));
-    // A start-of-turn ability after the pass is out of place.
+    // A start-of-turn ability after the pass is out of place: by the
+    // ability's own timing, not rule 3 (which speaks of actions; rule 3.1
+    // allows such abilities on the turn a player passes).
     let doc = with(
         s,
         "play",
         json!({ "type": "start_of_turn", "player": "Ben", "ability": "X" }),
     );
     let r = judge_value(&doc);
-    assert_illegal(&doc, &r, Some(R3));
+    assert_illegal(&doc, &r, None);
+    assert!(error_message(&r).contains("the ability's own timing"));
 }
 
 // ----------------------------------------------------------------- rule 3.2
@@ -704,7 +707,7 @@ fn a_secondary_out_of_its_strategic_action_warns_that_strategic_action_is_not_in
         .iter()
         .find(|d| d.severity == Severity::Warning)
         .expect("warning");
-    assert_eq!(w.rule.as_deref(), Some(RT));
+    assert_eq!(w.rule, None, "a list of topic names is no rule");
     assert!(w.message.contains("not indexed"));
 }
 
@@ -764,9 +767,10 @@ fn a_strategic_action_of_someone_elses_card_or_an_exhausted_card_is_illegal() {
     assert!(error_message(&r).contains("Warfare is Ana's strategy card"));
     let mut b = board(6);
     b["players"][1]["strategy_cards"][0]["exhausted"] = json!(true);
+    // The Related Topics list is no rule: the reading is said, uncited.
     let doc = with(b, "play", strat("Ben", "Leadership"));
     let r = judge_value(&doc);
-    assert_illegal(&doc, &r, Some(RT));
+    assert_illegal(&doc, &r, None);
     assert!(error_message(&r).contains("not indexed"));
 }
 
@@ -875,6 +879,26 @@ fn notes_1_passed_players_may_play_non_component_action_cards() {
     assert!(r.legal);
     assert_eq!(step_rules(&r)[1], N1);
     assert_eq!(turn(&s), "Eve");
+}
+
+/// An end-of-action ability before any action: nothing has ended, said
+/// as the ability's own timing, not as rule 2's "must pass" (found by an
+/// outside tester).
+#[test]
+fn an_end_of_action_ability_needs_an_action_first() {
+    let doc = with(
+        board(6),
+        "play",
+        json!({ "type": "end_of_action", "player": "Ben", "ability": "Scanlink Drone Network" }),
+    );
+    let r = judge_value(&doc);
+    assert_illegal(&doc, &r, None);
+    assert!(
+        error_message(&r)
+            .starts_with("Ben has performed no action this turn, so no action has ended"),
+        "{}",
+        error_message(&r)
+    );
 }
 
 #[test]

@@ -267,11 +267,16 @@ fn turn_for(b: &mut Board, p: usize, need: Need, cx: &mut Cx) -> bool {
     let (action, passed, cn) = (b.this_turn.action, b.players[p].passed, b.name(cur));
     let current = cn.as_str();
     match (cur == p, need) {
+        (true, Need::End(Deed::EndAction)) if action == TurnAction::None => {
+            cx.error_unruled("play", OwnTurn::NoActionEnded { player })
+        }
         (true, Need::End(_)) if action == TurnAction::None => {
             cx.error(R2, "play", OwnTurn::NotActed { player })
         }
         (true, Need::End(_)) => {}
-        (true, Need::Start) if passed => cx.error(R3, "play", OwnTurn::StartAfterPass { player }),
+        (true, Need::Start) if passed => {
+            cx.error_unruled("play", OwnTurn::StartAfterPass { player })
+        }
         (true, _) if passed => cx.error(R3, "play", OwnTurn::PassedThisTurn { player }),
         (true, _) if action == TurnAction::None => {}
         (true, _) if others_all_passed(b, p) => hand_on(b, Why::ActionDone, cx),
@@ -362,7 +367,7 @@ fn strategic(b: &mut Board, p: usize, typed: Option<&str>, cx: &mut Cx) -> Resul
         };
         cx.error(R4, "play.card", refusal);
     } else if card.exhausted {
-        cx.error(RT, "play.card", Refusal::Exhausted { player, card: name });
+        cx.error_unruled("play.card", Refusal::Exhausted { player, card: name });
         topic(cx, TOPIC_STRATEGIC_ACTION);
         topic(cx, TOPIC_GAME_ROUND);
     }
@@ -627,7 +632,7 @@ fn secondary(b: &Board, p: usize, typed: &str, cx: &mut Cx) -> Result<(), Stop> 
         || t.card.as_deref() != Some(card)
     {
         let warning = Refusal::NotResolving { owner, card };
-        cx.warn(Some(RT), Some("play.card"), warning);
+        cx.warn(None, Some("play.card"), warning);
     }
     let st = match b.players[p].passed {
         true => cx.step(

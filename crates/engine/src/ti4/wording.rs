@@ -798,6 +798,10 @@ pub enum OwnTurn<'a> {
     StartAfterPass {
         player: &'a str,
     },
+    /// An end-of-action ability on a turn with no action yet.
+    NoActionEnded {
+        player: &'a str,
+    },
     PassedThisTurn {
         player: &'a str,
     },
@@ -826,7 +830,11 @@ impl fmt::Display for OwnTurn<'_> {
             ),
             OwnTurn::StartAfterPass { player } => write!(
                 f,
-                "{player} has already passed this turn; “at the start of your turn” abilities come at the start of the turn, before the pass"
+                "{player} has already passed this turn; an “at the start of your turn” ability resolves at the start of the turn, before the pass (the ability's own timing: rule 3.1 lets a player resolve such abilities during the turn they pass, without saying when)"
+            ),
+            OwnTurn::NoActionEnded { player } => write!(
+                f,
+                "{player} has performed no action this turn, so no action has ended that could trigger an “at the end of an action” ability (the ability's own timing)"
             ),
             OwnTurn::PassedThisTurn { player } => write!(
                 f,
