@@ -829,11 +829,11 @@ fn the_console_writes_the_board_picture_and_a_picture_button_shows_it() {
         "/match start game:ashes player1:coal player2:maeoni\n\
          /match setup\n{MATCH_BOARD}.\n\
          /match play {play}\n\
+         /as maeoni\n1\n/as coal\n\
          /match note text:the judge looked\n"
     );
-    // As a moderator, so that the agreed-by play is recorded as written
-    // (a player's agreed-by asks the other player first: tests/it/match_integrity.rs).
-    let (bad, out) = session_run(&bot, "coal", true, &script);
+    // Coal's agreed-by play asks Maeoni first; her confirmation records it.
+    let (bad, out) = session_run(&bot, "coal", false, &script);
     assert_eq!(bad, 0, "{out}");
     // The setup's board and the play's board after it: written, with alt text.
     let written = picture_paths(&out);

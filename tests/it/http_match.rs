@@ -629,13 +629,13 @@ async fn a_recorded_play_carries_the_board_picture_in_the_edit_of_its_deferred_r
         .run(COAL, false, match_sub("setup", vec![opt("board", BOARD)]))
         .await;
     public(&v);
-    // By a moderator, so that the agreed-by play is recorded as written (a
-    // player's agreed-by asks the other player first).
+    // A play recorded at once (an agreed-by one asks the other player
+    // first).
     let payload = as_member(
-        match_sub("play", vec![opt("text", PLAY)]),
+        match_sub("play", vec![opt("text", "pass")]),
         COAL.0,
         COAL.1,
-        MODERATOR_PERMISSIONS,
+        PLAYER_PERMISSIONS,
     );
     let token = payload["token"].as_str().unwrap().to_string();
     let v = h.post(&payload).await;

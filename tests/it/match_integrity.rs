@@ -130,6 +130,47 @@ fn a_claimed_win_waits_for_the_opponent_and_a_concession_is_at_once() {
     );
 }
 
+/// A moderator who holds a seat is a player in their own match: their
+/// claimed win asks the opponent, and their opponent's play is not theirs
+/// to undo (found by an outside tester: a seated moderator stated her
+/// choices, set her damage and named himself winner, all at once).
+#[test]
+fn a_moderator_who_holds_a_seat_is_a_player_in_that_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(
+        &bot,
+        "Coal",
+        "/as Coal moderator\n/match end winner:Coal reason:I win\n",
+    );
+    assert!(
+        out.contains("Coal proposes to end the match: Coal wins (I win)")
+            && out.contains("(active, version 2)"),
+        "{out}"
+    );
+    let out = run(
+        &bot,
+        "Coal",
+        "/as Coal moderator\n/match answer choice:confirm\n",
+    );
+    assert!(out.contains("(only you see this)"), "{out}");
+    // Another moderator, who holds no seat, still answers for Maeoni.
+    let out = run(
+        &bot,
+        "judge",
+        "/as judge moderator\n/match answer choice:reject\n",
+    );
+    assert!(out.contains("answer #3 recorded"), "{out}");
+    run(&bot, "Coal", "/as Coal moderator\n/match play pass\n");
+    let out = run(&bot, "Maeoni", "/match play pass\n");
+    assert!(out.contains("Play #5 recorded"), "{out}");
+    let out = run(&bot, "Coal", "/as Coal moderator\n/match undo\n");
+    assert!(
+        out.contains("(only you see this)") && !out.contains("Undone"),
+        "{out}"
+    );
+}
+
 #[test]
 fn the_loser_cannot_rewind_a_result_and_a_moderator_reopens_an_end() {
     let dir = tempfile::tempdir().unwrap();

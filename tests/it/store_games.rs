@@ -86,23 +86,52 @@ async fn every_engine_example_plays_through_a_match() {
             for play in &plays {
                 // An example board states every player's choices: as a match
                 // play, the other players agreed to it, which a player's
-                // `agreed_by` only asks them (issue 28); a player who is also
-                // a moderator records the exchange as stated.
-                let caller = Caller::new(&channel, actor(*engine, &board_now, play), true);
+                // `agreed_by` asks them (issue 28): each confirms.
+                let caller = Caller::new(&channel, actor(*engine, &board_now, play), false);
                 let others: Vec<&String> = users.iter().filter(|u| **u != caller.user).collect();
                 let yaml = serde_json::to_string(
                     &serde_json::json!({ "play": play, "agreed_by": others }),
                 )
                 .unwrap();
                 let before = svc.board(&channel).await.unwrap();
-                match svc.play(&caller, &yaml, None).await {
+                let mut reply = svc.play(&caller, &yaml, None).await;
+                // Then a choice the play left open is its player's: the
+                // rules' default, as judging the example takes it.
+                while let Ok(r) = &reply
+                    && let Some(p) = &r.pending
+                {
+                    let d = &p.decision;
+                    let choice = match d.key.as_str() {
+                        "consent" => "confirm".to_string(),
+                        _ => match d.default {
+                            Some(i) => d.options[i].label.clone(),
+                            None => break,
+                        },
+                    };
+                    let asked = Caller::new(&channel, &p.user, false);
+                    reply = svc.answer(&asked, &choice, None).await;
+                }
+                match reply {
                     Ok(r) if r.applied && r.ruling.as_ref().unwrap().legal => board_now = r.board,
+                    Ok(r) if r.applied && r.ruling.as_ref().unwrap().changes.is_empty() => {
+                        // Illegal once its players confirmed it: only the
+                        // confirmations are on the record.
+                        assert!(!r.ruling.as_ref().unwrap().legal, "{name}");
+                        let after = svc.board(&channel).await.unwrap();
+                        assert_eq!(
+                            after.board, before.board,
+                            "{name}: illegal play changed the board"
+                        );
+                        all_applied = false;
+                        break;
+                    }
                     Ok(r) if r.applied => {
                         // An illegal attempt the rules keep a record of:
                         // logged, the board carries only that record.
                         assert!(!r.ruling.as_ref().unwrap().changes.is_empty(), "{name}");
                         let after = svc.board(&channel).await.unwrap();
-                        assert_eq!(after.version, before.version + 1, "{name}");
+                        // (After the proposal and its confirmations.)
+                        assert!(after.version > before.version, "{name}");
                         assert_eq!(after.board.as_ref(), Some(&r.board), "{name}");
                         recorded_attempts += 1;
                         all_applied = false;

@@ -85,6 +85,15 @@ impl Caller {
         self.interaction = Some(id.into());
         self
     }
+
+    /// The caller as they act in match `m`: a moderator who holds one of
+    /// its seats is a player there, as a judge does not rule on their own
+    /// match (another moderator does).
+    pub(super) fn in_match(&self, m: &MatchRecord) -> Caller {
+        let mut c = self.clone();
+        c.moderator = self.moderator && seat_of(m, &self.user).is_none();
+        c
+    }
 }
 
 /// Why a match request was refused or failed. Every variant but `Storage`
@@ -668,6 +677,7 @@ impl Matches {
     /// again (the log keeps everything).
     pub async fn setup(&self, caller: &Caller, text: &str) -> Result<MatchView, MatchError> {
         let m = self.active(&caller.channel).await?;
+        let caller = &caller.in_match(&m);
         if seat_of(&m, &caller.user).is_none() && !caller.moderator {
             return Err(MatchError::forbidden(
                 "only the match's players or a moderator may set up its board",
@@ -1038,6 +1048,7 @@ impl Matches {
     /// players or a moderator.
     pub async fn pictures(&self, caller: &Caller, on: bool) -> Result<MatchView, MatchError> {
         let m = self.active(&caller.channel).await?;
+        let caller = &caller.in_match(&m);
         if seat_of(&m, &caller.user).is_none() && !caller.moderator {
             return Err(MatchError::forbidden(
                 "only the match's players or a moderator may change its pictures",
@@ -1055,6 +1066,7 @@ impl Matches {
     /// `notify on|off`: whether replies ping whose turn or decision it is.
     pub async fn notify(&self, caller: &Caller, on: bool) -> Result<MatchView, MatchError> {
         let m = self.active(&caller.channel).await?;
+        let caller = &caller.in_match(&m);
         if seat_of(&m, &caller.user).is_none() && !caller.moderator {
             return Err(MatchError::forbidden(
                 "only the match's players or a moderator may change its notices",

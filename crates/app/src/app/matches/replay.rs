@@ -249,8 +249,10 @@ fn replay_ruling(
     let pending = r.pending.is_some();
     let state = match (r.legal, pending, e.kind) {
         (true, false, _) => r.state,
-        (true, true, _) | (false, _, EventKind::Answer) => top.state.clone(),
-        // An illegal attempt the rules keep a record of (Grand Archive 1.4).
+        (true, true, _) => top.state.clone(),
+        (false, _, EventKind::Answer) if r.changes.is_empty() => top.state.clone(),
+        // An illegal attempt the rules keep a record of (Grand Archive 1.4),
+        // by a play or by the answer that confirmed it.
         (false, _, _) => r.state,
     };
     Ok(Some((state, pending)))

@@ -232,6 +232,7 @@ impl Matches {
             return Ok(r);
         }
         let (m, state) = self.ready(caller).await?;
+        let caller = &caller.in_match(&m);
         let Some(seat) = seat_of(&m, &caller.user) else {
             return Err(MatchError::forbidden(format!(
                 "only the match's players may play ({}); anyone may look at the board",
@@ -251,15 +252,13 @@ impl Matches {
             });
         }
         let engine = self.engine_of(&m)?;
-        let (text_owned, players, moderator) =
-            (text.to_string(), m.players.clone(), caller.moderator);
+        let (text_owned, players) = (text.to_string(), m.players.clone());
         let (state, ruled) = self
             .cpu(move || {
-                let ruled = rule_play(engine, &state, &text_owned, &players, seat, moderator);
+                let ruled = rule_play(engine, &state, &text_owned, &players, seat);
                 (state, ruled)
             })
             .await?;
-        let moderator = caller.moderator;
         let (play, context, mut ruling) = ruled?;
         // An illegal play changes nothing, except a record the rules attach
         // to the attempt itself (Grand Archive 1.4 marks a must-attack
@@ -270,7 +269,7 @@ impl Matches {
                 .not_recorded(&m, EventKind::Play, Some(play), ruling)
                 .await;
         }
-        if !moderator && !context.agreed_by.is_empty() {
+        if !context.agreed_by.is_empty() {
             // `agreed by X` states X's choices: X is asked to confirm them.
             return self
                 .propose_play(caller, &m, text, play, context, seat)
@@ -350,6 +349,7 @@ impl Matches {
         }
         self.settle(&caller.channel).await?;
         let m = self.active(&caller.channel).await?;
+        let caller = &caller.in_match(&m);
         let top = self.top(&m).await?.ok_or(MatchError::NoDecision)?;
         let pending = super::pending_of(&m, &top).ok_or(MatchError::NoDecision)?;
         if let Some(v) = version.filter(|&v| v != m.version)
@@ -436,9 +436,10 @@ impl Matches {
                 })
             })
             .await??;
-        if !ruling.legal {
+        if !ruling.legal && (ruling.changes.is_empty() || ruling.state == top.state) {
             // The answer made the play illegal: it ends here, on the record,
-            // and the board stays as it was.
+            // and the board stays as it was (but for a record the rules
+            // attach to the attempt itself, kept as `play` keeps it).
             ruling.state = top.state.clone();
             ruling.changes.clear();
         }
@@ -504,6 +505,7 @@ impl Matches {
             return Ok(r);
         }
         let (m, state) = self.ready(caller).await?;
+        let caller = &caller.in_match(&m);
         let engine = self.engine_of(&m)?;
         let seat = seat_of(&m, &caller.user);
         let whose = engine.status(&state)?.turn_seat;
@@ -559,6 +561,7 @@ impl Matches {
             return Ok(r);
         }
         let (m, state) = self.ready(caller).await?;
+        let caller = &caller.in_match(&m);
         let seat = seat_of(&m, &caller.user);
         if seat.is_none() && !caller.moderator {
             return Err(MatchError::forbidden(
@@ -675,6 +678,7 @@ impl Matches {
             return Ok(r);
         }
         let m = self.active(&caller.channel).await?;
+        let caller = &caller.in_match(&m);
         if seat_of(&m, &caller.user).is_none() && !caller.moderator {
             return Err(MatchError::forbidden(
                 "only the match's players or a moderator may add notes",
@@ -717,6 +721,7 @@ impl Matches {
             return Ok(r);
         }
         let m = self.latest(&caller.channel).await?;
+        let caller = &caller.in_match(&m);
         let heads = self.store.event_heads(m.id).await?;
         let ended = m.status == MatchStatus::Ended;
         if ended && !heads.last().is_some_and(|h| h.kind.undoable()) {
@@ -846,6 +851,7 @@ impl Matches {
         reason: Option<&str>,
     ) -> Result<super::MatchView, MatchError> {
         let m = self.active(&caller.channel).await?;
+        let caller = &caller.in_match(&m);
         if seat_of(&m, &caller.user).is_none() && !caller.moderator {
             return Err(MatchError::forbidden(
                 "only the match's players or a moderator may end it",
@@ -891,6 +897,7 @@ impl Matches {
             return self.end_now(caller, &m, Some(result)).await;
         }
         let (m, state) = self.ready(caller).await?;
+        let caller = &caller.in_match(&m);
         let who = result
             .winner
             .as_deref()
@@ -1076,7 +1083,6 @@ fn rule_play(
     text: &str,
     players: &[String],
     seat: usize,
-    moderator: bool,
 ) -> Result<(Value, PlayContext, Ruling), MatchError> {
     let board = engine.open(state, None)?;
     let (play, agreed_by) = read_play(&*board, text, players)?;
@@ -1099,7 +1105,10 @@ fn rule_play(
     }
     let context = PlayContext {
         author: Some(seat),
-        agreed: moderator,
+        // Only a player plays, and a player's `agreed by` is asked first
+        // (a moderator holds no seat: `Caller::in_match`); `agreed` is read
+        // from older logs.
+        agreed: false,
         agreed_by,
         answered: Vec::new(),
         proposal: None,
