@@ -244,6 +244,75 @@ fn oversized_empty_binary_and_non_utf8_files_are_refused_plainly() {
     assert!(matches!(err, ImportError::BadGame(_)), "{err}");
 }
 
+/// Old Mac line endings (a lone CR) break lines, as CRLF does: a heading
+/// no longer runs into its rule, nor a section vanishes; hidden characters
+/// (an escape sequence that retitles a terminal, a NUL PostgreSQL refuses,
+/// a direction override) are not kept, in the text or the title (found by
+/// an outside tester).
+#[test]
+fn line_breaks_of_any_kind_and_no_hidden_characters() {
+    let md = b"## Setup\r1. Shuffle the deck.\r\r## Turns\r\r1. Take a turn.\r";
+    let imp = import_as("eol.md", md, "ti4", DocumentKind::House).unwrap();
+    let texts = texts_of_import(&imp);
+    assert_eq!(
+        texts.get("eol.setup.1").map(String::as_str),
+        Some("Shuffle the deck."),
+        "{texts:?}"
+    );
+    assert_eq!(
+        texts.get("eol.turns.1").map(String::as_str),
+        Some("Take a turn."),
+        "{texts:?}"
+    );
+    let txt = "# Rules \u{1b}]0;PWNED\u{7}\u{1b}[2J\n\n1. Pay \u{202e}two\u{85} energy.\n";
+    let imp = common::app()
+        .import(&ImportRequest {
+            file_name: "esc.md",
+            bytes: txt.as_bytes(),
+            game: "ti4",
+            kind: DocumentKind::House,
+            title: Some("Ours\u{1b}[2J"),
+        })
+        .unwrap();
+    let all: String = imp.game.documents.iter().map(|d| d.text.clone()).collect();
+    assert!(!all.chars().any(|c| c.is_control() && c != '\n'), "{all:?}");
+    assert!(!all.contains('\u{202e}'), "{all:?}");
+    assert!(all.contains("Pay two energy."), "{all:?}");
+    assert!(
+        !imp.preview.title.chars().any(char::is_control),
+        "{}",
+        imp.preview.title
+    );
+}
+
+/// A passage past the most one may hold is split into parts, verbatim, and
+/// the preview says so: a one-line 100,000-character document made every
+/// question slow for every server (found by an outside tester).
+#[test]
+fn an_enormous_passage_is_split_into_parts() {
+    let text = format!(
+        "# Rules\n\n{}\n",
+        "Each player draws one card. ".repeat(4_000)
+    );
+    let imp = import_as("flat.md", text.as_bytes(), "ti4", DocumentKind::House).unwrap();
+    let texts = texts_of_import(&imp);
+    let parts: Vec<&String> = texts
+        .iter()
+        .filter(|(id, _)| id.starts_with("flat.rules.part-"))
+        .map(|(_, t)| t)
+        .collect();
+    assert_eq!(parts.len(), 19, "{:?}", texts.keys().collect::<Vec<_>>());
+    assert!(parts.iter().all(|t| t.chars().count() <= 6_000));
+    assert!(
+        imp.preview
+            .warnings
+            .iter()
+            .any(|w| w.contains("split into 19 parts")),
+        "{:?}",
+        imp.preview.warnings
+    );
+}
+
 #[test]
 fn previews_warn_of_duplicates_missing_structure_and_stray_lines() {
     let dup = "100. General\n\n100.1. First rule.\n\n100.1. The same number again.\n";

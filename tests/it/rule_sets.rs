@@ -777,7 +777,7 @@ async fn a_match_keeps_the_rule_set_version_it_started_with(url: String) {
 
     // A match started now pins version 3; one without a server pins none.
     matches
-        .end(&Caller::new("table", "coal", true), None, None)
+        .end(&Caller::new("table", "judge", true), None, None)
         .await
         .unwrap();
     matches.start(&coal, "ashes", &players).await.unwrap();

@@ -27,6 +27,10 @@ const KEEP: Duration = Duration::from_secs(15 * 60);
 pub const MAX_MEMORY_BYTES: usize = 64 * 1024 * 1024;
 /// Buttons per message besides the pager row (4 rows of 5).
 pub(crate) const MAX_ACTION_BUTTONS: usize = 20;
+/// Most pages kept of one reply: past them the last page says how many
+/// more there were (a whole section of a huge document was 1,352 pages, 6.6
+/// MB stored for each press of its button).
+pub const MAX_PAGES: usize = 30;
 /// How often old pages are deleted from the database, at most.
 const PRUNE_EVERY_MS: i64 = 60_000;
 
@@ -209,6 +213,15 @@ fn new_key() -> u64 {
 /// are more) and, when there are more, every page to keep.
 pub fn paginate(doc: Doc, ephemeral: bool) -> (Message, Option<PageSet>) {
     let mut bodies = layout(&doc.blocks, PAGE_BUDGET);
+    if bodies.len() > MAX_PAGES {
+        let more = bodies.len() - MAX_PAGES;
+        bodies.truncate(MAX_PAGES);
+        if let Some(last) = bodies.last_mut() {
+            last.push_str(&format!(
+                "\n\n… and {more} more pages, not kept: ask for a narrower passage (its own id), or read it all with `arbiter cite ID --children`."
+            ));
+        }
+    }
     let mut actions = doc.buttons;
     actions.truncate(MAX_ACTION_BUTTONS);
     if bodies.len() <= 1 {
@@ -498,6 +511,22 @@ mod tests {
             footer: None,
             buttons: vec![],
         }
+    }
+
+    #[test]
+    fn a_reply_keeps_at_most_its_page_limit_and_says_what_is_left() {
+        let mut doc = long_doc();
+        doc.blocks = vec![block(
+            "**1.** `house:flat`",
+            &"A sentence of a flat document. ".repeat(20_000),
+        )];
+        let (first, set) = paginate(doc, false);
+        let set = set.expect("pages");
+        assert_eq!(set.pages.len(), MAX_PAGES);
+        assert_eq!(first.footer.as_deref(), Some("Page 1 of 30"));
+        let last = &set.pages[MAX_PAGES - 1].body;
+        assert!(last.contains("more pages, not kept"), "{last}");
+        assert!(last.chars().count() <= 4096);
     }
 
     #[tokio::test]

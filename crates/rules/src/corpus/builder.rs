@@ -85,6 +85,7 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
                 DocumentFormat::Numbered => super::numbered::parse(&mut b, &doc.text),
                 _ => super::markdown::parse(&mut b, &doc.text),
             }
+            split_long(&mut b);
         }
         games.push(Game {
             id: game_id,
@@ -108,6 +109,77 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
         .warnings
         .sort_by(|a, b| (&a.game, &a.document, a.line).cmp(&(&b.game, &b.document, b.line)));
     corpus
+}
+
+/// Most characters of one passage's own text. A longer one (a document
+/// with no structure, one enormous paragraph) is split into parts, each a
+/// child passage, so that an answer quotes a part rather than megabytes
+/// and one server's document cannot make every question slow. The longest
+/// passage of the shipped games and the MTG rules is 2,904 characters.
+pub const MAX_PASSAGE_CHARS: usize = 6_000;
+
+/// Splits the passages of the document just parsed whose text is longer
+/// than [`MAX_PASSAGE_CHARS`]: their text goes, verbatim and in order, into
+/// parts (`….part-1`, `….part-2`) cut at paragraphs, else sentences, else
+/// spaces; the passage keeps its title and children. Said in a warning.
+fn split_long(b: &mut DocBuilder) {
+    for idx in b.root..b.passages.len() {
+        let chars = b.passages[idx].text.chars().count();
+        if chars <= MAX_PASSAGE_CHARS {
+            continue;
+        }
+        let text = std::mem::take(&mut b.passages[idx].text);
+        let (title, id) = (b.passages[idx].title.clone(), b.passages[idx].id.clone());
+        let parts = split_text(&text, MAX_PASSAGE_CHARS);
+        let mut first = String::new();
+        for (n, part) in parts.iter().enumerate() {
+            let child = b.child_id(idx, &format!("part-{}", n + 1));
+            let title = format!("{title} (part {})", n + 1);
+            let child = b.add(idx, child, PassageKind::Item, title, 0);
+            b.passages[child].text = (*part).to_string();
+            if n == 0 {
+                first = b.passages[child].id.clone();
+            }
+        }
+        b.warn(
+            0,
+            format!(
+                "{id} holds {chars} characters of text; it is split into {} parts of at most {MAX_PASSAGE_CHARS} ({first} …): give the document headings or numbered rules to cut it where it means to",
+                parts.len()
+            ),
+        );
+    }
+}
+
+/// `text` cut into pieces of at most `max` characters, each a verbatim
+/// slice (the separators between them dropped): at paragraph breaks where
+/// they fit, else after a sentence, else at a space, else anywhere.
+pub(super) fn split_text(text: &str, max: usize) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text.trim();
+    while !rest.is_empty() {
+        if rest.chars().count() <= max {
+            out.push(rest);
+            break;
+        }
+        // The byte just past `max` characters.
+        let limit = rest.char_indices().nth(max).map_or(rest.len(), |(i, _)| i);
+        let window = &rest[..limit];
+        let cut = window
+            .rfind("\n\n")
+            .or_else(|| {
+                ['.', '!', '?']
+                    .iter()
+                    .filter_map(|c| window.rfind(&format!("{c} ")).map(|i| i + 1))
+                    .max()
+            })
+            .or_else(|| window.rfind(char::is_whitespace))
+            .filter(|&i| i > 0)
+            .unwrap_or(limit);
+        out.push(rest[..cut].trim_end());
+        rest = rest[cut..].trim_start();
+    }
+    out
 }
 
 /// Folds later definitions of a game into the first: their documents extend
@@ -278,4 +350,82 @@ fn children_path(
     let path: Path = titles.into();
     below[parent] = Some(path.clone());
     path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_text_is_cut_verbatim_at_paragraphs_then_sentences_then_spaces() {
+        let para = "Draw a card. ".repeat(40);
+        let text = format!("{para}\n\n{para}");
+        let parts = split_text(&text, 600);
+        assert_eq!(parts, [para.trim_end(), para.trim_end()]);
+        let one = "Roll a die. ".repeat(100);
+        let parts = split_text(&one, 100);
+        assert!(
+            parts
+                .iter()
+                .all(|p| p.chars().count() <= 100 && p.ends_with('.'))
+        );
+        assert_eq!(parts.join(" "), one.trim_end());
+        let words = "é ".repeat(200);
+        let parts = split_text(&words, 51);
+        assert!(parts.iter().all(|p| p.chars().count() <= 51));
+        let solid = "x".repeat(250);
+        assert_eq!(split_text(&solid, 100).concat(), solid);
+    }
+
+    #[test]
+    fn a_passage_past_the_limit_is_split_into_parts_and_said() {
+        let body = "A house rule sentence. ".repeat(700);
+        let manifest = DocumentManifest {
+            file: "flat.md".into(),
+            slug: "flat".into(),
+            title: "Flat".into(),
+            ..DocumentManifest::default()
+        };
+        let corpus = Corpus::build(vec![SourceGame {
+            manifest: GameManifest {
+                game: "house".into(),
+                name: "House".into(),
+                aliases: Vec::new(),
+                glossary: None,
+                documents: vec![manifest.clone()],
+            },
+            documents: vec![SourceDocument {
+                manifest,
+                text: body.clone(),
+            }],
+            glossary: Default::default(),
+        }]);
+        let parts: Vec<&Passage> = corpus
+            .passages
+            .iter()
+            .filter(|p| p.title.starts_with("Flat (part "))
+            .collect();
+        assert_eq!(
+            parts.len(),
+            3,
+            "{:?}",
+            corpus.passages.iter().map(|p| &p.id).collect::<Vec<_>>()
+        );
+        assert!(
+            parts
+                .iter()
+                .all(|p| p.text.chars().count() <= MAX_PASSAGE_CHARS)
+        );
+        let joined: Vec<&str> = parts.iter().map(|p| p.text.as_str()).collect();
+        assert_eq!(joined.join(" "), body.trim_end());
+        assert!(corpus.get("house:flat").unwrap().text.is_empty());
+        assert!(
+            corpus
+                .warnings
+                .iter()
+                .any(|w| w.message.contains("split into 3 parts")),
+            "{:?}",
+            corpus.warnings
+        );
+    }
 }

@@ -83,9 +83,21 @@ pub fn decode_entities(s: &str) -> String {
             } else {
                 named_entity(body)
             };
-            ch.map_or_else(|| c[0].to_string(), |ch| ch.to_string())
+            // A control character ("&#0;", "&#x1b;") is not text: the
+            // entity stays as written.
+            ch.filter(|ch| !is_hidden(*ch))
+                .map_or_else(|| c[0].to_string(), |ch| ch.to_string())
         })
         .into_owned()
+}
+
+/// A character that is no visible text and can change how the rest shows:
+/// control characters other than line breaks and tabs (NUL, ESC and the
+/// terminal sequences it starts, C1 controls), and the direction
+/// overrides and isolates (U+202A–202E, U+2066–2069).
+pub fn is_hidden(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t')
+        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 fn named_entity(name: &str) -> Option<char> {

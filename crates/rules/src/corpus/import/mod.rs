@@ -255,6 +255,26 @@ fn size_check(file: &str, bytes: &[u8]) -> Result<(), ImportError> {
 
 /// Converts a file to indexable text. Never panics on any input.
 pub fn convert(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
+    let mut text = convert_any(file_name, bytes)?;
+    text.text = plain_lines(&text.text);
+    Ok(text)
+}
+
+/// Line breaks as `\n` (a lone `\r`, old Mac text, too: it was no break and
+/// ran a heading into its rule), and no hidden characters
+/// ([`super::clean::is_hidden`]: a NUL PostgreSQL refuses, an escape
+/// sequence that retitles an operator's terminal, a direction override).
+fn plain_lines(text: &str) -> String {
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    if !text.chars().any(super::clean::is_hidden) {
+        return text;
+    }
+    text.chars()
+        .filter(|c| !super::clean::is_hidden(*c))
+        .collect()
+}
+
+fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
     let file = file_name.to_string();
     size_check(&file, bytes)?;
     let lower = file_name.to_lowercase();
@@ -295,7 +315,7 @@ pub fn convert(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
     } else {
         SourceFormat::Text
     };
-    let text = text.replace("\r\n", "\n");
+    let text = plain_lines(text);
     Ok(Text {
         source_format,
         format: super::builder::detect_format(&text),
@@ -512,6 +532,7 @@ pub fn target(known: &Corpus, req: &ImportRequest) -> Result<Target, ImportError
         .map(str::trim)
         .filter(|t| !t.is_empty())
         .map_or_else(|| title_from_file(req.file_name), str::to_string);
+    let title: String = title.chars().filter(|c| !clean::is_hidden(*c)).collect();
     let slug = unique_slug(known, &game, &title);
     Ok(Target {
         file_name: req.file_name.to_string(),
@@ -767,7 +788,10 @@ fn built_warnings(built: &Corpus) -> Vec<String> {
     let mut out: Vec<String> = built
         .warnings
         .iter()
-        .map(|w| format!("line {}: {}", w.line, w.message))
+        .map(|w| match w.line {
+            0 => w.message.clone(),
+            line => format!("line {line}: {}", w.message),
+        })
         .collect();
     let Some(root) = built.passages.first() else {
         return out;
