@@ -40,6 +40,10 @@ pub const MAX_SERVER_BYTES: usize = 25 * 1024 * 1024;
 pub const MAX_SERVER_INDEX_BYTES: usize = 192 * 1024 * 1024;
 /// Conversions running at once, across servers.
 pub const CONVERSIONS: usize = 2;
+/// How long an upload waits for a conversion slot: more than twice a
+/// conversion's wall limit (20 s, `sandbox::Limits`), so a server in the
+/// queue is served when the conversions ahead of it end.
+pub const CONVERSION_WAIT: Duration = Duration::from_secs(45);
 /// How long a request waits for its server's index to finish building
 /// before it answers from the previous version.
 pub const BUILD_GRACE: Duration = Duration::from_millis(300);
@@ -455,7 +459,12 @@ impl RuleSets {
     }
 
     /// A place among the conversions running: one per server, at most
-    /// [`CONVERSIONS`] in all (waiting up to 10 s for one).
+    /// [`CONVERSIONS`] in all, waiting up to [`CONVERSION_WAIT`] for one.
+    /// The queue is first come, first served (tokio's semaphore), and a
+    /// conversion ends within its processor limit, so a server waits at
+    /// most for the conversions already running: two servers sending
+    /// hostile files over and over cannot keep a third out (they queue
+    /// behind it).
     async fn conversion_slot(&self, guild: &str) -> Result<ConversionSlot, RulesError> {
         if !lock(&self.converting).insert(guild.to_string()) {
             return Err(RulesError::Busy(
@@ -467,7 +476,7 @@ impl RuleSets {
             converting: self.converting.clone(),
             _permit: None,
         };
-        let wait = Duration::from_secs(10);
+        let wait = CONVERSION_WAIT;
         match tokio::time::timeout(wait, self.conversions.clone().acquire_owned()).await {
             Ok(Ok(permit)) => {
                 slot._permit = Some(permit);
