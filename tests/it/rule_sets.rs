@@ -490,6 +490,26 @@ fn operators_manage_a_servers_rule_set_from_the_cli() {
         "{}",
         out(&o)
     );
+    // A revision under the same title would go beside it: the preview says
+    // so, and how to replace it.
+    let revised = dir.path().join("rev").join("house.md");
+    std::fs::create_dir_all(revised.parent().unwrap()).unwrap();
+    std::fs::write(&revised, HOUSE.replace("coin toss", "die roll")).unwrap();
+    let args = [
+        "rules",
+        "add",
+        revised.to_str().unwrap(),
+        "--game",
+        "ti4",
+        "--kind",
+        "house",
+    ];
+    let o = arbiter(&db, &[&args[..], &["--guild", "42", "--dry-run"]].concat());
+    assert!(
+        out(&o).contains("a document titled “house” is already live as `ti4:house`"),
+        "{}",
+        out(&o)
+    );
     let o = arbiter(
         &db,
         &["rules", "show", "ti4:house.speaker.1", "--guild", "42"],

@@ -436,7 +436,20 @@ impl RuleSets {
                 SandboxError::Refused(e) => RulesError::Import(e),
                 other => RulesError::Convert(other),
             })?;
-        let imported = Import::new(&app.corpus, &target, done.converted);
+        let mut imported = Import::new(&app.corpus, &target, done.converted);
+        // A revision sent under the same title goes beside the live one:
+        // answers would quote both, so the preview says how to replace it.
+        let live = self.store.rule_docs(guild, None).await?;
+        if let Some(old) = live.iter().find(|d| {
+            d.manifest.game == target.game
+                && crate::text::fold_eq(&d.manifest.document.title, &target.title)
+        }) {
+            let id = old.manifest.id();
+            imported.preview.warnings.push(format!(
+                "a document titled “{}” is already live as `{id}`: this one is added beside it, and answers will quote both; to replace it, remove `{id}` once this one is confirmed (`/rules remove`, `arbiter rules remove {id}`)",
+                old.manifest.document.title
+            ));
+        }
         let doc = imported.document();
         // What is stored, as the quota counts it: a card list's YAML aliases
         // can multiply a small file (251 KB stored as 15 MB).
