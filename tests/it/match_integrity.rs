@@ -414,6 +414,44 @@ fn another_players_board_is_not_replaced_by_a_new_setup() {
     );
 }
 
+/// No board name is written as a Discord mention: a seat named
+/// `<@maeoni's id>` read as "@Maeoni attacks…" in every prompt of Coal's
+/// plays, and `@everyone` as a unit (found by an outside tester).
+#[test]
+fn no_seat_or_unit_is_named_as_a_mention() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let (path, _) = edited_example(
+        dir.path(),
+        "ashes-start.yaml",
+        "name: Maeoni\n",
+        "name: \"<@1300000000000000302>\"\n",
+    );
+    let out = run(
+        &bot,
+        "Coal",
+        &format!(
+            "/match start game:ashes player1:Coal player2:Maeoni\n/match setup file:{}\n/match log\n",
+            path.display()
+        ),
+    );
+    assert!(
+        out.contains("players[1].name") && out.contains("is written as a Discord mention"),
+        "{out}"
+    );
+    assert!(out.contains("0 events"), "nothing recorded: {out}");
+    let out = run(
+        &bot,
+        "Coal",
+        &format!(
+            "/match setup file:{}\n/match adjust field:players.Coal.units.Anchornaut.name value:<@1300000000000000302> reason:x\n",
+            example("ashes-start.yaml")
+        ),
+    );
+    assert!(out.contains("is written as a Discord mention"), "{out}");
+    assert!(out.contains("(active, version 1)"), "only the setup: {out}");
+}
+
 /// A proposal half confirmed is still its author's to take back: Ana's
 /// undo takes back Ben's confirmation, then her proposal; Cleo is told the
 /// proposal is Ana's, not Ben's (found by an outside tester).

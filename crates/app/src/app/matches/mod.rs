@@ -807,6 +807,7 @@ impl Matches {
             }
         }
         let board = engine.check_board(&Value::Object(doc))?;
+        no_mentions(&board, "")?;
         // A board already decided would credit the next play with its
         // result (a player could set up a won position, then pass).
         if let Some(r) = engine.status(&board)?.result {
@@ -1273,6 +1274,38 @@ impl Matches {
             }
             MatchRequest::Verify => MatchReply::Replay(self.replay(channel).await?),
         })
+    }
+}
+
+/// Whether a board text is written as a Discord mention (`<@id>`, `<@&id>`,
+/// `<#id>`) or `@everyone` / `@here`: a seat or unit named so reads as that
+/// user or role in every prompt ("@Maeoni attacks…" for Coal's play).
+fn is_mention(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    text.contains("<@")
+        || text.contains("<#")
+        || lower.contains("@everyone")
+        || lower.contains("@here")
+}
+
+/// Refuses a match board any of whose texts is a mention ([`is_mention`]),
+/// at its field path.
+pub(super) fn no_mentions(value: &Value, path: &str) -> Result<(), BoardError> {
+    match value {
+        Value::String(s) if is_mention(s) => Err(BoardError::semantic(
+            path,
+            format!(
+                "“{s}” is written as a Discord mention, which would read as that user or role in every prompt; name it in plain words"
+            ),
+        )),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .try_for_each(|(i, v)| no_mentions(v, &format!("{path}[{i}]"))),
+        Value::Object(map) => map
+            .iter()
+            .try_for_each(|(k, v)| no_mentions(v, &document::join_path(path, k))),
+        _ => Ok(()),
     }
 }
 

@@ -574,6 +574,7 @@ impl Matches {
         let engine = self.engine_of(&m)?;
         let (board, f, v) = (state.clone(), field.to_string(), value.to_string());
         let a = self.cpu(move || engine.adjust(&board, &f, &v)).await??;
+        super::no_mentions(&a.state, "")?;
         if !caller.moderator
             && let Some(seat) = seat
         {
