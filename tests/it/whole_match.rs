@@ -1231,6 +1231,37 @@ async fn a_turn_notice_pings_only_the_player_whose_turn_or_decision_it_is() {
     t.server.server.stop().await.unwrap();
 }
 
+/// `notify off` silences turn notices, not a decision: the player it
+/// waits on is pinged, since its default applies without her (one player
+/// turned the notices off and won on a timeout his opponent was never told
+/// of; found by an outside tester).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn notices_off_still_ping_the_player_a_decision_waits_on() {
+    let (url, _dir) = store_common::sqlite_url();
+    let (mut t, _db) = http_table(&url, &ASHES).await;
+    let maeoni = http_user(Seat(1), ASHES.names).0;
+    let off = match_sub("notify", vec![opt("state", "off")]);
+    let r = t.interact(Seat(0), off).await;
+    assert!(!r.private, "{r:#?}");
+    t.send(Seat(0), Cmd::Play("attack Maeoni with Hammer Knight"))
+        .await;
+    let ping = t.server.fake.ping(&t.last).await.expect("a notice");
+    only_pings(&ping, &maeoni);
+    assert!(
+        ping["content"]
+            .as_str()
+            .unwrap()
+            .contains("your decision (Maeoni)"),
+        "{ping}"
+    );
+    // Her answer hands her the turn: a turn notice, which stays silent.
+    let b = t.send(Seat(1), Cmd::Board).await;
+    t.press(Seat(1), labelled(&b, "no blocker")).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(notices(&t).is_empty(), "{:?}", notices(&t));
+    t.server.server.stop().await.unwrap();
+}
+
 /// Ana's Pyromancer has two attacks, one named with a number first.
 const NUMBERED: Game = Game {
     id: "magewinds",

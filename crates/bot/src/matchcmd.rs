@@ -586,13 +586,24 @@ fn add_decision_buttons(doc: &mut Doc, reply: &MatchReply) {
 }
 
 /// The ping of whose turn or decision it is (a follow-up of the first page).
+/// `notify off` silences turn notices only: a new decision or proposal
+/// always pings the player it waits on, since its default applies without
+/// them (one player turned the notices off and won on a timeout his
+/// opponent was never told of).
 fn add_turn_ping(message: &mut Message, reply: &MatchReply) {
-    let (next, notify) = match reply {
+    let (next, pings) = match reply {
         MatchReply::Match(v) => (v.next.as_ref(), v.notify),
-        MatchReply::Event(e) => (e.next.as_ref(), e.notify && e.applied && !e.replayed),
+        MatchReply::Event(e) => {
+            let fresh = e.applied && !e.replayed;
+            let decides = e
+                .next
+                .as_ref()
+                .is_some_and(|n| n.what == NextKind::Decision);
+            (e.next.as_ref(), fresh && (e.notify || decides))
+        }
         _ => return,
     };
-    if let Some(n) = next.filter(|_| notify)
+    if let Some(n) = next.filter(|_| pings)
         && let Ok(user) = n.user.parse::<u64>()
     {
         let who = n
