@@ -166,3 +166,49 @@ async fn same_version_has_one_winner_sqlite() {
     let (url, _dir) = store_common::sqlite_url();
     one_winner(url).await;
 }
+
+/// Notes sent at once all land: a note makes nothing stale, so one that
+/// lost the race is written again on top (several were told "the board
+/// changed"; found by an outside tester).
+async fn notes_at_once(url: String) {
+    let a = matches(Store::connect_with(&url, Some(8)).await.unwrap());
+    let b = matches(Store::connect_with(&url, Some(8)).await.unwrap());
+    let ann = Caller::new("notes", "ann", false);
+    a.start(&ann, "tally", &["ann".into(), "bob".into()])
+        .await
+        .unwrap();
+    a.setup(&ann, tally_board()).await.unwrap();
+    const NOTES: usize = 12;
+    let barrier = std::sync::Arc::new(tokio::sync::Barrier::new(NOTES));
+    let tasks: Vec<_> = (0..NOTES)
+        .map(|i| {
+            let svc = if i % 2 == 0 { a.clone() } else { b.clone() };
+            let who = Caller::new("notes", if i % 2 == 0 { "ann" } else { "bob" }, false);
+            let barrier = barrier.clone();
+            tokio::spawn(async move {
+                barrier.wait().await;
+                svc.note(&who, &format!("note {i}")).await
+            })
+        })
+        .collect();
+    for t in tasks {
+        let r = t.await.unwrap();
+        assert!(r.as_ref().is_ok_and(|r| r.applied), "{r:?}");
+    }
+    let board = a.board("notes").await.unwrap();
+    assert_eq!(board.version, 1 + NOTES as i64);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn notes_sent_at_once_all_land_postgres() {
+    let Some(url) = store_common::postgres_or_skip().await else {
+        return;
+    };
+    notes_at_once(url).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn notes_sent_at_once_all_land_sqlite() {
+    let (url, _dir) = store_common::sqlite_url();
+    notes_at_once(url).await;
+}

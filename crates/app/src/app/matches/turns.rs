@@ -678,6 +678,19 @@ impl Matches {
         if let Some(r) = self.replayed(caller).await? {
             return Ok(r);
         }
+        // A note changes nothing a concurrent event could make stale: one
+        // that lost the race to another is written again on top of it
+        // (several notes at once were told "the board changed").
+        let mut tries = 0;
+        loop {
+            match self.note_once(caller, text).await {
+                Err(MatchError::BoardChanged { .. }) if tries < 8 => tries += 1,
+                done => return done,
+            }
+        }
+    }
+
+    async fn note_once(&self, caller: &Caller, text: &str) -> Result<EventReply, MatchError> {
         let m = self.active(&caller.channel).await?;
         let caller = &caller.in_match(&m);
         if seat_of(&m, &caller.user).is_none() && !caller.moderator {
