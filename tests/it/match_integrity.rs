@@ -839,6 +839,37 @@ fn exported(out: &str) -> String {
     body[body.find('\n').unwrap() + 1..].to_string()
 }
 
+/// A log is imported only into a match of the same players: into another
+/// match's seats it credited Maeoni's answers to Mallory (found by an
+/// outside tester); its board alone may still be set up.
+#[test]
+fn a_log_is_not_imported_into_a_match_of_other_players() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(
+        &bot,
+        "Coal",
+        "/match play attack Maeoni with Hammer Knight\n/as Maeoni\n/match answer choice:no blocker\n/match export\n",
+    );
+    let export = dir.path().join("export.yaml");
+    std::fs::write(&export, exported(&out)).unwrap();
+    let out = run(
+        &bot,
+        "judge",
+        &format!(
+            "/as judge moderator\n/match end\n/match start game:ashes player1:Coal player2:Mallory\n/match setup file:{}\n/match log\n",
+            export.display()
+        ),
+    );
+    assert!(
+        out.contains(
+            "this export's log was played by Coal, Maeoni, but this match seats Coal, Mallory"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("0 events"), "nothing imported: {out}");
+}
+
 /// The version the last `(active, version N)` in `out` names.
 fn version_of(out: &str) -> usize {
     let at = out.rfind("(active, version ").expect("a match view") + "(active, version ".len();

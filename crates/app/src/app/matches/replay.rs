@@ -349,6 +349,22 @@ impl Matches {
                  a player may set up its board alone (the export's `board`, without its `log`)",
             ));
         }
+        // A log names who made each event: imported into a match of other
+        // players, it would credit their plays and answers to people who
+        // never made them ("Maeoni (Mallory) answered").
+        if export.players != m.players {
+            let list = |p: &[String]| {
+                p.iter()
+                    .map(|u| super::mention(u))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            return Err(MatchError::usage(format!(
+                "this export's log was played by {}, but this match seats {}: a log is imported into a match of the same players, in the same seats (start one with them); its board alone may be set up here",
+                list(&export.players),
+                list(&m.players)
+            )));
+        }
         // A retried request (the same interaction): imported already.
         if let Some(id) = &caller.interaction
             && let Some((match_id, _)) = self.store.event_by_interaction(id).await?
