@@ -835,3 +835,40 @@ async fn match_buttons_in_a_direct_message_are_refused() {
         assert!(m.ephemeral && m.body.contains("server"), "{}", m.body);
     }
 }
+
+/// The same interaction sent again (Discord retries it, or a replica
+/// restarted before answering) gets its first result, also when that
+/// first run answered the last decision: the button's checks of the match
+/// as it is now ("no decision waiting") came first (found by an outside
+/// tester). Nothing is recorded twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_decision_sent_twice_gets_its_first_result() {
+    let h = Harness::start().await;
+    public(
+        &h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+            .await,
+    );
+    public(
+        &h.run(COAL, false, match_sub("setup", vec![opt("board", BOARD)]))
+            .await,
+    );
+    let play = "attack unit \"Mist Spirit\" with Iron Worker";
+    let v = h
+        .run(COAL, false, match_sub("play", vec![opt("text", play)]))
+        .await;
+    let (_, decide) = buttons(&v)
+        .into_iter()
+        .find(|(_, id)| id.starts_with("decide:"))
+        .expect("a decision button");
+    let first = as_member(button(&decide), MAEONI.0, MAEONI.1, PLAYER_PERMISSIONS);
+    h.post(&first).await;
+    let token = first["token"].as_str().unwrap().to_string();
+    let shown = h.fake.delivered(&token).await.as_response();
+    assert!(title(&shown).starts_with("Answer #"), "{}", title(&shown));
+    let mut again = first.clone();
+    again["token"] = json!("retried-token");
+    h.post(&again).await;
+    let replayed = h.fake.delivered("retried-token").await.as_response();
+    assert_eq!(title(&replayed), title(&shown));
+    h.server.stop().await.unwrap();
+}

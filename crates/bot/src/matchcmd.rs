@@ -244,6 +244,12 @@ impl Bot {
         };
         let who = caller(origin);
         let outcome = tokio::spawn(async move {
+            // The same interaction again (Discord retries, a replica's
+            // restart): its first result, before the checks of the match as
+            // the first run left it (no decision waiting any more).
+            if let Some(r) = matches.replayed(&who).await? {
+                return Ok(r);
+            }
             match matches.board(&who.channel).await {
                 // The option by its position: its number is never read as words.
                 Ok(v)

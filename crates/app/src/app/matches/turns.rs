@@ -15,8 +15,10 @@ use crate::engine::{
 use crate::store::{EventHead, EventKind, EventRecord, MatchStatus, NewEvent, Transition, now_ms};
 
 impl Matches {
-    /// The first result of a replayed interaction, if this one already wrote.
-    async fn replayed(&self, caller: &Caller) -> Result<Option<EventReply>, MatchError> {
+    /// The first result of a replayed interaction, if this one already
+    /// wrote (a transport checks it before its own checks of the match as
+    /// it is now, which the first run changed).
+    pub async fn replayed(&self, caller: &Caller) -> Result<Option<EventReply>, MatchError> {
         let Some(id) = &caller.interaction else {
             return Ok(None);
         };
@@ -864,6 +866,11 @@ impl Matches {
         winner: Option<&str>,
         reason: Option<&str>,
     ) -> Result<super::MatchView, MatchError> {
+        // A retried request whose first run ended the match: its result.
+        if let Some(r) = self.replayed(caller).await? {
+            let m = self.store.match_by_id(r.match_id).await?;
+            return self.view(&m.ok_or(MatchError::NoMatch)?).await;
+        }
         let m = self.active(&caller.channel).await?;
         let caller = &caller.in_match(&m);
         if seat_of(&m, &caller.user).is_none() && !caller.moderator {
