@@ -57,7 +57,9 @@ async fn long_match(svc: &Matches) -> Vec<LogEntry> {
         .await
         .unwrap();
     svc.setup(&coal, BOARD).await.unwrap();
-    let mut events = 1;
+    // A player's board waits on the other player's consent.
+    svc.answer(&maeoni, "confirm", None).await.unwrap();
+    let mut events = 2;
     while events < 200 {
         let first = svc
             .board("long")
@@ -123,6 +125,8 @@ fn play_waiting_on_a_decision_then_undo(bencher: Bencher) {
             .await
             .unwrap();
         svc.setup(&coal, BOARD).await.unwrap();
+        let maeoni = seat("rt", "maeoni");
+        svc.answer(&maeoni, "confirm", None).await.unwrap();
         svc
     });
     let coal = seat("rt", "coal");

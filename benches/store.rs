@@ -49,12 +49,16 @@ async fn fixture(url: String, dir: Option<tempfile::TempDir>) -> Fixture {
     svc.start(&c, "tally", &["ann".into(), "bob".into()])
         .await
         .unwrap();
-    svc.setup(&c, store_common::tally_board()).await.unwrap();
+    store_common::setup_agreed(&svc, &c, store_common::tally_board())
+        .await
+        .unwrap();
     // Matches in other channels, played in parallel.
     for ch in 0..CHANNELS {
         let c = caller(&format!("par{ch}"));
         svc.start(&c, "tally", &["ann".into()]).await.unwrap();
-        svc.setup(&c, store_common::tally_board()).await.unwrap();
+        store_common::setup_agreed(&svc, &c, store_common::tally_board())
+            .await
+            .unwrap();
     }
     // A match with 1,000 plays and a board of a realistic size (~3 KB).
     let store = svc.store().clone();

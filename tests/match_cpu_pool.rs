@@ -39,6 +39,9 @@ async fn a_play_is_judged_on_the_cpu_pool_and_refused_while_it_stays_full() {
         .await
         .unwrap();
     m.setup(&coal, BOARD).await.unwrap();
+    // A player's board waits on the other player's consent.
+    let maeoni = Caller::new("table", "maeoni-user", false);
+    m.answer(&maeoni, "confirm", None).await.unwrap();
     let version = m.board("table").await.unwrap().version;
 
     // The pool's only worker is held until `release` is sent.

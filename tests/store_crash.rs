@@ -150,6 +150,10 @@ async fn kill_9_during_a_stream_of_plays_loses_no_acknowledged_play() {
     let board_file = dir.path().join("board.json");
     std::fs::write(&board_file, serde_json::to_string(&start).unwrap()).unwrap();
     run.ok(&["setup", board_file.to_str().unwrap(), "--as", "user0"]);
+    // A player's board: every other player confirms it.
+    for u in &users[1..] {
+        run.ok(&["answer", "confirm", "--as", u.as_str()]);
+    }
 
     let store = Store::connect(&run.url).await.unwrap();
     let mut rng = Rng(std::time::SystemTime::now()
@@ -172,7 +176,7 @@ async fn kill_9_during_a_stream_of_plays_loses_no_acknowledged_play() {
             let who = play["player"].as_str().unwrap_or("");
             let seat = names.iter().position(|n| fold(n) == fold(who)).unwrap_or(0);
             // A recorded sequence: the other players agreed to every play,
-            // entered by a player who is also a moderator (a player's
+            // entered by a moderator who holds no seat (a player's
             // `agreed_by` alone only asks the others).
             let others: Vec<&String> = users.iter().filter(|u| **u != users[seat]).collect();
             let yaml =
@@ -182,7 +186,7 @@ async fn kill_9_during_a_stream_of_plays_loses_no_acknowledged_play() {
                 vec![
                     "play".into(),
                     "--as".into(),
-                    users[seat].clone(),
+                    "judge".into(),
                     "--moderator".into(),
                     yaml,
                 ],

@@ -66,6 +66,8 @@ async fn race(url: String) {
             "start", "--game", "ashes", "--player", "coal", "--player", "maeoni", "--as", "coal",
         ],
         vec!["setup", board.to_str().unwrap(), "--as", "coal"],
+        // A player's board: the other player confirms it.
+        vec!["answer", "confirm", "--as", "maeoni"],
     ] {
         let o = arbiter(&bin, &url, &args).output().unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -112,12 +114,13 @@ async fn race(url: String) {
 
     let store = Store::connect(&url).await.unwrap();
     let m = store.active_match("race").await.unwrap().unwrap();
-    assert_eq!(m.version, PLAYS as i64 + 1);
+    // The board proposed, its confirmation, then the plays.
+    assert_eq!(m.version, PLAYS as i64 + 2);
     let events = store.events(m.id, 1, m.version).await.unwrap();
-    assert_eq!(events.len(), PLAYS + 1, "gaps in the log");
+    assert_eq!(events.len(), PLAYS + 2, "gaps in the log");
     assert_eq!(
         acked.keys().copied().collect::<Vec<_>>(),
-        (2..=PLAYS as i64 + 1).collect::<Vec<_>>()
+        (3..=PLAYS as i64 + 2).collect::<Vec<_>>()
     );
     for (seq, i) in &acked {
         let e = &events[(*seq - 1) as usize];

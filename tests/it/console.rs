@@ -512,7 +512,7 @@ fn a_match_script_is_played_offline() {
     let play = "attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight; guard phoenixborn; agreed by maeoni";
     let script = format!(
         "/match start game:ashes player1:coal player2:maeoni\n\
-         /match setup\n{MATCH_BOARD}.\n\
+         /as judge moderator\n/match setup\n{MATCH_BOARD}.\n/as coal\n\
          /match complete attack unit\n\
          /match play {play}\n\
          /as maeoni\n1\n/as coal\n\
@@ -827,7 +827,7 @@ fn the_console_writes_the_board_picture_and_a_picture_button_shows_it() {
     let play = "attack unit \"Mist Spirit\" with Iron Worker, Hammer Knight; guard phoenixborn; agreed by maeoni";
     let script = format!(
         "/match start game:ashes player1:coal player2:maeoni\n\
-         /match setup\n{MATCH_BOARD}.\n\
+         /as judge moderator\n/match setup\n{MATCH_BOARD}.\n/as coal\n\
          /match play {play}\n\
          /as maeoni\n1\n/as coal\n\
          /match note text:the judge looked\n"
@@ -872,7 +872,7 @@ fn pictures_can_be_switched_off_for_a_match_and_a_button_stands_in() {
     let bot = match_bot(dir.path());
     let script = format!(
         "/match start game:ashes player1:coal player2:maeoni\n\
-         /match setup\n{MATCH_BOARD}.\n\
+         /as judge moderator\n/match setup\n{MATCH_BOARD}.\n/as coal\n\
          /match pictures state:off\n\
          /match board\n"
     );

@@ -149,6 +149,19 @@ async fn a_match_through_discord_interactions() {
         .await;
     public(&v);
     assert!(desc(&v).contains("Mist Spirit"), "{}", desc(&v));
+    // A player's board sets every seat's standing: Maeoni confirms it.
+    assert!(
+        desc(&v).contains("Coal proposes the starting board shown"),
+        "{}",
+        desc(&v)
+    );
+    let (_, confirm) = buttons(&v)
+        .into_iter()
+        .find(|(label, _)| label == "confirm")
+        .expect("a confirm button");
+    let v = h.run(COAL, false, button(&confirm)).await;
+    assert!(ephemeral(&v), "not his to confirm: {}", desc(&v));
+    public(&h.run(MAEONI, false, button(&confirm)).await);
 
     // Autocomplete of the play: Maeoni's units after `attack unit `.
     let v = h
@@ -182,7 +195,7 @@ async fn a_match_through_discord_interactions() {
     let v = h
         .run(STRANGER, false, match_sub("play", vec![opt("text", PLAY)]))
         .await;
-    refused(&v, "only the match's players may play");
+    refused(&v, "only the match's players (or a moderator) may play");
 
     // An illegal play: the ruling says why (public), nothing is recorded.
     let v = h
@@ -203,7 +216,7 @@ async fn a_match_through_discord_interactions() {
     assert!(title(&v).contains("ILLEGAL"), "{}", title(&v));
     assert!(desc(&v).contains("`ashes:attack-a-unit.2`"), "{}", desc(&v));
     let v = h.run(STRANGER, false, match_sub("board", vec![])).await;
-    assert!(desc(&v).contains("version 1"), "{}", desc(&v));
+    assert!(desc(&v).contains("version 2"), "{}", desc(&v));
 
     // The play, in notation, with `agreed by` Maeoni: it does not speak for
     // her (issue 28); it is a proposal (deferred: the play may wait on the
@@ -213,7 +226,7 @@ async fn a_match_through_discord_interactions() {
         .await;
     public(&v);
     assert_eq!(v["deferred"], true, "{v}");
-    assert!(title(&v).contains("play #2"), "{}", title(&v));
+    assert!(title(&v).contains("play #3"), "{}", title(&v));
     assert!(desc(&v).contains("Coal proposes the play"), "{}", desc(&v));
     let ping = h.fake.ping(&token).await.expect("Maeoni is pinged");
     assert_eq!(
@@ -234,7 +247,7 @@ async fn a_match_through_discord_interactions() {
     let v = h.run(COAL, false, button(&confirm)).await;
     assert!(ephemeral(&v), "{v}");
     let v = h.run(MAEONI, false, button(&confirm)).await;
-    assert!(title(&v).starts_with("Answer #3 recorded"), "{}", title(&v));
+    assert!(title(&v).starts_with("Answer #4 recorded"), "{}", title(&v));
     assert!(desc(&v).contains("`ashes:attack-a-unit"), "{}", desc(&v));
 
     // A typo: did-you-mean, nothing stored.
@@ -252,7 +265,7 @@ async fn a_match_through_discord_interactions() {
 
     let v = h.run(STRANGER, false, match_sub("board", vec![])).await;
     public(&v);
-    assert!(desc(&v).contains("version 3"), "{}", desc(&v));
+    assert!(desc(&v).contains("version 4"), "{}", desc(&v));
 
     let v = h.run(STRANGER, false, match_sub("log", vec![])).await;
     public(&v);
@@ -281,7 +294,7 @@ async fn a_match_through_discord_interactions() {
     assert!(title(&v).contains("Undone"), "{}", title(&v));
     assert!(desc(&v).contains("damage"), "{}", desc(&v));
     let v = h.run(COAL, false, match_sub("undo", vec![])).await;
-    assert!(title(&v).contains("Undone: event #2"), "{}", title(&v));
+    assert!(title(&v).contains("Undone: event #3"), "{}", title(&v));
 
     // Played again without Maeoni's agreement: her guard is hers to choose.
     let unagreed = PLAY.split("; agreed by").next().unwrap();
@@ -294,7 +307,7 @@ async fn a_match_through_discord_interactions() {
     let v = h
         .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
         .await;
-    assert!(title(&v).contains("play #6"), "{}", title(&v));
+    assert!(title(&v).contains("play #7"), "{}", title(&v));
     let v = h
         .run(
             MAEONI,
@@ -302,7 +315,7 @@ async fn a_match_through_discord_interactions() {
             match_sub("answer", vec![opt("choice", "confirm")]),
         )
         .await;
-    assert!(title(&v).starts_with("Answer #7 recorded"), "{}", title(&v));
+    assert!(title(&v).starts_with("Answer #8 recorded"), "{}", title(&v));
     let v = h.run(STRANGER, false, match_sub("undo", vec![])).await;
     assert!(ephemeral(&v), "{v}");
     assert!(!title(&v).contains("Undone"), "{v}");
@@ -479,7 +492,7 @@ async fn match_verify_replays_the_log_through_the_engine() {
     refused(&v, "no active match");
     h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
         .await;
-    h.run(COAL, false, match_sub("setup", vec![opt("board", BOARD)]))
+    h.run(JUDGE, true, match_sub("setup", vec![opt("board", BOARD)]))
         .await;
     let v = h
         .run(COAL, false, match_sub("play", vec![opt("text", PLAY)]))
@@ -553,7 +566,7 @@ async fn a_claimed_win_waits_for_the_opponents_confirm_and_only_a_moderator_or_t
     let h = Harness::start().await;
     h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
         .await;
-    h.run(COAL, false, match_sub("setup", vec![opt("board", BOARD)]))
+    h.run(JUDGE, true, match_sub("setup", vec![opt("board", BOARD)]))
         .await;
     let (v, token) = h.run_token(COAL, end_with_winner(COAL.0, "I win")).await;
     public(&v);
@@ -626,7 +639,7 @@ async fn a_recorded_play_carries_the_board_picture_in_the_edit_of_its_deferred_r
         .await;
     public(&v);
     let v = h
-        .run(COAL, false, match_sub("setup", vec![opt("board", BOARD)]))
+        .run(JUDGE, true, match_sub("setup", vec![opt("board", BOARD)]))
         .await;
     public(&v);
     // A play recorded at once (an agreed-by one asks the other player
@@ -684,7 +697,7 @@ async fn pictures_off_sends_no_file_and_offers_the_button() {
             .await,
     );
     public(
-        &h.run(COAL, false, match_sub("setup", vec![opt("board", BOARD)]))
+        &h.run(JUDGE, true, match_sub("setup", vec![opt("board", BOARD)]))
             .await,
     );
     let v = h
@@ -776,6 +789,15 @@ async fn a_paged_decision_keeps_its_answer_buttons_on_every_page() {
         }),
     )
     .await;
+    // A player's board: the other player confirms it.
+    send(
+        302,
+        command(MatchCommand::Answer {
+            choice: "confirm".into(),
+            version: None,
+        }),
+    )
+    .await;
     let Reply::Message(first) = send(
         301,
         command(MatchCommand::Play {
@@ -849,7 +871,7 @@ async fn a_decision_sent_twice_gets_its_first_result() {
             .await,
     );
     public(
-        &h.run(COAL, false, match_sub("setup", vec![opt("board", BOARD)]))
+        &h.run(JUDGE, true, match_sub("setup", vec![opt("board", BOARD)]))
             .await,
     );
     let play = "attack unit \"Mist Spirit\" with Iron Worker";

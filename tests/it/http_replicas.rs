@@ -214,6 +214,10 @@ async fn fifty_plays_through_two_http_replicas_on_postgres() {
     )
     .await;
     assert!(text(&v, "description").contains("Iron Worker"), "{v}");
+    // A player's board: the other player confirms it.
+    let confirm = match_sub("answer", vec![opt("choice", "confirm")]);
+    let maeoni = as_member(confirm, MAEONI.0, MAEONI.1, PLAYER_PERMISSIONS);
+    send(&client, &key, &fake, &addrs[0], &maeoni).await;
 
     // 50 players' clients at once, alternating replicas.
     let started = Instant::now();
@@ -276,12 +280,13 @@ async fn fifty_plays_through_two_http_replicas_on_postgres() {
 
     let store = Store::connect(&url).await.unwrap();
     let m = store.active_match(CHANNEL_ID).await.unwrap().unwrap();
-    assert_eq!(m.version, PLAYS as i64 + 1);
+    // The board proposed, its confirmation, then the plays.
+    assert_eq!(m.version, PLAYS as i64 + 2);
     let events = store.events(m.id, 1, m.version).await.unwrap();
-    assert_eq!(events.len(), PLAYS + 1, "gaps in the log");
+    assert_eq!(events.len(), PLAYS + 2, "gaps in the log");
     assert_eq!(
         acked.keys().copied().collect::<Vec<_>>(),
-        (2..=PLAYS as i64 + 1).collect::<Vec<_>>(),
+        (3..=PLAYS as i64 + 2).collect::<Vec<_>>(),
         "the acknowledged seqs have gaps"
     );
     for (seq, i) in &acked {
@@ -384,6 +389,12 @@ async fn a_decision_asked_on_one_replica_is_answered_on_the_other() {
         as_coal(match_sub("setup", vec![opt("board", BOARD)])),
     )
     .await;
+    // A player's board: the other player confirms it, on the other replica.
+    run(
+        b.clone(),
+        as_maeoni(match_sub("answer", vec![opt("choice", "confirm")])),
+    )
+    .await;
     let v = run(
         a.clone(),
         as_coal(match_sub(
@@ -409,12 +420,16 @@ async fn a_decision_asked_on_one_replica_is_answered_on_the_other() {
     let v = run(b.clone(), as_coal(button(&no_blocker))).await;
     assert_eq!(v["data"]["flags"], 64, "{v}");
     let v = run(b.clone(), as_maeoni(button(&no_blocker))).await;
-    assert!(text(&v, "title").starts_with("Answer #3 recorded"), "{v}");
+    assert!(
+        text(&v, "title").starts_with("Answer #4 recorded"),
+        "{}",
+        text(&v, "title")
+    );
     // Both replicas show the answered board: 2 damage on Maeoni, no question.
     for addr in [&a, &b] {
         let v = run(addr.clone(), as_coal(match_sub("board", vec![]))).await;
         let d = text(&v, "description");
-        assert!(d.contains("version 3"), "{addr}: {d}");
+        assert!(d.contains("version 4"), "{addr}: {d}");
         assert!(
             custom_ids(&v).iter().all(|id| !id.starts_with("decide:")),
             "{v}"

@@ -207,10 +207,12 @@ async fn a_match_cites_the_rule_set_version_it_started_with() {
     e.send(&coal(match_start("ashes", &[COAL, MAEONI]))).await;
     e.send(&coal(match_sub("setup", vec![opt("board", MATCH_BOARD)])))
         .await;
+    // Coal's board, then his `agreed by` play: Maeoni confirms each.
+    let maeoni = |p: Value| as_member(p, MAEONI.0, MAEONI.1, PLAYER_PERMISSIONS);
+    e.send(&maeoni(match_sub("answer", vec![opt("choice", "confirm")])))
+        .await;
     e.send(&coal(match_sub("play", vec![opt("text", MATCH_PLAY)])))
         .await;
-    // `agreed by` Maeoni asks her; her confirmation records the ruling.
-    let maeoni = |p: Value| as_member(p, MAEONI.0, MAEONI.1, PLAYER_PERMISSIONS);
     let ruling = e
         .send(&maeoni(match_sub("answer", vec![opt("choice", "confirm")])))
         .await;

@@ -4,6 +4,8 @@
 
 use std::sync::Arc;
 
+use crate::store_common;
+
 use arbiter::app::App;
 use arbiter::bot::{Bot, BotConfig};
 
@@ -72,7 +74,7 @@ fn ashes(dir: &std::path::Path) -> Bot {
         &bot,
         "Coal",
         &format!(
-            "/match start game:ashes player1:Coal player2:Maeoni\n/match setup file:{}\n",
+            "/match start game:ashes player1:Coal player2:Maeoni\n/as judge moderator\n/match setup file:{}\n/as Coal\n",
             example("ashes-start.yaml")
         ),
     );
@@ -87,7 +89,7 @@ fn ti4(dir: &std::path::Path) -> Bot {
         &bot,
         "Ana",
         &format!(
-            "/match start game:ti4 player1:Ana player2:Ben player3:Cleo\n/match setup file:{}\n",
+            "/match start game:ti4 player1:Ana player2:Ben player3:Cleo\n/as judge moderator\n/match setup file:{}\n/as Ana\n",
             example("ti4-start.yaml")
         ),
     );
@@ -384,72 +386,63 @@ fn a_proposal_states_the_change_it_makes() {
     );
 }
 
-/// Before any play, the board one player set up is theirs to replace: the
-/// other player's new board (19 damage for her, a 99-attack unit for him)
-/// is refused, nothing recorded (found by an outside tester).
+/// A player's starting board sets every seat's standing: it is a proposal
+/// the other players confirm, and nothing is played meanwhile (a player
+/// alone set his opponent one hit from defeat, then attacked; found by an
+/// outside tester). The other player's own board waits for her answer; her
+/// rejection brings back no board; its author may replace it meanwhile.
 #[test]
-fn another_players_board_is_not_replaced_by_a_new_setup() {
+fn a_players_starting_board_waits_for_the_other_players_consent() {
     let dir = tempfile::tempdir().unwrap();
-    let bot = ashes(dir.path());
-    let (path, text) = edited_example(dir.path(), "ashes-start.yaml", "damage: 4", "damage: 19");
-    assert!(text.contains("damage: 19"));
+    let bot = match_bot(dir.path());
+    let (nearly, _) = edited_example(dir.path(), "ashes-start.yaml", "damage: 4", "damage: 19");
+    let out = run(
+        &bot,
+        "Coal",
+        &format!(
+            "/match start game:ashes player1:Coal player2:Maeoni\n/match setup file:{}\n/match play attack Maeoni with Hammer Knight\n",
+            nearly.display()
+        ),
+    );
+    assert!(
+        out.contains("Coal proposes the starting board shown")
+            && out.contains("[1] confirm  [2] reject")
+            && out.contains("waiting for Maeoni's decision"),
+        "{out}"
+    );
+    // Her own board waits for her answer; she rejects: no board again.
     let out = run(
         &bot,
         "Maeoni",
-        &format!("/match setup file:{}\n/match log\n", path.display()),
-    );
-    assert!(
-        out.contains("set up this board; only they or a moderator may replace it"),
-        "{out}"
-    );
-    assert!(!out.contains("#2"), "nothing recorded: {out}");
-    let out = run(
-        &bot,
-        "Coal",
-        &format!("/match setup file:{}\n", example("ashes-start.yaml")),
-    );
-    assert!(
-        out.contains("(active, version 2)") && !out.contains("cannot do that"),
-        "its author may: {out}"
-    );
-}
-
-/// No board name is written as a Discord mention: a seat named
-/// `<@maeoni's id>` read as "@Maeoni attacks…" in every prompt of Coal's
-/// plays, and `@everyone` as a unit (found by an outside tester).
-#[test]
-fn no_seat_or_unit_is_named_as_a_mention() {
-    let dir = tempfile::tempdir().unwrap();
-    let bot = match_bot(dir.path());
-    let (path, _) = edited_example(
-        dir.path(),
-        "ashes-start.yaml",
-        "name: Maeoni\n",
-        "name: \"<@1300000000000000302>\"\n",
-    );
-    let out = run(
-        &bot,
-        "Coal",
         &format!(
-            "/match start game:ashes player1:Coal player2:Maeoni\n/match setup file:{}\n/match log\n",
-            path.display()
-        ),
-    );
-    assert!(
-        out.contains("players[1].name") && out.contains("is written as a Discord mention"),
-        "{out}"
-    );
-    assert!(out.contains("0 events"), "nothing recorded: {out}");
-    let out = run(
-        &bot,
-        "Coal",
-        &format!(
-            "/match setup file:{}\n/match adjust field:players.Coal.units.Anchornaut.name value:<@1300000000000000302> reason:x\n",
+            "/match setup file:{}\n/match answer choice:reject\n/match board\n",
             example("ashes-start.yaml")
         ),
     );
-    assert!(out.contains("is written as a Discord mention"), "{out}");
-    assert!(out.contains("(active, version 1)"), "only the setup: {out}");
+    assert!(out.contains("waiting for Maeoni's decision"), "{out}");
+    assert!(out.contains("no board yet"), "{out}");
+    // Coal proposes again and replaces his own proposal; she confirms the
+    // second: it is the board, his to replace before any play.
+    let out = run(
+        &bot,
+        "Coal",
+        &format!(
+            "/match setup file:{}\n/match setup file:{}\n",
+            nearly.display(),
+            example("ashes-start.yaml")
+        ),
+    );
+    assert!(!out.contains("cannot do that"), "{out}");
+    let out = run(&bot, "Maeoni", "/match answer choice:confirm\n/match log\n");
+    assert!(
+        out.contains("#2 Maeoni answered: rejected: the starting board shown")
+            && out.contains("#3 Coal proposed the starting board (asked for consent)")
+            && out.contains("#5 Coal set up the board, confirmed by Maeoni"),
+        "{out}"
+    );
+    let v = run(&bot, "Maeoni", "/match board\n");
+    assert!(v.contains("damage: 4") && !v.contains("damage: 19"), "{v}");
+    assert!(v.contains("next: Coal: your turn"), "{v}");
 }
 
 /// A proposal half confirmed is still its author's to take back: Ana's
@@ -488,8 +481,8 @@ fn a_players_import_is_credited_to_them_without_the_files_words() {
     let bot = ashes(dir.path());
     let out = run(&bot, "Coal", "/match export\n");
     let yaml = exported(&out).replacen(
-        "- actor: Coal\n",
-        "- actor: Coal\n  input: 'Maeoni: I concede'\n",
+        "- actor: judge\n",
+        "- actor: judge\n  input: 'Maeoni: I concede'\n",
         1,
     );
     assert!(yaml.contains("I concede"), "{yaml}");
@@ -505,7 +498,11 @@ fn a_players_import_is_credited_to_them_without_the_files_words() {
             file.display()
         ),
     );
-    assert!(out.contains("#1 Maeoni set up the board"), "{out}");
+    // Hers, as a board she proposes (Coal confirms it).
+    assert!(
+        out.contains("#1 Maeoni proposed the starting board"),
+        "{out}"
+    );
     assert!(!out.contains("I concede"), "{out}");
 }
 
@@ -526,7 +523,7 @@ fn a_player_out_of_the_game_is_not_asked_to_consent() {
         &bot,
         "Coal",
         &format!(
-            "/match start game:ashes player1:Coal player2:Maeoni player3:Jessa\n/match setup file:{}\n",
+            "/match start game:ashes player1:Coal player2:Maeoni player3:Jessa\n/as judge moderator\n/match setup file:{}\n/as Coal\n",
             board.display()
         ),
     );
@@ -608,7 +605,7 @@ fn a_wrong_starting_board_is_located() {
         &bot,
         "Coal",
         &format!(
-            "/match start game:ashes player1:Coal player2:Maeoni\n/match setup file:{}\n",
+            "/match start game:ashes player1:Coal player2:Maeoni\n/as judge moderator\n/match setup file:{}\n/as Coal\n",
             file.display()
         ),
     );
@@ -660,7 +657,7 @@ fn the_authors_decision_after_a_confirmed_proposal_is_answered() {
         &bot,
         "Ana",
         &format!(
-            "/match start game:magewinds player1:Ana player2:Bram\n/match setup file:{}\n\
+            "/match start game:magewinds player1:Ana player2:Bram\n/as judge moderator\n/match setup file:{}\n/as Ana\n\
              /match play text:activate Pyromancer attack Stonewarden; no reaction; agreed by Bram\n\
              /as Bram\n/match answer choice:confirm\n",
             file.display()
@@ -708,7 +705,7 @@ fn a_decided_board_is_not_set_up() {
         &bot,
         "Coal",
         &format!(
-            "/match start game:ashes player1:Coal player2:Maeoni\n/match setup file:{}\n/match board\n",
+            "/match start game:ashes player1:Coal player2:Maeoni\n/as judge moderator\n/match setup file:{}\n/as Coal\n/match board\n",
             file.display()
         ),
     );
@@ -748,7 +745,7 @@ fn an_unanswered_proposal_changes_nothing() {
             .await
             .unwrap();
         let board = std::fs::read_to_string(example("ashes-start.yaml")).unwrap();
-        m.setup(&coal, &board).await.unwrap();
+        store_common::setup_agreed(&m, &coal, &board).await.unwrap();
         let r = m
             .adjust(&coal, "players.Maeoni.phoenixborn.damage", "30", "trust me")
             .await
@@ -857,7 +854,7 @@ fn a_log_is_not_imported_into_a_match_of_other_players() {
         &bot,
         "judge",
         &format!(
-            "/as judge moderator\n/match end\n/match start game:ashes player1:Coal player2:Mallory\n/match setup file:{}\n/match log\n",
+            "/as judge moderator\n/match end\n/match start game:ashes player1:Coal player2:Mallory\n/as judge moderator\n/match setup file:{}\n/as Coal\n/match log\n",
             export.display()
         ),
     );
@@ -891,7 +888,7 @@ fn a_long_match_of_each_game_exports_sets_up_again_and_verifies() {
             .map(|(i, s)| format!(" player{}:{s}", i + 1))
             .collect();
         let mut script = format!(
-            "/match start game:{}{players}\n/match setup file:{}\n{}",
+            "/match start game:{}{players}\n/as judge moderator\n/match setup file:{}\n{}",
             g.game,
             example(g.board),
             g.opening
@@ -987,7 +984,7 @@ fn a_decision_with_one_answer_resolves_at_once_and_the_reply_names_who_is_next()
         &bot,
         "Coal",
         &format!(
-            "/match start game:ashes player1:Coal player2:Maeoni\n/match setup\n{board}.\n\
+            "/match start game:ashes player1:Coal player2:Maeoni\n/as judge moderator\n/match setup\n{board}.\n/as Coal\n\
              /match play attack Maeoni with Hammer Knight\n"
         ),
     );
@@ -1028,7 +1025,7 @@ fn legion_no_player_activates_while_the_others_unit_still_has_an_action() {
         &bot,
         "Ana",
         &format!(
-            "/match start game:legion player1:Ana player2:Ben\n/match setup file:{}\n\
+            "/match start game:legion player1:Ana player2:Ben\n/as judge moderator\n/match setup file:{}\n/as Ana\n\
              /match play activate Stormtroopers; aim; end\n/as Ben\n\
              /match play activate Rebel Troopers; move\n/as Ana\n\
              /match play activate Darth Vader; move\n",
@@ -1064,7 +1061,7 @@ fn magewinds_reactions_are_settled_with_their_attack() {
         &bot,
         "Ana",
         &format!(
-            "/match start game:magewinds player1:Ana player2:Bram\n/match setup\n{board}.\n\
+            "/match start game:magewinds player1:Ana player2:Bram\n/as judge moderator\n/match setup\n{board}.\n/as Ana\n\
              /match play activate Pyromancer attack Stonewarden\n"
         ),
     );
@@ -1084,7 +1081,7 @@ fn magewinds_reactions_are_settled_with_their_attack() {
         &bot,
         "Ana",
         &format!(
-            "/match start game:magewinds player1:Ana player2:Bram\n/match setup file:{}\n\
+            "/match start game:magewinds player1:Ana player2:Bram\n/as judge moderator\n/match setup file:{}\n/as Ana\n\
              /match play activate Pyromancer attack Stonewarden\n/as Bram\n\
              /match answer choice:no reaction\n/match play react Stonewarden dodge\n",
             example("magewinds-start.yaml")
@@ -1123,7 +1120,7 @@ fn assumed_defaults_say_so_and_every_rule_weighed_has_its_step() {
         &bot,
         "Alice",
         &format!(
-            "/match start game:grand-archive player1:Alice player2:Bob\n/match setup file:{}\n\
+            "/match start game:grand-archive player1:Alice player2:Bob\n/as judge moderator\n/match setup file:{}\n/as Alice\n\
              /match play attack with fervent at stalwart guard\n",
             example("grand-archive-start.yaml")
         ),

@@ -54,7 +54,9 @@ async fn started(url: &str, timeout: Option<Duration>) -> Matches {
     )
     .await
     .unwrap();
-    m.setup(&coal(), BOARD).await.unwrap();
+    store_common::setup_agreed(&m, &coal(), BOARD)
+        .await
+        .unwrap();
     m
 }
 
@@ -448,7 +450,9 @@ async fn an_export_with_a_pending_decision_imports_as_it_was(url: String) {
     .unwrap();
     // An export with plays: a moderator's to import (docs/MATCHES.md).
     let judge = Caller::new("other-table", "judge", true);
-    let v = m.setup(&judge, &x.yaml).await.unwrap();
+    let v = store_common::setup_agreed(&m, &judge, &x.yaml)
+        .await
+        .unwrap();
     assert_eq!(v.board, before.board);
     assert_eq!(v.version, before.version);
     assert_eq!(

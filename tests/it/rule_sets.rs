@@ -711,10 +711,13 @@ async fn a_match_keeps_the_rule_set_version_it_started_with(url: String) {
     let coal = Caller::new("table", "coal", false).with_guild(Some("g".into()));
     let players = ["coal".to_string(), "maeoni".to_string()];
     matches.start(&coal, "ashes", &players).await.unwrap();
-    matches
-        .setup(&coal, &format!("```yaml\n{}```", discord_kit::MATCH_BOARD))
-        .await
-        .unwrap();
+    store_common::setup_agreed(
+        &matches,
+        &coal,
+        &format!("```yaml\n{}```", discord_kit::MATCH_BOARD),
+    )
+    .await
+    .unwrap();
     matches
         .play(&coal, &format!("{PLAY}; agreed by maeoni"), None)
         .await

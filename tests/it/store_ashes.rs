@@ -47,7 +47,7 @@ async fn ashes_match(url: String) {
     )
     .await
     .unwrap();
-    m.setup(&coal(), &format!("```yaml\n{BOARD}```"))
+    store_common::setup_agreed(&m, &coal(), &format!("```yaml\n{BOARD}```"))
         .await
         .unwrap();
     let v = m.board("table").await.unwrap();
@@ -165,7 +165,9 @@ async fn garbage_input_never_panics_nor_changes_the_board() {
     )
     .await
     .unwrap();
-    m.setup(&coal(), BOARD).await.unwrap();
+    store_common::setup_agreed(&m, &coal(), BOARD)
+        .await
+        .unwrap();
     let pieces = [
         "attack",
         "unit",

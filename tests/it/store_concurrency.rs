@@ -26,7 +26,9 @@ async fn race(url: String) {
     a.start(&ann, "tally", &["ann".into(), "bob".into()])
         .await
         .unwrap();
-    a.setup(&ann, tally_board()).await.unwrap();
+    store_common::setup_agreed(&a, &ann, tally_board())
+        .await
+        .unwrap();
 
     let barrier = std::sync::Arc::new(tokio::sync::Barrier::new(PLAYS as usize));
     let mut tasks = Vec::new();
@@ -177,7 +179,9 @@ async fn notes_at_once(url: String) {
     a.start(&ann, "tally", &["ann".into(), "bob".into()])
         .await
         .unwrap();
-    a.setup(&ann, tally_board()).await.unwrap();
+    store_common::setup_agreed(&a, &ann, tally_board())
+        .await
+        .unwrap();
     const NOTES: usize = 12;
     let barrier = std::sync::Arc::new(tokio::sync::Barrier::new(NOTES));
     let tasks: Vec<_> = (0..NOTES)

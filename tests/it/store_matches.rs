@@ -29,7 +29,9 @@ async fn started(url: &str) -> Matches {
     m.start(&ann(), "tally", &["ann".into(), "bob".into()])
         .await
         .expect("start");
-    m.setup(&ann(), tally_board()).await.expect("setup");
+    store_common::setup_agreed(&m, &ann(), tally_board())
+        .await
+        .expect("setup");
     m
 }
 
@@ -202,7 +204,9 @@ async fn permissions(url: String) {
         m.setup(&eve(), tally_board()).await.unwrap_err(),
         MatchError::Forbidden { .. }
     ));
-    m.setup(&bob(), tally_board()).await.unwrap();
+    store_common::setup_agreed(&m, &bob(), tally_board())
+        .await
+        .unwrap();
     let e = m.play(&eve(), "add 1", None).await.unwrap_err();
     assert!(e.to_string().contains("only the match's players"), "{e}");
     assert!(m.board("chan").await.is_ok());
@@ -215,7 +219,9 @@ async fn permissions(url: String) {
             .contains("only they or a moderator may replace it"),
         "{e}"
     );
-    m.setup(&bob(), &turn_board).await.unwrap();
+    store_common::setup_agreed(&m, &bob(), &turn_board)
+        .await
+        .unwrap();
     assert_eq!(m.board("chan").await.unwrap().turn.as_deref(), Some("ann"));
     let e = m.play(&bob(), "add 1", None).await.unwrap_err();
     assert!(e.to_string().contains("this play is for Ann"), "{e}");
@@ -233,7 +239,9 @@ async fn permissions(url: String) {
     // After plays, only a moderator may replace the board.
     let e = m.setup(&ann(), tally_board()).await.unwrap_err();
     assert!(matches!(e, MatchError::Forbidden { .. }), "{e:?}");
-    m.setup(&moderator(), tally_board()).await.unwrap();
+    store_common::setup_agreed(&m, &moderator(), tally_board())
+        .await
+        .unwrap();
     // Non-players cannot end; a moderator can.
     assert!(matches!(
         m.end(&eve(), None, None).await.unwrap_err(),
@@ -263,7 +271,9 @@ async fn export_reimport(url: String) {
     assert!(matches!(e, MatchError::Forbidden { .. }), "{e:?}");
     assert_eq!(m.board("chan").await.unwrap().version, 0);
     // A moderator's import replays the whole log: every event, the same board.
-    m.setup(&moderator(), &x.yaml).await.unwrap();
+    store_common::setup_agreed(&m, &moderator(), &x.yaml)
+        .await
+        .unwrap();
     let after = m.board("chan").await.unwrap();
     assert_eq!(after.board, before);
     assert_eq!(after.version, 3, "the setup and both plays are imported");
@@ -352,7 +362,9 @@ async fn bad_input(url: String) {
     assert!(e.to_string().contains("limit"), "{e}");
     assert_eq!(m.board("chan").await.unwrap().version, 0, "nothing stored");
 
-    m.setup(&ann(), tally_board()).await.unwrap();
+    store_common::setup_agreed(&m, &ann(), tally_board())
+        .await
+        .unwrap();
     let board = m.board("chan").await.unwrap();
     // Malformed plays, unknown names, illegal plays, oversized plays.
     let bad_plays = [
@@ -425,14 +437,18 @@ async fn an_end_before_any_board_is_undone(url: String) {
     m.start(&fourth, "tally", &["ann".into(), "bob".into()])
         .await
         .unwrap();
-    let v = m.setup(&fourth, &x.yaml).await.unwrap();
+    let v = store_common::setup_agreed(&m, &fourth, &x.yaml)
+        .await
+        .unwrap();
     assert_eq!((v.status, v.board.is_none()), (MatchStatus::Ended, true));
     assert!(m.undo(&bob()).await.is_err(), "not bob's end");
     let r = m.undo(&ann()).await.unwrap();
     assert_eq!(r.undone.map(|u| u.kind), Some(EventKind::End));
     assert_eq!(m.board("chan").await.unwrap().status, MatchStatus::Active);
     assert_consistent(&m, "chan").await;
-    m.setup(&bob(), tally_board()).await.unwrap();
+    store_common::setup_agreed(&m, &bob(), tally_board())
+        .await
+        .unwrap();
     m.play(&ann(), "add 1", None).await.unwrap();
     assert_consistent(&m, "chan").await;
     // Its export (an event whose board is `null`) imports elsewhere.
@@ -441,7 +457,9 @@ async fn an_end_before_any_board_is_undone(url: String) {
     m.start(&other, "tally", &["ann".into(), "bob".into()])
         .await
         .unwrap();
-    let v = m.setup(&other, &x.yaml).await.unwrap();
+    let v = store_common::setup_agreed(&m, &other, &x.yaml)
+        .await
+        .unwrap();
     assert_eq!(v.board, m.board("chan").await.unwrap().board);
     assert_consistent(&m, "other").await;
 }
@@ -461,7 +479,9 @@ async fn an_export_that_reopened_imports_whole(url: String) {
     m.start(&other, "tally", &["ann".into(), "bob".into()])
         .await
         .unwrap();
-    let v = m.setup(&other, &x.yaml).await.unwrap();
+    let v = store_common::setup_agreed(&m, &other, &x.yaml)
+        .await
+        .unwrap();
     assert_eq!((v.status, v.version), (MatchStatus::Active, before.version));
     assert_eq!(v.board, before.board);
     assert_consistent(&m, "other").await;
@@ -472,7 +492,9 @@ async fn an_export_that_reopened_imports_whole(url: String) {
     m.start(&third, "tally", &["ann".into(), "bob".into()])
         .await
         .unwrap();
-    let v = m.setup(&third, &x.yaml).await.unwrap();
+    let v = store_common::setup_agreed(&m, &third, &x.yaml)
+        .await
+        .unwrap();
     let won = m.board("chan").await.unwrap();
     assert_eq!((v.status, &v.result), (MatchStatus::Ended, &won.result));
     assert!(v.result.is_some());
@@ -604,7 +626,7 @@ async fn dispatch(url: String) {
         arbiter::render::matches::reply(&r)
     );
     m.handle(
-        &ann(),
+        &moderator(),
         MatchRequest::Setup {
             text: tally_board().into(),
         },

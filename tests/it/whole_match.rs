@@ -417,9 +417,16 @@ fn labelled<'a>(s: &'a Shown, label: &str) -> &'a str {
 /// Plays `game` through `t`, checking each reply against the database.
 async fn whole_match(t: &mut impl Table, game: &Game, db: &Db) {
     public(&t.send(Seat(0), Cmd::Start).await, "Match #");
-    let s = t.send(Seat(0), Cmd::Setup).await;
+    let mut s = t.send(Seat(0), Cmd::Setup).await;
     assert!(!s.private, "{s:#?}");
-    assert_eq!(db.view().await.version, 1);
+    // A player's starting board sets every seat's standing: each other
+    // player confirms it before anything is played.
+    for seat in 1..game.names.len() {
+        s = t.press(Seat(seat), labelled(&s, "confirm")).await;
+        assert!(!s.private, "{s:#?}");
+    }
+    assert_eq!(db.view().await.version, game.names.len() as i64);
+    assert!(db.view().await.pending.is_none());
     for step in game.steps {
         eprintln!("{}: {step:?}", game.id);
         play_step(t, game, db, *step).await;
@@ -462,7 +469,9 @@ async fn reimported(db: &Db, v: &MatchView) {
         Err(MatchError::Forbidden { .. })
     ));
     let moderator = Caller::new(format!("{}-copy", db.channel), "judge", true);
-    let w = db.matches.setup(&moderator, &x.yaml).await.unwrap();
+    let w = store_common::setup_agreed(&db.matches, &moderator, &x.yaml)
+        .await
+        .unwrap();
     assert_eq!((&w.board, w.version), (&v.board, v.version));
     assert_eq!((w.status, &w.result), (MatchStatus::Ended, &v.result));
 }
@@ -1010,7 +1019,11 @@ async fn http_table(url: &str, game: &'static Game) -> (Http<'static>, Db) {
         last: String::new(),
     };
     public(&t.send(Seat(0), Cmd::Start).await, "Match #");
-    assert!(!t.send(Seat(0), Cmd::Setup).await.private);
+    let mut s = t.send(Seat(0), Cmd::Setup).await;
+    assert!(!s.private);
+    for seat in 1..game.names.len() {
+        s = t.press(Seat(seat), labelled(&s, "confirm")).await;
+    }
     (t, db)
 }
 

@@ -314,7 +314,19 @@ fn entry_lines(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style, ste
             "proposed {} (asked for consent)",
             e.input.as_deref().unwrap_or("")
         ),
-        EventKind::Setup => "set up the board".to_string(),
+        EventKind::Setup if asked => "proposed the starting board (asked for consent)".into(),
+        EventKind::Setup => match crate::app::matches::proposal_in(e.context.as_ref()) {
+            Some(p) if p.stage == crate::app::matches::Stage::Confirmed => {
+                let by: Vec<String> = p
+                    .confirmed
+                    .iter()
+                    .filter_map(|s| seats.get(*s))
+                    .map(|s| who(seats, &s.user, style))
+                    .collect();
+                format!("set up the board, confirmed by {}", by.join(", "))
+            }
+            _ => "set up the board".to_string(),
+        },
         EventKind::Play => format!("played {}", e.input.as_deref().unwrap_or("")),
         EventKind::Answer => format!("answered: {}", e.input.as_deref().unwrap_or("")),
         EventKind::Advance => format!(

@@ -31,6 +31,10 @@ pub enum Proposed {
     },
     /// The match ended with this result.
     End { result: GameResult },
+    /// The board the event carries set up: a starting board sets every
+    /// seat's standing. Its context keeps the board it replaces
+    /// (`before`), which a rejection brings back.
+    Setup,
 }
 
 /// Where a proposal stands on the event that carries it.
@@ -231,6 +235,11 @@ impl Matches {
         if !confirm {
             p.stage = Stage::Rejected;
             context.insert("proposal".into(), json!(p));
+            // A board set up and rejected: the board before it is back.
+            let state = match p.what {
+                Proposed::Setup => context.get("before").cloned().unwrap_or(Value::Null),
+                _ => state,
+            };
             let mut event = NewEvent::new(EventKind::Answer, actor, state);
             event.input = Some(if actor == TIMEOUT_ACTOR {
                 format!("expired, nothing changed: {}", p.text)
@@ -282,6 +291,15 @@ impl Matches {
                 context.insert("agreed_by".into(), json!([p.by]));
                 self.apply_adjust(caller, m, &state, &field, &value, reason, context)
                     .await
+            }
+            Proposed::Setup => {
+                // The board stands, as its author's (whose to replace).
+                context.insert("proposal".into(), json!(p));
+                let author = m.players.get(p.by).map_or(actor, String::as_str);
+                let mut event = NewEvent::new(EventKind::Setup, author, state);
+                event.input = Some(format!("confirmed: {}", p.text));
+                event.context = Some(Value::Object(context));
+                self.record(caller, m, Outcome::new(event)).await
             }
             Proposed::End { mut result } => {
                 let names = self.names(m);

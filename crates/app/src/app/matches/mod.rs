@@ -684,9 +684,21 @@ impl Matches {
             ));
         }
         if m.version > 0 && !caller.moderator {
+            // A setup waiting on the other players is its author's to
+            // replace; any other question is answered first.
+            if let Some(top) = self.top(&m).await?
+                && let Some(p) = pending_of(&m, &top)
+                && !(top.kind == EventKind::Setup && top.actor == caller.user)
+            {
+                return Err(MatchError::Waiting {
+                    player: p.decision.player,
+                    question: p.decision.question,
+                });
+            }
             let heads = self.store.event_heads(m.id).await?;
-            // An end before any board, and its undo, are not plays.
-            let played = |k| !matches!(k, EventKind::Setup | EventKind::End | EventKind::Undo);
+            // Notes, ends before any board, answers to a board proposed
+            // and undos are not plays.
+            let played = |k| matches!(k, EventKind::Play | EventKind::Advance | EventKind::Adjust);
             if heads.iter().any(|h| played(h.kind)) {
                 return Err(MatchError::forbidden(
                     "the match already has plays; only a moderator may replace its board",
@@ -744,16 +756,43 @@ impl Matches {
         Ok(view)
     }
 
-    /// Records a validated starting board.
+    /// Records a validated starting board: a moderator's at once; a
+    /// player's as a proposal the other players confirm (it sets every
+    /// seat's standing: a player alone set his opponent one hit from
+    /// defeat, then attacked), the board shown meanwhile and no play made.
     async fn setup_board(
         &self,
         caller: &Caller,
         m: &MatchRecord,
         board: Value,
     ) -> Result<MatchView, MatchError> {
-        let mut event = NewEvent::new(EventKind::Setup, &caller.user, board);
+        let engine = self.engine_of(m)?;
+        let seat = seat_of(m, &caller.user).filter(|_| !caller.moderator);
+        let asks = seat.map_or_else(Vec::new, |seat| {
+            let others = (0..m.players.len()).filter(|s| *s != seat).collect();
+            consent::waited_on(engine, Some(&board), others)
+        });
+        let mut event = NewEvent::new(EventKind::Setup, &caller.user, board.clone());
         event.interaction = caller.interaction.clone();
-        self.append(m, &event).await?;
+        if let (Some(seat), false) = (seat, asks.is_empty()) {
+            let proposal = consent::Proposal {
+                by: seat,
+                what: consent::Proposed::Setup,
+                text: "the starting board shown (it sets every seat's standing)".into(),
+                asks,
+                confirmed: Vec::new(),
+                moderated: Vec::new(),
+                stage: consent::Stage::Asked,
+            };
+            let before = m.state.clone().unwrap_or(Value::Null);
+            event.context = Some(serde_json::json!({ "before": before }));
+            // The question names the seats as the proposed board does.
+            let mut named = m.clone();
+            named.state = Some(board);
+            self.propose(caller, &named, event, proposal).await?;
+        } else {
+            self.append(m, &event).await?;
+        }
         self.view(
             &self
                 .store

@@ -56,7 +56,7 @@ pub fn replay_log(engine: &dyn GameEngine, log: &[LogEntry]) -> (Option<Value>, 
             ));
         }
         let stage = super::consent::proposal_in(e.context.as_ref()).map(|p| p.stage);
-        let replayed = match stage.and_then(|st| proposal_step(e.kind, st, stack.last())) {
+        let replayed = match stage.and_then(|st| proposal_step(e, st, stack.last())) {
             Some(r) => r,
             None => replay_event(engine, e, stored, &mut stack, &mut bad),
         };
@@ -104,12 +104,20 @@ pub fn replay_log(engine: &dyn GameEngine, log: &[LogEntry]) -> (Option<Value>, 
 /// the board as it is and waits; rejected, it changes nothing; a confirmed
 /// end ends on the board as it is. `None`: judged like any other event.
 fn proposal_step(
-    kind: EventKind,
+    e: &LogEntry,
     stage: Stage,
     top: Option<&InEffect>,
 ) -> Option<Result<Option<(Value, bool)>, String>> {
     let t = top?;
-    let waits = match (kind, stage) {
+    // A board proposed and rejected: the board before it is back.
+    if let (EventKind::Answer, Stage::Rejected, Some(before)) = (
+        e.kind,
+        stage,
+        e.context.as_ref().and_then(|c| c.get("before")),
+    ) {
+        return Some(Ok(Some((before.clone(), false))));
+    }
+    let waits = match (e.kind, stage) {
         (
             EventKind::Play | EventKind::Adjust | EventKind::Note | EventKind::Answer,
             Stage::Asked,
@@ -131,10 +139,15 @@ fn replay_event(
 ) -> Result<Option<(Value, bool)>, String> {
     let top = stack.last();
     match (e.kind, top) {
-        (EventKind::Setup, _) => engine
-            .check_board(stored)
-            .map(|b| Some((b, false)))
-            .map_err(|err| err.to_string()),
+        // A board proposed waits on the other players' consent.
+        (EventKind::Setup, _) => {
+            let asked = super::consent::proposal_in(e.context.as_ref())
+                .is_some_and(|p| p.stage == Stage::Asked);
+            engine
+                .check_board(stored)
+                .map(|b| Some((b, asked)))
+                .map_err(|err| err.to_string())
+        }
         (EventKind::Play | EventKind::Answer, Some(t)) => replay_ruling(engine, e, t),
         (EventKind::Advance, Some(t)) => {
             let to = e
@@ -388,6 +401,15 @@ impl Matches {
             )
             .into());
         }
+        // A player's import (setups only) is a board of theirs: set up as
+        // theirs, which the other players confirm, with none of the file's
+        // words (nothing shows anyone said them).
+        if !caller.moderator
+            && let Some(board) = state
+        {
+            let board = self.read_board(m, engine, board)?;
+            return self.setup_board(caller, m, board).await;
+        }
         let seat = |u: &str| {
             export
                 .players
@@ -398,20 +420,12 @@ impl Matches {
         let offset = m.version;
         let last = export.log.len() - 1;
         let mut events = Vec::with_capacity(export.log.len());
-        // A player's import (setups only) is theirs: credited to them, with
-        // none of the file's words, which nothing shows anyone said.
-        let own = !caller.moderator;
+        // A moderator's import: the seats and words the file names.
         for (i, e) in export.log.iter().enumerate() {
-            let actor = if own {
-                caller.user.clone()
-            } else {
-                seat(&e.actor)
-            };
+            let actor = seat(&e.actor);
             let mut event = NewEvent::new(e.kind, &actor, e.state.clone().unwrap_or(Value::Null));
-            if !own {
-                event.input = e.input.clone();
-                event.context = e.context.clone();
-            }
+            event.input = e.input.clone();
+            event.context = e.context.clone();
             event.play = e.play.clone();
             event.ruling = e.ruling.clone();
             event.undoes = e.undoes.map(|u| u + offset);

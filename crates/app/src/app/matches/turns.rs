@@ -235,16 +235,19 @@ impl Matches {
         }
         let (m, state) = self.ready(caller).await?;
         let caller = &caller.in_match(&m);
-        let Some(seat) = seat_of(&m, &caller.user) else {
+        // A moderator who holds no seat may enter a seat's play, the whole
+        // exchange as written (a judge transcribing a table's game).
+        let seat = seat_of(&m, &caller.user);
+        if seat.is_none() && !caller.moderator {
             return Err(MatchError::forbidden(format!(
-                "only the match's players may play ({}); anyone may look at the board",
+                "only the match's players (or a moderator) may play ({}); anyone may look at the board",
                 m.players
                     .iter()
                     .map(|p| super::mention(p))
                     .collect::<Vec<_>>()
                     .join(", ")
             )));
-        };
+        }
         if let Some(v) = expected_version
             && v != m.version
         {
@@ -271,7 +274,9 @@ impl Matches {
                 .not_recorded(&m, EventKind::Play, Some(play), ruling)
                 .await;
         }
-        if !context.agreed_by.is_empty() {
+        if let Some(seat) = seat
+            && !context.agreed_by.is_empty()
+        {
             // `agreed by X` states X's choices: X is asked to confirm them.
             return self
                 .propose_play(caller, &m, text, play, context, seat)
@@ -686,7 +691,10 @@ impl Matches {
         let mut tries = 0;
         loop {
             match self.note_once(caller, text).await {
-                Err(MatchError::BoardChanged { .. }) if tries < 8 => tries += 1,
+                Err(MatchError::BoardChanged { .. }) if tries < 32 => {
+                    tries += 1;
+                    tokio::task::yield_now().await;
+                }
                 done => return done,
             }
         }
@@ -1095,19 +1103,28 @@ fn plain_answer(text: &str) -> String {
     format!("{first} {rest}").trim_end().to_string()
 }
 
-/// The engine's part of a play by `seat`, on one read of the board: the
-/// play (notation or YAML), whose it is, who agreed, and the ruling. Runs
-/// on the CPU pool; `players` are the match's user ids by seat.
+/// The engine's part of a play by `seat` (`None`: a moderator's, entered
+/// for the seat it is for, every choice as written), on one read of the
+/// board: the play (notation or YAML), whose it is, who agreed, and the
+/// ruling. Runs on the CPU pool; `players` are the match's user ids by
+/// seat.
 fn rule_play(
     engine: &dyn GameEngine,
     state: &Value,
     text: &str,
     players: &[String],
-    seat: usize,
+    seat: Option<usize>,
 ) -> Result<(Value, PlayContext, Ruling), MatchError> {
     let board = engine.open(state, None)?;
     let (play, agreed_by) = read_play(&*board, text, players)?;
-    if let Some(actor) = board.actor(&play)?
+    let actor = board.actor(&play)?;
+    let moderator = seat.is_none();
+    let Some(seat) = seat.or(actor) else {
+        return Err(MatchError::usage(
+            "this play names no player: name the player it is for (`Name: …`, or `player:`)",
+        ));
+    };
+    if let Some(actor) = actor
         && actor != seat
     {
         let names = board.players();
@@ -1126,10 +1143,9 @@ fn rule_play(
     }
     let context = PlayContext {
         author: Some(seat),
-        // Only a player plays, and a player's `agreed by` is asked first
-        // (a moderator holds no seat: `Caller::in_match`); `agreed` is read
-        // from older logs.
-        agreed: false,
+        // A player's `agreed by` is asked first; a moderator's play (who
+        // holds no seat: `Caller::in_match`) records the exchange as written.
+        agreed: moderator,
         agreed_by,
         answered: Vec::new(),
         proposal: None,
