@@ -224,11 +224,18 @@ fn general_rule_3_attack_card_on_stack_blocks_the_declaration() {
         vec![(err_rule("general-rules.3").as_str(), "effects_stack[0]")]
     );
     assert!(r.changes.is_empty());
-    // Not an attempt: nothing was declared.
+    // An attempt deemed illegal, said as a reading: the obligation is met
+    // (1.4), as by any other illegal declaration.
     let doc = with("effects_stack: [{ name: Slice, kind: attack_card }]\nplay: { action: declare-attack, attacker: Fervent Lancer, target: Rai }\n")
         .replace("      - name: Fervent Lancer\n", "      - name: Fervent Lancer\n    must_attack: [{ with: Fervent Lancer }]\n");
     let r = judge(&doc);
-    assert!(r.changes.is_empty());
+    assert_eq!(r.changes.len(), 1, "{:?}", r.changes);
+    assert!(
+        r.steps[0]
+            .assumption
+            .as_deref()
+            .is_some_and(|a| a.contains("general rule 3"))
+    );
     // Resolved into intent: the declaration proceeds and says so.
     let r = judge(
         &with("play: { action: declare-attack, attacker: Lorraine, target: Rai }\n").replace(
@@ -1778,4 +1785,21 @@ fn the_documented_notation_examples_parse_and_judge() {
         ENGINE.notation_completions("attack with lorraine at rai; ", &b),
         vec!["respond with".to_string(), "no response".to_string()]
     );
+}
+
+/// A declaration general rule 3 refuses (an attack card still on the
+/// stack) is still an attempt, deemed illegal: a must-attack obligation on
+/// that object is recorded as attempted, so leaving the Main Phase is not
+/// refused next as if no attempt was made (found by an outside tester).
+#[test]
+fn a_declaration_refused_by_an_attack_card_waiting_counts_as_the_attempt() {
+    let doc = "game: grand-archive\nphase: main\nturn_player: Alice\nplayers:\n  - name: Alice\n    champion: { name: \"Lorraine, Wandering Warrior\" }\n    allies: [{ name: Fervent Lancer }]\n    must_attack: [{ with: Fervent Lancer, source: Provoke }]\n  - name: Bob\n    champion: { name: \"Rai, Spellcrafter\" }\neffects_stack:\n  - { name: Slice, kind: attack_card, controller: Alice }\nplay: { action: declare-attack, attacker: Fervent Lancer, target: Rai }\n";
+    let r = ENGINE.judge_text(doc).unwrap();
+    assert!(!r.legal);
+    assert_eq!(
+        r.diagnostics[0].rule.as_deref(),
+        Some("grand-archive:general-rules.3")
+    );
+    assert!(has_step(&r, "declaring-an-attack.1.4"), "{:?}", rules(&r));
+    assert_eq!(r.state["players"][0]["must_attack"][0]["attempted"], true);
 }

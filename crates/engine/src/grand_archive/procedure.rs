@@ -106,6 +106,10 @@ struct Decl<'r, 'a> {
 
 fn declare(b: &mut Board, a: Attack, cx: &mut Cx) -> Result<(), Stop> {
     if !can_declare(b, cx) {
+        // Still an attempt, deemed illegal: rule 1.4 asks no further one
+        // (as for any other illegal declaration; its End Phase refusal
+        // said "an illegal attempt is enough" and did not count this one).
+        blocked_attempt(b, &a, cx);
         return Ok(());
     }
     let mine = &b.players[a.tp];
@@ -135,6 +139,26 @@ fn declare(b: &mut Board, a: Attack, cx: &mut Cx) -> Result<(), Stop> {
     }
     d.record_attempt(!legal);
     Ok(())
+}
+
+/// Rule 1.4 for a declaration general rule 3 refused: the objects the
+/// player must attack with are recorded as attempted.
+fn blocked_attempt(b: &mut Board, a: &Attack, cx: &mut Cx) {
+    let player = b.name(a.tp);
+    let Some(card) = b.players[a.tp].card(a.attacker).map(|c| c.name.clone()) else {
+        return;
+    };
+    for m in b.players[a.tp]
+        .must_attack
+        .iter_mut()
+        .filter(|m| *card == m.with.as_str())
+    {
+        m.attempted = true;
+        let from = Whence(m.source.as_deref());
+        let (player, card) = (player.as_str(), card.as_str());
+        cx.step(D1_4, Says::AttemptedIllegal { player, card, from })
+            .assume(super::wording::BLOCKED_ATTEMPT);
+    }
 }
 
 /// General rule 3: no attack card waiting on the Effects Stack.
