@@ -1969,3 +1969,25 @@ fn a_reaction_in_the_channelling_phase_is_refused() {
     assert!(!r.legal, "{r:?}");
     assert!(r.changes.is_empty(), "{:?}", r.changes);
 }
+
+/// A misspelt Move, Attack or Guard is refused with a did-you-mean, not
+/// taken as another named action with none of the attack's checks (found
+/// by an outside tester: `action: atack` was legal and offered no
+/// reaction); a named action of the fighter's own list still stands.
+#[test]
+fn a_misspelt_universal_action_gets_a_did_you_mean() {
+    let board = "game: magewinds\nfirst_to_pass: Ana\nturn: Ana\nplayers:\n  - name: Ana\n    fighters:\n      - {name: Pyromancer, movement: 5, position: [0, 0], attacks: [Fire Bolt]ACTIONS}\n  - name: Bram\n    fighters:\n      - {name: Shade, movement: 5, position: [2, 2], attacks: [Shadow Bolt]}\nplay:\n  activate: Pyromancer\n  action: NAME\n";
+    let judge = |actions: &str, name: &str| {
+        let doc = board.replace("ACTIONS", actions).replace("NAME", name);
+        arbiter::engine::magewinds::ENGINE.judge_text(&doc).unwrap()
+    };
+    let r = judge("", "atack");
+    assert!(!r.legal);
+    assert!(
+        r.diagnostics[0].message.contains("did you mean 'attack'"),
+        "{:?}",
+        r.diagnostics
+    );
+    assert!(judge(", actions: [Attach]", "Attach").legal);
+    assert!(judge("", "Summon Familiar").legal);
+}

@@ -635,6 +635,18 @@ fn other_action(
     let fighter = name.as_str();
     let list = b.fighter(id).actions.clone();
     let refs: Vec<&str> = list.iter().map(Said::as_str).collect();
+    // A misspelt Move, Attack or Guard (available to all fighters, 13.4)
+    // is not another action: the checks of the one meant would not run.
+    if !refs.iter().any(|r| crate::text::fold_eq(r, action))
+        && let Some(meant) = crate::text::closest(
+            action,
+            ["move", "attack", "guard"],
+            crate::text::typo_budget(action),
+        )
+    {
+        let e = Unavailable::Misspelt { action, meant };
+        return illegal(cx, UNIVERSAL, "play.action", e);
+    }
     let action = match names::resolve(action, &refs, "action") {
         Ok(x) => x.to_string(),
         Err(_) if list.is_empty() => action.to_string(),

@@ -443,6 +443,8 @@ pub enum Unavailable<'a> {
         fighter: &'a str,
         error: &'a NameError,
     },
+    /// A name a typo away from Move, Attack or Guard.
+    Misspelt { action: &'a str, meant: &'a str },
 }
 
 impl fmt::Display for Unavailable<'_> {
@@ -469,7 +471,11 @@ impl fmt::Display for Unavailable<'_> {
             ),
             Unavailable::NoSuchAction { fighter, error } => write!(
                 f,
-                "{fighter} can make only the actions available to it: {error}"
+                "{fighter} can make only the actions available to it: {error}; Move, Attack and Guard are available to all fighters"
+            ),
+            Unavailable::Misspelt { action, meant } => write!(
+                f,
+                "unknown action '{action}'; did you mean '{meant}'? (Move, Attack and Guard are available to all fighters; any other action is named as the fighter's card names it)"
             ),
         }
     }
