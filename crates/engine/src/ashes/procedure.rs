@@ -456,16 +456,23 @@ fn declare_blockers(
         .map(|(a, br, _)| (b.label(*a), b.label(*br)))
         .collect();
     let blocks = pairs.as_slice();
+    // Her declared blockers all refused: the refusals say so, not a choice
+    // of hers not to block.
+    let all_refused = out.is_empty() && refused_under(cx, "play.blocks");
     let st = cx.step(PB3, Declared::Blockers { defender, blocks });
     st.num("blockers", out.len() as u32);
     let chose = Chose::Blocks { blocks };
-    if assumed.is_empty() {
-        st.chose(defender, chose);
-    } else {
-        let why = Unstated {
-            attackers: &assumed,
-        };
-        st.assumed(defender, chose, why);
+    match (all_refused, assumed.is_empty()) {
+        (true, _) => {}
+        (false, true) => {
+            st.chose(defender, chose);
+        }
+        (false, false) => {
+            let why = Unstated {
+                attackers: &assumed,
+            };
+            st.assumed(defender, chose, why);
+        }
     }
     Ok(out)
 }
@@ -854,9 +861,25 @@ fn declare_guard(
         target,
         by,
     };
+    // A guard she declared and that was refused: the refusal says so, not a
+    // choice of hers not to guard.
+    let refused = chosen.value() == Guard::None && refused_under(cx, "play.guard");
     let st = cx.step(AU3, declared);
-    chosen.on(st, defender, Chose::Guard { by });
+    if !refused {
+        chosen.on(st, defender, Chose::Guard { by });
+    }
     Ok(chosen.value())
+}
+
+/// Whether a refusal was recorded at `path` (`play.…`) or under it.
+fn refused_under(cx: &Cx, path: &str) -> bool {
+    let at = cx.path(path);
+    cx.diags.iter().any(|d| {
+        d.severity == crate::Severity::Refused
+            && d.path.as_deref().is_some_and(|p| {
+                p == at || p.starts_with(&format!("{at}[")) || p.starts_with(&format!("{at}."))
+            })
+    })
 }
 
 /// The guards the defending player may declare: her Phoenixborn, her
