@@ -445,6 +445,91 @@ fn a_players_starting_board_waits_for_the_other_players_consent() {
     assert!(v.contains("next: Coal: your turn"), "{v}");
 }
 
+/// A board proposed again over one still waiting does not bring the first
+/// back when the second is rejected: the board every player agreed to
+/// does (none yet), and `verify` agrees; a note does not make another
+/// player's board replaceable; a moderator's confirmation says so in the
+/// log (found by an outside reviewer).
+#[test]
+fn a_rejected_replacement_brings_back_the_agreed_board_not_the_first_proposal() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let (evil, _) = edited_example(dir.path(), "ashes-start.yaml", "damage: 4", "damage: 19");
+    let fair = example("ashes-start.yaml");
+    let out = run(
+        &bot,
+        "Coal",
+        &format!(
+            "/match start game:ashes player1:Coal player2:Maeoni\n/match setup file:{}\n/match setup file:{fair}\n/as Maeoni\n/match answer choice:reject\n/match board\n/match verify\n",
+            evil.display()
+        ),
+    );
+    assert!(out.contains("no board yet"), "{out}");
+    assert!(out.contains("the log replays"), "{out}");
+    // Maeoni's board, confirmed by a moderator for Coal; Coal's note does
+    // not make it his to replace.
+    let out = run(
+        &bot,
+        "Maeoni",
+        &format!(
+            "/match setup file:{fair}\n/as judge moderator\n/match answer choice:confirm\n/as Coal\n/match note text:hi\n/match setup file:{}\n/match log\n",
+            evil.display()
+        ),
+    );
+    assert!(
+        out.contains("Maeoni set up this board; only they or a moderator may replace it"),
+        "{out}"
+    );
+    assert!(
+        out.contains("set up the board, confirmed by a moderator for Coal"),
+        "{out}"
+    );
+}
+
+/// A board that puts a player out of the game asks them too: who is out is
+/// read on the board in effect, not on the one proposed (found by an
+/// outside reviewer).
+#[test]
+fn a_board_that_puts_a_player_out_asks_that_player_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let board = dir.path().join("three.yaml");
+    std::fs::write(
+        &board,
+        "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 20 }\n  - name: Noah\n    phoenixborn: { name: Noah Redmoon, life: 18, damage: 18 }\n",
+    )
+    .unwrap();
+    let out = run(
+        &bot,
+        "Coal",
+        &format!(
+            "/match start game:ashes player1:Coal player2:Maeoni player3:Noah\n/match setup file:{}\n/as Maeoni\n/match answer choice:confirm\n",
+            board.display()
+        ),
+    );
+    assert!(out.contains("next: Noah decides"), "{out}");
+}
+
+/// A moderator who holds no seat enters a seat's play with every choice
+/// it writes; a choice it leaves out is still asked of its owner (it was
+/// taken at the rules' default), and the opponent cannot undo the entry.
+#[test]
+fn a_moderators_entry_asks_the_choices_it_leaves_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(
+        &bot,
+        "judge",
+        "/as judge moderator\n/match play attack unit \"Mist Spirit\" with Hammer Knight\n",
+    );
+    assert!(out.contains("⏳ waiting for Maeoni"), "{out}");
+    let out = run(&bot, "Maeoni", "/match undo\n");
+    assert!(
+        out.contains("(only you see this)") && !out.contains("Undone"),
+        "{out}"
+    );
+}
+
 /// A proposal half confirmed is still its author's to take back: Ana's
 /// undo takes back Ben's confirmation, then her proposal; Cleo is told the
 /// proposal is Ana's, not Ben's (found by an outside tester).

@@ -1272,6 +1272,21 @@ async fn notices_off_still_ping_the_player_a_decision_waits_on() {
     t.press(Seat(1), labelled(&b, "no blocker")).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert!(notices(&t).is_empty(), "{:?}", notices(&t));
+    // A win Coal claims is a question for her too (a reply that is the
+    // match, not an event): she is pinged.
+    let claim = match_sub(
+        "end",
+        vec![
+            opt(
+                "winner",
+                &format!("<@{}>", http_user(Seat(0), ASHES.names).0),
+            ),
+            opt("reason", "I win"),
+        ],
+    );
+    t.interact(Seat(0), claim).await;
+    let ping = t.server.fake.ping(&t.last).await.expect("a notice");
+    only_pings(&ping, &maeoni);
     t.server.server.stop().await.unwrap();
 }
 

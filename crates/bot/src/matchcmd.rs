@@ -224,10 +224,11 @@ impl Bot {
         };
         let who = caller(origin);
         let label = request.input.label();
+        let writes = req.writes();
         // A panic in the service becomes an internal error with an id.
         let outcome = tokio::spawn(async move { matches.handle(&who, req).await }).await;
         Some(match outcome {
-            Ok(Ok(reply)) => self.match_message(reply).await,
+            Ok(Ok(reply)) => self.match_message(reply, writes).await,
             Ok(Err(e)) => refusal(&e),
             Err(e) => internal_error(&format!("panic while handling {label}"), &e),
         })
@@ -266,7 +267,10 @@ impl Bot {
         })
         .await;
         match outcome {
-            Ok(Ok(r)) => self.match_message(MatchReply::Event(Box::new(r))).await,
+            Ok(Ok(r)) => {
+                self.match_message(MatchReply::Event(Box::new(r)), true)
+                    .await
+            }
             Ok(Err(e)) => refusal(&e),
             Err(e) => internal_error("panic while answering a decision", &e),
         }
@@ -325,7 +329,8 @@ impl Bot {
         Reply::Choices(choices)
     }
 
-    async fn match_message(&self, reply: MatchReply) -> Reply {
+    /// `wrote`: the request changed the match (its question is new).
+    async fn match_message(&self, reply: MatchReply, wrote: bool) -> Reply {
         let text_doc = |kind: MessageKind, title: String, text: &str| Doc {
             kind,
             title: truncate(&title, 256),
@@ -432,7 +437,7 @@ impl Bot {
         let mut doc = doc;
         add_decision_buttons(&mut doc, &reply);
         let mut message = self.paged(doc, false).await;
-        add_turn_ping(&mut message, &reply);
+        add_turn_ping(&mut message, &reply, wrote);
         if super::pictures::wanted(&reply) {
             message.picture = super::pictures::of_match_pooled(&reply).await;
         }
@@ -596,16 +601,22 @@ fn add_decision_buttons(doc: &mut Doc, reply: &MatchReply) {
 /// always pings the player it waits on, since its default applies without
 /// them (one player turned the notices off and won on a timeout his
 /// opponent was never told of).
-fn add_turn_ping(message: &mut Message, reply: &MatchReply) {
+fn add_turn_ping(message: &mut Message, reply: &MatchReply, wrote: bool) {
+    let decides =
+        |n: Option<&crate::app::matches::Next>| n.is_some_and(|n| n.what == NextKind::Decision);
     let (next, pings) = match reply {
-        MatchReply::Match(v) => (v.next.as_ref(), v.notify),
+        // A board proposed, an end claimed: a new question (a look at the
+        // board pings only with notices on).
+        MatchReply::Match(v) => (
+            v.next.as_ref(),
+            v.notify || (wrote && decides(v.next.as_ref())),
+        ),
         MatchReply::Event(e) => {
             let fresh = e.applied && !e.replayed;
-            let decides = e
-                .next
-                .as_ref()
-                .is_some_and(|n| n.what == NextKind::Decision);
-            (e.next.as_ref(), fresh && (e.notify || decides))
+            (
+                e.next.as_ref(),
+                fresh && (e.notify || decides(e.next.as_ref())),
+            )
         }
         _ => return,
     };

@@ -321,7 +321,10 @@ fn entry_lines(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style, ste
                     .confirmed
                     .iter()
                     .filter_map(|s| seats.get(*s))
-                    .map(|s| who(seats, &s.user, style))
+                    .map(|s| match p.moderated.contains(&s.seat) {
+                        true => format!("a moderator for {}", who(seats, &s.user, style)),
+                        false => who(seats, &s.user, style),
+                    })
                     .collect();
                 format!("set up the board, confirmed by {}", by.join(", "))
             }

@@ -705,9 +705,26 @@ impl Matches {
                 ));
             }
             // A board another player set up is theirs to replace (or undo):
-            // a new one could change every seat's standing unasked.
-            if let Some(top) = self.top(&m).await?
-                && top.kind == EventKind::Setup
+            // a new one could change every seat's standing unasked. The
+            // setup in effect, under any notes made since.
+            // A board only proposed (rejected since) is nobody's.
+            let stack = turns::effective_stack(&heads);
+            let mut setup = None;
+            for &seq in stack.iter().rev() {
+                if !heads
+                    .iter()
+                    .any(|h| h.seq == seq && h.kind == EventKind::Setup)
+                {
+                    continue;
+                }
+                let e = self.store.event(m.id, seq).await?;
+                let proposed = e.as_ref().and_then(consent::Proposal::of);
+                if proposed.is_none_or(|p| p.stage == consent::Stage::Confirmed) {
+                    setup = e;
+                    break;
+                }
+            }
+            if let Some(top) = setup
                 && top.actor != caller.user
             {
                 return Err(MatchError::forbidden(format!(
@@ -768,9 +785,21 @@ impl Matches {
     ) -> Result<MatchView, MatchError> {
         let engine = self.engine_of(m)?;
         let seat = seat_of(m, &caller.user).filter(|_| !caller.moderator);
+        // The board every player agreed to: under a board still proposed
+        // (its author replacing it), the one that proposal replaced; a
+        // rejection brings it back.
+        let top = self.top(m).await?;
+        let agreed = match top.filter(|t| t.kind == EventKind::Setup && pending_of(m, t).is_some())
+        {
+            Some(t) => t.context.and_then(|c| c.get("before").cloned()),
+            None => m.state.clone(),
+        }
+        .unwrap_or(Value::Null);
+        // Who is out is read on that board, not the proposed one (a board
+        // putting a player out asks them too).
         let asks = seat.map_or_else(Vec::new, |seat| {
             let others = (0..m.players.len()).filter(|s| *s != seat).collect();
-            consent::waited_on(engine, Some(&board), others)
+            consent::waited_on(engine, Some(&agreed).filter(|b| !b.is_null()), others)
         });
         let mut event = NewEvent::new(EventKind::Setup, &caller.user, board.clone());
         event.interaction = caller.interaction.clone();
@@ -784,8 +813,7 @@ impl Matches {
                 moderated: Vec::new(),
                 stage: consent::Stage::Asked,
             };
-            let before = m.state.clone().unwrap_or(Value::Null);
-            event.context = Some(serde_json::json!({ "before": before }));
+            event.context = Some(serde_json::json!({ "before": agreed }));
             // The question names the seats as the proposed board does.
             let mut named = m.clone();
             named.state = Some(board);

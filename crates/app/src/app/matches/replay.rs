@@ -56,7 +56,7 @@ pub fn replay_log(engine: &dyn GameEngine, log: &[LogEntry]) -> (Option<Value>, 
             ));
         }
         let stage = super::consent::proposal_in(e.context.as_ref()).map(|p| p.stage);
-        let replayed = match stage.and_then(|st| proposal_step(e, st, stack.last())) {
+        let replayed = match stage.and_then(|st| proposal_step(e, st, &stack)) {
             Some(r) => r,
             None => replay_event(engine, e, stored, &mut stack, &mut bad),
         };
@@ -106,16 +106,20 @@ pub fn replay_log(engine: &dyn GameEngine, log: &[LogEntry]) -> (Option<Value>, 
 fn proposal_step(
     e: &LogEntry,
     stage: Stage,
-    top: Option<&InEffect>,
+    stack: &[InEffect],
 ) -> Option<Result<Option<(Value, bool)>, String>> {
-    let t = top?;
-    // A board proposed and rejected: the board before it is back.
-    if let (EventKind::Answer, Stage::Rejected, Some(before)) = (
-        e.kind,
-        stage,
-        e.context.as_ref().and_then(|c| c.get("before")),
-    ) {
-        return Some(Ok(Some((before.clone(), false))));
+    let t = stack.last()?;
+    // A board proposed and rejected: the last board in effect that waited
+    // on nothing (the one every player agreed to) is back, as the stack
+    // has it, whatever the event's context says.
+    let setup = super::consent::proposal_in(e.context.as_ref())
+        .is_some_and(|p| p.what == super::consent::Proposed::Setup);
+    if (e.kind, stage, setup) == (EventKind::Answer, Stage::Rejected, true) {
+        let agreed = stack.iter().rev().find(|t| !t.pending);
+        return Some(Ok(Some((
+            agreed.map_or(Value::Null, |t| t.state.clone()),
+            false,
+        ))));
     }
     let waits = match (e.kind, stage) {
         (
@@ -296,7 +300,7 @@ impl Matches {
             })
             .await?;
         let current = m.state.clone().filter(|s| !s.is_null());
-        if state != current {
+        if state.clone().filter(|s| !s.is_null()) != current {
             mismatches.push("the match's current board differs from the replay".into());
         }
         Ok(ReplayReport {
@@ -355,7 +359,14 @@ impl Matches {
         }
         // A file anyone can edit cannot show who made its plays, answers
         // and results: a log beyond setting up is a moderator's to import.
-        if !caller.moderator && export.log.iter().any(|e| e.kind != EventKind::Setup) {
+        // (Answers to a board proposed are part of setting it up.)
+        let setting_up = |e: &LogEntry| {
+            e.kind == EventKind::Setup
+                || (e.kind == EventKind::Answer
+                    && super::consent::proposal_in(e.context.as_ref())
+                        .is_some_and(|p| p.what == super::consent::Proposed::Setup))
+        };
+        if !caller.moderator && !export.log.iter().all(setting_up) {
             return Err(MatchError::forbidden(
                 "only a moderator may import an export with plays: an export is a file anyone can edit, \
                  so nothing in it shows that its plays, answers and results were made by the players it names; \
@@ -400,6 +411,10 @@ impl Matches {
                 format!("this export does not replay: {why}"),
             )
             .into());
+        }
+        // No board text written as a mention, a moderator's import too.
+        if let Some(board) = &state {
+            super::no_mentions(board, "board")?;
         }
         // A player's import (setups only) is a board of theirs: set up as
         // theirs, which the other players confirm, with none of the file's

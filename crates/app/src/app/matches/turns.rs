@@ -835,10 +835,15 @@ impl Matches {
                 r.reason
             )));
         }
-        let agreed = PlayContext::of(undone)
-            .agreed_by
-            .iter()
-            .any(|s| m.players.get(*s) == Some(&caller.user));
+        // Who agreed to a player's play may take it back; a moderator's
+        // entry (every seat's choices as written, nobody asked) is a
+        // moderator's to undo.
+        let by_player = m.players.contains(&undone.actor);
+        let agreed = by_player
+            && PlayContext::of(undone)
+                .agreed_by
+                .iter()
+                .any(|s| m.players.get(*s) == Some(&caller.user));
         if undone.actor == caller.user || agreed {
             return Ok(());
         }
@@ -1141,11 +1146,16 @@ fn rule_play(
             "`agreed by` names the other players who agreed, not yourself",
         ));
     }
+    // A player's `agreed by` is asked first; a moderator's play (who holds
+    // no seat: `Caller::in_match`) records what it writes for every seat,
+    // and a choice it leaves out is still asked of its owner.
+    let agreed_by = match moderator {
+        true => (0..players.len()).filter(|s| *s != seat).collect(),
+        false => agreed_by,
+    };
     let context = PlayContext {
         author: Some(seat),
-        // A player's `agreed by` is asked first; a moderator's play (who
-        // holds no seat: `Caller::in_match`) records the exchange as written.
-        agreed: moderator,
+        agreed: false,
         agreed_by,
         answered: Vec::new(),
         proposal: None,
