@@ -179,6 +179,13 @@ async fn kill_9_during_a_stream_of_plays_loses_no_acknowledged_play() {
             // entered by a moderator who holds no seat (a player's
             // `agreed_by` alone only asks the others).
             let others: Vec<&String> = users.iter().filter(|u| **u != users[seat]).collect();
+            // A moderator's entry asks the choices it leaves out: a
+            // transaction's answer the example leaves unstated (judged as
+            // declined) is written as judged.
+            let mut play = play.clone();
+            if play["type"] == "transaction" && play.get("accepted").is_none() {
+                play["accepted"] = serde_json::json!(false);
+            }
             let yaml =
                 serde_json::to_string(&serde_json::json!({ "play": play, "agreed_by": others }))
                     .unwrap();
