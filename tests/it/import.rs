@@ -285,6 +285,42 @@ fn line_breaks_of_any_kind_and_no_hidden_characters() {
     );
 }
 
+/// Quotes are the document's words: plain text is not read as Markdown
+/// ("2*3*4" stayed "234", "# of cards" became a heading, "&amp;" an "&"),
+/// marks between letters or digits are no emphasis, and an HTML
+/// converter's backslash escapes do not show (found by an outside tester).
+#[test]
+fn quotes_keep_the_documents_own_marks() {
+    let txt = "Costs\n\nPay 2*3*4 energy for a *special* unit and __init__ tokens.\n# of cards is <7> and [x](y) link, &amp; entity.\n";
+    let imp = import_as("verb.txt", txt.as_bytes(), "ti4", DocumentKind::House).unwrap();
+    // No structure: the document's own passage holds the text.
+    let built = Corpus::build(vec![imp.game.clone()]);
+    let all: Vec<&str> = built.passages.iter().map(|p| p.text.as_str()).collect();
+    let all = all.join("\n");
+    for want in [
+        "Pay 2*3*4 energy for a *special* unit and __init__ tokens.",
+        "# of cards is <7> and [x](y) link, &amp; entity.",
+    ] {
+        assert!(all.contains(want), "`{want}` not in {all:?}");
+    }
+    let md = "# Scoring\n\n1. Damage is 2*3*4 minus snake_case_value; **bold** stays words.\n";
+    let imp = import_as("verb.md", md.as_bytes(), "ti4", DocumentKind::House).unwrap();
+    let texts = texts_of_import(&imp);
+    assert_eq!(
+        texts.get("verb.scoring.1").map(String::as_str),
+        Some("Damage is 2*3*4 minus snake_case_value; bold stays words."),
+        "{texts:?}"
+    );
+    let html = "<html><body><h1>Costs</h1><ol><li>Pay 2*3*4 energy [brackets] and under_score.</li></ol></body></html>";
+    let imp = import_as("esc.html", html.as_bytes(), "ti4", DocumentKind::House).unwrap();
+    let all: String = texts_of_import(&imp).into_values().collect();
+    assert!(
+        all.contains("Pay 2*3*4 energy [brackets] and under_score."),
+        "{all:?}"
+    );
+    assert!(!all.contains('\\'), "{all:?}");
+}
+
 /// A passage past the most one may hold is split into parts, verbatim, and
 /// the preview says so: a one-line 100,000-character document made every
 /// question slow for every server (found by an outside tester).

@@ -29,7 +29,7 @@ pub struct Link {
 /// as their label), emphasis, entities, mis-encoded UTF-8 and runs of spaces.
 /// Returns the text and the links it held.
 pub fn clean_inline(raw: &str) -> (String, Vec<Link>) {
-    let mut s = fix_mojibake(raw);
+    let mut s = fix_mojibake(&protect_escapes(raw));
     s = decode_entities(&s);
     s = IMG_TAG.replace_all(&s, "").into_owned();
     s = HTML_TAG.replace_all(&s, "").into_owned();
@@ -46,9 +46,19 @@ pub fn clean_inline(raw: &str) -> (String, Vec<Link>) {
         .into_owned();
     s = IMAGE_NAME.replace_all(&s, "").into_owned();
     // Emphasis may nest (**Note**: *A Phoenixborn...*): strip until stable.
+    // Marks between two letters or digits ("2*3*4", "__init__" within a
+    // word) are the text's own, not emphasis.
     loop {
         let next = EMPHASIS
             .replace_all(&s, |c: &regex::Captures| {
+                let all = c.get(0).map_or(0..0, |m| m.range());
+                let before = s[..all.start].chars().next_back();
+                let after = s[all.end..].chars().next();
+                if before.is_some_and(char::is_alphanumeric)
+                    && after.is_some_and(char::is_alphanumeric)
+                {
+                    return c[0].to_string();
+                }
                 c.get(2)
                     .or_else(|| c.get(4))
                     .map_or("", |m| m.as_str())
@@ -64,7 +74,65 @@ pub fn clean_inline(raw: &str) -> (String, Vec<Link>) {
     let s = s.replace("\\\n", "\n");
     let s = s.trim_end_matches('\\');
     let s = SPACES.replace_all(s, " ");
-    (s.trim().to_string(), links)
+    (restore_escapes(s.trim()), links)
+}
+
+/// First of the private-use characters an escaped ASCII punctuation mark
+/// stands in while markup is cleaned (`\*` is a star, never emphasis).
+const ESCAPED: u32 = 0xE000;
+
+/// Markdown's backslash escapes (`\*`, `\[`, `\_`, `\.`, as converters
+/// write them and as plain text is stored): each mark set aside so that no
+/// markup rule reads it, and put back by [`restore_escapes`].
+fn protect_escapes(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.contains('\\') {
+        return s.into();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match chars.peek() {
+            Some(&next) if c == '\\' && next.is_ascii_punctuation() => {
+                out.extend(char::from_u32(ESCAPED + next as u32));
+                chars.next();
+            }
+            _ => out.push(c),
+        }
+    }
+    out.into()
+}
+
+fn restore_escapes(s: &str) -> String {
+    s.chars()
+        .map(|c| match (c as u32).checked_sub(ESCAPED) {
+            Some(a) if a < 128 && (a as u8).is_ascii_punctuation() => a as u8 as char,
+            _ => c,
+        })
+        .collect()
+}
+
+/// Plain text (a `.txt` upload, a PDF's text) stored as Markdown: every
+/// mark Markdown would read as markup is escaped, so that the text quoted
+/// is the document's ("2*3*4" stays, "# of cards" is no heading).
+pub fn escape_markup(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let body = line.trim_start();
+        out.push_str(&line[..line.len() - body.len()]);
+        if body.starts_with(['#', '>', '{']) {
+            out.push('\\');
+        }
+        for c in body.chars() {
+            if matches!(c, '\\' | '*' | '_' | '[' | ']' | '`' | '<' | '&' | '~') {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Decodes HTML character references (`&#x20;`, `&amp;`, `&rsquo;`).

@@ -316,6 +316,11 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
         SourceFormat::Text
     };
     let text = plain_lines(text);
+    // Plain text holds no markup: what looks like it is the text's own.
+    let text = match source_format {
+        SourceFormat::Text => clean::escape_markup(&text),
+        _ => text,
+    };
     Ok(Text {
         source_format,
         format: super::builder::detect_format(&text),
@@ -326,6 +331,7 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
 /// Text with no markup (a PDF's): numbered text if it is numbered, else
 /// Markdown with stand-alone title lines made headings.
 fn from_text(source_format: SourceFormat, text: String) -> Text {
+    let text = clean::escape_markup(&text);
     let format = super::builder::detect_format(&text);
     let text = match format {
         DocumentFormat::Numbered => text,
