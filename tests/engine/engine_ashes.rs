@@ -2209,3 +2209,23 @@ fn a_split_share_ending_in_an_accented_letter_is_refused_in_words() {
     let e = ashes().parse_notation(line, &board_json(&doc)).unwrap_err();
     assert!(e.message.contains("UNIT AMOUNT"), "{e}");
 }
+
+/// With two opponents standing and no target named, the target is the
+/// attacker's choice, asked of them (the rules give no default): it was
+/// ruled illegal, where the other games ask (found by an outside tester).
+#[test]
+fn an_unnamed_target_among_several_opponents_is_asked_of_the_attacker() {
+    let doc = "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n    units:\n      - { name: Iron Worker, attack: 2, life: 2 }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 20 }\n  - name: Aradel\n    phoenixborn: { name: Aradel Summergaard, life: 16 }\nplay:\n  action: attack-phoenixborn\n  attackers: [Iron Worker]\n";
+    let r = ashes().judge_text(doc).unwrap();
+    let d = r.pending.expect("a decision");
+    assert_eq!((d.player.as_str(), d.key.as_str()), ("Coal", "target"));
+    let labels: Vec<&str> = d.options.iter().map(|o| o.label.as_str()).collect();
+    assert_eq!(labels, ["Maeoni Viper", "Aradel Summergaard"]);
+    let r = ashes()
+        .judge_text(&doc.replace(
+            "attackers: [Iron Worker]\n",
+            "attackers: [Iron Worker]\n  target: Aradel Summergaard\n",
+        ))
+        .unwrap();
+    assert!(r.legal, "{:#?}", r.diagnostics);
+}

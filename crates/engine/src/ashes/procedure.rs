@@ -337,9 +337,19 @@ fn attack_phoenixborn(
             cx.error(PB2, "play.target", Illegal::NoOpponent);
             return Ok(());
         }
-        (None, _) => {
-            cx.error(PB2, "play.target", Illegal::WhichOpponent);
-            return Ok(());
+        // Several opponents and none named: the target is the attacker's
+        // choice, asked of them (the rules give no default).
+        (None, many) => {
+            let options: Vec<Opt<usize>> = many
+                .iter()
+                .map(|&p| {
+                    let pb = b.players[p].phoenixborn.name.to_string();
+                    Opt::field(pb.clone(), p, "target", json!(pb))
+                })
+                .collect();
+            let question = format!("{name}: attack which opponent's Phoenixborn?");
+            let choice = Choice::new(actor, "target", None, PB2, "play.target");
+            choice.settle(cx, None, || (question, options))?.value()
         }
     };
     if b.out(d) {

@@ -792,7 +792,6 @@ pub enum Illegal<'a> {
         on: Attacked,
     },
     NoOpponent,
-    WhichOpponent,
     OwnPhoenixborn {
         phoenixborn: &'a str,
         player: &'a str,
@@ -843,12 +842,6 @@ impl Display for Illegal<'_> {
                 "{unit} is exhausted; only unexhausted units can be declared as attackers"
             ),
             Illegal::NoOpponent => write!(f, "there is no opponent's Phoenixborn to attack"),
-            Illegal::WhichOpponent => {
-                write!(
-                    f,
-                    "choose which opponent's Phoenixborn to attack (`target:`)"
-                )
-            }
             Illegal::OwnPhoenixborn {
                 phoenixborn,
                 player,
