@@ -2229,3 +2229,26 @@ fn an_unnamed_target_among_several_opponents_is_asked_of_the_attacker() {
         .unwrap();
     assert!(r.legal, "{:#?}", r.diagnostics);
 }
+
+/// A damage split stated with one attacker is said to be ignored (all the
+/// counter's damage goes to that attacker), not dropped silently (found by
+/// an outside tester).
+#[test]
+fn a_split_with_one_attacker_is_said_to_be_ignored() {
+    let doc = board(
+        COAL,
+        "{ name: Maeoni Viper, life: 20 }",
+        "      - { name: Frostback Bear, attack: 3, life: 4 }\n",
+        "",
+        "  action: attack-unit\n  attackers: [Hammer Knight]\n  target: Frostback Bear\n  counter: true\n  split: { Hammer Knight: 1 }\n",
+    );
+    let r = ashes().judge_text(&doc).unwrap();
+    assert!(r.legal, "{:#?}", r.diagnostics);
+    assert!(
+        r.diagnostics.iter().any(|d| d
+            .message
+            .contains("with one attacker, all the countering unit's damage goes to it")),
+        "{:#?}",
+        r.diagnostics
+    );
+}

@@ -1067,6 +1067,9 @@ fn split_choice(
 ) -> Result<Vec<(UnitRef, u32)>, Stop> {
     let catk = b.attack(f);
     if let [only] = at.attackers.as_slice() {
+        if !split.is_empty() {
+            cx.warn(Some(AU42), Some("play.split"), Notice::SplitOneAttacker);
+        }
         return Ok(vec![(*only, catk)]);
     }
     let mut shares: Vec<(UnitRef, u32)> = Vec::new();

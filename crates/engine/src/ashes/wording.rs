@@ -1051,6 +1051,8 @@ pub enum Notice<'a> {
     },
     SplitNoPhoenixbornCounter,
     SplitNoCounter,
+    /// A split stated with one attacker: all its damage goes to that one.
+    SplitOneAttacker,
 }
 
 impl Display for Notice<'_> {
@@ -1093,6 +1095,10 @@ impl Display for Notice<'_> {
             Notice::SplitNoCounter => write!(
                 f,
                 "the damage split is ignored: the target does not counter, so it deals no damage"
+            ),
+            Notice::SplitOneAttacker => write!(
+                f,
+                "the damage split is ignored: with one attacker, all the countering unit's damage goes to it"
             ),
         }
     }
