@@ -175,8 +175,46 @@ fn read_json(text: &str) -> Result<Vec<Card>, CardError> {
 /// Columns with a meaning; any other column is a stat.
 const CSV_FIELDS: [&str; 6] = ["name", "type", "cost", "text", "rulings", "aliases"];
 
+/// The line of a quote that is never closed, if any: the `csv` reader
+/// takes everything after it as one field (a card's text swallowed the
+/// rest of the list, unwarned).
+fn unclosed_quote(text: &str) -> Option<usize> {
+    // A quote opens a quoted field only at the field's start ("5\" tall"
+    // in an unquoted field is an inch mark); inside one, "" is a quote.
+    let (mut open_at, mut line, mut field_start) = (None, 1, true);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\n' {
+            line += 1;
+        }
+        if open_at.is_some() {
+            if c == '"' && chars.next_if_eq(&'"').is_none() {
+                open_at = None;
+            }
+            continue;
+        }
+        match c {
+            '"' if field_start => open_at = Some(line),
+            ',' | '\n' => field_start = true,
+            ' ' | '\t' | '\r' => {}
+            _ => field_start = false,
+        }
+        if c == '"' {
+            field_start = false;
+        }
+    }
+    open_at
+}
+
 /// The cards of a CSV list, each with the line its row starts on.
 fn read_csv(text: &str) -> Result<Vec<(Card, usize)>, CardError> {
+    if let Some(line) = unclosed_quote(text) {
+        return Err(CardError {
+            message: "a quote opened on this line is never closed, so the rest of the list would be one field; close it (a quote inside a field is written twice: \"\")".into(),
+            line: Some(line),
+            column: None,
+        });
+    }
     let at = |e: &csv::Error| CardError {
         message: match e.kind() {
             csv::ErrorKind::UnequalLengths {
@@ -431,6 +469,20 @@ mod tests {
             "{:?}",
             p.warnings
         );
+    }
+
+    #[test]
+    fn an_unclosed_quote_is_refused_at_its_line_and_an_inch_mark_is_text() {
+        let e = parse("c.csv", "name,text\nA,\"never closed\nB,x\n").unwrap_err();
+        assert_eq!(e.line, Some(2), "{e}");
+        assert!(e.message.contains("never closed"), "{e}");
+        let p = parse(
+            "c.csv",
+            "name,text\nA,moves 5\" then \"said \"\"hi\"\"\"\nB,x\n",
+        )
+        .unwrap();
+        assert_eq!(p.cards.len(), 2, "{:?}", p.cards);
+        assert!(parse("c.csv", "name,text\nA,\"two\nlines\"\n").is_ok());
     }
 
     #[test]
