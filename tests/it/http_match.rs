@@ -536,6 +536,9 @@ async fn a_bot_takes_no_seat() {
     let h = Harness::start().await;
     let bot = ("1300000000000000001", "Arbiter");
     let mut start = match_start("ashes", &[COAL, bot]);
+    // Known by its own application id even without the bot flag.
+    let v = h.run(COAL, false, start.clone()).await;
+    refused(&v, "names a bot");
     start["data"]["resolved"]["users"][bot.0]["bot"] = json!(true);
     let v = h.run(COAL, false, start).await;
     refused(&v, "names a bot");

@@ -98,7 +98,7 @@ pub fn to_request(interaction: &Interaction) -> Result<Request, Box<Reply>> {
                 ci.channel_id.get(),
             );
             let input = match interaction {
-                Interaction::Command(_) => command_input(&ci.data)?,
+                Interaction::Command(_) => command_input(&ci.data, ci.application_id.get())?,
                 _ => autocomplete_input(&ci.data),
             };
             (origin, input)
@@ -129,8 +129,9 @@ pub fn to_request(interaction: &Interaction) -> Result<Request, Box<Reply>> {
     Ok(Request { origin, input })
 }
 
-fn command_input(data: &CommandData) -> Result<Input, Box<Reply>> {
-    match command(data) {
+/// `app`: this application's id, which no seat or winner may name.
+fn command_input(data: &CommandData, app: u64) -> Result<Input, Box<Reply>> {
+    match command(data, app) {
         Some(Ok(command)) => Ok(Input::Command(command)),
         Some(Err(why)) => Err(Box::new(Reply::Message(Message::user_error(
             commands::title(&data.name),
@@ -245,7 +246,7 @@ impl Envelope<'_> {
         }
         let input = match self.kind {
             InteractionType::Ping => return Ok(Err(Box::new(Reply::Choices(Vec::new())))),
-            InteractionType::Command => command_input(&data(self.data)?),
+            InteractionType::Command => command_input(&data(self.data)?, self.application_id.get()),
             InteractionType::Autocomplete => Ok(autocomplete_input(&data(self.data)?)),
             InteractionType::Component => Ok(component_input(&data(self.data)?)),
             InteractionType::Modal => Ok(modal_input(&data(self.data)?)),
@@ -287,7 +288,7 @@ fn judge_message(data: &CommandData) -> Option<Command> {
 /// A slash command through its declaration ([`commands::ALL`]): `None`
 /// for a command or subcommand this version does not declare, `Err` for
 /// options its declaration refuses.
-fn command(data: &CommandData) -> Option<Result<Command, String>> {
+fn command(data: &CommandData, app: u64) -> Option<Result<Command, String>> {
     if data.kind == CommandType::Message {
         return judge_message(data).map(Ok);
     }
@@ -295,20 +296,30 @@ fn command(data: &CommandData) -> Option<Result<Command, String>> {
     let opts = data.options();
     Some(match spec.body {
         Body::Options { options, parse } => {
-            given(format!("/{}", spec.name), options, &opts).and_then(|g| parse(&g))
+            given(format!("/{}", spec.name), options, &opts, app).and_then(|g| parse(&g))
         }
         Body::Subs(_) => {
             let (name, inner) = subcommand(&opts)?;
             let sub = spec.sub(name)?;
-            given(format!("/{} {}", spec.name, sub.name), sub.options, inner)
-                .and_then(|g| (sub.parse)(&g))
+            given(
+                format!("/{} {}", spec.name, sub.name),
+                sub.options,
+                inner,
+                app,
+            )
+            .and_then(|g| (sub.parse)(&g))
         }
         Body::Message => return None,
     })
 }
 
 /// The options Discord sent, as declared values (undeclared ones skipped).
-fn given(path: String, declared: &[Opt], opts: &[ResolvedOption<'_>]) -> Result<Given, String> {
+fn given(
+    path: String,
+    declared: &[Opt],
+    opts: &[ResolvedOption<'_>],
+    app: u64,
+) -> Result<Given, String> {
     let mut values = Vec::new();
     for o in opts {
         let Some(decl) = declared.iter().find(|d| d.name == o.name) else {
@@ -318,8 +329,9 @@ fn given(path: String, declared: &[Opt], opts: &[ResolvedOption<'_>]) -> Result<
             ResolvedValue::String(s) => Value::Text(s.to_string()),
             ResolvedValue::Integer(n) => Value::Integer(*n),
             // A bot (Arbiter itself, or another) takes no seat, wins no
-            // match: it could never act.
-            ResolvedValue::User(u, _) if u.bot => {
+            // match: it could never act. Arbiter is known by its id too
+            // (a payload may leave out the bot flag).
+            ResolvedValue::User(u, _) if u.bot || u.id.get() == app => {
                 return Err(format!(
                     "{path}: `{}` names a bot ({}); name a player",
                     decl.name, u.name
