@@ -2252,3 +2252,15 @@ fn a_split_with_one_attacker_is_said_to_be_ignored() {
         r.diagnostics
     );
 }
+
+/// A board giving the turn to a player who is out speaks for its first
+/// play only: a later play naming no player is the player's whose turn it
+/// then is (found by a reviewer: every play was given to the player out).
+#[test]
+fn a_turn_given_to_a_player_out_speaks_for_the_first_play_only() {
+    let doc = "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15, damage: 15 }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 20 }\n  - name: Jessa\n    phoenixborn: { name: Jessa Na Ni, life: 18 }\nplays:\n  - { action: pass, player: Maeoni }\n  - { action: pass }\n";
+    let r = ashes().judge_text(doc).unwrap();
+    assert!(r.legal, "{:#?}", r.diagnostics);
+    // Maeoni's pass, then Jessa's (the players standing): the phase ends.
+    assert_eq!(r.state["phase"], "recovery", "{}", r.state);
+}

@@ -249,7 +249,7 @@ fn judge_reports_unreadable_input_with_exit_2() {
     let o = arbiter(&["judge", f.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("unknown game 'chesss'. The games are: ashes,")
+        stderr(&o).contains("line 1:1: game: unknown game 'chesss'. The games are: ashes,")
             && !stderr(&o).contains("did you mean"),
         "{}",
         stderr(&o)

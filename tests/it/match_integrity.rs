@@ -486,6 +486,33 @@ fn a_rejected_replacement_brings_back_the_agreed_board_not_the_first_proposal() 
     );
 }
 
+/// A note made while a board waits does not take the board from its
+/// author: he may still replace it, and her rejection brings back no board
+/// (found by a reviewer: the note hid the proposal).
+#[test]
+fn a_note_on_a_waiting_board_leaves_it_its_authors_to_replace() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let (evil, _) = edited_example(dir.path(), "ashes-start.yaml", "damage: 4", "damage: 19");
+    let fair = example("ashes-start.yaml");
+    let out = run(
+        &bot,
+        "Coal",
+        &format!(
+            "/match start game:ashes player1:Coal player2:Maeoni\n/match setup file:{}\n/as Maeoni\n/match note text:checking\n/as Coal\n/match setup file:{fair}\n",
+            evil.display()
+        ),
+    );
+    assert!(!out.contains("cannot do that"), "{out}");
+    let out = run(
+        &bot,
+        "Maeoni",
+        "/match answer choice:reject\n/match board\n/match verify\n",
+    );
+    assert!(out.contains("no board yet"), "{out}");
+    assert!(out.contains("the log replays"), "{out}");
+}
+
 /// A board that puts a player out of the game asks them too: who is out is
 /// read on the board in effect, not on the one proposed (found by an
 /// outside reviewer).

@@ -18,6 +18,16 @@ pub enum JudgeError {
     NoEngine { game: String },
 }
 
+impl JudgeError {
+    /// A board error located in the document's text (line:column).
+    fn located(self, text: &str) -> JudgeError {
+        match self {
+            JudgeError::Board(e) => JudgeError::Board(e.located(Some(text))),
+            other => other,
+        }
+    }
+}
+
 /// One passage and where the engine executes it.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct CoverageEntry {
@@ -50,7 +60,7 @@ impl App {
     pub fn judge(&self, text: &str, game: Option<&str>) -> Result<Ruling, JudgeError> {
         let text = document::extract_code_block(text);
         let mut doc = document::parse_value(text)?;
-        let engine = self.engine_for(&doc, game)?;
+        let engine = self.engine_for(&doc, game).map_err(|e| e.located(text))?;
         self.name_game_by_id(&mut doc, engine.game());
         let filled = crate::cards::fill_stats(&mut doc, &self.cards, engine.game());
         let mut ruling = engine.judge(doc, Some(text), &Asking::judge())?;
@@ -68,7 +78,7 @@ impl App {
     ) -> Result<Ruling, JudgeError> {
         let text = document::extract_code_block(text);
         let mut doc = document::parse_value(text)?;
-        let engine = self.engine_for(&doc, game)?;
+        let engine = self.engine_for(&doc, game).map_err(|e| e.located(text))?;
         self.name_game_by_id(&mut doc, engine.game());
         let Some(map) = doc.as_object_mut() else {
             return Err(
@@ -98,7 +108,7 @@ impl App {
     ) -> Result<serde_json::Value, JudgeError> {
         let text = document::extract_code_block(text);
         let mut doc = document::parse_value(text)?;
-        let engine = self.engine_for(&doc, game)?;
+        let engine = self.engine_for(&doc, game).map_err(|e| e.located(text))?;
         self.name_game_by_id(&mut doc, engine.game());
         crate::cards::fill_stats(&mut doc, &self.cards, engine.game());
         if let Some(line) = line {

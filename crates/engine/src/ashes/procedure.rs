@@ -33,6 +33,8 @@ pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
 /// Runs a play on the board.
 pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
     let actor = actor(b, play)?;
+    // The turn as the board gave it speaks for the first play only.
+    b.turn_given_to_out = None;
     check_turn(b, play, actor, cx);
     if cx.failed() {
         return Ok(());

@@ -184,7 +184,7 @@ fn unclosed_quote(text: &str) -> Option<usize> {
     let (mut open_at, mut line, mut field_start) = (None, 1, true);
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
-        if c == '\n' {
+        if c == '\n' || (c == '\r' && chars.peek() != Some(&'\n')) {
             line += 1;
         }
         if open_at.is_some() {
@@ -195,8 +195,7 @@ fn unclosed_quote(text: &str) -> Option<usize> {
         }
         match c {
             '"' if field_start => open_at = Some(line),
-            ',' | '\n' => field_start = true,
-            ' ' | '\t' | '\r' => {}
+            ',' | '\n' | '\r' => field_start = true,
             _ => field_start = false,
         }
         if c == '"' {
@@ -483,6 +482,10 @@ mod tests {
         .unwrap();
         assert_eq!(p.cards.len(), 2, "{:?}", p.cards);
         assert!(parse("c.csv", "name,text\nA,\"two\nlines\"\n").is_ok());
+        // Old Mac line ends; a quote after a space is text, as the reader has it.
+        let e = parse("c.csv", "name,text\r\"Bear,x\rB,y\r").unwrap_err();
+        assert_eq!(e.line, Some(2), "{e}");
+        assert!(parse("c.csv", "name,text\nA, \"Ouch\nB,x\n").is_ok());
     }
 
     #[test]

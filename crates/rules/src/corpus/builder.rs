@@ -158,7 +158,7 @@ pub(super) fn split_text(text: &str, max: usize) -> Vec<&str> {
     let mut out = Vec::new();
     let mut rest = text.trim();
     while !rest.is_empty() {
-        if rest.chars().count() <= max {
+        if rest.char_indices().nth(max).is_none() {
             out.push(rest);
             break;
         }

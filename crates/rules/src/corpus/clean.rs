@@ -77,9 +77,12 @@ pub fn clean_inline(raw: &str) -> (String, Vec<Link>) {
     (restore_escapes(s.trim()), links)
 }
 
-/// First of the private-use characters an escaped ASCII punctuation mark
-/// stands in while markup is cleaned (`\*` is a star, never emphasis).
-const ESCAPED: u32 = 0xE000;
+/// ASCII's 32 punctuation marks, each stood in for by one of Unicode's 32
+/// noncharacters U+FDD0–U+FDEF while markup is cleaned (`\*` is a star,
+/// never emphasis): they never occur in text, so nothing else is mapped
+/// back.
+const PUNCTUATION: &str = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
+const ESCAPED: u32 = 0xFDD0;
 
 /// Markdown's backslash escapes (`\*`, `\[`, `\_`, `\.`, as converters
 /// write them and as plain text is stored): each mark set aside so that no
@@ -93,7 +96,8 @@ fn protect_escapes(s: &str) -> std::borrow::Cow<'_, str> {
     while let Some(c) = chars.next() {
         match chars.peek() {
             Some(&next) if c == '\\' && next.is_ascii_punctuation() => {
-                out.extend(char::from_u32(ESCAPED + next as u32));
+                let i = PUNCTUATION.find(next).unwrap_or(0) as u32;
+                out.extend(char::from_u32(ESCAPED + i));
                 chars.next();
             }
             _ => out.push(c),
@@ -105,7 +109,7 @@ fn protect_escapes(s: &str) -> std::borrow::Cow<'_, str> {
 fn restore_escapes(s: &str) -> String {
     s.chars()
         .map(|c| match (c as u32).checked_sub(ESCAPED) {
-            Some(a) if a < 128 && (a as u8).is_ascii_punctuation() => a as u8 as char,
+            Some(i) if i < 32 => PUNCTUATION.as_bytes()[i as usize] as char,
             _ => c,
         })
         .collect()

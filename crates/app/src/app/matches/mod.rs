@@ -688,7 +688,7 @@ impl Matches {
             // replace; any other question is answered first.
             if let Some(top) = self.top(&m).await?
                 && let Some(p) = pending_of(&m, &top)
-                && !(top.kind == EventKind::Setup && top.actor == caller.user)
+                && !own_setup_waiting(&m, &top, &caller.user)
             {
                 return Err(MatchError::Waiting {
                     player: p.decision.player,
@@ -789,8 +789,7 @@ impl Matches {
         // (its author replacing it), the one that proposal replaced; a
         // rejection brings it back.
         let top = self.top(m).await?;
-        let agreed = match top.filter(|t| t.kind == EventKind::Setup && pending_of(m, t).is_some())
-        {
+        let agreed = match top.filter(|t| setup_waiting(m, t).is_some()) {
             Some(t) => t.context.and_then(|c| c.get("before").cloned()),
             None => m.state.clone(),
         }
@@ -1342,6 +1341,19 @@ impl Matches {
             MatchRequest::Verify => MatchReply::Replay(self.replay(channel).await?),
         })
     }
+}
+
+/// The board proposal the match waits on, if `top` (a notes made since
+/// carry it too) waits on one.
+fn setup_waiting(m: &MatchRecord, top: &EventRecord) -> Option<consent::Proposal> {
+    pending_of(m, top)?;
+    consent::Proposal::of(top)
+        .filter(|p| p.what == consent::Proposed::Setup && p.stage == consent::Stage::Asked)
+}
+
+/// Whether the match waits on a board `user` proposed (theirs to replace).
+fn own_setup_waiting(m: &MatchRecord, top: &EventRecord, user: &str) -> bool {
+    setup_waiting(m, top).is_some_and(|p| m.players.get(p.by).map(String::as_str) == Some(user))
 }
 
 /// Whether a board text is written as a Discord mention (`<@id>`, `<@&id>`,

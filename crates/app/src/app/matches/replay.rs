@@ -376,7 +376,7 @@ impl Matches {
         // A log names who made each event: imported into a match of other
         // players, it would credit their plays and answers to people who
         // never made them ("Maeoni (Mallory) answered").
-        if export.players != m.players {
+        if caller.moderator && export.players != m.players {
             let list = |p: &[String]| {
                 p.iter()
                     .map(|u| super::mention(u))
@@ -419,9 +419,14 @@ impl Matches {
         // A player's import (setups only) is a board of theirs: set up as
         // theirs, which the other players confirm, with none of the file's
         // words (nothing shows anyone said them).
-        if !caller.moderator
-            && let Some(board) = state
-        {
+        if !caller.moderator {
+            let Some(board) = state else {
+                return Err(document::BoardError::semantic(
+                    "log",
+                    "this export ends with no board to set up",
+                )
+                .into());
+            };
             let board = self.read_board(m, engine, board)?;
             return self.setup_board(caller, m, board).await;
         }

@@ -581,7 +581,7 @@ impl Matches {
         let engine = self.engine_of(&m)?;
         let (board, f, v) = (state.clone(), field.to_string(), value.to_string());
         let a = self.cpu(move || engine.adjust(&board, &f, &v)).await??;
-        super::no_mentions(&a.state, "")?;
+        super::no_mentions(&Value::String(value.to_string()), &a.field)?;
         if !caller.moderator
             && let Some(seat) = seat
         {
