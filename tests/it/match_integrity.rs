@@ -294,6 +294,17 @@ fn a_self_adjust_of_a_score_asks_the_other_players() {
     );
     let out = run(&bot, "Ben", "/match answer choice:reject\n/match board\n");
     assert!(out.contains("victory_points: 0"), "{out}");
+    // Confirmed by both, the log says who proposed and who agreed (it read
+    // as Cleo's own adjustment; found by an outside tester).
+    let out = run(
+        &bot,
+        "Ana",
+        "/match adjust field:players.Ana.victory_points value:1 reason:scored\n/as Ben\n/match answer choice:confirm\n/as Cleo\n/match answer choice:confirm\n/match log\n",
+    );
+    assert!(
+        out.contains("adjusted players[0].victory_points = 1 (reason: scored), proposed by Ana, confirmed by Ben, Cleo"),
+        "{out}"
+    );
     let out = run(
         &bot,
         "Ana",

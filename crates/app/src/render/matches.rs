@@ -288,6 +288,40 @@ pub fn event(r: &EventReply, style: Style) -> String {
     out
 }
 
+/// Who proposed and who confirmed the change an event made, when a
+/// proposal made it (", proposed by Ana, confirmed by Ben, a moderator for
+/// Cleo"; the proposer's own event says only who confirmed).
+fn agreement(e: &LogEntry, seats: &[Seat], style: Style) -> String {
+    let Some(p) = crate::app::matches::proposal_in(e.context.as_ref())
+        .filter(|p| p.stage == crate::app::matches::Stage::Confirmed)
+    else {
+        return String::new();
+    };
+    let name = |seat: usize| {
+        seats.get(seat).map_or_else(
+            || format!("seat {}", seat + 1),
+            |s| who(seats, &s.user, style),
+        )
+    };
+    let by: Vec<String> = p
+        .confirmed
+        .iter()
+        .map(|&s| match p.moderated.contains(&s) {
+            true => format!("a moderator for {}", name(s)),
+            false => name(s),
+        })
+        .collect();
+    let proposer = seats.get(p.by).filter(|s| s.user != e.actor);
+    match proposer {
+        Some(_) => format!(
+            ", proposed by {}, confirmed by {}",
+            name(p.by),
+            by.join(", ")
+        ),
+        None => format!(", confirmed by {}", by.join(", ")),
+    }
+}
+
 fn entry(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style) {
     entry_lines(out, e, seats, style, true);
 }
@@ -315,21 +349,7 @@ fn entry_lines(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style, ste
             e.input.as_deref().unwrap_or("")
         ),
         EventKind::Setup if asked => "proposed the starting board (asked for consent)".into(),
-        EventKind::Setup => match crate::app::matches::proposal_in(e.context.as_ref()) {
-            Some(p) if p.stage == crate::app::matches::Stage::Confirmed => {
-                let by: Vec<String> = p
-                    .confirmed
-                    .iter()
-                    .filter_map(|s| seats.get(*s))
-                    .map(|s| match p.moderated.contains(&s.seat) {
-                        true => format!("a moderator for {}", who(seats, &s.user, style)),
-                        false => who(seats, &s.user, style),
-                    })
-                    .collect();
-                format!("set up the board, confirmed by {}", by.join(", "))
-            }
-            _ => "set up the board".to_string(),
-        },
+        EventKind::Setup => format!("set up the board{}", agreement(e, seats, style)),
         EventKind::Play => format!("played {}", e.input.as_deref().unwrap_or("")),
         EventKind::Answer => format!("answered: {}", e.input.as_deref().unwrap_or("")),
         EventKind::Advance => format!(
@@ -337,9 +357,10 @@ fn entry_lines(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style, ste
             e.input.as_deref().unwrap_or("advance")
         ),
         EventKind::Adjust => format!(
-            "adjusted {} (reason: {})",
+            "adjusted {} (reason: {}){}",
             e.input.as_deref().unwrap_or(""),
-            text("reason")
+            text("reason"),
+            agreement(e, seats, style)
         ),
         EventKind::Note => format!("noted: {}", text("text")),
         EventKind::Undo => format!("undid #{}", e.undoes.unwrap_or(0)),
