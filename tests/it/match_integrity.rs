@@ -524,6 +524,31 @@ fn a_note_on_a_waiting_board_leaves_it_its_authors_to_replace() {
     assert!(out.contains("the log replays"), "{out}");
 }
 
+/// A match ended while a board waits on consent ends on the board agreed
+/// before, not on the one proposed (found by an outside reviewer), and its
+/// log replays.
+#[test]
+fn an_end_while_a_board_waits_keeps_the_agreed_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let (evil, _) = edited_example(dir.path(), "ashes-start.yaml", "damage: 4", "damage: 19");
+    let out = run(
+        &bot,
+        "Coal",
+        &format!(
+            "/match setup file:{}\n/match end winner:Maeoni reason:concession\n/match board\n/match verify\n",
+            evil.display()
+        ),
+    );
+    assert!(out.contains("the log replays"), "{out}");
+    let board = after(&out, "(ended, version");
+    let board = board.split("== ").next().unwrap_or_default();
+    assert!(
+        board.contains("damage: 4") && !board.contains("damage: 19"),
+        "{board}"
+    );
+}
+
 /// A board that puts a player out of the game asks them too: who is out is
 /// read on the board in effect, not on the one proposed (found by an
 /// outside reviewer).

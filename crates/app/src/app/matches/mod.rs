@@ -1345,7 +1345,7 @@ impl Matches {
 
 /// The board proposal the match waits on, if `top` (a notes made since
 /// carry it too) waits on one.
-fn setup_waiting(m: &MatchRecord, top: &EventRecord) -> Option<consent::Proposal> {
+pub(super) fn setup_waiting(m: &MatchRecord, top: &EventRecord) -> Option<consent::Proposal> {
     pending_of(m, top)?;
     consent::Proposal::of(top)
         .filter(|p| p.what == consent::Proposed::Setup && p.stage == consent::Stage::Asked)

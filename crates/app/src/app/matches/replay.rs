@@ -178,7 +178,17 @@ fn replay_event(
                 .map(|a| Some((a.state, false)))
                 .map_err(|err| err.to_string())
         }
-        (EventKind::Note | EventKind::End, Some(t)) => Ok(Some((t.state.clone(), t.pending))),
+        (EventKind::Note, Some(t)) => Ok(Some((t.state.clone(), t.pending))),
+        // An end leaves the last board that waited on nothing: the board
+        // in effect (a pending play or adjustment changed nothing), or the
+        // one agreed before a board still proposed.
+        (EventKind::End, Some(t)) => {
+            let agreed = stack.iter().rev().find(|t| !t.pending);
+            Ok(Some((
+                agreed.map_or(Value::Null, |a| a.state.clone()),
+                t.pending,
+            )))
+        }
         // A match ended before any board.
         (EventKind::End, None) => Ok(Some((Value::Null, false))),
         (EventKind::Undo, _) => {
