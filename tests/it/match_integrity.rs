@@ -549,6 +549,31 @@ fn an_end_while_a_board_waits_keeps_the_agreed_board() {
     );
 }
 
+/// Its author withdraws a first board still proposed with `undo` (it said
+/// "nothing to undo"); the match is back to no board, and replays.
+#[test]
+fn a_first_board_proposed_is_withdrawn_by_its_author() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "Coal",
+        &format!(
+            "/match start game:ashes player1:Coal player2:Maeoni\n/match setup file:{}\n/as Maeoni\n/match undo\n/as Coal\n/match undo\n/match board\n/match verify\n",
+            example("ashes-start.yaml")
+        ),
+    );
+    let (before_coal, coal) = out.split_once("now acting as Coal").expect("both acted");
+    let maeoni = after(before_coal, "now acting as Maeoni");
+    assert!(
+        maeoni.contains("(only you see this)") && !maeoni.contains("Undone"),
+        "not hers to withdraw: {out}"
+    );
+    assert!(coal.contains("== Undone: event #1 =="), "{out}");
+    assert!(out.contains("no board yet"), "{out}");
+    assert!(out.contains("the log replays"), "{out}");
+}
+
 /// A board that puts a player out of the game asks them too: who is out is
 /// read on the board in effect, not on the one proposed (found by an
 /// outside reviewer).

@@ -757,8 +757,16 @@ impl Matches {
             .checked_sub(2)
             .and_then(|i| stack.get(i))
             .copied();
-        // An end before any board is undone to no board (the match reopens).
-        let Some(&top) = stack.last().filter(|_| below.is_some() || ended) else {
+        // An end before any board is undone to no board (the match reopens);
+        // so is a first board still proposed (its author withdraws it).
+        let proposed = match self.top(&m).await? {
+            Some(t) if stack.len() == 1 => super::setup_waiting(&m, &t).is_some(),
+            _ => false,
+        };
+        let Some(&top) = stack
+            .last()
+            .filter(|_| below.is_some() || ended || proposed)
+        else {
             return Err(MatchError::NothingToUndo);
         };
         let undone = self
