@@ -230,14 +230,33 @@ fn oversized_empty_binary_and_non_utf8_files_are_refused_plainly() {
     assert!(err.to_string().contains("a PNG image"), "{err}");
     let err = import_as("rules.docx", b"PK\x03\x04....", "ti4", DocumentKind::Rules).unwrap_err();
     assert!(err.to_string().contains("ZIP"), "{err}");
-    let err = import_as("latin1.txt", b"Caf\xe9 rules", "ti4", DocumentKind::Rules).unwrap_err();
-    assert_eq!(
-        err,
-        ImportError::NotUtf8 {
-            file: "latin1.txt".into(),
-            offset: 3
-        }
+    // Text that is not UTF-8 is read as Windows-1252 (Latin-1), and UTF-16
+    // with its byte-order mark as UTF-16, each said in the preview (both
+    // were refused: one as not UTF-8, the other as a binary file).
+    let imp = import_as("latin1.txt", b"Caf\xe9 rules", "ti4", DocumentKind::Rules).unwrap();
+    assert_eq!(imp.game.documents[0].text, "Café rules");
+    assert!(
+        imp.preview
+            .warnings
+            .iter()
+            .any(|w| w.contains("read as Windows-1252"))
     );
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(
+            "# Rules\n\n1. Café.\n"
+                .encode_utf16()
+                .flat_map(u16::to_le_bytes),
+        )
+        .collect();
+    let imp = import_as("utf16.md", &utf16, "ti4", DocumentKind::House).unwrap();
+    let texts = texts_of_import(&imp);
+    assert_eq!(
+        texts.get("utf16.rules.1").map(String::as_str),
+        Some("Café."),
+        "{texts:?}"
+    );
+    assert!(imp.preview.warnings.iter().any(|w| w.contains("UTF-16")));
     let err = import_as("fake.pdf", b"hello", "ti4", DocumentKind::Rules).unwrap_err();
     assert!(matches!(err, ImportError::BadPdf { .. }), "{err}");
     let err = import_as("x.md", b"# A\ntext", "!!!", DocumentKind::Rules).unwrap_err();

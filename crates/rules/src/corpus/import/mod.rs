@@ -155,6 +155,8 @@ pub struct Text {
     /// How the parsers read `text`.
     pub format: DocumentFormat,
     pub text: String,
+    /// How bytes that were not UTF-8 were read (a preview warning).
+    pub decoded: Option<&'static str>,
 }
 
 /// What to import, and as what.
@@ -282,15 +284,14 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
         let text = pdf::extract(&file, bytes)?;
         return Ok(from_text(SourceFormat::Pdf, text));
     }
-    if let Some(what) = binary_kind(bytes) {
+    // UTF-16 text (Windows' "Unicode") is full of zero bytes: not binary.
+    let utf16 = encoding_rs::Encoding::for_bom(bytes).is_some_and(|(e, _)| e != encoding_rs::UTF_8);
+    if let Some(what) = binary_kind(bytes).filter(|_| !utf16) {
         let what = what.to_string();
         return Err(ImportError::Unsupported { file, what });
     }
-    let text = std::str::from_utf8(bytes).map_err(|e| ImportError::NotUtf8 {
-        file: file.clone(),
-        offset: e.valid_up_to(),
-    })?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let (text, decoded) = decode(bytes);
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     if lower.ends_with(".html") || lower.ends_with(".htm") || html::looks_like_html(text) {
         let depth = html::nesting(text);
         if depth > MAX_HTML_DEPTH {
@@ -308,6 +309,7 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
             source_format: SourceFormat::Html,
             format: DocumentFormat::Markdown,
             text: markdown,
+            decoded,
         });
     }
     let source_format = if lower.ends_with(".md") || lower.ends_with(".markdown") {
@@ -325,7 +327,36 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
         source_format,
         format: super::builder::detect_format(&text),
         text,
+        decoded,
     })
+}
+
+/// An upload's text: UTF-8 (a BOM is skipped later), UTF-16 with its
+/// byte-order mark (as Windows saves "Unicode" text), or, when the bytes
+/// are not UTF-8, Windows-1252 (Latin-1, as older editors save); how it
+/// was read when not UTF-8.
+fn decode(bytes: &[u8]) -> (std::borrow::Cow<'_, str>, Option<&'static str>) {
+    if let Some((enc, _)) = encoding_rs::Encoding::for_bom(bytes)
+        && enc != encoding_rs::UTF_8
+    {
+        let (text, _) = enc.decode_with_bom_removal(bytes);
+        return (
+            text,
+            Some("read as UTF-16 text, as its byte-order mark says"),
+        );
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => (text.into(), None),
+        Err(_) => {
+            let (text, _, _) = encoding_rs::WINDOWS_1252.decode(bytes);
+            (
+                text,
+                Some(
+                    "not UTF-8: read as Windows-1252 (Latin-1); save it as UTF-8 if a character looks wrong",
+                ),
+            )
+        }
+    }
 }
 
 /// Text with no markup (a PDF's): numbered text if it is numbered, else
@@ -341,6 +372,7 @@ fn from_text(source_format: SourceFormat, text: String) -> Text {
         source_format,
         format,
         text,
+        decoded: None,
     }
 }
 
@@ -609,9 +641,11 @@ pub fn convert_to(target: &Target, bytes: &[u8]) -> Result<Converted, ImportErro
     );
     let built = Corpus::build(vec![source]);
     check_shape(&target.file_name, &built)?;
+    let mut warnings = built_warnings(&built);
+    warnings.extend(text.decoded.map(|d| format!("{}: {d}", target.file_name)));
     let preview = Preview {
         passages: entries(&built),
-        warnings: built_warnings(&built),
+        warnings,
         ..target.preview(text.source_format, text.format, bytes, source_sha256)
     };
     Ok(Converted {
