@@ -340,6 +340,41 @@ fn quotes_keep_the_documents_own_marks() {
     assert!(!all.contains('\\'), "{all:?}");
 }
 
+/// An FAQ for a game nobody added the rules of amends nothing: the preview
+/// says it starts a game of its own (it did so silently).
+#[test]
+fn an_faq_for_a_game_with_no_rulebook_is_said_to_start_its_own() {
+    let imp = import_as(
+        "gloom.md",
+        b"# FAQ\n\n1. Q: A?\n",
+        "Gloomhaven",
+        DocumentKind::Faq,
+    )
+    .unwrap();
+    assert!(imp.preview.new_game);
+    assert!(
+        imp.preview
+            .warnings
+            .iter()
+            .any(|w| w.contains("no game here is named “Gloomhaven”")),
+        "{:?}",
+        imp.preview.warnings
+    );
+    let imp = import_as(
+        "ti4faq.md",
+        b"# FAQ\n\n1. Q: A?\n",
+        "ti4",
+        DocumentKind::Faq,
+    )
+    .unwrap();
+    assert!(
+        !imp.preview
+            .warnings
+            .iter()
+            .any(|w| w.contains("no game here"))
+    );
+}
+
 /// A passage past the most one may hold is split into parts, verbatim, and
 /// the preview says so: a one-line 100,000-character document made every
 /// question slow for every server (found by an outside tester).

@@ -643,6 +643,14 @@ pub fn convert_to(target: &Target, bytes: &[u8]) -> Result<Converted, ImportErro
     check_shape(&target.file_name, &built)?;
     let mut warnings = built_warnings(&built);
     warnings.extend(text.decoded.map(|d| format!("{}: {d}", target.file_name)));
+    // An FAQ, errata or house rules for a game nobody added the rules of
+    // amends nothing: it starts a game of its own.
+    if target.new_game && !target.kind.is_rules() {
+        warnings.push(format!(
+            "no game here is named “{}”: this document starts a game of its own with no rulebook, and amends nothing; check the game's name, or add its rulebook",
+            target.game_name
+        ));
+    }
     let preview = Preview {
         passages: entries(&built),
         warnings,
