@@ -491,16 +491,15 @@ fn server_app(
         let store = arbiter::store::Store::connect(url)
             .await
             .map_err(|e| (1, e.to_string()))?;
-        let version = store.rule_set_version(guild).await.map_err(|e| (1, e.to_string()));
         let sets = RuleSets::new(store.clone(), shipped, std::sync::Arc::new(app)).without_warming();
-        let built = match version {
-            Ok(0) => {
+        let built = async {
+            if store.rule_set_version(guild).await? == 0 {
                 eprintln!("arbiter: server {guild} has added no documents: answering from the shipped rules");
-                sets.app_for(guild).await.map_err(|e| (1, e.to_string()))
             }
-            Ok(_) => sets.app_for(guild).await.map_err(|e| (1, e.to_string())),
-            Err(e) => Err(e),
-        };
+            sets.app_for(guild).await
+        }
+        .await
+        .map_err(|e| (1, e.to_string()));
         store.close().await;
         built
     })

@@ -148,16 +148,37 @@ fn blocked_attempt(b: &mut Board, a: &Attack, cx: &mut Cx) {
     let Some(card) = b.players[a.tp].card(a.attacker).map(|c| c.name.clone()) else {
         return;
     };
-    for m in b.players[a.tp]
+    let reading = Some(super::wording::BLOCKED_ATTEMPT);
+    mark_attempted(b, a.tp, &player, &card, true, reading, cx);
+}
+
+/// Rule 1.4: `card`'s must-attack obligations of seat `tp` are attempted
+/// (legally or not), each said on a step (with `reading` as its
+/// assumption, when the attempt is one by a reading).
+fn mark_attempted(
+    b: &mut Board,
+    tp: usize,
+    player: &str,
+    card: &str,
+    illegal: bool,
+    reading: Option<&str>,
+    cx: &mut Cx,
+) {
+    for m in b.players[tp]
         .must_attack
         .iter_mut()
-        .filter(|m| *card == m.with.as_str())
+        .filter(|m| card == m.with.as_str())
     {
         m.attempted = true;
         let from = Whence(m.source.as_deref());
-        let (player, card) = (player.as_str(), card.as_str());
-        cx.step(D1_4, Says::AttemptedIllegal { player, card, from })
-            .assume(super::wording::BLOCKED_ATTEMPT);
+        let says = match illegal {
+            true => Says::AttemptedIllegal { player, card, from },
+            false => Says::AsInstructed { player, card, from },
+        };
+        let step = cx.step(D1_4, says);
+        if let Some(r) = reading {
+            step.assume(r);
+        }
     }
 }
 
@@ -790,21 +811,7 @@ impl Decl<'_, '_> {
     /// Rule 1.4: an attempt with an object the player must attack with
     /// answers the obligation, legal or not (the record an illegal attempt keeps).
     fn record_attempt(&mut self, illegal: bool) {
-        let (me, a) = (&self.me, &self.card.name);
-        for m in self.b.players[self.a.tp]
-            .must_attack
-            .iter_mut()
-            .filter(|m| *a == m.with.as_str())
-        {
-            m.attempted = true;
-            let (player, card, from) = (me.as_str(), a.as_str(), Whence(m.source.as_deref()));
-            self.cx.step(
-                D1_4,
-                match illegal {
-                    true => Says::AttemptedIllegal { player, card, from },
-                    false => Says::AsInstructed { player, card, from },
-                },
-            );
-        }
+        let (tp, card) = (self.a.tp, &self.card.name);
+        mark_attempted(self.b, tp, &self.me, card, illegal, None, self.cx);
     }
 }

@@ -785,15 +785,9 @@ impl Matches {
     ) -> Result<MatchView, MatchError> {
         let engine = self.engine_of(m)?;
         let seat = seat_of(m, &caller.user).filter(|_| !caller.moderator);
-        // The board every player agreed to: under a board still proposed
-        // (its author replacing it), the one that proposal replaced; a
-        // rejection brings it back.
-        let top = self.top(m).await?;
-        let agreed = match top.filter(|t| setup_waiting(m, t).is_some()) {
-            Some(t) => t.context.and_then(|c| c.get("before").cloned()),
-            None => m.state.clone(),
-        }
-        .unwrap_or(Value::Null);
+        // Under a board still proposed (its author replacing it), the one
+        // that proposal replaced; a rejection brings it back.
+        let agreed = self.agreed_board(m).await?;
         // Who is out is read on that board, not the proposed one (a board
         // putting a player out asks them too).
         let asks = seat.map_or_else(Vec::new, |seat| {
@@ -1343,8 +1337,21 @@ impl Matches {
     }
 }
 
-/// The board proposal the match waits on, if `top` (a notes made since
-/// carry it too) waits on one.
+impl Matches {
+    /// The board every player agreed to: the board in effect, or, while a
+    /// board waits on consent, the one it would replace (`null`: none).
+    pub(super) async fn agreed_board(&self, m: &MatchRecord) -> Result<Value, MatchError> {
+        let top = self.top(m).await?;
+        let board = match top.filter(|t| setup_waiting(m, t).is_some()) {
+            Some(t) => t.context.and_then(|c| c.get("before").cloned()),
+            None => m.state.clone(),
+        };
+        Ok(board.unwrap_or(Value::Null))
+    }
+}
+
+/// The board proposal the match waits on, if `top` (or a note made since,
+/// which carries it) waits on one.
 pub(super) fn setup_waiting(m: &MatchRecord, top: &EventRecord) -> Option<consent::Proposal> {
     pending_of(m, top)?;
     consent::Proposal::of(top)

@@ -109,17 +109,10 @@ fn proposal_step(
     stack: &[InEffect],
 ) -> Option<Result<Option<(Value, bool)>, String>> {
     let t = stack.last()?;
-    // A board proposed and rejected: the last board in effect that waited
-    // on nothing (the one every player agreed to) is back, as the stack
-    // has it, whatever the event's context says.
-    let setup = super::consent::proposal_in(e.context.as_ref())
-        .is_some_and(|p| p.what == super::consent::Proposed::Setup);
-    if (e.kind, stage, setup) == (EventKind::Answer, Stage::Rejected, true) {
-        let agreed = stack.iter().rev().find(|t| !t.pending);
-        return Some(Ok(Some((
-            agreed.map_or(Value::Null, |t| t.state.clone()),
-            false,
-        ))));
+    // A board proposed and rejected: the board every player agreed to is
+    // back, as the stack has it, whatever the event's context says.
+    if (e.kind, stage, sets_up(e)) == (EventKind::Answer, Stage::Rejected, true) {
+        return Some(Ok(Some((agreed(stack), false))));
     }
     let waits = match (e.kind, stage) {
         (
@@ -130,6 +123,23 @@ fn proposal_step(
         _ => return None,
     };
     Some(Ok(Some((t.state.clone(), waits))))
+}
+
+/// The last board in the stack that waited on nothing: the one every
+/// player agreed to (`null`: none yet). A pending play or adjustment
+/// changed no board; a board still proposed is not agreed.
+fn agreed(stack: &[InEffect]) -> Value {
+    stack
+        .iter()
+        .rev()
+        .find(|t| !t.pending)
+        .map_or(Value::Null, |t| t.state.clone())
+}
+
+/// Whether an event belongs to a starting board's proposal.
+fn sets_up(e: &LogEntry) -> bool {
+    super::consent::proposal_in(e.context.as_ref())
+        .is_some_and(|p| p.what == super::consent::Proposed::Setup)
 }
 
 /// An event that is not a proposal's, judged again: the board it leaves
@@ -182,13 +192,7 @@ fn replay_event(
         // An end leaves the last board that waited on nothing: the board
         // in effect (a pending play or adjustment changed nothing), or the
         // one agreed before a board still proposed.
-        (EventKind::End, Some(t)) => {
-            let agreed = stack.iter().rev().find(|t| !t.pending);
-            Ok(Some((
-                agreed.map_or(Value::Null, |a| a.state.clone()),
-                t.pending,
-            )))
-        }
+        (EventKind::End, Some(t)) => Ok(Some((agreed(stack), t.pending))),
         // A match ended before any board.
         (EventKind::End, None) => Ok(Some((Value::Null, false))),
         (EventKind::Undo, _) => {
@@ -376,10 +380,7 @@ impl Matches {
         // and results: a log beyond setting up is a moderator's to import.
         // (Answers to a board proposed are part of setting it up.)
         let setting_up = |e: &LogEntry| {
-            e.kind == EventKind::Setup
-                || (e.kind == EventKind::Answer
-                    && super::consent::proposal_in(e.context.as_ref())
-                        .is_some_and(|p| p.what == super::consent::Proposed::Setup))
+            e.kind == EventKind::Setup || (e.kind == EventKind::Answer && sets_up(e))
         };
         if !caller.moderator && !export.log.iter().all(setting_up) {
             return Err(MatchError::forbidden(

@@ -978,15 +978,8 @@ impl Matches {
         result: Option<GameResult>,
     ) -> Result<super::MatchView, MatchError> {
         // Ended while a board waits on consent: on the board agreed before.
-        let top = self.top(m).await?;
-        let board = match top
-            .as_ref()
-            .filter(|t| super::setup_waiting(m, t).is_some())
-        {
-            Some(t) => t.context.as_ref().and_then(|c| c.get("before").cloned()),
-            None => m.state.clone(),
-        };
-        let mut event = NewEvent::new(EventKind::End, &caller.user, board.unwrap_or(Value::Null));
+        let board = self.agreed_board(m).await?;
+        let mut event = NewEvent::new(EventKind::End, &caller.user, board);
         event.transition =
             Transition::End(result.as_ref().and_then(|r| serde_json::to_value(r).ok()));
         event.context = result.as_ref().and_then(|r| serde_json::to_value(r).ok());
