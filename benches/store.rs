@@ -49,14 +49,14 @@ async fn fixture(url: String, dir: Option<tempfile::TempDir>) -> Fixture {
     svc.start(&c, "tally", &["ann".into(), "bob".into()])
         .await
         .unwrap();
-    store_common::setup_agreed(&svc, &c, store_common::tally_board())
+    store_common::setup_as_judge(&svc, &c, store_common::tally_board())
         .await
         .unwrap();
     // Matches in other channels, played in parallel.
     for ch in 0..CHANNELS {
         let c = caller(&format!("par{ch}"));
         svc.start(&c, "tally", &["ann".into()]).await.unwrap();
-        store_common::setup_agreed(&svc, &c, store_common::tally_board())
+        store_common::setup_as_judge(&svc, &c, store_common::tally_board())
             .await
             .unwrap();
     }

@@ -428,7 +428,9 @@ async fn a_match_setup_takes_card_stats(url: String) {
         .await
         .unwrap();
     let board = "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n    units:\n      - { name: Hammer Knight }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 20 }\n    units:\n      - { name: Ice Golem, life: 9 }\n";
-    let view = store_common::setup_agreed(&m, &coal, board).await.unwrap();
+    let view = store_common::setup_as_judge(&m, &coal, board)
+        .await
+        .unwrap();
     let b = view.board.as_ref().expect("the board");
     let knight = &b["players"][0]["units"][0];
     assert_eq!(knight["attack"].as_i64(), Some(3), "{b}");

@@ -918,7 +918,9 @@ fn an_unanswered_proposal_changes_nothing() {
             .await
             .unwrap();
         let board = std::fs::read_to_string(example("ashes-start.yaml")).unwrap();
-        store_common::setup_agreed(&m, &coal, &board).await.unwrap();
+        store_common::setup_as_judge(&m, &coal, &board)
+            .await
+            .unwrap();
         let r = m
             .adjust(&coal, "players.Maeoni.phoenixborn.damage", "30", "trust me")
             .await

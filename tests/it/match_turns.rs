@@ -54,7 +54,7 @@ async fn started(url: &str, timeout: Option<Duration>) -> Matches {
     )
     .await
     .unwrap();
-    store_common::setup_agreed(&m, &coal(), BOARD)
+    store_common::setup_as_judge(&m, &coal(), BOARD)
         .await
         .unwrap();
     m
@@ -450,7 +450,7 @@ async fn an_export_with_a_pending_decision_imports_as_it_was(url: String) {
     .unwrap();
     // An export with plays: a moderator's to import (docs/MATCHES.md).
     let judge = Caller::new("other-table", "judge", true);
-    let v = store_common::setup_agreed(&m, &judge, &x.yaml)
+    let v = store_common::setup_as_judge(&m, &judge, &x.yaml)
         .await
         .unwrap();
     assert_eq!(v.board, before.board);

@@ -711,7 +711,7 @@ async fn a_match_keeps_the_rule_set_version_it_started_with(url: String) {
     let coal = Caller::new("table", "coal", false).with_guild(Some("g".into()));
     let players = ["coal".to_string(), "maeoni".to_string()];
     matches.start(&coal, "ashes", &players).await.unwrap();
-    store_common::setup_agreed(
+    store_common::setup_as_judge(
         &matches,
         &coal,
         &format!("```yaml\n{}```", discord_kit::MATCH_BOARD),

@@ -47,7 +47,7 @@ async fn ashes_match(url: String) {
     )
     .await
     .unwrap();
-    store_common::setup_agreed(&m, &coal(), &format!("```yaml\n{BOARD}```"))
+    store_common::setup_as_judge(&m, &coal(), &format!("```yaml\n{BOARD}```"))
         .await
         .unwrap();
     let v = m.board("table").await.unwrap();
@@ -165,7 +165,7 @@ async fn garbage_input_never_panics_nor_changes_the_board() {
     )
     .await
     .unwrap();
-    store_common::setup_agreed(&m, &coal(), BOARD)
+    store_common::setup_as_judge(&m, &coal(), BOARD)
         .await
         .unwrap();
     let pieces = [

@@ -26,7 +26,7 @@ async fn race(url: String) {
     a.start(&ann, "tally", &["ann".into(), "bob".into()])
         .await
         .unwrap();
-    store_common::setup_agreed(&a, &ann, tally_board())
+    store_common::setup_as_judge(&a, &ann, tally_board())
         .await
         .unwrap();
 
@@ -179,7 +179,7 @@ async fn notes_at_once(url: String) {
     a.start(&ann, "tally", &["ann".into(), "bob".into()])
         .await
         .unwrap();
-    store_common::setup_agreed(&a, &ann, tally_board())
+    store_common::setup_as_judge(&a, &ann, tally_board())
         .await
         .unwrap();
     const NOTES: usize = 12;

@@ -69,7 +69,7 @@ async fn every_engine_example_plays_through_a_match() {
             let starter = Caller::new(&channel, "user0", false);
             svc.start(&starter, engine.game(), &users).await.unwrap();
             let setup_doc = serde_json::to_string(&strip(&doc)).unwrap();
-            if let Err(e) = store_common::setup_agreed(&svc, &starter, &setup_doc).await {
+            if let Err(e) = store_common::setup_as_judge(&svc, &starter, &setup_doc).await {
                 // Only a board the engine itself rejects may fail setup.
                 assert!(whole.is_err(), "{name}: setup refused a valid board: {e}");
                 report.push(format!("{name}: board refused ({e})"));
@@ -226,7 +226,10 @@ async fn notation_and_completions_reach_the_engine() {
         let c = Caller::new(&channel, "user0", false);
         svc.start(&c, engine.game(), &users).await.unwrap();
         let board = serde_json::to_string(&strip(&doc)).unwrap();
-        if store_common::setup_agreed(&svc, &c, &board).await.is_err() {
+        if store_common::setup_as_judge(&svc, &c, &board)
+            .await
+            .is_err()
+        {
             continue;
         }
         let before = svc.board(&channel).await.unwrap();

@@ -29,7 +29,7 @@ async fn started(url: &str) -> Matches {
     m.start(&ann(), "tally", &["ann".into(), "bob".into()])
         .await
         .expect("start");
-    store_common::setup_agreed(&m, &ann(), tally_board())
+    store_common::setup_as_judge(&m, &ann(), tally_board())
         .await
         .expect("setup");
     m
@@ -204,7 +204,7 @@ async fn permissions(url: String) {
         m.setup(&eve(), tally_board()).await.unwrap_err(),
         MatchError::Forbidden { .. }
     ));
-    store_common::setup_agreed(&m, &bob(), tally_board())
+    store_common::setup_as_judge(&m, &bob(), tally_board())
         .await
         .unwrap();
     let e = m.play(&eve(), "add 1", None).await.unwrap_err();
@@ -219,7 +219,7 @@ async fn permissions(url: String) {
             .contains("only they or a moderator may replace it"),
         "{e}"
     );
-    store_common::setup_agreed(&m, &bob(), &turn_board)
+    store_common::setup_as_judge(&m, &bob(), &turn_board)
         .await
         .unwrap();
     assert_eq!(m.board("chan").await.unwrap().turn.as_deref(), Some("ann"));
@@ -239,7 +239,7 @@ async fn permissions(url: String) {
     // After plays, only a moderator may replace the board.
     let e = m.setup(&ann(), tally_board()).await.unwrap_err();
     assert!(matches!(e, MatchError::Forbidden { .. }), "{e:?}");
-    store_common::setup_agreed(&m, &moderator(), tally_board())
+    store_common::setup_as_judge(&m, &moderator(), tally_board())
         .await
         .unwrap();
     // Non-players cannot end; a moderator can.
@@ -271,7 +271,7 @@ async fn export_reimport(url: String) {
     assert!(matches!(e, MatchError::Forbidden { .. }), "{e:?}");
     assert_eq!(m.board("chan").await.unwrap().version, 0);
     // A moderator's import replays the whole log: every event, the same board.
-    store_common::setup_agreed(&m, &moderator(), &x.yaml)
+    store_common::setup_as_judge(&m, &moderator(), &x.yaml)
         .await
         .unwrap();
     let after = m.board("chan").await.unwrap();
@@ -362,7 +362,7 @@ async fn bad_input(url: String) {
     assert!(e.to_string().contains("limit"), "{e}");
     assert_eq!(m.board("chan").await.unwrap().version, 0, "nothing stored");
 
-    store_common::setup_agreed(&m, &ann(), tally_board())
+    store_common::setup_as_judge(&m, &ann(), tally_board())
         .await
         .unwrap();
     let board = m.board("chan").await.unwrap();
@@ -437,7 +437,7 @@ async fn an_end_before_any_board_is_undone(url: String) {
     m.start(&fourth, "tally", &["ann".into(), "bob".into()])
         .await
         .unwrap();
-    let v = store_common::setup_agreed(&m, &fourth, &x.yaml)
+    let v = store_common::setup_as_judge(&m, &fourth, &x.yaml)
         .await
         .unwrap();
     assert_eq!((v.status, v.board.is_none()), (MatchStatus::Ended, true));
@@ -446,7 +446,7 @@ async fn an_end_before_any_board_is_undone(url: String) {
     assert_eq!(r.undone.map(|u| u.kind), Some(EventKind::End));
     assert_eq!(m.board("chan").await.unwrap().status, MatchStatus::Active);
     assert_consistent(&m, "chan").await;
-    store_common::setup_agreed(&m, &bob(), tally_board())
+    store_common::setup_as_judge(&m, &bob(), tally_board())
         .await
         .unwrap();
     m.play(&ann(), "add 1", None).await.unwrap();
@@ -457,7 +457,7 @@ async fn an_end_before_any_board_is_undone(url: String) {
     m.start(&other, "tally", &["ann".into(), "bob".into()])
         .await
         .unwrap();
-    let v = store_common::setup_agreed(&m, &other, &x.yaml)
+    let v = store_common::setup_as_judge(&m, &other, &x.yaml)
         .await
         .unwrap();
     assert_eq!(v.board, m.board("chan").await.unwrap().board);
@@ -479,7 +479,7 @@ async fn an_export_that_reopened_imports_whole(url: String) {
     m.start(&other, "tally", &["ann".into(), "bob".into()])
         .await
         .unwrap();
-    let v = store_common::setup_agreed(&m, &other, &x.yaml)
+    let v = store_common::setup_as_judge(&m, &other, &x.yaml)
         .await
         .unwrap();
     assert_eq!((v.status, v.version), (MatchStatus::Active, before.version));
@@ -492,7 +492,7 @@ async fn an_export_that_reopened_imports_whole(url: String) {
     m.start(&third, "tally", &["ann".into(), "bob".into()])
         .await
         .unwrap();
-    let v = store_common::setup_agreed(&m, &third, &x.yaml)
+    let v = store_common::setup_as_judge(&m, &third, &x.yaml)
         .await
         .unwrap();
     let won = m.board("chan").await.unwrap();

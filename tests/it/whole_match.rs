@@ -469,7 +469,7 @@ async fn reimported(db: &Db, v: &MatchView) {
         Err(MatchError::Forbidden { .. })
     ));
     let moderator = Caller::new(format!("{}-copy", db.channel), "judge", true);
-    let w = store_common::setup_agreed(&db.matches, &moderator, &x.yaml)
+    let w = store_common::setup_as_judge(&db.matches, &moderator, &x.yaml)
         .await
         .unwrap();
     assert_eq!((&w.board, w.version), (&v.board, v.version));

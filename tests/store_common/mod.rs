@@ -207,12 +207,11 @@ pub fn matches(store: arbiter::store::Store) -> arbiter::app::matches::Matches {
 
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
 
-/// A fresh SQLite database file URL; keep the directory alive.
 /// Sets up a board in `caller`'s channel as a moderator who holds no seat
 /// (`judge`), at once: a player's starting board is a proposal the other
 /// players confirm, which the tests of that flow do themselves
-/// (`confirm_setup`, tests/it/match_integrity.rs).
-pub async fn setup_agreed(
+/// (tests/it/match_integrity.rs, tests/it/whole_match.rs).
+pub async fn setup_as_judge(
     m: &arbiter::app::matches::Matches,
     caller: &arbiter::app::matches::Caller,
     board: &str,
@@ -222,24 +221,7 @@ pub async fn setup_agreed(
     m.setup(&judge, board).await
 }
 
-/// Confirms, as each player asked, the board a player proposed in
-/// `channel`; the match as it then is.
-pub async fn confirm_setup(
-    m: &arbiter::app::matches::Matches,
-    channel: &str,
-) -> Result<arbiter::app::matches::MatchView, arbiter::app::matches::MatchError> {
-    loop {
-        let v = m.board(channel).await?;
-        match v.pending.as_ref().filter(|p| p.decision.key == "consent") {
-            Some(p) => {
-                let asked = arbiter::app::matches::Caller::new(channel, &p.user, false);
-                m.answer(&asked, "confirm", None).await?;
-            }
-            None => return Ok(v),
-        }
-    }
-}
-
+/// A fresh SQLite database file URL; keep the directory alive.
 pub fn sqlite_url() -> (String, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("temp dir");
     let url = format!("sqlite://{}", dir.path().join("arbiter.db").display());
