@@ -645,6 +645,26 @@ fn a_half_confirmed_proposal_is_its_authors_to_take_back() {
     );
 }
 
+/// A note made while a proposal waits is a note: the refusal to undo it
+/// names it as one, and its writer (it was called "the last proposal";
+/// found by an outside reviewer).
+#[test]
+fn a_note_under_a_waiting_proposal_is_refused_as_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ti4(dir.path());
+    run(
+        &bot,
+        "Ana",
+        "/match adjust field:players.Ana.victory_points value:9 reason:scored\n\
+             /as Ben\n/match note text:checking the objective\n",
+    );
+    let out = run(&bot, "Ana", "/match undo\n");
+    assert!(
+        out.contains("the last note was made by Ben; only they or a moderator may undo it"),
+        "{out}"
+    );
+}
+
 /// A player's import of a setup-only export is theirs: credited to them,
 /// without the file's words (a line written into it for the other player
 /// is not on the record; found by an outside tester).

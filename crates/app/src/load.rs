@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::corpus::{GameManifest, Glossary, SourceDocument, SourceGame};
+use crate::engine::document;
 
 /// Why rule data could not be read. Always names the file.
 #[derive(Debug, thiserror::Error)]
@@ -84,15 +85,14 @@ pub fn load_all(data_dir: &Path, extra: &[PathBuf]) -> Result<Vec<SourceGame>, L
 pub fn load_game(dir: &Path) -> Result<SourceGame, LoadError> {
     let manifest_path = dir.join("manifest.yaml");
     let text = read_text(&manifest_path)?;
-    let manifest: GameManifest =
-        serde_saphyr::from_str(&text).map_err(|e| LoadError::Manifest {
-            path: manifest_path.clone(),
-            message: e.to_string(),
-        })?;
+    let manifest: GameManifest = document::parse_data(&text).map_err(|e| LoadError::Manifest {
+        path: manifest_path.clone(),
+        message: e.to_string(),
+    })?;
     let glossary = match &manifest.glossary {
         Some(file) => {
             let path = dir.join(file);
-            serde_saphyr::from_str(&read_text(&path)?).map_err(|e| LoadError::Manifest {
+            document::parse_data(&read_text(&path)?).map_err(|e| LoadError::Manifest {
                 path,
                 message: e.to_string(),
             })?

@@ -502,7 +502,7 @@ const MATCH: Spec = Spec {
     title: "Match",
     help: "**/match** — a match kept in this channel: `start` (game, players as seats), `setup` (the starting board, or an export), `play` (one-line notation, autocompleted), \
 `answer` (a decision or proposal waiting on you: its number or words; the buttons do the same), `advance` (next phase or round), \
-`adjust` (a board field, with a reason: your own seat's at once; another seat's, a shared one or one that ends the game is proposed to the players it touches), \
+`adjust` (a board field, with a reason: at once for your own seat's field when it does not better your standing; another seat's, a shared one, one that ends the game or one that betters your standing is proposed to the players it touches), \
 `note` (a judge's ruling on the record), `notify`, `pictures` (the board's picture on every reply, or a button), `board`, `log`, `undo` (the last event in effect, notes included: your own; a result only its winner; moderators any), \
 `end` (naming the other player as winner concedes at once; claiming the win asks your opponent), `export`, `verify` (replays the log through the engine). \
 `; agreed by @player` asks that player to confirm the choices your play states for them.
@@ -629,7 +629,7 @@ const MATCH_SUBS: &[Sub] = &[
     },
     Sub {
         name: "notify",
-        description: "Ping whose turn or decision it is after each event",
+        description: "Turn notices: ping whose turn it is (a decision or proposal always pings)",
         options: &[ON_OFF],
         bare: true,
         parse: |g| matched(MatchCommand::Notify { on: on(g) }),

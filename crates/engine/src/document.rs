@@ -266,6 +266,14 @@ pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, BoardError> {
     parse_text(text)
 }
 
+/// Parses a rule folder's own YAML file (a manifest, a glossary) into a
+/// typed value with the same budgets and words as a board, line:column on
+/// errors ("the key `pb` appears twice", "did you mean"); no board size
+/// limit, since the folder is the operator's.
+pub fn parse_data<T: DeserializeOwned>(text: &str) -> Result<T, BoardError> {
+    parse_text(text)
+}
+
 fn parse_text<T: DeserializeOwned>(text: &str) -> Result<T, BoardError> {
     // JSON (what match tracking stores) takes serde_json's faster path;
     // one with a key twice in a mapping (which serde_json would take, the
@@ -852,6 +860,22 @@ mod tests {
         assert_eq!(e.kind, ErrorKind::Refused, "{e:?}");
         assert!(e.message.contains("merge keys"), "{}", e.message);
         assert!(!e.message.contains("Budget"), "{}", e.message);
+    }
+
+    #[test]
+    fn a_data_file_error_is_worded_and_located() {
+        #[derive(Debug, serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct Glossary {
+            synonyms: std::collections::BTreeMap<String, Vec<String>>,
+        }
+        let e = parse_data::<Glossary>("synonyms:\n  pb: [phoenixborn]\n  pb: [x]\n").unwrap_err();
+        assert_eq!(e.pos.map(|p| p.line), Some(3), "{e}");
+        assert!(e.message.contains("the key `pb` appears twice"), "{e}");
+        assert!(!e.to_string().contains("DuplicateKeyPolicy"), "{e}");
+        let e = parse_data::<Glossary>("synonym:\n  pb: [phoenixborn]\n").unwrap_err();
+        assert!(e.message.contains("did you mean `synonyms`"), "{e}");
     }
 
     #[test]

@@ -119,7 +119,7 @@ pub struct MatchRecord {
     pub ended_at: Option<i64>,
     /// The board after the last event; `None` before setup.
     pub state: Option<serde_json::Value>,
-    /// Ping whose turn or decision it is after each recorded event.
+    /// Turn notices: ping whose turn it is after each recorded event (a new decision or proposal pings its player whatever this says).
     pub notify: bool,
     /// Replies carry a picture of the board (else a "Picture" button).
     pub pictures: bool,

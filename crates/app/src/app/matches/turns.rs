@@ -857,8 +857,11 @@ impl Matches {
         }
         // A proposal still waiting is its author's to take back, a
         // confirmation given so far first (one undo each).
+        // A note made while a proposal waits carries its context, but is
+        // a note, not the proposal.
         let waiting = super::consent::Proposal::of(undone)
-            .filter(|p| p.stage == super::consent::Stage::Asked);
+            .filter(|p| p.stage == super::consent::Stage::Asked)
+            .filter(|_| undone.kind != EventKind::Note);
         let author = waiting.as_ref().and_then(|p| m.players.get(p.by));
         if undone.kind == EventKind::Answer && author == Some(&caller.user) {
             return Ok(());
