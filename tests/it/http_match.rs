@@ -897,3 +897,85 @@ async fn a_decision_sent_twice_gets_its_first_result() {
     assert_eq!(title(&replayed), title(&shown));
     h.server.stop().await.unwrap();
 }
+
+/// `/match answer choice:` autocompleted from the waiting question.
+fn answer_autocomplete(value: &str) -> Value {
+    envelope(
+        4,
+        json!({ "id": "1300000000000000010", "name": "match", "type": 1, "options": [
+            { "name": "answer", "type": 1, "options": [
+                { "name": "choice", "type": 3, "value": value, "focused": true }
+            ] }
+        ] }),
+    )
+}
+
+/// An answer picked from `/match answer`'s list answers the question the
+/// list showed: a proposal withdrawn and proposed again with another value
+/// meanwhile is not confirmed by it (found by an outside tester: Maeoni's
+/// typed "confirm" confirmed damage 19 where she had read 5).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_picked_from_the_list_answers_the_question_it_showed() {
+    let h = Harness::start().await;
+    h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+        .await;
+    h.run(JUDGE, true, match_sub("setup", vec![opt("board", BOARD)]))
+        .await;
+    let adjust = |value: &str| {
+        match_sub(
+            "adjust",
+            vec![
+                opt("field", "players.Maeoni.phoenixborn.damage"),
+                opt("value", value),
+                opt("reason", "missed a wound"),
+            ],
+        )
+    };
+    let listed = |v: &Value| -> Vec<(String, String)> {
+        v["data"]["choices"]
+            .as_array()
+            .unwrap_or(&Vec::new())
+            .iter()
+            .map(|c| {
+                let s = |k: &str| c[k].as_str().unwrap_or_default().to_string();
+                (s("name"), s("value"))
+            })
+            .collect()
+    };
+    public(&h.run(COAL, false, adjust("6")).await);
+    let ask = as_member(
+        answer_autocomplete(""),
+        MAEONI.0,
+        MAEONI.1,
+        PLAYER_PERMISSIONS,
+    );
+    let v = h.post(&ask).await;
+    assert_eq!(v["type"], 8, "{v}");
+    let (name, confirm) = listed(&v)
+        .into_iter()
+        .find(|(n, _)| n.starts_with("confirm"))
+        .unwrap_or_else(|| panic!("confirm is listed: {v}"));
+    assert!(
+        name.contains("from 5 to 6"),
+        "the question is shown: {name}"
+    );
+    assert!(confirm.starts_with("confirm @"), "{confirm}");
+    // Coal withdraws it and proposes 19; the answer Maeoni picked is refused.
+    public(&h.run(COAL, false, match_sub("undo", vec![])).await);
+    public(&h.run(COAL, false, adjust("19")).await);
+    let answer = |value: &str| match_sub("answer", vec![opt("choice", value)]);
+    let v = h.run(MAEONI, false, answer(&confirm)).await;
+    assert!(ephemeral(&v), "a stale answer is refused: {v}");
+    let b = h.run(STRANGER, false, match_sub("board", vec![])).await;
+    assert!(desc(&b).contains("damage: 5"), "{}", desc(&b));
+    // The list now shows 19, and its answer confirms it.
+    let (name, confirm) = listed(&h.post(&ask).await)
+        .into_iter()
+        .find(|(n, _)| n.starts_with("confirm"))
+        .expect("confirm is listed");
+    assert!(name.contains("from 5 to 19"), "{name}");
+    public(&h.run(MAEONI, false, answer(&confirm)).await);
+    let b = h.run(STRANGER, false, match_sub("board", vec![])).await;
+    assert!(desc(&b).contains("damage: 19"), "{}", desc(&b));
+    h.server.stop().await.unwrap();
+}

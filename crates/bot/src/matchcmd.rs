@@ -284,14 +284,11 @@ impl Bot {
             return Reply::Choices(Vec::new());
         };
         let typed = value.trim_start();
+        if option == "choice" {
+            let pending = m.board(&channel).await.ok().and_then(|v| v.pending);
+            return Reply::Choices(answer_choices(pending, typed));
+        }
         let lines: Vec<String> = match option {
-            "choice" => match m.board(&channel).await {
-                Ok(v) => v
-                    .pending
-                    .map(|p| p.decision.options.into_iter().map(|o| o.label).collect())
-                    .unwrap_or_default(),
-                Err(_) => Vec::new(),
-            },
             "to" => m.phases(&channel).await.unwrap_or_default(),
             "field" => m.fields(&channel, typed).await.unwrap_or_default(),
             _ => next_words(typed, m.complete(&channel, typed).await.unwrap_or_default()),
@@ -702,4 +699,45 @@ pub(super) fn refusal(e: &MatchError) -> Reply {
         MatchError::Busy { .. } => Reply::Message(Message::busy("Match", &why)),
         _ => Reply::Message(Message::user_error("Match", &why)),
     }
+}
+
+/// The waiting decision's answers for `/match answer`'s autocomplete: each
+/// shown with the question it answers, its value carrying the version the
+/// question was asked at (`commands::answer_value`), so an answer picked
+/// from the list is refused if the decision was replaced meanwhile (a
+/// proposal withdrawn and proposed again with other values). What was
+/// typed stays a choice, without a version.
+fn answer_choices(pending: Option<crate::app::matches::Pending>, typed: &str) -> Vec<Choice> {
+    let key = arbiter_text::fold(typed);
+    let mut choices: Vec<Choice> = pending
+        .map(|p| {
+            let (question, version) = (p.decision.question, p.version);
+            p.decision
+                .options
+                .into_iter()
+                .filter(|o| arbiter_text::fold(&o.label).contains(&key))
+                .map(|o| {
+                    let value = super::commands::answer_value(&o.label, version);
+                    Choice {
+                        name: truncate(&format!("{} — {question}", o.label), 100),
+                        // Discord takes values of up to 100 characters.
+                        value: if value.chars().count() <= 100 {
+                            value
+                        } else {
+                            o.label
+                        },
+                    }
+                })
+                .take(MAX_CHOICES)
+                .collect()
+        })
+        .unwrap_or_default();
+    let typed = typed.trim();
+    if !typed.is_empty() && typed.chars().count() <= 100 && choices.len() < MAX_CHOICES {
+        choices.push(Choice {
+            name: typed.to_string(),
+            value: typed.to_string(),
+        });
+    }
+    choices
 }
