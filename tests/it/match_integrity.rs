@@ -305,14 +305,25 @@ fn a_self_adjust_of_a_score_asks_the_other_players() {
         out.contains("adjusted players[0].victory_points = 1 (reason: scored), proposed by Ana, confirmed by Ben, Cleo"),
         "{out}"
     );
+    // Her own score made worse is at once; any other field of her seat
+    // (one the game gives no better direction) may help her, and asks
+    // (found by an outside tester: a TI4 initiative set to 0 took the turn).
     let out = run(
         &bot,
         "Ana",
-        "/match adjust field:players.Ana.faction value:Emirates of Hacan reason:forgot\n\
-         /match adjust field:players.Ana.victory_points value:0 reason:counted again\n",
+        "/match adjust field:players.Ana.victory_points value:0 reason:counted again\n",
     );
     assert!(
         out.contains("Match: adjust #") && !out.contains("proposal"),
+        "{out}"
+    );
+    let out = run(
+        &bot,
+        "Ana",
+        "/match adjust field:players.Ana.faction value:Emirates of Hacan reason:forgot\n",
+    );
+    assert!(
+        out.contains("recorded: nothing changes unless it is confirmed"),
         "{out}"
     );
 
@@ -641,6 +652,80 @@ fn a_half_confirmed_proposal_is_its_authors_to_take_back() {
     let out = run(&bot, "Ana", "/match undo\n/match board\n");
     assert!(
         out.contains("== Undone: event #2 ==") && out.contains("victory_points: 0"),
+        "{out}"
+    );
+}
+
+/// A player's own field that may help them whichever way it moves asks
+/// the others: a strategy card's initiative (it orders the turns), a unit's
+/// activation given back, a fighter's movement; their own made worse, or a
+/// change of nothing, does not (found by an outside tester: Cleo set her
+/// initiative to 0 and took Ana's turn; Ben's Luke activated twice).
+#[test]
+fn an_own_field_that_may_help_its_player_asks_the_others() {
+    let proposed = "recorded: nothing changes unless it is confirmed";
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ti4(dir.path());
+    let out = run(
+        &bot,
+        "Cleo",
+        "/match adjust field:players.Cleo.strategy_cards.Politics.initiative value:0 reason:Naalu\n/match board\n",
+    );
+    assert!(out.contains(proposed), "{out}");
+    assert!(out.contains("from 3 to 0"), "{out}");
+    assert!(
+        !out.contains("Cleo: your turn"),
+        "the turn stays Ana's: {out}"
+    );
+    let out = run(
+        &bot,
+        "Cleo",
+        "/match undo\n/match adjust field:players.Cleo.passed value:false reason:oops\n",
+    );
+    assert!(out.contains("is already false: nothing to adjust"), "{out}");
+    for (game, players, first, field, value) in [
+        (
+            "legion",
+            "player1:Ana player2:Ben",
+            "/match play activate Darth Vader; move; end\n",
+            "players.Ana.units.Darth Vader.activated",
+            "false",
+        ),
+        (
+            "magewinds",
+            "player1:Ana player2:Bram",
+            "",
+            "players.Ana.fighters.Pyromancer.movement",
+            "99",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let bot = match_bot(dir.path());
+        let out = run(
+            &bot,
+            "Ana",
+            &format!(
+                "/match start game:{game} {players}\n/as judge moderator\n/match setup file:{}\n/as Ana\n\
+                 {first}/match adjust field:{field} value:{value} reason:bookkeeping\n",
+                example(&format!("{game}-start.yaml"))
+            ),
+        );
+        assert!(out.contains(proposed), "{game}: {out}");
+    }
+    // Her own fighter slowed is at once.
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "Ana",
+        &format!(
+            "/match start game:magewinds player1:Ana player2:Bram\n/as judge moderator\n/match setup file:{}\n/as Ana\n\
+             /match adjust field:players.Ana.fighters.Pyromancer.movement value:3 reason:slowed\n",
+            example("magewinds-start.yaml")
+        ),
+    );
+    assert!(
+        out.contains("Match: adjust #") && !out.contains(proposed),
         "{out}"
     );
 }

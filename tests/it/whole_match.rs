@@ -148,39 +148,26 @@ const TI4: Game = Game {
         Play(0, "Ana pass"),
         Play(1, "Ben pass"),
         Play(2, "Cleo pass"),
+        // A score the result is counted on: the judge enters it (a
+        // player's own made better would be a proposal:
+        // tests/it/match_integrity.rs); Ana's own made worse is at once.
+        Adjust(Judge, "Ana.victory_points", "1"),
         AdjustUndo {
             by: 0,
-            field: "Ana.faction",
-            value: "Emirates of Hacan",
-            pointer: "/players/0/faction",
+            field: "Ana.victory_points",
+            value: "0",
+            pointer: "/players/0/victory_points",
         },
-        // A score the result is counted on: the judge enters it (a
-        // player's own would be a proposal: tests/it/match_integrity.rs).
-        Adjust(Judge, "Ana.victory_points", "1"),
         Advance(Seat(0), None),
         Round(2),
-        Adjust(Seat(0), "players.Ana.strategy_cards[+]", "{name: Trade}"),
-        Adjust(
-            Seat(0),
-            "players.Ana.strategy_cards[+]",
-            "{name: Leadership}",
-        ),
-        Adjust(Seat(1), "players.Ben.strategy_cards[+]", "{name: Warfare}"),
-        Adjust(
-            Seat(1),
-            "players.Ben.strategy_cards[+]",
-            "{name: Diplomacy}",
-        ),
-        Adjust(
-            Seat(2),
-            "players.Cleo.strategy_cards[+]",
-            "{name: Politics}",
-        ),
-        Adjust(
-            Seat(2),
-            "players.Cleo.strategy_cards[+]",
-            "{name: Imperial}",
-        ),
+        // The strategy phase is not indexed: the judge enters the picks (a
+        // player's own pick changes the turn order, and asks the others).
+        Adjust(Judge, "players.Ana.strategy_cards[+]", "{name: Trade}"),
+        Adjust(Judge, "players.Ana.strategy_cards[+]", "{name: Leadership}"),
+        Adjust(Judge, "players.Ben.strategy_cards[+]", "{name: Warfare}"),
+        Adjust(Judge, "players.Ben.strategy_cards[+]", "{name: Diplomacy}"),
+        Adjust(Judge, "players.Cleo.strategy_cards[+]", "{name: Politics}"),
+        Adjust(Judge, "players.Cleo.strategy_cards[+]", "{name: Imperial}"),
         Advance(Seat(1), None),
         Play(0, "Ana strat Leadership"),
         // Ten victory points, scored at the table and entered by the judge:
@@ -208,7 +195,7 @@ const MAGEWINDS: Game = Game {
         AdjustUndo {
             by: 0,
             field: "Ana.fighters.Pyromancer.movement",
-            value: "6",
+            value: "4",
             pointer: "/players/0/fighters/0/movement",
         },
         Play(0, "activate Pyromancer move 2"),
@@ -290,10 +277,10 @@ const GRAND_ARCHIVE: Game = Game {
         Advance(Seat(0), Some("main")),
         Round(2),
         AdjustUndo {
-            by: 1,
-            field: "Bob.reserve",
+            by: 0,
+            field: "Alice.reserve",
             value: "3",
-            pointer: "/players/1/reserve",
+            pointer: "/players/0/reserve",
         },
         Decide {
             by: 1,

@@ -70,6 +70,8 @@ impl Game for Ashes {
         ("players[].units[].life", Better::Higher),
         ("players[].units[].damage", Better::Lower),
         ("players[].units[].abilities", Better::Higher),
+        ("players[].units[].exhausted", Better::Lower),
+        ("players[].phoenixborn.exhausted", Better::Lower),
     ];
 
     /// A round: the player turns phase, then (when all players passed on

@@ -94,7 +94,15 @@ impl Game for GrandArchive {
     ];
     /// Obligations another player's effects put on this one (rule 1.4): any
     /// change of one's own is the others' business too.
-    const STANDING: &'static [(&'static str, Better)] = &[("players[].must_attack", Better::Lower)];
+    /// A player's own reserve made smaller and their own cards rested are
+    /// at once; any other change of their seat asks the others.
+    const STANDING: &'static [(&'static str, Better)] = &[
+        ("players[].must_attack", Better::Lower),
+        ("players[].reserve", Better::Higher),
+        ("players[].champion.rested", Better::Lower),
+        ("players[].allies[].rested", Better::Lower),
+        ("players[].objects[].rested", Better::Lower),
+    ];
 
     const PHASES: &'static [Phase] = PHASES;
     const ROUND_FIELD: Option<&'static str> = Some("turn_number");

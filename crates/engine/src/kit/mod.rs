@@ -128,14 +128,14 @@ pub trait Game: Send + Sync + 'static {
     /// other field present gets a "not read" warning.
     const BOARD_READS: &'static [&'static str];
 
-    /// The fields of a seat that stand for its standing against the others
-    /// (patterns, `[]` for list items: `players[].victory_points`): the
-    /// scores the result is counted on, the stats that decide its fights,
-    /// obligations others' effects imposed; and which way is better for the
-    /// seat (a field that is not a number: any change may be). A player's
-    /// `adjust` that may raise their own standing needs every other
-    /// player's consent (docs/MATCHES.md, "Consent"); their other fields
-    /// are their own bookkeeping.
+    /// The fields of a seat with a better direction for it (patterns, `[]`
+    /// for list items: `players[].victory_points`): the scores the result
+    /// is counted on, the stats that decide its fights, obligations others'
+    /// effects imposed; and which way is better for the seat (a field that
+    /// is not a number: any change may be). A player's `adjust` of their
+    /// own seat is at once only when it makes one of these worse for them;
+    /// any other change may raise their standing and needs every other
+    /// player's consent (docs/MATCHES.md, "Consent").
     const STANDING: &'static [(&'static str, fields::Better)] = &[];
 
     /// Fields of this play the procedure reads.
@@ -196,9 +196,12 @@ pub struct Adjustment {
 }
 
 /// Whether setting `f` (from `was` to `now`, its values) may raise its
-/// seat's standing: a score made better for the seat, a field holding one
-/// changed, the seat's name changed; a score made worse or anything left
-/// as it was does not.
+/// seat's standing. Only a score made worse for the seat, or a value left
+/// as it was, cannot: any other field of a seat, one the game gives no
+/// better direction, may help its seat whichever way it moves (a unit
+/// readied, a fighter's movement, a strategy card's initiative that orders
+/// the turns, an activation given back), so a player's change of it is the
+/// other players' business (found by an outside tester).
 fn raises(
     f: &fields::FieldPath,
     scores: &[(&str, fields::Better)],
@@ -212,11 +215,15 @@ fn raises(
     if fields::is_seat_name(f) {
         return true;
     }
-    // A score left out counts from 0 (the boards' default).
-    let num = |v: &Value| if v.is_null() { Some(0.0) } else { v.as_f64() };
+    // A score left out counts from 0 (the boards' default); a flag as 0
+    // or 1 (`exhausted: true` is 1).
+    let num = |v: &Value| match v {
+        Value::Null => Some(0.0),
+        Value::Bool(b) => Some(f64::from(u8::from(*b))),
+        _ => v.as_f64(),
+    };
     match fields::standing(f, scores) {
-        fields::Standing::Apart => false,
-        fields::Standing::Holds => true,
+        fields::Standing::Apart | fields::Standing::Holds => true,
         fields::Standing::Score(better) => match (num(was), num(now)) {
             (Some(b), Some(a)) => match better {
                 fields::Better::Higher => a > b,

@@ -57,8 +57,14 @@ impl Game for Legion {
         "player",
         "unit",
     ];
-    /// The victory points the result is counted on after the last round.
-    const STANDING: &'static [(&'static str, Better)] = &[("players[].points", Better::Higher)];
+    /// The victory points the result is counted on after the last round;
+    /// a unit's activation and the actions it used (fewer is better: a
+    /// player who gives one back takes another).
+    const STANDING: &'static [(&'static str, Better)] = &[
+        ("players[].points", Better::Higher),
+        ("players[].units[].activated", Better::Lower),
+        ("players[].units[].actions", Better::Lower),
+    ];
 
     /// A round: the Command Phase, the Activation Phase (the indexed text:
     /// "During the Activation Phase, each unit can perform actions"), the

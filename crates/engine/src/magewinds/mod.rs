@@ -14,7 +14,7 @@ mod procedure;
 pub mod rules;
 mod wording;
 
-use crate::kit::{Cx, Game, Kit, Phase, Reset, Set, Stop};
+use crate::kit::{Better, Cx, Game, Kit, Phase, Reset, Set, Stop};
 use crate::{BoardError, RuleUse, Status};
 use wording::{Fault, Notice, TurnStep};
 
@@ -70,6 +70,11 @@ impl Game for Magewinds {
 
     /// A round: the Channelling Phase (not indexed), the Action Phase, and
     /// its end (13.5), after which a new round begins.
+    /// A fighter's movement (more is better); any other change of a
+    /// player's own fighters asks the others.
+    const STANDING: &'static [(&'static str, Better)] =
+        &[("players[].fighters[].movement", Better::Higher)];
+
     const PHASES: &'static [Phase] = &[
         Phase {
             id: "channelling",

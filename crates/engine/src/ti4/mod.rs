@@ -54,9 +54,13 @@ impl Game for Ti4 {
         "this_turn",
         "points_to_win",
     ];
-    /// The first to the points to win wins.
-    const STANDING: &'static [(&'static str, Better)] =
-        &[("players[].victory_points", Better::Higher)];
+    /// The first to the points to win wins; a strategy card readied, or a
+    /// pass taken back, gives its player more to do.
+    const STANDING: &'static [(&'static str, Better)] = &[
+        ("players[].victory_points", Better::Higher),
+        ("players[].strategy_cards[].exhausted", Better::Lower),
+        ("players[].passed", Better::Lower),
+    ];
 
     /// A game round, in the order of [`board::Phase`]: strategy phase (not
     /// indexed), action phase, status phase (rule 5 moves play into it); the

@@ -585,6 +585,13 @@ impl Matches {
         if !caller.moderator
             && let Some(seat) = seat
         {
+            // A change of nothing would still ask (and ping) the others.
+            if a.before == a.after {
+                return Err(MatchError::usage(format!(
+                    "{} is already {}: nothing to adjust",
+                    a.label, a.after
+                )));
+            }
             let result = engine.status(&a.state).ok().and_then(|s| s.result);
             let winner = result.as_ref().map(|r| self.winner_seat(&m, engine, r));
             // A field the result is counted on is every player's business.
