@@ -730,6 +730,43 @@ fn an_own_field_that_may_help_its_player_asks_the_others() {
     );
 }
 
+/// A match started right after a result cannot bury it: nothing recorded
+/// in the new match, `undo` withdraws it (its players or a moderator, not
+/// a stranger), and the moderator's next undo reopens the ended one (found
+/// by an outside tester: "there is nothing to undo", and no command
+/// reached the ended match).
+#[test]
+fn a_new_match_cannot_bury_an_ended_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(
+        &bot,
+        "judge",
+        "/as judge moderator\n/match end winner:Coal reason:judge ruling\n\
+         /as Coal\n/match start game:ashes player1:Coal player2:Maeoni\n/as Stranger\n/match undo\n",
+    );
+    assert!(
+        out.contains("only the match's players or a moderator may withdraw it"),
+        "{out}"
+    );
+    let out = run(
+        &bot,
+        "judge",
+        "/as judge moderator\n/match undo\n/match undo\n/match board\n",
+    );
+    assert!(
+        out.contains(
+            "match #2 withdrawn: nothing was recorded in it; match #1 is this channel's again"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("== Undone: event #"), "{out}");
+    assert!(
+        out.contains("match #1 in console (active"),
+        "reopened: {out}"
+    );
+}
+
 /// A note made while a proposal waits is a note: the refusal to undo it
 /// names it as one, and its writer (it was called "the last proposal";
 /// found by an outside reviewer).

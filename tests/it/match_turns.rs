@@ -583,3 +583,30 @@ async fn an_unknown_game_is_suggested_only_when_it_is_a_typo(url: String) {
     let e = m.start(&coal(), "ashs", &players).await.unwrap_err();
     assert!(e.to_string().contains("did you mean 'ashes'"), "{e}");
 }
+
+both!(a_match_with_nothing_recorded_is_withdrawn_and_the_one_before_comes_back);
+async fn a_match_with_nothing_recorded_is_withdrawn_and_the_one_before_comes_back(url: String) {
+    use arbiter::app::matches::{MatchReply, MatchRequest};
+    let m = started(&url, None).await;
+    m.end(&judge(), Some("Coal"), Some("judge ruling"))
+        .await
+        .unwrap();
+    m.start(
+        &coal(),
+        "ashes",
+        &["coal-user".into(), "maeoni-user".into()],
+    )
+    .await
+    .unwrap();
+    let MatchReply::Match(v) = m.handle(&judge(), MatchRequest::Undo).await.unwrap() else {
+        panic!("the match before, as a view")
+    };
+    assert_eq!((v.match_id, v.status), (1, MatchStatus::Ended));
+    assert!(v.notes[0].contains("match #2 withdrawn"), "{:?}", v.notes);
+    let MatchReply::Event(r) = m.handle(&judge(), MatchRequest::Undo).await.unwrap() else {
+        panic!("the end undone")
+    };
+    assert_eq!(r.undone.map(|u| u.kind), Some(EventKind::End));
+    assert_eq!(m.board("table").await.unwrap().status, MatchStatus::Active);
+    consistent(&m).await;
+}

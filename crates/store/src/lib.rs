@@ -437,6 +437,39 @@ impl Store {
         row.map(|r| match_from_row(&r)).transpose()
     }
 
+    /// The channel's match started before match `id`, if any.
+    pub async fn match_before(
+        &self,
+        channel: &str,
+        id: i64,
+    ) -> Result<Option<MatchRecord>, StoreError> {
+        let sql = format!(
+            "SELECT {MATCH_COLUMNS} FROM arbiter_matches m \
+             LEFT JOIN arbiter_match_events e ON e.match_id = m.id AND e.seq = m.version \
+             WHERE m.channel = $1 AND m.id < $2 ORDER BY m.id DESC LIMIT 1"
+        );
+        let row = sqlx::query(&sql)
+            .bind(channel)
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| match_from_row(&r)).transpose()
+    }
+
+    /// Deletes a match in which nothing was recorded (version 0, no
+    /// event): its withdrawal, which loses nothing. False when something
+    /// was recorded meanwhile, or it is gone.
+    pub async fn withdraw_empty_match(&self, id: i64) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "DELETE FROM arbiter_matches WHERE id = $1 AND version = 0 \
+             AND NOT EXISTS (SELECT 1 FROM arbiter_match_events WHERE match_id = $1)",
+        )
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// A match by id.
     pub async fn match_by_id(&self, id: i64) -> Result<Option<MatchRecord>, StoreError> {
         let sql = format!(

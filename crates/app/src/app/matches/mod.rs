@@ -940,6 +940,43 @@ impl Matches {
     }
 
     /// A match as the replies show it: seats, status, pending decision, next.
+    /// `undo`: the last event in effect, or, in a match nothing was
+    /// recorded in yet, the match itself (its players or a moderator): the
+    /// channel's match before it is the channel's again, so a new match
+    /// cannot bury an ended one out of a moderator's reach (found by an
+    /// outside tester: a start right after a moderator's result left
+    /// "nothing to undo").
+    async fn undo_or_withdraw(&self, caller: &Caller) -> Result<MatchReply, MatchError> {
+        let m = self.latest(&caller.channel).await?;
+        let before = match m.status == MatchStatus::Active && m.version == 0 {
+            true => self.store.match_before(&caller.channel, m.id).await?,
+            false => None,
+        };
+        let Some(before) = before else {
+            return Ok(MatchReply::Event(Box::new(self.undo(caller).await?)));
+        };
+        let c = caller.in_match(&m);
+        if !c.moderator && m.started_by != c.user && seat_of(&m, &c.user).is_none() {
+            return Err(MatchError::forbidden(
+                "only the match's players or a moderator may withdraw it",
+            ));
+        }
+        if !self.store.withdraw_empty_match(m.id).await? {
+            // Something was recorded meanwhile: that is what undo takes.
+            return Err(MatchError::BoardChanged {
+                version: m.version + 1,
+                board: None,
+            });
+        }
+        tracing::debug!(match_id = m.id, by = %c.user, "match withdrawn before anything was recorded");
+        let mut v = self.view(&before).await?;
+        v.notes.push(format!(
+            "match #{} withdrawn: nothing was recorded in it; match #{} is this channel's again (`undo` takes back its last event, an end included)",
+            m.id, before.id
+        ));
+        Ok(MatchReply::Match(Box::new(v)))
+    }
+
     async fn view(&self, m: &MatchRecord) -> Result<MatchView, MatchError> {
         let engine = self.engine_of(m).ok();
         let top = self.top(m).await?;
@@ -1321,7 +1358,7 @@ impl Matches {
             MatchRequest::Note { text } => event(self.note(caller, &text).await?),
             MatchRequest::Board => view(self.board(channel).await?),
             MatchRequest::Log { page } => MatchReply::Log(self.log(channel, page).await?),
-            MatchRequest::Undo => event(self.undo(caller).await?),
+            MatchRequest::Undo => self.undo_or_withdraw(caller).await?,
             MatchRequest::End { winner, reason } => view(
                 self.end(caller, winner.as_deref(), reason.as_deref())
                     .await?,
