@@ -610,3 +610,24 @@ async fn a_match_with_nothing_recorded_is_withdrawn_and_the_one_before_comes_bac
     assert_eq!(m.board("table").await.unwrap().status, MatchStatus::Active);
     consistent(&m).await;
 }
+
+both!(a_decision_the_timeout_raised_waits_for_its_player);
+async fn a_decision_the_timeout_raised_waits_for_its_player(url: String) {
+    let m = started(&url, Some(Duration::ZERO)).await;
+    m.play(
+        &coal(),
+        "attack unit \"Mist Spirit\" with Iron Worker",
+        None,
+    )
+    .await
+    .unwrap();
+    // The guard times out to no guard; the counter it raises waits.
+    let v = m.board("table").await.unwrap();
+    let p = v.pending.expect("the counter is asked");
+    assert!(p.decision.key.starts_with("counter"), "{:?}", p.decision);
+    assert_eq!(p.deadline, None, "no deadline: nobody was told");
+    assert_eq!(m.settle_all().await.unwrap(), 0);
+    assert!(m.board("table").await.unwrap().pending.is_some());
+    m.answer(&maeoni(), "1", None).await.unwrap();
+    consistent(&m).await;
+}

@@ -209,7 +209,13 @@ impl Matches {
         let mut event = NewEvent::new(kind, actor, ruling.state.clone());
         event.ruling = Some(stored_ruling(ruling));
         if let Some(d) = &ruling.pending {
-            event.deadline = d.default.map(|_| {
+            // A decision the timeout's own answer raised has no deadline:
+            // nobody answered in a channel, so nobody pinged its player, and
+            // its default must not apply unseen too (found by an outside
+            // tester: a guard and then a counter both timed out unpinged).
+            // Its player, or a moderator, answers it when they come back.
+            let unseen = actor == TIMEOUT_ACTOR;
+            event.deadline = d.default.filter(|_| !unseen).map(|_| {
                 now_ms() + i64::try_from(self.decision_timeout.as_millis()).unwrap_or(i64::MAX / 2)
             });
         } else if let Some(result) = ruling_status(ruling, engine).and_then(|s| s.result) {
