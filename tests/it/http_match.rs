@@ -150,8 +150,13 @@ async fn a_match_through_discord_interactions() {
     public(&v);
     assert!(desc(&v).contains("Mist Spirit"), "{}", desc(&v));
     // A player's board sets every seat's standing: Maeoni confirms it.
+    // Its author is named by the board and by the user (a board naming
+    // the seats otherwise cannot make it read as Maeoni's own proposal).
     assert!(
-        desc(&v).contains("Coal proposes the starting board shown"),
+        desc(&v).contains(&format!(
+            "Coal (<@{}>) proposes the starting board shown",
+            COAL.0
+        )),
         "{}",
         desc(&v)
     );
@@ -227,7 +232,11 @@ async fn a_match_through_discord_interactions() {
     public(&v);
     assert_eq!(v["deferred"], true, "{v}");
     assert!(title(&v).contains("play #3"), "{}", title(&v));
-    assert!(desc(&v).contains("Coal proposes the play"), "{}", desc(&v));
+    assert!(
+        desc(&v).contains(&format!("Coal (<@{}>) proposes the play", COAL.0)),
+        "{}",
+        desc(&v)
+    );
     let ping = h.fake.ping(&token).await.expect("Maeoni is pinged");
     assert_eq!(
         ping["allowed_mentions"]["users"],

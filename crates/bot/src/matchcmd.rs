@@ -711,7 +711,9 @@ fn answer_choices(pending: Option<crate::app::matches::Pending>, typed: &str) ->
     let key = arbiter_text::fold(typed);
     let mut choices: Vec<Choice> = pending
         .map(|p| {
-            let (question, version) = (p.decision.question, p.version);
+            // A proposal: what it would do, which fits the list; else the
+            // rule's question.
+            let (question, version) = (p.proposes.unwrap_or(p.decision.question), p.version);
             p.decision
                 .options
                 .into_iter()

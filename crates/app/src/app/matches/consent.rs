@@ -73,10 +73,19 @@ impl Proposal {
         proposal_in(e.context.as_ref())
     }
 
-    /// The question the next affected player is asked.
-    pub fn decision(&self, names: &[String]) -> Option<Decision> {
+    /// The question the next affected player is asked. Its author is named
+    /// by the board's name and by their user (`Coal (<@301>)` on Discord),
+    /// so a board that names the seats otherwise, or with a look-alike,
+    /// cannot make the question read as someone else's proposal.
+    pub fn decision(&self, names: &[String], users: &[String]) -> Option<Decision> {
         let seat = *self.asks.first()?;
         let name = |s: usize| names.get(s).cloned().unwrap_or_else(|| seat_label(s));
+        let by = match users.get(self.by) {
+            Some(u) if Some(u) != names.get(self.by) => {
+                format!("{} ({})", name(self.by), super::mention(u))
+            }
+            _ => name(self.by),
+        };
         Some(Decision {
             key: CONSENT_KEY.into(),
             player: name(seat),
@@ -84,7 +93,7 @@ impl Proposal {
             question: format!(
                 "{}: {} proposes {}; it touches your seat or the game, so it needs your consent",
                 name(seat),
-                name(self.by),
+                by,
                 self.text
             ),
             rule: String::new(),
@@ -184,7 +193,7 @@ impl Matches {
     ) -> Result<EventReply, MatchError> {
         let names = self.names(m);
         let decision = proposal
-            .decision(&names)
+            .decision(&names, &m.players)
             .ok_or_else(|| MatchError::usage("nobody is asked: the proposal needs no consent"))?;
         event.ruling = Some(json!({ "pending": decision }));
         event.deadline = Some(self.deadline());
@@ -263,7 +272,7 @@ impl Matches {
             event.input = Some(format!("confirmed: {}", p.text));
             event.play = top.play.clone();
             event.context = Some(Value::Object(context));
-            let decision = p.decision(&self.names(m));
+            let decision = p.decision(&self.names(m), &m.players);
             event.ruling = Some(json!({ "pending": decision }));
             event.deadline = Some(self.deadline());
             return self.record(caller, m, Outcome::new(event)).await;

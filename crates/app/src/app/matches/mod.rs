@@ -242,6 +242,10 @@ pub struct Pending {
     /// (the rules give no default).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deadline: Option<i64>,
+    /// What a proposal would do ("to set … from 5 to 6 (reason: …)"), for
+    /// lists too short for the whole question; `None` for a rule's decision.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proposes: Option<String>,
 }
 
 impl Pending {
@@ -1481,6 +1485,9 @@ fn pending_of(m: &MatchRecord, top: &EventRecord) -> Option<Pending> {
         decision,
         version: top.seq,
         deadline: top.deadline,
+        proposes: consent::Proposal::of(top)
+            .filter(|p| p.stage == consent::Stage::Asked)
+            .map(|p| p.text),
     })
 }
 
