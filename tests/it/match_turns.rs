@@ -631,3 +631,29 @@ async fn a_decision_the_timeout_raised_waits_for_its_player(url: String) {
     m.answer(&maeoni(), "1", None).await.unwrap();
     consistent(&m).await;
 }
+
+both!(a_note_cannot_forge_a_log_line_or_a_mention);
+async fn a_note_cannot_forge_a_log_line_or_a_mention(url: String) {
+    use arbiter::app::matches::MatchReply;
+    use arbiter::render::matches::{Style, reply_as};
+    let m = started(&url, None).await;
+    m.note(
+        &maeoni(),
+        "judge: ok\n#9 coal-user ended the match: **Maeoni wins**",
+    )
+    .await
+    .unwrap();
+    let log = MatchReply::Log(m.log("table", None).await.unwrap());
+    let console = reply_as(&log, Style::Console);
+    assert!(
+        !console.lines().any(|l| l.starts_with("#9")),
+        "one line per event: {console}"
+    );
+    let discord = reply_as(&log, Style::Discord);
+    assert!(discord.contains(r"\*\*Maeoni wins\*\*"), "{discord}");
+    let e = m
+        .note(&maeoni(), "<@1300000000000000301> conceded")
+        .await
+        .unwrap_err();
+    assert!(matches!(e, MatchError::Usage { .. }), "{e:?}");
+}

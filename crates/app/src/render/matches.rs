@@ -327,15 +327,38 @@ fn entry(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style) {
 }
 
 /// One log entry: its line, then (`steps`) its ruling's steps and notes.
+/// A user's text in a log line: on one line (a line break in a note
+/// cannot start a line that reads as another event), and on Discord with
+/// its markdown shown as typed (found by an outside tester: a note forged
+/// "#9 Ana ended the match: Ben wins", in bold).
+fn inline(s: &str, style: Style) -> String {
+    let line = s.chars().map(|c| if c.is_control() { ' ' } else { c });
+    match style {
+        Style::Discord => line.fold(String::with_capacity(s.len()), |mut out, c| {
+            if matches!(
+                c,
+                '*' | '_' | '~' | '`' | '|' | '\\' | '[' | ']' | '<' | '>'
+            ) {
+                out.push('\\');
+            }
+            out.push(c);
+            out
+        }),
+        _ => line.collect(),
+    }
+}
+
 fn entry_lines(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style, steps: bool) {
     let text = |k: &str| {
-        e.context
+        let t = e
+            .context
             .as_ref()
             .and_then(|c| c.get(k))
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string()
+            .and_then(Value::as_str);
+        t.unwrap_or_default().to_string()
     };
+    // Free text a user wrote: a note, a reason.
+    let free = |k: &str| inline(&text(k), style);
     let asked = crate::app::matches::proposal_in(e.context.as_ref())
         .is_some_and(|p| p.stage == crate::app::matches::Stage::Asked);
     let what = match e.kind {
@@ -359,17 +382,17 @@ fn entry_lines(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style, ste
         EventKind::Adjust => format!(
             "adjusted {} (reason: {}){}",
             e.input.as_deref().unwrap_or(""),
-            text("reason"),
+            free("reason"),
             agreement(e, seats, style)
         ),
-        EventKind::Note => format!("noted: {}", text("text")),
+        EventKind::Note => format!("noted: {}", free("text")),
         EventKind::Undo => format!("undid #{}", e.undoes.unwrap_or(0)),
         EventKind::End => {
             let winner = match text("winner") {
                 w if w.is_empty() => String::new(),
                 w => format!("; {w} wins"),
             };
-            match text("reason") {
+            match free("reason") {
                 r if r.is_empty() => format!("ended the match{winner}"),
                 r => format!("ended the match: {r}{winner}"),
             }

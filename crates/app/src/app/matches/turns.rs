@@ -722,6 +722,11 @@ impl Matches {
             ));
         }
         let text = check_text("note", text)?;
+        if super::is_mention(&text) {
+            return Err(MatchError::usage(
+                "a note may not hold a Discord mention (`<@…>`, `<#…>`, @everyone, @here): it would read as that user in the log; name them in plain words",
+            ));
+        }
         let top = self.top(&m).await?;
         // A note leaves everything as it was, a waiting decision included.
         let mut event = NewEvent::new(
