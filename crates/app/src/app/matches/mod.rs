@@ -705,7 +705,7 @@ impl Matches {
             let played = |k| matches!(k, EventKind::Play | EventKind::Advance | EventKind::Adjust);
             if heads.iter().any(|h| played(h.kind)) {
                 return Err(MatchError::forbidden(
-                    "the match already has plays; only a moderator may replace its board",
+                    "the match already has plays; only a moderator who holds no seat in it may replace its board",
                 ));
             }
             // A board another player set up is theirs to replace (or undo):

@@ -384,7 +384,7 @@ impl Matches {
         };
         if !caller.moderator && !export.log.iter().all(setting_up) {
             return Err(MatchError::forbidden(
-                "only a moderator may import an export with plays: an export is a file anyone can edit, \
+                "only a moderator who holds no seat in the match may import an export with plays: an export is a file anyone can edit, \
                  so nothing in it shows that its plays, answers and results were made by the players it names; \
                  a player may set up its board alone (the export's `board`, without its `log`)",
             ));

@@ -372,7 +372,7 @@ impl Matches {
         }
         if pending.user != caller.user && !caller.moderator {
             return Err(MatchError::forbidden(format!(
-                "this decision is {}'s ({}) to make; only they or a moderator may answer it",
+                "this decision is {}'s ({}) to make; only they or a moderator who holds no seat in the match may answer it",
                 pending.decision.player,
                 super::mention(&pending.user)
             )));
