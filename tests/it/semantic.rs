@@ -98,6 +98,41 @@ mod model {
         }
     }
 
+    /// A rule set's embedding stops between chunks once nobody holds its
+    /// index (evicted or replaced), keeping what it embedded, and sets no
+    /// stage (found by an outside tester: an evicted rulebook's embedding
+    /// ran on for minutes).
+    #[test]
+    fn an_embedding_stops_when_told_and_keeps_what_it_did() {
+        let corpus = arbiter::corpus::Corpus::build(
+            arbiter::load::load_dir(&common::repo().join("rules_data")).unwrap(),
+        );
+        let app = App::new(corpus);
+        let encoder: std::sync::Arc<dyn semantic::Encode> = std::sync::Arc::new(encoder());
+        let mut known = semantic::Known::default();
+        let calls = std::cell::Cell::new(0);
+        let go = || {
+            calls.set(calls.get() + 1);
+            calls.get() == 1
+        };
+        assert_eq!(
+            app.attach_semantic_while(encoder.clone(), &mut known, &go),
+            None
+        );
+        assert_eq!(known.len(), 32, "one chunk embedded, then stopped");
+        assert!(
+            app.index.semantic().is_none(),
+            "no stage from a stopped embedding"
+        );
+        let done = app.attach_semantic_while(encoder, &mut known, &|| true);
+        assert_eq!(
+            done.map(|n| n + 32),
+            Some(semantic::missing(&app.corpus, &semantic::Known::default()).len()),
+            "the rest embedded once, the first chunk reused"
+        );
+        assert!(app.index.semantic().is_some_and(|s| s.complete()));
+    }
+
     /// Token ids and vectors of tools/semantic_model.py (HF tokenizers and
     /// an f32 forward pass of the original weights).
     #[test]

@@ -354,7 +354,7 @@ async fn hostile_uploads_get_a_clear_error_and_hurt_nobody() {
         assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
         let shown = format!("{} {}", text(&v["data"]), v["data"]["embeds"][0]["footer"]);
         assert!(
-            shown.contains("big-game:") || shown.contains("its index is still being built"),
+            shown.contains("big-game:") || shown.contains("is being indexed; until it is ready"),
             "{shown}"
         );
         eprintln!("first /rule after Confirm answered in {:?}", t.elapsed());

@@ -343,11 +343,25 @@ pub fn error_id() -> String {
     format!("E{:08X}", (mixed >> 16) as u32)
 }
 
-/// A reply answered from an older rule-set version while `version` is
-/// being indexed, saying so in its footer.
-fn indexing_note(reply: Reply, version: i64) -> Reply {
+/// A server's rule-set version being indexed while an answer comes from
+/// an older one (`from`; 0: the shipped rules alone).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Indexing {
+    pub version: i64,
+    pub from: i64,
+}
+
+/// A reply answered from an older rule-set version while another is being
+/// indexed (after a change, or built again after it left memory), saying
+/// which in its footer.
+fn indexing_note(reply: Reply, ix: Indexing) -> Reply {
+    let from = match ix.from {
+        0 => "the shipped rules alone, without this server's documents".to_string(),
+        v => format!("its version {v}"),
+    };
     let note = format!(
-        "This server's rule set changed (version {version}); its index is still being built, so this answer comes from the version before it."
+        "This server's rule set (version {}) is being indexed; until it is ready, answers come from {from}.",
+        ix.version
     );
     match reply {
         Reply::Message(mut m) => {
@@ -417,7 +431,7 @@ impl Bot {
     /// no database, or the server added nothing. While the server's
     /// newest version is being indexed, the newest one built, and the
     /// version it waits for.
-    pub async fn app_for(&self, origin: &Origin) -> (Arc<App>, Option<i64>) {
+    pub async fn app_for(&self, origin: &Origin) -> (Arc<App>, Option<Indexing>) {
         let Some(guild) = guild_key(origin) else {
             return (self.app.clone(), None);
         };
@@ -428,7 +442,11 @@ impl Bot {
             return (self.app.clone(), None);
         };
         match sets.answering(&guild).await {
-            Ok(a) => (a.app, a.indexing),
+            Ok(a) => {
+                let from = a.version;
+                let indexing = a.indexing.map(|version| Indexing { version, from });
+                (a.app, indexing)
+            }
             Err(e) => {
                 tracing::warn!(
                     "server rule set unavailable, answering from the shipped rules: {e}"
@@ -441,7 +459,7 @@ impl Bot {
     /// The index a request answers from: [`Bot::app_for`], or for a
     /// citation button of a match, its server's rule set at the version
     /// the match pinned.
-    async fn app_for_request(&self, request: &Request) -> (Arc<App>, Option<i64>) {
+    async fn app_for_request(&self, request: &Request) -> (Arc<App>, Option<Indexing>) {
         let version = match &request.input {
             Input::Component { custom_id } => {
                 Action::parse(custom_id).and_then(|a| a.rule_set_version())
@@ -585,7 +603,7 @@ impl Bot {
                     self.keep_ask(ask).await;
                 }
                 match indexing {
-                    Some(version) => indexing_note(reply, version),
+                    Some(ix) => indexing_note(reply, ix),
                     None => reply,
                 }
             }

@@ -661,17 +661,42 @@ impl App {
         encoder: std::sync::Arc<dyn crate::search::semantic::Encode>,
         known: &mut crate::search::semantic::Known,
     ) -> usize {
+        self.attach_semantic_while(encoder, known, &|| true)
+            .unwrap_or(0)
+    }
+
+    /// [`App::attach_semantic`], embedding a few passages at a time while
+    /// `go` holds; `None` when it stopped (no stage set, the vectors
+    /// embedded so far added to `known`).
+    pub fn attach_semantic_while(
+        &self,
+        encoder: std::sync::Arc<dyn crate::search::semantic::Encode>,
+        known: &mut crate::search::semantic::Known,
+        go: &dyn Fn() -> bool,
+    ) -> Option<usize> {
         use crate::search::semantic as stage;
+        const CHUNK: usize = 32;
         let todo = semantic::missing_texts(&self.corpus, &stage::missing(&self.corpus, known));
-        let done = semantic::embed(&todo, encoder.as_ref(), 1);
-        let embedded = done.len();
+        let mut embedded = 0;
+        for part in todo.chunks(CHUNK) {
+            if !go() {
+                tracing::info!(
+                    embedded,
+                    left = todo.len() - embedded,
+                    "embedding stopped: nobody holds the index any more"
+                );
+                return None;
+            }
+            let done = semantic::embed(part, encoder.as_ref(), 1);
+            embedded += done.len();
+            known.extend(done);
+        }
         if embedded > 0 {
             tracing::info!(embedded, "passages embedded for the semantic stage");
         }
-        known.extend(done);
         self.index
             .set_semantic(stage::Stage::new(&self.corpus, encoder, known));
-        embedded
+        Some(embedded)
     }
 
     /// The passage vectors of this app's stage, by the key of their text

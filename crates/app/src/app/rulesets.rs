@@ -135,7 +135,16 @@ struct Cache {
     building: HashMap<Key, watch::Receiver<Built>>,
     bytes: usize,
     tick: u64,
+    /// Servers' passage vectors by the key of their text, kept when their
+    /// index leaves the cache: an index built again (evicted, then asked)
+    /// reuses them instead of embedding a whole rulebook again, minutes of
+    /// a processor (found by an outside tester). At most
+    /// [`MAX_REMEMBERED_VECTORS`] (about 400 bytes each); cleared when full.
+    vectors: crate::search::semantic::Known,
 }
+
+/// Passage vectors remembered apart from the indexes (about 20 MB).
+const MAX_REMEMBERED_VECTORS: usize = 50_000;
 
 /// The shipped games plus each server's documents.
 pub struct RuleSets {
@@ -976,6 +985,7 @@ fn add_semantic(app: &Arc<App>, base: &App, cache: &Mutex<Cache>, key: &Key, bud
         for s in siblings(cache, key, app) {
             known.extend(s.known_vectors());
         }
+        known.extend(remembered(cache, app));
         known
     };
     base.attach_ready();
@@ -1000,7 +1010,12 @@ fn add_semantic(app: &Arc<App>, base: &App, cache: &Mutex<Cache>, key: &Key, bud
         // embedded; still partial (the background embedding failed): it
         // keeps its partial stage.
         if let Some(stage) = base.index.semantic().filter(|s| s.complete()) {
-            app.attach_semantic(stage.encoder(), &mut known(base));
+            // Stopped when nobody holds the version any more (evicted or
+            // replaced meanwhile); what was embedded is remembered.
+            let held = || Arc::strong_count(app) > 1;
+            let mut known = known(base);
+            app.attach_semantic_while(stage.encoder(), &mut known, &held);
+            remember(cache, &known);
         }
     }
     let bytes = app.index.semantic().map_or(0, |s| s.vector_bytes());
@@ -1015,6 +1030,29 @@ fn add_semantic(app: &Arc<App>, base: &App, cache: &Mutex<Cache>, key: &Key, bud
     entry.bytes += bytes;
     cache.bytes += bytes;
     evict(&mut cache, key, budget);
+}
+
+/// The remembered vectors of `app`'s passages.
+fn remembered(cache: &Mutex<Cache>, app: &App) -> crate::search::semantic::Known {
+    use crate::search::semantic::{key, passage_text};
+    let cache = lock(cache);
+    (0..app.corpus.passages.len())
+        .filter_map(|i| {
+            let k = key(&passage_text(&app.corpus, i));
+            cache.vectors.get(&k).map(|v| (k, *v))
+        })
+        .collect()
+}
+
+/// Remembers `known` (a server's passages' vectors) apart from the indexes.
+fn remember(cache: &Mutex<Cache>, known: &crate::search::semantic::Known) {
+    let mut cache = lock(cache);
+    if cache.vectors.len() + known.len() > MAX_REMEMBERED_VECTORS {
+        cache.vectors.clear();
+    }
+    if known.len() <= MAX_REMEMBERED_VECTORS {
+        cache.vectors.extend(known.iter().map(|(k, v)| (*k, *v)));
+    }
 }
 
 /// The server's other versions still cached (whose vectors `app` reuses).
@@ -1072,4 +1110,37 @@ pub fn date(ms: i64) -> String {
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
     format!("{year:04}-{month:02}-{day:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Vectors remembered for a server's passages come back for an index
+    /// of the same passages built again; a full memo starts over.
+    #[test]
+    fn remembered_vectors_outlive_their_index() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules_data");
+        let corpus = crate::corpus::Corpus::build(crate::load::load_dir(&dir).unwrap());
+        let app = App::new(corpus);
+        let cache = Mutex::new(Cache::default());
+        assert!(remembered(&cache, &app).is_empty());
+        let text = crate::search::semantic::passage_text(&app.corpus, 0);
+        let k = crate::search::semantic::key(&text);
+        let mut known = crate::search::semantic::Known::default();
+        known.insert(k, [1; crate::search::semantic::DIMS]);
+        remember(&cache, &known);
+        assert_eq!(remembered(&cache, &app).get(&k), known.get(&k));
+        let filler: crate::search::semantic::Known = (0..MAX_REMEMBERED_VECTORS as u64)
+            .map(|i| {
+                (
+                    i.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                    [0; crate::search::semantic::DIMS],
+                )
+            })
+            .collect();
+        remember(&cache, &filler);
+        assert!(lock(&cache).vectors.len() <= MAX_REMEMBERED_VECTORS);
+        assert!(!remembered(&cache, &app).contains_key(&k), "started over");
+    }
 }
