@@ -576,7 +576,7 @@ const MATCH_SUBS: &[Sub] = &[
             .max(100)],
         bare: true,
         parse: |g| {
-            let (choice, version) = answer_of(&g.need("choice")?);
+            let (choice, version) = crate::app::matches::answer_of(&g.need("choice")?);
             matched(MatchCommand::Answer { choice, version })
         },
     },
@@ -1022,25 +1022,6 @@ pub(super) fn board_upload(command: &Command) -> Option<&Attachment> {
             attachment: Some(a),
         } if !board_in_text(content) => Some(a),
         _ => None,
-    }
-}
-
-/// An answer's value as `/match answer`'s autocomplete offers it: the
-/// option's label and the version its question was asked at
-/// (`confirm @12`), read back by [`answer_of`].
-pub fn answer_value(label: &str, version: i64) -> String {
-    format!("{label} @{version}")
-}
-
-/// The choice and, when the value came from the autocomplete, the version
-/// it answers: `confirm @12` → ("confirm", 12); `confirm` → ("confirm", none).
-pub fn answer_of(value: &str) -> (String, Option<i64>) {
-    match value.rsplit_once(" @") {
-        Some((label, v)) if !label.trim().is_empty() => match v.trim().parse() {
-            Ok(v) => (label.trim().to_string(), Some(v)),
-            Err(_) => (value.to_string(), None),
-        },
-        _ => (value.to_string(), None),
     }
 }
 

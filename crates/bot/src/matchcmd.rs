@@ -719,7 +719,7 @@ fn answer_choices(pending: Option<crate::app::matches::Pending>, typed: &str) ->
                 .into_iter()
                 .filter(|o| arbiter_text::fold(&o.label).contains(&key))
                 .map(|o| {
-                    let value = super::commands::answer_value(&o.label, version);
+                    let value = crate::app::matches::answer_value(&o.label, version);
                     Choice {
                         name: truncate(&format!("{} — {question}", o.label), 100),
                         // Discord takes values of up to 100 characters.

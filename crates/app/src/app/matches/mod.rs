@@ -1464,6 +1464,25 @@ fn check_text(what: &str, text: &str) -> Result<String, MatchError> {
 /// A user as refusals name them: a Discord id as a mention (shown as the
 /// member's name; a refusal is ephemeral and pings no one), a console or
 /// CLI name as it is.
+/// An answer's value as `/match answer`'s autocomplete offers it: the
+/// option's label and the version its question was asked at
+/// (`confirm @12`), read back by [`answer_of`].
+pub fn answer_value(label: &str, version: i64) -> String {
+    format!("{label} @{version}")
+}
+
+/// The choice and, when the value came from the autocomplete, the version
+/// it answers: `confirm @12` → ("confirm", 12); `confirm` → ("confirm", none).
+pub fn answer_of(value: &str) -> (String, Option<i64>) {
+    match value.rsplit_once(" @") {
+        Some((label, v)) if !label.trim().is_empty() => match v.trim().parse() {
+            Ok(v) => (label.trim().to_string(), Some(v)),
+            Err(_) => (value.to_string(), None),
+        },
+        _ => (value.to_string(), None),
+    }
+}
+
 fn mention(user: &str) -> String {
     if !user.is_empty() && user.bytes().all(|b| b.is_ascii_digit()) {
         format!("<@{user}>")
