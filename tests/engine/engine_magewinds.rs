@@ -650,6 +650,32 @@ fn moving_too_far_is_illegal() {
 }
 
 #[test]
+fn a_move_giving_distance_and_to_needs_them_to_agree() {
+    // 5" apart, but `distance` says 1": refused at `play.to`, not judged on
+    // either distance.
+    for to in ["[10, 9]", "[10, 20]"] {
+        let e = arbiter::engine::magewinds::ENGINE
+            .judge_text(&format!(
+                "{BASE}play: {{activate: Pyromancer, action: move, distance: 1, to: {to}}}\n"
+            ))
+            .unwrap_err();
+        assert_eq!(
+            (e.kind, e.path.as_deref()),
+            (ErrorKind::Semantic, Some("play.to"))
+        );
+        assert!(
+            e.message.contains("`distance` says Pyromancer moves 1\""),
+            "{e}"
+        );
+        assert!(e.message.contains(&format!("`to: {to}` is")), "{e}");
+    }
+    // They agree (to the hundredth of an inch): the Move stands.
+    let r = judge("play: {activate: Pyromancer, action: move, distance: 2.83, to: [8, 6]}\n");
+    assert!(r.legal, "{r:#?}");
+    assert_eq!(fighter(&r, 0, 0)["position"], json!([8.0, 6.0]));
+}
+
+#[test]
 fn move_starting_within_one_inch_of_an_enemy_loses_two() {
     // The Stonewarden is 0.71" away: 5 - 2 = 3".
     let r = judge("play: {activate: Pyromancer, action: move, to: [7, 4]}\n");

@@ -28,6 +28,9 @@ use crate::text::fold;
 
 /// Slack for comparing inches measured from decimal positions.
 const EPS: f64 = 1e-6;
+/// How close a Move's `distance` and the length to its `to` must be to agree
+/// (half the hundredth of an inch the ruling prints).
+const AGREE: f64 = 0.005;
 
 /// The seat that makes the play: the player it names, else the fighter's controller.
 pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
@@ -437,6 +440,9 @@ fn move_action(
         return Err(BoardError::semantic("play.distance", MOVE_HOW_FAR).into());
     }
     let (start, movement) = (b.fighter(id).position, b.fighter(id).movement);
+    if let (Some(stated), Some(to)) = (a.distance, a.to) {
+        agree(fighter, stated, start, to)?;
+    }
     let moved = a
         .distance
         .unwrap_or(0.0)
@@ -499,6 +505,25 @@ fn move_action(
     st.chose(&owner, Chose::Move { inches });
     record(b, name, "move", None);
     Ok(())
+}
+
+/// A Move that gives both `distance` and `to`: the destination's straight
+/// line must be the stated distance (to the hundredth of an inch the ruling
+/// prints), so that the play is never judged on a distance the player did
+/// not state. The destination is the field at fault.
+fn agree(fighter: &str, stated: f64, from: Pos, to: Pos) -> Result<(), BoardError> {
+    let measured = dist(from, to);
+    if (stated - measured).abs() < AGREE {
+        return Ok(());
+    }
+    let e = Misread::MoveDisagrees {
+        fighter,
+        stated,
+        from,
+        to,
+        measured,
+    };
+    Err(BoardError::semantic("play.to", e))
 }
 
 /// An omitted choice of the acting player that the rules give no default

@@ -688,6 +688,14 @@ pub enum Misread<'a> {
     FirstTurn { first: &'a str, turn: &'a str },
     /// A field of another action.
     Misplaced { field: &'a str },
+    /// A Move's `distance` and the length of the line to its `to` differ.
+    MoveDisagrees {
+        fighter: &'a str,
+        stated: f64,
+        from: [f64; 2],
+        to: [f64; 2],
+        measured: f64,
+    },
 }
 
 impl fmt::Display for Misread<'_> {
@@ -706,6 +714,20 @@ impl fmt::Display for Misread<'_> {
                 "this is the first turn of the Action Phase (`first_turn`), which {first} takes as first to pass in the Channelling Phase, but the board says it is {turn}'s turn"
             ),
             Misread::Misplaced { field } => write!(f, "`{field}` does not belong to this action"),
+            Misread::MoveDisagrees {
+                fighter,
+                stated,
+                from,
+                to,
+                measured,
+            } => write!(
+                f,
+                "`distance` and `to` disagree: `distance` says {fighter} moves {}, but `to: {}` is {} from its position {} (a straight line); give one of them, or make them agree",
+                Inches(stated),
+                At(to),
+                Inches(measured),
+                At(from)
+            ),
         }
     }
 }
