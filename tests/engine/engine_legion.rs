@@ -1230,11 +1230,12 @@ fn decisions_belong_to_the_player_whose_unit_it_is() {
 }
 
 #[test]
-fn an_unstated_untyped_is_assumed_and_labelled_or_asked_of_the_units_player() {
+fn an_unstated_untyped_is_asked_of_the_units_player_in_a_match_and_assumed_outside() {
     let b = match_board();
     let play = json!([{ "activate": "Stormtroopers" }, { "free_action": "dodge", "effect": "Take Initiative" }]);
-    // Ana's own play: the rule's default, labelled.
-    let r = judge_as(&b, play.clone(), &Asking::seat(0)).unwrap();
+    // Outside a match: the typed reading, labelled as an assumption (rules
+    // 7 and 8 give no default).
+    let r = judge_as(&b, play.clone(), &Asking::judge()).unwrap();
     assert!(r.legal, "{:#?}", r.diagnostics);
     let step = r
         .steps
@@ -1242,7 +1243,11 @@ fn an_unstated_untyped_is_assumed_and_labelled_or_asked_of_the_units_player() {
         .find(|s| s.rule == "legion:actions.7")
         .unwrap();
     let why = step.choice.as_ref().unwrap().assumed.as_deref().unwrap();
-    assert!(why.starts_with("not stated on the board; assumed"), "{why}");
+    assert!(
+        why.starts_with("not stated on the board; assumed: legion:actions.7"),
+        "{why}"
+    );
+    assert!(why.contains("give no default"), "{why}");
     // Stated: not labelled.
     let mut stated = play.clone();
     stated[1]["untyped"] = json!(true);
@@ -1253,16 +1258,27 @@ fn an_unstated_untyped_is_assumed_and_labelled_or_asked_of_the_units_player() {
         .find(|s| s.rule == "legion:actions.8")
         .unwrap();
     assert!(step.choice.as_ref().unwrap().assumed.is_none());
-    // Written by Ben (agreed to the activation): Ana is asked, default offered.
-    let asking = Asking {
+    // In a match, Ana is asked whoever wrote the play: herself, Ben (once
+    // she answered the activation), or a moderator (who writes as her seat,
+    // every other seat agreed). The default offered is marked assumed.
+    let by_ben = Asking {
         answered: vec![("unit".into(), 0)],
         ..Asking::seat(1)
     };
-    let d = judge_as(&b, play, &asking).unwrap().pending.unwrap();
-    assert_eq!(
-        (d.key.as_str(), d.seat, d.default),
-        ("untyped:1", 0, Some(0))
-    );
+    let by_moderator = Asking {
+        agreed_by: vec![1],
+        ..Asking::seat(0)
+    };
+    for asking in [Asking::seat(0), by_ben, by_moderator] {
+        let d = judge_as(&b, play.clone(), &asking)
+            .unwrap()
+            .pending
+            .unwrap();
+        assert_eq!(
+            (d.key.as_str(), d.seat, d.default, d.default_assumed),
+            ("untyped:1", 0, Some(0), true)
+        );
+    }
 }
 
 #[test]

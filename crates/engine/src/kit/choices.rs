@@ -19,6 +19,9 @@ pub struct Choice<T> {
     /// The default is the engine's reading, not the quoted text's: the
     /// question says it is assumed ([`Cx::choose_assuming`]).
     pub assumed: bool,
+    /// The rules give no default: in a match its owner is asked whenever it
+    /// is unstated, on their own play too ([`Cx::choose_owners`]).
+    pub owners: bool,
 }
 
 impl<T: Clone + PartialEq> Choice<T> {
@@ -39,6 +42,7 @@ impl<T: Clone + PartialEq> Choice<T> {
             rule,
             path,
             assumed: false,
+            owners: false,
         }
     }
 
@@ -47,6 +51,18 @@ impl<T: Clone + PartialEq> Choice<T> {
     pub fn assuming(self) -> Choice<T> {
         Choice {
             assumed: true,
+            ..self
+        }
+    }
+
+    /// The same choice, which the quoted text gives no default: in a match
+    /// its owner is asked whenever the play leaves it out (whoever wrote the
+    /// play); the default, the engine's reading, is taken (labelled assumed)
+    /// only outside a match, and offered as assumed when asked.
+    pub fn owners(self) -> Choice<T> {
+        Choice {
+            assumed: true,
+            owners: true,
             ..self
         }
     }
@@ -64,15 +80,17 @@ impl<T: Clone + PartialEq> Choice<T> {
             rule,
             path,
             assumed,
+            owners,
         } = self;
         let w = whose.clone();
         let ask = move || {
             let (question, options) = ask();
             w.ask(rule, path, question, options)
         };
-        match assumed {
-            true => cx.choose_assuming(stated, whose, ask),
-            false => cx.choose_with(stated, whose, ask),
+        match (owners, assumed) {
+            (true, _) => cx.choose_owners(stated, whose, ask),
+            (false, true) => cx.choose_assuming(stated, whose, ask),
+            (false, false) => cx.choose_with(stated, whose, ask),
         }
     }
 }

@@ -345,6 +345,25 @@ impl<'a> Cx<'a> {
         })
     }
 
+    /// [`Cx::choose_assuming`] for a choice the quoted text gives no
+    /// default: in a match (a play with an author) its owner is asked
+    /// whenever it is unstated, even on their own play or a moderator's
+    /// written for them; the assumed default applies only outside a match.
+    pub fn choose_owners<T: Clone + PartialEq>(
+        &mut self,
+        stated: Option<T>,
+        whose: Whose<T>,
+        ask: impl FnOnce() -> Ask<T>,
+    ) -> Result<Chosen<T>, Stop> {
+        if stated.is_some() || self.asking.author.is_none() {
+            return self.choose_assuming(stated, whose, ask);
+        }
+        let owner = self.player(whose.seat).to_string();
+        let mut d = self.decision(ask(), owner);
+        d.default_assumed = d.default.is_some();
+        Err(Stop::Ask(Box::new(d)))
+    }
+
     fn decision<T: PartialEq>(&self, ask: Ask<T>, player: String) -> Decision {
         let default = ask
             .default

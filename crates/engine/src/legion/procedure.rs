@@ -227,14 +227,12 @@ fn choose_untyped(
     what: What,
     stated: Option<bool>,
 ) -> Result<Chosen<bool>, Stop> {
+    // Rules 7 and 8 give no default: the unit's player is asked in a match;
+    // outside one, the typed reading is assumed (and labelled).
     let default = Some((false, TYPED_DEFAULT));
-    let choice = Choice::new(
-        p,
-        format!("untyped:{i}"),
-        default,
-        UNTYPED,
-        format!("play[{i}].untyped"),
-    );
+    let key = format!("untyped:{i}");
+    let path = format!("play[{i}].untyped");
+    let choice = Choice::new(p, key, default, UNTYPED, path).owners();
     choice.settle(cx, stated, || {
         let opt = |label: String, v: bool| Opt {
             label,

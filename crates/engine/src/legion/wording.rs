@@ -20,7 +20,7 @@ pub const STANDBY_UNCOVERED: &str = "not covered by the indexed rules: attack an
 /// How much suppression and damage reduce the actions.
 pub const REDUCTION_READING: &str = "the size of each reduction comes from the board; the indexed text says suppression and damage can reduce the actions but not by how much";
 /// The default of "does the effect name the free action's type?".
-pub const TYPED_DEFAULT: &str = "the effect names the type of the free action, as `free_action` says (legion:actions.7); if it gives a free action without a type, add `untyped: true` (legion:actions.8)";
+pub const TYPED_DEFAULT: &str = "legion:actions.7 and legion:actions.8 give no default; read as: the effect names the type of the free action, as `free_action` says (legion:actions.7); if it gives a free action without a type, add `untyped: true` (legion:actions.8)";
 /// A play with no unit to act for.
 pub const NO_UNIT: &str = "no unit is activating and the board does not say whose turn it is: start the play with `activate UNIT`";
 /// `activate` or `end` out of place in a play.
