@@ -602,10 +602,23 @@ fn transactions_on_the_turn_a_player_passes() {
     let doc = with(
         later,
         "play",
-        json!({ "type": "transaction", "player": "Dan", "with": "Ana" }),
+        json!({ "type": "transaction", "player": "Dan", "with": "Ana", "accepted": true }),
     );
+    // Rule 3.1 permits the passing turn without saying "only then": recorded
+    // without checking its timing (as any transaction off its parties'
+    // turns), the reading named on the step.
     let r = judge_value(&doc);
-    assert_illegal(&doc, &r, Some(R3));
+    assert!(r.legal, "{:?}", r.diagnostics);
+    let st = r
+        .steps
+        .iter()
+        .find(|s| s.text.contains("may resolve a transaction"))
+        .unwrap();
+    let a = st.assumption.as_deref().unwrap();
+    assert!(
+        a.contains("without checking its timing") && a.contains("rule 3 keeps"),
+        "{a}"
+    );
 }
 
 #[test]
@@ -762,9 +775,15 @@ fn passing_before_the_strategic_action_is_illegal_with_six_players() {
 #[test]
 fn a_strategic_action_of_someone_elses_card_or_an_exhausted_card_is_illegal() {
     let doc = with(board(6), "play", strat("Ben", "Warfare"));
+    // Rule 4 does not say it: the Strategic Action reading, uncited.
     let r = judge_value(&doc);
-    assert_illegal(&doc, &r, Some(R4));
+    assert_illegal(&doc, &r, None);
     assert!(error_message(&r).contains("Warfare is Ana's strategy card"));
+    let notes: Vec<_> = r.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert!(
+        notes.iter().any(|m| m.contains("stated in the refusal")),
+        "{notes:?}"
+    );
     let mut b = board(6);
     b["players"][1]["strategy_cards"][0]["exhausted"] = json!(true);
     // The Related Topics list is no rule: the reading is said, uncited.
@@ -772,6 +791,13 @@ fn a_strategic_action_of_someone_elses_card_or_an_exhausted_card_is_illegal() {
     let r = judge_value(&doc);
     assert_illegal(&doc, &r, None);
     assert!(error_message(&r).contains("not indexed"));
+    // Six players: rule 4.1 (three or four players) is not invoked.
+    assert!(!error_message(&r).contains("4.1"), "{}", error_message(&r));
+    assert!(
+        !r.diagnostics
+            .iter()
+            .any(|d| d.message.contains("step's assumption") && d.message.contains("Game Round"))
+    );
 }
 
 // ----------------------------------------------------------------- rule 4.1
@@ -1295,6 +1321,18 @@ fn board_errors_carry_paths_and_rules() {
     let e = judge_err(&b);
     assert_eq!(e.rule.as_deref(), Some(R4));
     assert_eq!(e.path.as_deref(), Some("players[0].passed"));
+
+    // A readied card whose strategic action `this_turn` records: rule 4.1
+    // cited only where it applies (three or four players).
+    for (n, rule) in [(3, Some(R4_1)), (6, None)] {
+        let mut b = board(n);
+        let card = b["players"][0]["strategy_cards"][0]["name"].clone();
+        b["turn"] = json!("Ana");
+        b["this_turn"] = json!({ "action": "strategic", "card": card });
+        let e = judge_err(&b);
+        assert_eq!(e.path.as_deref(), Some("this_turn.card"), "{e}");
+        assert_eq!(e.rule.as_deref(), rule, "{n} players");
+    }
 
     let mut b = board(6);
     b["phase"] = json!("status");

@@ -427,7 +427,13 @@ fn turn(b: &mut Board) -> Result<(), BoardError> {
     let j = names::resolve_index(&c, &held, "strategy card").map_err(|e| e.at("this_turn.card"))?;
     let card = &p.strategy_cards[j];
     let msg = Invalid::CardReadied(&card.name);
-    check(card.exhausted, "this_turn.card", msg).map_err(|e| e.with_rule(R4_1))?;
+    // Rule 4.1 speaks of exhausting the cards only in three- and
+    // four-player games: cited there, not otherwise.
+    let rule = b.two_cards().then_some(R4_1);
+    check(card.exhausted, "this_turn.card", msg).map_err(|e| match rule {
+        Some(r) => e.with_rule(r),
+        None => e,
+    })?;
     b.this_turn.card = Some(card.name.to_string());
     Ok(())
 }

@@ -12,7 +12,8 @@ use super::wording::{
     ASSUME_CANNOT_ACT, ASSUME_CARD_TIMING, ASSUME_INITIATIVE, ASSUME_LAST_TURN, ASSUME_SECONDARY,
     ASSUME_STRATEGIC, ASSUME_TRANSACTION, ASSUME_TRANSACTION_OFF_TURN, Action, Asks, Between,
     Chose, DECLINE, Deed, Done, Ends, Held, Invalid, OutOfTurn, OwnTurn, Passing, Readied, Reading,
-    Refusal, Says, Seat, Timed, Turn, Upcoming, Via, Why, initiative_of, topic_note,
+    Refusal, Says, Seat, Timed, Turn, Upcoming, Via, Why, initiative_of, topic_in_refusal,
+    topic_note,
 };
 use crate::kit::bounded::Count;
 use crate::kit::choices::Choice;
@@ -90,7 +91,15 @@ fn names(b: &Board, seats: &[usize]) -> Option<String> {
 
 /// Notes that the ruling relies on a Related Topic that is not indexed.
 fn topic(cx: &mut Cx, t: &str) {
-    let message = topic_note(t);
+    note_topic(cx, topic_note(t));
+}
+
+/// [`topic`] for a reading stated in a refusal rather than on a step.
+fn refusal_topic(cx: &mut Cx, t: &str) {
+    note_topic(cx, topic_in_refusal(t));
+}
+
+fn note_topic(cx: &mut Cx, message: String) {
     if !cx.diags.iter().any(|d| d.message == message) {
         let (severity, rule) = (Severity::Info, Some(RT.to_string()));
         cx.diags.push(Diagnostic {
@@ -365,11 +374,19 @@ fn strategic(b: &mut Board, p: usize, typed: Option<&str>, cx: &mut Cx) -> Resul
             card: name,
             owner,
         };
-        cx.error(R4, "play.card", refusal);
+        // Rule 4 does not say it: the Strategic Action reading (no rule).
+        cx.error_unruled("play.card", refusal);
+        refusal_topic(cx, TOPIC_STRATEGIC_ACTION);
     } else if card.exhausted {
-        cx.error_unruled("play.card", Refusal::Exhausted { player, card: name });
-        topic(cx, TOPIC_STRATEGIC_ACTION);
-        topic(cx, TOPIC_GAME_ROUND);
+        let two_cards = b.two_cards();
+        let refusal = Refusal::Exhausted {
+            player,
+            card: name,
+            two_cards,
+        };
+        cx.error_unruled("play.card", refusal);
+        refusal_topic(cx, TOPIC_STRATEGIC_ACTION);
+        refusal_topic(cx, TOPIC_GAME_ROUND);
     }
     if cx.failed() || !turn_for(b, p, Need::Action, cx) {
         return Ok(());
@@ -545,16 +562,21 @@ fn transaction(
     }
     let (pn, qn, cur) = (b.name(p), b.name(q), current(b));
     let passing = |i| cur == Some(i) && b.this_turn.action == TurnAction::Pass;
-    let mut reading = None;
+    // A passed party off its passing turn: rule 3.1 permits the passing
+    // turn without saying "only then", so the engine records it, the
+    // reading named (as for any transaction off its parties' turns).
+    let (mut reading, mut off) = (None, Vec::new());
     for (i, other) in [(p, q), (q, p)] {
         let n = b.name(i);
         if b.players[i].passed && !passing(i) && cur != Some(other) {
-            let (player, other) = (n.as_str(), &b.name(other));
-            cx.error(R3, "play", Refusal::PassedParty { player, other });
-            return Ok(());
+            off.push(n);
         } else if b.players[i].passed && !passing(i) {
             reading = Some(Reading::PassedParty(&n).to_string());
         }
+    }
+    if !off.is_empty() {
+        let (who, both) = (off.join(" and "), off.len() > 1);
+        reading = Some(Reading::PassedOffTurn { who: &who, both }.to_string());
     }
     let on_pass = passing(p) || passing(q);
     let rule = if on_pass { R3_1 } else { R1 };

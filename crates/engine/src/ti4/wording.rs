@@ -30,8 +30,7 @@ pub const ASSUME_CARD_TIMING: &str =
 pub const ASSUME_CANNOT_ACT: &str =
     "the board does not list what else the player could do, so the claim is taken as stated";
 /// A transaction on the turn of one of its parties.
-pub const ASSUME_TRANSACTION: &str =
-    "Transactions have no entry in the indexed text: the engine records it as not being an action.";
+pub const ASSUME_TRANSACTION: &str = "Transactions have no entry in the indexed text: the engine records it as not being an action, made on the turn of one of its parties (who the active player is comes from Active Player, which is not indexed).";
 /// A transaction on the turn of neither party.
 pub const ASSUME_TRANSACTION_OFF_TURN: &str = "Transactions have no entry in the indexed text, and neither player is the one whose turn it is; the engine records it without checking its timing.";
 /// A secondary ability, recorded.
@@ -50,6 +49,13 @@ pub fn initiative_of(name: &str) -> String {
 pub fn topic_note(topic: &str) -> String {
     format!(
         "This ruling relies on the Related Topic “{topic}” of the Action Phase entry, which is not indexed; the reading chosen is stated in the step's assumption."
+    )
+}
+
+/// [`topic_note`] for a reading stated in the refusal itself.
+pub fn topic_in_refusal(topic: &str) -> String {
+    format!(
+        "This ruling relies on the Related Topic “{topic}” of the Action Phase entry, which is not indexed; the reading chosen is stated in the refusal, which cites no rule."
     )
 }
 
@@ -641,6 +647,8 @@ pub enum Reading<'a> {
     Prevails { rule: &'a str, player: &'a str },
     /// A passed player as the other party of a transaction.
     PassedParty(&'a str),
+    /// A passed player in a transaction on neither party's turn.
+    PassedOffTurn { who: &'a str, both: bool },
     /// The other party's unstated answer, read as declined.
     Unanswered(&'a str),
 }
@@ -667,6 +675,11 @@ impl fmt::Display for Reading<'_> {
             Reading::PassedParty(n) => write!(
                 f,
                 "{n} passed earlier and is not on the turn they passed; the indexed text (rule 3.1) speaks only of that turn, so the engine allows a passed player to be the other party of the transaction of the player whose turn it is (alternative reading: rule 3 keeps {n} out of it)."
+            ),
+            Reading::PassedOffTurn { who: n, both } => write!(
+                f,
+                "{n} {} passed, and neither party is the player whose turn it is; rule 3.1 lets a player resolve transactions during the turn they pass without saying they may not at other times, and transactions have no entry in the indexed text, so the engine records it without checking its timing (alternative reading: rule 3 keeps {n} out of transactions).",
+                if *both { "have" } else { "has" }
             ),
             Reading::Unanswered(qn) => write!(
                 f,
@@ -900,9 +913,11 @@ pub enum Refusal<'a> {
         card: &'a str,
         owner: &'a str,
     },
+    /// `two_cards`: a three- or four-player game, where rule 4.1 applies.
     Exhausted {
         player: &'a str,
         card: &'a str,
+        two_cards: bool,
     },
     /// A passed player's component action card (rule N1).
     ComponentAfterPass {
@@ -922,11 +937,6 @@ pub enum Refusal<'a> {
     /// The claim to be unable to act, not read.
     ClaimNotRead {
         player: &'a str,
-    },
-    /// A passed player's transaction, on neither party's turn.
-    PassedParty {
-        player: &'a str,
-        other: &'a str,
     },
     OwnSecondary {
         player: &'a str,
@@ -964,12 +974,22 @@ impl fmt::Display for Refusal<'_> {
                 owner,
             } => write!(
                 f,
-                "{card} is {owner}'s strategy card; {player} can only perform the strategic action of their own strategy card (they may resolve its secondary ability instead)"
+                "{card} is {owner}'s strategy card; {player} can only perform the strategic action of their own strategy card (they may resolve its secondary ability instead) (Strategic Action is a Related Topic that is not indexed; the engine reads a card's strategic action as its owner's)"
             ),
-            Refusal::Exhausted { player, card } => write!(
-                f,
-                "{card} is already exhausted: {player} has performed its strategic action this round (Strategic Action is a Related Topic that is not indexed; the engine reads an exhausted card as spent, as rule 4.1 ties passing to exhausting the cards)"
-            ),
+            Refusal::Exhausted {
+                player,
+                card,
+                two_cards,
+            } => {
+                write!(
+                    f,
+                    "{card} is already exhausted: {player} has performed its strategic action this round (Strategic Action is a Related Topic that is not indexed; the engine reads an exhausted card as spent"
+                )?;
+                match two_cards {
+                    true => f.write_str(", as rule 4.1 ties passing to exhausting the cards)"),
+                    false => f.write_str(")"),
+                }
+            }
             Refusal::ComponentAfterPass { player, card } => write!(
                 f,
                 "{player} has passed: only non-component action cards may still be played after passing, and {card} is a component action"
@@ -993,10 +1013,6 @@ impl fmt::Display for Refusal<'_> {
             Refusal::ClaimNotRead { player } => write!(
                 f,
                 "{player}'s claim to be unable to act (rule 2) is not read: the pass itself is refused"
-            ),
-            Refusal::PassedParty { player: n, other } => write!(
-                f,
-                "{n} has passed and has no further turns; rule 3.1 lets a player resolve transactions during the turn they pass, and it is not {n}'s turn nor {other}'s"
             ),
             Refusal::OwnSecondary { player, card } => write!(
                 f,
