@@ -1998,6 +1998,13 @@ fn a_destroyed_phoenixborns_player_is_out_of_a_three_player_game() {
             .judge_text(&serde_json::to_string(&b).unwrap())
             .unwrap();
         assert!(r.legal, "{who}: {:#?}", r.diagnostics);
+        // Each pass step leaves Maeoni out of "all players" as an assumption.
+        let last = r.steps.last().unwrap();
+        let a = last.assumption.as_deref().unwrap_or_default();
+        assert!(
+            a.starts_with("Maeoni is not counted among \"all players\""),
+            "{a}"
+        );
         b = r.state;
     }
     assert_eq!(b["phase"], "recovery", "{b}");

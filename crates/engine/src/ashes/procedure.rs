@@ -1227,19 +1227,26 @@ fn pass(b: &mut Board, actor: usize, cx: &mut Cx) {
     b.consecutive_passes.push(name.clone());
     let missing = b.yet_to_pass();
     let n = b.consecutive_passes.len() as u32;
-    if missing.is_empty() {
+    let st = if missing.is_empty() {
         let passed = b.consecutive_passes.as_slice();
-        cx.step(PASS, Turn::AllPassed { passed })
-            .num("consecutive passes", n);
+        let st = cx.step(PASS, Turn::AllPassed { passed });
         b.phase = Phase::Recovery;
         b.consecutive_passes.clear();
         b.turn = None;
         b.main_action_used = false;
+        st.num("consecutive passes", n)
     } else {
         let (missing, player) = (missing.as_slice(), name.as_str());
         cx.step(PASS, Turn::YetToPass { missing, player })
             .num("consecutive passes", n)
-            .num("players yet to pass", missing.len() as u32);
+            .num("players yet to pass", missing.len() as u32)
+    };
+    let out: Vec<String> = (0..b.players.len())
+        .filter(|&p| b.out(p))
+        .map(|p| b.name(p))
+        .collect();
+    if !out.is_empty() {
+        st.assume(LeftOut(&out).to_string());
     }
 }
 

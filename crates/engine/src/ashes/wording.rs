@@ -1022,6 +1022,25 @@ impl Display for Refusal<'_> {
 /// play fields it ignores.
 /// What the engine does with a player whose Phoenixborn is destroyed while
 /// two or more others stand: not in the indexed text, so said as assumed.
+/// Players out of the game, left out of "all players have passed" (on the
+/// pass step's assumption).
+#[derive(Debug, Clone, Copy)]
+pub struct LeftOut<'a>(pub &'a [String]);
+
+impl fmt::Display for LeftOut<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (who, verb) = match self.0 {
+            [one] => (one.clone(), "is"),
+            [init @ .., last] => (format!("{} and {last}", init.join(", ")), "are"),
+            [] => return Ok(()),
+        };
+        write!(
+            f,
+            "{who} {verb} not counted among \"all players\": a player whose Phoenixborn is destroyed is read as out of the game, not waited on to pass, while the others play on (the indexed text does not say)"
+        )
+    }
+}
+
 pub const ASSUME_OUT: &str = "assumed (not in the indexed rules): its player is out of the game, takes no more turns and is not waited on to pass, while the others play on";
 
 #[derive(Debug, Clone, Copy)]
