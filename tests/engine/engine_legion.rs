@@ -229,6 +229,26 @@ fn the_same_card_action_twice_is_illegal() {
     assert_unchanged(&r, &d);
 }
 
+#[test]
+fn a_card_action_and_a_free_card_action_of_one_name_are_allowed_as_an_assumption() {
+    let unit =
+        "  name: Luke Skywalker\n  card_actions: [Saber Throw]\n  free_card_actions: [Saber Throw]";
+    for steps in [
+        "  - free_card_action: Saber Throw\n  - action: card\n    card: Saber Throw",
+        "  - action: card\n    card: Saber Throw\n  - free_card_action: Saber Throw",
+    ] {
+        let r = judge(&doc(unit, steps));
+        assert!(r.legal, "{r:#?}");
+        let marked: Vec<_> = r
+            .steps
+            .iter()
+            .filter_map(|s| s.assumption.as_deref())
+            .filter(|a| a.contains("both as a card action and as a free card action"))
+            .collect();
+        assert_eq!(marked.len(), 1, "{steps}: {:#?}", r.steps);
+    }
+}
+
 // --- legion:actions.4 / 4.1: free card actions ------------------------------
 
 #[test]

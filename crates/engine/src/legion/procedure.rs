@@ -11,13 +11,14 @@ use super::rules::*;
 use super::wording::{
     Activation, Again, Because, CHOSE_TYPE, Chose, DATA_AFTER_GRANTS, DATA_GRANTS, FIRST_AND_LAST,
     FREE_CARD_READING, Fault, Grants, Lapse, May, MayNot, NO_UNIT, NotAnAction, Notice, Opening,
-    Performs, Question, REDUCTION_READING, Repeat, STANDBY_READING, STANDBY_UNCOVERED, StepFault,
-    Summary, TYPED_DEFAULT, TokenEntry, Tokens, Trigger, What,
+    Performs, Question, REDUCTION_READING, Reading, Repeat, STANDBY_READING, STANDBY_UNCOVERED,
+    StepFault, Summary, TYPED_DEFAULT, TokenEntry, Tokens, Trigger, What,
 };
 use crate::kit::bounded::Name;
 use crate::kit::choices::Choice;
 use crate::kit::{Asking, Chosen, Cx, Opt, Stop};
 use crate::ruling::MAX_OPTIONS;
+use crate::text::fold;
 use crate::{BoardError, Severity};
 
 /// The running state of one unit's activation.
@@ -630,6 +631,10 @@ impl Act {
                 };
                 let num = ("free actions", self.free);
                 self.record(cx, rule, text, num, Chose::FreeCard { card });
+                if self.twin_card(card) {
+                    let last = cx.steps.len() - 1;
+                    cx.steps[last].assume(Reading::SameNameCards(card));
+                }
                 let w = Notice::CardText { card, free: true };
                 cx.warn(None, Some(path), w);
                 self.acted(Kind::Card, Some(FREE_CARD), path, cx);
@@ -721,6 +726,10 @@ impl Act {
                 .num(&Tokens(kind).to_string(), n)
                 .assume(TokenEntry(kind));
         }
+        if let Some(c) = card.filter(|c| self.twin_free(*c)) {
+            let card = &self.u.card_actions[c];
+            cx.steps[at].assume(Reading::SameNameCards(card));
+        }
         self.performed(card, kind, typed, path, cx);
         if let Some((src, _)) = free {
             self.consume(src);
@@ -782,6 +791,20 @@ impl Act {
         };
         self.record(cx, rule, text, ("free actions", self.free), chose);
         rule
+    }
+
+    /// A free card action of card action `c`'s name was performed.
+    fn twin_free(&self, c: usize) -> bool {
+        let name = fold(&self.u.card_actions[c]);
+        let free = &self.u.free_card_actions;
+        self.free_cards.iter().any(|&i| fold(&free[i]) == name)
+    }
+
+    /// A card action named `card` was performed.
+    fn twin_card(&self, card: &str) -> bool {
+        let name = fold(card);
+        let cards = &self.u.card_actions;
+        self.cards.iter().any(|&i| fold(&cards[i]) == name)
     }
 
     /// After an action: the card action performed, or how the action type

@@ -17,6 +17,24 @@ pub const FREE_CARD_READING: &str = "the indexed text calls each free card actio
 pub const STANDBY_READING: &str = "whether a unit may attack and perform a standby action in the same activation is not covered by the indexed rules; the ruling allows it under the indexed text only (they are different actions; the other reading, that they exclude each other, would come from the Standby entry of the full rules)";
 /// The warning beside [`STANDBY_READING`].
 pub const STANDBY_UNCOVERED: &str = "not covered by the indexed rules: attack and standby in one activation (the indexed 'Actions' text neither allows nor forbids it; check the Standby entry of the full rules)";
+/// Readings on a step that name what they read.
+#[derive(Debug, Clone, Copy)]
+pub enum Reading<'a> {
+    /// A card action and a free card action of one name, both performed.
+    SameNameCards(&'a str),
+}
+
+impl fmt::Display for Reading<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Reading::SameNameCards(card) => write!(
+                f,
+                "{card} is performed both as a card action and as a free card action: the indexed text forbids repeating the same card action (legion:actions.3.1) and the same free card action (legion:actions.4.1) but does not say whether the two of one name count as the same action; read as: they do not (the other reading refuses the second)"
+            ),
+        }
+    }
+}
+
 /// How much suppression and damage reduce the actions.
 pub const REDUCTION_READING: &str = "the size of each reduction comes from the board; the indexed text says suppression and damage can reduce the actions but not by how much";
 /// The default of "does the effect name the free action's type?".
@@ -59,6 +77,7 @@ pub const CHOSE_TYPE: [&str; 2] = [
 
 into_string!(
     Misread,
+    Reading,
     Opening,
     Activation,
     Performs,
