@@ -424,6 +424,14 @@ fn passing_after_acting_in_the_same_turn_is_illegal() {
     doc["play"] = play("pass", "Ben");
     let r = judge_value(&doc);
     assert_illegal(&doc, &r, Some(INTRO));
+    // "A single action" does not say whether a pass may follow: the
+    // refusal names its reading and the other one.
+    let m = error_message(&r);
+    assert!(
+        m.contains("the engine reads a turn as holding a single action or a pass"),
+        "{m}"
+    );
+    assert!(m.contains("the other reading lets Ben pass now"), "{m}");
 }
 
 #[test]
@@ -650,17 +658,26 @@ fn start_of_turn_abilities_on_the_turn_a_player_passes() {
     let r = step(&mut s, play("pass", "Ben"));
     assert!(r.legal);
     assert!(step_rules(&r).contains(&R3_1), "{:?}", step_rules(&r));
-    // A start-of-turn ability after the pass is out of place: by the
-    // ability's own timing, not rule 3 (which speaks of actions; rule 3.1
-    // allows such abilities on the turn a player passes).
+    // A start-of-turn ability after the pass: rule 3.1 (and Note 3) allow
+    // such abilities on the turn a player passes without saying when, so it
+    // is recorded, its timing unchecked and the reading named.
     let doc = with(
         s,
         "play",
         json!({ "type": "start_of_turn", "player": "Ben", "ability": "X" }),
     );
     let r = judge_value(&doc);
-    assert_illegal(&doc, &r, None);
-    assert!(error_message(&r).contains("the ability's own timing"));
+    assert!(r.legal, "{:?}", r.diagnostics);
+    let st = r.steps.iter().find(|s| s.rule == N3).unwrap();
+    let a = st.assumption.as_deref().unwrap();
+    assert!(
+        a.contains("without checking its timing") && a.contains("alternative reading"),
+        "{a}"
+    );
+    assert_eq!(
+        r.state["this_turn"]["start_of_turn"],
+        json!(["Mageon Implants", "X"])
+    );
 }
 
 // ----------------------------------------------------------------- rule 3.2

@@ -10,10 +10,10 @@ use super::plays::Play;
 use super::rules::*;
 use super::wording::{
     ASSUME_CANNOT_ACT, ASSUME_CARD_TIMING, ASSUME_INITIATIVE, ASSUME_LAST_TURN, ASSUME_SECONDARY,
-    ASSUME_STRATEGIC, ASSUME_TRANSACTION, ASSUME_TRANSACTION_OFF_TURN, Action, Asks, Between,
-    Chose, DECLINE, Deed, Done, Ends, Held, Invalid, OutOfTurn, OwnTurn, Passing, Readied, Reading,
-    Refusal, Says, Seat, Timed, Turn, Upcoming, Via, Why, initiative_of, topic_in_refusal,
-    topic_note,
+    ASSUME_START_AFTER_PASS, ASSUME_STRATEGIC, ASSUME_TRANSACTION, ASSUME_TRANSACTION_OFF_TURN,
+    Action, Asks, Between, Chose, DECLINE, Deed, Done, Ends, Held, Invalid, OutOfTurn, OwnTurn,
+    Passing, Readied, Reading, Refusal, Says, Seat, Timed, Turn, Upcoming, Via, Why, initiative_of,
+    topic_in_refusal, topic_note,
 };
 use crate::kit::bounded::Count;
 use crate::kit::choices::Choice;
@@ -283,9 +283,8 @@ fn turn_for(b: &mut Board, p: usize, need: Need, cx: &mut Cx) -> bool {
             cx.error(R2, "play", OwnTurn::NotActed { player })
         }
         (true, Need::End(_)) => {}
-        (true, Need::Start) if passed => {
-            cx.error_unruled("play", OwnTurn::StartAfterPass { player })
-        }
+        // Recorded with its reading (`timed`): rule 3.1 does not say when.
+        (true, Need::Start) if passed => {}
         (true, _) if passed => cx.error(R3, "play", OwnTurn::PassedThisTurn { player }),
         (true, _) if action == TurnAction::None => {}
         (true, _) if others_all_passed(b, p) => hand_on(b, Why::ActionDone, cx),
@@ -703,6 +702,9 @@ fn timed(b: &mut Board, p: usize, play: &Play, ability: &str, cx: &mut Cx) -> Re
     let player = pn.as_str();
     let after = !t.end_of_action.is_empty();
     let st = match play {
+        Play::StartOfTurn { .. } if t.action == TurnAction::Pass => cx
+            .step(N3, Timed::StartOnPass(player, ability))
+            .assume(ASSUME_START_AFTER_PASS),
         Play::StartOfTurn { .. } if alone => cx.step(N4, Timed::StartAlone(player, ability)),
         Play::StartOfTurn { .. } => cx.step(N3, Timed::Start(player, ability)),
         Play::EndOfAction { .. } if !t.action.is_action() => {

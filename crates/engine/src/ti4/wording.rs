@@ -33,6 +33,8 @@ pub const ASSUME_CANNOT_ACT: &str =
 pub const ASSUME_TRANSACTION: &str = "Transactions have no entry in the indexed text: the engine records it as not being an action, made on the turn of one of its parties (who the active player is comes from Active Player, which is not indexed).";
 /// A transaction on the turn of neither party.
 pub const ASSUME_TRANSACTION_OFF_TURN: &str = "Transactions have no entry in the indexed text, and neither player is the one whose turn it is; the engine records it without checking its timing.";
+/// A start-of-turn ability recorded after the pass of its turn.
+pub const ASSUME_START_AFTER_PASS: &str = "Rule 3.1 and Note 3 let a player resolve “at the start of your turn” abilities on the turn they pass without saying when: the engine records this one after the pass without checking its timing (alternative reading: “at the start” puts it before the pass, so it should have been resolved first).";
 /// A secondary ability, recorded.
 pub const ASSUME_SECONDARY: &str = "Strategic Action (which governs secondary abilities) is a Related Topic that is not indexed: the engine records the secondary ability without adjudicating it.";
 /// End-of-turn abilities of the turn whose pass ended the action phase.
@@ -555,6 +557,8 @@ pub enum Timed<'a> {
     /// At the start of a turn, all other players passed.
     StartAlone(&'a str, &'a str),
     Start(&'a str, &'a str),
+    /// At the start of the turn, recorded after the player passed on it.
+    StartOnPass(&'a str, &'a str),
     EndOfAction(&'a str, &'a str),
     /// At the end of the turn the player passed on.
     EndOnPass(&'a str, &'a str),
@@ -574,6 +578,10 @@ impl fmt::Display for Timed<'_> {
             Timed::Start(pn, ability) => write!(
                 f,
                 "{pn} resolves “{ability}” at the start of their turn (it stands even if {pn} passes this turn)."
+            ),
+            Timed::StartOnPass(pn, ability) => write!(
+                f,
+                "{pn} resolves the “at the start of your turn” ability “{ability}” on the turn they pass."
             ),
             Timed::EndOfAction(pn, ability) => write!(
                 f,
@@ -808,9 +816,6 @@ pub enum OwnTurn<'a> {
     NotActed {
         player: &'a str,
     },
-    StartAfterPass {
-        player: &'a str,
-    },
     /// An end-of-action ability on a turn with no action yet.
     NoActionEnded {
         player: &'a str,
@@ -841,10 +846,6 @@ impl fmt::Display for OwnTurn<'_> {
                 f,
                 "{player} has neither performed an action nor passed this turn, so the turn cannot end yet; a player who cannot perform an action must pass"
             ),
-            OwnTurn::StartAfterPass { player } => write!(
-                f,
-                "{player} has already passed this turn; an “at the start of your turn” ability resolves at the start of the turn, before the pass (the ability's own timing: rule 3.1 lets a player resolve such abilities during the turn they pass, without saying when)"
-            ),
             OwnTurn::NoActionEnded { player } => write!(
                 f,
                 "{player} has performed no action this turn, so no action has ended that could trigger an “at the end of an action” ability (the ability's own timing)"
@@ -859,7 +860,7 @@ impl fmt::Display for OwnTurn<'_> {
                 upcoming,
             } => write!(
                 f,
-                "{pn} has already performed {done} this turn, and a turn holds a single action or a pass; {pn} can pass on their next turn ({upcoming})"
+                "{pn} has already performed {done} this turn; the text gives a turn “a single action” and does not say whether a pass may follow it: the engine reads a turn as holding a single action or a pass (the other reading lets {pn} pass now); {pn} can pass on their next turn ({upcoming})"
             ),
             OwnTurn::StartAfterAction { player, done } => write!(
                 f,
