@@ -1132,6 +1132,38 @@ fn bad_documents_are_refused_with_paths() {
         .judge_text(&BASE.replace("counter: single", "counter: triple"))
         .unwrap_err();
     assert_eq!(e.kind, ErrorKind::Syntax);
+    // NaN and infinities: said so, at the field and its line:column.
+    for (play, path, value) in [
+        (
+            "{activate: Pyromancer, action: move, to: [.nan, 4]}",
+            "play.to[0]",
+            ".nan",
+        ),
+        (
+            "{activate: Pyromancer, action: move, distance: -.inf}",
+            "play.distance",
+            "-.inf",
+        ),
+    ] {
+        let e = arbiter::engine::magewinds::ENGINE
+            .judge_text(&format!("{BASE}play: {play}\n"))
+            .unwrap_err();
+        assert_eq!(e.path.as_deref(), Some(path), "{e}");
+        assert!(e.pos.is_some(), "{e}");
+        assert!(
+            e.message
+                .contains(&format!("`{value}` is not a finite number")),
+            "{e}"
+        );
+    }
+    // A misspelt universal action with its fields: did you mean, at the action.
+    let e = arbiter::engine::magewinds::ENGINE
+        .judge_text(&format!(
+            "{BASE}play: {{activate: Golem, action: mvoe, distance: 3}}\n"
+        ))
+        .unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("play.action"), "{e}");
+    assert!(e.message.contains("did you mean 'move'"), "{e}");
     // Limits on the types are read with the board: a reading error.
     let e = arbiter::engine::magewinds::ENGINE
         .judge_text(&BASE.replace("name: Shade", &format!("name: {}", "S".repeat(81))))

@@ -219,7 +219,7 @@ pub fn parse_export(text: &str) -> Result<serde_json::Value, BoardError> {
         b.max_total_scalar_bytes = 4 * MAX_EXPORT_BYTES;
     }
     serde_saphyr::from_str_with_options(text, o)
-        .map_err(|e| tab_error(text).unwrap_or_else(|| yaml_error(&e)))
+        .map_err(|e| tab_error(text).unwrap_or_else(|| yaml_error(&e, text)))
 }
 
 /// The parser options every document is read with: small budgets for
@@ -285,7 +285,7 @@ fn parse_text<T: DeserializeOwned>(text: &str) -> Result<T, BoardError> {
         return Ok(t);
     }
     serde_saphyr::from_str_with_options(text, options())
-        .map_err(|e| tab_error(text).unwrap_or_else(|| yaml_error(&e)))
+        .map_err(|e| tab_error(text).unwrap_or_else(|| yaml_error(&e, text)))
 }
 
 /// A YAML document the parser refused because a tab indents a line: YAML
@@ -378,8 +378,9 @@ impl<'de> Visitor<'de> for UniqueVisitor {
     }
 }
 
-/// A parser error in the user's words, with its position.
-fn yaml_error(e: &YamlError) -> BoardError {
+/// A parser error in the user's words, with its position (and, for a
+/// value that is not a finite number, its field path in `text`).
+fn yaml_error(e: &YamlError, text: &str) -> BoardError {
     let pos = e.location().map(|l| SourcePos {
         line: l.line() as usize,
         column: l.column() as usize,
@@ -388,6 +389,15 @@ fn yaml_error(e: &YamlError) -> BoardError {
         YamlError::AliasError { error, .. } => error.without_snippet(),
         other => other,
     };
+    if let YamlError::NonFiniteFloat { value, .. } = e {
+        let message = format!(
+            "`{value}` is not a finite number (NaN and infinities are not accepted); give a number"
+        );
+        let path = pos.and_then(|at| path_at(text, at));
+        let mut err = BoardError::syntax(message, pos);
+        err.path = path;
+        return err;
+    }
     let message = match e {
         YamlError::Budget { .. }
         | YamlError::AliasReplayCounterOverflow { .. }
@@ -664,6 +674,29 @@ pub fn locate(text: &str, path: &str) -> Option<SourcePos> {
         node = value;
     }
     pos.or(Some(pos_of(&tree.referenced)))
+}
+
+/// The field path of the scalar that starts at `at` in a document's
+/// text, when it can be found (non-finite numbers read as text). Parses the
+/// text again: used on the error path only.
+fn path_at(text: &str, at: SourcePos) -> Option<String> {
+    let mut o = options();
+    o.non_finite_float_policy = serde_saphyr::NonFiniteFloatPolicy::AsString;
+    let tree: Spanned<Tree> = serde_saphyr::from_str_with_options(text, o).ok()?;
+    leaf_path(&tree, at, String::new())
+}
+
+fn leaf_path(node: &Spanned<Tree>, at: SourcePos, path: String) -> Option<String> {
+    match &node.value {
+        Tree::Leaf => (pos_of(&node.referenced) == at).then_some(path),
+        Tree::Map(entries) => entries
+            .iter()
+            .find_map(|(k, v)| leaf_path(v, at, join_path(&path, &k.value))),
+        Tree::Seq(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| leaf_path(v, at, format!("{path}[{i}]"))),
+    }
 }
 
 fn pos_of(l: &serde_saphyr::Location) -> SourcePos {

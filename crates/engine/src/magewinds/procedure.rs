@@ -321,6 +321,14 @@ fn action_kind(a: &Activation) -> Result<Kind, BoardError> {
         ("target", a.target.is_some() && !atk && !other),
     ];
     match misplaced.iter().find(|(_, bad)| *bad) {
+        // `action: mvoe` with a distance: the misspelt action is at fault.
+        Some(_) if other && let Some(meant) = misspelt_universal(named) => {
+            let e = Unavailable::Misspelt {
+                action: named,
+                meant,
+            };
+            Err(BoardError::semantic("play.action", e))
+        }
         Some((field, _)) => Err(BoardError::semantic(
             format!("play.{field}"),
             Misread::Misplaced { field },
@@ -649,6 +657,12 @@ fn attack_action(
     Ok(())
 }
 
+/// The universal action (13.4) a named action is a typo of, if any.
+fn misspelt_universal(action: &str) -> Option<&'static str> {
+    let budget = crate::text::typo_budget(action);
+    crate::text::closest(action, ["move", "attack", "guard"], budget)
+}
+
 fn other_action(
     b: &mut Board,
     id: Fid,
@@ -663,11 +677,7 @@ fn other_action(
     // A misspelt Move, Attack or Guard (available to all fighters, 13.4)
     // is not another action: the checks of the one meant would not run.
     if !refs.iter().any(|r| crate::text::fold_eq(r, action))
-        && let Some(meant) = crate::text::closest(
-            action,
-            ["move", "attack", "guard"],
-            crate::text::typo_budget(action),
-        )
+        && let Some(meant) = misspelt_universal(action)
     {
         let e = Unavailable::Misspelt { action, meant };
         return illegal(cx, UNIVERSAL, "play.action", e);
