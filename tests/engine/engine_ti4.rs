@@ -1355,6 +1355,30 @@ fn board_errors_carry_paths_and_rules() {
     b["phase"] = json!("status");
     let e = judge_err(&b);
     assert_eq!(e.rule.as_deref(), Some(R5));
+    assert!(e.message.contains(" have not passed;"), "{e}");
+
+    // `this_turn.action: pass` for a player not marked passed: said so,
+    // not "a passed player has no further turns".
+    let mut b = board(6);
+    b["turn"] = json!("Ana");
+    b["this_turn"] = json!({ "action": "pass" });
+    let e = judge_err(&b);
+    assert_eq!(e.path.as_deref(), Some("this_turn.action"));
+    assert!(e.message.contains("not marked `passed: true`"), "{e}");
+    assert!(!e.message.contains("no further turns"), "{e}");
+
+    // `this_turn.card` naming another player's card: whose it is, not
+    // "unknown".
+    let mut b = board(6);
+    b["turn"] = json!("Ana");
+    b["this_turn"] = json!({ "action": "strategic", "card": "Leadership" });
+    let e = judge_err(&b);
+    assert_eq!(e.path.as_deref(), Some("this_turn.card"));
+    assert!(
+        e.message
+            .contains("Leadership is Ben's strategy card, not Ana's"),
+        "{e}"
+    );
 
     let mut b = board(6);
     b["bogus"] = json!(1);

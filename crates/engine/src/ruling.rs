@@ -59,10 +59,21 @@ impl Step {
     pub fn assume(&mut self, a: impl Into<String>) -> &mut Step {
         let a = a.into();
         self.assumption = Some(match self.assumption.take() {
+            // A sentence is followed by a sentence (never ".; ").
+            Some(prev) if prev != a && prev.ends_with('.') => format!("{prev} {}", capital(&a)),
             Some(prev) if prev != a => format!("{prev}; {a}"),
             _ => a,
         });
         self
+    }
+}
+
+/// `a` with its first letter in capitals (a sentence's start).
+fn capital(a: &str) -> String {
+    let mut chars = a.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
     }
 }
 

@@ -379,7 +379,8 @@ fn phase(b: &Board) -> Result<(), BoardError> {
     let waiting = b.waiting();
     let wrong = match b.phase {
         Phase::Status if !waiting.is_empty() => {
-            Invalid::StatusNotPassed(&b.list(&waiting)).to_string()
+            let (waiting, count) = (&b.list(&waiting), waiting.len());
+            Invalid::StatusNotPassed { waiting, count }.to_string()
         }
         Phase::Action if waiting.is_empty() => Invalid::ActionAllPassed.to_string(),
         Phase::Strategy => {
@@ -389,6 +390,28 @@ fn phase(b: &Board) -> Result<(), BoardError> {
         _ => return Ok(()),
     };
     Err(BoardError::semantic("phase", wrong).with_rule(R5))
+}
+
+/// `this_turn.card` naming a card another player holds: said so (it is
+/// known, just not the turn player's).
+fn other_players_card(b: &Board, i: usize, typed: &str) -> Option<BoardError> {
+    let (owner, ci) = b
+        .find_card(typed, "this_turn.card")
+        .ok()
+        .filter(|c| c.0 != i)?;
+    let (card, player) = (
+        &b.players[owner].strategy_cards[ci].name,
+        &b.players[i].name,
+    );
+    let (owner, held) = (&b.players[owner].name, b.players[i].strategy_cards.iter());
+    let held: Vec<&str> = held.map(|c| c.name.as_str()).collect();
+    let e = Invalid::OthersCard {
+        card,
+        owner,
+        player,
+        held: &held.join(", "),
+    };
+    Some(BoardError::semantic("this_turn.card", e))
 }
 
 /// `turn` in the board's spelling, and `this_turn` consistent with it.
@@ -402,9 +425,10 @@ fn turn(b: &mut Board) -> Result<(), BoardError> {
     let (passing, none) = (t.action == TurnAction::Pass, t.action == TurnAction::None);
     let fault = if b.phase == Phase::Status && !passing {
         Some(("turn", Fault::StatusTurn, Some(R5)))
-    } else if p.passed != passing {
-        let path = if p.passed { "turn" } else { "this_turn.action" };
-        Some((path, Fault::PassedTurn, Some(R3)))
+    } else if p.passed && !passing {
+        Some(("turn", Fault::PassedTurn, Some(R3)))
+    } else if passing && !p.passed {
+        Some(("this_turn.action", Fault::PassNotMarked, None))
     } else if !t.action.is_action() && !t.end_of_action.is_empty() {
         let path = "this_turn.end_of_action";
         Some((path, Fault::EndOfActionNoAction, Some(N2)))
@@ -424,7 +448,10 @@ fn turn(b: &mut Board) -> Result<(), BoardError> {
         return Ok(());
     };
     let held: Vec<&str> = p.strategy_cards.iter().map(|c| c.name.as_str()).collect();
-    let j = names::resolve_index(&c, &held, "strategy card").map_err(|e| e.at("this_turn.card"))?;
+    let j = match names::resolve_index(&c, &held, "strategy card") {
+        Ok(j) => j,
+        Err(e) => return Err(other_players_card(b, i, &c).unwrap_or(e.at("this_turn.card"))),
+    };
     let card = &p.strategy_cards[j];
     let msg = Invalid::CardReadied(&card.name);
     // Rule 4.1 speaks of exhausting the cards only in three- and

@@ -1110,6 +1110,8 @@ pub enum Fault {
     StatusTurn,
     /// A passed player's turn that is not the one they passed.
     PassedTurn,
+    /// `this_turn.action: pass` for a player not marked as passed.
+    PassNotMarked,
     EndOfActionNoAction,
     EndOfTurnNoAction,
     /// `card` without a strategic action, or the reverse.
@@ -1121,6 +1123,7 @@ impl fmt::Display for Fault {
         f.write_str(match self {
             Fault::StatusTurn => "in the status phase `turn` may only name the player whose passing ended the action phase (with `this_turn.action: pass`)",
             Fault::PassedTurn => "a passed player has no further turns: `turn` names a passed player only on the turn they passed (`this_turn.action: pass`), and only then",
+            Fault::PassNotMarked => "`this_turn.action: pass` says this player passed this turn, but they are not marked `passed: true`; mark them passed, or give the action they took",
             Fault::EndOfActionNoAction => "end-of-action abilities are listed but no action was performed this turn",
             Fault::EndOfTurnNoAction => "end-of-turn abilities are listed but the turn has no action or pass yet",
             Fault::Card => "`card` names the strategy card of a turn whose action is `strategic`, and only then",
@@ -1160,7 +1163,17 @@ pub enum Invalid<'a> {
         base: &'a [&'a str],
     },
     /// The status phase while players (`waiting`) have not passed.
-    StatusNotPassed(&'a str),
+    StatusNotPassed {
+        waiting: &'a str,
+        count: usize,
+    },
+    /// `this_turn.card` names `owner`'s card, not one `player` holds.
+    OthersCard {
+        card: &'a str,
+        owner: &'a str,
+        player: &'a str,
+        held: &'a str,
+    },
     ActionAllPassed,
     StrategyTurn,
     TurnUnsaid,
@@ -1216,9 +1229,19 @@ impl fmt::Display for Invalid<'_> {
                     None => write!(f, "the base-game cards are {}", base.join(", ")),
                 }
             }
-            Invalid::StatusNotPassed(waiting) => write!(
+            Invalid::StatusNotPassed { waiting, count } => write!(
                 f,
-                "the phase is `status` but {waiting} has not passed; play proceeds to the status phase only after all players have passed"
+                "the phase is `status` but {waiting} {} not passed; play proceeds to the status phase only after all players have passed",
+                if count == 1 { "has" } else { "have" }
+            ),
+            Invalid::OthersCard {
+                card,
+                owner,
+                player,
+                held,
+            } => write!(
+                f,
+                "{card} is {owner}'s strategy card, not {player}'s: `this_turn.card` names the card whose strategic action {player}, whose turn it is, performed (one of theirs: {held})"
             ),
             Invalid::ActionAllPassed => write!(
                 f,
