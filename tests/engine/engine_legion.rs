@@ -334,6 +334,42 @@ fn a_given_number_of_actions_is_used_and_marked() {
     assert_eq!(e.rule.as_deref(), Some("legion:actions.5"));
 }
 
+#[test]
+fn reduction_amounts_and_no_actions_are_worded_as_they_are() {
+    // Any amount but 1 or 2 reads "give 1 or 2" at its field, even one that
+    // is no whole number of the reader's (too large, negative, a fraction).
+    for amount in ["99999999999999999", "-3", "1.5", "3"] {
+        let unit = format!("  name: S\n  reduced_by: [{{amount: {amount}, source: x}}]");
+        let e = eng()
+            .judge_text(&doc(&unit, "  - action: move"))
+            .unwrap_err();
+        assert_eq!(e.path.as_deref(), Some("unit.reduced_by[0].amount"), "{e}");
+        assert!(e.message.contains("give 1 or 2"), "{amount}: {e}");
+        assert!(!e.message.contains("from 0"), "{amount}: {e}");
+    }
+    // Reductions beyond the two actions say so; no "0 of its 0 actions".
+    let unit = "  name: Han Solo\n  reduced_by: [{amount: 2, source: suppressed}, {amount: 1, source: damaged}]";
+    let r = judge(&doc(unit, "  - action: move"));
+    assert!(
+        r.steps[0]
+            .text
+            .contains("more than its two actions, so none are left")
+    );
+    let m = &r.diagnostics[0].message;
+    assert!(
+        m.starts_with("Han Solo has no actions this activation"),
+        "{m}"
+    );
+    // An assumed choice reads with its verb: "Alice to take …".
+    let r = judge(&doc(
+        "  name: Han Solo",
+        "  - free_action: attack\n    effect: Push",
+    ));
+    let c = r.steps[1].choice.as_ref().unwrap();
+    assert!(c.assumed.is_some());
+    assert!(c.chose.starts_with("to take a free action"), "{}", c.chose);
+}
+
 // --- legion:actions.6 / 7: free actions of a type (Vader) -------------------
 
 #[test]
@@ -1299,6 +1335,25 @@ fn an_unstated_untyped_is_asked_of_the_units_player_in_a_match_and_assumed_outsi
             ("untyped:1", 0, Some(0), true)
         );
     }
+}
+
+#[test]
+fn a_unit_name_ending_in_s_takes_an_apostrophe_alone() {
+    // A name ending in s takes an apostrophe alone: "Stormtroopers'".
+    let mid = play_line(&match_board(), 0, "activate Stormtroopers; move; move");
+    let r = judge_as(
+        &mid,
+        json!([{ "activate": "Rebel Troopers" }]),
+        &Asking::seat(1),
+    )
+    .unwrap();
+    assert!(
+        r.diagnostics
+            .iter()
+            .any(|d| d.message.starts_with("Stormtroopers' activation ends")),
+        "{:#?}",
+        r.diagnostics
+    );
 }
 
 #[test]

@@ -130,8 +130,36 @@ pub struct Unit {
 #[serde(deny_unknown_fields)]
 pub struct Reduction {
     #[schemars(range(min = 1, max = 2))]
+    #[serde(deserialize_with = "amount")]
     pub amount: u32,
     pub source: Text,
+}
+
+/// A reduction's amount: any whole number is read (1 or 2 is checked with
+/// the board, citing the rule); one that is not (negative, too large, a
+/// fraction) is refused in the same words, not as "a whole number from 0".
+fn amount<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    struct Amount;
+    impl serde::de::Visitor<'_> for Amount {
+        type Value = u32;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a reduction of 1 or 2 actions")
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<u32, E> {
+            u32::try_from(v).map_err(|_| E::custom(wrong_amount(v)))
+        }
+        fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<u32, E> {
+            u32::try_from(v).map_err(|_| E::custom(wrong_amount(v)))
+        }
+        fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<u32, E> {
+            Err(E::custom(wrong_amount(v)))
+        }
+    }
+    d.deserialize_any(Amount)
+}
+
+fn wrong_amount(v: impl std::fmt::Display) -> String {
+    format!("a reduction of {v} actions; give 1 or 2")
 }
 
 /// What an ability grants.
@@ -409,7 +437,7 @@ fn unit(u: &mut Unit, path: &str) -> Result<(), BoardError> {
         check(
             matches!(r.amount, 1 | 2),
             format!("{path}.reduced_by[{i}].amount"),
-            format!("a reduction of {} actions; give 1 or 2", r.amount),
+            wrong_amount(r.amount),
         )
         .map_err(|e| e.with_rule(super::rules::REDUCED))?;
         total += r.amount;

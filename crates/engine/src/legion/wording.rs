@@ -71,8 +71,8 @@ pub const BOTH_SOURCES: &str = "give `ability` or `effect`, not both";
 
 /// The answers to "does the effect name the free action's type?", as chosen.
 pub const CHOSE_TYPE: [&str; 2] = [
-    "a free action of the type the effect names",
-    "a free action without a type",
+    "to take a free action of the type the effect names",
+    "to take a free action without a type",
 ];
 
 into_string!(
@@ -92,6 +92,18 @@ into_string!(
     What,
     Outcome
 );
+
+/// A name in the possessive: `Han Solo's`, `Stormtroopers'`.
+struct Possessive<'a>(&'a str);
+
+impl fmt::Display for Possessive<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.ends_with(['s', 'S']) {
+            true => write!(f, "{}'", self.0),
+            false => write!(f, "{}'s", self.0),
+        }
+    }
+}
 
 /// `2 actions`, `1 action`.
 fn acts(n: u32) -> String {
@@ -197,6 +209,9 @@ impl fmt::Display for Opening<'_> {
                     write!(f, "{sep}{amount} for {source}")?;
                 }
                 f.write_str(")")?;
+                if cut > 2 {
+                    write!(f, ", more than its two actions, so none are left")?;
+                }
                 only_free(f, avail)
             }
             Opening::Fewer { unit, avail } => {
@@ -858,6 +873,13 @@ fn no_actions_left(
     let nth = ["a first", "a second", "a third", "a fourth"]
         .get(used as usize)
         .map_or("another", |s| s);
+    if avail == 0 {
+        // Nothing used of nothing: say there are none.
+        return write!(
+            f,
+            "{unit} has no actions this activation (its actions are reduced to 0); an action is not allowed, only free actions, free card actions or attacks that are not actions"
+        );
+    }
     write!(
         f,
         "{unit} has already used {used} of its {} this activation (",
@@ -953,7 +975,7 @@ impl fmt::Display for Notice<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Notice::ActivationEnds { unit, next } => {
-                write!(f, "{unit}'s activation ends; ")?;
+                write!(f, "{} activation ends; ", Possessive(unit))?;
                 match next {
                     Some(p) => write!(f, "{p} activates a unit next")?,
                     None => f.write_str(
