@@ -817,6 +817,22 @@ fn a_strategic_action_of_someone_elses_card_or_an_exhausted_card_is_illegal() {
     );
 }
 
+/// Rule 4.1 ("During a three–player or four–player game…") is named in
+/// the strategic action's reading only where it applies.
+#[test]
+fn the_strategic_reading_names_rule_4_1_only_with_three_or_four_players() {
+    for (n, player, card, named) in [
+        (3, "Ana", "Leadership", true),
+        (6, "Ben", "Leadership", false),
+    ] {
+        let r = judge_value(&with(board(n), "play", strat(player, card)));
+        assert!(r.legal, "{:?}", r.diagnostics);
+        let st = r.steps.iter().find(|s| s.rule == R1).unwrap();
+        let a = st.assumption.as_deref().unwrap();
+        assert_eq!(a.contains("rule 4.1"), named, "{n} players: {a}");
+    }
+}
+
 // ----------------------------------------------------------------- rule 4.1
 
 #[test]

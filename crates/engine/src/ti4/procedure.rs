@@ -10,10 +10,10 @@ use super::plays::Play;
 use super::rules::*;
 use super::wording::{
     ASSUME_CANNOT_ACT, ASSUME_CARD_TIMING, ASSUME_INITIATIVE, ASSUME_LAST_TURN, ASSUME_SECONDARY,
-    ASSUME_START_AFTER_PASS, ASSUME_STRATEGIC, ASSUME_TRANSACTION, ASSUME_TRANSACTION_OFF_TURN,
-    Action, Asks, Between, Chose, DECLINE, Deed, Done, Ends, Held, Invalid, OutOfTurn, OwnTurn,
-    Passing, Readied, Reading, Refusal, Says, Seat, Timed, Turn, Upcoming, Via, Why, initiative_of,
-    topic_in_refusal, topic_note,
+    ASSUME_START_AFTER_PASS, ASSUME_STRATEGIC, ASSUME_STRATEGIC_ONE_CARD, ASSUME_TRANSACTION,
+    ASSUME_TRANSACTION_OFF_TURN, Action, Asks, Between, Chose, DECLINE, Deed, Done, Ends, Held,
+    Invalid, OutOfTurn, OwnTurn, Passing, Readied, Reading, Refusal, Says, Seat, Timed, Turn,
+    Upcoming, Via, Why, initiative_of, topic_in_refusal, topic_note,
 };
 use crate::kit::bounded::Count;
 use crate::kit::choices::Choice;
@@ -396,7 +396,10 @@ fn strategic(b: &mut Board, p: usize, typed: Option<&str>, cx: &mut Cx) -> Resul
     cx.step(R1, Says::Strategic { player, card: name })
         .num(&initiative_of(name), card.initiative.map_or(0, Count::get))
         .chose(player, Chose::Strategic(name))
-        .assume(ASSUME_STRATEGIC);
+        .assume(match b.two_cards() {
+            true => ASSUME_STRATEGIC,
+            false => ASSUME_STRATEGIC_ONE_CARD,
+        });
     topic(cx, TOPIC_STRATEGIC_ACTION);
     let left = b.readied(p);
     if !left.is_empty() {

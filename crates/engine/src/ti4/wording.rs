@@ -23,6 +23,8 @@ into_string!(
 pub const ASSUME_INITIATIVE: &str = "Initiative Order is a Related Topic that is not indexed: a player's place in initiative order is read as the lowest initiative number among their strategy cards.";
 /// A strategic action exhausts its card.
 pub const ASSUME_STRATEGIC: &str = "Strategic Action is a Related Topic that is not indexed: performing a card's strategic action is read as exhausting it (rule 4.1 speaks of exhausting the cards before passing); the primary and secondary abilities themselves are not adjudicated.";
+/// The same with five or more players, where rule 4.1 does not apply.
+pub const ASSUME_STRATEGIC_ONE_CARD: &str = "Strategic Action is a Related Topic that is not indexed: performing a card's strategic action is read as exhausting it; the primary and secondary abilities themselves are not adjudicated.";
 /// An action card's own timing.
 pub const ASSUME_CARD_TIMING: &str =
     "The timing written on the action card is not in the indexed text and is not checked.";
