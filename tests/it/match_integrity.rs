@@ -1366,6 +1366,29 @@ fn legion_no_player_activates_while_the_others_unit_still_has_an_action() {
     assert!(after(&out, "== ").contains("the play is legal"), "{out}");
 }
 
+/// A moderator who holds no seat enters Ana's Legion play with an
+/// effect's free action and leaves out whether it has a type: rules 7 and 8
+/// give no default, so Ana is asked (it was decided for her as "the rules'
+/// default"; found by an outside tester), the offered default marked as
+/// assumed.
+#[test]
+fn legion_a_moderators_entry_asks_the_units_player_whether_a_free_action_is_typed() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "Ana",
+        &format!(
+            "/match start game:legion player1:Ana player2:Ben\n/as judge moderator\n/match setup file:{}\n\
+             /match play activate Stormtroopers; free dodge (effect: Take Initiative)\n",
+            example("legion-start.yaml")
+        ),
+    );
+    let last = after(&out, "== ");
+    assert!(last.contains("⏳ waiting for Ana"), "{out}");
+    assert!(!last.contains("the rules' default"), "{out}");
+}
+
 /// Issue 28, item 8: an attacked fighter that cannot react is said so in
 /// the ruling (with the open question Guard raises), and a reaction to an
 /// attack already resolved is refused.
