@@ -30,6 +30,30 @@ fn page_content(lines: &[&str]) -> String {
     s
 }
 
+/// A PDF of `text` set as word processors set wide spacing: 10-point
+/// lines `leading` points apart (17 is 1.7 spacing), a blank line not an
+/// empty line but `blank` points more between the paragraphs around it.
+pub fn from_text_spaced(text: &str, leading: f64, blank: f64) -> Vec<u8> {
+    let lines: Vec<&str> = text.lines().collect();
+    let per_page = (700.0 / leading) as usize;
+    let page = |lines: &[&str]| {
+        let mut s = format!("BT\n/F1 10 Tf\n{leading} TL\n40 760 Td\n");
+        for line in lines {
+            if line.trim().is_empty() {
+                s.push_str(&format!("0 -{blank} Td\n"));
+                continue;
+            }
+            s.push('(');
+            s.push_str(&escape(line));
+            s.push_str(") Tj T*\n");
+        }
+        s.push_str("ET\n");
+        s
+    };
+    let pages: Vec<String> = lines.chunks(per_page.max(1)).map(page).collect();
+    assemble(&pages)
+}
+
 /// A PDF string body in WinAnsi: `(`, `)` and `\` escaped, bytes above 127 as
 /// octal escapes, characters WinAnsi lacks as `?`.
 fn escape(line: &str) -> String {

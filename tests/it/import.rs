@@ -192,6 +192,24 @@ fn pdf_of_a_wiki_page_keeps_its_bullets_and_headings() {
 }
 
 #[test]
+fn pdf_at_wide_line_spacing_reads_back_as_the_same_passages() {
+    // 1.5 spacing and more (as fpdf2 and word processors set it): lines
+    // further apart than 1.5 font sizes are still one paragraph; only a
+    // gap clearly wider than the document's own spacing is a paragraph.
+    let text = String::from_utf8(shipped("rules_data/legion/actions.txt")).unwrap();
+    let shipped_items = texts_of_shipped("legion");
+    for (leading, blank) in [(15.0, 6.0), (17.0, 8.0), (20.0, 8.0)] {
+        let pdf = pdf::from_text_spaced(&text, leading, blank);
+        let imp = import_as("actions.pdf", &pdf, "legion", DocumentKind::Rules).unwrap();
+        let imported = texts_of_import(&imp);
+        for (id, t) in &shipped_items {
+            let ours = id.replacen("actions.", "actions-2.", 1);
+            assert_eq!(imported.get(&ours), Some(t), "{id} at leading {leading}");
+        }
+    }
+}
+
+#[test]
 fn a_pdf_without_text_is_refused_as_a_scan() {
     let err = import_as(
         "scan.pdf",
