@@ -75,6 +75,40 @@ fn numbered_text_imports_as_the_shipped_parse_does() {
 }
 
 #[test]
+fn a_title_naming_a_live_section_takes_a_slug_of_its_own() {
+    // "Attack a Unit" is a shipped Ashes section (`ashes:attack-a-unit`):
+    // a house rule titled so must neither take its ids nor shadow it.
+    let app = common::app();
+    assert!(app.corpus.get("ashes:attack-a-unit").is_some());
+    let imp = app
+        .import(&ImportRequest {
+            file_name: "shadow.txt",
+            bytes: b"3. Declare a Guard: any player may guard.\n4. Resolve Damage: all damage is doubled.\n",
+            game: "ashes",
+            kind: DocumentKind::House,
+            title: Some("Attack a Unit"),
+        })
+        .unwrap();
+    let p = &imp.preview;
+    assert_eq!(p.document, "attack-a-unit-2");
+    assert!(
+        p.warnings.iter().all(|w| !w.contains("already exist")),
+        "{:?}",
+        p.warnings
+    );
+    // What is stored is what the preview listed, and none of it is live.
+    let mut games = arbiter::load::load_dir(&common::repo().join("rules_data")).unwrap();
+    games.push(imp.game.clone());
+    let corpus = Corpus::build(games);
+    for e in &p.passages {
+        assert!(app.corpus.get(&e.id).is_none(), "{} is live", e.id);
+        assert!(corpus.get(&e.id).is_some(), "{} is not stored", e.id);
+    }
+    let root = corpus.get("ashes:attack-a-unit").unwrap();
+    assert_eq!(root.kind, PassageKind::Section, "the shipped section stays");
+}
+
+#[test]
 fn markdown_extending_a_known_game_takes_no_live_id() {
     let bytes = shipped("rules_data/ti4/action-phase.md");
     let imp = common::app()

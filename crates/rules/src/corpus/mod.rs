@@ -170,6 +170,19 @@ impl Corpus {
         self.index_of(id).map(|i| &self.passages[i])
     }
 
+    /// Whether `root` is a passage id, or the start of one below it
+    /// (`root.…`, or a duplicate's `root~2`).
+    pub fn has_id_under(&self, root: &str) -> bool {
+        let from = self
+            .by_id
+            .partition_point(|&i| self.passages[i as usize].id.as_str() < root);
+        self.by_id[from..]
+            .iter()
+            .map(|&i| self.passages[i as usize].id.as_str())
+            .take_while(|id| id.starts_with(root))
+            .any(|id| id.len() == root.len() || id[root.len()..].starts_with(['.', '~']))
+    }
+
     pub fn index_of(&self, id: &str) -> Option<PassageIdx> {
         self.by_id
             .binary_search_by(|&i| self.passages[i as usize].id.as_str().cmp(id))

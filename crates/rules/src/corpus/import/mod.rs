@@ -478,7 +478,10 @@ fn short_slug(slug: String) -> String {
     }
 }
 
-/// A document slug from the title, unique among the game's documents.
+/// A document slug from the title, unique among the game's documents and
+/// its passage ids: a house rule titled "Attack a Unit" never takes or
+/// shadows the shipped `ashes:attack-a-unit` (it becomes `attack-a-unit-2`),
+/// decided here, before the preview, so that the ids previewed are stored.
 fn unique_slug(known: &Corpus, game: &str, title: &str) -> String {
     let base = match short_slug(clean::slug(title)) {
         s if s.is_empty() => "document".to_string(),
@@ -488,6 +491,7 @@ fn unique_slug(known: &Corpus, game: &str, title: &str) -> String {
         known
             .game(game)
             .is_some_and(|g| g.documents.iter().any(|d| d.slug == s))
+            || known.has_id_under(&format!("{game}:{s}"))
     };
     let mut slug = base.clone();
     let mut n = 2;
