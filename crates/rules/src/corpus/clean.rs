@@ -37,9 +37,11 @@ pub fn clean_inline(raw: &str) -> (String, Vec<Link>) {
     let mut links = Vec::new();
     s = MD_LINK
         .replace_all(&s, |c: &regex::Captures| {
+            // A label's escapes (a footnote's `[\[1\]](#cite-1)`) are put
+            // back as the text's are: the stand-ins never reach a reply.
             links.push(Link {
-                label: c[1].to_string(),
-                url: c[2].to_string(),
+                label: restore_escapes(&c[1]),
+                url: restore_escapes(&c[2]),
             });
             c[1].to_string()
         })
@@ -321,6 +323,17 @@ mod tests {
         assert_eq!(links[0].url, "/rules/r_active_player");
         let (t, _) = clean_inline("a card action (Card Action icon-2.png) icon");
         assert_eq!(t, "a card action icon");
+    }
+
+    #[test]
+    fn escaped_marks_in_a_link_come_back_as_written() {
+        let (t, links) = clean_inline(r"to hit.[\[1\]](#cite-1) and [a\_b](/x\_y)");
+        assert_eq!(t, "to hit.[1] and a_b");
+        assert_eq!(links[0].label, "[1]");
+        assert_eq!(links[1].label, "a_b");
+        assert_eq!(links[1].url, "/x_y");
+        let stand_in = |c: char| ('\u{FDD0}'..='\u{FDEF}').contains(&c);
+        assert!(!links.iter().any(|l| l.label.contains(stand_in)));
     }
 
     #[test]

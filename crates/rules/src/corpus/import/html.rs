@@ -74,15 +74,52 @@ fn is_void(name: &str) -> bool {
     VOID.iter().any(|v| v.eq_ignore_ascii_case(name))
 }
 
-/// The page as Markdown.
+/// A wiki's edit-section link at the end of a heading (MediaWiki's
+/// `[edit]`, `[edit source]`, as `htmd` writes it).
+static EDIT_LINK: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(r"(?i)\s*(?:\\\[)?\[edit(?: source)?\]\([^)]*\)(?:\\\])?\s*$").unwrap()
+});
+
+/// A list item that is only a link within the page (a table of contents).
+static ANCHOR_ITEM: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new(r"^\s*[-*+]\s+\[[^\]]*\]\(#[^)]*\)\s*$").unwrap());
+
+/// The page as Markdown, without a wiki's edit links in its headings or
+/// its table of contents (items that only link within the page: the
+/// headings themselves follow).
 pub(super) fn to_markdown(html: &str) -> Result<String, String> {
-    CONVERTER
+    let markdown = CONVERTER
         .convert(html)
-        .map_err(|e| format!("cannot read the HTML: {e}"))
+        .map_err(|e| format!("cannot read the HTML: {e}"))?;
+    let mut out = String::with_capacity(markdown.len());
+    for line in markdown.lines() {
+        if ANCHOR_ITEM.is_match(line) {
+            continue;
+        }
+        if line.starts_with('#') {
+            out.push_str(&EDIT_LINK.replace(line, ""));
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_wiki_heading_loses_its_edit_link_and_the_contents_list_goes() {
+        let html = r##"<div class="toc"><ul><li><a href="#General">1 General rules</a></li></ul></div>
+<h2><span class="mw-headline" id="General">General rules</span><span class="mw-editsection">[<a href="?action=edit&amp;section=1">edit</a>]</span></h2>
+<p>Each unit may attack once. See <a href="/Range">Range</a>.</p>"##;
+        let md = super::to_markdown(html).unwrap();
+        assert!(md.contains("## General rules\n"), "{md}");
+        assert!(!md.contains("edit"), "{md}");
+        assert!(!md.contains("#General"), "{md}");
+        assert!(md.contains("[Range](/Range)"), "{md}");
+    }
+
     #[test]
     fn nesting_counts_open_elements_and_skips_void_and_closed_ones() {
         assert_eq!(
