@@ -354,6 +354,18 @@ fn line_breaks_of_any_kind_and_no_hidden_characters() {
         "{}",
         imp.preview.title
     );
+    // A new game's name is cleaned as a title is.
+    let imp = common::app()
+        .import(&ImportRequest {
+            file_name: "house.txt",
+            bytes: b"1. Setup\n\n1.1. Each player draws seven cards.\n",
+            game: "@everyone \u{202e}Table\u{1b}[2J",
+            kind: DocumentKind::Rules,
+            title: None,
+        })
+        .unwrap();
+    assert_eq!(imp.preview.game_name, "@everyone Table[2J");
+    assert_eq!(imp.game.manifest.name, "@everyone Table[2J");
 }
 
 /// Quotes are the document's words: plain text is not read as Markdown

@@ -314,6 +314,22 @@ fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}')
 }
 
+/// A card's text, rulings, type and cost without hidden characters
+/// ([`crate::corpus::clean::is_hidden`] and the direction marks): quoted in
+/// every answer naming the card, they would reorder or hide what follows.
+fn clean_text(card: &mut Card) {
+    let hidden = |c: char| crate::corpus::clean::is_hidden(c) || is_bidi_control(c);
+    let strip = |s: &mut String| {
+        if s.contains(hidden) {
+            s.retain(|c| !hidden(c));
+        }
+    };
+    strip(&mut card.text);
+    strip(&mut card.card_type);
+    strip(&mut card.cost);
+    card.rulings.iter_mut().for_each(strip);
+}
+
 /// Cards with no name, a name over [`MAX_NAME_CHARS`] or text over
 /// [`MAX_TEXT_CHARS`] are left out; a name (or alias) given twice keeps
 /// its first card; direction controls are taken out of names. All are
@@ -339,6 +355,7 @@ fn check(cards: Vec<Card>, lines: &[usize]) -> Parsed {
             card.name = clean(&card.name);
             card.aliases = card.aliases.iter().map(|a| clean(a)).collect();
         }
+        clean_text(&mut card);
         card.name = card.name.trim().to_string();
         if crate::text::fold(&card.name).is_empty() {
             out.warnings
@@ -418,6 +435,22 @@ mod tests {
             p.warnings.iter().filter(|w| w.contains("left out")).count(),
             2
         );
+    }
+
+    #[test]
+    fn hidden_characters_are_taken_out_of_text_and_rulings() {
+        let yaml = r#"- name: Ice Golem
+  type: "\u202eUnit"
+  text: "\u202etext reversed\u202c, \u001b[31mred"
+  rulings: ["\u2067ruling\u2069"]
+"#;
+        let p = parse("c.yaml", yaml).unwrap();
+        let card = &p.cards[0];
+        assert_eq!(card.text, "text reversed, [31mred");
+        assert_eq!(card.card_type, "Unit");
+        assert_eq!(card.rulings, ["ruling"]);
+        let csv = "name,text\nGolem,\"\u{202E}text reversed\u{202C}\"\n";
+        assert_eq!(parse("c.csv", csv).unwrap().cards[0].text, "text reversed");
     }
 
     #[test]

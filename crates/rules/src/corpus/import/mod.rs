@@ -404,6 +404,10 @@ fn resolve_game(
     game: &str,
     kind: DocumentKind,
 ) -> Result<(String, String, bool), ImportError> {
+    // A direction override or a control character in a new game's name
+    // would reorder or hide what follows it wherever the name is shown.
+    let game: String = game.chars().filter(|c| !clean::is_hidden(*c)).collect();
+    let game = game.as_str();
     if let Some(g) = known.resolve_game(game) {
         return Ok((g.id.clone(), g.name.clone(), false));
     }
