@@ -109,6 +109,32 @@ fn a_title_naming_a_live_section_takes_a_slug_of_its_own() {
 }
 
 #[test]
+fn numbered_house_rules_under_a_known_game_resolve_their_own_references() {
+    // "see 1.2" in the house rules is their own 1.2, under the slug prefix.
+    let txt = "Kitchen Table House Rules\n\n1. Setup\n1.1. Each player starts with 7 cards.\n1.2. The youngest player goes first.\n2. Turns\n2.1. A player may mulligan once.\n2.2. Turn time is limited to 3 minutes; see 1.2 for who starts.\n";
+    let imp = common::app()
+        .import(&ImportRequest {
+            file_name: "house.txt",
+            bytes: txt.as_bytes(),
+            game: "ashes",
+            kind: DocumentKind::House,
+            title: Some("Kitchen"),
+        })
+        .unwrap();
+    let mut games = arbiter::load::load_dir(&common::repo().join("rules_data")).unwrap();
+    games.push(imp.game.clone());
+    let corpus = Corpus::build(games);
+    let p = corpus.get("ashes:kitchen.2.2").expect("ashes:kitchen.2.2");
+    let see = p.refs.iter().find(|r| r.label.contains("1.2")).unwrap();
+    assert_eq!(
+        see.target.as_deref(),
+        Some("ashes:kitchen.1.2"),
+        "{:?}",
+        p.refs
+    );
+}
+
+#[test]
 fn markdown_extending_a_known_game_takes_no_live_id() {
     let bytes = shipped("rules_data/ti4/action-phase.md");
     let imp = common::app()

@@ -100,13 +100,21 @@ pub(super) fn resolve(corpus: &Corpus, from: PassageIdx, raw: &RawRef) -> CrossR
     let game = &p.game;
     match raw {
         RawRef::Number { label, number } => {
+            // The document's own numbers first: a house rule's "see 1.2"
+            // is its own 1.2 (`ashes:kitchen.1.2`), filed under a known
+            // game whose ids its slug prefixes.
+            let own = format!("{}.{number}", corpus.passages[root_of(corpus, from)].id);
             let direct = format!("{game}:{number}");
-            let target = corpus.get(&direct).map(|t| t.id.clone()).or_else(|| {
-                // Relative to the passage's top section: "2.1" inside a heading document.
-                let top = top_section(corpus, from)?;
-                let id = format!("{}.{number}", corpus.passages[top].id);
-                corpus.get(&id).map(|t| t.id.clone())
-            });
+            let target = [own, direct]
+                .iter()
+                .find_map(|id| corpus.get(id))
+                .map(|t| t.id.clone())
+                .or_else(|| {
+                    // Relative to the passage's top section: "2.1" inside a heading document.
+                    let top = top_section(corpus, from)?;
+                    let id = format!("{}.{number}", corpus.passages[top].id);
+                    corpus.get(&id).map(|t| t.id.clone())
+                });
             CrossRef {
                 label: label.clone(),
                 target,
@@ -147,6 +155,14 @@ pub(super) fn resolve(corpus: &Corpus, from: PassageIdx, raw: &RawRef) -> CrossR
             }
         }
     }
+}
+
+/// The document root a passage belongs to.
+fn root_of(corpus: &Corpus, mut idx: PassageIdx) -> PassageIdx {
+    while let Some(parent) = corpus.passages[idx].parent {
+        idx = parent;
+    }
+    idx
 }
 
 /// The ancestor just below the document root.
