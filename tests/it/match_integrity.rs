@@ -692,6 +692,13 @@ fn an_own_field_that_may_help_its_player_asks_the_others() {
             "false",
         ),
         (
+            "legion",
+            "player1:Ana player2:Ben",
+            "",
+            "players.Ana.units.Stormtroopers.actions",
+            "2",
+        ),
+        (
             "magewinds",
             "player1:Ana player2:Bram",
             "",

@@ -242,9 +242,9 @@ const LEGION: Game = Game {
         Round(2),
         AdjustUndo {
             by: 1,
-            field: "Ben.units.Luke Skywalker.actions",
-            value: "2",
-            pointer: "/players/1/units/0/actions",
+            field: "Ben.units.Luke Skywalker.activated",
+            value: "true",
+            pointer: "/players/1/units/0/activated",
         },
         Advance(Seat(0), None),
         Play(1, "activate Rebel Troopers; move; move; end"),
@@ -529,7 +529,10 @@ async fn adjust_and_undo(
     let now = db.at(pointer).await;
     match now.as_f64() {
         Some(n) => assert_eq!(Some(n), value.parse().ok(), "{field}: {now}"),
-        None => assert_eq!(now, Value::from(value), "{field}: {now}"),
+        None => {
+            let typed = serde_json::from_str(value).unwrap_or_else(|_| Value::from(value));
+            assert_eq!(now, typed, "{field}: {now}");
+        }
     }
     assert_eq!(db.view().await.version, v + 1);
     let adjusted = snapshot(db).await;

@@ -58,12 +58,14 @@ impl Game for Legion {
         "unit",
     ];
     /// The victory points the result is counted on after the last round;
-    /// a unit's activation and the actions it used (fewer is better: a
-    /// player who gives one back takes another).
+    /// a unit's activation (not yet activated is better: a player who gives
+    /// one back activates again) and the actions it has (more is better; a
+    /// number left out counts from 0, so any number set where none was
+    /// asks).
     const STANDING: &'static [(&'static str, Better)] = &[
         ("players[].points", Better::Higher),
         ("players[].units[].activated", Better::Lower),
-        ("players[].units[].actions", Better::Lower),
+        ("players[].units[].actions", Better::Higher),
     ];
 
     /// A round: the Command Phase, the Activation Phase (the indexed text:
