@@ -598,11 +598,18 @@ async fn a_match_with_nothing_recorded_is_withdrawn_and_the_one_before_comes_bac
     )
     .await
     .unwrap();
-    let MatchReply::Match(v) = m.handle(&judge(), MatchRequest::Undo).await.unwrap() else {
+    let undo = judge().with_interaction("1400000000000000077");
+    let MatchReply::Match(v) = m.handle(&undo, MatchRequest::Undo).await.unwrap() else {
         panic!("the match before, as a view")
     };
     assert_eq!((v.match_id, v.status), (1, MatchStatus::Ended));
     assert!(v.notes[0].contains("match #2 withdrawn"), "{:?}", v.notes);
+    // The same interaction again answers as the first did: the end stays.
+    let MatchReply::Match(again) = m.handle(&undo, MatchRequest::Undo).await.unwrap() else {
+        panic!("the withdrawal, replayed")
+    };
+    assert_eq!(again.notes, v.notes);
+    assert_eq!(m.board("table").await.unwrap().status, MatchStatus::Ended);
     let MatchReply::Event(r) = m.handle(&judge(), MatchRequest::Undo).await.unwrap() else {
         panic!("the end undone")
     };

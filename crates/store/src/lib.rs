@@ -459,15 +459,48 @@ impl Store {
     /// Deletes a match in which nothing was recorded (version 0, no
     /// event): its withdrawal, which loses nothing. False when something
     /// was recorded meanwhile, or it is gone.
-    pub async fn withdraw_empty_match(&self, id: i64) -> Result<bool, StoreError> {
+    /// `interaction`, when given, is recorded with it in the same
+    /// transaction ([`Store::withdrawn_by`]).
+    pub async fn withdraw_empty_match(
+        &self,
+        m: &MatchRecord,
+        interaction: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
             "DELETE FROM arbiter_matches WHERE id = $1 AND version = 0 \
              AND NOT EXISTS (SELECT 1 FROM arbiter_match_events WHERE match_id = $1)",
         )
-        .bind(id)
-        .execute(&self.pool)
+        .bind(m.id)
+        .execute(&mut *tx)
         .await?;
-        Ok(done.rows_affected() == 1)
+        if done.rows_affected() != 1 {
+            return Ok(false);
+        }
+        if let Some(i) = interaction {
+            sqlx::query(
+                "INSERT INTO arbiter_withdrawn_matches (interaction, channel, match_id, at) \
+                 VALUES ($1, $2, $3, $4)",
+            )
+            .bind(i)
+            .bind(&m.channel)
+            .bind(m.id)
+            .bind(now_ms())
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// The match an interaction withdrew, if it withdrew one.
+    pub async fn withdrawn_by(&self, interaction: &str) -> Result<Option<i64>, StoreError> {
+        let row: Option<(i64,)> =
+            sqlx::query_as("SELECT match_id FROM arbiter_withdrawn_matches WHERE interaction = $1")
+                .bind(interaction)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map(|r| r.0))
     }
 
     /// A match by id.

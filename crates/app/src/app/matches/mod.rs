@@ -951,6 +951,14 @@ impl Matches {
     /// outside tester: a start right after a moderator's result left
     /// "nothing to undo").
     async fn undo_or_withdraw(&self, caller: &Caller) -> Result<MatchReply, MatchError> {
+        // The same interaction again: the withdrawal it made, not an undo
+        // of the match before.
+        if let Some(i) = &caller.interaction
+            && let Some(id) = self.store.withdrawn_by(i).await?
+        {
+            let m = self.latest(&caller.channel).await?;
+            return self.withdrawn(&m, id).await;
+        }
         let m = self.latest(&caller.channel).await?;
         let before = match m.status == MatchStatus::Active && m.version == 0 {
             true => self.store.match_before(&caller.channel, m.id).await?,
@@ -960,12 +968,13 @@ impl Matches {
             return Ok(MatchReply::Event(Box::new(self.undo(caller).await?)));
         };
         let c = caller.in_match(&m);
-        if !c.moderator && m.started_by != c.user && seat_of(&m, &c.user).is_none() {
+        if !c.moderator && seat_of(&m, &c.user).is_none() {
             return Err(MatchError::forbidden(
                 "only the match's players or a moderator may withdraw it",
             ));
         }
-        if !self.store.withdraw_empty_match(m.id).await? {
+        let interaction = caller.interaction.as_deref();
+        if !self.store.withdraw_empty_match(&m, interaction).await? {
             // Something was recorded meanwhile: that is what undo takes.
             return Err(MatchError::BoardChanged {
                 version: m.version + 1,
@@ -973,10 +982,15 @@ impl Matches {
             });
         }
         tracing::debug!(match_id = m.id, by = %c.user, "match withdrawn before anything was recorded");
-        let mut v = self.view(&before).await?;
+        self.withdrawn(&before, m.id).await
+    }
+
+    /// The reply to a withdrawal: the channel's match now, saying so.
+    async fn withdrawn(&self, now: &MatchRecord, id: i64) -> Result<MatchReply, MatchError> {
+        let mut v = self.view(now).await?;
         v.notes.push(format!(
-            "match #{} withdrawn: nothing was recorded in it; match #{} is this channel's again (`undo` takes back its last event, an end included)",
-            m.id, before.id
+            "match #{id} withdrawn: nothing was recorded in it; match #{} is this channel's again (`undo` takes back its last event, an end included)",
+            now.id
         ));
         Ok(MatchReply::Match(Box::new(v)))
     }
