@@ -673,6 +673,13 @@ fn a_move_giving_distance_and_to_needs_them_to_agree() {
     let r = judge("play: {activate: Pyromancer, action: move, distance: 2.83, to: [8, 6]}\n");
     assert!(r.legal, "{r:#?}");
     assert_eq!(fighter(&r, 0, 0)["position"], json!([8.0, 6.0]));
+    // A longer distance is a path around (the straight line is only the
+    // shortest way): judged on the distance stated, 3" of an allowance of
+    // 3" here, and 4" is too far.
+    let r = judge("play: {activate: Pyromancer, action: move, distance: 3, to: [8, 6]}\n");
+    assert!(r.legal, "{r:#?}");
+    let r = judge("play: {activate: Pyromancer, action: move, distance: 4, to: [8, 6]}\n");
+    assert_illegal(&r, "magewinds:13.4.move-action", "play.distance");
 }
 
 #[test]

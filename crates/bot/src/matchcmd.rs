@@ -718,17 +718,13 @@ fn answer_choices(pending: Option<crate::app::matches::Pending>, typed: &str) ->
                 .options
                 .into_iter()
                 .filter(|o| arbiter_text::fold(&o.label).contains(&key))
-                .map(|o| {
-                    let value = crate::app::matches::answer_value(&o.label, version);
-                    Choice {
-                        name: truncate(&format!("{} — {question}", o.label), 100),
-                        // Discord takes values of up to 100 characters.
-                        value: if value.chars().count() <= 100 {
-                            value
-                        } else {
-                            o.label
-                        },
-                    }
+                .map(|o| (crate::app::matches::answer_value(&o.label, version), o))
+                // Discord takes values of up to 100 characters: a longer
+                // answer is typed, or answered with its button.
+                .filter(|(value, _)| value.chars().count() <= 100)
+                .map(|(value, o)| Choice {
+                    name: truncate(&format!("{} — {question}", o.label), 100),
+                    value,
                 })
                 .take(MAX_CHOICES)
                 .collect()

@@ -267,14 +267,18 @@ pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, BoardError> {
 }
 
 /// Parses a rule folder's own YAML file (a manifest, a glossary) into a
-/// typed value with the same budgets and words as a board, line:column on
-/// errors ("the key `pb` appears twice", "did you mean"); no board size
-/// limit, since the folder is the operator's.
+/// typed value with a board's words, line:column on errors ("the key `pb`
+/// appears twice", "did you mean"); the parser's own limits, not a board's
+/// (size, nodes, aliases), since the folder is the operator's.
 pub fn parse_data<T: DeserializeOwned>(text: &str) -> Result<T, BoardError> {
-    parse_text(text)
+    parse_with(text, Options::default())
 }
 
 fn parse_text<T: DeserializeOwned>(text: &str) -> Result<T, BoardError> {
+    parse_with(text, options())
+}
+
+fn parse_with<T: DeserializeOwned>(text: &str, options: Options) -> Result<T, BoardError> {
     // JSON (what match tracking stores) takes serde_json's faster path;
     // one with a key twice in a mapping (which serde_json would take, the
     // last winning) goes to the YAML reader, which refuses it with where.
@@ -284,7 +288,7 @@ fn parse_text<T: DeserializeOwned>(text: &str) -> Result<T, BoardError> {
     {
         return Ok(t);
     }
-    serde_saphyr::from_str_with_options(text, options())
+    serde_saphyr::from_str_with_options(text, options)
         .map_err(|e| tab_error(text).unwrap_or_else(|| yaml_error(&e, text)))
 }
 

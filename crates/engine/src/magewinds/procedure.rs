@@ -515,13 +515,15 @@ fn move_action(
     Ok(())
 }
 
-/// A Move that gives both `distance` and `to`: the destination's straight
-/// line must be the stated distance (to the hundredth of an inch the ruling
-/// prints), so that the play is never judged on a distance the player did
-/// not state. The destination is the field at fault.
+/// A Move that gives both `distance` and `to`: the stated distance must
+/// reach the destination, whose straight line is the shortest way there
+/// (to the hundredth of an inch the ruling prints); a longer one is a path
+/// around, judged on the distance stated. So the play is never judged on a
+/// distance the player did not state. The destination is the field at
+/// fault.
 fn agree(fighter: &str, stated: f64, from: Pos, to: Pos) -> Result<(), BoardError> {
     let measured = dist(from, to);
-    if (stated - measured).abs() < AGREE {
+    if stated > measured - AGREE {
         return Ok(());
     }
     let e = Misread::MoveDisagrees {

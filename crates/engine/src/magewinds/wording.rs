@@ -722,7 +722,7 @@ impl fmt::Display for Misread<'_> {
                 measured,
             } => write!(
                 f,
-                "`distance` and `to` disagree: `distance` says {fighter} moves {}, but `to: {}` is {} from its position {} (a straight line); give one of them, or make them agree",
+                "`distance` and `to` disagree: `distance` says {fighter} moves {}, but `to: {}` is {} from its position {} in a straight line, the shortest way there; give one of them, or make them agree",
                 Inches(stated),
                 At(to),
                 Inches(measured),
