@@ -377,6 +377,45 @@ fn a_whole_card_list_names_the_cards_a_question_names_and_not_rules_words() {
     );
 }
 
+/// Two questions joined by "? and" are two parts (an outside tester: "what
+/// does first strike do? and does trample work with deathtouch?" got one
+/// ranking, nothing on trample); one question with "and" stays whole.
+#[test]
+#[ignore = "needs ../shared/corpora (the MTG Comprehensive Rules; .ci/run runs it)"]
+fn questions_joined_by_a_question_mark_and_and_are_answered_part_by_part() {
+    let app = arbiter::app::App::load(&common::repo().join("rules_data"), &[common::mtg_dir()])
+        .expect("MTG loads");
+    let r = app
+        .ask(
+            "what does first strike do? and does trample work with deathtouch?",
+            Some("mtg"),
+            3,
+        )
+        .unwrap();
+    let parts: Vec<&str> = r.parts.iter().map(|p| p.question.as_str()).collect();
+    assert_eq!(
+        parts,
+        [
+            "what does first strike do?",
+            "does trample work with deathtouch?"
+        ]
+    );
+    // Each part gets the passages it gets asked alone, both shown.
+    for p in &r.parts {
+        let alone = app.ask(&p.question, Some("mtg"), 3).unwrap();
+        assert_eq!(p.ids.first(), alone.results.first().map(|h| &h.id));
+    }
+    assert_eq!(r.parts[0].ids[0], "mtg:702.7a");
+    let r = app
+        .ask(
+            "does trample work with deathtouch and first strike?",
+            Some("mtg"),
+            3,
+        )
+        .unwrap();
+    assert!(r.parts.is_empty(), "{:?}", r.parts);
+}
+
 /// A card's name is not the question's words: "Lightning Bolt" does not
 /// draw the rule whose example quotes the card (it was labelled "answer"
 /// for "does Lightning Bolt kill a 4/4"), and "Ashes to Ashes" names no

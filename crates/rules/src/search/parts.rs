@@ -16,12 +16,14 @@ pub const MAX_PARTS: usize = 12;
 /// The parts of a question, in order: numbered parts ("1) …", "2. …",
 /// "(1) …"), parts joined by "and separately" / "; also", or, after a
 /// preamble that announces several ("two questions:", "couple things:"),
-/// parts split at "?", ";" and ", and". One part (the whole question) when
-/// it is not split.
+/// parts split at "?", ";" and ", and", or questions joined by "? and"
+/// and a question's opening word ("… do? and does …"). One part (the whole
+/// question) when it is not split.
 pub fn split(question: &str) -> Vec<String> {
     let parts = numbered(question)
         .or_else(|| joined(question))
-        .or_else(|| announced(question));
+        .or_else(|| announced(question))
+        .or_else(|| asked_again(question));
     match parts {
         Some(p)
             if (2..=MAX_PARTS).contains(&p.len())
@@ -100,6 +102,30 @@ fn announced(question: &str) -> Option<Vec<String>> {
     (pieces.len() >= 2).then_some(pieces)
 }
 
+/// "what does first strike do? and does trample …": a question mark, then
+/// "and" and a word that opens a question (an interrogative or an
+/// auxiliary verb). "and" alone joins one question's halves ("can I swing
+/// with tapped units and then pass"), and so does "? and if so" or
+/// "? and then": no question opens after them.
+fn asked_again(question: &str) -> Option<Vec<String>> {
+    static AGAIN: OnceLock<Regex> = OnceLock::new();
+    let again = regex(
+        &AGAIN,
+        r"(?i)\?\s+and\s+(?:also\s+)?((?:what|how|when|where|why|who|which|can|could|does|do|did|is|are|am|was|will|would|should|may|must)\b)",
+    );
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    for c in again.captures_iter(question) {
+        let (Some(all), Some(opener)) = (c.get(0), c.get(1)) else {
+            continue;
+        };
+        pieces.push(clean(&question[start..=all.start()]));
+        start = opener.start();
+    }
+    pieces.push(clean(&question[start..]));
+    (pieces.len() >= 2).then_some(pieces)
+}
+
 fn clean(s: &str) -> String {
     s.trim().trim_end_matches([',', ';']).trim().to_string()
 }
@@ -147,6 +173,21 @@ mod tests {
     }
 
     #[test]
+    fn questions_joined_by_a_question_mark_and_and_are_split() {
+        assert_eq!(
+            split("what does first strike do? and does trample work with deathtouch?"),
+            vec![
+                "what does first strike do?",
+                "does trample work with deathtouch?"
+            ]
+        );
+        assert_eq!(
+            split("is it a spell? AND also how many can i cast"),
+            vec!["is it a spell?", "how many can i cast"]
+        );
+    }
+
+    #[test]
     fn one_question_stays_whole() {
         for q in [
             "see rule 13.1. then what",
@@ -154,6 +195,9 @@ mod tests {
             "does deathtouch + trample only need to assign 1 dmg?",
             "can I swing with tapped units and then pass",
             "1) ok 2) yes",
+            "does it die? and if so who gets the trigger",
+            "can I attack and what happens to blockers?",
+            "does it untap? and then what",
         ] {
             assert_eq!(split(q), vec![q.trim().to_string()], "{q}");
         }
