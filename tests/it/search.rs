@@ -377,6 +377,41 @@ fn a_whole_card_list_names_the_cards_a_question_names_and_not_rules_words() {
     );
 }
 
+/// A card named in lower case is a card when no indexed rule uses the word
+/// at all (an outside tester: "by humility" was reported as a word no rule
+/// uses, and the card missed), or no English word ("tarmogoyf"), never a
+/// rules word ("exile", "flash") nor an English word a rules example quotes
+/// ("fog"), nor a short everyday word ("sorry", "arena").
+#[test]
+#[ignore = "needs ../shared/corpora (the MTG Comprehensive Rules; .ci/run runs it)"]
+fn a_card_named_in_lower_case_by_a_word_no_rule_uses_is_a_card() {
+    let app = arbiter::app::App::load(&common::repo().join("rules_data"), &[common::mtg_dir()])
+        .expect("MTG loads");
+    let named = |q: &str| -> Vec<String> {
+        let r = app.ask(q, Some("mtg"), 3).unwrap();
+        r.cards.into_iter().map(|c| c.name).collect()
+    };
+    assert_eq!(
+        named(
+            "giant growth on a creature that then gets turned into a 1/1 by humility, what's its p/t"
+        ),
+        ["Giant Growth", "Humility"]
+    );
+    assert_eq!(named("does tarmogoyf count tribal"), ["Tarmogoyf"]);
+    assert_eq!(
+        named("opalescence and humility, what happens"),
+        ["Opalescence", "Humility"]
+    );
+    assert!(named("can i exile a card with flash").is_empty());
+    assert!(named("i cast fog, does trample still assign damage").is_empty());
+    assert!(named("sorry, does trample still assign damage").is_empty());
+    assert!(named("oh sorry, does fog stop trample").is_empty());
+    // Short everyday words are cards too ("Arena", "Reset").
+    assert!(named("when does my arena rank reset").is_empty());
+    // The card's own name as printed: "tapper" is no "T.A.P.P.E.R.".
+    assert!(named("can i ping a creature with a tapper").is_empty());
+}
+
 /// Two questions joined by "? and" are two parts (an outside tester: "what
 /// does first strike do? and does trample work with deathtouch?" got one
 /// ranking, nothing on trample); one question with "and" stays whole.

@@ -153,6 +153,12 @@ pub struct Cards {
 /// a question in Title Case gibberish costs a few milliseconds, not seconds.
 const MAX_NEAR_SPANS: usize = 32;
 
+/// An English word in lower case names a card only with this many letters
+/// or more: short ones are everyday words that are also cards ("arena",
+/// "reset", "sorry" in the MTG fixture), long ones rarely ("humility",
+/// "opalescence"). Set on the tuning part's detections (docs/SEARCH.md).
+const LOWER_CASE_ENGLISH_NAME: usize = 8;
+
 /// A question's words, folded, and which start with a capital.
 struct Spans<'q> {
     words: Vec<&'q str>,
@@ -176,20 +182,16 @@ impl Spans<'_> {
     /// card), and where a sentence starts (the capital may be grammar's)
     /// neither a common word ("Exile is a zone") nor an English word
     /// standing alone ("Sorry, does Fog…"): "Brainstorm with a miracle on
-    /// top?" and "Counterspell on a spell…" name their cards. A name of
+    /// top?" and "Counterspell on a spell…" name their cards. In lower case,
+    /// a one-word name counts only as the card's own name (`own`: not an
+    /// alias, "coal" is no Coal Roarkwin; not "tapper" for "T.A.P.P.E.R.")
+    /// and a word no rules use (`Spans::one_word_names_card`). A name of
     /// common words only needs the printed name's capitals ("The Command
     /// Zone", not "the Command Zone"; "Fight with Fire" keeps its "with").
-    fn names_card(&self, span: std::ops::Range<usize>, printed: &str) -> bool {
+    fn names_card(&self, span: std::ops::Range<usize>, printed: &str, own: bool) -> bool {
         let first = span.start;
         if span.len() == 1 {
-            // A rules word is no card, capital or not: players capitalise
-            // keywords ("has Lifelink", "Flashback", "Taunt").
-            let grammar = match self.uses[first] {
-                WordUse::Common => true,
-                WordUse::English => self.opens[first] && self.alone[first],
-                WordUse::Other => false,
-            };
-            return self.capital[first] && self.folded[first].chars().count() >= 3 && !grammar;
+            return self.one_word_names_card(first, own);
         }
         if !self.common(span.clone()) {
             return true;
@@ -206,6 +208,27 @@ impl Spans<'_> {
             span.clone().all(|i| self.capital[i])
         };
         self.capital[first] && capitals_kept
+    }
+
+    /// Whether the word at `at` names the card it spells. A rules word is
+    /// no card, capital or not: players capitalise keywords ("has
+    /// Lifelink", "Flashback", "Taunt"). With a capital, where a sentence
+    /// starts, an English word standing alone is grammar's ("Sorry, …"). In
+    /// lower case, only the card's own name as printed (`own`), when the
+    /// word is no English word ("tarmogoyf") or an English word of
+    /// [`LOWER_CASE_ENGLISH_NAME`] letters or more that no indexed rule
+    /// uses at all ("by humility"; not "fog", which a rules example quotes,
+    /// nor "my arena rank", "sorry, …").
+    fn one_word_names_card(&self, at: usize, own: bool) -> bool {
+        let letters = self.folded[at].chars().count();
+        if self.uses[at] == WordUse::Common || letters < 3 {
+            return false;
+        }
+        let english = matches!(self.uses[at], WordUse::English { .. });
+        if self.capital[at] {
+            return !(english && self.opens[at] && self.alone[at]);
+        }
+        own && (!english || (self.uses[at].unused() && letters >= LOWER_CASE_ENGLISH_NAME))
     }
 
     /// Every span of up to `max` words, longest first.
@@ -391,7 +414,12 @@ impl Cards {
                     .find(|n| crate::text::fold(n) == key)
                     .unwrap_or(&card.name)
             };
-            if let Some(i) = hit.filter(|&i| spans.names_card(span.clone(), printed(i))) {
+            // A one-word span typed as the card's own name (case aside).
+            let own = |i: usize| {
+                let typed = spans.words[span.start].trim_matches(|c: char| !c.is_alphanumeric());
+                span.len() == 1 && typed.to_lowercase() == self.entries[i].card.name.to_lowercase()
+            };
+            if let Some(i) = hit.filter(|&i| spans.names_card(span.clone(), printed(i), own(i))) {
                 used[span].iter_mut().for_each(|u| *u = true);
                 if !out.iter().any(|c| std::ptr::eq(*c, &self.entries[i])) {
                     out.push(&self.entries[i]);

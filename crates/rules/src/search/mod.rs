@@ -82,15 +82,27 @@ pub const CARD_WEIGHT: f32 = 0.3;
 /// How a question's word stands beside the indexed rules
 /// ([`Index::word_use`]), for telling a card's name from ordinary words
 /// (`cards::Cards::named_in`).
+/// `unused`: no indexed passage uses the word at all ("humility"), unlike
+/// the card names of the rules' examples ("platinum", "fog").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WordUse {
     /// A stop word, or a word the rules use in several passages: "the",
     /// "command", "exile".
     Common,
     /// Another English word: "sorry", "platinum".
-    English,
+    English { unused: bool },
     /// Neither: "Counterspell", "Anchornaut".
-    Other,
+    Other { unused: bool },
+}
+
+impl WordUse {
+    /// Whether no indexed passage uses the word.
+    pub fn unused(self) -> bool {
+        match self {
+            WordUse::Common => false,
+            WordUse::English { unused } | WordUse::Other { unused } => unused,
+        }
+    }
 }
 
 /// Passages that use a word for it to be common beside card names
@@ -415,23 +427,26 @@ impl Index {
     /// from words: common when every token of it (once analysed) is used by
     /// [`COMMON_WORD_PASSAGES`] passages or more (a stop word has none:
     /// "the", "command", "exile"), else English when the English word list
-    /// has it ("sorry", "platinum"), else other ("Counterspell").
+    /// has it ("sorry", "platinum"), else other ("Counterspell"); unused
+    /// when no token of it is indexed at all.
     pub fn word_use(&self, word: &str) -> WordUse {
         let often = |t: &String| {
             self.term(t)
                 .is_some_and(|id| self.df[id as usize] >= COMMON_WORD_PASSAGES)
         };
+        let tokens = self.analyzer.tokens(word);
+        let unused = !tokens.is_empty() && tokens.iter().all(|t| self.term(t).is_none());
         let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
         let bare = ["'s", "’s"]
             .iter()
             .find_map(|s| bare.strip_suffix(s))
             .unwrap_or(bare);
-        if self.analyzer.tokens(word).iter().all(often) {
+        if tokens.iter().all(often) {
             WordUse::Common
         } else if english::is_word(&bare.to_lowercase()) {
-            WordUse::English
+            WordUse::English { unused }
         } else {
-            WordUse::Other
+            WordUse::Other { unused }
         }
     }
 
