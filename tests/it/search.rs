@@ -412,6 +412,32 @@ fn a_card_named_in_lower_case_by_a_word_no_rule_uses_is_a_card() {
     assert!(named("can i ping a creature with a tapper").is_empty());
 }
 
+/// A question that is mostly card names ("if i Counterspell a Counterspell
+/// what happens") has no words of its own left once the names are out: the
+/// cards' text is asked instead, and the reply is the closest rules it
+/// reaches, not "none" (an outside tester's questions).
+#[test]
+#[ignore = "needs ../shared/corpora (the MTG Comprehensive Rules; .ci/run runs it)"]
+fn a_question_of_card_names_is_asked_by_the_cards_text() {
+    let app = arbiter::app::App::load(&common::repo().join("rules_data"), &[common::mtg_dir()])
+        .expect("MTG loads");
+    let r = app
+        .ask(
+            "if i Counterspell a Counterspell what happens",
+            Some("mtg"),
+            3,
+        )
+        .unwrap();
+    assert_ne!(r.confidence, Confidence::None);
+    let ids: Vec<&str> = r.results.iter().map(|h| h.id.as_str()).collect();
+    assert!(ids.contains(&"mtg:701.5a"), "{ids:?}");
+    let r = app
+        .ask("Opalescence and Humility, what happens", Some("mtg"), 3)
+        .unwrap();
+    assert_ne!(r.confidence, Confidence::None);
+    assert!(!r.results.is_empty());
+}
+
 /// Two questions joined by "? and" are two parts (an outside tester: "what
 /// does first strike do? and does trample work with deathtouch?" got one
 /// ranking, nothing on trample); one question with "and" stays whole.
@@ -801,6 +827,23 @@ fn a_card_the_question_names_is_shown_and_its_text_weighs_in() {
         .ask("how many Main Actions do I get", Some("ashes"), 3)
         .unwrap();
     assert!(r.card_suggestions.is_empty(), "{:?}", r.card_suggestions);
+}
+
+/// A question of nothing but a card's name and filler is asked by the
+/// card's text: "none" was wrong where the text reaches the rules.
+#[test]
+fn a_question_of_a_card_name_alone_is_asked_by_its_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = with_card_text(dir.path());
+    let r = app.ask("what about my Stone Sentinel?", None, 3).unwrap();
+    assert_eq!(r.confidence, Confidence::Closest, "{:?}", r.results);
+    assert_eq!(r.game.as_deref(), Some("ashes"));
+    assert_eq!(
+        r.results[0].id, "ashes:attack-a-phoenixborn.4.1",
+        "{:?}",
+        r.results
+    );
+    assert_eq!(r.cards[0].name, "Stone Sentinel");
 }
 
 /// A question that only asks to see a rule by its number is that rule

@@ -501,7 +501,7 @@ impl Index {
             return self.search_parts(corpus, question, &split, opts, limit);
         }
         let (game, game_from, q) = self.read(question, opts, None);
-        let context = self.context_tokens(cards(opts));
+        let (q, context) = self.with_cards(q, opts, game.as_deref());
         let text = semantic::with_context(question, cards(opts));
         let mut outcome = self.answer(corpus, &text, q, game.as_deref(), &context, limit);
         outcome.game = game;
@@ -542,6 +542,31 @@ impl Index {
         (game, game_from, q)
     }
 
+    /// The query and the cards' terms that re-score its candidates. When
+    /// the question's own words weigh nothing once the cards' names are out
+    /// ("if i Counterspell a Counterspell what happens"), the cards' text
+    /// is the query instead (and re-scores nothing).
+    fn with_cards(
+        &self,
+        q: query::Query,
+        opts: &SearchOptions,
+        game: Option<&str>,
+    ) -> (query::Query, Vec<&str>) {
+        let texts = cards(opts);
+        if texts.is_empty() || q.groups.iter().any(|g| g.weight > 0.0) {
+            return (q, self.context_tokens(texts));
+        }
+        let text = texts.join("\n");
+        let words = analyze::question_words(&analyze::symbol_words(&text));
+        let by_cards = self.query(&words, game);
+        let q = query::Query {
+            groups: by_cards.groups,
+            led_by_cards: true,
+            ..q
+        };
+        (q, Vec::new())
+    }
+
     /// A question's words without the names of the cards it names.
     fn without_cards(&self, words: Vec<analyze::Word>, opts: &SearchOptions) -> Vec<analyze::Word> {
         if levers::get().cards {
@@ -571,7 +596,11 @@ impl Index {
             (h.highlight_at, h.highlight) = self.highlight(corpus, h.passage, &q.groups);
         }
         let evidence = confidence::Evidence::of(self, corpus, &q, &hits, &ranked);
-        let confidence = evidence.as_ref().map_or(Confidence::None, Evidence::label);
+        let confidence = match evidence.as_ref().map_or(Confidence::None, Evidence::label) {
+            // The cards' text reaches these rules: the closest, not nothing.
+            Confidence::None if q.led_by_cards && !hits.is_empty() => Confidence::Closest,
+            c => c,
+        };
         if confidence == Confidence::None {
             hits.clear();
         }
@@ -614,7 +643,7 @@ impl Index {
             .iter()
             .map(|part| {
                 let (game, from, q) = self.read(part, opts, preamble.as_deref());
-                let context = self.context_tokens(cards(opts));
+                let (q, context) = self.with_cards(q, opts, game.as_deref());
                 let text = semantic::with_context(part, cards(opts));
                 let a = self.answer(corpus, &text, q, game.as_deref(), &context, limit);
                 games.push((game, from));

@@ -41,6 +41,9 @@ pub(super) struct Query {
     pub unknown_topics: usize,
     /// Games whose slang the question uses (one entry per phrase and game).
     pub slang_of: Vec<String>,
+    /// The groups are the named cards' text, the question's own words
+    /// weighing nothing (`Index::with_cards`).
+    pub led_by_cards: bool,
 }
 
 /// How many words of a question typo repair may try, at most: those of 5
