@@ -166,10 +166,13 @@ impl LineOutput {
 /// font sizes: 1.5, as `pdf-extract` decides, unless the document is set
 /// wider. Its line spacing is the smallest gap (to 0.05) that at least a
 /// twentieth of its line breaks (two at least) have: most breaks are within
-/// paragraphs. When that is over 1.5 (1.5 or 1.7 spacing), only a gap
-/// clearly wider (by 30%) is a paragraph, if the document has such gaps:
-/// with none, or a spacing past 2 (one-line paragraphs a blank line
-/// apart), the gaps cannot tell, and 1.5 is kept.
+/// paragraphs. When that is near 1.5 or over (1.4 to 2: 1.5 or 1.7
+/// spacing), only a gap clearly wider (by 30%) is a paragraph, if the
+/// document has such gaps: below 1.4 the lines stay clear of 1.5 and a
+/// paragraph set 1.5 apart is one (a review found 1.27 spacing with
+/// paragraphs 1.55 apart merged); with no wider gaps, or a spacing past 2
+/// (one-line paragraphs a blank line apart), the gaps cannot tell, and 1.5
+/// is kept.
 fn paragraph_gap(pages: &[Vec<Line>]) -> f64 {
     let mut counts = std::collections::BTreeMap::<u64, usize>::new();
     let gaps = pages
@@ -185,7 +188,7 @@ fn paragraph_gap(pages: &[Vec<Line>]) -> f64 {
         .map(|(bucket, _)| *bucket as f64 / 20.0);
     let widest = counts.keys().next_back().map_or(0.0, |b| *b as f64 / 20.0);
     match spacing {
-        Some(s) if s <= 2.0 && widest > s * 1.3 => f64::max(1.5, s * 1.3),
+        Some(s) if (1.4..=2.0).contains(&s) && widest > s * 1.3 => s * 1.3,
         _ => 1.5,
     }
 }
@@ -288,4 +291,34 @@ pub(super) fn promote_headings(text: &str) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(gaps: &[f64]) -> Vec<Line> {
+        let line = |gap| Line {
+            gap,
+            size: 10.0,
+            text: "x".into(),
+        };
+        std::iter::once(line(None))
+            .chain(gaps.iter().map(|g| line(Some(g * 10.0))))
+            .collect()
+    }
+
+    /// Lines 1.27 apart, paragraphs 1.55: the paragraphs stay (they were
+    /// merged when any spacing under 2 raised the threshold); lines 1.5
+    /// apart, paragraphs 2.2: the lines are not paragraphs.
+    #[test]
+    fn the_paragraph_gap_follows_the_documents_own_spacing() {
+        let mut single = vec![1.27; 40];
+        single.extend([1.55, 1.55, 1.55, 2.4]);
+        assert_eq!(paragraph_gap(&[page(&single)]), 1.5);
+        let mut wide = vec![1.5; 40];
+        wide.extend([2.2, 2.2, 2.2]);
+        let gap = paragraph_gap(&[page(&wide)]);
+        assert!(gap > 1.5 && gap < 2.2, "{gap}");
+    }
 }
