@@ -639,11 +639,16 @@ pub fn match_start(game: &str, players: &[(&str, &str)]) -> Value {
 
 /// Autocomplete of `/match play text:…`.
 pub fn match_play_autocomplete(value: &str) -> Value {
+    match_autocomplete("play", "text", value)
+}
+
+/// Autocomplete of `/match SUB OPTION:…`, `value` typed so far.
+pub fn match_autocomplete(sub: &str, option: &str, value: &str) -> Value {
     envelope(
         4,
         json!({ "id": "1300000000000000010", "name": "match", "type": 1, "options": [
-            { "name": "play", "type": 1, "options": [
-                { "name": "text", "type": 3, "value": value, "focused": true }
+            { "name": sub, "type": 1, "options": [
+                { "name": option, "type": 3, "value": value, "focused": true }
             ] }
         ] }),
     )

@@ -907,18 +907,6 @@ async fn a_decision_sent_twice_gets_its_first_result() {
     h.server.stop().await.unwrap();
 }
 
-/// `/match answer choice:` autocompleted from the waiting question.
-fn answer_autocomplete(value: &str) -> Value {
-    envelope(
-        4,
-        json!({ "id": "1300000000000000010", "name": "match", "type": 1, "options": [
-            { "name": "answer", "type": 1, "options": [
-                { "name": "choice", "type": 3, "value": value, "focused": true }
-            ] }
-        ] }),
-    )
-}
-
 /// An answer picked from `/match answer`'s list answers the question the
 /// list showed: a proposal withdrawn and proposed again with another value
 /// meanwhile is not confirmed by it (found by an outside tester: Maeoni's
@@ -953,7 +941,7 @@ async fn an_answer_picked_from_the_list_answers_the_question_it_showed() {
     };
     public(&h.run(COAL, false, adjust("6")).await);
     let ask = as_member(
-        answer_autocomplete(""),
+        match_autocomplete("answer", "choice", ""),
         MAEONI.0,
         MAEONI.1,
         PLAYER_PERMISSIONS,

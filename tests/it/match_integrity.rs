@@ -69,30 +69,35 @@ fn example(name: &str) -> String {
 
 /// An Ashes match of Coal and Maeoni on the shipped starting board.
 fn ashes(dir: &std::path::Path) -> Bot {
-    let bot = match_bot(dir);
-    let out = run(
-        &bot,
-        "Coal",
-        &format!(
-            "/match start game:ashes player1:Coal player2:Maeoni\n/as judge moderator\n/match setup file:{}\n/as Coal\n",
-            example("ashes-start.yaml")
-        ),
-    );
+    let (bot, out) = set_up(dir, "ashes", &["Coal", "Maeoni"]);
     assert!(out.contains("next: Coal: your turn"), "{out}");
     bot
 }
 
-/// A three-player TI4 match (Ana, Ben, Cleo) on the example's starting board.
-fn ti4(dir: &std::path::Path) -> Bot {
+/// A match of `game` seating `players`, its example's starting board set up
+/// by a judge; the console is the first player's again. With what it said.
+fn set_up(dir: &std::path::Path, game: &str, players: &[&str]) -> (Bot, String) {
     let bot = match_bot(dir);
+    let seats: String = players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!(" player{}:{p}", i + 1))
+        .collect();
     let out = run(
         &bot,
-        "Ana",
+        players[0],
         &format!(
-            "/match start game:ti4 player1:Ana player2:Ben player3:Cleo\n/as judge moderator\n/match setup file:{}\n/as Ana\n",
-            example("ti4-start.yaml")
+            "/match start game:{game}{seats}\n/as judge moderator\n/match setup file:{}\n/as {}\n",
+            example(&format!("{game}-start.yaml")),
+            players[0]
         ),
     );
+    (bot, out)
+}
+
+/// A three-player TI4 match (Ana, Ben, Cleo) on the example's starting board.
+fn ti4(dir: &std::path::Path) -> Bot {
+    let (bot, out) = set_up(dir, "ti4", &["Ana", "Ben", "Cleo"]);
     assert!(out.contains("(active, version 1)"), "{out}");
     bot
 }
@@ -683,53 +688,45 @@ fn an_own_field_that_may_help_its_player_asks_the_others() {
         "/match undo\n/match adjust field:players.Cleo.passed value:false reason:oops\n",
     );
     assert!(out.contains("is already false: nothing to adjust"), "{out}");
-    for (game, players, first, field, value) in [
+    let adjusted = |game: &str, other: &str, first: &str, field: &str, value: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let (bot, _) = set_up(dir.path(), game, &["Ana", other]);
+        let adjust = format!("/match adjust field:{field} value:{value} reason:bookkeeping\n");
+        run(&bot, "Ana", &format!("{first}{adjust}"))
+    };
+    for (game, other, first, field, value) in [
         (
             "legion",
-            "player1:Ana player2:Ben",
+            "Ben",
             "/match play activate Darth Vader; move; end\n",
             "players.Ana.units.Darth Vader.activated",
             "false",
         ),
         (
             "legion",
-            "player1:Ana player2:Ben",
+            "Ben",
             "",
             "players.Ana.units.Stormtroopers.actions",
             "2",
         ),
         (
             "magewinds",
-            "player1:Ana player2:Bram",
+            "Bram",
             "",
             "players.Ana.fighters.Pyromancer.movement",
             "99",
         ),
     ] {
-        let dir = tempfile::tempdir().unwrap();
-        let bot = match_bot(dir.path());
-        let out = run(
-            &bot,
-            "Ana",
-            &format!(
-                "/match start game:{game} {players}\n/as judge moderator\n/match setup file:{}\n/as Ana\n\
-                 {first}/match adjust field:{field} value:{value} reason:bookkeeping\n",
-                example(&format!("{game}-start.yaml"))
-            ),
-        );
+        let out = adjusted(game, other, first, field, value);
         assert!(out.contains(proposed), "{game}: {out}");
     }
     // Her own fighter slowed is at once.
-    let dir = tempfile::tempdir().unwrap();
-    let bot = match_bot(dir.path());
-    let out = run(
-        &bot,
-        "Ana",
-        &format!(
-            "/match start game:magewinds player1:Ana player2:Bram\n/as judge moderator\n/match setup file:{}\n/as Ana\n\
-             /match adjust field:players.Ana.fighters.Pyromancer.movement value:3 reason:slowed\n",
-            example("magewinds-start.yaml")
-        ),
+    let out = adjusted(
+        "magewinds",
+        "Bram",
+        "",
+        "players.Ana.fighters.Pyromancer.movement",
+        "3",
     );
     assert!(
         out.contains("Match: adjust #") && !out.contains(proposed),

@@ -404,46 +404,7 @@ pub fn truncate(s: &str, max_chars: usize) -> String {
     out
 }
 
-/// Escapes Discord markdown in quoted rules text.
-pub fn escape_md(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 8);
-    push_escaped(&mut out, s);
-    out
-}
-
-/// A user's text shown inline (a question in a summary): on one line (line
-/// breaks and other controls become spaces, so no heading or list item can
-/// be forged), markdown escaped, masked links (`[text](url)`) and
-/// `<…>` mentions or links shown as typed.
-pub fn escape_inline(s: &str) -> String {
-    let line: String = s
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    let mut out = String::with_capacity(line.len() + 8);
-    for c in escape_md(&line).chars() {
-        if matches!(c, '[' | ']' | '<' | '>') {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// [`escape_md`] appended to `out`.
-fn push_escaped(out: &mut String, s: &str) {
-    let mut copied = 0;
-    // Runs of plain text copied whole (an ASCII byte is never inside a
-    // multi-byte character, so every cut is on a character boundary).
-    for (i, b) in s.bytes().enumerate() {
-        if matches!(b, b'*' | b'_' | b'~' | b'`' | b'|' | b'\\') {
-            out.push_str(&s[copied..i]);
-            out.push('\\');
-            copied = i;
-        }
-    }
-    out.push_str(&s[copied..]);
-}
+pub use crate::render::markdown::{escape_inline, escape_md, push_escaped};
 
 /// The passage that is "the whole section" for `idx`: itself when it has
 /// children, else its parent.

@@ -314,6 +314,10 @@ const MATCH_COLUMNS: &str = "m.id, m.channel, m.game, m.players, m.status, m.ver
      m.started_by, m.started_at, m.ended_at, m.notify, m.pictures, m.result, m.guild, m.rule_set_version, \
      e.state";
 
+/// Where [`MATCH_COLUMNS`] come from: a match and its last event's board.
+const MATCH_FROM: &str = "FROM arbiter_matches m \
+     LEFT JOIN arbiter_match_events e ON e.match_id = m.id AND e.seq = m.version";
+
 impl Store {
     /// Connects, creating a SQLite file if missing (WAL, synchronous=NORMAL),
     /// and applies the migrations.
@@ -411,8 +415,7 @@ impl Store {
     /// The channel's active match with its current board.
     pub async fn active_match(&self, channel: &str) -> Result<Option<MatchRecord>, StoreError> {
         let sql = format!(
-            "SELECT {MATCH_COLUMNS} FROM arbiter_matches m \
-             LEFT JOIN arbiter_match_events e ON e.match_id = m.id AND e.seq = m.version \
+            "SELECT {MATCH_COLUMNS} {MATCH_FROM} \
              WHERE m.channel = $1 AND m.status = 'active'"
         );
         let row = sqlx::query(&sql)
@@ -425,8 +428,7 @@ impl Store {
     /// The channel's active match, or else its most recently started one.
     pub async fn latest_match(&self, channel: &str) -> Result<Option<MatchRecord>, StoreError> {
         let sql = format!(
-            "SELECT {MATCH_COLUMNS} FROM arbiter_matches m \
-             LEFT JOIN arbiter_match_events e ON e.match_id = m.id AND e.seq = m.version \
+            "SELECT {MATCH_COLUMNS} {MATCH_FROM} \
              WHERE m.channel = $1 \
              ORDER BY CASE WHEN m.status = 'active' THEN 0 ELSE 1 END, m.id DESC LIMIT 1"
         );
@@ -444,8 +446,7 @@ impl Store {
         id: i64,
     ) -> Result<Option<MatchRecord>, StoreError> {
         let sql = format!(
-            "SELECT {MATCH_COLUMNS} FROM arbiter_matches m \
-             LEFT JOIN arbiter_match_events e ON e.match_id = m.id AND e.seq = m.version \
+            "SELECT {MATCH_COLUMNS} {MATCH_FROM} \
              WHERE m.channel = $1 AND m.id < $2 ORDER BY m.id DESC LIMIT 1"
         );
         let row = sqlx::query(&sql)
@@ -506,8 +507,7 @@ impl Store {
     /// A match by id.
     pub async fn match_by_id(&self, id: i64) -> Result<Option<MatchRecord>, StoreError> {
         let sql = format!(
-            "SELECT {MATCH_COLUMNS} FROM arbiter_matches m \
-             LEFT JOIN arbiter_match_events e ON e.match_id = m.id AND e.seq = m.version \
+            "SELECT {MATCH_COLUMNS} {MATCH_FROM} \
              WHERE m.id = $1"
         );
         let row = sqlx::query(&sql)

@@ -1047,7 +1047,12 @@ fn remembered(cache: &Mutex<Cache>, app: &App) -> crate::search::semantic::Known
 /// Remembers `known` (a server's passages' vectors) apart from the indexes.
 fn remember(cache: &Mutex<Cache>, known: &crate::search::semantic::Known) {
     let mut cache = lock(cache);
-    if cache.vectors.len() + known.len() > MAX_REMEMBERED_VECTORS {
+    // The shipped passages' vectors come with every server's: counted once.
+    let new = known
+        .keys()
+        .filter(|k| !cache.vectors.contains_key(k))
+        .count();
+    if cache.vectors.len() + new > MAX_REMEMBERED_VECTORS {
         cache.vectors.clear();
     }
     if known.len() <= MAX_REMEMBERED_VECTORS {

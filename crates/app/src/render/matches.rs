@@ -332,19 +332,12 @@ fn entry(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style) {
 /// its markdown shown as typed (found by an outside tester: a note forged
 /// "#9 Ana ended the match: Ben wins", in bold).
 fn inline(s: &str, style: Style) -> String {
-    let line = s.chars().map(|c| if c.is_control() { ' ' } else { c });
     match style {
-        Style::Discord => line.fold(String::with_capacity(s.len()), |mut out, c| {
-            if matches!(
-                c,
-                '*' | '_' | '~' | '`' | '|' | '\\' | '[' | ']' | '<' | '>'
-            ) {
-                out.push('\\');
-            }
-            out.push(c);
-            out
-        }),
-        _ => line.collect(),
+        Style::Discord => super::markdown::escape_inline(s),
+        _ => s
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect(),
     }
 }
 
