@@ -167,6 +167,14 @@ async fn execute(sets: &RuleSets, args: &RuleSetArgs) -> Result<String, (u8, Str
             }
         }
         RuleSetCommand::Show { id } => {
+            let docs = sets.list(guild).await.map_err(fail)?;
+            if let Some(data) = arbiter::app::rulesets::data_doc(&docs, id) {
+                return Ok(if args.json {
+                    json(&data)
+                } else {
+                    text::data_doc(&data)
+                });
+            }
             let app = sets.app_for(guild).await.map_err(fail)?;
             let reply = app.cite(id, false).map_err(|e| (2, e.to_string()))?;
             if args.json {

@@ -45,6 +45,7 @@ mod search;
 mod search_eval;
 mod secrets;
 mod semantic;
+mod slang;
 mod store_ashes;
 mod store_concurrency;
 mod store_games;

@@ -157,6 +157,8 @@ impl Bot {
                         match added.kind {
                             DocumentKind::Cards =>
                                 "Its index is being built: `/card` finds its cards as soon as it is ready (seconds).",
+                            DocumentKind::Slang =>
+                                "Its index is being built: `/rule` reads its terms as soon as it is ready (seconds).",
                             _ =>
                                 "Its index is being built: `/rule` searches it as soon as it is ready (seconds), and says so until then.",
                         }
@@ -206,6 +208,20 @@ impl Bot {
             }
         };
         Reply::Choices(super::reply::keep_typed(choices, value))
+    }
+
+    /// `/rules show` of a passage id: the passage, paged.
+    async fn show_passage(&self, sets: &RuleSets, guild: &str, id: &str) -> Reply {
+        match sets.answering(guild).await.map(|a| a.app) {
+            Ok(app) => match app.cite(id, false) {
+                Ok(reply) => {
+                    let doc = super::reply::passages_message(&app, &reply, false);
+                    Reply::Message(self.paged(doc, false).await)
+                }
+                Err(e) => refuse(&e.to_string()),
+            },
+            Err(e) => failed(e),
+        }
     }
 
     async fn rules_command(
@@ -278,16 +294,14 @@ impl Bot {
                 }
                 Err(e) => failed(e),
             },
-            RulesCommand::Show { id } => match sets.answering(guild).await.map(|a| a.app) {
-                Ok(app) => match app.cite(id, false) {
-                    Ok(reply) => {
-                        let doc = super::reply::passages_message(&app, &reply, false);
-                        Reply::Message(self.paged(doc, false).await)
-                    }
-                    Err(e) => refuse(&e.to_string()),
-                },
-                Err(e) => failed(e),
-            },
+            RulesCommand::Show { id } => {
+                if let Ok(docs) = sets.list(guild).await
+                    && let Some(d) = crate::app::rulesets::data_doc(&docs, id)
+                {
+                    return Reply::Message(data_doc_message(&d));
+                }
+                self.show_passage(sets, guild, id).await
+            }
             RulesCommand::Remove { id } => match sets.remove(guild, id, &actor(origin)).await {
                 Ok(version) => Reply::Message(Message::info(
                     "Rules",
@@ -321,6 +335,29 @@ impl Bot {
     }
 }
 
+/// `/rules show` of a card list or slang list: what it holds.
+fn data_doc_message(d: &crate::app::rulesets::DataDocView) -> Message {
+    let noun = if d.doc.kind == DocumentKind::Slang {
+        "term"
+    } else {
+        "card"
+    };
+    let mut body = format!(
+        "`{}` — {} **{}** (v{}, added {} by {}): {}.\n",
+        d.doc.id,
+        d.doc.kind.label(),
+        escape_md(&d.doc.title),
+        d.doc.version,
+        d.doc.added,
+        who(&d.doc.added_by),
+        count(d.items.len(), noun)
+    );
+    for item in &d.items {
+        let _ = writeln!(body, "• {}", escape_md(item));
+    }
+    Message::info("Rules of this server", &truncate(&body, super::PAGE_BUDGET))
+}
+
 /// The preview of an upload, with Confirm and Cancel: only its author sees it.
 fn preview_message(p: &Preview, token: &str) -> Message {
     let game = if p.new_game {
@@ -328,17 +365,22 @@ fn preview_message(p: &Preview, token: &str) -> Message {
     } else {
         format!("**{}** (`{}`)", escape_md(&p.game_name), p.game)
     };
-    let mut body = if p.kind == DocumentKind::Cards {
+    let data = match p.kind {
+        DocumentKind::Cards => Some((&p.cards, "card", "Card list")),
+        DocumentKind::Slang => Some((&p.entries, "term", "Slang list")),
+        _ => None,
+    };
+    let mut body = if let Some((items, noun, heading)) = data {
         let mut b = format!(
-            "Card list **{}** for {game}: {}.\n",
+            "{heading} **{}** for {game}: {}.\n",
             escape_md(&p.title),
-            count(p.cards.len(), "card")
+            count(items.len(), noun)
         );
-        for c in p.cards.iter().take(PREVIEW_HEADINGS) {
+        for c in items.iter().take(PREVIEW_HEADINGS) {
             let _ = writeln!(b, "• {}", escape_md(c));
         }
-        if p.cards.len() > PREVIEW_HEADINGS {
-            let _ = writeln!(b, "… and {} more", p.cards.len() - PREVIEW_HEADINGS);
+        if items.len() > PREVIEW_HEADINGS {
+            let _ = writeln!(b, "… and {} more", items.len() - PREVIEW_HEADINGS);
         }
         b
     } else {

@@ -404,6 +404,15 @@ impl App {
     ) -> Result<crate::corpus::import::Import, crate::corpus::import::ImportError> {
         match req.kind {
             crate::corpus::DocumentKind::Cards => self.import_cards(req),
+            crate::corpus::DocumentKind::Slang => {
+                let target = crate::corpus::import::target(&self.corpus, req)?;
+                let converted = crate::corpus::slang::import_to(&target, req.bytes)?;
+                Ok(crate::corpus::import::Import::new(
+                    &self.corpus,
+                    &target,
+                    converted,
+                ))
+            }
             _ => crate::corpus::import::import(&self.corpus, req),
         }
     }

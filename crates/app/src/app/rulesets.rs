@@ -792,6 +792,31 @@ pub struct RuleDocView {
     pub source: String,
 }
 
+/// A document of the server that holds data, not passages (a card list, a
+/// slang list), with what it holds: what `rules show` lists for it.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct DataDocView {
+    #[serde(flatten)]
+    pub doc: RuleDocView,
+    /// Its cards ("Ice Golem (Ally)") or terms ("sac → sacrifice"), in order.
+    pub items: Vec<String>,
+}
+
+/// The server's data document `id` ([`DataDocView`]); `None` when no
+/// document of the server has that id or it is a document of passages.
+pub fn data_doc(docs: &[RuleDoc], id: &str) -> Option<DataDocView> {
+    let d = docs.iter().find(|d| d.manifest.id() == id.trim())?;
+    let items = match d.manifest.document.kind {
+        DocumentKind::Slang => crate::corpus::slang::stored_entries(&d.body)?,
+        DocumentKind::Cards => crate::cards::stored_names(&d.body)?,
+        _ => return None,
+    };
+    Some(DataDocView {
+        doc: doc_views(std::slice::from_ref(d)).remove(0),
+        items,
+    })
+}
+
 pub fn doc_views(docs: &[RuleDoc]) -> Vec<RuleDocView> {
     docs.iter()
         .map(|d| RuleDocView {

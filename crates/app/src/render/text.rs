@@ -245,8 +245,11 @@ const PREVIEW_HEADINGS: usize = 40;
 
 /// The preview of an imported document (`arbiter import`, `/rules add`).
 pub fn import_preview(p: &crate::corpus::import::Preview) -> String {
-    if p.kind == crate::corpus::DocumentKind::Cards {
-        return cards_preview(p);
+    if matches!(
+        p.kind,
+        crate::corpus::DocumentKind::Cards | crate::corpus::DocumentKind::Slang
+    ) {
+        return data_preview(p);
     }
     let mut out = String::new();
     let game = preview_game(p);
@@ -298,6 +301,29 @@ pub fn rule_added(a: &crate::app::rulesets::Added) -> String {
 }
 
 /// A server's live documents.
+/// A server's card list or slang list (`arbiter rules show ID`): what it
+/// holds, all of it.
+pub fn data_doc(d: &crate::app::rulesets::DataDocView) -> String {
+    let noun = match d.doc.kind {
+        crate::corpus::DocumentKind::Slang => "term",
+        _ => "card",
+    };
+    let mut out = format!(
+        "{}  {} “{}” (v{}, added {} by {}): {}\n",
+        d.doc.id,
+        d.doc.kind.label(),
+        d.doc.title,
+        d.doc.version,
+        d.doc.added,
+        d.doc.added_by,
+        count(d.items.len(), noun)
+    );
+    for item in &d.items {
+        let _ = writeln!(out, "  {item}");
+    }
+    out
+}
+
 pub fn rule_docs(guild: &str, docs: &[crate::app::rulesets::RuleDocView]) -> String {
     if docs.is_empty() {
         return format!(
@@ -356,22 +382,28 @@ fn preview_game(p: &crate::corpus::import::Preview) -> String {
     }
 }
 
-/// The preview of a card list: how many cards, the first names, warnings.
-pub fn cards_preview(p: &crate::corpus::import::Preview) -> String {
+/// The preview of a data document: a card list's cards or a slang list's
+/// terms (how many, the first ones), and warnings.
+pub fn data_preview(p: &crate::corpus::import::Preview) -> String {
     let mut out = String::new();
     let game = preview_game(p);
+    let (items, noun) = match p.kind {
+        crate::corpus::DocumentKind::Slang => (&p.entries, "term"),
+        _ => (&p.cards, "card"),
+    };
     let _ = writeln!(
         out,
-        "Cards “{}” for {game}: {} ({} bytes)",
+        "{} “{}” for {game}: {} ({} bytes)",
+        p.kind.label(),
         p.title,
-        count(p.cards.len(), "card"),
+        count(items.len(), noun),
         p.bytes
     );
-    for c in p.cards.iter().take(PREVIEW_HEADINGS) {
+    for c in items.iter().take(PREVIEW_HEADINGS) {
         let _ = writeln!(out, "  {c}");
     }
-    if p.cards.len() > PREVIEW_HEADINGS {
-        let _ = writeln!(out, "  … and {} more", p.cards.len() - PREVIEW_HEADINGS);
+    if items.len() > PREVIEW_HEADINGS {
+        let _ = writeln!(out, "  … and {} more", items.len() - PREVIEW_HEADINGS);
     }
     if !p.warnings.is_empty() {
         let _ = writeln!(out, "{}:", count(p.warnings.len(), "warning"));

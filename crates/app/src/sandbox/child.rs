@@ -95,6 +95,7 @@ fn read_request() -> Option<(Target, Vec<u8>)> {
 fn answer(target: &Target, bytes: &[u8]) -> Answer {
     let converted = match target.kind {
         DocumentKind::Cards => crate::cards::import_to(target, bytes),
+        DocumentKind::Slang => crate::corpus::slang::import_to(target, bytes),
         _ => crate::corpus::import::convert_to(target, bytes),
     };
     match converted {

@@ -714,6 +714,21 @@ fn source_label(list: &CardList) -> String {
     }
 }
 
+/// The cards of a stored card list (its JSON, as [`import_to`] wrote it),
+/// as its preview listed them: `rules show` of the list.
+pub fn stored_names(text: &str) -> Option<Vec<String>> {
+    let cards: Vec<Card> = serde_json::from_str(text).ok()?;
+    Some(
+        cards
+            .into_iter()
+            .map(|c| match c.card_type.as_str() {
+                "" => c.name,
+                t => format!("{} ({t})", c.name),
+            })
+            .collect(),
+    )
+}
+
 /// Reads a card list's bytes for `target`: the part of a card-list import
 /// that reads untrusted input (run in a child process by `sandbox`).
 pub fn import_to(

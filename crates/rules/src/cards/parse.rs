@@ -6,8 +6,8 @@
 
 use std::collections::HashMap;
 
+use crate::corpus::import::data::{position, unclosed_quote, yaml_error, yaml_options};
 use serde::{Deserialize, Deserializer};
-use serde_saphyr::{Budget, Options};
 
 use super::{Card, MAX_CARDS};
 
@@ -18,14 +18,6 @@ pub struct CardError {
     pub message: String,
     pub line: Option<usize>,
     pub column: Option<usize>,
-}
-
-fn position(line: Option<usize>, column: Option<usize>) -> String {
-    match (line, column) {
-        (Some(l), Some(c)) => format!("line {l}:{c}: "),
-        (Some(l), None) => format!("line {l}: "),
-        _ => String::new(),
-    }
 }
 
 impl CardError {
@@ -108,36 +100,9 @@ fn is_sequence(text: &str) -> bool {
         .is_some_and(|l| l.starts_with('-') || l.starts_with('['))
 }
 
-fn yaml_options() -> Options {
-    let mut budget = Budget::default();
-    budget.max_aliases = 64;
-    budget.max_anchors = 64;
-    budget.max_merge_keys = 8;
-    budget.max_depth = 16;
-    budget.max_nodes = 2_000_000;
-    budget.max_events = 8_000_000;
-    budget.max_total_scalar_bytes = 16 * 1024 * 1024;
-    let mut o = Options::default();
-    o.budget = Some(budget);
-    o.alias_limits.max_total_replayed_events = 20_000;
-    o.alias_limits.max_replay_stack_depth = 16;
-    o
-}
-
 fn read_yaml(text: &str) -> Result<Vec<Card>, CardError> {
     let located = |e: serde_saphyr::Error| {
-        let (line, column) = e
-            .location()
-            .map(|l| (Some(l.line() as usize), Some(l.column() as usize)))
-            .unwrap_or((None, None));
-        let inner = match e.without_snippet() {
-            serde_saphyr::Error::AliasError { error, .. } => error.without_snippet(),
-            other => other,
-        };
-        let message = match inner {
-            serde_saphyr::Error::Budget { .. } => "the card list is too large once its YAML anchors and aliases are written out (at most 16 MB of text, 64 aliases, 16 levels); write the values out or split the list".to_string(),
-            other => other.to_string(),
-        };
+        let (message, line, column) = yaml_error(e, "card list");
         CardError {
             message,
             line,
@@ -174,36 +139,6 @@ fn read_json(text: &str) -> Result<Vec<Card>, CardError> {
 
 /// Columns with a meaning; any other column is a stat.
 const CSV_FIELDS: [&str; 6] = ["name", "type", "cost", "text", "rulings", "aliases"];
-
-/// The line of a quote that is never closed, if any: the `csv` reader
-/// takes everything after it as one field (a card's text swallowed the
-/// rest of the list, unwarned).
-fn unclosed_quote(text: &str) -> Option<usize> {
-    // A quote opens a quoted field only at the field's start ("5\" tall"
-    // in an unquoted field is an inch mark); inside one, "" is a quote.
-    let (mut open_at, mut line, mut field_start) = (None, 1, true);
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\n' || (c == '\r' && chars.peek() != Some(&'\n')) {
-            line += 1;
-        }
-        if open_at.is_some() {
-            if c == '"' && chars.next_if_eq(&'"').is_none() {
-                open_at = None;
-            }
-            continue;
-        }
-        match c {
-            '"' if field_start => open_at = Some(line),
-            ',' | '\n' | '\r' => field_start = true,
-            _ => field_start = false,
-        }
-        if c == '"' {
-            field_start = false;
-        }
-    }
-    open_at
-}
 
 /// The cards of a CSV list, each with the line its row starts on.
 fn read_csv(text: &str) -> Result<Vec<(Card, usize)>, CardError> {

@@ -20,11 +20,27 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
     for source in merge_extensions(sources) {
         let game_id = source.manifest.game.trim().to_lowercase();
         let mut documents = Vec::new();
-        // Card lists are data, not passages: kept aside for `cards`.
-        let (cards, texts): (Vec<_>, Vec<_>) = source
+        // Card lists and slang lists are data, not passages: card lists
+        // kept aside for `cards`, slang joined to the game's glossary.
+        let (data, texts): (Vec<_>, Vec<_>) = source
             .documents
             .into_iter()
-            .partition(|d| d.manifest.kind == DocumentKind::Cards);
+            .partition(|d| matches!(d.manifest.kind, DocumentKind::Cards | DocumentKind::Slang));
+        let (slang, cards): (Vec<_>, Vec<_>) = data
+            .into_iter()
+            .partition(|d| d.manifest.kind == DocumentKind::Slang);
+        let mut glossary = source.glossary;
+        for doc in slang {
+            match serde_json::from_str::<Glossary>(&doc.text) {
+                Ok(list) => join_glossary(&mut glossary, list),
+                Err(e) => warnings.push(Warning {
+                    game: game_id.clone(),
+                    document: doc.manifest.file.clone(),
+                    line: 0,
+                    message: format!("slang list not read: {e}"),
+                }),
+            }
+        }
         card_lists.extend(cards.into_iter().map(|d| CardList {
             game: game_id.clone(),
             manifest: d.manifest,
@@ -92,7 +108,7 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
             name: source.manifest.name,
             aliases: source.manifest.aliases,
             documents,
-            glossary: source.glossary,
+            glossary,
         });
     }
 
@@ -180,6 +196,19 @@ pub(super) fn split_text(text: &str, max: usize) -> Vec<&str> {
         rest = rest[cut..].trim_start();
     }
     out
+}
+
+/// Adds a slang list's entries to a glossary: a key already there gains the
+/// list's meanings it lacks (the game's own slang stays; a server's adds).
+fn join_glossary(glossary: &mut Glossary, list: Glossary) {
+    for (key, meanings) in list.synonyms {
+        let have = glossary.synonyms.entry(key).or_default();
+        for m in meanings {
+            if !have.contains(&m) {
+                have.push(m);
+            }
+        }
+    }
 }
 
 /// Folds later definitions of a game into the first: their documents extend

@@ -87,16 +87,20 @@ pub enum DocumentKind {
     Tournament,
     /// A card list (YAML, JSON or CSV): data for `/card`, not passages.
     Cards,
+    /// A slang list (YAML, JSON or CSV): players' words mapped to the
+    /// rules' words, read by search as the game's glossary; not passages.
+    Slang,
 }
 
 impl DocumentKind {
-    pub const ALL: [DocumentKind; 6] = [
+    pub const ALL: [DocumentKind; 7] = [
         DocumentKind::Rules,
         DocumentKind::Faq,
         DocumentKind::Errata,
         DocumentKind::House,
         DocumentKind::Tournament,
         DocumentKind::Cards,
+        DocumentKind::Slang,
     ];
 
     pub fn is_rules(&self) -> bool {
@@ -112,6 +116,7 @@ impl DocumentKind {
             DocumentKind::House => "house",
             DocumentKind::Tournament => "tournament",
             DocumentKind::Cards => "cards",
+            DocumentKind::Slang => "slang",
         }
     }
 
@@ -124,6 +129,7 @@ impl DocumentKind {
             DocumentKind::House => "House rule",
             DocumentKind::Tournament => "Tournament rules",
             DocumentKind::Cards => "Cards",
+            DocumentKind::Slang => "Slang list",
         }
     }
 }
@@ -137,8 +143,13 @@ impl std::str::FromStr for DocumentKind {
             .into_iter()
             .find(|k| k.as_str() == key)
             .ok_or_else(|| {
+                let kinds: Vec<&str> = DocumentKind::ALL.iter().map(|k| k.as_str()).collect();
+                let near = crate::text::closest(&key, kinds.iter().copied(), 2)
+                    .map(|k| format!("did you mean '{k}'? "))
+                    .unwrap_or_default();
                 format!(
-                    "unknown document kind '{s}'; use one of: rules, faq, errata, house, tournament, cards"
+                    "unknown document kind '{s}'; {near}use one of: {}",
+                    kinds.join(", ")
                 )
             })
     }

@@ -17,6 +17,7 @@ pub mod manifest;
 mod markdown;
 mod numbered;
 mod refs;
+pub mod slang;
 
 use std::collections::HashMap;
 

@@ -8,6 +8,7 @@
 //! they index the shipped documents, so the preview shows the passages the
 //! document will have once it is live.
 
+pub mod data;
 mod html;
 mod pdf;
 
@@ -81,6 +82,14 @@ pub enum ImportError {
     /// A card list that does not parse (the parser's position in `reason`).
     #[error("{file} is not a card list Arbiter can read: {reason}")]
     BadCards { file: String, reason: String },
+    /// A slang list that does not parse (the parser's position in `reason`).
+    #[error("{file} is not a slang list Arbiter can read: {reason}")]
+    BadSlang { file: String, reason: String },
+    /// A slang list names its game's rules' words: the game must be loaded.
+    #[error(
+        "no loaded game is named '{game}': a slang list maps players' words to a game's rules, so add the game's rules first, or name a loaded game"
+    )]
+    SlangWithoutRules { game: String },
     #[error(
         "{file} converts to {} MB of text; the limit is {} MB per document. Split it into smaller documents.",
         mb(*size), mb(*limit)
@@ -203,6 +212,9 @@ pub struct Preview {
     /// A card list: its cards ("Ice Golem (Ally)"), in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cards: Vec<String>,
+    /// A slang list: its entries ("sac → sacrifice"), in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entries: Vec<String>,
     pub warnings: Vec<String>,
 }
 
@@ -565,6 +577,7 @@ impl Target {
             source_sha256,
             passages: Vec::new(),
             cards: Vec::new(),
+            entries: Vec::new(),
             warnings: Vec::new(),
         }
     }
@@ -573,6 +586,11 @@ impl Target {
 /// Decides where `req` goes among the known games (cheap: the file is not read).
 pub fn target(known: &Corpus, req: &ImportRequest) -> Result<Target, ImportError> {
     let (game, game_name, new_game) = resolve_game(known, req.game, req.kind)?;
+    if new_game && req.kind == DocumentKind::Slang {
+        return Err(ImportError::SlangWithoutRules {
+            game: game_name.trim().to_string(),
+        });
+    }
     let title = req
         .title
         .map(str::trim)
@@ -763,7 +781,8 @@ fn one_document_game(
     }
 }
 
-/// A data document (a card list) as a document of its game; see [`DataDocument`].
+/// A data document (a card list, a slang list) as a document of its game;
+/// see [`DataDocument`].
 pub fn import_data(
     known: &Corpus,
     req: &ImportRequest,
@@ -794,8 +813,13 @@ pub fn data_to(target: &Target, bytes: &[u8], data: DataDocument) -> Converted {
         kind: target.kind,
         ..DocumentManifest::default()
     };
+    let (cards, entries) = match target.kind {
+        DocumentKind::Slang => (Vec::new(), data.items),
+        _ => (data.items, Vec::new()),
+    };
     let preview = Preview {
-        cards: data.items,
+        cards,
+        entries,
         warnings: data.warnings,
         ..target.preview(
             SourceFormat::Text,

@@ -1,0 +1,96 @@
+//! What every uploaded data document (a card list, a slang list) is read
+//! with: the YAML reader's budgets, its errors in words a community reads
+//! with the parser's position, and CSV's unclosed quote found with its line.
+
+use serde_saphyr::{Budget, Options};
+
+/// "line L:C: " (or "line L: "), the prefix of a located error.
+pub fn position(line: Option<usize>, column: Option<usize>) -> String {
+    match (line, column) {
+        (Some(l), Some(c)) => format!("line {l}:{c}: "),
+        (Some(l), None) => format!("line {l}: "),
+        _ => String::new(),
+    }
+}
+
+/// The YAML reader's budgets for an uploaded data document.
+pub fn yaml_options() -> Options {
+    let mut budget = Budget::default();
+    budget.max_aliases = 64;
+    budget.max_anchors = 64;
+    budget.max_merge_keys = 8;
+    budget.max_depth = 16;
+    budget.max_nodes = 2_000_000;
+    budget.max_events = 8_000_000;
+    budget.max_total_scalar_bytes = 16 * 1024 * 1024;
+    let mut o = Options::default();
+    o.budget = Some(budget);
+    o.alias_limits.max_total_replayed_events = 20_000;
+    o.alias_limits.max_replay_stack_depth = 16;
+    o
+}
+
+/// A YAML error of an uploaded data document (`what`: "card list") as
+/// (message, line, column): the parser's position, in words a community
+/// reads, never the library's own hints.
+pub fn yaml_error(e: serde_saphyr::Error, what: &str) -> (String, Option<usize>, Option<usize>) {
+    let (line, column) = e
+        .location()
+        .map(|l| (Some(l.line() as usize), Some(l.column() as usize)))
+        .unwrap_or((None, None));
+    let inner = match e.without_snippet() {
+        serde_saphyr::Error::AliasError { error, .. } => error.without_snippet(),
+        other => other,
+    };
+    let message = match inner {
+        serde_saphyr::Error::Budget { .. } => format!(
+            "the {what} is too large once its YAML anchors and aliases are written out (at most 16 MB of text, 64 aliases, 16 levels); write the values out or split the list"
+        ),
+        serde_saphyr::Error::DuplicateMappingKey { key: Some(k), .. } => {
+            format!("the key `{k}` appears twice in the same mapping; keep one")
+        }
+        serde_saphyr::Error::DuplicateMappingKey { key: None, .. } => {
+            "a key appears twice in the same mapping; keep one".to_string()
+        }
+        serde_saphyr::Error::SerdeUnknownField {
+            field, expected, ..
+        } => {
+            let near = crate::text::closest(field, expected.iter().copied(), 3)
+                .map(|x| format!("; did you mean `{x}`?"))
+                .unwrap_or_else(|| format!("; the fields are: {}", expected.join(", ")));
+            format!("unknown field `{field}`{near}")
+        }
+        other => other.to_string(),
+    };
+    (message, line, column)
+}
+
+/// The line of a quote that is never closed, if any: the `csv` reader
+/// takes everything after it as one field (a card's text swallowed the
+/// rest of the list, unwarned).
+pub fn unclosed_quote(text: &str) -> Option<usize> {
+    // A quote opens a quoted field only at the field's start ("5\" tall"
+    // in an unquoted field is an inch mark); inside one, "" is a quote.
+    let (mut open_at, mut line, mut field_start) = (None, 1, true);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\n' || (c == '\r' && chars.peek() != Some(&'\n')) {
+            line += 1;
+        }
+        if open_at.is_some() {
+            if c == '"' && chars.next_if_eq(&'"').is_none() {
+                open_at = None;
+            }
+            continue;
+        }
+        match c {
+            '"' if field_start => open_at = Some(line),
+            ',' | '\n' | '\r' => field_start = true,
+            _ => field_start = false,
+        }
+        if c == '"' {
+            field_start = false;
+        }
+    }
+    open_at
+}
