@@ -65,6 +65,7 @@ fn a_stale_vectors_file_is_detected() {
 #[cfg(feature = "semantic")]
 mod model {
     use super::*;
+    use crate::store_common;
     use arbiter::app::App;
 
     #[derive(serde::Deserialize)]
@@ -381,6 +382,73 @@ mod model {
             .unwrap();
         assert!(!reply.results.is_empty());
     }
+
+    /// Whether an app's semantic stage holds every passage's vector.
+    fn complete(app: &App) -> bool {
+        app.index.semantic().is_some_and(|s| s.complete())
+    }
+
+    /// Waits (at most `secs`) for an app's stage to be complete.
+    async fn until_complete(app: &App, secs: u64) -> bool {
+        let started = std::time::Instant::now();
+        while !complete(app) {
+            if started.elapsed() > std::time::Duration::from_secs(secs) {
+                return false;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        true
+    }
+
+    /// A server's uploaded passages are embedded once: their vectors are
+    /// stored, and a restart (or another replica: the same store) reads
+    /// them back, so its stage is complete while someone else holds the
+    /// process's one embedding turn. Before, every start embedded every
+    /// server's documents again (minutes of a core for a whole rulebook).
+    // The process's one embedding turn is a std mutex, held on purpose
+    // while the restarted rule set is awaited.
+    #[allow(clippy::await_holding_lock)]
+    async fn an_uploads_vectors_are_embedded_once(url: String) {
+        use arbiter::app::rulesets::{RuleSets, Upload};
+        let store = arbiter::store::Store::connect(&url).await.unwrap();
+        let start = || {
+            arbiter::sandbox::use_program(env!("CARGO_BIN_EXE_arbiter"));
+            let dir = common::repo().join("rules_data");
+            let shipped = arbiter::load::load_dir(&dir).unwrap();
+            let base = std::sync::Arc::new(App::load(&dir, &[]).unwrap());
+            RuleSets::new(store.clone(), shipped, base)
+        };
+        let upload = Upload {
+            file_name: "table.md".into(),
+            bytes: b"# Speaker\n\n1. The speaker always breaks ties with a coin toss at our table.\n2. A new speaker is chosen by the previous one.\n".to_vec(),
+            game: "ti4".into(),
+            kind: arbiter::corpus::DocumentKind::House,
+            title: Some("Table rules".into()),
+        };
+        let first = start();
+        first.add("g", "m", upload).await.unwrap();
+        let app = first.app_for("g").await.unwrap();
+        assert!(until_complete(&app, 300).await, "embedded once");
+        drop((app, first));
+
+        let turn = arbiter::app::rulesets::embedding_turn();
+        let again = start();
+        let app = again.app_for("g").await.unwrap();
+        assert!(
+            until_complete(&app, 30).await,
+            "a restart reads the stored vectors without the embedding turn"
+        );
+        drop(turn);
+        let found = app.ask("who breaks speaker ties", Some("ti4"), 3).unwrap();
+        assert!(
+            found
+                .results
+                .iter()
+                .any(|r| r.id.starts_with("ti4:table-rules")),
+            "{found:?}"
+        );
+    }
+    store_common::both!(an_uploads_vectors_are_embedded_once);
 }
 
 #[cfg(not(feature = "semantic"))]

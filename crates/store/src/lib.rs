@@ -21,6 +21,7 @@ pub(crate) use arbiter_text as text;
 
 mod feedback;
 mod rules;
+mod vectors;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 

@@ -941,6 +941,10 @@ impl BuildJob {
         let shipped = self.shipped.clone();
         let base = self.base.clone();
         let (cache, budget, key) = (self.cache.clone(), self.budget, key.clone());
+        let persist = Persist {
+            store: self.store.clone(),
+            runtime: tokio::runtime::Handle::current(),
+        };
         let (tx, rx) = tokio::sync::oneshot::channel();
         std::thread::Builder::new()
             .name("index-build".into())
@@ -955,9 +959,11 @@ impl BuildJob {
                 // vectors are computed here, once, and its semantic stage
                 // is used once they are all there.
                 if let Some(app) = app {
-                    let _ = std::panic::catch_unwind(|| {
-                        add_semantic(&app, &base, &cache, &key, budget);
-                    });
+                    // The store's pool is not unwind-safe by type; a panic
+                    // here leaves it as it was (no transaction is open).
+                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        add_semantic(&app, &base, &cache, &key, budget, &persist);
+                    }));
                 }
             })
             .map_err(|e| format!("cannot start the build thread: {e}"))?;
@@ -1004,7 +1010,14 @@ pub fn embedding_turn() -> std::sync::MutexGuard<'static, ()> {
 /// once. Skipped when the version is no longer held by anyone (replaced
 /// and evicted while it waited). The vectors' bytes are then counted in
 /// the cache's budget.
-fn add_semantic(app: &Arc<App>, base: &App, cache: &Mutex<Cache>, key: &Key, budget: usize) {
+fn add_semantic(
+    app: &Arc<App>,
+    base: &App,
+    cache: &Mutex<Cache>,
+    key: &Key,
+    budget: usize,
+    persist: &Persist,
+) {
     let known = |base: &App| {
         let mut known = base.known_vectors();
         for s in siblings(cache, key, app) {
@@ -1025,8 +1038,18 @@ fn add_semantic(app: &Arc<App>, base: &App, cache: &Mutex<Cache>, key: &Key, bud
             crate::search::semantic::Stage::new(&app.corpus, stage.encoder(), &known(base));
         app.index.set_semantic(partial);
     }
+    // The vectors stored by an earlier build (before a restart, or on
+    // another replica): a version they complete needs no embedding turn.
+    let stored = persist.load(app, &known(base));
+    let with_stored = |base: &App| {
+        let mut k = known(base);
+        k.extend(stored.iter().map(|(k, v)| (*k, *v)));
+        k
+    };
+    let nothing_to_embed = base.index.semantic().is_some_and(|s| s.complete())
+        && crate::search::semantic::missing(&app.corpus, &with_stored(base)).is_empty();
     {
-        let _one = embedding_turn();
+        let _one = (!nothing_to_embed).then(embedding_turn);
         if Arc::strong_count(app) <= 1 {
             return;
         }
@@ -1036,11 +1059,15 @@ fn add_semantic(app: &Arc<App>, base: &App, cache: &Mutex<Cache>, key: &Key, bud
         // keeps its partial stage.
         if let Some(stage) = base.index.semantic().filter(|s| s.complete()) {
             // Stopped when nobody holds the version any more (evicted or
-            // replaced meanwhile); what was embedded is remembered.
+            // replaced meanwhile); what was embedded is remembered, and
+            // stored for the next build.
             let held = || Arc::strong_count(app) > 1;
-            let mut known = known(base);
+            let mut known = with_stored(base);
             app.attach_semantic_while(stage.encoder(), &mut known, &held);
             remember(cache, &known);
+            let shipped = base.known_vectors();
+            let skip = |k: u64| stored.contains_key(&k) || shipped.contains_key(&k);
+            persist.save(app, &known, &skip);
         }
     }
     let bytes = app.index.semantic().map_or(0, |s| s.vector_bytes());
@@ -1055,6 +1082,69 @@ fn add_semantic(app: &Arc<App>, base: &App, cache: &Mutex<Cache>, key: &Key, bud
     entry.bytes += bytes;
     cache.bytes += bytes;
     evict(&mut cache, key, budget);
+}
+
+/// Where a build keeps passage vectors beyond the process: the store,
+/// reached from the build thread through the runtime that started it.
+struct Persist {
+    store: Store,
+    runtime: tokio::runtime::Handle,
+}
+
+impl Persist {
+    /// The stored vectors of `app`'s passages that `known` lacks (none when
+    /// the store cannot be read: they are embedded again, and said).
+    fn load(
+        &self,
+        app: &App,
+        known: &crate::search::semantic::Known,
+    ) -> crate::search::semantic::Known {
+        let keys: Vec<u64> = passage_keys(app)
+            .filter(|k| !known.contains_key(k))
+            .collect();
+        if keys.is_empty() {
+            return Default::default();
+        }
+        let model = crate::app::semantic::MODEL;
+        match self
+            .runtime
+            .block_on(self.store.passage_vectors(model, &keys))
+        {
+            Ok(rows) => rows
+                .into_iter()
+                .filter_map(|(k, bytes)| Some((k, crate::search::semantic::from_bytes(&bytes)?)))
+                .collect(),
+            Err(e) => {
+                tracing::warn!(error = %e, "stored passage vectors not read: they are embedded again");
+                Default::default()
+            }
+        }
+    }
+
+    /// Stores the vectors of `app`'s passages in `known` but those `skip`
+    /// names (already stored, or shipped).
+    fn save(&self, app: &App, known: &crate::search::semantic::Known, skip: &dyn Fn(u64) -> bool) {
+        let new: Vec<(u64, Vec<u8>)> = passage_keys(app)
+            .filter(|k| !skip(*k))
+            .filter_map(|k| Some((k, crate::search::semantic::to_bytes(known.get(&k)?))))
+            .collect();
+        if new.is_empty() {
+            return;
+        }
+        let model = crate::app::semantic::MODEL;
+        if let Err(e) = self
+            .runtime
+            .block_on(self.store.save_passage_vectors(model, &new))
+        {
+            tracing::warn!(error = %e, vectors = new.len(), "passage vectors not stored: a restart embeds them again");
+        }
+    }
+}
+
+/// The key of each of `app`'s passages' embedded text.
+fn passage_keys(app: &App) -> impl Iterator<Item = u64> + '_ {
+    use crate::search::semantic::{key, passage_text};
+    (0..app.corpus.passages.len()).map(|i| key(&passage_text(&app.corpus, i)))
 }
 
 /// The remembered vectors of `app`'s passages.

@@ -14,8 +14,9 @@ use crate::search::semantic::{self, Encode, Known};
 
 /// The vectors file in a rule folder.
 pub const VECTORS_FILE: &str = "semantic-vectors.bin";
-/// The model's folder name under `models/`.
-const MODEL: &str = "all-minilm-l6-v2";
+/// The model's folder name under `models/`, and the name its stored
+/// passage vectors are kept under (`Store::passage_vectors`).
+pub const MODEL: &str = "all-minilm-l6-v2";
 
 /// The model's folder: `$ARBITER_MODEL`, else `./models/all-minilm-l6-v2`,
 /// else `models/all-minilm-l6-v2` beside the executable, else the source

@@ -82,6 +82,23 @@ pub fn quantize(v: &[f32]) -> Quantized {
     q
 }
 
+/// A vector as bytes (each component's two's complement), to be stored.
+pub fn to_bytes(v: &Quantized) -> Vec<u8> {
+    v.iter().map(|&x| x as u8).collect()
+}
+
+/// A vector from the bytes [`to_bytes`] wrote; `None` for another length.
+pub fn from_bytes(bytes: &[u8]) -> Option<Quantized> {
+    let mut q = [0i8; DIMS];
+    if bytes.len() != DIMS {
+        return None;
+    }
+    for (q, &b) in q.iter_mut().zip(bytes) {
+        *q = b as i8;
+    }
+    Some(q)
+}
+
 /// Cosine between a unit vector and a quantized one.
 pub fn cosine(question: &[f32], passage: &Quantized) -> f32 {
     let (mut dot, mut norm) = (0f32, 0f32);
