@@ -139,7 +139,7 @@ async fn execute(sets: &RuleSets, args: &RuleSetArgs) -> Result<String, (u8, Str
                 title: title.clone(),
             };
             if *dry_run {
-                let (_, _, preview) = sets.convert(guild, upload).await.map_err(fail)?;
+                let preview = sets.dry_run(guild, upload).await.map_err(fail)?;
                 return Ok(if args.json {
                     json(&preview)
                 } else {

@@ -227,6 +227,84 @@ async fn previews_do_not_overwrite_or_pile_up(url: String) {
 }
 both!(previews_do_not_overwrite_or_pile_up);
 
+/// A preview's ids are decided against the server's current version even
+/// while its index is still being built (found by an outside tester: a
+/// revised rulebook previewed against the shipped index, the server's own
+/// not built yet, took the live one's id and replaced it, while the
+/// preview said it went beside it); a dry run refuses what the add refuses;
+/// a preview is not confirmed once another document of its game went live
+/// after it (its ids may be taken).
+async fn previews_see_the_current_version(url: String) {
+    let store = Store::connect(&url).await.unwrap();
+    add(
+        &sets(&store),
+        "g",
+        HOUSE,
+        "ti4",
+        DocumentKind::House,
+        "Tournament",
+    )
+    .await;
+    // A new process (an empty cache) that never waits for a build.
+    let fresh = sets(&store).with_grace(std::time::Duration::ZERO);
+    let revised = format!("{HOUSE}\nRevised.\n");
+    let up = |text: &str, title: &str| upload(text, "ti4", DocumentKind::House, title);
+    let p = fresh
+        .dry_run("g", up(&revised, "Tournament"))
+        .await
+        .unwrap();
+    assert_eq!(p.document, "tournament-2");
+    assert!(
+        p.warnings
+            .iter()
+            .any(|w| w.contains("already live as `ti4:tournament`")),
+        "{:?}",
+        p.warnings
+    );
+    let (added, _) = fresh
+        .add("g", "m", up(&revised, "Tournament"))
+        .await
+        .unwrap();
+    assert_eq!(added.document, "ti4:tournament-2");
+    assert_eq!(
+        fresh.list("g").await.unwrap().len(),
+        2,
+        "beside, not replaced"
+    );
+    let e = fresh
+        .dry_run("g", up(HOUSE, "Another title"))
+        .await
+        .unwrap_err();
+    assert!(
+        e.to_string().contains("already live as `ti4:tournament`"),
+        "{e}"
+    );
+
+    let later = format!("{HOUSE}\nLater.\n");
+    fresh
+        .preview("g", "alice", "t", up(&later, "Later"))
+        .await
+        .unwrap();
+    add(
+        &fresh,
+        "g",
+        &format!("{HOUSE}\nBob.\n"),
+        "ti4",
+        DocumentKind::House,
+        "Bob's",
+    )
+    .await;
+    let e = fresh.confirm("g", "t").await.unwrap_err();
+    assert!(
+        matches!(e, RulesError::Conflict(_))
+            && e.to_string()
+                .contains("added `ti4:bobs` to this game after this preview"),
+        "{e}"
+    );
+    assert_eq!(fresh.list("g").await.unwrap().len(), 3);
+}
+both!(previews_see_the_current_version);
+
 // Long titles and game names make ids a Discord button and autocomplete
 // can carry (100 characters): slugs are cut at a word within 32, and two
 // long game names cut alike stay two games.

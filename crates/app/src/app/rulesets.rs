@@ -430,7 +430,11 @@ impl RuleSets {
         upload: Upload,
     ) -> Result<(StoredManifest, String, Preview), RulesError> {
         let _slot = self.conversion_slot(guild).await?;
-        let app = self.answering(guild).await?.app;
+        let current = self.current_corpus(guild).await?;
+        let known: &Corpus = match &current {
+            Current::Cached(app) => &app.corpus,
+            Current::Built(corpus) => corpus,
+        };
         let req = ImportRequest {
             file_name: &upload.file_name,
             bytes: &upload.bytes,
@@ -438,14 +442,14 @@ impl RuleSets {
             kind: upload.kind,
             title: upload.title.as_deref(),
         };
-        let target = app.import_target(&req)?;
+        let target = crate::corpus::import::target(known, &req)?;
         let done = sandbox::convert(target.clone(), upload.bytes, self.limits)
             .await
             .map_err(|e| match e {
                 SandboxError::Refused(e) => RulesError::Import(e),
                 other => RulesError::Convert(other),
             })?;
-        let mut imported = Import::new(&app.corpus, &target, done.converted);
+        let mut imported = Import::new(known, &target, done.converted);
         // A revision sent under the same title goes beside the live one:
         // answers would quote both, so the preview says how to replace it.
         let live = self.store.rule_docs(guild, None).await?;
@@ -478,6 +482,27 @@ impl RuleSets {
             index_bytes: done.index_bytes,
         };
         Ok((manifest, doc.text.clone(), imported.preview))
+    }
+
+    /// The corpus of the server's current version, which an upload's ids
+    /// are decided against: the cached index's when it is built, else built
+    /// here from the stored documents (no index, no wait for the build
+    /// turn). Never an older version's: the shipped index, answering while
+    /// a whole rulebook is still being indexed, would preview ids the live
+    /// documents already use.
+    async fn current_corpus(&self, guild: &str) -> Result<Current, RulesError> {
+        let version = self.store.rule_set_version(guild).await?;
+        if version <= 0 {
+            return Ok(Current::Cached(self.base.clone()));
+        }
+        if let Some(app) = self.cached_at(guild, version) {
+            return Ok(Current::Cached(app));
+        }
+        let docs = self.store.rule_docs(guild, Some(version)).await?;
+        let shipped = self.shipped.clone();
+        tokio::task::spawn_blocking(move || Current::Built(server_corpus(&shipped, &docs)))
+            .await
+            .map_err(|e| RulesError::Build(format!("reading the rule set failed: {e}")))
     }
 
     /// A place among the conversions running: one per server, at most
@@ -544,18 +569,27 @@ impl RuleSets {
             .take_pending_rule(token, guild, since)
             .await?
             .ok_or(RulesError::Expired)?;
-        // A document of the same id made live since this preview (another
-        // moderator's upload of the same title) is not replaced unseen.
+        // A document of the same game made live since this preview
+        // (another moderator's upload) may have taken the ids previewed, or
+        // the same title: nothing is replaced or renumbered unseen.
         let id = pending.manifest.id();
         let live = self.store.rule_docs(guild, None).await?;
         if let Some(d) = live
             .iter()
-            .find(|d| d.manifest.id() == id && d.at >= pending.created_at)
+            .find(|d| d.manifest.game == pending.manifest.game && d.at >= pending.created_at)
         {
-            return Err(RulesError::Conflict(format!(
-                "`{id}` was added by {} after this preview; nothing changed: add yours again with another title, or remove theirs first (`/rules remove`, `arbiter rules remove`, id {id})",
-                d.actor
-            )));
+            return Err(RulesError::Conflict(if d.manifest.id() == id {
+                format!(
+                    "`{id}` was added by {} after this preview; nothing changed: add yours again with another title, or remove theirs first (`/rules remove`, `arbiter rules remove`, id {id})",
+                    d.actor
+                )
+            } else {
+                format!(
+                    "{} added `{}` to this game after this preview, so its ids may no longer be the ones shown; nothing changed: send yours again for a new preview",
+                    d.actor,
+                    d.manifest.id()
+                )
+            }));
         }
         self.store_doc(guild, &pending.manifest, &pending.body, &pending.actor)
             .await
@@ -569,6 +603,15 @@ impl RuleSets {
             .take_pending_rule(token, guild, 0)
             .await?
             .is_some())
+    }
+
+    /// Converts and previews an upload as [`RuleSets::preview`] would, with
+    /// its refusals (the same file live, the quota), keeping nothing
+    /// (`arbiter rules add --dry-run`).
+    pub async fn dry_run(&self, guild: &str, upload: Upload) -> Result<Preview, RulesError> {
+        let (manifest, body, preview) = self.convert(guild, upload).await?;
+        self.check_quota(guild, &manifest, body.len()).await?;
+        Ok(preview)
     }
 
     /// Converts and adds at once (operators: `arbiter rules add`).
@@ -1185,8 +1228,20 @@ fn siblings(cache: &Mutex<Cache>, key: &Key, app: &Arc<App>) -> Vec<Arc<App>> {
         .collect()
 }
 
+/// A server's current corpus: its cached index's, or one built for it.
+enum Current {
+    Cached(Arc<App>),
+    Built(Corpus),
+}
+
 /// The shipped games with a server's documents folded in.
 fn build_app(shipped: &[SourceGame], docs: &[RuleDoc]) -> App {
+    App::new(server_corpus(shipped, docs))
+}
+
+/// The corpus of the shipped games with a server's documents folded in,
+/// each of them marked as the server's.
+fn server_corpus(shipped: &[SourceGame], docs: &[RuleDoc]) -> Corpus {
     let mut sources = shipped.to_vec();
     sources.extend(docs.iter().map(|d| SourceGame {
         manifest: GameManifest {
@@ -1214,7 +1269,7 @@ fn build_app(shipped: &[SourceGame], docs: &[RuleDoc]) -> App {
             doc.from_server = true;
         }
     }
-    App::new(corpus)
+    corpus
 }
 
 /// `YYYY-MM-DD` (UTC) of a Unix time in milliseconds.
