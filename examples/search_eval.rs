@@ -135,7 +135,7 @@ fn evidence(app: &App, cases: &[&eval::Case], part: &str) {
         });
         match out.evidence {
             Some(e) => println!(
-                "EVID\t{kind}\t{:.2}\t{:.2}\t{:.2}\t{}\t{}\t{:?}\t{}\t{}\t{:.1}\t{}\t{:.2}\t{:.2}\t{}\t{}\t{}",
+                "EVID\t{kind}\t{:.2}\t{:.2}\t{:.2}\t{}\t{}\t{:?}\t{}\t{}\t{:.1}\t{}\t{:.2}\t{:.2}\t{}\t{}\t{}\t{:.2}\t{}",
                 e.coverage,
                 e.highlight,
                 e.margin,
@@ -153,7 +153,10 @@ fn evidence(app: &App, cases: &[&eval::Case], part: &str) {
                 e.semantic.map_or("-".to_string(), |s| format!(
                     "{:.3}\t{:.3}\t{}\t{}",
                     s.cosine, s.cosine_gap, s.lexical_rank, s.semantic_rank
-                ))
+                )),
+                e.title_share,
+                e.sentence_cosine
+                    .map_or("-".to_string(), |c| format!("{c:.3}")),
             ),
             None => println!(
                 "EVID\t{kind}\t-\t-\t-\t-\t-\tNone\t{}\t-\t-\t{}",
