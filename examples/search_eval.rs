@@ -7,7 +7,8 @@
 //! nobody tunes on them. Held-out tables are printed only with `--all`;
 //! `--calibrate` prints the evidence behind each tuning question's label
 //! (`--part calibration`: the calibration part's, written for fitting the
-//! label alone).
+//! label alone), the last column the cosine between the question and the
+//! first passage's highlighted sentence (tools/answer_sentence.py).
 //! `--dump DIR` writes, for offline re-ranking experiments
 //! (tools/emb_experiment.py), DIR/questions.jsonl (each tuning question with
 //! its game filter, expected ids and our ranked candidates, scores included)
@@ -133,9 +134,17 @@ fn evidence(app: &App, cases: &[&eval::Case], part: &str) {
                 .filter(|p| &p.game == game)
                 .count()
         });
+        // The cosine between the question and the first passage's
+        // highlighted sentence (the whole question's, for a multi-part one),
+        // computed here: the label does not use it.
+        let sentence_cosine = out.evidence.as_ref().and_then(|e| {
+            let first = out.hits.iter().find(|h| h.passage == e.passage)?;
+            let text = arbiter::search::semantic::with_context(&c.q, &[]);
+            app.index.sentence_cosine(&text, &first.highlight)
+        });
         match out.evidence {
             Some(e) => println!(
-                "EVID\t{kind}\t{:.2}\t{:.2}\t{:.2}\t{}\t{}\t{:?}\t{}\t{}\t{:.1}\t{}\t{:.2}\t{:.2}\t{}\t{}\t{}\t{:.2}\t{}",
+                "EVID\t{kind}\t{:.2}\t{:.2}\t{:.2}\t{}\t{}\t{:?}\t{}\t{}\t{:.1}\t{}\t{:.2}\t{:.2}\t{}\t{}\t{}\t{}",
                 e.coverage,
                 e.highlight,
                 e.margin,
@@ -154,9 +163,7 @@ fn evidence(app: &App, cases: &[&eval::Case], part: &str) {
                     "{:.3}\t{:.3}\t{}\t{}",
                     s.cosine, s.cosine_gap, s.lexical_rank, s.semantic_rank
                 )),
-                e.title_share,
-                e.sentence_cosine
-                    .map_or("-".to_string(), |c| format!("{c:.3}")),
+                sentence_cosine.map_or("-".to_string(), |c| format!("{c:.3}")),
             ),
             None => println!(
                 "EVID\t{kind}\t-\t-\t-\t-\t-\tNone\t{}\t-\t-\t{}",

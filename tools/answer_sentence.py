@@ -8,13 +8,15 @@ code; it never sees the held-out part.
     ARBITER_SHARED_DIR=../shared cargo run --release --example search_eval -- --calibrate --part calibration > /tmp/cal.txt
     python3 tools/answer_sentence.py /tmp/tun.txt /tmp/cal.txt
 
-Each EVID line ends with the title share and the sentence cosine (the cosine
-between the question and the first passage's highlighted sentence; "-" when
-it was not computed: no semantic stage, or lexical evidence too weak for
-either path of the rule). The script prints, per part and for the five games
-and MTG apart, the labels right / labelled and the share of answerable
-questions labelled, for the lexical rule, the rule shipped in confidence.rs
-and its neighbours (thresholds 0.55 and 0.65), and candidate 2.
+Each EVID line ends with the sentence cosine (between the question and the
+first passage's highlighted sentence; "-" without the semantic stage). The
+script prints, per part and for the five games and MTG apart, the labels
+right / labelled and the share of answerable questions labelled, for the
+lexical rule, candidate 1 (0.3 / 0.6) and its neighbours (0.55, 0.65), and
+candidate 2. Both candidates were measured once on held-out and not
+adopted; the label rule is the lexical one. The evidence is read as printed
+(rounded to two decimals: a margin of 1.198 reads 1.20), so a row or two can
+differ from the product's own figures in docs/SEARCH.md.
 Row counts can differ by a label or two from `search_eval`'s tables, which
 ask through the app (card names, question sentence) as `arbiter ask` does.
 """
@@ -40,8 +42,7 @@ def load(path, part):
         else:
             d.update(lr=None, sr=None)
             rest = f[17:]
-        d["title"] = float(rest[0])
-        d["sc"] = None if rest[1] == "-" else float(rest[1])
+        d["sc"] = None if rest[0] == "-" else float(rest[0])
         rows.append(d)
     return rows
 

@@ -31,16 +31,6 @@ const ANSWER_MARGIN: f32 = 1.6;
 /// of the rarest possible term's IDF. Set on the tuning part: more than any
 /// question there that the rules do not answer reaches (1.53; docs/SEARCH.md).
 const ANSWER_STRENGTH: f32 = 1.6;
-/// With the semantic stage, the lexical rule's "answer" also needs the
-/// cosine between the question and the highlighted sentence to reach this;
-/// weaker lexical support (first lexically, [`SUPPORT_STRENGTH`],
-/// [`SUPPORT_MARGIN`]) earns "answer" when it reaches [`SENTENCE_ANSWERS`].
-/// Chosen on the tuning and calibration parts (docs/SEARCH.md, ""answer"
-/// from the highlighted sentence's meaning").
-const SENTENCE_AGREES: f32 = 0.3;
-const SENTENCE_ANSWERS: f32 = 0.6;
-const SUPPORT_STRENGTH: f32 = 1.0;
-const SUPPORT_MARGIN: f32 = 1.2;
 /// Below this coverage nothing indexed is relevant: "none".
 const RELEVANT_COVERAGE: f32 = 0.2;
 
@@ -81,18 +71,6 @@ pub struct Evidence {
     /// label: the rule calibrated on it failed on held-out (docs/SEARCH.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub semantic: Option<SemanticEvidence>,
-    /// Share of the title terms of the first passage (or of the heading it
-    /// sits under, or of the glossary entry that led to it) that the
-    /// question uses: does the question name what the rule is about?
-    /// Evidence for calibration (`search_eval --calibrate`); not in the label.
-    #[serde(skip)]
-    pub title_share: f32,
-    /// Cosine between the question and the first passage's highlighted
-    /// sentence (the semantic stage's encoder): sharper than the whole
-    /// passage's. Computed only when the stage ran and the lexical evidence
-    /// could earn "answer" (one short forward pass).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub sentence_cosine: Option<f32>,
 }
 
 /// What the semantic stage says of the first passage.
@@ -113,7 +91,6 @@ impl Evidence {
     pub(super) fn of(
         index: &Index,
         corpus: &Corpus,
-        question: &str,
         q: &Query,
         hits: &[Hit],
         ranked: &[Hit],
@@ -176,43 +153,8 @@ impl Evidence {
                 semantic_rank: s.semantic_rank,
             }
         });
-        // The question's tokens, and the share of a title's that it uses.
-        let mut asked: Vec<u32> = groups
-            .iter()
-            .filter(|g| g.weight > 0.0)
-            .flat_map(|g| g.tokens())
-            .collect();
-        asked.sort_unstable();
-        let title_share = |title: &str| {
-            let s = index.sentence(title, 0..title.len());
-            let terms: Vec<u32> = s
-                .terms
-                .iter()
-                .copied()
-                .filter(|&t| !index.word(t).chars().any(|c| c.is_ascii_digit()))
-                .collect();
-            if terms.is_empty() {
-                return 0.0;
-            }
-            terms
-                .iter()
-                .filter(|t| asked.binary_search(t).is_ok())
-                .count() as f32
-                / terms.len() as f32
-        };
-        let p = &corpus.passages[first.passage];
-        let mut titles: Vec<&str> = vec![p.title.as_str()];
-        if let Some(h) = p.path.last() {
-            titles.push(h);
-        }
-        if let Some(v) = first.via {
-            titles.push(corpus.passages[v].title.as_str());
-        }
-        let title_share = titles.iter().map(|t| title_share(t)).fold(0.0, f32::max);
         Some(Evidence {
             passage: first.passage,
-            title_share,
-            sentence_cosine: None,
             semantic,
             family_margin,
             agree,
@@ -225,67 +167,39 @@ impl Evidence {
             terms: groups.len(),
             unknown_topics: q.unknown_topics,
         })
-        .map(|mut e| {
-            if first.semantic.is_some() && (e.lexical_answer() || e.lexical_support()) {
-                e.sentence_cosine = sentence_cosine(index, question, &first.highlight);
-            }
-            e
-        })
     }
 
     pub fn label(&self) -> Confidence {
         if self.coverage < RELEVANT_COVERAGE {
             Confidence::None
-        } else if self.answers() {
-            Confidence::Answer
-        } else {
-            Confidence::Closest
-        }
-    }
-
-    /// "answer": the lexical rule, its highlighted sentence not far in
-    /// meaning from the question; or weaker lexical support (first in the
-    /// lexical ranking, some strength and margin) with a sentence close in
-    /// meaning. Without the semantic stage, the lexical rule alone.
-    fn answers(&self) -> bool {
-        match self.sentence_cosine {
-            None => self.lexical_answer(),
-            Some(c) => {
-                (self.lexical_answer() && c >= SENTENCE_AGREES)
-                    || (self.lexical_support() && c >= SENTENCE_ANSWERS)
-            }
-        }
-    }
-
-    /// The lexical rule: coverage, highlight, margin, strength, no rival,
-    /// no unknown topic.
-    fn lexical_answer(&self) -> bool {
-        self.coverage >= ANSWER_COVERAGE
+        } else if self.coverage >= ANSWER_COVERAGE
             && self.highlight >= ANSWER_HIGHLIGHT
             && self.margin >= ANSWER_MARGIN
             && self.strength >= ANSWER_STRENGTH
             && self.rivals == 0
             && self.unknown_topics == 0
-    }
-
-    /// Weaker lexical support, which a sentence close in meaning confirms:
-    /// the first passage was also the lexical ranking's first, with some
-    /// strength and margin.
-    fn lexical_support(&self) -> bool {
-        self.semantic.is_some_and(|s| s.lexical_rank == 0)
-            && self.strength >= SUPPORT_STRENGTH
-            && self.margin >= SUPPORT_MARGIN
+        {
+            Confidence::Answer
+        } else {
+            Confidence::Closest
+        }
     }
 }
 
-/// Cosine between the question's vector (cached by the stage) and a
-/// sentence's, when the semantic stage is on.
-fn sentence_cosine(index: &Index, question: &str, sentence: &str) -> Option<f32> {
-    let stage = index.semantic().filter(|_| super::levers::get().semantic)?;
-    if sentence.trim().is_empty() {
-        return None;
+impl Index {
+    /// Cosine between a question's vector and a sentence's (the semantic
+    /// stage's encoder), when the stage is on: evidence for calibration
+    /// only (`search_eval --calibrate`). The label does not use it: the
+    /// rules calibrated on it failed on held-out (docs/SEARCH.md, ""answer"
+    /// from the highlighted sentence's meaning"), so `ask` embeds no
+    /// sentence.
+    pub fn sentence_cosine(&self, question: &str, sentence: &str) -> Option<f32> {
+        let stage = self.semantic().filter(|_| super::levers::get().semantic)?;
+        if sentence.trim().is_empty() {
+            return None;
+        }
+        let q = stage.question(question);
+        let v = stage.encoder().encode(sentence);
+        Some(q.iter().zip(&v).map(|(a, b)| a * b).sum())
     }
-    let q = stage.question(question);
-    let v = stage.encoder().encode(sentence);
-    Some(q.iter().zip(&v).map(|(a, b)| a * b).sum())
 }

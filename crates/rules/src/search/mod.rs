@@ -595,7 +595,7 @@ impl Index {
         for h in &mut hits {
             (h.highlight_at, h.highlight) = self.highlight(corpus, h.passage, &q.groups);
         }
-        let evidence = confidence::Evidence::of(self, corpus, question, &q, &hits, &ranked);
+        let evidence = confidence::Evidence::of(self, corpus, &q, &hits, &ranked);
         let confidence = match evidence.as_ref().map_or(Confidence::None, Evidence::label) {
             // The cards' text reaches these rules: the closest, not nothing.
             Confidence::None if q.led_by_cards && !hits.is_empty() => Confidence::Closest,
