@@ -48,6 +48,10 @@ pub enum RuleSetCommand {
         kind: DocumentKind,
         #[arg(long)]
         title: Option<String>,
+        /// A live document (its id from `list`) this one replaces, keeping
+        /// its id and its passages' ids, in one version.
+        #[arg(long)]
+        replace: Option<String>,
         /// Only print the preview; store nothing.
         #[arg(long)]
         dry_run: bool,
@@ -125,6 +129,7 @@ async fn execute(sets: &RuleSets, args: &RuleSetArgs) -> Result<String, (u8, Str
             game,
             kind,
             title,
+            replace,
             dry_run,
         } => {
             let bytes = crate::read_bytes(file, MAX_IMPORT_BYTES).map_err(|e| (2, e))?;
@@ -137,6 +142,7 @@ async fn execute(sets: &RuleSets, args: &RuleSetArgs) -> Result<String, (u8, Str
                 game: game.clone(),
                 kind: *kind,
                 title: title.clone(),
+                replaces: replace.clone(),
             };
             if *dry_run {
                 let preview = sets.dry_run(guild, upload).await.map_err(fail)?;

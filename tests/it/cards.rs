@@ -178,6 +178,7 @@ fn cards(file: &str, text: &[u8]) -> Upload {
         game: "ashes".into(),
         kind: DocumentKind::Cards,
         title: Some("Club cards".into()),
+        replaces: None,
     }
 }
 

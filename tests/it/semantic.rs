@@ -424,6 +424,7 @@ mod model {
             game: "ti4".into(),
             kind: arbiter::corpus::DocumentKind::House,
             title: Some("Table rules".into()),
+            replaces: None,
         };
         let first = start();
         first.add("g", "m", upload).await.unwrap();

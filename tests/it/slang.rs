@@ -28,6 +28,7 @@ fn slang(file: &str, game: &str, text: &str) -> Upload {
         game: game.into(),
         kind: DocumentKind::Slang,
         title: Some("Table talk".into()),
+        replaces: None,
     }
 }
 

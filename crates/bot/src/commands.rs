@@ -731,6 +731,12 @@ const RULES_SUBS: &[Sub] = &[
                 .max(100)
                 .choices(Choices::DocumentKinds),
             text("title", "The document's title (default: the file name)").max(100),
+            text(
+                "replace",
+                "A live document this one replaces, keeping its ids (from /rules list)",
+            )
+            .max(100)
+            .autocomplete(),
         ],
         bare: false,
         parse: |g| {
@@ -739,6 +745,7 @@ const RULES_SUBS: &[Sub] = &[
                 game: g.need("game")?,
                 kind: g.need("kind")?.parse()?,
                 title: g.text("title"),
+                replace: g.text("replace"),
             }))
         },
     },

@@ -31,6 +31,8 @@ pub enum RulesCommand {
         game: String,
         kind: DocumentKind,
         title: Option<String>,
+        /// The live document it replaces, keeping its ids.
+        replace: Option<String>,
     },
     List,
     Show {
@@ -192,7 +194,9 @@ impl Bot {
         };
         let limit = super::MAX_CHOICES;
         let found = match (sub, option) {
-            (Some("remove"), "id") => sets.complete_documents(&guild, value, limit).await,
+            (Some("remove"), "id") | (Some("add"), "replace") => {
+                sets.complete_documents(&guild, value, limit).await
+            }
             (_, "id") => sets.complete_ids(&guild, value, limit).await,
             (_, "game") => sets.complete_games(&guild, value, limit).await,
             _ => Ok(Vec::new()),
@@ -237,6 +241,7 @@ impl Bot {
                 game,
                 kind,
                 title,
+                replace,
             } => {
                 let (filename, bytes) = match file {
                     RulesFile::Read { filename, bytes } => (filename.clone(), bytes.clone()),
@@ -264,6 +269,7 @@ impl Bot {
                     game: game.clone(),
                     kind: *kind,
                     title: title.clone(),
+                    replaces: replace.clone(),
                 };
                 let token = super::pages::new_token();
                 match sets.preview(guild, &actor(origin), &token, upload).await {

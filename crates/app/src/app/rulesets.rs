@@ -21,7 +21,7 @@ use std::time::Duration;
 use tokio::sync::{Semaphore, watch};
 
 use crate::app::App;
-use crate::corpus::import::{Import, ImportError, ImportRequest, Preview};
+use crate::corpus::import::{Import, ImportError, ImportRequest, Preview, Target};
 use crate::corpus::{Corpus, DocumentKind, GameManifest, Glossary, SourceDocument, SourceGame};
 use crate::sandbox::{self, SandboxError};
 use crate::search::Suggestion;
@@ -178,6 +178,10 @@ pub struct Upload {
     pub game: String,
     pub kind: DocumentKind,
     pub title: Option<String>,
+    /// The live document this one replaces (`/rules add replace:`,
+    /// `arbiter rules add --replace`): it takes that document's id and
+    /// passage ids, in one version.
+    pub replaces: Option<String>,
 }
 
 impl RuleSets {
@@ -430,7 +434,11 @@ impl RuleSets {
         upload: Upload,
     ) -> Result<(StoredManifest, String, Preview), RulesError> {
         let _slot = self.conversion_slot(guild).await?;
-        let current = self.current_corpus(guild).await?;
+        let replaced = match &upload.replaces {
+            Some(id) => Some(self.live_document(guild, id).await?),
+            None => None,
+        };
+        let current = self.current_corpus(guild, replaced.as_ref()).await?;
         let known: &Corpus = match &current {
             Current::Cached(app) => &app.corpus,
             Current::Built(corpus) => corpus,
@@ -442,7 +450,10 @@ impl RuleSets {
             kind: upload.kind,
             title: upload.title.as_deref(),
         };
-        let target = crate::corpus::import::target(known, &req)?;
+        let mut target = crate::corpus::import::target(known, &req)?;
+        if let Some(old) = &replaced {
+            replace_target(&mut target, old)?;
+        }
         let done = sandbox::convert(target.clone(), upload.bytes, self.limits)
             .await
             .map_err(|e| match e {
@@ -453,13 +464,19 @@ impl RuleSets {
         // A revision sent under the same title goes beside the live one:
         // answers would quote both, so the preview says how to replace it.
         let live = self.store.rule_docs(guild, None).await?;
-        if let Some(old) = live.iter().find(|d| {
+        if let Some(old) = &replaced {
+            imported.preview.warnings.push(format!(
+                "replaces `{}` (“{}”), in one version: its passages keep their ids",
+                old.manifest.id(),
+                old.manifest.document.title
+            ));
+        } else if let Some(old) = live.iter().find(|d| {
             d.manifest.game == target.game
                 && crate::text::fold_eq(&d.manifest.document.title, &target.title)
         }) {
             let id = old.manifest.id();
             imported.preview.warnings.push(format!(
-                "a document titled “{}” is already live as `{id}`: this one is added beside it, and answers will quote both; to replace it, remove `{id}` once this one is confirmed (`/rules remove`, `arbiter rules remove {id}`)",
+                "a document titled “{}” is already live as `{id}`: this one is added beside it, and answers will quote both; to replace it instead, keeping its ids, send it with `replace:{id}` (`arbiter rules add … --replace {id}`)",
                 old.manifest.document.title
             ));
         }
@@ -490,15 +507,26 @@ impl RuleSets {
     /// turn). Never an older version's: the shipped index, answering while
     /// a whole rulebook is still being indexed, would preview ids the live
     /// documents already use.
-    async fn current_corpus(&self, guild: &str) -> Result<Current, RulesError> {
+    /// Without `replaced`, the document an upload replaces (whose ids it
+    /// takes over).
+    async fn current_corpus(
+        &self,
+        guild: &str,
+        replaced: Option<&RuleDoc>,
+    ) -> Result<Current, RulesError> {
         let version = self.store.rule_set_version(guild).await?;
         if version <= 0 {
             return Ok(Current::Cached(self.base.clone()));
         }
-        if let Some(app) = self.cached_at(guild, version) {
+        if replaced.is_none()
+            && let Some(app) = self.cached_at(guild, version)
+        {
             return Ok(Current::Cached(app));
         }
-        let docs = self.store.rule_docs(guild, Some(version)).await?;
+        let mut docs = self.store.rule_docs(guild, Some(version)).await?;
+        if let Some(old) = replaced {
+            docs.retain(|d| d.manifest.id() != old.manifest.id());
+        }
         let shipped = self.shipped.clone();
         tokio::task::spawn_blocking(move || Current::Built(server_corpus(&shipped, &docs)))
             .await
@@ -670,6 +698,11 @@ impl RuleSets {
                 same.manifest.document.title
             )));
         }
+        // A document replacing one of the same id takes its place.
+        let live: Vec<&RuleDoc> = live
+            .iter()
+            .filter(|d| d.manifest.id() != manifest.id())
+            .collect();
         if live.len() >= MAX_SERVER_DOCUMENTS {
             return Err(RulesError::Quota(format!(
                 "this server already has {} documents, the most it may keep; remove one first (`/rules list` and `/rules remove`, or `arbiter rules list` and `arbiter rules remove`)",
@@ -685,7 +718,7 @@ impl RuleSets {
                 MAX_SERVER_BYTES / MB
             )));
         }
-        let indexed: usize = live.iter().map(index_bytes).sum();
+        let indexed: usize = live.iter().map(|d| index_bytes(d)).sum();
         let adds = manifest.index_bytes;
         if indexed + adds > MAX_SERVER_INDEX_BYTES {
             return Err(RulesError::Quota(format!(
@@ -696,6 +729,21 @@ impl RuleSets {
             )));
         }
         Ok(())
+    }
+
+    /// The server's live document `id`, or which ids there are.
+    async fn live_document(&self, guild: &str, id: &str) -> Result<RuleDoc, RulesError> {
+        let wanted = id.trim().to_lowercase();
+        let live = self.store.rule_docs(guild, None).await?;
+        if let Some(d) = live.iter().find(|d| d.manifest.id() == wanted) {
+            return Ok(d.clone());
+        }
+        let ids: Vec<String> = live.iter().map(|d| d.manifest.id()).collect();
+        Err(RulesError::UnknownDocument {
+            id: id.trim().to_string(),
+            suggestion: crate::text::closest(&wanted, ids.iter().map(String::as_str), 3)
+                .map(str::to_string),
+        })
     }
 
     /// Removes a live document; the history keeps it. Returns the new version.
@@ -1226,6 +1274,32 @@ fn siblings(cache: &Mutex<Cache>, key: &Key, app: &Arc<App>) -> Vec<Arc<App>> {
         .filter(|(k, c)| k.0 == key.0 && !Arc::ptr_eq(&c.app, app))
         .map(|(_, c)| c.app.clone())
         .collect()
+}
+
+/// Makes `target` take over the document `old`: its id, and its passages'
+/// ids (its id prefix). Refused for another game or another kind of
+/// document's data (a card list cannot replace a rulebook).
+fn replace_target(target: &mut Target, old: &RuleDoc) -> Result<(), RulesError> {
+    let id = old.manifest.id();
+    if old.manifest.game != target.game {
+        return Err(RulesError::Conflict(format!(
+            "`{id}` is a document of {}, not of {}; nothing was added",
+            old.manifest.game_name, target.game_name
+        )));
+    }
+    let data = |k: DocumentKind| matches!(k, DocumentKind::Cards | DocumentKind::Slang);
+    if data(old.manifest.document.kind) != data(target.kind)
+        || (data(target.kind) && old.manifest.document.kind != target.kind)
+    {
+        return Err(RulesError::Conflict(format!(
+            "`{id}` is a {}, which a {} cannot replace; nothing was added",
+            old.manifest.document.kind.label().to_lowercase(),
+            target.kind.label().to_lowercase()
+        )));
+    }
+    target.slug = old.manifest.document.slug.clone();
+    target.id_prefix = Some(old.manifest.document.id_prefix.clone());
+    Ok(())
 }
 
 /// A server's current corpus: its cached index's, or one built for it.

@@ -543,6 +543,11 @@ pub struct Target {
     pub slug: String,
     pub title: String,
     pub kind: DocumentKind,
+    /// The id prefix of the document this one replaces (`/rules add
+    /// replace:`), kept so its passages keep their ids; `None` decides it
+    /// as for a new document.
+    #[serde(default)]
+    pub id_prefix: Option<String>,
 }
 
 /// A document converted and previewed, as a conversion sends it back: the
@@ -606,6 +611,7 @@ pub fn target(known: &Corpus, req: &ImportRequest) -> Result<Target, ImportError
         slug,
         title,
         kind: req.kind,
+        id_prefix: None,
     })
 }
 
@@ -652,10 +658,10 @@ pub fn convert_to(target: &Target, bytes: &[u8]) -> Result<Converted, ImportErro
         kind: target.kind,
         // A new game's rules own the id space (`mtg:702.19b`); anything added
         // to a game is prefixed with its slug so it never takes a live id.
-        id_prefix: if target.new_game && target.kind.is_rules() {
-            String::new()
-        } else {
-            slug.clone()
+        id_prefix: match &target.id_prefix {
+            Some(kept) => kept.clone(),
+            None if target.new_game && target.kind.is_rules() => String::new(),
+            None => slug.clone(),
         },
         ..DocumentManifest::default()
     };
