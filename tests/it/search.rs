@@ -911,3 +911,25 @@ fn sentences_around_a_question_do_not_drown_it() {
         .unwrap();
     assert_ne!(r.confidence, Confidence::Answer);
 }
+
+/// A reply names the question's words as the reader wrote or would write
+/// them: a repaired typo as a word of the rules ("exhausted", not the stem
+/// "exhaust"), a symbol as its symbol ("-3/-3", not `minus3minus3`; found
+/// by an outside tester).
+#[test]
+fn replies_name_words_as_written_not_as_indexed() {
+    let app = common::app();
+    let r = app
+        .ask("can an exhuasted unit take -3/-3", Some("ashes"), 3)
+        .unwrap();
+    assert_eq!(
+        r.corrections,
+        [("exhuasted".to_string(), "exhausted".to_string())]
+    );
+    assert!(r.ignored.contains(&"-3/-3".to_string()), "{:?}", r.ignored);
+    assert!(
+        !r.ignored.iter().any(|w| w.contains("minus")),
+        "{:?}",
+        r.ignored
+    );
+}

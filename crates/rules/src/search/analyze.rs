@@ -429,6 +429,48 @@ pub fn symbol_words(text: &str) -> Cow<'_, str> {
     Cow::Owned(out.into_owned())
 }
 
+/// A word [`symbol_words`] made, as the symbol it stands for ("-3/-3" for
+/// `minus3minus3`, "0/1" for `pt0x1`, "{T}" for `tapsymbol`), for a reply
+/// that names a question's words; any other word as it is.
+pub fn symbol_shown(word: &str) -> Cow<'_, str> {
+    static PAIR: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let pair = PAIR.get_or_init(|| {
+        regex::Regex::new(r"^(?:(plus|minus)(\d{1,2}|x|star)(plus|minus)(\d{1,2}|x|star)|pt(\d{1,2}|x|star)x(\d{1,2}|x|star))$")
+            .expect("a valid pattern")
+    });
+    match word {
+        "tapsymbol" => return Cow::Borrowed("{T}"),
+        "untapsymbol" => return Cow::Borrowed("{Q}"),
+        "phyrexiansymbol" => return Cow::Borrowed("a Phyrexian mana symbol"),
+        "hybridsymbol" => return Cow::Borrowed("a hybrid mana symbol"),
+        _ => {}
+    }
+    let Some(c) = pair.captures(word) else {
+        return Cow::Borrowed(word);
+    };
+    let n = |m: Option<regex::Match>| match m.map_or("", |m| m.as_str()) {
+        "star" => "*".to_string(),
+        "x" => "X".to_string(),
+        other => other.to_string(),
+    };
+    let sign = |m: Option<regex::Match>| match m.map_or("", |m| m.as_str()) {
+        "plus" => "+",
+        "minus" => "-",
+        _ => "",
+    };
+    Cow::Owned(if c.get(5).is_some() {
+        format!("{}/{}", n(c.get(5)), n(c.get(6)))
+    } else {
+        format!(
+            "{}{}/{}{}",
+            sign(c.get(1)),
+            n(c.get(2)),
+            sign(c.get(3)),
+            n(c.get(4))
+        )
+    })
+}
+
 /// Whether a word is one [`symbol_words`] made (never a typo to repair).
 pub fn is_symbol_word(word: &str) -> bool {
     word.ends_with("symbol") && !english::is_word(word)
@@ -590,6 +632,25 @@ mod symbol_tests {
         assert!(rule.iter().any(|x| x == "tapsymbol"), "{rule:?}");
         assert!(rule.iter().any(|x| x == "phyrexiansymbol"), "{rule:?}");
         assert_eq!(a.tokens("*/* creature"), a.tokens("ptstarxstar creature"));
+    }
+
+    #[test]
+    fn symbol_words_are_shown_as_their_symbols() {
+        for (typed, word) in [
+            ("-3/-3", "minus3minus3"),
+            ("+1/+1", "plus1plus1"),
+            ("+X/-2", "plusxminus2"),
+            ("0/1", "pt0x1"),
+            ("*/*", "ptstarxstar"),
+            ("{T}", "tapsymbol"),
+        ] {
+            let made = symbol_words(&format!("a {typed} b")).into_owned();
+            assert!(made.contains(word), "{typed} → {made}");
+            assert_eq!(symbol_shown(word), typed);
+        }
+        for plain in ["minus", "pt", "attack", "plus1", "ptx"] {
+            assert_eq!(symbol_shown(plain), plain);
+        }
         // Dates and rule numbers are left alone.
         assert_eq!(
             symbol_words("effective 2022/04/29, see 702.19b"),

@@ -59,6 +59,23 @@ impl Lexicon {
             .unwrap_or("")
     }
 
+    /// The word form of the text whose stem is a term nearest to `typed`
+    /// (fewest edits, then the shortest, then the first alphabetically:
+    /// "exhausted" for `exhaust` typed "exhuasted"), to show a reader what
+    /// a typo was read as; `None` when no form was learnt. A scan: for the
+    /// rare reply that names a repaired word, never for ranking.
+    pub fn form_of(&self, term: u32, typed: &str) -> Option<&str> {
+        let stem = *self.terms.get(term as usize)?;
+        let edits = |s: &str| {
+            crate::text::edit_distance(typed, s, typed.len() + s.len()).unwrap_or(usize::MAX)
+        };
+        self.strings
+            .iter()
+            .filter(|(sym, _)| self.stem_of.get(sym.to_usize()) == Some(&stem))
+            .map(|(_, s)| s)
+            .min_by_key(|s| (edits(s), s.len(), *s))
+    }
+
     /// Every term, by id.
     pub fn terms(&self) -> impl Iterator<Item = (u32, &str)> {
         (0..self.terms.len() as u32).map(|id| (id, self.word(id)))
@@ -117,11 +134,19 @@ mod tests {
         assert_eq!(l.term("block"), Some(1));
         assert_eq!(l.word(1), "block");
         assert_eq!(l.word(7), "");
+        l.learn("ruled", "rule");
+        assert_eq!(l.form_of(0, "rulesz"), Some("rules"), "the nearest form");
+        assert_eq!(l.form_of(0, "rled"), Some("ruled"));
+        l.learn("blocks", "block");
+        l.learn("blocked", "block");
+        assert_eq!(l.form_of(1, "xx"), Some("blocks"), "then the shortest");
+        assert_eq!(l.form_of(9, "rule"), None);
         assert_eq!(
             l.terms().collect::<Vec<_>>(),
             vec![(0, "rule"), (1, "block")]
         );
-        // "rules", "rule", "block": three strings, whatever their roles.
-        assert_eq!(l.strings.len(), 3);
+        // "rules", "rule", "block", "ruled", "blocks", "blocked": each
+        // string once, whatever its roles.
+        assert_eq!(l.strings.len(), 6);
     }
 }

@@ -114,12 +114,14 @@ impl Index {
                         .flatten()
                         .filter(|&id| self.used_in(game, id))
                 {
-                    q.corrections
-                        .push((w.to_string(), self.word(id).to_string()));
+                    // Shown as a word of the rules, not its stem ("trampl").
+                    let shown = self.analyzer.lexicon().form_of(id, w);
+                    let shown = shown.unwrap_or_else(|| self.word(id));
+                    q.corrections.push((w.to_string(), shown.to_string()));
                     options.push(vec![id]);
                 }
                 if options.is_empty() {
-                    q.ignored.push(w.to_string());
+                    q.ignored.push(analyze::symbol_shown(w).into_owned());
                     // A topic no rules indexed here use at all: in one
                     // game's terms, "after" would veto the label in Ashes
                     // (measured: three right tuning labels lost, no wrong
