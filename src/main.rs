@@ -408,8 +408,9 @@ fn main() -> ExitCode {
         }
         other => other,
     };
+    let asks = matches!(command, Command::Ask { .. });
     let app = match command.server().and_then(ServerArgs::guild) {
-        Some((guild, url)) => match server_app(app, &data, &cli.rules_dirs, guild, url) {
+        Some((guild, url)) => match server_app(app, &data, &cli.rules_dirs, guild, url, asks) {
             Ok(app) => app,
             Err((code, e)) => {
                 eprintln!("arbiter: {e}");
@@ -418,7 +419,6 @@ fn main() -> ExitCode {
         },
         None => std::sync::Arc::new(app),
     };
-    let asks = matches!(command, Command::Ask { .. });
     match run(&app, command) {
         Ok(out) => {
             if !emit(&out) {
@@ -461,13 +461,17 @@ impl ServerArgs {
 /// The index of a server's rule set for a one-shot command (`--guild`):
 /// the shipped games plus the server's live documents, built once, as the
 /// bot answers in that server. A server that added nothing answers from
-/// the shipped rules, and says so. Errors: (exit status, message).
+/// the shipped rules, and says so. With `stage` (a question), the index
+/// gets its semantic stage from the vectors at hand (shipped and stored),
+/// and passages without one are said on stderr. Errors: (exit status,
+/// message).
 fn server_app(
     app: App,
     data: &std::path::Path,
     extra: &[PathBuf],
     guild: &str,
     url: Option<&str>,
+    stage: bool,
 ) -> Result<std::sync::Arc<App>, (u8, String)> {
     use arbiter::app::rulesets::RuleSets;
     let guild = guild.trim();
@@ -496,12 +500,60 @@ fn server_app(
             if store.rule_set_version(guild).await? == 0 {
                 eprintln!("arbiter: server {guild} has added no documents: answering from the shipped rules");
             }
-            sets.app_for(guild).await
+            let app = sets.app_for(guild).await?;
+            let missing = if stage { sets.stage_now(&app).await } else { 0 };
+            if missing > 0 {
+                eprintln!(
+                    "arbiter: {missing} passages of server {guild}'s documents have no semantic vector yet, so they are ranked lexically; `arbiter semantic vectors --guild {guild}` computes and stores them once (a running bot does it too)"
+                );
+            }
+            Ok::<_, arbiter::app::rulesets::RulesError>(app)
         }
         .await
         .map_err(|e| (1, e.to_string()));
         store.close().await;
         built
+    })
+}
+
+/// `arbiter semantic vectors --guild G`: embeds the passages of a server's
+/// documents that have no stored vector (every core) and stores them, so
+/// that every later answer there, one-shot or bot, uses the stage.
+#[cfg(feature = "semantic")]
+pub fn server_vectors(
+    data: &std::path::Path,
+    guild: &str,
+    url: Option<&str>,
+) -> Result<String, String> {
+    use arbiter::app::rulesets::RuleSets;
+    let shipped = arbiter::load::load_all(data, &[]).map_err(|e| e.to_string())?;
+    let app = App::load_with(data, &[], arbiter::app::MissingVectors::Lexical)
+        .map_err(|e| e.to_string())?;
+    let url = url
+        .map(str::trim)
+        .filter(|u| !u.is_empty())
+        .unwrap_or(arbiter::store::DEFAULT_DATABASE_URL);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    runtime.block_on(async {
+        let store = arbiter::store::Store::connect(url).await.map_err(|e| e.to_string())?;
+        let sets = RuleSets::new(store.clone(), shipped, std::sync::Arc::new(app)).without_warming();
+        let started = std::time::Instant::now();
+        let server = sets.app_for(guild.trim()).await.map_err(|e| e.to_string())?;
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let done = sets.embed_now(&server, threads).await;
+        store.close().await;
+        match done {
+            Some(n) => Ok(format!(
+                "server {}: {n} passages embedded and stored in {:.1} s ({} passages in its index)\n",
+                guild.trim(),
+                started.elapsed().as_secs_f64(),
+                server.corpus.passages.len()
+            )),
+            None => Err("the semantic model could not be loaded, or the vectors could not be stored".into()),
+        }
     })
 }
 

@@ -14,8 +14,19 @@ use clap::Subcommand;
 #[derive(Subcommand)]
 pub enum SemanticCommand {
     /// Write each rule folder's vectors file (`semantic-vectors.bin`) for
-    /// its passages as they are now (default: the shipped rule data).
-    Vectors { dirs: Vec<PathBuf> },
+    /// its passages as they are now (default: the shipped rule data); with
+    /// --guild, embed and store the vectors a server's documents lack.
+    Vectors {
+        dirs: Vec<PathBuf>,
+        /// A server (guild id) whose uploaded documents' vectors are
+        /// computed and stored in DATABASE_URL (no folder is written).
+        #[arg(long, value_name = "GUILD", conflicts_with = "dirs")]
+        guild: Option<String>,
+        /// With --guild: the database of servers' rule sets (default
+        /// sqlite://arbiter.db).
+        #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+        database_url: Option<String>,
+    },
     /// Time the encoder on questions: load, first call, p50 of 30 rounds.
     Time {
         #[arg(required = true)]
@@ -61,7 +72,20 @@ pub fn run(command: SemanticCommand, data: PathBuf) -> ExitCode {
                 first.as_secs_f64() * 1000.0,
             ));
         }
-        SemanticCommand::Vectors { dirs } => {
+        SemanticCommand::Vectors {
+            guild: Some(guild),
+            database_url,
+            ..
+        } => match crate::server_vectors(&data, &guild, database_url.as_deref()) {
+            Ok(out) => {
+                crate::emit(&out);
+            }
+            Err(e) => {
+                eprintln!("arbiter: {e}");
+                return ExitCode::from(1);
+            }
+        },
+        SemanticCommand::Vectors { dirs, .. } => {
             let dirs = if dirs.is_empty() { vec![data] } else { dirs };
             for dir in dirs {
                 let sources = match arbiter::load::load_all(&dir, &[]) {

@@ -450,6 +450,48 @@ mod model {
         );
     }
     store_common::both!(an_uploads_vectors_are_embedded_once);
+
+    /// A one-shot `ask --guild` answers with the stage from the vectors at
+    /// hand and says which of the server's passages have none (an outside
+    /// tester found every answer there lexical, silently); `arbiter
+    /// semantic vectors --guild` computes and stores them once.
+    #[test]
+    fn a_one_shot_question_to_a_server_says_which_passages_are_lexical() {
+        let (db, dir) = store_common::sqlite_url();
+        let file = dir.path().join("house.md");
+        std::fs::write(
+            &file,
+            "# Speaker\n\n1. The speaker always breaks ties with a coin toss at our table.\n2. A new speaker is chosen by the previous one.\n",
+        )
+        .unwrap();
+        let cli = |args: &[&str]| common::arbiter_cli(Some(&db), args);
+        let f = file.to_str().unwrap();
+        let o = cli(&[
+            "rules", "add", f, "--game", "ti4", "--kind", "house", "--guild", "9",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let ask = || cli(&["ask", "who breaks speaker ties", "--guild", "9"]);
+        let o = ask();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("4 passages of server 9's documents have no semantic vector yet")
+                && err.contains("`arbiter semantic vectors --guild 9`"),
+            "{err}"
+        );
+        let o = cli(&["semantic", "vectors", "--guild", "9"]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            out.contains("server 9: 4 passages embedded and stored"),
+            "{out}"
+        );
+        let o = ask();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            o.status.success() && !err.contains("semantic vector"),
+            "{err}"
+        );
+        assert!(String::from_utf8_lossy(&o.stdout).contains("ti4:house.speaker.1"));
+    }
 }
 
 #[cfg(not(feature = "semantic"))]

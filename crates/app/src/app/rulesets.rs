@@ -215,9 +215,11 @@ impl RuleSets {
         }
     }
 
-    /// Builds nothing ahead after a change ([`RuleSets::prepare`]): for a
-    /// one-shot command (`arbiter rules add`), which would exit, closing
-    /// the database, under the build it started.
+    /// Builds nothing ahead after a change ([`RuleSets::prepare`]), and a
+    /// build stops at the index (no passage vectors embedded after it): for
+    /// a one-shot command (`arbiter rules add`, `ask --guild`), which would
+    /// exit, closing the database, under the work it started. Such a
+    /// command gives an index its stage with [`RuleSets::stage_now`].
     pub fn without_warming(mut self) -> RuleSets {
         self.warm = false;
         self
@@ -369,6 +371,7 @@ impl RuleSets {
             cache: self.cache.clone(),
             builds: self.builds.clone(),
             budget: self.budget,
+            embed: self.warm,
         };
         tokio::spawn(async move {
             // Someone besides the cache's own handle waits for it.
@@ -731,6 +734,84 @@ impl RuleSets {
         Ok(())
     }
 
+    /// Gives a server's index (from [`RuleSets::app_for`]) its semantic
+    /// stage now, from the shipped passages' vectors and those stored for
+    /// its own, embedding nothing: for a one-shot command, for which a
+    /// whole rulebook would be minutes. Returns how many of its passages
+    /// have no vector (ranked lexically; [`RuleSets::embed_now`] or a
+    /// running bot computes and stores them).
+    pub async fn stage_now(&self, app: &Arc<App>) -> usize {
+        let Some((encoder, known)) = self.vectors_at_hand(app).await else {
+            return 0;
+        };
+        let missing = crate::search::semantic::missing(&app.corpus, &known).len();
+        app.index.set_semantic(crate::search::semantic::Stage::new(
+            &app.corpus,
+            encoder,
+            &known,
+        ));
+        missing
+    }
+
+    /// Embeds the passages of a server's index that have no stored vector,
+    /// on `threads` cores, and stores them (`arbiter semantic vectors
+    /// --guild`); returns how many were embedded. `None` without the model.
+    pub async fn embed_now(&self, app: &Arc<App>, threads: usize) -> Option<usize> {
+        let (encoder, known) = self.vectors_at_hand(app).await?;
+        let todo = crate::search::semantic::missing(&app.corpus, &known);
+        let texts = crate::app::semantic::missing_texts(&app.corpus, &todo);
+        let done = tokio::task::spawn_blocking(move || {
+            crate::app::semantic::embed(&texts, encoder.as_ref(), threads)
+        })
+        .await
+        .ok()?;
+        let rows: Vec<(u64, Vec<u8>)> = done
+            .iter()
+            .map(|(k, v)| (*k, crate::search::semantic::to_bytes(v)))
+            .collect();
+        let model = crate::app::semantic::MODEL;
+        if let Err(e) = self.store.save_passage_vectors(model, &rows).await {
+            tracing::warn!(error = %e, "passage vectors not stored");
+            return None;
+        }
+        Some(done.len())
+    }
+
+    /// The shipped stage's encoder and the vectors at hand for `app`'s
+    /// passages: the shipped ones and those stored. `None` without a
+    /// complete shipped stage (no model, or the feature off).
+    async fn vectors_at_hand(
+        &self,
+        app: &Arc<App>,
+    ) -> Option<(
+        Arc<dyn crate::search::semantic::Encode>,
+        crate::search::semantic::Known,
+    )> {
+        let base = self.base.clone();
+        // Loads a one-shot command's model and shipped vectors (deferred).
+        let stage = tokio::task::spawn_blocking(move || {
+            base.semantic_state();
+            base.index.semantic().filter(|s| s.complete())
+        })
+        .await
+        .ok()??;
+        let mut known = self.base.known_vectors();
+        let keys: Vec<u64> = passage_keys(app)
+            .filter(|k| !known.contains_key(k))
+            .collect();
+        if !keys.is_empty() {
+            let model = crate::app::semantic::MODEL;
+            match self.store.passage_vectors(model, &keys).await {
+                Ok(rows) => known.extend(
+                    rows.into_iter()
+                        .filter_map(|(k, b)| Some((k, crate::search::semantic::from_bytes(&b)?))),
+                ),
+                Err(e) => tracing::warn!(error = %e, "stored passage vectors not read"),
+            }
+        }
+        Some((stage.encoder(), known))
+    }
+
     /// The server's live document `id`, or which ids there are.
     async fn live_document(&self, guild: &str, id: &str) -> Result<RuleDoc, RulesError> {
         let wanted = id.trim().to_lowercase();
@@ -1003,6 +1084,9 @@ struct BuildJob {
     cache: Arc<Mutex<Cache>>,
     builds: Arc<Semaphore>,
     budget: usize,
+    /// Whether the build goes on to the version's passage vectors (not
+    /// for a one-shot command, which exits first: [`RuleSets::stage_now`]).
+    embed: bool,
 }
 
 impl BuildJob {
@@ -1032,6 +1116,7 @@ impl BuildJob {
         let shipped = self.shipped.clone();
         let base = self.base.clone();
         let (cache, budget, key) = (self.cache.clone(), self.budget, key.clone());
+        let embed = self.embed;
         let persist = Persist {
             store: self.store.clone(),
             runtime: tokio::runtime::Handle::current(),
@@ -1049,7 +1134,7 @@ impl BuildJob {
                 // The version answers lexically from now on; its passage
                 // vectors are computed here, once, and its semantic stage
                 // is used once they are all there.
-                if let Some(app) = app {
+                if let Some(app) = app.filter(|_| embed) {
                     // The store's pool is not unwind-safe by type; a panic
                     // here leaves it as it was (no transaction is open).
                     let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
