@@ -369,6 +369,15 @@ fn indexing_note(reply: Reply, ix: Indexing) -> Reply {
                 Some(f) => format!("{note}\n{f}"),
                 None => note,
             });
+            // Without any of the server's documents, the answer is not the
+            // server's: said first, so that "No indexed rule covers this"
+            // is not read as the server's rules saying so.
+            if ix.from == 0 {
+                m.body = format!(
+                    "*This server's documents are still being indexed: this answer comes from the shipped rules alone. Ask again in a few seconds.*\n\n{}",
+                    m.body
+                );
+            }
             Reply::Message(m)
         }
         other => other,
@@ -1291,5 +1300,42 @@ mod tests {
         }
         assert_eq!(Action::parse("nonsense"), None);
         assert_eq!(Action::parse("page:zz:1"), None);
+    }
+
+    /// An answer from the shipped rules alone while the server's first
+    /// index builds says so first, not only in its footer (an outside
+    /// tester read "No indexed rule covers this" as the server's rules
+    /// saying so); an answer from an older version says it in the footer.
+    #[test]
+    fn an_answer_without_the_servers_documents_says_so_first() {
+        let m = || Reply::Message(Message::info("Rules", "No indexed rule covers this."));
+        let Reply::Message(alone) = indexing_note(
+            m(),
+            Indexing {
+                version: 1,
+                from: 0,
+            },
+        ) else {
+            panic!("a message")
+        };
+        assert!(
+            alone
+                .body
+                .starts_with("*This server's documents are still being indexed"),
+            "{}",
+            alone.body
+        );
+        assert!(alone.footer.unwrap().contains("the shipped rules alone"));
+        let Reply::Message(older) = indexing_note(
+            m(),
+            Indexing {
+                version: 3,
+                from: 2,
+            },
+        ) else {
+            panic!("a message")
+        };
+        assert_eq!(older.body, "No indexed rule covers this.");
+        assert!(older.footer.unwrap().contains("its version 2"));
     }
 }
