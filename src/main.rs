@@ -483,10 +483,7 @@ fn server_app(
         ));
     }
     let shipped = arbiter::load::load_all(data, extra).map_err(|e| (2, e.to_string()))?;
-    let url = url
-        .map(str::trim)
-        .filter(|u| !u.is_empty())
-        .unwrap_or(arbiter::store::DEFAULT_DATABASE_URL);
+    let url = database_url(url);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -516,6 +513,13 @@ fn server_app(
     })
 }
 
+/// The database a `--guild` command reads: the one given, else the default.
+fn database_url(url: Option<&str>) -> &str {
+    url.map(str::trim)
+        .filter(|u| !u.is_empty())
+        .unwrap_or(arbiter::store::DEFAULT_DATABASE_URL)
+}
+
 /// `arbiter semantic vectors --guild G`: embeds the passages of a server's
 /// documents that have no stored vector (every core) and stores them, so
 /// that every later answer there, one-shot or bot, uses the stage.
@@ -529,10 +533,7 @@ pub fn server_vectors(
     let shipped = arbiter::load::load_all(data, &[]).map_err(|e| e.to_string())?;
     let app = App::load_with(data, &[], arbiter::app::MissingVectors::Lexical)
         .map_err(|e| e.to_string())?;
-    let url = url
-        .map(str::trim)
-        .filter(|u| !u.is_empty())
-        .unwrap_or(arbiter::store::DEFAULT_DATABASE_URL);
+    let url = database_url(url);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
