@@ -1,6 +1,7 @@
 //! A minimal PDF writer for the tests: text lines in Helvetica (a standard
 //! font, WinAnsi encoding), one PDF line per text line, a blank line as an
-//! empty line, 60 lines a page. Enough for a real PDF reader to extract the
+//! empty line, 60 lines a page; or wrapped as a real page wraps them
+//! ([`from_text_wrapped`]). Enough for a real PDF reader to extract the
 //! text back; no dependency needed.
 
 const LINES_PER_PAGE: usize = 60;
@@ -10,6 +11,56 @@ pub fn from_text(text: &str) -> Vec<u8> {
     let lines: Vec<&str> = text.lines().collect();
     let pages: Vec<String> = lines.chunks(LINES_PER_PAGE).map(page_content).collect();
     assemble(&pages)
+}
+
+/// A PDF of `text` wrapped as a word processor or fpdf2 wraps it: each text
+/// line broken at spaces into printed lines of at most `columns`
+/// characters (a word longer than that is cut), set in Courier (every
+/// glyph 0.6 font sizes wide, so `columns` characters is a fixed width:
+/// 95 at 10 points fill a letter page's 570-point measure, about what a
+/// 10-point A4 page holds), 60 printed lines a page. The printed lines a
+/// text line wraps into stand as close as the lines of a paragraph; a blank
+/// line is an empty line.
+pub fn from_text_wrapped(text: &str, columns: usize) -> Vec<u8> {
+    let printed: Vec<String> = text.lines().flat_map(|l| wrap(l, columns)).collect();
+    let lines: Vec<&str> = printed.iter().map(String::as_str).collect();
+    let pages: Vec<String> = lines.chunks(LINES_PER_PAGE).map(page_content).collect();
+    assemble_in(&pages, "Courier")
+}
+
+/// `line` broken into lines of at most `columns` characters: at the last
+/// run of spaces that leaves the line that short (the run dropped, as a
+/// wrapping program drops it), else cut at `columns`. Leading spaces (an
+/// indent) stay on the first line.
+pub fn wrap(line: &str, columns: usize) -> Vec<String> {
+    let columns = columns.max(1);
+    let mut out = Vec::new();
+    let mut rest: Vec<char> = line.trim_end().chars().collect();
+    while rest.len() > columns {
+        let indent = if out.is_empty() {
+            rest.iter().take_while(|c| **c == ' ').count()
+        } else {
+            0
+        };
+        // The last space at or before `columns` after the indent, where
+        // the text before it fits.
+        let cut = (indent + 1..=columns)
+            .rev()
+            .find(|&i| rest[i] == ' ' && rest[i - 1] != ' ');
+        let (head, tail) = match cut {
+            Some(i) => {
+                let after = (i..rest.len())
+                    .find(|&j| rest[j] != ' ')
+                    .unwrap_or(rest.len());
+                (rest[..i].to_vec(), rest[after..].to_vec())
+            }
+            None => (rest[..columns].to_vec(), rest[columns..].to_vec()),
+        };
+        out.push(head.into_iter().collect());
+        rest = tail;
+    }
+    out.push(rest.into_iter().collect());
+    out
 }
 
 /// A PDF with pages that draw only a rectangle: what a scan without a text
@@ -54,6 +105,17 @@ pub fn from_text_spaced(text: &str, leading: f64, blank: f64) -> Vec<u8> {
     assemble(&pages)
 }
 
+/// `text` as the PDFs here can show it: the characters WinAnsi lacks as `?`.
+pub fn as_winansi(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\n' | '\r' | '\t' | ' '..='~' | '\u{a0}'..='\u{ff}' => c,
+            '•' | '’' | '‘' | '“' | '”' | '–' | '—' | '…' => c,
+            _ => '?',
+        })
+        .collect()
+}
+
 /// A PDF string body in WinAnsi: `(`, `)` and `\` escaped, bytes above 127 as
 /// octal escapes, characters WinAnsi lacks as `?`.
 fn escape(line: &str) -> String {
@@ -88,6 +150,11 @@ fn escape(line: &str) -> String {
 /// Catalog, page tree, font, then a page and its content stream per page,
 /// with a correct cross-reference table.
 fn assemble(pages: &[String]) -> Vec<u8> {
+    assemble_in(pages, "Helvetica")
+}
+
+/// [`assemble`] with another of the standard fonts.
+fn assemble_in(pages: &[String], font: &str) -> Vec<u8> {
     let mut objects: Vec<String> = Vec::new();
     let kids: Vec<String> = (0..pages.len())
         .map(|i| format!("{} 0 R", 4 + 2 * i))
@@ -98,9 +165,9 @@ fn assemble(pages: &[String]) -> Vec<u8> {
         kids.join(" "),
         pages.len()
     ));
-    objects.push(
-        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>".into(),
-    );
+    objects.push(format!(
+        "<< /Type /Font /Subtype /Type1 /BaseFont /{font} /Encoding /WinAnsiEncoding >>"
+    ));
     for (i, content) in pages.iter().enumerate() {
         objects.push(format!(
             "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents {} 0 R >>",

@@ -230,6 +230,71 @@ fn pdf_of_numbered_rules_reads_back_as_the_same_passages() {
     assert_eq!(texts_of_import(&imp), texts_of_shipped("magewinds"));
 }
 
+/// Numbered rules wrapped as a page wraps them: a printed line that starts
+/// with a rule number ("See rule" / "107.8 and rule 711.") is the
+/// paragraph going on, not rule 107.8, and the glossary's "1." lines after
+/// it stay in their entries (an outside tester's MTG PDF lost every
+/// glossary entry from "Level Up" on and nested 34 deep).
+#[test]
+fn pdf_with_wrapped_lines_reads_back_as_the_same_passages() {
+    let text = "\
+Rules
+
+100. General
+
+100.1. These rules apply to any game with two or more players.
+
+100.1a A leveler has striated text boxes. For how its symbols work, see rule 107.8 and rule 711, \"Leveler Cards.\"
+
+100.2. Some cards require coins or dice.
+Example: A player rolls a die.
+
+107. Numbers and Symbols
+
+107.8. The text box of a leveler card contains two level symbols.
+
+Glossary
+
+Ability
+1. Text on an object that explains what that object does or can do.
+2. An activated or triggered ability on the stack. This kind of ability is an object.
+See rule 113, \"Abilities.\"
+
+Level Up
+A keyword ability that can put level counters on a creature. See rule 702.87, \"Level Up.\"
+";
+    // Wrapped just before "107.8": a printed line starts with a number.
+    let long = text.lines().find(|l| l.contains("see rule 107.8")).unwrap();
+    let columns = long.find(" 107.8").unwrap();
+    let wrapped = text
+        .lines()
+        .flat_map(|l| pdf::wrap(l, columns))
+        .collect::<Vec<_>>();
+    assert!(wrapped.iter().any(|l| l.starts_with("107.8 and rule 711")));
+    let from_text = import_as(
+        "rules.txt",
+        text.as_bytes(),
+        "Wrap Test",
+        DocumentKind::Rules,
+    )
+    .unwrap();
+    let from_pdf = import_as(
+        "rules.pdf",
+        &pdf::from_text_wrapped(text, columns),
+        "Wrap Test",
+        DocumentKind::Rules,
+    )
+    .unwrap();
+    assert_eq!(from_pdf.preview.format, DocumentFormat::Numbered);
+    let texts = texts_of_import(&from_pdf);
+    assert_eq!(texts, texts_of_import(&from_text));
+    assert!(texts.contains_key("glossary.level-up"), "{texts:?}");
+    assert!(
+        texts["100.1a"].ends_with("see rule 107.8 and rule 711, \"Leveler Cards.\""),
+        "{texts:?}"
+    );
+}
+
 #[test]
 fn pdf_of_a_wiki_page_keeps_its_bullets_and_headings() {
     let text = String::from_utf8(shipped("rules_data/legion/actions.txt")).unwrap();
@@ -741,6 +806,55 @@ fn mtg_sized_text_and_pdf_import_in_full() {
     assert_eq!(
         a, b,
         "only in the PDF: {only_pdf:?}; only in the text: {only_txt:?}"
+    );
+}
+
+/// The whole MTG Comprehensive Rules as a PDF wrapped at 95 characters a
+/// line (as a 10-point A4 page wraps it): the same passages, ids and
+/// texts, as the text upload (both in the characters WinAnsi shows).
+#[test]
+#[ignore = "needs ../shared/corpora (the MTG Comprehensive Rules; .ci/run runs it)"]
+fn mtg_rules_as_a_wrapped_pdf_read_back_as_the_same_passages() {
+    let text = std::fs::read_to_string(common::mtg_text_path()).unwrap();
+    let text = pdf::as_winansi(text.trim_start_matches('\u{feff}'));
+    // The wrapping starts printed lines with rule numbers ("110.2 and
+    // 112.2.", "601.2c. (If an activated…").
+    let numbered_starts = text
+        .lines()
+        .flat_map(|l| pdf::wrap(l, 95).into_iter().skip(1))
+        .filter(|l| {
+            l.split('.')
+                .next()
+                .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+        })
+        .count();
+    assert!(numbered_starts >= 5, "{numbered_starts}");
+    let from_text = import_as("cr.txt", text.as_bytes(), "mtg", DocumentKind::Rules).unwrap();
+    let from_pdf = import_as(
+        "cr.pdf",
+        &pdf::from_text_wrapped(&text, 95),
+        "mtg",
+        DocumentKind::Rules,
+    )
+    .unwrap();
+    assert_eq!(from_pdf.preview.format, DocumentFormat::Numbered);
+    let (a, b) = (texts_of_import(&from_pdf), texts_of_import(&from_text));
+    assert!(b.len() > 3000, "{}", b.len());
+    let differ: Vec<_> = b
+        .iter()
+        .filter(|(id, t)| a.get(*id) != Some(t))
+        .map(|(id, _)| id)
+        .take(10)
+        .collect();
+    let only_pdf: Vec<_> = a
+        .keys()
+        .filter(|id| !b.contains_key(*id))
+        .take(10)
+        .collect();
+    let first = differ.first().map(|id| (&b[*id], a.get(*id)));
+    assert!(
+        differ.is_empty() && only_pdf.is_empty(),
+        "differ or missing in the PDF: {differ:?} (the first, text then PDF: {first:?}); only in the PDF: {only_pdf:?}"
     );
 }
 

@@ -24,6 +24,12 @@ pub(super) fn is_numbered_line(line: &str) -> bool {
     DASH_SECTION.is_match(line) || RULE.is_match(line) || SUBRULE.is_match(line)
 }
 
+/// Whether a line starts a numbered section, rule or list item ("100.1a",
+/// "13.1 - Title", "2. An attribute…").
+pub(super) fn starts_item(line: &str) -> bool {
+    is_numbered_line(line) || SINGLE.is_match(line)
+}
+
 /// A line that reads as a heading rather than a sentence.
 pub(super) fn title_like(s: &str) -> bool {
     let s = s.trim();

@@ -41,13 +41,19 @@ pub(super) fn extract(file: &str, bytes: &[u8]) -> Result<String, ImportError> {
     Ok(text)
 }
 
-/// One printed line: its text, its largest glyph's size, and how far below
-/// the line before it it sits (none for a page's first line), in points.
+/// One printed line: its text, its largest glyph's size, how far below the
+/// line before it it sits (none for a page's first line), where it starts
+/// and ends across the page, where its first word ends, and where its
+/// page's left and right edges are, in points.
 #[derive(Debug, Default)]
 struct Line {
     gap: Option<f64>,
     size: f64,
     text: String,
+    start: f64,
+    end: f64,
+    first_word_end: Option<f64>,
+    page: (f64, f64),
 }
 
 impl Line {
@@ -62,6 +68,73 @@ impl Line {
         let (small, large) = (self.size.min(above.size), self.size.max(above.size));
         large > small * 1.15
     }
+
+    /// How wide this line's first word is.
+    fn first_word_width(&self) -> f64 {
+        (self.first_word_end.unwrap_or(self.end) - self.start).max(0.0)
+    }
+
+    /// Whether `self` was broken where it is by the line wrapping, not by
+    /// its writer: `next`'s first word would not have fit after it (a
+    /// space, then the word, past the `margin`, the document's right edge
+    /// of text), as a wrapping program decides, and `next` starts no
+    /// further right than `self` (a wrapped paragraph goes on at its left
+    /// edge; an indented line after a full one, an "Example:", is the
+    /// writer's own).
+    fn wraps_into(&self, next: &Line, margin: Option<f64>) -> bool {
+        let Some(margin) = margin else {
+            return false;
+        };
+        let size = self.size.min(next.size).max(0.0);
+        let room = margin - self.end;
+        !self.text.trim().is_empty()
+            && !next.text.trim().is_empty()
+            && room.is_finite()
+            && next.first_word_width() + size * 0.2 > room + size * 0.05
+            && next.start <= self.start + size * 0.5
+    }
+}
+
+/// Whether a line ends a sentence: `.`, `!`, `?`, `:` or `;` before any
+/// closing quotes and brackets (`"Colors,"` does not).
+fn ends_sentence(line: &str) -> bool {
+    line.trim_end()
+        .trim_end_matches(['"', '”', '’', '\'', ')', ']'])
+        .ends_with(['.', '!', '?', ':', ';'])
+}
+
+/// Whether a line starts with a run-in label: one capitalised word and a
+/// colon ("Example:", "Note:").
+fn starts_label(line: &str) -> bool {
+    let line = line.trim_start();
+    line.split_once(':').is_some_and(|(word, _)| {
+        word.chars().next().is_some_and(char::is_uppercase) && word.chars().all(char::is_alphabetic)
+    })
+}
+
+/// Whether the break between `above` and `below` is the wrapping's (see
+/// [`Line::wraps_into`]), unless `above` ends a sentence and `below` starts
+/// a numbered rule or item ("2. An attribute…") or a run-in label
+/// ("Example:"): a line too full for those is still the writer's own break
+/// before them.
+fn wrapped(above: &Line, below: &Line, margin: Option<f64>) -> bool {
+    above.wraps_into(below, margin)
+        && !(ends_sentence(&above.text)
+            && (crate::corpus::numbered::starts_item(&below.text) || starts_label(&below.text)))
+}
+
+/// The right edge of the document's text, if it was wrapped to its pages:
+/// the furthest any line reaches. None (no break is the wrapping's) when a
+/// line runs past its page's right edge (nothing wrapped it) or the text
+/// stops short of two thirds of the page's width (lines that short are
+/// their writer's: text wrapped to a page fills most of it).
+fn right_margin(pages: &[Vec<Line>]) -> Option<f64> {
+    let lines = || pages.iter().flatten().filter(|l| !l.text.trim().is_empty());
+    let (left, right) = lines().next()?.page;
+    let margin = lines().map(|l| l.end).fold(f64::NEG_INFINITY, f64::max);
+    let fits = lines().all(|l| l.end <= l.page.1 + l.size * 0.5);
+    (fits && margin.is_finite() && right > left && margin - left >= (right - left) * 2.0 / 3.0)
+        .then_some(margin)
 }
 
 /// The lines of every page, as `pdf-extract` reads them (its plain-text
@@ -88,6 +161,8 @@ fn page_lines(bytes: &[u8]) -> Result<Vec<Vec<Line>>, pdf_extract::OutputError> 
 #[derive(Default)]
 struct LineOutput {
     lines: Vec<Line>,
+    /// The page's left and right edges.
+    page: (f64, f64),
     last_end: f64,
     last_y: f64,
     first_char: bool,
@@ -97,9 +172,13 @@ impl pdf_extract::OutputDev for LineOutput {
     fn begin_page(
         &mut self,
         _: u32,
-        _: &pdf_extract::MediaBox,
+        media_box: &pdf_extract::MediaBox,
         _: Option<(f64, f64, f64, f64)>,
     ) -> Result<(), pdf_extract::OutputError> {
+        self.page = (
+            media_box.llx.min(media_box.urx),
+            media_box.llx.max(media_box.urx),
+        );
         Ok(())
     }
     fn end_page(&mut self) -> Result<(), pdf_extract::OutputError> {
@@ -121,25 +200,47 @@ impl pdf_extract::OutputDev for LineOutput {
         let (x, y) = (trm.m31, trm.m32);
         let dy = (y - self.last_y).abs();
         if self.lines.is_empty() {
-            self.lines.push(Line::default());
+            self.lines.push(Line {
+                start: x,
+                page: self.page,
+                ..Line::default()
+            });
         } else if self.first_char {
             // Down a line and back to the left, or well below the line.
             if dy > size * 1.5 || (x < self.last_end && dy > size * 0.5) {
                 self.lines.push(Line {
                     gap: Some(dy),
+                    start: x,
+                    page: self.page,
                     ..Line::default()
                 });
             } else if x > self.last_end + size * 0.1 {
                 self.push(" ");
             }
         }
+        let last_end = self.last_end;
+        if let Some(line) = self.lines.last_mut() {
+            // The first word ends at the first space after some text (the
+            // font's own space or a gap read as one).
+            let spaced = line.text.ends_with(' ') || char.trim().is_empty();
+            if spaced && line.first_word_end.is_none() && !line.text.trim().is_empty() {
+                line.first_word_end = Some(last_end);
+            }
+            if line.text.trim().is_empty() && !char.trim().is_empty() {
+                line.start = x;
+            }
+        }
         self.push(char);
+        let end = x + width * size;
         if let Some(line) = self.lines.last_mut() {
             line.size = line.size.max(size);
+            if !char.trim().is_empty() {
+                line.end = end;
+            }
         }
         self.first_char = false;
         self.last_y = y;
-        self.last_end = x + width * size;
+        self.last_end = end;
         Ok(())
     }
     fn begin_word(&mut self) -> Result<(), pdf_extract::OutputError> {
@@ -197,31 +298,51 @@ fn paragraph_gap(pages: &[Vec<Line>]) -> f64 {
 /// than one and a half font sizes, and clearly more (by 30%) than the
 /// document's own line spacing, so that text set at 1.5 or double spacing
 /// is not read as a paragraph a line; or set in another size (a heading).
-fn paragraphs(pages: &[Vec<Line>]) -> Vec<String> {
+/// A line the wrapping broke (see [`Line::wraps_into`]) goes on with a
+/// space, not a line break, so the paragraph reads as it was written: a
+/// wrapped line starting "107.8 and rule 711" is not a rule. Each page
+/// comes with whether its last line wraps into the next page's first.
+fn paragraphs(pages: &[Vec<Line>]) -> Vec<(String, bool)> {
     let threshold = paragraph_gap(pages);
+    let margin = right_margin(pages);
     pages
         .iter()
-        .map(|lines| {
+        .enumerate()
+        .map(|(p, lines)| {
             let mut page = String::new();
             for (i, line) in lines.iter().enumerate() {
                 if let Some(above) = i.checked_sub(1).map(|i| &lines[i]) {
                     let apart =
                         line.spacing(above).is_some_and(|s| s > threshold) || line.resized(above);
-                    page.push_str(if apart { "\n\n" } else { "\n" });
+                    page.push_str(if apart {
+                        "\n\n"
+                    } else if wrapped(above, line, margin) {
+                        " "
+                    } else {
+                        "\n"
+                    });
                 }
-                page.push_str(&line.text);
+                page.push_str(line.text.trim_end());
             }
-            page
+            let next_first = pages[p + 1..].iter().find_map(|l| l.first());
+            let wraps = match (lines.last(), next_first) {
+                (Some(last), Some(first)) => !first.resized(last) && wrapped(last, first, margin),
+                _ => false,
+            };
+            (page, wraps)
         })
         .collect()
 }
 
 /// The pages as one text. A page break is not a paragraph break: a page
-/// ending mid-sentence or on a heading continues on the next; one ending a
-/// sentence before a title or a numbered rule starts a new paragraph.
-fn join_pages(pages: &[String]) -> String {
+/// ending a sentence before a title or a numbered rule starts a new
+/// paragraph (no gap between lines tells across a page break); else one
+/// whose last line the wrapping broke goes on with a space; one ending
+/// mid-sentence or on a heading continues on the next line.
+fn join_pages(pages: &[(String, bool)]) -> String {
     let mut out = String::new();
-    for page in pages {
+    let mut wraps_on = false;
+    for (page, wraps) in pages {
         let page = tidy(page);
         let page = page.trim_matches('\n');
         if page.is_empty() {
@@ -229,20 +350,23 @@ fn join_pages(pages: &[String]) -> String {
         }
         if let Some(last) = out.lines().next_back() {
             let first = page.lines().next().unwrap_or_default();
-            let ends_sentence = last
+            let title = crate::corpus::numbered::title_like(first);
+            let starts_anew = title || crate::corpus::numbered::is_numbered_line(first);
+            let ends = last
                 .trim_end()
                 .ends_with(['.', '!', '?', ':', ';', '"', '”', ')']);
-            let starts_anew = crate::corpus::numbered::title_like(first)
-                || crate::corpus::numbered::is_numbered_line(first);
-            out.push_str(if ends_sentence && starts_anew {
-                "\n\n"
-            } else {
-                "\n"
-            });
+            if wraps_on && !(ends_sentence(last) && title) {
+                // `out` ends with a line break: the wrapped line goes on.
+                out.pop();
+                out.push(' ');
+            } else if ends && starts_anew {
+                out.push('\n');
+            }
         }
         out.push_str(page);
+        out.push('\n');
+        wraps_on = *wraps;
     }
-    out.push('\n');
     out
 }
 
@@ -302,10 +426,62 @@ mod tests {
             gap,
             size: 10.0,
             text: "x".into(),
+            ..Line::default()
         };
         std::iter::once(line(None))
             .chain(gaps.iter().map(|g| line(Some(g * 10.0))))
             .collect()
+    }
+
+    /// A 10-point line at `start`..`end` on a 612-point page, its first
+    /// word `word` wide.
+    fn at(text: &str, start: f64, end: f64, word: f64) -> Line {
+        Line {
+            gap: Some(12.0),
+            size: 10.0,
+            text: text.into(),
+            start,
+            end,
+            first_word_end: Some(start + word),
+            page: (0.0, 612.0),
+        }
+    }
+
+    /// A line is the wrapping's when the next one's first word would not
+    /// have fit after it and the next starts no further right; not when
+    /// it ends a sentence before a numbered item or a label, and never in
+    /// a document whose lines run off the page or stay in its left half.
+    #[test]
+    fn a_break_is_the_wrappings_only_where_the_next_word_did_not_fit() {
+        let full = at("See rule", 40.0, 560.0, 40.0);
+        let number = at("107.8 and rule 711.", 40.0, 150.0, 25.0);
+        let margin = Some(570.0);
+        assert!(wrapped(&full, &number, margin));
+        let short = at("See rule", 40.0, 400.0, 40.0);
+        assert!(!wrapped(&short, &number, margin));
+        let indented = at("Example: a rule.", 80.0, 200.0, 45.0);
+        assert!(!wrapped(&full, &indented, margin));
+        let sentence = at("as appropriate.", 40.0, 560.0, 40.0);
+        assert!(!wrapped(
+            &sentence,
+            &at("2. An item.", 40.0, 150.0, 12.0),
+            margin
+        ));
+        assert!(!wrapped(
+            &sentence,
+            &at("Example: x.", 40.0, 150.0, 45.0),
+            margin
+        ));
+        assert!(wrapped(
+            &sentence,
+            &at("And so on.", 40.0, 150.0, 20.0),
+            margin
+        ));
+        assert!(!wrapped(&full, &number, None));
+        let page = |end| vec![at("a", 40.0, end, 5.0), at("b", 40.0, 100.0, 5.0)];
+        assert_eq!(right_margin(&[page(560.0)]), Some(560.0));
+        assert_eq!(right_margin(&[page(700.0)]), None);
+        assert_eq!(right_margin(&[page(300.0)]), None);
     }
 
     /// Lines 1.27 apart, paragraphs 1.55: the paragraphs stay (they were
