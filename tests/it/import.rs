@@ -230,14 +230,9 @@ fn pdf_of_numbered_rules_reads_back_as_the_same_passages() {
     assert_eq!(texts_of_import(&imp), texts_of_shipped("magewinds"));
 }
 
-/// Numbered rules wrapped as a page wraps them: a printed line that starts
-/// with a rule number ("See rule" / "107.8 and rule 711.") is the
-/// paragraph going on, not rule 107.8, and the glossary's "1." lines after
-/// it stay in their entries (an outside tester's MTG PDF lost every
-/// glossary entry from "Level Up" on and nested 34 deep).
-#[test]
-fn pdf_with_wrapped_lines_reads_back_as_the_same_passages() {
-    let text = "\
+/// Numbered rules with a rule reference ("see rule 107.8") in a long
+/// line and a glossary with numbered definitions after it.
+const WRAP_TEST: &str = "\
 Rules
 
 100. General
@@ -263,6 +258,15 @@ See rule 113, \"Abilities.\"
 Level Up
 A keyword ability that can put level counters on a creature. See rule 702.87, \"Level Up.\"
 ";
+
+/// Numbered rules wrapped as a page wraps them: a printed line that starts
+/// with a rule number ("See rule" / "107.8 and rule 711.") is the
+/// paragraph going on, not rule 107.8, and the glossary's "1." lines after
+/// it stay in their entries (an outside tester's MTG PDF lost every
+/// glossary entry from "Level Up" on and nested 34 deep).
+#[test]
+fn pdf_with_wrapped_lines_reads_back_as_the_same_passages() {
+    let text = WRAP_TEST;
     // Wrapped just before "107.8": a printed line starts with a number.
     let long = text.lines().find(|l| l.contains("see rule 107.8")).unwrap();
     let columns = long.find(" 107.8").unwrap();
@@ -292,6 +296,53 @@ A keyword ability that can put level counters on a creature. See rule 702.87, \"
     assert!(
         texts["100.1a"].ends_with("see rule 107.8 and rule 711, \"Leveler Cards.\""),
         "{texts:?}"
+    );
+}
+
+/// The same rules hard-wrapped in a text file (as text copied from a PDF
+/// or an email is): the same passages, the wrapped lines kept as lines.
+#[test]
+fn text_with_hard_wrapped_lines_keeps_its_passages() {
+    let long = WRAP_TEST
+        .lines()
+        .find(|l| l.contains("see rule 107.8"))
+        .unwrap();
+    let columns = long.find(" 107.8").unwrap();
+    let wrapped = WRAP_TEST
+        .lines()
+        .flat_map(|l| pdf::wrap(l, columns))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(wrapped.contains("\n107.8 and rule 711"), "{wrapped}");
+    let plain = texts_of_import(
+        &import_as(
+            "rules.txt",
+            WRAP_TEST.as_bytes(),
+            "Wrap Test",
+            DocumentKind::Rules,
+        )
+        .unwrap(),
+    );
+    let hard = texts_of_import(
+        &import_as(
+            "rules.txt",
+            wrapped.as_bytes(),
+            "Wrap Test",
+            DocumentKind::Rules,
+        )
+        .unwrap(),
+    );
+    assert_eq!(
+        hard.keys().collect::<Vec<_>>(),
+        plain.keys().collect::<Vec<_>>()
+    );
+    assert!(
+        hard["100.1a"].ends_with("see rule\n107.8 and rule 711, \"Leveler Cards.\""),
+        "{hard:?}"
+    );
+    assert!(
+        hard["glossary.ability"].contains("\n2. An activated"),
+        "{hard:?}"
     );
 }
 
@@ -839,6 +890,15 @@ fn mtg_rules_as_a_wrapped_pdf_read_back_as_the_same_passages() {
     .unwrap();
     assert_eq!(from_pdf.preview.format, DocumentFormat::Numbered);
     let (a, b) = (texts_of_import(&from_pdf), texts_of_import(&from_text));
+    // The same text hard-wrapped, as a text upload: the same passages.
+    let hard: String = text
+        .lines()
+        .flat_map(|l| pdf::wrap(l, 95))
+        .map(|l| l + "\n")
+        .collect();
+    let hard =
+        texts_of_import(&import_as("cr.txt", hard.as_bytes(), "mtg", DocumentKind::Rules).unwrap());
+    assert!(hard.keys().eq(b.keys()), "hard-wrapped text");
     assert!(b.len() > 3000, "{}", b.len());
     let differ: Vec<_> = b
         .iter()

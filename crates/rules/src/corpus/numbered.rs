@@ -30,6 +30,20 @@ pub(super) fn starts_item(line: &str) -> bool {
     is_numbered_line(line) || SINGLE.is_match(line)
 }
 
+/// Whether a line ends a sentence: `.`, `!`, `?`, `:` or `;` before any
+/// closing quotes and brackets (`"Colors,"` does not).
+pub(super) fn ends_sentence(line: &str) -> bool {
+    line.trim_end()
+        .trim_end_matches(['"', '”', '’', '\'', ')', ']'])
+        .ends_with(['.', '!', '?', ':', ';'])
+}
+
+/// Whether a line of text runs on to the next: it does not end a sentence
+/// and is not a title ("701.18. Scry" is a rule's heading).
+fn runs_on(line: &str) -> bool {
+    !ends_sentence(line) && !title_like(line)
+}
+
 /// A line that reads as a heading rather than a sentence.
 pub(super) fn title_like(s: &str) -> bool {
     let s = s.trim();
@@ -54,6 +68,10 @@ struct State {
     current: PassageIdx,
     glossary: Option<PassageIdx>,
     last_blank: bool,
+    /// The line before was running text that did not end its sentence: a
+    /// line right after it that starts with a number ("See rule" /
+    /// "107.8 and rule 711.", as hard-wrapped text breaks) goes on with it.
+    open: bool,
 }
 
 pub(super) fn parse(b: &mut DocBuilder, text: &str) {
@@ -65,6 +83,7 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
         current: b.root,
         glossary: None,
         last_blank: true,
+        open: false,
     };
     for (i, &line) in lines.iter().enumerate() {
         let n = i + 1;
@@ -78,6 +97,12 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
         }
         let blank_before = std::mem::replace(&mut st.last_blank, false);
         let next_blank = lines.get(i + 1).is_none_or(|l| l.trim().is_empty());
+        let open = std::mem::replace(&mut st.open, false);
+        if open && !blank_before && starts_item(line) {
+            b.append(st.current, trimmed, "\n");
+            st.open = runs_on(trimmed);
+            continue;
+        }
 
         if trimmed == "Glossary" || trimmed == "Credits" {
             let id = b.child_id(b.root, &clean::slug(trimmed));
@@ -102,6 +127,7 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
                     st.current = b.add(g, id, PassageKind::Glossary, term, n);
                 } else {
                     b.append(st.current, line, "\n");
+                    st.open = runs_on(trimmed);
                 }
                 continue;
             }
@@ -118,6 +144,7 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
             let idx = b.add(parent, id, PassageKind::Item, item_title(&t), n);
             b.append(idx, &c[2], "\n");
             st.current = idx;
+            st.open = runs_on(&c[2]);
             continue;
         }
         if let Some(c) = SINGLE.captures(line) {
@@ -130,6 +157,7 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
                 let idx = b.add(parent, id, PassageKind::Item, item_title(&t), n);
                 b.append(idx, &c[3], "\n");
                 st.current = idx;
+                st.open = runs_on(&c[3]);
             }
             continue;
         }
@@ -155,6 +183,7 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
             trimmed,
             if blank_before { "\n\n" } else { "\n" },
         );
+        st.open = runs_on(trimmed);
     }
 }
 

@@ -95,14 +95,6 @@ impl Line {
     }
 }
 
-/// Whether a line ends a sentence: `.`, `!`, `?`, `:` or `;` before any
-/// closing quotes and brackets (`"Colors,"` does not).
-fn ends_sentence(line: &str) -> bool {
-    line.trim_end()
-        .trim_end_matches(['"', '”', '’', '\'', ')', ']'])
-        .ends_with(['.', '!', '?', ':', ';'])
-}
-
 /// Whether a line starts with a run-in label: one capitalised word and a
 /// colon ("Example:", "Note:").
 fn starts_label(line: &str) -> bool {
@@ -119,7 +111,7 @@ fn starts_label(line: &str) -> bool {
 /// before them.
 fn wrapped(above: &Line, below: &Line, margin: Option<f64>) -> bool {
     above.wraps_into(below, margin)
-        && !(ends_sentence(&above.text)
+        && !(crate::corpus::numbered::ends_sentence(&above.text)
             && (crate::corpus::numbered::starts_item(&below.text) || starts_label(&below.text)))
 }
 
@@ -355,7 +347,7 @@ fn join_pages(pages: &[(String, bool)]) -> String {
             let ends = last
                 .trim_end()
                 .ends_with(['.', '!', '?', ':', ';', '"', '”', ')']);
-            if wraps_on && !(ends_sentence(last) && title) {
+            if wraps_on && !(crate::corpus::numbered::ends_sentence(last) && title) {
                 // `out` ends with a line break: the wrapped line goes on.
                 out.pop();
                 out.push(' ');
