@@ -181,7 +181,11 @@ async fn previews_do_not_overwrite_or_pile_up(url: String) {
     sets.confirm("g", "b").await.unwrap();
     let e = sets.confirm("g", "a").await.unwrap_err();
     assert!(matches!(e, RulesError::Conflict(_)), "{e:?}");
-    assert!(e.to_string().contains("added by bob"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("`ti4:tournament` was added after this preview"),
+        "{e}"
+    );
     assert_eq!(
         store.rule_set_version("g").await.unwrap(),
         1,
@@ -300,7 +304,7 @@ async fn previews_see_the_current_version(url: String) {
     assert!(
         matches!(e, RulesError::Conflict(_))
             && e.to_string()
-                .contains("added `ti4:bobs` to this game after this preview"),
+                .contains("`ti4:bobs` was added in this game after this preview"),
         "{e}"
     );
     assert_eq!(fresh.list("g").await.unwrap().len(), 3);
@@ -400,6 +404,26 @@ async fn a_revision_replaces_a_document_keeping_its_ids(url: String) {
             .contains("is a document of Kitchen Rules, not of Twilight Imperium 4"),
         "{e}"
     );
+
+    // A replace previewed, then its document removed by someone else:
+    // Confirm does not bring the removed document back.
+    let v3 = V1.replace("seven", "nine");
+    sets.preview(
+        "g",
+        "alice",
+        "r",
+        up(&v3, "Kitchen Rules", Some(&first.document)),
+    )
+    .await
+    .unwrap();
+    sets.remove("g", &first.document, "bob").await.unwrap();
+    let e = sets.confirm("g", "r").await.unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("`kitchen-rules:kitchen-rules` was removed after this preview"),
+        "{e}"
+    );
+    assert!(sets.list("g").await.unwrap().is_empty(), "still removed");
 }
 both!(a_revision_replaces_a_document_keeping_its_ids);
 

@@ -600,25 +600,28 @@ impl RuleSets {
             .take_pending_rule(token, guild, since)
             .await?
             .ok_or(RulesError::Expired)?;
-        // A document of the same game made live since this preview
-        // (another moderator's upload) may have taken the ids previewed, or
-        // the same title: nothing is replaced or renumbered unseen.
+        // A change of the same game since this preview (another
+        // moderator's upload, or a removal: of the document it replaces,
+        // say) may have taken the ids or the title previewed, or brought
+        // back what was removed: nothing is replaced or renumbered unseen.
         let id = pending.manifest.id();
-        let live = self.store.rule_docs(guild, None).await?;
-        if let Some(d) = live
+        let changes = self.store.rule_changes(guild).await?;
+        if let Some(c) = changes
             .iter()
-            .find(|d| d.manifest.game == pending.manifest.game && d.at >= pending.created_at)
+            .find(|c| c.game == pending.manifest.game && c.at >= pending.created_at)
         {
-            return Err(RulesError::Conflict(if d.manifest.id() == id {
+            let done = match c.action {
+                crate::store::RuleAction::Add => "added",
+                crate::store::RuleAction::Remove => "removed",
+            };
+            return Err(RulesError::Conflict(if c.document == id {
                 format!(
-                    "`{id}` was added by {} after this preview; nothing changed: add yours again with another title, or remove theirs first (`/rules remove`, `arbiter rules remove`, id {id})",
-                    d.actor
+                    "`{id}` was {done} after this preview; nothing changed: send yours again for a new preview"
                 )
             } else {
                 format!(
-                    "{} added `{}` to this game after this preview, so its ids may no longer be the ones shown; nothing changed: send yours again for a new preview",
-                    d.actor,
-                    d.manifest.id()
+                    "`{}` was {done} in this game after this preview, so what it showed may no longer hold; nothing changed: send yours again for a new preview",
+                    c.document
                 )
             }));
         }
