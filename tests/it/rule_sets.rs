@@ -405,6 +405,65 @@ async fn a_revision_replaces_a_document_keeping_its_ids(url: String) {
         "{e}"
     );
 
+    // A revision that drops a rule says which ids go; a Markdown document
+    // replaced without a title keeps its title, so its ids.
+    let shorter = V1.replace(
+        "101.1. Players take turns.",
+        "101.2. Players take turns in order.",
+    );
+    let p = sets
+        .dry_run("g", up(&shorter, "Kitchen Rules", Some(&first.document)))
+        .await
+        .unwrap();
+    assert!(
+        p.warnings
+            .iter()
+            .any(|w| w
+                .contains("1 of its 4 passage ids are not in this text (`kitchen-rules:101.1`)")),
+        "{:?}",
+        p.warnings
+    );
+    let md = |text: &str, title: Option<&str>, replaces: Option<&str>| Upload {
+        file_name: "table-v2.md".into(),
+        bytes: text.as_bytes().to_vec(),
+        game: "ashes".into(),
+        kind: DocumentKind::House,
+        title: title.map(str::to_string),
+        replaces: replaces.map(str::to_string),
+    };
+    let (table, _) = sets
+        .add(
+            "g",
+            "m",
+            md(
+                "# Our table\n\n## Guarding\n\n1. One guard.\n",
+                Some("Our table"),
+                None,
+            ),
+        )
+        .await
+        .unwrap();
+    let (again, p) = sets
+        .add(
+            "g",
+            "m",
+            md(
+                "# Our table\n\n## Guarding\n\n1. Two guards.\n",
+                None,
+                Some(&table.document),
+            ),
+        )
+        .await
+        .unwrap();
+    assert_eq!(again.title, "Our table");
+    assert!(
+        p.warnings
+            .iter()
+            .any(|w| w.ends_with("its passages keep their ids")),
+        "{:?}",
+        p.warnings
+    );
+
     // A replace previewed, then its document removed by someone else:
     // Confirm does not bring the removed document back.
     let v3 = V1.replace("seven", "nine");
@@ -423,7 +482,14 @@ async fn a_revision_replaces_a_document_keeping_its_ids(url: String) {
             .contains("`kitchen-rules:kitchen-rules` was removed after this preview"),
         "{e}"
     );
-    assert!(sets.list("g").await.unwrap().is_empty(), "still removed");
+    assert!(
+        sets.list("g")
+            .await
+            .unwrap()
+            .iter()
+            .all(|d| d.manifest.id() != first.document),
+        "still removed"
+    );
 }
 both!(a_revision_replaces_a_document_keeping_its_ids);
 

@@ -446,12 +446,19 @@ impl RuleSets {
             Current::Cached(app) => &app.corpus,
             Current::Built(corpus) => corpus,
         };
+        // A replacement keeps the replaced document's title unless given
+        // one: a Markdown document's first heading names no level of its
+        // ids only when it is the title.
+        let title = upload
+            .title
+            .clone()
+            .or_else(|| replaced.as_ref().map(|d| d.manifest.document.title.clone()));
         let req = ImportRequest {
             file_name: &upload.file_name,
             bytes: &upload.bytes,
             game: &upload.game,
             kind: upload.kind,
-            title: upload.title.as_deref(),
+            title: title.as_deref(),
         };
         let mut target = crate::corpus::import::target(known, &req)?;
         if let Some(old) = &replaced {
@@ -468,11 +475,11 @@ impl RuleSets {
         // answers would quote both, so the preview says how to replace it.
         let live = self.store.rule_docs(guild, None).await?;
         if let Some(old) = &replaced {
-            imported.preview.warnings.push(format!(
-                "replaces `{}` (“{}”), in one version: its passages keep their ids",
-                old.manifest.id(),
-                old.manifest.document.title
-            ));
+            let (old, preview) = (old.clone(), imported.preview.clone());
+            let note = tokio::task::spawn_blocking(move || replace_note(&old, &preview))
+                .await
+                .map_err(|e| RulesError::Build(format!("comparing the ids failed: {e}")))?;
+            imported.preview.warnings.push(note);
         } else if let Some(old) = live.iter().find(|d| {
             d.manifest.game == target.game
                 && crate::text::fold_eq(&d.manifest.document.title, &target.title)
@@ -1388,6 +1395,46 @@ fn replace_target(target: &mut Target, old: &RuleDoc) -> Result<(), RulesError> 
     target.slug = old.manifest.document.slug.clone();
     target.id_prefix = Some(old.manifest.document.id_prefix.clone());
     Ok(())
+}
+
+/// What a replacement's preview says of the document it replaces: whether
+/// every passage id of the old text is in the new one, else how many are
+/// not, with the first few (citations of them will not be found).
+fn replace_note(old: &RuleDoc, preview: &Preview) -> String {
+    let head = format!(
+        "replaces `{}` (“{}”), in one version",
+        old.manifest.id(),
+        old.manifest.document.title
+    );
+    let corpus = server_corpus(&[], std::slice::from_ref(old));
+    let root = old.manifest.id();
+    let new: std::collections::HashSet<&str> =
+        preview.passages.iter().map(|p| p.id.as_str()).collect();
+    let old_ids: Vec<&str> = corpus
+        .passages
+        .iter()
+        .map(|p| p.id.as_str())
+        .filter(|id| **id != root)
+        .collect();
+    if old_ids.is_empty() {
+        return head;
+    }
+    let gone: Vec<&str> = old_ids
+        .iter()
+        .copied()
+        .filter(|id| !new.contains(id))
+        .collect();
+    if gone.is_empty() {
+        return format!("{head}: its passages keep their ids");
+    }
+    let first: Vec<String> = gone.iter().take(3).map(|id| format!("`{id}`")).collect();
+    format!(
+        "{head}: {} of its {} passage ids are not in this text ({}{}): citations of them will no longer be found",
+        gone.len(),
+        old_ids.len(),
+        first.join(", "),
+        if gone.len() > 3 { ", …" } else { "" }
+    )
 }
 
 /// A server's current corpus: its cached index's, or one built for it.
