@@ -116,11 +116,20 @@ mod model {
             calls.set(calls.get() + 1);
             calls.get() == 1
         };
+        // Each chunk is handed over as soon as it is embedded (a server's
+        // upload stores it then: a restart mid-way keeps it).
+        let saved = std::cell::RefCell::new(semantic::Known::default());
+        let save = |chunk: &semantic::Known| saved.borrow_mut().extend(chunk.clone());
         assert_eq!(
-            app.attach_semantic_while(encoder.clone(), &mut known, &go),
+            app.attach_semantic_saving(encoder.clone(), &mut known, &go, &save),
             None
         );
         assert_eq!(known.len(), 32, "one chunk embedded, then stopped");
+        assert_eq!(
+            *saved.borrow(),
+            known,
+            "the chunk was handed over before the stop"
+        );
         assert!(
             app.index.semantic().is_none(),
             "no stage from a stopped embedding"

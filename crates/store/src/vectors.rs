@@ -2,8 +2,9 @@
 //! (`arbiter_passage_vectors`, migrations/0012_passage_vectors.sql): what
 //! was embedded once is read back by a restart or another replica instead
 //! of being embedded again. Content-addressed: keyed by the model and the
-//! 64-bit key of the text embedded, whichever server uploaded it; nothing
-//! here names a server, and no command reads a vector back as text.
+//! SHA-256 of the text embedded, whichever server uploaded it (a server
+//! cannot choose a text whose key is another's); nothing here names a
+//! server, and no command reads a vector back as text.
 
 use sqlx::Row;
 
@@ -13,52 +14,53 @@ use super::{Store, StoreError};
 const CHUNK: usize = 500;
 
 impl Store {
-    /// The stored vectors of `model` among `keys` (each the key of a text
-    /// embedded), as raw bytes; keys with none are left out.
+    /// The stored vectors of `model` among `keys` (each the SHA-256, hex,
+    /// of a text embedded), as raw bytes; keys with none are left out.
     pub async fn passage_vectors(
         &self,
         model: &str,
-        keys: &[u64],
-    ) -> Result<Vec<(u64, Vec<u8>)>, StoreError> {
+        keys: &[String],
+    ) -> Result<Vec<(String, Vec<u8>)>, StoreError> {
         let mut out = Vec::new();
         for part in keys.chunks(CHUNK) {
             let marks: Vec<String> = (0..part.len()).map(|i| format!("${}", i + 2)).collect();
             let sql = format!(
-                "SELECT text_key, vector FROM arbiter_passage_vectors \
-                 WHERE model = $1 AND text_key IN ({})",
+                "SELECT text_sha256, vector FROM arbiter_passage_vectors \
+                 WHERE model = $1 AND text_sha256 IN ({})",
                 marks.join(", ")
             );
             let mut query = sqlx::query(&sql).bind(model);
             for k in part {
-                query = query.bind(*k as i64);
+                query = query.bind(k.as_str());
             }
             for row in query.fetch_all(&self.pool).await? {
-                let key: i64 = row.try_get("text_key")?;
+                let key: String = row.try_get("text_sha256")?;
                 let hex: String = row.try_get("vector")?;
                 if let Some(bytes) = from_hex(&hex) {
-                    out.push((key as u64, bytes));
+                    out.push((key, bytes));
                 }
             }
         }
         Ok(out)
     }
 
-    /// Stores vectors of `model` (key of the text embedded, raw bytes); a
-    /// key already stored keeps its vector (the same text embeds the same).
+    /// Stores vectors of `model` (SHA-256 of the text embedded, raw bytes);
+    /// a key already stored keeps its vector (the same text, embedded by
+    /// the same model, embeds the same).
     pub async fn save_passage_vectors(
         &self,
         model: &str,
-        vectors: &[(u64, Vec<u8>)],
+        vectors: &[(String, Vec<u8>)],
     ) -> Result<(), StoreError> {
         for part in vectors.chunks(CHUNK) {
             let mut tx = self.pool.begin().await?;
             for (key, bytes) in part {
                 sqlx::query(
-                    "INSERT INTO arbiter_passage_vectors (model, text_key, vector) \
-                     VALUES ($1, $2, $3) ON CONFLICT (model, text_key) DO NOTHING",
+                    "INSERT INTO arbiter_passage_vectors (model, text_sha256, vector) \
+                     VALUES ($1, $2, $3) ON CONFLICT (model, text_sha256) DO NOTHING",
                 )
                 .bind(model)
-                .bind(*key as i64)
+                .bind(key.as_str())
                 .bind(to_hex(bytes))
                 .execute(&mut *tx)
                 .await?;

@@ -683,6 +683,19 @@ impl App {
         known: &mut crate::search::semantic::Known,
         go: &dyn Fn() -> bool,
     ) -> Option<usize> {
+        self.attach_semantic_saving(encoder, known, go, &|_| {})
+    }
+
+    /// [`App::attach_semantic_while`], handing each chunk's new vectors to
+    /// `save` as soon as they are embedded (a server's upload stores them,
+    /// so that a restart mid-way keeps what was done).
+    pub fn attach_semantic_saving(
+        &self,
+        encoder: std::sync::Arc<dyn crate::search::semantic::Encode>,
+        known: &mut crate::search::semantic::Known,
+        go: &dyn Fn() -> bool,
+        save: &dyn Fn(&crate::search::semantic::Known),
+    ) -> Option<usize> {
         use crate::search::semantic as stage;
         const CHUNK: usize = 32;
         let todo = semantic::missing_texts(&self.corpus, &stage::missing(&self.corpus, known));
@@ -698,6 +711,7 @@ impl App {
             }
             let done = semantic::embed(part, encoder.as_ref(), 1);
             embedded += done.len();
+            save(&done);
             known.extend(done);
         }
         if embedded > 0 {

@@ -25,6 +25,7 @@ use crate::corpus::import::{Import, ImportError, ImportRequest, Preview, Target}
 use crate::corpus::{Corpus, DocumentKind, GameManifest, Glossary, SourceDocument, SourceGame};
 use crate::sandbox::{self, SandboxError};
 use crate::search::Suggestion;
+use crate::search::semantic::Known;
 use crate::store::{PendingRule, RuleChange, RuleDoc, Store, StoreError, StoredManifest};
 
 /// Heap bytes of server indexes kept at most, by default
@@ -775,11 +776,11 @@ impl RuleSets {
         })
         .await
         .ok()?;
-        let rows: Vec<(u64, Vec<u8>)> = done
-            .iter()
-            .map(|(k, v)| (*k, crate::search::semantic::to_bytes(v)))
+        let rows: Vec<(String, Vec<u8>)> = passage_keys(app)
+            .into_iter()
+            .filter_map(|(k, sha)| Some((sha, crate::search::semantic::to_bytes(done.get(&k)?))))
             .collect();
-        let model = crate::app::semantic::MODEL;
+        let model = crate::app::semantic::model_key();
         if let Err(e) = self.store.save_passage_vectors(model, &rows).await {
             tracing::warn!(error = %e, "passage vectors not stored");
             return None;
@@ -806,16 +807,14 @@ impl RuleSets {
         .await
         .ok()??;
         let mut known = self.base.known_vectors();
-        let keys: Vec<u64> = passage_keys(app)
-            .filter(|k| !known.contains_key(k))
+        let keys = passage_keys(app);
+        let wanted: Vec<&(u64, String)> = keys
+            .iter()
+            .filter(|(k, _)| !known.contains_key(k))
             .collect();
-        if !keys.is_empty() {
-            let model = crate::app::semantic::MODEL;
-            match self.store.passage_vectors(model, &keys).await {
-                Ok(rows) => known.extend(
-                    rows.into_iter()
-                        .filter_map(|(k, b)| Some((k, crate::search::semantic::from_bytes(&b)?))),
-                ),
+        if !wanted.is_empty() {
+            match stored_vectors(&self.store, &wanted).await {
+                Ok(found) => known.extend(found),
                 Err(e) => tracing::warn!(error = %e, "stored passage vectors not read"),
             }
         }
@@ -1226,7 +1225,8 @@ fn add_semantic(
     }
     // The vectors stored by an earlier build (before a restart, or on
     // another replica): a version they complete needs no embedding turn.
-    let stored = persist.load(app, &known(base));
+    let keys = passage_keys(app);
+    let stored = persist.load(&keys, &known(base));
     let with_stored = |base: &App| {
         let mut k = known(base);
         k.extend(stored.iter().map(|(k, v)| (*k, *v)));
@@ -1246,14 +1246,12 @@ fn add_semantic(
         if let Some(stage) = base.index.semantic().filter(|s| s.complete()) {
             // Stopped when nobody holds the version any more (evicted or
             // replaced meanwhile); what was embedded is remembered, and
-            // stored for the next build.
+            // stored chunk by chunk, so that a restart keeps what was done.
             let held = || Arc::strong_count(app) > 1;
             let mut known = with_stored(base);
-            app.attach_semantic_while(stage.encoder(), &mut known, &held);
+            let save = |chunk: &Known| persist.save(&keys, chunk);
+            app.attach_semantic_saving(stage.encoder(), &mut known, &held, &save);
             remember(cache, &known);
-            let shipped = base.known_vectors();
-            let skip = |k: u64| stored.contains_key(&k) || shipped.contains_key(&k);
-            persist.save(app, &known, &skip);
         }
     }
     let bytes = app.index.semantic().map_or(0, |s| s.vector_bytes());
@@ -1278,59 +1276,79 @@ struct Persist {
 }
 
 impl Persist {
-    /// The stored vectors of `app`'s passages that `known` lacks (none when
-    /// the store cannot be read: they are embedded again, and said).
-    fn load(
-        &self,
-        app: &App,
-        known: &crate::search::semantic::Known,
-    ) -> crate::search::semantic::Known {
-        let keys: Vec<u64> = passage_keys(app)
-            .filter(|k| !known.contains_key(k))
+    /// The stored vectors of the passages (`keys`: [`passage_keys`]) that
+    /// `known` lacks (none when the store cannot be read: they are
+    /// embedded again, and said).
+    fn load(&self, keys: &[(u64, String)], known: &Known) -> Known {
+        let wanted: Vec<&(u64, String)> = keys
+            .iter()
+            .filter(|(k, _)| !known.contains_key(k))
             .collect();
-        if keys.is_empty() {
-            return Default::default();
+        if wanted.is_empty() {
+            return Known::default();
         }
-        let model = crate::app::semantic::MODEL;
-        match self
-            .runtime
-            .block_on(self.store.passage_vectors(model, &keys))
-        {
-            Ok(rows) => rows
-                .into_iter()
-                .filter_map(|(k, bytes)| Some((k, crate::search::semantic::from_bytes(&bytes)?)))
-                .collect(),
+        match self.runtime.block_on(stored_vectors(&self.store, &wanted)) {
+            Ok(found) => found,
             Err(e) => {
                 tracing::warn!(error = %e, "stored passage vectors not read: they are embedded again");
-                Default::default()
+                Known::default()
             }
         }
     }
 
-    /// Stores the vectors of `app`'s passages in `known` but those `skip`
-    /// names (already stored, or shipped).
-    fn save(&self, app: &App, known: &crate::search::semantic::Known, skip: &dyn Fn(u64) -> bool) {
-        let new: Vec<(u64, Vec<u8>)> = passage_keys(app)
-            .filter(|k| !skip(*k))
-            .filter_map(|k| Some((k, crate::search::semantic::to_bytes(known.get(&k)?))))
+    /// Stores the vectors in `new` (a chunk just embedded) of the passages
+    /// `keys` names.
+    fn save(&self, keys: &[(u64, String)], new: &Known) {
+        let rows: Vec<(String, Vec<u8>)> = keys
+            .iter()
+            .filter_map(|(k, sha)| {
+                Some((sha.clone(), crate::search::semantic::to_bytes(new.get(k)?)))
+            })
             .collect();
-        if new.is_empty() {
+        if rows.is_empty() {
             return;
         }
-        let model = crate::app::semantic::MODEL;
+        let model = crate::app::semantic::model_key();
         if let Err(e) = self
             .runtime
-            .block_on(self.store.save_passage_vectors(model, &new))
+            .block_on(self.store.save_passage_vectors(model, &rows))
         {
-            tracing::warn!(error = %e, vectors = new.len(), "passage vectors not stored: a restart embeds them again");
+            tracing::warn!(error = %e, vectors = rows.len(), "passage vectors not stored: a restart embeds them again");
         }
     }
 }
 
-/// The key of each of `app`'s passages' embedded text.
-fn passage_keys(app: &App) -> impl Iterator<Item = u64> + '_ {
+/// The stored vectors of these passages (key, SHA-256 of the text), by key.
+async fn stored_vectors(store: &Store, wanted: &[&(u64, String)]) -> Result<Known, StoreError> {
+    let by_sha: HashMap<&str, u64> = wanted.iter().map(|(k, s)| (s.as_str(), *k)).collect();
+    let shas: Vec<String> = by_sha.keys().map(|s| s.to_string()).collect();
+    let rows = store
+        .passage_vectors(crate::app::semantic::model_key(), &shas)
+        .await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(sha, bytes)| {
+            Some((
+                *by_sha.get(sha.as_str())?,
+                crate::search::semantic::from_bytes(&bytes)?,
+            ))
+        })
+        .collect())
+}
+
+/// Each of `app`'s passages' embedded text: its key (the index's) and its
+/// SHA-256 (the store's).
+fn passage_keys(app: &App) -> Vec<(u64, String)> {
     use crate::search::semantic::{key, passage_text};
-    (0..app.corpus.passages.len()).map(|i| key(&passage_text(&app.corpus, i)))
+    (0..app.corpus.passages.len())
+        .map(|i| {
+            let text = passage_text(&app.corpus, i);
+            (
+                key(&text),
+                crate::corpus::import::sha256_hex(text.as_bytes()),
+            )
+        })
+        .collect()
 }
 
 /// The remembered vectors of `app`'s passages.

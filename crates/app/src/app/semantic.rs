@@ -18,6 +18,29 @@ pub const VECTORS_FILE: &str = "semantic-vectors.bin";
 /// passage vectors are kept under (`Store::passage_vectors`).
 pub const MODEL: &str = "all-minilm-l6-v2";
 
+/// The model as stored vectors name it: its folder name and a digest of its
+/// files (configuration, vocabulary, the weights' size and first and last
+/// 64 KiB), so that other weights under the same name never read vectors
+/// another model made. Computed once, from [`default_model_dir`].
+pub fn model_key() -> &'static str {
+    static KEY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    KEY.get_or_init(|| {
+        let dir = default_model_dir();
+        let mut bytes = Vec::new();
+        for file in ["config.json", "vocab.txt"] {
+            bytes.extend(std::fs::read(dir.join(file)).unwrap_or_default());
+        }
+        if let Ok(w) = std::fs::read(dir.join("model.f16.safetensors")) {
+            let edge = w.len().min(64 * 1024);
+            bytes.extend((w.len() as u64).to_le_bytes());
+            bytes.extend(&w[..edge]);
+            bytes.extend(&w[w.len() - edge..]);
+        }
+        let digest = crate::corpus::import::sha256_hex(&bytes);
+        format!("{MODEL}:{}", &digest[..16])
+    })
+}
+
 /// The model's folder: `$ARBITER_MODEL`, else `./models/all-minilm-l6-v2`,
 /// else `models/all-minilm-l6-v2` beside the executable, else the source
 /// tree's.
