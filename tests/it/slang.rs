@@ -95,6 +95,21 @@ async fn a_servers_slang_is_its_own(url: String) {
         "another server's search is unchanged"
     );
 
+    // A card list of the same title goes beside it: a data list's id is
+    // taken like a document's (a reviewer found one silently replacing
+    // the other).
+    let cards = Upload {
+        file_name: "talk.csv".into(),
+        bytes: b"name,text\nClub,Deal 1 damage.\n".to_vec(),
+        game: "ashes".into(),
+        kind: DocumentKind::Cards,
+        title: Some("Table talk".into()),
+        replaces: None,
+    };
+    let (beside, _) = sets.add("g", "mod", cards).await.unwrap();
+    assert_eq!(beside.document, "ashes:table-talk-2");
+    sets.remove("g", "ashes:table-talk-2", "mod").await.unwrap();
+
     let docs = sets.list("g").await.unwrap();
     let shown = arbiter::app::rulesets::data_doc(&docs, "ashes:table-talk").unwrap();
     assert_eq!(shown.items, preview.entries);

@@ -24,6 +24,15 @@ pub struct StoredManifest {
     /// converted (0: stored before it was measured).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub index_bytes: usize,
+    /// The server's rule-set version the preview was decided against (its
+    /// ids, its title's place): a change of the game after it refuses the
+    /// Confirm (0: stored before it was recorded).
+    #[serde(default, skip_serializing_if = "is_zero_version")]
+    pub decided_at: i64,
+}
+
+fn is_zero_version(v: &i64) -> bool {
+    *v == 0
 }
 
 fn is_zero(n: &usize) -> bool {

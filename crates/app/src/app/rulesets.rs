@@ -442,7 +442,7 @@ impl RuleSets {
             Some(id) => Some(self.live_document(guild, id).await?),
             None => None,
         };
-        let current = self.current_corpus(guild, replaced.as_ref()).await?;
+        let (current, decided_at) = self.current_corpus(guild, replaced.as_ref()).await?;
         let known: &Corpus = match &current {
             Current::Cached(app) => &app.corpus,
             Current::Built(corpus) => corpus,
@@ -508,6 +508,7 @@ impl RuleSets {
             game_name: imported.preview.game_name.clone(),
             document,
             index_bytes: done.index_bytes,
+            decided_at,
         };
         Ok((manifest, doc.text.clone(), imported.preview))
     }
@@ -524,24 +525,26 @@ impl RuleSets {
         &self,
         guild: &str,
         replaced: Option<&RuleDoc>,
-    ) -> Result<Current, RulesError> {
+    ) -> Result<(Current, i64), RulesError> {
         let version = self.store.rule_set_version(guild).await?;
         if version <= 0 {
-            return Ok(Current::Cached(self.base.clone()));
+            return Ok((Current::Cached(self.base.clone()), version.max(0)));
         }
         if replaced.is_none()
             && let Some(app) = self.cached_at(guild, version)
         {
-            return Ok(Current::Cached(app));
+            return Ok((Current::Cached(app), version));
         }
         let mut docs = self.store.rule_docs(guild, Some(version)).await?;
         if let Some(old) = replaced {
             docs.retain(|d| d.manifest.id() != old.manifest.id());
         }
         let shipped = self.shipped.clone();
-        tokio::task::spawn_blocking(move || Current::Built(server_corpus(&shipped, &docs)))
-            .await
-            .map_err(|e| RulesError::Build(format!("reading the rule set failed: {e}")))
+        let built =
+            tokio::task::spawn_blocking(move || Current::Built(server_corpus(&shipped, &docs)))
+                .await
+                .map_err(|e| RulesError::Build(format!("reading the rule set failed: {e}")))?;
+        Ok((built, version))
     }
 
     /// A place among the conversions running: one per server, at most
@@ -614,9 +617,12 @@ impl RuleSets {
         // back what was removed: nothing is replaced or renumbered unseen.
         let id = pending.manifest.id();
         let changes = self.store.rule_changes(guild).await?;
+        // By version, not time: a change made while the preview converted
+        // (after its version was read, before it was kept) counts too.
+        let decided_at = pending.manifest.decided_at;
         if let Some(c) = changes
             .iter()
-            .find(|c| c.game == pending.manifest.game && c.at >= pending.created_at)
+            .find(|c| c.game == pending.manifest.game && c.version > decided_at)
         {
             let done = match c.action {
                 crate::store::RuleAction::Add => "added",

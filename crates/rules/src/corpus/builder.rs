@@ -16,6 +16,7 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
     let mut raw_refs = Vec::new();
     let mut games = Vec::new();
     let mut card_lists = Vec::new();
+    let mut data_documents = Vec::new();
 
     for source in merge_extensions(sources) {
         let game_id = source.manifest.game.trim().to_lowercase();
@@ -26,6 +27,10 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
             .documents
             .into_iter()
             .partition(|d| matches!(d.manifest.kind, DocumentKind::Cards | DocumentKind::Slang));
+        data_documents.extend(
+            data.iter()
+                .map(|d| (game_id.clone(), d.manifest.slug.clone())),
+        );
         let (slang, cards): (Vec<_>, Vec<_>) = data
             .into_iter()
             .partition(|d| d.manifest.kind == DocumentKind::Slang);
@@ -121,6 +126,7 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
 
     let mut corpus = compact(passages, dead, raw_refs, games, warnings);
     corpus.card_lists = card_lists;
+    corpus.data_documents = data_documents;
     corpus
         .warnings
         .sort_by(|a, b| (&a.game, &a.document, a.line).cmp(&(&b.game, &b.document, b.line)));
@@ -327,6 +333,7 @@ fn compact(
         warnings,
         by_id,
         card_lists: Vec::new(),
+        data_documents: Vec::new(),
     };
     for (old, raw) in raw_refs {
         let idx = new_index[old];

@@ -150,6 +150,10 @@ pub struct Corpus {
     /// Documents of kind `cards`, in load order: data, not passages (read
     /// by `cards::Cards::build`).
     pub card_lists: Vec<CardList>,
+    /// Every data document (card list, slang list) as (game, slug): they
+    /// have no passages, yet their ids are taken (an upload's slug never
+    /// equals one, so it never replaces one unasked).
+    pub data_documents: Vec<(String, String)>,
 }
 
 /// A card list as loaded: its game, manifest entry and text.

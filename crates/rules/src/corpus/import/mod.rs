@@ -508,6 +508,10 @@ fn unique_slug(known: &Corpus, game: &str, title: &str) -> String {
             .game(game)
             .is_some_and(|g| g.documents.iter().any(|d| d.slug == s))
             || known.has_id_under(&format!("{game}:{s}"))
+            || known
+                .data_documents
+                .iter()
+                .any(|(g, d)| g == game && d == s)
     };
     let mut slug = base.clone();
     let mut n = 2;
