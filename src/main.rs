@@ -501,7 +501,8 @@ fn server_app(
             let missing = if stage { sets.stage_now(&app).await } else { 0 };
             if missing > 0 {
                 eprintln!(
-                    "arbiter: {missing} passages of server {guild}'s documents have no semantic vector yet, so they are ranked lexically; `arbiter semantic vectors --guild {guild}` computes and stores them once (a running bot does it too)"
+                    "arbiter: {} of server {guild}'s documents have no semantic vector yet, so they are ranked lexically; `arbiter semantic vectors --guild {guild}` computes and stores them once (a running bot does it too)",
+                    arbiter::text::count(missing, "passage")
                 );
             }
             Ok::<_, arbiter::app::rulesets::RulesError>(app)

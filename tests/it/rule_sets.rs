@@ -382,6 +382,15 @@ async fn a_revision_replaces_a_document_keeping_its_ids(url: String) {
     let rule = app.corpus.get("kitchen-rules:100.1").unwrap();
     assert!(rule.text.contains("eight"), "{}", rule.text);
     assert_eq!(sets.list("g").await.unwrap().len(), 1);
+    let e = sets
+        .dry_run("g", up(&v2, "Kitchen Rules", Some(&first.document)))
+        .await
+        .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("this file is already live as `kitchen-rules:kitchen-rules`"),
+        "the same text again changes nothing: {e}"
+    );
 
     let e = sets
         .dry_run(

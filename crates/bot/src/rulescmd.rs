@@ -358,10 +358,32 @@ fn data_doc_message(d: &crate::app::rulesets::DataDocView) -> Message {
         who(&d.doc.added_by),
         count(d.items.len(), noun)
     );
-    for item in &d.items {
-        let _ = writeln!(body, "• {}", escape_md(item));
-    }
+    push_items(&mut body, &d.items, usize::MAX, super::PAGE_BUDGET - 400);
     Message::info("Rules of this server", &truncate(&body, super::PAGE_BUDGET))
+}
+
+/// Most characters of one listed card or term (a term's meanings can run
+/// to 16 × 200).
+const ITEM_CHARS: usize = 150;
+
+/// Lists items (cards, terms) one a line, each cut at [`ITEM_CHARS`], at
+/// most `most` of them and while `body` stays under `budget` characters,
+/// then "… and N more": never cut in the middle, so a moderator sees how
+/// many they are confirming (an outside tester's 5,000 terms showed one
+/// and a half, with no count of the rest).
+fn push_items(body: &mut String, items: &[String], most: usize, budget: usize) {
+    let mut shown = 0;
+    for item in items.iter().take(most) {
+        let line = format!("• {}\n", escape_md(&truncate(item, ITEM_CHARS)));
+        if body.chars().count() + line.chars().count() > budget {
+            break;
+        }
+        body.push_str(&line);
+        shown += 1;
+    }
+    if shown < items.len() {
+        let _ = writeln!(body, "… and {} more", items.len() - shown);
+    }
 }
 
 /// The preview of an upload, with Confirm and Cancel: only its author sees it.
@@ -382,12 +404,7 @@ fn preview_message(p: &Preview, token: &str) -> Message {
             escape_md(&p.title),
             count(items.len(), noun)
         );
-        for c in items.iter().take(PREVIEW_HEADINGS) {
-            let _ = writeln!(b, "• {}", escape_md(c));
-        }
-        if items.len() > PREVIEW_HEADINGS {
-            let _ = writeln!(b, "… and {} more", items.len() - PREVIEW_HEADINGS);
-        }
+        push_items(&mut b, items, PREVIEW_HEADINGS, 2_400);
         b
     } else {
         format!(
@@ -418,7 +435,7 @@ fn preview_message(p: &Preview, token: &str) -> Message {
     if !p.warnings.is_empty() {
         let _ = writeln!(body, "\n**{}**", count(p.warnings.len(), "warning"));
         for w in p.warnings.iter().take(5) {
-            let _ = writeln!(body, "• {}", escape_md(&truncate(w, 200)));
+            let _ = writeln!(body, "• {}", escape_md(&truncate(w, 500)));
         }
     }
     body.push_str("\nNothing is live until you press Confirm.");
@@ -437,4 +454,35 @@ fn preview_message(p: &Preview, token: &str) -> Message {
         ),
     ];
     m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A long list is shown as far as it fits, each item cut, then counted:
+    /// never cut in the middle of an item with the rest unsaid.
+    #[test]
+    fn a_long_list_says_how_many_it_leaves_out() {
+        let items: Vec<String> = (0..5_000)
+            .map(|i| format!("term{i} → {}", "meaning ".repeat(100)))
+            .collect();
+        let mut body = String::from("Slang list **big** for **Ashes Reborn**: 5000 terms.\n");
+        push_items(&mut body, &items, PREVIEW_HEADINGS, 2_400);
+        assert!(body.chars().count() <= 2_400 + 40, "{}", body.len());
+        let shown = body.lines().filter(|l| l.starts_with("• ")).count();
+        assert!(shown >= 10, "{shown}");
+        assert!(
+            body.ends_with(&format!("… and {} more\n", 5_000 - shown)),
+            "{body}"
+        );
+        assert!(
+            body.lines()
+                .filter(|l| l.starts_with("• "))
+                .all(|l| l.chars().count() <= ITEM_CHARS + 4)
+        );
+        let mut all = String::new();
+        push_items(&mut all, &items[..3], PREVIEW_HEADINGS, 2_400);
+        assert!(!all.contains("more"), "{all}");
+    }
 }

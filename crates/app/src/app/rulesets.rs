@@ -706,9 +706,9 @@ impl RuleSets {
         let live = self.store.rule_docs(guild, None).await?;
         // The same file twice would answer every question with each
         // passage twice (a document replacing itself is no second one).
+        // A replacement by the very same text changes nothing either.
         if let Some(same) = live.iter().find(|d| {
             d.manifest.game == manifest.game
-                && d.manifest.id() != manifest.id()
                 && d.manifest.document.sha256.is_some()
                 && d.manifest.document.sha256 == manifest.document.sha256
         }) {
@@ -1410,10 +1410,15 @@ fn replace_target(target: &mut Target, old: &RuleDoc) -> Result<(), RulesError> 
     if data(old.manifest.document.kind) != data(target.kind)
         || (data(target.kind) && old.manifest.document.kind != target.kind)
     {
+        let what = |k: DocumentKind| match k {
+            DocumentKind::Cards => "a card list".to_string(),
+            DocumentKind::Slang => "a slang list".to_string(),
+            k => format!("a document of passages ({})", k.as_str()),
+        };
         return Err(RulesError::Conflict(format!(
-            "`{id}` is a {}, which a {} cannot replace; nothing was added",
-            old.manifest.document.kind.label().to_lowercase(),
-            target.kind.label().to_lowercase()
+            "`{id}` is {}, which {} cannot replace; nothing was added",
+            what(old.manifest.document.kind),
+            what(target.kind)
         )));
     }
     target.slug = old.manifest.document.slug.clone();
