@@ -173,8 +173,13 @@ async fn execute(sets: &RuleSets, args: &RuleSetArgs) -> Result<String, (u8, Str
             }
         }
         RuleSetCommand::Show { id } => {
-            let docs = sets.list(guild).await.map_err(fail)?;
-            if let Some(data) = arbiter::app::rulesets::data_doc(&docs, id) {
+            let data = if arbiter::app::rulesets::is_document_id(id) {
+                let docs = sets.list(guild).await.map_err(fail)?;
+                arbiter::app::rulesets::data_doc(&docs, id)
+            } else {
+                None
+            };
+            if let Some(data) = data {
                 return Ok(if args.json {
                     json(&data)
                 } else {

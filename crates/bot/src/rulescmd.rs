@@ -301,7 +301,8 @@ impl Bot {
                 Err(e) => failed(e),
             },
             RulesCommand::Show { id } => {
-                if let Ok(docs) = sets.list(guild).await
+                if crate::app::rulesets::is_document_id(id)
+                    && let Ok(docs) = sets.list(guild).await
                     && let Some(d) = crate::app::rulesets::data_doc(&docs, id)
                 {
                     return Reply::Message(data_doc_message(&d));

@@ -989,6 +989,15 @@ pub struct DataDocView {
     pub items: Vec<String>,
 }
 
+/// Whether `id` has a document id's shape (`game:slug`, no passage path):
+/// only such an id can name a data document, so only it is worth reading
+/// the server's documents for (`rules show` of a passage reads none).
+pub fn is_document_id(id: &str) -> bool {
+    id.trim()
+        .split_once(':')
+        .is_some_and(|(_, rest)| !rest.is_empty() && !rest.contains('.'))
+}
+
 /// The server's data document `id` ([`DataDocView`]); `None` when no
 /// document of the server has that id or it is a document of passages.
 pub fn data_doc(docs: &[RuleDoc], id: &str) -> Option<DataDocView> {
@@ -1528,6 +1537,16 @@ pub fn date(ms: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_document_ids_shape_reads_the_documents() {
+        assert!(super::is_document_id("ashes:talk"));
+        assert!(super::is_document_id(" mtg:cr "));
+        assert!(!super::is_document_id("ashes:talk.1"));
+        assert!(!super::is_document_id("mtg:702.19b"));
+        assert!(!super::is_document_id("talk"));
+        assert!(!super::is_document_id("ashes:"));
+    }
 
     /// Vectors remembered for a server's passages come back for an index
     /// of the same passages built again; a full memo starts over.
