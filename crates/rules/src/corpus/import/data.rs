@@ -52,6 +52,9 @@ pub fn yaml_error(e: serde_saphyr::Error, what: &str) -> (String, Option<usize>,
         serde_saphyr::Error::DuplicateMappingKey { key: None, .. } => {
             "a key appears twice in the same mapping; keep one".to_string()
         }
+        serde_saphyr::Error::MultipleDocuments { .. } => {
+            "give one document (remove the extra `---` separators)".to_string()
+        }
         serde_saphyr::Error::SerdeUnknownField {
             field, expected, ..
         } => {
@@ -62,7 +65,35 @@ pub fn yaml_error(e: serde_saphyr::Error, what: &str) -> (String, Option<usize>,
         }
         other => other.to_string(),
     };
-    (message, line, column)
+    (without_position(&message), line, column)
+}
+
+/// `message` without the parser's own " at line N, column M" (the prefix
+/// gives the position once, and the two could disagree).
+fn without_position(message: &str) -> String {
+    const AT: &str = " at line ";
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(i) = rest.find(AT) {
+        let after = &rest[i + AT.len()..];
+        let digits = |s: &str| s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+        let n = digits(after);
+        let tail = &after[n..];
+        let located = n > 0
+            && tail
+                .strip_prefix(", column ")
+                .is_some_and(|t| digits(t) > 0);
+        if located {
+            let t = &tail[", column ".len()..];
+            out.push_str(&rest[..i]);
+            rest = &t[digits(t)..];
+        } else {
+            out.push_str(&rest[..i + AT.len()]);
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The line of a quote that is never closed, if any: the `csv` reader
@@ -93,4 +124,22 @@ pub fn unclosed_quote(text: &str) -> Option<usize> {
         }
     }
     open_at
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_parsers_own_position_is_taken_out() {
+        assert_eq!(
+            without_position("invalid type: map, expected x at line 1, column 7"),
+            "invalid type: map, expected x"
+        );
+        assert_eq!(
+            without_position("a at line 3, column 2: b at line x"),
+            "a: b at line x"
+        );
+        assert_eq!(without_position("no position"), "no position");
+    }
 }
