@@ -10,7 +10,7 @@
 //! that leaves the rest usable (an empty entry, a key given twice in two
 //! cases) is a warning.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 
 use serde::Deserialize;
@@ -73,9 +73,7 @@ impl<'de> Deserialize<'de> for Meanings {
                 let mut out = Vec::new();
                 while let Some(s) = seq.next_element::<String>()? {
                     if out.len() == MAX_MEANINGS * 4 {
-                        return Err(de::Error::custom(format!(
-                            "more than {MAX_MEANINGS} meanings for one entry; keep the ones players mean"
-                        )));
+                        return Err(de::Error::custom(too_many_meanings()));
                     }
                     out.push(s);
                 }
@@ -84,6 +82,14 @@ impl<'de> Deserialize<'de> for Meanings {
         }
         d.deserialize_any(V)
     }
+}
+
+/// Why an entry with more than `MAX_MEANINGS * 4` meanings is refused.
+fn too_many_meanings() -> String {
+    format!(
+        "more than {} meanings for one entry (at most {MAX_MEANINGS} are kept); keep the ones players mean",
+        MAX_MEANINGS * 4
+    )
 }
 
 /// The mapping form with `synonyms:`, as in a rule folder's glossary.yaml.
@@ -135,13 +141,34 @@ fn read_yaml(text: &str) -> Result<Vec<(String, Vec<String>)>, SlangError> {
             column,
         }
     };
-    let options = super::import::data::yaml_options();
+    let options = super::import::data::yaml_options;
     let map: BTreeMap<String, Meanings> = if has_synonyms_key(text) {
-        serde_saphyr::from_str_with_options::<File>(text, options)
+        serde_saphyr::from_str_with_options::<File>(text, options())
             .map_err(located)?
             .synonyms
     } else {
-        serde_saphyr::from_str_with_options(text, options).map_err(located)?
+        match serde_saphyr::from_str_with_options(text, options()) {
+            Ok(map) => map,
+            Err(e) => {
+                // A lone top-level key that is a near miss of `synonyms`
+                // (`synonym:`) is the glossary form misspelt: say so, not
+                // that its mapping is no meaning.
+                let top: Option<BTreeMap<String, de::IgnoredAny>> =
+                    serde_saphyr::from_str_with_options(text, options()).ok();
+                let misspelt = top.as_ref().is_some_and(|top| {
+                    top.len() == 1
+                        && top.keys().all(|k| {
+                            k != "synonyms" && crate::text::closest(k, ["synonyms"], 3).is_some()
+                        })
+                });
+                if misspelt
+                    && let Err(f) = serde_saphyr::from_str_with_options::<File>(text, options())
+                {
+                    return Err(located(f));
+                }
+                return Err(located(e));
+            }
+        }
     };
     Ok(map.into_iter().map(|(k, m)| (k, m.0)).collect())
 }
@@ -191,6 +218,12 @@ fn read_csv(text: &str) -> Result<Vec<(String, Vec<String>)>, SlangError> {
                 record.position().map(|p| p.line() as usize),
             ));
         }
+        if record.len() > MAX_MEANINGS * 4 + 1 {
+            return Err(SlangError::new(
+                too_many_meanings(),
+                record.position().map(|p| p.line() as usize),
+            ));
+        }
         let mut fields = record.iter();
         let key = fields.next().unwrap_or_default().to_string();
         out.push((key, fields.map(str::to_string).collect()));
@@ -198,10 +231,62 @@ fn read_csv(text: &str) -> Result<Vec<(String, Vec<String>)>, SlangError> {
     Ok(out)
 }
 
-/// One phrase as search reads it: hidden characters out, spaces single.
+/// One phrase as search reads it: hidden characters (controls, direction
+/// overrides, every format character) out, spaces single.
 fn tidy(s: &str) -> String {
-    let shown: String = s.chars().filter(|c| !clean::is_hidden(*c)).collect();
+    let shown: String = s
+        .chars()
+        .filter(|c| !clean::is_hidden(*c) && !is_format(*c))
+        .collect();
     shown.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A Unicode format character (general category Cf, Unicode 15): zero-width
+/// space and joiners, word joiner, BOM, soft hyphen, direction marks, tags.
+fn is_format(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{0600}'..='\u{0605}'
+            | '\u{061C}'
+            | '\u{06DD}'
+            | '\u{070F}'
+            | '\u{0890}'..='\u{0891}'
+            | '\u{08E2}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206F}'
+            | '\u{FEFF}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{110BD}'
+            | '\u{110CD}'
+            | '\u{13430}'..='\u{1343F}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0001}'
+            | '\u{E0020}'..='\u{E007F}'
+    )
+}
+
+/// Whether a phrase would show on Discord as a mention or a link: a user,
+/// role or channel mention, a command mention, `@everyone`/`@here`, a
+/// masked link or a web address.
+fn holds_link(s: &str) -> bool {
+    let lower = s.to_lowercase();
+    [
+        "<@",
+        "<#",
+        "</",
+        "@everyone",
+        "@here",
+        "](",
+        "http://",
+        "https://",
+    ]
+    .iter()
+    .any(|m| lower.contains(m))
 }
 
 /// Cleans every entry: empty and overlong ones out, keys that differ only
@@ -211,10 +296,16 @@ fn check(entries: Vec<(String, Vec<String>)>) -> Parsed {
     let mut by_lower: BTreeMap<String, String> = BTreeMap::new();
     for (raw_key, raw_meanings) in entries {
         let key = tidy(&raw_key);
+        if holds_link(&key) {
+            parsed
+                .warnings
+                .push("a term holds a mention or a link; left out".to_string());
+            continue;
+        }
         if !key.chars().any(char::is_alphanumeric) {
             parsed
                 .warnings
-                .push(format!("“{}”: no slang word; left out", raw_key.trim()));
+                .push(format!("“{key}”: no slang word; left out"));
             continue;
         }
         if key.chars().count() > MAX_KEY_CHARS {
@@ -225,15 +316,26 @@ fn check(entries: Vec<(String, Vec<String>)>) -> Parsed {
             continue;
         }
         let mut meanings = Vec::new();
+        let mut seen = HashSet::new();
+        // Whether a meaning was left out for being the term itself, and
+        // for anything else (too long, a link, no letter).
+        let (mut itself, mut other) = (false, false);
         for m in raw_meanings.iter().map(|m| tidy(m)) {
             if m.chars().count() > MAX_MEANING_CHARS {
+                other = true;
                 parsed.warnings.push(format!(
                     "“{key}”: a meaning longer than {MAX_MEANING_CHARS} characters; left out"
                 ));
-            } else if m.chars().any(char::is_alphanumeric)
-                && !m.eq_ignore_ascii_case(&key)
-                && !meanings.contains(&m)
-            {
+            } else if holds_link(&m) {
+                other = true;
+                parsed.warnings.push(format!(
+                    "“{key}”: a meaning holds a mention or a link; left out"
+                ));
+            } else if !m.chars().any(char::is_alphanumeric) {
+                other = true;
+            } else if m.eq_ignore_ascii_case(&key) {
+                itself = true;
+            } else if seen.insert(m.clone()) {
                 meanings.push(m);
             }
         }
@@ -245,16 +347,20 @@ fn check(entries: Vec<(String, Vec<String>)>) -> Parsed {
             meanings.truncate(MAX_MEANINGS);
         }
         if meanings.is_empty() {
-            parsed
-                .warnings
-                .push(format!("“{key}”: no meaning other than itself; left out"));
+            parsed.warnings.push(if itself && !other {
+                format!("“{key}”: no meaning other than itself; left out")
+            } else {
+                format!("“{key}”: no meaning left; left out")
+            });
             continue;
         }
         let lower = key.to_lowercase();
         if let Some(first) = by_lower.get(&lower) {
-            parsed.warnings.push(format!(
-                "“{key}” and “{first}” are one entry (search ignores case); their meanings are joined"
-            ));
+            parsed.warnings.push(if *first == key {
+                format!("“{key}” is given twice (once with hidden characters or extra spaces); their meanings are joined")
+            } else {
+                format!("“{key}” and “{first}” are one entry (search ignores case); their meanings are joined")
+            });
             let list = parsed.glossary.synonyms.entry(first.clone()).or_default();
             for m in meanings {
                 if !list.contains(&m) && list.len() < MAX_MEANINGS {
@@ -416,11 +522,151 @@ mod tests {
         let many: String = (0..=MAX_ENTRIES).map(|i| format!("w{i}: [x]\n")).collect();
         let e = parse("s.yaml", &many).unwrap_err();
         assert!(e.message.contains("at most 5000"), "{e}");
-        let bomb = "a: &a [x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b]\n";
-        assert!(parse("s.yaml", bomb).is_err());
+        // 65 aliases of one long string, no entry over the meanings'
+        // bound: refused by the alias budget, not by a type or a count.
+        let bomb = format!(
+            "a: &a \"{}\"\nb: [{}]\nc: [{}]\n",
+            "long ".repeat(30),
+            vec!["*a"; 40].join(", "),
+            vec!["*a"; 25].join(", ")
+        );
+        let e = parse("s.yaml", &bomb).unwrap_err();
+        assert!(
+            e.message
+                .contains("too large once its YAML anchors and aliases are written out"),
+            "{e}"
+        );
+        let fine = format!("a: &a \"long\"\nb: [{}]\n", vec!["*a"; 40].join(", "));
+        assert!(parse("s.yaml", &fine).is_ok());
         let long = format!("{}: [x]\nok: [fine]\n", "k".repeat(MAX_KEY_CHARS + 1));
         let p = parse("s.yaml", &long).unwrap();
         assert_eq!(keys(&p), [("ok", vec!["fine"])]);
         assert!(p.warnings[0].contains("longer than 64"), "{:?}", p.warnings);
+    }
+
+    #[test]
+    fn mentions_and_links_are_left_out() {
+        let p = parse(
+            "s.yaml",
+            "\"<@123456789012345678>\": [unit]\n\"<@&999>\": [unit]\n\"<#1>\": [unit]\n\"@everyone\": [unit]\nping here: [\"@here\"]\nclick: [\"[click](http://evil.example)\", attack]\nsite: [\"see https://evil.example\"]\nweb: [HTTP://EVIL.EXAMPLE]\ndude: [unit]\n",
+        )
+        .unwrap();
+        assert_eq!(
+            keys(&p),
+            [("click", vec!["attack"]), ("dude", vec!["unit"])]
+        );
+        let w = p.warnings.join("\n");
+        assert_eq!(
+            w.matches("a term holds a mention or a link; left out")
+                .count(),
+            4,
+            "{w}"
+        );
+        assert!(
+            w.contains("“click”: a meaning holds a mention or a link; left out"),
+            "{w}"
+        );
+        assert!(w.contains("“site”: no meaning left; left out"), "{w}");
+        assert!(
+            !w.contains("<@") && !w.contains("http") && !w.contains("@everyone"),
+            "{w}"
+        );
+        let c = parse("s.csv", "smack,<@&999>,attack\n").unwrap();
+        assert_eq!(keys(&c), [("smack", vec!["attack"])]);
+    }
+
+    #[test]
+    fn format_characters_are_taken_out() {
+        let p = parse(
+            "s.yaml",
+            "\"du\u{200b}de\": [att\u{00ad}ack]\ndude: [\"un\u{200c}i\u{200d}t\u{2060}\u{feff}\"]\n",
+        )
+        .unwrap();
+        assert_eq!(keys(&p), [("dude", vec!["unit", "attack"])]);
+        assert!(
+            p.warnings.iter().any(|w| w == "“dude” is given twice (once with hidden characters or extra spaces); their meanings are joined"),
+            "{:?}",
+            p.warnings
+        );
+    }
+
+    #[test]
+    fn warnings_echo_no_hidden_characters() {
+        let p = parse("s.yaml", "\"\u{202e}\u{2066}--\": [x]\n").unwrap();
+        let w = p.warnings.join("\n");
+        assert!(w.contains("“--”: no slang word"), "{w}");
+        assert!(
+            !w.chars().any(|c| is_format(c) || clean::is_hidden(c)),
+            "{w:?}"
+        );
+    }
+
+    #[test]
+    fn a_csv_row_with_too_many_meanings_is_refused() {
+        let row = |n: usize| (0..n).map(|i| format!(",m{i}")).collect::<String>();
+        let ok = parse(
+            "s.csv",
+            &format!("slang,meaning\nsac{}\n", row(MAX_MEANINGS * 4)),
+        )
+        .unwrap();
+        assert_eq!(ok.glossary.synonyms["sac"].len(), MAX_MEANINGS);
+        let e = parse(
+            "s.csv",
+            &format!("slang,meaning\nok,fine\nsac{}\n", row(MAX_MEANINGS * 4 + 1)),
+        )
+        .unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
+        assert!(e.message.contains("more than 64 meanings"), "{e}");
+        // A huge row is refused at once, not deduplicated field by field.
+        let huge = format!("sac{}\n", ",same".repeat(600_000));
+        let start = std::time::Instant::now();
+        assert!(parse("s.csv", &huge).is_err());
+        assert!(start.elapsed() < std::time::Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_misspelt_synonyms_key_is_named() {
+        let yaml = parse("s.yaml", "synonym:\n  dude: [unit]\n").unwrap_err();
+        assert_eq!(
+            yaml.message, "unknown field `synonym`; did you mean `synonyms`?",
+            "{yaml}"
+        );
+        assert_eq!(yaml.line, Some(1), "{yaml}");
+        let json = parse("s.json", r#"{"synonym": {"dude": ["unit"]}}"#).unwrap_err();
+        assert_eq!(
+            json.message, "unknown field `synonym`; did you mean `synonyms`?",
+            "{json}"
+        );
+        assert!(json.line.is_some(), "{json}");
+    }
+
+    #[test]
+    fn several_documents_are_refused_in_words() {
+        let docs = parse("s.yaml", "dude: [unit]\n---\nsmack: [attack]\n").unwrap_err();
+        assert!(
+            docs.message
+                .contains("give one document (remove the extra `---` separators)"),
+            "{docs}"
+        );
+        assert!(!docs.message.contains("from_str"), "{docs}");
+    }
+
+    #[test]
+    fn the_position_is_given_once() {
+        let typed = parse("s.yaml", "dude: [unit]\nsmack: {a: b}\n").unwrap_err();
+        assert!(typed.line.is_some(), "{typed}");
+        assert!(!typed.message.contains(" at line "), "{typed}");
+    }
+
+    #[test]
+    fn a_term_whose_meanings_were_all_left_out_has_no_meaning_left() {
+        let long = format!(
+            "dude: [\"{}\"]\nsmack: [attack]\n",
+            "x".repeat(MAX_MEANING_CHARS + 1)
+        );
+        let p = parse("s.yaml", &long).unwrap();
+        let w = p.warnings.join("\n");
+        assert!(w.contains("“dude”: no meaning left"), "{w}");
+        assert!(!w.contains("other than itself"), "{w}");
     }
 }
