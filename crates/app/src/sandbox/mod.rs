@@ -29,6 +29,7 @@ use std::time::Duration;
 pub use child::child_main;
 pub use parent::{Sandboxed, convert, convert_blocking};
 
+use crate::corpus::DocumentKind;
 use crate::corpus::import::ImportError;
 
 /// The hidden subcommand that runs a conversion in a child process.
@@ -168,16 +169,34 @@ pub fn describe(limits: &Limits) -> (String, Option<&'static str>) {
     (applied, missing)
 }
 
-/// A word for the kind of file, for messages ("PDF", "HTML page").
-fn what(file_name: &str, bytes: &[u8]) -> &'static str {
+/// A word for the kind of file, for messages ("PDF", "HTML page", "slang
+/// list"): a card or slang list by its kind (a `.csv` may be either),
+/// another document by its format.
+fn what(file_name: &str, kind: DocumentKind, bytes: &[u8]) -> &'static str {
     let lower = file_name.to_lowercase();
-    if bytes.starts_with(b"%PDF") || lower.ends_with(".pdf") {
-        "PDF"
-    } else if lower.ends_with(".html") || lower.ends_with(".htm") {
-        "HTML page"
-    } else if lower.ends_with(".csv") {
-        "card list"
-    } else {
-        "document"
+    match kind {
+        DocumentKind::Cards => "card list",
+        DocumentKind::Slang => "slang list",
+        _ if bytes.starts_with(b"%PDF") || lower.ends_with(".pdf") => "PDF",
+        _ if lower.ends_with(".html") || lower.ends_with(".htm") => "HTML page",
+        _ => "document",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_csv_is_named_by_its_kind() {
+        assert_eq!(what("talk.csv", DocumentKind::Slang, b"a,b"), "slang list");
+        assert_eq!(what("cards.csv", DocumentKind::Cards, b"a,b"), "card list");
+        assert_eq!(
+            what("cards.yaml", DocumentKind::Cards, b"a: b"),
+            "card list"
+        );
+        assert_eq!(what("notes.csv", DocumentKind::House, b"a,b"), "document");
+        assert_eq!(what("rules.pdf", DocumentKind::Rules, b"%PDF-1.4"), "PDF");
+        assert_eq!(what("faq.html", DocumentKind::Faq, b"<p>"), "HTML page");
     }
 }

@@ -160,7 +160,7 @@ fn verdict(
     ended: Ended,
 ) -> Result<Sandboxed, SandboxError> {
     let file = target.file_name.clone();
-    let what = super::what(&target.file_name, bytes);
+    let what = super::what(&target.file_name, target.kind, bytes);
     if ended.killed_at_deadline {
         return Err(SandboxError::Wall {
             file,
