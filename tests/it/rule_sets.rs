@@ -364,6 +364,12 @@ async fn a_revision_replaces_a_document_keeping_its_ids(url: String) {
         .unwrap();
     assert_eq!(second.document, first.document);
     assert_eq!(second.version, 2);
+    let changes = sets.versions("g", None).await.unwrap();
+    assert_eq!(
+        arbiter::app::rulesets::change_verbs(&changes),
+        ["added", "replaced"],
+        "the history says a replace is one"
+    );
     assert!(
         preview
             .passages

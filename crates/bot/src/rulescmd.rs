@@ -322,9 +322,10 @@ impl Bot {
             RulesCommand::Versions { game } => match sets.versions(guild, game.as_deref()).await {
                 Ok(changes) => {
                     let mut body = String::new();
-                    for c in &changes {
+                    let verbs = crate::app::rulesets::change_verbs(&changes);
+                    for (c, what) in changes.iter().zip(verbs) {
                         let at = crate::app::rulesets::date(c.at);
-                        let (v, what, doc) = (c.version, c.action.past(), &c.document);
+                        let (v, doc) = (c.version, &c.document);
                         let (title, by) = (escape_md(&c.title), who(&c.actor));
                         let _ = writeln!(body, "v{v} · {at} · {what} `{doc}` **{title}** by {by}");
                     }

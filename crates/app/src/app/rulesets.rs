@@ -989,6 +989,24 @@ pub struct DataDocView {
     pub items: Vec<String>,
 }
 
+/// What each change did, in words: "added", "removed", or "replaced" for
+/// an add of an id live at the time (`/rules add replace:`); the changes in
+/// version order, as [`RuleSets::versions`] gives them.
+pub fn change_verbs(changes: &[crate::store::RuleChange]) -> Vec<&'static str> {
+    let mut live = std::collections::HashSet::new();
+    changes
+        .iter()
+        .map(|c| match c.action {
+            crate::store::RuleAction::Add if !live.insert(c.document.as_str()) => "replaced",
+            crate::store::RuleAction::Add => "added",
+            crate::store::RuleAction::Remove => {
+                live.remove(c.document.as_str());
+                "removed"
+            }
+        })
+        .collect()
+}
+
 /// Whether `id` has a document id's shape (`game:slug`, no passage path):
 /// only such an id can name a data document, so only it is worth reading
 /// the server's documents for (`rules show` of a passage reads none).

@@ -361,9 +361,10 @@ pub fn rule_changes(
         _ => {}
     }
     let mut out = format!("The rule set of {guild}, version by version:\n");
-    for c in changes {
+    let verbs = crate::app::rulesets::change_verbs(changes);
+    for (c, what) in changes.iter().zip(verbs) {
         let at = crate::app::rulesets::date(c.at);
-        let (v, what, doc) = (c.version, c.action.past(), &c.document);
+        let (v, doc) = (c.version, &c.document);
         let _ = writeln!(
             out,
             "  v{v}  {at} {what} {doc} “{}” by {}",
