@@ -151,6 +151,20 @@ async fn a_servers_slang_is_its_own(url: String) {
     assert!(e.to_string().contains("no entry is left"), "{e}");
     assert_eq!(sets.list("g").await.unwrap().len(), 1);
 
+    // Slang that maps stop words to words a game lacks is not said as a
+    // topic no rule uses (an outside tester's `the: [sacrifice]`).
+    let odd = "the: [sacrifice]\na: [sacrifice]\n";
+    let (odd, _) = sets
+        .add("g", "mod", slang("odd.yaml", "ashes", odd))
+        .await
+        .unwrap();
+    let app = sets.app_for("g").await.unwrap();
+    let r = app
+        .ask("can a unit attack the phoenixborn", Some("ashes"), 3)
+        .unwrap();
+    assert!(r.ignored.is_empty(), "{:?}", r.ignored);
+    sets.remove("g", &odd.document, "mod").await.unwrap();
+
     sets.remove("g", "ashes:table-talk", "mod").await.unwrap();
     let after = sets.app_for("g").await.unwrap();
     assert!(

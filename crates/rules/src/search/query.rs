@@ -189,7 +189,11 @@ impl Index {
                     }
                 }
                 if options.is_empty() {
-                    q.ignored.push(key.join(" "));
+                    // A key of stop words alone ("the" in a server's slang)
+                    // is no topic the rules lack: not said as one.
+                    if !key_tokens.is_empty() {
+                        q.ignored.push(key.join(" "));
+                    }
                     continue;
                 }
                 let weight = self.group_weight(&options);
