@@ -31,6 +31,11 @@ fn import_as(
 }
 
 /// Passage texts by id without the game and document prefix, from an import.
+/// A text's words, whitespace aside.
+fn words(s: &str) -> Vec<&str> {
+    s.split_whitespace().collect()
+}
+
 fn texts_of_import(imp: &Import) -> BTreeMap<String, String> {
     let built = Corpus::build(vec![imp.game.clone()]);
     let prefix = format!("{}:", imp.preview.game);
@@ -902,10 +907,16 @@ fn mtg_rules_as_a_wrapped_pdf_read_back_as_the_same_passages() {
     assert!(b.len() > 3000, "{}", b.len());
     let differ: Vec<_> = b
         .iter()
-        .filter(|(id, t)| a.get(*id) != Some(t))
+        .filter(|(id, t)| a.get(*id).map(|p| words(p)) != Some(words(t)))
         .map(|(id, _)| id)
         .take(10)
         .collect();
+    // Word for word; a wrapped line that starts like a rule ("See rule /
+    // 704. They're dealt with…") keeps its line break where the text has a
+    // space: a line break the PDF cannot tell from a rule's own (rule
+    // 117.2d, one passage of 3,421).
+    let breaks = b.iter().filter(|(id, t)| a.get(*id) != Some(t)).count();
+    assert!(breaks <= 2, "{breaks} passages differ in their whitespace");
     let only_pdf: Vec<_> = a
         .keys()
         .filter(|id| !b.contains_key(*id))
@@ -925,4 +936,40 @@ fn an_encrypted_pdf_is_refused_as_encrypted() {
     let pdf = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R /Encrypt 2 0 R >>\n%%EOF\n";
     let err = arbiter::corpus::import::convert("locked.pdf", pdf).unwrap_err();
     assert!(err.to_string().contains("is an encrypted PDF"), "{err}");
+}
+
+/// Numbered house rules written without full stops keep every rule and
+/// sub-rule, as text and as a wrapped PDF: only a numbered line that cannot
+/// start a rule, or is out of order, goes on with the text before it (a
+/// review found "1.2"–"1.4" swallowed into "1.1", and a lead-in's "1.4a").
+#[test]
+fn numbered_rules_without_full_stops_keep_every_rule() {
+    let text = "1. Setup\n\n\
+        1.1 Each player starts the game with seven cards in hand and two dice\n\
+        1.2 The first player does not draw a card on their first turn of the game\n\
+        1.3 Players may look at their own discard pile at any time during play\n\
+        1.4 When a unit attacks, its controller chooses one of the following options\n\
+        1.4a Charge. The unit gets plus one attack until the end of the turn\n\n\
+        2. Turns\n\n\
+        2.1 Players take turns in clockwise order around the table, starting with the first player\n\
+        2.2 A turn has three steps, and the rules for each are in the next section\n";
+    let want = [
+        "ashes:h.1",
+        "ashes:h.1.1",
+        "ashes:h.1.2",
+        "ashes:h.1.3",
+        "ashes:h.1.4",
+        "ashes:h.1.4a",
+        "ashes:h.2",
+        "ashes:h.2.1",
+        "ashes:h.2.2",
+    ];
+    for (name, bytes) in [
+        ("h.txt", text.as_bytes().to_vec()),
+        ("h.pdf", pdf::from_text_wrapped(text, 95)),
+    ] {
+        let imp = import_as(name, &bytes, "ashes", DocumentKind::House).unwrap();
+        let ids: Vec<&str> = imp.preview.passages.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids, want, "{name}");
+    }
 }

@@ -30,6 +30,43 @@ pub(super) fn starts_item(line: &str) -> bool {
     is_numbered_line(line) || SINGLE.is_match(line)
 }
 
+/// Whether a line reads as the start of a rule or item, not as wrapped
+/// text that happens to begin with a number: numbered ("1.2", "100.1a",
+/// "13.1 - Title", "2.") and its text begins as a rule's does, with a
+/// capital, a digit or a quote ("107.8 and rule 711." and "601.2c. (If…"
+/// do not).
+pub(super) fn starts_rule(line: &str) -> bool {
+    let text = DASH_SECTION
+        .captures(line)
+        .map(|c| c.get(2))
+        .or_else(|| RULE.captures(line).map(|c| c.get(2)))
+        .or_else(|| SUBRULE.captures(line).map(|c| c.get(2)))
+        .or_else(|| SINGLE.captures(line).map(|c| c.get(3)))
+        .flatten()
+        .map_or("", |m| m.as_str());
+    text.chars()
+        .next()
+        .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit() || "\"“‘'".contains(c))
+}
+
+/// The first number of a numbered line ("117" of "117.2d Text").
+fn top_number(line: &str) -> Option<u64> {
+    let t = line.trim_start();
+    let end = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    t[..end].parse().ok()
+}
+
+/// Whether a numbered line's first number follows the last one read: the
+/// same or the next ("1.2" after "1.1", "2.1" after "1.4"), or nothing was
+/// numbered yet. "704." after "117.2d" is a wrapped reference ("See rule /
+/// 704. They're dealt with…"), not rule 704.
+fn in_order(st: &State, line: &str) -> bool {
+    match (st.last_top, top_number(line)) {
+        (Some(last), Some(n)) => n == last || n == last + 1,
+        _ => true,
+    }
+}
+
 /// Whether a line ends a sentence: `.`, `!`, `?`, `:` or `;` before any
 /// closing quotes and brackets (`"Colors,"` does not).
 pub(super) fn ends_sentence(line: &str) -> bool {
@@ -68,6 +105,9 @@ struct State {
     current: PassageIdx,
     glossary: Option<PassageIdx>,
     last_blank: bool,
+    /// The first number of the last numbered line read ("117" of
+    /// "117.2d"): a rule right after running text is one only in order.
+    last_top: Option<u64>,
     /// The line before was running text that did not end its sentence: a
     /// line right after it that starts with a number ("See rule" /
     /// "107.8 and rule 711.", as hard-wrapped text breaks) goes on with it.
@@ -83,6 +123,7 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
         current: b.root,
         glossary: None,
         last_blank: true,
+        last_top: None,
         open: false,
     };
     for (i, &line) in lines.iter().enumerate() {
@@ -96,14 +137,22 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
             continue;
         }
         let blank_before = std::mem::replace(&mut st.last_blank, false);
+        let top_here = top_number(line);
         let next_blank = lines.get(i + 1).is_none_or(|l| l.trim().is_empty());
         let open = std::mem::replace(&mut st.open, false);
-        if open && !blank_before && starts_item(line) {
+        // Only a line that cannot start a rule: a rule whose text ends with
+        // no full stop ("1.1 Each player draws seven cards") is followed by
+        // its sibling, not by its own wrapped text.
+        if open && !blank_before && starts_item(line) && !(starts_rule(line) && in_order(&st, line))
+        {
             b.append(st.current, trimmed, "\n");
             st.open = runs_on(trimmed);
             continue;
         }
 
+        if starts_item(line) && st.glossary.is_none() {
+            st.last_top = top_here.or(st.last_top);
+        }
         if trimmed == "Glossary" || trimmed == "Credits" {
             let id = b.child_id(b.root, &clean::slug(trimmed));
             let idx = b.add(b.root, id, PassageKind::Section, trimmed.to_string(), n);

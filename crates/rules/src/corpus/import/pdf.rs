@@ -105,14 +105,16 @@ fn starts_label(line: &str) -> bool {
 }
 
 /// Whether the break between `above` and `below` is the wrapping's (see
-/// [`Line::wraps_into`]), unless `above` ends a sentence and `below` starts
-/// a numbered rule or item ("2. An attribute…") or a run-in label
-/// ("Example:"): a line too full for those is still the writer's own break
-/// before them.
+/// [`Line::wraps_into`]), unless `below` starts like a rule ("1.2 The
+/// first player…", whatever ends the line above: a rule with no full stop
+/// may fill its line), or `above` ends a sentence and `below` starts a
+/// numbered item or a run-in label ("Example:"): a line too full for those
+/// is still the writer's own break before them.
 fn wrapped(above: &Line, below: &Line, margin: Option<f64>) -> bool {
+    use crate::corpus::numbered::{ends_sentence, starts_item, starts_rule};
     above.wraps_into(below, margin)
-        && !(crate::corpus::numbered::ends_sentence(&above.text)
-            && (crate::corpus::numbered::starts_item(&below.text) || starts_label(&below.text)))
+        && !starts_rule(&below.text)
+        && !(ends_sentence(&above.text) && (starts_item(&below.text) || starts_label(&below.text)))
 }
 
 /// The right edge of the document's text, if it was wrapped to its pages:
