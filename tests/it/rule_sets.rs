@@ -397,6 +397,13 @@ async fn a_revision_replaces_a_document_keeping_its_ids(url: String) {
             .contains("this file is already live as `kitchen-rules:kitchen-rules`"),
         "the same text again changes nothing: {e}"
     );
+    // The same text under a new title is a change (a rename keeping ids).
+    let renamed = Upload {
+        title: Some("Kitchen rules (2023)".into()),
+        ..up(&v2, "Kitchen Rules", Some(&first.document))
+    };
+    let p = sets.dry_run("g", renamed).await.unwrap();
+    assert_eq!(p.title, "Kitchen rules (2023)");
 
     let e = sets
         .dry_run(

@@ -406,7 +406,7 @@ fn preview_message(p: &Preview, token: &str) -> Message {
             escape_md(&p.title),
             count(items.len(), noun)
         );
-        push_items(&mut b, items, PREVIEW_HEADINGS, 2_400);
+        push_items(&mut b, items, PREVIEW_HEADINGS, 2_000);
         b
     } else {
         format!(
@@ -437,7 +437,7 @@ fn preview_message(p: &Preview, token: &str) -> Message {
     if !p.warnings.is_empty() {
         let _ = writeln!(body, "\n**{}**", count(p.warnings.len(), "warning"));
         for w in p.warnings.iter().take(5) {
-            let _ = writeln!(body, "• {}", escape_md(&truncate(w, 500)));
+            let _ = writeln!(body, "• {}", escape_md(&truncate(w, 300)));
         }
     }
     body.push_str("\nNothing is live until you press Confirm.");
@@ -470,8 +470,8 @@ mod tests {
             .map(|i| format!("term{i} → {}", "meaning ".repeat(100)))
             .collect();
         let mut body = String::from("Slang list **big** for **Ashes Reborn**: 5000 terms.\n");
-        push_items(&mut body, &items, PREVIEW_HEADINGS, 2_400);
-        assert!(body.chars().count() <= 2_400 + 40, "{}", body.len());
+        push_items(&mut body, &items, PREVIEW_HEADINGS, 2_000);
+        assert!(body.chars().count() <= 2_000 + 40, "{}", body.len());
         let shown = body.lines().filter(|l| l.starts_with("• ")).count();
         assert!(shown >= 10, "{shown}");
         assert!(
@@ -484,7 +484,7 @@ mod tests {
                 .all(|l| l.chars().count() <= ITEM_CHARS + 4)
         );
         let mut all = String::new();
-        push_items(&mut all, &items[..3], PREVIEW_HEADINGS, 2_400);
+        push_items(&mut all, &items[..3], PREVIEW_HEADINGS, 2_000);
         assert!(!all.contains("more"), "{all}");
     }
 }

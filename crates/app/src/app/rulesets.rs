@@ -438,11 +438,16 @@ impl RuleSets {
         upload: Upload,
     ) -> Result<(StoredManifest, String, Preview), RulesError> {
         let _slot = self.conversion_slot(guild).await?;
+        // One version read first: the document replaced and the corpus the
+        // ids are decided against are both of it.
+        let decided_at = self.store.rule_set_version(guild).await?.max(0);
         let replaced = match &upload.replaces {
-            Some(id) => Some(self.live_document(guild, id).await?),
+            Some(id) => Some(self.live_document(guild, id, decided_at).await?),
             None => None,
         };
-        let (current, decided_at) = self.current_corpus(guild, replaced.as_ref()).await?;
+        let current = self
+            .current_corpus(guild, decided_at, replaced.as_ref())
+            .await?;
         let known: &Corpus = match &current {
             Current::Cached(app) => &app.corpus,
             Current::Built(corpus) => corpus,
@@ -480,16 +485,19 @@ impl RuleSets {
             let note = tokio::task::spawn_blocking(move || replace_note(&old, &preview))
                 .await
                 .map_err(|e| RulesError::Build(format!("comparing the ids failed: {e}")))?;
-            imported.preview.warnings.push(note);
+            imported.preview.warnings.insert(0, note);
         } else if let Some(old) = live.iter().find(|d| {
             d.manifest.game == target.game
                 && crate::text::fold_eq(&d.manifest.document.title, &target.title)
         }) {
             let id = old.manifest.id();
-            imported.preview.warnings.push(format!(
+            imported.preview.warnings.insert(
+                0,
+                format!(
                 "a document titled “{}” is already live as `{id}`: this one is added beside it, and answers will quote both; to replace it instead, keeping its ids, send it with `replace:{id}` (`arbiter rules add … --replace {id}`)",
                 old.manifest.document.title
-            ));
+            ),
+            );
         }
         let doc = imported.document();
         // What is stored, as the quota counts it: a card list's YAML aliases
@@ -524,27 +532,25 @@ impl RuleSets {
     async fn current_corpus(
         &self,
         guild: &str,
+        version: i64,
         replaced: Option<&RuleDoc>,
-    ) -> Result<(Current, i64), RulesError> {
-        let version = self.store.rule_set_version(guild).await?;
+    ) -> Result<Current, RulesError> {
         if version <= 0 {
-            return Ok((Current::Cached(self.base.clone()), version.max(0)));
+            return Ok(Current::Cached(self.base.clone()));
         }
         if replaced.is_none()
             && let Some(app) = self.cached_at(guild, version)
         {
-            return Ok((Current::Cached(app), version));
+            return Ok(Current::Cached(app));
         }
         let mut docs = self.store.rule_docs(guild, Some(version)).await?;
         if let Some(old) = replaced {
             docs.retain(|d| d.manifest.id() != old.manifest.id());
         }
         let shipped = self.shipped.clone();
-        let built =
-            tokio::task::spawn_blocking(move || Current::Built(server_corpus(&shipped, &docs)))
-                .await
-                .map_err(|e| RulesError::Build(format!("reading the rule set failed: {e}")))?;
-        Ok((built, version))
+        tokio::task::spawn_blocking(move || Current::Built(server_corpus(&shipped, &docs)))
+            .await
+            .map_err(|e| RulesError::Build(format!("reading the rule set failed: {e}")))
     }
 
     /// A place among the conversions running: one per server, at most
@@ -706,11 +712,15 @@ impl RuleSets {
         let live = self.store.rule_docs(guild, None).await?;
         // The same file twice would answer every question with each
         // passage twice (a document replacing itself is no second one).
-        // A replacement by the very same text changes nothing either.
+        // A replacement by the very same text, title and kind changes
+        // nothing either (a new title or kind for the same text is a change).
         if let Some(same) = live.iter().find(|d| {
             d.manifest.game == manifest.game
                 && d.manifest.document.sha256.is_some()
                 && d.manifest.document.sha256 == manifest.document.sha256
+                && (d.manifest.id() != manifest.id()
+                    || (d.manifest.document.title == manifest.document.title
+                        && d.manifest.document.kind == manifest.document.kind))
         }) {
             return Err(RulesError::Conflict(format!(
                 "this file is already live as `{}` (“{}”); nothing was added",
@@ -827,10 +837,15 @@ impl RuleSets {
         Some((stage.encoder(), known))
     }
 
-    /// The server's live document `id`, or which ids there are.
-    async fn live_document(&self, guild: &str, id: &str) -> Result<RuleDoc, RulesError> {
+    /// The server's document `id` live at `version`, or which ids there are.
+    async fn live_document(
+        &self,
+        guild: &str,
+        id: &str,
+        version: i64,
+    ) -> Result<RuleDoc, RulesError> {
         let wanted = id.trim().to_lowercase();
-        let live = self.store.rule_docs(guild, None).await?;
+        let live = self.store.rule_docs(guild, Some(version)).await?;
         if let Some(d) = live.iter().find(|d| d.manifest.id() == wanted) {
             return Ok(d.clone());
         }
