@@ -308,6 +308,16 @@ async fn previews_see_the_current_version(url: String) {
         "{e}"
     );
     assert_eq!(fresh.list("g").await.unwrap().len(), 3);
+
+    // The insert itself re-checks, in one statement: a Confirm racing a
+    // change of its game committed on another replica adds nothing.
+    let mut late = fresh.list("g").await.unwrap()[0].manifest.clone();
+    late.document.slug = "late".into();
+    let stale = store.add_rule_doc("g", &late, "x", "m", Some(1)).await;
+    assert_eq!(stale.unwrap(), None, "version 1 is past: refused");
+    let now = store.rule_set_version("g").await.unwrap();
+    let fresh_add = store.add_rule_doc("g", &late, "x", "m", Some(now)).await;
+    assert_eq!(fresh_add.unwrap(), Some(now + 1));
 }
 both!(previews_see_the_current_version);
 

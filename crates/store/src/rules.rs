@@ -125,8 +125,11 @@ impl Store {
     }
 
     /// Appends a change as the next version, retrying when another writer
-    /// took that version first. One statement, so SQLite takes its write
-    /// lock at once.
+    /// took that version first; with `unchanged_since`, only while no
+    /// change of the same game is past that version (`None` returned
+    /// otherwise). One statement, so SQLite takes its write lock at once and
+    /// the condition and the insert are one (a writer on another replica
+    /// that commits first makes this one's retry see its change).
     async fn append_rule_change(
         &self,
         guild: &str,
@@ -134,7 +137,8 @@ impl Store {
         manifest: &StoredManifest,
         body: Option<&str>,
         actor: &str,
-    ) -> Result<i64, StoreError> {
+        unchanged_since: Option<i64>,
+    ) -> Result<Option<i64>, StoreError> {
         let json = manifest_json(manifest)?;
         let action = match action {
             RuleAction::Add => "add",
@@ -144,8 +148,12 @@ impl Store {
             let inserted = sqlx::query(
                 "INSERT INTO arbiter_rule_changes \
                  (guild, version, action, document, game, manifest, body, actor, at) \
-                 SELECT $1, COALESCE(MAX(version), 0) + 1, $2, $3, $4, $5, $6, $7, $8 \
-                 FROM arbiter_rule_changes WHERE guild = $1 RETURNING version",
+                 SELECT $1, v.next, $2, $3, $4, $5, $6, $7, $8 \
+                 FROM (SELECT COALESCE(MAX(version), 0) + 1 AS next \
+                       FROM arbiter_rule_changes WHERE guild = $1) v \
+                 WHERE NOT EXISTS (SELECT 1 FROM arbiter_rule_changes c \
+                       WHERE c.guild = $1 AND c.game = $4 AND c.version > $9) \
+                 RETURNING version",
             )
             .bind(guild)
             .bind(action)
@@ -155,16 +163,21 @@ impl Store {
             .bind(body)
             .bind(actor)
             .bind(now_ms())
+            .bind(unchanged_since.unwrap_or(i64::MAX))
             // All rows, not the first: the statement must run to its end
             // (and commit) before the caller reads the new version.
             .fetch_all(&self.pool)
             .await;
             match inserted {
                 Ok(rows) => {
-                    let row = rows.first().ok_or_else(|| {
-                        StoreError::Database("the insert returned no version".into())
-                    })?;
-                    return Ok(row.try_get("version")?);
+                    return match rows.first() {
+                        Some(row) => Ok(Some(row.try_get("version")?)),
+                        // The condition held nothing back without a bound.
+                        None if unchanged_since.is_some() => Ok(None),
+                        None => Err(StoreError::Database(
+                            "the insert returned no version".into(),
+                        )),
+                    };
                 }
                 Err(e) if is_unique_violation(&e) => continue,
                 Err(e) => return Err(e.into()),
@@ -175,16 +188,26 @@ impl Store {
         })
     }
 
-    /// Adds a document to the server's rule set; returns the new version.
+    /// Adds a document to the server's rule set; returns the new version,
+    /// or `None` when a change of its game is past `unchanged_since` (the
+    /// version its preview was decided against).
     pub async fn add_rule_doc(
         &self,
         guild: &str,
         manifest: &StoredManifest,
         body: &str,
         actor: &str,
-    ) -> Result<i64, StoreError> {
-        self.append_rule_change(guild, RuleAction::Add, manifest, Some(body), actor)
-            .await
+        unchanged_since: Option<i64>,
+    ) -> Result<Option<i64>, StoreError> {
+        self.append_rule_change(
+            guild,
+            RuleAction::Add,
+            manifest,
+            Some(body),
+            actor,
+            unchanged_since,
+        )
+        .await
     }
 
     /// Removes a live document (by its `game:slug` id); returns the new
@@ -200,9 +223,8 @@ impl Store {
         let Some(doc) = live.iter().find(|d| d.manifest.id() == document) else {
             return Ok(None);
         };
-        self.append_rule_change(guild, RuleAction::Remove, &doc.manifest, None, actor)
+        self.append_rule_change(guild, RuleAction::Remove, &doc.manifest, None, actor, None)
             .await
-            .map(Some)
     }
 
     /// The documents live at `version` (default: now), oldest first.

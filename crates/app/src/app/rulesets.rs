@@ -645,8 +645,15 @@ impl RuleSets {
                 )
             }));
         }
-        self.store_doc(guild, &pending.manifest, &pending.body, &pending.actor)
-            .await
+        let since = Some(pending.manifest.decided_at);
+        self.store_doc(
+            guild,
+            &pending.manifest,
+            &pending.body,
+            &pending.actor,
+            since,
+        )
+        .await
     }
 
     /// Drops a previewed upload of this server; whether one was waiting
@@ -676,22 +683,34 @@ impl RuleSets {
         upload: Upload,
     ) -> Result<(Added, Preview), RulesError> {
         let (manifest, body, preview) = self.convert(guild, upload).await?;
-        let added = self.store_doc(guild, &manifest, &body, actor).await?;
+        let added = self.store_doc(guild, &manifest, &body, actor, None).await?;
         Ok((added, preview))
     }
 
+    /// Stores a document as the next version; with `unchanged_since` (a
+    /// Confirm: the version its preview was decided against), only while no
+    /// change of its game is past it, checked in the insert itself, so a
+    /// change committed meanwhile on another replica refuses it. A direct
+    /// add (`arbiter rules add`) converts and adds at once, and concurrent
+    /// adds of other documents of the game both go in.
     async fn store_doc(
         &self,
         guild: &str,
         manifest: &StoredManifest,
         body: &str,
         actor: &str,
+        unchanged_since: Option<i64>,
     ) -> Result<Added, RulesError> {
         self.check_quota(guild, manifest, body.len()).await?;
-        let version = self
+        let Some(version) = self
             .store
-            .add_rule_doc(guild, manifest, body, actor)
-            .await?;
+            .add_rule_doc(guild, manifest, body, actor, unchanged_since)
+            .await?
+        else {
+            return Err(RulesError::Conflict(
+                "this game's documents changed while this upload was being added; nothing changed: send it again for a new preview".into(),
+            ));
+        };
         self.prepare(guild).await?;
         Ok(Added {
             version,
