@@ -345,11 +345,7 @@ impl Bot {
 
 /// `/rules show` of a card list or slang list: what it holds.
 fn data_doc_message(d: &crate::app::rulesets::DataDocView) -> Message {
-    let noun = if d.doc.kind == DocumentKind::Slang {
-        "term"
-    } else {
-        "card"
-    };
+    let noun = d.doc.kind.item_noun().unwrap_or("item");
     let mut body = format!(
         "`{}` — {} **{}** (v{}, added {} by {}): {}.\n",
         d.doc.id,
@@ -395,12 +391,11 @@ fn preview_message(p: &Preview, token: &str) -> Message {
     } else {
         format!("**{}** (`{}`)", escape_md(&p.game_name), p.game)
     };
-    let data = match p.kind {
-        DocumentKind::Cards => Some((&p.cards, "card", "Card list")),
-        DocumentKind::Slang => Some((&p.entries, "term", "Slang list")),
-        _ => None,
-    };
-    let mut body = if let Some((items, noun, heading)) = data {
+    let mut body = if let Some((items, noun)) = p.items() {
+        let heading = match p.kind {
+            DocumentKind::Cards => "Card list",
+            _ => p.kind.label(),
+        };
         let mut b = format!(
             "{heading} **{}** for {game}: {}.\n",
             escape_md(&p.title),

@@ -65,16 +65,6 @@ pub enum RuleAction {
     Remove,
 }
 
-impl RuleAction {
-    /// "added" or "removed".
-    pub fn past(self) -> &'static str {
-        match self {
-            RuleAction::Add => "added",
-            RuleAction::Remove => "removed",
-        }
-    }
-}
-
 /// One entry of a server's rule-set history.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RuleChange {

@@ -787,7 +787,7 @@ impl RuleSets {
     /// have no vector (ranked lexically; [`RuleSets::embed_now`] or a
     /// running bot computes and stores them).
     pub async fn stage_now(&self, app: &Arc<App>) -> usize {
-        let Some((encoder, known)) = self.vectors_at_hand(app).await else {
+        let Some((encoder, known, _)) = self.vectors_at_hand(app).await else {
             return 0;
         };
         let missing = crate::search::semantic::missing(&app.corpus, &known).len();
@@ -803,7 +803,7 @@ impl RuleSets {
     /// on `threads` cores, and stores them (`arbiter semantic vectors
     /// --guild`); returns how many were embedded. `None` without the model.
     pub async fn embed_now(&self, app: &Arc<App>, threads: usize) -> Option<usize> {
-        let (encoder, known) = self.vectors_at_hand(app).await?;
+        let (encoder, known, keys) = self.vectors_at_hand(app).await?;
         let todo = crate::search::semantic::missing(&app.corpus, &known);
         let texts = crate::app::semantic::missing_texts(&app.corpus, &todo);
         let done = tokio::task::spawn_blocking(move || {
@@ -811,28 +811,16 @@ impl RuleSets {
         })
         .await
         .ok()?;
-        let rows: Vec<(String, Vec<u8>)> = passage_keys(app)
-            .into_iter()
-            .filter_map(|(k, sha)| Some((sha, crate::search::semantic::to_bytes(done.get(&k)?))))
-            .collect();
-        let model = crate::app::semantic::model_key();
-        if let Err(e) = self.store.save_passage_vectors(model, &rows).await {
-            tracing::warn!(error = %e, "passage vectors not stored");
-            return None;
-        }
-        Some(done.len())
+        store_vectors(&self.store, &keys, &done)
+            .await
+            .then_some(done.len())
     }
 
-    /// The shipped stage's encoder and the vectors at hand for `app`'s
-    /// passages: the shipped ones and those stored. `None` without a
-    /// complete shipped stage (no model, or the feature off).
-    async fn vectors_at_hand(
-        &self,
-        app: &Arc<App>,
-    ) -> Option<(
-        Arc<dyn crate::search::semantic::Encode>,
-        crate::search::semantic::Known,
-    )> {
+    /// The shipped stage's encoder, the vectors at hand for `app`'s
+    /// passages (the shipped ones and those stored) and the passages' keys.
+    /// `None` without a complete shipped stage (no model, or the feature
+    /// off).
+    async fn vectors_at_hand(&self, app: &Arc<App>) -> Option<VectorsAtHand> {
         let base = self.base.clone();
         // Loads a one-shot command's model and shipped vectors (deferred).
         let stage = tokio::task::spawn_blocking(move || {
@@ -843,17 +831,8 @@ impl RuleSets {
         .ok()??;
         let mut known = self.base.known_vectors();
         let keys = passage_keys(app);
-        let wanted: Vec<&(u64, String)> = keys
-            .iter()
-            .filter(|(k, _)| !known.contains_key(k))
-            .collect();
-        if !wanted.is_empty() {
-            match stored_vectors(&self.store, &wanted).await {
-                Ok(found) => known.extend(found),
-                Err(e) => tracing::warn!(error = %e, "stored passage vectors not read"),
-            }
-        }
-        Some((stage.encoder(), known))
+        known.extend(stored_vectors(&self.store, &keys, &known).await);
+        Some((stage.encoder(), known, keys))
     }
 
     /// The server's document `id` live at `version`, or which ids there are.
@@ -1335,6 +1314,14 @@ fn add_semantic(
     evict(&mut cache, key, budget);
 }
 
+/// An encoder, the vectors at hand and the passages' keys
+/// ([`RuleSets::vectors_at_hand`]).
+type VectorsAtHand = (
+    Arc<dyn crate::search::semantic::Encode>,
+    Known,
+    Vec<(u64, String)>,
+);
+
 /// Where a build keeps passage vectors beyond the process: the store,
 /// reached from the build thread through the runtime that started it.
 struct Persist {
@@ -1347,46 +1334,59 @@ impl Persist {
     /// `known` lacks (none when the store cannot be read: they are
     /// embedded again, and said).
     fn load(&self, keys: &[(u64, String)], known: &Known) -> Known {
-        let wanted: Vec<&(u64, String)> = keys
-            .iter()
-            .filter(|(k, _)| !known.contains_key(k))
-            .collect();
-        if wanted.is_empty() {
-            return Known::default();
-        }
-        match self.runtime.block_on(stored_vectors(&self.store, &wanted)) {
-            Ok(found) => found,
-            Err(e) => {
-                tracing::warn!(error = %e, "stored passage vectors not read: they are embedded again");
-                Known::default()
-            }
-        }
+        self.runtime
+            .block_on(stored_vectors(&self.store, keys, known))
     }
 
     /// Stores the vectors in `new` (a chunk just embedded) of the passages
     /// `keys` names.
     fn save(&self, keys: &[(u64, String)], new: &Known) {
-        let rows: Vec<(String, Vec<u8>)> = keys
-            .iter()
-            .filter_map(|(k, sha)| {
-                Some((sha.clone(), crate::search::semantic::to_bytes(new.get(k)?)))
-            })
-            .collect();
-        if rows.is_empty() {
-            return;
+        self.runtime.block_on(store_vectors(&self.store, keys, new));
+    }
+}
+
+/// The stored vectors of the passages (`keys`: [`passage_keys`]) that
+/// `known` lacks (none when the store cannot be read: they are embedded
+/// again, and said).
+async fn stored_vectors(store: &Store, keys: &[(u64, String)], known: &Known) -> Known {
+    let wanted: Vec<&(u64, String)> = keys
+        .iter()
+        .filter(|(k, _)| !known.contains_key(k))
+        .collect();
+    if wanted.is_empty() {
+        return Known::default();
+    }
+    match read_vectors(store, &wanted).await {
+        Ok(found) => found,
+        Err(e) => {
+            tracing::warn!(error = %e, "stored passage vectors not read: they are embedded again");
+            Known::default()
         }
-        let model = crate::app::semantic::model_key();
-        if let Err(e) = self
-            .runtime
-            .block_on(self.store.save_passage_vectors(model, &rows))
-        {
+    }
+}
+
+/// Stores the vectors in `new` of the passages `keys` names; whether they
+/// were stored (a failure is said: a restart embeds them again).
+async fn store_vectors(store: &Store, keys: &[(u64, String)], new: &Known) -> bool {
+    let rows: Vec<(String, Vec<u8>)> = keys
+        .iter()
+        .filter_map(|(k, sha)| Some((sha.clone(), crate::search::semantic::to_bytes(new.get(k)?))))
+        .collect();
+    if rows.is_empty() {
+        return true;
+    }
+    let model = crate::app::semantic::model_key();
+    match store.save_passage_vectors(model, &rows).await {
+        Ok(()) => true,
+        Err(e) => {
             tracing::warn!(error = %e, vectors = rows.len(), "passage vectors not stored: a restart embeds them again");
+            false
         }
     }
 }
 
 /// The stored vectors of these passages (key, SHA-256 of the text), by key.
-async fn stored_vectors(store: &Store, wanted: &[&(u64, String)]) -> Result<Known, StoreError> {
+async fn read_vectors(store: &Store, wanted: &[&(u64, String)]) -> Result<Known, StoreError> {
     let by_sha: HashMap<&str, u64> = wanted.iter().map(|(k, s)| (s.as_str(), *k)).collect();
     let shas: Vec<String> = by_sha.keys().map(|s| s.to_string()).collect();
     let rows = store
@@ -1467,10 +1467,9 @@ fn replace_target(target: &mut Target, old: &RuleDoc) -> Result<(), RulesError> 
             old.manifest.game_name, target.game_name
         )));
     }
-    let data = |k: DocumentKind| matches!(k, DocumentKind::Cards | DocumentKind::Slang);
-    if data(old.manifest.document.kind) != data(target.kind)
-        || (data(target.kind) && old.manifest.document.kind != target.kind)
-    {
+    // A data list is replaced only by a list of its own kind.
+    let (was, is) = (old.manifest.document.kind, target.kind);
+    if (was.item_noun().is_some() || is.item_noun().is_some()) && was != is {
         let what = |k: DocumentKind| match k {
             DocumentKind::Cards => "a card list".to_string(),
             DocumentKind::Slang => "a slang list".to_string(),

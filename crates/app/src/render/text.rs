@@ -245,11 +245,8 @@ const PREVIEW_HEADINGS: usize = 40;
 
 /// The preview of an imported document (`arbiter import`, `/rules add`).
 pub fn import_preview(p: &crate::corpus::import::Preview) -> String {
-    if matches!(
-        p.kind,
-        crate::corpus::DocumentKind::Cards | crate::corpus::DocumentKind::Slang
-    ) {
-        return data_preview(p);
+    if let Some((items, noun)) = p.items() {
+        return data_preview(p, items, noun);
     }
     let mut out = String::new();
     let game = preview_game(p);
@@ -300,14 +297,10 @@ pub fn rule_added(a: &crate::app::rulesets::Added) -> String {
     )
 }
 
-/// A server's live documents.
 /// A server's card list or slang list (`arbiter rules show ID`): what it
 /// holds, all of it.
 pub fn data_doc(d: &crate::app::rulesets::DataDocView) -> String {
-    let noun = match d.doc.kind {
-        crate::corpus::DocumentKind::Slang => "term",
-        _ => "card",
-    };
+    let noun = d.doc.kind.item_noun().unwrap_or("item");
     let mut out = format!(
         "{}  {} “{}” (v{}, added {} by {}): {}\n",
         d.doc.id,
@@ -324,6 +317,7 @@ pub fn data_doc(d: &crate::app::rulesets::DataDocView) -> String {
     out
 }
 
+/// A server's live documents.
 pub fn rule_docs(guild: &str, docs: &[crate::app::rulesets::RuleDocView]) -> String {
     if docs.is_empty() {
         return format!(
@@ -385,13 +379,9 @@ fn preview_game(p: &crate::corpus::import::Preview) -> String {
 
 /// The preview of a data document: a card list's cards or a slang list's
 /// terms (how many, the first ones), and warnings.
-pub fn data_preview(p: &crate::corpus::import::Preview) -> String {
+fn data_preview(p: &crate::corpus::import::Preview, items: &[String], noun: &str) -> String {
     let mut out = String::new();
     let game = preview_game(p);
-    let (items, noun) = match p.kind {
-        crate::corpus::DocumentKind::Slang => (&p.entries, "term"),
-        _ => (&p.cards, "card"),
-    };
     let _ = writeln!(
         out,
         "{} “{}” for {game}: {} ({} bytes)",

@@ -26,7 +26,7 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
         let (data, texts): (Vec<_>, Vec<_>) = source
             .documents
             .into_iter()
-            .partition(|d| matches!(d.manifest.kind, DocumentKind::Cards | DocumentKind::Slang));
+            .partition(|d| d.manifest.kind.item_noun().is_some());
         data_documents.extend(
             data.iter()
                 .map(|d| (game_id.clone(), d.manifest.slug.clone())),

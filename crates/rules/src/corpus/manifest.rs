@@ -107,6 +107,16 @@ impl DocumentKind {
         *self == DocumentKind::Rules
     }
 
+    /// What one item of a data document is called ("card", "term"); `None`
+    /// for a document of passages.
+    pub fn item_noun(self) -> Option<&'static str> {
+        match self {
+            DocumentKind::Cards => Some("card"),
+            DocumentKind::Slang => Some("term"),
+            _ => None,
+        }
+    }
+
     /// The lower-case name used in manifests and commands (`faq`).
     pub fn as_str(self) -> &'static str {
         match self {

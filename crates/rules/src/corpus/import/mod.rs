@@ -219,6 +219,16 @@ pub struct Preview {
 }
 
 impl Preview {
+    /// A data document's items (cards, terms) and what one is called;
+    /// `None` for a document of passages.
+    pub fn items(&self) -> Option<(&[String], &'static str)> {
+        let noun = self.kind.item_noun()?;
+        Some(match self.kind {
+            DocumentKind::Slang => (&self.entries, noun),
+            _ => (&self.cards, noun),
+        })
+    }
+
     /// Headings only (sections), for a short table of contents.
     pub fn headings(&self) -> impl Iterator<Item = &PreviewEntry> {
         self.passages
