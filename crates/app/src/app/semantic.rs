@@ -30,15 +30,30 @@ pub fn model_key() -> &'static str {
         for file in ["config.json", "vocab.txt"] {
             bytes.extend(std::fs::read(dir.join(file)).unwrap_or_default());
         }
-        if let Ok(w) = std::fs::read(dir.join("model.f16.safetensors")) {
-            let edge = w.len().min(64 * 1024);
-            bytes.extend((w.len() as u64).to_le_bytes());
-            bytes.extend(&w[..edge]);
-            bytes.extend(&w[w.len() - edge..]);
+        if let Ok(edges) = weight_edges(&dir.join("model.f16.safetensors")) {
+            bytes.extend(edges);
         }
         let digest = crate::corpus::import::sha256_hex(&bytes);
         format!("{MODEL}:{}", &digest[..16])
     })
+}
+
+/// A weights file's size and its first and last 64 KiB, read without the
+/// 45 MB between (the encoder reads those once, elsewhere).
+fn weight_edges(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = std::fs::File::open(path)?;
+    let len = file.metadata()?.len();
+    let edge = len.min(64 * 1024);
+    let mut out = len.to_le_bytes().to_vec();
+    let mut head = vec![0; edge as usize];
+    file.read_exact(&mut head)?;
+    let mut tail = vec![0; edge as usize];
+    file.seek(SeekFrom::Start(len - edge))?;
+    file.read_exact(&mut tail)?;
+    out.extend(head);
+    out.extend(tail);
+    Ok(out)
 }
 
 /// The model's folder: `$ARBITER_MODEL`, else `./models/all-minilm-l6-v2`,
