@@ -2271,3 +2271,15 @@ fn a_turn_given_to_a_player_out_speaks_for_the_first_play_only() {
     // Maeoni's pass, then Jessa's (the players standing): the phase ends.
     assert_eq!(r.state["phase"], "recovery", "{}", r.state);
 }
+
+#[test]
+fn a_player_listed_twice_among_the_passes_is_a_board_error_at_the_repeat() {
+    // "coal" is Coal in another case: the repeat is found after the names
+    // are read as the board's players.
+    let doc = "game: ashes\nturn: Maeoni\nconsecutive_passes: [Coal, coal]\nplayers:\n  - { name: Coal, phoenixborn: { name: Coal Roarkwin, life: 15 } }\n  - { name: Maeoni, phoenixborn: { name: Maeoni Viper, life: 20 } }\n  - { name: Jessa, phoenixborn: { name: Jessa Na Ni, life: 18 } }\n";
+    let e = parse_board(doc).expect_err("a repeat in consecutive_passes");
+    assert_eq!(e.path.as_deref(), Some("consecutive_passes[1]"), "{e}");
+    assert!(e.message.contains("'Coal' is listed twice"), "{e}");
+    let once = doc.replace("[Coal, coal]", "[Coal, Jessa]");
+    assert!(parse_board(&once).is_ok());
+}

@@ -339,6 +339,12 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
             &format!("consecutive_passes[{i}]"),
         )?;
         b.consecutive_passes[i] = b.name(s);
+        let name = &b.consecutive_passes[i];
+        ensure!(
+            !b.consecutive_passes[..i].contains(name),
+            format!("consecutive_passes[{i}]"),
+            Invalid::PassedTwice { name },
+        );
     }
     Ok(())
 }

@@ -1259,6 +1259,10 @@ pub enum Invalid<'a> {
         damage: u32,
         life: u32,
     },
+    /// A player listed twice among those who passed in a row.
+    PassedTwice {
+        name: &'a str,
+    },
 }
 
 impl Display for Invalid<'_> {
@@ -1274,6 +1278,10 @@ impl Display for Invalid<'_> {
             Invalid::DestroyedUnit { unit, damage, life } => write!(
                 f,
                 "{unit} has {damage} damage against a life of {life}: by this engine's reading (damage reaching life destroys a unit) it would not be on the battlefield; correct its damage or remove it"
+            ),
+            Invalid::PassedTwice { name } => write!(
+                f,
+                "'{name}' is listed twice: a run of passes names each player once; remove the repeat"
             ),
         }
     }
