@@ -814,3 +814,31 @@ async fn feedback_one_vote_per_user(url: String) {
     assert_eq!(ups, 1);
 }
 both!(feedback_one_vote_per_user);
+
+both!(turn_notices_are_each_players_own);
+/// `notify off` from a player silences that player's own turn notices, not
+/// the other's (one player had silenced the other's); two players switching
+/// theirs keep both; a stranger may not; a moderator without a seat
+/// switches the whole match's.
+async fn turn_notices_are_each_players_own(url: String) {
+    let m = started(&url).await;
+    let v = m.notify(&ann(), false).await.unwrap();
+    assert!(v.notify, "the match's notices stay on");
+    assert_eq!(v.quiet, vec![0], "Ann's seat alone");
+    let v = m.notify(&bob(), false).await.unwrap();
+    assert_eq!(v.quiet, vec![0, 1], "Bob's switch kept Ann's");
+    let v = m.notify(&ann(), true).await.unwrap();
+    assert_eq!(v.quiet, vec![1], "Ann's back on, Bob's still off");
+    let e = m.notify(&eve(), false).await.unwrap_err();
+    assert!(matches!(e, MatchError::Forbidden { .. }), "{e:?}");
+    let v = m.notify(&moderator(), false).await.unwrap();
+    assert!(!v.notify, "a moderator's switch is the match's");
+    assert_eq!(v.quiet, vec![1]);
+    // The tally game has no turns: a reply's notice follows the match's
+    // switch (whose turn pings are the HTTP tests', tests/it/whole_match.rs).
+    let r = m.play(&bob(), "add 1", None).await.unwrap();
+    assert!(!r.notify, "the match's notices are off");
+    m.notify(&moderator(), true).await.unwrap();
+    let r = m.play(&bob(), "add 1", None).await.unwrap();
+    assert!(r.notify, "on again");
+}

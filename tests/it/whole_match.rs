@@ -1198,6 +1198,19 @@ async fn a_turn_notice_pings_only_the_player_whose_turn_or_decision_it_is() {
         "{edit}"
     );
     assert_eq!(notices(&t).len(), 1, "one notice");
+    // A switch of the match's replies pings nobody: Coal could otherwise
+    // ping her again and again with `/match notify on` (public, unlike a
+    // look at the board, which only its caller sees).
+    let on = match_sub("notify", vec![opt("state", "on")]);
+    let r = t.interact(Seat(0), on).await;
+    assert!(!r.private && r.text.contains("next: Maeoni"), "{r:#?}");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(notices(&t).is_empty(), "{:?}", notices(&t));
+    // Nor does a look at the board (anyone may look, as often as they like).
+    let look = t.send(Seat(0), Cmd::Board).await;
+    assert!(look.text.contains("next: Maeoni"), "{}", look.text);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(notices(&t).is_empty(), "a look pinged: {:?}", notices(&t));
     // Her answer: still her turn (the attack is over, the turn passes).
     let b = t.send(Seat(1), Cmd::Board).await;
     t.press(Seat(1), labelled(&b, "no blocker")).await;
@@ -1220,24 +1233,24 @@ async fn a_turn_notice_pings_only_the_player_whose_turn_or_decision_it_is() {
         1,
         "{ping}"
     );
-    // She passes: Coal's turn, Coal alone is pinged.
-    t.send(Seat(1), Cmd::Play("pass")).await;
-    let ping = t.server.fake.ping(&t.last).await.expect("a notice");
-    only_pings(&ping, &coal);
-    // Notices off: the next play is recorded and pings no one.
+    // Coal turns his own turn notices off (the board says so): her pass
+    // hands him the turn without a ping. It had pinged him.
     let off = match_sub("notify", vec![opt("state", "off")]);
     let r = t.interact(Seat(0), off).await;
     assert!(!r.private, "{r:#?}");
-    public(&t.send(Seat(0), Cmd::Play("pass")).await, "Play #");
+    assert!(r.text.contains("(turn notices off)"), "{}", r.text);
+    let passed = t.send(Seat(1), Cmd::Play("pass")).await;
+    public(&passed, "Play #");
+    assert!(passed.text.contains("next: Coal"), "{}", passed.text);
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert!(notices(&t).is_empty(), "{:?}", notices(&t));
     t.server.server.stop().await.unwrap();
 }
 
-/// `notify off` silences turn notices, not a decision: the player it
-/// waits on is pinged, since its default applies without her (one player
-/// turned the notices off and won on a timeout his opponent was never told
-/// of; found by an outside tester).
+/// `notify off` silences its player's own turn notices, not a decision:
+/// the player it waits on is pinged, since its default applies without her
+/// (one player turned the notices off and won on a timeout his opponent was
+/// never told of; found by an outside tester), nor the other player's turn.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn notices_off_still_ping_the_player_a_decision_waits_on() {
     let (url, _dir) = store_common::sqlite_url();
@@ -1257,11 +1270,19 @@ async fn notices_off_still_ping_the_player_a_decision_waits_on() {
             .contains("your decision (Maeoni)"),
         "{ping}"
     );
-    // Her answer hands her the turn: a turn notice, which stays silent.
+    // Her answer hands her the turn: Coal turned off his own notices, not
+    // hers, so she is told (one player had silenced the other's).
     let b = t.send(Seat(1), Cmd::Board).await;
     t.press(Seat(1), labelled(&b, "no blocker")).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    assert!(notices(&t).is_empty(), "{:?}", notices(&t));
+    let ping = t.server.fake.ping(&t.last).await.expect("her turn notice");
+    only_pings(&ping, &maeoni);
+    assert!(
+        ping["content"]
+            .as_str()
+            .unwrap()
+            .contains("your turn (Maeoni)"),
+        "{ping}"
+    );
     // A win Coal claims is a question for her too (a reply that is the
     // match, not an event): she is pinged.
     let claim = match_sub(

@@ -627,7 +627,7 @@ const MATCH_SUBS: &[Sub] = &[
     },
     Sub {
         name: "notify",
-        description: "Turn notices: ping whose turn it is (a decision or proposal always pings)",
+        description: "Your own turn notices (a moderator: the match's); a decision or proposal always pings",
         options: &[ON_OFF],
         bare: true,
         parse: |g| matched(MatchCommand::Notify { on: on(g) }),

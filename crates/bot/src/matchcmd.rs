@@ -224,7 +224,9 @@ impl Bot {
         };
         let who = caller(origin);
         let label = request.input.label();
-        let writes = req.writes();
+        // Whether the play moved on (a new question, whose turn): a
+        // setting of the match's replies is a write that asks nothing.
+        let writes = req.writes() && !req.is_setting();
         // A panic in the service becomes an internal error with an id.
         let outcome = tokio::spawn(async move { matches.handle(&who, req).await }).await;
         Some(match outcome {
@@ -594,7 +596,8 @@ fn add_decision_buttons(doc: &mut Doc, reply: &MatchReply) {
 }
 
 /// The ping of whose turn or decision it is (a follow-up of the first page).
-/// `notify off` silences turn notices only: a new decision or proposal
+/// `notify off` silences turn notices only (a player's own, or a
+/// moderator's for the whole match): a new decision or proposal
 /// always pings the player it waits on, since its default applies without
 /// them (one player turned the notices off and won on a timeout his
 /// opponent was never told of).
@@ -602,11 +605,12 @@ fn add_turn_ping(message: &mut Message, reply: &MatchReply, wrote: bool) {
     let decides =
         |n: Option<&crate::app::matches::Next>| n.is_some_and(|n| n.what == NextKind::Decision);
     let (next, pings) = match reply {
-        // A board proposed, an end claimed: a new question (a look at the
-        // board pings only with notices on).
+        // A board proposed, an end claimed: a new question. A look at the
+        // board, or a change of notices or pictures, pings nobody: anyone
+        // could ping a player again and again with `/match board`.
         MatchReply::Match(v) => (
             v.next.as_ref(),
-            v.notify || (wrote && decides(v.next.as_ref())),
+            wrote && (v.turn_notices() || decides(v.next.as_ref())),
         ),
         MatchReply::Event(e) => {
             let fresh = e.applied && !e.replayed;

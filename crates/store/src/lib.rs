@@ -120,8 +120,10 @@ pub struct MatchRecord {
     pub ended_at: Option<i64>,
     /// The board after the last event; `None` before setup.
     pub state: Option<serde_json::Value>,
-    /// Turn notices: ping whose turn it is after each recorded event (a new decision or proposal pings its player whatever this says).
+    /// The match's turn notices, a moderator's switch: ping whose turn it is after each recorded event (a new decision or proposal pings its player whatever this says).
     pub notify: bool,
+    /// Seats whose players turned their own turn notices off (bit `1 << seat`).
+    pub quiet_seats: u64,
     /// Replies carry a picture of the board (else a "Picture" button).
     pub pictures: bool,
     /// How the match ended, when it has a result (JSON `GameResult`).
@@ -312,7 +314,7 @@ pub struct Store {
 }
 
 const MATCH_COLUMNS: &str = "m.id, m.channel, m.game, m.players, m.status, m.version, \
-     m.started_by, m.started_at, m.ended_at, m.notify, m.pictures, m.result, m.guild, m.rule_set_version, \
+     m.started_by, m.started_at, m.ended_at, m.notify, m.quiet_seats, m.pictures, m.result, m.guild, m.rule_set_version, \
      e.state";
 
 /// Where [`MATCH_COLUMNS`] come from: a match and its last event's board.
@@ -582,6 +584,7 @@ impl Store {
                         ended_at: None,
                         state: None,
                         notify: true,
+                        quiet_seats: 0,
                         pictures: true,
                         result: None,
                         rule_set,
@@ -753,6 +756,37 @@ impl Store {
     pub async fn set_pictures(&self, match_id: i64, on: bool) -> Result<(), StoreError> {
         sqlx::query("UPDATE arbiter_matches SET pictures = $1 WHERE id = $2")
             .bind(i64::from(on))
+            .bind(match_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// A player's own turn notices (`match notify on|off` from a seat): one
+    /// statement, so two players switching theirs at once both hold.
+    pub async fn set_seat_notify(
+        &self,
+        match_id: i64,
+        seat: usize,
+        on: bool,
+    ) -> Result<(), StoreError> {
+        // A match seats at most 16 (the app's `MAX_PLAYERS`).
+        let Some(bit) = u32::try_from(seat)
+            .ok()
+            .filter(|s| *s < 63)
+            .map(|s| 1i64 << s)
+        else {
+            return Err(StoreError::Corrupt(format!(
+                "seat {seat} is past the last seat"
+            )));
+        };
+        let sql = if on {
+            "UPDATE arbiter_matches SET quiet_seats = quiet_seats & ~$1 WHERE id = $2"
+        } else {
+            "UPDATE arbiter_matches SET quiet_seats = quiet_seats | $1 WHERE id = $2"
+        };
+        sqlx::query(sql)
+            .bind(bit)
             .bind(match_id)
             .execute(&self.pool)
             .await?;
@@ -1147,6 +1181,8 @@ fn match_from_row(r: &AnyRow) -> Result<MatchRecord, StoreError> {
             .transpose()?
             .filter(|v| !v.is_null()),
         notify: r.try_get::<i64, _>("notify")? != 0,
+        // Bits of seats; a negative value is no seat's (nothing writes one).
+        quiet_seats: u64::try_from(r.try_get::<i64, _>("quiet_seats")?).unwrap_or(0),
         pictures: r.try_get::<i64, _>("pictures")? != 0,
         result: r
             .try_get::<Option<String>, _>("result")?

@@ -112,9 +112,14 @@ pub fn view(v: &MatchView, style: Style) -> String {
             Some(n) if n.seat == s.seat => "  ← to decide",
             _ => "",
         };
+        let quiet = if v.quiet.contains(&s.seat) {
+            "  (turn notices off)"
+        } else {
+            ""
+        };
         let _ = writeln!(
             out,
-            "  seat {}: {}{name}{mark}",
+            "  seat {}: {}{name}{mark}{quiet}",
             s.seat + 1,
             user(&s.user, style)
         );
@@ -166,7 +171,15 @@ pub fn view(v: &MatchView, style: Style) -> String {
         }
     }
     if !v.notify {
-        let _ = writeln!(out, "(turn notices are off: `match notify on`)");
+        let _ = writeln!(
+            out,
+            "(turn notices are off for the whole match: a moderator's `match notify on`)"
+        );
+    } else if !v.quiet.is_empty() {
+        let _ = writeln!(
+            out,
+            "(a player's own turn notices: `match notify on|off`, each for their own seat)"
+        );
     }
     if !v.pictures {
         let _ = writeln!(

@@ -282,7 +282,11 @@ pub struct MatchView {
     /// How the match ended, when it has a result.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<GameResult>,
+    /// The match's turn notices (a moderator's switch; on unless turned off).
     pub notify: bool,
+    /// Seats whose players turned their own turn notices off.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub quiet: Vec<usize>,
     /// Replies carry a picture of the board (`match pictures on|off`).
     pub pictures: bool,
     /// The server's rule set the match pinned, and its newest version.
@@ -293,6 +297,17 @@ pub struct MatchView {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     pub board: Option<Value>,
+}
+
+impl MatchView {
+    /// Whether a reply pings the player to act next that it is their turn.
+    pub fn turn_notices(&self) -> bool {
+        self.notify
+            && self
+                .next
+                .as_ref()
+                .is_none_or(|n| !self.quiet.contains(&n.seat))
+    }
 }
 
 /// The rule-set version a match pinned when it started and the server's
@@ -348,6 +363,8 @@ pub struct EventReply {
     /// Set when this event ended the match with a result.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<GameResult>,
+    /// Whether the player to act next gets a turn notice: the match's
+    /// notices are on and that player did not turn theirs off.
     pub notify: bool,
     /// Replies carry a picture of the board (`match pictures on|off`).
     pub pictures: bool,
@@ -1031,6 +1048,7 @@ impl Matches {
             next,
             result,
             notify: m.notify,
+            quiet: (0..m.players.len()).filter(|s| quiet(m, *s)).collect(),
             pictures: m.pictures,
             notes: Vec::new(),
             rule_set: self.rule_set_state(m).await?,
@@ -1179,16 +1197,21 @@ impl Matches {
         self.view(&m).await
     }
 
-    /// `notify on|off`: whether replies ping whose turn or decision it is.
+    /// `notify on|off`: a player's own turn notices (the pings that say
+    /// it is their turn), or from a moderator without a seat the whole
+    /// match's. A new decision or proposal pings its player whatever these say.
     pub async fn notify(&self, caller: &Caller, on: bool) -> Result<MatchView, MatchError> {
         let m = self.active(&caller.channel).await?;
         let caller = &caller.in_match(&m);
-        if seat_of(&m, &caller.user).is_none() && !caller.moderator {
-            return Err(MatchError::forbidden(
-                "only the match's players or a moderator may change its notices",
-            ));
+        match seat_of(&m, &caller.user) {
+            Some(seat) => self.store.set_seat_notify(m.id, seat, on).await?,
+            None if caller.moderator => self.store.set_notify(m.id, on).await?,
+            None => {
+                return Err(MatchError::forbidden(
+                    "only the match's players (each for their own turn notices) or a moderator may change its notices",
+                ));
+            }
         }
-        self.store.set_notify(m.id, on).await?;
         self.view(
             &self
                 .store
@@ -1321,6 +1344,15 @@ impl<B> MatchRequest<B> {
     }
 
     /// Whether the request writes to the match (transports defer those).
+    /// A switch of the match's replies (notices, pictures): recorded, but
+    /// no play, no question, nobody's turn.
+    pub fn is_setting(&self) -> bool {
+        matches!(
+            self,
+            MatchRequest::Notify { .. } | MatchRequest::Pictures { .. }
+        )
+    }
+
     pub fn writes(&self) -> bool {
         !matches!(
             self,
@@ -1503,6 +1535,17 @@ fn mention(user: &str) -> String {
     } else {
         user.to_string()
     }
+}
+
+/// Whether the player at `seat` turned their own turn notices off.
+fn quiet(m: &MatchRecord, seat: usize) -> bool {
+    seat < 63 && m.quiet_seats & (1 << seat) != 0
+}
+
+/// Whether a reply pings `next` that it is their turn: the match's notices
+/// are on and that player's own are not off.
+pub(super) fn turn_notices(m: &MatchRecord, next: Option<&Next>) -> bool {
+    m.notify && next.is_none_or(|n| !quiet(m, n.seat))
 }
 
 fn seat_of(m: &MatchRecord, user: &str) -> Option<usize> {

@@ -1,0 +1,4 @@
+-- Turn notices per seat: `match notify off` by a player silences that
+-- player's own "your turn" pings (bit `1 << seat`); `notify` stays the
+-- whole match's switch, a moderator's. One player had silenced the other's.
+ALTER TABLE arbiter_matches ADD COLUMN quiet_seats BIGINT NOT NULL DEFAULT 0;
