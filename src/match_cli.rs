@@ -361,6 +361,7 @@ async fn execute(
         } => MatchRequest::Answer {
             choice: choice.join(" "),
             version: expect_version,
+            match_id: None,
         },
         MatchCommand::Advance { to } => MatchRequest::Advance { to },
         MatchCommand::Adjust {

@@ -807,6 +807,7 @@ async fn a_paged_decision_keeps_its_answer_buttons_on_every_page() {
         command(MatchCommand::Answer {
             choice: "confirm".into(),
             version: None,
+            match_id: None,
         }),
     )
     .await;
@@ -974,5 +975,62 @@ async fn an_answer_picked_from_the_list_answers_the_question_it_showed() {
     public(&h.run(MAEONI, false, answer(&confirm)).await);
     let b = h.run(STRANGER, false, match_sub("board", vec![])).await;
     assert!(desc(&b).contains("damage: 19"), "{}", desc(&b));
+    h.server.stop().await.unwrap();
+}
+
+/// An answer picked from the list of a match that has since ended is not an
+/// answer in the next match of the channel, even where the new question was
+/// asked at the same version (the list's value names the match).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_picked_in_an_ended_match_does_not_answer_the_next_one() {
+    let h = Harness::start().await;
+    let adjust = |value: &str| {
+        match_sub(
+            "adjust",
+            vec![
+                opt("field", "players.Maeoni.phoenixborn.damage"),
+                opt("value", value),
+                opt("reason", "missed a wound"),
+            ],
+        )
+    };
+    let ask = as_member(
+        match_autocomplete("answer", "choice", ""),
+        MAEONI.0,
+        MAEONI.1,
+        PLAYER_PERMISSIONS,
+    );
+    let confirm_listed = |v: &Value| -> String {
+        v["data"]["choices"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c["value"].as_str())
+            .find(|s| s.starts_with("confirm"))
+            .unwrap_or_else(|| panic!("confirm is listed: {v}"))
+            .to_string()
+    };
+    let new_match = || async {
+        h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+            .await;
+        h.run(JUDGE, true, match_sub("setup", vec![opt("board", BOARD)]))
+            .await;
+        public(&h.run(COAL, false, adjust("6")).await);
+    };
+    new_match().await;
+    let old = confirm_listed(&h.post(&ask).await);
+    public(&h.run(JUDGE, true, match_sub("end", vec![])).await);
+    // The next match asks the same question at the same version.
+    new_match().await;
+    let listed = confirm_listed(&h.post(&ask).await);
+    assert_ne!(old, listed, "the values name their match");
+    let answer = |value: &str| match_sub("answer", vec![opt("choice", value)]);
+    let v = h.run(MAEONI, false, answer(&old)).await;
+    assert!(ephemeral(&v), "the ended match's answer is refused: {v}");
+    let b = h.run(STRANGER, false, match_sub("board", vec![])).await;
+    assert!(desc(&b).contains("damage: 5"), "{}", desc(&b));
+    public(&h.run(MAEONI, false, answer(&listed)).await);
+    let b = h.run(STRANGER, false, match_sub("board", vec![])).await;
+    assert!(desc(&b).contains("damage: 6"), "{}", desc(&b));
     h.server.stop().await.unwrap();
 }

@@ -576,8 +576,12 @@ const MATCH_SUBS: &[Sub] = &[
             .max(100)],
         bare: true,
         parse: |g| {
-            let (choice, version) = crate::app::matches::answer_of(&g.need("choice")?);
-            matched(MatchCommand::Answer { choice, version })
+            let picked = crate::app::matches::answer_of(&g.need("choice")?);
+            matched(MatchCommand::Answer {
+                choice: picked.choice,
+                version: picked.version,
+                match_id: picked.match_id,
+            })
         },
     },
     Sub {

@@ -287,7 +287,11 @@ impl Bot {
         };
         let typed = value.trim_start();
         if option == "choice" {
-            let pending = m.board(&channel).await.ok().and_then(|v| v.pending);
+            let pending = m
+                .board(&channel)
+                .await
+                .ok()
+                .and_then(|v| Some((v.match_id, v.pending?)));
             return Reply::Choices(answer_choices(pending, typed));
         }
         let lines: Vec<String> = match option {
@@ -711,10 +715,13 @@ pub(super) fn refusal(e: &MatchError) -> Reply {
 /// from the list is refused if the decision was replaced meanwhile (a
 /// proposal withdrawn and proposed again with other values). What was
 /// typed stays a choice, without a version.
-fn answer_choices(pending: Option<crate::app::matches::Pending>, typed: &str) -> Vec<Choice> {
+fn answer_choices(
+    pending: Option<(i64, crate::app::matches::Pending)>,
+    typed: &str,
+) -> Vec<Choice> {
     let key = arbiter_text::fold(typed);
     let mut choices: Vec<Choice> = pending
-        .map(|p| {
+        .map(|(match_id, p)| {
             // A proposal: what it would do, which fits the list; else the
             // rule's question.
             let (question, version) = (p.proposes.unwrap_or(p.decision.question), p.version);
@@ -722,7 +729,10 @@ fn answer_choices(pending: Option<crate::app::matches::Pending>, typed: &str) ->
                 .options
                 .into_iter()
                 .filter(|o| arbiter_text::fold(&o.label).contains(&key))
-                .map(|o| (crate::app::matches::answer_value(&o.label, version), o))
+                .map(|o| {
+                    let value = crate::app::matches::answer_value(&o.label, match_id, version);
+                    (value, o)
+                })
                 // Discord takes values of up to 100 characters: a longer
                 // answer is typed, or answered with its button.
                 .filter(|(value, _)| value.chars().count() <= 100)

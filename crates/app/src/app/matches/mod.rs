@@ -1244,10 +1244,12 @@ pub enum MatchRequest<Board = String> {
         expected_version: Option<i64>,
     },
     /// An answer to the decision waiting: an option's number (1-based) or
-    /// label; `version` from the question, to refuse a stale answer.
+    /// label; `version` (and `match_id`) from the question, to refuse a
+    /// stale answer.
     Answer {
         choice: String,
         version: Option<i64>,
+        match_id: Option<i64>,
     },
     Advance {
         to: Option<String>,
@@ -1319,7 +1321,15 @@ impl<B> MatchRequest<B> {
                 text,
                 expected_version,
             },
-            R::Answer { choice, version } => R::Answer { choice, version },
+            R::Answer {
+                choice,
+                version,
+                match_id,
+            } => R::Answer {
+                choice,
+                version,
+                match_id,
+            },
             R::Advance { to } => R::Advance { to },
             R::Adjust {
                 field,
@@ -1396,7 +1406,18 @@ impl Matches {
                 text,
                 expected_version,
             } => event(self.play(caller, &text, expected_version).await?),
-            MatchRequest::Answer { choice, version } => {
+            MatchRequest::Answer {
+                choice,
+                version,
+                match_id,
+            } => {
+                // Picked from the list of another match (ended, and a new
+                // one started in the channel): its version says nothing here.
+                if let Some(id) = match_id
+                    && self.active(&caller.channel).await?.id != id
+                {
+                    return Err(MatchError::NoDecision);
+                }
                 event(self.answer(caller, &choice, version).await?)
             }
             MatchRequest::Advance { to } => event(self.advance(caller, to.as_deref()).await?),
@@ -1507,28 +1528,53 @@ fn check_text(what: &str, text: &str) -> Result<String, MatchError> {
     Ok(text.to_string())
 }
 
-/// A user as refusals name them: a Discord id as a mention (shown as the
-/// member's name; a refusal is ephemeral and pings no one), a console or
-/// CLI name as it is.
 /// An answer's value as `/match answer`'s autocomplete offers it: the
-/// option's label and the version its question was asked at
-/// (`confirm @12`), read back by [`answer_of`].
-pub fn answer_value(label: &str, version: i64) -> String {
-    format!("{label} @{version}")
+/// option's label, the match and the version its question was asked at
+/// (`confirm @7.12`: match #7, version 12), read back by [`answer_of`].
+pub fn answer_value(label: &str, match_id: i64, version: i64) -> String {
+    format!("{label} @{match_id}.{version}")
 }
 
-/// The choice and, when the value came from the autocomplete, the version
-/// it answers: `confirm @12` → ("confirm", 12); `confirm` → ("confirm", none).
-pub fn answer_of(value: &str) -> (String, Option<i64>) {
-    match value.rsplit_once(" @") {
-        Some((label, v)) if !label.trim().is_empty() => match v.trim().parse() {
-            Ok(v) => (label.trim().to_string(), Some(v)),
-            Err(_) => (value.to_string(), None),
+/// An answer as typed or picked from the autocomplete.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Picked {
+    pub choice: String,
+    /// The version the question was asked at, when picked from the list.
+    pub version: Option<i64>,
+    /// The match it was asked in, when picked from the list.
+    pub match_id: Option<i64>,
+}
+
+/// The choice and, when the value came from the autocomplete, the match
+/// and version it answers: `confirm @7.12` → ("confirm", match 7, version
+/// 12); `confirm @12` (as earlier lists wrote it) → ("confirm", version 12);
+/// `confirm` → ("confirm").
+pub fn answer_of(value: &str) -> Picked {
+    let typed = Picked {
+        choice: value.to_string(),
+        version: None,
+        match_id: None,
+    };
+    let Some((label, at)) = value.rsplit_once(" @") else {
+        return typed;
+    };
+    let (match_id, version) = match at.trim().split_once('.') {
+        Some((m, v)) => (m.parse().ok().map(Some), v.parse().ok()),
+        None => (Some(None), at.trim().parse().ok()),
+    };
+    match (label.trim(), match_id, version) {
+        ("", ..) | (_, None, _) | (_, _, None) => typed,
+        (label, Some(match_id), Some(version)) => Picked {
+            choice: label.to_string(),
+            version: Some(version),
+            match_id,
         },
-        _ => (value.to_string(), None),
     }
 }
 
+/// A user as refusals name them: a Discord id as a mention (shown as the
+/// member's name; a refusal is ephemeral and pings no one), a console or
+/// CLI name as it is.
 fn mention(user: &str) -> String {
     if !user.is_empty() && user.bytes().all(|b| b.is_ascii_digit()) {
         format!("<@{user}>")
@@ -1675,5 +1721,32 @@ impl PlayContext {
             .as_ref()
             .and_then(|c| serde_json::from_value(c.clone()).ok())
             .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Picked, answer_of, answer_value};
+
+    #[test]
+    fn a_listed_answer_reads_back_with_its_match_and_version() {
+        let picked = |choice: &str, version, match_id| Picked {
+            choice: choice.into(),
+            version,
+            match_id,
+        };
+        let value = answer_value("guard with Iron Worker", 7, 12);
+        assert_eq!(value, "guard with Iron Worker @7.12");
+        assert_eq!(
+            answer_of(&value),
+            picked("guard with Iron Worker", Some(12), Some(7))
+        );
+        // As lists wrote it before they named the match.
+        assert_eq!(answer_of("confirm @12"), picked("confirm", Some(12), None));
+        // Typed words stay words, "@" and all.
+        assert_eq!(answer_of("confirm"), picked("confirm", None, None));
+        for typed in ["reply @Coal", "x @7.", "x @.3", " @7.12", "x @7.12.1"] {
+            assert_eq!(answer_of(typed), picked(typed, None, None), "{typed}");
+        }
     }
 }
