@@ -117,7 +117,7 @@ enum MatchCommand {
         #[arg(required = true, num_args = 1..)]
         text: Vec<String>,
     },
-    /// Turn the turn notices on or off.
+    /// Your own turn notices on or off (a moderator without a seat: the whole match's).
     Notify {
         #[arg(value_parser = ["on", "off"])]
         state: String,
