@@ -224,10 +224,29 @@ async fn a_match_cites_the_rule_set_version_it_started_with() {
     let v = e.send(&add("two.md", second, "Errata two")).await;
     e.send(&admin(button(&confirm(&v)))).await;
 
-    let cited = text_of(&e.send(&coal(button(pinned))).await);
+    let shown = e.send(&coal(button(pinned))).await;
+    let cited = text_of(&shown);
     assert!(
         cited.contains("once a round") && !cited.contains("exhausts the guard"),
         "{cited}"
+    );
+    // Its own buttons (the whole section, references) stay at version 1:
+    // "Whole section" had opened the newest version's amendment.
+    let inner: Vec<String> = buttons(&shown).into_iter().map(|(_, id)| id).collect();
+    let section = inner
+        .iter()
+        .find(|id| id.starts_with("sectionat:1:ashes:attack-a-unit"))
+        .unwrap_or_else(|| panic!("a pinned section button: {inner:?}"));
+    assert!(
+        inner
+            .iter()
+            .all(|id| !id.starts_with("cite:") && !id.starts_with("section:")),
+        "{inner:?}"
+    );
+    let whole = text_of(&e.send(&coal(button(section))).await);
+    assert!(
+        whole.contains("once a round") && !whole.contains("exhausts the guard"),
+        "{whole}"
     );
     let now = text_of(
         &e.send(&slash("rule", vec![opt("query", "ashes:attack-a-unit.3")]))

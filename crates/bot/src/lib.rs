@@ -384,6 +384,17 @@ fn indexing_note(reply: Reply, ix: Indexing) -> Reply {
     }
 }
 
+/// A reply's citation buttons pinned to `version` (a match's rule set),
+/// when the reply itself is of that version.
+fn pinned(mut doc: reply::Doc, version: Option<i64>) -> reply::Doc {
+    if let Some(v) = version {
+        for b in &mut doc.buttons {
+            b.action = b.action.clone().pinned(v);
+        }
+    }
+    doc
+}
+
 /// An internal error: logged with an id, reported to the user by that id only.
 pub fn internal_error(what: &str, detail: &dyn std::fmt::Display) -> Reply {
     let id = error_id();
@@ -1006,18 +1017,24 @@ impl<'a> Answerer<'a> {
     }
 
     fn component(&mut self, custom_id: &str) -> Reply {
-        match Action::parse(custom_id) {
+        let action = Action::parse(custom_id);
+        // A match's pinned citation opens its section and references at
+        // the same version (the app is that version's index already).
+        let pin = action.as_ref().and_then(Action::rule_set_version);
+        match action {
             Some(Action::Cite(id) | Action::CiteAt { id, .. }) => match self.app.cite(&id, false) {
-                Ok(reply) => Reply::Message(
-                    self.paged(reply::passages_message(self.app, &reply, false), true),
-                ),
+                Ok(reply) => {
+                    let doc = reply::passages_message(self.app, &reply, false);
+                    Reply::Message(self.paged(pinned(doc, pin), true))
+                }
                 Err(e) => app_error("Rule", &e),
             },
             Some(Action::Section(id) | Action::SectionAt { id, .. }) => {
                 match self.app.cite(&id, true) {
-                    Ok(reply) => Reply::Message(
-                        self.paged(reply::passages_message(self.app, &reply, true), true),
-                    ),
+                    Ok(reply) => {
+                        let doc = reply::passages_message(self.app, &reply, true);
+                        Reply::Message(self.paged(pinned(doc, pin), true))
+                    }
                     Err(e) => app_error("Rule", &e),
                 }
             }
