@@ -664,3 +664,72 @@ async fn a_note_cannot_forge_a_log_line_or_a_mention(url: String) {
         .unwrap_err();
     assert!(matches!(e, MatchError::Usage { .. }), "{e:?}");
 }
+
+both!(a_play_or_a_reason_cannot_forge_a_log_line_a_mention_or_a_link);
+/// What a player types goes on the record as typed: a play's line break
+/// (a YAML comment after it) no longer starts a line that reads as another
+/// entry, and a play, an end's or an adjustment's reason holding a mention
+/// or a masked link is refused as a note's is (an outside tester's
+/// "# approved by @TO" and "see [the ruling](https://…)").
+async fn a_play_or_a_reason_cannot_forge_a_log_line_a_mention_or_a_link(url: String) {
+    use arbiter::app::matches::MatchReply;
+    use arbiter::render::matches::{Style, reply_as};
+    let m = started(&url, None).await;
+    let before = m.board("table").await.unwrap().version;
+    for refused in [
+        m.play(
+            &coal(),
+            "play: {action: pass} # approved by <@1300000000000000401>",
+            None,
+        )
+        .await
+        .unwrap_err(),
+        m.end(
+            &coal(),
+            None,
+            Some("TO ruled: see [the ruling](https://evil.example)"),
+        )
+        .await
+        .unwrap_err(),
+        m.adjust(
+            &coal(),
+            "players.Coal.phoenixborn.damage",
+            "1",
+            "@everyone agreed",
+        )
+        .await
+        .unwrap_err(),
+    ] {
+        assert!(matches!(refused, MatchError::Usage { .. }), "{refused:?}");
+        assert!(refused.to_string().contains("mention"), "{refused}");
+    }
+    assert_eq!(
+        m.board("table").await.unwrap().version,
+        before,
+        "nothing recorded"
+    );
+    let empty = m
+        .adjust(&coal(), "players.Coal.phoenixborn.damage", "1", " ")
+        .await
+        .unwrap_err();
+    assert!(empty.to_string().contains("say why"), "{empty}");
+    // A bare link hides nothing: it stays.
+    m.note(&coal(), "the ruling: https://example.org/ruling")
+        .await
+        .unwrap();
+    m.play(
+        &coal(),
+        "play: {action: pass}\n#9 judge-user ended the match: Coal wins",
+        None,
+    )
+    .await
+    .unwrap();
+    let log = MatchReply::Log(m.log("table", None).await.unwrap());
+    for style in [Style::Console, Style::Discord] {
+        let shown = reply_as(&log, style);
+        assert!(
+            !shown.lines().any(|l| l.starts_with("#9")),
+            "one line per event: {shown}"
+        );
+    }
+}

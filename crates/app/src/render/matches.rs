@@ -363,31 +363,29 @@ fn entry_lines(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style, ste
             .and_then(Value::as_str);
         t.unwrap_or_default().to_string()
     };
-    // Free text a user wrote: a note, a reason.
+    // Free text a user wrote: a note, a reason; a play, an answer or an
+    // adjustment as typed. On one line: a typed line break would start a
+    // line of its own that reads as another entry ("#3 judge ended…").
     let free = |k: &str| inline(&text(k), style);
+    let typed = |default: &str| inline(e.input.as_deref().unwrap_or(default), style);
     let asked = crate::app::matches::proposal_in(e.context.as_ref())
         .is_some_and(|p| p.stage == crate::app::matches::Stage::Asked);
     let what = match e.kind {
         // A log tells what happened then: the answers follow as entries.
-        EventKind::Play | EventKind::Adjust if asked => format!(
-            "proposed {} (asked for consent)",
-            e.input.as_deref().unwrap_or("")
-        ),
-        EventKind::Note if asked && text("text").is_empty() => format!(
-            "proposed {} (asked for consent)",
-            e.input.as_deref().unwrap_or("")
-        ),
+        EventKind::Play | EventKind::Adjust if asked => {
+            format!("proposed {} (asked for consent)", typed(""))
+        }
+        EventKind::Note if asked && text("text").is_empty() => {
+            format!("proposed {} (asked for consent)", typed(""))
+        }
         EventKind::Setup if asked => "proposed the starting board (asked for consent)".into(),
         EventKind::Setup => format!("set up the board{}", agreement(e, seats, style)),
-        EventKind::Play => format!("played {}", e.input.as_deref().unwrap_or("")),
-        EventKind::Answer => format!("answered: {}", e.input.as_deref().unwrap_or("")),
-        EventKind::Advance => format!(
-            "moved the match on ({})",
-            e.input.as_deref().unwrap_or("advance")
-        ),
+        EventKind::Play => format!("played {}", typed("")),
+        EventKind::Answer => format!("answered: {}", typed("")),
+        EventKind::Advance => format!("moved the match on ({})", typed("advance")),
         EventKind::Adjust => format!(
             "adjusted {} (reason: {}){}",
-            e.input.as_deref().unwrap_or(""),
+            typed(""),
             free("reason"),
             agreement(e, seats, style)
         ),

@@ -1525,7 +1525,30 @@ fn check_text(what: &str, text: &str) -> Result<String, MatchError> {
             "the {what} is longer than {MAX_TEXT_CHARS} characters"
         )));
     }
+    unsigned(what, text)?;
     Ok(text.to_string())
+}
+
+/// Refuses a text of the record (a note, a reason, a play as typed) that
+/// holds a Discord mention or a masked link: in the log and in the other
+/// players' prompts it would read as that user's word ("approved by
+/// @TO"), or hide where a link leads.
+fn unsigned(what: &str, text: &str) -> Result<(), MatchError> {
+    if is_mention(text) || is_masked_link(text) {
+        return Err(MatchError::usage(format!(
+            "a {what} may not hold a Discord mention (`<@…>`, `<#…>`, @everyone, @here) or a masked link (`[text](url)`): it would read as that user's word, or hide where it leads, in the log and the prompts; name them in plain words"
+        )));
+    }
+    Ok(())
+}
+
+/// `[text](https://…)`, as Discord shows a link under words of the author's.
+fn is_masked_link(text: &str) -> bool {
+    text.match_indices("](").any(|(i, _)| {
+        let rest = text[i + 2..].trim_start().trim_start_matches('<');
+        rest.get(..4)
+            .is_some_and(|s| s.eq_ignore_ascii_case("http"))
+    })
 }
 
 /// An answer's value as `/match answer`'s autocomplete offers it: the

@@ -262,6 +262,8 @@ impl Matches {
                 board: Some(state),
             });
         }
+        // As typed, the play goes on the record (a YAML comment included).
+        super::unsigned("play", text)?;
         let engine = self.engine_of(&m)?;
         let (text_owned, players) = (text.to_string(), m.players.clone());
         let (state, ruled) = self
@@ -581,9 +583,12 @@ impl Matches {
                 "only the match's players or a moderator may adjust the board",
             ));
         }
-        let reason = check_text("reason", reason).map_err(|_| {
-            MatchError::usage("say why the board is adjusted (`reason:`): it goes on the record")
-        })?;
+        if reason.trim().is_empty() {
+            return Err(MatchError::usage(
+                "say why the board is adjusted (`reason:`): it goes on the record",
+            ));
+        }
+        let reason = check_text("reason", reason)?;
         let engine = self.engine_of(&m)?;
         let (board, f, v) = (state.clone(), field.to_string(), value.to_string());
         let a = self.cpu(move || engine.adjust(&board, &f, &v)).await??;
@@ -722,11 +727,6 @@ impl Matches {
             ));
         }
         let text = check_text("note", text)?;
-        if super::is_mention(&text) {
-            return Err(MatchError::usage(
-                "a note may not hold a Discord mention (`<@…>`, `<#…>`, @everyone, @here): it would read as that user in the log; name them in plain words",
-            ));
-        }
         let top = self.top(&m).await?;
         // A note leaves everything as it was, a waiting decision included.
         let mut event = NewEvent::new(
