@@ -973,3 +973,34 @@ fn numbered_rules_without_full_stops_keep_every_rule() {
         assert_eq!(ids, want, "{name}");
     }
 }
+
+/// A title every answer's citation path shows may not be a mention or a
+/// link (an outside tester's `[x](https://evil.example)` was a live link
+/// in every `/rule` reply, `/rules list` and the Confirm message); a file
+/// name is a title too.
+#[test]
+fn a_title_holding_a_mention_or_a_link_is_refused() {
+    let app = common::app();
+    let add = |file: &str, title: Option<&str>| {
+        app.import(&ImportRequest {
+            file_name: file,
+            bytes: b"1. Guards exhaust.\n",
+            game: "ashes",
+            kind: DocumentKind::House,
+            title,
+        })
+    };
+    for title in [
+        "Big [x](https://evil.example)",
+        "@everyone rules",
+        "<@1400000000000000001> says",
+        "see https://evil.example",
+    ] {
+        let e = add("house.md", Some(title)).unwrap_err();
+        assert!(matches!(e, ImportError::TitleLink { .. }), "{title}: {e:?}");
+        assert!(e.to_string().contains("plain words"), "{e}");
+    }
+    let e = add("[x](https:evil).md", None).unwrap_err();
+    assert!(matches!(e, ImportError::TitleLink { .. }), "{e:?}");
+    assert!(add("house.md", Some("House rules [2024]")).is_ok());
+}

@@ -297,6 +297,25 @@ pub fn slug(s: &str) -> String {
     out
 }
 
+/// Whether a phrase would show on Discord as a mention or a link: a user,
+/// role or channel mention, a command mention, `@everyone`/`@here`, a
+/// masked link or a web address.
+pub fn holds_link(s: &str) -> bool {
+    let lower = s.to_lowercase();
+    [
+        "<@",
+        "<#",
+        "</",
+        "@everyone",
+        "@here",
+        "](",
+        "http://",
+        "https://",
+    ]
+    .iter()
+    .any(|m| lower.contains(m))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

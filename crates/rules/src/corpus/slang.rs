@@ -270,25 +270,6 @@ fn is_format(c: char) -> bool {
     )
 }
 
-/// Whether a phrase would show on Discord as a mention or a link: a user,
-/// role or channel mention, a command mention, `@everyone`/`@here`, a
-/// masked link or a web address.
-fn holds_link(s: &str) -> bool {
-    let lower = s.to_lowercase();
-    [
-        "<@",
-        "<#",
-        "</",
-        "@everyone",
-        "@here",
-        "](",
-        "http://",
-        "https://",
-    ]
-    .iter()
-    .any(|m| lower.contains(m))
-}
-
 /// Cleans every entry: empty and overlong ones out, keys that differ only
 /// in case joined (search matches any case), meanings deduplicated.
 fn check(entries: Vec<(String, Vec<String>)>) -> Parsed {
@@ -296,7 +277,7 @@ fn check(entries: Vec<(String, Vec<String>)>) -> Parsed {
     let mut by_lower: BTreeMap<String, String> = BTreeMap::new();
     for (raw_key, raw_meanings) in entries {
         let key = tidy(&raw_key);
-        if holds_link(&key) {
+        if clean::holds_link(&key) {
             parsed
                 .warnings
                 .push("a term holds a mention or a link; left out".to_string());
@@ -326,7 +307,7 @@ fn check(entries: Vec<(String, Vec<String>)>) -> Parsed {
                 parsed.warnings.push(format!(
                     "“{key}”: a meaning longer than {MAX_MEANING_CHARS} characters; left out"
                 ));
-            } else if holds_link(&m) {
+            } else if clean::holds_link(&m) {
                 other = true;
                 parsed.warnings.push(format!(
                     "“{key}”: a meaning holds a mention or a link; left out"

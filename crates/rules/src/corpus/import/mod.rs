@@ -90,6 +90,12 @@ pub enum ImportError {
         "no loaded game is named '{game}': a slang list maps players' words to a game's rules, so add the game's rules first, or name a loaded game"
     )]
     SlangWithoutRules { game: String },
+    /// A title (given, or the file's name) that Discord would show as a
+    /// mention or a link in every answer's citation path.
+    #[error(
+        "the title “{title}” holds a mention or a link, which every answer citing it would show; give a title in plain words (title:)"
+    )]
+    TitleLink { title: String },
     #[error(
         "{file} converts to {} MB of text; the limit is {} MB per document. Split it into smaller documents.",
         mb(*size), mb(*limit)
@@ -616,6 +622,9 @@ pub fn target(known: &Corpus, req: &ImportRequest) -> Result<Target, ImportError
         .filter(|t| !t.is_empty())
         .map_or_else(|| title_from_file(req.file_name), str::to_string);
     let title: String = title.chars().filter(|c| !clean::is_hidden(*c)).collect();
+    if clean::holds_link(&title) {
+        return Err(ImportError::TitleLink { title });
+    }
     let slug = unique_slug(known, &game, &title);
     Ok(Target {
         file_name: req.file_name.to_string(),
