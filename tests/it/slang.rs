@@ -106,8 +106,16 @@ async fn a_servers_slang_is_its_own(url: String) {
         title: Some("Table talk".into()),
         replaces: None,
     };
-    let (beside, _) = sets.add("g", "mod", cards).await.unwrap();
+    let (beside, said) = sets.add("g", "mod", cards).await.unwrap();
     assert_eq!(beside.document, "ashes:table-talk-2");
+    // A list is never quoted: the warning says both apply.
+    assert!(
+        said.warnings[0].contains("already live as `ashes:table-talk`")
+            && said.warnings[0].contains("both lists' cards apply")
+            && !said.warnings[0].contains("quote"),
+        "{:?}",
+        said.warnings
+    );
     sets.remove("g", "ashes:table-talk-2", "mod").await.unwrap();
 
     let docs = sets.list("g").await.unwrap();

@@ -432,7 +432,7 @@ fn preview_message(p: &Preview, token: &str) -> Message {
     if !p.warnings.is_empty() {
         let _ = writeln!(body, "\n**{}**", count(p.warnings.len(), "warning"));
         for w in p.warnings.iter().take(5) {
-            let _ = writeln!(body, "• {}", escape_md(&truncate(w, 300)));
+            let _ = writeln!(body, "• {}", warning_md(&truncate(w, 300)));
         }
     }
     body.push_str("\nNothing is live until you press Confirm.");
@@ -453,9 +453,25 @@ fn preview_message(p: &Preview, token: &str) -> Message {
     m
 }
 
+/// A preview warning as Discord shows it: its words escaped, its `ids`
+/// still code (escaping every backtick showed them as \`mtg:…\`). A title
+/// or term quoted in it cannot be a mention or a link (refused at upload).
+fn warning_md(w: &str) -> String {
+    escape_md(w).replace("\\`", "`")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A warning's ids stay code on Discord; its words are escaped.
+    #[test]
+    fn a_warnings_ids_stay_code() {
+        assert_eq!(
+            warning_md("already live as `mtg:cr` (“*Big*”)"),
+            "already live as `mtg:cr` (“\\*Big\\*”)"
+        );
+    }
 
     /// A long list is shown as far as it fits, each item cut, then counted:
     /// never cut in the middle of an item with the rest unsaid.

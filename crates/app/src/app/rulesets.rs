@@ -491,12 +491,17 @@ impl RuleSets {
                 && crate::text::fold_eq(&d.manifest.document.title, &target.title)
         }) {
             let id = old.manifest.id();
+            // A card or slang list is never quoted: both lists apply.
+            let both = match target.kind.item_noun() {
+                Some(noun) => format!("both lists' {noun}s apply"),
+                None => "answers will quote both".to_string(),
+            };
             imported.preview.warnings.insert(
                 0,
                 format!(
-                "a document titled “{}” is already live as `{id}`: this one is added beside it, and answers will quote both; to replace it instead, keeping its ids, send it with `replace:{id}` (`arbiter rules add … --replace {id}`)",
-                old.manifest.document.title
-            ),
+                    "a document titled “{}” is already live as `{id}`: this one is added beside it, and {both}; to replace it instead, keeping its ids, send it with `replace:{id}` (`arbiter rules add … --replace {id}`)",
+                    old.manifest.document.title
+                ),
             );
         }
         let doc = imported.document();
