@@ -358,6 +358,21 @@ async fn hostile_uploads_get_a_clear_error_and_hurt_nobody() {
             "{shown}"
         );
         eprintln!("first /rule after Confirm answered in {:?}", t.elapsed());
+        // `/rules show` of a passage of the new version, meanwhile: shown,
+        // or said to be indexing, never "no passage has the id" alone.
+        let show = as_member(
+            in_guild(rules_sub("show", vec![opt("id", "big-game:105.1")]), guild),
+            USER_ID,
+            "Ops",
+            ADMIN_PERMISSIONS,
+        );
+        let v = s.post(&show).await;
+        let shown = s.shown(&show, &v).await;
+        assert!(
+            shown.contains("105.1") && !shown.contains("no passage has the id")
+                || shown.contains("still being indexed"),
+            "{shown}"
+        );
     }
     let deadline = Instant::now() + Duration::from_secs(120);
     for guild in [UPLOADER, OTHER] {

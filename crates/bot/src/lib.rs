@@ -354,7 +354,7 @@ pub struct Indexing {
 /// A reply answered from an older rule-set version while another is being
 /// indexed (after a change, or built again after it left memory), saying
 /// which in its footer.
-fn indexing_note(reply: Reply, ix: Indexing) -> Reply {
+pub(crate) fn indexing_note(reply: Reply, ix: Indexing) -> Reply {
     let from = match ix.from {
         0 => "the shipped rules alone, without this server's documents".to_string(),
         v => format!("its version {v}"),

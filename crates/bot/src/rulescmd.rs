@@ -216,15 +216,32 @@ impl Bot {
 
     /// `/rules show` of a passage id: the passage, paged.
     async fn show_passage(&self, sets: &RuleSets, guild: &str, id: &str) -> Reply {
-        match sets.answering(guild).await.map(|a| a.app) {
-            Ok(app) => match app.cite(id, false) {
-                Ok(reply) => {
-                    let doc = super::reply::passages_message(&app, &reply, false);
-                    Reply::Message(self.paged(doc, false).await)
+        let a = match sets.answering(guild).await {
+            Ok(a) => a,
+            Err(e) => return failed(e),
+        };
+        // While a newer version is indexed, an older one answers: said, as
+        // `/rule` says it, so a passage of the newer one is not "no passage".
+        let indexing = a.indexing.map(|version| super::Indexing {
+            version,
+            from: a.version,
+        });
+        match a.app.cite(id, false) {
+            Ok(reply) => {
+                let doc = super::reply::passages_message(&a.app, &reply, false);
+                let shown = Reply::Message(self.paged(doc, false).await);
+                match indexing {
+                    Some(ix) => super::indexing_note(shown, ix),
+                    None => shown,
                 }
-                Err(e) => refuse(&e.to_string()),
+            }
+            Err(e) => match indexing {
+                Some(ix) => refuse(&format!(
+                    "{e}. This server's rule set (version {}) is still being indexed: ask again in a few seconds.",
+                    ix.version
+                )),
+                None => refuse(&e.to_string()),
             },
-            Err(e) => failed(e),
         }
     }
 
