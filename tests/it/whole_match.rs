@@ -1247,6 +1247,23 @@ async fn a_turn_notice_pings_only_the_player_whose_turn_or_decision_it_is() {
     t.server.server.stop().await.unwrap();
 }
 
+/// An undo that gives the turn back to its author pings nobody: he is
+/// looking at it (an outside tester's "<@Coal> your turn" to Coal himself).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_undo_does_not_ping_its_own_author() {
+    let (url, _dir) = store_common::sqlite_url();
+    let (mut t, _db) = http_table(&url, &ASHES).await;
+    let maeoni = http_user(Seat(1), ASHES.names).0;
+    t.send(Seat(0), Cmd::Play("pass")).await;
+    let ping = t.server.fake.ping(&t.last).await.expect("her turn notice");
+    only_pings(&ping, &maeoni);
+    let undone = t.send(Seat(0), Cmd::Undo).await;
+    assert!(undone.text.contains("next: Coal"), "{}", undone.text);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(notices(&t).is_empty(), "{:?}", notices(&t));
+    t.server.server.stop().await.unwrap();
+}
+
 /// `notify off` silences its player's own turn notices, not a decision:
 /// the player it waits on is pinged, since its default applies without her
 /// (one player turned the notices off and won on a timeout his opponent was

@@ -230,7 +230,7 @@ impl Bot {
         // A panic in the service becomes an internal error with an id.
         let outcome = tokio::spawn(async move { matches.handle(&who, req).await }).await;
         Some(match outcome {
-            Ok(Ok(reply)) => self.match_message(reply, writes).await,
+            Ok(Ok(reply)) => not_to_self(self.match_message(reply, writes).await, origin),
             Ok(Err(e)) => refusal(&e),
             Err(e) => internal_error(&format!("panic while handling {label}"), &e),
         })
@@ -270,8 +270,10 @@ impl Bot {
         .await;
         match outcome {
             Ok(Ok(r)) => {
-                self.match_message(MatchReply::Event(Box::new(r)), true)
-                    .await
+                let shown = self
+                    .match_message(MatchReply::Event(Box::new(r)), true)
+                    .await;
+                not_to_self(shown, origin)
             }
             Ok(Err(e)) => refusal(&e),
             Err(e) => internal_error("panic while answering a decision", &e),
@@ -597,6 +599,17 @@ fn add_decision_buttons(doc: &mut Doc, reply: &MatchReply) {
         buttons.append(&mut doc.buttons);
         doc.buttons = buttons;
     }
+}
+
+/// A reply without a ping of the user who sent it: whoever undid their own
+/// play, or answered a question that hands them the turn, is looking at it.
+fn not_to_self(mut reply: Reply, origin: &Origin) -> Reply {
+    if let Reply::Message(m) | Reply::Update(m) = &mut reply
+        && m.ping.as_ref().is_some_and(|p| p.user == origin.user_id)
+    {
+        m.ping = None;
+    }
+    reply
 }
 
 /// The ping of whose turn or decision it is (a follow-up of the first page).
