@@ -1027,6 +1027,10 @@ async fn an_answer_picked_in_an_ended_match_does_not_answer_the_next_one() {
     let answer = |value: &str| match_sub("answer", vec![opt("choice", value)]);
     let v = h.run(MAEONI, false, answer(&old)).await;
     assert!(ephemeral(&v), "the ended match's answer is refused: {v}");
+    assert!(
+        desc(&v).contains("the question waiting now is Maeoni's"),
+        "{v}"
+    );
     let b = h.run(STRANGER, false, match_sub("board", vec![])).await;
     assert!(desc(&b).contains("damage: 5"), "{}", desc(&b));
     public(&h.run(MAEONI, false, answer(&listed)).await);

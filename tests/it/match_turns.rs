@@ -107,11 +107,23 @@ async fn the_defender_decides_and_only_she(url: String) {
         .await
         .unwrap_err();
     assert!(matches!(e, MatchError::Forbidden { .. }), "{e:?}");
+    // It says which question waits now (it said none waited).
     let e = m
         .answer(&maeoni(), "1", Some(p.version - 1))
         .await
         .unwrap_err();
-    assert_eq!(e, MatchError::NoDecision);
+    assert_eq!(
+        e,
+        MatchError::Stale {
+            player: "Maeoni".into(),
+            question: p.decision.question.clone()
+        }
+    );
+    assert!(
+        e.to_string()
+            .contains("the question waiting now is Maeoni's"),
+        "{e}"
+    );
     let e = m
         .answer(&maeoni(), "dance", Some(p.version))
         .await

@@ -260,6 +260,9 @@ impl Bot {
                         && v.pending
                             .as_ref()
                             .is_some_and(|p| option < p.decision.options.len()) => {}
+                Ok(v) if v.match_id != match_id && v.pending.is_some() => {
+                    return Err(matches.stale(&who.channel).await);
+                }
                 Ok(_) | Err(MatchError::NoMatch) => return Err(MatchError::NoDecision),
                 Err(e) => return Err(e),
             }

@@ -136,6 +136,12 @@ pub enum MatchError {
     /// An answer to a decision that is not (or no longer) waiting.
     #[error("there is no decision waiting in this match (it was answered, undone or replaced)")]
     NoDecision,
+    /// An answer to an earlier question (a button or a listed answer of a
+    /// decision since replaced, or of another match) while another waits.
+    #[error(
+        "that answer is for an earlier question, since answered, undone or replaced; the question waiting now is {player}'s: {question} (answer it with its buttons or `/match answer`)"
+    )]
+    Stale { player: String, question: String },
     /// Someone else's event landed first; nothing was applied.
     #[error(
         "the board changed while your request was being judged (now at version {version}); nothing was applied: look at the board and try again"
@@ -1197,6 +1203,21 @@ impl Matches {
         self.view(&m).await
     }
 
+    /// The refusal of an answer to an earlier question: the one waiting
+    /// now, if any (a replaced decision's button said "no decision
+    /// waiting" while one was).
+    pub async fn stale(&self, channel: &str) -> MatchError {
+        match self.board(channel).await {
+            Ok(MatchView {
+                pending: Some(p), ..
+            }) => MatchError::Stale {
+                player: p.decision.player,
+                question: p.proposes.unwrap_or(p.decision.question),
+            },
+            _ => MatchError::NoDecision,
+        }
+    }
+
     /// `notify on|off`: a player's own turn notices (the pings that say
     /// it is their turn), or from a moderator without a seat the whole
     /// match's. A new decision or proposal pings its player whatever these say.
@@ -1416,7 +1437,7 @@ impl Matches {
                 if let Some(id) = match_id
                     && self.active(&caller.channel).await?.id != id
                 {
-                    return Err(MatchError::NoDecision);
+                    return Err(self.stale(&caller.channel).await);
                 }
                 event(self.answer(caller, &choice, version).await?)
             }
@@ -1540,6 +1561,18 @@ fn unsigned(what: &str, text: &str) -> Result<(), MatchError> {
         )));
     }
     Ok(())
+}
+
+/// `text` with the mentions of `players` (`<@id>`, `<@!id>`) taken out: a
+/// play may name the match's seats so, and nobody else.
+fn seats_unmentioned(text: &str, players: &[String]) -> String {
+    let mut out = text.to_string();
+    for p in players {
+        out = out
+            .replace(&format!("<@{p}>"), "")
+            .replace(&format!("<@!{p}>"), "");
+    }
+    out
 }
 
 /// `[text](https://…)`, as Discord shows a link under words of the author's.

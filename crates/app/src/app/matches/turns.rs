@@ -262,8 +262,9 @@ impl Matches {
                 board: Some(state),
             });
         }
-        // As typed, the play goes on the record (a YAML comment included).
-        super::unsigned("play", text)?;
+        // As typed, the play goes on the record (a YAML comment included):
+        // it may name the match's players ("agreed by @Maeoni"), nobody else.
+        super::unsigned("play", &super::seats_unmentioned(text, &m.players))?;
         let engine = self.engine_of(&m)?;
         let (text_owned, players) = (text.to_string(), m.players.clone());
         let (state, ruled) = self
@@ -370,7 +371,13 @@ impl Matches {
         if let Some(v) = version.filter(|&v| v != m.version)
             && !self.only_notes_since(&m, v).await?
         {
-            return Err(MatchError::NoDecision);
+            return Err(MatchError::Stale {
+                player: pending.decision.player.clone(),
+                question: pending
+                    .proposes
+                    .clone()
+                    .unwrap_or(pending.decision.question.clone()),
+            });
         }
         if pending.user != caller.user && !caller.moderator {
             return Err(MatchError::forbidden(format!(
