@@ -426,8 +426,14 @@ fn ref_buttons(refs: &[crate::corpus::CrossRef], seen: &mut Vec<String>, out: &m
             && out.len() < 15
         {
             seen.push(t.clone());
+            // Two documents' "See rule 510" lead to two passages: the
+            // second is labelled with its id, so the two read apart.
+            let mut label = format!("→ {}", r.label);
+            if out.iter().any(|b| b.label == label) {
+                label = format!("→ {t}");
+            }
             out.push(Button::new(
-                &format!("→ {}", r.label),
+                &label,
                 Action::Cite(t.clone()),
                 ButtonStyle::Secondary,
             ));
@@ -1042,6 +1048,22 @@ pub fn coverage_message(rules: &RulesReply, coverage: &CoverageReply) -> Doc {
 #[cfg(test)]
 mod tests {
     use super::escape_md;
+
+    /// Two references written alike that lead to two passages (a house
+    /// copy's "See rule 510" beside the rulebook's) read apart.
+    #[test]
+    fn two_references_written_alike_read_apart() {
+        use crate::corpus::CrossRef;
+        let r = |target: &str| CrossRef {
+            label: "See rule 510".into(),
+            target: Some(target.into()),
+        };
+        let mut out = Vec::new();
+        let refs = [r("mtg:510"), r("mtg:league.510"), r("mtg:510")];
+        super::ref_buttons(&refs, &mut Vec::new(), &mut out);
+        let labels: Vec<&str> = out.iter().map(|b| b.label.as_str()).collect();
+        assert_eq!(labels, ["→ See rule 510", "→ mtg:league.510"]);
+    }
 
     #[test]
     fn a_feedback_button_round_trips_and_a_forged_one_is_unknown() {
