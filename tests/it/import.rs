@@ -1004,3 +1004,17 @@ fn a_title_holding_a_mention_or_a_link_is_refused() {
     assert!(matches!(e, ImportError::TitleLink { .. }), "{e:?}");
     assert!(add("house.md", Some("House rules [2024]")).is_ok());
 }
+
+/// A card or slang list that is not text is refused as a list, with the
+/// formats a list takes (it was told to send Markdown, HTML or a PDF).
+#[test]
+fn a_binary_list_is_refused_with_the_formats_of_a_list() {
+    let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01";
+    for kind in [DocumentKind::Cards, DocumentKind::Slang] {
+        let e = import_as("weird.csv", png, "ashes", kind).unwrap_err();
+        assert!(matches!(e, ImportError::NotAList { .. }), "{kind:?}: {e:?}");
+        assert!(e.to_string().contains("CSV, YAML or JSON"), "{e}");
+    }
+    let e = import_as("weird.md", png, "ashes", DocumentKind::House).unwrap_err();
+    assert!(matches!(e, ImportError::Unsupported { .. }), "{e:?}");
+}

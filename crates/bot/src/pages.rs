@@ -218,7 +218,7 @@ pub fn paginate(doc: Doc, ephemeral: bool) -> (Message, Option<PageSet>) {
         bodies.truncate(MAX_PAGES);
         if let Some(last) = bodies.last_mut() {
             last.push_str(&format!(
-                "\n\n… and {more} more pages, not kept: ask for a narrower passage (its own id), or read it all with `arbiter cite ID --children`."
+                "\n\n… and {more} more pages, not kept: ask for a narrower part: a sub-section by its own id."
             ));
         }
     }

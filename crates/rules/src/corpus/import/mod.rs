@@ -55,6 +55,11 @@ pub enum ImportError {
         "{file} looks like {what}, which cannot be imported. Send Markdown, plain text, HTML or a PDF with a text layer."
     )]
     Unsupported { file: String, what: String },
+    /// A card or slang list that is not text (a PDF, an image, an archive).
+    #[error(
+        "{file} looks like {what}, which cannot be read as a list. Send it as CSV, YAML or JSON text."
+    )]
+    NotAList { file: String, what: String },
     #[error(
         "{file} is not UTF-8 text (invalid byte at offset {offset}). Save it as UTF-8, or send it as Markdown, HTML or PDF."
     )]
@@ -775,14 +780,14 @@ pub fn data_text<'a>(file_name: &str, bytes: &'a [u8]) -> Result<&'a str, Import
     let file = file_name.to_string();
     size_check(&file, bytes)?;
     if pdf::is_pdf(bytes) {
-        return Err(ImportError::Unsupported {
+        return Err(ImportError::NotAList {
             file,
             what: "a PDF".into(),
         });
     }
     if let Some(what) = binary_kind(bytes) {
         let what = what.to_string();
-        return Err(ImportError::Unsupported { file, what });
+        return Err(ImportError::NotAList { file, what });
     }
     std::str::from_utf8(bytes).map_err(|e| ImportError::NotUtf8 {
         file,
