@@ -1515,3 +1515,79 @@ fn a_long_log_page_is_one_message_with_its_lines() {
         "{page}"
     );
 }
+
+/// Who acts first is a shared field: a player's advance does not settle it
+/// by the engine's seat-order default once the other player rejected a
+/// proposal for it (found by an outside tester: Ben rejected Ana's
+/// priority, then advanced, and the default gave it to him at once). It is
+/// agreed by a proposal, or a moderator advances on the default, named as
+/// an assumption.
+#[test]
+fn who_acts_first_is_not_settled_by_whoever_advances_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let board = "game: legion\nphase: command\nround: 2\nlast_round: 3\nplayers:\n  - name: Ana\n    units:\n      - {name: Darth Vader}\n  - name: Ben\n    units:\n      - {name: Luke Skywalker}\n";
+    let out = run(
+        &bot,
+        "Ana",
+        &format!(
+            "/match start game:legion player1:Ana player2:Ben\n/as judge moderator\n/match setup\n{board}.\n/as Ana\n\
+             /match adjust field:turn value:Ana reason:fewer pips\n/as Ben\n/match answer choice:reject\n\
+             /match advance\n/match board\n"
+        ),
+    );
+    let refused = after(&out, "== Match: cannot do that");
+    assert!(
+        refused.contains("(only you see this)")
+            && refused.contains("adjust turn NAME")
+            && refused.contains("an assumption outside the indexed rules"),
+        "{out}"
+    );
+    let board = after(&out, "== Match #");
+    assert!(
+        board.contains("(active, version 3)") && board.contains("phase: command"),
+        "nothing recorded: {out}"
+    );
+    // Agreed by a proposal Ben confirms, his advance gives Ana the first
+    // activation.
+    let out = run(
+        &bot,
+        "Ana",
+        "/match adjust field:turn value:Ana reason:fewer pips\n/as Ben\n/match answer choice:confirm\n\
+         /match advance\n/match board\n",
+    );
+    let board = after(&out, "== Match #");
+    assert!(
+        board.contains("phase: activation") && board.contains("turn: Ana"),
+        "{out}"
+    );
+
+    // Magewinds: who passed first in the Channelling Phase gives the first
+    // turn; a moderator's advance takes the seat-order default at once.
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let board = "game: magewinds\nround: 2\nphase: channelling\nplayers:\n  - name: Ana\n    fighters:\n      - {name: Pyromancer, movement: 5, position: [10, 4], attacks: [Fire Bolt]}\n  - name: Bram\n    fighters:\n      - {name: Stonewarden, movement: 4, position: [12, 10], attacks: [Maul]}\n";
+    let out = run(
+        &bot,
+        "Ana",
+        &format!(
+            "/match start game:magewinds player1:Ana player2:Bram\n/as judge moderator\n/match setup\n{board}.\n/as Bram\n\
+             /match advance\n/match board\n"
+        ),
+    );
+    assert!(
+        after(&out, "== Match: cannot do that").contains("adjust first_to_pass NAME")
+            && after(&out, "== Match #").contains("phase: channelling"),
+        "{out}"
+    );
+    let out = run(
+        &bot,
+        "Bram",
+        "/as judge moderator\n/match advance\n/match board\n",
+    );
+    let board = after(&out, "== Match #");
+    assert!(
+        board.contains("phase: action") && board.contains("turn: Bram"),
+        "{out}"
+    );
+}

@@ -208,7 +208,10 @@ const MAGEWINDS: Game = Game {
         Play(0, "activate Pyromancer guard"),
         Play(1, "activate Stonewarden attack Pyromancer"),
         Play(0, "activate Pyromancer move 1"),
-        Advance(Seat(0), Some("action")),
+        // To the next round's Channelling Phase: who passes first there is
+        // not yet known (a player's advance into the Action Phase would
+        // settle it by seat order).
+        Advance(Seat(0), Some("channelling")),
         Round(3),
         End {
             by: 1,
@@ -246,6 +249,9 @@ const LEGION: Game = Game {
             value: "true",
             pointer: "/players/1/units/0/activated",
         },
+        // Priority (command cards) is agreed at the table: a moderator
+        // records it (a player's advance would not settle it by seat order).
+        Adjust(Judge, "turn", "Ben"),
         Advance(Seat(0), None),
         Play(1, "activate Rebel Troopers; move; move; end"),
         Play(0, "activate darth; move; end"),

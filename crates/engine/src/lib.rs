@@ -30,7 +30,7 @@ mod typed_diff_examples;
 use serde_json::Value;
 
 pub use document::{BoardError, ErrorKind, SourcePos};
-pub use kit::{Adjustment, Asking, Phase};
+pub use kit::{Adjustment, Asking, Phase, Unagreed};
 pub use ruling::{
     Change, Choice, Decision, DecisionOption, Diagnostic, GameResult, RuleUse, Ruling, Severity,
     Status, Step, diff, merge_patch,
@@ -93,7 +93,17 @@ pub trait GameEngine: Send + Sync {
     fn phases(&self) -> &'static [Phase];
     /// Moves to the next phase (or to `to`), as the turn structure says;
     /// illegal when the rules forbid leaving the current phase.
-    fn advance(&self, board: &Value, to: Option<&str>) -> Result<Ruling, BoardError>;
+    fn advance(&self, board: &Value, to: Option<&str>) -> Result<Ruling, BoardError> {
+        self.advance_unagreed(board, to).map(|(ruling, _)| ruling)
+    }
+    /// [`GameEngine::advance`], with the shared fields it settled by a
+    /// default nobody agreed to (who acts first when the board does not
+    /// say): match tracking takes such an advance from a moderator only.
+    fn advance_unagreed(
+        &self,
+        board: &Value,
+        to: Option<&str>,
+    ) -> Result<(Ruling, Vec<Unagreed>), BoardError>;
     /// Sets one board field (typed path, value as YAML); the result is
     /// validated like any board.
     fn adjust(&self, board: &Value, field: &str, value: &str) -> Result<Adjustment, BoardError>;

@@ -178,6 +178,20 @@ pub struct Cx<'a> {
     players: Vec<String>,
     /// Where the current play sits in the document (`play`, `plays[2]`).
     play_path: String,
+    /// Shared fields the procedure settled by a default nobody agreed to
+    /// ([`Cx::unagreed`]).
+    pub unagreed: Vec<Unagreed>,
+}
+
+/// A shared field (who acts first) that an advance settled by a default of
+/// the engine's, because the board leaves it unset and neither a rule nor
+/// the players say: a player's advance must not settle it for the others.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unagreed {
+    /// The field the players agree on (`turn`, `first_to_pass`).
+    pub field: String,
+    /// What the default did, and that it is a default (the note's text).
+    pub note: String,
 }
 
 impl<'a> Cx<'a> {
@@ -188,6 +202,7 @@ impl<'a> Cx<'a> {
             asking,
             players,
             play_path: "play".into(),
+            unagreed: Vec::new(),
         }
     }
 
@@ -262,6 +277,18 @@ impl<'a> Cx<'a> {
 
     pub fn note(&mut self, path: Option<&str>, message: impl Into<String>) {
         self.diag(Severity::Info, None, path, message.into());
+    }
+
+    /// Notes (at `path`) a default the procedure applied to the shared
+    /// `field` that nobody agreed to; match tracking lets only a moderator
+    /// advance on it (docs/MATCHES.md, Consent).
+    pub fn unagreed(&mut self, path: &str, field: &str, message: impl Into<String>) {
+        let note: String = message.into();
+        self.note(Some(path), note.clone());
+        self.unagreed.push(Unagreed {
+            field: field.to_string(),
+            note,
+        });
     }
 
     /// Whether the play is illegal so far.

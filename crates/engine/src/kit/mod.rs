@@ -29,7 +29,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-pub use cx::{Ask, Asking, Chosen, Cx, Opt, Stop, Whose};
+pub use cx::{Ask, Asking, Chosen, Cx, Opt, Stop, Unagreed, Whose};
 pub use fields::Better;
 pub use names::NameError;
 
@@ -532,7 +532,11 @@ impl<G: Game> Kit<G> {
         })
     }
 
-    fn advance_value(&self, board_value: &Value, to: Option<&str>) -> Result<Ruling, BoardError> {
+    fn advance_value(
+        &self,
+        board_value: &Value,
+        to: Option<&str>,
+    ) -> Result<(Ruling, Vec<Unagreed>), BoardError> {
         let board = Self::board(board_value, None)?;
         let before = Self::to_value(&board);
         let asking = Asking::judge();
@@ -562,7 +566,8 @@ impl<G: Game> Kit<G> {
         };
         G::before_advance(&board, &mut cx);
         if cx.failed() {
-            return Ok(Ruling {
+            let unagreed = std::mem::take(&mut cx.unagreed);
+            let ruling = Ruling {
                 game: G::ID.to_string(),
                 legal: false,
                 steps: cx.steps,
@@ -571,7 +576,8 @@ impl<G: Game> Kit<G> {
                 changes: Vec::new(),
                 status: Some(G::status(&board)),
                 state: before,
-            });
+            };
+            return Ok((ruling, unagreed));
         }
         let mut value = before.clone();
         let mut i = from;
@@ -585,7 +591,8 @@ impl<G: Game> Kit<G> {
             value = Self::to_value(&typed);
             if i == target {
                 let status = G::status(&typed);
-                return Ok(Ruling {
+                let unagreed = std::mem::take(&mut cx.unagreed);
+                let ruling = Ruling {
                     game: G::ID.to_string(),
                     legal: true,
                     steps: cx.steps,
@@ -594,7 +601,8 @@ impl<G: Game> Kit<G> {
                     changes: diff(&before, &value),
                     state: value,
                     status: Some(status),
-                });
+                };
+                return Ok((ruling, unagreed));
             }
         }
     }
@@ -833,7 +841,11 @@ impl<G: Game> super::GameEngine for Kit<G> {
         G::PHASES
     }
 
-    fn advance(&self, board: &Value, to: Option<&str>) -> Result<Ruling, BoardError> {
+    fn advance_unagreed(
+        &self,
+        board: &Value,
+        to: Option<&str>,
+    ) -> Result<(Ruling, Vec<Unagreed>), BoardError> {
         self.advance_value(board, to)
     }
 

@@ -188,7 +188,11 @@ impl Game for Legion {
         }
         if b.turn.is_none() {
             let first = b.name((*b.round as usize - 1) % b.players.len());
-            cx.note(Some("turn"), Notice::FirstBySeat { player: &first });
+            cx.unagreed(
+                "turn",
+                "turn",
+                Notice::FirstBySeat { player: &first }.to_string(),
+            );
             b.turn = Some(first);
         }
         let units: usize = b.players.iter().map(|p| p.units.len()).sum();

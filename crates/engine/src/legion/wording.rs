@@ -1004,7 +1004,7 @@ impl fmt::Display for Notice<'_> {
             }
             Notice::FirstBySeat { player } => write!(
                 f,
-                "the board does not say who has priority (decided in the Command Phase, outside the indexed rules): {player} activates first, by seat order moving one seat each round; set `turn` to the player with priority before advancing, or adjust it now"
+                "the board does not say who has priority (decided in the Command Phase, outside the indexed rules): {player} activates first (seat order, moving one seat each round: an assumption outside the indexed rules); set `turn` to the player with priority before advancing, or adjust it now"
             ),
         }
     }

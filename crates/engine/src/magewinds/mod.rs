@@ -166,7 +166,8 @@ impl Game for Magewinds {
                 }
                 None => {
                     let first = b.name((*b.round as usize - 1) % b.players.len());
-                    cx.note(Some("turn"), Notice::FirstBySeat { player: &first });
+                    let note = Notice::FirstBySeat { player: &first }.to_string();
+                    cx.unagreed("turn", "first_to_pass", note);
                     b.turn = Some(first);
                 }
             },

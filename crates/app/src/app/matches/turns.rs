@@ -552,13 +552,16 @@ impl Matches {
             )));
         }
         let (board, target) = (state.clone(), to.map(str::to_string));
-        let mut ruling = self
-            .cpu(move || engine.advance(&board, target.as_deref()))
+        let (mut ruling, unagreed) = self
+            .cpu(move || engine.advance_unagreed(&board, target.as_deref()))
             .await??;
         if !ruling.legal {
             return self
                 .not_recorded(&m, EventKind::Advance, None, ruling)
                 .await;
+        }
+        if !caller.moderator {
+            unagreed_refused(&unagreed)?;
         }
         ruling.state = without_play(ruling.state);
         let mut event = self.ruled_event(EventKind::Advance, &caller.user, &ruling, engine);
@@ -1331,6 +1334,22 @@ fn ruling_status(ruling: &Ruling, engine: &dyn GameEngine) -> Option<Status> {
         .status
         .clone()
         .or_else(|| engine.status(&ruling.state).ok())
+}
+
+/// Refuses a player's advance that would settle a shared field (who acts
+/// first) by the engine's default: the other players never agreed to it,
+/// and whoever advanced first would decide it (found by an outside
+/// tester). The field is agreed first with an `adjust` (a proposal the
+/// other players confirm), or a moderator advances.
+fn unagreed_refused(unagreed: &[engine::Unagreed]) -> Result<(), MatchError> {
+    let Some(u) = unagreed.first() else {
+        return Ok(());
+    };
+    Err(MatchError::forbidden(format!(
+        "advancing now would settle `{f}` by a default nobody agreed to ({note}). Agree it first: `adjust {f} NAME` (a proposal the other players confirm), or ask a moderator to advance",
+        f = u.field,
+        note = u.note
+    )))
 }
 
 #[cfg(test)]
