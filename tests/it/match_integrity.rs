@@ -1591,3 +1591,56 @@ fn who_acts_first_is_not_settled_by_whoever_advances_first() {
         "{out}"
     );
 }
+
+/// A field whose change either way alters what the other players may do is
+/// theirs to agree to, even made worse for its own player: Ana exhausting
+/// her own strategy cards (or marking herself passed) would skip the
+/// strategic action rule 4.1 requires before passing, and Ben's and Cleo's
+/// secondary abilities with it (found by an outside tester: it was at once
+/// as "worse for her", then her pass was legal).
+#[test]
+fn exhausting_ones_own_strategy_card_asks_the_other_players() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ti4(dir.path());
+    let out = run(
+        &bot,
+        "Ana",
+        "/match adjust field:players.Ana.strategy_cards.Leadership.exhausted value:true reason:used it\n",
+    );
+    assert!(
+        out.contains("recorded: nothing changes unless it is confirmed")
+            && out.contains("it changes what the other players may do")
+            && out.contains("next: Ben decides"),
+        "{out}"
+    );
+    // Ben rejects: the card stays readied, and her pass is still illegal.
+    let out = run(
+        &bot,
+        "Ben",
+        "/match answer choice:reject\n/as Ana\n/match play Ana pass\n",
+    );
+    let last = after(&out, "== ");
+    assert!(last.contains("ILLEGAL"), "{out}");
+    // Confirmed by both, the card is exhausted; a moderator's is at once.
+    let out = run(
+        &bot,
+        "Ana",
+        "/match adjust field:players.Ana.strategy_cards.Leadership.exhausted value:true reason:used it\n\
+         /as Ben\n/match answer choice:confirm\n/as Cleo\n/match answer choice:confirm\n\
+         /as judge moderator\n/match adjust field:players.Ana.strategy_cards.Construction.exhausted value:true reason:used it\n/match board\n",
+    );
+    let board = after(&out, "== Match #");
+    assert_eq!(board.matches("exhausted: true").count(), 2, "{out}");
+    // Both her cards exhausted, marking herself passed (instead of `Ana
+    // pass`) asks too: it gives the others the turns.
+    let out = run(
+        &bot,
+        "Ana",
+        "/match adjust field:players.Ana.passed value:true reason:I pass\n",
+    );
+    assert!(
+        out.contains("it changes what the other players may do")
+            && out.contains("next: Ben decides"),
+        "{out}"
+    );
+}

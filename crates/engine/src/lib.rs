@@ -30,7 +30,7 @@ mod typed_diff_examples;
 use serde_json::Value;
 
 pub use document::{BoardError, ErrorKind, SourcePos};
-pub use kit::{Adjustment, Asking, Phase, Unagreed};
+pub use kit::{Adjustment, Asking, Phase, Touches, Unagreed};
 pub use ruling::{
     Change, Choice, Decision, DecisionOption, Diagnostic, GameResult, RuleUse, Ruling, Severity,
     Status, Step, diff, merge_patch,

@@ -160,6 +160,11 @@ pub fn resolve(board: &Value, schema: &Value, typed: &str) -> Result<FieldPath, 
 pub enum Better {
     Higher,
     Lower,
+    /// Neither way is the seat's business alone: a change either way
+    /// changes what the other players may do (TI4: a strategy card
+    /// exhausted by its player skips its strategic action and the others'
+    /// secondary abilities with it), so it is theirs to agree to.
+    Shared,
 }
 
 /// How a field stands to the scores a game's result is counted on.

@@ -188,11 +188,24 @@ pub struct Adjustment {
     /// changed ([`Game::STANDING`]).
     #[serde(default)]
     pub standing: bool,
+    /// Why the change is the other players' business even where it does
+    /// not raise its seat's standing ([`Touches`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub touches: Option<Touches>,
     pub before: Value,
     pub after: Value,
     #[serde(default, skip_serializing)]
     pub state: Value,
     pub changes: Vec<super::ruling::Change>,
+}
+
+/// Why a change of a seat's own field is the other players' business
+/// though it may not help its seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Touches {
+    /// It changes what the other players may do ([`fields::Better::Shared`]).
+    Others,
 }
 
 /// Whether setting `f` (from `was` to `now`, its values) may raise its
@@ -228,6 +241,7 @@ fn raises(
             (Some(b), Some(a)) => match better {
                 fields::Better::Higher => a > b,
                 fields::Better::Lower => a < b,
+                fields::Better::Shared => true,
             },
             _ => true,
         },
@@ -874,8 +888,13 @@ impl<G: Game> super::GameEngine for Kit<G> {
         fields::set(&mut new, &f, v)?;
         let state = Self::to_value(&Self::board(&new, None)?);
         let (before, after) = fields::before_after(board, &state, &f, removed);
+        let shared = matches!(
+            fields::standing(&f, G::STANDING),
+            fields::Standing::Score(fields::Better::Shared)
+        );
         Ok(Adjustment {
             standing: raises(&f, G::STANDING, &before, &after),
+            touches: (shared && before != after).then_some(Touches::Others),
             before,
             after,
             changes: diff(board, &state),

@@ -54,12 +54,16 @@ impl Game for Ti4 {
         "this_turn",
         "points_to_win",
     ];
-    /// The first to the points to win wins; a strategy card readied, or a
-    /// pass taken back, gives its player more to do.
+    /// The first to the points to win wins. A strategy card's exhaustion
+    /// and a pass are everyone's business either way: readied, or a pass
+    /// taken back, gives its player more to do; exhausted, or a pass taken,
+    /// skips the strategic action rule 4.1 requires before passing, and
+    /// the other players' secondary abilities with it (found by an outside
+    /// tester).
     const STANDING: &'static [(&'static str, Better)] = &[
         ("players[].victory_points", Better::Higher),
-        ("players[].strategy_cards[].exhausted", Better::Lower),
-        ("players[].passed", Better::Lower),
+        ("players[].strategy_cards[].exhausted", Better::Shared),
+        ("players[].passed", Better::Shared),
     ];
 
     /// A game round, in the order of [`board::Phase`]: strategy phase (not

@@ -625,12 +625,7 @@ impl Matches {
                         let who = r.winner.map_or("no winner".into(), |w| format!("{w} wins"));
                         format!("; it ends the game ({who})")
                     })
-                    .unwrap_or_else(|| {
-                        let counted = a.standing && a.owner == Some(seat);
-                        let why =
-                            "; it may raise their own standing, which is every player's business";
-                        (if counted { why } else { "" }).to_string()
-                    });
+                    .unwrap_or_else(|| adjust_why(&a, seat).to_string());
                 let proposal = super::consent::Proposal {
                     by: seat,
                     what: super::consent::Proposed::Adjust {
@@ -1334,6 +1329,20 @@ fn ruling_status(ruling: &Ruling, engine: &dyn GameEngine) -> Option<Status> {
         .status
         .clone()
         .or_else(|| engine.status(&ruling.state).ok())
+}
+
+/// Why a player's adjust asks the others, in the proposal's words (after
+/// the change itself); nothing to add for another seat's field.
+fn adjust_why(a: &engine::Adjustment, seat: usize) -> &'static str {
+    match a.touches {
+        Some(engine::Touches::Others) => {
+            "; it changes what the other players may do, which is their business"
+        }
+        None if a.standing && a.owner == Some(seat) => {
+            "; it may raise their own standing, which is every player's business"
+        }
+        None => "",
+    }
 }
 
 /// Refuses a player's advance that would settle a shared field (who acts
