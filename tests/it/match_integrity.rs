@@ -1644,3 +1644,57 @@ fn exhausting_ones_own_strategy_card_asks_the_other_players() {
         "{out}"
     );
 }
+
+/// With more than two seats, a player's own score lowered decides who
+/// leads among the others, so it asks them, as a concession to one of them
+/// does (found by an outside tester: Ana set her own Legion points to 0 at
+/// once, and the advance past the last round made Ben the winner over
+/// Cleo). With two seats it is at once: it can only hurt its player.
+#[test]
+fn lowering_ones_own_score_with_three_seats_asks_the_others() {
+    let board = "game: legion\nphase: end\nround: 2\nlast_round: 2\nplayers:\n  - name: Ana\n    points: 5\n    units:\n      - { name: Darth Vader, activated: true }\n  - name: Ben\n    points: 4\n    units:\n      - { name: Luke Skywalker, activated: true }\n  - name: Cleo\n    points: 3\n    units:\n      - { name: Boba Fett, activated: true }\n";
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "Ana",
+        &format!(
+            "/match start game:legion player1:Ana player2:Ben player3:Cleo\n/as judge moderator\n/match setup\n{board}.\n/as Ana\n\
+             /match adjust field:players.Ana.points value:0 reason:miscounted\n"
+        ),
+    );
+    assert!(
+        out.contains("recorded: nothing changes unless it is confirmed")
+            && out.contains("decides who leads among the others")
+            && out.contains("next: Ben decides"),
+        "{out}"
+    );
+    // Ben confirms, Cleo rejects: the points stand, and the last round's
+    // end gives the result the board held.
+    let out = run(
+        &bot,
+        "Ben",
+        "/match answer choice:confirm\n/as Cleo\n/match answer choice:reject\n/as Ana\n/match advance\n",
+    );
+    assert!(
+        out.contains("result: Ana wins") && out.contains("Ana 5, Ben 4, Cleo 3"),
+        "{out}"
+    );
+
+    // Two seats: her own points lowered is at once.
+    let board = board.split("  - name: Cleo").next().unwrap().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "Ana",
+        &format!(
+            "/match start game:legion player1:Ana player2:Ben\n/as judge moderator\n/match setup\n{board}.\n/as Ana\n\
+             /match adjust field:players.Ana.points value:0 reason:miscounted\n"
+        ),
+    );
+    assert!(
+        out.contains("Match: adjust #") && !out.contains("proposal"),
+        "{out}"
+    );
+}

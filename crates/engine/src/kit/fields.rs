@@ -160,6 +160,11 @@ pub fn resolve(board: &Value, schema: &Value, typed: &str) -> Result<FieldPath, 
 pub enum Better {
     Higher,
     Lower,
+    /// Higher, and the result ranks the seats by it (the most points wins):
+    /// with more than two seats in the game, a player's own lowered decides
+    /// who leads among the others (kingmaking), which is theirs to agree
+    /// to (a concession to one of them asks the rest).
+    Ranked,
     /// Neither way is the seat's business alone: a change either way
     /// changes what the other players may do (TI4: a strategy card
     /// exhausted by its player skips its strategic action and the others'

@@ -206,6 +206,42 @@ pub struct Adjustment {
 pub enum Touches {
     /// It changes what the other players may do ([`fields::Better::Shared`]).
     Others,
+    /// A score the result ranks the seats by, lowered with more than two
+    /// seats in the game: it decides who leads among the others
+    /// ([`fields::Better::Ranked`]).
+    Ranking,
+}
+
+/// Why setting `f` (from `was` to `now`) is the other players' business
+/// besides raising its seat's standing, with `seats` still in the game.
+fn touches(
+    f: &fields::FieldPath,
+    scores: &[(&str, fields::Better)],
+    was: &Value,
+    now: &Value,
+    seats: usize,
+) -> Option<Touches> {
+    if was == now {
+        return None;
+    }
+    match fields::standing(f, scores) {
+        fields::Standing::Score(fields::Better::Shared) => Some(Touches::Others),
+        fields::Standing::Score(fields::Better::Ranked) => match (number(was), number(now)) {
+            (Some(b), Some(a)) if seats > 2 && a < b => Some(Touches::Ranking),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A score as a number: left out, it counts from 0 (the boards' default);
+/// a flag as 0 or 1 (`exhausted: true` is 1).
+fn number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Null => Some(0.0),
+        Value::Bool(b) => Some(f64::from(u8::from(*b))),
+        _ => v.as_f64(),
+    }
 }
 
 /// Whether setting `f` (from `was` to `now`, its values) may raise its
@@ -228,18 +264,11 @@ fn raises(
     if fields::is_seat_name(f) {
         return true;
     }
-    // A score left out counts from 0 (the boards' default); a flag as 0
-    // or 1 (`exhausted: true` is 1).
-    let num = |v: &Value| match v {
-        Value::Null => Some(0.0),
-        Value::Bool(b) => Some(f64::from(u8::from(*b))),
-        _ => v.as_f64(),
-    };
     match fields::standing(f, scores) {
         fields::Standing::Apart | fields::Standing::Holds => true,
-        fields::Standing::Score(better) => match (num(was), num(now)) {
+        fields::Standing::Score(better) => match (number(was), number(now)) {
             (Some(b), Some(a)) => match better {
-                fields::Better::Higher => a > b,
+                fields::Better::Higher | fields::Better::Ranked => a > b,
                 fields::Better::Lower => a < b,
                 fields::Better::Shared => true,
             },
@@ -888,13 +917,12 @@ impl<G: Game> super::GameEngine for Kit<G> {
         fields::set(&mut new, &f, v)?;
         let state = Self::to_value(&Self::board(&new, None)?);
         let (before, after) = fields::before_after(board, &state, &f, removed);
-        let shared = matches!(
-            fields::standing(&f, G::STANDING),
-            fields::Standing::Score(fields::Better::Shared)
-        );
+        let seats = Self::board(board, None).map_or(0, |b| {
+            G::players(&b).len().saturating_sub(G::status(&b).out.len())
+        });
         Ok(Adjustment {
             standing: raises(&f, G::STANDING, &before, &after),
-            touches: (shared && before != after).then_some(Touches::Others),
+            touches: touches(&f, G::STANDING, &before, &after, seats),
             before,
             after,
             changes: diff(board, &state),

@@ -57,13 +57,14 @@ impl Game for Legion {
         "player",
         "unit",
     ];
-    /// The victory points the result is counted on after the last round;
+    /// The victory points the result ranks the seats by after the last
+    /// round (with three seats, one's own lowered picks who leads);
     /// a unit's activation (not yet activated is better: a player who gives
     /// one back activates again) and the actions it has (more is better; a
     /// number left out counts from 0, so any number set where none was
     /// asks).
     const STANDING: &'static [(&'static str, Better)] = &[
-        ("players[].points", Better::Higher),
+        ("players[].points", Better::Ranked),
         ("players[].units[].activated", Better::Lower),
         ("players[].units[].actions", Better::Higher),
     ];

@@ -616,7 +616,11 @@ impl Matches {
             let result = engine.status(&a.state).ok().and_then(|s| s.result);
             let winner = result.as_ref().map(|r| self.winner_seat(&m, engine, r));
             // A field the result is counted on is every player's business.
-            let owner = if a.standing { None } else { a.owner };
+            let owner = if a.standing || a.touches.is_some() {
+                None
+            } else {
+                a.owner
+            };
             let asks = super::consent::affected(m.players.len(), seat, Some(owner), winner);
             let asks = super::consent::waited_on(engine, Some(&state), asks);
             if !asks.is_empty() {
@@ -1337,6 +1341,9 @@ fn adjust_why(a: &engine::Adjustment, seat: usize) -> &'static str {
     match a.touches {
         Some(engine::Touches::Others) => {
             "; it changes what the other players may do, which is their business"
+        }
+        Some(engine::Touches::Ranking) => {
+            "; with more than two players in the game, a score lowered decides who leads among the others, which is their business"
         }
         None if a.standing && a.owner == Some(seat) => {
             "; it may raise their own standing, which is every player's business"
