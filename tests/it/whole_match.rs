@@ -572,7 +572,11 @@ async fn decide(t: &mut impl Table, game: &Game, db: &Db, step: Step) {
     let s = t.send(Seat(by), Cmd::Play(line)).await;
     public(&s, "Play #");
     assert!(s.title.contains("waiting for a decision"), "{line}: {s:#?}");
-    t.noticed(&s, decider).await;
+    // A play waiting on its own player's decision pings nobody: the reply
+    // asks him, and a reply never pings its sender.
+    if decider != by {
+        t.noticed(&s, decider).await;
+    }
     let p = db.view().await.pending.expect("a pending decision");
     assert_eq!(p.decision.player, game.names[decider]);
     let waiting = snapshot(db).await;
@@ -1217,28 +1221,12 @@ async fn a_turn_notice_pings_only_the_player_whose_turn_or_decision_it_is() {
     assert!(look.text.contains("next: Maeoni"), "{}", look.text);
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert!(notices(&t).is_empty(), "a look pinged: {:?}", notices(&t));
-    // Her answer: still her turn (the attack is over, the turn passes).
+    // Her answer hands her the turn: she sent it, so nobody is pinged.
     let b = t.send(Seat(1), Cmd::Board).await;
-    t.press(Seat(1), labelled(&b, "no blocker")).await;
-    let ping = t.server.fake.ping(&t.last).await.expect("a notice");
-    only_pings(&ping, &maeoni);
-    assert!(
-        ping["content"]
-            .as_str()
-            .unwrap()
-            .contains("your turn (Maeoni): player turns, round 1"),
-        "{ping}"
-    );
-    // "your turn" is said once (issue 28, item 10).
-    assert_eq!(
-        ping["content"]
-            .as_str()
-            .unwrap()
-            .matches("your turn")
-            .count(),
-        1,
-        "{ping}"
-    );
+    let answered = t.press(Seat(1), labelled(&b, "no blocker")).await;
+    assert!(answered.text.contains("next: Maeoni"), "{}", answered.text);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(notices(&t).is_empty(), "{:?}", notices(&t));
     // Coal turns his own turn notices off (the board says so): her pass
     // hands him the turn without a ping. It had pinged him.
     let off = match_sub("notify", vec![opt("state", "off")]);
@@ -1278,49 +1266,51 @@ async fn an_undo_does_not_ping_its_own_author() {
 async fn notices_off_still_ping_the_player_a_decision_waits_on() {
     let (url, _dir) = store_common::sqlite_url();
     let (mut t, _db) = http_table(&url, &ASHES).await;
-    let maeoni = http_user(Seat(1), ASHES.names).0;
+    let (coal, maeoni) = (
+        http_user(Seat(0), ASHES.names).0,
+        http_user(Seat(1), ASHES.names).0,
+    );
+    // Coal turns his own turn notices off: Maeoni's stay on, so his pass
+    // tells her it is her turn.
     let off = match_sub("notify", vec![opt("state", "off")]);
     let r = t.interact(Seat(0), off).await;
     assert!(!r.private, "{r:#?}");
-    t.send(Seat(0), Cmd::Play("attack Maeoni with Hammer Knight"))
-        .await;
-    let ping = t.server.fake.ping(&t.last).await.expect("a notice");
-    only_pings(&ping, &maeoni);
-    assert!(
-        ping["content"]
-            .as_str()
-            .unwrap()
-            .contains("your decision (Maeoni)"),
-        "{ping}"
-    );
-    // Her answer hands her the turn: Coal turned off his own notices, not
-    // hers, so she is told (one player had silenced the other's).
-    let b = t.send(Seat(1), Cmd::Board).await;
-    t.press(Seat(1), labelled(&b, "no blocker")).await;
+    t.send(Seat(0), Cmd::Play("pass")).await;
     let ping = t.server.fake.ping(&t.last).await.expect("her turn notice");
     only_pings(&ping, &maeoni);
+    let content = ping["content"].as_str().unwrap();
+    assert!(content.contains("your turn (Maeoni)"), "{ping}");
+    // "your turn" is said once (issue 28, item 10).
+    assert_eq!(content.matches("your turn").count(), 1, "{ping}");
+    // Her attack waits on Coal: a decision pings him, notices off or not.
+    t.send(Seat(1), Cmd::Play("attack Coal with Frostback Bear"))
+        .await;
+    let ping = t.server.fake.ping(&t.last).await.expect("a notice");
+    only_pings(&ping, &coal);
     assert!(
         ping["content"]
             .as_str()
             .unwrap()
-            .contains("your turn (Maeoni)"),
+            .contains("your decision (Coal)"),
         "{ping}"
     );
-    // A win Coal claims is a question for her too (a reply that is the
-    // match, not an event): she is pinged.
+    let b = t.send(Seat(0), Cmd::Board).await;
+    t.press(Seat(0), labelled(&b, "no blocker")).await;
+    // A win Maeoni claims is a question for him too (a reply that is the
+    // match, not an event): he is pinged.
     let claim = match_sub(
         "end",
         vec![
             opt(
                 "winner",
-                &format!("<@{}>", http_user(Seat(0), ASHES.names).0),
+                &format!("<@{}>", http_user(Seat(1), ASHES.names).0),
             ),
             opt("reason", "I win"),
         ],
     );
-    t.interact(Seat(0), claim).await;
+    t.interact(Seat(1), claim).await;
     let ping = t.server.fake.ping(&t.last).await.expect("a notice");
-    only_pings(&ping, &maeoni);
+    only_pings(&ping, &coal);
     t.server.server.stop().await.unwrap();
 }
 
