@@ -908,6 +908,18 @@ async fn a_decision_sent_twice_gets_its_first_result() {
     h.server.stop().await.unwrap();
 }
 
+/// Coal's proposal that Maeoni's Phoenixborn took `value` damage.
+fn adjust_damage(value: &str) -> Value {
+    match_sub(
+        "adjust",
+        vec![
+            opt("field", "players.Maeoni.phoenixborn.damage"),
+            opt("value", value),
+            opt("reason", "missed a wound"),
+        ],
+    )
+}
+
 /// An answer picked from `/match answer`'s list answers the question the
 /// list showed: a proposal withdrawn and proposed again with another value
 /// meanwhile is not confirmed by it (found by an outside tester: Maeoni's
@@ -919,16 +931,6 @@ async fn an_answer_picked_from_the_list_answers_the_question_it_showed() {
         .await;
     h.run(JUDGE, true, match_sub("setup", vec![opt("board", BOARD)]))
         .await;
-    let adjust = |value: &str| {
-        match_sub(
-            "adjust",
-            vec![
-                opt("field", "players.Maeoni.phoenixborn.damage"),
-                opt("value", value),
-                opt("reason", "missed a wound"),
-            ],
-        )
-    };
     let listed = |v: &Value| -> Vec<(String, String)> {
         v["data"]["choices"]
             .as_array()
@@ -940,7 +942,7 @@ async fn an_answer_picked_from_the_list_answers_the_question_it_showed() {
             })
             .collect()
     };
-    public(&h.run(COAL, false, adjust("6")).await);
+    public(&h.run(COAL, false, adjust_damage("6")).await);
     let ask = as_member(
         match_autocomplete("answer", "choice", ""),
         MAEONI.0,
@@ -960,7 +962,7 @@ async fn an_answer_picked_from_the_list_answers_the_question_it_showed() {
     assert!(confirm.starts_with("confirm @"), "{confirm}");
     // Coal withdraws it and proposes 19; the answer Maeoni picked is refused.
     public(&h.run(COAL, false, match_sub("undo", vec![])).await);
-    public(&h.run(COAL, false, adjust("19")).await);
+    public(&h.run(COAL, false, adjust_damage("19")).await);
     let answer = |value: &str| match_sub("answer", vec![opt("choice", value)]);
     let v = h.run(MAEONI, false, answer(&confirm)).await;
     assert!(ephemeral(&v), "a stale answer is refused: {v}");
@@ -984,16 +986,6 @@ async fn an_answer_picked_from_the_list_answers_the_question_it_showed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_answer_picked_in_an_ended_match_does_not_answer_the_next_one() {
     let h = Harness::start().await;
-    let adjust = |value: &str| {
-        match_sub(
-            "adjust",
-            vec![
-                opt("field", "players.Maeoni.phoenixborn.damage"),
-                opt("value", value),
-                opt("reason", "missed a wound"),
-            ],
-        )
-    };
     let ask = as_member(
         match_autocomplete("answer", "choice", ""),
         MAEONI.0,
@@ -1015,7 +1007,7 @@ async fn an_answer_picked_in_an_ended_match_does_not_answer_the_next_one() {
             .await;
         h.run(JUDGE, true, match_sub("setup", vec![opt("board", BOARD)]))
             .await;
-        public(&h.run(COAL, false, adjust("6")).await);
+        public(&h.run(COAL, false, adjust_damage("6")).await);
     };
     new_match().await;
     let old = confirm_listed(&h.post(&ask).await);
