@@ -310,3 +310,24 @@ fn the_board_before_a_match_event_is_rebuilt_from_its_changes() {
     assert!(!changes.is_empty());
     assert_eq!(pictures::before_changes(&after, &changes), before);
 }
+
+/// A Legion board with no unit activating (the Command Phase) says so in
+/// its alt text by saying nothing of one: it named the first unit as
+/// activating (found by an outside tester).
+#[test]
+fn a_legion_board_without_an_activating_unit_names_none() {
+    let board = json!({
+        "game": "legion", "phase": "command", "round": 2,
+        "players": [
+            { "name": "Ana", "units": [{ "name": "Darth Vader" }] },
+            { "name": "Ben", "units": [{ "name": "Luke Skywalker" }] }
+        ]
+    });
+    let pic = pictures::board("legion", &board).unwrap();
+    assert!(!pic.alt.contains("Activating"), "{}", pic.alt);
+    let mut active = board.clone();
+    active["phase"] = json!("activation");
+    active["active"] = json!("Darth Vader");
+    let pic = pictures::board("legion", &active).unwrap();
+    assert!(pic.alt.contains("Activating: Darth Vader"), "{}", pic.alt);
+}

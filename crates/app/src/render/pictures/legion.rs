@@ -42,6 +42,12 @@ fn find<'a>(b: &'a Board, name: &str) -> Option<&'a Unit> {
 /// The unit the card shows: the one the play activates, the board's
 /// activating unit, or the single unit of a one-unit board.
 fn focus<'a>(v: &View<'a, Board, Play>) -> Option<&'a Unit> {
+    activating(v).or_else(|| all_units(v.board).next())
+}
+
+/// The unit the play or the board says is activating, if any (a board in
+/// the Command Phase has none: its alt text said the first unit was).
+fn activating<'a>(v: &View<'a, Board, Play>) -> Option<&'a Unit> {
     let named = v
         .play
         .and_then(|p| p.steps.first())
@@ -49,7 +55,7 @@ fn focus<'a>(v: &View<'a, Board, Play>) -> Option<&'a Unit> {
         .or(v.board.active.as_deref());
     match named {
         Some(n) => find(v.board, n),
-        None => v.board.unit.as_ref().or_else(|| all_units(v.board).next()),
+        None => v.board.unit.as_ref(),
     }
 }
 
@@ -483,7 +489,7 @@ fn alt(v: &View<Board, Play>) -> String {
     if let Some(verdict) = v.verdict {
         let _ = write!(s, " {}", verdict.headline);
     }
-    if let Some(u) = focus(v) {
+    if let Some(u) = activating(v) {
         let cut: u32 = u.reduced_by.iter().map(|r| r.amount).sum();
         let avail = u.actions.unwrap_or(2u32.saturating_sub(cut));
         let done: Vec<String> = steps(v, u)
