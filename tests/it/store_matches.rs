@@ -842,3 +842,25 @@ async fn turn_notices_are_each_players_own(url: String) {
     let r = m.play(&bob(), "add 1", None).await.unwrap();
     assert!(r.notify, "on again");
 }
+
+both!(a_player_seated_twice_is_named_as_a_mention);
+/// A Discord user seated twice is named as a mention (Discord shows the
+/// member), not as a raw id; a console name as it is.
+async fn a_player_seated_twice_is_named_as_a_mention(url: String) {
+    let m = matches(Store::connect(&url).await.expect("connect"));
+    let id = "1400000000000000951";
+    let who = Caller::new("chan", id, false);
+    let e = m
+        .start(&who, "tally", &[id.into(), id.into()])
+        .await
+        .unwrap_err();
+    assert!(
+        e.to_string().contains(&format!("<@{id}> is named twice")),
+        "{e}"
+    );
+    let e = m
+        .start(&ann(), "tally", &["ann".into(), "Ann ".into()])
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("Ann is named twice"), "{e}");
+}

@@ -663,7 +663,7 @@ impl Matches {
             if players[..i].iter().any(|q| crate::text::fold_eq(q, p)) {
                 return Err(MatchError::usage(format!(
                     "{} is named twice; each player takes one seat",
-                    p.trim()
+                    mention(p.trim())
                 )));
             }
         }
