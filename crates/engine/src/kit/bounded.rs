@@ -88,7 +88,14 @@ impl<const MIN: u32, const MAX: u32> JsonSchema for Count<MIN, MAX> {
     }
 }
 
-/// A name: at least one letter or digit, at most `MAX` characters.
+/// Marks and overrides of text direction (U+061C, U+200E–200F,
+/// U+202A–202E, U+2066–2069).
+fn is_direction_control(c: char) -> bool {
+    matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// A name: at least one letter or digit, no control or text-direction
+/// character, at most `MAX` characters.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize)]
 #[serde(transparent)]
 pub struct Name<const MAX: usize>(pub String);
@@ -99,6 +106,10 @@ impl<const MAX: usize> Name<MAX> {
         let s = s.into();
         if !s.chars().any(char::is_alphanumeric) {
             Err("a name needs a letter or a digit".into())
+        } else if s.chars().any(|c| c.is_control() || is_direction_control(c)) {
+            // "Coal\u{202e}" displays as another text than it reads in
+            // every prompt and result naming the seat.
+            Err("a name may not hold control or text-direction characters; write it plainly".into())
         } else if s.chars().count() > MAX {
             Err(format!(
                 "this name is too long; the limit is {MAX} characters"
@@ -270,6 +281,16 @@ mod tests {
             read(blank).unwrap_err(),
             "name: a name needs a letter or a digit"
         );
+        // A seat named "Coal" with a direction override reads as another
+        // name in every prompt (an outside tester's); a control character too.
+        for hidden in ["Coal\u{202e}", "Co\u{2066}al", "Coal\n#2"] {
+            let v = serde_json::json!({"life": 1, "name": hidden, "units": [1]});
+            assert_eq!(
+                read(v).unwrap_err(),
+                "name: a name may not hold control or text-direction characters; write it plainly",
+                "{hidden:?}"
+            );
+        }
         let many = serde_json::json!({"life": 1, "name": "a", "units": [1, 2, 3]});
         assert_eq!(
             read(many).unwrap_err(),
