@@ -269,7 +269,7 @@ async fn server_card_lists(url: String) {
         )
         .await
         .unwrap_err();
-    assert!(e.to_string().contains("cannot be imported"), "{e}");
+    assert!(e.to_string().contains("cannot be read as a list"), "{e}");
     let huge = vec![b'a'; arbiter::corpus::import::MAX_IMPORT_BYTES + 1];
     let e = sets
         .add("g", "mod", cards("big.csv", &huge))
