@@ -904,6 +904,25 @@ fn mtg_rules_as_a_wrapped_pdf_read_back_as_the_same_passages() {
     let hard =
         texts_of_import(&import_as("cr.txt", hard.as_bytes(), "mtg", DocumentKind::Rules).unwrap());
     assert!(hard.keys().eq(b.keys()), "hard-wrapped text");
+    // Wrapped at 72 columns, as an email is: printed lines start with ids
+    // the document has ("…due to rule 704.5a or rule" / "704.5b. …"),
+    // yet the same ids and words (they were mtg:704.5b~2 and a rule
+    // quoting the wrapped tail).
+    let hard: String = text
+        .lines()
+        .flat_map(|l| pdf::wrap(l, 72))
+        .map(|l| l + "\n")
+        .collect();
+    let hard =
+        texts_of_import(&import_as("cr.txt", hard.as_bytes(), "mtg", DocumentKind::Rules).unwrap());
+    let only_hard: Vec<_> = hard.keys().filter(|id| !b.contains_key(*id)).collect();
+    assert!(hard.keys().eq(b.keys()), "at 72 columns: {only_hard:?}");
+    let differ: Vec<_> = b
+        .iter()
+        .filter(|(id, t)| hard.get(*id).map(|p| words(p)) != Some(words(t)))
+        .map(|(id, _)| id)
+        .collect();
+    assert!(differ.is_empty(), "at 72 columns: {differ:?}");
     assert!(b.len() > 3000, "{}", b.len());
     let differ: Vec<_> = b
         .iter()
@@ -936,6 +955,34 @@ fn an_encrypted_pdf_is_refused_as_encrypted() {
     let pdf = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R /Encrypt 2 0 R >>\n%%EOF\n";
     let err = arbiter::corpus::import::convert("locked.pdf", pdf).unwrap_err();
     assert!(err.to_string().contains("is an encrypted PDF"), "{err}");
+}
+
+/// A wrapped line that starts with the id of a rule the document has
+/// ("…due to rule 100.1c and rule" / "100.1b. Instead, …") is the
+/// reference going on, whether the rule comes after it or before: the
+/// rule keeps its id and its own text (an outside tester's wrapped text
+/// gave the rule `100.1b~2` and quoted the wrapped tail as 100.1b).
+#[test]
+fn a_wrapped_line_starting_with_a_rules_id_does_not_take_it() {
+    let text = "1. Game Concepts\n\n100. General\n\n\
+        100.1. These rules apply to every game.\n\n\
+        100.1a A player would lose the game due to rule 100.1c and rule\n\
+        100.1b. Instead, the mirror replaces that game loss.\n\n\
+        100.1b Second subrule text.\n\n\
+        100.1c Third subrule text. A player who would win due to rule\n\
+        100.1a. Instead, nothing happens.\n";
+    let imp = import_as("w.txt", text.as_bytes(), "Wrap Test", DocumentKind::Rules).unwrap();
+    assert!(
+        imp.preview.warnings.is_empty(),
+        "{:?}",
+        imp.preview.warnings
+    );
+    let texts = texts_of_import(&imp);
+    let ids: Vec<&str> = texts.keys().map(String::as_str).collect();
+    assert_eq!(ids, ["1", "100", "100.1", "100.1a", "100.1b", "100.1c"]);
+    assert_eq!(texts["100.1b"], "Second subrule text.");
+    assert!(texts["100.1a"].ends_with("that game loss."), "{texts:?}");
+    assert!(texts["100.1c"].ends_with("nothing happens."), "{texts:?}");
 }
 
 /// Numbered house rules written without full stops keep every rule and

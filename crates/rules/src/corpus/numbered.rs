@@ -3,6 +3,7 @@
 //! unnumbered sub-headings ("Move Action"), `Example:` lines, and a
 //! `Glossary` of term/definition paragraphs.
 
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -67,6 +68,41 @@ fn in_order(st: &State, line: &str) -> bool {
     }
 }
 
+/// The number a line gives itself as a rule or section ("100.1b" of
+/// "100.1b. Text", "13.1" of "13.1 - Title"); not a list's "2.", which
+/// lists repeat.
+fn rule_number(line: &str) -> Option<&str> {
+    DASH_SECTION
+        .captures(line)
+        .or_else(|| SUBRULE.captures(line))
+        .or_else(|| RULE.captures(line))
+        .and_then(|c| c.get(1))
+        .map(|m| m.as_str())
+}
+
+/// For each rule number, the lines (0-based) that start it other than
+/// directly after a line of running text that runs on. A numbered line
+/// right after such text whose number another of these lines starts is
+/// the wrapped text of a reference ("due to rule 100.1c and rule" /
+/// "100.1b. Instead, …"): ids are unique in a document, and the rule is
+/// the line that starts it as a rule does, before or after.
+fn claimed_numbers<'a>(lines: &[&'a str]) -> HashMap<&'a str, Vec<usize>> {
+    let mut claimed: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(number) = rule_number(line) else {
+            continue;
+        };
+        let after_open = i
+            .checked_sub(1)
+            .map(|j| lines[j].trim())
+            .is_some_and(|above| !above.is_empty() && runs_on(above));
+        if !after_open {
+            claimed.entry(number).or_default().push(i);
+        }
+    }
+    claimed
+}
+
 /// Whether a line ends a sentence: `.`, `!`, `?`, `:` or `;` before any
 /// closing quotes and brackets (`"Colors,"` does not).
 pub(super) fn ends_sentence(line: &str) -> bool {
@@ -117,6 +153,7 @@ struct State {
 pub(super) fn parse(b: &mut DocBuilder, text: &str) {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let lines: Vec<&str> = text.lines().collect();
+    let claimed = claimed_numbers(&lines);
     let mut st = State {
         numbered: None,
         top: None,
@@ -140,11 +177,15 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
         let top_here = top_number(line);
         let next_blank = lines.get(i + 1).is_none_or(|l| l.trim().is_empty());
         let open = std::mem::replace(&mut st.open, false);
-        // Only a line that cannot start a rule: a rule whose text ends with
-        // no full stop ("1.1 Each player draws seven cards") is followed by
-        // its sibling, not by its own wrapped text.
-        if open && !blank_before && starts_item(line) && !(starts_rule(line) && in_order(&st, line))
-        {
+        // Only a line that cannot start a rule, or whose rule another line
+        // starts: a rule whose text ends with no full stop ("1.1 Each
+        // player draws seven cards") is followed by its sibling, not by its
+        // own wrapped text.
+        let elsewhere = rule_number(line)
+            .and_then(|number| claimed.get(number))
+            .is_some_and(|at| at.iter().any(|&j| j != i));
+        let cannot_start = !(starts_rule(line) && in_order(&st, line)) || elsewhere;
+        if open && !blank_before && starts_item(line) && cannot_start {
             b.append(st.current, trimmed, "\n");
             st.open = runs_on(trimmed);
             continue;
