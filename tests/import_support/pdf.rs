@@ -28,6 +28,27 @@ pub fn from_text_wrapped(text: &str, columns: usize) -> Vec<u8> {
     assemble_in(&pages, "Courier")
 }
 
+/// [`from_text_wrapped`] with a running header (`header`, 8 points, above
+/// the text) and footer ("Page N", below it) on every page, the footer
+/// drawn last, as fpdf2 draws them.
+pub fn from_text_wrapped_running(text: &str, columns: usize, header: &str) -> Vec<u8> {
+    let printed: Vec<String> = text.lines().flat_map(|l| wrap(l, columns)).collect();
+    let lines: Vec<&str> = printed.iter().map(String::as_str).collect();
+    let pages: Vec<String> = lines
+        .chunks(LINES_PER_PAGE)
+        .enumerate()
+        .map(|(i, chunk)| {
+            format!(
+                "BT\n/F1 8 Tf\n40 778 Td\n({}) Tj\nET\n{}BT\n/F1 8 Tf\n290 30 Td\n(Page {}) Tj\nET\n",
+                escape(header),
+                page_content(chunk),
+                i + 1
+            )
+        })
+        .collect();
+    assemble_in(&pages, "Courier")
+}
+
 /// `line` broken into lines of at most `columns` characters: at the last
 /// run of spaces that leaves the line that short (the run dropped, as a
 /// wrapping program drops it), else cut at `columns`. Leading spaces (an

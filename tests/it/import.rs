@@ -904,6 +904,21 @@ fn mtg_rules_as_a_wrapped_pdf_read_back_as_the_same_passages() {
     let hard =
         texts_of_import(&import_as("cr.txt", hard.as_bytes(), "mtg", DocumentKind::Rules).unwrap());
     assert!(hard.keys().eq(b.keys()), "hard-wrapped text");
+    // With a running header and page numbers: the same passages as without.
+    let running =
+        pdf::from_text_wrapped_running(&text, 95, "Frostmoor League - Comprehensive Rules");
+    let running =
+        texts_of_import(&import_as("cr.pdf", &running, "mtg", DocumentKind::Rules).unwrap());
+    let wrong: Vec<_> = a
+        .iter()
+        .filter(|(id, t)| running.get(*id) != Some(t))
+        .map(|(id, _)| id)
+        .take(10)
+        .collect();
+    assert!(
+        running.len() == a.len() && wrong.is_empty(),
+        "with running lines: {wrong:?}"
+    );
     // Wrapped at 72 columns, as an email is: printed lines start with ids
     // the document has ("…due to rule 704.5a or rule" / "704.5b. …"),
     // yet the same ids and words (they were mtg:704.5b~2 and a rule
@@ -955,6 +970,86 @@ fn an_encrypted_pdf_is_refused_as_encrypted() {
     let pdf = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R /Encrypt 2 0 R >>\n%%EOF\n";
     let err = arbiter::corpus::import::convert("locked.pdf", pdf).unwrap_err();
     assert!(err.to_string().contains("is an encrypted PDF"), "{err}");
+}
+
+/// Rules long enough for a dozen pages, their sentences running across
+/// printed lines and pages.
+fn many_rules() -> String {
+    let mut text = String::new();
+    for section in 1..=6 {
+        text.push_str(&format!("{section}. Section {section}\n\n"));
+        for rule in 1..=30 {
+            text.push_str(&format!(
+                "{section}.{rule}. When a player of section {section} takes action {rule}, \
+                 each other player may respond once, in turn order, before the action \
+                 resolves and its effects are applied to the board.\n\n"
+            ));
+        }
+    }
+    text
+}
+
+/// A PDF's running header and page numbers are left out of the rules,
+/// said once each in the preview: the passages are those of the same PDF
+/// without them (an outside tester's PDF quoted "…A limited / Page 4 /
+/// Frostmoor League - Comprehensive Rules (league edition) / deck may
+/// contain…" and read "Page 4" as a reference).
+#[test]
+fn a_pdfs_running_header_and_footer_are_not_read_as_rules() {
+    let text = many_rules();
+    let plain = import_as(
+        "r.pdf",
+        &pdf::from_text_wrapped(&text, 60),
+        "Header Test",
+        DocumentKind::Rules,
+    )
+    .unwrap();
+    let header = "Frostmoor League - House Rules (league edition)";
+    let running = import_as(
+        "r.pdf",
+        &pdf::from_text_wrapped_running(&text, 60, header),
+        "Header Test",
+        DocumentKind::Rules,
+    )
+    .unwrap();
+    // Its rules repeat whole lines, at the pages' edges too: none is dropped.
+    let from_text = texts_of_import(
+        &import_as("r.txt", text.as_bytes(), "Header Test", DocumentKind::Rules).unwrap(),
+    );
+    let plain_texts = texts_of_import(&plain);
+    assert!(
+        plain.preview.warnings.is_empty(),
+        "{:?}",
+        plain.preview.warnings
+    );
+    assert!(plain_texts.keys().eq(from_text.keys()));
+    assert!(
+        from_text
+            .iter()
+            .all(|(id, t)| words(&plain_texts[id]) == words(t))
+    );
+    let texts = texts_of_import(&running);
+    assert!(texts.len() > 180, "{}", texts.len());
+    assert_eq!(texts, texts_of_import(&plain));
+    let all: String = texts.values().cloned().collect();
+    assert!(!all.contains("Frostmoor") && !all.contains("Page"), "{all}");
+    let pages = text
+        .lines()
+        .flat_map(|l| pdf::wrap(l, 60))
+        .count()
+        .div_ceil(60);
+    let warnings = &running.preview.warnings;
+    assert!(pages > 3, "{pages}");
+    for what in ["header", "footer"] {
+        let said = format!("dropped a running {what}");
+        let notes: Vec<_> = warnings.iter().filter(|w| w.contains(&said)).collect();
+        assert_eq!(notes.len(), 1, "{warnings:?}");
+        assert!(
+            notes[0].ends_with(&format!("on {pages} pages")),
+            "{notes:?}"
+        );
+    }
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
 }
 
 /// A wrapped line that starts with the id of a rule the document has

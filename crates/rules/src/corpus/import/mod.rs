@@ -177,6 +177,9 @@ pub struct Text {
     pub text: String,
     /// How bytes that were not UTF-8 were read (a preview warning).
     pub decoded: Option<&'static str>,
+    /// What reading the file left out (a PDF's running headers and
+    /// footers): preview warnings.
+    pub notes: Vec<String>,
 }
 
 /// What to import, and as what.
@@ -314,8 +317,11 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
     size_check(&file, bytes)?;
     let lower = file_name.to_lowercase();
     if pdf::is_pdf(bytes) || lower.ends_with(".pdf") {
-        let text = pdf::extract(&file, bytes)?;
-        return Ok(from_text(SourceFormat::Pdf, text));
+        let (text, notes) = pdf::extract(&file, bytes)?;
+        return Ok(Text {
+            notes,
+            ..from_text(SourceFormat::Pdf, text)
+        });
     }
     // UTF-16 text (Windows' "Unicode") is full of zero bytes: not binary.
     let utf16 = encoding_rs::Encoding::for_bom(bytes).is_some_and(|(e, _)| e != encoding_rs::UTF_8);
@@ -343,6 +349,7 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
             format: DocumentFormat::Markdown,
             text: markdown,
             decoded,
+            notes: Vec::new(),
         });
     }
     let source_format = if lower.ends_with(".md") || lower.ends_with(".markdown") {
@@ -361,6 +368,7 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
         format: super::builder::detect_format(&text),
         text,
         decoded,
+        notes: Vec::new(),
     })
 }
 
@@ -406,6 +414,7 @@ fn from_text(source_format: SourceFormat, text: String) -> Text {
         format,
         text,
         decoded: None,
+        notes: Vec::new(),
     }
 }
 
@@ -703,6 +712,8 @@ pub fn convert_to(target: &Target, bytes: &[u8]) -> Result<Converted, ImportErro
     check_shape(&target.file_name, &built)?;
     let mut warnings = built_warnings(&built);
     warnings.extend(text.decoded.map(|d| format!("{}: {d}", target.file_name)));
+    let file = &target.file_name;
+    warnings.extend(text.notes.iter().map(|n| format!("{file}: {n}")));
     // An FAQ, errata or house rules for a game nobody added the rules of
     // amends nothing: it starts a game of its own.
     if target.new_game && !target.kind.is_rules() {

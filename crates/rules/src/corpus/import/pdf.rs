@@ -8,10 +8,12 @@ pub(super) fn is_pdf(bytes: &[u8]) -> bool {
     head.windows(5).any(|w| w == b"%PDF-")
 }
 
-/// The PDF's text, page after page. A PDF with no text is refused, and so is
-/// one the library cannot read — including one that makes it panic, which is
-/// caught here so a corrupt upload never takes the process down.
-pub(super) fn extract(file: &str, bytes: &[u8]) -> Result<String, ImportError> {
+/// The PDF's text, page after page, and what was left out of it (running
+/// headers and footers, said in the preview). A PDF with no text is
+/// refused, and so is one the library cannot read — including one that
+/// makes it panic, which is caught here so a corrupt upload never takes
+/// the process down.
+pub(super) fn extract(file: &str, bytes: &[u8]) -> Result<(String, Vec<String>), ImportError> {
     let bad = |reason: String| ImportError::BadPdf {
         file: file.to_string(),
         reason,
@@ -27,8 +29,11 @@ pub(super) fn extract(file: &str, bytes: &[u8]) -> Result<String, ImportError> {
         });
     }
     let result = std::panic::catch_unwind(|| page_lines(bytes));
-    let text = match result {
-        Ok(Ok(pages)) => join_pages(&paragraphs(&pages)),
+    let (text, notes) = match result {
+        Ok(Ok(mut pages)) => {
+            let notes = drop_running(&mut pages);
+            (join_pages(&paragraphs(&pages)), notes)
+        }
         Ok(Err(e)) => return Err(bad(e.to_string())),
         Err(_) => return Err(bad("its structure is damaged".into())),
     };
@@ -38,16 +43,18 @@ pub(super) fn extract(file: &str, bytes: &[u8]) -> Result<String, ImportError> {
             file: file.to_string(),
         });
     }
-    Ok(text)
+    Ok((text, notes))
 }
 
 /// One printed line: its text, its largest glyph's size, how far below the
-/// line before it it sits (none for a page's first line), where it starts
-/// and ends across the page, where its first word ends, and where its
-/// page's left and right edges are, in points.
+/// line before it it sits (none for a page's first line), how high on the
+/// page it starts, where it starts and ends across the page, where its
+/// first word ends, and where its page's left and right edges are, in
+/// points.
 #[derive(Debug, Default)]
 struct Line {
     gap: Option<f64>,
+    y: f64,
     size: f64,
     text: String,
     start: f64,
@@ -196,6 +203,7 @@ impl pdf_extract::OutputDev for LineOutput {
         if self.lines.is_empty() {
             self.lines.push(Line {
                 start: x,
+                y,
                 page: self.page,
                 ..Line::default()
             });
@@ -204,6 +212,7 @@ impl pdf_extract::OutputDev for LineOutput {
             if dy > size * 1.5 || (x < self.last_end && dy > size * 0.5) {
                 self.lines.push(Line {
                     gap: Some(dy),
+                    y,
                     start: x,
                     page: self.page,
                     ..Line::default()
@@ -255,6 +264,121 @@ impl LineOutput {
             line.text.push_str(s);
         }
     }
+}
+
+/// How many lines at a page's top, and at its bottom, may be a running
+/// header or footer (a title and a page number above each other).
+const EDGE_LINES: usize = 2;
+
+/// A line as a running header or footer repeats it: its words, each run of
+/// digits as `N` ("Page 4" and "Page 5" are "Page N", "4 of 120" is
+/// "N of N"). Empty for a line with no letter or digit.
+fn running_key(text: &str) -> String {
+    if !text.chars().any(char::is_alphanumeric) {
+        return String::new();
+    }
+    let mut key = String::new();
+    for word in text.split_whitespace() {
+        if !key.is_empty() {
+            key.push(' ');
+        }
+        let mut digits = false;
+        for c in word.chars() {
+            if !c.is_ascii_digit() {
+                key.push(c);
+            } else if !digits {
+                key.push('N');
+            }
+            digits = c.is_ascii_digit();
+        }
+    }
+    key
+}
+
+/// The indices of a page's top and bottom lines ([`EDGE_LINES`] each,
+/// highest and lowest on the page, whatever order they were drawn in),
+/// each with whether it is at the top.
+fn edge_lines(lines: &[Line]) -> Vec<(usize, bool)> {
+    let mut order: Vec<usize> = (0..lines.len())
+        .filter(|&i| !lines[i].text.trim().is_empty())
+        .collect();
+    order.sort_by(|&a, &b| lines[b].y.total_cmp(&lines[a].y));
+    let top = order.iter().take(EDGE_LINES).map(|&i| (i, true));
+    let skip = order.len().saturating_sub(EDGE_LINES).max(EDGE_LINES);
+    let bottom = order.iter().skip(skip).map(|&i| (i, false));
+    top.chain(bottom).collect()
+}
+
+/// Drops running headers and footers before the text is read: a line
+/// among a page's top or bottom lines that, its numbers aside, stands in
+/// the same place on most pages (more than half, three at least), seldom
+/// anywhere else (fewer times than a quarter of those pages: formulaic
+/// rules repeat whole lines, at a page's edge too) and does not start like
+/// a numbered rule or item: a running title, "Page 4", "4", "4 of 120". Left in, they broke sentences at
+/// every page ("A limited / Page 4 / … / deck may contain") and read as
+/// rules. Returns a preview note for each one dropped.
+fn drop_running(pages: &mut [Vec<Line>]) -> Vec<String> {
+    let mut seen = std::collections::BTreeMap::<(bool, String), usize>::new();
+    let mut elsewhere = std::collections::BTreeMap::<String, usize>::new();
+    let edges: Vec<Vec<(usize, bool)>> = pages.iter().map(|l| edge_lines(l)).collect();
+    for (lines, edges) in pages.iter().zip(&edges) {
+        let keys: std::collections::BTreeSet<(bool, String)> = edges
+            .iter()
+            .filter(|&&(i, _)| !crate::corpus::numbered::starts_item(&lines[i].text))
+            .map(|&(i, top)| (top, running_key(&lines[i].text)))
+            .filter(|(_, key)| !key.is_empty())
+            .collect();
+        for key in keys {
+            *seen.entry(key).or_default() += 1;
+        }
+        let inner = (0..lines.len()).filter(|i| !edges.iter().any(|(e, _)| e == i));
+        for i in inner {
+            *elsewhere.entry(running_key(&lines[i].text)).or_default() += 1;
+        }
+    }
+    let total = pages.len();
+    let running = |key: &(bool, String)| {
+        let inside = elsewhere.get(&key.1).copied().unwrap_or(0);
+        seen.get(key)
+            .is_some_and(|&n| n >= 3 && n * 2 > total && inside * 4 < n)
+    };
+    let mut dropped = std::collections::BTreeMap::<(bool, String), usize>::new();
+    for (lines, edges) in pages.iter_mut().zip(&edges) {
+        let mut gone = vec![false; lines.len()];
+        for &(i, top) in edges {
+            let key = (top, running_key(&lines[i].text));
+            if running(&key) && !gone[i] {
+                gone[i] = true;
+                *dropped.entry(key).or_default() += 1;
+            }
+        }
+        drop_lines(lines, &gone);
+    }
+    dropped
+        .into_iter()
+        .map(|((top, key), n)| {
+            let what = if top { "header" } else { "footer" };
+            format!("dropped a running {what} (“{key}”) on {n} pages")
+        })
+        .collect()
+}
+
+/// Removes the lines marked `gone`; a line that followed one is measured
+/// from the line now above it (none: it starts the page).
+fn drop_lines(lines: &mut Vec<Line>, gone: &[bool]) {
+    let mut kept: Vec<Line> = Vec::with_capacity(lines.len());
+    let mut after_gone = false;
+    for (mut line, gone) in std::mem::take(lines).into_iter().zip(gone) {
+        if *gone {
+            after_gone = true;
+            continue;
+        }
+        if std::mem::take(&mut after_gone) {
+            line.gap = kept.last().map(|above| (above.y - line.y).abs());
+        }
+        kept.push(line);
+    }
+    *lines = kept;
 }
 
 /// The gap between lines above which lines are a paragraph apart, in
@@ -438,7 +562,52 @@ mod tests {
             end,
             first_word_end: Some(start + word),
             page: (0.0, 612.0),
+            y: 0.0,
         }
+    }
+
+    /// A page of body lines from 700 down, a page number drawn first at
+    /// the bottom (as some writers draw it) and a title at the top.
+    fn numbered_page(n: usize, body: &[&str]) -> Vec<Line> {
+        let line = |text: String, y: f64| Line {
+            gap: Some(12.0),
+            size: 10.0,
+            text,
+            y,
+            ..Line::default()
+        };
+        let mut lines = vec![line(format!("{n} of 12"), 30.0)];
+        lines.push(line("Our League Rules".into(), 760.0));
+        for (i, text) in body.iter().enumerate() {
+            lines.push(line((*text).into(), 700.0 - 12.0 * i as f64));
+        }
+        lines
+    }
+
+    /// A page number and a title on most pages, at the top or the bottom
+    /// whatever order they were drawn in, are dropped and said once each;
+    /// a body line repeated on every page is kept, even at a page's edge.
+    #[test]
+    fn running_headers_and_footers_are_dropped_wherever_drawn() {
+        assert_eq!(running_key("Page 4"), running_key("Page 17"));
+        assert_eq!(running_key("4 of 120"), "N of N");
+        assert_eq!(running_key("— · —"), "");
+        let body = [
+            "Each player draws.",
+            "Then play passes on.",
+            "Each player draws.",
+            "Each player draws.",
+            "1.2 Draw.",
+        ];
+        let mut pages: Vec<Vec<Line>> = (1..=4).map(|n| numbered_page(n, &body)).collect();
+        pages.push(numbered_page(5, &["Each player draws."]));
+        let notes = drop_running(&mut pages);
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes.iter().all(|n| n.ends_with("on 5 pages")), "{notes:?}");
+        let texts: Vec<&str> = pages[0].iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(texts, body);
+        assert!(pages[0][0].gap.is_none(), "the page's first line now");
+        assert_eq!(pages[4].len(), 1);
     }
 
     /// A line is the wrapping's when the next one's first word would not
