@@ -1052,6 +1052,27 @@ fn a_pdfs_running_header_and_footer_are_not_read_as_rules() {
     assert_eq!(warnings.len(), 2, "{warnings:?}");
 }
 
+/// A section given twice, the repeat an empty heading whose rules join the
+/// first: the warning names only ids the index has (it named
+/// `dup-test:2~2`, which `cite` did not know).
+#[test]
+fn a_duplicate_ids_warning_names_no_passage_left_out() {
+    let text = "1. Concepts\n\n100.1. A rule.\n\n\
+        2. Parts\nThe parts of a card.\n\n2. Parts\n\n200.1. Another rule.\n";
+    let imp = import_as("d.txt", text.as_bytes(), "Dup Test", DocumentKind::Rules).unwrap();
+    let ids: Vec<&str> = imp.preview.passages.iter().map(|p| p.id.as_str()).collect();
+    let warnings = &imp.preview.warnings;
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].contains("dup-test:2"), "{warnings:?}");
+    let named = warnings[0]
+        .split_whitespace()
+        .filter(|w| w.starts_with("dup-test:"))
+        .map(|w| w.trim_end_matches([';', ':', ',']));
+    for id in named {
+        assert!(ids.contains(&id), "{id} in {warnings:?} is not in {ids:?}");
+    }
+}
+
 /// A wrapped line that starts with the id of a rule the document has
 /// ("…due to rule 100.1c and rule" / "100.1b. Instead, …") is the
 /// reference going on, whether the rule comes after it or before: the

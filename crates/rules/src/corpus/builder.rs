@@ -43,6 +43,7 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
                     document: doc.manifest.file.clone(),
                     line: 0,
                     message: format!("slang list not read: {e}"),
+                    duplicate: None,
                 }),
             }
         }
@@ -73,6 +74,7 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
                     document: doc.manifest.file.clone(),
                     line: 0,
                     message: format!("document slug {root_id} is used twice"),
+                    duplicate: None,
                 });
             }
             documents.push(Document {
@@ -265,6 +267,21 @@ pub(super) fn detect_format(text: &str) -> DocumentFormat {
     }
 }
 
+/// A duplicate id's warning whose repeat was left out (an empty heading,
+/// its sub-rules under the first): says so instead of naming the id the
+/// repeat would have had, which no passage has.
+fn left_out(w: Warning, gone: &std::collections::HashSet<&str>) -> Warning {
+    match &w.duplicate {
+        Some((id, renamed)) if gone.contains(renamed.as_str()) => Warning {
+            message: format!(
+                "duplicate passage id {id}: the repeat has no text of its own and is left out"
+            ),
+            ..w
+        },
+        _ => w,
+    }
+}
+
 /// Drops replaced and empty passages, renumbers, fills heading paths and
 /// resolves references.
 fn compact(
@@ -291,6 +308,11 @@ fn compact(
             dead[i] = true;
         }
     }
+    let gone: std::collections::HashSet<&str> = (0..passages.len())
+        .filter(|&i| dead[i])
+        .map(|i| passages[i].id.as_str())
+        .collect();
+    let warnings = warnings.into_iter().map(|w| left_out(w, &gone)).collect();
     let mut new_index = vec![usize::MAX; passages.len()];
     let mut kept = Vec::with_capacity(passages.len());
     for (i, p) in passages.into_iter().enumerate() {

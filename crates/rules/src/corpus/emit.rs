@@ -33,6 +33,7 @@ impl DocBuilder<'_> {
             document: self.doc_file.clone(),
             line,
             message: message.into(),
+            duplicate: None,
         });
     }
 
@@ -96,11 +97,15 @@ impl DocBuilder<'_> {
                     n += 1;
                 }
                 self.next_suffix.insert(id.clone(), n + 1);
+                let renamed = format!("{id}~{n}");
                 self.warn(
                     line,
-                    format!("duplicate passage id {id}; this one is {id}~{n}"),
+                    format!("duplicate passage id {id}; this one is {renamed}"),
                 );
-                id = format!("{id}~{n}");
+                if let Some(w) = self.warnings.last_mut() {
+                    w.duplicate = Some((id, renamed.clone()));
+                }
+                id = renamed;
             }
         }
         let idx = self.passages.len();

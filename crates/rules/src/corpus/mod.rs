@@ -127,6 +127,11 @@ pub struct Warning {
     pub document: String,
     pub line: usize,
     pub message: String,
+    /// For an id given twice: the id and the one its repeat got (`g:2`,
+    /// `g:2~2`), so a repeat left out of the index (an empty heading) is
+    /// not named as if it were there.
+    #[serde(skip)]
+    pub duplicate: Option<(String, String)>,
 }
 
 impl std::fmt::Display for Warning {
