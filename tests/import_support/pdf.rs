@@ -49,6 +49,25 @@ pub fn from_text_wrapped_running(text: &str, columns: usize, header: &str) -> Ve
     assemble_in(&pages, "Courier")
 }
 
+/// A PDF of `text`, one printed line a text line as [`from_text`], each
+/// set in the size `size` gives it (10 points for most, a larger one for
+/// what a writer set bold and larger), 14 points apart.
+pub fn from_text_sized(text: &str, size: impl Fn(&str) -> u32) -> Vec<u8> {
+    let lines: Vec<&str> = text.lines().collect();
+    let page = |lines: &[&str]| {
+        let mut s = String::from("BT\n14 TL\n40 760 Td\n");
+        for line in lines {
+            s.push_str(&format!("/F1 {} Tf\n(", size(line)));
+            s.push_str(&escape(line));
+            s.push_str(") Tj T*\n");
+        }
+        s.push_str("ET\n");
+        s
+    };
+    let pages: Vec<String> = lines.chunks(48).map(page).collect();
+    assemble(&pages)
+}
+
 /// `line` broken into lines of at most `columns` characters: at the last
 /// run of spaces that leaves the line that short (the run dropped, as a
 /// wrapping program drops it), else cut at `columns`. Leading spaces (an

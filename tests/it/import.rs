@@ -1073,6 +1073,39 @@ fn a_duplicate_ids_warning_names_no_passage_left_out() {
     }
 }
 
+/// A glossary whose numbered definitions a PDF sets larger than their
+/// terms (a paragraph apart, as any change of size is): each entry keeps
+/// its definitions, as the text's does (an outside tester's PDF made
+/// "1. A zone used only…" an entry and left "Ante" empty).
+#[test]
+fn a_glossarys_definitions_set_larger_stay_in_their_entry() {
+    let text = "100. General\n\n100.1. A rule.\n\n100.2. Another rule.\n\nGlossary\n\n\
+        Ante\n1. A zone used only when playing \"for keeps.\"\n2. To put a card into the ante zone.\n\
+        See rule 407, \"Ante.\"\n\n\
+        Remove from the Game, Removed, Removed-from-the-Game Zone (Obsolete)\n\
+        Older wording for exile.\n\n\
+        Attack\nTo declare a creature as an attacker.\n";
+    let big = |l: &str| {
+        if l.starts_with("1. ") || l.starts_with("2. ") {
+            12
+        } else {
+            10
+        }
+    };
+    let from_text = import_as("g.txt", text.as_bytes(), "Gloss Test", DocumentKind::Rules).unwrap();
+    let pdf = pdf::from_text_sized(text, big);
+    let from_pdf = import_as("g.pdf", &pdf, "Gloss Test", DocumentKind::Rules).unwrap();
+    let (a, b) = (texts_of_import(&from_pdf), texts_of_import(&from_text));
+    assert!(a.keys().eq(b.keys()), "{a:?}");
+    assert!(a.iter().all(|(id, t)| words(t) == words(&b[id])), "{a:?}");
+    assert!(a["glossary.ante"].contains("ante zone"), "{a:?}");
+    assert_eq!(
+        b.keys().filter(|id| id.starts_with("glossary.")).count(),
+        3,
+        "{b:?}"
+    );
+}
+
 /// A wrapped line that starts with the id of a rule the document has
 /// ("…due to rule 100.1c and rule" / "100.1b. Instead, …") is the
 /// reference going on, whether the rule comes after it or before: the

@@ -103,6 +103,16 @@ fn claimed_numbers<'a>(lines: &[&'a str]) -> HashMap<&'a str, Vec<usize>> {
     claimed
 }
 
+/// Whether a glossary paragraph's first line can be its term: not a
+/// numbered definition ("1. Text on an object…") and not a sentence ("See
+/// rule 407, "Ante.""). A PDF sets a blank line wherever the size changes,
+/// so a definition set larger than its term stands a paragraph apart and
+/// goes on with the entry (an outside tester's PDF made "1. A zone used
+/// only…" an entry of its own and left "Ante" empty).
+fn reads_as_term(line: &str) -> bool {
+    !SINGLE.is_match(line) && !ends_sentence(line)
+}
+
 /// Whether a line ends a sentence: `.`, `!`, `?`, `:` or `;` before any
 /// closing quotes and brackets (`"Colors,"` does not).
 pub(super) fn ends_sentence(line: &str) -> bool {
@@ -211,12 +221,12 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
             if DASH_SECTION.is_match(line) || RULE.is_match(line) || SUBRULE.is_match(line) {
                 st.glossary = None;
             } else {
-                if blank_before {
+                if blank_before && reads_as_term(line) {
                     let (term, _) = clean::clean_inline(trimmed);
                     let id = b.child_id(g, &clean::slug(&term));
                     st.current = b.add(g, id, PassageKind::Glossary, term, n);
                 } else {
-                    b.append(st.current, line, "\n");
+                    b.append(st.current, line, if blank_before { "\n\n" } else { "\n" });
                     st.open = runs_on(trimmed);
                 }
                 continue;
