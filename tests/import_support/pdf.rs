@@ -68,6 +68,55 @@ pub fn from_text_sized(text: &str, size: impl Fn(&str) -> u32) -> Vec<u8> {
     assemble(&pages)
 }
 
+/// A character's width in Helvetica, in thousandths of a font size (its
+/// AFM metrics; 556, a digit's, for what is not listed).
+fn helvetica_width(c: char) -> u32 {
+    match c {
+        ' ' | 'f' | 't' | 'I' | '.' | ',' | ':' | ';' | '!' | '/' => 278,
+        'i' | 'j' | 'l' => 222,
+        'r' | '(' | ')' | '-' => 333,
+        'c' | 'k' | 's' | 'v' | 'x' | 'y' | 'z' | 'J' => 500,
+        'm' | 'M' => 833,
+        'w' | 'C' | 'D' | 'H' | 'N' | 'R' | 'U' => 722,
+        'A' | 'B' | 'E' | 'K' | 'P' | 'S' | 'V' | 'X' | 'Y' => 667,
+        'F' | 'T' | 'Z' => 611,
+        'G' | 'O' | 'Q' => 778,
+        'W' => 944,
+        'L' => 556,
+        '\'' => 191,
+        '"' => 355,
+        _ => 556,
+    }
+}
+
+/// A PDF of `text` wrapped as a word processor wraps left-aligned text in
+/// a proportional font: each text line broken at spaces into printed lines
+/// at most `measure` points wide in 10-point Helvetica, their right edge
+/// ragged, 60 printed lines a page.
+pub fn from_text_ragged(text: &str, measure: f64) -> Vec<u8> {
+    let width = |s: &str| s.chars().map(helvetica_width).sum::<u32>() as f64 / 100.0;
+    let mut printed: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let mut current = String::new();
+        for word in line.split(' ') {
+            let longer = if current.is_empty() {
+                word.to_string()
+            } else {
+                format!("{current} {word}")
+            };
+            if width(&longer) > measure && !current.is_empty() {
+                printed.push(std::mem::replace(&mut current, word.to_string()));
+            } else {
+                current = longer;
+            }
+        }
+        printed.push(current);
+    }
+    let lines: Vec<&str> = printed.iter().map(String::as_str).collect();
+    let pages: Vec<String> = lines.chunks(LINES_PER_PAGE).map(page_content).collect();
+    assemble(&pages)
+}
+
 /// `line` broken into lines of at most `columns` characters: at the last
 /// run of spaces that leaves the line that short (the run dropped, as a
 /// wrapping program drops it), else cut at `columns`. Leading spaces (an

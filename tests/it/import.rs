@@ -1106,6 +1106,87 @@ fn a_glossarys_definitions_set_larger_stay_in_their_entry() {
     );
 }
 
+/// Rules set left-aligned in a proportional font, as a word processor
+/// sets them: every printed line the wrapping broke goes on with a space,
+/// so each rule reads as the text's (an outside tester's left-aligned PDF
+/// kept about 380 line breaks inside sentences: a line was joined only
+/// when the next word would not have fitted after a space a fifth of an
+/// em wide, and a proportional font's space is near a third).
+#[test]
+fn a_left_aligned_pdf_joins_the_lines_its_wrapping_broke() {
+    // Rules of words of every length, so the lines end anywhere.
+    let vocabulary = [
+        "a",
+        "an",
+        "the",
+        "player",
+        "may",
+        "respond",
+        "once",
+        "in",
+        "turn",
+        "order",
+        "before",
+        "its",
+        "effects",
+        "resolve",
+        "and",
+        "each",
+        "opponent",
+        "chooses",
+        "to",
+        "attack",
+        "with",
+        "creatures",
+        "they",
+        "control",
+        "if",
+        "able",
+        "counters",
+        "battlefield",
+        "of",
+        "is",
+        "draws",
+        "cards",
+        "damage",
+        "dealt",
+        "simultaneously",
+        "by",
+        "sources",
+    ];
+    let mut seed: u64 = 7;
+    let mut next = |n: usize| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % n
+    };
+    let mut text = String::from("1. Rules\n\n");
+    for rule in 1..=120 {
+        let words: Vec<&str> = (0..20 + next(40))
+            .map(|_| vocabulary[next(vocabulary.len())])
+            .collect();
+        text.push_str(&format!("1.{rule}. When {}.\n\n", words.join(" ")));
+    }
+    let from_text = texts_of_import(
+        &import_as("r.txt", text.as_bytes(), "Ragged Test", DocumentKind::Rules).unwrap(),
+    );
+    for measure in [420.0, 450.0, 480.0, 500.0] {
+        let pdf = pdf::from_text_ragged(&text, measure);
+        let from_pdf =
+            texts_of_import(&import_as("r.pdf", &pdf, "Ragged Test", DocumentKind::Rules).unwrap());
+        let broken: Vec<_> = from_pdf
+            .iter()
+            .filter(|(id, t)| from_text.get(*id) != Some(t))
+            .take(3)
+            .collect();
+        assert!(
+            from_pdf.len() == from_text.len() && broken.is_empty(),
+            "at {measure} points: {broken:?}"
+        );
+    }
+}
+
 /// A wrapped line that starts with the id of a rule the document has
 /// ("…due to rule 100.1c and rule" / "100.1b. Instead, …") is the
 /// reference going on, whether the rule comes after it or before: the

@@ -46,6 +46,15 @@ pub(super) fn extract(file: &str, bytes: &[u8]) -> Result<(String, Vec<String>),
     Ok((text, notes))
 }
 
+/// The width taken for the space before a word that did not fit at a
+/// line's end, in font sizes: a proportional font's space is near a third
+/// (DejaVu 0.32, Helvetica 0.28), and a wrapping program measures with
+/// its own rounding, so its right edge of text may stop short of the
+/// furthest line's. A fifth (0.15 with its margin) left about 380 breaks
+/// of an outside tester's left-aligned PDF inside sentences; justified
+/// lines end at the edge, where any value joins.
+const SPACE_EM: f64 = 0.45;
+
 /// One printed line: its text, its largest glyph's size, how far below the
 /// line before it it sits (none for a page's first line), how high on the
 /// page it starts, where it starts and ends across the page, where its
@@ -84,7 +93,7 @@ impl Line {
     /// Whether `self` was broken where it is by the line wrapping, not by
     /// its writer: `next`'s first word would not have fit after it (a
     /// space, then the word, past the `margin`, the document's right edge
-    /// of text), as a wrapping program decides, and `next` starts no
+    /// of text; the space taken as [`SPACE_EM`]), as a wrapping program decides, and `next` starts no
     /// further right than `self` (a wrapped paragraph goes on at its left
     /// edge; an indented line after a full one, an "Example:", is the
     /// writer's own).
@@ -97,7 +106,7 @@ impl Line {
         !self.text.trim().is_empty()
             && !next.text.trim().is_empty()
             && room.is_finite()
-            && next.first_word_width() + size * 0.2 > room + size * 0.05
+            && next.first_word_width() + size * SPACE_EM > room
             && next.start <= self.start + size * 0.5
     }
 }
