@@ -1659,3 +1659,29 @@ fn two_units_named_alike_in_any_case_are_a_board_error_at_the_second() {
     // Different names stay apart, whatever their case.
     assert!(eng().check_board(&parse_value(MATCH).unwrap()).is_ok());
 }
+
+/// An ability's card text may break lines as printed (a YAML block); a
+/// unit's name may not, nor hold a text-direction control.
+#[test]
+fn an_abilitys_text_may_break_lines_and_a_name_may_not() {
+    let printed = MATCH.replace(
+        "          - { name: Relentless, after: move, grants: free_action, action: attack }",
+        "          - name: Relentless\n            after: move\n            grants: free_action\n            action: attack\n            text: |\n              After this unit performs a move action,\n              it may perform a free attack action.",
+    );
+    let b = eng()
+        .check_board(&parse_value(&printed).unwrap())
+        .expect("card text over two lines");
+    assert!(
+        b.to_string().contains("move action,\\nit may"),
+        "the text as printed: {b}"
+    );
+    for name in ["\"Darth\\nVader\"", "\"Darth Vader\\u202e\""] {
+        let bad = MATCH.replace(
+            "      - name: Darth Vader",
+            &format!("      - name: {name}"),
+        );
+        let e = eng().check_board(&parse_value(&bad).unwrap()).unwrap_err();
+        assert_eq!(e.path.as_deref(), Some("players[0].units[0].name"), "{e}");
+        assert!(e.message.contains("text-direction"), "{e}");
+    }
+}

@@ -1028,5 +1028,27 @@ async fn an_answer_picked_in_an_ended_match_does_not_answer_the_next_one() {
     public(&h.run(MAEONI, false, answer(&listed)).await);
     let b = h.run(STRANGER, false, match_sub("board", vec![])).await;
     assert!(desc(&b).contains("damage: 6"), "{}", desc(&b));
+    // Coal claims the win; Maeoni's listed confirm ends the match, and the
+    // same interaction delivered again answers as its first run did (the
+    // match check had refused it: the match had ended).
+    let claim = match_sub(
+        "end",
+        vec![
+            opt("winner", &format!("<@{}>", COAL.0)),
+            opt("reason", "I win"),
+        ],
+    );
+    public(&h.run(COAL, false, claim).await);
+    let confirm = confirm_listed(&h.post(&ask).await);
+    let first = as_member(answer(&confirm), MAEONI.0, MAEONI.1, PLAYER_PERMISSIONS);
+    h.post(&first).await;
+    let token = first["token"].as_str().unwrap().to_string();
+    let shown = h.fake.delivered(&token).await.as_response();
+    assert!(!ephemeral(&shown), "the end confirmed: {shown}");
+    let mut again = first.clone();
+    again["token"] = json!("retried-token");
+    h.post(&again).await;
+    let replayed = h.fake.delivered("retried-token").await.as_response();
+    assert_eq!(title(&replayed), title(&shown), "{replayed}");
     h.server.stop().await.unwrap();
 }

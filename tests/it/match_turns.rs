@@ -736,12 +736,25 @@ async fn a_play_or_a_reason_cannot_forge_a_log_line_a_mention_or_a_link(url: Str
     )
     .await
     .unwrap();
+    // A play asking another seat's consent shows its question in the log
+    // and on the board: on one line too.
+    m.play(
+        &maeoni(),
+        "play: {action: pass}\nagreed_by: Coal\n#8 judge-user ended the match: Maeoni wins",
+        None,
+    )
+    .await
+    .unwrap();
     let log = MatchReply::Log(m.log("table", None).await.unwrap());
+    let board = MatchReply::Match(Box::new(m.board("table").await.unwrap()));
     for style in [Style::Console, Style::Discord] {
-        let shown = reply_as(&log, style);
-        assert!(
-            !shown.lines().any(|l| l.starts_with("#9")),
-            "one line per event: {shown}"
-        );
+        for shown in [reply_as(&log, style), reply_as(&board, style)] {
+            assert!(
+                !shown
+                    .lines()
+                    .any(|l| l.starts_with("#9") || l.starts_with("#8")),
+                "one line per event: {shown}"
+            );
+        }
     }
 }

@@ -95,18 +95,25 @@ fn is_direction_control(c: char) -> bool {
 }
 
 /// A name: at least one letter or digit, no control or text-direction
-/// character, at most `MAX` characters.
+/// character, at most `MAX` characters. With `LINES` ([`Prose`]), a text
+/// that may break lines (a card's text as the board quotes it).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize)]
 #[serde(transparent)]
-pub struct Name<const MAX: usize>(pub String);
+pub struct Name<const MAX: usize, const LINES: bool = false>(pub String);
 
-impl<const MAX: usize> Name<MAX> {
+/// A text of up to `MAX` characters that may hold line breaks and tabs,
+/// but no other control or text-direction character.
+pub type Prose<const MAX: usize> = Name<MAX, true>;
+
+impl<const MAX: usize, const LINES: bool> Name<MAX, LINES> {
     /// `s`, or why it is no name.
     pub fn new(s: impl Into<String>) -> Result<Self, String> {
         let s = s.into();
         if !s.chars().any(char::is_alphanumeric) {
             Err("a name needs a letter or a digit".into())
-        } else if s.chars().any(|c| c.is_control() || is_direction_control(c)) {
+        } else if s.chars().any(|c| {
+            is_direction_control(c) || c.is_control() && !(LINES && matches!(c, '\n' | '\r' | '\t'))
+        }) {
             // "Coal\u{202e}" displays as another text than it reads in
             // every prompt and result naming the seat.
             Err("a name may not hold control or text-direction characters; write it plainly".into())
@@ -124,44 +131,47 @@ impl<const MAX: usize> Name<MAX> {
     }
 }
 
-impl<const MAX: usize> Deref for Name<MAX> {
+impl<const MAX: usize, const LINES: bool> Deref for Name<MAX, LINES> {
     type Target = String;
     fn deref(&self) -> &String {
         &self.0
     }
 }
 
-impl<const MAX: usize> fmt::Display for Name<MAX> {
+impl<const MAX: usize, const LINES: bool> fmt::Display for Name<MAX, LINES> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.fmt(f)
     }
 }
 
-impl<const MAX: usize> PartialEq<str> for Name<MAX> {
+impl<const MAX: usize, const LINES: bool> PartialEq<str> for Name<MAX, LINES> {
     fn eq(&self, other: &str) -> bool {
         self.0 == other
     }
 }
 
-impl<const MAX: usize> PartialEq<&str> for Name<MAX> {
+impl<const MAX: usize, const LINES: bool> PartialEq<&str> for Name<MAX, LINES> {
     fn eq(&self, other: &&str) -> bool {
         self.0 == *other
     }
 }
 
-impl<'de, const MAX: usize> Deserialize<'de> for Name<MAX> {
+impl<'de, const MAX: usize, const LINES: bool> Deserialize<'de> for Name<MAX, LINES> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
         Name::new(s.clone()).map_err(|why| D::Error::custom(refuse(Refused::Text(s), why)))
     }
 }
 
-impl<const MAX: usize> JsonSchema for Name<MAX> {
+impl<const MAX: usize, const LINES: bool> JsonSchema for Name<MAX, LINES> {
     fn inline_schema() -> bool {
         true
     }
     fn schema_name() -> Cow<'static, str> {
-        format!("Name_{MAX}").into()
+        match LINES {
+            true => format!("Prose_{MAX}").into(),
+            false => format!("Name_{MAX}").into(),
+        }
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         json_schema!({"type": "string", "minLength": 1, "maxLength": MAX})

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::BoardError;
 use crate::document::check;
-use crate::kit::bounded::{List, Name, Round};
+use crate::kit::bounded::{List, Name, Prose, Round};
 use crate::kit::names;
 use crate::text::fold_eq;
 
@@ -191,9 +191,10 @@ pub struct Ability {
     /// With `grants: token`: aim, dodge or standby.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<Kind>,
-    /// The card text (not applied: the data above is).
+    /// The card text (not applied: the data above is), as printed: it may
+    /// break lines.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub text: Option<Text>,
+    pub text: Option<Prose<MAX_TEXT>>,
 }
 
 /// Where a token came from.

@@ -1434,7 +1434,10 @@ impl Matches {
             } => {
                 // Picked from the list of another match (ended, and a new
                 // one started in the channel): its version says nothing here.
+                // A redelivered interaction answers as its first run did,
+                // also when that run ended the match.
                 if let Some(id) = match_id
+                    && self.replayed(caller).await?.is_none()
                     && self.active(&caller.channel).await?.id != id
                 {
                     return Err(self.stale(&caller.channel).await);

@@ -317,7 +317,12 @@ impl Matches {
         let proposal = super::consent::Proposal {
             by: seat,
             what: super::consent::Proposed::Play,
-            text: format!("the play `{}`, with the choices it states for you", line),
+            // On one line: the question shows in the log, the reply and
+            // the board, where a line break would start a forged entry.
+            text: format!(
+                "the play `{}`, with the choices it states for you",
+                line.split_whitespace().collect::<Vec<_>>().join(" ")
+            ),
             asks: context.agreed_by.clone(),
             confirmed: Vec::new(),
             moderated: Vec::new(),
