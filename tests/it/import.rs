@@ -1295,3 +1295,37 @@ fn a_binary_list_is_refused_with_the_formats_of_a_list() {
     let e = import_as("weird.md", png, "ashes", DocumentKind::House).unwrap_err();
     assert!(matches!(e, ImportError::Unsupported { .. }), "{e:?}");
 }
+
+/// A rulebook's chapters 10, 11 and 12 are chapter 1's siblings: only a
+/// number of three digits or more sits under its leading digit (MTG's rule
+/// 100 in section 1; an outside tester's chapter 11 was filed under
+/// chapter 1).
+#[test]
+fn chapter_ten_and_up_are_not_filed_under_chapter_one() {
+    let text: String = (1..=12)
+        .map(|c| {
+            format!(
+                "{c}. Chapter {c}\n\nThe prose of chapter {c}.\n\n{c}.1 Details of chapter {c}\n\nA lantern on a lit district never moves.\n\n"
+            )
+        })
+        .collect();
+    let imp = import_as("ch12.txt", text.as_bytes(), "Twelve", DocumentKind::Rules).unwrap();
+    let built = Corpus::build(vec![imp.game.clone()]);
+    let parent_id = |id: &str| {
+        let p = &built.passages[built.index_of(id).unwrap_or_else(|| panic!("{id}"))];
+        p.parent.map(|i| built.passages[i].id.clone())
+    };
+    let chapter_one_parent = parent_id("twelve:1");
+    for c in 2..=12 {
+        assert_eq!(
+            parent_id(&format!("twelve:{c}")),
+            chapter_one_parent,
+            "chapter {c}"
+        );
+        assert_eq!(
+            parent_id(&format!("twelve:{c}.1")),
+            Some(format!("twelve:{c}")),
+            "{c}.1"
+        );
+    }
+}

@@ -299,9 +299,12 @@ fn numbered_heading(b: &mut DocBuilder, st: &mut State, number: &str, title: &st
 
 /// The parent of a numbered passage: the longest existing number it extends
 /// (`100.1a` → `100.1` → `100` → `1`), or `13.0` for `13.1`; otherwise the
-/// current top-level heading or the document.
+/// current top-level heading or the document. Only a number of three
+/// digits or more sits in the section of its leading digit (MTG's rule 100
+/// in section 1): a rulebook's chapter 10 is chapter 1's sibling.
 fn number_parent(b: &DocBuilder, st: &State, number: &str) -> PassageIdx {
     let exists = |n: &str| b.by_id.get(&b.absolute_id(n)).copied();
+    let top_digits = number.chars().take_while(char::is_ascii_digit).count();
     let mut cur = number.to_string();
     loop {
         // Numbers are ASCII (the patterns say [0-9]), but never slice blindly.
@@ -311,7 +314,7 @@ fn number_parent(b: &DocBuilder, st: &State, number: &str) -> PassageIdx {
             chars.as_str().to_string()
         } else if let Some((head, _)) = cur.rsplit_once('.') {
             head.to_string()
-        } else if cur.chars().count() > 1 {
+        } else if cur.chars().count() > 1 && top_digits >= 3 {
             chars.next_back();
             chars.as_str().to_string()
         } else {
