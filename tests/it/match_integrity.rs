@@ -1107,7 +1107,7 @@ const LONG: &[Long] = &[
         board: "ashes-start.yaml",
         opening: "/as Coal\n/match play attack Maeoni with Hammer Knight\n/as Maeoni\n\
                   /match answer choice:no blocker\n/match play pass\n/as Coal\n/match play pass\n\
-                  /match advance\n",
+                  /as judge moderator\n/match advance\n",
         field: "Maeoni.phoenixborn.damage",
     },
     Long {

@@ -107,10 +107,15 @@ const ASHES: Game = Game {
         },
         Play(1, "pass"),
         Play(0, "pass"),
+        // Who takes a round's first turn is agreed at the table (the
+        // indexed text does not say): a moderator records it, since a
+        // player's advance would not settle it by seat order.
+        Adjust(Judge, "turn", "Maeoni"),
         Advance(Seat(1), None),
         Round(2),
         Play(1, "pass"),
         Play(0, "pass"),
+        Adjust(Judge, "turn", "Coal"),
         Advance(Seat(0), None),
         Round(3),
         // Catching up with damage dealt at the table; then the last attack.

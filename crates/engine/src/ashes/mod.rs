@@ -160,14 +160,19 @@ impl Game for Ashes {
     }
 
     fn entered(b: &mut Board, phase: &Phase, cx: &mut Cx) {
-        if phase.id == "player-turns" && !b.players.is_empty() {
+        if phase.id == "player-turns" && !b.players.is_empty() && b.turn.is_none() {
             // Round by round around the players still in (all of them
-            // before anyone is out).
+            // before anyone is out): an assumption, so a player's advance
+            // onto it is refused until the table agrees (`adjust turn`).
             let standing: Vec<usize> = (0..b.players.len()).filter(|&p| !b.out(p)).collect();
             let seat = standing[(*b.round as usize - 1) % standing.len().max(1)];
             let first = b.name(seat);
             b.turn = Some(first.clone());
-            cx.note(Some("turn"), Notice::FirstTurn { player: &first });
+            cx.unagreed(
+                "turn",
+                "turn",
+                Notice::FirstTurn { player: &first }.to_string(),
+            );
         }
     }
 
