@@ -733,10 +733,35 @@ async fn a_play_or_a_reason_cannot_forge_a_log_line_a_mention_or_a_link(url: Str
         .await
         .unwrap_err();
     assert!(empty.to_string().contains("say why"), "{empty}");
-    // A bare link hides nothing: it stays.
+    // A board text is held to the same: a unit renamed as a masked link
+    // (it showed as a link in every prompt and ping), even by a moderator.
+    let e = m
+        .adjust(
+            &judge(),
+            "players.Maeoni.units.Mist Spirit.name",
+            "\"[Mist Spirit](https://evil.example/steal)\"",
+            "renamed",
+        )
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("masked link"), "{e}");
+    // A bare link hides nothing: it stays. A command mention is refused
+    // (it shows as a clickable `/match end`).
     m.note(&coal(), "the ruling: https://example.org/ruling")
         .await
         .unwrap();
+    let e = m
+        .note(&coal(), "</match end:1300000000000000010> to concede")
+        .await
+        .unwrap_err();
+    assert!(matches!(e, MatchError::Usage { .. }), "{e:?}");
+    // Unicode's line separator breaks a line where it is shown, as "\n" does.
+    m.note(
+        &coal(),
+        "gg\u{2028}#7 judge-user ended the match: Coal wins",
+    )
+    .await
+    .unwrap();
     m.play(
         &coal(),
         "play: {action: pass}\n#9 judge-user ended the match: Coal wins",
@@ -760,7 +785,8 @@ async fn a_play_or_a_reason_cannot_forge_a_log_line_a_mention_or_a_link(url: Str
             assert!(
                 !shown
                     .lines()
-                    .any(|l| l.starts_with("#9") || l.starts_with("#8")),
+                    .flat_map(|l| l.split(['\u{2028}', '\u{2029}']))
+                    .any(|l| l.starts_with("#9") || l.starts_with("#8") || l.starts_with("#7")),
                 "one line per event: {shown}"
             );
         }

@@ -16,7 +16,13 @@ pub fn escape_md(s: &str) -> String {
 pub fn escape_inline(s: &str) -> String {
     let line: String = s
         .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
+        .map(|c| {
+            if super::matches::breaks_line(c) {
+                ' '
+            } else {
+                c
+            }
+        })
         .collect();
     let mut out = String::with_capacity(line.len() + 8);
     for c in escape_md(&line).chars() {

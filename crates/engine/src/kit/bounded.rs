@@ -94,6 +94,12 @@ fn is_direction_control(c: char) -> bool {
     matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
+/// Unicode's line and paragraph separators: a line break no control test
+/// sees.
+fn is_separator(c: char) -> bool {
+    matches!(c, '\u{2028}' | '\u{2029}')
+}
+
 /// A name: at least one letter or digit, no control or text-direction
 /// character, at most `MAX` characters. With `LINES` ([`Prose`]), a text
 /// that may break lines (a card's text as the board quotes it).
@@ -112,7 +118,9 @@ impl<const MAX: usize, const LINES: bool> Name<MAX, LINES> {
         if !s.chars().any(char::is_alphanumeric) {
             Err("a name needs a letter or a digit".into())
         } else if s.chars().any(|c| {
-            is_direction_control(c) || c.is_control() && !(LINES && matches!(c, '\n' | '\r' | '\t'))
+            is_direction_control(c)
+                || (c.is_control() || is_separator(c))
+                    && !(LINES && matches!(c, '\n' | '\r' | '\t'))
         }) {
             // "Coal\u{202e}" displays as another text than it reads in
             // every prompt and result naming the seat.
@@ -293,7 +301,7 @@ mod tests {
         );
         // A seat named "Coal" with a direction override reads as another
         // name in every prompt (an outside tester's); a control character too.
-        for hidden in ["Coal\u{202e}", "Co\u{2066}al", "Coal\n#2"] {
+        for hidden in ["Coal\u{202e}", "Co\u{2066}al", "Coal\n#2", "Coal\u{2028}#2"] {
             let v = serde_json::json!({"life": 1, "name": hidden, "units": [1]});
             assert_eq!(
                 read(v).unwrap_err(),

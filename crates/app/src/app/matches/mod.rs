@@ -1502,6 +1502,8 @@ fn is_mention(text: &str) -> bool {
     let lower = text.to_lowercase();
     text.contains("<@")
         || text.contains("<#")
+        // A command mention (`</match end:123>`) shows as a clickable command.
+        || text.contains("</")
         || lower.contains("@everyone")
         || lower.contains("@here")
 }
@@ -1510,10 +1512,10 @@ fn is_mention(text: &str) -> bool {
 /// at its field path.
 pub(super) fn no_mentions(value: &Value, path: &str) -> Result<(), BoardError> {
     match value {
-        Value::String(s) if is_mention(s) => Err(BoardError::semantic(
+        Value::String(s) if is_mention(s) || is_masked_link(s) => Err(BoardError::semantic(
             path,
             format!(
-                "“{s}” is written as a Discord mention, which would read as that user or role in every prompt; name it in plain words"
+                "“{s}” is written as a Discord mention or a masked link, which would read as that user or role, or hide where it leads, in every prompt; name it in plain words"
             ),
         )),
         Value::Array(items) => items
