@@ -1329,3 +1329,45 @@ fn chapter_ten_and_up_are_not_filed_under_chapter_one() {
         );
     }
 }
+
+/// A word the layout hyphenated at a line's end ("minia-" / "tures") is
+/// read as the word; a hyphen the document writes stays: a compound it
+/// writes whole elsewhere ("two-" / "player" beside "two-player"), a word
+/// that already had one ("end-of-" / "game"). An outside tester's
+/// hyphenated rulebook answered "No indexed rule uses “miniatures”".
+#[test]
+fn a_pdfs_hyphenated_line_ends_read_as_the_words() {
+    // A printed line of exactly `n` characters from `start` to `end`.
+    let exactly = |start: &str, end: &str, n: usize| {
+        let mut s = format!("{start} ");
+        s.push_str(&"rule ".repeat((n - s.len() - end.len() - 4) / 5));
+        let fill = n - s.len() - 1 - end.len();
+        s.push_str(&"z".repeat(fill.max(1)));
+        s.push(' ');
+        s.push_str(end);
+        assert_eq!(s.len(), n, "{s}");
+        s
+    };
+    let text = [
+        "Components".to_string(),
+        String::new(),
+        exactly("The box", "holds eight minia-", 90),
+        exactly("tures, and", "two-", 90),
+        exactly("player games use the two-player board;", "end-of-", 90),
+        "game scoring.".to_string(),
+    ]
+    .join("\n");
+    let bytes = pdf::from_text_wrapped(&text, 90);
+    let imp = import_as("hyph.pdf", &bytes, "Vell", DocumentKind::Rules).unwrap();
+    let all: String = texts_of_import(&imp)
+        .into_values()
+        .collect::<Vec<_>>()
+        .join("\n");
+    for word in [
+        "eight miniatures,",
+        "two-player games",
+        "end-of-game scoring",
+    ] {
+        assert!(all.contains(word), "{word}: {all}");
+    }
+}

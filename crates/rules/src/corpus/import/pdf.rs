@@ -1,5 +1,7 @@
 //! PDF text extraction with `pdf-extract` (pure Rust, on `lopdf`).
 
+use std::collections::HashSet;
+
 use super::ImportError;
 
 /// Whether the bytes are a PDF (`%PDF-` in the first kilobyte, as readers accept).
@@ -32,7 +34,11 @@ pub(super) fn extract(file: &str, bytes: &[u8]) -> Result<(String, Vec<String>),
     let (text, notes) = match result {
         Ok(Ok(mut pages)) => {
             let notes = drop_running(&mut pages);
-            (join_pages(&paragraphs(&pages)), notes)
+            let compounds = compounds(&pages);
+            (
+                join_pages(&paragraphs(&pages, &compounds), &compounds),
+                notes,
+            )
         }
         Ok(Err(e)) => return Err(bad(e.to_string())),
         Err(_) => return Err(bad("its structure is damaged".into())),
@@ -429,7 +435,7 @@ fn paragraph_gap(pages: &[Vec<Line>]) -> f64 {
 /// space, not a line break, so the paragraph reads as it was written: a
 /// wrapped line starting "107.8 and rule 711" is not a rule. Each page
 /// comes with whether its last line wraps into the next page's first.
-fn paragraphs(pages: &[Vec<Line>]) -> Vec<(String, bool)> {
+fn paragraphs(pages: &[Vec<Line>], compounds: &HashSet<String>) -> Vec<(String, bool)> {
     let threshold = paragraph_gap(pages);
     let margin = right_margin(pages);
     pages
@@ -441,13 +447,11 @@ fn paragraphs(pages: &[Vec<Line>]) -> Vec<(String, bool)> {
                 if let Some(above) = i.checked_sub(1).map(|i| &lines[i]) {
                     let apart =
                         line.spacing(above).is_some_and(|s| s > threshold) || line.resized(above);
-                    page.push_str(if apart {
-                        "\n\n"
-                    } else if wrapped(above, line, margin) {
-                        " "
-                    } else {
-                        "\n"
-                    });
+                    if !apart && wrapped(above, line, margin) {
+                        push_wrapped(&mut page, line.text.trim_end(), compounds);
+                        continue;
+                    }
+                    page.push_str(if apart { "\n\n" } else { "\n" });
                 }
                 page.push_str(line.text.trim_end());
             }
@@ -466,7 +470,7 @@ fn paragraphs(pages: &[Vec<Line>]) -> Vec<(String, bool)> {
 /// paragraph (no gap between lines tells across a page break); else one
 /// whose last line the wrapping broke goes on with a space; one ending
 /// mid-sentence or on a heading continues on the next line.
-fn join_pages(pages: &[(String, bool)]) -> String {
+fn join_pages(pages: &[(String, bool)], compounds: &HashSet<String>) -> String {
     let mut out = String::new();
     let mut wraps_on = false;
     for (page, wraps) in pages {
@@ -485,7 +489,10 @@ fn join_pages(pages: &[(String, bool)]) -> String {
             if wraps_on && !(crate::corpus::numbered::ends_sentence(last) && title) {
                 // `out` ends with a line break: the wrapped line goes on.
                 out.pop();
-                out.push(' ');
+                push_wrapped(&mut out, page, compounds);
+                out.push('\n');
+                wraps_on = *wraps;
+                continue;
             } else if ends && starts_anew {
                 out.push('\n');
             }
@@ -495,6 +502,49 @@ fn join_pages(pages: &[(String, bool)]) -> String {
         wraps_on = *wraps;
     }
     out
+}
+
+/// The words the document writes with a hyphen ("two-player"), lower-cased:
+/// a line ending "two-" before "player" keeps its hyphen.
+fn compounds(pages: &[Vec<Line>]) -> HashSet<String> {
+    pages
+        .iter()
+        .flatten()
+        .flat_map(|l| l.text.split_whitespace())
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '-')
+                .to_lowercase()
+        })
+        .filter(|w| w.contains('-') && !w.starts_with('-') && !w.ends_with('-'))
+        .collect()
+}
+
+/// Appends `next`, a line the wrapping broke off, to `out`: after a space,
+/// or, after a word the layout hyphenated ("minia-" / "tures"), into that
+/// word as it is written. The hyphen stays where the document writes the
+/// word with one elsewhere ("two-" / "player" beside "two-player") or the
+/// word already had one ("end-of-" / "game").
+fn push_wrapped(out: &mut String, next: &str, compounds: &HashSet<String>) {
+    let left = out.rsplit(char::is_whitespace).next().unwrap_or_default();
+    let stem = left
+        .strip_suffix(['-', '\u{ad}'])
+        .filter(|s| s.chars().next_back().is_some_and(char::is_alphabetic));
+    let (Some(stem), true) = (stem, next.starts_with(char::is_lowercase)) else {
+        out.push(' ');
+        out.push_str(next);
+        return;
+    };
+    let word = stem.trim_start_matches(|c: char| !c.is_alphanumeric());
+    let right: String = next.chars().take_while(|c| c.is_alphanumeric()).collect();
+    let compound = format!("{word}-{right}").to_lowercase();
+    if !(word.contains('-') || compounds.contains(&compound)) {
+        out.pop();
+    } else if out.ends_with('\u{ad}') {
+        // A soft hyphen is no hyphen: "end-of-" kept, "\u{ad}" not.
+        out.pop();
+        out.push('-');
+    }
+    out.push_str(next);
 }
 
 /// Trailing spaces off, page breaks and runs of blank lines down to one blank line.
