@@ -487,14 +487,16 @@ async fn an_upload_confirmed_on_one_replica_is_searched_on_the_other_only_in_its
     );
     let confirmed = Instant::now();
     let mut seen = None;
-    while confirmed.elapsed() < Duration::from_secs(2) {
+    // A bound for "it happens", not a speed target (the time is printed):
+    // 2 s failed once on this 2-core machine under a full build's load.
+    while confirmed.elapsed() < Duration::from_secs(20) {
         if shows(&run(b.clone(), ask()).await) {
             seen = Some(confirmed.elapsed());
             break;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let seen = seen.expect("replica B searches the upload within 2 s");
+    let seen = seen.expect("replica B searches the upload within 20 s");
     eprintln!("upload confirmed on A searched on B after {seen:?}");
 
     // Another server sees nothing of it, on either replica.
