@@ -1371,3 +1371,49 @@ fn a_pdfs_hyphenated_line_ends_read_as_the_words() {
         assert!(all.contains(word), "{word}: {all}");
     }
 }
+
+/// A heading at a page's foot ("2.1 Fog Cards") before a sub-heading at
+/// the next page's head ("2.1.1 Smother") stays a heading of its own: the
+/// page break had joined them as one paragraph, and the sub-heading was
+/// lost into the heading's text (an outside tester's rulebook).
+#[test]
+fn a_heading_at_a_pages_foot_does_not_swallow_the_next_pages() {
+    let mut lines = vec!["1. Setup".to_string(), String::new()];
+    let mut n = 0;
+    while lines.len() < 53 {
+        n += 1;
+        lines.push(format!("1.{n} Step {n}"));
+        lines.push(String::new());
+        lines.push(format!(
+            "In step {n} each player takes a board and the lanterns of one colour."
+        ));
+        lines.push(String::new());
+    }
+    while lines.len() < 56 {
+        lines.push("Lanterns are kept beside the board.".into());
+    }
+    lines.push(String::new());
+    lines.push("2. Fog".into());
+    lines.push(String::new());
+    // Line 60: the last of page 1; page 2 opens with the sub-heading.
+    lines.push("2.1 Fog Cards".into());
+    lines.push("2.1.1 Smother".into());
+    lines.push(String::new());
+    lines.push("Smother covers one district until the end of the round.".into());
+    assert_eq!(lines[59], "2.1 Fog Cards");
+    let bytes = pdf::from_text(&lines.join("\n"));
+    let imp = import_as("fog.pdf", &bytes, "Vell", DocumentKind::Rules).unwrap();
+    let built = Corpus::build(vec![imp.game.clone()]);
+    let smother = built
+        .passages
+        .iter()
+        .find(|p| p.title.ends_with("Smother"))
+        .unwrap_or_else(|| panic!("a passage titled Smother: {:?}", imp.preview.passages));
+    assert!(
+        smother.text.contains("covers one district"),
+        "{}",
+        smother.text
+    );
+    let fog = built.get("vell:2.1").expect("2.1 Fog Cards");
+    assert!(!fog.text.contains("Smother"), "{}", fog.text);
+}

@@ -493,7 +493,9 @@ fn join_pages(pages: &[(String, bool)], compounds: &HashSet<String>) -> String {
                 out.push('\n');
                 wraps_on = *wraps;
                 continue;
-            } else if ends && starts_anew {
+            } else if (ends || crate::corpus::numbered::title_like(last)) && starts_anew {
+                // A heading at a page's foot ("8.3 Fog Cards") before a
+                // sub-heading at the next one's head is a heading of its own.
                 out.push('\n');
             }
         }
