@@ -139,7 +139,7 @@ pub enum MatchError {
     /// An answer to an earlier question (a button or a listed answer of a
     /// decision since replaced, or of another match) while another waits.
     #[error(
-        "that answer is for an earlier question, since answered, undone or replaced; the question waiting now is {player}'s: {question} (answer it with its buttons or `/match answer`)"
+        "that answer is for another question (since answered, undone or replaced, or another match's); the question waiting now is {player}'s: {question} (answer it with its buttons or `/match answer`)"
     )]
     Stale { player: String, question: String },
     /// Someone else's event landed first; nothing was applied.
