@@ -1417,3 +1417,96 @@ fn a_heading_at_a_pages_foot_does_not_swallow_the_next_pages() {
     let fog = built.get("vell:2.1").expect("2.1 Fog Cards");
     assert!(!fog.text.contains("Smother"), "{}", fog.text);
 }
+
+/// A board game's rulebook of `chapters` numbered chapters, a section and
+/// prose each, after its table of contents when `contents` is set: a title
+/// and dot leaders (spaced in odd chapters, as fpdf2 sets them, solid in
+/// even ones, as LibreOffice does) filling 60 columns, then a page number.
+fn rulebook(chapters: usize, contents: bool) -> String {
+    let mut text = String::from("LANTERNS OF VELL\n\n");
+    let leader = |title: &str, page: usize, spaced: bool| {
+        let fill = 60 - title.len() - page.to_string().len() - 2;
+        let dots = if spaced {
+            ". ".repeat(fill / 2).trim_end().to_string()
+        } else {
+            ".".repeat(fill)
+        };
+        format!("{title} {dots} {page}\n")
+    };
+    if contents {
+        text.push_str("Contents\n\n");
+        for n in 1..=chapters {
+            text.push_str(&leader(&format!("{n}. Chapter {n}"), n + 2, n % 2 == 1));
+            text.push_str(&leader(
+                &format!("{n}.1 Details of chapter {n}"),
+                n + 2,
+                n % 2 == 1,
+            ));
+        }
+        text.push('\n');
+    }
+    for n in 1..=chapters {
+        text.push_str(&format!(
+            "{n}. Chapter {n}\n\nThis is the prose of chapter {n}: players move lanterns \
+             ... 5 times at most.\n\n{n}.1 Details of chapter {n}\n\nMore detail for \
+             chapter {n}: a lantern on a lit district never moves.\n\n"
+        ));
+    }
+    text
+}
+
+/// A table of contents (titles, dot leaders, page numbers) is left out of
+/// the rules, in numbered text and in PDFs, said once in the preview: the
+/// ids are the same book's without it (its lines took the real ids, the
+/// first chapter was filed in the last contents line, and a 30-chapter
+/// book, each line nested in the one before, was refused as 31 levels
+/// deep). A rule's own "... 5" (no leader) stays.
+#[test]
+fn a_table_of_contents_does_not_become_rules() {
+    for chapters in [9, 30] {
+        let bare = rulebook(chapters, false);
+        let toc = rulebook(chapters, true);
+        let expected = texts_of_import(
+            &import_as("b.txt", bare.as_bytes(), "Toc Test", DocumentKind::Rules).unwrap(),
+        );
+        assert!(
+            expected.contains_key(&format!("{chapters}.1")),
+            "{expected:?}"
+        );
+        let from_text =
+            import_as("b.txt", toc.as_bytes(), "Toc Test", DocumentKind::Rules).unwrap();
+        let from_pdf = import_as(
+            "b.pdf",
+            &pdf::from_text_wrapped(&toc, 60),
+            "Toc Test",
+            DocumentKind::Rules,
+        )
+        .unwrap();
+        for imp in [&from_text, &from_pdf] {
+            let texts = texts_of_import(imp);
+            assert!(texts.keys().eq(expected.keys()), "{:?}", texts.keys());
+            assert!(
+                expected.iter().all(|(id, t)| words(&texts[id]) == words(t)),
+                "{texts:?}"
+            );
+            let all: String = texts.values().cloned().collect();
+            assert!(
+                !all.contains(". . . .") && !all.contains("Contents"),
+                "{all}"
+            );
+            assert!(
+                words(&all).join(" ").contains("lanterns ... 5 times"),
+                "{all}"
+            );
+            let said = format!("dropped a table of contents of {} lines", chapters * 2);
+            let notes: Vec<_> = imp
+                .preview
+                .warnings
+                .iter()
+                .filter(|w| w.contains("table of contents"))
+                .collect();
+            assert_eq!(notes.len(), 1, "{:?}", imp.preview.warnings);
+            assert!(notes[0].ends_with(&said), "{notes:?}");
+        }
+    }
+}

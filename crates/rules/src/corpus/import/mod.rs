@@ -8,6 +8,7 @@
 //! they index the shipped documents, so the preview shows the passages the
 //! document will have once it is live.
 
+mod contents;
 pub mod data;
 mod html;
 mod pdf;
@@ -178,7 +179,7 @@ pub struct Text {
     /// How bytes that were not UTF-8 were read (a preview warning).
     pub decoded: Option<&'static str>,
     /// What reading the file left out (a PDF's running headers and
-    /// footers): preview warnings.
+    /// footers, a table of contents): preview warnings.
     pub notes: Vec<String>,
 }
 
@@ -317,7 +318,9 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
     size_check(&file, bytes)?;
     let lower = file_name.to_lowercase();
     if pdf::is_pdf(bytes) || lower.ends_with(".pdf") {
-        let (text, notes) = pdf::extract(&file, bytes)?;
+        let (text, mut notes) = pdf::extract(&file, bytes)?;
+        let (text, contents) = contents::drop_contents(&text);
+        notes.extend(contents);
         return Ok(Text {
             notes,
             ..from_text(SourceFormat::Pdf, text)
@@ -358,17 +361,21 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
         SourceFormat::Text
     };
     let text = plain_lines(text);
-    // Plain text holds no markup: what looks like it is the text's own.
-    let text = match source_format {
-        SourceFormat::Text => clean::escape_markup(&text),
-        _ => text,
+    // Plain text holds no markup: what looks like it is the text's own; a
+    // table of contents, printed as text, is left out as a page's is.
+    let (text, notes) = match source_format {
+        SourceFormat::Text => {
+            let (text, notes) = contents::drop_contents(&text);
+            (clean::escape_markup(&text), notes)
+        }
+        _ => (text, Vec::new()),
     };
     Ok(Text {
         source_format,
         format: super::builder::detect_format(&text),
         text,
         decoded,
-        notes: Vec::new(),
+        notes,
     })
 }
 
