@@ -9,6 +9,12 @@ pub fn escape_md(s: &str) -> String {
     out
 }
 
+/// A character that starts a new line where it is shown: a control
+/// character, or Unicode's line and paragraph separators (U+2028, U+2029).
+pub(crate) fn breaks_line(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
 /// A user's text shown inline (a question in a summary): on one line (line
 /// breaks and other controls become spaces, so no heading or list item can
 /// be forged), markdown escaped, masked links (`[text](url)`) and
@@ -16,13 +22,7 @@ pub fn escape_md(s: &str) -> String {
 pub fn escape_inline(s: &str) -> String {
     let line: String = s
         .chars()
-        .map(|c| {
-            if super::matches::breaks_line(c) {
-                ' '
-            } else {
-                c
-            }
-        })
+        .map(|c| if breaks_line(c) { ' ' } else { c })
         .collect();
     let mut out = String::with_capacity(line.len() + 8);
     for c in escape_md(&line).chars() {

@@ -349,15 +349,15 @@ fn inline(s: &str, style: Style) -> String {
         Style::Discord => super::markdown::escape_inline(s),
         _ => s
             .chars()
-            .map(|c| if breaks_line(c) { ' ' } else { c })
+            .map(|c| {
+                if super::markdown::breaks_line(c) {
+                    ' '
+                } else {
+                    c
+                }
+            })
             .collect(),
     }
-}
-
-/// A character that starts a new line where it is shown: a control
-/// character, or Unicode's line and paragraph separators (U+2028, U+2029).
-pub(crate) fn breaks_line(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
 }
 
 fn entry_lines(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style, steps: bool) {
