@@ -1510,3 +1510,23 @@ fn a_table_of_contents_does_not_become_rules() {
         }
     }
 }
+
+/// A rulebook's third level ("2.1.1 Mulligan") takes its own number as its
+/// id, under its parent's: it had a slug of its title under the section
+/// before ("vell:2.2-1-1-mulligan"), and `cite vell:2.1.1` found nothing.
+#[test]
+fn a_third_level_number_is_its_own_id() {
+    let text = "1. Setup\n\n1.1 Boards\n\nEach player takes a board.\n\n2. Hands\n\n2.1 Drawing\n\nDraw seven cards.\n\n2.1.1 Mulligan\n\nOnce per game a player may shuffle their hand back and draw six.\n\n2.1.2 Keeping\n\nA player who keeps says so.\n\n2.2 Discarding\n\nDiscard down to seven at the end of your turn.\n";
+    let imp = import_as("hands.txt", text.as_bytes(), "Vell", DocumentKind::Rules).unwrap();
+    let built = Corpus::build(vec![imp.game.clone()]);
+    let parent = |id: &str| {
+        let p = built
+            .get(id)
+            .unwrap_or_else(|| panic!("{id}: {:?}", imp.preview.passages));
+        p.parent.map(|i| built.passages[i].id.clone())
+    };
+    assert_eq!(parent("vell:2.1.1"), Some("vell:2.1".to_string()));
+    assert_eq!(parent("vell:2.1.2"), Some("vell:2.1".to_string()));
+    assert_eq!(parent("vell:2.2"), Some("vell:2".to_string()));
+    assert!(built.get("vell:2.1.1").unwrap().text.contains("draw six"));
+}

@@ -15,8 +15,10 @@ static DASH_SECTION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*([0-9]+(?:\.[0-9]+)*)\s+[-–—]\s+(.+?)\s*$").unwrap());
 static SINGLE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(\s*)([0-9]+)\.\s+(.+?)\s*$").unwrap());
+/// `100.1`, and a rulebook's deeper levels (`2.1.1 Mulligan`), whose id
+/// is its own number under its parent's (it had a slug of its title).
 static RULE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\s*([0-9]+\.[0-9]+)\.?\s+(.+?)\s*$").unwrap());
+    LazyLock::new(|| Regex::new(r"^\s*([0-9]+(?:\.[0-9]+)+)\.?\s+(.+?)\s*$").unwrap());
 static SUBRULE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*([0-9]+\.[0-9]+[a-z])\.?\s+(.+?)\s*$").unwrap());
 
