@@ -32,6 +32,13 @@ pub fn from_text_wrapped(text: &str, columns: usize) -> Vec<u8> {
 /// the text) and footer ("Page N", below it) on every page, the footer
 /// drawn last, as fpdf2 draws them.
 pub fn from_text_wrapped_running(text: &str, columns: usize, header: &str) -> Vec<u8> {
+    from_text_wrapped_sided(text, columns, header, header)
+}
+
+/// [`from_text_wrapped_running`] with one header over the left pages (the
+/// 2nd, 4th, …) and another over the right ones, as a book sets its title
+/// and its chapter.
+pub fn from_text_wrapped_sided(text: &str, columns: usize, right: &str, left: &str) -> Vec<u8> {
     let printed: Vec<String> = text.lines().flat_map(|l| wrap(l, columns)).collect();
     let lines: Vec<&str> = printed.iter().map(String::as_str).collect();
     let pages: Vec<String> = lines
@@ -40,7 +47,7 @@ pub fn from_text_wrapped_running(text: &str, columns: usize, header: &str) -> Ve
         .map(|(i, chunk)| {
             format!(
                 "BT\n/F1 8 Tf\n40 778 Td\n({}) Tj\nET\n{}BT\n/F1 8 Tf\n290 30 Td\n(Page {}) Tj\nET\n",
-                escape(header),
+                escape(if i % 2 == 0 { right } else { left }),
                 page_content(chunk),
                 i + 1
             )

@@ -1050,6 +1050,24 @@ fn a_pdfs_running_header_and_footer_are_not_read_as_rules() {
         );
     }
     assert_eq!(warnings.len(), 2, "{warnings:?}");
+    // A book's title over its left pages and its chapter over the right
+    // ones: each is on half the pages, and each is dropped (an outside
+    // tester's left-page header was read into the rules seven times).
+    let sided = import_as(
+        "r.pdf",
+        &pdf::from_text_wrapped_sided(&text, 60, "Chapter One: Rules", header),
+        "Header Test",
+        DocumentKind::Rules,
+    )
+    .unwrap();
+    assert_eq!(texts_of_import(&sided), texts_of_import(&plain));
+    let said: Vec<_> = sided
+        .preview
+        .warnings
+        .iter()
+        .filter(|w| w.contains("dropped a running header"))
+        .collect();
+    assert_eq!(said.len(), 2, "{:?}", sided.preview.warnings);
 }
 
 /// A section given twice, the repeat an empty heading whose rules join the

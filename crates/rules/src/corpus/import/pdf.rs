@@ -334,9 +334,12 @@ fn edge_lines(lines: &[Line]) -> Vec<(usize, bool)> {
 /// rules. Returns a preview note for each one dropped.
 fn drop_running(pages: &mut [Vec<Line>]) -> Vec<String> {
     let mut seen = std::collections::BTreeMap::<(bool, String), usize>::new();
+    // The same by the page's side: a book sets its title over the left
+    // pages and its chapter over the right ones.
+    let mut seen_side = std::collections::BTreeMap::<(usize, bool, String), usize>::new();
     let mut elsewhere = std::collections::BTreeMap::<String, usize>::new();
     let edges: Vec<Vec<(usize, bool)>> = pages.iter().map(|l| edge_lines(l)).collect();
-    for (lines, edges) in pages.iter().zip(&edges) {
+    for (p, (lines, edges)) in pages.iter().zip(&edges).enumerate() {
         let keys: std::collections::BTreeSet<(bool, String)> = edges
             .iter()
             .filter(|&&(i, _)| !crate::corpus::numbered::starts_item(&lines[i].text))
@@ -344,6 +347,7 @@ fn drop_running(pages: &mut [Vec<Line>]) -> Vec<String> {
             .filter(|(_, key)| !key.is_empty())
             .collect();
         for key in keys {
+            *seen_side.entry((p % 2, key.0, key.1.clone())).or_default() += 1;
             *seen.entry(key).or_default() += 1;
         }
         let inner = (0..lines.len()).filter(|i| !edges.iter().any(|(e, _)| e == i));
@@ -352,10 +356,16 @@ fn drop_running(pages: &mut [Vec<Line>]) -> Vec<String> {
         }
     }
     let total = pages.len();
+    let on_side = |side: usize| (total + 1 - side) / 2;
     let running = |key: &(bool, String)| {
         let inside = elsewhere.get(&key.1).copied().unwrap_or(0);
-        seen.get(key)
-            .is_some_and(|&n| n >= 3 && n * 2 > total && inside * 4 < n)
+        let most = |n: usize, of: usize| n >= 3 && n * 2 > of && inside * 4 < n;
+        seen.get(key).is_some_and(|&n| most(n, total))
+            || (0..2).any(|side| {
+                seen_side
+                    .get(&(side, key.0, key.1.clone()))
+                    .is_some_and(|&n| most(n, on_side(side)))
+            })
     };
     let mut dropped = std::collections::BTreeMap::<(bool, String), usize>::new();
     for (lines, edges) in pages.iter_mut().zip(&edges) {
