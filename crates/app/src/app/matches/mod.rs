@@ -255,6 +255,17 @@ pub struct Pending {
 }
 
 impl Pending {
+    /// The refusal of an answer to another question while this one waits.
+    pub fn stale(&self) -> MatchError {
+        MatchError::Stale {
+            player: self.decision.player.clone(),
+            question: self
+                .proposes
+                .clone()
+                .unwrap_or_else(|| self.decision.question.clone()),
+        }
+    }
+
     /// A proposal waiting on a player's consent (not a rule's decision).
     pub fn is_consent(&self) -> bool {
         self.decision.key == CONSENT_KEY
@@ -1210,10 +1221,7 @@ impl Matches {
         match self.board(channel).await {
             Ok(MatchView {
                 pending: Some(p), ..
-            }) => MatchError::Stale {
-                player: p.decision.player,
-                question: p.proposes.unwrap_or(p.decision.question),
-            },
+            }) => p.stale(),
             _ => MatchError::NoDecision,
         }
     }
@@ -1431,19 +1439,7 @@ impl Matches {
                 choice,
                 version,
                 match_id,
-            } => {
-                // Picked from the list of another match (ended, and a new
-                // one started in the channel): its version says nothing here.
-                // A redelivered interaction answers as its first run did,
-                // also when that run ended the match.
-                if let Some(id) = match_id
-                    && self.replayed(caller).await?.is_none()
-                    && self.active(&caller.channel).await?.id != id
-                {
-                    return Err(self.stale(&caller.channel).await);
-                }
-                event(self.answer(caller, &choice, version).await?)
-            }
+            } => event(self.answer_in(caller, &choice, version, match_id).await?),
             MatchRequest::Advance { to } => event(self.advance(caller, to.as_deref()).await?),
             MatchRequest::Adjust {
                 field,

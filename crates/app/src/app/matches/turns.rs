@@ -365,6 +365,21 @@ impl Matches {
         choice: &str,
         version: Option<i64>,
     ) -> Result<EventReply, MatchError> {
+        self.answer_in(caller, choice, version, None).await
+    }
+
+    /// [`Matches::answer`] of an answer picked from the list of match
+    /// `match_id`: picked in another match (ended, and a new one started in
+    /// the channel), its version says nothing here. A redelivered
+    /// interaction answers as its first run did, also when that run ended
+    /// the match.
+    pub async fn answer_in(
+        &self,
+        caller: &Caller,
+        choice: &str,
+        version: Option<i64>,
+        match_id: Option<i64>,
+    ) -> Result<EventReply, MatchError> {
         if let Some(r) = self.replayed(caller).await? {
             return Ok(r);
         }
@@ -373,16 +388,13 @@ impl Matches {
         let caller = &caller.in_match(&m);
         let top = self.top(&m).await?.ok_or(MatchError::NoDecision)?;
         let pending = super::pending_of(&m, &top).ok_or(MatchError::NoDecision)?;
+        if match_id.is_some_and(|id| id != m.id) {
+            return Err(pending.stale());
+        }
         if let Some(v) = version.filter(|&v| v != m.version)
             && !self.only_notes_since(&m, v).await?
         {
-            return Err(MatchError::Stale {
-                player: pending.decision.player.clone(),
-                question: pending
-                    .proposes
-                    .clone()
-                    .unwrap_or(pending.decision.question.clone()),
-            });
+            return Err(pending.stale());
         }
         if pending.user != caller.user && !caller.moderator {
             return Err(MatchError::forbidden(format!(
