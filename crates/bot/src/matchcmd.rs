@@ -769,3 +769,63 @@ fn answer_choices(
     }
     choices
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::matches::{MatchView, Next, NextKind};
+    use crate::store::MatchStatus;
+
+    /// A match whose next player, seat 1 (`user`), is to take her turn.
+    fn view(notify: bool, quiet: Vec<usize>) -> MatchReply {
+        MatchReply::Match(Box::new(MatchView {
+            match_id: 1,
+            channel: "c".into(),
+            game: "ashes".into(),
+            status: MatchStatus::Active,
+            seats: Vec::new(),
+            version: 3,
+            started_by: "1".into(),
+            started_at: 0,
+            ended_at: None,
+            turn: None,
+            game_status: None,
+            pending: None,
+            next: Some(Next {
+                seat: 1,
+                user: "1300000000000000302".into(),
+                name: Some("Maeoni".into()),
+                what: NextKind::Turn,
+                text: "your turn (player turns, round 1)".into(),
+            }),
+            result: None,
+            notify,
+            quiet,
+            pictures: true,
+            rule_set: None,
+            notes: Vec::new(),
+            board: None,
+        }))
+    }
+
+    fn pinged(reply: &MatchReply, wrote: bool) -> Option<u64> {
+        let mut m = Message::info("Match", "");
+        add_turn_ping(&mut m, reply, wrote);
+        m.ping.map(|p| p.user)
+    }
+
+    /// A look at the board, or a switch of notices or pictures (`wrote`
+    /// false), pings nobody; a change of the match pings the next player
+    /// unless her own notices, or the match's, are off. (Over HTTP a look
+    /// is answered at once, and an answer at once sends no ping anyway: only
+    /// this function says whether a deferred one would.)
+    #[test]
+    fn a_look_pings_nobody_and_a_change_the_next_player_with_notices_on() {
+        let maeoni = Some(1_300_000_000_000_000_302);
+        assert_eq!(pinged(&view(true, Vec::new()), false), None);
+        assert_eq!(pinged(&view(true, Vec::new()), true), maeoni);
+        assert_eq!(pinged(&view(true, vec![1]), true), None);
+        assert_eq!(pinged(&view(true, vec![0]), true), maeoni);
+        assert_eq!(pinged(&view(false, Vec::new()), true), None);
+    }
+}
