@@ -1645,12 +1645,6 @@ fn quiet(m: &MatchRecord, seat: usize) -> bool {
     seat < 63 && m.quiet_seats & (1 << seat) != 0
 }
 
-/// Whether a reply pings `next` that it is their turn: the match's notices
-/// are on and that player's own are not off.
-pub(super) fn turn_notices(m: &MatchRecord, next: Option<&Next>) -> bool {
-    m.notify && next.is_none_or(|n| !quiet(m, n.seat))
-}
-
 fn seat_of(m: &MatchRecord, user: &str) -> Option<usize> {
     m.players.iter().position(|p| p == user)
 }

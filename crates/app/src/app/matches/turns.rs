@@ -48,6 +48,7 @@ impl Matches {
             .await?
             .ok_or(MatchError::NoMatch)?;
         let view = self.view(&now).await?;
+        let notify = view.turn_notices();
         let ruling = e
             .ruling
             .clone()
@@ -83,7 +84,7 @@ impl Matches {
             undone: None,
             board: e.state.clone(),
             pending: view.pending.filter(|p| p.version == e.seq),
-            notify: super::turn_notices(&now, view.next.as_ref()),
+            notify,
             next: view.next,
             result: view.result.filter(|_| now.version == e.seq),
             pictures: now.pictures,
@@ -120,6 +121,7 @@ impl Matches {
             .await?
             .ok_or(MatchError::NoMatch)?;
         let view = self.view(&now).await?;
+        let notify = view.turn_notices();
         Ok(EventReply {
             match_id: m.id,
             event: o.event.kind,
@@ -134,7 +136,7 @@ impl Matches {
             changes: o.changes,
             board: o.event.state,
             pending: view.pending,
-            notify: super::turn_notices(&now, view.next.as_ref()),
+            notify,
             next: view.next,
             result: view
                 .result
@@ -155,6 +157,7 @@ impl Matches {
         ruling: Ruling,
     ) -> Result<EventReply, MatchError> {
         let view = self.view(m).await?;
+        let notify = view.turn_notices();
         Ok(EventReply {
             match_id: m.id,
             event: kind,
@@ -169,7 +172,7 @@ impl Matches {
             note: None,
             undone: None,
             pending: view.pending,
-            notify: super::turn_notices(m, view.next.as_ref()),
+            notify,
             next: view.next,
             result: None,
             pictures: m.pictures,
