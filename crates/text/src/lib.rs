@@ -1,6 +1,13 @@
 //! Text helpers shared by every layer (corpus, search, engine, app): the
 //! bottom of the module graph; depends on nothing in the crate.
 
+/// Marks and overrides of text direction (U+061C, U+200E–200F,
+/// U+202A–202E, U+2066–2069): a name or text holding one can display as
+/// another ("Golem Ice" shown for a name spelt backwards).
+pub fn is_direction_control(c: char) -> bool {
+    matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
 /// Case-, accent- and punctuation-insensitive key for comparing names.
 pub fn fold(s: &str) -> String {
     if s.is_ascii() {

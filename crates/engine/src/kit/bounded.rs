@@ -11,6 +11,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::ops::{Deref, DerefMut};
 
+use arbiter_text::is_direction_control;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -86,12 +87,6 @@ impl<const MIN: u32, const MAX: u32> JsonSchema for Count<MIN, MAX> {
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         json_schema!({"type": "integer", "format": "uint32", "minimum": MIN, "maximum": MAX})
     }
-}
-
-/// Marks and overrides of text direction (U+061C, U+200E–200F,
-/// U+202A–202E, U+2066–2069).
-fn is_direction_control(c: char) -> bool {
-    matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// Unicode's line and paragraph separators: a line break no control test

@@ -243,17 +243,12 @@ pub const MAX_NAME_CHARS: usize = 200;
 /// the card quotes it.
 pub const MAX_TEXT_CHARS: usize = 20_000;
 
-/// Direction overrides and isolates: a name holding one can display as
-/// another ("Golem Ice" shown for a name spelt backwards).
-fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}')
-}
-
 /// A card's text, rulings, type and cost without hidden characters
 /// ([`crate::corpus::clean::is_hidden`] and the direction marks): quoted in
 /// every answer naming the card, they would reorder or hide what follows.
 fn clean_text(card: &mut Card) {
-    let hidden = |c: char| crate::corpus::clean::is_hidden(c) || is_bidi_control(c);
+    let hidden =
+        |c: char| crate::corpus::clean::is_hidden(c) || arbiter_text::is_direction_control(c);
     let strip = |s: &mut String| {
         if s.contains(hidden) {
             s.retain(|c| !hidden(c));
@@ -280,10 +275,13 @@ fn check(cards: Vec<Card>, lines: &[usize]) -> Parsed {
         };
         let clean = |s: &str| {
             s.chars()
-                .filter(|c| !is_bidi_control(*c))
+                .filter(|c| !arbiter_text::is_direction_control(*c))
                 .collect::<String>()
         };
-        if card.names().any(|s| s.chars().any(is_bidi_control)) {
+        if card
+            .names()
+            .any(|s| s.chars().any(arbiter_text::is_direction_control))
+        {
             out.warnings.push(format!(
                 "card #{n}: direction controls (U+202A–202E, U+2066–2069) taken out of its name"
             ));
