@@ -1698,3 +1698,25 @@ fn lowering_ones_own_score_with_three_seats_asks_the_others() {
         "{out}"
     );
 }
+
+#[test]
+fn a_moderators_answer_says_whose_decision_it_settled() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(
+        &bot,
+        "Coal",
+        "/match play attack unit \"Mist Spirit\" with Hammer Knight\n",
+    );
+    assert!(out.contains("guard"), "{out}");
+    let out = run(
+        &bot,
+        "judge",
+        "/as judge moderator\n/match answer choice:2\n/match log\n",
+    );
+    assert!(out.contains("judge answered for Maeoni: "), "{out}");
+    // Undone, and answered by her: her own answer needs no "for".
+    run(&bot, "judge", "/as judge moderator\n/match undo\n");
+    let out = run(&bot, "Maeoni", "/match answer choice:2\n/match log\n");
+    assert!(out.contains("Maeoni answered: "), "{out}");
+}

@@ -360,6 +360,20 @@ fn inline(s: &str, style: Style) -> String {
     }
 }
 
+/// " for NAME" when an answer settled another seat's decision (a
+/// moderator's, or the timeout's): whose choice it was stays on the record.
+fn answered_for(e: &LogEntry, seats: &[Seat], style: Style) -> String {
+    let seat = e
+        .context
+        .as_ref()
+        .and_then(|c| c.get("answered_for"))
+        .and_then(Value::as_u64);
+    match seat.and_then(|i| seats.iter().find(|s| s.seat as u64 == i)) {
+        Some(s) if s.user != e.actor => format!(" for {}", who(seats, &s.user, style)),
+        _ => String::new(),
+    }
+}
+
 fn entry_lines(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style, steps: bool) {
     let text = |k: &str| {
         let t = e
@@ -387,7 +401,7 @@ fn entry_lines(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style, ste
         EventKind::Setup if asked => "proposed the starting board (asked for consent)".into(),
         EventKind::Setup => format!("set up the board{}", agreement(e, seats, style)),
         EventKind::Play => format!("played {}", typed("")),
-        EventKind::Answer => format!("answered: {}", typed("")),
+        EventKind::Answer => format!("answered{}: {}", answered_for(e, seats, style), typed("")),
         EventKind::Advance => format!("moved the match on ({})", typed("advance")),
         EventKind::Adjust => format!(
             "adjusted {} (reason: {}){}",

@@ -1752,6 +1752,11 @@ struct PlayContext {
     agreed_by: Vec<usize>,
     #[serde(default)]
     answered: Vec<(String, usize)>,
+    /// The seat whose decision this event answers, on the answer's own
+    /// event only (read back, a context starts without it): the log says
+    /// whose choice a moderator or the timeout made.
+    #[serde(default, skip_deserializing, skip_serializing_if = "Option::is_none")]
+    answered_for: Option<usize>,
     /// The consent this play waited on (`agreed by`), once asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     proposal: Option<consent::Proposal>,

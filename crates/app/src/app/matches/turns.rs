@@ -441,6 +441,7 @@ impl Matches {
         merge_patch(&mut play, &chosen.patch);
         let mut context = PlayContext::of(top);
         context.answered.push((d.key.clone(), d.seat));
+        context.answered_for = Some(d.seat);
         let input = if actor == TIMEOUT_ACTOR && d.default_assumed {
             format!(
                 "{} (timed out: assumed, the rules give no default)",
@@ -1214,6 +1215,7 @@ fn rule_play(
         agreed: false,
         agreed_by,
         answered: Vec::new(),
+        answered_for: None,
         proposal: None,
     };
     let mut ruling = board.judge(play.clone(), &context.asking())?;
