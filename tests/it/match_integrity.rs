@@ -760,7 +760,7 @@ fn a_new_match_cannot_bury_an_ended_one() {
     );
     assert!(
         out.contains(
-            "match #2 withdrawn: nothing was recorded in it; match #1 is this channel's again"
+            "match #2 withdrawn: nothing in it was in effect; match #1 is this channel's again"
         ),
         "{out}"
     );

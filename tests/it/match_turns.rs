@@ -638,6 +638,47 @@ async fn a_match_with_nothing_recorded_is_withdrawn_and_the_one_before_comes_bac
     consistent(&m).await;
 }
 
+both!(a_strangers_note_in_a_new_match_cannot_bury_the_ended_one);
+/// A note before any board, or a first board proposed and withdrawn, left
+/// a new match with events and nothing to undo: the ended match before it
+/// was out of everyone's reach (found by an outside tester).
+async fn a_strangers_note_in_a_new_match_cannot_bury_the_ended_one(url: String) {
+    use arbiter::app::matches::{MatchReply, MatchRequest};
+    let m = started(&url, None).await;
+    m.end(&judge(), Some("Coal"), Some("judge ruling"))
+        .await
+        .unwrap();
+    let troll = Caller::new("table", "troll", false);
+    m.start(&troll, "ashes", &["troll".into(), "maeoni-user".into()])
+        .await
+        .unwrap();
+    m.note(&troll, "lol").await.unwrap();
+    // The note is taken back, then the match it was all of.
+    let MatchReply::Event(r) = m.handle(&judge(), MatchRequest::Undo).await.unwrap() else {
+        panic!("the note undone")
+    };
+    assert_eq!(r.undone.map(|u| u.kind), Some(EventKind::Note));
+    let MatchReply::Match(v) = m.handle(&judge(), MatchRequest::Undo).await.unwrap() else {
+        panic!("the match withdrawn")
+    };
+    assert_eq!((v.match_id, v.status), (1, MatchStatus::Ended));
+    assert!(v.notes[0].contains("match #2 withdrawn"), "{:?}", v.notes);
+    // Its log is kept; the channel's match is the one before.
+    let store = Store::connect(&url).await.expect("connect");
+    assert_eq!(store.event_heads(2).await.unwrap().len(), 2);
+    let MatchReply::Event(r) = m.handle(&judge(), MatchRequest::Undo).await.unwrap() else {
+        panic!("the end undone")
+    };
+    assert_eq!(r.undone.map(|u| u.kind), Some(EventKind::End));
+    assert_eq!(m.board("table").await.unwrap().status, MatchStatus::Active);
+    // A new match can be started after it.
+    m.end(&judge(), Some("Coal"), None).await.unwrap();
+    m.start(&troll, "ashes", &["troll".into(), "maeoni-user".into()])
+        .await
+        .unwrap();
+    consistent(&m).await;
+}
+
 both!(a_decision_the_timeout_raised_waits_for_its_player);
 async fn a_decision_the_timeout_raised_waits_for_its_player(url: String) {
     let m = started(&url, Some(Duration::ZERO)).await;

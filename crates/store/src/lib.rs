@@ -101,6 +101,10 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
 pub enum MatchStatus {
     Active,
     Ended,
+    /// Taken out of its channel's way before anything in it took effect
+    /// (every event undone, no board): kept with its log, never the
+    /// channel's match again.
+    Withdrawn,
 }
 
 /// A match as stored, with its current board.
@@ -432,7 +436,7 @@ impl Store {
     pub async fn latest_match(&self, channel: &str) -> Result<Option<MatchRecord>, StoreError> {
         let sql = format!(
             "SELECT {MATCH_COLUMNS} {MATCH_FROM} \
-             WHERE m.channel = $1 \
+             WHERE m.channel = $1 AND m.status <> 'withdrawn' \
              ORDER BY CASE WHEN m.status = 'active' THEN 0 ELSE 1 END, m.id DESC LIMIT 1"
         );
         let row = sqlx::query(&sql)
@@ -450,7 +454,8 @@ impl Store {
     ) -> Result<Option<MatchRecord>, StoreError> {
         let sql = format!(
             "SELECT {MATCH_COLUMNS} {MATCH_FROM} \
-             WHERE m.channel = $1 AND m.id < $2 ORDER BY m.id DESC LIMIT 1"
+             WHERE m.channel = $1 AND m.id < $2 AND m.status <> 'withdrawn' \
+             ORDER BY m.id DESC LIMIT 1"
         );
         let row = sqlx::query(&sql)
             .bind(channel)
@@ -460,22 +465,34 @@ impl Store {
         row.map(|r| match_from_row(&r)).transpose()
     }
 
-    /// Deletes a match in which nothing was recorded (version 0, no
-    /// event): its withdrawal, which loses nothing. False when something
+    /// Withdraws a match nothing in which is in effect (the caller checked
+    /// at `m.version`): one in which nothing was recorded (version 0, no
+    /// event) is deleted, which loses nothing; one whose events were all
+    /// taken back is marked withdrawn, its log kept. False when something
     /// was recorded meanwhile, or it is gone.
     /// `interaction`, when given, is recorded with it in the same
     /// transaction ([`Store::withdrawn_by`]).
-    pub async fn withdraw_empty_match(
+    pub async fn withdraw_match(
         &self,
         m: &MatchRecord,
         interaction: Option<&str>,
     ) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let done = sqlx::query(
-            "DELETE FROM arbiter_matches WHERE id = $1 AND version = 0 \
-             AND NOT EXISTS (SELECT 1 FROM arbiter_match_events WHERE match_id = $1)",
-        )
-        .bind(m.id)
+        let done = if m.version == 0 {
+            sqlx::query(
+                "DELETE FROM arbiter_matches WHERE id = $1 AND version = 0 \
+                 AND NOT EXISTS (SELECT 1 FROM arbiter_match_events WHERE match_id = $1)",
+            )
+            .bind(m.id)
+        } else {
+            sqlx::query(
+                "UPDATE arbiter_matches SET status = 'withdrawn', ended_at = $3 \
+                 WHERE id = $1 AND version = $2 AND status = 'active'",
+            )
+            .bind(m.id)
+            .bind(m.version)
+            .bind(now_ms())
+        }
         .execute(&mut *tx)
         .await?;
         if done.rows_affected() != 1 {
@@ -1162,6 +1179,7 @@ fn match_from_row(r: &AnyRow) -> Result<MatchRecord, StoreError> {
     let status = match r.try_get::<String, _>("status")?.as_str() {
         "active" => MatchStatus::Active,
         "ended" => MatchStatus::Ended,
+        "withdrawn" => MatchStatus::Withdrawn,
         other => return Err(StoreError::Corrupt(format!("unknown status '{other}'"))),
     };
     let state: Option<String> = r.try_get("state")?;

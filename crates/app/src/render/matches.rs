@@ -91,6 +91,7 @@ pub fn view(v: &MatchView, style: Style) -> String {
     let status = match v.status {
         MatchStatus::Active => "active",
         MatchStatus::Ended => "ended",
+        MatchStatus::Withdrawn => "withdrawn",
     };
     let _ = writeln!(
         out,

@@ -941,6 +941,7 @@ impl Matches {
                 let now = self.store.match_by_id(m.id).await?;
                 Err(match now {
                     Some(n) if n.status == MatchStatus::Ended => MatchError::Ended,
+                    Some(n) if n.status == MatchStatus::Withdrawn => MatchError::NoMatch,
                     Some(n) => MatchError::BoardChanged {
                         version: n.version,
                         board: n.state,
@@ -994,7 +995,7 @@ impl Matches {
             return self.withdrawn(&m, id).await;
         }
         let m = self.latest(&caller.channel).await?;
-        let before = match m.status == MatchStatus::Active && m.version == 0 {
+        let before = match self.nothing_in_effect(&m).await? {
             true => self.store.match_before(&caller.channel, m.id).await?,
             false => None,
         };
@@ -1008,7 +1009,7 @@ impl Matches {
             ));
         }
         let interaction = caller.interaction.as_deref();
-        if !self.store.withdraw_empty_match(&m, interaction).await? {
+        if !self.store.withdraw_match(&m, interaction).await? {
             // Something was recorded meanwhile: that is what undo takes.
             return Err(MatchError::BoardChanged {
                 version: m.version + 1,
@@ -1019,11 +1020,27 @@ impl Matches {
         self.withdrawn(&before, m.id).await
     }
 
+    /// Whether an active match holds nothing in effect: nothing recorded,
+    /// or every event taken back before any board (a note undone, a first
+    /// board proposed and withdrawn). Such a match may be withdrawn: a
+    /// stranger's note in a new match must not bury the ended one before
+    /// it (found by an outside tester).
+    async fn nothing_in_effect(&self, m: &MatchRecord) -> Result<bool, MatchError> {
+        if m.status != MatchStatus::Active || m.state.as_ref().is_some_and(|s| !s.is_null()) {
+            return Ok(false);
+        }
+        if m.version == 0 {
+            return Ok(true);
+        }
+        let heads = self.store.event_heads(m.id).await?;
+        Ok(turns::effective_stack(&heads).is_empty())
+    }
+
     /// The reply to a withdrawal: the channel's match now, saying so.
     async fn withdrawn(&self, now: &MatchRecord, id: i64) -> Result<MatchReply, MatchError> {
         let mut v = self.view(now).await?;
         v.notes.push(format!(
-            "match #{id} withdrawn: nothing was recorded in it; match #{} is this channel's again (`undo` takes back its last event, an end included)",
+            "match #{id} withdrawn: nothing in it was in effect; match #{} is this channel's again (`undo` takes back its last event, an end included)",
             now.id
         ));
         Ok(MatchReply::Match(Box::new(v)))

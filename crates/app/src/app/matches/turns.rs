@@ -811,9 +811,15 @@ impl Matches {
             Some(t) if stack.len() == 1 => super::setup_waiting(&m, &t).is_some(),
             _ => false,
         };
+        // A note before any board changes none: its undo leaves the match
+        // as it was before it (which may then be withdrawn).
+        let first_note = stack.len() == 1
+            && heads
+                .iter()
+                .any(|h| h.seq == stack[0] && h.kind == EventKind::Note);
         let Some(&top) = stack
             .last()
-            .filter(|_| below.is_some() || ended || proposed)
+            .filter(|_| below.is_some() || ended || proposed || first_note)
         else {
             return Err(MatchError::NothingToUndo);
         };
