@@ -652,11 +652,19 @@ fn a_half_confirmed_proposal_is_its_authors_to_take_back() {
         out.contains("was made by Ana; only they or a moderator may undo it"),
         "{out}"
     );
-    let out = run(&bot, "Ana", "/match undo\n");
-    assert!(out.contains("Undone: event #"), "{out}");
+    // Her undo takes back the whole proposal, not Ben's confirmation
+    // alone (which asked him again; found by an outside tester).
     let out = run(&bot, "Ana", "/match undo\n/match board\n");
     assert!(
         out.contains("== Undone: event #2 ==") && out.contains("victory_points: 0"),
+        "{out}"
+    );
+    let board = out.split("== Match #1").nth(1).unwrap_or_default();
+    assert!(!board.contains("waiting: "), "nobody is asked: {out}");
+    let out = run(&bot, "Ana", "/match log\n/match verify\n");
+    assert!(out.contains("Ana undid #2"), "{out}");
+    assert!(
+        out.contains("every stored board equals the replay"),
         "{out}"
     );
 }

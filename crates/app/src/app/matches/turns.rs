@@ -829,6 +829,10 @@ impl Matches {
             .await?
             .ok_or(MatchError::NothingToUndo)?;
         self.may_undo(caller, &m, &undone, ended)?;
+        let (top, undone, below) = match self.proposal_origin(caller, &m, &stack, &undone).await? {
+            Some((i, origin)) => (stack[i], origin, i.checked_sub(1).map(|j| stack[j])),
+            None => (top, undone, below),
+        };
         let restored = match below {
             Some(b) => Some(
                 self.store
@@ -855,6 +859,42 @@ impl Matches {
         o.changes = engine::diff(&undone.state, &state);
         o.undone = Some(LogEntry::from_record(undone, false));
         self.record(caller, &m, o).await
+    }
+
+    /// A proposal confirmed by some and still waiting on others is its
+    /// author's to take back whole: when `undone` (the top of `stack`) is
+    /// another player's confirmation of `caller`'s waiting proposal, the
+    /// event that proposed it and its index in `stack`. Before, the
+    /// author's undo took back the other player's confirmation alone and
+    /// asked them again (found by an outside tester).
+    async fn proposal_origin(
+        &self,
+        caller: &Caller,
+        m: &MatchRecord,
+        stack: &[i64],
+        undone: &EventRecord,
+    ) -> Result<Option<(usize, EventRecord)>, MatchError> {
+        let asked = |e: &EventRecord| {
+            e.kind == EventKind::Answer
+                && super::consent::Proposal::of(e)
+                    .is_some_and(|p| p.stage == super::consent::Stage::Asked)
+        };
+        let by = super::consent::Proposal::of(undone).map(|p| p.by);
+        let authors = by.and_then(|b| m.players.get(b)) == Some(&caller.user);
+        if caller.moderator || undone.actor == caller.user || !asked(undone) || !authors {
+            return Ok(None);
+        }
+        for i in (0..stack.len().saturating_sub(1)).rev() {
+            let e = self
+                .store
+                .event(m.id, stack[i])
+                .await?
+                .ok_or(MatchError::NothingToUndo)?;
+            if !asked(&e) {
+                return Ok(Some((i, e)));
+            }
+        }
+        Ok(None)
     }
 
     /// Whether `caller` may undo `undone` (the event in effect); the
@@ -909,8 +949,8 @@ impl Matches {
         if undone.actor == caller.user || agreed {
             return Ok(());
         }
-        // A proposal still waiting is its author's to take back, a
-        // confirmation given so far first (one undo each).
+        // A proposal still waiting is its author's to take back, with
+        // the confirmations given so far ([`Matches::proposal_origin`]).
         // A note made while a proposal waits carries its context, but is
         // a note, not the proposal.
         let waiting = super::consent::Proposal::of(undone)
