@@ -280,6 +280,12 @@ fn extra_rule_directories_load_the_mtg_rules() {
     let o = arbiter(&["--rules-dir", "tests/fixtures/mtg", "card", "Doom Blade"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("Destroy target nonblack creature."));
+    // A rule quoting a function word ("you", "may": 102.4, 603.5) is not
+    // a rule the card's text names; a quoted term ("card", 108.2) is.
+    let o = arbiter(&["--rules-dir", "tests/fixtures/mtg", "card", "Flash"]);
+    let out = stdout(&o);
+    assert!(out.contains("“card” → [mtg:108.2]"), "{out}");
+    assert!(!out.contains("“you”") && !out.contains("“may”"), "{out}");
     let o = arbiter(&[
         "--rules-dir",
         "tests/fixtures/mtg",

@@ -173,7 +173,7 @@ impl App {
             }
             let terms = std::iter::once(p.title.as_str()).chain(quoted(&p.text));
             let hit = terms
-                .filter(|t| t.chars().count() >= MIN_TERM_CHARS)
+                .filter(|t| t.chars().count() >= MIN_TERM_CHARS && !function_words(t))
                 .filter_map(|t| word_at(&hay, &words(t)).map(|at| (at, t)))
                 .min_by_key(|(at, t)| (*at, usize::MAX - t.len()));
             if let Some((at, term)) = hit {
@@ -225,6 +225,13 @@ fn quoted(text: &str) -> impl Iterator<Item = &str> {
             })
         })
         .filter(|q| !q.is_empty() && q.chars().count() <= 40)
+}
+
+/// A term of function words alone: MTG's rules quote "you" and "may"
+/// (102.4, 603.5), which every card's text uses without naming a rule
+/// (found by an outside tester: `card Flash` linked “you” to 102.4).
+fn function_words(term: &str) -> bool {
+    words(term).split(' ').all(crate::search::is_stop)
 }
 
 /// Lower-case words separated by single spaces (punctuation dropped).

@@ -38,8 +38,9 @@ fn plain_word(text: &str) -> Option<String> {
         .then(|| text.to_ascii_lowercase())
 }
 
-/// Whether a token is on the stop list.
-fn is_stop(token: &str) -> bool {
+/// Whether a token (lower case) is on the stop list: a function word
+/// ("the", "you", "may").
+pub fn is_stop(token: &str) -> bool {
     static SORTED: std::sync::OnceLock<Vec<&str>> = std::sync::OnceLock::new();
     let sorted = SORTED.get_or_init(|| {
         let mut v = STOP.to_vec();

@@ -27,7 +27,7 @@ use bm25::{Embedder, EmbedderBuilder};
 use serde::Serialize;
 
 use crate::corpus::{Corpus, PassageIdx, PassageKind};
-pub use analyze::Analyzer;
+pub use analyze::{Analyzer, is_stop};
 pub use complete::{Completer, Keys, MAX_SUGGESTIONS, Suggestion, rank};
 pub use confidence::{Confidence, Evidence, SemanticEvidence};
 use query::Group;
