@@ -305,6 +305,58 @@ async fn rules_ids_and_games_autocomplete_per_server() {
     e.server.stop().await.unwrap();
 }
 
+/// A server's own game is offered by `/rule game:` and `/games game:`
+/// autocomplete (they had the five shipped games as fixed choices, so a
+/// game brought with `/rules add` could not be picked on Discord); another
+/// server is not offered it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_servers_own_game_is_offered_where_a_game_is_asked() {
+    let e = endpoint().await;
+    let admin = |p: Value| as_member(p, COAL.0, COAL.1, ADMIN_PERMISSIONS);
+    let doc = "# Kitchen Table\n\n1. The cook deals first.\n";
+    let url = e.fake.serve_file("kitchen.md", doc.as_bytes().to_vec());
+    let v = e
+        .send(&admin(rules_add_doc(
+            &url,
+            doc.len(),
+            ["kitchen.md", "Kitchen Secret", "rules", "Kitchen rules"],
+        )))
+        .await;
+    let (_, confirm) = buttons(&v).into_iter().next().unwrap();
+    e.send(&admin(button(&confirm))).await;
+    for command in ["rule", "games"] {
+        let v = e
+            .send(&autocomplete(command, "game", "kitchen", vec![]))
+            .await;
+        assert_eq!(v["type"], 8, "{v}");
+        assert!(
+            choice_values(&v).iter().any(|c| c == "kitchen-secret"),
+            "{command}: {v}"
+        );
+        let v = e
+            .send(&in_guild(
+                autocomplete(command, "game", "kitchen", vec![]),
+                OTHER_GUILD,
+            ))
+            .await;
+        assert!(
+            !choice_values(&v).iter().any(|c| c == "kitchen-secret"),
+            "{command}: {v}"
+        );
+    }
+    let v = e
+        .send(&slash(
+            "rule",
+            vec![
+                opt("query", "who deals first"),
+                opt("game", "kitchen-secret"),
+            ],
+        ))
+        .await;
+    assert!(text_of(&v).contains("The cook deals first."), "{v}");
+    e.server.stop().await.unwrap();
+}
+
 /// `/card` over the endpoint: a card list uploaded with `/rules add
 /// kind:cards` (a CSV attachment), autocomplete of names, the card with a
 /// button to the rule its text names, did-you-mean (ephemeral), and

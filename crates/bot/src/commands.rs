@@ -329,7 +329,10 @@ pub fn attachment_file(a: Attachment) -> Value {
     Value::File(RulesFile::Attachment(a))
 }
 
-const GAME_ONLY: Opt = text("game", "Only this game").choices(Choices::Games);
+/// A game to search or show: autocompleted, since a server's own games
+/// (`/rules add`) are not in a fixed list of choices (an outside tester's
+/// server could not pick its own game in `/rule`).
+const GAME_ONLY: Opt = text("game", "Only this game").autocomplete().max(100);
 const BOARD: Opt = text("board", "The board document (YAML or JSON)")
     .max(MAX_BOARD_OPTION)
     .multiline();
@@ -428,7 +431,8 @@ const GAMES: Spec = Spec {
             "game",
             "One game: its contents and, per passage, what the engine executes",
         )
-        .choices(Choices::Games)],
+        .autocomplete()
+        .max(100)],
         parse: |g| {
             Ok(Command::Games {
                 game: g.text("game"),
@@ -483,7 +487,7 @@ const CARD: Spec = Spec {
                 .autocomplete()
                 .channel_game()
                 .max(MAX_CARD_NAME_CHARS as u16),
-            GAME_ONLY.choices(Choices::Free).autocomplete().max(100),
+            GAME_ONLY,
         ],
         parse: |g| {
             Ok(Command::Card {
@@ -1163,7 +1167,7 @@ pub(super) fn complete(
                 value: arbiter_text::short_ref(&c.name).into_owned(),
             })
             .collect(),
-        ("card", "game") => app
+        ("rule" | "card" | "games", "game") => app
             .complete_games(value, MAX_CHOICES)
             .iter()
             .map(|g| Choice::passage(&g.id, &g.title))
