@@ -1300,6 +1300,34 @@ fn a_title_holding_a_mention_or_a_link_is_refused() {
     assert!(add("house.md", Some("House rules [2024]")).is_ok());
 }
 
+/// A title is one line of at most 100 characters without hidden
+/// characters: an outside tester's 5,000-character title pushed the quoted
+/// rule out of every answer citing it, and a title kept its line break and
+/// zero-width spaces ("Zero\u{200b}Width").
+#[test]
+fn a_title_is_one_short_plain_line() {
+    let app = common::app();
+    let add = |title: &str| {
+        app.import(&ImportRequest {
+            file_name: "house.md",
+            bytes: b"1. Guards exhaust.\n",
+            game: "ashes",
+            kind: DocumentKind::House,
+            title: Some(title),
+        })
+    };
+    let long = "T".repeat(101);
+    let e = add(&long).unwrap_err();
+    assert!(
+        matches!(e, ImportError::TitleTooLong { chars: 101, .. }),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("give a shorter title"), "{e}");
+    assert!(add(&"T".repeat(100)).is_ok());
+    let preview = add("House\nrules  Zero\u{200b}Width\u{feff}").unwrap();
+    assert_eq!(preview.preview.title, "House rules ZeroWidth");
+}
+
 /// A card or slang list that is not text is refused as a list, with the
 /// formats a list takes (it was told to send Markdown, HTML or a PDF).
 #[test]

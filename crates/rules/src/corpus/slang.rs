@@ -232,8 +232,9 @@ fn read_csv(text: &str) -> Result<Vec<(String, Vec<String>)>, SlangError> {
 }
 
 /// One phrase as search reads it: hidden characters (controls, direction
-/// overrides, every format character) out, spaces single.
-fn tidy(s: &str) -> String {
+/// overrides, every format character) out, spaces single. Also a
+/// document's title (`import::target`).
+pub(crate) fn tidy(s: &str) -> String {
     let shown: String = s
         .chars()
         .filter(|c| !clean::is_hidden(*c) && !is_format(*c))

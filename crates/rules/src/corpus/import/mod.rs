@@ -102,6 +102,11 @@ pub enum ImportError {
         "the title “{title}” holds a mention or a link, which every answer citing it would show; give a title in plain words (title:)"
     )]
     TitleLink { title: String },
+    /// A title longer than [`MAX_TITLE_CHARS`].
+    #[error(
+        "the title “{start}…” is {chars} characters; the most is {MAX_TITLE_CHARS}, as every answer citing the document shows it: give a shorter title (title:)"
+    )]
+    TitleTooLong { start: String, chars: usize },
     #[error(
         "{file} converts to {} MB of text; the limit is {} MB per document. Split it into smaller documents.",
         mb(*size), mb(*limit)
@@ -514,6 +519,11 @@ fn digits(s: &str) -> String {
     s.chars().filter(char::is_ascii_digit).collect()
 }
 
+/// Most characters of a document's title: every answer citing the
+/// document shows it in its citation path (an outside tester's title of
+/// 5,000 characters pushed the quoted rule out of the reply).
+pub const MAX_TITLE_CHARS: usize = 100;
+
 /// Most characters of a new game's id or a document's slug: a passage id
 /// (`game:slug.section.1`) must fit Discord's 100 characters of a button
 /// or an autocomplete value, or it cannot be pressed or removed.
@@ -642,9 +652,21 @@ pub fn target(known: &Corpus, req: &ImportRequest) -> Result<Target, ImportError
         .map(str::trim)
         .filter(|t| !t.is_empty())
         .map_or_else(|| title_from_file(req.file_name), str::to_string);
-    let title: String = title.chars().filter(|c| !clean::is_hidden(*c)).collect();
+    // On one line, without hidden or zero-width characters: a title is
+    // in every answer's citation path.
+    let title = match crate::corpus::slang::tidy(&title) {
+        t if t.is_empty() => title_from_file(req.file_name),
+        t => t,
+    };
     if clean::holds_link(&title) {
         return Err(ImportError::TitleLink { title });
+    }
+    let chars = title.chars().count();
+    if chars > MAX_TITLE_CHARS {
+        return Err(ImportError::TitleTooLong {
+            start: title.chars().take(40).collect(),
+            chars,
+        });
     }
     let slug = unique_slug(known, &game, &title);
     Ok(Target {
