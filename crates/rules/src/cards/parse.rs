@@ -261,13 +261,13 @@ fn clean_text(card: &mut Card) {
 }
 
 /// Cards with no name, a name over [`MAX_NAME_CHARS`] or text over
-/// [`MAX_TEXT_CHARS`] are left out; a name (or alias) given twice keeps
-/// its first card; direction controls are taken out of names. All are
+/// [`MAX_TEXT_CHARS`] are left out; direction controls are taken out of
+/// names; names and aliases given twice as [`unique_names`] says. All are
 /// warnings, each naming the card by its number in the list and, when
 /// `lines` has them (a CSV list), the line its row starts on.
 fn check(cards: Vec<Card>, lines: &[usize]) -> Parsed {
     let mut out = Parsed::default();
-    let mut seen: HashMap<String, (String, String)> = HashMap::new();
+    let mut kept = Vec::new();
     for (i, mut card) in cards.into_iter().enumerate() {
         let n = match lines.get(i) {
             Some(line) => format!("{} (line {line})", i + 1),
@@ -302,23 +302,53 @@ fn check(cards: Vec<Card>, lines: &[usize]) -> Parsed {
             ));
             continue;
         }
-        let clash = card.names().find_map(|name| {
-            seen.get(&crate::text::fold(name))
-                .map(|(first, other)| (name.to_string(), first.clone(), other.clone()))
-        });
-        if let Some((name, first, other)) = clash {
+        kept.push((n, card));
+    }
+    unique_names(kept, &mut out);
+    out
+}
+
+/// A card whose name is an earlier card's name (or alias) is left out, the
+/// first kept; an alias that is another card's name, or an earlier card's
+/// alias, is dropped from its card alone (names compared folded). An
+/// outside tester's card was left out whole because one of its aliases
+/// folded to another card's alias ("golem 1", "golem-1").
+fn unique_names(cards: Vec<(String, Card)>, out: &mut Parsed) {
+    let fold = crate::text::fold;
+    let mut names: HashMap<String, (String, String)> = HashMap::new();
+    let mut kept = Vec::new();
+    for (n, card) in cards {
+        if let Some((first, other)) = names.get(&fold(&card.name)) {
             out.warnings.push(format!(
-                "card #{n} '{}': the name '{name}' is already card #{first} '{other}'; the first is kept",
-                card.name
+                "card #{n} '{}': the name '{}' is already card #{first} '{other}'; the first is kept",
+                card.name, card.name
             ));
             continue;
         }
-        for name in card.names() {
-            seen.insert(crate::text::fold(name), (n.clone(), card.name.clone()));
-        }
+        names.insert(fold(&card.name), (n.clone(), card.name.clone()));
+        kept.push((n, card));
+    }
+    let mut aliases: HashMap<String, (String, String)> = HashMap::new();
+    for (n, mut card) in kept {
+        let own = fold(&card.name);
+        card.aliases.retain(|alias| {
+            let key = fold(alias);
+            let taken = names
+                .get(&key)
+                .filter(|_| key != own)
+                .or_else(|| aliases.get(&key).filter(|(first, _)| *first != n));
+            if let Some((first, other)) = taken {
+                out.warnings.push(format!(
+                    "card #{n} '{}': its alias '{alias}' is already card #{first} '{other}'; the alias is dropped",
+                    card.name
+                ));
+                return false;
+            }
+            aliases.insert(key, (n.clone(), card.name.clone()));
+            true
+        });
         out.cards.push(card);
     }
-    out
 }
 
 /// A string, number or boolean as text (a cost may be written `3`).
@@ -427,10 +457,13 @@ mod tests {
         )
         .unwrap();
         let names: Vec<&str> = p.cards.iter().map(|c| c.name.as_str()).collect();
-        assert_eq!(names, ["Ice Golem", "Bear"]);
+        // Frost keeps its card; only the alias another card's name has goes.
+        assert_eq!(names, ["Ice Golem", "Frost", "Bear"]);
+        assert!(p.cards[1].aliases.is_empty());
         assert_eq!(p.warnings.len(), 3, "{:?}", p.warnings);
         assert!(
-            p.warnings[1].contains("already card #1 'Ice Golem'"),
+            p.warnings[1].contains("already card #1 'Ice Golem'; the first is kept")
+                && p.warnings[2].contains("its alias 'Ice Golem' is already card #1"),
             "{:?}",
             p.warnings
         );
@@ -467,6 +500,43 @@ mod tests {
             [
                 "card #2 (line 3) has no name; it is left out",
                 "card #4 (line 6) 'ice golem': the name 'ice golem' is already card #1 (line 2) 'Ice Golem'; the first is kept",
+            ]
+        );
+    }
+
+    #[test]
+    fn an_alias_another_card_has_is_dropped_not_its_card() {
+        let p = parse(
+            "c.yaml",
+            "cards:\n- {name: Fire Golem, aliases: [FG, golem-1]}\n\
+             - {name: Ice Golem, aliases: [golem 1, IG, fire golem]}\n\
+             - {name: FG, text: a card named like an alias}\n",
+        )
+        .unwrap();
+        let names: Vec<(&str, Vec<&str>)> = p
+            .cards
+            .iter()
+            .map(|c| {
+                (
+                    c.name.as_str(),
+                    c.aliases.iter().map(String::as_str).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("Fire Golem", vec!["golem-1"]),
+                ("Ice Golem", vec!["IG"]),
+                ("FG", vec![]),
+            ]
+        );
+        assert_eq!(
+            p.warnings,
+            [
+                "card #1 'Fire Golem': its alias 'FG' is already card #3 'FG'; the alias is dropped",
+                "card #2 'Ice Golem': its alias 'golem 1' is already card #1 'Fire Golem'; the alias is dropped",
+                "card #2 'Ice Golem': its alias 'fire golem' is already card #1 'Fire Golem'; the alias is dropped",
             ]
         );
     }
