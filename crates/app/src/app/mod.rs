@@ -31,6 +31,10 @@ pub const MAX_QUERY_CHARS: usize = 2000;
 /// Default number of results for `ask`.
 pub const DEFAULT_LIMIT: usize = 3;
 
+/// Passages embedded in one embedding turn: a long job gives the turn back
+/// between chunks (`rulesets::next_turn`), and stores each chunk.
+const EMBED_CHUNK: usize = 32;
+
 /// A request that could not be answered, in words for the user.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum AppError {
@@ -519,13 +523,19 @@ impl App {
             .name("embed-vectors".into())
             .spawn(move || {
                 rulesets::lower_priority();
-                let _one = rulesets::embedding_turn();
+                let turn = std::cell::RefCell::new(Some(rulesets::embedding_turn()));
                 if std::sync::Arc::strong_count(&pending) == 1 {
                     return; // the app is gone: nobody would use the vectors
                 }
                 let started = std::time::Instant::now();
+                // A turn a chunk: a server's upload waits one chunk.
                 let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    semantic::embed(&texts, encoder.as_ref(), 1)
+                    let mut done = crate::search::semantic::Known::default();
+                    for part in texts.chunks(EMBED_CHUNK) {
+                        rulesets::next_turn(&turn);
+                        done.extend(semantic::embed(part, encoder.as_ref(), 1));
+                    }
+                    done
                 }));
                 let mut pending = pending.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
                 match done {
@@ -697,10 +707,9 @@ impl App {
         save: &dyn Fn(&crate::search::semantic::Known),
     ) -> Option<usize> {
         use crate::search::semantic as stage;
-        const CHUNK: usize = 32;
         let todo = semantic::missing_texts(&self.corpus, &stage::missing(&self.corpus, known));
         let mut embedded = 0;
-        for part in todo.chunks(CHUNK) {
+        for part in todo.chunks(EMBED_CHUNK) {
             if !go() {
                 tracing::info!(
                     embedded,
