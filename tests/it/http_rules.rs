@@ -130,8 +130,10 @@ async fn a_house_rule_added_in_one_server_answers_there_only() {
     let answer = e.send(&ask()).await;
     let here = text_of(&answer);
     assert!(here.contains("ti4:table-rules.speaker.1"), "{here}");
-    // Uploaded text is quoted, never a ping.
+    // Uploaded text is quoted, never a ping, and a mention in it shows
+    // as typed (escaped: it rendered as a live mention).
     assert!(here.contains("@everyone"), "{here}");
+    assert!(here.contains("\\<@1300000000000000302>"), "{here}");
     let mentions = &answer["data"]["allowed_mentions"];
     assert_eq!(
         mentions,
@@ -365,8 +367,7 @@ async fn a_servers_own_game_is_offered_where_a_game_is_asked() {
 async fn cards_uploaded_to_a_server_are_shown_there_only() {
     let e = endpoint().await;
     let admin = |p: Value| as_member(p, COAL.0, COAL.1, ADMIN_PERMISSIONS);
-    let csv =
-        "name,type,attack,life,text\nBlood Archer,Ally,2,2,Attack a Unit twice. Ping @everyone\n";
+    let csv = "name,type,attack,life,text\nBlood Archer,Ally,2,2,Attack a Unit twice. Ping @everyone [x](https://evil.example)\n";
     let url = e.fake.serve_file("club.csv", csv.as_bytes().to_vec());
     let v = e
         .send(&admin(rules_add_doc(
@@ -390,6 +391,8 @@ async fn cards_uploaded_to_a_server_are_shown_there_only() {
     assert_eq!(v["type"], 4, "{v}");
     assert_eq!(v["data"]["embeds"][0]["title"], "Blood Archer", "{v}");
     assert!(text_of(&v).contains("attack 2 · life 2"), "{v}");
+    // A masked link in a card's text shows as typed, not as a link.
+    assert!(text_of(&v).contains("\\[x](https://evil.example)"), "{v}");
     assert_eq!(
         buttons(&v),
         [(

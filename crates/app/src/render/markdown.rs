@@ -26,7 +26,7 @@ pub fn escape_inline(s: &str) -> String {
         .collect();
     let mut out = String::with_capacity(line.len() + 8);
     for c in escape_md(&line).chars() {
-        if matches!(c, '[' | ']' | '<' | '>') {
+        if matches!(c, ']' | '>') {
             out.push('\\');
         }
         out.push(c);
@@ -34,13 +34,17 @@ pub fn escape_inline(s: &str) -> String {
     out
 }
 
-/// [`escape_md`] appended to `out`.
+/// [`escape_md`] appended to `out`: formatting marks, and `<` and `[`, so
+/// that a mention, channel, timestamp or command (`<@…>`, `<#…>`, `<t:…>`,
+/// `</rule:…>`) or a masked link (`[text](url)`) in an uploaded document
+/// or card list shows as typed (found by an outside tester: they rendered
+/// live in every answer quoting them).
 pub fn push_escaped(out: &mut String, s: &str) {
     let mut copied = 0;
     // Runs of plain text copied whole (an ASCII byte is never inside a
     // multi-byte character, so every cut is on a character boundary).
     for (i, b) in s.bytes().enumerate() {
-        if matches!(b, b'*' | b'_' | b'~' | b'`' | b'|' | b'\\') {
+        if matches!(b, b'*' | b'_' | b'~' | b'`' | b'|' | b'\\' | b'<' | b'[') {
             out.push_str(&s[copied..i]);
             out.push('\\');
             copied = i;
