@@ -757,7 +757,7 @@ fn feedback_on_rule_answers_is_kept_per_server_and_exported() {
         .to_string();
     assert!(buttons.contains("👎 Wrong answer"), "{buttons}");
     let script = format!(
-        "/rule query:can an exhausted phoenixborn guard\n{up}\n/rule query:when can i pass in ti4 with two strategy cards\n/feedback rule:ti4:action-phase.4.1\n/feedback rule:ti4:nope\n/feedback summary\n"
+        "/rule query:can an exhausted phoenixborn guard\n{up}\n/rule query:when can i pass in ti4 with two strategy cards\n/feedback rule:ti4:action-phase.4.1\n/feedback rule:ti4:nope\n/feedback rule:ti4:action-phase.44\n/feedback summary\n"
     );
     let (_, out) = session_run(&bot, "coal", false, &script);
     assert!(
@@ -767,6 +767,13 @@ fn feedback_on_rule_answers_is_kept_per_server_and_exported() {
     assert!(out.contains("Recorded: `ti4:action-phase.4.1` answers “when can i pass in ti4 with two strategy cards”"), "{out}");
     assert!(
         out.contains("no indexed rule has the id `ti4:nope`"),
+        "{out}"
+    );
+    // A near miss is told the ids it may mean, as `/rule` tells them.
+    assert!(
+        out.contains(
+            "no indexed rule has the id `ti4:action-phase.44`. Did you mean `ti4:action-phase.4`"
+        ),
         "{out}"
     );
     assert!(

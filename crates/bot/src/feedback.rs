@@ -228,15 +228,15 @@ impl Bot {
         };
         let (app, _) = self.app_for(origin).await;
         let Some(passage) = app.corpus.resolve_id(rule.trim()) else {
-            let hint = app
-                .complete(rule, None, 3)
-                .ok()
-                .filter(|s| !s.is_empty())
-                .map(|s| {
-                    let ids: Vec<String> = s.iter().map(|x| format!("`{}`", x.id)).collect();
+            // Close by spelling ("action-phase.44"), as `/rule` does.
+            let like = app.ids_like(rule);
+            let hint = match like.is_empty() {
+                true => String::new(),
+                false => {
+                    let ids: Vec<String> = like.iter().map(|id| format!("`{id}`")).collect();
                     format!(" Did you mean {}?", ids.join(", "))
-                })
-                .unwrap_or_default();
+                }
+            };
             return refuse(&format!(
                 "no indexed rule has the id `{}`.{hint} Pick one from the list as you type `rule:`.",
                 rule.trim()

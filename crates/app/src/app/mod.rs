@@ -1145,7 +1145,15 @@ impl App {
     }
 
     fn unknown_id(&self, id: &str) -> AppError {
-        // Close by spelling first ("attack-a-unti"), then fuzzy ("atk unit").
+        AppError::UnknownId {
+            id: id.to_string(),
+            suggestions: self.ids_like(id),
+        }
+    }
+
+    /// At most three passage ids close to `id`, which names none: by
+    /// spelling first ("attack-a-unti"), then fuzzy ("atk unit").
+    pub fn ids_like(&self, id: &str) -> Vec<String> {
         let typed = id.trim().to_lowercase();
         let mut close: Vec<(usize, &str)> = self
             .corpus
@@ -1173,10 +1181,7 @@ impl App {
                 .map(|s| s.id)
                 .collect();
         }
-        AppError::UnknownId {
-            id: id.to_string(),
-            suggestions,
-        }
+        suggestions
     }
 }
 
