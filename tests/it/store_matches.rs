@@ -756,8 +756,14 @@ async fn feedback_one_vote_per_user(url: String) {
         shown: vec!["ashes:attack-a-unit.3".into()],
         confidence: "answer".into(),
         created_at: 1,
+        parts: vec![arbiter::store::AskedPart {
+            question: "can an exhausted phoenixborn guard".into(),
+            best: Some("ashes:attack-a-unit.3".into()),
+        }],
     };
     store.keep_ask(&ask).await.unwrap();
+    // A multi-part answer's parts are kept with it (migration 0014).
+    assert_eq!(store.ask("k1").await.unwrap().unwrap().parts, ask.parts);
     let vote = |verdict, at, rule: Option<&str>| Feedback {
         ask: ask.clone(),
         user_id: "u1".into(),
@@ -784,6 +790,7 @@ async fn feedback_one_vote_per_user(url: String) {
     let list = store.feedback(Some("g1")).await.unwrap();
     let verdicts: Vec<Verdict> = list.iter().map(|f| f.verdict).collect();
     assert_eq!(verdicts, [Verdict::Down, Verdict::Right], "{list:?}");
+    assert!(list.iter().all(|f| f.ask.parts == ask.parts), "{list:?}");
 
     let other = Store::connect(&url).await.unwrap();
     let mut presses = Vec::new();

@@ -65,6 +65,14 @@ pub fn ask_of(request: &Request, reply: &AskReply) -> Option<Ask> {
         shown: reply.results.iter().map(|r| r.id.clone()).collect(),
         confidence: confidence_str(reply.confidence).to_string(),
         created_at: now_ms(),
+        parts: reply
+            .parts
+            .iter()
+            .map(|p| crate::store::AskedPart {
+                question: p.question.clone(),
+                best: p.ids.first().cloned(),
+            })
+            .collect(),
     })
 }
 
@@ -372,6 +380,7 @@ mod tests {
                 shown: vec![],
                 confidence: "none".into(),
                 created_at: 0,
+                parts: Vec::new(),
             },
             user_id: "u".into(),
             verdict: Verdict::Up,

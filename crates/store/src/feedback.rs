@@ -24,6 +24,16 @@ pub struct Ask {
     /// `answer`, `closest` or `none`.
     pub confidence: String,
     pub created_at: i64,
+    /// A multi-part question's parts, in order (empty for one part).
+    pub parts: Vec<AskedPart>,
+}
+
+/// A part of a multi-part question as answered.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AskedPart {
+    pub question: String,
+    /// The passage shown first for it (none when nothing was).
+    pub best: Option<String>,
 }
 
 /// What a user said of an answer.
@@ -72,6 +82,10 @@ fn shown_json(shown: &[String]) -> String {
     serde_json::to_string(shown).unwrap_or_else(|_| "[]".into())
 }
 
+fn parts_json(parts: &[AskedPart]) -> Option<String> {
+    (!parts.is_empty()).then(|| serde_json::to_string(parts).unwrap_or_else(|_| "[]".into()))
+}
+
 fn ask_of(row: &sqlx::any::AnyRow, key: String) -> Result<Ask, StoreError> {
     let shown: String = row.try_get("shown")?;
     Ok(Ask {
@@ -84,6 +98,10 @@ fn ask_of(row: &sqlx::any::AnyRow, key: String) -> Result<Ask, StoreError> {
         shown: serde_json::from_str(&shown).unwrap_or_default(),
         confidence: row.try_get("confidence")?,
         created_at: row.try_get("created_at").unwrap_or_default(),
+        parts: row
+            .try_get::<Option<String>, _>("parts")?
+            .and_then(|p| serde_json::from_str(&p).ok())
+            .unwrap_or_default(),
     })
 }
 
@@ -91,8 +109,8 @@ impl Store {
     /// Keeps an ask under its key (a key already kept is left as it is).
     pub async fn keep_ask(&self, ask: &Ask) -> Result<(), StoreError> {
         let done = sqlx::query(
-            "INSERT INTO arbiter_feedback_asks (key, guild, channel, user_id, question, game, shown, confidence, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            "INSERT INTO arbiter_feedback_asks (key, guild, channel, user_id, question, game, shown, confidence, created_at, parts) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         )
         .bind(&ask.key)
         .bind(&ask.guild)
@@ -103,6 +121,7 @@ impl Store {
         .bind(shown_json(&ask.shown))
         .bind(&ask.confidence)
         .bind(ask.created_at)
+        .bind(parts_json(&ask.parts))
         .execute(&self.pool)
         .await;
         match done {
@@ -114,7 +133,7 @@ impl Store {
     /// The ask kept under `key`.
     pub async fn ask(&self, key: &str) -> Result<Option<Ask>, StoreError> {
         let row = sqlx::query(
-            "SELECT guild, channel, user_id, question, game, shown, confidence, created_at \
+            "SELECT guild, channel, user_id, question, game, shown, confidence, created_at, parts \
              FROM arbiter_feedback_asks WHERE key = $1",
         )
         .bind(key)
@@ -131,7 +150,7 @@ impl Store {
         user_id: &str,
     ) -> Result<Option<Ask>, StoreError> {
         let row = sqlx::query(
-            "SELECT key, guild, channel, user_id, question, game, shown, confidence, created_at \
+            "SELECT key, guild, channel, user_id, question, game, shown, confidence, created_at, parts \
              FROM arbiter_feedback_asks WHERE guild = $1 AND channel = $2 AND user_id = $3 \
              ORDER BY created_at DESC, key DESC LIMIT 1",
         )
@@ -159,11 +178,11 @@ impl Store {
         };
         let key = format!("{}|{}|{}|{kind}", f.ask.guild, f.ask.key, f.user_id);
         sqlx::query(
-            "INSERT INTO arbiter_feedback (guild, ask, user_id, verdict, rule, question, game, shown, confidence, at, vote_key) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
+            "INSERT INTO arbiter_feedback (guild, ask, user_id, verdict, rule, question, game, shown, confidence, at, vote_key, parts) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
              ON CONFLICT (vote_key) DO UPDATE SET verdict = excluded.verdict, rule = excluded.rule, \
              question = excluded.question, game = excluded.game, shown = excluded.shown, \
-             confidence = excluded.confidence, at = excluded.at \
+             confidence = excluded.confidence, at = excluded.at, parts = excluded.parts \
              WHERE excluded.at >= arbiter_feedback.at",
         )
         .bind(&f.ask.guild)
@@ -177,6 +196,7 @@ impl Store {
         .bind(&f.ask.confidence)
         .bind(f.at)
         .bind(key)
+        .bind(parts_json(&f.ask.parts))
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -184,7 +204,7 @@ impl Store {
 
     /// Every verdict of one server (or of all), oldest first.
     pub async fn feedback(&self, guild: Option<&str>) -> Result<Vec<Feedback>, StoreError> {
-        const COLUMNS: &str = "SELECT guild, ask, user_id, verdict, rule, question, game, shown, confidence, at FROM arbiter_feedback";
+        const COLUMNS: &str = "SELECT guild, ask, user_id, verdict, rule, question, game, shown, confidence, at, parts FROM arbiter_feedback";
         let rows = match guild {
             Some(g) => {
                 sqlx::query(&format!("{COLUMNS} WHERE guild = $1 ORDER BY at, ask"))
@@ -218,6 +238,68 @@ impl Store {
     }
 }
 
+/// One evaluation question drawn from feedback.
+struct Entry<'a> {
+    guild: &'a str,
+    game: String,
+    question: &'a str,
+    expect: Option<String>,
+    named: bool,
+}
+
+/// The game of a passage id (`mtg:702.20a` is MTG's).
+fn game_of(id: &str) -> String {
+    id.split(':').next().unwrap_or_default().to_string()
+}
+
+/// The questions one verdict gives: a named rule, its question in the
+/// rule's game; a 👍, the passage shown first, in the game asked, or for a
+/// multi-part question each part with its own first passage, in that
+/// passage's game (found by an outside tester: a 👍 on "1) … vigilance
+/// 2) ti4 …" was one MTG question); a 👎 alone, none.
+fn entries_of(f: &Feedback) -> Vec<Entry<'_>> {
+    let ask = &f.ask;
+    let entry = |game: String, question, expect, named| Entry {
+        guild: &ask.guild,
+        game,
+        question,
+        expect,
+        named,
+    };
+    match (f.verdict, &f.rule) {
+        (Verdict::Right, Some(rule)) => {
+            vec![entry(
+                game_of(rule),
+                &ask.question,
+                Some(rule.clone()),
+                true,
+            )]
+        }
+        (Verdict::Up, _) if !ask.parts.is_empty() => ask
+            .parts
+            .iter()
+            .map(|p| {
+                let game = match (&p.best, &ask.game) {
+                    (Some(id), _) => game_of(id),
+                    (None, Some(g)) => g.clone(),
+                    (None, None) => "none".to_string(),
+                };
+                entry(game, &p.question, p.best.clone(), false)
+            })
+            .collect(),
+        (Verdict::Up, _) => {
+            let expect = ask.shown.first().cloned();
+            let game = match (&ask.game, &expect) {
+                (Some(g), _) => g.clone(),
+                (None, Some(id)) => game_of(id),
+                (None, None) => "none".to_string(),
+            };
+            vec![entry(game, &ask.question, expect, false)]
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// The feedback as evaluation questions (tests/eval_questions.yaml's
 /// format): a question whose right rule a user named expects that rule (in
 /// that rule's game); one a user marked 👍 expects the passage shown first,
@@ -228,43 +310,28 @@ impl Store {
 /// each kind over earlier ones. The split follows the file's rule
 /// (held-out when FNV-1a-64(q) % 100 < 55).
 pub fn evaluation_yaml(list: &[Feedback]) -> String {
-    struct Entry<'a> {
-        guild: &'a str,
-        game: String,
-        question: &'a str,
-        expect: Option<String>,
-        named: bool,
-    }
     let mut entries: Vec<Entry> = Vec::new();
+    let righted: std::collections::HashSet<(&str, &str)> = list
+        .iter()
+        .filter(|f| f.verdict == Verdict::Right)
+        .map(|f| (f.ask.guild.as_str(), f.ask.key.as_str()))
+        .collect();
     let mut unanswered = 0;
     for f in list {
-        let (expect, named) = match (f.verdict, &f.rule) {
-            (Verdict::Right, Some(rule)) => (Some(rule.clone()), true),
-            (Verdict::Up, _) => (f.ask.shown.first().cloned(), false),
-            _ => {
-                unanswered += 1;
+        let found = entries_of(f);
+        if found.is_empty() && !righted.contains(&(f.ask.guild.as_str(), f.ask.key.as_str())) {
+            unanswered += 1;
+        }
+        for entry in found {
+            let same = |e: &Entry| {
+                e.guild == entry.guild && e.game == entry.game && e.question == entry.question
+            };
+            if entries.iter().any(|e| same(e) && e.named && !entry.named) {
                 continue;
             }
-        };
-        let game = match (&expect, &f.ask.game) {
-            (Some(id), _) if named => id.split(':').next().unwrap_or_default().to_string(),
-            (_, Some(g)) => g.clone(),
-            (Some(id), None) => id.split(':').next().unwrap_or_default().to_string(),
-            (None, None) => "none".to_string(),
-        };
-        let same =
-            |e: &Entry| e.guild == f.ask.guild && e.game == game && e.question == f.ask.question;
-        if entries.iter().any(|e| same(e) && e.named && !named) {
-            continue;
+            entries.retain(|e| !same(e));
+            entries.push(entry);
         }
-        entries.retain(|e| !same(e));
-        entries.push(Entry {
-            guild: &f.ask.guild,
-            game,
-            question: &f.ask.question,
-            expect,
-            named,
-        });
     }
     let mut out = format!(
         "# Questions from feedback on /rule answers ({} exported; {unanswered} 👎 without a right rule left out).\n# Append to tests/eval_questions.yaml after review.\n",
@@ -319,7 +386,7 @@ mod tests {
     fn fb(q: &str, verdict: Verdict, rule: Option<&str>) -> Feedback {
         Feedback {
             ask: Ask {
-                key: "k".into(),
+                key: q.into(),
                 guild: "g".into(),
                 channel: "c".into(),
                 user_id: "u".into(),
@@ -328,6 +395,7 @@ mod tests {
                 shown: vec!["ashes:pass".into()],
                 confidence: "closest".into(),
                 created_at: 0,
+                parts: Vec::new(),
             },
             user_id: "u".into(),
             verdict,
@@ -392,6 +460,41 @@ mod tests {
         );
     }
 
+    /// A 👍 on a multi-part answer is each part with its own first
+    /// passage in that passage's game; a 👎 with a right rule named for the
+    /// same answer is not counted as left out.
+    #[test]
+    fn export_gives_a_multi_part_answer_part_by_part() {
+        let q = "1) what does vigilance do 2) ti4 can i pass before strat card";
+        let mut up = fb(q, Verdict::Up, None);
+        up.ask.game = Some("mtg".into());
+        up.ask.parts = vec![
+            AskedPart {
+                question: "what does vigilance do".into(),
+                best: Some("mtg:702.20a".into()),
+            },
+            AskedPart {
+                question: "ti4 can i pass before strat card".into(),
+                best: Some("ti4:action-phase.4".into()),
+            },
+        ];
+        let yaml = evaluation_yaml(&[
+            up,
+            fb("guard?", Verdict::Down, None),
+            fb("guard?", Verdict::Right, Some("ashes:attack-a-unit.3")),
+        ]);
+        assert!(yaml.contains("(3 exported; 0 👎"), "{yaml}");
+        assert!(
+            yaml.contains("- q: \"what does vigilance do\"\n  game: \"mtg\"\n  ask_game: true\n  expect: [\"mtg:702.20a\"]"),
+            "{yaml}"
+        );
+        assert!(
+            yaml.contains("- q: \"ti4 can i pass before strat card\"\n  game: \"ti4\"\n  ask_game: true\n  expect: [\"ti4:action-phase.4\"]"),
+            "{yaml}"
+        );
+        assert!(!yaml.contains(q), "{yaml}");
+    }
+
     #[test]
     fn export_keeps_questions_with_a_known_answer_once() {
         let yaml = evaluation_yaml(&[
@@ -411,7 +514,7 @@ mod tests {
         );
         assert!(!yaml.contains("fatigue"), "{yaml}");
         assert!(
-            yaml.contains("2 exported; 2 👎 without a right rule left out"),
+            yaml.contains("2 exported; 1 👎 without a right rule left out"),
             "{yaml}"
         );
         let split = if fnv1a64("can I pass?") % 100 < 55 {

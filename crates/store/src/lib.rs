@@ -30,7 +30,7 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::migrate::Migrator;
 use sqlx::{AnyPool, Executor, Row};
 
-pub use feedback::{Ask, Feedback, Verdict, evaluation_yaml};
+pub use feedback::{Ask, AskedPart, Feedback, Verdict, evaluation_yaml};
 pub use rules::{PendingRule, RuleAction, RuleChange, RuleDoc, StoredManifest};
 
 /// The database used when none is configured: a SQLite file in the working
