@@ -965,3 +965,24 @@ async fn judge_is_followed_by_the_board_picture_as_a_multipart_attachment_with_a
     // The follow-up is the picture alone: no text that could read as a ping.
     assert!(followup["content"].is_null(), "{followup}");
 }
+
+/// A question's line breaks do not reach the answer's title: it is one
+/// line ("## FAKE HEADER" on a line of its own read as a heading).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_questions_line_breaks_stay_out_of_the_answers_title() {
+    let h = Harness::start().await;
+    let v = h
+        .post(&slash(
+            "rule",
+            vec![opt(
+                "query",
+                "can an exhausted\n## FAKE HEADER\nphoenixborn guard",
+            )],
+        ))
+        .await;
+    assert_eq!(
+        embed(&v)["title"],
+        "Rules: can an exhausted ## FAKE HEADER phoenixborn guard",
+        "{v}"
+    );
+}

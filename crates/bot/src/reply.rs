@@ -467,7 +467,10 @@ fn quoted_body(r: &crate::app::AskResult) -> String {
 }
 
 pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
-    let title = truncate(&format!("Rules: {}", reply.query), 256);
+    // On one line: a title holds no line break (an outside tester's
+    // question put "## FAKE HEADER" on a line of its own in it).
+    let query = reply.query.split_whitespace().collect::<Vec<_>>().join(" ");
+    let title = truncate(&format!("Rules: {query}"), 256);
     let mut blocks = reading_notes(app, reply);
     if reply.results.is_empty() {
         blocks.push(nothing_relevant(reply));
