@@ -1576,3 +1576,44 @@ fn a_third_level_number_is_its_own_id() {
     assert_eq!(parent("vell:2.2"), Some("vell:2".to_string()));
     assert!(built.get("vell:2.1.1").unwrap().text.contains("draw six"));
 }
+
+/// A reference that hard-wrapped text breaks across lines ("see rule" /
+/// "5.2", "see" / "rule 5.2") links to its rule as one on a line does (the
+/// patterns matched one space only, and left these unlinked); its label
+/// reads with one space.
+#[test]
+fn a_reference_broken_across_lines_is_linked() {
+    let text = "1. Setup\n\n\
+        1.1 Board\nPlace the board in the middle of the table. For the dice each player rolls, see rule\n\
+        5.2 before you start.\n\n\
+        1.2 Hands\nDeal five cards to each player, face down, and the rest as a deck (see\n\
+        rule 5.2).\n\n\
+        1.3 Tokens\nPut the tokens beside the board, where every player reaches them; see\n\
+        5.1 for their use.\n\n\
+        5. Combat\n\n5.1 Attacking\nRoll the dice.\n\n5.2 Damage\nEach hit removes one health.\n";
+    let imp = import_as(
+        "refs.txt",
+        text.as_bytes(),
+        "Wrap Refs",
+        DocumentKind::Rules,
+    )
+    .unwrap();
+    let built = Corpus::build(vec![imp.game.clone()]);
+    for (from, label, to) in [
+        ("1.1", "see rule 5.2", "5.2"),
+        ("1.2", "see rule 5.2", "5.2"),
+        ("1.3", "see 5.1", "5.1"),
+    ] {
+        let p = built
+            .get(&format!("wrap-refs:{from}"))
+            .unwrap_or_else(|| panic!("{from}: {:?}", imp.preview.passages));
+        let want = Some(format!("wrap-refs:{to}"));
+        assert!(
+            p.refs.iter().any(|r| r.target == want && r.label == label),
+            "{from}: {:?} in {:?} {:?}",
+            p.refs,
+            p.text,
+            texts_of_import(&imp)
+        );
+    }
+}

@@ -28,30 +28,32 @@ pub(super) enum RawRef {
 
 static SEE_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\bsee (?:rules? |section )?([0-9]+(?:\.[0-9]+)*[a-z]?)(?:\s*[-–—,]\s*([A-Z][\w ]*\w))?",
+        r"(?i)\bsee(?<gap>\s+)(?<word>rules?\s+|section\s+)?(?<number>[0-9]+(?:\.[0-9]+)*[a-z]?)(?:\s*[-–—,]\s*([A-Z][\w ]*\w))?",
     )
     .unwrap()
 });
 static RULE_NUMBER: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\brules? ([0-9]{3}(?:\.[0-9]+[a-z]?)?)\b").unwrap());
+    LazyLock::new(|| Regex::new(r"\brules?\s+([0-9]{3}(?:\.[0-9]+[a-z]?)?)\b").unwrap());
 static PAREN_NUMBER: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\(([0-9]+\.[0-9]+[a-z]?)\)").unwrap());
-static PAGE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)\bpage ([0-9]+)\b").unwrap());
+static PAGE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)\bpage\s+([0-9]+)\b").unwrap());
 static STEP: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\bsteps? ([0-9]+)\.([a-z])\b").unwrap());
+    LazyLock::new(|| Regex::new(r"\bsteps?\s+([0-9]+)\.([a-z])\b").unwrap());
 
 /// Every reference written in a passage's text.
 pub(super) fn extract(text: &str) -> Vec<RawRef> {
     let mut out = Vec::new();
     for c in SEE_NUMBER.captures_iter(text) {
+        if starts_a_list(text, &c) {
+            continue;
+        }
         let label = c
             .get(0)
             .map_or("", |m| m.as_str())
-            .trim_end_matches(['.', ')'])
-            .to_string();
+            .trim_end_matches(['.', ')']);
         out.push(RawRef::Number {
-            label,
-            number: c[1].to_string(),
+            label: one_spaced(label),
+            number: c["number"].to_string(),
         });
     }
     for c in RULE_NUMBER.captures_iter(text) {
@@ -61,7 +63,7 @@ pub(super) fn extract(text: &str) -> Vec<RawRef> {
             .any(|r| matches!(r, RawRef::Number { number: n, .. } if *n == number))
         {
             out.push(RawRef::Number {
-                label: c[0].to_string(),
+                label: one_spaced(&c[0]),
                 number,
             });
         }
@@ -80,18 +82,39 @@ pub(super) fn extract(text: &str) -> Vec<RawRef> {
     }
     for c in PAGE.captures_iter(text) {
         out.push(RawRef::Page {
-            label: c[0].to_string(),
+            label: one_spaced(&c[0]),
         });
     }
     for c in STEP.captures_iter(text) {
         let letter = c[2].chars().next().unwrap_or('a');
         out.push(RawRef::Step {
-            label: c[0].to_string(),
+            label: one_spaced(&c[0]),
             major: c[1].to_string(),
             letter,
         });
     }
     out
+}
+
+/// A reference's words with one space between them: hard-wrapped text
+/// breaks "see rule" / "5.2" across lines, and the label reads as one.
+fn one_spaced(label: &str) -> String {
+    label.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Whether a bare "see" is followed, on the next line, by a list's step
+/// ("…you will see" / "1. A card…"): a number alone at a line's start
+/// before its full stop is the step's, not a reference's.
+fn starts_a_list(text: &str, c: &regex::Captures) -> bool {
+    let (Some(gap), Some(number)) = (c.name("gap"), c.name("number")) else {
+        return false;
+    };
+    c.name("word").is_none()
+        && gap.as_str().contains('\n')
+        && !number.as_str().contains('.')
+        && text[number.end()..]
+            .strip_prefix('.')
+            .is_some_and(|rest| rest.starts_with(char::is_whitespace))
 }
 
 /// Resolves a reference made by passage `from`.
@@ -187,4 +210,42 @@ fn by_title(corpus: &Corpus, game: &str, name: &str) -> Option<String> {
         })
         .find(|p| crate::text::fold(&p.title) == key)
         .map(|p| p.id.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn numbers(text: &str) -> Vec<(String, String)> {
+        extract(text)
+            .into_iter()
+            .filter_map(|r| match r {
+                RawRef::Number { label, number } => Some((label, number)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_reference_broken_across_lines_reads_as_one() {
+        let pair = |l: &str, n: &str| vec![(l.to_string(), n.to_string())];
+        assert_eq!(numbers("see rule\n5.2 first"), pair("see rule 5.2", "5.2"));
+        assert_eq!(numbers("(see\nrule 5.2)"), pair("see rule 5.2", "5.2"));
+        assert_eq!(numbers("see\r\n  5.1b"), pair("see 5.1b", "5.1b"));
+        assert_eq!(numbers("as in rule\n704.3"), pair("rule 704.3", "704.3"));
+        assert_eq!(
+            numbers("See rule\n704. They're"),
+            pair("See rule 704", "704")
+        );
+        let page = extract("see page\n10");
+        assert!(page.contains(&RawRef::Page {
+            label: "page 10".into()
+        }));
+    }
+
+    #[test]
+    fn a_lists_step_after_see_is_no_reference() {
+        assert!(numbers("every player can see\n1. The card's name.").is_empty());
+        assert_eq!(numbers("see 1. Setup").len(), 1);
+    }
 }
