@@ -1577,6 +1577,120 @@ fn a_third_level_number_is_its_own_id() {
     assert!(built.get("vell:2.1.1").unwrap().text.contains("draw six"));
 }
 
+/// A board-game rulebook whose numbered sections hold numbered step lists
+/// ("1. Choose an attacker."), some with lettered sub-lists: under a
+/// rule, in a chapter before its first section, written as titles, and in
+/// chapter 1 (where "2." is also the next chapter's number).
+const STEP_LISTS: &str = "1. Setup
+
+1.1 Board
+Place the board in the middle of the table.
+
+1.2 Turn Order
+Each turn has two steps:
+1. Draw a card
+2. Play a card
+The player to the left goes next.
+
+2. Turns
+
+2.1 Order
+Players take turns clockwise.
+
+3. Movement
+
+3.1 Moving
+A unit moves up to its speed.
+
+5. Combat
+
+A fight has three parts:
+1. Declare the fight.
+2. Resolve it.
+3. Clean up.
+
+5.1 Attacking
+To attack, follow these steps:
+1. Choose an attacker.
+   a) It must be ready.
+   b) It must be in range.
+2. Choose a target.
+   (a) An enemy unit, or
+   (b) An enemy building.
+3. Roll dice.
+   i. Add one die per weapon.
+   ii. Reroll ones once.
+
+5.2 Damage
+Each hit removes one health, in this order
+1. Shields first
+2. Then armour
+3. Then health
+
+6. Winning
+
+6.1 Victory
+The first player to ten points wins.
+";
+
+/// The lines of `STEP_LISTS` from the one starting `from` up to the next
+/// blank line, each trimmed: a passage's text as the document writes it.
+fn step_block(from: &str) -> String {
+    STEP_LISTS
+        .split("\n\n")
+        .find_map(|para| para.find(from).map(|at| &para[at..]))
+        .unwrap_or_else(|| panic!("{from}"))
+        .lines()
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A numbered step list inside a numbered section ("5.1 Attacking" /
+/// "1. Choose an attacker.") is text of that section, its line breaks and
+/// lettered sub-lists kept: its "1."–"3." took the chapters' ids ("1~2"),
+/// or the section's ("5.1~2"), and rule 5.1 was quoted without its steps
+/// (an outside tester's board-game rulebooks).
+#[test]
+fn a_numbered_step_list_stays_in_the_text_of_its_section() {
+    let imp = import_as(
+        "steps.txt",
+        STEP_LISTS.as_bytes(),
+        "Step Test",
+        DocumentKind::Rules,
+    )
+    .unwrap();
+    assert!(
+        imp.preview.warnings.is_empty(),
+        "{:?}",
+        imp.preview.warnings
+    );
+    let texts = texts_of_import(&imp);
+    let ids: Vec<&str> = texts.keys().map(String::as_str).collect();
+    let want = [
+        "1", "1.1", "1.2", "2", "2.1", "3", "3.1", "5", "5.1", "5.2", "6", "6.1",
+    ];
+    assert_eq!(ids, want, "{texts:?}");
+    // A rule's text starts with its title ("5.1 Attacking").
+    assert_eq!(texts["5.1"], step_block("Attacking"));
+    assert_eq!(texts["5.2"], step_block("Damage"));
+    assert_eq!(texts["1.2"], step_block("Turn Order"));
+    assert_eq!(texts["5"], step_block("A fight"));
+    let built = Corpus::build(vec![imp.game.clone()]);
+    let parent = |id: &str| built.get(id).and_then(|p| p.parent);
+    assert_eq!(parent("step-test:2"), parent("step-test:1"));
+    assert_eq!(parent("step-test:6"), parent("step-test:1"));
+    // The same book as a PDF: the same passages, word for word.
+    let pdf = pdf::from_text_wrapped(STEP_LISTS, 95);
+    let from_pdf =
+        texts_of_import(&import_as("steps.pdf", &pdf, "Step Test", DocumentKind::Rules).unwrap());
+    assert!(from_pdf.keys().eq(texts.keys()), "{from_pdf:?}");
+    assert!(
+        texts.iter().all(|(id, t)| words(&from_pdf[id]) == words(t)),
+        "{from_pdf:?}"
+    );
+}
+
 /// A reference that hard-wrapped text breaks across lines ("see rule" /
 /// "5.2", "see" / "rule 5.2") links to its rule as one on a line does (the
 /// patterns matched one space only, and left these unlinked); its label

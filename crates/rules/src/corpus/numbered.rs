@@ -1,9 +1,10 @@
 //! Numbered-section plain text: `13.1 - Step Moves` sections, `100. General`
-//! sections, `100.1.` rules and `100.1a` sub-rules, indented `1.` lists,
-//! unnumbered sub-headings ("Move Action"), `Example:` lines, and a
-//! `Glossary` of term/definition paragraphs.
+//! sections, `100.1.` rules and `100.1a` sub-rules, `1.` lists (a
+//! heading's items, or a rule's steps kept in its text), unnumbered
+//! sub-headings ("Move Action"), `Example:` lines, and a `Glossary` of
+//! term/definition paragraphs.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -144,6 +145,16 @@ pub(super) fn title_like(s: &str) -> bool {
             .is_some_and(|c| c.is_uppercase() || c.is_numeric())
 }
 
+/// A numbered list open in a numbered passage ("5.1 Attacking" / "1.
+/// Choose an attacker."): the number its next step takes, and whether its
+/// steps are items of the heading above ("13.3 - Reactions" / "13.3.1")
+/// rather than lines of the text above.
+#[derive(Clone, Copy)]
+struct List {
+    next: u64,
+    items: bool,
+}
+
 struct State {
     /// Most recent numbered heading (receives list items and sub-headings).
     numbered: Option<PassageIdx>,
@@ -160,12 +171,15 @@ struct State {
     /// line right after it that starts with a number ("See rule" /
     /// "107.8 and rule 711.", as hard-wrapped text breaks) goes on with it.
     open: bool,
+    /// The numbered list whose steps are being read, if any.
+    list: Option<List>,
 }
 
 pub(super) fn parse(b: &mut DocBuilder, text: &str) {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let lines: Vec<&str> = text.lines().collect();
     let claimed = claimed_numbers(&lines);
+    let claimed_ids: HashSet<String> = claimed.keys().map(|k| b.absolute_id(k)).collect();
     let mut st = State {
         numbered: None,
         top: None,
@@ -174,6 +188,7 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
         last_blank: true,
         last_top: None,
         open: false,
+        list: None,
     };
     for (i, &line) in lines.iter().enumerate() {
         let n = i + 1;
@@ -189,6 +204,11 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
         let top_here = top_number(line);
         let next_blank = lines.get(i + 1).is_none_or(|l| l.trim().is_empty());
         let open = std::mem::replace(&mut st.open, false);
+        if let Some(step) = list_step(&st, &lines, i) {
+            let sep = if blank_before { "\n\n" } else { "\n" };
+            add_step(b, &mut st, &claimed_ids, step, (trimmed, sep), n);
+            continue;
+        }
         // Only a line that cannot start a rule, or whose rule another line
         // starts: a rule whose text ends with no full stop ("1.1 Each
         // player draws seven cards") is followed by its sibling, not by its
@@ -205,12 +225,14 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
 
         if starts_item(line) && st.glossary.is_none() {
             st.last_top = top_here.or(st.last_top);
+            st.list = None;
         }
         if trimmed == "Glossary" || trimmed == "Credits" {
             let id = b.child_id(b.root, &clean::slug(trimmed));
             let idx = b.add(b.root, id, PassageKind::Section, trimmed.to_string(), n);
             st.glossary = (trimmed == "Glossary").then_some(idx);
             st.numbered = None;
+            st.list = None;
             // Back matter never adopts numbered sections (a table of contents
             // lists "Glossary" and "Credits" before the rules start).
             st.top = None;
@@ -253,13 +275,7 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
             if title_like(&c[3]) {
                 numbered_heading(b, &mut st, &c[2], &c[3], n);
             } else {
-                let parent = st.numbered.unwrap_or(st.current);
-                let id = b.child_id(parent, &c[2]);
-                let (t, _) = clean::clean_inline(&c[3]);
-                let idx = b.add(parent, id, PassageKind::Item, item_title(&t), n);
-                b.append(idx, &c[3], "\n");
-                st.current = idx;
-                st.open = runs_on(&c[3]);
+                list_item(b, &mut st, &c[2], &c[3], n);
             }
             continue;
         }
@@ -275,6 +291,7 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
                 st.top = Some(idx);
             }
             st.current = idx;
+            st.list = None;
             continue;
         }
         // Text of the current passage. A sub-heading's text ends at the next
@@ -286,6 +303,93 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
             if blank_before { "\n\n" } else { "\n" },
         );
         st.open = runs_on(trimmed);
+    }
+}
+
+/// A numbered list's item: a child of the numbered heading above it
+/// ("13.3 - Reactions" / "1. It has a trigger condition." is `13.3.1`).
+fn list_item(b: &mut DocBuilder, st: &mut State, number: &str, text: &str, n: usize) {
+    let parent = st.numbered.unwrap_or(st.current);
+    let id = b.child_id(parent, number);
+    let (t, _) = clean::clean_inline(text);
+    let idx = b.add(parent, id, PassageKind::Item, item_title(&t), n);
+    b.append(idx, text, "\n");
+    st.current = idx;
+    st.open = runs_on(text);
+}
+
+/// The number of a bare numbered line ("1. Choose an attacker.") that is a
+/// step of a list rather than a chapter: it restarts at 1 after numbered
+/// rules were read, out of sequence with the chapters (the next chapter
+/// after chapter 5 is 6, and a chapter 1 comes first), or it is the open
+/// list's next number. A title whose own sections follow ("2. Turns" /
+/// "2.1 Order") is the chapter all the same, and the glossary's numbered
+/// definitions are its own.
+fn list_step(st: &State, lines: &[&str], i: usize) -> Option<u64> {
+    if st.glossary.is_some() {
+        return None;
+    }
+    let c = SINGLE.captures(lines.get(i)?)?;
+    let number: u64 = c[2].parse().ok()?;
+    let opens = number == 1 && st.last_top.is_some_and(|top| top != 0);
+    let goes_on = st.list.is_some_and(|l| l.next == number);
+    if !(opens || goes_on) {
+        return None;
+    }
+    let chapter = title_like(&c[3]) && heads_its_sections(lines, i, number);
+    (!chapter).then_some(number)
+}
+
+/// Whether the next numbered line after line `i` is a section of chapter
+/// `number`: "2. Turns" before "2.1 Order", MTG's "1. Game Concepts"
+/// before "100. General" (a number of three digits or more sits under its
+/// leading digits, as `number_parent` files it). A step ("2. Play a card")
+/// is followed by the next step or other rules.
+fn heads_its_sections(lines: &[&str], i: usize, number: u64) -> bool {
+    let Some(next) = lines.iter().skip(i + 1).find(|l| starts_item(l)) else {
+        return false;
+    };
+    let chapter = number.to_string();
+    match SINGLE.captures(next) {
+        Some(c) => c[2].len() >= 3 && c[2].starts_with(&chapter),
+        None => rule_number(next).is_some() && top_number(next) == Some(number),
+    }
+}
+
+/// Reads a list's step. A list right under a numbered heading is the
+/// heading's items, numbered under it ("13.3.1"), unless the document
+/// gives that number to a rule of its own ("5. Combat" / "1. Declare the
+/// fight." before "5.1 Attacking"); any other list (under a rule, "5.1
+/// Attacking" / "1. Choose an attacker.") is lines of the text above, kept
+/// with their line breaks: its steps took the chapters' ids ("1~2") or
+/// their section's ("5.1~2").
+fn add_step(
+    b: &mut DocBuilder,
+    st: &mut State,
+    claimed_ids: &HashSet<String>,
+    step: u64,
+    (line, sep): (&str, &str),
+    n: usize,
+) {
+    let items = match st.list {
+        Some(list) => list.items,
+        None => {
+            st.numbered == Some(st.current) && {
+                let id = b.child_id(st.current, &step.to_string());
+                !claimed_ids.contains(&id) && !b.by_id.contains_key(&id)
+            }
+        }
+    };
+    st.list = Some(List {
+        next: step.saturating_add(1),
+        items,
+    });
+    match SINGLE.captures(line) {
+        Some(c) if items => list_item(b, st, &c[2], &c[3], n),
+        _ => {
+            b.append(st.current, line, sep);
+            st.open = runs_on(line);
+        }
     }
 }
 
