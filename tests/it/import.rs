@@ -1580,7 +1580,8 @@ fn a_third_level_number_is_its_own_id() {
 /// A board-game rulebook whose numbered sections hold numbered step lists
 /// ("1. Choose an attacker."), some with lettered sub-lists: under a
 /// rule, in a chapter before its first section, written as titles, and in
-/// chapter 1 (where "2." is also the next chapter's number).
+/// chapter 1 (where "2." is also the next chapter's number), and a list
+/// of a chapter's own items with a list indented inside one.
 const STEP_LISTS: &str = "1. Setup
 
 1.1 Board
@@ -1631,6 +1632,14 @@ Each hit removes one health, in this order
 
 6.1 Victory
 The first player to ten points wins.
+
+7. Optional Rules
+
+1. Heroes heal one health at dusk.
+2. Heroes may move twice, as follows:
+   1. once before combat,
+   2. once after it.
+3. Banners count as one point each.
 ";
 
 /// The lines of `STEP_LISTS` from the one starting `from` up to the next
@@ -1668,7 +1677,8 @@ fn a_numbered_step_list_stays_in_the_text_of_its_section() {
     let texts = texts_of_import(&imp);
     let ids: Vec<&str> = texts.keys().map(String::as_str).collect();
     let want = [
-        "1", "1.1", "1.2", "2", "2.1", "3", "3.1", "5", "5.1", "5.2", "6", "6.1",
+        "1", "1.1", "1.2", "2", "2.1", "3", "3.1", "5", "5.1", "5.2", "6", "6.1", "7", "7.1",
+        "7.2", "7.3",
     ];
     assert_eq!(ids, want, "{texts:?}");
     // A rule's text starts with its title ("5.1 Attacking").
@@ -1676,6 +1686,14 @@ fn a_numbered_step_list_stays_in_the_text_of_its_section() {
     assert_eq!(texts["5.2"], step_block("Damage"));
     assert_eq!(texts["1.2"], step_block("Turn Order"));
     assert_eq!(texts["5"], step_block("A fight"));
+    // A list right under a chapter's heading is its items, as a section's
+    // ("13.3 - Reactions" / "13.3.1") are; one indented inside an item is
+    // the item's text, and the item after it is the outer list's.
+    assert_eq!(
+        texts["7.2"],
+        "Heroes may move twice, as follows:\n1. once before combat,\n2. once after it."
+    );
+    assert_eq!(texts["7.3"], "Banners count as one point each.");
     let built = Corpus::build(vec![imp.game.clone()]);
     let parent = |id: &str| built.get(id).and_then(|p| p.parent);
     assert_eq!(parent("step-test:2"), parent("step-test:1"));

@@ -146,13 +146,24 @@ pub(super) fn title_like(s: &str) -> bool {
 }
 
 /// A numbered list open in a numbered passage ("5.1 Attacking" / "1.
-/// Choose an attacker."): the number its next step takes, and whether its
+/// Choose an attacker."): the number its next step takes, whether its
 /// steps are items of the heading above ("13.3 - Reactions" / "13.3.1")
-/// rather than lines of the text above.
+/// rather than lines of the text above, and how far its first step is
+/// indented (a line set further left is an outer list's, not a step).
 #[derive(Clone, Copy)]
 struct List {
     next: u64,
     items: bool,
+    indent: usize,
+}
+
+/// A list's step as read: its number, how far it is indented, and whether
+/// it opens a list (a "1." after numbered rules) or goes on with the open one.
+#[derive(Clone, Copy)]
+struct Step {
+    number: u64,
+    indent: usize,
+    opens: bool,
 }
 
 struct State {
@@ -325,19 +336,26 @@ fn list_item(b: &mut DocBuilder, st: &mut State, number: &str, text: &str, n: us
 /// list's next number. A title whose own sections follow ("2. Turns" /
 /// "2.1 Order") is the chapter all the same, and the glossary's numbered
 /// definitions are its own.
-fn list_step(st: &State, lines: &[&str], i: usize) -> Option<u64> {
+fn list_step(st: &State, lines: &[&str], i: usize) -> Option<Step> {
     if st.glossary.is_some() {
         return None;
     }
     let c = SINGLE.captures(lines.get(i)?)?;
     let number: u64 = c[2].parse().ok()?;
     let opens = number == 1 && st.last_top.is_some_and(|top| top != 0);
-    let goes_on = st.list.is_some_and(|l| l.next == number);
+    let indent = c[1].chars().count();
+    let goes_on = st
+        .list
+        .is_some_and(|l| l.next == number && indent >= l.indent);
     if !(opens || goes_on) {
         return None;
     }
     let chapter = title_like(&c[3]) && heads_its_sections(lines, i, number);
-    (!chapter).then_some(number)
+    (!chapter).then_some(Step {
+        number,
+        indent,
+        opens: !goes_on,
+    })
 }
 
 /// Whether the next numbered line after line `i` is a section of chapter
@@ -367,22 +385,25 @@ fn add_step(
     b: &mut DocBuilder,
     st: &mut State,
     claimed_ids: &HashSet<String>,
-    step: u64,
+    step: Step,
     (line, sep): (&str, &str),
     n: usize,
 ) {
-    let items = match st.list {
-        Some(list) => list.items,
-        None => {
-            st.numbered == Some(st.current) && {
-                let id = b.child_id(st.current, &step.to_string());
+    let list = match st.list {
+        Some(list) if !step.opens => list,
+        _ => List {
+            next: step.number,
+            items: st.numbered == Some(st.current) && {
+                let id = b.child_id(st.current, &step.number.to_string());
                 !claimed_ids.contains(&id) && !b.by_id.contains_key(&id)
-            }
-        }
+            },
+            indent: step.indent,
+        },
     };
+    let items = list.items;
     st.list = Some(List {
-        next: step.saturating_add(1),
-        items,
+        next: step.number.saturating_add(1),
+        ..list
     });
     match SINGLE.captures(line) {
         Some(c) if items => list_item(b, st, &c[2], &c[3], n),
