@@ -1580,7 +1580,8 @@ fn a_third_level_number_is_its_own_id() {
 /// A board-game rulebook whose numbered sections hold numbered step lists
 /// ("1. Choose an attacker."), some with lettered sub-lists: under a
 /// rule, in a chapter before its first section, written as titles, and in
-/// chapter 1 (where "2." is also the next chapter's number), and a list
+/// chapter 1 (where "2." is also the next chapter's number), before a
+/// chapter of prose whose number is the list's next, and a list
 /// of a chapter's own items with a list indented inside one.
 const STEP_LISTS: &str = "1. Setup
 
@@ -1601,7 +1602,14 @@ Players take turns clockwise.
 3. Movement
 
 3.1 Moving
-A unit moves up to its speed.
+A unit moves up to its speed:
+1. Pick a unit.
+2. Pick a path.
+3. Move along it.
+
+4. Terrain
+
+Forests cost two movement, and rivers stop a unit.
 
 5. Combat
 
@@ -1677,7 +1685,7 @@ fn a_numbered_step_list_stays_in_the_text_of_its_section() {
     let texts = texts_of_import(&imp);
     let ids: Vec<&str> = texts.keys().map(String::as_str).collect();
     let want = [
-        "1", "1.1", "1.2", "2", "2.1", "3", "3.1", "5", "5.1", "5.2", "6", "6.1", "7", "7.1",
+        "1", "1.1", "1.2", "2", "2.1", "3", "3.1", "4", "5", "5.1", "5.2", "6", "6.1", "7", "7.1",
         "7.2", "7.3",
     ];
     assert_eq!(ids, want, "{texts:?}");
@@ -1686,6 +1694,8 @@ fn a_numbered_step_list_stays_in_the_text_of_its_section() {
     assert_eq!(texts["5.2"], step_block("Damage"));
     assert_eq!(texts["1.2"], step_block("Turn Order"));
     assert_eq!(texts["5"], step_block("A fight"));
+    assert_eq!(texts["3.1"], step_block("Moving"));
+    assert_eq!(texts["4"], step_block("Forests"));
     // A list right under a chapter's heading is its items, as a section's
     // ("13.3 - Reactions" / "13.3.1") are; one indented inside an item is
     // the item's text, and the item after it is the outer list's.

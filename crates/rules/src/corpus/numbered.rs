@@ -333,8 +333,10 @@ fn list_item(b: &mut DocBuilder, st: &mut State, number: &str, text: &str, n: us
 /// step of a list rather than a chapter: it restarts at 1 after numbered
 /// rules were read, out of sequence with the chapters (the next chapter
 /// after chapter 5 is 6, and a chapter 1 comes first), or it is the open
-/// list's next number. A title whose own sections follow ("2. Turns" /
-/// "2.1 Order") is the chapter all the same, and the glossary's numbered
+/// list's next number. A title is the chapter all the same when its own
+/// sections follow ("2. Turns" / "2.1 Order"), or when it stands as a
+/// paragraph of its own and its number is the next chapter's ("4. Terrain"
+/// after chapter 3, a list's "3." before it); the glossary's numbered
 /// definitions are its own.
 fn list_step(st: &State, lines: &[&str], i: usize) -> Option<Step> {
     if st.glossary.is_some() {
@@ -350,12 +352,26 @@ fn list_step(st: &State, lines: &[&str], i: usize) -> Option<Step> {
     if !(opens || goes_on) {
         return None;
     }
-    let chapter = title_like(&c[3]) && heads_its_sections(lines, i, number);
+    let next_chapter = st
+        .last_top
+        .is_some_and(|top| top.checked_add(1) == Some(number));
+    let chapter = title_like(&c[3])
+        && (heads_its_sections(lines, i, number) || next_chapter && stands_alone(lines, i));
     (!chapter).then_some(Step {
         number,
         indent,
         opens: !goes_on,
     })
+}
+
+/// Whether line `i` is a paragraph of its own: blank lines (or the text's
+/// ends) before and after it.
+fn stands_alone(lines: &[&str], i: usize) -> bool {
+    let blank = |j: Option<usize>| {
+        j.and_then(|j| lines.get(j))
+            .is_none_or(|l| l.trim().is_empty())
+    };
+    blank(i.checked_sub(1)) && blank(i.checked_add(1))
 }
 
 /// Whether the next numbered line after line `i` is a section of chapter
