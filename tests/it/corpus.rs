@@ -502,7 +502,7 @@ proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
     /// Parsing never fails and never panics, whatever the text.
     #[test]
-    fn parsing_never_panics(text in "(\\PC|\n|#|•|»|>|\\{% hint %\\}|\\{% endhint %\\}|  |1\\. |13\\.1 - |100\\.1a |&#x20;|â€™|\\*\\*){0,200}") {
+    fn parsing_never_panics(text in "(\\PC|\n|#|•|»|>|\\{% hint %\\}|\\{% endhint %\\}|  |1\\. |2\\. |5\\.1 |13\\.1 - |100\\.1a |a\\) |see rule\n|&#x20;|â€™|\\*\\*){0,200}") {
         for format in [arbiter::corpus::DocumentFormat::Markdown, arbiter::corpus::DocumentFormat::Numbered] {
             let c = one_doc("p", &text, |m| m.format = format);
             for p in &c.passages {
