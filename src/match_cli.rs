@@ -428,6 +428,7 @@ fn save_board_picture(reply: &MatchReply, path: &std::path::Path) -> Result<Stri
             "the match has no board yet; give it one with `match setup FILE`".into(),
         ));
     };
-    let p = pictures::board(&v.game, board).map_err(|e| usage(e.to_string()))?;
+    let p = pictures::of_match(&v.game, board, v.ending().as_ref())
+        .map_err(|e| usage(e.to_string()))?;
     pictures::save(&p, path).map_err(usage)
 }

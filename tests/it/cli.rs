@@ -551,6 +551,56 @@ fn judge_and_match_board_write_a_picture_and_print_its_path() {
     assert!(w == 1000 && h > 100, "{w}×{h}");
 }
 
+/// `match board --picture` of an ended match draws its result: it was the
+/// picture from before the end, byte for byte, still showing whose turn it
+/// was (found by an outside tester). A moderator's end without a winner is
+/// drawn as one too.
+#[test]
+fn an_ended_match_board_picture_is_not_the_one_before_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    for (channel, end) in [
+        (
+            "won",
+            &["end", "--winner", "Alice", "--reason", "by agreement"][..],
+        ),
+        ("bare", &["end"][..]),
+    ] {
+        let url = format!("sqlite://{}", dir.path().join("m.db").display());
+        let m = |rest: &[&str]| {
+            let head = [
+                "match",
+                "--database-url",
+                &url,
+                "-c",
+                channel,
+                "--as",
+                "mod",
+            ];
+            let o = arbiter(&[&head[..], &["--moderator"], rest].concat());
+            assert!(o.status.success(), "{}", stderr(&o));
+            o
+        };
+        m(&["start", "-g", "grand-archive", "-p", "alice", "-p", "bob"]);
+        m(&["setup", "examples/matches/grand-archive-start.yaml"]);
+        let before = dir.path().join(format!("{channel}-before.png"));
+        let after = dir.path().join(format!("{channel}-after.png"));
+        m(&["board", "--picture", before.to_str().unwrap()]);
+        m(end);
+        let o = m(&["board", "--picture", after.to_str().unwrap()]);
+        assert!(stdout(&o).contains("ended"), "{}", stdout(&o));
+        let (before, after) = (
+            std::fs::read(&before).unwrap(),
+            std::fs::read(&after).unwrap(),
+        );
+        assert_ne!(
+            before, after,
+            "{channel}: the ended match's picture is the one before"
+        );
+        // The result's strip under the banner makes it taller.
+        assert!(png_size(&after).1 > png_size(&before).1, "{channel}");
+    }
+}
+
 /// The CLI's `match` subcommands (clap) are a surface of their own (flags
 /// such as `--picture` and `--expect-version`, CLI-only `cite`/`ask`) over
 /// the same `MatchRequest`; every `/match` subcommand the registry declares

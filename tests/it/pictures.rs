@@ -331,3 +331,208 @@ fn a_legion_board_without_an_activating_unit_names_none() {
     let pic = pictures::board("legion", &active).unwrap();
     assert!(pic.alt.contains("Activating: Darth Vader"), "{}", pic.alt);
 }
+
+/// Every example starting board, by game.
+fn start(game: &str) -> Value {
+    let path = common::repo().join(format!("examples/matches/{game}-start.yaml"));
+    let text = std::fs::read_to_string(path).unwrap();
+    common::app().judged_document(&text, None, None).unwrap()
+}
+
+/// A match that ended (a moderator's end, a concession) is drawn with its
+/// result and no player's turn: its picture was the board's last turn,
+/// byte for byte the picture from before the end (found by an outside
+/// tester).
+#[test]
+fn an_ended_match_is_drawn_with_its_result_and_no_turn() {
+    for g in GAMES {
+        let board = start(g);
+        let going = pictures::of_match(g, &board, None).unwrap();
+        assert_eq!(going, pictures::board(g, &board).unwrap(), "{g}");
+        let won = arbiter::engine::GameResult {
+            winner: Some("Ana".into()),
+            reason: "by agreement".into(),
+            rule: None,
+        };
+        let ended = pictures::of_match(g, &board, Some(&won)).unwrap();
+        assert_ne!(ended.png, going.png, "{g}");
+        assert!(
+            ended.alt.contains("Game over: Ana wins — by agreement"),
+            "{g}: {}",
+            ended.alt
+        );
+        assert!(!ended.alt.contains("'s turn"), "{g}: {}", ended.alt);
+        let none = arbiter::engine::GameResult {
+            winner: None,
+            ..won.clone()
+        };
+        let tie = pictures::of_match(g, &board, Some(&none)).unwrap();
+        assert!(tie.alt.contains("Game over: no winner"), "{g}: {}", tie.alt);
+        assert_ne!(tie.png, ended.png, "{g}");
+    }
+}
+
+/// A board that decides the game itself (10 victory points) is drawn with
+/// the engine's result, not the turn it stopped on.
+#[test]
+fn a_board_that_decides_the_game_is_drawn_with_the_result() {
+    let board = json!({ "game": "ti4", "phase": "action", "turn": "Ben", "players": [
+        { "name": "Ana", "victory_points": 10, "strategy_cards": [{ "name": "Leadership" }, { "name": "Trade" }] },
+        { "name": "Ben", "strategy_cards": [{ "name": "Diplomacy" }, { "name": "Warfare" }] },
+        { "name": "Cleo", "strategy_cards": [{ "name": "Politics" }, { "name": "Imperial" }] } ] });
+    let pic = pictures::board("ti4", &board).unwrap();
+    assert!(pic.alt.contains("Game over: Ana wins"), "{}", pic.alt);
+    assert!(!pic.alt.contains("Ben's turn"), "{}", pic.alt);
+    let mut going = board.clone();
+    going["players"][0]["victory_points"] = json!(3);
+    let going = pictures::board("ti4", &going).unwrap();
+    assert!(going.alt.contains("Ben's turn"), "{}", going.alt);
+}
+
+/// An Ashes player whose Phoenixborn is destroyed while others play on is
+/// marked out of the game, in the picture and its alt text.
+#[test]
+fn an_ashes_player_out_of_the_game_is_marked() {
+    let board = json!({ "game": "ashes", "turn": "Coal", "players": [
+        { "name": "Coal", "phoenixborn": { "name": "Coal Roarkwin", "life": 15, "damage": 3 } },
+        { "name": "Maeoni", "phoenixborn": { "name": "Maeoni Viper", "life": 20, "damage": 20 } },
+        { "name": "Fox", "phoenixborn": { "name": "Aradel", "life": 16 } } ] });
+    let out = pictures::board("ashes", &board).unwrap();
+    assert!(out.alt.contains("Maeoni (out of the game)"), "{}", out.alt);
+    assert!(!out.alt.contains("Coal (out"), "{}", out.alt);
+    assert!(!out.alt.contains("Game over"), "{}", out.alt);
+    let mut standing = board.clone();
+    standing["players"][1]["phoenixborn"]["damage"] = json!(19);
+    let standing = pictures::board("ashes", &standing).unwrap();
+    assert!(
+        !standing.alt.contains("out of the game"),
+        "{}",
+        standing.alt
+    );
+    assert_ne!(out.png, standing.png);
+}
+
+/// A Legion board on which no unit activates (the End Phase, the Command
+/// Phase) draws no unit's card: it drew the first unit's as "ACTIVATING
+/// UNIT … 0 used of 2" while the alt text named none. The first unit's
+/// card-only facts (its abilities and card actions) then change nothing.
+#[test]
+fn a_legion_board_without_an_activating_unit_draws_no_card() {
+    for phase in ["end", "command", "activation"] {
+        let board = json!({
+            "game": "legion", "phase": phase, "round": 2,
+            "players": [
+                { "name": "Ana", "units": [{ "name": "Darth Vader" }] },
+                { "name": "Ben", "units": [{ "name": "Luke Skywalker" }] }
+            ]
+        });
+        let mut carded = board.clone();
+        carded["players"][0]["units"][0]["card_actions"] = json!(["Force Choke"]);
+        let a = pictures::board("legion", &board).unwrap();
+        let b = pictures::board("legion", &carded).unwrap();
+        assert_eq!(a.png, b.png, "{phase}: the first unit's card was drawn");
+        assert!(!a.alt.contains("Activating"), "{phase}: {}", a.alt);
+    }
+    // With a unit activating, its card is drawn.
+    let active = json!({
+        "game": "legion", "phase": "activation", "active": "Darth Vader",
+        "players": [{ "name": "Ana", "units": [{ "name": "Darth Vader" }] }]
+    });
+    let mut carded = active.clone();
+    carded["players"][0]["units"][0]["card_actions"] = json!(["Force Choke"]);
+    assert_ne!(
+        pictures::board("legion", &active).unwrap().png,
+        pictures::board("legion", &carded).unwrap().png
+    );
+}
+
+/// A refused play leaves the board as it stands, and so does its picture:
+/// Cleo's out-of-turn activation was drawn as her unit activating with a
+/// move used, the alt text saying it had actions available.
+#[test]
+fn a_refused_legion_play_is_drawn_as_the_board_stands() {
+    let text = "game: legion\nphase: activation\nturn: Ana\nplayers:\n  - name: Ana\n    units: [{ name: Darth Vader }]\n  - name: Cleo\n    units: [{ name: Boba Fett }]\n";
+    let line = "activate Boba Fett; move; end";
+    let app = common::app();
+    let ruling = app.judge_notation(text, None, line).unwrap();
+    assert!(!ruling.legal, "{ruling:?}");
+    let doc = app.judged_document(text, None, Some(line)).unwrap();
+    let pic = pictures::ruling(&ruling, &doc).unwrap();
+    assert!(!pic.alt.contains("Activating"), "{}", pic.alt);
+    assert!(pic.alt.contains("Not legal."), "{}", pic.alt);
+    assert!(
+        pic.alt
+            .contains("Play refused, not on the board: activate Boba Fett: move."),
+        "{}",
+        pic.alt
+    );
+    // The card is the board's as it stands: the refused steps are not
+    // counted on it (the play changes only the line that says it).
+    let mut other = doc.clone();
+    other["play"] = json!([{ "activate": "Boba Fett", "action": "move" }, { "action": "attack" }]);
+    let attempt = pictures::ruling(&ruling, &other).unwrap();
+    let verdict = pictures::verdict(&ruling);
+    let unplayed = pictures::draw(
+        "legion",
+        &ruling.state,
+        Some(&doc),
+        None,
+        Some(&verdict),
+        None,
+    )
+    .unwrap();
+    assert_ne!(unplayed.png, pic.png);
+    assert!(!unplayed.alt.contains("Boba Fett:"), "{}", unplayed.alt);
+    assert!(
+        attempt.alt.contains("activate Boba Fett: move; attack"),
+        "{}",
+        attempt.alt
+    );
+    // A legal activation is still drawn with its steps.
+    let mine = "activate Darth Vader; move; end";
+    let ruling = app.judge_notation(text, None, mine).unwrap();
+    assert!(ruling.legal, "{ruling:?}");
+    let doc = app.judged_document(text, None, Some(mine)).unwrap();
+    let pic = pictures::ruling(&ruling, &doc).unwrap();
+    assert!(pic.alt.contains("Activating: Darth Vader"), "{}", pic.alt);
+    assert!(pic.alt.contains("steps: move"), "{}", pic.alt);
+}
+
+/// A board of three seats of 40 fighters (or 30 units): every seat is
+/// drawn and named in the alt text, each counting what it leaves out; the
+/// first seat's list took the whole cap and the others were not named.
+#[test]
+fn every_seat_of_a_large_board_is_drawn_and_named() {
+    let seats = ["Ana", "Ben", "Cleo"];
+    let mw = json!({ "game": "magewinds", "round": 1, "phase": "action", "turn": "Ana",
+        "players": seats.iter().enumerate().map(|(p, name)| json!({ "name": name,
+            "fighters": (0..40).map(|i| json!({ "name": format!("{name} fighter number {i}"),
+                "movement": 3, "position": [i as f64, p as f64 * 10.0] })).collect::<Vec<_>>() })).collect::<Vec<_>>() });
+    let legion = json!({ "game": "legion", "phase": "activation", "turn": "Ana",
+        "players": seats.iter().map(|name| json!({ "name": name, "points": 99,
+            "units": (0..30).map(|i| json!({ "name": format!("{name} unit number {i}") })).collect::<Vec<_>>() })).collect::<Vec<_>>() });
+    for (game, board, each) in [("magewinds", mw, "fighter"), ("legion", legion, "unit")] {
+        let pic = pictures::board(game, &board).unwrap();
+        assert!(pic.alt.chars().count() <= pictures::MAX_ALT, "{game}");
+        for name in seats {
+            assert!(
+                pic.alt.contains(&format!(" {name}"))
+                    && pic.alt.contains(&format!("{name} {each} number 0")),
+                "{game}: {name} is not named: {}",
+                pic.alt
+            );
+        }
+        assert_eq!(pic.alt.matches(" more.").count(), 3, "{game}: {}", pic.alt);
+        if game == "legion" {
+            assert!(pic.alt.contains("Cleo (99 points)"), "{}", pic.alt);
+        }
+        // The last seat is drawn: its name changes the picture.
+        let mut renamed = board.clone();
+        renamed["players"][2]["name"] = json!("Dora");
+        if game == "legion" {
+            renamed["turn"] = json!("Ana");
+        }
+        let other = pictures::board(game, &renamed).unwrap();
+        assert_ne!(pic.png, other.png, "{game}: the third seat is not drawn");
+    }
+}

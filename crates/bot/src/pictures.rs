@@ -12,12 +12,21 @@ use crate::render::pictures;
 /// it with what changed marked.
 pub fn of_match(reply: &MatchReply) -> Option<PictureFile> {
     let drawn = match reply {
-        MatchReply::Match(v) => pictures::board(&v.game, v.board.as_ref()?),
+        // An ended match's picture says its result, not the board's last turn.
+        MatchReply::Match(v) => pictures::of_match(&v.game, v.board.as_ref()?, v.ending().as_ref()),
         MatchReply::Event(e) => match &e.ruling {
-            Some(ruling) => pictures::event(ruling, &e.board, &e.changes, e.play.as_ref()),
+            Some(ruling) => pictures::event(
+                ruling,
+                &e.board,
+                &e.changes,
+                e.play.as_ref(),
+                e.result.as_ref(),
+            ),
             // An end the players agreed to (no ruling of its own): the
-            // final board, as a concession's reply shows it.
-            None if e.result.is_some() => pictures::board(e.board.get("game")?.as_str()?, &e.board),
+            // final board with the result, as a concession's reply shows it.
+            None if e.result.is_some() => {
+                pictures::of_match(e.board.get("game")?.as_str()?, &e.board, e.result.as_ref())
+            }
             None => return None,
         },
         _ => return None,

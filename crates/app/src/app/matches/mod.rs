@@ -317,6 +317,20 @@ pub struct MatchView {
 }
 
 impl MatchView {
+    /// How the match ended, for its picture: its result, or no winner for
+    /// a match a moderator ended without one; `None` while it goes on.
+    pub fn ending(&self) -> Option<GameResult> {
+        match (&self.result, self.status) {
+            (Some(r), _) => Some(r.clone()),
+            (None, MatchStatus::Ended) => Some(GameResult {
+                winner: None,
+                reason: "the match was ended".into(),
+                rule: None,
+            }),
+            (None, MatchStatus::Active) => None,
+        }
+    }
+
     /// Whether a reply pings the player to act next that it is their turn.
     pub fn turn_notices(&self) -> bool {
         self.notify

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::kit::{self, Align, Area, Canvas, Places, Rgb, Style};
-use super::{View, badge, banner, mark, more};
+use super::{View, badge, banner, mark, more, seats_alt};
 use crate::engine::ashes::board::{Board, Phase, Phoenixborn, Unit};
 use crate::engine::ashes::plays::{OneOrMany, Play};
 use crate::text::fold_eq;
@@ -26,9 +26,10 @@ pub(super) fn draw(v: &View<Board, Play>) -> (Canvas, String) {
         .iter()
         .map(|p| rows_for(p.units.len() + gone(v, p.name.as_str()).len()))
         .sum();
-    let height = 130.0 + players as f32 * 60.0 + rows as f32 * (CARD_H + GAP) + 60.0;
+    let ended = if v.result.is_some() { 60.0 } else { 0.0 };
+    let height = 130.0 + players as f32 * 60.0 + rows as f32 * (CARD_H + GAP) + 60.0 + ended;
     let mut c = Canvas::new(W as u32, height as u32, kit::PAPER);
-    let mut y = banner(&mut c, "Ashes Reborn", &subtitle(b), v.verdict);
+    let mut y = banner(&mut c, "Ashes Reborn", &subtitle(v), v.verdict, v.result);
     let mut places = Places::default();
     for i in 0..players {
         y = player(&mut c, v, i, y, &mut places);
@@ -59,16 +60,18 @@ fn rows_for(n: usize) -> usize {
     n.div_ceil(PER_ROW).clamp(1, MAX_ROWS)
 }
 
-fn subtitle(b: &Board) -> String {
+fn subtitle(v: &View<Board, Play>) -> String {
+    let b = v.board;
     let phase = match b.phase {
         Phase::PlayerTurns => "player turns",
         Phase::Recovery => "recovery",
     };
-    let mut s = format!("round {} · {phase}", b.round);
-    if let Some(t) = &b.turn {
-        let _ = write!(s, " · {t}'s turn");
-    }
-    if b.main_action_used {
+    let mut s = format!(
+        "round {} · {phase}{}",
+        b.round,
+        v.standing(b.turn.as_deref())
+    );
+    if b.main_action_used && v.result.is_none() {
         s.push_str(" · main action used");
     }
     s
@@ -106,8 +109,11 @@ fn player(c: &mut Canvas, v: &View<Board, Play>, i: usize, y: f32, places: &mut 
             true,
         );
     x += 10.0;
-    if b.turn.as_deref() == Some(p.name.as_str()) {
+    if v.turn(b.turn.as_deref()) == Some(p.name.as_str()) {
         x += badge(c, x, y + 8.0, "their turn", kit::CARD, kit::GREEN) + 6.0;
+    }
+    if v.out.contains(&i) {
+        x += badge(c, x, y + 8.0, "out of the game", kit::CARD, kit::RED) + 6.0;
     }
     if b.consecutive_passes.iter().any(|n| fold_eq(n, &p.name)) {
         badge(c, x, y + 8.0, "passed", kit::CARD, kit::MUTED);
@@ -490,16 +496,22 @@ fn legend(c: &mut Canvas, y: f32) {
 
 fn alt(v: &View<Board, Play>) -> String {
     let b = v.board;
-    let mut s = format!("Ashes Reborn board, {}.", subtitle(b));
+    let mut s = format!("Ashes Reborn board, {}.", subtitle(v));
     if let Some(verdict) = v.verdict {
         let _ = write!(s, " {}", verdict.headline);
     }
-    for p in &b.players {
+    s.push_str(&v.ending());
+    let mut seats = Vec::new();
+    for (i, p) in b.players.iter().enumerate() {
         let pb = &p.phoenixborn;
-        let _ = write!(
-            s,
-            " {}: Phoenixborn {} {} of {} life left{}",
+        let head = format!(
+            "{}{}: Phoenixborn {} {} of {} life left{}; units",
             p.name,
+            if v.out.contains(&i) {
+                " (out of the game)"
+            } else {
+                ""
+            },
             pb.name,
             pb.life.saturating_sub(*pb.damage),
             pb.life,
@@ -519,14 +531,8 @@ fn alt(v: &View<Board, Play>) -> String {
                 )
             })
             .collect();
-        if units.is_empty() {
-            s.push_str("; no units.");
-        } else {
-            let _ = write!(s, "; units: {}.", units.join(", "));
-        }
-        if s.len() > super::MAX_ALT {
-            break;
-        }
+        seats.push((head, units));
     }
+    seats_alt(&mut s, &seats, ", ");
     s
 }

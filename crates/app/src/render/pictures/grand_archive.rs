@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::kit::{self, Align, Area, Canvas, Places, Style};
-use super::{View, badge, banner, mark, more};
+use super::{View, badge, banner, mark, more, seats_alt};
 use crate::engine::grand_archive::board::{Board, Card, CostKind, Phase, StackKind};
 use crate::engine::grand_archive::plays::Play;
 use crate::text::fold_eq;
@@ -30,18 +30,20 @@ fn phase(p: Phase) -> &'static str {
     }
 }
 
-fn subtitle(b: &Board) -> String {
-    let mut s = format!("turn {} · {}", b.turn_number, phase(b.phase));
-    if let Some(t) = &b.turn_player {
-        let _ = write!(s, " · {t}'s turn");
-    }
-    s
+fn subtitle(v: &View<Board, Play>) -> String {
+    let b = v.board;
+    format!(
+        "turn {} · {}{}",
+        b.turn_number,
+        phase(b.phase),
+        v.standing(b.turn_player.as_deref())
+    )
 }
 
 pub(super) fn draw(v: &View<Board, Play>) -> (Canvas, String) {
     let b = v.board;
     let mut c = Canvas::new(W as u32, 1200, kit::PAPER);
-    let mut y = banner(&mut c, "Grand Archive", &subtitle(b), v.verdict);
+    let mut y = banner(&mut c, "Grand Archive", &subtitle(v), v.verdict, v.result);
     let mut places = Places::default();
     for (i, p) in b.players.iter().enumerate().take(MAX_PLAYERS) {
         y = player(&mut c, v, i, y, &mut places);
@@ -90,8 +92,7 @@ fn player(c: &mut Canvas, v: &View<Board, Play>, i: usize, y: f32, places: &mut 
         kit::CARD,
         kit::BLUE,
     ) + 6.0;
-    if b.turn_player
-        .as_deref()
+    if v.turn(b.turn_player.as_deref())
         .is_some_and(|t| fold_eq(t, &p.name))
     {
         x += badge(c, x, y + 8.0, "their turn", kit::CARD, kit::GREEN) + 6.0;
@@ -368,42 +369,43 @@ fn costs(c: &mut Canvas, v: &View<Board, Play>, y: f32) -> f32 {
 
 fn alt(v: &View<Board, Play>) -> String {
     let b = v.board;
-    let mut s = format!("Grand Archive board, {}.", subtitle(b));
+    let mut s = format!("Grand Archive board, {}.", subtitle(v));
     if let Some(verdict) = v.verdict {
         let _ = write!(s, " {}", verdict.headline);
     }
+    s.push_str(&v.ending());
     let state = |c: &Card| format!("{}{}", c.name, if c.rested { " (rested)" } else { "" });
-    for p in &b.players {
-        let allies: Vec<String> = p.allies.iter().map(state).collect();
-        let objects: Vec<String> = p.objects.iter().map(state).collect();
-        let _ = write!(
-            s,
-            " {}: reserve {}, champion {}; allies: {}; objects: {}.",
-            p.name,
-            p.reserve,
-            state(&p.champion),
-            if allies.is_empty() {
-                "none".into()
-            } else {
-                allies.join(", ")
-            },
-            if objects.is_empty() {
-                "none".into()
-            } else {
-                objects.join(", ")
-            },
-        );
-        if s.len() > super::MAX_ALT {
-            break;
-        }
-    }
+    let seats: Vec<(String, Vec<String>)> = b
+        .players
+        .iter()
+        .map(|p| {
+            let head = format!(
+                "{}: reserve {}, champion {}; allies and objects",
+                p.name,
+                p.reserve,
+                state(&p.champion)
+            );
+            let cards = p
+                .allies
+                .iter()
+                .map(|a| format!("ally {}", state(a)))
+                .chain(p.objects.iter().map(|o| format!("object {}", state(o))))
+                .collect();
+            (head, cards)
+        })
+        .collect();
+    seats_alt(&mut s, &seats, ", ");
     if let Some(Play::DeclareAttack {
         attacker, target, ..
     }) = v.play
     {
         let _ = write!(
             s,
-            " Attack: {attacker}{}.",
+            " {}: {attacker}{}.",
+            match v.unmade() {
+                Some(why) => format!("Attack {why}"),
+                None => "Attack".into(),
+            },
             target
                 .as_deref()
                 .map(|t| format!(" at {t}"))

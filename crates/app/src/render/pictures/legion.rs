@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::kit::{self, Align, Area, Canvas, Style};
-use super::{View, badge, banner, more};
+use super::{View, badge, banner, more, seats_alt};
 use crate::engine::legion::board::{Board, From, Phase, Step, Unit, texts};
 use crate::engine::legion::plays::Play;
 use crate::text::fold_eq;
@@ -15,17 +15,18 @@ const CARD_W: f32 = 600.0;
 const MAX_STEPS: usize = 10;
 const MAX_UNITS: usize = 24;
 
-fn subtitle(b: &Board) -> String {
+fn subtitle(v: &View<Board, Play>) -> String {
+    let b = v.board;
     let phase = match b.phase {
         Phase::Command => "command phase",
         Phase::Activation => "activation phase",
         Phase::End => "end phase",
     };
-    let mut s = format!("round {} · {phase}", b.round);
-    if let Some(t) = &b.turn {
-        let _ = write!(s, " · {t}'s turn");
-    }
-    s
+    format!(
+        "round {} · {phase}{}",
+        b.round,
+        v.standing(b.turn.as_deref())
+    )
 }
 
 fn all_units(b: &Board) -> impl Iterator<Item = &Unit> {
@@ -39,17 +40,14 @@ fn find<'a>(b: &'a Board, name: &str) -> Option<&'a Unit> {
     all_units(b).find(|u| fold_eq(&u.name, name))
 }
 
-/// The unit the card shows: the one the play activates, the board's
-/// activating unit, or the single unit of a one-unit board.
-fn focus<'a>(v: &View<'a, Board, Play>) -> Option<&'a Unit> {
-    activating(v).or_else(|| all_units(v.board).next())
-}
-
-/// The unit the play or the board says is activating, if any (a board in
-/// the Command Phase has none: its alt text said the first unit was).
+/// The unit the card shows and the alt text names: the one the play
+/// activated, or the board's activating unit; none when no unit is
+/// activating (the Command and End Phases, a turn before its activation:
+/// the card showed the board's first unit, 0 actions used, as activating),
+/// and none for a play that was refused (the board as it stands).
 fn activating<'a>(v: &View<'a, Board, Play>) -> Option<&'a Unit> {
     let named = v
-        .play
+        .applied()
         .and_then(|p| p.steps.first())
         .and_then(|s| s.activate.as_deref())
         .or(v.board.active.as_deref());
@@ -97,10 +95,15 @@ fn step_words(s: &Step) -> Option<(String, bool)> {
 }
 
 pub(super) fn draw(v: &View<Board, Play>) -> (Canvas, String) {
-    let b = v.board;
-    let mut c = Canvas::new(W as u32, 900, kit::PAPER);
-    let y = banner(&mut c, "Star Wars: Legion", &subtitle(b), v.verdict);
-    let card_bottom = match focus(v) {
+    let mut c = Canvas::new(W as u32, kit::MAX_HEIGHT, kit::PAPER);
+    let y = banner(
+        &mut c,
+        "Star Wars: Legion",
+        &subtitle(v),
+        v.verdict,
+        v.result,
+    );
+    let card_bottom = match activating(v) {
         Some(u) => card(&mut c, v, u, y),
         None => {
             c.text(
@@ -116,17 +119,68 @@ pub(super) fn draw(v: &View<Board, Play>) -> (Canvas, String) {
             y + 40.0
         }
     };
+    let card_bottom = unmade(&mut c, v, card_bottom);
     let list_bottom = units(&mut c, v, CARD_W + 40.0, y);
     c.crop(card_bottom.max(list_bottom) + 14.0);
     (c, alt(v))
 }
 
+/// A play not on the board (refused, or waiting on a decision), in words:
+/// "activate Boba Fett: move, attack".
+fn play_words(p: &Play) -> String {
+    let who = p.steps.first().and_then(|s| s.activate.as_deref());
+    let steps: Vec<String> = p
+        .steps
+        .iter()
+        .take(MAX_STEPS)
+        .filter_map(|s| step_words(s).map(|(w, _)| w))
+        .collect();
+    match who {
+        Some(u) => format!("activate {u}: {}", steps.join("; ")),
+        None => steps.join("; "),
+    }
+}
+
+/// Under the card, the play that is not on the board, said as such (the
+/// card shows the board as it stands); returns the y below it.
+fn unmade(c: &mut Canvas, v: &View<Board, Play>, y: f32) -> f32 {
+    let (Some(why), Some(p)) = (v.unmade(), v.play) else {
+        return y;
+    };
+    c.text(
+        20.0,
+        y + 24.0,
+        12.0,
+        kit::MUTED,
+        &format!("PLAY {} (NOT ON THE BOARD)", why.to_uppercase()),
+        None,
+        Align::Left,
+        false,
+    );
+    let lines = kit::wrap(&play_words(p), 14.0, CARD_W, 2);
+    let mut yy = y + 24.0;
+    for l in &lines {
+        yy += 20.0;
+        c.text(
+            20.0,
+            yy,
+            14.0,
+            kit::INK,
+            l,
+            Some(CARD_W),
+            Align::Left,
+            false,
+        );
+    }
+    yy + 6.0
+}
+
 /// The steps the card counts: the activation's record so far, then the
-/// play's own.
+/// play's own when it took effect (a refused play's are not the unit's).
 fn steps<'a>(v: &View<'a, Board, Play>, u: &'a Unit) -> Vec<&'a Step> {
     let before = v.before.and_then(|bb| find(bb, &u.name));
     let record = before.map_or(&u.performed, |w| &w.performed);
-    let play = v.play.map(|p| p.steps.as_slice()).unwrap_or_default();
+    let play = v.applied().map(|p| p.steps.as_slice()).unwrap_or_default();
     record.iter().chain(play).collect()
 }
 
@@ -402,16 +456,17 @@ fn tokens(c: &mut Canvas, v: &View<Board, Play>, u: &Unit, x: f32, y: f32, w: f3
     yy
 }
 
-/// Every player's units: activated this round or waiting.
+/// Every player's units: activated this round or waiting. Every player is
+/// named: the [`MAX_UNITS`] drawn are shared out between the players (one
+/// player's long list left the others undrawn), each counting the rest.
 fn units(c: &mut Canvas, v: &View<Board, Play>, x: f32, y: f32) -> f32 {
     let b = v.board;
     let w = W - x - 20.0;
     let mut yy = y + 10.0;
     let mut drawn = 0;
+    let seats = b.players.len();
     for (i, p) in b.players.iter().enumerate() {
-        if drawn >= MAX_UNITS {
-            break;
-        }
+        let share = (MAX_UNITS.saturating_sub(drawn) / (seats - i)).max(1);
         let mut bx = c.seat_heading(x, yy, i, &p.name);
         if let Some(pts) = p.points {
             bx += c.text(
@@ -425,11 +480,13 @@ fn units(c: &mut Canvas, v: &View<Board, Play>, x: f32, y: f32) -> f32 {
                 false,
             ) + 8.0;
         }
-        if b.turn.as_deref().is_some_and(|t| fold_eq(t, &p.name)) {
+        if v.turn(b.turn.as_deref())
+            .is_some_and(|t| fold_eq(t, &p.name))
+        {
             badge(c, bx, yy + 6.0, "their turn", kit::CARD, kit::GREEN);
         }
         yy += 32.0;
-        for u in p.units.iter().take(MAX_UNITS - drawn) {
+        for u in p.units.iter().take(share) {
             drawn += 1;
             let active = b.active.as_deref().is_some_and(|a| fold_eq(a, &u.name));
             let (word, col) = if active {
@@ -452,7 +509,7 @@ fn units(c: &mut Canvas, v: &View<Board, Play>, x: f32, y: f32) -> f32 {
             badge(c, x + w - 90.0, yy, word, kit::CARD, col);
             yy += 26.0;
         }
-        if let Some(m) = more(p.units.len(), p.units.len().min(MAX_UNITS), "units") {
+        if let Some(m) = more(p.units.len(), p.units.len().min(share), "units") {
             c.text(
                 x + 12.0,
                 yy + 12.0,
@@ -485,10 +542,11 @@ fn units(c: &mut Canvas, v: &View<Board, Play>, x: f32, y: f32) -> f32 {
 
 fn alt(v: &View<Board, Play>) -> String {
     let b = v.board;
-    let mut s = format!("Star Wars: Legion board, {}.", subtitle(b));
+    let mut s = format!("Star Wars: Legion board, {}.", subtitle(v));
     if let Some(verdict) = v.verdict {
         let _ = write!(s, " {}", verdict.headline);
     }
+    s.push_str(&v.ending());
     if let Some(u) = activating(v) {
         let cut: u32 = u.reduced_by.iter().map(|r| r.amount).sum();
         let avail = u.actions.unwrap_or(2u32.saturating_sub(cut));
@@ -510,22 +568,31 @@ fn alt(v: &View<Board, Play>) -> String {
         }
         s.push('.');
     }
-    for p in &b.players {
-        let us: Vec<String> = p
-            .units
-            .iter()
-            .map(|u| {
-                format!(
-                    "{}{}",
-                    u.name,
-                    if u.activated { " (activated)" } else { "" }
-                )
-            })
-            .collect();
-        let _ = write!(s, " {}: {}.", p.name, us.join(", "));
-        if s.len() > super::MAX_ALT {
-            break;
-        }
+    if let (Some(why), Some(p)) = (v.unmade(), v.play) {
+        let _ = write!(s, " Play {why}, not on the board: {}.", play_words(p));
     }
+    let seats: Vec<(String, Vec<String>)> = b
+        .players
+        .iter()
+        .map(|p| {
+            let head = match p.points {
+                Some(pts) => format!("{} ({pts} points)", p.name),
+                None => p.name.to_string(),
+            };
+            let us = p
+                .units
+                .iter()
+                .map(|u| {
+                    format!(
+                        "{}{}",
+                        u.name,
+                        if u.activated { " (activated)" } else { "" }
+                    )
+                })
+                .collect();
+            (head, us)
+        })
+        .collect();
+    seats_alt(&mut s, &seats, ", ");
     s
 }

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use super::kit::{self, Align, Canvas, Rgb, Style};
-use super::{View, badge, banner, more};
+use super::{View, badge, banner, more, seats_alt};
 use crate::engine::magewinds::board::{Board, Counter, Fighter, Phase, Pos};
 use crate::engine::magewinds::plays::{Activation, Play};
 use crate::text::fold_eq;
@@ -44,14 +44,18 @@ fn finite(v: f64) -> f64 {
     if v.is_finite() { v } else { 0.0 }
 }
 
-/// Every fighter on the board with its seat, at most [`MAX_FIGHTERS`].
+/// Every fighter on the board with its seat, at most [`MAX_FIGHTERS`],
+/// shared out between the seats (what a seat leaves unused goes to those
+/// after it): the first seat's 40 fighters left the third seat off the
+/// table.
 fn fighters(b: &Board) -> Vec<(usize, &Fighter)> {
-    b.players
-        .iter()
-        .enumerate()
-        .flat_map(|(i, p)| p.fighters.iter().map(move |f| (i, f)))
-        .take(MAX_FIGHTERS)
-        .collect()
+    let mut out = Vec::new();
+    let seats = b.players.len();
+    for (i, p) in b.players.iter().enumerate() {
+        let share = MAX_FIGHTERS.saturating_sub(out.len()) / (seats - i);
+        out.extend(p.fighters.iter().take(share).map(|f| (i, f)));
+    }
+    out
 }
 
 fn find<'a>(b: &'a Board, name: &str) -> Option<&'a Fighter> {
@@ -108,22 +112,23 @@ fn window(v: &View<Board, Play>, left: f32, top: f32) -> Scale {
     }
 }
 
-fn subtitle(b: &Board) -> String {
+fn subtitle(v: &View<Board, Play>) -> String {
+    let b = v.board;
     let phase = match b.phase {
         Phase::Channelling => "channelling phase",
         Phase::Action => "action phase",
         Phase::End => "end phase",
     };
-    let mut s = format!("round {} · {phase}", b.round);
-    if let Some(t) = &b.turn {
-        let _ = write!(s, " · {t}'s turn");
-    }
-    s
+    format!(
+        "round {} · {phase}{}",
+        b.round,
+        v.standing(b.turn.as_deref())
+    )
 }
 
 pub(super) fn draw(v: &View<Board, Play>) -> (Canvas, String) {
-    let mut c = Canvas::new(W as u32, 900, kit::PAPER);
-    let y = banner(&mut c, "Magewinds", &subtitle(v.board), v.verdict);
+    let mut c = Canvas::new(W as u32, kit::MAX_HEIGHT, kit::PAPER);
+    let y = banner(&mut c, "Magewinds", &subtitle(v), v.verdict, v.result);
     let s = window(v, 20.0, y + 4.0);
     table(&mut c, v, &s);
     let bottom = side(&mut c, v, 640.0, y + 4.0);
@@ -209,7 +214,7 @@ fn table(c: &mut Canvas, v: &View<Board, Play>, s: &Scale) {
     );
     if let Some(m) = more(
         v.board.players.iter().map(|p| p.fighters.len()).sum(),
-        MAX_FIGHTERS,
+        fighters(v.board).len(),
         "fighters",
     ) {
         c.text(
@@ -350,18 +355,21 @@ fn fighter(c: &mut Canvas, v: &View<Board, Play>, seat: usize, f: &Fighter, s: &
 }
 
 /// The side panel: every player's fighters with counters, guard and
-/// Movement; returns the y below it.
+/// Movement; returns the y below it. Every player is named: the
+/// [`SIDE_FIGHTERS`] listed are shared out between them, each counting
+/// the rest of its own.
 fn side(c: &mut Canvas, v: &View<Board, Play>, x: f32, y: f32) -> f32 {
     let b = v.board;
     let w = W - x - 20.0;
     let mut y = y;
     let mut drawn = 0;
+    let seats = b.players.len();
     for (i, p) in b.players.iter().enumerate() {
-        if drawn >= SIDE_FIGHTERS {
-            break;
-        }
+        let share = (SIDE_FIGHTERS.saturating_sub(drawn) / (seats - i)).max(1);
         let mut bx = c.seat_heading(x, y, i, &p.name);
-        if b.turn.as_deref().is_some_and(|t| fold_eq(t, &p.name)) {
+        if v.turn(b.turn.as_deref())
+            .is_some_and(|t| fold_eq(t, &p.name))
+        {
             bx += badge(c, bx, y + 6.0, "their turn", kit::CARD, kit::GREEN) + 4.0;
         }
         if b.first_to_pass
@@ -371,7 +379,7 @@ fn side(c: &mut Canvas, v: &View<Board, Play>, x: f32, y: f32) -> f32 {
             badge(c, bx, y + 6.0, "first to pass", kit::CARD, kit::MUTED);
         }
         y += 30.0;
-        for f in p.fighters.iter().take(SIDE_FIGHTERS - drawn) {
+        for f in p.fighters.iter().take(share) {
             drawn += 1;
             c.text(
                 x + 12.0,
@@ -437,21 +445,20 @@ fn side(c: &mut Canvas, v: &View<Board, Play>, x: f32, y: f32) -> f32 {
             }
             y += 40.0;
         }
+        if let Some(m) = more(p.fighters.len(), p.fighters.len().min(share), "fighters") {
+            c.text(
+                x + 12.0,
+                y + 12.0,
+                12.0,
+                kit::MUTED,
+                &m,
+                Some(w - 12.0),
+                Align::Left,
+                false,
+            );
+            y += 18.0;
+        }
         y += 6.0;
-    }
-    let total: usize = b.players.iter().map(|p| p.fighters.len()).sum();
-    if let Some(m) = more(total, drawn, "fighters") {
-        c.text(
-            x,
-            y + 14.0,
-            12.0,
-            kit::MUTED,
-            &m,
-            Some(w),
-            Align::Left,
-            false,
-        );
-        y += 20.0;
     }
     if let Some(la) = &b.last_action {
         let t = la
@@ -480,10 +487,12 @@ fn dist(a: Pos, b: Pos) -> f64 {
 
 fn alt(v: &View<Board, Play>) -> String {
     let b = v.board;
-    let mut s = format!("Magewinds table, {}.", subtitle(b));
+    let mut s = format!("Magewinds table, {}.", subtitle(v));
     if let Some(verdict) = v.verdict {
         let _ = write!(s, " {}", verdict.headline);
     }
+    s.push_str(&v.ending());
+    let mut seats = Vec::new();
     for p in &b.players {
         let fs: Vec<String> = p
             .fighters
@@ -500,10 +509,8 @@ fn alt(v: &View<Board, Play>) -> String {
                 )
             })
             .collect();
-        let _ = write!(s, " {}: {}.", p.name, fs.join("; "));
-        if s.len() > super::MAX_ALT {
-            break;
-        }
+        seats.push((p.name.to_string(), fs));
     }
+    seats_alt(&mut s, &seats, "; ");
     s
 }

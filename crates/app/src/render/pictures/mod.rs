@@ -19,7 +19,7 @@ mod ti4;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::engine::{Ruling, Severity};
+use crate::engine::{GameResult, Ruling, Severity};
 
 /// A drawn board: PNG bytes and the alt text that describes them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,16 +45,89 @@ pub enum PictureError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verdict {
     pub legal: bool,
+    /// The play changed the board: legal and not waiting on a decision. A
+    /// play that did not is drawn as an attempt at most, never as done.
+    pub applied: bool,
     pub headline: String,
 }
 
 /// A board to draw: the board itself, the board before the play (to mark
-/// what changed), the play, and the ruling's verdict.
+/// what changed), the play, the ruling's verdict, and how the game ended.
 pub(crate) struct View<'a, B, P> {
     pub board: &'a B,
     pub before: Option<&'a B>,
     pub play: Option<&'a P>,
     pub verdict: Option<&'a Verdict>,
+    /// The game's result, once it has one (the board's own, or the
+    /// match's: a moderator's end, a concession): no turn is shown then.
+    pub result: Option<&'a GameResult>,
+    /// Seats out of the game while others play on (the engine's status).
+    pub out: &'a [usize],
+}
+
+impl<'a, B, P> View<'a, B, P> {
+    /// Whose turn the picture shows: the board's, and nobody's once the
+    /// game has ended (a board keeps its last turn when a match ends).
+    pub fn turn<'t>(&self, turn: Option<&'t str>) -> Option<&'t str> {
+        turn.filter(|_| self.result.is_none())
+    }
+
+    /// The play, when it took effect: a refused play (or one waiting on
+    /// a decision) left the board as it stands, and is not counted on it.
+    pub fn applied(&self) -> Option<&'a P> {
+        self.play.filter(|_| self.verdict.is_none_or(|v| v.applied))
+    }
+
+    /// Why the play is not on the board, when it is not: "refused", or
+    /// "waiting on a decision"; `None` for a play made (or no play).
+    pub fn unmade(&self) -> Option<&'static str> {
+        let v = self.verdict.filter(|v| self.play.is_some() && !v.applied)?;
+        Some(if v.legal {
+            "waiting on a decision"
+        } else {
+            "refused"
+        })
+    }
+
+    /// How a list of the play is introduced: "Play", or "Play refused"
+    /// when it is not on the board.
+    pub fn play_label(&self) -> String {
+        match self.unmade() {
+            Some(why) => format!("Play {why}"),
+            None => "Play".into(),
+        }
+    }
+
+    /// The subtitle's end: " · Ana's turn", " · game over", or nothing.
+    pub fn standing(&self, turn: Option<&str>) -> String {
+        match (self.result, self.turn(turn)) {
+            (Some(_), _) => " · game over".into(),
+            (None, Some(t)) => format!(" · {t}'s turn"),
+            (None, None) => String::new(),
+        }
+    }
+
+    /// The alt text's sentence on the result (with its leading space), or
+    /// nothing while the game goes on.
+    pub fn ending(&self) -> String {
+        self.result
+            .map(|r| format!(" {}.", result_words(r)))
+            .unwrap_or_default()
+    }
+}
+
+/// A result in words: "Game over: Ana wins — 10 victory points".
+pub(crate) fn result_words(r: &GameResult) -> String {
+    let who = r
+        .winner
+        .as_deref()
+        .map_or("no winner".to_string(), |w| format!("{w} wins"));
+    let reason = r.reason.trim().trim_end_matches('.');
+    if reason.is_empty() {
+        format!("Game over: {who}")
+    } else {
+        format!("Game over: {who} — {reason}")
+    }
 }
 
 /// Alt text is cut to what Discord accepts for an attachment description.
@@ -62,7 +135,18 @@ pub const MAX_ALT: usize = 1024;
 
 /// The picture of a board document of `game` (no play).
 pub fn board(game: &str, board: &Value) -> Result<Picture, PictureError> {
-    draw(game, board, None, None, None)
+    draw(game, board, None, None, None, None)
+}
+
+/// The picture of a match's board: `ended` is the match's result once it
+/// has ended (a moderator's end, a concession, an agreed end), drawn over
+/// the board's own (a board ended by a moderator decides nothing itself).
+pub fn of_match(
+    game: &str,
+    board: &Value,
+    ended: Option<&GameResult>,
+) -> Result<Picture, PictureError> {
+    draw(game, board, None, None, None, ended)
 }
 
 /// The picture of a ruling: the board after it (`ruling.state`), with what
@@ -77,6 +161,7 @@ pub fn ruling(ruling: &Ruling, judged: &Value) -> Result<Picture, PictureError> 
         Some(judged),
         play,
         Some(&verdict),
+        None,
     )
 }
 
@@ -100,25 +185,45 @@ pub fn verdict(r: &Ruling) -> Verdict {
     };
     Verdict {
         legal: r.legal,
+        applied: r.legal && r.pending.is_none(),
         headline,
     }
 }
 
+/// What a picture says beside the board: the board before (to mark what
+/// changed), the play, the ruling's verdict, and the match's result.
+#[derive(Clone, Copy, Default)]
+struct Around<'a> {
+    before: Option<&'a Value>,
+    play: Option<&'a Value>,
+    verdict: Option<&'a Verdict>,
+    ended: Option<&'a GameResult>,
+}
+
 /// Draws `board` (a board document of `game`), marking changes since
-/// `before` and drawing `play`.
+/// `before` and drawing `play`. The result shown is `ended` (a match's),
+/// else the one the engine reads off the board (a Phoenixborn destroyed,
+/// 10 victory points), with the seats it counts out.
 pub fn draw(
     game: &str,
     board: &Value,
     before: Option<&Value>,
     play: Option<&Value>,
     verdict: Option<&Verdict>,
+    ended: Option<&GameResult>,
 ) -> Result<Picture, PictureError> {
+    let a = Around {
+        before,
+        play,
+        verdict,
+        ended,
+    };
     match game {
-        "ashes" => run::<_, _>(game, board, before, play, verdict, ashes::draw),
-        "ti4" => run(game, board, before, play, verdict, ti4::draw),
-        "magewinds" => run(game, board, before, play, verdict, magewinds::draw),
-        "legion" => run(game, board, before, play, verdict, legion::draw),
-        "grand-archive" => run(game, board, before, play, verdict, grand_archive::draw),
+        "ashes" => run::<_, _>(game, board, a, ashes::draw),
+        "ti4" => run(game, board, a, ti4::draw),
+        "magewinds" => run(game, board, a, magewinds::draw),
+        "legion" => run(game, board, a, legion::draw),
+        "grand-archive" => run(game, board, a, grand_archive::draw),
         other => Err(PictureError::NoDrawing(other.chars().take(40).collect())),
     }
 }
@@ -128,11 +233,18 @@ type Drawing<B, P> = fn(&View<B, P>) -> (kit::Canvas, String);
 fn run<B: DeserializeOwned, P: DeserializeOwned>(
     game: &str,
     board: &Value,
-    before: Option<&Value>,
-    play: Option<&Value>,
-    verdict: Option<&Verdict>,
+    a: Around,
     f: Drawing<B, P>,
 ) -> Result<Picture, PictureError> {
+    let Around {
+        before,
+        play,
+        verdict,
+        ended,
+    } = a;
+    // Where the game stands, as its engine reads the board: a board the
+    // engine does not read (the picture reads more) has no result of its own.
+    let status = crate::engine::engine(game).and_then(|e| e.status(board).ok());
     let board: B = typed(board).map_err(|message| PictureError::Board {
         game: game.to_string(),
         message,
@@ -141,11 +253,17 @@ fn run<B: DeserializeOwned, P: DeserializeOwned>(
     // not read is left out rather than refusing the picture.
     let before: Option<B> = before.and_then(|b| typed(b).ok());
     let play: Option<P> = play.and_then(|p| serde_json::from_value(p.clone()).ok());
+    let result = ended
+        .cloned()
+        .or_else(|| status.as_ref().and_then(|s| s.result.clone()));
+    let out = status.map(|s| s.out).unwrap_or_default();
     let view = View {
         board: &board,
         before: before.as_ref(),
         play: play.as_ref(),
         verdict,
+        result: result.as_ref(),
+        out: &out,
     };
     let (canvas, alt) = f(&view);
     Ok(Picture {
@@ -175,13 +293,15 @@ fn typed<B: DeserializeOwned>(doc: &Value) -> Result<B, String> {
     })
 }
 
-/// The banner across the top of a picture: title, subtitle, and a
-/// ruling's verdict when there is one. Returns the y below it.
+/// The banner across the top of a picture: title, subtitle, a ruling's
+/// verdict when there is one, and the game's result once it has one.
+/// Returns the y below it.
 pub(crate) fn banner(
     c: &mut kit::Canvas,
     title: &str,
     subtitle: &str,
     verdict: Option<&Verdict>,
+    result: Option<&GameResult>,
 ) -> f32 {
     use kit::{Align, INK, MUTED};
     let w = c.width();
@@ -229,7 +349,38 @@ pub(crate) fn banner(
         }
         y += h + 8.0;
     }
+    if let Some(r) = result {
+        y = ended(c, r, y);
+    }
     y + 6.0
+}
+
+/// The result's strip under the banner: who won and why, or no winner.
+fn ended(c: &mut kit::Canvas, r: &GameResult, y: f32) -> f32 {
+    let w = c.width();
+    let lines = kit::wrap(&result_words(r), 17.0, w - 60.0, 2);
+    let h = 14.0 + 22.0 * lines.len() as f32;
+    c.rect(
+        20.0,
+        y,
+        w - 40.0,
+        h,
+        6.0,
+        kit::Style::both(kit::Rgb(0xfb, 0xf1, 0xd6), kit::GOLD, 2.5),
+    );
+    for (i, l) in lines.iter().enumerate() {
+        c.text(
+            32.0,
+            y + 24.0 + 22.0 * i as f32,
+            17.0,
+            kit::INK,
+            l,
+            Some(w - 64.0),
+            kit::Align::Left,
+            true,
+        );
+    }
+    y + h + 8.0
 }
 
 /// A small label on a coloured ground; returns its width.
@@ -254,6 +405,57 @@ pub(crate) fn badge(
         false,
     );
     w
+}
+
+/// Appends every seat to an alt text, " Ana: a, b." each: the characters
+/// left under [`MAX_ALT`] are shared out between the seats (a share a
+/// seat leaves unused goes to those after it), and a seat's items past its
+/// share are counted ("… and 12 more"), so one seat's long list never
+/// leaves the others unnamed.
+pub(crate) fn seats_alt(s: &mut String, seats: &[(String, Vec<String>)], sep: &str) {
+    for (k, (head, items)) in seats.iter().enumerate() {
+        let left = MAX_ALT.saturating_sub(s.chars().count());
+        let share = left / (seats.len() - k);
+        s.push_str(&seat_alt(head, items, sep, share));
+    }
+}
+
+/// One seat's " Ana: a, b." in at most `share` characters (a name that
+/// does not fit is cut with "…", and the seat still ends its sentence).
+fn seat_alt(head: &str, items: &[String], sep: &str, share: usize) -> String {
+    let head = cut(head, share.saturating_sub(4).max(1));
+    let mut out = format!(" {head}:");
+    if items.is_empty() {
+        out.push_str(" none.");
+        return out;
+    }
+    let len = |x: &str| x.chars().count();
+    for (i, item) in items.iter().enumerate() {
+        let gap = if i == 0 { " " } else { sep };
+        let after = items.len() - i - 1;
+        // Room for the count of the rest, when this is not the last item.
+        let tail = if after > 0 { 24 } else { 1 };
+        if len(&out) + len(gap) + len(item) + tail > share {
+            let rest = items.len() - i;
+            let gap = if i == 0 { " " } else { sep };
+            out.push_str(&format!("{gap}… and {rest} more."));
+            return out;
+        }
+        out.push_str(gap);
+        out.push_str(item);
+    }
+    out.push('.');
+    out
+}
+
+/// `s` cut to `n` characters, "…" ending a cut one.
+fn cut(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        return s.to_string();
+    }
+    let mut t: String = s.chars().take(n.saturating_sub(1)).collect();
+    t.push('…');
+    t
 }
 
 /// "… and N more" when `shown` of `total` were drawn.
@@ -316,16 +518,25 @@ pub(crate) fn mark(c: &mut kit::Canvas, a: kit::Area, what: &str) {
 
 /// The picture of a recorded match event: the board after it, with what
 /// changed marked (the board before is rebuilt from `changes`), the play
-/// drawn, and the ruling's verdict.
+/// drawn, the ruling's verdict, and the match's result when the event
+/// ended it.
 pub fn event(
     ruling: &Ruling,
     board: &Value,
     changes: &[crate::engine::Change],
     play: Option<&Value>,
+    ended: Option<&GameResult>,
 ) -> Result<Picture, PictureError> {
     let before = before_changes(board, changes);
     let verdict = verdict(ruling);
-    draw(&ruling.game, board, Some(&before), play, Some(&verdict))
+    draw(
+        &ruling.game,
+        board,
+        Some(&before),
+        play,
+        Some(&verdict),
+        ended,
+    )
 }
 
 /// One step of a change's path: `.field`, `[2]`, `["Iron Worker"]`.

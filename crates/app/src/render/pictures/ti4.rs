@@ -81,18 +81,25 @@ fn phase(b: &Board) -> &'static str {
     }
 }
 
-fn subtitle(b: &Board) -> String {
-    let mut s = format!("round {} · {}", b.round, phase(b));
-    if let Some(t) = &b.turn {
-        let _ = write!(s, " · {t}'s turn");
-    }
-    s
+fn subtitle(v: &View<Board, Play>) -> String {
+    let b = v.board;
+    format!(
+        "round {} · {}{}",
+        b.round,
+        phase(b),
+        v.standing(b.turn.as_deref())
+    )
 }
 
 pub(super) fn draw(v: &View<Board, Play>) -> (Canvas, String) {
-    let b = v.board;
-    let mut c = Canvas::new(W as u32, 900, kit::PAPER);
-    let mut y = banner(&mut c, "Twilight Imperium 4", &subtitle(b), v.verdict);
+    let mut c = Canvas::new(W as u32, kit::MAX_HEIGHT, kit::PAPER);
+    let mut y = banner(
+        &mut c,
+        "Twilight Imperium 4",
+        &subtitle(v),
+        v.verdict,
+        v.result,
+    );
     c.text(
         20.0,
         y + 14.0,
@@ -251,7 +258,9 @@ fn players(c: &mut Canvas, v: &View<Board, Play>, y: f32) -> f32 {
     let mut y = y;
     for (k, &i) in seats.iter().take(shown).enumerate() {
         let p = &b.players[i];
-        let turn = b.turn.as_deref().is_some_and(|t| fold_eq(t, &p.name));
+        let turn = v
+            .turn(b.turn.as_deref())
+            .is_some_and(|t| fold_eq(t, &p.name));
         let fill = if p.passed { kit::SPENT } else { kit::CARD };
         let a = Area {
             x: 20.0,
@@ -406,7 +415,7 @@ fn this_turn(c: &mut Canvas, v: &View<Board, Play>, y: f32) -> f32 {
         }
     }
     if let Some(p) = v.play {
-        lines.push(format!("Play: {}", play(p)));
+        lines.push(format!("{}: {}", v.play_label(), play(p)));
     }
     let h = 14.0 + 22.0 * lines.len() as f32;
     c.rect(
@@ -467,10 +476,11 @@ fn play(p: &Play) -> String {
 
 fn alt(v: &View<Board, Play>) -> String {
     let b = v.board;
-    let mut s = format!("Twilight Imperium 4 board, {}.", subtitle(b));
+    let mut s = format!("Twilight Imperium 4 board, {}.", subtitle(v));
     if let Some(verdict) = v.verdict {
         let _ = write!(s, " {}", verdict.headline);
     }
+    s.push_str(&v.ending());
     s.push_str(" Initiative order:");
     for (k, &i) in order(b).iter().enumerate() {
         let p = &b.players[i];
@@ -505,7 +515,7 @@ fn alt(v: &View<Board, Play>) -> String {
         }
     }
     if let Some(p) = v.play {
-        let _ = write!(s, " Play: {}.", play(p));
+        let _ = write!(s, " {}: {}.", v.play_label(), play(p));
     }
     s
 }
