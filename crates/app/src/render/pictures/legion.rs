@@ -111,7 +111,11 @@ pub(super) fn draw(v: &View<Board, Play>) -> (Canvas, String) {
                 y + 30.0,
                 15.0,
                 kit::MUTED,
-                "no unit is activating",
+                if v.result.is_some() {
+                    "the game is over: no unit activates"
+                } else {
+                    "no unit is activating"
+                },
                 None,
                 Align::Left,
                 false,
@@ -544,7 +548,7 @@ fn alt(v: &View<Board, Play>) -> String {
     let b = v.board;
     let mut s = format!("Star Wars: Legion board, {}.", subtitle(v));
     if let Some(verdict) = v.verdict {
-        let _ = write!(s, " {}", verdict.headline);
+        let _ = write!(s, " {}", super::sentence(&verdict.headline));
     }
     s.push_str(&v.ending());
     if let Some(u) = activating(v) {

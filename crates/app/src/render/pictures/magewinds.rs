@@ -193,8 +193,23 @@ fn table(c: &mut Canvas, v: &View<Board, Play>, s: &Scale) {
     if let Some(a) = act {
         sight(c, v, a, s);
     }
-    for (seat, f) in fighters(v.board) {
-        fighter(c, v, seat, f, s);
+    let drawn = fighters(v.board);
+    // Every fighter's dot, then each name where it covers no dot or name
+    // already placed (names of fighters near each other were drawn over
+    // one another).
+    let mut taken: Vec<Box4> = drawn
+        .iter()
+        .map(|(_, f)| {
+            let (x, y) = s.px(f.position);
+            [x - 10.0, y - 10.0, x + 10.0, y + 10.0]
+        })
+        .collect();
+    for (seat, f) in drawn {
+        let (x, y) = s.px(f.position);
+        let width = kit::text_width(&kit::fit(&f.name, 13.0, LABEL_W), 13.0);
+        let spot = label_spot(s, x, y, width, &taken);
+        taken.push(spot.area(width));
+        fighter(c, v, seat, f, s, spot);
     }
     let step = grid_step(s);
     let unit = if step == 1.0 {
@@ -323,7 +338,77 @@ fn counter_pips(c: &mut Canvas, x: f32, y: f32, k: Counter) {
     }
 }
 
-fn fighter(c: &mut Canvas, v: &View<Board, Play>, seat: usize, f: &Fighter, s: &Scale) {
+/// A box on the canvas: left, top, right, bottom.
+type Box4 = [f32; 4];
+
+/// The widest a fighter's name is drawn on the table.
+const LABEL_W: f32 = 130.0;
+
+/// Where a fighter's name is drawn: its x, its baseline, and which side
+/// of x it runs.
+#[derive(Clone, Copy)]
+struct Spot {
+    x: f32,
+    y: f32,
+    align: Align,
+}
+
+impl Spot {
+    fn area(self, width: f32) -> Box4 {
+        let left = match self.align {
+            Align::Right => self.x - width,
+            Align::Center => self.x - width / 2.0,
+            Align::Left => self.x,
+        };
+        [left, self.y - 12.0, left + width, self.y + 4.0]
+    }
+}
+
+fn overlaps(a: &Box4, b: &Box4) -> bool {
+    a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]
+}
+
+/// The name's place for a fighter at (`x`, `y`): beside it on the right
+/// (on the left near the table's right edge), else the first of the other
+/// sides, above and below, that stays on the table and covers nothing in
+/// `taken`; the first place when every one does.
+fn label_spot(s: &Scale, x: f32, y: f32, width: f32, taken: &[Box4]) -> Spot {
+    // `side` 1.0: the name runs right from beside the fighter; -1.0: left.
+    let at = |side: f32, dy: f32| Spot {
+        x: x + 13.0 * side,
+        y: y + dy,
+        align: if side > 0.0 {
+            Align::Left
+        } else {
+            Align::Right
+        },
+    };
+    let near = if x > s.left + TABLE - 140.0 {
+        -1.0
+    } else {
+        1.0
+    };
+    let far = -near;
+    let first = at(near, -4.0);
+    let on_table = |b: &Box4| b[0] >= s.left && b[2] <= s.left + TABLE;
+    [
+        first,
+        at(far, -4.0),
+        at(near, -16.0),
+        at(near, 10.0),
+        at(far, -16.0),
+        at(far, 10.0),
+    ]
+    .into_iter()
+    .enumerate()
+    .find(|(k, spot)| {
+        let b = spot.area(width);
+        (*k == 0 || on_table(&b)) && !taken.iter().any(|t| overlaps(&b, t))
+    })
+    .map_or(first, |(_, spot)| spot)
+}
+
+fn fighter(c: &mut Canvas, v: &View<Board, Play>, seat: usize, f: &Fighter, s: &Scale, spot: Spot) {
     let (x, y) = s.px(f.position);
     let zone = s.len(1.0);
     if zone > 10.0 {
@@ -343,14 +428,17 @@ fn fighter(c: &mut Canvas, v: &View<Board, Play>, seat: usize, f: &Fighter, s: &
     if f.guard {
         c.text(x, y + 4.0, 11.0, kit::CARD, "G", None, Align::Center, true);
     }
-    // Near the table's right edge the name goes to the left of the fighter.
-    let (lx, align) = if x > s.left + TABLE - 140.0 {
-        (x - 13.0, Align::Right)
-    } else {
-        (x + 13.0, Align::Left)
-    };
     let colour = kit::seat(seat);
-    c.text(lx, y - 4.0, 13.0, colour, &f.name, Some(130.0), align, true);
+    c.text(
+        spot.x,
+        spot.y,
+        13.0,
+        colour,
+        &f.name,
+        Some(LABEL_W),
+        spot.align,
+        true,
+    );
     counter_pips(c, x + 17.0, y + 8.0, f.counter);
 }
 
@@ -489,7 +577,7 @@ fn alt(v: &View<Board, Play>) -> String {
     let b = v.board;
     let mut s = format!("Magewinds table, {}.", subtitle(v));
     if let Some(verdict) = v.verdict {
-        let _ = write!(s, " {}", verdict.headline);
+        let _ = write!(s, " {}", super::sentence(&verdict.headline));
     }
     s.push_str(&v.ending());
     let mut seats = Vec::new();
@@ -513,4 +601,37 @@ fn alt(v: &View<Board, Play>) -> String {
     }
     seats_alt(&mut s, &seats, "; ");
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scale() -> Scale {
+        Scale {
+            origin: [0.0, 0.0],
+            span: 24.0,
+            left: 20.0,
+            top: 100.0,
+        }
+    }
+
+    /// Two fighters side by side: the second's name goes where it covers
+    /// neither the first's name nor its dot (it was drawn over them).
+    #[test]
+    fn a_name_goes_where_it_covers_no_other() {
+        let s = scale();
+        let (a, b) = (s.px([6.0, 19.0]), s.px([8.0, 19.0]));
+        let mut taken = vec![
+            [a.0 - 10.0, a.1 - 10.0, a.0 + 10.0, a.1 + 10.0],
+            [b.0 - 10.0, b.1 - 10.0, b.0 + 10.0, b.1 + 10.0],
+        ];
+        let first = label_spot(&s, b.0, b.1, 70.0, &taken);
+        assert_eq!(first.x, b.0 + 13.0, "nothing in the way: beside it");
+        taken.push(first.area(70.0));
+        let second = label_spot(&s, a.0, a.1, 70.0, &taken);
+        let area = second.area(70.0);
+        assert!(!taken.iter().any(|t| overlaps(&area, t)), "{area:?}");
+        assert!(area[0] >= s.left && area[2] <= s.left + TABLE, "{area:?}");
+    }
 }

@@ -116,6 +116,18 @@ impl<'a, B, P> View<'a, B, P> {
     }
 }
 
+/// `s` as a sentence of the alt text: trimmed, ending in a full stop (a
+/// verdict's headline may end in a parenthesis or a bare "Legal. ", and
+/// the next sentence ran on from it).
+pub(crate) fn sentence(s: &str) -> String {
+    let s = s.trim_end();
+    if s.ends_with(['.', '!', '?', '…']) {
+        s.to_string()
+    } else {
+        format!("{s}.")
+    }
+}
+
 /// A result in words: "Game over: Ana wins — 10 victory points".
 pub(crate) fn result_words(r: &GameResult) -> String {
     let who = r
@@ -646,5 +658,44 @@ fn put(parent: &mut Value, seg: &Seg, value: &Value) {
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A headline ends its sentence before the alt text's next one (it ran
+    /// on: "…outside the indexed rules) Play refused", "Legal.  Ana").
+    #[test]
+    fn a_headline_is_a_sentence_of_the_alt_text() {
+        assert_eq!(sentence("Legal. "), "Legal.");
+        assert_eq!(sentence("Not legal. x (rules)"), "Not legal. x (rules).");
+        assert_eq!(sentence("Waiting… "), "Waiting…");
+    }
+
+    /// Each seat of many items keeps a share of the alt text, its rest
+    /// counted.
+    #[test]
+    fn every_seat_keeps_a_share_of_the_alt_text() {
+        let items: Vec<String> = (0..100).map(|i| format!("item number {i}")).collect();
+        let seats: Vec<(String, Vec<String>)> = ["Ana", "Ben", "Cleo", "Dora"]
+            .iter()
+            .map(|n| (n.to_string(), items.clone()))
+            .collect();
+        let mut s = "A board.".to_string();
+        seats_alt(&mut s, &seats, ", ");
+        assert!(s.chars().count() <= MAX_ALT, "{}", s.chars().count());
+        for n in ["Ana", "Ben", "Cleo", "Dora"] {
+            assert!(s.contains(&format!(" {n}: item number 0, ")), "{s}");
+        }
+        assert_eq!(s.matches(" more.").count(), 4, "{s}");
+        let mut few = String::new();
+        seats_alt(
+            &mut few,
+            &[("Ana".into(), vec!["a".into(), "b".into()])],
+            ", ",
+        );
+        assert_eq!(few, " Ana: a, b.");
     }
 }
