@@ -536,3 +536,15 @@ fn every_seat_of_a_large_board_is_drawn_and_named() {
         assert_ne!(pic.png, other.png, "{game}: the third seat is not drawn");
     }
 }
+
+/// TI4's eight players of 200-character names: each is in the alt text
+/// (its name cut to its share), in initiative order, the play after them.
+#[test]
+fn every_ti4_player_of_long_names_is_in_the_alt_text() {
+    let board = hostile("ti4");
+    let pic = pictures::board("ti4", &board).unwrap();
+    assert!(pic.alt.chars().count() <= pictures::MAX_ALT);
+    for k in 1..=8 {
+        assert!(pic.alt.contains(&format!(" {k}. ")), "{k}: {}", pic.alt);
+    }
+}

@@ -533,6 +533,6 @@ fn alt(v: &View<Board, Play>) -> String {
             .collect();
         seats.push((head, units));
     }
-    seats_alt(&mut s, &seats, ", ");
+    seats_alt(&mut s, &seats, ", ", "");
     s
 }

@@ -394,13 +394,13 @@ fn alt(v: &View<Board, Play>) -> String {
             (head, cards)
         })
         .collect();
-    seats_alt(&mut s, &seats, ", ");
+    let mut tail = String::new();
     if let Some(Play::DeclareAttack {
         attacker, target, ..
     }) = v.play
     {
         let _ = write!(
-            s,
+            tail,
             " {}: {attacker}{}.",
             match v.unmade() {
                 Some(why) => format!("Attack {why}"),
@@ -412,5 +412,7 @@ fn alt(v: &View<Board, Play>) -> String {
                 .unwrap_or_default()
         );
     }
+    seats_alt(&mut s, &seats, ", ", &tail);
+    s.push_str(&tail);
     s
 }

@@ -597,6 +597,6 @@ fn alt(v: &View<Board, Play>) -> String {
             (head, us)
         })
         .collect();
-    seats_alt(&mut s, &seats, ", ");
+    seats_alt(&mut s, &seats, ", ", "");
     s
 }

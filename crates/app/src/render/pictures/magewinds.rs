@@ -599,7 +599,7 @@ fn alt(v: &View<Board, Play>) -> String {
             .collect();
         seats.push((p.name.to_string(), fs));
     }
-    seats_alt(&mut s, &seats, "; ");
+    seats_alt(&mut s, &seats, "; ", "");
     s
 }
 

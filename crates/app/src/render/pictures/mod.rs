@@ -423,10 +423,12 @@ pub(crate) fn badge(
 /// left under [`MAX_ALT`] are shared out between the seats (a share a
 /// seat leaves unused goes to those after it), and a seat's items past its
 /// share are counted ("… and 12 more"), so one seat's long list never
-/// leaves the others unnamed.
-pub(crate) fn seats_alt(s: &mut String, seats: &[(String, Vec<String>)], sep: &str) {
+/// leaves the others unnamed. `tail` is what the alt text says after the
+/// seats (the play), kept room for.
+pub(crate) fn seats_alt(s: &mut String, seats: &[(String, Vec<String>)], sep: &str, tail: &str) {
+    let room = MAX_ALT.saturating_sub(tail.chars().count());
     for (k, (head, items)) in seats.iter().enumerate() {
-        let left = MAX_ALT.saturating_sub(s.chars().count());
+        let left = room.saturating_sub(s.chars().count());
         let share = left / (seats.len() - k);
         s.push_str(&seat_alt(head, items, sep, share));
     }
@@ -684,8 +686,8 @@ mod tests {
             .map(|n| (n.to_string(), items.clone()))
             .collect();
         let mut s = "A board.".to_string();
-        seats_alt(&mut s, &seats, ", ");
-        assert!(s.chars().count() <= MAX_ALT, "{}", s.chars().count());
+        seats_alt(&mut s, &seats, ", ", " Play: Ana passes.");
+        assert!(s.chars().count() + 18 <= MAX_ALT, "{}", s.chars().count());
         for n in ["Ana", "Ben", "Cleo", "Dora"] {
             assert!(s.contains(&format!(" {n}: item number 0, ")), "{s}");
         }
@@ -695,6 +697,7 @@ mod tests {
             &mut few,
             &[("Ana".into(), vec!["a".into(), "b".into()])],
             ", ",
+            "",
         );
         assert_eq!(few, " Ana: a, b.");
     }

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::kit::{self, Align, Area, Canvas, Rgb, Style};
-use super::{View, badge, banner, mark, more};
+use super::{View, badge, banner, mark, more, seats_alt};
 use crate::engine::ti4::board::{Board, Card, Phase, STANDARD_CARDS, TurnAction};
 use crate::engine::ti4::plays::Play;
 use crate::text::fold_eq;
@@ -482,40 +482,39 @@ fn alt(v: &View<Board, Play>) -> String {
     }
     s.push_str(&v.ending());
     s.push_str(" Initiative order:");
-    for (k, &i) in order(b).iter().enumerate() {
-        let p = &b.players[i];
-        let cards: Vec<String> = p
-            .strategy_cards
-            .iter()
-            .map(|c| {
-                format!(
-                    "{} {}",
-                    c.name,
-                    if c.exhausted { "exhausted" } else { "readied" }
-                )
-            })
-            .collect();
-        let _ = write!(
-            s,
-            " {}. {}{} ({}){}.",
-            k + 1,
-            p.name,
-            if p.passed { ", passed" } else { "" },
-            if cards.is_empty() {
-                "no card".to_string()
-            } else {
-                cards.join(", ")
-            },
-            p.victory_points
-                .map(|n| format!(", {n} VP"))
-                .unwrap_or_default()
-        );
-        if s.len() > super::MAX_ALT {
-            break;
-        }
-    }
-    if let Some(p) = v.play {
-        let _ = write!(s, " {}: {}.", v.play_label(), play(p));
-    }
+    let seats: Vec<(String, Vec<String>)> = order(b)
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| {
+            let p = &b.players[i];
+            let head = format!(
+                "{}. {}{}{}",
+                k + 1,
+                p.name,
+                if p.passed { ", passed" } else { "" },
+                p.victory_points
+                    .map(|n| format!(", {n} VP"))
+                    .unwrap_or_default()
+            );
+            let cards = p
+                .strategy_cards
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{} {}",
+                        c.name,
+                        if c.exhausted { "exhausted" } else { "readied" }
+                    )
+                })
+                .collect();
+            (head, cards)
+        })
+        .collect();
+    let tail = v
+        .play
+        .map(|p| format!(" {}: {}.", v.play_label(), play(p)))
+        .unwrap_or_default();
+    seats_alt(&mut s, &seats, ", ", &tail);
+    s.push_str(&tail);
     s
 }
