@@ -327,7 +327,7 @@ impl MatchView {
                 reason: "the match was ended".into(),
                 rule: None,
             }),
-            (None, MatchStatus::Active) => None,
+            (None, MatchStatus::Active | MatchStatus::Withdrawn) => None,
         }
     }
 
