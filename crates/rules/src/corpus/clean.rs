@@ -316,6 +316,46 @@ pub fn holds_link(s: &str) -> bool {
     .any(|m| lower.contains(m))
 }
 
+/// One phrase as search reads it: hidden characters (controls, direction
+/// overrides, every format character) out, spaces single. Also a
+/// document's title (`import::target`) and a slang list's phrases.
+pub(crate) fn tidy(s: &str) -> String {
+    let shown: String = s
+        .chars()
+        .filter(|c| !is_hidden(*c) && !is_format(*c))
+        .collect();
+    shown.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A Unicode format character (general category Cf, Unicode 15): zero-width
+/// space and joiners, word joiner, BOM, soft hyphen, direction marks, tags.
+pub(crate) fn is_format(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{0600}'..='\u{0605}'
+            | '\u{061C}'
+            | '\u{06DD}'
+            | '\u{070F}'
+            | '\u{0890}'..='\u{0891}'
+            | '\u{08E2}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206F}'
+            | '\u{FEFF}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{110BD}'
+            | '\u{110CD}'
+            | '\u{13430}'..='\u{1343F}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0001}'
+            | '\u{E0020}'..='\u{E007F}'
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

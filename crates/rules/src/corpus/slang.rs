@@ -231,53 +231,13 @@ fn read_csv(text: &str) -> Result<Vec<(String, Vec<String>)>, SlangError> {
     Ok(out)
 }
 
-/// One phrase as search reads it: hidden characters (controls, direction
-/// overrides, every format character) out, spaces single. Also a
-/// document's title (`import::target`).
-pub(crate) fn tidy(s: &str) -> String {
-    let shown: String = s
-        .chars()
-        .filter(|c| !clean::is_hidden(*c) && !is_format(*c))
-        .collect();
-    shown.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// A Unicode format character (general category Cf, Unicode 15): zero-width
-/// space and joiners, word joiner, BOM, soft hyphen, direction marks, tags.
-fn is_format(c: char) -> bool {
-    matches!(
-        c,
-        '\u{00AD}'
-            | '\u{0600}'..='\u{0605}'
-            | '\u{061C}'
-            | '\u{06DD}'
-            | '\u{070F}'
-            | '\u{0890}'..='\u{0891}'
-            | '\u{08E2}'
-            | '\u{180E}'
-            | '\u{200B}'..='\u{200F}'
-            | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{2064}'
-            | '\u{2066}'..='\u{206F}'
-            | '\u{FEFF}'
-            | '\u{FFF9}'..='\u{FFFB}'
-            | '\u{110BD}'
-            | '\u{110CD}'
-            | '\u{13430}'..='\u{1343F}'
-            | '\u{1BCA0}'..='\u{1BCA3}'
-            | '\u{1D173}'..='\u{1D17A}'
-            | '\u{E0001}'
-            | '\u{E0020}'..='\u{E007F}'
-    )
-}
-
 /// Cleans every entry: empty and overlong ones out, keys that differ only
 /// in case joined (search matches any case), meanings deduplicated.
 fn check(entries: Vec<(String, Vec<String>)>) -> Parsed {
     let mut parsed = Parsed::default();
     let mut by_lower: BTreeMap<String, String> = BTreeMap::new();
     for (raw_key, raw_meanings) in entries {
-        let key = tidy(&raw_key);
+        let key = clean::tidy(&raw_key);
         if clean::holds_link(&key) {
             parsed
                 .warnings
@@ -302,7 +262,7 @@ fn check(entries: Vec<(String, Vec<String>)>) -> Parsed {
         // Whether a meaning was left out for being the term itself, and
         // for anything else (too long, a link, no letter).
         let (mut itself, mut other) = (false, false);
-        for m in raw_meanings.iter().map(|m| tidy(m)) {
+        for m in raw_meanings.iter().map(|m| clean::tidy(m)) {
             if m.chars().count() > MAX_MEANING_CHARS {
                 other = true;
                 parsed.warnings.push(format!(
@@ -578,7 +538,8 @@ mod tests {
         let w = p.warnings.join("\n");
         assert!(w.contains("“--”: no slang word"), "{w}");
         assert!(
-            !w.chars().any(|c| is_format(c) || clean::is_hidden(c)),
+            !w.chars()
+                .any(|c| clean::is_format(c) || clean::is_hidden(c)),
             "{w:?}"
         );
     }

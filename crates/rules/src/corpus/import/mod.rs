@@ -654,7 +654,7 @@ pub fn target(known: &Corpus, req: &ImportRequest) -> Result<Target, ImportError
         .map_or_else(|| title_from_file(req.file_name), str::to_string);
     // On one line, without hidden or zero-width characters: a title is
     // in every answer's citation path.
-    let title = match crate::corpus::slang::tidy(&title) {
+    let title = match clean::tidy(&title) {
         t if t.is_empty() => title_from_file(req.file_name),
         t => t,
     };
