@@ -488,7 +488,7 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
             format!(
                 "⚠ *{}{}*",
                 crate::render::text::CLOSEST,
-                escape_md(&crate::render::text::unknown_words(&reply.ignored))
+                escape_md(&crate::render::text::unknown_words(reply))
             ),
         ));
     }
@@ -616,7 +616,7 @@ fn nothing_relevant(reply: &AskReply) -> Block {
     let mut body = format!(
         "{} Nothing in the indexed rules{scope} is relevant to this.{}",
         crate::render::text::NO_RULE,
-        escape_md(&crate::render::text::unknown_words(&reply.ignored))
+        escape_md(&crate::render::text::unknown_words(reply))
     );
     if !reply.covers.is_empty() {
         body.push_str("\nThe indexed rules cover:");

@@ -20,7 +20,7 @@ use crate::corpus::{Corpus, CrossRef, Passage, PassageKind};
 use crate::load::{self, LoadError};
 use crate::search::{Index, SearchOptions, Suggestion};
 
-pub use crate::search::{Confidence, GameFrom};
+pub use crate::search::{Confidence, GameFrom, OtherGameWord};
 pub use cards::{CardReply, CardSuggestion, MAX_CARD_NAME_CHARS, RuleLink};
 pub use judge::{CoverageEntry, CoverageReply, GameCoverage, JudgeError};
 pub use rules::{DocumentToc, GameInfo, RulesReply, TocEntry};
@@ -175,6 +175,12 @@ pub struct AskReply {
     /// Question words no indexed rule uses (they weigh nothing). Omitted when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ignored: Vec<String>,
+    /// Question words the searched game's rules do not use though another
+    /// loaded game's rules do (they weigh nothing), each with the game
+    /// searched: not in `ignored`, which says no rule uses them. Omitted
+    /// when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub elsewhere: Vec<OtherGameWord>,
     /// With `none`: what the indexed rules in scope do cover, one line per
     /// document ("Ashes Reborn: 03 - Main Actions (Pay a Cost, …)").
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -876,6 +882,15 @@ impl App {
             })
             .collect();
         let ignored = not_card_words(outcome.ignored, &opts.card_names);
+        let kept = not_card_words(
+            outcome.elsewhere.iter().map(|e| e.word.clone()).collect(),
+            &opts.card_names,
+        );
+        let elsewhere = outcome
+            .elsewhere
+            .into_iter()
+            .filter(|e| kept.contains(&e.word))
+            .collect();
         Ok(AskReply {
             cards: named.cards,
             card_suggestions: named.suggestions,
@@ -887,6 +902,7 @@ impl App {
             results,
             corrections: outcome.corrections,
             ignored,
+            elsewhere,
             covers,
         })
     }
@@ -960,12 +976,14 @@ impl App {
     /// The passage a question asks for by its number alone ("what does
     /// 13.4 say", "rule 702.19a", "704.5j?", "ti4 rule 3.2"): its id, when
     /// the words around the number only ask to show it and the number names
-    /// one passage (in `game` when given or named). A question about the
+    /// one passage (in `game` when given or named): its whole id after the
+    /// game, or the rule number its id ends with ("whats 4.1 in ti4" is
+    /// `ti4:action-phase.4.1`). A question about the
     /// rule ("does 702.19b let me…") is a question, not a lookup.
     pub fn rule_named(&self, query: &str, game: Option<&str>) -> Option<String> {
-        const SHOW: [&str; 20] = [
+        const SHOW: [&str; 21] = [
             "what", "whats", "what's", "does", "do", "say", "says", "said", "rule", "rules",
-            "show", "me", "the", "is", "text", "of", "read", "cr", "tell", "number",
+            "show", "me", "the", "is", "text", "of", "read", "cr", "tell", "number", "in",
         ];
         let mut game = game
             .and_then(|g| self.corpus.resolve_game(g))
@@ -988,7 +1006,15 @@ impl App {
         let p = match &game {
             Some(g) => self.corpus.get(&format!("{g}:{number}")),
             None => self.corpus.resolve_id(&number),
-        }?;
+        };
+        // Or the number a heading's rules end with ("4.1" of
+        // `ti4:action-phase.4.1`), when it names one passage.
+        let p = p.or_else(
+            || match self.corpus.numbered(&number, game.as_deref())[..] {
+                [one] => Some(&self.corpus.passages[one]),
+                _ => None,
+            },
+        )?;
         Some(p.id.clone())
     }
 

@@ -36,13 +36,40 @@ pub const NO_RULE: &str = "No indexed rule covers this.";
 /// The caveat above passages labelled `closest`.
 pub const CLOSEST: &str = "These are the closest rules found; they may not answer your question.";
 
-/// Words of the question no indexed rule uses, for the caveat.
-pub fn unknown_words(ignored: &[String]) -> String {
-    if ignored.is_empty() {
-        return String::new();
+/// Words of the question no indexed rule uses, for the caveat, then the
+/// words only other games' rules use, said as what they are: not words of
+/// the game searched ("ti4's rules, the ones searched, do not use
+/// “guard”"), never as words no rule uses.
+pub fn unknown_words(reply: &AskReply) -> String {
+    let quote = |words: &mut dyn Iterator<Item = &str>| {
+        words
+            .take(6)
+            .map(|w| format!("“{w}”"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut out = String::new();
+    if !reply.ignored.is_empty() {
+        let words = quote(&mut reply.ignored.iter().map(String::as_str));
+        let _ = write!(out, " No indexed rule uses {words}.");
     }
-    let quoted: Vec<String> = ignored.iter().take(6).map(|w| format!("“{w}”")).collect();
-    format!(" No indexed rule uses {}.", quoted.join(", "))
+    let mut games: Vec<&str> = Vec::new();
+    for e in &reply.elsewhere {
+        if !games.contains(&e.searched.as_str()) {
+            games.push(&e.searched);
+        }
+    }
+    for g in games {
+        let words = quote(
+            &mut reply
+                .elsewhere
+                .iter()
+                .filter(|e| e.searched == g)
+                .map(|e| e.word.as_str()),
+        );
+        let _ = write!(out, " {g}'s rules, the ones searched, do not use {words}.");
+    }
+    out
 }
 
 pub fn ask(reply: &AskReply, style: Style) -> String {
@@ -78,7 +105,7 @@ pub fn ask(reply: &AskReply, style: Style) -> String {
                 out,
                 "{NO_RULE} Nothing in the indexed rules{scope} is relevant to “{}”.{}",
                 reply.query,
-                unknown_words(&reply.ignored)
+                unknown_words(reply)
             );
             if !reply.covers.is_empty() {
                 let _ = writeln!(out, "The indexed rules cover:");
@@ -90,7 +117,7 @@ pub fn ask(reply: &AskReply, style: Style) -> String {
             return out;
         }
         Confidence::Closest => {
-            let _ = writeln!(out, "{CLOSEST}{}\n", unknown_words(&reply.ignored));
+            let _ = writeln!(out, "{CLOSEST}{}\n", unknown_words(reply));
         }
         Confidence::Answer => {}
     }

@@ -250,6 +250,24 @@ impl Corpus {
         }
     }
 
+    /// The passages a rule number names ("13.4", "704.5j", "4.1"): those
+    /// whose id's [`number_tail`] it is, in `game` when given. A question
+    /// citing a rule by number types it as the rulebook prints it, without
+    /// the headings' slugs before it (`ti4:action-phase.4.1` is "4.1").
+    pub fn numbered(&self, number: &str, game: Option<&str>) -> Vec<PassageIdx> {
+        if !is_rule_number(number) {
+            return Vec::new();
+        }
+        let number = number.to_lowercase();
+        self.passages
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| game.is_none_or(|g| p.game == g))
+            .filter(|(_, p)| number_tail(&p.id) == Some(number.as_str()))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
     /// The passage and all its descendants, in document order.
     pub fn subtree(&self, idx: PassageIdx) -> Vec<PassageIdx> {
         let mut out = vec![idx];
@@ -307,5 +325,60 @@ impl Corpus {
     /// The document a passage belongs to.
     pub fn document_of(&self, p: &Passage) -> Option<&Document> {
         self.game(&p.game).and_then(|g| g.documents.get(p.document))
+    }
+}
+
+/// Whether a word is shaped like a rule number: numbers joined by dots,
+/// perhaps a letter after the last ("13.4", "704.5j", "13.3.1"). A bare
+/// number ("4") is a count, not a rule.
+pub fn is_rule_number(word: &str) -> bool {
+    let word = word
+        .strip_suffix(|c: char| c.is_ascii_alphabetic())
+        .unwrap_or(word);
+    let mut pieces = word.split('.');
+    let whole = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
+    pieces.next().is_some_and(whole) && {
+        let rest: Vec<&str> = pieces.collect();
+        !rest.is_empty() && rest.iter().all(|p| whole(p))
+    }
+}
+
+/// The rule number an id ends with, as a rulebook prints it: the whole id
+/// after its game (`magewinds:13.4` → "13.4", `mtg:702.19b` → "702.19b"),
+/// or its numbered segments after a heading's slug
+/// (`ti4:action-phase.4.1` → "4.1"); `None` when it ends with no
+/// [`is_rule_number`] ("ashes:attack-a-unit.3").
+pub fn number_tail(id: &str) -> Option<&str> {
+    let local = id.split_once(':').map_or(id, |(_, rest)| rest);
+    let starts = std::iter::once(0).chain(
+        local
+            .char_indices()
+            .filter(|&(i, c)| c == '.' && i > 0 && !local.as_bytes()[i - 1].is_ascii_digit())
+            .map(|(i, _)| i + 1),
+    );
+    starts.map(|i| &local[i..]).find(|t| is_rule_number(t))
+}
+
+#[cfg(test)]
+mod number_tests {
+    use super::{is_rule_number, number_tail};
+
+    #[test]
+    fn rule_numbers_are_dotted_numbers() {
+        for w in ["13.4", "704.5j", "13.3.1", "4.1"] {
+            assert!(is_rule_number(w), "{w}");
+        }
+        for w in ["4", "4.", ".4", "a.1", "13.4jj", "1..2", "", "4/4"] {
+            assert!(!is_rule_number(w), "{w}");
+        }
+    }
+
+    #[test]
+    fn an_id_ends_with_the_number_its_rulebook_prints() {
+        assert_eq!(number_tail("magewinds:13.4"), Some("13.4"));
+        assert_eq!(number_tail("mtg:702.19b"), Some("702.19b"));
+        assert_eq!(number_tail("ti4:action-phase.4.1"), Some("4.1"));
+        assert_eq!(number_tail("ashes:attack-a-unit.3"), None);
+        assert_eq!(number_tail("ashes:attack-a-unit"), None);
     }
 }

@@ -168,6 +168,10 @@ pub struct SearchOutcome {
     pub corrections: Vec<(String, String)>,
     /// Question words no indexed rule uses; they weigh nothing.
     pub ignored: Vec<String>,
+    /// Question words the searched game's rules do not use though another
+    /// loaded game's do; they weigh nothing too, and are not said to be no
+    /// rule's words ("guard" in a TI4 question: Ashes' rules use it).
+    pub elsewhere: Vec<OtherGameWord>,
     /// Best passages first; empty when nothing indexed is relevant.
     pub hits: Vec<Hit>,
     /// What the label was decided from.
@@ -175,6 +179,15 @@ pub struct SearchOutcome {
     /// A multi-part question's parts, each with its own label and best
     /// passages (all of them among `hits`); empty for a one-part question.
     pub parts: Vec<Part>,
+}
+
+/// A question's word that the game searched does not use in its rules
+/// though another loaded game's rules do.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OtherGameWord {
+    pub word: String,
+    /// The game whose rules were searched (and weighed the words).
+    pub searched: String,
 }
 
 /// One part of a multi-part question.
@@ -354,6 +367,10 @@ pub struct Index {
     /// Per game, the terms its passages use (sorted): a word only another
     /// game's rules use weighs nothing in a question about this one.
     game_terms: HashMap<String, Vec<u32>>,
+    /// The rule numbers ids end with (`corpus::number_tail`), sorted, each
+    /// with its passage: a question citing "13.4" cites a rule, it does not
+    /// use a word no rule uses.
+    numbers: Vec<(Box<str>, u32)>,
     /// The semantic re-scoring, once a sentence encoder is given (a rule
     /// set's is given after its index is live; a partial stage is replaced
     /// by the complete one when its vectors are computed).
@@ -377,6 +394,7 @@ impl Index {
             .collect();
         let titles = section_titles(corpus, &analyzer, &terms.passage_tokens);
         let game_terms = game_terms(corpus, &terms.passage_tokens);
+        let numbers = rule_numbers(corpus);
         analyzer.lexicon_mut().shrink_to_fit();
         Index {
             analyzer,
@@ -396,6 +414,7 @@ impl Index {
             titles,
             completer: Completer::build(corpus),
             game_terms,
+            numbers,
             semantic: std::sync::RwLock::new(None),
         }
     }
@@ -407,6 +426,45 @@ impl Index {
                 .get(g)
                 .is_some_and(|t| t.binary_search(&id).is_ok())
         })
+    }
+
+    /// Whether a word is the rule number some loaded passage's id ends
+    /// with ("13.4", "704.5j", "4.1" of `ti4:action-phase.4.1`).
+    fn is_rule_number(&self, word: &str) -> bool {
+        !self.numbered(word).is_empty()
+    }
+
+    /// The passages whose id ends with this rule number.
+    fn numbered(&self, word: &str) -> &[(Box<str>, u32)] {
+        if !crate::corpus::is_rule_number(word) {
+            return &[];
+        }
+        let from = self.numbers.partition_point(|(n, _)| &**n < word);
+        let to = from + self.numbers[from..].partition_point(|(n, _)| &**n == word);
+        &self.numbers[from..to]
+    }
+
+    /// The passages a question cites by number, in the order cited: each
+    /// number that names exactly one passage of `game` (any game's
+    /// when none is searched), unless that passage quotes nothing of its
+    /// own (a bare heading, "702.19 Trample": its rules rank by the words).
+    fn cited(&self, corpus: &Corpus, numbers: &[String], game: Option<&str>) -> Vec<PassageIdx> {
+        let mut out = Vec::new();
+        for n in numbers {
+            let mut of_game = self
+                .numbered(n)
+                .iter()
+                .map(|&(_, i)| i as PassageIdx)
+                .filter(|&i| game.is_none_or(|g| corpus.passages[i].game == g));
+            if let (Some(one), None) = (of_game.next(), of_game.next())
+                && !out.contains(&one)
+                && !corpus.passages[one].text.trim().is_empty()
+                && !is_bare_heading(corpus, one)
+            {
+                out.push(one);
+            }
+        }
+        out
     }
 
     /// Where a glossary entry points, if it is one that points.
@@ -493,7 +551,9 @@ impl Index {
     pub fn search(&self, corpus: &Corpus, question: &str, opts: &SearchOptions) -> SearchOutcome {
         let limit = opts.limit.clamp(1, 50);
         let split = if levers::get().multipart {
-            parts::split(question)
+            parts::split_with(question, |sentence| {
+                self.leading_game(sentence, opts).is_some()
+            })
         } else {
             Vec::new()
         };
@@ -501,12 +561,30 @@ impl Index {
             return self.search_parts(corpus, question, &split, opts, limit);
         }
         let (game, game_from, q) = self.read(question, opts, None);
-        let (q, context) = self.with_cards(q, opts, game.as_deref());
+        let (mut q, context) = self.with_cards(q, opts, game.as_deref());
         let text = semantic::with_context(question, cards(opts));
+        q.cited = self.cited(
+            corpus,
+            &q.rule_numbers,
+            cites_in(game.as_deref(), game_from),
+        );
         let mut outcome = self.answer(corpus, &text, q, game.as_deref(), &context, limit);
         outcome.game = game;
         outcome.game_from = game_from;
         outcome
+    }
+
+    /// The game a sentence opens with ("ti4: can I pass…", "Ashes, can a
+    /// pb guard…"), the cards' names aside.
+    fn leading_game(&self, sentence: &str, opts: &SearchOptions) -> Option<String> {
+        let words = analyze::question_words(&analyze::symbol_words(sentence));
+        let words = self.without_cards(words, opts);
+        self.aliases
+            .iter()
+            .find(|(alias, _)| {
+                words.len() >= alias.len() && words.iter().zip(alias).all(|(w, a)| w.text == *a)
+            })
+            .map(|(_, g)| g.clone())
     }
 
     /// A question's game (given, named in it, named elsewhere in a
@@ -592,13 +670,17 @@ impl Index {
             stage.rescore(question, &mut ranked);
         }
         let mut hits = self.follow_stubs(corpus, &ranked, limit);
+        self.cited_first(corpus, &mut hits, &ranked, &q.cited, &q.groups, limit);
         for h in &mut hits {
             (h.highlight_at, h.highlight) = self.highlight(corpus, h.passage, &q.groups);
         }
         let evidence = confidence::Evidence::of(self, corpus, &q, &hits, &ranked);
         let confidence = match evidence.as_ref().map_or(Confidence::None, Evidence::label) {
-            // The cards' text reaches these rules: the closest, not nothing.
-            Confidence::None if q.led_by_cards && !hits.is_empty() => Confidence::Closest,
+            // The cards' text reaches these rules, or the question cites
+            // a rule by its number: the closest, not nothing.
+            Confidence::None if (q.led_by_cards || !q.cited.is_empty()) && !hits.is_empty() => {
+                Confidence::Closest
+            }
             c => c,
         };
         if confidence == Confidence::None {
@@ -610,10 +692,56 @@ impl Index {
             game_from: None,
             corrections: q.corrections,
             ignored: q.ignored,
+            elsewhere: game
+                .map(|g| {
+                    q.elsewhere
+                        .into_iter()
+                        .map(|word| OtherGameWord {
+                            word,
+                            searched: g.to_string(),
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
             hits,
             evidence,
             parts: Vec::new(),
         }
+    }
+
+    /// The passages the question cites by number first, in the order
+    /// cited (a hit already ranked keeps its scores; one the words did not
+    /// reach gets its coverage and no score), the rest after, `limit` in all.
+    fn cited_first(
+        &self,
+        corpus: &Corpus,
+        hits: &mut Vec<Hit>,
+        ranked: &[Hit],
+        cited: &[PassageIdx],
+        groups: &[Group],
+        limit: usize,
+    ) {
+        for &idx in cited.iter().rev() {
+            let hit = match hits.iter().position(|h| h.passage == idx) {
+                Some(at) => hits.remove(at),
+                None => ranked
+                    .iter()
+                    .find(|h| h.passage == idx)
+                    .cloned()
+                    .unwrap_or_else(|| Hit {
+                        passage: idx,
+                        score: 0.0,
+                        lexical: 0.0,
+                        coverage: self.coverage(corpus, idx, groups),
+                        highlight: String::new(),
+                        highlight_at: 0,
+                        via: None,
+                        semantic: None,
+                    }),
+            };
+            hits.insert(0, hit);
+        }
+        hits.truncate(limit.max(cited.len()));
     }
 
     /// Each part asked on its own (in the game of the whole question); the
@@ -639,12 +767,21 @@ impl Index {
                 .all(|p| named_in(p).as_deref() != Some(g.as_str()))
         });
         let mut games = Vec::new();
+        // A part that names no game is in the game the nearest earlier part
+        // named ("ti4: can I pass…? also when does the phase end?"), else
+        // the one named outside every part.
+        let mut last_named: Option<String> = None;
         let answers: Vec<SearchOutcome> = split
             .iter()
             .map(|part| {
-                let (game, from, q) = self.read(part, opts, preamble.as_deref());
-                let (q, context) = self.with_cards(q, opts, game.as_deref());
+                if let Some(g) = named_in(part) {
+                    last_named = Some(g);
+                }
+                let inherited = last_named.as_deref().or(preamble.as_deref());
+                let (game, from, q) = self.read(part, opts, inherited);
+                let (mut q, context) = self.with_cards(q, opts, game.as_deref());
                 let text = semantic::with_context(part, cards(opts));
+                q.cited = self.cited(corpus, &q.rule_numbers, cites_in(game.as_deref(), from));
                 let a = self.answer(corpus, &text, q, game.as_deref(), &context, limit);
                 games.push((game, from));
                 a
@@ -674,6 +811,7 @@ impl Index {
             game_from,
             corrections: Vec::new(),
             ignored: Vec::new(),
+            elsewhere: Vec::new(),
             hits: Vec::new(),
             evidence: answers
                 .iter()
@@ -714,6 +852,11 @@ impl Index {
             for w in a.ignored {
                 if !out.ignored.contains(&w) {
                     out.ignored.push(w);
+                }
+            }
+            for w in a.elsewhere {
+                if !out.elsewhere.contains(&w) {
+                    out.elsewhere.push(w);
                 }
             }
             // The part's passages the reply shows (among `hits`).
@@ -1012,6 +1155,20 @@ fn section_titles(
     out
 }
 
+/// The rule number each id ends with (`corpus::number_tail`) and its
+/// passage, sorted.
+fn rule_numbers(corpus: &Corpus) -> Vec<(Box<str>, u32)> {
+    let mut out: Vec<(Box<str>, u32)> = corpus
+        .passages
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| Some((crate::corpus::number_tail(&p.id)?.into(), i as u32)))
+        .collect();
+    out.sort_unstable();
+    out.shrink_to_fit();
+    out
+}
+
 /// Per game, the terms its passages use, sorted.
 fn game_terms(corpus: &Corpus, passage_tokens: &lists::Lists) -> HashMap<String, Vec<u32>> {
     let mut out: HashMap<String, Vec<u32>> = HashMap::new();
@@ -1107,6 +1264,13 @@ fn self_coverage(ranked: &[Hit], idx: PassageIdx) -> f32 {
         .iter()
         .find(|h| h.passage == idx)
         .map_or(0.0, |h| h.coverage)
+}
+
+/// The game whose rules a question's rule numbers name: the game searched,
+/// unless only slang guessed it ("does 13.4 let me move twice": Legion's
+/// slang "move twice" does not make Magewinds' 13.4 another game's).
+fn cites_in(game: Option<&str>, from: Option<GameFrom>) -> Option<&str> {
+    game.filter(|_| from != Some(GameFrom::Slang))
 }
 
 /// The one game whose slang the question uses most, if one leads.

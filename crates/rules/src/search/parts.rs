@@ -35,6 +35,55 @@ pub fn split(question: &str) -> Vec<String> {
     }
 }
 
+/// [`split`], once the question is cut at each sentence that opens with a
+/// game's name (`opens_with_game`): "ti4: can I pass before strat card.
+/// ashes: can an exhausted pb guard?", also with " / " between them. Two
+/// such sentences or more make a part each, with the sentences after it up
+/// to the next (the text before the first is a preamble, not a part), and
+/// each such part is split further as [`split`] splits a question.
+pub fn split_with(question: &str, opens_with_game: impl Fn(&str) -> bool) -> Vec<String> {
+    let Some(chunks) = by_game(question, opens_with_game) else {
+        return split(question);
+    };
+    let parts: Vec<String> = chunks.iter().flat_map(|c| split(c)).collect();
+    if (2..=MAX_PARTS).contains(&parts.len())
+        && parts.iter().all(|s| word_count(s) >= MIN_PART_WORDS)
+    {
+        parts
+    } else {
+        vec![question.trim().to_string()]
+    }
+}
+
+/// The question cut before each sentence that opens with a game's name,
+/// when two sentences or more do; the text before the first is left out.
+fn by_game(question: &str, opens_with_game: impl Fn(&str) -> bool) -> Option<Vec<String>> {
+    static BREAK: OnceLock<Regex> = OnceLock::new();
+    let breaks: Vec<(usize, usize)> = regex(&BREAK, r"[.?!]\s+|\s+/\s+")
+        .find_iter(question)
+        .map(|m| (m.start(), m.end()))
+        .collect();
+    // Each sentence: where it starts and where the next break is.
+    let sentences = std::iter::once(0)
+        .chain(breaks.iter().map(|b| b.1))
+        .zip(breaks.iter().map(|b| b.0).chain([question.len()]));
+    let starts: Vec<usize> = sentences
+        .filter(|&(start, end)| opens_with_game(&question[start..end.max(start)]))
+        .map(|(start, _)| start)
+        .collect();
+    if starts.len() < 2 {
+        return None;
+    }
+    let ends = starts.iter().skip(1).copied().chain([question.len()]);
+    Some(
+        starts
+            .iter()
+            .zip(ends)
+            .map(|(&start, end)| clean(&question[start..end]))
+            .collect(),
+    )
+}
+
 fn word_count(s: &str) -> usize {
     s.split_whitespace()
         .filter(|w| w.chars().any(char::is_alphanumeric))
@@ -127,12 +176,48 @@ fn asked_again(question: &str) -> Option<Vec<String>> {
 }
 
 fn clean(s: &str) -> String {
-    s.trim().trim_end_matches([',', ';']).trim().to_string()
+    s.trim()
+        .trim_end_matches([',', ';', '/'])
+        .trim()
+        .to_string()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::split;
+    use super::{split, split_with};
+
+    #[test]
+    fn sentences_opening_with_a_game_are_parts() {
+        let games = |s: &str| {
+            let first = s.split_whitespace().next().unwrap_or("");
+            ["ti4", "ashes"].contains(&first.trim_end_matches(':').to_lowercase().as_str())
+        };
+        for q in [
+            "ti4: can I pass before strat card. ashes: can an exhausted pb guard?",
+            "ti4: can I pass before strat card / ashes: can an exhausted pb guard?",
+            "hi all. ti4: can I pass before strat card? Ashes: can an exhausted pb guard?",
+        ] {
+            let parts = split_with(q, games);
+            assert_eq!(parts.len(), 2, "{q}: {parts:?}");
+            assert!(
+                parts[0].to_lowercase().starts_with("ti4: can i pass"),
+                "{parts:?}"
+            );
+            assert!(!parts[0].ends_with('/'), "{parts:?}");
+            assert_eq!(parts[1].to_lowercase(), "ashes: can an exhausted pb guard?");
+        }
+        // One game-led sentence alone cuts nothing; the other splits stay.
+        let q = "ti4: can I pass before strat card. when does it end";
+        assert_eq!(split_with(q, games), vec![q.to_string()]);
+        let q = "ti4 q: can i pass? also when does the action phase end?";
+        assert_eq!(split_with(q, games), split(q));
+        // A game-led part is split further as any question is.
+        let parts = split_with(
+            "ti4: can I pass? also when does the phase end? ashes: can a pb guard?",
+            games,
+        );
+        assert_eq!(parts.len(), 3, "{parts:?}");
+    }
 
     #[test]
     fn numbered_parts_are_split_without_the_preamble() {

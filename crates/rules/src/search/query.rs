@@ -34,8 +34,18 @@ pub(super) struct Query {
     pub groups: Vec<Group>,
     /// Typos repaired: (as typed, as understood).
     pub corrections: Vec<(String, String)>,
-    /// Words no indexed rule uses (weight 0).
+    /// Words no indexed rule uses (weight 0), each once.
     pub ignored: Vec<String>,
+    /// Words the game's rules do not use but another loaded game's do
+    /// (weight 0, each once): no rule's word in the game searched, yet not
+    /// "no indexed rule uses" it.
+    pub elsewhere: Vec<String>,
+    /// Words shaped like a rule number that some loaded rule has ("13.4",
+    /// "4.1" of `ti4:action-phase.4.1`): citations, not unknown words.
+    pub rule_numbers: Vec<String>,
+    /// The passages they cite, each named by one number alone
+    /// (`Index::cited`): shown first.
+    pub cited: Vec<crate::corpus::PassageIdx>,
     /// How many of them are English words written in lower case: topics the
     /// rules do not index ("fatigue", "dice"), unlike names, numbers and chat.
     pub unknown_topics: usize,
@@ -96,11 +106,15 @@ impl Index {
             if consumed[i] || analyze::is_question_filler(w) {
                 continue;
             }
+            let cites = self.is_rule_number(w);
+            if cites && !q.rule_numbers.iter().any(|n| n == w) {
+                q.rule_numbers.push(w.to_string());
+            }
             for token in self.analyzer.tokens(w) {
                 let mut options = self.word_options(w, &token);
                 let indexed = !options.is_empty();
                 // A word only another game's rules use weighs nothing here
-                // (and is reported as no rule's word).
+                // (and is reported as another game's word, not no rule's).
                 options.retain(|o| o.iter().all(|&id| self.used_in(game, id)));
                 if options.is_empty()
                     && !word.proper
@@ -120,13 +134,25 @@ impl Index {
                     q.corrections.push((w.to_string(), shown.to_string()));
                     options.push(vec![id]);
                 }
-                if options.is_empty() {
-                    q.ignored.push(analyze::symbol_shown(w).into_owned());
+                if options.is_empty() && (cites || indexed) {
+                    // A rule's number, or a word of another game's rules:
+                    // not a word "no indexed rule uses".
+                    let shown = analyze::symbol_shown(w);
+                    if indexed && !cites && !q.elsewhere.iter().any(|e| *e == shown) {
+                        q.elsewhere.push(shown.into_owned());
+                    }
+                } else if options.is_empty() {
+                    let shown = analyze::symbol_shown(w);
+                    // A word the analyzer cuts in several tokens (a
+                    // Japanese sentence) is one ignored word, said once.
+                    if !q.ignored.iter().any(|i| *i == shown) {
+                        q.ignored.push(shown.into_owned());
+                    }
                     // A topic no rules indexed here use at all: in one
                     // game's terms, "after" would veto the label in Ashes
                     // (measured: three right tuning labels lost, no wrong
                     // one removed; docs/SEARCH.md, Pipeline step 6).
-                    if !indexed && !word.proper && w.len() >= 3 && english::is_word(w) {
+                    if !word.proper && w.len() >= 3 && english::is_word(w) {
                         q.unknown_topics += 1;
                     }
                 } else if !q.groups.iter().any(|g| g.options == options) {
