@@ -101,6 +101,15 @@ fn helvetica_width(c: char) -> u32 {
 /// at most `measure` points wide in 10-point Helvetica, their right edge
 /// ragged, 60 printed lines a page.
 pub fn from_text_ragged(text: &str, measure: f64) -> Vec<u8> {
+    let printed = ragged(text, measure);
+    let lines: Vec<&str> = printed.iter().map(String::as_str).collect();
+    let pages: Vec<String> = lines.chunks(LINES_PER_PAGE).map(page_content).collect();
+    assemble(&pages)
+}
+
+/// `text`'s lines broken at spaces into printed lines at most `measure`
+/// points wide in 10-point Helvetica.
+fn ragged(text: &str, measure: f64) -> Vec<String> {
     let width = |s: &str| s.chars().map(helvetica_width).sum::<u32>() as f64 / 100.0;
     let mut printed: Vec<String> = Vec::new();
     for line in text.lines() {
@@ -119,9 +128,123 @@ pub fn from_text_ragged(text: &str, measure: f64) -> Vec<u8> {
         }
         printed.push(current);
     }
-    let lines: Vec<&str> = printed.iter().map(String::as_str).collect();
-    let pages: Vec<String> = lines.chunks(LINES_PER_PAGE).map(page_content).collect();
+    printed
+}
+
+/// How a page set in columns is drawn: each column top to bottom, then the
+/// next (most producers), or row by row across the columns (a line of
+/// each column drawn one after the other, as some producers draw tables).
+#[derive(Clone, Copy, PartialEq)]
+pub enum DrawOrder {
+    Columns,
+    Rows,
+}
+
+/// Rows of printed lines a column holds on a page of [`from_text_in_columns`].
+const COLUMN_ROWS: usize = 20;
+
+/// A PDF of `text` set as rulebooks are, in `columns` columns of ragged
+/// 10-point Helvetica `measure` points wide, 18 points apart, 12-point
+/// rows, [`COLUMN_ROWS`] a page, under a running header and over a
+/// "Page N of M" footer. A text line for which `across` holds (a title, a
+/// chapter's heading) is set in 14 points above the columns, from their
+/// left edge (as wide as it is), the columns above it balanced (as a
+/// layout balances them before a heading across); otherwise the text fills
+/// each column to its foot, then the next, then the next page's, so
+/// sentences run from one column and one page into the next. A blank line
+/// is an empty row.
+pub fn from_text_in_columns(
+    text: &str,
+    (columns, measure): (usize, f64),
+    across: impl Fn(&str) -> bool,
+    order: DrawOrder,
+) -> Vec<u8> {
+    let mut pages: Vec<String> = vec![String::new()];
+    let mut row = 0;
+    let mut band: Vec<String> = Vec::new();
+    for line in text.lines() {
+        if line.trim().is_empty() {
+            band.push(String::new());
+            continue;
+        } else if !across(line) {
+            band.extend(ragged(line, measure));
+            continue;
+        }
+        set_band(
+            &mut pages,
+            &mut row,
+            std::mem::take(&mut band),
+            (columns, measure),
+            order,
+        );
+        if row + 3 > COLUMN_ROWS {
+            pages.push(String::new());
+            row = 0;
+        }
+        let y = 740 - 12 * row;
+        let last = pages.len() - 1;
+        pages[last].push_str(&format!(
+            "BT\n/F1 14 Tf\n40 {y} Td\n({}) Tj\nET\n",
+            escape(line)
+        ));
+        row += 2;
+    }
+    set_band(&mut pages, &mut row, band, (columns, measure), order);
+    let total = pages.len();
+    let pages: Vec<String> = pages
+        .into_iter()
+        .enumerate()
+        .map(|(i, body)| {
+            format!(
+                "BT\n/F1 8 Tf\n40 770 Td\n(Skyforge Rules of Play) Tj\nET\n{body}BT\n/F1 8 Tf\n290 30 Td\n(Page {} of {total}) Tj\nET\n",
+                i + 1
+            )
+        })
+        .collect();
     assemble(&pages)
+}
+
+/// Sets `lines` in columns from `row` down: balanced when they fit on the
+/// page, else filling its columns and going on on the next page.
+fn set_band(
+    pages: &mut Vec<String>,
+    row: &mut usize,
+    mut lines: Vec<String>,
+    (columns, measure): (usize, f64),
+    order: DrawOrder,
+) {
+    while !lines.is_empty() {
+        let room = COLUMN_ROWS - *row;
+        let per_column = lines.len().div_ceil(columns).min(room);
+        let rest = lines.split_off((per_column * columns).min(lines.len()));
+        let set: Vec<&[String]> = lines.chunks(per_column.max(1)).collect();
+        let at = |c: usize, r: usize| {
+            let x = 40.0 + c as f64 * (measure + 18.0);
+            let y = 740 - 12 * (*row + r);
+            format!(
+                "BT\n/F1 10 Tf\n{x} {y} Td\n({}) Tj\nET\n",
+                escape(&set[c][r])
+            )
+        };
+        let mut body = String::new();
+        match order {
+            DrawOrder::Columns => (0..set.len())
+                .flat_map(|c| (0..set[c].len()).map(move |r| (c, r)))
+                .for_each(|(c, r)| body.push_str(&at(c, r))),
+            DrawOrder::Rows => (0..per_column)
+                .flat_map(|r| (0..set.len()).map(move |c| (c, r)))
+                .filter(|&(c, r)| r < set[c].len())
+                .for_each(|(c, r)| body.push_str(&at(c, r))),
+        }
+        let last = pages.len() - 1;
+        pages[last].push_str(&body);
+        *row += per_column;
+        lines = rest;
+        if !lines.is_empty() {
+            pages.push(String::new());
+            *row = 0;
+        }
+    }
 }
 
 /// `line` broken into lines of at most `columns` characters: at the last

@@ -1205,6 +1205,125 @@ fn a_left_aligned_pdf_joins_the_lines_its_wrapping_broke() {
     }
 }
 
+/// A rulebook set in columns: a title and a chapter heading across them,
+/// numbered rules, unnumbered headings, sentences running from a column's
+/// foot into the next column and into the next page.
+const COLUMNS_TEST: &str = "\
+Skyforge: The Complete Rules of Play
+
+1. Setup
+
+1.1 Each player chooses a house and takes the matching player board, the five worker figures of that colour and the reference card that shows the order of a round. Place the board in front of you with the storage side facing up, so that every other player can see how many goods you hold at any moment of the game.
+
+1.2 Shuffle the market deck and deal six cards face up in a row beside the main board. These cards form the market. Whenever a card leaves the market, slide the remaining cards towards the deck and deal a new card into the empty space at the far end of the row, so that the market always holds six cards while the deck lasts.
+
+1.3 The player who most recently visited a harbour takes the first player marker. Going clockwise from the first player, each player places one worker on any free settlement space of the main board, then receives the starting goods printed on that space.
+
+Components
+
+The game contains one main board, four player boards, twenty worker figures, sixty market cards, forty goods tokens in four kinds, a first player marker and this rulebook. If any component is missing or damaged, contact the publisher before your first game rather than replacing it with a piece from another game.
+
+2. Playing a Round
+
+2.1 A round has three phases, played in order: the harvest, the market and the upkeep. Every player takes part in every phase, beginning with the first player and going clockwise around the table until everyone has had one turn in that phase.
+
+2.2 In the harvest, each of your workers on the main board produces the goods shown on its space. Take those goods from the supply and put them on your storage. If the supply runs out of a kind of goods, the players who have not yet taken theirs receive nothing of that kind this round, and they may not take another kind instead of it.
+
+2.3 In the market, you may buy one card from the market by paying the cost printed in its corner with goods from your storage. A card you buy goes face up in front of you and its ability can be used from the next round on. You may pass instead of buying, and a player who passes takes one goods token of any kind from the supply as a consolation for the lost chance.
+
+2.4 In the upkeep, each worker you own must be fed with one grain. A worker you cannot feed is returned to your player board and cannot be placed again until a later round in which you pay two grain to wake it. Discard any goods beyond the ten your storage can hold, choosing which to keep.
+
+2.5 A player who cannot feed any worker at all in the upkeep loses one victory point for every hungry worker, and the first player marker passes to the next player on the left, who will begin the harvest of the following round.
+
+Trading
+
+Players may trade goods with each other at any time during the market phase. A trade needs the agreement of both players and must be carried out at once; promises of future goods are allowed at the table but they never bind anyone, and the rules do not enforce them in any way.
+
+3. Ending the Game
+
+3.1 The game ends after the round in which the market deck runs out, or at once when a player owns seven cards. Finish the current phase first, so that every player has had the same number of turns before the final scores are counted.
+
+3.2 Each card you own is worth the victory points printed on its banner. Add one point for every three goods left on your storage, rounded down, and two points for every worker still standing on the main board at the end of the game.
+
+3.3 The player with the most points wins. In case of a tie, the tied player with more cards wins; if still tied, the players share the victory and are encouraged to play another game to settle the matter for good.
+
+4. Variants
+
+4.1 In a game for two players, remove the twelve market cards marked with three dots before shuffling the deck, and deal only five cards into the market. Each player also takes one extra worker at the start of the game, which makes the board feel as crowded as it does with more players around the table.
+
+Solo Play
+
+In the solo game you play against the automa, a deck of twelve action cards that takes the part of a rival house. At the start of each round, reveal the top action card and carry out its instructions from top to bottom, skipping any instruction the automa cannot follow. The automa never trades, never feeds its workers and never loses points for goods it cannot store.
+";
+
+/// Passage ids and texts in the order the document reads, from an import.
+fn ordered_texts(imp: &Import) -> Vec<(String, String)> {
+    let built = Corpus::build(vec![imp.game.clone()]);
+    let prefix = format!("{}:", imp.preview.game);
+    built
+        .passages
+        .iter()
+        .filter(|p| p.kind != PassageKind::Document)
+        .map(|p| (p.id.trim_start_matches(&prefix).to_string(), p.text.clone()))
+        .collect()
+}
+
+/// A rulebook set in two columns, or three, drawn column by column or row
+/// by row across them, reads as its text does: the same passages, in the
+/// same order, each sentence whole across a column's foot and a page's
+/// (the wrapping was measured against the page's right edge, so a left
+/// column's lines stayed broken, and a page drawn row by row read its
+/// columns' lines interleaved), the title and the heading across the
+/// columns where they stand, the running header and footer dropped.
+#[test]
+fn a_pdf_set_in_columns_reads_column_by_column() {
+    let from_text = import_as(
+        "rules.txt",
+        COLUMNS_TEST.as_bytes(),
+        "Skyforge",
+        DocumentKind::Rules,
+    )
+    .unwrap();
+    let expected = ordered_texts(&from_text);
+    assert!(
+        expected.iter().any(|(id, _)| id == "2.trading"),
+        "{expected:?}"
+    );
+    let across = |l: &str| l.starts_with("Skyforge:") || l == "3. Ending the Game";
+    for (columns, measure) in [(2, 250.0), (3, 160.0)] {
+        for order in [pdf::DrawOrder::Columns, pdf::DrawOrder::Rows] {
+            let bytes = pdf::from_text_in_columns(COLUMNS_TEST, (columns, measure), across, order);
+            let pages = bytes.windows(12).filter(|w| w == b"/Type /Page ").count();
+            assert!(pages >= 3, "{pages} pages");
+            let from_pdf = import_as("rules.pdf", &bytes, "Skyforge", DocumentKind::Rules).unwrap();
+            let what = format!(
+                "{columns} columns, drawn by {}",
+                if order == pdf::DrawOrder::Rows {
+                    "rows"
+                } else {
+                    "columns"
+                }
+            );
+            let texts = ordered_texts(&from_pdf);
+            // The same passages in the same order, each of the same words
+            // in the same order (the columns read one after the other)...
+            let ids = |t: &[(String, String)]| t.iter().map(|p| p.0.clone()).collect::<Vec<_>>();
+            assert_eq!(ids(&texts), ids(&expected), "{what}");
+            for ((id, text), (_, want)) in texts.iter().zip(&expected) {
+                assert_eq!(words(text), words(want), "{what}: {id}");
+            }
+            // ... and no sentence broken where a column or a page broke it.
+            assert_eq!(texts, expected, "{what}");
+            assert_eq!(
+                from_pdf.preview.warnings.len(),
+                2,
+                "{what}: {:?}",
+                from_pdf.preview.warnings
+            );
+        }
+    }
+}
+
 /// A wrapped line that starts with the id of a rule the document has
 /// ("…due to rule 100.1c and rule" / "100.1b. Instead, …") is the
 /// reference going on, whether the rule comes after it or before: the

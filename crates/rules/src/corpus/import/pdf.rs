@@ -4,6 +4,8 @@ use std::collections::HashSet;
 
 use super::ImportError;
 
+mod columns;
+
 /// Whether the bytes are a PDF (`%PDF-` in the first kilobyte, as readers accept).
 pub(super) fn is_pdf(bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(1024)];
@@ -34,6 +36,7 @@ pub(super) fn extract(file: &str, bytes: &[u8]) -> Result<(String, Vec<String>),
     let (text, notes) = match result {
         Ok(Ok(mut pages)) => {
             let notes = drop_running(&mut pages);
+            columns::read_columns(&mut pages);
             let compounds = compounds(&pages);
             (
                 join_pages(&paragraphs(&pages, &compounds), &compounds),
@@ -65,7 +68,9 @@ const SPACE_EM: f64 = 0.45;
 /// line before it it sits (none for a page's first line), how high on the
 /// page it starts, where it starts and ends across the page, where its
 /// first word ends, and where its page's left and right edges are, in
-/// points.
+/// points. On a page set in columns, also the left and right edges of its
+/// column, and whether it starts a column that goes on from the foot of
+/// the one to its left (no gap above it tells, as at a page break).
 #[derive(Debug, Default)]
 struct Line {
     gap: Option<f64>,
@@ -76,6 +81,11 @@ struct Line {
     end: f64,
     first_word_end: Option<f64>,
     page: (f64, f64),
+    /// The runs of glyphs after a gap wider than [`columns::GAP_EM`]: where
+    /// a line may be cut in two at a column's gutter.
+    fragments: Vec<columns::Fragment>,
+    column: Option<(f64, f64)>,
+    turns_column: bool,
 }
 
 impl Line {
@@ -99,21 +109,27 @@ impl Line {
     /// Whether `self` was broken where it is by the line wrapping, not by
     /// its writer: `next`'s first word would not have fit after it (a
     /// space, then the word, past the `margin`, the document's right edge
-    /// of text; the space taken as [`SPACE_EM`]), as a wrapping program decides, and `next` starts no
-    /// further right than `self` (a wrapped paragraph goes on at its left
-    /// edge; an indented line after a full one, an "Example:", is the
-    /// writer's own).
+    /// of text, or `self`'s column's; the space taken as [`SPACE_EM`]), as
+    /// a wrapping program decides, and `next` starts no further right than
+    /// `self` (a wrapped paragraph goes on at its left edge; an indented
+    /// line after a full one, an "Example:", is the writer's own), each
+    /// measured from its column's left edge when both are in columns.
     fn wraps_into(&self, next: &Line, margin: Option<f64>) -> bool {
         let Some(margin) = margin else {
             return false;
         };
+        let margin = self.column.map_or(margin, |(_, right)| right);
         let size = self.size.min(next.size).max(0.0);
         let room = margin - self.end;
+        let (from, to) = match (self.column, next.column) {
+            (Some(a), Some(b)) => (self.start - a.0, next.start - b.0),
+            _ => (self.start, next.start),
+        };
         !self.text.trim().is_empty()
             && !next.text.trim().is_empty()
             && room.is_finite()
             && next.first_word_width() + size * SPACE_EM > room
-            && next.start <= self.start + size * 0.5
+            && to <= from + size * 0.5
     }
 }
 
@@ -234,6 +250,9 @@ impl pdf_extract::OutputDev for LineOutput {
                 });
             } else if x > self.last_end + size * 0.1 {
                 self.push(" ");
+                if x > self.last_end + size * columns::GAP_EM {
+                    self.open_fragment(x, y);
+                }
             }
         }
         let last_end = self.last_end;
@@ -247,6 +266,9 @@ impl pdf_extract::OutputDev for LineOutput {
             if line.text.trim().is_empty() && !char.trim().is_empty() {
                 line.start = x;
             }
+            if let Some(fragment) = line.fragments.last_mut() {
+                fragment.glyph(x, size, char, spaced.then_some(last_end));
+            }
         }
         self.push(char);
         let end = x + width * size;
@@ -254,6 +276,9 @@ impl pdf_extract::OutputDev for LineOutput {
             line.size = line.size.max(size);
             if !char.trim().is_empty() {
                 line.end = end;
+            }
+            if let Some(fragment) = line.fragments.last_mut() {
+                fragment.inked(end, char);
             }
         }
         self.first_char = false;
@@ -277,6 +302,29 @@ impl LineOutput {
     fn push(&mut self, s: &str) {
         if let Some(line) = self.lines.last_mut() {
             line.text.push_str(s);
+        }
+    }
+
+    /// Starts a run of glyphs at `x`, `y` after a wide gap in the line (the
+    /// space read for the gap already pushed): the run before it has its
+    /// first word end where its last glyph does, if not before.
+    fn open_fragment(&mut self, x: f64, y: f64) {
+        let last_end = self.last_end;
+        if let Some(line) = self.lines.last_mut() {
+            if let Some(before) = line.fragments.last_mut() {
+                before.first_word_end.get_or_insert(last_end);
+            }
+            line.fragments.push(columns::Fragment {
+                at: line.text.len(),
+                start: x,
+                end: x,
+                y,
+                size: 0.0,
+                first_word_end: None,
+                end_before: line.end,
+                size_before: line.size,
+                inked: false,
+            });
         }
     }
 }
@@ -444,8 +492,8 @@ fn paragraph_gap(pages: &[Vec<Line>]) -> f64 {
 /// A line the wrapping broke (see [`Line::wraps_into`]) goes on with a
 /// space, not a line break, so the paragraph reads as it was written: a
 /// wrapped line starting "107.8 and rule 711" is not a rule. Each page
-/// comes with whether its last line wraps into the next page's first.
-fn paragraphs(pages: &[Vec<Line>], compounds: &HashSet<String>) -> Vec<(String, bool)> {
+/// comes with how its last line goes on to the next page's first.
+fn paragraphs(pages: &[Vec<Line>], compounds: &HashSet<String>) -> Vec<(String, PageEnd)> {
     let threshold = paragraph_gap(pages);
     let margin = right_margin(pages);
     pages
@@ -455,13 +503,15 @@ fn paragraphs(pages: &[Vec<Line>], compounds: &HashSet<String>) -> Vec<(String, 
             let mut page = String::new();
             for (i, line) in lines.iter().enumerate() {
                 if let Some(above) = i.checked_sub(1).map(|i| &lines[i]) {
-                    let apart =
-                        line.spacing(above).is_some_and(|s| s > threshold) || line.resized(above);
-                    if !apart && wrapped(above, line, margin) {
-                        push_wrapped(&mut page, line.text.trim_end(), compounds);
-                        continue;
+                    let next = (page.as_str(), &lines[i..]);
+                    match joint(next, above, threshold, margin) {
+                        Turn::Wrap => {
+                            push_wrapped(&mut page, line.text.trim_end(), compounds);
+                            continue;
+                        }
+                        Turn::Paragraph => page.push_str("\n\n"),
+                        Turn::Line => page.push('\n'),
                     }
-                    page.push_str(if apart { "\n\n" } else { "\n" });
                 }
                 page.push_str(line.text.trim_end());
             }
@@ -470,20 +520,123 @@ fn paragraphs(pages: &[Vec<Line>], compounds: &HashSet<String>) -> Vec<(String, 
                 (Some(last), Some(first)) => !first.resized(last) && wrapped(last, first, margin),
                 _ => false,
             };
-            (page, wraps)
+            let columned = lines.last().is_some_and(|l| l.column.is_some());
+            (page, PageEnd { wraps, columned })
         })
         .collect()
 }
 
-/// The pages as one text. A page break is not a paragraph break: a page
-/// ending a sentence before a title or a numbered rule starts a new
-/// paragraph (no gap between lines tells across a page break); else one
-/// whose last line the wrapping broke goes on with a space; one ending
-/// mid-sentence or on a heading continues on the next line.
-fn join_pages(pages: &[(String, bool)], compounds: &HashSet<String>) -> String {
+/// How a page's text ends: whether its last line wraps into the next
+/// page's first, and whether it stands in a column.
+#[derive(Clone, Copy, Default)]
+struct PageEnd {
+    wraps: bool,
+    columned: bool,
+}
+
+/// Whether `text` ends with a heading of its own: a title-like line a
+/// paragraph apart from the text before it. At a column's foot it is
+/// kept apart from the paragraph at the next column's head (a heading set
+/// in the body's size has no gap below it there to tell).
+fn ends_with_heading(text: &str) -> bool {
+    let text = text.trim_end_matches('\n');
+    let last = text.rsplit('\n').next().unwrap_or_default();
+    let before = &text[..text.len() - last.len()];
+    (before.is_empty() || before.ends_with("\n\n")) && crate::corpus::numbered::title_like(last)
+}
+
+/// How the text goes on from one printed line to the next.
+#[derive(Debug, PartialEq)]
+enum Turn {
+    /// The wrapping broke it: joined with a space.
+    Wrap,
+    /// On the next line of the same paragraph.
+    Line,
+    /// A paragraph apart.
+    Paragraph,
+}
+
+/// How the first of `lines` goes on from `above` on a page whose text so
+/// far is `page`: a paragraph apart by their gap or sizes, else joined
+/// where the wrapping broke the line; at the head of a column after the
+/// first, as across a page break ([`turn`], with the paragraph the column
+/// starts: no gap tells there), unless their sizes differ (a heading at
+/// the column's foot or head).
+fn joint(
+    (page, lines): (&str, &[Line]),
+    above: &Line,
+    threshold: f64,
+    margin: Option<f64>,
+) -> Turn {
+    let Some(line) = lines.first() else {
+        return Turn::Line;
+    };
+    if line.turns_column && ends_with_heading(page) {
+        return Turn::Paragraph;
+    }
+    if line.turns_column && !line.resized(above) {
+        let last = page.lines().next_back().unwrap_or_default();
+        let wraps = wrapped(above, line, margin);
+        return turn(last, &run_on(lines, threshold, margin), wraps);
+    }
+    if line.spacing(above).is_some_and(|s| s > threshold) || line.resized(above) {
+        Turn::Paragraph
+    } else if wrapped(above, line, margin) {
+        Turn::Wrap
+    } else {
+        Turn::Line
+    }
+}
+
+/// The first of `lines` with the lines the wrapping broke off it, as one
+/// line: what a column's head reads as (a printed line "The automa never
+/// trades, never feeds its" is no title).
+fn run_on(lines: &[Line], threshold: f64, margin: Option<f64>) -> String {
+    let mut out = lines
+        .first()
+        .map(|l| l.text.trim_end().to_string())
+        .unwrap_or_default();
+    for (i, line) in lines.iter().enumerate().skip(1) {
+        if line.turns_column
+            || joint(("", &lines[i..]), &lines[i - 1], threshold, margin) != Turn::Wrap
+        {
+            break;
+        }
+        out.push(' ');
+        out.push_str(line.text.trim());
+    }
+    out
+}
+
+/// How the text goes on across a page break (or a column's) from the line
+/// `last` to `first`, where no gap between lines tells: joined when the
+/// wrapping broke `last` (`wraps`) unless a sentence ends before a title;
+/// a paragraph apart when a sentence or a heading ends before a title or a
+/// numbered rule (a heading at a page's foot, "8.3 Fog Cards", before a
+/// sub-heading at the next one's head is a heading of its own); else on
+/// the next line.
+fn turn(last: &str, first: &str, wraps: bool) -> Turn {
+    use crate::corpus::numbered::{ends_sentence, is_numbered_line, title_like};
+    let title = title_like(first);
+    let starts_anew = title || is_numbered_line(first);
+    let ends = last
+        .trim_end()
+        .ends_with(['.', '!', '?', ':', ';', '"', '”', ')']);
+    if wraps && !(ends_sentence(last) && title) {
+        Turn::Wrap
+    } else if (ends || title_like(last)) && starts_anew {
+        Turn::Paragraph
+    } else {
+        Turn::Line
+    }
+}
+
+/// The pages as one text. A page break is not a paragraph break (see
+/// [`turn`]).
+fn join_pages(pages: &[(String, PageEnd)], compounds: &HashSet<String>) -> String {
     let mut out = String::new();
-    let mut wraps_on = false;
-    for (page, wraps) in pages {
+    let mut ended = PageEnd::default();
+    for (page, end) in pages {
         let page = tidy(page);
         let page = page.trim_matches('\n');
         if page.is_empty() {
@@ -491,27 +644,24 @@ fn join_pages(pages: &[(String, bool)], compounds: &HashSet<String>) -> String {
         }
         if let Some(last) = out.lines().next_back() {
             let first = page.lines().next().unwrap_or_default();
-            let title = crate::corpus::numbered::title_like(first);
-            let starts_anew = title || crate::corpus::numbered::is_numbered_line(first);
-            let ends = last
-                .trim_end()
-                .ends_with(['.', '!', '?', ':', ';', '"', '”', ')']);
-            if wraps_on && !(crate::corpus::numbered::ends_sentence(last) && title) {
-                // `out` ends with a line break: the wrapped line goes on.
-                out.pop();
-                push_wrapped(&mut out, page, compounds);
-                out.push('\n');
-                wraps_on = *wraps;
-                continue;
-            } else if (ends || crate::corpus::numbered::title_like(last)) && starts_anew {
-                // A heading at a page's foot ("8.3 Fog Cards") before a
-                // sub-heading at the next one's head is a heading of its own.
-                out.push('\n');
+            let heading = ended.columned && ends_with_heading(&out);
+            match turn(last, first, ended.wraps && !heading) {
+                Turn::Wrap => {
+                    // `out` ends with a line break: the wrapped line goes on.
+                    out.pop();
+                    push_wrapped(&mut out, page, compounds);
+                    out.push('\n');
+                    ended = *end;
+                    continue;
+                }
+                _ if heading => out.push('\n'),
+                Turn::Paragraph => out.push('\n'),
+                Turn::Line => {}
             }
         }
         out.push_str(page);
         out.push('\n');
-        wraps_on = *wraps;
+        ended = *end;
     }
     out
 }
@@ -633,7 +783,7 @@ mod tests {
             end,
             first_word_end: Some(start + word),
             page: (0.0, 612.0),
-            y: 0.0,
+            ..Line::default()
         }
     }
 
