@@ -498,4 +498,42 @@ mod tests {
         assert_eq!(read[2].gap, Some(12.0));
         assert_eq!(read[1].column, Some((40.0, 290.0)));
     }
+
+    /// A footnote set off below the left column, under the end of the
+    /// right one, is read after both columns; a left column that is only
+    /// longer than the right one is read whole before it.
+    #[test]
+    fn a_footnote_under_the_columns_is_read_after_them() {
+        let columns = |left_rows: usize, right_rows: usize| {
+            let mut page = Vec::new();
+            for i in 0..left_rows {
+                page.push(line(
+                    &format!("left {i}"),
+                    40.0,
+                    290.0,
+                    700.0 - 12.0 * i as f64,
+                ));
+            }
+            for i in 0..right_rows {
+                page.push(line(
+                    &format!("right {i}"),
+                    310.0,
+                    560.0,
+                    700.0 - 12.0 * i as f64,
+                ));
+            }
+            page
+        };
+        let mut page = columns(8, 8);
+        page.push(line("1 A note under the columns.", 40.0, 200.0, 580.0));
+        let layout = layout(&page).expect("two columns");
+        let read = arrange(page, &layout);
+        assert_eq!(
+            read.last().map(|l| l.text.as_str()),
+            Some("1 A note under the columns.")
+        );
+        let read = arrange(columns(10, 6), &layout);
+        let texts: Vec<&str> = read.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(texts[9..11], ["left 9", "right 0"]);
+    }
 }
