@@ -315,9 +315,11 @@ fn heads(lines: &[Line], band: &[usize], columns: &[Option<usize>]) -> Vec<usize
 
 /// The lines at the foot of each band's first column that stand below
 /// every line of the band's other columns by more than their own size,
-/// set off from the column's text above by more than two sizes (a
-/// footnote, a page number under the columns; a longer column's last
-/// lines go on at its own spacing), and those below them.
+/// set off from the column's text above by more than two sizes and set
+/// smaller than it, or by more than four (a footnote, a page number under
+/// the columns; a longer column's last lines go on at its own spacing and
+/// size, a heading among them a paragraph apart, larger), and those below
+/// them.
 fn feet(lines: &[Line], band: &[usize], columns: &[Option<usize>]) -> Vec<usize> {
     let low_beside = beside(lines, band, columns, |y| -y);
     let low = |i: usize| low_beside.get(band[i]).map_or(f64::NAN, |l| -l);
@@ -335,9 +337,12 @@ fn feet(lines: &[Line], band: &[usize], columns: &[Option<usize>]) -> Vec<usize>
         let line = &lines[*foot];
         let above = first
             .iter()
-            .filter(|&&i| band[i] == band[*foot] && lines[i].y > line.y);
-        let nearest = above.map(|&i| lines[i].y).fold(f64::INFINITY, f64::min);
-        nearest.is_finite() && nearest - line.y > line.size * 2.0
+            .filter(|&&i| band[i] == band[*foot] && lines[i].y > line.y)
+            .min_by(|&&a, &&b| lines[a].y.total_cmp(&lines[b].y));
+        above.is_some_and(|&i| {
+            let (gap, size) = (lines[i].y - line.y, line.size);
+            gap > size * 2.0 && (size * 1.1 < lines[i].size || gap > size * 4.0)
+        })
     };
     let tops: Vec<(usize, f64)> = feet
         .iter()
@@ -501,7 +506,9 @@ mod tests {
 
     /// A footnote set off below the left column, under the end of the
     /// right one, is read after both columns; a left column that is only
-    /// longer than the right one is read whole before it.
+    /// longer than the right one is read whole before it, a heading a
+    /// paragraph apart in its longer part too (a LibreOffice book's "9.3
+    /// Renown" was read after the right column).
     #[test]
     fn a_footnote_under_the_columns_is_read_after_them() {
         let columns = |left_rows: usize, right_rows: usize| {
@@ -525,7 +532,11 @@ mod tests {
             page
         };
         let mut page = columns(8, 8);
-        page.push(line("1 A note under the columns.", 40.0, 200.0, 580.0));
+        let note = Line {
+            size: 8.0,
+            ..line("1 A note under the columns.", 40.0, 200.0, 580.0)
+        };
+        page.push(note);
         let layout = layout(&page).expect("two columns");
         let read = arrange(page, &layout);
         assert_eq!(
@@ -535,5 +546,18 @@ mod tests {
         let read = arrange(columns(10, 6), &layout);
         let texts: Vec<&str> = read.iter().map(|l| l.text.as_str()).collect();
         assert_eq!(texts[9..11], ["left 9", "right 0"]);
+        // A heading a paragraph apart in the longer left column is its own.
+        let mut page = columns(6, 6);
+        let heading = Line {
+            size: 11.0,
+            ..line("9.3 Renown", 40.0, 120.0, 700.0 - 12.0 * 5.0 - 26.0)
+        };
+        page.extend([
+            heading,
+            line("left 6", 40.0, 290.0, 700.0 - 12.0 * 5.0 - 40.0),
+        ]);
+        let read = arrange(page, &layout);
+        let texts: Vec<&str> = read.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(texts[5..8], ["left 5", "9.3 Renown", "left 6"]);
     }
 }
