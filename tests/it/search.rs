@@ -1033,6 +1033,23 @@ fn a_game_named_once_carries_to_the_next_parts() {
         r.parts[2].ids.first().map(String::as_str),
         Some("ashes:attack-a-unit.3")
     );
+    // Unless the part's own words are another game's: it is read on its
+    // own (it was searched in TI4, and answered from TI4's 4.1).
+    let r = app
+        .ask(
+            "1) ti4: can i pass before my strat card 2) can an exhausted phoenixborn guard",
+            None,
+            3,
+        )
+        .unwrap();
+    assert_eq!(r.parts.len(), 2, "{:?}", r.parts);
+    assert!(r.parts[0].ids.iter().all(|id| id.starts_with("ti4:")), "{:?}", r.parts);
+    assert_eq!(
+        r.parts[1].ids.first().map(String::as_str),
+        Some("ashes:attack-a-unit.3"),
+        "{:?}",
+        r.parts
+    );
 }
 
 /// A number that is a loaded rule's number ("13.4", or "4.1" that ends

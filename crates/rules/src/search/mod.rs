@@ -744,6 +744,24 @@ impl Index {
         hits.truncate(limit.max(cited.len()));
     }
 
+    /// One part of a question asked on its own, in `game` unless the part
+    /// names its own: its answer and the game it was searched in.
+    fn part_answer(
+        &self,
+        corpus: &Corpus,
+        part: &str,
+        opts: &SearchOptions,
+        game: Option<&str>,
+        limit: usize,
+    ) -> (SearchOutcome, Option<String>, Option<GameFrom>) {
+        let (game, from, q) = self.read(part, opts, game);
+        let (mut q, context) = self.with_cards(q, opts, game.as_deref());
+        let text = semantic::with_context(part, cards(opts));
+        q.cited = self.cited(corpus, &q.rule_numbers, cites_in(game.as_deref(), from));
+        let a = self.answer(corpus, &text, q, game.as_deref(), &context, limit);
+        (a, game, from)
+    }
+
     /// Each part asked on its own (in the game of the whole question); the
     /// hits interleave the parts' rankings (each part's first, then each
     /// part's second…); "answer" only when every part earns it, "none" only
@@ -770,19 +788,30 @@ impl Index {
         // A part that names no game is in the game the nearest earlier part
         // named ("ti4: can I pass…? also when does the phase end?"), else
         // the one named outside every part.
+        // Unless its own words say otherwise: a part the carried game's
+        // rules do not answer, or whose words only another game's rules
+        // use, is read on its own ("1) ashes: … 2) how does trample
+        // work" searched trample in Ashes; found by an outside tester).
         let mut last_named: Option<String> = None;
         let answers: Vec<SearchOutcome> = split
             .iter()
             .map(|part| {
-                if let Some(g) = named_in(part) {
-                    last_named = Some(g);
+                let own = named_in(part);
+                if let Some(g) = &own {
+                    last_named = Some(g.clone());
                 }
-                let inherited = last_named.as_deref().or(preamble.as_deref());
-                let (game, from, q) = self.read(part, opts, inherited);
-                let (mut q, context) = self.with_cards(q, opts, game.as_deref());
-                let text = semantic::with_context(part, cards(opts));
-                q.cited = self.cited(corpus, &q.rule_numbers, cites_in(game.as_deref(), from));
-                let a = self.answer(corpus, &text, q, game.as_deref(), &context, limit);
+                let carried = last_named.as_deref().filter(|_| own.is_none());
+                let outside = preamble.as_deref();
+                let run = |given: Option<&str>| self.part_answer(corpus, part, opts, given, limit);
+                let (a, game, from) = match run(own.as_deref().or(carried).or(outside)) {
+                    (a, ..)
+                        if carried.is_some()
+                            && (a.confidence == Confidence::None || !a.elsewhere.is_empty()) =>
+                    {
+                        run(outside)
+                    }
+                    first => first,
+                };
                 games.push((game, from));
                 a
             })
