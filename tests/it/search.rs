@@ -1043,7 +1043,11 @@ fn a_game_named_once_carries_to_the_next_parts() {
         )
         .unwrap();
     assert_eq!(r.parts.len(), 2, "{:?}", r.parts);
-    assert!(r.parts[0].ids.iter().all(|id| id.starts_with("ti4:")), "{:?}", r.parts);
+    assert!(
+        r.parts[0].ids.iter().all(|id| id.starts_with("ti4:")),
+        "{:?}",
+        r.parts
+    );
     assert_eq!(
         r.parts[1].ids.first().map(String::as_str),
         Some("ashes:attack-a-unit.3"),

@@ -344,7 +344,7 @@ pub(crate) fn banner(
         } else {
             (kit::Rgb(0xfb, 0xe4, 0xe4), kit::RED)
         };
-        let lines = kit::wrap(&v.headline, 15.0, w - 60.0, 2);
+        let lines = kit::wrap(&v.headline, 15.0, strip_text_width(w), 2);
         let h = 12.0 + 20.0 * lines.len() as f32;
         c.rect(20.0, y, w - 40.0, h, 6.0, kit::Style::both(bg, fg, 1.5));
         for (i, l) in lines.iter().enumerate() {
@@ -354,7 +354,7 @@ pub(crate) fn banner(
                 15.0,
                 fg,
                 l,
-                Some(w - 64.0),
+                Some(strip_text_width(w)),
                 Align::Left,
                 i == 0,
             );
@@ -367,10 +367,19 @@ pub(crate) fn banner(
     y + 6.0
 }
 
+/// The width of the text in a strip across a picture `w` wide (the
+/// verdict's banner, the result's): its lines are wrapped to the width
+/// they are drawn in. Wrapped wider, a full line was cut again when drawn
+/// and its last word lost ("a third action is… / allowed": "not" went;
+/// found by an outside tester).
+fn strip_text_width(w: f32) -> f32 {
+    w - 64.0
+}
+
 /// The result's strip under the banner: who won and why, or no winner.
 fn ended(c: &mut kit::Canvas, r: &GameResult, y: f32) -> f32 {
     let w = c.width();
-    let lines = kit::wrap(&result_words(r), 17.0, w - 60.0, 2);
+    let lines = kit::wrap(&result_words(r), 17.0, strip_text_width(w), 2);
     let h = 14.0 + 22.0 * lines.len() as f32;
     c.rect(
         20.0,
@@ -387,7 +396,7 @@ fn ended(c: &mut kit::Canvas, r: &GameResult, y: f32) -> f32 {
             17.0,
             kit::INK,
             l,
-            Some(w - 64.0),
+            Some(strip_text_width(w)),
             kit::Align::Left,
             true,
         );
@@ -666,6 +675,22 @@ fn put(parent: &mut Value, seg: &Seg, value: &Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A banner's wrapped lines are drawn whole: each fits the width it
+    /// is drawn in, and the words run on from one line to the next.
+    #[test]
+    fn a_banners_wrapped_lines_keep_every_word() {
+        let headline = "Not legal. Darth Vader has already used 2 of its 2 actions this activation (a unit performs two actions when activated); a third action is not allowed, only free actions, free card actions or attacks that are not actions";
+        let width = strip_text_width(1000.0);
+        let lines = kit::wrap(headline, 15.0, width, 2);
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        for l in &lines {
+            assert_eq!(&kit::fit(l, 15.0, width), l);
+        }
+        let shown = lines.join(" ");
+        let words: Vec<&str> = headline.split_whitespace().collect();
+        assert!(shown.starts_with(&words[..30].join(" ")), "{shown}");
+    }
 
     /// A headline ends its sentence before the alt text's next one (it ran
     /// on: "…outside the indexed rules) Play refused", "Legal.  Ana").
