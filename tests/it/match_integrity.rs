@@ -1723,6 +1723,20 @@ fn a_moderators_answer_says_whose_decision_it_settled() {
         "/as judge moderator\n/match answer choice:2\n/match log\n",
     );
     assert!(out.contains("judge answered for Maeoni: "), "{out}");
+    // A moderator's answer to a proposal says whose consent it gave.
+    let dir2 = tempfile::tempdir().unwrap();
+    let (bot2, _) = set_up(dir2.path(), "ti4", &["Ana", "Ben", "Cleo"]);
+    run(
+        &bot2,
+        "Ana",
+        "/match adjust field:players.Ana.victory_points value:9 reason:scored\n",
+    );
+    let out = run(
+        &bot2,
+        "judge",
+        "/as judge moderator\n/match answer choice:confirm\n/match log\n",
+    );
+    assert!(out.contains("judge answered for Ben: confirmed: "), "{out}");
     // Undone, and answered by her: her own answer needs no "for".
     run(&bot, "judge", "/as judge moderator\n/match undo\n");
     let out = run(&bot, "Maeoni", "/match answer choice:2\n/match log\n");

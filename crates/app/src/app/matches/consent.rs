@@ -241,6 +241,9 @@ impl Matches {
         let Some(&asked) = p.asks.first() else {
             return Err(MatchError::NoDecision);
         };
+        // Whose consent this answer gives: the log says so when a
+        // moderator or the timeout gives it ("judge answered for Ben").
+        context.insert("answered_for".into(), json!(asked));
         if !confirm {
             p.stage = Stage::Rejected;
             context.insert("proposal".into(), json!(p));
