@@ -47,7 +47,7 @@ pub(super) fn draw(v: &View<Board, Play>) -> (Canvas, String) {
         );
         y += 22.0;
     }
-    if let Some(play) = v.play {
+    if let Some(play) = v.attempted() {
         arrows(&mut c, play, b, &places);
         legend(&mut c, y + 4.0);
         y += 24.0;

@@ -224,7 +224,7 @@ fn attack(c: &mut Canvas, v: &View<Board, Play>, places: &Places) {
         with,
         target,
         ..
-    }) = v.play
+    }) = v.attempted()
     {
         for w in with.iter().flatten() {
             places.arrow(c, w, attacker, kit::GOLD, 0.0);
@@ -256,23 +256,28 @@ fn costs(c: &mut Canvas, v: &View<Board, Play>, y: f32) -> f32 {
         _ => (&[], &[]),
     };
     let mut lines: Vec<(String, kit::Rgb)> = Vec::new();
-    if let Some(Play::DeclareAttack {
-        attacker,
-        with,
-        target,
-        ..
-    }) = v.play
-    {
-        let with = with
-            .as_ref()
-            .filter(|w| !w.is_empty())
-            .map(|w| format!(" with {}", w.join(", ")))
-            .unwrap_or_default();
-        let t = target
-            .as_deref()
-            .map(|t| format!(" at {t}"))
-            .unwrap_or_default();
-        lines.push((format!("Declared attack: {attacker}{with}{t}"), kit::RED));
+    let declared = match v.play {
+        Some(Play::DeclareAttack {
+            attacker,
+            with,
+            target,
+            ..
+        }) => {
+            let with = with
+                .as_ref()
+                .filter(|w| !w.is_empty())
+                .map(|w| format!(" with {}", w.join(", ")))
+                .unwrap_or_default();
+            let t = target
+                .as_deref()
+                .map(|t| format!(" at {t}"))
+                .unwrap_or_default();
+            Some(format!("{attacker}{with}{t}"))
+        }
+        _ => None,
+    };
+    if let Some(d) = declared.as_ref().filter(|_| v.attempted().is_some()) {
+        lines.push((format!("Declared attack: {d}"), kit::RED));
     } else if let Some(cb) = &b.combat {
         let t = cb
             .target
@@ -286,6 +291,9 @@ fn costs(c: &mut Canvas, v: &View<Board, Play>, y: f32) -> f32 {
             ),
             kit::RED,
         ));
+    }
+    if let (Some(d), Some(why)) = (&declared, v.unmade().filter(|_| v.attempted().is_none())) {
+        lines.push((format!("Attack {why} (not on the board): {d}"), kit::MUTED));
     }
     for cost in b.costs.iter().take(6) {
         let kind = match cost.kind {

@@ -66,7 +66,7 @@ fn find<'a>(b: &'a Board, name: &str) -> Option<&'a Fighter> {
 }
 
 fn activation<'a>(v: &View<'a, Board, Play>) -> Option<&'a Activation> {
-    match v.play {
+    match v.attempted() {
         Some(Play::Activate(a)) => Some(a),
         _ => None,
     }

@@ -78,6 +78,14 @@ impl<'a, B, P> View<'a, B, P> {
         self.play.filter(|_| self.verdict.is_none_or(|v| v.applied))
     }
 
+    /// The play, unless it was refused: one waiting on a decision is drawn
+    /// as what is being decided (its arrows); a refused one is not drawn
+    /// as if made (an outside tester's refused attacks had their arrows,
+    /// and Grand Archive's "Declared attack" hid the combat under way).
+    pub fn attempted(&self) -> Option<&'a P> {
+        self.play.filter(|_| self.verdict.is_none_or(|v| v.legal))
+    }
+
     /// Why the play is not on the board, when it is not: "refused", or
     /// "waiting on a decision"; `None` for a play made (or no play).
     pub fn unmade(&self) -> Option<&'static str> {
