@@ -548,7 +548,7 @@ fn alt(v: &View<Board, Play>) -> String {
     let b = v.board;
     let mut s = format!("Star Wars: Legion board, {}.", subtitle(v));
     if let Some(verdict) = v.verdict {
-        let _ = write!(s, " {}", super::sentence(&verdict.headline));
+        let _ = write!(s, " {}", super::headline(&verdict.headline));
     }
     s.push_str(&v.ending());
     if let Some(u) = activating(v) {

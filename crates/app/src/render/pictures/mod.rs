@@ -136,6 +136,17 @@ pub(crate) fn sentence(s: &str) -> String {
     }
 }
 
+/// Most characters of a verdict's headline in an alt text: the seats come
+/// after it, and a ruling's whole headline (an Ashes game-ending answer's
+/// ran to 1,024) left them no room (found by an outside tester).
+const MAX_HEADLINE_ALT: usize = 300;
+
+/// A verdict's headline as the alt text's sentence, cut to
+/// [`MAX_HEADLINE_ALT`] characters.
+pub(crate) fn headline(s: &str) -> String {
+    sentence(&cut(s.trim_end(), MAX_HEADLINE_ALT))
+}
+
 /// A result in words: "Game over: Ana wins — 10 victory points".
 pub(crate) fn result_words(r: &GameResult) -> String {
     let who = r
@@ -707,6 +718,13 @@ mod tests {
         assert_eq!(sentence("Legal. "), "Legal.");
         assert_eq!(sentence("Not legal. x (rules)"), "Not legal. x (rules).");
         assert_eq!(sentence("Waiting… "), "Waiting…");
+        let long = "Legal. ".repeat(200);
+        let h = headline(&long);
+        assert!(
+            h.chars().count() <= MAX_HEADLINE_ALT && h.ends_with('…'),
+            "{h}"
+        );
+        assert_eq!(headline("Legal. "), "Legal.");
     }
 
     /// Each seat of many items keeps a share of the alt text, its rest
