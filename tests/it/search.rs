@@ -293,6 +293,26 @@ fn a_question_naming_a_rules_title_ranks_the_rules_under_it() {
     );
 }
 
+/// A rule cited by number whose title is its text, a lead-in ("704.5 The
+/// state-based actions are as follows:"), is shown first; a bare heading
+/// ("702.19 Trample") still gives way to the rules under it.
+#[test]
+#[ignore = "needs ../shared/corpora (the MTG Comprehensive Rules; .ci/run runs it)"]
+fn a_lead_in_cited_by_number_is_shown_first() {
+    let app = arbiter::app::App::load(&common::repo().join("rules_data"), &[common::mtg_dir()])
+        .expect("MTG loads");
+    let ids = |q: &str| -> Vec<String> {
+        app.ask(q, None, 3)
+            .unwrap()
+            .results
+            .into_iter()
+            .map(|r| r.id)
+            .collect()
+    };
+    assert_eq!(ids("does 704.5 apply to tokens")[0], "mtg:704.5");
+    assert_ne!(ids("how does 702.19 work")[0], "mtg:702.19");
+}
+
 #[test]
 #[ignore = "needs ../shared/corpora (the MTG Comprehensive Rules; .ci/run runs it)"]
 fn a_whole_card_list_names_the_cards_a_question_names_and_not_rules_words() {

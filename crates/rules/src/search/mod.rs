@@ -459,7 +459,7 @@ impl Index {
             if let (Some(one), None) = (of_game.next(), of_game.next())
                 && !out.contains(&one)
                 && !corpus.passages[one].text.trim().is_empty()
-                && !is_bare_heading(corpus, one)
+                && (!is_bare_heading(corpus, one) || is_sentence(&corpus.passages[one].text))
             {
                 out.push(one);
             }
@@ -1286,6 +1286,14 @@ fn is_lettered_rule(id: &str) -> bool {
 fn is_bare_heading(corpus: &Corpus, idx: PassageIdx) -> bool {
     let p = &corpus.passages[idx];
     (p.text.trim().is_empty() || p.text.trim() == p.title.trim()) && !p.children.is_empty()
+}
+
+/// A text that ends as a sentence or a lead-in does ("The state-based
+/// actions are as follows:"): quoted when cited by number, though its
+/// title is its text (704.5 was taken for a bare heading like "702.19
+/// Trample" and never shown; found by an outside tester).
+fn is_sentence(text: &str) -> bool {
+    text.trim_end().ends_with(['.', ':', '!', '?'])
 }
 
 fn self_coverage(ranked: &[Hit], idx: PassageIdx) -> f32 {
