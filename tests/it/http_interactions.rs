@@ -985,4 +985,22 @@ async fn a_questions_line_breaks_stay_out_of_the_answers_title() {
         "Rules: can an exhausted ## FAKE HEADER phoenixborn guard",
         "{v}"
     );
+    // Nor a part's heading.
+    let v = h
+        .post(&slash(
+            "rule",
+            vec![opt(
+                "query",
+                "1) can an exhausted\npb guard 2) ti4 can i pass before my strategy card",
+            )],
+        ))
+        .await;
+    let text = embed(&v)["description"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        text.contains("Part 1 of 2: “can an exhausted pb guard”"),
+        "{v}"
+    );
 }

@@ -144,11 +144,13 @@ pub fn part_heading(reply: &AskReply, part: &crate::app::AskPart) -> String {
         Confidence::Closest => "closest rules",
         Confidence::None => "no indexed rule is relevant",
     };
-    format!(
-        "Part {n} of {}: “{}” ({label})",
-        reply.parts.len(),
-        part.question
-    )
+    // On one line: a part's line breaks would end the heading early.
+    let question = part
+        .question
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    format!("Part {n} of {}: “{question}” ({label})", reply.parts.len())
 }
 
 fn ask_result(out: &mut String, n: usize, r: &crate::app::AskResult, style: Style) {
