@@ -1167,11 +1167,17 @@ pub(super) fn complete(
                 value: arbiter_text::short_ref(&c.name).into_owned(),
             })
             .collect(),
-        ("rule" | "card" | "games", "game") => app
-            .complete_games(value, MAX_CHOICES)
-            .iter()
-            .map(|g| Choice::passage(&g.id, &g.title))
-            .collect(),
+        // Games only: a typed word that is no game is no choice (it was
+        // offered first, then refused as an unknown game).
+        ("rule" | "card" | "games", "game") => {
+            let games = app.complete_games(value, MAX_CHOICES);
+            return Reply::Choices(
+                games
+                    .iter()
+                    .map(|g| Choice::passage(&g.id, &g.title))
+                    .collect(),
+            );
+        }
         ("card", _) => Vec::new(),
         _ => return Reply::Choices(Vec::new()),
     };
