@@ -37,14 +37,7 @@ fn words(s: &str) -> Vec<&str> {
 }
 
 fn texts_of_import(imp: &Import) -> BTreeMap<String, String> {
-    let built = Corpus::build(vec![imp.game.clone()]);
-    let prefix = format!("{}:", imp.preview.game);
-    built
-        .passages
-        .iter()
-        .filter(|p| p.kind != PassageKind::Document)
-        .map(|p| (p.id.trim_start_matches(&prefix).to_string(), p.text.clone()))
-        .collect()
+    ordered_texts(imp).into_iter().collect()
 }
 
 /// The same for a shipped document of a shipped game.
