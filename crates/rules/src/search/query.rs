@@ -144,8 +144,10 @@ impl Index {
                 } else if options.is_empty() {
                     let shown = analyze::symbol_shown(w);
                     // A word the analyzer cuts in several tokens (a
-                    // Japanese sentence) is one ignored word, said once.
-                    if !q.ignored.iter().any(|i| *i == shown) {
+                    // Japanese sentence) is one ignored word, said once; a
+                    // lone letter ("ti4 q: …") is no topic to report.
+                    let letter = w.len() == 1 && w.is_ascii();
+                    if !letter && !q.ignored.iter().any(|i| *i == shown) {
                         q.ignored.push(shown.into_owned());
                     }
                     // A topic no rules indexed here use at all: in one
