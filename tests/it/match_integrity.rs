@@ -667,6 +667,20 @@ fn a_half_confirmed_proposal_is_its_authors_to_take_back() {
         out.contains("every stored board equals the replay"),
         "{out}"
     );
+    // A note another player wrote while it waited is not taken with it:
+    // her undo takes back the confirmation on top alone (found by a review).
+    run(
+        &bot,
+        "Ana",
+        "/match adjust field:players.Ana.victory_points value:9 reason:scored\n\
+         /as Cleo\n/match note text:hello\n/as Ben\n/match answer choice:confirm\n",
+    );
+    let out = run(&bot, "Ana", "/match undo\n/match log\n");
+    assert!(
+        out.contains("Cleo noted: hello") && out.contains("Ana undid #"),
+        "{out}"
+    );
+    assert!(out.contains("Ana undid #7"), "the note stays: {out}");
 }
 
 /// A player's own field that may help them whichever way it moves asks
@@ -1737,6 +1751,24 @@ fn a_moderators_answer_says_whose_decision_it_settled() {
         "/as judge moderator\n/match answer choice:confirm\n/match log\n",
     );
     assert!(out.contains("judge answered for Ben: confirmed: "), "{out}");
+    // So does a moderator's confirmation of a play "agreed by" another,
+    // which records the play (found by a review).
+    let dir3 = tempfile::tempdir().unwrap();
+    let bot3 = ashes(dir3.path());
+    run(
+        &bot3,
+        "Coal",
+        "/match play attack unit \"Mist Spirit\" with Hammer Knight; no guard; agreed by Maeoni\n",
+    );
+    let out = run(
+        &bot3,
+        "judge",
+        "/as judge moderator\n/match answer choice:confirm\n/match log\n",
+    );
+    assert!(
+        out.contains("judge answered for Maeoni: confirmed: "),
+        "{out}"
+    );
     // Undone, and answered by her: her own answer needs no "for".
     run(&bot, "judge", "/as judge moderator\n/match undo\n");
     let out = run(&bot, "Maeoni", "/match answer choice:2\n/match log\n");

@@ -289,6 +289,7 @@ impl Matches {
                 // Its author and everyone who confirmed it may undo it.
                 pc.agreed_by = p.confirmed.iter().copied().chain([p.by]).collect();
                 pc.proposal = Some(p.clone());
+                pc.answered_for = Some(asked);
                 let play = top.play.clone().unwrap_or(Value::Null);
                 let input = format!("confirmed: {}", p.text);
                 self.judge_answer(caller, m, top, play, pc, input, actor)

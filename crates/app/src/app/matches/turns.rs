@@ -884,12 +884,26 @@ impl Matches {
         if caller.moderator || undone.actor == caller.user || !asked(undone) || !authors {
             return Ok(None);
         }
+        // A note written while it waits is another's: taking the proposal
+        // back whole would take the note with it, so then only the
+        // confirmation on top is taken back (found by a review).
+        let note = |e: &EventRecord| {
+            e.kind == EventKind::Note
+                && e.context
+                    .as_ref()
+                    .and_then(|c| c.get("text"))
+                    .and_then(Value::as_str)
+                    .is_some_and(|t| !t.is_empty())
+        };
         for i in (0..stack.len().saturating_sub(1)).rev() {
             let e = self
                 .store
                 .event(m.id, stack[i])
                 .await?
                 .ok_or(MatchError::NothingToUndo)?;
+            if note(&e) {
+                return Ok(None);
+            }
             if !asked(&e) {
                 return Ok(Some((i, e)));
             }
