@@ -1831,6 +1831,58 @@ fn a_numbered_step_list_stays_in_the_text_of_its_section() {
     );
 }
 
+/// A reference wrapped inside a step list ("2. Choose a target; see rule" /
+/// "5.2 for how the defender responds.") goes on with its step, as the
+/// same wrap in a rule's text does: a short step read as a title, and the
+/// wrapped line took rule 5.2's id, its title and the steps after it (an
+/// outside tester's rulebook gave "5.2~2" and a duplicate id).
+#[test]
+fn a_reference_wrapped_inside_a_step_list_stays_in_its_step() {
+    let text = "5. Combat\n\
+        5.1 Attacking\n\
+        1. Choose an attacker that has not attacked this round.\n\
+        2. Choose a target within range; see rule\n\
+        5.2 for how the defender may respond.\n\
+        3. Roll the dice.\n\
+        5.2 Blocking\n\
+        5.2.1 The defender may exhaust an escort to block.\n\
+        5.3 A ship with no hull left is destroyed.\n";
+    let imp = import_as("b.txt", text.as_bytes(), "Wrap Step", DocumentKind::Rules).unwrap();
+    assert!(
+        imp.preview.warnings.is_empty(),
+        "{:?}",
+        imp.preview.warnings
+    );
+    let texts = texts_of_import(&imp);
+    let ids: Vec<&str> = texts.keys().map(String::as_str).collect();
+    assert_eq!(ids, ["5", "5.1", "5.2", "5.2.1", "5.3"], "{texts:?}");
+    let wrapped = "see rule\n5.2 for how the defender may respond.\n3. Roll the dice.";
+    assert!(texts["5.1"].ends_with(wrapped), "{texts:?}");
+    assert_eq!(texts["5.2"], "Blocking");
+}
+
+/// A rule hard-wrapped before a number ("904.5. The archenemy's starting
+/// life total is" / "40. Each other player's…") goes on with that number,
+/// short as the rule's first line is: it read as a title, and "40." became
+/// rule 904.40 and cut 904.5 short (an outside tester's MTG rules wrapped
+/// at 40 columns).
+#[test]
+fn a_number_wrapped_to_the_start_of_a_line_stays_in_its_rule() {
+    let text = "9. Casual Variants\n\n904. Archenemy\n\n\
+        904.4. The archenemy shuffles their scheme deck.\n\n\
+        904.5. The archenemy's starting life total is\n\
+        40. Each other player's starting life total is 20.\n\n\
+        904.6. The archenemy takes the first turn.\n";
+    let imp = import_as("a.txt", text.as_bytes(), "Wrap Rule", DocumentKind::Rules).unwrap();
+    let texts = texts_of_import(&imp);
+    let ids: Vec<&str> = texts.keys().map(String::as_str).collect();
+    assert_eq!(ids, ["9", "904", "904.4", "904.5", "904.6"], "{texts:?}");
+    assert!(
+        texts["904.5"].ends_with("is\n40. Each other player's starting life total is 20."),
+        "{texts:?}"
+    );
+}
+
 /// A reference that hard-wrapped text breaks across lines ("see rule" /
 /// "5.2", "see" / "rule 5.2") links to its rule as one on a line does (the
 /// patterns matched one space only, and left these unlinked); its label

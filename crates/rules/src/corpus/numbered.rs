@@ -279,7 +279,10 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
             let idx = b.add(parent, id, PassageKind::Item, item_title(&t), n);
             b.append(idx, &c[2], "\n");
             st.current = idx;
-            st.open = runs_on(&c[2]);
+            // A rule's text that stops mid-sentence runs on even when it is
+            // short enough to read as a title ("904.5. The archenemy's
+            // starting life total is" / "40. Each other player's…").
+            st.open = !ends_sentence(&c[2]);
             continue;
         }
         if let Some(c) = SINGLE.captures(line) {
@@ -423,11 +426,12 @@ fn add_step(
     });
     match SINGLE.captures(line) {
         Some(c) if items => list_item(b, st, &c[2], &c[3], n),
-        _ => {
-            b.append(st.current, line, sep);
-            st.open = runs_on(line);
-        }
+        _ => b.append(st.current, line, sep),
     }
+    // A step is a sentence of its list, never a heading: a short one
+    // ("2. Choose a target; see rule") runs on to a wrapped line as long
+    // text does ("5.2 for how the defender may respond.").
+    st.open = !ends_sentence(line);
 }
 
 fn numbered_heading(b: &mut DocBuilder, st: &mut State, number: &str, title: &str, n: usize) {
