@@ -1923,3 +1923,58 @@ fn a_reference_broken_across_lines_is_linked() {
         );
     }
 }
+
+/// Rules whose sentences end in CJK full stops ("。", "！", "？") keep every
+/// id, as the same layout in English does: "。" was not read as ending a
+/// sentence, so each rule ran on and swallowed the next (an outside
+/// tester's twelve Japanese rules gave three passages).
+#[test]
+fn rules_ending_in_cjk_full_stops_keep_every_rule() {
+    let rule = "プレイヤーは攻撃するときにカードを引く。";
+    let en = "Players draw a card when they attack.";
+    let book = |chapter: &str, sentence: &str| {
+        (1..=2)
+            .map(|c| {
+                let rules: String = (1..=3)
+                    .map(|r| format!("{c}.{r} {sentence}{sentence}\n"))
+                    .collect();
+                format!("{c}. {chapter}{c}\n{rules}")
+            })
+            .collect::<String>()
+    };
+    let want = ["1", "1.1", "1.2", "1.3", "2", "2.1", "2.2", "2.3"];
+    for (name, text) in [
+        ("ja.txt", book("第", rule)),
+        ("en.txt", book("Chapter ", en)),
+        ("bang.txt", book("第", "引く！")),
+        ("ask.txt", book("第", "引く？")),
+    ] {
+        let imp = import_as(name, text.as_bytes(), "Cjk Test", DocumentKind::Rules).unwrap();
+        let texts = texts_of_import(&imp);
+        let ids: Vec<&str> = texts.keys().map(String::as_str).collect();
+        assert_eq!(ids, want, "{name}: {texts:?}");
+        assert!(!texts["1.1"].contains("1.2"), "{name}: {texts:?}");
+    }
+}
+
+/// A chapter's title in a script without letter case ("9. חוקי הבית")
+/// is a title as "9. House Rules" is: it was read as an item of chapter 8,
+/// `8.9`, which took 9.1–9.3 (an outside tester's right-to-left book).
+#[test]
+fn a_chapter_titled_in_a_script_without_case_is_a_chapter() {
+    for title in ["House Rules", "חוקי הבית"] {
+        let text = format!(
+            "8. Endgame\n8.1 The game ends after the last round.\n\n\
+            9. {title}\n9.1 Players may agree on house rules.\n9.2 Write them down.\n"
+        );
+        let imp = import_as("h.txt", text.as_bytes(), "Rtl Test", DocumentKind::Rules).unwrap();
+        let texts = texts_of_import(&imp);
+        let ids: Vec<&str> = texts.keys().map(String::as_str).collect();
+        assert_eq!(ids, ["8", "8.1", "9", "9.1", "9.2"], "{title}: {texts:?}");
+        let built = Corpus::build(vec![imp.game.clone()]);
+        assert_eq!(
+            built.get("rtl-test:9").map(|p| p.title.as_str()),
+            Some(title)
+        );
+    }
+}

@@ -50,8 +50,21 @@ pub(super) fn starts_rule(line: &str) -> bool {
         .map_or("", |m| m.as_str());
     text.chars()
         .next()
-        .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit() || "\"“‘'".contains(c))
+        .is_some_and(|c| starts_capital(c) || c.is_ascii_digit() || "\"“‘'「『".contains(c))
 }
+
+/// Whether a letter begins a sentence or a title as a capital does: an
+/// upper-case letter, or a letter of a script without case (Hebrew,
+/// Arabic, Japanese), whose every sentence starts so.
+fn starts_capital(c: char) -> bool {
+    c.is_uppercase() || (c.is_alphabetic() && !c.is_lowercase())
+}
+
+/// What ends a sentence: the full stops, marks and colons of Latin text
+/// and their CJK and full-width forms ("。", "！", "？").
+const SENTENCE_ENDS: [char; 12] = [
+    '.', '!', '?', ':', ';', '。', '！', '？', '：', '；', '．', '｡',
+];
 
 /// The first number of a numbered line ("117" of "117.2d Text").
 fn top_number(line: &str) -> Option<u64> {
@@ -116,13 +129,17 @@ fn reads_as_term(line: &str) -> bool {
     !SINGLE.is_match(line) && !ends_sentence(line)
 }
 
-/// Whether a line ends a sentence: `.`, `!`, `?`, `:` or `;` before any
-/// closing quotes and brackets (`"Colors,"` does not).
+/// Whether a line ends a sentence: `.`, `!`, `?`, `:` or `;` (or a CJK
+/// "。", "！", "？") before any closing quotes and brackets (`"Colors,"`
+/// does not).
 pub(super) fn ends_sentence(line: &str) -> bool {
     line.trim_end()
-        .trim_end_matches(['"', '”', '’', '\'', ')', ']'])
-        .ends_with(['.', '!', '?', ':', ';'])
+        .trim_end_matches(CLOSERS)
+        .ends_with(SENTENCE_ENDS)
 }
+
+/// Closing quotes and brackets, which may follow a sentence's end.
+const CLOSERS: [char; 10] = ['"', '”', '’', '\'', ')', ']', '」', '』', '）', '】'];
 
 /// Whether a line of text runs on to the next: it does not end a sentence
 /// and is not a title ("701.18. Scry" is a rule's heading).
@@ -137,12 +154,11 @@ pub(super) fn title_like(s: &str) -> bool {
     !s.is_empty()
         && s.chars().count() <= 60
         && words <= 8
-        && !s
-            .trim_end_matches(['"', '”', '’', '\'', ')'])
-            .ends_with(['.', ':', ';', ',', '?', '!'])
+        && !s.trim_end_matches(CLOSERS).ends_with(SENTENCE_ENDS)
+        && !s.trim_end_matches(CLOSERS).ends_with([',', '、', '，'])
         && s.chars()
             .next()
-            .is_some_and(|c| c.is_uppercase() || c.is_numeric())
+            .is_some_and(|c| starts_capital(c) || c.is_numeric())
 }
 
 /// A numbered list open in a numbered passage ("5.1 Attacking" / "1.
