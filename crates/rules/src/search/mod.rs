@@ -788,10 +788,12 @@ impl Index {
         // A part that names no game is in the game the nearest earlier part
         // named ("ti4: can I pass…? also when does the phase end?"), else
         // the one named outside every part.
-        // Unless its own words say otherwise: a part the carried game's
-        // rules do not answer, or whose words only another game's rules
-        // use, is read on its own ("1) ashes: … 2) how does trample
-        // work" searched trample in Ashes; found by an outside tester).
+        // Unless its own words say otherwise: a part more of whose words
+        // only other games' rules use than the carried game's rules use is
+        // read on its own ("1) ashes: … 2) how does trample work" searched
+        // trample in Ashes; found by an outside tester). One mostly in the
+        // carried game's words stays in that game.
+        let terms = |a: &SearchOutcome| a.evidence.as_ref().map_or(0, |e| e.terms);
         let mut last_named: Option<String> = None;
         let answers: Vec<SearchOutcome> = split
             .iter()
@@ -804,12 +806,7 @@ impl Index {
                 let outside = preamble.as_deref();
                 let run = |given: Option<&str>| self.part_answer(corpus, part, opts, given, limit);
                 let (a, game, from) = match run(own.as_deref().or(carried).or(outside)) {
-                    (a, ..)
-                        if carried.is_some()
-                            && (a.confidence == Confidence::None || !a.elsewhere.is_empty()) =>
-                    {
-                        run(outside)
-                    }
+                    (a, ..) if carried.is_some() && a.elsewhere.len() > terms(&a) => run(outside),
                     first => first,
                 };
                 games.push((game, from));
