@@ -1438,6 +1438,22 @@ fn a_title_is_one_short_plain_line() {
     assert!(add(&"T".repeat(100)).is_ok());
     let preview = add("House\nrules  Zero\u{200b}Width\u{feff}").unwrap();
     assert_eq!(preview.preview.title, "House rules ZeroWidth");
+    // A title taken from a long file name is cut, not refused.
+    let file = format!("{}.md", "Long_rules_name_".repeat(10));
+    let named = app
+        .import(&ImportRequest {
+            file_name: &file,
+            bytes: b"1. Guards exhaust.\n",
+            game: "ashes",
+            kind: DocumentKind::House,
+            title: None,
+        })
+        .unwrap();
+    let title = &named.preview.title;
+    assert!(
+        title.chars().count() == 100 && title.ends_with('…'),
+        "{title}"
+    );
 }
 
 /// A card or slang list that is not text is refused as a list, with the

@@ -275,16 +275,15 @@ fn entries_of(f: &Feedback) -> Vec<Entry<'_>> {
                 true,
             )]
         }
+        // A part with nothing shown is left out: a 👍 on the whole reply
+        // does not say that part's "nothing relevant" is right, nor in
+        // which game (found by a review).
         (Verdict::Up, _) if !ask.parts.is_empty() => ask
             .parts
             .iter()
-            .map(|p| {
-                let game = match (&p.best, &ask.game) {
-                    (Some(id), _) => game_of(id),
-                    (None, Some(g)) => g.clone(),
-                    (None, None) => "none".to_string(),
-                };
-                entry(game, &p.question, p.best.clone(), false)
+            .filter_map(|p| {
+                let best = p.best.as_ref()?;
+                Some(entry(game_of(best), &p.question, Some(best.clone()), false))
             })
             .collect(),
         (Verdict::Up, _) => {
@@ -477,6 +476,10 @@ mod tests {
                 question: "ti4 can i pass before strat card".into(),
                 best: Some("ti4:action-phase.4".into()),
             },
+            AskedPart {
+                question: "what is a fizzle".into(),
+                best: None,
+            },
         ];
         let yaml = evaluation_yaml(&[
             up,
@@ -493,6 +496,10 @@ mod tests {
             "{yaml}"
         );
         assert!(!yaml.contains(q), "{yaml}");
+        assert!(
+            !yaml.contains("fizzle"),
+            "a part with nothing shown: {yaml}"
+        );
     }
 
     #[test]

@@ -662,12 +662,22 @@ pub fn target(known: &Corpus, req: &ImportRequest) -> Result<Target, ImportError
         return Err(ImportError::TitleLink { title });
     }
     let chars = title.chars().count();
-    if chars > MAX_TITLE_CHARS {
+    let given = req.title.is_some_and(|t| !t.trim().is_empty());
+    if chars > MAX_TITLE_CHARS && given {
         return Err(ImportError::TitleTooLong {
             start: title.chars().take(40).collect(),
             chars,
         });
     }
+    // One taken from the file's name, which nobody chose as a title, is
+    // cut instead (found by a review).
+    let title = match chars > MAX_TITLE_CHARS {
+        true => {
+            let cut: String = title.chars().take(MAX_TITLE_CHARS - 1).collect();
+            format!("{}…", cut.trim_end())
+        }
+        false => title,
+    };
     let slug = unique_slug(known, &game, &title);
     Ok(Target {
         file_name: req.file_name.to_string(),
