@@ -39,7 +39,8 @@ pub fn split(question: &str) -> Vec<String> {
 /// game's name (`opens_with_game`): "ti4: can I pass before strat card.
 /// ashes: can an exhausted pb guard?", also with " / " between them. Two
 /// such sentences or more make a part each, with the sentences after it up
-/// to the next (the text before the first is a preamble, not a part), and
+/// to the next (the text before the first is a preamble, not a part,
+/// unless it asks something: it holds a "?"), and
 /// each such part is split further as [`split`] splits a question.
 pub fn split_with(question: &str, opens_with_game: impl Fn(&str) -> bool) -> Vec<String> {
     let Some(chunks) = by_game(question, opens_with_game) else {
@@ -75,11 +76,20 @@ fn by_game(question: &str, opens_with_game: impl Fn(&str) -> bool) -> Option<Vec
         return None;
     }
     let ends = starts.iter().skip(1).copied().chain([question.len()]);
+    // The text before the first is a part too when it asks something ("how
+    // does trample work? ti4: … ashes: …" dropped trample; found by a
+    // review); a greeting or a lead-in is not.
+    let before = clean(&question[..starts[0]]);
+    let asks = before.contains('?') && word_count(&before) >= MIN_PART_WORDS;
     Some(
-        starts
-            .iter()
-            .zip(ends)
-            .map(|(&start, end)| clean(&question[start..end]))
+        asks.then_some(before)
+            .into_iter()
+            .chain(
+                starts
+                    .iter()
+                    .zip(ends)
+                    .map(|(&start, end)| clean(&question[start..end])),
+            )
             .collect(),
     )
 }
@@ -217,6 +227,13 @@ mod tests {
             games,
         );
         assert_eq!(parts.len(), 3, "{parts:?}");
+        // A question before the first game-led sentence is a part of its own.
+        let parts = split_with(
+            "how does trample work? ti4: can I pass before strat card. ashes: can an exhausted pb guard?",
+            games,
+        );
+        assert_eq!(parts.len(), 3, "{parts:?}");
+        assert_eq!(parts[0], "how does trample work?");
     }
 
     #[test]
