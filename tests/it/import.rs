@@ -1994,3 +1994,25 @@ fn a_chapter_titled_in_a_script_without_case_is_a_chapter() {
         );
     }
 }
+
+/// A chapter's title right after a list whose next step it would number
+/// ("3. Playing the Game" after steps "1."–"2." in chapter 2), followed by
+/// running text, is the chapter: it was read as the list's third step,
+/// and chapter 3 went into 2.1's text (found by a review).
+#[test]
+fn a_chapter_title_after_a_list_followed_by_prose_is_the_chapter() {
+    let text = "1. Overview\n1.1 Goal: score the most points.\n\
+        2. Setup\n2.1 Preparing\nDo these steps:\n\
+        1. Shuffle the deck.\n2. Deal five cards to each player.\n\
+        3. Playing the Game\nOn your turn, draw a card and play one.\n\
+        4. Ending\n4.1 Winning: the most points wins.\n";
+    let imp = import_as("g.txt", text.as_bytes(), "Test Game", DocumentKind::Rules).unwrap();
+    let texts = texts_of_import(&imp);
+    let ids: Vec<&str> = texts.keys().map(String::as_str).collect();
+    assert!(ids.contains(&"3"), "{texts:?}");
+    assert!(!texts["2.1"].contains("Playing the Game"), "{texts:?}");
+    assert!(
+        texts["2.1"].ends_with("2. Deal five cards to each player."),
+        "{texts:?}"
+    );
+}

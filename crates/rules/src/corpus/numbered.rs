@@ -375,11 +375,40 @@ fn list_step(st: &State, lines: &[&str], i: usize) -> Option<Step> {
         .last_top
         .is_some_and(|top| top.checked_add(1) == Some(number));
     let chapter = title_like(&c[3])
-        && (heads_its_sections(lines, i, number) || next_chapter && stands_alone(lines, i));
+        && (heads_its_sections(lines, i, number)
+            || next_chapter
+                && (stands_alone(lines, i)
+                    || prose_follows(lines, i) && !numbered_again(lines, i, number)));
     (!chapter).then_some(Step {
         number,
         indent,
         opens: !goes_on,
+    })
+}
+
+/// Whether running text follows line `i` on the next line: a sentence
+/// that starts with a capital, not a step, a sub-step or a title. A title
+/// of the next chapter's number so followed heads that text ("3. Playing
+/// the Game" / "On your turn, …" after a list's "1."–"2." was taken for
+/// the list's third step, and chapter 3 lost; found by a review); a step
+/// is followed by the next step, a sub-step or a blank line.
+fn prose_follows(lines: &[&str], i: usize) -> bool {
+    let Some(next) = lines.get(i + 1).map(|l| l.trim()) else {
+        return false;
+    };
+    next.chars().next().is_some_and(starts_capital)
+        && !title_like(next)
+        && next.trim_end_matches(CLOSERS).ends_with(SENTENCE_ENDS)
+}
+
+/// Whether a later line starts with `number` again ("2. Play a card" in
+/// chapter 1's list, then "2. Turns"): then line `i` is a step, its number
+/// the later line's to take.
+fn numbered_again(lines: &[&str], i: usize, number: u64) -> bool {
+    lines[i + 1..].iter().any(|l| {
+        SINGLE
+            .captures(l)
+            .is_some_and(|c| c[1].is_empty() && c[2].parse::<u64>().ok() == Some(number))
     })
 }
 
