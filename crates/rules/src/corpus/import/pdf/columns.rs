@@ -316,11 +316,15 @@ fn heads(lines: &[Line], band: &[usize], columns: &[Option<usize>]) -> Vec<usize
 /// The lines at the foot of each band's first column that stand below
 /// every line of the band's other columns by more than their own size,
 /// set off from the column's text above by more than two sizes and set
-/// smaller than it, or by more than four (a footnote, a page number under
-/// the columns; a longer column's last lines go on at its own spacing and
-/// size, a heading among them a paragraph apart, larger), and those below
-/// them.
+/// smaller than the page's text, or by more than four (a footnote, a page
+/// number under the columns; a longer column's last lines go on at its
+/// own spacing and size, a heading among them a paragraph apart, larger,
+/// and the rule under that heading in the text's size: measured against
+/// the heading, a last page's rules under "8. Advanced Play" were read
+/// as a footnote after its short right column), and those below them.
 fn feet(lines: &[Line], band: &[usize], columns: &[Option<usize>]) -> Vec<usize> {
+    let inked: Vec<&Line> = lines.iter().filter(|l| !l.text.trim().is_empty()).collect();
+    let body = body_size(&inked);
     let low_beside = beside(lines, band, columns, |y| -y);
     let low = |i: usize| low_beside.get(band[i]).map_or(f64::NAN, |l| -l);
     let first = (0..lines.len()).filter(|&i| columns[i] == Some(0));
@@ -341,7 +345,7 @@ fn feet(lines: &[Line], band: &[usize], columns: &[Option<usize>]) -> Vec<usize>
             .min_by(|&&a, &&b| lines[a].y.total_cmp(&lines[b].y));
         above.is_some_and(|&i| {
             let (gap, size) = (lines[i].y - line.y, line.size);
-            gap > size * 2.0 && (size * 1.1 < lines[i].size || gap > size * 4.0)
+            gap > size * 2.0 && (size * 1.1 < body || gap > size * 4.0)
         })
     };
     let tops: Vec<(usize, f64)> = feet
@@ -559,5 +563,45 @@ mod tests {
         let read = arrange(page, &layout);
         let texts: Vec<&str> = read.iter().map(|l| l.text.as_str()).collect();
         assert_eq!(texts[5..8], ["left 5", "9.3 Renown", "left 6"]);
+    }
+
+    /// A last page's short right column beside a longer left one whose
+    /// chapter heading, set larger, stands a paragraph above the rules
+    /// under it: those rules are the left column's, read before the right
+    /// column (measured against the heading they were read as a footnote,
+    /// after it, and left unjoined).
+    #[test]
+    fn rules_under_a_larger_heading_in_a_longer_left_column_stay_in_it() {
+        let mut page = Vec::new();
+        for i in 0..5 {
+            let y = 700.0 - 12.0 * i as f64;
+            page.push(line(&format!("left {i}"), 40.0, 290.0, y));
+            page.push(line(&format!("right {i}"), 310.0, 560.0, y));
+        }
+        let heading = Line {
+            size: 12.0,
+            ..line("8. Advanced Play", 40.0, 150.0, 700.0 - 12.0 * 4.0 - 26.0)
+        };
+        page.push(heading);
+        for i in 0..4 {
+            let y = 700.0 - 12.0 * 4.0 - 26.0 - 22.0 - 12.0 * i as f64;
+            page.push(line(&format!("rule {i}"), 40.0, 290.0, y));
+        }
+        let layout = layout(&page).expect("two columns");
+        let read = arrange(page, &layout);
+        let texts: Vec<&str> = read.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(
+            texts[4..11],
+            [
+                "left 4",
+                "8. Advanced Play",
+                "rule 0",
+                "rule 1",
+                "rule 2",
+                "rule 3",
+                "right 0"
+            ]
+        );
+        assert_eq!(read[6].column, Some((40.0, 290.0)));
     }
 }
