@@ -537,7 +537,9 @@ struct PageEnd {
 /// Whether `text` ends with a heading of its own: a title-like line a
 /// paragraph apart from the text before it. At a column's foot it is
 /// kept apart from the paragraph at the next column's head (a heading set
-/// in the body's size has no gap below it there to tell).
+/// in the body's size has no gap below it there to tell), unless the
+/// wrapping broke it there: a rule's first line ("3.1 Wind hull harbor
+/// airs-") reads title-like too, and was left broken ("airs- hip").
 fn ends_with_heading(text: &str) -> bool {
     let text = text.trim_end_matches('\n');
     let last = text.rsplit('\n').next().unwrap_or_default();
@@ -571,17 +573,17 @@ fn joint(
     let Some(line) = lines.first() else {
         return Turn::Line;
     };
-    if line.turns_column && ends_with_heading(page) {
+    let wraps = wrapped(above, line, margin);
+    if line.turns_column && ends_with_heading(page) && !wraps {
         return Turn::Paragraph;
     }
     if line.turns_column && !line.resized(above) {
         let last = page.lines().next_back().unwrap_or_default();
-        let wraps = wrapped(above, line, margin);
         return turn(last, &run_on(lines, threshold, margin), wraps);
     }
     if line.spacing(above).is_some_and(|s| s > threshold) || line.resized(above) {
         Turn::Paragraph
-    } else if wrapped(above, line, margin) {
+    } else if wraps {
         Turn::Wrap
     } else {
         Turn::Line
@@ -644,7 +646,7 @@ fn join_pages(pages: &[(String, PageEnd)], compounds: &HashSet<String>) -> Strin
         }
         if let Some(last) = out.lines().next_back() {
             let first = page.lines().next().unwrap_or_default();
-            let heading = ended.columned && ends_with_heading(&out);
+            let heading = ended.columned && !ended.wraps && ends_with_heading(&out);
             match turn(last, first, ended.wraps && !heading) {
                 Turn::Wrap => {
                     // `out` ends with a line break: the wrapped line goes on.
@@ -880,5 +882,53 @@ mod tests {
         wide.extend([2.2, 2.2, 2.2]);
         let gap = paragraph_gap(&[page(&wide)]);
         assert!(gap > 1.5 && gap < 2.2, "{gap}");
+    }
+
+    /// A rule's first line at a column's foot reads title-like ("3.1 Wind
+    /// hull harbor airs-"); when the wrapping broke it, it goes on into the
+    /// next column's head, and across a page break, as one word ("airs- /
+    /// hip" was kept apart as a heading's end).
+    #[test]
+    fn a_rules_first_line_broken_at_a_columns_foot_goes_on() {
+        let above = Line {
+            column: Some((40.0, 290.0)),
+            ..at("3.1 Wind hull harbor airs-", 40.0, 288.0, 20.0)
+        };
+        let head = Line {
+            column: Some((310.0, 560.0)),
+            turns_column: true,
+            gap: None,
+            ..at("hip token crew signal.", 310.0, 420.0, 15.0)
+        };
+        let page = "3. Turn Structure\n\n3.1 Wind hull harbor airs-";
+        let lines = [head];
+        assert_eq!(joint((page, &lines), &above, 1.5, Some(560.0)), Turn::Wrap);
+        // A short heading at the foot stays apart.
+        let heading = Line {
+            column: Some((40.0, 290.0)),
+            ..at("Trading", 40.0, 80.0, 40.0)
+        };
+        assert_eq!(
+            joint(("x.\n\nTrading", &lines), &heading, 1.5, Some(560.0)),
+            Turn::Paragraph
+        );
+        let end = |wraps| PageEnd {
+            wraps,
+            columned: true,
+        };
+        let pages = [
+            (page.to_string(), end(true)),
+            ("hip token crew signal.".to_string(), end(false)),
+        ];
+        let text = join_pages(&pages, &HashSet::new());
+        assert!(
+            text.contains("3.1 Wind hull harbor airship token"),
+            "{text}"
+        );
+        let pages = [
+            ("x.\n\nTrading".to_string(), end(false)),
+            ("Players may trade.".to_string(), end(false)),
+        ];
+        assert!(join_pages(&pages, &HashSet::new()).contains("Trading\n\nPlayers"));
     }
 }
