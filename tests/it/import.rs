@@ -1317,6 +1317,39 @@ fn a_pdf_set_in_columns_reads_column_by_column() {
     }
 }
 
+/// A rulebook of two pages set in columns, its running header and its
+/// "Page N of 2" footer set smaller than its text: they are dropped, as
+/// on a longer book, and the sentence going on over the page break stays
+/// whole (two pages were too few to tell a running line by count: the
+/// footer and the header were read into the sentence).
+#[test]
+fn a_two_page_pdf_in_columns_drops_its_small_running_lines() {
+    let across = |l: &str| l.starts_with("Skyforge:");
+    let paragraphs: Vec<&str> = COLUMNS_TEST.split("\n\n").collect();
+    let two_pages = (1..paragraphs.len()).rev().find_map(|n| {
+        let text = paragraphs[..n].join("\n\n") + "\n";
+        let bytes = pdf::from_text_in_columns(&text, (2, 250.0), across, pdf::DrawOrder::Columns);
+        let pages = bytes.windows(12).filter(|w| w == b"/Type /Page ").count();
+        (pages == 2).then_some((text, bytes))
+    });
+    let (text, bytes) = two_pages.expect("a prefix set on two pages");
+    let from_text = import_as(
+        "rules.txt",
+        text.as_bytes(),
+        "Skyforge",
+        DocumentKind::Rules,
+    )
+    .unwrap();
+    let from_pdf = import_as("rules.pdf", &bytes, "Skyforge", DocumentKind::Rules).unwrap();
+    assert_eq!(ordered_texts(&from_pdf), ordered_texts(&from_text));
+    assert_eq!(
+        from_pdf.preview.warnings.len(),
+        2,
+        "{:?}",
+        from_pdf.preview.warnings
+    );
+}
+
 /// A wrapped line that starts with the id of a rule the document has
 /// ("…due to rule 100.1c and rule" / "100.1b. Instead, …") is the
 /// reference going on, whether the rule comes after it or before: the

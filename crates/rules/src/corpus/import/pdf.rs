@@ -379,19 +379,38 @@ fn edge_lines(lines: &[Line]) -> Vec<(usize, bool)> {
 /// rules repeat whole lines, at a page's edge too) and does not start like
 /// a numbered rule or item: a running title, "Page 4", "4", "4 of 120". Left in, they broke sentences at
 /// every page ("A limited / Page 4 / … / deck may contain") and read as
-/// rules. Returns a preview note for each one dropped.
+/// rules. A document of two pages has too few to tell by count: there a
+/// line on both pages, nowhere else, and set smaller than each page's text
+/// is one (a two-page book's "Page 1 of 2" split a rule's sentence).
+/// Returns a preview note for each one dropped.
 fn drop_running(pages: &mut [Vec<Line>]) -> Vec<String> {
     let mut seen = std::collections::BTreeMap::<(bool, String), usize>::new();
     // The same by the page's side: a book sets its title over the left
     // pages and its chapter over the right ones.
     let mut seen_side = std::collections::BTreeMap::<(usize, bool, String), usize>::new();
     let mut elsewhere = std::collections::BTreeMap::<String, usize>::new();
+    // Whether a key's every line is set smaller than its page's text.
+    let mut small = std::collections::BTreeMap::<(bool, String), bool>::new();
     let edges: Vec<Vec<(usize, bool)>> = pages.iter().map(|l| edge_lines(l)).collect();
     for (p, (lines, edges)) in pages.iter().zip(&edges).enumerate() {
+        let body = columns::body_size(
+            &lines
+                .iter()
+                .filter(|l| !l.text.trim().is_empty())
+                .collect::<Vec<_>>(),
+        );
         let keys: std::collections::BTreeSet<(bool, String)> = edges
             .iter()
             .filter(|&&(i, _)| !crate::corpus::numbered::starts_item(&lines[i].text))
-            .map(|&(i, top)| (top, running_key(&lines[i].text)))
+            .map(|&(i, top)| {
+                let key = (top, running_key(&lines[i].text));
+                let smaller = lines[i].size * 1.1 < body;
+                small
+                    .entry(key.clone())
+                    .and_modify(|s| *s &= smaller)
+                    .or_insert(smaller);
+                key
+            })
             .filter(|(_, key)| !key.is_empty())
             .collect();
         for key in keys {
@@ -408,7 +427,9 @@ fn drop_running(pages: &mut [Vec<Line>]) -> Vec<String> {
     let running = |key: &(bool, String)| {
         let inside = elsewhere.get(&key.1).copied().unwrap_or(0);
         let most = |n: usize, of: usize| n >= 3 && n * 2 > of && inside * 4 < n;
-        seen.get(key).is_some_and(|&n| most(n, total))
+        let two_pages = total == 2 && inside == 0 && small.get(key) == Some(&true);
+        seen.get(key)
+            .is_some_and(|&n| most(n, total) || (two_pages && n == 2))
             || (0..2).any(|side| {
                 seen_side
                     .get(&(side, key.0, key.1.clone()))

@@ -102,7 +102,7 @@ fn pieces(line: &Line) -> Vec<(f64, f64, f64)> {
 }
 
 /// The typical glyph size of a page's lines (the median), in points.
-fn body_size(lines: &[&Line]) -> f64 {
+pub(super) fn body_size(lines: &[&Line]) -> f64 {
     let mut sizes: Vec<f64> = lines.iter().map(|l| l.size).filter(|s| *s > 0.0).collect();
     sizes.sort_by(f64::total_cmp);
     sizes.get(sizes.len() / 2).copied().unwrap_or(0.0)
