@@ -283,7 +283,14 @@ fn reading_order(lines: &[Line], layout: &Layout) -> (Vec<usize>, Vec<Option<usi
         lines.iter().map(above).collect()
     };
     let band = bands(&across);
-    for line in [heads(lines, &band, &columns), feet(lines, &band, &columns)].concat() {
+    let edges = centred_edges(lines, layout, &columns);
+    for line in [
+        heads(lines, &band, &columns),
+        feet(lines, &band, &columns),
+        edges,
+    ]
+    .concat()
+    {
         columns[line] = None;
         across.push(line);
     }
@@ -298,6 +305,41 @@ fn reading_order(lines: &[Line], layout: &Layout) -> (Vec<usize>, Vec<Option<usi
         order.extend(across.get(b));
     }
     (order, columns)
+}
+
+/// The lines in a column that are centred across all the columns, not set
+/// from their column's left edge, and stand above or below every other
+/// line in a column by more than their size: a page's centred footer or
+/// header ("Page 1 of 2" under the middle of three columns was read as
+/// that column's last line, a heading splitting a rule).
+fn centred_edges(lines: &[Line], layout: &Layout, columns: &[Option<usize>]) -> Vec<usize> {
+    let (Some(first), Some(last)) = (layout.first(), layout.last()) else {
+        return Vec::new();
+    };
+    let centre = (first.0 + last.1) / 2.0;
+    let inked = |i: &usize| !lines[*i].text.trim().is_empty() && columns[*i].is_some();
+    let placed: Vec<usize> = (0..lines.len()).filter(inked).collect();
+    let centred = |i: usize| {
+        let (line, left) = (
+            &lines[i],
+            columns[i].and_then(|c| layout.get(c)).map(|c| c.0),
+        );
+        ((line.start + line.end) / 2.0 - centre).abs() < line.size
+            && left.is_some_and(|left| line.start > left + line.size)
+    };
+    let apart = |i: usize| {
+        let (y, size) = (lines[i].y, lines[i].size);
+        let others = placed.iter().filter(|&&j| j != i).map(|&j| lines[j].y);
+        let (low, high) = others.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), y| {
+            (l.min(y), h.max(y))
+        });
+        low.is_finite() && (y < low - size || y > high + size)
+    };
+    placed
+        .iter()
+        .copied()
+        .filter(|&i| centred(i) && apart(i))
+        .collect()
 }
 
 /// The lines of each band's first column that stand above every line of
@@ -603,5 +645,27 @@ mod tests {
             ]
         );
         assert_eq!(read[6].column, Some((40.0, 290.0)));
+    }
+
+    /// A page number centred under three columns, under the middle one, is
+    /// read after them, in no column (it was the middle column's last line).
+    #[test]
+    fn a_centred_footer_under_the_columns_is_in_none() {
+        let mut page = Vec::new();
+        for i in 0..6 {
+            let y = 700.0 - 12.0 * i as f64;
+            for x in [40.0, 220.0, 400.0] {
+                page.push(line(&format!("text {x} {i}"), x, x + 160.0, y));
+            }
+        }
+        page.push(Line {
+            size: 7.0,
+            ..line("Page 1 of 2", 280.0, 320.0, 560.0)
+        });
+        let layout = layout(&page).expect("three columns");
+        let read = arrange(page, &layout);
+        let last = read.last().expect("lines");
+        assert_eq!((last.text.as_str(), last.column), ("Page 1 of 2", None));
+        assert_eq!(read[17].text, "text 400 5");
     }
 }
