@@ -469,7 +469,7 @@ fn quoted_body(r: &crate::app::AskResult) -> String {
 pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
     // On one line: a title holds no line break (an outside tester's
     // question put "## FAKE HEADER" on a line of its own in it).
-    let query = reply.query.split_whitespace().collect::<Vec<_>>().join(" ");
+    let query = arbiter_text::single_spaced(&reply.query);
     let title = truncate(&format!("Rules: {query}"), 256);
     let mut blocks = reading_notes(app, reply);
     if reply.results.is_empty() {

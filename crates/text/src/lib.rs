@@ -8,6 +8,12 @@ pub fn is_direction_control(c: char) -> bool {
     matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
+/// `s` on one line: every run of whitespace (line breaks included) one
+/// space, none at the ends.
+pub fn single_spaced(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// Case-, accent- and punctuation-insensitive key for comparing names.
 pub fn fold(s: &str) -> String {
     if s.is_ascii() {

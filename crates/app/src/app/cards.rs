@@ -241,7 +241,7 @@ fn words(text: &str) -> String {
         .flat_map(char::to_lowercase)
         .map(|c| if c.is_alphanumeric() { c } else { ' ' })
         .collect();
-    spaced.split_whitespace().collect::<Vec<_>>().join(" ")
+    arbiter_text::single_spaced(&spaced)
 }
 
 /// Where `needle` first occurs in `hay` as whole words (both [`words`]).

@@ -145,11 +145,7 @@ pub fn part_heading(reply: &AskReply, part: &crate::app::AskPart) -> String {
         Confidence::None => "no indexed rule is relevant",
     };
     // On one line: a part's line breaks would end the heading early.
-    let question = part
-        .question
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
+    let question = arbiter_text::single_spaced(&part.question);
     format!("Part {n} of {}: “{question}” ({label})", reply.parts.len())
 }
 

@@ -324,7 +324,7 @@ pub(crate) fn tidy(s: &str) -> String {
         .chars()
         .filter(|c| !is_hidden(*c) && !is_format(*c))
         .collect();
-    shown.split_whitespace().collect::<Vec<_>>().join(" ")
+    arbiter_text::single_spaced(&shown)
 }
 
 /// A Unicode format character (general category Cf, Unicode 15): zero-width

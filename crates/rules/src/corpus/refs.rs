@@ -99,7 +99,7 @@ pub(super) fn extract(text: &str) -> Vec<RawRef> {
 /// A reference's words with one space between them: hard-wrapped text
 /// breaks "see rule" / "5.2" across lines, and the label reads as one.
 fn one_spaced(label: &str) -> String {
-    label.split_whitespace().collect::<Vec<_>>().join(" ")
+    arbiter_text::single_spaced(label)
 }
 
 /// Whether a bare "see" is followed, on the next line, by a list's step

@@ -324,7 +324,7 @@ impl Matches {
             // the board, where a line break would start a forged entry.
             text: format!(
                 "the play `{}`, with the choices it states for you",
-                line.split_whitespace().collect::<Vec<_>>().join(" ")
+                arbiter_text::single_spaced(line)
             ),
             asks: context.agreed_by.clone(),
             confirmed: Vec::new(),
