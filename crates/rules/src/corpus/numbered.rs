@@ -404,12 +404,14 @@ fn prose_follows(lines: &[&str], i: usize) -> bool {
 /// Whether a later line starts with `number` again ("2. Play a card" in
 /// chapter 1's list, then "2. Turns"): then line `i` is a step, its number
 /// the later line's to take.
+/// The scan stops at a higher number: chapters go up, so none after it
+/// can take `number`, and a long document is not read again per line.
 fn numbered_again(lines: &[&str], i: usize, number: u64) -> bool {
-    lines[i + 1..].iter().any(|l| {
-        SINGLE
-            .captures(l)
-            .is_some_and(|c| c[1].is_empty() && c[2].parse::<u64>().ok() == Some(number))
-    })
+    let tops = lines[i + 1..].iter().filter_map(|l| {
+        let c = SINGLE.captures(l)?;
+        c[1].is_empty().then(|| c[2].parse::<u64>().ok())?
+    });
+    tops.take_while(|&n| n <= number).any(|n| n == number)
 }
 
 /// Whether line `i` is a paragraph of its own: blank lines (or the text's
