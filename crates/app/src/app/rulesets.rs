@@ -1118,21 +1118,35 @@ fn insert(cache: &mut Cache, key: Key, app: Arc<App>, bytes: usize, budget: usiz
     evict(cache, &key, budget);
 }
 
-/// Evicts the least recently used indexes but `keep` while the cache is
-/// over its budget.
+/// Evicts indexes but `keep` while the cache is over its budget: the
+/// least recently used of the server holding the most bytes first. A
+/// server uploading version after version (or a rulebook after another)
+/// evicts its own older indexes before another server's; plain least
+/// recently used let one server's new versions push every quieter
+/// server's index out, which was then answered from the shipped games
+/// alone while it was built again (found by an outside tester).
 fn evict(cache: &mut Cache, keep: &Key, budget: usize) {
     while cache.bytes > budget {
-        let oldest = cache
-            .entries
-            .iter()
-            .filter(|(k, _)| *k != keep)
-            .min_by_key(|(_, c)| c.used)
-            .map(|(k, _)| k.clone());
-        let Some(k) = oldest else { break };
+        let Some(k) = eviction_victim(&cache.entries, keep) else {
+            break;
+        };
         if let Some(gone) = cache.entries.remove(&k) {
             cache.bytes -= gone.bytes;
         }
     }
+}
+
+/// The next index to evict ([`evict`]), `None` when only `keep` is left.
+fn eviction_victim(entries: &HashMap<Key, Cached>, keep: &Key) -> Option<Key> {
+    let mut held: HashMap<&str, usize> = HashMap::new();
+    for ((guild, _), c) in entries {
+        *held.entry(guild.as_str()).or_default() += c.bytes;
+    }
+    entries
+        .iter()
+        .filter(|(k, _)| *k != keep)
+        .max_by_key(|((guild, _), c)| (held[guild.as_str()], std::cmp::Reverse(c.used)))
+        .map(|(k, _)| k.clone())
 }
 
 /// What a build needs, moved into its task.
