@@ -822,6 +822,35 @@ async fn a_server_uploading_version_after_version_evicts_its_own_indexes_first()
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_small_text_document_converts_while_other_servers_conversions_fill_the_queue() {
+    let (url, _dir) = store_common::sqlite_url();
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store);
+    // Other servers' long conversions (PDFs running to the time limit)
+    // hold every general place.
+    let _held = sets.hold_conversions().await;
+    let small = upload(HOUSE, "ti4", DocumentKind::House, "Table rules");
+    assert!(arbiter::app::rulesets::small_text(&small));
+    let added = tokio::time::timeout(
+        std::time::Duration::from_secs(15),
+        sets.add("victim", "m", small),
+    )
+    .await
+    .expect("the small document waited for the other servers' conversions")
+    .unwrap();
+    assert_eq!(added.0.version, 1);
+    // A PDF, however small, and a long text do not take that lane.
+    let mut pdf = upload("%PDF-1.4\n%%EOF\n", "ti4", DocumentKind::Rules, "R");
+    assert!(!arbiter::app::rulesets::small_text(&pdf));
+    pdf.bytes = b"% comment\n%PDF-1.7\n".to_vec();
+    pdf.file_name = "rules.txt".into();
+    assert!(!arbiter::app::rulesets::small_text(&pdf));
+    let long = "1. A rule.\n".repeat(30_000);
+    let long = upload(&long, "ti4", DocumentKind::Rules, "Long");
+    assert!(!arbiter::app::rulesets::small_text(&long));
+}
+
 fn arbiter(db: &str, args: &[&str]) -> std::process::Output {
     common::arbiter_cli(Some(db), args)
 }

@@ -3,8 +3,9 @@
 //! `/rule` in that server only.
 //!
 //! Uploads are converted in a child process (`sandbox`): at most
-//! [`CONVERSIONS`] at once, one per server, so one server's files never
-//! hold up another's. A server's index is built once per rule-set version
+//! [`CONVERSIONS`] at once, one per server, plus one lane for small text
+//! documents ([`small_text`]), so one server's files never hold up
+//! another's. A server's index is built once per rule-set version
 //! (single flight: concurrent requests wait for the same build), right
 //! after a change is confirmed, on a thread of its own at a lower priority,
 //! one build at a time; never by a request on its own thread. Until it is
@@ -41,6 +42,19 @@ pub const MAX_SERVER_BYTES: usize = 25 * 1024 * 1024;
 pub const MAX_SERVER_INDEX_BYTES: usize = 192 * 1024 * 1024;
 /// Conversions running at once, across servers.
 pub const CONVERSIONS: usize = 2;
+/// Size up to which a document that is not a PDF may take the small
+/// documents' lane ([`small_text`]).
+pub const SMALL_TEXT_BYTES: usize = 256 * 1024;
+/// Limits of a conversion in the small documents' lane: a text of at most
+/// [`SMALL_TEXT_BYTES`] converts in well under a second, so one that does
+/// not is stopped early and the lane stays quick.
+const SMALL_TEXT_LIMITS: sandbox::Limits = sandbox::Limits {
+    memory: 256 * 1024 * 1024,
+    cpu: Duration::from_secs(3),
+    wall: Duration::from_secs(6),
+    stack: 64 * 1024 * 1024,
+    output: 16 * 1024 * 1024,
+};
 /// How long an upload waits for a conversion slot: more than twice a
 /// conversion's wall limit (20 s, `sandbox::Limits`), so a server in the
 /// queue is served when the conversions ahead of it end.
@@ -162,6 +176,8 @@ pub struct RuleSets {
     /// skipped, not built).
     built: Arc<std::sync::atomic::AtomicUsize>,
     conversions: Arc<Semaphore>,
+    /// The small documents' lane ([`small_text`]): one conversion.
+    small: Arc<Semaphore>,
     /// Servers with a conversion under way.
     converting: Arc<Mutex<std::collections::HashSet<String>>>,
     limits: sandbox::Limits,
@@ -209,6 +225,7 @@ impl RuleSets {
             started: Default::default(),
             built: Arc::default(),
             conversions: Arc::new(Semaphore::new(CONVERSIONS)),
+            small: Arc::new(Semaphore::new(1)),
             converting: Arc::default(),
             limits: sandbox::Limits::default(),
             grace: BUILD_GRACE,
@@ -263,6 +280,17 @@ impl RuleSets {
             .acquire_owned()
             .await
             .expect("the build semaphore is never closed")
+    }
+
+    /// Holds every place among the conversions but the small documents'
+    /// lane until the permits are dropped (what uploads meet while other
+    /// servers' long conversions run). For tests.
+    pub async fn hold_conversions(&self) -> tokio::sync::OwnedSemaphorePermit {
+        self.conversions
+            .clone()
+            .acquire_many_owned(CONVERSIONS as u32)
+            .await
+            .expect("the conversion semaphore is never closed")
     }
 
     /// Heap bytes of the server indexes currently cached.
@@ -437,7 +465,7 @@ impl RuleSets {
         guild: &str,
         upload: Upload,
     ) -> Result<(StoredManifest, String, Preview), RulesError> {
-        let _slot = self.conversion_slot(guild).await?;
+        let slot = self.conversion_slot(guild, small_text(&upload)).await?;
         // One version read first: the document replaced and the corpus the
         // ids are decided against are both of it.
         let decided_at = self.store.rule_set_version(guild).await?.max(0);
@@ -470,7 +498,11 @@ impl RuleSets {
         if let Some(old) = &replaced {
             replace_target(&mut target, old)?;
         }
-        let done = sandbox::convert(target.clone(), upload.bytes, self.limits)
+        let limits = match slot.small {
+            true => SMALL_TEXT_LIMITS,
+            false => self.limits,
+        };
+        let done = sandbox::convert(target.clone(), upload.bytes, limits)
             .await
             .map_err(|e| match e {
                 SandboxError::Refused(e) => RulesError::Import(e),
@@ -564,8 +596,15 @@ impl RuleSets {
     /// conversion ends within its processor limit, so a server waits at
     /// most for the conversions already running: two servers sending
     /// hostile files over and over cannot keep a third out (they queue
-    /// behind it).
-    async fn conversion_slot(&self, guild: &str) -> Result<ConversionSlot, RulesError> {
+    /// behind it). A small text document (`small`) takes whichever frees
+    /// first of those and the small documents' lane: four servers' PDFs
+    /// that each ran to the time limit kept a fifth server's 60-byte
+    /// Markdown file waiting 39 s (found by an outside tester).
+    async fn conversion_slot(
+        &self,
+        guild: &str,
+        small: bool,
+    ) -> Result<ConversionSlot, RulesError> {
         if !lock(&self.converting).insert(guild.to_string()) {
             return Err(RulesError::Busy(
                 "this server is already converting a document; wait for its preview, then add the next".into(),
@@ -575,11 +614,22 @@ impl RuleSets {
             guild: guild.to_string(),
             converting: self.converting.clone(),
             _permit: None,
+            small: false,
         };
-        let wait = CONVERSION_WAIT;
-        match tokio::time::timeout(wait, self.conversions.clone().acquire_owned()).await {
-            Ok(Ok(permit)) => {
+        let general = self.conversions.clone().acquire_owned();
+        let place = async {
+            if !small {
+                return general.await.map(|p| (p, false));
+            }
+            tokio::select! {
+                p = self.small.clone().acquire_owned() => p.map(|p| (p, true)),
+                p = general => p.map(|p| (p, false)),
+            }
+        };
+        match tokio::time::timeout(CONVERSION_WAIT, place).await {
+            Ok(Ok((permit, lane))) => {
                 slot._permit = Some(permit);
+                slot.small = lane;
                 Ok(slot)
             }
             _ => Err(RulesError::Busy(
@@ -1083,6 +1133,18 @@ struct ConversionSlot {
     guild: String,
     converting: Arc<Mutex<std::collections::HashSet<String>>>,
     _permit: Option<tokio::sync::OwnedSemaphorePermit>,
+    /// Held in the small documents' lane (converted with its limits).
+    small: bool,
+}
+
+/// Whether an upload may take the small documents' lane: at most
+/// [`SMALL_TEXT_BYTES`] and not a PDF, whose cost its size does not tell
+/// (a 2.9 KB PDF whose forms draw each other runs to the time limit).
+pub fn small_text(upload: &Upload) -> bool {
+    let head = &upload.bytes[..upload.bytes.len().min(1024)];
+    upload.bytes.len() <= SMALL_TEXT_BYTES
+        && !head.windows(5).any(|w| w == b"%PDF-")
+        && !upload.file_name.to_lowercase().ends_with(".pdf")
 }
 
 impl Drop for ConversionSlot {
