@@ -358,6 +358,26 @@ async fn hostile_uploads_get_a_clear_error_and_hurt_nobody() {
             "{shown}"
         );
         eprintln!("first /rule after Confirm answered in {:?}", t.elapsed());
+        // Asked about the new version's own game meanwhile: answered from
+        // it, or told it is still being indexed, never "unknown game"
+        // (found by an outside tester after a restart).
+        let own = in_guild(
+            slash(
+                "rule",
+                vec![
+                    opt("query", "what does rule 105 say about ties"),
+                    opt("game", "Big Game"),
+                ],
+            ),
+            guild,
+        );
+        let v = s.post(&own).await;
+        let shown = format!("{} {}", text(&v["data"]), v["data"]["embeds"][0]["footer"]);
+        assert!(!shown.contains("unknown game"), "{shown}");
+        assert!(
+            shown.contains("big-game:105") || shown.contains("still being indexed"),
+            "{shown}"
+        );
         // `/rules show` of a passage of the new version, meanwhile: shown,
         // or said to be indexing, never "no passage has the id" alone.
         let show = as_member(

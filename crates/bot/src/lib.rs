@@ -354,6 +354,23 @@ pub struct Indexing {
 /// A reply answered from an older rule-set version while another is being
 /// indexed (after a change, or built again after it left memory), saying
 /// which in its footer.
+/// How long a request naming a game waits for the server's version being
+/// indexed ([`Bot::named_game_wait`]).
+const NAMED_GAME_WAIT: std::time::Duration = std::time::Duration::from_millis(2000);
+
+/// The game a command names in its `game` option.
+fn named_game(input: &Input) -> Option<&str> {
+    match input {
+        Input::Command(
+            Command::Rule { game, .. }
+            | Command::Card { game, .. }
+            | Command::Games { game }
+            | Command::Judge { game, .. },
+        ) => game.as_deref(),
+        _ => None,
+    }
+}
+
 pub(crate) fn indexing_note(reply: Reply, ix: Indexing) -> Reply {
     let from = match ix.from {
         0 => "the shipped rules alone, without this server's documents".to_string(),
@@ -474,6 +491,39 @@ impl Bot {
                 (self.app.clone(), None)
             }
         }
+    }
+
+    /// A request naming a game the answering index does not hold while the
+    /// server's newest version is being indexed: the game may be one of
+    /// that version's documents, so the request waits a little for the
+    /// build ([`NAMED_GAME_WAIT`]: `/rule` is answered without deferring),
+    /// and is told so if it is not ready, never "unknown game" (an outside
+    /// tester's first `/rule` about the server's own game after a restart
+    /// was).
+    async fn named_game_wait(
+        &self,
+        request: &Request,
+        app: Arc<App>,
+        indexing: Option<Indexing>,
+    ) -> Result<(Arc<App>, Option<Indexing>), Reply> {
+        let (Some(ix), Some(game)) = (indexing, named_game(&request.input)) else {
+            return Ok((app, indexing));
+        };
+        if app.game(game).is_ok() {
+            return Ok((app, indexing));
+        }
+        if let (Some(guild), Ok(sets)) = (guild_key(&request.origin), self.open_rule_sets().await)
+            && let Ok(Ok(newer)) = tokio::time::timeout(NAMED_GAME_WAIT, sets.app_for(&guild)).await
+        {
+            return Ok((newer, None));
+        }
+        Err(Reply::Message(Message::user_error(
+            title_of(&request.input),
+            &format!(
+                "“{game}” is not among the games indexed so far, and this server's rule set (version {}) is still being indexed: if it is one of this server's games, ask again in a few seconds.",
+                ix.version
+            ),
+        )))
     }
 
     /// The index a request answers from: [`Bot::app_for`], or for a
@@ -604,6 +654,10 @@ impl Bot {
             },
         };
         let (app, indexing) = self.app_for_request(request).await;
+        let (app, indexing) = match self.named_game_wait(request, app, indexing).await {
+            Ok(answering) => answering,
+            Err(reply) => return reply,
+        };
         let weight = weight(&request.input);
         let answered = if matches!(weight, Weight::Instant) {
             // On this thread: nothing to move, so nothing is copied.
