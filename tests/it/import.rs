@@ -1489,6 +1489,30 @@ fn a_title_is_one_short_plain_line() {
     );
 }
 
+/// A new game's name is at most 100 characters, as a title is: a
+/// 4,800-character name came in from the command line and the HTTP
+/// endpoint and was shown in every citation.
+#[test]
+fn a_new_games_name_is_at_most_a_titles_length() {
+    let app = common::app();
+    let add = |game: &str| {
+        app.import(&ImportRequest {
+            file_name: "rules.md",
+            bytes: b"# Setup\n\n1. Each player draws five cards.\n",
+            game,
+            kind: DocumentKind::Rules,
+            title: Some("Rules"),
+        })
+    };
+    let e = add(&"Heron ".repeat(800)).unwrap_err();
+    assert!(
+        matches!(e, ImportError::GameTooLong { chars: 4799, .. }),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("give a shorter name (game:)"), "{e}");
+    assert!(add(&"H".repeat(100)).is_ok());
+}
+
 /// A card or slang list that is not text is refused as a list, with the
 /// formats a list takes (it was told to send Markdown, HTML or a PDF).
 #[test]

@@ -102,6 +102,11 @@ pub enum ImportError {
         "the title “{title}” holds a mention or a link, which every answer citing it would show; give a title in plain words (title:)"
     )]
     TitleLink { title: String },
+    /// A new game's name longer than [`MAX_TITLE_CHARS`].
+    #[error(
+        "the game's name “{start}…” is {chars} characters; the most is {MAX_TITLE_CHARS}, as every answer citing its rules shows it: give a shorter name (game:)"
+    )]
+    GameTooLong { start: String, chars: usize },
     /// A title longer than [`MAX_TITLE_CHARS`].
     #[error(
         "the title “{start}…” is {chars} characters; the most is {MAX_TITLE_CHARS}, as every answer citing the document shows it: give a shorter title (title:)"
@@ -468,6 +473,17 @@ fn resolve_game(
     let base = short_slug(clean::slug(game));
     if base.is_empty() {
         return Err(ImportError::BadGame(game.to_string()));
+    }
+    // A new game's name is shown in every citation of its passages, as a
+    // title is: as long at most (a 4,800-character name was taken from the
+    // command line and the HTTP endpoint, where Discord's own limit does
+    // not hold).
+    let chars = game.trim().chars().count();
+    if chars > MAX_TITLE_CHARS {
+        return Err(ImportError::GameTooLong {
+            start: game.trim().chars().take(40).collect(),
+            chars,
+        });
     }
     // A rulebook may start a game whose name is near a loaded one
     // ("Twilight Imperium 3"); an FAQ, errata, house rules or a card list
