@@ -1,6 +1,7 @@
 //! The shared drawing kit: a canvas of fixed size, shapes, arrows and text
-//! in the shipped font (DejaVu Sans Condensed, `assets/fonts/`), encoded as
-//! PNG. Pure Rust and deterministic: the same calls give the same bytes.
+//! in the shipped font (DejaVu Sans Condensed, `assets/fonts/`; a
+//! character it lacks, Chinese or Japanese, from Droid Sans Fallback
+//! beside it), encoded as PNG. Pure Rust and deterministic: the same calls give the same bytes.
 //!
 //! Every drawing fits the canvas: text is cut to a width with "…", a
 //! string is measured on its first [`MAX_CHARS`] characters only, and the
@@ -14,6 +15,11 @@ use tiny_skia::{
 
 /// The font every picture is written in (licence beside it).
 pub const FONT: &[u8] = include_bytes!("../../../../../assets/fonts/DejaVuSansCondensed.ttf");
+/// The font for the characters [`FONT`] lacks (CJK; licence beside it):
+/// seats named 石炭 and 火山 were both drawn "??", and the turn badge
+/// with them (found by an outside tester).
+pub const FALLBACK_FONT: &[u8] =
+    include_bytes!("../../../../../assets/fonts/DroidSansFallback.ttf");
 /// The widest canvas a drawing may ask for, in pixels.
 pub const MAX_WIDTH: u32 = 1600;
 /// The tallest canvas a drawing may ask for, in pixels.
@@ -111,6 +117,46 @@ fn face() -> Option<&'static ttf_parser::Face<'static>> {
     static FACE: OnceLock<Option<ttf_parser::Face<'static>>> = OnceLock::new();
     FACE.get_or_init(|| ttf_parser::Face::parse(FONT, 0).ok())
         .as_ref()
+}
+
+fn fallback_face() -> Option<&'static ttf_parser::Face<'static>> {
+    static FACE: OnceLock<Option<ttf_parser::Face<'static>>> = OnceLock::new();
+    FACE.get_or_init(|| ttf_parser::Face::parse(FALLBACK_FONT, 0).ok())
+        .as_ref()
+}
+
+/// The face and glyph a character is drawn with: the shipped font's, else
+/// the fallback's, else the shipped font's "?".
+fn glyph_of(face: &'static ttf_parser::Face<'static>, ch: char) -> Glyph {
+    if let Some(id) = face.glyph_index(ch) {
+        return Glyph { face, id };
+    }
+    if let Some(fb) = fallback_face()
+        && let Some(id) = fb.glyph_index(ch)
+    {
+        return Glyph { face: fb, id };
+    }
+    Glyph {
+        face,
+        id: face.glyph_index('?').unwrap_or(ttf_parser::GlyphId(0)),
+    }
+}
+
+/// A glyph in its face.
+struct Glyph {
+    face: &'static ttf_parser::Face<'static>,
+    id: ttf_parser::GlyphId,
+}
+
+impl Glyph {
+    /// Its advance at `size` pixels.
+    fn advance(&self, size: f32) -> f32 {
+        f32::from(self.face.glyph_hor_advance(self.id).unwrap_or(0)) * scale_of(self.face, size)
+    }
+}
+
+fn scale_of(face: &ttf_parser::Face, size: f32) -> f32 {
+    size / f32::from(face.units_per_em().max(1))
 }
 
 fn paint(c: Rgb) -> Paint<'static> {
@@ -265,17 +311,17 @@ impl Canvas {
             Align::Center => x - width / 2.0,
             Align::Right => x - width,
         };
-        let scale = size / f32::from(face.units_per_em().max(1));
         let mut out = Outline {
             pb: PathBuilder::new(),
             x: clamp(x0),
             y: clamp(y),
-            scale,
+            scale: scale_of(face, size),
         };
         for ch in s.chars() {
-            let gid = glyph(face, ch);
-            face.outline_glyph(gid, &mut out);
-            out.x += f32::from(face.glyph_hor_advance(gid).unwrap_or(0)) * scale;
+            let g = glyph_of(face, ch);
+            out.scale = scale_of(g.face, size);
+            g.face.outline_glyph(g.id, &mut out);
+            out.x += g.advance(size);
         }
         if let Some(path) = out.pb.finish() {
             let style = if bold {
@@ -347,12 +393,6 @@ impl Canvas {
     }
 }
 
-fn glyph(face: &ttf_parser::Face, ch: char) -> ttf_parser::GlyphId {
-    face.glyph_index(ch)
-        .or_else(|| face.glyph_index('?'))
-        .unwrap_or(ttf_parser::GlyphId(0))
-}
-
 /// Glyph outlines appended to one path, placed at (x, y) and scaled.
 struct Outline {
     pb: PathBuilder,
@@ -392,12 +432,10 @@ impl ttf_parser::OutlineBuilder for Outline {
 /// The width of `s` at `size` (its first [`MAX_CHARS`] characters).
 pub fn text_width(s: &str, size: f32) -> f32 {
     let Some(face) = face() else { return 0.0 };
-    let units: u32 = s
-        .chars()
+    s.chars()
         .take(MAX_CHARS)
-        .map(|ch| u32::from(face.glyph_hor_advance(glyph(face, ch)).unwrap_or(0)))
-        .sum();
-    units as f32 * size / f32::from(face.units_per_em().max(1))
+        .map(|ch| glyph_of(face, ch).advance(size))
+        .sum()
 }
 
 /// `s` cut with "…" so that it is at most `max_width` wide at `size`
@@ -411,8 +449,7 @@ pub fn fit(s: &str, size: f32, max_width: f32) -> String {
     let Some(face) = face() else {
         return String::new();
     };
-    let scale = size / f32::from(face.units_per_em().max(1));
-    let advance = |c: char| f32::from(face.glyph_hor_advance(glyph(face, c)).unwrap_or(0)) * scale;
+    let advance = |c: char| glyph_of(face, c).advance(size);
     let total: f32 = chars.iter().map(|c| advance(*c)).sum();
     if total <= max_width {
         return chars.into_iter().collect();
@@ -557,5 +594,30 @@ impl Places {
             false,
         );
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn drawn(s: &str) -> Vec<u8> {
+        let mut c = Canvas::new(200, 40, PAPER);
+        c.text(4.0, 30.0, 20.0, INK, s, None, Align::Left, false);
+        c.png()
+    }
+
+    /// Names in a script the shipped font lacks are drawn, each as itself:
+    /// seats named 石炭 and 火山 were both "??".
+    #[test]
+    fn cjk_names_are_drawn_from_the_fallback_font() {
+        assert_ne!(drawn("石炭"), drawn("火山"));
+        assert_ne!(drawn("石炭"), drawn("??"));
+        let face = face().unwrap();
+        assert!(face.glyph_index('石').is_none());
+        assert!(text_width("石炭", 20.0) > 30.0);
+        // A Latin name keeps the shipped font's glyphs and widths.
+        let a = glyph_of(face, 'a');
+        assert!(std::ptr::eq(a.face, face));
     }
 }
