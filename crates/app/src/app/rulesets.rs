@@ -45,16 +45,6 @@ pub const CONVERSIONS: usize = 2;
 /// Size up to which a document that is not a PDF may take the small
 /// documents' lane ([`small_text`]).
 pub const SMALL_TEXT_BYTES: usize = 256 * 1024;
-/// Limits of a conversion in the small documents' lane: a text of at most
-/// [`SMALL_TEXT_BYTES`] converts in well under a second, so one that does
-/// not is stopped early and the lane stays quick.
-const SMALL_TEXT_LIMITS: sandbox::Limits = sandbox::Limits {
-    memory: 256 * 1024 * 1024,
-    cpu: Duration::from_secs(3),
-    wall: Duration::from_secs(6),
-    stack: 64 * 1024 * 1024,
-    output: 16 * 1024 * 1024,
-};
 /// How long an upload waits for a conversion slot: more than twice a
 /// conversion's wall limit (20 s, `sandbox::Limits`), so a server in the
 /// queue is served when the conversions ahead of it end.
@@ -465,7 +455,7 @@ impl RuleSets {
         guild: &str,
         upload: Upload,
     ) -> Result<(StoredManifest, String, Preview), RulesError> {
-        let slot = self.conversion_slot(guild, small_text(&upload)).await?;
+        let _slot = self.conversion_slot(guild, small_text(&upload)).await?;
         // One version read first: the document replaced and the corpus the
         // ids are decided against are both of it.
         let decided_at = self.store.rule_set_version(guild).await?.max(0);
@@ -498,11 +488,7 @@ impl RuleSets {
         if let Some(old) = &replaced {
             replace_target(&mut target, old)?;
         }
-        let limits = match slot.small {
-            true => SMALL_TEXT_LIMITS,
-            false => self.limits,
-        };
-        let done = sandbox::convert(target.clone(), upload.bytes, limits)
+        let done = sandbox::convert(target.clone(), upload.bytes, self.limits)
             .await
             .map_err(|e| match e {
                 SandboxError::Refused(e) => RulesError::Import(e),
@@ -614,22 +600,20 @@ impl RuleSets {
             guild: guild.to_string(),
             converting: self.converting.clone(),
             _permit: None,
-            small: false,
         };
         let general = self.conversions.clone().acquire_owned();
         let place = async {
             if !small {
-                return general.await.map(|p| (p, false));
+                return general.await;
             }
             tokio::select! {
-                p = self.small.clone().acquire_owned() => p.map(|p| (p, true)),
-                p = general => p.map(|p| (p, false)),
+                p = self.small.clone().acquire_owned() => p,
+                p = general => p,
             }
         };
         match tokio::time::timeout(CONVERSION_WAIT, place).await {
-            Ok(Ok((permit, lane))) => {
+            Ok(Ok(permit)) => {
                 slot._permit = Some(permit);
-                slot.small = lane;
                 Ok(slot)
             }
             _ => Err(RulesError::Busy(
@@ -1133,8 +1117,6 @@ struct ConversionSlot {
     guild: String,
     converting: Arc<Mutex<std::collections::HashSet<String>>>,
     _permit: Option<tokio::sync::OwnedSemaphorePermit>,
-    /// Held in the small documents' lane (converted with its limits).
-    small: bool,
 }
 
 /// Whether an upload may take the small documents' lane: at most
