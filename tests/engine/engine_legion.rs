@@ -1685,3 +1685,29 @@ fn an_abilitys_text_may_break_lines_and_a_name_may_not() {
         assert!(e.message.contains("text-direction"), "{e}");
     }
 }
+
+/// A step granted by an effect the board does not record is a claim (its
+/// author's word); one granted by an ability on the board is not.
+#[test]
+fn an_effects_grant_is_a_claim_and_an_abilitys_is_not() {
+    let judge = |unit: &str, play: &str| eng().judge_text(&doc(unit, play)).expect("board");
+    let r = judge(
+        TROOPERS,
+        "  - action: move\n  - free_action: dodge\n    effect: Take Initiative\n    untyped: true",
+    );
+    assert!(r.legal, "{r:#?}");
+    let paths: Vec<&str> = r.claims.iter().map(|c| c.path.as_str()).collect();
+    assert_eq!(paths, ["play[1].effect"]);
+    assert!(
+        r.claims[0].text.contains("Take Initiative"),
+        "{:?}",
+        r.claims
+    );
+    let r = judge(TROOPERS, "  - gain: aim\n    effect: Coordinated Fire");
+    assert_eq!(r.claims.len(), 1, "{:?}", r.claims);
+    let r = judge(
+        VADER,
+        "  - action: move\n  - free_action: attack\n    ability: Relentless",
+    );
+    assert!(r.legal && r.claims.is_empty(), "{r:#?}");
+}

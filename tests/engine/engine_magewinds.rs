@@ -2056,3 +2056,39 @@ fn a_misspelt_universal_action_gets_a_did_you_mean() {
     assert!(judge(", actions: [Attach]", "Attach").legal);
     assert!(judge("", "Summon Familiar").legal);
 }
+
+/// What a play states that the board does not record is a claim (its
+/// author's word, confirmed by the other players in a match), made only
+/// where the procedure relies on it.
+#[test]
+fn stated_facts_the_board_does_not_record_are_claims_where_relied_on() {
+    let judge = |extra: &str| {
+        arbiter::engine::magewinds::ENGINE
+            .judge_text(&format!("{BASE}{extra}"))
+            .expect("board")
+    };
+    let paths = |r: &Ruling| -> Vec<String> { r.claims.iter().map(|c| c.path.clone()).collect() };
+    // `free` spares the counter 13.0 would place.
+    let r = judge("play: {activate: Pyromancer, action: Fireball, free: true}\n");
+    assert_eq!(paths(&r), ["play.free"]);
+    assert_eq!(r.claims[0].rule, "magewinds:13.0");
+    assert!(r.claims[0].text.contains("free"), "{:?}", r.claims);
+    let r = judge("play: {activate: Pyromancer, action: Fireball}\n");
+    assert!(r.claims.is_empty(), "{:?}", r.claims);
+    // The play's `visible` list is a claim where the board's would refuse
+    // the target, not where the board's names it too.
+    let r = judge(
+        "play: {activate: Pyromancer, attack: Fire Bolt, target: Stonewarden, visible: [Stonewarden]}\n",
+    );
+    assert!(r.legal && r.claims.is_empty(), "{r:#?}");
+    let r = judge(
+        "play: {activate: Pyromancer, attack: Fire Bolt, target: Shade, step: 1, visible: [Shade]}\n",
+    );
+    assert_eq!(paths(&r), ["play.visible"]);
+    // A trigger the engine cannot check, met on the play's word.
+    let r = judge("play: {react: Counterspell, fighter: Stonewarden, trigger_met: true}\n");
+    assert_eq!(paths(&r), ["play.trigger_met"]);
+    let r =
+        judge("play: {react: Counterspell, fighter: Stonewarden, trigger_met: true, free: true}\n");
+    assert_eq!(paths(&r), ["play.trigger_met", "play.free"]);
+}

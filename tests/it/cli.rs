@@ -325,6 +325,16 @@ fn judge_prints_a_cited_ruling_and_exits_0_even_when_illegal() {
     let out = stdout(&o);
     assert!(out.starts_with("ashes — LEGAL"), "{out}");
     assert!(out.contains("[ashes:attack-a-phoenixborn.4.2]"), "{out}");
+    // What the play states that the board does not record is said so.
+    let o = arbiter(&[
+        "judge",
+        "examples/magewinds/free-ability-last-activation.yaml",
+    ]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("stated by the player, not on the board:") && out.contains("plays[0].free"),
+        "{out}"
+    );
 }
 
 /// A board's `game:` may be the game's name or an alias, as `--game` may.

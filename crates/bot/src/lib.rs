@@ -1232,6 +1232,7 @@ mod tests {
             .collect();
         let ruling = Ruling {
             pending: None,
+            claims: Vec::new(),
             status: None,
             game: "ashes".into(),
             legal: true,

@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use crate::app::{App, AskReply, CardReply, CiteReply, CoverageReply, RulesReply};
-use crate::engine::{Decision, Diagnostic, Ruling, Severity, Step};
+use crate::engine::{Claim, Decision, Diagnostic, Ruling, Severity, Step};
 use arbiter_text::{count, short_ref};
 
 /// What the bot answers.
@@ -796,6 +796,7 @@ pub fn ruling_message(r: &Ruling) -> Doc {
     let title = truncate(&format!("Ruling ({}): {verdict}", r.game), 256);
     let mut blocks: Vec<Block> = r.steps.iter().enumerate().map(step_block).collect();
     blocks.extend(r.diagnostics.iter().map(diagnostic_block));
+    blocks.extend(r.claims.iter().map(claim_block));
     blocks.extend(r.pending.as_ref().map(pending_block));
     if let Some(res) = r.status.as_ref().and_then(|s| s.result.as_ref()) {
         blocks.push(Block::text(
@@ -878,6 +879,14 @@ fn diagnostic_block(d: &Diagnostic) -> Block {
     if let Some(p) = &d.path {
         let _ = write!(body, " (at `{p}`)");
     }
+    Block::text(head, body)
+}
+
+/// A fact the play states that the board does not record, which the
+/// ruling took on the player's word (in a match, the others confirmed it).
+fn claim_block(c: &Claim) -> Block {
+    let head = format!("**🗣 stated by the player, not on the board** `{}`", c.rule);
+    let body = format!("{} (at `{}`)", escape_md(&c.text), c.path);
     Block::text(head, body)
 }
 

@@ -32,8 +32,8 @@ use serde_json::Value;
 pub use document::{BoardError, ErrorKind, SourcePos};
 pub use kit::{Adjustment, Asking, Phase, Touches, Unagreed};
 pub use ruling::{
-    Change, Choice, Decision, DecisionOption, Diagnostic, GameResult, RuleUse, Ruling, Severity,
-    Status, Step, diff, merge_patch,
+    Change, Choice, Claim, Decision, DecisionOption, Diagnostic, GameResult, RuleUse, Ruling,
+    Severity, Status, Step, diff, merge_patch,
 };
 
 /// A game's executable rules, as the app layer uses them. Every method

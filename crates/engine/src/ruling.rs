@@ -111,6 +111,21 @@ pub struct Diagnostic {
     pub path: Option<String>,
 }
 
+/// A fact the play states that the board does not record and the engine
+/// cannot check (a card makes this action free, who a fighter sees), which
+/// the procedure took as true where a rule would otherwise apply. In a
+/// match it is its author's word, so the other players are asked to
+/// confirm it (docs/MATCHES.md, Consent).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Claim {
+    /// The play field that states it (`play.free`).
+    pub path: String,
+    /// What it states, in plain words.
+    pub text: String,
+    /// The rule it sets aside (the one the board alone would apply).
+    pub rule: String,
+}
+
 /// One change between the board before and after the ruling.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Change {
@@ -205,6 +220,10 @@ pub struct Ruling {
     /// resolves once it is answered (nothing changed yet).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending: Option<Decision>,
+    /// What the play states that the board does not record and the
+    /// procedure relied on ([`Claim`]); omitted when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub claims: Vec<Claim>,
     /// The board after the play (unchanged when illegal or pending).
     #[serde(default)]
     pub state: Value,
@@ -228,6 +247,7 @@ impl Ruling {
                 path: Some("play".into()),
             }],
             pending: None,
+            claims: Vec::new(),
             state,
             changes: Vec::new(),
             status,

@@ -567,6 +567,13 @@ pub fn ruling(r: &crate::engine::Ruling) -> String {
         }
         out.push('\n');
     }
+    for c in &r.claims {
+        let _ = writeln!(
+            out,
+            "stated by the player, not on the board: {} (at {}; sets aside [{}])",
+            c.text, c.path, c.rule
+        );
+    }
     if let Some(d) = &r.pending {
         out.push_str(&decision(d));
     }

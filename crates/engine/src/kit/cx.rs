@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::ruling::{Decision, DecisionOption, Diagnostic, MAX_OPTIONS, Severity, Step};
+use crate::ruling::{Claim, Decision, DecisionOption, Diagnostic, MAX_OPTIONS, Severity, Step};
 use crate::{BoardError, document::join_path};
 
 /// Who is asking for the ruling, and what has been answered so far. A plain
@@ -181,6 +181,8 @@ pub struct Cx<'a> {
     /// Shared fields the procedure settled by a default nobody agreed to
     /// ([`Cx::unagreed`]).
     pub unagreed: Vec<Unagreed>,
+    /// Facts the play states that the procedure relied on ([`Cx::claim`]).
+    pub claims: Vec<Claim>,
 }
 
 /// A shared field (who acts first) that an advance settled by a default of
@@ -203,6 +205,7 @@ impl<'a> Cx<'a> {
             players,
             play_path: "play".into(),
             unagreed: Vec::new(),
+            claims: Vec::new(),
         }
     }
 
@@ -288,6 +291,22 @@ impl<'a> Cx<'a> {
         self.unagreed.push(Unagreed {
             field: field.to_string(),
             note,
+        });
+    }
+
+    /// Records that the procedure relies on a fact the play states at
+    /// `path` (`play.free`) and the board does not record, setting aside
+    /// `rule`: called only where the clause changes the outcome. In a
+    /// match a player's claim waits for the other players' consent.
+    pub fn claim(&mut self, path: &str, rule: &str, text: impl Into<String>) {
+        let path = self.path(path);
+        if self.claims.iter().any(|c| c.path == path) {
+            return;
+        }
+        self.claims.push(Claim {
+            path,
+            text: text.into(),
+            rule: rule.to_string(),
         });
     }
 

@@ -9,10 +9,10 @@ use super::board::{Board, From, Grant, Token, Unit, UnitRef, texts};
 use super::plays::{After, KINDS, Kind, Op, Play, Source};
 use super::rules::*;
 use super::wording::{
-    Activation, Again, Because, CHOSE_TYPE, Chose, DATA_AFTER_GRANTS, DATA_GRANTS, FIRST_AND_LAST,
-    FREE_CARD_READING, Fault, Grants, Lapse, May, MayNot, NO_UNIT, NotAnAction, Notice, Opening,
-    Performs, Question, REDUCTION_READING, Reading, Repeat, STANDBY_READING, STANDBY_UNCOVERED,
-    StepFault, Summary, TYPED_DEFAULT, TokenEntry, Tokens, Trigger, What,
+    Activation, Again, Because, CHOSE_TYPE, Chose, Claimed, DATA_AFTER_GRANTS, DATA_GRANTS,
+    FIRST_AND_LAST, FREE_CARD_READING, Fault, Grants, Lapse, May, MayNot, NO_UNIT, NotAnAction,
+    Notice, Opening, Performs, Question, REDUCTION_READING, Reading, Repeat, STANDBY_READING,
+    STANDBY_UNCOVERED, StepFault, Summary, TYPED_DEFAULT, TokenEntry, Tokens, Trigger, What,
 };
 use crate::kit::bounded::Name;
 use crate::kit::choices::Choice;
@@ -122,6 +122,7 @@ pub fn run(b: &mut Board, play: &Play, cx: &mut Cx) -> Result<(), Stop> {
     {
         let path = format!("play[{i}]");
         let mut op = step.resolve(&act.u, &path)?;
+        claim_effect(&act, &op, &path, cx);
         let mut chosen = None;
         if let Op::Action {
             kind,
@@ -865,4 +866,30 @@ impl Act {
             .num("actions left", left)
             .num("free actions", self.free);
     }
+}
+
+/// A step granted by an effect the board does not record: the procedure
+/// takes it on the play's word, so it is claimed (before a question on
+/// the way stops the procedure). An ability's grant is on the board.
+fn claim_effect(act: &Act, op: &Op, path: &str, cx: &mut Cx) {
+    let unit = act.u.name.as_str();
+    let claim = match op {
+        Op::Action {
+            kind,
+            card,
+            free: Some((Source::Effect(effect), _)),
+        } => Claimed::FreeAction {
+            effect,
+            unit,
+            what: act.what(*kind, *card),
+        },
+        Op::ExtraAttack(Source::Effect(effect)) => Claimed::ExtraAttack { effect, unit },
+        Op::Gain(kind, Source::Effect(effect)) => Claimed::Token {
+            effect,
+            unit,
+            kind: *kind,
+        },
+        _ => return,
+    };
+    cx.claim(&format!("{path}.effect"), TWO, claim);
 }

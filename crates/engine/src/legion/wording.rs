@@ -90,8 +90,48 @@ into_string!(
     Question,
     Chose,
     What,
-    Outcome
+    Outcome,
+    Claimed
 );
+
+/// A step granted by an effect the board does not record (`(effect: …)`):
+/// its author's word, which the other players confirm in a match.
+#[derive(Debug, Clone, Copy)]
+pub enum Claimed<'a> {
+    FreeAction {
+        effect: &'a str,
+        unit: &'a str,
+        what: What<'a>,
+    },
+    ExtraAttack {
+        effect: &'a str,
+        unit: &'a str,
+    },
+    Token {
+        effect: &'a str,
+        unit: &'a str,
+        kind: Kind,
+    },
+}
+
+impl fmt::Display for Claimed<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Claimed::FreeAction { effect, unit, what } => {
+                write!(f, "the effect {effect} gives {unit} a free {what}")
+            }
+            Claimed::ExtraAttack { effect, unit } => write!(
+                f,
+                "the effect {effect} gives {unit} an attack that is not an action"
+            ),
+            Claimed::Token { effect, unit, kind } => write!(
+                f,
+                "the effect {effect} gives {unit} one {} token",
+                kind.name()
+            ),
+        }
+    }
+}
 
 /// A name in the possessive: `Han Solo's`, `Stormtroopers'`.
 struct Possessive<'a>(&'a str);

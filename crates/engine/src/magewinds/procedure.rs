@@ -15,10 +15,10 @@ use super::board::{
 use super::plays::{Activation, Play, Reaction};
 use super::rules::*;
 use super::wording::{
-    ACTION_TAKEN, ActionStep, Chose, FREE_ACTION, FREE_REACTION, Fault, GUARD_USED, MAY_REACT,
-    MEASURE, MOVE_HOW_FAR, MOVE_STAYS, Misread, NEGATIVE, NO_ACTION, NO_ACTION_PHASE, NO_REACTION,
-    Notice, OPEN_QUESTION, Question, ReactionFault, ReactionStep, STEP_STAYS, TRIGGER_STATED,
-    TRIGGER_UNGIVEN, TURN_ORDER, TurnStep, Unavailable, Unmet, Visibility,
+    ACTION_TAKEN, ActionStep, Chose, Claimed, FREE_ACTION, FREE_REACTION, Fault, GUARD_USED,
+    MAY_REACT, MEASURE, MOVE_HOW_FAR, MOVE_STAYS, Misread, NEGATIVE, NO_ACTION, NO_ACTION_PHASE,
+    NO_REACTION, Notice, OPEN_QUESTION, Question, ReactionFault, ReactionStep, STEP_STAYS,
+    TRIGGER_STATED, TRIGGER_UNGIVEN, TURN_ORDER, TurnStep, Unavailable, Unmet, Visibility,
 };
 use crate::BoardError;
 use crate::kit::choices::{Choice, one_or_none};
@@ -396,6 +396,11 @@ fn activation(b: &mut Board, a: &Activation, n: Names, cx: &mut Cx) -> Result<()
     };
     cx.step(PHASE, text)
         .chose(player, Chose::Activate { fighter });
+    // Claimed before the action: a reaction asked on the way stops the
+    // procedure, and the claim must be seen before anyone is asked.
+    if a.free {
+        cx.claim("play.free", PHASE, Claimed::FreeAction { fighter });
+    }
     if std::mem::take(&mut b.fighter_mut(id).guard) {
         cx.step(GUARD, TurnStep::GuardUnused { fighter });
     }
@@ -631,6 +636,18 @@ fn attack_action(
             list: src,
         };
         return illegal(cx, ATTACK, &at, e);
+    }
+    let board_sees = b
+        .fighter(id)
+        .visible
+        .as_ref()
+        .map(|list| list.iter().any(|v| fold(v) == fold(&tname)));
+    if a.visible.is_some() && board_sees == Some(false) {
+        let claim = Claimed::Sees {
+            fighter,
+            target: target_name,
+        };
+        cx.claim("play.visible", ATTACK, claim);
     }
     let vis_note = Visibility(vis.map(|_| src));
     if target.0 == id.0 {
@@ -975,9 +992,15 @@ fn reaction(
                 attacker: &l.fighter,
             },
         ),
-        _ => cx
-            .step(TRIGGER, ReactionStep::TriggerStated { reaction, trigger })
-            .assume(TRIGGER_STATED),
+        _ => {
+            cx.claim(
+                &field(path, "trigger_met"),
+                TRIGGER,
+                Claimed::Trigger { reaction },
+            );
+            cx.step(TRIGGER, ReactionStep::TriggerStated { reaction, trigger })
+                .assume(TRIGGER_STATED)
+        }
     };
     let text = ReactionStep::Chooses {
         player: owner,
@@ -993,6 +1016,10 @@ fn reaction(
         b.fighter_mut(id).guard = false;
         cx.step(GUARD, ReactionStep::GuardFree { fighter, reaction })
             .assume(GUARD_USED);
+    }
+    if r.free && !guard_free {
+        let claim = Claimed::FreeReaction { fighter, reaction };
+        cx.claim(&field(path, "free"), PHASE, claim);
     }
     let free = guard_free.then_some("").or(r.free.then_some(FREE_REACTION));
     give_counter(b, id, free, cx);

@@ -77,8 +77,45 @@ into_string!(
     Misread,
     Question,
     Chose,
-    Visibility
+    Visibility,
+    Claimed
 );
+
+/// What a play states that the board does not record and the engine
+/// relied on: its author's word, which the other players confirm in a match.
+#[derive(Debug, Clone, Copy)]
+pub enum Claimed<'a> {
+    /// `free` on an activation that would have taken an action counter.
+    FreeAction { fighter: &'a str },
+    /// `free` on a reaction that would have taken an action counter.
+    FreeReaction { fighter: &'a str, reaction: &'a str },
+    /// `trigger_met: true` for a trigger the engine cannot check.
+    Trigger { reaction: &'a str },
+    /// The play's `visible` list names a target the board's does not.
+    Sees { fighter: &'a str, target: &'a str },
+}
+
+impl fmt::Display for Claimed<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Claimed::FreeAction { fighter } => write!(
+                f,
+                "a rule (a card or ability) makes {fighter}'s action free: it takes no action counter"
+            ),
+            Claimed::FreeReaction { fighter, reaction } => write!(
+                f,
+                "a rule (a card or ability) makes {fighter}'s {reaction} free: it takes no action counter"
+            ),
+            Claimed::Trigger { reaction } => {
+                write!(f, "the trigger of {reaction} was met")
+            }
+            Claimed::Sees { fighter, target } => write!(
+                f,
+                "{fighter} sees {target} (the board's `visible` list does not name {target})"
+            ),
+        }
+    }
+}
 
 /// Steps of the turns and of the phase: whose turn, activations, counters.
 #[derive(Debug, Clone, Copy)]
