@@ -1774,3 +1774,106 @@ fn a_moderators_answer_says_whose_decision_it_settled() {
     let out = run(&bot, "Maeoni", "/match answer choice:2\n/match log\n");
     assert!(out.contains("Maeoni answered: "), "{out}");
 }
+
+/// A Magewinds play that says a rule makes its action free states what the
+/// board does not record, to its author's benefit: the opponent is asked to
+/// confirm it and nothing changes meanwhile; rejected, it is on the record
+/// and changes nothing; confirmed, the action is free (found by outside
+/// testers: the engine took `free` as true on the author's word). A
+/// moderator's is at once, and so is a play that states nothing unrecorded.
+#[test]
+fn a_players_free_action_waits_for_the_opponents_consent() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bot, _) = set_up(dir.path(), "magewinds", &["Ana", "Bram"]);
+    let free = "/match play activate Pyromancer guard; free\n";
+    let out = run(&bot, "Ana", free);
+    assert!(
+        out.contains("proposal #2 recorded: nothing changes unless it is confirmed")
+            && out.contains("next: Bram decides")
+            && out.contains("makes Pyromancer's action free")
+            && out.contains("play.free"),
+        "{out}"
+    );
+    let out = run(&bot, "Ana", "/match board\n");
+    assert!(!out.contains("guard: true"), "{out}");
+    // Rejected: on the record, and the board is as it was.
+    let out = run(
+        &bot,
+        "Bram",
+        "/match answer choice:reject\n/match board\n/match log\n",
+    );
+    assert!(
+        out.contains("Bram answered: rejected: the play `activate Pyromancer guard; free`"),
+        "{out}"
+    );
+    assert!(!out.contains("guard: true"), "{out}");
+    // Confirmed: recorded without asking again, the action free.
+    let out = run(
+        &bot,
+        "Ana",
+        &format!("{free}/as Bram\n/match answer choice:confirm\n/match board\n"),
+    );
+    let board = after(&out, "== Match #");
+    assert!(
+        out.contains("the play is legal")
+            && board.contains("guard: true")
+            && !board.contains("counter: single"),
+        "{out}"
+    );
+
+    // A moderator's is at once; a player's play that states nothing the
+    // board does not record is at once too.
+    let dir = tempfile::tempdir().unwrap();
+    let (bot, _) = set_up(dir.path(), "magewinds", &["Ana", "Bram"]);
+    let out = run(&bot, "Ana", &format!("/as judge moderator\n{free}"));
+    assert!(
+        out.contains("Play #2 recorded") && !out.contains("proposal"),
+        "{out}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let (bot, _) = set_up(dir.path(), "magewinds", &["Ana", "Bram"]);
+    let out = run(
+        &bot,
+        "Ana",
+        "/match play activate Pyromancer guard\n/match board\n",
+    );
+    assert!(
+        out.contains("Play #2 recorded") && out.contains("counter: single"),
+        "{out}"
+    );
+}
+
+/// A Legion free action from an effect the board does not record is its
+/// author's word: the opponent is asked; confirmed, it is recorded.
+#[test]
+fn a_legion_effects_free_action_waits_for_the_opponents_consent() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bot, _) = set_up(dir.path(), "legion", &["Ana", "Ben"]);
+    let play =
+        "/match play activate Stormtroopers; free action as dodge (effect: Take Initiative)\n";
+    let out = run(&bot, "Ana", play);
+    assert!(
+        out.contains("proposal #2 recorded: nothing changes unless it is confirmed")
+            && out.contains("next: Ben decides")
+            && out.contains("Take Initiative"),
+        "{out}"
+    );
+    // Its author withdraws it as an `agreed by` play's: nothing changed.
+    let out = run(&bot, "Ana", "/match undo\n/match board\n");
+    assert!(
+        out.contains("Undone: event #2") && !out.contains("performed:"),
+        "{out}"
+    );
+    // Proposed again and confirmed: recorded, the free action made.
+    let out = run(
+        &bot,
+        "Ana",
+        &format!("{play}/as Ben\n/match answer choice:confirm\n"),
+    );
+    assert!(
+        out.contains("recorded (legion): the play is legal")
+            && out.contains("free action without a type (Take Initiative)")
+            && !after(&out, "== Answer").contains("proposes"),
+        "{out}"
+    );
+}

@@ -1,5 +1,7 @@
 //! Consent: what a player asks that touches another player's standing — a
-//! play that states their choices (`agreed by`), an adjust of their seat,
+//! play that states their choices (`agreed by`) or states facts the board
+//! does not record that the engine relied on (its claims: a card makes the
+//! action free), an adjust of their seat,
 //! of a shared field or one that ends the game, a result claimed — is a
 //! *proposal*. It waits, like a decision, on each affected player in turn
 //! (Confirm or Reject; a moderator may answer for them), is recorded

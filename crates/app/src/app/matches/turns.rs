@@ -286,13 +286,41 @@ impl Matches {
                 .not_recorded(&m, EventKind::Play, Some(play), ruling)
                 .await;
         }
-        if let Some(seat) = seat
-            && !context.agreed_by.is_empty()
-        {
+        if let Some(seat) = seat {
             // `agreed by X` states X's choices: X is asked to confirm them.
-            return self
-                .propose_play(caller, &m, text, play, context, seat)
-                .await;
+            // A fact the play states that the board does not record (a
+            // card makes the action free) is the author's word: every other
+            // player still in the game is asked to confirm it.
+            let claims = match ruling.legal {
+                true => ruling.claims.clone(),
+                false => Vec::new(),
+            };
+            let others = (0..m.players.len()).filter(|s| *s != seat).collect();
+            let doubters = match claims.is_empty() {
+                true => Vec::new(),
+                false => super::consent::waited_on(engine, m.state.as_ref(), others),
+            };
+            let mut asks = context.agreed_by.clone();
+            for s in &doubters {
+                if !asks.contains(s) {
+                    asks.push(*s);
+                }
+            }
+            if !asks.is_empty() {
+                let claims = if doubters.is_empty() {
+                    &[][..]
+                } else {
+                    &claims
+                };
+                let asked = Asked {
+                    by: seat,
+                    asks,
+                    claims,
+                };
+                return self
+                    .propose_play(caller, &m, text, play, context, asked)
+                    .await;
+            }
         }
         let mut event = self.ruled_event(EventKind::Play, &caller.user, &ruling, engine);
         event.input = Some(text.trim().to_string());
@@ -306,7 +334,9 @@ impl Matches {
     }
 
     /// A play whose `agreed by` players are asked to confirm the choices
-    /// it states for them; the board stays as it is until they do.
+    /// it states for them, and whose claims (facts it states that the
+    /// board does not record) every other player is asked to confirm; the
+    /// board stays as it is until they do.
     async fn propose_play(
         &self,
         caller: &Caller,
@@ -314,19 +344,16 @@ impl Matches {
         text: &str,
         play: Value,
         context: PlayContext,
-        seat: usize,
+        asked: Asked<'_>,
     ) -> Result<EventReply, MatchError> {
         let (line, _) = split_agreed(text.trim());
         let proposal = super::consent::Proposal {
-            by: seat,
+            by: asked.by,
             what: super::consent::Proposed::Play,
             // On one line: the question shows in the log, the reply and
             // the board, where a line break would start a forged entry.
-            text: format!(
-                "the play `{}`, with the choices it states for you",
-                arbiter_text::single_spaced(line)
-            ),
-            asks: context.agreed_by.clone(),
+            text: proposed_play_text(line, !context.agreed_by.is_empty(), asked.claims),
+            asks: asked.asks,
             confirmed: Vec::new(),
             moderated: Vec::new(),
             stage: super::consent::Stage::Asked,
@@ -1281,6 +1308,36 @@ fn rule_play(
     let mut ruling = board.judge(play.clone(), &context.asking())?;
     ruling.state = without_play(ruling.state);
     Ok(only_answers(engine, state, play, context, ruling)?)
+}
+
+/// Who a proposed play asks, and the claims it asks them to confirm.
+struct Asked<'a> {
+    /// The proposing seat.
+    by: usize,
+    asks: Vec<usize>,
+    claims: &'a [engine::Claim],
+}
+
+/// A proposed play in words, on one line: the choices it states for the
+/// players asked (`agreed by`), and what it states that the board does not
+/// record ("which states: a rule … makes this action free (play.free)").
+fn proposed_play_text(line: &str, choices: bool, claims: &[engine::Claim]) -> String {
+    let mut out = format!("the play `{}`", arbiter_text::single_spaced(line));
+    if choices {
+        out.push_str(", with the choices it states for you");
+    }
+    if !claims.is_empty() {
+        let said: Vec<String> = claims
+            .iter()
+            .map(|c| format!("{} ({})", arbiter_text::single_spaced(&c.text), c.path))
+            .collect();
+        let and = if choices { " and" } else { "" };
+        out.push_str(&format!(
+            ",{and} which states what the board does not record: {}",
+            said.join("; ")
+        ));
+    }
+    out
 }
 
 /// Most decisions with one answer taken at once in one request.
