@@ -1877,3 +1877,30 @@ fn a_legion_effects_free_action_waits_for_the_opponents_consent() {
         "{out}"
     );
 }
+
+/// A claim the play reaches only after one of its decisions (which unit a
+/// Legion play without `activate` is for, asked of its own player) asks
+/// the other players once that decision is answered, not recorded at once.
+#[test]
+fn a_claim_reached_after_a_decision_waits_for_the_opponent() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bot, _) = set_up(dir.path(), "legion", &["Ana", "Ben"]);
+    let out = run(
+        &bot,
+        "Ana",
+        "/match play free action as dodge (effect: Take Initiative)\n",
+    );
+    assert!(out.contains("next: Ana decides"), "{out}");
+    let out = run(&bot, "Ana", "/match answer choice:activate Stormtroopers\n");
+    assert!(
+        out.contains("nothing changes unless it is confirmed")
+            && out.contains("next: Ben decides")
+            && out.contains("Take Initiative"),
+        "{out}"
+    );
+    let out = run(&bot, "Ben", "/match answer choice:confirm\n/match board\n");
+    assert!(
+        out.contains("the play is legal") && out.contains("free_action: dodge"),
+        "{out}"
+    );
+}

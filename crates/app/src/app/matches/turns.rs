@@ -513,6 +513,33 @@ impl Matches {
             ruling.state = top.state.clone();
             ruling.changes.clear();
         }
+        let asks = unconsented(engine, &top.state, m.players.len(), &context, &ruling);
+        if let Some(by) = context.author.filter(|_| !asks.is_empty()) {
+            // A claim the play reached only after this answer (which unit a
+            // Legion play is for): the others are asked now, the answer
+            // kept with the play.
+            let line = match top.kind {
+                EventKind::Play => top.input.clone().unwrap_or_default(),
+                _ => serde_json::to_string(&play).unwrap_or_default(),
+            };
+            let (line, _) = split_agreed(line.trim());
+            let proposal = super::consent::Proposal {
+                by,
+                what: super::consent::Proposed::Play,
+                text: proposed_play_text(line, false, &ruling.claims),
+                asks,
+                confirmed: Vec::new(),
+                moderated: Vec::new(),
+                stage: super::consent::Stage::Asked,
+            };
+            let mut event = NewEvent::new(EventKind::Answer, actor, top.state.clone());
+            event.input = Some(input);
+            event.play = Some(play.clone());
+            event.context = serde_json::to_value(&context).ok();
+            let mut reply = self.propose(caller, m, event, proposal).await?;
+            reply.play = Some(play);
+            return Ok(reply);
+        }
         let mut event = self.ruled_event(EventKind::Answer, actor, &ruling, engine);
         event.input = Some(input);
         event.play = Some(play.clone());
@@ -1308,6 +1335,28 @@ fn rule_play(
     let mut ruling = board.judge(play.clone(), &context.asking())?;
     ruling.state = without_play(ruling.state);
     Ok(only_answers(engine, state, play, context, ruling)?)
+}
+
+/// The seats still in the game that have not agreed to the claims a
+/// player's legal play makes (none for a moderator's play, whose
+/// `agreed_by` is every other seat, nor once a proposal was confirmed).
+fn unconsented(
+    engine: &dyn GameEngine,
+    board: &Value,
+    seats: usize,
+    context: &PlayContext,
+    ruling: &Ruling,
+) -> Vec<usize> {
+    let Some(author) = context.author else {
+        return Vec::new();
+    };
+    if !ruling.legal || ruling.claims.is_empty() || context.agreed {
+        return Vec::new();
+    }
+    let others = (0..seats)
+        .filter(|s| *s != author && !context.agreed_by.contains(s))
+        .collect();
+    super::consent::waited_on(engine, Some(board), others)
 }
 
 /// Who a proposed play asks, and the claims it asks them to confirm.
