@@ -2073,3 +2073,46 @@ fn a_chapter_title_after_a_list_followed_by_prose_is_the_chapter() {
         "{texts:?}"
     );
 }
+
+/// A megabyte without a space converts in a small part of the sandbox's
+/// memory (found by outside testers: a rule or list item of one long run,
+/// or a long heading over long text, was refused as needing more than
+/// 512 MB: its title, the whole run, was repeated in each of its parts'
+/// titles). Converted in the child, with a quarter of the real heap.
+#[test]
+fn a_megabyte_without_spaces_converts_in_little_memory() {
+    arbiter::sandbox::use_program(env!("CARGO_BIN_EXE_arbiter"));
+    let run: String = (0..1_000_000u32)
+        .map(|i| char::from(b'a' + (i.wrapping_mul(2_654_435_761) >> 28) as u8 % 26))
+        .collect();
+    let half = &run[..500_000];
+    let limits = arbiter::sandbox::Limits {
+        memory: arbiter::sandbox::Limits::default().memory / 4,
+        ..arbiter::sandbox::Limits::default()
+    };
+    for (file, text) in [
+        ("run.txt", run.clone()),
+        ("rule.txt", format!("1. {run}\n")),
+        ("item.md", format!("# Rules\n\n- {run}\n")),
+        ("heading.md", format!("# {half}\n\n{half}\n")),
+    ] {
+        let req = ImportRequest {
+            file_name: file,
+            bytes: text.as_bytes(),
+            game: "Long Runs",
+            kind: DocumentKind::Rules,
+            title: None,
+        };
+        let target = common::app().import_target(&req).unwrap();
+        let done = arbiter::sandbox::convert_blocking(&target, text.as_bytes(), &limits)
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        let passages = &done.converted.preview.passages;
+        let parts: Vec<_> = passages.iter().filter(|p| p.id.contains("part-")).collect();
+        assert!(parts.len() > 80, "{file}: {}", parts.len());
+        let longest = parts.iter().map(|p| p.title.chars().count()).max();
+        assert!(
+            longest <= Some(220),
+            "{file}: a part's title of {longest:?} characters"
+        );
+    }
+}

@@ -153,7 +153,14 @@ fn split_long(b: &mut DocBuilder) {
             continue;
         }
         let text = std::mem::take(&mut b.passages[idx].text);
-        let (title, id) = (b.passages[idx].title.clone(), b.passages[idx].id.clone());
+        let id = b.passages[idx].id.clone();
+        // Each part's title names the passage: a heading of a megabyte
+        // repeated in each of its 167 parts took 170 MB, so it is cut.
+        let title = &b.passages[idx].title;
+        let title = match title.char_indices().nth(super::emit::MAX_ITEM_TITLE) {
+            Some((i, _)) => format!("{}…", &title[..i]),
+            None => title.clone(),
+        };
         let parts = split_text(&text, MAX_PASSAGE_CHARS);
         let mut first = String::new();
         for (n, part) in parts.iter().enumerate() {

@@ -169,9 +169,22 @@ impl DocBuilder<'_> {
     }
 }
 
+/// Most characters of an item's title (its first words): text with no
+/// spaces is one word, and a megabyte rule's title, its whole text, was
+/// repeated in each of its parts' titles (over 512 MB for a 1 MB rule).
+pub(super) const MAX_ITEM_TITLE: usize = 200;
+
 /// A short title for an item: its lead phrase ("Declare Attackers: ...") or
-/// its first words.
+/// its first words, at most [`MAX_ITEM_TITLE`] characters.
 pub(super) fn item_title(text: &str) -> String {
+    let title = lead_or_first_words(text);
+    match title.char_indices().nth(MAX_ITEM_TITLE) {
+        Some((i, _)) => format!("{}…", &title[..i]),
+        None => title,
+    }
+}
+
+fn lead_or_first_words(text: &str) -> String {
     // The label's colon is followed by a space: one inside a word (a rule
     // id, "ti4:action-phase.4") is no label's end.
     let label_end = text
