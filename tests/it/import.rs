@@ -646,6 +646,89 @@ fn previews_warn_of_duplicates_missing_structure_and_stray_lines() {
     );
 }
 
+/// PDFs every desktop viewer opens though their cross-reference table does
+/// not lead to their objects (found by outside testers; the parser refused
+/// them with its own words, "Xref(Start)", or lost their pages): bytes
+/// after `%%EOF`, line endings changed to CRLF (every offset and stream
+/// length moved), wrong offsets in the table, `startxref` pointing
+/// elsewhere. Each is made here from a good PDF and reads as the good one
+/// does; a PDF damaged past reading is refused in plain words.
+#[test]
+fn damaged_but_readable_pdfs_read_as_the_good_one() {
+    let text = "1. Setup\n\n1.1 Shuffle the deck and deal five cards.\n\n2. Turns\n\n2.1 Take a turn, then pass.\n";
+    let good = pdf::from_text(text);
+    let want = texts_of_import(&import_as("good.pdf", &good, "ti4", DocumentKind::House).unwrap());
+    assert!(want.len() >= 4, "{want:?}");
+    let xref = find(&good, b"\nxref\n") + 1;
+    let mut trailing = good.clone();
+    trailing
+        .extend(std::iter::repeat_n(b"garbage after the end \x00\xff\n".as_slice(), 100).flatten());
+    let crlf: Vec<u8> = good
+        .iter()
+        .flat_map(|&b| {
+            if b == b'\n' {
+                vec![b'\r', b'\n']
+            } else {
+                vec![b]
+            }
+        })
+        .collect();
+    // Every object's offset in the table 7 bytes too far.
+    let table = String::from_utf8_lossy(&good[xref..]).into_owned();
+    let shifted_table: String = table
+        .lines()
+        .map(|l| match l.strip_suffix(" 00000 n ") {
+            Some(offset) => format!("{:010} 00000 n ", offset.parse::<usize>().unwrap() + 7),
+            None => l.to_string(),
+        })
+        .map(|l| l + "\n")
+        .collect();
+    let mut offsets = good[..xref].to_vec();
+    offsets.extend(shifted_table.as_bytes());
+    let startxref = find(&good, b"startxref\n") + b"startxref\n".len();
+    let mut pointer = good[..startxref].to_vec();
+    pointer.extend(b"120\n%%EOF\n");
+    for (shape, bytes) in [
+        ("bytes after %%EOF", &trailing),
+        ("CRLF line endings", &crlf),
+        ("wrong xref offsets", &offsets),
+        ("startxref pointing elsewhere", &pointer),
+    ] {
+        let imp = import_as("damaged.pdf", bytes, "ti4", DocumentKind::House)
+            .unwrap_or_else(|e| panic!("{shape}: {e}"));
+        let got: BTreeMap<String, String> = texts_of_import(&imp)
+            .into_iter()
+            .map(|(id, t)| (id.replacen("damaged.", "good.", 1), t))
+            .collect();
+        assert_eq!(got, want, "{shape}");
+    }
+    // Past reading: a PDF whose objects are gone. Plain words, and what to try.
+    let mut gone = good[..15].to_vec();
+    gone.extend(b"\nnothing of a PDF here\n%%EOF\n");
+    let err = import_as("gone.pdf", &gone, "ti4", DocumentKind::House).unwrap_err();
+    assert!(matches!(err, ImportError::BadPdf { .. }), "{err}");
+    let message = err.to_string();
+    assert!(message.contains("PDF printer"), "{message}");
+    for jargon in [
+        "xref",
+        "Xref",
+        "trailer",
+        "startxref",
+        "Parse",
+        "nom",
+        "Error",
+    ] {
+        assert!(!message.contains(jargon), "{jargon}: {message}");
+    }
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> usize {
+    haystack
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .expect("in the PDF")
+}
+
 /// Truncations and byte flips of a real PDF: an error or a result, never a panic.
 #[test]
 fn corrupt_pdfs_never_panic() {

@@ -65,7 +65,11 @@ pub enum ImportError {
         "{file} is not UTF-8 text (invalid byte at offset {offset}). Save it as UTF-8, or send it as Markdown, HTML or PDF."
     )]
     NotUtf8 { file: String, offset: usize },
-    #[error("{file} is not a readable PDF: {reason}")]
+    /// A PDF that could not be read even from the objects found in it;
+    /// `reason` says what is wrong in plain words, never the parser's.
+    #[error(
+        "{file} cannot be read as a PDF: {reason}. If it opens in a PDF viewer, print it to a new PDF from there (“Print to PDF”, or a PDF printer) and send that, or export its text and send that."
+    )]
     BadPdf { file: String, reason: String },
     #[error(
         "no text could be read from {file}: it may be a scan with no text layer (run it through OCR first), or its text is stored in a way the reader cannot follow (export it again as PDF, or send the text)."

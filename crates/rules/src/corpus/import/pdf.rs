@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use super::ImportError;
 
 mod columns;
+mod repair;
 
 /// Whether the bytes are a PDF (`%PDF-` in the first kilobyte, as readers accept).
 pub(super) fn is_pdf(bytes: &[u8]) -> bool {
@@ -23,7 +24,9 @@ pub(super) fn extract(file: &str, bytes: &[u8]) -> Result<(String, Vec<String>),
         reason,
     };
     if !is_pdf(bytes) {
-        return Err(bad("it has no %PDF- header".into()));
+        return Err(bad(
+            "it does not start as a PDF does, so it may be another kind of file named .pdf".into(),
+        ));
     }
     // An encryption dictionary in the trailer: the reader would fail on it
     // with a password error nobody asked for.
@@ -43,8 +46,15 @@ pub(super) fn extract(file: &str, bytes: &[u8]) -> Result<(String, Vec<String>),
                 notes,
             )
         }
-        Ok(Err(e)) => return Err(bad(e.to_string())),
-        Err(_) => return Err(bad("its structure is damaged".into())),
+        // The parser's own words name its internals, not what a sender
+        // can do: the file was tried as written and as rebuilt from its
+        // objects, so it is damaged past what can be mended here.
+        Ok(Err(_)) | Err(_) => {
+            return Err(bad(
+                "it is damaged (its pages could not be found, even by searching the file for them)"
+                    .into(),
+            ));
+        }
     };
     let text = tidy(&text);
     if !text.chars().any(char::is_alphanumeric) {
@@ -174,7 +184,7 @@ fn right_margin(pages: &[Vec<Line>]) -> Option<f64> {
 /// whether it is a paragraph break). Reading stops at the first page that
 /// cannot be read, as the library's own page loop does.
 fn page_lines(bytes: &[u8]) -> Result<Vec<Vec<Line>>, pdf_extract::OutputError> {
-    let mut doc = pdf_extract::Document::load_mem(bytes)?;
+    let mut doc = load(bytes)?;
     if doc.is_encrypted() {
         doc.decrypt("")?;
     }
@@ -187,6 +197,25 @@ fn page_lines(bytes: &[u8]) -> Result<Vec<Vec<Line>>, pdf_extract::OutputError> 
         pages.push(out.lines);
     }
     Ok(pages)
+}
+
+/// The document as the parser reads it through its cross-reference table,
+/// or, when that fails or the table does not lead to the objects (bytes
+/// after `%%EOF`, line endings changed, offsets or `startxref` wrong: files
+/// every desktop viewer opens), as read from the objects found in the file
+/// ([`repair`]).
+fn load(bytes: &[u8]) -> Result<pdf_extract::Document, pdf_extract::Error> {
+    let start = bytes.windows(5).position(|w| w == b"%PDF-").unwrap_or(0);
+    let first = pdf_extract::Document::load_mem(bytes);
+    if let Ok(doc) = &first
+        && repair::table_is_sound(doc, &bytes[start..])
+    {
+        return first;
+    }
+    match repair::rebuilt(bytes).map(|fixed| pdf_extract::Document::load_mem(&fixed)) {
+        Some(Ok(doc)) => Ok(doc),
+        _ => first,
+    }
 }
 
 /// Collects a page's characters into [`Line`]s.

@@ -1,0 +1,195 @@
+//! A PDF whose cross-reference table does not lead to its objects, as
+//! desktop viewers read it: by finding the objects themselves. `lopdf`
+//! (0.42) reads only through the table the file's `startxref` points at
+//! and looks for `%%EOF` in the last 512 bytes, so a file with bytes
+//! appended after its end (a mail gateway's, a download's), one whose
+//! line endings were changed (every offset moved), or one whose table or
+//! `startxref` is wrong was refused or lost its pages. Here the objects
+//! are found by scanning for `N G obj` and a new table and trailer are
+//! appended, pointing at them; the parser then reads that.
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use regex::bytes::Regex;
+
+/// `N G obj` at a line's start (or after the previous object's end on the
+/// same line): the object's number, generation, and where it starts.
+static OBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?:^|[\r\n>\]])[ \t\f\x00]*(\d{1,10})[ \t\r\n\f\x00]+(\d{1,5})[ \t\r\n\f\x00]+obj\b",
+    )
+    .expect("a valid pattern")
+});
+/// A stream's dictionary's end and keyword: its data starts after them.
+static STREAM: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r">>\s*stream(?:\r\n|\n|\r)").expect("a valid pattern"));
+/// A direct length (`/Length 42`, not `/Length 7 0 R`).
+static LENGTH: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"/Length\s+\d+(?:\s+\d+\s+R)?").expect("a valid pattern"));
+/// The document's catalog as a trailer (or an xref stream) names it.
+static ROOT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"/Root\s*(\d{1,10})\s+(\d{1,5})\s+R").expect("a valid pattern"));
+static INFO: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"/Info\s*(\d{1,10})\s+(\d{1,5})\s+R").expect("a valid pattern"));
+/// A catalog object's own type, when no trailer names it.
+static CATALOG: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"/Type\s*/Catalog\b").expect("a valid pattern"));
+
+/// Whether every object the parsed table lists in the file itself starts
+/// where the table says (`buffer` from `%PDF-` on, as the parser reads it).
+pub(super) fn table_is_sound(doc: &pdf_extract::Document, buffer: &[u8]) -> bool {
+    doc.reference_table.entries.iter().all(|(&id, entry)| {
+        let pdf_extract::xref::XrefEntry::Normal { offset, generation } = *entry else {
+            return true;
+        };
+        let at = buffer.get(offset as usize..).unwrap_or_default();
+        let at = &at[..at.len().min(64)];
+        let head = format!("{id} {generation} obj");
+        let text: Vec<u8> = at
+            .iter()
+            .skip_while(|b| b.is_ascii_whitespace())
+            .copied()
+            .collect();
+        // Any whitespace between the parts is the producer's own.
+        let words: Vec<&[u8]> = text
+            .split(|b| b.is_ascii_whitespace())
+            .filter(|w| !w.is_empty())
+            .take(3)
+            .collect();
+        let want: Vec<&[u8]> = head.as_bytes().split(|&b| b == b' ').collect();
+        words.len() == 3 && words[..2] == want[..2] && words[2].starts_with(b"obj")
+    })
+}
+
+/// The file rebuilt from the objects found in it (the last of a number
+/// wins, as an incremental update's does), each copied to its `endobj`
+/// with a stream's direct `/Length` set to where its `endstream` is
+/// (line endings changed inside a stream moved it), under a new
+/// cross-reference table and trailer; `None` when no catalog is found.
+pub(super) fn rebuilt(bytes: &[u8]) -> Option<Vec<u8>> {
+    let start = bytes.windows(5).position(|w| w == b"%PDF-")?;
+    let buffer = &bytes[start..];
+    let mut found: BTreeMap<u32, (u16, usize)> = BTreeMap::new();
+    for object in OBJECT.captures_iter(buffer) {
+        let (Some(number), Some(generation)) = (number(&object, 1), number(&object, 2)) else {
+            continue;
+        };
+        let (Ok(number), Ok(generation)) = (u32::try_from(number), u16::try_from(generation))
+        else {
+            continue;
+        };
+        let offset = object.get(1).map_or(0, |m| m.start());
+        if number > 0 {
+            found.insert(number, (generation, offset));
+        }
+    }
+    let root = last_reference(&ROOT, buffer).or_else(|| catalog(buffer, &found))?;
+    if !found.contains_key(&root.0) {
+        return None;
+    }
+    let info = last_reference(&INFO, buffer).filter(|i| found.contains_key(&i.0));
+    let header_end = buffer.iter().position(|&b| b == b'\n' || b == b'\r')?;
+    let mut out = buffer[..header_end].to_vec();
+    out.extend_from_slice(b"\n%\xe2\xe3\xcf\xd3\n");
+    // Each object ends where the next begins, at the latest: a file with
+    // no `endobj` is read once, not once an object.
+    let mut starts: Vec<usize> = OBJECT
+        .captures_iter(buffer)
+        .filter_map(|c| c.get(1).map(|m| m.start()))
+        .collect();
+    starts.push(buffer.len());
+    let mut placed = BTreeMap::new();
+    for (&n, &(generation, offset)) in &found {
+        let next = starts[starts.partition_point(|&s| s <= offset)];
+        placed.insert(n, (generation, out.len()));
+        out.extend_from_slice(&object_bytes(&buffer[offset..next]));
+        out.extend_from_slice(b"\n");
+    }
+    let table_at = out.len();
+    out.extend_from_slice(&table(&placed));
+    let size = found.keys().last().map_or(1, |n| n + 1);
+    let info = info.map_or_else(String::new, |(n, g)| format!(" /Info {n} {g} R"));
+    out.extend_from_slice(
+        format!(
+            "trailer\n<< /Size {size} /Root {} {} R{info} >>\nstartxref\n{table_at}\n%%EOF\n",
+            root.0, root.1
+        )
+        .as_bytes(),
+    );
+    Some(out)
+}
+
+/// An object's bytes from its `N G obj` to its `endobj` (or the file's
+/// end), a stream's direct `/Length` made its data's.
+fn object_bytes(from: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let end = find(from, b"endobj").map_or(from.len(), |i| i + 6);
+    let Some(data) = STREAM.find(&from[..end]).map(|m| m.end()) else {
+        return from[..end].into();
+    };
+    let Some(data_end) = find(&from[data..], b"endstream").map(|i| data + i) else {
+        return from.into();
+    };
+    let end = find(&from[data_end..], b"endobj").map_or(from.len(), |i| data_end + i + 6);
+    let mut length = data_end - data;
+    for eol in [&b"\r\n"[..], b"\n", b"\r"] {
+        if from[data..data_end].ends_with(eol) {
+            length -= eol.len();
+            break;
+        }
+    }
+    let dict = &from[..data];
+    match LENGTH.find(dict) {
+        Some(m) => {
+            let mut out = dict[..m.start()].to_vec();
+            out.extend_from_slice(format!("/Length {length}").as_bytes());
+            out.extend_from_slice(&from[m.end()..end]);
+            out.into()
+        }
+        None => from[..end].into(),
+    }
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+/// A cross-reference table of `objects`, one subsection per run of
+/// consecutive numbers (a hostile `4000000000 0 obj` costs one line).
+fn table(objects: &BTreeMap<u32, (u16, usize)>) -> Vec<u8> {
+    let mut out = b"xref\n0 1\n0000000000 65535 f \n".to_vec();
+    let numbers: Vec<u32> = objects.keys().copied().collect();
+    for run in numbers.chunk_by(|a, b| b.checked_sub(*a) == Some(1)) {
+        out.extend_from_slice(format!("{} {}\n", run[0], run.len()).as_bytes());
+        for n in run {
+            let (generation, offset) = objects[n];
+            out.extend_from_slice(format!("{offset:010} {generation:05} n \n").as_bytes());
+        }
+    }
+    out
+}
+
+fn number(found: &regex::bytes::Captures<'_>, group: usize) -> Option<u64> {
+    std::str::from_utf8(found.get(group)?.as_bytes())
+        .ok()?
+        .parse()
+        .ok()
+}
+
+/// The last `/Root n g R` (or `/Info`) in the file: the newest trailer's.
+fn last_reference(pattern: &Regex, buffer: &[u8]) -> Option<(u32, u16)> {
+    let found = pattern.captures_iter(buffer).last()?;
+    let n = u32::try_from(number(&found, 1)?).ok()?;
+    let g = u16::try_from(number(&found, 2)?).ok()?;
+    Some((n, g))
+}
+
+/// The object holding the last `/Type /Catalog`, when no trailer is left.
+fn catalog(buffer: &[u8], objects: &BTreeMap<u32, (u16, usize)>) -> Option<(u32, u16)> {
+    let at = CATALOG.find_iter(buffer).last()?.start();
+    objects
+        .iter()
+        .filter(|(_, (_, offset))| *offset < at)
+        .max_by_key(|(_, (_, offset))| *offset)
+        .map(|(&n, &(g, _))| (n, g))
+}
