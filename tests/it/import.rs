@@ -2203,3 +2203,39 @@ fn a_megabyte_without_spaces_converts_in_little_memory() {
         );
     }
 }
+
+/// A hostile document's preview lists the first warnings of each kind and
+/// counts the rest (an outside tester's listed 17,190 lines): the CLI's
+/// preview says how many there are in all and how many more of a kind.
+#[test]
+fn a_preview_lists_the_first_warnings_of_a_kind_and_counts_the_rest() {
+    let long = "word ".repeat(1_300);
+    let mut text = String::new();
+    for i in 0..2_000 {
+        text.push_str(&format!("# A\n\nRule {i}.\n\n"));
+    }
+    for i in 0..30 {
+        text.push_str(&format!("# Long {i}\n\n{long}\n\n"));
+    }
+    let imp = import_as("dups.md", text.as_bytes(), "Dups", DocumentKind::Rules).unwrap();
+    let p = &imp.preview;
+    let per_kind = arbiter::corpus::import::WARNINGS_PER_KIND;
+    assert_eq!(p.warning_count(), 1_999 + 30, "{:?}", p.more_warnings);
+    assert_eq!(p.warnings.len(), 2 * per_kind, "{:?}", p.warnings);
+    let mut more: Vec<usize> = p.more_warnings.iter().map(|m| m.count).collect();
+    more.sort_unstable();
+    assert_eq!(more, [30 - per_kind, 1_999 - per_kind]);
+    let shown = arbiter::render::text::import_preview(p);
+    assert!(
+        shown.contains(&format!("{} warnings:", 1_999 + 30)),
+        "{shown}"
+    );
+    assert!(
+        shown.contains(&format!(
+            "… and {} more duplicate passage ids",
+            1_999 - per_kind
+        )),
+        "{shown}"
+    );
+    assert!(shown.lines().count() < 100, "{shown}");
+}

@@ -436,7 +436,7 @@ fn preview_message(p: &Preview, token: &str) -> Message {
             "{}`{}` {}",
             "  ".repeat(e.depth.saturating_sub(1)),
             e.id,
-            escape_md(&e.title)
+            escape_md(&truncate(&e.title, 100))
         );
     }
     if headings.len() > PREVIEW_HEADINGS {
@@ -446,14 +446,23 @@ fn preview_message(p: &Preview, token: &str) -> Message {
             count(headings.len() - PREVIEW_HEADINGS, "heading")
         );
     }
-    if !p.warnings.is_empty() {
-        let _ = writeln!(body, "\n**{}**", count(p.warnings.len(), "warning"));
-        for w in p.warnings.iter().take(5) {
-            let _ = writeln!(body, "• {}", warning_md(&truncate(w, 300)));
+    // The warnings and the last line are never what the page cuts.
+    let mut tail = String::new();
+    if p.warning_count() > 0 {
+        let total = p.warning_count();
+        let _ = writeln!(tail, "\n**{}**", count(total, "warning"));
+        let shown = p.warnings.len().min(PREVIEW_WARNINGS);
+        for w in &p.warnings[..shown] {
+            let _ = writeln!(tail, "• {}", warning_md(&truncate(w, 300)));
+        }
+        if total > shown {
+            let _ = writeln!(tail, "… and {} more", total - shown);
         }
     }
-    body.push_str("\nNothing is live until you press Confirm.");
-    let mut m = Message::info("Rules: preview", &truncate(&body, super::PAGE_BUDGET));
+    tail.push_str("\nNothing is live until you press Confirm.");
+    let room = super::PAGE_BUDGET.saturating_sub(tail.chars().count());
+    let body = truncate(&body, room) + &tail;
+    let mut m = Message::info("Rules: preview", &body);
     m.ephemeral = true;
     m.buttons = vec![
         Button::new(
@@ -469,6 +478,10 @@ fn preview_message(p: &Preview, token: &str) -> Message {
     ];
     m
 }
+
+/// Warnings a Discord preview lists (each at most 300 characters) before
+/// it counts the rest: the reply has one page.
+const PREVIEW_WARNINGS: usize = 5;
 
 /// A preview warning as Discord shows it: its words escaped, its `ids`
 /// still code (escaping every backtick showed them as \`mtg:…\`). A title
@@ -487,6 +500,39 @@ mod tests {
         assert_eq!(
             warning_md("already live as `mtg:cr` (“*Big*”)"),
             "already live as `mtg:cr` (“\\*Big\\*”)"
+        );
+    }
+
+    /// A hostile document's thousands of duplicate ids (an outside tester's
+    /// preview listed 17,190 warning lines): the first few, how many more,
+    /// the whole count, and the Confirm line still on the page.
+    #[test]
+    fn a_preview_counts_the_warnings_it_does_not_show() {
+        let text: String = (0..3_000)
+            .map(|i| format!("# A\n\nRule {i}.\n\n"))
+            .collect();
+        let req = crate::corpus::import::ImportRequest {
+            file_name: "dups.md",
+            bytes: text.as_bytes(),
+            game: "Dups",
+            kind: DocumentKind::Rules,
+            title: None,
+        };
+        let known = crate::corpus::Corpus::build(Vec::new());
+        let p = crate::corpus::import::import(&known, &req).unwrap().preview;
+        let total = p.warning_count();
+        assert!(total >= 2_999, "{total}");
+        assert!(p.warnings.len() <= 25, "{}", p.warnings.len());
+        let body = preview_message(&p, "t").body;
+        assert!(body.chars().count() <= crate::PAGE_BUDGET, "{}", body.len());
+        assert!(body.contains(&format!("**{total} warnings**")), "{body}");
+        assert!(
+            body.contains(&format!("… and {} more", total - 5)),
+            "{body}"
+        );
+        assert!(
+            body.ends_with("Nothing is live until you press Confirm."),
+            "{body}"
         );
     }
 

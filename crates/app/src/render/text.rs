@@ -305,10 +305,13 @@ pub fn import_preview(p: &crate::corpus::import::Preview) -> String {
     if let (Some(first), Some(last)) = (p.passages.first(), p.passages.last()) {
         let _ = writeln!(out, "ids: {} … {}", first.id, last.id);
     }
-    if !p.warnings.is_empty() {
-        let _ = writeln!(out, "{}:", count(p.warnings.len(), "warning"));
+    if p.warning_count() > 0 {
+        let _ = writeln!(out, "{}:", count(p.warning_count(), "warning"));
         for w in &p.warnings {
             let _ = writeln!(out, "  {w}");
+        }
+        for m in &p.more_warnings {
+            let _ = writeln!(out, "  … and {} more {} like these", m.count, m.what);
         }
     }
     out

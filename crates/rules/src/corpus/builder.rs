@@ -44,6 +44,7 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
                     line: 0,
                     message: format!("slang list not read: {e}"),
                     duplicate: None,
+                    kind: WarningKind::Other,
                 }),
             }
         }
@@ -75,6 +76,7 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
                     line: 0,
                     message: format!("document slug {root_id} is used twice"),
                     duplicate: None,
+                    kind: WarningKind::Other,
                 });
             }
             documents.push(Document {
@@ -179,6 +181,9 @@ fn split_long(b: &mut DocBuilder) {
                 parts.len()
             ),
         );
+        if let Some(w) = b.warnings.last_mut() {
+            w.kind = WarningKind::LongPassage;
+        }
     }
 }
 

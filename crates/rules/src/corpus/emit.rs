@@ -34,6 +34,7 @@ impl DocBuilder<'_> {
             line,
             message: message.into(),
             duplicate: None,
+            kind: WarningKind::Other,
         });
     }
 
@@ -104,6 +105,7 @@ impl DocBuilder<'_> {
                 );
                 if let Some(w) = self.warnings.last_mut() {
                     w.duplicate = Some((id, renamed.clone()));
+                    w.kind = WarningKind::DuplicateId;
                 }
                 id = renamed;
             }

@@ -132,6 +132,31 @@ pub struct Warning {
     /// not named as if it were there.
     #[serde(skip)]
     pub duplicate: Option<(String, String)>,
+    #[serde(skip)]
+    pub kind: WarningKind,
+}
+
+/// What a warning is about: a preview lists the first few of a kind and
+/// counts the rest (a hostile document's preview listed 17,190 lines).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum WarningKind {
+    /// An id given twice.
+    DuplicateId,
+    /// A passage too long for one, split into parts.
+    LongPassage,
+    #[default]
+    Other,
+}
+
+impl WarningKind {
+    /// The kind in words, for "… and 17,170 more duplicate passage ids".
+    pub fn plural(self) -> &'static str {
+        match self {
+            WarningKind::DuplicateId => "duplicate passage ids",
+            WarningKind::LongPassage => "passages split into parts",
+            WarningKind::Other => "warnings of this kind",
+        }
+    }
 }
 
 impl std::fmt::Display for Warning {

@@ -20,7 +20,7 @@ use crate::text::count;
 
 use super::{
     Corpus, DocumentFormat, DocumentKind, DocumentManifest, GameManifest, Glossary, PassageKind,
-    SourceDocument, SourceGame, clean,
+    SourceDocument, SourceGame, WarningKind, clean,
 };
 
 /// Largest document accepted, in bytes.
@@ -245,9 +245,30 @@ pub struct Preview {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub entries: Vec<String>,
     pub warnings: Vec<String>,
+    /// Warnings past the first [`WARNINGS_PER_KIND`] of their kind:
+    /// counted, not listed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more_warnings: Vec<MoreWarnings>,
+}
+
+/// Warnings of one kind a preview lists before it counts the rest: a
+/// hostile document's preview listed 17,190 lines.
+pub const WARNINGS_PER_KIND: usize = 20;
+
+/// Warnings of a kind past the first [`WARNINGS_PER_KIND`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoreWarnings {
+    /// The kind in words ("duplicate passage ids").
+    pub what: String,
+    pub count: usize,
 }
 
 impl Preview {
+    /// Every warning, listed or counted.
+    pub fn warning_count(&self) -> usize {
+        self.warnings.len() + self.more_warnings.iter().map(|m| m.count).sum::<usize>()
+    }
+
     /// A data document's items (cards, terms) and what one is called;
     /// `None` for a document of passages.
     pub fn items(&self) -> Option<(&[String], &'static str)> {
@@ -655,6 +676,7 @@ impl Target {
             cards: Vec::new(),
             entries: Vec::new(),
             warnings: Vec::new(),
+            more_warnings: Vec::new(),
         }
     }
 }
@@ -769,7 +791,8 @@ pub fn convert_to(target: &Target, bytes: &[u8]) -> Result<Converted, ImportErro
     );
     let built = Corpus::build(vec![source]);
     check_shape(&target.file_name, &built)?;
-    let mut warnings = built_warnings(&built);
+    let (mut warnings, more_warnings) = built_warnings(&built);
+    shape_warnings(&built, &mut warnings);
     warnings.extend(text.decoded.map(|d| format!("{}: {d}", target.file_name)));
     let file = &target.file_name;
     warnings.extend(text.notes.iter().map(|n| format!("{file}: {n}")));
@@ -784,6 +807,7 @@ pub fn convert_to(target: &Target, bytes: &[u8]) -> Result<Converted, ImportErro
     let preview = Preview {
         passages: entries(&built),
         warnings,
+        more_warnings,
         ..target.preview(text.source_format, text.format, bytes, source_sha256)
     };
     Ok(Converted {
@@ -966,19 +990,43 @@ fn entries(built: &Corpus) -> Vec<PreviewEntry> {
         .collect()
 }
 
-/// The parsers' warnings (duplicate ids, unclosed blocks), then the import's
-/// own: no structure, text outside any section.
-fn built_warnings(built: &Corpus) -> Vec<String> {
-    let mut out: Vec<String> = built
-        .warnings
-        .iter()
-        .map(|w| match w.line {
-            0 => w.message.clone(),
-            line => format!("line {line}: {}", w.message),
+/// The parsers' warnings (duplicate ids, unclosed blocks), the first
+/// [`WARNINGS_PER_KIND`] of each kind and the rest counted, then the
+/// import's own: no structure, text outside any section.
+fn built_warnings(built: &Corpus) -> (Vec<String>, Vec<MoreWarnings>) {
+    let mut out = Vec::new();
+    let mut seen: Vec<(WarningKind, usize)> = Vec::new();
+    for w in &built.warnings {
+        let at = match seen.iter().position(|(k, _)| *k == w.kind) {
+            Some(at) => at,
+            None => {
+                seen.push((w.kind, 0));
+                seen.len() - 1
+            }
+        };
+        seen[at].1 += 1;
+        if seen[at].1 <= WARNINGS_PER_KIND {
+            out.push(match w.line {
+                0 => w.message.clone(),
+                line => format!("line {line}: {}", w.message),
+            });
+        }
+    }
+    let more = seen
+        .into_iter()
+        .filter(|(_, n)| *n > WARNINGS_PER_KIND)
+        .map(|(kind, n)| MoreWarnings {
+            what: kind.plural().to_string(),
+            count: n - WARNINGS_PER_KIND,
         })
         .collect();
+    (out, more)
+}
+
+/// The import's own warnings: no structure, text outside any section.
+fn shape_warnings(built: &Corpus, out: &mut Vec<String>) {
     let Some(root) = built.passages.first() else {
-        return out;
+        return;
     };
     if built.passages.len() == 1 {
         out.push(
@@ -999,7 +1047,6 @@ fn built_warnings(built: &Corpus) -> Vec<String> {
             sample.join(", ")
         ));
     }
-    out
 }
 
 /// Passage ids of the preview that the known games already use.
