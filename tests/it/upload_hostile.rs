@@ -227,7 +227,7 @@ async fn hostile_uploads_get_a_clear_error_and_hurt_nobody() {
                 "stopped on",
                 "took longer",
                 "no text could be read",
-                "not a readable PDF",
+                "cannot be read as a PDF",
             ],
         ),
         (
