@@ -1711,9 +1711,20 @@ fn a_whole_game_crosses_turns_with_advance_decisions_and_adjust() {
         .inspect(snapshot::ruling)
         .unwrap();
     assert!(r.legal);
+    // Combat is not left while Alice's response is on the Effects Stack
+    // (an assumption, said so: the indexed text is silent; it once stayed
+    // there into later turns). The table resolves it and clears the stack.
+    let refused = ENGINE.advance(&r.state, Some("end")).unwrap();
+    assert!(!refused.legal && refused.state["phase"] == json!("combat"));
+    assert_eq!(
+        errors(&refused),
+        vec![(err_rule("general-rules.4").as_str(), "effects_stack[0]")]
+    );
+    assert!(refused.diagnostics[0].message.contains("assumed"));
+    let resolved = ENGINE.adjust(&r.state, "effects_stack", "[]").unwrap();
     // On to turn 3, Alice's, with her Lancer awake again.
     let r = ENGINE
-        .advance(&r.state, Some("end"))
+        .advance(&resolved.state, Some("end"))
         .inspect(snapshot::ruling)
         .unwrap();
     let r = ENGINE

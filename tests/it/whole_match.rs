@@ -300,6 +300,9 @@ const GRAND_ARCHIVE: Game = Game {
             answer: "respond",
             typed: true,
         },
+        // The response resolved at the table: combat is not left while
+        // the Effects Stack holds it (docs/games/grand-archive.md).
+        Adjust(Judge, "effects_stack", "[]"),
         Advance(Seat(1), Some("end")),
         Advance(Seat(1), Some("wake-up")),
         Round(3),

@@ -159,10 +159,20 @@ impl Game for GrandArchive {
     }
 
     /// Rule 1.4: the Main Phase is not left while a must-attack obligation
-    /// is unattempted.
+    /// is unattempted. The combat phase is not left while the Effects
+    /// Stack holds something (an assumption, said so: the indexed text is
+    /// silent; the defender's response once stayed on the stack into
+    /// later turns, an outside tester's).
     fn before_advance(b: &Board, cx: &mut Cx) {
         if b.phase == board::Phase::Main {
             procedure::obligations(b, cx);
+        }
+        if b.phase == board::Phase::Combat {
+            for (i, e) in b.effects_stack.iter().enumerate() {
+                let (entry, controller) = (e.name.as_str(), e.controller.as_deref());
+                let why = Refusal::StackHolds { entry, controller };
+                cx.error(rules::GR4, &format!("effects_stack[{i}]"), why);
+            }
         }
     }
 

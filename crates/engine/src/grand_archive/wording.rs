@@ -807,6 +807,11 @@ pub enum Refusal<'a> {
         turn: u32,
         player: &'a str,
     },
+    /// The combat phase is left with something on the Effects Stack.
+    StackHolds {
+        entry: &'a str,
+        controller: Option<&'a str>,
+    },
 }
 
 impl fmt::Display for Refusal<'_> {
@@ -837,6 +842,13 @@ impl fmt::Display for Refusal<'_> {
                 f,
                 "turn {turn}: the turn passes to {player}, whose champion, allies and objects wake up (outside the indexed rules: the next player in seat order; adjust `turn_player` if your table differs)"
             ),
+            Refusal::StackHolds { entry, controller } => {
+                let whose = controller.map_or(String::new(), |c| format!(" ({c}'s)"));
+                write!(
+                    f,
+                    "the Effects Stack still holds {entry}{whose}, put there in combat (responses come at the beginning of the Retaliation Step, general-rules.4); the indexed text says nothing of how it resolves or what leaving combat does to it (assumed: combat is not left while the stack holds something): resolve it at the table, adjust `effects_stack` to what is left, then advance"
+                )
+            }
         }
     }
 }
