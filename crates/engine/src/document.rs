@@ -148,8 +148,20 @@ pub fn join_path(a: &str, b: &str) -> String {
 
 /// Extracts the board text from a Discord message: the first fenced code
 /// block (```yaml … ```), or the whole text when there is none.
+///
+/// A fence opens at the start of a line, or on the message's first line
+/// ("board: ```yaml"); it closes at the start of a line, or else at the
+/// last fence. Three backticks inside a YAML value further down ("name:
+/// Iron``` x") are no fence: taking one for a fence cut the board there
+/// and the error read "line 1:1: this is not valid YAML" (found by an
+/// outside tester).
 pub fn extract_code_block(message: &str) -> &str {
-    let Some(start) = message.find("```") else {
+    let first_line = message.find('\n').unwrap_or(message.len());
+    let Some(start) = message
+        .match_indices("```")
+        .map(|(i, _)| i)
+        .find(|&i| i < first_line || at_line_start(message, i))
+    else {
         return message.trim();
     };
     let after = &message[start + 3..];
@@ -160,10 +172,23 @@ pub fn extract_code_block(message: &str) -> &str {
     } else {
         after
     };
-    match body.find("```") {
+    let end = body
+        .match_indices("```")
+        .map(|(i, _)| i)
+        .find(|&i| at_line_start(body, i))
+        .or_else(|| body.rfind("```"));
+    match end {
         Some(end) => body[..end].trim(),
         None => body.trim(),
     }
+}
+
+/// Whether only spaces come before byte `i` on its line.
+fn at_line_start(text: &str, i: usize) -> bool {
+    text[..i]
+        .rsplit('\n')
+        .next()
+        .is_some_and(|line| line.trim().is_empty())
 }
 
 /// Checks size and emptiness before parsing.
@@ -947,6 +972,17 @@ mod tests {
             "game: ashes"
         );
         assert_eq!(extract_code_block("game: ashes"), "game: ashes");
+        assert_eq!(extract_code_block("```game: ashes```"), "game: ashes");
+        assert_eq!(
+            extract_code_block("board: ```yaml\ngame: ashes```"),
+            "game: ashes"
+        );
+        // Backticks inside a value further down are no fence (an outside
+        // tester's unit named so could not be set up again).
+        let named = "game: ashes\nunits:\n- name: Iron``` x ```\n  life: 2";
+        assert_eq!(extract_code_block(named), named);
+        let fenced = format!("```yaml\n{named}\n```\nthanks");
+        assert_eq!(extract_code_block(&fenced), named);
     }
 
     #[test]

@@ -208,9 +208,37 @@ impl Board {
     /// battlefield first, then on the others (so an illegal choice still
     /// reaches the procedure, which says why it is illegal).
     pub fn find_unit(&self, typed: &str, path: &str, prefer: usize) -> Result<UnitRef, BoardError> {
+        self.find_in(typed, path, |p| p == prefer)
+    }
+
+    /// The unit an attack by `actor` targets: looked up among every
+    /// opponent's units first, then the actor's own. With three or more
+    /// seats a name two opponents share is ambiguous (it once went to the
+    /// next seat's unit, and the other could not be attacked: an outside
+    /// tester's), named apart by its owner ("Jessa's Mist Spirit").
+    pub fn find_target(
+        &self,
+        typed: &str,
+        path: &str,
+        actor: usize,
+    ) -> Result<UnitRef, BoardError> {
+        self.find_in(typed, path, |p| p != actor)
+    }
+
+    /// A unit looked up on the seats `first` picks, then on the others;
+    /// "Jessa's Mist Spirit" names Jessa's unit wherever it is.
+    fn find_in(
+        &self,
+        typed: &str,
+        path: &str,
+        first: impl Fn(usize) -> bool,
+    ) -> Result<UnitRef, BoardError> {
+        if let Some(owned) = self.owned_unit(typed) {
+            return owned.map_err(|e| e.at(path));
+        }
         let group = |mine: bool| -> Vec<UnitRef> {
             (0..self.players.len())
-                .filter(|p| (*p == prefer) == mine)
+                .filter(|p| first(*p) == mine)
                 .flat_map(|p| (0..self.players[p].units.len()).map(move |u| (p, u)))
                 .collect()
         };
@@ -221,10 +249,77 @@ impl Board {
                 .map(|u| u.name.as_str())
                 .collect()
         };
-        let (which, i) =
-            names::resolve_in_groups(typed, &names_of(&first), &names_of(&then), "unit")
-                .map_err(|e| e.at(path))?;
-        Ok(if which == 0 { first[i] } else { then[i] })
+        match names::resolve_in_groups(typed, &names_of(&first), &names_of(&then), "unit") {
+            Ok((which, i)) => Ok(if which == 0 { first[i] } else { then[i] }),
+            Err(names::NameError::Ambiguous {
+                typed,
+                what,
+                candidates,
+            }) => {
+                // Candidates of one name are told apart by their owners.
+                let owned: Vec<String> = first
+                    .iter()
+                    .chain(&then)
+                    .filter(|r| candidates.contains(&self.label(**r)))
+                    .map(|r| self.owned_label(*r))
+                    .collect();
+                let example = owned.first().cloned().unwrap_or_default();
+                let e = names::NameError::Ambiguous {
+                    typed,
+                    what,
+                    candidates: owned,
+                };
+                Err(BoardError::semantic(
+                    path,
+                    format!("{e}; name its owner too (“{example}”)"),
+                ))
+            }
+            Err(e) => Err(e.at(path)),
+        }
+    }
+
+    /// "Owner's Unit": a unit named with its owner, as [`Board::find_in`]
+    /// reads it back.
+    pub fn owned_label(&self, r: UnitRef) -> String {
+        format!("{}'s {}", self.name(r.0), self.label(r))
+    }
+
+    /// The unit "Jessa's Mist Spirit" names (`None`: `typed` names no
+    /// player before "'s", or is itself some unit's whole name).
+    fn owned_unit(&self, typed: &str) -> Option<Result<UnitRef, names::NameError>> {
+        let whole = self
+            .players
+            .iter()
+            .flat_map(|p| &p.units)
+            .any(|u| fold(&u.name) == fold(typed));
+        if whole {
+            return None;
+        }
+        let (owner, unit) = ["'s ", "’s "]
+            .iter()
+            .filter_map(|sep| typed.split_once(sep))
+            .find(|(owner, _)| self.players.iter().any(|p| fold(&p.name) == fold(owner)))?;
+        let p = self
+            .players
+            .iter()
+            .position(|p| fold(&p.name) == fold(owner))?;
+        let units: Vec<&str> = self.players[p]
+            .units
+            .iter()
+            .map(|u| u.name.as_str())
+            .collect();
+        let unit = unit.trim().trim_matches(['"', '\'']);
+        Some(names::resolve_index(unit, &units, "unit").map(|u| (p, u)))
+    }
+
+    /// How a play names unit `r` so that [`Board::find_target`] finds it
+    /// again for `actor`: its name, or with its owner when the name alone
+    /// is ambiguous or reads as another unit.
+    pub fn target_name(&self, r: UnitRef, actor: usize) -> Said {
+        match self.find_target(&self.label(r), "", actor) {
+            Ok(found) if found == r => self.unit_name(r),
+            _ => Name(self.owned_label(r)),
+        }
     }
 
     /// Damage ≥ life: the assumption every "destroyed" judgement rests on.

@@ -244,8 +244,7 @@ fn attack_unit(
     if target.is_empty() {
         return Err(err("play.target", Unparsed::NoTarget));
     }
-    let opponent = (actor + 1) % b.players.len().max(1);
-    let t = b.find_unit(target, "play.target", opponent)?;
+    let t = b.find_target(target, "play.target", actor)?;
     let refs: Vec<&str> = attackers.iter().map(Said::as_str).collect();
     let (mut guards, mut counter, mut split) = (Vec::new(), None, BTreeMap::new());
     let mut counter_said = None;
@@ -310,7 +309,7 @@ fn attack_unit(
     Ok(Play::AttackUnit {
         player,
         attackers,
-        target: b.unit_name(t),
+        target: b.target_name(t, actor),
         guard,
         counter,
         split,

@@ -771,7 +771,7 @@ fn attack_unit(
     }
     let name = b.name(actor);
     // 2. Choose target.
-    let t = b.find_unit(target, "play.target", (actor + 1) % b.players.len().max(1))?;
+    let t = b.find_target(target, "play.target", actor)?;
     let tl = b.label(t);
     let (unit, player) = (tl.as_str(), name.as_str());
     if t.0 == actor {
