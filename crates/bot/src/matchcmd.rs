@@ -549,6 +549,47 @@ fn event_title(e: &EventReply, ruling: &Ruling) -> String {
     }
 }
 
+/// The most characters Discord shows on a button.
+const BUTTON_CHARS: usize = 80;
+
+/// Decision options as button labels within [`BUTTON_CHARS`], told apart:
+/// a long label keeps its start and its end (where "… with Bear A" and
+/// "… with Bear B" differ), and labels that would still read alike are
+/// numbered as `/match answer` takes them. Cut at their first 80
+/// characters, two answers once showed the same button (found by an
+/// outside tester).
+fn button_labels<'a>(labels: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let labels: Vec<&str> = labels.collect();
+    let cut: Vec<String> = labels.iter().map(|l| middle_cut(l, BUTTON_CHARS)).collect();
+    let distinct = cut.iter().collect::<std::collections::HashSet<_>>().len() == cut.len();
+    if distinct {
+        return cut;
+    }
+    labels
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let number = format!("{}. ", i + 1);
+            let room = BUTTON_CHARS - number.chars().count();
+            format!("{number}{}", middle_cut(l, room))
+        })
+        .collect()
+}
+
+/// `s` within `max` characters: its start, "…", and its end.
+fn middle_cut(s: &str, max: usize) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    if chars.len() <= max {
+        return s.to_string();
+    }
+    let tail = (max - 1) / 2;
+    let head = max - 1 - tail;
+    let mut out: String = chars[..head].iter().collect();
+    out.push('…');
+    out.extend(&chars[chars.len() - tail..]);
+    out
+}
+
 /// Buttons for a waiting decision (whoever presses, only the deciding player
 /// or a moderator is heard), on every page of the reply.
 fn add_decision_buttons(doc: &mut Doc, reply: &MatchReply) {
@@ -567,18 +608,19 @@ fn add_decision_buttons(doc: &mut Doc, reply: &MatchReply) {
             options.len()
         };
         let match_id = match_id_of(reply);
-        let mut buttons: Vec<Button> = options
+        let labels = button_labels(options.iter().map(|o| o.label.as_str()));
+        let mut buttons: Vec<Button> = labels
             .iter()
             .take(shown)
             .enumerate()
-            .map(|(i, o)| {
+            .map(|(i, label)| {
                 let style = if p.decision.default == Some(i) {
                     ButtonStyle::Secondary
                 } else {
                     ButtonStyle::Primary
                 };
                 Button::new(
-                    &o.label,
+                    label,
                     Action::Decide {
                         match_id,
                         version: p.version,
@@ -827,5 +869,30 @@ mod tests {
         assert_eq!(pinged(&view(true, vec![1]), true), None);
         assert_eq!(pinged(&view(true, vec![0]), true), maeoni);
         assert_eq!(pinged(&view(false, Vec::new()), true), None);
+    }
+}
+
+#[cfg(test)]
+mod button_label_tests {
+    use super::*;
+
+    /// Two answers alike in their first 80 characters once showed the
+    /// same button (an outside tester's long unit names).
+    #[test]
+    fn long_labels_stay_distinct_within_the_limit() {
+        let long = "block with Frostback Bear of the Northern Wastes, Eldest of the Great Winter Clan and Keeper";
+        let a = format!("{long} A");
+        let b = format!("{long} B");
+        let labels = button_labels([a.as_str(), b.as_str(), "no block"].into_iter());
+        assert!(labels.iter().all(|l| l.chars().count() <= BUTTON_CHARS));
+        assert_ne!(labels[0], labels[1]);
+        assert!(labels[0].ends_with(" A") && labels[1].ends_with(" B"));
+        assert_eq!(labels[2], "no block");
+        // Alike at both ends, different in the middle: numbered.
+        let mid = |x: &str| format!("{}{x}{}", "a".repeat(60), "b".repeat(60));
+        let (c, d) = (mid("c"), mid("d"));
+        let labels = button_labels([c.as_str(), d.as_str()].into_iter());
+        assert!(labels[0].starts_with("1. ") && labels[1].starts_with("2. "));
+        assert!(labels.iter().all(|l| l.chars().count() <= BUTTON_CHARS));
     }
 }
