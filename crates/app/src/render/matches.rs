@@ -375,6 +375,42 @@ fn answered_for(e: &LogEntry, seats: &[Seat], style: Style) -> String {
     }
 }
 
+/// An answer that made its play illegal is recorded (the question is
+/// answered) but the play does not happen: the log says so with the rule
+/// it breaks, where it once showed the answer and the steps as if the
+/// play were done (found by an outside tester). An undo or a note carries
+/// another event's ruling and says nothing of it.
+fn illegal_lines(out: &mut String, e: &LogEntry, r: &Value) {
+    if matches!(e.kind, EventKind::Undo | EventKind::Note)
+        || r.get("legal").and_then(Value::as_bool) != Some(false)
+    {
+        return;
+    }
+    let errors: Vec<&Value> = r
+        .get("diagnostics")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|d| d.get("severity").and_then(Value::as_str) == Some("error"))
+        .collect();
+    let how = match e.kind {
+        EventKind::Answer => "with this answer the play turned out illegal",
+        _ => "the play is illegal",
+    };
+    let _ = writeln!(out, "    illegal: {how}; it does not take effect");
+    for d in errors {
+        let message = d.get("message").and_then(Value::as_str).unwrap_or("");
+        match d.get("rule").and_then(Value::as_str) {
+            Some(rule) => {
+                let _ = writeln!(out, "    error: [{rule}] {message}");
+            }
+            None => {
+                let _ = writeln!(out, "    error: {message}");
+            }
+        }
+    }
+}
+
 fn entry_lines(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style, steps: bool) {
     let text = |k: &str| {
         let t = e
@@ -447,6 +483,7 @@ fn entry_lines(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style, ste
         let get = |k: &str| s.get(k).and_then(Value::as_str).unwrap_or("");
         let _ = writeln!(out, "    [{}] {}", get("rule"), get("text"));
     }
+    illegal_lines(out, e, r);
     for d in r
         .get("diagnostics")
         .and_then(Value::as_array)

@@ -610,17 +610,36 @@ pub fn decision(d: &crate::engine::Decision) -> String {
     } else {
         let _ = writeln!(out, "waiting for a decision: {}", d.question);
     }
+    // An assumed default says so once: its reason, the engine's reading,
+    // follows as that assumption ("default: players 'will be able to
+    // respond'…" under "(assumed: the rules give no default)" read as a
+    // default the rules give; an outside tester's).
+    let assumed_why = d
+        .default_reason
+        .as_ref()
+        .filter(|_| d.default_assumed && by_rule);
     for (i, o) in d.options.iter().enumerate() {
         let default = match d.default == Some(i) {
             true if !by_rule => "  (if nobody answers)",
+            true if assumed_why.is_some() => "  (assumed, see below)",
             true if d.default_assumed => "  (assumed: the rules give no default)",
             true => "  (the rules' default)",
             false => "",
         };
         let _ = writeln!(out, "  {}. {}{default}", i + 1, o.label);
     }
-    if let Some(why) = &d.default_reason {
-        let _ = writeln!(out, "  default: {why}");
+    match (&d.default_reason, assumed_why) {
+        (_, Some(why)) => {
+            let why = why.strip_prefix("assumed: ").unwrap_or(why);
+            let _ = writeln!(
+                out,
+                "  the rules give no default; if nobody answers, assumed: {why}"
+            );
+        }
+        (Some(why), None) => {
+            let _ = writeln!(out, "  default: {why}");
+        }
+        (None, None) => {}
     }
     if !d.path.is_empty() {
         let _ = writeln!(out, "  (on a board: give it as `{}`)", d.path);
