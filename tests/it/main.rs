@@ -36,6 +36,7 @@ mod http_probe;
 mod http_replicas;
 mod http_rules;
 mod import;
+mod match_arguments;
 mod match_integrity;
 mod match_turns;
 mod pictures;

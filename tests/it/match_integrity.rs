@@ -647,9 +647,12 @@ fn a_half_confirmed_proposal_is_its_authors_to_take_back() {
         "/match adjust field:players.Ana.victory_points value:9 reason:scored\n\
              /as Ben\n/match answer choice:confirm\n",
     );
+    // Cleo, whom it waits on, is told to reject it instead.
     let out = run(&bot, "Cleo", "/match undo\n");
     assert!(
-        out.contains("was made by Ana; only they or a moderator may undo it"),
+        out.contains("Ana's proposal waits on your consent")
+            && out.contains("answer it with `reject`")
+            && out.contains("only its author or a moderator may undo it"),
         "{out}"
     );
     // Her undo takes back the whole proposal, not Ben's confirmation

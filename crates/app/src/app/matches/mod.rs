@@ -920,6 +920,7 @@ impl Matches {
         }
         let board = engine.check_board(&Value::Object(doc))?;
         no_mentions(&board, "")?;
+        plain_seat_names(engine, &board, "")?;
         // A board already decided would credit the next play with its
         // result (a player could set up a won position, then pass).
         if let Some(r) = engine.status(&board)?.result {
@@ -1545,6 +1546,20 @@ pub(super) fn no_mentions(value: &Value, path: &str) -> Result<(), BoardError> {
                 "“{s}” is written as a Discord mention or a masked link, which would read as that user or role, or hide where it leads, in every prompt; name it in plain words"
             ),
         )),
+        // A board is posted and exported in a code block: three backticks
+        // in a name would end it there.
+        Value::String(s) if s.contains("```") => Err(BoardError::semantic(
+            path,
+            format!(
+                "“{s}” holds three backticks (```), which would end the code block a board is posted and exported in; write it without them"
+            ),
+        )),
+        Value::String(s) if starts_an_entry(s) => Err(BoardError::semantic(
+            path,
+            format!(
+                "“{s}” holds `#` and a number followed by more words, which reads as another entry of the log (“#9 Coal conceded”) wherever the name is shown; number a card at the end of its name (“Fervent Lancer #2”)"
+            ),
+        )),
         Value::Array(items) => items
             .iter()
             .enumerate()
@@ -1553,6 +1568,58 @@ pub(super) fn no_mentions(value: &Value, path: &str) -> Result<(), BoardError> {
             .iter()
             .try_for_each(|(k, v)| no_mentions(v, &document::join_path(path, k))),
         _ => Ok(()),
+    }
+}
+
+/// Whether `text` holds `#` and digits followed by more words: a log line
+/// starts so (`#9 Coal (coal) conceded`), and a name holding it forged
+/// one (an outside tester's seat "Maeoni (maeoni) conceded. #9 Coal"). A
+/// number at the end ("Fervent Lancer #2", as the engines advise for two
+/// cards of one name) starts nothing.
+fn starts_an_entry(text: &str) -> bool {
+    text.match_indices('#').any(|(i, _)| {
+        let rest = &text[i + 1..];
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        digits > 0 && rest[digits..].chars().any(char::is_alphanumeric)
+    })
+}
+
+/// Refuses a seat's name holding a parenthesis: the log and the prompts
+/// write a seat's user in parentheses after its name (`Coal (coal)`), so
+/// "Maeoni (maeoni) conceded. Coal" would read as Maeoni's entry. The
+/// error names the field the name is in.
+pub(super) fn plain_seat_names(
+    engine: &dyn GameEngine,
+    board: &Value,
+    path: &str,
+) -> Result<(), BoardError> {
+    for name in engine.players(board)? {
+        if name.contains(['(', ')']) {
+            let at = path_of(board, &name, path).unwrap_or_else(|| path.to_string());
+            return Err(BoardError::semantic(
+                at,
+                format!(
+                    "a seat's name may not hold a parenthesis: the log writes each seat's user in parentheses after its name (“Coal (coal) played …”), so “{name}” would read as another player's entry; name the seat in plain words"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The path of the first text in `value` equal to `text` (where a name the
+/// engine reports is written).
+fn path_of(value: &Value, text: &str, path: &str) -> Option<String> {
+    match value {
+        Value::String(s) if s == text => Some(path.to_string()),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| path_of(v, text, &format!("{path}[{i}]"))),
+        Value::Object(map) => map
+            .iter()
+            .find_map(|(k, v)| path_of(v, text, &document::join_path(path, k))),
+        _ => None,
     }
 }
 
@@ -1568,8 +1635,23 @@ fn check_id(what: &str, id: &str) -> Result<(), MatchError> {
     Ok(())
 }
 
+/// A note or a reason as recorded: on one line (every line break, Unicode's
+/// separators and other control characters a space) with no text-direction
+/// character. Kept raw, a note's U+202E displayed the rest of its log line
+/// reversed and its carriage returns and U+2028 broke the reply's lines
+/// (found by an outside tester).
+fn plain_text(text: &str) -> String {
+    let spaced: String = text
+        .chars()
+        .filter(|&c| !crate::text::is_direction_control(c))
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    crate::text::single_spaced(&spaced)
+}
+
 fn check_text(what: &str, text: &str) -> Result<String, MatchError> {
-    let text = text.trim();
+    let text = plain_text(text);
+    let text = text.as_str();
     if text.is_empty() {
         return Err(MatchError::usage(format!("the {what} is empty")));
     }

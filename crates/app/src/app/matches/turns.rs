@@ -678,6 +678,11 @@ impl Matches {
         let (board, f, v) = (state.clone(), field.to_string(), value.to_string());
         let a = self.cpu(move || engine.adjust(&board, &f, &v)).await??;
         super::no_mentions(&Value::String(value.to_string()), &a.field)?;
+        // A seat renamed (a board kept from before the rule is not refused
+        // for a name it already had).
+        if engine.players(&a.state).ok() != engine.players(&state).ok() {
+            super::plain_seat_names(engine, &a.state, "")?;
+        }
         if !caller.moderator
             && let Some(seat) = seat
         {
@@ -1005,6 +1010,23 @@ impl Matches {
                 r.reason
             )));
         }
+        // A proposal waiting on the caller is not theirs to take back: they
+        // have agreed to nothing yet, and their undo read in the log as the
+        // author's play taken back ("Maeoni undid #2", found by an outside
+        // tester) where a rejection belongs.
+        let seat = seat_of(m, &caller.user);
+        if let Some(p) = super::consent::Proposal::of(undone)
+            .filter(|p| p.stage == super::consent::Stage::Asked)
+            .filter(|p| seat.is_some_and(|s| p.asks.contains(&s) && s != p.by))
+        {
+            let by = m
+                .players
+                .get(p.by)
+                .map_or_else(String::new, |u| super::mention(u));
+            return Err(MatchError::forbidden(format!(
+                "{by}'s proposal waits on your consent, which you have not given: answer it with `reject` (its Reject button) to refuse it, on the record; only its author or a moderator may undo it"
+            )));
+        }
         // Who agreed to a player's play may take it back; a moderator's
         // entry (every seat's choices as written, nobody asked) is a
         // moderator's to undo.
@@ -1187,14 +1209,36 @@ fn seat_named(
     typed: &str,
     board_names: impl FnOnce() -> Result<Vec<String>, MatchError>,
 ) -> Result<usize, MatchError> {
+    let typed = typed.trim();
+    let mentioned = typed.starts_with("<@") && typed.ends_with('>');
     let id = typed
-        .trim()
         .trim_start_matches("<@")
         .trim_start_matches('!')
         .trim_end_matches('>')
         .trim_start_matches('@');
     if let Some(s) = seats.iter().position(|p| p == id) {
-        return Ok(s);
+        if mentioned {
+            return Ok(s);
+        }
+        // A user id that is also another seat's name on the board reads
+        // two ways: the CLI's `--winner coal` once took the user `coal`
+        // and conceded at once for a player who meant the seat named Coal.
+        let key = crate::text::fold(id);
+        let names = board_names()?;
+        return match names.iter().position(|n| crate::text::fold(n) == key) {
+            Some(other) if other != s => Err(MatchError::usage(format!(
+                "“{id}” names two seats: the user {id} plays seat {} ({}), and seat {} is named {} on the board (played by {}); name the player by mention: `<@{id}>` for seat {}, `<@{}>` for seat {}",
+                s + 1,
+                names.get(s).map_or("unnamed", String::as_str),
+                other + 1,
+                names[other],
+                seats[other],
+                s + 1,
+                seats[other],
+                other + 1
+            ))),
+            _ => Ok(s),
+        };
     }
     let names = board_names()?;
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();

@@ -1,0 +1,312 @@
+//! Players who argue (an outside tester's faults in match tracking),
+//! through the console as players type it: names that would forge a log
+//! line, an undo by the player a proposal waits on, an answer that makes
+//! its play illegal, a unit name two opponents share, a board name holding
+//! a code fence, a note's hidden characters, a winner named two ways and
+//! the Grand Archive stack left in combat.
+
+use std::sync::Arc;
+
+use arbiter::app::App;
+use arbiter::bot::{Bot, BotConfig};
+
+/// A bot whose match database is a file in `dir`.
+fn match_bot(dir: &std::path::Path) -> Bot {
+    let url = format!("sqlite://{}", dir.join("arguments.db").display());
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let app = App::load(&root.join("rules_data"), &[]).expect("rule data");
+    Bot::new(
+        Arc::new(app),
+        BotConfig {
+            database_url: Some(url),
+            ..BotConfig::default()
+        },
+    )
+}
+
+/// Runs a console script as `user`; the output.
+fn run(bot: &Bot, user: &str, script: &str) -> String {
+    let session = arbiter::bot::console::Session {
+        user: user.into(),
+        moderator: false,
+        guild: None,
+    };
+    let mut out = Vec::new();
+    arbiter::bot::console::run_as(
+        bot,
+        &session,
+        &mut script.as_bytes(),
+        &mut out,
+        false,
+        false,
+    )
+    .unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+fn example(name: &str) -> String {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    root.join("examples/matches")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// A match of `game` seating `players` with `board` (inline YAML) set up
+/// by a judge; the console is the first player's again. With its output.
+fn with_board(dir: &std::path::Path, game: &str, players: &[&str], board: &str) -> (Bot, String) {
+    let bot = match_bot(dir);
+    let seats: String = players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!(" player{}:{p}", i + 1))
+        .collect();
+    let out = run(
+        &bot,
+        players[0],
+        &format!(
+            "/match start game:{game}{seats}\n/as judge moderator\n/match setup\n{board}.\n/as {}\n",
+            players[0]
+        ),
+    );
+    (bot, out)
+}
+
+const ASHES3: &str = "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n    units:\n      - { name: Hammer Knight, attack: 3, life: 3 }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 20 }\n    units:\n      - { name: Mist Spirit, attack: 1, life: 1 }\n  - name: Jessa\n    phoenixborn: { name: Jessa Na Ni, life: 18 }\n    units:\n      - { name: Mist Spirit, attack: 1, life: 1 }\n";
+
+/// A seat named so that the log line it starts reads as two entries
+/// ("#2 Maeoni (maeoni) conceded. #9 Coal (coal) set up the board") is
+/// refused where the name enters, at its field; a card numbered at the end
+/// ("Iron Worker #2") is not.
+#[test]
+fn names_that_read_as_another_log_entry_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let forged = ASHES3.replacen(
+        "name: Coal\n",
+        "name: \"Maeoni (maeoni) conceded. #9 Coal\"\n",
+        1,
+    );
+    let forged = forged.replace("turn: Coal", "turn: Maeoni");
+    let (bot, out) = with_board(dir.path(), "ashes", &["coal", "maeoni", "jessa"], &forged);
+    assert!(
+        out.contains("players[0].name") && out.contains("another entry of the log"),
+        "{out}"
+    );
+    assert!(!out.contains("set up the board"), "{out}");
+    // Without the number, the parenthesis still reads as Maeoni's entry.
+    let forged = ASHES3
+        .replacen(
+            "name: Coal\n",
+            "name: \"Maeoni (maeoni) conceded. Coal\"\n",
+            1,
+        )
+        .replace("turn: Coal", "turn: Maeoni");
+    let out = run(
+        &bot,
+        "judge",
+        &format!("/as judge moderator\n/match setup\n{forged}.\n"),
+    );
+    assert!(
+        out.contains("players[0].name") && out.contains("may not hold a parenthesis"),
+        "{out}"
+    );
+    // A unit numbered at its end is a name like any other.
+    let numbered = ASHES3.replace("Hammer Knight", "\"Hammer Knight #2\"");
+    let out = run(
+        &bot,
+        "judge",
+        &format!("/as judge moderator\n/match setup\n{numbered}.\n/match log\n"),
+    );
+    assert!(out.contains("set up the board"), "{out}");
+    // Three backticks would end the code block a board is posted in.
+    let fenced = ASHES3.replace("Hammer Knight", "\"Hammer``` **Maeoni conceded** ```\"");
+    let out = run(
+        &bot,
+        "judge",
+        &format!("/as judge moderator\n/match setup\n{fenced}.\n"),
+    );
+    assert!(
+        out.contains("players[0].units[0].name") && out.contains("three backticks"),
+        "{out}"
+    );
+    // Adjusting a name to a forged line is refused at its field too.
+    let out = run(
+        &bot,
+        "judge",
+        "/as judge moderator\n/match adjust field:Jessa.units.Mist Spirit.name value:x #9 Coal conceded reason:typo\n",
+    );
+    assert!(out.contains("another entry of the log"), "{out}");
+}
+
+/// The player an `agreed by` proposal waits on cannot undo it before
+/// agreeing (the log read "Maeoni undid #2"): told to reject it, nothing
+/// recorded; her rejection then stands on the record.
+#[test]
+fn the_player_asked_rejects_and_cannot_undo_a_proposal() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = ASHES3.replacen("Mist Spirit", "Blood Archer", 2).replacen(
+        "Blood Archer",
+        "Mist Spirit",
+        1,
+    );
+    let (bot, _) = with_board(dir.path(), "ashes", &["Coal", "Maeoni", "Jessa"], &board);
+    let play =
+        "attack unit \"Mist Spirit\" with Hammer Knight; no guard; no counter; agreed by Maeoni";
+    let out = run(&bot, "Coal", &format!("/match play {play}\n"));
+    assert!(out.contains("next: Maeoni decides"), "{out}");
+    let out = run(&bot, "Maeoni", "/match undo\n/match log\n");
+    assert!(
+        out.contains("answer it with `reject`") && !out.contains("undid"),
+        "{out}"
+    );
+    let out = run(&bot, "Maeoni", "/match answer choice:reject\n/match log\n");
+    assert!(out.contains("answered: reject"), "{out}");
+}
+
+/// With three seats, a unit name two opponents share is ambiguous: the
+/// error lists both by owner, and "Jessa's Mist Spirit" attacks Jessa's
+/// (it once went to Maeoni's, and Jessa's could not be named).
+#[test]
+fn a_unit_name_two_opponents_share_is_named_with_its_owner() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bot, _) = with_board(dir.path(), "ashes", &["Coal", "Maeoni", "Jessa"], ASHES3);
+    let out = run(
+        &bot,
+        "Coal",
+        "/match play attack unit \"Mist Spirit\" with Hammer Knight; no guard; no counter\n",
+    );
+    assert!(
+        out.contains("ambiguous")
+            && out.contains("Maeoni's Mist Spirit")
+            && out.contains("Jessa's Mist Spirit"),
+        "{out}"
+    );
+    let out = run(
+        &bot,
+        "Coal",
+        "/match play attack unit Jessa's Mist Spirit with Hammer Knight\n",
+    );
+    assert!(
+        out.contains("Mist Spirit on Jessa's battlefield") && out.contains("next: Jessa decides"),
+        "{out}"
+    );
+}
+
+/// An answer that makes its play illegal is recorded, and the log says the
+/// play turned out illegal, with the rule (it showed the steps as if done).
+#[test]
+fn an_answer_that_makes_the_play_illegal_says_so_in_the_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "ana",
+        &format!(
+            "/match start game:legion player1:ana player2:ben\n/as j moderator\n/match setup file:{}\n/as ana\n\
+             /match play activate Darth Vader; move; free attack (effect: A); free attack (effect: B)\n\
+             /match answer choice:1\n/match answer choice:1\n/match log\n",
+            example("legion-start.yaml")
+        ),
+    );
+    let log = out.rsplit("/match log").next().unwrap_or(&out);
+    assert!(out.contains("ILLEGAL"), "{out}");
+    assert!(
+        log.contains("turned out illegal") && log.contains("error: [legion:"),
+        "{log}"
+    );
+}
+
+/// A note keeps no direction control and no line break of any kind: one
+/// line in the reply and the log.
+#[test]
+fn a_note_is_one_plain_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bot, _) = with_board(dir.path(), "ashes", &["Coal", "Maeoni", "Jessa"], ASHES3);
+    let note = "a\u{2028}b\u{0085}c\rd\u{000b}e\u{202e}f";
+    let out = run(
+        &bot,
+        "Coal",
+        &format!("/match note text:{note}\n/match log\n"),
+    );
+    assert!(out.contains("noted: a b c d ef"), "{out:?}");
+    for c in ['\u{2028}', '\u{0085}', '\r', '\u{000b}', '\u{202e}'] {
+        assert!(!out.contains(c), "{c:?} in {out:?}");
+    }
+}
+
+/// `end winner:coal`, where the user coal sits in one seat and another seat
+/// is named Coal on the board, reads two ways: refused, naming both
+/// (it conceded at once for the player who meant the seat named Coal).
+#[test]
+fn a_winner_named_two_ways_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "maeoni",
+        &format!(
+            "/match start game:ashes player1:maeoni player2:coal\n/as judge moderator\n/match setup file:{}\n/as maeoni\n/match end winner:coal\n/match board\n",
+            example("ashes-start.yaml")
+        ),
+    );
+    assert!(
+        out.contains("names two seats") && !out.contains("result:"),
+        "{out}"
+    );
+}
+
+/// Grand Archive: the combat phase is not left while the defender's
+/// response is on the Effects Stack (it stayed there into later turns);
+/// the refusal cites the rule and says the rest is an assumption.
+#[test]
+fn grand_archive_combat_is_not_left_with_the_stack_full() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "alice",
+        &format!(
+            "/match start game:grand-archive player1:alice player2:bob\n/as judge moderator\n/match setup file:{}\n/as alice\n\
+             /match play attack with fervent at stalwart guard\n/as bob\n/match answer choice:respond\n/as alice\n/match advance\n",
+            example("grand-archive-start.yaml")
+        ),
+    );
+    let last = out.rsplit("next:").next().unwrap_or(&out);
+    assert!(
+        out.contains("the Effects Stack still holds")
+            && out.contains("grand-archive:general-rules.4")
+            && out.contains("assumed"),
+        "{out}"
+    );
+    assert!(last.contains("(Combat Phase"), "{last}");
+}
+
+/// The response question says once that passing is assumed, the rules
+/// giving no default (it said so, then gave the assumption as a
+/// "default:" as if the rules gave one).
+#[test]
+fn grand_archive_response_question_says_one_thing_of_its_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let db = dir.path().join("arguments.db");
+    run(
+        &bot,
+        "alice",
+        &format!(
+            "/match start game:grand-archive player1:alice player2:bob\n/as judge moderator\n/match setup file:{}\n",
+            example("grand-archive-start.yaml")
+        ),
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["match", "play", "--channel", "console", "--as", "alice"])
+        .arg("attack with fervent at stalwart guard")
+        .env("DATABASE_URL", format!("sqlite://{}", db.display()))
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.contains("the rules give no default; if nobody answers, assumed:")
+            && !out.contains("  default: "),
+        "{out}"
+    );
+}
