@@ -194,6 +194,7 @@ fn a_unit_name_two_opponents_share_is_named_with_its_owner() {
 
 /// An answer that makes its play illegal is recorded, and the log says the
 /// play turned out illegal, with the rule (it showed the steps as if done).
+/// The effects' free attacks are claims: Ben confirms them first.
 #[test]
 fn an_answer_that_makes_the_play_illegal_says_so_in_the_log() {
     let dir = tempfile::tempdir().unwrap();
@@ -204,6 +205,7 @@ fn an_answer_that_makes_the_play_illegal_says_so_in_the_log() {
         &format!(
             "/match start game:legion player1:ana player2:ben\n/as j moderator\n/match setup file:{}\n/as ana\n\
              /match play activate Darth Vader; move; free attack (effect: A); free attack (effect: B)\n\
+             /as ben\n/match answer choice:confirm\n/as ana\n\
              /match answer choice:1\n/match answer choice:1\n/match log\n",
             example("legion-start.yaml")
         ),
