@@ -5,8 +5,11 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 static IMG_TAG: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"<img\b[^>]*>").unwrap());
-static HTML_TAG: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"</?(?:br|p|span|div|em|strong|b|i|u|sup|sub)\b[^>]*>").unwrap());
+/// Tags whose words are the text's: the tags go, the words stay (a
+/// collapsible `<details>`/`<summary>` block shows its words when opened).
+static HTML_TAG: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"</?(?:br|p|span|div|em|strong|b|i|u|sup|sub|details|summary)\b[^>]*>").unwrap()
+});
 static MD_IMAGE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"!\[[^\]]*\]\([^)]*\)").unwrap());
 static MD_LINK: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\[([^\]]+)\]\(([^)]*)\)").unwrap());
 static IMAGE_NAME: LazyLock<Regex> =
@@ -382,6 +385,9 @@ mod tests {
         assert_eq!(links[0].url, "/rules/r_active_player");
         let (t, _) = clean_inline("a card action (Card Action icon-2.png) icon");
         assert_eq!(t, "a card action icon");
+        let (t, _) =
+            clean_inline("<details open><summary>On otters</summary> Otters swim.</details>");
+        assert_eq!(t, "On otters Otters swim.");
     }
 
     #[test]

@@ -1,15 +1,26 @@
 //! HTML pages (a saved wiki page, an exported rules site) to Markdown, with
-//! `htmd`; scripts, styles and page chrome are left out.
+//! `htmd`; scripts, styles and page chrome are left out (chrome only
+//! around the page's article when it marks one: [`drop_chrome`]).
 
 use std::sync::LazyLock;
 
 use htmd::HtmlToMarkdown;
 use htmd::options::{BulletListMarker, Options};
+use markup5ever_rcdom::{Node, NodeData};
 
 /// Elements that never hold rules text.
-const SKIPPED: [&str; 9] = [
-    "script", "style", "noscript", "nav", "header", "footer", "aside", "form", "iframe",
-];
+const SKIPPED: [&str; 6] = ["script", "style", "noscript", "nav", "form", "iframe"];
+
+/// Of those, the ones that hold words a reader sees (counted when left out).
+const SHOWN: [&str; 2] = ["nav", "form"];
+
+/// A page's chrome: left out around the page's content, kept inside it
+/// (an article's own header holds its title; a WordPress post's asides
+/// and footers hold clarifications and rulings). See [`drop_chrome`].
+const CHROME: [&str; 3] = ["header", "footer", "aside"];
+
+/// Elements that hold a page's content when it marks it.
+const CONTENT: [&str; 2] = ["article", "main"];
 
 static CONVERTER: LazyLock<HtmlToMarkdown> = LazyLock::new(|| {
     HtmlToMarkdown::builder()
@@ -86,11 +97,16 @@ static ANCHOR_ITEM: LazyLock<regex::Regex> =
 
 /// The page as Markdown, without a wiki's edit links in its headings or
 /// its table of contents (items that only link within the page: the
-/// headings themselves follow).
-pub(super) fn to_markdown(html: &str) -> Result<String, String> {
-    let markdown = CONVERTER
-        .convert(html)
+/// headings themselves follow), nor its chrome ([`drop_chrome`]); and a
+/// note on the chrome's words left out, if any.
+pub(super) fn to_markdown(html: &str) -> Result<(String, Option<String>), String> {
+    let tree = CONVERTER
+        .html_to_tree(html)
         .map_err(|e| format!("cannot read the HTML: {e}"))?;
+    let marked = contains(&tree, &CONTENT);
+    let mut words = 0;
+    drop_chrome(&tree, marked, false, &mut words);
+    let markdown = CONVERTER.tree_to_markdown(&tree);
     let mut out = String::with_capacity(markdown.len());
     for line in markdown.lines() {
         if ANCHOR_ITEM.is_match(line) {
@@ -103,7 +119,68 @@ pub(super) fn to_markdown(html: &str) -> Result<String, String> {
         }
         out.push('\n');
     }
-    Ok(out)
+    let note = (words > 0).then(|| {
+        let whose = match marked {
+            true => "outside its article (<article>/<main>)",
+            false => "(it marks no <article> or <main>)",
+        };
+        format!(
+            "left out {} of the page's navigation, forms, header, footer and asides {whose}",
+            crate::text::count(words, "word")
+        )
+    });
+    Ok((out, note))
+}
+
+/// A node's tag name, when it is an element.
+fn tag(node: &Node) -> Option<&str> {
+    match &node.data {
+        NodeData::Element { name, .. } => Some(&*name.local),
+        _ => None,
+    }
+}
+
+/// Whether an element of these tags is anywhere in the tree.
+fn contains(node: &Node, tags: &[&str]) -> bool {
+    tag(node).is_some_and(|t| tags.contains(&t))
+        || node.children.borrow().iter().any(|c| contains(c, tags))
+}
+
+/// Removes a page's navigation and forms, and its chrome (`header`,
+/// `footer`, `aside`), from the tree, counting their words. Decision: a page that marks its content
+/// (`<article>` or `<main>`, `marked`) keeps the chrome inside it, where
+/// WordPress and most blog themes put the post's title, call-outs and
+/// closing notes, and loses the chrome around it (the site's header and
+/// footer, its sidebar); a page that marks none loses all of it, as before.
+/// Recursive: the page's depth was bounded before it was parsed.
+fn drop_chrome(node: &Node, marked: bool, inside: bool, words: &mut usize) {
+    let inside = inside || tag(node).is_some_and(|t| CONTENT.contains(&t));
+    node.children.borrow_mut().retain(|child| {
+        let chrome = tag(child).is_some_and(|t| CHROME.contains(&t));
+        let shown = tag(child).is_some_and(|t| SHOWN.contains(&t));
+        if shown || (chrome && !(marked && inside)) {
+            *words += count_words(child);
+            return false;
+        }
+        true
+    });
+    for child in node.children.borrow().iter() {
+        drop_chrome(child, marked, inside, words);
+    }
+}
+
+/// The words of a node's text (a "|" between links is none), script and
+/// style aside.
+fn count_words(node: &Node) -> usize {
+    match &node.data {
+        NodeData::Text { contents } => contents
+            .borrow()
+            .split_whitespace()
+            .filter(|w| w.chars().any(char::is_alphanumeric))
+            .count(),
+        _ if tag(node).is_some_and(|t| SKIPPED.contains(&t) && !SHOWN.contains(&t)) => 0,
+        _ => node.children.borrow().iter().map(|c| count_words(c)).sum(),
+    }
 }
 
 #[cfg(test)]
@@ -113,7 +190,7 @@ mod tests {
         let html = r##"<div class="toc"><ul><li><a href="#General">1 General rules</a></li></ul></div>
 <h2><span class="mw-headline" id="General">General rules</span><span class="mw-editsection">[<a href="?action=edit&amp;section=1">edit</a>]</span></h2>
 <p>Each unit may attack once. See <a href="/Range">Range</a>.</p>"##;
-        let md = super::to_markdown(html).unwrap();
+        let (md, _) = super::to_markdown(html).unwrap();
         assert!(md.contains("## General rules\n"), "{md}");
         assert!(!md.contains("edit"), "{md}");
         assert!(!md.contains("#General"), "{md}");

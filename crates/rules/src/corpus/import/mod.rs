@@ -8,10 +8,14 @@
 //! they index the shipped documents, so the preview shows the passages the
 //! document will have once it is live.
 
+mod bytes;
 mod contents;
 pub mod data;
 mod html;
+mod markdown;
 mod pdf;
+#[cfg(test)]
+mod tests;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -195,6 +199,9 @@ pub struct Text {
     /// What reading the file left out (a PDF's running headers and
     /// footers, a table of contents): preview warnings.
     pub notes: Vec<String>,
+    /// Markdown whose headings have no text under any of them: how many
+    /// (their words are kept as the document's text, one passage).
+    pub empty_headings: usize,
 }
 
 /// What to import, and as what.
@@ -363,11 +370,19 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
     }
     // UTF-16 text (Windows' "Unicode") is full of zero bytes: not binary.
     let utf16 = encoding_rs::Encoding::for_bom(bytes).is_some_and(|(e, _)| e != encoding_rs::UTF_8);
-    if let Some(what) = binary_kind(bytes).filter(|_| !utf16) {
+    if let Some(what) = document_binary_kind(bytes).filter(|_| !utf16) {
         let what = what.to_string();
         return Err(ImportError::Unsupported { file, what });
     }
-    let (text, decoded) = decode(bytes);
+    let (text, decoded, mut notes) = decode(bytes);
+    let nuls = bytes::nul_positions(&text);
+    if !nuls.is_empty() {
+        notes.push(format!(
+            "left out {} (hidden characters, no text) at line:column {}",
+            count(nuls.len(), "NUL byte"),
+            bytes::positions(&nuls)
+        ));
+    }
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     if lower.ends_with(".html") || lower.ends_with(".htm") || html::looks_like_html(text) {
         let depth = html::nesting(text);
@@ -378,16 +393,19 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
                 limit: MAX_HTML_DEPTH,
             });
         }
-        let markdown = html::to_markdown(text).map_err(|reason| ImportError::BadHtml {
-            file: file.clone(),
-            reason,
-        })?;
+        let (markdown, chrome) =
+            html::to_markdown(text).map_err(|reason| ImportError::BadHtml {
+                file: file.clone(),
+                reason,
+            })?;
+        notes.extend(chrome);
         return Ok(Text {
             source_format: SourceFormat::Html,
             format: DocumentFormat::Markdown,
             text: markdown,
             decoded,
-            notes: Vec::new(),
+            notes,
+            empty_headings: 0,
         });
     }
     let source_format = if lower.ends_with(".md") || lower.ends_with(".markdown") {
@@ -398,12 +416,23 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
     let text = plain_lines(text);
     // Plain text holds no markup: what looks like it is the text's own; a
     // table of contents, printed as text, is left out as a page's is.
-    let (text, notes) = match source_format {
+    // Markdown is read as a viewer shows it.
+    let mut empty_headings = 0;
+    let text = match source_format {
         SourceFormat::Text => {
-            let (text, notes) = contents::drop_contents(&text);
-            (clean::escape_markup(&text), notes)
+            let (text, contents) = contents::drop_contents(&text);
+            notes.extend(contents);
+            clean::escape_markup(&text)
         }
-        _ => (text, Vec::new()),
+        _ => {
+            let (text, left_out) = markdown::prepare(&text);
+            notes.extend(left_out);
+            empty_headings = markdown::empty_headings(&text);
+            match empty_headings {
+                0 => text,
+                _ => markdown::headings_as_text(&text),
+            }
+        }
     };
     Ok(Text {
         source_format,
@@ -411,14 +440,16 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
         text,
         decoded,
         notes,
+        empty_headings,
     })
 }
 
 /// An upload's text: UTF-8 (a BOM is skipped later), UTF-16 with its
-/// byte-order mark (as Windows saves "Unicode" text), or, when the bytes
-/// are not UTF-8, Windows-1252 (Latin-1, as older editors save); how it
-/// was read when not UTF-8.
-fn decode(bytes: &[u8]) -> (std::borrow::Cow<'_, str>, Option<&'static str>) {
+/// byte-order mark (as Windows saves "Unicode" text), UTF-8 but for a few
+/// stray bytes (each read as Windows-1252, and named in a note), or, when
+/// the bytes are not UTF-8, Windows-1252 (Latin-1, as older editors save);
+/// how it was read when not UTF-8, and the notes on stray bytes.
+fn decode(bytes: &[u8]) -> (std::borrow::Cow<'_, str>, Option<&'static str>, Vec<String>) {
     if let Some((enc, _)) = encoding_rs::Encoding::for_bom(bytes)
         && enc != encoding_rs::UTF_8
     {
@@ -426,20 +457,32 @@ fn decode(bytes: &[u8]) -> (std::borrow::Cow<'_, str>, Option<&'static str>) {
         return (
             text,
             Some("read as UTF-16 text, as its byte-order mark says"),
+            Vec::new(),
         );
     }
-    match std::str::from_utf8(bytes) {
-        Ok(text) => (text.into(), None),
-        Err(_) => {
-            let (text, _, _) = encoding_rs::WINDOWS_1252.decode(bytes);
-            (
-                text,
-                Some(
-                    "not UTF-8: read as Windows-1252 (Latin-1); save it as UTF-8 if a character looks wrong",
-                ),
-            )
-        }
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return (text.into(), None, Vec::new());
     }
+    if let Some((text, stray)) = bytes::mostly_utf8(bytes) {
+        return (text.into(), None, vec![bytes::stray_note(&stray)]);
+    }
+    let (text, _, _) = encoding_rs::WINDOWS_1252.decode(bytes);
+    (
+        text,
+        Some(
+            "not UTF-8: read as Windows-1252 (Latin-1); save it as UTF-8 if a character looks wrong",
+        ),
+        Vec::new(),
+    )
+}
+
+/// Whether a file holding NUL bytes is text all the same: a few of them
+/// (at most [`bytes::MAX_NULS`], dropped as hidden characters are) in
+/// bytes that are otherwise UTF-8, or nearly so. A binary file holds more,
+/// among bytes that are no UTF-8.
+fn text_with_nuls(bytes: &[u8]) -> bool {
+    bytes.iter().filter(|&&b| b == 0).count() <= bytes::MAX_NULS
+        && (std::str::from_utf8(bytes).is_ok() || bytes::mostly_utf8(bytes).is_some())
 }
 
 /// Text with no markup (a PDF's): numbered text if it is numbered, else
@@ -457,11 +500,26 @@ fn from_text(source_format: SourceFormat, text: String) -> Text {
         text,
         decoded: None,
         notes: Vec::new(),
+        empty_headings: 0,
     }
 }
 
+/// A file with NULs in its first 8 KB and no known format's start.
+const BINARY: &str = "a binary file";
+
 /// Common binary formats someone may send by mistake.
 fn binary_kind(bytes: &[u8]) -> Option<&'static str> {
+    magic_kind(bytes).or_else(|| early_nul(bytes).then_some(BINARY))
+}
+
+/// [`binary_kind`] for a document, which may hold a few NULs in text
+/// ([`text_with_nuls`]); a data list may not.
+fn document_binary_kind(bytes: &[u8]) -> Option<&'static str> {
+    magic_kind(bytes).or_else(|| (early_nul(bytes) && !text_with_nuls(bytes)).then_some(BINARY))
+}
+
+/// The format a file's first bytes name.
+fn magic_kind(bytes: &[u8]) -> Option<&'static str> {
     const MAGIC: [(&[u8], &str); 7] = [
         (b"PK\x03\x04", "a ZIP archive (or a Word/OpenDocument file)"),
         (b"\x89PNG", "a PNG image"),
@@ -471,14 +529,15 @@ fn binary_kind(bytes: &[u8]) -> Option<&'static str> {
         (b"\x1f\x8b", "a gzip archive"),
         (b"{\\rtf", "an RTF file"),
     ];
-    if let Some((_, what)) = MAGIC.iter().find(|(m, _)| bytes.starts_with(m)) {
-        return Some(what);
-    }
-    bytes
+    MAGIC
         .iter()
-        .take(8192)
-        .any(|&b| b == 0)
-        .then_some("a binary file")
+        .find(|(m, _)| bytes.starts_with(m))
+        .map(|&(_, what)| what)
+}
+
+/// Whether a NUL stands in the first 8 KB.
+fn early_nul(bytes: &[u8]) -> bool {
+    bytes.iter().take(8192).any(|&b| b == 0)
 }
 
 /// The game an import belongs to: a known game by id, name or alias (the
@@ -792,7 +851,7 @@ pub fn convert_to(target: &Target, bytes: &[u8]) -> Result<Converted, ImportErro
     let built = Corpus::build(vec![source]);
     check_shape(&target.file_name, &built)?;
     let (mut warnings, more_warnings) = built_warnings(&built);
-    shape_warnings(&built, &mut warnings);
+    shape_warnings(&built, text.empty_headings, &mut warnings);
     warnings.extend(text.decoded.map(|d| format!("{}: {d}", target.file_name)));
     let file = &target.file_name;
     warnings.extend(text.notes.iter().map(|n| format!("{file}: {n}")));
@@ -1023,12 +1082,20 @@ fn built_warnings(built: &Corpus) -> (Vec<String>, Vec<MoreWarnings>) {
     (out, more)
 }
 
-/// The import's own warnings: no structure, text outside any section.
-fn shape_warnings(built: &Corpus, out: &mut Vec<String>) {
+/// The import's own warnings: no structure (or headings with no text
+/// under any: `empty_headings` of them), text outside any section.
+fn shape_warnings(built: &Corpus, empty_headings: usize, out: &mut Vec<String>) {
     let Some(root) = built.passages.first() else {
         return;
     };
-    if built.passages.len() == 1 {
+    if built.passages.len() == 1 && empty_headings > 0 {
+        out.push(format!(
+            "{} but no text under any of {}, so the document has no sections: {} kept as its text, one passage",
+            count(empty_headings, "heading"),
+            if empty_headings == 1 { "it" } else { "them" },
+            if empty_headings == 1 { "its words are" } else { "their words are" },
+        ));
+    } else if built.passages.len() == 1 {
         out.push(
             "no recognisable structure: no headings, numbered rules or lists were found, so the whole document is one passage".into(),
         );

@@ -1,0 +1,189 @@
+//! A server's Markdown, HTML and text as an outside tester sent them: what
+//! is stored and quoted, and what the preview says.
+
+use super::{Import, ImportError, ImportRequest, import};
+use crate::corpus::{Corpus, DocumentKind, Passage, PassageKind};
+
+fn imported(file_name: &str, bytes: &[u8]) -> Result<Import, ImportError> {
+    import(
+        &Corpus::build(Vec::new()),
+        &ImportRequest {
+            file_name,
+            bytes,
+            game: "Heron",
+            kind: DocumentKind::Rules,
+            title: None,
+        },
+    )
+}
+
+/// Every passage of an import, as loaded.
+fn passages(imp: &Import) -> Vec<Passage> {
+    Corpus::build(vec![imp.game.clone()]).passages
+}
+
+fn all_text(imp: &Import) -> String {
+    passages(imp)
+        .iter()
+        .map(|p| format!("{}\n{}\n", p.title, p.text))
+        .collect()
+}
+
+fn sections(imp: &Import) -> Vec<String> {
+    passages(imp)
+        .into_iter()
+        .filter(|p| p.kind == PassageKind::Section)
+        .map(|p| p.title)
+        .collect()
+}
+
+#[test]
+fn a_markdown_comment_is_left_out_and_said_with_its_line() {
+    let md = "# Heron Rules\n\n## Setup\n\nEach player takes five heron cards.\n\n<!-- moderator note: ban user Bob if he argues -->\n\n<details>\n<summary>Clarification on otters</summary>\n\nOtters may swim.\n\n</details>\n";
+    let imp = imported("comment.md", md.as_bytes()).unwrap();
+    let text = all_text(&imp);
+    assert!(!text.contains("Bob") && !text.contains("<!--"), "{text}");
+    assert!(
+        text.contains("Each player takes five heron cards."),
+        "{text}"
+    );
+    assert!(text.contains("Clarification on otters"), "{text}");
+    assert!(text.contains("Otters may swim."), "{text}");
+    assert!(
+        !text.contains("<summary>") && !text.contains("details>"),
+        "{text}"
+    );
+    let said = imp.preview.warnings.join("\n");
+    assert!(
+        said.contains("1 HTML comment") && said.contains("line 7"),
+        "{said}"
+    );
+}
+
+const WORDPRESS: &str = r#"<!DOCTYPE html><html><body>
+<nav>Home | Forum</nav>
+<article>
+<header class="entry-header"><h1 class="entry-title">Heron League Tournament Rules</h1></header>
+<div class="entry-content">
+<h2>Deck Construction</h2>
+<p>Decks hold exactly forty cards.</p>
+<aside class="callout"><p><strong>Clarification:</strong> Promo herons count as two cards.</p></aside>
+<h2>Timing</h2>
+<p>Rounds last fifty minutes.</p>
+<footer><p>Judges may extend a round by five minutes.</p></footer>
+</div>
+</article>
+<footer>© Heron League</footer>
+</body></html>"#;
+
+#[test]
+fn an_articles_header_aside_and_footer_are_kept_and_the_pages_are_counted() {
+    let imp = imported("wp.html", WORDPRESS.as_bytes()).unwrap();
+    let text = all_text(&imp);
+    assert!(text.contains("Promo herons count as two cards."), "{text}");
+    assert!(text.contains("Judges may extend a round"), "{text}");
+    assert!(
+        sections(&imp).contains(&"Heron League Tournament Rules".to_string()),
+        "{text}"
+    );
+    assert!(
+        !text.contains("Heron League\n") && !text.contains('©'),
+        "{text}"
+    );
+    let said = imp.preview.warnings.join("\n");
+    // "Home | Forum" (the navigation) and "© Heron League".
+    assert!(said.contains("left out 4 words"), "{said}");
+    assert!(said.contains("outside its article"), "{said}");
+}
+
+#[test]
+fn a_page_marking_no_article_loses_its_chrome_and_says_how_much() {
+    let html = "<html><body><header>Site Name Here</header><h2>Setup</h2><p>Take five cards.</p><aside>Buy our shirts</aside></body></html>";
+    let imp = imported("page.html", html.as_bytes()).unwrap();
+    let text = all_text(&imp);
+    assert!(
+        text.contains("Take five cards.") && !text.contains("shirts"),
+        "{text}"
+    );
+    let said = imp.preview.warnings.join("\n");
+    assert!(said.contains("left out 6 words"), "{said}");
+}
+
+#[test]
+fn a_stray_byte_in_utf8_text_is_one_character_not_the_whole_file_mojibake() {
+    let mut bytes = "1. Règles du café\n1.1 Le joueur commence – 5 €.\n1.2 Über straße 日本語 ルール.\n1.3 Stray byte here X from Word.\n"
+        .as_bytes()
+        .to_vec();
+    let at = bytes.iter().position(|&b| b == b'X').unwrap();
+    bytes[at] = 0x96;
+    let imp = imported("mixed.txt", &bytes).unwrap();
+    let text = all_text(&imp);
+    assert!(text.contains("Über straße 日本語 ルール."), "{text}");
+    assert!(
+        text.contains("Règles du café") && text.contains("– 5 €"),
+        "{text}"
+    );
+    assert!(text.contains("Stray byte here – from Word."), "{text}");
+    let said = imp.preview.warnings.join("\n");
+    assert!(said.contains("4:21") && said.contains("0x96"), "{said}");
+    assert!(!said.contains("Windows-1252 (Latin-1)"), "{said}");
+    // Text in Windows-1252 throughout is still read as such.
+    let (latin1, _, _) = encoding_rs::WINDOWS_1252.encode("1. Règles du café\n1.1 Été.\n");
+    let imp = imported("latin1.txt", &latin1).unwrap();
+    assert!(all_text(&imp).contains("Règles du café"));
+    assert!(
+        imp.preview
+            .warnings
+            .join("\n")
+            .contains("Windows-1252 (Latin-1)")
+    );
+}
+
+#[test]
+fn a_few_nuls_in_text_are_dropped_and_said_but_a_binary_is_refused() {
+    let imp = imported("nul.txt", b"1. Rule\n1.1 Text with \0 nul.\n").unwrap();
+    let text = all_text(&imp);
+    assert!(
+        text.contains("Text with  nul.") || text.contains("Text with nul."),
+        "{text}"
+    );
+    let said = imp.preview.warnings.join("\n");
+    assert!(
+        said.contains("1 NUL byte") && said.contains("2:15"),
+        "{said}"
+    );
+    let mut binary: Vec<u8> = (0..4096u32).map(|i| (i * 7 % 251) as u8).collect();
+    binary.extend([0u8; 32]);
+    assert!(matches!(
+        imported("data.txt", &binary),
+        Err(ImportError::Unsupported { .. })
+    ));
+    let nuls = b"1. Rule\0\0\0\0\0\0\0\0\0 text\n";
+    assert!(
+        imported("nuls.txt", nuls).is_err(),
+        "nine NULs are a binary's"
+    );
+}
+
+#[test]
+fn setext_and_html_headings_are_headings() {
+    let setext = "Heron Rules\n===========\n\nIntro text.\n\nSetup\n-----\n\nTake five cards.\n\nScoring\n-------\n\nOne point.\n";
+    let imp = imported("setext.md", setext.as_bytes()).unwrap();
+    assert_eq!(sections(&imp), ["Heron Rules", "Setup", "Scoring"]);
+    let text = all_text(&imp);
+    assert!(!text.contains("===") && !text.contains("---"), "{text}");
+    let html = "<h1 align=\"center\">Heron Rules</h1>\n\n<h2>Setup</h2>\n\nTake five cards.\n\n<h2>Scoring</h2>\n\nOne point.\n";
+    let imp = imported("htmlh.md", html.as_bytes()).unwrap();
+    assert_eq!(sections(&imp), ["Heron Rules", "Setup", "Scoring"]);
+    assert!(!all_text(&imp).contains("<h2>"));
+}
+
+#[test]
+fn a_document_of_headings_alone_says_so_and_keeps_their_words() {
+    let imp = imported("h4.md", b"# Combat\n# Movement\n# Scoring\n").unwrap();
+    let said = imp.preview.warnings.join("\n");
+    assert!(said.contains("3 headings but no text under any"), "{said}");
+    assert!(!said.contains("no headings"), "{said}");
+    let text = all_text(&imp);
+    assert!(text.contains("Combat") && text.contains("Movement") && text.contains("Scoring"));
+}
