@@ -2,7 +2,7 @@
 //! format writing into [`super::emit::DocBuilder`]), then resolves
 //! cross-references.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::emit::DocBuilder;
 use super::refs::{self, RawRef};
@@ -369,14 +369,18 @@ fn compact(
         card_lists: Vec::new(),
         data_documents: Vec::new(),
     };
+    // Each passage's references once each, found by hashing (a `contains`
+    // over a passage's references made a paragraph of links quadratic).
+    let titles = refs::Titles::new(&corpus);
+    let mut seen: HashSet<(PassageIdx, CrossRef)> = HashSet::new();
     for (old, raw) in raw_refs {
         let idx = new_index[old];
         if idx == usize::MAX {
             continue;
         }
-        let r = refs::resolve(&corpus, idx, &raw);
+        let r = refs::resolve(&corpus, &titles, idx, &raw);
         let p = &mut corpus.passages[idx];
-        if !p.refs.contains(&r) && r.target.as_deref() != Some(p.id.as_str()) {
+        if r.target.as_deref() != Some(p.id.as_str()) && seen.insert((idx, r.clone())) {
             p.refs.push(r);
         }
     }

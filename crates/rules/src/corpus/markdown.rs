@@ -2,6 +2,7 @@
 //! lists, `-`/`•` bullets with `»` sub-bullets, blockquote notes, GitBook
 //! `{% hint %}` blocks and "Related Topics" lists.
 
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -33,6 +34,10 @@ struct State {
     current: Option<PassageIdx>,
     last_blank: bool,
     hint: Option<(usize, Vec<String>)>,
+    /// Items added under each passage so far: an item's position among
+    /// its siblings (counting them for each item made a long list
+    /// quadratic).
+    item_counts: HashMap<PassageIdx, usize>,
 }
 
 fn indent_of(s: &str) -> usize {
@@ -64,6 +69,7 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
         current: None,
         last_blank: true,
         hint: None,
+        item_counts: HashMap::new(),
     };
     for (n, line) in lines {
         let trimmed = line.trim();
@@ -193,12 +199,7 @@ fn add_item(
         st.items.pop();
     }
     let parent = st.items.last().map_or_else(|| section(b, st), |i| i.idx);
-    let ordinal = b.passages[parent]
-        .children
-        .iter()
-        .filter(|&&c| b.passages[c].kind == PassageKind::Item)
-        .count()
-        + 1;
+    let ordinal = st.item_counts.get(&parent).copied().unwrap_or(0) + 1;
     let mut segment = number.map_or_else(|| ordinal.to_string(), str::to_string);
     let mut id = b.child_id(parent, &segment);
     if number.is_some() && b.by_id.contains_key(&id) {
@@ -208,6 +209,7 @@ fn add_item(
     }
     let (text, _) = clean::clean_inline(raw);
     let idx = b.add(parent, id, PassageKind::Item, item_title(&text), n);
+    st.item_counts.insert(parent, ordinal);
     b.append(idx, raw, "\n");
     st.items.push(Item { indent, idx });
     st.current = Some(idx);

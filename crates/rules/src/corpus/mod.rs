@@ -60,7 +60,7 @@ pub enum PassageKind {
 }
 
 /// A cross-reference found in a passage.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct CrossRef {
     /// The text that made the reference ("See 15.0 – Movement", "Active Player").
     pub label: String,
@@ -337,8 +337,9 @@ impl Corpus {
                 };
                 let amended = &self.passages[t];
                 if amended.game == p.game && rules(amended) {
+                    // Passages come in order: a repeat is the last one.
                     let list = out.entry(t).or_default();
-                    if !list.contains(&i) {
+                    if list.last() != Some(&i) {
                         list.push(i);
                     }
                 }

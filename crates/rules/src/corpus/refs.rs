@@ -1,6 +1,7 @@
 //! Cross-references: found in text or links, resolved to passage ids where
 //! the target is indexed, kept as unresolved labels otherwise.
 
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -118,7 +119,12 @@ fn starts_a_list(text: &str, c: &regex::Captures) -> bool {
 }
 
 /// Resolves a reference made by passage `from`.
-pub(super) fn resolve(corpus: &Corpus, from: PassageIdx, raw: &RawRef) -> CrossRef {
+pub(super) fn resolve(
+    corpus: &Corpus,
+    titles: &Titles,
+    from: PassageIdx,
+    raw: &RawRef,
+) -> CrossRef {
     let p = &corpus.passages[from];
     let game = &p.game;
     match raw {
@@ -164,17 +170,17 @@ pub(super) fn resolve(corpus: &Corpus, from: PassageIdx, raw: &RawRef) -> CrossR
         },
         RawRef::Name(label) => CrossRef {
             label: label.clone(),
-            target: by_title(corpus, game, label),
+            target: by_title(corpus, titles, game, label),
         },
         RawRef::Link { label, url } => {
             let from_url = url
                 .rsplit('/')
                 .next()
                 .map(|s| s.trim_start_matches("r_").replace('_', " "))
-                .and_then(|name| by_title(corpus, game, &name));
+                .and_then(|name| by_title(corpus, titles, game, &name));
             CrossRef {
                 label: label.clone(),
-                target: from_url.or_else(|| by_title(corpus, game, label)),
+                target: from_url.or_else(|| by_title(corpus, titles, game, label)),
             }
         }
     }
@@ -199,17 +205,29 @@ fn top_section(corpus: &Corpus, mut idx: PassageIdx) -> Option<PassageIdx> {
     }
 }
 
+/// The sections and documents of a corpus by game and folded title, the
+/// first of each in corpus order: a link or a named reference is resolved
+/// by one lookup (a scan of every passage for each made a page of links
+/// convert in quadratic time).
+pub(super) struct Titles(HashMap<(String, String), PassageIdx>);
+
+impl Titles {
+    pub(super) fn new(corpus: &Corpus) -> Titles {
+        let mut map = HashMap::new();
+        for (i, p) in corpus.passages.iter().enumerate() {
+            if matches!(p.kind, PassageKind::Section | PassageKind::Document) {
+                let key = (p.game.clone(), crate::text::fold(&p.title));
+                map.entry(key).or_insert(i);
+            }
+        }
+        Titles(map)
+    }
+}
+
 /// A section or document of the game whose title is this name.
-fn by_title(corpus: &Corpus, game: &str, name: &str) -> Option<String> {
-    let key = crate::text::fold(name);
-    corpus
-        .passages
-        .iter()
-        .filter(|p| {
-            p.game == game && matches!(p.kind, PassageKind::Section | PassageKind::Document)
-        })
-        .find(|p| crate::text::fold(&p.title) == key)
-        .map(|p| p.id.clone())
+fn by_title(corpus: &Corpus, titles: &Titles, game: &str, name: &str) -> Option<String> {
+    let key = (game.to_string(), crate::text::fold(name));
+    titles.0.get(&key).map(|&i| corpus.passages[i].id.clone())
 }
 
 #[cfg(test)]
