@@ -12,8 +12,10 @@ use super::{PassageIdx, PassageKind, clean};
 
 static HEADING: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(#{1,6})\s+(.*?)\s*#*\s*$").unwrap());
+/// An ordered list item: up to nine digits, as CommonMark reads one (four
+/// folded every item from 10000 on into item 9999's text).
 static ORDERED: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(\s*)([0-9]{1,4})[.)]\s+(.*)$").unwrap());
+    LazyLock::new(|| Regex::new(r"^(\s*)([0-9]{1,9})[.)]\s+(.*)$").unwrap());
 static BULLET: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\s*)([•\-*+])\s+(.*)$").unwrap());
 static SUB_BULLET: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\s*)»\s*(.*)$").unwrap());
 static RELATED: LazyLock<Regex> =

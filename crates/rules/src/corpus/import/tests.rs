@@ -220,3 +220,20 @@ fn a_paragraph_of_links_and_a_long_list_convert_in_linear_time() {
         assert!(marked < plain * 10, "{name}: {marked:?} against {plain:?}");
     }
 }
+
+#[test]
+fn numbered_items_past_9999_keep_their_own_numbers() {
+    let md: String = (9_998..=10_001)
+        .map(|n| format!("{n}. Item number {n}.\n"))
+        .collect();
+    let imp = imported("items.md", md.as_bytes()).unwrap();
+    let ids: Vec<String> = imp.preview.passages.iter().map(|p| p.id.clone()).collect();
+    for n in 9_998..=10_001 {
+        assert!(ids.contains(&format!("heron:{n}")), "{ids:?}");
+    }
+    let nine = passages(&imp)
+        .into_iter()
+        .find(|p| p.id == "heron:9999")
+        .unwrap();
+    assert!(!nine.text.contains("10000"), "{}", nine.text);
+}
