@@ -21,6 +21,7 @@ pub(super) type Stray = (usize, usize, u8);
 pub(super) fn mostly_utf8(bytes: &[u8]) -> Option<(String, Vec<Stray>)> {
     let mut out = String::with_capacity(bytes.len() + 16);
     let mut stray = Vec::new();
+    let mut at = Position { line: 1, column: 0 };
     let mut rest = bytes;
     loop {
         let (good, bad) = match std::str::from_utf8(rest) {
@@ -33,29 +34,40 @@ pub(super) fn mostly_utf8(bytes: &[u8]) -> Option<(String, Vec<Stray>)> {
             }
         };
         out.push_str(good);
+        at.pass(good);
         rest = &rest[good.len() + bad.len()..];
         for &b in bad {
-            let (line, column) = position_at_end(&out);
-            stray.push((line, column + 1, b));
+            stray.push((at.line, at.column + 1, b));
             let byte = [b];
             let (c, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(&byte);
             out.push_str(&c);
+            at.pass(&c);
         }
         if rest.is_empty() {
             break;
         }
     }
-    let valid = out.chars().filter(|c| !c.is_ascii()).count() - stray.len();
+    let valid = (out.chars().filter(|c| !c.is_ascii()).count()).saturating_sub(stray.len());
     (!stray.is_empty() && stray.len() <= valid).then_some((out, stray))
 }
 
-/// The line and column (from 1 and 0) after the last character of `text`.
-/// Called once per stray byte, of which a file read this way has few (they
-/// are at most its valid non-ASCII characters, and a warning names them).
-fn position_at_end(text: &str) -> (usize, usize) {
-    let line = text.bytes().filter(|&b| b == b'\n').count() + 1;
-    let start = text.rfind('\n').map_or(0, |i| i + 1);
-    (line, text[start..].chars().count())
+/// The line (from 1) and column (from 0) reached in the text read so far,
+/// moved on as it is read: a file of many stray bytes is read in one pass.
+struct Position {
+    line: usize,
+    column: usize,
+}
+
+impl Position {
+    fn pass(&mut self, text: &str) {
+        match text.rfind('\n') {
+            Some(last) => {
+                self.line += text.bytes().filter(|&b| b == b'\n').count();
+                self.column = text[last + 1..].chars().count();
+            }
+            None => self.column += text.chars().count(),
+        }
+    }
 }
 
 /// Where each NUL of a text stands (line, column, from 1).
@@ -118,6 +130,27 @@ mod tests {
         assert!(text.contains("Über straße 日本語"), "{text}");
         assert!(text.contains("Stray – here"), "{text}");
         assert_eq!(stray, vec![(3, 7, 0x96)]);
+    }
+
+    #[test]
+    fn stray_bytes_are_placed_in_one_pass_over_many_lines() {
+        let mut bytes = Vec::new();
+        for _ in 0..20_000 {
+            bytes.extend("é \x01\n".as_bytes());
+        }
+        for b in bytes.iter_mut().filter(|b| **b == 1) {
+            *b = 0x96;
+        }
+        let t = std::time::Instant::now();
+        let (_, stray) = mostly_utf8(&bytes).expect("as many valid characters as stray bytes");
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(2),
+            "{:?}",
+            t.elapsed()
+        );
+        assert_eq!(stray.len(), 20_000);
+        assert_eq!(stray[1], (2, 3, 0x96));
+        assert_eq!(stray[19_999], (20_000, 3, 0x96));
     }
 
     #[test]
