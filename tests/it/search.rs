@@ -1078,6 +1078,130 @@ fn a_game_named_once_carries_to_the_next_parts() {
     );
 }
 
+/// A part whose text names several games is asked in each of them, each
+/// citing the rule numbers its own stretch of the text names (found by
+/// outside testers: "whats 3.2 in ti4 and 4.1 in ashes" was one part citing
+/// TI4's 3.2 and 4.1; "how do attacks work in magewinds and legion?"
+/// searched Magewinds alone).
+#[test]
+fn each_game_a_part_names_gets_the_part() {
+    use arbiter::search::PartGame;
+    let app = common::app();
+    let games = |r: &arbiter::app::AskReply| -> Vec<Option<String>> {
+        r.parts.iter().map(|p| p.game.clone()).collect()
+    };
+    let r = app
+        .ask("whats 3.2 in ti4 and 4.1 in ashes", None, 3)
+        .unwrap();
+    assert_eq!(
+        games(&r),
+        [Some("ti4".to_string()), Some("ashes".to_string())],
+        "{:?}",
+        r.parts
+    );
+    assert_eq!(
+        r.parts[0].ids.first().map(String::as_str),
+        Some("ti4:action-phase.3.2"),
+        "{:?}",
+        r.parts
+    );
+    // TI4's 4.1 is not cited: the number is said of Ashes.
+    assert!(
+        !r.parts[0].ids.contains(&"ti4:action-phase.4.1".to_string()),
+        "{:?}",
+        r.parts
+    );
+    // "4.1" names two Ashes rules (a unit's and a phoenixborn's attack):
+    // none is cited, and no TI4 rule stands in for them.
+    assert!(
+        r.parts[1].ids.iter().all(|id| id.starts_with("ashes:")),
+        "{:?}",
+        r.parts
+    );
+    for (q, want) in [
+        (
+            "does a ti4 dreadnought or an ashes unit attack twice?",
+            ["ti4", "ashes"],
+        ),
+        (
+            "how do attacks work in magewinds and legion?",
+            ["magewinds", "legion"],
+        ),
+    ] {
+        let r = app.ask(q, None, 3).unwrap();
+        let want: Vec<Option<String>> = want.iter().map(|g| Some(g.to_string())).collect();
+        assert_eq!(games(&r), want, "{q}: {:?}", r.parts);
+        for p in &r.parts {
+            assert_eq!(p.why, Some(PartGame::OneOfNamed), "{q}: {:?}", r.parts);
+            let game = p.game.as_deref().unwrap_or_default();
+            assert!(
+                p.ids.iter().all(|id| id.starts_with(&format!("{game}:"))),
+                "{q}: {:?}",
+                r.parts
+            );
+        }
+    }
+    // The second game's part has its own passages.
+    let r = app
+        .ask("how do attacks work in magewinds and legion?", None, 3)
+        .unwrap();
+    assert!(!r.parts[1].ids.is_empty(), "{:?}", r.parts);
+    // A game given with the question is every part's: no split.
+    let r = app
+        .ask(
+            "how do attacks work in magewinds and legion?",
+            Some("legion"),
+            3,
+        )
+        .unwrap();
+    assert!(r.parts.is_empty(), "{:?}", r.parts);
+}
+
+/// A part carried to the game an earlier part named stays in it when its
+/// words are no one other game's own, and says that game's rules do not
+/// answer it (found by an outside tester: "ti4: … also can my dreadnought
+/// attack twice?" was answered from Star Wars: Legion); one whose words are
+/// one other game's own is read outside it, and says why.
+#[test]
+fn a_carried_part_stays_in_its_game_unless_its_words_are_another_games() {
+    use arbiter::search::PartGame;
+    let app = common::app();
+    let r = app
+        .ask(
+            "ti4: what is the agenda phase? also can my dreadnought attack twice?",
+            None,
+            3,
+        )
+        .unwrap();
+    assert_eq!(r.parts.len(), 2, "{:?}", r.parts);
+    assert_eq!(r.parts[1].game.as_deref(), Some("ti4"), "{:?}", r.parts);
+    assert_eq!(r.parts[1].why, Some(PartGame::Carried), "{:?}", r.parts);
+    assert!(
+        r.results.iter().all(|x| x.game == "ti4"),
+        "{:?}",
+        r.results.iter().map(|x| &x.id).collect::<Vec<_>>()
+    );
+    let text = arbiter::render::text::ask(&r, arbiter::render::text::Style { ansi: false });
+    assert!(
+        text.contains("Part 2 of 2, in ti4 (named earlier)"),
+        "{text}"
+    );
+    let r = app
+        .ask(
+            "1) ti4: can i pass before my strat card 2) can an exhausted phoenixborn guard",
+            None,
+            3,
+        )
+        .unwrap();
+    assert_eq!(r.parts[1].game.as_deref(), Some("ashes"), "{:?}", r.parts);
+    assert!(
+        matches!(&r.parts[1].why, Some(PartGame::Left { carried, words })
+            if carried == "ti4" && words.iter().any(|w| w == "phoenixborn")),
+        "{:?}",
+        r.parts
+    );
+}
+
 /// A number that is a loaded rule's number ("13.4", or "4.1" that ends
 /// `ti4:action-phase.4.1`) is a citation, not a word no rule uses, and the
 /// one passage it names is among the results (found by an outside tester:

@@ -225,6 +225,12 @@ pub struct AskPart {
     pub confidence: Confidence,
     /// Its best passages that the reply shows (all among `results`), best first.
     pub ids: Vec<String>,
+    /// The game it was searched in (with none, its first passage's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    /// Why that game, when its own text does not name it (or names others too).
+    #[serde(skip_serializing_if = "Option::is_none", flatten)]
+    pub why: Option<crate::search::PartGame>,
 }
 
 /// A part of a reply (`None`: results of no part) and its numbered results.
@@ -879,6 +885,8 @@ impl App {
                     .iter()
                     .map(|&i| self.corpus.passages[i].id.clone())
                     .collect(),
+                game: p.game.clone(),
+                why: p.why.clone(),
             })
             .collect();
         let ignored = not_card_words(outcome.ignored, &opts.card_names);

@@ -146,7 +146,29 @@ pub fn part_heading(reply: &AskReply, part: &crate::app::AskPart) -> String {
     };
     // On one line: a part's line breaks would end the heading early.
     let question = arbiter_text::single_spaced(&part.question);
-    format!("Part {n} of {}: “{question}” ({label})", reply.parts.len())
+    let of = reply.parts.len();
+    format!(
+        "Part {n} of {of}{}: “{question}” ({label})",
+        part_game(part)
+    )
+}
+
+/// The game a part was searched in, when its text alone does not say:
+/// ", in ti4 (named earlier)", ", in ashes (not ti4, named earlier, whose
+/// rules do not use “phoenixborn”)".
+fn part_game(part: &crate::app::AskPart) -> String {
+    use crate::search::PartGame;
+    let game = part.game.as_deref().unwrap_or("any game");
+    match &part.why {
+        None => String::new(),
+        Some(PartGame::OneOfNamed) => format!(", in {game}"),
+        Some(PartGame::Carried) => format!(", in {game} (named earlier)"),
+        Some(PartGame::Left { carried, words }) => {
+            let words: Vec<String> = words.iter().take(6).map(|w| format!("“{w}”")).collect();
+            let words = words.join(", ");
+            format!(", in {game} (not {carried}, named earlier, whose rules do not use {words})")
+        }
+    }
 }
 
 fn ask_result(out: &mut String, n: usize, r: &crate::app::AskResult, style: Style) {

@@ -199,6 +199,46 @@ pub struct Part {
     /// Its best passages, best first (every one also in the outcome's hits
     /// when within the limit).
     pub hits: Vec<PassageIdx>,
+    /// The game it was searched in (with no game, its first passage's).
+    pub game: Option<String>,
+    /// Why that game, when the reply should say so.
+    pub why: Option<PartGame>,
+}
+
+/// Why a part was searched in its game, when its own text does not say.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "why")]
+pub enum PartGame {
+    /// Its text names several games, this one among them: each of them
+    /// gets the part ("does a ti4 dreadnought or an ashes unit…").
+    OneOfNamed,
+    /// An earlier part named it: this part names no game and its words
+    /// are not one other game's. Its rules may not answer it, and the
+    /// reply then says so rather than answer from another game.
+    Carried,
+    /// An earlier part named `carried`, whose rules do not use `words`,
+    /// and one of those words is one other game's own: the part was read
+    /// outside `carried` ("1) ti4: … 2) can an exhausted phoenixborn guard").
+    Left { carried: String, words: Vec<String> },
+}
+
+/// A part to search: its text and, when its text names several games, the
+/// one game it is asked in, with the rule numbers its text ties to the
+/// others ("whats 3.2 in ti4 and 4.1 in ashes": 4.1 is not TI4's).
+struct Asked {
+    text: String,
+    game: Option<String>,
+    not_cited: Vec<String>,
+}
+
+impl Asked {
+    fn whole(text: &str) -> Asked {
+        Asked {
+            text: text.to_string(),
+            game: None,
+            not_cited: Vec::new(),
+        }
+    }
 }
 
 /// A glossary entry: the phrase's words and its expansions (each a phrase).
@@ -550,17 +590,23 @@ impl Index {
     /// ([`SearchOutcome::parts`]); its hits take each part's best in turn.
     pub fn search(&self, corpus: &Corpus, question: &str, opts: &SearchOptions) -> SearchOutcome {
         let limit = opts.limit.clamp(1, 50);
-        let split = if levers::get().multipart {
-            parts::split_with(question, |sentence| {
+        let asked = if levers::get().multipart {
+            let split = parts::split_with(question, |sentence| {
                 self.leading_game(sentence, opts).is_some()
-            })
+            });
+            let asked: Vec<Asked> = split.iter().flat_map(|p| self.per_game(p, opts)).collect();
+            if asked.len() > parts::MAX_PARTS {
+                split.iter().map(|p| Asked::whole(p)).collect()
+            } else {
+                asked
+            }
         } else {
             Vec::new()
         };
-        if split.len() >= 2 {
-            return self.search_parts(corpus, question, &split, opts, limit);
+        if asked.len() >= 2 {
+            return self.search_parts(corpus, question, &asked, opts, limit);
         }
-        let (game, game_from, q) = self.read(question, opts, None);
+        let (game, game_from, q) = self.read(question, opts, None, None);
         let (mut q, context) = self.with_cards(q, opts, game.as_deref());
         let text = semantic::with_context(question, cards(opts));
         q.cited = self.cited(
@@ -572,6 +618,72 @@ impl Index {
         outcome.game = game;
         outcome.game_from = game_from;
         outcome
+    }
+
+    /// A part once per game its text names when it names several ("does a
+    /// ti4 dreadnought or an ashes unit attack twice?", "how do attacks
+    /// work in magewinds and legion?": only the first was searched), each
+    /// citing only the rule numbers not tied to another of them ("whats
+    /// 3.2 in ti4 and 4.1 in ashes" cited TI4's 4.1); else the part alone.
+    /// A game given with the question is every part's.
+    fn per_game(&self, part: &str, opts: &SearchOptions) -> Vec<Asked> {
+        let words =
+            |t: &str| self.without_cards(analyze::question_words(&analyze::symbol_words(t)), opts);
+        let games = self.named_games(words(part));
+        if opts.game.is_some() || games.len() < 2 {
+            return vec![Asked::whole(part)];
+        }
+        // A rule number is tied to the one game named in its stretch of
+        // the text (between "and", "or", commas).
+        let ties: Vec<(String, String)> = parts::stretches(part)
+            .into_iter()
+            .flat_map(|stretch| {
+                let named = self.named_games(words(stretch));
+                let numbers: Vec<String> = words(stretch)
+                    .iter()
+                    .filter_map(|w| analyze::strip_contraction(&w.text))
+                    .filter(|w| self.is_rule_number(w))
+                    .map(str::to_string)
+                    .collect();
+                match named.as_slice() {
+                    [one] => numbers.into_iter().map(|n| (n, one.clone())).collect(),
+                    _ => Vec::new(),
+                }
+            })
+            .collect();
+        games
+            .iter()
+            .map(|g| Asked {
+                text: part.to_string(),
+                game: Some(g.clone()),
+                not_cited: ties
+                    .iter()
+                    .filter(|(n, t)| t != g && !ties.contains(&(n.clone(), g.clone())))
+                    .map(|(n, _)| n.clone())
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// Whether one of these words (another game's, not `carried`'s) is
+    /// used by the rules of one game alone: that game's own term
+    /// ("phoenixborn"), not a word many games share ("attack", "twice").
+    fn one_games_word(&self, words: &[OtherGameWord], carried: &str) -> bool {
+        words.iter().any(|w| {
+            let ids: Vec<u32> = self
+                .analyzer
+                .tokens(&w.word)
+                .iter()
+                .filter_map(|t| self.term(t))
+                .collect();
+            let using = self
+                .game_terms
+                .keys()
+                .filter(|g| *g != carried)
+                .filter(|g| !ids.is_empty() && ids.iter().all(|&id| self.used_in(Some(g), id)))
+                .count();
+            using == 1
+        })
     }
 
     /// The game a sentence opens with ("ti4: can I pass…", "Ashes, can a
@@ -587,19 +699,23 @@ impl Index {
             .map(|(_, g)| g.clone())
     }
 
-    /// A question's game (given, named in it, named elsewhere in a
-    /// multi-part question, the channel's match's, or from slang) and its
-    /// query.
+    /// A question's game (given, the one of those it names it is asked in,
+    /// named in it, named elsewhere in a multi-part question, the channel's
+    /// match's, or from slang) and its query.
     fn read(
         &self,
         question: &str,
         opts: &SearchOptions,
+        asked_in: Option<&str>,
         named_elsewhere: Option<&str>,
     ) -> (Option<String>, Option<GameFrom>, query::Query) {
         let text = analyze::symbol_words(question);
         let words = self.without_cards(analyze::question_words(&text), opts);
         let (named, words) = self.strip_game_names(words);
-        let named = named.or(named_elsewhere.map(str::to_string));
+        let named = asked_in
+            .map(str::to_string)
+            .or(named)
+            .or(named_elsewhere.map(str::to_string));
         let (mut game, mut game_from) = match (&opts.game, named, &opts.fallback_game) {
             (Some(g), _, _) => (Some(g.clone()), Some(GameFrom::Given)),
             (None, Some(g), _) => (Some(g), Some(GameFrom::Question)),
@@ -749,14 +865,15 @@ impl Index {
     fn part_answer(
         &self,
         corpus: &Corpus,
-        part: &str,
+        part: &Asked,
         opts: &SearchOptions,
         game: Option<&str>,
         limit: usize,
     ) -> (SearchOutcome, Option<String>, Option<GameFrom>) {
-        let (game, from, q) = self.read(part, opts, game);
+        let (game, from, mut q) = self.read(&part.text, opts, part.game.as_deref(), game);
+        q.rule_numbers.retain(|n| !part.not_cited.contains(n));
         let (mut q, context) = self.with_cards(q, opts, game.as_deref());
-        let text = semantic::with_context(part, cards(opts));
+        let text = semantic::with_context(&part.text, cards(opts));
         q.cited = self.cited(corpus, &q.rule_numbers, cites_in(game.as_deref(), from));
         let a = self.answer(corpus, &text, q, game.as_deref(), &context, limit);
         (a, game, from)
@@ -770,7 +887,7 @@ impl Index {
         &self,
         corpus: &Corpus,
         question: &str,
-        split: &[String],
+        split: &[Asked],
         opts: &SearchOptions,
         limit: usize,
     ) -> SearchOutcome {
@@ -782,7 +899,7 @@ impl Index {
         let preamble = named_in(question).filter(|g| {
             split
                 .iter()
-                .all(|p| named_in(p).as_deref() != Some(g.as_str()))
+                .all(|p| named_in(&p.text).as_deref() != Some(g.as_str()))
         });
         let mut games = Vec::new();
         // A part that names no game is in the game the nearest earlier part
@@ -793,23 +910,46 @@ impl Index {
         // read on its own ("1) ashes: … 2) how does trample work" searched
         // trample in Ashes; found by an outside tester). One mostly in the
         // carried game's words stays in that game.
+        // And only when one of those words is one other game's own
+        // ("phoenixborn"): words many games share ("attack", "twice") keep
+        // it in the carried game, which then says its rules do not answer
+        // ("ti4: … also can my dreadnought attack twice?" was answered from
+        // Star Wars: Legion; found by an outside tester).
         let terms = |a: &SearchOutcome| a.evidence.as_ref().map_or(0, |e| e.terms);
         let mut last_named: Option<String> = None;
+        let mut whys: Vec<Option<PartGame>> = Vec::new();
         let answers: Vec<SearchOutcome> = split
             .iter()
             .map(|part| {
-                let own = named_in(part);
+                let own = part.game.clone().or_else(|| named_in(&part.text));
                 if let Some(g) = &own {
                     last_named = Some(g.clone());
                 }
                 let carried = last_named.as_deref().filter(|_| own.is_none());
                 let outside = preamble.as_deref();
                 let run = |given: Option<&str>| self.part_answer(corpus, part, opts, given, limit);
-                let (a, game, from) = match run(own.as_deref().or(carried).or(outside)) {
-                    (a, ..) if carried.is_some() && a.elsewhere.len() > terms(&a) => run(outside),
-                    first => first,
+                let (a, game, from) = run(own.as_deref().or(carried).or(outside));
+                let leaves = carried.filter(|c| {
+                    a.elsewhere.len() > terms(&a) && self.one_games_word(&a.elsewhere, c)
+                });
+                let (a, game, from, why) = match (leaves, carried) {
+                    (Some(c), _) => {
+                        let words = a.elsewhere.iter().map(|w| w.word.clone()).collect();
+                        let (a, game, from) = run(outside);
+                        let why = PartGame::Left {
+                            carried: c.to_string(),
+                            words,
+                        };
+                        (a, game, from, Some(why))
+                    }
+                    (None, Some(_)) => (a, game, from, Some(PartGame::Carried)),
+                    (None, None) => {
+                        let why = part.game.as_ref().map(|_| PartGame::OneOfNamed);
+                        (a, game, from, why)
+                    }
                 };
                 games.push((game, from));
+                whys.push(why);
                 a
             })
             .collect();
@@ -869,7 +1009,7 @@ impl Index {
                 }
             }
         }
-        for (text, a) in split.iter().zip(answers) {
+        for (((part, a), (game, _)), why) in split.iter().zip(answers).zip(games).zip(whys) {
             for c in a.corrections {
                 if !out.corrections.contains(&c) {
                     out.corrections.push(c);
@@ -887,11 +1027,17 @@ impl Index {
             }
             // The part's passages the reply shows (among `hits`).
             let shown = |p: &usize| out.hits.iter().any(|o| o.passage == *p);
-            let hits = a.hits.iter().map(|h| h.passage).filter(shown).collect();
+            let hits: Vec<PassageIdx> = a.hits.iter().map(|h| h.passage).filter(shown).collect();
+            let game = game.or_else(|| {
+                let first = a.hits.first()?;
+                Some(corpus.passages[first.passage].game.clone())
+            });
             out.parts.push(Part {
-                question: text.clone(),
+                question: part.text.clone(),
                 confidence: a.confidence,
                 hits,
+                game,
+                why,
             });
         }
         out

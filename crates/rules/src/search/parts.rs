@@ -94,6 +94,17 @@ fn by_game(question: &str, opens_with_game: impl Fn(&str) -> bool) -> Option<Vec
     )
 }
 
+/// A part's stretches between "and", "or", "vs" and commas or semicolons
+/// ("whats 3.2 in ti4" / "4.1 in ashes"): what a game named in one of them
+/// is said of.
+pub fn stretches(part: &str) -> Vec<&str> {
+    static CUT: OnceLock<Regex> = OnceLock::new();
+    regex(&CUT, r"(?i)\s+(?:and|or|vs\.?|versus)\s+|\s*[,;]\s*")
+        .split(part)
+        .filter(|s| !s.trim().is_empty())
+        .collect()
+}
+
 fn word_count(s: &str) -> usize {
     s.split_whitespace()
         .filter(|w| w.chars().any(char::is_alphanumeric))

@@ -95,6 +95,32 @@ impl Index {
         (found.map(|(_, g)| g), words)
     }
 
+    /// Every game the words name, each once, in the order named (longest
+    /// names win, as in [`Index::strip_game_names`]).
+    pub(super) fn named_games(&self, mut words: Vec<Word>) -> Vec<String> {
+        let mut found: Vec<(usize, String)> = Vec::new();
+        for (alias, game) in &self.aliases {
+            while let Some(pos) = words
+                .windows(alias.len())
+                .position(|w| w.iter().zip(alias).all(|(a, b)| a.text == *b))
+            {
+                // Blanked, not removed: every name keeps its position.
+                found.push((pos, game.clone()));
+                for w in &mut words[pos..pos + alias.len()] {
+                    w.text.clear();
+                }
+            }
+        }
+        found.sort_by_key(|(pos, _)| *pos);
+        let mut games: Vec<String> = Vec::new();
+        for (_, g) in found {
+            if !games.contains(&g) {
+                games.push(g);
+            }
+        }
+        games
+    }
+
     pub(super) fn query(&self, words: &[Word], game: Option<&str>) -> Query {
         let mut consumed = vec![false; words.len()];
         let mut q = Query::default();
