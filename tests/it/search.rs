@@ -1229,6 +1229,35 @@ fn a_rule_number_in_a_question_cites_its_rule() {
     assert_eq!(r.ignored, ["98.76"]);
 }
 
+/// A number several rules end with cites each of them ("what does 4.1
+/// say" was answered "nothing in the indexed rules is relevant", found by
+/// an outside tester): every game's when no game is named, the game's own
+/// when one is.
+#[test]
+fn a_rule_number_several_rules_end_with_cites_each() {
+    let app = common::app();
+    let ids = |q: &str| -> Vec<String> {
+        let r = app.ask(q, None, 5).unwrap();
+        assert_ne!(r.confidence, Confidence::None, "{q}");
+        r.results.into_iter().map(|x| x.id).collect()
+    };
+    let all = ids("what does 4.1 say");
+    for id in [
+        "ti4:action-phase.4.1",
+        "ashes:attack-a-unit.4.1",
+        "ashes:attack-a-phoenixborn.4.1",
+    ] {
+        assert!(all.contains(&id.to_string()), "{id}: {all:?}");
+    }
+    let ashes = ids("what does 4.1 say in ashes");
+    assert!(
+        ashes[..2]
+            .iter()
+            .all(|id| id.starts_with("ashes:attack-a-") && id.ends_with(".4.1")),
+        "{ashes:?}"
+    );
+}
+
 /// A word the analyzer cuts into several pieces (a Japanese sentence) is
 /// said once among the ignored words (it was listed three times).
 #[test]

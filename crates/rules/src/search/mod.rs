@@ -108,6 +108,10 @@ impl WordUse {
 /// Passages that use a word for it to be common beside card names
 /// ([`Index::word_use`]): the rules' own words are in many passages, the
 /// card names in MTG's examples in one or two ("Platinum", "Doomed",
+/// Rules one cited number may name (`Index::cited`): "4.1" ends three
+/// rules of the five games; a number more end with is no citation.
+const MAX_CITED_ALIKE: usize = 4;
+
 /// "Fog"), and a short section's words in a few ("main" in Ashes).
 pub const COMMON_WORD_PASSAGES: u32 = 3;
 
@@ -485,23 +489,32 @@ impl Index {
     }
 
     /// The passages a question cites by number, in the order cited: each
-    /// number that names exactly one passage of `game` (any game's
-    /// when none is searched), unless that passage quotes nothing of its
-    /// own (a bare heading, "702.19 Trample": its rules rank by the words).
+    /// passage of `game` (any game's when none is searched) whose id ends
+    /// with a number cited, when at most [`MAX_CITED_ALIKE`] do, unless
+    /// it quotes nothing of its own (a bare heading, "702.19 Trample": its
+    /// rules rank by the words). A number several rules end with names
+    /// them all ("what does 4.1 say": TI4's and Ashes' two; it was
+    /// answered "nothing relevant", found by an outside tester); one that
+    /// more end with names none.
     fn cited(&self, corpus: &Corpus, numbers: &[String], game: Option<&str>) -> Vec<PassageIdx> {
         let mut out = Vec::new();
         for n in numbers {
-            let mut of_game = self
+            let of_game: Vec<PassageIdx> = self
                 .numbered(n)
                 .iter()
                 .map(|&(_, i)| i as PassageIdx)
-                .filter(|&i| game.is_none_or(|g| corpus.passages[i].game == g));
-            if let (Some(one), None) = (of_game.next(), of_game.next())
-                && !out.contains(&one)
-                && !corpus.passages[one].text.trim().is_empty()
-                && (!is_bare_heading(corpus, one) || is_sentence(&corpus.passages[one].text))
-            {
-                out.push(one);
+                .filter(|&i| game.is_none_or(|g| corpus.passages[i].game == g))
+                .collect();
+            if of_game.len() > MAX_CITED_ALIKE {
+                continue;
+            }
+            for one in of_game {
+                if !out.contains(&one)
+                    && !corpus.passages[one].text.trim().is_empty()
+                    && (!is_bare_heading(corpus, one) || is_sentence(&corpus.passages[one].text))
+                {
+                    out.push(one);
+                }
             }
         }
         out
