@@ -81,6 +81,24 @@ fn a_multi_part_question_is_answered_part_by_part() {
         "{out}"
     );
 
+    // Two parts with one best: the passage is shown once, under the first
+    // part, and the second points to it with its own sentence (it showed
+    // another passage alone under an "answer" heading, found by an outside
+    // tester).
+    let shared = "can a exhausted phoenixborn guard? also can 2 units guard the same attack";
+    let v: serde_json::Value =
+        serde_json::from_slice(&arbiter(&["ask", shared, "--json"]).stdout).unwrap();
+    let parts = v["parts"].as_array().expect("parts");
+    assert_eq!(parts[1]["ids"][0], "ashes:attack-a-unit.3", "{v}");
+    let said = parts[1]["highlight"].as_str().expect("the part's sentence");
+    assert!(!said.is_empty(), "{v}");
+    let out = stdout(&arbiter(&["ask", shared]));
+    let second = out.find("Part 2 of 2:").expect(&out);
+    assert!(
+        out[second..].contains(&format!("See 1 above, [ashes:attack-a-unit.3]: **{said}**")),
+        "{out}"
+    );
+
     // More parts than passages asked for: each part still gets its best,
     // and each part's ids are among the results.
     let five = "1) can an exhausted pb guard 2) ti4 when can i pass 3) legion how many actions 4) magewinds guard action 5) grand archive can attacks be responded to";

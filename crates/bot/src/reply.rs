@@ -496,7 +496,8 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
     let mut card_buttons = Vec::new();
     cards_beside(reply, &mut blocks, &mut card_buttons);
     let mut seen: Vec<String> = reply.results.iter().map(|r| r.id.clone()).collect();
-    for (part, results) in reply.by_part() {
+    let groups = reply.by_part();
+    for (i, (part, results)) in groups.iter().enumerate() {
         if let Some(p) = part {
             blocks.push(Block::text(
                 String::new(),
@@ -505,9 +506,14 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
                     escape_md(&crate::render::text::part_heading(reply, p))
                 ),
             ));
+            if let Some(above) = crate::app::AskReply::best_shown_above(&groups, i) {
+                let bold = |s: &str| format!("**{}**", escape_md(s));
+                let line = crate::render::text::shown_above(p, above, &bold);
+                blocks.push(Block::text(String::new(), line));
+            }
         }
         for (n, r) in results {
-            blocks.push(result_block(n, r));
+            blocks.push(result_block(*n, r));
             ref_buttons(&r.refs, &mut seen, &mut buttons);
         }
     }

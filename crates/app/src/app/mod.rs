@@ -231,12 +231,36 @@ pub struct AskPart {
     /// Why that game, when its own text does not name it (or names others too).
     #[serde(skip_serializing_if = "Option::is_none", flatten)]
     pub why: Option<crate::search::PartGame>,
+    /// The sentence of its first passage that answers it ("" with none).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub highlight: String,
 }
 
 /// A part of a reply (`None`: results of no part) and its numbered results.
 pub type PartResults<'a> = (Option<&'a AskPart>, Vec<(usize, &'a AskResult)>);
 
 impl AskReply {
+    /// The first passage of `groups[i]`'s part when an earlier group
+    /// shows it (two parts share their best: it is shown once, under the
+    /// first), with its number.
+    pub fn best_shown_above<'a>(
+        groups: &[PartResults<'a>],
+        i: usize,
+    ) -> Option<(usize, &'a AskResult)> {
+        let (Some(part), mine) = &groups[i] else {
+            return None;
+        };
+        let best = part.ids.first()?;
+        if mine.iter().any(|(_, r)| &r.id == best) {
+            return None;
+        }
+        groups[..i]
+            .iter()
+            .flat_map(|(_, rs)| rs.iter())
+            .find(|(_, r)| &r.id == best)
+            .copied()
+    }
+
     /// The results grouped by part, in part order (a result shared by two
     /// parts is shown once), then any result of no part; one
     /// group with every result for a one-part question. Each part shows its
@@ -887,6 +911,7 @@ impl App {
                     .collect(),
                 game: p.game.clone(),
                 why: p.why.clone(),
+                highlight: p.highlight.clone(),
             })
             .collect();
         let ignored = not_card_words(outcome.ignored, &opts.card_names);

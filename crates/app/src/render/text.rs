@@ -121,15 +121,38 @@ pub fn ask(reply: &AskReply, style: Style) -> String {
         }
         Confidence::Answer => {}
     }
-    for (part, results) in reply.by_part() {
+    let groups = reply.by_part();
+    for (i, (part, results)) in groups.iter().enumerate() {
         if let Some(p) = part {
             let _ = writeln!(out, "{}\n", part_heading(reply, p));
+            if let Some(above) = AskReply::best_shown_above(&groups, i) {
+                let _ = writeln!(
+                    out,
+                    "   {}\n",
+                    shown_above(p, above, &|s| style.emphasize(s))
+                );
+            }
         }
         for (n, r) in results {
-            ask_result(&mut out, n, r, style);
+            ask_result(&mut out, *n, r, style);
         }
     }
     out
+}
+
+/// A part whose best passage an earlier part shows: where it is, and the
+/// sentence of it that answers this part ("See 1 above, [ashes:…]: …").
+pub fn shown_above(
+    part: &crate::app::AskPart,
+    (n, r): (usize, &crate::app::AskResult),
+    emphasize: &dyn Fn(&str) -> String,
+) -> String {
+    let mut line = format!("See {} above, [{}]", n + 1, r.id);
+    if !part.highlight.is_empty() {
+        line.push_str(": ");
+        line.push_str(&emphasize(&part.highlight));
+    }
+    line
 }
 
 /// "Part 2 of 2: “does lifelink work on blocks” (closest rules)".

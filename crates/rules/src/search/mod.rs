@@ -207,6 +207,10 @@ pub struct Part {
     pub game: Option<String>,
     /// Why that game, when the reply should say so.
     pub why: Option<PartGame>,
+    /// The sentence of its first passage that answers this part ("" when
+    /// it has none): a passage two parts share is highlighted for the
+    /// first part, and the second part says its own sentence beside it.
+    pub highlight: String,
 }
 
 /// Why a part was searched in its game, when its own text does not say.
@@ -1045,12 +1049,19 @@ impl Index {
                 let first = a.hits.first()?;
                 Some(corpus.passages[first.passage].game.clone())
             });
+            let highlight = a
+                .hits
+                .iter()
+                .find(|h| shown(&h.passage))
+                .map(|h| h.highlight.clone())
+                .unwrap_or_default();
             out.parts.push(Part {
                 question: part.text.clone(),
                 confidence: a.confidence,
                 hits,
                 game,
                 why,
+                highlight,
             });
         }
         out
