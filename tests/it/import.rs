@@ -1596,6 +1596,41 @@ fn a_new_games_name_is_at_most_a_titles_length() {
     assert!(add(&"H".repeat(100)).is_ok());
 }
 
+/// A card list's preview lists its first warnings and counts the rest: a
+/// list of 3,000 nameless rows listed a warning each.
+#[test]
+fn a_card_lists_preview_counts_warnings_past_the_first() {
+    let mut csv = String::from("name,text\nIce Golem,Unit Guard.\n");
+    for _ in 0..3000 {
+        csv.push_str(",no name here\n");
+    }
+    let preview = common::app()
+        .import(&ImportRequest {
+            file_name: "cards.csv",
+            bytes: csv.as_bytes(),
+            game: "ashes",
+            kind: DocumentKind::Cards,
+            title: Some("Club cards"),
+        })
+        .unwrap()
+        .preview;
+    assert_eq!(preview.warning_count(), 3000);
+    let shown = arbiter::render::text::import_preview(&preview);
+    assert!(
+        shown.lines().count() < 40,
+        "{} lines",
+        shown.lines().count()
+    );
+    assert!(shown.contains("3000 warnings:"), "{shown}");
+    assert!(
+        shown.contains(&format!(
+            "… and {} more warnings",
+            3000 - arbiter::corpus::import::WARNINGS_PER_KIND
+        )),
+        "{shown}"
+    );
+}
+
 /// A card or slang list that is not text is refused as a list, with the
 /// formats a list takes (it was told to send Markdown, HTML or a PDF).
 #[test]

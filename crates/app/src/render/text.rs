@@ -470,9 +470,17 @@ fn data_preview(p: &crate::corpus::import::Preview, items: &[String], noun: &str
         let _ = writeln!(out, "  … and {} more", items.len() - PREVIEW_HEADINGS);
     }
     if !p.warnings.is_empty() {
+        // The first ones, the rest counted: a card list of 20,000 nameless
+        // rows listed a warning each.
+        let shown = crate::corpus::import::WARNINGS_PER_KIND;
         let _ = writeln!(out, "{}:", count(p.warnings.len(), "warning"));
-        for w in &p.warnings {
+        for w in p.warnings.iter().take(shown) {
             let _ = writeln!(out, "  {w}");
+        }
+        if p.warnings.len() > shown {
+            let more = p.warnings.len() - shown;
+            let noun = if more == 1 { "warning" } else { "warnings" };
+            let _ = writeln!(out, "  … and {more} more {noun}");
         }
     }
     out
