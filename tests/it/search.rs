@@ -1112,9 +1112,40 @@ fn each_game_a_part_names_gets_the_part() {
         r.parts
     );
     // "4.1" names two Ashes rules (a unit's and a phoenixborn's attack):
-    // none is cited, and no TI4 rule stands in for them.
+    // both are cited, and no TI4 rule stands in for them.
     assert!(
         r.parts[1].ids.iter().all(|id| id.starts_with("ashes:")),
+        "{:?}",
+        r.parts
+    );
+    assert!(
+        r.parts[1]
+            .ids
+            .contains(&"ashes:attack-a-unit.4.1".to_string()),
+        "{:?}",
+        r.parts
+    );
+    // Each game is asked with its own stretch of the sentence when each
+    // has words of its own: Magewinds was searched with TI4's words too
+    // ("No indexed rule uses “strat”"), found by an outside tester.
+    let r = app
+        .ask(
+            "ti4 can i pass before my strat card and in magewinds who goes first",
+            None,
+            3,
+        )
+        .unwrap();
+    assert_eq!(r.parts.len(), 2, "{:?}", r.parts);
+    assert_eq!(r.parts[1].question, "in magewinds who goes first");
+    assert_eq!(
+        r.parts[1].ids.first().map(String::as_str),
+        Some("magewinds:13.0"),
+        "{:?}",
+        r.parts
+    );
+    assert_eq!(
+        r.parts[0].ids.first().map(String::as_str),
+        Some("ti4:action-phase.4"),
         "{:?}",
         r.parts
     );

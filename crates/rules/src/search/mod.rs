@@ -668,10 +668,11 @@ impl Index {
                 }
             })
             .collect();
+        let own = self.own_stretches(part, opts);
         games
             .iter()
             .map(|g| Asked {
-                text: part.to_string(),
+                text: own(g).unwrap_or_else(|| part.to_string()),
                 game: Some(g.clone()),
                 not_cited: ties
                     .iter()
@@ -680,6 +681,37 @@ impl Index {
                     .collect(),
             })
             .collect()
+    }
+
+    /// A game's own words in a part naming several: the stretches (between
+    /// "and", "or", commas) that name it or no game, when they leave out
+    /// another game's and hold two rule words or more ("ti4 can i pass
+    /// before my strat card and in magewinds who goes first": Magewinds
+    /// was searched with TI4's words, found by an outside tester); `None`
+    /// when the part is one question about both ("does a ti4 dreadnought
+    /// or an ashes unit attack twice?": each game gets it whole).
+    fn own_stretches<'a>(
+        &'a self,
+        part: &'a str,
+        opts: &'a SearchOptions,
+    ) -> impl Fn(&str) -> Option<String> + 'a {
+        let words =
+            |t: &str| self.without_cards(analyze::question_words(&analyze::symbol_words(t)), opts);
+        let stretches: Vec<(&str, Vec<String>)> = parts::stretches(part)
+            .into_iter()
+            .map(|s| (s, self.named_games(words(s))))
+            .collect();
+        move |game: &str| {
+            let kept: Vec<&str> = stretches
+                .iter()
+                .filter(|(_, named)| named.is_empty() || named.iter().any(|n| n == game))
+                .map(|(s, _)| *s)
+                .collect();
+            let text = kept.join(", ");
+            let (_, rest) = self.strip_game_names(words(&text));
+            let rule_words = rest.iter().filter(|w| !analyze::is_stop(&w.text)).count();
+            (kept.len() < stretches.len() && rule_words >= 2).then_some(text)
+        }
     }
 
     /// Whether one of these words (another game's, not `carried`'s) is
