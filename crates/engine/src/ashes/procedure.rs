@@ -1276,7 +1276,8 @@ fn pay_cost(
     if main {
         b.main_action_used = true;
     } else {
-        st.assume(ASSUME_NO_SYMBOL);
+        st.assume(ASSUME_NO_SYMBOL)
+            .assume(super::wording::stated_no_symbol(player, card));
     }
     Ok(())
 }

@@ -25,6 +25,14 @@ pub const YOUR_ORDER: &str =
 pub const ASSUME_EXHAUSTED_ATTACKERS: &str = "exhausted units cannot be declared as attackers in Attack a Unit: step 1 does not say so, Attack a Phoenixborn step 1 does ('your unexhausted units'); the same limit is applied (assumption outside the indexed text)";
 pub const ASSUME_NO_HAND: &str = "the board does not list cards in hand or abilities, so only attacks are checked when deciding whether another main action is possible (assumption outside the indexed text)";
 pub const ASSUME_NO_SYMBOL: &str = "the passage states only that a cost with the main-action symbol takes up the main action; that a cost without it leaves the main action available is read from it (assumption outside the indexed text)";
+/// A cost stated to have no main-action symbol: the board holds no card's
+/// cost, so the player's word is taken (an outside tester's log showed it
+/// as the engine's own fact, for a card whose cost has the symbol).
+pub fn stated_no_symbol(player: &str, card: &str) -> String {
+    format!(
+        "{player} states that the cost of {card} has no main-action symbol; the board holds no card's cost, so this is taken as stated, not checked"
+    )
+}
 /// A pay-cost play that does not say whether its cost has the symbol.
 pub const SAY_MAIN_ACTION: &str = "say whether the card's play or activation cost includes the main-action symbol (`main_action: true` or `false`)";
 

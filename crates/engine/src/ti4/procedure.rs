@@ -473,9 +473,10 @@ fn action_card(b: &mut Board, p: usize, card: &str, component: Option<bool>, cx:
     if !passed {
         st.assume(ASSUME_CARD_TIMING);
     }
-    if component.is_none() {
-        st.assume(Reading::NotComponent(card));
-    }
+    match component {
+        None => st.assume(Reading::NotComponent(card)),
+        Some(_) => st.assume(Reading::StatedNotComponent { player, card }),
+    };
 }
 
 /// A pass while a strategy card is readied: refused (rule 2, when claimed,

@@ -649,6 +649,8 @@ impl fmt::Display for Chose<'_> {
 pub enum Reading<'a> {
     /// The document does not say whose turn it is.
     FirstNotPassed(&'a str),
+    /// An action card its player says is not a component action.
+    StatedNotComponent { player: &'a str, card: &'a str },
     /// What a tactical or component action does (the topic).
     ActionTopic(&'a str),
     /// An action card not marked `component`.
@@ -673,6 +675,10 @@ impl fmt::Display for Reading<'_> {
             Reading::ActionTopic(topic) => write!(
                 f,
                 "{topic} is a Related Topic that is not indexed: the engine checks only when the action may be taken, not what it does."
+            ),
+            Reading::StatedNotComponent { player, card } => write!(
+                f,
+                "{player} states that {card} is not a component action card; the board holds no card's type, so this is taken as stated, not checked"
             ),
             Reading::NotComponent(card) => write!(
                 f,
