@@ -746,6 +746,7 @@ impl Bot {
                     a.filename
                 )));
             }
+            Err(e) if transient(&e) => return Err(not_downloaded(a, title, &e)),
             Err(e) => return Err(internal_error("attachment download failed", &e)),
         };
         let mut bytes: Vec<u8> = Vec::new();
@@ -762,6 +763,7 @@ impl Bot {
                     bytes.extend_from_slice(&chunk);
                 }
                 Ok(None) => break,
+                Err(e) if transient(&e) => return Err(not_downloaded(a, title, &e)),
                 Err(e) => return Err(internal_error("attachment download failed", &e)),
             }
         }
@@ -775,6 +777,33 @@ impl Bot {
         self.pages.keep(rest.into_iter().collect()).await;
         first
     }
+}
+
+/// A download that failed on the way (Discord's CDN unreachable, too slow,
+/// cut off): nothing the user or Arbiter got wrong, and worth trying again.
+fn transient(e: &reqwest::Error) -> bool {
+    e.is_timeout() || e.is_connect() || e.is_body() || e.is_decode() || e.is_request()
+}
+
+/// The reply to a [`transient`] download failure: said in words, counted
+/// with the busy answers (an outside tester's slow CDN got "Something went
+/// wrong on our side" and an error id).
+fn not_downloaded(a: &Attachment, title: &str, e: &reqwest::Error) -> Reply {
+    tracing::warn!(file = %a.filename, "attachment download failed: {e}");
+    let how = if e.is_timeout() {
+        "the download took too long"
+    } else if e.is_connect() {
+        "Discord's file server could not be reached"
+    } else {
+        "the download was cut off"
+    };
+    Reply::Message(Message::busy(
+        title,
+        &format!(
+            "Arbiter could not download `{}` just now ({how}); try again in a moment",
+            a.filename
+        ),
+    ))
 }
 
 /// Why an attachment is refused before download (its name or its size), if it is.
