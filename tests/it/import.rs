@@ -499,13 +499,13 @@ fn line_breaks_of_any_kind_and_no_hidden_characters() {
         .import(&ImportRequest {
             file_name: "house.txt",
             bytes: b"1. Setup\n\n1.1. Each player draws seven cards.\n",
-            game: "@everyone \u{202e}Table\u{1b}[2J",
+            game: "Kitchen \u{202e}Table\u{1b}[2J",
             kind: DocumentKind::Rules,
             title: None,
         })
         .unwrap();
-    assert_eq!(imp.preview.game_name, "@everyone Table[2J");
-    assert_eq!(imp.game.manifest.name, "@everyone Table[2J");
+    assert_eq!(imp.preview.game_name, "Kitchen Table[2J");
+    assert_eq!(imp.game.manifest.name, "Kitchen Table[2J");
 }
 
 /// Quotes are the document's words: plain text is not read as Markdown
@@ -1594,6 +1594,18 @@ fn a_new_games_name_is_at_most_a_titles_length() {
     );
     assert!(e.to_string().contains("give a shorter name (game:)"), "{e}");
     assert!(add(&"H".repeat(100)).is_ok());
+    // Plain words, as a title: no mention, masked link or web address.
+    for game in [
+        "@everyone",
+        "<@&123456789012345678>",
+        "[x](http://e.x)",
+        "https://evil.example",
+        "www.evil.example",
+        "discord.gg/abcdef",
+    ] {
+        let e = add(game).unwrap_err();
+        assert!(matches!(e, ImportError::GameLink { .. }), "{game}: {e:?}");
+    }
 }
 
 /// A card list's preview lists its first warnings and counts the rest: a

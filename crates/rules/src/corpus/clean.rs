@@ -314,6 +314,8 @@ pub fn holds_link(s: &str) -> bool {
         "](",
         "http://",
         "https://",
+        "www.",
+        "discord.gg/",
     ]
     .iter()
     .any(|m| lower.contains(m))

@@ -110,6 +110,11 @@ pub enum ImportError {
         "the title “{title}” holds a mention or a link, which every answer citing it would show; give a title in plain words (title:)"
     )]
     TitleLink { title: String },
+    /// A new game's name holding a mention or a link.
+    #[error(
+        "the game's name “{game}” holds a mention or a link, which every answer citing its rules would show; give a name in plain words (game:)"
+    )]
+    GameLink { game: String },
     /// A new game's name longer than [`MAX_TITLE_CHARS`].
     #[error(
         "the game's name “{start}…” is {chars} characters; the most is {MAX_TITLE_CHARS}, as every answer citing its rules shows it: give a shorter name (game:)"
@@ -559,9 +564,15 @@ fn resolve_game(
         return Err(ImportError::BadGame(game.to_string()));
     }
     // A new game's name is shown in every citation of its passages, as a
-    // title is: as long at most (a 4,800-character name was taken from the
+    // title is: plain words (`@everyone`, a masked link and a web address
+    // were taken, found by an outside tester), as long at most (a 4,800-character name was taken from the
     // command line and the HTTP endpoint, where Discord's own limit does
     // not hold).
+    if clean::holds_link(game) {
+        return Err(ImportError::GameLink {
+            game: game.trim().to_string(),
+        });
+    }
     let chars = game.trim().chars().count();
     if chars > MAX_TITLE_CHARS {
         return Err(ImportError::GameTooLong {
