@@ -38,7 +38,8 @@ pub(super) fn extract(file: &str, bytes: &[u8]) -> Result<(String, Vec<String>),
     let result = std::panic::catch_unwind(|| page_lines(bytes));
     let (text, notes) = match result {
         Ok(Ok(mut pages)) => {
-            let notes = drop_running(&mut pages);
+            let mut notes = drop_running(&mut pages);
+            notes.extend(pages_without_text(&pages));
             columns::read_columns(&mut pages);
             let compounds = compounds(&pages);
             (
@@ -63,6 +64,48 @@ pub(super) fn extract(file: &str, bytes: &[u8]) -> Result<(String, Vec<String>),
         });
     }
     Ok((text, notes))
+}
+
+/// The pages with no text to read, said when others have some (a book with
+/// some pages scanned lost them without a word, found by an outside
+/// tester; a book with none is refused as a scan).
+fn pages_without_text(pages: &[Vec<Line>]) -> Option<String> {
+    let empty: Vec<usize> = pages
+        .iter()
+        .enumerate()
+        .filter(|(_, lines)| {
+            !lines
+                .iter()
+                .any(|l| l.text.chars().any(char::is_alphanumeric))
+        })
+        .map(|(i, _)| i + 1)
+        .collect();
+    if empty.is_empty() || empty.len() == pages.len() {
+        return None;
+    }
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for n in empty.iter().copied() {
+        match runs.last_mut() {
+            Some((_, end)) if *end + 1 == n => *end = n,
+            _ => runs.push((n, n)),
+        }
+    }
+    let shown: Vec<String> = runs
+        .iter()
+        .map(|&(a, b)| match a == b {
+            true => a.to_string(),
+            false => format!("{a}–{b}"),
+        })
+        .collect();
+    let (noun, verb) = match empty.len() {
+        1 => ("page", "holds"),
+        _ => ("pages", "hold"),
+    };
+    Some(format!(
+        "{noun} {} of {} {verb} no text that can be read (blank, or scanned images): anything printed there is not imported; run the file through OCR, or send its text",
+        shown.join(", "),
+        pages.len()
+    ))
 }
 
 /// The width taken for the space before a word that did not fit at a
@@ -860,6 +903,23 @@ mod tests {
     /// A page number and a title on most pages, at the top or the bottom
     /// whatever order they were drawn in, are dropped and said once each;
     /// a body line repeated on every page is kept, even at a page's edge.
+    #[test]
+    fn pages_without_text_are_named_when_others_have_some() {
+        let page = |text: &str| vec![at(text, 72.0, 300.0, 100.0)];
+        let pages = vec![
+            page("1. Setup"),
+            vec![],
+            vec![],
+            page(""),
+            page("3. Scoring"),
+            vec![],
+        ];
+        let note = pages_without_text(&pages).unwrap();
+        assert!(note.starts_with("pages 2–4, 6 of 6 hold no text"), "{note}");
+        assert!(pages_without_text(&[page("1. Setup")]).is_none());
+        assert!(pages_without_text(&[vec![], vec![]]).is_none());
+    }
+
     #[test]
     fn running_headers_and_footers_are_dropped_wherever_drawn() {
         assert_eq!(running_key("Page 4"), running_key("Page 17"));
