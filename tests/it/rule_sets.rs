@@ -851,6 +851,42 @@ async fn a_small_text_document_converts_while_other_servers_conversions_fill_the
     assert!(!arbiter::app::rulesets::small_text(&long));
 }
 
+/// A PDF cut off halfway, on which the PDF parser panics inside the
+/// conversion child: refused as damaged in plain words, with what to try
+/// (the child exited on every panic, caught or not: "it nests too deeply
+/// or is malformed" and an error id, found by an outside tester).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_truncated_pdf_is_refused_as_damaged_in_plain_words() {
+    let (url, _dir) = store_common::sqlite_url();
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store);
+    let bytes =
+        std::fs::read(common::repo().join("tests/fixtures/pdf/truncated-half.pdf")).unwrap();
+    let e = sets
+        .add(
+            "g",
+            "m",
+            Upload {
+                file_name: "rules.pdf".into(),
+                bytes,
+                game: "Cut Game".into(),
+                kind: DocumentKind::Rules,
+                title: None,
+                replaces: None,
+            },
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            RulesError::Import(arbiter::corpus::import::ImportError::BadPdf { .. })
+        ),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("Print to PDF"), "{e}");
+}
+
 fn arbiter(db: &str, args: &[&str]) -> std::process::Output {
     common::arbiter_cli(Some(db), args)
 }

@@ -1,7 +1,8 @@
 //! The child side: `arbiter __convert-document --heap BYTES --stack BYTES`.
 //! Reads a [`Target`] as one JSON line and then the file's bytes from
 //! stdin; writes one JSON [`Answer`] to stdout and exits 0. A panic prints
-//! one line and exits [`EXIT_PANIC`]; a heap past its budget exits
+//! one line; one the converter does not catch ends the conversion thread
+//! and the child exits [`EXIT_PANIC`]; a heap past its budget exits
 //! [`crate::heap::EXIT_OVER_BUDGET`].
 
 use std::io::{Read, Write};
@@ -39,8 +40,13 @@ pub fn child_main(args: &[String]) -> ExitCode {
         let at = info
             .location()
             .map_or_else(String::new, |l| format!(" at {}:{}", l.file(), l.line()));
+        // Said, then unwound: a reader that catches its parser's panic
+        // (the PDF reader, which then refuses the file as damaged in
+        // plain words) goes on; any other ends the conversion thread, and
+        // the child exits with EXIT_PANIC below. Exiting here made every
+        // caught panic a crash ("nests too deeply or is malformed" for a
+        // truncated PDF, found by an outside tester).
         eprintln!("converter panicked{at}: {what}");
-        std::process::exit(EXIT_PANIC);
     }));
     let (Some(heap), Some(stack)) = (flag(args, "--heap"), flag(args, "--stack")) else {
         eprintln!(
