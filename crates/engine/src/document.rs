@@ -157,10 +157,9 @@ pub fn join_path(a: &str, b: &str) -> String {
 /// outside tester).
 pub fn extract_code_block(message: &str) -> &str {
     let first_line = message.find('\n').unwrap_or(message.len());
-    let Some(start) = message
-        .match_indices("```")
-        .map(|(i, _)| i)
-        .find(|&i| i < first_line || at_line_start(message, i))
+    let Some(start) = message[..first_line]
+        .find("```")
+        .or_else(|| fence_at_line_start(message))
     else {
         return message.trim();
     };
@@ -172,23 +171,26 @@ pub fn extract_code_block(message: &str) -> &str {
     } else {
         after
     };
-    let end = body
-        .match_indices("```")
-        .map(|(i, _)| i)
-        .find(|&i| at_line_start(body, i))
-        .or_else(|| body.rfind("```"));
+    let end = fence_at_line_start(body).or_else(|| body.rfind("```"));
     match end {
         Some(end) => body[..end].trim(),
         None => body.trim(),
     }
 }
 
-/// Whether only spaces come before byte `i` on its line.
-fn at_line_start(text: &str, i: usize) -> bool {
-    text[..i]
-        .rsplit('\n')
-        .next()
-        .is_some_and(|line| line.trim().is_empty())
+/// Where the first fence that only spaces precede on its line starts, in
+/// one pass over the lines (testing each fence by looking back along its
+/// line was quadratic on a megabyte line of fences).
+fn fence_at_line_start(text: &str) -> Option<usize> {
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let lead = line.len() - line.trim_start().len();
+        if line[lead..].starts_with("```") {
+            return Some(at + lead);
+        }
+        at += line.len();
+    }
+    None
 }
 
 /// Checks size and emptiness before parsing.
@@ -983,6 +985,14 @@ mod tests {
         assert_eq!(extract_code_block(named), named);
         let fenced = format!("```yaml\n{named}\n```\nthanks");
         assert_eq!(extract_code_block(&fenced), named);
+        // Indented fences count; a line of many fences after text does not
+        // open or close a block but the last.
+        assert_eq!(
+            extract_code_block("look:\n  ```\ngame: ashes\n  ```\n"),
+            "game: ashes"
+        );
+        let many = format!("```\nx{}", "```".repeat(1000));
+        assert_eq!(extract_code_block(&many), format!("x{}", "```".repeat(999)));
     }
 
     #[test]
