@@ -105,15 +105,30 @@ fn drop_comments(text: &str) -> (String, Vec<usize>) {
 /// Where a comment opens in a line, outside its code spans (an odd count
 /// of backticks before it is a code span still open).
 fn open_comment(line: &str) -> Option<usize> {
-    let mut from = 0;
+    // The backticks counted as the search goes, once (counting them from
+    // the line's start for each `<!--` was quadratic on a line of them).
+    let (mut from, mut ticks) = (0, 0);
     while let Some(i) = line[from..].find("<!--") {
         let at = from + i;
-        if line[..at].matches('`').count().is_multiple_of(2) {
+        ticks += line[from..at].matches('`').count();
+        if ticks.is_multiple_of(2) {
             return Some(at);
         }
+        ticks += line[at..at + 4].matches('`').count();
         from = at + 4;
     }
     None
+}
+
+/// Whether a line starts a list item or a quote.
+fn starts_item_or_quote(line: &str) -> bool {
+    let t = line.trim_start();
+    let digits = t.chars().take_while(char::is_ascii_digit).count();
+    let after = &t[digits..];
+    (digits > 0 && (after.starts_with(". ") || after.starts_with(") ")))
+        || ["- ", "* ", "+ ", "•", "»", ">"]
+            .iter()
+            .any(|m| t.starts_with(m))
 }
 
 /// Whether a line may be a paragraph's (CommonMark): not blank, not
@@ -124,15 +139,7 @@ fn is_paragraph_line(line: &str) -> bool {
     if t.is_empty() || line.len() - t.len() >= 4 || is_fence(line) {
         return false;
     }
-    let starts_item = {
-        let digits = t.chars().take_while(char::is_ascii_digit).count();
-        let after = &t[digits..];
-        (digits > 0 && (after.starts_with(". ") || after.starts_with(") ")))
-            || ["- ", "* ", "+ ", "•", "»"]
-                .iter()
-                .any(|m| t.starts_with(m))
-    };
-    !starts_item && !t.starts_with(['#', '>', '|', '<', '{'])
+    !starts_item_or_quote(line) && !t.starts_with(['#', '>', '|', '<', '{'])
 }
 
 /// The underline of a setext heading: its level, `=` for 1, `-` for 2
@@ -166,6 +173,10 @@ fn setext_headings(text: &str) -> String {
     let mut in_fence = false;
     // First line of the paragraph the current line belongs to.
     let mut paragraph: Option<usize> = None;
+    // Under a list item or a quote until a blank line: its lines go on
+    // with it, so a line under them is no heading's ("- item\ncontinued\n
+    // ---" made "continued" a heading; found by a review).
+    let mut in_item = false;
     for i in start..lines.len() {
         if is_fence(&lines[i]) {
             in_fence = !in_fence;
@@ -173,6 +184,10 @@ fn setext_headings(text: &str) -> String {
             continue;
         }
         if in_fence {
+            continue;
+        }
+        if in_item {
+            in_item = !lines[i].trim().is_empty();
             continue;
         }
         if let (Some(first), Some(level)) = (paragraph, underline(&lines[i])) {
@@ -190,7 +205,10 @@ fn setext_headings(text: &str) -> String {
             (None, true) => Some(i),
             (_, false) if lines[i].trim().is_empty() => None,
             // A list item or quote: a line under it goes on with it.
-            (_, false) => None,
+            (_, false) => {
+                in_item = starts_item_or_quote(&lines[i]);
+                None
+            }
         };
     }
     lines.join("\n")
@@ -287,6 +305,20 @@ mod tests {
         assert_eq!(lines[11], "---", "no paragraph above a list's rule: {out}");
         assert_eq!(lines[12], "## Scoring now");
         assert_eq!(lines.len(), md.lines().count());
+        // A list item's lazy line is the item's, and no heading's; after a
+        // `#` heading a paragraph starts again.
+        let (out, _) = prepare("- item one\ncontinued\n---\n\n# Rules\nSetup\n-----\n");
+        assert!(!out.contains("## continued"), "{out}");
+        assert!(out.contains("## Setup"), "{out}");
+    }
+
+    #[test]
+    fn a_comment_after_many_code_spans_is_found_by_their_count() {
+        // One backtick, then many comment openings all inside its span.
+        let line = format!("`{}", "<!--".repeat(2000));
+        assert_eq!(open_comment(&line), None);
+        assert_eq!(open_comment("`a` <!-- x"), Some(4));
+        assert_eq!(open_comment("`<!--` <!-- x"), Some(7));
     }
 
     #[test]
