@@ -355,8 +355,9 @@ pub struct Indexing {
 /// indexed (after a change, or built again after it left memory), saying
 /// which in its footer.
 /// How long a request naming a game waits for the server's version being
-/// indexed ([`Bot::named_game_wait`]).
-const NAMED_GAME_WAIT: std::time::Duration = std::time::Duration::from_millis(2000);
+/// indexed ([`Bot::named_game_wait`]): `/rule` is not deferred, and Discord
+/// drops an answer after 3 s.
+const NAMED_GAME_WAIT: std::time::Duration = std::time::Duration::from_millis(1000);
 
 /// The game a command names in its `game` option.
 fn named_game(input: &Input) -> Option<&str> {

@@ -606,7 +606,10 @@ impl RuleSets {
             if !small {
                 return general.await;
             }
+            // The small lane first when both are free: a general place
+            // taken by a small document is one a PDF then waits for.
             tokio::select! {
+                biased;
                 p = self.small.clone().acquire_owned() => p,
                 p = general => p,
             }
