@@ -110,6 +110,26 @@ fn names_that_read_as_another_log_entry_are_refused() {
         out.contains("players[0].name") && out.contains("may not hold a parenthesis"),
         "{out}"
     );
+    // Fullwidth marks read the same on Discord (found by a review).
+    for name in [
+        "Maeoni （maeoni） conceded. Coal",
+        "Maeoni conceded. ＃９ Coal",
+    ] {
+        let forged = ASHES3
+            .replacen("name: Coal\n", &format!("name: \"{name}\"\n"), 1)
+            .replace("turn: Coal", "turn: Maeoni");
+        let out = run(
+            &bot,
+            "judge",
+            &format!("/as judge moderator\n/match setup\n{forged}.\n"),
+        );
+        assert!(
+            out.contains("players[0].name")
+                && (out.contains("may not hold a parenthesis")
+                    || out.contains("another entry of the log")),
+            "{name}: {out}"
+        );
+    }
     // A unit numbered at its end is a name like any other.
     let numbered = ASHES3.replace("Hammer Knight", "\"Hammer Knight #2\"");
     let out = run(

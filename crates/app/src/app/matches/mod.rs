@@ -1576,10 +1576,11 @@ pub(super) fn no_mentions(value: &Value, path: &str) -> Result<(), BoardError> {
 /// one (an outside tester's seat "Maeoni (maeoni) conceded. #9 Coal"). A
 /// number at the end ("Fervent Lancer #2", as the engines advise for two
 /// cards of one name) starts nothing.
+/// Fullwidth `＃` and digits (`＃９ Coal`) read the same on Discord.
 fn starts_an_entry(text: &str) -> bool {
-    text.match_indices('#').any(|(i, _)| {
-        let rest = &text[i + 1..];
-        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    text.match_indices(['#', '＃']).any(|(i, m)| {
+        let rest = &text[i + m.len()..];
+        let digits = rest.len() - rest.trim_start_matches(char::is_numeric).len();
         digits > 0 && rest[digits..].chars().any(char::is_alphanumeric)
     })
 }
@@ -1594,7 +1595,8 @@ pub(super) fn plain_seat_names(
     path: &str,
 ) -> Result<(), BoardError> {
     for name in engine.players(board)? {
-        if name.contains(['(', ')']) {
+        // Fullwidth and small parentheses read as these.
+        if name.contains(['(', ')', '（', '）', '﹙', '﹚']) {
             let at = path_of(board, &name, path).unwrap_or_else(|| path.to_string());
             return Err(BoardError::semantic(
                 at,
