@@ -519,7 +519,6 @@ fn a_match_script_is_played_offline() {
          /match board\n\
          /match log page:1\n\
          /match undo\n\
-         /match undo\n\
          /match play text:{play}\n\
          /as maeoni\n1\n/as coal\n\
          /match export\n\
@@ -537,10 +536,11 @@ fn a_match_script_is_played_offline() {
         "== Answer #3 recorded (ashes): the play is legal ==",
         "`ashes:attack-a-unit",
         "log page 1/1",
-        "== Undone: event #3 ==",
+        // Coal's undo takes back his proposal with Maeoni's confirmation,
+        // in one step (it took back her confirmation alone first).
         "== Undone: event #2 ==",
-        "proposal #6 recorded",
-        "== Answer #7 recorded (ashes): the play is legal ==",
+        "proposal #5 recorded",
+        "== Answer #6 recorded (ashes): the play is legal ==",
         "== Match export ==",
         "--- end of ",
         "error: unknown /match frobnicate",
@@ -556,7 +556,7 @@ fn a_match_script_is_played_offline() {
     assert!(out.contains("(only you see this)"), "{out}");
     assert!(!out.contains("Undone"), "{out}");
     let (_, out) = session_run(&bot, "maeoni", false, "/match undo\n");
-    assert!(out.contains("== Undone: event #7 =="), "{out}");
+    assert!(out.contains("== Undone: event #6 =="), "{out}");
     let (_, out) = session_run(&bot, "judge", true, "/match end\n");
     assert!(out.contains("ended"), "{out}");
     let (_, out) = session_run(&bot, "coal", false, &format!("/match play {play}\n"));

@@ -208,13 +208,15 @@ fn the_loser_cannot_rewind_a_result_and_a_moderator_reopens_an_end() {
         out.contains("== Undone: event #3 ==") && out.contains("(active, version 4)"),
         "{out}"
     );
-    // The winner may give the result up himself.
+    // The winner may give the result up himself: his claim goes with
+    // Maeoni's confirmation, nobody asked again.
     let out = run(
         &bot,
         "Maeoni",
-        "/match answer choice:confirm\n/as Coal\n/match undo\n",
+        "/match answer choice:confirm\n/as Coal\n/match undo\n/match board\n",
     );
-    assert!(out.contains("== Undone: event #5 =="), "{out}");
+    assert!(out.contains("== Undone: event #2 =="), "{out}");
+    assert!(!after(&out, "== Match #").contains("waiting for"), "{out}");
 }
 
 #[test]
@@ -1110,6 +1112,20 @@ fn an_unanswered_proposal_changes_nothing() {
                 .starts_with("expired, nothing changed"),
             "{last:?}"
         );
+        // Expired, it is its author's to withdraw, and undo goes on under
+        // it: the other player's undo names him (every player's undo was
+        // refused as "made by the decision's timeout", found by an outside
+        // tester).
+        let maeoni = Caller::new("t", "Maeoni", false);
+        let e = m.undo(&maeoni).await.unwrap_err().to_string();
+        assert!(
+            e.contains("only its author Coal") && e.contains("expired"),
+            "{e}"
+        );
+        let r = m.undo(&coal).await.unwrap();
+        assert!(r.changes.is_empty(), "{r:?}");
+        assert!(m.board("t").await.unwrap().pending.is_none());
+        assert!(m.replay("t").await.unwrap().consistent);
         assert!(m.replay("t").await.unwrap().consistent);
     });
 }
@@ -1844,6 +1860,99 @@ fn a_players_free_action_waits_for_the_opponents_consent() {
         out.contains("Play #2 recorded") && out.contains("counter: single"),
         "{out}"
     );
+}
+
+/// A proposal every player confirmed is its author's to take back whole:
+/// her undo takes back the play with the confirmation, nobody asked again
+/// (it took back Bram's confirmation alone and asked him again; found by
+/// an outside tester), while Bram's own undo still takes back only his
+/// confirmation. The same for a player's starting board.
+#[test]
+fn a_confirmed_proposal_is_its_authors_to_take_back_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bot, _) = set_up(dir.path(), "magewinds", &["Ana", "Bram"]);
+    let free =
+        "/match play activate Pyromancer guard; free\n/as Bram\n/match answer choice:confirm\n";
+    run(&bot, "Ana", free);
+    let out = run(&bot, "Ana", "/match undo\n/match board\n");
+    // What reverts is said: the guard the confirmed play took.
+    assert!(
+        out.contains("== Undone: event #2 ==") && out.contains("guard: true → false"),
+        "{out}"
+    );
+    let board = after(&out, "== Match #");
+    assert!(
+        !board.contains("guard: true") && !board.contains("waiting for"),
+        "{out}"
+    );
+    let out = run(&bot, "Ana", "/match log\n/match verify\n");
+    assert!(
+        out.contains("Ana undid #2") && out.contains("every stored board equals the replay"),
+        "{out}"
+    );
+    // Bram's undo of his own confirmation asks him again.
+    run(&bot, "Ana", free);
+    let out = run(&bot, "Bram", "/match undo\n/match board\n");
+    assert!(
+        out.contains("Undone: event #6") && after(&out, "== Match #").contains("waiting for"),
+        "{out}"
+    );
+
+    // A starting board its author set up and Maeoni confirmed: his undo
+    // takes it back whole (no board), not her confirmation alone.
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "Coal",
+        &format!(
+            "/match start game:ashes player1:Coal player2:Maeoni\n/match setup file:{}\n\
+             /as Maeoni\n/match answer choice:confirm\n/as Coal\n/match undo\n/match board\n",
+            example("ashes-start.yaml")
+        ),
+    );
+    assert!(out.contains("== Undone: event #1 =="), "{out}");
+    let board = after(&out, "== Undone");
+    assert!(
+        board.contains("no board yet") && !board.contains("waiting for Maeoni"),
+        "{out}"
+    );
+}
+
+/// A rejected proposal changed nothing: its author withdraws it with its
+/// rejection, and the next undo goes on under it (her undo was refused as
+/// "made by bram", so nobody but a moderator could undo again; found by an
+/// outside tester). Whoever rejected it may still take the rejection back.
+#[test]
+fn a_rejected_proposal_does_not_block_undo() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bot, _) = set_up(dir.path(), "magewinds", &["Ana", "Bram"]);
+    run(
+        &bot,
+        "Bram",
+        "/match note text:ready\n/as Ana\n/match play activate Pyromancer guard; free\n\
+         /as Bram\n/match answer choice:reject\n",
+    );
+    let out = run(&bot, "Ana", "/match undo\n/match board\n");
+    assert!(out.contains("== Undone: event #3 =="), "{out}");
+    assert!(!after(&out, "== Match #").contains("waiting for"), "{out}");
+    // Next in effect is Bram's note: his to undo, and he may.
+    let out = run(&bot, "Ana", "/match undo\n");
+    assert!(out.contains("made by Bram"), "{out}");
+    let out = run(&bot, "Bram", "/match undo\n/match verify\n");
+    assert!(
+        out.contains("== Undone: event #2 ==")
+            && out.contains("every stored board equals the replay"),
+        "{out}"
+    );
+    // Rejected again: Bram's undo takes his rejection back (asked again).
+    run(
+        &bot,
+        "Ana",
+        "/match play activate Pyromancer guard; free\n/as Bram\n/match answer choice:reject\n",
+    );
+    let out = run(&bot, "Bram", "/match undo\n/match board\n");
+    assert!(after(&out, "== Match #").contains("waiting for"), "{out}");
 }
 
 /// A Legion free action from an effect the board does not record is its

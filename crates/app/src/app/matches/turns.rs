@@ -888,6 +888,9 @@ impl Matches {
             .await?
             .ok_or(MatchError::NothingToUndo)?;
         self.may_undo(caller, &m, &undone, ended)?;
+        // What reverts is the board in effect now, whichever event the
+        // undo takes back (a proposal withdrawn with its confirmations).
+        let current = undone.state.clone();
         let (top, undone, below) = match self.proposal_origin(caller, &m, &stack, &undone).await? {
             Some((i, origin)) => (stack[i], origin, i.checked_sub(1).map(|j| stack[j])),
             None => (top, undone, below),
@@ -915,17 +918,19 @@ impl Matches {
             event.transition = Transition::Reopen;
         }
         let mut o = Outcome::new(event);
-        o.changes = engine::diff(&undone.state, &state);
+        o.changes = engine::diff(&current, &state);
         o.undone = Some(LogEntry::from_record(undone, false));
         self.record(caller, &m, o).await
     }
 
-    /// A proposal confirmed by some and still waiting on others is its
-    /// author's to take back whole: when `undone` (the top of `stack`) is
-    /// another player's confirmation of `caller`'s waiting proposal, the
-    /// event that proposed it and its index in `stack`. Before, the
-    /// author's undo took back the other player's confirmation alone and
-    /// asked them again (found by an outside tester).
+    /// A proposal is its author's to take back whole: when `undone` (the
+    /// top of `stack`) is another player's confirmation of `caller`'s
+    /// proposal still waiting, the event that confirmed it in full, or
+    /// the answer that rejected it or let it expire, the event that
+    /// proposed it and its index in `stack`. Before, the author's undo took
+    /// back the last confirmation alone and asked that player again, and a
+    /// rejected or expired proposal was nobody's but a moderator's to undo,
+    /// so every undo after it was refused (found by outside testers).
     async fn proposal_origin(
         &self,
         caller: &Caller,
@@ -933,14 +938,19 @@ impl Matches {
         stack: &[i64],
         undone: &EventRecord,
     ) -> Result<Option<(usize, EventRecord)>, MatchError> {
-        let asked = |e: &EventRecord| {
-            e.kind == EventKind::Answer
-                && super::consent::Proposal::of(e)
-                    .is_some_and(|p| p.stage == super::consent::Stage::Asked)
+        use super::consent::{Proposal, Stage};
+        let Some(p) = Proposal::of(undone).filter(|_| !caller.moderator) else {
+            return Ok(None);
         };
-        let by = super::consent::Proposal::of(undone).map(|p| p.by);
-        let authors = by.and_then(|b| m.players.get(b)) == Some(&caller.user);
-        if caller.moderator || undone.actor == caller.user || !asked(undone) || !authors {
+        let whole = match p.stage {
+            Stage::Asked => {
+                undone.kind == EventKind::Answer
+                    && undone.actor != caller.user
+                    && !p.confirmed.is_empty()
+            }
+            Stage::Confirmed | Stage::Rejected => undone.kind != EventKind::Note,
+        };
+        if !whole || m.players.get(p.by) != Some(&caller.user) {
             return Ok(None);
         }
         // A note written while it waits is another's: taking the proposal
@@ -963,8 +973,12 @@ impl Matches {
             if note(&e) {
                 return Ok(None);
             }
-            if !asked(&e) {
-                return Ok(Some((i, e)));
+            // The confirmations given so far lie over the event that
+            // proposed it (asked, confirmed by nobody yet).
+            match Proposal::of(&e).filter(|q| q.by == p.by && q.stage == Stage::Asked) {
+                Some(q) if q.confirmed.is_empty() => return Ok(Some((i, e))),
+                Some(_) if e.kind == EventKind::Answer => {}
+                _ => return Ok(None),
             }
         }
         Ok(None)
@@ -1040,22 +1054,39 @@ impl Matches {
             return Ok(());
         }
         // A proposal still waiting is its author's to take back, with
-        // the confirmations given so far ([`Matches::proposal_origin`]).
+        // the confirmations given so far ([`Matches::proposal_origin`]);
+        // so is one rejected or expired, with its answer: it changed
+        // nothing, and undo goes on under it.
         // A note made while a proposal waits carries its context, but is
         // a note, not the proposal.
-        let waiting = super::consent::Proposal::of(undone)
-            .filter(|p| p.stage == super::consent::Stage::Asked)
-            .filter(|_| undone.kind != EventKind::Note);
-        let author = waiting.as_ref().and_then(|p| m.players.get(p.by));
-        if undone.kind == EventKind::Answer && author == Some(&caller.user) {
+        let proposal = super::consent::Proposal::of(undone)
+            .filter(|p| p.stage != super::consent::Stage::Confirmed)
+            .filter(|_| undone.kind == EventKind::Answer);
+        let author = proposal.as_ref().and_then(|p| m.players.get(p.by));
+        if author == Some(&caller.user) {
             return Ok(());
         }
+        let waiting = proposal
+            .as_ref()
+            .is_some_and(|p| p.stage == super::consent::Stage::Asked);
         let who = match author {
-            Some(a) if undone.kind == EventKind::Answer => super::mention(a),
+            Some(a) if waiting => super::mention(a),
             _ if undone.actor == TIMEOUT_ACTOR => "the decision's timeout".to_string(),
             _ => super::mention(&undone.actor),
         };
-        let waiting = waiting.is_some();
+        if let (Some(a), false) = (author, waiting) {
+            // Rejected or expired: its author withdraws it; who rejected
+            // it may take the rejection back (and is asked again).
+            let by = match undone.actor.as_str() {
+                TIMEOUT_ACTOR => String::new(),
+                _ => format!(", {who}, who rejected it,"),
+            };
+            return Err(MatchError::forbidden(format!(
+                "the last proposal ({}) changed nothing: only its author {}{by} or a moderator may undo it",
+                if by.is_empty() { "expired" } else { "rejected" },
+                super::mention(a)
+            )));
+        }
         let what = if waiting {
             "proposal (answer it with its Confirm or Reject buttons)"
         } else {
