@@ -332,3 +332,101 @@ fn grand_archive_response_question_says_one_thing_of_its_default() {
         "{out}"
     );
 }
+
+/// A Legion board that does not say whose `turn` it is in the Activation
+/// Phase: a player's play does not take priority by playing first (it was
+/// recorded, Ben never asked; found by an outside tester). It is refused
+/// naming how to agree it; agreed with `adjust turn`, the play is recorded.
+#[test]
+fn legion_priority_is_agreed_not_taken_by_playing_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let text = std::fs::read_to_string(example("legion-start.yaml")).unwrap();
+    assert!(text.contains("turn: Ana\n"));
+    let file = dir.path().join("no-turn.yaml");
+    std::fs::write(&file, text.replacen("turn: Ana\n", "", 1)).unwrap();
+    let play = "/match play activate Stormtroopers; move; move\n";
+    let out = run(
+        &bot,
+        "ana",
+        &format!(
+            "/match start game:legion player1:ana player2:ben\n/as j moderator\n/match setup file:{}\n/as ana\n{play}/match log\n",
+            file.display()
+        ),
+    );
+    let reply = after(&out, "== Match: cannot do that");
+    assert!(
+        reply.contains("does not say whose `turn` it is") && reply.contains("adjust turn NAME"),
+        "{out}"
+    );
+    assert!(
+        !after(&out, "#1 j set up").contains("#2"),
+        "nothing recorded: {out}"
+    );
+    // Agreed: Ben confirms Ana's turn, and her play is recorded.
+    let out = run(
+        &bot,
+        "ana",
+        &format!(
+            "/match adjust field:turn value:Ana reason:we rolled\n/as ben\n/match answer choice:confirm\n/as ana\n{play}"
+        ),
+    );
+    assert!(out.contains("Play #4 recorded"), "{out}");
+}
+
+/// A Legion play that does not say which unit activates offers only the
+/// units that can make it: Stormtroopers have no card action Force Choke
+/// (offered, then refused when chosen, the question left waiting; found by
+/// an outside tester). Darth Vader chosen, the play is recorded.
+#[test]
+fn legion_which_unit_offers_only_units_that_can_make_the_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "ana",
+        &format!(
+            "/match start game:legion player1:ana player2:ben\n/as j moderator\n/match setup file:{}\n/as ana\n\
+             /match play move; card action Force Choke\n",
+            example("legion-start.yaml")
+        ),
+    );
+    assert!(
+        out.contains("activate Darth Vader") && !out.contains("activate Stormtroopers"),
+        "{out}"
+    );
+    let out = run(&bot, "ana", "/match answer choice:1\n/match board\n");
+    assert!(!out.contains("unknown card action"), "{out}");
+    assert!(
+        after(&out, "== Match #").contains("active: Darth Vader"),
+        "{out}"
+    );
+}
+
+/// A seat renamed while `turn` names it: `turn` follows the new name (the
+/// rename was refused as "turn: unknown player 'Ana'", even a moderator's;
+/// found by an outside tester).
+#[test]
+fn a_seat_renamed_keeps_its_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "ana",
+        &format!(
+            "/match start game:legion player1:ana player2:ben\n/as j moderator\n/match setup file:{}\n\
+             /match adjust field:players.Ana.name value:Anna reason:typo\n/match board\n",
+            example("legion-start.yaml")
+        ),
+    );
+    assert!(!out.contains("unknown player"), "{out}");
+    let board = after(&out, "== Match #");
+    assert!(
+        board.contains("turn: Anna") && board.contains("name: Anna"),
+        "{out}"
+    );
+}
+
+fn after<'a>(out: &'a str, marker: &str) -> &'a str {
+    out.rfind(marker).map_or("", |i| &out[i..])
+}

@@ -396,6 +396,36 @@ fn label_leaves(v: &Value, path: &mut String, out: &mut Vec<String>) {
     }
 }
 
+/// A seat renamed (`players[i].name`): the board's top-level fields that
+/// named it by its old name (`turn`, `first_to_pass`) name it by the new
+/// one. Before, the rename was refused as naming an unknown player in
+/// `turn`, whoever asked, a moderator too (found by an outside tester).
+pub fn carry_rename(before: &Value, after: &mut Value, field: &FieldPath) {
+    let [Step::Key(list), Step::Index(i), Step::Key(key)] = field.steps.as_slice() else {
+        return;
+    };
+    if list != "players" || key != "name" {
+        return;
+    }
+    let name = |b: &Value| {
+        b.get("players")
+            .and_then(|p| p.get(*i))
+            .and_then(|s| s.get("name"))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    let (Some(old), Some(new)) = (name(before), name(after)) else {
+        return;
+    };
+    if let Value::Object(m) = after {
+        for (_, v) in m.iter_mut().filter(|(k, _)| k.as_str() != "players") {
+            if v.as_str() == Some(old.as_str()) {
+                *v = Value::String(new.clone());
+            }
+        }
+    }
+}
+
 /// Sets `value` at `field` (null removes an optional field or a list item).
 pub fn set(board: &mut Value, field: &FieldPath, value: Value) -> Result<(), BoardError> {
     let Some((last, parents)) = field.steps.split_last() else {

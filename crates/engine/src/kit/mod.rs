@@ -918,6 +918,7 @@ impl<G: Game> super::GameEngine for Kit<G> {
         let removed = v.is_null();
         let mut new = board.clone();
         fields::set(&mut new, &f, v)?;
+        fields::carry_rename(board, &mut new, &f);
         let state = Self::to_value(&Self::board(&new, None)?);
         let (before, after) = fields::before_after(board, &state, &f, removed);
         let seats = Self::board(board, None).map_or(0, |b| {

@@ -201,7 +201,18 @@ fn choose_unit(
 ) -> Result<Chosen<UnitRef>, Stop> {
     let choice = Choice::new(p, "unit", None, ACT, "play[0].activate");
     choice.settle(cx, stated, || {
-        let options = b.waiting(p).into_iter().take(MAX_OPTIONS).map(|r| Opt {
+        // Only the units the play's steps name what of (a card action):
+        // one that cannot make them was offered, and choosing it was
+        // refused as an unknown card action, the question left waiting
+        // (found by an outside tester). None fits: all, as before.
+        let waiting = b.waiting(p);
+        let fit: Vec<UnitRef> = waiting
+            .iter()
+            .copied()
+            .filter(|r| fits(b.unit(*r), play))
+            .collect();
+        let units = if fit.is_empty() { waiting } else { fit };
+        let options = units.into_iter().take(MAX_OPTIONS).map(|r| Opt {
             label: Question::Activate {
                 unit: &b.unit(r).name,
             }
@@ -218,6 +229,20 @@ fn choose_unit(
             options.collect(),
         )
     })
+}
+
+/// Whether unit `u` can make every step of `play` but its `activate` and
+/// closing `end` (each names only what `u` has: its card actions, its
+/// abilities as sources).
+fn fits(u: &Unit, play: &Play) -> bool {
+    let steps = &play.steps;
+    let end = steps.last().is_some_and(|s| s.end.is_some());
+    steps
+        .iter()
+        .enumerate()
+        .take(steps.len() - usize::from(end))
+        .filter(|(_, s)| s.activate.is_none())
+        .all(|(i, s)| s.clone().resolve(u, &format!("play[{i}]")).is_ok())
 }
 
 /// "Does the effect name the free action's type?" (step `i`, `what` it

@@ -286,6 +286,9 @@ impl Matches {
                 .not_recorded(&m, EventKind::Play, Some(play), ruling)
                 .await;
         }
+        if seat.is_some() && !caller.moderator && m.players.len() > 1 {
+            turn_taken_unagreed(&engine.status(&state)?, ruling.status.as_ref())?;
+        }
         if let Some(seat) = seat {
             // `agreed by X` states X's choices: X is asked to confirm them.
             // A fact the play states that the board does not record (a
@@ -1628,6 +1631,26 @@ fn unagreed_refused(unagreed: &[engine::Unagreed]) -> Result<(), MatchError> {
         "advancing now would settle `{f}` by a default nobody agreed to ({note}). Agree it first: `adjust {f} NAME` (a proposal the other players confirm), or ask a moderator to advance",
         f = u.field,
         note = u.note
+    )))
+}
+
+/// Refuses a player's play that gives the turn to someone on a board that
+/// says nobody's in its phase (a Legion board with no `turn` in the
+/// Activation Phase): whoever played first took priority, nobody asked
+/// (found by an outside tester). Who acts first is agreed, as for an
+/// advance ([`unagreed_refused`]): `adjust turn NAME`, or a moderator's
+/// entry.
+fn turn_taken_unagreed(before: &Status, after: Option<&Status>) -> Result<(), MatchError> {
+    let Some(after) = after.filter(|a| before.turn_seat.is_none() && a.phase == before.phase)
+    else {
+        return Ok(());
+    };
+    let Some(name) = after.turn.as_deref().filter(|_| after.turn_seat.is_some()) else {
+        return Ok(());
+    };
+    Err(MatchError::forbidden(format!(
+        "the board does not say whose `turn` it is in the {phase}, so this play would give it to {name} by whoever played first, which nobody agreed to. Agree it first: `adjust turn NAME` (a proposal the other players confirm), or ask a moderator to enter the play",
+        phase = before.phase
     )))
 }
 
