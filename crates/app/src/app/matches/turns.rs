@@ -1031,10 +1031,13 @@ impl Matches {
         // have agreed to nothing yet, and their undo read in the log as the
         // author's play taken back ("Maeoni undid #2", found by an outside
         // tester) where a rejection belongs.
+        // Their own event still is (an answer of theirs that brought the
+        // play to a claim, now waiting on them too; found by a review).
         let seat = seat_of(m, &caller.user);
         if let Some(p) = super::consent::Proposal::of(undone)
             .filter(|p| p.stage == super::consent::Stage::Asked)
             .filter(|p| seat.is_some_and(|s| p.asks.contains(&s) && s != p.by))
+            .filter(|_| undone.actor != caller.user)
         {
             let by = m
                 .players
