@@ -278,7 +278,7 @@ impl Board {
         }
     }
 
-    /// "Owner's Unit": a unit named with its owner, as [`Board::find_in`]
+    /// "Owner's Unit": a unit named with its owner, as `Board::find_in`
     /// reads it back.
     pub fn owned_label(&self, r: UnitRef) -> String {
         format!("{}'s {}", self.name(r.0), self.label(r))
