@@ -5,52 +5,9 @@
 //! a code fence, a note's hidden characters, a winner named two ways and
 //! the Grand Archive stack left in combat.
 
-use std::sync::Arc;
+use arbiter::bot::Bot;
 
-use arbiter::app::App;
-use arbiter::bot::{Bot, BotConfig};
-
-/// A bot whose match database is a file in `dir`.
-fn match_bot(dir: &std::path::Path) -> Bot {
-    let url = format!("sqlite://{}", dir.join("arguments.db").display());
-    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let app = App::load(&root.join("rules_data"), &[]).expect("rule data");
-    Bot::new(
-        Arc::new(app),
-        BotConfig {
-            database_url: Some(url),
-            ..BotConfig::default()
-        },
-    )
-}
-
-/// Runs a console script as `user`; the output.
-fn run(bot: &Bot, user: &str, script: &str) -> String {
-    let session = arbiter::bot::console::Session {
-        user: user.into(),
-        moderator: false,
-        guild: None,
-    };
-    let mut out = Vec::new();
-    arbiter::bot::console::run_as(
-        bot,
-        &session,
-        &mut script.as_bytes(),
-        &mut out,
-        false,
-        false,
-    )
-    .unwrap();
-    String::from_utf8(out).unwrap()
-}
-
-fn example(name: &str) -> String {
-    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    root.join("examples/matches")
-        .join(name)
-        .display()
-        .to_string()
-}
+use crate::match_integrity::{example, match_bot, run};
 
 /// A match of `game` seating `players` with `board` (inline YAML) set up
 /// by a judge; the console is the first player's again. With its output.
@@ -310,7 +267,7 @@ fn grand_archive_combat_is_not_left_with_the_stack_full() {
 fn grand_archive_response_question_says_one_thing_of_its_default() {
     let dir = tempfile::tempdir().unwrap();
     let bot = match_bot(dir.path());
-    let db = dir.path().join("arguments.db");
+    let db = dir.path().join("integrity.db");
     run(
         &bot,
         "alice",

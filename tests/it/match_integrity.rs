@@ -10,7 +10,7 @@ use arbiter::app::App;
 use arbiter::bot::{Bot, BotConfig};
 
 /// A bot whose match database is a file in `dir`.
-fn match_bot(dir: &std::path::Path) -> Bot {
+pub(crate) fn match_bot(dir: &std::path::Path) -> Bot {
     let url = format!("sqlite://{}", dir.join("integrity.db").display());
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let app = App::load(&root.join("rules_data"), &[]).expect("rule data");
@@ -40,7 +40,7 @@ fn edited_example(
 }
 
 /// Runs a console script as `user`; the output.
-fn run(bot: &Bot, user: &str, script: &str) -> String {
+pub(crate) fn run(bot: &Bot, user: &str, script: &str) -> String {
     let session = arbiter::bot::console::Session {
         user: user.into(),
         moderator: false,
@@ -59,7 +59,7 @@ fn run(bot: &Bot, user: &str, script: &str) -> String {
     String::from_utf8(out).unwrap()
 }
 
-fn example(name: &str) -> String {
+pub(crate) fn example(name: &str) -> String {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     root.join("examples/matches")
         .join(name)
