@@ -705,6 +705,12 @@ fn an_own_field_that_may_help_its_player_asks_the_others() {
     );
     assert!(out.contains(proposed), "{out}");
     assert!(out.contains("from 3 to 0"), "{out}");
+    // Said once in the log ("proposed … (proposed) (asked for consent)").
+    let log = run(&bot, "Cleo", "/match log\n");
+    assert!(
+        log.contains("proposed players[2].strategy_cards[0].initiative = 0 (asked for consent)"),
+        "{log}"
+    );
     assert!(
         !out.contains("Cleo: your turn"),
         "the turn stays Ana's: {out}"

@@ -730,7 +730,7 @@ impl Matches {
                     stage: super::consent::Stage::Asked,
                 };
                 let mut event = NewEvent::new(EventKind::Adjust, &caller.user, state);
-                event.input = Some(format!("{} = {} (proposed)", a.field, value.trim()));
+                event.input = Some(format!("{} = {}", a.field, value.trim()));
                 event.context =
                     Some(json!({ "field": field, "value": value.trim(), "reason": reason }));
                 return self.propose(caller, &m, event, proposal).await;
