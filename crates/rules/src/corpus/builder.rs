@@ -311,15 +311,32 @@ fn compact(
             dead[i] = true;
         }
     }
+    let mut emptied = Vec::new();
     for i in (0..passages.len()).rev() {
         let p = &passages[i];
-        if p.kind == PassageKind::Section
+        if !dead[i]
+            && p.kind == PassageKind::Section
             && p.text.is_empty()
             && p.children.iter().all(|&c| dead[c])
         {
             dead[i] = true;
+            emptied.push(i);
         }
     }
+    // Titles of the headings left out so, in document order (said in an
+    // upload's preview: "## Chapter One" right above "## Section A" went
+    // without a word, found by an outside tester).
+    // A repeated id's empty repeat is said by its duplicate's warning.
+    let repeats: HashSet<&str> = warnings
+        .iter()
+        .filter_map(|w| w.duplicate.as_ref().map(|(_, r)| r.as_str()))
+        .collect();
+    let emptied: Vec<String> = emptied
+        .into_iter()
+        .rev()
+        .filter(|&i| !repeats.contains(passages[i].id.as_str()))
+        .map(|i| passages[i].title.clone())
+        .collect();
     let gone: std::collections::HashSet<&str> = (0..passages.len())
         .filter(|&i| dead[i])
         .map(|i| passages[i].id.as_str())
@@ -368,6 +385,7 @@ fn compact(
         by_id,
         card_lists: Vec::new(),
         data_documents: Vec::new(),
+        empty_headings: emptied,
     };
     // Each passage's references once each, found by hashing (a `contains`
     // over a passage's references made a paragraph of links quadratic).

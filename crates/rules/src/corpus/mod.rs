@@ -184,6 +184,9 @@ pub struct Corpus {
     /// have no passages, yet their ids are taken (an upload's slug never
     /// equals one, so it never replaces one unasked).
     pub data_documents: Vec<(String, String)>,
+    /// Headings left out for holding no text and no section with text
+    /// (their titles, in document order).
+    pub empty_headings: Vec<String>,
 }
 
 /// A card list as loaded: its game, manifest entry and text.

@@ -863,6 +863,7 @@ pub fn convert_to(target: &Target, bytes: &[u8]) -> Result<Converted, ImportErro
     check_shape(&target.file_name, &built)?;
     let (mut warnings, more_warnings) = built_warnings(&built);
     shape_warnings(&built, text.empty_headings, &mut warnings);
+    warnings.extend(left_out_headings(&built));
     warnings.extend(text.decoded.map(|d| format!("{}: {d}", target.file_name)));
     let file = &target.file_name;
     warnings.extend(text.notes.iter().map(|n| format!("{file}: {n}")));
@@ -1091,6 +1092,30 @@ fn built_warnings(built: &Corpus) -> (Vec<String>, Vec<MoreWarnings>) {
         })
         .collect();
     (out, more)
+}
+
+/// The headings left out for holding no text and no section with text
+/// ("## Chapter One" right above "## Section A"), named.
+fn left_out_headings(built: &Corpus) -> Option<String> {
+    let titles = &built.empty_headings;
+    if titles.is_empty() {
+        return None;
+    }
+    let shown: Vec<String> = titles
+        .iter()
+        .take(SAMPLE_LINES)
+        .map(|t| format!("“{}”", short(t, 60)))
+        .collect();
+    let more = match titles.len().saturating_sub(SAMPLE_LINES) {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    Some(format!(
+        "left out {} with no text under {} (nothing to quote): {}{more}",
+        count(titles.len(), "heading"),
+        if titles.len() == 1 { "it" } else { "them" },
+        shown.join(", ")
+    ))
 }
 
 /// The import's own warnings: no structure (or headings with no text
