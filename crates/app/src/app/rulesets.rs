@@ -1126,10 +1126,8 @@ struct ConversionSlot {
 /// [`SMALL_TEXT_BYTES`] and not a PDF, whose cost its size does not tell
 /// (a 2.9 KB PDF whose forms draw each other runs to the time limit).
 pub fn small_text(upload: &Upload) -> bool {
-    let head = &upload.bytes[..upload.bytes.len().min(1024)];
     upload.bytes.len() <= SMALL_TEXT_BYTES
-        && !head.windows(5).any(|w| w == b"%PDF-")
-        && !upload.file_name.to_lowercase().ends_with(".pdf")
+        && !crate::corpus::import::reads_as_pdf(&upload.file_name, &upload.bytes)
 }
 
 impl Drop for ConversionSlot {

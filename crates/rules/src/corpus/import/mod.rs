@@ -360,11 +360,17 @@ fn plain_lines(text: &str) -> String {
         .collect()
 }
 
+/// Whether an upload is converted as a PDF: `%PDF-` in its first
+/// kilobyte, or a `.pdf` name.
+pub fn reads_as_pdf(file_name: &str, bytes: &[u8]) -> bool {
+    pdf::is_pdf(bytes) || file_name.to_lowercase().ends_with(".pdf")
+}
+
 fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
     let file = file_name.to_string();
     size_check(&file, bytes)?;
     let lower = file_name.to_lowercase();
-    if pdf::is_pdf(bytes) || lower.ends_with(".pdf") {
+    if reads_as_pdf(file_name, bytes) {
         let (text, mut notes) = pdf::extract(&file, bytes)?;
         let (text, contents) = contents::drop_contents(&text);
         notes.extend(contents);
