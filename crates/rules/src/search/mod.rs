@@ -650,29 +650,35 @@ impl Index {
         if opts.game.is_some() || games.len() < 2 {
             return vec![Asked::whole(part)];
         }
-        // A rule number is tied to the one game named in its stretch of
-        // the text (between "and", "or", commas).
-        let ties: Vec<(String, String)> = parts::stretches(part)
+        // Each stretch of the text (between "and", "or", commas), the
+        // games it names and the rule numbers it holds: a number is tied
+        // to the one game named in its stretch.
+        let stretches: Vec<(&str, Vec<String>, Vec<String>)> = parts::stretches(part)
             .into_iter()
-            .flat_map(|stretch| {
-                let named = self.named_games(words(stretch));
-                let numbers: Vec<String> = words(stretch)
+            .map(|stretch| {
+                let said = words(stretch);
+                let numbers = said
                     .iter()
                     .filter_map(|w| analyze::strip_contraction(&w.text))
                     .filter(|w| self.is_rule_number(w))
                     .map(str::to_string)
                     .collect();
-                match named.as_slice() {
-                    [one] => numbers.into_iter().map(|n| (n, one.clone())).collect(),
-                    _ => Vec::new(),
-                }
+                (stretch, self.named_games(said), numbers)
             })
             .collect();
-        let own = self.own_stretches(part, opts);
+        let ties: Vec<(String, String)> = stretches
+            .iter()
+            .flat_map(|(_, named, numbers)| match named.as_slice() {
+                [one] => numbers.iter().map(|n| (n.clone(), one.clone())).collect(),
+                _ => Vec::new(),
+            })
+            .collect();
         games
             .iter()
             .map(|g| Asked {
-                text: own(g).unwrap_or_else(|| part.to_string()),
+                text: self
+                    .own_stretches(&stretches, g, opts)
+                    .unwrap_or_else(|| part.to_string()),
                 game: Some(g.clone()),
                 not_cited: ties
                     .iter()
@@ -690,28 +696,22 @@ impl Index {
     /// was searched with TI4's words, found by an outside tester); `None`
     /// when the part is one question about both ("does a ti4 dreadnought
     /// or an ashes unit attack twice?": each game gets it whole).
-    fn own_stretches<'a>(
-        &'a self,
-        part: &'a str,
-        opts: &'a SearchOptions,
-    ) -> impl Fn(&str) -> Option<String> + 'a {
-        let words =
-            |t: &str| self.without_cards(analyze::question_words(&analyze::symbol_words(t)), opts);
-        let stretches: Vec<(&str, Vec<String>)> = parts::stretches(part)
-            .into_iter()
-            .map(|s| (s, self.named_games(words(s))))
+    fn own_stretches(
+        &self,
+        stretches: &[(&str, Vec<String>, Vec<String>)],
+        game: &str,
+        opts: &SearchOptions,
+    ) -> Option<String> {
+        let kept: Vec<&str> = stretches
+            .iter()
+            .filter(|(_, named, _)| named.is_empty() || named.iter().any(|n| n == game))
+            .map(|(s, ..)| *s)
             .collect();
-        move |game: &str| {
-            let kept: Vec<&str> = stretches
-                .iter()
-                .filter(|(_, named)| named.is_empty() || named.iter().any(|n| n == game))
-                .map(|(s, _)| *s)
-                .collect();
-            let text = kept.join(", ");
-            let (_, rest) = self.strip_game_names(words(&text));
-            let rule_words = rest.iter().filter(|w| !analyze::is_stop(&w.text)).count();
-            (kept.len() < stretches.len() && rule_words >= 2).then_some(text)
-        }
+        let text = kept.join(", ");
+        let words = analyze::question_words(&analyze::symbol_words(&text));
+        let (_, rest) = self.strip_game_names(self.without_cards(words, opts));
+        let rule_words = rest.iter().filter(|w| !analyze::is_stop(&w.text)).count();
+        (kept.len() < stretches.len() && rule_words >= 2).then_some(text)
     }
 
     /// Whether one of these words (another game's, not `carried`'s) is
