@@ -139,6 +139,39 @@ fn questions_nothing_indexed_covers_get_none_and_what_is_covered() {
 }
 
 #[test]
+fn a_game_that_is_not_indexed_is_said_not_answered_from_another_game() {
+    let app = common::app();
+    for q in [
+        "in pokemon can I retreat twice in one turn?",
+        "Yu-Gi-Oh: can I activate a trap the turn I set it",
+        "does Lorcana's challenge exhaust the attacker",
+    ] {
+        let r = app.ask(q, None, 3).unwrap();
+        assert_eq!(r.confidence, Confidence::None, "{q}");
+        assert!(r.results.is_empty(), "{q}: {:?}", r.results);
+        assert!(r.not_indexed.is_some(), "{q}");
+    }
+    let r = app.ask("in pokemon can I retreat twice", None, 3).unwrap();
+    assert_eq!(r.not_indexed.as_deref(), Some("Pokémon TCG"));
+    let text = arbiter::render::text::ask(&r, arbiter::render::text::Style { ansi: false });
+    assert!(
+        text.contains("Pokémon TCG's rules are not indexed here"),
+        "{text}"
+    );
+    // A question that also names an indexed game, or is asked in one, is
+    // searched as usual; so is one naming no game, with ordinary words.
+    for (q, game) in [
+        ("is ashes guard like pokemon's retreat", None),
+        ("can a pokemon guard", Some("ashes")),
+        ("can I attack twice with one piece of the unit", None),
+    ] {
+        let r = app.ask(q, game, 3).unwrap();
+        assert_eq!(r.not_indexed, None, "{q}");
+        assert!(!r.results.is_empty(), "{q}");
+    }
+}
+
+#[test]
 fn a_topic_the_rules_lack_gets_the_closest_rules_under_a_caveat() {
     let r = common::app()
         .ask(
@@ -1294,7 +1327,7 @@ fn a_rule_number_several_rules_end_with_cites_each() {
 #[test]
 fn each_ignored_word_is_said_once() {
     let r = common::app()
-        .ask("トランプルはどう機能しますか mtg", None, 3)
+        .ask("トランプルはどう機能しますか lol", None, 3)
         .unwrap();
     let mut seen = r.ignored.clone();
     seen.sort();

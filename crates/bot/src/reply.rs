@@ -614,6 +614,11 @@ fn reading_notes(app: &App, reply: &AskReply) -> Vec<Block> {
 
 /// "none": nothing relevant, and what the indexed rules in scope cover.
 fn nothing_relevant(reply: &AskReply) -> Block {
+    if let Some(game) = &reply.not_indexed {
+        let how = "`/rules add`; `/games` lists the indexed games";
+        let body = crate::render::text::not_indexed(&escape_md(game), how);
+        return Block::text(String::new(), body);
+    }
     let scope = reply
         .game
         .as_deref()

@@ -197,6 +197,12 @@ pub struct AskReply {
     /// Capitalised names close to a card's: `[typed, card]` ("did you mean").
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub card_suggestions: Vec<(String, String)>,
+    /// A game the question names that these rules do not index ("Pokémon
+    /// TCG", from `rules_data/other-games.yaml`), when it names no indexed
+    /// one and none is given: the question is not answered from another
+    /// game's rules (`none`, no results). Omitted otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_indexed: Option<String>,
 }
 
 /// What the cards a question names add to its search and reply.
@@ -240,6 +246,26 @@ pub struct AskPart {
 pub type PartResults<'a> = (Option<&'a AskPart>, Vec<(usize, &'a AskResult)>);
 
 impl AskReply {
+    /// The reply to a question about `game`, a game these rules do not
+    /// index: nothing searched, nothing shown.
+    fn not_indexed(query: &str, game: &str) -> AskReply {
+        AskReply {
+            query: query.to_string(),
+            confidence: Confidence::None,
+            game: None,
+            game_from: None,
+            results: Vec::new(),
+            corrections: Vec::new(),
+            ignored: Vec::new(),
+            elsewhere: Vec::new(),
+            covers: Vec::new(),
+            parts: Vec::new(),
+            cards: Vec::new(),
+            card_suggestions: Vec::new(),
+            not_indexed: Some(game.to_string()),
+        }
+    }
+
     /// The first passage of `groups[i]`'s part when an earlier group
     /// shows it (two parts share their best: it is shown once, under the
     /// first), with its number.
@@ -841,6 +867,11 @@ impl App {
         let game = game
             .map(|g| self.game(g).map(|g| g.id.clone()))
             .transpose()?;
+        if game.is_none()
+            && let Some(other) = self.index.unindexed_game(query)
+        {
+            return Ok(AskReply::not_indexed(query, other));
+        }
         let fallback_game = match_game
             .and_then(|g| self.game(g).ok())
             .map(|g| g.id.clone());
@@ -937,6 +968,7 @@ impl App {
             ignored,
             elsewhere,
             covers,
+            not_indexed: None,
         })
     }
 

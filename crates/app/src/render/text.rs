@@ -72,6 +72,16 @@ pub fn unknown_words(reply: &AskReply) -> String {
     out
 }
 
+/// The message for a question about `game`, a game these rules do not
+/// index; `how` says how rules are added and where the indexed games are
+/// listed.
+pub fn not_indexed(game: &str, how: &str) -> String {
+    format!(
+        "{game}'s rules are not indexed here, so this is not answered from another game's rules. \
+         A moderator can add them with {how}."
+    )
+}
+
 pub fn ask(reply: &AskReply, style: Style) -> String {
     let mut out = String::new();
     for (typed, understood) in &reply.corrections {
@@ -95,6 +105,11 @@ pub fn ask(reply: &AskReply, style: Style) -> String {
         let _ = writeln!(out, "Card: {} ({}): {text}", c.name, c.game);
     }
     match reply.confidence {
+        Confidence::None if let Some(game) = &reply.not_indexed => {
+            let how = "`arbiter rules add`, or `/rules add` on Discord; `arbiter rules` lists the indexed games";
+            let _ = writeln!(out, "{}", not_indexed(game, how));
+            return out;
+        }
         Confidence::None => {
             let scope = reply
                 .game

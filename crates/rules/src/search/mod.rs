@@ -13,6 +13,7 @@ mod english;
 pub mod levers;
 mod lexicon;
 mod lists;
+mod other_games;
 mod parts;
 mod phrases;
 mod postings;
@@ -398,6 +399,9 @@ pub struct Index {
     passage_tokens: lists::Lists,
     /// Game aliases, longest first.
     aliases: Aliases,
+    /// Names of games this index does not hold (`rules_data/other-games.yaml`
+    /// less the games it holds), longest first.
+    other_games: other_games::OtherAliases,
     /// Per game: (phrase words, expansion words), longest phrase first.
     synonyms: HashMap<String, Phrases>,
     /// All games' glossaries merged (same phrase → all expansions), for
@@ -454,6 +458,7 @@ impl Index {
                 p.shrink_to_fit();
                 p
             },
+            other_games: other_games::not_indexed(&aliases),
             aliases,
             synonyms,
             synonyms_all,
@@ -733,6 +738,18 @@ impl Index {
                 .count();
             using == 1
         })
+    }
+
+    /// The game a question names that this index does not hold ("in
+    /// pokemon can I…"), by its display name, when it names no game the
+    /// index holds: such a question is not answered from another game.
+    pub fn unindexed_game(&self, question: &str) -> Option<&str> {
+        let words = other_games::question_words(question);
+        let named = analyze::question_words(question);
+        if !self.named_games(named).is_empty() {
+            return None;
+        }
+        other_games::first_named(&self.other_games, &words)
     }
 
     /// The game a sentence opens with ("ti4: can I pass…", "Ashes, can a
