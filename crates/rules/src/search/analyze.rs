@@ -38,6 +38,66 @@ fn plain_word(text: &str) -> Option<String> {
         .then(|| text.to_ascii_lowercase())
 }
 
+/// Where Japanese and Chinese text has its words: a space at every change
+/// between Hiragana, Katakana and Han (and to or from any other letter),
+/// and format characters (a zero-width space inside "Block\u{200B}ade")
+/// left out. Unspaced Japanese writes a term in Katakana between Hiragana
+/// particles ("ターンにカードを引かない"): the tokenizer transliterates each
+/// run whole, so "カード" was indexed as part of "nikadowo" and never found.
+/// Han characters are transliterated one by one already.
+pub fn script_words(text: &str) -> Cow<'_, str> {
+    let special = |c: char| script(c) != Script::Other || crate::corpus::clean::is_format(c);
+    if !text.chars().any(special) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut last = Script::Other;
+    for c in text.chars() {
+        if crate::corpus::clean::is_format(c) {
+            continue;
+        }
+        let mut now = script(c);
+        // The prolonged sound mark (ー) and iteration marks belong to the
+        // run they follow.
+        if matches!(
+            c,
+            '\u{30FC}' | '\u{3005}' | '\u{309D}' | '\u{309E}' | '\u{30FD}' | '\u{30FE}'
+        ) && last != Script::Other
+        {
+            now = last;
+        }
+        if now != last && (now != Script::Other || last != Script::Other) && c.is_alphanumeric() {
+            out.push(' ');
+        }
+        if !c.is_alphanumeric() {
+            now = Script::Other;
+        }
+        out.push(c);
+        last = now;
+    }
+    Cow::Owned(out)
+}
+
+/// The scripts [`script_words`] separates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Script {
+    Hiragana,
+    Katakana,
+    Han,
+    Other,
+}
+
+fn script(c: char) -> Script {
+    match c {
+        '\u{3040}'..='\u{309F}' => Script::Hiragana,
+        '\u{30A0}'..='\u{30FF}' | '\u{31F0}'..='\u{31FF}' | '\u{FF66}'..='\u{FF9F}' => {
+            Script::Katakana
+        }
+        '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}' => Script::Han,
+        _ => Script::Other,
+    }
+}
+
 /// Whether a token (lower case) is on the stop list: a function word
 /// ("the", "you", "may").
 pub fn is_stop(token: &str) -> bool {
@@ -94,7 +154,7 @@ impl Analyzer {
     fn split(&self, text: &str) -> Vec<String> {
         match plain_word(text) {
             Some(word) => vec![word],
-            None => self.inner.tokenize(&symbol_words(text)),
+            None => self.inner.tokenize(&script_words(&symbol_words(text))),
         }
     }
 
@@ -527,25 +587,62 @@ pub fn words(text: &str) -> Vec<String> {
 /// Splits text into sentences (and lines), keeping each sentence verbatim:
 /// their byte ranges.
 pub fn sentence_ranges(text: &str) -> Vec<std::ops::Range<usize>> {
-    let bytes = text.as_bytes();
     let mut start = 0;
     let mut out = Vec::new();
-    for (i, &b) in bytes.iter().enumerate() {
-        let end_here = b == b'\n'
-            || (matches!(b, b'.' | b'?' | b'!')
-                && bytes.get(i + 1).is_some_and(|&n| n == b' ' || n == b'\n')
-                && !is_abbreviation(&text[start..=i]));
-        if end_here {
-            if !text[start..=i].trim().is_empty() {
-                out.push(start..i + 1);
+    // Inside a quotation ("Cascade" means "When you cast this spell, exile
+    // … value. You may cast …"), a full stop does not end the sentence
+    // that quotes; the quotation's closing mark after it does.
+    let mut quoted = false;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next = chars.peek().map(|&(_, n)| n);
+        let after = i + c.len_utf8();
+        let end_here = match c {
+            '\n' => {
+                quoted = false;
+                true
             }
-            start = i + 1;
+            '"' => {
+                quoted = !quoted;
+                !quoted && closes_sentence(text, start, i) && next.is_none_or(char::is_whitespace)
+            }
+            '“' => {
+                quoted = true;
+                false
+            }
+            '”' => {
+                quoted = false;
+                closes_sentence(text, start, i) && next.is_none_or(char::is_whitespace)
+            }
+            '。' | '！' | '？' => true,
+            '.' | '?' | '!' => {
+                !quoted
+                    && next.is_some_and(|n| n == ' ' || n == '\n')
+                    && !is_abbreviation(&text[start..after])
+            }
+            _ => false,
+        };
+        if end_here {
+            if !text[start..after].trim().is_empty() {
+                out.push(start..after);
+            }
+            start = after;
         }
     }
     if start < text.len() && !text[start..].trim().is_empty() {
         out.push(start..text.len());
     }
     out
+}
+
+/// Whether a quotation closing at byte `quote` ends its sentence: a full
+/// stop, question or exclamation mark right before it ("… its text."").
+fn closes_sentence(text: &str, start: usize, quote: usize) -> bool {
+    text[start..quote]
+        .chars()
+        .next_back()
+        .is_some_and(|c| matches!(c, '.' | '?' | '!'))
+        && !is_abbreviation(&text[start..quote])
 }
 
 fn is_abbreviation(s: &str) -> bool {
@@ -615,6 +712,54 @@ mod tests {
             .filter(|x| !x.trim().is_empty())
             .collect::<Vec<_>>()
         );
+    }
+    #[test]
+    fn a_quotation_is_not_cut_at_its_full_stops() {
+        let text = "702.85a \"Cascade\" means \"When you cast this spell, exile cards. You may cast it.\" Then stop. 先に引く。次に";
+        let s: Vec<&str> = sentence_ranges(text)
+            .into_iter()
+            .map(|r| text[r].trim())
+            .collect();
+        assert_eq!(
+            s,
+            [
+                "702.85a \"Cascade\" means \"When you cast this spell, exile cards. You may cast it.\"",
+                "Then stop.",
+                "先に引く。",
+                "次に"
+            ]
+        );
+        let curly = "It says “Draw a card. Then discard.” Next one.";
+        let s: Vec<&str> = sentence_ranges(curly)
+            .into_iter()
+            .map(|r| curly[r].trim())
+            .collect();
+        assert_eq!(s, ["It says “Draw a card. Then discard.”", "Next one."]);
+    }
+}
+
+#[cfg(test)]
+mod script_tests {
+    use super::*;
+
+    #[test]
+    fn a_katakana_term_between_particles_is_its_own_word() {
+        let a = Analyzer::new();
+        let card = a.tokens("カード");
+        assert_eq!(card.len(), 1, "{card:?}");
+        let sentence = a.tokens("先攻プレイヤーは最初のターンにカードを引かない。");
+        assert!(sentence.contains(&card[0]), "{card:?} in {sentence:?}");
+        let player = a.tokens("プレイヤー");
+        assert!(sentence.contains(&player[0]), "{player:?} in {sentence:?}");
+        // English is untouched.
+        assert_eq!(script_words("Attack a Phoenixborn"), "Attack a Phoenixborn");
+    }
+
+    #[test]
+    fn a_zero_width_character_inside_a_word_is_left_out() {
+        let a = Analyzer::new();
+        assert_eq!(a.tokens("Block\u{200B}ade"), a.tokens("Blockade"));
+        assert_eq!(a.tokens("guard\u{2060}ed"), a.tokens("guarded"));
     }
 }
 
