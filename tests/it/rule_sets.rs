@@ -1420,3 +1420,126 @@ async fn a_rule_named_thousands_of_times_shows_ten_amendments_and_a_count() {
         &shown[..500.min(shown.len())]
     );
 }
+
+/// One slow conversion per server: a few kilobytes of PDF whose forms draw
+/// each other 8^10 times, running to the processor or wall-clock limit.
+fn slow_pdf() -> Upload {
+    Upload {
+        file_name: "slow.pdf".into(),
+        bytes: crate::hostile::pdf_fan_out(10, 8),
+        game: "Slow Game".into(),
+        kind: DocumentKind::Rules,
+        title: Some("Slow".into()),
+        replaces: None,
+    }
+}
+
+/// Four servers' slow, hostile PDFs fill both general places and the
+/// queue behind them; a fifth server's small PDF (two pages, a few KB)
+/// is converted before any of them ends: it is not queued behind the
+/// conversions that reached the queue first, a trial in the quick lane
+/// serves it (it waited for both queued ones to end, 40 s; an outside
+/// tester measured 39 s). Meanwhile the fifth server's questions and
+/// judgements are answered (timed and printed, not asserted: the
+/// conversions are children at a lower priority, never on the CPU pool).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_small_pdf_converts_before_other_servers_queued_slow_pdfs() {
+    use std::time::{Duration, Instant};
+    let (url, _dir) = store_common::sqlite_url();
+    let store = Store::connect(&url).await.unwrap();
+    let sets = Arc::new(sets(&store));
+    let ended: Arc<std::sync::Mutex<Vec<String>>> = Arc::default();
+    let start = Instant::now();
+    let mut slow = Vec::new();
+    for n in 1..=4 {
+        let (s, ended) = (sets.clone(), ended.clone());
+        let guild = format!("slow-{n}");
+        slow.push(tokio::spawn(async move {
+            let r = s.convert(&guild, slow_pdf()).await;
+            ended.lock().unwrap().push(guild.clone());
+            eprintln!("{guild} ended after {:?}", start.elapsed());
+            r.map(|_| ())
+        }));
+        // Each in turn, so the queue's order is theirs.
+        while sets.servers_converting() < n {
+            tokio::task::yield_now().await;
+        }
+    }
+    // Two convert; the other two wait for them, past their trials.
+    while sets.waiting_after_trial() < 2 {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    eprintln!("two slow PDFs queued after {:?}", start.elapsed());
+    let text: String = (1..=80)
+        .map(|n| format!("{n}. Rule {n}: the speaker breaks ties on turn {n}.\n"))
+        .collect();
+    let small = Upload {
+        file_name: "small.pdf".into(),
+        bytes: crate::pdf::from_text(&text),
+        game: "Small Game".into(),
+        kind: DocumentKind::Rules,
+        title: Some("Small".into()),
+        replaces: None,
+    };
+    assert!(small.bytes.len() < 16 * 1024, "{}", small.bytes.len());
+    let asked = Instant::now();
+    // Server b asks and judges while the conversions run.
+    let probe = {
+        let sets = sets.clone();
+        tokio::spawn(async move {
+            let board = std::fs::read_to_string(
+                common::repo().join("examples/ashes/attack-phoenixborn.yaml"),
+            )
+            .unwrap();
+            let mut slowest = Duration::ZERO;
+            for _ in 0..10 {
+                let t = Instant::now();
+                let app = sets.answering("b").await.unwrap().app;
+                let (a, b) = (app.clone(), board.clone());
+                let reply = arbiter::app::cpu::run(move || {
+                    a.ask("can an exhausted phoenixborn guard", Some("ashes"), 5)
+                        .map(|r| r.results.len())
+                })
+                .await
+                .unwrap()
+                .unwrap();
+                assert!(reply > 0);
+                arbiter::app::cpu::run(move || app.judge(&b, None).map(|_| ()))
+                    .await
+                    .unwrap()
+                    .unwrap();
+                slowest = slowest.max(t.elapsed());
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            slowest
+        })
+    };
+    let (_, _, preview) = sets.convert("b", small).await.unwrap();
+    let waited = asked.elapsed();
+    eprintln!("server b's small PDF converted in {waited:?}");
+    let before = ended.lock().unwrap().clone();
+    eprintln!(
+        "server b's slowest /rule + /judge meanwhile: {:?}",
+        probe.await.unwrap()
+    );
+    assert!(preview.passages.len() >= 80, "{}", preview.passages.len());
+    assert!(
+        before.is_empty(),
+        "server b's small PDF waited for slow PDFs queued before it: {before:?}"
+    );
+    // The slow PDFs are refused as too slow, each in its turn.
+    for job in slow {
+        let e = job.await.unwrap().unwrap_err();
+        assert!(
+            matches!(
+                e,
+                RulesError::Convert(
+                    arbiter::sandbox::SandboxError::Cpu { .. }
+                        | arbiter::sandbox::SandboxError::Wall { .. }
+                )
+            ),
+            "{e:?}"
+        );
+    }
+    assert_eq!(sets.servers_converting(), 0);
+}

@@ -4,8 +4,10 @@
 //!
 //! Uploads are converted in a child process (`sandbox`): at most
 //! [`CONVERSIONS`] at once, one per server, plus one lane for small text
-//! documents ([`small_text`]), so one server's files never hold up
-//! another's. A server's index is built once per rule-set version
+//! documents ([`small_text`]) and one quick lane where any other upload
+//! that finds the general places taken has a trial of [`QUICK_TRIAL`]
+//! (a cheap file, a small PDF, is done there; a slow one then waits for a
+//! general place), so one server's files never hold up another's. A server's index is built once per rule-set version
 //! (single flight: concurrent requests wait for the same build), right
 //! after a change is confirmed, on a thread of its own at a lower priority,
 //! one build at a time; never by a request on its own thread. Until it is
@@ -45,6 +47,13 @@ pub const CONVERSIONS: usize = 2;
 /// Size up to which a document that is not a PDF may take the small
 /// documents' lane ([`small_text`]).
 pub const SMALL_TEXT_BYTES: usize = 256 * 1024;
+/// How long an upload may convert in the quick lane before it gives the
+/// lane up and waits for a general place: a PDF's cost is not told by its
+/// size (a 2.9 KB one whose forms draw each other runs to the time
+/// limit), so it is tried. A two-page PDF converts in about 50 ms (a
+/// debug build's child on a loaded machine took up to 2 s); a slow upload
+/// loses at most this much.
+pub const QUICK_TRIAL: Duration = Duration::from_secs(3);
 /// How long an upload waits for a conversion slot: more than twice a
 /// conversion's wall limit (20 s, `sandbox::Limits`), so a server in the
 /// queue is served when the conversions ahead of it end.
@@ -168,6 +177,10 @@ pub struct RuleSets {
     conversions: Arc<Semaphore>,
     /// The small documents' lane ([`small_text`]): one conversion.
     small: Arc<Semaphore>,
+    /// The quick lane: one trial of [`QUICK_TRIAL`] at a time.
+    quick: Arc<Semaphore>,
+    /// Uploads whose trial ran out, waiting for a general place.
+    after_trial: Arc<std::sync::atomic::AtomicUsize>,
     /// Servers with a conversion under way.
     converting: Arc<Mutex<std::collections::HashSet<String>>>,
     limits: sandbox::Limits,
@@ -216,6 +229,8 @@ impl RuleSets {
             built: Arc::default(),
             conversions: Arc::new(Semaphore::new(CONVERSIONS)),
             small: Arc::new(Semaphore::new(1)),
+            quick: Arc::new(Semaphore::new(1)),
+            after_trial: Arc::default(),
             converting: Arc::default(),
             limits: sandbox::Limits::default(),
             grace: BUILD_GRACE,
@@ -272,8 +287,8 @@ impl RuleSets {
             .expect("the build semaphore is never closed")
     }
 
-    /// Holds every place among the conversions but the small documents'
-    /// lane until the permits are dropped (what uploads meet while other
+    /// Holds every general place among the conversions (not the small
+    /// documents' lane nor the quick lane) until the permits are dropped (what uploads meet while other
     /// servers' long conversions run). For tests.
     pub async fn hold_conversions(&self) -> tokio::sync::OwnedSemaphorePermit {
         self.conversions
@@ -281,6 +296,18 @@ impl RuleSets {
             .acquire_many_owned(CONVERSIONS as u32)
             .await
             .expect("the conversion semaphore is never closed")
+    }
+
+    /// Servers with a conversion under way, waiting for a place or
+    /// converting (each may have one).
+    pub fn servers_converting(&self) -> usize {
+        lock(&self.converting).len()
+    }
+
+    /// Uploads whose trial in the quick lane ran out, waiting for a
+    /// general place.
+    pub fn waiting_after_trial(&self) -> usize {
+        self.after_trial.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Heap bytes of the server indexes currently cached.
@@ -455,7 +482,7 @@ impl RuleSets {
         guild: &str,
         upload: Upload,
     ) -> Result<(StoredManifest, String, Preview), RulesError> {
-        let _slot = self.conversion_slot(guild, small_text(&upload)).await?;
+        let mut slot = self.conversion_slot(guild, small_text(&upload)).await?;
         // One version read first: the document replaced and the corpus the
         // ids are decided against are both of it.
         let decided_at = self.store.rule_set_version(guild).await?.max(0);
@@ -488,12 +515,9 @@ impl RuleSets {
         if let Some(old) = &replaced {
             replace_target(&mut target, old)?;
         }
-        let done = sandbox::convert(target.clone(), upload.bytes, self.limits)
-            .await
-            .map_err(|e| match e {
-                SandboxError::Refused(e) => RulesError::Import(e),
-                other => RulesError::Convert(other),
-            })?;
+        let done = self
+            .convert_in(&mut slot, target.clone(), upload.bytes)
+            .await?;
         let mut imported = Import::new(known, &target, done.converted);
         // A revision sent under the same title goes beside the live one:
         // answers would quote both, so the preview says how to replace it.
@@ -600,29 +624,73 @@ impl RuleSets {
             guild: guild.to_string(),
             converting: self.converting.clone(),
             _permit: None,
+            trial: false,
         };
         let general = self.conversions.clone().acquire_owned();
         let place = async {
-            if !small {
-                return general.await;
-            }
-            // The small lane first when both are free: a general place
-            // taken by a small document is one a PDF then waits for.
-            tokio::select! {
-                biased;
-                p = self.small.clone().acquire_owned() => p,
-                p = general => p,
+            if small {
+                // The small lane first when both are free: a general place
+                // taken by a small document is one a PDF then waits for.
+                tokio::select! {
+                    biased;
+                    p = self.small.clone().acquire_owned() => p.map(|p| (p, false)),
+                    p = general => p.map(|p| (p, false)),
+                }
+            } else {
+                // A general place first when one is free: a trial's time is
+                // spent only while every general place is taken.
+                tokio::select! {
+                    biased;
+                    p = general => p.map(|p| (p, false)),
+                    p = self.quick.clone().acquire_owned() => p.map(|p| (p, true)),
+                }
             }
         };
         match tokio::time::timeout(CONVERSION_WAIT, place).await {
-            Ok(Ok(permit)) => {
+            Ok(Ok((permit, trial))) => {
                 slot._permit = Some(permit);
+                slot.trial = trial;
                 Ok(slot)
             }
-            _ => Err(RulesError::Busy(
-                "Arbiter is converting other servers' documents and could not start on this one; try again in a minute".into(),
-            )),
+            _ => Err(busy()),
         }
+    }
+
+    /// Converts in the slot's lane: in the quick lane a trial of
+    /// [`QUICK_TRIAL`] first; an upload that runs out of it frees the lane
+    /// and waits for a general place, where it converts under the full
+    /// limits (its wait for that place starts again: the trial is what it
+    /// had of its turn). Any other end of a trial (done, refused, out of
+    /// memory) is the conversion's, as under the full limits.
+    async fn convert_in(
+        &self,
+        slot: &mut ConversionSlot,
+        target: Target,
+        bytes: Vec<u8>,
+    ) -> Result<sandbox::Sandboxed, RulesError> {
+        if slot.trial {
+            let trial = sandbox::Limits {
+                wall: self.limits.wall.min(QUICK_TRIAL),
+                cpu: self.limits.cpu.min(QUICK_TRIAL),
+                ..self.limits
+            };
+            match sandbox::convert(target.clone(), bytes.clone(), trial).await {
+                Err(SandboxError::Wall { .. } | SandboxError::Cpu { .. }) => {
+                    slot._permit = None;
+                    slot.trial = false;
+                    let general = self.conversions.clone().acquire_owned();
+                    let _counted = Counted::new(&self.after_trial);
+                    match tokio::time::timeout(CONVERSION_WAIT, general).await {
+                        Ok(Ok(permit)) => slot._permit = Some(permit),
+                        _ => return Err(busy()),
+                    }
+                }
+                done => return done.map_err(conversion_error),
+            }
+        }
+        sandbox::convert(target, bytes, self.limits)
+            .await
+            .map_err(conversion_error)
     }
 
     /// Converts and previews an upload and keeps it under a token until
@@ -1120,6 +1188,39 @@ struct ConversionSlot {
     guild: String,
     converting: Arc<Mutex<std::collections::HashSet<String>>>,
     _permit: Option<tokio::sync::OwnedSemaphorePermit>,
+    /// The place is the quick lane's: a trial ([`QUICK_TRIAL`]).
+    trial: bool,
+}
+
+/// One more in a count while it lives.
+struct Counted(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Counted {
+    fn new(count: &Arc<std::sync::atomic::AtomicUsize>) -> Counted {
+        count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Counted(count.clone())
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// No conversion place came free in time.
+fn busy() -> RulesError {
+    RulesError::Busy(
+        "Arbiter is converting other servers' documents and could not start on this one; try again in a minute".into(),
+    )
+}
+
+/// A conversion's failure: the child's refusal is the import's.
+fn conversion_error(e: SandboxError) -> RulesError {
+    match e {
+        SandboxError::Refused(e) => RulesError::Import(e),
+        other => RulesError::Convert(other),
+    }
 }
 
 /// Whether an upload may take the small documents' lane: at most
