@@ -115,6 +115,51 @@ fn names_that_read_as_another_log_entry_are_refused() {
     assert!(out.contains("another entry of the log"), "{out}");
 }
 
+/// A seat name that reads as another seat's (a Cyrillic letter for its
+/// Latin look-alike) is refused at setup and at a rename, naming the
+/// other seat; so is a player that reads as another at the start (they
+/// showed alike in the log and on the decision buttons; found by outside
+/// testers). A rename that reads apart is recorded.
+#[test]
+fn look_alike_seat_and_player_names_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    // Jessa's seat named "Соal" (Cyrillic С and о) beside Coal.
+    let twin = ASHES3.replacen("name: Jessa\n", "name: \"\u{421}\u{43e}al\"\n", 1);
+    let (bot, out) = with_board(dir.path(), "ashes", &["Coal", "Maeoni", "Jessa"], &twin);
+    assert!(
+        out.contains("players[2].name") && out.contains("reads as “Coal”, the name of seat 1"),
+        "{out}"
+    );
+    assert!(!out.contains("(active, version 1)"), "{out}");
+    let out = run(
+        &bot,
+        "judge",
+        &format!(
+            "/as judge moderator\n/match setup\n{ASHES3}.\n/as Jessa\n/match adjust field:players.Jessa.name value:M\u{430}eoni reason:my name\n"
+        ),
+    );
+    let reply = out.rsplit("/match adjust").next().unwrap_or(&out);
+    assert!(
+        reply.contains("reads as “Maeoni”, the name of seat 2") && !reply.contains("proposes"),
+        "{out}"
+    );
+    let out = run(
+        &bot,
+        "judge",
+        "/as judge moderator\n/match adjust field:players.Jessa.name value:Jess reason:typo\n",
+    );
+    assert!(out.contains("recorded"), "{out}");
+    // Players who read alike cannot both take a seat.
+    let other = tempfile::tempdir().unwrap();
+    let bot = match_bot(other.path());
+    let out = run(
+        &bot,
+        "coal",
+        "/match start game:ashes player1:coal player2:\u{441}oal\n",
+    );
+    assert!(out.contains("another player of the match"), "{out}");
+}
+
 /// The player an `agreed by` proposal waits on cannot undo it before
 /// agreeing (the log read "Maeoni undid #2"): told to reject it, nothing
 /// recorded; her rejection then stands on the record.
@@ -201,14 +246,29 @@ fn an_answer_that_makes_the_play_illegal_says_so_in_the_log() {
 fn a_note_is_one_plain_line() {
     let dir = tempfile::tempdir().unwrap();
     let (bot, _) = with_board(dir.path(), "ashes", &["Coal", "Maeoni", "Jessa"], ASHES3);
-    let note = "a\u{2028}b\u{0085}c\rd\u{000b}e\u{202e}f";
+    let note =
+        "a\u{2028}b\u{0085}c\rd\u{000b}e\u{202e}f g\u{200b}h\u{200c}i\u{200d}j\u{2060}k\u{feff}l";
     let out = run(
         &bot,
         "Coal",
         &format!("/match note text:{note}\n/match log\n"),
     );
-    assert!(out.contains("noted: a b c d ef"), "{out:?}");
-    for c in ['\u{2028}', '\u{0085}', '\r', '\u{000b}', '\u{202e}'] {
+    assert!(out.contains("noted: a b c d ef ghijkl"), "{out:?}");
+    // Zero-width characters are gone too (U+200B was kept), from an
+    // adjustment's reason as well.
+    let out = format!(
+        "{out}{}",
+        run(
+            &bot,
+            "Coal",
+            "/match adjust field:players.Coal.phoenixborn.damage value:1 reason:mis\u{200b}read\n/match log\n",
+        )
+    );
+    assert!(out.contains("misread"), "{out:?}");
+    for c in [
+        '\u{2028}', '\u{0085}', '\r', '\u{000b}', '\u{202e}', '\u{200b}', '\u{200c}', '\u{200d}',
+        '\u{2060}', '\u{feff}',
+    ] {
         assert!(!out.contains(c), "{c:?} in {out:?}");
     }
 }
@@ -387,4 +447,53 @@ fn a_seat_renamed_keeps_its_turn() {
 
 fn after<'a>(out: &'a str, marker: &str) -> &'a str {
     out.rfind(marker).map_or("", |i| &out[i..])
+}
+
+/// A board kept from before seat names with a parenthesis were refused
+/// does not block another seat's rename: only the name being set is held
+/// to the rule (Ana's rename was refused for Ben's old name; found by an
+/// outside tester).
+#[test]
+fn an_older_seat_name_does_not_block_another_seats_rename() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("t.db").display());
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        use arbiter::app::matches::{Caller, Matches};
+        use arbiter::store::{EventKind, NewEvent, Store};
+        let store = Store::connect(&url).await.unwrap();
+        let m = Matches::new(store.clone());
+        let judge = Caller::new("t", "judge", true);
+        m.start(&judge, "legion", &["ana".into(), "ben".into()])
+            .await
+            .unwrap();
+        let board = std::fs::read_to_string(example("legion-start.yaml")).unwrap();
+        m.setup(&judge, &board).await.unwrap();
+        // The board as an older release stored it, Ben's seat "Ben (old)".
+        let rec = store.active_match("t").await.unwrap().unwrap();
+        let mut old = rec.state.clone().unwrap();
+        old["players"][1]["name"] = "Ben (old)".into();
+        let event = NewEvent::new(EventKind::Setup, "judge", old);
+        store.append(rec.id, rec.version, &event).await.unwrap();
+        let r = m
+            .adjust(&judge, "players.Ana.name", "Anna", "typo")
+            .await
+            .unwrap();
+        assert!(!r.proposed);
+        let v = m.board("t").await.unwrap();
+        let names: Vec<&str> = v.board.as_ref().unwrap()["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|p| p["name"].as_str())
+            .collect();
+        assert_eq!(names, ["Anna", "Ben (old)"]);
+        // The name being set is still held to it.
+        let e = m
+            .adjust(&judge, "players.Anna.name", "Anna (new)", "typo")
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("may not hold a parenthesis"), "{e}");
+    });
 }

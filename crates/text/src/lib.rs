@@ -64,6 +64,29 @@ pub fn fold_eq(a: &str, b: &str) -> bool {
     folded(a).eq(folded(b))
 }
 
+/// Whether two names can be taken for each other on screen: the same
+/// Unicode TR39 skeleton (`unicode-security`: look-alike letters of other
+/// scripts such as a Cyrillic А for a Latin A, and invisible characters
+/// such as U+200B dropped), compared as written and in lower case, after
+/// NFKC (fullwidth letters read as their ASCII ones). A seat named so
+/// reads as the other in the log and on the decision buttons.
+pub fn confusable(a: &str, b: &str) -> bool {
+    use unicode_normalization::UnicodeNormalization;
+    use unicode_security::skeleton;
+    let (a, b): (String, String) = (a.nfkc().collect(), b.nfkc().collect());
+    skeleton(&a).eq(skeleton(&b)) || skeleton(&a.to_lowercase()).eq(skeleton(&b.to_lowercase()))
+}
+
+/// Invisible characters that take no room (zero-width space, joiners,
+/// word joiner, byte-order mark, soft hyphen): two texts differing only by
+/// them display alike.
+pub fn is_zero_width(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00ad}' | '\u{180e}' | '\u{200b}'..='\u{200d}' | '\u{2060}'..='\u{2064}' | '\u{feff}'
+    )
+}
+
 /// Levenshtein distance with transpositions, or `None` when above `max`.
 pub fn edit_distance(a: &str, b: &str, max: usize) -> Option<usize> {
     let a: Vec<char> = a.chars().collect();
@@ -240,6 +263,29 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn look_alike_names_are_confusable() {
+        // A Cyrillic А, invisible characters, case and width.
+        for twin in [
+            "\u{410}lice",
+            "Al\u{200b}ice",
+            "Ali\u{200c}ce",
+            "Alic\u{200d}e",
+            "\u{2060}Alice",
+            "Alice\u{feff}",
+            "alice",
+            "ALICE",
+            "\u{ff21}lice",
+        ] {
+            assert!(confusable("Alice", twin), "{twin:?}");
+        }
+        assert!(confusable("Ivy", "lvy"), "I and l");
+        for other in ["Alicia", "Bob", "Alice 2", "Al ice"] {
+            assert!(!confusable("Alice", other), "{other}");
+        }
+        assert!(is_zero_width('\u{200b}') && !is_zero_width(' '));
     }
 
     #[test]

@@ -691,6 +691,15 @@ impl Matches {
                     mention(p.trim())
                 )));
             }
+            // So would "coal" and "сoal" (a Cyrillic с), or a zero-width
+            // character in one: the log writes each seat's user.
+            if let Some(q) = players[..i].iter().find(|q| crate::text::confusable(q, p)) {
+                return Err(MatchError::usage(format!(
+                    "{} reads as {}, another player of the match: the log and the prompts would show them alike; name each player so they read apart",
+                    mention(p.trim()),
+                    mention(q.trim())
+                )));
+            }
         }
         if !caller.moderator && !players.contains(&caller.user) {
             return Err(MatchError::forbidden(
@@ -920,7 +929,7 @@ impl Matches {
         }
         let board = engine.check_board(&Value::Object(doc))?;
         no_mentions(&board, "")?;
-        plain_seat_names(engine, &board, "")?;
+        plain_seat_names(engine, &board, "", None)?;
         // A board already decided would credit the next play with its
         // result (a player could set up a won position, then pass).
         if let Some(r) = engine.status(&board)?.result {
@@ -1585,23 +1594,48 @@ fn starts_an_entry(text: &str) -> bool {
     })
 }
 
-/// Refuses a seat's name holding a parenthesis: the log and the prompts
-/// write a seat's user in parentheses after its name (`Coal (coal)`), so
-/// "Maeoni (maeoni) conceded. Coal" would read as Maeoni's entry. The
-/// error names the field the name is in.
+/// Refuses a seat's name being set that holds a parenthesis or reads as
+/// another seat's. The log and the prompts write a seat's user in
+/// parentheses after its name (`Coal (coal)`), so "Maeoni (maeoni)
+/// conceded. Coal" would read as Maeoni's entry; a name confusable with
+/// another seat's ("Аlice", its А Cyrillic, beside "Alice"; one differing
+/// by a zero-width character, by case or by width) reads as that seat in
+/// the log and on the decision buttons (found by outside testers). Only
+/// the names being set are held to it: every seat's at a setup (`before`
+/// `None`), at an adjust those that differ from `before`'s, so a board
+/// kept from before a rule does not block another seat's rename. The
+/// error names the field the name is in, and the other seat.
 pub(super) fn plain_seat_names(
     engine: &dyn GameEngine,
     board: &Value,
     path: &str,
+    before: Option<&[String]>,
 ) -> Result<(), BoardError> {
-    for name in engine.players(board)? {
+    let names = engine.players(board)?;
+    for (i, name) in names.iter().enumerate() {
+        if before.is_some_and(|b| b.get(i) == Some(name)) {
+            continue;
+        }
+        let at = || path_of(board, name, path).unwrap_or_else(|| path.to_string());
         // Fullwidth and small parentheses read as these.
         if name.contains(['(', ')', '（', '）', '﹙', '﹚']) {
-            let at = path_of(board, &name, path).unwrap_or_else(|| path.to_string());
             return Err(BoardError::semantic(
-                at,
+                at(),
                 format!(
                     "a seat's name may not hold a parenthesis: the log writes each seat's user in parentheses after its name (“Coal (coal) played …”), so “{name}” would read as another player's entry; name the seat in plain words"
+                ),
+            ));
+        }
+        // At a setup the later of two look-alikes is the one refused.
+        let twin = names.iter().enumerate().find(|&(j, other)| {
+            j != i && (before.is_some() || j < i) && crate::text::confusable(name, other)
+        });
+        if let Some((j, other)) = twin {
+            return Err(BoardError::semantic(
+                at(),
+                format!(
+                    "“{name}” reads as “{other}”, the name of seat {} (look-alike letters of another script, invisible characters, case or width): in the log and on the decision buttons one would pass for the other; name the seat so it reads apart",
+                    j + 1
                 ),
             ));
         }
@@ -1645,7 +1679,7 @@ fn check_id(what: &str, id: &str) -> Result<(), MatchError> {
 fn plain_text(text: &str) -> String {
     let spaced: String = text
         .chars()
-        .filter(|&c| !crate::text::is_direction_control(c))
+        .filter(|&c| !crate::text::is_direction_control(c) && !crate::text::is_zero_width(c))
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
     crate::text::single_spaced(&spaced)

@@ -431,7 +431,7 @@ impl Matches {
         // No board text written as a mention, a moderator's import too.
         if let Some(board) = &state {
             super::no_mentions(board, "board")?;
-            super::plain_seat_names(engine, board, "board")?;
+            super::plain_seat_names(engine, board, "board", None)?;
         }
         // A player's import (setups only) is a board of theirs: set up as
         // theirs, which the other players confirm, with none of the file's

@@ -681,10 +681,11 @@ impl Matches {
         let (board, f, v) = (state.clone(), field.to_string(), value.to_string());
         let a = self.cpu(move || engine.adjust(&board, &f, &v)).await??;
         super::no_mentions(&Value::String(value.to_string()), &a.field)?;
-        // A seat renamed (a board kept from before the rule is not refused
-        // for a name it already had).
-        if engine.players(&a.state).ok() != engine.players(&state).ok() {
-            super::plain_seat_names(engine, &a.state, "")?;
+        // A seat renamed: the new name is held to the rules (a board kept
+        // from before a rule is not refused for a name it already had).
+        let seats_before = engine.players(&state).ok();
+        if engine.players(&a.state).ok() != seats_before {
+            super::plain_seat_names(engine, &a.state, "", seats_before.as_deref())?;
         }
         if !caller.moderator
             && let Some(seat) = seat
