@@ -280,6 +280,64 @@ fn a_self_adjust_that_wins_the_game_asks_every_other_player() {
     assert!(out.contains("Ana wins"), "{out}");
 }
 
+/// A change of one's own seat that only binds its player is recorded at
+/// once (it asked the others for consent; found by outside testers): a
+/// Grand Archive must-attack obligation added to one's own list, or
+/// marked not yet attempted, and Ashes' `main_action_used` set on one's
+/// own turn. Freeing oneself of one asks, and so does the same change on
+/// another player's turn, of that player only.
+#[test]
+fn a_change_that_only_binds_its_player_is_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bot, _) = set_up(dir.path(), "grand-archive", &["Alice", "Bob"]);
+    let out = run(
+        &bot,
+        "Alice",
+        "/match adjust field:players.Alice.must_attack value:[{with: Fervent Lancer}] reason:my own effect\n\
+         /match adjust field:players.Alice.must_attack.+ value:{with: Bulwark Sword} reason:and this\n",
+    );
+    assert!(
+        out.matches("Match: adjust #").count() == 2 && !out.contains("proposal"),
+        "{out}"
+    );
+    // Marked attempted, or taken away, it may free her: Bob is asked.
+    for (field, value) in [
+        ("players.Alice.must_attack.0.attempted", "true"),
+        ("players.Alice.must_attack", "[{with: Bulwark Sword}]"),
+    ] {
+        let out = run(
+            &bot,
+            "Alice",
+            &format!("/match adjust field:{field} value:{value} reason:x\n/match undo\n"),
+        );
+        assert!(out.contains("next: Bob decides"), "{field}: {out}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(
+        &bot,
+        "Coal",
+        "/match adjust field:main_action_used value:true reason:spent it\n",
+    );
+    assert!(
+        out.contains("Match: adjust #") && !out.contains("proposal"),
+        "{out}"
+    );
+    // Given back, it asks; Maeoni's on Coal's turn asks Coal.
+    let out = run(
+        &bot,
+        "Coal",
+        "/match adjust field:main_action_used value:false reason:oops\n",
+    );
+    assert!(out.contains("next: Maeoni decides"), "{out}");
+    let out = run(
+        &bot,
+        "Coal",
+        "/match undo\n/match undo\n/as Maeoni\n/match adjust field:main_action_used value:true reason:he did\n",
+    );
+    assert!(out.contains("next: Coal decides"), "{out}");
+}
+
 /// A score the result is counted on is every player's business, even a
 /// player's own: Ana's 9 victory points of 10 wait for Ben and Cleo, Coal's
 /// healed phoenixborn for Maeoni; a player's own bookkeeping (a faction) and

@@ -73,6 +73,9 @@ impl Game for Ashes {
         ("players[].units[].exhausted", Better::Lower),
         ("players[].phoenixborn.exhausted", Better::Lower),
     ];
+    /// The turn's main action spent (true) leaves its player side actions
+    /// only: worse for them, and for the others the same as their idling.
+    const TURN_STANDING: &'static [(&'static str, Better)] = &[("main_action_used", Better::Lower)];
 
     /// A round: the player turns phase, then (when all players passed on
     /// consecutive turns, `ashes:pass`) the recovery phase. What the recovery

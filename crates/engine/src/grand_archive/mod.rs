@@ -92,12 +92,15 @@ impl Game for GrandArchive {
         "pending_triggers",
         "combat",
     ];
-    /// Obligations another player's effects put on this one (rule 1.4): any
-    /// change of one's own is the others' business too.
+    /// Obligations another player's effects put on this one (rule 1.4): one
+    /// added to one's own list (the others kept), or one marked not yet
+    /// attempted, only binds its player, so it is at once; one removed,
+    /// changed or marked attempted may free them, so it asks the others.
     /// A player's own reserve made smaller and their own cards rested are
     /// at once; any other change of their seat asks the others.
     const STANDING: &'static [(&'static str, Better)] = &[
-        ("players[].must_attack", Better::Lower),
+        ("players[].must_attack", Better::Fewer),
+        ("players[].must_attack[].attempted", Better::Higher),
         ("players[].reserve", Better::Higher),
         ("players[].champion.rested", Better::Lower),
         ("players[].allies[].rested", Better::Lower),

@@ -170,6 +170,10 @@ pub enum Better {
     /// exhausted by its player skips its strategic action and the others'
     /// secondary abilities with it), so it is theirs to agree to.
     Shared,
+    /// A list of obligations on the seat (Grand Archive's must-attack): an
+    /// item added, every other kept as it was, only narrows what the seat
+    /// may do; any other change of the list may free it.
+    Fewer,
 }
 
 /// How a field stands to the scores a game's result is counted on.
@@ -211,6 +215,21 @@ pub fn is_seat_name(field: &FieldPath) -> bool {
         field.steps.as_slice(),
         [Step::Key(p), Step::Index(_), Step::Key(n)] if p == "players" && n == "name"
     )
+}
+
+/// How the list `field` appends to stands to the `scores` patterns
+/// (`None`: `field` appends to no list).
+pub fn appended_to(field: &FieldPath, scores: &[(&str, Better)]) -> Option<Standing> {
+    let (Step::Append, parent) = field.steps.split_last()? else {
+        return None;
+    };
+    let parent = FieldPath {
+        path: canonical(parent),
+        label: String::new(),
+        owner: field.owner,
+        steps: parent.to_vec(),
+    };
+    Some(standing(&parent, scores))
 }
 
 /// Where `field` stands to the `scores` patterns (`players[].victory_points`):

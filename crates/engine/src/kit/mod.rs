@@ -138,6 +138,13 @@ pub trait Game: Send + Sync + 'static {
     /// player's consent (docs/MATCHES.md, "Consent").
     const STANDING: &'static [(&'static str, fields::Better)] = &[];
 
+    /// Board fields outside `players` that belong to the seat whose turn
+    /// it is, with the way better for it ([`Game::STANDING`]'s patterns):
+    /// Ashes' `main_action_used`, which only that seat's main action reads.
+    /// A player's `adjust` of one on their own turn, made worse for them,
+    /// is at once; on another's turn it asks that seat.
+    const TURN_STANDING: &'static [(&'static str, fields::Better)] = &[];
+
     /// Fields of this play the procedure reads.
     fn play_reads(play: &Self::Play) -> &'static [&'static str];
 
@@ -264,17 +271,46 @@ fn raises(
     if fields::is_seat_name(f) {
         return true;
     }
+    // An obligation added to the seat's list narrows what it may do.
+    if fields::appended_to(f, scores) == Some(fields::Standing::Score(fields::Better::Fewer)) {
+        return false;
+    }
     match fields::standing(f, scores) {
+        fields::Standing::Score(fields::Better::Fewer) => !only_added(was, now),
         fields::Standing::Apart | fields::Standing::Holds => true,
         fields::Standing::Score(better) => match (number(was), number(now)) {
             (Some(b), Some(a)) => match better {
                 fields::Better::Higher | fields::Better::Ranked => a > b,
                 fields::Better::Lower => a < b,
-                fields::Better::Shared => true,
+                fields::Better::Shared | fields::Better::Fewer => true,
             },
             _ => true,
         },
     }
+}
+
+/// Whether list `now` is list `was` (left out: empty) with items added,
+/// every item of `was` kept as it was.
+fn only_added(was: &Value, now: &Value) -> bool {
+    let empty = Vec::new();
+    let was = match was {
+        Value::Null => &empty,
+        Value::Array(items) => items,
+        _ => return false,
+    };
+    let Value::Array(now) = now else {
+        return false;
+    };
+    let mut rest = now.clone();
+    for item in was {
+        match rest.iter().position(|n| n == item) {
+            Some(i) => {
+                rest.remove(i);
+            }
+            None => return false,
+        }
+    }
+    !rest.is_empty()
 }
 
 /// Any [`Game`] as the object-safe engine.
@@ -921,18 +957,27 @@ impl<G: Game> super::GameEngine for Kit<G> {
         fields::carry_rename(board, &mut new, &f);
         let state = Self::to_value(&Self::board(&new, None)?);
         let (before, after) = fields::before_after(board, &state, &f, removed);
-        let seats = Self::board(board, None).map_or(0, |b| {
-            G::players(&b).len().saturating_sub(G::status(&b).out.len())
-        });
+        let typed = Self::board(board, None).ok();
+        let status = typed.as_ref().map(G::status);
+        let seats = typed
+            .as_ref()
+            .zip(status.as_ref())
+            .map_or(0, |(b, s)| G::players(b).len().saturating_sub(s.out.len()));
+        // A board field of the seat whose turn it is (Ashes'
+        // `main_action_used`) is that seat's; nobody's turn, everyone's.
+        let (owner, scores) = match fields::standing(&f, G::TURN_STANDING) {
+            fields::Standing::Apart => (f.owner, G::STANDING),
+            _ => (status.and_then(|s| s.turn_seat), G::TURN_STANDING),
+        };
         Ok(Adjustment {
-            standing: raises(&f, G::STANDING, &before, &after),
-            touches: touches(&f, G::STANDING, &before, &after, seats),
+            standing: raises(&f, scores, &before, &after),
+            touches: touches(&f, scores, &before, &after, seats),
             before,
             after,
             changes: diff(board, &state),
             field: f.path,
             label: f.label,
-            owner: f.owner,
+            owner,
             state,
         })
     }
