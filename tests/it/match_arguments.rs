@@ -497,3 +497,46 @@ fn an_older_seat_name_does_not_block_another_seats_rename() {
         assert!(e.contains("may not hold a parenthesis"), "{e}");
     });
 }
+
+const GA3: &str = "game: grand-archive\nturn_player: Alice\nplayers:\n  - name: Alice\n    reserve: 4\n    champion: { name: \"Lorraine, Wandering Warrior\" }\n    allies:\n      - name: Fervent Lancer\n  - name: Bob\n    champion: { name: \"Rai, Spellcrafter\" }\n    allies:\n      - name: Stalwart Guard\n  - name: Cara\n    champion: { name: \"Tristan, Underhanded\" }\n    allies:\n      - name: Stalwart Guard\n";
+
+/// Grand Archive with a card name two opponents share: the target
+/// question offers each with its owner ("Cara's Stalwart Guard"), which an
+/// answer may name, and a play naming it so attacks Cara's; the name alone
+/// is refused as ambiguous, listing both by owner (the question listed
+/// "Stalwart Guard or Stalwart Guard"; found by an outside tester).
+#[test]
+fn grand_archive_cards_two_opponents_share_are_named_with_their_owner() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bot, out) = with_board(dir.path(), "grand-archive", &["Alice", "Bob", "Cara"], GA3);
+    assert!(out.contains("(active, version 1)"), "{out}");
+    let out = run(
+        &bot,
+        "Alice",
+        "/match play attack with fervent at stalwart guard\n",
+    );
+    assert!(
+        out.contains("ambiguous")
+            && out.contains("Bob's Stalwart Guard")
+            && out.contains("Cara's Stalwart Guard"),
+        "{out}"
+    );
+    let out = run(&bot, "Alice", "/match play attack with fervent\n");
+    assert!(
+        out.contains("Bob's Stalwart Guard (ally)") && out.contains("Cara's Stalwart Guard (ally)"),
+        "{out}"
+    );
+    let out = run(
+        &bot,
+        "Alice",
+        "/match answer choice:Cara's Stalwart Guard\n/match board\n",
+    );
+    assert!(out.contains("next: Cara decides"), "{out}");
+    // Named with its owner in the play itself.
+    let out = run(
+        &bot,
+        "Alice",
+        "/match undo\n/match undo\n/match play attack with fervent at Bob's Stalwart Guard\n",
+    );
+    assert!(out.contains("next: Bob decides"), "{out}");
+}

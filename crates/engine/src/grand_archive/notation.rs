@@ -75,6 +75,25 @@ fn one(text: &str, cands: &[&str], path: &str, what: &'static str) -> Result<Str
     Ok(n.to_string())
 }
 
+/// The target as `at` names it: a name two opponents' cards share, or
+/// one given with its owner ("Bob's Stalwart Guard"), is left for the
+/// play's resolution, which tells the cards apart by their owners (this
+/// one read "Stalwart Guard or Stalwart Guard").
+fn target_named(text: &str, cands: &[&str], b: &Board) -> Result<String, BoardError> {
+    let typed = unquote(text);
+    let owned = ["'s ", "’s "].iter().any(|sep| {
+        typed
+            .split_once(sep)
+            .is_some_and(|(owner, _)| b.names().iter().any(|n| fold(n) == fold(owner)))
+    });
+    let whole = cands.iter().any(|c| fold(c) == fold(typed));
+    match names::resolve(typed, cands, "opposing champion or ally") {
+        Err(names::NameError::Ambiguous { .. }) => Ok(typed.to_string()),
+        Err(_) if owned && !whole => Ok(typed.to_string()),
+        found => Ok(found.map_err(|e| e.at("play.target"))?.to_string()),
+    }
+}
+
 fn many(
     text: &str,
     cands: &[&str],
@@ -162,7 +181,7 @@ pub fn parse(line: &str, b: &Board) -> Result<Play, BoardError> {
         match kw {
             "with" => attacker = Some(one(text, &c, "play.attacker", "card")?),
             "using" => with = Some(many(text, &c, "play.with", "object")?),
-            "at" => target = Some(one(text, &c, "play.target", "opposing champion or ally")?),
+            "at" => target = Some(target_named(text, &c, b)?),
             "cleave" => {
                 defending_player = Some(one(text, &c, "play.defending_player", "opponent")?)
             }

@@ -10,6 +10,7 @@ use super::rules::{D2_1, D2_2, D2_3};
 use super::wording::{self, Invalid};
 use crate::BoardError;
 use crate::kit::names;
+use crate::text::fold;
 
 /// One play.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -208,10 +209,41 @@ fn pick<'a>(
     what: &'static str,
     not: (&str, &str),
 ) -> Result<(usize, Slot), BoardError> {
+    // "Bob's Stalwart Guard": only Bob's cards are looked at.
+    let (typed, first, then) = match owned(b, typed, first, then) {
+        Some((seat, card)) => {
+            let of = |g: &[Named<'a>]| g.iter().filter(|x| x.0 == seat).copied().collect();
+            (card, of(first), of(then))
+        }
+        None => (typed, first.to_vec(), then.to_vec()),
+    };
+    let (first, then) = (first.as_slice(), then.as_slice());
     let names = |g: &[Named<'a>]| g.iter().map(|x| x.2).collect::<Vec<&'a str>>();
-    match names::resolve_in_groups(typed, &names(first), &names(then), what)
-        .map_err(|e| e.at(path))?
-    {
+    let found = match names::resolve_in_groups(typed, &names(first), &names(then), what) {
+        Err(names::NameError::Ambiguous {
+            typed,
+            what,
+            candidates,
+        }) => {
+            // Cards of one name are told apart by their owners ("X or X"
+            // named neither).
+            let candidates: Vec<String> = first
+                .iter()
+                .filter(|x| candidates.iter().any(|c| c == x.2))
+                .map(|&(p, _, n)| owned_label(b, p, n))
+                .collect();
+            let example = candidates.first().cloned().unwrap_or_default();
+            let e = names::NameError::Ambiguous {
+                typed,
+                what,
+                candidates,
+            };
+            let msg = format!("{e}; name its owner too (“{example}”)");
+            return Err(BoardError::semantic(path, msg));
+        }
+        found => found.map_err(|e| e.at(path))?,
+    };
+    match found {
         (0, i) => Ok((first[i].0, first[i].1)),
         (_, i) => {
             let (p, s, name) = then[i];
@@ -225,6 +257,33 @@ fn pick<'a>(
             Err(BoardError::semantic(path, msg).with_rule(not.0))
         }
     }
+}
+
+/// "Owner's Card": a card named with its owner, as [`pick`] reads it back.
+pub fn owned_label(b: &Board, seat: usize, card: &str) -> String {
+    format!("{}'s {card}", b.name(seat))
+}
+
+/// The seat and the card's name in "Bob's Stalwart Guard" (`None`: `typed`
+/// names no player before "'s", or is itself a card's whole name).
+fn owned<'t>(
+    b: &Board,
+    typed: &'t str,
+    first: &[Named<'_>],
+    then: &[Named<'_>],
+) -> Option<(usize, &'t str)> {
+    let whole = first.iter().chain(then).any(|x| fold(x.2) == fold(typed));
+    if whole {
+        return None;
+    }
+    ["'s ", "’s "].iter().find_map(|sep| {
+        let (owner, card) = typed.split_once(sep)?;
+        let seat = b
+            .players
+            .iter()
+            .position(|p| fold(&p.name) == fold(owner))?;
+        Some((seat, card.trim().trim_matches(['"', '\'']).trim()))
+    })
 }
 
 fn opponent(b: &Board, tp: usize, typed: &str) -> Result<usize, BoardError> {

@@ -11,7 +11,7 @@ use super::board::StackKind::{AttackCard, OnAttack, Other};
 use super::board::{
     Board, Card, Combat, Cost, CostKind, Phase, Player, Restriction, Slot, StackEntry,
 };
-use super::plays::{Attack, Named, Play, actor, cards_of, passes, resolve};
+use super::plays::{Attack, Named, Play, actor, cards_of, owned_label, passes, resolve};
 use super::rules::*;
 use super::wording::{
     Asks, At, Chose, Cleave, Declared, EX1_NOTE, EX2_NOTE, Extra, Fails, MAY_ADD, MAY_RESPOND,
@@ -447,16 +447,31 @@ impl Decl<'_, '_> {
         let (me, a, tp) = (self.me.clone(), self.card.name.clone(), self.a.tp);
         let choice = self.choice("target", None, None, (D2_3, "play.target"));
         let chosen = self.choose(choice, self.a.target, |b| {
+            let options = cards_of(b, &b.opponents(tp), Player::units);
+            // A name two opponents' cards share is given, and read back,
+            // with its owner ("Bob's Stalwart Guard"): "X or X" named none.
+            let shared = |n: &str| options.iter().filter(|x| x.2 == n).count() > 1;
             let option = |&(p, s, n): &Named| {
                 let (owner, role) = (&b.name(p), s.role());
-                let label = Asks::TargetOption {
-                    card: n,
-                    owner,
-                    role,
+                let (label, said) = match shared(n) {
+                    true => {
+                        let card = owned_label(b, p, n);
+                        (
+                            Asks::OwnedTargetOption { card: &card, role }.to_string(),
+                            card,
+                        )
+                    }
+                    false => {
+                        let label = Asks::TargetOption {
+                            card: n,
+                            owner,
+                            role,
+                        };
+                        (label.to_string(), n.to_string())
+                    }
                 };
-                Opt::field(label.to_string(), (p, s), "target", json!(n))
+                Opt::field(label, (p, s), "target", json!(said))
             };
-            let options = cards_of(b, &b.opponents(tp), Player::units);
             let question = Asks::WhichTarget {
                 player: &me,
                 card: &a,

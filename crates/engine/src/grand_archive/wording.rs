@@ -733,6 +733,12 @@ pub enum Asks<'a> {
         owner: &'a str,
         role: &'a str,
     },
+    /// A target whose name another opponent's card shares, with its owner
+    /// ("Bob's Stalwart Guard (ally)").
+    OwnedTargetOption {
+        card: &'a str,
+        role: &'a str,
+    },
     PayExtra {
         player: &'a str,
         extra: Extra<'a>,
@@ -760,6 +766,7 @@ impl fmt::Display for Asks<'_> {
                 write!(f, "{player}: attack which champion or ally with {card}?")
             }
             Asks::TargetOption { card, owner, role } => write!(f, "{card} ({owner}'s {role})"),
+            Asks::OwnedTargetOption { card, role } => write!(f, "{card} ({role})"),
             Asks::PayExtra { player, extra } => write!(
                 f,
                 "{player}: pay {extra} to declare this attack? Refusing makes the attack illegal."
