@@ -425,8 +425,8 @@ fn a_self_adjust_of_a_score_asks_the_other_players() {
 
 /// What a proposal asks to confirm is the change itself: an appended unit
 /// "from null to" the unit, a removed one "to null"; a seat renamed by its
-/// own player asks the other (a look-alike of her name would otherwise
-/// read as hers); a score left out counts from 0, so setting it to 0 is
+/// own player asks the other, and a look-alike of the other's name is
+/// refused; a score left out counts from 0, so setting it to 0 is
 /// nobody else's business.
 #[test]
 fn a_proposal_states_the_change_it_makes() {
@@ -453,10 +453,21 @@ fn a_proposal_states_the_change_it_makes() {
         "{out}"
     );
     run(&bot, "Coal", "/match undo\n");
+    // A look-alike of Coal's name ("Coa1") is refused outright, naming
+    // his seat; another name asks him.
     let out = run(
         &bot,
         "Maeoni",
         "/match adjust field:players.Maeoni.name value:Coa1 reason:typo\n",
+    );
+    assert!(
+        out.contains("reads as “Coal”, the name of seat 1") && !out.contains("next: Coal decides"),
+        "{out}"
+    );
+    let out = run(
+        &bot,
+        "Maeoni",
+        "/match adjust field:players.Maeoni.name value:Mae reason:typo\n",
     );
     assert!(out.contains("next: Coal decides"), "{out}");
 
