@@ -294,6 +294,28 @@ fn a_winner_named_two_ways_is_refused() {
     );
 }
 
+/// User ids compare as `start` compares them: where the user coal sits as
+/// Maeoni and the user Maeoni as Coal, `winner:Coal` from coal reads two
+/// ways too (compared exactly, it missed the user coal and conceded at
+/// once to the seat named Coal; found by an outside tester).
+#[test]
+fn a_winner_named_two_ways_in_another_case_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "Maeoni",
+        &format!(
+            "/match start game:ashes player1:Maeoni player2:coal\n/as judge moderator\n/match setup file:{}\n/as coal\n/match end winner:Coal\n/match board\n",
+            example("ashes-start.yaml")
+        ),
+    );
+    assert!(
+        out.contains("names two seats") && !out.contains("result:"),
+        "{out}"
+    );
+}
+
 /// Grand Archive: the combat phase is not left while the defender's
 /// response is on the Effects Stack (it stayed there into later turns);
 /// the refusal cites the rule and says the rest is an assumption.

@@ -1790,7 +1790,7 @@ fn lowering_ones_own_score_with_three_seats_asks_the_others() {
     let out = run(
         &bot,
         "Ben",
-        "/match answer choice:confirm\n/as Cleo\n/match answer choice:reject\n/as Ana\n/match advance\n",
+        "/match answer choice:confirm\n/as Cleo\n/match answer choice:reject\n/as judge moderator\n/match advance\n",
     );
     assert!(
         out.contains("result: Ana wins") && out.contains("Ana 5, Ben 4, Cleo 3"),
@@ -2090,4 +2090,121 @@ fn a_claim_reached_after_a_decision_waits_for_the_opponent() {
         out.contains("the play is legal") && out.contains("free_action: dodge"),
         "{out}"
     );
+}
+
+/// A player's first board, confirmed and then withdrawn by its author,
+/// replays: the log verifies and its export sets up again (the undo of the
+/// first board with its confirmation over it read as an undo of no event
+/// in effect, so `verify` failed for good and a moderator's import was
+/// refused; found by an outside tester). The reply names what reverts.
+#[test]
+fn a_confirmed_first_board_withdrawn_by_its_author_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let start = example("ashes-start.yaml");
+    let out = run(
+        &bot,
+        "Coal",
+        &format!(
+            "/match start game:ashes player1:Coal player2:Maeoni\n/match setup file:{start}\n\
+             /as Maeoni\n/match answer choice:confirm\n/as Coal\n/match undo\n/match verify\n"
+        ),
+    );
+    let undo = after(&out, "== Undone");
+    assert!(undo.contains("board: {"), "the board reverts, named: {out}");
+    assert!(
+        out.contains("every stored board equals the replay"),
+        "{out}"
+    );
+    // Set up again and played on: the export sets up again, whole.
+    let out = run(
+        &bot,
+        "Coal",
+        &format!(
+            "/match setup file:{start}\n/as Maeoni\n/match answer choice:confirm\n/as Coal\n\
+             /match play attack Maeoni with Hammer Knight\n/match verify\n/match export\n"
+        ),
+    );
+    assert!(
+        out.contains("every stored board equals the replay"),
+        "{out}"
+    );
+    let export = dir.path().join("export.yaml");
+    std::fs::write(&export, exported(&out)).unwrap();
+    let out = run(
+        &bot,
+        "judge",
+        &format!(
+            "/as judge moderator\n/match end\n/match start game:ashes player1:Coal player2:Maeoni\n\
+             /as judge moderator\n/match setup file:{}\n/match verify\n",
+            export.display()
+        ),
+    );
+    assert!(!out.contains("does not replay"), "{out}");
+    assert!(version_of(&out) > 5, "imported whole: {out}");
+    assert!(
+        out.contains("every stored board equals the replay"),
+        "{out}"
+    );
+}
+
+/// The player who confirmed a starting board may take her confirmation
+/// back (and is asked again), as a confirmer of an adjust may: the board
+/// stands as its author's, which refused her ("the last setup was made by
+/// Coal"; found by an outside tester).
+#[test]
+fn a_confirmer_takes_back_her_confirmation_of_a_starting_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "Coal",
+        &format!(
+            "/match start game:ashes player1:Coal player2:Maeoni\n/match setup file:{}\n\
+             /as Maeoni\n/match answer choice:confirm\n/match undo\n/match board\n/match verify\n",
+            example("ashes-start.yaml")
+        ),
+    );
+    let undo = after(&out, "now acting as Maeoni");
+    assert!(
+        undo.contains("== Undone: event #2 ==") && !undo.contains("only they or a moderator"),
+        "{out}"
+    );
+    assert!(
+        after(&out, "== Undone").contains("waiting for a decision: Maeoni: Coal proposes"),
+        "asked again: {out}"
+    );
+    assert!(
+        out.contains("every stored board equals the replay"),
+        "{out}"
+    );
+}
+
+/// A player's advance that would decide the match (Legion: past the last
+/// round, the most points win) is refused, naming the proposal to make:
+/// it ended the match at once with its author's own win, where `end
+/// winner:self` asks the other player (found by an outside tester). The
+/// other player's advance onto that result concedes, at once; so is a
+/// moderator's.
+#[test]
+fn a_players_advance_that_would_win_the_match_is_refused() {
+    let board = "game: legion\nphase: end\nround: 1\nlast_round: 1\nplayers:\n  - name: Ana\n    points: 1\n    units:\n      - { name: Darth Vader, activated: true }\n  - name: Ben\n    points: 0\n    units:\n      - { name: Luke Skywalker, activated: true }\n";
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "Ana",
+        &format!(
+            "/match start game:legion player1:Ana player2:Ben\n/as judge moderator\n/match setup\n{board}.\n/as Ana\n\
+             /match advance\n/match board\n"
+        ),
+    );
+    assert!(
+        out.contains("advancing now would end the match (Ana wins")
+            && out.contains("`end --winner Ana")
+            && !out.contains("result: Ana wins"),
+        "{out}"
+    );
+    let out = run(&bot, "Ben", "/match advance\n");
+    assert!(out.contains("result: Ana wins"), "a concession: {out}");
 }

@@ -198,12 +198,13 @@ fn replay_event(
         (EventKind::Undo, _) => {
             let undone = stack.iter().find(|t| Some(t.seq) == e.undoes);
             let found = undone.is_some();
-            // An end before any board, or a first board still proposed
-            // (withdrawn), is undone to no board.
-            let first_end = stack.len() == 1
-                && undone.is_some_and(|t| {
-                    t.kind == EventKind::End || (t.kind == EventKind::Setup && t.pending)
-                });
+            // An end before any board, or a first board proposed (withdrawn
+            // by its author, with the confirmations it got: they lie over
+            // it in the stack), is undone to no board.
+            let first_end = stack.first().is_some_and(|t| {
+                Some(t.seq) == e.undoes
+                    && (t.kind == EventKind::End || (t.kind == EventKind::Setup && t.pending))
+            });
             // Back to below the undone event (older logs let an undo
             // pass over notes, which it takes back with it).
             while found && stack.pop().is_some_and(|t| Some(t.seq) != e.undoes) {}

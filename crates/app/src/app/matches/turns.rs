@@ -640,6 +640,9 @@ impl Matches {
         }
         if !caller.moderator {
             unagreed_refused(&unagreed)?;
+            if let Some(seat) = seat {
+                self.advance_deciding(&m, engine, &state, &ruling, seat)?;
+            }
         }
         ruling.state = without_play(ruling.state);
         let mut event = self.ruled_event(EventKind::Advance, &caller.user, &ruling, engine);
@@ -649,6 +652,41 @@ impl Matches {
         o.changes = ruling.changes.clone();
         o.ruling = Some(ruling);
         self.record(caller, &m, o).await
+    }
+
+    /// Refuses a player's advance that would decide the match for anyone
+    /// but another player alone (Legion: past the last round, the most
+    /// points win): the other players' consent is wanted, as for a win
+    /// claimed with `end`, and the refusal names that proposal. Before,
+    /// such an advance ended the match at once with its author's own win,
+    /// where `end --winner self` asks the others (found by an outside
+    /// tester). One that hands the win to the other player of two is a
+    /// concession, at once.
+    fn advance_deciding(
+        &self,
+        m: &MatchRecord,
+        engine: &dyn GameEngine,
+        board: &Value,
+        ruling: &Ruling,
+        seat: usize,
+    ) -> Result<(), MatchError> {
+        let Some(result) = ruling_status(ruling, engine).and_then(|s| s.result) else {
+            return Ok(());
+        };
+        let winner = self.winner_seat(m, engine, &result);
+        let asks = super::consent::affected(m.players.len(), seat, None, Some(winner));
+        if super::consent::waited_on(engine, Some(board), asks).is_empty() {
+            return Ok(());
+        }
+        let (end, who) = match &result.winner {
+            Some(w) => (format!("end --winner {w}"), format!("{w} wins")),
+            None => ("end".to_string(), "no winner".to_string()),
+        };
+        Err(MatchError::forbidden(format!(
+            "advancing now would end the match ({who}: {}), which the other players have not agreed to. \
+             Propose the result instead: `{end} --reason …` (the other players confirm it), or ask a moderator to advance",
+            result.reason
+        )))
     }
 
     /// `adjust field value reason`: sets one board field, on the record. A
@@ -922,7 +960,7 @@ impl Matches {
             event.transition = Transition::Reopen;
         }
         let mut o = Outcome::new(event);
-        o.changes = engine::diff(&current, &state);
+        o.changes = named_whole(engine::diff(&current, &state));
         o.undone = Some(LogEntry::from_record(undone, false));
         self.record(caller, &m, o).await
     }
@@ -1057,7 +1095,7 @@ impl Matches {
                 .agreed_by
                 .iter()
                 .any(|s| m.players.get(*s) == Some(&caller.user));
-        if undone.actor == caller.user || agreed {
+        if undone.actor == caller.user || agreed || confirmed_setup(undone, seat) {
             return Ok(());
         }
         // A proposal still waiting is its author's to take back, with
@@ -1254,7 +1292,11 @@ fn seat_named(
         .trim_start_matches('!')
         .trim_end_matches('>')
         .trim_start_matches('@');
-    if let Some(s) = seats.iter().position(|p| p == id) {
+    // User ids compare as `start` compares them (`coal` and `Coal` are
+    // one user there): compared exactly, `--winner Coal` missed the user
+    // coal and took the seat named Coal without a word of the other
+    // reading.
+    if let Some(s) = seats.iter().position(|p| crate::text::fold_eq(p, id)) {
         if mentioned {
             return Ok(s);
         }
@@ -1265,12 +1307,14 @@ fn seat_named(
         let names = board_names()?;
         return match names.iter().position(|n| crate::text::fold(n) == key) {
             Some(other) if other != s => Err(MatchError::usage(format!(
-                "“{id}” names two seats: the user {id} plays seat {} ({}), and seat {} is named {} on the board (played by {}); name the player by mention: `<@{id}>` for seat {}, `<@{}>` for seat {}",
+                "“{id}” names two seats: the user {} plays seat {} ({}), and seat {} is named {} on the board (played by {}); name the player by mention: `<@{}>` for seat {}, `<@{}>` for seat {}",
+                seats[s],
                 s + 1,
                 names.get(s).map_or("unnamed", String::as_str),
                 other + 1,
                 names[other],
                 seats[other],
+                seats[s],
                 s + 1,
                 seats[other],
                 other + 1
@@ -1281,6 +1325,33 @@ fn seat_named(
     let names = board_names()?;
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     names::resolve_index(id, &refs, "player").map_err(|e| MatchError::usage(e.to_string()))
+}
+
+/// Whether `undone` is a starting board `seat` confirmed, last and
+/// themself: the board stands as its author's (who may replace it), but
+/// the confirmation stays its giver's to take back, and asks them again,
+/// as a confirmed adjust's does (docs/MATCHES.md, Consent; the confirmer's
+/// undo was refused, "the last setup was made by coal").
+fn confirmed_setup(undone: &EventRecord, seat: Option<usize>) -> bool {
+    use super::consent::{Proposal, Stage};
+    undone.kind == EventKind::Setup
+        && Proposal::of(undone)
+            .filter(|p| p.stage == Stage::Confirmed)
+            .is_some_and(|p| {
+                p.confirmed
+                    .last()
+                    .is_some_and(|s| Some(*s) == seat && !p.moderated.contains(s))
+            })
+}
+
+/// `changes` with the whole board's change named `board`: a first board
+/// withdrawn reverts the board itself, whose path is empty (the reply read
+/// "reverted: : {…} → null").
+fn named_whole(mut changes: Vec<engine::Change>) -> Vec<engine::Change> {
+    for c in changes.iter_mut().filter(|c| c.path.is_empty()) {
+        c.path = "board".into();
+    }
+    changes
 }
 
 /// Whether a setup is among the events in effect.
