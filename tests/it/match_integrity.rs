@@ -161,6 +161,13 @@ fn a_moderator_who_holds_a_seat_is_a_player_in_that_match() {
         "/as Coal moderator\n/match answer choice:confirm\n",
     );
     assert!(out.contains("(only you see this)"), "{out}");
+    // Waiting on Maeoni: the refusal names who answers, not this moderator
+    // (it said "Maeoni or a moderator answers it" to a seated one).
+    let out = run(&bot, "Coal", "/as Coal moderator\n/match play pass\n");
+    assert!(
+        out.contains("Maeoni or a moderator who holds no seat in the match answers it"),
+        "{out}"
+    );
     // Another moderator, who holds no seat, still answers for Maeoni.
     let out = run(
         &bot,

@@ -130,7 +130,7 @@ pub enum MatchError {
     NothingToUndo,
     /// A play waits on a player's decision: nothing else moves the match.
     #[error(
-        "waiting for {player}'s decision: {question} ({player} or a moderator answers it; whoever asked it may take it back with `undo`)"
+        "waiting for {player}'s decision: {question} ({player} or a moderator who holds no seat in the match answers it; whoever asked it may take it back with `undo`)"
     )]
     Waiting { player: String, question: String },
     /// An answer to a decision that is not (or no longer) waiting.
