@@ -1141,6 +1141,34 @@ fn playing_out_of_turn_is_an_error() {
     assert_eq!(errors(&r), [("-", "play.player")]);
 }
 
+/// A side action off turn is refused, but not as a main action (it was
+/// called one), and the refusal says the hand-off is a reading outside
+/// the indexed text, naming how to correct the turn (found by an outside
+/// tester).
+#[test]
+fn a_side_action_off_turn_is_not_called_a_main_action() {
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "",
+        "  action: pay-cost\n  player: Maeoni\n  card: Shifting Mist\n  main_action: false\n",
+    );
+    let r = judge(&doc);
+    assert_illegal_unchanged(&r, &doc);
+    let said: Vec<&str> = r.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert!(
+        said.iter().any(|m| m.contains("side action")
+            && m.contains("outside the indexed text")
+            && m.contains("adjust turn Maeoni")),
+        "{said:?}"
+    );
+    assert!(
+        !said.iter().any(|m| m.contains("main action is taken")),
+        "{said:?}"
+    );
+}
+
 #[test]
 fn names_resolve_case_insensitively_with_did_you_mean_and_ambiguity() {
     let r = judge(&board(

@@ -93,6 +93,7 @@ fn check_turn(b: &Board, play: &Play, actor: usize, cx: &mut Cx) {
         let fault = OffTurn::NotYourTurn {
             whose: &whose,
             player,
+            main: play.uses_main_action(),
         };
         cx.error_unruled("play.player", fault);
     }

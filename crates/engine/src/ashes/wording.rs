@@ -721,6 +721,9 @@ pub enum OffTurn<'a> {
     NotYourTurn {
         whose: &'a str,
         player: &'a str,
+        /// The play takes a main action (a side action is refused too,
+        /// but not as a main action: it was called one).
+        main: bool,
     },
     /// The player's Phoenixborn is destroyed while others stand.
     Out {
@@ -749,9 +752,23 @@ impl Display for OffTurn<'_> {
                 )?;
                 names(f, waiting)
             }
-            OffTurn::NotYourTurn { whose, player } => write!(
+            OffTurn::NotYourTurn {
+                whose,
+                player,
+                main: true,
+            } => write!(
                 f,
                 "the board says it is {whose}'s turn, not {player}'s; a main action is taken on your own turn"
+            ),
+            OffTurn::NotYourTurn {
+                whose,
+                player,
+                main: false,
+            } => write!(
+                f,
+                "the board says it is {whose}'s turn, not {player}'s; this side action is taken on {player}'s own turn. \
+                 The turn passes to the next player after a main action: a reading outside the indexed text (docs/games/ashes.md, reading 5); \
+                 if it passed too early, propose `adjust turn {player}` (the other players confirm it) or ask a moderator"
             ),
             OffTurn::Out { player, next } => write!(
                 f,
