@@ -2310,3 +2310,47 @@ fn a_preview_lists_the_first_warnings_of_a_kind_and_counts_the_rest() {
     );
     assert!(shown.lines().count() < 100, "{shown}");
 }
+
+/// A Hebrew and an Arabic rulebook exported to PDF by LibreOffice
+/// (`tests/fixtures/pdf/`, from an HTML page of `dir="rtl"` paragraphs)
+/// read in logical order, every numbered rule kept under its number: the
+/// glyphs are drawn as they stand on the page, right to left, and were
+/// read backwards ("1.1.םיפלק העבש"), chapters "1." and "2." lost as
+/// "1הנכה ." (found by outside testers).
+#[test]
+fn right_to_left_pdfs_read_in_logical_order() {
+    for (file, rules) in [
+        (
+            "hebrew-rules.pdf",
+            [
+                ("1", "הכנה"),
+                ("1.1", "כל שחקן מקבל שבעה קלפים."),
+                ("2.2", "שחק עד 3 קלפים ואז סיים את התור."),
+            ],
+        ),
+        (
+            "arabic-rules.pdf",
+            [
+                ("1", "الإعداد"),
+                ("1.1", "يأخذ كل لاعب سبع بطاقات."),
+                ("2.2", "العب حتى 3 بطاقات ثم أنهِ دورك."),
+            ],
+        ),
+    ] {
+        let bytes = shipped(&format!("tests/fixtures/pdf/{file}"));
+        let imp = import_as(file, &bytes, "Rtl Pdf", DocumentKind::Rules).unwrap();
+        let texts = texts_of_import(&imp);
+        let ids: Vec<&str> = texts.keys().map(String::as_str).collect();
+        assert_eq!(
+            ids,
+            ["1", "1.1", "1.2", "2", "2.1", "2.2"],
+            "{file}: {texts:?}"
+        );
+        let built = Corpus::build(vec![imp.game.clone()]);
+        for (id, text) in rules {
+            let passage = built.get(&format!("rtl-pdf:{id}")).unwrap();
+            let read = format!("{}\n{}", passage.title, passage.text);
+            assert!(read.contains(text), "{file} {id}: {read:?}");
+        }
+    }
+}

@@ -4,6 +4,7 @@ use std::collections::HashSet;
 
 use super::ImportError;
 
+mod bidi;
 mod columns;
 mod repair;
 
@@ -41,6 +42,7 @@ pub(super) fn extract(file: &str, bytes: &[u8]) -> Result<(String, Vec<String>),
             let mut notes = drop_running(&mut pages);
             notes.extend(pages_without_text(&pages));
             columns::read_columns(&mut pages);
+            bidi::logical_order(&mut pages);
             let compounds = compounds(&pages);
             (
                 join_pages(&paragraphs(&pages, &compounds), &compounds),
@@ -237,7 +239,7 @@ fn page_lines(bytes: &[u8]) -> Result<Vec<Vec<Line>>, pdf_extract::OutputError> 
         if pdf_extract::output_doc_page(&doc, &mut out, page).is_err() {
             break;
         }
-        pages.push(out.lines);
+        pages.push(out.finish());
     }
     Ok(pages)
 }
@@ -261,10 +263,41 @@ fn load(bytes: &[u8]) -> Result<pdf_extract::Document, pdf_extract::Error> {
     }
 }
 
+/// A glyph as drawn: where it starts and ends across the page, its
+/// baseline, its size and its text.
+#[derive(Debug)]
+struct Glyph {
+    x: f64,
+    y: f64,
+    end: f64,
+    size: f64,
+    char: String,
+}
+
+/// A glyph as it reads left to right across the page: one standing for
+/// several right-to-left letters (an Arabic ligature, "لا") maps to them
+/// in logical order, which reading the line in logical order again would
+/// reverse ("ال").
+fn visual(glyph: &Glyph) -> Glyph {
+    let char = match glyph.char.chars().any(bidi::is_rtl) {
+        true => glyph.char.chars().rev().collect(),
+        false => glyph.char.clone(),
+    };
+    Glyph { char, ..*glyph }
+}
+
 /// Collects a page's characters into [`Line`]s.
 #[derive(Default)]
 struct LineOutput {
     lines: Vec<Line>,
+    /// The glyphs of the page's lines holding right-to-left letters
+    /// (`rtl_lines`) and of the line being read, each with the index of
+    /// its line: those lines are read again from them
+    /// ([`LineOutput::finish`]).
+    glyphs: Vec<(usize, Glyph)>,
+    rtl_lines: std::collections::BTreeSet<usize>,
+    /// Every glyph goes on the one line (reading a line again).
+    one_line: bool,
     /// The page's left and right edges.
     page: (f64, f64),
     last_end: f64,
@@ -301,7 +334,56 @@ impl pdf_extract::OutputDev for LineOutput {
         let size_x = font_size * (trm.m11 + trm.m21);
         let size_y = font_size * (trm.m12 + trm.m22);
         let size = (size_x * size_y).abs().sqrt();
-        let (x, y) = (trm.m31, trm.m32);
+        let glyph = Glyph {
+            x: trm.m31,
+            y: trm.m32,
+            end: trm.m31 + width * size,
+            size,
+            char: char.to_string(),
+        };
+        self.place(&glyph);
+        let line = self.lines.len().saturating_sub(1);
+        if char.chars().any(bidi::is_rtl) {
+            self.rtl_lines.insert(line);
+        }
+        // Only right-to-left lines are read again: the glyphs of a line
+        // ended without any are let go (a page of Latin text keeps one
+        // line's).
+        while let Some(&(before, _)) = self.glyphs.last() {
+            if before == line || self.rtl_lines.contains(&before) {
+                break;
+            }
+            self.glyphs.pop();
+        }
+        self.glyphs.push((line, glyph));
+        self.first_char = false;
+        Ok(())
+    }
+    fn begin_word(&mut self) -> Result<(), pdf_extract::OutputError> {
+        self.first_char = true;
+        Ok(())
+    }
+    fn end_word(&mut self) -> Result<(), pdf_extract::OutputError> {
+        Ok(())
+    }
+    fn end_line(&mut self) -> Result<(), pdf_extract::OutputError> {
+        Ok(())
+    }
+}
+
+impl LineOutput {
+    /// Adds a glyph to the page's lines: on the line being read, after a
+    /// space when it stands clear of the glyph before, or on a new line
+    /// when it starts a word down a line (unless `one_line`).
+    fn place(&mut self, glyph: &Glyph) {
+        let Glyph {
+            x,
+            y,
+            end,
+            size,
+            ref char,
+        } = *glyph;
+        let char = char.as_str();
         let dy = (y - self.last_y).abs();
         if self.lines.is_empty() {
             self.lines.push(Line {
@@ -312,7 +394,8 @@ impl pdf_extract::OutputDev for LineOutput {
             });
         } else if self.first_char {
             // Down a line and back to the left, or well below the line.
-            if dy > size * 1.5 || (x < self.last_end && dy > size * 0.5) {
+            let down = dy > size * 1.5 || (x < self.last_end && dy > size * 0.5);
+            if down && !self.one_line {
                 self.lines.push(Line {
                     gap: Some(dy),
                     y,
@@ -343,7 +426,6 @@ impl pdf_extract::OutputDev for LineOutput {
             }
         }
         self.push(char);
-        let end = x + width * size;
         if let Some(line) = self.lines.last_mut() {
             line.size = line.size.max(size);
             if !char.trim().is_empty() {
@@ -353,24 +435,44 @@ impl pdf_extract::OutputDev for LineOutput {
                 fragment.inked(end, char);
             }
         }
-        self.first_char = false;
         self.last_y = y;
         self.last_end = end;
-        Ok(())
     }
-    fn begin_word(&mut self) -> Result<(), pdf_extract::OutputError> {
-        self.first_char = true;
-        Ok(())
-    }
-    fn end_word(&mut self) -> Result<(), pdf_extract::OutputError> {
-        Ok(())
-    }
-    fn end_line(&mut self) -> Result<(), pdf_extract::OutputError> {
-        Ok(())
-    }
-}
 
-impl LineOutput {
+    /// The page's lines, each holding right-to-left letters read again
+    /// from its glyphs left to right across the page: a producer draws
+    /// such a line's runs in any order (LibreOffice draws a rule's number,
+    /// then its full stop at the far left, then its words), so the stream
+    /// order is neither the visual nor the logical one; [`bidi`] then puts
+    /// the visual line in logical order.
+    fn finish(mut self) -> Vec<Line> {
+        let mut glyphs = std::mem::take(&mut self.glyphs);
+        glyphs.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.x.total_cmp(&b.1.x)));
+        for run in glyphs.chunk_by(|a, b| a.0 == b.0) {
+            let i = run[0].0;
+            if !self.rtl_lines.contains(&i) {
+                continue;
+            }
+            let mut again = LineOutput {
+                page: self.page,
+                one_line: true,
+                ..LineOutput::default()
+            };
+            for (_, glyph) in run {
+                again.first_char = true;
+                again.place(&visual(glyph));
+            }
+            if let (Some(line), Some(read)) = (self.lines.get_mut(i), again.lines.pop()) {
+                *line = Line {
+                    gap: line.gap,
+                    y: line.y,
+                    ..read
+                };
+            }
+        }
+        self.lines
+    }
+
     fn push(&mut self, s: &str) {
         if let Some(line) = self.lines.last_mut() {
             line.text.push_str(s);
