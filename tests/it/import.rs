@@ -2354,3 +2354,28 @@ fn right_to_left_pdfs_read_in_logical_order() {
         }
     }
 }
+
+/// A line that starts like a rule but is read as the text above it (out
+/// of order, or starting in lower case, after a sentence that runs on)
+/// is named in the preview: a rule lost so went without a word (an
+/// outside tester's right-to-left PDF). A wrapped reference to a rule the
+/// document has ("See rule" / "1.2 for …") is no such line.
+#[test]
+fn a_numbered_line_read_as_text_is_warned_of() {
+    let text = "1. Setup\n1.1 Each player draws seven cards and\n3.1 Shuffles the rest.\n\
+        1.2 Then see rule\n1.1 for the hand size.\n1.3 The youngest player starts.\n";
+    let imp = import_as("w.txt", text.as_bytes(), "Warn Test", DocumentKind::Rules).unwrap();
+    let texts = texts_of_import(&imp);
+    let ids: Vec<&str> = texts.keys().map(String::as_str).collect();
+    assert_eq!(ids, ["1", "1.1", "1.2", "1.3"], "{texts:?}");
+    assert!(texts["1.1"].contains("3.1 Shuffles"), "{texts:?}");
+    let warned: Vec<&String> = imp
+        .preview
+        .warnings
+        .iter()
+        .filter(|w| w.contains("starts like rule"))
+        .collect();
+    assert_eq!(warned.len(), 1, "{:?}", imp.preview.warnings);
+    assert!(warned[0].contains("rule 3.1"), "{warned:?}");
+    assert!(warned[0].starts_with("line 3:"), "{warned:?}");
+}

@@ -144,6 +144,8 @@ pub enum WarningKind {
     DuplicateId,
     /// A passage too long for one, split into parts.
     LongPassage,
+    /// A line starting like a numbered rule read as the text above it.
+    NumberAsText,
     #[default]
     Other,
 }
@@ -154,6 +156,7 @@ impl WarningKind {
         match self {
             WarningKind::DuplicateId => "duplicate passage ids",
             WarningKind::LongPassage => "passages split into parts",
+            WarningKind::NumberAsText => "numbered lines read as text",
             WarningKind::Other => "warnings of this kind",
         }
     }

@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::emit::{DocBuilder, item_title};
-use super::{PassageIdx, PassageKind, clean};
+use super::{PassageIdx, PassageKind, WarningKind, clean};
 
 static DASH_SECTION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*([0-9]+(?:\.[0-9]+)*)\s+[-–—]\s+(.+?)\s*$").unwrap());
@@ -245,6 +245,9 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
             .is_some_and(|at| at.iter().any(|&j| j != i));
         let cannot_start = !(starts_rule(line) && in_order(&st, line)) || elsewhere;
         if open && !blank_before && starts_item(line) && cannot_start {
+            if !elsewhere && let Some(number) = rule_number(line) {
+                number_as_text(b, n, number, trimmed);
+            }
             b.append(st.current, trimmed, "\n");
             st.open = runs_on(trimmed);
             continue;
@@ -333,6 +336,25 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
             if blank_before { "\n\n" } else { "\n" },
         );
         st.open = runs_on(trimmed);
+    }
+}
+
+/// Says that line `n`, which starts like rule `number` and no other line
+/// starts that rule, was read as the text of the line above: out of
+/// order or starting in lower case, it is most likely wrapped text, but
+/// a rule lost so went without a word (an outside tester's right-to-left
+/// PDF read backwards lost its rules so).
+fn number_as_text(b: &mut DocBuilder, n: usize, number: &str, line: &str) {
+    let shown: String = line.chars().take(60).collect();
+    let more = if shown.len() < line.len() { "…" } else { "" };
+    b.warn(
+        n,
+        format!(
+            "“{shown}{more}” starts like rule {number} but is read as the text of the line above (its number is out of order, or its text starts in lower case, right after a sentence that does not end): if it is a rule, put a blank line before it"
+        ),
+    );
+    if let Some(w) = b.warnings.last_mut() {
+        w.kind = WarningKind::NumberAsText;
     }
 }
 
