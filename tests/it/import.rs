@@ -2379,3 +2379,17 @@ fn a_numbered_line_read_as_text_is_warned_of() {
     assert!(warned[0].contains("rule 3.1"), "{warned:?}");
     assert!(warned[0].starts_with("line 3:"), "{warned:?}");
 }
+
+/// A PDF saved with object streams (`qpdf --object-streams=generate`),
+/// its `startxref` damaged, reads as the good one: the table rebuilt from
+/// the objects found in the file lost those kept in object streams, its
+/// catalog and pages among them, and the file was refused as damaged.
+#[test]
+fn a_damaged_pdf_with_object_streams_reads_its_packed_objects() {
+    let file = "object-streams-bad-startxref.pdf";
+    let bytes = shipped(&format!("tests/fixtures/pdf/{file}"));
+    let imp = import_as(file, &bytes, "Packed Test", DocumentKind::Rules).unwrap();
+    let texts = texts_of_import(&imp);
+    let ids: Vec<&str> = texts.keys().map(String::as_str).collect();
+    assert_eq!(ids, ["1", "1.1", "1.2"], "{texts:?}");
+}

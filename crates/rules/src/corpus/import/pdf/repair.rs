@@ -32,6 +32,13 @@ static ROOT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"/Root\s*(\d{1,10})\s+(\d{1,5})\s+R").expect("a valid pattern"));
 static INFO: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"/Info\s*(\d{1,10})\s+(\d{1,5})\s+R").expect("a valid pattern"));
+/// An object stream's type, its first object's offset and its count.
+static OBJSTM: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"/Type\s*/ObjStm\b").expect("a valid pattern"));
+static FIRST: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"/First\s+(\d{1,10})").expect("a valid pattern"));
+static COUNT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"/N\s+(\d{1,10})").expect("a valid pattern"));
 /// A catalog object's own type, when no trailer names it.
 static CATALOG: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"/Type\s*/Catalog\b").expect("a valid pattern"));
@@ -84,14 +91,6 @@ pub(super) fn rebuilt(bytes: &[u8]) -> Option<Vec<u8>> {
             found.insert(number, (generation, offset));
         }
     }
-    let root = last_reference(&ROOT, buffer).or_else(|| catalog(buffer, &found))?;
-    if !found.contains_key(&root.0) {
-        return None;
-    }
-    let info = last_reference(&INFO, buffer).filter(|i| found.contains_key(&i.0));
-    let header_end = buffer.iter().position(|&b| b == b'\n' || b == b'\r')?;
-    let mut out = buffer[..header_end].to_vec();
-    out.extend_from_slice(b"\n%\xe2\xe3\xcf\xd3\n");
     // Each object ends where the next begins, at the latest: a file with
     // no `endobj` is read once, not once an object.
     let mut starts: Vec<usize> = OBJECT
@@ -99,16 +98,32 @@ pub(super) fn rebuilt(bytes: &[u8]) -> Option<Vec<u8>> {
         .filter_map(|c| c.get(1).map(|m| m.start()))
         .collect();
     starts.push(buffer.len());
+    let whole = |offset: usize| &buffer[offset..starts[starts.partition_point(|&s| s <= offset)]];
+    let packed = packed_objects(&found, whole);
+    let known = |n: &u32| found.contains_key(n) || packed.contains_key(n);
+    let root = last_reference(&ROOT, buffer).or_else(|| catalog(buffer, &found))?;
+    if !known(&root.0) {
+        return None;
+    }
+    let info = last_reference(&INFO, buffer).filter(|i| known(&i.0));
+    let header_end = buffer.iter().position(|&b| b == b'\n' || b == b'\r')?;
+    let mut out = buffer[..header_end].to_vec();
+    out.extend_from_slice(b"\n%\xe2\xe3\xcf\xd3\n");
     let mut placed = BTreeMap::new();
     for (&n, &(generation, offset)) in &found {
-        let next = starts[starts.partition_point(|&s| s <= offset)];
         placed.insert(n, (generation, out.len()));
-        out.extend_from_slice(&object_bytes(&buffer[offset..next]));
+        out.extend_from_slice(&object_bytes(whole(offset)));
         out.extend_from_slice(b"\n");
+    }
+    for (&n, object) in &packed {
+        placed.insert(n, (0, out.len()));
+        out.extend_from_slice(format!("{n} 0 obj\n").as_bytes());
+        out.extend_from_slice(object);
+        out.extend_from_slice(b"\nendobj\n");
     }
     let table_at = out.len();
     out.extend_from_slice(&table(&placed));
-    let size = found.keys().last().map_or(1, |n| n + 1);
+    let size = placed.keys().last().map_or(1, |n| n + 1);
     let info = info.map_or_else(String::new, |(n, g)| format!(" /Info {n} {g} R"));
     out.extend_from_slice(
         format!(
@@ -118,6 +133,78 @@ pub(super) fn rebuilt(bytes: &[u8]) -> Option<Vec<u8>> {
         .as_bytes(),
     );
     Some(out)
+}
+
+/// The objects kept inside object streams (`/Type /ObjStm`, Flate or not
+/// compressed), each as its own bytes, but those found as plain objects:
+/// a table rebuilt of the plain objects alone lost them (a file saved
+/// with object streams, its table damaged, lost its catalog and pages).
+/// Each stream is inflated to [`MAX_PACKED`] bytes at most.
+fn packed_objects<'a>(
+    found: &BTreeMap<u32, (u16, usize)>,
+    whole: impl Fn(usize) -> &'a [u8],
+) -> BTreeMap<u32, Vec<u8>> {
+    let mut packed = BTreeMap::new();
+    for &(_, offset) in found.values() {
+        let object = object_bytes(whole(offset));
+        let Some(data_at) = STREAM.find(&object).map(|m| m.end()) else {
+            continue;
+        };
+        let dict = &object[..data_at];
+        if !OBJSTM.is_match(dict) {
+            continue;
+        }
+        let end = find(&object[data_at..], b"endstream").map_or(object.len(), |i| data_at + i);
+        let data = &object[data_at..end];
+        let content = match find(dict, b"/FlateDecode") {
+            Some(_) => inflate(data),
+            None => data.to_vec(),
+        };
+        let field = |pattern: &Regex| {
+            pattern
+                .captures(dict)
+                .and_then(|c| number(&c, 1))
+                .and_then(|n| usize::try_from(n).ok())
+        };
+        let (Some(first), Some(count)) = (field(&FIRST), field(&COUNT)) else {
+            continue;
+        };
+        let header = content.get(..first).unwrap_or_default();
+        let numbers: Vec<usize> = header
+            .split(|b| b.is_ascii_whitespace())
+            .filter_map(|w| std::str::from_utf8(w).ok()?.parse().ok())
+            .collect();
+        let pairs: Vec<(usize, usize)> = numbers
+            .chunks_exact(2)
+            .take(count)
+            .map(|p| (p[0], p[1]))
+            .collect();
+        for (k, &(n, at)) in pairs.iter().enumerate() {
+            let until = pairs.get(k + 1).map_or(content.len(), |p| first + p.1);
+            let (Ok(n), Some(bytes)) = (u32::try_from(n), content.get(first + at..until)) else {
+                continue;
+            };
+            if n > 0 && !found.contains_key(&n) {
+                packed.entry(n).or_insert_with(|| bytes.to_vec());
+            }
+        }
+    }
+    packed
+}
+
+/// How many bytes an object stream is inflated to at most (a stream that
+/// inflates past it is cut there: its later objects are lost, not the
+/// process's memory).
+const MAX_PACKED: u64 = 16 << 20;
+
+/// Flate data inflated, as far as it reads and to [`MAX_PACKED`] bytes.
+fn inflate(data: &[u8]) -> Vec<u8> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    let _partial = flate2::read::ZlibDecoder::new(data)
+        .take(MAX_PACKED)
+        .read_to_end(&mut out);
+    out
 }
 
 /// An object's bytes from its `N G obj` to its `endobj` (or the file's
