@@ -34,11 +34,26 @@ static CONVERTER: LazyLock<HtmlToMarkdown> = LazyLock::new(|| {
         .build()
 });
 
-/// Whether text starts like an HTML page rather than Markdown.
+/// Whether text starts like an HTML page rather than Markdown (after an
+/// XML declaration, as an XHTML page starts).
 pub(super) fn looks_like_html(text: &str) -> bool {
-    let head: String = text.trim_start().chars().take(512).collect();
+    let text = text.trim_start();
+    let text = match text.strip_prefix("<?xml") {
+        Some(decl) => decl
+            .split_once("?>")
+            .map_or("", |(_, rest)| rest.trim_start()),
+        None => text,
+    };
+    let head: String = text.chars().take(512).collect();
     let head = head.to_lowercase();
     head.starts_with("<!doctype html") || head.starts_with("<html") || head.contains("<body")
+}
+
+/// Whether an upload will be read as an HTML page (by its name, or its
+/// start read as ASCII): whether the encoding it declares is read.
+pub(super) fn is_html(lower_name: &str, bytes: &[u8]) -> bool {
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(2048)]);
+    lower_name.ends_with(".html") || lower_name.ends_with(".htm") || looks_like_html(&head)
 }
 
 /// Elements that never hold others (no closing tag).

@@ -9,6 +9,7 @@
 //! document will have once it is live.
 
 mod bytes;
+mod charset;
 mod contents;
 pub mod data;
 mod html;
@@ -200,7 +201,7 @@ pub struct Text {
     pub format: DocumentFormat,
     pub text: String,
     /// How bytes that were not UTF-8 were read (a preview warning).
-    pub decoded: Option<&'static str>,
+    pub decoded: Option<String>,
     /// What reading the file left out (a PDF's running headers and
     /// footers, a table of contents): preview warnings.
     pub notes: Vec<String>,
@@ -385,7 +386,7 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
         let what = what.to_string();
         return Err(ImportError::Unsupported { file, what });
     }
-    let (text, decoded, mut notes) = decode(bytes);
+    let (text, decoded, mut notes) = decode(bytes, html::is_html(&lower, bytes));
     let nuls = bytes::nul_positions(&text);
     if !nuls.is_empty() {
         notes.push(format!(
@@ -456,35 +457,93 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
 }
 
 /// An upload's text: UTF-8 (a BOM is skipped later), UTF-16 with its
-/// byte-order mark (as Windows saves "Unicode" text), UTF-8 but for a few
-/// stray bytes (each read as Windows-1252, and named in a note), or, when
-/// the bytes are not UTF-8, Windows-1252 (Latin-1, as older editors save);
-/// how it was read when not UTF-8, and the notes on stray bytes.
-fn decode(bytes: &[u8]) -> (std::borrow::Cow<'_, str>, Option<&'static str>, Vec<String>) {
+/// byte-order mark (as Windows saves "Unicode" text), an HTML page's
+/// declared encoding ([`declared_decode`]), UTF-8 but for a few stray bytes
+/// (each read as Windows-1252, and named in a note), or, when the bytes
+/// are not UTF-8, Windows-1252 (Latin-1, as older editors save); how it
+/// was read when not UTF-8, and the notes on stray bytes or on an unknown
+/// declaration. Markdown and plain text declare nothing: `html` is false.
+type Decoded<'a> = (std::borrow::Cow<'a, str>, Option<String>, Vec<String>);
+
+fn decode(bytes: &[u8], html: bool) -> Decoded<'_> {
     if let Some((enc, _)) = encoding_rs::Encoding::for_bom(bytes)
         && enc != encoding_rs::UTF_8
     {
         let (text, _) = enc.decode_with_bom_removal(bytes);
         return (
             text,
-            Some("read as UTF-16 text, as its byte-order mark says"),
+            Some("read as UTF-16 text, as its byte-order mark says".into()),
             Vec::new(),
         );
     }
+    let mut notes = Vec::new();
+    let bom = encoding_rs::Encoding::for_bom(bytes).is_some();
+    if html && !bom {
+        match declared_decode(bytes) {
+            Ok(Some(decoded)) => return decoded,
+            Ok(None) => {}
+            Err(note) => notes.push(note),
+        }
+    }
     if let Ok(text) = std::str::from_utf8(bytes) {
-        return (text.into(), None, Vec::new());
+        return (text.into(), None, notes);
     }
     if let Some((text, stray)) = bytes::mostly_utf8(bytes) {
-        return (text.into(), None, vec![bytes::stray_note(&stray)]);
+        notes.push(bytes::stray_note(&stray));
+        return (text.into(), None, notes);
     }
     let (text, _, _) = encoding_rs::WINDOWS_1252.decode(bytes);
     (
         text,
         Some(
-            "not UTF-8: read as Windows-1252 (Latin-1); save it as UTF-8 if a character looks wrong",
+            "not UTF-8: read as Windows-1252 (Latin-1); save it as UTF-8 if a character looks wrong"
+                .into(),
         ),
-        Vec::new(),
+        notes,
     )
+}
+
+/// An HTML page read in the encoding it declares ([`charset::declared`]),
+/// said in the preview; `None` when it declares none, or UTF-8 (read as
+/// any upload is), or when its bytes are UTF-8 all the same (decision: a
+/// page's text that is valid UTF-8 with non-ASCII characters is UTF-8,
+/// whatever it declares: Shift_JIS, GBK or KOI8-R text is almost never
+/// valid UTF-8 by chance, while a page re-saved as UTF-8 often keeps its
+/// old declaration; said too). An unknown label is an `Err` note naming it.
+fn declared_decode(bytes: &[u8]) -> Result<Option<Decoded<'_>>, String> {
+    let enc = match charset::declared(bytes) {
+        None => return Ok(None),
+        Some(charset::Declared::Unknown(label)) => {
+            let near = charset::near_label(&label)
+                .map(|l| format!(" (did you mean “{l}”?)"))
+                .unwrap_or_default();
+            return Err(format!(
+                "the page declares the character encoding “{label}”, which is no encoding Arbiter knows{near}: read as if it declared none"
+            ));
+        }
+        Some(charset::Declared::Known(enc)) => enc,
+    };
+    if enc == encoding_rs::UTF_8 {
+        return Ok(None);
+    }
+    if let Ok(text) = std::str::from_utf8(bytes)
+        && !text.is_ascii()
+    {
+        let note = format!(
+            "the page declares the character encoding {}, but its text is UTF-8: read as UTF-8",
+            enc.name()
+        );
+        return Ok(Some((text.into(), None, vec![note])));
+    }
+    let (text, malformed) = enc.decode_without_bom_handling(bytes);
+    let how = match malformed {
+        false => format!("read as {}, as the page declares", enc.name()),
+        true => format!(
+            "read as {}, as the page declares; some bytes are not {0} and show as “�”",
+            enc.name()
+        ),
+    };
+    Ok(Some((text, Some(how), Vec::new())))
 }
 
 /// Whether a file holding NUL bytes is text all the same: a few of them
@@ -870,7 +929,11 @@ pub fn convert_to(target: &Target, bytes: &[u8]) -> Result<Converted, ImportErro
     let (mut warnings, more_warnings) = built_warnings(&built);
     shape_warnings(&built, text.empty_headings, &mut warnings);
     warnings.extend(left_out_headings(&built));
-    warnings.extend(text.decoded.map(|d| format!("{}: {d}", target.file_name)));
+    warnings.extend(
+        text.decoded
+            .as_ref()
+            .map(|d| format!("{}: {d}", target.file_name)),
+    );
     let file = &target.file_name;
     warnings.extend(text.notes.iter().map(|n| format!("{file}: {n}")));
     // An FAQ, errata or house rules for a game nobody added the rules of

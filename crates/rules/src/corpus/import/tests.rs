@@ -237,3 +237,84 @@ fn numbered_items_past_9999_keep_their_own_numbers() {
         .unwrap();
     assert!(!nine.text.contains("10000"), "{}", nine.text);
 }
+
+/// An HTML page in `encoding` declaring it by `declare` (a `<meta>` or an
+/// XML declaration, `{}` standing for the label), holding `words`.
+fn declared_page(
+    encoding: &'static encoding_rs::Encoding,
+    declare: &str,
+    label: &str,
+    words: &str,
+) -> Vec<u8> {
+    let head = declare.replace("{}", label);
+    let page = format!(
+        "{head}<html><head><title>Heron</title></head><body><h1>Heron</h1><p>{words}</p></body></html>"
+    );
+    let (bytes, _, unmappable) = encoding.encode(&page);
+    assert!(!unmappable, "{words} in {}", encoding.name());
+    bytes.into_owned()
+}
+
+#[test]
+fn an_html_page_is_read_in_the_charset_it_declares() {
+    let meta = "<!DOCTYPE html><meta charset=\"{}\">";
+    let http = "<!DOCTYPE html><html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset={}\"></head>";
+    let xml = "<?xml version=\"1.0\" encoding=\"{}\"?>\n";
+    let cases = [
+        (
+            encoding_rs::SHIFT_JIS,
+            meta,
+            "shift_jis",
+            "各プレイヤーはカードを五枚引く。",
+        ),
+        (
+            encoding_rs::KOI8_R,
+            http,
+            "koi8-r",
+            "Каждый игрок берёт пять карт.",
+        ),
+        (encoding_rs::GBK, meta, "GBK", "每位玩家抽五张牌。"),
+        (
+            encoding_rs::WINDOWS_1251,
+            http,
+            "windows-1251",
+            "Кожен гравець бере п'ять карт.",
+        ),
+        (
+            encoding_rs::EUC_KR,
+            xml,
+            "euc-kr",
+            "각 플레이어는 카드 다섯 장을 뽑는다.",
+        ),
+    ];
+    for (encoding, declare, label, words) in cases {
+        let bytes = declared_page(encoding, declare, label, words);
+        let imp = imported("page.html", &bytes).unwrap();
+        let text = all_text(&imp);
+        assert!(text.contains(words), "{label}: {text}");
+        let said = imp.preview.warnings.join("\n");
+        assert!(said.contains(encoding.name()), "{label}: {said}");
+        assert!(!said.contains("Windows-1252"), "{label}: {said}");
+    }
+}
+
+#[test]
+fn an_unknown_charset_is_named_and_the_page_read_as_before() {
+    let bytes = declared_page(
+        encoding_rs::UTF_8,
+        "<!DOCTYPE html><meta charset=\"{}\">",
+        "shift-jiss",
+        "Each player draws five cards.",
+    );
+    let imp = imported("page.html", &bytes).unwrap();
+    assert!(all_text(&imp).contains("Each player draws five cards."));
+    let said = imp.preview.warnings.join("\n");
+    assert!(said.contains("shift-jiss"), "{said}");
+}
+
+#[test]
+fn a_markdown_file_with_a_meta_charset_is_still_read_as_utf8() {
+    let md = "# Heron\n\nWrite `<meta charset=\"koi8-r\">` in the page. Règles.\n";
+    let imp = imported("notes.md", md.as_bytes()).unwrap();
+    assert!(all_text(&imp).contains("Règles"), "{}", all_text(&imp));
+}
