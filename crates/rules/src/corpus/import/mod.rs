@@ -8,6 +8,7 @@
 //! they index the shipped documents, so the preview shows the passages the
 //! document will have once it is live.
 
+mod attributes;
 mod bytes;
 mod charset;
 mod contents;
@@ -397,7 +398,11 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
     }
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     if lower.ends_with(".html") || lower.ends_with(".htm") || html::looks_like_html(text) {
-        let depth = html::nesting(text);
+        let (text, attributes) = attributes::cap(text);
+        if attributes > 0 {
+            notes.push(attributes::note(attributes));
+        }
+        let depth = html::nesting(&text);
         if depth > MAX_HTML_DEPTH {
             return Err(ImportError::HtmlTooDeep {
                 file,
@@ -406,7 +411,7 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
             });
         }
         let (markdown, chrome) =
-            html::to_markdown(text).map_err(|reason| ImportError::BadHtml {
+            html::to_markdown(&text).map_err(|reason| ImportError::BadHtml {
                 file: file.clone(),
                 reason,
             })?;
