@@ -13,6 +13,7 @@ mod bytes;
 mod charset;
 mod contents;
 pub mod data;
+mod escapes;
 mod html;
 mod markdown;
 mod pdf;
@@ -396,6 +397,8 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
             bytes::positions(&nuls)
         ));
     }
+    let (text, escapes, first) = escapes::strip(&text);
+    notes.extend(first.map(|at| escapes::note(escapes, at)));
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     if lower.ends_with(".html") || lower.ends_with(".htm") || html::looks_like_html(text) {
         let (text, attributes) = attributes::cap(text);

@@ -342,3 +342,32 @@ fn a_tag_of_a_quarter_million_attributes_keeps_its_text_and_says_what_went() {
         "{said}"
     );
 }
+
+#[test]
+fn ansi_escape_sequences_are_left_out_whole_and_said_once() {
+    let md = "# Heron\n\nEach player \x1b[31mmust\x1b[0m draw \x1b[1;32mfive\x1b[m cards.\n\nSee \x1b]8;;https://x.example\x07the site\x1b]8;;\x1b\\ for more.\n";
+    for name in ["log.md", "log.txt"] {
+        let imp = imported(name, md.as_bytes()).unwrap();
+        let text = all_text(&imp);
+        assert!(
+            text.contains("Each player must draw five cards."),
+            "{name}: {text}"
+        );
+        assert!(text.contains("See the site for more."), "{name}: {text}");
+        assert!(
+            !text.contains("[31m") && !text.contains("[0m") && !text.contains("8;;"),
+            "{name}: {text}"
+        );
+        let said: Vec<&String> = imp
+            .preview
+            .warnings
+            .iter()
+            .filter(|w| w.contains("escape sequence"))
+            .collect();
+        assert_eq!(said.len(), 1, "{name}: {:?}", imp.preview.warnings);
+        assert!(
+            said[0].contains("6") && said[0].contains("3:13"),
+            "{name}: {said:?}"
+        );
+    }
+}
