@@ -2,8 +2,12 @@
 //! parser the shipped documents use reads it: HTML comments left out (no
 //! viewer shows them: a moderator's note in one was quoted to everyone),
 //! setext headings (`Title` / `=====`) and HTML headings on a line of
-//! their own (`<h2>Setup</h2>`) written as `#` headings. Every line keeps
-//! its number, so the parser's warnings name the lines of the file.
+//! their own (`<h2>Setup</h2>`) written as `#` headings, footnotes as
+//! text ([`footnotes`]). Every line keeps its number, so the parser's
+//! warnings name the lines of the file, but for the lines a footnote moved
+//! to its section's end passes (they count its lines).
+
+mod footnotes;
 
 use std::sync::LazyLock;
 
@@ -31,7 +35,7 @@ pub(super) fn prepare(text: &str) -> (String, Vec<String>) {
             lines(&comments)
         ));
     }
-    let text = html_headings(&setext_headings(&text));
+    let text = footnotes::footnotes(&html_headings(&setext_headings(&text)));
     (text, notes)
 }
 

@@ -371,3 +371,30 @@ fn ansi_escape_sequences_are_left_out_whole_and_said_once() {
         );
     }
 }
+
+#[test]
+fn markdown_footnotes_read_as_a_viewer_shows_them() {
+    let md = "# Heron\n\n## Setup\n\nEach player draws five cards.[^1] Herons fly.[^note]\n\n[^1]: Six in a two-player game.\n[^note]: Except in winter,\n    when they rest.\n\nShuffle the deck.\n\n## Play\n\nTake turns.\n";
+    let imp = imported("rules.md", md.as_bytes()).unwrap();
+    let text = all_text(&imp);
+    assert!(!text.contains("[^"), "{text}");
+    assert!(
+        text.contains("cards.[1]") && text.contains("fly.[note]"),
+        "{text}"
+    );
+    let setup = passages(&imp)
+        .into_iter()
+        .find(|p| p.title == "Setup")
+        .unwrap();
+    assert!(setup.text.contains("Shuffle the deck."), "{}", setup.text);
+    let foot = setup
+        .text
+        .find("Six in a two-player game.")
+        .expect(&setup.text);
+    assert!(
+        foot > setup.text.find("Shuffle the deck.").unwrap(),
+        "{}",
+        setup.text
+    );
+    assert!(setup.text.contains("when they rest"), "{}", setup.text);
+}
