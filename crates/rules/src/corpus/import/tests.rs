@@ -398,3 +398,18 @@ fn markdown_footnotes_read_as_a_viewer_shows_them() {
     );
     assert!(setup.text.contains("when they rest"), "{}", setup.text);
 }
+
+#[test]
+fn html_body_text_starting_with_a_hash_stays_text() {
+    let html = "<!DOCTYPE html><html><body>\n# of cards: each player draws five.\n<p>Herons fly.</p><div>Pay <b>two</b> energy, <img src=\"e.png\" alt=\"icon\"> then rest.</div></body></html>";
+    let imp = imported("page.html", html.as_bytes()).unwrap();
+    let text = all_text(&imp);
+    assert!(
+        text.contains("# of cards: each player draws five."),
+        "{text}"
+    );
+    assert!(text.contains("Herons fly."), "{text}");
+    // Text after an inline element keeps its space.
+    assert!(text.contains("Pay two energy,"), "{text}");
+    assert!(text.contains(" then rest."), "{text}");
+}
