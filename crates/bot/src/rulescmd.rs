@@ -448,6 +448,10 @@ fn preview_message(p: &Preview, token: &str) -> Message {
     }
     // The warnings and the last line are never what the page cuts.
     let mut tail = String::new();
+    if !p.amends.is_empty() {
+        let line = crate::render::text::amends_line(&p.amends);
+        let _ = writeln!(tail, "\n{}", escape_md(&line));
+    }
     if p.warning_count() > 0 {
         let total = p.warning_count();
         let _ = writeln!(tail, "\n**{}**", count(total, "warning"));

@@ -365,6 +365,9 @@ pub fn import_preview(p: &crate::corpus::import::Preview) -> String {
     if let (Some(first), Some(last)) = (p.passages.first(), p.passages.last()) {
         let _ = writeln!(out, "ids: {} … {}", first.id, last.id);
     }
+    if !p.amends.is_empty() {
+        let _ = writeln!(out, "{}", amends_line(&p.amends));
+    }
     if p.warning_count() > 0 {
         let _ = writeln!(out, "{}:", count(p.warning_count(), "warning"));
         for w in &p.warnings {
@@ -375,6 +378,21 @@ pub fn import_preview(p: &crate::corpus::import::Preview) -> String {
         }
     }
     out
+}
+
+/// The rules a previewed document amends, the first ten named.
+pub fn amends_line(amends: &[String]) -> String {
+    let shown: Vec<&str> = amends.iter().take(10).map(String::as_str).collect();
+    let more = match amends.len().saturating_sub(shown.len()) {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    format!(
+        "amends {}: {}{more} (shown beside {} in answers)",
+        count(amends.len(), "rule"),
+        shown.join(", "),
+        if amends.len() == 1 { "it" } else { "them" }
+    )
 }
 
 /// A document made live in a server's rule set.

@@ -107,6 +107,17 @@ impl DocumentKind {
         *self == DocumentKind::Rules
     }
 
+    /// Whether a passage of this kind amends the rule number it leads
+    /// with ("## 1.1 Opening hand", "Rule 1.1 now reads: …"): an errata,
+    /// an FAQ or house rules are written about the rules' own numbers; a
+    /// tournament document numbers its own procedures.
+    pub fn amends_by_number(self) -> bool {
+        matches!(
+            self,
+            DocumentKind::Errata | DocumentKind::Faq | DocumentKind::House
+        )
+    }
+
     /// What one item of a data document is called ("card", "term"); `None`
     /// for a document of passages.
     pub fn item_noun(self) -> Option<&'static str> {

@@ -323,24 +323,31 @@ impl Corpus {
 
     /// For each passage of a game's rules, the passages of its other
     /// documents (FAQ, errata, house rules…) that name it: by a reference the
-    /// index resolved ("see rule 702.19b") or by its id written out
-    /// (`ti4:action-phase.4.1`). Each list is in document order.
+    /// index resolved ("see rule 702.19b"), by its id written out
+    /// (`ti4:action-phase.4.1`), or, in an errata, FAQ or house rules, by
+    /// the rule number the passage leads with ([`lead_numbers`]: "## 1.1
+    /// Opening hand", "Rule 1.1 now reads: …"). Each list is in document
+    /// order. A document's own text counts as its passages' do: an errata
+    /// of one paragraph, no heading over it, is one passage, its root.
     pub fn amendments(&self) -> HashMap<PassageIdx, Vec<PassageIdx>> {
-        static ID: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-            regex::Regex::new(r"\b[a-z0-9][a-z0-9-]*:[a-z0-9][a-z0-9.~-]*[a-z0-9]").unwrap()
-        });
         let rules = |p: &Passage| self.document_of(p).is_some_and(|d| d.kind.is_rules());
         let mut out: HashMap<PassageIdx, Vec<PassageIdx>> = HashMap::new();
         for (i, p) in self.passages.iter().enumerate() {
-            if p.kind == PassageKind::Document || rules(p) {
+            if p.text.is_empty() || rules(p) {
                 continue;
             }
-            let written = ID.find_iter(&p.text).map(|m| m.as_str());
             let resolved = p.refs.iter().filter_map(|r| r.target.as_deref());
-            for target in resolved.chain(written) {
-                let Some(t) = self.index_of(target) else {
-                    continue;
-                };
+            let by_id = resolved
+                .chain(written_ids(&p.text))
+                .filter_map(|target| self.index_of(target));
+            let leads = match self.document_of(p) {
+                Some(d) if d.kind.amends_by_number() => lead_numbers(p),
+                _ => Vec::new(),
+            };
+            let by_number = leads
+                .into_iter()
+                .filter_map(|n| self.rule_numbered(&p.game, n));
+            for t in by_id.chain(by_number) {
                 let amended = &self.passages[t];
                 if amended.game == p.game && rules(amended) {
                     // Passages come in order: a repeat is the last one.
@@ -354,10 +361,118 @@ impl Corpus {
         out
     }
 
+    /// The rule of `game`'s rules documents a rule number names: the one
+    /// whose id it is (`kitchen-table:1.1`), else the only one whose id
+    /// ends with it (`ti4:action-phase.4.1` for "4.1"). `None` when it
+    /// names none, or several (which one would be a guess).
+    pub fn rule_numbered(&self, game: &str, number: &str) -> Option<PassageIdx> {
+        let rules = |&i: &PassageIdx| {
+            let p = &self.passages[i];
+            self.document_of(p).is_some_and(|d| d.kind.is_rules())
+        };
+        if let Some(i) = self.index_of(&format!("{game}:{number}")).filter(rules) {
+            return Some(i);
+        }
+        let mut found = self.numbered(number, Some(game)).into_iter().filter(rules);
+        match (found.next(), found.next()) {
+            (Some(i), None) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// What a passage of a document not yet added names as the rules it
+    /// amends, for a preview to look up in the game's loaded rules
+    /// ([`Corpus::named_rule`]): ids written out, the rules its references
+    /// that its own document does not hold would resolve to
+    /// (`game:number`), and, in an errata, FAQ or house rules, the rule
+    /// numbers it leads with. Read where the document is (a conversion's
+    /// child process); looked up where the game is.
+    pub fn rule_names(&self, i: PassageIdx) -> Vec<String> {
+        let p = &self.passages[i];
+        if p.text.is_empty() {
+            return Vec::new();
+        }
+        let unresolved: Vec<&str> = p
+            .refs
+            .iter()
+            .filter(|r| r.target.is_none())
+            .map(|r| r.label.as_str())
+            .collect();
+        let mut out: Vec<String> = written_ids(&p.text).map(String::from).collect();
+        for r in refs::extract(&p.text) {
+            if let refs::RawRef::Number { label, number } = r
+                && unresolved.contains(&label.as_str())
+            {
+                out.push(format!("{}:{number}", p.game));
+            }
+        }
+        if self
+            .document_of(p)
+            .is_some_and(|d| d.kind.amends_by_number())
+        {
+            out.extend(lead_numbers(p).into_iter().map(String::from));
+        }
+        out.dedup();
+        out
+    }
+
+    /// The rule of `game` a [`Corpus::rule_names`] name is: an id (it
+    /// holds a `:`) of a rules passage of the game, or a rule number
+    /// ([`Corpus::rule_numbered`]).
+    pub fn named_rule(&self, game: &str, name: &str) -> Option<PassageIdx> {
+        if !name.contains(':') {
+            return self.rule_numbered(game, name);
+        }
+        let i = self.index_of(name)?;
+        let p = &self.passages[i];
+        (p.game == game && self.document_of(p).is_some_and(|d| d.kind.is_rules())).then_some(i)
+    }
+
     /// The document a passage belongs to.
     pub fn document_of(&self, p: &Passage) -> Option<&Document> {
         self.game(&p.game).and_then(|g| g.documents.get(p.document))
     }
+}
+
+/// Passage ids written out in a text (`ti4:action-phase.4.1`).
+fn written_ids(text: &str) -> impl Iterator<Item = &str> {
+    static ID: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\b[a-z0-9][a-z0-9-]*:[a-z0-9][a-z0-9.~-]*[a-z0-9]").unwrap()
+    });
+    ID.find_iter(text).map(|m| m.as_str())
+}
+
+/// Words a passage's lead is read in: an errata names the rule it amends
+/// first ("Rule 1.1 now reads: …", "Errata to 1.1: …", "Replace rule 1.1
+/// with: …"), never far into its sentence.
+const LEAD_WORDS: usize = 4;
+
+/// The rule numbers a passage leads with: in its heading ("1.1 Opening
+/// hand", "Rule 1.1") and in its text's first clause (its first line, up
+/// to a colon or a dash), each among the first [`LEAD_WORDS`] words. An
+/// errata's passage so headed, or so opened, amends that rule; a number
+/// later in a sentence ("…as in 2.1") is a mention, not what the passage
+/// is about. Only dotted numbers ([`is_rule_number`]): "Rule 7" or "2
+/// players" may be counts.
+pub fn lead_numbers(p: &Passage) -> Vec<&str> {
+    let first_line = p.text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let clause = first_line
+        .split([':', '—', '–'])
+        .next()
+        .unwrap_or("")
+        .split(" - ")
+        .next()
+        .unwrap_or("");
+    let mut out = Vec::new();
+    for lead in [p.title.as_str(), clause] {
+        for word in lead.split_whitespace().take(LEAD_WORDS) {
+            let word = word.trim_matches(|c: char| !c.is_alphanumeric());
+            if is_rule_number(word) && !out.contains(&word) {
+                out.push(word);
+            }
+        }
+    }
+    out
 }
 
 /// Whether a word is shaped like a rule number: numbers joined by dots,

@@ -259,6 +259,15 @@ pub struct Preview {
     /// A slang list: its entries ("sac → sacrifice"), in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub entries: Vec<String>,
+    /// An FAQ's, errata's or house rules' passages and what each names
+    /// as the rules it amends ([`Corpus::rule_names`]), read in the
+    /// conversion; looked up in the game's rules by [`Import::new`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rule_names: Vec<(String, Vec<String>)>,
+    /// The rules of the game this document amends (their ids, in order),
+    /// shown beside them in answers once it is live.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub amends: Vec<String>,
     pub warnings: Vec<String>,
     /// Warnings past the first [`WARNINGS_PER_KIND`] of their kind:
     /// counted, not listed.
@@ -818,6 +827,8 @@ impl Target {
             passages: Vec::new(),
             cards: Vec::new(),
             entries: Vec::new(),
+            rule_names: Vec::new(),
+            amends: Vec::new(),
             warnings: Vec::new(),
             more_warnings: Vec::new(),
         }
@@ -864,6 +875,13 @@ pub fn target(known: &Corpus, req: &ImportRequest) -> Result<Target, ImportError
         false => title,
     };
     let slug = unique_slug(known, &game, &title);
+    // A rulebook of a game that has none loaded (a server's rulebook
+    // removed while its errata stay) owns the id space again, as the
+    // first did: added back, its rules are `kitchen-table:1.1` again and
+    // the errata naming them amend them again (they were prefixed,
+    // `kitchen-table:core-rules.1.1`, and the amendments silently lost).
+    let id_prefix =
+        (req.kind.is_rules() && !new_game && !has_rulebook(known, &game)).then(String::new);
     Ok(Target {
         file_name: req.file_name.to_string(),
         game,
@@ -872,8 +890,15 @@ pub fn target(known: &Corpus, req: &ImportRequest) -> Result<Target, ImportError
         slug,
         title,
         kind: req.kind,
-        id_prefix: None,
+        id_prefix,
     })
+}
+
+/// Whether a known game has a rules document loaded (shipped games do).
+fn has_rulebook(known: &Corpus, game: &str) -> bool {
+    known
+        .game(game)
+        .is_some_and(|g| g.documents.iter().any(|d| d.kind.is_rules()))
 }
 
 /// Converts a file and previews it against the games Arbiter already knows
@@ -952,8 +977,16 @@ pub fn convert_to(target: &Target, bytes: &[u8]) -> Result<Converted, ImportErro
             target.game_name
         ));
     }
+    let rule_names = match target.kind.is_rules() {
+        true => Vec::new(),
+        false => (0..built.passages.len())
+            .map(|i| (built.passages[i].id.clone(), built.rule_names(i)))
+            .filter(|(_, names)| !names.is_empty())
+            .collect(),
+    };
     let preview = Preview {
         passages: entries(&built),
+        rule_names,
         warnings,
         more_warnings,
         ..target.preview(text.source_format, text.format, bytes, source_sha256)
@@ -998,6 +1031,13 @@ impl Import {
             mut preview,
         } = converted;
         preview.warnings.extend(known_warnings(known, &preview));
+        preview.amends = amended_rules(known, &preview);
+        if preview.kind == DocumentKind::Errata && preview.amends.is_empty() && !preview.new_game {
+            preview.warnings.push(format!(
+                "this errata amends no rule of {}: none of its passages names one (“See rule 1.1: …”, “Rule 1.1 now reads: …”, a heading “1.1 Opening hand”, or the id written out, `{}:1.1`), so answers will not show it beside the rule it corrects",
+                preview.game_name, preview.game
+            ));
+        }
         Import {
             game: one_document_game(&target.game, &target.game_name, manifest, text),
             preview,
@@ -1227,6 +1267,21 @@ fn shape_warnings(built: &Corpus, empty_headings: usize, out: &mut Vec<String>) 
             sample.join(", ")
         ));
     }
+}
+
+/// The rules of the known game a preview's passages name
+/// ([`Preview::rule_names`]), each once, in the order first named.
+fn amended_rules(known: &Corpus, preview: &Preview) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for name in preview.rule_names.iter().flat_map(|(_, names)| names) {
+        if let Some(i) = known.named_rule(&preview.game, name) {
+            let id = &known.passages[i].id;
+            if !out.contains(id) {
+                out.push(id.clone());
+            }
+        }
+    }
+    out
 }
 
 /// Passage ids of the preview that the known games already use.

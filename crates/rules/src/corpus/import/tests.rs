@@ -412,4 +412,125 @@ fn html_body_text_starting_with_a_hash_stays_text() {
     // Text after an inline element keeps its space.
     assert!(text.contains("Pay two energy,"), "{text}");
     assert!(text.contains(" then rest."), "{text}");
+
+/// An outside tester's rulebook of a new game, "Kitchen Table".
+const KT_RULES: &str = "1. Setup\n1.1 Each player draws seven cards at the start of the game.\n1.2 The youngest player goes first.\n2. Combat\n2.1 An attacker deals damage equal to its power.\n";
+
+/// The rulebook (a new game's, owning `kitchen-table:1.1`) and an errata
+/// sent for it, as a server's rule set loads them.
+fn kitchen_table_with(errata: &str) -> (Corpus, Import) {
+    let empty = Corpus::build(Vec::new());
+    let req = |file_name, bytes: &'static [u8], kind, title| ImportRequest {
+        file_name,
+        bytes,
+        game: "Kitchen Table",
+        kind,
+        title: Some(title),
+    };
+    let rules = import(
+        &empty,
+        &req(
+            "kt.txt",
+            KT_RULES.as_bytes(),
+            DocumentKind::Rules,
+            "Core Rules",
+        ),
+    )
+    .unwrap();
+    let known = Corpus::build(vec![rules.game.clone()]);
+    let bytes: &'static [u8] = Box::leak(errata.as_bytes().to_vec().into_boxed_slice());
+    let err = import(
+        &known,
+        &req("err.md", bytes, DocumentKind::Errata, "Errata"),
+    )
+    .unwrap();
+    let both = Corpus::build(vec![rules.game, err.game.clone()]);
+    (both, err)
+}
+
+/// The ids of the passages amending `kitchen-table:1.1`.
+fn amending_1_1(corpus: &Corpus) -> Vec<String> {
+    let rule = corpus.index_of("kitchen-table:1.1").expect("the rule");
+    corpus
+        .amendments()
+        .remove(&rule)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|i| corpus.passages[i].id.clone())
+        .collect()
+}
+
+#[test]
+fn an_errata_amends_the_rule_it_names_in_the_usual_phrasings() {
+    // Each as an outside tester wrote them: before, only "See rule 1.1: …"
+    // and the id written out attached.
+    for body in [
+        "## Opening hand\n\nRule 1.1 now reads: each player draws six cards.\n",
+        "## Opening hand\n\nSee rule 1.1: each player draws six cards instead.\n",
+        "## Opening hand\n\nErrata to 1.1: each player draws six cards.\n",
+        "## Opening hand\n\nReplace rule 1.1 with: each player draws six cards.\n",
+        "## Opening hand\n\nkitchen-table:1.1 — each player draws six cards.\n",
+        "## 1.1 Opening hand\n\nEach player draws six cards.\n",
+        "## Rule 1.1\n\nEach player draws six cards.\n",
+        "1.1 Each player draws six cards at the start of the game (was seven).\n",
+    ] {
+        let (corpus, err) = kitchen_table_with(&format!("# Errata\n\n{body}"));
+        let by = amending_1_1(&corpus);
+        assert_eq!(by.len(), 1, "{body}: {by:?}");
+        assert!(corpus.get(&by[0]).unwrap().text.contains("six"), "{body}");
+        assert_eq!(err.preview.amends, ["kitchen-table:1.1"], "{body}");
+        let warned = err.preview.warnings.join("\n");
+        assert!(!warned.contains("amends no rule"), "{body}: {warned}");
+    }
+}
+
+#[test]
+fn a_rulebook_added_back_beside_its_errata_owns_its_ids_again() {
+    // A server's rulebook removed while its errata stay, then added back
+    // (not as a replacement): it took `kitchen-table:core-rules.1.1`, and
+    // the errata naming 1.1 amended nothing.
+    let (both, err) = kitchen_table_with("# Errata\n\nSee rule 1.1: each player draws six.\n");
+    let rules = both.game("kitchen-table").unwrap().documents[0].clone();
+    assert!(rules.kind.is_rules());
+    let errata_only = Corpus::build(vec![err.game.clone()]);
+    let text = KT_RULES;
+    let again = import(
+        &errata_only,
+        &ImportRequest {
+            file_name: "kt.txt",
+            bytes: text.as_bytes(),
+            game: "Kitchen Table",
+            kind: DocumentKind::Rules,
+            title: Some("Core Rules"),
+        },
+    )
+    .unwrap();
+    assert!(!again.preview.new_game);
+    let ids: Vec<&str> = again
+        .preview
+        .passages
+        .iter()
+        .map(|p| p.id.as_str())
+        .collect();
+    assert!(ids.contains(&"kitchen-table:1.1"), "{ids:?}");
+    let corpus = Corpus::build(vec![err.game, again.game]);
+    assert_eq!(amending_1_1(&corpus).len(), 1);
+}
+
+#[test]
+fn a_number_that_names_no_rule_amends_nothing_and_the_preview_says_so() {
+    for body in [
+        "## 9.9 Opening hand\n\nEach player draws six cards.\n",
+        "## Opening hand\n\nEach player draws six cards, as in 1.1 of the old book.\n",
+    ] {
+        let (corpus, err) = kitchen_table_with(&format!("# Errata\n\n{body}"));
+        assert!(amending_1_1(&corpus).is_empty(), "{body}");
+        assert!(corpus.amendments().is_empty(), "{body}");
+        assert!(err.preview.amends.is_empty(), "{body}");
+        let warned = err.preview.warnings.join("\n");
+        assert!(
+            warned.contains("amends no rule of Kitchen Table"),
+            "{warned}"
+        );
+    }
 }
