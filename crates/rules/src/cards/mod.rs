@@ -741,7 +741,7 @@ pub fn import_to(
         file: file.clone(),
         reason,
     };
-    let parsed = parse(file, text).map_err(|e| bad(e.to_string()))?;
+    let parsed = parse(file, &text).map_err(|e| bad(e.to_string()))?;
     let items = parsed
         .cards
         .iter()

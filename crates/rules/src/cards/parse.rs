@@ -51,21 +51,53 @@ struct CardFile {
 enum Format {
     Yaml,
     Json,
-    Csv,
+    /// Delimited text: its separator (`,`, `;` as European Excel saves
+    /// CSV, a tab as "Text (Tab delimited)" and `.tsv` do).
+    Csv(u8),
+}
+
+/// The separators a spreadsheet saves a list with.
+const SEPARATORS: [u8; 3] = [b',', b';', b'\t'];
+
+/// Whether a header line separated by `sep` has a `name` column.
+fn names_by(header: &str, sep: u8) -> bool {
+    header.contains(sep as char)
+        && header
+            .split(sep as char)
+            .any(|h| h.trim().trim_matches('"').eq_ignore_ascii_case("name"))
+}
+
+/// The separator of a delimited list's header line: the one whose fields
+/// hold a `name` column, else the one it holds most of (a comma when it
+/// holds none). An outside tester's European Excel list, "name;type;cost",
+/// was refused as having no `name` column.
+fn separator(header: &str) -> u8 {
+    let count = |sep: u8| header.bytes().filter(|&b| b == sep).count();
+    SEPARATORS
+        .into_iter()
+        .find(|&sep| names_by(header, sep))
+        .or_else(|| {
+            SEPARATORS
+                .into_iter()
+                .filter(|&sep| count(sep) > 0)
+                .max_by_key(|&sep| count(sep))
+        })
+        .unwrap_or(b',')
 }
 
 fn format_of(file_name: &str, text: &str) -> Format {
     let ext = file_name.rsplit_once('.').map(|(_, e)| e.to_lowercase());
+    let header = text.lines().next().unwrap_or("");
     match ext.as_deref() {
-        Some("csv") => Format::Csv,
+        Some("csv") => Format::Csv(separator(header)),
+        Some("tsv" | "tab") => Format::Csv(b'\t'),
         Some("json") => Format::Json,
         Some("yaml" | "yml") => Format::Yaml,
         _ if text.trim_start().starts_with(['[', '{']) => Format::Json,
-        _ if text.lines().next().is_some_and(|l| {
-            l.contains(',') && l.split(',').any(|h| h.trim().eq_ignore_ascii_case("name"))
-        }) =>
-        {
-            Format::Csv
+        // A header line with a `name` column is a delimited list, whatever
+        // the file is called (a `.txt` Excel saved).
+        _ if SEPARATORS.into_iter().any(|sep| names_by(header, sep)) => {
+            Format::Csv(separator(header))
         }
         _ => Format::Yaml,
     }
@@ -80,7 +112,7 @@ pub fn parse(file_name: &str, text: &str) -> Result<Parsed, CardError> {
     let (cards, lines) = match format_of(file_name, text) {
         Format::Yaml => (read_yaml(text)?, Vec::new()),
         Format::Json => (read_json(text)?, Vec::new()),
-        Format::Csv => read_csv(text)?.into_iter().unzip(),
+        Format::Csv(sep) => read_csv(text, sep)?.into_iter().unzip(),
     };
     if cards.len() > MAX_CARDS {
         return Err(CardError::new(format!(
@@ -141,7 +173,7 @@ fn read_json(text: &str) -> Result<Vec<Card>, CardError> {
 const CSV_FIELDS: [&str; 6] = ["name", "type", "cost", "text", "rulings", "aliases"];
 
 /// The cards of a CSV list, each with the line its row starts on.
-fn read_csv(text: &str) -> Result<Vec<(Card, usize)>, CardError> {
+fn read_csv(text: &str, separator: u8) -> Result<Vec<(Card, usize)>, CardError> {
     if let Some(line) = unclosed_quote(text) {
         return Err(CardError {
             message: "a quote opened on this line is never closed, so the rest of the list would be one field; close it (a quote inside a field is written twice: \"\")".into(),
@@ -160,6 +192,7 @@ fn read_csv(text: &str) -> Result<Vec<(Card, usize)>, CardError> {
         column: None,
     };
     let mut reader = csv::ReaderBuilder::new()
+        .delimiter(separator)
         .trim(csv::Trim::All)
         .from_reader(text.as_bytes());
     let headers: Vec<String> = reader
@@ -169,10 +202,14 @@ fn read_csv(text: &str) -> Result<Vec<(Card, usize)>, CardError> {
         .map(|h| h.to_lowercase())
         .collect();
     if !headers.iter().any(|h| h == "name") {
+        let shown = headers.join(&(separator as char).to_string());
         return Err(CardError {
             message: format!(
-                "the header row has no `name` column (it has: {}); columns: name, type, cost, text, rulings, aliases, and any stat",
-                headers.join(", ")
+                "the header row has no `name` column (it has: {shown}, separated by {}); columns: name, type, cost, text, rulings, aliases, and any stat",
+                match separator {
+                    b'\t' => "tabs".to_string(),
+                    sep => format!("'{}'", sep as char),
+                }
             ),
             line: Some(1),
             column: None,
@@ -447,6 +484,48 @@ mod tests {
         assert!(e.message.contains("3 fields; the header has 2"), "{e}");
         let e = parse("c.csv", "title,life\nA,1\n").unwrap_err();
         assert!(e.message.contains("no `name` column"), "{e}");
+    }
+
+    #[test]
+    fn a_spreadsheet_s_semicolons_and_tabs_separate_columns() {
+        // As European Excel saves CSV, and as "Text (Tab delimited)" and
+        // `.tsv` do: refused before as no `name` column, or read as YAML.
+        let want = parse(
+            "c.csv",
+            "name,type,cost,text\nIce Golem,Unit,2,Unit Guard\n",
+        )
+        .unwrap()
+        .cards;
+        for (file, text) in [
+            (
+                "c.csv",
+                "name;type;cost;text\nIce Golem;Unit;2;Unit Guard\n",
+            ),
+            (
+                "c.tsv",
+                "name\ttype\tcost\ttext\nIce Golem\tUnit\t2\tUnit Guard\n",
+            ),
+            (
+                "c.txt",
+                "name\ttype\tcost\ttext\nIce Golem\tUnit\t2\tUnit Guard\n",
+            ),
+            (
+                "c.csv",
+                "\"name\";\"text\";cost;type\nIce Golem;\"Unit Guard\";2;Unit\n",
+            ),
+        ] {
+            let got = parse(file, text).unwrap_or_else(|e| panic!("{file} {text:?}: {e}"));
+            assert_eq!(got.cards, want, "{file} {text:?}");
+        }
+        // A comma inside a field of a list separated by semicolons is text.
+        let p = parse(
+            "c.csv",
+            "name;text\nFire Archer;Deals 1 damage, then exhausts.\n",
+        )
+        .unwrap();
+        assert_eq!(p.cards[0].text, "Deals 1 damage, then exhausts.");
+        let e = parse("c.csv", "title;type\nA;b\n").unwrap_err();
+        assert!(e.message.contains("separated by ';'"), "{e}");
     }
 
     #[test]

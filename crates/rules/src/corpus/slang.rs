@@ -331,7 +331,7 @@ pub fn import_to(target: &Target, bytes: &[u8]) -> Result<Converted, ImportError
         reason,
     };
     let text = data_text(file, bytes)?;
-    let parsed = parse(file, text).map_err(|e| bad(e.to_string()))?;
+    let parsed = parse(file, &text).map_err(|e| bad(e.to_string()))?;
     if parsed.glossary.synonyms.is_empty() {
         return Err(bad(
             "no entry is left to use (each needs a slang word and a meaning)".into(),

@@ -1056,11 +1056,22 @@ pub struct DataDocument {
     pub warnings: Vec<String>,
 }
 
-/// The bytes of a data document as UTF-8 text, refused as [`convert`]
-/// refuses (too large, empty, binary, not UTF-8).
-pub fn data_text<'a>(file_name: &str, bytes: &'a [u8]) -> Result<&'a str, ImportError> {
+/// The bytes of a data document as text, refused as [`convert`] refuses
+/// (too large, empty, binary, not UTF-8). UTF-16 with its byte-order mark
+/// is text, as it is for documents: Excel's "Unicode Text" saves a
+/// spreadsheet so (it was refused as a binary file for its NULs).
+pub fn data_text<'a>(
+    file_name: &str,
+    bytes: &'a [u8],
+) -> Result<std::borrow::Cow<'a, str>, ImportError> {
     let file = file_name.to_string();
     size_check(&file, bytes)?;
+    if let Some((enc, _)) = encoding_rs::Encoding::for_bom(bytes)
+        && enc != encoding_rs::UTF_8
+    {
+        let (text, _) = enc.decode_with_bom_removal(bytes);
+        return Ok(text);
+    }
     if pdf::is_pdf(bytes) {
         return Err(ImportError::NotAList {
             file,
@@ -1071,10 +1082,12 @@ pub fn data_text<'a>(file_name: &str, bytes: &'a [u8]) -> Result<&'a str, Import
         let what = what.to_string();
         return Err(ImportError::NotAList { file, what });
     }
-    std::str::from_utf8(bytes).map_err(|e| ImportError::NotUtf8 {
-        file,
-        offset: e.valid_up_to(),
-    })
+    std::str::from_utf8(bytes)
+        .map(std::borrow::Cow::Borrowed)
+        .map_err(|e| ImportError::NotUtf8 {
+            file,
+            offset: e.valid_up_to(),
+        })
 }
 
 /// A game holding one document (as an import writes it), with an empty glossary.
