@@ -482,30 +482,89 @@ fn line_breaks_of_any_kind_and_no_hidden_characters() {
             bytes: txt.as_bytes(),
             game: "ti4",
             kind: DocumentKind::House,
-            title: Some("Ours\u{1b}[2J"),
+            title: Some("Ours"),
         })
         .unwrap();
     let all: String = imp.game.documents.iter().map(|d| d.text.clone()).collect();
     assert!(!all.chars().any(|c| c.is_control() && c != '\n'), "{all:?}");
     assert!(!all.contains('\u{202e}'), "{all:?}");
     assert!(all.contains("Pay two energy."), "{all:?}");
-    assert!(
-        !imp.preview.title.chars().any(char::is_control),
-        "{}",
-        imp.preview.title
-    );
-    // A new game's name is cleaned as a title is.
-    let imp = common::app()
-        .import(&ImportRequest {
+}
+
+/// A control character or an invisible one in a game's name or a given
+/// title is refused with its column: taken out, it left its visible rest
+/// (`--game $'\x1b[2J\x1b[31mAshes'` became the game "[2J[31mAshes";
+/// found by an outside tester).
+#[test]
+fn hidden_characters_in_a_game_name_or_title_are_refused_with_their_column() {
+    let file = b"1. Setup\n\n1.1. Each player draws seven cards.\n";
+    let cases = [
+        ("\u{1b}[2J\u{1b}[31mAshes", None, "game's name", 1, "U+001B"),
+        ("Kitchen \u{202e}Table", None, "game's name", 9, "U+202E"),
+        ("Kitchen\u{200b}Table", None, "game's name", 8, "U+200B"),
+        ("ti4", Some("Ours\u{1b}[2J"), "title", 5, "U+001B"),
+    ];
+    for (game, title, want_field, want_column, want_code) in cases {
+        let err = common::app()
+            .import(&ImportRequest {
+                file_name: "house.txt",
+                bytes: file,
+                game,
+                kind: DocumentKind::Rules,
+                title,
+            })
+            .unwrap_err();
+        match &err {
+            ImportError::HiddenCharacter {
+                field,
+                column,
+                code,
+                ..
+            } => {
+                assert_eq!(
+                    (field.as_str(), *column),
+                    (want_field, want_column),
+                    "{game:?}"
+                );
+                assert_eq!(code, want_code, "{game:?}");
+            }
+            other => panic!("{game:?}: {other}"),
+        }
+        assert!(
+            err.to_string().contains(&format!("column {want_column}")),
+            "{err}"
+        );
+    }
+}
+
+/// A new game's name that reads as a loaded game's (a Cyrillic А in
+/// "Ashes Reborn") is refused, naming the game it imitates and how to
+/// add to it (it became a new game cited as "Аshes Reborn › Rules";
+/// found by an outside tester); a name of its own is a new game.
+#[test]
+fn a_new_game_name_that_looks_like_a_loaded_game_is_refused() {
+    let file = b"1. Setup\n\n1.1. Each player draws seven cards.\n";
+    let import = |game: &str| {
+        common::app().import(&ImportRequest {
             file_name: "house.txt",
-            bytes: b"1. Setup\n\n1.1. Each player draws seven cards.\n",
-            game: "Kitchen \u{202e}Table\u{1b}[2J",
+            bytes: file,
+            game,
             kind: DocumentKind::Rules,
             title: None,
         })
-        .unwrap();
-    assert_eq!(imp.preview.game_name, "Kitchen Table[2J");
-    assert_eq!(imp.game.manifest.name, "Kitchen Table[2J");
+    };
+    for game in ["\u{0410}shes Reborn", "\u{0430}SHES REBORN", "\u{0430}shes"] {
+        let err = import(game).unwrap_err();
+        match &err {
+            ImportError::GameLookalike { imitates, id, .. } => {
+                assert_eq!((imitates.as_str(), id.as_str()), ("Ashes Reborn", "ashes"))
+            }
+            other => panic!("{game:?}: {other}"),
+        }
+        assert!(err.to_string().contains("--game ashes"), "{err}");
+    }
+    let imp = import("Ashes Rising").unwrap();
+    assert!(imp.preview.new_game);
 }
 
 /// Quotes are the document's words: plain text is not read as Markdown

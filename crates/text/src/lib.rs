@@ -306,3 +306,32 @@ mod tests {
         assert_eq!(fold("Iron-Worker’s"), "ironworkers");
     }
 }
+
+/// What a name looks like, whatever script its letters are from: the
+/// Unicode TR39 confusable skeleton (`unicode-security`) of the name and
+/// of its lower case, letters and digits only, lower-cased. Two names
+/// with one key read alike ("Аshes Reborn" with a Cyrillic А, "Ashes
+/// Rebom", "ASHES REBORN"): a new game under a loaded game's look would
+/// be cited as that game.
+pub fn look_alike_key(s: &str) -> String {
+    use unicode_security::confusable_detection::skeleton;
+    let cased: String = skeleton(s).collect::<String>().to_lowercase();
+    skeleton(&cased)
+        .flat_map(char::to_lowercase)
+        .filter(|c| c.is_alphanumeric())
+        .collect()
+}
+
+#[cfg(test)]
+mod look_alike_tests {
+    use super::look_alike_key;
+
+    #[test]
+    fn letters_of_other_scripts_that_read_alike_give_one_key() {
+        let shipped = look_alike_key("Ashes Reborn");
+        assert_eq!(look_alike_key("\u{0410}shes Reborn"), shipped);
+        assert_eq!(look_alike_key("\u{0430}shes reborn"), shipped);
+        assert_eq!(look_alike_key("ASHES REBORN"), shipped);
+        assert_ne!(look_alike_key("Ashes Rising"), shipped);
+    }
+}

@@ -118,6 +118,30 @@ pub enum ImportError {
         "the game's name “{game}” holds a mention or a link, which every answer citing its rules would show; give a name in plain words (game:)"
     )]
     GameLink { game: String },
+    /// A new game's name that reads as a loaded game's (the same letters
+    /// from another script): every answer citing it would look like the
+    /// loaded game's.
+    #[error(
+        "the game's name “{typed}” looks like {imitates}'s (letters that read alike), and answers citing it would look like that game's: to add to {imitates}, use --game {id} (game:{id} on Discord); a new game needs a name of its own"
+    )]
+    GameLookalike {
+        typed: String,
+        imitates: String,
+        id: String,
+    },
+    /// A control character or an invisible one (zero-width, a direction
+    /// control) in a game's name or a given title: it would hide or reorder
+    /// what every citation shows, or leave its visible rest behind
+    /// ("\x1b[31mAshes" showed as "[31mAshes").
+    #[error(
+        "the {field} holds a hidden character ({code}) at column {column}: control characters, zero-width characters and direction controls hide or reorder what every citation shows; type it in plain characters ({option}:)"
+    )]
+    HiddenCharacter {
+        field: String,
+        option: String,
+        column: usize,
+        code: String,
+    },
     /// A new game's name longer than [`MAX_TITLE_CHARS`].
     #[error(
         "the game's name “{start}…” is {chars} characters; the most is {MAX_TITLE_CHARS}, as every answer citing its rules shows it: give a shorter name (game:)"
@@ -634,10 +658,11 @@ fn resolve_game(
     game: &str,
     kind: DocumentKind,
 ) -> Result<(String, String, bool), ImportError> {
-    // A direction override or a control character in a new game's name
-    // would reorder or hide what follows it wherever the name is shown.
-    let game: String = game.chars().filter(|c| !clean::is_hidden(*c)).collect();
-    let game = game.as_str();
+    // A direction override or a control character in a game's name would
+    // reorder or hide what follows it wherever the name is shown; taken
+    // out, it left its visible rest ("\x1b[2J\x1b[31mAshes" became the
+    // game "[2J[31mAshes"; found by an outside tester).
+    hidden_character(game, "game's name", "game")?;
     if let Some(g) = known.resolve_game(game) {
         return Ok((g.id.clone(), g.name.clone(), false));
     }
@@ -660,6 +685,16 @@ fn resolve_game(
         return Err(ImportError::GameTooLong {
             start: game.trim().chars().take(40).collect(),
             chars,
+        });
+    }
+    // Letters of another script that read as a loaded game's name would
+    // cite the new game as that one ("Аshes Reborn" with a Cyrillic А;
+    // found by an outside tester).
+    if let Some(g) = look_alike_game(known, game) {
+        return Err(ImportError::GameLookalike {
+            typed: game.trim().to_string(),
+            imitates: g.name.clone(),
+            id: g.id.clone(),
         });
     }
     // A rulebook may start a game whose name is near a loaded one
@@ -706,6 +741,44 @@ fn near_game(known: &Corpus, typed: &str) -> Option<String> {
         .filter(|(d, _)| *d > 0)
         .min_by_key(|(d, _)| *d)
         .map(|(_, g)| g.id.clone())
+}
+
+/// The loaded game whose id, name or alias reads as `typed`
+/// ([`crate::text::look_alike_key`]: Unicode TR39 skeletons).
+fn look_alike_game<'a>(known: &'a Corpus, typed: &str) -> Option<&'a crate::corpus::Game> {
+    let key = crate::text::look_alike_key(typed);
+    if key.is_empty() {
+        return None;
+    }
+    known.games.iter().find(|g| {
+        [&g.id, &g.name]
+            .into_iter()
+            .chain(&g.aliases)
+            .any(|n| crate::text::look_alike_key(n) == key)
+    })
+}
+
+/// Refuses a control character, a format character (zero-width, direction
+/// marks) or a direction control in `value`, naming its column (1-based,
+/// in characters) and code point.
+fn hidden_character(
+    value: &str,
+    field: &'static str,
+    option: &'static str,
+) -> Result<(), ImportError> {
+    let at = value
+        .chars()
+        .enumerate()
+        .find(|&(_, c)| c.is_control() || clean::is_hidden(c) || clean::is_format(c));
+    match at {
+        Some((i, c)) => Err(ImportError::HiddenCharacter {
+            field: field.to_string(),
+            option: option.to_string(),
+            column: i + 1,
+            code: format!("U+{:04X}", u32::from(c)),
+        }),
+        None => Ok(()),
+    }
 }
 
 fn digits(s: &str) -> String {
@@ -842,6 +915,9 @@ pub fn target(known: &Corpus, req: &ImportRequest) -> Result<Target, ImportError
         return Err(ImportError::SlangWithoutRules {
             game: game_name.trim().to_string(),
         });
+    }
+    if let Some(t) = req.title {
+        hidden_character(t.trim(), "title", "title")?;
     }
     let title = req
         .title
