@@ -464,3 +464,43 @@ async fn a_match_setup_takes_card_stats(url: String) {
 }
 
 both!(a_match_setup_takes_card_stats);
+
+/// A server's card whose name runs to many words is named in a question
+/// as a short one is: the recogniser tried spans of at most six words, so
+/// "Golem Variant Number 03 With An Unusually Verbose Title Indeed Friend"
+/// (eleven) was no card and its words were reported as unknown, though
+/// `/card` found it (found by an outside tester).
+#[test]
+fn a_card_with_a_long_name_is_named_in_a_question() {
+    let long = "Golem Variant Number 03 With An Unusually Verbose Title Indeed Friend";
+    let csv = format!(
+        "name,type,cost,text\n\"{long}\",Unit,1,\"Unit Guard\"\n\"{}\",Unit,1,\"Unit Guard\"\nShort Golem,Unit,1,\"Unit Guard\"\n",
+        long.replace("03", "04")
+    );
+    let imp = shipped()
+        .import(&arbiter::corpus::import::ImportRequest {
+            file_name: "cards.csv",
+            bytes: csv.as_bytes(),
+            game: "ashes",
+            kind: DocumentKind::Cards,
+            title: None,
+        })
+        .unwrap();
+    let mut sources = arbiter::load::load_dir(&common::repo().join("rules_data")).unwrap();
+    sources.push(imp.game);
+    let app = App::new(arbiter::corpus::Corpus::build(sources));
+    assert_eq!(app.card(long, Some("ashes")).unwrap().card.name, long);
+    let r = app
+        .ask(&format!("can {long} guard"), Some("ashes"), 3)
+        .unwrap();
+    let named: Vec<&str> = r.cards.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(named, [long]);
+    assert!(
+        !r.ignored.iter().any(|w| long.contains(w.as_str())),
+        "{:?}",
+        r.ignored
+    );
+    let r = app.ask("can Short Golem guard", Some("ashes"), 3).unwrap();
+    let named: Vec<&str> = r.cards.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(named, ["Short Golem"]);
+}

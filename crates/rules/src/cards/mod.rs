@@ -138,8 +138,10 @@ pub struct Cards {
     /// Problems found while reading the lists (a list that did not parse is
     /// left out, with its error here).
     pub warnings: Vec<String>,
-    /// (game, folded name or alias) → entry.
-    by_name: HashMap<(String, String), usize>,
+    /// (game, folded name or alias) → entry; ordered, so a question's
+    /// words are extended into a name only while some name starts with
+    /// them ([`Cards::exact_in`]).
+    by_name: BTreeMap<(String, String), usize>,
     /// (game, letters) → the folded names and aliases of that many
     /// letters, with their entry: "did you mean" compares a typed name
     /// with names of about its length only.
@@ -397,11 +399,10 @@ impl Cards {
     /// longest span first.
     fn exact_in(&self, spans: &Spans, games: &[&str], used: &mut [bool]) -> Vec<&CardEntry> {
         let mut out: Vec<&CardEntry> = Vec::new();
-        for span in spans.all(6) {
+        for (span, key) in self.spelt_names(spans, games) {
             if used[span.clone()].iter().any(|&u| u) {
                 continue;
             }
-            let key: String = spans.folded[span.clone()].concat();
             let hit = games
                 .iter()
                 .filter_map(|g| self.by_name.get(&(g.to_string(), key.clone())))
@@ -427,6 +428,43 @@ impl Cards {
             }
         }
         out
+    }
+
+    /// Every span of the question that spells a name or alias of the cards
+    /// of `games` (with its key), longest first, then in the question's
+    /// order. Of any length: a span is extended word by word only while
+    /// some name starts with it, so the cost is the question's words times
+    /// the words of the names they begin, not a fixed span length (six
+    /// words left "Golem Variant Number 03 With An Unusually Verbose Title
+    /// Indeed Friend" unrecognised; found by an outside tester).
+    fn spelt_names(&self, spans: &Spans, games: &[&str]) -> Vec<(std::ops::Range<usize>, String)> {
+        let n = spans.folded.len();
+        let mut found = Vec::new();
+        for start in 0..n {
+            let mut key = String::new();
+            for end in start..n {
+                key.push_str(&spans.folded[end]);
+                let (mut begun, mut whole) = (false, false);
+                for g in games {
+                    let from = (g.to_string(), key.clone());
+                    if let Some(((game, name), _)) = self.by_name.range(from..).next()
+                        && game == g
+                        && name.starts_with(&key)
+                    {
+                        begun = true;
+                        whole |= *name == key;
+                    }
+                }
+                if whole {
+                    found.push((start..end + 1, key.clone()));
+                }
+                if !begun {
+                    break;
+                }
+            }
+        }
+        found.sort_by_key(|(span, _)| (std::cmp::Reverse(span.len()), span.start));
+        found
     }
 
     /// Capitalised spans close to a card's name: (as typed, the card),
