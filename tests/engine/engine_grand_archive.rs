@@ -279,6 +279,10 @@ fn general_rule_4_on_attack_triggers_go_on_the_stack() {
             .unwrap()
             .starts_with("not stated on the board")
     );
+    // Rule 4 speaks of players; that only the defending player is asked
+    // is a reading, labelled on the step (found by an outside tester).
+    let reading = last.unwrap().assumption.as_deref().unwrap_or_default();
+    assert!(reading.contains("only the defending player"), "{reading}");
     let unapplied = r
         .diagnostics
         .iter()

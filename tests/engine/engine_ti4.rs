@@ -720,7 +720,44 @@ fn the_owner_cannot_resolve_their_own_secondary() {
         json!({ "type": "secondary", "player": "Ben", "card": "Leadership" }),
     );
     let r = judge_value(&doc);
-    assert_illegal(&doc, &r, Some(R3_2));
+    // Rule 3.2 is about passed players: the refusal is the Strategic Action
+    // reading, stated in it, and cites no rule (it cited 3.2; found by an
+    // outside tester).
+    assert_illegal(&doc, &r, None);
+    let msg = error_message(&r);
+    assert!(
+        msg.contains("reads") && msg.contains("other reading"),
+        "{msg}"
+    );
+    assert!(
+        r.diagnostics
+            .iter()
+            .any(|d| d.rule.as_deref() == Some(RT) && d.message.contains("Strategic Action")),
+        "{:?}",
+        r.diagnostics
+    );
+}
+
+/// How many strategy cards each player holds is not stated: rule 4.1's
+/// "both of their strategy cards" implies two in a four-player game, and
+/// the refusal of a board with one each says it reads it so (it stated "in
+/// a 4-player game each player has 2" as the rule's; found by an outside
+/// tester).
+#[test]
+fn a_card_count_refusal_labels_its_reading_of_rule_4_1() {
+    let mut b = board(4);
+    for p in b["players"].as_array_mut().unwrap() {
+        p["strategy_cards"].as_array_mut().unwrap().truncate(1);
+    }
+    b["phase"] = json!("action");
+    let e = judge_err(&b);
+    assert_eq!(e.rule.as_deref(), Some(R4_1));
+    assert!(e.message.contains("a reading"), "{}", e.message);
+    assert!(
+        e.message.contains("both of their strategy cards"),
+        "{}",
+        e.message
+    );
 }
 
 #[test]

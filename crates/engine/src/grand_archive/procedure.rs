@@ -15,8 +15,8 @@ use super::plays::{Attack, Named, Play, actor, cards_of, owned_label, passes, re
 use super::rules::*;
 use super::wording::{
     Asks, At, Chose, Cleave, Declared, EX1_NOTE, EX2_NOTE, Extra, Fails, MAY_ADD, MAY_RESPOND,
-    NO_TARGET, NotApplied, REFUSE, Refusal, Reversal, Says, Selects, Settles, TAUNT,
-    UNNAMED_RESPONSE, Whence,
+    NO_TARGET, NotApplied, ONLY_DEFENDER_RESPONDS, REFUSE, Refusal, Reversal, Says, Selects,
+    Settles, TAUNT, UNNAMED_RESPONSE, Whence,
 };
 use crate::kit::bounded::List;
 use crate::kit::choices::Choice;
@@ -810,7 +810,12 @@ impl Decl<'_, '_> {
                 Chose::ToRespond(response),
             ),
         };
-        chosen.on(self.cx.step(GR4, text), &who, choice);
+        // Rule 4 speaks of players; only the defending player is asked,
+        // the reading docs/games/grand-archive.md names, stated on the
+        // step (it said "Bob responds" unlabelled; found by an outside tester).
+        let st = self.cx.step(GR4, text);
+        st.assume(ONLY_DEFENDER_RESPONDS);
+        chosen.on(st, &who, choice);
         if chosen.value() {
             self.b.effects_stack.push(StackEntry {
                 name: what.clone(),

@@ -20,6 +20,7 @@ use crate::kit::into_string;
 pub const MAY_ADD: &str = "the attacking player 'may choose, if able, any additional weapons or objects': none unless some are added";
 pub const MAY_RESPOND: &str = "players 'will be able to respond': no response unless one is made";
 /// Readings where the indexed text is silent.
+pub const ONLY_DEFENDER_RESPONDS: &str = "general rule 4 says players will be able to respond at the beginning of the Retaliation Step; the engine asks only the defending player (the other players' responses are made at the table; the alternative asks every player)";
 pub const TAUNT: &str = "Taunt is read as: while the defending player controls units with Taunt, an attack on that player's units must target one of them (the indexed text names Taunt only as a targeting restriction; the alternative, that Taunt binds only the attacks its card text names, needs the card text)";
 pub const BLOCKED_ATTEMPT: &str = "a declaration general rule 3 refuses (an attack card still on the Effects Stack) is read as an attempt deemed illegal, as any other illegal declaration is; the text of 1.4 does not say whether it counts";
 pub const NO_TARGET: &str = "a Cleave attack chooses a player, not a target (2.3.1), so a targeting restriction is read as having nothing to constrain";

@@ -644,7 +644,14 @@ fn secondary(b: &Board, p: usize, typed: &str, cx: &mut Cx) -> Result<(), Stop> 
     let (pn, on, t) = (b.name(p), b.name(seat), &b.this_turn);
     let (player, owner, card) = (pn.as_str(), on.as_str(), card.as_str());
     match b.phase {
-        _ if seat == p => cx.error(R3_2, "play.card", Refusal::OwnSecondary { player, card }),
+        // Rule 3.2 is about passed players: that a card's owner never
+        // resolves its secondary is the Strategic Action topic's (not
+        // indexed), a reading stated in the refusal, which cites no rule
+        // (it cited 3.2; found by an outside tester).
+        _ if seat == p => {
+            cx.error_unruled("play.card", Refusal::OwnSecondary { player, card });
+            refusal_topic(cx, TOPIC_STRATEGIC_ACTION);
+        }
         Phase::Status => cx.error(R5, "play", Refusal::SecondaryInStatus { card }),
         Phase::Strategy => cx.error_unruled("phase", Refusal::SecondaryInStrategy { card }),
         Phase::Action => {}

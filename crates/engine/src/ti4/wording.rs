@@ -1025,7 +1025,7 @@ impl fmt::Display for Refusal<'_> {
             ),
             Refusal::OwnSecondary { player, card } => write!(
                 f,
-                "{card} is {player}'s own strategy card; the secondary ability is resolved by the other players (“the secondary ability of other players’ strategy cards”)"
+                "{card} is {player}'s own strategy card; the engine reads a card's secondary ability as resolved by the other players only, as rule 3.2 speaks of “the secondary ability of other players’ strategy cards” (it is about passed players; Strategic Action, which governs secondary abilities, is not indexed; the other reading lets the owner resolve it too)"
             ),
             Refusal::SecondaryInStatus { card } => write!(
                 f,
@@ -1196,6 +1196,20 @@ pub enum Invalid<'a> {
     SameParty,
 }
 
+/// How many strategy cards each player holds is the Strategy Phase's (not
+/// indexed): the engine reads it off rule 4.1's “both of their strategy
+/// cards” (three or four players) or rule 4's “their strategy card”.
+fn cards_each_reading(players: usize) -> &'static str {
+    match players <= 4 {
+        true => {
+            "rule 4.1's “both of their strategy cards” in three- and four-player games; the Strategy Phase, which deals them, is not indexed"
+        }
+        false => {
+            "rule 4's “the strategic action of their strategy card”; the Strategy Phase, which deals them, is not indexed"
+        }
+    }
+}
+
 impl fmt::Display for Invalid<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
@@ -1207,8 +1221,9 @@ impl fmt::Display for Invalid<'_> {
                 want,
             } => write!(
                 f,
-                "{player} holds {}; in a {n}-player game each player has {want}",
-                count(held, "strategy card")
+                "{player} holds {}; in a {n}-player game each player has {want} (a reading: {})",
+                count(held, "strategy card"),
+                cards_each_reading(n)
             ),
             Invalid::HeldBy { card, owner } => write!(f, "{card} is already held by {owner}"),
             Invalid::InitiativeTwice {
