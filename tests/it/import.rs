@@ -1596,7 +1596,7 @@ fn a_title_holding_a_mention_or_a_link_is_refused() {
 /// A title is one line of at most 100 characters without hidden
 /// characters: an outside tester's 5,000-character title pushed the quoted
 /// rule out of every answer citing it, and a title kept its line break and
-/// zero-width spaces ("Zero\u{200b}Width").
+/// zero-width spaces ("Zero\u{200b}Width"), now refused with their column.
 #[test]
 fn a_title_is_one_short_plain_line() {
     let app = common::app();
@@ -1617,8 +1617,16 @@ fn a_title_is_one_short_plain_line() {
     );
     assert!(e.to_string().contains("give a shorter title"), "{e}");
     assert!(add(&"T".repeat(100)).is_ok());
-    let preview = add("House\nrules  Zero\u{200b}Width\u{feff}").unwrap();
-    assert_eq!(preview.preview.title, "House rules ZeroWidth");
+    let preview = add("House   rules  Zero Width").unwrap();
+    assert_eq!(preview.preview.title, "House rules Zero Width");
+    // A line break or a zero-width space is refused with its column.
+    for (title, column) in [("House\nrules", 6), ("Zero\u{200b}Width", 5)] {
+        let e = add(title).unwrap_err();
+        assert!(
+            matches!(e, ImportError::HiddenCharacter { column: c, .. } if c == column),
+            "{title:?}: {e:?}"
+        );
+    }
     // A title taken from a long file name is cut, not refused.
     let file = format!("{}.md", "Long_rules_name_".repeat(10));
     let named = app
