@@ -409,7 +409,14 @@ fn main() -> ExitCode {
         other => other,
     };
     let asks = matches!(command, Command::Ask { .. });
-    let app = match command.server().and_then(ServerArgs::guild) {
+    let server = match &command {
+        // `rules GAME --guild G`: that server's games, as `/games` shows them.
+        Command::Rules(RulesArgs { set_opts, .. }) => set_opts
+            .server()
+            .map(|g| (g, Some(set_opts.database_url()))),
+        _ => command.server().and_then(ServerArgs::guild),
+    };
+    let app = match server {
         Some((guild, url)) => match server_app(app, &data, &cli.rules_dirs, guild, url, asks) {
             Ok(app) => app,
             Err((code, e)) => {

@@ -293,7 +293,7 @@ struct Question<'a> {
 }
 
 /// `match ask`: the question, answered as `/rule` is in the match's channel:
-/// from the server's current rule set, with the match's game searched when
+/// from the current rule set of the server (`--guild`, else the match's), with the match's game searched when
 /// neither `--game` nor the question names one.
 async fn ask(
     svc: &Matches,
@@ -303,7 +303,14 @@ async fn ask(
     as_json: bool,
 ) -> Result<String, MatchError> {
     let match_game = svc.active_game(&caller.channel).await?;
-    let guild = caller.guild.as_deref().unwrap_or("console");
+    // Without --guild: the server the match was started in (it was the
+    // console's rule set, whatever server the match belonged to).
+    let pin = svc.active_rule_set(&caller.channel).await?;
+    let guild = caller
+        .guild
+        .as_deref()
+        .or(pin.as_ref().map(|p| p.guild.as_str()))
+        .unwrap_or("console");
     let app = sets.app_for(guild).await.map_err(storage)?;
     let reply = app
         .ask_in(q.text, q.game, match_game.as_deref(), q.limit)

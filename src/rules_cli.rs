@@ -20,12 +20,26 @@ pub struct RuleSetOpts {
     /// Match database: sqlite://FILE (created if missing) or postgres://…
     #[arg(long, global = true, env = "DATABASE_URL", hide_env_values = true, default_value = DEFAULT_DATABASE_URL)]
     database_url: String,
-    /// The server (guild id) whose rule set this is; the console's is `console`.
-    #[arg(long, global = true, env = "ARBITER_GUILD", default_value = "console")]
-    guild: String,
+    /// The server (guild id) whose rule set this is; the console's is
+    /// `console` (the default). `arbiter rules [--coverage] GAME --guild G`
+    /// shows that server's games, its documents included, as `/games` does.
+    #[arg(long, global = true, env = "ARBITER_GUILD")]
+    guild: Option<String>,
     /// Who is acting (recorded in the history).
     #[arg(long = "as", global = true, env = "ARBITER_USER", value_name = "USER")]
     user: Option<String>,
+}
+
+impl RuleSetOpts {
+    /// The server named, if one was (`--guild` or ARBITER_GUILD).
+    pub fn server(&self) -> Option<&str> {
+        self.guild.as_deref()
+    }
+
+    /// The database its rule set is read from.
+    pub fn database_url(&self) -> &str {
+        &self.database_url
+    }
 }
 
 /// What to do, with the options that apply.
@@ -116,7 +130,7 @@ async fn execute(sets: &RuleSets, args: &RuleSetArgs) -> Result<String, (u8, Str
         RulesError::Store(_) | RulesError::Build(_) => (1, e.to_string()),
         _ => (2, e.to_string()),
     };
-    let guild = args.opts.guild.trim();
+    let guild = args.opts.guild.as_deref().unwrap_or("console").trim();
     let actor = args
         .opts
         .user

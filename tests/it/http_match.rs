@@ -1050,3 +1050,272 @@ async fn an_answer_picked_in_an_ended_match_does_not_answer_the_next_one() {
     assert_eq!(title(&replayed), title(&shown), "{replayed}");
     h.server.stop().await.unwrap();
 }
+
+/// A board of Maeoni's guards with names of `long` characters or so: 30 of
+/// them, enough for a board of more than one page.
+fn long_guards_board() -> String {
+    let mut guards = String::new();
+    for n in 0..30 {
+        guards.push_str(&format!(
+            "      - {{ name: \"Guardian {n:02} of the Extremely Long and Winding Road Through the Valley of Very Long Names Indeed\", attack: 1, life: 3, abilities: [Unit Guard] }}\n"
+        ));
+    }
+    format!(
+        "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: {{ name: Coal Roarkwin, life: 15 }}\n    units:\n      - {{ name: Hammer Knight, attack: 3, life: 3 }}\n  - name: Maeoni\n    phoenixborn: {{ name: Maeoni Viper, life: 20 }}\n    units:\n      - {{ name: Mist Spirit, attack: 1, life: 1 }}\n{guards}"
+    )
+}
+
+/// A paged `/match board` keeps its line breaks and its YAML fence on every
+/// page (every page of a reply longer than one page came out as one line,
+/// its fence flattened; found by an outside tester).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paged_board_keeps_its_lines_and_fences_on_every_page() {
+    let h = Harness::start().await;
+    h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+        .await;
+    let board = long_guards_board();
+    public(
+        &h.run(JUDGE, true, match_sub("setup", vec![opt("board", &board)]))
+            .await,
+    );
+    let first = h.run(STRANGER, false, match_sub("board", vec![])).await;
+    public(&first);
+    let next = buttons(&first)
+        .into_iter()
+        .find(|(_, id)| id.starts_with("page:") && id.ends_with(":1"))
+        .map(|(_, id)| id)
+        .unwrap_or_else(|| panic!("the board is paged: {first}"));
+    let second = h.post(&button(&next)).await;
+    assert_eq!(
+        second["type"], 7,
+        "a page turn updates the message: {second}"
+    );
+    let pages = [desc(&first), desc(&second)];
+    for page in &pages {
+        assert_eq!(
+            page.matches("```").count() % 2,
+            0,
+            "unbalanced fence: {page}"
+        );
+        assert!(page.lines().count() > 10, "one line: {page}");
+    }
+    assert!(pages[1].starts_with("```yaml\n"), "{}", pages[1]);
+    let all = pages.join("\n");
+    for n in [0, 14, 15, 29] {
+        assert!(
+            all.contains(&format!("Guardian {n:02} of")),
+            "guard {n} lost: {all}"
+        );
+    }
+    h.server.stop().await.unwrap();
+}
+
+/// Answers too long for an autocomplete value (a guard's 95-character
+/// name) are offered all the same, as their number at the question's
+/// version, and answer it (they were left out while the ruling's footer
+/// said to pick them from this list; found by an outside tester).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn long_answers_are_offered_and_answer_by_their_number() {
+    let h = Harness::start().await;
+    h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+        .await;
+    let board = long_guards_board();
+    public(
+        &h.run(JUDGE, true, match_sub("setup", vec![opt("board", &board)]))
+            .await,
+    );
+    let play = "attack unit \"Mist Spirit\" with Hammer Knight";
+    let played = h
+        .run(COAL, false, match_sub("play", vec![opt("text", play)]))
+        .await;
+    public(&played);
+    let ask = as_member(
+        match_autocomplete("answer", "choice", ""),
+        MAEONI.0,
+        MAEONI.1,
+        PLAYER_PERMISSIONS,
+    );
+    let v = h.post(&ask).await;
+    assert_eq!(v["type"], 8, "{v}");
+    let choices: Vec<(String, String)> = v["data"]["choices"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            let s = |k: &str| c[k].as_str().unwrap_or_default().to_string();
+            (s("name"), s("value"))
+        })
+        .collect();
+    for (name, value) in &choices {
+        assert!(
+            name.chars().count() <= 100 && value.chars().count() <= 100,
+            "{v}"
+        );
+    }
+    let (name, value) = choices
+        .iter()
+        .find(|(n, _)| n.contains("Guardian 02 of"))
+        .unwrap_or_else(|| panic!("the long answer is offered: {v}"));
+    assert!(name.ends_with('…'), "{name}");
+    let answered = h
+        .run(
+            MAEONI,
+            false,
+            match_sub("answer", vec![opt("choice", value)]),
+        )
+        .await;
+    public(&answered);
+    let shown = format!("{}\n{}", title(&answered), desc(&answered));
+    assert!(shown.contains("Guardian 02"), "{shown}");
+    assert!(!shown.contains("Guardian 01 of"), "{shown}");
+    h.server.stop().await.unwrap();
+}
+
+/// A log page whose notes alone exceed a message is still one message,
+/// each event on its line (cut to fit): it was paged within the log's own
+/// pages, "log page 1/2" above and "Page 1 of 2" with its own Next below
+/// (found by an outside tester).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_log_page_of_long_notes_is_one_message() {
+    let h = Harness::start().await;
+    h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+        .await;
+    let long = "lorem ipsum dolor sit amet. ".repeat(35);
+    for n in 0..11 {
+        let text = format!("note {n} {long}");
+        public(
+            &h.run(COAL, false, match_sub("note", vec![opt("text", &text)]))
+                .await,
+        );
+    }
+    let page = json!({"name": "page", "type": 4, "value": 1});
+    let v = h.run(STRANGER, false, match_sub("log", vec![page])).await;
+    public(&v);
+    assert!(title(&v).contains("log page 1/2"), "{}", title(&v));
+    let ids = buttons(&v);
+    assert!(
+        ids.iter().all(|(_, id)| !id.starts_with("page:")),
+        "no pager within a log page: {ids:?}"
+    );
+    let d = desc(&v);
+    assert!(d.chars().count() <= 4096, "{}", d.chars().count());
+    // Ten events a page: the first nine notes at least (the start may count).
+    for n in 0..9 {
+        let line = d
+            .lines()
+            .find(|l| l.contains(&format!("note {n} lorem")))
+            .unwrap_or_else(|| panic!("note {n} is on the page: {d}"));
+        assert!(line.ends_with('…'), "{line}");
+    }
+    h.server.stop().await.unwrap();
+}
+
+/// A member whose permissions are exactly Administrator ("8") is a
+/// moderator: Discord grants an administrator every permission (such a
+/// member was refused a moderator's actions; found by an outside tester).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_administrator_is_a_moderator() {
+    let h = Harness::start().await;
+    h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+        .await;
+    let setup = || match_sub("setup", vec![opt("board", BOARD)]);
+    let stranger = as_member(setup(), STRANGER.0, STRANGER.1, PLAYER_PERMISSIONS);
+    let v = followed(&h, &stranger).await;
+    assert!(ephemeral(&v), "a stranger is refused: {v}");
+    let admin = as_member(setup(), STRANGER.0, STRANGER.1, "8");
+    let v = followed(&h, &admin).await;
+    public(&v);
+    h.server.stop().await.unwrap();
+}
+
+/// `/match end winner:` naming a member without a seat is refused naming
+/// them as a mention, with the seats (it said "unknown player '1300…303'";
+/// found by an outside tester).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_winner_without_a_seat_is_named_with_the_seats() {
+    let h = Harness::start().await;
+    h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+        .await;
+    h.run(JUDGE, true, match_sub("setup", vec![opt("board", BOARD)]))
+        .await;
+    let v = h
+        .run(COAL, false, end_with_winner(STRANGER.0, "concession"))
+        .await;
+    assert!(ephemeral(&v), "{v}");
+    let d = desc(&v);
+    assert!(
+        d.contains(&format!("<@{}> does not play", STRANGER.0)),
+        "{d}"
+    );
+    assert!(
+        d.contains(&format!("seat 1 <@{}>", COAL.0))
+            && d.contains(&format!("seat 2 <@{}>", MAEONI.0)),
+        "{d}"
+    );
+    h.server.stop().await.unwrap();
+}
+
+/// A board field too long for an autocomplete value (a guard's long name
+/// in its path) is offered as its short reference, which `adjust`
+/// resolves (it was left out of the list).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn long_fields_are_offered_as_references_that_adjust_resolves() {
+    let h = Harness::start().await;
+    h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+        .await;
+    let board = long_guards_board();
+    public(
+        &h.run(JUDGE, true, match_sub("setup", vec![opt("board", &board)]))
+            .await,
+    );
+    let ask = as_member(
+        match_autocomplete("adjust", "field", "Guardian 27"),
+        JUDGE.0,
+        JUDGE.1,
+        MODERATOR_PERMISSIONS,
+    );
+    let v = h.post(&ask).await;
+    assert_eq!(v["type"], 8, "{v}");
+    let choices = v["data"]["choices"].as_array().cloned().unwrap_or_default();
+    let field = choices
+        .iter()
+        .filter(|c| c["value"].as_str().is_some_and(|s| s.contains('~')))
+        .find(|c| {
+            c["name"]
+                .as_str()
+                .is_some_and(|n| n.contains("Guardian 27") && n.ends_with(".life"))
+        })
+        .unwrap_or_else(|| panic!("the long field is offered, its end shown: {v}"));
+    let (name, value) = (
+        field["name"].as_str().unwrap(),
+        field["value"].as_str().unwrap(),
+    );
+    assert!(
+        name.chars().count() <= 100 && value.chars().count() <= 100,
+        "{v}"
+    );
+    let adjust = match_sub(
+        "adjust",
+        vec![
+            opt("field", value),
+            opt("value", "5"),
+            opt("reason", "test"),
+        ],
+    );
+    let done = h.run(JUDGE, true, adjust).await;
+    public(&done);
+    let shown = desc(&done);
+    assert!(shown.contains("Guardian 27"), "{shown}");
+    h.server.stop().await.unwrap();
+}
+
+/// What an interaction finally showed: its response, or a deferred one's
+/// edit or follow-up.
+async fn followed(h: &Harness, payload: &Value) -> Value {
+    let v = h.post(payload).await;
+    if v["type"] != 5 {
+        return v;
+    }
+    let token = payload["token"].as_str().unwrap();
+    h.fake.delivered(token).await.as_response()
+}

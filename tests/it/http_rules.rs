@@ -179,8 +179,9 @@ fn rules_is_offered_in_servers_to_manage_server_only() {
 }
 
 /// A match pins the server's rule-set version it started with: the rule
-/// buttons of its rulings cite that version after a later upload, while
-/// `/rule` answers from the newest, and `/match board` says one is newer.
+/// buttons of its rulings, and `/rule` of an id in its channel, cite that
+/// version after a later upload, while `/rule` elsewhere answers from the
+/// newest, and `/match board` says one is newer.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_match_cites_the_rule_set_version_it_started_with() {
     let e = endpoint().await;
@@ -250,10 +251,30 @@ async fn a_match_cites_the_rule_set_version_it_started_with() {
         whole.contains("once a round") && !whole.contains("exhausts the guard"),
         "{whole}"
     );
-    let now = text_of(
-        &e.send(&slash("rule", vec![opt("query", "ashes:attack-a-unit.3")]))
-            .await,
+    // `/rule` of that id in the match's channel cites the match's version
+    // too, and says so (it showed version 2's text while the match's
+    // buttons cited version 1; found by an outside tester); elsewhere in
+    // the server, the newest.
+    let rule = slash("rule", vec![opt("query", "ashes:attack-a-unit.3")]);
+    let here = e.send(&rule).await;
+    let in_match = text_of(&here);
+    assert!(
+        in_match.contains("once a round") && !in_match.contains("exhausts the guard"),
+        "{in_match}"
     );
+    let footer = here["data"]["embeds"][0]["footer"]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(footer.contains("version 1"), "{footer}");
+    let here_ids: Vec<String> = buttons(&here).into_iter().map(|(_, id)| id).collect();
+    assert!(
+        here_ids
+            .iter()
+            .all(|id| !id.starts_with("cite:") && !id.starts_with("section:")),
+        "{here_ids:?}"
+    );
+    let now = text_of(&e.send(&in_channel(rule, "1300000000000000777")).await);
     assert!(now.contains("exhausts the guard"), "{now}");
     let board = text_of(&e.send(&coal(match_sub("board", vec![]))).await);
     assert!(

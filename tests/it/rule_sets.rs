@@ -977,6 +977,15 @@ fn operators_manage_a_servers_rule_set_from_the_cli() {
     assert!(out(&o).contains("coin toss at our table"), "{}", out(&o));
     let o = arbiter(&db, &["cite", "ti4:house.speaker.1"]);
     assert_eq!(o.status.code(), Some(2), "the shipped rules alone lack it");
+    // `rules GAME --guild G` (and with --coverage) lists the server's
+    // documents, as `/games game:` does there (they were left out).
+    for args in [&["rules", "ti4"][..], &["rules", "ti4", "--coverage"]] {
+        let o = arbiter(&db, &[args, &["--guild", "42"]].concat());
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(out(&o).contains("ti4:house"), "{args:?}: {}", out(&o));
+        let o = arbiter(&db, args);
+        assert!(!out(&o).contains("ti4:house"), "{args:?}: {}", out(&o));
+    }
     let o = arbiter(&db, &["rules", "remove", "ti4:nope", "--guild", "42"]);
     assert_eq!(o.status.code(), Some(2));
     let o = arbiter(&db, &["rules", "remove", "ti4:house", "--guild", "42"]);

@@ -45,10 +45,17 @@ impl Sender<'_> {
             guild_id: self.guild,
             channel_id: Some(self.channel),
             // The member's permissions in this channel, as Discord computed them.
-            moderator: self.permissions.is_some_and(|p| p.manage_messages()),
-            admin: self.permissions.is_some_and(|p| p.manage_guild()),
+            moderator: holds(self.permissions, Permissions::MANAGE_MESSAGES),
+            admin: holds(self.permissions, Permissions::MANAGE_GUILD),
         }
     }
+}
+
+/// Whether the member holds `what`: Administrator is every permission (a
+/// member whose permissions were exactly "8" was refused a moderator's
+/// actions; Discord grants them all).
+fn holds(permissions: Option<Permissions>, what: Permissions) -> bool {
+    permissions.is_some_and(|p| p.administrator() || p.contains(what))
 }
 
 fn origin(
@@ -300,7 +307,16 @@ fn command(data: &CommandData, app: u64) -> Option<Result<Command, String>> {
         }
         Body::Subs(_) => {
             let (name, inner) = subcommand(&opts)?;
-            let sub = spec.sub(name)?;
+            // A subcommand this version does not know (an old registration):
+            // named as such, with the ones it knows (it was "the command
+            // `match` is not known").
+            let Some(sub) = spec.sub(name) else {
+                return Some(Err(format!(
+                    "`/{} {name}` is not known to this version of Arbiter; its subcommands: {}",
+                    spec.name,
+                    spec.sub_names().join(", ")
+                )));
+            };
             given(
                 format!("/{} {}", spec.name, sub.name),
                 sub.options,

@@ -527,6 +527,33 @@ impl Bot {
         )))
     }
 
+    /// `/rule ID` in the channel of a match that pinned an older version of
+    /// this server's rule set that holds the id: that version's index, so
+    /// the passage is cited as the match's rulings cite it (README: "its
+    /// rule buttons cite that version"; `/rule` showed the newer text).
+    async fn rule_pin(&self, request: &Request) -> Option<(Arc<App>, i64)> {
+        let Input::Command(Command::Rule { query, .. }) = &request.input else {
+            return None;
+        };
+        let query = query.trim();
+        if query.is_empty() || query.contains(char::is_whitespace) || self.shipped.is_empty() {
+            return None;
+        }
+        let guild = guild_key(&request.origin)?;
+        let pin = self.channel_match_pin(&request.origin).await?;
+        if pin.guild != guild || pin.version == 0 {
+            return None;
+        }
+        let sets = self.open_rule_sets().await.ok()?;
+        let current = sets.store().rule_set_version(&guild).await.ok()?;
+        if current == pin.version {
+            return None;
+        }
+        let app = sets.app_at(&guild, pin.version).await.ok()?;
+        app.corpus.resolve_id(query)?;
+        Some((app, pin.version))
+    }
+
     /// The index a request answers from: [`Bot::app_for`], or for a
     /// citation button of a match, its server's rule set at the version
     /// the match pinned.
@@ -634,6 +661,8 @@ impl Bot {
             Defer::No => cpu::limits().budget,
             Defer::Public | Defer::Ephemeral => self.config.deferred_budget,
         };
+        let rule_pin = self.rule_pin(request).await;
+        let pinned = rule_pin.as_ref().map(|(_, v)| *v);
         let fetched = Fetched {
             text: fetched,
             match_game: match &request.input {
@@ -653,11 +682,17 @@ impl Bot {
                 }
                 _ => None,
             },
+            pinned,
         };
-        let (app, indexing) = self.app_for_request(request).await;
-        let (app, indexing) = match self.named_game_wait(request, app, indexing).await {
-            Ok(answering) => answering,
-            Err(reply) => return reply,
+        let (app, indexing) = match rule_pin {
+            Some((app, _)) => (app, None),
+            None => {
+                let (app, indexing) = self.app_for_request(request).await;
+                match self.named_game_wait(request, app, indexing).await {
+                    Ok(answering) => answering,
+                    Err(reply) => return reply,
+                }
+            }
         };
         let weight = weight(&request.input);
         let answered = if matches!(weight, Weight::Instant) {
@@ -815,7 +850,7 @@ fn attachment_refusal(a: &Attachment) -> Option<String> {
         .any(|e| lower.ends_with(e))
     {
         return Some(format!(
-            "`{}` is not a board document: attach a .yaml, .yml or .json file",
+            "`{}` is not a board document: attach a .yaml, .yml, .json or .txt file",
             a.filename
         ));
     }
@@ -899,6 +934,9 @@ struct Fetched {
     /// `/rule` (and its and `/card`'s autocomplete) without a game: the
     /// game of the channel's match.
     match_game: Option<String>,
+    /// `/rule ID` answered from the rule-set version the channel's match
+    /// pinned ([`Bot::rule_pin`]).
+    pinned: Option<i64>,
 }
 
 /// What the CPU pool answers: the reply, pages to keep, the `/rule` ask.
@@ -911,6 +949,8 @@ struct Answerer<'a> {
     kept: Vec<pages::PageSet>,
     /// The `/rule` question its reply's feedback buttons refer to.
     asked: Option<crate::store::Ask>,
+    /// The rule-set version of the channel's match a `/rule ID` cites.
+    pinned: Option<i64>,
 }
 
 impl<'a> Answerer<'a> {
@@ -927,6 +967,7 @@ impl<'a> Answerer<'a> {
             app,
             kept: Vec::new(),
             asked: None,
+            pinned: None,
         }
     }
 
@@ -934,7 +975,9 @@ impl<'a> Answerer<'a> {
         let Fetched {
             text: fetched,
             match_game,
+            pinned,
         } = fetched;
+        self.pinned = pinned;
         match &request.input {
             Input::Command(command) => {
                 commands::answer(self, request, command, fetched, match_game.as_deref())
@@ -966,6 +1009,11 @@ impl<'a> Answerer<'a> {
         match_game: Option<&str>,
     ) -> Reply {
         let query = query.trim();
+        // An unknown game is refused whatever the query (an id's lookup
+        // dropped it silently while a question was refused).
+        if let Some(Err(e)) = game.map(|g| self.app.game(g)) {
+            return app_error("Rule", &e);
+        }
         let exact = self
             .app
             .corpus
@@ -976,9 +1024,19 @@ impl<'a> Answerer<'a> {
         let named = || self.app.rule_named(query, game.or(match_game));
         if let Some(id) = exact.or_else(named) {
             return match self.app.cite(&id, false) {
-                Ok(reply) => Reply::Message(
-                    self.paged(reply::passages_message(self.app, &reply, false), false),
-                ),
+                Ok(reply) => {
+                    let mut doc = reply::passages_message(self.app, &reply, false);
+                    if let Some(v) = self.pinned {
+                        doc = pinned(doc, Some(v));
+                        let note =
+                            format!("This match's rule set: version {v}, as when it started");
+                        doc.footer = Some(match doc.footer {
+                            Some(f) => format!("{note} · {f}"),
+                            None => note,
+                        });
+                    }
+                    Reply::Message(self.paged(doc, false))
+                }
                 Err(e) => app_error("Rule", &e),
             };
         }

@@ -132,6 +132,27 @@ impl Bot {
         }
     }
 
+    /// The rule-set version the channel's active match pinned (none
+    /// without a match, or when the database does not answer in time).
+    pub(super) async fn channel_match_pin(
+        &self,
+        origin: &Origin,
+    ) -> Option<crate::store::RuleSetPin> {
+        let matches = self.matches.get()?;
+        if origin.channel_id.is_none() && origin.user_id != 0 {
+            return None;
+        }
+        let channel = channel_key(origin);
+        match tokio::time::timeout(MATCH_GAME_WAIT, matches.active_rule_set(&channel)).await {
+            Ok(Ok(pin)) => pin,
+            Ok(Err(e)) => {
+                tracing::warn!("the channel's match rule set: {e}");
+                None
+            }
+            Err(_) => None,
+        }
+    }
+
     /// Every 30 seconds: decisions past their deadline take the rules'
     /// default (any replica may do it: the version check keeps it to one),
     /// and the pending-decisions gauge is refreshed.
@@ -310,10 +331,18 @@ impl Bot {
             .filter(|l| {
                 option == "text" || option == "field" || arbiter_text::fold(l).contains(&key)
             })
-            .filter(|l| l.chars().count() <= 100)
+            // Discord takes values of up to 100 characters: a longer field
+            // travels as its short reference, which adjust resolves (a
+            // play longer than that is not offered: its value would need
+            // the text typed before it).
+            .filter(|l| option == "field" || l.chars().count() <= 100)
             .map(|l| Choice {
-                name: l.clone(),
-                value: l,
+                name: cut_middle(&l, 100),
+                value: if l.chars().count() > 100 {
+                    arbiter_text::short_ref(&l).into_owned()
+                } else {
+                    l
+                },
             })
             .take(MAX_CHOICES)
             .collect();
@@ -397,6 +426,9 @@ impl Bot {
                 if text.chars().count() > super::PAGE_BUDGET {
                     let style = crate::render::matches::Style::Discord;
                     text = crate::render::matches::log_compact(l, style);
+                }
+                if text.chars().count() > super::PAGE_BUDGET {
+                    text = fit_lines(&text, super::PAGE_BUDGET);
                 }
                 text_doc(
                     MessageKind::Info,
@@ -736,6 +768,40 @@ fn next_words(typed: &str, words: Vec<String>) -> Vec<String> {
         .collect()
 }
 
+/// Cuts the longest lines (with "…") to one length, so that the text fits
+/// `budget` characters: a log page whose notes alone exceed a message
+/// stays one message, every event on its line (it came out paged within
+/// the log's own pages).
+fn fit_lines(text: &str, budget: usize) -> String {
+    let lens: Vec<usize> = text.lines().map(|l| l.chars().count()).collect();
+    let newlines = lens.len();
+    let fits = |cap: usize| lens.iter().map(|&n| n.min(cap)).sum::<usize>() + newlines <= budget;
+    // The longest length every line may keep: the largest that fits.
+    let (mut lo, mut hi) = (1, lens.iter().copied().max().unwrap_or(1));
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if fits(mid) { lo = mid } else { hi = mid - 1 }
+    }
+    text.lines()
+        .map(|l| truncate(l, lo))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// At most `max` characters, cut in the middle with "…": a long field's
+/// path keeps its end (`….life`), which tells it from its neighbours.
+fn cut_middle(s: &str, max: usize) -> String {
+    let n = s.chars().count();
+    if n <= max {
+        return s.to_string();
+    }
+    let tail = max / 3;
+    let head = max.saturating_sub(tail + 1);
+    let h: String = s.chars().take(head).collect();
+    let t: String = s.chars().skip(n - tail).collect();
+    format!("{h}…{t}")
+}
+
 /// Text inside a code fence: a user's ``` cannot close it.
 fn fence_safe(text: &str) -> String {
     text.trim_end().replace("```", "'''")
@@ -786,17 +852,24 @@ fn answer_choices(
             p.decision
                 .options
                 .into_iter()
-                .filter(|o| arbiter_text::fold(&o.label).contains(&key))
-                .map(|o| {
-                    let value = crate::app::matches::answer_value(&o.label, match_id, version);
-                    (value, o)
-                })
-                // Discord takes values of up to 100 characters: a longer
-                // answer is typed, or answered with its button.
-                .filter(|(value, _)| value.chars().count() <= 100)
-                .map(|(value, o)| Choice {
-                    name: truncate(&format!("{} — {question}", o.label), 100),
-                    value,
+                .enumerate()
+                .filter(|(_, o)| arbiter_text::fold(&o.label).contains(&key))
+                .map(|(i, o)| {
+                    let mut value = crate::app::matches::answer_value(&o.label, match_id, version);
+                    // Discord takes values of up to 100 characters: a longer
+                    // answer travels as its number, which the answer reads
+                    // first (as its button does), at the same version.
+                    if value.chars().count() > 100 {
+                        value = crate::app::matches::answer_value(
+                            &(i + 1).to_string(),
+                            match_id,
+                            version,
+                        );
+                    }
+                    Choice {
+                        name: truncate(&format!("{} — {question}", o.label), 100),
+                        value,
+                    }
                 })
                 .take(MAX_CHOICES)
                 .collect()

@@ -366,27 +366,21 @@ fn pieces(block: &Block, budget: usize) -> Vec<String> {
     let room = budget
         .saturating_sub(cont.chars().count().max(block.head.chars().count()) + 16)
         .max(64);
-    let units: Vec<String> = if block.code {
-        block.body.lines().map(str::to_string).collect()
+    let chunks = if block.code {
+        let lines: Vec<Unit> = block
+            .body
+            .lines()
+            .map(|l| Unit {
+                text: l.to_string(),
+                newline: true,
+                fence_after: None,
+            })
+            .collect();
+        pack(lines, room)
     } else {
-        sentences(&block.body)
+        // Room for a code fence closed at a page's end and reopened.
+        pack(prose_units(&block.body), room.saturating_sub(24).max(64))
     };
-    let mut chunks: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    for unit in units {
-        for u in hard_split(&unit, room) {
-            if !cur.is_empty() && cur.chars().count() + 1 + u.chars().count() > room {
-                chunks.push(std::mem::take(&mut cur));
-            }
-            if !cur.is_empty() {
-                cur.push(if block.code { '\n' } else { ' ' });
-            }
-            cur.push_str(&u);
-        }
-    }
-    if !cur.is_empty() {
-        chunks.push(cur);
-    }
     chunks
         .into_iter()
         .enumerate()
@@ -401,23 +395,116 @@ fn pieces(block: &Block, budget: usize) -> Vec<String> {
         .collect()
 }
 
-/// Splits prose after sentence ends and at newlines (kept as separate units).
-fn sentences(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
+/// One piece of a block's text, the smallest a page break falls between.
+struct Unit {
+    text: String,
+    /// A line break goes before it (else a space: a sentence of the same line).
+    newline: bool,
+    /// The opening line of the code fence still open after it, if any: a
+    /// page ending there closes the fence and the next page reopens it.
+    fence_after: Option<String>,
+}
+
+/// Prose split after sentence ends and at line breaks, which are kept; the
+/// lines of a fenced code block inside are units whole.
+fn prose_units(text: &str) -> Vec<Unit> {
+    let mut out: Vec<Unit> = Vec::new();
+    let mut fence: Option<String> = None;
     for line in text.split('\n') {
-        let mut cur = String::new();
-        let mut chars = line.chars().peekable();
-        while let Some(c) = chars.next() {
-            cur.push(c);
-            if matches!(c, '.' | '!' | '?' | ';') && chars.peek() == Some(&' ') {
-                out.push(std::mem::take(&mut cur).trim().to_string());
-            }
+        let is_fence = line.trim_start().starts_with("```");
+        if is_fence {
+            fence = match fence {
+                Some(_) => None,
+                None => Some(line.trim().to_string()),
+            };
         }
-        if !cur.trim().is_empty() {
-            out.push(cur.trim().to_string());
+        let parts = if is_fence || fence.is_some() {
+            vec![line.trim_end().to_string()]
+        } else {
+            sentences(line)
+        };
+        for (i, text) in parts.into_iter().enumerate() {
+            out.push(Unit {
+                text,
+                newline: i == 0,
+                fence_after: fence.clone(),
+            });
         }
     }
     out
+}
+
+/// Packs units into chunks of at most about `room` characters, a unit
+/// longer than that split at spaces; a code fence open at a chunk's end is
+/// closed there and reopened at the next one's start.
+fn pack(units: Vec<Unit>, room: usize) -> Vec<String> {
+    let mut chunks: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let mut cur_len = 0;
+    // No unit in `cur` yet (it may hold a reopened fence).
+    let mut fresh = true;
+    let mut open: Option<String> = None;
+    for unit in units {
+        for (i, u) in hard_split(&unit.text, room).into_iter().enumerate() {
+            let len = u.chars().count();
+            if !fresh && cur_len + 1 + len > room {
+                if open.is_some() {
+                    cur.push_str("\n```");
+                }
+                chunks.push(std::mem::take(&mut cur));
+                cur_len = 0;
+                fresh = true;
+                if let Some(opener) = &open {
+                    cur.push_str(opener);
+                    cur.push('\n');
+                    cur_len = opener.chars().count() + 1;
+                }
+            }
+            if fresh && u.is_empty() && open.is_none() {
+                // A blank line does not start a page.
+                continue;
+            }
+            if !fresh {
+                cur.push(if unit.newline && i == 0 { '\n' } else { ' ' });
+                cur_len += 1;
+            }
+            cur.push_str(&u);
+            cur_len += len;
+            fresh = false;
+        }
+        open = unit.fence_after;
+    }
+    if !fresh {
+        chunks.push(cur);
+    }
+    chunks
+}
+
+/// Splits one line of prose after sentence ends; the first keeps the
+/// line's indent.
+fn sentences(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        cur.push(c);
+        if matches!(c, '.' | '!' | '?' | ';') && chars.peek() == Some(&' ') {
+            push_sentence(&mut out, std::mem::take(&mut cur));
+        }
+    }
+    if !cur.trim().is_empty() || out.is_empty() {
+        push_sentence(&mut out, cur);
+    }
+    out
+}
+
+fn push_sentence(out: &mut Vec<String>, s: String) {
+    let s = if out.is_empty() {
+        s.trim_end()
+    } else {
+        s.trim()
+    };
+    out.push(s.to_string());
 }
 
 /// Last resort for a single unit longer than a page: split at spaces, then
@@ -499,6 +586,33 @@ mod tests {
         for p in &pages {
             assert_eq!(p.matches("```").count(), 2, "{p}");
         }
+    }
+
+    #[test]
+    fn a_split_block_keeps_its_line_breaks_and_refences_its_code() {
+        let lines: String = (0..300)
+            .map(|i| format!("  guard{i}: Guardian number {i}\n"))
+            .collect();
+        let body = format!("Intro line one.\nIntro line two.\n\n```yaml\n{lines}```\nAfter.");
+        let pages = layout(&[block("", &body)], 800);
+        assert!(pages.len() > 2, "{}", pages.len());
+        for p in &pages {
+            assert!(p.chars().count() <= 800, "{}", p.chars().count());
+            assert_eq!(p.matches("```").count() % 2, 0, "unbalanced fence: {p}");
+        }
+        let all = pages.join("\n");
+        assert!(
+            all.starts_with("Intro line one.\nIntro line two.\n\n```yaml\n  guard0:"),
+            "{all}"
+        );
+        for i in 0..300 {
+            assert!(
+                all.contains(&format!("\n  guard{i}: Guardian number {i}\n")),
+                "line {i} lost: {all}"
+            );
+        }
+        assert!(pages[1].starts_with("```yaml\n"), "{}", pages[1]);
+        assert!(all.ends_with("```\nAfter."), "{all}");
     }
 
     fn long_doc() -> Doc {

@@ -661,6 +661,16 @@ impl Matches {
         Ok(self.store.active_match(channel).await?.map(|m| m.game))
     }
 
+    /// The rule-set version the channel's active match pinned, if any.
+    pub async fn active_rule_set(&self, channel: &str) -> Result<Option<RuleSetPin>, MatchError> {
+        check_id("channel", channel)?;
+        Ok(self
+            .store
+            .active_match(channel)
+            .await?
+            .and_then(|m| m.rule_set))
+    }
+
     /// `start`: a new match with players bound to seats in order.
     pub async fn start(
         &self,
@@ -1224,6 +1234,27 @@ impl Matches {
             .collect())
     }
 
+    /// The board's field whose short reference (`text::short_ref`) was
+    /// given: a field too long for an autocomplete value travels as one.
+    pub async fn field_of_ref(
+        &self,
+        channel: &str,
+        typed: &str,
+    ) -> Result<Option<String>, MatchError> {
+        if !crate::text::looks_like_short_ref(typed) {
+            return Ok(None);
+        }
+        let m = self.active(channel).await?;
+        let Some(state) = &m.state else {
+            return Ok(None);
+        };
+        Ok(self
+            .engine_of(&m)?
+            .fields(state)
+            .into_iter()
+            .find(|f| crate::text::is_short_ref_of(typed, f)))
+    }
+
     /// The phases `advance to:` accepts.
     pub async fn phases(&self, channel: &str) -> Result<Vec<String>, MatchError> {
         let m = self.active(channel).await?;
@@ -1486,7 +1517,10 @@ impl Matches {
                 field,
                 value,
                 reason,
-            } => event(self.adjust(caller, &field, &value, &reason).await?),
+            } => {
+                let field = self.field_of_ref(channel, &field).await?.unwrap_or(field);
+                event(self.adjust(caller, &field, &value, &reason).await?)
+            }
             MatchRequest::Note { text } => event(self.note(caller, &text).await?),
             MatchRequest::Board => view(self.board(channel).await?),
             MatchRequest::Log { page } => MatchReply::Log(self.log(channel, page).await?),

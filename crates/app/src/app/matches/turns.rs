@@ -1324,7 +1324,27 @@ fn seat_named(
     }
     let names = board_names()?;
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    names::resolve_index(id, &refs, "player").map_err(|e| MatchError::usage(e.to_string()))
+    names::resolve_index(id, &refs, "player").map_err(|e| {
+        // A user who holds no seat (`winner:@carol`): named as a mention,
+        // with the seats (it was "unknown player '1300000000000000303'").
+        if mentioned || (!id.is_empty() && id.bytes().all(|b| b.is_ascii_digit())) {
+            let list: Vec<String> = seats
+                .iter()
+                .enumerate()
+                .map(|(i, user)| match names.get(i) {
+                    Some(name) => format!("seat {} {} ({name})", i + 1, super::mention(user)),
+                    None => format!("seat {} {}", i + 1, super::mention(user)),
+                })
+                .collect();
+            MatchError::usage(format!(
+                "{} does not play in this match; the seats: {}",
+                super::mention(id),
+                list.join(", ")
+            ))
+        } else {
+            MatchError::usage(e.to_string())
+        }
+    })
 }
 
 /// Whether `undone` is a starting board `seat` confirmed, last and
