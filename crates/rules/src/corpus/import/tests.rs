@@ -412,6 +412,7 @@ fn html_body_text_starting_with_a_hash_stays_text() {
     // Text after an inline element keeps its space.
     assert!(text.contains("Pay two energy,"), "{text}");
     assert!(text.contains(" then rest."), "{text}");
+}
 
 /// An outside tester's rulebook of a new game, "Kitchen Table".
 const KT_RULES: &str = "1. Setup\n1.1 Each player draws seven cards at the start of the game.\n1.2 The youngest player goes first.\n2. Combat\n2.1 An attacker deals damage equal to its power.\n";
