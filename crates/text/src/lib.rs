@@ -77,13 +77,46 @@ pub fn confusable(a: &str, b: &str) -> bool {
     skeleton(&a).eq(skeleton(&b)) || skeleton(&a.to_lowercase()).eq(skeleton(&b.to_lowercase()))
 }
 
-/// Invisible characters that take no room (zero-width space, joiners,
-/// word joiner, byte-order mark, soft hyphen): two texts differing only by
-/// them display alike.
-pub fn is_zero_width(c: char) -> bool {
+/// Whether two names read alike whatever their spacing and punctuation:
+/// [`confusable`] on their letters and digits. A new game named so
+/// ("Аshes Reborn" with a Cyrillic А, "twilight іmperium 4" with a
+/// Cyrillic і) would be cited as the loaded game it imitates.
+pub fn reads_as(a: &str, b: &str) -> bool {
+    let letters = |s: &str| {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .collect::<String>()
+    };
+    let (a, b) = (letters(a), letters(b));
+    !a.is_empty() && confusable(&a, &b)
+}
+
+/// A Unicode format character (general category Cf, Unicode 15): zero-width
+/// space and joiners, word joiner, BOM, soft hyphen, direction marks, tags.
+pub fn is_format(c: char) -> bool {
     matches!(
         c,
-        '\u{00ad}' | '\u{180e}' | '\u{200b}'..='\u{200d}' | '\u{2060}'..='\u{2064}' | '\u{feff}'
+        '\u{00AD}'
+            | '\u{0600}'..='\u{0605}'
+            | '\u{061C}'
+            | '\u{06DD}'
+            | '\u{070F}'
+            | '\u{0890}'..='\u{0891}'
+            | '\u{08E2}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206F}'
+            | '\u{FEFF}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{110BD}'
+            | '\u{110CD}'
+            | '\u{13430}'..='\u{1343F}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0001}'
+            | '\u{E0020}'..='\u{E007F}'
     )
 }
 
@@ -285,7 +318,7 @@ mod tests {
         for other in ["Alicia", "Bob", "Alice 2", "Al ice"] {
             assert!(!confusable("Alice", other), "{other}");
         }
-        assert!(is_zero_width('\u{200b}') && !is_zero_width(' '));
+        assert!(is_format('\u{200b}') && is_format('\u{E0041}') && !is_format(' '));
     }
 
     #[test]
@@ -307,31 +340,22 @@ mod tests {
     }
 }
 
-/// What a name looks like, whatever script its letters are from: the
-/// Unicode TR39 confusable skeleton (`unicode-security`) of the name and
-/// of its lower case, letters and digits only, lower-cased. Two names
-/// with one key read alike ("Аshes Reborn" with a Cyrillic А, "Ashes
-/// Rebom", "ASHES REBORN"): a new game under a loaded game's look would
-/// be cited as that game.
-pub fn look_alike_key(s: &str) -> String {
-    use unicode_security::confusable_detection::skeleton;
-    let cased: String = skeleton(s).collect::<String>().to_lowercase();
-    skeleton(&cased)
-        .flat_map(char::to_lowercase)
-        .filter(|c| c.is_alphanumeric())
-        .collect()
-}
-
 #[cfg(test)]
-mod look_alike_tests {
-    use super::look_alike_key;
+mod reads_as_tests {
+    use super::reads_as;
 
     #[test]
-    fn letters_of_other_scripts_that_read_alike_give_one_key() {
-        let shipped = look_alike_key("Ashes Reborn");
-        assert_eq!(look_alike_key("\u{0410}shes Reborn"), shipped);
-        assert_eq!(look_alike_key("\u{0430}shes reborn"), shipped);
-        assert_eq!(look_alike_key("ASHES REBORN"), shipped);
-        assert_ne!(look_alike_key("Ashes Rising"), shipped);
+    fn names_of_other_scripts_cases_and_spacing_that_read_alike() {
+        assert!(reads_as("\u{0410}shes Reborn", "Ashes Reborn"));
+        assert!(reads_as("\u{0430}shes reborn", "Ashes Reborn"));
+        assert!(reads_as("ASHES-REBORN", "Ashes Reborn"));
+        // A Cyrillic і in lower case against a capital I: the skeletons
+        // of "I" and "i" differ, so case is compared apart.
+        assert!(reads_as(
+            "twilight \u{0456}mperium 4",
+            "Twilight Imperium 4"
+        ));
+        assert!(!reads_as("Ashes Rising", "Ashes Reborn"));
+        assert!(!reads_as("Twilight Imperium 3", "Twilight Imperium 4"));
     }
 }

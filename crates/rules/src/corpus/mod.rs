@@ -332,6 +332,7 @@ impl Corpus {
     pub fn amendments(&self) -> HashMap<PassageIdx, Vec<PassageIdx>> {
         let rules = |p: &Passage| self.document_of(p).is_some_and(|d| d.kind.is_rules());
         let mut out: HashMap<PassageIdx, Vec<PassageIdx>> = HashMap::new();
+        let mut table: Option<RuleNumbers<'_>> = None;
         for (i, p) in self.passages.iter().enumerate() {
             if p.text.is_empty() || rules(p) {
                 continue;
@@ -344,9 +345,13 @@ impl Corpus {
                 Some(d) if d.kind.amends_by_number() => lead_numbers(p),
                 _ => Vec::new(),
             };
+            let numbers = match leads.is_empty() {
+                true => None,
+                false => Some(table.get_or_insert_with(|| self.rule_numbers())),
+            };
             let by_number = leads
                 .into_iter()
-                .filter_map(|n| self.rule_numbered(&p.game, n));
+                .filter_map(|n| numbers.as_ref()?.find(&p.game, n));
             for t in by_id.chain(by_number) {
                 let amended = &self.passages[t];
                 if amended.game == p.game && rules(amended) {
@@ -361,22 +366,25 @@ impl Corpus {
         out
     }
 
-    /// The rule of `game`'s rules documents a rule number names: the one
-    /// whose id it is (`kitchen-table:1.1`), else the only one whose id
-    /// ends with it (`ti4:action-phase.4.1` for "4.1"). `None` when it
-    /// names none, or several (which one would be a guess).
-    pub fn rule_numbered(&self, game: &str, number: &str) -> Option<PassageIdx> {
-        let rules = |&i: &PassageIdx| {
-            let p = &self.passages[i];
-            self.document_of(p).is_some_and(|d| d.kind.is_rules())
-        };
-        if let Some(i) = self.index_of(&format!("{game}:{number}")).filter(rules) {
-            return Some(i);
+    /// The rules documents' passages by the rule number their ids end
+    /// with ([`number_tail`]), built once for many lookups: an errata of
+    /// 50,000 passages looked each of its numbers up among every passage.
+    pub fn rule_numbers(&self) -> RuleNumbers<'_> {
+        let mut by_tail: HashMap<(&str, String), Vec<PassageIdx>> = HashMap::new();
+        for (i, p) in self.passages.iter().enumerate() {
+            let Some(tail) = number_tail(&p.id) else {
+                continue;
+            };
+            if self.document_of(p).is_some_and(|d| d.kind.is_rules()) {
+                by_tail
+                    .entry((p.game.as_str(), tail.to_lowercase()))
+                    .or_default()
+                    .push(i);
+            }
         }
-        let mut found = self.numbered(number, Some(game)).into_iter().filter(rules);
-        match (found.next(), found.next()) {
-            (Some(i), None) => Some(i),
-            _ => None,
+        RuleNumbers {
+            corpus: self,
+            by_tail,
         }
     }
 
@@ -418,10 +426,15 @@ impl Corpus {
 
     /// The rule of `game` a [`Corpus::rule_names`] name is: an id (it
     /// holds a `:`) of a rules passage of the game, or a rule number
-    /// ([`Corpus::rule_numbered`]).
-    pub fn named_rule(&self, game: &str, name: &str) -> Option<PassageIdx> {
+    /// ([`RuleNumbers::find`]).
+    pub fn named_rule(
+        &self,
+        numbers: &RuleNumbers<'_>,
+        game: &str,
+        name: &str,
+    ) -> Option<PassageIdx> {
         if !name.contains(':') {
-            return self.rule_numbered(game, name);
+            return numbers.find(game, name);
         }
         let i = self.index_of(name)?;
         let p = &self.passages[i];
@@ -431,6 +444,36 @@ impl Corpus {
     /// The document a passage belongs to.
     pub fn document_of(&self, p: &Passage) -> Option<&Document> {
         self.game(&p.game).and_then(|g| g.documents.get(p.document))
+    }
+}
+
+/// A corpus's rules passages by rule number ([`Corpus::rule_numbers`]).
+pub struct RuleNumbers<'a> {
+    corpus: &'a Corpus,
+    by_tail: HashMap<(&'a str, String), Vec<PassageIdx>>,
+}
+
+impl RuleNumbers<'_> {
+    /// The rule of `game`'s rules documents a rule number names: the one
+    /// whose id it is (`kitchen-table:1.1`), else the only one whose id
+    /// ends with it (`ti4:action-phase.4.1` for "4.1"). `None` when it
+    /// names none, or several (which one would be a guess).
+    pub fn find(&self, game: &str, number: &str) -> Option<PassageIdx> {
+        let corpus = self.corpus;
+        let rules = |&i: &PassageIdx| {
+            let p = &corpus.passages[i];
+            corpus.document_of(p).is_some_and(|d| d.kind.is_rules())
+        };
+        if let Some(i) = corpus.index_of(&format!("{game}:{number}")).filter(rules) {
+            return Some(i);
+        }
+        if !is_rule_number(number) {
+            return None;
+        }
+        match self.by_tail.get(&(game, number.to_lowercase()))?.as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        }
     }
 }
 

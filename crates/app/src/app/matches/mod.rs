@@ -1713,7 +1713,7 @@ fn check_id(what: &str, id: &str) -> Result<(), MatchError> {
 fn plain_text(text: &str) -> String {
     let spaced: String = text
         .chars()
-        .filter(|&c| !crate::text::is_direction_control(c) && !crate::text::is_zero_width(c))
+        .filter(|&c| !crate::text::is_direction_control(c) && !crate::text::is_format(c))
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
     crate::text::single_spaced(&spaced)

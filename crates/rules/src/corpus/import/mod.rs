@@ -744,17 +744,13 @@ fn near_game(known: &Corpus, typed: &str) -> Option<String> {
 }
 
 /// The loaded game whose id, name or alias reads as `typed`
-/// ([`crate::text::look_alike_key`]: Unicode TR39 skeletons).
+/// ([`crate::text::reads_as`]: Unicode TR39 skeletons).
 fn look_alike_game<'a>(known: &'a Corpus, typed: &str) -> Option<&'a crate::corpus::Game> {
-    let key = crate::text::look_alike_key(typed);
-    if key.is_empty() {
-        return None;
-    }
     known.games.iter().find(|g| {
         [&g.id, &g.name]
             .into_iter()
             .chain(&g.aliases)
-            .any(|n| crate::text::look_alike_key(n) == key)
+            .any(|n| crate::text::reads_as(typed, n))
     })
 }
 
@@ -1361,13 +1357,14 @@ fn shape_warnings(built: &Corpus, empty_headings: usize, out: &mut Vec<String>) 
 /// The rules of the known game a preview's passages name
 /// ([`Preview::rule_names`]), each once, in the order first named.
 fn amended_rules(known: &Corpus, preview: &Preview) -> Vec<String> {
+    let numbers = known.rule_numbers();
+    let mut seen = std::collections::HashSet::new();
     let mut out: Vec<String> = Vec::new();
     for name in preview.rule_names.iter().flat_map(|(_, names)| names) {
-        if let Some(i) = known.named_rule(&preview.game, name) {
-            let id = &known.passages[i].id;
-            if !out.contains(id) {
-                out.push(id.clone());
-            }
+        if let Some(i) = known.named_rule(&numbers, &preview.game, name)
+            && seen.insert(i)
+        {
+            out.push(known.passages[i].id.clone());
         }
     }
     out
