@@ -52,6 +52,12 @@ pub(super) fn declared(bytes: &[u8]) -> Option<Declared> {
         Some(e) if e == encoding_rs::UTF_16LE || e == encoding_rs::UTF_16BE => {
             Declared::Known(encoding_rs::UTF_8)
         }
+        // The replacement encoding ("iso-2022-kr", "hz-gb-2312") decodes
+        // every page to one U+FFFD, and "x-user-defined" is no text
+        // encoding: read as no declaration would be, and said.
+        Some(e) if e == encoding_rs::REPLACEMENT || e == encoding_rs::X_USER_DEFINED => {
+            Declared::Unknown(label.chars().take(40).collect())
+        }
         Some(e) => Declared::Known(e),
         None => Declared::Unknown(label.chars().take(40).collect()),
     })
@@ -227,5 +233,14 @@ mod tests {
         );
         assert_eq!(near_label("shift-jiss"), Some("shift_jis"));
         assert_eq!(near_label("klingon"), None);
+        // Labels of the replacement encoding, which would turn the whole
+        // page into one U+FFFD, are no declaration to follow.
+        for label in ["iso-2022-kr", "hz-gb-2312", "x-user-defined"] {
+            let page = format!("<meta charset={label}><p>Rules");
+            assert_eq!(
+                declared(page.as_bytes()),
+                Some(Declared::Unknown(label.into()))
+            );
+        }
     }
 }
