@@ -180,8 +180,15 @@ fn packed_objects<'a>(
             .map(|p| (p[0], p[1]))
             .collect();
         for (k, &(n, at)) in pairs.iter().enumerate() {
-            let until = pairs.get(k + 1).map_or(content.len(), |p| first + p.1);
-            let (Ok(n), Some(bytes)) = (u32::try_from(n), content.get(first + at..until)) else {
+            // Offsets are the file's numbers: added without overflow.
+            let until = pairs
+                .get(k + 1)
+                .map_or(Some(content.len()), |p| first.checked_add(p.1));
+            let bytes = first
+                .checked_add(at)
+                .zip(until)
+                .and_then(|(from, until)| content.get(from..until));
+            let (Ok(n), Some(bytes)) = (u32::try_from(n), bytes) else {
                 continue;
             };
             if n > 0 && !found.contains_key(&n) {
@@ -279,4 +286,23 @@ fn catalog(buffer: &[u8], objects: &BTreeMap<u32, (u16, usize)>) -> Option<(u32,
         .filter(|(_, (_, offset))| *offset < at)
         .max_by_key(|(_, (_, offset))| *offset)
         .map(|(&n, &(g, _))| (n, g))
+}
+
+#[cfg(test)]
+mod tests {
+    /// An object stream's header gives each object's offset: one past any
+    /// number the machine adds is skipped, not an overflow (a debug build
+    /// panicked, a release build wrapped).
+    #[test]
+    fn an_offset_past_any_number_is_skipped() {
+        let header = format!("2 0 3 {} ", usize::MAX);
+        let first = header.len();
+        let content = format!("{header}<< /A 1 >>\n<< /B 2 >>");
+        let pdf = format!(
+            "%PDF-1.5\n1 0 obj\n<< /Type /ObjStm /N 2 /First {first} /Length {} >>\nstream\n{content}\nendstream\nendobj\ntrailer\n<< /Root 2 0 R >>\n%%EOF\n",
+            content.len()
+        );
+        // Nothing to assert but that it returns: the objects are unreadable.
+        let _ = super::rebuilt(pdf.as_bytes());
+    }
 }
