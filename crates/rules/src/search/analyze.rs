@@ -602,9 +602,19 @@ pub fn sentence_ranges(text: &str) -> Vec<std::ops::Range<usize>> {
                 quoted = false;
                 true
             }
+            // A straight quote opens a quotation only when another closes
+            // it on the same line: an inch mark ("Range 6\" or less. Then
+            // …") does not join the rest of the line into one sentence.
+            '"' if !quoted => {
+                // Up to the next quote or line end only: linear in the text.
+                quoted = text[after..]
+                    .find(['"', '\n'])
+                    .is_some_and(|at| text[after + at..].starts_with('"'));
+                false
+            }
             '"' => {
-                quoted = !quoted;
-                !quoted && closes_sentence(text, start, i) && next.is_none_or(char::is_whitespace)
+                quoted = false;
+                closes_sentence(text, start, i) && next.is_none_or(char::is_whitespace)
             }
             '“' => {
                 quoted = true;
@@ -729,6 +739,12 @@ mod tests {
                 "次に"
             ]
         );
+        let inch = "Range 6\" or less. Then roll.";
+        let s: Vec<&str> = sentence_ranges(inch)
+            .into_iter()
+            .map(|r| inch[r].trim())
+            .collect();
+        assert_eq!(s, ["Range 6\" or less.", "Then roll."]);
         let curly = "It says “Draw a card. Then discard.” Next one.";
         let s: Vec<&str> = sentence_ranges(curly)
             .into_iter()
