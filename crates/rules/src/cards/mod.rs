@@ -798,3 +798,31 @@ pub fn import_to(
     };
     Ok(crate::corpus::import::data_to(target, bytes, data))
 }
+
+#[cfg(test)]
+mod import_tests {
+    #[test]
+    fn a_card_list_saved_as_unicode_text_is_read() {
+        // Excel's "Unicode Text": UTF-16 little-endian with its byte-order
+        // mark, tab-separated; refused before as "a binary file".
+        let text = "name\ttype\tcost\ttext\r\nIce Golem\tUnit\t2\tUnit Guard\r\nÉclair\tSpell\t1\tDeals 1 damage.\r\n";
+        let mut bytes = vec![0xFF, 0xFE];
+        bytes.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+        let target = crate::corpus::import::target(
+            &crate::corpus::Corpus::build(Vec::new()),
+            &crate::corpus::import::ImportRequest {
+                file_name: "cards.csv",
+                bytes: &bytes,
+                game: "Heron",
+                kind: crate::corpus::DocumentKind::Cards,
+                title: None,
+            },
+        )
+        .unwrap();
+        let converted = super::import_to(&target, &bytes).unwrap();
+        assert_eq!(
+            converted.preview.cards,
+            ["Ice Golem (Unit)", "Éclair (Spell)"]
+        );
+    }
+}

@@ -92,6 +92,14 @@ mod tests {
         let list = parse(LIST).expect("rules_data/other-games.yaml parses");
         assert!(list.len() > 20, "{} aliases", list.len());
         for (words, name) in &list {
+            // "D&D" would be the words "d d", "5e" a rule's step.
+            assert!(
+                words.iter().any(|w| w.chars().count() >= 2)
+                    && !words
+                        .iter()
+                        .all(|w| w.starts_with(|c: char| c.is_ascii_digit()) && w.len() <= 3),
+                "{name}: {words:?} is letters alone or reads as a rule's number"
+            );
             if let [one] = words.as_slice() {
                 assert!(
                     !super::super::english::is_word(one),
