@@ -222,7 +222,7 @@ fn activation_is_cited_with_the_players_choice() {
     let c = s.choice.as_ref().expect("choice");
     assert_eq!(
         (c.player.as_str(), c.chose.as_str()),
-        ("Ana", "activate Pyromancer")
+        ("Ana", "to activate Pyromancer")
     );
 }
 

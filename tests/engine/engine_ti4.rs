@@ -582,7 +582,7 @@ fn the_pass_step_cites_rule_3() {
     assert!(r.legal);
     let st = r.steps.iter().find(|st| st.rule == R3).unwrap();
     assert!(st.text.contains("no further turns"));
-    assert_eq!(st.choice.as_ref().unwrap().chose, "pass");
+    assert_eq!(st.choice.as_ref().unwrap().chose, "to pass");
 }
 
 // ----------------------------------------------------------------- rule 3.1

@@ -844,17 +844,11 @@ fn step_block((n, s): (usize, &Step)) -> Block {
         let _ = match &c.assumed {
             Some(why) => write!(
                 body,
-                "\n\u{2003}choice: {} {} — *{}*",
-                escape_md(&c.player),
-                escape_md(&c.chose),
+                "\n\u{2003}choice: {} — *{}*",
+                escape_md(&c.sentence()),
                 escape_md(why)
             ),
-            None => write!(
-                body,
-                "\n\u{2003}choice: {} chose {}",
-                escape_md(&c.player),
-                escape_md(&c.chose)
-            ),
+            None => write!(body, "\n\u{2003}choice: {}", escape_md(&c.sentence())),
         };
     }
     if !s.numbers.is_empty() {
@@ -1086,6 +1080,26 @@ mod tests {
         super::ref_buttons(&refs, &mut Vec::new(), &mut out);
         let labels: Vec<&str> = out.iter().map(|b| b.label.as_str()).collect();
         assert_eq!(labels, ["→ See rule 510", "→ mtg:league.510"]);
+    }
+
+    /// A choice nobody stated reads with its verb ("Coal the order …").
+    #[test]
+    fn an_assumed_choice_reads_as_a_sentence() {
+        let mut st = crate::engine::Step {
+            rule: "r".into(),
+            text: "t".into(),
+            numbers: Vec::new(),
+            choice: None,
+            assumption: None,
+        };
+        st.assumed("Maeoni", "not to block", "not stated on the board");
+        let b = super::step_block((0, &st));
+        assert!(
+            b.body
+                .contains("choice: Maeoni chooses not to block — *not stated on the board*"),
+            "{}",
+            b.body
+        );
     }
 
     #[test]

@@ -87,6 +87,22 @@ pub struct Choice {
     pub assumed: Option<String>,
 }
 
+impl Choice {
+    /// The choice as a sentence, for a reply: "Maeoni chose to counter
+    /// with Frostback Bear" when stated or answered, "Coal chooses the
+    /// order Iron Worker, Hammer Knight" when nobody stated it (the default
+    /// she is taken to choose; the reply read "Coal the order …", "Maeoni
+    /// not to block", without a verb). The games word `chose` to follow a
+    /// verb.
+    pub fn sentence(&self) -> String {
+        let verb = match self.assumed {
+            Some(_) => "chooses",
+            None => "chose",
+        };
+        format!("{} {verb} {}", self.player, self.chose)
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {

@@ -621,10 +621,10 @@ pub fn ruling(r: &crate::engine::Ruling) -> String {
         match &s.choice {
             Some(c) if c.assumed.is_some() => {
                 let why = c.assumed.as_deref().unwrap_or_default();
-                let _ = writeln!(out, "      choice: {} {} ({why})", c.player, c.chose);
+                let _ = writeln!(out, "      choice: {} ({why})", c.sentence());
             }
             Some(c) => {
-                let _ = writeln!(out, "      choice: {} chose {}", c.player, c.chose);
+                let _ = writeln!(out, "      choice: {}", c.sentence());
             }
             None => {}
         }
@@ -746,4 +746,45 @@ pub fn result(r: &crate::engine::GameResult) -> String {
             format!("[{id}]")
         });
     format!("result: {who}: {} ({rule})\n", r.reason)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::{Ruling, Step};
+
+    fn step_choosing(player: &str, chose: &str, assumed: Option<&str>) -> Step {
+        let mut st = Step {
+            rule: "r".into(),
+            text: "t".into(),
+            numbers: Vec::new(),
+            choice: None,
+            assumption: None,
+        };
+        match assumed {
+            Some(why) => st.assumed(player, chose, why),
+            None => st.chose(player, chose),
+        };
+        st
+    }
+
+    /// A choice nobody stated reads as a sentence, as a stated one does
+    /// ("choice: Coal the order Iron Worker, …" had no verb).
+    #[test]
+    fn a_choice_reads_with_its_verb_stated_or_assumed() {
+        let mut r = Ruling::no_play("ashes", serde_json::Value::Null, None);
+        r.steps.push(step_choosing(
+            "Coal",
+            "the order Iron Worker, Hammer Knight",
+            Some("not stated on the board"),
+        ));
+        r.steps.push(step_choosing("Maeoni", "not to block", None));
+        let text = super::ruling(&r);
+        assert!(
+            text.contains(
+                "choice: Coal chooses the order Iron Worker, Hammer Knight (not stated on the board)"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("choice: Maeoni chose not to block"), "{text}");
+    }
 }

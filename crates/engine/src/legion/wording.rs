@@ -1115,7 +1115,7 @@ impl fmt::Display for Chose<'_> {
             },
             Chose::FreeCard { card } => write!(f, "free card action {card}"),
             Chose::ExtraAttack { source } => write!(f, "attack that is not an action ({source})"),
-            Chose::Gain { kind, source } => write!(f, "gain {} token ({source})", kind.a()),
+            Chose::Gain { kind, source } => write!(f, "to gain {} token ({source})", kind.a()),
         }
     }
 }

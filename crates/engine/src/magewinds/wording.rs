@@ -848,7 +848,7 @@ pub enum Chose<'a> {
 impl fmt::Display for Chose<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Chose::Activate { fighter } => write!(f, "activate {fighter}"),
+            Chose::Activate { fighter } => write!(f, "to activate {fighter}"),
             Chose::Guard => f.write_str("Guard"),
             Chose::Move { inches } => write!(f, "Move {}", Inches(inches)),
             Chose::Attack { attack, target } => write!(f, "{attack} against {target}"),

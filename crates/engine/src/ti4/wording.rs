@@ -633,9 +633,9 @@ impl fmt::Display for Chose<'_> {
         match self {
             Chose::Strategic(card) => write!(f, "strategic action of {card}"),
             Chose::Action(action) => write!(f, "{action}"),
-            Chose::Play(card) => write!(f, "play {card}"),
-            Chose::Pass => write!(f, "pass"),
-            Chose::PassCannotAct => write!(f, "pass (cannot act)"),
+            Chose::Play(card) => write!(f, "to play {card}"),
+            Chose::Pass => write!(f, "to pass"),
+            Chose::PassCannotAct => write!(f, "to pass (cannot act)"),
             Chose::Transaction(with) => write!(f, "transaction with {with}"),
             Chose::Answer(true) => write!(f, "to accept the transaction"),
             Chose::Answer(false) => write!(f, "to decline the transaction"),
