@@ -1957,6 +1957,37 @@ fn adjust_sets_a_field_and_checks_the_board() {
     assert_eq!(ashes().adjust(&b, "turn", "Maeoni").unwrap().owner, None);
 }
 
+/// A number a field cannot hold names the bounds it may take, and a
+/// decimal one says it is not whole, as typed (`1e3`, with its digits);
+/// it read "expected a whole number from 0", and "wrong kind of value:
+/// floating point `1000.0`".
+#[test]
+fn adjust_names_a_whole_numbers_bounds_and_a_decimal_as_typed() {
+    let b = board_json(&board(COAL, PB, MAEONI, "", "  action: pass\n"));
+    let field = "Maeoni.phoenixborn.damage";
+    let e = ashes().adjust(&b, field, "4294967296").unwrap_err();
+    assert!(
+        e.message.contains("a whole number from 0 to 4294967295"),
+        "{}",
+        e.message
+    );
+    let e = ashes().adjust(&b, field, "1e3").unwrap_err();
+    assert!(
+        e.message.starts_with("`1e3` is not a whole number") && e.message.ends_with(": 1000"),
+        "{}",
+        e.message
+    );
+    let e = ashes().adjust(&b, field, "2.5").unwrap_err();
+    assert!(
+        e.message
+            .starts_with("`2.5` is a decimal number, not a whole one")
+            && e.message.contains("from 0 to 4294967295"),
+        "{}",
+        e.message
+    );
+    assert!(!e.message.contains("floating point"), "{}", e.message);
+}
+
 /// Damage past what a board may hold (999 + 999) is kept at 999, which
 /// destroys all the same, so the state reads back as a board; a play whose
 /// result would still pass a board's limits (a 65th token on a Legion unit)

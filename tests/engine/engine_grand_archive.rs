@@ -1726,6 +1726,15 @@ fn a_whole_game_crosses_turns_with_advance_decisions_and_adjust() {
     );
     assert!(refused.diagnostics[0].message.contains("assumed"));
     let resolved = ENGINE.adjust(&r.state, "effects_stack", "[]").unwrap();
+    // Emptied, the stack reads as the empty list it was set to, not `null`
+    // (the board leaves an empty list out), and set to `[]` again it reads
+    // as unchanged.
+    assert_eq!(resolved.after, json!([]));
+    assert!(resolved.before.as_array().is_some_and(|l| !l.is_empty()));
+    let again = ENGINE
+        .adjust(&resolved.state, "effects_stack", "[]")
+        .unwrap();
+    assert_eq!((again.before, again.after), (json!([]), json!([])));
     // On to turn 3, Alice's, with her Lancer awake again.
     let r = ENGINE
         .advance(&resolved.state, Some("end"))

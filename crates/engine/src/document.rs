@@ -472,12 +472,7 @@ fn yaml_error(e: &YamlError, text: &str) -> BoardError {
             unexpected,
             expected,
             ..
-        } => {
-            format!(
-                "wrong kind of value: {unexpected}, expected {}",
-                plain_expected(expected)
-            )
-        }
+        } => wrong_kind(&unexpected.to_string(), plain_expected(expected)),
         YamlError::SerdeInvalidLength { len, expected, .. } => {
             format!(
                 "{}, expected {}",
@@ -505,11 +500,31 @@ fn did_you_mean(typed: &str, expected: &[&str]) -> String {
     }
 }
 
-/// What a serde error expected, without Rust type names.
+/// "wrong kind of value: …" in plain words; a decimal number where a
+/// whole one is expected says it is not whole (it read "wrong kind of
+/// value: floating point `1000.0`" for `1e3`).
+fn wrong_kind(unexpected: &str, expected: &str) -> String {
+    match unexpected.strip_prefix("floating point ") {
+        Some(number) if expected.starts_with("a whole number") => format!(
+            "{number} is a decimal number, not a whole one; give {expected}, in digits (no decimal point or exponent)"
+        ),
+        _ => format!("wrong kind of value: {unexpected}, expected {expected}"),
+    }
+}
+
+/// What a serde error expected, without Rust type names, naming the bounds
+/// of a whole number (it read "a whole number from 0" for a `u32`, with
+/// 4294967296 refused).
 fn plain_expected(expected: &str) -> &str {
     match expected.trim_start_matches("struct ") {
-        "u8" | "u16" | "u32" | "u64" | "usize" => "a whole number from 0",
-        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number",
+        "u8" => "a whole number from 0 to 255",
+        "u16" => "a whole number from 0 to 65535",
+        "u32" => "a whole number from 0 to 4294967295",
+        "u64" | "usize" => "a whole number from 0 to 18446744073709551615",
+        "i8" => "a whole number from -128 to 127",
+        "i16" => "a whole number from -32768 to 32767",
+        "i32" => "a whole number from -2147483648 to 2147483647",
+        "i64" | "isize" => "a whole number from -9223372036854775808 to 9223372036854775807",
         "f32" | "f64" => "a number",
         "fewer elements in array" => "fewer items",
         "an array of length 2" | "a tuple of size 2" => "a list of 2 numbers, [x, y]",
@@ -678,7 +693,10 @@ fn serde_wording(e: &serde_json::Error) -> String {
     let Some((head, expected)) = raw.split_once(", expected ") else {
         return raw;
     };
-    format!("{head}, expected {}", plain_expected(expected))
+    match head.strip_prefix("wrong kind of value: ") {
+        Some(unexpected) => wrong_kind(unexpected, plain_expected(expected)),
+        None => format!("{head}, expected {}", plain_expected(expected)),
+    }
 }
 
 /// The line:column of a field path (`players[1].units[0].life`) in a

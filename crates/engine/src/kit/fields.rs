@@ -190,12 +190,15 @@ pub enum Standing {
 /// The value `field` holds in `board` before a change and in `state`
 /// after it: an appended item is absent before and the list's last after;
 /// a list item set to `null` is removed, so absent after (the item that
-/// moved into its place is not what changed).
+/// moved into its place is not what changed). A field `given` a value the
+/// board leaves out as its default (an empty list) is that value after,
+/// and before too when it was left out already: not `null` ("to set
+/// effects_stack from […] to null" for `[]`).
 pub fn before_after(
     board: &Value,
     state: &Value,
     field: &FieldPath,
-    removed: bool,
+    given: &Value,
 ) -> (Value, Value) {
     let at = |v: &Value| get(v, &field.path).cloned().unwrap_or(Value::Null);
     match field.steps.last() {
@@ -204,8 +207,12 @@ pub fn before_after(
             let last = list.and_then(Value::as_array).and_then(|l| l.last());
             (Value::Null, last.cloned().unwrap_or(Value::Null))
         }
-        Some(Step::Index(_)) if removed => (at(board), Value::Null),
-        _ => (at(board), at(state)),
+        Some(Step::Index(_)) if given.is_null() => (at(board), Value::Null),
+        _ => match (get(board, &field.path), get(state, &field.path)) {
+            (before, Some(after)) => (before.cloned().unwrap_or(Value::Null), after.clone()),
+            (Some(before), None) => (before.clone(), given.clone()),
+            (None, None) => (given.clone(), given.clone()),
+        },
     }
 }
 
@@ -235,18 +242,7 @@ pub fn appended_to(field: &FieldPath, scores: &[(&str, Better)]) -> Option<Stand
 /// Where `field` stands to the `scores` patterns (`players[].victory_points`):
 /// list items match `[]`, an appended item too.
 pub fn standing(field: &FieldPath, scores: &[(&str, Better)]) -> Standing {
-    let mut pattern = String::new();
-    for st in &field.steps {
-        match st {
-            Step::Key(k) => {
-                if !pattern.is_empty() {
-                    pattern.push('.');
-                }
-                pattern.push_str(k);
-            }
-            Step::Index(_) | Step::Append => pattern.push_str("[]"),
-        }
-    }
+    let pattern = pattern(field);
     if let Some((_, better)) = scores.iter().find(|(p, _)| *p == pattern) {
         Standing::Score(*better)
     } else if scores.iter().any(|(p, _)| covers(p, &pattern)) {
@@ -536,6 +532,25 @@ fn set_parts(node: &mut Value, parts: &[&str], value: &Value) {
         (false, c) => set_parts(c, rest, value),
         _ => {}
     }
+}
+
+/// The pattern a field falls under (`players[].units[].life` for
+/// `players[1].units[0].life`), as [`schema_at`] and the games' score
+/// lists name fields.
+pub fn pattern(field: &FieldPath) -> String {
+    let mut pattern = String::new();
+    for st in &field.steps {
+        match st {
+            Step::Key(k) => {
+                if !pattern.is_empty() {
+                    pattern.push('.');
+                }
+                pattern.push_str(k);
+            }
+            Step::Index(_) | Step::Append => pattern.push_str("[]"),
+        }
+    }
+    pattern
 }
 
 /// The schema of the field a pattern names (`players[].units[].exhausted`),

@@ -329,6 +329,32 @@ impl<G> Default for Kit<G> {
 }
 
 impl<G: Game> Kit<G> {
+    /// The refusal of `typed` (read as `v`) for the field `f`: a whole
+    /// number written as a decimal (`1e3`) where the schema asks for a
+    /// whole number is named as typed, with its digits (the refusal read
+    /// "wrong kind of value: floating point `1000.0`", which nobody wrote).
+    fn as_typed(e: BoardError, f: &fields::FieldPath, typed: &str, v: &Value) -> BoardError {
+        let digits = v
+            .as_f64()
+            .filter(|x| v.is_f64() && x.fract() == 0.0 && x.abs() < 1e15)
+            .map(|x| x as i64);
+        let whole = fields::schema_at(Self::document_schema(), &fields::pattern(f))
+            .and_then(|s| s.get("type"))
+            .is_some_and(|t| match t {
+                Value::Array(types) => types.iter().any(|t| t == "integer"),
+                t => t == "integer",
+            });
+        let Some(n) = digits.filter(|_| whole && e.path.as_deref() == Some(f.path.as_str())) else {
+            return e;
+        };
+        BoardError {
+            message: format!(
+                "`{typed}` is not a whole number as written (a decimal point or an exponent makes it a decimal number); write it in digits: {n}"
+            ),
+            ..e
+        }
+    }
+
     /// The schema of a board document (cached: derived once per game).
     fn document_schema() -> &'static Value {
         static CACHE: OnceLock<std::sync::Mutex<Vec<(&'static str, &'static Value)>>> =
@@ -951,12 +977,12 @@ impl<G: Game> super::GameEngine for Kit<G> {
             path: Some("value".into()),
             ..e
         })?;
-        let removed = v.is_null();
         let mut new = board.clone();
-        fields::set(&mut new, &f, v)?;
+        fields::set(&mut new, &f, v.clone())?;
         fields::carry_rename(board, &mut new, &f);
-        let state = Self::to_value(&Self::board(&new, None)?);
-        let (before, after) = fields::before_after(board, &state, &f, removed);
+        let typed_new = Self::board(&new, None).map_err(|e| Self::as_typed(e, &f, value, &v))?;
+        let state = Self::to_value(&typed_new);
+        let (before, after) = fields::before_after(board, &state, &f, &v);
         let typed = Self::board(board, None).ok();
         let status = typed.as_ref().map(G::status);
         let seats = typed
