@@ -2118,7 +2118,10 @@ fn a_confirmed_first_board_withdrawn_by_its_author_replays() {
         ),
     );
     let undo = after(&out, "== Undone");
-    assert!(undo.contains("board: {"), "the board reverts, named: {out}");
+    assert!(
+        undo.contains("board: the starting board (2 seats) → none"),
+        "the board reverts, named and summarised: {out}"
+    );
     assert!(
         out.contains("every stored board equals the replay"),
         "{out}"

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::text::{decision, result, ruling};
 use crate::app::matches::{
     EventReply, LogEntry, LogReply, MatchReply, MatchView, Next, NextKind, RuleSetState, Seat,
-    TIMEOUT_ACTOR,
+    TIMEOUT_ACTOR, WHOLE_BOARD,
 };
 use crate::store::{EventKind, MatchStatus};
 
@@ -283,7 +283,7 @@ pub fn event(r: &EventReply, style: Style) -> String {
                 }
             );
             for c in &r.changes {
-                let _ = writeln!(out, "  {}: {} → {}", c.path, c.before, c.after);
+                let _ = writeln!(out, "  {}", change_line(c));
             }
         }
     }
@@ -300,6 +300,23 @@ pub fn event(r: &EventReply, style: Style) -> String {
     }
     next_line(&mut out, r.next.as_ref(), &r.seats, style);
     out
+}
+
+/// A change as a reply lists it; the whole board's summarised ("board:
+/// the starting board (2 seats) → none"), not its JSON on one line.
+fn change_line(c: &crate::engine::Change) -> String {
+    if c.path != WHOLE_BOARD {
+        return format!("{}: {} → {}", c.path, c.before, c.after);
+    }
+    let board = |v: &Value| match v.get("players").and_then(Value::as_array) {
+        Some(seats) => format!(
+            "the starting board ({})",
+            crate::text::count(seats.len(), "seat")
+        ),
+        None if v.is_null() => "none".to_string(),
+        None => "a board".to_string(),
+    };
+    format!("{}: {} → {}", c.path, board(&c.before), board(&c.after))
 }
 
 /// Who proposed and who confirmed the change an event made, when a
@@ -572,6 +589,20 @@ pub fn time_text(ms: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A first board withdrawn reads as a summary, not its whole JSON.
+    #[test]
+    fn the_whole_board_reverted_reads_as_a_summary() {
+        let c = crate::engine::Change {
+            path: WHOLE_BOARD.into(),
+            before: serde_json::json!({ "game": "ashes", "players": [{ "name": "Coal" }, { "name": "Maeoni" }] }),
+            after: Value::Null,
+        };
+        assert_eq!(
+            change_line(&c),
+            "board: the starting board (2 seats) → none"
+        );
+    }
 
     #[test]
     fn times_read_as_utc() {

@@ -34,6 +34,9 @@ use crate::store::{
 
 /// Log entries per page.
 pub const LOG_PAGE_SIZE: i64 = 10;
+/// The path a change of the whole board goes by (a first board withdrawn
+/// reverts to none): replies summarise its values.
+pub const WHOLE_BOARD: &str = "board";
 /// Most players a match may seat.
 pub const MAX_PLAYERS: usize = 16;
 /// Longest channel or user id accepted.

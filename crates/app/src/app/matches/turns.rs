@@ -1369,7 +1369,7 @@ fn confirmed_setup(undone: &EventRecord, seat: Option<usize>) -> bool {
 /// "reverted: : {…} → null").
 fn named_whole(mut changes: Vec<engine::Change>) -> Vec<engine::Change> {
     for c in changes.iter_mut().filter(|c| c.path.is_empty()) {
-        c.path = "board".into();
+        c.path = super::WHOLE_BOARD.into();
     }
     changes
 }
