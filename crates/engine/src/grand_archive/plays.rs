@@ -259,7 +259,7 @@ fn pick<'a>(
     }
 }
 
-/// "Owner's Card": a card named with its owner, as [`pick`] reads it back.
+/// "Owner's Card": a card named with its owner, as `pick` reads it back.
 pub fn owned_label(b: &Board, seat: usize, card: &str) -> String {
     format!("{}'s {card}", b.name(seat))
 }

@@ -492,7 +492,7 @@ const LEAD_WORDS: usize = 4;
 
 /// The rule numbers a passage leads with: in its heading ("1.1 Opening
 /// hand", "Rule 1.1") and in its text's first clause (its first line, up
-/// to a colon or a dash), each among the first [`LEAD_WORDS`] words. An
+/// to a colon or a dash), each among the first `LEAD_WORDS` words. An
 /// errata's passage so headed, or so opened, amends that rule; a number
 /// later in a sentence ("…as in 2.1") is a mention, not what the passage
 /// is about. Only dotted numbers ([`is_rule_number`]): "Rule 7" or "2
