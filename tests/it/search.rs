@@ -326,6 +326,26 @@ fn a_question_naming_a_rules_title_ranks_the_rules_under_it() {
     );
 }
 
+/// A glossary phrase weighs as its rarest word: "legend rule" weighed as
+/// "rule", which nearly every rule uses, so "respond" outweighed it and
+/// the question was answered "no indexed rule covers this" (found by an
+/// outside tester).
+#[test]
+#[ignore = "needs ../shared/corpora (the MTG Comprehensive Rules; .ci/run runs it)"]
+fn a_glossary_phrase_is_not_outweighed_by_a_common_word_in_it() {
+    let app = arbiter::app::App::load(&common::repo().join("rules_data"), &[common::mtg_dir()])
+        .expect("MTG loads");
+    for q in ["can i respond to the legend rule", "respond legend rule"] {
+        let r = app.ask(q, Some("mtg"), 3).unwrap();
+        assert_ne!(r.confidence, Confidence::None, "{q}");
+        assert!(
+            r.results.iter().any(|x| x.id == "mtg:704.5j"),
+            "{q}: {:?}",
+            r.results.iter().map(|x| &x.id).collect::<Vec<_>>()
+        );
+    }
+}
+
 /// A rule cited by number whose title is its text, a lead-in ("704.5 The
 /// state-based actions are as follows:"), is shown first; a bare heading
 /// ("702.19 Trample") still gives way to the rules under it.

@@ -250,10 +250,23 @@ impl Index {
                     }
                     continue;
                 }
-                let weight = self.group_weight(&options);
+                let weight = self.phrase_weight(&options);
                 q.groups.push(Group { options, weight });
             }
         }
+    }
+
+    /// A glossary phrase's group weighs as its easiest option, and an
+    /// option of several words as its rarest word, what makes it that
+    /// phrase: "legend rule" weighed as "rule", which nearly every rule
+    /// uses, so "can I respond to the legend rule" was all "respond" and
+    /// answered `none` (found by an outside tester).
+    fn phrase_weight(&self, options: &[Vec<u32>]) -> f32 {
+        options
+            .iter()
+            .filter_map(|o| o.iter().map(|&a| self.idf(a)).reduce(f32::max))
+            .reduce(f32::min)
+            .unwrap_or(0.0)
     }
 
     /// The games whose glossary has this phrase.
