@@ -1075,6 +1075,69 @@ async fn a_server_past_its_document_quota_is_refused_and_loses_nothing() {
     assert_eq!(sets.list("h").await.unwrap().len(), 1);
 }
 
+/// A server replacing a document over and over stores each replaced text
+/// in its history (kept whole: a match replays its version); that text
+/// counts toward what the server may store, so the loop is refused once
+/// it is full, with what is kept intact and other servers unaffected (an
+/// outside tester's loop of 4.9 MB replacements grew the database 5 MB a
+/// cycle while the live quota saw one document).
+async fn replacements_fill_what_a_server_may_store_and_are_then_refused(url: String) {
+    const QUOTA: usize = 12 * 1024;
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store).with_stored_quota(QUOTA);
+    let pad = "The speaker always breaks ties with a coin toss at our table. ".repeat(60);
+    let text = |k: usize| format!("# Big\n\n1. {pad}\n2. Version {k}.\n");
+    let up = |k: usize| Upload {
+        replaces: (k > 0).then(|| "ti4:big".to_string()),
+        ..upload(&text(k), "ti4", DocumentKind::House, "Big")
+    };
+    let mut refused = None;
+    let mut added = 0;
+    for k in 0..20 {
+        match sets.add("g", "m", up(k)).await {
+            Ok(_) => added += 1,
+            Err(e) => {
+                refused = Some(e);
+                break;
+            }
+        }
+    }
+    let err = refused.expect("the replacements are refused once the history is full");
+    assert!(matches!(err, RulesError::Quota(_)), "{err}");
+    assert!(
+        err.to_string()
+            .contains("history of replaced and removed documents"),
+        "{err}"
+    );
+    assert!(added >= 2, "{added} adds before the refusal");
+    let stored = usize::try_from(store.rule_text_bytes("g").await.unwrap()).unwrap();
+    assert!(stored <= QUOTA, "{stored} bytes stored");
+    // Nothing lost: one live document, every version in the history and
+    // the first one's text still there for a match pinned to it.
+    assert_eq!(sets.list("g").await.unwrap().len(), 1);
+    assert_eq!(store.rule_changes("g").await.unwrap().len(), added);
+    let first = store.rule_docs("g", Some(1)).await.unwrap();
+    assert!(first[0].body.contains("Version 0"), "{}", first[0].body);
+    // Removing the document only moves its text into the history.
+    store
+        .remove_rule_doc("g", "ti4:big", "m")
+        .await
+        .unwrap()
+        .unwrap();
+    let err = sets
+        .add(
+            "g",
+            "m",
+            upload(&text(99), "ti4", DocumentKind::House, "Big"),
+        )
+        .await
+        .unwrap_err();
+    assert!(matches!(err, RulesError::Quota(_)), "{err}");
+    // Another server is not affected.
+    add(&sets, "h", &text(0), "ti4", DocumentKind::House, "Big").await;
+}
+both!(replacements_fill_what_a_server_may_store_and_are_then_refused);
+
 /// Errata and FAQ passages that name a rule, by its id or by a resolved
 /// "see rule …", are shown beside it, labelled, in that server only.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

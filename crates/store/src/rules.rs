@@ -225,7 +225,7 @@ impl Store {
     ) -> Result<Vec<RuleDoc>, StoreError> {
         // Only the adds no later change of the same document replaced:
         // the text of removed and replaced documents is not read (a
-        // server's history of removed uploads grows without bound).
+        // server's history may hold four times its live text).
         let rows = sqlx::query(
             "SELECT version, manifest, body, actor, at FROM arbiter_rule_changes c \
              WHERE c.guild = $1 AND c.version <= $2 AND c.action = 'add' \
@@ -250,6 +250,22 @@ impl Store {
                 })
             })
             .collect()
+    }
+
+    /// Bytes of every document text the server's history stores: its live
+    /// documents' and those replaced or removed (append-only, kept so each
+    /// version can be rebuilt), which a quota on live text alone lets grow
+    /// without bound.
+    pub async fn rule_text_bytes(&self, guild: &str) -> Result<i64, StoreError> {
+        // `octet_length`: bytes, not characters, on both backends.
+        let row = sqlx::query(
+            "SELECT COALESCE(SUM(octet_length(body)), 0) AS n FROM arbiter_rule_changes \
+             WHERE guild = $1 AND action = 'add'",
+        )
+        .bind(guild)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get("n")?)
     }
 
     /// Every change of the server's rule set, oldest first.

@@ -39,6 +39,12 @@ pub const CACHE_BUDGET: usize = 512 * 1024 * 1024;
 pub const MAX_SERVER_DOCUMENTS: usize = 50;
 /// Total size of a server's live documents (their converted text), at most.
 pub const MAX_SERVER_BYTES: usize = 25 * 1024 * 1024;
+/// Total size of the document text a server stores, live or in its
+/// history (replaced and removed documents, kept whole so every version a
+/// match pinned can be rebuilt), at most: four times the live quota, so a
+/// rulebook can be revised several times, but one server's loop of
+/// replacements cannot fill the database for every server.
+pub const MAX_SERVER_STORED_BYTES: usize = 4 * MAX_SERVER_BYTES;
 /// Heap bytes a server's documents may take once indexed, at most (each
 /// document's, measured when it is converted).
 pub const MAX_SERVER_INDEX_BYTES: usize = 192 * 1024 * 1024;
@@ -186,6 +192,8 @@ pub struct RuleSets {
     limits: sandbox::Limits,
     /// How long [`RuleSets::answering`] waits for a build under way.
     grace: Duration,
+    /// Document text a server may store in all ([`MAX_SERVER_STORED_BYTES`]).
+    stored_quota: usize,
     /// Build a server's new version as soon as it changes (a server);
     /// a one-shot command exits first, so it builds nothing ahead.
     warm: bool,
@@ -234,6 +242,7 @@ impl RuleSets {
             converting: Arc::default(),
             limits: sandbox::Limits::default(),
             grace: BUILD_GRACE,
+            stored_quota: MAX_SERVER_STORED_BYTES,
             warm: true,
         }
     }
@@ -252,6 +261,13 @@ impl RuleSets {
     /// older version (the console waits for it: one user, offline).
     pub fn with_grace(mut self, grace: Duration) -> RuleSets {
         self.grace = grace;
+        self
+    }
+
+    /// With at most `bytes` of document text stored per server, live and
+    /// history (tests: a small quota filled by small documents).
+    pub fn with_stored_quota(mut self, bytes: usize) -> RuleSets {
+        self.stored_quota = bytes;
         self
     }
 
@@ -831,7 +847,8 @@ impl RuleSets {
     }
 
     /// Refuses a document that would take the server past its quota: its
-    /// number of documents, their text, and the memory their index takes.
+    /// number of documents, their text, the text it stores in all (its
+    /// history's too), and the memory their index takes.
     async fn check_quota(
         &self,
         guild: &str,
@@ -877,6 +894,7 @@ impl RuleSets {
                 MAX_SERVER_BYTES / MB
             )));
         }
+        self.check_stored(guild, used, bytes).await?;
         let indexed: usize = live.iter().map(|d| index_bytes(d)).sum();
         let adds = manifest.index_bytes;
         if indexed + adds > MAX_SERVER_INDEX_BYTES {
@@ -885,6 +903,28 @@ impl RuleSets {
                 adds.div_ceil(MB),
                 (indexed + adds).div_ceil(MB),
                 MAX_SERVER_INDEX_BYTES / MB
+            )));
+        }
+        Ok(())
+    }
+
+    /// Refuses a document that would take the text a server stores, its
+    /// history's included, past [`MAX_SERVER_STORED_BYTES`]: the history
+    /// is append-only (a match replays the version it started with), so a
+    /// loop of replacements grew the database 5 MB a cycle while the live
+    /// quota saw one document (found by an outside tester). A removal only
+    /// moves text into the history, so only adds are checked. `used`: the
+    /// live text the document leaves beside it.
+    async fn check_stored(&self, guild: &str, used: usize, bytes: usize) -> Result<(), RulesError> {
+        let stored = usize::try_from(self.store.rule_text_bytes(guild).await?).unwrap_or(0);
+        if stored + bytes > self.stored_quota {
+            let history = stored.saturating_sub(used);
+            return Err(RulesError::Quota(format!(
+                "this document ({} KB of text) would take the text this server stores to {} KB, past the {} KB it may store in all: {} KB of it is its history of replaced and removed documents, kept whole (not pruned) so matches can replay the rule-set version they started with; nothing was added, and removing a document does not free this: send a shorter document",
+                bytes.div_ceil(1024),
+                (stored + bytes).div_ceil(1024),
+                self.stored_quota / 1024,
+                history.div_ceil(1024),
             )));
         }
         Ok(())
