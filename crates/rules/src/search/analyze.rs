@@ -46,14 +46,14 @@ fn plain_word(text: &str) -> Option<String> {
 /// run whole, so "カード" was indexed as part of "nikadowo" and never found.
 /// Han characters are transliterated one by one already.
 pub fn script_words(text: &str) -> Cow<'_, str> {
-    let special = |c: char| script(c) != Script::Other || crate::corpus::clean::is_format(c);
+    let special = |c: char| script(c) != Script::Other || crate::text::is_format(c);
     if !text.chars().any(special) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     let mut last = Script::Other;
     for c in text.chars() {
-        if crate::corpus::clean::is_format(c) {
+        if crate::text::is_format(c) {
             continue;
         }
         let mut now = script(c);

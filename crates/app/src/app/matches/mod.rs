@@ -1709,14 +1709,15 @@ fn check_id(what: &str, id: &str) -> Result<(), MatchError> {
 }
 
 /// A note or a reason as recorded: on one line (every line break, Unicode's
-/// separators and other control characters a space) with no text-direction
-/// character. Kept raw, a note's U+202E displayed the rest of its log line
+/// separators and other control characters a space) with no format
+/// character (`text::is_format`: text-direction controls, zero-width
+/// characters and tags among them). Kept raw, a note's U+202E displayed the rest of its log line
 /// reversed and its carriage returns and U+2028 broke the reply's lines
 /// (found by an outside tester).
 fn plain_text(text: &str) -> String {
     let spaced: String = text
         .chars()
-        .filter(|&c| !crate::text::is_direction_control(c) && !crate::text::is_format(c))
+        .filter(|&c| !crate::text::is_format(c))
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
     crate::text::single_spaced(&spaced)
