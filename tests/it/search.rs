@@ -106,6 +106,42 @@ fn the_highlight_is_a_verbatim_sentence_of_the_passage() {
 }
 
 #[test]
+fn the_highlight_is_the_rule_not_the_example_naming_the_unit() {
+    // legion:actions.9's example names Han Solo and "an attack action";
+    // the rule it illustrates, not the example, answers.
+    let r = common::app()
+        .ask(
+            "legion: does Han Solo's gunslinger attack count as an attack action",
+            None,
+            3,
+        )
+        .unwrap();
+    let hit = r.results.iter().find(|x| x.id == "legion:actions.9");
+    let hit = hit.unwrap_or_else(|| panic!("{:?}", r.results));
+    assert!(
+        hit.highlight.contains("does not count toward"),
+        "{}",
+        hit.highlight
+    );
+}
+
+#[test]
+fn digits_are_not_named_as_words_a_game_does_not_use() {
+    let r = common::app()
+        .ask(
+            "legion: free card actions count toward the 2 actions or no",
+            None,
+            3,
+        )
+        .unwrap();
+    assert!(
+        r.elsewhere.iter().all(|w| w.word != "2" && w.word != "no"),
+        "{:?}",
+        r.elsewhere
+    );
+}
+
+#[test]
 fn questions_nothing_indexed_covers_get_none_and_what_is_covered() {
     let r = common::app()
         .ask("what is the mulligan rule", None, 3)

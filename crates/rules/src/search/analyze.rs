@@ -98,6 +98,19 @@ fn script(c: char) -> Script {
     }
 }
 
+/// Whether a question's word, absent from the searched game's rules but in
+/// another game's, is no topic to name in the caveat: a number in digits
+/// (rules write "two actions", a player "the 2 actions") or a word of
+/// plain speech any text may do without ("no", "once"). Its weight is
+/// nothing all the same.
+pub fn is_plain_filler(word: &str) -> bool {
+    const PLAIN: &[&str] = &[
+        "again", "also", "even", "ever", "just", "never", "no", "not", "once", "only", "still",
+        "yes",
+    ];
+    word.chars().all(|c| c.is_ascii_digit()) || PLAIN.contains(&word)
+}
+
 /// Whether a token (lower case) is on the stop list: a function word
 /// ("the", "you", "may").
 pub fn is_stop(token: &str) -> bool {
@@ -584,6 +597,19 @@ pub fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether the sentence starting at byte `start` of `text` belongs to an
+/// example: its line opens with "Example" (MTG's "Example: …", the five
+/// games' "Example 1 …", each of its sentences), or the sentence itself
+/// with "For example" or "Example".
+pub fn in_example(text: &str, start: usize) -> bool {
+    let opens = |s: &str| {
+        let s = s.trim_start();
+        s.starts_with("Example") || s.starts_with("For example")
+    };
+    let line = text[..start].rfind('\n').map_or(0, |at| at + 1);
+    opens(&text[line..]) || opens(&text[start..])
+}
+
 /// Splits text into sentences (and lines), keeping each sentence verbatim:
 /// their byte ranges.
 pub fn sentence_ranges(text: &str) -> Vec<std::ops::Range<usize>> {
@@ -628,7 +654,7 @@ pub fn sentence_ranges(text: &str) -> Vec<std::ops::Range<usize>> {
             '.' | '?' | '!' => {
                 !quoted
                     && next.is_some_and(|n| n == ' ' || n == '\n')
-                    && !is_abbreviation(&text[start..after])
+                    && !is_abbreviation(&text[start..after], &text[after..])
             }
             _ => false,
         };
@@ -652,14 +678,22 @@ fn closes_sentence(text: &str, start: usize, quote: usize) -> bool {
         .chars()
         .next_back()
         .is_some_and(|c| matches!(c, '.' | '?' | '!'))
-        && !is_abbreviation(&text[start..quote])
+        && !is_abbreviation(
+            &text[start..quote],
+            text[quote..].trim_start_matches(['"', '”']),
+        )
 }
 
-fn is_abbreviation(s: &str) -> bool {
+fn is_abbreviation(s: &str, rest: &str) -> bool {
     let tail = s.rsplit(' ').next().unwrap_or("").to_lowercase();
+    // A rule number such as "2.d." or "13.4." does not end a sentence
+    // ("in step 2.d. after it is selected"), unless a capital opens the
+    // next word ("… in 2.e. Bulwark Sword, on the other hand, …").
+    let capital_next = rest.trim_start().starts_with(char::is_uppercase);
     matches!(tail.as_str(), "e.g." | "i.e." | "etc." | "vs." | "cf.")
-        // Rule numbers such as "2.d." or "13.4." do not end a sentence.
-        || (tail.contains(|c: char| c.is_ascii_digit()) && tail.chars().all(|c| c.is_ascii_alphanumeric() || c == '.'))
+        || (!capital_next
+            && tail.contains(|c: char| c.is_ascii_digit())
+            && tail.chars().all(|c| c.is_ascii_alphanumeric() || c == '.'))
 }
 
 #[cfg(test)]
@@ -723,6 +757,49 @@ mod tests {
             .collect::<Vec<_>>()
         );
     }
+    #[test]
+    fn a_step_reference_ends_its_sentence_before_a_capital() {
+        let text = "It is paid in 2.e. Bulwark Sword is paid in step 2.c. after it is chosen.";
+        let s: Vec<&str> = sentence_ranges(text)
+            .into_iter()
+            .map(|r| text[r].trim())
+            .collect();
+        assert_eq!(
+            s,
+            [
+                "It is paid in 2.e.",
+                "Bulwark Sword is paid in step 2.c. after it is chosen."
+            ]
+        );
+    }
+
+    #[test]
+    fn example_sentences_are_told_from_the_rule() {
+        let text =
+            "Rule text. For example, Han attacks. Then more.\nExample: A casts B. Then C.\nLast.";
+        let examples: Vec<(&str, bool)> = sentence_ranges(text)
+            .into_iter()
+            .map(|r| (text[r.clone()].trim(), in_example(text, r.start)))
+            .collect();
+        assert_eq!(
+            examples,
+            [
+                ("Rule text.", false),
+                ("For example, Han attacks.", true),
+                ("Then more.", false),
+                ("Example: A casts B.", true),
+                ("Then C.", true),
+                ("Last.", false),
+            ]
+        );
+    }
+
+    #[test]
+    fn digits_and_plain_words_are_no_topic() {
+        assert!(is_plain_filler("2") && is_plain_filler("no") && is_plain_filler("once"));
+        assert!(!is_plain_filler("phoenixborn") && !is_plain_filler("2nd"));
+    }
+
     #[test]
     fn a_quotation_is_not_cut_at_its_full_stops() {
         let text = "702.85a \"Cascade\" means \"When you cast this spell, exile cards. You may cast it.\" Then stop. 先に引く。次に";

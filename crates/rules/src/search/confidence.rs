@@ -102,7 +102,7 @@ impl Evidence {
             return None;
         }
         // The highlight's sentence, as the index analysed it.
-        let sentence = index.best_sentence(&corpus.passages[first.passage].text, groups);
+        let sentence = index.best_sentence(&corpus.passages[first.passage].text, groups, 1.0);
         let in_highlight: f32 = groups
             .iter()
             .map(|g| g.weight * g.matched(|t| sentence.as_ref().is_some_and(|s| s.has(t))))

@@ -1311,7 +1311,7 @@ impl Index {
     /// for a passage without text.
     fn highlight(&self, corpus: &Corpus, idx: PassageIdx, groups: &[Group]) -> (usize, String) {
         let text = &corpus.passages[idx].text;
-        self.best_sentence(text, groups)
+        self.best_sentence(text, groups, EXAMPLE_WEIGHT)
             .and_then(|s| {
                 let t = text.get(s.text.clone())?;
                 let trimmed = t.trim_start();
@@ -1323,15 +1323,26 @@ impl Index {
             .unwrap_or_default()
     }
 
-    /// The sentence of `text` that covers most of the groups' weight.
-    fn best_sentence(&self, text: &str, groups: &[Group]) -> Option<Sentence> {
+    /// The sentence of `text` that covers most of the groups' weight, a
+    /// sentence of an example counting `examples` of its weight (the
+    /// highlight: [`EXAMPLE_WEIGHT`]):
+    /// an example names the cards and units a question names ("For
+    /// example, Han Solo performs an attack action."), while the rule it
+    /// illustrates is the answer.
+    ///
+    /// The label's evidence weighs every sentence alike (`examples: 1.0`):
+    /// how much of the question one sentence of the passage holds, wherever
+    /// it stands (measured: discounting there lost a right tuning label).
+    fn best_sentence(&self, text: &str, groups: &[Group], examples: f32) -> Option<Sentence> {
         let mut best: Option<(Sentence, f32)> = None;
         for range in analyze::sentence_ranges(text) {
+            let example = analyze::in_example(text, range.start);
             let sentence = self.sentence(text, range);
             let score: f32 = groups
                 .iter()
                 .map(|g| g.weight * g.matched(|t| sentence.has(t)))
-                .sum();
+                .sum::<f32>()
+                * if example { examples } else { 1.0 };
             if best.as_ref().is_none_or(|(_, b)| score > *b) {
                 best = Some((sentence, score));
             }
@@ -1352,6 +1363,10 @@ impl Index {
         Sentence { text: range, terms }
     }
 }
+
+/// The share of its weight a sentence of an example counts for in choosing
+/// the highlight ([`Index::best_sentence`]).
+const EXAMPLE_WEIGHT: f32 = 0.25;
 
 /// A sentence of a passage's text: where it is and its distinct terms.
 struct Sentence {

@@ -164,7 +164,11 @@ impl Index {
                     // A rule's number, or a word of another game's rules:
                     // not a word "no indexed rule uses".
                     let shown = analyze::symbol_shown(w);
-                    if indexed && !cites && !q.elsewhere.iter().any(|e| *e == shown) {
+                    if indexed
+                        && !cites
+                        && !analyze::is_plain_filler(w)
+                        && !q.elsewhere.iter().any(|e| *e == shown)
+                    {
                         q.elsewhere.push(shown.into_owned());
                     }
                 } else if options.is_empty() {
