@@ -20,6 +20,15 @@ static BULLET: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\s*)([•\-*+])
 static SUB_BULLET: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\s*)»\s*(.*)$").unwrap());
 static RELATED: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*Related Topics:\s*(.*)$").unwrap());
+/// A question's label, as FAQs write it: "Q:", "Q1.", "Question:" (with a
+/// full-width colon too), followed by the question.
+static QUESTION_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:Q|Question|QUESTION)\s*[0-9]{0,4}\s*[:.：．]\s*(\S.*)$").unwrap()
+});
+
+/// The level a question-and-answer pair takes among the open headings:
+/// below every `#` heading, so the next heading of any level ends it.
+const QUESTION_LEVEL: usize = 7;
 
 struct Item {
     indent: usize,
@@ -161,6 +170,11 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
         // Plain text: a blockquote, a continuation, or a new paragraph.
         let body = trimmed.strip_prefix('>').map_or(trimmed, str::trim);
         let continues_item = !st.items.is_empty() && (!blank_before || indent_of(line) > 0);
+        let new_paragraph = !continues_item && (blank_before || st.current.is_none());
+        if !continues_item && let Some(title) = question(trimmed, new_paragraph) {
+            add_question(b, &mut st, title, trimmed, n);
+            continue;
+        }
         if continues_item || (!blank_before && st.current.is_some()) {
             let target = st.current.unwrap_or(b.root);
             b.append(target, body, "\n");
@@ -179,6 +193,55 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
         );
         flush_hint(b, &st, start, &buf);
     }
+}
+
+/// The question a line opens a question-and-answer pair with, as FAQs are
+/// written (and as Google Docs, Notion and Discord pins export them): a
+/// labelled question ("Q: Can I …?", "**Q:** Can I …?", "**Q: Can I …?**")
+/// anywhere but in a list item, or, opening a paragraph, a line bold from
+/// end to end that ends with a question mark ("**Can I …?**"). A paragraph
+/// that merely starts with bold words ("**Note:** …", "**Example:** Can a
+/// heron fly?") is text. The question is returned without its label.
+fn question(line: &str, new_paragraph: bool) -> Option<String> {
+    // Most lines are neither: they are not cleaned twice.
+    let bold_start = line.starts_with("**") || line.starts_with("__");
+    if !bold_start && !line.trim_start_matches(['*', '_']).starts_with('Q') {
+        return None;
+    }
+    let (text, _) = clean::clean_inline(line);
+    if let Some(c) = QUESTION_LABEL.captures(&text) {
+        return Some(c[1].trim().to_string());
+    }
+    let bold = ["**", "__"].iter().any(|m| {
+        line.strip_prefix(m)
+            .and_then(|l| l.strip_suffix(m))
+            .is_some_and(|inner| !inner.is_empty() && !inner.contains(m))
+    });
+    (new_paragraph && bold && text.trim_end().ends_with(['?', '？']))
+        .then(|| text.trim().to_string())
+}
+
+/// A question and its answer are one passage, titled by the question, under
+/// the heading above (its id the question's slug): a user's question finds
+/// that pair and cites it alone, not the whole FAQ. Its text is the
+/// question's line and every line after it, up to the next question or
+/// heading.
+fn add_question(b: &mut DocBuilder, st: &mut State, title: String, line: &str, n: usize) {
+    st.items.clear();
+    st.bullet_indent = None;
+    while st
+        .headings
+        .last()
+        .is_some_and(|&(l, _)| l >= QUESTION_LEVEL)
+    {
+        st.headings.pop();
+    }
+    let parent = section(b, st);
+    let id = b.child_id(parent, &clean::slug(&title));
+    let idx = b.add(parent, id, PassageKind::Section, title, n);
+    b.append(idx, line, "\n");
+    st.headings.push((QUESTION_LEVEL, idx));
+    st.current = Some(idx);
 }
 
 /// The passage that receives text at the current heading level.

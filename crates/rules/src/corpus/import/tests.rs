@@ -535,3 +535,87 @@ fn a_number_that_names_no_rule_amends_nothing_and_the_preview_says_so() {
         );
     }
 }
+
+/// An FAQ as Google Docs and Notion export it, bold questions in both
+/// forms, beside a rules section whose paragraphs start with bold words.
+const BOLD_FAQ: &str = "# Heron League FAQ
+
+## Combat
+
+**Q:** Can I attack with a heron the turn it is played?
+**A:** No. A heron must wait one full round before it attacks.
+
+**Q: Can a tapped heron block?**
+
+**A:** Yes, if it has the Wading keyword.
+
+**Can I discard a card at any time?**
+
+No, only during your draw phase.
+
+## Timing
+
+**Note:** Rounds last fifty minutes.
+
+**Example:** Can a round go to time? Then the judge calls it.
+";
+
+fn passage<'a>(all: &'a [Passage], title: &str) -> &'a Passage {
+    all.iter()
+        .find(|p| p.title == title)
+        .unwrap_or_else(|| panic!("no passage titled {title}: {all:#?}"))
+}
+
+#[test]
+fn an_faqs_bold_questions_are_each_a_passage_with_their_answer() {
+    let imp = imported("faq.md", BOLD_FAQ.as_bytes()).unwrap();
+    let all = passages(&imp);
+    let pairs = [
+        (
+            "Can I attack with a heron the turn it is played?",
+            "must wait one full round",
+        ),
+        ("Can a tapped heron block?", "Wading keyword"),
+        (
+            "Can I discard a card at any time?",
+            "only during your draw phase",
+        ),
+    ];
+    for (question, answer) in pairs {
+        let p = passage(&all, question);
+        assert!(p.text.contains(question), "{p:#?}");
+        assert!(p.text.contains(answer), "{p:#?}");
+        for (other, other_answer) in pairs.iter().filter(|(q, _)| *q != question) {
+            assert!(
+                !p.text.contains(other) && !p.text.contains(other_answer),
+                "{p:#?}"
+            );
+        }
+        assert!(p.path.iter().any(|h| &**h == "Combat"), "{p:#?}");
+    }
+    // Bold words opening a rulebook's paragraph are its text, a question
+    // among them too.
+    let timing = passage(&all, "Timing");
+    assert!(
+        timing.text.contains("Rounds last fifty minutes.")
+            && timing.text.contains("Can a round go to time?"),
+        "{timing:#?}"
+    );
+    assert!(!all.iter().any(|p| p.title.contains("Can a round")));
+}
+
+#[test]
+fn plain_q_and_a_lines_are_read_as_bold_ones_are() {
+    let faq = "Heron FAQ\n\nQ: Can I attack twice?\nA: No, each heron attacks once.\nQ1. Can a heron block?\nA: Yes, if it is untapped.\n";
+    let imp = imported("faq.txt", faq.as_bytes()).unwrap();
+    let all = passages(&imp);
+    let twice = passage(&all, "Can I attack twice?");
+    assert!(
+        twice.text.contains("attacks once") && !twice.text.contains("untapped"),
+        "{twice:#?}"
+    );
+    let block = passage(&all, "Can a heron block?");
+    assert!(block.text.contains("if it is untapped"), "{block:#?}");
+    let said = imp.preview.warnings.join("\n");
+    assert!(!said.contains("no recognisable structure"), "{said}");
+}
