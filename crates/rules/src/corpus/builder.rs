@@ -259,8 +259,8 @@ fn merge_extensions(sources: Vec<SourceGame>) -> Vec<SourceGame> {
     merged
 }
 
-/// Markdown unless the text is numbered-section text (`13.0 - Title` or
-/// `100.1. Rule`) with no markdown headings.
+/// Markdown unless the text is numbered-section text (`13.0 - Title`,
+/// `100.1. Rule`, "１．１ 手札", "第1章" headings) with no markdown headings.
 pub(super) fn detect_format(text: &str) -> DocumentFormat {
     let has_heading = text
         .lines()
@@ -270,7 +270,9 @@ pub(super) fn detect_format(text: &str) -> DocumentFormat {
     }
     let numbered = text
         .lines()
-        .filter(|l| super::numbered::is_numbered_line(l))
+        .filter(|l| {
+            super::numbered::is_numbered_line(l) || super::numbered::ordinal_heading(l).is_some()
+        })
         .count();
     if numbered >= 2 {
         DocumentFormat::Numbered

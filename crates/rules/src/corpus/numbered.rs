@@ -4,6 +4,7 @@
 //! sub-headings ("Move Action"), `Example:` lines, and a `Glossary` of
 //! term/definition paragraphs.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
@@ -23,15 +24,80 @@ static RULE: LazyLock<Regex> =
 static SUBRULE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*([0-9]+\.[0-9]+[a-z])\.?\s+(.+?)\s*$").unwrap());
 
+/// A heading of a Japanese or Chinese document's own numbering: "第1章",
+/// "第２節 手番", "第3条（目的）", "第一編" (its number in digits, full-width
+/// digits or numerals), alone on its line but for a title after a space or
+/// in brackets: the part ("編", "部"), chapter ("章"), section ("節",
+/// "节"), paragraph ("款") or article ("条", "條").
+static ORDINAL_HEADING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*第\s*(?:[0-9０-９]+|[〇零一二三四五六七八九十百千两]+)\s*([編编部章節节款条條])(?:$|[\s（(「【『\[])").unwrap()
+});
+
+/// Whether a character is a full-width digit ("１").
+fn is_wide_digit(c: char) -> bool {
+    ('０'..='９').contains(&c)
+}
+
+/// Full-width digits written as ASCII ones ("第１章" → "第1章").
+fn ascii_digits(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            c if is_wide_digit(c) => {
+                char::from_digit(u32::from(c) - u32::from('０'), 10).unwrap_or(c)
+            }
+            c => c,
+        })
+        .collect()
+}
+
+/// A line with its leading number read in ASCII: full-width digits and
+/// full stops, as Japanese and Chinese text writes them ("１．１ 手札",
+/// "1．1 手札"), are the number "1.1". Only the number changes: the
+/// patterns read the line so, while the text stored is the line as written
+/// (and the id is the ASCII number, `1.1`, as "1.1 手札" would have).
+pub(super) fn ascii_number(line: &str) -> Cow<'_, str> {
+    let start = line.len() - line.trim_start().len();
+    let end = line[start..]
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '．' || is_wide_digit(c)))
+        .map_or(line.len(), |e| start + e);
+    let number = &line[start..end];
+    if number.is_ascii() {
+        return Cow::Borrowed(line);
+    }
+    let ascii = ascii_digits(number).replace('．', ".");
+    Cow::Owned(format!("{}{ascii}{}", &line[..start], &line[end..]))
+}
+
+/// The rank of a line that is a "第N章"-style heading ([`ORDINAL_HEADING`]),
+/// its part first (0) and its article last (4); `None` for any other line,
+/// and for one that ends a sentence or runs on ("第3条 プレイヤーは…。",
+/// "第2章を参照", a wrapped "第2章、"): that is text.
+pub(super) fn ordinal_heading(line: &str) -> Option<u8> {
+    let c = ORDINAL_HEADING.captures(line)?;
+    let t = line.trim();
+    let heading = t.chars().count() <= 60
+        && !ends_sentence(t)
+        && !t.trim_end_matches(CLOSERS).ends_with([',', '、', '，']);
+    let rank = match &c[1] {
+        "編" | "编" | "部" => 0,
+        "章" => 1,
+        "節" | "节" => 2,
+        "款" => 3,
+        _ => 4,
+    };
+    heading.then_some(rank)
+}
+
 /// Whether a line looks like a numbered section or rule (for format detection).
 pub(super) fn is_numbered_line(line: &str) -> bool {
-    DASH_SECTION.is_match(line) || RULE.is_match(line) || SUBRULE.is_match(line)
+    let line = ascii_number(line);
+    DASH_SECTION.is_match(&line) || RULE.is_match(&line) || SUBRULE.is_match(&line)
 }
 
 /// Whether a line starts a numbered section, rule or list item ("100.1a",
 /// "13.1 - Title", "2. An attribute…").
 pub(super) fn starts_item(line: &str) -> bool {
-    is_numbered_line(line) || SINGLE.is_match(line)
+    is_numbered_line(line) || SINGLE.is_match(&ascii_number(line))
 }
 
 /// Whether a line reads as the start of a rule or item, not as wrapped
@@ -40,6 +106,7 @@ pub(super) fn starts_item(line: &str) -> bool {
 /// capital, a digit or a quote ("107.8 and rule 711." and "601.2c. (If…"
 /// do not).
 pub(super) fn starts_rule(line: &str) -> bool {
+    let line = &*ascii_number(line);
     let text = DASH_SECTION
         .captures(line)
         .map(|c| c.get(2))
@@ -200,11 +267,17 @@ struct State {
     open: bool,
     /// The numbered list whose steps are being read, if any.
     list: Option<List>,
+    /// Open "第N章"-style headings, by rank ([`ordinal_heading`]).
+    ordinals: Vec<(u8, PassageIdx)>,
 }
 
 pub(super) fn parse(b: &mut DocBuilder, text: &str) {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let lines: Vec<&str> = text.lines().collect();
+    // Lines as the patterns read them (a full-width number in ASCII); the
+    // text stored is the line as written.
+    let written: Vec<&str> = text.lines().collect();
+    let ascii: Vec<Cow<str>> = written.iter().map(|l| ascii_number(l)).collect();
+    let lines: Vec<&str> = ascii.iter().map(|l| l.as_ref()).collect();
     let claimed = claimed_numbers(&lines);
     let claimed_ids: HashSet<String> = claimed.keys().map(|k| b.absolute_id(k)).collect();
     let mut st = State {
@@ -216,11 +289,12 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
         last_top: None,
         open: false,
         list: None,
+        ordinals: Vec::new(),
     };
     for (i, &line) in lines.iter().enumerate() {
         let n = i + 1;
-        let trimmed = line.trim();
-        if b.is_dropped(line) {
+        let trimmed = written[i].trim();
+        if b.is_dropped(written[i]) {
             continue;
         }
         if trimmed.is_empty() {
@@ -234,6 +308,12 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
         if let Some(step) = list_step(&st, &lines, i) {
             let sep = if blank_before { "\n\n" } else { "\n" };
             add_step(b, &mut st, &claimed_ids, step, (trimmed, sep), n);
+            continue;
+        }
+        if (blank_before || !open)
+            && let Some(rank) = ordinal_heading(trimmed)
+        {
+            ordinal_section(b, &mut st, rank, trimmed, n);
             continue;
         }
         // Only a line that cannot start a rule, or whose rule another line
@@ -280,7 +360,11 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
                     let id = b.child_id(g, &clean::slug(&term));
                     st.current = b.add(g, id, PassageKind::Glossary, term, n);
                 } else {
-                    b.append(st.current, line, if blank_before { "\n\n" } else { "\n" });
+                    b.append(
+                        st.current,
+                        written[i],
+                        if blank_before { "\n\n" } else { "\n" },
+                    );
                     st.open = runs_on(trimmed);
                 }
                 continue;
@@ -493,7 +577,8 @@ fn add_step(
         next: step.number.saturating_add(1),
         ..list
     });
-    match SINGLE.captures(line) {
+    let ascii = ascii_number(line);
+    match SINGLE.captures(&ascii) {
         Some(c) if items => list_item(b, st, &c[2], &c[3], n),
         _ => b.append(st.current, line, sep),
     }
@@ -501,6 +586,27 @@ fn add_step(
     // ("2. Choose a target; see rule") runs on to a wrapped line as long
     // text does ("5.2 for how the defender may respond.").
     st.open = !ends_sentence(line);
+}
+
+/// A "第N章"-style heading: a section under the nearest open one of a
+/// higher rank (an article under its chapter), titled as written, its id
+/// the slug of its words with the digits in ASCII (`第1章-総則`: its number
+/// alone would be shared by chapter 1 and article 1). Numbered rules and
+/// lists under it are its own, as under a numbered heading.
+fn ordinal_section(b: &mut DocBuilder, st: &mut State, rank: u8, line: &str, n: usize) {
+    while st.ordinals.last().is_some_and(|&(r, _)| r >= rank) {
+        st.ordinals.pop();
+    }
+    let parent = st.ordinals.last().map_or(b.root, |&(_, idx)| idx);
+    let (title, _) = clean::clean_inline(line);
+    let id = b.child_id(parent, &clean::slug(&ascii_digits(&title)));
+    let idx = b.add(parent, id, PassageKind::Section, title, n);
+    st.ordinals.push((rank, idx));
+    st.numbered = Some(idx);
+    st.top = Some(idx);
+    st.current = idx;
+    st.glossary = None;
+    st.list = None;
 }
 
 fn numbered_heading(b: &mut DocBuilder, st: &mut State, number: &str, title: &str, n: usize) {

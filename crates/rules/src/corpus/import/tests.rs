@@ -619,3 +619,53 @@ fn plain_q_and_a_lines_are_read_as_bold_ones_are() {
     let said = imp.preview.warnings.join("\n");
     assert!(!said.contains("no recognisable structure"), "{said}");
 }
+
+/// A Japanese house-rules text as a club writes it: chapters "第N章",
+/// rules numbered in full-width digits and full stops ("１．１"), or in
+/// ASCII digits with a full-width full stop ("2．1").
+const JAPANESE_RULES: &str = "ヘロン 日本語ルール
+
+第１章 ゲームの準備
+
+１．１ 手札
+各プレイヤーはカードを５枚引く。
+
+１．２ 山札
+残りのカードを裏向きに置く。詳しくは第2章を参照。
+
+第2章 ゲームの進行
+
+2．1 手番
+プレイヤーは時計回りに手番を行う。
+
+第3条（反則）
+反則をしたプレイヤーは１枚捨てる。
+";
+
+#[test]
+fn full_width_rule_numbers_and_japanese_chapters_give_structure() {
+    let imp = imported("rules.txt", JAPANESE_RULES.as_bytes()).unwrap();
+    let all = passages(&imp);
+    let by_id = |id: &str| {
+        all.iter()
+            .find(|p| p.id == id)
+            .unwrap_or_else(|| panic!("no passage {id}: {all:#?}"))
+    };
+    // The number reads in ASCII in the id; the text is stored as written.
+    let hand = by_id("heron:1.1");
+    assert_eq!(hand.title, "手札");
+    assert!(hand.text.contains("カードを５枚引く。"), "{hand:#?}");
+    assert!(!hand.text.contains("裏向き"), "{hand:#?}");
+    assert!(by_id("heron:1.2").text.contains("裏向きに置く"));
+    let turn = by_id("heron:2.1");
+    assert!(turn.text.contains("時計回り"), "{turn:#?}");
+    // Chapters are headings over their rules, titled as written.
+    let chapter = by_id("heron:第1章-ゲームの準備");
+    assert_eq!(chapter.title, "第１章 ゲームの準備");
+    assert_eq!(hand.path.last().map(|h| &**h), Some("第１章 ゲームの準備"));
+    assert_eq!(turn.path.last().map(|h| &**h), Some("第2章 ゲームの進行"));
+    let article = passage(&all, "第3条（反則）");
+    assert!(article.text.contains("１枚捨てる"), "{article:#?}");
+    // A chapter named in a sentence is text.
+    assert!(!all.iter().any(|p| p.title.starts_with("第2章を")));
+}
