@@ -22,6 +22,22 @@ const CHROME: [&str; 3] = ["header", "footer", "aside"];
 /// Elements that hold a page's content when it marks it.
 const CONTENT: [&str; 2] = ["article", "main"];
 
+/// Landmark roles (WAI-ARIA `role="…"`, as MediaWiki and many themes mark
+/// a `div`) read as the element of that role is: `main` marks the content
+/// as `<main>` does ([`CONTENT_ROLES`]); `banner`, `contentinfo` and
+/// `complementary` are chrome as `header`, `footer` and `aside` are
+/// ([`CHROME_ROLES`]); `navigation` and `search` are left out wherever
+/// they stand, as `nav` and `form` are ([`SHOWN_ROLES`]). A `div` so
+/// marked was read as any `div`: its sidebar and site footer kept, and a
+/// page marking its content only by role lost the chrome inside it.
+const CONTENT_ROLES: [&str; 1] = ["main"];
+
+/// See [`CONTENT_ROLES`].
+const CHROME_ROLES: [&str; 3] = ["banner", "contentinfo", "complementary"];
+
+/// See [`CONTENT_ROLES`].
+const SHOWN_ROLES: [&str; 2] = ["navigation", "search"];
+
 static CONVERTER: LazyLock<HtmlToMarkdown> = LazyLock::new(|| {
     HtmlToMarkdown::builder()
         .options(Options {
@@ -119,7 +135,7 @@ pub(super) fn to_markdown(html: &str) -> Result<(String, Option<String>), String
         .html_to_tree(html)
         .map_err(|e| format!("cannot read the HTML: {e}"))?;
     starts_at_line_start(&tree, true);
-    let marked = contains(&tree, &CONTENT);
+    let marked = marks_content(&tree);
     let mut words = 0;
     drop_chrome(&tree, marked, false, &mut words);
     let markdown = CONVERTER.tree_to_markdown(&tree);
@@ -137,11 +153,11 @@ pub(super) fn to_markdown(html: &str) -> Result<(String, Option<String>), String
     }
     let note = (words > 0).then(|| {
         let whose = match marked {
-            true => "outside its article (<article>/<main>)",
-            false => "(it marks no <article> or <main>)",
+            true => "title, navigation, forms, header, footer and asides outside its article (<article>, <main> or role=\"main\")",
+            false => "navigation, forms, header, footer and asides (it marks no <article>, <main> or role=\"main\")",
         };
         format!(
-            "left out {} of the page's navigation, forms, header, footer and asides {whose}",
+            "left out {} of the page's {whose}",
             crate::text::count(words, "word")
         )
     });
@@ -233,25 +249,64 @@ fn tag(node: &Node) -> Option<&str> {
     }
 }
 
-/// Whether an element of these tags is anywhere in the tree.
-fn contains(node: &Node, tags: &[&str]) -> bool {
-    tag(node).is_some_and(|t| tags.contains(&t))
-        || node.children.borrow().iter().any(|c| contains(c, tags))
+/// Whether an element's landmark role (its `role` attribute's first
+/// token, as ARIA reads it, in any case) is one of these.
+fn has_role(node: &Node, roles: &[&str]) -> bool {
+    let NodeData::Element { attrs, .. } = &node.data else {
+        return false;
+    };
+    attrs.borrow().iter().any(|a| {
+        &*a.name.local == "role"
+            && a.value
+                .split_ascii_whitespace()
+                .next()
+                .is_some_and(|role| roles.iter().any(|r| r.eq_ignore_ascii_case(role)))
+    })
+}
+
+/// Whether an element holds the page's content: `<article>`, `<main>`, or
+/// `role="main"`.
+fn is_content(node: &Node) -> bool {
+    tag(node).is_some_and(|t| CONTENT.contains(&t)) || has_role(node, &CONTENT_ROLES)
+}
+
+/// Whether an element is the page's chrome: `header`, `footer`, `aside`,
+/// or their landmark roles.
+fn is_chrome(node: &Node) -> bool {
+    tag(node).is_some_and(|t| CHROME.contains(&t)) || has_role(node, &CHROME_ROLES)
+}
+
+/// Whether an element is navigation or a form (by tag or role), left out
+/// wherever it stands.
+fn is_shown_skip(node: &Node) -> bool {
+    tag(node).is_some_and(|t| SHOWN.contains(&t)) || has_role(node, &SHOWN_ROLES)
+}
+
+/// Whether the page marks its content anywhere ([`is_content`]).
+/// Recursive: the page's depth was bounded before it was parsed.
+fn marks_content(node: &Node) -> bool {
+    is_content(node) || node.children.borrow().iter().any(|c| marks_content(c))
 }
 
 /// Removes a page's navigation and forms, and its chrome (`header`,
-/// `footer`, `aside`), from the tree, counting their words. Decision: a page that marks its content
-/// (`<article>` or `<main>`, `marked`) keeps the chrome inside it, where
-/// WordPress and most blog themes put the post's title, call-outs and
-/// closing notes, and loses the chrome around it (the site's header and
-/// footer, its sidebar); a page that marks none loses all of it, as before.
+/// `footer`, `aside`, and their landmark roles: [`CONTENT_ROLES`]), from
+/// the tree, counting their words. Decision: a page that marks its content
+/// (`<article>`, `<main>` or `role="main"`, `marked`) keeps the chrome
+/// inside it, where WordPress and most blog themes put the post's title,
+/// call-outs and closing notes, and loses the chrome around it (the site's
+/// header and footer, its sidebar); a page that marks none loses all of
+/// it, as before. Decision: a page that marks its content loses its
+/// `<title>` too (the browser tab's label, "Combat – Heron Wiki", outside
+/// the content, which names itself in its own heading: it was read as a
+/// paragraph before the content's first heading); a page that marks none
+/// keeps it, as before (it may be the only name the page gives itself).
 /// Recursive: the page's depth was bounded before it was parsed.
 fn drop_chrome(node: &Node, marked: bool, inside: bool, words: &mut usize) {
-    let inside = inside || tag(node).is_some_and(|t| CONTENT.contains(&t));
+    let inside = inside || is_content(node);
     node.children.borrow_mut().retain(|child| {
-        let chrome = tag(child).is_some_and(|t| CHROME.contains(&t));
-        let shown = tag(child).is_some_and(|t| SHOWN.contains(&t));
-        if shown || (chrome && !(marked && inside)) {
+        let chrome = is_chrome(child) && !(marked && inside);
+        let title = tag(child) == Some("title") && marked && !inside;
+        if is_shown_skip(child) || chrome || title {
             *words += count_words(child);
             return false;
         }

@@ -109,6 +109,80 @@ fn a_page_marking_no_article_loses_its_chrome_and_says_how_much() {
     assert!(said.contains("left out 6 words"), "{said}");
 }
 
+/// A MediaWiki page as the browser saves it (Vector's legacy skin): the
+/// content marked by `role="main"` on a `div`, the site's menus, logo,
+/// search and footer by their landmark roles.
+const MEDIAWIKI: &str = r#"<!DOCTYPE html>
+<html class="client-nojs" lang="en" dir="ltr">
+<head>
+<meta charset="UTF-8"/>
+<title>Combat - Heron Wiki</title>
+<link rel="stylesheet" href="/load.php?modules=skins.vector.styles.legacy"/>
+</head>
+<body class="mediawiki ltr sitedir-ltr skin-vector action-view">
+<div id="mw-page-base" class="noprint"></div>
+<div id="content" class="mw-body" role="main">
+	<a id="top"></a>
+	<h1 id="firstHeading" class="firstHeading" lang="en">Combat</h1>
+	<div id="bodyContent" class="vector-body">
+		<div id="mw-content-text" class="mw-body-content mw-content-ltr" lang="en" dir="ltr"><div class="mw-parser-output"><p>Each heron may attack once per round.
+</p>
+<div class="infobox" role="complementary"><p>See also: Flying herons ignore blockers.</p></div>
+<h2><span class="mw-headline" id="Blocking">Blocking</span></h2>
+<p>A blocker takes the damage instead of its player.
+</p>
+</div></div>
+	</div>
+</div>
+<div id="mw-navigation">
+	<div id="mw-head">
+		<div id="p-personal" class="vector-menu" role="navigation" aria-labelledby="p-personal-label">
+			<ul><li id="pt-login"><a href="/index.php?title=Special:UserLogin">Log in</a></li></ul>
+		</div>
+		<div id="p-search" role="search"><h3><label for="searchInput">Search</label></h3><div id="simpleSearch"><input type="search" name="search" placeholder="Search Heron Wiki"/></div></div>
+	</div>
+	<div id="mw-panel">
+		<div id="p-logo" role="banner"><a class="mw-wiki-logo" href="/wiki/Main_Page" title="Visit the main page">Heron Wiki</a></div>
+		<div class="portal" role="navigation" id="p-navigation"><h3>Navigation</h3><ul><li><a href="/wiki/Main_Page">Main page</a></li><li><a href="/wiki/Special:Random">Random page</a></li></ul></div>
+	</div>
+</div>
+<div id="footer" role="contentinfo" class="mw-footer">
+	<ul id="footer-info"><li id="footer-info-lastmod"> This page was last edited on 3 March 2024, at 10:12.</li>
+	<li id="footer-info-copyright">Content is available under CC BY-SA unless otherwise noted.</li></ul>
+</div>
+</body></html>"#;
+
+#[test]
+fn landmark_roles_mark_a_pages_content_and_chrome_and_its_title_goes() {
+    let imp = imported("Combat - Heron Wiki.html", MEDIAWIKI.as_bytes()).unwrap();
+    let text = all_text(&imp);
+    assert!(
+        text.contains("Each heron may attack once per round."),
+        "{text}"
+    );
+    assert!(
+        text.contains("A blocker takes the damage instead"),
+        "{text}"
+    );
+    // A sidebar box inside the content is kept, as an aside inside an article.
+    assert!(text.contains("Flying herons ignore blockers."), "{text}");
+    for chrome in ["Log in", "Main page", "Search", "last edited", "CC BY-SA"] {
+        assert!(!text.contains(chrome), "{chrome}: {text}");
+    }
+    // The tab's title is the site's, outside the content.
+    assert!(!text.contains("Combat - Heron Wiki"), "{text}");
+    let found = sections(&imp);
+    assert!(found.contains(&"Combat".to_string()), "{found:?}");
+    assert!(found.contains(&"Blocking".to_string()), "{found:?}");
+    let said = imp.preview.warnings.join("\n");
+    assert!(said.contains("outside its article"), "{said}");
+
+    // A page that marks no content keeps its title, as before.
+    let plain = "<html><head><title>Heron House Rules</title></head><body><p>Herons nest in pairs.</p></body></html>";
+    let text = all_text(&imported("house.html", plain.as_bytes()).unwrap());
+    assert!(text.contains("Heron House Rules"), "{text}");
+}
+
 #[test]
 fn a_stray_byte_in_utf8_text_is_one_character_not_the_whole_file_mojibake() {
     let mut bytes = "1. Règles du café\n1.1 Le joueur commence – 5 €.\n1.2 Über straße 日本語 ルール.\n1.3 Stray byte here X from Word.\n"
