@@ -2,11 +2,12 @@
 //! `htmd`; scripts, styles and page chrome are left out (chrome only
 //! around the page's article when it marks one: [`drop_chrome`]).
 
+use std::rc::Rc;
 use std::sync::LazyLock;
 
 use htmd::HtmlToMarkdown;
 use htmd::options::{BulletListMarker, Options};
-use markup5ever_rcdom::{Node, NodeData};
+use markup5ever_rcdom::{Handle, Node, NodeData};
 
 /// Elements that never hold rules text.
 const SKIPPED: [&str; 6] = ["script", "style", "noscript", "nav", "form", "iframe"];
@@ -138,6 +139,7 @@ pub(super) fn to_markdown(html: &str) -> Result<(String, Option<String>), String
     let marked = marks_content(&tree);
     let mut words = 0;
     drop_chrome(&tree, marked, false, &mut words);
+    head_tables(&tree);
     let markdown = CONVERTER.tree_to_markdown(&tree);
     let mut out = String::with_capacity(markdown.len());
     for line in markdown.lines() {
@@ -315,6 +317,126 @@ fn drop_chrome(node: &Node, marked: bool, inside: bool, words: &mut usize) {
     for child in node.children.borrow().iter() {
         drop_chrome(child, marked, inside, words);
     }
+}
+
+/// Gives each table of rows with no header row ([`is_headless_grid`]) a
+/// `thead` of its first row, so the converter writes it as a Markdown
+/// table, a row a line, as it writes a table with a header (`th` or
+/// `thead`). Without one it wrote every cell as a paragraph of its own
+/// ("Cost", "Effect", "2", "Draw a card." four paragraphs): LibreOffice's
+/// and Word's "Save as HTML" write every cell as a `td`, its text in a
+/// `<p>`, as Google Docs does. Decision: the first row reads as the
+/// header (a Markdown table needs one; it is where such a table's
+/// headings stand). Tables inside a table's cells are left as they are.
+/// Recursive: the page's depth was bounded before it was parsed.
+fn head_tables(node: &Node) {
+    for child in node.children.borrow().iter() {
+        match tag(child) {
+            Some("table") => {
+                if is_headless_grid(child) {
+                    give_head(child);
+                }
+            }
+            _ => head_tables(child),
+        }
+    }
+}
+
+/// A table's rows: its own `tr`s, directly or in its row groups.
+fn rows(table: &Node) -> Vec<Handle> {
+    let mut rows = Vec::new();
+    for child in table.children.borrow().iter() {
+        match tag(child) {
+            Some("tr") => rows.push(Rc::clone(child)),
+            Some("thead" | "tbody" | "tfoot") => rows.extend(
+                child
+                    .children
+                    .borrow()
+                    .iter()
+                    .filter(|r| tag(r) == Some("tr"))
+                    .cloned(),
+            ),
+            _ => {}
+        }
+    }
+    rows
+}
+
+/// A row's cells (`td` and `th`).
+fn cells(row: &Node) -> Vec<Handle> {
+    row.children
+        .borrow()
+        .iter()
+        .filter(|c| matches!(tag(c), Some("td" | "th")))
+        .cloned()
+        .collect()
+}
+
+/// Whether a table is a grid of text with no header row: no `thead` nor
+/// `th`, two rows or more and a row of two cells or more, every cell
+/// holding text and paragraphs alone (a cell holding a heading, a list, a
+/// `div`, preformatted text or another table lays a page out, and a
+/// Markdown table's row would run it into one line), and not declared a
+/// layout (`role="presentation"` or `"none"`).
+fn is_headless_grid(table: &Node) -> bool {
+    let rows = rows(table);
+    let all: Vec<Handle> = rows.iter().flat_map(|r| cells(r)).collect();
+    let headed = table
+        .children
+        .borrow()
+        .iter()
+        .any(|c| tag(c) == Some("thead"))
+        || all.iter().any(|c| tag(c) == Some("th"));
+    !headed
+        && !has_role(table, &["presentation", "none"])
+        && rows.len() >= 2
+        && rows.iter().any(|r| cells(r).len() >= 2)
+        && all.iter().all(|c| holds_text_alone(c))
+}
+
+/// Whether an element holds text, inline elements and paragraphs alone.
+/// Recursive: the page's depth was bounded before it was parsed.
+fn holds_text_alone(node: &Node) -> bool {
+    node.children.borrow().iter().all(|child| match tag(child) {
+        Some("p" | "br") | None => holds_text_alone(child),
+        Some(t) => !BLOCK.contains(&t) && t != "pre" && holds_text_alone(child),
+    })
+}
+
+/// Moves a table's first row into a new `thead` before the rows (see
+/// [`head_tables`]).
+fn give_head(table: &Handle) {
+    let NodeData::Element { name, .. } = &table.data else {
+        return;
+    };
+    let Some(first) = rows(table).into_iter().next() else {
+        return;
+    };
+    let Some(group) = first.parent.take().and_then(|p| p.upgrade()) else {
+        return;
+    };
+    group
+        .children
+        .borrow_mut()
+        .retain(|r| !Rc::ptr_eq(r, &first));
+    let mut head_name = name.clone();
+    head_name.local = "thead".into();
+    let head = Node::new(NodeData::Element {
+        name: head_name,
+        attrs: Default::default(),
+        template_contents: Default::default(),
+        mathml_annotation_xml_integration_point: false,
+    });
+    first.parent.set(Some(Rc::downgrade(&head)));
+    head.children.borrow_mut().push(first);
+    head.parent.set(Some(Rc::downgrade(table)));
+    let mut children = table.children.borrow_mut();
+    // Before the first row group or row, after a caption and columns.
+    let at = children
+        .iter()
+        .position(|c| matches!(tag(c), Some("tr" | "tbody" | "tfoot")))
+        .unwrap_or(children.len());
+    children.insert(at, head);
 }
 
 /// The words of a node's text (a "|" between links is none), script and

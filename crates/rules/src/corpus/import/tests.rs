@@ -183,6 +183,98 @@ fn landmark_roles_mark_a_pages_content_and_chrome_and_its_title_goes() {
     assert!(text.contains("Heron House Rules"), "{text}");
 }
 
+/// A table as LibreOffice Writer's "Save as HTML" writes it: every cell a
+/// `td` (no header row), its text in a `<p>`.
+const LIBREOFFICE_TABLE: &str = r##"<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.0 Transitional//EN">
+<html>
+<head>
+	<meta http-equiv="content-type" content="text/html; charset=utf-8"/>
+	<title></title>
+	<meta name="generator" content="LibreOffice 7.3.7.2 (Linux)"/>
+	<style type="text/css">
+		@page { size: 21cm 29.7cm; margin: 2cm }
+		p { margin-bottom: 0.25cm; line-height: 115%; background: transparent }
+		td p { orphans: 0; widows: 0; background: transparent }
+	</style>
+</head>
+<body lang="en-GB" link="#000080" vlink="#800000" dir="ltr"><h2 class="western">Action costs</h2>
+<p>Each action costs energy, as listed below.</p>
+<table width="100%" cellpadding="4" cellspacing="0">
+	<col width="64*"/>
+	<col width="192*"/>
+	<tr valign="top">
+		<td width="25%" style="border-top: 1px solid #000000; border-bottom: 1px solid #000000; border-left: 1px solid #000000; border-right: none; padding-top: 0.1cm; padding-bottom: 0.1cm; padding-left: 0.1cm; padding-right: 0cm"><p>
+			<b>Action</b></p>
+		</td>
+		<td width="75%" style="border: 1px solid #000000; padding: 0.1cm"><p>
+			<b>Cost</b></p>
+		</td>
+	</tr>
+	<tr valign="top">
+		<td width="25%" style="border-top: none; border-bottom: 1px solid #000000; border-left: 1px solid #000000; border-right: none; padding-top: 0cm; padding-bottom: 0.1cm; padding-left: 0.1cm; padding-right: 0cm"><p>
+			Fly</p>
+		</td>
+		<td width="75%" style="border-top: none; border-bottom: 1px solid #000000; border-left: 1px solid #000000; border-right: 1px solid #000000; padding-top: 0cm; padding-bottom: 0.1cm; padding-left: 0.1cm; padding-right: 0.1cm"><p>
+			2 energy</p>
+		</td>
+	</tr>
+	<tr valign="top">
+		<td width="25%" style="border-top: none; border-bottom: 1px solid #000000; border-left: 1px solid #000000; border-right: none; padding-top: 0cm; padding-bottom: 0.1cm; padding-left: 0.1cm; padding-right: 0cm"><p>
+			Nest</p>
+		</td>
+		<td width="75%" style="border-top: none; border-bottom: 1px solid #000000; border-left: 1px solid #000000; border-right: 1px solid #000000; padding-top: 0cm; padding-bottom: 0.1cm; padding-left: 0.1cm; padding-right: 0.1cm"><p>
+			1 energy, and the heron</p>
+			<p>rests until your next turn.</p>
+		</td>
+	</tr>
+</table>
+<p><br/>
+
+</p>
+</body>
+</html>"##;
+
+#[test]
+fn a_table_of_td_cells_reads_a_row_a_line() {
+    let imp = imported("costs.html", LIBREOFFICE_TABLE.as_bytes()).unwrap();
+    let text = all_text(&imp);
+    let line_with = |word: &str| {
+        text.lines()
+            .find(|l| l.contains(word))
+            .unwrap_or_else(|| panic!("no {word}: {text}"))
+            .to_string()
+    };
+    assert!(
+        text.lines()
+            .any(|l| l.contains("Action") && l.contains("Cost")),
+        "{text}"
+    );
+    assert!(line_with("Fly").contains("2 energy"), "{text}");
+    let nest = line_with("Nest");
+    assert!(
+        nest.contains("1 energy, and the heron") && nest.contains("rests until your next turn."),
+        "{text}"
+    );
+    assert!(text.contains("Each action costs energy"), "{text}");
+
+    // A table laying a page out (a heading and a list in its cells) is
+    // read as before, its cells' blocks kept.
+    let layout = "<html><body><table><tr><td><h2>Setup</h2><p>Take five cards.</p></td><td><ul><li>Shuffle the deck.</li><li>Deal the herons.</li></ul></td></tr><tr><td><p>Fly</p></td><td><p>Nest</p></td></tr></table></body></html>";
+    let imp = imported("layout.html", layout.as_bytes()).unwrap();
+    assert!(
+        sections(&imp).contains(&"Setup".to_string()),
+        "{:?}",
+        sections(&imp)
+    );
+    let text = all_text(&imp);
+    assert!(
+        !text
+            .lines()
+            .any(|l| l.contains("Take five") && l.contains("Shuffle")),
+        "{text}"
+    );
+}
+
 #[test]
 fn a_stray_byte_in_utf8_text_is_one_character_not_the_whole_file_mojibake() {
     let mut bytes = "1. Règles du café\n1.1 Le joueur commence – 5 €.\n1.2 Über straße 日本語 ルール.\n1.3 Stray byte here X from Word.\n"
