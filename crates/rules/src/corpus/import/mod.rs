@@ -9,6 +9,7 @@
 //! document will have once it is live.
 
 mod attributes;
+mod bullets;
 mod bytes;
 mod charset;
 mod contents;
@@ -475,7 +476,11 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
         SourceFormat::Text => {
             let (text, contents) = contents::drop_contents(&text);
             notes.extend(contents);
-            clean::escape_markup(&text)
+            let text = clean::escape_markup(&text);
+            match super::builder::detect_format(&text) {
+                DocumentFormat::Numbered => text,
+                _ => bullets::read(&text),
+            }
         }
         _ => {
             let (text, left_out) = markdown::prepare(&text);
@@ -603,7 +608,7 @@ fn from_text(source_format: SourceFormat, text: String) -> Text {
     let format = super::builder::detect_format(&text);
     let text = match format {
         DocumentFormat::Numbered => text,
-        _ => pdf::promote_headings(&text),
+        _ => pdf::promote_headings(&bullets::read(&text)),
     };
     Text {
         source_format,

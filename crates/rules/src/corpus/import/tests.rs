@@ -275,6 +275,58 @@ fn a_table_of_td_cells_reads_a_row_a_line() {
     );
 }
 
+/// House rules as copied out of a Word document's PDF (its bullets in the
+/// Symbol font's private-use code point) and a Google Docs export.
+const BULLETED_TEXT: &str = "Heron house rules\n\nEach player takes:\n\u{F0B7}\ta deck of forty heron cards;\n\u{F0B7}\tfive energy tokens;\n\u{F0B7}\tone nest board.\n\nOn your turn:\n● Draw a card.\n● Spend energy:\n    ○ Fly for two energy.\n    ◦ Nest for one energy.\n▪ Rest.\n\nScoring:\n– A heron in its nest scores one point.\n– A flying heron scores nothing.\n\nThe player with the most points wins the game\n– unless a heron is still flying – and the game ends.\n";
+
+#[test]
+fn word_and_docs_bullets_in_text_are_list_items_as_bullets_are() {
+    let imp = imported("house.txt", BULLETED_TEXT.as_bytes()).unwrap();
+    let items: Vec<String> = passages(&imp)
+        .into_iter()
+        .filter(|p| p.kind == PassageKind::Item)
+        .map(|p| p.text)
+        .collect();
+    for item in [
+        "a deck of forty heron cards;",
+        "one nest board.",
+        "Draw a card.",
+        "Fly for two energy.",
+        "Nest for one energy.",
+        "Rest.",
+        "A heron in its nest scores one point.",
+        "A flying heron scores nothing.",
+    ] {
+        assert!(items.iter().any(|t| t == item), "{item}: {items:?}");
+    }
+    // A dash that goes on with the sentence above is no list item.
+    assert!(
+        !items.iter().any(|t| t.contains("unless a heron")),
+        "{items:?}"
+    );
+    assert!(
+        all_text(&imp).contains("wins the game\n– unless a heron is still flying"),
+        "{}",
+        all_text(&imp)
+    );
+    // A PDF's text is read so too.
+    let pdf = super::from_text(
+        super::SourceFormat::Pdf,
+        "Each player takes:\n\u{F0B7} five energy tokens;\n".into(),
+    );
+    assert!(pdf.text.contains("• five energy tokens;"), "{}", pdf.text);
+    // "○" indented under "●" nests under its item.
+    let id_of = |text: &str| {
+        passages(&imp)
+            .into_iter()
+            .find(|p| p.text == text)
+            .map(|p| p.id)
+            .unwrap_or_default()
+    };
+    let (outer, inner) = (id_of("Spend energy:"), id_of("Fly for two energy."));
+    assert!(inner.starts_with(&format!("{outer}.")), "{outer} {inner}");
+}
+
 #[test]
 fn a_stray_byte_in_utf8_text_is_one_character_not_the_whole_file_mojibake() {
     let mut bytes = "1. Règles du café\n1.1 Le joueur commence – 5 €.\n1.2 Über straße 日本語 ルール.\n1.3 Stray byte here X from Word.\n"
