@@ -51,6 +51,14 @@ pub(super) fn read(text: &str) -> String {
     out
 }
 
+/// Whether a line starts with a bullet's glyph, `•` or one of
+/// [`BULLETS`] (not a dash, which wrapped text may start with), white
+/// space after it or not.
+pub(super) fn starts_with_glyph(line: &str) -> bool {
+    line.trim_start()
+        .starts_with(|c| c == '•' || BULLETS.contains(&c))
+}
+
 /// The mark a line's text starts with, if it is one of [`BULLETS`] or
 /// the dash followed by white space and more text.
 fn mark(body: &str) -> Option<char> {

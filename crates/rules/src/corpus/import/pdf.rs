@@ -200,13 +200,17 @@ fn starts_label(line: &str) -> bool {
 /// Whether the break between `above` and `below` is the wrapping's (see
 /// [`Line::wraps_into`]), unless `below` starts like a rule ("1.2 The
 /// first player…", whatever ends the line above: a rule with no full stop
-/// may fill its line), or `above` ends a sentence and `below` starts a
-/// numbered item or a run-in label ("Example:"): a line too full for those
-/// is still the writer's own break before them.
+/// may fill its line) or with a bullet's glyph ("•", "●", Word's U+F0B7:
+/// no wrapped text starts with one; a line of justified text, filled to
+/// the margin, took the item after it in as its own words), or
+/// `above` ends a sentence and `below` starts a numbered item or a run-in
+/// label ("Example:"): a line too full for those is still the writer's
+/// own break before them.
 fn wrapped(above: &Line, below: &Line, margin: Option<f64>) -> bool {
     use crate::corpus::numbered::{ends_sentence, starts_item, starts_rule};
     above.wraps_into(below, margin)
         && !starts_rule(&below.text)
+        && !super::bullets::starts_with_glyph(&below.text)
         && !(ends_sentence(&above.text) && (starts_item(&below.text) || starts_label(&below.text)))
 }
 
@@ -1076,6 +1080,17 @@ mod tests {
             margin
         ));
         assert!(!wrapped(&full, &number, None));
+        // A justified line fills its width: nothing fits after it, but
+        // no wrapped line starts with a bullet.
+        let justified = at("each player takes all of", 40.0, 569.0, 20.0);
+        assert!(wrapped(
+            &justified,
+            &at("the herons.", 40.0, 150.0, 12.0),
+            margin
+        ));
+        for item in ["\u{F0B7}\tfive energy tokens;", "• one nest board."] {
+            assert!(!wrapped(&justified, &at(item, 40.0, 150.0, 4.0), margin));
+        }
         let page = |end| vec![at("a", 40.0, end, 5.0), at("b", 40.0, 100.0, 5.0)];
         assert_eq!(right_margin(&[page(560.0)]), Some(560.0));
         assert_eq!(right_margin(&[page(700.0)]), None);
