@@ -1,4 +1,4 @@
-//! `arbiter rules add|list|remove|versions`: a server's rule set, for
+//! `arbiter rules add|list|remove|versions|history|prune`: a server's rule set, for
 //! operators, against the match database (`DATABASE_URL`). A thin layer
 //! over `app::rulesets::RuleSets`, as the console's `/rules` is.
 
@@ -81,6 +81,13 @@ pub enum RuleSetCommand {
         #[arg(long, short)]
         game: Option<String>,
     },
+    /// What the server stores: its live text, and each replaced or removed
+    /// document's text with the open matches that pin it, or when it was
+    /// pruned.
+    History,
+    /// Delete the text of every replaced or removed document no open match
+    /// pins (the changes stay listed in `versions`).
+    Prune,
 }
 
 /// Runs a rule-set subcommand: 0 done, 2 refused or bad input, 1 failure.
@@ -220,6 +227,22 @@ async fn execute(sets: &RuleSets, args: &RuleSetArgs) -> Result<String, (u8, Str
                 json(&changes)
             } else {
                 text::rule_changes(guild, game.as_deref(), &changes)
+            }
+        }
+        RuleSetCommand::History => {
+            let history = sets.history(guild).await.map_err(fail)?;
+            if args.json {
+                json(&history)
+            } else {
+                text::rule_history(guild, &history)
+            }
+        }
+        RuleSetCommand::Prune => {
+            let pruned = sets.prune(guild).await.map_err(fail)?;
+            if args.json {
+                json(&pruned)
+            } else {
+                text::rule_pruned(guild, &pruned)
             }
         }
     })

@@ -175,7 +175,12 @@ fn rules_is_offered_in_servers_to_manage_server_only() {
         .iter()
         .map(|o| o["name"].as_str().unwrap())
         .collect();
-    assert_eq!(subs, ["add", "list", "show", "remove", "versions"]);
+    assert_eq!(
+        subs,
+        [
+            "add", "list", "show", "remove", "versions", "history", "prune"
+        ]
+    );
 }
 
 /// A match pins the server's rule-set version it started with: the rule

@@ -1075,68 +1075,191 @@ async fn a_server_past_its_document_quota_is_refused_and_loses_nothing() {
     assert_eq!(sets.list("h").await.unwrap().len(), 1);
 }
 
-/// A server replacing a document over and over stores each replaced text
-/// in its history (kept whole: a match replays its version); that text
-/// counts toward what the server may store, so the loop is refused once
-/// it is full, with what is kept intact and other servers unaffected (an
-/// outside tester's loop of 4.9 MB replacements grew the database 5 MB a
-/// cycle while the live quota saw one document).
-async fn replacements_fill_what_a_server_may_store_and_are_then_refused(url: String) {
-    const QUOTA: usize = 12 * 1024;
-    let store = Store::connect(&url).await.unwrap();
-    let sets = sets(&store).with_stored_quota(QUOTA);
+/// A document of about 3.8 KB of text, told apart by `k`.
+fn big_text(k: usize) -> String {
     let pad = "The speaker always breaks ties with a coin toss at our table. ".repeat(60);
-    let text = |k: usize| format!("# Big\n\n1. {pad}\n2. Version {k}.\n");
-    let up = |k: usize| Upload {
-        replaces: (k > 0).then(|| "ti4:big".to_string()),
-        ..upload(&text(k), "ti4", DocumentKind::House, "Big")
-    };
-    let mut refused = None;
-    let mut added = 0;
-    for k in 0..20 {
-        match sets.add("g", "m", up(k)).await {
-            Ok(_) => added += 1,
-            Err(e) => {
-                refused = Some(e);
-                break;
-            }
-        }
-    }
-    let err = refused.expect("the replacements are refused once the history is full");
-    assert!(matches!(err, RulesError::Quota(_)), "{err}");
-    assert!(
-        err.to_string()
-            .contains("history of replaced and removed documents"),
-        "{err}"
-    );
-    assert!(added >= 2, "{added} adds before the refusal");
-    let stored = usize::try_from(store.rule_text_bytes("g").await.unwrap()).unwrap();
-    assert!(stored <= QUOTA, "{stored} bytes stored");
-    // Nothing lost: one live document, every version in the history and
-    // the first one's text still there for a match pinned to it.
-    assert_eq!(sets.list("g").await.unwrap().len(), 1);
-    assert_eq!(store.rule_changes("g").await.unwrap().len(), added);
-    let first = store.rule_docs("g", Some(1)).await.unwrap();
-    assert!(first[0].body.contains("Version 0"), "{}", first[0].body);
-    // Removing the document only moves its text into the history.
-    store
-        .remove_rule_doc("g", "ti4:big", "m")
-        .await
-        .unwrap()
-        .unwrap();
-    let err = sets
-        .add(
-            "g",
-            "m",
-            upload(&text(99), "ti4", DocumentKind::House, "Big"),
-        )
-        .await
-        .unwrap_err();
-    assert!(matches!(err, RulesError::Quota(_)), "{err}");
-    // Another server is not affected.
-    add(&sets, "h", &text(0), "ti4", DocumentKind::House, "Big").await;
+    format!("# Big\n\n1. {pad}\n2. Version {k}.\n")
 }
-both!(replacements_fill_what_a_server_may_store_and_are_then_refused);
+
+/// `ti4:big` at version `k`: the first adds it, the others replace it.
+fn big(k: usize) -> Upload {
+    Upload {
+        replaces: (k > 0).then(|| "ti4:big".to_string()),
+        ..upload(&big_text(k), "ti4", DocumentKind::House, "Big")
+    }
+}
+
+/// Which `big` version an index holds (`None`: no `ti4:big`).
+fn big_version(app: &App) -> Option<usize> {
+    app.corpus
+        .passages
+        .iter()
+        .filter(|p| p.id.starts_with("ti4:big"))
+        .find_map(|p| {
+            let rest = &p.text[p.text.find("Version ")? + "Version ".len()..];
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse().ok()
+        })
+}
+
+/// What a server may store in the tests below: three such texts, not four.
+const SMALL_QUOTA: usize = 12 * 1024;
+
+/// A server replacing a document over and over stores each replaced text
+/// in its history; once that passes what the server may store, the texts
+/// no open match pins are pruned, oldest first, and the loop goes on (it
+/// was refused for good once the history filled the quota, although no
+/// match needed any of it; an outside tester's loop of 4.9 MB
+/// replacements had grown the database 5 MB a cycle before there was a
+/// quota at all). Every change stays listed, and a version whose text went
+/// is answered as the newest, never rebuilt with a document missing.
+async fn a_replace_loop_prunes_the_history_no_match_pins_and_goes_on(url: String) {
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store).with_stored_quota(SMALL_QUOTA);
+    let mut pruned = 0;
+    for k in 0..20 {
+        let (added, _) = sets.add("g", "m", big(k)).await.unwrap();
+        pruned += added.pruned;
+        let stored = usize::try_from(store.rule_text_bytes("g").await.unwrap()).unwrap();
+        assert!(stored <= SMALL_QUOTA, "{stored} bytes stored after {k}");
+    }
+    assert!(pruned > 0, "room was made by pruning");
+    assert_eq!(sets.list("g").await.unwrap().len(), 1);
+    assert_eq!(store.rule_changes("g").await.unwrap().len(), 20);
+    assert_eq!(big_version(&sets.app_for("g").await.unwrap()), Some(19));
+    // The history lists every replaced text, most pruned, none pinned.
+    let history = sets.history("g").await.unwrap();
+    assert_eq!(history.texts.len(), 19);
+    assert!(history.texts.iter().all(|t| t.pinned_by.is_empty()));
+    assert!(history.texts[0].text.pruned_at.is_some());
+    assert!(history.stored <= SMALL_QUOTA);
+    // Version 1's text is gone: it is answered as the newest.
+    assert_eq!(big_version(&sets.app_at("g", 1).await.unwrap()), Some(19));
+    // `rules prune` takes the rest of what no match pins.
+    let p = sets.prune("g").await.unwrap();
+    assert!(p.history.texts.iter().all(|t| t.text.pruned_at.is_some()));
+    assert_eq!(p.history.stored, p.history.live);
+    // Another server is not affected.
+    add(&sets, "h", &big_text(0), "ti4", DocumentKind::House, "Big").await;
+    assert_eq!(sets.history("h").await.unwrap().texts.len(), 0);
+}
+both!(a_replace_loop_prunes_the_history_no_match_pins_and_goes_on);
+
+/// A version an open match pinned keeps its text through the pruning a
+/// replace loop does, and the match still cites it and replays; once the
+/// match ended, `rules prune` takes it, and the ended match still replays
+/// and exports (a replay reads the match's own log through the engine,
+/// never the server's rule set).
+async fn a_pinned_version_survives_pruning_and_its_match_still_verifies(url: String) {
+    use arbiter::app::matches::{Caller, Matches};
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store).with_stored_quota(SMALL_QUOTA);
+    sets.add("g", "m", big(0)).await.unwrap();
+    let matches = Matches::new(store.clone());
+    let coal = Caller::new("table", "coal", false).with_guild(Some("g".into()));
+    let players = ["coal".to_string(), "maeoni".to_string()];
+    matches.start(&coal, "ashes", &players).await.unwrap();
+    store_common::setup_as_judge(
+        &matches,
+        &coal,
+        &format!("```yaml\n{}```", discord_kit::MATCH_BOARD),
+    )
+    .await
+    .unwrap();
+    matches
+        .play(&coal, &format!("{PLAY}; agreed by maeoni"), None)
+        .await
+        .unwrap();
+    matches
+        .answer(&Caller::new("table", "maeoni", false), "confirm", None)
+        .await
+        .unwrap();
+    for k in 1..12 {
+        sets.add("g", "m", big(k)).await.unwrap();
+    }
+    let history = sets.history("g").await.unwrap();
+    let first = &history.texts[0];
+    assert_eq!(first.text.version, 1);
+    assert!(first.text.pruned_at.is_none(), "the pinned text is kept");
+    assert_eq!(first.pinned_by.len(), 1);
+    assert_eq!(first.pinned_by[0].channel, "table");
+    assert!(
+        history.texts[1..]
+            .iter()
+            .any(|t| t.text.pruned_at.is_some())
+    );
+    assert_eq!(big_version(&sets.app_at("g", 1).await.unwrap()), Some(0));
+    // `rules prune` keeps it too while the match is open.
+    let p = sets.prune("g").await.unwrap();
+    assert!(p.pruned.iter().all(|t| t.version != 1));
+    assert!(matches.replay("table").await.unwrap().consistent);
+
+    // Ended, the match pins nothing: its version's text may go, and the
+    // match still replays and exports.
+    matches
+        .end(&Caller::new("table", "judge", true), None, None)
+        .await
+        .unwrap();
+    let p = sets.prune("g").await.unwrap();
+    assert!(p.pruned.iter().any(|t| t.version == 1), "{p:?}");
+    let report = matches.replay("table").await.unwrap();
+    assert!(report.consistent, "{:?}", report.mismatches);
+    assert!(report.events >= 3, "setup, play and end: {}", report.events);
+    // Its citations, once its version's text went, come from the newest.
+    assert_eq!(big_version(&sets.app_at("g", 1).await.unwrap()), Some(11));
+    let x = matches.export("table").await.unwrap();
+    assert!(x.yaml.contains("arbiter_export"));
+}
+both!(a_pinned_version_survives_pruning_and_its_match_still_verifies);
+
+/// When the history the open matches pin fills what a server may store
+/// on its own, an add is refused, naming how much is pinned by which
+/// match, and nothing is lost; once one of them ends, its text is pruned
+/// and the add goes in.
+async fn pinned_history_alone_filling_the_quota_refuses_naming_the_matches(url: String) {
+    use arbiter::app::matches::{Caller, Matches};
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store).with_stored_quota(SMALL_QUOTA);
+    let matches = Matches::new(store.clone());
+    let players = ["coal".to_string(), "maeoni".to_string()];
+    for (k, channel) in ["one", "two"].iter().enumerate() {
+        sets.add("g", "m", big(k)).await.unwrap();
+        let coal = Caller::new(*channel, "coal", false).with_guild(Some("g".into()));
+        matches.start(&coal, "ashes", &players).await.unwrap();
+    }
+    sets.add("g", "m", big(2)).await.unwrap();
+    let before = store.rule_text_bytes("g").await.unwrap();
+    let err = sets.add("g", "m", big(3)).await.unwrap_err();
+    assert!(matches!(err, RulesError::Quota(_)), "{err}");
+    let msg = err.to_string();
+    for named in [
+        "match 1 in channel one (version 1",
+        "match 2 in channel two (version 2",
+    ] {
+        assert!(msg.contains(named), "{msg}");
+    }
+    // A preview of the same is refused alike, and nothing was pruned.
+    let err = sets.dry_run("g", big(3)).await.unwrap_err();
+    assert!(matches!(err, RulesError::Quota(_)), "{err}");
+    assert_eq!(store.rule_text_bytes("g").await.unwrap(), before);
+    assert_eq!(store.rule_set_version("g").await.unwrap(), 3);
+    let history = sets.history("g").await.unwrap();
+    assert!(history.texts.iter().all(|t| t.pinned_by.len() == 1));
+    // The first match ends: the text it pinned makes room.
+    matches
+        .end(&Caller::new("one", "judge", true), None, None)
+        .await
+        .unwrap();
+    let (added, _) = sets.add("g", "m", big(3)).await.unwrap();
+    assert!(added.pruned > 0);
+    let history = sets.history("g").await.unwrap();
+    assert!(history.texts[0].text.pruned_at.is_some());
+    assert!(
+        history.texts[1].text.pruned_at.is_none(),
+        "match two's is kept"
+    );
+}
+both!(pinned_history_alone_filling_the_quota_refuses_naming_the_matches);
 
 /// Errata and FAQ passages that name a rule, by its id or by a resolved
 /// "see rule …", are shown beside it, labelled, in that server only.

@@ -718,7 +718,7 @@ const RULES: Spec = Spec {
     reach: Reach::GuildOnly,
     audience: Audience::Admins,
     title: "Rules",
-    help: "**/rules** (server managers) — this server's own documents, seen by this server only: `add` (a rulebook, FAQ, errata, house rules or card list; Markdown, text, HTML, PDF or CSV/YAML cards; a preview to confirm first), `list`, `show` (a passage or document), `remove` (the history keeps it), `versions` (every change, by whom).
+    help: "**/rules** (server managers) — this server's own documents, seen by this server only: `add` (a rulebook, FAQ, errata, house rules or card list; Markdown, text, HTML, PDF or CSV/YAML cards; a preview to confirm first), `list`, `show` (a passage or document), `remove` (the history keeps it), `versions` (every change, by whom), `history` (the text kept of replaced and removed documents, and which open matches pin it), `prune` (delete what no open match pins; an add that needs the room prunes it too).
 > `/rules add file:house.md game:ti4 kind:house`",
     body: Body::Subs(RULES_SUBS),
 };
@@ -794,6 +794,20 @@ const RULES_SUBS: &[Sub] = &[
                 game: g.text("game"),
             }))
         },
+    },
+    Sub {
+        name: "history",
+        description: "What this server stores of replaced and removed documents, and which matches pin it",
+        options: &[],
+        bare: false,
+        parse: |_| Ok(Command::Rules(RulesCommand::History)),
+    },
+    Sub {
+        name: "prune",
+        description: "Delete the text of replaced and removed documents no open match pins",
+        options: &[],
+        bare: false,
+        parse: |_| Ok(Command::Rules(RulesCommand::Prune)),
     },
 ];
 
@@ -933,7 +947,7 @@ pub enum Command {
     Help,
     /// `/match start|setup|play|board|log|undo|end|export`.
     Match(MatchCommand),
-    /// `/rules add|list|show|remove|versions`: the server's own documents.
+    /// `/rules add|list|show|remove|versions|history|prune`: the server's own documents.
     Rules(RulesCommand),
     /// `/card name [game]`: a card with its rulings and the rules it names.
     Card { name: String, game: Option<String> },

@@ -44,6 +44,10 @@ pub enum RulesCommand {
     Versions {
         game: Option<String>,
     },
+    /// What the server stores of its history, and what pins it.
+    History,
+    /// Prunes the history no open match pins.
+    Prune,
 }
 
 impl RulesCommand {
@@ -54,12 +58,17 @@ impl RulesCommand {
             RulesCommand::Show { .. } => "rules show",
             RulesCommand::Remove { .. } => "rules remove",
             RulesCommand::Versions { .. } => "rules versions",
+            RulesCommand::History => "rules history",
+            RulesCommand::Prune => "rules prune",
         }
     }
 
     /// Whether it changes the rule set (Manage Server only).
     pub fn writes(&self) -> bool {
-        matches!(self, RulesCommand::Add { .. } | RulesCommand::Remove { .. })
+        matches!(
+            self,
+            RulesCommand::Add { .. } | RulesCommand::Remove { .. } | RulesCommand::Prune
+        )
     }
 }
 
@@ -151,7 +160,7 @@ impl Bot {
             Act::Confirm(token) => match sets.confirm(&guild, &token).await {
                 Ok(added) => Reply::Update(Message::info(
                     "Rules",
-                    &format!(
+                    &(format!(
                         "**{}** is live in this server as `{}`: the rule set is now at version {}. {}",
                         escape_md(&added.title),
                         added.document,
@@ -164,7 +173,7 @@ impl Bot {
                             _ =>
                                 "Its index is being built: `/rule` searches it as soon as it is ready (seconds), and says so until then.",
                         }
-                    ),
+                    ) + &pruned_note(added.pruned)),
                 )),
                 Err(e) => failed(e),
             },
@@ -356,7 +365,66 @@ impl Bot {
                 }
                 Err(e) => failed(e),
             },
+            RulesCommand::History => match sets.history(guild).await {
+                Ok(h) => Reply::Message(Message::info(
+                    "Rule set history",
+                    &truncate(&history_body(&h), super::PAGE_BUDGET),
+                )),
+                Err(e) => failed(e),
+            },
+            RulesCommand::Prune => match sets.prune(guild).await {
+                Ok(p) => {
+                    let body = format!(
+                        "Pruned {}: {} KB freed (`/rules versions` still lists every change).\n{}",
+                        count(p.pruned.len(), "history text"),
+                        crate::app::rulesets::kb(p.freed),
+                        history_body(&p.history)
+                    );
+                    Reply::Message(Message::info(
+                        "Rule set history",
+                        &truncate(&body, super::PAGE_BUDGET),
+                    ))
+                }
+                Err(e) => failed(e),
+            },
         }
+    }
+}
+
+/// `/rules history` (and after `/rules prune`): what the server stores,
+/// and each replaced or removed document's text with what becomes of it.
+fn history_body(h: &crate::app::rulesets::History) -> String {
+    use crate::app::rulesets::{history_state, kb};
+    let mut body = format!(
+        "This server stores {} KB of document text, of the {} KB it may: {} KB live, {} KB of replaced or removed documents.\n",
+        kb(h.stored),
+        kb(h.quota),
+        kb(h.live),
+        kb(h.stored.saturating_sub(h.live))
+    );
+    for t in &h.texts {
+        let _ = writeln!(
+            body,
+            "v{}–v{} `{}` **{}** · {} KB · {}",
+            t.text.version,
+            t.text.until - 1,
+            t.text.document,
+            escape_md(&t.text.title),
+            kb(t.size()),
+            history_state(t)
+        );
+    }
+    body
+}
+
+/// What an add pruned to make room, if anything.
+fn pruned_note(bytes: usize) -> String {
+    match bytes {
+        0 => String::new(),
+        n => format!(
+            "\nTo make room, {} KB of the history (replaced or removed documents no open match pins) was pruned (`/rules history`).",
+            crate::app::rulesets::kb(n)
+        ),
     }
 }
 

@@ -31,7 +31,9 @@ use sqlx::migrate::Migrator;
 use sqlx::{AnyPool, Executor, Row};
 
 pub use feedback::{Ask, AskedPart, Feedback, Verdict, evaluation_yaml};
-pub use rules::{PendingRule, RuleAction, RuleChange, RuleDoc, StoredManifest};
+pub use rules::{
+    HistoryText, MatchPin, PendingRule, RuleAction, RuleChange, RuleDoc, StoredManifest,
+};
 
 /// The database used when none is configured: a SQLite file in the working
 /// directory, created if missing.

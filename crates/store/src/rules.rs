@@ -79,6 +79,30 @@ pub struct RuleChange {
     pub at: i64,
 }
 
+/// A replaced or removed document's text in a server's history.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HistoryText {
+    /// The version that added it.
+    pub version: i64,
+    /// The version that replaced or removed it: it was live at
+    /// `version..until`.
+    pub until: i64,
+    pub document: String,
+    pub title: String,
+    /// Bytes of its text (0 once pruned).
+    pub bytes: i64,
+    /// When its text was pruned (Unix ms), if it was.
+    pub pruned_at: Option<i64>,
+}
+
+/// A match that pinned one of its server's rule-set versions.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MatchPin {
+    pub match_id: i64,
+    pub channel: String,
+    pub version: i64,
+}
+
 /// Previews a server keeps waiting for Confirm at most; an older one is
 /// dropped by a newer one.
 pub const MAX_PENDING_PER_GUILD: i64 = 3;
@@ -266,6 +290,105 @@ impl Store {
         .fetch_one(&self.pool)
         .await?;
         Ok(row.try_get("n")?)
+    }
+
+    /// The texts of the server's history: every add a later change of the
+    /// same document replaced or removed, oldest first, with the versions
+    /// it was live at and whether its text was pruned.
+    pub async fn rule_history_texts(&self, guild: &str) -> Result<Vec<HistoryText>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT c.version, c.document, c.manifest, c.pruned_at, \
+             COALESCE(octet_length(c.body), 0) AS bytes, \
+             (SELECT MIN(l.version) FROM arbiter_rule_changes l \
+                 WHERE l.guild = c.guild AND l.document = c.document AND l.version > c.version) AS until \
+             FROM arbiter_rule_changes c WHERE c.guild = $1 AND c.action = 'add' \
+             ORDER BY c.version",
+        )
+        .bind(guild)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut texts = Vec::new();
+        for r in &rows {
+            // A live document's text is not history.
+            let Some(until) = r.try_get::<Option<i64>, _>("until")? else {
+                continue;
+            };
+            let manifest: Option<String> = r.try_get("manifest")?;
+            let m = manifest_of(manifest.as_deref().unwrap_or_default())?;
+            texts.push(HistoryText {
+                version: r.try_get("version")?,
+                until,
+                document: r.try_get("document")?,
+                title: m.document.title,
+                bytes: r.try_get("bytes")?,
+                pruned_at: r.try_get("pruned_at")?,
+            });
+        }
+        Ok(texts)
+    }
+
+    /// The rule-set versions of the server that its open matches pinned
+    /// (an ended match replays from its own log, not from the rule set).
+    pub async fn open_rule_set_pins(&self, guild: &str) -> Result<Vec<MatchPin>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, channel, rule_set_version FROM arbiter_matches \
+             WHERE guild = $1 AND status = 'active' AND rule_set_version IS NOT NULL ORDER BY id",
+        )
+        .bind(guild)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(MatchPin {
+                    match_id: r.try_get("id")?,
+                    channel: r.try_get("channel")?,
+                    version: r.try_get("rule_set_version")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Deletes the text of the history's add at `version` (the row stays,
+    /// marked pruned) unless the document is still live or an open match
+    /// pins a version the text was live at, both checked in the statement
+    /// itself; returns whether it was pruned now (false: kept, or pruned
+    /// already).
+    pub async fn prune_rule_text(&self, guild: &str, version: i64) -> Result<bool, StoreError> {
+        let rows = sqlx::query(
+            "UPDATE arbiter_rule_changes SET body = NULL, pruned_at = $3 \
+             WHERE guild = $1 AND version = $2 AND action = 'add' AND body IS NOT NULL \
+             AND EXISTS (SELECT 1 FROM arbiter_rule_changes l WHERE l.guild = $1 \
+                 AND l.document = arbiter_rule_changes.document AND l.version > $2) \
+             AND NOT EXISTS (SELECT 1 FROM arbiter_matches m \
+                 WHERE m.guild = $1 AND m.status = 'active' AND m.rule_set_version >= $2 \
+                 AND m.rule_set_version < (SELECT MIN(l.version) FROM arbiter_rule_changes l \
+                     WHERE l.guild = $1 AND l.document = arbiter_rule_changes.document AND l.version > $2)) \
+             RETURNING pruned_at",
+        )
+        .bind(guild)
+        .bind(version)
+        .bind(now_ms())
+        .fetch_all(&self.pool)
+        .await?;
+        // All rows (at most one): the update must finish before we answer.
+        Ok(!rows.is_empty())
+    }
+
+    /// Whether the text of a document live at `version` was pruned (that
+    /// version can no longer be rebuilt whole).
+    pub async fn rule_version_pruned(&self, guild: &str, version: i64) -> Result<bool, StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM arbiter_rule_changes c \
+             WHERE c.guild = $1 AND c.version <= $2 AND c.action = 'add' AND c.pruned_at IS NOT NULL \
+             AND NOT EXISTS (SELECT 1 FROM arbiter_rule_changes l \
+                 WHERE l.guild = c.guild AND l.document = c.document \
+                 AND l.version > c.version AND l.version <= $2)",
+        )
+        .bind(guild)
+        .bind(version)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get::<i64, _>("n")? > 0)
     }
 
     /// Every change of the server's rule set, oldest first.

@@ -29,7 +29,9 @@ use crate::corpus::{Corpus, DocumentKind, GameManifest, Glossary, SourceDocument
 use crate::sandbox::{self, SandboxError};
 use crate::search::Suggestion;
 use crate::search::semantic::Known;
-use crate::store::{PendingRule, RuleChange, RuleDoc, Store, StoreError, StoredManifest};
+use crate::store::{
+    HistoryText, MatchPin, PendingRule, RuleChange, RuleDoc, Store, StoreError, StoredManifest,
+};
 
 /// Heap bytes of server indexes kept at most, by default
 /// (`ARBITER_INDEX_CACHE_MB`): the newest version of every server in use
@@ -124,6 +126,80 @@ pub struct Added {
     pub document: String,
     pub title: String,
     pub kind: DocumentKind,
+    /// Bytes of history text pruned to make room (no open match pinned
+    /// them; [`RuleSets::history`]).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub pruned: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// Whether a quota check may prune the history to make room: the add
+/// itself does; a preview or a dry run only counts what it would free.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Prune {
+    Yes,
+    No,
+}
+
+/// What a server stores (`rules history`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct History {
+    /// Bytes of document text stored in all, live and history.
+    pub stored: usize,
+    /// Bytes of the live documents' text.
+    pub live: usize,
+    /// Bytes the server may store in all ([`MAX_SERVER_STORED_BYTES`]).
+    pub quota: usize,
+    /// Every replaced or removed document's text, oldest first.
+    pub texts: Vec<HistoryEntry>,
+    /// The server's open matches that pinned a version.
+    pub pins: Vec<MatchPin>,
+}
+
+impl History {
+    /// Bytes of history text kept for a match pinned at `version`.
+    pub fn pinned_at(&self, version: i64) -> usize {
+        self.texts
+            .iter()
+            .filter(|t| (t.text.version..t.text.until).contains(&version))
+            .map(HistoryEntry::size)
+            .sum()
+    }
+}
+
+/// A replaced or removed document's text, with the open matches that need
+/// it (a version it was live at is theirs).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct HistoryEntry {
+    #[serde(flatten)]
+    pub text: HistoryText,
+    pub pinned_by: Vec<MatchPin>,
+}
+
+impl HistoryEntry {
+    /// Bytes its text takes (0 once pruned).
+    pub fn size(&self) -> usize {
+        usize::try_from(self.text.bytes).unwrap_or(0)
+    }
+
+    /// Whether pruning may take it: kept, and no open match pins it.
+    pub fn prunable(&self) -> bool {
+        self.text.pruned_at.is_none() && self.pinned_by.is_empty()
+    }
+}
+
+/// What `rules prune` did.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Pruned {
+    /// Bytes of text deleted.
+    pub freed: usize,
+    /// The texts pruned now.
+    pub pruned: Vec<HistoryText>,
+    /// The history after.
+    pub history: History,
 }
 
 /// The index a request answers from.
@@ -342,10 +418,17 @@ impl RuleSets {
 
     /// The index of this server's rule set as it was at `version` (a
     /// match's pinned version): later uploads and removals do not change
-    /// it. A version past the newest (a forged button) is the newest.
+    /// it. A version past the newest (a forged button) is the newest, and
+    /// so is one whose history text was pruned (no open match pinned it:
+    /// an ended match's rule buttons, say), never a version rebuilt with
+    /// a document's text missing.
     pub async fn app_at(&self, guild: &str, version: i64) -> Result<Arc<App>, RulesError> {
         let newest = self.store.rule_set_version(guild).await?;
-        self.ready_at(guild, version.min(newest)).await
+        let version = version.min(newest);
+        if version < newest && self.store.rule_version_pruned(guild, version).await? {
+            return self.ready_at(guild, newest).await;
+        }
+        self.ready_at(guild, version).await
     }
 
     /// The index a request answers from now: the current version when it
@@ -719,7 +802,8 @@ impl RuleSets {
         upload: Upload,
     ) -> Result<Preview, RulesError> {
         let (manifest, body, preview) = self.convert(guild, upload).await?;
-        self.check_quota(guild, &manifest, body.len()).await?;
+        self.check_quota(guild, &manifest, body.len(), Prune::No)
+            .await?;
         let pending = PendingRule {
             guild: guild.to_string(),
             actor: actor.to_string(),
@@ -797,7 +881,8 @@ impl RuleSets {
     /// (`arbiter rules add --dry-run`).
     pub async fn dry_run(&self, guild: &str, upload: Upload) -> Result<Preview, RulesError> {
         let (manifest, body, preview) = self.convert(guild, upload).await?;
-        self.check_quota(guild, &manifest, body.len()).await?;
+        self.check_quota(guild, &manifest, body.len(), Prune::No)
+            .await?;
         Ok(preview)
     }
 
@@ -827,7 +912,9 @@ impl RuleSets {
         actor: &str,
         unchanged_since: Option<i64>,
     ) -> Result<Added, RulesError> {
-        self.check_quota(guild, manifest, body.len()).await?;
+        let pruned = self
+            .check_quota(guild, manifest, body.len(), Prune::Yes)
+            .await?;
         let Some(version) = self
             .store
             .add_rule_doc(guild, manifest, body, actor, unchanged_since)
@@ -843,18 +930,22 @@ impl RuleSets {
             document: manifest.id(),
             title: manifest.document.title.clone(),
             kind: manifest.document.kind,
+            pruned,
         })
     }
 
     /// Refuses a document that would take the server past its quota: its
     /// number of documents, their text, the text it stores in all (its
-    /// history's too), and the memory their index takes.
+    /// history's too, less what pruning may free), and the memory their
+    /// index takes. With [`Prune::Yes`] (the add itself, not a preview)
+    /// prunes that history first; returns the bytes it freed.
     async fn check_quota(
         &self,
         guild: &str,
         manifest: &StoredManifest,
         bytes: usize,
-    ) -> Result<(), RulesError> {
+        prune: Prune,
+    ) -> Result<usize, RulesError> {
         let live = self.store.rule_docs(guild, None).await?;
         // The same file twice would answer every question with each
         // passage twice (a document replacing itself is no second one).
@@ -894,7 +985,6 @@ impl RuleSets {
                 MAX_SERVER_BYTES / MB
             )));
         }
-        self.check_stored(guild, used, bytes).await?;
         let indexed: usize = live.iter().map(|d| index_bytes(d)).sum();
         let adds = manifest.index_bytes;
         if indexed + adds > MAX_SERVER_INDEX_BYTES {
@@ -905,29 +995,145 @@ impl RuleSets {
                 MAX_SERVER_INDEX_BYTES / MB
             )));
         }
-        Ok(())
+        // Last: nothing is pruned for an add another check refuses.
+        self.check_stored(guild, bytes, prune).await
     }
 
     /// Refuses a document that would take the text a server stores, its
-    /// history's included, past [`MAX_SERVER_STORED_BYTES`]: the history
-    /// is append-only (a match replays the version it started with), so a
-    /// loop of replacements grew the database 5 MB a cycle while the live
-    /// quota saw one document (found by an outside tester). A removal only
-    /// moves text into the history, so only adds are checked. `used`: the
-    /// live text the document leaves beside it.
-    async fn check_stored(&self, guild: &str, used: usize, bytes: usize) -> Result<(), RulesError> {
+    /// history's included, past [`MAX_SERVER_STORED_BYTES`] once the
+    /// history's texts no open match pins are pruned: a loop of
+    /// replacements grew the database 5 MB a cycle while the live quota saw
+    /// one document (found by an outside tester), and a history kept whole
+    /// then refused every add for good. With [`Prune::Yes`] those texts
+    /// are pruned, oldest first, until the document fits; returns the
+    /// bytes freed. A removal only moves text into the history, so only
+    /// adds are checked.
+    async fn check_stored(
+        &self,
+        guild: &str,
+        bytes: usize,
+        prune: Prune,
+    ) -> Result<usize, RulesError> {
         let stored = usize::try_from(self.store.rule_text_bytes(guild).await?).unwrap_or(0);
-        if stored + bytes > self.stored_quota {
-            let history = stored.saturating_sub(used);
-            return Err(RulesError::Quota(format!(
-                "this document ({} KB of text) would take the text this server stores to {} KB, past the {} KB it may store in all: {} KB of it is its history of replaced and removed documents, kept whole (not pruned) so matches can replay the rule-set version they started with; nothing was added, and removing a document does not free this: send a shorter document",
-                bytes.div_ceil(1024),
-                (stored + bytes).div_ceil(1024),
-                self.stored_quota / 1024,
-                history.div_ceil(1024),
-            )));
+        if stored + bytes <= self.stored_quota {
+            return Ok(0);
         }
-        Ok(())
+        let history = self.history(guild).await?;
+        let prunable: Vec<&HistoryEntry> = history.texts.iter().filter(|t| t.prunable()).collect();
+        let can_free: usize = prunable.iter().map(|t| t.size()).sum();
+        if stored - can_free.min(stored) + bytes > self.stored_quota {
+            return Err(self.stored_refusal(&history, bytes));
+        }
+        let mut freed = 0;
+        if prune == Prune::Yes {
+            for t in prunable {
+                if stored - freed + bytes <= self.stored_quota {
+                    break;
+                }
+                if self.store.prune_rule_text(guild, t.text.version).await? {
+                    freed += t.size();
+                }
+            }
+            // A match started meanwhile may pin what was to go.
+            if stored - freed + bytes > self.stored_quota {
+                return Err(self.stored_refusal(&self.history(guild).await?, bytes));
+            }
+        }
+        Ok(freed)
+    }
+
+    /// The refusal of a document that does not fit even with every text
+    /// no open match pins pruned: what the open matches pin, by match.
+    fn stored_refusal(&self, history: &History, bytes: usize) -> RulesError {
+        let pinned: usize = history
+            .texts
+            .iter()
+            .filter(|t| !t.pinned_by.is_empty())
+            .map(HistoryEntry::size)
+            .sum();
+        let matches: Vec<String> = history
+            .pins
+            .iter()
+            .map(|p| {
+                format!(
+                    "match {} in channel {} (version {}: {} KB)",
+                    p.match_id,
+                    p.channel,
+                    p.version,
+                    history.pinned_at(p.version).div_ceil(1024)
+                )
+            })
+            .collect();
+        let (by, fix) = if matches.is_empty() {
+            (String::new(), "remove a document, or send a shorter one")
+        } else {
+            (
+                format!(
+                    " by open matches, each keeping the rule-set version it started with until it ends: {}",
+                    matches.join(", ")
+                ),
+                "end those matches, remove a document, or send a shorter one",
+            )
+        };
+        RulesError::Quota(format!(
+            "this document ({} KB of text) would take the text this server stores to {} KB, past the {} KB it may store in all, even with every replaced or removed document no open match needs pruned: {} KB is live and {} KB of the history is pinned{by}; nothing was added: {fix}",
+            bytes.div_ceil(1024),
+            (history.stored + bytes).div_ceil(1024),
+            self.stored_quota / 1024,
+            history.live.div_ceil(1024),
+            pinned.div_ceil(1024),
+        ))
+    }
+
+    /// What the server stores (`rules history`): its live text, and each
+    /// replaced or removed document's text with the open matches that pin
+    /// a version it was live at, or when it was pruned.
+    pub async fn history(&self, guild: &str) -> Result<History, RulesError> {
+        let stored = usize::try_from(self.store.rule_text_bytes(guild).await?).unwrap_or(0);
+        let pins = self.store.open_rule_set_pins(guild).await?;
+        let texts: Vec<HistoryEntry> = self
+            .store
+            .rule_history_texts(guild)
+            .await?
+            .into_iter()
+            .map(|text| HistoryEntry {
+                pinned_by: pins
+                    .iter()
+                    .filter(|p| (text.version..text.until).contains(&p.version))
+                    .cloned()
+                    .collect(),
+                text,
+            })
+            .collect();
+        let kept: usize = texts.iter().map(HistoryEntry::size).sum();
+        Ok(History {
+            stored,
+            live: stored.saturating_sub(kept),
+            quota: self.stored_quota,
+            texts,
+            pins,
+        })
+    }
+
+    /// `rules prune`: deletes the text of every replaced or removed
+    /// document no open match pins (the changes stay listed in `rules
+    /// versions`); returns what was pruned and the history after.
+    pub async fn prune(&self, guild: &str) -> Result<Pruned, RulesError> {
+        let before = self.history(guild).await?;
+        let mut pruned = Vec::new();
+        for t in before.texts.iter().filter(|t| t.prunable()) {
+            if self.store.prune_rule_text(guild, t.text.version).await? {
+                pruned.push(t.text.clone());
+            }
+        }
+        Ok(Pruned {
+            freed: pruned
+                .iter()
+                .map(|t| usize::try_from(t.bytes).unwrap_or(0))
+                .sum(),
+            pruned,
+            history: self.history(guild).await?,
+        })
     }
 
     /// Gives a server's index (from [`RuleSets::app_for`]) its semantic
@@ -1150,6 +1356,33 @@ pub struct DataDocView {
     pub doc: RuleDocView,
     /// Its cards ("Ice Golem (Ally)") or terms ("sac → sacrifice"), in order.
     pub items: Vec<String>,
+}
+
+/// What becomes of a history text, in words: kept for the open matches
+/// that pin it, pruned (when), or free to prune.
+pub fn history_state(t: &HistoryEntry) -> String {
+    if let Some(at) = t.text.pruned_at {
+        return format!("pruned {}", date(at));
+    }
+    if t.pinned_by.is_empty() {
+        return "no open match pins it: pruned when room is needed, or by `rules prune`".into();
+    }
+    let by: Vec<String> = t
+        .pinned_by
+        .iter()
+        .map(|p| {
+            format!(
+                "match {} in channel {} (v{})",
+                p.match_id, p.channel, p.version
+            )
+        })
+        .collect();
+    format!("pinned by {}", by.join(", "))
+}
+
+/// Kilobytes, rounded up, as the quota messages give them.
+pub fn kb(bytes: usize) -> usize {
+    bytes.div_ceil(1024)
 }
 
 /// What each change did, in words: "added", "removed", or "replaced" for

@@ -397,10 +397,54 @@ pub fn amends_line(amends: &[String]) -> String {
 
 /// A document made live in a server's rule set.
 pub fn rule_added(a: &crate::app::rulesets::Added) -> String {
-    format!(
+    let mut out = format!(
         "Added {} (“{}”): the rule set is now at version {}.\n",
         a.document, a.title, a.version
-    )
+    );
+    if a.pruned > 0 {
+        let _ = writeln!(
+            out,
+            "To make room, {} KB of the history (replaced or removed documents no open match pins) was pruned (`arbiter rules history`).",
+            crate::app::rulesets::kb(a.pruned)
+        );
+    }
+    out
+}
+
+/// What a server's rule set stores (`arbiter rules history`).
+pub fn rule_history(guild: &str, h: &crate::app::rulesets::History) -> String {
+    use crate::app::rulesets::{history_state, kb};
+    let mut out = format!(
+        "The rule set of {guild} stores {} KB of text, of the {} KB it may: {} KB live, {} KB of replaced or removed documents.\n",
+        kb(h.stored),
+        kb(h.quota),
+        kb(h.live),
+        kb(h.stored.saturating_sub(h.live))
+    );
+    for t in &h.texts {
+        let _ = writeln!(
+            out,
+            "  v{}–v{}  {} “{}”  {} KB  {}",
+            t.text.version,
+            t.text.until - 1,
+            t.text.document,
+            t.text.title,
+            kb(t.size()),
+            history_state(t)
+        );
+    }
+    out
+}
+
+/// What `arbiter rules prune` did.
+pub fn rule_pruned(guild: &str, p: &crate::app::rulesets::Pruned) -> String {
+    let mut out = format!(
+        "Pruned {} of the rule set of {guild}: {} KB freed.\n",
+        count(p.pruned.len(), "history text"),
+        crate::app::rulesets::kb(p.freed)
+    );
+    out.push_str(&rule_history(guild, &p.history));
+    out
 }
 
 /// A server's card list or slang list (`arbiter rules show ID`): what it
