@@ -995,6 +995,27 @@ fn operators_manage_a_servers_rule_set_from_the_cli() {
     assert_eq!(v.as_array().unwrap().len(), 2);
     assert_eq!(v[1]["action"], "remove");
     assert_eq!(v[0]["actor"], "ops");
+    // The removed text is history no match pins: `rules history` says so,
+    // and `rules prune` deletes it, the change still listed.
+    let o = arbiter(&db, &["rules", "history", "--guild", "42", "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["texts"][0]["document"], "ti4:house", "{v}");
+    assert_eq!(v["texts"][0]["pinned_by"], serde_json::json!([]), "{v}");
+    assert!(v["texts"][0]["pruned_at"].is_null(), "{v}");
+    let o = arbiter(&db, &["rules", "prune", "--guild", "42"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out(&o).contains("Pruned 1 history text"), "{}", out(&o));
+    let o = arbiter(&db, &["rules", "history", "--guild", "42"]);
+    assert!(
+        out(&o).contains("stores 0 KB of text")
+            && out(&o).contains("ti4:house “house”  0 KB  pruned 20"),
+        "{}",
+        out(&o)
+    );
+    let o = arbiter(&db, &["rules", "versions", "--guild", "42", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 2);
     // The table of contents still answers as before.
     let o = arbiter(&db, &["rules", "ashes", "--depth", "1"]);
     assert!(
@@ -1035,6 +1056,20 @@ fn the_console_adds_previews_and_confirms_per_server() {
     let ask = "/rule query:speaker coin toss game:ti4\n";
     assert!(run(1, false, ask).contains("House rule — this server"));
     assert!(!run(2, false, ask).contains("table-rules"));
+    // The history and its pruning, as on Discord; pruning is a moderator's.
+    let out = run(
+        1,
+        true,
+        "/rules remove id:ti4:table-rules\n/rules history\n",
+    );
+    assert!(
+        out.contains("`ti4:table-rules` **Table rules**") && out.contains("no open match pins it"),
+        "{out}"
+    );
+    assert!(run(1, false, "/rules prune\n").contains("only members with Manage Server"));
+    let out = run(1, true, "/rules prune\n");
+    assert!(out.contains("Pruned 1 history text"), "{out}");
+    assert!(out.contains("pruned 20"), "{out}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
