@@ -1144,7 +1144,9 @@ fn playing_out_of_turn_is_an_error() {
 /// A side action off turn is refused, but not as a main action (it was
 /// called one), and the refusal says the hand-off is a reading outside
 /// the indexed text, naming how to correct the turn (found by an outside
-/// tester).
+/// tester). That side actions are taken on one's own turn is a reading
+/// too: the indexed text never says when they are taken, so the refusal
+/// labels it one instead of stating it as the rule.
 #[test]
 fn a_side_action_off_turn_is_not_called_a_main_action() {
     let doc = board(
@@ -1167,6 +1169,24 @@ fn a_side_action_off_turn_is_not_called_a_main_action() {
         !said.iter().any(|m| m.contains("main action is taken")),
         "{said:?}"
     );
+    // The indexed text has no word on side actions: what the refusal says
+    // of them is labelled a reading, never stated as the rule.
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/rules_data/ashes/03-main-actions.md"
+    ))
+    .unwrap();
+    assert!(!text.to_lowercase().contains("side action"));
+    let side = said.iter().find(|m| m.contains("side action")).unwrap();
+    let (before, after) = side
+        .split_once("A reading outside the indexed text:")
+        .unwrap();
+    assert!(!before.contains("side action"), "{side}");
+    assert!(
+        after.contains("side actions are taken on one's own turn"),
+        "{side}"
+    );
+    assert!(after.contains("does not say"), "{side}");
 }
 
 #[test]

@@ -722,7 +722,8 @@ pub enum OffTurn<'a> {
         whose: &'a str,
         player: &'a str,
         /// The play takes a main action (a side action is refused too,
-        /// but not as a main action: it was called one).
+        /// but not as a main action: it was called one; and as a reading,
+        /// since the indexed text never says when side actions are taken).
         main: bool,
     },
     /// The player's Phoenixborn is destroyed while others stand.
@@ -766,8 +767,8 @@ impl Display for OffTurn<'_> {
                 main: false,
             } => write!(
                 f,
-                "the board says it is {whose}'s turn, not {player}'s; this side action is taken on {player}'s own turn. \
-                 The turn passes to the next player after a main action: a reading outside the indexed text (docs/games/ashes.md, reading 5); \
+                "the board says it is {whose}'s turn, not {player}'s. A reading outside the indexed text: side actions are taken on one's own turn \
+                 (the text does not say when a side action may be taken), and the turn passes to the next player after a main action (docs/games/ashes.md, reading 5); \
                  if it passed too early, propose `adjust turn {player}` (the other players confirm it) or ask a moderator"
             ),
             OffTurn::Out { player, next } => write!(
