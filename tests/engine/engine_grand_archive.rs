@@ -1735,6 +1735,13 @@ fn a_whole_game_crosses_turns_with_advance_decisions_and_adjust() {
         .adjust(&resolved.state, "effects_stack", "[]")
         .unwrap();
     assert_eq!((again.before, again.after), (json!([]), json!([])));
+    // A list the board leaves out, given an item, was the empty list: the
+    // change is an addition, "from [] to [x]", not "from null to [x]".
+    assert!(resolved.state.get("pending_triggers").is_none());
+    let added = ENGINE
+        .adjust(&resolved.state, "pending_triggers", "[Lancer]")
+        .unwrap();
+    assert_eq!((added.before, added.after), (json!([]), json!(["Lancer"])));
     // On to turn 3, Alice's, with her Lancer awake again.
     let r = ENGINE
         .advance(&resolved.state, Some("end"))

@@ -550,6 +550,17 @@ fn han_gunslinger_worked_example() {
         performed(&r),
         json!([{ "action": "attack" }, { "extra_attack": true, "ability": "Gunslinger" }])
     );
+    // Han's `performed` list was left out of the board (empty): the change
+    // reads as an addition to the empty list, not "null → […]".
+    let change = r
+        .changes
+        .iter()
+        .find(|c| c.path.ends_with(".performed"))
+        .unwrap();
+    assert_eq!(change.read(), (&json!([]), &performed(&r)));
+    let text = arbiter::render::text::ruling(&r);
+    let line = text.lines().find(|l| l.contains(".performed:")).unwrap();
+    assert!(line.contains(": [] → [{"), "{line}");
 }
 
 #[test]

@@ -916,7 +916,10 @@ fn changes_block(r: &Ruling) -> Block {
         let lines: Vec<String> = r
             .changes
             .iter()
-            .map(|c| format!("`{}`: {} → {}", c.path, c.before, c.after))
+            .map(|c| {
+                let (before, after) = c.read();
+                format!("`{}`: {before} → {after}", c.path)
+            })
             .collect();
         lines.join("\n")
     };
@@ -1080,6 +1083,30 @@ mod tests {
         super::ref_buttons(&refs, &mut Vec::new(), &mut out);
         let labels: Vec<&str> = out.iter().map(|b| b.label.as_str()).collect();
         assert_eq!(labels, ["→ See rule 510", "→ mtg:league.510"]);
+    }
+
+    /// A list the board left out (empty) that a play adds to reads as an
+    /// addition, "[] → [x]", not "null → [x]"; a list emptied, "→ []".
+    #[test]
+    fn a_list_added_to_or_emptied_reads_from_or_to_the_empty_list() {
+        use serde_json::{Value, json};
+        let mut r = crate::engine::Ruling::no_play("legion", Value::Null, None);
+        let change = |path: &str, before: Value, after: Value| crate::engine::Change {
+            path: path.into(),
+            before,
+            after,
+        };
+        r.changes = vec![
+            change("units[0].performed", Value::Null, json!(["move"])),
+            change("units[1].performed", json!(["aim"]), Value::Null),
+            change("units[2].name", Value::Null, json!("Han")),
+        ];
+        let body = super::changes_block(&r).body;
+        let lines: Vec<&str> = body.lines().collect();
+        assert_eq!(lines[0], "`units[0].performed`: [] → [\"move\"]");
+        assert_eq!(lines[1], "`units[1].performed`: [\"aim\"] → []");
+        // Null stays where no list is involved.
+        assert_eq!(lines[2], "`units[2].name`: null → \"Han\"");
     }
 
     /// A choice nobody stated reads with its verb ("Coal the order …").

@@ -151,6 +151,25 @@ pub struct Change {
     pub after: Value,
 }
 
+/// The empty list a board leaves out ([`Change::read`]).
+static EMPTY_LIST: Value = Value::Array(Vec::new());
+
+impl Change {
+    /// The values before and after as a reply reads them: a list where
+    /// the other side is `null` (a board leaves an empty list out, so the
+    /// field was absent) reads as the empty list, `[]`, as `adjust`'s
+    /// "to []" does. An item added to a list the board omitted is
+    /// "[] → [\"x\"]", an addition, not "null → [\"x\"]" as if the list
+    /// had been unset; a list emptied reads "→ []".
+    pub fn read(&self) -> (&Value, &Value) {
+        match (&self.before, &self.after) {
+            (Value::Null, after @ Value::Array(_)) => (&EMPTY_LIST, after),
+            (before @ Value::Array(_), Value::Null) => (before, &EMPTY_LIST),
+            (before, after) => (before, after),
+        }
+    }
+}
+
 /// A choice that belongs to a player and was not stated: the procedure
 /// stops and asks them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -306,7 +306,8 @@ pub fn event(r: &EventReply, style: Style) -> String {
 /// the starting board (2 seats) → none"), not its JSON on one line.
 fn change_line(c: &crate::engine::Change) -> String {
     if c.path != WHOLE_BOARD {
-        return format!("{}: {} → {}", c.path, c.before, c.after);
+        let (before, after) = c.read();
+        return format!("{}: {before} → {after}", c.path);
     }
     let board = |v: &Value| match v.get("players").and_then(Value::as_array) {
         Some(seats) => format!(
@@ -602,6 +603,18 @@ mod tests {
             change_line(&c),
             "board: the starting board (2 seats) → none"
         );
+    }
+
+    /// A list the board left out (empty) that an adjust or an undo gives
+    /// items reads as an addition to the empty list, not "null → [x]".
+    #[test]
+    fn a_list_the_board_left_out_reads_as_the_empty_list() {
+        let c = crate::engine::Change {
+            path: "pending_triggers".into(),
+            before: Value::Null,
+            after: serde_json::json!(["Lancer"]),
+        };
+        assert_eq!(change_line(&c), "pending_triggers: [] → [\"Lancer\"]");
     }
 
     #[test]

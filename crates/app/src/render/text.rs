@@ -716,7 +716,8 @@ pub fn ruling(r: &crate::engine::Ruling) -> String {
     if !r.changes.is_empty() {
         let _ = writeln!(out, "changes:");
         for c in &r.changes {
-            let _ = writeln!(out, "  {}: {} → {}", c.path, c.before, c.after);
+            let (before, after) = c.read();
+            let _ = writeln!(out, "  {}: {before} → {after}", c.path);
         }
     } else {
         let _ = writeln!(out, "no change to the board");

@@ -193,7 +193,8 @@ pub enum Standing {
 /// moved into its place is not what changed). A field `given` a value the
 /// board leaves out as its default (an empty list) is that value after,
 /// and before too when it was left out already: not `null` ("to set
-/// effects_stack from […] to null" for `[]`).
+/// effects_stack from […] to null" for `[]`); a list left out that the
+/// change gives items was empty before ("from [] to [x]", not "from null").
 pub fn before_after(
     board: &Value,
     state: &Value,
@@ -209,6 +210,9 @@ pub fn before_after(
         }
         Some(Step::Index(_)) if given.is_null() => (at(board), Value::Null),
         _ => match (get(board, &field.path), get(state, &field.path)) {
+            // A list the board left out was the empty list: the change adds
+            // to it ("from [] to [x]", not "from null to [x]").
+            (None, Some(after @ Value::Array(_))) => (Value::Array(Vec::new()), after.clone()),
             (before, Some(after)) => (before.cloned().unwrap_or(Value::Null), after.clone()),
             (Some(before), None) => (before.clone(), given.clone()),
             (None, None) => (given.clone(), given.clone()),
