@@ -63,6 +63,20 @@ pub struct BoardError {
     pub pos: Option<SourcePos>,
     pub path: Option<String>,
     pub rule: Option<String>,
+    /// A decimal number read where a whole one is expected: the message
+    /// quotes it as the document writes it once the text is at hand
+    /// ([`BoardError::located`]); the value alone reads `1e3` as `1000.0`.
+    /// Boxed: a `BoardError` stays small in every `Result` it is in.
+    #[serde(skip)]
+    pub not_whole: Option<Box<NotWhole>>,
+}
+
+/// What a refusal of a decimal number needs to be worded again with the
+/// number as written ([`BoardError::not_whole`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NotWhole {
+    /// What the field takes, in words ("a whole number from 0 to 255").
+    pub expected: String,
 }
 
 impl BoardError {
@@ -73,6 +87,7 @@ impl BoardError {
             pos: None,
             path: Some(path.into()),
             rule: None,
+            not_whole: None,
         }
     }
 
@@ -83,6 +98,7 @@ impl BoardError {
             pos: None,
             path: None,
             rule: None,
+            not_whole: None,
         }
     }
 
@@ -93,6 +109,7 @@ impl BoardError {
             pos,
             path: None,
             rule: None,
+            not_whole: None,
         }
     }
 
@@ -105,6 +122,11 @@ impl BoardError {
     /// names a field and has no position yet (an error found after the
     /// typed read: an unknown name, two units of one name).
     pub fn located(mut self, text: Option<&str>) -> BoardError {
+        if let Some(text) = text
+            && let Some(nw) = self.not_whole.take()
+        {
+            self = self.quoted_as_written(text, &nw);
+        }
         if self.pos.is_none()
             && let (Some(text), Some(path)) = (text, self.path.as_deref())
             && !path.is_empty()
@@ -112,6 +134,22 @@ impl BoardError {
             self.pos = locate(text, path);
         }
         self
+    }
+
+    /// The refusal of a decimal number where a whole one is expected,
+    /// worded with the number as `text` writes it at the error's field
+    /// (`1e3`, which the value read as `1000.0`) and at its line:column.
+    /// Unchanged when the field's scalar is not found.
+    fn quoted_as_written(self, text: &str, nw: &NotWhole) -> BoardError {
+        let found = self.path.as_deref().and_then(|p| scalar_at(text, p));
+        let Some((written, pos)) = found else {
+            return self;
+        };
+        BoardError {
+            message: not_whole_as_written(&written, &nw.expected),
+            pos: Some(pos),
+            ..self
+        }
     }
 
     /// The same error, its path put under `prefix` (`play` → `plays[2]`).
@@ -443,6 +481,7 @@ fn yaml_error(e: &YamlError, text: &str) -> BoardError {
                 pos,
                 path: None,
                 rule: None,
+                not_whole: None,
             };
         }
         YamlError::MultipleDocuments { .. } => {
@@ -472,7 +511,29 @@ fn yaml_error(e: &YamlError, text: &str) -> BoardError {
             unexpected,
             expected,
             ..
-        } => wrong_kind(&unexpected.to_string(), plain_expected(expected)),
+        } => {
+            let (unexpected, expected) = (unexpected.to_string(), plain_expected(expected));
+            match (
+                not_whole(&unexpected, expected),
+                pos.and_then(|at| token_at(text, at)),
+            ) {
+                (Some(_), Some(written)) => not_whole_as_written(written, expected),
+                _ => wrong_kind(&unexpected, expected),
+            }
+        }
+        // A number a typed file (a manifest, a data file) holds where the
+        // parser reads the scalar itself: said as written.
+        YamlError::InvalidScalar { ty, .. }
+            if plain_expected(ty).starts_with("a whole number")
+                && let Some(written) = pos.and_then(|at| token_at(text, at)) =>
+        {
+            let expected = plain_expected(ty);
+            if written.parse::<f64>().is_ok() && written.contains(['.', 'e', 'E']) {
+                not_whole_as_written(written, expected)
+            } else {
+                format!("`{written}` is not {expected}")
+            }
+        }
         YamlError::SerdeInvalidLength { len, expected, .. } => {
             format!(
                 "{}, expected {}",
@@ -502,13 +563,46 @@ fn did_you_mean(typed: &str, expected: &[&str]) -> String {
 
 /// "wrong kind of value: …" in plain words; a decimal number where a
 /// whole one is expected says it is not whole (it read "wrong kind of
-/// value: floating point `1000.0`" for `1e3`).
+/// value: floating point `1000.0`" for `1e3`). Without the text, the
+/// number is serde's (`1000.0`): [`BoardError::located`] quotes it as
+/// written.
 fn wrong_kind(unexpected: &str, expected: &str) -> String {
     match unexpected.strip_prefix("floating point ") {
-        Some(number) if expected.starts_with("a whole number") => format!(
+        Some(number) if not_whole(unexpected, expected).is_some() => format!(
             "{number} is a decimal number, not a whole one; give {expected}, in digits (no decimal point or exponent)"
         ),
         _ => format!("wrong kind of value: {unexpected}, expected {expected}"),
+    }
+}
+
+/// A decimal number (serde's "floating point …") where a whole one is
+/// expected (already in words, [`plain_expected`]).
+fn not_whole(unexpected: &str, expected: &str) -> Option<Box<NotWhole>> {
+    (unexpected.starts_with("floating point ") && expected.starts_with("a whole number")).then(
+        || {
+            Box::new(NotWhole {
+                expected: expected.to_string(),
+            })
+        },
+    )
+}
+
+/// The refusal of a decimal number where a whole one is expected, with
+/// the number as the document writes it (`1e3`, not serde's `1000.0`) and,
+/// when it is whole after all, its digits.
+fn not_whole_as_written(written: &str, expected: &str) -> String {
+    let digits = written
+        .parse::<f64>()
+        .ok()
+        .filter(|x| x.fract() == 0.0 && x.abs() < 1e15)
+        .map(|x| x as i64);
+    match digits {
+        Some(n) => format!(
+            "`{written}` is not a whole number as written (a decimal point or an exponent makes it a decimal number); give {expected}, in digits: {n}"
+        ),
+        None => format!(
+            "`{written}` is a decimal number, not a whole one; give {expected}, in digits (no decimal point or exponent)"
+        ),
     }
 }
 
@@ -598,10 +692,12 @@ pub fn typed<T: DeserializeOwned>(
             None => inner,
         };
         let path = join_path(prefix, &inner);
-        let mut err = BoardError::semantic(path.clone(), serde_wording(e.inner()));
+        let (message, not_whole) = serde_wording(e.inner());
+        let mut err = BoardError::semantic(path.clone(), message);
         err.kind = kind;
+        err.not_whole = not_whole;
         err.pos = text.and_then(|t| locate(t, &path));
-        err
+        err.located(text)
     })
 }
 
@@ -682,8 +778,9 @@ fn find_refused(v: &serde_json::Value, refused: &Refused, at: String, out: &mut 
 }
 
 /// serde_json's data errors, reworded where they name Rust types
-/// (`expected u32` → `expected a whole number`).
-fn serde_wording(e: &serde_json::Error) -> String {
+/// (`expected u32` → `expected a whole number`), with what a decimal
+/// number where a whole one is expected needs to be quoted as written.
+fn serde_wording(e: &serde_json::Error) -> (String, Option<Box<NotWhole>>) {
     let raw = e.to_string();
     // serde_json appends " at line L column C" for text input; values have none.
     let raw = raw.split(" at line ").next().unwrap_or(&raw);
@@ -691,11 +788,15 @@ fn serde_wording(e: &serde_json::Error) -> String {
         .replace("invalid type: ", "wrong kind of value: ")
         .replace("invalid length ", "wrong number of items: ");
     let Some((head, expected)) = raw.split_once(", expected ") else {
-        return raw;
+        return (raw, None);
     };
+    let expected = plain_expected(expected);
     match head.strip_prefix("wrong kind of value: ") {
-        Some(unexpected) => wrong_kind(unexpected, plain_expected(expected)),
-        None => format!("{head}, expected {}", plain_expected(expected)),
+        Some(unexpected) => (
+            wrong_kind(unexpected, expected),
+            not_whole(unexpected, expected),
+        ),
+        None => (format!("{head}, expected {expected}"), None),
     }
 }
 
@@ -723,6 +824,41 @@ pub fn locate(text: &str, path: &str) -> Option<SourcePos> {
         node = value;
     }
     pos.or(Some(pos_of(&tree.referenced)))
+}
+
+/// The scalar a field path names, as the document's text writes it, and
+/// where it starts (the value's line:column, not its key's). Parses the
+/// text again: used on the error path only.
+fn scalar_at(text: &str, path: &str) -> Option<(String, SourcePos)> {
+    let tree: Spanned<Tree> = serde_saphyr::from_str_with_options(text, options()).ok()?;
+    let mut node = &tree;
+    for seg in path_segments(path) {
+        node = match (&node.value, seg) {
+            (Tree::Map(entries), Seg::Key(k)) => &entries.iter().find(|(key, _)| key.value == k)?.1,
+            (Tree::Seq(items), Seg::Index(i)) => items.get(i)?,
+            _ => return None,
+        };
+    }
+    if !matches!(node.value, Tree::Leaf) {
+        return None;
+    }
+    let at = pos_of(&node.referenced);
+    Some((token_at(text, at)?.to_string(), at))
+}
+
+/// The plain scalar (a number) written at `at` (1-based line and column,
+/// in characters): up to the next space, comma, bracket, brace or comment.
+fn token_at(text: &str, at: SourcePos) -> Option<&str> {
+    let line = text.lines().nth(at.line.checked_sub(1)?)?;
+    let start = line
+        .char_indices()
+        .nth(at.column.checked_sub(1)?)
+        .map(|(i, _)| i)?;
+    let rest = &line[start..];
+    let end = rest
+        .find(|c: char| c.is_whitespace() || matches!(c, ',' | ']' | '}' | '#'))
+        .unwrap_or(rest.len());
+    Some(&rest[..end]).filter(|t| !t.is_empty())
 }
 
 /// The field path of the scalar that starts at `at` in a document's
@@ -910,6 +1046,47 @@ mod tests {
         assert_eq!(e.path.as_deref(), Some("units[0].life"));
         assert_eq!(e.pos.map(|p| p.line), Some(4));
         assert!(!e.message.contains("u32"), "{}", e.message);
+    }
+
+    /// A decimal number in a whole-number field is quoted as the board
+    /// writes it, YAML or JSON, read with the text at hand or located
+    /// after (a match's setup): `1e3`, at its line:column, not serde's
+    /// `1000.0`.
+    #[test]
+    fn a_decimal_for_a_whole_number_is_quoted_as_written() {
+        let yaml = "game: ashes\nunits:\n  - name: a\n    life: 1e3\n";
+        let json = "{\"game\": \"ashes\",\n \"units\": [{\"name\": \"a\", \"life\": 1e3}]}";
+        for (text, at) in [(yaml, (4, 11)), (json, (2, 34))] {
+            let v = parse_value(text).unwrap();
+            let read_with_text = typed::<B>(&v, "", Some(text)).unwrap_err();
+            let located_after = typed::<B>(&v, "", None).unwrap_err().located(Some(text));
+            for e in [read_with_text, located_after] {
+                assert_eq!(e.path.as_deref(), Some("units[0].life"), "{e}");
+                assert_eq!(
+                    e.pos,
+                    Some(SourcePos {
+                        line: at.0,
+                        column: at.1
+                    }),
+                    "{e}"
+                );
+                assert!(e.message.starts_with("`1e3` is not a whole number"), "{e}");
+                assert!(
+                    e.message.contains("a whole number from 0 to 4294967295"),
+                    "{e}"
+                );
+                assert!(e.message.ends_with(": 1000"), "{e}");
+                assert!(!e.message.contains("1000.0"), "{e}");
+            }
+        }
+        // Not whole at all: quoted as written too, without digits.
+        let text = "game: ashes\nunits:\n  - name: a\n    life: 2.50\n";
+        let e = typed::<B>(&parse_value(text).unwrap(), "", Some(text)).unwrap_err();
+        assert!(e.message.starts_with("`2.50` is a decimal number"), "{e}");
+        // A data file read straight from YAML says the same.
+        let e = parse_data::<B>(text).unwrap_err();
+        assert!(e.message.starts_with("`2.50` is a decimal number"), "{e}");
+        assert_eq!(e.pos.map(|p| p.line), Some(4), "{e}");
     }
 
     #[test]

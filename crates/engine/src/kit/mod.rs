@@ -351,6 +351,7 @@ impl<G: Game> Kit<G> {
             message: format!(
                 "`{typed}` is not a whole number as written (a decimal point or an exponent makes it a decimal number); write it in digits: {n}"
             ),
+            not_whole: None,
             ..e
         }
     }
@@ -404,6 +405,7 @@ impl<G: Game> Kit<G> {
                         message: format!("missing field `{field}`"),
                         pos: text.and_then(|t| document::locate(t, &path)).or(e.pos),
                         path: Some(path),
+                        not_whole: None,
                         ..e
                     }
                 }
@@ -439,6 +441,7 @@ impl<G: Game> Kit<G> {
             ),
             path: Some("play".into()),
             pos: None,
+            not_whole: None,
             ..e
         })?;
         Ok(state)
