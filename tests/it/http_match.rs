@@ -1309,6 +1309,56 @@ async fn long_fields_are_offered_as_references_that_adjust_resolves() {
     h.server.stop().await.unwrap();
 }
 
+/// A play's continuation too long for an autocomplete value (a long unit
+/// name typed before it) is offered as its short reference, which the
+/// play resolves to the whole text (it was left out of the list); a
+/// reference nothing was offered for is refused, nothing recorded.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn long_plays_are_offered_as_references_that_play_resolves() {
+    let h = Harness::start().await;
+    h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+        .await;
+    let board = long_guards_board();
+    public(
+        &h.run(JUDGE, true, match_sub("setup", vec![opt("board", &board)]))
+            .await,
+    );
+    let typed = "attack Guardian 27 of the Extremely Long and Winding Road Through the Valley of Very Long Names Indeed with Ham";
+    let ask = match_autocomplete("play", "text", typed);
+    let v = h
+        .post(&as_member(ask, COAL.0, COAL.1, PLAYER_PERMISSIONS))
+        .await;
+    assert_eq!(v["type"], 8, "{v}");
+    let choices = v["data"]["choices"].as_array().cloned().unwrap_or_default();
+    let play = choices
+        .iter()
+        .find(|c| {
+            c["name"]
+                .as_str()
+                .is_some_and(|n| n.ends_with("Hammer Knight"))
+        })
+        .unwrap_or_else(|| panic!("the long continuation is offered, its end shown: {v}"));
+    let value = play["value"].as_str().unwrap();
+    assert!(value.contains('~') && value.chars().count() <= 100, "{v}");
+    let played = h
+        .run(COAL, false, match_sub("play", vec![opt("text", value)]))
+        .await;
+    public(&played);
+    let shown = format!("{} {}", title(&played), desc(&played));
+    assert!(
+        shown.contains("Guardian 27") && shown.contains("Hammer Knight"),
+        "{shown}"
+    );
+    // A reference no list offered: refused, nothing recorded.
+    let forged = format!("attack Guardian 27 of the Extremely Lon~{:016x}", 42);
+    let refused = h
+        .run(COAL, false, match_sub("play", vec![opt("text", &forged)]))
+        .await;
+    assert!(ephemeral(&refused), "{refused}");
+    assert!(desc(&refused).contains("no longer kept"), "{refused}");
+    h.server.stop().await.unwrap();
+}
+
 /// What an interaction finally showed: its response, or a deferred one's
 /// edit or follow-up.
 async fn followed(h: &Harness, payload: &Value) -> Value {

@@ -239,6 +239,28 @@ impl Bot {
             },
             _ => return None,
         };
+        // A play picked from autocomplete too long for its value came as
+        // its short reference: the whole text it stands for.
+        let req = match req {
+            MatchRequest::Play {
+                text,
+                expected_version,
+            } if arbiter_text::looks_like_short_ref(&text) => {
+                match self.pages.long_value(&text).await {
+                    Some(text) => MatchRequest::Play {
+                        text,
+                        expected_version,
+                    },
+                    None => {
+                        return Some(Reply::Message(Message::user_error(
+                            "Match",
+                            "that play was picked from a list of choices no longer kept (they are kept for 15 minutes); type or pick it again",
+                        )));
+                    }
+                }
+            }
+            other => other,
+        };
         let matches = match self.open_matches().await {
             Ok(m) => m.clone(),
             Err(e) => return Some(internal_error("match database", &e)),
@@ -326,26 +348,33 @@ impl Bot {
             _ => next_words(typed, m.complete(&channel, typed).await.unwrap_or_default()),
         };
         let key = arbiter_text::fold(typed);
+        let mut long = Vec::new();
         let mut choices: Vec<Choice> = lines
             .into_iter()
             .filter(|l| {
                 option == "text" || option == "field" || arbiter_text::fold(l).contains(&key)
             })
-            // Discord takes values of up to 100 characters: a longer field
-            // travels as its short reference, which adjust resolves (a
-            // play longer than that is not offered: its value would need
-            // the text typed before it).
-            .filter(|l| option == "field" || l.chars().count() <= 100)
-            .map(|l| Choice {
-                name: cut_middle(&l, 100),
-                value: if l.chars().count() > 100 {
-                    arbiter_text::short_ref(&l).into_owned()
+            .take(MAX_CHOICES)
+            // Discord takes values of up to 100 characters: a longer one
+            // travels as its short reference. Adjust finds a field's among
+            // the board's fields; a play's continuation, which needs the
+            // text typed before it, is kept for the play to find
+            // (`Pages::long_value`).
+            .map(|l| {
+                let name = cut_middle(&l, 100);
+                let value = if l.chars().count() > 100 {
+                    let reference = arbiter_text::short_ref(&l).into_owned();
+                    if option == "text" {
+                        long.push(l);
+                    }
+                    reference
                 } else {
                     l
-                },
+                };
+                Choice { name, value }
             })
-            .take(MAX_CHOICES)
             .collect();
+        self.pages.keep_long_values(&long).await;
         // What was typed stays a choice.
         let typed = value.trim();
         if !typed.is_empty()

@@ -79,6 +79,12 @@ impl Default for Memory {
 
 impl Memory {
     fn keep(&mut self, set: PageSet) {
+        // Kept again (a long autocomplete value offered anew): its time
+        // starts over, counted once.
+        if let Some((_, _, b)) = self.sets.remove(&set.key) {
+            self.bytes -= b;
+            self.order.retain(|k| *k != set.key);
+        }
         let size = set.bytes();
         let now = Instant::now();
         while let Some(&oldest) = self.order.front() {
@@ -180,6 +186,38 @@ impl Pages {
                 None
             }
         }
+    }
+}
+
+/// Autocomplete values too long for Discord (more than 100 characters: a
+/// long play's continuation) travel as their short reference
+/// (`arbiter_text::short_ref`: the first 40 bytes, `~` and the FNV-1a-64
+/// of the whole); the whole text is kept here, a set of one page under
+/// that FNV-1a-64, so the command naming the reference gets it back, on
+/// any replica, for as long as pages are kept.
+impl Pages {
+    /// Keeps each long value under the key its short reference carries.
+    pub async fn keep_long_values(&self, values: &[String]) {
+        let sets = values
+            .iter()
+            .map(|v| PageSet {
+                key: arbiter_text::fnv1a64(v),
+                pages: vec![Message::info("", v)],
+            })
+            .collect();
+        self.keep(sets).await;
+    }
+
+    /// The long value `reference` is the short reference of, if it is
+    /// still kept ([`Pages::keep_long_values`]); `None` for anything else.
+    pub async fn long_value(&self, reference: &str) -> Option<String> {
+        if !arbiter_text::looks_like_short_ref(reference) {
+            return None;
+        }
+        let (_, hash) = reference.trim().rsplit_once('~')?;
+        let key = u64::from_str_radix(hash, 16).ok()?;
+        let body = self.get(key, 0).await?.body;
+        arbiter_text::is_short_ref_of(reference, &body).then_some(body)
     }
 }
 
@@ -671,6 +709,32 @@ mod tests {
         // Keys differ from one reply to the next.
         let (_, other) = paginate(long_doc(), false);
         assert_ne!(other.unwrap().key, key);
+    }
+
+    /// A long autocomplete value is found again by its short reference,
+    /// kept again without being counted twice; a reference to nothing
+    /// kept, or to another text of the same start, finds nothing.
+    #[tokio::test]
+    async fn long_values_are_found_by_their_short_reference() {
+        let pages = Pages::default();
+        let long = format!("attack {} with Hammer Knight", "Guardian ".repeat(12));
+        let reference = arbiter_text::short_ref(&long).into_owned();
+        assert!(reference.chars().count() <= 100 && reference != long);
+        assert_eq!(pages.long_value(&reference).await, None);
+        pages.keep_long_values(std::slice::from_ref(&long)).await;
+        pages.keep_long_values(std::slice::from_ref(&long)).await;
+        assert_eq!(pages.long_value(&reference).await, Some(long.clone()));
+        {
+            let memory = pages.memory.lock().unwrap();
+            assert_eq!(memory.order.len(), 1);
+            assert_eq!(
+                memory.bytes,
+                memory.sets.values().map(|s| s.2).sum::<usize>()
+            );
+        }
+        let other = arbiter_text::short_ref(&format!("{long} and more")).into_owned();
+        assert_eq!(pages.long_value(&other).await, None);
+        assert_eq!(pages.long_value(&long).await, None);
     }
 
     #[test]

@@ -918,7 +918,9 @@ impl Store {
 /// Pager pages of long replies (`bot::pages`): written once, read by any
 /// replica, deleted once old.
 impl Store {
-    /// Keeps the pages of one reply (JSON text each) under `pager`.
+    /// Keeps the pages of one reply (JSON text each) under `pager`. A
+    /// pager kept again (a long autocomplete value offered anew, kept
+    /// under its hash) is written over, its time starting over.
     pub async fn keep_pages(
         &self,
         pager: &str,
@@ -928,7 +930,8 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         for (n, page) in pages.iter().enumerate() {
             sqlx::query(
-                "INSERT INTO arbiter_pages (pager, page, created_at, message) VALUES ($1, $2, $3, $4)",
+                "INSERT INTO arbiter_pages (pager, page, created_at, message) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (pager, page) DO UPDATE SET created_at = excluded.created_at, message = excluded.message",
             )
             .bind(pager)
             .bind(n as i64)
