@@ -455,7 +455,7 @@ fn match_ask_searches_the_channels_match_game() {
     assert!(v.get("game_from").is_none(), "{v}");
     assert!(games(&v).iter().any(|g| g != "ti4"), "{v}");
     let start = [
-        "--as", "coal", "start", "-g", "ti4", "-p", "coal", "-p", "maeoni",
+        "--as", "coal", "start", "-g", "ti4", "-p", "coal", "-p", "maeoni", "-p", "cleo",
     ];
     let o = in_match("table", &start);
     assert!(o.status.success(), "{}", stderr(&o));

@@ -589,7 +589,7 @@ fn rule_in_a_match_channel_searches_the_matchs_game() {
     );
     assert!(!dir.path().join("console.db").exists());
 
-    let script = format!("/match start game:ti4 player1:coal player2:maeoni\n{ask}");
+    let script = format!("/match start game:ti4 player1:coal player2:maeoni player3:cleo\n{ask}");
     let (bad, out) = session_run(&bot, "coal", false, &script);
     assert_eq!(bad, 0, "{out}");
     let answer = out.split("== Rules:").nth(1).expect("a /rule answer");

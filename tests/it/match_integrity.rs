@@ -183,6 +183,12 @@ fn a_moderator_who_holds_a_seat_is_a_player_in_that_match() {
         out.contains("(only you see this)") && !out.contains("Undone"),
         "{out}"
     );
+    // Named as every other refusal names a moderator: "or a moderator"
+    // told this moderator, who holds a seat, that they might.
+    assert!(
+        out.contains("only they or a moderator who holds no seat in the match may undo it"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -201,7 +207,7 @@ fn the_loser_cannot_rewind_a_result_and_a_moderator_reopens_an_end() {
     // The loser's undo is refused, naming who may.
     assert!(
         out.contains(
-                "undoing the result (Coal wins: I win (agreed by Maeoni)) needs the other side's consent: only Coal, who won it, or a moderator may undo it"
+                "undoing the result (Coal wins: I win (agreed by Maeoni)) needs the other side's consent: only Coal, who won it, or a moderator who holds no seat in the match may undo it"
             ),
         "{out}"
     );
@@ -730,7 +736,9 @@ fn a_half_confirmed_proposal_is_its_authors_to_take_back() {
     assert!(
         out.contains("Ana's proposal waits on your consent")
             && out.contains("answer it with `reject`")
-            && out.contains("only its author or a moderator may undo it"),
+            && out.contains(
+                "only its author or a moderator who holds no seat in the match may undo it"
+            ),
         "{out}"
     );
     // Her undo takes back the whole proposal, not Ben's confirmation
@@ -895,7 +903,7 @@ fn a_note_under_a_waiting_proposal_is_refused_as_a_note() {
     );
     let out = run(&bot, "Ana", "/match undo\n");
     assert!(
-        out.contains("the last note was made by Ben; only they or a moderator may undo it"),
+        out.contains("the last note was made by Ben; only they or a moderator who holds no seat in the match may undo it"),
         "{out}"
     );
 }
@@ -989,21 +997,47 @@ fn agreed_by_one_player_does_not_speak_for_another() {
 
 /// A choice the attacker wrote for the defender ("no counter") did not
 /// stop the play, which waited on her guard; her answer was then refused
-/// for that choice, even a moderator's, and the match was stuck. Now her
-/// answer is taken, and the counter is asked of her.
+/// for that choice, even a moderator's, and the match was stuck. Then her
+/// answer was taken and the counter asked, the written one dropped (an
+/// outside tester's `counter: true`); now the play is refused when made.
 #[test]
-fn a_choice_written_for_the_defender_is_asked_of_her_after_her_answer() {
+fn a_choice_written_for_the_defender_behind_her_guard_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let bot = ashes(dir.path());
+    // Her counter (or split) comes after her guard: it was recorded,
+    // dropped, and asked of her after the guard; an empty `blocks` read
+    // as left out. Each is refused as her guard written for her is.
+    for play in [
+        "attack unit Frostback Bear with Hammer Knight; no counter",
+        "play: {action: attack-unit, attackers: [Iron Worker], target: Mist Spirit, counter: true}",
+        "play: {action: attack-unit, attackers: [Iron Worker], target: Mist Spirit, counter: false}",
+        "play: {action: attack-unit, attackers: [Iron Worker, Hammer Knight], target: Mist Spirit, split: {Iron Worker: 1}}",
+    ] {
+        let out = run(&bot, "Coal", &format!("/match play text:{play}\n"));
+        assert!(
+            out.contains("this is Maeoni's choice: leave it out") && !out.contains("recorded"),
+            "{play}: {out}"
+        );
+    }
     let out = run(
         &bot,
         "Coal",
-        "/match play text:attack unit Frostback Bear with Hammer Knight; no counter\n",
+        "/match play text:play: {action: attack-phoenixborn, attackers: [Iron Worker], blocks: []}\n",
+    );
+    assert!(
+        out.contains("`blocks: []` states nothing") && !out.contains("recorded"),
+        "{out}"
+    );
+    let out = run(&bot, "Coal", "/match board\n");
+    assert!(out.contains("(active, version 1)"), "{out}");
+    // Left out, her counter is asked of her after her guard.
+    let out = run(
+        &bot,
+        "Coal",
+        "/match play text:attack unit Frostback Bear with Hammer Knight\n",
     );
     assert!(out.contains("Maeoni"), "{out}");
     let out = run(&bot, "Maeoni", "/match answer choice:2\n");
-    assert!(!out.contains("(only you see this)"), "{out}");
-    assert!(!out.contains("this is Maeoni's choice"), "{out}");
     assert!(out.contains("Answer #3 recorded"), "{out}");
     assert!(
         out.contains(

@@ -30,7 +30,7 @@ mod typed_diff_examples;
 use serde_json::Value;
 
 pub use document::{BoardError, ErrorKind, SourcePos};
-pub use kit::{Adjustment, Asking, Phase, Touches, Unagreed};
+pub use kit::{Adjustment, Asking, MinPlayers, Phase, Touches, Unagreed};
 pub use ruling::{
     Change, Choice, Claim, Decision, DecisionOption, Diagnostic, GameResult, RuleUse, Ruling,
     Severity, Status, Step, diff, merge_patch,
@@ -91,6 +91,8 @@ pub trait GameEngine: Send + Sync {
     fn status(&self, board: &Value) -> Result<Status, BoardError>;
     /// The game's turn structure.
     fn phases(&self) -> &'static [Phase];
+    /// The fewest players a match of the game seats, and why.
+    fn min_players(&self) -> MinPlayers;
     /// Moves to the next phase (or to `to`), as the turn structure says;
     /// illegal when the rules forbid leaving the current phase.
     fn advance(&self, board: &Value, to: Option<&str>) -> Result<Ruling, BoardError> {

@@ -10,7 +10,7 @@ mod procedure;
 pub mod rules;
 mod wording;
 
-use crate::kit::{Better, Cx, Game, Kit, Phase, Reset, Set, Stop};
+use crate::kit::{Better, Cx, Game, Kit, MinPlayers, Phase, Reset, Set, Stop};
 use crate::{BoardError, GameResult, RuleUse, Status};
 
 pub use board::Board;
@@ -49,6 +49,10 @@ const ROUND_RESETS: &[Reset] = &[
 
 impl Game for Ashes {
     const ID: &'static str = "ashes";
+    const MIN_PLAYERS: MinPlayers = MinPlayers {
+        count: 2,
+        source: "the indexed rules state no player count; read as two or more: every attack chooses \"an opponent's Phoenixborn\" or a unit \"on an opponent's battlefield\" (ashes:attack-a-phoenixborn.2, ashes:attack-a-unit.2)",
+    };
     type Board = Board;
     type Play = Play;
 

@@ -794,6 +794,10 @@ fn attack_unit(
     cx.step(AU2, declared)
         .chose(&name, Chose::Attack { target: unit });
     let at = Attack::new(b, actor, d, attackers, typed);
+    // The counter and the split are the defending player's, reached only
+    // after her guard: written by the attacker, refused now.
+    cx.not_written_for(d, ch.counter.is_some(), "play.counter")?;
+    cx.not_written_for(d, !ch.split.is_empty(), "play.split")?;
     // 3. Declare a guard.
     let guard = declare_guard(b, &at, t, ch.guard, cx)?;
     // 4. Resolve damage.

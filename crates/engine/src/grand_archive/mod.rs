@@ -11,7 +11,7 @@ mod procedure;
 pub mod rules;
 mod wording;
 
-use crate::kit::{Better, Cx, Game, Kit, Phase, Reset, Set, Stop};
+use crate::kit::{Better, Cx, Game, Kit, MinPlayers, Phase, Reset, Set, Stop};
 use crate::{BoardError, RuleUse, Status};
 use wording::Refusal;
 
@@ -71,6 +71,10 @@ pub const PHASES: &[Phase] = &[
 
 impl Game for GrandArchive {
     const ID: &'static str = "grand-archive";
+    const MIN_PLAYERS: MinPlayers = MinPlayers {
+        count: 2,
+        source: "the indexed rules state no player count; read as two or more: an attack is made on a defending player (grand-archive:declaring-an-attack.2)",
+    };
     type Board = Board;
     type Play = Play;
 

@@ -333,6 +333,25 @@ impl<'a> Cx<'a> {
         self.choose_with(stated, whose, || ask)
     }
 
+    /// Refuses, when the play is made, a choice its author `stated` for
+    /// `seat` that the procedure reaches only after another of that seat's
+    /// decisions: [`Cx::choose_with`] would ask it once that decision is
+    /// answered, the written value silently dropped (an outside tester's
+    /// `counter: true` behind Maeoni's guard). Refused as a choice reached
+    /// first is, with the same words.
+    pub fn not_written_for(&self, seat: usize, stated: bool, path: &str) -> Result<(), Stop> {
+        if !stated || !self.asking.asks(seat) || !self.asking.answered.is_empty() {
+            return Ok(());
+        }
+        let owner = self.player(seat).to_string();
+        Err(Stop::Board(BoardError::semantic(
+            self.path(path),
+            format!(
+                "this is {owner}'s choice: leave it out and {owner} will be asked, or add `agreed by {owner}` if {owner} agreed to it"
+            ),
+        )))
+    }
+
     /// [`Cx::choose`] with the question built only when the player is
     /// asked: a stated, answered or defaulted choice costs no option lists.
     /// `whose` must say what `ask` says.

@@ -94,7 +94,7 @@ pub(crate) enum Step {
 /// `players[that player]`.
 pub fn resolve(board: &Value, schema: &Value, typed: &str) -> Result<FieldPath, BoardError> {
     let typed = typed.trim();
-    let segs = split_typed(typed);
+    let segs = split_typed(typed)?;
     if segs.is_empty() {
         return Err(BoardError::semantic(
             "field",
@@ -270,11 +270,24 @@ fn canonical(steps: &[Step]) -> String {
 }
 
 /// Splits `players.Maeoni.units[Iron Worker].damage` (dots outside brackets).
-fn split_typed(typed: &str) -> Vec<String> {
+/// The segments of a typed path; an empty one (`players..phoenixborn`, a
+/// leading or trailing dot) is an error at its position, not skipped (it
+/// was, and the next segment read as a player's name).
+fn split_typed(typed: &str) -> Result<Vec<String>, BoardError> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut depth = 0;
-    for c in typed.chars() {
+    // A `.` right after `]` (`players[0].name`) follows a segment.
+    let mut closed = false;
+    let empty = |at: usize| {
+        BoardError::semantic(
+            "field",
+            format!(
+                "the field path `{typed}` has an empty part at character {at}: write a field or a name between each pair of dots (for example `players.Maeoni.phoenixborn`)"
+            ),
+        )
+    };
+    for (i, c) in typed.chars().enumerate() {
         match c {
             '[' => {
                 if depth == 0 && !cur.trim().is_empty() {
@@ -288,9 +301,14 @@ fn split_typed(typed: &str) -> Vec<String> {
                 if depth == 0 {
                     out.push(cur.trim().trim_matches('"').to_string());
                     cur.clear();
+                    closed = true;
+                    continue;
                 }
             }
             '.' if depth == 0 => {
+                if cur.trim().is_empty() && !closed {
+                    return Err(empty(i + 1));
+                }
                 if !cur.trim().is_empty() {
                     out.push(cur.trim().to_string());
                 }
@@ -298,11 +316,14 @@ fn split_typed(typed: &str) -> Vec<String> {
             }
             _ => cur.push(c),
         }
+        closed = false;
     }
     if !cur.trim().is_empty() {
         out.push(cur.trim().to_string());
+    } else if typed.ends_with('.') {
+        return Err(empty(typed.chars().count()));
     }
-    out
+    Ok(out)
 }
 
 fn is_player_shorthand(board: &Value, schema: &Value, seg: &str) -> bool {
@@ -758,6 +779,26 @@ mod tests {
             Some(("blocks[1]".to_string(), "attacker".to_string()))
         );
         assert_eq!(missing_field(&json!({"blocks": []}), &schema), None);
+    }
+
+    #[test]
+    fn an_empty_path_segment_is_an_error_at_its_position() {
+        for (typed, at) in [
+            ("players..phoenixborn", "character 9"),
+            (".turn", "character 1"),
+            ("turn.", "character 5"),
+        ] {
+            let e = split_typed(typed).unwrap_err().to_string();
+            assert!(e.contains("empty part") && e.contains(at), "{typed}: {e}");
+        }
+        assert_eq!(
+            split_typed("players[0].name").unwrap(),
+            ["players", "0", "name"]
+        );
+        assert_eq!(
+            split_typed("players.Maeoni.phoenixborn").unwrap(),
+            ["players", "Maeoni", "phoenixborn"]
+        );
     }
 
     #[test]

@@ -94,10 +94,27 @@ impl Set {
     }
 }
 
+/// The fewest players a game is played by, and where that count comes
+/// from: a rule that states it, or a reading labelled as one where the
+/// indexed text gives no count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct MinPlayers {
+    /// The fewest players.
+    pub count: usize,
+    /// Why, in words: the rule with its id, or the reading and its basis.
+    pub source: &'static str,
+}
+
 /// A game's executable rules.
 pub trait Game: Send + Sync + 'static {
     /// The game id (as in `rules_data/<game>/manifest.yaml`).
     const ID: &'static str;
+    /// The fewest players a match of the game seats (a one-player board
+    /// let its only player record his own win: an outside tester's).
+    const MIN_PLAYERS: MinPlayers = MinPlayers {
+        count: 1,
+        source: "",
+    };
     /// The board document without its play.
     type Board: Serialize + DeserializeOwned + JsonSchema + Clone + PartialEq + Send + Sync;
     /// One play.
@@ -165,6 +182,13 @@ pub trait Game: Send + Sync + 'static {
     /// anything the data cannot say (whose turn it is now).
     fn entered(board: &mut Self::Board, phase: &Phase, cx: &mut Cx) {
         let _ = (board, phase, cx);
+    }
+
+    /// Board fields an `adjust` of `field` carries along on `after` (the
+    /// board with the field set; `before` as it was), where one field is
+    /// read from another and setting one alone could never validate.
+    fn carry_adjust(before: &Value, after: &mut Value, field: &fields::FieldPath) {
+        let _ = (before, after, field);
     }
 
     /// What an illegal play leaves: the board before it, unless the rules
@@ -566,6 +590,11 @@ impl<G: Game> Kit<G> {
             r.diagnostics.extend(Self::unread(board_doc, &plays));
             return Ok(r);
         }
+        if asking.author.is_some() && asking.answered.is_empty() {
+            for (path, raw, play) in &plays {
+                stated_nothing(path, raw, play)?;
+            }
+        }
         let mut cx = Cx::new(asking, G::players(&board));
         let mut work = board.clone();
         let mut pending = None;
@@ -721,6 +750,31 @@ impl<G: Game> Kit<G> {
 
 /// Most plays one document may hold.
 pub const MAX_PLAYS: usize = 64;
+
+/// Refuses a play's field written empty (`blocks: []`, `split: {}`) that
+/// the play reads as left out: in a match a left-out choice of another
+/// player's is asked of them, so the author's empty list was silently
+/// dropped where a non-empty one is refused (an outside tester's `blocks:
+/// []` on an Ashes attack).
+fn stated_nothing<P: Serialize>(path: &str, raw: &Value, play: &P) -> Result<(), BoardError> {
+    let (Value::Object(raw), Ok(Value::Object(read))) = (raw, serde_json::to_value(play)) else {
+        return Ok(());
+    };
+    let empty = |v: &Value| match v {
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.is_empty(),
+        _ => false,
+    };
+    match raw.iter().find(|(k, v)| empty(v) && !read.contains_key(*k)) {
+        Some((key, v)) => Err(BoardError::semantic(
+            format!("{path}.{key}"),
+            format!(
+                "`{key}: {v}` states nothing and reads as left out: leave `{key}` out (a choice of another player's is then asked of them), or write its entries"
+            ),
+        )),
+        None => Ok(()),
+    }
+}
 
 fn unread_warning(field: String, why: &str) -> Diagnostic {
     Diagnostic {
@@ -952,6 +1006,10 @@ impl<G: Game> super::GameEngine for Kit<G> {
         G::PHASES
     }
 
+    fn min_players(&self) -> MinPlayers {
+        G::MIN_PLAYERS
+    }
+
     fn advance_unagreed(
         &self,
         board: &Value,
@@ -983,6 +1041,7 @@ impl<G: Game> super::GameEngine for Kit<G> {
         let mut new = board.clone();
         fields::set(&mut new, &f, v.clone())?;
         fields::carry_rename(board, &mut new, &f);
+        G::carry_adjust(board, &mut new, &f);
         let typed_new = Self::board(&new, None).map_err(|e| Self::as_typed(e, &f, value, &v))?;
         let state = Self::to_value(&typed_new);
         let (before, after) = fields::before_after(board, &state, &f, &v);

@@ -12,7 +12,7 @@ mod procedure;
 pub mod rules;
 mod wording;
 
-use crate::kit::{Better, Cx, Game, Kit, Phase, Reset, Set, Stop};
+use crate::kit::{Better, Cx, Game, Kit, MinPlayers, Phase, Reset, Set, Stop};
 use crate::{BoardError, GameResult, RuleUse, Status};
 use wording::{Activation, Fault, Notice, Outcome};
 
@@ -43,6 +43,10 @@ const NO_ACTIVE: Reset = Reset {
 
 impl Game for Legion {
     const ID: &'static str = "legion";
+    const MIN_PLAYERS: MinPlayers = MinPlayers {
+        count: 2,
+        source: "the indexed rules state no player count; read as two or more: units attack another player's units (legion:actions)",
+    };
     type Board = Board;
     type Play = Play;
 

@@ -14,8 +14,9 @@ mod procedure;
 pub mod rules;
 mod wording;
 
-use crate::kit::{Better, Cx, Game, Kit, Phase, Reset, Set, Stop};
+use crate::kit::{Better, Cx, Game, Kit, MinPlayers, Phase, Reset, Set, Stop};
 use crate::{BoardError, RuleUse, Status};
+use serde_json::Value;
 use wording::{Fault, Notice, TurnStep};
 
 pub use board::Board;
@@ -54,6 +55,10 @@ const ROUND_RESETS: &[Reset] = &[
 
 impl Game for Magewinds {
     const ID: &'static str = "magewinds";
+    const MIN_PLAYERS: MinPlayers = MinPlayers {
+        count: 2,
+        source: "the indexed rules state no player count; read as two or more: they are \"Free Rules for Magical Duels\" and players \"take it in turns\" (magewinds:13.0)",
+    };
     type Board = Board;
     type Play = Play;
 
@@ -153,6 +158,26 @@ impl Game for Magewinds {
         if b.phase == board::Phase::Action && !ready.is_empty() {
             let fighters = &ready;
             cx.error(rules::END, "phase", Fault::StillReady { fighters });
+        }
+    }
+
+    /// On the Action Phase's first turn `turn` is `first_to_pass`'s
+    /// (13.0), so correcting who was first to pass moves the turn with it:
+    /// each alone was refused as disagreeing with the other (an outside
+    /// tester could fix them only through `first_turn: false`, leaving
+    /// `first_to_pass` wrong).
+    fn carry_adjust(before: &Value, after: &mut Value, field: &crate::kit::fields::FieldPath) {
+        if field.path != "first_to_pass" || before.get("first_turn") != Some(&Value::Bool(true)) {
+            return;
+        }
+        let first = after
+            .get("first_to_pass")
+            .filter(|v| v.is_string())
+            .cloned();
+        if let (Some(first), true) = (first, before.get("turn") == before.get("first_to_pass"))
+            && let Value::Object(m) = after
+        {
+            m.insert("turn".into(), first);
         }
     }
 

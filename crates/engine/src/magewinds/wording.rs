@@ -748,7 +748,7 @@ impl fmt::Display for Misread<'_> {
             ),
             Misread::FirstTurn { first, turn } => write!(
                 f,
-                "this is the first turn of the Action Phase (`first_turn`), which {first} takes as first to pass in the Channelling Phase, but the board says it is {turn}'s turn"
+                "this is the first turn of the Action Phase (`first_turn`), which {first} takes as first to pass in the Channelling Phase, but the board says it is {turn}'s turn; the first turn follows `first_to_pass`: correct that field, and `turn` goes with it"
             ),
             Misread::Misplaced { field } => write!(f, "`{field}` does not belong to this action"),
             Misread::MoveDisagrees {

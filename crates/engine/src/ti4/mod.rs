@@ -11,7 +11,7 @@ pub mod rules;
 mod wording;
 
 use crate::kit::bounded::Count;
-use crate::kit::{Better, Cx, Game, Kit, Phase, Reset, Set, Stop};
+use crate::kit::{Better, Cx, Game, Kit, MinPlayers, Phase, Reset, Set, Stop};
 use crate::{BoardError, GameResult, RuleUse, Status};
 
 pub use board::Board;
@@ -42,6 +42,10 @@ const NEW_ROUND: &[Reset] = &[
 
 impl Game for Ti4 {
     const ID: &'static str = "ti4";
+    const MIN_PLAYERS: MinPlayers = MinPlayers {
+        count: 3,
+        source: "the indexed action-phase rules state no player count; read as three or more, the fewest the engine's boards seat (a TI4 game seats 3 to 8)",
+    };
     type Board = Board;
     type Play = Play;
 

@@ -683,7 +683,7 @@ impl Matches {
     ) -> Result<MatchView, MatchError> {
         check_id("channel", &caller.channel)?;
         check_id("user", &caller.user)?;
-        let (game_id, _) = self.resolve_game(game)?;
+        let (game_id, engine) = self.resolve_game(game)?;
         if players.is_empty() {
             return Err(MatchError::usage(
                 "name the players, in seat order (for example `--player @alice --player @bob`)",
@@ -713,6 +713,9 @@ impl Matches {
                     mention(q.trim())
                 )));
             }
+        }
+        if let Some(few) = too_few(engine, players.len()) {
+            return Err(MatchError::usage(format!("the match names {few}")));
         }
         if !caller.moderator && !players.contains(&caller.user) {
             return Err(MatchError::forbidden(
@@ -956,6 +959,9 @@ impl Matches {
             .into());
         }
         let players = engine.players(&board)?;
+        if let Some(few) = too_few(engine, players.len()) {
+            return Err(BoardError::semantic("players", format!("the board has {few}")).into());
+        }
         if !players.is_empty() && players.len() != m.players.len() {
             return Err(BoardError::semantic(
                 "players",
@@ -1694,6 +1700,22 @@ fn path_of(value: &Value, text: &str, path: &str) -> Option<String> {
             .find_map(|(k, v)| path_of(v, text, &document::join_path(path, k))),
         _ => None,
     }
+}
+
+/// `n` players and the game's fewest with where that count comes from,
+/// when `n` is fewer: a one-seat match let its only player record his own
+/// win as a concession (an outside tester's).
+fn too_few(engine: &dyn GameEngine, n: usize) -> Option<String> {
+    let min = engine.min_players();
+    (n < min.count).then(|| {
+        format!(
+            "{}; {} is played by at least {} ({})",
+            crate::text::count(n, "player"),
+            engine.game(),
+            min.count,
+            min.source
+        )
+    })
 }
 
 fn check_id(what: &str, id: &str) -> Result<(), MatchError> {

@@ -722,6 +722,9 @@ impl Matches {
         // A seat renamed: the new name is held to the rules (a board kept
         // from before a rule is not refused for a name it already had).
         let seats_before = engine.players(&state).ok();
+        if let (Some(before), Ok(after)) = (&seats_before, engine.players(&a.state)) {
+            seats_kept(before, &after)?;
+        }
         if engine.players(&a.state).ok() != seats_before {
             super::plain_seat_names(engine, &a.state, "", seats_before.as_deref())?;
         }
@@ -760,8 +763,11 @@ impl Matches {
                         reason: reason.clone(),
                     },
                     text: format!(
-                        "to set {} from {} to {} (reason: {reason}){ends}",
-                        a.label, a.before, a.after
+                        "to set {} from {} to {}{} (reason: {reason}){ends}",
+                        a.label,
+                        a.before,
+                        a.after,
+                        carried(&a)
                     ),
                     asks,
                     confirmed: Vec::new(),
@@ -1053,9 +1059,9 @@ impl Matches {
             }
             let name = r.winner.clone().unwrap_or_default();
             let who = match winner.and_then(|w| m.players.get(w)) {
-                Some(u) if *u == name => format!("{name}, who won it, or a moderator"),
-                Some(u) => format!("{name} ({}), who won it, or a moderator", super::mention(u)),
-                None => "a moderator".to_string(),
+                Some(u) if *u == name => format!("{name}, who won it, or {MODERATOR}"),
+                Some(u) => format!("{name} ({}), who won it, or {MODERATOR}", super::mention(u)),
+                None => MODERATOR.to_string(),
             };
             let what = r
                 .winner
@@ -1083,7 +1089,7 @@ impl Matches {
                 .get(p.by)
                 .map_or_else(String::new, |u| super::mention(u));
             return Err(MatchError::forbidden(format!(
-                "{by}'s proposal waits on your consent, which you have not given: answer it with `reject` (its Reject button) to refuse it, on the record; only its author or a moderator may undo it"
+                "{by}'s proposal waits on your consent, which you have not given: answer it with `reject` (its Reject button) to refuse it, on the record; only its author or {MODERATOR} may undo it"
             )));
         }
         // Who agreed to a player's play may take it back; a moderator's
@@ -1127,7 +1133,7 @@ impl Matches {
                 _ => format!(", {who}, who rejected it,"),
             };
             return Err(MatchError::forbidden(format!(
-                "the last proposal ({}) changed nothing: only its author {}{by} or a moderator may undo it",
+                "the last proposal ({}) changed nothing: only its author {}{by} or {MODERATOR} may undo it",
                 if by.is_empty() { "expired" } else { "rejected" },
                 super::mention(a)
             )));
@@ -1138,7 +1144,7 @@ impl Matches {
             undone.kind.as_str()
         };
         Err(MatchError::forbidden(format!(
-            "the last {what} was made by {who}; only they or a moderator may undo it"
+            "the last {what} was made by {who}; only they or {MODERATOR} may undo it"
         )))
     }
 
@@ -1197,8 +1203,18 @@ impl Matches {
                 .unwrap_or_else(|| m.players[s].clone())
         };
         if asks.is_empty() {
-            // A concession: nobody else loses by it.
-            result.reason = format!("{} (conceded by {})", result.reason, name(seat));
+            // Nobody else loses by it: a concession when another seat wins;
+            // one's own win (or none) with nobody left to ask is no
+            // concession (a one-seat match read "Coal wins (conceded by
+            // Coal)": an outside tester's).
+            result.reason = match winner {
+                Some(w) if w != seat => format!("{} (conceded by {})", result.reason, name(seat)),
+                _ => format!(
+                    "{} (by {}, with no other player in the game to ask)",
+                    result.reason,
+                    name(seat)
+                ),
+            };
             return self.end_now(caller, &m, Some(result)).await;
         }
         let (m, state) = self.ready(caller).await?;
@@ -1275,6 +1291,59 @@ impl Matches {
             .cloned()
             .unwrap_or_else(|| m.players[seat].clone()))
     }
+}
+
+/// The other fields an adjust carries with it (a rename's `turn`, a
+/// Magewinds `turn` following `first_to_pass`), said in its proposal:
+/// the confirming player sees every field that changes.
+fn carried(a: &engine::Adjustment) -> String {
+    let others: Vec<String> = a
+        .changes
+        .iter()
+        .filter(|c| c.path != a.field && !c.path.starts_with(&format!("{}.", a.field)))
+        .filter(|c| !c.path.starts_with(&format!("{}[", a.field)))
+        .map(|c| format!("{} from {} to {}", c.path, c.before, c.after))
+        .collect();
+    match others.is_empty() {
+        true => String::new(),
+        false => format!(", and with it {}", others.join(", ")),
+    }
+}
+
+/// Who besides a player may undo, as every refusal names them: a
+/// moderator who holds a seat undoes as a player (docs/MATCHES.md), and
+/// "or a moderator" read as a refusal of their own undo's grounds.
+const MODERATOR: &str = "a moderator who holds no seat in the match";
+
+/// Refuses an adjust that adds, removes or reorders the board's players:
+/// seat i of the match plays the board's `players[i]`, so one added made
+/// a seat nobody holds (whose turn stuck the match), one removed left a
+/// seat with no board player, and a reordered list swapped which user
+/// plays whom, shown only as a blob of JSON (outside testers'). A seat
+/// renamed in place is kept. Who sits where is set at `start`; a
+/// moderator sets up a new board for other seats.
+fn seats_kept(before: &[String], after: &[String]) -> Result<(), MatchError> {
+    let fix = "who plays which seat is set at `start` (seat i of the match plays the board's players[i]); \
+               to change it, end this match and start another, or ask a moderator to set up a new board";
+    if after.len() != before.len() {
+        return Err(MatchError::usage(format!(
+            "this would leave the board with {} where the match seats {}: an adjust cannot add or remove a board's player; {fix}",
+            crate::text::count(after.len(), "player"),
+            crate::text::count(before.len(), "player"),
+        )));
+    }
+    let moved = after.iter().enumerate().find_map(|(i, name)| {
+        let was = before.iter().position(|b| b == name)?;
+        (was != i).then_some((name, was, i))
+    });
+    if let Some((name, was, now)) = moved {
+        return Err(MatchError::usage(format!(
+            "this would move {name} from seat {} to seat {}, so the match's users would play other board players: an adjust cannot reorder a board's players; {fix}",
+            was + 1,
+            now + 1
+        )));
+    }
+    Ok(())
 }
 
 /// The seat a mention (`<@id>`), a user id or a board player name names.
