@@ -65,6 +65,11 @@ async fn every_engine_example_plays_through_a_match() {
             let whole = engine.judge_text(&text);
             let channel = format!("ex{checked}");
             let seats = doc["players"].as_array().map_or(1, |a| a.len().max(1));
+            // A rule question about one player's units is judged, never
+            // played as a match: a match seats the game's fewest at least.
+            if seats < engine.min_players().count {
+                continue;
+            }
             let users: Vec<String> = (0..seats).map(|i| format!("user{i}")).collect();
             let starter = Caller::new(&channel, "user0", false);
             svc.start(&starter, engine.game(), &users).await.unwrap();
@@ -213,15 +218,19 @@ async fn notation_and_completions_reach_the_engine() {
     let (url, _dir) = store_common::sqlite_url();
     let svc = Matches::new(Store::connect(&url).await.unwrap());
     for (i, engine) in engine::engines().iter().enumerate() {
-        let Some(path) = examples(engine.game()).into_iter().next() else {
-            continue;
-        };
-        let text = std::fs::read_to_string(&path).unwrap();
-        let Ok(doc) = board::parse::<Value>(&text) else {
+        // The first example a match can seat (a rule question about one
+        // player's units is judged, never played as a match).
+        let seats_of = |doc: &Value| doc["players"].as_array().map_or(1, |a| a.len().max(1));
+        let Some(doc) = examples(engine.game()).into_iter().find_map(|path| {
+            let text = std::fs::read_to_string(&path).unwrap();
+            board::parse::<Value>(&text)
+                .ok()
+                .filter(|doc| seats_of(doc) >= engine.min_players().count)
+        }) else {
             continue;
         };
         let channel = format!("n{i}");
-        let seats = doc["players"].as_array().map_or(1, |a| a.len().max(1));
+        let seats = seats_of(&doc);
         let users: Vec<String> = (0..seats).map(|i| format!("user{i}")).collect();
         let c = Caller::new(&channel, "user0", false);
         svc.start(&c, engine.game(), &users).await.unwrap();
