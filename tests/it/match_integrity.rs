@@ -1345,6 +1345,112 @@ fn a_log_is_not_imported_into_a_match_of_other_players() {
     assert!(out.contains("0 events"), "nothing imported: {out}");
 }
 
+/// An export edited so that it contradicts itself is refused naming the
+/// event and the field (an outside tester's edits each imported as the
+/// record): the file's `players`, an answer's `actor` (a user who holds
+/// no seat, or the other player), an answer's `input`, a stored board,
+/// and a confirmed end's `winner`. The file as exported imports whole.
+#[test]
+fn an_export_edited_against_itself_is_refused_naming_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(
+        &bot,
+        "Coal",
+        "/match play attack unit \"Mist Spirit\" with Hammer Knight\n/as Maeoni\n\
+         /match answer choice:no guard\n/match answer choice:no counter\n\
+         /as judge moderator\n/match note hello\n/as Coal\n\
+         /match end winner:Coal reason:I won\n/as Maeoni\n/match answer choice:confirm\n\
+         /match export\n",
+    );
+    let file = exported(&out);
+    let import = |name: &str, players: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        run(
+            &bot,
+            "judge",
+            &format!(
+                "/as judge moderator\n/match end\n/match start game:ashes player1:Coal player2:{players}\n\
+                 /as judge moderator\n/match setup file:{}\n/match log\n",
+                path.display()
+            ),
+        )
+    };
+    // The first occurrence: Maeoni's first answer is the log's third event.
+    let edit = |from: &str, to: &str| {
+        assert!(file.contains(from), "`{from}` in {file}");
+        file.replacen(from, to, 1)
+    };
+    // As exported: imported whole, the judge's note and all.
+    let out = import("same.yaml", "Maeoni", &file);
+    assert!(out.contains("judge noted: hello"), "{out}");
+    assert!(out.contains("result: Coal wins"), "{out}");
+    let refused = |out: &str, why: &[&str]| {
+        for w in why {
+            assert!(out.contains(w), "`{w}` in {out}");
+        }
+        assert!(out.contains("0 events"), "nothing imported: {out}");
+    };
+    let answer = "- actor: Maeoni\n  at:";
+    let cases = [
+        (
+            "players.yaml",
+            "Mallory",
+            edit(
+                "players:\n- Coal\n- Maeoni\n",
+                "players:\n- Coal\n- Mallory\n",
+            ),
+            vec!["answer 3:", "`actor` reads Maeoni, who holds no seat"],
+        ),
+        (
+            "stranger.yaml",
+            "Maeoni",
+            edit(answer, "- actor: Zed\n  at:"),
+            vec!["answer 3:", "`actor` reads Zed, who holds no seat"],
+        ),
+        (
+            "other-seat.yaml",
+            "Maeoni",
+            edit(answer, "- actor: Coal\n  at:"),
+            vec!["answer 3:", "the decision it answers is seat 2's (Maeoni)"],
+        ),
+        (
+            "input.yaml",
+            "Maeoni",
+            edit("input: no guard\n", "input: guard with Maeoni Viper\n"),
+            vec![
+                "answer 3:",
+                "`input` reads \"guard with Maeoni Viper\", but its play answers \"no guard\"",
+            ],
+        ),
+        (
+            "winner.yaml",
+            "Maeoni",
+            edit(
+                "\n    winner: Coal\n  input:",
+                "\n    winner: Maeoni\n  input:",
+            ),
+            vec!["end 7:", "`context.winner` reads Maeoni", "reads Coal"],
+        ),
+    ];
+    for (name, players, text, why) in cases {
+        refused(&import(name, players, &text), &why);
+    }
+    // A stored board edited: the field and both values.
+    let at = file.find("  seq: 2\n").expect("play 2");
+    let damage = file[at..].find("damage: 4").unwrap() + at;
+    let mut text = file.clone();
+    text.replace_range(damage..damage + "damage: 4".len(), "damage: 19");
+    refused(
+        &import("state.yaml", "Maeoni", &text),
+        &[
+            "play 2:",
+            "phoenixborn.damage`: the file has 19, the replay 4",
+        ],
+    );
+}
+
 /// The version the last `(active, version N)` in `out` names.
 fn version_of(out: &str) -> usize {
     let at = out.rfind("(active, version ").expect("a match view") + "(active, version ".len();

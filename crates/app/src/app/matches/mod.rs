@@ -11,6 +11,7 @@
 //! text rendering is [`crate::render::matches`]. See `docs/MATCHES.md`.
 
 mod consent;
+mod integrity;
 mod replay;
 mod turns;
 
@@ -889,7 +890,7 @@ impl Matches {
             named.state = Some(board);
             self.propose(caller, &named, event, proposal).await?;
         } else {
-            self.append(m, &event).await?;
+            self.append(caller, m, &event).await?;
         }
         self.view(
             &self
@@ -977,7 +978,33 @@ impl Matches {
     }
 
     /// Appends, turning a lost race into `BoardChanged` with the new board.
-    async fn append(&self, m: &MatchRecord, event: &NewEvent) -> Result<i64, MatchError> {
+    /// An event a moderator who holds no seat makes says so in its context
+    /// ([`integrity::BY_MODERATOR`]): an import checks that whoever made an
+    /// event held its seat or was marked so then (an export's `actor` or
+    /// `players` edited credited a player's answer to someone else).
+    async fn append(
+        &self,
+        caller: &Caller,
+        m: &MatchRecord,
+        event: &NewEvent,
+    ) -> Result<i64, MatchError> {
+        let moderator = caller.moderator
+            && caller.user == event.actor
+            && event.actor != TIMEOUT_ACTOR
+            && seat_of(m, &caller.user).is_none();
+        let marked;
+        let event = match moderator {
+            true => {
+                let mut e = event.clone();
+                // Every event's context is an object or none.
+                if let Value::Object(o) = e.context.get_or_insert_with(json_object) {
+                    o.insert(integrity::BY_MODERATOR.into(), Value::Bool(true));
+                }
+                marked = e;
+                &marked
+            }
+            false => event,
+        };
         match self.store.append(m.id, m.version, event).await {
             Ok(seq) => Ok(seq),
             Err(StoreError::Conflict { .. }) => {
@@ -1909,6 +1936,11 @@ fn stored_ruling(r: &Ruling) -> Value {
         o.remove("state");
     }
     v
+}
+
+/// An empty JSON object.
+fn json_object() -> Value {
+    Value::Object(serde_json::Map::new())
 }
 
 /// The board with a play in it, as the engine judges it.

@@ -28,6 +28,8 @@ pub struct ReplayReport {
 /// waits on a decision there.
 struct InEffect {
     seq: i64,
+    /// Its index in the log (the question it asks is its entry's).
+    at: usize,
     kind: EventKind,
     state: Value,
     pending: bool,
@@ -55,6 +57,9 @@ pub fn replay_log(engine: &dyn GameEngine, log: &[LogEntry]) -> (Option<Value>, 
                 e.seq
             ));
         }
+        if let Err(why) = stated(e, log, &stack) {
+            bad.push(format!("{} {}: {why}", e.kind.as_str(), e.seq));
+        }
         let stage = super::consent::proposal_in(e.context.as_ref()).map(|p| p.stage);
         let replayed = match stage.and_then(|st| proposal_step(e, st, &stack)) {
             Some(r) => r,
@@ -64,9 +69,10 @@ pub fn replay_log(engine: &dyn GameEngine, log: &[LogEntry]) -> (Option<Value>, 
             Ok(Some((state, pending))) => {
                 if state != *stored {
                     bad.push(format!(
-                        "{} {}: the stored board differs from the replayed one",
+                        "{} {}: the stored board differs from the replayed one{}",
                         e.kind.as_str(),
-                        e.seq
+                        e.seq,
+                        first_difference(&state, stored)
                     ));
                 }
                 match e.kind {
@@ -75,6 +81,7 @@ pub fn replay_log(engine: &dyn GameEngine, log: &[LogEntry]) -> (Option<Value>, 
                     EventKind::Setup if !stack.iter().any(|t| t.kind == EventKind::Setup) => {
                         stack = vec![InEffect {
                             seq: e.seq,
+                            at: i,
                             kind: e.kind,
                             state,
                             pending,
@@ -82,6 +89,7 @@ pub fn replay_log(engine: &dyn GameEngine, log: &[LogEntry]) -> (Option<Value>, 
                     }
                     k if k == EventKind::Setup || k.undoable() => stack.push(InEffect {
                         seq: e.seq,
+                        at: i,
                         kind: e.kind,
                         state,
                         pending,
@@ -98,6 +106,65 @@ pub fn replay_log(engine: &dyn GameEngine, log: &[LogEntry]) -> (Option<Value>, 
         }
     }
     (stack.last().map(|t| t.state.clone()), bad)
+}
+
+/// What `e` states that replay derives otherwise: an answer's words,
+/// seat and option against the question in effect before it (a note's
+/// carries its play's), a confirmed end's result against its proposal.
+fn stated(e: &LogEntry, log: &[LogEntry], stack: &[InEffect]) -> Result<(), String> {
+    if e.kind == EventKind::End {
+        super::integrity::end_agrees(e)?;
+    }
+    let answers = match super::consent::proposal_in(e.context.as_ref()).map(|p| p.stage) {
+        Some(Stage::Confirmed | Stage::Rejected) => e.kind != EventKind::Undo,
+        _ => e.kind == EventKind::Answer,
+    };
+    let asking = stack
+        .iter()
+        .rev()
+        .find(|t| t.kind != EventKind::Note)
+        .filter(|t| t.pending)
+        .and_then(|t| log.get(t.at));
+    let (true, Some(asking)) = (answers, asking) else {
+        return Ok(());
+    };
+    let Some(asked) = asking
+        .ruling
+        .as_ref()
+        .and_then(|r| r.get("pending"))
+        .and_then(|d| serde_json::from_value::<crate::engine::Decision>(d.clone()).ok())
+    else {
+        return Ok(());
+    };
+    let proposal =
+        super::consent::proposal_in(asking.context.as_ref()).filter(|p| p.stage == Stage::Asked);
+    super::integrity::answer_agrees(e, &asked, proposal.as_ref())
+}
+
+/// Where a stored board differs from the replayed one: the first field
+/// and both values (`""` when they are the same).
+fn first_difference(replayed: &Value, stored: &Value) -> String {
+    let short = |v: &Value| {
+        let s = v.to_string();
+        match s.chars().count() > 80 {
+            true => format!("{}…", s.chars().take(80).collect::<String>()),
+            false => s,
+        }
+    };
+    match crate::engine::diff(replayed, stored).first() {
+        Some(c) if c.path.is_empty() => format!(
+            ": the file has {}, the replay {}",
+            short(&c.after),
+            short(&c.before)
+        ),
+        Some(c) => format!(
+            " at `{}`: the file has {}, the replay {}",
+            c.path,
+            short(&c.after),
+            short(&c.before)
+        ),
+        None => String::new(),
+    }
 }
 
 /// A proposal's event: asked (or passed on to the next player), it leaves
@@ -426,6 +493,19 @@ impl Matches {
             return Err(document::BoardError::semantic(
                 "log",
                 format!("this export does not replay: {why}"),
+            )
+            .into());
+        }
+        // Who made each event, against the seats they hold: the file's
+        // `players` alone can be edited to match (an outside tester's
+        // export credited a player's answers to a moderator, and a
+        // confirmation to a user who never gave it).
+        if caller.moderator
+            && let Err(why) = super::integrity::owned(&export.log, &m.players)
+        {
+            return Err(document::BoardError::semantic(
+                "log",
+                format!("this export's log does not hold together: {why}"),
             )
             .into());
         }

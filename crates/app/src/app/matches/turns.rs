@@ -105,7 +105,7 @@ impl Matches {
         mut o: Outcome,
     ) -> Result<EventReply, MatchError> {
         o.event.interaction = caller.interaction.clone();
-        let seq = match self.append(m, &o.event).await {
+        let seq = match self.append(caller, m, &o.event).await {
             Ok(seq) => seq,
             Err(e) => {
                 // A replay racing its first copy: answer with the first result.
@@ -1263,7 +1263,7 @@ impl Matches {
             Transition::End(result.as_ref().and_then(|r| serde_json::to_value(r).ok()));
         event.context = result.as_ref().and_then(|r| serde_json::to_value(r).ok());
         event.interaction = caller.interaction.clone();
-        self.append(m, &event).await?;
+        self.append(caller, m, &event).await?;
         self.view(
             &self
                 .store

@@ -1,0 +1,237 @@
+//! What an exported log states that replay can check: the words an answer
+//! is recorded with against the option its play took, whose seat it was,
+//! a confirmed result against the proposal confirmed, and, at a
+//! moderator's import, who made each event against the seats they hold.
+//! An export is a file anyone can edit: a field edited so that it
+//! contradicts the rest of the file is refused, naming the event and the
+//! field (an outside tester changed a confirmed end's `winner`, an
+//! answer's `input`, an answer's `actor` and the file's `players`, and
+//! each imported as the record).
+
+use serde_json::Value;
+
+use super::consent::{CONSENT_KEY, Proposal, Proposed, Stage, proposal_in};
+use super::{LogEntry, TIMEOUT_ACTOR};
+use crate::engine::{Decision, GameResult, merge_patch};
+use crate::store::EventKind;
+
+/// The context key that marks an event made by a moderator who holds no
+/// seat in the match (written by the match service, checked at import).
+pub const BY_MODERATOR: &str = "moderator";
+
+/// What the event `e` states against the decision it answers (`asked`,
+/// the one the event in effect before it waits on, with that event's
+/// proposal): `Err` names the field that contradicts it.
+pub fn answer_agrees(
+    e: &LogEntry,
+    asked: &Decision,
+    proposal_before: Option<&Proposal>,
+) -> Result<(), String> {
+    let for_seat = e
+        .context
+        .as_ref()
+        .and_then(|c| c.get("answered_for"))
+        .and_then(Value::as_u64);
+    let seat = match (asked.key.as_str(), proposal_before) {
+        (CONSENT_KEY, Some(p)) => p.asks.first().copied().unwrap_or(asked.seat),
+        _ => asked.seat,
+    };
+    if (e.kind == EventKind::Answer || for_seat.is_some()) && for_seat != Some(seat as u64) {
+        return Err(format!(
+            "`context.answered_for` reads {}, but the decision it answers is seat {}'s ({})",
+            for_seat.map_or("nothing".to_string(), |s| format!("seat {}", s + 1)),
+            seat + 1,
+            asked.player
+        ));
+    }
+    match proposal_before {
+        Some(p) if asked.key == CONSENT_KEY => consent_input(e, p),
+        _ => decision_input(e, asked),
+    }
+}
+
+/// An answer to a player's decision: its `input` is the label of an
+/// option its play took (the timeout's, the default's, so marked).
+fn decision_input(e: &LogEntry, asked: &Decision) -> Result<(), String> {
+    if e.kind != EventKind::Answer {
+        return Ok(());
+    }
+    let typed = e.input.as_deref().unwrap_or_default();
+    let timed_out = e.actor == TIMEOUT_ACTOR;
+    // The options whose patch the recorded play holds.
+    let took: Vec<(usize, &str)> = asked
+        .options
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| {
+            let play = e.play.clone().unwrap_or(Value::Null);
+            let mut patched = play.clone();
+            merge_patch(&mut patched, &o.patch);
+            patched == play
+        })
+        .map(|(i, o)| (i, o.label.as_str()))
+        .collect();
+    let reads = |label: &str| match timed_out {
+        true => typed.starts_with(&format!("{label} (timed out")),
+        false => typed == label,
+    };
+    let Some(&(i, label)) = took.iter().find(|(_, l)| reads(l)) else {
+        let answer = took
+            .first()
+            .map_or("none of the decision's answers", |t| t.1);
+        return Err(format!(
+            "`input` reads \"{typed}\", but its play answers \"{answer}\""
+        ));
+    };
+    match (timed_out, asked.default) {
+        (true, Some(d)) if d != i => Err(format!(
+            "the timeout answered \"{label}\", but the decision's default is \"{}\"",
+            asked.options.get(d).map_or("", |o| o.label.as_str())
+        )),
+        (true, None) => Err("the timeout answered a decision that has no default".into()),
+        _ => Ok(()),
+    }
+}
+
+/// An answer to a proposal: its `input` says what it did to the proposal
+/// asked ("confirmed: …", "rejected: …", "expired, nothing changed: …").
+fn consent_input(e: &LogEntry, asked: &Proposal) -> Result<(), String> {
+    let Some(p) = proposal_in(e.context.as_ref()) else {
+        return Ok(());
+    };
+    // The proposal it answers is the one asked, as asked.
+    if (p.by, &p.what, &p.text) != (asked.by, &asked.what, &asked.text) {
+        let what = |p: &Proposal| serde_json::to_string(&p.what).unwrap_or_default();
+        return Err(format!(
+            "`context.proposal` reads \"{}\" ({}), but the proposal asked is \"{}\" ({})",
+            p.text,
+            what(&p),
+            asked.text,
+            what(asked)
+        ));
+    }
+    let stage = p.stage;
+    let expected = match (stage, e.actor == TIMEOUT_ACTOR) {
+        (Stage::Rejected, true) => format!("expired, nothing changed: {}", asked.text),
+        (Stage::Rejected, false) => format!("rejected: {}", asked.text),
+        _ => format!("confirmed: {}", asked.text),
+    };
+    let typed = e.input.as_deref().unwrap_or_default();
+    if e.kind == EventKind::Adjust || typed == expected {
+        return Ok(());
+    }
+    Err(format!(
+        "`input` reads \"{typed}\", but the answer the log records is \"{expected}\""
+    ))
+}
+
+/// A confirmed end states the result its proposal asked: `winner` and
+/// `rule` as proposed, `reason` the proposed one with who agreed.
+pub fn end_agrees(e: &LogEntry) -> Result<(), String> {
+    let Some(p) = proposal_in(e.context.as_ref()).filter(|p| p.stage == Stage::Confirmed) else {
+        return Ok(());
+    };
+    let Proposed::End { result } = &p.what else {
+        return Ok(());
+    };
+    let stated: Option<GameResult> = e
+        .context
+        .clone()
+        .and_then(|c| serde_json::from_value(c).ok());
+    let field = |v: Option<&str>| v.map_or("no one".to_string(), str::to_string);
+    match stated {
+        Some(s) if s.winner != result.winner => Err(format!(
+            "`context.winner` reads {}, but the proposal confirmed (`context.proposal.what.result.winner`) reads {}",
+            field(s.winner.as_deref()),
+            field(result.winner.as_deref())
+        )),
+        Some(s) if s.rule != result.rule => Err(format!(
+            "`context.rule` reads {:?}, but the proposal confirmed reads {:?}",
+            s.rule, result.rule
+        )),
+        Some(s) if !s.reason.starts_with(&result.reason) => Err(format!(
+            "`context.reason` reads \"{}\", but the proposal confirmed reads \"{}\"",
+            s.reason, result.reason
+        )),
+        Some(_) => Ok(()),
+        None => Err("`context` holds no result, but the proposal confirmed ends the match".into()),
+    }
+}
+
+/// At a moderator's import into a match seating `players`: every event
+/// made by the user of the seat it acts for, or by a moderator who holds
+/// no seat (marked so when it was recorded), or by the timeout. `Err`
+/// names the event and the field.
+pub fn owned(log: &[LogEntry], players: &[String]) -> Result<(), String> {
+    for e in log {
+        owns(e, players).map_err(|why| format!("{} {}: {why}", e.kind.as_str(), e.seq))?;
+    }
+    Ok(())
+}
+
+fn owns(e: &LogEntry, players: &[String]) -> Result<(), String> {
+    if e.actor == TIMEOUT_ACTOR {
+        return Ok(());
+    }
+    let held = players.iter().position(|p| *p == e.actor);
+    let marked = e
+        .context
+        .as_ref()
+        .and_then(|c| c.get(BY_MODERATOR))
+        .and_then(Value::as_bool)
+        == Some(true);
+    let Some(held) = held else {
+        return match marked {
+            true => Ok(()),
+            false => Err(format!(
+                "`actor` reads {}, who holds no seat in this match, and the event is not recorded as a moderator's",
+                e.actor
+            )),
+        };
+    };
+    if marked {
+        return Err(format!(
+            "`actor` reads {}, who holds seat {}, but the event is recorded as made by a moderator who holds none",
+            e.actor,
+            held + 1
+        ));
+    }
+    let own = |what: &str, seat: usize| match seat == held {
+        true => Ok(()),
+        false => Err(format!(
+            "`actor` reads {} (seat {}), but {what} is seat {}'s ({})",
+            e.actor,
+            held + 1,
+            seat + 1,
+            players.get(seat).map_or("nobody", String::as_str)
+        )),
+    };
+    let context = |k: &str| {
+        e.context
+            .as_ref()
+            .and_then(|c| c.get(k))
+            .and_then(Value::as_u64)
+            .and_then(|s| usize::try_from(s).ok())
+    };
+    // Who answered a decision or a proposal (a board confirmed is
+    // recorded as its author's, with the seat that confirmed it).
+    if e.kind != EventKind::Setup
+        && let Some(seat) = context("answered_for")
+    {
+        own("the decision it answers", seat)?;
+    }
+    if e.kind == EventKind::Play
+        && let Some(seat) = context("author")
+    {
+        own("the play", seat)?;
+    }
+    // A proposal is made by its author (a confirmed board stays theirs).
+    if let Some(p) = proposal_in(e.context.as_ref()) {
+        let opens = e.kind != EventKind::Answer && p.stage == Stage::Asked;
+        let board = e.kind == EventKind::Setup && p.stage == Stage::Confirmed;
+        if opens || board {
+            own("the proposal", p.by)?;
+        }
+    }
+    Ok(())
+}
