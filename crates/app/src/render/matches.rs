@@ -393,6 +393,25 @@ fn answered_for(e: &LogEntry, seats: &[Seat], style: Style) -> String {
     }
 }
 
+/// A step's assumed choice and its assumption, labelled as the ruling's
+/// reply labels them (the engine's words, as the step's line is): the log is the lasting record, and without the
+/// labels an assumed fact read as a rule's step (found by an outside
+/// tester: "against a visible target" with its "assumption (not in the
+/// indexed rules)" gone).
+fn assumed_lines(out: &mut String, step: &Value) {
+    let Ok(s) = serde_json::from_value::<crate::engine::Step>(step.clone()) else {
+        return;
+    };
+    if let Some(c) = s.choice.as_ref()
+        && let Some(why) = &c.assumed
+    {
+        let _ = writeln!(out, "      choice: {} ({why})", c.sentence());
+    }
+    if let Some(a) = &s.assumption {
+        let _ = writeln!(out, "      assumption (not in the indexed rules): {a}");
+    }
+}
+
 /// An answer that made its play illegal is recorded (the question is
 /// answered) but the play does not happen: the log says so with the rule
 /// it breaks, where it once showed the answer and the steps as if the
@@ -500,6 +519,7 @@ fn entry_lines(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style, ste
     {
         let get = |k: &str| s.get(k).and_then(Value::as_str).unwrap_or("");
         let _ = writeln!(out, "    [{}] {}", get("rule"), get("text"));
+        assumed_lines(out, s);
     }
     illegal_lines(out, e, r);
     for d in r
@@ -615,6 +635,55 @@ mod tests {
             after: serde_json::json!(["Lancer"]),
         };
         assert_eq!(change_line(&c), "pending_triggers: [] → [\"Lancer\"]");
+    }
+
+    /// A step's assumption and assumed choice keep their labels in the
+    /// log, in either style: read bare, an assumed fact passed for a rule.
+    #[test]
+    fn a_logged_step_keeps_its_assumption_labelled() {
+        let mut step = crate::engine::Step {
+            rule: "magewinds:13.4.attack-action".into(),
+            text: "Pyromancer attacks Stonewarden, a visible target".into(),
+            numbers: Vec::new(),
+            choice: None,
+            assumption: None,
+        };
+        step.assume("the target is taken to be visible");
+        step.assumed("Alice", "to add no weapons", "not stated on the board");
+        let entry = LogEntry {
+            seq: 3,
+            kind: EventKind::Play,
+            actor: "ana".into(),
+            at: 0,
+            input: Some("activate Pyromancer attack Stonewarden".into()),
+            play: None,
+            ruling: Some(serde_json::json!({ "legal": true, "steps": [step] })),
+            undoes: None,
+            context: None,
+            state: None,
+        };
+        let reply = LogReply {
+            match_id: 1,
+            game: "magewinds".into(),
+            page: 1,
+            pages: 1,
+            total: 1,
+            entries: vec![entry],
+            seats: Vec::new(),
+        };
+        for style in [Style::Console, Style::Discord] {
+            let text = log(&reply, style);
+            assert!(
+                text.contains(
+                    "assumption (not in the indexed rules): the target is taken to be visible"
+                ),
+                "{text}"
+            );
+            assert!(
+                text.contains("choice: Alice chooses to add no weapons (not stated on the board)"),
+                "{text}"
+            );
+        }
     }
 
     #[test]
