@@ -1702,6 +1702,44 @@ fn magewinds_reactions_are_settled_with_their_attack() {
     );
 }
 
+/// A default read from a rule's "may" (Ashes' guard, block and counter,
+/// Magewinds' reaction) is not one the quoted text gives: it is labelled
+/// assumed, with its quote, as `judge` labels the same choice (the match
+/// called it "the rules' default"; found by an outside tester).
+#[test]
+fn a_may_choice_offers_its_default_as_assumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(
+        &bot,
+        "Coal",
+        "/match play attack unit \"Mist Spirit\" with Hammer Knight\n",
+    );
+    let last = after(&out, "== ");
+    assert!(
+        last.contains("no guard *(assumed: the rules give no default)*")
+            && !last.contains("the rules' default"),
+        "{out}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let bot = match_bot(dir.path());
+    let out = run(
+        &bot,
+        "Ana",
+        &format!(
+            "/match start game:magewinds player1:Ana player2:Bram\n/as judge moderator\n/match setup file:{}\n/as Ana\n\
+             /match play activate Pyromancer attack Stonewarden\n",
+            example("magewinds-start.yaml")
+        ),
+    );
+    let last = after(&out, "== ");
+    assert!(
+        last.contains("no reaction *(assumed: the rules give no default)*")
+            && !last.contains("the rules' default"),
+        "{out}"
+    );
+}
+
 /// Issue 28, item 9: a default the quoted text does not give is labelled
 /// "assumed", never "the rules' default" (TI4's transaction, Grand
 /// Archive's response); a rule a ruling weighs is cited on its own step.

@@ -494,7 +494,7 @@ fn declare_blockers(
 /// default.
 fn block_choice(b: &Board, at: &Attack, a: UnitRef) -> Choice<Option<UnitRef>> {
     let key = format!("block:{}", b.label(a));
-    Choice::new(at.d, key, Some((None, MAY_BLOCK)), PB3, "play.blocks")
+    Choice::new(at.d, key, Some((None, MAY_BLOCK)), PB3, "play.blocks").assuming()
 }
 
 /// The question "block A with…" for the defending player, and its answers:
@@ -615,7 +615,7 @@ fn counter_choice(
 ) -> Result<Chosen<bool>, Stop> {
     let key = format!("counter:{}", b.label(a));
     let path = format!("play.blocks[{i}].counter");
-    let choice = Choice::new(at.d, key, Some((false, MAY_COUNTER)), PB4, path);
+    let choice = Choice::new(at.d, key, Some((false, MAY_COUNTER)), PB4, path).assuming();
     let ask = || {
         let blocker = &b.label(blocker);
         let question = Question::CounterBlock {
@@ -854,7 +854,8 @@ fn declare_guard(
         Some((Guard::None, MAY_GUARD)),
         AU3,
         "play.guard",
-    );
+    )
+    .assuming();
     let target = tl.as_str();
     let ask = || {
         let question = Question::Guard { defender, target };
@@ -1025,7 +1026,8 @@ fn unit_counter(
         Some((false, MAY_COUNTER)),
         AU4,
         "play.counter",
-    );
+    )
+    .assuming();
     let ask = || {
         let defender = &at.defender;
         let question = Question::CounterTarget { defender, unit };

@@ -791,7 +791,7 @@ fn attacked_reactions(b: &Board, t: Fid) -> impl Iterator<Item = &ReactionDef> +
 /// Whether `t` reacts: its controller's choice, no reaction by default.
 fn react_choice(b: &Board, t: Fid) -> Choice<Option<String>> {
     let key = format!("react:{}", b.fighter(t).name);
-    Choice::new(t.0, key, Some((None, MAY_REACT)), TRIGGER, "play.reactions")
+    Choice::new(t.0, key, Some((None, MAY_REACT)), TRIGGER, "play.reactions").assuming()
 }
 
 /// Reactions made during the action just made: each is its controller's
