@@ -2375,3 +2375,29 @@ fn a_card_held_twice_or_a_name_used_twice_names_the_earlier_holder() {
     b["players"][0]["name"] = json!("!!");
     assert_eq!(judge_err(&b).path.as_deref(), Some("players[0].name"));
 }
+
+/// "The turn ends when … ends it or when the next player begins theirs" is
+/// the engine's reading (the Action Phase text does not say when a turn
+/// ends): the step that says it carries the label.
+#[test]
+fn a_turn_still_open_says_its_end_is_a_reading() {
+    let doc = "game: ti4\nplayers:\n  - { name: Ana, strategy_cards: [{ name: Leadership, exhausted: true }, { name: Warfare, exhausted: true }] }\n  - { name: Ben, passed: true, strategy_cards: [{ name: Diplomacy, exhausted: true }, { name: Trade, exhausted: true }] }\n  - { name: Cleo, passed: true, strategy_cards: [{ name: Politics, exhausted: true }, { name: Imperial, exhausted: true }] }\nturn: Ana\nplay: { type: tactical_action, player: Ana, system: Mecatol Rex }\n";
+    let r = arbiter::engine::engine("ti4")
+        .unwrap()
+        .judge_text(doc)
+        .unwrap();
+    let still: Vec<_> = r
+        .steps
+        .iter()
+        .filter(|s| s.text.contains("The turn ends when"))
+        .collect();
+    assert!(!still.is_empty(), "{r:#?}");
+    for s in still {
+        assert!(
+            s.assumption
+                .as_deref()
+                .is_some_and(|a| a.contains("does not say when a turn ends")),
+            "{s:?}"
+        );
+    }
+}

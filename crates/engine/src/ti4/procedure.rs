@@ -11,9 +11,9 @@ use super::rules::*;
 use super::wording::{
     ASSUME_CANNOT_ACT, ASSUME_CARD_TIMING, ASSUME_INITIATIVE, ASSUME_LAST_TURN, ASSUME_SECONDARY,
     ASSUME_START_AFTER_PASS, ASSUME_STRATEGIC, ASSUME_STRATEGIC_ONE_CARD, ASSUME_TRANSACTION,
-    ASSUME_TRANSACTION_OFF_TURN, Action, Asks, Between, Chose, DECLINE, Deed, Done, Ends, Held,
-    Invalid, OutOfTurn, OwnTurn, Passing, Readied, Reading, Refusal, Says, Seat, Timed, Turn,
-    Upcoming, Via, Why, initiative_of, topic_in_refusal, topic_note,
+    ASSUME_TRANSACTION_OFF_TURN, ASSUME_TURN_END, Action, Asks, Between, Chose, DECLINE, Deed,
+    Done, Ends, Held, Invalid, OutOfTurn, OwnTurn, Passing, Readied, Reading, Refusal, Says, Seat,
+    Timed, Turn, Upcoming, Via, Why, initiative_of, topic_in_refusal, topic_note,
 };
 use crate::kit::bounded::Count;
 use crate::kit::choices::Choice;
@@ -193,6 +193,7 @@ fn closing(b: &mut Board, cx: &mut Cx) {
         (TurnAction::Pass, _) => Some(Done::Passed),
         (other, _) => Some(Done::Other(other.label())),
     };
+    let still = done.is_some();
     let text = match done {
         None => Turn::Now {
             player,
@@ -206,8 +207,11 @@ fn closing(b: &mut Board, cx: &mut Cx) {
         },
     };
     let left = b.players.iter().filter(|p| !p.passed).count();
-    cx.step(R_INTRO, text)
-        .num("players not passed", left as i64);
+    let st = cx.step(R_INTRO, text);
+    st.num("players not passed", left as i64);
+    if still {
+        st.assume(ASSUME_TURN_END);
+    }
 }
 
 /// Ends the current turn and starts the next player's.

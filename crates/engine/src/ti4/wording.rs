@@ -42,6 +42,9 @@ pub const ASSUME_SECONDARY: &str = "Strategic Action (which governs secondary ab
 /// End-of-turn abilities of the turn whose pass ended the action phase.
 pub const ASSUME_LAST_TURN: &str = "The last pass ended the action phase; the engine lets that turn's end-of-turn abilities resolve as the turn closes, before the status phase (Status Phase is a Related Topic that is not indexed).";
 /// The answer declining a transaction.
+/// When a turn with its action done ends: the Action Phase text says only
+/// that a player performs a single action during their turn.
+pub const ASSUME_TURN_END: &str = "The Action Phase text does not say when a turn ends once its action is done: the engine reads it as ending when the player ends it or when the next player begins theirs (the turn's end-of-turn abilities may still resolve until then).";
 pub const DECLINE: &str = "decline";
 
 /// A number's label: `initiative Alice`.
