@@ -336,25 +336,50 @@ fn a_given_number_of_actions_is_used_and_marked() {
 
 #[test]
 fn reduction_amounts_and_no_actions_are_worded_as_they_are() {
-    // Any amount but 1 or 2 reads "give 1 or 2" at its field, even one that
-    // is no whole number of the reader's (too large, negative, a fraction).
-    for amount in ["99999999999999999", "-3", "1.5", "3"] {
+    // An amount that is no whole number of actions from 1 to 99 reads so
+    // at its field, even one the reader refuses (too large, negative, a
+    // fraction); no rule is cited for it: a check of the board.
+    for amount in ["99999999999999999", "4000000000", "-3", "1.5", "0", "100"] {
         let unit = format!("  name: S\n  reduced_by: [{{amount: {amount}, source: x}}]");
         let e = eng()
             .judge_text(&doc(&unit, "  - action: move"))
             .unwrap_err();
         assert_eq!(e.path.as_deref(), Some("unit.reduced_by[0].amount"), "{e}");
-        assert!(e.message.contains("give 1 or 2"), "{amount}: {e}");
+        assert!(e.message.contains("from 1 to 99"), "{amount}: {e}");
         assert!(!e.message.contains("from 0"), "{amount}: {e}");
+        assert_eq!(e.rule, None, "{amount}: actions.5 sets no bound");
     }
-    // Reductions beyond the two actions say so; no "0 of its 0 actions".
+    // Reductions beyond the two actions, in one entry or several, say so
+    // alike (actions.5 sets no bound); no "0 of its 0 actions".
+    for reductions in [
+        "[{amount: 2, source: suppressed}, {amount: 1, source: damaged}]",
+        "[{amount: 3, source: suppressed}]",
+        "[{amount: 2, source: panicked}, {amount: 2, source: damaged}]",
+    ] {
+        let unit = format!("  name: Han Solo\n  reduced_by: {reductions}");
+        let r = eng().judge_text(&doc(&unit, "  - action: move")).unwrap();
+        assert!(
+            r.steps[0]
+                .text
+                .contains("more than its two actions, so none are left"),
+            "{reductions}: {}",
+            r.steps[0].text
+        );
+    }
+    // With no action left, a token an effect gave is not followed by "may
+    // still perform" that action (only free actions remain).
+    let unit = "  name: Stormtroopers\n  tokens: { aim: 1 }\n  reduced_by: [{amount: 2, source: panicked}, {amount: 2, source: damaged}]";
+    let tok = "  - gain: aim\n    effect: x";
+    let r = eng().judge_text(&doc(unit, tok)).unwrap();
+    assert!(
+        r.steps
+            .iter()
+            .all(|s| !s.text.contains("may still perform")),
+        "{:#?}",
+        r.steps
+    );
     let unit = "  name: Han Solo\n  reduced_by: [{amount: 2, source: suppressed}, {amount: 1, source: damaged}]";
     let r = judge(&doc(unit, "  - action: move"));
-    assert!(
-        r.steps[0]
-            .text
-            .contains("more than its two actions, so none are left")
-    );
     let m = &r.diagnostics[0].message;
     assert!(
         m.starts_with("Han Solo has no actions this activation"),
@@ -1716,6 +1741,10 @@ fn an_effects_grant_is_a_claim_and_an_abilitys_is_not() {
     );
     let r = judge(TROOPERS, "  - gain: aim\n    effect: Coordinated Fire");
     assert_eq!(r.claims.len(), 1, "{:?}", r.claims);
+    assert_eq!(
+        r.claims[0].rule, "legion:actions.10",
+        "a token an effect gives is actions.10's, not the two actions'"
+    );
     let r = judge(
         VADER,
         "  - action: move\n  - free_action: attack\n    ability: Relentless",

@@ -129,21 +129,36 @@ pub struct Unit {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Reduction {
-    #[schemars(range(min = 1, max = 2))]
+    #[schemars(range(min = 1, max = 99))]
     #[serde(deserialize_with = "amount")]
     pub amount: u32,
     pub source: Text,
 }
 
-/// A reduction's amount: any whole number is read (1 or 2 is checked with
-/// the board, citing the rule); one that is not (negative, too large, a
+impl Unit {
+    /// The actions its reductions take away, summed (without overflow):
+    /// more than two leaves none (actions.5 gives no bound).
+    pub fn cut(&self) -> u32 {
+        self.reduced_by
+            .iter()
+            .fold(0, |n, r| n.saturating_add(r.amount))
+    }
+}
+
+/// The largest reduction a board may give: a bound of the board's, not of
+/// actions.5 (which sets none); anything past two leaves no action.
+pub const MAX_REDUCTION: u32 = 99;
+
+/// A reduction's amount: any whole number is read (0 and past
+/// [`MAX_REDUCTION`] are refused with the board); one that is not (negative, too large, a
 /// fraction) is refused in the same words, not as "a whole number from 0".
+/// actions.5 sets no largest reduction: more than two leaves no action.
 fn amount<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     struct Amount;
     impl serde::de::Visitor<'_> for Amount {
         type Value = u32;
         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("a reduction of 1 or 2 actions")
+            write!(f, "a reduction of 1 to {MAX_REDUCTION} actions")
         }
         fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<u32, E> {
             u32::try_from(v).map_err(|_| E::custom(wrong_amount(v)))
@@ -159,7 +174,7 @@ fn amount<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
 }
 
 fn wrong_amount(v: impl std::fmt::Display) -> String {
-    format!("a reduction of {v} actions; give 1 or 2")
+    format!("a reduction of {v} actions; give a whole number of actions from 1 to {MAX_REDUCTION}")
 }
 
 /// What an ability grants.
@@ -433,16 +448,21 @@ fn unit(u: &mut Unit, path: &str) -> Result<(), BoardError> {
         &|i| format!("{path}.abilities[{i}].name"),
         "ability",
     )?;
-    let mut total = 0;
+    // A check of the board, not a rule: a reduction of 0 reduces nothing.
+    // No upper bound: actions.5 gives none, and a total past two leaves
+    // no action (said on the step).
+    // Past MAX_REDUCTION no board means it (a check, not a rule either).
     for (i, r) in u.reduced_by.iter().enumerate() {
         check(
-            matches!(r.amount, 1 | 2),
+            (1..=MAX_REDUCTION).contains(&r.amount),
             format!("{path}.reduced_by[{i}].amount"),
-            wrong_amount(r.amount),
-        )
-        .map_err(|e| e.with_rule(super::rules::REDUCED))?;
-        total += r.amount;
+            format!(
+                "a reduction of {} actions; give a whole number of actions from 1 to {MAX_REDUCTION} (a check of the board, not a rule: actions.5 sets no bound, and any reduction past two leaves no action)",
+                r.amount
+            ),
+        )?;
     }
+    let total = u.cut();
     let left = 2u32.saturating_sub(total);
     match u.actions {
         Some(n) if n > 2 => return Err(BoardError::semantic(format!("{path}.actions"), format!("{n} actions: an activated unit performs two actions; more only through free actions (give those as free actions)")).with_rule(super::rules::TWO)),

@@ -333,7 +333,7 @@ fn end_activation(b: &mut Board, r: UnitRef, cx: &mut Cx) {
 
 impl Act {
     fn new(u: &Unit, player: &str, path: &str) -> Act {
-        let cut: u32 = u.reduced_by.iter().map(|r| r.amount).sum();
+        let cut = u.cut();
         let u = Unit {
             performed: Default::default(),
             ..u.clone()
@@ -366,7 +366,7 @@ impl Act {
     /// far, tokens from effects.
     fn opening(&self, history: &[String], cx: &mut Cx) {
         let (unit, avail) = (self.u.name.as_str(), self.avail);
-        let cut: u32 = self.u.reduced_by.iter().map(|r| r.amount).sum();
+        let cut = self.u.cut();
         if cut > 0 {
             let reductions: Vec<(u32, &str)> = self
                 .u
@@ -412,7 +412,9 @@ impl Act {
                 continue;
             };
             let by = t.name.as_ref().map_or("an effect", |n| n.as_str());
-            let may_still = self.done[kind as usize].is_none();
+            // Not while no action is left (a reduction to 0): only free
+            // actions remain, as the opening step says.
+            let may_still = self.done[kind as usize].is_none() && self.used < avail;
             let text = Opening::HasToken {
                 unit,
                 kind,
@@ -701,7 +703,7 @@ impl Act {
             unit,
             kind,
             source,
-            may_still: self.done[kind as usize].is_none(),
+            may_still: self.done[kind as usize].is_none() && self.used < self.avail,
         };
         cx.step(TOKEN, text)
             .num(&Tokens(kind).to_string(), n)
@@ -898,6 +900,12 @@ impl Act {
 /// the way stops the procedure). An ability's grant is on the board.
 fn claim_effect(act: &Act, op: &Op, path: &str, cx: &mut Cx) {
     let unit = act.u.name.as_str();
+    // A token an effect gives is 'different than performing an aim, dodge,
+    // or standby action' (actions.10): that passage, not the two actions'.
+    let rule = match op {
+        Op::Gain(..) => TOKEN,
+        _ => TWO,
+    };
     let claim = match op {
         Op::Action {
             kind,
@@ -916,5 +924,5 @@ fn claim_effect(act: &Act, op: &Op, path: &str, cx: &mut Cx) {
         },
         _ => return,
     };
-    cx.claim(&format!("{path}.effect"), TWO, claim);
+    cx.claim(&format!("{path}.effect"), rule, claim);
 }

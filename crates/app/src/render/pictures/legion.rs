@@ -195,7 +195,7 @@ fn card(c: &mut Canvas, v: &View<Board, Play>, u: &Unit, y: f32) -> f32 {
         w: CARD_W,
         h: 0.0,
     };
-    let cut: u32 = u.reduced_by.iter().map(|r| r.amount).sum();
+    let cut = u.cut();
     let avail = u.actions.unwrap_or(2u32.saturating_sub(cut)).min(8) as usize;
     let list = steps(v, u);
     let words: Vec<(String, bool)> = list.iter().filter_map(|s| step_words(s)).collect();
@@ -552,7 +552,7 @@ fn alt(v: &View<Board, Play>) -> String {
     }
     s.push_str(&v.ending());
     if let Some(u) = activating(v) {
-        let cut: u32 = u.reduced_by.iter().map(|r| r.amount).sum();
+        let cut = u.cut();
         let avail = u.actions.unwrap_or(2u32.saturating_sub(cut));
         let done: Vec<String> = steps(v, u)
             .iter()
