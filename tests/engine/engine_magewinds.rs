@@ -707,6 +707,21 @@ fn move_starting_within_one_inch_of_an_enemy_loses_two() {
 }
 
 #[test]
+fn a_movement_under_two_near_an_enemy_is_floored_at_zero_and_says_so() {
+    let doc = "game: magewinds\nturn: Ana\nplayers:\n  - name: Ana\n    fighters:\n      - {name: Imp, movement: 1, position: [10, 10], attacks: [Claw]}\n  - name: Bram\n    fighters:\n      - {name: Golem, movement: 4, position: [10, 10.5], attacks: [Slam]}\nplay: {activate: Imp, action: move, distance: 0}\n";
+    let r = arbiter::engine::magewinds::ENGINE.judge_text(doc).unwrap();
+    assert!(r.legal, "{r:#?}");
+    let s = r
+        .steps
+        .iter()
+        .find(|s| s.text.contains("within 1\""))
+        .unwrap();
+    assert!(!s.text.contains("= 0"), "no false arithmetic: {}", s.text);
+    assert!(s.text.contains("floored at 0"), "{}", s.text);
+    assert!(s.assumption.as_deref().unwrap().contains("below 0"));
+}
+
+#[test]
 fn friendly_fighters_nearby_do_not_reduce_the_move() {
     // Stormcaller is 0.5" from the Golem (a friend) and far from enemies.
     let r = judge_with(
@@ -1326,6 +1341,13 @@ fn notation_matches_the_yaml_play() {
             .parse_notation("activate Pyromancer move far", &b)
             .is_err()
     );
+    // A sign is never dropped: "-0" is refused like "-3", not read as 0.
+    for d in ["-3", "-0", "-0.5"] {
+        let e = arbiter::engine::magewinds::ENGINE
+            .parse_notation(&format!("activate Pyromancer move {d}"), &b)
+            .unwrap_err();
+        assert!(e.message.contains("is not a distance"), "{d}: {e}");
+    }
 }
 
 #[test]
@@ -1616,6 +1638,62 @@ fn the_attacked_fighters_reaction_defaults_to_none_and_says_so() {
             .filter_map(|s| s.choice.as_ref())
             .all(|c| c.assumed.is_none())
     );
+}
+
+/// Golem has two reactions to being attacked. 13.3.1 sets no count: the
+/// judge takes both (the second's step says it rests on that reading),
+/// and a match's question offers both together, so the two paths agree.
+#[test]
+fn two_reactions_to_one_attack_are_one_reading_in_judge_and_in_a_match() {
+    let doc = "game: magewinds\nturn: Ana\nplayers:\n  - name: Ana\n    fighters:\n      - {name: Imp, movement: 5, position: [0, 0], attacks: [Claw], visible: [Golem]}\n  - name: Bram\n    fighters:\n      - {name: Golem, movement: 4, position: [5, 5], attacks: [Slam], reactions: [{name: Dodge, trigger: attacked}, {name: Parry, trigger: attacked}]}\nplay: {activate: Imp, attack: Claw, target: Golem}\n";
+    let both = doc.replace(
+        "target: Golem}",
+        "target: Golem, reactions: [{react: Dodge, fighter: Golem}, {react: Parry, fighter: Golem}]}",
+    );
+    let r = mw().judge_text(&both).unwrap();
+    assert!(r.legal, "{:#?}", r.diagnostics);
+    let reacts: Vec<_> = r
+        .steps
+        .iter()
+        .filter(|s| s.rule == "magewinds:13.3")
+        .collect();
+    assert_eq!(reacts.len(), 2, "{:#?}", r.steps);
+    let labelled = |s: &arbiter::engine::Step| {
+        s.assumption
+            .as_deref()
+            .is_some_and(|a| a.contains("sets no count"))
+    };
+    assert!(!labelled(reacts[0]) && labelled(reacts[1]), "{reacts:#?}");
+    // In a match Bram is asked, and may answer both.
+    let r = mw()
+        .judge(board_of(doc), Some(doc), &Asking::seat(0))
+        .unwrap();
+    let d = r.pending.expect("Bram is asked");
+    let labels: Vec<&str> = d.options.iter().map(|o| o.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "Dodge with Golem",
+            "Parry with Golem",
+            "Dodge, then Parry with Golem",
+            "no reaction"
+        ]
+    );
+    let mut v = board_of(doc);
+    merge_patch(&mut v["play"], &d.options[2].patch);
+    let answered = Asking {
+        answered: vec![(d.key.clone(), d.seat)],
+        ..Asking::seat(0)
+    };
+    let r = mw().judge(v, None, &answered).unwrap();
+    assert!(r.legal && r.pending.is_none(), "{:#?}", r.diagnostics);
+    let made = r
+        .steps
+        .iter()
+        .filter(|s| s.rule == "magewinds:13.3")
+        .count();
+    assert_eq!(made, 2, "both reactions are made, as judge makes them");
+    assert_eq!(fighter(&r, 1, 0)["counter"], "double");
 }
 
 #[test]

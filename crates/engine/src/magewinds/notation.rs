@@ -46,7 +46,8 @@ fn number(s: &str, path: &str) -> Result<f64, BoardError> {
     let t = s.trim().trim_end_matches(['"', '”', '\'']);
     let t = t.trim_end_matches("inches").trim_end_matches("in").trim();
     match t.parse::<f64>() {
-        Ok(v) if v.is_finite() && (0.0..=1000.0).contains(&v) => Ok(v),
+        // "-0" is a sign too: refused like "-3", never read as 0.
+        Ok(v) if v.is_finite() && !v.is_sign_negative() && v <= 1000.0 => Ok(v),
         _ => Err(err(
             path,
             format!("'{}' is not a distance in inches (e.g. 4 or 0.5)", s.trim()),

@@ -15,10 +15,11 @@ use super::board::{
 use super::plays::{Activation, Play, Reaction};
 use super::rules::*;
 use super::wording::{
-    ACTION_TAKEN, ActionStep, Chose, Claimed, FREE_ACTION, FREE_REACTION, Fault, GUARD_USED,
-    MAY_REACT, MEASURE, MOVE_HOW_FAR, MOVE_STAYS, Misread, NEGATIVE, NO_ACTION, NO_ACTION_PHASE,
-    NO_REACTION, Notice, OPEN_QUESTION, Question, ReactionFault, ReactionStep, STEP_STAYS,
-    TRIGGER_STATED, TRIGGER_UNGIVEN, TURN_ORDER, TurnStep, Unavailable, Unmet, Visibility,
+    ACTION_TAKEN, ActionStep, Chose, Claimed, FLOORED, FREE_ACTION, FREE_REACTION, Fault,
+    GUARD_USED, MAY_REACT, MEASURE, MOVE_HOW_FAR, MOVE_STAYS, Misread, NEGATIVE, NO_ACTION,
+    NO_ACTION_PHASE, NO_REACTION, Notice, OPEN_QUESTION, Question, ReactionFault, ReactionStep,
+    SEVERAL_REACTIONS, STEP_STAYS, TRIGGER_STATED, TRIGGER_UNGIVEN, TURN_ORDER, TurnStep,
+    Unavailable, Unmet, Visibility,
 };
 use crate::BoardError;
 use crate::kit::choices::{Choice, one_or_none};
@@ -492,6 +493,9 @@ fn move_action(
         st.num("allowance (tenths of an inch)", tenths(allowance));
     }
     st.assume(MEASURE);
+    if within.is_some() && movement < 2.0 {
+        st.assume(FLOORED);
+    }
     if moved > allowance + EPS {
         let at = a.distance.map_or("play.to", |_| "play.distance");
         let e = Fault::TooFar {
@@ -746,32 +750,38 @@ fn react_ask(
     attacker: &str,
 ) -> (String, Vec<Opt<Option<String>>>) {
     let f = b.fighter(t);
-    let patch = |r: Option<&str>| {
+    let patch = |rs: &[&str]| {
         let mut list =
             serde_json::to_value(a.reactions.clone().unwrap_or_default()).unwrap_or_default();
-        if let (Some(r), Some(l)) = (r, list.as_array_mut()) {
-            l.push(json!({"react": r, "fighter": f.name}));
+        if let Some(l) = list.as_array_mut() {
+            l.extend(rs.iter().map(|r| json!({"react": r, "fighter": f.name})));
         }
         json!({ "reactions": list })
     };
-    let options = attacked_reactions(b, t)
-        .map(|r| {
+    let names: Vec<&str> = attacked_reactions(b, t).map(ReactionDef::name).collect();
+    // Each set of its reactions, one at a time first (13.3.1 sets no
+    // count: the judge takes several too), in the fighter's order.
+    let options = reaction_sets(names.len())
+        .into_iter()
+        .map(|set| {
+            let picked: Vec<&str> = set.iter().map(|&i| names[i]).collect();
+            let joined = picked.join(", then ");
             let label = Question::ReactWith {
-                reaction: r.name(),
+                reaction: &joined,
                 fighter: &f.name,
-                free: f.guard && is_dodge_or_deflect(r.name()),
+                free: f.guard && picked.iter().any(|r| is_dodge_or_deflect(r)),
             };
             Opt {
                 label: label.to_string(),
-                value: Some(r.name().to_string()),
-                patch: patch(Some(r.name())),
+                value: Some(joined.clone()),
+                patch: patch(&picked),
             }
         })
         .collect();
     let none = Opt {
         label: NO_REACTION.into(),
         value: None,
-        patch: patch(None),
+        patch: patch(&[]),
     };
     let question = Question::React {
         player: &b.name(t.0),
@@ -779,6 +789,27 @@ fn react_ask(
         attacker,
     };
     (question.to_string(), one_or_none(options, none))
+}
+
+/// The non-empty sets of `n` reactions (positions, in order), the smaller
+/// first, as many as one menu holds.
+fn reaction_sets(n: usize) -> Vec<Vec<usize>> {
+    let mut sets: Vec<Vec<usize>> = vec![Vec::new()];
+    let mut out = Vec::new();
+    // Grown by one size at a time, so the menu's cut drops the largest.
+    while out.len() < MAX_OPTIONS && !sets.is_empty() {
+        sets = sets
+            .iter()
+            .flat_map(|s| {
+                let from = s.last().map_or(0, |l| l + 1);
+                (from..n).map(move |i| [s.as_slice(), &[i]].concat())
+            })
+            .take(MAX_OPTIONS)
+            .collect();
+        out.extend(sets.iter().cloned());
+    }
+    out.truncate(MAX_OPTIONS);
+    out
 }
 
 /// The reactions of `t` whose trigger is being attacked (none on a double counter).
@@ -805,12 +836,24 @@ fn reactions_during(b: &mut Board, a: &Activation, by: &[Maker], cx: &mut Cx) ->
         _ => None,
     };
     let mut reacted = false;
+    let mut made: Vec<Fid> = Vec::new();
     for (k, (r, &maker)) in a.reactions.iter().flatten().zip(by).enumerate() {
         let (path, id) = (format!("play.reactions[{k}]"), maker.id);
         reacted |= Some(id) == target;
         let ask = || react_ask(b, id, a, &during.fighter);
         react_choice(b, id).settle(cx, Some(Some(r.react.clone())), ask)?;
-        reaction(b, r, maker, &path, Some(&during), cx)?;
+        let before = cx.steps.len();
+        if reaction(b, r, maker, &path, Some(&during), cx)? {
+            // 13.3.1 sets no count: a second reaction to the same action
+            // rests on that reading, said on its step.
+            if made.contains(&id) {
+                let st = cx.steps[before..].iter_mut().find(|s| s.rule == REACTION);
+                if let Some(st) = st {
+                    st.assume(SEVERAL_REACTIONS);
+                }
+            }
+            made.push(id);
+        }
     }
     if let Some(l) = b.last_action.as_mut().filter(|_| target.is_some()) {
         l.reactions_settled = true;

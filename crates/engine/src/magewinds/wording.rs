@@ -13,6 +13,12 @@ use crate::kit::into_string;
 pub const MAY_REACT: &str = "13.3: the controlling player 'may choose to make the reaction': no reaction unless they choose one";
 /// How distances are read from the board's positions.
 pub const MEASURE: &str = "distances are measured in a straight line between the positions on the board; bases, terrain and the rest of 15.0 - Movement are not indexed; \"within 1\\\"\" is read as 1\" or less";
+/// A Movement under 2 begun within 1" of an enemy: the text's subtraction
+/// goes below 0, which it does not address.
+pub const FLOORED: &str = "a Movement under 2\" minus 2 is below 0\"; the text does not say what that allows, and it is read as no move at all (0\")";
+/// A fighter's second reaction to the same action: 13.3.1 gives each
+/// reaction its trigger and sets no count.
+pub const SEVERAL_REACTIONS: &str = "reading: 13.3.1 lets the controlling player choose to make a reaction when its trigger is met and sets no count, so a fighter may make more than one reaction to the same action (each is an action, with its counter); the alternative reading allows one";
 /// Guard on a double action counter: the reading taken where the text is silent.
 pub const OPEN_QUESTION: &str = "open question: the indexed text does not say whether Guard lets a fighter on a double action counter make a free Dodge or Deflect. Reading chosen: it does not, because 13.0 says such a fighter cannot perform actions at all, a reaction is an action (13.3), and being free (13.2) only means no counter is placed or flipped; the alternative reading lets the free reaction through";
 /// Turn order with more than two players.
@@ -264,13 +270,24 @@ impl fmt::Display for ActionStep<'_> {
                 away,
                 movement,
                 allowance,
-            } => write!(
-                f,
-                "{fighter} begins the Move within 1\" of an enemy fighter ({enemy}, {} away): it may only move its Movement {} minus 2 = {}.",
-                Inches(away),
-                Inches(movement),
-                Inches(allowance)
-            ),
+            } => {
+                write!(
+                    f,
+                    "{fighter} begins the Move within 1\" of an enemy fighter ({enemy}, {} away): it may only move its Movement {} minus 2",
+                    Inches(away),
+                    Inches(movement),
+                )?;
+                // Below 0 the subtraction is floored, and said so: "1 minus
+                // 2 = 0" would be false arithmetic.
+                if movement < 2.0 {
+                    write!(
+                        f,
+                        ", which is below 0\", so it may move 0\" (floored at 0)."
+                    )
+                } else {
+                    write!(f, " = {}.", Inches(allowance))
+                }
+            }
             ActionStep::MayMove { fighter, movement } => write!(
                 f,
                 "{fighter} may move as far as its Movement attribute: {}.",
