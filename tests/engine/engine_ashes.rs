@@ -121,6 +121,44 @@ fn pay_a_cost_with_the_main_action_symbol_takes_up_the_main_action() {
 }
 
 #[test]
+fn a_counter_of_no_damage_is_no_split_chosen() {
+    let maeoni = "      - { name: Mist Spirit, attack: 0, life: 1 }\n";
+    let doc = board(
+        COAL,
+        PB,
+        maeoni,
+        "",
+        "  action: attack-unit\n  target: Mist Spirit\n  attackers: [Iron Worker, Hammer Knight]\n  counter: true\n",
+    );
+    let r = ashes().judge_text(&doc).unwrap();
+    assert!(r.legal, "{r:#?}");
+    for s in &r.steps {
+        let chose = s.choice.as_ref().map(|c| c.chose.as_str()).unwrap_or("");
+        assert!(!chose.contains("split"), "nothing to split: {s:?}");
+    }
+}
+
+#[test]
+fn pay_a_cost_without_the_symbol_after_the_main_action_says_it_was_used() {
+    let doc = board(
+        COAL,
+        PB,
+        MAEONI,
+        "main_action_used: true\n",
+        "  action: pay-cost\n  card: Molten Gold\n  main_action: false\n",
+    );
+    let r = ashes().judge_text(&doc).unwrap();
+    assert!(r.legal);
+    assert!(
+        r.steps[0].text.contains("already used"),
+        "{}",
+        r.steps[0].text
+    );
+    assert!(!r.steps[0].text.contains("still available"));
+    assert_eq!(r.steps[0].numbers, [("main actions used".to_string(), 1)]);
+}
+
+#[test]
 fn pay_a_cost_without_the_symbol_leaves_the_main_action_and_says_it_assumes() {
     let doc = board(
         COAL,
@@ -1043,19 +1081,37 @@ fn with_three_players_two_passes_do_not_end_the_phase() {
 
 #[test]
 fn a_player_who_passed_may_take_another_main_action_later() {
+    // Coal passed; Maeoni attacks instead of passing: the run is broken, and
+    // Coal, whose turn comes next, may take any main action.
+    let doc = format!(
+        "game: ashes\nturn: Maeoni\nconsecutive_passes: [Coal]\nplayers:\n  - name: Coal\n    phoenixborn: {{ name: Coal Roarkwin, life: 15 }}\n    units:\n{COAL}  - name: Maeoni\n    phoenixborn: {PB}\n    units:\n{MAEONI}play:\n  action: attack-phoenixborn\n  attackers: [Mist Spirit]\n"
+    );
+    let r = judge(&doc);
+    assert!(r.legal, "{r:#?}");
+    let last = r.steps.last().unwrap();
+    assert_eq!(last.rule, "ashes:pass");
+    assert!(last.text.contains("is broken"), "{}", last.text);
+    assert_eq!(r.state["consecutive_passes"], json!([]));
+    assert_eq!(r.state["turn"], "Coal");
+}
+
+/// A board where the player whose turn it is passed last in the run
+/// cannot arise (the other player's turn came between: it broke the run or
+/// ended the phase): refused at the field, with its line:column (it was
+/// judged, "consecutive passes = 2").
+#[test]
+fn the_turn_player_among_the_consecutive_passes_is_refused() {
     let doc = board(
         COAL,
         PB,
         MAEONI,
         "consecutive_passes: [Coal]\n",
-        "  action: attack-phoenixborn\n  attackers: [Anchornaut]\n",
+        "  action: pass\n",
     );
-    let r = judge(&doc);
-    assert!(r.legal);
-    let last = r.steps.last().unwrap();
-    assert_eq!(last.rule, "ashes:pass");
-    assert!(last.text.contains("passed earlier"));
-    assert_eq!(r.state["consecutive_passes"], json!([]));
+    let e = ashes().judge_text(&doc).unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("consecutive_passes[0]"), "{e}");
+    assert!(e.pos.is_some(), "{e:?}");
+    assert!(e.message.contains("cannot arise"), "{e}");
 }
 
 #[test]
@@ -1092,10 +1148,17 @@ fn the_ruling_state_is_a_board_that_takes_a_new_play() {
         next["play"] = json!({"action": "pass"});
         let r2 = judge(&serde_json::to_string(&next).unwrap());
         assert!(r2.legal, "{f}: {:#?}", r2.diagnostics);
+        // The turn moved on to the other player ("pass-then-attack" is
+        // Maeoni's play, so Coal is next).
+        let next = if f == "pass-then-attack" {
+            "Coal"
+        } else {
+            "Maeoni"
+        };
         assert_eq!(
             r2.steps[0].choice.as_ref().map(|c| c.player.as_str()),
-            Some("Maeoni"),
-            "{f}: Maeoni's turn next"
+            Some(next),
+            "{f}: {next}'s turn next"
         );
         // The state also parses as YAML-free JSON without a play.
         assert!(parse_board(&serde_json::to_string(&r.state).unwrap()).is_ok());
@@ -2294,6 +2357,87 @@ fn a_split_share_ending_in_an_accented_letter_is_refused_in_words() {
         "attack unit \"Frostback Bear\" with Iron Worker, Hammer Knight; counter; split Iron Worké";
     let e = ashes().parse_notation(line, &board_json(&doc)).unwrap_err();
     assert!(e.message.contains("UNIT AMOUNT"), "{e}");
+}
+
+/// A sign or a decimal point before a share's digits is refused as a share
+/// not written UNIT AMOUNT: "-1" was read 1 (the name "Iron Worker -"
+/// resolved), and the play judged legal.
+#[test]
+fn a_split_share_with_a_sign_or_a_decimal_is_refused() {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/ashes/attack-unit-counter-split.yaml"
+    ))
+    .unwrap();
+    let head = "attack unit \"Frostback Bear\" with Iron Worker, Hammer Knight; counter; split Hammer Knight 1, ";
+    for share in [
+        "Iron Worker -1",
+        "Iron Worker \u{2212}1",
+        "Iron Worker +1",
+        "Iron Worker 0.5",
+        "Iron Worker -0",
+    ] {
+        let line = format!("{head}{share}");
+        let e = ashes()
+            .parse_notation(&line, &board_json(&doc))
+            .expect_err(share);
+        assert!(e.message.contains("UNIT AMOUNT"), "{share}: {e}");
+    }
+    let ok = format!("{head}Iron Worker 1");
+    assert!(ashes().parse_notation(&ok, &board_json(&doc)).is_ok());
+}
+
+/// Coal's "Iron Worker" and "Iron Worker 2", Maeoni's "Iron Worker".
+const TWINS: &str = "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n    units:\n      - { name: Iron Worker, attack: 2, life: 2 }\n      - { name: Iron Worker 2, attack: 5, life: 2 }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 20 }\n    units:\n      - { name: Iron Worker, attack: 1, life: 1 }\n";
+
+/// A total of attacks names each unit's attack apart from its name ("Iron
+/// Worker 2 5 = 5" read as one name or two numbers).
+#[test]
+fn a_total_attack_names_each_attack_apart_from_a_name_ending_in_a_digit() {
+    let doc = format!(
+        "{TWINS}play: {{ action: attack-unit, attackers: [Iron Worker 2], target: Iron Worker, counter: false }}\n"
+    );
+    let r = ashes().judge_text(&doc).unwrap();
+    assert!(r.legal, "{r:#?}");
+    let texts: Vec<&str> = r.steps.iter().map(|s| s.text.as_str()).collect();
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("Iron Worker 2 (attack 5) = 5")),
+        "{texts:#?}"
+    );
+    assert!(
+        !texts.iter().any(|t| t.contains("Iron Worker 2 5")),
+        "{texts:#?}"
+    );
+}
+
+/// An attacker named ambiguously is one of the attacking player's units:
+/// the opponent's unit of the same name is not offered.
+#[test]
+fn an_ambiguous_attacker_offers_only_the_players_own_units() {
+    let e = ashes()
+        .parse_notation("attack Maeoni with Iron", &board_json(TWINS))
+        .unwrap_err();
+    assert!(e.message.contains("Iron Worker 2"), "{e}");
+    assert!(!e.message.contains("Maeoni's"), "{e}");
+}
+
+/// Damage past the board's cap of 999 is said to be capped, not shown as
+/// "998 → 999" after 999 damage.
+#[test]
+fn damage_past_the_cap_is_said_to_be_capped() {
+    let doc = "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n    units:\n      - { name: A1, attack: 999, life: 3 }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 999, damage: 998 }\nplay: { action: attack-phoenixborn, attackers: [A1] }\n";
+    let r = ashes().judge_text(doc).unwrap();
+    let step = r
+        .steps
+        .iter()
+        .find(|s| s.text.contains("998 → 999"))
+        .unwrap_or_else(|| panic!("{r:#?}"));
+    assert!(step.text.contains("capped at 999"), "{}", step.text);
+    let uncapped = doc.replace("damage: 998", "damage: 0");
+    let r = ashes().judge_text(&uncapped).unwrap();
+    assert!(r.steps.iter().all(|s| !s.text.contains("capped")), "{r:#?}");
 }
 
 /// With two opponents standing and no target named, the target is the

@@ -249,6 +249,11 @@ impl Board {
                 .map(|u| u.name.as_str())
                 .collect()
         };
+        // The group the ambiguity is in: the first when it is there (an
+        // attacker's "Iron" is among their own units, never an opponent's).
+        let in_first =
+            names::resolve_index(typed, &names_of(&first), "unit").is_err_and(|e| !e.is_unknown());
+        let among = if in_first { &first } else { &then };
         match names::resolve_in_groups(typed, &names_of(&first), &names_of(&then), "unit") {
             Ok((which, i)) => Ok(if which == 0 { first[i] } else { then[i] }),
             Err(names::NameError::Ambiguous {
@@ -257,9 +262,8 @@ impl Board {
                 candidates,
             }) => {
                 // Candidates of one name are told apart by their owners.
-                let owned: Vec<String> = first
+                let owned: Vec<String> = among
                     .iter()
-                    .chain(&then)
                     .filter(|r| candidates.contains(&self.label(**r)))
                     .map(|r| self.owned_label(*r))
                     .collect();
@@ -328,29 +332,33 @@ impl Board {
     }
 
     /// Adds damage to a unit (at most [`MAX_VALUE`]: past the life it
-    /// destroys all the same); returns (before, after, life).
-    pub fn damage_unit(&mut self, r: UnitRef, amount: u32) -> (u32, u32, u32) {
+    /// destroys all the same); returns (before, after, life, whether the
+    /// cap cut it: the ruling says so).
+    pub fn damage_unit(&mut self, r: UnitRef, amount: u32) -> (u32, u32, u32, bool) {
         match self.unit_mut(r) {
             Some(u) => {
                 let before = *u.damage;
-                *u.damage = before.saturating_add(amount).min(MAX_VALUE);
-                (before, *u.damage, *u.life)
+                let sum = before.saturating_add(amount);
+                *u.damage = sum.min(MAX_VALUE);
+                (before, *u.damage, *u.life, sum > MAX_VALUE)
             }
-            None => (0, 0, 0),
+            None => (0, 0, 0, false),
         }
     }
 
     /// Adds damage to a player's Phoenixborn (at most [`MAX_VALUE`]: past
-    /// the life it destroys all the same); returns (before, after, life).
-    pub fn damage_pb(&mut self, p: usize, amount: u32) -> (u32, u32, u32) {
+    /// the life it destroys all the same); returns (before, after, life,
+    /// whether the cap cut it).
+    pub fn damage_pb(&mut self, p: usize, amount: u32) -> (u32, u32, u32, bool) {
         match self.players.get_mut(p) {
             Some(pl) => {
                 let pb = &mut pl.phoenixborn;
                 let before = *pb.damage;
-                *pb.damage = before.saturating_add(amount).min(MAX_VALUE);
-                (before, *pb.damage, *pb.life)
+                let sum = before.saturating_add(amount);
+                *pb.damage = sum.min(MAX_VALUE);
+                (before, *pb.damage, *pb.life, sum > MAX_VALUE)
             }
-            None => (0, 0, 0),
+            None => (0, 0, 0, false),
         }
     }
 
@@ -439,6 +447,13 @@ pub fn validate(b: &mut Board) -> Result<(), BoardError> {
             !b.consecutive_passes[..i].contains(name),
             format!("consecutive_passes[{i}]"),
             Invalid::PassedTwice { name },
+        );
+        // No play makes this board: the procedure clears the run when
+        // another player acts, and ends the phase when all have passed.
+        ensure!(
+            b.turn.as_ref() != Some(name),
+            format!("consecutive_passes[{i}]"),
+            Invalid::PassedBeforeOwnTurn { name },
         );
     }
     Ok(())

@@ -284,9 +284,15 @@ fn attack_unit(
                     .rfind(|&(_, c)| !c.is_ascii_digit())
                     .map_or(0, |(i, c)| i + c.len_utf8());
                 let (name, num) = part.split_at(cut);
+                // A sign or a decimal point before the digits ("-1", "1.5")
+                // is part of the amount, not of the name: refused, never
+                // dropped (the name "Iron Worker -" resolved, and -1 read 1).
+                let signed = name.ends_with(['-', '+', '.', '\u{2212}', '\u{2013}']);
                 let amount: u32 = num
                     .parse()
-                    .map_err(|_| err("play.split", Unparsed::Share { part }))?;
+                    .ok()
+                    .filter(|_| !signed)
+                    .ok_or_else(|| err("play.split", Unparsed::Share { part }))?;
                 let name = unquote(name.trim().trim_end_matches([':', '=']).trim());
                 let n = names::resolve(name, &refs, "attacking unit")
                     .map_err(|e| e.at(&format!("play.split[\"{name}\"]")))?;

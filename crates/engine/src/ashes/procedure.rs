@@ -1204,7 +1204,8 @@ fn counter_battle(b: &mut Board, at: &Attack, f: UnitRef, shares: &[(UnitRef, u3
         .num("counter damage", catk)
         .num("exhaustion tokens", tired.len() as u32)
         .assume(DESTROYED_ASSUMPTION);
-    if shares.len() > 1 {
+    // A counter of 0 leaves nothing to split: no one chose anything.
+    if shares.len() > 1 && catk > 0 {
         let chose = Chose::Split {
             unit: &fl,
             shares: &split,
@@ -1269,16 +1270,17 @@ fn pay_cost(
         let unsaid = BoardError::semantic("play.main_action", SAY_MAIN_ACTION);
         return Err(unsaid.with_rule(PAY).into());
     };
-    let (player, main_action) = (name.as_str(), main);
+    let (player, main_action, used) = (name.as_str(), main, b.main_action_used);
     let st = cx.step(
         PAY,
         Turn::PaysCost {
             card,
             player,
             main_action,
+            used,
         },
     );
-    st.num("main actions used", u32::from(main))
+    st.num("main actions used", u32::from(main || used))
         .chose(&name, Chose::PlayOrActivate { card });
     if main {
         b.main_action_used = true;

@@ -77,33 +77,52 @@ fn names(f: &mut Formatter<'_>, items: &[String]) -> fmt::Result {
 }
 
 /// Damage on a unit or Phoenixborn as dealing it leaves it:
-/// (before, after, life).
+/// (before, after, life), and whether the board's cap on damage
+/// ([`super::board::MAX_VALUE`]) cut it.
 #[derive(Debug, Clone, Copy)]
 pub struct Tally {
     pub before: u32,
     pub after: u32,
     pub life: u32,
+    pub capped: bool,
 }
 
-impl From<(u32, u32, u32)> for Tally {
-    fn from((before, after, life): (u32, u32, u32)) -> Tally {
+impl From<(u32, u32, u32, bool)> for Tally {
+    fn from((before, after, life, capped): (u32, u32, u32, bool)) -> Tally {
         Tally {
             before,
             after,
             life,
+            capped,
         }
     }
 }
 
-/// "(0 → 3, life 4)".
+/// "(0 → 3, life 4)"; "(998 → 999, life 999; … capped …)" when the cap
+/// cut the damage (a silent 999 read as arithmetic).
 impl Display for Tally {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         let Tally {
             before,
             after,
             life,
+            ..
         } = self;
-        write!(f, "({before} → {after}, life {life})")
+        write!(f, "({before} → {after}, life {life}{})", self.cap())
+    }
+}
+
+// The cap sentence names the number: it must be the board's.
+const _: () = assert!(super::board::MAX_VALUE == 999);
+
+impl Tally {
+    /// "; damage is capped at 999 …" when the cap cut the damage dealt,
+    /// else nothing: every sentence that shows a tally says it.
+    pub fn cap(&self) -> &'static str {
+        match self.capped {
+            true => "; damage is capped at 999, the most a board holds, so the rest is not counted",
+            false => "",
+        }
     }
 }
 
@@ -115,7 +134,7 @@ fn destroyed(f: &mut Formatter<'_>, dead: bool, unit: &str) -> fmt::Result {
     }
 }
 
-/// The total attack of the attackers: "A 2 + B 3 = 5".
+/// The total attack of the attackers: "A (attack 2) + B (attack 3) = 5".
 #[derive(Debug, Clone, Copy)]
 pub struct Total<'a> {
     pub parts: &'a [(String, u32)],
@@ -124,7 +143,11 @@ pub struct Total<'a> {
 
 impl Display for Total<'_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        each(f, self.parts, " + ", |f, (n, v)| write!(f, "{n} {v}"))?;
+        // "(attack 5)", never a bare number after the name: "Iron Worker 2
+        // 5" read as one name or two numbers.
+        each(f, self.parts, " + ", |f, (n, v)| {
+            write!(f, "{n} (attack {v})")
+        })?;
         write!(f, " = {}", self.total)
     }
 }
@@ -221,6 +244,8 @@ pub enum Turn<'a> {
         card: &'a str,
         player: &'a str,
         main_action: bool,
+        /// The board says the main action was used before this payment.
+        used: bool,
     },
 }
 
@@ -272,6 +297,7 @@ impl Display for Turn<'_> {
                 card,
                 player,
                 main_action: true,
+                ..
             } => write!(
                 f,
                 "the cost of {card} includes the main-action symbol: paying it takes up {player}'s main action for the turn"
@@ -280,9 +306,15 @@ impl Display for Turn<'_> {
                 card,
                 player,
                 main_action: false,
+                used,
             } => write!(
                 f,
-                "the cost of {card} has no main-action symbol: paying it does not take up {player}'s main action, which is still available"
+                "the cost of {card} has no main-action symbol: paying it does not take up {player}'s main action, {}",
+                if used {
+                    "which was already used this turn"
+                } else {
+                    "which is still available"
+                }
             ),
         }
     }
@@ -489,8 +521,11 @@ impl Display for Resolved<'_> {
                 tally: t,
             } => write!(
                 f,
-                "{a} is unblocked: it deals {attack} damage to {pb} ({} → {} damage, life {}); then 1 exhaustion token is placed on {a}",
-                t.before, t.after, t.life
+                "{a} is unblocked: it deals {attack} damage to {pb} ({} → {} damage, life {}{}); then 1 exhaustion token is placed on {a}",
+                t.before,
+                t.after,
+                t.life,
+                t.cap()
             ),
             Resolved::Counter {
                 unit,
@@ -528,8 +563,13 @@ impl Display for Resolved<'_> {
                 outcome,
             } => write!(
                 f,
-                "{a} and {b} are in battle and deal damage simultaneously: {a} deals {attack} to {b} ({} damage, life {}), {b} deals {counter} to {a} ({} damage, life {}); {outcome}",
-                bt.after, bt.life, at.after, at.life
+                "{a} and {b} are in battle and deal damage simultaneously: {a} deals {attack} to {b} ({} damage, life {}{}), {b} deals {counter} to {a} ({} damage, life {}{}); {outcome}",
+                bt.after,
+                bt.life,
+                bt.cap(),
+                at.after,
+                at.life,
+                at.cap()
             ),
         }
     }
@@ -578,8 +618,11 @@ impl Display for FinalTarget<'_> {
             } => {
                 write!(
                     f,
-                    "the final target is the Phoenixborn {pb}: total attack {sum}, dealt to {pb} ({} → {} damage, life {}); then 1 exhaustion token on each attacking unit (",
-                    t.before, t.after, t.life
+                    "the final target is the Phoenixborn {pb}: total attack {sum}, dealt to {pb} ({} → {} damage, life {}{}); then 1 exhaustion token on each attacking unit (",
+                    t.before,
+                    t.after,
+                    t.life,
+                    t.cap()
                 )?;
                 names(f, attackers)?;
                 write!(f, ")")
@@ -1289,6 +1332,11 @@ pub enum Invalid<'a> {
     PassedTwice {
         name: &'a str,
     },
+    /// The player whose turn it is among those who passed in a row: every
+    /// other player has had a turn since, which broke the run or ended it.
+    PassedBeforeOwnTurn {
+        name: &'a str,
+    },
 }
 
 impl Display for Invalid<'_> {
@@ -1308,6 +1356,10 @@ impl Display for Invalid<'_> {
             Invalid::PassedTwice { name } => write!(
                 f,
                 "'{name}' is listed twice: a run of passes names each player once; remove the repeat"
+            ),
+            Invalid::PassedBeforeOwnTurn { name } => write!(
+                f,
+                "it is {name}'s turn, but {name} is listed among the consecutive passes: every other player has had a turn since {name} passed, and each either passed (so all have passed and the player turns phase is over) or took another main action (which broke the run); this board cannot arise: remove {name} from `consecutive_passes`, or give the turn to the player who comes next"
             ),
         }
     }
