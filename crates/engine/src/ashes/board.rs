@@ -18,6 +18,9 @@ pub const MAX_UNITS: usize = 64;
 pub const MAX_NAME: usize = 100;
 /// Largest attack, life or damage value accepted.
 pub const MAX_VALUE: u32 = 999;
+// `wording::Tally::cap` names this number in its sentence (wording may not
+// name the board: the board names wording).
+const _: () = assert!(MAX_VALUE == 999);
 
 /// A name on the board or in a play (player, Phoenixborn, unit, card, ability).
 pub type Said = Name<MAX_NAME>;

