@@ -161,7 +161,7 @@ fn cards_a_question_names(b: Bencher) {
     let q = "my Card 4321 Frost Spirit blocks a Card 17 Embr Knight, who is exhausted";
     b.bench(|| {
         app.cards
-            .named_in(divan::black_box(q), None, |w| app.index.word_use(w))
+            .named_in(divan::black_box(q), None, |w| app.index.word_use(w, None))
             .near
             .len()
     });
@@ -180,7 +180,7 @@ fn cards_a_title_case_question_names(b: Bencher) {
         .collect();
     b.bench(|| {
         app.cards
-            .named_in(divan::black_box(&q), None, |w| app.index.word_use(w))
+            .named_in(divan::black_box(&q), None, |w| app.index.word_use(w, None))
             .near
             .len()
     });

@@ -504,3 +504,56 @@ fn a_card_with_a_long_name_is_named_in_a_question() {
     let named: Vec<&str> = r.cards.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(named, ["Short Golem"]);
 }
+
+/// The shipped games with a card list uploaded for Star Wars: Legion.
+fn with_legion_cards(csv: &str) -> App {
+    let imp = shipped()
+        .import(&arbiter::corpus::import::ImportRequest {
+            file_name: "cards.csv",
+            bytes: csv.as_bytes(),
+            game: "legion",
+            kind: DocumentKind::Cards,
+            title: None,
+        })
+        .unwrap();
+    let mut sources = arbiter::load::load_dir(&common::repo().join("rules_data")).unwrap();
+    sources.push(imp.game);
+    App::new(arbiter::corpus::Corpus::build(sources))
+}
+
+#[test]
+fn a_card_named_by_another_games_common_word_is_found_in_its_games_questions() {
+    // Ashes' rules use "phoenixborn" in many passages; Legion's never do.
+    let app = with_legion_cards("name,type,text\nPhoenixborn,Unit,\"Relentless\"\n");
+    let r = app
+        .ask("can Phoenixborn attack twice", Some("legion"), 3)
+        .unwrap();
+    let named: Vec<&str> = r.cards.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(named, ["Phoenixborn"]);
+}
+
+#[test]
+fn a_misspelt_name_with_small_lower_case_words_gets_did_you_mean() {
+    let app = with_legion_cards("name,type,text\n\"Kor'vash, the Tidecaller\",Unit,\"\"\n");
+    let r = app
+        .ask("how does Kor'vash, the Tidecallr attack", Some("legion"), 3)
+        .unwrap();
+    assert!(
+        r.card_suggestions
+            .iter()
+            .any(|(_, name)| name == "Kor'vash, the Tidecaller"),
+        "{:?}",
+        r.card_suggestions
+    );
+}
+
+#[test]
+fn a_lower_case_card_name_that_is_slang_stays_a_word_of_the_question() {
+    // "supp" is Legion players' "suppression", and here a card's name too.
+    let app = with_legion_cards("name,type,text\nSupp,Unit,\"\"\n");
+    let r = app.ask("what does supp do", Some("legion"), 3).unwrap();
+    let named: Vec<&str> = r.cards.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(named, ["Supp"]);
+    let first = r.results.first().map(|x| x.text.as_str()).unwrap_or("");
+    assert!(first.contains("Suppression"), "{:?}", r.results);
+}

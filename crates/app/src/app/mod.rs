@@ -975,7 +975,9 @@ impl App {
     /// The cards a question names (its game's when one is given), the
     /// game they all belong to, their texts, and near misses.
     fn card_context(&self, query: &str, game: Option<&str>) -> CardContext {
-        let named = self.cards.named_in(query, game, |w| self.index.word_use(w));
+        let named = self
+            .cards
+            .named_in(query, game, |w| self.index.word_use(w, game));
         let mut games: Vec<&str> = named.cards.iter().map(|c| c.game.as_str()).collect();
         games.sort_unstable();
         games.dedup();

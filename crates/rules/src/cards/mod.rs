@@ -174,6 +174,22 @@ struct Spans<'q> {
 }
 
 impl Spans<'_> {
+    /// Whether a span is written as a name is: its first and last words
+    /// with a capital, each word between with one or a small joining word
+    /// names keep in lower case ("Kor'vash, the Tidecallr", "Thing in the
+    /// Ise": a misspelt name with "the" or "in" had no "did you mean").
+    fn capitalised(&self, span: std::ops::Range<usize>) -> bool {
+        const JOINING: &[&str] = &[
+            "a", "an", "and", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to",
+            "with",
+        ];
+        let (first, last) = (span.start, span.end - 1);
+        span.into_iter().all(|i| {
+            self.capital[i]
+                || (i != first && i != last && JOINING.contains(&self.folded[i].as_str()))
+        })
+    }
+
     fn common(&self, span: std::ops::Range<usize>) -> bool {
         self.uses[span].iter().all(|&u| u == WordUse::Common)
     }
@@ -481,7 +497,7 @@ impl Cards {
                         .map(String::len)
                         .sum::<usize>()
                         >= 5
-                    && spans.capital[span.clone()].iter().all(|&c| c)
+                    && spans.capitalised(span.clone())
                     && !spans.common(span.clone())
             })
             .collect();

@@ -529,6 +529,16 @@ impl Index {
         out
     }
 
+    /// Whether a word alone is a glossary phrase of the game (of any game
+    /// when none is given): slang with its own meaning in the rules.
+    fn is_slang(&self, word: &str, game: Option<&str>) -> bool {
+        let phrases = match game {
+            Some(g) => self.synonyms.get(g),
+            None => Some(&self.synonyms_all),
+        };
+        phrases.is_some_and(|p| p.iter().any(|(key, _)| key.len() == 1 && key[0] == word))
+    }
+
     /// Where a glossary entry points, if it is one that points.
     fn stub_target(&self, idx: PassageIdx) -> Option<PassageIdx> {
         let k = self
@@ -548,11 +558,14 @@ impl Index {
     /// [`COMMON_WORD_PASSAGES`] passages or more (a stop word has none:
     /// "the", "command", "exile"), else English when the English word list
     /// has it ("sorry", "platinum"), else other ("Counterspell"); unused
-    /// when no token of it is indexed at all.
-    pub fn word_use(&self, word: &str) -> WordUse {
+    /// when no token of it is indexed at all. With a game, a word its own
+    /// rules never use is not common, however many of another game's
+    /// passages use it (a server's card "Guard" beside Ashes' "guard").
+    pub fn word_use(&self, word: &str, game: Option<&str>) -> WordUse {
         let often = |t: &String| {
-            self.term(t)
-                .is_some_and(|id| self.df[id as usize] >= COMMON_WORD_PASSAGES)
+            self.term(t).is_some_and(|id| {
+                self.df[id as usize] >= COMMON_WORD_PASSAGES && self.used_in(game, id)
+            })
         };
         let tokens = self.analyzer.tokens(word);
         let unused = !tokens.is_empty() && tokens.iter().all(|t| self.term(t).is_none());
@@ -830,7 +843,14 @@ impl Index {
     /// A question's words without the names of the cards it names.
     fn without_cards(&self, words: Vec<analyze::Word>, opts: &SearchOptions) -> Vec<analyze::Word> {
         if levers::get().cards {
-            query::strip_names(words, &opts.card_names)
+            // A one-word name written in lower case that is the game's
+            // slang stays a word of the question: "can my opponent
+            // counterspell my land drop" is about countering, the card
+            // Counterspell beside it.
+            let game = opts.game.as_deref().or(opts.card_game.as_deref());
+            query::strip_names(words, &opts.card_names, |w| {
+                !w.proper && self.is_slang(&w.text, game)
+            })
         } else {
             words
         }

@@ -353,7 +353,11 @@ impl Index {
 
 /// `words` without every run that spells one of `names` (as
 /// [`analyze::words`] splits a name), longest names first.
-pub(super) fn strip_names(mut words: Vec<Word>, names: &[String]) -> Vec<Word> {
+pub(super) fn strip_names(
+    mut words: Vec<Word>,
+    names: &[String],
+    keep: impl Fn(&Word) -> bool,
+) -> Vec<Word> {
     let mut names: Vec<Vec<String>> = names
         .iter()
         .map(|n| analyze::words(n))
@@ -361,10 +365,9 @@ pub(super) fn strip_names(mut words: Vec<Word>, names: &[String]) -> Vec<Word> {
         .collect();
     names.sort_by_key(|n| std::cmp::Reverse(n.len()));
     for name in &names {
-        while let Some(pos) = words
-            .windows(name.len())
-            .position(|w| w.iter().zip(name).all(|(a, b)| a.text == *b))
-        {
+        while let Some(pos) = words.windows(name.len()).position(|w| {
+            w.iter().zip(name).all(|(a, b)| a.text == *b) && !(w.len() == 1 && keep(&w[0]))
+        }) {
             words.drain(pos..pos + name.len());
         }
     }
