@@ -511,3 +511,13 @@ proptest::proptest! {
         }
     }
 }
+
+/// A document of one passage is listed "(1 passage)", not "(1 passages)".
+#[test]
+fn a_one_passage_document_is_counted_in_the_singular() {
+    let app = arbiter::app::App::new(one_doc("tiny", "Roll a die.\n", |_| {}));
+    let reply = app.rules(Some("tiny")).unwrap();
+    assert_eq!(reply.games[0].documents[0].passages, 1, "one passage");
+    let listed = arbiter::render::text::rules(&reply, 0);
+    assert!(listed.contains("(1 passage)"), "{listed}");
+}

@@ -394,7 +394,7 @@ async fn a_servers_own_game_is_offered_where_a_game_is_asked() {
 async fn cards_uploaded_to_a_server_are_shown_there_only() {
     let e = endpoint().await;
     let admin = |p: Value| as_member(p, COAL.0, COAL.1, ADMIN_PERMISSIONS);
-    let csv = "name,type,attack,life,text\nBlood Archer,Ally,2,2,Attack a Unit twice. Ping @everyone [x](https://evil.example)\n";
+    let csv = "name,type,attack,life,text\nBlood Archer,Ally,2,2,Attack a Unit twice. Ping @everyone [x](https://evil.example)\nGold *Mage*,Ally,1,1,x\n[Free Nitro](https://evil.example),Ally,1,1,x\n";
     let url = e.fake.serve_file("club.csv", csv.as_bytes().to_vec());
     let v = e
         .send(&admin(rules_add_doc(
@@ -404,6 +404,8 @@ async fn cards_uploaded_to_a_server_are_shown_there_only() {
         )))
         .await;
     assert!(text_of(&v).contains("Card list **Club cards**"), "{v}");
+    // A name that would show as a link is left out, said in the preview.
+    assert!(text_of(&v).contains("mention or a link"), "{v}");
     let (_, confirm) = buttons(&v).into_iter().next().unwrap();
     e.send(&admin(button(&confirm))).await;
 
@@ -439,6 +441,11 @@ async fn cards_uploaded_to_a_server_are_shown_there_only() {
         ephemeral(&v) && text_of(&v).contains("Did you mean Ice Golem?"),
         "{v}"
     );
+    // An uploaded name in "did you mean" shows as typed, its marks escaped.
+    let v = e.send(&slash("card", vec![opt("name", "Gold Mag")])).await;
+    assert!(text_of(&v).contains("Gold \\\\*Mage\\\\*"), "{v}");
+    let v = e.send(&slash("card", vec![opt("name", "Fre Nitro")])).await;
+    assert!(!text_of(&v).contains("[Free Nitro]("), "{v}");
     let v = e
         .send(&in_guild(
             slash("card", vec![opt("name", "blood archer")]),

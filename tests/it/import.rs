@@ -405,13 +405,29 @@ fn oversized_empty_binary_and_non_utf8_files_are_refused_plainly() {
             .contains("the limit is 5242880 bytes (5 MB)"),
         "{err}"
     );
-    let err = import_as("empty.md", b"  \n\n", "ti4", DocumentKind::Rules).unwrap_err();
+    let err = import_as("empty.md", b"", "ti4", DocumentKind::Rules).unwrap_err();
     assert_eq!(
         err,
         ImportError::Empty {
             file: "empty.md".into()
         }
     );
+    // White space, a byte-order mark and tabs (UTF-8 or UTF-16): no text.
+    for (kind, bytes) in [
+        (DocumentKind::Rules, &b"  \n\n"[..]),
+        (DocumentKind::House, &b"\xef\xbb\xbf  \n\t\n \r\n"[..]),
+        (DocumentKind::Errata, &b"\xef\xbb\xbf"[..]),
+        (DocumentKind::Rules, &b"\xff\xfe \x00\t\x00\xa0\x00"[..]),
+    ] {
+        let err = import_as("ws.md", bytes, "ti4", kind).unwrap_err();
+        assert_eq!(
+            err,
+            ImportError::Blank {
+                file: "ws.md".into()
+            },
+            "{bytes:?}"
+        );
+    }
     let err = import_as(
         "card.png",
         b"\x89PNG\r\n\x1a\nrest",
@@ -1746,6 +1762,21 @@ fn a_binary_list_is_refused_with_the_formats_of_a_list() {
     }
     let e = import_as("weird.md", png, "ashes", DocumentKind::House).unwrap_err();
     assert!(matches!(e, ImportError::Unsupported { .. }), "{e:?}");
+}
+
+/// A Word file or a ZIP named `.pdf` is named as what it is, as under any
+/// other name ("does not start as a PDF does" left the user guessing).
+#[test]
+fn a_zip_named_pdf_is_named_as_a_zip() {
+    let docx = b"PK\x03\x04\x14\0\x06\0\x08\0\0\0!\0word/document.xml";
+    for name in ["rules.pdf", "rules.md"] {
+        let e = import_as(name, docx, "ashes", DocumentKind::House).unwrap_err();
+        assert!(
+            matches!(e, ImportError::Unsupported { .. }),
+            "{name}: {e:?}"
+        );
+        assert!(e.to_string().contains("a ZIP archive"), "{e}");
+    }
 }
 
 /// A rulebook's chapters 10, 11 and 12 are chapter 1's siblings: only a

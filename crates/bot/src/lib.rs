@@ -1239,7 +1239,7 @@ fn board_in_text(content: &str) -> bool {
 }
 
 fn app_error(title: &str, e: &AppError) -> Reply {
-    Reply::Message(Message::user_error(title, &e.to_string()))
+    Reply::Message(Message::user_error_text(title, &e.to_string()))
 }
 
 /// The picture of a ruling made by `/judge`: the board after it, changes

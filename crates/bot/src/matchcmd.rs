@@ -842,7 +842,9 @@ pub(super) fn refusal(e: &MatchError) -> Reply {
     if !e.is_user_error() {
         return internal_error("match storage", e);
     }
-    let mut why = e.to_string();
+    // The error's words name games, players and cards as typed: escaped
+    // (the board below is in a code block, shown as typed).
+    let mut why = escape_md(&e.to_string());
     if let MatchError::BoardChanged {
         board: Some(board), ..
     } = e

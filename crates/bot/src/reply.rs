@@ -122,6 +122,15 @@ impl Message {
         }
     }
 
+    /// A refusal whose words come from elsewhere (an error's text: a card,
+    /// game or document name typed or uploaded by someone), escaped so no
+    /// name in it shows as a masked link, a mention or formatting. An
+    /// outside tester's card named `[Free Nitro](https://evil.example)`
+    /// was a live link in `/card`'s "did you mean".
+    pub fn user_error_text(title: &str, why: &str) -> Message {
+        Message::user_error(title, &escape_md(why))
+    }
+
     /// Arbiter had no room for the work (the CPU pool was full): shown like
     /// a refusal, counted apart.
     pub fn busy(title: &str, why: &str) -> Message {
@@ -970,11 +979,15 @@ pub fn games_message(rules: &RulesReply, coverage: &CoverageReply) -> Doc {
         let cov = coverage.games.iter().find(|c| c.game == g.id);
         let engine = match cov {
             Some(c) if c.has_engine => {
-                format!("engine executes {} of {} passages", c.executed, c.passages)
+                format!(
+                    "engine executes {} of {}",
+                    c.executed,
+                    crate::render::text::passages(c.passages)
+                )
             }
             Some(c) => format!(
-                "{} passages; no rules engine yet (`/rule` works, `/judge` does not)",
-                c.passages
+                "{}; no rules engine yet (`/rule` works, `/judge` does not)",
+                crate::render::text::passages(c.passages)
             ),
             None => String::new(),
         };
@@ -983,10 +996,10 @@ pub fn games_message(rules: &RulesReply, coverage: &CoverageReply) -> Doc {
         for d in &g.documents {
             let _ = write!(
                 body,
-                "\n\u{2003}{} — {} ({} passages)",
+                "\n\u{2003}{} — {} ({})",
                 escape_md(&d.title),
                 escape_md(&d.version),
-                d.passages
+                crate::render::text::passages(d.passages)
             );
         }
         if !g.aliases.is_empty() {
@@ -1013,24 +1026,25 @@ pub fn coverage_message(rules: &RulesReply, coverage: &CoverageReply) -> Doc {
         let Some(cov) = coverage.games.iter().find(|c| c.game == g.id) else {
             continue;
         };
-        title = format!("{} (`{}`): rules coverage", g.name, g.id);
+        title = format!("{} (`{}`): rules coverage", escape_md(&g.name), g.id);
         footer = Some(if cov.has_engine {
             format!(
-                "The engine executes {} of {} passages. ✅ executed (← the procedure), ▫️ text only: /rule cites it, /judge does not apply it.",
-                cov.executed, cov.passages
+                "The engine executes {} of {}. ✅ executed (← the procedure), ▫️ text only: /rule cites it, /judge does not apply it.",
+                cov.executed,
+                crate::render::text::passages(cov.passages)
             )
         } else {
             format!(
-                "{} passages; no rules engine yet: /rule cites them, /judge cannot apply them.",
-                cov.passages
+                "{}; no rules engine yet: /rule cites them, /judge cannot apply them.",
+                crate::render::text::passages(cov.passages)
             )
         });
         for d in &g.documents {
             let head = format!(
-                "**{}** — {} ({} passages)",
+                "**{}** — {} ({})",
                 escape_md(&d.title),
                 escape_md(&d.version),
-                d.passages
+                crate::render::text::passages(d.passages)
             );
             let mut body = String::new();
             for t in &d.toc {

@@ -104,7 +104,7 @@ fn failed(e: RulesError) -> Reply {
     match e {
         e if e.is_internal() => super::internal_error("rule set request failed", &e),
         RulesError::Busy(why) => Reply::Message(Message::busy("Rules", &why)),
-        _ => refuse(&e.to_string()),
+        _ => Reply::Message(Message::user_error_text("Rules", &e.to_string())),
     }
 }
 
@@ -246,10 +246,11 @@ impl Bot {
             }
             Err(e) => match indexing {
                 Some(ix) => refuse(&format!(
-                    "{e}. This server's rule set (version {}) is still being indexed: ask again in a few seconds.",
+                    "{}. This server's rule set (version {}) is still being indexed: ask again in a few seconds.",
+                    super::reply::escape_md(&e.to_string()),
                     ix.version
                 )),
-                None => refuse(&e.to_string()),
+                None => Reply::Message(Message::user_error_text("Rules", &e.to_string())),
             },
         }
     }

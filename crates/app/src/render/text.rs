@@ -285,6 +285,12 @@ pub fn cite(reply: &CiteReply) -> String {
     out
 }
 
+/// A count of passages: "1 passage", "12 passages" (a one-passage house
+/// rule was listed "(1 passages)").
+pub fn passages(n: usize) -> String {
+    super::pictures::kit::plural(n, "passage", "passages")
+}
+
 pub fn rules(reply: &RulesReply, max_depth: usize) -> String {
     let mut out = String::new();
     for g in &reply.games {
@@ -298,8 +304,10 @@ pub fn rules(reply: &RulesReply, max_depth: usize) -> String {
         for d in &g.documents {
             let _ = writeln!(
                 out,
-                "  {} — {} ({} passages)",
-                d.title, d.version, d.passages
+                "  {} — {} ({})",
+                d.title,
+                d.version,
+                passages(d.passages)
             );
             if !d.source.is_empty() {
                 let _ = writeln!(out, "    source: {}", d.source);

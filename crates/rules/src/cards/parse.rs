@@ -188,7 +188,7 @@ fn read_csv(text: &str, separator: u8) -> Result<Vec<(Card, usize)>, CardError> 
             } => format!("this row has {len} fields; the header has {expected_len}"),
             _ => e.to_string(),
         },
-        line: e.position().map(|p| p.line() as usize),
+        line: e.position().map(|p| row_line(text, p)),
         column: None,
     };
     let mut reader = csv::ReaderBuilder::new()
@@ -202,6 +202,22 @@ fn read_csv(text: &str, separator: u8) -> Result<Vec<(Card, usize)>, CardError> 
         .map(|h| h.to_lowercase())
         .collect();
     if !headers.iter().any(|h| h == "name") {
+        if let Some(mark) = text
+            .trim_start()
+            .chars()
+            .next()
+            .filter(|c| matches!(c, '[' | '{'))
+        {
+            // Its "header" is JSON's first line, lower-cased and cut at
+            // commas: no listing of it helps (found by an outside tester).
+            return Err(CardError {
+                message: format!(
+                    "this looks like JSON (it starts with `{mark}`), not CSV; name the file .json, or save the list as CSV with a `name` column"
+                ),
+                line: Some(1),
+                column: None,
+            });
+        }
         let shown = headers.join(&(separator as char).to_string());
         return Err(CardError {
             message: format!(
@@ -224,14 +240,32 @@ fn read_csv(text: &str, separator: u8) -> Result<Vec<(Card, usize)>, CardError> 
                 message: format!(
                     "more than {MAX_CARDS} cards; a list may hold at most {MAX_CARDS}. Split it by set."
                 ),
-                line: record.position().map(|p| p.line() as usize),
+                line: record.position().map(|p| row_line(text, p)),
                 column: None,
             });
         }
-        let line = record.position().map_or(0, |p| p.line() as usize);
+        let line = record.position().map_or(0, |p| row_line(text, p));
         cards.push((csv_card(&headers, &record), line));
     }
     Ok(cards)
+}
+
+/// The line a row starts on. The `csv` reader's position of a row is
+/// where the row before it ended: at a CRLF's "\n" (it ends a row at the
+/// "\r") and before any blank lines, whose line breaks it has not yet
+/// counted; those are counted here. An outside tester's CRLF list named
+/// each card a line too low ("card #6 (line 8)" of a card on line 9).
+fn row_line(text: &str, at: &csv::Position) -> usize {
+    let start = usize::try_from(at.byte()).unwrap_or(usize::MAX);
+    let breaks = text
+        .as_bytes()
+        .get(start..)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|&&b| b == b'\r' || b == b'\n')
+        .filter(|&&b| b == b'\n')
+        .count();
+    at.line() as usize + breaks
 }
 
 /// One CSV row as a card: rulings and aliases separated by `|`; a number
@@ -332,6 +366,9 @@ fn check(cards: Vec<Card>, lines: &[usize]) -> Parsed {
                 .push(format!("card #{n} has no name; it is left out"));
             continue;
         }
+        if links_out(&mut card, &n, &mut out.warnings) {
+            continue;
+        }
         let (name_chars, text_chars) = (card.name.chars().count(), card.text.chars().count());
         if name_chars > MAX_NAME_CHARS || text_chars > MAX_TEXT_CHARS {
             out.warnings.push(format!(
@@ -343,6 +380,31 @@ fn check(cards: Vec<Card>, lines: &[usize]) -> Parsed {
     }
     unique_names(kept, &mut out);
     out
+}
+
+/// Why a card's name or alias that would show on Discord as a mention or
+/// a link (`[text](url)`, `<@…>`, `@everyone`, a web address;
+/// [`crate::corpus::clean::holds_link`]) is taken out, as a title that
+/// would is refused: every answer naming the card, and every "did you
+/// mean", shows it (an outside tester's `[Free Nitro](https://evil.example)`
+/// was taken with no word). Such an alias is dropped; such a name leaves
+/// the card out (`true`).
+fn links_out(card: &mut Card, n: &str, warnings: &mut Vec<String>) -> bool {
+    use crate::corpus::clean::holds_link;
+    const SHOWS: &str = "would show on Discord as a mention or a link (`<@…>`, `@everyone`, `[text](url)`, a web address)";
+    if holds_link(&card.name) {
+        warnings.push(format!("card #{n}: its name {SHOWS}; it is left out"));
+        return true;
+    }
+    let before = card.aliases.len();
+    card.aliases.retain(|a| !holds_link(a));
+    if card.aliases.len() < before {
+        warnings.push(format!(
+            "card #{n} '{}': an alias {SHOWS}; the alias is dropped",
+            card.name
+        ));
+    }
+    false
 }
 
 /// A card whose name is an earlier card's name (or alias) is left out, the
@@ -434,6 +496,53 @@ mod tests {
         assert_eq!(
             p.warnings.iter().filter(|w| w.contains("left out")).count(),
             2
+        );
+    }
+
+    #[test]
+    fn a_json_list_named_csv_is_said_to_look_like_json() {
+        let e = parse("c.csv", r#"[{"name":"a",type:"unit"}]"#).unwrap_err();
+        assert!(e.message.contains("looks like JSON"), "{e}");
+        assert!(!e.message.contains("it has:"), "{e}");
+    }
+
+    #[test]
+    fn a_rows_line_is_where_it_starts_in_crlf_and_after_blank_lines() {
+        for nl in ["\n", "\r\n"] {
+            let csv = ["name,text", "A,x", "", "A,y", "B,z,extra"].join(nl) + nl;
+            let warnings = match parse("c.csv", &csv) {
+                Err(e) => {
+                    assert_eq!(e.line, Some(5), "{nl:?}: {e}");
+                    let ok = csv.replace(",extra", "");
+                    parse("c.csv", &ok).unwrap().warnings
+                }
+                Ok(p) => panic!("{nl:?}: the long row is refused: {p:?}"),
+            };
+            assert_eq!(
+                warnings,
+                [
+                    "card #2 (line 4) 'A': the name 'A' is already card #1 (line 2) 'A'; the first is kept"
+                ],
+                "{nl:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_name_that_would_show_as_a_link_leaves_its_card_out_and_such_an_alias_is_dropped() {
+        let csv = "name,text,aliases\n[Free Nitro](https://evil.example),x,\n<@123> Golem,x,\nIce Golem,Unit Guard,Golem|see www.evil.example\n";
+        let p = parse("c.csv", csv).unwrap();
+        let names: Vec<&str> = p.cards.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["Ice Golem"]);
+        assert_eq!(p.cards[0].aliases, ["Golem"]);
+        assert_eq!(
+            p.warnings
+                .iter()
+                .filter(|w| w.contains("mention or a link"))
+                .count(),
+            3,
+            "{:?}",
+            p.warnings
         );
     }
 

@@ -60,6 +60,8 @@ pub enum ImportError {
     },
     #[error("{file} is empty")]
     Empty { file: String },
+    #[error("{file} holds only white space: there is no text to import")]
+    Blank { file: String },
     #[error(
         "{file} looks like {what}, which cannot be imported. Send Markdown, plain text, HTML or a PDF with a text layer."
     )]
@@ -368,12 +370,34 @@ fn size_check(file: &str, bytes: &[u8]) -> Result<(), ImportError> {
             limit: MAX_IMPORT_BYTES,
         });
     }
-    if bytes.iter().all(u8::is_ascii_whitespace) {
+    if bytes.is_empty() {
         return Err(ImportError::Empty {
             file: file.to_string(),
         });
     }
+    if blank(bytes) {
+        return Err(ImportError::Blank {
+            file: file.to_string(),
+        });
+    }
     Ok(())
+}
+
+/// Whether a file's text is only white space, byte-order marks and other
+/// invisible format characters (a file of a BOM, spaces and tabs): it
+/// would be a live document with an empty passage (found by an outside
+/// tester: "Added cinder-pact:table-notes"). Bytes that are not UTF-8
+/// (nor UTF-16 with its mark) are not blank; they are judged later.
+fn blank(bytes: &[u8]) -> bool {
+    let text = match encoding_rs::Encoding::for_bom(bytes) {
+        Some((enc, _)) => enc.decode_with_bom_removal(bytes).0,
+        None => match std::str::from_utf8(bytes) {
+            Ok(s) => std::borrow::Cow::Borrowed(s),
+            Err(_) => return false,
+        },
+    };
+    text.chars()
+        .all(|c| c.is_whitespace() || super::clean::is_format(c))
 }
 
 /// Converts a file to indexable text. Never panics on any input.
@@ -398,9 +422,12 @@ fn plain_lines(text: &str) -> String {
 }
 
 /// Whether an upload is converted as a PDF: `%PDF-` in its first
-/// kilobyte, or a `.pdf` name.
+/// kilobyte, or a `.pdf` name on bytes no other format's mark starts (a
+/// Word file or a ZIP named `.pdf` is named as what it is, as it is under
+/// any other name, not "does not start as a PDF does").
 pub fn reads_as_pdf(file_name: &str, bytes: &[u8]) -> bool {
-    pdf::is_pdf(bytes) || file_name.to_lowercase().ends_with(".pdf")
+    pdf::is_pdf(bytes)
+        || (file_name.to_lowercase().ends_with(".pdf") && magic_kind(bytes).is_none())
 }
 
 fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
