@@ -14,7 +14,7 @@ pub struct FeedbackArgs {
     #[arg(long, global = true, env = "DATABASE_URL", hide_env_values = true, default_value = DEFAULT_DATABASE_URL)]
     database_url: String,
     /// Only this server (guild id; the console's is `console`); default: every server.
-    #[arg(long, global = true, env = "ARBITER_GUILD")]
+    #[arg(long, global = true, env = "ARBITER_GUILD", value_parser = crate::guild_id)]
     guild: Option<String>,
     #[command(subcommand)]
     command: FeedbackCommand,

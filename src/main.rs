@@ -213,7 +213,7 @@ struct ServerArgs {
     /// Answer from this server's rule set (its guild id; the console's is
     /// `console`): the shipped games plus the documents it added with
     /// `rules add` or `/rules add`, read from DATABASE_URL.
-    #[arg(long, value_name = "GUILD")]
+    #[arg(long, value_name = "GUILD", value_parser = guild_id)]
     guild: Option<String>,
     /// With --guild: the database of servers' rule sets (default
     /// sqlite://arbiter.db).
@@ -232,8 +232,8 @@ struct ConsoleArgs {
     moderator: bool,
     /// The server (guild id) whose rule set `/rule` and `/rules` use
     /// (default: the console's own).
-    #[arg(long, env = "ARBITER_GUILD")]
-    guild: Option<u64>,
+    #[arg(long, env = "ARBITER_GUILD", value_parser = guild_id)]
+    guild: Option<String>,
     /// The match database (default: sqlite://arbiter.db, created if missing).
     #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
     database_url: Option<String>,
@@ -334,6 +334,19 @@ fn seconds(s: &str) -> Result<std::time::Duration, String> {
         return Err(format!("{s} s is out of range (0 < seconds ≤ 86400)"));
     }
     Ok(std::time::Duration::from_secs_f64(v))
+}
+
+/// A `--guild` value: a server's id (its digits, as Discord's "Copy Server
+/// ID" gives it) or `console`, the console's own rule set. Every command
+/// takes the same ones: `arbiter console --guild cg` failed with "invalid
+/// digit found in string" while `rules add --guild g1` stored a rule set
+/// no server or console could reach (found by an outside tester).
+pub(crate) fn guild_id(s: &str) -> Result<String, String> {
+    let s = s.trim();
+    if s == "console" || s.parse::<u64>().is_ok() {
+        return Ok(s.to_string());
+    }
+    Err("a server's id is its digits, as Discord's \"Copy Server ID\" gives them (or `console`, the console's own rule set)".into())
 }
 
 /// How many passages a search returns: 1 to 50 (what the search serves).
@@ -940,7 +953,8 @@ fn console(app: App, args: ConsoleArgs, shipped: Vec<arbiter::corpus::SourceGame
     let session = Session {
         user: args.user,
         moderator: args.moderator,
-        guild: args.guild,
+        // `console` is the console's own rule set, as with no --guild.
+        guild: args.guild.and_then(|g| g.parse().ok()),
     };
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();

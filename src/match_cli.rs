@@ -43,7 +43,7 @@ pub struct MatchArgs {
     moderator: bool,
     /// The server (guild id) whose rule set a match started here pins;
     /// the console's is `console`.
-    #[arg(long, global = true, env = "ARBITER_GUILD", default_value = "console")]
+    #[arg(long, global = true, env = "ARBITER_GUILD", default_value = "console", value_parser = crate::guild_id)]
     guild: String,
     /// Print the reply as JSON.
     #[arg(long, global = true)]

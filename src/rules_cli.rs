@@ -23,7 +23,7 @@ pub struct RuleSetOpts {
     /// The server (guild id) whose rule set this is; the console's is
     /// `console` (the default). `arbiter rules [--coverage] GAME --guild G`
     /// shows that server's games, its documents included, as `/games` does.
-    #[arg(long, global = true, env = "ARBITER_GUILD")]
+    #[arg(long, global = true, env = "ARBITER_GUILD", value_parser = crate::guild_id)]
     guild: Option<String>,
     /// Who is acting (recorded in the history).
     #[arg(long = "as", global = true, env = "ARBITER_USER", value_name = "USER")]

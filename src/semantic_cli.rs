@@ -20,7 +20,7 @@ pub enum SemanticCommand {
         dirs: Vec<PathBuf>,
         /// A server (guild id) whose uploaded documents' vectors are
         /// computed and stored in DATABASE_URL (no folder is written).
-        #[arg(long, value_name = "GUILD", conflicts_with = "dirs")]
+        #[arg(long, value_name = "GUILD", conflicts_with = "dirs", value_parser = crate::guild_id)]
         guild: Option<String>,
         /// With --guild: the database of servers' rule sets (default
         /// sqlite://arbiter.db).

@@ -643,3 +643,23 @@ fn every_declared_match_subcommand_is_reachable_from_the_cli() {
         assert!(o.status.success(), "arbiter match {sub}: {}", stderr(&o));
     }
 }
+
+/// Every command takes the same `--guild` values, and refuses others
+/// naming the flag (the console failed with "invalid digit found in
+/// string" while `rules add --guild g1` took a name no server reaches).
+#[test]
+fn every_command_refuses_the_same_guild_ids_naming_the_flag() {
+    for args in [
+        &["console", "--guild", "cg"][..],
+        &["rules", "list", "--guild", "g1"],
+        &["ask", "what is a unit", "--guild", "g1"],
+    ] {
+        let o = arbiter(args);
+        assert!(!o.status.success(), "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains("--guild") && err.contains("Copy Server ID"),
+            "{args:?}: {err}"
+        );
+    }
+}
