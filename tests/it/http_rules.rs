@@ -383,6 +383,11 @@ async fn a_servers_own_game_is_offered_where_a_game_is_asked() {
         ))
         .await;
     assert!(text_of(&v).contains("The cook deals first."), "{v}");
+    // Its rules are cited, but it has no engine: said so, not "unknown game".
+    let v = e
+        .send(&admin(match_start("kitchen-secret", &[COAL, MAEONI])))
+        .await;
+    assert!(text_of(&v).contains("has no rules engine"), "{v}");
     e.server.stop().await.unwrap();
 }
 

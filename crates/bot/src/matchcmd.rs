@@ -274,7 +274,7 @@ impl Bot {
         let outcome = tokio::spawn(async move { matches.handle(&who, req).await }).await;
         Some(match outcome {
             Ok(Ok(reply)) => not_to_self(self.match_message(reply, writes).await, origin),
-            Ok(Err(e)) => refusal(&e),
+            Ok(Err(e)) => refusal(&self.server_game_named(origin, e).await),
             Err(e) => internal_error(&format!("panic while handling {label}"), &e),
         })
     }
@@ -518,6 +518,31 @@ impl Bot {
 }
 
 impl Bot {
+    /// A game the match service does not know that this server's rule set
+    /// holds (an uploaded game: `/rule` cites it) has rules but no engine:
+    /// said so, not "unknown game" beside a list of the shipped games
+    /// (found by an outside tester). Any other error as it is.
+    async fn server_game_named(&self, origin: &Origin, e: MatchError) -> MatchError {
+        let MatchError::UnknownGame { name, .. } = &e else {
+            return e;
+        };
+        let Some(guild) = super::guild_key(origin) else {
+            return e;
+        };
+        let Ok(sets) = self.open_rule_sets().await else {
+            return e;
+        };
+        match sets.app_for(&guild).await {
+            Ok(app) => match app.game(name) {
+                Ok(game) => MatchError::NoEngine {
+                    game: game.name.clone(),
+                },
+                Err(_) => e,
+            },
+            Err(_) => e,
+        }
+    }
+
     /// The "Picture" button: the board of the channel's match as it is now.
     /// A button of a match the channel has since replaced is refused.
     async fn board_picture(&self, origin: &Origin, match_id: i64) -> Reply {
@@ -842,9 +867,10 @@ pub(super) fn refusal(e: &MatchError) -> Reply {
     if !e.is_user_error() {
         return internal_error("match storage", e);
     }
-    // The error's words name games, players and cards as typed: escaped
-    // (the board below is in a code block, shown as typed).
-    let mut why = escape_md(&e.to_string());
+    // Not escaped: a match error names its players as Discord mentions
+    // on purpose (`<@…>`), and checks names as they are entered (a
+    // mention or masked link is refused as a seat's or player's name).
+    let mut why = e.to_string();
     if let MatchError::BoardChanged {
         board: Some(board), ..
     } = e
