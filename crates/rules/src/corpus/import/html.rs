@@ -1,6 +1,10 @@
 //! HTML pages (a saved wiki page, an exported rules site) to Markdown, with
 //! `htmd`; scripts, styles and page chrome are left out (chrome only
-//! around the page's article when it marks one: [`drop_chrome`]).
+//! around the page's article when it marks one: [`drop_chrome`]; all of
+//! the page outside its `<main>` when it has one: [`keep_main`]), and a
+//! wiki's infobox, chrome and references list read as `wiki.rs` says.
+
+mod wiki;
 
 use std::rc::Rc;
 use std::sync::LazyLock;
@@ -129,16 +133,21 @@ static ANCHOR_ITEM: LazyLock<regex::Regex> =
 
 /// The page as Markdown, without a wiki's edit links in its headings or
 /// its table of contents (items that only link within the page: the
-/// headings themselves follow), nor its chrome ([`drop_chrome`]); and a
-/// note on the chrome's words left out, if any.
-pub(super) fn to_markdown(html: &str) -> Result<(String, Option<String>), String> {
+/// headings themselves follow), nor its chrome ([`keep_main`],
+/// [`drop_chrome`]) nor a wiki's infobox and chrome, its references list
+/// as notes ([`wiki`]); and the notes on what was left out.
+pub(super) fn to_markdown(html: &str) -> Result<(String, Vec<String>), String> {
     let tree = CONVERTER
         .html_to_tree(html)
         .map_err(|e| format!("cannot read the HTML: {e}"))?;
     starts_at_line_start(&tree, true);
     let marked = marks_content(&tree);
     let mut words = 0;
+    let main = keep_main(&tree, &mut words);
     drop_chrome(&tree, marked, false, &mut words);
+    let mut wiki = wiki::LeftOut::default();
+    wiki::drop_furniture(&tree, &mut wiki);
+    wiki::references_as_notes(&tree);
     head_tables(&tree);
     let markdown = CONVERTER.tree_to_markdown(&tree);
     let mut out = String::with_capacity(markdown.len());
@@ -153,17 +162,22 @@ pub(super) fn to_markdown(html: &str) -> Result<(String, Option<String>), String
         }
         out.push('\n');
     }
-    let note = (words > 0).then(|| {
-        let whose = match marked {
-            true => "title, navigation, forms, header, footer and asides outside its article (<article>, <main> or role=\"main\")",
-            false => "navigation, forms, header, footer and asides (it marks no <article>, <main> or role=\"main\")",
-        };
-        format!(
-            "left out {} of the page's {whose}",
-            crate::text::count(words, "word")
-        )
-    });
-    Ok((out, note))
+    let mut notes: Vec<String> = (words > 0)
+        .then(|| {
+            let whose = match (main, marked) {
+                (true, _) => "title, menus, header, footer and everything else outside its main content (<main> or role=\"main\"), and its navigation and forms",
+                (false, true) => "title, navigation, forms, header, footer and asides outside its article (<article>, <main> or role=\"main\")",
+                (false, false) => "navigation, forms, header, footer and asides (it marks no <article>, <main> or role=\"main\")",
+            };
+            format!(
+                "left out {} of the page's {whose}",
+                crate::text::count(words, "word")
+            )
+        })
+        .into_iter()
+        .collect();
+    notes.extend(wiki.notes());
+    Ok((out, notes))
 }
 
 /// Elements that start a line of the Markdown, and end one: text in
@@ -319,6 +333,44 @@ fn drop_chrome(node: &Node, marked: bool, inside: bool, words: &mut usize) {
     }
 }
 
+/// Whether an element is the page's main content: `<main>` or
+/// `role="main"` (not `<article>`: a page may hold several, with text
+/// between them).
+fn is_main(node: &Node) -> bool {
+    tag(node) == Some("main") || has_role(node, &CONTENT_ROLES)
+}
+
+/// Removes everything outside a page's main content ([`is_main`]) when it
+/// has one, counting its words; whether it has one. Decision: HTML says
+/// `<main>` is the page's dominant content, and what stands around it is
+/// the site's: a Fandom page's global navigation ("FANDOM Games Movies
+/// TV") and community header, in `div`s no tag or role marks as chrome,
+/// became the document's introduction (found by an outside tester). A
+/// page marking its content by `<article>` alone keeps what is outside
+/// it but its chrome ([`drop_chrome`]), as before. A node holding the
+/// main content loses its children that do not; each node is visited
+/// once. Recursive: the page's depth was bounded before it was parsed.
+fn keep_main(node: &Node, words: &mut usize) -> bool {
+    if is_main(node) {
+        return true;
+    }
+    let children: Vec<Handle> = node.children.borrow().clone();
+    let holding: Vec<bool> = children.iter().map(|c| keep_main(c, words)).collect();
+    if !holding.contains(&true) {
+        return false;
+    }
+    let mut at = 0;
+    node.children.borrow_mut().retain(|child| {
+        let keep = holding[at];
+        at += 1;
+        if !keep {
+            *words += count_words(child);
+        }
+        keep
+    });
+    true
+}
+
 /// Gives each table of rows with no header row ([`is_headless_grid`]) a
 /// `thead` of its first row, so the converter writes it as a Markdown
 /// table, a row a line, as it writes a table with a header (`th` or
@@ -406,9 +458,6 @@ fn holds_text_alone(node: &Node) -> bool {
 /// Moves a table's first row into a new `thead` before the rows (see
 /// [`head_tables`]).
 fn give_head(table: &Handle) {
-    let NodeData::Element { name, .. } = &table.data else {
-        return;
-    };
     let Some(first) = rows(table).into_iter().next() else {
         return;
     };
@@ -419,14 +468,9 @@ fn give_head(table: &Handle) {
         .children
         .borrow_mut()
         .retain(|r| !Rc::ptr_eq(r, &first));
-    let mut head_name = name.clone();
-    head_name.local = "thead".into();
-    let head = Node::new(NodeData::Element {
-        name: head_name,
-        attrs: Default::default(),
-        template_contents: Default::default(),
-        mathml_annotation_xml_integration_point: false,
-    });
+    let Some(head) = wiki::element_like(table, "thead") else {
+        return;
+    };
     first.parent.set(Some(Rc::downgrade(&head)));
     head.children.borrow_mut().push(first);
     head.parent.set(Some(Rc::downgrade(table)));

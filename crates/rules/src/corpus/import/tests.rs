@@ -175,7 +175,7 @@ fn landmark_roles_mark_a_pages_content_and_chrome_and_its_title_goes() {
     assert!(found.contains(&"Combat".to_string()), "{found:?}");
     assert!(found.contains(&"Blocking".to_string()), "{found:?}");
     let said = imp.preview.warnings.join("\n");
-    assert!(said.contains("outside its article"), "{said}");
+    assert!(said.contains("outside its main content"), "{said}");
 
     // A page that marks no content keeps its title, as before.
     let plain = "<html><head><title>Heron House Rules</title></head><body><p>Herons nest in pairs.</p></body></html>";
@@ -886,4 +886,105 @@ fn full_width_rule_numbers_and_japanese_chapters_give_structure() {
     assert!(article.text.contains("１枚捨てる"), "{article:#?}");
     // A chapter named in a sentence is text.
     assert!(!all.iter().any(|p| p.title.starts_with("第2章を")));
+}
+
+/// A Fandom (MediaWiki) page as the browser saves it, as an outside
+/// tester sent it: the site's navigation outside `<main>`, and inside it
+/// a portable infobox above the lead, edit links, a table of contents, a
+/// references list, a navbox, "Retrieved from" and the categories.
+const FANDOM: &str = r##"<!DOCTYPE html>
+<html class="client-nojs" lang="en" dir="ltr">
+<head><meta charset="UTF-8"/><title>Combat | Runebound Wiki | Fandom</title>
+<script>window.RLQ=[];var wgPageName="Combat";</script><link rel="stylesheet" href="load.css"/></head>
+<body class="mediawiki ltr skin-fandomdesktop page-Combat">
+<div class="global-navigation"><a href="/">FANDOM</a> <a href="/games">Games</a> <a href="/movies">Movies</a> <a href="/tv">TV</a></div>
+<div class="fandom-community-header"><a class="fandom-community-header__community-name" href="/">Runebound Wiki</a><nav><ul><li><a href="/wiki/Explore">Explore</a></li><li><a href="/wiki/Main_Page">Main Page</a></li></ul></nav></div>
+<main class="page__main">
+<div class="page-header"><h1 class="page-header__title" id="firstHeading">Combat</h1></div>
+<div id="content" class="page-content"><div id="mw-content-text" class="mw-body-content"><div class="mw-parser-output">
+<aside role="region" class="portable-infobox pi-background"><h2 class="pi-item pi-title">Combat</h2><div class="pi-item pi-data"><h3 class="pi-data-label">Phase</h3><div class="pi-data-value">Encounter</div></div><div class="pi-item pi-data"><h3 class="pi-data-label">Edition</h3><div class="pi-data-value">3rd</div></div></aside>
+<p><b>Combat</b> occurs when a hero encounters an enemy.<sup id="cite_ref-1" class="reference"><a href="#cite_note-1">[1]</a></sup> Each round has three steps.
+</p>
+<div id="toc" class="toc" role="navigation"><div class="toctitle"><h2 id="mw-toc-heading">Contents</h2></div>
+<ul><li class="toclevel-1 tocsection-1"><a href="#Rounds"><span class="tocnumber">1</span> <span class="toctext">Rounds</span></a></li>
+<li class="toclevel-1 tocsection-2"><a href="#Damage"><span class="tocnumber">2</span> <span class="toctext">Damage</span></a></li></ul></div>
+<h2><span class="mw-headline" id="Rounds">Rounds</span><span class="mw-editsection"><span class="mw-editsection-bracket">[</span><a href="/wiki/Combat?action=edit&amp;section=1" title="Edit section: Rounds">edit</a><span class="mw-editsection-bracket">]</span></span></h2>
+<ol><li>Roll combat tokens. Each hero rolls their tokens once.</li>
+<li>Resolve <a href="/wiki/Surge" title="Surge">surges</a> in any order.</li>
+<li>Deal damage: <dl><dd>Physical damage is reduced by <i>Armor</i>.</dd></dl></li></ol>
+<h2><span class="mw-headline" id="Damage">Damage</span><span class="mw-editsection"><span class="mw-editsection-bracket">[</span><a href="/wiki/Combat?action=edit&amp;section=2">edit</a><span class="mw-editsection-bracket">]</span></span></h2>
+<table class="wikitable"><tbody><tr><th>Type</th><th>Reduced by</th></tr><tr><td>Physical</td><td>Armor</td></tr><tr><td>Magic</td><td>Ward</td></tr></tbody></table>
+<p>A hero reduced to 0 health is <b>knocked out</b> and returns to the nearest town.</p>
+<div class="reflist"><ol class="references"><li id="cite_note-1"><span class="mw-cite-backlink"><a href="#cite_ref-1">↑</a></span> <span class="reference-text">Runebound Rulebook, p. 14</span></li></ol></div>
+<table class="navbox"><tr><th>Runebound rules</th></tr><tr><td><a href="/wiki/Movement">Movement</a> • <a href="/wiki/Combat">Combat</a> • <a href="/wiki/Trading">Trading</a></td></tr></table>
+</div></div>
+<div class="printfooter">Retrieved from "<a dir="ltr" href="https://runebound.fandom.com/wiki/Combat?oldid=1234">https://runebound.fandom.com/wiki/Combat?oldid=1234</a>"</div>
+<div id="catlinks" class="catlinks"><div id="mw-normal-catlinks" class="mw-normal-catlinks"><a href="/wiki/Special:Categories">Categories</a>: <ul><li><a href="/wiki/Category:Rules">Rules</a></li></ul></div></div>
+</div></main>
+<footer class="global-footer"><p>Community content is available under CC-BY-SA unless otherwise noted.</p></footer>
+</body></html>"##;
+
+#[test]
+fn a_wiki_pages_infobox_chrome_and_references_are_read_as_a_reader_reads_them() {
+    let imp = imported("fandom.html", FANDOM.as_bytes()).unwrap();
+    let all = passages(&imp);
+    let text = all_text(&imp);
+    // The infobox is the page's data: no heading, no field takes the lead.
+    for field in ["Phase", "Encounter", "Edition", "3rd"] {
+        assert!(!text.contains(field), "{field}: {text}");
+    }
+    let combat = passage(&all, "Combat");
+    assert!(
+        combat
+            .text
+            .contains("occurs when a hero encounters an enemy.[1] Each round has three steps."),
+        "{combat:#?}"
+    );
+    // The references list is the notes of its section, not a rule.
+    let damage = passage(&all, "Damage");
+    assert!(
+        damage.text.contains("[1] Runebound Rulebook, p. 14"),
+        "{damage:#?}"
+    );
+    assert!(damage.text.contains("knocked out"), "{damage:#?}");
+    assert!(
+        !all.iter()
+            .any(|p| p.kind == PassageKind::Item && p.text.contains("Rulebook")),
+        "{all:#?}"
+    );
+    assert!(!text.contains('↑'), "{text}");
+    // The wiki's chrome, inside its content and around it, is left out.
+    for chrome in [
+        "Retrieved from",
+        "oldid",
+        "Categories",
+        "Trading",
+        "Runebound rules",
+        "edit",
+        "FANDOM",
+        "Runebound Wiki",
+        "Explore",
+        "CC-BY-SA",
+        "Contents",
+    ] {
+        assert!(!text.contains(chrome), "{chrome}: {text}");
+    }
+    // The rounds' steps are still the Rounds section's items.
+    let steps = all
+        .iter()
+        .filter(|p| p.kind == PassageKind::Item && p.path.last().is_some_and(|h| &**h == "Rounds"))
+        .count();
+    assert_eq!(steps, 3, "{all:#?}");
+    let said = imp.preview.warnings.join("\n");
+    assert!(said.contains("of the page's infobox"), "{said}");
+    assert!(said.contains("of the wiki's chrome"), "{said}");
+    assert!(said.contains("outside its main content"), "{said}");
+
+    // A saved page whose content is its <main> loses the tab's title: its
+    // heading opens the document, its text under it.
+    let titled = "<html><head><meta charset=\"utf-8\"><title>Combat | Runebound Wiki</title></head><body><main><h1>Combat</h1><p>Combat occurs.</p></main></body></html>";
+    let imp = imported("titled2.html", titled.as_bytes()).unwrap();
+    let all = passages(&imp);
+    assert!(!all_text(&imp).contains("Runebound Wiki"), "{all:#?}");
+    assert_eq!(passage(&all, "Combat").text, "Combat occurs.");
 }
