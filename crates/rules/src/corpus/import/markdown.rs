@@ -35,8 +35,43 @@ pub(super) fn prepare(text: &str) -> (String, Vec<String>) {
             lines(&comments)
         ));
     }
-    let text = footnotes::footnotes(&html_headings(&setext_headings(&text)));
+    let text = footnotes::footnotes(&html_headings(&setext_headings(&callouts(&text))));
     (text, notes)
+}
+
+/// An `<aside>` tag opening or closing a line, or both (Notion's callout:
+/// `<aside>`, its icon and words, `</aside>`, each tag on a line of its
+/// own).
+static ASIDE_OPEN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)^ {0,3}</?aside(?:\s[^>]*)?>\s*").unwrap());
+/// See [`ASIDE_OPEN`].
+static ASIDE_CLOSE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\s*</aside\s*>\s*$").unwrap());
+
+/// Notion's callouts as their text: the `<aside>` tags at a line's start
+/// or end go (a line of a tag alone is left blank, so every line keeps its
+/// number), their words and icon ("💡 **Note:** …") stay, a paragraph of
+/// their own, outside code blocks. They were quoted raw, "<aside> 💡
+/// Note: … </aside>" (found by an outside tester).
+fn callouts(text: &str) -> String {
+    if !text.contains("<aside") && !text.contains("<ASIDE") && !text.contains("</aside") {
+        return text.to_string();
+    }
+    let mut in_fence = false;
+    let lines: Vec<String> = text
+        .split('\n')
+        .map(|line| {
+            if is_fence(line) {
+                in_fence = !in_fence;
+            }
+            if in_fence {
+                return line.to_string();
+            }
+            let opened = ASIDE_OPEN.replace(line, "");
+            ASIDE_CLOSE.replace(&opened, "").into_owned()
+        })
+        .collect();
+    lines.join("\n")
 }
 
 /// "line 7", "lines 7, 12 and 3 more".

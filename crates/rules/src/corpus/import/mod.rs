@@ -863,14 +863,34 @@ fn unique_slug(known: &Corpus, game: &str, title: &str) -> String {
     slug
 }
 
-/// A title from a file name: the stem, with `_`/`-` as spaces.
+/// A title from a file name: the stem, without a Notion id at its end
+/// ([`without_notion_id`]), with `_`/`-` as spaces.
 fn title_from_file(file_name: &str) -> String {
     let name = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name);
     let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
-    let title = stem.replace(['_', '-'], " ");
+    let title = without_notion_id(stem).replace(['_', '-'], " ");
     match title.trim() {
         "" => "Imported document".to_string(),
         t => t.to_string(),
+    }
+}
+
+/// Length of the page id Notion's export puts after every page's name
+/// ("Ember Court Rules 3f2a9c0d1e2b4a5c8d7e6f5a4b3c2d1e.md").
+const NOTION_ID_CHARS: usize = 32;
+
+/// A file name's stem without the Notion page id at its end (a space, or
+/// `_`/`-`, then 32 hexadecimal digits), when a name stands before it: the
+/// id was the document's title and slug, in every citation's path
+/// ("Notion Rules 3f2a9c0d…"). A stem that is only an id keeps it.
+fn without_notion_id(stem: &str) -> &str {
+    let Some((name, id)) = stem.rsplit_once([' ', '_', '-']) else {
+        return stem;
+    };
+    let is_id = id.len() == NOTION_ID_CHARS && id.bytes().all(|b| b.is_ascii_hexdigit());
+    match is_id && !name.trim().is_empty() {
+        true => name,
+        false => stem,
     }
 }
 

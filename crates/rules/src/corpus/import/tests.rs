@@ -988,3 +988,51 @@ fn a_wiki_pages_infobox_chrome_and_references_are_read_as_a_reader_reads_them() 
     assert!(!all_text(&imp).contains("Runebound Wiki"), "{all:#?}");
     assert_eq!(passage(&all, "Combat").text, "Combat occurs.");
 }
+
+/// A Notion page exported as Markdown, as an outside tester sent it: the
+/// page id after its name, a callout in `<aside>`, a toggle, a table with
+/// an escaped pipe.
+const NOTION: &str = "# Ember Court Rules\n\nCreated: March 3, 2026 4:12 PM\nTags: rules, v3\n\n<aside>\n💡 **Note:** This page is the single source of truth. Ping @Mods for changes.\n\n</aside>\n\n## 1. Setup\n\n1.1 Each player takes 7 Embers.\n\n1.2 The youngest player is the first Regent.\n\n- **What if two players are the same age?**\n    \n    The player whose birthday is later in the year is younger.\n    \n\n## 2. Scoring\n\n| Action | Points | Notes |\n| --- | --- | --- |\n| Crown a Noble | 3 | Only once per round |\n| Exile a Rival | 2 | Not on round 1 |\n| Hold the Throne \\| at end | 5 | Counts once |\n\n> **Important:** Ties are broken by remaining Embers.\n\n[Card Database](Ember%20Court%20Rules%203f2a9c/Card%20Database%20a1b2c3.csv)\n";
+
+#[test]
+fn a_notion_export_reads_without_its_page_id_and_its_callouts_tags() {
+    let imp = imported(
+        "Notion Rules 3f2a9c0d1e2b4a5c8d7e6f5a4b3c2d1e.md",
+        NOTION.as_bytes(),
+    )
+    .unwrap();
+    assert_eq!(imp.preview.title, "Notion Rules");
+    assert_eq!(imp.preview.document, "notion-rules");
+    let all = passages(&imp);
+    assert!(
+        all.iter()
+            .all(|p| !p.id.contains("3f2a9c") && !p.path.iter().any(|h| h.contains("3f2a9c"))),
+        "{all:#?}"
+    );
+    let text = all_text(&imp);
+    assert!(!text.contains("aside>"), "{text}");
+    assert!(
+        text.contains("💡 Note: This page is the single source of truth."),
+        "{text}"
+    );
+    // A toggle's answer stays with its question.
+    let toggle = all
+        .iter()
+        .find(|p| p.text.contains("What if two players are the same age?"))
+        .unwrap_or_else(|| panic!("{all:#?}"));
+    assert!(toggle.text.contains("birthday is later"), "{toggle:#?}");
+    // A name that only looks like an id keeps its words.
+    for (name, title) in [
+        ("Deck 3f2a9c0d.md", "Deck 3f2a9c0d"),
+        (
+            "3f2a9c0d1e2b4a5c8d7e6f5a4b3c2d1e.md",
+            "3f2a9c0d1e2b4a5c8d7e6f5a4b3c2d1e",
+        ),
+        (
+            "House_rules_3F2A9C0D1E2B4A5C8D7E6F5A4B3C2D1E.md",
+            "House rules",
+        ),
+    ] {
+        assert_eq!(super::title_from_file(name), title);
+    }
+}
