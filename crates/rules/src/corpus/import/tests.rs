@@ -1036,3 +1036,29 @@ fn a_notion_export_reads_without_its_page_id_and_its_callouts_tags() {
         assert_eq!(super::title_from_file(name), title);
     }
 }
+
+#[test]
+fn an_escaped_pipe_in_a_table_cell_is_the_cells_and_keeps_the_rows_columns() {
+    let md = "# Scoring\n\n| Action | Points |\n| --- | --- |\n| Hold the Throne \\| at end | 5 |\n| Win \\\\ lose | 0 |\n";
+    let imp = imported("pipes.md", md.as_bytes()).unwrap();
+    let text = all_text(&imp);
+    // Pipes that split a row: a `|` with no backslash before it.
+    let columns = |line: &str| line.replace("\\|", "").matches('|').count();
+    let line_with = |word: &str| {
+        text.lines()
+            .find(|l| l.contains(word))
+            .unwrap_or_else(|| panic!("no {word}: {text}"))
+            .to_string()
+    };
+    let throne = line_with("Throne");
+    assert!(throne.contains("Hold the Throne \\| at end"), "{text}");
+    assert_eq!(columns(&throne), columns(&line_with("Action")), "{text}");
+    assert!(text.contains("| Win \\ lose | 0 |"), "{text}");
+    // Notion's table reads so too.
+    let imp = imported("Notion Rules.md", NOTION.as_bytes()).unwrap();
+    let text = all_text(&imp);
+    assert!(
+        text.contains("| Hold the Throne \\| at end | 5 | Counts once |"),
+        "{text}"
+    );
+}
