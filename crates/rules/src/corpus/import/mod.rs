@@ -62,10 +62,15 @@ pub enum ImportError {
     Empty { file: String },
     #[error("{file} holds only white space: there is no text to import")]
     Blank { file: String },
-    #[error(
-        "{file} looks like {what}, which cannot be imported. Send Markdown, plain text, HTML or a PDF with a text layer."
-    )]
-    Unsupported { file: String, what: String },
+    #[error("{file} looks like {what}, which cannot be imported. {how}")]
+    Unsupported {
+        file: String,
+        what: String,
+        /// What to send instead: for a word processor's file, how to
+        /// export it ([`how_to_send`]).
+        #[serde(default)]
+        how: String,
+    },
     /// A card or slang list that is not text (a PDF, an image, an archive).
     #[error(
         "{file} looks like {what}, which cannot be read as a list. Send it as CSV, YAML or JSON text."
@@ -447,7 +452,8 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
     let utf16 = encoding_rs::Encoding::for_bom(bytes).is_some_and(|(e, _)| e != encoding_rs::UTF_8);
     if let Some(what) = document_binary_kind(bytes).filter(|_| !utf16) {
         let what = what.to_string();
-        return Err(ImportError::Unsupported { file, what });
+        let how = how_to_send(bytes).to_string();
+        return Err(ImportError::Unsupported { file, what, how });
     }
     let (text, decoded, mut notes) = decode(bytes, html::is_html(&lower, bytes));
     let nuls = bytes::nul_positions(&text);
@@ -676,6 +682,21 @@ fn magic_kind(bytes: &[u8]) -> Option<&'static str> {
         .iter()
         .find(|(m, _)| bytes.starts_with(m))
         .map(|&(_, what)| what)
+}
+
+/// What to send instead of a file that cannot be imported: a word
+/// processor's file (Word's `.docx` and `.doc`, OpenDocument's `.odt`,
+/// both ZIP archives or Office's old container, and RTF) with the steps
+/// that export it; anything else, the formats read. A `.docx` was refused
+/// naming the formats, not how to get one from Word or Google Docs.
+fn how_to_send(bytes: &[u8]) -> &'static str {
+    const WORD_PROCESSOR: [&[u8]; 3] = [b"PK\x03\x04", b"\xd0\xcf\x11\xe0", b"{\\rtf"];
+    match WORD_PROCESSOR.iter().any(|m| bytes.starts_with(m)) {
+        true => {
+            "If it is a document, export it as a PDF or a web page and send that: in Word or LibreOffice, File › Save As (or Export) › PDF or Web Page (.html); in Google Docs, File › Download › PDF Document or Web Page (.html). Markdown and plain text are read too."
+        }
+        false => "Send Markdown, plain text, HTML or a PDF with a text layer.",
+    }
 }
 
 /// Whether a NUL stands in the first 8 KB.

@@ -384,6 +384,28 @@ fn a_few_nuls_in_text_are_dropped_and_said_but_a_binary_is_refused() {
 }
 
 #[test]
+fn a_word_or_opendocument_file_is_refused_saying_how_to_export_it() {
+    // A .docx as Word saves it: a ZIP archive opening on its content types.
+    let mut docx = b"PK\x03\x04\x14\0\0\0\x08\0\x9d\x64\x7b\x5d".to_vec();
+    docx.extend(b"\xad\x52\xa5\x91\x95\x01\0\0\xca\x06\0\0\x13\0\0\0[Content_Types].xml");
+    for name in ["cinder.docx", "cinder.odt"] {
+        let e = imported(name, &docx).unwrap_err();
+        assert!(matches!(e, ImportError::Unsupported { .. }), "{e:?}");
+        let said = e.to_string();
+        for step in ["PDF", "Web Page (.html)", "Google Docs", "File ›"] {
+            assert!(said.contains(step), "{step}: {said}");
+        }
+    }
+    // An image is no document to export: the formats read are named.
+    let e = imported("rules.md", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").unwrap_err();
+    let said = e.to_string();
+    assert!(
+        said.contains("Send Markdown, plain text, HTML or a PDF"),
+        "{said}"
+    );
+}
+
+#[test]
 fn setext_and_html_headings_are_headings() {
     let setext = "Heron Rules\n===========\n\nIntro text.\n\nSetup\n-----\n\nTake five cards.\n\nScoring\n-------\n\nOne point.\n";
     let imp = imported("setext.md", setext.as_bytes()).unwrap();
