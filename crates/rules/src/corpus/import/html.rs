@@ -148,6 +148,7 @@ pub(super) fn to_markdown(html: &str) -> Result<(String, Vec<String>), String> {
     let mut wiki = wiki::LeftOut::default();
     wiki::drop_furniture(&tree, &mut wiki);
     wiki::references_as_notes(&tree);
+    wiki::unlink_citations(&tree);
     head_tables(&tree);
     let markdown = CONVERTER.tree_to_markdown(&tree);
     let mut out = String::with_capacity(markdown.len());

@@ -962,6 +962,8 @@ fn a_wiki_pages_infobox_chrome_and_references_are_read_as_a_reader_reads_them() 
             .contains("occurs when a hero encounters an enemy.[1] Each round has three steps."),
         "{combat:#?}"
     );
+    // Its citation is its words: no reference to a note not indexed.
+    assert!(combat.refs.is_empty(), "{combat:#?}");
     // The references list is the notes of its section, not a rule.
     let damage = passage(&all, "Damage");
     assert!(

@@ -146,6 +146,31 @@ pub(super) fn references_as_notes(node: &Node) {
     }
 }
 
+/// A citation's link to its note (`<a href="#cite_note-1">[1]</a>`) as
+/// its words, "[1]": the note is text of the section now, no passage, and
+/// the link was shown as a reference to something not indexed ("→ [1]
+/// (not indexed)"). Recursive: the page's depth was bounded before it was
+/// parsed.
+pub(super) fn unlink_citations(node: &Handle) {
+    let children: Vec<Handle> = node.children.borrow().clone();
+    let mut kept = Vec::with_capacity(children.len());
+    for child in children {
+        unlink_citations(&child);
+        let citation = tag(&child) == Some("a")
+            && attr(&child, "href").is_some_and(|h| h.starts_with("#cite_note"));
+        match citation {
+            true => {
+                for word in child.children.borrow_mut().drain(..) {
+                    word.parent.set(Some(Rc::downgrade(node)));
+                    kept.push(word);
+                }
+            }
+            false => kept.push(child),
+        }
+    }
+    *node.children.borrow_mut() = kept;
+}
+
 /// A references list's items as a `div` of paragraphs, each opening with
 /// its number in brackets (the list's `start` counted).
 fn notes(list: &Handle) -> Option<Handle> {
