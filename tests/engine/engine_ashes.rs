@@ -2048,9 +2048,11 @@ fn adjust_sets_a_field_and_checks_the_board() {
 fn adjust_names_a_whole_numbers_bounds_and_a_decimal_as_typed() {
     let b = board_json(&board(COAL, PB, MAEONI, "", "  action: pass\n"));
     let field = "Maeoni.phoenixborn.damage";
+    // The field's own bounds (damage: 0 to 999), not a u32's: it said
+    // "from 0 to 4294967295" for a field no board may set past 999.
     let e = ashes().adjust(&b, field, "4294967296").unwrap_err();
     assert!(
-        e.message.contains("a whole number from 0 to 4294967295"),
+        e.message.contains("a whole number from 0 to 999"),
         "{}",
         e.message
     );
@@ -2064,7 +2066,7 @@ fn adjust_names_a_whole_numbers_bounds_and_a_decimal_as_typed() {
     assert!(
         e.message
             .starts_with("`2.5` is a decimal number, not a whole one")
-            && e.message.contains("from 0 to 4294967295"),
+            && e.message.contains("from 0 to 999"),
         "{}",
         e.message
     );

@@ -2401,3 +2401,28 @@ fn a_turn_still_open_says_its_end_is_a_reading() {
         );
     }
 }
+
+/// A strategy card's name one typo from a base card is refused at its
+/// `name`, with the card meant; another card lacks its initiative, said
+/// at `initiative` (the typo was said at `initiative`, a field its board
+/// had no reason to give; found by an outside tester).
+#[test]
+fn a_misspelt_strategy_card_is_refused_at_its_name() {
+    let mut doc = board(3);
+    doc["players"][0]["strategy_cards"][0]["name"] = json!("Leadershp");
+    doc["play"] = strat("Ben", "Diplomacy");
+    let e = judge_err(&doc);
+    assert_eq!(
+        e.path.as_deref(),
+        Some("players[0].strategy_cards[0].name"),
+        "{e}"
+    );
+    assert!(e.message.contains("did you mean 'Leadership'?"), "{e}");
+    doc["players"][0]["strategy_cards"][0]["name"] = json!("Homebrew Mandate");
+    let e = judge_err(&doc);
+    assert_eq!(
+        e.path.as_deref(),
+        Some("players[0].strategy_cards[0].initiative"),
+        "{e}"
+    );
+}

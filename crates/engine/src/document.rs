@@ -552,9 +552,12 @@ fn yaml_error(e: &YamlError, text: &str) -> BoardError {
     BoardError::syntax(message, pos)
 }
 
-/// "; did you mean `x`?" for the closest expected name, else the list.
+/// "; did you mean `x`?" for the closest expected name within a typo's
+/// reach ([`crate::text::typo_budget`]: `base` is no typo of `game`), else
+/// the list.
 fn did_you_mean(typed: &str, expected: &[&str]) -> String {
-    match crate::text::closest(typed, expected.iter().copied(), 3) {
+    let budget = crate::text::typo_budget(typed);
+    match crate::text::closest(typed, expected.iter().copied(), budget) {
         Some(e) => format!("; did you mean `{e}`?"),
         None if expected.is_empty() => String::new(),
         None => format!("; expected one of {}", expected.join(", ")),
@@ -591,6 +594,12 @@ fn not_whole(unexpected: &str, expected: &str) -> Option<Box<NotWhole>> {
 /// the number as the document writes it (`1e3`, not serde's `1000.0`) and,
 /// when it is whole after all, its digits.
 fn not_whole_as_written(written: &str, expected: &str) -> String {
+    // Digits past what a whole number reads (`99999999999999999999`) come
+    // as a decimal number: no decimal point or exponent to speak of.
+    let plain = written.strip_prefix(['-', '+']).unwrap_or(written);
+    if !plain.is_empty() && plain.bytes().all(|b| b.is_ascii_digit()) {
+        return format!("`{written}` is out of range; give {expected}");
+    }
     let digits = written
         .parse::<f64>()
         .ok()
@@ -620,7 +629,9 @@ fn plain_expected(expected: &str) -> &str {
         "i32" => "a whole number from -2147483648 to 2147483647",
         "i64" | "isize" => "a whole number from -9223372036854775808 to 9223372036854775807",
         "f32" | "f64" => "a number",
-        "fewer elements in array" => "fewer items",
+        // A list longer than a fixed-length one: the one a board holds is a
+        // position (`magewinds::board::Pos`), as for too few items below.
+        "fewer elements in array" => "a list of 2 numbers, [x, y]",
         "an array of length 2" | "a tuple of size 2" => "a list of 2 numbers, [x, y]",
         e if e.starts_with("internally tagged enum") => {
             "a mapping of fields (a one-line play goes in `--play` or `/match play`, not in the board's `play:`)"
@@ -790,6 +801,9 @@ fn serde_wording(e: &serde_json::Error) -> (String, Option<Box<NotWhole>>) {
     let Some((head, expected)) = raw.split_once(", expected ") else {
         return (raw, None);
     };
+    if let Some(message) = unknown_name(head, expected) {
+        return (message, None);
+    }
     let expected = plain_expected(expected);
     match head.strip_prefix("wrong kind of value: ") {
         Some(unexpected) => (
@@ -798,6 +812,26 @@ fn serde_wording(e: &serde_json::Error) -> (String, Option<Box<NotWhole>>) {
         ),
         None => (format!("{head}, expected {expected}"), None),
     }
+}
+
+/// serde's refusal of a name it does not know (a keyword, "unknown variant
+/// `pas`", or a field) with the names it expected ("one of `pass`, …",
+/// "`a` or `b`"), worded as the YAML reader's is when the name is a typo
+/// of one of them: a did-you-mean (it listed every keyword for `pas`).
+/// `None`, serde's own list said, when no name is near.
+fn unknown_name(head: &str, expected: &str) -> Option<String> {
+    let (what, rest) = match head.strip_prefix("unknown variant `") {
+        Some(rest) => ("value", rest),
+        None => ("field", head.strip_prefix("unknown field `")?),
+    };
+    let typed = rest.strip_suffix('`')?;
+    // The names are the back-quoted spans: every other piece between quotes.
+    let names: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+    let meant = crate::text::closest(typed, names, crate::text::typo_budget(typed))?;
+    Some(match what {
+        "value" => format!("unknown value '{typed}'; did you mean `{meant}`?"),
+        _ => format!("unknown field `{typed}`; did you mean `{meant}`?"),
+    })
 }
 
 /// The line:column of a field path (`players[1].units[0].life`) in a
@@ -1024,6 +1058,72 @@ mod tests {
     struct B {
         game: String,
         units: Vec<Unit>,
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(rename_all = "kebab-case")]
+    #[allow(dead_code)]
+    enum Act {
+        Pass,
+        DeclareAttack,
+        Move,
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Played {
+        action: Act,
+    }
+
+    /// A misspelt keyword gets a did-you-mean at its line:column, as a
+    /// misspelt field does (it listed every keyword); a name no keyword
+    /// is near still gets the list.
+    #[test]
+    fn a_misspelt_keyword_is_offered_the_one_meant() {
+        for (typo, meant) in [("pas", "pass"), ("declare-atack", "declare-attack")] {
+            let text = format!("action: {typo}\n");
+            let v = parse_value(&text).unwrap();
+            let e = typed::<Played>(&v, "", Some(&text)).unwrap_err();
+            assert!(
+                e.message.contains(&format!("did you mean `{meant}`?")),
+                "{e}"
+            );
+            assert!(e.message.contains(&format!("'{typo}'")), "{e}");
+            assert!(!e.message.contains("one of"), "{e}");
+            assert_eq!(e.path.as_deref(), Some("action"), "{e}");
+            assert_eq!(e.pos.map(|p| p.line), Some(1), "{e}");
+        }
+        let v = parse_value("action: dance\n").unwrap();
+        let e = typed::<Played>(&v, "", None).unwrap_err();
+        assert!(!e.message.contains("did you mean"), "{e}");
+        assert!(e.message.contains("declare-attack"), "{e}");
+    }
+
+    /// A name a typo's reach away is offered; one as far from every name
+    /// as `base` is from `game` is not (it was, with a fixed reach of 3).
+    #[test]
+    fn a_suggestion_is_made_within_a_typos_reach_only() {
+        assert_eq!(
+            did_you_mean("gme", &["game", "units"]),
+            "; did you mean `game`?"
+        );
+        assert!(!did_you_mean("base", &["game", "units"]).contains("did you mean"));
+    }
+
+    /// Digits past what a number holds are quoted as written, with the
+    /// field's bounds, not as serde's decimal (`1e+20`).
+    #[test]
+    fn digits_past_a_number_are_quoted_as_written() {
+        let text = "game: ashes\nunits:\n  - name: a\n    life: 99999999999999999999\n";
+        let v = parse_value(text).unwrap();
+        let e = typed::<B>(&v, "", Some(text)).unwrap_err();
+        assert!(
+            e.message
+                .starts_with("`99999999999999999999` is out of range"),
+            "{e}"
+        );
+        assert!(!e.message.contains("decimal"), "{e}");
+        assert_eq!(e.pos.map(|p| (p.line, p.column)), Some((4, 11)), "{e}");
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::ops::{Deref, DerefMut};
 
 use arbiter_text::is_direction_control;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
-use serde::de::Error as _;
+use serde::de::{Error as _, Unexpected};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::document::{Refused, refuse};
@@ -72,8 +72,35 @@ impl<const MIN: u32, const MAX: u32> fmt::Display for Count<MIN, MAX> {
 
 impl<'de, const MIN: u32, const MAX: u32> Deserialize<'de> for Count<MIN, MAX> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let v = u32::deserialize(d)?;
-        Count::new(v).map_err(|why| D::Error::custom(refuse(Refused::Number(v), why)))
+        d.deserialize_u64(CountVisitor::<MIN, MAX>)
+    }
+}
+
+/// Reads a [`Count`] from any number, so every refusal names the field's
+/// own bounds (`expecting` is "a whole number from 0 to 999"): read as a
+/// `u32` first, a negative or a number past `u32` said "from 0 to
+/// 4294967295", which no board may hold.
+struct CountVisitor<const MIN: u32, const MAX: u32>;
+
+impl<const MIN: u32, const MAX: u32> serde::de::Visitor<'_> for CountVisitor<MIN, MAX> {
+    type Value = Count<MIN, MAX>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a whole number from {MIN} to {MAX}")
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        match u32::try_from(v) {
+            Ok(n) => Count::new(n).map_err(|why| E::custom(refuse(Refused::Number(n), why))),
+            Err(_) => Err(E::invalid_value(Unexpected::Unsigned(v), &self)),
+        }
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        match u64::try_from(v) {
+            Ok(n) => self.visit_u64(n),
+            Err(_) => Err(E::invalid_value(Unexpected::Signed(v), &self)),
+        }
     }
 }
 
@@ -311,6 +338,19 @@ mod tests {
         );
         let none = serde_json::json!({"life": 1, "name": "a", "units": []});
         assert_eq!(read(none).unwrap_err(), "units: at least 1 needed; 0 given");
+        // A number of any kind names the field's own bounds, not a u32's
+        // (it said "from 0 to 4294967295" for a field whose limit is 999).
+        for wrong in [
+            serde_json::json!(-3),
+            serde_json::json!(99_999_999_999_u64),
+            serde_json::json!("fifteen"),
+            serde_json::json!(1e20),
+        ] {
+            let v = serde_json::json!({"life": wrong, "name": "a", "units": [1]});
+            let e = read(v).unwrap_err();
+            assert!(e.contains("a whole number from 1 to 999"), "{e}");
+            assert!(!e.contains("4294967295"), "{e}");
+        }
         let inner = serde_json::json!({"life": 1, "name": "a", "units": [6]});
         assert_eq!(
             read(inner).unwrap_err(),

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::names::{self, NameError};
 use crate::BoardError;
 use crate::document::{Seg, path_segments};
-use crate::text::{closest, fold};
+use crate::text::{closest, fold, typo_budget};
 
 /// Leaf paths of `doc` that no pattern in `reads` covers, indexes written
 /// `[]` (`players[].units[].name`), each once. A subtree a pattern covers
@@ -386,7 +386,7 @@ fn key_step(
     if let Some(k) = keys.iter().find(|k| fold(k) == fold(seg)) {
         return Ok(k.clone());
     }
-    let close = closest(seg, keys.iter().map(String::as_str), 3)
+    let close = closest(seg, keys.iter().map(String::as_str), typo_budget(seg))
         .map(|k| format!("; did you mean `{k}`?"))
         .unwrap_or_else(|| {
             if keys.is_empty() {
@@ -686,7 +686,7 @@ fn unknown_in(doc: &Value, root: &Value, node: &Value, path: String) -> Option<B
             for (k, v) in m {
                 let child_path = crate::document::join_path(&path, k);
                 if !open && !allowed.contains(k) {
-                    let hint = closest(k, allowed.iter().map(String::as_str), 3)
+                    let hint = closest(k, allowed.iter().map(String::as_str), typo_budget(k))
                         .map(|a| format!("; did you mean `{a}`?"))
                         .unwrap_or_else(|| format!("; fields here: {}", allowed.join(", ")));
                     return Some(BoardError::semantic(

@@ -363,12 +363,19 @@ fn card(c: &mut Card, path: impl Fn() -> String) -> Result<(String, u32), BoardE
             }) => Some(m),
             Err(_) => None,
         };
+        // A typo of a base card ("Leadershp") is the name's fault, said at
+        // the name; another card lacks its initiative (it was said at
+        // `.initiative`, a field the typo's board has no reason to give).
+        let field = match suggestion {
+            Some(_) => "name",
+            None => "initiative",
+        };
         let msg = Invalid::NotBaseCard {
             card: &c.name,
             suggestion: suggestion.as_deref(),
             base: &STANDARD_CARDS,
         };
-        return Err(BoardError::semantic(format!("{}.initiative", path()), msg));
+        return Err(BoardError::semantic(format!("{}.{field}", path()), msg));
     };
     Ok((key, init))
 }
