@@ -799,7 +799,9 @@ impl Display for OffTurn<'_> {
                 main: true,
             } => write!(
                 f,
-                "the board says it is {whose}'s turn, not {player}'s; a main action is taken on your own turn"
+                "the board says it is {whose}'s turn, not {player}'s. A reading outside the indexed text: a main action is taken on one's own turn \
+                 (03 - Main Actions speaks of \"your main action for the turn\" and of a player's main action \"on her next turn\", but does not say so outright; docs/games/ashes.md, reading 5); \
+                 if the turn passed too early, propose `adjust turn {player}` (the other players confirm it) or ask a moderator"
             ),
             OffTurn::NotYourTurn {
                 whose,
