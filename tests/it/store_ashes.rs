@@ -60,6 +60,22 @@ async fn ashes_match(url: String) {
     // Not Maeoni's turn: she plays for her own seat only.
     let e = m.play(&maeoni(), "pass", None).await.unwrap_err();
     assert!(matches!(e, MatchError::Forbidden { .. }), "{e:?}");
+    // Her own kind of play (her unit attacks) on Coal's turn is refused
+    // as out of turn, not as "this play is for Coal".
+    let e = m
+        .play(
+            &maeoni(),
+            "attack unit Hammer Knight with Mist Spirit",
+            None,
+        )
+        .await
+        .unwrap_err();
+    assert!(matches!(e, MatchError::Forbidden { .. }), "{e:?}");
+    assert!(
+        e.to_string().contains("it is Coal's turn") && e.to_string().contains("not Maeoni's"),
+        "{e}"
+    );
+    assert!(!e.to_string().contains("this play is for"), "{e}");
 
     // Coal may not choose Maeoni's guard for her...
     let e = m

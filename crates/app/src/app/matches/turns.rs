@@ -1521,6 +1521,40 @@ fn plain_answer(text: &str) -> String {
     format!("{first} {rest}").trim_end().to_string()
 }
 
+/// The refusal of a play read as `actor`'s by a player of `seat`. A play
+/// read as the player's on turn (a main action names no player: it is the
+/// turn's) says whose turn it is, as `judge` does; it read "this play is
+/// for Coal (seat 1, Coal)" for Maeoni's attack on Coal's turn.
+fn not_your_play(
+    engine: &dyn GameEngine,
+    state: &Value,
+    names: &[String],
+    players: &[String],
+    actor: usize,
+    seat: usize,
+) -> MatchError {
+    let name = |s: usize| names.get(s).cloned().unwrap_or_default();
+    let whose = super::mention(players.get(actor).map_or("", String::as_str));
+    let on_turn = engine
+        .status(state)
+        .is_ok_and(|st| st.turn_seat == Some(actor));
+    MatchError::forbidden(match on_turn {
+        true => format!(
+            "it is {}'s turn (seat {}, {whose}), not {}'s: this play is read as the turn's player's; you play for your own seat only (seat {}), on your turn",
+            name(actor),
+            actor + 1,
+            name(seat),
+            seat + 1
+        ),
+        false => format!(
+            "this play is for {} (seat {}, {whose}); you play for your own seat only (seat {})",
+            name(actor),
+            actor + 1,
+            seat + 1
+        ),
+    })
+}
+
 /// The engine's part of a play by `seat` (`None`: a moderator's, entered
 /// for the seat it is for, every choice as written), on one read of the
 /// board: the play (notation or YAML), whose it is, who agreed, and the
@@ -1545,14 +1579,14 @@ fn rule_play(
     if let Some(actor) = actor
         && actor != seat
     {
-        let names = board.players();
-        let name = names.get(actor).cloned().unwrap_or_default();
-        let whose = super::mention(players.get(actor).map_or("", String::as_str));
-        return Err(MatchError::forbidden(format!(
-            "this play is for {name} (seat {}, {whose}); you play for your own seat only (seat {})",
-            actor + 1,
-            seat + 1
-        )));
+        return Err(not_your_play(
+            engine,
+            state,
+            &board.players(),
+            players,
+            actor,
+            seat,
+        ));
     }
     if agreed_by.contains(&seat) {
         return Err(MatchError::usage(
