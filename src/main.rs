@@ -743,7 +743,7 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
                 Some(line) => app.judge_notation(&input, game.as_deref(), line),
                 None => app.judge(&input, game.as_deref()),
             }
-            .map_err(|e| CliError::Input(e.to_string()))?;
+            .map_err(judge_error)?;
             let mut out = if as_json {
                 json(&ruling)
             } else {
@@ -752,7 +752,7 @@ fn run(app: &App, command: Command) -> Result<String, CliError> {
             if let Some(path) = picture {
                 let doc = app
                     .judged_document(&input, game.as_deref(), play.as_deref())
-                    .map_err(|e| CliError::Input(e.to_string()))?;
+                    .map_err(judge_error)?;
                 let pic =
                     pictures::ruling(&ruling, &doc).map_err(|e| CliError::Input(e.to_string()))?;
                 let line = pictures::save(&pic, &path).map_err(CliError::Input)?;
@@ -1142,5 +1142,16 @@ fn healthcheck(addr: Option<String>) -> ExitCode {
             eprintln!("arbiter: {addr}/healthz: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// A `judge` refusal as the CLI says it: an unknown game is the `--game`
+/// flag's (the document's own `game:` is a board error, with its line).
+fn judge_error(e: arbiter::app::JudgeError) -> CliError {
+    match e {
+        arbiter::app::JudgeError::App(e @ AppError::UnknownGame { .. }) => {
+            CliError::Input(format!("--game: {e}"))
+        }
+        other => CliError::Input(other.to_string()),
     }
 }

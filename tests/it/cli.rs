@@ -272,6 +272,17 @@ fn judge_reports_unreadable_input_with_exit_2() {
         "{}",
         stderr(&o)
     );
+    // A typo in `--game` is the flag's, not the document's: no line of
+    // the board is named (it said "line 1:1: game: unknown game").
+    std::fs::write(&f, "game: ashes\nturn: Coal\nplayers: []\n").unwrap();
+    let o = arbiter(&["judge", f.to_str().unwrap(), "--game", "ashs"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--game: unknown game 'ashs'. Did you mean ashes?")
+            && !stderr(&o).contains("line "),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

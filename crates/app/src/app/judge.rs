@@ -135,11 +135,25 @@ impl App {
         doc: &serde_json::Value,
         game: Option<&str>,
     ) -> Result<&'static dyn engine::GameEngine, JudgeError> {
-        let named = match game {
-            Some(g) => g,
-            None => document::game_of(doc)?,
+        // A game given beside the document (`--game`, the `game` option)
+        // is refused as the option it is, not at the document's `game:`
+        // line ("line 1:1: game: unknown game", for a flag's typo).
+        let game = match game {
+            Some(g) => self.game(g).map_err(JudgeError::App)?,
+            None => self.game_of_document(doc)?,
         };
-        let game = self.game(named).map_err(|e| match e {
+        engine::engine(&game.id).ok_or_else(|| JudgeError::NoEngine {
+            game: game.name.clone(),
+        })
+    }
+
+    /// The game a board document's `game:` names, refused at that field.
+    fn game_of_document(
+        &self,
+        doc: &serde_json::Value,
+    ) -> Result<&crate::corpus::Game, JudgeError> {
+        let named = document::game_of(doc)?;
+        self.game(named).map_err(|e| match e {
             AppError::UnknownGame {
                 name,
                 suggestions,
@@ -152,9 +166,6 @@ impl App {
                 ),
             )),
             other => JudgeError::App(other),
-        })?;
-        engine::engine(&game.id).ok_or_else(|| JudgeError::NoEngine {
-            game: game.name.clone(),
         })
     }
 
