@@ -582,10 +582,26 @@ fn han_gunslinger_worked_example() {
         .iter()
         .find(|c| c.path.ends_with(".performed"))
         .unwrap();
-    assert_eq!(change.read(), (&json!([]), &performed(&r)));
+    let performed_now = performed(&r);
+    assert_eq!(
+        change.read(),
+        (
+            arbiter::engine::Side::Value(&json!([])),
+            arbiter::engine::Side::Value(&performed_now)
+        )
+    );
     let text = arbiter::render::text::ruling(&r);
     let line = text.lines().find(|l| l.contains(".performed:")).unwrap();
     assert!(line.contains(": [] → [{"), "{line}");
+    // A field the board did not set (`activated`) reads "(not set)", in
+    // the console's changes as in the record: not "null → true".
+    if r.changes
+        .iter()
+        .any(|c| c.before.is_null() && !c.after.is_array())
+    {
+        assert!(text.contains("(not set) → "), "{text}");
+    }
+    assert!(!text.contains("null → "), "{text}");
 }
 
 #[test]

@@ -33,7 +33,7 @@ pub use document::{BoardError, ErrorKind, SourcePos};
 pub use kit::{Adjustment, Asking, MinPlayers, Phase, Touches, Unagreed};
 pub use ruling::{
     Change, Choice, Claim, Decision, DecisionOption, Diagnostic, GameResult, RuleUse, Ruling,
-    Severity, Status, Step, diff, merge_patch,
+    Severity, Side, Status, Step, diff, merge_patch,
 };
 
 /// A game's executable rules, as the app layer uses them. Every method

@@ -154,18 +154,47 @@ pub struct Change {
 /// The empty list a board leaves out ([`Change::read`]).
 static EMPTY_LIST: Value = Value::Array(Vec::new());
 
+/// One side of a [`Change`] as a reply reads it: a value, or a field the
+/// board did not set (its `null`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Side<'a> {
+    Value(&'a Value),
+    NotSet,
+}
+
+impl std::fmt::Display for Side<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Side::Value(v) => v.fmt(f),
+            Side::NotSet => f.write_str("(not set)"),
+        }
+    }
+}
+
 impl Change {
     /// The values before and after as a reply reads them: a list where
     /// the other side is `null` (a board leaves an empty list out, so the
     /// field was absent) reads as the empty list, `[]`, as `adjust`'s
     /// "to []" does. An item added to a list the board omitted is
     /// "[] → [\"x\"]", an addition, not "null → [\"x\"]" as if the list
-    /// had been unset; a list emptied reads "→ []".
-    pub fn read(&self) -> (&Value, &Value) {
+    /// had been unset; a list emptied reads "→ []". Any other `null` is a
+    /// field the board did not set: "(not set) → true", not "null → true"
+    /// (a Legion unit's `activated`), in every renderer.
+    pub fn read(&self) -> (Side<'_>, Side<'_>) {
+        fn side(v: &Value) -> Side<'_> {
+            match v {
+                Value::Null => Side::NotSet,
+                v => Side::Value(v),
+            }
+        }
         match (&self.before, &self.after) {
-            (Value::Null, after @ Value::Array(_)) => (&EMPTY_LIST, after),
-            (before @ Value::Array(_), Value::Null) => (before, &EMPTY_LIST),
-            (before, after) => (before, after),
+            (Value::Null, after @ Value::Array(_)) => {
+                (Side::Value(&EMPTY_LIST), Side::Value(after))
+            }
+            (before @ Value::Array(_), Value::Null) => {
+                (Side::Value(before), Side::Value(&EMPTY_LIST))
+            }
+            (before, after) => (side(before), side(after)),
         }
     }
 }

@@ -637,6 +637,18 @@ mod tests {
         assert_eq!(change_line(&c), "pending_triggers: [] → [\"Lancer\"]");
     }
 
+    /// A field the board did not set that a play sets reads "(not set)",
+    /// not "null" (a Legion unit's `activated`: "null → true").
+    #[test]
+    fn a_field_the_board_did_not_set_reads_as_not_set() {
+        let c = crate::engine::Change {
+            path: "units[0].activated".into(),
+            before: Value::Null,
+            after: Value::Bool(true),
+        };
+        assert_eq!(change_line(&c), "units[0].activated: (not set) → true");
+    }
+
     /// A step's assumption and assumed choice keep their labels in the
     /// log, in either style: read bare, an assumed fact passed for a rule.
     #[test]
