@@ -49,6 +49,10 @@ struct State {
     /// its siblings (counting them for each item made a long list
     /// quadratic).
     item_counts: HashMap<PassageIdx, usize>,
+    /// Passages whose id is a rule number (a numbered heading or
+    /// paragraph): a list under one is its text, since the list's items
+    /// would take the ids of its rules (`g:1.1` under chapter `g:1`).
+    numbered: std::collections::HashSet<PassageIdx>,
 }
 
 fn indent_of(s: &str) -> usize {
@@ -81,6 +85,7 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
         last_blank: true,
         hint: None,
         item_counts: HashMap::new(),
+        numbered: std::collections::HashSet::new(),
     };
     for (n, line) in lines {
         let trimmed = line.trim();
@@ -122,8 +127,13 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
             let idx = if title.is_empty() || b.is_transparent(&title) {
                 parent
             } else {
-                let id = b.child_id(parent, &clean::slug(&title));
-                b.add(parent, id, PassageKind::Section, title, n)
+                let id = heading_id(b, parent, &title);
+                let numbered = heading_number(&title).is_some_and(|num| b.absolute_id(num) == id);
+                let idx = b.add(parent, id, PassageKind::Section, title, n);
+                if numbered {
+                    st.numbered.insert(idx);
+                }
+                idx
             };
             st.headings.push((level, idx));
             st.current = Some(idx);
@@ -171,6 +181,9 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
         let body = trimmed.strip_prefix('>').map_or(trimmed, str::trim);
         let continues_item = !st.items.is_empty() && (!blank_before || indent_of(line) > 0);
         let new_paragraph = !continues_item && (blank_before || st.current.is_none());
+        if new_paragraph && add_numbered_paragraph(b, &mut st, trimmed, n) {
+            continue;
+        }
         if !continues_item && let Some(title) = question(trimmed, new_paragraph) {
             add_question(b, &mut st, title, trimmed, n);
             continue;
@@ -181,7 +194,12 @@ pub(super) fn parse(b: &mut DocBuilder, text: &str) {
         } else {
             st.items.clear();
             st.bullet_indent = None;
-            let target = section(b, &st);
+            // A numbered rule's text runs to the next rule or heading, as
+            // in numbered text.
+            let target = st
+                .current
+                .filter(|c| st.numbered.contains(c))
+                .unwrap_or_else(|| section(b, &st));
             b.append(target, body, "\n\n");
             st.current = Some(target);
         }
@@ -244,6 +262,42 @@ fn add_question(b: &mut DocBuilder, st: &mut State, title: String, line: &str, n
     st.current = Some(idx);
 }
 
+/// A heading's id: the rule number it starts with, as numbered text's
+/// rules take theirs ("### 1.1 Opening hand" is `lantern:1.1`, "## 1.
+/// Setup" `lantern:1`), so an errata's "Errata to 1.1" and `/rule 1.1`
+/// find it; else, or when another passage has that id already, the slug
+/// of its words under its parent's id. (A GitBook or wiki rulebook's
+/// numbered headings took slugs, `lantern:rules.1-setup.1-1-opening-hand`,
+/// that no rule number names.) No shipped document's heading is numbered,
+/// so their ids are as before.
+fn heading_id(b: &DocBuilder, parent: PassageIdx, title: &str) -> String {
+    if let Some(number) = heading_number(title) {
+        let id = b.absolute_id(number);
+        if !b.by_id.contains_key(&id) {
+            return id;
+        }
+    }
+    b.child_id(parent, &clean::slug(title))
+}
+
+/// The rule number a heading's title starts with, after an optional "§",
+/// "Rule" or "Section": a dotted number ("1.1", "1.1.", "704.5j") or a
+/// chapter's number with its full stop ("1. Setup"), followed by the
+/// heading's words or nothing. A bare number ("2 Players") may be a count.
+fn heading_number(title: &str) -> Option<&str> {
+    static NUMBERED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"^(?i:§\s*|rule\s+|section\s+)?([0-9]{1,9}(?:\.[0-9]{1,9})*[a-z]?)(\.?)(?:\s|$)",
+        )
+        .unwrap()
+    });
+    let c = NUMBERED.captures(title.trim())?;
+    let number = c.get(1)?.as_str();
+    let dotted = super::is_rule_number(number);
+    let chapter = number.bytes().all(|b| b.is_ascii_digit()) && !c[2].is_empty();
+    (dotted || chapter).then_some(number)
+}
+
 /// The passage that receives text at the current heading level.
 fn section(b: &DocBuilder, st: &State) -> PassageIdx {
     st.headings.last().map_or(b.root, |&(_, idx)| idx)
@@ -264,6 +318,13 @@ fn add_item(
         st.items.pop();
     }
     let parent = st.items.last().map_or_else(|| section(b, st), |i| i.idx);
+    if let Some(rule) = st
+        .current
+        .filter(|c| st.numbered.contains(c) || st.numbered.contains(&parent))
+    {
+        b.append(rule, raw_line(number, raw).as_str(), "\n");
+        return;
+    }
     let ordinal = st.item_counts.get(&parent).copied().unwrap_or(0) + 1;
     let mut segment = number.map_or_else(|| ordinal.to_string(), str::to_string);
     let mut id = b.child_id(parent, &segment);
@@ -278,6 +339,69 @@ fn add_item(
     b.append(idx, raw, "\n");
     st.items.push(Item { indent, idx });
     st.current = Some(idx);
+}
+
+/// A list item's line as written, its text under a numbered rule.
+fn raw_line(number: Option<&str>, raw: &str) -> String {
+    match number {
+        Some(n) => format!("{n}. {raw}"),
+        None => format!("- {raw}"),
+    }
+}
+
+/// A paragraph that opens with a rule number, as numbered text's rules do
+/// and as Notion, Google Docs and Word write a rulebook's rules under its
+/// headings ("1.1 Each player takes 7 Embers.", "1.1\u{a0}\u{a0}Decks
+/// must…"), or a chapter's title a converter escaped ("1\\. Setup", a
+/// Google Docs paragraph "1. Setup" not a list): a passage whose id is
+/// the number, under the passage of the number before its last dot when
+/// that is one, else under the current heading. They were the heading's
+/// text, one passage, and no errata's "1.1" named them. A number another
+/// passage has already is text, as is a chapter's line that reads as a
+/// sentence.
+fn add_numbered_paragraph(b: &mut DocBuilder, st: &mut State, line: &str, n: usize) -> bool {
+    static RULE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^([0-9]{1,9}(?:\.[0-9]{1,9})+[a-z]?)\.?\s+(\S.*)$").unwrap());
+    static CHAPTER: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^([0-9]{1,9})\\\.\s+(\S.*)$").unwrap());
+    let (number, kind, rest) = if let Some(c) = RULE.captures(line) {
+        (c.get(1), PassageKind::Item, c.get(2))
+    } else if let Some(c) = CHAPTER.captures(line) {
+        (c.get(1), PassageKind::Section, c.get(2))
+    } else {
+        return false;
+    };
+    let (Some(number), Some(rest)) = (number.map(|m| m.as_str()), rest) else {
+        return false;
+    };
+    let (text, _) = clean::clean_inline(rest.as_str());
+    if kind == PassageKind::Section
+        && (text.ends_with(['.', '!', '?', ':', ';']) || text.split_whitespace().count() > 8)
+    {
+        return false;
+    }
+    let id = b.absolute_id(number);
+    if b.by_id.contains_key(&id) {
+        return false;
+    }
+    let above = number.rsplit_once('.').map(|(head, _)| b.absolute_id(head));
+    let parent = above
+        .and_then(|a| b.by_id.get(&a).copied())
+        .filter(|p| st.numbered.contains(p))
+        .unwrap_or_else(|| section(b, st));
+    let title = match kind {
+        PassageKind::Section => format!("{number}. {}", text.trim()),
+        _ => item_title(&text),
+    };
+    let idx = b.add(parent, id, kind, title, n);
+    if kind == PassageKind::Item {
+        b.append(idx, line, "\n");
+    }
+    st.items.clear();
+    st.bullet_indent = None;
+    st.numbered.insert(idx);
+    st.current = Some(idx);
+    true
 }
 
 fn flush_hint(b: &mut DocBuilder, st: &State, line: usize, buf: &[String]) {

@@ -491,23 +491,33 @@ fn written_ids(text: &str) -> impl Iterator<Item = &str> {
 const LEAD_WORDS: usize = 4;
 
 /// The rule numbers a passage leads with: in its heading ("1.1 Opening
-/// hand", "Rule 1.1") and in its text's first clause (its first line, up
-/// to a colon or a dash), each among the first `LEAD_WORDS` words. An
-/// errata's passage so headed, or so opened, amends that rule; a number
-/// later in a sentence ("…as in 2.1") is a mention, not what the passage
-/// is about. Only dotted numbers ([`is_rule_number`]): "Rule 7" or "2
-/// players" may be counts.
+/// hand", "Rule 1.1"), in each of its paragraphs' first clause (its first
+/// line, up to a colon or a dash), each among the first `LEAD_WORDS`
+/// words, and in the first cell of each row of its tables ("| 2.1 | Matches
+/// are best of five. |"). An errata's passage so headed, or so opened,
+/// amends that rule; a number later in a sentence ("…as in 2.1") is a
+/// mention, not what the passage is about. Every paragraph, since an
+/// errata of paragraphs under one heading ("**[2.2] now reads:** …" /
+/// "**Errata for 1.1:** …") amended only its first paragraph's rule, and
+/// every row, since an errata table's rows amended nothing. Only dotted
+/// numbers ([`is_rule_number`]): "Rule 7" or "2 players" may be counts.
 pub fn lead_numbers(p: &Passage) -> Vec<&str> {
-    let first_line = p.text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    let clause = first_line
-        .split([':', '—', '–'])
-        .next()
-        .unwrap_or("")
-        .split(" - ")
-        .next()
-        .unwrap_or("");
     let mut out = Vec::new();
-    for lead in [p.title.as_str(), clause] {
+    let mut leads: Vec<&str> = vec![p.title.as_str()];
+    let mut blank = true;
+    for line in p.text.lines() {
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            blank = true;
+            continue;
+        }
+        if let Some(cell) = table_first_cell(trimmed) {
+            leads.push(cell);
+        } else if std::mem::replace(&mut blank, false) {
+            leads.push(first_clause(trimmed));
+        }
+    }
+    for lead in leads {
         for word in lead.split_whitespace().take(LEAD_WORDS) {
             let word = word.trim_matches(|c: char| !c.is_alphanumeric());
             if is_rule_number(word) && !out.contains(&word) {
@@ -516,6 +526,21 @@ pub fn lead_numbers(p: &Passage) -> Vec<&str> {
         }
     }
     out
+}
+
+/// A line's first clause: up to a colon or a dash.
+fn first_clause(line: &str) -> &str {
+    let clause = line.split([':', '—', '–']).next().unwrap_or("");
+    clause.split(" - ").next().unwrap_or("")
+}
+
+/// The first cell of a Markdown table's row ("| 2.1 | … |" → "2.1"), but
+/// for its delimiter row; `None` for a line that is no row.
+fn table_first_cell(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix('|')?;
+    let cell = rest.split('|').next()?.trim();
+    let delimiter = !cell.is_empty() && cell.chars().all(|c| matches!(c, '-' | ':' | ' '));
+    (!delimiter && rest.contains('|')).then_some(cell)
 }
 
 /// Whether a word is shaped like a rule number: numbers joined by dots,

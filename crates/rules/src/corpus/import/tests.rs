@@ -1086,3 +1086,111 @@ fn an_escaped_pipe_in_a_table_cell_is_the_cells_and_keeps_the_rows_columns() {
         "{text}"
     );
 }
+
+/// An outside tester's uploads (`tests/fixtures/uploads/`).
+macro_rules! upload {
+    ($name:literal) => {
+        include_bytes!(concat!("../../../../../tests/fixtures/uploads/", $name))
+    };
+}
+
+fn ids(imp: &Import) -> Vec<String> {
+    imp.preview.passages.iter().map(|p| p.id.clone()).collect()
+}
+
+#[test]
+fn numbered_markdown_headings_take_their_numbers_and_errata_name_them() {
+    // A GitBook/wiki rulebook: its ids were slugs
+    // (`heron:lantern-rules.1-setup.1-1-opening-hand`) that no errata's
+    // "1.1" named, so the errata amended nothing.
+    let rules = imported("mdrules.md", upload!("mdrules.md")).unwrap();
+    let got = ids(&rules);
+    for id in ["heron:1", "heron:1.1", "heron:1.2", "heron:2", "heron:2.1"] {
+        assert!(got.iter().any(|g| g == id), "{id} in {got:?}");
+    }
+    let known = Corpus::build(vec![rules.game.clone()]);
+    let err = import(
+        &known,
+        &ImportRequest {
+            file_name: "mderr.md",
+            bytes: upload!("mderr.md"),
+            game: "Heron",
+            kind: DocumentKind::Errata,
+            title: None,
+        },
+    )
+    .unwrap();
+    assert_eq!(err.preview.amends, ["heron:1.1", "heron:2.1"]);
+    let warned = err.preview.warnings.join("\n");
+    assert!(!warned.contains("amends no rule"), "{warned}");
+    // An unnumbered heading keeps its slug.
+    assert!(got.contains(&"heron:lantern-rules".to_string()), "{got:?}");
+}
+
+#[test]
+fn numbered_paragraphs_in_markdown_and_html_are_rules_under_their_chapter() {
+    // Notion's "## 1. Setup" over "1.1 …" paragraphs was one passage; a
+    // Google Docs page's escaped "1\. Setup" paragraphs hid every number
+    // ("no recognisable structure"), and its bullets under 2.2 took the
+    // chapters' ids, `heron:1` and `heron:2`.
+    let cases: [(&str, &[u8], &[&str]); 3] = [
+        (
+            "Notion Rules 3f2a9c0d1e2b4a5c8d7e6f5a4b3c2d1e.md",
+            upload!("Notion Rules 3f2a9c0d1e2b4a5c8d7e6f5a4b3c2d1e.md"),
+            &["heron:1", "heron:1.1", "heron:1.2", "heron:2"],
+        ),
+        (
+            "gdocs_plain.html",
+            upload!("gdocs_plain.html"),
+            &["heron:1", "heron:1.1", "heron:2.2", "heron:3", "heron:3.3"],
+        ),
+        (
+            "gdocs.html",
+            upload!("gdocs.html"),
+            &["heron:1", "heron:1.1", "heron:2.2", "heron:3", "heron:3.3"],
+        ),
+    ];
+    for (name, bytes, want) in cases {
+        let imp = imported(name, bytes).unwrap();
+        let got = ids(&imp);
+        for id in want {
+            assert!(got.iter().any(|g| g == id), "{name}: {id} in {got:?}");
+        }
+        let all = passages(&imp);
+        let by_id = |id: &str| all.iter().find(|p| p.id == id).unwrap().clone();
+        assert!(by_id("heron:1").title.contains("Setup"), "{name}");
+        let rule = by_id("heron:1.1");
+        assert_eq!(all[rule.parent.unwrap()].id, "heron:1", "{name}");
+        let warned = imp.preview.warnings.join("\n");
+        assert!(
+            !warned.contains("no recognisable structure"),
+            "{name}: {warned}"
+        );
+    }
+}
+
+#[test]
+fn an_errata_table_and_its_paragraphs_amend_each_rule_they_lead_with() {
+    // Rows "| 1.1 | … |" and a second paragraph "**Errata for 1.1:** …"
+    // amended nothing: only a passage's first line was read.
+    for body in [
+        "| Rule | Change |\n| --- | --- |\n| 1.1 | Each player draws six cards. |\n",
+        "**[2.1] now reads:** Damage is halved.\n\n**Errata for 1.1:** Each player draws six cards.\n",
+    ] {
+        let (corpus, err) = kitchen_table_with(&format!("# Errata\n\n{body}"));
+        assert_eq!(amending_1_1(&corpus).len(), 1, "{body}");
+        assert!(
+            err.preview
+                .amends
+                .contains(&"kitchen-table:1.1".to_string()),
+            "{body}"
+        );
+    }
+    let (_, err) = kitchen_table_with(
+        "# Errata\n\n| Rule | Change |\n| --- | --- |\n| 2.1 | Halved. |\n| 1.2 | The oldest goes first. |\n",
+    );
+    assert_eq!(
+        err.preview.amends,
+        ["kitchen-table:2.1", "kitchen-table:1.2"]
+    );
+}
