@@ -1194,3 +1194,18 @@ fn an_errata_table_and_its_paragraphs_amend_each_rule_they_lead_with() {
         ["kitchen-table:2.1", "kitchen-table:1.2"]
     );
 }
+
+#[test]
+fn a_google_docs_exports_comments_are_left_out_and_said() {
+    // "Download as HTML": a marker in the text, the comment at the end.
+    let html = r##"<html><head><meta content="text/html; charset=UTF-8" http-equiv="content-type"></head><body class="c9 doc-content"><p class="c3"><span class="c5">3. Combat</span></p><p class="c3"><span class="c1">3.3 Only one attack may be declared per Skyship per turn.</span><sup><a href="#cmnt1" id="cmnt_ref1">[a]</a></sup></p><div><p class="c3 c14"><a class="c13" href="#cmnt_ref1" id="cmnt1">[a]</a><span class="c1">Bob: should this be 2 attacks? &mdash; NOT FINAL</span></p></div></body></html>"##;
+    let imp = imported("rules.html", html.as_bytes()).unwrap();
+    let text = all_text(&imp);
+    assert!(text.contains("Only one attack may be declared"), "{text}");
+    assert!(
+        !text.contains("NOT FINAL") && !text.contains("[a]"),
+        "{text}"
+    );
+    let warned = imp.preview.warnings.join("\n");
+    assert!(warned.contains("comments"), "{warned}");
+}

@@ -36,6 +36,9 @@ pub(super) struct LeftOut {
     pub infobox: usize,
     /// The chrome's ([`is_chrome`]).
     pub chrome: usize,
+    /// A Google Docs export's comments and their markers
+    /// ([`is_docs_comment`]).
+    pub comments: usize,
 }
 
 impl LeftOut {
@@ -56,7 +59,44 @@ impl LeftOut {
                 crate::text::count(self.chrome, "word")
             ));
         }
+        if self.comments > 0 {
+            notes.push(format!(
+                "left out {} of the document's comments (Google Docs writes its \
+                 reviewers' comments at the page's end, each with a marker in the \
+                 text: they read as the rules' text, quoted to everyone)",
+                crate::text::count(self.comments, "word")
+            ));
+        }
         notes
+    }
+}
+
+/// Whether an element is a Google Docs comment as "Download as HTML"
+/// writes it: a `<div>` whose first element's first element is the link
+/// back to the text (`<div><p><a href="#cmnt_ref1" id="cmnt1">[a]</a>Bob:
+/// …</p></div>`, at the page's end), or the text's marker (`<sup><a
+/// href="#cmnt1" id="cmnt_ref1">[a]</a></sup>`).
+fn is_docs_comment(node: &Node) -> bool {
+    let first_element = |n: &Node| {
+        n.children
+            .borrow()
+            .iter()
+            .find(|c| matches!(c.data, NodeData::Element { .. }))
+            .cloned()
+    };
+    let id_is = |n: &Node, prefix: &str| {
+        tag(n) == Some("a")
+            && attr(n, "id").is_some_and(|id| {
+                id.strip_prefix(prefix)
+                    .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+            })
+    };
+    match tag(node) {
+        Some("div") => first_element(node)
+            .and_then(|p| first_element(&p))
+            .is_some_and(|a| id_is(&a, "cmnt")),
+        Some("sup") => first_element(node).is_some_and(|a| id_is(&a, "cmnt_ref")),
+        _ => false,
     }
 }
 
@@ -110,6 +150,10 @@ fn is_chrome(node: &Node) -> bool {
 /// Recursive: the page's depth was bounded before it was parsed.
 pub(super) fn drop_furniture(node: &Node, left: &mut LeftOut) {
     node.children.borrow_mut().retain(|child| {
+        if is_docs_comment(child) {
+            left.comments += count_words(child);
+            return false;
+        }
         if is_infobox(child) && !marks_content(child) {
             left.infobox += count_words(child);
             return false;
