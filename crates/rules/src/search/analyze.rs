@@ -602,11 +602,21 @@ pub fn words(text: &str) -> Vec<String> {
 /// games' "Example 1 …", each of its sentences), or the sentence itself
 /// with "For example" or "Example".
 pub fn in_example(text: &str, start: usize) -> bool {
+    in_example_from(
+        text,
+        text[..start].rfind('\n').map_or(0, |at| at + 1),
+        start,
+    )
+}
+
+/// [`in_example`], the sentence's line known to start at byte `line`
+/// (sentences taken in order find it without searching back: a passage
+/// of one long line would be searched again for each sentence).
+pub fn in_example_from(text: &str, line: usize, start: usize) -> bool {
     let opens = |s: &str| {
         let s = s.trim_start();
         s.starts_with("Example") || s.starts_with("For example")
     };
-    let line = text[..start].rfind('\n').map_or(0, |at| at + 1);
     opens(&text[line..]) || opens(&text[start..])
 }
 

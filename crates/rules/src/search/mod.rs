@@ -1355,8 +1355,13 @@ impl Index {
     /// it stands (measured: discounting there lost a right tuning label).
     fn best_sentence(&self, text: &str, groups: &[Group], examples: f32) -> Option<Sentence> {
         let mut best: Option<(Sentence, f32)> = None;
+        let (mut line, mut seen) = (0, 0);
         for range in analyze::sentence_ranges(text) {
-            let example = analyze::in_example(text, range.start);
+            if let Some(at) = text[seen..range.start].rfind('\n') {
+                line = seen + at + 1;
+            }
+            seen = range.start;
+            let example = analyze::in_example_from(text, line, range.start);
             let sentence = self.sentence(text, range);
             let score: f32 = groups
                 .iter()
