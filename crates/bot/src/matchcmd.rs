@@ -532,7 +532,10 @@ impl Bot {
         let Ok(sets) = self.open_rule_sets().await else {
             return e;
         };
-        match sets.app_for(&guild).await {
+        // `answering`, not `app_for`: a refusal never waits for an index
+        // to be built (the newest one built, or the shipped games, names
+        // the server's game as well once it has been indexed).
+        match sets.answering(&guild).await.map(|a| a.app) {
             Ok(app) => match app.game(name) {
                 Ok(game) => MatchError::NoEngine {
                     game: game.name.clone(),
@@ -867,10 +870,11 @@ pub(super) fn refusal(e: &MatchError) -> Reply {
     if !e.is_user_error() {
         return internal_error("match storage", e);
     }
-    // Not escaped: a match error names its players as Discord mentions
-    // on purpose (`<@…>`), and checks names as they are entered (a
-    // mention or masked link is refused as a seat's or player's name).
-    let mut why = e.to_string();
+    // Not escaped whole: a match error names its players as Discord
+    // mentions on purpose (`<@…>`). Its brackets are: a refusal may quote
+    // what a board file says before its names are checked (`game:
+    // "[x](https://…)"` came back as a live masked link).
+    let mut why = e.to_string().replace('[', "\\[");
     if let MatchError::BoardChanged {
         board: Some(board), ..
     } = e
@@ -947,6 +951,21 @@ mod tests {
     use super::*;
     use crate::app::matches::{MatchView, Next, NextKind};
     use crate::store::MatchStatus;
+
+    /// A board's quoted words in a refusal (its `game:`, read before any
+    /// name is checked) never make a masked link on Discord.
+    #[test]
+    fn a_refusal_quoting_a_link_shows_it_as_text() {
+        let e = MatchError::UnknownGame {
+            name: "[Free Nitro](https://evil.example)".into(),
+            suggestions: Vec::new(),
+        };
+        let Reply::Message(m) = refusal(&e) else {
+            panic!("a refusal is a message");
+        };
+        assert!(m.body.contains("\\[Free Nitro]"), "{}", m.body);
+        assert!(!m.body.contains(" [Free Nitro]("), "{}", m.body);
+    }
 
     /// A match whose next player, seat 1 (`user`), is to take her turn.
     fn view(notify: bool, quiet: Vec<usize>) -> MatchReply {

@@ -201,7 +201,7 @@ impl Pages {
         let sets = values
             .iter()
             .map(|v| PageSet {
-                key: arbiter_text::fnv1a64(v),
+                key: long_value_key(arbiter_text::fnv1a64(v)),
                 pages: vec![Message::info("", v)],
             })
             .collect();
@@ -215,10 +215,21 @@ impl Pages {
             return None;
         }
         let (_, hash) = reference.trim().rsplit_once('~')?;
-        let key = u64::from_str_radix(hash, 16).ok()?;
+        let key = long_value_key(u64::from_str_radix(hash, 16).ok()?);
         let body = self.get(key, 0).await?.body;
         arbiter_text::is_short_ref_of(reference, &body).then_some(body)
     }
+}
+
+/// The top bit: set in a long value's key, clear in a pager's
+/// ([`new_key`]). A long value is kept under its text's FNV-1a-64, which a
+/// user can aim at any value by choosing the text: without the bit, a
+/// continuation built to hash to a public reply's pager key would have
+/// written over its pages.
+const LONG_VALUE_BIT: u64 = 1 << 63;
+
+fn long_value_key(hash: u64) -> u64 {
+    hash | LONG_VALUE_BIT
 }
 
 fn key_text(key: u64) -> String {
@@ -244,7 +255,7 @@ fn new_key() -> u64 {
             .unwrap_or(0),
     );
     h.write_u32(std::process::id());
-    h.finish()
+    h.finish() & !LONG_VALUE_BIT
 }
 
 /// Lays the document out in pages: page 1 (with pager buttons when there
@@ -575,6 +586,18 @@ fn hard_split(unit: &str, room: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A long value's key, its text's FNV-1a-64 which a user can aim, is
+    /// never a pager's: keeping one cannot write over a reply's pages.
+    #[test]
+    fn long_values_and_pager_pages_never_share_a_key() {
+        for _ in 0..1000 {
+            let pager = new_key();
+            assert_ne!(pager, long_value_key(pager));
+            assert_eq!(pager & LONG_VALUE_BIT, 0);
+        }
+        assert_ne!(long_value_key(0) & LONG_VALUE_BIT, 0);
+    }
 
     fn block(head: &str, body: &str) -> Block {
         Block {
