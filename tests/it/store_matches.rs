@@ -224,7 +224,11 @@ async fn permissions(url: String) {
         .unwrap();
     assert_eq!(m.board("chan").await.unwrap().turn.as_deref(), Some("ann"));
     let e = m.play(&bob(), "add 1", None).await.unwrap_err();
-    assert!(e.to_string().contains("this play is for Ann"), "{e}");
+    assert!(
+        e.to_string().contains("it is Ann's turn")
+            && e.to_string().contains("you play for your own seat only"),
+        "{e}"
+    );
     m.play(&ann(), "add 1", None).await.unwrap();
     // A play that names its player must be the caller's own seat, whoever's
     // turn it is (out-of-turn plays are the engine's to rule on).

@@ -1119,8 +1119,8 @@ mod tests {
         let lines: Vec<&str> = body.lines().collect();
         assert_eq!(lines[0], "`units[0].performed`: [] → [\"move\"]");
         assert_eq!(lines[1], "`units[1].performed`: [\"aim\"] → []");
-        // Null stays where no list is involved.
-        assert_eq!(lines[2], "`units[2].name`: null → \"Han\"");
+        // A field that is no list and was not set reads so.
+        assert_eq!(lines[2], "`units[2].name`: (not set) → \"Han\"");
     }
 
     /// A choice nobody stated reads with its verb ("Coal the order …").

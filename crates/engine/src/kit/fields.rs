@@ -194,7 +194,7 @@ pub enum Standing {
 /// board leaves out as its default (an empty list) is that value after,
 /// and before too when it was left out already: not `null` ("to set
 /// effects_stack from […] to null" for `[]`); a list left out that the
-/// change gives items was empty before ("from [] to [x]", not "from null").
+/// change gives items was empty before ("from [] to \[x\]", not "from null").
 pub fn before_after(
     board: &Value,
     state: &Value,

@@ -601,18 +601,11 @@ pub fn words(text: &str) -> Vec<String> {
 /// example: its line opens with "Example" (MTG's "Example: …", the five
 /// games' "Example 1 …", each of its sentences), or the sentence itself
 /// with "For example" or "Example".
-pub fn in_example(text: &str, start: usize) -> bool {
-    in_example_from(
-        text,
-        text[..start].rfind('\n').map_or(0, |at| at + 1),
-        start,
-    )
-}
-
-/// [`in_example`], the sentence's line known to start at byte `line`
-/// (sentences taken in order find it without searching back: a passage
-/// of one long line would be searched again for each sentence).
-pub fn in_example_from(text: &str, line: usize, start: usize) -> bool {
+///
+/// The sentence's line starts at byte `line`: sentences taken in order
+/// find it without searching back (a passage of one long line would be
+/// searched again for each sentence).
+pub fn in_example(text: &str, line: usize, start: usize) -> bool {
     let opens = |s: &str| {
         let s = s.trim_start();
         s.starts_with("Example") || s.starts_with("For example")
@@ -789,7 +782,10 @@ mod tests {
             "Rule text. For example, Han attacks. Then more.\nExample: A casts B. Then C.\nLast.";
         let examples: Vec<(&str, bool)> = sentence_ranges(text)
             .into_iter()
-            .map(|r| (text[r.clone()].trim(), in_example(text, r.start)))
+            .map(|r| {
+                let line = text[..r.start].rfind('\n').map_or(0, |at| at + 1);
+                (text[r.clone()].trim(), in_example(text, line, r.start))
+            })
             .collect();
         assert_eq!(
             examples,

@@ -1361,7 +1361,7 @@ impl Index {
                 line = seen + at + 1;
             }
             seen = range.start;
-            let example = analyze::in_example_from(text, line, range.start);
+            let example = analyze::in_example(text, line, range.start);
             let sentence = self.sentence(text, range);
             let score: f32 = groups
                 .iter()

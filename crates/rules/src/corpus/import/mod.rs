@@ -67,7 +67,7 @@ pub enum ImportError {
         file: String,
         what: String,
         /// What to send instead: for a word processor's file, how to
-        /// export it ([`how_to_send`]).
+        /// export it (`how_to_send`).
         #[serde(default)]
         how: String,
     },
