@@ -57,18 +57,24 @@ fn callouts(text: &str) -> String {
     if !text.contains("<aside") && !text.contains("<ASIDE") && !text.contains("</aside") {
         return text.to_string();
     }
+    outside_fences(text, |line| {
+        let opened = ASIDE_OPEN.replace(line, "");
+        ASIDE_CLOSE.replace(&opened, "").into_owned()
+    })
+}
+
+/// Each line outside fenced code blocks rewritten by `f`; a code block's
+/// lines (fences included) as written.
+fn outside_fences(text: &str, mut f: impl FnMut(&str) -> String) -> String {
     let mut in_fence = false;
     let lines: Vec<String> = text
         .split('\n')
         .map(|line| {
             if is_fence(line) {
                 in_fence = !in_fence;
-            }
-            if in_fence {
                 return line.to_string();
             }
-            let opened = ASIDE_OPEN.replace(line, "");
-            ASIDE_CLOSE.replace(&opened, "").into_owned()
+            if in_fence { line.to_string() } else { f(line) }
         })
         .collect();
     lines.join("\n")
@@ -259,24 +265,14 @@ fn html_headings(text: &str) -> String {
     if !text.contains("<h") && !text.contains("<H") {
         return text.to_string();
     }
-    let mut in_fence = false;
-    let lines: Vec<String> = text
-        .split('\n')
-        .map(|line| {
-            if is_fence(line) {
-                in_fence = !in_fence;
-            }
-            match HTML_HEADING.captures(line) {
-                Some(c) if !in_fence && c[1] == c[3] => {
-                    let level: usize = c[1].parse().unwrap_or(1);
-                    let title = TAG.replace_all(&c[2], "");
-                    format!("{} {}", "#".repeat(level), title.trim())
-                }
-                _ => line.to_string(),
-            }
-        })
-        .collect();
-    lines.join("\n")
+    outside_fences(text, |line| match HTML_HEADING.captures(line) {
+        Some(c) if c[1] == c[3] => {
+            let level: usize = c[1].parse().unwrap_or(1);
+            let title = TAG.replace_all(&c[2], "");
+            format!("{} {}", "#".repeat(level), title.trim())
+        }
+        _ => line.to_string(),
+    })
 }
 
 /// The number of `#` headings when no heading has any text under it (a
