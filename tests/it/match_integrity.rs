@@ -2396,3 +2396,44 @@ fn a_players_advance_that_would_win_the_match_is_refused() {
     let out = run(&bot, "Ben", "/match advance\n");
     assert!(out.contains("result: Ana wins"), "a concession: {out}");
 }
+
+/// A play whose `context.author` is gone from the file is still its
+/// seat's: the engine's reading of it on the board before it says whose
+/// (an edited actor with the author deleted went unnoticed at a
+/// moderator's import; found in review).
+#[test]
+fn a_play_that_asked_nobody_is_its_seats_at_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(&bot, "Coal", "/match play pass\n/match export\n");
+    let file = exported(&out);
+    // Keys are written in order: the judge set the board up, so Coal's
+    // first event is the play.
+    let from = "- actor: Coal\n";
+    assert!(file.contains(from), "{file}");
+    // ... and the play's `context.author`, which the check read.
+    let edited = file.replacen(from, "- actor: Maeoni\n", 1).replacen(
+        "    answered: []\n    author: 0\n",
+        "    answered: []\n",
+        1,
+    );
+    assert_ne!(
+        edited.matches("author: 0").count(),
+        file.matches("author: 0").count()
+    );
+    let path = dir.path().join("edited.yaml");
+    std::fs::write(&path, edited).unwrap();
+    let out = run(
+        &bot,
+        "judge",
+        &format!(
+            "/as judge moderator\n/match end\n/match start game:ashes player1:Coal player2:Maeoni\n\
+             /as judge moderator\n/match setup file:{}\n",
+            path.display()
+        ),
+    );
+    assert!(
+        out.contains("`actor` reads Maeoni (seat 2), but the play is seat 1's (Coal)"),
+        "{out}"
+    );
+}

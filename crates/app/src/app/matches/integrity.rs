@@ -162,14 +162,30 @@ pub fn end_agrees(e: &LogEntry) -> Result<(), String> {
 /// made by the user of the seat it acts for, or by a moderator who holds
 /// no seat (marked so when it was recorded), or by the timeout. `Err`
 /// names the event and the field.
-pub fn owned(log: &[LogEntry], players: &[String]) -> Result<(), String> {
+/// A play is its seat's by its `context.author` or, the field gone from
+/// the file, by the engine's reading of it on the board before it
+/// (`engine.actor`: an edited `actor` went unnoticed with the author
+/// deleted).
+pub fn owned(
+    engine: &dyn crate::engine::GameEngine,
+    log: &[LogEntry],
+    players: &[String],
+) -> Result<(), String> {
+    let mut board: Option<&Value> = None;
     for e in log {
-        owns(e, players).map_err(|why| format!("{} {}: {why}", e.kind.as_str(), e.seq))?;
+        let player = match (e.kind, board, &e.play) {
+            (EventKind::Play, Some(b), Some(p)) => engine.actor(b, p).ok().flatten(),
+            _ => None,
+        };
+        owns(e, players, player).map_err(|why| format!("{} {}: {why}", e.kind.as_str(), e.seq))?;
+        if let Some(after) = &e.state {
+            board = Some(after);
+        }
     }
     Ok(())
 }
 
-fn owns(e: &LogEntry, players: &[String]) -> Result<(), String> {
+fn owns(e: &LogEntry, players: &[String], player: Option<usize>) -> Result<(), String> {
     if e.actor == TIMEOUT_ACTOR {
         return Ok(());
     }
@@ -221,7 +237,7 @@ fn owns(e: &LogEntry, players: &[String]) -> Result<(), String> {
         own("the decision it answers", seat)?;
     }
     if e.kind == EventKind::Play
-        && let Some(seat) = context("author")
+        && let Some(seat) = context("author").or(player)
     {
         own("the play", seat)?;
     }

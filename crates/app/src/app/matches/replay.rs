@@ -501,7 +501,7 @@ impl Matches {
         // export credited a player's answers to a moderator, and a
         // confirmation to a user who never gave it).
         if caller.moderator
-            && let Err(why) = super::integrity::owned(&export.log, &m.players)
+            && let Err(why) = super::integrity::owned(engine, &export.log, &m.players)
         {
             return Err(document::BoardError::semantic(
                 "log",
