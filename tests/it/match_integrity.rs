@@ -1306,6 +1306,30 @@ const LONG: &[Long] = &[
     },
 ];
 
+/// A moderator ends the channel's match, starts an Ashes match of Coal
+/// and `player2`, and sets it up from `text` written to `name` in `dir`;
+/// then the script `after`. The console's output.
+fn import_as_judge(
+    bot: &Bot,
+    dir: &std::path::Path,
+    name: &str,
+    player2: &str,
+    text: &str,
+    after: &str,
+) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    run(
+        bot,
+        "judge",
+        &format!(
+            "/as judge moderator\n/match end\n/match start game:ashes player1:Coal player2:{player2}\n\
+             /as judge moderator\n/match setup file:{}\n{after}",
+            path.display()
+        ),
+    )
+}
+
 /// The file the console printed between `--- name ---` markers.
 fn exported(out: &str) -> String {
     let end = out.rfind("\n--- end of ").expect("the export's end");
@@ -1326,15 +1350,13 @@ fn a_log_is_not_imported_into_a_match_of_other_players() {
         "Coal",
         "/match play attack Maeoni with Hammer Knight\n/as Maeoni\n/match answer choice:no blocker\n/match export\n",
     );
-    let export = dir.path().join("export.yaml");
-    std::fs::write(&export, exported(&out)).unwrap();
-    let out = run(
+    let out = import_as_judge(
         &bot,
-        "judge",
-        &format!(
-            "/as judge moderator\n/match end\n/match start game:ashes player1:Coal player2:Mallory\n/as judge moderator\n/match setup file:{}\n/as Coal\n/match log\n",
-            export.display()
-        ),
+        dir.path(),
+        "export.yaml",
+        "Mallory",
+        &exported(&out),
+        "/as Coal\n/match log\n",
     );
     assert!(
         out.contains(
@@ -1365,17 +1387,7 @@ fn an_export_edited_against_itself_is_refused_naming_the_field() {
     );
     let file = exported(&out);
     let import = |name: &str, players: &str, text: &str| {
-        let path = dir.path().join(name);
-        std::fs::write(&path, text).unwrap();
-        run(
-            &bot,
-            "judge",
-            &format!(
-                "/as judge moderator\n/match end\n/match start game:ashes player1:Coal player2:{players}\n\
-                 /as judge moderator\n/match setup file:{}\n/match log\n",
-                path.display()
-            ),
-        )
+        import_as_judge(&bot, dir.path(), name, players, text, "/match log\n")
     };
     // The first occurrence: Maeoni's first answer is the log's third event.
     let edit = |from: &str, to: &str| {
@@ -2317,16 +2329,13 @@ fn a_confirmed_first_board_withdrawn_by_its_author_replays() {
         out.contains("every stored board equals the replay"),
         "{out}"
     );
-    let export = dir.path().join("export.yaml");
-    std::fs::write(&export, exported(&out)).unwrap();
-    let out = run(
+    let out = import_as_judge(
         &bot,
-        "judge",
-        &format!(
-            "/as judge moderator\n/match end\n/match start game:ashes player1:Coal player2:Maeoni\n\
-             /as judge moderator\n/match setup file:{}\n/match verify\n",
-            export.display()
-        ),
+        dir.path(),
+        "export.yaml",
+        "Maeoni",
+        &exported(&out),
+        "/match verify\n",
     );
     assert!(!out.contains("does not replay"), "{out}");
     assert!(version_of(&out) > 5, "imported whole: {out}");
@@ -2421,17 +2430,7 @@ fn a_play_that_asked_nobody_is_its_seats_at_import() {
         edited.matches("author: 0").count(),
         file.matches("author: 0").count()
     );
-    let path = dir.path().join("edited.yaml");
-    std::fs::write(&path, edited).unwrap();
-    let out = run(
-        &bot,
-        "judge",
-        &format!(
-            "/as judge moderator\n/match end\n/match start game:ashes player1:Coal player2:Maeoni\n\
-             /as judge moderator\n/match setup file:{}\n",
-            path.display()
-        ),
-    );
+    let out = import_as_judge(&bot, dir.path(), "edited.yaml", "Maeoni", &edited, "");
     assert!(
         out.contains("`actor` reads Maeoni (seat 2), but the play is seat 1's (Coal)"),
         "{out}"
