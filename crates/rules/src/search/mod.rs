@@ -536,7 +536,7 @@ impl Index {
             Some(g) => self.synonyms.get(g),
             None => Some(&self.synonyms_all),
         };
-        phrases.is_some_and(|p| p.iter().any(|(key, _)| key.len() == 1 && key[0] == word))
+        phrases.is_some_and(|p| p.has_word(word))
     }
 
     /// Where a glossary entry points, if it is one that points.

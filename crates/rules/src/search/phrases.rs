@@ -34,6 +34,13 @@ impl Phrases {
         self.list.iter()
     }
 
+    /// Whether `word` alone is a phrase (looked up by its first word).
+    pub fn has_word(&self, word: &str) -> bool {
+        self.by_first
+            .get(word)
+            .is_some_and(|at| at.iter().any(|&i| self.list[i as usize].0.len() == 1))
+    }
+
     /// The phrases that start with one of `words`, in the list's order
     /// (longest first): the only ones that can match inside `words`.
     pub fn candidates<'a>(&'a self, words: &[Word]) -> impl Iterator<Item = &'a Synonym> + 'a {
