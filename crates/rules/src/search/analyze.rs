@@ -208,14 +208,19 @@ impl Analyzer {
     }
 }
 
-/// "unexhausted" is about exhaustion too: appends the base of every
-/// "un…" stem.
+/// Stems that start with "un" without being "un" and a word.
+const NOT_PREFIXED: &[&str] = &[
+    "under", "uniqu", "union", "unit", "univers", "unless", "until",
+];
+
+/// "unexhausted" is about exhaustion too, and "untapped" about tapping:
+/// appends the base of every "un…" stem.
 pub fn add_base_forms(tokens: &mut Vec<String>) {
     let extra: Vec<String> = tokens
         .iter()
         .filter_map(|t| {
             t.strip_prefix("un")
-                .filter(|rest| rest.len() >= 5)
+                .filter(|rest| rest.len() >= 3 && !NOT_PREFIXED.contains(&t.as_str()))
                 .map(str::to_string)
         })
         .collect();
@@ -701,6 +706,17 @@ fn is_abbreviation(s: &str, rest: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_un_word_carries_its_base_but_until_and_unless_do_not() {
+        let a = super::Analyzer::new();
+        let tapped = a.tokens("tapped");
+        assert!(a.tokens("untapped").contains(&tapped[0]), "{tapped:?}");
+        for word in ["until", "unless", "under", "unit", "unique"] {
+            let tokens = a.tokens(word);
+            assert_eq!(tokens.len(), 1, "{word}: {tokens:?}");
+        }
+    }
+
     #[test]
     fn abbreviations_are_found_by_binary_search() {
         // The table is searched by halves: it must be sorted.
