@@ -347,6 +347,42 @@ fn a_glossary_stub_is_followed_to_its_rule_with_the_term_as_context() {
     );
 }
 
+/// A variant's rules ("Two-Headed Giant Variant") answer a question that
+/// names the variant, not a general one: both players at 0 life drew
+/// Two-Headed Giant's team rule first, above the general rule.
+#[test]
+fn a_variants_rules_yield_to_the_general_rule_unless_the_variant_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("manifest.yaml"),
+        "game: duel\nname: Duel Game\ndocuments:\n  - {file: rules.txt, slug: rules, title: Duel Rules, format: numbered}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("rules.txt"),
+        "1. Game Concepts\n\n100. Ending the Game\n\n100.1. A player whose life total is 0 or less loses the game the next time the rules are checked, together with any other player in the same position.\n\n8. Multiplayer Rules\n\n810. Two-Headed Giant Variant\n\n810.1. A player with 0 life loses: a team whose player has 0 life loses the game.\n",
+    )
+    .unwrap();
+    let app = arbiter::app::App::load_with(
+        &common::repo().join("rules_data"),
+        &[dir.path().to_path_buf()],
+        arbiter::app::MissingVectors::Lexical,
+    )
+    .unwrap();
+    let r = app
+        .ask("does a player with 0 life lose the game", Some("duel"), 3)
+        .unwrap();
+    assert_eq!(r.results[0].id, "duel:100.1", "{:?}", r.results);
+    let r = app
+        .ask(
+            "two-headed giant: does a player with 0 life lose",
+            Some("duel"),
+            3,
+        )
+        .unwrap();
+    assert_eq!(r.results[0].id, "duel:810.1", "{:?}", r.results);
+}
+
 #[test]
 #[ignore = "needs ../shared/corpora (the MTG Comprehensive Rules; .ci/run runs it)"]
 fn a_question_naming_a_rules_title_ranks_the_rules_under_it() {
@@ -666,6 +702,18 @@ fn an_ordinary_word_is_no_games_slang() {
         (r.game.as_deref(), r.game_from),
         (Some("ti4"), Some(GameFrom::Slang))
     );
+}
+
+/// Shorthand for a word other games' rules use too ("opp" for "opponent",
+/// in Grand Archive's glossary only) does not name a game: it sent an
+/// Ashes question about passing to Grand Archive's Tariff Ring example.
+#[test]
+fn shorthand_for_a_shared_word_names_no_game() {
+    let r = common::app()
+        .ask("can i pass if my opp hasnt passed", None, 3)
+        .unwrap();
+    assert_ne!(r.game_from, Some(GameFrom::Slang), "{:?}", r.game);
+    assert_eq!(r.results[0].id, "ashes:pass", "{:?}", r.results);
 }
 
 /// A heading with no text of its own quotes nothing: it is never a hit

@@ -45,6 +45,12 @@ const RULE_ORDER_PRIOR: f32 = 0.4;
 /// A candidate under a section whose whole title the question names scores
 /// × (1 + this). Measured in docs/SEARCH.md.
 const TITLE_PRIOR: f32 = 0.3;
+
+/// A candidate under a variant's or an option's section ("Two-Headed Giant
+/// Variant", "Attack Multiple Players Option") scores × this when the
+/// question names no word of that section's titles: the general rule
+/// answers a general question. Measured in docs/SEARCH.md.
+const VARIANT_FACTOR: f32 = 0.7;
 /// Titles of at most this many terms count (names of rules, not sentences).
 const TITLE_TERMS: usize = 3;
 /// A title counts only where this share of the passages using its terms lie
@@ -415,6 +421,9 @@ pub struct Index {
     /// Sections with a short title, and its terms (sorted): a question
     /// naming one ("defender", "state-based actions") is about its rules.
     titles: Vec<(PassageIdx, Box<[u32]>)>,
+    /// Passages under a variant's or an option's section, sorted, each with
+    /// the terms of the titles from that section down (sorted).
+    variants: Vec<(u32, Box<[u32]>)>,
     completer: Completer,
     /// Per game, the terms its passages use (sorted): a word only another
     /// game's rules use weighs nothing in a question about this one.
@@ -445,6 +454,7 @@ impl Index {
             .filter_map(|i| Some((i as u32, stub_target(corpus, i)? as u32)))
             .collect();
         let titles = section_titles(corpus, &analyzer, &terms.passage_tokens);
+        let variants = variant_passages(corpus, &analyzer);
         let game_terms = game_terms(corpus, &terms.passage_tokens);
         let numbers = rule_numbers(corpus);
         analyzer.lexicon_mut().shrink_to_fit();
@@ -465,6 +475,7 @@ impl Index {
             stub_targets,
             rule_order: rule_order(corpus),
             titles,
+            variants,
             completer: Completer::build(corpus),
             game_terms,
             numbers,
@@ -1223,6 +1234,7 @@ impl Index {
                 }
             }
         }
+        self.weigh_variants(&mut candidates, groups);
         if candidates.len() > RERANK_DEPTH {
             candidates.select_nth_unstable_by(RERANK_DEPTH, best_first);
             candidates.truncate(RERANK_DEPTH);
@@ -1249,6 +1261,23 @@ impl Index {
             .collect();
         hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.passage.cmp(&b.passage)));
         hits
+    }
+
+    /// Lowers candidates under a variant's section whose titles the
+    /// question does not name (`VARIANT_FACTOR`).
+    fn weigh_variants(&self, candidates: &mut [postings::Scored], groups: &[Group]) {
+        if self.variants.is_empty() {
+            return;
+        }
+        let asked: Vec<u32> = groups.iter().flat_map(Group::tokens).collect();
+        for m in candidates {
+            let Ok(at) = self.variants.binary_search_by_key(&m.id, |(p, _)| *p) else {
+                continue;
+            };
+            if !self.variants[at].1.iter().any(|t| asked.contains(t)) {
+                m.score *= VARIANT_FACTOR;
+            }
+        }
     }
 
     /// Sections whose whole title the question names.
@@ -1436,6 +1465,34 @@ fn section_titles(
         {
             out.push((i, ids.into_boxed_slice()));
         }
+    }
+    out
+}
+
+/// Passages below a section titled as a variant or an option ("810.
+/// Two-Headed Giant Variant", "Casual Variants"), with the terms of the
+/// titles from that section down, less "variant" and "option" themselves.
+fn variant_passages(corpus: &Corpus, analyzer: &Analyzer) -> Vec<(u32, Box<[u32]>)> {
+    let marks = analyzer.tokens("variant option");
+    let mut out = Vec::new();
+    for (i, p) in corpus.passages.iter().enumerate() {
+        let Some(from) = p
+            .path
+            .iter()
+            .skip(1)
+            .position(|t| analyzer.tokens(t).iter().any(|x| marks.contains(x)))
+        else {
+            continue;
+        };
+        let mut terms: Vec<u32> = p.path[1 + from..]
+            .iter()
+            .flat_map(|t| analyzer.tokens(t))
+            .filter(|t| !marks.contains(t))
+            .filter_map(|t| analyzer.lexicon().term(&t))
+            .collect();
+        terms.sort_unstable();
+        terms.dedup();
+        out.push((i as u32, terms.into_boxed_slice()));
     }
     out
 }

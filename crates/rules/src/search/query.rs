@@ -273,12 +273,21 @@ impl Index {
             .unwrap_or(0.0)
     }
 
-    /// The games whose glossary has this phrase.
+    /// The games whose glossary has this phrase for a word of their own:
+    /// shorthand for a word other games' rules use too ("opp" for
+    /// "opponent") names no game.
     fn slang_games<'a>(&'a self, key: &'a [String]) -> impl Iterator<Item = String> + 'a {
-        self.synonyms
-            .iter()
-            .filter(move |(_, list)| list.iter().any(|(k, _)| k == key))
-            .map(|(g, _)| g.clone())
+        self.synonyms.iter().filter_map(move |(g, list)| {
+            let (_, expansion) = list.iter().find(|(k, _)| k == key)?;
+            let own = |id: &u32| {
+                !self
+                    .synonyms
+                    .keys()
+                    .any(|other| other != g && self.used_in(Some(other), *id))
+            };
+            let distinctive = expansion.iter().any(|e| self.term_ids(e).iter().any(own));
+            distinctive.then(|| g.clone())
+        })
     }
 
     /// The indexed token and inflections the stemmer keeps apart
