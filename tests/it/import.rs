@@ -2491,3 +2491,104 @@ fn a_damaged_pdf_with_object_streams_reads_its_packed_objects() {
     let ids: Vec<&str> = texts.keys().map(String::as_str).collect();
     assert_eq!(ids, ["1", "1.1", "1.2"], "{texts:?}");
 }
+
+/// Skyward's rules, as text, Markdown and HTML, each with a back-of-book
+/// index after its last rule when `index` is set.
+fn skyward(format: &str, index: bool) -> String {
+    let entries = [
+        "Attack, 3.1",
+        "Block, 3.1",
+        "Draw, 1.1, 2.1",
+        "Opening hand, 1.1",
+    ];
+    match format {
+        "md" => {
+            let mut md = String::from(
+                "# Skyward\n\n## 1. Setup\n\n### 1.1 Opening hand\n\nEach player draws six cards.\n\n## 2. Turns\n\n2.1 At the start of your turn, draw one card.\n\n## 3. Combat\n\n3.1 The attacker chooses one target. The defender may block with one unit.\n",
+            );
+            if index {
+                md.push_str("\n## Index\n\n");
+                md.extend(entries.iter().map(|e| format!("- {e}\n")));
+            }
+            md
+        }
+        "html" => {
+            let mut html = String::from(
+                "<html><body><h1>Skyward</h1><h2>1. Setup</h2><p>1.1 Each player draws six cards.</p><h2>2. Turns</h2><p>2.1 At the start of your turn, draw one card.</p><h2>3. Combat</h2><p>3.1 The attacker chooses one target. The defender may block with one unit.</p>",
+            );
+            if index {
+                html.push_str("<h2>Index</h2>");
+                html.extend(entries.iter().map(|e| {
+                    let (term, at) = e.split_once(", ").unwrap();
+                    format!("<p>{term}, <a href=\"#r{at}\">{at}</a></p>")
+                }));
+            }
+            html + "</body></html>"
+        }
+        _ => {
+            let mut text = String::from(
+                "Skyward Rulebook\n\n1. Setup\n\n1.1 Opening hand\nEach player draws six cards. A player may redraw once.\n\n2. Turns\n\n2.1 Drawing\nAt the start of your turn, draw one card.\n\n3. Combat\n\n3.1 The attacker chooses one target. The defender may block with one unit.\n",
+            );
+            if index {
+                text.push_str("\nIndex\n");
+                text.extend(entries.iter().map(|e| format!("{e}\n")));
+            }
+            text
+        }
+    }
+}
+
+/// A back-of-book index ("Index" over "Attack, 3.1" lines) is left out as
+/// a table of contents is, in plain text, Markdown, HTML and a PDF, said
+/// once in the preview: the passages are the same book's without it (it
+/// ran on in 3.1's quote, "… block with one unit. Index Attack, 3.1 …",
+/// and in a PDF became a glossary entry; found by an outside tester).
+#[test]
+fn a_back_of_book_index_does_not_become_rules() {
+    let import =
+        |file: &str, bytes: &[u8]| import_as(file, bytes, "Skyward", DocumentKind::Rules).unwrap();
+    let text_pdf = |index| pdf::from_text_wrapped(&skyward("txt", index), 60);
+    for (file, bare, indexed) in [
+        (
+            "s.txt",
+            import("s.txt", skyward("txt", false).as_bytes()),
+            import("s.txt", skyward("txt", true).as_bytes()),
+        ),
+        (
+            "s.md",
+            import("s.md", skyward("md", false).as_bytes()),
+            import("s.md", skyward("md", true).as_bytes()),
+        ),
+        (
+            "s.html",
+            import("s.html", skyward("html", false).as_bytes()),
+            import("s.html", skyward("html", true).as_bytes()),
+        ),
+        (
+            "s.pdf",
+            import("s.pdf", &text_pdf(false)),
+            import("s.pdf", &text_pdf(true)),
+        ),
+    ] {
+        let expected = texts_of_import(&bare);
+        assert!(expected.contains_key("3.1"), "{file}: {expected:?}");
+        let texts = texts_of_import(&indexed);
+        assert!(
+            texts.keys().eq(expected.keys()),
+            "{file}: {:?}",
+            texts.keys()
+        );
+        assert!(
+            expected.iter().all(|(id, t)| words(&texts[id]) == words(t)),
+            "{file}: {texts:?}"
+        );
+        let notes: Vec<_> = indexed
+            .preview
+            .warnings
+            .iter()
+            .filter(|w| w.contains("back-of-book index"))
+            .collect();
+        assert_eq!(notes.len(), 1, "{file}: {:?}", indexed.preview.warnings);
+        assert!(notes[0].contains("index of 4 entries"), "{file}: {notes:?}");
+    }
+}

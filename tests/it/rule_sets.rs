@@ -1651,6 +1651,85 @@ async fn a_rule_named_thousands_of_times_shows_ten_amendments_and_a_count() {
     );
 }
 
+/// Two errata of one rule, added one after the other, are shown beside it
+/// in the order added, the later saying it reads after the earlier and
+/// holds where they differ, and the later's preview says so; an errata's
+/// number the game lacks is named in its preview, and so is a number the
+/// rulebook prints twice (found by an outside tester: the preview said
+/// "amends 2 rules" of an errata naming 1.2, 9.9 and 2.1, and nothing of
+/// which errata holds).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_later_errata_of_a_rule_reads_after_the_earlier() {
+    let (url, _dir) = store_common::sqlite_url();
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store);
+    let rules = "Kitchen Rules\n\n1. Setup\n\n1.1 Each player draws seven cards.\n\n1.2 The youngest player goes first.\n\n2. Play\n\n2.1 On your turn, draw a card then play one card.\n\n2.1 On your turn you may also trade one card.\n";
+    let rulebook = Upload {
+        file_name: "dup.txt".into(),
+        ..upload(rules, "Kitchen", DocumentKind::Rules, "Kitchen")
+    };
+    sets.add("g", "m", rulebook).await.unwrap();
+    let first = "# Errata 2025\n\nRule 1.2 now reads: The oldest player goes first.\n\nRule 9.9 now reads: Nothing happens.\n\nErrata to 2.1: Draw two cards instead.\n";
+    let (_, preview) = sets
+        .add(
+            "g",
+            "m",
+            upload(first, "kitchen", DocumentKind::Errata, "Errata 2025"),
+        )
+        .await
+        .unwrap();
+    assert_eq!(preview.amends, ["kitchen:1.2", "kitchen:2.1"]);
+    let said = preview.warnings.join("\n");
+    assert!(said.contains("“9.9” names no rule of Kitchen"), "{said}");
+    assert!(said.contains("kitchen:2.1~2"), "{said}");
+    let second = "# Errata 2026\n\nRule 1.2 now reads: The tallest player goes first.\n";
+    let (_, preview) = sets
+        .add(
+            "g",
+            "m",
+            upload(second, "kitchen", DocumentKind::Errata, "Errata 2026"),
+        )
+        .await
+        .unwrap();
+    let said = preview.warnings.join("\n");
+    assert!(
+        said.contains("“Errata 2025”, added before this one, amends this rule too (kitchen:1.2)"),
+        "{said}"
+    );
+    let app = sets.app_for("g").await.unwrap();
+    let cited = app.cite("kitchen:1.2", false).unwrap();
+    let by = &cited.passages[0].amended_by;
+    assert_eq!(by.len(), 2, "{by:?}");
+    assert!(
+        by[0].text.contains("oldest") && by[1].text.contains("tallest"),
+        "{by:?}"
+    );
+    assert_eq!(by[0].reads_after, None);
+    assert_eq!(by[1].reads_after.as_deref(), Some(by[0].id.as_str()));
+    let shown = arbiter::render::text::cite(&cited);
+    let later = format!("then amended by Errata — this server");
+    let at = shown.find(&later).expect(&shown);
+    assert!(
+        shown[at..].contains("which it overrides where they differ"),
+        "{shown}"
+    );
+    assert!(shown[..at].contains("oldest"), "{shown}");
+    let json = serde_json::to_value(&cited).unwrap();
+    assert_eq!(
+        json["passages"][0]["amended_by"][1]["reads_after"],
+        by[0].id.as_str()
+    );
+    let reply = app
+        .ask("who goes first youngest player", Some("kitchen"), 3)
+        .unwrap();
+    let rule = reply
+        .results
+        .iter()
+        .find(|r| r.id == "kitchen:1.2")
+        .expect("the rule");
+    assert_eq!(&rule.amended_by, by, "ask shows them as cite does");
+}
+
 /// One slow conversion per server: a few kilobytes of PDF whose forms draw
 /// each other 8^10 times, running to the processor or wall-clock limit.
 fn slow_pdf() -> Upload {

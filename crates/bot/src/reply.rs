@@ -674,13 +674,19 @@ fn result_block(n: usize, r: &crate::app::AskResult) -> Block {
 fn amendments(list: &[crate::app::Amendment], more: usize) -> String {
     let mut out: String = list
         .iter()
-        .map(|a| {
-            format!(
+        .map(|a| match &a.reads_after {
+            None => format!(
                 "\n> **Amended by {}** `{}`: {}",
                 escape_md(&a.source),
                 a.id,
                 escape_md(&a.text.replace('\n', " "))
-            )
+            ),
+            Some(before) => format!(
+                "\n> **Then amended by {}** `{}` (added after `{before}`, which it overrides where they differ): {}",
+                escape_md(&a.source),
+                a.id,
+                escape_md(&a.text.replace('\n', " "))
+            ),
         })
         .collect();
     if more > 0 {

@@ -146,6 +146,12 @@ pub struct Amendment {
     /// Where it comes from: "Errata — this server, added 2026-03-14".
     pub source: String,
     pub text: String,
+    /// The passage of an errata added before this one's that amends the
+    /// same rule (the nearest above it): this one, added later, reads
+    /// after it and holds where they differ. `None` for the first
+    /// errata, an FAQ or house rules. Omitted when `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reads_after: Option<String>,
 }
 
 /// A glossary entry shown as context above the rule it points to.
@@ -1197,11 +1203,16 @@ impl App {
 
     /// Game › document › sections above the passage.
     /// The passages that amend a rules passage, labelled with their source.
-    /// The first [`MAX_AMENDMENTS`], in document order.
+    /// The first [`MAX_AMENDMENTS`], in document order: the order the
+    /// documents were added (shipped, then a server's oldest first), so
+    /// an errata added later comes after, and reads after, an earlier
+    /// errata of the same rule ([`Amendment::reads_after`]).
     pub fn amendments_of(&self, idx: crate::corpus::PassageIdx) -> Vec<Amendment> {
         let Some(list) = self.amended_by.get(&idx) else {
             return Vec::new();
         };
+        // The last errata passage shown, and its document.
+        let mut errata: Option<(usize, &str)> = None;
         list.iter()
             .take(MAX_AMENDMENTS)
             .map(|&a| {
@@ -1209,10 +1220,18 @@ impl App {
                 let doc = self.corpus.document_of(p);
                 let source = doc.and_then(source_label).unwrap_or_default();
                 let title = doc.map(|d| d.title.as_str()).unwrap_or_default();
+                let mut reads_after = None;
+                if doc.is_some_and(|d| d.kind == crate::corpus::DocumentKind::Errata) {
+                    let before = errata.replace((p.document, p.id.as_str()));
+                    reads_after = before
+                        .filter(|(d, _)| *d != p.document)
+                        .map(|(_, id)| id.to_string());
+                }
                 Amendment {
                     id: p.id.clone(),
                     source: format!("{source}, {title}"),
                     text: p.text.clone(),
+                    reads_after,
                 }
             })
             .collect()

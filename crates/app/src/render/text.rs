@@ -247,7 +247,18 @@ fn ask_result(out: &mut String, n: usize, r: &crate::app::AskResult, style: Styl
 /// The FAQ/errata/house passages that amend a rule, under it.
 fn amendments(out: &mut String, pad: &str, list: &[crate::app::Amendment], more: usize) {
     for a in list {
-        let _ = writeln!(out, "{pad}amended by {} [{}]:", a.source, a.id);
+        match &a.reads_after {
+            None => {
+                let _ = writeln!(out, "{pad}amended by {} [{}]:", a.source, a.id);
+            }
+            Some(before) => {
+                let _ = writeln!(
+                    out,
+                    "{pad}then amended by {} [{}], added after [{before}], which it overrides where they differ:",
+                    a.source, a.id
+                );
+            }
+        }
         for line in a.text.lines() {
             let _ = writeln!(out, "{pad}  {line}");
         }

@@ -330,11 +330,24 @@ impl Corpus {
     /// order. A document's own text counts as its passages' do: an errata
     /// of one paragraph, no heading over it, is one passage, its root.
     pub fn amendments(&self) -> HashMap<PassageIdx, Vec<PassageIdx>> {
+        self.amendments_where(|_| true)
+    }
+
+    /// [`Corpus::amendments`] of one game's rules only: what a preview
+    /// compares an upload's amendments with.
+    pub fn game_amendments(&self, game: &str) -> HashMap<PassageIdx, Vec<PassageIdx>> {
+        self.amendments_where(|p| p.game == game)
+    }
+
+    fn amendments_where(
+        &self,
+        keep: impl Fn(&Passage) -> bool,
+    ) -> HashMap<PassageIdx, Vec<PassageIdx>> {
         let rules = |p: &Passage| self.document_of(p).is_some_and(|d| d.kind.is_rules());
         let mut out: HashMap<PassageIdx, Vec<PassageIdx>> = HashMap::new();
         let mut table: Option<RuleNumbers<'_>> = None;
         for (i, p) in self.passages.iter().enumerate() {
-            if p.text.is_empty() || rules(p) {
+            if p.text.is_empty() || !keep(p) || rules(p) {
                 continue;
             }
             let resolved = p.refs.iter().filter_map(|r| r.target.as_deref());
@@ -470,10 +483,33 @@ impl RuleNumbers<'_> {
         if !is_rule_number(number) {
             return None;
         }
-        match self.by_tail.get(&(game, number.to_lowercase()))?.as_slice() {
+        match self.ending_with(game, number) {
             [one] => Some(*one),
             _ => None,
         }
+    }
+
+    /// The rules of `game` whose ids end with a rule number, in order.
+    pub fn ending_with<'s>(&'s self, game: &'s str, number: &str) -> &'s [PassageIdx] {
+        self.by_tail
+            .get(&(game, number.to_lowercase()))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// The rule numbers of `game` one edit from `number` ("1.3" for
+    /// "1.2", "2.1" for "21.1"), at most `max`, in order: a preview's
+    /// did-you-mean for a number that names no rule.
+    pub fn near(&self, game: &str, number: &str, max: usize) -> Vec<&str> {
+        let number = number.to_lowercase();
+        let mut out: Vec<(PassageIdx, &str)> = self
+            .by_tail
+            .iter()
+            .filter(|((g, tail), _)| *g == game && *tail != number)
+            .filter(|((_, tail), _)| crate::text::edit_distance(&number, tail, 1).is_some())
+            .filter_map(|((_, tail), at)| Some((*at.first()?, tail.as_str())))
+            .collect();
+        out.sort_unstable();
+        out.into_iter().take(max).map(|(_, tail)| tail).collect()
     }
 }
 

@@ -8,7 +8,9 @@
 //! they index the shipped documents, so the preview shows the passages the
 //! document will have once it is live.
 
+mod amends;
 mod attributes;
+mod book_index;
 mod bullets;
 mod bytes;
 mod charset;
@@ -443,6 +445,8 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
         let (text, mut notes) = pdf::extract(&file, bytes)?;
         let (text, contents) = contents::drop_contents(&text);
         notes.extend(contents);
+        let (text, index) = book_index::drop_index(&text);
+        notes.extend(index);
         return Ok(Text {
             notes,
             ..from_text(SourceFormat::Pdf, text)
@@ -486,6 +490,8 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
                 reason,
             })?;
         notes.extend(chrome);
+        let (markdown, index) = book_index::drop_index(&markdown);
+        notes.extend(index);
         return Ok(Text {
             source_format: SourceFormat::Html,
             format: DocumentFormat::Markdown,
@@ -509,6 +515,8 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
         SourceFormat::Text => {
             let (text, contents) = contents::drop_contents(&text);
             notes.extend(contents);
+            let (text, index) = book_index::drop_index(&text);
+            notes.extend(index);
             let text = clean::escape_markup(&text);
             match super::builder::detect_format(&text) {
                 DocumentFormat::Numbered => text,
@@ -518,6 +526,8 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
         _ => {
             let (text, left_out) = markdown::prepare(&text);
             notes.extend(left_out);
+            let (text, index) = book_index::drop_index(&text);
+            notes.extend(index);
             empty_headings = markdown::empty_headings(&text);
             match empty_headings {
                 0 => text,
@@ -1176,13 +1186,18 @@ impl Import {
             mut preview,
         } = converted;
         preview.warnings.extend(known_warnings(known, &preview));
-        preview.amends = amended_rules(known, &preview);
+        preview.amends = amends::amended_rules(known, &preview);
         if preview.kind == DocumentKind::Errata && preview.amends.is_empty() && !preview.new_game {
             preview.warnings.push(format!(
                 "this errata amends no rule of {}: none of its passages names one (“See rule 1.1: …”, “Rule 1.1 now reads: …”, a heading “1.1 Opening hand”, or the id written out, `{}:1.1`), so answers will not show it beside the rule it corrects",
                 preview.game_name, preview.game
             ));
         }
+        let (named, more) = amends::name_warnings(known, &preview);
+        preview.warnings.extend(named);
+        preview.more_warnings.extend(more);
+        let earlier = amends::earlier_errata(known, &preview);
+        preview.warnings.extend(earlier);
         Import {
             game: one_document_game(&target.game, &target.game_name, manifest, text),
             preview,
@@ -1425,22 +1440,6 @@ fn shape_warnings(built: &Corpus, empty_headings: usize, out: &mut Vec<String>) 
             sample.join(", ")
         ));
     }
-}
-
-/// The rules of the known game a preview's passages name
-/// ([`Preview::rule_names`]), each once, in the order first named.
-fn amended_rules(known: &Corpus, preview: &Preview) -> Vec<String> {
-    let numbers = known.rule_numbers();
-    let mut seen = std::collections::HashSet::new();
-    let mut out: Vec<String> = Vec::new();
-    for name in preview.rule_names.iter().flat_map(|(_, names)| names) {
-        if let Some(i) = known.named_rule(&numbers, &preview.game, name)
-            && seen.insert(i)
-        {
-            out.push(known.passages[i].id.clone());
-        }
-    }
-    out
 }
 
 /// Passage ids of the preview that the known games already use.
