@@ -1707,8 +1707,8 @@ async fn a_later_errata_of_a_rule_reads_after_the_earlier() {
     assert_eq!(by[0].reads_after, None);
     assert_eq!(by[1].reads_after.as_deref(), Some(by[0].id.as_str()));
     let shown = arbiter::render::text::cite(&cited);
-    let later = format!("then amended by Errata — this server");
-    let at = shown.find(&later).expect(&shown);
+    let later = "then amended by Errata — this server";
+    let at = shown.find(later).expect(&shown);
     assert!(
         shown[at..].contains("which it overrides where they differ"),
         "{shown}"
