@@ -2453,6 +2453,86 @@ fn right_to_left_pdfs_read_in_logical_order() {
     }
 }
 
+/// LibreOffice Writer's PDFs (`tests/fixtures/pdf/libreoffice-*.pdf`, an
+/// outside tester's, exported by `soffice --headless --convert-to pdf`
+/// from HTML through Writer): a table's rows are the text of the rule
+/// they stand in, a row a line and its cells "a | b" (each row was read
+/// as a heading with nothing under it and left out, the only hand-limit
+/// rule with them); footnotes at a page's foot, smaller than the text or
+/// their number a tab before it, are taken out of the flowing text and
+/// put after the paragraph whose superscript marker names them, the
+/// marker read "[1]" apart from its word (a rule crossing a page break
+/// was cut by them, "…an" / "1 Footnote 1: …" / "damage"); a two-page
+/// document's running header and "Page N" footer in the text's own size
+/// are dropped (they were a made-up heading and a reference to a page).
+#[test]
+fn libreoffice_pdfs_keep_tables_footnotes_and_running_lines_apart() {
+    let read = |file: &str| {
+        let bytes = shipped(&format!("tests/fixtures/pdf/{file}"));
+        import_as(file, &bytes, "Lo Pdf", DocumentKind::Rules).unwrap()
+    };
+    let imp = read("libreoffice-table.pdf");
+    let texts = texts_of_import(&imp);
+    let rule = &texts["2.1"];
+    for row in [
+        "Phase | What happens",
+        "Action | Play cards, attack",
+        "End | Discard to 7 cards",
+    ] {
+        assert!(rule.lines().any(|l| l == row), "{row}: {rule:?}");
+    }
+    assert!(
+        !imp.preview
+            .warnings
+            .iter()
+            .any(|w| w.contains("nothing to quote")),
+        "{:?}",
+        imp.preview.warnings
+    );
+    assert!(
+        texts["1.2"].contains("draw four cards instead.[1]"),
+        "{texts:?}"
+    );
+
+    for (file, id, next) in [
+        (
+            "libreoffice-footnotes.pdf",
+            "2.3",
+            "counterattacking an damage or value player",
+        ),
+        (
+            "libreoffice-columns.pdf",
+            "3.2",
+            "attack control choose unit unit",
+        ),
+    ] {
+        let imp = read(file);
+        let texts = texts_of_import(&imp);
+        let rule = &texts[id];
+        assert!(rule.contains(next), "{file} {id}: {rule:?}");
+        assert!(!rule.contains("Page"), "{file} {id}: {rule:?}");
+        let notes: Vec<&str> = texts
+            .values()
+            .flat_map(|t| t.lines())
+            .filter(|l| l.contains("Footnote"))
+            .collect();
+        assert!(!notes.is_empty(), "{file}");
+        for note in notes {
+            let mark = note.split(' ').next().unwrap_or_default();
+            let number = &note[note.find("Footnote ").unwrap() + 9..note.find(':').unwrap()];
+            assert_eq!(mark, format!("[{number}]"), "{file}: {note:?}");
+            let owner = texts.values().find(|t| t.contains(note)).unwrap();
+            let marker = owner.find(&format!(".{mark}")).unwrap_or(usize::MAX);
+            assert!(marker < owner.find(note).unwrap(), "{file}: {owner:?}");
+        }
+        let ids: Vec<&String> = texts.keys().collect();
+        assert!(
+            ids.iter().all(|i| !i.contains("emberfall")),
+            "{file}: {ids:?}"
+        );
+    }
+}
+
 /// A line that starts like a rule but is read as the text above it (out
 /// of order, or starting in lower case, after a sentence that runs on)
 /// is named in the preview: a rule lost so went without a word (an

@@ -6,6 +6,7 @@ use super::ImportError;
 
 mod bidi;
 mod columns;
+mod footnotes;
 mod repair;
 
 /// Whether the bytes are a PDF (`%PDF-` in the first kilobyte, as readers accept).
@@ -41,13 +42,14 @@ pub(super) fn extract(file: &str, bytes: &[u8]) -> Result<(String, Vec<String>),
         Ok(Ok(mut pages)) => {
             let mut notes = drop_running(&mut pages);
             notes.extend(pages_without_text(&pages));
+            let footnotes = footnotes::take(&mut pages);
             columns::read_columns(&mut pages);
             bidi::logical_order(&mut pages);
             let compounds = compounds(&pages);
-            (
-                join_pages(&paragraphs(&pages, &compounds), &compounds),
-                notes,
-            )
+            let text = join_pages(&paragraphs(&pages, &compounds), &compounds);
+            let (text, unplaced) = footnotes::place(&tidy(&text), footnotes);
+            notes.extend(unplaced);
+            (text, notes)
         }
         // The parser's own words name its internals, not what a sender
         // can do: the file was tried as written and as rebuilt from its
@@ -141,6 +143,17 @@ struct Line {
     fragments: Vec<columns::Fragment>,
     column: Option<(f64, f64)>,
     turns_column: bool,
+    /// The size of the line's first glyph with ink: a footnote's marker
+    /// set smaller than its text ([`footnotes`]).
+    first_size: f64,
+    /// The baseline of the line's glyphs of its own size, and whether a
+    /// superscript marker is open at the line's end ([`LineOutput::place`]).
+    base: f64,
+    in_mark: bool,
+    /// Where in the text and across the page each run of glyphs after an
+    /// inked gap wider than [`CELL_EM`] starts (spaces drawn as glyphs
+    /// aside: LibreOffice draws one between a table's cells).
+    cells: Vec<(usize, f64)>,
 }
 
 impl Line {
@@ -187,6 +200,13 @@ impl Line {
             && to <= from + size * 0.5
     }
 }
+
+/// The narrowest gap with no ink between a table's cells, in font sizes:
+/// a space is a third of one or less; LibreOffice sets a table's cells
+/// 0.5 apart and more ("Action", a space glyph stretched over the gap,
+/// "Play cards"). Justified text's gaps may be as wide, but a table's
+/// rows are told by their cells standing in line ([`same_table`]).
+const CELL_EM: f64 = 0.45;
 
 /// Whether a line starts with a run-in label: one capitalised word and a
 /// colon ("Example:", "Note:").
@@ -290,6 +310,25 @@ fn visual(glyph: &Glyph) -> Glyph {
     Glyph { char, ..*glyph }
 }
 
+/// Whether `glyph` is a footnote's marker set as a superscript on `line`:
+/// a digit or a note's symbol ("*", "†") set smaller than the line's
+/// text (by 15%) and raised off its baseline (by 15% of its size), as a
+/// word processor sets "instead.¹". Such a marker reads "[1]", apart from
+/// the word it is glued to, as a Markdown footnote's reference does.
+fn superscript(line: &Line, glyph: &Glyph) -> bool {
+    let noted = glyph
+        .char
+        .chars()
+        .all(|c| c.is_ascii_digit() || "*†‡".contains(c));
+    !glyph.char.is_empty()
+        && noted
+        && line.size > 0.0
+        && !line.text.trim().is_empty()
+        && glyph.size < line.size * 0.85
+        && glyph.y > line.base + line.size * 0.15
+        && glyph.y < line.base + line.size
+}
+
 /// Collects a page's characters into [`Line`]s.
 #[derive(Default)]
 struct LineOutput {
@@ -305,6 +344,8 @@ struct LineOutput {
     /// The page's left and right edges.
     page: (f64, f64),
     last_end: f64,
+    /// Where the last glyph with ink ended.
+    last_ink: f64,
     last_y: f64,
     first_char: bool,
 }
@@ -388,6 +429,10 @@ impl LineOutput {
             ref char,
         } = *glyph;
         let char = char.as_str();
+        let mark = !self.one_line && self.lines.last().is_some_and(|l| superscript(l, glyph));
+        if !mark {
+            self.close_mark();
+        }
         let dy = (y - self.last_y).abs();
         if self.lines.is_empty() {
             self.lines.push(Line {
@@ -400,6 +445,7 @@ impl LineOutput {
             // Down a line and back to the left, or well below the line.
             let down = dy > size * 1.5 || (x < self.last_end && dy > size * 0.5);
             if down && !self.one_line {
+                self.close_mark();
                 self.lines.push(Line {
                     gap: Some(dy),
                     y,
@@ -407,7 +453,7 @@ impl LineOutput {
                     page: self.page,
                     ..Line::default()
                 });
-            } else if x > self.last_end + size * 0.1 {
+            } else if x > self.last_end + size * 0.1 && !mark {
                 self.push(" ");
                 if x > self.last_end + size * columns::GAP_EM {
                     self.open_fragment(x, y);
@@ -429,8 +475,29 @@ impl LineOutput {
                 fragment.glyph(x, size, char, spaced.then_some(last_end));
             }
         }
+        let last_ink = self.last_ink;
+        if let Some(line) = self.lines.last_mut()
+            && !char.trim().is_empty()
+        {
+            if !line.text.trim().is_empty() && x > last_ink + size * CELL_EM {
+                line.cells.push((line.text.len(), x));
+            }
+            self.last_ink = end;
+        }
+        if mark && self.lines.last().is_some_and(|l| !l.in_mark) {
+            self.push("[");
+            if let Some(line) = self.lines.last_mut() {
+                line.in_mark = true;
+            }
+        }
         self.push(char);
         if let Some(line) = self.lines.last_mut() {
+            if !mark && size >= line.size * 0.95 {
+                line.base = y;
+            }
+            if line.first_size == 0.0 && !char.trim().is_empty() {
+                line.first_size = size;
+            }
             line.size = line.size.max(size);
             if !char.trim().is_empty() {
                 line.end = end;
@@ -439,8 +506,19 @@ impl LineOutput {
                 fragment.inked(end, char);
             }
         }
-        self.last_y = y;
+        if !mark {
+            self.last_y = y;
+        }
         self.last_end = end;
+    }
+
+    /// Ends the superscript marker open at the last line's end, if any.
+    fn close_mark(&mut self) {
+        if let Some(line) = self.lines.last_mut()
+            && std::mem::take(&mut line.in_mark)
+        {
+            line.text.push(']');
+        }
     }
 
     /// The page's lines, each holding right-to-left letters read again
@@ -450,6 +528,7 @@ impl LineOutput {
     /// order is neither the visual nor the logical one; [`bidi`] then puts
     /// the visual line in logical order.
     fn finish(mut self) -> Vec<Line> {
+        self.close_mark();
         let mut glyphs = std::mem::take(&mut self.glyphs);
         glyphs.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.x.total_cmp(&b.1.x)));
         for run in glyphs.chunk_by(|a, b| a.0 == b.0) {
@@ -559,6 +638,7 @@ fn edge_lines(lines: &[Line]) -> Vec<(usize, bool)> {
 /// every page ("A limited / Page 4 / … / deck may contain") and read as
 /// rules. A document of two pages has too few to tell by count: there a
 /// line on both pages, nowhere else, and set smaller than each page's text
+/// or standing outermost on them ([`outermost`])
 /// is one (a two-page book's "Page 1 of 2" split a rule's sentence).
 /// Returns a preview note for each one dropped.
 fn drop_running(pages: &mut [Vec<Line>]) -> Vec<String> {
@@ -582,7 +662,7 @@ fn drop_running(pages: &mut [Vec<Line>]) -> Vec<String> {
             .filter(|&&(i, _)| !crate::corpus::numbered::starts_item(&lines[i].text))
             .map(|&(i, top)| {
                 let key = (top, running_key(&lines[i].text));
-                let smaller = lines[i].size * 1.1 < body;
+                let smaller = lines[i].size * 1.1 < body || outermost(lines, i, top);
                 small
                     .entry(key.clone())
                     .and_modify(|s| *s &= smaller)
@@ -633,6 +713,28 @@ fn drop_running(pages: &mut [Vec<Line>]) -> Vec<String> {
             format!("dropped a running {what} (“{key}”) on {n} pages")
         })
         .collect()
+}
+
+/// Whether line `i` is its page's highest (`top`) or lowest line, set
+/// off from the text next to it by more than a paragraph's gap or
+/// holding a number (a page's, as "Page 2" sits a line below the text): where a
+/// running header or footer stands in the body's own size (LibreOffice's
+/// "Emberfall Rulebook" over each page and "Page 1" under it, read as a
+/// heading and a reference in a two-page document).
+fn outermost(lines: &[Line], i: usize, top: bool) -> bool {
+    let inked = || lines.iter().filter(|l| !l.text.trim().is_empty());
+    let ys = inked().map(|l| l.y);
+    let edge = match top {
+        true => ys.fold(f64::NEG_INFINITY, f64::max),
+        false => ys.fold(f64::INFINITY, f64::min),
+    };
+    let line = &lines[i];
+    let next = inked()
+        .map(|l| (l.y - line.y).abs())
+        .filter(|d| *d > 0.5)
+        .fold(f64::INFINITY, f64::min);
+    let numbered = line.text.chars().any(|c| c.is_ascii_digit());
+    line.y == edge && next.is_finite() && (numbered || next > line.size * 1.5)
 }
 
 /// Removes the lines marked `gone`; a line that followed one is measured
@@ -701,6 +803,19 @@ fn paragraphs(pages: &[Vec<Line>], compounds: &HashSet<String>) -> Vec<(String, 
         .map(|(p, lines)| {
             let mut page = String::new();
             for (i, line) in lines.iter().enumerate() {
+                let row = |j: usize| {
+                    let near = |k: usize| lines.get(k).is_some_and(|o| same_table(&lines[j], o));
+                    j.checked_sub(1).is_some_and(near) || near(j + 1)
+                };
+                if row(i) {
+                    if i > 0 && row(i - 1) && same_table(&lines[i - 1], line) {
+                        page.push('\n');
+                    } else if i > 0 {
+                        page.push_str("\n\n");
+                    }
+                    page.push_str(&cells(line));
+                    continue;
+                }
                 if let Some(above) = i.checked_sub(1).map(|i| &lines[i]) {
                     let next = (page.as_str(), &lines[i..]);
                     match joint(next, above, threshold, margin) {
@@ -723,6 +838,51 @@ fn paragraphs(pages: &[Vec<Line>], compounds: &HashSet<String>) -> Vec<(String, 
             (page, PageEnd { wraps, columned })
         })
         .collect()
+}
+
+/// The starts across the page of a line's cells: its runs of text after
+/// gaps wider than [`CELL_EM`], the first at the line's start.
+fn cell_starts(line: &Line) -> Vec<f64> {
+    let runs = line.cells.iter().map(|c| c.1);
+    std::iter::once(line.start).chain(runs).collect()
+}
+
+/// Whether `a` and `b` are rows of one table (a word processor's table,
+/// LibreOffice's "Phase | What happens"): each has two cells or more, the
+/// cells after the first starting where the other's do, they start at the
+/// same place, less than four font sizes apart. Set
+/// apart by the cells' padding, such rows were each a paragraph, read as
+/// headings with no text under them and left out (a rulebook's only
+/// hand-limit rule, "End | Discard to 7 cards", was lost so).
+fn same_table(a: &Line, b: &Line) -> bool {
+    let (sa, sb) = (cell_starts(a), cell_starts(b));
+    let size = a.size.max(b.size);
+    let close = |x: f64, y: f64| (x - y).abs() < size * 0.25;
+    sa.len() >= 2
+        && sa.len() == sb.len()
+        && !a.text.trim().is_empty()
+        && !b.text.trim().is_empty()
+        && sa.iter().zip(&sb).all(|(x, y)| close(*x, *y))
+        && a.column.is_none()
+        && b.column.is_none()
+        && (a.y - b.y).abs() < size * 4.0
+}
+
+/// A table row's text: its cells joined by " | ", as a Markdown table's
+/// row reads.
+fn cells(line: &Line) -> String {
+    let mut out = String::new();
+    let mut from = 0;
+    for &(at, _) in &line.cells {
+        let cell = line.text.get(from..at).unwrap_or_default().trim();
+        if !cell.is_empty() {
+            out.push_str(cell);
+            out.push_str(" | ");
+        }
+        from = at;
+    }
+    out.push_str(line.text.get(from..).unwrap_or_default().trim());
+    out
 }
 
 /// How a page's text ends: whether its last line wraps into the next

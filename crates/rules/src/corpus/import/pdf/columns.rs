@@ -473,6 +473,10 @@ fn piece(line: &Line, from: Option<usize>, to: Option<usize>) -> Line {
         page: line.page,
         fragments: Vec::new(),
         column: None,
+        first_size: line.first_size,
+        base: line.base,
+        in_mark: false,
+        cells: Vec::new(),
         turns_column: false,
     }
 }
