@@ -850,7 +850,8 @@ fn cell_starts(line: &Line) -> Vec<f64> {
 /// Whether `a` and `b` are rows of one table (a word processor's table,
 /// LibreOffice's "Phase | What happens"): each has two cells or more, the
 /// cells after the first starting where the other's do, they start at the
-/// same place, less than four font sizes apart. Set
+/// same place, less than four font sizes apart, a cell of one of them
+/// holding words (not a monospaced font's lines, [`worded`]). Set
 /// apart by the cells' padding, such rows were each a paragraph, read as
 /// headings with no text under them and left out (a rulebook's only
 /// hand-limit rule, "End | Discard to 7 cards", was lost so).
@@ -866,6 +867,14 @@ fn same_table(a: &Line, b: &Line) -> bool {
         && a.column.is_none()
         && b.column.is_none()
         && (a.y - b.y).abs() < size * 4.0
+        && (worded(a) || worded(b))
+}
+
+/// Whether a cell of the line holds more than one word: in a monospaced
+/// font (Courier's space is 0.6 of its size) every word stands a cell
+/// apart, and its lines' words stand in line.
+fn worded(line: &Line) -> bool {
+    cells(line).split(" | ").any(|c| c.trim().contains(' '))
 }
 
 /// A table row's text: its cells joined by " | ", as a Markdown table's
