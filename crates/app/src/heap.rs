@@ -37,6 +37,24 @@ fn add(bytes: isize) {
     }
 }
 
+/// What an allocation that returned `p` means under a budget: counted
+/// before it was tried (so a request past the budget ends the process
+/// before the system is asked, [`add`]), it is given back if it failed;
+/// and a failure under a budget is the address-space limit behind it
+/// (`RLIMIT_AS`, which the allocator's reservations can reach before the
+/// budget), so memory too: [`EXIT_OVER_BUDGET`]. Without this, Rust's
+/// handler aborted ("memory allocation of 536870912 bytes failed", read
+/// as a crash on a malformed file; found by an outside tester).
+fn settle(p: *mut u8, bytes: isize) -> *mut u8 {
+    if p.is_null() {
+        if LIMIT.load(Ordering::Relaxed) != 0 {
+            over_budget();
+        }
+        add(-bytes);
+    }
+    p
+}
+
 /// Ends the process with [`EXIT_OVER_BUDGET`], allocating nothing.
 #[cfg(unix)]
 fn over_budget() -> ! {
@@ -83,21 +101,18 @@ pub struct Counting<A>(pub A);
 // effect on the memory handed out.
 unsafe impl<A: GlobalAlloc> GlobalAlloc for Counting<A> {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        add(layout.size() as isize);
         // SAFETY: forwarded with the caller's layout.
-        let p = unsafe { self.0.alloc(layout) };
-        if !p.is_null() {
-            add(layout.size() as isize);
-        }
-        p
+        settle(unsafe { self.0.alloc(layout) }, layout.size() as isize)
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        add(layout.size() as isize);
         // SAFETY: forwarded with the caller's layout.
-        let p = unsafe { self.0.alloc_zeroed(layout) };
-        if !p.is_null() {
-            add(layout.size() as isize);
-        }
-        p
+        settle(
+            unsafe { self.0.alloc_zeroed(layout) },
+            layout.size() as isize,
+        )
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
@@ -107,17 +122,54 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Counting<A> {
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let grown = new_size as isize - layout.size() as isize;
+        add(grown);
         // SAFETY: the caller's pointer, layout and size, from this allocator.
-        let p = unsafe { self.0.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            add(new_size as isize - layout.size() as isize);
-        }
-        p
+        settle(unsafe { self.0.realloc(ptr, layout, new_size) }, grown)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    /// Set in the copy of this test binary that runs one case of
+    /// [`memory_running_out_under_a_budget_exits_over_budget`].
+    const CASE: &str = "ARBITER_HEAP_TEST_CASE";
+
+    /// A request past the budget, and one the system refuses under it,
+    /// each end the process with [`super::EXIT_OVER_BUDGET`], never Rust's
+    /// abort (a PDF's 512 MB request aborted the converter, which was read
+    /// as a malformed file; found by an outside tester). Each case runs in
+    /// a copy of this test binary, as the budget is process-wide.
+    #[cfg(unix)]
+    #[test]
+    fn memory_running_out_under_a_budget_exits_over_budget() {
+        if let Ok(case) = std::env::var(CASE) {
+            let (budget, request) = match case.as_str() {
+                "past" => (1 << 30, 1 << 40),
+                _ => (1 << 62, 1 << 46),
+            };
+            super::limit(budget);
+            let v = vec![1u8; request];
+            std::hint::black_box(&v);
+            std::process::exit(0);
+        }
+        let name = "heap::tests::memory_running_out_under_a_budget_exits_over_budget";
+        for case in ["past", "refused"] {
+            let status = std::process::Command::new(std::env::current_exe().unwrap())
+                .args(["--exact", name, "--test-threads=1"])
+                .env(CASE, case)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status()
+                .unwrap();
+            assert_eq!(
+                status.code(),
+                Some(super::EXIT_OVER_BUDGET),
+                "{case}: {status}"
+            );
+        }
+    }
+
     #[test]
     fn what_a_build_keeps_is_counted_and_what_it_frees_is_not() {
         let (kept, bytes) = super::retained(|| {
