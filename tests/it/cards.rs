@@ -275,7 +275,7 @@ async fn server_card_lists(url: String) {
         .add("g", "mod", cards("big.csv", &huge))
         .await
         .unwrap_err();
-    assert!(e.to_string().contains("the limit is"), "{e}");
+    assert!(e.to_string().contains("over the limit of 5 MB"), "{e}");
     assert_eq!(sets.list("g").await.unwrap().len(), 1);
     assert!(
         sets.app_for("g")

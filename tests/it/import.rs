@@ -400,9 +400,11 @@ fn a_pdf_without_text_is_refused_as_a_scan() {
 fn oversized_empty_binary_and_non_utf8_files_are_refused_plainly() {
     let big = vec![b'a'; MAX_IMPORT_BYTES + 1];
     let err = import_as("big.md", &big, "ti4", DocumentKind::Rules).unwrap_err();
+    // One byte over is said so, in exact bytes (it read "is 5120 KB;
+    // documents over 5 MB are refused", as if at the limit).
     assert!(
         err.to_string()
-            .contains("the limit is 5242880 bytes (5 MB)"),
+            .contains("is 5,242,881 bytes, 1 byte over the limit of 5 MB (5,242,880 bytes)"),
         "{err}"
     );
     let err = import_as("empty.md", b"", "ti4", DocumentKind::Rules).unwrap_err();

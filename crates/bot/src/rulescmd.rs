@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use crate::app::rulesets::{RuleSets, RulesError, Upload};
 use crate::corpus::DocumentKind;
-use crate::corpus::import::{MAX_IMPORT_BYTES, Preview};
+use crate::corpus::import::{ImportError, MAX_IMPORT_BYTES, Preview};
 use arbiter_text::count;
 
 use super::reply::{Button, ButtonStyle, escape_md, truncate};
@@ -274,12 +274,14 @@ impl Bot {
                     RulesFile::Read { filename, bytes } => (filename.clone(), bytes.clone()),
                     RulesFile::Attachment(a) => {
                         if a.size > MAX_IMPORT_BYTES as u64 {
-                            return refuse(&format!(
-                                "`{}` is {} KB; documents over {} MB are refused. Split it into smaller documents.",
-                                a.filename,
-                                a.size / 1024,
-                                MAX_IMPORT_BYTES / (1024 * 1024)
-                            ));
+                            // The importer's own words, in exact bytes ("is
+                            // 5120 KB" was one byte over the limit).
+                            let big = ImportError::TooLarge {
+                                file: a.filename.clone(),
+                                size: usize::try_from(a.size).unwrap_or(usize::MAX),
+                                limit: MAX_IMPORT_BYTES,
+                            };
+                            return failed(RulesError::Import(big));
                         }
                         match self
                             .download_bytes(a, MAX_IMPORT_BYTES as u64, "Rules")

@@ -51,9 +51,15 @@ const SAMPLE_LINES: usize = 3;
 /// Serializable: a conversion run in a child process sends it back.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 pub enum ImportError {
+    /// Said in exact bytes and by how much it is over: "is 5120 KB;
+    /// documents over 5 MB are refused", a file one byte over, read as one
+    /// at the limit (found by an outside tester).
     #[error(
-        "{file} is {size} bytes; the limit is {limit} bytes ({} MB). Split it into smaller documents.",
-        limit / (1024 * 1024)
+        "{file} is {}, {} over the limit of {} MB ({}). Split it into smaller documents.",
+        bytes_said(*size),
+        bytes_said(size.saturating_sub(*limit)),
+        limit / (1024 * 1024),
+        bytes_said(*limit)
     )]
     TooLarge {
         file: String,
@@ -368,6 +374,22 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
+/// A count of bytes as a reader reads it: "1 byte", "5,242,881 bytes".
+fn bytes_said(n: usize) -> String {
+    let digits = n.to_string();
+    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(d);
+    }
+    match n {
+        1 => "1 byte".to_string(),
+        _ => format!("{grouped} bytes"),
+    }
+}
+
 /// Refuses a file over [`MAX_IMPORT_BYTES`] or with nothing in it.
 fn size_check(file: &str, bytes: &[u8]) -> Result<(), ImportError> {
     if bytes.len() > MAX_IMPORT_BYTES {
@@ -679,6 +701,9 @@ fn document_binary_kind(bytes: &[u8]) -> Option<&'static str> {
 
 /// The format a file's first bytes name.
 fn magic_kind(bytes: &[u8]) -> Option<&'static str> {
+    if is_epub(bytes) {
+        return Some("an EPUB e-book");
+    }
     const MAGIC: [(&[u8], &str); 7] = [
         (b"PK\x03\x04", "a ZIP archive (or a Word/OpenDocument file)"),
         (b"\x89PNG", "a PNG image"),
@@ -701,12 +726,37 @@ fn magic_kind(bytes: &[u8]) -> Option<&'static str> {
 /// naming the formats, not how to get one from Word or Google Docs.
 fn how_to_send(bytes: &[u8]) -> &'static str {
     const WORD_PROCESSOR: [&[u8]; 3] = [b"PK\x03\x04", b"\xd0\xcf\x11\xe0", b"{\\rtf"];
+    if is_epub(bytes) {
+        return "Convert it to a PDF or plain text and send that: in Calibre, Convert books › Output format › PDF or TXT; or print it to PDF from an e-book reader. Markdown and HTML are read too.";
+    }
     match WORD_PROCESSOR.iter().any(|m| bytes.starts_with(m)) {
         true => {
             "If it is a document, export it as a PDF or a web page and send that: in Word or LibreOffice, File › Save As (or Export) › PDF or Web Page (.html); in Google Docs, File › Download › PDF Document or Web Page (.html). Markdown and plain text are read too."
         }
         false => "Send Markdown, plain text, HTML or a PDF with a text layer.",
     }
+}
+
+/// Whether a ZIP archive is an EPUB: its first entry is `mimetype`,
+/// stored uncompressed, holding `application/epub+zip` (the EPUB
+/// container's rule, which lets a reader tell it from its first bytes).
+/// An EPUB was named "a ZIP archive (or a Word/OpenDocument file)", with
+/// Word's and LibreOffice's steps (found by an outside tester).
+fn is_epub(bytes: &[u8]) -> bool {
+    let field = |at: usize| -> usize {
+        bytes
+            .get(at..at + 2)
+            .map_or(0, |b| usize::from(u16::from_le_bytes([b[0], b[1]])))
+    };
+    let (name_len, extra_len) = (field(26), field(28));
+    let name = bytes.get(30..30 + name_len);
+    let data = 30 + name_len + extra_len;
+    bytes.starts_with(b"PK\x03\x04")
+        && field(8) == 0
+        && name == Some(b"mimetype".as_slice())
+        && bytes
+            .get(data..)
+            .is_some_and(|d| d.starts_with(b"application/epub+zip"))
 }
 
 /// Whether a NUL stands in the first 8 KB.

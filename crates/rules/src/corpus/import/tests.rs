@@ -405,6 +405,36 @@ fn a_word_or_opendocument_file_is_refused_saying_how_to_export_it() {
     );
 }
 
+/// A ZIP whose first entry, stored, is `mimetype` holding `mime` (as an
+/// EPUB and an OpenDocument file both start).
+fn zip_with_mimetype(mime: &str) -> Vec<u8> {
+    let mut zip = b"PK\x03\x04\x14\0\0\0\0\0\xe2\x7b\x7b\x5d\x6f\x61\xab\x2c".to_vec();
+    let size = (mime.len() as u32).to_le_bytes();
+    zip.extend(size);
+    zip.extend(size);
+    zip.extend(b"\x08\0\0\0mimetype");
+    zip.extend(mime.as_bytes());
+    zip.extend(b"PK\x03\x04\x14\0\0\x08\x08\0");
+    zip
+}
+
+#[test]
+fn an_epub_is_named_and_told_how_to_convert_it() {
+    let epub = zip_with_mimetype("application/epub+zip");
+    for name in ["long.epub", "rules.md", "rules.pdf"] {
+        let e = imported(name, &epub).unwrap_err();
+        let said = e.to_string();
+        assert!(said.contains("an EPUB e-book"), "{name}: {said}");
+        assert!(!said.contains("Word"), "{name}: {said}");
+        assert!(said.contains("Calibre"), "{name}: {said}");
+    }
+    // An OpenDocument file starts the same way: still a word processor's.
+    let odt = zip_with_mimetype("application/vnd.oasis.opendocument.text");
+    let said = imported("rules.odt", &odt).unwrap_err().to_string();
+    assert!(said.contains("Word/OpenDocument"), "{said}");
+    assert!(said.contains("LibreOffice"), "{said}");
+}
+
 #[test]
 fn setext_and_html_headings_are_headings() {
     let setext = "Heron Rules\n===========\n\nIntro text.\n\nSetup\n-----\n\nTake five cards.\n\nScoring\n-------\n\nOne point.\n";
