@@ -672,3 +672,37 @@ async fn long_passage_ids_travel_as_short_references_that_resolve() {
     );
     e.server.stop().await.unwrap();
 }
+
+/// Two refusals of `/rules add` as Discord shows them: an attachment one
+/// byte over the limit is said in exact bytes ("is 5120 KB; documents over
+/// 5 MB are refused" read as one at the limit), and `replace:` naming no
+/// live document names `/rules list` as code while the id typed stays
+/// escaped (the whole text escaped showed "\`/rules list\`"; found by an
+/// outside tester).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_add_refused_for_its_size_or_its_replace_reads_as_meant() {
+    let e = endpoint().await;
+    let admin = |p: Value| as_member(p, "1300000000000000301", "Coal", ADMIN_PERMISSIONS);
+    let limit = arbiter::corpus::import::MAX_IMPORT_BYTES;
+    let url = e.fake.serve_file("house.md", HOUSE.as_bytes().to_vec());
+    let v = e.send(&admin(rules_add(&url, limit + 1))).await;
+    let said = text_of(&v);
+    assert!(said.contains("is 5,242,881 bytes, 1 byte over"), "{said}");
+
+    let mut add = rules_add(&url, HOUSE.len());
+    let typed = "[x](https://evil.example)";
+    add["data"]["options"][0]["options"]
+        .as_array_mut()
+        .unwrap()
+        .push(opt("replace", typed));
+    let v = e.send(&admin(add)).await;
+    let said = v["data"]["embeds"][0]["description"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        said.contains("(`/rules list`, `arbiter rules list`) shows the ids"),
+        "{v}"
+    );
+    assert!(said.contains("'\\[x\\](https://evil.example)'"), "{v}");
+    e.server.stop().await.unwrap();
+}

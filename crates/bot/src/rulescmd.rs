@@ -104,8 +104,15 @@ fn failed(e: RulesError) -> Reply {
     match e {
         e if e.is_internal() => super::internal_error("rule set request failed", &e),
         RulesError::Busy(why) => Reply::Message(Message::busy("Rules", &why)),
-        _ => Reply::Message(Message::user_error_text("Rules", &e.to_string())),
+        _ => Reply::Message(Message::user_error("Rules", &refusal_md(&e))),
     }
+}
+
+/// A refusal as Discord shows it: what a user typed escaped, the commands
+/// it names as code ([`RulesError::with_values`]).
+fn refusal_md(e: &RulesError) -> String {
+    e.with_values(&super::reply::escape_inline)
+        .unwrap_or_else(|| escape_md(&e.to_string()))
 }
 
 impl Bot {

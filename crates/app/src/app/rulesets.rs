@@ -81,10 +81,7 @@ pub enum RulesError {
     Convert(#[from] SandboxError),
     #[error("{0}")]
     Store(#[from] StoreError),
-    #[error("no document '{id}' is live in this server's rule set{}", match suggestion {
-        Some(s) => format!("; did you mean '{s}'?"),
-        None => "; the rule set's list (`/rules list`, `arbiter rules list`) shows the ids".to_string(),
-    })]
+    #[error("{}", unknown_document(id, suggestion.as_deref()))]
     UnknownDocument {
         id: String,
         suggestion: Option<String>,
@@ -108,7 +105,32 @@ pub enum RulesError {
     Game(crate::app::AppError),
 }
 
+/// [`RulesError::UnknownDocument`]'s words, the id typed and the
+/// suggestion as given (escaped for Discord by [`RulesError::with_values`]).
+fn unknown_document(id: &str, suggestion: Option<&str>) -> String {
+    let tail = match suggestion {
+        Some(s) => format!("; did you mean '{s}'?"),
+        None => "; the rule set's list (`/rules list`, `arbiter rules list`) shows the ids".into(),
+    };
+    format!("no document '{id}' is live in this server's rule set{tail}")
+}
+
 impl RulesError {
+    /// The words with every value someone typed passed through `shown`
+    /// (Discord's reply escapes them) and the template's own code spans
+    /// (the commands it names) kept as code; `None` for an error that is
+    /// escaped whole. Escaped whole, "(`/rules list`, …)" showed its
+    /// backticks (found by an outside tester).
+    pub fn with_values(&self, shown: &dyn Fn(&str) -> String) -> Option<String> {
+        match self {
+            RulesError::UnknownDocument { id, suggestion } => {
+                let suggestion = suggestion.as_deref().map(shown);
+                Some(unknown_document(&shown(id), suggestion.as_deref()))
+            }
+            _ => None,
+        }
+    }
+
     /// Whether the fault is the server's (logged with an id), not the request's.
     pub fn is_internal(&self) -> bool {
         match self {
