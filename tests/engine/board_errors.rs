@@ -193,3 +193,73 @@ fn magewinds() {
 fn ti4() {
     folder(FOLDERS[4]);
 }
+
+/// Judges a board's text as `arbiter judge FILE` does: the board error.
+fn board_error(game: &str, text: &str) -> arbiter::engine::BoardError {
+    let engine = arbiter::engine::engine(game).expect("a registered game");
+    match engine.judge_text(text) {
+        Err(e) => e,
+        Ok(r) => panic!("judged, not refused: {r:?}\n{text}"),
+    }
+}
+
+/// A value of the wrong kind inside a play (a tagged or untagged one,
+/// which serde reads from a buffer that loses the path) is said at its own
+/// field and line:column in every game: it read `line 16:1: play: wrong
+/// kind of value` at the play's key.
+#[test]
+fn a_wrong_kind_inside_a_play_is_said_at_its_field() {
+    let ashes = "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n    units:\n      - { name: Iron Worker, attack: 2, life: 2 }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 20 }\n    units:\n      - { name: Mist Spirit, attack: 1, life: 1 }\nplay:\n  action: attack-unit\n  attackers: [Iron Worker]\n  target: Mist Spirit\n  counter: \"maybe\"\n";
+    let ti4 = "game: ti4\nplayers:\n  - { name: Ana, strategy_cards: [{ name: Leadership }, { name: Construction }] }\n  - { name: Ben, strategy_cards: [{ name: Diplomacy }, { name: Trade }] }\n  - { name: Cleo, strategy_cards: [{ name: Politics }, { name: Warfare }] }\nplay:\n  type: strategic_action\n  player: Ana\n  card: 7\n";
+    let ti4_list = "game: ti4\nplayers:\n  - { name: Ana, strategy_cards: [{ name: Leadership }, { name: Construction }] }\n  - { name: Ben, strategy_cards: [{ name: Diplomacy }, { name: Trade }] }\n  - { name: Cleo, strategy_cards: [{ name: Politics }, { name: Warfare }] }\nplays:\n  - type: tactical_action\n    player: Ana\n    system: [1, 2]\n";
+    let ga = "game: grand-archive\nphase: main\nturn_player: Alice\nplayers:\n  - name: Alice\n    champion: { name: \"Lorraine, Wandering Warrior\" }\n    allies:\n      - { name: Fervent Lancer }\n  - name: Bob\n    champion: { name: \"Rai, Spellcrafter\" }\n    allies:\n      - { name: Scout }\nplay:\n  action: declare-attack\n  attacker: Fervent Lancer\n  target: {name: Scout}\n";
+    let mw = "game: magewinds\nturn: Bram\nplayers:\n  - name: Ana\n    fighters:\n      - {name: Golem, movement: 4, position: [20, 12], attacks: [Slam]}\n  - name: Bram\n    fighters:\n      - {name: Windrunner, movement: 7, position: [20, 13], attacks: [Gale Cut]}\nplay:\n  activate: Windrunner\n  action: move\n  distance: \"five\"\n";
+    for (game, text, path, line, column) in [
+        ("ashes", ashes, "play.counter", 16, 3),
+        ("ti4", ti4, "play.card", 9, 3),
+        ("ti4", ti4_list, "plays[0].system", 9, 5),
+        ("grand-archive", ga, "play.target", 16, 3),
+        ("magewinds", mw, "play.distance", 13, 3),
+    ] {
+        let e = board_error(game, text);
+        assert_eq!(e.path.as_deref(), Some(path), "{game}: {e}");
+        assert_eq!(
+            e.pos.map(|p| (p.line, p.column)),
+            Some((line, column)),
+            "{game}: {e}"
+        );
+        assert!(e.message.starts_with("wrong kind of value"), "{game}: {e}");
+    }
+}
+
+/// A word YAML reads as true, false or a number where text is taken
+/// (`name: On`, `system: No`) gets a hint to quote it, quoting what was
+/// written; one written in quotes gets none.
+#[test]
+fn an_unquoted_yaml_word_read_as_a_boolean_is_hinted_to_be_quoted() {
+    let ashes = "game: ashes\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n    units: [ { name: On, attack: 2, life: 2 } ]\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 15 }\n";
+    let ti4 = "game: ti4\nplayers:\n  - { name: Ana, strategy_cards: [{ name: Leadership }, { name: Construction }] }\n  - { name: Ben, strategy_cards: [{ name: Diplomacy }, { name: Trade }] }\n  - { name: Cleo, strategy_cards: [{ name: Politics }, { name: Warfare }] }\nplays:\n  - { type: tactical_action, player: Ana, system: No }\n";
+    for (game, text, path, hint) in [
+        ("ashes", ashes, "players[0].units[0].name", "name: \"On\""),
+        ("ti4", ti4, "plays[0].system", "system: \"No\""),
+    ] {
+        let e = board_error(game, text);
+        assert_eq!(e.path.as_deref(), Some(path), "{game}: {e}");
+        assert!(
+            e.message.ends_with(&format!("write it in quotes: {hint}")),
+            "{game}: {e}"
+        );
+    }
+    // A number where text is taken, written as digits: quoted too.
+    let e = board_error("ashes", &ashes.replace("name: On", "name: 12"));
+    assert!(
+        e.message.ends_with("write it in quotes: name: \"12\""),
+        "{e}"
+    );
+    // A boolean field given a word is no case for quotes.
+    let e = board_error(
+        "ashes",
+        &ashes.replace("life: 2 }", "life: 2, exhausted: \"yes\" }"),
+    );
+    assert!(!e.message.contains("quotes"), "{e}");
+}

@@ -2508,3 +2508,26 @@ fn a_player_listed_twice_among_the_passes_is_a_board_error_at_the_repeat() {
     let once = doc.replace("[Coal, coal]", "[Coal, Jessa]");
     assert!(parse_board(&once).is_ok());
 }
+
+/// A target named as both an opponent and the attacker's own Phoenixborn
+/// is the opponent (one's own Phoenixborn is never the target; it read
+/// "'Maeoni' is ambiguous: it could be Maeoni or Maeoni"), and an
+/// ambiguity left says what each name is.
+#[test]
+fn a_target_shared_with_ones_own_phoenixborn_is_the_opponent() {
+    let doc = |target: &str| {
+        format!(
+            "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: {{ name: Maeoni, life: 15 }}\n    units: [ {{ name: Iron Worker, attack: 2, life: 2 }} ]\n  - name: Maeoni\n    phoenixborn: {{ name: Coal, life: 20 }}\n  - name: Jessa\n    phoenixborn: {{ name: Maeoni Two, life: 18 }}\nplay: {{ action: attack-phoenixborn, attackers: [Iron Worker], target: {target} }}\n"
+        )
+    };
+    let r = ashes().judge_text(&doc("Maeoni")).unwrap();
+    let text = serde_json::to_string(&r.steps).unwrap();
+    assert!(text.contains("Maeoni"), "{text}");
+    assert!(!text.contains("Jessa"), "{text}");
+    // "Mae" begins the player Maeoni's name and Jessa's Phoenixborn's.
+    let e = ashes().judge_text(&doc("Mae")).unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("play.target"), "{e}");
+    assert!(e.message.contains("the player Maeoni"), "{e}");
+    assert!(e.message.contains("Jessa's Phoenixborn Maeoni Two"), "{e}");
+    assert!(!e.message.contains("Coal's Phoenixborn"), "{e}");
+}

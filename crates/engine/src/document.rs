@@ -468,22 +468,12 @@ fn yaml_error(e: &YamlError, text: &str) -> BoardError {
         return err;
     }
     let message = match e {
+        e if parser_too_deep(e) => return too_repetitive(pos),
         YamlError::Budget { .. }
         | YamlError::AliasReplayCounterOverflow { .. }
         | YamlError::AliasReplayLimitExceeded { .. }
         | YamlError::AliasExpansionLimitExceeded { .. }
-        | YamlError::AliasReplayStackDepthExceeded { .. } => {
-            return BoardError {
-                kind: ErrorKind::Refused,
-                message: format!(
-                    "the document is too deeply nested or repeats too much through YAML anchors, aliases or merge keys (at most {MAX_ALIASES} aliases, {MAX_MERGE_KEYS} merge keys, {MAX_DEPTH} levels); write the values out"
-                ),
-                pos,
-                path: None,
-                rule: None,
-                not_whole: None,
-            };
-        }
+        | YamlError::AliasReplayStackDepthExceeded { .. } => return too_repetitive(pos),
         YamlError::MultipleDocuments { .. } => {
             "give one board document (remove the extra `---` separators)".to_string()
         }
@@ -550,6 +540,32 @@ fn yaml_error(e: &YamlError, text: &str) -> BoardError {
             .to_string(),
     };
     BoardError::syntax(message, pos)
+}
+
+/// Whether the parser itself refused the document for nesting past its own
+/// limit (255 brackets, which its scanner meets before the depth budget's
+/// 32 levels are counted): the same refusal as the budget's, not "not
+/// valid YAML" (`[[[…]]]` 300 deep read so).
+fn parser_too_deep(e: &YamlError) -> bool {
+    use serde_saphyr::granit_parser::ErrorKind as Scan;
+    matches!(e, YamlError::ExternalMessage { source, .. }
+        if matches!(&**source, serde_saphyr::ExternalMessageSource::Parser(scan)
+            if matches!(scan.kind(), Scan::RecursionLimitExceeded)))
+}
+
+/// The refusal of a document over a budget: too deep, or too much
+/// repeated through anchors, aliases or merge keys.
+fn too_repetitive(pos: Option<SourcePos>) -> BoardError {
+    BoardError {
+        kind: ErrorKind::Refused,
+        message: format!(
+            "the document is too deeply nested or repeats too much through YAML anchors, aliases or merge keys (at most {MAX_ALIASES} aliases, {MAX_MERGE_KEYS} merge keys, {MAX_DEPTH} levels); write the values out"
+        ),
+        pos,
+        path: None,
+        rule: None,
+        not_whole: None,
+    }
 }
 
 /// "; did you mean `x`?" for the closest expected name within a typo's
@@ -878,6 +894,22 @@ fn scalar_at(text: &str, path: &str) -> Option<(String, SourcePos)> {
     }
     let at = pos_of(&node.referenced);
     Some((token_at(text, at)?.to_string(), at))
+}
+
+/// "write it in quotes: name: \"On\"" for the scalar at a field path
+/// written unquoted (which YAML read as true, false or a number where
+/// text is taken), quoting what the document writes; `None` when it is
+/// quoted already or not found.
+pub fn quote_hint(text: &str, path: &str) -> Option<String> {
+    let (written, _) = scalar_at(text, path)?;
+    if written.starts_with(['"', '\'']) {
+        return None;
+    }
+    let quoted = serde_json::to_string(&written).ok()?;
+    Some(match path_segments(path).last() {
+        Some(Seg::Key(k)) => format!("write it in quotes: {k}: {quoted}"),
+        _ => format!("write it in quotes: {quoted}"),
+    })
 }
 
 /// The plain scalar (a number) written at `at` (1-based line and column,
@@ -1219,6 +1251,25 @@ mod tests {
         assert_eq!(e.kind, ErrorKind::Refused, "{e:?}");
         assert!(e.message.contains("merge keys"), "{}", e.message);
         assert!(!e.message.contains("Budget"), "{}", e.message);
+    }
+
+    /// Nesting past the parser's own limit (255 brackets) is refused as
+    /// too deep, as nesting past the budget's 32 levels is, in YAML and
+    /// JSON (300 levels read "not valid YAML or JSON here").
+    #[test]
+    fn nesting_at_any_depth_is_refused_as_too_deep() {
+        // (JSON under serde_json's own limit of 128 takes its fast path.)
+        for depth in [200, 256, 300, 1000] {
+            let (open, close) = ("[".repeat(depth), "]".repeat(depth));
+            let yaml = format!("game: ashes\nplayers: {open}{close}\n");
+            let json = format!("{{\"game\": \"ashes\", \"players\": {open}{close}}}");
+            for text in [yaml, json] {
+                let e = parse_value(&text).unwrap_err();
+                assert_eq!(e.kind, ErrorKind::Refused, "{depth}: {e}");
+                assert!(e.message.contains("too deeply nested"), "{depth}: {e}");
+                assert!(e.message.contains("32 levels"), "{depth}: {e}");
+            }
+        }
     }
 
     #[test]

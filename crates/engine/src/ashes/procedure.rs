@@ -236,21 +236,51 @@ fn declare_attackers(
     Ok(out)
 }
 
-/// A player by player name or Phoenixborn name.
-fn find_player(b: &Board, typed: &str, path: &str) -> Result<usize, BoardError> {
-    let mut names: Vec<&str> = Vec::new();
-    let mut seats = Vec::new();
+/// The player `actor` attacks, by player name or Phoenixborn name. The
+/// opponents' names are tried first: one's own Phoenixborn is never the
+/// target, so a name it shares with an opponent names that opponent (it
+/// read "'Maeoni' is ambiguous: it could be Maeoni or Maeoni" for Coal's
+/// Phoenixborn Maeoni and the player Maeoni). An ambiguity says what each
+/// name is.
+fn find_player(b: &Board, actor: usize, typed: &str, path: &str) -> Result<usize, BoardError> {
+    // Each name, its seat, and what it is.
+    let mut named: Vec<(&str, usize, String)> = Vec::new();
     for (i, p) in b.players.iter().enumerate() {
-        names.push(&p.phoenixborn.name);
-        seats.push(i);
-        if fold(&p.name) != fold(&p.phoenixborn.name) {
-            names.push(&p.name);
-            seats.push(i);
+        let pb = &p.phoenixborn.name;
+        named.push((pb, i, format!("{}'s Phoenixborn {pb}", p.name)));
+        if fold(&p.name) != fold(pb) {
+            named.push((&p.name, i, format!("the player {}", p.name)));
         }
     }
-    names::resolve_index(typed, &names, "Phoenixborn or player")
-        .map(|i| seats[i])
-        .map_err(|e| e.at(path))
+    let resolve = |group: Vec<usize>| {
+        let names: Vec<&str> = group.iter().map(|k| named[*k].0).collect();
+        names::resolve_index(typed, &names, "Phoenixborn or player")
+            .map(|i| named[group[i]].1)
+            .map_err(|e| match e {
+                names::NameError::Ambiguous {
+                    typed,
+                    what,
+                    candidates,
+                } => names::NameError::Ambiguous {
+                    typed,
+                    what,
+                    candidates: group
+                        .iter()
+                        .filter(|k| candidates.iter().any(|c| c == named[**k].0))
+                        .map(|k| named[*k].2.clone())
+                        .collect(),
+                },
+                other => other,
+            })
+    };
+    let theirs = (0..named.len()).filter(|k| named[*k].1 != actor).collect();
+    match resolve(theirs) {
+        // Unknown among the opponents' names: read against every name, so
+        // one's own Phoenixborn is refused as such by the rules after.
+        Err(e) if e.is_unknown() => resolve((0..named.len()).collect()),
+        read => read,
+    }
+    .map_err(|e| e.at(path))
 }
 
 /// An attack under way once its target is chosen: the seats, the declared
@@ -334,7 +364,7 @@ fn attack_phoenixborn(
         .filter(|p| *p != actor && !b.out(*p))
         .collect();
     let d = match (target, opponents.as_slice()) {
-        (Some(t), _) => find_player(b, t, "play.target")?,
+        (Some(t), _) => find_player(b, actor, t, "play.target")?,
         (None, [only]) => *only,
         (None, []) => {
             cx.error(PB2, "play.target", Illegal::NoOpponent);

@@ -749,6 +749,92 @@ fn missing_in(doc: &Value, root: &Value, node: &Value, path: String) -> Option<(
     }
 }
 
+/// The first value of `doc` whose kind (text, number, true or false, list,
+/// mapping) its schema does not take, or a list of a length it does not
+/// take: its path. serde names what is wrong but, inside a tagged or
+/// untagged play (read from a buffer that does not track paths), not where
+/// (`play: wrong kind of value`). Walked in the document's order, as serde
+/// reads it, so the value found is the one serde refused.
+pub fn wrong_kind(doc: &Value, schema: &Value) -> Option<WrongKind> {
+    wrong_in(doc, schema, schema, String::new())
+}
+
+/// A value of a kind its field does not take ([`wrong_kind`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrongKind {
+    /// Where it is.
+    pub path: String,
+    /// Whether the field takes text: YAML reads `On`, `no` or `12`
+    /// unquoted as true, false or a number where text was meant.
+    pub takes_text: bool,
+}
+
+fn wrong_in(doc: &Value, root: &Value, node: &Value, path: String) -> Option<WrongKind> {
+    let node = tagged(root, node, doc);
+    if !takes(root, node, doc) {
+        let takes_text = takes(root, node, &Value::String(String::new()));
+        return Some(WrongKind { path, takes_text });
+    }
+    match doc {
+        Value::Object(m) => m.iter().find_map(|(k, v)| {
+            let c = schema_child(root, node, Some(k)).or_else(|| map_values(root, node))?;
+            wrong_in(v, root, c, crate::document::join_path(&path, k))
+        }),
+        Value::Array(items) => {
+            let c = schema_child(root, node, None)?;
+            items
+                .iter()
+                .enumerate()
+                .find_map(|(i, v)| wrong_in(v, root, c, format!("{path}[{i}]")))
+        }
+        _ => None,
+    }
+}
+
+/// The schema of a mapping's values, for a mapping of names to values
+/// (`split: {Iron Worker: 2}`).
+fn map_values<'s>(root: &'s Value, node: &'s Value) -> Option<&'s Value> {
+    let node = deref(root, node);
+    let direct = node.get("additionalProperties").filter(|a| a.is_object());
+    direct.or_else(|| {
+        alternatives(node)
+            .into_iter()
+            .find_map(|a| map_values(root, a))
+    })
+}
+
+/// Whether a schema node takes `v`'s kind (and a list's length), looking
+/// no deeper than `v` itself; a node that states no kind takes any.
+fn takes(root: &Value, node: &Value, v: &Value) -> bool {
+    let node = deref(root, node);
+    let Some(kinds) = node.get("type") else {
+        let alts: Vec<&Value> = ["anyOf", "oneOf"]
+            .iter()
+            .filter_map(|k| node.get(*k).and_then(Value::as_array))
+            .flatten()
+            .collect();
+        return alts.is_empty() || alts.iter().any(|a| takes(root, a, v));
+    };
+    let kinds: Vec<&str> = match kinds {
+        Value::String(k) => vec![k.as_str()],
+        Value::Array(ks) => ks.iter().filter_map(Value::as_str).collect(),
+        _ => return true,
+    };
+    let length = |key: &str| node.get(key).and_then(Value::as_u64);
+    let fits = |k: &&str| match (*k, v) {
+        ("null", Value::Null) | ("boolean", Value::Bool(_)) => true,
+        ("string", Value::String(_)) | ("object", Value::Object(_)) => true,
+        ("number", Value::Number(_)) => true,
+        ("integer", Value::Number(n)) => n.is_i64() || n.is_u64(),
+        ("array", Value::Array(items)) => {
+            let n = items.len() as u64;
+            length("minItems").is_none_or(|m| n >= m) && length("maxItems").is_none_or(|m| n <= m)
+        }
+        _ => false,
+    };
+    kinds.iter().any(fits)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -433,7 +433,10 @@ impl<G: Game> Kit<G> {
                         ..e
                     }
                 }
-                _ => e,
+                // A field left out where serde's path stops: serde's
+                // error is that one, not a value's kind below it.
+                Some(_) => e,
+                None => wrong_kind_at(e, value, &sub, prefix, text),
             }
         })
     }
@@ -797,6 +800,46 @@ fn game_over(over: &crate::GameResult) -> String {
         "the game is already over on this board ({who}{}), so no play follows it",
         over.reason
     )
+}
+
+/// serde's refusal of a value's kind (`counter: "maybe"`), said at that
+/// value's own field and line:column where serde's path stops above it (a
+/// field of a tagged or untagged play: it read `play: wrong kind of
+/// value`), and with a hint to quote a word YAML read as true, false or a
+/// number where text is taken (`name: On`).
+fn wrong_kind_at(
+    e: BoardError,
+    value: &Value,
+    schema: &Value,
+    prefix: &str,
+    text: Option<&str>,
+) -> BoardError {
+    let Some(wrong) = fields::wrong_kind(value, schema) else {
+        return e;
+    };
+    let path = join_path(prefix, &wrong.path);
+    let e = match e.kind == document::ErrorKind::Syntax && below(&path, e.path.as_deref()) {
+        true => BoardError {
+            pos: text.and_then(|t| document::locate(t, &path)).or(e.pos),
+            path: Some(path.clone()),
+            ..e
+        },
+        false => e,
+    };
+    let scalar = fields::get(value, &wrong.path).is_some_and(|v| v.is_boolean() || v.is_number());
+    match (
+        wrong.takes_text && scalar && e.path.as_deref() == Some(&path),
+        text,
+    ) {
+        (true, Some(text)) => match document::quote_hint(text, &path) {
+            Some(hint) => BoardError {
+                message: format!("{}; {hint}", e.message),
+                ..e
+            },
+            None => e,
+        },
+        _ => e,
+    }
 }
 
 /// A board error from a play, its `play…` path put where the play sits.

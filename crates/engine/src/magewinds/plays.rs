@@ -91,39 +91,19 @@ pub struct Reaction {
 }
 
 /// The key naming the fighter decides the kind of play, so that a mistake
-/// inside one kind is reported as such (not as "matches no kind").
+/// inside one kind is reported as such (not as "matches no kind"); the
+/// kit's reader says where in the play it is (`kit::fields::wrong_kind`,
+/// `missing_field`, `unknown_field`).
 impl<'de> Deserialize<'de> for Play {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Play, D::Error> {
         let v = Value::deserialize(d)?;
-        let kind = (v.get("activate").is_some(), v.get("react").is_some());
-        // The happy path reads directly; only a failure is read again with
-        // the path tracked, for the message (tracking costs on every field).
-        let fast = match kind {
-            (true, false) => Activation::deserialize(&v).ok().map(Play::Activate),
-            (false, true) => Reaction::deserialize(&v).ok().map(Play::React),
-            _ => None,
+        let read = match (v.get("activate").is_some(), v.get("react").is_some()) {
+            (true, false) => Activation::deserialize(&v).map(Play::Activate),
+            (false, true) => Reaction::deserialize(&v).map(Play::React),
+            (true, true) => return Err(D::Error::custom(BOTH_KINDS)),
+            (false, false) => return Err(D::Error::custom(NO_KIND)),
         };
-        if let Some(play) = fast {
-            return Ok(play);
-        }
-        let read = match kind {
-            (true, false) => serde_path_to_error::deserialize(&v).map(Play::Activate),
-            (false, true) => serde_path_to_error::deserialize(&v).map(Play::React),
-            (true, true) => {
-                return Err(D::Error::custom(BOTH_KINDS));
-            }
-            (false, false) => {
-                return Err(D::Error::custom(NO_KIND));
-            }
-        };
-        let at = |p: String| {
-            if p == "." {
-                String::new()
-            } else {
-                format!("{p}: ")
-            }
-        };
-        read.map_err(|e| D::Error::custom(format!("{}{}", at(e.path().to_string()), e.inner())))
+        read.map_err(D::Error::custom)
     }
 }
 
