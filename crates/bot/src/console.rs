@@ -592,10 +592,66 @@ pub fn pictures_dir() -> std::path::PathBuf {
     }
 }
 
-/// Writes the picture of the reply to line `n` into [`pictures_dir`]; the
-/// line saying where (and its alt text), or why it could not be written.
+/// The console's pictures kept in its folder: the newest this many …
+const KEEP_PICTURES: usize = 200;
+/// … and of those, only the ones younger than this (the folder was never
+/// pruned, and an outside tester's held a gigabyte).
+const KEEP_FOR: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
+
+/// A file the console wrote: `board-<process>-<line>.png` (a folder set
+/// by `ARBITER_PICTURES` may hold other files, which are left alone).
+fn console_picture(name: &str) -> bool {
+    let Some(rest) = name
+        .strip_prefix("board-")
+        .and_then(|r| r.strip_suffix(".png"))
+    else {
+        return false;
+    };
+    let mut parts = rest.split('-');
+    let digits =
+        |p: Option<&str>| p.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    digits(parts.next()) && digits(parts.next()) && parts.next().is_none()
+}
+
+/// Of the console's pictures (path, last written), those to delete:
+/// older than [`KEEP_FOR`] at `now`, or past the newest [`KEEP_PICTURES`].
+fn stale(
+    mut files: Vec<(std::path::PathBuf, std::time::SystemTime)>,
+    now: std::time::SystemTime,
+) -> Vec<std::path::PathBuf> {
+    files.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    files
+        .into_iter()
+        .enumerate()
+        .filter(|(k, (_, at))| {
+            *k >= KEEP_PICTURES || now.duration_since(*at).is_ok_and(|age| age > KEEP_FOR)
+        })
+        .map(|(_, (p, _))| p)
+        .collect()
+}
+
+/// Deletes the console's stale pictures from `dir` ([`stale`]); a file
+/// that cannot be read or deleted is left (pruning never stops a reply).
+fn prune_pictures(dir: &std::path::Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let files = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_str().is_some_and(console_picture))
+        .filter_map(|e| Some((e.path(), e.metadata().ok()?.modified().ok()?)))
+        .collect();
+    for path in stale(files, std::time::SystemTime::now()) {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// Writes the picture of the reply to line `n` into [`pictures_dir`]
+/// (pruning its old pictures first); the line saying where (and its alt
+/// text), or why it could not be written.
 fn save_picture(p: &super::PictureFile, n: u64) -> String {
     let dir = pictures_dir();
+    prune_pictures(&dir);
     let path = dir.join(format!("board-{}-{n}.png", std::process::id()));
     let saved = std::fs::create_dir_all(&dir)
         .map_err(|e| {
@@ -620,5 +676,51 @@ fn save_picture(p: &super::PictureFile, n: u64) -> String {
             p.alt
         ),
         Err(why) => format!("picture not written: {why}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+    use std::time::{Duration, SystemTime};
+
+    /// Only the console's own file names are pruned.
+    #[test]
+    fn only_the_consoles_pictures_are_its_own() {
+        assert!(console_picture("board-20745-1.png"));
+        for other in [
+            "board-1.png",
+            "board-a-1.png",
+            "notes.png",
+            "board-1-2-3.png",
+            "board--1.png",
+        ] {
+            assert!(!console_picture(other), "{other}");
+        }
+    }
+
+    /// A day-old picture goes, and past the newest [`KEEP_PICTURES`] the
+    /// oldest go; the newest are kept.
+    #[test]
+    fn old_pictures_and_the_oldest_past_the_cap_are_pruned() {
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(10_000_000);
+        let files: Vec<(PathBuf, SystemTime)> = (0..KEEP_PICTURES + 5)
+            .map(|k| {
+                let at = now - Duration::from_secs(k as u64);
+                (PathBuf::from(format!("board-1-{k}.png")), at)
+            })
+            .chain([(
+                PathBuf::from("board-2-1.png"),
+                now - KEEP_FOR - Duration::from_secs(1),
+            )])
+            .collect();
+        let gone = stale(files, now);
+        assert_eq!(gone.len(), 6, "{gone:?}");
+        assert!(gone.contains(&PathBuf::from("board-2-1.png")));
+        assert!(gone.contains(&PathBuf::from(format!("board-1-{}.png", KEEP_PICTURES + 4))));
+        assert!(!gone.contains(&PathBuf::from("board-1-0.png")));
+        let few = vec![(PathBuf::from("board-1-1.png"), now)];
+        assert!(stale(few, now).is_empty());
     }
 }
