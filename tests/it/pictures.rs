@@ -548,3 +548,164 @@ fn every_ti4_player_of_long_names_is_in_the_alt_text() {
         assert!(pic.alt.contains(&format!(" {k}. ")), "{k}: {}", pic.alt);
     }
 }
+
+/// An eight-seat board's picture draws every seat (Ashes and Grand
+/// Archive drew four, "… and 4 more players (not drawn)", the attacked
+/// seat among those left out): renaming the last seat, or its card
+/// under attack, changes the picture, which stays within the bounds.
+#[test]
+fn every_seat_of_an_eight_seat_board_is_drawn() {
+    let ashes = json!({ "game": "ashes", "turn": "P0",
+        "players": (0..8).map(|p| json!({ "name": format!("P{p}"),
+            "phoenixborn": { "name": format!("Phoenix {p}"), "life": 20 },
+            "units": (0..7).map(|i| json!({ "name": format!("U{p}-{i}"), "attack": 1, "life": 2 })).collect::<Vec<_>>() })).collect::<Vec<_>>() });
+    let ashes_play =
+        json!({ "action": "attack-phoenixborn", "attackers": ["U0-0"], "target": "Phoenix 7" });
+    let ga = json!({ "game": "grand-archive", "phase": "main", "turn_player": "P0",
+        "players": (0..8).map(|p| json!({ "name": format!("P{p}"), "champion": { "name": format!("C{p}") },
+            "allies": (0..30).map(|i| json!({ "name": format!("A{p}-{i}") })).collect::<Vec<_>>() })).collect::<Vec<_>>() });
+    let ga_play = json!({ "action": "declare-attack", "attacker": "A0-0", "target": "C7" });
+    for (game, board, play, target) in [
+        ("ashes", ashes, ashes_play, ("phoenixborn", "Phoenix 7")),
+        ("grand-archive", ga, ga_play, ("champion", "C7")),
+    ] {
+        let pic = pictures::draw(game, &board, None, Some(&play), None, None).unwrap();
+        assert!(
+            pic.width <= kit::MAX_WIDTH && pic.height <= kit::MAX_HEIGHT,
+            "{game}"
+        );
+        assert!(!pic.alt.contains("not drawn"), "{game}: {}", pic.alt);
+        let mut renamed = board.clone();
+        renamed["players"][7]["name"] = json!("Zed");
+        let other = pictures::draw(game, &renamed, None, Some(&play), None, None).unwrap();
+        assert_ne!(pic.png, other.png, "{game}: the eighth seat is not drawn");
+        // The target's card is drawn (and the attack's panel naming it).
+        let mut moved = board.clone();
+        moved["players"][7][target.0]["name"] = json!(format!("{} bis", target.1));
+        let mut play2 = play.clone();
+        play2["target"] = json!(format!("{} bis", target.1));
+        let other = pictures::draw(game, &moved, None, Some(&play2), None, None).unwrap();
+        assert_ne!(pic.png, other.png, "{game}: the target is not drawn");
+    }
+}
+
+/// The play's arrows are the ruling's: a block by an exhausted unit, a
+/// guard by a unit without Unit Guard and a counter by an exhausted
+/// target are refused, and drawn as if never stated (the block, guard
+/// and counter arrows were drawn as made).
+#[test]
+fn refused_defender_choices_are_not_drawn() {
+    let app = common::app();
+    let board = "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n    units:\n      - { name: Iron Worker, attack: 2, life: 2 }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 20 }\n    units:\n      - { name: Mist Spirit, attack: 1, life: 1 }\n      - { name: Tired Golem, attack: 2, life: 4, abilities: [Unit Guard], exhausted: true }\n      - { name: Frost Bear, attack: 3, life: 4, exhausted: true }\n";
+    let cases = [
+        (
+            "play: { action: attack-phoenixborn, attackers: [Iron Worker], blocks: [ {attacker: Iron Worker, blocker: Tired Golem, counter: true} ] }",
+            "play: { action: attack-phoenixborn, attackers: [Iron Worker], blocks: [ {attacker: Iron Worker} ] }",
+        ),
+        (
+            "play: { action: attack-unit, attackers: [Iron Worker], target: Mist Spirit, guard: Tired Golem, counter: false }",
+            "play: { action: attack-unit, attackers: [Iron Worker], target: Mist Spirit, guard: none, counter: false }",
+        ),
+        (
+            "play: { action: attack-unit, attackers: [Iron Worker], target: Frost Bear, guard: none, counter: true }",
+            "play: { action: attack-unit, attackers: [Iron Worker], target: Frost Bear, guard: none }",
+        ),
+    ];
+    for (stated, ruled) in cases {
+        let text = format!("{board}{stated}\n");
+        let ruling = app.judge(&text, None).unwrap();
+        assert!(ruling.legal, "{stated}: {ruling:?}");
+        let verdict = pictures::verdict(&ruling);
+        assert!(!verdict.refused.is_empty(), "{stated}: {ruling:?}");
+        let doc = app.judged_document(&text, None, None).unwrap();
+        let as_ruled = app
+            .judged_document(&format!("{board}{ruled}\n"), None, None)
+            .unwrap();
+        let drawn = |play: &Value| {
+            pictures::draw(
+                "ashes",
+                &ruling.state,
+                Some(&doc),
+                Some(play),
+                Some(&verdict),
+                None,
+            )
+            .unwrap()
+            .png
+        };
+        assert_eq!(
+            drawn(&doc["play"]),
+            drawn(&as_ruled["play"]),
+            "{stated}: a refused choice is drawn"
+        );
+    }
+}
+
+/// A unit past a seat's cap that the ruling names or changes is drawn
+/// first (an attacker that was the 64th unit went undrawn, its arrows
+/// with it): renaming it changes the picture.
+#[test]
+fn the_rulings_units_are_drawn_first_when_a_seat_is_capped() {
+    let ashes = |attacker: &str| {
+        let mut units: Vec<Value> = (0..63)
+            .map(|i| json!({ "name": format!("U{i}"), "attack": 1, "life": 2 }))
+            .collect();
+        units.push(json!({ "name": attacker, "attack": 1, "life": 2 }));
+        let board = json!({ "game": "ashes", "turn": "Coal", "players": [
+            { "name": "Coal", "phoenixborn": { "name": "Coal Roarkwin", "life": 15 }, "units": units },
+            { "name": "Jessa", "phoenixborn": { "name": "Jessa Na Ni", "life": 18 }, "units": [] } ] });
+        let play = json!({ "action": "attack-phoenixborn", "attackers": [attacker], "target": "Jessa Na Ni" });
+        pictures::draw("ashes", &board, None, Some(&play), None, None).unwrap()
+    };
+    assert_ne!(ashes("Last One").png, ashes("Final One").png, "ashes");
+    let ga = |attacker: &str| {
+        let mut allies: Vec<Value> = (0..199)
+            .map(|i| json!({ "name": format!("A{i}") }))
+            .collect();
+        allies.push(json!({ "name": attacker }));
+        let board = json!({ "game": "grand-archive", "phase": "main", "turn_player": "Ana", "players": [
+            { "name": "Ana", "champion": { "name": "Lorraine" }, "allies": allies },
+            { "name": "Ben", "champion": { "name": "Rai" } } ] });
+        let play = json!({ "action": "declare-attack", "attacker": attacker, "target": "Rai" });
+        pictures::draw("grand-archive", &board, None, Some(&play), None, None).unwrap()
+    };
+    let (a, b) = (ga("Last One"), ga("Final One"));
+    assert_ne!(a.png, b.png, "grand-archive");
+}
+
+/// A refused play is said in the picture of every game (Ashes,
+/// Magewinds and TI4 said nothing of it), and a TI4 board's `plays` is
+/// read as its play.
+#[test]
+fn a_refused_play_is_said_in_every_game() {
+    let app = common::app();
+    let boards = [
+        "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n    units:\n      - { name: Hammer Knight, attack: 3, life: 3 }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 20 }\n    units:\n      - { name: Mist Spirit, attack: 1, life: 1 }\nplay: { action: attack-unit, attackers: [Hammer Knight, Hammer Knight], target: Mist Spirit }\n",
+        "game: magewinds\nturn: Bram\nplayers:\n  - name: Ana\n    fighters:\n      - {name: Pyromancer, movement: 5, position: [10, 4], attacks: [Fire Bolt]}\n  - name: Bram\n    fighters:\n      - {name: Windrunner, movement: 7, position: [20, 13], attacks: [Gale Cut], visible: [Pyromancer]}\nplay: { activate: Windrunner, action: attack, target: Windrunner }\n",
+        "game: ti4\nplayers:\n  - { name: Ana, strategy_cards: [{ name: Leadership }, { name: Construction, exhausted: true }] }\n  - { name: Ben, strategy_cards: [{ name: Diplomacy }, { name: Trade }] }\n  - { name: Cleo, strategy_cards: [{ name: Politics, exhausted: true }, { name: Warfare, exhausted: true }] }\nplays: [ { type: pass, player: Ana } ]\n",
+    ];
+    for text in boards {
+        let ruling = app.judge(text, None).unwrap();
+        assert!(!ruling.legal, "{text}: {ruling:?}");
+        let doc = app.judged_document(text, None, None).unwrap();
+        let pic = pictures::ruling(&ruling, &doc).unwrap();
+        assert!(
+            pic.alt.contains("Play refused"),
+            "{}: {}",
+            ruling.game,
+            pic.alt
+        );
+        // The picture says it too: it is not the board's own picture.
+        let verdict = pictures::verdict(&ruling);
+        let unplayed = pictures::draw(
+            &ruling.game,
+            &ruling.state,
+            Some(&doc),
+            None,
+            Some(&verdict),
+            None,
+        )
+        .unwrap();
+        assert_ne!(pic.png, unplayed.png, "{}", ruling.game);
+    }
+}

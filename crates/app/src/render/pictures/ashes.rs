@@ -17,38 +17,34 @@ const CARD_H: f32 = 124.0;
 const GAP: f32 = 10.0;
 const PER_ROW: usize = 5;
 const MAX_ROWS: usize = 2;
-const MAX_PLAYERS: usize = 4;
+
+/// Seats drawn with two rows of units each; a larger board's seats get
+/// one row each, and the picture is shrunk to fit (every seat is drawn:
+/// the fifth seat, an attack's target, was left out).
+const ROOMY_PLAYERS: usize = 4;
 
 pub(super) fn draw(v: &View<Board, Play>) -> (Canvas, String) {
     let b = v.board;
-    let players = b.players.len().min(MAX_PLAYERS);
-    let rows: usize = b.players[..players]
+    let max_rows = max_rows(b);
+    let rows: usize = b
+        .players
         .iter()
-        .map(|p| rows_for(p.units.len() + gone(v, p.name.as_str()).len()))
+        .map(|p| rows_for(p.units.len() + gone(v, p.name.as_str()).len(), max_rows))
         .sum();
     let ended = if v.result.is_some() { 60.0 } else { 0.0 };
-    let height = 130.0 + players as f32 * 60.0 + rows as f32 * (CARD_H + GAP) + 60.0 + ended;
-    let mut c = Canvas::new(W as u32, height as u32, kit::PAPER);
+    let height =
+        130.0 + b.players.len() as f32 * 76.0 + rows as f32 * (CARD_H + GAP) + 60.0 + ended;
+    let mut c = Canvas::tall(W as u32, height as u32, kit::PAPER);
     let mut y = banner(&mut c, "Ashes Reborn", &subtitle(v), v.verdict, v.result);
     let mut places = Places::default();
-    for i in 0..players {
-        y = player(&mut c, v, i, y, &mut places);
+    for i in 0..b.players.len() {
+        y = player(&mut c, v, i, y, max_rows, &mut places);
     }
-    if let Some(m) = more(b.players.len(), players, "players") {
-        c.text(
-            20.0,
-            y + 14.0,
-            14.0,
-            kit::MUTED,
-            &m,
-            Some(W - 40.0),
-            Align::Left,
-            false,
-        );
-        y += 22.0;
+    if let (Some(why), Some(p)) = (v.unmade(), v.play) {
+        y = super::unmade_line(&mut c, why, &play_words(p), y);
     }
     if let Some(play) = v.attempted() {
-        arrows(&mut c, play, b, &places);
+        arrows(&mut c, v, play, &places);
         legend(&mut c, y + 4.0);
         y += 24.0;
     }
@@ -56,8 +52,17 @@ pub(super) fn draw(v: &View<Board, Play>) -> (Canvas, String) {
     (c, alt(v))
 }
 
-fn rows_for(n: usize) -> usize {
-    n.div_ceil(PER_ROW).clamp(1, MAX_ROWS)
+/// Rows of units a seat is given: two, one on a board of many seats.
+fn max_rows(b: &Board) -> usize {
+    if b.players.len() > ROOMY_PLAYERS {
+        1
+    } else {
+        MAX_ROWS
+    }
+}
+
+fn rows_for(n: usize, max_rows: usize) -> usize {
+    n.div_ceil(PER_ROW).clamp(1, max_rows)
 }
 
 fn subtitle(v: &View<Board, Play>) -> String {
@@ -92,7 +97,14 @@ fn gone<'a>(v: &'a View<Board, Play>, player: &str) -> Vec<&'a Unit> {
         .collect()
 }
 
-fn player(c: &mut Canvas, v: &View<Board, Play>, i: usize, y: f32, places: &mut Places) -> f32 {
+fn player(
+    c: &mut Canvas,
+    v: &View<Board, Play>,
+    i: usize,
+    y: f32,
+    max_rows: usize,
+    places: &mut Places,
+) -> f32 {
     let b = v.board;
     let p = &b.players[i];
     let colour = kit::seat(i);
@@ -139,14 +151,17 @@ fn player(c: &mut Canvas, v: &View<Board, Play>, i: usize, y: f32, places: &mut 
     places.put(&p.name, pb_area);
     let ghosts = gone(v, &p.name);
     let total = p.units.len() + ghosts.len();
-    let shown = total.min(PER_ROW * MAX_ROWS);
-    let cards = p
+    let shown = total.min(PER_ROW * max_rows);
+    let mut cards: Vec<(&Unit, bool)> = p
         .units
         .iter()
         .map(|u| (u, false))
         .chain(ghosts.iter().map(|u| (*u, true)))
-        .take(shown);
-    for (k, (u, ghost)) in cards.enumerate() {
+        .collect();
+    if shown < total {
+        ruling_first(v, &p.name, &mut cards);
+    }
+    for (k, (u, ghost)) in cards.into_iter().take(shown).enumerate() {
         let area = Area {
             x: 20.0 + PB_W + GAP + (k % PER_ROW) as f32 * (CARD_W + GAP),
             y: top + (k / PER_ROW) as f32 * (CARD_H + GAP),
@@ -169,7 +184,7 @@ fn player(c: &mut Canvas, v: &View<Board, Play>, i: usize, y: f32, places: &mut 
             false,
         );
     }
-    let mut bottom = top + rows_for(total) as f32 * (CARD_H + GAP);
+    let mut bottom = top + rows_for(total, max_rows) as f32 * (CARD_H + GAP);
     if let Some(m) = more(total, shown, "units") {
         c.text(
             20.0 + PB_W + GAP,
@@ -184,6 +199,104 @@ fn player(c: &mut Canvas, v: &View<Board, Play>, i: usize, y: f32, places: &mut 
         bottom += 16.0;
     }
     bottom + 14.0
+}
+
+/// Puts the units the ruling names or changes first (stably): past a
+/// seat's cap, an attacker that was its 64th unit went undrawn, and its
+/// arrows with it. The alt text lists a seat's units in the same order.
+fn ruling_first(v: &View<Board, Play>, player: &str, cards: &mut [(&Unit, bool)]) {
+    let named = v.attempted().map(named).unwrap_or_default();
+    let before = v
+        .before
+        .and_then(|bb| bb.players.iter().find(|q| q.name == player));
+    cards.sort_by_key(|(u, ghost)| {
+        let was = before.and_then(|q| q.units.iter().find(|x| fold_eq(&x.name, &u.name)));
+        let changed =
+            *ghost || was.is_none_or(|w| w.damage != u.damage || w.exhausted != u.exhausted);
+        let played = named.iter().any(|n| fold_eq(n, &u.name));
+        !(played || (changed && v.before.is_some()))
+    });
+}
+
+/// A play in words, for one not on the board: "Coal: attack Mist
+/// Spirit with Hammer Knight, Hammer Knight".
+fn play_words(p: &Play) -> String {
+    let (who, what) = match p {
+        Play::AttackPhoenixborn {
+            player,
+            attackers,
+            target,
+            ..
+        } => (
+            player,
+            format!(
+                "attack {} with {}",
+                target.as_ref().map_or("a Phoenixborn", |t| t.as_str()),
+                list(attackers.iter().map(|a| a.as_str()))
+            ),
+        ),
+        Play::AttackUnit {
+            player,
+            attackers,
+            target,
+            ..
+        } => (
+            player,
+            format!(
+                "attack {target} with {}",
+                list(attackers.iter().map(|a| a.as_str()))
+            ),
+        ),
+        Play::Pass { player } => (player, "pass".to_string()),
+        Play::PayCost { player, card, .. } => (player, format!("pay the cost of {card}")),
+    };
+    match who {
+        Some(w) => format!("{w}: {what}"),
+        None => what,
+    }
+}
+
+/// Names joined with ", " (the first 8, the rest counted).
+fn list<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let all: Vec<&str> = names.collect();
+    let mut s = all.iter().take(8).copied().collect::<Vec<_>>().join(", ");
+    if all.len() > 8 {
+        let _ = write!(s, " and {} more", all.len() - 8);
+    }
+    if s.is_empty() { "no units".into() } else { s }
+}
+
+/// The units a play names: attackers, target, blockers, guards.
+fn named(play: &Play) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    match play {
+        Play::AttackPhoenixborn {
+            attackers, blocks, ..
+        } => {
+            out.extend(attackers.iter().map(|a| a.as_str()));
+            out.extend(
+                blocks
+                    .iter()
+                    .filter_map(|b| b.blocker.as_ref().map(|n| n.as_str())),
+            );
+        }
+        Play::AttackUnit {
+            attackers,
+            target,
+            guard,
+            ..
+        } => {
+            out.extend(attackers.iter().map(|a| a.as_str()));
+            out.push(target.as_str());
+            match guard {
+                Some(OneOrMany::One(g)) => out.push(g.as_str()),
+                Some(OneOrMany::Many(g)) => out.extend(g.iter().map(|n| n.as_str())),
+                None => {}
+            }
+        }
+        Play::Pass { .. } | Play::PayCost { .. } => {}
+    }
+    out
 }
 
 /// Life left as a bar: green for what remains, red for damage.
@@ -392,7 +505,11 @@ fn deltas(d0: u32, d1: u32, e0: bool, e1: bool) -> String {
     parts.join(", ")
 }
 
-fn arrows(c: &mut Canvas, play: &Play, b: &Board, places: &Places) {
+/// The play's arrows as the ruling took it: a blocker, guard or counter it
+/// refused is not drawn (the attacker it was stated for goes unblocked;
+/// an outside judge's exhausted blocker had its block and counter drawn).
+fn arrows(c: &mut Canvas, v: &View<Board, Play>, play: &Play, places: &Places) {
+    let b = v.board;
     match play {
         Play::AttackPhoenixborn {
             attackers,
@@ -401,12 +518,15 @@ fn arrows(c: &mut Canvas, play: &Play, b: &Board, places: &Places) {
             ..
         } => {
             for a in attackers {
-                let blocked = blocks.iter().find(|b| fold_eq(&b.attacker, a));
-                match blocked.and_then(|b| b.blocker.as_deref()) {
-                    Some(blocker) => {
+                let blocked = blocks.iter().enumerate().find(|(j, b)| {
+                    fold_eq(&b.attacker, a) && !v.refused(&format!("blocks[{j}].blocker"))
+                });
+                match blocked.and_then(|(j, b)| Some((j, b.blocker.as_deref()?))) {
+                    Some((j, blocker)) => {
                         places.arrow(c, a, blocker, kit::RED, 0.0);
                         places.arrow(c, blocker, a, kit::BLUE, 9.0);
-                        if blocked.and_then(|b| b.counter) == Some(true) {
+                        let counter = blocked.and_then(|(_, b)| b.counter) == Some(true);
+                        if counter && !v.refused(&format!("blocks[{j}].counter")) {
                             places.arrow(c, blocker, a, kit::PURPLE, 18.0);
                         }
                     }
@@ -426,10 +546,12 @@ fn arrows(c: &mut Canvas, play: &Play, b: &Board, places: &Places) {
             ..
         } => {
             let stated: Vec<&str> = match guard {
+                _ if v.refused("guard") => Vec::new(),
                 Some(OneOrMany::One(g)) => vec![g.as_str()],
                 Some(OneOrMany::Many(g)) => g.iter().map(|n| n.as_str()).collect(),
                 None => Vec::new(),
             };
+            let countered = *ctr == Some(true) && !v.refused("counter");
             let guards: Vec<&str> = stated
                 .into_iter()
                 .filter_map(|g| guard_drawn(b, target, g))
@@ -437,7 +559,7 @@ fn arrows(c: &mut Canvas, play: &Play, b: &Board, places: &Places) {
             let defender = guards.first().copied().unwrap_or(target.as_str());
             for a in attackers {
                 places.arrow(c, a, defender, kit::RED, 0.0);
-                if *ctr == Some(true) {
+                if countered {
                     places.arrow(c, defender, a, kit::PURPLE, 9.0);
                 }
             }
@@ -517,10 +639,20 @@ fn alt(v: &View<Board, Play>) -> String {
             pb.life,
             if pb.exhausted { ", exhausted" } else { "" }
         );
-        let units: Vec<String> = p
-            .units
+        let mut head = head;
+        let mut order: Vec<(&Unit, bool)> = p.units.iter().map(|u| (u, false)).collect();
+        // A seat the picture caps is listed as drawn: the ruling's units
+        // first, and how many the picture shows (it drew 10 of Coal's
+        // units while this named one, "… and 63 more").
+        let total = p.units.len() + gone(v, &p.name).len();
+        let shown = total.min(PER_ROW * max_rows(b));
+        if shown < total {
+            ruling_first(v, &p.name, &mut order);
+            let _ = write!(head, " ({shown} of {total} drawn)");
+        }
+        let units: Vec<String> = order
             .iter()
-            .map(|u| {
+            .map(|(u, _)| {
                 format!(
                     "{} {}/{} damage {}{}",
                     u.name,
@@ -533,6 +665,11 @@ fn alt(v: &View<Board, Play>) -> String {
             .collect();
         seats.push((head, units));
     }
-    seats_alt(&mut s, &seats, ", ", "");
+    let tail = match (v.unmade(), v.play) {
+        (Some(why), Some(p)) => super::unmade_alt(why, &play_words(p)),
+        _ => String::new(),
+    };
+    seats_alt(&mut s, &seats, ", ", &tail);
+    s.push_str(&tail);
     s
 }

@@ -16,7 +16,8 @@ const CARD_H: f32 = 92.0;
 const GAP: f32 = 10.0;
 const PER_ROW: usize = 6;
 const MAX_ROWS: usize = 2;
-const MAX_PLAYERS: usize = 4;
+/// Seats drawn with two rows of cards each.
+const ROOMY_PLAYERS: usize = 4;
 
 fn phase(p: Phase) -> &'static str {
     match p {
@@ -42,25 +43,21 @@ fn subtitle(v: &View<Board, Play>) -> String {
 
 pub(super) fn draw(v: &View<Board, Play>) -> (Canvas, String) {
     let b = v.board;
-    let mut c = Canvas::new(W as u32, 1200, kit::PAPER);
+    // Every seat is drawn: a larger board's seats get one row of cards
+    // each, laid out on a tall canvas that is shrunk to fit (the fifth
+    // to eighth seats were left out, and the declared attack's panel
+    // fell off the picture's bottom).
+    let max_rows = if b.players.len() > ROOMY_PLAYERS {
+        1
+    } else {
+        MAX_ROWS
+    };
+    let height = 400 + 270 * b.players.len() as u32;
+    let mut c = Canvas::tall(W as u32, height, kit::PAPER);
     let mut y = banner(&mut c, "Grand Archive", &subtitle(v), v.verdict, v.result);
     let mut places = Places::default();
-    for (i, p) in b.players.iter().enumerate().take(MAX_PLAYERS) {
-        y = player(&mut c, v, i, y, &mut places);
-        let _ = p;
-    }
-    if let Some(m) = more(b.players.len(), MAX_PLAYERS, "players") {
-        c.text(
-            20.0,
-            y + 12.0,
-            13.0,
-            kit::MUTED,
-            &m,
-            None,
-            Align::Left,
-            false,
-        );
-        y += 20.0;
+    for i in 0..b.players.len() {
+        y = player(&mut c, v, i, y, max_rows, &mut places);
     }
     attack(&mut c, v, &places);
     y = costs(&mut c, v, y + 4.0);
@@ -68,7 +65,14 @@ pub(super) fn draw(v: &View<Board, Play>) -> (Canvas, String) {
     (c, alt(v))
 }
 
-fn player(c: &mut Canvas, v: &View<Board, Play>, i: usize, y: f32, places: &mut Places) -> f32 {
+fn player(
+    c: &mut Canvas,
+    v: &View<Board, Play>,
+    i: usize,
+    y: f32,
+    max_rows: usize,
+    places: &mut Places,
+) -> f32 {
     let b = v.board;
     let p = &b.players[i];
     let colour = kit::seat(i);
@@ -111,7 +115,22 @@ fn player(c: &mut Canvas, v: &View<Board, Play>, i: usize, y: f32, places: &mut 
     let mut cards: Vec<(&Card, &str)> = vec![(&p.champion, "CHAMPION")];
     cards.extend(p.allies.iter().map(|a| (a, "ALLY")));
     cards.extend(p.objects.iter().map(|o| (o, "OBJECT")));
-    let shown = cards.len().min(PER_ROW * MAX_ROWS);
+    let shown = cards.len().min(PER_ROW * max_rows);
+    if shown < cards.len() {
+        // The ruling's cards first (the champion stays first): an
+        // attacker past the cap went undrawn, and its arrows with it.
+        let named = involved(v);
+        cards[1..].sort_by_key(|(card, _)| {
+            let rested = was.and_then(|w| {
+                w.allies
+                    .iter()
+                    .chain(&w.objects)
+                    .find(|x| fold_eq(&x.name, &card.name))
+                    .map(|x| x.rested != card.rested)
+            });
+            !(rested == Some(true) || named.iter().any(|n| fold_eq(n, &card.name)))
+        });
+    }
     for (k, (card, role)) in cards.iter().take(shown).enumerate() {
         let a = Area {
             x: 20.0 + (k % PER_ROW) as f32 * (CARD_W + GAP),
@@ -215,6 +234,29 @@ fn draw_card(c: &mut Canvas, card: &Card, role: &str, a: Area, stroke: kit::Rgb)
             false,
         );
     }
+}
+
+/// The cards a picture draws arrows between: the attack declared (when
+/// not refused) or the combat under way.
+fn involved<'a>(v: &'a View<Board, Play>) -> Vec<&'a str> {
+    let mut out: Vec<&str> = Vec::new();
+    if let Some(Play::DeclareAttack {
+        attacker,
+        with,
+        target,
+        ..
+    }) = v.attempted()
+    {
+        out.push(attacker.as_str());
+        out.extend(with.iter().flatten().map(|w| w.as_str()));
+        out.extend(target.as_deref());
+    }
+    if let Some(cb) = &v.board.combat {
+        out.push(cb.attacker.as_str());
+        out.extend(cb.objects.iter().map(|o| o.as_str()));
+        out.extend(cb.target.as_deref());
+    }
+    out
 }
 
 /// The declared attack (the play) or the combat under way, as arrows.

@@ -1,7 +1,7 @@
 //! The shared drawing kit: a canvas of fixed size, shapes, arrows and text
 //! in the shipped font (DejaVu Sans Condensed, `assets/fonts/`; a
 //! character it lacks, Chinese or Japanese, from Droid Sans Fallback
-//! beside it), encoded as PNG. Pure Rust and deterministic: the same calls give the same bytes.
+//! beside it, an emoji or symbol from a subset of Symbola), encoded as PNG. Pure Rust and deterministic: the same calls give the same bytes.
 //!
 //! Every drawing fits the canvas: text is cut to a width with "…", a
 //! string is measured on its first [`MAX_CHARS`] characters only, and the
@@ -20,10 +20,18 @@ pub const FONT: &[u8] = include_bytes!("../../../../../assets/fonts/DejaVuSansCo
 /// with them (found by an outside tester).
 pub const FALLBACK_FONT: &[u8] =
     include_bytes!("../../../../../assets/fonts/DroidSansFallback.ttf");
+/// The font for symbols and emoji neither of the others has (a subset of
+/// Symbola, monochrome; licence beside it): a name's 🔥 or 🐉 was drawn
+/// "?" while the alt text kept it (found by an outside judge).
+pub const SYMBOL_FONT: &[u8] = include_bytes!("../../../../../assets/fonts/SymbolaEmoji.ttf");
 /// The widest canvas a drawing may ask for, in pixels.
 pub const MAX_WIDTH: u32 = 1600;
 /// The tallest canvas a drawing may ask for, in pixels.
 pub const MAX_HEIGHT: u32 = 1600;
+/// The tallest canvas a drawing of many seats is laid out on
+/// ([`Canvas::tall`]): cropped taller than [`MAX_HEIGHT`], it is shrunk
+/// to fit, so every seat is drawn (an eight-seat Ashes board drew four).
+pub const MAX_LAYOUT_HEIGHT: u32 = 3200;
 /// Characters of one string that are ever laid out.
 pub const MAX_CHARS: usize = 240;
 
@@ -125,8 +133,14 @@ fn fallback_face() -> Option<&'static ttf_parser::Face<'static>> {
         .as_ref()
 }
 
+fn symbol_face() -> Option<&'static ttf_parser::Face<'static>> {
+    static FACE: OnceLock<Option<ttf_parser::Face<'static>>> = OnceLock::new();
+    FACE.get_or_init(|| ttf_parser::Face::parse(SYMBOL_FONT, 0).ok())
+        .as_ref()
+}
+
 /// The face and glyph a character is drawn with: the shipped font's, else
-/// the fallback's, else the shipped font's "?".
+/// the CJK fallback's, else the symbol font's, else the shipped font's "?".
 fn glyph_of(face: &'static ttf_parser::Face<'static>, ch: char) -> Glyph {
     if let Some(id) = face.glyph_index(ch) {
         return Glyph { face, id };
@@ -135,6 +149,11 @@ fn glyph_of(face: &'static ttf_parser::Face<'static>, ch: char) -> Glyph {
         && let Some(id) = fb.glyph_index(ch)
     {
         return Glyph { face: fb, id };
+    }
+    if let Some(sym) = symbol_face()
+        && let Some(id) = sym.glyph_index(ch)
+    {
+        return Glyph { face: sym, id };
     }
     Glyph {
         face,
@@ -190,6 +209,28 @@ impl Canvas {
             255,
         ));
         Canvas { pix }
+    }
+
+    /// A canvas laid out up to [`MAX_LAYOUT_HEIGHT`] tall, for a drawing
+    /// of many seats: [`Canvas::crop`] shrinks what it keeps to at most
+    /// [`MAX_HEIGHT`], the text smaller rather than seats left out.
+    pub fn tall(width: u32, height: u32, background: Rgb) -> Canvas {
+        let (w, h) = (
+            width.clamp(1, MAX_WIDTH),
+            height.clamp(1, MAX_LAYOUT_HEIGHT),
+        );
+        match Pixmap::new(w, h) {
+            Some(mut pix) => {
+                pix.fill(Color::from_rgba8(
+                    background.0,
+                    background.1,
+                    background.2,
+                    255,
+                ));
+                Canvas { pix }
+            }
+            None => Canvas::new(w, MAX_HEIGHT, background),
+        }
     }
 
     pub fn width(&self) -> f32 {
@@ -334,7 +375,9 @@ impl Canvas {
         width
     }
 
-    /// Cuts the canvas to its first `height` rows (when shorter).
+    /// Cuts the canvas to its first `height` rows (when shorter), then
+    /// shrinks a [`Canvas::tall`] one that is still taller than
+    /// [`MAX_HEIGHT`] to fit it.
     pub fn crop(&mut self, height: f32) {
         let h = (height.ceil().max(1.0) as u32).min(self.pix.height());
         if h < self.pix.height()
@@ -343,6 +386,37 @@ impl Canvas {
         {
             self.pix = p;
         }
+        self.shrink_to_fit();
+    }
+
+    /// Scales the whole canvas down to [`MAX_HEIGHT`] rows (bicubic, on
+    /// the background's colour, so it stays opaque).
+    fn shrink_to_fit(&mut self) {
+        let (w, h) = (self.pix.width(), self.pix.height());
+        if h <= MAX_HEIGHT {
+            return;
+        }
+        let scale = MAX_HEIGHT as f32 / h as f32;
+        let nw = ((w as f32 * scale).round() as u32).max(1);
+        let Some(mut small) = Pixmap::new(nw, MAX_HEIGHT) else {
+            return;
+        };
+        if let Some(bg) = self.pix.pixel(0, 0) {
+            small.fill(Color::from_rgba8(bg.red(), bg.green(), bg.blue(), 255));
+        }
+        let paint = tiny_skia::PixmapPaint {
+            quality: tiny_skia::FilterQuality::Bicubic,
+            ..tiny_skia::PixmapPaint::default()
+        };
+        small.draw_pixmap(
+            0,
+            0,
+            self.pix.as_ref(),
+            &paint,
+            Transform::from_scale(scale, scale),
+            None,
+        );
+        self.pix = small;
     }
 
     /// The picture as PNG bytes, with fast compression (default
@@ -619,5 +693,17 @@ mod tests {
         // A Latin name keeps the shipped font's glyphs and widths.
         let a = glyph_of(face, 'a');
         assert!(std::ptr::eq(a.face, face));
+    }
+
+    /// Emoji in a name are drawn as themselves (they were "?", the alt
+    /// text keeping them): 🔥 and 🐉 differ from each other and from "?".
+    #[test]
+    fn emoji_are_drawn_from_the_symbol_font() {
+        assert_ne!(drawn("Maeoni 🔥"), drawn("Maeoni 🐉"));
+        assert_ne!(drawn("Maeoni 🔥"), drawn("Maeoni ?"));
+        let g = glyph_of(face().unwrap(), '🔥');
+        assert!(std::ptr::eq(g.face, symbol_face().unwrap()));
+        // A variation selector is the shipped font's zero-width glyph.
+        assert_eq!(text_width("🔥\u{fe0f}", 20.0), text_width("🔥", 20.0));
     }
 }

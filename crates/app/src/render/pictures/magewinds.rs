@@ -132,8 +132,37 @@ pub(super) fn draw(v: &View<Board, Play>) -> (Canvas, String) {
     let s = window(v, 20.0, y + 4.0);
     table(&mut c, v, &s);
     let bottom = side(&mut c, v, 640.0, y + 4.0);
-    c.crop((y + 4.0 + TABLE + 46.0).max(bottom + 10.0));
+    let mut end = (y + 4.0 + TABLE + 46.0).max(bottom + 10.0);
+    if let (Some(why), Some(p)) = (v.unmade(), v.play) {
+        end = super::unmade_line(&mut c, why, &play_words(p), end - 6.0) + 6.0;
+    }
+    c.crop(end);
     (c, alt(v))
+}
+
+/// A play in words, for one not on the board: "activate Windrunner:
+/// attack Windrunner", "Pyromancer reacts: Dodge".
+fn play_words(p: &Play) -> String {
+    match p {
+        Play::Activate(a) => {
+            let mut s = format!(
+                "activate {}: {}",
+                a.activate,
+                a.action.as_deref().unwrap_or("an action")
+            );
+            if let Some(t) = &a.target {
+                let _ = write!(s, " {t}");
+            }
+            if let Some(d) = a.distance {
+                let _ = write!(s, " {d}\"");
+            }
+            if let Some(to) = a.to {
+                let _ = write!(s, " to ({}, {})", to[0], to[1]);
+            }
+            s
+        }
+        Play::React(r) => format!("{} reacts: {}", r.fighter, r.react),
+    }
 }
 
 /// A grid step in inches that keeps grid lines at least 24 px apart.
@@ -599,7 +628,12 @@ fn alt(v: &View<Board, Play>) -> String {
             .collect();
         seats.push((p.name.to_string(), fs));
     }
-    seats_alt(&mut s, &seats, "; ", "");
+    let tail = match (v.unmade(), v.play) {
+        (Some(why), Some(p)) => super::unmade_alt(why, &play_words(p)),
+        _ => String::new(),
+    };
+    seats_alt(&mut s, &seats, "; ", &tail);
+    s.push_str(&tail);
     s
 }
 

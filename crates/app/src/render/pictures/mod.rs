@@ -49,6 +49,10 @@ pub struct Verdict {
     /// play that did not is drawn as an attempt at most, never as done.
     pub applied: bool,
     pub headline: String,
+    /// The play's fields the ruling refused while the play stood (a
+    /// blocker, a guard, a counter), as paths within the play
+    /// ("blocks[0].blocker", "guard"): they are not drawn as made.
+    pub refused: Vec<String>,
 }
 
 /// A board to draw: the board itself, the board before the play (to mark
@@ -84,6 +88,17 @@ impl<'a, B, P> View<'a, B, P> {
     /// and Grand Archive's "Declared attack" hid the combat under way).
     pub fn attempted(&self) -> Option<&'a P> {
         self.play.filter(|_| self.verdict.is_none_or(|v| v.legal))
+    }
+
+    /// Whether the ruling refused `field` of the play (or a part of it):
+    /// "guard" is refused by a refusal of "guard" or "guard[1]".
+    pub fn refused(&self, field: &str) -> bool {
+        self.verdict.is_some_and(|v| {
+            v.refused.iter().any(|p| {
+                p.strip_prefix(field)
+                    .is_some_and(|r| r.is_empty() || r.starts_with(['.', '[']))
+            })
+        })
     }
 
     /// Why the play is not on the board, when it is not: "refused", or
@@ -185,7 +200,7 @@ pub fn of_match(
 /// the play drawn.
 pub fn ruling(ruling: &Ruling, judged: &Value) -> Result<Picture, PictureError> {
     let verdict = verdict(ruling);
-    let play = judged.get("play");
+    let play = judged_play(ruling, judged);
     draw(
         &ruling.game,
         &ruling.state,
@@ -194,6 +209,49 @@ pub fn ruling(ruling: &Ruling, judged: &Value) -> Result<Picture, PictureError> 
         Some(&verdict),
         None,
     )
+}
+
+/// The play a ruling's picture draws: the document's `play`, or of its
+/// `plays` the one the ruling refused (its first error's or refusal's
+/// `plays[k]`), else the last (a TI4 board's `plays: [pass]`, refused,
+/// was drawn as no play at all).
+fn judged_play<'a>(r: &Ruling, judged: &'a Value) -> Option<&'a Value> {
+    if let Some(p) = judged.get("play") {
+        return Some(p);
+    }
+    let plays = judged.get("plays")?.as_array()?;
+    let at = r
+        .diagnostics
+        .iter()
+        .filter(|d| matches!(d.severity, Severity::Error | Severity::Refused))
+        .find_map(|d| {
+            let rest = d.path.as_deref()?.strip_prefix("plays[")?;
+            rest[..rest.find(']')?].parse::<usize>().ok()
+        });
+    at.and_then(|k| plays.get(k)).or_else(|| plays.last())
+}
+
+/// Under a board, the play that is not on it, said as such ("Play
+/// refused (not on the board): …"); returns the y below it.
+pub(crate) fn unmade_line(c: &mut kit::Canvas, why: &str, words: &str, y: f32) -> f32 {
+    let w = c.width();
+    c.text(
+        20.0,
+        y + 18.0,
+        14.0,
+        kit::MUTED,
+        &format!("Play {why} (not on the board): {words}"),
+        Some(w - 40.0),
+        kit::Align::Left,
+        false,
+    );
+    y + 26.0
+}
+
+/// The alt text's sentence on a play not on the board (with its leading
+/// space).
+pub(crate) fn unmade_alt(why: &str, words: &str) -> String {
+    format!(" Play {why}, not on the board: {}", sentence(words))
 }
 
 /// The banner of a ruling: legal, refused (with the first reason), or
@@ -214,11 +272,33 @@ pub fn verdict(r: &Ruling) -> Verdict {
         let why = first(&[Severity::Error, Severity::Refused]).unwrap_or_default();
         format!("Not legal. {why}")
     };
+    let refused = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Refused)
+        .filter_map(|d| d.path.as_deref().and_then(within_play))
+        .map(str::to_string)
+        .collect();
     Verdict {
         legal: r.legal,
         applied: r.legal && r.pending.is_none(),
         headline,
+        refused,
     }
+}
+
+/// A diagnostic's path within the play it names: "blocks[0].blocker" of
+/// "play.blocks[0].blocker" or "plays[2].blocks[0].blocker" (a match's
+/// play is judged at its place in the list); `None` outside a play.
+fn within_play(path: &str) -> Option<&str> {
+    let rest = match path.strip_prefix("plays[") {
+        Some(r) => &r[r.find(']')? + 1..],
+        None => path.strip_prefix("play")?,
+    };
+    if rest.is_empty() {
+        return Some("");
+    }
+    rest.strip_prefix('.')
 }
 
 /// What a picture says beside the board: the board before (to mark what
@@ -500,9 +580,16 @@ fn cut(s: &str, n: usize) -> String {
     t
 }
 
-/// "… and N more" when `shown` of `total` were drawn.
+/// "… and N more units (not drawn)" when `shown` of `total` were drawn;
+/// `what` is plural, and singular for one ("… and 1 more player").
 pub(crate) fn more(total: usize, shown: usize, what: &str) -> Option<String> {
-    (total > shown).then(|| format!("… and {} more {what} (not drawn)", total - shown))
+    let n = total.checked_sub(shown).filter(|n| *n > 0)?;
+    let what = if n == 1 {
+        what.strip_suffix('s').unwrap_or(what)
+    } else {
+        what
+    };
+    Some(format!("… and {n} more {what} (not drawn)"))
 }
 
 /// Writes `p` to `path`; the line that says where (for the CLI and the
