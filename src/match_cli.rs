@@ -246,6 +246,7 @@ async fn run_async(app: App, shipped: Vec<SourceGame>, args: MatchArgs) -> ExitC
                 eprintln!("arbiter: {e}\nthe board now:");
                 eprintln!("{}", serde_saphyr::to_string(b).unwrap_or_default());
             } else {
+                let e = arbiter::render::text::plain_mentions(&e.to_string());
                 eprintln!("arbiter: {e}");
             }
             if e.is_user_error() {

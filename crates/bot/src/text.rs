@@ -5,8 +5,10 @@ use std::fmt::Write;
 use super::{MessageKind, Reply};
 
 /// Discord markdown → terminal: `**bold**` becomes ANSI bold on a terminal
-/// (kept as `**…**` in a pipe); escapes are removed.
+/// (kept as `**…**` in a pipe); escapes are removed; a user mention shows
+/// its id.
 fn markdown(s: &str, ansi: bool) -> String {
+    let s = crate::render::text::plain_mentions(s);
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars().peekable();
     let mut bold = false;

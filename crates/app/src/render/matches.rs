@@ -295,8 +295,21 @@ pub fn event(r: &EventReply, style: Style) -> String {
         out.push_str(&decision(&p.decision));
     }
     if let Some(res) = &r.result {
-        let _ = writeln!(out, "the match has ended:");
-        out.push_str(&result(res));
+        // A ruling that decided the match printed its result already.
+        let shown = r
+            .ruling
+            .as_ref()
+            .and_then(|x| x.status.as_ref())
+            .is_some_and(|s| s.result.is_some());
+        match shown {
+            true => {
+                let _ = writeln!(out, "the match has ended");
+            }
+            false => {
+                let _ = writeln!(out, "the match has ended:");
+                out.push_str(&result(res));
+            }
+        }
     }
     next_line(&mut out, r.next.as_ref(), &r.seats, style);
     out
@@ -379,6 +392,25 @@ fn inline(s: &str, style: Style) -> String {
     }
 }
 
+/// ", replacing #3, which waited on Maeoni's decision: …" when a setup
+/// replaced a decision still waiting (its undo brings it back).
+fn replaced(e: &LogEntry, style: Style) -> String {
+    let r = e
+        .context
+        .as_ref()
+        .and_then(|c| c.get("replaced"))
+        .and_then(|r| serde_json::from_value::<crate::app::matches::Replaced>(r.clone()).ok());
+    match r {
+        Some(r) => format!(
+            ", replacing #{}, which waited on {}'s decision: {}",
+            r.seq,
+            inline(&r.player, style),
+            inline(&r.question, style)
+        ),
+        None => String::new(),
+    }
+}
+
 /// " for NAME" when an answer settled another seat's decision (a
 /// moderator's, or the timeout's): whose choice it was stays on the record.
 fn answered_for(e: &LogEntry, seats: &[Seat], style: Style) -> String {
@@ -449,6 +481,7 @@ fn illegal_lines(out: &mut String, e: &LogEntry, r: &Value) {
 }
 
 fn entry_lines(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style, steps: bool) {
+    let seats = &e.seats_then(seats);
     let text = |k: &str| {
         let t = e
             .context
@@ -473,7 +506,11 @@ fn entry_lines(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style, ste
             format!("proposed {} (asked for consent)", typed(""))
         }
         EventKind::Setup if asked => "proposed the starting board (asked for consent)".into(),
-        EventKind::Setup => format!("set up the board{}", agreement(e, seats, style)),
+        EventKind::Setup => format!(
+            "set up the board{}{}",
+            agreement(e, seats, style),
+            replaced(e, style)
+        ),
         EventKind::Play => format!("played {}", typed("")),
         EventKind::Answer => format!("answered{}: {}", answered_for(e, seats, style), typed("")),
         EventKind::Advance => format!("moved the match on ({})", typed("advance")),
@@ -495,6 +532,12 @@ fn entry_lines(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style, ste
                 r => format!("ended the match: {r}{winner}"),
             }
         }
+    };
+    // The result the event's board decided, on its own line's end (a
+    // compact page keeps one line per event).
+    let what = match &e.result {
+        Some(res) => format!("{what}; {}", inline(result(res).trim_end(), style)),
+        None => what,
     };
     let _ = writeln!(
         out,

@@ -798,6 +798,34 @@ pub fn decision(d: &crate::engine::Decision) -> String {
 }
 
 /// A game's result.
+/// Text for a terminal: a Discord user mention (`<@123>`, `<@!123>`)
+/// shows its user id plainly, as the console and the CLI name users (a
+/// refusal read "`<@2>` does not play in this match" there; found by an
+/// outside tester).
+pub fn plain_mentions(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find("<@") {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i + 2..];
+        let id_from = usize::from(tail.starts_with('!'));
+        let digits = tail[id_from..]
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .count();
+        let end = id_from + digits;
+        if digits > 0 && tail[end..].starts_with('>') {
+            out.push_str(&tail[id_from..end]);
+            rest = &tail[end + 1..];
+        } else {
+            out.push_str("<@");
+            rest = tail;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 pub fn result(r: &crate::engine::GameResult) -> String {
     let who = r
         .winner
@@ -814,6 +842,14 @@ pub fn result(r: &crate::engine::GameResult) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_mention_reads_as_its_user_id_on_a_terminal() {
+        assert_eq!(
+            super::plain_mentions("<@2> does not play; seat 1 <@!30> (Coal), <@x> <@"),
+            "2 does not play; seat 1 30 (Coal), <@x> <@"
+        );
+    }
+
     use crate::engine::{Ruling, Step};
 
     fn step_choosing(player: &str, chose: &str, assumed: Option<&str>) -> Step {

@@ -80,6 +80,7 @@ impl Game for Ashes {
     /// The turn's main action spent (true) leaves its player side actions
     /// only: worse for them, and for the others the same as their idling.
     const TURN_STANDING: &'static [(&'static str, Better)] = &[("main_action_used", Better::Lower)];
+    const SEAT_NAME_FIELDS: &'static [&'static str] = &["consecutive_passes[]"];
 
     /// A round: the player turns phase, then (when all players passed on
     /// consecutive turns, `ashes:pass`) the recovery phase. What the recovery

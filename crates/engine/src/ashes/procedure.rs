@@ -121,7 +121,10 @@ fn end_main_action(b: &mut Board, actor: usize, play: &Play, cx: &mut Cx) {
     if b.phase != Phase::PlayerTurns {
         return;
     }
-    if b.players.len() < 2 {
+    // A play that decided the game hands no turn on: nobody plays next,
+    // and "hands the turn to Maeoni" read as if the game went on (found by
+    // an outside tester).
+    if b.players.len() < 2 || super::result(b).is_some() {
         b.main_action_used = true;
         return;
     }

@@ -110,6 +110,15 @@ impl Game for GrandArchive {
         ("players[].allies[].rested", Better::Lower),
         ("players[].objects[].rested", Better::Lower),
     ];
+    /// The seats the effects, the stack and the attack under way name.
+    const SEAT_NAME_FIELDS: &'static [&'static str] = &[
+        "costs[].applies_to",
+        "costs[].controller",
+        "restrictions[].applies_to",
+        "effects_stack[].controller",
+        "combat.attacking_player",
+        "combat.defending_player",
+    ];
 
     const PHASES: &'static [Phase] = PHASES;
     const ROUND_FIELD: Option<&'static str> = Some("turn_number");

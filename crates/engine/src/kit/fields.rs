@@ -437,10 +437,11 @@ fn label_leaves(v: &Value, path: &mut String, out: &mut Vec<String>) {
 }
 
 /// A seat renamed (`players[i].name`): the board's top-level fields that
-/// named it by its old name (`turn`, `first_to_pass`) name it by the new
-/// one. Before, the rename was refused as naming an unknown player in
-/// `turn`, whoever asked, a moderator too (found by an outside tester).
-pub fn carry_rename(before: &Value, after: &mut Value, field: &FieldPath) {
+/// named it by its old name (`turn`, `first_to_pass`), and the game's
+/// `seat_fields` (`consecutive_passes[]`), name it by the new one. Before,
+/// the rename was refused as naming an unknown player in `turn`, whoever
+/// asked, a moderator too (found by an outside tester).
+pub fn carry_rename(before: &Value, after: &mut Value, field: &FieldPath, seat_fields: &[&str]) {
     let [Step::Key(list), Step::Index(i), Step::Key(key)] = field.steps.as_slice() else {
         return;
     };
@@ -463,6 +464,37 @@ pub fn carry_rename(before: &Value, after: &mut Value, field: &FieldPath) {
                 *v = Value::String(new.clone());
             }
         }
+    }
+    for path in seat_fields {
+        let parts: Vec<&str> = path.split('.').collect();
+        rename_at(after, &parts, &old, &new);
+    }
+}
+
+/// Renames `old` to `new` wherever `parts` (a path of keys, `key[]` for
+/// each item of a list) leads in `v`.
+fn rename_at(v: &mut Value, parts: &[&str], old: &str, new: &str) {
+    let Some((first, rest)) = parts.split_first() else {
+        if v.as_str() == Some(old) {
+            *v = Value::String(new.to_string());
+        }
+        return;
+    };
+    let (key, each) = match first.strip_suffix("[]") {
+        Some(k) => (k, true),
+        None => (*first, false),
+    };
+    let Some(child) = v.get_mut(key) else {
+        return;
+    };
+    match (each, child) {
+        (true, Value::Array(items)) => {
+            for item in items {
+                rename_at(item, rest, old, new);
+            }
+        }
+        // A list written as its one item (`Many`).
+        (_, child) => rename_at(child, rest, old, new),
     }
 }
 

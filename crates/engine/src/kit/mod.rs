@@ -162,6 +162,15 @@ pub trait Game: Send + Sync + 'static {
     /// is at once; on another's turn it asks that seat.
     const TURN_STANDING: &'static [(&'static str, fields::Better)] = &[];
 
+    /// Board fields below the top level (or lists of names) that name a
+    /// seat by its name, as paths with `[]` for every item of a list
+    /// (`consecutive_passes[]`, `costs[].controller`): a rename carries
+    /// them to the new name, as it does the top-level `turn`
+    /// ([`fields::carry_rename`]). Left behind, the rename was refused at
+    /// the field ("consecutive_passes[0]: unknown player 'Coal'"; found by
+    /// an outside tester).
+    const SEAT_NAME_FIELDS: &'static [&'static str] = &[];
+
     /// Fields of this play the procedure reads.
     fn play_reads(play: &Self::Play) -> &'static [&'static str];
 
@@ -1083,7 +1092,7 @@ impl<G: Game> super::GameEngine for Kit<G> {
         })?;
         let mut new = board.clone();
         fields::set(&mut new, &f, v.clone())?;
-        fields::carry_rename(board, &mut new, &f);
+        fields::carry_rename(board, &mut new, &f, G::SEAT_NAME_FIELDS);
         G::carry_adjust(board, &mut new, &f);
         let typed_new = Self::board(&new, None).map_err(|e| Self::as_typed(e, &f, value, &v))?;
         let state = Self::to_value(&typed_new);

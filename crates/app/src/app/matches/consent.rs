@@ -164,6 +164,18 @@ pub fn waited_on(
     asks
 }
 
+/// The proposal waiting on `top` with `user`'s seat first among those it
+/// asks, when it asks that seat after another's: they may reject it now
+/// (one rejection stops it), and their rejection is recorded as theirs.
+pub(super) fn later_party(m: &MatchRecord, top: &EventRecord, user: &str) -> Option<Proposal> {
+    let mut p = Proposal::of(top).filter(|p| p.stage == Stage::Asked)?;
+    let seat = m.players.iter().position(|u| u == user)?;
+    let i = p.asks.iter().position(|&s| s == seat).filter(|&i| i > 0)?;
+    let s = p.asks.remove(i);
+    p.asks.insert(0, s);
+    Some(p)
+}
+
 impl Matches {
     /// The seat a result's winner names on the board, if it names one.
     pub(super) fn winner_seat(

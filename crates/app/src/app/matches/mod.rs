@@ -133,10 +133,19 @@ pub enum MatchError {
     #[error("there is nothing to undo")]
     NothingToUndo,
     /// A play waits on a player's decision: nothing else moves the match.
+    /// `undo`: who may take back the event that asked it, now (its
+    /// author, or the proposal's; it said "whoever asked it", and the
+    /// asker's undo was refused when a later answer of another player's
+    /// asked it: found by an outside tester).
     #[error(
-        "waiting for {player}'s decision: {question} ({player} or a moderator who holds no seat in the match answers it; whoever asked it may take it back with `undo`)"
+        "waiting for {player}'s decision: {question} ({player} or a moderator who holds no seat in the match answers it; {undo} may take back #{seq}, which asked it, with `undo`)"
     )]
-    Waiting { player: String, question: String },
+    Waiting {
+        player: String,
+        question: String,
+        seq: i64,
+        undo: String,
+    },
     /// An answer to a decision that is not (or no longer) waiting.
     #[error("there is no decision waiting in this match (it was answered, undone or replaced)")]
     NoDecision,
@@ -413,6 +422,15 @@ pub struct EventReply {
     pub seats: Vec<Seat>,
 }
 
+/// A decision a setup replaced, as its event's context keeps it
+/// (`replaced`): the event that waited on it, whose and what.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct Replaced {
+    pub seq: i64,
+    pub player: String,
+    pub question: String,
+}
+
 /// One event as the log shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct LogEntry {
@@ -440,6 +458,18 @@ pub struct LogEntry {
         deserialize_with = "some_value"
     )]
     pub state: Option<Value>,
+    /// The result this event's board decided (a play, an answer, an
+    /// advance or an adjust that ended the match): the log is the lasting
+    /// record, and it showed an `end`'s result only (found by an outside
+    /// tester). An `end` keeps its own in `context`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<GameResult>,
+    /// The board's seat names when the event was recorded (the board
+    /// before it; a first board's own): a later rename or setup does not
+    /// relabel it (found by an outside tester: "#2 Judge (coal) played …"
+    /// after a setup renamed Coal). Empty: name the seats as they are now.
+    #[serde(skip)]
+    pub names: Vec<String>,
 }
 
 /// An optional JSON value that keeps an explicit `null` (serde reads it as
@@ -461,8 +491,66 @@ impl LogEntry {
             undoes: e.undoes,
             context: e.context,
             state: with_state.then_some(e.state),
+            result: None,
+            names: Vec::new(),
         }
     }
+
+    /// The seats as this entry names them: their users now, with the
+    /// names they had when it was recorded.
+    pub fn seats_then(&self, now: &[Seat]) -> Vec<Seat> {
+        now.iter()
+            .map(|s| Seat {
+                name: self.names.get(s.seat).cloned().or_else(|| s.name.clone()),
+                ..s.clone()
+            })
+            .collect()
+    }
+}
+
+/// The log's entries `from` on, out of `records` (which may start with the
+/// event before `from`, whose board names the seats the first one was
+/// recorded under), each with its seats' names then and the result its
+/// board decided.
+fn entries_as_recorded(
+    engine: Option<&dyn GameEngine>,
+    records: Vec<EventRecord>,
+    from: i64,
+    with_state: bool,
+) -> Vec<LogEntry> {
+    let mut before: Option<Value> = None;
+    let mut out = Vec::new();
+    for e in records {
+        let state = Some(e.state.clone()).filter(|s| !s.is_null());
+        if e.seq >= from {
+            let mut entry = LogEntry::from_record(e, with_state);
+            if let Some(engine) = engine {
+                let board = before.as_ref().or(state.as_ref());
+                entry.names = board
+                    .and_then(|b| engine.players(b).ok())
+                    .unwrap_or_default();
+                entry.result = state.as_ref().and_then(|s| decided(engine, &entry, s));
+            }
+            out.push(entry);
+        }
+        before = state.or(before);
+    }
+    out
+}
+
+/// The result `board` decides, when `e` is an event that can decide one by
+/// its board (an `end` states its own; an undo reopens; a proposal still
+/// asked changed nothing).
+fn decided(engine: &dyn GameEngine, e: &LogEntry, board: &Value) -> Option<GameResult> {
+    let by_board = matches!(
+        e.kind,
+        EventKind::Play | EventKind::Answer | EventKind::Advance | EventKind::Adjust
+    );
+    let asked = proposal_in(e.context.as_ref()).is_some_and(|p| p.stage == Stage::Asked);
+    if !by_board || asked {
+        return None;
+    }
+    engine.status(board).ok()?.result
 }
 
 /// The reply to `log`: one page, oldest first.
@@ -768,10 +856,7 @@ impl Matches {
                 && let Some(p) = pending_of(&m, &top)
                 && !own_setup_waiting(&m, &top, &caller.user)
             {
-                return Err(MatchError::Waiting {
-                    player: p.decision.player,
-                    question: p.decision.question,
-                });
+                return Err(waiting(&m, &top, p));
             }
             let heads = self.store.event_heads(m.id).await?;
             // Notes, ends before any board, answers to a board proposed
@@ -844,10 +929,11 @@ impl Matches {
             other => other,
         })?;
         let mut view = self.setup_board(caller, &m, board).await?;
-        view.notes = filled
-            .iter()
-            .flat_map(|f| std::iter::once(f.note()).chain(f.text_note()))
-            .collect();
+        view.notes.extend(
+            filled
+                .iter()
+                .flat_map(|f| std::iter::once(f.note()).chain(f.text_note())),
+        );
         Ok(view)
     }
 
@@ -874,6 +960,10 @@ impl Matches {
         });
         let mut event = NewEvent::new(EventKind::Setup, &caller.user, board.clone());
         event.interaction = caller.interaction.clone();
+        let replaced = self.replaced_decision(m).await?;
+        event.context = replaced
+            .as_ref()
+            .map(|r| serde_json::json!({ "replaced": r }));
         if let (Some(seat), false) = (seat, asks.is_empty()) {
             let proposal = consent::Proposal {
                 by: seat,
@@ -884,7 +974,11 @@ impl Matches {
                 moderated: Vec::new(),
                 stage: consent::Stage::Asked,
             };
-            event.context = Some(serde_json::json!({ "before": agreed }));
+            let mut context = serde_json::json!({ "before": agreed });
+            if let Some(r) = &replaced {
+                context["replaced"] = serde_json::json!(r);
+            }
+            event.context = Some(context);
             // The question names the seats as the proposed board does.
             let mut named = m.clone();
             named.state = Some(board);
@@ -892,14 +986,37 @@ impl Matches {
         } else {
             self.append(caller, m, &event).await?;
         }
-        self.view(
-            &self
-                .store
-                .match_by_id(m.id)
-                .await?
-                .ok_or(MatchError::NoMatch)?,
-        )
-        .await
+        let mut view = self
+            .view(
+                &self
+                    .store
+                    .match_by_id(m.id)
+                    .await?
+                    .ok_or(MatchError::NoMatch)?,
+            )
+            .await?;
+        if let Some(r) = replaced {
+            view.notes.push(format!(
+                "this board replaces #{}, which waited on {}'s decision: {}; `undo` of this setup brings it back",
+                r.seq, r.player, r.question
+            ));
+        }
+        Ok(view)
+    }
+
+    /// The decision a new board replaces: the one waiting on the last
+    /// event. A moderator's setup over it dropped it without a word, and
+    /// its answer then found "no decision waiting" (found by an outside
+    /// tester); the setup's reply and log line say which it was.
+    async fn replaced_decision(&self, m: &MatchRecord) -> Result<Option<Replaced>, MatchError> {
+        let Some(top) = self.top(m).await? else {
+            return Ok(None);
+        };
+        Ok(pending_of(m, &top).map(|p| Replaced {
+            seq: top.seq,
+            player: p.decision.player,
+            question: p.decision.question,
+        }))
     }
 
     /// Validates a starting board for match `m` (as the engine writes it).
@@ -1194,13 +1311,11 @@ impl Matches {
             )));
         }
         let from = (page - 1) * LOG_PAGE_SIZE + 1;
-        let entries = self
+        let records = self
             .store
-            .events(m.id, from, page * LOG_PAGE_SIZE)
-            .await?
-            .into_iter()
-            .map(|e| LogEntry::from_record(e, false))
-            .collect();
+            .events(m.id, (from - 1).max(1), page * LOG_PAGE_SIZE)
+            .await?;
+        let entries = entries_as_recorded(self.engine_of(&m).ok(), records, from, false);
         Ok(LogReply {
             match_id: m.id,
             game: m.game.clone(),
@@ -1217,13 +1332,8 @@ impl Matches {
     /// match when none is active.
     pub async fn export(&self, channel: &str) -> Result<ExportReply, MatchError> {
         let m = self.latest(channel).await?;
-        let log: Vec<LogEntry> = self
-            .store
-            .events(m.id, 1, m.version)
-            .await?
-            .into_iter()
-            .map(|e| LogEntry::from_record(e, true))
-            .collect();
+        let records = self.store.events(m.id, 1, m.version).await?;
+        let log = entries_as_recorded(self.engine_of(&m).ok(), records, 1, true);
         let doc = serde_json::json!({
             "arbiter_export": 2,
             "game": m.game,
@@ -1898,6 +2008,48 @@ fn pending_of(m: &MatchRecord, top: &EventRecord) -> Option<Pending> {
             .filter(|p| p.stage == consent::Stage::Asked)
             .map(|p| p.text),
     })
+}
+
+/// The refusal while `p` waits on `top`, naming who may undo `top` now:
+/// its author, the proposal's author when it is a confirmation (a
+/// proposal is withdrawn whole), or a moderator.
+fn waiting(m: &MatchRecord, top: &EventRecord, p: Pending) -> MatchError {
+    let names = m
+        .state
+        .as_ref()
+        .and_then(|s| s.get("players"))
+        .and_then(serde_json::Value::as_array);
+    let name = |user: &str| {
+        let seat = seat_of(m, user)?;
+        let named = names
+            .and_then(|n| n.get(seat))
+            .and_then(|p| p.get("name"))
+            .and_then(serde_json::Value::as_str);
+        Some(match named {
+            Some(n) if n != user => format!("{n} ({})", mention(user)),
+            _ => mention(user),
+        })
+    };
+    let author = consent::Proposal::of(top)
+        .filter(|_| top.kind == EventKind::Answer)
+        .and_then(|pr| m.players.get(pr.by).cloned());
+    let mut who: Vec<String> = std::iter::once(top.actor.as_str())
+        .chain(author.as_deref())
+        .filter_map(name)
+        .collect();
+    who.dedup();
+    who.push("a moderator who holds no seat in the match".into());
+    let undo = match who.as_slice() {
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+        [] => String::new(),
+    };
+    MatchError::Waiting {
+        player: p.decision.player,
+        question: p.decision.question,
+        seq: top.seq,
+        undo,
+    }
 }
 
 /// Who acts next: the player a decision waits on, else whose turn it is.

@@ -191,11 +191,10 @@ impl Matches {
             .clone()
             .filter(|s| !s.is_null())
             .ok_or(MatchError::NoBoard)?;
-        if let Some(p) = self.top(&m).await?.and_then(|t| super::pending_of(&m, &t)) {
-            return Err(MatchError::Waiting {
-                player: p.decision.player,
-                question: p.decision.question,
-            });
+        if let Some(top) = self.top(&m).await?
+            && let Some(p) = super::pending_of(&m, &top)
+        {
+            return Err(super::waiting(&m, &top, p));
         }
         Ok((m, state))
     }
@@ -430,6 +429,23 @@ impl Matches {
             return Err(pending.stale());
         }
         if pending.user != caller.user && !caller.moderator {
+            // Any party a proposal still asks may reject it at once: one
+            // rejection stops it, and the next party was refused until the
+            // first answered (found by an outside tester).
+            let option = pick_option(&pending.decision, choice).ok();
+            if let Some(p) = super::consent::later_party(&m, &top, &caller.user) {
+                if option.is_some_and(|o| o != 0) {
+                    return self
+                        .answer_proposal(caller, &m, &top, p, false, caller.user.as_str())
+                        .await;
+                }
+                return Err(MatchError::forbidden(format!(
+                    "this proposal asks {} ({}) first, then you: you may `reject` it now (one rejection stops it); to confirm it, wait until {} has",
+                    pending.decision.player,
+                    super::mention(&pending.user),
+                    pending.decision.player,
+                )));
+            }
             return Err(MatchError::forbidden(format!(
                 "this decision is {}'s ({}) to make; only they or a moderator who holds no seat in the match may answer it",
                 pending.decision.player,
