@@ -716,6 +716,8 @@ mod tests {
             undoes: None,
             context: None,
             state: None,
+            result: None,
+            names: Vec::new(),
         };
         let reply = LogReply {
             match_id: 1,
