@@ -287,6 +287,59 @@ async fn server_card_lists(url: String) {
 }
 both!(server_card_lists);
 
+/// A server's card aliased like another card of its game (a shipped
+/// card's name, a shipped card's alias) takes neither: the alias is
+/// dropped, said in the preview naming the card that holds it, and the
+/// name finds its own card, by lookup and by autocomplete alike. An
+/// outside tester's Coal Roarkwin aliased "Iron Worker" answered `/card
+/// Iron Worker`, while autocomplete still offered the shipped Iron Worker.
+async fn a_server_cards_alias_never_takes_another_cards_name(url: String) {
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store);
+    let csv = "name,type,aliases\n\
+               Coal Roarkwin,Phoenixborn,Maeoni|Iron Worker|Coaly\n\
+               Blood Archer,Ally,Archer|blood-archer\n";
+    let (_, preview) = sets
+        .add("g", "mod", cards("club.csv", csv.as_bytes()))
+        .await
+        .unwrap();
+    let w = preview.warnings.join("\n");
+    assert!(
+        w.contains("its alias 'Iron Worker' is already the name of the card 'Iron Worker'")
+            && w.contains("its alias 'Maeoni' is already an alias of the card 'Maeoni Viper'"),
+        "{w}"
+    );
+    assert_eq!(preview.warnings.len(), 2, "{w}");
+    let here = sets.app_for("g").await.unwrap();
+    let found = |name: &str| here.card(name, Some("ashes")).unwrap().card;
+    assert_eq!(found("Iron Worker").name, "Iron Worker");
+    assert_eq!(found("Maeoni").name, "Maeoni Viper");
+    let coal = found("coaly");
+    // The shipped card's own alias stays with the card that replaces it.
+    assert_eq!(
+        (coal.name.as_str(), coal.aliases),
+        (
+            "Coal Roarkwin",
+            vec!["Coaly".to_string(), "Coal".to_string()]
+        )
+    );
+    assert_eq!(found("archer").name, "Blood Archer");
+    // Every name autocomplete offers finds the card it names.
+    for partial in ["Iron", "iron worker", "Maeoni"] {
+        let offered = here.complete_cards(partial, Some("ashes"), 25);
+        assert!(!offered.is_empty(), "{partial}");
+        for s in offered {
+            assert_eq!(found(&s.name).name, s.name, "{partial}");
+        }
+    }
+    let coal_offered = here.complete_cards("iron worker", Some("ashes"), 25);
+    assert!(
+        coal_offered.iter().all(|s| s.name != "Coal Roarkwin"),
+        "{coal_offered:?}"
+    );
+}
+both!(a_server_cards_alias_never_takes_another_cards_name);
+
 fn arbiter(args: &[&str]) -> std::process::Output {
     common::arbiter_cli(None, args)
 }

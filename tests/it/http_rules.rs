@@ -464,6 +464,57 @@ async fn cards_uploaded_to_a_server_are_shown_there_only() {
     e.server.stop().await.unwrap();
 }
 
+/// `/card` over the endpoint after an outside tester's list: an alias
+/// that is a shipped card's name is dropped, said in the preview; a name
+/// written with a zero-width space is kept without it (the real name's
+/// row below it then its duplicate); every name autocomplete offers shows
+/// the card of that name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_uploaded_alias_or_invisible_character_hides_no_card() {
+    let e = endpoint().await;
+    let admin = |p: Value| as_member(p, COAL.0, COAL.1, ADMIN_PERMISSIONS);
+    let csv = "name,type,attack,life,text,aliases\n\
+               Coal Roarkwin,Phoenixborn,1,2,Burn,Maeoni|Iron Worker\n\
+               Hammer\u{200B} Knight,Unit,1,1,zero width name,\n\
+               Hammer Knight,Unit,1,1,real name dup,\n";
+    let url = e.fake.serve_file("evil.csv", csv.as_bytes().to_vec());
+    let v = e
+        .send(&admin(rules_add_doc(
+            &url,
+            csv.len(),
+            ["evil.csv", "ashes", "cards", "Evil cards"],
+        )))
+        .await;
+    let preview = text_of(&v);
+    assert!(
+        preview.contains("its alias 'Iron Worker' is already the name of the card 'Iron Worker'")
+            && preview.contains("invisible characters"),
+        "{v}"
+    );
+    assert!(!preview.contains('\u{200B}'), "{v}");
+    let (_, confirm) = buttons(&v).into_iter().next().unwrap();
+    e.send(&admin(button(&confirm))).await;
+
+    let card = |name: &str| slash("card", vec![opt("name", name), opt("game", "ashes")]);
+    let v = e.send(&card("Iron Worker")).await;
+    assert_eq!(v["data"]["embeds"][0]["title"], "Iron Worker", "{v}");
+    assert!(!text_of(&v).contains("Coal"), "{v}");
+    let v = e.send(&card("Hammer Knight")).await;
+    assert_eq!(v["data"]["embeds"][0]["title"], "Hammer Knight", "{v}");
+    assert!(text_of(&v).contains("zero width name"), "{v}");
+    let in_ashes = vec![opt("game", "ashes")];
+    let v = e
+        .send(&autocomplete("card", "name", "Iron", in_ashes))
+        .await;
+    let offered = choice_values(&v);
+    assert!(offered.iter().any(|c| c == "Iron Worker"), "{v}");
+    for name in offered.iter().filter(|c| *c != "Iron") {
+        let v = e.send(&card(name)).await;
+        assert_eq!(v["data"]["embeds"][0]["title"], name.as_str(), "{v}");
+    }
+    e.server.stop().await.unwrap();
+}
+
 /// A kind the command does not offer (a client ignoring the choices) is
 /// refused with the kinds listed; Cancel on a preview that is not this
 /// server's (or no preview at all) says so and changes nothing.

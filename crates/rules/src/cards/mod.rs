@@ -299,17 +299,80 @@ pub struct UnknownCard {
     pub suggestions: Vec<String>,
 }
 
+/// An alias [`Cards::index`] dropped: the list of its card, the list of
+/// the card holding it, and the warning.
+struct Dropped {
+    list: usize,
+    holder: usize,
+    warning: String,
+}
+
 impl Cards {
     /// Reads every card list; never fails. A card named again (by a later
-    /// list, e.g. a server's) replaces the earlier one.
+    /// list, e.g. a server's) replaces the earlier one; an alias another
+    /// card holds is dropped ([`Cards::index`]), said in `warnings`.
     pub fn build(lists: &[CardList]) -> Cards {
+        let (mut cards, dropped) = Cards::read(lists);
+        let dropped = dropped.into_iter().map(|d| {
+            let file = &lists[d.list].manifest.file;
+            format!("{file}: {}", d.warning)
+        });
+        cards.warnings.extend(dropped);
+        cards
+    }
+
+    /// The aliases of `list` (a card list someone brings) that the card
+    /// lists of its game already loaded (`known`) give another card, as
+    /// [`Cards::build`] will drop them once it is added, and the aliases
+    /// of those lists its cards' names take: the preview's warnings. An
+    /// outside tester's card aliased "Iron Worker" took the shipped Iron
+    /// Worker's name, with no word.
+    pub fn taken_aliases(known: &[CardList], list: &CardList) -> Vec<String> {
+        let lists: Vec<CardList> = known
+            .iter()
+            .filter(|l| l.game == list.game)
+            .chain(std::iter::once(list))
+            .cloned()
+            .collect();
+        let last = lists.len() - 1;
+        Cards::read(&lists)
+            .1
+            .into_iter()
+            .filter(|d| d.list == last || d.holder == last)
+            .map(|d| d.warning)
+            .collect()
+    }
+
+    /// The cards of every list, indexed, and the aliases dropped.
+    fn read(lists: &[CardList]) -> (Cards, Vec<Dropped>) {
         let mut cards = Cards::default();
-        for list in lists {
+        // Each entry's list (the last to set it), and the entry of each
+        // (game, name key): a card replaces only a card of its own name.
+        let mut from: Vec<usize> = Vec::new();
+        let mut names: HashMap<(String, String), usize> = HashMap::new();
+        for (l, list) in lists.iter().enumerate() {
             match parse(&list.manifest.file, &list.text) {
                 Ok(parsed) => {
                     let source = source_label(list);
                     for card in parsed.cards {
-                        cards.insert(&list.game, &source, card);
+                        let key = (list.game.clone(), name_key(&card.name));
+                        let entry = CardEntry {
+                            game: list.game.clone(),
+                            source: source.clone(),
+                            card,
+                        };
+                        match names.get(&key) {
+                            Some(&i) => {
+                                let old = std::mem::replace(&mut cards.entries[i], entry);
+                                keep_aliases(&mut cards.entries[i].card, old.card.aliases);
+                                from[i] = l;
+                            }
+                            None => {
+                                names.insert(key, cards.entries.len());
+                                cards.entries.push(entry);
+                                from.push(l);
+                            }
+                        }
                     }
                     let w = parsed.warnings.into_iter();
                     cards
@@ -321,6 +384,7 @@ impl Cards {
                     .push(format!("{}: left out: {e}", list.manifest.file)),
             }
         }
+        let dropped = cards.index(&from);
         for ((game, name), &i) in &cards.by_name {
             let key = (game.clone(), name.chars().count());
             cards
@@ -329,29 +393,59 @@ impl Cards {
                 .or_default()
                 .push((name.clone(), i));
         }
-        cards
+        (cards, dropped)
     }
 
-    fn insert(&mut self, game: &str, source: &str, card: Card) {
-        let key = (game.to_string(), name_key(&card.name));
-        let entry = CardEntry {
-            game: game.to_string(),
-            source: source.to_string(),
-            card,
-        };
-        let idx = match self.by_name.get(&key) {
-            Some(&i) => {
-                self.entries[i] = entry;
-                i
+    /// Fills `by_name`: every card's name first, then the aliases, list by
+    /// list (`from`: each entry's list). An alias that is another card's
+    /// name, or an alias of a card of an earlier list, is dropped from its
+    /// card, so that lookups, autocomplete and "also called" agree: a
+    /// name always finds its own card (as a list's own aliases are
+    /// checked by `parse::unique_names`, across lists here).
+    fn index(&mut self, from: &[usize]) -> Vec<Dropped> {
+        let key = |game: &str, name: &str| (game.to_string(), name_key(name));
+        for (i, e) in self.entries.iter().enumerate() {
+            self.by_name.insert(key(&e.game, &e.card.name), i);
+        }
+        let mut order: Vec<usize> = (0..self.entries.len()).collect();
+        order.sort_by_key(|&i| from[i]);
+        let mut dropped = Vec::new();
+        for i in order {
+            let aliases = std::mem::take(&mut self.entries[i].card.aliases);
+            let mut kept = Vec::with_capacity(aliases.len());
+            for alias in aliases {
+                let k = key(&self.entries[i].game, &alias);
+                match self.by_name.get(&k).copied() {
+                    Some(j) if j != i && !k.1.is_empty() => {
+                        dropped.push(self.dropped(i, j, &alias, from));
+                        continue;
+                    }
+                    None if !k.1.is_empty() => {
+                        self.by_name.insert(k, i);
+                    }
+                    _ => {}
+                }
+                kept.push(alias);
             }
-            None => {
-                self.entries.push(entry);
-                self.entries.len() - 1
-            }
+            self.entries[i].card.aliases = kept;
+        }
+        dropped
+    }
+
+    /// Entry `i`'s alias, held by entry `j`, as a warning.
+    fn dropped(&self, i: usize, j: usize, alias: &str, from: &[usize]) -> Dropped {
+        let (card, holder) = (&self.entries[i], &self.entries[j]);
+        let what = match name_key(&holder.card.name) == name_key(alias) {
+            true => "the name of",
+            false => "an alias of",
         };
-        let names: Vec<String> = self.entries[idx].card.names().map(name_key).collect();
-        for n in names.into_iter().filter(|n| !n.is_empty()) {
-            self.by_name.insert((game.to_string(), n), idx);
+        Dropped {
+            list: from[i],
+            holder: from[j],
+            warning: format!(
+                "card '{}': its alias '{alias}' is already {what} the card '{}' ({}); the alias is dropped",
+                card.card.name, holder.card.name, holder.source
+            ),
         }
     }
 
@@ -757,6 +851,18 @@ fn fill_at(
             }
         }
         _ => {}
+    }
+}
+
+/// The aliases of the card `card` replaces that it does not give, after
+/// its own: an errata'd card seldom repeats them, and players go on
+/// calling it so ("Coal" for a server's Coal Roarkwin).
+fn keep_aliases(card: &mut Card, old: Vec<String>) {
+    for alias in old {
+        let key = name_key(&alias);
+        if !card.names().any(|n| name_key(n) == key) {
+            card.aliases.push(alias);
+        }
     }
 }
 

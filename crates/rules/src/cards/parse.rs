@@ -314,9 +314,10 @@ pub const MAX_NAME_CHARS: usize = 200;
 /// the card quotes it.
 pub const MAX_TEXT_CHARS: usize = 20_000;
 
-/// A card's text, rulings, type and cost without hidden characters
+/// A card's text, rulings and cost without hidden characters
 /// ([`crate::corpus::clean::is_hidden`] and the direction marks): quoted in
 /// every answer naming the card, they would reorder or hide what follows.
+/// Its type is a label, tidied as a name is ([`clean_names`]).
 fn clean_text(card: &mut Card) {
     let hidden =
         |c: char| crate::corpus::clean::is_hidden(c) || arbiter_text::is_direction_control(c);
@@ -326,16 +327,61 @@ fn clean_text(card: &mut Card) {
         }
     };
     strip(&mut card.text);
-    strip(&mut card.card_type);
     strip(&mut card.cost);
     card.rulings.iter_mut().for_each(strip);
+    card.card_type = crate::corpus::clean::tidy(&card.card_type);
+}
+
+/// Whether a name holds a character [`crate::corpus::clean::tidy`] takes
+/// out: a control, a direction control, or a format character (zero-width
+/// space and joiners, word joiner, BOM, soft hyphen).
+fn holds_invisible(s: &str) -> bool {
+    use crate::corpus::clean::{is_format, is_hidden};
+    s.chars().any(|c| is_hidden(c) || is_format(c))
+}
+
+/// A card's name and aliases as a slang term is read
+/// ([`crate::corpus::clean::tidy`]): invisible characters out, spaces
+/// single; an alias left empty is dropped. A name changed so is a warning
+/// naming it as kept: an outside tester's "Hammer\u{200B} Knight" showed
+/// as "Hammer Knight", was kept with its zero-width space, and its "/card"
+/// hid the real card's row below it. Direction controls are taken out as
+/// before, so a name cannot display as another ("Golem Ice" for a name
+/// spelt backwards).
+fn clean_names(card: &mut Card, n: &str, warnings: &mut Vec<String>) {
+    use crate::corpus::clean::tidy;
+    const WHAT: &str = "invisible characters (direction controls, zero-width spaces and joiners, word joiners, byte-order marks, soft hyphens)";
+    let (name, aliases) = (
+        holds_invisible(&card.name),
+        card.aliases.iter().any(|a| holds_invisible(a)),
+    );
+    card.name = tidy(&card.name);
+    card.aliases = card
+        .aliases
+        .iter()
+        .map(|a| tidy(a))
+        .filter(|a| !a.is_empty())
+        .collect();
+    // A name of nothing but such characters is said to be no name.
+    let name = name && !card.name.is_empty();
+    let whose = match (name, aliases) {
+        (false, false) => return,
+        (true, false) => "its name",
+        (false, true) => "its aliases",
+        (true, true) => "its name and aliases",
+    };
+    warnings.push(format!(
+        "card #{n} '{}': {WHAT} taken out of {whose}",
+        card.name
+    ));
 }
 
 /// Cards with no name, a name over [`MAX_NAME_CHARS`] or text over
-/// [`MAX_TEXT_CHARS`] are left out; direction controls are taken out of
-/// names; names and aliases given twice as [`unique_names`] says. All are
-/// warnings, each naming the card by its number in the list and, when
-/// `lines` has them (a CSV list), the line its row starts on.
+/// [`MAX_TEXT_CHARS`] are left out; invisible characters are taken out of
+/// names and aliases ([`clean_names`]); names and aliases given twice as
+/// [`unique_names`] says, on the names so cleaned. All are warnings, each
+/// naming the card by its number in the list and, when `lines` has them
+/// (a CSV list), the line its row starts on.
 fn check(cards: Vec<Card>, lines: &[usize]) -> Parsed {
     let mut out = Parsed::default();
     let mut kept = Vec::new();
@@ -344,23 +390,8 @@ fn check(cards: Vec<Card>, lines: &[usize]) -> Parsed {
             Some(line) => format!("{} (line {line})", i + 1),
             None => (i + 1).to_string(),
         };
-        let clean = |s: &str| {
-            s.chars()
-                .filter(|c| !arbiter_text::is_direction_control(*c))
-                .collect::<String>()
-        };
-        if card
-            .names()
-            .any(|s| s.chars().any(arbiter_text::is_direction_control))
-        {
-            out.warnings.push(format!(
-                "card #{n}: direction controls (U+202A–202E, U+2066–2069) taken out of its name"
-            ));
-            card.name = clean(&card.name);
-            card.aliases = card.aliases.iter().map(|a| clean(a)).collect();
-        }
+        clean_names(&mut card, &n, &mut out.warnings);
         clean_text(&mut card);
-        card.name = card.name.trim().to_string();
         if crate::text::fold(&card.name).is_empty() {
             out.warnings
                 .push(format!("card #{n} has no name; it is left out"));
@@ -560,6 +591,46 @@ mod tests {
         assert_eq!(card.rulings, ["ruling"]);
         let csv = "name,text\nGolem,\"\u{202E}text reversed\u{202C}\"\n";
         assert_eq!(parse("c.csv", csv).unwrap().cards[0].text, "text reversed");
+    }
+
+    #[test]
+    fn invisible_characters_are_taken_out_of_names_aliases_and_types() {
+        // An outside tester's look-alike row: a zero-width space after
+        // "Hammer" kept it apart from the real card, whose row it hid.
+        let csv = "name,type,text,aliases\n\
+                   Hammer\u{200B} Knight,Un\u{00AD}it,look-alike,Ham\u{2060}mer|\u{FEFF}\n\
+                   Hammer Knight,Unit,real,\n\
+                   Ice\u{200C}\u{200D} Golem,Unit,x,Go\u{200B}lem\n";
+        let p = parse("c.csv", csv).unwrap();
+        let cards: Vec<(&str, &str, Vec<&str>)> = p
+            .cards
+            .iter()
+            .map(|c| {
+                let aliases = c.aliases.iter().map(String::as_str).collect();
+                (c.name.as_str(), c.card_type.as_str(), aliases)
+            })
+            .collect();
+        assert_eq!(
+            cards,
+            [
+                ("Hammer Knight", "Unit", vec!["Hammer"]),
+                ("Ice Golem", "Unit", vec!["Golem"]),
+            ]
+        );
+        let w = p.warnings.join("\n");
+        assert!(
+            w.contains("card #1 (line 2) 'Hammer Knight': invisible characters")
+                && w.contains("taken out of its name and aliases")
+                && w.contains("card #3 (line 4) 'Ice Golem': invisible characters")
+                && w.contains(
+                    "card #2 (line 3) 'Hammer Knight': the name 'Hammer Knight' is already card #1 (line 2) 'Hammer Knight'"
+                ),
+            "{w}"
+        );
+        assert!(!w.chars().any(crate::corpus::clean::is_format), "{w:?}");
+        // Only such characters: no name, said once.
+        let p = parse("c.csv", "name,text\n\u{200B}\u{2060},x\nBear,y\n").unwrap();
+        assert_eq!(p.warnings, ["card #1 (line 2) has no name; it is left out"]);
     }
 
     #[test]
