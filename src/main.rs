@@ -872,7 +872,8 @@ fn import(
     let limits = arbiter::sandbox::Limits::default();
     let done = arbiter::sandbox::convert_blocking(&target, &bytes, &limits)
         .map_err(|e| CliError::Input(e.to_string()))?;
-    let imported = arbiter::corpus::import::Import::new(&app.corpus, &target, done.converted);
+    let mut imported = arbiter::corpus::import::Import::new(&app.corpus, &target, done.converted);
+    arbiter::cards::warn_taken_aliases(&app.corpus, &mut imported);
     if let Some(dir) = out {
         arbiter::load::write_import(dir, &imported).map_err(|e| CliError::Input(e.to_string()))?;
     }

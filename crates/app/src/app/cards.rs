@@ -207,7 +207,9 @@ impl App {
     pub fn import_cards(&self, req: &ImportRequest) -> Result<Import, ImportError> {
         let target = crate::corpus::import::target(&self.corpus, req)?;
         let converted = crate::cards::import_to(&target, req.bytes)?;
-        Ok(Import::new(&self.corpus, &target, converted))
+        let mut import = Import::new(&self.corpus, &target, converted);
+        crate::cards::warn_taken_aliases(&self.corpus, &mut import);
+        Ok(import)
     }
 }
 

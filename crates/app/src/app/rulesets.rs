@@ -640,6 +640,7 @@ impl RuleSets {
             .convert_in(&mut slot, target.clone(), upload.bytes)
             .await?;
         let mut imported = Import::new(known, &target, done.converted);
+        crate::cards::warn_taken_aliases(known, &mut imported);
         // A revision sent under the same title goes beside the live one:
         // answers would quote both, so the preview says how to replace it.
         let live = self.store.rule_docs(guild, None).await?;

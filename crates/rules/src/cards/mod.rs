@@ -866,6 +866,28 @@ fn keep_aliases(card: &mut Card, old: Vec<String>) {
     }
 }
 
+/// Adds to a card list's preview the aliases its game's loaded cards
+/// already hold ([`Cards::taken_aliases`]); any other import is left as
+/// it is. Called after `Import::new` (the child reads the list alone).
+pub fn warn_taken_aliases(
+    known: &crate::corpus::Corpus,
+    import: &mut crate::corpus::import::Import,
+) {
+    if import.preview.kind != crate::corpus::DocumentKind::Cards {
+        return;
+    }
+    let doc = import.document();
+    let list = CardList {
+        game: import.game.manifest.game.clone(),
+        manifest: doc.manifest.clone(),
+        text: doc.text.clone(),
+    };
+    {
+        let taken = Cards::taken_aliases(&known.card_lists, &list);
+        import.preview.warnings.extend(taken);
+    }
+}
+
 /// Where a list's cards come from, as replies show it.
 fn source_label(list: &CardList) -> String {
     match list.manifest.version.trim() {

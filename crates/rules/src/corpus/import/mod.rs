@@ -1236,17 +1236,6 @@ impl Import {
             mut preview,
         } = converted;
         preview.warnings.extend(known_warnings(known, &preview));
-        if preview.kind == DocumentKind::Cards {
-            // The aliases its game's loaded cards already hold, as
-            // `Cards::build` will drop them (the child reads the list alone).
-            let list = super::CardList {
-                game: target.game.clone(),
-                manifest: manifest.clone(),
-                text: text.clone(),
-            };
-            let taken = crate::cards::Cards::taken_aliases(&known.card_lists, &list);
-            preview.warnings.extend(taken);
-        }
         preview.amends = amends::amended_rules(known, &preview);
         if preview.kind == DocumentKind::Errata && preview.amends.is_empty() && !preview.new_game {
             preview.warnings.push(format!(
