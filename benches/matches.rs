@@ -110,9 +110,10 @@ fn replay_a_200_event_match(bencher: Bencher) {
     let log = rt().block_on(async { long_match(&service(&dir).await).await });
     assert!(log.len() >= 200, "{} events", log.len());
     let engine = arbiter::engine::engine("ashes").unwrap();
-    let (_, bad) = replay_log(engine, &log);
+    let players = ["coal".to_string(), "maeoni".to_string()];
+    let (_, bad) = replay_log(engine, &players, &log);
     assert!(bad.is_empty(), "{bad:?}");
-    bencher.bench_local(|| replay_log(engine, divan::black_box(&log)));
+    bencher.bench_local(|| replay_log(engine, &players, divan::black_box(&log)));
 }
 
 #[divan::bench]

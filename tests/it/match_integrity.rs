@@ -2436,3 +2436,144 @@ fn a_play_that_asked_nobody_is_its_seats_at_import() {
         "{out}"
     );
 }
+
+/// Every event's words are checked against what it recorded, not only
+/// an answer's (an outside tester's edited export logged "Coal played
+/// pass" for an attack with Hammer Knight, Coal's proposal as Maeoni's
+/// field, Maeoni's confirmation as "reject", and a confirmation given as
+/// a moderator's as Maeoni's own): each is refused naming the event and
+/// the field. An adjustment reads with names, said once.
+#[test]
+fn every_events_words_agree_with_what_it_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(
+        &bot,
+        "Coal",
+        "/match play attack Maeoni with Hammer Knight\n/as Maeoni\n/match answer choice:no blocker\n\
+         /as Coal\n/match adjust field:Coal.phoenixborn.damage value:0 reason:healed\n\
+         /as Maeoni\n/match answer choice:confirm\n/match log\n/match export\n",
+    );
+    // The field with names, and the one change said once.
+    assert!(
+        out.contains("proposed players[Coal].phoenixborn.damage = 0"),
+        "{out}"
+    );
+    assert!(!out.contains("and with it"), "{out}");
+    let file = exported(&out);
+    let edit = |from: &str, to: &str, nth: usize| {
+        let at = file.match_indices(from).nth(nth).expect(from).0;
+        let mut text = file.clone();
+        text.replace_range(at..at + from.len(), to);
+        text
+    };
+    let out = import_as_judge(&bot, dir.path(), "same.yaml", "Maeoni", &file, "");
+    assert!(!out.contains("0 events"), "as exported, imported: {out}");
+    let adjusted = "input: players[Coal].phoenixborn.damage = 0\n";
+    let cases = [
+        (
+            edit(
+                "input: attack Maeoni with Hammer Knight\n",
+                "input: pass\n",
+                0,
+            ),
+            vec!["play 2:", "`input` reads \"pass\""],
+        ),
+        (
+            edit(
+                "input: attack Maeoni with Hammer Knight\n",
+                "input: attack Maeoni with Anchornaut\n",
+                0,
+            ),
+            vec!["play 2:", "`input` reads \"attack Maeoni with Anchornaut\""],
+        ),
+        (
+            edit(adjusted, "input: players[1].phoenixborn.damage = 0\n", 0),
+            vec![
+                "adjust 4:",
+                "`input` reads \"players[1].phoenixborn.damage = 0\"",
+            ],
+        ),
+        (
+            edit(adjusted, "input: reject\n", 1),
+            vec!["adjust 5:", "`input` reads \"reject\""],
+        ),
+        (
+            edit("- actor: Maeoni\n", "- actor: judge\n", 1).replacen(
+                "  context:\n    adjustment:",
+                "  context:\n    moderator: true\n    adjustment:",
+                1,
+            ),
+            vec![
+                "adjust 5:",
+                "`context.proposal.moderated` does not hold seat 2",
+            ],
+        ),
+    ];
+    for (i, (text, why)) in cases.iter().enumerate() {
+        assert_ne!(*text, file);
+        let out = import_as_judge(
+            &bot,
+            dir.path(),
+            &format!("{i}.yaml"),
+            "Maeoni",
+            text,
+            "/match log\n",
+        );
+        for w in why {
+            assert!(out.contains(w), "`{w}` in {out}");
+        }
+        assert!(out.contains("0 events"), "nothing imported: {out}");
+    }
+}
+
+/// An export of a format this version does not read is refused naming
+/// the format it reads (formats 1, 3, 99 and "banana" imported as 2).
+#[test]
+fn an_export_of_another_format_is_refused_naming_the_one_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(&bot, "Coal", "/match play pass\n/match export\n");
+    let file = exported(&out);
+    assert!(file.contains("arbiter_export: 2\n"), "{file}");
+    for format in ["1", "3", "99", "banana"] {
+        let text = file.replacen(
+            "arbiter_export: 2\n",
+            &format!("arbiter_export: {format}\n"),
+            1,
+        );
+        let out = import_as_judge(&bot, dir.path(), "x.yaml", "Maeoni", &text, "/match log\n");
+        assert!(
+            out.contains("reads format 2 only (`arbiter_export: 2`)"),
+            "{format}: {out}"
+        );
+        assert!(out.contains("0 events"), "nothing imported: {out}");
+    }
+}
+
+/// A player's import refused says what its log holds beyond setting up
+/// (setups, a note and its undo were refused as "an export with plays").
+#[test]
+fn a_players_import_refused_names_what_its_log_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(
+        &bot,
+        "Coal",
+        "/match note hello\n/match undo\n/match export\n",
+    );
+    let file = exported(&out);
+    let path = dir.path().join("s.yaml");
+    std::fs::write(&path, file).unwrap();
+    let out = run(
+        &bot,
+        "Coal",
+        &format!(
+            "/as judge moderator\n/match end\n/as Coal\n/match start game:ashes player1:Coal player2:Maeoni\n\
+             /match setup file:{}\n",
+            path.display()
+        ),
+    );
+    assert!(out.contains("(this one holds 1 note, 1 undo)"), "{out}");
+    assert!(!out.contains("with plays"), "{out}");
+}

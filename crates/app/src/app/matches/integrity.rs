@@ -1,5 +1,7 @@
-//! What an exported log states that replay can check: the words an answer
-//! is recorded with against the option its play took, whose seat it was,
+//! What an exported log states that replay can check: the words every
+//! event is recorded with (a play's, an adjustment's, an advance's, an
+//! answer's) against what it recorded, whose seat an answer was, who
+//! gave a consent a moderator's event records,
 //! a confirmed result against the proposal confirmed, and, at a
 //! moderator's import, who made each event against the seats they hold.
 //! An export is a file anyone can edit: a field edited so that it
@@ -11,8 +13,8 @@
 use serde_json::Value;
 
 use super::consent::{CONSENT_KEY, Proposal, Proposed, Stage, proposal_in};
-use super::{LogEntry, TIMEOUT_ACTOR};
-use crate::engine::{Decision, GameResult, merge_patch};
+use super::{LogEntry, PlayContext, TIMEOUT_ACTOR};
+use crate::engine::{Decision, GameEngine, GameResult, merge_patch};
 use crate::store::EventKind;
 
 /// The context key that marks an event made by a moderator who holds no
@@ -47,6 +49,110 @@ pub fn answer_agrees(
     match proposal_before {
         Some(p) if asked.key == CONSENT_KEY => consent_input(e, p),
         _ => decision_input(e, asked),
+    }
+}
+
+/// The words the event `e` is recorded with (`input`, which the log
+/// shows) against what it recorded, on `before`, the board in effect
+/// when it was made: a play's against the play they read as, an
+/// adjustment's against the field and value it set, an advance's against
+/// where it moved the match, an end proposed against its proposal. `Err`
+/// names the field (an outside tester's edited export logged "Coal played
+/// pass" for an attack, and a confirmation as "adjusted reject").
+/// Answers are checked by [`answer_agrees`]; an event without words
+/// states nothing to contradict.
+pub fn input_agrees(
+    engine: &dyn GameEngine,
+    e: &LogEntry,
+    before: Option<&Value>,
+    players: &[String],
+) -> Result<(), String> {
+    let (Some(typed), Some(before)) = (e.input.as_deref(), before) else {
+        return Ok(());
+    };
+    let text = |k: &str| {
+        e.context
+            .as_ref()
+            .and_then(|c| c.get(k))
+            .and_then(Value::as_str)
+    };
+    match e.kind {
+        EventKind::Play => play_input(engine, e, typed, before, players),
+        EventKind::Adjust => {
+            let (field, value) = (
+                text("field").unwrap_or_default(),
+                text("value").unwrap_or_default(),
+            );
+            let a = engine.adjust(before, field, value).map_err(|err| {
+                format!("`context.field` and `context.value` ({field} = {value}) set nothing on the board before it: {err}")
+            })?;
+            let value = value.trim();
+            let said = [&a.label, &a.field].map(|f| format!("{f} = {value}"));
+            match said.iter().any(|s| s == typed) {
+                true => Ok(()),
+                false => Err(format!(
+                    "`input` reads \"{typed}\", but the adjustment it records (`context.field`, `context.value`) is \"{}\"",
+                    said[0]
+                )),
+            }
+        }
+        EventKind::Advance => {
+            let said =
+                text("to").map_or_else(|| "advance".to_string(), |t| format!("advance to {t}"));
+            match said == typed {
+                true => Ok(()),
+                false => Err(format!(
+                    "`input` reads \"{typed}\", but the advance it records (`context.to`) is \"{said}\""
+                )),
+            }
+        }
+        EventKind::Note => match proposal_in(e.context.as_ref()) {
+            Some(p) if p.stage == Stage::Asked && p.text != typed && text("text").is_none() => {
+                Err(format!(
+                    "`input` reads \"{typed}\", but the proposal it records (`context.proposal.text`) is \"{}\"",
+                    p.text
+                ))
+            }
+            _ => Ok(()),
+        },
+        _ => Ok(()),
+    }
+}
+
+/// A play's words read again on the board before it: the play they read
+/// as must be the play recorded, and the seats its `agreed by` names
+/// among those the event records as agreeing.
+fn play_input(
+    engine: &dyn GameEngine,
+    e: &LogEntry,
+    typed: &str,
+    before: &Value,
+    players: &[String],
+) -> Result<(), String> {
+    let recorded: PlayContext = e
+        .context
+        .as_ref()
+        .and_then(|c| serde::Deserialize::deserialize(c).ok())
+        .unwrap_or_default();
+    let (play, agreed) = super::turns::reread_play(engine, before, typed, players, &recorded)
+        .map_err(|err| {
+            format!("`input` reads \"{typed}\", which is not the play recorded: {err}")
+        })?;
+    let stored = e.play.clone().unwrap_or(Value::Null);
+    if play != stored {
+        let json = |v: &Value| serde_json::to_string(v).unwrap_or_default();
+        return Err(format!(
+            "`input` reads \"{typed}\", which plays {}, but the play recorded (`play`) is {}",
+            json(&play),
+            json(&stored)
+        ));
+    }
+    match agreed.iter().find(|s| !recorded.agreed_by.contains(s)) {
+        Some(s) => Err(format!(
+            "`input` reads \"{typed}\", which names seat {} as agreeing, but `context.agreed_by` does not hold it",
+            s + 1
+        )),
+        None => Ok(()),
     }
 }
 
@@ -108,6 +214,18 @@ fn consent_input(e: &LogEntry, asked: &Proposal) -> Result<(), String> {
             what(&p),
             asked.text,
             what(asked)
+        ));
+    }
+    // A consent recorded as a moderator's was given for the seat asked,
+    // which `moderated` says (the log reads "confirmed by a moderator for
+    // Maeoni"): an edited actor read as Maeoni's own consent.
+    let seat = asked.asks.first().copied();
+    if let Some(seat) = seat.filter(|s| p.confirmed.contains(s) && !p.moderated.contains(s))
+        && by_moderator(e)
+    {
+        return Err(format!(
+            "the event is recorded as a moderator's (`context.{BY_MODERATOR}`), but `context.proposal.moderated` does not hold seat {}, whose consent it gave",
+            seat + 1
         ));
     }
     let stage = p.stage;
@@ -185,17 +303,21 @@ pub fn owned(
     Ok(())
 }
 
+/// Whether the event is marked as made by a moderator who holds no seat.
+fn by_moderator(e: &LogEntry) -> bool {
+    e.context
+        .as_ref()
+        .and_then(|c| c.get(BY_MODERATOR))
+        .and_then(Value::as_bool)
+        == Some(true)
+}
+
 fn owns(e: &LogEntry, players: &[String], player: Option<usize>) -> Result<(), String> {
     if e.actor == TIMEOUT_ACTOR {
         return Ok(());
     }
     let held = players.iter().position(|p| *p == e.actor);
-    let marked = e
-        .context
-        .as_ref()
-        .and_then(|c| c.get(BY_MODERATOR))
-        .and_then(Value::as_bool)
-        == Some(true);
+    let marked = by_moderator(e);
     let Some(held) = held else {
         return match marked {
             true => Ok(()),

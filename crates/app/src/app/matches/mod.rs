@@ -1335,7 +1335,7 @@ impl Matches {
         let records = self.store.events(m.id, 1, m.version).await?;
         let log = entries_as_recorded(self.engine_of(&m).ok(), records, 1, true);
         let doc = serde_json::json!({
-            "arbiter_export": 2,
+            "arbiter_export": replay::EXPORT_FORMAT,
             "game": m.game,
             "channel": m.channel,
             "match_id": m.id,

@@ -12,6 +12,11 @@ use super::{
 use crate::engine::{GameEngine, Ruling, document};
 use crate::store::{EventKind, NewEvent, Transition};
 
+/// The export format `export` writes and an import reads (`arbiter_export`):
+/// a file of another format, or none, is refused naming this one (formats
+/// 1, 3 and "banana" imported as if they were 2).
+pub const EXPORT_FORMAT: u64 = 2;
+
 /// What replaying a match's log found.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ReplayReport {
@@ -35,9 +40,14 @@ struct InEffect {
     pending: bool,
 }
 
-/// Replays `log` (every entry with its state) through `engine`; returns the
+/// Replays `log` (every entry with its state) of a match seating `players`
+/// (the users a play's `agreed by` may name) through `engine`; returns the
 /// final board and the mismatches found.
-pub fn replay_log(engine: &dyn GameEngine, log: &[LogEntry]) -> (Option<Value>, Vec<String>) {
+pub fn replay_log(
+    engine: &dyn GameEngine,
+    players: &[String],
+    log: &[LogEntry],
+) -> (Option<Value>, Vec<String>) {
     let mut stack: Vec<InEffect> = Vec::new();
     let mut bad = Vec::new();
     for (i, e) in log.iter().enumerate() {
@@ -57,7 +67,7 @@ pub fn replay_log(engine: &dyn GameEngine, log: &[LogEntry]) -> (Option<Value>, 
                 e.seq
             ));
         }
-        if let Err(why) = stated(e, log, &stack) {
+        if let Err(why) = stated(engine, players, e, log, &stack) {
             bad.push(format!("{} {}: {why}", e.kind.as_str(), e.seq));
         }
         let stage = super::consent::proposal_in(e.context.as_ref()).map(|p| p.stage);
@@ -108,13 +118,22 @@ pub fn replay_log(engine: &dyn GameEngine, log: &[LogEntry]) -> (Option<Value>, 
     (stack.last().map(|t| t.state.clone()), bad)
 }
 
-/// What `e` states that replay derives otherwise: an answer's words,
-/// seat and option against the question in effect before it (a note's
-/// carries its play's), a confirmed end's result against its proposal.
-fn stated(e: &LogEntry, log: &[LogEntry], stack: &[InEffect]) -> Result<(), String> {
+/// What `e` states that replay derives otherwise: its words against what
+/// it recorded, an answer's words, seat and option against the question
+/// in effect before it (a note's carries its play's), a confirmed end's
+/// result against its proposal.
+fn stated(
+    engine: &dyn GameEngine,
+    players: &[String],
+    e: &LogEntry,
+    log: &[LogEntry],
+    stack: &[InEffect],
+) -> Result<(), String> {
     if e.kind == EventKind::End {
         super::integrity::end_agrees(e)?;
     }
+    let before = stack.last().map(|t| &t.state);
+    super::integrity::input_agrees(engine, e, before, players)?;
     let answers = match super::consent::proposal_in(e.context.as_ref()).map(|p| p.stage) {
         Some(Stage::Confirmed | Stage::Rejected) => e.kind != EventKind::Undo,
         _ => e.kind == EventKind::Answer,
@@ -380,9 +399,10 @@ impl Matches {
             .into_iter()
             .map(|e| LogEntry::from_record(e, true))
             .collect();
+        let players = m.players.clone();
         let (log, (state, mut mismatches)) = self
             .cpu(move || {
-                let r = replay_log(engine, &log);
+                let r = replay_log(engine, &players, &log);
                 (log, r)
             })
             .await?;
@@ -410,6 +430,7 @@ impl Matches {
         engine: &'static dyn GameEngine,
         doc: Value,
     ) -> Result<MatchView, MatchError> {
+        format_read(&doc)?;
         let export: Export = serde_json::from_value(doc).map_err(|e| {
             document::BoardError::semantic(
                 "",
@@ -451,11 +472,13 @@ impl Matches {
             e.kind == EventKind::Setup || (e.kind == EventKind::Answer && sets_up(e))
         };
         if !caller.moderator && !export.log.iter().all(setting_up) {
-            return Err(MatchError::forbidden(
-                "only a moderator who holds no seat in the match may import an export with plays: an export is a file anyone can edit, \
-                 so nothing in it shows that its plays, answers and results were made by the players it names; \
+            return Err(MatchError::forbidden(format!(
+                "only a moderator who holds no seat in the match may import an export whose log holds more than setting up its board \
+                 (this one holds {}): an export is a file anyone can edit, \
+                 so nothing in it shows that its events were made by the players it names; \
                  a player may set up its board alone (the export's `board`, without its `log`)",
-            ));
+                beyond_setup(&export.log, setting_up)
+            )));
         }
         // A log names who made each event: imported into a match of other
         // players, it would credit their plays and answers to people who
@@ -480,8 +503,8 @@ impl Matches {
             let done = self.store.match_by_id(match_id).await?;
             return self.view(&done.ok_or(MatchError::NoMatch)?).await;
         }
-        let log = export.log.clone();
-        let (state, bad) = self.cpu(move || replay_log(engine, &log)).await?;
+        let (log, players) = (export.log.clone(), export.players.clone());
+        let (state, bad) = self.cpu(move || replay_log(engine, &players, &log)).await?;
         // An end before any board leaves `null`, which the export omits.
         let state = state.filter(|s| !s.is_null());
         if !bad.is_empty() || state != export.board {
@@ -580,6 +603,44 @@ impl Matches {
         )
         .await
     }
+}
+
+/// What a log holds besides setting up a board, counted by kind in log
+/// order ("1 note, 1 undo"): a player's import refused says what it
+/// refuses (a log of setups, a note and its undo was refused as "an
+/// export with plays").
+fn beyond_setup(log: &[LogEntry], setting_up: impl Fn(&LogEntry) -> bool) -> String {
+    let mut kinds: Vec<(EventKind, usize)> = Vec::new();
+    for e in log.iter().filter(|e| !setting_up(e)) {
+        match kinds.iter_mut().find(|(k, _)| *k == e.kind) {
+            Some((_, n)) => *n += 1,
+            None => kinds.push((e.kind, 1)),
+        }
+    }
+    let said: Vec<String> = kinds
+        .iter()
+        .map(|(k, n)| match n {
+            1 => format!("1 {}", k.as_str()),
+            n => format!("{n} {}s", k.as_str()),
+        })
+        .collect();
+    said.join(", ")
+}
+
+/// Refuses an export of a format other than the one this version reads
+/// ([`EXPORT_FORMAT`]), naming both: its fields may mean something else.
+fn format_read(doc: &Value) -> Result<(), MatchError> {
+    let format = doc.get("arbiter_export").unwrap_or(&Value::Null);
+    if format.as_u64() == Some(EXPORT_FORMAT) {
+        return Ok(());
+    }
+    Err(document::BoardError::semantic(
+        "arbiter_export",
+        format!(
+            "this export is format {format}, but this version of Arbiter reads format {EXPORT_FORMAT} only (`arbiter_export: {EXPORT_FORMAT}`)"
+        ),
+    )
+    .into())
 }
 
 /// An export as `import` reads it.

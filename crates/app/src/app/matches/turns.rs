@@ -791,7 +791,7 @@ impl Matches {
                     stage: super::consent::Stage::Asked,
                 };
                 let mut event = NewEvent::new(EventKind::Adjust, &caller.user, state);
-                event.input = Some(format!("{} = {}", a.field, value.trim()));
+                event.input = Some(format!("{} = {}", a.label, value.trim()));
                 event.context =
                     Some(json!({ "field": field, "value": value.trim(), "reason": reason }));
                 return self.propose(caller, &m, event, proposal).await;
@@ -838,7 +838,7 @@ impl Matches {
         if let Some(result) = engine.status(&a.state).ok().and_then(|s| s.result) {
             event.transition = Transition::End(serde_json::to_value(result).ok());
         }
-        event.input = Some(format!("{} = {}", a.field, value.trim()));
+        event.input = Some(format!("{} = {}", a.label, value.trim()));
         context.insert("field".into(), json!(field));
         context.insert("value".into(), json!(value.trim()));
         context.insert("reason".into(), json!(reason));
@@ -1316,14 +1316,24 @@ fn carried(a: &engine::Adjustment) -> String {
     let others: Vec<String> = a
         .changes
         .iter()
-        .filter(|c| c.path != a.field && !c.path.starts_with(&format!("{}.", a.field)))
-        .filter(|c| !c.path.starts_with(&format!("{}[", a.field)))
+        .filter(|c| !within_field(&c.path, &a.field) && !within_field(&c.path, &a.label))
         .map(|c| format!("{} from {} to {}", c.path, c.before, c.after))
         .collect();
     match others.is_empty() {
         true => String::new(),
         false => format!(", and with it {}", others.join(", ")),
     }
+}
+
+/// Whether a change's path (`players["Ana"].victory_points`, names
+/// quoted) is the adjusted field (`players[0].victory_points`, or its label
+/// `players[Ana].victory_points`) or inside it: a proposal read "to set
+/// players[Ana].victory_points from 0 to 10, and with it
+/// players["Ana"].victory_points from 0 to 10", the one change twice.
+fn within_field(path: &str, field: &str) -> bool {
+    let path = path.replace("[\"", "[").replace("\"]", "]");
+    path.strip_prefix(field)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
 }
 
 /// Who besides a player may undo, as every refusal names them: a
@@ -1627,6 +1637,33 @@ fn rule_play(
     let mut ruling = board.judge(play.clone(), &context.asking())?;
     ruling.state = without_play(ruling.state);
     Ok(only_answers(engine, state, play, context, ruling)?)
+}
+
+/// The play `text` reads as on `state`, with the decisions it has one
+/// answer only to taken as a play takes them, judged with what its event
+/// records (`recorded`: its author and the seats that agreed), and the
+/// seats its `agreed by` names. Replay checks a recorded play's `input`
+/// against it: the log shows the words, replay judges the play, and an
+/// edited export had the one say "pass" where the other attacked.
+pub(super) fn reread_play(
+    engine: &dyn GameEngine,
+    state: &Value,
+    text: &str,
+    players: &[String],
+    recorded: &PlayContext,
+) -> Result<(Value, Vec<usize>), MatchError> {
+    let board = engine.open(state, None)?;
+    let (play, agreed_by) = read_play(&*board, text, players)?;
+    let context = PlayContext {
+        author: recorded.author,
+        agreed: recorded.agreed,
+        agreed_by: recorded.agreed_by.clone(),
+        ..PlayContext::default()
+    };
+    let mut ruling = board.judge(play.clone(), &context.asking())?;
+    ruling.state = without_play(ruling.state);
+    let (play, _, _) = only_answers(engine, state, play, context, ruling)?;
+    Ok((play, agreed_by))
 }
 
 /// The seats still in the game that have not agreed to the claims a
