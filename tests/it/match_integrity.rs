@@ -380,7 +380,7 @@ fn a_self_adjust_of_a_score_asks_the_other_players() {
         "/match adjust field:players.Ana.victory_points value:1 reason:scored\n/as Ben\n/match answer choice:confirm\n/as Cleo\n/match answer choice:confirm\n/match log\n",
     );
     assert!(
-        out.contains("adjusted players[0].victory_points = 1 (reason: scored), proposed by Ana, confirmed by Ben, Cleo"),
+        out.contains("adjusted players[Ana].victory_points = 1 (reason: scored), proposed by Ana, confirmed by Ben, Cleo"),
         "{out}"
     );
     // Her own score made worse is at once; any other field of her seat
@@ -792,7 +792,9 @@ fn an_own_field_that_may_help_its_player_asks_the_others() {
     // Said once in the log ("proposed … (proposed) (asked for consent)").
     let log = run(&bot, "Cleo", "/match log\n");
     assert!(
-        log.contains("proposed players[2].strategy_cards[0].initiative = 0 (asked for consent)"),
+        log.contains(
+            "proposed players[Cleo].strategy_cards[Politics].initiative = 0 (asked for consent)"
+        ),
         "{log}"
     );
     assert!(
