@@ -757,3 +757,77 @@ async fn an_add_refused_for_its_size_or_its_replace_reads_as_meant() {
     assert!(said.contains("'\\[x\\](https://evil.example)'"), "{v}");
     e.server.stop().await.unwrap();
 }
+
+/// Refusals that name ids and commands as code, as Discord shows them: the
+/// code reads as code and every name someone gave stays escaped (escaped
+/// whole, they showed "\`ti4:…\`" and "(\`ashes\`)"). The same file added
+/// again under another title names the live document and its title, a card
+/// list sent to replace a rulebook names the rulebook, and `/card` of
+/// another game's card names that game's id.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_show_their_code_as_code_and_what_was_given_escaped() {
+    use arbiter::render::markdown::escape_inline;
+    let e = endpoint().await;
+    let admin = |p: Value| as_member(p, COAL.0, COAL.1, ADMIN_PERMISSIONS);
+    let said = |v: &Value| {
+        let s = v["data"]["embeds"][0]["description"].as_str();
+        s.unwrap_or_default().to_string()
+    };
+    // A title of marks, live.
+    let title = "Table *rules* ||x||";
+    let url = e.fake.serve_file("house.md", HOUSE.as_bytes().to_vec());
+    let add = |title: &str| rules_add_doc(&url, HOUSE.len(), ["house.md", "ti4", "house", title]);
+    let v = e.send(&admin(add(title))).await;
+    let (_, confirm) = buttons(&v).into_iter().next().unwrap();
+    let live = text_of(&e.send(&admin(button(&confirm))).await);
+    let id = live
+        .split_once("is live in this server as `")
+        .and_then(|(_, rest)| rest.split_once('`'))
+        .map(|(id, _)| id.to_string())
+        .unwrap_or_else(|| panic!("{live}"));
+
+    let v = e.send(&admin(add("Another title"))).await;
+    let refused = said(&v);
+    assert!(
+        refused.contains(&format!(
+            "already live as `{id}` (“{}”)",
+            escape_inline(title)
+        )),
+        "{v}"
+    );
+    assert!(!refused.contains("\\`") && !refused.contains(title), "{v}");
+
+    let csv = "name,type,attack,life,text\nGold *Mage*,Ally,1,1,x\n";
+    let cards = e.fake.serve_file("club.csv", csv.as_bytes().to_vec());
+    let mut replace = rules_add_doc(&cards, csv.len(), ["club.csv", "ti4", "cards", "Club"]);
+    replace["data"]["options"][0]["options"]
+        .as_array_mut()
+        .unwrap()
+        .push(opt("replace", &id));
+    let v = e.send(&admin(replace)).await;
+    assert!(said(&v).starts_with(&format!("`{id}` is ")), "{v}");
+    assert!(said(&v).contains("cannot replace"), "{v}");
+
+    let v = e
+        .send(&admin(rules_add_doc(
+            &cards,
+            csv.len(),
+            ["club.csv", "ashes", "cards", "Club"],
+        )))
+        .await;
+    let (_, confirm) = buttons(&v).into_iter().next().unwrap();
+    e.send(&admin(button(&confirm))).await;
+    let name = "Gold *Mage*";
+    let v = e
+        .send(&slash("card", vec![opt("name", name), opt("game", "ti4")]))
+        .await;
+    let refused = said(&v);
+    let shown = escape_inline(name);
+    assert!(
+        refused.contains(&format!("named '{shown}'; '{shown}' is a card of ")),
+        "{v}"
+    );
+    assert!(refused.ends_with("(`ashes`)"), "{v}");
+    assert!(!refused.contains(name), "{v}");
+    e.server.stop().await.unwrap();
+}

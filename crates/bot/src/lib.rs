@@ -1239,7 +1239,18 @@ fn board_in_text(content: &str) -> bool {
 }
 
 fn app_error(title: &str, e: &AppError) -> Reply {
-    Reply::Message(Message::user_error_text(title, &e.to_string()))
+    Reply::Message(Message::user_error(title, &app_error_md(e)))
+}
+
+/// An app error as Discord shows it: every name in it someone typed or
+/// uploaded escaped, so none shows as a masked link, a mention or
+/// formatting (an outside tester's card named `[Free Nitro](https://…)`
+/// was a live link in `/card`'s "did you mean"), and the code spans of its
+/// template as code ([`AppError::with_values`]; escaped whole, "a card of
+/// Ashes (`ashes`)" showed its backticks).
+fn app_error_md(e: &AppError) -> String {
+    e.with_values(&reply::escape_inline)
+        .unwrap_or_else(|| reply::escape_md(&e.to_string()))
 }
 
 /// The picture of a ruling made by `/judge`: the board after it, changes

@@ -122,15 +122,6 @@ impl Message {
         }
     }
 
-    /// A refusal whose words come from elsewhere (an error's text: a card,
-    /// game or document name typed or uploaded by someone), escaped so no
-    /// name in it shows as a masked link, a mention or formatting. An
-    /// outside tester's card named `[Free Nitro](https://evil.example)`
-    /// was a live link in `/card`'s "did you mean".
-    pub fn user_error_text(title: &str, why: &str) -> Message {
-        Message::user_error(title, &escape_md(why))
-    }
-
     /// Arbiter had no room for the work (the CPU pool was full): shown like
     /// a refusal, counted apart.
     pub fn busy(title: &str, why: &str) -> Message {

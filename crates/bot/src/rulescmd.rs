@@ -254,10 +254,10 @@ impl Bot {
             Err(e) => match indexing {
                 Some(ix) => refuse(&format!(
                     "{}. This server's rule set (version {}) is still being indexed: ask again in a few seconds.",
-                    super::reply::escape_md(&e.to_string()),
+                    super::app_error_md(&e),
                     ix.version
                 )),
-                None => Reply::Message(Message::user_error_text("Rules", &e.to_string())),
+                None => refuse(&super::app_error_md(&e)),
             },
         }
     }

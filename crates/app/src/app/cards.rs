@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::{App, AppError};
+use super::{App, AppError, Words};
 use crate::cards::{Card, CardEntry};
 use crate::corpus::PassageKind;
 use crate::corpus::import::{Import, ImportError, ImportRequest};
@@ -55,13 +55,14 @@ impl App {
     pub fn card(&self, name: &str, game: Option<&str>) -> Result<CardReply, AppError> {
         let name = name.trim();
         if name.is_empty() {
-            return Err(AppError::Usage(
-                "give a card's name, for example Ice Golem".into(),
-            ));
+            return Err(AppError::Usage(Words::fixed(
+                "give a card's name, for example Ice Golem",
+            )));
         }
         if name.chars().count() > MAX_CARD_NAME_CHARS {
-            return Err(AppError::Usage(format!(
-                "a card name is at most {MAX_CARD_NAME_CHARS} characters"
+            return Err(AppError::Usage(Words::fill(
+                "a card name is at most {} characters",
+                vec![MAX_CARD_NAME_CHARS.to_string()],
             )));
         }
         let game = game
@@ -85,17 +86,26 @@ impl App {
     fn not_this_games_card(&self, name: &str, g: &str, suggestions: Vec<String>) -> AppError {
         let game_name = self.corpus.game(g).map_or(g, |x| x.name.as_str());
         if let Ok(other) = self.cards.find(name, None) {
-            return AppError::Usage(format!(
-                "no card of {game_name} is named '{name}'; '{}' is a card of {} (`{}`)",
-                other.card.name,
-                self.corpus
-                    .game(&other.game)
-                    .map_or(other.game.as_str(), |x| x.name.as_str()),
-                other.game
+            let other_name = self
+                .corpus
+                .game(&other.game)
+                .map_or(other.game.as_str(), |x| x.name.as_str());
+            return AppError::Usage(Words::fill(
+                "no card of {} is named '{}'; '{}' is a card of {} (`{}`)",
+                vec![
+                    game_name.into(),
+                    name.into(),
+                    other.card.name.clone(),
+                    other_name.into(),
+                    other.game.clone(),
+                ],
             ));
         }
         if self.cards.of_game(Some(g)).next().is_none() {
-            return AppError::Usage(format!("{game_name} has no card list loaded"));
+            return AppError::Usage(Words::fill(
+                "{} has no card list loaded",
+                vec![game_name.into()],
+            ));
         }
         AppError::UnknownCard {
             name: name.to_string(),

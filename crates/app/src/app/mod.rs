@@ -11,6 +11,7 @@ pub mod matches;
 mod rules;
 pub mod rulesets;
 pub mod semantic;
+mod words;
 
 use std::path::{Path, PathBuf};
 
@@ -24,6 +25,7 @@ pub use crate::search::{Confidence, GameFrom, OtherGameWord};
 pub use cards::{CardReply, CardSuggestion, MAX_CARD_NAME_CHARS, RuleLink};
 pub use judge::{CoverageEntry, CoverageReply, GameCoverage, JudgeError};
 pub use rules::{DocumentToc, GameInfo, RulesReply, TocEntry};
+pub use words::Words;
 
 /// Longest question accepted (a whole Discord message); longer input is
 /// refused rather than searched.
@@ -39,7 +41,7 @@ const EMBED_CHUNK: usize = 32;
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum AppError {
     #[error("{0}")]
-    Usage(String),
+    Usage(Words),
     #[error(
         "the question is {len} characters long; the limit is {max}. Ask about one rule at a time."
     )]
@@ -78,6 +80,19 @@ fn did_you_mean(suggestions: &[String]) -> String {
         [] => String::new(),
         [one] => format!(". Did you mean {one}?"),
         many => format!(". Did you mean one of: {}?", many.join(", ")),
+    }
+}
+
+impl AppError {
+    /// The words with every value someone gave passed through `shown`
+    /// (Discord's reply escapes them) and the template's own code spans
+    /// kept as code; `None` for an error with no code span, escaped whole.
+    /// Escaped whole, "a card of Ashes (`ashes`)" showed its backticks.
+    pub fn with_values(&self, shown: &dyn Fn(&str) -> String) -> Option<String> {
+        match self {
+            AppError::Usage(words) => Some(words.shown(shown)),
+            _ => None,
+        }
     }
 }
 
@@ -861,7 +876,9 @@ impl App {
         self.attach_ready();
         let query = query.trim();
         if query.is_empty() {
-            return Err(AppError::Usage("the question is empty: ask a rules question, e.g. \"can an exhausted phoenixborn guard?\"".into()));
+            return Err(AppError::Usage(Words::fixed(
+                "the question is empty: ask a rules question, e.g. \"can an exhausted phoenixborn guard?\"",
+            )));
         }
         let len = query.chars().count();
         if len > MAX_QUERY_CHARS {

@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use tokio::sync::{Semaphore, watch};
 
-use crate::app::App;
+use crate::app::{App, Words};
 use crate::corpus::import::{Import, ImportError, ImportRequest, Preview, Target};
 use crate::corpus::{Corpus, DocumentKind, GameManifest, Glossary, SourceDocument, SourceGame};
 use crate::sandbox::{self, SandboxError};
@@ -91,11 +91,11 @@ pub enum RulesError {
     )]
     Expired,
     #[error("{0}")]
-    Quota(String),
+    Quota(Words),
     /// A change that would undo someone else's unseen (two previews of one
     /// title confirmed in turn).
     #[error("{0}")]
-    Conflict(String),
+    Conflict(Words),
     #[error("{0}")]
     Busy(String),
     #[error("building the index failed: {0}")]
@@ -118,15 +118,18 @@ fn unknown_document(id: &str, suggestion: Option<&str>) -> String {
 impl RulesError {
     /// The words with every value someone typed passed through `shown`
     /// (Discord's reply escapes them) and the template's own code spans
-    /// (the commands it names) kept as code; `None` for an error that is
-    /// escaped whole. Escaped whole, "(`/rules list`, …)" showed its
-    /// backticks (found by an outside tester).
+    /// (the commands it names, the ids) kept as code; `None` for an error
+    /// that is escaped whole. Escaped whole, "(`/rules list`, …)" showed
+    /// its backticks (found by an outside tester), as did a quota's or a
+    /// conflict's ids and commands ([`Words`]).
     pub fn with_values(&self, shown: &dyn Fn(&str) -> String) -> Option<String> {
         match self {
             RulesError::UnknownDocument { id, suggestion } => {
                 let suggestion = suggestion.as_deref().map(shown);
                 Some(unknown_document(&shown(id), suggestion.as_deref()))
             }
+            RulesError::Quota(words) | RulesError::Conflict(words) => Some(words.shown(shown)),
+            RulesError::Game(e) => e.with_values(shown),
             _ => None,
         }
     }
@@ -672,10 +675,12 @@ impl RuleSets {
         // What is stored, as the quota counts it: a card list's YAML aliases
         // can multiply a small file (251 KB stored as 15 MB).
         if doc.text.len() > crate::corpus::import::MAX_TEXT_BYTES {
-            return Err(RulesError::Quota(format!(
+            return Err(RulesError::Quota(Words::fill(
                 "this file converts to {} KB of text, past the {} KB a document may keep (YAML anchors and aliases are stored written out); write it shorter or split it",
-                doc.text.len().div_ceil(1024),
-                crate::corpus::import::MAX_TEXT_BYTES / 1024
+                vec![
+                    doc.text.len().div_ceil(1024).to_string(),
+                    (crate::corpus::import::MAX_TEXT_BYTES / 1024).to_string(),
+                ],
             )));
         }
         let mut document = doc.manifest.clone();
@@ -868,13 +873,14 @@ impl RuleSets {
                 crate::store::RuleAction::Remove => "removed",
             };
             return Err(RulesError::Conflict(if c.document == id {
-                format!(
-                    "`{id}` was {done} after this preview; nothing changed: send yours again for a new preview"
+                Words::fill(
+                    "`{}` was {} after this preview; nothing changed: send yours again for a new preview",
+                    vec![id, done.into()],
                 )
             } else {
-                format!(
-                    "`{}` was {done} in this game after this preview, so what it showed may no longer hold; nothing changed: send yours again for a new preview",
-                    c.document
+                Words::fill(
+                    "`{}` was {} in this game after this preview, so what it showed may no longer hold; nothing changed: send yours again for a new preview",
+                    vec![c.document.clone(), done.into()],
                 )
             }));
         }
@@ -943,9 +949,9 @@ impl RuleSets {
             .add_rule_doc(guild, manifest, body, actor, unchanged_since)
             .await?
         else {
-            return Err(RulesError::Conflict(
-                "this game's documents changed while this upload was being added; nothing changed: send it again for a new preview".into(),
-            ));
+            return Err(RulesError::Conflict(Words::fixed(
+                "this game's documents changed while this upload was being added; nothing changed: send it again for a new preview",
+            )));
         };
         self.prepare(guild).await?;
         Ok(Added {
@@ -982,10 +988,9 @@ impl RuleSets {
                     || (d.manifest.document.title == manifest.document.title
                         && d.manifest.document.kind == manifest.document.kind))
         }) {
-            return Err(RulesError::Conflict(format!(
+            return Err(RulesError::Conflict(Words::fill(
                 "this file is already live as `{}` (“{}”); nothing was added",
-                same.manifest.id(),
-                same.manifest.document.title
+                vec![same.manifest.id(), same.manifest.document.title.clone()],
             )));
         }
         // A document replacing one of the same id takes its place.
@@ -994,28 +999,32 @@ impl RuleSets {
             .filter(|d| d.manifest.id() != manifest.id())
             .collect();
         if live.len() >= MAX_SERVER_DOCUMENTS {
-            return Err(RulesError::Quota(format!(
+            return Err(RulesError::Quota(Words::fill(
                 "this server already has {} documents, the most it may keep; remove one first (`/rules list` and `/rules remove`, or `arbiter rules list` and `arbiter rules remove`)",
-                live.len()
+                vec![live.len().to_string()],
             )));
         }
         let used: usize = live.iter().map(|d| d.body.len()).sum();
         if used + bytes > MAX_SERVER_BYTES {
-            return Err(RulesError::Quota(format!(
+            return Err(RulesError::Quota(Words::fill(
                 "this document ({} KB of text) would take the server's documents to {} KB, past its quota of {} MB; remove one first",
-                bytes / 1024,
-                (used + bytes) / 1024,
-                MAX_SERVER_BYTES / MB
+                vec![
+                    (bytes / 1024).to_string(),
+                    ((used + bytes) / 1024).to_string(),
+                    (MAX_SERVER_BYTES / MB).to_string(),
+                ],
             )));
         }
         let indexed: usize = live.iter().map(|d| index_bytes(d)).sum();
         let adds = manifest.index_bytes;
         if indexed + adds > MAX_SERVER_INDEX_BYTES {
-            return Err(RulesError::Quota(format!(
+            return Err(RulesError::Quota(Words::fill(
                 "this document's index ({} MB in memory) would take the server's indexes to {} MB, past its quota of {} MB; remove a document first, or split this one",
-                adds.div_ceil(MB),
-                (indexed + adds).div_ceil(MB),
-                MAX_SERVER_INDEX_BYTES / MB
+                vec![
+                    adds.div_ceil(MB).to_string(),
+                    (indexed + adds).div_ceil(MB).to_string(),
+                    (MAX_SERVER_INDEX_BYTES / MB).to_string(),
+                ],
             )));
         }
         // Last: nothing is pruned for an add another check refuses.
@@ -1098,13 +1107,17 @@ impl RuleSets {
                 "end those matches, remove a document, or send a shorter one",
             )
         };
-        RulesError::Quota(format!(
-            "this document ({} KB of text) would take the text this server stores to {} KB, past the {} KB it may store in all, even with every replaced or removed document no open match needs pruned: {} KB is live and {} KB of the history is pinned{by}; nothing was added: {fix}",
-            bytes.div_ceil(1024),
-            (history.stored + bytes).div_ceil(1024),
-            self.stored_quota / 1024,
-            history.live.div_ceil(1024),
-            pinned.div_ceil(1024),
+        RulesError::Quota(Words::fill(
+            "this document ({} KB of text) would take the text this server stores to {} KB, past the {} KB it may store in all, even with every replaced or removed document no open match needs pruned: {} KB is live and {} KB of the history is pinned{}; nothing was added: {}",
+            vec![
+                bytes.div_ceil(1024).to_string(),
+                (history.stored + bytes).div_ceil(1024).to_string(),
+                (self.stored_quota / 1024).to_string(),
+                history.live.div_ceil(1024).to_string(),
+                pinned.div_ceil(1024).to_string(),
+                by,
+                fix.into(),
+            ],
         ))
     }
 
@@ -1973,9 +1986,9 @@ fn siblings(cache: &Mutex<Cache>, key: &Key, app: &Arc<App>) -> Vec<Arc<App>> {
 fn replace_target(target: &mut Target, old: &RuleDoc) -> Result<(), RulesError> {
     let id = old.manifest.id();
     if old.manifest.game != target.game {
-        return Err(RulesError::Conflict(format!(
-            "`{id}` is a document of {}, not of {}; nothing was added",
-            old.manifest.game_name, target.game_name
+        return Err(RulesError::Conflict(Words::fill(
+            "`{}` is a document of {}, not of {}; nothing was added",
+            vec![id, old.manifest.game_name.clone(), target.game_name.clone()],
         )));
     }
     // A data list is replaced only by a list of its own kind.
@@ -1986,10 +1999,9 @@ fn replace_target(target: &mut Target, old: &RuleDoc) -> Result<(), RulesError> 
             DocumentKind::Slang => "a slang list".to_string(),
             k => format!("a document of passages ({})", k.as_str()),
         };
-        return Err(RulesError::Conflict(format!(
-            "`{id}` is {}, which {} cannot replace; nothing was added",
-            what(old.manifest.document.kind),
-            what(target.kind)
+        return Err(RulesError::Conflict(Words::fill(
+            "`{}` is {}, which {} cannot replace; nothing was added",
+            vec![id, what(old.manifest.document.kind), what(target.kind)],
         )));
     }
     target.slug = old.manifest.document.slug.clone();
