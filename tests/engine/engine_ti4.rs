@@ -2426,3 +2426,57 @@ fn a_misspelt_strategy_card_is_refused_at_its_name() {
         "{e}"
     );
 }
+
+/// A player resolving a card's secondary twice in one strategic action
+/// (an outside judge's board) is recorded, with a warning naming the
+/// reading the indexed text leaves open and its alternative: the Action
+/// Phase text does not limit it, and it went unsaid. Once is no warning.
+#[test]
+fn a_secondary_resolved_twice_in_one_strategic_action_is_a_labelled_reading() {
+    let mut doc = board(3);
+    doc["players"][0]["strategy_cards"][1]["exhausted"] = json!(true);
+    doc["players"][2]["strategy_cards"][0]["exhausted"] = json!(true);
+    doc["players"][2]["strategy_cards"][1]["exhausted"] = json!(true);
+    let once = [
+        strat("Ana", "Leadership"),
+        json!({ "type": "secondary", "player": "Cleo", "card": "Leadership" }),
+    ];
+    let judged = |plays: &[Value]| {
+        let mut d = doc.clone();
+        d["plays"] = json!(plays);
+        arbiter::engine::ti4::ENGINE
+            .judge_text(&serde_json::to_string(&d).unwrap())
+            .unwrap_or_else(|e| panic!("board error: {e}"))
+    };
+    let again_said = |r: &Ruling| {
+        r.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .any(|d| {
+                d.message
+                    .contains("already resolved the secondary ability of Leadership")
+            })
+    };
+    let r = judged(&once);
+    assert!(r.legal, "{:?}", r.diagnostics);
+    assert!(!again_said(&r), "{:?}", r.diagnostics);
+    assert_eq!(r.state["this_turn"]["secondaries"], json!(["Cleo"]));
+    let mut twice = once.to_vec();
+    twice.push(once[1].clone());
+    let r = judged(&twice);
+    assert!(r.legal, "{:?}", r.diagnostics);
+    let said: Vec<&str> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Warning && d.message.contains("already resolved"))
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(
+        said[0].contains("A reading the indexed text leaves open"),
+        "{}",
+        said[0]
+    );
+    assert!(said[0].contains("the other reading"), "{}", said[0]);
+    assert_eq!(r.state["this_turn"]["secondaries"], json!(["Cleo"]));
+}

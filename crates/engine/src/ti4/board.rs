@@ -134,6 +134,18 @@ pub struct ThisTurn {
     /// "At the end of your turn" abilities resolved this turn.
     #[serde(default, skip_serializing_if = "no_abilities")]
     pub end_of_turn: Abilities,
+    /// The players who resolved the secondary ability of this turn's
+    /// strategic action's card, each once (a second time is recorded with
+    /// its reading, not listed again).
+    #[serde(default, skip_serializing_if = "no_players")]
+    pub secondaries: Seats,
+}
+
+/// Players' names, at most one per seat.
+pub type Seats = List<String, 0, MAX_PLAYERS>;
+
+fn no_players(s: &Seats) -> bool {
+    s.is_empty()
 }
 
 impl ThisTurn {

@@ -642,7 +642,7 @@ fn answer(
     })
 }
 
-fn secondary(b: &Board, p: usize, typed: &str, cx: &mut Cx) -> Result<(), Stop> {
+fn secondary(b: &mut Board, p: usize, typed: &str, cx: &mut Cx) -> Result<(), Stop> {
     let (seat, ci) = b.find_card(typed, "play.card")?;
     let card = b.players[seat].strategy_cards[ci].name.to_string();
     let (pn, on, t) = (b.name(p), b.name(seat), &b.this_turn);
@@ -663,12 +663,22 @@ fn secondary(b: &Board, p: usize, typed: &str, cx: &mut Cx) -> Result<(), Stop> 
     if cx.failed() {
         return Ok(());
     }
-    if current(b) != Some(seat)
-        || t.action != TurnAction::Strategic
-        || t.card.as_deref() != Some(card)
-    {
+    let during = current(b) == Some(seat)
+        && t.action == TurnAction::Strategic
+        && t.card.as_deref() == Some(card);
+    if !during {
         let warning = Refusal::NotResolving { owner, card };
         cx.warn(None, Some("play.card"), warning);
+    }
+    // The text is silent on a second resolution in one strategic action:
+    // recorded, with the reading and its alternative (it went unsaid).
+    let again = during && t.secondaries.iter().any(|s| s == player);
+    if again {
+        cx.warn(
+            None,
+            Some("play.card"),
+            Refusal::SecondaryAgain { player, card },
+        );
     }
     let st = match b.players[p].passed {
         true => cx.step(
@@ -692,6 +702,10 @@ fn secondary(b: &Board, p: usize, typed: &str, cx: &mut Cx) -> Result<(), Stop> 
     };
     st.chose(player, Chose::Secondary(card));
     topic(cx, TOPIC_STRATEGIC_ACTION);
+    if during && !again {
+        // One entry per seat, within the list's bound (the players).
+        b.this_turn.secondaries.push(player.to_string());
+    }
     Ok(())
 }
 

@@ -965,6 +965,12 @@ pub enum Refusal<'a> {
         owner: &'a str,
         card: &'a str,
     },
+    /// A player resolving a card's secondary a second time in one
+    /// strategic action: a reading, the text being silent.
+    SecondaryAgain {
+        player: &'a str,
+        card: &'a str,
+    },
     /// An end-of-action ability on a turn that passed.
     NoAction {
         player: &'a str,
@@ -1041,6 +1047,12 @@ impl fmt::Display for Refusal<'_> {
             Refusal::NotResolving { owner, card } => write!(
                 f,
                 "{owner} is not resolving the strategic action of {card} right now; Strategic Action is a Related Topic that is not indexed, so the engine does not rule on when a secondary ability may be resolved"
+            ),
+            Refusal::SecondaryAgain { player, card } => write!(
+                f,
+                "{player} has already resolved the secondary ability of {card} during this strategic action. A reading the indexed text leaves open: \
+                 the Action Phase text does not say how often a player may resolve a secondary ability (Strategic Action, which governs them, is a Related Topic that is not indexed), \
+                 so the engine records it again without adjudicating it; the other reading, once for each player per strategic action, would refuse this one"
             ),
             Refusal::NoAction { player, ability } => write!(
                 f,
