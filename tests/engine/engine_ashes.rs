@@ -2531,3 +2531,43 @@ fn a_target_shared_with_ones_own_phoenixborn_is_the_opponent() {
     assert!(e.message.contains("Jessa's Phoenixborn Maeoni Two"), "{e}");
     assert!(!e.message.contains("Coal's Phoenixborn"), "{e}");
 }
+
+/// An attack when the turn's main action is used is refused as a reading,
+/// labelled with its alternative: 03 - Main Actions speaks of "your main
+/// action for the turn" but never says a turn holds no second one (it was
+/// stated as the rule, "a turn has one main action"; an outside judge's
+/// board). A pass then is refused as the text says outright.
+#[test]
+fn a_second_main_action_is_refused_as_a_labelled_reading() {
+    let doc = "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n    units:\n      - { name: Iron Worker, attack: 2, life: 2 }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 20, exhausted: true }\n    units:\n      - { name: Mist Spirit, attack: 1, life: 1 }\nmain_action_used: true\nplay: { action: attack-unit, attackers: [Iron Worker], target: Mist Spirit }\n";
+    let r = ashes().judge_text(doc).unwrap();
+    assert!(!r.legal);
+    let e = r
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Error)
+        .expect("an error");
+    assert_eq!(e.rule.as_deref(), Some("ashes:pay-a-cost"), "{e:?}");
+    assert!(
+        e.message.contains("A reading outside the indexed text"),
+        "{}",
+        e.message
+    );
+    assert!(e.message.contains("the other reading"), "{}", e.message);
+    let pass = doc.replace(
+        "play: { action: attack-unit, attackers: [Iron Worker], target: Mist Spirit }",
+        "play: { action: pass }",
+    );
+    let r = ashes().judge_text(&pass).unwrap();
+    let e = r
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Error)
+        .expect("an error");
+    assert_eq!(e.rule.as_deref(), Some("ashes:pass"), "{e:?}");
+    assert!(
+        e.message.ends_with("passing is a main action too"),
+        "{}",
+        e.message
+    );
+}

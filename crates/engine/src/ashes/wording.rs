@@ -821,16 +821,27 @@ impl Display for OffTurn<'_> {
                 f,
                 "the player turns phase has ended (all players passed on consecutive turns); the round is in the recovery phase, so no main action can be taken (advance to the next round with `match advance`)"
             ),
-            OffTurn::MainActionUsed { player, passing } => {
-                let what = match passing {
-                    true => "passing is a main action too",
-                    false => "a turn has one main action",
-                };
-                write!(
-                    f,
-                    "{player} has already used the main action for this turn; {what}"
-                )
-            }
+            // Passing is a main action outright ("pass as your main
+            // action"); that a turn holds no second main action is a
+            // reading: the text speaks of "your main action for the turn"
+            // (Pay a Cost) but does not say so (it was stated as the rule).
+            OffTurn::MainActionUsed {
+                player,
+                passing: true,
+            } => write!(
+                f,
+                "{player} has already used the main action for this turn; passing is a main action too"
+            ),
+            OffTurn::MainActionUsed {
+                player,
+                passing: false,
+            } => write!(
+                f,
+                "{player} has already used the main action for this turn. A reading outside the indexed text: a turn has one main action \
+                 (03 - Main Actions speaks of \"your main action for the turn\", but does not say a turn holds no second one; docs/games/ashes.md, reading 10); \
+                 the other reading, a second main action in the same turn, is not taken; if the board's `main_action_used` is wrong, propose `adjust main_action_used false` \
+                 (the other players confirm it) or ask a moderator"
+            ),
             OffTurn::NoReadyUnit { player } => write!(
                 f,
                 "{player} has no unexhausted unit, so cannot attack; if no other main action is possible either, {player} must pass"
