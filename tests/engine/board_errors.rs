@@ -263,3 +263,63 @@ fn an_unquoted_yaml_word_read_as_a_boolean_is_hinted_to_be_quoted() {
     );
     assert!(!e.message.contains("quotes"), "{e}");
 }
+
+/// A decimal number or one past its type inside a tagged play is quoted as
+/// the document writes it, at its own field and with that field's bounds,
+/// as it is outside a play: once the wrong-kind search moved the path from
+/// `play` to its field, `1e3` read "1000.0 is a decimal number".
+#[test]
+fn a_decimal_inside_a_play_is_quoted_as_written() {
+    let doc = |n: &str| {
+        format!(
+            "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: {{ name: Coal Roarkwin, life: 15 }}\n    units:\n      - {{ name: Iron Worker, attack: 2, life: 2 }}\n      - {{ name: Hammer Knight, attack: 3, life: 3 }}\n  - name: Maeoni\n    phoenixborn: {{ name: Maeoni Viper, life: 20 }}\n    units:\n      - {{ name: Mist Spirit, attack: 1, life: 1 }}\nplay:\n  action: attack-unit\n  attackers: [Iron Worker, Hammer Knight]\n  target: Mist Spirit\n  counter: true\n  split:\n    Iron Worker: {n}\n"
+        )
+    };
+    for (written, starts) in [
+        ("1e3", "`1e3` is not a whole number as written"),
+        ("2.5", "`2.5` is a decimal number"),
+        (
+            "99999999999999999999",
+            "`99999999999999999999` is out of range",
+        ),
+    ] {
+        let e = board_error("ashes", &doc(written));
+        assert_eq!(e.path.as_deref(), Some("play.split.Iron Worker"), "{e}");
+        assert_eq!(e.pos.map(|p| (p.line, p.column)), Some((19, 18)), "{e}");
+        assert!(e.message.starts_with(starts), "{e}");
+        assert!(
+            e.message.contains("a whole number from 0 to 4294967295"),
+            "{e}"
+        );
+        assert!(
+            !e.message.contains("1000.0") && !e.message.contains("1e20"),
+            "{e}"
+        );
+    }
+}
+
+/// A value of the wrong kind where a mapping or a name is taken says what
+/// the field takes in the board's words, its fields, not a Rust type's
+/// name (it read "expected Block", "expected Reaction").
+#[test]
+fn a_wrong_kind_names_what_the_field_takes_not_a_rust_type() {
+    let ashes = "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n    units:\n      - { name: Iron Worker, attack: 2, life: 2 }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 20 }\n    units:\n      - { name: Mist Spirit, attack: 1, life: 1 }\nplay:\n  action: attack-phoenixborn\n  attackers: [Iron Worker]\n  blocks: [7]\n";
+    let e = board_error("ashes", ashes);
+    assert_eq!(e.path.as_deref(), Some("play.blocks[0]"), "{e}");
+    assert!(
+        e.message
+            .ends_with("expected a mapping of fields (attacker, blocker, counter)"),
+        "{e}"
+    );
+    let units = ashes.replace(
+        "      - { name: Iron Worker, attack: 2, life: 2 }\n",
+        "      - 7\n",
+    );
+    let e = board_error("ashes", &units);
+    assert_eq!(e.path.as_deref(), Some("players[0].units[0]"), "{e}");
+    assert!(e.message.contains("a mapping of fields (name, "), "{e}");
+    for e in [board_error("ashes", ashes), board_error("ashes", &units)] {
+        let rust = e.message.split("expected ").nth(1).unwrap_or("");
+        assert!(!rust.starts_with(|c: char| c.is_ascii_uppercase()), "{e}");
+    }
+}

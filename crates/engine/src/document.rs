@@ -125,7 +125,7 @@ impl BoardError {
         if let Some(text) = text
             && let Some(nw) = self.not_whole.take()
         {
-            self = self.quoted_as_written(text, &nw);
+            self = self.quoted_as_written(text, nw);
         }
         if self.pos.is_none()
             && let (Some(text), Some(path)) = (text, self.path.as_deref())
@@ -139,11 +139,16 @@ impl BoardError {
     /// The refusal of a decimal number where a whole one is expected,
     /// worded with the number as `text` writes it at the error's field
     /// (`1e3`, which the value read as `1000.0`) and at its line:column.
-    /// Unchanged when the field's scalar is not found.
-    fn quoted_as_written(self, text: &str, nw: &NotWhole) -> BoardError {
+    /// Unchanged when the field's scalar is not found, what it needs kept:
+    /// serde's path may stop above the number (a field of a tagged play),
+    /// and the reader that finds the field below quotes it then.
+    fn quoted_as_written(self, text: &str, nw: Box<NotWhole>) -> BoardError {
         let found = self.path.as_deref().and_then(|p| scalar_at(text, p));
         let Some((written, pos)) = found else {
-            return self;
+            return BoardError {
+                not_whole: Some(nw),
+                ..self
+            };
         };
         BoardError {
             message: not_whole_as_written(&written, &nw.expected),
@@ -283,8 +288,9 @@ pub fn parse_export(text: &str) -> Result<serde_json::Value, BoardError> {
         b.max_events = 4 * b.max_nodes;
         b.max_total_scalar_bytes = 4 * MAX_EXPORT_BYTES;
     }
+    let limits = Limits::of(&o);
     serde_saphyr::from_str_with_options(text, o)
-        .map_err(|e| tab_error(text).unwrap_or_else(|| yaml_error(&e, text)))
+        .map_err(|e| tab_error(text).unwrap_or_else(|| yaml_error(&e, text, limits)))
 }
 
 /// The parser options every document is read with: small budgets for
@@ -344,17 +350,54 @@ fn parse_text<T: DeserializeOwned>(text: &str) -> Result<T, BoardError> {
 }
 
 fn parse_with<T: DeserializeOwned>(text: &str, options: Options) -> Result<T, BoardError> {
+    let limits = Limits::of(&options);
     // JSON (what match tracking stores) takes serde_json's faster path;
     // one with a key twice in a mapping (which serde_json would take, the
     // last winning) goes to the YAML reader, which refuses it with where.
+    // So does one nested past the reader's depth: serde_json's own limit
+    // is 128, and JSON 33 to 128 levels deep was taken where the same
+    // nesting in YAML was refused.
     if text.trim_start().starts_with('{')
         && let Ok(Unique(v)) = serde_json::from_str(text)
+        && depth(&v) <= limits.depth
         && let Ok(t) = T::deserialize(v)
     {
         return Ok(t);
     }
     serde_saphyr::from_str_with_options(text, options)
-        .map_err(|e| tab_error(text).unwrap_or_else(|| yaml_error(&e, text)))
+        .map_err(|e| tab_error(text).unwrap_or_else(|| yaml_error(&e, text, limits)))
+}
+
+/// How deeply a value nests its lists and mappings, counted as the YAML
+/// reader's depth budget counts them (a top-level mapping is 1). Recursion
+/// is bounded by serde_json's own limit of 128.
+fn depth(v: &serde_json::Value) -> usize {
+    use serde_json::Value;
+    match v {
+        Value::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
+        Value::Object(m) => 1 + m.values().map(depth).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// The limits a reader was given, said in its refusals: a board's are not
+/// a rule folder's data file's ([`parse_data`], the parser's defaults).
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    aliases: usize,
+    merge_keys: usize,
+    depth: usize,
+}
+
+impl Limits {
+    fn of(o: &Options) -> Limits {
+        let b = o.budget.clone().unwrap_or_default();
+        Limits {
+            aliases: b.max_aliases,
+            merge_keys: b.max_merge_keys,
+            depth: b.max_depth,
+        }
+    }
 }
 
 /// A YAML document the parser refused because a tab indents a line: YAML
@@ -449,7 +492,7 @@ impl<'de> Visitor<'de> for UniqueVisitor {
 
 /// A parser error in the user's words, with its position (and, for a
 /// value that is not a finite number, its field path in `text`).
-fn yaml_error(e: &YamlError, text: &str) -> BoardError {
+fn yaml_error(e: &YamlError, text: &str, limits: Limits) -> BoardError {
     let pos = e.location().map(|l| SourcePos {
         line: l.line() as usize,
         column: l.column() as usize,
@@ -468,12 +511,12 @@ fn yaml_error(e: &YamlError, text: &str) -> BoardError {
         return err;
     }
     let message = match e {
-        e if parser_too_deep(e) => return too_repetitive(pos),
+        e if parser_too_deep(e) => return too_repetitive(pos, limits),
         YamlError::Budget { .. }
         | YamlError::AliasReplayCounterOverflow { .. }
         | YamlError::AliasReplayLimitExceeded { .. }
         | YamlError::AliasExpansionLimitExceeded { .. }
-        | YamlError::AliasReplayStackDepthExceeded { .. } => return too_repetitive(pos),
+        | YamlError::AliasReplayStackDepthExceeded { .. } => return too_repetitive(pos, limits),
         YamlError::MultipleDocuments { .. } => {
             "give one board document (remove the extra `---` separators)".to_string()
         }
@@ -555,11 +598,18 @@ fn parser_too_deep(e: &YamlError) -> bool {
 
 /// The refusal of a document over a budget: too deep, or too much
 /// repeated through anchors, aliases or merge keys.
-fn too_repetitive(pos: Option<SourcePos>) -> BoardError {
+/// The numbers are the reader's own (`limits`): a rule folder's data
+/// file nested too deeply was told a board's 32 levels.
+fn too_repetitive(pos: Option<SourcePos>, limits: Limits) -> BoardError {
+    let Limits {
+        aliases,
+        merge_keys,
+        depth,
+    } = limits;
     BoardError {
         kind: ErrorKind::Refused,
         message: format!(
-            "the document is too deeply nested or repeats too much through YAML anchors, aliases or merge keys (at most {MAX_ALIASES} aliases, {MAX_MERGE_KEYS} merge keys, {MAX_DEPTH} levels); write the values out"
+            "the document is too deeply nested or repeats too much through YAML anchors, aliases or merge keys (at most {aliases} aliases, {merge_keys} merge keys, {depth} levels); write the values out"
         ),
         pos,
         path: None,
@@ -631,10 +681,27 @@ fn not_whole_as_written(written: &str, expected: &str) -> String {
     }
 }
 
+/// A Rust type serde names as what it expected (`struct Block`, `enum
+/// Kind`): what it is in words when nothing better is known, and its name
+/// (to look up in a schema). `None` for anything else.
+fn rust_type(expected: &str) -> Option<(&'static str, &str)> {
+    let (kind, name) = match expected.split_once(' ')? {
+        ("struct", name) => ("a mapping of fields", name),
+        ("enum", name) => ("one of its names", name),
+        _ => return None,
+    };
+    let ident = name.starts_with(|c: char| c.is_ascii_uppercase())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    ident.then_some((kind, name))
+}
+
 /// What a serde error expected, without Rust type names, naming the bounds
 /// of a whole number (it read "a whole number from 0" for a `u32`, with
 /// 4294967296 refused).
 fn plain_expected(expected: &str) -> &str {
+    if let Some((kind, _)) = rust_type(expected) {
+        return kind;
+    }
     match expected.trim_start_matches("struct ") {
         "u8" => "a whole number from 0 to 255",
         "u16" => "a whole number from 0 to 65535",
@@ -698,6 +765,19 @@ pub fn typed<T: DeserializeOwned>(
     prefix: &str,
     text: Option<&str>,
 ) -> Result<T, BoardError> {
+    typed_described(value, prefix, text, &|_| None)
+}
+
+/// [`typed`], with what a struct or enum serde names by its Rust type
+/// (`expected struct Block`) takes said in the document's words by
+/// `describe` (the game's schema: its fields or its names); without
+/// words for it, "a mapping of fields" or "one of its names".
+pub fn typed_described<T: DeserializeOwned>(
+    value: &serde_json::Value,
+    prefix: &str,
+    text: Option<&str>,
+    describe: &dyn Fn(&str) -> Option<String>,
+) -> Result<T, BoardError> {
     // The happy path reads directly; only a failure is read again with the
     // path tracked (tracking costs on every field).
     if let Ok(v) = T::deserialize(value) {
@@ -719,7 +799,7 @@ pub fn typed<T: DeserializeOwned>(
             None => inner,
         };
         let path = join_path(prefix, &inner);
-        let (message, not_whole) = serde_wording(e.inner());
+        let (message, not_whole) = serde_wording(e.inner(), describe);
         let mut err = BoardError::semantic(path.clone(), message);
         err.kind = kind;
         err.not_whole = not_whole;
@@ -807,7 +887,10 @@ fn find_refused(v: &serde_json::Value, refused: &Refused, at: String, out: &mut 
 /// serde_json's data errors, reworded where they name Rust types
 /// (`expected u32` → `expected a whole number`), with what a decimal
 /// number where a whole one is expected needs to be quoted as written.
-fn serde_wording(e: &serde_json::Error) -> (String, Option<Box<NotWhole>>) {
+fn serde_wording(
+    e: &serde_json::Error,
+    describe: &dyn Fn(&str) -> Option<String>,
+) -> (String, Option<Box<NotWhole>>) {
     let raw = e.to_string();
     // serde_json appends " at line L column C" for text input; values have none.
     let raw = raw.split(" at line ").next().unwrap_or(&raw);
@@ -820,7 +903,11 @@ fn serde_wording(e: &serde_json::Error) -> (String, Option<Box<NotWhole>>) {
     if let Some(message) = unknown_name(head, expected) {
         return (message, None);
     }
-    let expected = plain_expected(expected);
+    let expected = match rust_type(expected) {
+        Some((kind, name)) => describe(name).unwrap_or_else(|| kind.to_string()),
+        None => plain_expected(expected).to_string(),
+    };
+    let expected = expected.as_str();
     match head.strip_prefix("wrong kind of value: ") {
         Some(unexpected) => (
             wrong_kind(unexpected, expected),
@@ -1270,6 +1357,46 @@ mod tests {
                 assert!(e.message.contains("32 levels"), "{depth}: {e}");
             }
         }
+    }
+
+    /// JSON and YAML boards share one depth limit: JSON 33 to 128 levels
+    /// deep took serde_json's fast path where YAML was refused.
+    #[test]
+    fn json_and_yaml_boards_share_one_depth_limit() {
+        for levels in [30, 31, 32, 33, 34, 40, 100, 127] {
+            // The top-level mapping is one level, `players` holds the rest.
+            let (open, close) = ("[".repeat(levels - 1), "]".repeat(levels - 1));
+            let yaml = format!("game: ashes\nplayers: {open}{close}\n");
+            let json = format!("{{\"game\": \"ashes\", \"players\": {open}{close}}}");
+            let (y, j) = (parse_value(&yaml), parse_value(&json));
+            assert_eq!(y.is_ok(), j.is_ok(), "{levels}: {y:?} / {j:?}");
+            assert_eq!(y.is_ok(), levels <= MAX_DEPTH, "{levels}: {y:?}");
+            if let Err(e) = j {
+                assert_eq!(e.kind, ErrorKind::Refused, "{levels}: {e}");
+                assert!(e.message.contains("32 levels"), "{levels}: {e}");
+            }
+        }
+    }
+
+    /// A rule folder's data file nested too deeply is told its own reader's
+    /// limits, not a board's 32 levels (past the parser's 255 brackets and
+    /// past its depth budget alike).
+    #[test]
+    fn a_data_file_nested_too_deeply_is_told_its_own_limit() {
+        let own = Budget::default().max_depth;
+        assert_ne!(own, MAX_DEPTH);
+        for levels in [own + 5, 300] {
+            let text = format!("synonyms: {}{}\n", "[".repeat(levels), "]".repeat(levels));
+            let e = parse_data::<serde_json::Value>(&text).unwrap_err();
+            assert_eq!(e.kind, ErrorKind::Refused, "{levels}: {e}");
+            assert!(
+                e.message.contains(&format!("{own} levels")),
+                "{levels}: {e}"
+            );
+            assert!(!e.message.contains("32 levels"), "{levels}: {e}");
+        }
+        let fine = format!("synonyms: {}{}\n", "[".repeat(40), "]".repeat(40));
+        assert!(parse_data::<serde_json::Value>(&fine).is_ok());
     }
 
     #[test]

@@ -639,6 +639,56 @@ pub fn schema_props(root: &Value, node: &Value) -> Vec<String> {
         .collect()
 }
 
+/// What the schema's type `name` (a key of its `$defs`, serde's name for
+/// it) takes, in the document's words: a mapping with its fields (those
+/// it needs first), or one of its names. serde's refusal said `expected
+/// Block`, a Rust type's name.
+pub fn describe_type(root: &Value, name: &str) -> Option<String> {
+    const SHOWN: usize = 8;
+    let node = root.get("$defs")?.get(name)?;
+    let props = schema_props(root, node);
+    if !props.is_empty() {
+        let required: Vec<&str> = deref(root, node)
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let mut fields: Vec<&str> = required.clone();
+        fields.extend(
+            props
+                .iter()
+                .map(String::as_str)
+                .filter(|p| !required.contains(p)),
+        );
+        fields.dedup();
+        let more = if fields.len() > SHOWN { ", …" } else { "" };
+        fields.truncate(SHOWN);
+        return Some(format!("a mapping of fields ({}{more})", fields.join(", ")));
+    }
+    let names = enum_names(root, node);
+    (!names.is_empty()).then(|| {
+        let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+        format!("one of {}", quoted.join(", "))
+    })
+}
+
+/// The names an enumeration of text takes (`enum`, or alternatives each a
+/// `const`).
+fn enum_names(root: &Value, node: &Value) -> Vec<String> {
+    let node = deref(root, node);
+    let strings = |v: &Value| v.as_str().map(str::to_string);
+    if let Some(e) = node.get("enum").and_then(Value::as_array) {
+        return e.iter().filter_map(strings).collect();
+    }
+    if let Some(c) = node.get("const").and_then(Value::as_str) {
+        return vec![c.to_string()];
+    }
+    alternatives(node)
+        .into_iter()
+        .flat_map(|a| enum_names(root, a))
+        .collect()
+}
+
 /// The schema of a property (`Some(key)`) or of list items (`None`).
 fn schema_child<'s>(root: &'s Value, node: &'s Value, key: Option<&str>) -> Option<&'s Value> {
     let node = deref(root, node);

@@ -410,8 +410,9 @@ impl<G: Game> Kit<G> {
         prefix: &str,
         text: Option<&str>,
     ) -> Result<T, BoardError> {
-        document::typed(value, prefix, text).map_err(|e| {
-            let schema = Self::document_schema();
+        let schema = Self::document_schema();
+        let describe = |name: &str| fields::describe_type(schema, name);
+        document::typed_described(value, prefix, text, &describe).map_err(|e| {
             let sub = if prefix.is_empty() {
                 Some(schema)
             } else {
@@ -827,12 +828,16 @@ fn wrong_kind_at(
         return e;
     };
     let path = join_path(prefix, &wrong.path);
+    // A decimal number where a whole one is expected (`1e3`) is quoted as
+    // written once its own field is known (`located`; at the play's path
+    // it could not be).
     let e = match e.kind == document::ErrorKind::Syntax && below(&path, e.path.as_deref()) {
         true => BoardError {
             pos: text.and_then(|t| document::locate(t, &path)).or(e.pos),
             path: Some(path.clone()),
             ..e
-        },
+        }
+        .located(text),
         false => e,
     };
     let scalar = fields::get(value, &wrong.path).is_some_and(|v| v.is_boolean() || v.is_number());
