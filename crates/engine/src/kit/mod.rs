@@ -167,7 +167,7 @@ pub trait Game: Send + Sync + 'static {
     /// (`consecutive_passes[]`, `costs[].controller`): a rename carries
     /// them to the new name, as it does the top-level `turn`
     /// ([`fields::carry_rename`]). Left behind, the rename was refused at
-    /// the field ("consecutive_passes[0]: unknown player 'Coal'"; found by
+    /// the field (`consecutive_passes[0]: unknown player 'Coal'`; found by
     /// an outside tester).
     const SEAT_NAME_FIELDS: &'static [&'static str] = &[];
 

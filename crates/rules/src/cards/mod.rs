@@ -310,7 +310,7 @@ struct Dropped {
 impl Cards {
     /// Reads every card list; never fails. A card named again (by a later
     /// list, e.g. a server's) replaces the earlier one; an alias another
-    /// card holds is dropped ([`Cards::index`]), said in `warnings`.
+    /// card holds is dropped (`Cards::index`), said in `warnings`.
     pub fn build(lists: &[CardList]) -> Cards {
         let (mut cards, dropped) = Cards::read(lists);
         let dropped = dropped.into_iter().map(|d| {

@@ -51,7 +51,7 @@ pub struct Verdict {
     pub headline: String,
     /// The play's fields the ruling refused while the play stood (a
     /// blocker, a guard, a counter), as paths within the play
-    /// ("blocks[0].blocker", "guard"): they are not drawn as made.
+    /// (`blocks[0].blocker`, `guard`): they are not drawn as made.
     pub refused: Vec<String>,
 }
 
