@@ -11,31 +11,7 @@ use arbiter::render::matches::{Style, event, log};
 use arbiter::store::{EventKind, Store};
 use store_common::both;
 
-const BOARD: &str = "\
-game: ashes
-turn: Coal
-players:
-  - name: Coal
-    phoenixborn: { name: Coal Roarkwin, life: 15 }
-    units:
-      - { name: Iron Worker, attack: 2, life: 2 }
-      - { name: Hammer Knight, attack: 3, life: 3 }
-  - name: Maeoni
-    phoenixborn: { name: Maeoni Viper, life: 20, damage: 5 }
-    units:
-      - { name: Frostback Bear, attack: 2, life: 4 }
-      - { name: Mist Spirit, attack: 1, life: 1 }
-";
-
-fn coal() -> Caller {
-    Caller::new("table", "coal-user", false)
-}
-fn maeoni() -> Caller {
-    Caller::new("table", "maeoni-user", false)
-}
-fn judge() -> Caller {
-    Caller::new("table", "judge-user", true)
-}
+use store_common::{ASHES_BOARD as BOARD, coal, judge, maeoni};
 
 async fn started(url: &str, players: &[&str], board: &str) -> Matches {
     let m = Matches::new(Store::connect(url).await.expect("connect"));

@@ -14,6 +14,35 @@ use arbiter::engine::{BoardError, RuleUse, Status};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// A two-seat Ashes board, Coal to play: the match tests' common start.
+pub const ASHES_BOARD: &str = "\
+game: ashes
+turn: Coal
+players:
+  - name: Coal
+    phoenixborn: { name: Coal Roarkwin, life: 15 }
+    units:
+      - { name: Iron Worker, attack: 2, life: 2 }
+      - { name: Hammer Knight, attack: 3, life: 3 }
+  - name: Maeoni
+    phoenixborn: { name: Maeoni Viper, life: 20, damage: 5 }
+    units:
+      - { name: Frostback Bear, attack: 2, life: 4 }
+      - { name: Mist Spirit, attack: 1, life: 1 }
+";
+
+/// The seats of [`ASHES_BOARD`] and a moderator who holds none, at one
+/// table.
+pub fn coal() -> arbiter::app::matches::Caller {
+    arbiter::app::matches::Caller::new("table", "coal-user", false)
+}
+pub fn maeoni() -> arbiter::app::matches::Caller {
+    arbiter::app::matches::Caller::new("table", "maeoni-user", false)
+}
+pub fn judge() -> arbiter::app::matches::Caller {
+    arbiter::app::matches::Caller::new("table", "judge-user", true)
+}
+
 /// A counting game: `total` grows by each play's `add` (0..=100); a named
 /// player's `score` grows too. `add` outside 0..=100 is illegal. Written on
 /// the engine kit, as any game is.
