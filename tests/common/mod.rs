@@ -15,6 +15,23 @@ pub fn app() -> &'static App {
     APP.get_or_init(|| App::load(&repo().join("rules_data"), &[]).expect("shipped rule data loads"))
 }
 
+/// The shipped rules and one extra rule folder written from `files`
+/// (name, text), loaded once and lexical only (no background embedding
+/// of the folder to race with). The folder lives as long as the guard.
+pub fn app_with_folder(files: &[(&str, &str)]) -> (App, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let app = App::load_with(
+        &repo().join("rules_data"),
+        &[dir.path().to_path_buf()],
+        arbiter::app::MissingVectors::Lexical,
+    )
+    .unwrap();
+    (app, dir)
+}
+
 /// The MTG Comprehensive Rules fixture (../shared/corpora beside the repo).
 pub fn mtg_dir() -> PathBuf {
     repo().join("tests/fixtures/mtg")

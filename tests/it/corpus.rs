@@ -441,24 +441,16 @@ fn unreadable_and_non_utf8_files_are_named_in_the_error() {
 
 #[test]
 fn an_extra_directory_adds_a_game_without_code() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("manifest.yaml"),
-        "game: house\nname: House Rules\naliases: [HR]\ndocuments:\n  - {file: rules.md, slug: rules, title: House Rules}\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("rules.md"),
-        "### Mulligans\n\n1. Each player may mulligan once.\n",
-    )
-    .unwrap();
-    // A one-shot load: no background embedding of the folder to race with.
-    let app = arbiter::app::App::load_with(
-        &common::repo().join("rules_data"),
-        &[dir.path().to_path_buf()],
-        arbiter::app::MissingVectors::Lexical,
-    )
-    .unwrap();
+    let (app, _dir) = common::app_with_folder(&[
+        (
+            "manifest.yaml",
+            "game: house\nname: House Rules\naliases: [HR]\ndocuments:\n  - {file: rules.md, slug: rules, title: House Rules}\n",
+        ),
+        (
+            "rules.md",
+            "### Mulligans\n\n1. Each player may mulligan once.\n",
+        ),
+    ]);
     let reply = app
         .ask("how many times can I mulligan", Some("HR"), 3)
         .unwrap();

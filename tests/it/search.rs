@@ -312,24 +312,16 @@ fn slang_of_one_game_names_that_game() {
 
 #[test]
 fn a_glossary_stub_is_followed_to_its_rule_with_the_term_as_context() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("manifest.yaml"),
-        "game: stomp\nname: Stomp Game\ndocuments:\n  - {file: rules.txt, slug: rules, title: Stomp Rules, format: numbered}\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("rules.txt"),
-        "100. Combat\n\n100.1. An attacking creature that is blocked deals its excess combat damage to the defending player.\n\n100.2. Blocked creatures deal damage after first strikers.\n\nGlossary\n\nStampede\nSee rule 100.1.\n",
-    )
-    .unwrap();
-    // A one-shot load: no background embedding of the folder to race with.
-    let app = arbiter::app::App::load_with(
-        &common::repo().join("rules_data"),
-        &[dir.path().to_path_buf()],
-        arbiter::app::MissingVectors::Lexical,
-    )
-    .unwrap();
+    let (app, _dir) = common::app_with_folder(&[
+        (
+            "manifest.yaml",
+            "game: stomp\nname: Stomp Game\ndocuments:\n  - {file: rules.txt, slug: rules, title: Stomp Rules, format: numbered}\n",
+        ),
+        (
+            "rules.txt",
+            "100. Combat\n\n100.1. An attacking creature that is blocked deals its excess combat damage to the defending player.\n\n100.2. Blocked creatures deal damage after first strikers.\n\nGlossary\n\nStampede\nSee rule 100.1.\n",
+        ),
+    ]);
     let r = app.ask("how does stampede work", Some("stomp"), 3).unwrap();
     assert_eq!(r.results[0].id, "stomp:100.1", "{:?}", r.results);
     let via = r.results[0]
@@ -352,23 +344,16 @@ fn a_glossary_stub_is_followed_to_its_rule_with_the_term_as_context() {
 /// Two-Headed Giant's team rule first, above the general rule.
 #[test]
 fn a_variants_rules_yield_to_the_general_rule_unless_the_variant_is_named() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("manifest.yaml"),
-        "game: duel\nname: Duel Game\ndocuments:\n  - {file: rules.txt, slug: rules, title: Duel Rules, format: numbered}\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("rules.txt"),
-        "1. Game Concepts\n\n100. Ending the Game\n\n100.1. A player whose life total is 0 or less loses the game the next time the rules are checked, together with any other player in the same position.\n\n8. Multiplayer Rules\n\n810. Two-Headed Giant Variant\n\n810.1. A player with 0 life loses: a team whose player has 0 life loses the game.\n",
-    )
-    .unwrap();
-    let app = arbiter::app::App::load_with(
-        &common::repo().join("rules_data"),
-        &[dir.path().to_path_buf()],
-        arbiter::app::MissingVectors::Lexical,
-    )
-    .unwrap();
+    let (app, _dir) = common::app_with_folder(&[
+        (
+            "manifest.yaml",
+            "game: duel\nname: Duel Game\ndocuments:\n  - {file: rules.txt, slug: rules, title: Duel Rules, format: numbered}\n",
+        ),
+        (
+            "rules.txt",
+            "1. Game Concepts\n\n100. Ending the Game\n\n100.1. A player whose life total is 0 or less loses the game the next time the rules are checked, together with any other player in the same position.\n\n8. Multiplayer Rules\n\n810. Two-Headed Giant Variant\n\n810.1. A player with 0 life loses: a team whose player has 0 life loses the game.\n",
+        ),
+    ]);
     let r = app
         .ask("does a player with 0 life lose the game", Some("duel"), 3)
         .unwrap();
