@@ -1060,3 +1060,35 @@ async fn rule_refuses_an_unknown_game_for_an_id_as_for_a_question() {
     }
     h.server.stop().await.unwrap();
 }
+
+/// A board's error quotes what the board names (here an attacker nobody
+/// has): a masked link, a mention, a spoiler or formatting in that name
+/// shows as typed, not live, while the refusal still reads; no mention
+/// pings. Sent as written, the masked link was live in the reply.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_board_errors_quoted_name_is_shown_inert() {
+    use arbiter::render::markdown::escape_inline;
+    let h = Harness::start().await;
+    let hostile =
+        "[Free Nitro](https://evil.example) <@123456789012345678> @everyone ||spoiler|| **bold**";
+    let text = board().replace(
+        "attackers: [Iron Worker,",
+        &format!("attackers: [\"{hostile}\","),
+    );
+    assert_ne!(text, board(), "the attacker was replaced");
+    let url = h.fake.serve_file("hostile.yaml", text.clone().into_bytes());
+    let payload = judge_with_attachment(&url, "hostile.yaml", text.len());
+    let token = payload["token"].as_str().unwrap().to_string();
+    h.post(&payload).await;
+    let d = h.fake.delivered(&token).await;
+    let f = d.body();
+    assert_eq!(f["embeds"][0]["title"], "Judge: cannot do that", "{f}");
+    let desc = f["embeds"][0]["description"].as_str().unwrap_or_default();
+    assert!(desc.contains(&escape_inline(hostile)), "{desc}");
+    for live in ["[Free Nitro](", " <@1", "||spoiler||", "**bold**"] {
+        assert!(!desc.contains(live), "`{live}` is live in: {desc}");
+    }
+    assert!(desc.contains("line "), "still says where: {desc}");
+    assert_eq!(f["allowed_mentions"]["parse"], json!([]), "{f}");
+    h.server.stop().await.unwrap();
+}

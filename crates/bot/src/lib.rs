@@ -1092,7 +1092,7 @@ impl<'a> Answerer<'a> {
                     "{game} has rules text but no rules engine yet, so its boards cannot be judged; `/rule` can still cite its rules, and `/games` shows which games have an engine"
                 ),
             )),
-            Err(e) => Reply::Message(Message::user_error("Judge", &e.to_string())),
+            Err(e) => Reply::Message(Message::user_error("Judge", &judge_error_md(&e))),
         }
     }
 
@@ -1142,7 +1142,7 @@ impl<'a> Answerer<'a> {
                     "{game} has rules text but no rules engine yet, so it has no board documents; `/games` shows which games have an engine"
                 ),
             )),
-            Err(e) => Reply::Message(Message::user_error("Schema", &e.to_string())),
+            Err(e) => Reply::Message(Message::user_error("Schema", &judge_error_md(&e))),
         }
     }
 
@@ -1251,6 +1251,16 @@ fn app_error(title: &str, e: &AppError) -> Reply {
 fn app_error_md(e: &AppError) -> String {
     e.with_values(&reply::escape_inline)
         .unwrap_or_else(|| reply::escape_md(&e.to_string()))
+}
+
+/// A board's error as Discord shows it: escaped whole and on one line.
+/// It quotes what the board says (a unit's or player's name, a field and
+/// its value): sent as written, a unit named `[Free Nitro](https://…)`
+/// was a live link in the "unknown unit" refusal quoting it. Its
+/// words are formatted in the engines with the values in them, so its own
+/// code spans show their backticks rather than as code.
+fn judge_error_md(e: &JudgeError) -> String {
+    reply::escape_inline(&e.to_string())
 }
 
 /// The picture of a ruling made by `/judge`: the board after it, changes
