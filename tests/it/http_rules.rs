@@ -831,3 +831,62 @@ async fn refusals_show_their_code_as_code_and_what_was_given_escaped() {
     assert!(!refused.contains(name), "{v}");
     e.server.stop().await.unwrap();
 }
+
+/// A card or slang list that cannot be read, as Discord shows the refusal:
+/// the fields, keys and columns it names read as code, and what the list
+/// gave stays inert: inside a code span as given (a backtick in it cannot
+/// end the span), elsewhere escaped. Escaped whole, "unknown field
+/// \`atack\`" showed its backticks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lists_refusal_shows_its_code_as_code_and_the_lists_words_inert() {
+    use arbiter::render::markdown::escape_inline;
+    let e = endpoint().await;
+    let admin = |p: Value| as_member(p, COAL.0, COAL.1, ADMIN_PERMISSIONS);
+    let refused = |v: &Value| {
+        let s = v["data"]["embeds"][0]["description"].as_str();
+        s.unwrap_or_default().to_string()
+    };
+    let hostile = "a` [Free Nitro](https://evil.example) <@123456789012345678> ||s|| `b";
+    let in_code = hostile.replace('`', "ˋ");
+    let send = async |file: &str, kind: &str, text: String| {
+        let url = e.fake.serve_file(file, text.clone().into_bytes());
+        let add = rules_add_doc(&url, text.len(), [file, "ashes", kind, "Club"]);
+        let v = e.send(&admin(add)).await;
+        assert_eq!(v["data"]["allowed_mentions"]["parse"], json!([]), "{v}");
+        refused(&v)
+    };
+
+    let yaml = format!(
+        "cards:\n  - name: A\n'{}': 1\n",
+        hostile.replace('\'', "''")
+    );
+    let said = send("club.yaml", "cards", yaml).await;
+    assert!(
+        said.contains(&format!("unknown field `{in_code}`; ")),
+        "{said}"
+    );
+    assert!(said.starts_with("club.yaml is not a card list"), "{said}");
+    assert!(!said.contains("\\`"), "code reads as code: {said}");
+
+    let header = "type,[Free Nitro](https://evil.example) <@123456789012345678>";
+    let said = send("club.csv", "cards", format!("{header}\nAlly,A\n")).await;
+    let shown = escape_inline(&header.to_lowercase());
+    assert!(
+        said.contains(&format!("has no `name` column (it has: {shown}, ")),
+        "{said}"
+    );
+    assert!(
+        !said.contains("\\`") && !said.contains("[free nitro]("),
+        "{said}"
+    );
+
+    let key = format!("'{}'", hostile.replace('\'', "''"));
+    let slang = format!("{key}: [attack]\n{key}: [block]\n");
+    let said = send("slang.yaml", "slang", slang).await;
+    assert!(
+        said.contains(&format!("the key `{in_code}` appears twice")),
+        "{said}"
+    );
+    assert!(!said.contains("\\`"), "{said}");
+    e.server.stop().await.unwrap();
+}

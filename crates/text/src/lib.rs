@@ -1,6 +1,10 @@
 //! Text helpers shared by every layer (corpus, search, engine, app): the
 //! bottom of the module graph; depends on nothing in the crate.
 
+mod words;
+
+pub use words::Words;
+
 /// Marks and overrides of text direction (U+061C, U+200E–200F,
 /// U+202A–202E, U+2066–2069): a name or text holding one can display as
 /// another ("Golem Ice" shown for a name spelt backwards).

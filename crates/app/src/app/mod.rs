@@ -11,7 +11,6 @@ pub mod matches;
 mod rules;
 pub mod rulesets;
 pub mod semantic;
-mod words;
 
 use std::path::{Path, PathBuf};
 
@@ -22,10 +21,10 @@ use crate::load::{self, LoadError};
 use crate::search::{Index, SearchOptions, Suggestion};
 
 pub use crate::search::{Confidence, GameFrom, OtherGameWord};
+pub use arbiter_text::Words;
 pub use cards::{CardReply, CardSuggestion, MAX_CARD_NAME_CHARS, RuleLink};
 pub use judge::{CoverageEntry, CoverageReply, GameCoverage, JudgeError};
 pub use rules::{DocumentToc, GameInfo, RulesReply, TocEntry};
-pub use words::Words;
 
 /// Longest question accepted (a whole Discord message); longer input is
 /// refused rather than searched.

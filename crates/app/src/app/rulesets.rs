@@ -130,6 +130,9 @@ impl RulesError {
             }
             RulesError::Quota(words) | RulesError::Conflict(words) => Some(words.shown(shown)),
             RulesError::Game(e) => e.with_values(shown),
+            RulesError::Import(e) | RulesError::Convert(SandboxError::Refused(e)) => {
+                e.with_values(shown)
+            }
             _ => None,
         }
     }

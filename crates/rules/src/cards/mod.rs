@@ -919,11 +919,11 @@ pub fn import_to(
 ) -> Result<crate::corpus::import::Converted, crate::corpus::import::ImportError> {
     let file = &target.file_name;
     let text = crate::corpus::import::data_text(file, bytes)?;
-    let bad = |reason: String| crate::corpus::import::ImportError::BadCards {
+    let bad = |reason: crate::text::Words| crate::corpus::import::ImportError::BadCards {
         file: file.clone(),
         reason,
     };
-    let parsed = parse(file, &text).map_err(|e| bad(e.to_string()))?;
+    let parsed = parse(file, &text).map_err(|e| bad(e.words()))?;
     let items = parsed
         .cards
         .iter()
@@ -933,7 +933,8 @@ pub fn import_to(
         })
         .collect();
     // Stored as JSON, whatever it came as: one form to read back.
-    let text = serde_json::to_string_pretty(&parsed.cards).map_err(|e| bad(e.to_string()))?;
+    let text = serde_json::to_string_pretty(&parsed.cards)
+        .map_err(|e| bad(crate::text::Words::given(e.to_string())))?;
     let data = crate::corpus::import::DataDocument {
         text,
         ext: "json",

@@ -7,26 +7,35 @@
 use std::collections::HashMap;
 
 use crate::corpus::import::data::{position, unclosed_quote, yaml_error, yaml_options};
+use crate::text::Words;
 use serde::{Deserialize, Deserializer};
 
 use super::{Card, MAX_CARDS};
 
-/// Why a card list cannot be read, and where.
+/// Why a card list cannot be read, and where. The message keeps the
+/// fields and columns it names as code apart from what the list gave
+/// ([`Words`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}{message}", position(*line, *column))]
 pub struct CardError {
-    pub message: String,
+    pub message: Words,
     pub line: Option<usize>,
     pub column: Option<usize>,
 }
 
 impl CardError {
-    fn new(message: impl Into<String>) -> CardError {
+    fn new(message: Words) -> CardError {
         CardError {
-            message: message.into(),
+            message,
             line: None,
             column: None,
         }
+    }
+
+    /// The error's words, its position first, as [`Display`] writes them.
+    pub fn words(&self) -> Words {
+        let at = position(self.line, self.column);
+        self.message.clone().after(Words::given(at))
     }
 }
 
@@ -107,7 +116,7 @@ fn format_of(file_name: &str, text: &str) -> Format {
 pub fn parse(file_name: &str, text: &str) -> Result<Parsed, CardError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim().is_empty() {
-        return Err(CardError::new("the card list is empty"));
+        return Err(CardError::new(Words::fixed("the card list is empty")));
     }
     let (cards, lines) = match format_of(file_name, text) {
         Format::Yaml => (read_yaml(text)?, Vec::new()),
@@ -115,10 +124,10 @@ pub fn parse(file_name: &str, text: &str) -> Result<Parsed, CardError> {
         Format::Csv(sep) => read_csv(text, sep)?.into_iter().unzip(),
     };
     if cards.len() > MAX_CARDS {
-        return Err(CardError::new(format!(
+        return Err(CardError::new(Words::given(format!(
             "{} cards; a list may hold at most {MAX_CARDS}. Split it by set.",
             cards.len()
-        )));
+        ))));
     }
     Ok(check(cards, &lines))
 }
@@ -155,7 +164,7 @@ fn read_json(text: &str) -> Result<Vec<Card>, CardError> {
         let raw = e.to_string();
         CardError {
             // serde_json appends " at line L column C"; the position is kept apart.
-            message: raw.split(" at line ").next().unwrap_or(&raw).to_string(),
+            message: Words::given(raw.split(" at line ").next().unwrap_or(&raw)),
             line: Some(e.line()),
             column: Some(e.column()),
         }
@@ -176,18 +185,20 @@ const CSV_FIELDS: [&str; 6] = ["name", "type", "cost", "text", "rulings", "alias
 fn read_csv(text: &str, separator: u8) -> Result<Vec<(Card, usize)>, CardError> {
     if let Some(line) = unclosed_quote(text) {
         return Err(CardError {
-            message: "a quote opened on this line is never closed, so the rest of the list would be one field; close it (a quote inside a field is written twice: \"\")".into(),
+            message: Words::fixed(
+                "a quote opened on this line is never closed, so the rest of the list would be one field; close it (a quote inside a field is written twice: \"\")",
+            ),
             line: Some(line),
             column: None,
         });
     }
     let at = |e: &csv::Error| CardError {
-        message: match e.kind() {
+        message: Words::given(match e.kind() {
             csv::ErrorKind::UnequalLengths {
                 expected_len, len, ..
             } => format!("this row has {len} fields; the header has {expected_len}"),
             _ => e.to_string(),
-        },
+        }),
         line: e.position().map(|p| row_line(text, p)),
         column: None,
     };
@@ -211,8 +222,9 @@ fn read_csv(text: &str, separator: u8) -> Result<Vec<(Card, usize)>, CardError> 
             // Its "header" is JSON's first line, lower-cased and cut at
             // commas: no listing of it helps (found by an outside tester).
             return Err(CardError {
-                message: format!(
-                    "this looks like JSON (it starts with `{mark}`), not CSV; name the file .json, or save the list as CSV with a `name` column"
+                message: Words::fill(
+                    "this looks like JSON (it starts with `{}`), not CSV; name the file .json, or save the list as CSV with a `name` column",
+                    vec![mark.to_string()],
                 ),
                 line: Some(1),
                 column: None,
@@ -220,12 +232,15 @@ fn read_csv(text: &str, separator: u8) -> Result<Vec<(Card, usize)>, CardError> 
         }
         let shown = headers.join(&(separator as char).to_string());
         return Err(CardError {
-            message: format!(
-                "the header row has no `name` column (it has: {shown}, separated by {}); columns: name, type, cost, text, rulings, aliases, and any stat",
-                match separator {
-                    b'\t' => "tabs".to_string(),
-                    sep => format!("'{}'", sep as char),
-                }
+            message: Words::fill(
+                "the header row has no `name` column (it has: {}, separated by {}); columns: name, type, cost, text, rulings, aliases, and any stat",
+                vec![
+                    shown,
+                    match separator {
+                        b'\t' => "tabs".to_string(),
+                        sep => format!("'{}'", sep as char),
+                    },
+                ],
             ),
             line: Some(1),
             column: None,
@@ -237,9 +252,9 @@ fn read_csv(text: &str, separator: u8) -> Result<Vec<(Card, usize)>, CardError> 
     while reader.read_record(&mut record).map_err(|e| at(&e))? {
         if cards.len() == MAX_CARDS {
             return Err(CardError {
-                message: format!(
+                message: Words::given(format!(
                     "more than {MAX_CARDS} cards; a list may hold at most {MAX_CARDS}. Split it by set."
-                ),
+                )),
                 line: record.position().map(|p| row_line(text, p)),
                 column: None,
             });
@@ -533,8 +548,8 @@ mod tests {
     #[test]
     fn a_json_list_named_csv_is_said_to_look_like_json() {
         let e = parse("c.csv", r#"[{"name":"a",type:"unit"}]"#).unwrap_err();
-        assert!(e.message.contains("looks like JSON"), "{e}");
-        assert!(!e.message.contains("it has:"), "{e}");
+        assert!(e.message.to_string().contains("looks like JSON"), "{e}");
+        assert!(!e.message.to_string().contains("it has:"), "{e}");
     }
 
     #[test]
@@ -642,11 +657,17 @@ mod tests {
         let yaml = format!("cards:\n  - name: A\n    text: &t {big}\n{aliases}");
         let e = parse("c.yaml", &yaml).unwrap_err();
         assert!(
-            e.message.contains("anchors and aliases are written out"),
+            e.message
+                .to_string()
+                .contains("anchors and aliases are written out"),
             "{}",
             e.message
         );
-        assert!(!e.message.contains("ScalarBytes"), "{}", e.message);
+        assert!(
+            !e.message.to_string().contains("ScalarBytes"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
@@ -654,16 +675,19 @@ mod tests {
         let e = parse("c.yaml", "cards:\n  - name: A\n    atack: 2\n").unwrap_err();
         assert_eq!((e.line, e.column), (Some(3), Some(5)), "{e}");
         assert!(
-            e.to_string().starts_with("line 3:5: ") && e.message.contains("atack"),
+            e.to_string().starts_with("line 3:5: ") && e.message.to_string().contains("atack"),
             "{e}"
         );
         let e = parse("c.json", "[{\"name\": \"A\",}]").unwrap_err();
         assert_eq!(e.line, Some(1), "{e}");
         let e = parse("c.csv", "name,life\nA,1\nB,2,3\n").unwrap_err();
         assert_eq!(e.line, Some(3), "{e}");
-        assert!(e.message.contains("3 fields; the header has 2"), "{e}");
+        assert!(
+            e.message.to_string().contains("3 fields; the header has 2"),
+            "{e}"
+        );
         let e = parse("c.csv", "title,life\nA,1\n").unwrap_err();
-        assert!(e.message.contains("no `name` column"), "{e}");
+        assert!(e.message.to_string().contains("no `name` column"), "{e}");
     }
 
     #[test]
@@ -705,7 +729,7 @@ mod tests {
         .unwrap();
         assert_eq!(p.cards[0].text, "Deals 1 damage, then exhausts.");
         let e = parse("c.csv", "title;type\nA;b\n").unwrap_err();
-        assert!(e.message.contains("separated by ';'"), "{e}");
+        assert!(e.message.to_string().contains("separated by ';'"), "{e}");
     }
 
     #[test]
@@ -732,7 +756,7 @@ mod tests {
     fn an_unclosed_quote_is_refused_at_its_line_and_an_inch_mark_is_text() {
         let e = parse("c.csv", "name,text\nA,\"never closed\nB,x\n").unwrap_err();
         assert_eq!(e.line, Some(2), "{e}");
-        assert!(e.message.contains("never closed"), "{e}");
+        assert!(e.message.to_string().contains("never closed"), "{e}");
         let p = parse(
             "c.csv",
             "name,text\nA,moves 5\" then \"said \"\"hi\"\"\"\nB,x\n",

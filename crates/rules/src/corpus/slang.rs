@@ -19,6 +19,7 @@ use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use super::Glossary;
 use super::clean;
 use super::import::{Converted, DataDocument, ImportError, Target, data_text, data_to};
+use crate::text::Words;
 
 /// Most entries a list may hold.
 pub const MAX_ENTRIES: usize = 5_000;
@@ -29,22 +30,30 @@ pub const MAX_MEANINGS: usize = 16;
 /// Most characters of one meaning.
 pub const MAX_MEANING_CHARS: usize = 200;
 
-/// Why a slang list cannot be read, and where.
+/// Why a slang list cannot be read, and where. The message keeps the
+/// keys and fields it names as code apart from what the list gave
+/// ([`Words`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}{message}", super::import::data::position(*line, *column))]
 pub struct SlangError {
-    pub message: String,
+    pub message: Words,
     pub line: Option<usize>,
     pub column: Option<usize>,
 }
 
 impl SlangError {
-    fn new(message: impl Into<String>, line: Option<usize>) -> SlangError {
+    fn new(message: Words, line: Option<usize>) -> SlangError {
         SlangError {
-            message: message.into(),
+            message,
             line,
             column: None,
         }
+    }
+
+    /// The error's words, its position first, as [`Display`] writes them.
+    pub fn words(&self) -> Words {
+        let at = super::import::data::position(self.line, self.column);
+        self.message.clone().after(Words::given(at))
     }
 }
 
@@ -103,7 +112,10 @@ struct File {
 pub fn parse(file_name: &str, text: &str) -> Result<Parsed, SlangError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim().is_empty() {
-        return Err(SlangError::new("the slang list is empty", None));
+        return Err(SlangError::new(
+            Words::fixed("the slang list is empty"),
+            None,
+        ));
     }
     let is_csv = file_name.to_lowercase().ends_with(".csv");
     let entries = if is_csv {
@@ -113,10 +125,10 @@ pub fn parse(file_name: &str, text: &str) -> Result<Parsed, SlangError> {
     };
     if entries.len() > MAX_ENTRIES {
         return Err(SlangError::new(
-            format!(
+            Words::given(format!(
                 "{} entries; a slang list may hold at most {MAX_ENTRIES}. Split it.",
                 entries.len()
-            ),
+            )),
             None,
         ));
     }
@@ -178,7 +190,9 @@ fn read_yaml(text: &str) -> Result<Vec<(String, Vec<String>)>, SlangError> {
 fn read_csv(text: &str) -> Result<Vec<(String, Vec<String>)>, SlangError> {
     if let Some(line) = super::import::data::unclosed_quote(text) {
         return Err(SlangError::new(
-            "a quote opened on this line is never closed, so the rest of the list would be one field; close it (a quote inside a field is written twice: \"\")",
+            Words::fixed(
+                "a quote opened on this line is never closed, so the rest of the list would be one field; close it (a quote inside a field is written twice: \"\")",
+            ),
             Some(line),
         ));
     }
@@ -197,7 +211,9 @@ fn read_csv(text: &str) -> Result<Vec<(String, Vec<String>)>, SlangError> {
             Err(e) => {
                 let line = e.position().map(|p| p.line() as usize);
                 return Err(SlangError::new(
-                    format!("this row cannot be read as CSV ({e}); close its quotes"),
+                    Words::given(format!(
+                        "this row cannot be read as CSV ({e}); close its quotes"
+                    )),
                     line,
                 ));
             }
@@ -212,15 +228,15 @@ fn read_csv(text: &str) -> Result<Vec<(String, Vec<String>)>, SlangError> {
         }
         if out.len() > MAX_ENTRIES {
             return Err(SlangError::new(
-                format!(
+                Words::given(format!(
                     "more than {MAX_ENTRIES} entries; a slang list may hold at most {MAX_ENTRIES}. Split it."
-                ),
+                )),
                 record.position().map(|p| p.line() as usize),
             ));
         }
         if record.len() > MAX_MEANINGS * 4 + 1 {
             return Err(SlangError::new(
-                too_many_meanings(),
+                Words::given(too_many_meanings()),
                 record.position().map(|p| p.line() as usize),
             ));
         }
@@ -326,16 +342,16 @@ fn entry_line(key: &str, meanings: &[String]) -> String {
 /// reads untrusted input (run in a child process by `sandbox`).
 pub fn import_to(target: &Target, bytes: &[u8]) -> Result<Converted, ImportError> {
     let file = &target.file_name;
-    let bad = |reason: String| ImportError::BadSlang {
+    let bad = |reason: Words| ImportError::BadSlang {
         file: file.clone(),
         reason,
     };
     let text = data_text(file, bytes)?;
-    let parsed = parse(file, &text).map_err(|e| bad(e.to_string()))?;
+    let parsed = parse(file, &text).map_err(|e| bad(e.words()))?;
     if parsed.glossary.synonyms.is_empty() {
-        return Err(bad(
-            "no entry is left to use (each needs a slang word and a meaning)".into(),
-        ));
+        return Err(bad(Words::fixed(
+            "no entry is left to use (each needs a slang word and a meaning)",
+        )));
     }
     let items = parsed
         .glossary
@@ -343,7 +359,8 @@ pub fn import_to(target: &Target, bytes: &[u8]) -> Result<Converted, ImportError
         .iter()
         .map(|(k, m)| entry_line(k, m))
         .collect();
-    let text = serde_json::to_string_pretty(&parsed.glossary).map_err(|e| bad(e.to_string()))?;
+    let text = serde_json::to_string_pretty(&parsed.glossary)
+        .map_err(|e| bad(Words::given(e.to_string())))?;
     let data = DataDocument {
         text,
         ext: "json",
@@ -419,22 +436,31 @@ mod tests {
     fn errors_say_where() {
         let dup = parse("s.yaml", "sac: [sacrifice]\nsac: [sacrificed]\n").unwrap_err();
         assert_eq!(dup.line, Some(2), "{dup}");
-        assert!(dup.message.contains("`sac` appears twice"), "{dup}");
+        assert!(
+            dup.message.to_string().contains("`sac` appears twice"),
+            "{dup}"
+        );
         assert!(!dup.to_string().contains("DuplicateKeyPolicy"), "{dup}");
         let bad = parse("s.yaml", "synonyms:\n  sac: {a: b}\n").unwrap_err();
         assert_eq!(bad.line, Some(2), "{bad}");
         assert!(
-            bad.message.contains("a phrase, or a list of phrases"),
+            bad.message
+                .to_string()
+                .contains("a phrase, or a list of phrases"),
             "{bad}"
         );
         let field = parse("s.yaml", "synonyms: {}\nsynonym: {}\n").unwrap_err();
-        assert!(field.message.contains("did you mean"), "{field}");
+        assert!(
+            field.message.to_string().contains("did you mean"),
+            "{field}"
+        );
         let quote = parse("s.csv", "sac,\"sacrifice\nbolt,damage\n").unwrap_err();
         assert!(quote.line.is_some(), "{quote}");
         assert!(
             parse("s.yaml", "  \n")
                 .unwrap_err()
                 .message
+                .to_string()
                 .contains("empty")
         );
     }
@@ -463,7 +489,7 @@ mod tests {
     fn limits_hold_on_hostile_lists() {
         let many: String = (0..=MAX_ENTRIES).map(|i| format!("w{i}: [x]\n")).collect();
         let e = parse("s.yaml", &many).unwrap_err();
-        assert!(e.message.contains("at most 5000"), "{e}");
+        assert!(e.message.to_string().contains("at most 5000"), "{e}");
         // 65 aliases of one long string, no entry over the meanings'
         // bound: refused by the alias budget, not by a type or a count.
         let bomb = format!(
@@ -475,6 +501,7 @@ mod tests {
         let e = parse("s.yaml", &bomb).unwrap_err();
         assert!(
             e.message
+                .to_string()
                 .contains("too large once its YAML anchors and aliases are written out"),
             "{e}"
         );
@@ -559,7 +586,10 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.line, Some(3), "{e}");
-        assert!(e.message.contains("more than 64 meanings"), "{e}");
+        assert!(
+            e.message.to_string().contains("more than 64 meanings"),
+            "{e}"
+        );
         // A huge row is refused at once, not deduplicated field by field.
         let huge = format!("sac{}\n", ",same".repeat(600_000));
         let start = std::time::Instant::now();
@@ -571,13 +601,15 @@ mod tests {
     fn a_misspelt_synonyms_key_is_named() {
         let yaml = parse("s.yaml", "synonym:\n  dude: [unit]\n").unwrap_err();
         assert_eq!(
-            yaml.message, "unknown field `synonym`; did you mean `synonyms`?",
+            yaml.message.to_string(),
+            "unknown field `synonym`; did you mean `synonyms`?",
             "{yaml}"
         );
         assert_eq!(yaml.line, Some(1), "{yaml}");
         let json = parse("s.json", r#"{"synonym": {"dude": ["unit"]}}"#).unwrap_err();
         assert_eq!(
-            json.message, "unknown field `synonym`; did you mean `synonyms`?",
+            json.message.to_string(),
+            "unknown field `synonym`; did you mean `synonyms`?",
             "{json}"
         );
         assert!(json.line.is_some(), "{json}");
@@ -588,17 +620,18 @@ mod tests {
         let docs = parse("s.yaml", "dude: [unit]\n---\nsmack: [attack]\n").unwrap_err();
         assert!(
             docs.message
+                .to_string()
                 .contains("give one document (remove the extra `---` separators)"),
             "{docs}"
         );
-        assert!(!docs.message.contains("from_str"), "{docs}");
+        assert!(!docs.message.to_string().contains("from_str"), "{docs}");
     }
 
     #[test]
     fn the_position_is_given_once() {
         let typed = parse("s.yaml", "dude: [unit]\nsmack: {a: b}\n").unwrap_err();
         assert!(typed.line.is_some(), "{typed}");
-        assert!(!typed.message.contains(" at line "), "{typed}");
+        assert!(!typed.message.to_string().contains(" at line "), "{typed}");
     }
 
     #[test]

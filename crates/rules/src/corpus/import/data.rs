@@ -2,6 +2,7 @@
 //! with: the YAML reader's budgets, its errors in words a community reads
 //! with the parser's position, and CSV's unclosed quote found with its line.
 
+use crate::text::Words;
 use serde_saphyr::{Budget, Options};
 
 /// "line L:C: " (or "line L: "), the prefix of a located error.
@@ -31,9 +32,11 @@ pub fn yaml_options() -> Options {
 }
 
 /// A YAML error of an uploaded data document (`what`: "card list") as
-/// (message, line, column): the parser's position, in words a community
-/// reads, never the library's own hints.
-pub fn yaml_error(e: serde_saphyr::Error, what: &str) -> (String, Option<usize>, Option<usize>) {
+/// (words, line, column): the parser's position, in words a community
+/// reads, never the library's own hints. The fields and keys it names are
+/// values in code spans ([`Words`]): escaped whole on Discord, "the key
+/// `sac` appears twice" showed its backticks.
+pub fn yaml_error(e: serde_saphyr::Error, what: &str) -> (Words, Option<usize>, Option<usize>) {
     let (line, column) = e
         .location()
         .map(|l| (Some(l.line() as usize), Some(l.column() as usize)))
@@ -42,30 +45,35 @@ pub fn yaml_error(e: serde_saphyr::Error, what: &str) -> (String, Option<usize>,
         serde_saphyr::Error::AliasError { error, .. } => error.without_snippet(),
         other => other,
     };
-    let message = match inner {
-        serde_saphyr::Error::Budget { .. } => format!(
+    let words = match inner {
+        serde_saphyr::Error::Budget { .. } => Words::given(format!(
             "the {what} is too large once its YAML anchors and aliases are written out (at most 16 MB of text, 64 aliases, 16 levels); write the values out or split the list"
+        )),
+        serde_saphyr::Error::DuplicateMappingKey { key: Some(k), .. } => Words::fill(
+            "the key `{}` appears twice in the same mapping; keep one",
+            vec![k.to_string()],
         ),
-        serde_saphyr::Error::DuplicateMappingKey { key: Some(k), .. } => {
-            format!("the key `{k}` appears twice in the same mapping; keep one")
-        }
         serde_saphyr::Error::DuplicateMappingKey { key: None, .. } => {
-            "a key appears twice in the same mapping; keep one".to_string()
+            Words::fixed("a key appears twice in the same mapping; keep one")
         }
         serde_saphyr::Error::MultipleDocuments { .. } => {
-            "give one document (remove the extra `---` separators)".to_string()
+            Words::fixed("give one document (remove the extra `---` separators)")
         }
         serde_saphyr::Error::SerdeUnknownField {
             field, expected, ..
-        } => {
-            let near = crate::text::closest(field, expected.iter().copied(), 3)
-                .map(|x| format!("; did you mean `{x}`?"))
-                .unwrap_or_else(|| format!("; the fields are: {}", expected.join(", ")));
-            format!("unknown field `{field}`{near}")
-        }
-        other => other.to_string(),
+        } => match crate::text::closest(field, expected.iter().copied(), 3) {
+            Some(x) => Words::fill(
+                "unknown field `{}`; did you mean `{}`?",
+                vec![field.to_string(), x.to_string()],
+            ),
+            None => Words::fill(
+                "unknown field `{}`; the fields are: {}",
+                vec![field.to_string(), expected.join(", ")],
+            ),
+        },
+        other => Words::given(without_position(&other.to_string())),
     };
-    (without_position(&message), line, column)
+    (words, line, column)
 }
 
 /// `message` without the parser's own " at line N, column M" (the prefix

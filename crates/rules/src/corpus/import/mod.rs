@@ -26,7 +26,7 @@ mod tests;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::text::count;
+use crate::text::{Words, count};
 
 use super::{
     Corpus, DocumentFormat, DocumentKind, DocumentManifest, GameManifest, Glossary, PassageKind,
@@ -112,12 +112,14 @@ pub enum ImportError {
         "no loaded game is named '{typed}'; did you mean '{suggestion}'? (a new game needs a name of its own)"
     )]
     GameTypo { typed: String, suggestion: String },
-    /// A card list that does not parse (the parser's position in `reason`).
+    /// A card list that does not parse (the parser's position in `reason`,
+    /// the fields it names as code apart from what the list gave).
     #[error("{file} is not a card list Arbiter can read: {reason}")]
-    BadCards { file: String, reason: String },
-    /// A slang list that does not parse (the parser's position in `reason`).
+    BadCards { file: String, reason: Words },
+    /// A slang list that does not parse (the parser's position in `reason`,
+    /// the keys it names as code apart from what the list gave).
     #[error("{file} is not a slang list Arbiter can read: {reason}")]
-    BadSlang { file: String, reason: String },
+    BadSlang { file: String, reason: Words },
     /// A slang list names its game's rules' words: the game must be loaded.
     #[error(
         "no loaded game is named '{game}': a slang list maps players' words to a game's rules, so add the game's rules first, or name a loaded game"
@@ -202,6 +204,25 @@ pub enum ImportError {
         depth: usize,
         limit: usize,
     },
+}
+
+impl ImportError {
+    /// The words with the file's name and every value a list's reason
+    /// quotes passed through `shown` (Discord's reply escapes them), the
+    /// fields and keys it names kept as code; `None` for an error escaped
+    /// whole. Escaped whole, "unknown field `atack`" showed its backticks.
+    pub fn with_values(&self, shown: &dyn Fn(&str) -> String) -> Option<String> {
+        let (file, what, reason) = match self {
+            ImportError::BadCards { file, reason } => (file, "card", reason),
+            ImportError::BadSlang { file, reason } => (file, "slang", reason),
+            _ => return None,
+        };
+        let lead = Words::fill(
+            "{} is not a {} list Arbiter can read: ",
+            vec![file.clone(), what.to_string()],
+        );
+        Some(reason.clone().after(lead).shown(shown))
+    }
 }
 
 /// Megabytes with one decimal where it matters ("8", "8.4").
