@@ -164,4 +164,9 @@ async fn any_party_a_proposal_asks_may_reject_it_at_once(url: String) {
     assert!(v.pending.is_none());
     let life = v.board.as_ref().unwrap()["players"][0]["phoenixborn"]["life"].clone();
     assert_eq!(life, serde_json::json!(15));
+    // The later party's rejection replays as theirs (verify and import
+    // read the log so; it was refused as "the decision it answers is seat
+    // 2's", found in review).
+    let report = m.replay("table").await.unwrap();
+    assert!(report.consistent, "{:?}", report.mismatches);
 }

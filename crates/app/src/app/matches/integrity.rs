@@ -35,7 +35,7 @@ pub fn answer_agrees(
         .and_then(|c| c.get("answered_for"))
         .and_then(Value::as_u64);
     let seat = match (asked.key.as_str(), proposal_before) {
-        (CONSENT_KEY, Some(p)) => p.asks.first().copied().unwrap_or(asked.seat),
+        (CONSENT_KEY, Some(p)) => consent_seat(e, p, for_seat).unwrap_or(asked.seat),
         _ => asked.seat,
     };
     if (e.kind == EventKind::Answer || for_seat.is_some()) && for_seat != Some(seat as u64) {
@@ -49,6 +49,18 @@ pub fn answer_agrees(
     match proposal_before {
         Some(p) if asked.key == CONSENT_KEY => consent_input(e, p),
         _ => decision_input(e, asked),
+    }
+}
+
+/// The seat whose consent the answer `e` to proposal `p` gave: the first
+/// it asks, or any seat it asks when the answer rejects it (one rejection
+/// stops a proposal, and a later party's is recorded as theirs:
+/// `consent::later_party`).
+fn consent_seat(e: &LogEntry, p: &Proposal, for_seat: Option<u64>) -> Option<usize> {
+    let rejects = proposal_in(e.context.as_ref()).is_some_and(|a| a.stage == Stage::Rejected);
+    match for_seat.and_then(|s| usize::try_from(s).ok()) {
+        Some(s) if rejects && p.asks.contains(&s) => Some(s),
+        _ => p.asks.first().copied(),
     }
 }
 
