@@ -2033,11 +2033,23 @@ fn waiting(m: &MatchRecord, top: &EventRecord, p: Pending) -> MatchError {
     let author = consent::Proposal::of(top)
         .filter(|_| top.kind == EventKind::Answer)
         .and_then(|pr| m.players.get(pr.by).cloned());
+    // Who agreed to a player's play may take it back too (`undo`'s rule).
+    let agreed: Vec<String> = if m.players.contains(&top.actor) {
+        PlayContext::of(top)
+            .agreed_by
+            .iter()
+            .filter_map(|s| m.players.get(*s).cloned())
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mut who: Vec<String> = std::iter::once(top.actor.as_str())
         .chain(author.as_deref())
+        .chain(agreed.iter().map(String::as_str))
         .filter_map(name)
         .collect();
-    who.dedup();
+    let mut seen = std::collections::HashSet::new();
+    who.retain(|w| seen.insert(w.clone()));
     who.push("a moderator who holds no seat in the match".into());
     let undo = match who.as_slice() {
         [one] => one.clone(),
