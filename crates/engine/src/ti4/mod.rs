@@ -69,6 +69,10 @@ impl Game for Ti4 {
         ("players[].strategy_cards[].exhausted", Better::Shared),
         ("players[].passed", Better::Shared),
     ];
+    /// The players who resolved this turn's secondary are named by seat:
+    /// a rename carries them (left behind, a renamed player's second
+    /// secondary went unremarked; found in review).
+    const SEAT_NAME_FIELDS: &'static [&'static str] = &["this_turn.secondaries[]"];
 
     /// A game round, in the order of [`board::Phase`]: strategy phase (not
     /// indexed), action phase, status phase (rule 5 moves play into it); the
