@@ -1622,7 +1622,7 @@ async fn a_new_version_is_built_once_and_requests_answer_meanwhile() {
     assert_eq!(sets.builds_started() - before, 1, "one build for version 2");
 }
 
-/// An errata document naming one rule thousands of times shows the first
+/// An errata document naming one rule thousands of times shows the last
 /// ten beside it and counts the rest: every answer citing the rule stays
 /// as cheap as any other (found by an outside tester: 20,000 amendments
 /// slowed other servers' answers past Discord's 3 s).
@@ -1643,6 +1643,13 @@ async fn a_rule_named_thousands_of_times_shows_ten_amendments_and_a_count() {
     let p = &cited.passages[0];
     assert_eq!(p.amended_by.len(), arbiter::app::MAX_AMENDMENTS);
     assert_eq!(p.amended_by.len() + p.amended_more, 2000);
+    // The last ten, the newest among them (the one that holds), not the
+    // oldest (found in review).
+    assert!(
+        p.amended_by.last().unwrap().text.contains("pass 2000."),
+        "{:?}",
+        p.amended_by.last()
+    );
     let shown = arbiter::render::text::cite(&cited);
     assert!(
         shown.contains("and amended by 1990 more passages"),

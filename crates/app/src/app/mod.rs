@@ -1219,10 +1219,11 @@ impl App {
 
     /// Game › document › sections above the passage.
     /// The passages that amend a rules passage, labelled with their source.
-    /// The first [`MAX_AMENDMENTS`], in document order: the order the
+    /// The last [`MAX_AMENDMENTS`], in document order: the order the
     /// documents were added (shipped, then a server's oldest first), so
     /// an errata added later comes after, and reads after, an earlier
-    /// errata of the same rule ([`Amendment::reads_after`]).
+    /// errata of the same rule ([`Amendment::reads_after`]); past the
+    /// limit the oldest are left out, never the one that holds.
     pub fn amendments_of(&self, idx: crate::corpus::PassageIdx) -> Vec<Amendment> {
         let Some(list) = self.amended_by.get(&idx) else {
             return Vec::new();
@@ -1230,7 +1231,7 @@ impl App {
         // The last errata passage shown, and its document.
         let mut errata: Option<(usize, &str)> = None;
         list.iter()
-            .take(MAX_AMENDMENTS)
+            .skip(list.len().saturating_sub(MAX_AMENDMENTS))
             .map(|&a| {
                 let p = &self.corpus.passages[a];
                 let doc = self.corpus.document_of(p);
