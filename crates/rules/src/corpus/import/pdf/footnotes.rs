@@ -22,6 +22,7 @@ pub(super) struct Note {
 /// A note set in the text's size with no smaller marker is not told from
 /// the text, and stays where it stands.
 pub(super) fn take(pages: &mut [Vec<Line>]) -> Vec<Note> {
+    let refs = superscripts(pages);
     let mut notes = Vec::new();
     for lines in pages.iter_mut() {
         let inked: Vec<usize> = (0..lines.len())
@@ -38,7 +39,12 @@ pub(super) fn take(pages: &mut [Vec<Line>]) -> Vec<Note> {
             .take_while(|&i| small(&lines[i]))
             .collect();
         // From the bottom up: the highest line that opens a note.
-        let Some(top) = block.iter().rposition(|&i| opens(&lines[i], body)) else {
+        // A note's marker stands in the text as a superscript somewhere:
+        // a numbered list set small at a page's foot ("1. Draw a card")
+        // is text, not notes (found in review).
+        let Some(top) = block.iter().rposition(|&i| {
+            opens(&lines[i], body) && refs.contains(split_mark(lines[i].text.trim()).0)
+        }) else {
             continue;
         };
         if top + 1 >= inked.len() {
@@ -65,6 +71,23 @@ pub(super) fn take(pages: &mut [Vec<Line>]) -> Vec<Note> {
         super::drop_lines(lines, &gone);
     }
     notes
+}
+
+/// The markers the text carries as superscripts ("instead.[1]": a
+/// bracketed marker inside a line, not opening it).
+fn superscripts(pages: &[Vec<Line>]) -> std::collections::HashSet<String> {
+    let mut out = std::collections::HashSet::new();
+    for line in pages.iter().flatten() {
+        let text = line.text.trim();
+        for (at, _) in text.match_indices('[').filter(|&(at, _)| at > 0) {
+            let inner = &text[at + 1..];
+            let end = inner.find(|c: char| !is_mark(c)).unwrap_or(inner.len());
+            if end > 0 && inner[end..].starts_with(']') {
+                out.insert(inner[..end].to_string());
+            }
+        }
+    }
+    out
 }
 
 /// Whether a line opens with a marker set smaller than its own text.
@@ -162,6 +185,38 @@ mod tests {
             mark: mark.into(),
             text: text.into(),
         }
+    }
+
+    fn line(text: &str, y: f64, size: f64) -> Line {
+        Line {
+            text: text.into(),
+            y,
+            size,
+            first_size: size,
+            ..Line::default()
+        }
+    }
+
+    /// Small lines at a page's foot are notes only when the text carries
+    /// their markers as superscripts: a numbered list set small there is
+    /// text (it was taken out and left out as unplaced notes).
+    #[test]
+    fn a_small_numbered_list_is_no_footnotes_without_markers_in_the_text() {
+        let page = |body: &str| {
+            vec![
+                line(body, 700.0, 12.0),
+                line("Then the round ends for everyone.", 680.0, 12.0),
+                line("1. Draw a card.", 60.0, 9.0),
+                line("2. Play a unit.", 48.0, 9.0),
+            ]
+        };
+        let mut pages = vec![page("Each player in turn does as follows:")];
+        assert!(take(&mut pages).is_empty());
+        assert_eq!(pages[0].len(), 4);
+        let mut pages = vec![page("Each player draws.[1] Then plays.[2]")];
+        let notes = take(&mut pages);
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert_eq!(pages[0].len(), 2);
     }
 
     /// Notes go after the paragraph holding their marker, in order, each
