@@ -49,8 +49,12 @@ pub(super) fn name_warnings(
     let mut out = Vec::new();
     for (passage, names) in &preview.rule_names {
         for name in names {
+            // Past the warnings listed, a name is only counted: no
+            // did-you-mean is looked for (an errata of 100,000 unknown
+            // numbers compared each with every rule; found in review).
+            let listed = out.len() < WARNINGS_PER_KIND;
             if seen.insert(name.as_str())
-                && let Some(w) = name_warning(known, &numbers, preview, name)
+                && let Some(w) = name_warning(known, &numbers, preview, name, listed)
             {
                 out.push(format!("{passage}: {w}"));
             }
@@ -72,6 +76,7 @@ fn name_warning(
     numbers: &RuleNumbers<'_>,
     preview: &Preview,
     name: &str,
+    suggest: bool,
 ) -> Option<String> {
     let game = preview.game.as_str();
     let number = match name.split_once(':') {
@@ -106,7 +111,7 @@ fn name_warning(
             listed(&ids)
         ));
     }
-    let near = match is_rule_number(number) {
+    let near = match suggest && is_rule_number(number) {
         true => numbers.near(game, number, NEAR),
         false => Vec::new(),
     };
