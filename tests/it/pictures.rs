@@ -641,6 +641,44 @@ fn refused_defender_choices_are_not_drawn() {
     }
 }
 
+/// An attack on a Phoenixborn that leaves `target` out (optional with one
+/// opponent) is drawn with its arrow to the Phoenixborn the engine
+/// resolved, as if named (an outside tester's had no arrow though its
+/// damage was ruled); with no attack drawn the picture differs.
+#[test]
+fn an_attack_without_a_target_is_drawn_to_the_one_opponent() {
+    let app = common::app();
+    let board = "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n    units:\n      - { name: Iron Worker, attack: 2, life: 2 }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 20, exhausted: true }\n    units:\n      - { name: Mist Spirit, attack: 1, life: 1 }\n";
+    let drawn = |play: &str| {
+        let text = format!("{board}play: {play}\n");
+        let ruling = app.judge(&text, None).unwrap();
+        assert!(ruling.legal, "{play}: {ruling:?}");
+        let doc = app.judged_document(&text, None, None).unwrap();
+        let verdict = pictures::verdict(&ruling);
+        let png = |play: &Value| {
+            pictures::draw(
+                "ashes",
+                &ruling.state,
+                Some(&doc),
+                Some(play),
+                Some(&verdict),
+                None,
+            )
+            .unwrap()
+            .png
+        };
+        (png(&doc["play"]), png(&json!({ "action": "pass" })))
+    };
+    let (unnamed, _) = drawn("{ action: attack-phoenixborn, attackers: [Iron Worker] }");
+    let (named, no_arrow) =
+        drawn("{ action: attack-phoenixborn, attackers: [Iron Worker], target: Maeoni Viper }");
+    assert_ne!(named, no_arrow, "the named attack draws something");
+    assert_eq!(
+        unnamed, named,
+        "the unnamed target is not drawn as resolved"
+    );
+}
+
 /// A unit past a seat's cap that the ruling names or changes is drawn
 /// first (an attacker that was the 64th unit went undrawn, its arrows
 /// with it): renaming it changes the picture.

@@ -363,9 +363,7 @@ fn attack_phoenixborn(
     }
     let name = b.name(actor);
     // 2. Choose target.
-    let opponents: Vec<usize> = (0..b.players.len())
-        .filter(|p| *p != actor && !b.out(*p))
-        .collect();
+    let opponents = b.opponents(actor);
     let d = match (target, opponents.as_slice()) {
         (Some(t), _) => find_player(b, actor, t, "play.target")?,
         (None, [only]) => *only,

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use super::kit::{self, Align, Area, Canvas, Places, Rgb, Style};
 use super::{View, badge, banner, mark, more, seats_alt};
-use crate::engine::ashes::board::{Board, Phase, Phoenixborn, Unit};
+use crate::engine::ashes::board::{Board, Phase, Phoenixborn, Said, Unit};
 use crate::engine::ashes::plays::{OneOrMany, Play};
 use crate::text::fold_eq;
 
@@ -531,7 +531,7 @@ fn arrows(c: &mut Canvas, v: &View<Board, Play>, play: &Play, places: &Places) {
                         }
                     }
                     None => {
-                        if let Some(t) = target {
+                        if let Some(t) = attacked(v.before.unwrap_or(b), play, target.as_ref()) {
                             places.arrow(c, a, t, kit::RED, 0.0);
                         }
                     }
@@ -569,6 +569,19 @@ fn arrows(c: &mut Canvas, v: &View<Board, Play>, play: &Play, places: &Places) {
         }
         Play::Pass { .. } | Play::PayCost { .. } => {}
     }
+}
+
+/// The Phoenixborn an attack on one points at: its `target` as written,
+/// else the one opponent the engine resolved it to (`target` is optional
+/// with one opponent; an outside tester's attack that left it out had no
+/// arrow though its damage was ruled). Read off the board the engine
+/// judged, by the engine's own reading.
+fn attacked<'p>(judged: &'p Board, play: &Play, target: Option<&'p Said>) -> Option<&'p str> {
+    if let Some(t) = target {
+        return Some(t.as_str());
+    }
+    let seat = judged.unnamed_target(play)?;
+    Some(judged.players.get(seat)?.phoenixborn.name.as_str())
 }
 
 /// What a stated guard points from: the unit named, the defender's
