@@ -1465,6 +1465,54 @@ fn an_export_edited_against_itself_is_refused_naming_the_field() {
     );
 }
 
+/// An adjustment that carries its proposal is refused when its own
+/// `context.reason` (or field, or value) differs from the proposal's (an
+/// outside tester's export edited to "stolen" imported clean while its
+/// proposal read "healed").
+#[test]
+fn an_adjustment_edited_against_its_proposal_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(
+        &bot,
+        "Coal",
+        "/match adjust field:Coal.phoenixborn.damage value:0 reason:healed
+         /as Maeoni
+/match answer choice:confirm
+/match export
+",
+    );
+    let file = exported(&out);
+    let out = import_as_judge(
+        &bot,
+        dir.path(),
+        "same.yaml",
+        "Maeoni",
+        &file,
+        "/match log\n",
+    );
+    assert!(!out.contains("0 events"), "imported whole: {out}");
+    let from = "\n    reason: healed\n";
+    assert!(file.contains(from), "{file}");
+    let edited = file.replacen(from, "\n    reason: stolen\n", 1);
+    let out = import_as_judge(
+        &bot,
+        dir.path(),
+        "reason.yaml",
+        "Maeoni",
+        &edited,
+        "/match log\n",
+    );
+    for w in [
+        "adjust ",
+        "`context.reason` reads \"stolen\"",
+        "(`context.proposal.what.reason`) reads \"healed\"",
+        "0 events",
+    ] {
+        assert!(out.contains(w), "`{w}` in {out}");
+    }
+}
+
 /// The version the last `(active, version N)` in `out` names.
 fn version_of(out: &str) -> usize {
     let at = out.rfind("(active, version ").expect("a match view") + "(active, version ".len();

@@ -255,6 +255,41 @@ fn consent_input(e: &LogEntry, asked: &Proposal) -> Result<(), String> {
     ))
 }
 
+/// An adjustment carrying its proposal states what was proposed: its
+/// `context.field`, `context.value` and `context.reason` as the proposal's
+/// (an edited export whose adjustment read "stolen" while its proposal
+/// read "healed" imported clean).
+pub fn adjust_agrees(e: &LogEntry) -> Result<(), String> {
+    let Some(p) = proposal_in(e.context.as_ref()) else {
+        return Ok(());
+    };
+    let Proposed::Adjust {
+        field,
+        value,
+        reason,
+    } = &p.what
+    else {
+        return Ok(());
+    };
+    let stated = |k: &str| {
+        e.context
+            .as_ref()
+            .and_then(|c| c.get(k))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    for (k, proposed) in [("field", field), ("value", value), ("reason", reason)] {
+        let said = stated(k);
+        if &said != proposed {
+            return Err(format!(
+                "`context.{k}` reads \"{said}\", but the proposal it records (`context.proposal.what.{k}`) reads \"{proposed}\""
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// A confirmed end states the result its proposal asked: `winner` and
 /// `rule` as proposed, `reason` the proposed one with who agreed.
 pub fn end_agrees(e: &LogEntry) -> Result<(), String> {
