@@ -1513,6 +1513,43 @@ fn an_adjustment_edited_against_its_proposal_is_refused() {
     }
 }
 
+/// An `input` holding a bidi override (U+202E) is refused at import: a
+/// live entry's words are read without it (an outside tester's was
+/// stored and shown in the log).
+#[test]
+fn an_input_with_a_bidi_override_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(
+        &bot,
+        "Coal",
+        "/match play attack Maeoni with Hammer Knight\u{202E}\n/as Maeoni\n\
+         /match answer choice:no blocker\n/match log\n/match export\n",
+    );
+    assert!(out.contains("U+202E"), "a live play is refused it: {out}");
+    let out = run(
+        &bot,
+        "Coal",
+        "/match play attack Maeoni with Hammer Knight\n/as Maeoni\n\
+         /match answer choice:no blocker\n/match export\n",
+    );
+    let file = exported(&out);
+    let from = "input: attack Maeoni with Hammer Knight\n";
+    assert!(file.contains(from), "{file}");
+    let edited = file.replacen(from, "input: attack Maeoni with Hammer Knight\u{202E}\n", 1);
+    let out = import_as_judge(
+        &bot,
+        dir.path(),
+        "bidi.yaml",
+        "Maeoni",
+        &edited,
+        "/match log\n",
+    );
+    for w in ["play 2:", "U+202E", "0 events"] {
+        assert!(out.contains(w), "`{w}` in {out}");
+    }
+}
+
 /// The version the last `(active, version N)` in `out` names.
 fn version_of(out: &str) -> usize {
     let at = out.rfind("(active, version ").expect("a match view") + "(active, version ".len();

@@ -135,6 +135,7 @@ fn stated(
     if e.kind == EventKind::Adjust {
         super::integrity::adjust_agrees(e)?;
     }
+    super::integrity::input_plain(e)?;
     let before = stack.last().map(|t| &t.state);
     super::integrity::input_agrees(engine, e, before, players)?;
     let answers = match super::consent::proposal_in(e.context.as_ref()).map(|p| p.stage) {
