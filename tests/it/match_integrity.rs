@@ -1550,6 +1550,17 @@ fn an_input_with_a_bidi_override_is_refused() {
     }
 }
 
+/// A role mention named as the winner is said to be a role, not a user
+/// (it read "&2 does not play in this match").
+#[test]
+fn a_role_named_as_winner_is_said_to_be_a_role() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(&bot, "Coal", "/match end winner:<@&2> reason:won\n");
+    assert!(out.contains("mentions a role, not a user"), "{out}");
+    assert!(!out.contains("does not play in this match"), "{out}");
+}
+
 /// The version the last `(active, version N)` in `out` names.
 fn version_of(out: &str) -> usize {
     let at = out.rfind("(active, version ").expect("a match view") + "(active, version ".len();

@@ -1388,6 +1388,13 @@ fn seat_named(
     board_names: impl FnOnce() -> Result<Vec<String>, MatchError>,
 ) -> Result<usize, MatchError> {
     let typed = typed.trim();
+    // A role mention (`<@&id>`) names no user: it read as a user "&id"
+    // who "does not play in this match".
+    if typed.starts_with("<@&") && typed.ends_with('>') {
+        return Err(MatchError::usage(format!(
+            "`{typed}` mentions a role, not a user: name a seat's player (a user mention or the board's player name)"
+        )));
+    }
     let mentioned = typed.starts_with("<@") && typed.ends_with('>');
     let id = typed
         .trim_start_matches("<@")
