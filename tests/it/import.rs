@@ -2674,3 +2674,29 @@ fn a_back_of_book_index_does_not_become_rules() {
         assert!(notes[0].contains("index of 4 entries"), "{file}: {notes:?}");
     }
 }
+
+/// An outside tester's books whose index holds cross-references ("Block,
+/// 3.1 (see also Guard)", "Guard, see Block"): the index is dropped, said
+/// in the preview, and 3.2 is quoted without it (it ran on in 3.2's
+/// quote: a "see" line ended the index, leaving too few entries).
+#[test]
+fn an_index_with_cross_references_is_dropped() {
+    for file in ["toc_see2.txt", "toc_last.txt"] {
+        let path = format!(
+            "{}/tests/fixtures/uploads/{file}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let bytes = std::fs::read(&path).unwrap();
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        let bare = text.split("\nIndex\n").next().unwrap();
+        let indexed = import_as(file, &bytes, "Skyward", DocumentKind::Rules).unwrap();
+        let plain = import_as(file, bare.as_bytes(), "Skyward", DocumentKind::Rules).unwrap();
+        let (texts, expected) = (texts_of_import(&indexed), texts_of_import(&plain));
+        assert!(expected.contains_key("3.2"), "{file}: {expected:?}");
+        assert_eq!(words(&texts["3.2"]), words(&expected["3.2"]), "{file}");
+        assert!(texts.keys().eq(expected.keys()), "{file}: {texts:?}");
+        let notes = indexed.preview.warnings.iter();
+        let notes: Vec<_> = notes.filter(|w| w.contains("back-of-book index")).collect();
+        assert_eq!(notes.len(), 1, "{file}: {:?}", indexed.preview.warnings);
+    }
+}

@@ -27,11 +27,18 @@ static LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(r"^(?:{ENTRY}\s+)*(?:{ENTRY})\.?$")).expect("a valid pattern")
 });
 
-/// A cross-reference entry ("Combat, see Attack"): part of an index, not
-/// counted as an entry of one.
+/// A cross-reference entry ("Combat, see Attack", "Guard (see also
+/// Block)"): an entry of the index, counted as one (an index of a few
+/// entries, some of them "see" lines, ran on in the last rule's quote).
 static SEE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^[^\W\d_][^\d.;:]*?[,.]?\s+see(?:\s+also)?\s+[^\W\d_]\D*$")
+    Regex::new(r"(?i)^[^\W\d_][^\d.;:()]*?[,.]?\s+\(?see(?:\s+also)?\s+[^\W\d_][^\d()]*\)?$")
         .expect("a valid pattern")
+});
+
+/// A cross-reference after an entry's numbers ("Block, 3.1 (see also
+/// Guard)"), left out before the entry is read.
+static SEE_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\s*\(\s*see(?:\s+also)?\s+[^\W\d_][^\d()]*\)$").expect("a valid pattern")
 });
 
 /// A Markdown link, kept as its label (an HTML index links its numbers
@@ -82,9 +89,18 @@ fn index_heading(line: &str) -> bool {
 /// Longest an entry may be, in characters: a term is a few words.
 const MAX_ENTRY_CHARS: usize = 100;
 
-/// How many entries a line holds: none unless the whole line is entries.
+/// How many entries a line holds: none unless the whole line is entries
+/// (a cross-reference, [`SEE`], is one; one after an entry's numbers,
+/// [`SEE_AFTER`], is part of it).
 fn entries(line: &str) -> usize {
     let line = words(line);
+    if line.chars().count() > MAX_ENTRY_CHARS {
+        return 0;
+    }
+    if SEE.is_match(&line) {
+        return 1;
+    }
+    let line = SEE_AFTER.replace(&line, "");
     if !LINE.is_match(&line) {
         return 0;
     }
@@ -96,24 +112,20 @@ fn entries(line: &str) -> usize {
 }
 
 /// Whether a line may stand inside an index without being an entry: a
-/// cross-reference ("Combat, see Attack") or a letter dividing it ("A",
-/// "— B —").
+/// letter dividing it ("A", "— B —").
 fn inside(line: &str) -> bool {
     let line = words(line);
-    if line.chars().count() > MAX_ENTRY_CHARS {
-        return false;
-    }
     let letters: Vec<char> = line.chars().filter(|c| c.is_alphanumeric()).collect();
-    SEE.is_match(&line) || (letters.len() == 1 && letters[0].is_alphabetic())
+    letters.len() == 1 && letters[0].is_alphabetic()
 }
 
 /// An index's first entry, single-spaced, as its note quotes it.
 fn first_entry(lines: &[&str]) -> String {
     let line = lines.iter().map(|l| words(l)).find(|l| entries(l) > 0);
+    // A cross-reference holds no numbers: quoted whole.
     let entry = line
         .as_deref()
-        .and_then(|l| ONE.find(l))
-        .map_or("", |m| m.as_str());
+        .map_or("", |l| ONE.find(l).map_or(l, |m| m.as_str()));
     super::short(&crate::text::single_spaced(entry), 40)
 }
 
@@ -199,12 +211,36 @@ mod tests {
     }
 
     #[test]
+    fn a_cross_reference_is_an_entry() {
+        assert_eq!(entries("Guard, see Block"), 1);
+        assert_eq!(entries("Guard (see also Block)"), 1);
+        assert_eq!(entries("Block, 3.1 (see also Guard)"), 1);
+        assert_eq!(entries("- Block, 3.1 (see Guard, Wall)"), 1);
+        // A sentence naming "see" is no cross-reference.
+        assert_eq!(entries("3.1 Players see the top card."), 0);
+        assert_eq!(entries("You may see 2 cards."), 0);
+    }
+
+    #[test]
+    fn an_index_of_few_entries_with_cross_references_is_dropped() {
+        let text = "3.2 Damage is dealt at once.\n\nIndex\nAttack, 3.1\nBlock, 3.1 (see also Guard)\nGuard, see Block\n";
+        let (out, notes) = drop_index(text);
+        assert_eq!(out, "3.2 Damage is dealt at once.\n\n\n\n\n\n");
+        assert!(notes[0].contains("index of 3 entries"), "{notes:?}");
+        // A section titled "Index" with rules under it stays, see lines or not.
+        let rules = "Index\nThe index card holds 2 tokens; see 3.1.\nGuard, see Block\nBlock, 3.1\nDraw, 2.1\n";
+        assert_eq!(drop_index(rules), (rules.to_string(), Vec::new()));
+        let few = "Index\nGuard, see Block\nBlock, 3.1\n";
+        assert_eq!(drop_index(few), (few.to_string(), Vec::new()));
+    }
+
+    #[test]
     fn an_index_under_its_heading_is_dropped_its_lines_left_blank() {
         let text = "1. Combat\n\n1.1 Attack.\n\nIndex\nA\nAttack, 1.1\nBlock, 1.1\n\nCombat, see Attack\nDraw, 2.1, 3.4\n";
         let (out, notes) = drop_index(text);
         assert_eq!(out, "1. Combat\n\n1.1 Attack.\n\n\n\n\n\n\n\n\n");
         assert_eq!(notes.len(), 1, "{notes:?}");
-        assert!(notes[0].contains("index of 3 entries"), "{notes:?}");
+        assert!(notes[0].contains("index of 4 entries"), "{notes:?}");
     }
 
     #[test]
