@@ -105,6 +105,15 @@ pub fn confusable(a: &str, b: &str) -> bool {
     skeleton(&a).eq(skeleton(&b)) || skeleton(&a.to_lowercase()).eq(skeleton(&b.to_lowercase()))
 }
 
+/// A name's look-alike key: its TR39 skeleton in lower case, after NFKC,
+/// so names [`confusable`] in lower case share it; found in a map where
+/// comparing every pair would not do (a card list of 35,000 names).
+pub fn skeleton_key(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    let name: String = name.nfkc().collect();
+    unicode_security::skeleton(&name.to_lowercase()).collect()
+}
+
 /// Whether two names read alike whatever their spacing and punctuation:
 /// [`confusable`] on their letters and digits. A new game named so
 /// ("Аshes Reborn" with a Cyrillic А, "twilight іmperium 4" with a

@@ -312,7 +312,7 @@ impl Cards {
     /// list, e.g. a server's) replaces the earlier one; an alias another
     /// card holds is dropped (`Cards::index`), said in `warnings`.
     pub fn build(lists: &[CardList]) -> Cards {
-        let (mut cards, dropped) = Cards::read(lists);
+        let (mut cards, dropped, _) = Cards::read(lists);
         let dropped = dropped.into_iter().map(|d| {
             let file = &lists[d.list].manifest.file;
             format!("{file}: {}", d.warning)
@@ -335,21 +335,26 @@ impl Cards {
             .cloned()
             .collect();
         let last = lists.len() - 1;
-        Cards::read(&lists)
-            .1
+        let (_, dropped, notes) = Cards::read(&lists);
+        notes
             .into_iter()
+            .chain(dropped)
             .filter(|d| d.list == last || d.holder == last)
             .map(|d| d.warning)
             .collect()
     }
 
     /// The cards of every list, indexed, and the aliases dropped.
-    fn read(lists: &[CardList]) -> (Cards, Vec<Dropped>) {
+    fn read(lists: &[CardList]) -> (Cards, Vec<Dropped>, Vec<Dropped>) {
         let mut cards = Cards::default();
         // Each entry's list (the last to set it), and the entry of each
         // (game, name key): a card replaces only a card of its own name.
         let mut from: Vec<usize> = Vec::new();
         let mut names: HashMap<(String, String), usize> = HashMap::new();
+        // The first entry of each (game, look-alike key), and what reading
+        // left out (look-alikes) or said (replacements, preview only).
+        let mut looks: HashMap<(String, String), usize> = HashMap::new();
+        let (mut dropped, mut notes) = (Vec::new(), Vec::new());
         for (l, list) in lists.iter().enumerate() {
             match parse(&list.manifest.file, &list.text) {
                 Ok(parsed) => {
@@ -361,13 +366,44 @@ impl Cards {
                             source: source.clone(),
                             card,
                         };
+                        let look = (
+                            list.game.clone(),
+                            crate::text::skeleton_key(&entry.card.name),
+                        );
+                        let twin = look_alike(&cards.entries, &looks, &look, &entry.card.name);
+                        if let (None, Some(j)) = (names.get(&key), twin) {
+                            // Left out, as a game named so is refused.
+                            let holder = &cards.entries[j];
+                            dropped.push(Dropped {
+                                list: l,
+                                holder: from[j],
+                                warning: format!(
+                                    "card '{}' reads as the card '{}' ({}) but is not it (a look-alike letter or hidden character); the card is left out",
+                                    entry.card.name, holder.card.name, holder.source
+                                ),
+                            });
+                            continue;
+                        }
                         match names.get(&key) {
                             Some(&i) => {
+                                if from[i] != l {
+                                    notes.push(Dropped {
+                                        list: l,
+                                        holder: from[i],
+                                        warning: format!(
+                                            "card '{}' replaces the card '{}' ({})",
+                                            entry.card.name,
+                                            cards.entries[i].card.name,
+                                            cards.entries[i].source
+                                        ),
+                                    });
+                                }
                                 let old = std::mem::replace(&mut cards.entries[i], entry);
                                 keep_aliases(&mut cards.entries[i].card, old.card.aliases);
                                 from[i] = l;
                             }
                             None => {
+                                looks.entry(look).or_insert(cards.entries.len());
                                 names.insert(key, cards.entries.len());
                                 cards.entries.push(entry);
                                 from.push(l);
@@ -384,7 +420,7 @@ impl Cards {
                     .push(format!("{}: left out: {e}", list.manifest.file)),
             }
         }
-        let dropped = cards.index(&from);
+        dropped.extend(cards.index(&from));
         for ((game, name), &i) in &cards.by_name {
             let key = (game.clone(), name.chars().count());
             cards
@@ -393,7 +429,7 @@ impl Cards {
                 .or_default()
                 .push((name.clone(), i));
         }
-        (cards, dropped)
+        (cards, dropped, notes)
     }
 
     /// Fills `by_name`: every card's name first, then the aliases, list by
@@ -886,6 +922,22 @@ pub fn warn_taken_aliases(
         let taken = Cards::taken_aliases(&known.card_lists, &list);
         import.preview.warnings.extend(taken);
     }
+}
+
+/// The entry whose name reads as `name` (the same [`crate::text::skeleton_key`],
+/// `look`) but is another name, when either holds a letter outside ASCII:
+/// a Cyrillic о in "Irоn Worker" (two ASCII names such as "Burn" and "Bum"
+/// are two cards, whatever TR39 makes of "rn").
+fn look_alike(
+    entries: &[CardEntry],
+    looks: &HashMap<(String, String), usize>,
+    look: &(String, String),
+    name: &str,
+) -> Option<usize> {
+    let &j = looks.get(look)?;
+    let other = &entries[j].card.name;
+    let differ = name_key(other) != name_key(name);
+    (differ && !(name.is_ascii() && other.is_ascii())).then_some(j)
 }
 
 /// Where a list's cards come from, as replies show it.
