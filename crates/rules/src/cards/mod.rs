@@ -336,9 +336,10 @@ impl Cards {
             .collect();
         let last = lists.len() - 1;
         let (_, dropped, notes) = Cards::read(&lists);
-        notes
+        // What is dropped first: a preview shows its first warnings.
+        dropped
             .into_iter()
-            .chain(dropped)
+            .chain(notes)
             .filter(|d| d.list == last || d.holder == last)
             .map(|d| d.warning)
             .collect()
