@@ -1703,7 +1703,7 @@ fn a_new_games_name_is_at_most_a_titles_length() {
 /// list of 3,000 nameless rows listed a warning each.
 #[test]
 fn a_card_lists_preview_counts_warnings_past_the_first() {
-    let mut csv = String::from("name,text\nIce Golem,Unit Guard.\n");
+    let mut csv = String::from("name,text\nGlacier Owl,Unit Guard.\n");
     for _ in 0..3000 {
         csv.push_str(",no name here\n");
     }
