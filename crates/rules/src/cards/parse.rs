@@ -32,7 +32,7 @@ impl CardError {
         }
     }
 
-    /// The error's words, its position first, as [`Display`] writes them.
+    /// The error's words, its position first, as `Display` writes them.
     pub fn words(&self) -> Words {
         let at = position(self.line, self.column);
         self.message.clone().after(Words::given(at))

@@ -50,7 +50,7 @@ impl SlangError {
         }
     }
 
-    /// The error's words, its position first, as [`Display`] writes them.
+    /// The error's words, its position first, as `Display` writes them.
     pub fn words(&self) -> Words {
         let at = super::import::data::position(self.line, self.column);
         self.message.clone().after(Words::given(at))
