@@ -206,22 +206,6 @@ impl Board {
             .collect()
     }
 
-    /// The seat an attack on a Phoenixborn that names no `target` attacks:
-    /// the acting player's one opponent in the game (`target` is optional
-    /// then); `None` with none or several (the engine asks), or for any
-    /// other play. The picture draws the arrow the engine resolved by this.
-    pub fn unnamed_target(&self, play: &super::plays::Play) -> Option<usize> {
-        use super::plays::Play;
-        let Play::AttackPhoenixborn { target: None, .. } = play else {
-            return None;
-        };
-        let actor = super::procedure::actor(self, play).ok()?;
-        match self.opponents(actor).as_slice() {
-            [only] => Some(*only),
-            _ => None,
-        }
-    }
-
     /// The seat whose turn it is (the first player when the board does not say).
     pub fn turn_seat(&self) -> usize {
         self.turn

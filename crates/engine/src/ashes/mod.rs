@@ -219,3 +219,19 @@ fn result(b: &Board) -> Option<GameResult> {
         _ => None,
     }
 }
+
+/// The seat an attack on a Phoenixborn that names no `target` attacks:
+/// the acting player's one opponent in the game (`target` is optional
+/// then); `None` with none or several (the engine asks), or for any other
+/// play. The picture draws the arrow the engine resolved by this. Here,
+/// above `board` and `procedure`, so that neither names the other.
+pub fn unnamed_target(b: &board::Board, play: &plays::Play) -> Option<usize> {
+    let plays::Play::AttackPhoenixborn { target: None, .. } = play else {
+        return None;
+    };
+    let actor = procedure::actor(b, play).ok()?;
+    match b.opponents(actor).as_slice() {
+        [only] => Some(*only),
+        _ => None,
+    }
+}

@@ -255,21 +255,11 @@ fn consent_input(e: &LogEntry, asked: &Proposal) -> Result<(), String> {
     ))
 }
 
-/// A character no play's words may hold: a bidi control (U+202E turns
-/// what follows around where the log shows it) or a control other than a
-/// line break or tab (a play is YAML, on several lines).
-pub fn hidden_char(text: &str) -> Option<char> {
-    text.chars().find(|&c| {
-        matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-            || (c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
-    })
-}
-
-/// An event's `input` holds no [`hidden_char`]: a live play is refused
+/// An event's `input` holds no [`super::hidden_char`]: a live play is refused
 /// one, so a file's that holds one was not written by the bot (an outside
 /// tester's trailing U+202E was stored and shown in the log).
 pub fn input_plain(e: &LogEntry) -> Result<(), String> {
-    match e.input.as_deref().and_then(hidden_char) {
+    match e.input.as_deref().and_then(super::hidden_char) {
         Some(c) => Err(format!(
             "`input` holds the control character U+{:04X}, which no live entry holds",
             c as u32

@@ -2010,6 +2010,16 @@ fn pending_of(m: &MatchRecord, top: &EventRecord) -> Option<Pending> {
     })
 }
 
+/// A character no play's words may hold: a bidi control (U+202E turns
+/// what follows around where the log shows it) or a control other than a
+/// line break or tab (a play is YAML, on several lines).
+pub(crate) fn hidden_char(text: &str) -> Option<char> {
+    text.chars().find(|&c| {
+        matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+            || (c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+    })
+}
+
 /// The refusal while `p` waits on `top`, naming who may undo `top` now:
 /// its author, the proposal's author when it is a confirmation (a
 /// proposal is withdrawn whole), or a moderator.

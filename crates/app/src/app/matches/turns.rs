@@ -268,7 +268,7 @@ impl Matches {
         // it may name the match's players ("agreed by @Maeoni"), nobody else.
         super::unsigned("play", &super::seats_unmentioned(text, &m.players))?;
         // A bidi override would turn the words around where they are shown.
-        if let Some(c) = super::integrity::hidden_char(text) {
+        if let Some(c) = super::hidden_char(text) {
             return Err(MatchError::usage(format!(
                 "a play may not hold the control character U+{:04X} (a direction override or control): it would show other words than it says",
                 c as u32

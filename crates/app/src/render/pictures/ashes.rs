@@ -580,7 +580,7 @@ fn attacked<'p>(judged: &'p Board, play: &Play, target: Option<&'p Said>) -> Opt
     if let Some(t) = target {
         return Some(t.as_str());
     }
-    let seat = judged.unnamed_target(play)?;
+    let seat = crate::engine::ashes::unnamed_target(judged, play)?;
     Some(judged.players.get(seat)?.phoenixborn.name.as_str())
 }
 
