@@ -181,14 +181,7 @@ pub(super) fn drop_index(text: &str) -> (String, Vec<String>) {
     if notes.is_empty() {
         return (text.to_string(), notes);
     }
-    let mut out = String::with_capacity(text.len());
-    for (line, gone) in lines.iter().zip(gone) {
-        if !gone {
-            out.push_str(line);
-        }
-        out.push('\n');
-    }
-    (out, notes)
+    (super::contents::without_lines(&lines, &gone, true), notes)
 }
 
 #[cfg(test)]

@@ -133,14 +133,23 @@ pub(super) fn drop_contents(text: &str) -> (String, Vec<String>) {
     if notes.is_empty() {
         return (text.to_string(), notes);
     }
-    let mut out = String::with_capacity(text.len());
-    for (line, gone) in lines.iter().zip(gone) {
+    (without_lines(&lines, &gone, false), notes)
+}
+
+/// The lines `gone` does not mark, each ended by a line break; with
+/// `blank`, an empty line stands in each dropped one's place, so the
+/// lines after keep their numbers.
+pub(super) fn without_lines(lines: &[&str], gone: &[bool], blank: bool) -> String {
+    let mut out = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+    for (line, &gone) in lines.iter().zip(gone) {
         if !gone {
             out.push_str(line);
+        }
+        if !gone || blank {
             out.push('\n');
         }
     }
-    (out, notes)
+    out
 }
 
 #[cfg(test)]
