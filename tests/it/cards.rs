@@ -560,18 +560,7 @@ fn a_card_with_a_long_name_is_named_in_a_question() {
         "name,type,cost,text\n\"{long}\",Unit,1,\"Unit Guard\"\n\"{}\",Unit,1,\"Unit Guard\"\nShort Golem,Unit,1,\"Unit Guard\"\n",
         long.replace("03", "04")
     );
-    let imp = shipped()
-        .import(&arbiter::corpus::import::ImportRequest {
-            file_name: "cards.csv",
-            bytes: csv.as_bytes(),
-            game: "ashes",
-            kind: DocumentKind::Cards,
-            title: None,
-        })
-        .unwrap();
-    let mut sources = arbiter::load::load_dir(&common::repo().join("rules_data")).unwrap();
-    sources.push(imp.game);
-    let app = App::new(arbiter::corpus::Corpus::build(sources));
+    let app = with_cards("ashes", &csv);
     assert_eq!(app.card(long, Some("ashes")).unwrap().card.name, long);
     let r = app
         .ask(&format!("can {long} guard"), Some("ashes"), 3)
@@ -590,11 +579,16 @@ fn a_card_with_a_long_name_is_named_in_a_question() {
 
 /// The shipped games with a card list uploaded for Star Wars: Legion.
 fn with_legion_cards(csv: &str) -> App {
+    with_cards("legion", csv)
+}
+
+/// The shipped games with a card list uploaded for `game`.
+fn with_cards(game: &str, csv: &str) -> App {
     let imp = shipped()
         .import(&arbiter::corpus::import::ImportRequest {
             file_name: "cards.csv",
             bytes: csv.as_bytes(),
-            game: "legion",
+            game,
             kind: DocumentKind::Cards,
             title: None,
         })
