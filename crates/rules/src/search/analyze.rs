@@ -154,7 +154,9 @@ impl Analyzer {
     /// `add_base_forms`). Context-free across sentence ends: the stems of a
     /// text are those of its sentences, one after the other.
     pub fn stems(&self, text: &str) -> Vec<String> {
-        self.split(text)
+        let mut words = self.split(text);
+        die_senses(&mut words);
+        words
             .into_iter()
             .filter(|t| !is_stop(t))
             .map(|t| self.stem(&t).into_owned())
@@ -183,7 +185,9 @@ impl Analyzer {
     /// texts (the same stems: a table of the stemmer's answers).
     pub fn learn_stems(&mut self, text: &str) -> Vec<String> {
         let mut out = Vec::new();
-        for t in self.split(text) {
+        let mut words = self.split(text);
+        die_senses(&mut words);
+        for t in words {
             if is_stop(&t) {
                 continue;
             }
@@ -204,6 +208,69 @@ impl Analyzer {
         match self.lexicon.stem(token) {
             Some(s) => Cow::Borrowed(s),
             None => self.stemmer.stem(token),
+        }
+    }
+}
+
+/// Words before "die" that make it one of the dice: "a die", "the planar
+/// die", "a six-sided die", "a basic die" (sorted: searched by halves).
+const DIE_NOUN_BEFORE: &[&str] = &[
+    "a",
+    "an",
+    "another",
+    "any",
+    "basic",
+    "ceremonial",
+    "charm",
+    "class",
+    "control",
+    "divine",
+    "each",
+    "her",
+    "his",
+    "illusion",
+    "its",
+    "my",
+    "natural",
+    "nature",
+    "one",
+    "other",
+    "party",
+    "planar",
+    "power",
+    "same",
+    "sided",
+    "single",
+    "sympathy",
+    "the",
+    "their",
+    "time",
+    "your",
+];
+
+/// Words after "die" that make it one of the dice: "die roll", "die result".
+const DIE_NOUN_AFTER: &[&str] = &[
+    "face", "faces", "result", "results", "roll", "rolled", "rolls", "showing", "shows", "side",
+    "sides",
+];
+
+/// "die" the noun is read as "dice", so that it no longer shares the
+/// verb's stem: "does it die" is about dying ("dies", 700.4 in Magic), not
+/// about "a d20 is a twenty-sided die". The noun is told by its neighbour
+/// (a determiner or a kind of die before it, "roll" or "result" after);
+/// anything else is the verb ("would die", "does the 5/5 die"). Applied
+/// alike to indexed text and to questions.
+pub fn die_senses(words: &mut [String]) {
+    for i in 0..words.len() {
+        if words[i] != "die" {
+            continue;
+        }
+        let before = i.checked_sub(1).map(|j| words[j].as_str());
+        let after = words.get(i + 1).map(String::as_str);
+        let noun = before.is_some_and(|w| DIE_NOUN_BEFORE.binary_search(&w).is_ok())
+            || after.is_some_and(|w| DIE_NOUN_AFTER.binary_search(&w).is_ok());
+        if noun {
+            words[i] = "dice".to_string();
         }
     }
 }
@@ -599,6 +666,11 @@ pub fn question_words(text: &str) -> Vec<Word> {
             sentence_start = true;
         }
     }
+    let mut texts: Vec<String> = out.iter().map(|w| w.text.clone()).collect();
+    die_senses(&mut texts);
+    for (w, text) in out.iter_mut().zip(texts) {
+        w.text = text;
+    }
     out
 }
 
@@ -717,6 +789,20 @@ fn is_abbreviation(s: &str, rest: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn die_the_noun_is_dice_and_die_the_verb_is_dying() {
+        let a = super::Analyzer::new();
+        let dying = a.tokens("the creature dies");
+        let verb = a.tokens("does it die");
+        assert!(verb.contains(&dying[1]), "{verb:?} {dying:?}");
+        let noun = a.tokens("roll a six-sided die");
+        assert!(!noun.contains(&dying[1]), "{noun:?}");
+        assert_eq!(a.tokens("a planar die"), a.tokens("a planar dice"));
+        let asked = super::question_words("does it die or roll the die");
+        let texts: Vec<&str> = asked.iter().map(|w| w.text.as_str()).collect();
+        assert_eq!(texts, ["does", "it", "die", "or", "roll", "the", "dice"]);
+    }
+
     #[test]
     fn an_un_word_carries_its_base_but_until_and_unless_do_not() {
         let a = super::Analyzer::new();
