@@ -1561,6 +1561,85 @@ fn a_role_named_as_winner_is_said_to_be_a_role() {
     assert!(!out.contains("does not play in this match"), "{out}");
 }
 
+/// A proposal's words (`context.proposal.text`, every copy of them: the
+/// note, the confirmation's `input`, each event's context) edited so that
+/// they no longer say what its `what` proposes are refused at import and
+/// at `verify`, naming the event and the field: the words expected are
+/// written from `what` by the function that wrote them live.
+#[test]
+fn a_proposal_whose_words_are_edited_against_what_it_proposes_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(
+        &bot,
+        "Coal",
+        "/match adjust field:Coal.phoenixborn.damage value:0 reason:healed
+/as Maeoni
+/match answer choice:confirm
+/as Coal
+/match end winner:Coal reason:I win
+/as Maeoni
+/match answer choice:confirm
+/match export
+",
+    );
+    let file = exported(&out);
+    let out = import_as_judge(
+        &bot,
+        dir.path(),
+        "same.yaml",
+        "Maeoni",
+        &file,
+        "/match log\n",
+    );
+    assert!(!out.contains("0 events"), "imported whole: {out}");
+    let log = |text: &str| {
+        let doc = arbiter::engine::document::parse_export(text).unwrap();
+        serde_json::from_value::<Vec<arbiter::app::matches::LogEntry>>(doc["log"].clone()).unwrap()
+    };
+    let ashes = arbiter::engine::engine("ashes").unwrap();
+    let players = ["Coal".to_string(), "Maeoni".to_string()];
+    let (_, bad) = arbiter::app::matches::replay_log(ashes, &players, &log(&file));
+    assert!(bad.is_empty(), "{bad:?}");
+    // Every copy of each proposal's words says something else.
+    for (from, to, event) in [
+        (
+            "to end the match: Coal wins",
+            "to end the match: Maeoni wins",
+            "note ",
+        ),
+        ("(reason: healed)", "(reason: stolen)", "adjust "),
+    ] {
+        assert!(file.matches(from).count() > 2, "`{from}` in {file}");
+        let edited = file.replace(from, to);
+        let out = import_as_judge(
+            &bot,
+            dir.path(),
+            "words.yaml",
+            "Maeoni",
+            &edited,
+            "/match log\n",
+        );
+        for w in [
+            event,
+            "`context.proposal.text` reads \"",
+            to,
+            "(`context.proposal.what`) is \"",
+            from,
+            "0 events",
+        ] {
+            assert!(out.contains(w), "`{w}` in {out}");
+        }
+        // `verify` replays the log with the same checks.
+        let (_, bad) = arbiter::app::matches::replay_log(ashes, &players, &log(&edited));
+        let found = bad.iter().find(|b| b.contains("`context.proposal.text`"));
+        assert!(
+            found.is_some_and(|b| b.starts_with(event) && b.contains(to)),
+            "{bad:?}"
+        );
+    }
+}
+
 /// The version the last `(active, version N)` in `out` names.
 fn version_of(out: &str) -> usize {
     let at = out.rfind("(active, version ").expect("a match view") + "(active, version ".len();

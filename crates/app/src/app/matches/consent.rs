@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use super::{
     Caller, EventReply, MatchError, MatchRecord, Matches, Outcome, PlayContext, TIMEOUT_ACTOR,
 };
-use crate::engine::{Decision, DecisionOption, GameEngine, GameResult};
+use crate::engine::{Adjustment, Decision, DecisionOption, GameEngine, GameResult, Touches};
 use crate::store::{EventKind, EventRecord, NewEvent, Transition, now_ms};
 
 /// The decision key a proposal is asked under.
@@ -354,6 +354,88 @@ impl Matches {
                 self.record(caller, m, Outcome::new(event)).await
             }
         }
+    }
+}
+
+/// An end proposal's words (its `text`: the question asked, the log's
+/// line), written from the result it proposes; an import checks a
+/// proposal's `text` against them (`integrity::proposal_words`).
+pub fn end_text(result: &GameResult) -> String {
+    format!("to end the match: {} ({})", who_wins(result), result.reason)
+}
+
+/// Who a result names the winner, in words ("Coal wins", "no winner").
+fn who_wins(result: &GameResult) -> String {
+    result
+        .winner
+        .as_deref()
+        .map_or("no winner".to_string(), |w| format!("{w} wins"))
+}
+
+/// An adjustment proposal's words, written from the adjustment `a` the
+/// proposed field and value make on the board (`result`: the one its
+/// board then decides), proposed by `seat` for `reason`; an import
+/// checks a proposal's `text` against them (`integrity::proposal_words`).
+pub fn adjust_text(
+    a: &Adjustment,
+    seat: usize,
+    reason: &str,
+    result: Option<&GameResult>,
+) -> String {
+    let ends = match result {
+        Some(r) => format!("; it ends the game ({})", who_wins(r)),
+        None => adjust_why(a, seat).to_string(),
+    };
+    format!(
+        "to set {} from {} to {}{} (reason: {reason}){ends}",
+        a.label,
+        a.before,
+        a.after,
+        carried(a)
+    )
+}
+
+/// The other fields an adjust carries with it (a rename's `turn`, a
+/// Magewinds `turn` following `first_to_pass`), said in its proposal:
+/// the confirming player sees every field that changes.
+fn carried(a: &Adjustment) -> String {
+    let others: Vec<String> = a
+        .changes
+        .iter()
+        .filter(|c| !within_field(&c.path, &a.field) && !within_field(&c.path, &a.label))
+        .map(|c| format!("{} from {} to {}", c.path, c.before, c.after))
+        .collect();
+    match others.is_empty() {
+        true => String::new(),
+        false => format!(", and with it {}", others.join(", ")),
+    }
+}
+
+/// Whether a change's path (`players["Ana"].victory_points`, names
+/// quoted) is the adjusted field (`players[0].victory_points`, or its label
+/// `players[Ana].victory_points`) or inside it: a proposal read "to set
+/// players[Ana].victory_points from 0 to 10, and with it
+/// players["Ana"].victory_points from 0 to 10", the one change twice.
+fn within_field(path: &str, field: &str) -> bool {
+    let path = path.replace("[\"", "[").replace("\"]", "]");
+    path.strip_prefix(field)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+}
+
+/// Why a player's adjust asks the others, in the proposal's words (after
+/// the change itself); nothing to add for another seat's field.
+fn adjust_why(a: &Adjustment, seat: usize) -> &'static str {
+    match a.touches {
+        Some(Touches::Others) => {
+            "; it changes what the other players may do, which is their business"
+        }
+        Some(Touches::Ranking) => {
+            "; with more than two players in the game, a score lowered decides who leads among the others, which is their business"
+        }
+        None if a.standing && a.owner == Some(seat) => {
+            "; it may raise their own standing, which is every player's business"
+        }
+        None => "",
     }
 }
 

@@ -12,7 +12,7 @@
 
 use serde_json::Value;
 
-use super::consent::{CONSENT_KEY, Proposal, Proposed, Stage, proposal_in};
+use super::consent::{CONSENT_KEY, Proposal, Proposed, Stage, adjust_text, end_text, proposal_in};
 use super::{LogEntry, PlayContext, TIMEOUT_ACTOR};
 use crate::engine::{Decision, GameEngine, GameResult, merge_patch};
 use crate::store::EventKind;
@@ -301,6 +301,48 @@ pub fn adjust_agrees(e: &LogEntry) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A proposal's words (`context.proposal.text`: the question asked, the
+/// log's line, every answer's) as its `what` writes them
+/// (`consent::end_text`, `consent::adjust_text`, an adjustment's on
+/// `before`, the board in effect when it was asked): an edited export
+/// whose every copy of the words read "Coal wins" while its `what` named
+/// Maeoni imported, and its log told the players the opposite of what was
+/// recorded.
+pub fn proposal_words(
+    engine: &dyn GameEngine,
+    e: &LogEntry,
+    before: Option<&Value>,
+) -> Result<(), String> {
+    let Some(p) = proposal_in(e.context.as_ref()) else {
+        return Ok(());
+    };
+    let said = match (&p.what, before) {
+        (Proposed::End { result }, _) => end_text(result),
+        (
+            Proposed::Adjust {
+                field,
+                value,
+                reason,
+            },
+            Some(before),
+        ) => {
+            let a = engine.adjust(before, field, value).map_err(|err| {
+                format!("`context.proposal.what` ({field} = {value}) sets nothing on the board before it: {err}")
+            })?;
+            let result = engine.status(&a.state).ok().and_then(|s| s.result);
+            adjust_text(&a, p.by, reason, result.as_ref())
+        }
+        _ => return Ok(()),
+    };
+    match p.text == said {
+        true => Ok(()),
+        false => Err(format!(
+            "`context.proposal.text` reads \"{}\", but the proposal it records (`context.proposal.what`) is \"{said}\"",
+            p.text
+        )),
+    }
 }
 
 /// A confirmed end states the result its proposal asked: `winner` and

@@ -121,7 +121,8 @@ pub fn replay_log(
 /// What `e` states that replay derives otherwise: its words against what
 /// it recorded, an answer's words, seat and option against the question
 /// in effect before it (a note's carries its play's), a confirmed end's
-/// result against its proposal.
+/// result against its proposal, a proposal's words against what it
+/// proposes.
 fn stated(
     engine: &dyn GameEngine,
     players: &[String],
@@ -137,6 +138,11 @@ fn stated(
     }
     super::integrity::input_plain(e)?;
     let before = stack.last().map(|t| &t.state);
+    // An undo brings back the context of the event it restores, whose
+    // proposal was checked there, on the board it was asked on.
+    if e.kind != EventKind::Undo {
+        super::integrity::proposal_words(engine, e, before)?;
+    }
     super::integrity::input_agrees(engine, e, before, players)?;
     let answers = match super::consent::proposal_in(e.context.as_ref()).map(|p| p.stage) {
         Some(Stage::Confirmed | Stage::Rejected) => e.kind != EventKind::Undo,

@@ -772,12 +772,6 @@ impl Matches {
             let asks = super::consent::affected(m.players.len(), seat, Some(owner), winner);
             let asks = super::consent::waited_on(engine, Some(&state), asks);
             if !asks.is_empty() {
-                let ends = result
-                    .map(|r| {
-                        let who = r.winner.map_or("no winner".into(), |w| format!("{w} wins"));
-                        format!("; it ends the game ({who})")
-                    })
-                    .unwrap_or_else(|| adjust_why(&a, seat).to_string());
                 let proposal = super::consent::Proposal {
                     by: seat,
                     what: super::consent::Proposed::Adjust {
@@ -785,13 +779,7 @@ impl Matches {
                         value: value.trim().to_string(),
                         reason: reason.clone(),
                     },
-                    text: format!(
-                        "to set {} from {} to {}{} (reason: {reason}){ends}",
-                        a.label,
-                        a.before,
-                        a.after,
-                        carried(&a)
-                    ),
+                    text: super::consent::adjust_text(&a, seat, &reason, result.as_ref()),
                     asks,
                     confirmed: Vec::new(),
                     moderated: Vec::new(),
@@ -1242,16 +1230,12 @@ impl Matches {
         }
         let (m, state) = self.ready(caller).await?;
         let caller = &caller.in_match(&m);
-        let who = result
-            .winner
-            .as_deref()
-            .map_or("no winner".to_string(), |w| format!("{w} wins"));
         let proposal = super::consent::Proposal {
             by: seat,
             what: super::consent::Proposed::End {
                 result: result.clone(),
             },
-            text: format!("to end the match: {who} ({})", result.reason),
+            text: super::consent::end_text(&result),
             asks,
             confirmed: Vec::new(),
             moderated: Vec::new(),
@@ -1260,7 +1244,7 @@ impl Matches {
         // On the record as a note until it is confirmed: an `end` event
         // would end the match.
         let mut event = NewEvent::new(EventKind::Note, &caller.user, state);
-        event.input = Some(format!("to end the match: {who} ({})", result.reason));
+        event.input = Some(proposal.text.clone());
         self.propose(caller, &m, event, proposal).await?;
         self.view(
             &self
@@ -1314,33 +1298,6 @@ impl Matches {
             .cloned()
             .unwrap_or_else(|| m.players[seat].clone()))
     }
-}
-
-/// The other fields an adjust carries with it (a rename's `turn`, a
-/// Magewinds `turn` following `first_to_pass`), said in its proposal:
-/// the confirming player sees every field that changes.
-fn carried(a: &engine::Adjustment) -> String {
-    let others: Vec<String> = a
-        .changes
-        .iter()
-        .filter(|c| !within_field(&c.path, &a.field) && !within_field(&c.path, &a.label))
-        .map(|c| format!("{} from {} to {}", c.path, c.before, c.after))
-        .collect();
-    match others.is_empty() {
-        true => String::new(),
-        false => format!(", and with it {}", others.join(", ")),
-    }
-}
-
-/// Whether a change's path (`players["Ana"].victory_points`, names
-/// quoted) is the adjusted field (`players[0].victory_points`, or its label
-/// `players[Ana].victory_points`) or inside it: a proposal read "to set
-/// players[Ana].victory_points from 0 to 10, and with it
-/// players["Ana"].victory_points from 0 to 10", the one change twice.
-fn within_field(path: &str, field: &str) -> bool {
-    let path = path.replace("[\"", "[").replace("\"]", "]");
-    path.strip_prefix(field)
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
 }
 
 /// Who besides a player may undo, as every refusal names them: a
@@ -1864,23 +1821,6 @@ fn ruling_status(ruling: &Ruling, engine: &dyn GameEngine) -> Option<Status> {
         .status
         .clone()
         .or_else(|| engine.status(&ruling.state).ok())
-}
-
-/// Why a player's adjust asks the others, in the proposal's words (after
-/// the change itself); nothing to add for another seat's field.
-fn adjust_why(a: &engine::Adjustment, seat: usize) -> &'static str {
-    match a.touches {
-        Some(engine::Touches::Others) => {
-            "; it changes what the other players may do, which is their business"
-        }
-        Some(engine::Touches::Ranking) => {
-            "; with more than two players in the game, a score lowered decides who leads among the others, which is their business"
-        }
-        None if a.standing && a.owner == Some(seat) => {
-            "; it may raise their own standing, which is every player's business"
-        }
-        None => "",
-    }
 }
 
 /// Refuses a player's advance that would settle a shared field (who acts
