@@ -41,6 +41,7 @@ mod match_integrity;
 mod match_record;
 mod match_seats;
 mod match_turns;
+mod match_whole_log;
 mod pictures;
 mod postgres_skip;
 mod rule_sets;

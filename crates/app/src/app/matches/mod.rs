@@ -553,6 +553,12 @@ fn decided(engine: &dyn GameEngine, e: &LogEntry, board: &Value) -> Option<GameR
     engine.status(board).ok()?.result
 }
 
+/// How long a whole log's work (export, verify, an export's import) may
+/// wait for a worker of the CPU pool and run: longer than a request's
+/// budget, as every transport defers these replies (Discord's 15
+/// minutes), and a long match's log is hundreds of boards.
+pub const WHOLE_LOG_BUDGET: Duration = Duration::from_secs(20);
+
 /// The reply to `log`: one page, oldest first.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LogReply {
@@ -665,14 +671,34 @@ impl Matches {
         T: Send + 'static,
         F: FnOnce() -> T + Send + 'static,
     {
-        super::cpu::run(job).await.map_err(|e| match e {
-            super::cpu::CpuError::Panicked(why) => MatchError::Storage {
-                message: format!("internal error while judging: {why}"),
-            },
-            busy => MatchError::Busy {
-                message: busy.to_string(),
-            },
-        })
+        self.cpu_within(super::cpu::limits().budget, job).await
+    }
+
+    /// [`Matches::cpu`] for a whole log's work (export, verify, an
+    /// export's import), within [`WHOLE_LOG_BUDGET`].
+    pub(super) async fn cpu_whole_log<T, F>(&self, job: F) -> Result<T, MatchError>
+    where
+        T: Send + 'static,
+        F: FnOnce() -> T + Send + 'static,
+    {
+        self.cpu_within(WHOLE_LOG_BUDGET, job).await
+    }
+
+    async fn cpu_within<T, F>(&self, budget: Duration, job: F) -> Result<T, MatchError>
+    where
+        T: Send + 'static,
+        F: FnOnce() -> T + Send + 'static,
+    {
+        super::cpu::run_within(budget, job)
+            .await
+            .map_err(|e| match e {
+                super::cpu::CpuError::Panicked(why) => MatchError::Storage {
+                    message: format!("internal error while judging: {why}"),
+                },
+                busy => MatchError::Busy {
+                    message: busy.to_string(),
+                },
+            })
     }
 
     fn resolve_game(&self, name: &str) -> Result<(String, &'static dyn GameEngine), MatchError> {
@@ -906,8 +932,12 @@ impl Matches {
             document::extract_code_block(text)
         };
         if document::is_export(text) {
-            // An export has its own limit: it holds every event's board.
-            let doc = document::parse_export(text)?;
+            // An export has its own limit: it holds every event's board,
+            // read on the pool.
+            let owned = text.to_string();
+            let doc = self
+                .cpu_whole_log(move || document::parse_export(&owned))
+                .await??;
             return self.import(caller, &m, engine, doc).await;
         }
         let mut doc = document::parse_value(text)?;
@@ -1315,7 +1345,10 @@ impl Matches {
             .store
             .events(m.id, (from - 1).max(1), page * LOG_PAGE_SIZE)
             .await?;
-        let entries = entries_as_recorded(self.engine_of(&m).ok(), records, from, false);
+        let engine = self.engine_of(&m).ok();
+        let entries = self
+            .cpu(move || entries_as_recorded(engine, records, from, false))
+            .await?;
         Ok(LogReply {
             match_id: m.id,
             game: m.game.clone(),
@@ -1333,26 +1366,32 @@ impl Matches {
     pub async fn export(&self, channel: &str) -> Result<ExportReply, MatchError> {
         let m = self.latest(channel).await?;
         let records = self.store.events(m.id, 1, m.version).await?;
-        let log = entries_as_recorded(self.engine_of(&m).ok(), records, 1, true);
-        let doc = serde_json::json!({
-            "arbiter_export": replay::EXPORT_FORMAT,
-            "game": m.game,
-            "channel": m.channel,
-            "match_id": m.id,
-            "status": m.status,
-            "players": m.players,
-            "version": m.version,
-            "result": m.result,
-            "board": m.state,
-            "log": log,
-        });
-        let yaml = serde_saphyr::to_string(&doc).map_err(|e| MatchError::Storage {
-            message: format!("cannot write the export: {e}"),
-        })?;
-        Ok(ExportReply {
-            file_name: format!("{}-match-{}.yaml", m.game, m.id),
-            yaml,
-        })
+        let engine = self.engine_of(&m).ok();
+        let file_name = format!("{}-match-{}.yaml", m.game, m.id);
+        // Every event's board read and the whole file written: a long
+        // match's export is work for the pool, not for this worker.
+        let yaml = self
+            .cpu_whole_log(move || {
+                let log = entries_as_recorded(engine, records, 1, true);
+                let doc = serde_json::json!({
+                    "arbiter_export": replay::EXPORT_FORMAT,
+                    "game": m.game,
+                    "channel": m.channel,
+                    "match_id": m.id,
+                    "status": m.status,
+                    "players": m.players,
+                    "version": m.version,
+                    "result": m.result,
+                    "board": m.state,
+                    "log": log,
+                });
+                serde_saphyr::to_string(&doc)
+            })
+            .await?
+            .map_err(|e| MatchError::Storage {
+                message: format!("cannot write the export: {e}"),
+            })?;
+        Ok(ExportReply { file_name, yaml })
     }
 
     /// Next-word candidates for a partly typed play (autocomplete).

@@ -402,18 +402,15 @@ impl Matches {
             .await?
             .ok_or(MatchError::NoMatch)?;
         let engine = self.engine_of(&m)?;
-        let log: Vec<LogEntry> = self
-            .store
-            .events(m.id, 1, m.version)
-            .await?
-            .into_iter()
-            .map(|e| LogEntry::from_record(e, true))
-            .collect();
+        let records = self.store.events(m.id, 1, m.version).await?;
         let players = m.players.clone();
-        let (log, (state, mut mismatches)) = self
-            .cpu(move || {
-                let r = replay_log(engine, &players, &log);
-                (log, r)
+        let (events, (state, mut mismatches)) = self
+            .cpu_whole_log(move || {
+                let log: Vec<LogEntry> = records
+                    .into_iter()
+                    .map(|e| LogEntry::from_record(e, true))
+                    .collect();
+                (log.len(), replay_log(engine, &players, &log))
             })
             .await?;
         let current = m.state.clone().filter(|s| !s.is_null());
@@ -422,7 +419,7 @@ impl Matches {
         }
         Ok(ReplayReport {
             match_id: m.id,
-            events: log.len(),
+            events,
             state,
             consistent: mismatches.is_empty(),
             mismatches,
@@ -513,8 +510,20 @@ impl Matches {
             let done = self.store.match_by_id(match_id).await?;
             return self.view(&done.ok_or(MatchError::NoMatch)?).await;
         }
+        // The log replayed, who made each event (a moderator's import) and
+        // how it ends, on the pool: an engine call or more per event.
         let (log, players) = (export.log.clone(), export.players.clone());
-        let (state, bad) = self.cpu(move || replay_log(engine, &players, &log)).await?;
+        let (moderator, seats) = (caller.moderator, m.players.clone());
+        let (state, bad, owned, ending) = self
+            .cpu_whole_log(move || {
+                let (state, bad) = replay_log(engine, &players, &log);
+                let owned = match moderator {
+                    true => super::integrity::owned(engine, &log, &seats),
+                    false => Ok(()),
+                };
+                (state, bad, owned, ending(engine, &log))
+            })
+            .await?;
         // An end before any board leaves `null`, which the export omits.
         let state = state.filter(|s| !s.is_null());
         if !bad.is_empty() || state != export.board {
@@ -533,9 +542,7 @@ impl Matches {
         // `players` alone can be edited to match (an outside tester's
         // export credited a player's answers to a moderator, and a
         // confirmation to a user who never gave it).
-        if caller.moderator
-            && let Err(why) = super::integrity::owned(engine, &export.log, &m.players)
-        {
+        if let Err(why) = owned {
             return Err(document::BoardError::semantic(
                 "log",
                 format!("this export's log does not hold together: {why}"),
@@ -597,7 +604,7 @@ impl Matches {
         }
         // The match ends as its log does, whatever the file's `status`
         // and `result` say (they are not trusted either).
-        let ending = match ending(engine, &export.log) {
+        let ending = match ending {
             Some(result) => Transition::End(result),
             None => Transition::None,
         };
