@@ -3,8 +3,8 @@
 //! helpers shared with the engine tests, the benchmarks and the examples stay
 //! in their folders beside it (tests/common, tests/discord_kit,
 //! tests/store_common, tests/import_support, tests/eval). A test that needs
-//! a process of its own has its own binary: tests/match_cpu_pool.rs (the CPU
-//! pool's limits are per process), tests/http_limits.rs (1,100 open
+//! a process of its own has its own binary: tests/match_cpu_pool.rs and
+//! tests/upload_cpu_pool.rs (the CPU pool's limits are per process), tests/http_limits.rs (1,100 open
 //! connections and latency bounds), tests/store_crash.rs and
 //! tests/store_processes.rs (they run a copy of the binary they have just
 //! written: a child that another test forks meanwhile holds the copy open,

@@ -23,8 +23,9 @@ use std::time::Duration;
 
 use tokio::sync::{Semaphore, watch};
 
+use crate::app::cpu::CpuError;
 use crate::app::{App, Words};
-use crate::corpus::import::{Import, ImportError, ImportRequest, Preview, Target};
+use crate::corpus::import::{Converted, Import, ImportError, ImportRequest, Preview, Target};
 use crate::corpus::{Corpus, DocumentKind, GameManifest, Glossary, SourceDocument, SourceGame};
 use crate::sandbox::{self, SandboxError};
 use crate::search::Suggestion;
@@ -71,6 +72,11 @@ pub const CONVERSION_WAIT: Duration = Duration::from_secs(45);
 pub const BUILD_GRACE: Duration = Duration::from_millis(300);
 /// How long an upload waits for Confirm.
 pub const PENDING_TTL_MS: i64 = 15 * 60 * 1000;
+/// How long an upload's preview (`Import::new`: the document read against
+/// its game's rules, an errata's names looked up) may wait for a worker of
+/// the CPU pool and run: as long as the conversion before it may take (the
+/// sandbox's wall time); an upload's reply is deferred.
+pub const PREVIEW_BUDGET: Duration = Duration::from_secs(20);
 
 /// Why a rule-set request failed, in words for the user.
 #[derive(Debug, thiserror::Error)]
@@ -301,6 +307,8 @@ pub struct RuleSets {
     /// Build a server's new version as soon as it changes (a server);
     /// a one-shot command exits first, so it builds nothing ahead.
     warm: bool,
+    /// [`PREVIEW_BUDGET`], or a test's.
+    preview_budget: Duration,
 }
 
 /// An upload to convert and preview.
@@ -348,6 +356,7 @@ impl RuleSets {
             grace: BUILD_GRACE,
             stored_quota: MAX_SERVER_STORED_BYTES,
             warm: true,
+            preview_budget: PREVIEW_BUDGET,
         }
     }
 
@@ -358,6 +367,13 @@ impl RuleSets {
     /// command gives an index its stage with [`RuleSets::stage_now`].
     pub fn without_warming(mut self) -> RuleSets {
         self.warm = false;
+        self
+    }
+
+    /// An upload's preview waits for a worker of the CPU pool and runs
+    /// within `budget` ([`PREVIEW_BUDGET`] otherwise).
+    pub fn with_preview_budget(mut self, budget: Duration) -> RuleSets {
+        self.preview_budget = budget;
         self
     }
 
@@ -645,8 +661,9 @@ impl RuleSets {
         let done = self
             .convert_in(&mut slot, target.clone(), upload.bytes)
             .await?;
-        let mut imported = Import::new(known, &target, done.converted);
-        crate::cards::warn_taken_aliases(known, &mut imported);
+        let mut imported = self
+            .preview_on_pool(current, &target, done.converted)
+            .await?;
         // A revision sent under the same title goes beside the live one:
         // answers would quote both, so the preview says how to replace it.
         let live = self.store.rule_docs(guild, None).await?;
@@ -696,6 +713,41 @@ impl RuleSets {
             decided_at,
         };
         Ok((manifest, doc.text.clone(), imported.preview))
+    }
+
+    /// The preview of a converted upload against `current` (`Import::new`,
+    /// the card aliases other cards hold), on the CPU pool: a large
+    /// document's, or an errata's names looked up among a rulebook's, is
+    /// work that would hold up every request of this async worker.
+    async fn preview_on_pool(
+        &self,
+        current: Current,
+        target: &Target,
+        converted: Converted,
+    ) -> Result<Import, RulesError> {
+        let target = target.clone();
+        let budget = self.preview_budget;
+        crate::app::cpu::run_within(budget, move || {
+            let known: &Corpus = match &current {
+                Current::Cached(app) => &app.corpus,
+                Current::Built(corpus) => corpus,
+            };
+            let mut imported = Import::new(known, &target, converted);
+            crate::cards::warn_taken_aliases(known, &mut imported);
+            imported
+        })
+        .await
+        .map_err(|e| match e {
+            CpuError::Panicked(why) => RulesError::Build(format!("previewing the upload failed: {why}")),
+            CpuError::Busy { .. } => RulesError::Busy(format!(
+                "Arbiter is busy with other work and could not preview this upload within {} s; please send it again in a moment",
+                budget.as_secs()
+            )),
+            CpuError::TooSlow { .. } => RulesError::Busy(format!(
+                "previewing this upload took longer than the {} s allowed and was stopped; a shorter document will go through",
+                budget.as_secs()
+            )),
+        })
     }
 
     /// The corpus of the server's current version, which an upload's ids
