@@ -747,3 +747,168 @@ fn a_refused_play_is_said_in_every_game() {
         assert_ne!(pic.png, unplayed.png, "{}", ruling.game);
     }
 }
+
+/// The picture of a board judged as in the CLI's `judge --picture`.
+fn judged_picture(text: &str) -> (arbiter::engine::Ruling, Picture) {
+    let app = common::app();
+    let ruling = app.judge(text, None).unwrap();
+    let doc = app.judged_document(text, None, None).unwrap();
+    let pic = pictures::ruling(&ruling, &doc).unwrap();
+    (ruling, pic)
+}
+
+/// A Magewinds attack is drawn as the ruling read its visibility: with no
+/// `visible` list the ruling takes the target to be visible (a labelled
+/// assumption), and the picture says "assumed visible" (it said "not
+/// visible" of an attack ruled legal); a list that names the target
+/// reads "visible".
+#[test]
+fn a_magewinds_attack_is_drawn_as_the_ruling_read_its_visibility() {
+    let board = |visible: &str| {
+        format!(
+            "game: magewinds\nturn: Ana\nplayers:\n  - name: Ana\n    fighters:\n      - {{name: Pyromancer, movement: 5, position: [10, 4], attacks: [Fire Bolt]{visible}}}\n  - name: Bram\n    fighters:\n      - {{name: Stonewarden, movement: 4, position: [12, 8], attacks: [Maul]}}\nplay: {{activate: Pyromancer, action: attack, attack: Fire Bolt, target: Stonewarden, reactions: []}}\n"
+        )
+    };
+    let (ruling, assumed) = judged_picture(&board(""));
+    assert!(ruling.legal, "{ruling:?}");
+    assert!(
+        ruling.steps.iter().any(|s| s
+            .assumption
+            .as_deref()
+            .is_some_and(|a| a.contains("taken to be visible"))),
+        "{ruling:?}"
+    );
+    assert!(
+        assumed
+            .alt
+            .contains("Pyromancer attacks Stonewarden, assumed visible."),
+        "{}",
+        assumed.alt
+    );
+    let (ruling, seen) = judged_picture(&board(", visible: [Stonewarden]"));
+    assert!(ruling.legal, "{ruling:?}");
+    assert!(
+        seen.alt
+            .contains("Pyromancer attacks Stonewarden, visible."),
+        "{}",
+        seen.alt
+    );
+    assert_ne!(assumed.png, seen.png, "the label differs");
+}
+
+/// A legal play's refused choices are said in its picture and alt text
+/// (the banner read "Legal. …", its steps cut before the refusal): a
+/// second block by one unit and a Phoenixborn's counter in Ashes, a
+/// Dodge in Magewinds.
+#[test]
+fn a_legal_plays_refused_choices_are_said() {
+    let boards = [
+        "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n    units:\n      - { name: Hammer Knight, attack: 3, life: 3 }\n      - { name: Iron Worker, attack: 2, life: 2 }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 20 }\n    units:\n      - { name: Ice Golem, attack: 2, life: 4 }\nplay:\n  action: attack-phoenixborn\n  attackers: [Hammer Knight, Iron Worker]\n  blocks:\n    - { attacker: Hammer Knight, blocker: Ice Golem, counter: false }\n    - { attacker: Iron Worker, blocker: Ice Golem, counter: true }\n",
+        "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n    units:\n      - { name: Hammer Knight, attack: 3, life: 3 }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 20, exhausted: true }\n    units:\n      - { name: Mist Spirit, attack: 1, life: 1 }\nplay:\n  action: attack-unit\n  attackers: [Hammer Knight]\n  target: Mist Spirit\n  guard: phoenixborn\n  counter: true\n",
+        "game: magewinds\nturn: Ana\nplayers:\n  - name: Ana\n    fighters:\n      - {name: Pyromancer, movement: 5, position: [10, 4], attacks: [Fire Bolt]}\n  - name: Bram\n    fighters:\n      - name: Stonewarden\n        movement: 4\n        counter: double\n        position: [12, 8]\n        attacks: [Maul]\n        reactions: [{name: Dodge, trigger: attacked}]\nplay:\n  activate: Pyromancer\n  action: attack\n  attack: Fire Bolt\n  target: Stonewarden\n  reactions:\n    - {react: Dodge, fighter: Stonewarden}\n",
+    ];
+    for text in boards {
+        let (ruling, pic) = judged_picture(text);
+        assert!(ruling.legal, "{text}: {ruling:?}");
+        let verdict = pictures::verdict(&ruling);
+        assert!(!verdict.refusals.is_empty(), "{text}: {ruling:?}");
+        assert!(
+            verdict
+                .headline
+                .starts_with("Legal, with 1 choice refused.")
+                || verdict
+                    .headline
+                    .starts_with("Legal, with 2 choices refused."),
+            "{}",
+            verdict.headline
+        );
+        for why in &verdict.refusals {
+            let said: String = why.chars().skip(1).take(40).collect();
+            assert!(
+                pic.alt.contains("Refused: ") && pic.alt.contains(&said),
+                "{why}: {}",
+                pic.alt
+            );
+        }
+        // The picture says them too.
+        let unsaid = pictures::Verdict {
+            refusals: Vec::new(),
+            ..verdict.clone()
+        };
+        let doc = common::app().judged_document(text, None, None).unwrap();
+        let plain = pictures::ruling(&ruling, &doc).unwrap();
+        let without = pictures::draw(
+            &ruling.game,
+            &ruling.state,
+            Some(&doc),
+            Some(&doc["play"]),
+            Some(&unsaid),
+            None,
+        )
+        .unwrap();
+        assert_ne!(plain.png, without.png, "{}", ruling.game);
+    }
+}
+
+/// A unit the ruling destroyed is drawn with the damage that destroyed
+/// it, not its damage from before the play (an Ice Golem dealt 2 against
+/// life 2 had a full green bar and no "+2 damage").
+#[test]
+fn a_destroyed_unit_is_drawn_with_the_damage_that_destroyed_it() {
+    let text = "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n    units:\n      - { name: Iron Worker, attack: 2, life: 2, damage: 1 }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 20 }\n    units:\n      - { name: Ice Golem, attack: 2, life: 2 }\nplay:\n  action: attack-phoenixborn\n  attackers: [Iron Worker]\n  blocks:\n    - { attacker: Iron Worker, blocker: Ice Golem, counter: true }\n";
+    let (ruling, pic) = judged_picture(text);
+    assert!(ruling.legal, "{ruling:?}");
+    let units = |seat: usize| {
+        ruling.state["players"][seat]["units"]
+            .as_array()
+            .map_or(0, Vec::len)
+    };
+    assert_eq!((units(0), units(1)), (0, 0), "both destroyed: {ruling:?}");
+    for said in [
+        "Iron Worker 2/2 damage 3 destroyed",
+        "Ice Golem 2/2 damage 2 destroyed",
+    ] {
+        assert!(pic.alt.contains(said), "{said}: {}", pic.alt);
+    }
+}
+
+/// TI4's status phase shows nobody's turn, as the engine's status reads
+/// it (the board keeps the last passer's `turn`, so they may still end
+/// it; the picture said "status phase · Cleo's turn").
+#[test]
+fn a_ti4_status_phase_shows_no_turn() {
+    let text = "game: ti4\nplayers:\n  - { name: Ana, strategy_cards: [{ name: Leadership, exhausted: true }], passed: true }\n  - { name: Ben, strategy_cards: [{ name: Diplomacy, exhausted: true }], passed: true }\n  - { name: Cleo, strategy_cards: [{ name: Politics, exhausted: true }] }\n  - { name: Dan, strategy_cards: [{ name: Warfare, exhausted: true }], passed: true }\n  - { name: Eve, strategy_cards: [{ name: Trade, exhausted: true }], passed: true }\nturn: Cleo\nplays:\n  - { type: tactical_action, player: Cleo }\n  - { type: end_turn, player: Cleo }\n  - { type: pass, player: Cleo }\n";
+    let (ruling, pic) = judged_picture(text);
+    assert!(ruling.legal, "{ruling:?}");
+    let status = ruling.status.as_ref().unwrap();
+    assert!(status.turn.is_none(), "{status:?}");
+    assert_eq!(ruling.state["turn"], "Cleo", "the board keeps the turn");
+    assert!(
+        pic.alt
+            .starts_with("Twilight Imperium 4 board, round 1 · status phase."),
+        "{}",
+        pic.alt
+    );
+    assert!(
+        !pic.alt.contains("status phase · Cleo's turn"),
+        "{}",
+        pic.alt
+    );
+}
+
+/// A refused play's reason begins its sentence ("Not legal. an attack
+/// needs…" read as a slip).
+#[test]
+fn a_refusals_reason_begins_a_sentence() {
+    let text = "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n    units:\n      - { name: Hammer Knight, attack: 3, life: 3 }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 20 }\nplay:\n  action: attack-phoenixborn\n  attackers: []\n";
+    let (ruling, _) = judged_picture(text);
+    assert!(!ruling.legal, "{ruling:?}");
+    let headline = pictures::verdict(&ruling).headline;
+    let first = headline
+        .strip_prefix("Not legal. ")
+        .unwrap()
+        .chars()
+        .next()
+        .unwrap();
+    assert!(!first.is_lowercase(), "{headline}");
+}

@@ -67,6 +67,13 @@ pub struct Board {
     #[serde(skip)]
     #[schemars(skip)]
     pub turn_given_to_out: Option<String>,
+    /// The units the procedure removed as destroyed, each with its seat and
+    /// as it stood then (its damage dealt): the board after a play no
+    /// longer holds them, and its picture draws them with that damage
+    /// ([`super::destroyed`]). Never part of the document.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub destroyed: Vec<(usize, Unit)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -378,7 +385,8 @@ impl Board {
         }
     }
 
-    /// Removes units (destroyed), highest index first.
+    /// Removes units (destroyed), highest index first, keeping each in
+    /// `destroyed` as it stood.
     pub fn remove_units(&mut self, mut gone: Vec<UnitRef>) {
         gone.sort_unstable();
         gone.dedup();
@@ -386,7 +394,8 @@ impl Board {
             if let Some(pl) = self.players.get_mut(p)
                 && u < pl.units.len()
             {
-                pl.units.remove(u);
+                let unit = pl.units.remove(u);
+                self.destroyed.push((p, unit));
             }
         }
     }

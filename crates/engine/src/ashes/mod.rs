@@ -235,3 +235,28 @@ pub fn unnamed_target(b: &board::Board, play: &plays::Play) -> Option<usize> {
         _ => None,
     }
 }
+
+/// The units `play` destroys on `before`, each with its seat and as it
+/// stood when destroyed (the damage that destroyed it), by the engine's
+/// own procedure: the board after a play no longer holds them, and its
+/// picture drew them with their damage from before the play. Given only
+/// when the procedure leaves the board `after` (the ruling's state: a
+/// match's answered decisions may resolve otherwise than a judge's
+/// assumptions), else empty.
+pub fn destroyed(before: &Board, play: &Play, after: &Board) -> Vec<(usize, board::Unit)> {
+    let mut work = before.clone();
+    if board::validate(&mut work).is_err() {
+        return Vec::new();
+    }
+    work.destroyed.clear();
+    let asking = crate::kit::Asking::judge();
+    let mut cx = Cx::new(&asking, <Ashes as Game>::players(&work));
+    if procedure::run(&mut work, play, &mut cx).is_err() || cx.failed() {
+        return Vec::new();
+    }
+    let gone = std::mem::take(&mut work.destroyed);
+    if work != *after {
+        return Vec::new();
+    }
+    gone
+}

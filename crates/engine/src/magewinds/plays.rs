@@ -7,9 +7,10 @@ use serde::de::{Deserializer, Error as _};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::board::{Pos, is_false};
+use super::board::{Fighter, Pos, is_false};
 use super::wording::{BOTH_KINDS, NO_KIND};
 use crate::kit::bounded::List;
+use crate::text::fold;
 
 /// One play.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -63,6 +64,52 @@ pub struct Activation {
     /// reaction" is assumed and labelled; `[]`: no reaction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reactions: Option<List<Reaction, 0, 16>>,
+}
+
+/// Whether an attacker sees its target, as the engine reads it (16.0,
+/// visibility, is not indexed: a `visible` list says).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sight {
+    /// The list read names the target.
+    Seen,
+    /// The list read does not name it: the attack is refused.
+    Unseen,
+    /// Neither the play nor the board gives the attacker a list: the
+    /// target is taken to be visible, an assumption the ruling labels.
+    Assumed,
+}
+
+/// Whose `visible` list an attack is judged by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SightList {
+    /// The play's `visible`.
+    Play,
+    /// The attacker's `visible` on the board.
+    Board,
+}
+
+impl Activation {
+    /// The `visible` list the engine reads for this activation's
+    /// `attacker`: the play's, else the board's; `None` when neither gives
+    /// one. The procedure judges by it and the picture draws by it, so the
+    /// picture's "visible" is the ruling's (an outside judge's attack,
+    /// ruled visible by assumption, was drawn as "not visible").
+    pub fn sight_list<'a>(&'a self, attacker: &'a Fighter) -> Option<(&'a [String], SightList)> {
+        match (&self.visible, &attacker.visible) {
+            (Some(list), _) => Some((list, SightList::Play)),
+            (None, Some(list)) => Some((list, SightList::Board)),
+            (None, None) => None,
+        }
+    }
+
+    /// Whether `attacker` sees the fighter named `target` for this attack.
+    pub fn sees(&self, attacker: &Fighter, target: &str) -> Sight {
+        match self.sight_list(attacker) {
+            None => Sight::Assumed,
+            Some((list, _)) if list.iter().any(|v| fold(v) == fold(target)) => Sight::Seen,
+            Some(_) => Sight::Unseen,
+        }
+    }
 }
 
 /// A reaction (13.3).

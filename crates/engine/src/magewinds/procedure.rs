@@ -12,7 +12,7 @@ use serde_json::json;
 use super::board::{
     Board, Counter, Fid, LastAction, Phase, Pos, ReactionDef, Said, check_inches, check_pos,
 };
-use super::plays::{Activation, Play, Reaction};
+use super::plays::{Activation, Play, Reaction, Sight, SightList};
 use super::rules::*;
 use super::wording::{
     ACTION_TAKEN, ActionStep, Chose, Claimed, FLOORED, FREE_ACTION, FREE_REACTION, Fault,
@@ -624,16 +624,16 @@ fn attack_action(
         return illegal(cx, ATTACK, "play.target", e);
     }
     // Visibility (16.0 is not indexed): the play's list, else the board's.
-    let (vis, src, at) = match &a.visible {
-        Some(v) => (Some(v), "the play's", "play.visible".to_string()),
-        None => (
-            b.fighter(id).visible.as_ref(),
+    let sight = a.sees(b.fighter(id), &tname);
+    let (src, at) = match a.sight_list(b.fighter(id)) {
+        Some((_, SightList::Play)) => ("the play's", "play.visible".to_string()),
+        _ => (
             "the board's",
             format!("players[{}].fighters[{}].visible", id.0, id.1),
         ),
     };
     let target_name = tname.as_str();
-    if vis.is_some_and(|list| !list.iter().any(|v| fold(v) == fold(&tname))) {
+    if sight == Sight::Unseen {
         let e = Unavailable::NotVisible {
             target: target_name,
             fighter,
@@ -653,7 +653,7 @@ fn attack_action(
         };
         cx.claim("play.visible", ATTACK, claim);
     }
-    let vis_note = Visibility(vis.map(|_| src));
+    let vis_note = Visibility((sight != Sight::Assumed).then_some(src));
     if target.0 == id.0 {
         let w = Notice::OwnSide {
             target: target_name,

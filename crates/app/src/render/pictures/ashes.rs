@@ -26,19 +26,34 @@ const ROOMY_PLAYERS: usize = 4;
 pub(super) fn draw(v: &View<Board, Play>) -> (Canvas, String) {
     let b = v.board;
     let max_rows = max_rows(b);
+    let dead = destroyed(v);
     let rows: usize = b
         .players
         .iter()
-        .map(|p| rows_for(p.units.len() + gone(v, p.name.as_str()).len(), max_rows))
+        .map(|p| {
+            rows_for(
+                p.units.len() + gone(v, &dead, p.name.as_str()).len(),
+                max_rows,
+            )
+        })
         .sum();
     let ended = if v.result.is_some() { 60.0 } else { 0.0 };
-    let height =
-        130.0 + b.players.len() as f32 * 76.0 + rows as f32 * (CARD_H + GAP) + 60.0 + ended;
+    let refused = if v.verdict.is_some_and(|v| !v.refusals.is_empty()) {
+        super::REFUSALS_HEIGHT
+    } else {
+        0.0
+    };
+    let height = 130.0
+        + b.players.len() as f32 * 76.0
+        + rows as f32 * (CARD_H + GAP)
+        + 60.0
+        + ended
+        + refused;
     let mut c = Canvas::tall(W as u32, height as u32, kit::PAPER);
     let mut y = banner(&mut c, "Ashes Reborn", &subtitle(v), v.verdict, v.result);
     let mut places = Places::default();
     for i in 0..b.players.len() {
-        y = player(&mut c, v, i, y, max_rows, &mut places);
+        y = player(&mut c, v, &dead, i, y, max_rows, &mut places);
     }
     if let (Some(why), Some(p)) = (v.unmade(), v.play) {
         y = super::unmade_line(&mut c, why, &play_words(p), y);
@@ -82,24 +97,43 @@ fn subtitle(v: &View<Board, Play>) -> String {
     s
 }
 
-/// Units of `player` on the board before that are gone after.
-fn gone<'a>(v: &'a View<Board, Play>, player: &str) -> Vec<&'a Unit> {
+/// The units the play destroyed as the engine's procedure left them,
+/// with their seats (the damage that destroyed them; the board after no
+/// longer holds them): none without a play on the board.
+fn destroyed(v: &View<Board, Play>) -> Vec<(usize, Unit)> {
+    match (v.before, v.applied()) {
+        (Some(before), Some(play)) => crate::engine::ashes::destroyed(before, play, v.board),
+        _ => Vec::new(),
+    }
+}
+
+/// Units of `player` on the board before that are gone after: each as it
+/// was destroyed when the engine says (`dead`, from [`destroyed`]), else
+/// as it was before.
+fn gone<'a>(v: &View<'a, Board, Play>, dead: &'a [(usize, Unit)], player: &str) -> Vec<&'a Unit> {
     let Some(before) = v.before else {
         return Vec::new();
     };
     let now = v.board.players.iter().find(|p| p.name == player);
+    let seat = before.players.iter().position(|p| p.name == player);
     before
         .players
         .iter()
         .filter(|p| p.name == player)
         .flat_map(|p| &p.units)
         .filter(|u| !now.is_some_and(|n| n.units.iter().any(|x| fold_eq(&x.name, &u.name))))
+        .map(|u| {
+            dead.iter()
+                .find(|(s, d)| Some(*s) == seat && d.name == u.name)
+                .map_or(u, |(_, d)| d)
+        })
         .collect()
 }
 
 fn player(
     c: &mut Canvas,
     v: &View<Board, Play>,
+    dead: &[(usize, Unit)],
     i: usize,
     y: f32,
     max_rows: usize,
@@ -149,7 +183,7 @@ fn player(
     );
     places.put(&p.phoenixborn.name, pb_area);
     places.put(&p.name, pb_area);
-    let ghosts = gone(v, &p.name);
+    let ghosts = gone(v, dead, &p.name);
     let total = p.units.len() + ghosts.len();
     let shown = total.min(PER_ROW * max_rows);
     let mut cards: Vec<(&Unit, bool)> = p
@@ -446,7 +480,7 @@ fn unit(c: &mut Canvas, u: &Unit, was: Option<&Unit>, ghost: bool, judged: bool,
     );
     life_bar(c, a.x + 8.0, a.y + 76.0, a.w - 16.0, *u.life, *u.damage);
     let status = if ghost {
-        "destroyed".to_string()
+        format!("damage {} · destroyed", u.damage)
     } else if u.exhausted {
         format!("damage {} · exhausted", u.damage)
     } else {
@@ -480,7 +514,10 @@ fn unit(c: &mut Canvas, u: &Unit, was: Option<&Unit>, ghost: bool, judged: bool,
         );
     }
     match was {
-        Some(w) if !ghost => mark(
+        // A destroyed unit: the damage that destroyed it (exhaustion no
+        // longer matters).
+        Some(w) if ghost => mark(c, a, &deltas(*w.damage, *u.damage, false, false)),
+        Some(w) => mark(
             c,
             a,
             &deltas(*w.damage, *u.damage, w.exhausted, u.exhausted),
@@ -631,9 +668,10 @@ fn legend(c: &mut Canvas, y: f32) {
 
 fn alt(v: &View<Board, Play>) -> String {
     let b = v.board;
+    let dead = destroyed(v);
     let mut s = format!("Ashes Reborn board, {}.", subtitle(v));
     if let Some(verdict) = v.verdict {
-        let _ = write!(s, " {}", super::headline(&verdict.headline));
+        let _ = write!(s, " {}", super::verdict_alt(verdict));
     }
     s.push_str(&v.ending());
     let mut seats = Vec::new();
@@ -653,11 +691,17 @@ fn alt(v: &View<Board, Play>) -> String {
             if pb.exhausted { ", exhausted" } else { "" }
         );
         let mut head = head;
-        let mut order: Vec<(&Unit, bool)> = p.units.iter().map(|u| (u, false)).collect();
+        let ghosts = gone(v, &dead, &p.name);
+        let mut order: Vec<(&Unit, bool)> = p
+            .units
+            .iter()
+            .map(|u| (u, false))
+            .chain(ghosts.iter().map(|u| (*u, true)))
+            .collect();
         // A seat the picture caps is listed as drawn: the ruling's units
         // first, and how many the picture shows (it drew 10 of Coal's
         // units while this named one, "… and 63 more").
-        let total = p.units.len() + gone(v, &p.name).len();
+        let total = order.len();
         let shown = total.min(PER_ROW * max_rows(b));
         if shown < total {
             ruling_first(v, &p.name, &mut order);
@@ -665,14 +709,18 @@ fn alt(v: &View<Board, Play>) -> String {
         }
         let units: Vec<String> = order
             .iter()
-            .map(|(u, _)| {
+            .map(|(u, ghost)| {
                 format!(
                     "{} {}/{} damage {}{}",
                     u.name,
                     u.attack,
                     u.life,
                     u.damage,
-                    if u.exhausted { " exhausted" } else { "" }
+                    match (ghost, u.exhausted) {
+                        (true, _) => " destroyed",
+                        (false, true) => " exhausted",
+                        (false, false) => "",
+                    }
                 )
             })
             .collect();

@@ -52,7 +52,12 @@ pub(super) fn draw(v: &View<Board, Play>) -> (Canvas, String) {
     } else {
         MAX_ROWS
     };
-    let height = 400 + 270 * b.players.len() as u32;
+    let refused = if v.verdict.is_some_and(|v| !v.refusals.is_empty()) {
+        super::REFUSALS_HEIGHT as u32
+    } else {
+        0
+    };
+    let height = 400 + 270 * b.players.len() as u32 + refused;
     let mut c = Canvas::tall(W as u32, height, kit::PAPER);
     let mut y = banner(&mut c, "Grand Archive", &subtitle(v), v.verdict, v.result);
     let mut places = Places::default();
@@ -421,7 +426,7 @@ fn alt(v: &View<Board, Play>) -> String {
     let b = v.board;
     let mut s = format!("Grand Archive board, {}.", subtitle(v));
     if let Some(verdict) = v.verdict {
-        let _ = write!(s, " {}", super::headline(&verdict.headline));
+        let _ = write!(s, " {}", super::verdict_alt(verdict));
     }
     s.push_str(&v.ending());
     let state = |c: &Card| format!("{}{}", c.name, if c.rested { " (rested)" } else { "" });

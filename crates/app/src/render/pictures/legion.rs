@@ -313,7 +313,11 @@ fn card(c: &mut Canvas, v: &View<Board, Play>, u: &Unit, y: f32) -> f32 {
                 yy,
                 14.0,
                 kit::RED,
-                &format!("−{} action: {}", r.amount, r.source.trim()),
+                &format!(
+                    "−{}: {}",
+                    kit::plural(r.amount as usize, "action", "actions"),
+                    r.source.trim()
+                ),
                 Some(a.w - 48.0),
                 Align::Left,
                 false,
@@ -548,7 +552,7 @@ fn alt(v: &View<Board, Play>) -> String {
     let b = v.board;
     let mut s = format!("Star Wars: Legion board, {}.", subtitle(v));
     if let Some(verdict) = v.verdict {
-        let _ = write!(s, " {}", super::headline(&verdict.headline));
+        let _ = write!(s, " {}", super::verdict_alt(verdict));
     }
     s.push_str(&v.ending());
     if let Some(u) = activating(v) {
@@ -559,7 +563,8 @@ fn alt(v: &View<Board, Play>) -> String {
             .filter_map(|s| step_words(s))
             .map(|(w, _)| w)
             .collect();
-        let _ = write!(s, " Activating: {}, {avail} actions available", u.name);
+        let avail = kit::plural(avail as usize, "action", "actions");
+        let _ = write!(s, " Activating: {}, {avail} available", u.name);
         for r in &u.reduced_by {
             let _ = write!(s, ", reduced by {} ({})", r.amount, r.source.trim());
         }

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use super::kit::{self, Align, Canvas, Rgb, Style};
 use super::{View, badge, banner, more, seats_alt};
 use crate::engine::magewinds::board::{Board, Counter, Fighter, Phase, Pos};
-use crate::engine::magewinds::plays::{Activation, Play};
+use crate::engine::magewinds::plays::{Activation, Play, Sight};
 use crate::text::fold_eq;
 
 const W: f32 = 1000.0;
@@ -298,19 +298,19 @@ fn grid(c: &mut Canvas, s: &Scale) {
     }
 }
 
-/// The attack's line: to its target, green when the attacker sees it, red
-/// and dashed when it does not; thin lines to what else it sees.
+/// The attack's line: to its target, red when the attacker sees it (or
+/// is taken to: no `visible` list, the ruling's labelled assumption),
+/// grey and dashed when it does not; thin lines to what else it sees. Who
+/// sees whom is the engine's reading ([`Activation::sees`]), of the board
+/// it judged.
 fn sight(c: &mut Canvas, v: &View<Board, Play>, a: &Activation, s: &Scale) {
     let Some(me) = find(v.board, &a.activate) else {
         return;
     };
-    let seen = a
-        .visible
-        .clone()
-        .or_else(|| me.visible.clone())
-        .unwrap_or_default();
+    let judged = judged_attacker(v, a).unwrap_or(me);
+    let seen = a.sight_list(judged).map(|(l, _)| l).unwrap_or_default();
     let from = s.px(me.position);
-    for name in &seen {
+    for name in seen {
         if let Some(t) = find(v.board, name)
             && a.target.as_deref().is_none_or(|x| !fold_eq(x, name))
         {
@@ -326,28 +326,57 @@ fn sight(c: &mut Canvas, v: &View<Board, Play>, a: &Activation, s: &Scale) {
     if let Some(target) = a.target.as_deref()
         && let Some(t) = find(v.board, target)
     {
-        let visible = seen.iter().any(|n| fold_eq(n, target));
+        let sight = a.sees(judged, t.name.as_str());
         let to = s.px(t.position);
         let (dx, dy) = (to.0 - from.0, to.1 - from.1);
         let len = (dx * dx + dy * dy).sqrt().max(1.0);
         let end = (to.0 - dx / len * 12.0, to.1 - dy / len * 12.0);
-        let colour = if visible { kit::RED } else { kit::MUTED };
-        c.arrow(from, end, colour, 3.0, !visible);
-        let label = if visible {
-            "attack: visible"
-        } else {
-            "attack: not visible"
-        };
+        let unseen = sight == Sight::Unseen;
+        let colour = if unseen { kit::MUTED } else { kit::RED };
+        c.arrow(from, end, colour, 3.0, unseen);
         c.text(
             (from.0 + to.0) / 2.0 + 6.0,
             (from.1 + to.1) / 2.0 - 6.0,
             12.0,
             colour,
-            label,
+            sight_label(sight),
             None,
             Align::Left,
             true,
         );
+    }
+}
+
+/// The attacker as the engine judged it: on the board before the play.
+fn judged_attacker<'a>(v: &View<'a, Board, Play>, a: &Activation) -> Option<&'a Fighter> {
+    v.before
+        .and_then(|bb| find(bb, &a.activate))
+        .or_else(|| find(v.board, &a.activate))
+}
+
+/// The alt text's sentence on an attack drawn (with its leading space):
+/// "Pyromancer attacks Stonewarden, assumed visible."
+fn attack_alt(v: &View<Board, Play>) -> String {
+    let Some(a) = activation(v) else {
+        return String::new();
+    };
+    let (Some(me), Some(t)) = (
+        judged_attacker(v, a),
+        a.target.as_deref().and_then(|t| find(v.board, t)),
+    ) else {
+        return String::new();
+    };
+    let sight = sight_label(a.sees(me, t.name.as_str()));
+    let sight = sight.strip_prefix("attack: ").unwrap_or(sight);
+    format!(" {} attacks {}, {sight}.", me.name, t.name)
+}
+
+/// The label of an attack's line: what the ruling read of visibility.
+fn sight_label(sight: Sight) -> &'static str {
+    match sight {
+        Sight::Seen => "attack: visible",
+        Sight::Unseen => "attack: not visible",
+        Sight::Assumed => "attack: assumed visible",
     }
 }
 
@@ -606,7 +635,7 @@ fn alt(v: &View<Board, Play>) -> String {
     let b = v.board;
     let mut s = format!("Magewinds table, {}.", subtitle(v));
     if let Some(verdict) = v.verdict {
-        let _ = write!(s, " {}", super::headline(&verdict.headline));
+        let _ = write!(s, " {}", super::verdict_alt(verdict));
     }
     s.push_str(&v.ending());
     let mut seats = Vec::new();
@@ -630,7 +659,7 @@ fn alt(v: &View<Board, Play>) -> String {
     }
     let tail = match (v.unmade(), v.play) {
         (Some(why), Some(p)) => super::unmade_alt(why, &play_words(p)),
-        _ => String::new(),
+        _ => attack_alt(v),
     };
     seats_alt(&mut s, &seats, "; ", &tail);
     s.push_str(&tail);

@@ -53,6 +53,11 @@ pub struct Verdict {
     /// blocker, a guard, a counter), as paths within the play
     /// (`blocks[0].blocker`, `guard`): they are not drawn as made.
     pub refused: Vec<String>,
+    /// Why each of those was refused, in the ruling's words: the picture
+    /// says them under the verdict, and so does its alt text (a legal
+    /// play's refused block read only "Legal. …", its steps cut before
+    /// the refusal).
+    pub refusals: Vec<String>,
 }
 
 /// A board to draw: the board itself, the board before the play (to mark
@@ -67,13 +72,19 @@ pub(crate) struct View<'a, B, P> {
     pub result: Option<&'a GameResult>,
     /// Seats out of the game while others play on (the engine's status).
     pub out: &'a [usize],
+    /// The phase has turns, as the engine's status reads the board (false
+    /// in TI4's status phase, whose board keeps the last passer's `turn`
+    /// so they may still end it, rule 3.1: the picture said "Cleo's turn"
+    /// where the engine says nobody's).
+    pub turns: bool,
 }
 
 impl<'a, B, P> View<'a, B, P> {
     /// Whose turn the picture shows: the board's, and nobody's once the
-    /// game has ended (a board keeps its last turn when a match ends).
+    /// game has ended (a board keeps its last turn when a match ends) or
+    /// in a phase the engine says has no turn.
     pub fn turn<'t>(&self, turn: Option<&'t str>) -> Option<&'t str> {
-        turn.filter(|_| self.result.is_none())
+        turn.filter(|_| self.result.is_none() && self.turns)
     }
 
     /// The play, when it took effect: a refused play (or one waiting on
@@ -267,15 +278,26 @@ pub fn verdict(r: &Ruling) -> Verdict {
         format!("Waiting for a decision. {}", d.question)
     } else if r.legal {
         let steps: Vec<&str> = r.steps.iter().take(8).map(|s| s.text.as_str()).collect();
-        format!("Legal. {}", steps.join(" · "))
+        let n = r
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Refused)
+            .count();
+        let with = match n {
+            0 => String::new(),
+            n => format!(", with {} refused", kit::plural(n, "choice", "choices")),
+        };
+        format!("Legal{with}. {}", steps.join(" · "))
     } else {
         let why = first(&[Severity::Error, Severity::Refused]).unwrap_or_default();
-        format!("Not legal. {why}")
+        format!("Not legal. {}", capitalised(&why))
     };
-    let refused = r
+    let refusals = r
         .diagnostics
         .iter()
-        .filter(|d| d.severity == Severity::Refused)
+        .filter(|d| d.severity == Severity::Refused);
+    let refused = refusals
+        .clone()
         .filter_map(|d| d.path.as_deref().and_then(within_play))
         .map(str::to_string)
         .collect();
@@ -284,7 +306,95 @@ pub fn verdict(r: &Ruling) -> Verdict {
         applied: r.legal && r.pending.is_none(),
         headline,
         refused,
+        refusals: refusals.map(|d| d.message.clone()).collect(),
     }
+}
+
+/// `s` with its first letter upper case: a reason the engine words to
+/// follow a colon ("an attack needs a visible target") begins a sentence
+/// in the banner ("Not legal. an attack…" read as a slip).
+fn capitalised(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) if c.is_lowercase() => c.to_uppercase().chain(chars).collect(),
+        _ => s.to_string(),
+    }
+}
+
+/// Refused choices said in full in the picture; the rest are counted.
+const REFUSALS_DRAWN: usize = 2;
+
+/// Refused choices said in an alt text; the rest are counted.
+const REFUSALS_ALT: usize = 3;
+
+/// The verdict as the alt text's sentences (with no leading space): the
+/// headline, then each choice the ruling refused of a legal play.
+pub(crate) fn verdict_alt(v: &Verdict) -> String {
+    let mut s = headline(&v.headline);
+    for why in v.refusals.iter().take(REFUSALS_ALT).filter(|_| v.legal) {
+        s.push_str(" Refused: ");
+        s.push_str(&headline(&capitalised(why)));
+    }
+    if v.legal && v.refusals.len() > REFUSALS_ALT {
+        let more = v.refusals.len() - REFUSALS_ALT;
+        s.push_str(&format!(" … and {more} more refused."));
+    }
+    s
+}
+
+/// The lines that say a legal play's refused choices under its verdict:
+/// each one's reason (in two lines at most), the rest counted.
+fn refusal_lines(v: &Verdict, width: f32) -> Vec<String> {
+    if !v.legal {
+        return Vec::new();
+    }
+    let mut lines: Vec<String> = v
+        .refusals
+        .iter()
+        .take(REFUSALS_DRAWN)
+        .flat_map(|why| kit::wrap(&format!("Refused: {}", capitalised(why)), 14.0, width, 2))
+        .collect();
+    if v.refusals.len() > REFUSALS_DRAWN {
+        let more = v.refusals.len() - REFUSALS_DRAWN;
+        lines.push(format!("… and {more} more refused (see the ruling)"));
+    }
+    lines
+}
+
+/// The tallest strip of refused choices ([`refusal_lines`]): what a
+/// drawing that sizes its canvas before drawing keeps room for.
+pub(crate) const REFUSALS_HEIGHT: f32 = 12.0 + 18.0 * (2 * REFUSALS_DRAWN + 1) as f32 + 8.0;
+
+/// The strip under a legal verdict that says the choices it refused;
+/// returns the y below it (`y` itself with none).
+fn refused_strip(c: &mut kit::Canvas, v: &Verdict, y: f32) -> f32 {
+    let w = c.width();
+    let lines = refusal_lines(v, strip_text_width(w));
+    if lines.is_empty() {
+        return y;
+    }
+    let h = 10.0 + 18.0 * lines.len() as f32;
+    c.rect(
+        20.0,
+        y,
+        w - 40.0,
+        h,
+        6.0,
+        kit::Style::both(kit::Rgb(0xfb, 0xe4, 0xe4), kit::RED, 1.5),
+    );
+    for (i, l) in lines.iter().enumerate() {
+        c.text(
+            32.0,
+            y + 19.0 + 18.0 * i as f32,
+            14.0,
+            kit::RED,
+            l,
+            Some(strip_text_width(w)),
+            kit::Align::Left,
+            false,
+        );
+    }
+    y + h + 8.0
 }
 
 /// A diagnostic's path within the play it names: "blocks[0].blocker" of
@@ -367,6 +477,8 @@ fn run<B: DeserializeOwned, P: DeserializeOwned>(
     let result = ended
         .cloned()
         .or_else(|| status.as_ref().and_then(|s| s.result.clone()));
+    // A board the engine does not read is drawn with its own turn.
+    let turns = status.as_ref().is_none_or(|s| s.turn.is_some());
     let out = status.map(|s| s.out).unwrap_or_default();
     let view = View {
         board: &board,
@@ -375,6 +487,7 @@ fn run<B: DeserializeOwned, P: DeserializeOwned>(
         verdict,
         result: result.as_ref(),
         out: &out,
+        turns,
     };
     let (canvas, alt) = f(&view);
     Ok(Picture {
@@ -459,6 +572,7 @@ pub(crate) fn banner(
             );
         }
         y += h + 8.0;
+        y = refused_strip(c, v, y);
     }
     if let Some(r) = result {
         y = ended(c, r, y);
@@ -623,8 +737,8 @@ pub(crate) fn mark(c: &mut kit::Canvas, a: kit::Area, what: &str) {
         10.0,
         kit::Style::stroke(kit::GOLD, 3.0),
     );
-    let what = kit::fit(what, 12.0, a.w - 16.0);
-    let w = kit::text_width(&what, 12.0) + 12.0;
+    let (size, what) = mark_label(what, a.w);
+    let w = kit::text_width(&what, size) + 12.0;
     c.rect(
         a.x + a.w - w,
         a.y - 10.0,
@@ -636,13 +750,23 @@ pub(crate) fn mark(c: &mut kit::Canvas, a: kit::Area, what: &str) {
     c.text(
         a.x + a.w - w + 6.0,
         a.y + 3.5,
-        12.0,
+        size,
         kit::CARD,
         &what,
         None,
         kit::Align::Left,
         true,
     );
+}
+
+/// A mark's label and its size on a card `w` wide: at 12 px, else at
+/// 11 px over the card's whole width, cut with "…" only when that is too
+/// narrow too ("+2 damage, exhaus…" was cut at 12 px on an Ashes unit).
+fn mark_label(what: &str, w: f32) -> (f32, String) {
+    if kit::text_width(what, 12.0) <= w - 16.0 {
+        return (12.0, what.to_string());
+    }
+    (11.0, kit::fit(what, 11.0, w - 12.0))
 }
 
 /// The picture of a recorded match event: the board after it, with what
@@ -812,6 +936,21 @@ mod tests {
             "{h}"
         );
         assert_eq!(headline("Legal. "), "Legal.");
+    }
+
+    /// A card's mark says a damage and an exhaustion whole on an Ashes
+    /// unit's card (it was cut: "+2 damage, exhaus…").
+    #[test]
+    fn a_marks_label_is_said_whole_on_a_unit_card() {
+        for what in [
+            "+2 damage, exhausted",
+            "+12 damage, exhausted",
+            "−2 damage, readied",
+        ] {
+            let (_, shown) = mark_label(what, 138.0);
+            assert_eq!(shown, what);
+        }
+        assert_eq!(mark_label("new", 138.0), (12.0, "new".to_string()));
     }
 
     /// Each seat of many items keeps a share of the alt text, its rest

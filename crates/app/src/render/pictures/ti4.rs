@@ -478,7 +478,7 @@ fn alt(v: &View<Board, Play>) -> String {
     let b = v.board;
     let mut s = format!("Twilight Imperium 4 board, {}.", subtitle(v));
     if let Some(verdict) = v.verdict {
-        let _ = write!(s, " {}", super::headline(&verdict.headline));
+        let _ = write!(s, " {}", super::verdict_alt(verdict));
     }
     s.push_str(&v.ending());
     s.push_str(" Initiative order:");
