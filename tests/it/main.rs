@@ -38,6 +38,7 @@ mod http_rules;
 mod import;
 mod match_arguments;
 mod match_integrity;
+mod match_permits;
 mod match_record;
 mod match_seats;
 mod match_turns;

@@ -176,6 +176,24 @@ pub(super) fn later_party(m: &MatchRecord, top: &EventRecord, user: &str) -> Opt
     Some(p)
 }
 
+/// The seat `result`'s winner names on `board` (its seat names, or the
+/// match's `players`), if it names one.
+pub fn winner_seat_on(
+    engine: &dyn GameEngine,
+    board: Option<&Value>,
+    players: &[String],
+    result: &GameResult,
+) -> Option<usize> {
+    let w = result.winner.as_deref()?;
+    let names = board
+        .and_then(|s| engine.players(s).ok())
+        .unwrap_or_default();
+    names
+        .iter()
+        .position(|n| n == w)
+        .or_else(|| players.iter().position(|p| p == w))
+}
+
 impl Matches {
     /// The seat a result's winner names on the board, if it names one.
     pub(super) fn winner_seat(
@@ -184,16 +202,7 @@ impl Matches {
         engine: &dyn GameEngine,
         result: &GameResult,
     ) -> Option<usize> {
-        let w = result.winner.as_deref()?;
-        let names = m
-            .state
-            .as_ref()
-            .and_then(|s| engine.players(s).ok())
-            .unwrap_or_default();
-        names
-            .iter()
-            .position(|n| n == w)
-            .or_else(|| m.players.iter().position(|p| p == w))
+        winner_seat_on(engine, m.state.as_ref(), &m.players, result)
     }
 
     /// Records `event` (its state: the board as it is) as a proposal that

@@ -12,6 +12,7 @@
 
 mod consent;
 mod integrity;
+mod permits;
 mod replay;
 mod turns;
 

@@ -70,6 +70,9 @@ pub fn replay_log(
         if let Err(why) = stated(engine, players, e, log, &stack) {
             bad.push(format!("{} {}: {why}", e.kind.as_str(), e.seq));
         }
+        if let Err(why) = permitted(engine, players, log, i, &stack) {
+            bad.push(format!("{} {}: {why}", e.kind.as_str(), e.seq));
+        }
         let stage = super::consent::proposal_in(e.context.as_ref()).map(|p| p.stage);
         let replayed = match stage.and_then(|st| proposal_step(e, st, &stack)) {
             Some(r) => r,
@@ -170,6 +173,65 @@ fn stated(
     super::integrity::answer_agrees(e, &asked, proposal.as_ref())
 }
 
+/// What the event `log[i]` needed when it was made live, on the events in
+/// effect before it (`stack`): the consents the live command asks, the
+/// confirmations a proposal's answers and an `agreed_by` stand for, the
+/// question a proposal asks, and an undo its actor could make (see
+/// `permits`).
+fn permitted(
+    engine: &dyn GameEngine,
+    players: &[String],
+    log: &[LogEntry],
+    i: usize,
+    stack: &[InEffect],
+) -> Result<(), String> {
+    use super::permits;
+    let Some(e) = log.get(i) else {
+        return Ok(());
+    };
+    let before = stack.last().map(|t| &t.state);
+    // The event in effect waiting on a decision (notes under it wait too;
+    // an end proposed is a note that asks).
+    let asks = |t: &&InEffect| {
+        t.kind != EventKind::Note
+            || log.get(t.at).is_some_and(|n| {
+                super::consent::proposal_in(n.context.as_ref()).is_some()
+                    && n.context.as_ref().and_then(|c| c.get("text")).is_none()
+            })
+    };
+    let asking = stack
+        .iter()
+        .rev()
+        .find(asks)
+        .filter(|t| t.pending)
+        .and_then(|t| log.get(t.at));
+    permits::needed_no_consent(engine, players, e, before)?;
+    permits::asks_whom_it_should(engine, players, e, before)?;
+    permits::question_agrees(engine, players, e, before)?;
+    permits::answers_a_proposal(e, asking)?;
+    if let Some(asked) = asking.and_then(permits::asked_consent)
+        && !matches!(e.kind, EventKind::Note | EventKind::Undo)
+    {
+        permits::consent_follows(e, &asked)?;
+    }
+    permits::agreed_backed(players, e, asking)?;
+    if e.kind != EventKind::Undo {
+        return Ok(());
+    }
+    let in_effect: Vec<&LogEntry> = stack.iter().filter_map(|t| log.get(t.at)).collect();
+    // Whether the event before it ended the match, with what result.
+    let last = i.checked_sub(1).and_then(|j| log.get(j));
+    let ended = ending(engine, &log[..i])
+        .flatten()
+        .and_then(|r| serde_json::from_value::<crate::engine::GameResult>(r).ok())
+        .map(|r| {
+            let board = last.and_then(|l| l.state.as_ref());
+            let winner = super::consent::winner_seat_on(engine, board, players, &r);
+            (r, winner)
+        });
+    permits::undo_allowed(players, e, &in_effect, ended)
+}
+
 /// Where a stored board differs from the replayed one: the first field
 /// and both values (`""` when they are the same).
 fn first_difference(replayed: &Value, stored: &Value) -> String {
@@ -258,7 +320,7 @@ fn replay_event(
                 .map(|b| Some((b, asked)))
                 .map_err(|err| err.to_string())
         }
-        (EventKind::Play | EventKind::Answer, Some(t)) => replay_ruling(engine, e, t),
+        (EventKind::Play | EventKind::Answer, Some(t)) => replay_ruling(engine, e, t, bad),
         (EventKind::Advance, Some(t)) => {
             let to = e
                 .context
@@ -344,6 +406,7 @@ fn replay_ruling(
     engine: &dyn GameEngine,
     e: &LogEntry,
     top: &InEffect,
+    bad: &mut Vec<String>,
 ) -> Result<Option<(Value, bool)>, String> {
     if e.kind == EventKind::Answer && !top.pending {
         return Err("an answer with no decision waiting".into());
@@ -379,6 +442,9 @@ fn replay_ruling(
     if stored_pending.filter(|p| !p.is_null()) != replayed_pending {
         return Err("the decision it waits on differs on replay".into());
     }
+    if let Err(why) = derived_agrees(e.ruling.as_ref(), &r) {
+        bad.push(format!("{} {}: {why}", e.kind.as_str(), e.seq));
+    }
     let pending = r.pending.is_some();
     let state = match (r.legal, pending, e.kind) {
         (true, false, _) => r.state,
@@ -389,6 +455,67 @@ fn replay_ruling(
         (false, _, _) => r.state,
     };
     Ok(Some((state, pending)))
+}
+
+/// The words a ruling is stored with, which the log shows, against the
+/// replayed ruling `r` they are derived from: its steps (their text and
+/// the choices they record), the claims it relied on, and its changes
+/// (an illegal answer's are cleared when recorded). An edited export's
+/// step read "Maeoni concedes the match" and imported (`input` was
+/// already so compared).
+fn derived_agrees(stored: Option<&Value>, r: &Ruling) -> Result<(), String> {
+    let Some(stored) = stored else {
+        return Ok(());
+    };
+    let empty = Value::Array(Vec::new());
+    let json = |v: serde_json::Result<Value>| v.unwrap_or(Value::Null);
+    for (k, derived) in [
+        ("steps", json(serde_json::to_value(&r.steps))),
+        ("claims", json(serde_json::to_value(&r.claims))),
+        ("changes", json(serde_json::to_value(&r.changes))),
+    ] {
+        let held = stored.get(k).unwrap_or(&empty);
+        if *held == derived || (k == "changes" && *held == empty) {
+            continue;
+        }
+        let (path, held, derived) = first_apart(format!("ruling.{k}"), held, &derived);
+        return Err(format!(
+            "`{path}` reads {held}, but the replayed ruling's reads {derived}"
+        ));
+    }
+    Ok(())
+}
+
+/// The first place two values differ: its path (`ruling.steps[3].text`)
+/// and both values there, as JSON.
+fn first_apart(path: String, held: &Value, derived: &Value) -> (String, String, String) {
+    let pair = match (held, derived) {
+        (Value::Object(a), Value::Object(b)) => a
+            .iter()
+            .map(|(k, v)| (k, Some(v), b.get(k)))
+            .chain(
+                b.iter()
+                    .filter(|(k, _)| !a.contains_key(*k))
+                    .map(|(k, v)| (k, None, Some(v))),
+            )
+            .find(|(_, x, y)| x != y)
+            .map(|(k, x, y)| (format!("{path}.{k}"), x, y)),
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => a
+            .iter()
+            .zip(b)
+            .enumerate()
+            .find(|(_, (x, y))| x != y)
+            .map(|(i, (x, y))| (format!("{path}[{i}]"), Some(x), Some(y))),
+        _ => None,
+    };
+    match pair {
+        Some((p, Some(x), Some(y))) => first_apart(p, x, y),
+        Some((p, x, y)) => {
+            let shown = |v: Option<&Value>| v.map_or("nothing".to_string(), Value::to_string);
+            (p, shown(x), shown(y))
+        }
+        None => (path, held.to_string(), derived.to_string()),
+    }
 }
 
 impl Matches {

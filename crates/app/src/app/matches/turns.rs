@@ -304,23 +304,16 @@ impl Matches {
                 true => ruling.claims.clone(),
                 false => Vec::new(),
             };
-            let others = (0..m.players.len()).filter(|s| *s != seat).collect();
-            let doubters = match claims.is_empty() {
-                true => Vec::new(),
-                false => super::consent::waited_on(engine, m.state.as_ref(), others),
-            };
-            let mut asks = context.agreed_by.clone();
-            for s in &doubters {
-                if !asks.contains(s) {
-                    asks.push(*s);
-                }
-            }
+            let (asks, doubted) = play_asks(
+                engine,
+                m.state.as_ref(),
+                m.players.len(),
+                seat,
+                &context.agreed_by,
+                !claims.is_empty(),
+            );
             if !asks.is_empty() {
-                let claims = if doubters.is_empty() {
-                    &[][..]
-                } else {
-                    &claims
-                };
+                let claims = if doubted { &claims[..] } else { &[][..] };
                 let asked = Asked {
                     by: seat,
                     asks,
@@ -762,15 +755,7 @@ impl Matches {
                 )));
             }
             let result = engine.status(&a.state).ok().and_then(|s| s.result);
-            let winner = result.as_ref().map(|r| self.winner_seat(&m, engine, r));
-            // A field the result is counted on is every player's business.
-            let owner = if a.standing || a.touches.is_some() {
-                None
-            } else {
-                a.owner
-            };
-            let asks = super::consent::affected(m.players.len(), seat, Some(owner), winner);
-            let asks = super::consent::waited_on(engine, Some(&state), asks);
+            let asks = adjust_asks(engine, &state, &m.players, seat, &a);
             if !asks.is_empty() {
                 let proposal = super::consent::Proposal {
                     by: seat,
@@ -997,31 +982,8 @@ impl Matches {
         stack: &[i64],
         undone: &EventRecord,
     ) -> Result<Option<(usize, EventRecord)>, MatchError> {
-        use super::consent::{Proposal, Stage};
-        let Some(p) = Proposal::of(undone).filter(|_| !caller.moderator) else {
+        let Some(p) = withdrawn_whole(&caller.user, caller.moderator, &m.players, undone) else {
             return Ok(None);
-        };
-        let whole = match p.stage {
-            Stage::Asked => {
-                undone.kind == EventKind::Answer
-                    && undone.actor != caller.user
-                    && !p.confirmed.is_empty()
-            }
-            Stage::Confirmed | Stage::Rejected => undone.kind != EventKind::Note,
-        };
-        if !whole || m.players.get(p.by) != Some(&caller.user) {
-            return Ok(None);
-        }
-        // A note written while it waits is another's: taking the proposal
-        // back whole would take the note with it, so then only the
-        // confirmation on top is taken back (found by a review).
-        let note = |e: &EventRecord| {
-            e.kind == EventKind::Note
-                && e.context
-                    .as_ref()
-                    .and_then(|c| c.get("text"))
-                    .and_then(Value::as_str)
-                    .is_some_and(|t| !t.is_empty())
         };
         for i in (0..stack.len().saturating_sub(1)).rev() {
             let e = self
@@ -1029,15 +991,10 @@ impl Matches {
                 .event(m.id, stack[i])
                 .await?
                 .ok_or(MatchError::NothingToUndo)?;
-            if note(&e) {
-                return Ok(None);
-            }
-            // The confirmations given so far lie over the event that
-            // proposed it (asked, confirmed by nobody yet).
-            match Proposal::of(&e).filter(|q| q.by == p.by && q.stage == Stage::Asked) {
-                Some(q) if q.confirmed.is_empty() => return Ok(Some((i, e))),
-                Some(_) if e.kind == EventKind::Answer => {}
-                _ => return Ok(None),
+            match origin_step(&p, &e) {
+                Some(true) => return Ok(Some((i, e))),
+                Some(false) => {}
+                None => return Ok(None),
             }
         }
         Ok(None)
@@ -1060,103 +1017,12 @@ impl Matches {
             .clone()
             .filter(|_| ended)
             .and_then(|r| serde_json::from_value(r).ok());
-        if let Some(r) = result {
-            // A result stands unless the side it favours gives it up.
-            let engine = self.engine_of(m)?;
+        let engine = self.engine_of(m)?;
+        let result = result.map(|r| {
             let winner = self.winner_seat(m, engine, &r);
-            let seat = seat_of(m, &caller.user);
-            if winner.is_some() && winner == seat {
-                return Ok(());
-            }
-            let name = r.winner.clone().unwrap_or_default();
-            let who = match winner.and_then(|w| m.players.get(w)) {
-                Some(u) if *u == name => format!("{name}, who won it, or {MODERATOR}"),
-                Some(u) => format!("{name} ({}), who won it, or {MODERATOR}", super::mention(u)),
-                None => MODERATOR.to_string(),
-            };
-            let what = r
-                .winner
-                .as_deref()
-                .map_or("no winner".into(), |w| format!("{w} wins"));
-            return Err(MatchError::forbidden(format!(
-                "undoing the result ({what}: {}) needs the other side's consent: only {who} may undo it",
-                r.reason
-            )));
-        }
-        // A proposal waiting on the caller is not theirs to take back: they
-        // have agreed to nothing yet, and their undo read in the log as the
-        // author's play taken back ("Maeoni undid #2", found by an outside
-        // tester) where a rejection belongs.
-        // Their own event still is (an answer of theirs that brought the
-        // play to a claim, now waiting on them too; found by a review).
-        let seat = seat_of(m, &caller.user);
-        if let Some(p) = super::consent::Proposal::of(undone)
-            .filter(|p| p.stage == super::consent::Stage::Asked)
-            .filter(|p| seat.is_some_and(|s| p.asks.contains(&s) && s != p.by))
-            .filter(|_| undone.actor != caller.user)
-        {
-            let by = m
-                .players
-                .get(p.by)
-                .map_or_else(String::new, |u| super::mention(u));
-            return Err(MatchError::forbidden(format!(
-                "{by}'s proposal waits on your consent, which you have not given: answer it with `reject` (its Reject button) to refuse it, on the record; only its author or {MODERATOR} may undo it"
-            )));
-        }
-        // Who agreed to a player's play may take it back; a moderator's
-        // entry (every seat's choices as written, nobody asked) is a
-        // moderator's to undo.
-        let by_player = m.players.contains(&undone.actor);
-        let agreed = by_player
-            && PlayContext::of(undone)
-                .agreed_by
-                .iter()
-                .any(|s| m.players.get(*s) == Some(&caller.user));
-        if undone.actor == caller.user || agreed || confirmed_setup(undone, seat) {
-            return Ok(());
-        }
-        // A proposal still waiting is its author's to take back, with
-        // the confirmations given so far ([`Matches::proposal_origin`]);
-        // so is one rejected or expired, with its answer: it changed
-        // nothing, and undo goes on under it.
-        // A note made while a proposal waits carries its context, but is
-        // a note, not the proposal.
-        let proposal = super::consent::Proposal::of(undone)
-            .filter(|p| p.stage != super::consent::Stage::Confirmed)
-            .filter(|_| undone.kind == EventKind::Answer);
-        let author = proposal.as_ref().and_then(|p| m.players.get(p.by));
-        if author == Some(&caller.user) {
-            return Ok(());
-        }
-        let waiting = proposal
-            .as_ref()
-            .is_some_and(|p| p.stage == super::consent::Stage::Asked);
-        let who = match author {
-            Some(a) if waiting => super::mention(a),
-            _ if undone.actor == TIMEOUT_ACTOR => "the decision's timeout".to_string(),
-            _ => super::mention(&undone.actor),
-        };
-        if let (Some(a), false) = (author, waiting) {
-            // Rejected or expired: its author withdraws it; who rejected
-            // it may take the rejection back (and is asked again).
-            let by = match undone.actor.as_str() {
-                TIMEOUT_ACTOR => String::new(),
-                _ => format!(", {who}, who rejected it,"),
-            };
-            return Err(MatchError::forbidden(format!(
-                "the last proposal ({}) changed nothing: only its author {}{by} or {MODERATOR} may undo it",
-                if by.is_empty() { "expired" } else { "rejected" },
-                super::mention(a)
-            )));
-        }
-        let what = if waiting {
-            "proposal (answer it with its Confirm or Reject buttons)"
-        } else {
-            undone.kind.as_str()
-        };
-        Err(MatchError::forbidden(format!(
-            "the last {what} was made by {who}; only they or {MODERATOR} may undo it"
-        )))
+            (r, winner)
+        });
+        undo_refused(&caller.user, &m.players, undone, result)
     }
 
     /// `end [winner] [reason]`: ends the match by agreement (a player) or by
@@ -1204,8 +1070,7 @@ impl Matches {
             return self.end_now(caller, &m, result).await;
         };
         let winner = self.winner_seat(&m, engine, &result);
-        let asks = super::consent::affected(m.players.len(), seat, None, Some(winner));
-        let asks = super::consent::waited_on(engine, m.state.as_ref(), asks);
+        let asks = end_asks(engine, m.state.as_ref(), &m.players, seat, &result);
         let names = self.names(&m);
         let name = |s: usize| {
             names
@@ -1298,6 +1163,225 @@ impl Matches {
             .cloned()
             .unwrap_or_else(|| m.players[seat].clone()))
     }
+}
+
+/// The seats a seated player's play asks (those its `agreed by` names,
+/// then, when it makes claims, every other seat still in the game), and
+/// whether the claims asked anyone. Live and at import (`permits`): a play
+/// that asks someone is a proposal, never recorded at once.
+pub(super) fn play_asks(
+    engine: &dyn GameEngine,
+    board: Option<&Value>,
+    seats: usize,
+    seat: usize,
+    agreed_by: &[usize],
+    claims: bool,
+) -> (Vec<usize>, bool) {
+    let others = (0..seats).filter(|s| *s != seat).collect();
+    let doubters = match claims {
+        true => super::consent::waited_on(engine, board, others),
+        false => Vec::new(),
+    };
+    let mut asks = agreed_by.to_vec();
+    for s in &doubters {
+        if !asks.contains(s) {
+            asks.push(*s);
+        }
+    }
+    (asks, !doubters.is_empty())
+}
+
+/// The seats a seated player's adjustment `a` of `before` asks: the
+/// field's owner, every other seat for a field the result is counted on,
+/// and every loser when it decides the game. Live and at import.
+pub(super) fn adjust_asks(
+    engine: &dyn GameEngine,
+    before: &Value,
+    players: &[String],
+    seat: usize,
+    a: &engine::Adjustment,
+) -> Vec<usize> {
+    let result = engine.status(&a.state).ok().and_then(|s| s.result);
+    let winner = result
+        .as_ref()
+        .map(|r| super::consent::winner_seat_on(engine, Some(before), players, r));
+    // A field the result is counted on is every player's business.
+    let owner = if a.standing || a.touches.is_some() {
+        None
+    } else {
+        a.owner
+    };
+    let asks = super::consent::affected(players.len(), seat, Some(owner), winner);
+    super::consent::waited_on(engine, Some(before), asks)
+}
+
+/// The seats a seated player's `end` with `result` on `board` asks: every
+/// seat but the winner's still in the game. Live and at import.
+pub(super) fn end_asks(
+    engine: &dyn GameEngine,
+    board: Option<&Value>,
+    players: &[String],
+    seat: usize,
+    result: &GameResult,
+) -> Vec<usize> {
+    let winner = super::consent::winner_seat_on(engine, board, players, result);
+    let asks = super::consent::affected(players.len(), seat, None, Some(winner));
+    super::consent::waited_on(engine, board, asks)
+}
+
+/// The proposal a player's undo of `undone` (the event in effect) takes
+/// back whole, when `user` is its author who is not a moderator holding
+/// no seat: another player's confirmation of it still waiting, the event
+/// that confirmed it in full, or the answer that rejected it or let it
+/// expire. Before, the author's undo took back the last confirmation
+/// alone and asked that player again, and a rejected or expired proposal
+/// was nobody's but a moderator's to undo, so every undo after it was
+/// refused (found by outside testers). Live and at import.
+pub(super) fn withdrawn_whole(
+    user: &str,
+    moderator: bool,
+    players: &[String],
+    undone: &EventRecord,
+) -> Option<super::consent::Proposal> {
+    use super::consent::{Proposal, Stage};
+    let p = Proposal::of(undone).filter(|_| !moderator)?;
+    let whole = match p.stage {
+        Stage::Asked => {
+            undone.kind == EventKind::Answer && undone.actor != user && !p.confirmed.is_empty()
+        }
+        Stage::Confirmed | Stage::Rejected => undone.kind != EventKind::Note,
+    };
+    (whole && players.get(p.by).map(String::as_str) == Some(user)).then_some(p)
+}
+
+/// Walking down the events in effect under a proposal `p` withdrawn whole:
+/// `Some(true)` when `e` is the event that proposed it (asked, confirmed
+/// by nobody yet), `Some(false)` when `e` is a confirmation given so far
+/// (they lie over it), `None` when the walk stops with no origin. A note
+/// written while it waits is another's: taking the proposal back whole
+/// would take the note with it, so then only the confirmation on top is
+/// taken back (found by a review).
+pub(super) fn origin_step(p: &super::consent::Proposal, e: &EventRecord) -> Option<bool> {
+    use super::consent::{Proposal, Stage};
+    let note = e.kind == EventKind::Note
+        && e.context
+            .as_ref()
+            .and_then(|c| c.get("text"))
+            .and_then(Value::as_str)
+            .is_some_and(|t| !t.is_empty());
+    if note {
+        return None;
+    }
+    match Proposal::of(e).filter(|q| q.by == p.by && q.stage == Stage::Asked) {
+        Some(q) if q.confirmed.is_empty() => Some(true),
+        Some(_) if e.kind == EventKind::Answer => Some(false),
+        _ => None,
+    }
+}
+
+/// Whether the player `user` (not a moderator who holds no seat) may undo
+/// `undone`, the event in effect in a match seating `players`; `ended`:
+/// the result it ended the match with and the seat that won it. The
+/// refusal names who may. Live and at import.
+pub(super) fn undo_refused(
+    user: &str,
+    players: &[String],
+    undone: &EventRecord,
+    ended: Option<(GameResult, Option<usize>)>,
+) -> Result<(), MatchError> {
+    let seat = players.iter().position(|p| p == user);
+    if let Some((r, winner)) = ended {
+        // A result stands unless the side it favours gives it up.
+        if winner.is_some() && winner == seat {
+            return Ok(());
+        }
+        let name = r.winner.clone().unwrap_or_default();
+        let who = match winner.and_then(|w| players.get(w)) {
+            Some(u) if *u == name => format!("{name}, who won it, or {MODERATOR}"),
+            Some(u) => format!("{name} ({}), who won it, or {MODERATOR}", super::mention(u)),
+            None => MODERATOR.to_string(),
+        };
+        let what = r
+            .winner
+            .as_deref()
+            .map_or("no winner".into(), |w| format!("{w} wins"));
+        return Err(MatchError::forbidden(format!(
+            "undoing the result ({what}: {}) needs the other side's consent: only {who} may undo it",
+            r.reason
+        )));
+    }
+    // A proposal waiting on the caller is not theirs to take back: they
+    // have agreed to nothing yet, and their undo read in the log as the
+    // author's play taken back ("Maeoni undid #2", found by an outside
+    // tester) where a rejection belongs.
+    // Their own event still is (an answer of theirs that brought the
+    // play to a claim, now waiting on them too; found by a review).
+    if let Some(p) = super::consent::Proposal::of(undone)
+        .filter(|p| p.stage == super::consent::Stage::Asked)
+        .filter(|p| seat.is_some_and(|s| p.asks.contains(&s) && s != p.by))
+        .filter(|_| undone.actor != user)
+    {
+        let by = players
+            .get(p.by)
+            .map_or_else(String::new, |u| super::mention(u));
+        return Err(MatchError::forbidden(format!(
+            "{by}'s proposal waits on your consent, which you have not given: answer it with `reject` (its Reject button) to refuse it, on the record; only its author or {MODERATOR} may undo it"
+        )));
+    }
+    // Who agreed to a player's play may take it back; a moderator's
+    // entry (every seat's choices as written, nobody asked) is a
+    // moderator's to undo.
+    let by_player = players.contains(&undone.actor);
+    let agreed = by_player
+        && PlayContext::of(undone)
+            .agreed_by
+            .iter()
+            .any(|s| players.get(*s).map(String::as_str) == Some(user));
+    if undone.actor == user || agreed || confirmed_setup(undone, seat) {
+        return Ok(());
+    }
+    // A proposal still waiting is its author's to take back, with
+    // the confirmations given so far ([`Matches::proposal_origin`]);
+    // so is one rejected or expired, with its answer: it changed
+    // nothing, and undo goes on under it.
+    // A note made while a proposal waits carries its context, but is
+    // a note, not the proposal.
+    let proposal = super::consent::Proposal::of(undone)
+        .filter(|p| p.stage != super::consent::Stage::Confirmed)
+        .filter(|_| undone.kind == EventKind::Answer);
+    let author = proposal.as_ref().and_then(|p| players.get(p.by));
+    if author.map(String::as_str) == Some(user) {
+        return Ok(());
+    }
+    let waiting = proposal
+        .as_ref()
+        .is_some_and(|p| p.stage == super::consent::Stage::Asked);
+    let who = match author {
+        Some(a) if waiting => super::mention(a),
+        _ if undone.actor == TIMEOUT_ACTOR => "the decision's timeout".to_string(),
+        _ => super::mention(&undone.actor),
+    };
+    if let (Some(a), false) = (author, waiting) {
+        // Rejected or expired: its author withdraws it; who rejected
+        // it may take the rejection back (and is asked again).
+        let by = match undone.actor.as_str() {
+            TIMEOUT_ACTOR => String::new(),
+            _ => format!(", {who}, who rejected it,"),
+        };
+        return Err(MatchError::forbidden(format!(
+            "the last proposal ({}) changed nothing: only its author {}{by} or {MODERATOR} may undo it",
+            if by.is_empty() { "expired" } else { "rejected" },
+            super::mention(a)
+        )));
+    }
+    let what = if waiting {
+        "proposal (answer it with its Confirm or Reject buttons)"
+    } else {
+        undone.kind.as_str()
+    };
+    Err(MatchError::forbidden(format!(
+        "the last {what} was made by {who}; only they or {MODERATOR} may undo it"
+    )))
 }
 
 /// Who besides a player may undo, as every refusal names them: a

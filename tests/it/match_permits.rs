@@ -1,0 +1,299 @@
+//! An edited export records nothing the live rules would not: each event
+//! passes, at a moderator's import and at `verify`, the consent and undo
+//! rules the live command applies, and the words a ruling or a proposal
+//! is stored with are the replay's. Each test edits a real export (made
+//! by driving the app through the console) as an outside tester did, and
+//! each edit imported and verified clean before.
+
+use serde_json::Value;
+
+use crate::match_integrity::{example, match_bot, run};
+use arbiter::app::matches::{LogEntry, replay_log};
+use arbiter::bot::Bot;
+
+/// A match of `game` seating `players` on its example's starting board
+/// (set up by a judge), then `script` run as its first player; the bot
+/// and the export the script ends with, read as JSON.
+fn played(dir: &std::path::Path, game: &str, players: &[&str], script: &str) -> (Bot, Value) {
+    let bot = match_bot(dir);
+    let out = run(
+        &bot,
+        players[0],
+        &format!(
+            "/match start game:{game}{}\n/as judge moderator\n/match setup file:{}\n/as {}\n{script}/match export\n",
+            seats(players),
+            example(&format!("{game}-start.yaml")),
+            players[0]
+        ),
+    );
+    let end = out.rfind("\n--- end of ").expect("the export's end");
+    let start = out[..end].rfind("\n--- ").expect("an export") + 1;
+    let body = &out[start..end];
+    let yaml = &body[body.find('\n').unwrap() + 1..];
+    let export: Value = serde_saphyr::from_str(yaml).expect("the export reads");
+    (bot, export)
+}
+
+fn seats(players: &[&str]) -> String {
+    players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!(" player{}:{p}", i + 1))
+        .collect()
+}
+
+/// A moderator imports `export` (written as JSON) into a new match of the
+/// same game and players, and shows its log.
+fn import(
+    bot: &Bot,
+    dir: &std::path::Path,
+    name: &str,
+    players: &[&str],
+    export: &Value,
+) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, serde_json::to_string_pretty(export).unwrap()).unwrap();
+    let game = export["game"].as_str().unwrap();
+    run(
+        bot,
+        "judge",
+        &format!(
+            "/as judge moderator\n/match end\n/match start game:{game}{}\n/as judge moderator\n/match setup file:{}\n/match log\n",
+            seats(players),
+            path.display()
+        ),
+    )
+}
+
+/// The log's event of `seq`.
+fn event(export: &mut Value, seq: i64) -> &mut Value {
+    export["log"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|e| e["seq"] == seq)
+        .expect("the event")
+}
+
+/// The log without the event of `seq`, the later ones numbered down.
+fn drop_event(export: &mut Value, seq: i64) {
+    let log = export["log"].as_array_mut().unwrap();
+    log.retain(|e| e["seq"] != seq);
+    for (i, e) in log.iter_mut().enumerate() {
+        e["seq"] = Value::from(i as i64 + 1);
+    }
+}
+
+/// Drops the context keys named.
+fn without(e: &mut Value, keys: &[&str]) {
+    let context = e["context"].as_object_mut().unwrap();
+    for k in keys {
+        context.remove(*k);
+    }
+}
+
+/// Refused naming every words of `why`, nothing imported; and the same
+/// log refused by `verify`'s replay.
+fn refused(out: &str, why: &[&str], game: &str, export: &Value) {
+    for w in why {
+        assert!(out.contains(w), "`{w}` in {out}");
+    }
+    assert!(out.contains("0 events"), "nothing imported: {out}");
+    let engine = arbiter::engine::engine(game).unwrap();
+    let players: Vec<String> = serde_json::from_value(export["players"].clone()).unwrap();
+    let log: Vec<LogEntry> = serde_json::from_value(export["log"].clone()).unwrap();
+    let (_, bad) = replay_log(engine, &players, &log);
+    let said = bad.join("; ");
+    for w in why {
+        assert!(said.contains(w), "verify: `{w}` in {said}");
+    }
+}
+
+/// Coal proposes Maeoni's damage, Maeoni confirms; Coal plays "agreed by
+/// Maeoni", Maeoni confirms; Maeoni passes.
+const ASHES: &str = "/match adjust field:Maeoni.phoenixborn.damage value:12 reason:burn card\n\
+    /as Maeoni\n/match answer choice:confirm\n/as Coal\n\
+    /match play attack unit \"Mist Spirit\" with Hammer Knight; no guard; no counter; agreed by Maeoni\n\
+    /as Maeoni\n/match answer choice:confirm\n/match play pass\n";
+
+/// Another seat's field adjusted, or a play that states another seat's
+/// choices, each recorded at once as its author's own: live, either is a
+/// proposal the other seat confirms (an outside tester's export read
+/// "Coal adjusted players[Maeoni].phoenixborn.damage = 12", and a play
+/// "agreed by Maeoni" that Maeoni never confirmed).
+#[test]
+fn what_asks_another_seat_is_not_imported_as_done_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let seats = ["Coal", "Maeoni"];
+    let (bot, file) = played(dir.path(), "ashes", &seats, ASHES);
+    let out = import(&bot, dir.path(), "same.json", &seats, &file);
+    assert!(!out.contains("0 events") && out.contains("Maeoni"), "{out}");
+    // The proposal dropped, its confirmation made Coal's own adjust.
+    let mut at_once = file.clone();
+    drop_event(&mut at_once, 2);
+    let e = event(&mut at_once, 2);
+    e["actor"] = "Coal".into();
+    without(e, &["proposal", "agreed_by", "answered_for"]);
+    let out = import(&bot, dir.path(), "at-once.json", &seats, &at_once);
+    let why = [
+        "adjust 2:",
+        "`actor` reads Coal (seat 1)",
+        "asking seat 2 (Maeoni)",
+    ];
+    refused(&out, &why, "ashes", &at_once);
+    // ... with `agreed_by` left to stand for Maeoni's consent.
+    let e = event(&mut at_once, 2);
+    e["context"]["agreed_by"] = serde_json::json!([1]);
+    let out = import(&bot, dir.path(), "agreed.json", &seats, &at_once);
+    refused(&out, &why, "ashes", &at_once);
+    // The play's proposal dropped, Maeoni's confirmation made Coal's play.
+    let mut play = file.clone();
+    drop_event(&mut play, 4);
+    let e = event(&mut play, 4);
+    let typed =
+        "attack unit \"Mist Spirit\" with Hammer Knight; no guard; no counter; agreed by Maeoni";
+    e["actor"] = "Coal".into();
+    e["kind"] = "play".into();
+    e["input"] = typed.into();
+    without(e, &["proposal", "answered_for"]);
+    let out = import(&bot, dir.path(), "play.json", &seats, &play);
+    let why = [
+        "play 4:",
+        "`actor` reads Coal (seat 1)",
+        "asking seat 2 (Maeoni)",
+    ];
+    refused(&out, &why, "ashes", &play);
+    // A proposal edited to ask nobody.
+    let mut nobody = file.clone();
+    event(&mut nobody, 2)["context"]["proposal"]["asks"] = serde_json::json!([]);
+    let out = import(&bot, dir.path(), "nobody.json", &seats, &nobody);
+    let why = [
+        "adjust 2:",
+        "`context.proposal.asks` reads nobody, but the live command asks seat 2 (Maeoni)",
+    ];
+    refused(&out, &why, "ashes", &nobody);
+}
+
+/// The words the log shows that replay derives: a ruling's steps and
+/// changes, and the question a proposal asks, edited, are refused naming
+/// the field (an outside tester's step read "Maeoni concedes the match").
+#[test]
+fn a_rulings_and_a_proposals_words_are_the_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let seats = ["Coal", "Maeoni"];
+    let (bot, file) = played(dir.path(), "ashes", &seats, ASHES);
+    let mut step = file.clone();
+    let steps = event(&mut step, 5)["ruling"]["steps"]
+        .as_array_mut()
+        .unwrap();
+    let last = steps.len() - 1;
+    steps[last]["text"] = "Maeoni concedes the match".into();
+    let out = import(&bot, dir.path(), "step.json", &seats, &step);
+    let field = format!("`ruling.steps[{last}].text` reads \"Maeoni concedes the match\"");
+    refused(&out, &["answer 5:", &field], "ashes", &step);
+    let mut change = file.clone();
+    let changes = &mut event(&mut change, 5)["ruling"]["changes"];
+    assert_eq!(changes[0]["after"], true, "{changes}");
+    changes[0]["after"] = false.into();
+    let out = import(&bot, dir.path(), "change.json", &seats, &change);
+    let why = ["answer 5:", "`ruling.changes[0].after` reads false"];
+    refused(&out, &why, "ashes", &change);
+    let mut question = file.clone();
+    event(&mut question, 2)["ruling"]["pending"]["question"] =
+        "Maeoni: Coal proposes a handshake".into();
+    let out = import(&bot, dir.path(), "question.json", &seats, &question);
+    let why = [
+        "adjust 2:",
+        "`ruling.pending` asks \"Maeoni: Coal proposes a handshake\"",
+    ];
+    refused(&out, &why, "ashes", &question);
+}
+
+/// Ben proposes Ana's win, Cleo rejects it, Ben withdraws it; a judge
+/// adjusts Ben's score, Ana plays, the judge ends the match.
+const TI4: &str = "/as Ben\n/match end winner:Ana\n/as Cleo\n/match answer choice:reject\n\
+    /as Ben\n/match undo\n\
+    /as judge moderator\n/match adjust field:Ben.victory_points value:3 reason:scored objective\n\
+    /as Ana\n/match play Ana strategic Leadership\n\
+    /as judge moderator\n/match end winner:Ben reason:time called\n";
+
+/// A moderator's adjust and end rewritten as a player's, and undos no one
+/// could have made at that point (Cleo undoing Ben's proposal, Ben's undo
+/// taking back Cleo's rejection, Ana undoing Cleo's rejection), are
+/// refused naming the event and the field.
+#[test]
+fn a_moderators_event_or_an_undo_is_not_imported_as_a_players() {
+    let dir = tempfile::tempdir().unwrap();
+    let seats = ["Ana", "Ben", "Cleo"];
+    let (bot, file) = played(dir.path(), "ti4", &seats, TI4);
+    let kinds: Vec<&str> = file["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["setup", "note", "answer", "undo", "adjust", "play", "end"],
+        "{file}"
+    );
+    let out = import(&bot, dir.path(), "same.json", &seats, &file);
+    assert!(
+        !out.contains("0 events") && out.contains("time called"),
+        "{out}"
+    );
+    let edited = |seq: i64, edit: &dyn Fn(&mut Value)| {
+        let mut f = file.clone();
+        edit(event(&mut f, seq));
+        f
+    };
+    let as_player = |actor: &'static str| {
+        move |e: &mut Value| {
+            e["actor"] = actor.into();
+            without(e, &["moderator"]);
+        }
+    };
+    let cases: Vec<(Value, Vec<&str>)> = vec![
+        (
+            edited(5, &as_player("Ben")),
+            vec![
+                "adjust 5:",
+                "`actor` reads Ben (seat 2)",
+                "asking seat 1 (Ana), seat 3 (Cleo)",
+            ],
+        ),
+        (
+            edited(7, &as_player("Ana")),
+            vec![
+                "end 7:",
+                "`actor` reads Ana (seat 1)",
+                "asking seat 3 (Cleo)",
+            ],
+        ),
+        (
+            edited(4, &|e| e["actor"] = "Cleo".into()),
+            vec![
+                "undo 4:",
+                "`undoes` reads 2, but an undo by Cleo at this point takes back event 3",
+            ],
+        ),
+        (
+            edited(4, &|e| e["undoes"] = 3.into()),
+            vec![
+                "undo 4:",
+                "`undoes` reads 3, but an undo by Ben at this point takes back event 2",
+            ],
+        ),
+        (
+            edited(4, &|e| e["actor"] = "Ana".into()),
+            vec![
+                "undo 4:",
+                "`actor` reads Ana, who may not undo answer 3 at this point",
+            ],
+        ),
+    ];
+    for (i, (f, why)) in cases.iter().enumerate() {
+        let out = import(&bot, dir.path(), &format!("{i}.json"), &seats, f);
+        refused(&out, why, "ti4", f);
+    }
+}
