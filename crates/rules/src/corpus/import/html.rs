@@ -4,7 +4,10 @@
 //! the page outside its `<main>` when it has one: [`keep_main`]), and a
 //! wiki's infobox, chrome and references list read as `wiki.rs` says.
 
+mod depth;
 mod wiki;
+
+pub(super) use depth::nesting;
 
 use std::rc::Rc;
 use std::sync::LazyLock;
@@ -77,50 +80,6 @@ pub(super) fn is_html(lower_name: &str, bytes: &[u8]) -> bool {
     lower_name.ends_with(".html") || lower_name.ends_with(".htm") || looks_like_html(&head)
 }
 
-/// Elements that never hold others (no closing tag).
-const VOID: [&str; 14] = [
-    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
-    "track", "wbr",
-];
-
-/// Deepest element nesting of a page, counted on its tags alone (an
-/// estimate that never undercounts well-formed pages): the converter walks
-/// the tree recursively, so a page nested past [`super::MAX_HTML_DEPTH`]
-/// is refused before it is parsed.
-pub(super) fn nesting(html: &str) -> usize {
-    let (mut depth, mut deepest) = (0usize, 0usize);
-    let mut rest = html;
-    while let Some(at) = rest.find('<') {
-        rest = &rest[at + 1..];
-        let end = rest.find('>').unwrap_or(rest.len());
-        let tag = &rest[..end];
-        rest = &rest[end.min(rest.len())..];
-        if let Some(name) = tag.strip_prefix('/') {
-            if !is_void(name) {
-                depth = depth.saturating_sub(1);
-            }
-            continue;
-        }
-        let name_end = tag
-            .find(|c: char| c.is_ascii_whitespace() || c == '/')
-            .unwrap_or(tag.len());
-        let name = &tag[..name_end];
-        let opens = name.starts_with(|c: char| c.is_ascii_alphabetic())
-            && !tag.ends_with('/')
-            && !is_void(name);
-        if opens {
-            depth += 1;
-            deepest = deepest.max(depth);
-        }
-    }
-    deepest
-}
-
-fn is_void(name: &str) -> bool {
-    let name = name.trim();
-    VOID.iter().any(|v| v.eq_ignore_ascii_case(name))
-}
-
 /// A wiki's edit-section link at the end of a heading (MediaWiki's
 /// `[edit]`, `[edit source]`, as `htmd` writes it).
 static EDIT_LINK: LazyLock<regex::Regex> = LazyLock::new(|| {
@@ -136,10 +95,26 @@ static ANCHOR_ITEM: LazyLock<regex::Regex> =
 /// headings themselves follow), nor its chrome ([`keep_main`],
 /// [`drop_chrome`]) nor a wiki's infobox and chrome, its references list
 /// as notes ([`wiki`]); and the notes on what was left out.
+#[cfg(test)]
 pub(super) fn to_markdown(html: &str) -> Result<(String, Vec<String>), String> {
+    to_markdown_within(html, usize::MAX).map_err(|e| e.unwrap_or_default())
+}
+
+/// [`to_markdown`], refusing (`Err(None)`) a page whose parsed tree
+/// nests deeper than `limit`: measured without recursion on the tree the
+/// parser built, before anything walks it recursively. [`nesting`]
+/// refuses a deep page before it is parsed (the parser slows on some
+/// deep pages); this holds wherever that estimate falls short.
+pub(super) fn to_markdown_within(
+    html: &str,
+    limit: usize,
+) -> Result<(String, Vec<String>), Option<String>> {
     let tree = CONVERTER
         .html_to_tree(html)
-        .map_err(|e| format!("cannot read the HTML: {e}"))?;
+        .map_err(|e| Some(format!("cannot read the HTML: {e}")))?;
+    if deepest(&tree) > limit {
+        return Err(None);
+    }
     starts_at_line_start(&tree, true);
     let marked = marks_content(&tree);
     let mut words = 0;
@@ -179,6 +154,20 @@ pub(super) fn to_markdown(html: &str) -> Result<(String, Vec<String>), String> {
         .collect();
     notes.extend(wiki.notes());
     Ok((out, notes))
+}
+
+/// How deep a parsed tree nests its elements, without recursion.
+fn deepest(tree: &Handle) -> usize {
+    let mut deepest = 0;
+    let mut open = vec![(tree.clone(), 0usize)];
+    while let Some((node, depth)) = open.pop() {
+        let depth = depth + usize::from(matches!(node.data, NodeData::Element { .. }));
+        deepest = deepest.max(depth);
+        for child in node.children.borrow().iter() {
+            open.push((child.clone(), depth));
+        }
+    }
+    deepest
 }
 
 /// Elements that start a line of the Markdown, and end one: text in
@@ -510,18 +499,5 @@ mod tests {
         assert!(!md.contains("edit"), "{md}");
         assert!(!md.contains("#General"), "{md}");
         assert!(md.contains("[Range](/Range)"), "{md}");
-    }
-
-    #[test]
-    fn nesting_counts_open_elements_and_skips_void_and_closed_ones() {
-        assert_eq!(
-            super::nesting("<html><body><p>a<br>b</p><p>c</p></body></html>"),
-            3
-        );
-        assert_eq!(
-            super::nesting(&format!("{}x{}", "<b>".repeat(500), "</b>".repeat(500))),
-            500
-        );
-        assert_eq!(super::nesting("<img src=x/><hr/><input>"), 0);
     }
 }

@@ -197,13 +197,9 @@ pub enum ImportError {
         title: String,
     },
     #[error(
-        "{file} nests its HTML elements {depth} deep; the limit is {limit}. Save the page as text or Markdown, or send the part with the rules."
+        "{file} nests its HTML elements more than {limit} deep (as a browser builds the page: an end tag a page may leave out, as `</li>` or `</p>`, is read as a browser reads it). Save the page as text or Markdown, or send the part with the rules."
     )]
-    HtmlTooDeep {
-        file: String,
-        depth: usize,
-        limit: usize,
-    },
+    HtmlTooDeep { file: String, limit: usize },
 }
 
 impl ImportError {
@@ -519,18 +515,22 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
         if attributes > 0 {
             notes.push(attributes::note(attributes));
         }
-        let depth = html::nesting(&text);
-        if depth > MAX_HTML_DEPTH {
+        if html::nesting(&text, MAX_HTML_DEPTH) > MAX_HTML_DEPTH {
             return Err(ImportError::HtmlTooDeep {
                 file,
-                depth,
                 limit: MAX_HTML_DEPTH,
             });
         }
         let (markdown, chrome) =
-            html::to_markdown(&text).map_err(|reason| ImportError::BadHtml {
-                file: file.clone(),
-                reason,
+            html::to_markdown_within(&text, MAX_HTML_DEPTH).map_err(|e| match e {
+                Some(reason) => ImportError::BadHtml {
+                    file: file.clone(),
+                    reason,
+                },
+                None => ImportError::HtmlTooDeep {
+                    file: file.clone(),
+                    limit: MAX_HTML_DEPTH,
+                },
             })?;
         notes.extend(chrome);
         let (markdown, index) = book_index::drop_index(&markdown);

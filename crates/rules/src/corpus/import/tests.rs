@@ -1239,3 +1239,42 @@ fn a_google_docs_exports_comments_are_left_out_and_said() {
     let warned = imp.preview.warnings.join("\n");
     assert!(warned.contains("comments"), "{warned}");
 }
+
+#[test]
+fn a_page_leaving_out_optional_end_tags_imports_whatever_its_length() {
+    // 450 `<li>` without `</li>` were refused as "453 deep" (an outside
+    // admin's errata page); a browser builds them 5 deep.
+    let items: String = (1..=450)
+        .map(|n| format!("<li>Card {n}: errata text for card number {n}.\n"))
+        .collect();
+    let rows: String = (1..=300)
+        .map(|n| format!("<tr><td>Card {n}<td>{n} energy\n"))
+        .collect();
+    let paragraphs: String = (1..=420)
+        .map(|n| format!("<p>{n}. Rule paragraph number {n}.\n"))
+        .collect();
+    for page in [
+        format!("<!DOCTYPE html><html><body><h1>Card errata</h1><ul>{items}</ul></body></html>"),
+        format!("<html><body><h1>Costs</h1><table>{rows}</table></body></html>"),
+        format!("<html><body><h1>Rules</h1>{paragraphs}</body></html>"),
+    ] {
+        let bytes: &'static [u8] = Box::leak(page.into_bytes().into_boxed_slice());
+        let imported = import(
+            &Corpus::build(Vec::new()),
+            &ImportRequest {
+                file_name: "page.html",
+                bytes,
+                game: "Ashes",
+                kind: DocumentKind::Errata,
+                title: Some("Errata"),
+            },
+        )
+        .unwrap();
+        let text = &imported.document().text;
+        assert!(
+            text.contains("Card 300") || text.contains("number 420"),
+            "{}",
+            &text[..200.min(text.len())]
+        );
+    }
+}
