@@ -1247,7 +1247,7 @@ impl App {
                 Amendment {
                     id: p.id.clone(),
                     source: format!("{source}, {title}"),
-                    text: p.text.clone(),
+                    text: crate::corpus::amending_part(p, &self.corpus.passages[idx]),
                     reads_after,
                 }
             })

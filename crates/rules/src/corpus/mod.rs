@@ -539,9 +539,19 @@ const LEAD_WORDS: usize = 4;
 /// numbers ([`is_rule_number`]): "Rule 7" or "2 players" may be counts.
 pub fn lead_numbers(p: &Passage) -> Vec<&str> {
     let mut out = Vec::new();
-    let mut leads: Vec<&str> = vec![p.title.as_str()];
+    numbers_in_lead(p.title.as_str(), &mut out);
+    for lead in paragraph_leads(&p.text) {
+        numbers_in_lead(lead, &mut out);
+    }
+    out
+}
+
+/// The leads of a text's paragraphs: each paragraph's first clause, and
+/// each table row's first cell.
+fn paragraph_leads(text: &str) -> Vec<&str> {
+    let mut leads = Vec::new();
     let mut blank = true;
-    for line in p.text.lines() {
+    for line in text.lines() {
         let trimmed = line.trim();
         if trimmed.is_empty() {
             blank = true;
@@ -553,15 +563,79 @@ pub fn lead_numbers(p: &Passage) -> Vec<&str> {
             leads.push(first_clause(trimmed));
         }
     }
-    for lead in leads {
-        for word in lead.split_whitespace().take(LEAD_WORDS) {
-            let word = word.trim_matches(|c: char| !c.is_alphanumeric());
-            if is_rule_number(word) && !out.contains(&word) {
-                out.push(word);
-            }
+    leads
+}
+
+/// The rule names among a lead's first [`LEAD_WORDS`] words: rule
+/// numbers ("1.1") and ids written without their game
+/// ([`is_local_id`]: "attack-a-unit.4", which a lookup prefixes with the
+/// passage's game).
+fn numbers_in_lead<'a>(lead: &'a str, out: &mut Vec<&'a str>) {
+    for word in lead.split_whitespace().take(LEAD_WORDS) {
+        let word = word.trim_matches(|c: char| !c.is_alphanumeric());
+        if (is_rule_number(word) || is_local_id(word)) && !out.contains(&word) {
+            out.push(word);
         }
     }
-    out
+}
+
+/// Whether a word is shaped like a passage id without its game: a
+/// lowercase slug, then a dot and a rule number's pieces
+/// ("attack-a-unit.4", "action-phase.4.1"), as `rules list` and cited
+/// passages show ids after the game's colon.
+pub fn is_local_id(word: &str) -> bool {
+    let Some((slug, rest)) = word.split_once('.') else {
+        return false;
+    };
+    slug.contains('-')
+        && slug.starts_with(|c: char| c.is_ascii_lowercase())
+        && slug
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && (is_rule_number(rest) || is_rule_number(&format!("{rest}.0")))
+}
+
+/// The part of an amending passage that names `amended`: the paragraphs
+/// that lead with its number or id or write its id out, or that hold a
+/// reference resolved to it. An errata of paragraphs ("Errata to 1.1: …"
+/// / "Errata to 1.2: …") with no heading between them is one passage,
+/// and each rule it amends showed every other rule's errata beside it.
+/// The whole text when its heading names the rule, or no one paragraph
+/// (or every one) does.
+pub fn amending_part(p: &Passage, amended: &Passage) -> String {
+    let names = |lead: &str| {
+        let mut numbers = Vec::new();
+        numbers_in_lead(lead, &mut numbers);
+        numbers.iter().any(|n| {
+            let n = n.to_lowercase();
+            amended.id == format!("{}:{n}", amended.game)
+                || number_tail(&amended.id).is_some_and(|t| t.eq_ignore_ascii_case(&n))
+        })
+    };
+    let refers = |par: &str| {
+        par.contains(amended.id.as_str())
+            || p.refs.iter().any(|r| {
+                r.target.as_deref() == Some(amended.id.as_str()) && par.contains(r.label.as_str())
+            })
+    };
+    let paragraphs: Vec<&str> = p
+        .text
+        .split("\n\n")
+        .filter(|par| !par.trim().is_empty())
+        .collect();
+    if paragraphs.len() < 2 || names(&p.title) {
+        return p.text.clone();
+    }
+    let own: Vec<&str> = paragraphs
+        .iter()
+        .copied()
+        .filter(|par| paragraph_leads(par).into_iter().any(names) || refers(par))
+        .collect();
+    match own.len() {
+        0 => p.text.clone(),
+        n if n == paragraphs.len() => p.text.clone(),
+        _ => own.join("\n\n"),
+    }
 }
 
 /// A line's first clause: up to a colon or a dash.

@@ -1241,6 +1241,46 @@ fn a_google_docs_exports_comments_are_left_out_and_said() {
 }
 
 #[test]
+fn each_rule_an_errata_of_paragraphs_amends_shows_its_own_paragraph() {
+    // One passage (no heading between them) amending three rules: each
+    // showed all three paragraphs (found by an outside admin).
+    let (corpus, err) = kitchen_table_with(
+        "Errata to 1.1: players start with 22 life.\n\nErrata to 1.2: mulligans cost 1 life.\n\nErrata to 2.1: goblins get +0/+1 instead.\n",
+    );
+    assert_eq!(err.preview.amends.len(), 3, "{:?}", err.preview.amends);
+    let amendments = corpus.amendments();
+    for (rule, own, others) in [
+        ("kitchen-table:1.1", "22 life", ["mulligans", "goblins"]),
+        ("kitchen-table:1.2", "mulligans", ["22 life", "goblins"]),
+        ("kitchen-table:2.1", "goblins", ["22 life", "mulligans"]),
+    ] {
+        let i = corpus.index_of(rule).unwrap();
+        let by = &amendments[&i];
+        assert_eq!(by.len(), 1, "{rule}");
+        let shown = crate::corpus::amending_part(&corpus.passages[by[0]], &corpus.passages[i]);
+        assert!(shown.contains(own), "{rule}: {shown}");
+        assert!(others.iter().all(|o| !shown.contains(o)), "{rule}: {shown}");
+    }
+}
+
+#[test]
+fn an_errata_naming_a_rule_by_its_id_without_the_game_amends_it() {
+    let (corpus, err) = kitchen_table_with(
+        "Errata for kitchen-table.2: nothing.\n\nRule core-rules.7 is amended: x.\n",
+    );
+    // Neither names a rule of Kitchen Table's ids (`kitchen-table:1.1`):
+    // both are warned of by name rather than passed over.
+    let warned = err.preview.warnings.join("\n");
+    assert!(warned.contains("core-rules.7"), "{warned}");
+    assert!(crate::corpus::is_local_id("attack-a-unit.4"));
+    assert!(crate::corpus::is_local_id("action-phase.4.1"));
+    for word in ["e.g", "1.1", "attack.4", "Attack-a.4", "a-b.x"] {
+        assert!(!crate::corpus::is_local_id(word), "{word}");
+    }
+    drop(corpus);
+}
+
+#[test]
 fn a_page_leaving_out_optional_end_tags_imports_whatever_its_length() {
     // 450 `<li>` without `</li>` were refused as "453 deep" (an outside
     // admin's errata page); a browser builds them 5 deep.
