@@ -100,9 +100,34 @@ impl Serialize for Stats {
     }
 }
 
+/// A stat named twice is refused where it stands, as YAML's reader
+/// refuses a key given twice: JSON's kept the last value without a word
+/// (`"attack":2,"attack":9` read as 9).
 impl<'de> Deserialize<'de> for Stats {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Stats, D::Error> {
-        let map = BTreeMap::<String, serde_json::Value>::deserialize(d)?;
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = BTreeMap<String, serde_json::Value>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map of stats")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut out = BTreeMap::new();
+                while let Some((key, value)) = map.next_entry::<String, serde_json::Value>()? {
+                    if out.contains_key(&key) {
+                        return Err(serde::de::Error::custom(format!(
+                            "the stat `{key}` is given twice in one card; keep one"
+                        )));
+                    }
+                    out.insert(key, value);
+                }
+                Ok(out)
+            }
+        }
+        let map = d.deserialize_map(Visit)?;
         Ok(Stats(map.into_iter().collect()))
     }
 }

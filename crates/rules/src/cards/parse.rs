@@ -246,6 +246,9 @@ fn read_csv(text: &str, separator: u8) -> Result<Vec<(Card, usize)>, CardError> 
             column: None,
         });
     }
+    if let Some(e) = header_fault(text, &headers, separator) {
+        return Err(e);
+    }
     // Streamed: past MAX_CARDS rows the list is refused before it is held.
     let mut cards = Vec::new();
     let mut record = csv::StringRecord::new();
@@ -263,6 +266,48 @@ fn read_csv(text: &str, separator: u8) -> Result<Vec<(Card, usize)>, CardError> 
         cards.push((csv_card(&headers, &record), line));
     }
     Ok(cards)
+}
+
+/// A header naming a column twice, or a column not at all, refused at its
+/// place: a row's value under the second `attack` replaced the first's
+/// without a word, a second `name` column's value took the card's name
+/// (card Alpha of `name,name` was lost), and a nameless column's value
+/// was shown as a stat named "" ("cost 2 ·  7").
+fn header_fault(text: &str, headers: &[String], separator: u8) -> Option<CardError> {
+    let line = text.lines().next().unwrap_or("");
+    let columns: Vec<usize> = std::iter::once(0)
+        .chain(
+            line.char_indices()
+                .filter(|&(_, c)| c == separator as char)
+                .map(|(i, _)| line[..i].chars().count() + 1),
+        )
+        .collect();
+    let at = |i: usize, message: Words| CardError {
+        message,
+        line: Some(1),
+        column: columns.get(i).map(|c| c + 1),
+    };
+    for (i, h) in headers.iter().enumerate() {
+        if h.is_empty() {
+            return Some(at(
+                i,
+                Words::fill(
+                    "column {} of the header has no name; name it (a stat's name) or remove the column",
+                    vec![(i + 1).to_string()],
+                ),
+            ));
+        }
+        if let Some(first) = headers[..i].iter().position(|earlier| earlier == h) {
+            return Some(at(
+                i,
+                Words::fill(
+                    "the header names the column `{}` twice (columns {} and {}); each column needs a name of its own: rename or remove one",
+                    vec![h.clone(), (first + 1).to_string(), (i + 1).to_string()],
+                ),
+            ));
+        }
+    }
+    None
 }
 
 /// The line a row starts on. The `csv` reader's position of a row is
@@ -730,6 +775,35 @@ mod tests {
         assert_eq!(p.cards[0].text, "Deals 1 damage, then exhausts.");
         let e = parse("c.csv", "title;type\nA;b\n").unwrap_err();
         assert!(e.message.to_string().contains("separated by ';'"), "{e}");
+    }
+
+    #[test]
+    fn a_column_or_stat_named_twice_or_a_nameless_column_is_refused_where_it_stands() {
+        let e = parse(
+            "c.csv",
+            "name , type,cost,attack,attack,text\nTroll,Unit,2,3,4,Slow\n",
+        )
+        .unwrap_err();
+        let said = e.to_string();
+        assert!(said.contains("`attack` twice (columns 4 and 5)"), "{said}");
+        assert_eq!((e.line, e.column), (Some(1), Some(25)), "{said}");
+        let e = parse("c.csv", "name,name,type,,cost\nAlpha,Beta,Unit,7,2\n").unwrap_err();
+        assert!(e.to_string().contains("`name` twice"), "{e}");
+        let e = parse("c.csv", "name,type,,cost\nAlpha,Unit,7,2\n").unwrap_err();
+        assert!(
+            e.to_string().contains("column 3 of the header has no name"),
+            "{e}"
+        );
+        let e = parse(
+            "c.json",
+            r#"[{"name":"Zeta","type":"Unit","stats":{"attack":2,"attack":9}}]"#,
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string().contains("the stat `attack` is given twice"),
+            "{e}"
+        );
+        assert_eq!(e.line, Some(1), "{e}");
     }
 
     #[test]
