@@ -63,6 +63,15 @@ pub(super) fn declared(bytes: &[u8]) -> Option<Declared> {
     })
 }
 
+/// Whether a label names a real encoding no page is read in
+/// (`iso-2022-kr`, `hz-gb-2312`: the WHATWG's replacement encoding, and
+/// `x-user-defined`): no typo of another, whose did-you-mean named
+/// another language's encoding ("iso-2022-kr" → "iso-2022-jp").
+pub(super) fn is_unsupported(label: &str) -> bool {
+    Encoding::for_label(label.trim().as_bytes())
+        .is_some_and(|e| e == encoding_rs::REPLACEMENT || e == encoding_rs::X_USER_DEFINED)
+}
+
 /// A common label one or two edits from an unknown one ("shift-jiss").
 pub(super) fn near_label(label: &str) -> Option<&'static str> {
     let label = label.to_ascii_lowercase();
@@ -241,6 +250,9 @@ mod tests {
                 declared(page.as_bytes()),
                 Some(Declared::Unknown(label.into()))
             );
+            // Not a typo of another language's encoding.
+            assert!(is_unsupported(label), "{label}");
         }
+        assert!(!is_unsupported("shift-jiss"));
     }
 }

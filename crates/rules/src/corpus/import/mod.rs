@@ -494,7 +494,10 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
     // UTF-16 text (Windows' "Unicode") is full of zero bytes: not binary.
     let utf16 = encoding_rs::Encoding::for_bom(bytes).is_some_and(|(e, _)| e != encoding_rs::UTF_8);
     if let Some(what) = document_binary_kind(bytes).filter(|_| !utf16) {
-        let what = what.to_string();
+        let what = match what == BINARY {
+            true => format!("{what}{}", nuls_in_text(bytes).unwrap_or_default()),
+            false => what.to_string(),
+        };
         let how = how_to_send(bytes).to_string();
         return Err(ImportError::Unsupported { file, what, how });
     }
@@ -646,6 +649,11 @@ fn declared_decode(bytes: &[u8]) -> Result<Option<Decoded<'_>>, String> {
     let enc = match charset::declared(bytes) {
         None => return Ok(None),
         Some(charset::Declared::Unknown(label)) => {
+            if charset::is_unsupported(&label) {
+                return Err(format!(
+                    "the page declares the character encoding “{label}”, which Arbiter does not read (browsers no longer do either): read as if it declared none; save the page as UTF-8 and send it again if its letters look wrong"
+                ));
+            }
             let near = charset::near_label(&label)
                 .map(|l| format!(" (did you mean “{l}”?)"))
                 .unwrap_or_default();
@@ -685,6 +693,26 @@ fn declared_decode(bytes: &[u8]) -> Result<Option<Decoded<'_>>, String> {
 fn text_with_nuls(bytes: &[u8]) -> bool {
     bytes.iter().filter(|&&b| b == 0).count() <= bytes::MAX_NULS
         && (std::str::from_utf8(bytes).is_ok() || bytes::mostly_utf8(bytes).is_some())
+}
+
+/// What makes text with too many NULs a binary file, as a preview of
+/// fewer names them: "(9 NUL bytes, the first at line:column 1:8; a text
+/// may hold at most 8)". `None` when the rest is no text.
+fn nuls_in_text(bytes: &[u8]) -> Option<String> {
+    let without: Vec<u8> = bytes.iter().copied().filter(|&b| b != 0).collect();
+    if std::str::from_utf8(&without).is_err() && bytes::mostly_utf8(&without).is_none() {
+        return None;
+    }
+    let first = bytes.iter().position(|&b| b == 0)?;
+    let before = String::from_utf8_lossy(&bytes[..first]);
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    let nuls = bytes.iter().filter(|&&b| b == 0).count();
+    Some(format!(
+        " ({}, the first at line:column {line}:{column}; a text may hold at most {}, which are left out)",
+        count(nuls, "NUL byte"),
+        bytes::MAX_NULS
+    ))
 }
 
 /// Text with no markup (a PDF's): numbered text if it is numbered, else
