@@ -780,7 +780,7 @@ fn how_to_send(bytes: &[u8]) -> &'static str {
     }
     match WORD_PROCESSOR.iter().any(|m| bytes.starts_with(m)) {
         true => {
-            "If it is a document, export it as a PDF or a web page and send that: in Word or LibreOffice, File › Save As (or Export) › PDF or Web Page (.html); in Google Docs, File › Download › PDF Document or Web Page (.html). Markdown and plain text are read too."
+            "If it is a document, export it as a PDF or a web page and send that: in Word or LibreOffice, File › Save As (or Export) › PDF or Web Page (.html); in Google Docs, File › Download › PDF Document (.pdf), Markdown (.md) or Plain Text (.txt) (its Web Page (.html, zipped) is a ZIP archive too: unzip it and send the .html inside). Markdown and plain text are read too."
         }
         false => "Send Markdown, plain text, HTML or a PDF with a text layer.",
     }

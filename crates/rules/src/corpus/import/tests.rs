@@ -398,6 +398,12 @@ fn a_word_or_opendocument_file_is_refused_saying_how_to_export_it() {
         for step in ["PDF", "Web Page (.html)", "Google Docs", "File ›"] {
             assert!(said.contains(step), "{step}: {said}");
         }
+        // Google Docs' "Web Page" download is a ZIP (the very refusal):
+        // its advice is a download that is no archive, or to unzip it.
+        assert!(
+            said.contains("Markdown (.md)") && said.contains("unzip it and send the .html"),
+            "{said}"
+        );
     }
     // An image is no document to export: the formats read are named.
     let e = imported("rules.md", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").unwrap_err();
