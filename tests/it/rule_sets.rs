@@ -525,6 +525,42 @@ async fn a_revision_replaces_a_document_keeping_its_ids(url: String) {
 }
 both!(a_revision_replaces_a_document_keeping_its_ids);
 
+// An operator's `rules add --replace X` converts, then adds; a `rules
+// remove X` committed in between (another operator, at the same moment)
+// refuses the add instead of bringing X back as a new add.
+async fn a_direct_replace_after_a_removal_adds_nothing(url: String) {
+    let store = Store::connect(&url).await.unwrap();
+    let sets = sets(&store);
+    let first = add(&sets, "g", HOUSE, "ti4", DocumentKind::House, "Club").await;
+    let mut revision = upload(
+        &format!("{HOUSE}\nLater.\n"),
+        "ti4",
+        DocumentKind::House,
+        "Club",
+    );
+    revision.replaces = Some(first.document.clone());
+    let (manifest, body, _) = sets.convert("g", revision).await.unwrap();
+    sets.remove("g", &first.document, "bob").await.unwrap();
+    let e = sets
+        .add_converted("g", "m", &manifest, &body, true)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(e, RulesError::Conflict(_)) && e.to_string().contains("was removed"),
+        "{e}"
+    );
+    assert!(sets.list("g").await.unwrap().is_empty(), "still removed");
+    let actions: Vec<RuleAction> = store
+        .rule_changes("g")
+        .await
+        .unwrap()
+        .iter()
+        .map(|c| c.action)
+        .collect();
+    assert_eq!(actions, [RuleAction::Add, RuleAction::Remove]);
+}
+both!(a_direct_replace_after_a_removal_adds_nothing);
+
 // Long titles and game names make ids a Discord button and autocomplete
 // can carry (100 characters): slugs are cut at a word within 32, and two
 // long game names cut alike stay two games.

@@ -910,18 +910,38 @@ impl RuleSets {
             .take_pending_rule(token, guild, since)
             .await?
             .ok_or(RulesError::Expired)?;
+        self.unchanged_since_decided(guild, &pending.manifest)
+            .await?;
+        let since = Some(pending.manifest.decided_at);
+        self.store_doc(
+            guild,
+            &pending.manifest,
+            &pending.body,
+            &pending.actor,
+            since,
+        )
+        .await
+    }
+
+    /// Refuses a document whose game changed after the version its ids and
+    /// the document it replaces were decided against, naming the change.
+    async fn unchanged_since_decided(
+        &self,
+        guild: &str,
+        manifest: &StoredManifest,
+    ) -> Result<(), RulesError> {
         // A change of the same game since this preview (another
         // moderator's upload, or a removal: of the document it replaces,
         // say) may have taken the ids or the title previewed, or brought
         // back what was removed: nothing is replaced or renumbered unseen.
-        let id = pending.manifest.id();
+        let id = manifest.id();
         let changes = self.store.rule_changes(guild).await?;
         // By version, not time: a change made while the preview converted
         // (after its version was read, before it was kept) counts too.
-        let decided_at = pending.manifest.decided_at;
+        let decided_at = manifest.decided_at;
         if let Some(c) = changes
             .iter()
-            .find(|c| c.game == pending.manifest.game && c.version > decided_at)
+            .find(|c| c.game == manifest.game && c.version > decided_at)
         {
             let done = match c.action {
                 crate::store::RuleAction::Add => "added",
@@ -939,15 +959,7 @@ impl RuleSets {
                 )
             }));
         }
-        let since = Some(pending.manifest.decided_at);
-        self.store_doc(
-            guild,
-            &pending.manifest,
-            &pending.body,
-            &pending.actor,
-            since,
-        )
-        .await
+        Ok(())
     }
 
     /// Drops a previewed upload of this server; whether one was waiting
@@ -977,9 +989,34 @@ impl RuleSets {
         actor: &str,
         upload: Upload,
     ) -> Result<(Added, Preview), RulesError> {
+        let replacing = upload.replaces.is_some();
         let (manifest, body, preview) = self.convert(guild, upload).await?;
-        let added = self.store_doc(guild, &manifest, &body, actor, None).await?;
+        let added = self
+            .add_converted(guild, actor, &manifest, &body, replacing)
+            .await?;
         Ok((added, preview))
+    }
+
+    /// Adds a converted upload ([`RuleSets::convert`]). A replacement is
+    /// added only while its game is unchanged since it was converted,
+    /// checked in the insert itself as a Confirm's is: a removal of the
+    /// document it replaces, committed meanwhile (`arbiter rules remove`
+    /// racing `arbiter rules add --replace`), refuses it rather than
+    /// bringing the removed document back as an add. Other adds of a
+    /// game's documents both go in.
+    pub async fn add_converted(
+        &self,
+        guild: &str,
+        actor: &str,
+        manifest: &StoredManifest,
+        body: &str,
+        replacing: bool,
+    ) -> Result<Added, RulesError> {
+        let since = replacing.then_some(manifest.decided_at);
+        if replacing {
+            self.unchanged_since_decided(guild, manifest).await?;
+        }
+        self.store_doc(guild, manifest, body, actor, since).await
     }
 
     /// Stores a document as the next version; with `unchanged_since` (a
