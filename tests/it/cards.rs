@@ -367,6 +367,12 @@ async fn a_look_alike_card_name_is_left_out(url: String) {
     let irons = offered.iter().filter(|c| c.name.contains("Worker"));
     assert_eq!(irons.count(), 1, "{offered:?}");
     assert!(here.card("Ash Bear", Some("ashes")).is_ok());
+    // What the preview lists and counts, and what is stored (`rules
+    // show`), is what loads: both listed the look-alikes left out.
+    assert_eq!(preview.cards, ["Ash Bear (Unit)"], "{:?}", preview.cards);
+    let docs = sets.list("g").await.unwrap();
+    let stored = arbiter::cards::stored_names(&docs[0].body).unwrap();
+    assert_eq!(stored, ["Ash Bear (Unit)"]);
 }
 both!(a_look_alike_card_name_is_left_out);
 

@@ -330,6 +330,9 @@ struct Dropped {
     list: usize,
     holder: usize,
     warning: String,
+    /// The card left out, when the card itself is (a look-alike), not
+    /// only an alias of it.
+    card: Option<String>,
 }
 
 impl Cards {
@@ -352,7 +355,10 @@ impl Cards {
     /// of those lists its cards' names take: the preview's warnings. An
     /// outside tester's card aliased "Iron Worker" took the shipped Iron
     /// Worker's name, with no word.
-    pub fn taken_aliases(known: &[CardList], list: &CardList) -> Vec<String> {
+    /// Also the names of its cards left out (look-alikes of a card
+    /// loaded before them), which its preview and stored list must not
+    /// show.
+    pub fn taken_aliases(known: &[CardList], list: &CardList) -> (Vec<String>, Vec<String>) {
         let lists: Vec<CardList> = known
             .iter()
             .filter(|l| l.game == list.game)
@@ -361,13 +367,19 @@ impl Cards {
             .collect();
         let last = lists.len() - 1;
         let (_, dropped, notes) = Cards::read(&lists);
+        let left_out = dropped
+            .iter()
+            .filter(|d| d.list == last)
+            .filter_map(|d| d.card.clone())
+            .collect();
         // What is dropped first: a preview shows its first warnings.
-        dropped
+        let warnings = dropped
             .into_iter()
             .chain(notes)
             .filter(|d| d.list == last || d.holder == last)
             .map(|d| d.warning)
-            .collect()
+            .collect();
+        (warnings, left_out)
     }
 
     /// The cards of every list, indexed, and the aliases dropped.
@@ -407,6 +419,7 @@ impl Cards {
                                     "card '{}' reads as the card '{}' ({}) but is not it (a look-alike letter or hidden character); the card is left out",
                                     entry.card.name, holder.card.name, holder.source
                                 ),
+                                card: Some(entry.card.name.clone()),
                             });
                             continue;
                         }
@@ -422,6 +435,7 @@ impl Cards {
                                             cards.entries[i].card.name,
                                             cards.entries[i].source
                                         ),
+                                        card: None,
                                     });
                                 }
                                 let old = std::mem::replace(&mut cards.entries[i], entry);
@@ -508,6 +522,7 @@ impl Cards {
                 "card '{}': its alias '{alias}' is already {what} the card '{}' ({}); the alias is dropped",
                 card.card.name, holder.card.name, holder.source
             ),
+            card: None,
         }
     }
 
@@ -944,9 +959,29 @@ pub fn warn_taken_aliases(
         manifest: doc.manifest.clone(),
         text: doc.text.clone(),
     };
-    {
-        let taken = Cards::taken_aliases(&known.card_lists, &list);
-        import.preview.warnings.extend(taken);
+    let (taken, left_out) = Cards::taken_aliases(&known.card_lists, &list);
+    import.preview.warnings.extend(taken);
+    if left_out.is_empty() {
+        return;
+    }
+    // What is stored and listed is what loads: the preview counted and
+    // listed a look-alike its own warning said was left out, and `rules
+    // show` listed it from the stored list.
+    let Ok(mut cards) = serde_json::from_str::<Vec<Card>>(&list.text) else {
+        return;
+    };
+    cards.retain(|c| !left_out.contains(&c.name));
+    if let Ok(text) = serde_json::to_string_pretty(&cards) {
+        import.game.documents[0].text = text;
+        import.preview.cards = cards.iter().map(item).collect();
+    }
+}
+
+/// A card as a preview lists it: "Ice Golem (Unit)".
+fn item(c: &Card) -> String {
+    match c.card_type.as_str() {
+        "" => c.name.clone(),
+        t => format!("{} ({t})", c.name),
     }
 }
 
@@ -978,15 +1013,7 @@ fn source_label(list: &CardList) -> String {
 /// as its preview listed them: `rules show` of the list.
 pub fn stored_names(text: &str) -> Option<Vec<String>> {
     let cards: Vec<Card> = serde_json::from_str(text).ok()?;
-    Some(
-        cards
-            .into_iter()
-            .map(|c| match c.card_type.as_str() {
-                "" => c.name,
-                t => format!("{} ({t})", c.name),
-            })
-            .collect(),
-    )
+    Some(cards.iter().map(item).collect())
 }
 
 /// Reads a card list's bytes for `target`: the part of a card-list import
@@ -1002,14 +1029,7 @@ pub fn import_to(
         reason,
     };
     let parsed = parse(file, &text).map_err(|e| bad(e.words()))?;
-    let items = parsed
-        .cards
-        .iter()
-        .map(|c| match c.card_type.as_str() {
-            "" => c.name.clone(),
-            t => format!("{} ({t})", c.name),
-        })
-        .collect();
+    let items = parsed.cards.iter().map(item).collect();
     // Stored as JSON, whatever it came as: one form to read back.
     let text = serde_json::to_string_pretty(&parsed.cards)
         .map_err(|e| bad(crate::text::Words::given(e.to_string())))?;
