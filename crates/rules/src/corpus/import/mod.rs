@@ -18,6 +18,7 @@ mod contents;
 pub mod data;
 mod escapes;
 mod html;
+mod invisible;
 mod markdown;
 mod pdf;
 #[cfg(test)]
@@ -512,6 +513,14 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
     }
     let (text, escapes, first) = escapes::strip(&text);
     notes.extend(first.map(|at| escapes::note(escapes, at)));
+    let (text, invisible) = invisible::strip(&text);
+    if !invisible.is_empty() {
+        notes.push(format!(
+            "left out {} that show as nothing (zero-width spaces, soft hyphens, word joiners) at line:column {}, so headings, ids and quotes read as the text shows",
+            count(invisible.len(), "character"),
+            bytes::positions(&invisible)
+        ));
+    }
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     if lower.ends_with(".html") || lower.ends_with(".htm") || html::looks_like_html(text) {
         let (text, attributes) = attributes::cap(text);

@@ -1327,3 +1327,30 @@ fn a_page_leaving_out_optional_end_tags_imports_whatever_its_length() {
         );
     }
 }
+
+#[test]
+fn characters_that_show_as_nothing_are_left_out_of_headings_and_text_and_said() {
+    // An outside admin's upload: the heading "Sp\u{200B}eed" was a title
+    // and id no one could type, and "tw\u{AD}ice" a word no question holds.
+    let imp = imported(
+        "bidi.md",
+        "# Sp\u{200B}eed\n\nA unit with Speed may attack tw\u{AD}ice. Fire\u{200D}\u{2060}ball deals 3.\n"
+            .as_bytes(),
+    )
+    .unwrap();
+    let text = all_text(&imp);
+    assert!(text.contains("attack twice. Fireball deals 3."), "{text}");
+    assert!(
+        imp.preview
+            .passages
+            .iter()
+            .all(|p| !p.title.contains('\u{200B}')),
+        "{:?}",
+        imp.preview.passages
+    );
+    let said = imp.preview.warnings.join("\n");
+    assert!(
+        said.contains("left out 4 characters that show as nothing"),
+        "{said}"
+    );
+}
