@@ -2700,3 +2700,95 @@ fn an_index_with_cross_references_is_dropped() {
         assert_eq!(notes.len(), 1, "{file}: {:?}", indexed.preview.warnings);
     }
 }
+
+/// LibreOffice sizes a table's first column to its widest word, which
+/// then stands closer to the next cell (0.41 font sizes) than cells are
+/// told apart by: that row read as one run of words, the table broke,
+/// and its rows, a paragraph apart, were left out as headings with no
+/// text under them ("Upkeep Roll the weather die", an outside admin's
+/// house rules). Every row is read, its cells where the other rows' are.
+#[test]
+fn a_libreoffice_table_with_a_narrow_first_column_keeps_its_rows() {
+    let file = "libreoffice-narrow-table.pdf";
+    let bytes = shipped(&format!("tests/fixtures/pdf/{file}"));
+    let imp = import_as(file, &bytes, "Thornwood", DocumentKind::House).unwrap();
+    let texts = texts_of_import(&imp);
+    let lines: Vec<&str> = texts.values().flat_map(|t| t.lines()).collect();
+    for row in [
+        "Phase | What happens",
+        "Upkeep | Roll the weather die",
+        "Draw | Draw two cards if it is raining",
+    ] {
+        assert!(lines.contains(&row), "{row}: {texts:?}");
+    }
+    assert!(
+        !imp.preview
+            .warnings
+            .iter()
+            .any(|w| w.contains("nothing to quote")),
+        "{:?}",
+        imp.preview.warnings
+    );
+}
+
+/// LibreOffice breaks a line only where the text lets it: at a written
+/// hyphen ("non-" / "Commander", "-2/-" / "0", "ability-" / "adding"),
+/// after a minus sign ("-" / "2/4") or before a dash ("{rN2}" /
+/// "—[Effect]"), and never hyphenates a word itself. The MTG rules'
+/// paragraphs where it did (`libreoffice-mtg-hyphens.txt`, converted by
+/// `soffice --headless --convert-to pdf`) read back as the text does, id
+/// for id: the hyphens were joined with a space or dropped, and a
+/// sentence's "25." kept on a line of its own.
+#[test]
+fn a_libreoffice_pdf_reads_back_as_its_text() {
+    let read = |file: &str| {
+        let bytes = shipped(&format!("tests/fixtures/pdf/{file}"));
+        let imp = import_as("mtg.txt", &bytes, "Mtg Hyphens", DocumentKind::Rules).unwrap();
+        texts_of_import(&imp)
+    };
+    let text = read("libreoffice-mtg-hyphens.txt");
+    let pdf = read("libreoffice-mtg-hyphens.pdf");
+    assert!(text.len() > 10, "{text:?}");
+    assert_eq!(
+        text.keys().collect::<Vec<_>>(),
+        pdf.keys().collect::<Vec<_>>()
+    );
+    for (id, want) in &text {
+        assert_eq!(&pdf[id], want, "{id}");
+    }
+}
+
+/// A PDF that holds no text because it is damaged is told so, not sent
+/// to OCR: one cut short (no end-of-file marker, its content half gone)
+/// and one whose page nests an unrelated list 200 deep (past what the
+/// reader follows, so the page is not read), both found by an outside
+/// admin; the same page nested 50 deep is read.
+#[test]
+fn a_damaged_pdf_with_no_text_is_not_called_a_scan() {
+    for (file, says) in [
+        ("truncated-objects.pdf", "cut short"),
+        ("deep-array-200.pdf", "201 deep"),
+    ] {
+        let bytes = shipped(&format!("tests/fixtures/pdf/{file}"));
+        let err = import_as(file, &bytes, "Damaged", DocumentKind::House).unwrap_err();
+        assert!(matches!(err, ImportError::BadPdf { .. }), "{file}: {err}");
+        let message = err.to_string();
+        assert!(message.contains(says), "{file}: {message}");
+        assert!(!message.contains("OCR"), "{file}: {message}");
+    }
+    let shallow = String::from_utf8(shipped("tests/fixtures/pdf/deep-array-200.pdf"))
+        .unwrap()
+        .replace(&format!("{}{}", "[".repeat(200), "]".repeat(200)), "[[]]");
+    let imp = import_as(
+        "shallow.pdf",
+        shallow.as_bytes(),
+        "Damaged",
+        DocumentKind::House,
+    )
+    .unwrap();
+    let texts = texts_of_import(&imp);
+    assert!(
+        texts.values().any(|t| t.contains("draws seven cards")),
+        "{texts:?}"
+    );
+}

@@ -210,7 +210,7 @@ const CLOSERS: [char; 10] = ['"', '”', '’', '\'', ')', ']', '」', '』', '�
 
 /// Whether a line of text runs on to the next: it does not end a sentence
 /// and is not a title ("701.18. Scry" is a rule's heading).
-fn runs_on(line: &str) -> bool {
+pub(super) fn runs_on(line: &str) -> bool {
     !ends_sentence(line) && !title_like(line)
 }
 

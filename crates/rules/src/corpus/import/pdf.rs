@@ -1,12 +1,13 @@
 //! PDF text extraction with `pdf-extract` (pure Rust, on `lopdf`).
 
-use std::collections::HashSet;
-
 use super::ImportError;
+use hyphens::{Spelling, push_wrapped};
 
 mod bidi;
 mod columns;
+mod damage;
 mod footnotes;
+mod hyphens;
 mod repair;
 
 /// Whether the bytes are a PDF (`%PDF-` in the first kilobyte, as readers accept).
@@ -45,8 +46,8 @@ pub(super) fn extract(file: &str, bytes: &[u8]) -> Result<(String, Vec<String>),
             let footnotes = footnotes::take(&mut pages);
             columns::read_columns(&mut pages);
             bidi::logical_order(&mut pages);
-            let compounds = compounds(&pages);
-            let text = join_pages(&paragraphs(&pages, &compounds), &compounds);
+            let spelling = Spelling::of(&pages);
+            let text = join_pages(&paragraphs(&pages, &spelling), &spelling);
             let (text, unplaced) = footnotes::place(&tidy(&text), footnotes);
             notes.extend(unplaced);
             (text, notes)
@@ -63,6 +64,10 @@ pub(super) fn extract(file: &str, bytes: &[u8]) -> Result<(String, Vec<String>),
     };
     let text = tidy(&text);
     if !text.chars().any(char::is_alphanumeric) {
+        // A file cut short or malformed is no scan: OCR would not help.
+        if let Some(reason) = damage::reason(bytes) {
+            return Err(bad(reason));
+        }
         return Err(ImportError::NoTextLayer {
             file: file.to_string(),
         });
@@ -128,7 +133,7 @@ const SPACE_EM: f64 = 0.45;
 /// points. On a page set in columns, also the left and right edges of its
 /// column, and whether it starts a column that goes on from the foot of
 /// the one to its left (no gap above it tells, as at a page break).
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 struct Line {
     gap: Option<f64>,
     y: f64,
@@ -154,6 +159,21 @@ struct Line {
     /// inked gap wider than [`CELL_EM`] starts (spaces drawn as glyphs
     /// aside: LibreOffice draws one between a table's cells).
     cells: Vec<(usize, f64)>,
+    /// Each word after the first. A table's narrow first column sets its
+    /// cells closer than [`CELL_EM`] ([`aligned_cells`]).
+    words: Vec<Word>,
+}
+
+/// A word of a line after its first: where it starts in the text and
+/// across the page, the gap with no ink before it, and whether a space
+/// glyph was drawn in that gap (LibreOffice draws one between words, none
+/// between a table's cells).
+#[derive(Debug, Clone, Copy)]
+struct Word {
+    at: usize,
+    x: f64,
+    gap: f64,
+    spaced: bool,
 }
 
 impl Line {
@@ -225,13 +245,27 @@ fn starts_label(line: &str) -> bool {
 /// the margin, took the item after it in as its own words), or
 /// `above` ends a sentence and `below` starts a numbered item or a run-in
 /// label ("Example:"): a line too full for those is still the writer's
-/// own break before them.
+/// own break before them. A bare number past 1 after a line that runs on
+/// is the sentence's own ("starting life total is" / "25. In a
+/// multiplayer game": the line break was kept in the rule's text).
 fn wrapped(above: &Line, below: &Line, margin: Option<f64>) -> bool {
     use crate::corpus::numbered::{ends_sentence, starts_item, starts_rule};
     above.wraps_into(below, margin)
-        && !starts_rule(&below.text)
+        && (!starts_rule(&below.text) || number_runs_on(&above.text, &below.text))
         && !super::bullets::starts_with_glyph(&below.text)
         && !(ends_sentence(&above.text) && (starts_item(&below.text) || starts_label(&below.text)))
+}
+
+/// Whether `below` starts with a bare number ("25.", not "1." that starts
+/// a list, nor "100.1") that goes on with the sentence `above` leaves
+/// open (no full stop, not a title).
+fn number_runs_on(above: &str, below: &str) -> bool {
+    use crate::corpus::numbered::{is_numbered_line, runs_on, starts_item};
+    let number = below.trim_start().split('.').next().unwrap_or_default();
+    starts_item(below)
+        && !is_numbered_line(below)
+        && number.parse::<u64>().is_ok_and(|n| n > 1)
+        && runs_on(above)
 }
 
 /// The right edge of the document's text, if it was wrapped to its pages:
@@ -348,6 +382,8 @@ struct LineOutput {
     last_ink: f64,
     last_y: f64,
     first_char: bool,
+    /// Whether a space glyph was drawn since the last glyph with ink.
+    drawn_space: bool,
 }
 
 impl pdf_extract::OutputDev for LineOutput {
@@ -482,8 +518,20 @@ impl LineOutput {
             if !line.text.trim().is_empty() && x > last_ink + size * CELL_EM {
                 line.cells.push((line.text.len(), x));
             }
+            if !line.text.trim().is_empty() && x > last_ink + size * 0.1 {
+                line.words.push(Word {
+                    at: line.text.len(),
+                    x,
+                    gap: x - last_ink,
+                    spaced: self.drawn_space,
+                });
+            }
             self.last_ink = end;
         }
+        self.drawn_space = match char.is_empty() {
+            true => self.drawn_space,
+            false => char.trim().is_empty(),
+        };
         if mark && self.lines.last().is_some_and(|l| !l.in_mark) {
             self.push("[");
             if let Some(line) = self.lines.last_mut() {
@@ -794,13 +842,15 @@ fn paragraph_gap(pages: &[Vec<Line>]) -> f64 {
 /// space, not a line break, so the paragraph reads as it was written: a
 /// wrapped line starting "107.8 and rule 711" is not a rule. Each page
 /// comes with how its last line goes on to the next page's first.
-fn paragraphs(pages: &[Vec<Line>], compounds: &HashSet<String>) -> Vec<(String, PageEnd)> {
+fn paragraphs(pages: &[Vec<Line>], spelling: &Spelling) -> Vec<(String, PageEnd)> {
     let threshold = paragraph_gap(pages);
     let margin = right_margin(pages);
     pages
         .iter()
         .enumerate()
         .map(|(p, lines)| {
+            let aligned = aligned_cells(lines);
+            let lines = aligned.as_slice();
             let mut page = String::new();
             for (i, line) in lines.iter().enumerate() {
                 let row = |j: usize| {
@@ -820,7 +870,7 @@ fn paragraphs(pages: &[Vec<Line>], compounds: &HashSet<String>) -> Vec<(String, 
                     let next = (page.as_str(), &lines[i..]);
                     match joint(next, above, threshold, margin) {
                         Turn::Wrap => {
-                            push_wrapped(&mut page, line.text.trim_end(), compounds);
+                            push_wrapped(&mut page, line.text.trim_end(), spelling);
                             continue;
                         }
                         Turn::Paragraph => page.push_str("\n\n"),
@@ -837,6 +887,70 @@ fn paragraphs(pages: &[Vec<Line>], compounds: &HashSet<String>) -> Vec<(String, 
             let columned = lines.last().is_some_and(|l| l.column.is_some());
             (page, PageEnd { wraps, columned })
         })
+        .collect()
+}
+
+/// The page's lines, a line beside a table's row given the cells that
+/// stand in line with the row's: LibreOffice sizes a narrow first column
+/// to its widest word, which then stands closer to the next cell than
+/// [`CELL_EM`] ("Upkeep" 0.41 font sizes from "Roll the weather die"),
+/// and that row, read as one run of words, broke the table: its rows
+/// were read as headings with no text under them and left out. A word
+/// starts a cell where it starts within a quarter of a font size of the
+/// row's cell, after a gap with no space glyph drawn in it, and either
+/// every other gap of its line holds one (LibreOffice draws a space
+/// between words, none between cells) or the gap is wider than a space
+/// (0.35 font sizes) and than every other gap of its line by 15% (a
+/// producer that draws no spaces; justified text spaces a line's words
+/// evenly). Done again until no line changes, so a table of several such
+/// rows is read whole.
+fn aligned_cells(lines: &[Line]) -> Vec<Line> {
+    let mut out = lines.to_vec();
+    loop {
+        let mut changed = false;
+        for i in 0..out.len() {
+            let near = [i.checked_sub(1), Some(i + 1)];
+            let found = near
+                .into_iter()
+                .flatten()
+                .filter_map(|j| out.get(j))
+                .find_map(|row| cells_in_line(&out[i], row));
+            if let Some(cells) = found {
+                out[i].cells = cells;
+                changed = true;
+            }
+        }
+        if !changed {
+            return out;
+        }
+    }
+}
+
+/// The cells `line` has where `row`'s stand (see [`aligned_cells`]), when
+/// it has fewer of its own and every one of `row`'s is found.
+fn cells_in_line(line: &Line, row: &Line) -> Option<Vec<(usize, f64)>> {
+    let size = line.size.max(row.size);
+    let near = (line.y - row.y).abs() < size * 4.0
+        && line.column.is_none()
+        && row.column.is_none()
+        && (line.start - row.start).abs() < size * 0.25;
+    if !near || row.cells.is_empty() || line.cells.len() >= row.cells.len() {
+        return None;
+    }
+    let in_line = |x: f64| row.cells.iter().any(|c| (c.1 - x).abs() < size * 0.25);
+    let others = || line.words.iter().filter(|w| !in_line(w.x));
+    let spaced = others().all(|w| w.spaced);
+    let widest = others().map(|w| w.gap).fold(0.0, f64::max);
+    let cell = |x: f64| {
+        line.words.iter().find(|w| {
+            (w.x - x).abs() < size * 0.25
+                && !w.spaced
+                && (spaced || (w.gap > size * 0.35 && w.gap > widest * 1.15))
+        })
+    };
+    row.cells
+        .iter()
+        .map(|&(_, x)| cell(x).map(|w| (w.at, w.x)))
         .collect()
 }
 
@@ -1003,7 +1117,7 @@ fn turn(last: &str, first: &str, wraps: bool) -> Turn {
 
 /// The pages as one text. A page break is not a paragraph break (see
 /// [`turn`]).
-fn join_pages(pages: &[(String, PageEnd)], compounds: &HashSet<String>) -> String {
+fn join_pages(pages: &[(String, PageEnd)], spelling: &Spelling) -> String {
     let mut out = String::new();
     let mut ended = PageEnd::default();
     for (page, end) in pages {
@@ -1019,7 +1133,7 @@ fn join_pages(pages: &[(String, PageEnd)], compounds: &HashSet<String>) -> Strin
                 Turn::Wrap => {
                     // `out` ends with a line break: the wrapped line goes on.
                     out.pop();
-                    push_wrapped(&mut out, page, compounds);
+                    push_wrapped(&mut out, page, spelling);
                     out.push('\n');
                     ended = *end;
                     continue;
@@ -1034,49 +1148,6 @@ fn join_pages(pages: &[(String, PageEnd)], compounds: &HashSet<String>) -> Strin
         ended = *end;
     }
     out
-}
-
-/// The words the document writes with a hyphen ("two-player"), lower-cased:
-/// a line ending "two-" before "player" keeps its hyphen.
-fn compounds(pages: &[Vec<Line>]) -> HashSet<String> {
-    pages
-        .iter()
-        .flatten()
-        .flat_map(|l| l.text.split_whitespace())
-        .map(|w| {
-            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '-')
-                .to_lowercase()
-        })
-        .filter(|w| w.contains('-') && !w.starts_with('-') && !w.ends_with('-'))
-        .collect()
-}
-
-/// Appends `next`, a line the wrapping broke off, to `out`: after a space,
-/// or, after a word the layout hyphenated ("minia-" / "tures"), into that
-/// word as it is written. The hyphen stays where the document writes the
-/// word with one elsewhere ("two-" / "player" beside "two-player") or the
-/// word already had one ("end-of-" / "game").
-fn push_wrapped(out: &mut String, next: &str, compounds: &HashSet<String>) {
-    let left = out.rsplit(char::is_whitespace).next().unwrap_or_default();
-    let stem = left
-        .strip_suffix(['-', '\u{ad}'])
-        .filter(|s| s.chars().next_back().is_some_and(char::is_alphabetic));
-    let (Some(stem), true) = (stem, next.starts_with(char::is_lowercase)) else {
-        out.push(' ');
-        out.push_str(next);
-        return;
-    };
-    let word = stem.trim_start_matches(|c: char| !c.is_alphanumeric());
-    let right: String = next.chars().take_while(|c| c.is_alphanumeric()).collect();
-    let compound = format!("{word}-{right}").to_lowercase();
-    if !(word.contains('-') || compounds.contains(&compound)) {
-        out.pop();
-    } else if out.ends_with('\u{ad}') {
-        // A soft hyphen is no hyphen: "end-of-" kept, "\u{ad}" not.
-        out.pop();
-        out.push('-');
-    }
-    out.push_str(next);
 }
 
 /// Trailing spaces off, page breaks and runs of blank lines down to one blank line.
@@ -1316,7 +1387,7 @@ mod tests {
             (page.to_string(), end(true)),
             ("hip token crew signal.".to_string(), end(false)),
         ];
-        let text = join_pages(&pages, &HashSet::new());
+        let text = join_pages(&pages, &Spelling::default());
         assert!(
             text.contains("3.1 Wind hull harbor airship token"),
             "{text}"
@@ -1325,6 +1396,6 @@ mod tests {
             ("x.\n\nTrading".to_string(), end(false)),
             ("Players may trade.".to_string(), end(false)),
         ];
-        assert!(join_pages(&pages, &HashSet::new()).contains("Trading\n\nPlayers"));
+        assert!(join_pages(&pages, &Spelling::default()).contains("Trading\n\nPlayers"));
     }
 }

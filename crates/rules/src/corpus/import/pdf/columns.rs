@@ -477,6 +477,7 @@ fn piece(line: &Line, from: Option<usize>, to: Option<usize>) -> Line {
         base: line.base,
         in_mark: false,
         cells: Vec::new(),
+        words: Vec::new(),
         turns_column: false,
     }
 }
