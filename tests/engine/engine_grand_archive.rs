@@ -1834,3 +1834,114 @@ fn a_declaration_refused_by_an_attack_card_waiting_counts_as_the_attempt() {
     assert!(has_step(&r, "declaring-an-attack.1.4"), "{:?}", rules(&r));
     assert_eq!(r.state["players"][0]["must_attack"][0]["attempted"], true);
 }
+
+/// The assumption on the first step citing `rule`.
+fn assumption<'a>(r: &'a Ruling, rule: &str) -> Option<&'a str> {
+    r.steps
+        .iter()
+        .find(|s| s.rule == format!("grand-archive:{rule}"))
+        .and_then(|s| s.assumption.as_deref())
+}
+
+#[test]
+fn step_2c_ones_own_ally_as_the_target_is_an_illegal_declaration_by_a_labelled_reading() {
+    // 2.c says only "choose an attack target (i.e., what becomes the
+    // defending unit)": the player's own ally is refused as a reading said
+    // on the step, an illegal play citing 2.c, not a board error (it read
+    // "attack targets are opposing champions and allies" as a document
+    // error; found by an outside judge).
+    let doc =
+        with("play: { action: declare-attack, attacker: Lorraine, target: Fervent Lancer }\n");
+    let r = judge(&doc);
+    assert!(!r.legal);
+    assert_eq!(
+        errors(&r),
+        vec![(err_rule("declaring-an-attack.2.3").as_str(), "play.target")]
+    );
+    let reading = assumption(&r, "declaring-an-attack.2.3").expect("the reading is labelled");
+    assert!(reading.contains("alternative"), "{reading}");
+    assert!(r.changes.is_empty(), "{:?}", r.changes);
+    assert_eq!(r.state, state_without_play(&doc));
+    // The notation reads the same play.
+    let play = ENGINE
+        .parse_notation(
+            "attack with Lorraine at Fervent Lancer",
+            &state_without_play(&doc),
+        )
+        .expect("one's own ally is read as the target");
+    assert_eq!(play["target"], json!("Fervent Lancer"));
+}
+
+#[test]
+fn step_2b_a_rested_weapon_joins_with_its_assumption_labelled() {
+    // "if able" is not defined: a rested weapon is taken as able, and the
+    // step says so (it joined silently; found by an outside judge).
+    let play = "play: { action: declare-attack, attacker: Fervent Lancer, with: [Bulwark Sword], target: Rai }\n";
+    let rested = with(play).replace(
+        "{ name: Bulwark Sword, kind: weapon }",
+        "{ name: Bulwark Sword, kind: weapon, rested: true }",
+    );
+    let r = judge(&rested);
+    assert!(r.legal);
+    let a = assumption(&r, "declaring-an-attack.2.2").expect("the assumption is said");
+    assert!(a.contains("if able") && a.contains("alternative"), "{a}");
+    let awake = judge(&with(play));
+    assert_eq!(assumption(&awake, "declaring-an-attack.2.2"), None);
+}
+
+#[test]
+fn rule_1_4_a_list_goes_on_after_an_illegal_forced_attempt() {
+    // "If the attack is deemed illegal, no further attempts are necessary":
+    // the list goes on from the board the attempt leaves, to the End Phase
+    // (it stopped: "the play after this one was not judged").
+    let doc = with(
+        "plays:\n  - { action: declare-attack, attacker: Fervent Lancer, target: Rai }\n  - { action: end-main-phase }\n",
+    )
+    .replace(
+        "      - name: Fervent Lancer\n",
+        "      - { name: Fervent Lancer, rested: true }\n    must_attack: [{ with: Fervent Lancer, source: Provoke }]\n",
+    );
+    let r = judge(&doc);
+    assert!(!r.legal, "the attempt itself is illegal");
+    assert_eq!(
+        errors(&r),
+        vec![(
+            err_rule("declaring-an-attack.2.1.1").as_str(),
+            "players[0].allies[0]"
+        )]
+    );
+    assert_eq!(r.state["phase"], json!("end"));
+    assert_eq!(
+        at(&r.state, "players.0.must_attack.0.attempted"),
+        &json!(true)
+    );
+    let notes: Vec<&str> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Info)
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("judged on the board with that record")),
+        "{notes:?}"
+    );
+    assert!(!notes.iter().any(|n| n.contains("not judged")), "{notes:?}");
+    // An illegal play the rules keep no record of still ends the list, and
+    // the board is as before it.
+    let plain = with(
+        "plays:\n  - { action: declare-attack, attacker: Fervent Lancer, defending_player: Bob }\n  - { action: end-main-phase }\n",
+    );
+    let r = judge(&plain);
+    assert!(!r.legal);
+    assert_eq!(r.state["phase"], json!("main"));
+    assert!(r.changes.is_empty());
+    assert!(
+        r.diagnostics
+            .iter()
+            .any(|d| d.message.contains("not judged")),
+        "{:?}",
+        r.diagnostics
+    );
+}

@@ -78,9 +78,13 @@ fn one(text: &str, cands: &[&str], path: &str, what: &'static str) -> Result<Str
 /// The target as `at` names it: a name two opponents' cards share, or
 /// one given with its owner ("Bob's Stalwart Guard"), is left for the
 /// play's resolution, which tells the cards apart by their owners (this
-/// one read "Stalwart Guard or Stalwart Guard").
-fn target_named(text: &str, cands: &[&str], b: &Board) -> Result<String, BoardError> {
+/// one read "Stalwart Guard or Stalwart Guard"). The name of one of the
+/// player's own units is left for it too: choosing it is illegal at 2.c
+/// (a reading the ruling labels), not a name the line lacks.
+fn target_named(text: &str, cands: &[&str], b: &Board, tp: usize) -> Result<String, BoardError> {
     let typed = unquote(text);
+    let units = b.players[tp].units();
+    let own = units.iter().any(|(_, c)| fold(&c.name) == fold(typed));
     let owned = ["'s ", "’s "].iter().any(|sep| {
         typed
             .split_once(sep)
@@ -89,6 +93,7 @@ fn target_named(text: &str, cands: &[&str], b: &Board) -> Result<String, BoardEr
     let whole = cands.iter().any(|c| fold(c) == fold(typed));
     match names::resolve(typed, cands, "opposing champion or ally") {
         Err(names::NameError::Ambiguous { .. }) => Ok(typed.to_string()),
+        Err(_) if own => Ok(typed.to_string()),
         Err(_) if owned && !whole => Ok(typed.to_string()),
         found => Ok(found.map_err(|e| e.at("play.target"))?.to_string()),
     }
@@ -181,7 +186,7 @@ pub fn parse(line: &str, b: &Board) -> Result<Play, BoardError> {
         match kw {
             "with" => attacker = Some(one(text, &c, "play.attacker", "card")?),
             "using" => with = Some(many(text, &c, "play.with", "object")?),
-            "at" => target = Some(target_named(text, &c, b)?),
+            "at" => target = Some(target_named(text, &c, b, tp)?),
             "cleave" => {
                 defending_player = Some(one(text, &c, "play.defending_player", "opponent")?)
             }

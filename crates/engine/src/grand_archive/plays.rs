@@ -27,7 +27,8 @@ pub enum Play {
         /// 2.b: weapons or objects added to the attack; left out: none (labelled).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         with: Option<Vec<String>>,
-        /// 2.c: the attack target (an opposing champion or ally); left out: asked.
+        /// 2.c: the attack target (an opposing champion or ally; one's own is
+        /// an illegal declaration, by a reading); left out: asked.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         target: Option<String>,
         /// 2.c with Cleave: the player whose units become defending units.
@@ -89,7 +90,6 @@ pub struct Attack {
 /// Cards named where another player's (or the wrong kind) was expected: the rule and why.
 const OWN_CARDS: (&str, &str) = (D2_1, wording::OWN_CARDS);
 const OBJECTS: (&str, &str) = (D2_2, wording::OBJECTS);
-const TARGETS: (&str, &str) = (D2_3, wording::TARGETS);
 
 /// The seat that makes the play: the player it names, else the turn player.
 pub fn actor(b: &Board, play: &Play) -> Result<usize, BoardError> {
@@ -122,25 +122,33 @@ pub fn resolve(b: &Board, tp: usize, play: &Play) -> Result<Option<Attack>, Boar
         &theirs,
         "play.attacker",
         "card",
-        OWN_CARDS,
+        Some(OWN_CARDS),
     )?
     .1;
     let mut added: Vec<Slot> = Vec::new();
     for (i, w) in with.iter().flatten().enumerate() {
         let path = format!("play.with[{i}]");
-        let s = pick(b, w, &objects, &units, &path, "object", OBJECTS)?.1;
+        let s = pick(b, w, &objects, &units, &path, "object", Some(OBJECTS))?.1;
         if s == attacker || added.contains(&s) {
             let msg = Invalid::AlreadyInAttack(w);
             return Err(BoardError::semantic(path, msg).with_rule(D2_2));
         }
         added.push(s);
     }
+    // One's own champion or ally is read back too: choosing it is the
+    // declaration's fault at 2.c, an illegal play (a reading, labelled
+    // there), not the board's (it was refused as a document error).
     let opposing = cards_of(b, &b.opponents(tp), Player::units);
     let what = "opposing champion or ally";
     let target = target
         .as_deref()
-        .map(|t| pick(b, t, &opposing, &mine, "play.target", what, TARGETS))
+        .map(|t| pick(b, t, &opposing, &mine, "play.target", what, None))
         .transpose()?;
+    if let Some((p, s)) = target.filter(|t| !t.1.is_unit()) {
+        let (card, role) = (b.card_name(p, s), s.role());
+        let msg = Invalid::NotAUnit { card: &card, role };
+        return Err(BoardError::semantic("play.target", msg).with_rule(D2_3));
+    }
     let defending_player = defending_player
         .as_deref()
         .map(|p| opponent(b, tp, p))
@@ -199,7 +207,7 @@ pub fn cards_of<'a>(
 }
 
 /// A card named in `first`; named in `then` instead, it is refused under
-/// `not` (the rule and why).
+/// `not` (the rule and why), or taken when `not` is `None`.
 fn pick<'a>(
     b: &Board,
     typed: &str,
@@ -207,7 +215,7 @@ fn pick<'a>(
     then: &[Named<'a>],
     path: &str,
     what: &'static str,
-    not: (&str, &str),
+    not: Option<(&str, &str)>,
 ) -> Result<(usize, Slot), BoardError> {
     // "Bob's Stalwart Guard": only Bob's cards are looked at.
     let (typed, first, then) = match owned(b, typed, first, then) {
@@ -247,6 +255,9 @@ fn pick<'a>(
         (0, i) => Ok((first[i].0, first[i].1)),
         (_, i) => {
             let (p, s, name) = then[i];
+            let Some(not) = not else {
+                return Ok((p, s));
+            };
             let (role, owner, why) = (s.role(), &b.name(p), not.1);
             let msg = Invalid::ControlledBy {
                 card: name,

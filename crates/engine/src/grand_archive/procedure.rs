@@ -15,8 +15,8 @@ use super::plays::{Attack, Named, Play, actor, cards_of, owned_label, passes, re
 use super::rules::*;
 use super::wording::{
     Asks, At, Chose, Cleave, Declared, EX1_NOTE, EX2_NOTE, Extra, Fails, MAY_ADD, MAY_RESPOND,
-    NO_TARGET, NotApplied, ONLY_DEFENDER_RESPONDS, REFUSE, Refusal, Reversal, Says, Selects,
-    Settles, TAUNT, UNNAMED_RESPONSE, Whence,
+    NO_TARGET, NotApplied, ONLY_DEFENDER_RESPONDS, OWN_TARGET, REFUSE, RESTED_OBJECT, Refusal,
+    Reversal, Says, Selects, Settles, TAUNT, UNNAMED_RESPONSE, Whence,
 };
 use crate::kit::bounded::List;
 use crate::kit::choices::Choice;
@@ -347,7 +347,12 @@ impl Decl<'_, '_> {
                 object,
                 kind,
             };
-            self.cx.step(D2_2, adds).chose(me, Chose::Add(object));
+            let step = self.cx.step(D2_2, adds).chose(me, Chose::Add(object));
+            // "If able" is not defined: a rested object is taken as able,
+            // said on its step (it joined silently; found by an outside judge).
+            if o.rested {
+                step.assume(RESTED_OBJECT);
+            }
             let added = Chose::Added(object).to_string();
             self.undo.push(Undo::Choice(At::B, added));
         }
@@ -480,6 +485,16 @@ impl Decl<'_, '_> {
         })?;
         let (p, s) = chosen.value();
         let (name, owner, role) = (self.b.card_name(p, s), self.b.name(p), s.role());
+        if p == tp {
+            let why = Fails::OwnTarget {
+                player: &me,
+                card: &name,
+                role,
+            };
+            let step = self.fail(D2_3, "play.target", why).assume(OWN_TARGET);
+            chosen.on(step, &me, Chose::Target(&name).to_string());
+            return Ok(false);
+        }
         let text = Settles::ChoosesTarget {
             player: &me,
             owner: &owner,

@@ -23,6 +23,8 @@ pub const MAY_RESPOND: &str = "players 'will be able to respond': no response un
 pub const ONLY_DEFENDER_RESPONDS: &str = "general rule 4 says players will be able to respond at the beginning of the Retaliation Step; the engine asks only the defending player (the other players' responses are made at the table; the alternative asks every player)";
 pub const TAUNT: &str = "Taunt is read as: while the defending player controls units with Taunt, an attack on that player's units must target one of them (the indexed text names Taunt only as a targeting restriction; the alternative, that Taunt binds only the attacks its card text names, needs the card text)";
 pub const BLOCKED_ATTEMPT: &str = "a declaration general rule 3 refuses (an attack card still on the Effects Stack) is read as an attempt deemed illegal, as any other illegal declaration is; the text of 1.4 does not say whether it counts";
+pub const OWN_TARGET: &str = "2.c says only that the attacking player 'must choose an attack target (i.e., what becomes the defending unit)'; the engine reads the defending unit as a champion or ally of another player (the defending player), so a player's own card is not a target (the alternative reading lets a player attack their own champion or ally, which the indexed text does not rule out in words)";
+pub const RESTED_OBJECT: &str = "2.b lets the attacking player add weapons or objects 'if able' and does not say what makes one able; the engine does not hold being rested against an added object (2.a.i asks awake only of the attacker), so a rested weapon or object joins the attack (the alternative reading: a rested object is not able to be added, which would refuse it)";
 pub const NO_TARGET: &str = "a Cleave attack chooses a player, not a target (2.3.1), so a targeting restriction is read as having nothing to constrain";
 
 /// Where a seed example places a cost at another step than the numbered
@@ -84,7 +86,6 @@ pub const UNNAMED_RESPONSE: &str = "a response (not named)";
 /// Why a card of each kind cannot be named where it was (plays).
 pub const OWN_CARDS: &str = "the turn player declares an attack with their own cards";
 pub const OBJECTS: &str = "step 2.b adds weapons or other objects";
-pub const TARGETS: &str = "attack targets are opposing champions and allies, not your own cards";
 
 /// The declaration's steps, 2.a to 2.e.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -496,6 +497,12 @@ pub enum Fails<'a> {
         want: &'a str,
         target: &'a str,
     },
+    /// 2.c: the player's own champion or ally chosen as the target (a reading).
+    OwnTarget {
+        player: &'a str,
+        card: &'a str,
+        role: &'a str,
+    },
 }
 
 impl fmt::Display for Fails<'_> {
@@ -518,6 +525,10 @@ impl fmt::Display for Fails<'_> {
             } => write!(
                 f,
                 "{cleave}, so {player} chooses a player instead of an attack target; name the player (`defending_player: {owner}`) instead of the target {target}"
+            ),
+            Fails::OwnTarget { player, card, role } => write!(
+                f,
+                "{player} chose {card}, {player}'s own {role}, as the attack target; the target becomes the defending unit, read as an opposing player's champion or ally (a reading: 2.c does not say whose)"
             ),
             Fails::NoCleave { card, player } => write!(
                 f,
@@ -878,6 +889,11 @@ pub enum Invalid<'a> {
         owner: &'a str,
         why: &'a str,
     },
+    /// One's own object named as the attack target.
+    NotAUnit {
+        card: &'a str,
+        role: &'a str,
+    },
 }
 
 impl fmt::Display for Invalid<'_> {
@@ -896,6 +912,10 @@ impl fmt::Display for Invalid<'_> {
                 owner,
                 why,
             } => write!(f, "{card} ({role}) is controlled by {owner}; {why}"),
+            Invalid::NotAUnit { card, role } => write!(
+                f,
+                "{card} ({role}) is your own card and not a champion or ally: the attack target becomes the defending unit"
+            ),
         }
     }
 }

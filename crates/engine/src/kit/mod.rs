@@ -615,11 +615,21 @@ impl<G: Game> Kit<G> {
             cx.at_play(&plays[0].0);
             cx.error_unruled("play", game_over(&over));
         }
+        // The diagnostics of illegal attempts the list went on after (their
+        // errors kept out of `cx` so each later play is judged on its own).
+        let mut earlier = Vec::new();
+        // Whether an illegal play ended the list (its board is then the one
+        // before the list, but for the record the rules keep of attempts).
+        let mut stopped = cx.failed();
         for (i, (path, _, play)) in plays.iter().enumerate() {
-            if cx.failed() {
+            if stopped {
                 break;
             }
             cx.at_play(path);
+            // The board before this play (the first one's is `board`: no copy
+            // for the one play most documents hold).
+            let kept = (i > 0).then(|| work.clone());
+            let start = kept.as_ref().unwrap_or(&board);
             match G::play(&mut work, play, &mut cx) {
                 Ok(()) => {}
                 Err(Stop::Ask(d)) => {
@@ -628,22 +638,28 @@ impl<G: Game> Kit<G> {
                 }
                 Err(Stop::Board(e)) => return Err(relative(e, path)),
             }
-            if cx.failed() {
-                if i + 1 < plays.len() {
-                    cx.note(
-                        Some(path),
-                        match plays.len() - i - 1 {
-                            1 => "the play after this one was not judged: this one is illegal"
-                                .to_string(),
-                            n => format!(
-                                "the {n} plays after this one were not judged: this one is illegal"
-                            ),
-                        },
-                    );
-                }
-                break;
+            if !cx.failed() {
+                continue;
             }
+            let left = G::after_illegal(start, &work);
+            let rest = plays.len() - i - 1;
+            if left != *start && rest > 0 {
+                // The rules keep a record of the attempt itself (Grand
+                // Archive 1.4: "no further attempts are necessary"): the
+                // list goes on from the board it leaves, as a match would.
+                cx.note(Some(path), after_recorded(rest));
+                earlier.append(&mut cx.diags);
+                work = left;
+                continue;
+            }
+            if rest > 0 {
+                cx.note(Some(path), not_judged(rest));
+            }
+            stopped = left == *start;
+            work = left;
         }
+        earlier.append(&mut cx.diags);
+        cx.diags = earlier;
         let legal = !cx.failed();
         // The board before the play is not serialized: the changes are the
         // typed board walked against the state (a pending play changes
@@ -654,17 +670,19 @@ impl<G: Game> Kit<G> {
             false => typed_diff::diff(&board, state),
         };
         let (state, status, changes) = match (legal, &pending) {
-            (true, None) => {
-                let state = Self::readable(&work, &board)?;
-                let changes = changes_to(&work, &state);
-                (state, G::status(&work), changes)
-            }
             (true, Some(_)) => (Self::to_value(&board), G::status(&board), Vec::new()),
-            (false, _) => {
+            (false, _) if stopped || pending.is_some() => {
                 let left = G::after_illegal(&board, &work);
                 let state = Self::readable(&left, &board)?;
                 let changes = changes_to(&left, &state);
                 (state, G::status(&left), changes)
+            }
+            // Legal, or illegal only in attempts whose record the rules
+            // keep: the board the last play leaves.
+            _ => {
+                let state = Self::readable(&work, &board)?;
+                let changes = changes_to(&work, &state);
+                (state, G::status(&work), changes)
             }
         };
         let mut diagnostics = cx.diags;
@@ -796,6 +814,27 @@ fn unread_warning(field: String, why: &str) -> Diagnostic {
         rule: None,
         path: Some(field),
     }
+}
+
+/// The note on an illegal play a list stops at: the `rest` plays after it
+/// are not judged.
+fn not_judged(rest: usize) -> String {
+    match rest {
+        1 => "the play after this one was not judged: this one is illegal".to_string(),
+        n => format!("the {n} plays after this one were not judged: this one is illegal"),
+    }
+}
+
+/// The note on an illegal attempt the rules keep a record of: the `rest`
+/// plays after it are judged on the board it leaves.
+fn after_recorded(rest: usize) -> String {
+    let which = match rest {
+        1 => "the play after it was".to_string(),
+        n => format!("the {n} plays after it were"),
+    };
+    format!(
+        "this attempt is illegal and its steps are reversed, but the rules keep a record of the attempt itself; {which} judged on the board with that record, as a match records it"
+    )
 }
 
 /// Why no play is judged on a board whose game already has a result: the
