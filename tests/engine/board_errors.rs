@@ -323,3 +323,165 @@ fn a_wrong_kind_names_what_the_field_takes_not_a_rust_type() {
         assert!(!rust.starts_with(|c: char| c.is_ascii_uppercase()), "{e}");
     }
 }
+
+/// An Ashes board whose second Phoenixborn's life is written `LIFE`.
+fn ashes_life(life: &str) -> String {
+    format!(
+        "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: {{ name: Coal Roarkwin, life: 15 }}\n    units:\n      - {{ name: Hammer Knight, attack: 3, life: 3 }}\n  - name: Maeoni\n    phoenixborn: {{ name: Maeoni Viper, life: {life} }}\nplay:\n  action: attack-phoenixborn\n  attackers: [Hammer Knight]\n"
+    )
+}
+
+/// A whole number with a leading zero, a 0o / 0x prefix or underscores is
+/// refused, saying how to write it (`020` read "out of range", `0o20` was
+/// taken as 16 and `1_0` as 10, silently; found by an outside judge); the
+/// same words quoted, or in a name, are taken as text.
+#[test]
+fn a_number_written_in_a_spelling_yaml_reads_otherwise_is_refused_with_its_digits() {
+    for (written, digits) in [("020", "20"), ("0o20", "16"), ("0x10", "16"), ("1_0", "10")] {
+        let e = board_error("ashes", &ashes_life(written));
+        assert_eq!(
+            e.path.as_deref(),
+            Some("players[1].phoenixborn.life"),
+            "{e}"
+        );
+        assert_eq!(e.pos.map(|p| p.line), Some(9), "{e}");
+        assert!(
+            e.message.contains(&format!("`{written}`"))
+                && e.message.contains(&format!("plain digits, {digits}")),
+            "{e}"
+        );
+    }
+    let engine = arbiter::engine::engine("ashes").unwrap();
+    assert!(engine.judge_text(&ashes_life("20")).is_ok());
+    let named = ashes_life("20").replace("Hammer Knight", "\"007\"");
+    assert!(engine.judge_text(&named).is_ok(), "a quoted name is text");
+}
+
+/// `Game: ashes` is offered `game` (it read "needs a `game` field").
+#[test]
+fn a_missing_game_field_offers_a_key_that_is_game_but_for_its_case() {
+    let text = ashes_life("20").replace("game: ashes", "Game: ashes");
+    let e = arbiter::engine::document::parse_value(&text)
+        .and_then(|v| arbiter::engine::document::game_of(&v).map(str::to_string))
+        .unwrap_err();
+    assert!(e.message.contains("did you mean `game` for `Game`"), "{e}");
+}
+
+/// What the YAML scanner knows is said, by its error's kind: an alias
+/// with no anchor, an unclosed `[`, indentation, a missing comma in a
+/// flow mapping, a second `: ` on one line (each read "this is not valid
+/// YAML or JSON here").
+#[test]
+fn yaml_syntax_errors_say_what_the_scanner_found() {
+    let head = "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n";
+    for (text, line, words) in [
+        (
+            "game: ashes\nturn: *nope\n".to_string(),
+            2,
+            "`*nope` refers to an anchor",
+        ),
+        (
+            format!("{head}    phoenixborn: {{ name: Coal Roarkwin, life: 15 }}\nextra: [1, 2\n"),
+            6,
+            "`[` opened earlier is not closed",
+        ),
+        (
+            format!("{head}   phoenixborn: {{ name: Coal Roarkwin, life: 15 }}\n"),
+            5,
+            "indentation",
+        ),
+        (
+            format!("{head}    phoenixborn: {{ name: Coal Roarkwin life: 15 }}\n"),
+            5,
+            "a comma is missing",
+        ),
+        (
+            format!("{head}    phoenixborn:\n      name: Coal: Roarkwin\n"),
+            6,
+            "in quotes",
+        ),
+    ] {
+        let e = arbiter::engine::document::parse_value(&text).unwrap_err();
+        assert_eq!(e.pos.map(|p| p.line), Some(line), "{e}\n{text}");
+        assert!(e.message.contains(words), "{e}\n{text}");
+        assert!(!e.message.contains("not valid YAML"), "{e}");
+    }
+}
+
+/// A Legion `plays:` item written as one step says each item is one play,
+/// a list of steps, and that `play:` takes one (it read "wrong kind of
+/// value: map, expected a list").
+#[test]
+fn a_legion_plays_item_given_as_a_step_says_the_shape() {
+    let text = "game: legion\nround: 2\nturn: Rebel player\nplayers:\n  - name: Rebel player\n    units:\n      - { name: Rebel Troopers }\n  - name: Imperial player\n    units:\n      - { name: Stormtroopers }\nplays:\n  - { activate: Rebel Troopers }\n  - { action: move }\n";
+    let e = board_error("legion", text);
+    assert_eq!(e.path.as_deref(), Some("plays[0]"), "{e}");
+    assert!(
+        e.message.contains("a list of steps") && e.message.contains("`play:`"),
+        "{e}"
+    );
+}
+
+/// A mapping of names to values given a number shows its shape (it read
+/// "expected a mapping of fields").
+#[test]
+fn a_split_given_as_a_number_shows_the_mapping_it_takes() {
+    let text = "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n    units:\n      - { name: Hammer Knight, attack: 3, life: 3 }\n      - { name: Iron Worker, attack: 2, life: 2 }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 20 }\n    units:\n      - { name: Ice Golem, attack: 3, life: 6 }\nplay:\n  action: attack-unit\n  attackers: [Hammer Knight, Iron Worker]\n  target: Ice Golem\n  guard: none\n  counter: true\n  split: 1\n";
+    let e = board_error("ashes", text);
+    assert_eq!(e.path.as_deref(), Some("play.split"), "{e}");
+    assert!(e.message.contains("split: { <name>: <number> }"), "{e}");
+}
+
+/// A misspelt keyword is offered in the spelling the field takes, not an
+/// alias's (`attack-phoenixbon` was offered `attack phoenixborn`).
+#[test]
+fn a_misspelt_action_is_offered_as_the_field_spells_it() {
+    let text = ashes_life("20").replace("action: attack-phoenixborn", "action: attack-phoenixbon");
+    let e = board_error("ashes", &text);
+    assert!(
+        e.message.contains("did you mean `attack-phoenixborn`"),
+        "{e}"
+    );
+}
+
+/// Notation: a misspelt `phoenixborn` suggests the action, and an
+/// unclosed quote is said (it read "name the attackers after `with`").
+#[test]
+fn notation_names_a_misspelt_action_and_an_unclosed_quote() {
+    let engine = arbiter::engine::engine("ashes").unwrap();
+    let board = arbiter::engine::document::parse_value(&ashes_life("20")).unwrap();
+    let mut board = board;
+    board.as_object_mut().unwrap().remove("play");
+    let e = engine
+        .parse_notation("attack pheonixborn with Hammer Knight", &board)
+        .unwrap_err();
+    assert!(e.message.contains("`attack phoenixborn`"), "{e}");
+    let e = engine
+        .parse_notation("attack unit \"Maeoni Viper with Hammer Knight", &board)
+        .unwrap_err();
+    assert!(e.message.contains("not closed"), "{e}");
+}
+
+/// The schema says what `judge` accepts: a Phoenixborn's `life` and a
+/// unit's `attack` and `life` may be left out for the card list to fill
+/// (it listed them as required).
+#[test]
+fn the_ashes_schema_leaves_card_stats_optional() {
+    let schema = arbiter::engine::engine("ashes").unwrap().schema();
+    for (def, field) in [
+        ("Phoenixborn", "life"),
+        ("Unit", "attack"),
+        ("Unit", "life"),
+    ] {
+        let required = &schema["$defs"][def]["required"];
+        assert!(
+            !required.as_array().unwrap().iter().any(|f| f == field),
+            "{def}.{field}: {required}"
+        );
+        let about = schema["$defs"][def]["properties"][field]["description"].as_str();
+        assert!(
+            about.is_some_and(|a| a.contains("card list")),
+            "{def}.{field}"
+        );
+    }
+}

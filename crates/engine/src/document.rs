@@ -346,7 +346,100 @@ pub fn parse_data<T: DeserializeOwned>(text: &str) -> Result<T, BoardError> {
 }
 
 fn parse_text<T: DeserializeOwned>(text: &str) -> Result<T, BoardError> {
-    parse_with(text, options())
+    let value = parse_with(text, options())?;
+    match odd_number(text) {
+        Some(e) => Err(e),
+        None => Ok(value),
+    }
+}
+
+/// A whole number spelt in a way YAML reads otherwise than a player may
+/// mean it, refused with how to write it: `020` (a leading zero: YAML 1.2
+/// reads no such integer, and the reader took it as the decimal 20.0, then
+/// refused it as "out of range"), `0o20`, `0x10`, `0b10` (YAML 1.2's
+/// octal, hexadecimal and binary: 16, 16 and 2, taken silently), `1_0`
+/// (underscores, which the reader drops: 10). Only the plain scalars the
+/// document holds as values are looked at, as written, and only when a
+/// word of the text reads so (a cheap pass: most boards hold none).
+fn odd_number(text: &str) -> Option<BoardError> {
+    let words = text.split(|c: char| c.is_whitespace() || matches!(c, ',' | '[' | ']' | '{' | '}'));
+    if !words.into_iter().any(|w| odd_spelling(w).is_some()) {
+        return None;
+    }
+    let tree: Spanned<Tree> = serde_saphyr::from_str_with_options(text, options()).ok()?;
+    let (path, at) = odd_leaf(text, &tree, String::new())?;
+    let written = token_at(text, at)?;
+    let (why, n) = odd_spelling(written)?;
+    let message = format!(
+        "`{written}` {why}; write the number in plain digits, {n} (or in quotes, \"{written}\", if it is text)"
+    );
+    let mut e = BoardError::syntax(message, Some(at));
+    e.path = Some(path).filter(|p| !p.is_empty());
+    Some(e)
+}
+
+/// The first value scalar (its path and position) written as [`odd_spelling`] reads.
+fn odd_leaf(text: &str, node: &Spanned<Tree>, path: String) -> Option<(String, SourcePos)> {
+    match &node.value {
+        Tree::Leaf => {
+            let at = pos_of(&node.referenced);
+            odd_spelling(token_at(text, at)?).map(|_| (path, at))
+        }
+        Tree::Map(entries) => entries
+            .iter()
+            .find_map(|(k, v)| odd_leaf(text, v, join_path(&path, &k.value))),
+        Tree::Seq(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| odd_leaf(text, v, format!("{path}[{i}]"))),
+    }
+}
+
+/// Why a plain scalar is a whole number spelt as a player may not mean
+/// it, and the number in plain digits; `None` for any other word.
+fn odd_spelling(word: &str) -> Option<(&'static str, i128)> {
+    let (sign, digits) = match word.strip_prefix(['-', '+']) {
+        Some(rest) => (if word.starts_with('-') { -1 } else { 1 }, rest),
+        None => (1, word),
+    };
+    let radix = |p: &str| {
+        digits
+            .strip_prefix(p)
+            .or(digits.strip_prefix(&p.to_uppercase()))
+    };
+    let (why, value) = if let Some(d) = radix("0o") {
+        ("is YAML's octal notation", i128::from_str_radix(d, 8).ok()?)
+    } else if let Some(d) = radix("0x") {
+        (
+            "is YAML's hexadecimal notation",
+            i128::from_str_radix(d, 16).ok()?,
+        )
+    } else if let Some(d) = radix("0b") {
+        (
+            "is YAML's binary notation",
+            i128::from_str_radix(d, 2).ok()?,
+        )
+    } else if digits.len() > 1
+        && digits.starts_with('0')
+        && digits.bytes().all(|b| b.is_ascii_digit())
+    {
+        (
+            "starts with a zero, which YAML does not read as a plain whole number",
+            digits.parse().ok()?,
+        )
+    } else if digits.contains('_')
+        && digits.starts_with(|c: char| c.is_ascii_digit())
+        && digits.ends_with(|c: char| c.is_ascii_digit())
+        && digits.bytes().all(|b| b.is_ascii_digit() || b == b'_')
+    {
+        (
+            "holds underscores, which YAML drops",
+            digits.replace('_', "").parse().ok()?,
+        )
+    } else {
+        return None;
+    };
+    Some((why, sign * value))
 }
 
 fn parse_with<T: DeserializeOwned>(text: &str, options: Options) -> Result<T, BoardError> {
@@ -579,10 +672,79 @@ fn yaml_error(e: &YamlError, text: &str, limits: Limits) -> BoardError {
             Some(k) => format!("the key `{k}` appears twice in the same mapping; keep one"),
             None => "a key appears twice in the same mapping; keep one".to_string(),
         },
-        _ => "this is not valid YAML or JSON here (check indentation, colons and brackets)"
-            .to_string(),
+        YamlError::UnknownAnchor { .. } => unknown_anchor(pos.and_then(|at| token_at(text, at))),
+        e => match scanner_kind(e).and_then(scan_hint) {
+            Some(hint) => hint,
+            None => "this is not valid YAML or JSON here (check indentation, colons and brackets)"
+                .to_string(),
+        },
     };
     BoardError::syntax(message, pos)
+}
+
+/// The YAML scanner's own error kind behind a parser error, if it is one.
+fn scanner_kind(e: &YamlError) -> Option<&serde_saphyr::granit_parser::ErrorKind> {
+    match e {
+        YamlError::ExternalMessage { source, .. } => match &**source {
+            serde_saphyr::ExternalMessageSource::Parser(scan) => Some(scan.kind()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// An alias (`*name`) whose anchor the document does not define.
+fn unknown_anchor(written: Option<&str>) -> String {
+    let alias = written.filter(|w| w.starts_with('*'));
+    let name = alias.map_or("", |a| &a[1..]);
+    match alias {
+        Some(a) => format!(
+            "`{a}` refers to an anchor `&{name}` the document does not define (a value starting with `*` is a YAML alias); define the anchor before it, or write the value itself (in quotes, \"{a}\", if it is text)"
+        ),
+        None => "this alias (`*name`) refers to an anchor the document does not define; write the value itself".to_string(),
+    }
+}
+
+/// What the scanner's error kind says of the document, in its words, with
+/// what to do; `None` for the kinds with no more to say than "not valid YAML".
+fn scan_hint(kind: &serde_saphyr::granit_parser::ErrorKind) -> Option<String> {
+    use serde_saphyr::granit_parser::ErrorKind as K;
+    let close = |open: char| if open == '[' { ']' } else { '}' };
+    Some(match kind {
+        K::UnclosedFlowCollection { open } => format!(
+            "a `{open}` opened earlier is not closed: end it with `{}`",
+            close(*open)
+        ),
+        K::UnexpectedEofFlowSequence => "a list `[` is not closed: end it with `]`".to_string(),
+        K::UnexpectedEofFlowMapping | K::UnexpectedEofImplicitFlowMapping => {
+            "a mapping `{` is not closed: end it with `}`".to_string()
+        }
+        K::MismatchedFlowCollectionEnd { open, close: got } => format!(
+            "`{got}` here closes a `{open}`, which ends with `{}`",
+            close(*open)
+        ),
+        K::MisplacedFlowCollectionEnd => {
+            "this `]` or `}` closes nothing: remove it, or open its list or mapping".to_string()
+        }
+        K::ExpectedFlowMappingSeparator | K::ExpectedFlowSequenceSeparator => {
+            "a comma is missing before this point: the items of `{ … }` and `[ … ]` are separated by commas (`{ name: Coal, life: 15 }`)".to_string()
+        }
+        K::InvalidIndentation
+        | K::ExpectedBlockMappingKey
+        | K::ExpectedBlockSequenceEntry
+        | K::UnexpectedEofBlockMapping
+        | K::UnexpectedEofBlockSequence => {
+            "this line's indentation does not line up: the fields of one mapping start in the same column, and a list item's fields under its first one (after `- `)".to_string()
+        }
+        K::InvalidSimpleKey
+        | K::SimpleKeyExpected
+        | K::MappingValueNotAllowed
+        | K::InvalidColonPlacement => {
+            "a `: ` here reads as a second key on one line: put a value holding `: ` in quotes (`name: \"Coal: Roarkwin\"`), or start the next field on its own line".to_string()
+        }
+        K::UnclosedQuotedScalar => "a quoted value is not closed: end it with its quote".to_string(),
+        _ => return None,
+    })
 }
 
 /// Whether the parser itself refused the document for nesting past its own
@@ -623,11 +785,27 @@ fn too_repetitive(pos: Option<SourcePos>, limits: Limits) -> BoardError {
 /// the list.
 fn did_you_mean(typed: &str, expected: &[&str]) -> String {
     let budget = crate::text::typo_budget(typed);
-    match crate::text::closest(typed, expected.iter().copied(), budget) {
+    match closest_as_written(typed, expected, budget) {
         Some(e) => format!("; did you mean `{e}`?"),
         None if expected.is_empty() => String::new(),
         None => format!("; expected one of {}", expected.join(", ")),
     }
+}
+
+/// The expected name closest to `typed` ([`crate::text::closest`], which
+/// folds case and separators), and among names as close, the one nearest
+/// as written: `attack-phoenixbon` is offered `attack-phoenixborn`, the
+/// spelling the field takes, not its alias `attack phoenixborn`.
+fn closest_as_written<'a>(typed: &str, expected: &[&'a str], budget: usize) -> Option<&'a str> {
+    let best = crate::text::closest(typed, expected.iter().copied(), budget)?;
+    let folded = |s: &str| crate::text::fold(s);
+    let far = crate::text::edit_distance(&folded(typed), &folded(best), budget);
+    let ties = expected
+        .iter()
+        .copied()
+        .filter(|e| crate::text::edit_distance(&folded(typed), &folded(e), budget) == far);
+    let raw = |e: &str| crate::text::edit_distance(typed, e, usize::MAX / 2).unwrap_or(usize::MAX);
+    ties.min_by_key(|e| (raw(e), *e)).or(Some(best))
 }
 
 /// "wrong kind of value: …" in plain words; a decimal number where a
@@ -746,10 +924,28 @@ pub fn game_of(doc: &serde_json::Value) -> Result<&str, BoardError> {
     match doc.get("game") {
         Some(serde_json::Value::String(g)) => Ok(g),
         Some(_) => Err(BoardError::semantic("game", "`game` must be a game's name")),
-        None if doc.is_object() => Err(BoardError::semantic(
-            "game",
-            "the board document needs a `game` field (for example `game: ashes`)",
-        )),
+        None if doc.is_object() => {
+            // `Game: ashes`: a key that is `game` but for its case or a typo.
+            let keys = doc.as_object().into_iter().flat_map(|m| m.keys());
+            let near = keys
+                .filter(|k| {
+                    crate::text::closest(k, ["game"], crate::text::typo_budget(k)).is_some()
+                })
+                .min_by_key(|k| k.len());
+            let hint = match near {
+                Some(k) if k.to_lowercase() == "game" => {
+                    format!(
+                        "; did you mean `game` for `{k}`? (field names are written in lower case)"
+                    )
+                }
+                Some(k) => format!("; did you mean `game` for `{k}`?"),
+                None => " (for example `game: ashes`)".to_string(),
+            };
+            Err(BoardError::semantic(
+                "game",
+                format!("the board document needs a `game` field{hint}"),
+            ))
+        }
         None => Err(BoardError::semantic(
             "",
             "the board document must be a mapping of fields (`game: …`, `players: …`)",
@@ -930,7 +1126,7 @@ fn unknown_name(head: &str, expected: &str) -> Option<String> {
     let typed = rest.strip_suffix('`')?;
     // The names are the back-quoted spans: every other piece between quotes.
     let names: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
-    let meant = crate::text::closest(typed, names, crate::text::typo_budget(typed))?;
+    let meant = closest_as_written(typed, &names, crate::text::typo_budget(typed))?;
     Some(match what {
         "value" => format!("unknown value '{typed}'; did you mean `{meant}`?"),
         _ => format!("unknown field `{typed}`; did you mean `{meant}`?"),

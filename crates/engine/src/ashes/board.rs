@@ -87,8 +87,11 @@ pub struct Player {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = stats_from_cards)]
 pub struct Phoenixborn {
     pub name: Said,
+    /// Left out: the card list's life for this Phoenixborn (a name the card
+    /// list does not know needs it).
     pub life: Life,
     #[serde(default)]
     pub damage: Points,
@@ -98,9 +101,14 @@ pub struct Phoenixborn {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = stats_from_cards)]
 pub struct Unit {
     pub name: Said,
+    /// Left out: the card list's attack for this unit (a name the card list
+    /// does not know needs it).
     pub attack: Points,
+    /// Left out: the card list's life for this unit (a name the card list
+    /// does not know needs it).
     pub life: Life,
     #[serde(default)]
     pub damage: Points,
@@ -110,6 +118,19 @@ pub struct Unit {
     /// is kept but its text is not applied (the ruling says so).
     #[serde(default, skip_serializing_if = "empty")]
     pub abilities: List<Said, 0, 32>,
+}
+
+/// The stats a card's entry on the board may leave out, required by the
+/// engine but filled from the game's card list before it reads the board
+/// (`cards::fill_stats`, in `judge` and a match's plays): not required in
+/// the schema, which says what a document may be (it listed `life` as
+/// required, and a board without it was judged).
+const FILLED_FROM_CARDS: [&str; 2] = ["attack", "life"];
+
+fn stats_from_cards(schema: &mut schemars::Schema) {
+    if let Some(serde_json::Value::Array(required)) = schema.get_mut("required") {
+        required.retain(|f| !f.as_str().is_some_and(|f| FILLED_FROM_CARDS.contains(&f)));
+    }
 }
 
 impl Phoenixborn {

@@ -70,6 +70,22 @@ pub fn parse(line: &str, b: &Board) -> Result<Play, BoardError> {
         attack_pb(b, player, attackers, &target, rest)
     } else {
         attack_unit(b, actor, player, attackers, &target, rest)
+            .map_err(|e| misspelt_kind(e, kind.is_none(), &target))
+    }
+}
+
+/// A target no unit is named, that reads as a misspelt `phoenixborn` or
+/// `unit` where neither was written (`attack pheonixborn with …`): the
+/// action meant is suggested (it read "unknown unit 'pheonixborn'").
+fn misspelt_kind(e: BoardError, no_kind: bool, target: &str) -> BoardError {
+    let kinds = ["phoenixborn", "unit"];
+    let near = crate::text::closest(target, kinds, crate::text::typo_budget(target));
+    match near {
+        Some(k) if no_kind && e.path.as_deref() == Some("play.target") => BoardError {
+            message: format!("{}; did you mean the action `attack {k}`?", e.message),
+            ..e
+        },
+        _ => e,
     }
 }
 

@@ -849,13 +849,31 @@ pub struct WrongKind {
     /// Whether the field takes text: YAML reads `On`, `no` or `12`
     /// unquoted as true, false or a number where text was meant.
     pub takes_text: bool,
+    /// For a field that takes a mapping of names to values (`split`): its
+    /// shape (`{ <name>: <number> }`) and its schema's description, so the
+    /// refusal shows what to write ("expected a mapping of fields" did not).
+    pub map_of: Option<(String, Option<String>)>,
 }
 
 fn wrong_in(doc: &Value, root: &Value, node: &Value, path: String) -> Option<WrongKind> {
     let node = tagged(root, node, doc);
     if !takes(root, node, doc) {
         let takes_text = takes(root, node, &Value::String(String::new()));
-        return Some(WrongKind { path, takes_text });
+        let map_of = map_values(root, node).map(|v| {
+            let value = match deref(root, v).get("type").and_then(Value::as_str) {
+                Some("integer" | "number") => "<number>",
+                Some("string") => "<text>",
+                Some("boolean") => "true",
+                _ => "…",
+            };
+            let about = deref(root, node).get("description").and_then(Value::as_str);
+            (format!("{{ <name>: {value} }}"), about.map(str::to_string))
+        });
+        return Some(WrongKind {
+            path,
+            takes_text,
+            map_of,
+        });
     }
     match doc {
         Value::Object(m) => m.iter().find_map(|(k, v)| {

@@ -555,6 +555,33 @@ impl<G: Game> Kit<G> {
         Ok((Value::Object(map), plays))
     }
 
+    /// An item of `plays` refused whole where a play is a list of steps
+    /// (Legion) and the item is one step: said so, with the shape (it read
+    /// "plays[0]: wrong kind of value: map, expected a list"). Told by
+    /// whether the item, or the whole list, reads as a play's steps.
+    fn step_for_play(e: BoardError, path: &str, raw: &Value, all: &[Value]) -> BoardError {
+        let reads = |steps: &[Value]| {
+            serde_json::from_value::<G::Play>(Value::Array(steps.to_vec())).is_ok()
+        };
+        if !path.starts_with("plays[")
+            || e.path.as_deref() != Some(path)
+            || !raw.is_object()
+            || !reads(std::slice::from_ref(raw))
+        {
+            return e;
+        }
+        let whole = match reads(all) {
+            true => "; these items read as the steps of one play: write `play:` for `plays:`",
+            false => "",
+        };
+        BoardError {
+            message: format!(
+                "this item is one step, but each item of `plays` is one play, itself a list of steps (`- - {{ activate: … }}` and `  - {{ action: … }}` under it){whole}"
+            ),
+            ..e
+        }
+    }
+
     /// Warnings for every field present that the engine does not read.
     fn unread(board: &Value, plays: &[(String, Value, G::Play)]) -> Vec<Diagnostic> {
         let mut out: Vec<Diagnostic> = fields::unread(board, G::BOARD_READS)
@@ -582,8 +609,10 @@ impl<G: Game> Kit<G> {
         let located = |e: BoardError| e.located(text);
         let board = Self::board(&board_doc, text).map_err(located)?;
         let mut plays = Vec::with_capacity(raw_plays.len());
+        let all: Vec<Value> = raw_plays.iter().map(|(_, raw)| raw.clone()).collect();
         for (path, raw) in raw_plays {
-            let play: G::Play = Self::read(&raw, &path, text)?;
+            let play: G::Play = Self::read(&raw, &path, text)
+                .map_err(|e| Self::step_for_play(e, &path, &raw, &all))?;
             plays.push((path, raw, play));
         }
         Self::judge_read(&board_doc, board, plays, asking).map_err(located)
@@ -880,6 +909,22 @@ fn wrong_kind_at(
         false => e,
     };
     let scalar = fields::get(value, &wrong.path).is_some_and(|v| v.is_boolean() || v.is_number());
+    if let Some((shape, about)) = &wrong.map_of
+        && e.path.as_deref() == Some(&path)
+    {
+        let field = path.rsplit('.').next().unwrap_or(&path);
+        let about = about
+            .as_deref()
+            .map(|a| format!(" ({})", a.trim_end_matches('.').to_lowercase()))
+            .unwrap_or_default();
+        return BoardError {
+            message: format!(
+                "{}: each name with its value{about}, written `{field}: {shape}`",
+                e.message
+            ),
+            ..e
+        };
+    }
     match (
         wrong.takes_text && scalar && e.path.as_deref() == Some(&path),
         text,

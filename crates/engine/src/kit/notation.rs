@@ -22,7 +22,31 @@ pub fn check_line(line: &str) -> Result<&str, BoardError> {
     if line.is_empty() {
         return Err(BoardError::semantic("play", "the play is empty"));
     }
+    // Past an unclosed quote every word is read as quoted, so the words
+    // after it (`with`, `at`) went unseen and the line was refused for
+    // lacking them.
+    if let Some(i) = unclosed_quote(line) {
+        let after: String = line[i..].chars().take(24).collect();
+        return Err(BoardError::semantic(
+            "play",
+            format!(
+                "the quote opened at `{after}` is not closed: close it after the name it holds, or leave the quotes out"
+            ),
+        ));
+    }
     Ok(line)
+}
+
+/// The byte offset of a quote the line opens and never closes.
+fn unclosed_quote(line: &str) -> Option<usize> {
+    let mut open = None;
+    for (i, _) in line.char_indices().filter(|&(_, c)| is_quote(c)) {
+        open = match open {
+            Some(_) => None,
+            None => Some(i),
+        };
+    }
+    open
 }
 
 fn is_quote(c: char) -> bool {
