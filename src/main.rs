@@ -643,7 +643,7 @@ fn read_input(path: &std::path::Path) -> Result<String, String> {
             .and_then(|f| f.take(cap as u64 + 1).read_to_end(&mut bytes))
             .map(|_| ())
     };
-    res.map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    res.map_err(|e| cannot_read(path, &e))?;
     if bytes.len() > cap {
         let size = std::fs::metadata(path)
             .ok()
@@ -906,8 +906,21 @@ fn read_bytes(path: &std::path::Path, limit: usize) -> Result<Vec<u8>, String> {
     let mut bytes = Vec::new();
     std::fs::File::open(path)
         .and_then(|f| f.take(limit as u64 + 1).read_to_end(&mut bytes))
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        .map_err(|e| cannot_read(path, &e))?;
     Ok(bytes)
+}
+
+/// Why a file given on the command line could not be read, in words (by
+/// the error's kind; "Is a directory (os error 21)" was the system's).
+fn cannot_read(path: &std::path::Path, e: &std::io::Error) -> String {
+    use std::io::ErrorKind as K;
+    let file = path.display();
+    match e.kind() {
+        K::NotFound => format!("cannot read {file}: there is no such file"),
+        K::IsADirectory => format!("cannot read {file}: it is a folder; give a file in it"),
+        K::PermissionDenied => format!("cannot read {file}: permission to read it is denied"),
+        _ => format!("cannot read {file}: {e}"),
+    }
 }
 
 /// Logs go to stderr: human-readable, or JSON lines with `json`. The level

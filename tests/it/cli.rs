@@ -674,3 +674,40 @@ fn every_command_refuses_the_same_guild_ids_naming_the_flag() {
         );
     }
 }
+
+/// A folder or a missing file given to `judge` is said plainly, naming the
+/// path ("Is a directory (os error 21)" was the system's words; found by
+/// an outside judge).
+#[test]
+fn judge_says_plainly_when_its_file_cannot_be_read() {
+    let o = arbiter(&["judge", "examples"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("cannot read examples: it is a folder"), "{e}");
+    assert!(!e.contains("os error"), "{e}");
+    let o = arbiter(&["judge", "examples/no-such-board.yaml"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("cannot read examples/no-such-board.yaml: there is no such file"),
+        "{e}"
+    );
+    assert!(!e.contains("os error"), "{e}");
+}
+
+/// A decision's "give it as `play.split`" shows the field's shape with one
+/// answer written out (the bare path left the shape to guess).
+#[test]
+fn a_pending_decision_shows_how_to_write_its_answer_on_a_board() {
+    let dir = std::env::temp_dir().join(format!("arbiter-split-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let board = dir.join("split.yaml");
+    std::fs::write(&board, "game: ashes\nturn: Coal\nplayers:\n  - name: Coal\n    phoenixborn: { name: Coal Roarkwin, life: 15 }\n    units:\n      - { name: Hammer Knight, attack: 3, life: 3 }\n      - { name: Iron Worker, attack: 2, life: 2 }\n  - name: Maeoni\n    phoenixborn: { name: Maeoni Viper, life: 20 }\n    units:\n      - { name: Ice Golem, attack: 3, life: 6 }\nplay:\n  action: attack-unit\n  attackers: [Hammer Knight, Iron Worker]\n  target: Ice Golem\n  guard: none\n  counter: true\n").unwrap();
+    let o = arbiter(&["judge", board.to_str().unwrap()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = stdout(&o);
+    assert!(
+        out.contains("give it as `play.split`, for example `split: {\"Hammer Knight\":0}`"),
+        "{out}"
+    );
+}

@@ -1906,8 +1906,9 @@ fn a_may_choice_offers_its_default_as_assumed() {
     );
     let last = after(&out, "== ");
     assert!(
-        last.contains("no guard *(assumed: the rules give no default)*")
-            && !last.contains("the rules' default"),
+        last.contains(
+            "no guard *(taken if nobody answers: the rules give no default, so this is assumed)*"
+        ) && !last.contains("the rules' default"),
         "{out}"
     );
     let dir = tempfile::tempdir().unwrap();
@@ -1923,8 +1924,9 @@ fn a_may_choice_offers_its_default_as_assumed() {
     );
     let last = after(&out, "== ");
     assert!(
-        last.contains("no reaction *(assumed: the rules give no default)*")
-            && !last.contains("the rules' default"),
+        last.contains(
+            "no reaction *(taken if nobody answers: the rules give no default, so this is assumed)*"
+        ) && !last.contains("the rules' default"),
         "{out}"
     );
 }
@@ -1944,8 +1946,9 @@ fn assumed_defaults_say_so_and_every_rule_weighed_has_its_step() {
     );
     let last = after(&out, "== Play #4");
     assert!(
-        last.contains("decline *(assumed: the rules give no default)*")
-            && !last.contains("the rules' default"),
+        last.contains(
+            "decline *(taken if nobody answers: the rules give no default, so this is assumed)*"
+        ) && !last.contains("the rules' default"),
         "{out}"
     );
     let dir = tempfile::tempdir().unwrap();
@@ -1961,8 +1964,9 @@ fn assumed_defaults_say_so_and_every_rule_weighed_has_its_step() {
     );
     let last = after(&out, "== Play #2");
     assert!(
-        last.contains("pass *(assumed: the rules give no default)*")
-            && !last.contains("the rules' default"),
+        last.contains(
+            "pass *(taken if nobody answers: the rules give no default, so this is assumed)*"
+        ) && !last.contains("the rules' default"),
         "{out}"
     );
     // A TI4 player who says they cannot act, with a readied card: rule 2 is

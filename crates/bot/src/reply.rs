@@ -906,7 +906,11 @@ fn pending_block(d: &Decision) -> Block {
     let mut body = format!("{} `{}`", escape_md(&d.question), d.rule);
     for (i, o) in d.options.iter().enumerate() {
         let default = match d.default == Some(i) {
-            true if d.default_assumed => " *(assumed: the rules give no default)*",
+            // Said plainly: what happens, and that it is the engine's
+            // assumption ("assumed: the rules give no default" read unclear).
+            true if d.default_assumed => {
+                " *(taken if nobody answers: the rules give no default, so this is assumed)*"
+            }
             true => " *(the rules' default)*",
             false => "",
         };

@@ -772,7 +772,9 @@ pub fn decision(d: &crate::engine::Decision) -> String {
         let default = match d.default == Some(i) {
             true if !by_rule => "  (if nobody answers)",
             true if assumed_why.is_some() => "  (assumed, see below)",
-            true if d.default_assumed => "  (assumed: the rules give no default)",
+            true if d.default_assumed => {
+                "  (taken if nobody answers: the rules give no default, so this is assumed)"
+            }
             true => "  (the rules' default)",
             false => "",
         };
@@ -792,9 +794,27 @@ pub fn decision(d: &crate::engine::Decision) -> String {
         (None, None) => {}
     }
     if !d.path.is_empty() {
-        let _ = writeln!(out, "  (on a board: give it as `{}`)", d.path);
+        let example = d
+            .options
+            .first()
+            .and_then(|o| patch_example(&o.patch, &o.label));
+        let example = example.unwrap_or_default();
+        let _ = writeln!(out, "  (on a board: give it as `{}`{example})", d.path);
     }
     out
+}
+
+/// ", for example `split: {"Hammer Knight":0}` (0 to Hammer Knight)": an
+/// answer's patch written as the play's fields, so a board written by hand
+/// has the field's shape (the bare path did not say it).
+fn patch_example(patch: &serde_json::Value, label: &str) -> Option<String> {
+    let fields = patch.as_object().filter(|m| !m.is_empty())?;
+    let each = fields.iter().map(|(k, v)| {
+        let v = serde_json::to_string(v).unwrap_or_default();
+        format!("{k}: {v}")
+    });
+    let written = each.collect::<Vec<_>>().join(", ");
+    Some(format!(", for example `{written}` ({label})"))
 }
 
 /// A game's result.
