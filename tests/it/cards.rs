@@ -640,3 +640,31 @@ fn a_lower_case_card_name_that_is_slang_stays_a_word_of_the_question() {
     let first = r.results.first().map(|x| x.text.as_str()).unwrap_or("");
     assert!(first.contains("Suppression"), "{:?}", r.results);
 }
+
+/// An unknown name's "did you mean" names the cards its autocomplete
+/// lists under what was typed (one fuzzy matcher for both): `nitro` was
+/// offered cards with "Nitro" in their names and, picked as typed, was
+/// refused with cards spelt alike (B-I-N-G-O, Down // Dirty, Hit // Run;
+/// found by an outside tester).
+#[test]
+fn an_unknown_cards_did_you_mean_is_what_its_autocomplete_lists() {
+    let app = with_legion_cards(
+        "name,type,text\nNitroglyph,Unit,\"\"\nGoblin Nitrocrew,Unit,\"\"\nBingo,Unit,\"\"\nIntro,Unit,\"\"\n",
+    );
+    for game in [None, Some("legion")] {
+        let listed: Vec<String> = app
+            .complete_cards("nitro", game, 3)
+            .into_iter()
+            .map(|c| c.name)
+            .collect();
+        assert!(listed.contains(&"Nitroglyph".to_string()), "{listed:?}");
+        let e = app.card("nitro", game).unwrap_err();
+        let AppError::UnknownCard { suggestions, .. } = &e else {
+            panic!("{e}");
+        };
+        assert_eq!(suggestions, &listed, "{e}");
+    }
+    // A misspelling the matcher lists nothing for still gets its spelling's.
+    let e = app.card("Bimgo", Some("legion")).unwrap_err();
+    assert!(e.to_string().contains("Bingo"), "{e}");
+}

@@ -68,17 +68,37 @@ impl App {
         let game = game
             .map(|g| self.game(g).map(|g| g.id.clone()))
             .transpose()?;
-        let entry = self
-            .cards
-            .find(name, game.as_deref())
-            .map_err(|u| match game.as_deref() {
-                Some(g) => self.not_this_games_card(name, g, u.suggestions),
+        let entry = self.cards.find(name, game.as_deref()).map_err(|u| {
+            let suggestions = self.card_suggestions(name, game.as_deref(), u.suggestions);
+            match game.as_deref() {
+                Some(g) => self.not_this_games_card(name, g, suggestions),
                 None => AppError::UnknownCard {
                     name: name.to_string(),
-                    suggestions: u.suggestions,
+                    suggestions,
                 },
-            })?;
+            }
+        })?;
         Ok(self.card_reply(entry))
+    }
+
+    /// The "did you mean" of an unknown card: the first cards the name's
+    /// autocomplete offers (the same fuzzy matcher, so the suggestions are
+    /// the choices listed under what was typed: `nitro` offered cards
+    /// with "Nitro" in their names and, refused, suggested B-I-N-G-O by
+    /// spelling; found by an outside tester), else the spelling's.
+    fn card_suggestions(
+        &self,
+        name: &str,
+        game: Option<&str>,
+        spelling: Vec<String>,
+    ) -> Vec<String> {
+        let listed: Vec<String> = self
+            .cards
+            .complete(name, game, SUGGESTIONS)
+            .into_iter()
+            .map(|e| e.card.name.clone())
+            .collect();
+        if listed.is_empty() { spelling } else { listed }
     }
 
     /// A card not found in game `g`: said so when `g` has no card list at
@@ -184,13 +204,13 @@ impl App {
             let terms = std::iter::once(p.title.as_str()).chain(quoted(&p.text));
             let hit = terms
                 .filter(|t| t.chars().count() >= MIN_TERM_CHARS && !function_words(t))
+                .filter(|t| !holds_symbol(t))
                 .filter_map(|t| word_at(&hay, &words(t)).map(|at| (at, t)))
                 .min_by_key(|(at, t)| (*at, usize::MAX - t.len()));
             if let Some((at, term)) = hit {
                 // The term as the card's text has it: a title's or quote's
                 // own full stop or comma is not the card's ("Damage.").
-                let term =
-                    term.trim_matches(|c: char| c.is_ascii_punctuation() || c.is_whitespace());
+                let term = whole_term(term);
                 found.push((
                     at,
                     RuleLink {
@@ -223,6 +243,9 @@ impl App {
     }
 }
 
+/// How many cards an unknown name's "did you mean" suggests.
+const SUGGESTIONS: usize = 3;
+
 /// Phrases a passage quotes: ‘…’, “…” or "…" (short ones: terms, not speech).
 fn quoted(text: &str) -> impl Iterator<Item = &str> {
     [('‘', '’'), ('“', '”'), ('"', '"')]
@@ -237,6 +260,24 @@ fn quoted(text: &str) -> impl Iterator<Item = &str> {
             })
         })
         .filter(|q| !q.is_empty() && q.chars().count() <= 40)
+}
+
+/// A quoted phrase holding a symbol (`{T}: Add {G}.`, MTG's Forest): an
+/// ability or a cost the rule quotes as its example, not a term it names.
+/// Found by an outside tester: Llanowar Elves' "{T}: Add {G}." linked to
+/// the glossary's Forest, shown as “T}: Add {G”.
+fn holds_symbol(term: &str) -> bool {
+    term.split_once('{')
+        .is_some_and(|(_, rest)| rest.split_once('}').is_some_and(|(sym, _)| !sym.is_empty()))
+}
+
+/// A term as the card's text has it: a title's or quote's own full stop
+/// or comma is not the card's ("Damage."); brackets and braces stay
+/// paired (a symbol is never cut in half).
+fn whole_term(term: &str) -> &str {
+    term.trim_matches(|c: char| {
+        c.is_whitespace() || (c.is_ascii_punctuation() && !"{}[]()<>".contains(c))
+    })
 }
 
 /// A term of function words alone: MTG's rules quote "you" and "may"
@@ -278,5 +319,15 @@ mod tests {
         assert_eq!(word_at(&words("may Guard."), "guard"), Some(4));
         let q: Vec<&str> = quoted("with the ‘Unit Guard’ ability, or \"Pass\"").collect();
         assert_eq!(q, ["Unit Guard", "Pass"]);
+    }
+
+    #[test]
+    fn a_quoted_ability_with_symbols_is_not_a_term_and_no_term_is_cut() {
+        let forest = "Forest has \"{T}: Add {G}.\" and \"Damage.\"";
+        let terms: Vec<&str> = quoted(forest).filter(|t| !holds_symbol(t)).collect();
+        assert_eq!(terms, ["Damage."]);
+        assert_eq!(whole_term("Damage."), "Damage");
+        assert_eq!(whole_term("{T}: Add {G}."), "{T}: Add {G}");
+        assert!(!holds_symbol("a {} b"));
     }
 }
