@@ -1092,3 +1092,41 @@ async fn a_board_errors_quoted_name_is_shown_inert() {
     assert_eq!(f["allowed_mentions"]["parse"], json!([]), "{f}");
     h.server.stop().await.unwrap();
 }
+
+/// `/judge game:` with a game it cannot judge is refused at once, with
+/// "did you mean", before its form opens (a board pasted into the form
+/// was lost to the refusal after submit); `board:` and `file:` together
+/// are refused rather than one silently ignored; "Judge this board" on a
+/// message without a board says how to write one without three backticks
+/// on its line (Discord showed "yaml code block" as a code block). Found by
+/// an outside tester.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn judge_refuses_what_it_cannot_use_before_asking_for_more() {
+    let h = Harness::start().await;
+    let v = h.post(&slash("judge", vec![opt("game", "ashs")])).await;
+    assert_eq!(v["type"], 4, "a refusal, not the form: {v}");
+    assert_eq!(v["data"]["flags"].as_u64().unwrap_or(0) & 64, 64, "{v}");
+    let desc = embed(&v)["description"].as_str().unwrap_or_default();
+    assert!(desc.contains("'ashs'") && desc.contains("ashes"), "{desc}");
+    // A known game still opens the form.
+    let v = h.post(&slash("judge", vec![opt("game", "ashes")])).await;
+    assert_eq!(v["type"], 9, "{v}");
+    // Both a board and a file.
+    let url = h.fake.serve_file("b.yaml", board().into_bytes());
+    let mut both = judge_with_attachment(&url, "b.yaml", board().len());
+    both["data"]["options"]
+        .as_array_mut()
+        .unwrap()
+        .push(opt("board", &board()));
+    let v = h.post(&both).await;
+    assert_eq!(v["type"], 4, "{v}");
+    assert_eq!(v["data"]["flags"].as_u64().unwrap_or(0) & 64, 64, "{v}");
+    let desc = embed(&v)["description"].as_str().unwrap_or_default();
+    assert!(desc.contains("not both"), "{desc}");
+    // No board in the message.
+    let v = h.post(&judge_message("no board here")).await;
+    let desc = embed(&v)["description"].as_str().unwrap_or_default();
+    assert!(desc.contains("code block"), "{desc}");
+    assert!(!desc.contains("```"), "{desc}");
+    h.server.stop().await.unwrap();
+}

@@ -309,9 +309,17 @@ impl Given {
         }
     }
 
-    /// A board: the `board` text when not blank, else the `file`.
+    /// A board: the `board` text when not blank, else the `file`. Both
+    /// given are refused: one would be judged and the other silently
+    /// ignored (found by an outside tester: the attachment was).
     pub fn board(&self) -> Result<Option<BoardSource>, String> {
         if let Some(text) = self.text("board").filter(|t| !t.trim().is_empty()) {
+            if self.file("file").is_some() {
+                return Err(
+                    "give the board once: pasted in `board:` or attached as `file:`, not both"
+                        .into(),
+                );
+            }
             return Ok(Some(BoardSource::Text(text)));
         }
         Ok(match self.file("file") {
@@ -1076,6 +1084,14 @@ pub(super) fn precheck(app: &App, origin: &Origin, command: &Command) -> Option<
             Reply::Message(m) if m.kind == MessageKind::UserError => Some(Reply::Message(m)),
             _ => None,
         },
+        // Neither board nor file: a form opens. A game it could not judge
+        // is refused now, as `/schema` refuses it, not after a board was
+        // pasted into the form and lost (found by an outside tester).
+        Command::Judge {
+            game: Some(game),
+            board: None,
+            ..
+        } => Answerer::new(app).judge_game_refusal(game),
         _ => None,
     }
 }
@@ -1119,7 +1135,7 @@ pub(super) fn answer(
             None if board_in_text(content) || content.contains("```") => a.judge(content, None),
             None => Reply::Message(Message::user_error(
                 "Judge this board",
-                "that message has no board: put a YAML board document in a ```yaml code block``` or attach a .yaml/.yml/.json file",
+                "that message has no board: put a YAML board document in a code block (a line \\`\\`\\`yaml above it, a line \\`\\`\\` below it) or attach a .yaml/.yml/.json file",
             )),
         },
         Command::Games { game: None } => a.games(),

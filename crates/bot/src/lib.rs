@@ -1085,15 +1085,14 @@ impl<'a> Answerer<'a> {
                 m.picture = judge_picture(self.app, &ruling, text, game, play);
                 Reply::Message(m)
             }
-            Err(JudgeError::App(e)) => app_error("Judge", &e),
-            Err(JudgeError::NoEngine { game }) => Reply::Message(Message::user_error(
-                "Judge",
-                &format!(
-                    "{game} has rules text but no rules engine yet, so its boards cannot be judged; `/rule` can still cite its rules, and `/games` shows which games have an engine"
-                ),
-            )),
-            Err(e) => Reply::Message(Message::user_error("Judge", &judge_error_md(&e))),
+            Err(e) => judge_refusal(&e),
         }
+    }
+
+    /// Why `/judge` could not judge a board of `game` (unknown, with "did
+    /// you mean"; or without an engine), before its form opens.
+    fn judge_game_refusal(&self, game: &str) -> Option<Reply> {
+        self.app.schema(game).err().map(|e| judge_refusal(&e))
     }
 
     fn games(&mut self) -> Reply {
@@ -1259,6 +1258,20 @@ fn app_error_md(e: &AppError) -> String {
 /// was a live link in the "unknown unit" refusal quoting it. Its
 /// words are formatted in the engines with the values in them, so its own
 /// code spans show their backticks rather than as code.
+/// A board `/judge` cannot judge, in words.
+fn judge_refusal(e: &JudgeError) -> Reply {
+    match e {
+        JudgeError::App(e) => app_error("Judge", e),
+        JudgeError::NoEngine { game } => Reply::Message(Message::user_error(
+            "Judge",
+            &format!(
+                "{game} has rules text but no rules engine yet, so its boards cannot be judged; `/rule` can still cite its rules, and `/games` shows which games have an engine"
+            ),
+        )),
+        e => Reply::Message(Message::user_error("Judge", &judge_error_md(e))),
+    }
+}
+
 fn judge_error_md(e: &JudgeError) -> String {
     reply::escape_inline(&e.to_string())
 }
