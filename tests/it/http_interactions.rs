@@ -1093,6 +1093,114 @@ async fn a_board_errors_quoted_name_is_shown_inert() {
     h.server.stop().await.unwrap();
 }
 
+/// What Discord renders outside code, read as its markdown reads it, or
+/// more strictly: code blocks (``` … ```, ending at the next three
+/// backticks anywhere) and code spans (a run of backticks to the next run
+/// of the same length, or to three backticks) are left out, and a backslash-escaped character is a NUL, so an escaped
+/// `\[click\](` does not read as `[click](`.
+fn rendered_outside_code(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let run_at = |i: usize| chars[i..].iter().take_while(|&&c| c == '`').count();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '\\' if i + 1 < chars.len() => {
+                out.push('\0');
+                i += 2;
+            }
+            '`' => {
+                let n = run_at(i);
+                let fence = if n >= 3 { 3 } else { n };
+                let mut j = i + n.min(fence);
+                let close = loop {
+                    if j >= chars.len() {
+                        break None;
+                    }
+                    if chars[j] == '`' {
+                        let m = run_at(j);
+                        if (fence == 3 && m >= 3) || m == fence {
+                            break Some(j + fence);
+                        }
+                        // Three backticks inside a span: read, as a
+                        // reader may, as the span's end and a block's start.
+                        if m >= 3 {
+                            break Some(j);
+                        }
+                        j += m;
+                    } else {
+                        j += 1;
+                    }
+                };
+                match close {
+                    Some(end) => i = end,
+                    None => {
+                        out.push('`');
+                        i += 1;
+                    }
+                }
+            }
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_markdown_reader_of_these_tests_sees_a_fence_closed_by_a_name() {
+    let live = rendered_outside_code("```yaml\nname: a ``` [click](x) ```\n```");
+    assert!(live.contains("[click](x)"), "{live}");
+    let inert = rendered_outside_code("`a` \\[click\\](x) ``b ` c``");
+    assert!(!inert.contains("[click]("), "{inert}");
+}
+
+/// A board name holding code fences, a masked link and a mention, judged
+/// from a message ("Judge this board") and from `/judge board:`: nothing of
+/// it renders on any page, not in the changes' code spans nor in the
+/// resulting state's code block (found by an outside tester: the name's
+/// backticks closed both, and the link and the mention went live).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_board_name_cannot_close_the_code_it_is_shown_in() {
+    let h = Harness::start().await;
+    let name = "Anchor ``` [click](http://evil.example) <@200000000000000002> ```";
+    let text = board().replace("Anchornaut", &format!("'{name}'"));
+    assert_ne!(text, board());
+    let from_message = judge_message(&format!("is this legal?\n```yaml\n{text}```"));
+    let from_option = slash("judge", vec![opt("board", &text)]);
+    for payload in [from_message, from_option] {
+        let v = h.post(&payload).await;
+        assert_eq!(v["type"], 4, "{v}");
+        assert_eq!(v["data"]["allowed_mentions"]["parse"], json!([]), "{v}");
+        let all = all_pages(&h, &v).await;
+        assert!(all.contains("**Changes**"), "{all}");
+        assert!(all.contains("**Resulting state**"), "{all}");
+        assert!(all.contains("exhausted"), "{all}");
+        // Three backticks only as a fence's own line: anywhere else they
+        // may end the span or block they are in, however a reader pairs them.
+        for line in all.lines() {
+            let t = line.trim();
+            assert!(
+                !line.contains("```") || t == "```" || t == "```yaml",
+                "three backticks inside a line: {line:?}"
+            );
+        }
+        let live = rendered_outside_code(&all);
+        for bad in ["[click](", "<@2"] {
+            assert!(!live.contains(bad), "`{bad}` renders in:\n{all}");
+        }
+        // The name is still there to read, in the state and the changes.
+        let shown = all.replace('\u{200D}', "");
+        assert!(
+            shown.contains(&format!("name: {name}")) || shown.contains(name),
+            "{all}"
+        );
+    }
+    h.server.stop().await.unwrap();
+}
+
 /// `/judge game:` with a game it cannot judge is refused at once, with
 /// "did you mean", before its form opens (a board pasted into the form
 /// was lost to the refusal after submit); `board:` and `file:` together

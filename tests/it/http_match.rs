@@ -1369,3 +1369,42 @@ async fn followed(h: &Harness, payload: &Value) -> Value {
     let token = payload["token"].as_str().unwrap();
     h.fake.delivered(token).await.as_response()
 }
+
+/// A user's words in a match's messages show as typed, in the embeds and
+/// in the decision notice (message content, which Discord previews links
+/// in): a claimed win's reason holding a web address, bold and a spoiler
+/// (an outside tester's) renders none of them, the notice carries
+/// SUPPRESS_EMBEDS and still pings its one player by mention; a unit named
+/// with a web address is refused at setup, as a card's name is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_players_words_show_as_typed_in_every_match_message() {
+    let h = Harness::start().await;
+    h.run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+        .await;
+    let linked = BOARD.replace("Mist Spirit", "Free Nitro https://evil.example/claim");
+    let v = h
+        .run(JUDGE, true, match_sub("setup", vec![opt("board", &linked)]))
+        .await;
+    refused(&v, "web address");
+    h.run(JUDGE, true, match_sub("setup", vec![opt("board", BOARD)]))
+        .await;
+    let reason = "I won https://evil.example/p **bold** ||spoil||";
+    let (v, token) = h.run_token(COAL, end_with_winner(COAL.0, reason)).await;
+    public(&v);
+    let ping = h.fake.ping(&token).await.expect("Maeoni is pinged");
+    let content = ping["content"].as_str().unwrap_or_default();
+    assert!(content.starts_with(&format!("<@{}>", MAEONI.0)), "{ping}");
+    assert!(
+        content.contains("I won https"),
+        "the reason is there: {ping}"
+    );
+    assert_eq!(ping["flags"].as_u64().unwrap_or(0) & 4, 4, "{ping}");
+    let board = h.run(STRANGER, false, match_sub("board", vec![])).await;
+    for shown in [content, desc(&v).as_str(), desc(&board).as_str()] {
+        for live in ["https://", "**bold**", "||spoil||"] {
+            assert!(!shown.contains(live), "`{live}` renders in: {shown}");
+        }
+    }
+    assert!(desc(&board).contains("I won"), "{}", desc(&board));
+    h.server.stop().await.unwrap();
+}

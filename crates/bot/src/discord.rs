@@ -652,8 +652,13 @@ pub fn ping_of(reply: &Reply) -> Option<CreateInteractionResponseFollowup> {
         return None;
     };
     let p = m.ping.as_ref().filter(|_| !m.ephemeral)?;
+    // The notice is message content, where Discord previews a link: its
+    // text may quote a user's words (a reason, a unit's name), so no
+    // preview is made, whatever it holds (its text is escaped too,
+    // `matchcmd::add_turn_ping`; found by an outside tester).
     Some(
         CreateInteractionResponseFollowup::new()
+            .flags(serenity::all::MessageFlags::SUPPRESS_EMBEDS)
             .content(truncate(&format!("<@{}> {}", p.user, p.text), 2000))
             .allowed_mentions(
                 CreateAllowedMentions::new().users([serenity::all::UserId::new(p.user.max(1))]),

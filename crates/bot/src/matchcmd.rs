@@ -792,8 +792,20 @@ fn add_turn_ping(message: &mut Message, reply: &MatchReply, wrote: bool) {
             }
             NextKind::Decision => format!("your decision{who}: {}", n.text),
         };
+        // Content, not an embed: a user's words in it (a reason, a name)
+        // show as typed, the bot's mentions of the seats kept.
+        let text = crate::render::markdown::escape_keeping_mentions(&single_line(&text));
         message.ping = Some(Ping { user, text });
     }
+}
+
+/// `s` on one line: a line break in a quoted reason would start a line
+/// of its own in the notice (a heading, `# BIG`).
+fn single_line(s: &str) -> String {
+    s.split(|c: char| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}'))
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn match_id_of(reply: &MatchReply) -> i64 {

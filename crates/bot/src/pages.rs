@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::reply::{Action, Block, Button, ButtonStyle, Doc, Message};
+use super::reply::{Action, Block, Button, ButtonStyle, Doc, Message, code_block_body};
 use crate::store::{Store, now_ms};
 
 /// Characters of body text per page (an embed description holds 4096; the
@@ -391,7 +391,20 @@ fn whole_plain(block: &Block, budget: usize) -> Option<([&str; 3], usize)> {
 }
 
 /// A block as one or more self-contained pieces, each within `budget`.
+/// A code block's body is fenced here, so here it is made unable to close
+/// its fence ([`code_block_body`]: a board name holding ``` ended the
+/// Resulting state's block and rendered the text after it).
 fn pieces(block: &Block, budget: usize) -> Vec<String> {
+    let fenced;
+    let block = if block.code && block.body.contains("```") {
+        fenced = Block {
+            body: code_block_body(&block.body),
+            ..block.clone()
+        };
+        &fenced
+    } else {
+        block
+    };
     let join = |head: &str, body: &str| {
         if head.is_empty() {
             body.to_string()

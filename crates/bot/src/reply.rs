@@ -404,7 +404,9 @@ pub fn truncate(s: &str, max_chars: usize) -> String {
     out
 }
 
-pub use crate::render::markdown::{escape_inline, escape_md, push_escaped};
+pub use crate::render::markdown::{
+    code_block_body, code_span, escape_inline, escape_md, push_escaped,
+};
 
 /// The passage that is "the whole section" for `idx`: itself when it has
 /// children, else its parent.
@@ -888,7 +890,7 @@ fn diagnostic_block(d: &Diagnostic) -> Block {
     }
     let mut body = escape_md(&d.message);
     if let Some(p) = &d.path {
-        let _ = write!(body, " (at `{p}`)");
+        let _ = write!(body, " (at {})", code_span(p));
     }
     Block::text(head, body)
 }
@@ -897,7 +899,7 @@ fn diagnostic_block(d: &Diagnostic) -> Block {
 /// ruling took on the player's word (in a match, the others confirmed it).
 fn claim_block(c: &Claim) -> Block {
     let head = format!("**🗣 stated by the player, not on the board** `{}`", c.rule);
-    let body = format!("{} (at `{}`)", escape_md(&c.text), c.path);
+    let body = format!("{} (at {})", escape_md(&c.text), code_span(&c.path));
     Block::text(head, body)
 }
 
@@ -928,12 +930,29 @@ fn changes_block(r: &Ruling) -> Block {
             .iter()
             .map(|c| {
                 let (before, after) = c.read();
-                format!("`{}`: {before} → {after}", c.path)
+                format!(
+                    "{}: {} → {}",
+                    code_span(&c.path),
+                    value_md(&before.to_string()),
+                    value_md(&after.to_string())
+                )
             })
             .collect();
         lines.join("\n")
     };
     Block::text("**Changes**".into(), body)
+}
+
+/// A change's value (JSON: a name, a list of names) as inline text shown
+/// as typed. Its brackets stay plain unless they could make a masked link
+/// (`](`): a list reads `["move"]` in the source, not `\[…\]`.
+fn value_md(v: &str) -> String {
+    let escaped = escape_inline(v);
+    if v.contains("](") {
+        escaped
+    } else {
+        escaped.replace("\\[", "[").replace("\\]", "]")
+    }
 }
 
 /// The state as YAML, like the board documents: it can be pasted back as

@@ -52,3 +52,155 @@ pub fn push_escaped(out: &mut String, s: &str) {
     }
     out.push_str(&s[copied..]);
 }
+
+/// Text for a message that also names players as mentions the bot wrote
+/// (a match's replies, a turn notice): [`escape_md`], except that a user
+/// mention `<@digits>` or `<@!digits>` stays a mention (a match refuses a
+/// typed one in every name, note, reason and play, so each is the bot's),
+/// and a web address is broken after its scheme (`https:\/\/…`, shown as
+/// typed) so that it is neither a link nor, in a message's content, a
+/// preview. Found by an outside tester: a reason's **bold** and
+/// ||spoiler|| rendered in `/match board` and in the turn notice, whose
+/// "https://…" Discord previewed. Line breaks are kept.
+pub fn escape_keeping_mentions(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    let mut rest = s;
+    while !rest.is_empty() {
+        if let Some(len) = mention_len(rest) {
+            out.push_str(&rest[..len]);
+            rest = &rest[len..];
+            continue;
+        }
+        let first = rest.chars().next().map_or(1, char::len_utf8);
+        let next = rest[first..]
+            .find(['<', ':'])
+            .map_or(rest.len(), |i| i + first);
+        let (chunk, tail) = rest.split_at(next);
+        if let Some(after) = chunk.strip_prefix("://") {
+            out.push_str(":\\/\\/");
+            push_escaped(&mut out, after);
+        } else {
+            push_escaped(&mut out, chunk);
+        }
+        rest = tail;
+    }
+    out
+}
+
+/// The length of the user mention `s` starts with (`<@123>`, `<@!123>`).
+fn mention_len(s: &str) -> Option<usize> {
+    let body = s.strip_prefix("<@")?;
+    let digits_at = usize::from(body.starts_with('!'));
+    let digits = body[digits_at..]
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .count();
+    (digits > 0 && body[digits_at + digits..].starts_with('>'))
+        .then_some(2 + digits_at + digits + 1)
+}
+
+/// A zero-width joiner: put between two backticks, it keeps them from
+/// reading as one run (a fence) while the text still looks as typed.
+const ZWJ: char = '\u{200D}';
+
+/// Text in a code span (`` `…` ``): a board's field path or a value that
+/// holds a user's names. A backslash does not escape inside a span, so a
+/// name's backticks would close it early and what follows would render (a
+/// masked link, a mention: found by an outside tester in `/judge`'s
+/// changes). Text without a backtick is fenced by one as before; otherwise
+/// a zero-width joiner goes between adjacent backticks (no run is longer
+/// than one, so none can read as a fence, ``` included), the fence is two
+/// backticks, and a space pads a backtick at either end (Discord, as
+/// CommonMark, drops one such space). The text shows as typed; copied, it
+/// carries the joiners. Line breaks become spaces: a span is one line.
+pub fn code_span(s: &str) -> String {
+    let line: String = s
+        .chars()
+        .map(|c| if breaks_line(c) { ' ' } else { c })
+        .collect();
+    if !line.contains('`') {
+        return format!("`{line}`");
+    }
+    let inner = split_backtick_runs(&line, 1);
+    let pad_start = if inner.starts_with('`') { " " } else { "" };
+    let pad_end = if inner.ends_with('`') { " " } else { "" };
+    format!("``{pad_start}{inner}{pad_end}``")
+}
+
+/// The body of a fenced code block (```` ```yaml ````): Discord ends a
+/// block at the first three backticks anywhere, so a name holding ```
+/// would close the board's block and render what follows. A zero-width
+/// joiner goes after every second backtick of a run; the text looks as
+/// typed (a board pasted back carries the joiners in that name).
+pub fn code_block_body(s: &str) -> String {
+    if !s.contains("```") {
+        return s.to_string();
+    }
+    split_backtick_runs(s, 2)
+}
+
+/// `s` with a zero-width joiner after every `longest` backticks in a row,
+/// so that no run of backticks is longer than `longest`.
+fn split_backtick_runs(s: &str, longest: usize) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    let mut run = 0;
+    for c in s.chars() {
+        if c == '`' {
+            if run == longest {
+                out.push(ZWJ);
+                run = 0;
+            }
+            run += 1;
+        } else {
+            run = 0;
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The longest run of backticks in `s`.
+    fn longest_run(s: &str) -> usize {
+        s.split(|c| c != '`').map(str::len).max().unwrap_or(0)
+    }
+
+    #[test]
+    fn a_code_span_cannot_be_closed_by_its_text() {
+        let name = "Anchor ``` [click](http://evil.example) <@2> ```";
+        let span = code_span(&format!("units[\"{name}\"]"));
+        assert!(span.starts_with("``") && span.ends_with("``"), "{span}");
+        let inner = &span[2..span.len() - 2];
+        assert_eq!(longest_run(inner), 1, "{span}");
+        assert_eq!(inner.replace(ZWJ, ""), format!("units[\"{name}\"]"));
+        assert_eq!(code_span("plain.path"), "`plain.path`");
+        let edge = code_span("`x`");
+        assert_eq!(edge, "`` `x` ``");
+        assert_eq!(code_span("a\nb"), "`a b`");
+    }
+
+    #[test]
+    fn a_code_block_body_holds_no_fence() {
+        let body = "name: Anchor ``` [click](x) `````";
+        let safe = code_block_body(body);
+        assert!(!safe.contains("```"), "{safe}");
+        assert_eq!(safe.replace(ZWJ, ""), body);
+        assert_eq!(code_block_body("a: `b`"), "a: `b`");
+    }
+
+    #[test]
+    fn the_bots_mentions_stay_and_a_users_markup_and_links_show_as_typed() {
+        let s = "Coal (<@123>) proposes: I won https://evil.example/p **bold** ||x|| <@!9> <@x>";
+        let out = escape_keeping_mentions(s);
+        assert!(out.starts_with("Coal (<@123>) proposes"), "{out}");
+        assert!(out.contains("<@!9>"), "{out}");
+        assert!(out.contains("\\<@x"), "{out}");
+        for live in ["https://", "**bold**", "||x||"] {
+            assert!(!out.contains(live), "{live} in {out}");
+        }
+        assert_eq!(escape_keeping_mentions("a\nb: c"), "a\nb: c");
+    }
+}

@@ -64,7 +64,9 @@ pub fn who(seats: &[Seat], id: &str, style: Style) -> String {
         return "the decision's timeout".into();
     }
     match seats.iter().find(|s| s.user == id) {
-        Some(Seat { name: Some(n), .. }) if n != id => format!("{n} ({})", user(id, style)),
+        Some(Seat { name: Some(n), .. }) if n != id => {
+            format!("{} ({})", md(n, style), user(id, style))
+        }
         _ => user(id, style),
     }
 }
@@ -80,8 +82,8 @@ pub fn next_text(next: Option<&Next>, seats: &[Seat], style: Style) -> Option<St
     let n = next?;
     let who = who(seats, &n.user, style);
     Some(match n.what {
-        NextKind::Turn => format!("next: {who}: {}", n.text),
-        NextKind::Decision => format!("next: {who} decides: {}", n.text),
+        NextKind::Turn => format!("next: {who}: {}", md(&n.text, style)),
+        NextKind::Decision => format!("next: {who} decides: {}", md(&n.text, style)),
     })
 }
 
@@ -106,7 +108,7 @@ pub fn view(v: &MatchView, style: Style) -> String {
         let name = s
             .name
             .as_deref()
-            .map(|n| format!(" as {n}"))
+            .map(|n| format!(" as {}", md(n, style)))
             .unwrap_or_default();
         let mark = match &v.next {
             Some(n) if n.seat == s.seat && n.what == NextKind::Turn => "  ← to play",
@@ -126,7 +128,7 @@ pub fn view(v: &MatchView, style: Style) -> String {
         );
     }
     if let Some(p) = &v.pending {
-        out.push_str(&decision(&p.decision));
+        out.push_str(&md(&decision(&p.decision), style));
         match p.deadline {
             Some(d) if p.is_consent() => {
                 let _ = writeln!(out, "  (unanswered, it expires after {})", time_text(d));
@@ -141,13 +143,13 @@ pub fn view(v: &MatchView, style: Style) -> String {
         }
     }
     if let Some(r) = &v.result {
-        out.push_str(&result(r));
+        out.push_str(&md(&result(r), style));
     }
     if let Some(r) = &v.rule_set {
         out.push_str(&rule_set_line(r));
     }
     for n in &v.notes {
-        let _ = writeln!(out, "note: {n}");
+        let _ = writeln!(out, "note: {}", md(n, style));
     }
     next_line(&mut out, v.next.as_ref(), &v.seats, style);
     match &v.board {
@@ -252,7 +254,8 @@ pub fn event(r: &EventReply, style: Style) -> String {
         entry(&mut out, u, &r.seats, style);
     }
     if let Some(a) = &r.adjustment {
-        let _ = writeln!(out, "  {}: {} → {}", a.label, a.before, a.after);
+        let line = format!("{}: {} → {}", a.label, a.before, a.after);
+        let _ = writeln!(out, "  {}", md(&line, style));
     }
     if let Some(n) = &r.note {
         let label = if r.event == EventKind::Adjust {
@@ -260,7 +263,7 @@ pub fn event(r: &EventReply, style: Style) -> String {
         } else {
             "note"
         };
-        let _ = writeln!(out, "  {label}: {n}");
+        let _ = writeln!(out, "  {label}: {}", md(n, style));
     }
     if let Some(x) = &r.ruling {
         // The ruling without its full state dump: `match board` shows the board.
@@ -283,7 +286,7 @@ pub fn event(r: &EventReply, style: Style) -> String {
                 }
             );
             for c in &r.changes {
-                let _ = writeln!(out, "  {}", change_line(c));
+                let _ = writeln!(out, "  {}", md(&change_line(c), style));
             }
         }
     }
@@ -292,7 +295,7 @@ pub fn event(r: &EventReply, style: Style) -> String {
         .as_ref()
         .filter(|_| r.ruling.as_ref().is_none_or(|x| x.pending.is_none()))
     {
-        out.push_str(&decision(&p.decision));
+        out.push_str(&md(&decision(&p.decision), style));
     }
     if let Some(res) = &r.result {
         // A ruling that decided the match printed its result already.
@@ -307,7 +310,7 @@ pub fn event(r: &EventReply, style: Style) -> String {
             }
             false => {
                 let _ = writeln!(out, "the match has ended:");
-                out.push_str(&result(res));
+                out.push_str(&md(&result(res), style));
             }
         }
     }
@@ -369,6 +372,19 @@ fn agreement(e: &LogEntry, seats: &[Seat], style: Style) -> String {
 
 fn entry(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style) {
     entry_lines(out, e, seats, style, true);
+}
+
+/// Text that holds a user's words (a name, a note, a reason, a question
+/// quoting them) as `style` shows it: on Discord with markdown and web
+/// addresses shown as typed and the bot's own mentions kept
+/// (`markdown::escape_keeping_mentions`), every line of a reply alike (an
+/// undo escaped the event's line but not its reason's, found by an
+/// outside tester); on a terminal as it is.
+fn md(s: &str, style: Style) -> String {
+    match style {
+        Style::Discord => super::markdown::escape_keeping_mentions(s),
+        Style::Console => s.to_string(),
+    }
 }
 
 /// One log entry: its line, then (`steps`) its ruling's steps and notes.

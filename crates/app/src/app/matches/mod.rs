@@ -1783,6 +1783,17 @@ pub(super) fn no_mentions(value: &Value, path: &str) -> Result<(), BoardError> {
                 "“{s}” holds three backticks (```), which would end the code block a board is posted and exported in; write it without them"
             ),
         )),
+        // A web address in a seat's or a unit's name would be a live link
+        // in every prompt and, in a turn notice's text, a link preview; a
+        // card's name holding one is left out of its list alike
+        // (`cards::parse::links_out`). Found by an outside tester ("Free
+        // Nitro https://…" as a unit).
+        Value::String(s) if crate::corpus::clean::holds_link(s) => Err(BoardError::semantic(
+            path,
+            format!(
+                "“{s}” holds a web address, which would show as a link in every prompt and notice; name it in plain words"
+            ),
+        )),
         Value::String(s) if starts_an_entry(s) => Err(BoardError::semantic(
             path,
             format!(
