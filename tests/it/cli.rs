@@ -74,6 +74,20 @@ fn a_multi_part_question_is_answered_part_by_part() {
     let second = out.find("Part 2 of 2:").expect(&out);
     let answer2 = out.find("[ti4:action-phase.4.1]").expect(&out);
     assert!(first < second && second < answer2, "{out}");
+    // A "closest" reply in parts says each part's heading tells its own
+    // label: one caveat over the whole read as said of a part labelled
+    // "answer" (found by an outside tester).
+    let mixed = "two quick ones. 1) can an exhausted phoenixborn guard 2) do units in battle deal damage at the same time";
+    let v: serde_json::Value =
+        serde_json::from_slice(&arbiter(&["ask", mixed, "--json"]).stdout).unwrap();
+    assert_eq!(v["confidence"], "closest", "{v}");
+    assert_eq!(v["parts"][0]["confidence"], "answer", "{v}");
+    let said = stdout(&arbiter(&["ask", mixed]));
+    assert!(
+        said.contains(arbiter::render::text::CLOSEST_PARTS)
+            && !said.contains(arbiter::render::text::CLOSEST),
+        "{said}"
+    );
     // Numbered as shown: 1 and 2 under the first part, 3 under the second.
     let n3 = out.find("\n3. [ti4:").expect(&out);
     assert!(

@@ -489,7 +489,7 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
             String::new(),
             format!(
                 "⚠ *{}{}*",
-                crate::render::text::CLOSEST,
+                crate::render::text::closest_caveat(reply),
                 escape_md(&crate::render::text::unknown_words(reply))
             ),
         ));

@@ -36,6 +36,20 @@ pub const NO_RULE: &str = "No indexed rule covers this.";
 /// The caveat above passages labelled `closest`.
 pub const CLOSEST: &str = "These are the closest rules found; they may not answer your question.";
 
+/// The caveat of a question asked in parts, some labelled "closest": each
+/// part's heading says its own label (one caveat over the whole read as
+/// if it were said of a part labelled "answer", found by an outside tester).
+pub const CLOSEST_PARTS: &str =
+    "Some parts have only the closest rules found; each part's heading says which.";
+
+/// The caveat above a "closest" reply: of the whole, or of its parts.
+pub fn closest_caveat(reply: &AskReply) -> &'static str {
+    match reply.parts.len() > 1 {
+        true => CLOSEST_PARTS,
+        false => CLOSEST,
+    }
+}
+
 /// Words of the question no indexed rule uses, for the caveat, then the
 /// words only other games' rules use, said as what they are: not words of
 /// the game searched ("ti4's rules, the ones searched, do not use
@@ -132,7 +146,7 @@ pub fn ask(reply: &AskReply, style: Style) -> String {
             return out;
         }
         Confidence::Closest => {
-            let _ = writeln!(out, "{CLOSEST}{}\n", unknown_words(reply));
+            let _ = writeln!(out, "{}{}\n", closest_caveat(reply), unknown_words(reply));
         }
         Confidence::Answer => {}
     }
