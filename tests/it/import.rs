@@ -1102,8 +1102,16 @@ fn mtg_rules_as_a_wrapped_pdf_read_back_as_the_same_passages() {
     // 704. They're dealt with…") keeps its line break where the text has a
     // space: a line break the PDF cannot tell from a rule's own (rule
     // 117.2d, one passage of 3,421).
-    let breaks = b.iter().filter(|(id, t)| a.get(*id) != Some(t)).count();
-    assert!(breaks <= 2, "{breaks} passages differ in their whitespace");
+    let breaks: Vec<_> = b
+        .iter()
+        .filter(|(id, t)| a.get(*id) != Some(t))
+        .map(|(id, t)| format!("{id}: {t:?} / {:?}", a.get(id)))
+        .collect();
+    assert!(
+        breaks.len() <= 2,
+        "{} passages differ in their whitespace: {breaks:#?}",
+        breaks.len()
+    );
     let only_pdf: Vec<_> = a
         .keys()
         .filter(|id| !b.contains_key(*id))

@@ -143,9 +143,15 @@ pub(super) fn push_wrapped(out: &mut String, next: &str, spelling: &Spelling) {
         Some(Broken::Hyphenated | Broken::Unknown) => false,
         None => {
             let hyphen = left.ends_with('-') && !left.ends_with("--");
+            // A dash the line itself spaces ("Plane —" / "Serra's",
+            // "Instant" / "— Arcane") keeps its space whatever the
+            // document mostly does (MTG's 304.3, 307.3 and 310.3 read
+            // "Instant— Arcane").
+            let glued_after = next.chars().nth(1).is_some_and(|c| !c.is_whitespace());
             let dash = spelling.glued_dashes
                 && !left.is_empty()
-                && (first == '—' || (left.ends_with('—') && first.is_alphanumeric()));
+                && ((first == '—' && glued_after)
+                    || (left.ends_with('—') && left != "—" && first.is_alphanumeric()));
             (hyphen && left.len() > 1 && first.is_alphanumeric())
                 || (left == "-" && first.is_ascii_digit())
                 || dash
@@ -230,6 +236,15 @@ mod tests {
         assert_eq!(
             joined(&glued, "and \"{rN2}", "—[Effect].\""),
             "and \"{rN2}—[Effect].\""
+        );
+        // A line's own spacing wins over the document's habit.
+        assert_eq!(
+            joined(&glued, "\"Plane —", "Serra's Realm.\""),
+            "\"Plane — Serra's Realm.\""
+        );
+        assert_eq!(
+            joined(&glued, "\"Instant", "— Arcane.\""),
+            "\"Instant — Arcane.\""
         );
         let spaced = ["a rule — and another — here"];
         assert_eq!(
