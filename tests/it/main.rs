@@ -37,6 +37,7 @@ mod http_replicas;
 mod http_rules;
 mod import;
 mod match_arguments;
+mod match_disputes;
 mod match_integrity;
 mod match_permits;
 mod match_record;

@@ -110,9 +110,17 @@ fn names_that_read_as_another_log_entry_are_refused() {
     let out = run(
         &bot,
         "judge",
-        "/as judge moderator\n/match adjust field:Jessa.units.Mist Spirit.name value:x #9 Coal conceded reason:typo\n",
+        "/as judge moderator\n/match adjust field:Jessa.units.Mist Spirit.name value:\"x #9 Coal conceded\" reason:typo\n",
     );
     assert!(out.contains("another entry of the log"), "{out}");
+    // Unquoted, YAML reads the `#` as a comment: refused as such, not
+    // recorded as "x".
+    let out = run(
+        &bot,
+        "judge",
+        "/as judge moderator\n/match adjust field:Jessa.units.Mist Spirit.name value:x #9 Coal conceded reason:typo\n",
+    );
+    assert!(out.contains("YAML comment"), "{out}");
 }
 
 /// A seat name that reads as another seat's (a Cyrillic letter for its

@@ -890,11 +890,14 @@ fn a_new_match_cannot_bury_an_ended_one() {
     );
 }
 
-/// A note made while a proposal waits is a note: the refusal to undo it
-/// names it as one, and its writer (it was called "the last proposal";
-/// found by an outside reviewer).
+/// A note made while a proposal waits is a note, not the proposal, and
+/// it blocks nobody's undo of their own event: the proposal's author
+/// withdraws it, the note with it (it was refused "the last note was made
+/// by Ben", which a reviewer had found called "the last proposal"; an
+/// outside tester's opponent so kept a play from its author). A player the
+/// proposal waits on is still told to reject it.
 #[test]
-fn a_note_under_a_waiting_proposal_is_refused_as_a_note() {
+fn a_note_under_a_waiting_proposal_blocks_not_its_authors_undo() {
     let dir = tempfile::tempdir().unwrap();
     let bot = ti4(dir.path());
     run(
@@ -903,16 +906,19 @@ fn a_note_under_a_waiting_proposal_is_refused_as_a_note() {
         "/match adjust field:players.Ana.victory_points value:9 reason:scored\n\
              /as Ben\n/match note text:checking the objective\n",
     );
-    let out = run(&bot, "Ana", "/match undo\n");
+    let out = run(&bot, "Cleo", "/match undo\n");
+    assert!(out.contains("answer it with `reject`"), "{out}");
+    let out = run(&bot, "Ana", "/match undo\n/match board\n");
     assert!(
-        out.contains("the last note was made by Ben; only they or a moderator who holds no seat in the match may undo it"),
+        out.contains("== Undone: event #2 ==")
+            && out.contains(
+                "notes: made since, taken back with it: note #3 (Ben: checking the objective)"
+            ),
         "{out}"
     );
+    assert!(!out.contains("waiting for a decision"), "{out}");
 }
 
-/// A player's import of a setup-only export is theirs: credited to them,
-/// without the file's words (a line written into it for the other player
-/// is not on the record; found by an outside tester).
 #[test]
 fn a_players_import_is_credited_to_them_without_the_files_words() {
     let dir = tempfile::tempdir().unwrap();

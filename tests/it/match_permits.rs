@@ -297,3 +297,46 @@ fn a_moderators_event_or_an_undo_is_not_imported_as_a_players() {
         refused(&out, why, "ti4", f);
     }
 }
+
+/// A rename proposed and confirmed, an undo passing over the opponent's
+/// note to the play it lies on, and a bare `end` proposed: each as live,
+/// so its export imports and verifies clean. The live words and rules
+/// changed ("rename seat 1", "no reason given", a note blocking nobody's
+/// undo) while import regenerated the old words and applied the old undo
+/// rule, refusing the players' own export.
+#[test]
+fn a_rename_an_undo_past_a_note_and_a_bare_end_import_as_live() {
+    let dir = tempfile::tempdir().unwrap();
+    let seats = ["Coal", "Maeoni"];
+    let script = "/match adjust field:players.Coal.name value:Cole reason:spelling\n\
+        /as Maeoni\n/match answer choice:confirm\n/as Coal\n\
+        /match play attack unit \"Mist Spirit\" with Hammer Knight\n\
+        /as Maeoni\n/match note text:thinking\n/as Coal\n/match undo\n/match end\n";
+    let (bot, file) = played(dir.path(), "ashes", &seats, script);
+    let kinds: Vec<&str> = file["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["setup", "adjust", "adjust", "play", "note", "undo", "note"],
+        "{file}"
+    );
+    let said = file.to_string();
+    assert!(
+        said.contains("rename seat 1") && said.contains("no reason given"),
+        "{said}"
+    );
+    assert_eq!(event(&mut file.clone(), 6)["undoes"], 4, "{file}");
+    let out = import(&bot, dir.path(), "same.json", &seats, &file);
+    assert!(
+        !out.contains("0 events") && out.contains("thinking"),
+        "{out}"
+    );
+    let engine = arbiter::engine::engine("ashes").unwrap();
+    let log: Vec<LogEntry> = serde_json::from_value(file["log"].clone()).unwrap();
+    let (_, bad) = replay_log(engine, &seats.map(String::from), &log);
+    assert!(bad.is_empty(), "{bad:?}");
+}

@@ -254,14 +254,16 @@ pub fn event(r: &EventReply, style: Style) -> String {
         entry(&mut out, u, &r.seats, style);
     }
     if let Some(a) = &r.adjustment {
-        let line = format!("{}: {} → {}", a.label, a.before, a.after);
+        let (before, after) = a.read();
+        let line = format!("{}: {before} → {after}", a.label);
         let _ = writeln!(out, "  {}", md(&line, style));
     }
     if let Some(n) = &r.note {
-        let label = if r.event == EventKind::Adjust {
-            "reason"
-        } else {
-            "note"
+        let label = match r.event {
+            EventKind::Adjust => "reason",
+            // The notes an undo took back with the event under them.
+            EventKind::Undo => "notes",
+            _ => "note",
         };
         let _ = writeln!(out, "  {label}: {}", md(n, style));
     }

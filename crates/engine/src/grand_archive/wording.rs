@@ -902,7 +902,7 @@ impl fmt::Display for Invalid<'_> {
             Invalid::SameName(name) => write!(f, "two players are named '{name}'"),
             Invalid::SameCard { player, card } => write!(
                 f,
-                "{player} controls two cards named '{card}'; number them ('{card} #2') so plays can name each"
+                "{player} controls two cards named '{card}'; number them ('{card} #2') so plays can name each, in quotes in a board (`name: \"{card} #2\"`: unquoted, YAML reads ` #2` as a comment and drops it)"
             ),
             Invalid::AlreadyInAttack(card) => write!(f, "{card} is already part of the attack"),
             Invalid::PaidAndRefused(source) => write!(f, "{source} is both paid and refused"),

@@ -239,6 +239,23 @@ pub struct Adjustment {
     pub changes: Vec<super::ruling::Change>,
 }
 
+impl Adjustment {
+    /// The values before and after as a reply and a proposal read them: a
+    /// field the board did not set reads "(not set)" ("(not set) → 2" for
+    /// a TI4 seat's victory points; it read "null → 2"), as
+    /// [`super::ruling::Change::read`] reads a change; an item appended to
+    /// a list reads "from null to" the item, and one removed "to null",
+    /// the value typed.
+    pub fn read(&self) -> (super::ruling::Side<'_>, super::ruling::Side<'_>) {
+        use super::ruling::Side;
+        let before = match &self.before {
+            Value::Null if !self.field.ends_with("[+]") => Side::NotSet,
+            v => Side::Value(v),
+        };
+        (before, Side::Value(&self.after))
+    }
+}
+
 /// Why a change of a seat's own field is the other players' business
 /// though it may not help its seat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]

@@ -366,6 +366,11 @@ impl Matches {
     }
 }
 
+/// The reason a bare `end` states, as its proposal and the log say it:
+/// the words are the replay's too (`end_text`). It read "(the match was
+/// ended)" as if that were the reason (found by an outside tester).
+pub const NO_REASON: &str = "no reason given";
+
 /// An end proposal's words (its `text`: the question asked, the log's
 /// line), written from the result it proposes; an import checks a
 /// proposal's `text` against them (`integrity::proposal_words`).
@@ -382,37 +387,83 @@ fn who_wins(result: &GameResult) -> String {
 }
 
 /// An adjustment proposal's words, written from the adjustment `a` the
-/// proposed field and value make on the board (`result`: the one its
-/// board then decides), proposed by `seat` for `reason`; an import
-/// checks a proposal's `text` against them (`integrity::proposal_words`).
+/// proposed field and value make on `before` (the board in effect; its
+/// `result`: the one the adjusted board then decides), proposed by `seat`
+/// for `reason`; an import checks a proposal's `text` against them
+/// (`integrity::proposal_words`). A rename says "rename seat N" and why
+/// it asks, without the seat's record (its JSON showed twice, with "it
+/// may raise their own standing": found by an outside tester); a field
+/// the board left out reads "(not set)" (it read "from null to 1").
 pub fn adjust_text(
+    engine: &dyn GameEngine,
+    before: &Value,
     a: &Adjustment,
     seat: usize,
     reason: &str,
     result: Option<&GameResult>,
 ) -> String {
-    let ends = match result {
-        Some(r) => format!("; it ends the game ({})", who_wins(r)),
-        None => adjust_why(a, seat).to_string(),
+    let renamed = renamed(engine, before, a);
+    let ends = match (result, renamed.is_empty()) {
+        (Some(r), _) => format!("; it ends the game ({})", who_wins(r)),
+        (None, true) => adjust_why(a, seat).to_string(),
+        (None, false) => RENAME_WHY.to_string(),
     };
+    let what = match renamed.first() {
+        Some((i, _, _)) => format!("rename seat {} ({})", i + 1, a.label),
+        None => format!("set {}", a.label),
+    };
+    let (from, to) = a.read();
     format!(
-        "to set {} from {} to {}{} (reason: {reason}){ends}",
-        a.label,
-        a.before,
-        a.after,
-        carried(a)
+        "to {what} from {from} to {to}{} (reason: {reason}){ends}",
+        carried(a, &renamed)
     )
+}
+
+/// Why a seat's rename asks the other players (it read "it may raise
+/// their own standing", which a name does not).
+const RENAME_WHY: &str = "; a seat's name is every player's business: it names the seat in every prompt and in the log, where a look-alike of another's would read as theirs";
+
+/// The seats whose name the adjustment `a` of `before` changes (seat,
+/// the name before, the name after); none when either board's players
+/// cannot be read.
+pub fn renamed(
+    engine: &dyn GameEngine,
+    before: &Value,
+    a: &Adjustment,
+) -> Vec<(usize, String, String)> {
+    let (Ok(was), Ok(now)) = (engine.players(before), engine.players(&a.state)) else {
+        return Vec::new();
+    };
+    was.iter()
+        .zip(&now)
+        .enumerate()
+        .filter(|(_, (b, a))| b != a)
+        .map(|(i, (b, a))| (i, b.clone(), a.clone()))
+        .collect()
 }
 
 /// The other fields an adjust carries with it (a rename's `turn`, a
 /// Magewinds `turn` following `first_to_pass`), said in its proposal:
 /// the confirming player sees every field that changes.
-fn carried(a: &Adjustment) -> String {
+/// A seat renamed is its name, not its whole record: the board's changes
+/// name a seat by its name, so a rename read as the seat's whole JSON
+/// removed and added (found by an outside tester).
+fn carried(a: &Adjustment, renamed: &[(usize, String, String)]) -> String {
+    let seat = |path: &str| {
+        renamed.iter().any(|(_, was, now)| {
+            within_field(path, &format!("players[{was}]"))
+                || within_field(path, &format!("players[{now}]"))
+        })
+    };
     let others: Vec<String> = a
         .changes
         .iter()
         .filter(|c| !within_field(&c.path, &a.field) && !within_field(&c.path, &a.label))
-        .map(|c| format!("{} from {} to {}", c.path, c.before, c.after))
+        .filter(|c| !seat(&c.path))
+        .map(|c| {
+            let (before, after) = c.read();
+            format!("{} from {before} to {after}", c.path)
+        })
         .collect();
     match others.is_empty() {
         true => String::new(),

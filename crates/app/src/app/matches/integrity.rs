@@ -332,7 +332,7 @@ pub fn proposal_words(
                 format!("`context.proposal.what` ({field} = {value}) sets nothing on the board before it: {err}")
             })?;
             let result = engine.status(&a.state).ok().and_then(|s| s.result);
-            adjust_text(&a, p.by, reason, result.as_ref())
+            adjust_text(engine, before, &a, p.by, reason, result.as_ref())
         }
         _ => return Ok(()),
     };

@@ -15,6 +15,7 @@ mod integrity;
 mod permits;
 mod replay;
 mod turns;
+mod values;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -813,6 +814,15 @@ impl Matches {
         }
         for (i, p) in players.iter().enumerate() {
             check_id("player", p)?;
+            // A role, a channel or everyone seats nobody who could act, and
+            // reads as a mention in every prompt (`end --winner` refused a
+            // role; `start` took one).
+            if is_mention(p) && !is_user_mention(p) {
+                return Err(MatchError::usage(format!(
+                    "`{}` mentions a role, a channel or everyone, not a user: name each player by a user mention or id",
+                    p.trim()
+                )));
+            }
             // "coal" and "Coal " would be two seats that look alike.
             if players[..i].iter().any(|q| crate::text::fold_eq(q, p)) {
                 return Err(MatchError::usage(format!(
@@ -883,7 +893,7 @@ impl Matches {
                 && let Some(p) = pending_of(&m, &top)
                 && !own_setup_waiting(&m, &top, &caller.user)
             {
-                return Err(waiting(&m, &top, p));
+                return Err(self.waiting(&m, &top, p).await);
             }
             let heads = self.store.event_heads(m.id).await?;
             // Notes, ends before any board, answers to a board proposed
@@ -1765,6 +1775,15 @@ fn is_mention(text: &str) -> bool {
         || lower.contains("@here")
 }
 
+/// Whether `text` is one user's mention (`<@123>`, `<@!123>`).
+fn is_user_mention(text: &str) -> bool {
+    let t = text.trim();
+    t.strip_prefix("<@")
+        .and_then(|r| r.strip_suffix('>'))
+        .map(|id| id.strip_prefix('!').unwrap_or(id))
+        .is_some_and(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// Refuses a match board any of whose texts is a mention ([`is_mention`]),
 /// at its field path.
 pub(super) fn no_mentions(value: &Value, path: &str) -> Result<(), BoardError> {
@@ -1854,6 +1873,18 @@ pub(super) fn plain_seat_names(
                 at(),
                 format!(
                     "a seat's name may not hold a parenthesis: the log writes each seat's user in parentheses after its name (“Coal (coal) played …”), so “{name}” would read as another player's entry; name the seat in plain words"
+                ),
+            ));
+        }
+        // An invisible character makes a name differ from the one it
+        // shows: a rename to "Coal" with a zero-width space was proposed
+        // as if nothing changed (found by an outside tester).
+        if let Some(c) = name.chars().find(|&c| crate::text::is_format(c)) {
+            return Err(BoardError::semantic(
+                at(),
+                format!(
+                    "“{name}” holds an invisible character (U+{:04X}), so it reads as a name it is not in the log and on the decision buttons; write the name without it",
+                    u32::from(c)
                 ),
             ));
         }
@@ -2071,6 +2102,59 @@ pub(crate) fn hidden_char(text: &str) -> Option<char> {
     })
 }
 
+/// The user a decision's timeout answered for, when `e` is that answer:
+/// the answer assumed was made for them, so it is theirs to take back
+/// (it was a moderator's alone, and the refusal read "only they", the
+/// timeout: found by an outside tester). A proposal's expiry is not: its
+/// author withdraws it (Consent).
+fn timed_out_for<'a>(players: &'a [String], e: &EventRecord) -> Option<&'a String> {
+    if e.actor != TIMEOUT_ACTOR || e.kind != EventKind::Answer {
+        return None;
+    }
+    if consent::Proposal::of(e).is_some_and(|p| p.stage != consent::Stage::Confirmed) {
+        return None;
+    }
+    let seat = e.context.as_ref()?.get("answered_for")?.as_u64()?;
+    players.get(usize::try_from(seat).ok()?)
+}
+
+impl Matches {
+    /// The refusal while `p` waits on `top`: [`waiting`] for the event that
+    /// asked it, under the notes made since (a note carries the question
+    /// on, and was named as the event that asked it: found by an outside
+    /// tester).
+    pub(super) async fn waiting(
+        &self,
+        m: &MatchRecord,
+        top: &EventRecord,
+        p: Pending,
+    ) -> MatchError {
+        match self.asker(m, top).await {
+            Ok(asker) => waiting(m, &asker, p),
+            Err(e) => e,
+        }
+    }
+
+    /// The event under the notes `top` may be the last of.
+    async fn asker(&self, m: &MatchRecord, top: &EventRecord) -> Result<EventRecord, MatchError> {
+        if !turns::plain_note(top) {
+            return Ok(top.clone());
+        }
+        let heads = self.store.event_heads(m.id).await?;
+        for seq in turns::effective_stack(&heads).into_iter().rev() {
+            let e = self
+                .store
+                .event(m.id, seq)
+                .await?
+                .ok_or(MatchError::NothingToUndo)?;
+            if !turns::plain_note(&e) {
+                return Ok(e);
+            }
+        }
+        Ok(top.clone())
+    }
+}
+
 /// The refusal while `p` waits on `top`, naming who may undo `top` now:
 /// its author, the proposal's author when it is a confirmation (a
 /// proposal is withdrawn whole), or a moderator.
@@ -2105,6 +2189,7 @@ fn waiting(m: &MatchRecord, top: &EventRecord, p: Pending) -> MatchError {
         Vec::new()
     };
     let mut who: Vec<String> = std::iter::once(top.actor.as_str())
+        .chain(timed_out_for(&m.players, top).map(String::as_str))
         .chain(author.as_deref())
         .chain(agreed.iter().map(String::as_str))
         .filter_map(name)

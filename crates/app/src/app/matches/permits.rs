@@ -355,10 +355,14 @@ pub fn undo_allowed(
     stack: &[&LogEntry],
     ended: Option<(GameResult, Option<usize>)>,
 ) -> Result<(), String> {
+    let moderator = seat_of(e, players).is_none();
+    let stack = match (moderator, &ended) {
+        (false, None) => past_notes(&e.actor, players, stack),
+        _ => stack,
+    };
     let Some(top) = stack.last().map(|t| record_of(t)) else {
         return Ok(());
     };
-    let moderator = seat_of(e, players).is_none();
     if !moderator {
         super::turns::undo_refused(&e.actor, players, &top, ended).map_err(|why| {
             format!(
@@ -391,6 +395,21 @@ pub fn undo_allowed(
             e.actor
         )),
     }
+}
+
+/// The events in effect as a player's undo takes them: when other users'
+/// notes lie over an event `user` may undo, up to that event (its undo
+/// takes the notes with it), as live (`turns::past_note_step`).
+fn past_notes<'a>(user: &str, players: &[String], stack: &'a [&'a LogEntry]) -> &'a [&'a LogEntry] {
+    let mut passed = false;
+    for (i, t) in stack.iter().enumerate().rev() {
+        match super::turns::past_note_step(user, players, &record_of(t)) {
+            Some(true) => passed = true,
+            Some(false) if passed => return &stack[..=i],
+            _ => break,
+        }
+    }
+    stack
 }
 
 /// An entry as the live rules read a stored event.

@@ -194,7 +194,7 @@ impl Matches {
         if let Some(top) = self.top(&m).await?
             && let Some(p) = super::pending_of(&m, &top)
         {
-            return Err(super::waiting(&m, &top, p));
+            return Err(self.waiting(&m, &top, p).await);
         }
         Ok((m, state))
     }
@@ -732,9 +732,11 @@ impl Matches {
         }
         let reason = check_text("reason", reason)?;
         let engine = self.engine_of(&m)?;
-        let (board, f, v) = (state.clone(), field.to_string(), value.to_string());
-        let a = self.cpu(move || engine.adjust(&board, &f, &v)).await??;
-        super::no_mentions(&Value::String(value.to_string()), &a.field)?;
+        let a = self.adjustment(engine, &state, field, value).await?;
+        // The texts set are checked, not the value as typed: an object
+        // holding a card numbered at its end (`{name: "Iron Worker #2"}`)
+        // read as a whole "holds `#` and a number followed by more words".
+        super::no_mentions(&a.after, &a.field)?;
         // A seat renamed: the new name is held to the rules (a board kept
         // from before a rule is not refused for a name it already had).
         let seats_before = engine.players(&state).ok();
@@ -764,7 +766,14 @@ impl Matches {
                         value: value.trim().to_string(),
                         reason: reason.clone(),
                     },
-                    text: super::consent::adjust_text(&a, seat, &reason, result.as_ref()),
+                    text: super::consent::adjust_text(
+                        engine,
+                        &state,
+                        &a,
+                        seat,
+                        &reason,
+                        result.as_ref(),
+                    ),
                     asks,
                     confirmed: Vec::new(),
                     moderated: Vec::new(),
@@ -780,6 +789,43 @@ impl Matches {
         let context = serde_json::Map::new();
         self.record_adjust(caller, &m, a, field, value, reason, context)
             .await
+    }
+
+    /// The adjustment `field value` makes on `state`. A value YAML reads
+    /// otherwise than it reads to a person is refused with how to write
+    /// it: a `#` read as a comment (`Fervent Lancer #2` unquoted was
+    /// recorded as "Fervent Lancer"), a text YAML refuses bare
+    /// (`@everyone` read "this is not valid YAML" with no hint).
+    async fn adjustment(
+        &self,
+        engine: &'static dyn GameEngine,
+        state: &Value,
+        field: &str,
+        value: &str,
+    ) -> Result<engine::Adjustment, MatchError> {
+        let (board, f, v) = (state.clone(), field.to_string(), value.to_string());
+        let e = match self.cpu(move || engine.adjust(&board, &f, &v)).await? {
+            Ok(a) => {
+                super::values::no_comment(value)?;
+                return Ok(a);
+            }
+            Err(e) if super::values::is_value_syntax(&e) => e,
+            Err(e) => return Err(e.into()),
+        };
+        let (board, f, q) = (
+            state.clone(),
+            field.to_string(),
+            super::values::quoted(value),
+        );
+        let quotable = match self.cpu(move || engine.adjust(&board, &f, &q)).await? {
+            Ok(a) => {
+                // In quotes it would still be refused (a mention): say that.
+                super::no_mentions(&a.after, &a.field)?;
+                true
+            }
+            Err(_) => false,
+        };
+        Err(super::values::syntax_hint(e, value, quotable).into())
     }
 
     /// Sets a field as a confirmed proposal asked (the board as it is).
@@ -902,7 +948,9 @@ impl Matches {
         if ended && !heads.last().is_some_and(|h| h.kind.undoable()) {
             return Err(MatchError::Ended);
         }
-        let stack = effective_stack(&heads);
+        let (stack, passed) = self
+            .past_notes(caller, &m, effective_stack(&heads), ended)
+            .await?;
         let below = stack
             .len()
             .checked_sub(2)
@@ -964,7 +1012,45 @@ impl Matches {
         let mut o = Outcome::new(event);
         o.changes = named_whole(engine::diff(&current, &state));
         o.undone = Some(LogEntry::from_record(undone, false));
+        o.note = notes_passed(&passed);
         self.record(caller, &m, o).await
+    }
+
+    /// The events in effect as `caller`'s undo takes them: when notes of
+    /// other users lie over an event the caller may undo, that event is
+    /// the one taken back, the notes with it (the log keeps them). Decision:
+    /// a note blocks nobody's undo: an opponent's note on a play waiting on
+    /// her decision made it hers to take back ("the last note was made by
+    /// maeoni"), and its author could not (found by an outside tester). A
+    /// moderator's undo takes the last event, a note included.
+    async fn past_notes(
+        &self,
+        caller: &Caller,
+        m: &MatchRecord,
+        mut stack: Vec<i64>,
+        ended: bool,
+    ) -> Result<(Vec<i64>, Vec<EventRecord>), MatchError> {
+        if caller.moderator || ended {
+            return Ok((stack, Vec::new()));
+        }
+        let mut notes = Vec::new();
+        for i in (0..stack.len()).rev() {
+            let e = self
+                .store
+                .event(m.id, stack[i])
+                .await?
+                .ok_or(MatchError::NothingToUndo)?;
+            match past_note_step(&caller.user, &m.players, &e) {
+                Some(true) => notes.push(e),
+                Some(false) if !notes.is_empty() => {
+                    stack.truncate(i + 1);
+                    notes.reverse();
+                    return Ok((stack, notes));
+                }
+                _ => break,
+            }
+        }
+        Ok((stack, Vec::new()))
     }
 
     /// A proposal is its author's to take back whole: when `undone` (the
@@ -1058,7 +1144,7 @@ impl Matches {
         let bare_on_board = has_board && !caller.moderator;
         let result = (winner.is_some() || reason.is_some() || bare_on_board).then(|| GameResult {
             winner,
-            reason: reason.unwrap_or_else(|| "the match was ended".into()),
+            reason: reason.unwrap_or_else(|| super::consent::NO_REASON.into()),
             rule: None,
         });
         let (Some(mut result), Some(seat), false) = (result.clone(), seat, caller.moderator) else {
@@ -1254,6 +1340,21 @@ pub(super) fn withdrawn_whole(
     (whole && players.get(p.by).map(String::as_str) == Some(user)).then_some(p)
 }
 
+/// Walking down the events in effect (the top first) as a player's undo
+/// passes over other users' notes (`Matches::past_notes`): `Some(true)`
+/// when `e` is another user's note, passed over; `Some(false)` when `e`
+/// is an event `user` may undo, taken back with the notes over it;
+/// `None` when the walk stops (the undo takes the top, as ever: the
+/// caller's own note on top is theirs to take back alone). A moderator
+/// who holds no seat passes over nothing. Live and at import.
+pub(super) fn past_note_step(user: &str, players: &[String], e: &EventRecord) -> Option<bool> {
+    match plain_note(e) {
+        true if e.actor != user => Some(true),
+        true => None,
+        false => undo_refused(user, players, e, None).ok().map(|()| false),
+    }
+}
+
 /// Walking down the events in effect under a proposal `p` withdrawn whole:
 /// `Some(true)` when `e` is the event that proposed it (asked, confirmed
 /// by nobody yet), `Some(false)` when `e` is a confirmation given so far
@@ -1263,13 +1364,7 @@ pub(super) fn withdrawn_whole(
 /// taken back (found by a review).
 pub(super) fn origin_step(p: &super::consent::Proposal, e: &EventRecord) -> Option<bool> {
     use super::consent::{Proposal, Stage};
-    let note = e.kind == EventKind::Note
-        && e.context
-            .as_ref()
-            .and_then(|c| c.get("text"))
-            .and_then(Value::as_str)
-            .is_some_and(|t| !t.is_empty());
-    if note {
+    if plain_note(e) {
         return None;
     }
     match Proposal::of(e).filter(|q| q.by == p.by && q.stage == Stage::Asked) {
@@ -1305,6 +1400,16 @@ pub(super) fn undo_refused(
             .winner
             .as_deref()
             .map_or("no winner".into(), |w| format!("{w} wins"));
+        // A result with no winner favours nobody, so no player may
+        // take back alone what every player agreed to (it read "needs
+        // the other side's consent" to the players of a draw both had
+        // agreed: found by an outside tester).
+        if r.winner.is_none() {
+            return Err(MatchError::forbidden(format!(
+                "the match ended with no winner ({}): it favours no side, so no player may reopen it alone; only {MODERATOR} may undo it (ask one, who can reopen it for you all)",
+                r.reason
+            )));
+        }
         return Err(MatchError::forbidden(format!(
             "undoing the result ({what}: {}) needs the other side's consent: only {who} may undo it",
             r.reason
@@ -1337,7 +1442,12 @@ pub(super) fn undo_refused(
             .agreed_by
             .iter()
             .any(|s| players.get(*s).map(String::as_str) == Some(user));
-    if undone.actor == user || agreed || confirmed_setup(undone, seat) {
+    let timed_out_for = super::timed_out_for(players, undone);
+    if undone.actor == user
+        || agreed
+        || confirmed_setup(undone, seat)
+        || timed_out_for.map(String::as_str) == Some(user)
+    {
         return Ok(());
     }
     // A proposal still waiting is its author's to take back, with
@@ -1379,6 +1489,19 @@ pub(super) fn undo_refused(
     } else {
         undone.kind.as_str()
     };
+    if !waiting && undone.actor == TIMEOUT_ACTOR {
+        // The timeout is nobody to ask: name the player it answered for.
+        let (whose, only) = match timed_out_for {
+            Some(u) => (
+                format!(", for {}", super::mention(u)),
+                format!("{} or {MODERATOR}", super::mention(u)),
+            ),
+            None => (String::new(), MODERATOR.to_string()),
+        };
+        return Err(MatchError::forbidden(format!(
+            "the last {what} was made by {who}{whose}; only {only} may undo it"
+        )));
+    }
     Err(MatchError::forbidden(format!(
         "the last {what} was made by {who}; only they or {MODERATOR} may undo it"
     )))
@@ -1522,6 +1645,35 @@ fn named_whole(mut changes: Vec<engine::Change>) -> Vec<engine::Change> {
         c.path = super::WHOLE_BOARD.into();
     }
     changes
+}
+
+/// Whether `e` is a note as `note` writes it: free text, changing
+/// nothing (an `end` proposed is recorded as a note too, with no text).
+pub(super) fn plain_note(e: &EventRecord) -> bool {
+    e.kind == EventKind::Note
+        && e.context
+            .as_ref()
+            .and_then(|c| c.get("text"))
+            .and_then(Value::as_str)
+            .is_some_and(|t| !t.is_empty())
+}
+
+/// The notes an undo took back with the event under them, as its reply
+/// says them.
+fn notes_passed(notes: &[EventRecord]) -> Option<String> {
+    let list: Vec<String> = notes
+        .iter()
+        .map(|n| {
+            let text = n
+                .context
+                .as_ref()
+                .and_then(|c| c.get("text"))
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            format!("note #{} ({}: {text})", n.seq, super::mention(&n.actor))
+        })
+        .collect();
+    (!list.is_empty()).then(|| format!("made since, taken back with it: {}", list.join(", ")))
 }
 
 /// Whether a setup is among the events in effect.
