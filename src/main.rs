@@ -645,15 +645,20 @@ fn read_input(path: &std::path::Path) -> Result<String, String> {
     };
     res.map_err(|e| cannot_read(path, &e))?;
     if bytes.len() > cap {
+        // In KB rounded up, with the bytes, as every size over a limit.
         let size = std::fs::metadata(path)
             .ok()
             .filter(|m| m.is_file())
             .map_or_else(
-                || format!("more than {cap} bytes"),
-                |m| format!("{} bytes", m.len()),
+                || format!("more than {} KB ({cap} bytes)", cap / 1024),
+                |m| {
+                    let bytes = usize::try_from(m.len()).unwrap_or(usize::MAX);
+                    let kb = arbiter::engine::document::size_text(bytes);
+                    format!("{kb} ({bytes} bytes)")
+                },
             );
         return Err(format!(
-            "{} is too large ({size}): a board may be {} KB and a match export {} KB",
+            "{} is too large, {size}: a board may be {} KB and a match export {} KB. To go on from a match export this large, set up its board alone (the file's `board:` part, a board document)",
             path.display(),
             arbiter::engine::document::MAX_BOARD_BYTES / 1024,
             cap / 1024

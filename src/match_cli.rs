@@ -398,6 +398,12 @@ async fn execute(
         }
     };
     let reply = svc.handle(caller, request).await?;
+    // The file goes to stdout whole; what it needs said, to stderr.
+    if let MatchReply::Export(x) = &reply
+        && let Some(w) = &x.warning
+    {
+        eprintln!("warning: {w}");
+    }
     if let MatchReply::Replay(r) = &reply
         && !r.consistent
     {

@@ -338,3 +338,19 @@ async fn a_numbered_card_in_a_board_is_told_to_be_quoted() {
     let e = m.setup(&judge(), twice).await.unwrap_err().to_string();
     assert!(e.contains("in quotes") && e.contains("comment"), "{e}");
 }
+
+/// An export over the size an import takes, or near it, says so with the
+/// next step, its size in KB rounded up with the bytes (a 1.17 MB export
+/// went out with no word, and its import was refused).
+#[test]
+fn a_large_export_is_said_to_be_too_large_to_import() {
+    use arbiter::app::matches::export_warning;
+    let over = export_warning(1_172_353).expect("over the limit");
+    assert!(
+        over.contains("1145 KB (1172353 bytes)") && over.contains("board alone"),
+        "{over}"
+    );
+    let near = export_warning(1_000_000).expect("near the limit");
+    assert!(near.contains("near"), "{near}");
+    assert_eq!(export_warning(93 * 1024), None);
+}

@@ -469,10 +469,14 @@ impl Bot {
                 )
             }
             MatchReply::Export(e) => {
+                let warning = e
+                    .warning
+                    .as_deref()
+                    .map_or_else(String::new, |w| format!("\n\n⚠ {}", escape_md(w)));
                 let mut m = Message::info(
                     "Match export",
                     &format!(
-                        "The board and the whole log, attached as `{}`. Re-import the board with `/match setup file:`.",
+                        "The board and the whole log, attached as `{}`. Re-import the board with `/match setup file:`.{warning}",
                         escape_md(&e.file_name)
                     ),
                 );

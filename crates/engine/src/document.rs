@@ -254,7 +254,7 @@ pub fn precheck(text: &str) -> Result<(), BoardError> {
 
 /// A size in KB, rounded up (so a document over a limit never reads as
 /// the limit itself).
-fn size_text(bytes: usize) -> String {
+pub fn size_text(bytes: usize) -> String {
     format!("{} KB", bytes.div_ceil(1024))
 }
 
@@ -271,7 +271,7 @@ pub fn is_export(text: &str) -> bool {
 pub fn parse_export(text: &str) -> Result<serde_json::Value, BoardError> {
     if text.len() > MAX_EXPORT_BYTES {
         return Err(BoardError::refused(format!(
-            "the match export is {} ({} bytes); the limit for an export is {} KB",
+            "the match export is {} ({} bytes); the limit for an export is {} KB. To go on from it, set up its board alone (the file's `board:` part, a board document)",
             size_text(text.len()),
             text.len(),
             MAX_EXPORT_BYTES / 1024

@@ -578,6 +578,32 @@ pub struct LogReply {
 pub struct ExportReply {
     pub file_name: String,
     pub yaml: String,
+    /// Said beside the file when `setup` would refuse it, or nearly
+    /// ([`export_warning`]).
+    pub warning: Option<String>,
+}
+
+/// What an export of `bytes` needs said: over the size `setup` imports
+/// (or within a tenth of it), its import is refused, so the next step is
+/// named. A 631-event match exported 1.17 MB with no word, and its own
+/// import was refused (found by an outside tester).
+pub fn export_warning(bytes: usize) -> Option<String> {
+    let limit = document::MAX_EXPORT_BYTES;
+    let size = format!("{} ({bytes} bytes)", document::size_text(bytes));
+    let board_alone = "to go on from it in another channel or match, set up its board alone (the file's `board:` part, a board document); the whole log stays in this match and its export";
+    if bytes > limit {
+        Some(format!(
+            "this export is {size}, over the {} KB an import takes: `setup` of this file will be refused; {board_alone}",
+            limit / 1024
+        ))
+    } else if bytes > limit / 10 * 9 {
+        Some(format!(
+            "this export is {size}, near the {} KB an import takes: a few more events and `setup` of it will be refused; {board_alone}",
+            limit / 1024
+        ))
+    } else {
+        None
+    }
 }
 
 /// A game name as `start` accepts it.
@@ -1402,7 +1428,11 @@ impl Matches {
             .map_err(|e| MatchError::Storage {
                 message: format!("cannot write the export: {e}"),
             })?;
-        Ok(ExportReply { file_name, yaml })
+        Ok(ExportReply {
+            file_name,
+            warning: export_warning(yaml.len()),
+            yaml,
+        })
     }
 
     /// Next-word candidates for a partly typed play (autocomplete).
