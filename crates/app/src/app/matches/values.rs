@@ -99,11 +99,25 @@ mod tests {
     #[test]
     fn a_hash_read_as_a_comment_is_refused_and_a_quoted_one_taken() {
         assert!(no_comment("Fervent Lancer #2").is_err());
-        assert!(no_comment("{name: Iron Worker, note: a #1}").is_err());
+        assert!(no_comment("[Iron Worker, Hammer Knight] # the two").is_err());
         assert!(no_comment("\"Fervent Lancer #2\"").is_ok());
         assert!(no_comment("'{with: \"Fervent Lancer #2\"}'").is_ok());
         assert!(no_comment("{with: \"Fervent Lancer #2\", source: x}").is_ok());
         assert!(no_comment("Lancer#2").is_ok());
         assert!(no_comment("3").is_ok());
+    }
+
+    #[test]
+    fn a_value_yaml_refuses_says_how_to_write_it() {
+        let e = || BoardError::semantic("value", "not valid YAML");
+        assert!(
+            syntax_hint(e(), "@Cole", true)
+                .message
+                .contains("in quotes: \"@Cole\"")
+        );
+        // In a flow mapping a comment cuts the closing brace off.
+        let cut = syntax_hint(e(), "{name: Iron Worker #2}", false).message;
+        assert!(cut.contains("YAML comment"), "{cut}");
+        assert_eq!(syntax_hint(e(), "{name", false).message, "not valid YAML");
     }
 }
