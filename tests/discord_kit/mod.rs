@@ -192,6 +192,11 @@ pub struct Recorded {
     /// The parts of every multipart edit or follow-up: (token, parts).
     pub parts: Vec<(String, Vec<Part>)>,
     pub downloads: usize,
+    /// Statuses the next edits of an original are refused with, in order
+    /// (429 with Discord's documented body, which has no `code`).
+    pub refuse_edits: std::collections::VecDeque<u16>,
+    /// Every edit of an original tried, refused or not.
+    pub edit_tries: usize,
 }
 
 /// What a deferred interaction finally showed: the edited original, or
@@ -329,6 +334,20 @@ fn content_type(headers: &axum::http::HeaderMap) -> String {
         .to_string()
 }
 
+/// Discord's refusal with `status`, in its documented bodies: a 429's
+/// (`retry_after`, no `code`), else a JSON error with a code.
+fn refusal(status: u16) -> (axum::http::StatusCode, axum::Json<Value>) {
+    let body = match status {
+        429 => {
+            json!({ "message": "You are being rate limited.", "retry_after": 0.1, "global": false })
+        }
+        404 => json!({ "message": "Unknown Webhook", "code": 10015 }),
+        _ => json!({ "message": "500: Internal Server Error", "code": 0 }),
+    };
+    let status = axum::http::StatusCode::from_u16(status).expect("a status");
+    (status, axum::Json(body))
+}
+
 /// A local stand-in for Discord's CDN (`GET /attachments/<name>`) and API
 /// (`PATCH /api/v10/webhooks/<app>/<token>/messages/@original`).
 pub struct FakeDiscord {
@@ -384,11 +403,17 @@ impl FakeDiscord {
                          Path((_app, token)): Path<(String, String)>,
                          headers: axum::http::HeaderMap,
                          body: axum::body::Bytes| async move {
+                            use axum::response::IntoResponse;
                             let ct = content_type(&headers);
                             let mut rec = rec.lock().unwrap();
+                            rec.edit_tries += 1;
+                            if let Some(status) = rec.refuse_edits.pop_front() {
+                                return refusal(status).into_response();
+                            }
                             rec.parts.push((token.clone(), multipart_parts(&ct, &body)));
                             rec.edits.push((token, body_value(&ct, &body)));
                             axum::Json(message("1300000000000009999", "", json!([]), json!([])))
+                                .into_response()
                         },
                     )
                     .delete(

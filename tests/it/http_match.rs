@@ -1408,3 +1408,35 @@ async fn a_players_words_show_as_typed_in_every_match_message() {
     assert!(desc(&board).contains("I won"), "{}", desc(&board));
     h.server.stop().await.unwrap();
 }
+
+/// Discord refusing the edit of a deferred reply for a while (500, then a
+/// 429 with its documented body) does not lose the reply: the edit is
+/// tried again until it goes through.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_edit_of_a_deferred_reply_is_tried_again() {
+    let h = Harness::start().await;
+    h.fake.recorded.lock().unwrap().refuse_edits = [500, 429].into();
+    let v = h
+        .run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+        .await;
+    public(&v);
+    assert!(desc(&v).contains(&format!("seat 1: <@{}>", COAL.0)), "{v}");
+    assert_eq!(h.fake.recorded.lock().unwrap().edit_tries, 3);
+}
+
+/// An edit Discord keeps refusing is reported to the user: the deferred
+/// message is replaced by the ephemeral internal error with its id, not
+/// left "thinking…" forever.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edit_refused_for_good_is_reported_with_an_error_id() {
+    let h = Harness::start().await;
+    h.fake.recorded.lock().unwrap().refuse_edits = [500, 502, 429, 503, 404].into();
+    let v = h
+        .run(COAL, false, match_start("ashes", &[COAL, MAEONI]))
+        .await;
+    assert!(ephemeral(&v), "{v}");
+    assert!(desc(&v).contains("report error id `E"), "{v}");
+    let rec = h.fake.recorded.lock().unwrap();
+    assert_eq!(rec.edit_tries, 4, "tried four times, then reported");
+    assert!(rec.edits.is_empty());
+}

@@ -620,7 +620,8 @@ pub fn is_ephemeral(reply: &Reply) -> bool {
 /// edited into it. Otherwise (a refusal after a public "thinking…", the usual
 /// case) the deferred message is deleted and the reply sent as a follow-up
 /// with its own visibility: Discord gives a deferral's first follow-up the
-/// deferral's visibility, so the deletion comes first.
+/// deferral's visibility, so the deletion comes first. A call Discord
+/// refuses for a while (429, 5xx) is tried again ([`retried`]).
 pub async fn deliver_deferred(
     http: &serenity::http::Http,
     token: &str,
@@ -628,21 +629,118 @@ pub async fn deliver_deferred(
     deferred_ephemeral: bool,
 ) -> serenity::Result<()> {
     if is_ephemeral(reply) == deferred_ephemeral {
-        http.edit_original_interaction_response(token, &edit(reply), files(reply))
-            .await?;
+        let body = edit(reply);
+        retried(Retry::Repeatable, || {
+            http.edit_original_interaction_response(token, &body, files(reply))
+        })
+        .await?;
     } else {
-        if let Err(e) = http.delete_original_interaction_response(token).await {
+        let deleted = retried(Retry::Repeatable, || {
+            http.delete_original_interaction_response(token)
+        });
+        if let Err(e) = deleted.await {
             tracing::warn!("cannot delete the deferred message: {e}");
         }
-        http.create_followup_message(token, &followup(reply), files(reply))
-            .await?;
+        let body = followup(reply);
+        retried(Retry::Unprocessed, || {
+            http.create_followup_message(token, &body, files(reply))
+        })
+        .await?;
     }
     // An edited message notifies nobody: the turn notice is a new one.
     if let Some(ping) = ping_of(reply) {
-        http.create_followup_message(token, &ping, Vec::new())
-            .await?;
+        retried(Retry::Unprocessed, || {
+            http.create_followup_message(token, &ping, Vec::new())
+        })
+        .await?;
     }
     Ok(())
+}
+
+/// Delivers a deferred reply ([`deliver_deferred`]); when Discord still
+/// refuses it after the retries, the user is told by an ephemeral message
+/// with an error id (docs/DISCORD.md: "a failed edit"), the cause logged
+/// with the id, rather than "Arbiter is thinking…" left forever. If even
+/// that message cannot be sent, the log has both.
+pub async fn deliver_or_report(
+    http: &serenity::http::Http,
+    token: &str,
+    reply: &Reply,
+    deferred_ephemeral: bool,
+) {
+    let Err(e) = deliver_deferred(http, token, reply, deferred_ephemeral).await else {
+        return;
+    };
+    let id = super::error_id();
+    tracing::error!(error_id = %id, "cannot send the deferred reply: {e}");
+    let notice = Reply::Message(Message::internal_error(&id));
+    if let Err(e) = deliver_deferred(http, token, &notice, deferred_ephemeral).await {
+        tracing::error!(error_id = %id, "cannot report the failed reply either: {e}");
+    }
+}
+
+/// Which refusals of a call to Discord are worth trying again.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Retry {
+    /// Sending it twice does no harm (an edit, a deletion): on 429 and on
+    /// any 5xx.
+    Repeatable,
+    /// A new message: only on 429, which Discord answers before doing
+    /// anything, so a 5xx after the message was made cannot post it twice.
+    Unprocessed,
+}
+
+/// The waits between the tries of a call Discord refused for a while:
+/// four tries within about 4 s, well inside the interaction token's
+/// 15 minutes. Serenity's own ratelimiter (the gateway, and the HTTP
+/// endpoint on Discord's own API) already waits out a 429's `Retry-After`
+/// before its error reaches here; with `DISCORD_API_URL` set it is off
+/// (serenity sends its ratelimited requests to Discord itself, not to the
+/// proxy, so the proxy rate-limits) and a 429 comes here, its
+/// `retry_after` unread (serenity's error keeps only a body carrying
+/// `code`, which a 429's lacks), so it waits at least a second.
+const RETRY_WAITS: [std::time::Duration; 3] = [
+    std::time::Duration::from_millis(300),
+    std::time::Duration::from_millis(1000),
+    std::time::Duration::from_millis(2500),
+];
+
+/// Runs `send`, and again after each of [`RETRY_WAITS`] while Discord
+/// refuses it with a status `retry` allows.
+async fn retried<T, F>(retry: Retry, mut send: impl FnMut() -> F) -> serenity::Result<T>
+where
+    F: std::future::Future<Output = serenity::Result<T>>,
+{
+    for wait in RETRY_WAITS {
+        match send().await {
+            Err(e) if worth_retrying(&e, retry) => {
+                let rate_limited = status_of(&e) == Some(429);
+                tracing::warn!("Discord refused a call for now, trying again: {e}");
+                let floor = std::time::Duration::from_secs(u64::from(rate_limited));
+                tokio::time::sleep(wait.max(floor)).await;
+            }
+            done => return done,
+        }
+    }
+    send().await
+}
+
+/// The HTTP status of a refusal by Discord, if it was one.
+fn status_of(e: &serenity::Error) -> Option<u16> {
+    match e {
+        serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r)) => {
+            Some(r.status_code.as_u16())
+        }
+        _ => None,
+    }
+}
+
+fn worth_retrying(e: &serenity::Error, retry: Retry) -> bool {
+    match status_of(e) {
+        Some(429) => true,
+        Some(s) => retry == Retry::Repeatable && (500..600).contains(&s),
+        None => false,
+    }
 }
 
 /// The turn notice of a reply, as a follow-up message that mentions (and

@@ -105,12 +105,7 @@ impl EventHandler for Handler {
                     }
                     let reply = self.bot.handle(&request).await;
                     let token = interaction.token();
-                    if let Err(e) =
-                        discord::deliver_deferred(&ctx.http, token, &reply, ephemeral).await
-                    {
-                        let id = super::error_id();
-                        tracing::error!(error_id = %id, "cannot send the deferred reply: {e}");
-                    }
+                    discord::deliver_or_report(&ctx.http, token, &reply, ephemeral).await;
                 }
             }
             super::http::log_answered(started, acknowledgement != Defer::No);

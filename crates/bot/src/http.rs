@@ -447,10 +447,7 @@ async fn interactions(
             // Discord must have the deferral before the reply arrives.
             let _ = tokio::time::timeout(Duration::from_secs(5), sent_rx).await;
             st.api.set_application_id(app_id);
-            if let Err(e) = discord::deliver_deferred(&st.api, &token, &reply, ephemeral).await {
-                let id = super::error_id();
-                tracing::error!(error_id = %id, "cannot send the deferred reply: {e}");
-            }
+            discord::deliver_or_report(&st.api, &token, &reply, ephemeral).await;
             log_answered(started, true);
         }
         .instrument(span),
