@@ -768,7 +768,12 @@ fn add_turn_ping(message: &mut Message, reply: &MatchReply, wrote: bool) {
             wrote && (v.turn_notices() || decides(v.next.as_ref())),
         ),
         MatchReply::Event(e) => {
-            let fresh = e.applied && !e.replayed;
+            // A note, or the undo of one, changes neither the board nor
+            // whose turn it is: the player to act was told already (each
+            // note pinged them again).
+            let is_note = |k: EventKind| k == EventKind::Note;
+            let same_turn = is_note(e.event) || e.undone.as_ref().is_some_and(|u| is_note(u.kind));
+            let fresh = e.applied && !e.replayed && !same_turn;
             (
                 e.next.as_ref(),
                 fresh && (e.notify || decides(e.next.as_ref())),
