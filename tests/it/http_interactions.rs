@@ -1238,3 +1238,20 @@ async fn judge_refuses_what_it_cannot_use_before_asking_for_more() {
     assert!(!desc.contains("```"), "{desc}");
     h.server.stop().await.unwrap();
 }
+
+/// A declared length over the body limit is refused with 413 at once,
+/// before any body: it waited out the body timeout, then answered 408
+/// (found by an outside tester with `Content-Length: 99999999999`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_declared_length_over_the_limit_is_refused_at_once() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let h = Harness::start().await;
+    let mut conn = tokio::net::TcpStream::connect(h.server.addr).await.unwrap();
+    let head = "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999\r\n\
+                X-Signature-Timestamp: 1\r\nX-Signature-Ed25519: 00\r\n\r\n";
+    conn.write_all(head.as_bytes()).await.unwrap();
+    let mut answer = vec![0u8; 64];
+    let n = conn.read(&mut answer).await.unwrap();
+    let status = String::from_utf8_lossy(&answer[..n]).to_string();
+    assert!(status.starts_with("HTTP/1.1 413"), "{status}");
+}

@@ -120,6 +120,9 @@ struct HttpState {
     api: Arc<serenity::http::Http>,
     in_flight: Arc<InFlight>,
     body_timeout: Duration,
+    /// The body limit, checked against a declared length before the body
+    /// is waited for.
+    max_body: usize,
 }
 
 fn parse_key(hex: &str) -> Option<[u8; 32]> {
@@ -202,6 +205,7 @@ pub async fn bind(
         api: Arc::new(api.build()),
         in_flight: in_flight.clone(),
         body_timeout: config.limits.body_timeout,
+        max_body: config.max_body,
     });
     let listener = TcpListener::bind(config.addr)
         .await
@@ -357,6 +361,17 @@ async fn interactions(
     request: axum::extract::Request,
 ) -> Response {
     let headers = request.headers().clone();
+    // A declared length over the limit is refused at once: the body limit
+    // alone waited for the body (the body timeout, then 408).
+    let declared =
+        header_str(&headers, "content-length").and_then(|l| l.trim().parse::<u64>().ok());
+    if declared.is_some_and(|n| n > state.max_body as u64) {
+        return (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "the request body is too large",
+        )
+            .into_response();
+    }
     // The body within the body timeout (413 over the limit).
     let body =
         match tokio::time::timeout(state.body_timeout, Bytes::from_request(request, &())).await {
