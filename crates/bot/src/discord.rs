@@ -621,7 +621,7 @@ pub fn is_ephemeral(reply: &Reply) -> bool {
 /// case) the deferred message is deleted and the reply sent as a follow-up
 /// with its own visibility: Discord gives a deferral's first follow-up the
 /// deferral's visibility, so the deletion comes first. A call Discord
-/// refuses for a while (429, 5xx) is tried again ([`retried`]).
+/// refuses for a while (429, 5xx) is tried again (`retried`).
 pub async fn deliver_deferred(
     http: &serenity::http::Http,
     token: &str,
