@@ -13,35 +13,11 @@ use arbiter::app::matches::{Caller, MatchError, Matches};
 use arbiter::store::{MatchStatus, Store};
 use store_common::both;
 
-use store_common::{ASHES_BOARD, coal, judge, maeoni};
+use store_common::{coal, judge, maeoni};
 
 fn example(name: &str) -> String {
     let path = format!("{}/examples/matches/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(path).unwrap()
-}
-
-/// An Ashes match of coal-user and maeoni-user at `table` on [`ASHES_BOARD`].
-async fn ashes(url: &str, timeout: Option<Duration>) -> Matches {
-    let mut m = Matches::new(Store::connect(url).await.expect("connect"));
-    if let Some(t) = timeout {
-        m = m.with_decision_timeout(t);
-    }
-    m.start(
-        &coal(),
-        "ashes",
-        &["coal-user".into(), "maeoni-user".into()],
-    )
-    .await
-    .unwrap();
-    store_common::setup_as_judge(&m, &coal(), ASHES_BOARD)
-        .await
-        .unwrap();
-    m
-}
-
-async fn consistent(m: &Matches) {
-    let r = m.replay("table").await.unwrap();
-    assert!(r.consistent, "{:?}", r.mismatches);
 }
 
 async fn version(m: &Matches) -> i64 {
@@ -56,7 +32,7 @@ both!(a_numbered_card_inside_an_adjusted_object_is_a_name);
 /// "holds `#` and a number followed by more words"). A text that does
 /// read as a log entry is still refused at its field.
 async fn a_numbered_card_inside_an_adjusted_object_is_a_name(url: String) {
-    let m = ashes(&url, None).await;
+    let m = store_common::ashes_match(&url, None).await;
     let r = m
         .adjust(
             &judge(),
@@ -87,7 +63,7 @@ async fn a_numbered_card_inside_an_adjusted_object_is_a_name(url: String) {
         e.contains("another entry of the log") && e.contains("units[+].name"),
         "{e}"
     );
-    consistent(&m).await;
+    store_common::consistent(&m).await;
 }
 
 both!(a_hash_read_as_a_comment_is_refused_with_how_to_quote);
@@ -96,7 +72,7 @@ both!(a_hash_read_as_a_comment_is_refused_with_how_to_quote);
 /// ("Fervent Lancer" → "Fervent Lancer"). It is refused, saying to quote
 /// the text; nothing is recorded.
 async fn a_hash_read_as_a_comment_is_refused_with_how_to_quote(url: String) {
-    let m = ashes(&url, None).await;
+    let m = store_common::ashes_match(&url, None).await;
     let before = version(&m).await;
     let e = m
         .adjust(
@@ -144,7 +120,7 @@ both!(a_note_blocks_nobodys_undo);
 /// undo takes the play back with the note (which the log keeps). It read
 /// "#3, which asked it" and "the last note was made by maeoni".
 async fn a_note_blocks_nobodys_undo(url: String) {
-    let m = ashes(&url, None).await;
+    let m = store_common::ashes_match(&url, None).await;
     let play = m
         .play(
             &coal(),
@@ -177,7 +153,7 @@ async fn a_note_blocks_nobodys_undo(url: String) {
             .any(|e| e.input.as_deref() == Some("thinking")),
         "the log keeps the note"
     );
-    consistent(&m).await;
+    store_common::consistent(&m).await;
     // Her own note is still hers to take back alone.
     m.note(&maeoni(), "my note").await.unwrap();
     let r = m.undo(&maeoni()).await.unwrap();
@@ -185,7 +161,7 @@ async fn a_note_blocks_nobodys_undo(url: String) {
         r.undone.as_ref().map(|u| u.input.as_deref()),
         Some(Some("my note"))
     );
-    consistent(&m).await;
+    store_common::consistent(&m).await;
 }
 
 both!(the_player_a_timeout_answered_for_may_undo_it);
@@ -193,7 +169,7 @@ both!(the_player_a_timeout_answered_for_may_undo_it);
 /// back (it was made for her): her undo asks her again. The play's author
 /// is refused, naming her, where it read "only they", the timeout.
 async fn the_player_a_timeout_answered_for_may_undo_it(url: String) {
-    let m = ashes(&url, Some(Duration::ZERO)).await;
+    let m = store_common::ashes_match(&url, Some(Duration::ZERO)).await;
     m.play(
         &coal(),
         "attack unit \"Mist Spirit\" with Iron Worker",
@@ -215,7 +191,7 @@ async fn the_player_a_timeout_answered_for_may_undo_it(url: String) {
         r.undone.as_ref().map(|u| u.actor.as_str()),
         Some(arbiter::app::matches::TIMEOUT_ACTOR)
     );
-    consistent(&m).await;
+    store_common::consistent(&m).await;
 }
 
 both!(a_draw_both_agreed_is_said_to_be_a_moderators_to_reopen);
@@ -224,7 +200,7 @@ both!(a_draw_both_agreed_is_said_to_be_a_moderators_to_reopen);
 /// consent", though both had agreed. A bare `end` proposed says it gives
 /// no reason, where it read "(the match was ended)".
 async fn a_draw_both_agreed_is_said_to_be_a_moderators_to_reopen(url: String) {
-    let m = ashes(&url, None).await;
+    let m = store_common::ashes_match(&url, None).await;
     let v = m.end(&maeoni(), None, None).await.unwrap();
     let asked = v.pending.expect("coal is asked").decision.question;
     assert!(asked.contains("no reason given"), "{asked}");
@@ -240,7 +216,7 @@ async fn a_draw_both_agreed_is_said_to_be_a_moderators_to_reopen(url: String) {
     }
     m.undo(&judge()).await.unwrap();
     assert_eq!(m.board("table").await.unwrap().status, MatchStatus::Active);
-    consistent(&m).await;
+    store_common::consistent(&m).await;
 }
 
 both!(a_rename_says_what_it_renames);
@@ -249,7 +225,7 @@ both!(a_rename_says_what_it_renames);
 /// name holding an invisible character is refused (a zero-width space
 /// made a rename proposed as if nothing changed).
 async fn a_rename_says_what_it_renames(url: String) {
-    let m = ashes(&url, None).await;
+    let m = store_common::ashes_match(&url, None).await;
     let r = m
         .adjust(&coal(), "players.Coal.name", "Cole", "spelling")
         .await

@@ -18,29 +18,6 @@ use store_common::both;
 
 use store_common::{ASHES_BOARD as BOARD, coal, judge, maeoni};
 
-async fn started(url: &str, timeout: Option<Duration>) -> Matches {
-    let mut m = Matches::new(Store::connect(url).await.expect("connect"));
-    if let Some(t) = timeout {
-        m = m.with_decision_timeout(t);
-    }
-    m.start(
-        &coal(),
-        "ashes",
-        &["coal-user".into(), "maeoni-user".into()],
-    )
-    .await
-    .unwrap();
-    store_common::setup_as_judge(&m, &coal(), BOARD)
-        .await
-        .unwrap();
-    m
-}
-
-async fn consistent(m: &Matches) {
-    let r = m.replay("table").await.unwrap();
-    assert!(r.consistent, "{:?}", r.mismatches);
-}
-
 fn pb_damage(board: &Value, seat: usize) -> i64 {
     board["players"][seat]["phoenixborn"]["damage"]
         .as_i64()
@@ -49,7 +26,7 @@ fn pb_damage(board: &Value, seat: usize) -> i64 {
 
 both!(the_defender_decides_and_only_she);
 async fn the_defender_decides_and_only_she(url: String) {
-    let m = started(&url, None).await;
+    let m = store_common::ashes_match(&url, None).await;
     let r = m
         .play(&coal(), "attack Maeoni with Hammer Knight", None)
         .await
@@ -145,12 +122,12 @@ async fn the_defender_decides_and_only_she(url: String) {
         m.answer(&maeoni(), "1", None).await.unwrap_err(),
         MatchError::NoDecision
     );
-    consistent(&m).await;
+    store_common::consistent(&m).await;
 }
 
 both!(adjust_note_advance_and_rounds);
 async fn adjust_note_advance_and_rounds(url: String) {
-    let m = started(&url, None).await;
+    let m = store_common::ashes_match(&url, None).await;
     // A player sets only their own seat's fields; another seat's field or
     // a shared one is a proposal its player confirms or rejects (issue 28:
     // this was refused outright before; now it asks).
@@ -288,12 +265,12 @@ async fn adjust_note_advance_and_rounds(url: String) {
     m.play(&caller, "pass", None).await.unwrap();
     let log = m.log("table", None).await.unwrap();
     assert!(log.entries.iter().any(|e| e.kind == EventKind::Advance));
-    consistent(&m).await;
+    store_common::consistent(&m).await;
 }
 
 both!(a_result_ends_the_match_and_undo_reopens_it);
 async fn a_result_ends_the_match_and_undo_reopens_it(url: String) {
-    let m = started(&url, None).await;
+    let m = store_common::ashes_match(&url, None).await;
     m.adjust(
         &judge(),
         "Maeoni.phoenixborn.damage",
@@ -356,12 +333,12 @@ async fn a_result_ends_the_match_and_undo_reopens_it(url: String) {
         Some("block:Hammer Knight".to_string())
     );
     assert_eq!(m.board("table").await.unwrap().status, MatchStatus::Active);
-    consistent(&m).await;
+    store_common::consistent(&m).await;
 }
 
 both!(each_interaction_writes_once);
 async fn each_interaction_writes_once(url: String) {
-    let m = started(&url, None).await;
+    let m = store_common::ashes_match(&url, None).await;
     let call = coal().with_interaction("1400000000000000001");
     let first = m
         .play(&call, "attack Maeoni with Iron Worker", None)
@@ -387,12 +364,12 @@ async fn each_interaction_writes_once(url: String) {
         3,
         "setup, play, answer: nothing twice"
     );
-    consistent(&m).await;
+    store_common::consistent(&m).await;
 }
 
 both!(a_decision_times_out_to_the_rules_default);
 async fn a_decision_times_out_to_the_rules_default(url: String) {
-    let m = started(&url, Some(Duration::ZERO)).await;
+    let m = store_common::ashes_match(&url, Some(Duration::ZERO)).await;
     m.play(&coal(), "attack Maeoni with Iron Worker", None)
         .await
         .unwrap();
@@ -418,12 +395,12 @@ async fn a_decision_times_out_to_the_rules_default(url: String) {
         last.input
     );
     assert_eq!(m.settle_all().await.unwrap(), 0);
-    consistent(&m).await;
+    store_common::consistent(&m).await;
 }
 
 both!(an_export_with_a_pending_decision_imports_as_it_was);
 async fn an_export_with_a_pending_decision_imports_as_it_was(url: String) {
-    let m = started(&url, None).await;
+    let m = store_common::ashes_match(&url, None).await;
     m.play(
         &coal(),
         "attack Maeoni with Iron Worker, Hammer Knight",
@@ -506,7 +483,7 @@ both!(a_board_set_up_again_mid_match_is_undone_to_the_board_and_question_it_repl
 async fn a_board_set_up_again_mid_match_is_undone_to_the_board_and_question_it_replaced(
     url: String,
 ) {
-    let m = started(&url, None).await;
+    let m = store_common::ashes_match(&url, None).await;
     let r = m
         .play(&coal(), "attack Maeoni with Hammer Knight", None)
         .await
@@ -524,12 +501,12 @@ async fn a_board_set_up_again_mid_match_is_undone_to_the_board_and_question_it_r
     let u = m.undo(&judge()).await.unwrap();
     assert_eq!(Some(u.board), before, "the board it replaced");
     assert_eq!(u.pending.map(|p| p.decision.key), Some(asked));
-    consistent(&m).await;
+    store_common::consistent(&m).await;
 }
 
 both!(an_answer_may_be_worded_as_the_play_notation_words_it);
 async fn an_answer_may_be_worded_as_the_play_notation_words_it(url: String) {
-    let m = started(&url, None).await;
+    let m = store_common::ashes_match(&url, None).await;
     let r = m
         .play(&coal(), "attack Maeoni with Hammer Knight", None)
         .await
@@ -554,12 +531,12 @@ async fn an_answer_may_be_worded_as_the_play_notation_words_it(url: String) {
         .await
         .unwrap();
     assert!(r.pending.is_none());
-    consistent(&m).await;
+    store_common::consistent(&m).await;
 }
 
 both!(the_log_names_the_winner_of_a_concession);
 async fn the_log_names_the_winner_of_a_concession(url: String) {
-    let m = started(&url, None).await;
+    let m = store_common::ashes_match(&url, None).await;
     m.end(&maeoni(), Some("coal-user"), Some("concession"))
         .await
         .unwrap();
@@ -583,7 +560,7 @@ async fn an_unknown_game_is_suggested_only_when_it_is_a_typo(url: String) {
 both!(a_match_with_nothing_recorded_is_withdrawn_and_the_one_before_comes_back);
 async fn a_match_with_nothing_recorded_is_withdrawn_and_the_one_before_comes_back(url: String) {
     use arbiter::app::matches::{MatchReply, MatchRequest};
-    let m = started(&url, None).await;
+    let m = store_common::ashes_match(&url, None).await;
     m.end(&judge(), Some("Coal"), Some("judge ruling"))
         .await
         .unwrap();
@@ -611,7 +588,7 @@ async fn a_match_with_nothing_recorded_is_withdrawn_and_the_one_before_comes_bac
     };
     assert_eq!(r.undone.map(|u| u.kind), Some(EventKind::End));
     assert_eq!(m.board("table").await.unwrap().status, MatchStatus::Active);
-    consistent(&m).await;
+    store_common::consistent(&m).await;
 }
 
 both!(a_strangers_note_in_a_new_match_cannot_bury_the_ended_one);
@@ -620,7 +597,7 @@ both!(a_strangers_note_in_a_new_match_cannot_bury_the_ended_one);
 /// was out of everyone's reach (found by an outside tester).
 async fn a_strangers_note_in_a_new_match_cannot_bury_the_ended_one(url: String) {
     use arbiter::app::matches::{MatchReply, MatchRequest};
-    let m = started(&url, None).await;
+    let m = store_common::ashes_match(&url, None).await;
     m.end(&judge(), Some("Coal"), Some("judge ruling"))
         .await
         .unwrap();
@@ -652,12 +629,12 @@ async fn a_strangers_note_in_a_new_match_cannot_bury_the_ended_one(url: String) 
     m.start(&troll, "ashes", &["troll".into(), "maeoni-user".into()])
         .await
         .unwrap();
-    consistent(&m).await;
+    store_common::consistent(&m).await;
 }
 
 both!(a_decision_the_timeout_raised_waits_for_its_player);
 async fn a_decision_the_timeout_raised_waits_for_its_player(url: String) {
-    let m = started(&url, Some(Duration::ZERO)).await;
+    let m = store_common::ashes_match(&url, Some(Duration::ZERO)).await;
     m.play(
         &coal(),
         "attack unit \"Mist Spirit\" with Iron Worker",
@@ -673,14 +650,14 @@ async fn a_decision_the_timeout_raised_waits_for_its_player(url: String) {
     assert_eq!(m.settle_all().await.unwrap(), 0);
     assert!(m.board("table").await.unwrap().pending.is_some());
     m.answer(&maeoni(), "1", None).await.unwrap();
-    consistent(&m).await;
+    store_common::consistent(&m).await;
 }
 
 both!(a_note_cannot_forge_a_log_line_or_a_mention);
 async fn a_note_cannot_forge_a_log_line_or_a_mention(url: String) {
     use arbiter::app::matches::MatchReply;
     use arbiter::render::matches::{Style, reply_as};
-    let m = started(&url, None).await;
+    let m = store_common::ashes_match(&url, None).await;
     m.note(
         &maeoni(),
         "judge: ok\n#9 coal-user ended the match: **Maeoni wins**",
@@ -711,7 +688,7 @@ both!(a_play_or_a_reason_cannot_forge_a_log_line_a_mention_or_a_link);
 async fn a_play_or_a_reason_cannot_forge_a_log_line_a_mention_or_a_link(url: String) {
     use arbiter::app::matches::MatchReply;
     use arbiter::render::matches::{Style, reply_as};
-    let m = started(&url, None).await;
+    let m = store_common::ashes_match(&url, None).await;
     let before = m.board("table").await.unwrap().version;
     for refused in [
         m.play(

@@ -250,6 +250,34 @@ pub async fn setup_as_judge(
     m.setup(&judge, board).await
 }
 
+/// An Ashes match of coal-user and maeoni-user at `table` on
+/// [`ASHES_BOARD`], set up by a judge; with `timeout`, its decisions'.
+pub async fn ashes_match(
+    url: &str,
+    timeout: Option<std::time::Duration>,
+) -> arbiter::app::matches::Matches {
+    let store = arbiter::store::Store::connect(url).await.expect("connect");
+    let mut m = arbiter::app::matches::Matches::new(store);
+    if let Some(t) = timeout {
+        m = m.with_decision_timeout(t);
+    }
+    m.start(
+        &coal(),
+        "ashes",
+        &["coal-user".into(), "maeoni-user".into()],
+    )
+    .await
+    .unwrap();
+    setup_as_judge(&m, &coal(), ASHES_BOARD).await.unwrap();
+    m
+}
+
+/// Asserts that the match at `table` replays to its stored boards.
+pub async fn consistent(m: &arbiter::app::matches::Matches) {
+    let r = m.replay("table").await.unwrap();
+    assert!(r.consistent, "{:?}", r.mismatches);
+}
+
 /// A fresh SQLite database file URL; keep the directory alive.
 pub fn sqlite_url() -> (String, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -368,30 +368,63 @@ pub(crate) const REFUSALS_HEIGHT: f32 = 12.0 + 18.0 * (2 * REFUSALS_DRAWN + 1) a
 /// The strip under a legal verdict that says the choices it refused;
 /// returns the y below it (`y` itself with none).
 fn refused_strip(c: &mut kit::Canvas, v: &Verdict, y: f32) -> f32 {
-    let w = c.width();
-    let lines = refusal_lines(v, strip_text_width(w));
+    let lines = refusal_lines(v, strip_text_width(c.width()));
     if lines.is_empty() {
         return y;
     }
-    let h = 10.0 + 18.0 * lines.len() as f32;
+    let look = StripLook {
+        ground: kit::Rgb(0xfb, 0xe4, 0xe4),
+        edge: kit::RED,
+        edge_width: 1.5,
+        ink: kit::RED,
+        size: 14.0,
+        first: 19.0,
+        line: 18.0,
+        pad: 10.0,
+        bold: false,
+    };
+    strip(c, &lines, y, &look)
+}
+
+/// How a strip under the banner looks: its ground and edge, and its text.
+struct StripLook {
+    ground: kit::Rgb,
+    edge: kit::Rgb,
+    edge_width: f32,
+    ink: kit::Rgb,
+    size: f32,
+    /// From the strip's top to the first line's baseline.
+    first: f32,
+    /// From one line's baseline to the next.
+    line: f32,
+    /// The strip's height beside its lines'.
+    pad: f32,
+    bold: bool,
+}
+
+/// A strip of `lines` under the banner at `y`; returns where the next
+/// thing goes.
+fn strip(c: &mut kit::Canvas, lines: &[String], y: f32, look: &StripLook) -> f32 {
+    let w = c.width();
+    let h = look.pad + look.line * lines.len() as f32;
     c.rect(
         20.0,
         y,
         w - 40.0,
         h,
         6.0,
-        kit::Style::both(kit::Rgb(0xfb, 0xe4, 0xe4), kit::RED, 1.5),
+        kit::Style::both(look.ground, look.edge, look.edge_width),
     );
     for (i, l) in lines.iter().enumerate() {
         c.text(
             32.0,
-            y + 19.0 + 18.0 * i as f32,
-            14.0,
-            kit::RED,
+            y + look.first + look.line * i as f32,
+            look.size,
+            look.ink,
             l,
             Some(strip_text_width(w)),
             kit::Align::Left,
-            false,
+            look.bold,
         );
     }
     y + h + 8.0
@@ -591,30 +624,19 @@ fn strip_text_width(w: f32) -> f32 {
 
 /// The result's strip under the banner: who won and why, or no winner.
 fn ended(c: &mut kit::Canvas, r: &GameResult, y: f32) -> f32 {
-    let w = c.width();
-    let lines = kit::wrap(&result_words(r), 17.0, strip_text_width(w), 2);
-    let h = 14.0 + 22.0 * lines.len() as f32;
-    c.rect(
-        20.0,
-        y,
-        w - 40.0,
-        h,
-        6.0,
-        kit::Style::both(kit::Rgb(0xfb, 0xf1, 0xd6), kit::GOLD, 2.5),
-    );
-    for (i, l) in lines.iter().enumerate() {
-        c.text(
-            32.0,
-            y + 24.0 + 22.0 * i as f32,
-            17.0,
-            kit::INK,
-            l,
-            Some(strip_text_width(w)),
-            kit::Align::Left,
-            true,
-        );
-    }
-    y + h + 8.0
+    let lines = kit::wrap(&result_words(r), 17.0, strip_text_width(c.width()), 2);
+    let look = StripLook {
+        ground: kit::Rgb(0xfb, 0xf1, 0xd6),
+        edge: kit::GOLD,
+        edge_width: 2.5,
+        ink: kit::INK,
+        size: 17.0,
+        first: 24.0,
+        line: 22.0,
+        pad: 14.0,
+        bold: true,
+    };
+    strip(c, &lines, y, &look)
 }
 
 /// A small label on a coloured ground; returns its width.

@@ -141,50 +141,31 @@ const SCOPE: [&str; 17] = [
     "foreignobject",
 ];
 
-/// A `</p>`'s scope (and a block's looking for a `p` to close).
-const BUTTON_SCOPE: [&str; 18] = [
-    "select",
-    "applet",
-    "caption",
-    "html",
-    "table",
-    "td",
-    "th",
-    "marquee",
-    "object",
-    "template",
-    "mi",
-    "mo",
-    "mn",
-    "ms",
-    "mtext",
-    "annotation-xml",
-    "foreignobject",
-    "button",
-];
+/// Where an end tag (or a start tag closing an element) looks for the
+/// element it closes: the parser's scopes, each the default scope's
+/// elements and its own.
+#[derive(Clone, Copy)]
+enum Scope {
+    Default,
+    /// A `</p>`'s (and a block's looking for a `p` to close): and `button`.
+    Button,
+    /// A `</li>`'s: and `ol`, `ul`.
+    List,
+    /// A table part's: only `html`, `table`, `template`.
+    Table,
+}
 
-/// A `</li>`'s scope.
-const LIST_SCOPE: [&str; 19] = [
-    "select",
-    "applet",
-    "caption",
-    "html",
-    "table",
-    "td",
-    "th",
-    "marquee",
-    "object",
-    "template",
-    "mi",
-    "mo",
-    "mn",
-    "ms",
-    "mtext",
-    "annotation-xml",
-    "foreignobject",
-    "ol",
-    "ul",
-];
+impl Scope {
+    /// Whether an open element `open` ends the search.
+    fn stops_at(self, open: &str) -> bool {
+        match self {
+            Scope::Table => is(&["html", "table", "template"], open),
+            Scope::Default => is(&SCOPE, open),
+            Scope::Button => is(&SCOPE, open) || open == "button",
+            Scope::List => is(&SCOPE, open) || open == "ol" || open == "ul",
+        }
+    }
+}
 
 /// Start tags that close an open `<p>` (in button scope).
 const CLOSES_P: [&str; 37] = [
@@ -347,7 +328,7 @@ impl Open {
         if is(&["html", "head", "body"], name) && self.names.iter().take(3).any(|n| n == name) {
             return;
         }
-        if name == "select" && self.in_scope("select", &SCOPE) {
+        if name == "select" && self.in_scope("select", Scope::Default) {
             // A select in a select ends it, and opens none.
             return self.pop_to("select");
         }
@@ -392,14 +373,14 @@ impl Open {
 
     /// What the parser closes before it opens `name`.
     fn closes_before(&mut self, name: &str) {
-        if is(&CLOSES_P, name) && self.in_scope("p", &BUTTON_SCOPE) {
+        if is(&CLOSES_P, name) && self.in_scope("p", Scope::Button) {
             self.pop_to("p");
         }
         match name {
             "li" => self.close_item(&["li"]),
             "dd" | "dt" => self.close_item(&["dd", "dt"]),
             "h1" | "h2" | "h3" | "h4" | "h5" | "h6" if self.top_is(&HEADINGS) => self.pop(),
-            "option" | "optgroup" if self.in_scope("select", &SCOPE) => {
+            "option" | "optgroup" if self.in_scope("select", Scope::Default) => {
                 // In a select, the parser closes the elements an end tag
                 // may be left out of (but an optgroup before an option).
                 let kept: &[&str] = if name == "option" { &["optgroup"] } else { &[] };
@@ -501,11 +482,11 @@ impl Open {
         if is(&["html", "body"], name) {
             return;
         }
-        let scope: &[&str] = match name {
-            "p" => &BUTTON_SCOPE,
-            "li" => &LIST_SCOPE,
-            _ if is(&TABLE, name) => &["html", "table", "template"],
-            _ => &SCOPE,
+        let scope = match name {
+            "p" => Scope::Button,
+            "li" => Scope::List,
+            _ if is(&TABLE, name) => Scope::Table,
+            _ => Scope::Default,
         };
         if is(&SPECIAL, name) || name == "svg" || name == "math" {
             if self.in_scope(name, scope) {
@@ -626,12 +607,12 @@ impl Open {
 
     /// Whether `name` is open with none of `scope` (the boundaries of
     /// the parser's scope for it) open inside it.
-    fn in_scope(&self, name: &str, scope: &[&str]) -> bool {
+    fn in_scope(&self, name: &str, scope: Scope) -> bool {
         for open in self.names.iter().rev().take(SCAN) {
             if open == name {
                 return true;
             }
-            if is(scope, open) {
+            if scope.stops_at(open) {
                 return false;
             }
         }
