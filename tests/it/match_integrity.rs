@@ -1489,15 +1489,7 @@ fn an_adjustment_edited_against_its_proposal_is_refused() {
 ",
     );
     let file = exported(&out);
-    let out = import_as_judge(
-        &bot,
-        dir.path(),
-        "same.yaml",
-        "Maeoni",
-        &file,
-        "/match log\n",
-    );
-    assert!(!out.contains("0 events"), "imported whole: {out}");
+    reimported_whole(&bot, dir.path(), &file);
     let from = "\n    reason: healed\n";
     assert!(file.contains(from), "{file}");
     let edited = file.replacen(from, "\n    reason: stolen\n", 1);
@@ -1590,15 +1582,7 @@ fn a_proposal_whose_words_are_edited_against_what_it_proposes_is_refused() {
 ",
     );
     let file = exported(&out);
-    let out = import_as_judge(
-        &bot,
-        dir.path(),
-        "same.yaml",
-        "Maeoni",
-        &file,
-        "/match log\n",
-    );
-    assert!(!out.contains("0 events"), "imported whole: {out}");
+    reimported_whole(&bot, dir.path(), &file);
     let log = |text: &str| {
         let doc = arbiter::engine::document::parse_export(text).unwrap();
         serde_json::from_value::<Vec<arbiter::app::matches::LogEntry>>(doc["log"].clone()).unwrap()
@@ -2763,4 +2747,11 @@ fn a_players_import_refused_names_what_its_log_holds() {
     );
     assert!(out.contains("(this one holds 1 note, 1 undo)"), "{out}");
     assert!(!out.contains("with plays"), "{out}");
+}
+
+/// Imports an unedited export (`file`) as the judge, Maeoni's channel,
+/// and asserts that every event came in.
+fn reimported_whole(bot: &Bot, dir: &std::path::Path, file: &str) {
+    let out = import_as_judge(bot, dir, "same.yaml", "Maeoni", file, "/match log\n");
+    assert!(!out.contains("0 events"), "imported whole: {out}");
 }

@@ -226,12 +226,7 @@ fn a_moderators_event_or_an_undo_is_not_imported_as_a_players() {
     let dir = tempfile::tempdir().unwrap();
     let seats = ["Ana", "Ben", "Cleo"];
     let (bot, file) = played(dir.path(), "ti4", &seats, TI4);
-    let kinds: Vec<&str> = file["log"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["kind"].as_str().unwrap())
-        .collect();
+    let kinds = kinds(&file);
     assert_eq!(
         kinds,
         ["setup", "note", "answer", "undo", "adjust", "play", "end"],
@@ -313,12 +308,7 @@ fn a_rename_an_undo_past_a_note_and_a_bare_end_import_as_live() {
         /match play attack unit \"Mist Spirit\" with Hammer Knight\n\
         /as Maeoni\n/match note text:thinking\n/as Coal\n/match undo\n/match end\n";
     let (bot, file) = played(dir.path(), "ashes", &seats, script);
-    let kinds: Vec<&str> = file["log"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["kind"].as_str().unwrap())
-        .collect();
+    let kinds = kinds(&file);
     assert_eq!(
         kinds,
         ["setup", "adjust", "adjust", "play", "note", "undo", "note"],
@@ -339,4 +329,14 @@ fn a_rename_an_undo_past_a_note_and_a_bare_end_import_as_live() {
     let log: Vec<LogEntry> = serde_json::from_value(file["log"].clone()).unwrap();
     let (_, bad) = replay_log(engine, &seats.map(String::from), &log);
     assert!(bad.is_empty(), "{bad:?}");
+}
+
+/// The kinds of an export's events, in order.
+fn kinds(file: &Value) -> Vec<&str> {
+    file["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect()
 }
