@@ -114,6 +114,10 @@ pub enum HttpError {
     Serve(std::io::Error),
 }
 
+/// How long a body declared over the limit is read (and dropped) before
+/// its 413, so that the client that sent it reads the answer.
+const DRAIN_BEFORE_REFUSING: Duration = Duration::from_secs(1);
+
 struct HttpState {
     bot: Arc<Bot>,
     verifier: Verifier,
@@ -366,6 +370,12 @@ async fn interactions(
     let declared =
         header_str(&headers, "content-length").and_then(|l| l.trim().parse::<u64>().ok());
     if declared.is_some_and(|n| n > state.max_body as u64) {
+        // What the client sends within a second, up to twice the limit, is
+        // read and dropped first: a client that sends its whole body
+        // before reading the answer got a reset connection, not the 413
+        // (the unread body made the close a reset).
+        let drain = axum::body::to_bytes(request.into_body(), 2 * state.max_body);
+        let _ = tokio::time::timeout(DRAIN_BEFORE_REFUSING, drain).await;
         return (
             StatusCode::PAYLOAD_TOO_LARGE,
             "the request body is too large",
