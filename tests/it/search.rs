@@ -21,6 +21,24 @@ fn slang_from_the_glossary_finds_the_rule() {
     );
 }
 
+/// Ashes' rules say "destroyed"; players say a unit was killed, that it
+/// kills, or that it is dead (an outside tester's "it counters and kills one
+/// of my guys. does the dead one still get an exhaustion token?" was told
+/// no rule uses "kills" or "dead", and the rule on units not destroyed came
+/// fourth).
+#[test]
+fn players_words_for_destroyed_find_the_rule() {
+    let q = "ashes: i attack one of their units with 2 of mine, it counters and kills one of my guys. does the dead one still get an exhaustion token?";
+    let r = common::app().ask(q, None, 3).unwrap();
+    let ids: Vec<&str> = r.results.iter().map(|x| x.id.as_str()).collect();
+    assert!(ids.contains(&"ashes:attack-a-unit.4.2"), "{ids:?}");
+    assert!(
+        !r.ignored.iter().any(|w| w == "kills" || w == "dead"),
+        "{:?}",
+        r.ignored
+    );
+}
+
 #[test]
 fn typos_are_repaired_and_reported() {
     let r = common::app()
