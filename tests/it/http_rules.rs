@@ -890,3 +890,34 @@ async fn a_lists_refusal_shows_its_code_as_code_and_the_lists_words_inert() {
     assert!(!said.contains("\\`"), "{said}");
     e.server.stop().await.unwrap();
 }
+
+/// `/rules`, `/feedback` and `/match` are kept per server: in a direct
+/// message (an old registration, or a client that ignores `contexts`) each
+/// is refused at once, ephemerally, never with a public "thinking…" first
+/// (`/rules list` in a DM was deferred publicly, then refused; found by an
+/// outside tester).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_commands_in_a_direct_message_are_refused_at_once() {
+    let s = Server::start().await;
+    let sub = |name: &str| json!({ "name": name, "type": 1, "options": [] });
+    for (command, name, why) in [
+        ("rules", "list", "rule sets belong to a server"),
+        ("feedback", "summary", "feedback is kept per server"),
+        ("match", "board", "matches are kept in a server channel"),
+    ] {
+        let mut dm = slash(command, vec![sub(name)]);
+        let user = dm["member"]["user"].clone();
+        for k in ["guild_id", "guild", "member", "guild_locale"] {
+            dm.as_object_mut().unwrap().remove(k);
+        }
+        dm["user"] = user;
+        dm["context"] = json!(1);
+        dm["channel"] = json!({ "id": "1300000000000000777", "type": 1, "flags": 0, "last_message_id": null, "recipients": [] });
+        dm["channel_id"] = json!("1300000000000000777");
+        let v = s.post(&dm).await;
+        assert_eq!(v["type"], 4, "/{command} {name}: answered at once: {v}");
+        assert_eq!(v["data"]["flags"], 64, "/{command} {name}: ephemeral: {v}");
+        assert!(reply_text(&v).contains(why), "/{command} {name}: {v}");
+    }
+    s.server.stop().await.unwrap();
+}

@@ -1063,7 +1063,7 @@ pub(super) fn board_upload(command: &Command) -> Option<&Attachment> {
 }
 
 /// A refusal that needs no work: a board attachment Arbiter will not
-/// download, `/match` in a direct message, a `/schema` game that is
+/// download, `/match`, `/rules` or `/feedback` in a direct message, a `/schema` game that is
 /// unknown or has no engine. Answered at once (ephemeral), never deferred.
 pub(super) fn precheck(app: &App, origin: &Origin, command: &Command) -> Option<Reply> {
     let refuse = |why: &str| {
@@ -1075,11 +1075,12 @@ pub(super) fn precheck(app: &App, origin: &Origin, command: &Command) -> Option<
     if let Some(why) = board_upload(command).and_then(attachment_refusal) {
         return refuse(&why);
     }
+    if crate::guild_key(origin).is_none() {
+        if let Some(why) = servers_only(command) {
+            return refuse(why);
+        }
+    }
     match command {
-        // A match belongs to a server channel; in a DM nobody else would see it.
-        Command::Match(_) if origin.guild_id.is_none() && origin.channel_id.is_some() => refuse(
-            "matches are kept in a server channel, for all their players to see; use `/match` in a server, not in a direct message",
-        ),
         Command::Schema { game } => match Answerer::new(app).schema(game) {
             Reply::Message(m) if m.kind == MessageKind::UserError => Some(Reply::Message(m)),
             _ => None,
@@ -1095,6 +1096,29 @@ pub(super) fn precheck(app: &App, origin: &Origin, command: &Command) -> Option<
         _ => None,
     }
 }
+
+/// Why a command kept per server is refused in a direct message, or `None`
+/// for a command answered anywhere. Refused before any work, so a direct
+/// message never sees a public "thinking…" first (`/rules list` in a DM
+/// was deferred publicly, then refused; found by an outside tester).
+pub(super) fn servers_only(command: &Command) -> Option<&'static str> {
+    match command {
+        // A match belongs to a server channel; in a DM nobody else would see it.
+        Command::Match(_) => Some(
+            "matches are kept in a server channel, for all their players to see; use `/match` in a server, not in a direct message",
+        ),
+        Command::Rules(_) => Some(RULES_IN_A_SERVER),
+        Command::Feedback(_) => Some(FEEDBACK_IN_A_SERVER),
+        _ => None,
+    }
+}
+
+/// `/rules` outside a server.
+pub(super) const RULES_IN_A_SERVER: &str =
+    "rule sets belong to a server; use `/rules` in a server, not in a direct message";
+/// `/feedback` outside a server.
+pub(super) const FEEDBACK_IN_A_SERVER: &str =
+    "feedback is kept per server; use `/feedback` in a server, not in a direct message";
 
 /// How much CPU answering a command takes (`app::cpu`).
 pub(super) fn weight(command: &Command) -> Weight {

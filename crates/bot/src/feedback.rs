@@ -230,9 +230,7 @@ impl Bot {
     async fn right_rule(&self, request: &Request, rule: &str) -> Reply {
         let origin = &request.origin;
         let Some(guild) = guild_key(origin) else {
-            return refuse(
-                "feedback is kept per server; use `/feedback` in a server, not in a direct message",
-            );
+            return refuse(super::commands::FEEDBACK_IN_A_SERVER);
         };
         let (app, _) = self.app_for(origin).await;
         let Some(passage) = app.corpus.resolve_id(rule.trim()) else {
@@ -298,7 +296,7 @@ impl Bot {
     async fn summary(&self, request: &Request) -> Reply {
         let origin = &request.origin;
         let Some(guild) = guild_key(origin) else {
-            return refuse("feedback is kept per server; use `/feedback summary` in a server");
+            return refuse(super::commands::FEEDBACK_IN_A_SERVER);
         };
         if !(origin.moderator || origin.admin) {
             return refuse("the feedback summary is for moderators (Manage Messages)");

@@ -148,9 +148,7 @@ impl Bot {
             _ => return None,
         };
         let Some(guild) = super::guild_key(origin) else {
-            return Some(refuse(
-                "rule sets belong to a server; use `/rules` in a server, not in a direct message",
-            ));
+            return Some(refuse(super::commands::RULES_IN_A_SERVER));
         };
         let writes = !matches!(&act, Act::Command(cmd) if !cmd.writes());
         if writes && !origin.admin {
