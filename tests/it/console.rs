@@ -195,6 +195,27 @@ fn a_rule_answer_shows_the_cards_it_names_with_their_card_button() {
     assert!(out.contains("attack 2 · life 4"), "the /card reply: {out}");
 }
 
+/// What Discord is sent escaped, its web addresses broken (`https:\/\/`),
+/// the console prints as typed: a question's title, and a card name in
+/// `/card`'s refusal.
+#[test]
+fn a_users_words_print_as_typed_on_the_console() {
+    let (_, out, err) = arbiter(
+        &["console"],
+        "/rule query:can **exhausted** units guard https://evil.example/claim\n/card name:Free **Nitro** [c]\n",
+    );
+    assert!(err.is_empty(), "{err}");
+    assert!(
+        out.contains("== Rules: can **exhausted** units guard https://evil.example/claim =="),
+        "{out}"
+    );
+    assert!(
+        out.contains("no card is named 'Free **Nitro** [c]'"),
+        "{out}"
+    );
+    assert!(!out.contains('\\'), "{out}");
+}
+
 #[test]
 fn schema_and_game_coverage_on_the_console() {
     let (code, out, err) = arbiter(&["console"], "/schema game:ashes\n/games game:ashes\n");

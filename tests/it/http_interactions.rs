@@ -1255,3 +1255,94 @@ async fn a_declared_length_over_the_limit_is_refused_at_once() {
     let status = String::from_utf8_lossy(&answer[..n]).to_string();
     assert!(status.starts_with("HTTP/1.1 413"), "{status}");
 }
+
+/// A bare web address in a board's unit name is no link in `/judge`'s
+/// ruling: not in its steps, nor in its changes (found by an outside
+/// tester: "Free Nitro https://…" was clickable in the embed); the
+/// resulting state, a code block, still holds the name as typed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_web_address_in_a_unit_name_is_no_link_in_the_ruling() {
+    let h = Harness::start().await;
+    let name = "Free Nitro https://evil.example/claim";
+    let text = board().replace("Anchornaut", &format!("'{name}'"));
+    assert_ne!(text, board());
+    let v = h.post(&slash("judge", vec![opt("board", &text)])).await;
+    assert_eq!(v["type"], 4, "{v}");
+    let all = all_pages(&h, &v).await;
+    assert!(
+        all.contains("Free Nitro https:\\/\\/evil.example/claim"),
+        "{all}"
+    );
+    assert!(all.contains(&format!("name: {name}")), "{all}");
+    let live = rendered_outside_code(&all);
+    assert!(!live.contains("://"), "a live address in:\n{all}");
+    h.server.stop().await.unwrap();
+}
+
+/// An attachment's file name is shown inert in the refusals that name it:
+/// in a code span as written, its backtick closed the span and the rest
+/// rendered (bold, a spoiler, a masked link, a mention); no mention pings.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_attachments_name_cannot_close_its_code_span() {
+    let h = Harness::start().await;
+    let hostile = "x` **b** ||s|| [c](https://evil.example) <@200000000000000002> `y";
+    let url = h.fake.serve_file("f.yaml", vec![b'#'; 16]);
+    for (file, size) in [
+        (format!("{hostile}.pdf"), 100),
+        (format!("{hostile}.yaml"), 2 * 1024 * 1024),
+    ] {
+        let v = h.post(&judge_with_attachment(&url, &file, size)).await;
+        assert_eq!(v["type"], 4, "{v}");
+        assert_eq!(v["data"]["allowed_mentions"]["parse"], json!([]), "{v}");
+        let desc = embed(&v)["description"].as_str().unwrap_or_default();
+        assert!(desc.contains(&file), "the name as typed: {desc}");
+        let live = rendered_outside_code(desc);
+        for bad in ["**b**", "||s||", "[c](", "<@2", "://"] {
+            assert!(!live.contains(bad), "`{bad}` renders in: {desc}");
+        }
+    }
+    h.server.stop().await.unwrap();
+}
+
+/// A card name typed with a web address and bold is refused quoting it
+/// inert (the refusal, escaped whole, left `https://…` a live link).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unknown_card_name_is_quoted_with_no_link() {
+    let h = Harness::start().await;
+    let card = slash(
+        "card",
+        vec![opt("name", "Free Nitro https://evil.example/claim **now**")],
+    );
+    let v = h.post(&card).await;
+    assert_eq!(v["type"], 4, "{v}");
+    let desc = embed(&v)["description"].as_str().unwrap_or_default();
+    assert!(desc.contains("Free Nitro https:\\/\\/evil"), "{desc}");
+    let live = rendered_outside_code(desc);
+    for bad in ["**now**", "://"] {
+        assert!(!live.contains(bad), "`{bad}` renders in: {desc}");
+    }
+    h.server.stop().await.unwrap();
+}
+
+/// A question's title shows it as typed: its bold and web address were
+/// rendered in the answer's title ("Rules: …"), which renders markup.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_questions_markup_is_shown_as_typed_in_the_title() {
+    let h = Harness::start().await;
+    let ask = slash(
+        "rule",
+        vec![opt(
+            "query",
+            "can **exhausted** units guard https://evil.example/claim",
+        )],
+    );
+    let v = h.post(&ask).await;
+    assert_eq!(v["type"], 4, "{v}");
+    let title = embed(&v)["title"].as_str().unwrap_or_default();
+    assert!(title.starts_with("Rules: can \\*\\*exhausted"), "{title}");
+    let live = rendered_outside_code(title);
+    for bad in ["**exhausted**", "://"] {
+        assert!(!live.contains(bad), "`{bad}` renders in the title: {title}");
+    }
+    h.server.stop().await.unwrap();
+}

@@ -754,7 +754,7 @@ async fn an_add_refused_for_its_size_or_its_replace_reads_as_meant() {
         said.contains("(`/rules list`, `arbiter rules list`) shows the ids"),
         "{v}"
     );
-    assert!(said.contains("'\\[x\\](https://evil.example)'"), "{v}");
+    assert!(said.contains("'\\[x\\](https:\\/\\/evil.example)'"), "{v}");
     e.server.stop().await.unwrap();
 }
 
@@ -920,4 +920,28 @@ async fn server_commands_in_a_direct_message_are_refused_at_once() {
         assert!(reply_text(&v).contains(why), "/{command} {name}: {v}");
     }
     s.server.stop().await.unwrap();
+}
+
+/// A game typed into `/rules versions` that the server does not have is
+/// refused quoting it inert: no bold, no live web address (the refusal,
+/// escaped whole, left `https://…` a link).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unknown_game_typed_into_versions_is_quoted_inert() {
+    let e = endpoint().await;
+    let typed = "**x** https://evil.example/claim";
+    let v = e
+        .send(&rules_sub("versions", vec![opt("game", typed)]))
+        .await;
+    let said = v["data"]["embeds"][0]["description"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(said.contains("unknown game"), "{v}");
+    assert!(
+        said.contains("\\*\\*x\\*\\* https:\\/\\/evil.example/claim"),
+        "{said}"
+    );
+    for live in ["**x**", "://"] {
+        assert!(!said.contains(live), "`{live}` renders in: {said}");
+    }
+    e.server.stop().await.unwrap();
 }

@@ -350,7 +350,8 @@ fn given(
             ResolvedValue::User(u, _) if u.bot || u.id.get() == app => {
                 return Err(format!(
                     "{path}: `{}` names a bot ({}); name a player",
-                    decl.name, u.name
+                    decl.name,
+                    crate::render::markdown::escape_inline(&u.name)
                 ));
             }
             ResolvedValue::User(u, _) => Value::User(u.id.get().to_string()),

@@ -244,8 +244,8 @@ impl Bot {
                 }
             };
             return refuse(&format!(
-                "no indexed rule has the id `{}`.{hint} Pick one from the list as you type `rule:`.",
-                rule.trim()
+                "no indexed rule has the id {}.{hint} Pick one from the list as you type `rule:`.",
+                super::reply::code_span(rule.trim())
             ));
         };
         let id = passage.id.clone();
@@ -402,7 +402,7 @@ mod tests {
             "see [the FAQ](https://evil.example)\n## FAKE\n- right rule",
         )]);
         assert!(
-            text.contains("\\[the FAQ\\](https://evil.example) ## FAKE - right rule"),
+            text.contains("\\[the FAQ\\](https:\\/\\/evil.example) ## FAKE - right rule"),
             "{text}"
         );
         assert_eq!(text.lines().count(), 4, "{text}");

@@ -750,7 +750,7 @@ impl Bot {
         String::from_utf8(bytes).map_err(|_| {
             Reply::Message(Message::user_error(
                 title,
-                &format!("`{}` is not UTF-8 text", a.filename),
+                &format!("{} is not UTF-8 text", reply::code_span(&a.filename)),
             ))
         })
     }
@@ -778,8 +778,8 @@ impl Bot {
                     .is_some_and(|s| matches!(s.as_u16(), 403 | 404 | 410)) =>
             {
                 return Err(refuse(format!(
-                    "`{}` is no longer available (its message was deleted or its link expired); attach it again",
-                    a.filename
+                    "{} is no longer available (its message was deleted or its link expired); attach it again",
+                    reply::code_span(&a.filename)
                 )));
             }
             Err(e) if transient(&e) => return Err(not_downloaded(a, title, &e)),
@@ -791,8 +791,8 @@ impl Bot {
                 Ok(Some(chunk)) => {
                     if bytes.len() as u64 + chunk.len() as u64 > limit {
                         return Err(refuse(format!(
-                            "`{}` is larger than {} KB; refused",
-                            a.filename,
+                            "{} is larger than {} KB; refused",
+                            reply::code_span(&a.filename),
                             limit / 1024
                         )));
                     }
@@ -836,8 +836,8 @@ fn not_downloaded(a: &Attachment, title: &str, e: &reqwest::Error) -> Reply {
     Reply::Message(Message::busy(
         title,
         &format!(
-            "Arbiter could not download `{}` just now ({how}); try again in a moment",
-            a.filename
+            "Arbiter could not download {} just now ({how}); try again in a moment",
+            reply::code_span(&a.filename)
         ),
     ))
 }
@@ -850,14 +850,14 @@ fn attachment_refusal(a: &Attachment) -> Option<String> {
         .any(|e| lower.ends_with(e))
     {
         return Some(format!(
-            "`{}` is not a board document: attach a .yaml, .yml, .json or .txt file",
-            a.filename
+            "{} is not a board document: attach a .yaml, .yml, .json or .txt file",
+            reply::code_span(&a.filename)
         ));
     }
     (a.size > MAX_ATTACHMENT_BYTES).then(|| {
         format!(
-            "`{}` is {} KB; attachments over {} KB are refused",
-            a.filename,
+            "{} is {} KB; attachments over {} KB are refused",
+            reply::code_span(&a.filename),
             a.size.div_ceil(1024),
             MAX_ATTACHMENT_BYTES / 1024
         )
@@ -1244,12 +1244,29 @@ fn app_error(title: &str, e: &AppError) -> Reply {
 /// An app error as Discord shows it: every name in it someone typed or
 /// uploaded escaped, so none shows as a masked link, a mention or
 /// formatting (an outside tester's card named `[Free Nitro](https://…)`
-/// was a live link in `/card`'s "did you mean"), and the code spans of its
-/// template as code ([`AppError::with_values`]; escaped whole, "a card of
-/// Ashes (`ashes`)" showed its backticks).
+/// was a live link in `/card`'s "did you mean"; a name typed as
+/// `https://…` was one in its refusal: web addresses are broken,
+/// [`reply::escape_unlinked`]), and the code spans of its template as code
+/// ([`AppError::with_values`]; escaped whole, "a card of Ashes (`ashes`)"
+/// showed its backticks).
 fn app_error_md(e: &AppError) -> String {
     e.with_values(&reply::escape_inline)
-        .unwrap_or_else(|| reply::escape_md(&e.to_string()))
+        .unwrap_or_else(|| reply::escape_unlinked(&e.to_string()))
+}
+
+/// A board `/judge` cannot judge, in words.
+fn judge_refusal(e: &JudgeError) -> Reply {
+    match e {
+        JudgeError::App(e) => app_error("Judge", e),
+        JudgeError::NoEngine { game } => Reply::Message(Message::user_error(
+            "Judge",
+            &format!(
+                "{} has rules text but no rules engine yet, so its boards cannot be judged; `/rule` can still cite its rules, and `/games` shows which games have an engine",
+                reply::escape_inline(game)
+            ),
+        )),
+        e => Reply::Message(Message::user_error("Judge", &judge_error_md(e))),
+    }
 }
 
 /// A board's error as Discord shows it: escaped whole and on one line.
@@ -1258,20 +1275,6 @@ fn app_error_md(e: &AppError) -> String {
 /// was a live link in the "unknown unit" refusal quoting it. Its
 /// words are formatted in the engines with the values in them, so its own
 /// code spans show their backticks rather than as code.
-/// A board `/judge` cannot judge, in words.
-fn judge_refusal(e: &JudgeError) -> Reply {
-    match e {
-        JudgeError::App(e) => app_error("Judge", e),
-        JudgeError::NoEngine { game } => Reply::Message(Message::user_error(
-            "Judge",
-            &format!(
-                "{game} has rules text but no rules engine yet, so its boards cannot be judged; `/rule` can still cite its rules, and `/games` shows which games have an engine"
-            ),
-        )),
-        e => Reply::Message(Message::user_error("Judge", &judge_error_md(e))),
-    }
-}
-
 fn judge_error_md(e: &JudgeError) -> String {
     reply::escape_inline(&e.to_string())
 }

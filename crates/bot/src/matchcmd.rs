@@ -13,7 +13,8 @@ use crate::store::EventKind;
 use crate::store::{DEFAULT_DATABASE_URL, Store};
 
 use super::reply::{
-    Block, Button, ButtonStyle, Doc, FileAttachment, Ping, escape_md, ruling_message, truncate,
+    Block, Button, ButtonStyle, Doc, FileAttachment, Ping, code_span, escape_inline, escape_md,
+    ruling_message, truncate,
 };
 use super::{
     Action, BoardSource, Bot, Choice, Command, Input, MAX_CHOICES, Message, MessageKind, Modal,
@@ -476,8 +477,8 @@ impl Bot {
                 let mut m = Message::info(
                     "Match export",
                     &format!(
-                        "The board and the whole log, attached as `{}`. Re-import the board with `/match setup file:`.{warning}",
-                        escape_md(&e.file_name)
+                        "The board and the whole log, attached as {}. Re-import the board with `/match setup file:`.{warning}",
+                        code_span(&e.file_name)
                     ),
                 );
                 m.attachment = Some(FileAttachment {
@@ -891,11 +892,7 @@ pub(super) fn refusal(e: &MatchError) -> Reply {
     if !e.is_user_error() {
         return internal_error("match storage", e);
     }
-    // Not escaped whole: a match error names its players as Discord
-    // mentions on purpose (`<@…>`). Its brackets are: a refusal may quote
-    // what a board file says before its names are checked (`game:
-    // "[x](https://…)"` came back as a live masked link).
-    let mut why = e.to_string().replace('[', "\\[");
+    let mut why = refusal_md(e);
     if let MatchError::BoardChanged {
         board: Some(board), ..
     } = e
@@ -913,6 +910,43 @@ pub(super) fn refusal(e: &MatchError) -> Reply {
         MatchError::Busy { .. } => Reply::Message(Message::busy("Match", &why)),
         _ => Reply::Message(Message::user_error("Match", &why)),
     }
+}
+
+/// A match error as Discord shows it. Not escaped whole: it names its
+/// players as Discord mentions on purpose (`<@…>`), and its commands as
+/// code. The words it quotes from the players are: a decision's question
+/// and who may undo it (a proposed play's "the play `…`" holds the play as
+/// typed: its backtick closed the span and the rest rendered, bold, a
+/// masked link, a web address; found by an outside tester), on one line
+/// with the bot's mentions kept, and a game's name as typed. Its other
+/// brackets are escaped: a refusal may quote what a board file says before
+/// its names are checked (`game: "[x](https://…)"` came back as a live
+/// masked link).
+fn refusal_md(e: &MatchError) -> String {
+    let said = |s: &str| crate::render::markdown::escape_keeping_mentions(&single_line(s));
+    let shown = match e {
+        MatchError::Waiting {
+            player,
+            question,
+            seq,
+            undo,
+        } => MatchError::Waiting {
+            player: said(player),
+            question: said(question),
+            seq: *seq,
+            undo: said(undo),
+        },
+        MatchError::Stale { player, question } => MatchError::Stale {
+            player: said(player),
+            question: said(question),
+        },
+        MatchError::UnknownGame { name, suggestions } => MatchError::UnknownGame {
+            name: escape_inline(name),
+            suggestions: suggestions.iter().map(|s| escape_inline(s)).collect(),
+        },
+        e => return e.to_string().replace('[', "\\["),
+    };
+    shown.to_string()
 }
 
 /// The waiting decision's answers for `/match answer`'s autocomplete: each
@@ -984,8 +1018,44 @@ mod tests {
         let Reply::Message(m) = refusal(&e) else {
             panic!("a refusal is a message");
         };
-        assert!(m.body.contains("\\[Free Nitro]"), "{}", m.body);
+        assert!(m.body.contains("\\[Free Nitro"), "{}", m.body);
         assert!(!m.body.contains(" [Free Nitro]("), "{}", m.body);
+        assert!(!m.body.contains("https://"), "{}", m.body);
+    }
+
+    /// A proposed play quoted in a refusal ("waiting for …'s decision: the
+    /// play `…`", and an answer to a replaced question) shows as typed: a
+    /// backtick in the play cannot close the span and render what follows
+    /// (bold, a spoiler, a masked link, a web address); the bot's own
+    /// mentions of the players stay mentions (a play may hold none).
+    #[test]
+    fn a_play_quoted_in_a_refusal_shows_as_typed() {
+        let play = "the play `attack unit \"Mist `Spirit\" **x** ||y|| [c](https://evil.example) https://e.example`";
+        let waiting = MatchError::Waiting {
+            player: "<@1300000000000000302>".into(),
+            question: play.into(),
+            seq: 4,
+            undo: "<@1300000000000000301> or a moderator who holds no seat in the match".into(),
+        };
+        let stale = MatchError::Stale {
+            player: "<@1300000000000000302>".into(),
+            question: play.into(),
+        };
+        for e in [waiting, stale] {
+            let Reply::Message(m) = refusal(&e) else {
+                panic!("a refusal is a message");
+            };
+            for live in ["**x**", "||y||", " [c](", "://"] {
+                assert!(!m.body.contains(live), "{live} in {}", m.body);
+            }
+            assert!(m.body.contains("<@1300000000000000302>"), "{}", m.body);
+            // The template's own commands stay code.
+            assert!(
+                m.body.contains("`/match answer`") || m.body.contains("`undo`"),
+                "{}",
+                m.body
+            );
+        }
     }
 
     /// A match whose next player, seat 1 (`user`), is to take her turn.

@@ -309,7 +309,7 @@ impl TryFrom<String> for Action {
     type Error = String;
 
     fn try_from(id: String) -> Result<Action, String> {
-        Action::parse(&id).ok_or_else(|| format!("unknown button `{id}`"))
+        Action::parse(&id).ok_or_else(|| format!("unknown button {}", code_span(&id)))
     }
 }
 
@@ -405,7 +405,7 @@ pub fn truncate(s: &str, max_chars: usize) -> String {
 }
 
 pub use crate::render::markdown::{
-    code_block_body, code_span, escape_inline, escape_md, push_escaped,
+    code_block_body, code_span, escape_inline, escape_md, escape_unlinked, push_escaped,
 };
 
 /// The passage that is "the whole section" for `idx`: itself when it has
@@ -470,8 +470,9 @@ fn quoted_body(r: &crate::app::AskResult) -> String {
 
 pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
     // On one line: a title holds no line break (an outside tester's
-    // question put "## FAKE HEADER" on a line of its own in it).
-    let query = arbiter_text::single_spaced(&reply.query);
+    // question put "## FAKE HEADER" on a line of its own in it). Escaped:
+    // a title renders bold, italics and code spans.
+    let query = escape_inline(&arbiter_text::single_spaced(&reply.query));
     let title = truncate(&format!("Rules: {query}"), 256);
     let mut blocks = reading_notes(app, reply);
     if reply.results.is_empty() {
@@ -490,7 +491,7 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
             format!(
                 "⚠ *{}{}*",
                 crate::render::text::closest_caveat(reply),
-                escape_md(&crate::render::text::unknown_words(reply))
+                escape_inline(&crate::render::text::unknown_words(reply))
             ),
         ));
     }
@@ -505,7 +506,7 @@ pub fn ask_message(app: &App, reply: &AskReply) -> Doc {
                 String::new(),
                 format!(
                     "__{}__",
-                    escape_md(&crate::render::text::part_heading(reply, p))
+                    escape_inline(&crate::render::text::part_heading(reply, p))
                 ),
             ));
             if let Some(above) = crate::app::AskReply::best_shown_above(&groups, i) {
@@ -583,7 +584,7 @@ fn reading_notes(app: &App, reply: &AskReply) -> Vec<Block> {
             String::new(),
             format!(
                 "*(“{}”: did you mean the card {}?)*",
-                escape_md(typed),
+                escape_inline(typed),
                 escape_md(card)
             ),
         ));
@@ -592,7 +593,7 @@ fn reading_notes(app: &App, reply: &AskReply) -> Vec<Block> {
         let c: Vec<String> = reply
             .corrections
             .iter()
-            .map(|(t, u)| format!("'{}' as '{}'", escape_md(t), escape_md(u)))
+            .map(|(t, u)| format!("'{}' as '{}'", escape_inline(t), escape_md(u)))
             .collect();
         blocks.push(Block::text(
             String::new(),
@@ -629,7 +630,7 @@ fn nothing_relevant(reply: &AskReply) -> Block {
     let mut body = format!(
         "{} Nothing in the indexed rules{scope} is relevant to this.{}",
         crate::render::text::NO_RULE,
-        escape_md(&crate::render::text::unknown_words(reply))
+        escape_inline(&crate::render::text::unknown_words(reply))
     );
     if !reply.covers.is_empty() {
         body.push_str("\nThe indexed rules cover:");
@@ -724,8 +725,8 @@ pub fn passages_message(app: &App, reply: &CiteReply, whole_section: bool) -> Do
         ));
     }
     let title = match first {
-        Some(p) if whole_section => truncate(&format!("Section: {}", p.title), 256),
-        Some(p) => truncate(&p.title, 256),
+        Some(p) if whole_section => truncate(&format!("Section: {}", escape_inline(&p.title)), 256),
+        Some(p) => truncate(&escape_inline(&p.title), 256),
         None => "Rule".into(),
     };
     Doc {
@@ -799,7 +800,7 @@ pub fn card_message(reply: &CardReply) -> Doc {
     let aliases = (!c.aliases.is_empty()).then(|| format!("also called: {}", c.aliases.join(", ")));
     Doc {
         kind: MessageKind::Answer,
-        title: truncate(&c.name, 256),
+        title: truncate(&escape_inline(&c.name), 256),
         blocks,
         footer: aliases,
         buttons,
@@ -820,7 +821,7 @@ pub fn ruling_message(r: &Ruling) -> Doc {
     if let Some(res) = r.status.as_ref().and_then(|s| s.result.as_ref()) {
         blocks.push(Block::text(
             "**🏁 Result**".into(),
-            escape_md(crate::render::text::result(res).trim_end()),
+            escape_unlinked(crate::render::text::result(res).trim_end()),
         ));
     }
     blocks.push(changes_block(r));
@@ -847,23 +848,23 @@ pub fn ruling_message(r: &Ruling) -> Doc {
 /// assumed), its numbers and its assumption.
 fn step_block((n, s): (usize, &Step)) -> Block {
     let head = format!("**{}.** `{}`", n + 1, s.rule);
-    let mut body = escape_md(&s.text);
+    let mut body = escape_unlinked(&s.text);
     if let Some(c) = &s.choice {
         let _ = match &c.assumed {
             Some(why) => write!(
                 body,
                 "\n\u{2003}choice: {} — *{}*",
-                escape_md(&c.sentence()),
-                escape_md(why)
+                escape_unlinked(&c.sentence()),
+                escape_unlinked(why)
             ),
-            None => write!(body, "\n\u{2003}choice: {}", escape_md(&c.sentence())),
+            None => write!(body, "\n\u{2003}choice: {}", escape_unlinked(&c.sentence())),
         };
     }
     if !s.numbers.is_empty() {
         let nums: Vec<String> = s
             .numbers
             .iter()
-            .map(|(k, v)| format!("{} = {v}", escape_md(k)))
+            .map(|(k, v)| format!("{} = {v}", escape_unlinked(k)))
             .collect();
         let _ = write!(body, "\n\u{2003}{}", nums.join(", "));
     }
@@ -871,7 +872,7 @@ fn step_block((n, s): (usize, &Step)) -> Block {
         let _ = write!(
             body,
             "\n\u{2003}*assumption (not in the indexed rules): {}*",
-            escape_md(a)
+            escape_unlinked(a)
         );
     }
     Block::text(head, body)
@@ -888,7 +889,7 @@ fn diagnostic_block(d: &Diagnostic) -> Block {
     if let Some(rule) = &d.rule {
         let _ = write!(head, " `{rule}`");
     }
-    let mut body = escape_md(&d.message);
+    let mut body = escape_unlinked(&d.message);
     if let Some(p) = &d.path {
         let _ = write!(body, " (at {})", code_span(p));
     }
@@ -899,13 +900,13 @@ fn diagnostic_block(d: &Diagnostic) -> Block {
 /// ruling took on the player's word (in a match, the others confirmed it).
 fn claim_block(c: &Claim) -> Block {
     let head = format!("**🗣 stated by the player, not on the board** `{}`", c.rule);
-    let body = format!("{} (at {})", escape_md(&c.text), code_span(&c.path));
+    let body = format!("{} (at {})", escape_unlinked(&c.text), code_span(&c.path));
     Block::text(head, body)
 }
 
 /// The decision the ruling waits for, with its numbered options.
 fn pending_block(d: &Decision) -> Block {
-    let mut body = format!("{} `{}`", escape_md(&d.question), d.rule);
+    let mut body = format!("{} `{}`", escape_unlinked(&d.question), d.rule);
     for (i, o) in d.options.iter().enumerate() {
         let default = match d.default == Some(i) {
             // Said plainly: what happens, and that it is the engine's
@@ -916,9 +917,12 @@ fn pending_block(d: &Decision) -> Block {
             true => " *(the rules' default)*",
             false => "",
         };
-        let _ = write!(body, "\n{}. {}{default}", i + 1, escape_md(&o.label));
+        let _ = write!(body, "\n{}. {}{default}", i + 1, escape_unlinked(&o.label));
     }
-    Block::text(format!("**⏳ waiting for {}**", escape_md(&d.player)), body)
+    Block::text(
+        format!("**⏳ waiting for {}**", escape_unlinked(&d.player)),
+        body,
+    )
 }
 
 fn changes_block(r: &Ruling) -> Block {

@@ -10,7 +10,7 @@ use crate::corpus::DocumentKind;
 use crate::corpus::import::{ImportError, MAX_IMPORT_BYTES, Preview};
 use arbiter_text::count;
 
-use super::reply::{Button, ButtonStyle, escape_md, truncate};
+use super::reply::{Button, ButtonStyle, code_span, escape_inline, escape_md, truncate};
 use super::{Action, Attachment, Bot, Command, Input, Message, Origin, Reply, Request};
 
 /// Headings listed in a preview message.
@@ -109,10 +109,11 @@ fn failed(e: RulesError) -> Reply {
 }
 
 /// A refusal as Discord shows it: what a user typed escaped, the commands
-/// it names as code ([`RulesError::with_values`]).
+/// it names as code ([`RulesError::with_values`]); else escaped whole, web
+/// addresses broken (a game named `https://…` is refused quoting it).
 fn refusal_md(e: &RulesError) -> String {
     e.with_values(&super::reply::escape_inline)
-        .unwrap_or_else(|| escape_md(&e.to_string()))
+        .unwrap_or_else(|| super::reply::escape_unlinked(&e.to_string()))
 }
 
 impl Bot {
@@ -347,8 +348,8 @@ impl Bot {
                 Ok(version) => Reply::Message(Message::info(
                     "Rules",
                     &format!(
-                        "Removed `{}`: the rule set is now at version {version}. The history keeps it (`/rules versions`).",
-                        escape_md(id.trim())
+                        "Removed {}: the rule set is now at version {version}. The history keeps it (`/rules versions`).",
+                        code_span(id.trim())
                     ),
                 )),
                 Err(e) => failed(e),
@@ -365,7 +366,7 @@ impl Bot {
                     }
                     if body.is_empty() {
                         body = match game {
-                            Some(g) => format!("No change of {} yet.", escape_md(g)),
+                            Some(g) => format!("No change of {} yet.", escape_inline(g)),
                             None => "No changes yet.".into(),
                         };
                     }

@@ -15,17 +15,19 @@ pub(crate) fn breaks_line(c: char) -> bool {
     c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
 }
 
-/// A user's text shown inline (a question in a summary): on one line (line
-/// breaks and other controls become spaces, so no heading or list item can
-/// be forged), markdown escaped, masked links (`[text](url)`) and
-/// `<…>` mentions or links shown as typed.
+/// A user's text shown inline (a question in a summary, a name a refusal
+/// quotes): on one line (line breaks and other controls become spaces, so
+/// no heading or list item can be forged), markdown escaped, masked links
+/// (`[text](url)`) and `<…>` mentions or links shown as typed, and a web
+/// address broken after its scheme as [`escape_unlinked`] breaks it (a
+/// card name typed as `https://…` was a live link in `/card`'s refusal).
 pub fn escape_inline(s: &str) -> String {
     let line: String = s
         .chars()
         .map(|c| if breaks_line(c) { ' ' } else { c })
         .collect();
     let mut out = String::with_capacity(line.len() + 8);
-    for c in escape_md(&line).chars() {
+    for c in escape_unlinked(&line).chars() {
         if matches!(c, ']' | '>') {
             out.push('\\');
         }
@@ -72,19 +74,36 @@ pub fn escape_keeping_mentions(s: &str) -> String {
             continue;
         }
         let first = rest.chars().next().map_or(1, char::len_utf8);
-        let next = rest[first..]
-            .find(['<', ':'])
-            .map_or(rest.len(), |i| i + first);
+        let next = rest[first..].find('<').map_or(rest.len(), |i| i + first);
         let (chunk, tail) = rest.split_at(next);
-        if let Some(after) = chunk.strip_prefix("://") {
-            out.push_str(":\\/\\/");
-            push_escaped(&mut out, after);
-        } else {
-            push_escaped(&mut out, chunk);
-        }
+        push_unlinked(&mut out, chunk);
         rest = tail;
     }
     out
+}
+
+/// A user's text shown as typed where it is not the bot's to link (a
+/// board's names in `/judge`'s ruling, found by an outside tester: a unit
+/// named with a bare `https://…` was a live link in the embed):
+/// [`escape_md`], and a web address broken after its scheme
+/// (`https:\/\/…`) so that it is neither a link nor a preview, as in a
+/// match's messages. Line breaks are kept.
+pub fn escape_unlinked(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    push_unlinked(&mut out, s);
+    out
+}
+
+/// [`push_escaped`], with each `://` written `:\/\/`: Discord links (and
+/// previews) a bare address only with its slashes as typed, and shows an
+/// escaped slash as a slash.
+fn push_unlinked(out: &mut String, s: &str) {
+    let mut pieces = s.split("://");
+    push_escaped(out, pieces.next().unwrap_or_default());
+    for piece in pieces {
+        out.push_str(":\\/\\/");
+        push_escaped(out, piece);
+    }
 }
 
 /// The length of the user mention `s` starts with (`<@123>`, `<@!123>`).
@@ -202,5 +221,23 @@ mod tests {
             assert!(!out.contains(live), "{live} in {out}");
         }
         assert_eq!(escape_keeping_mentions("a\nb: c"), "a\nb: c");
+    }
+
+    /// A user's text shown inline or as typed links nowhere: its web
+    /// addresses are broken after the scheme (each of them), its markup and
+    /// mentions escaped; the rest reads as typed.
+    #[test]
+    fn a_users_web_address_is_no_link_inline_or_as_typed() {
+        let s =
+            "Free https://evil.example/a and http://b.example **x** <@2> [c](https://d.example)";
+        for out in [escape_inline(s), escape_unlinked(s)] {
+            for live in ["://", "**x**", " <@2>", " [c]("] {
+                assert!(!out.contains(live), "{live} in {out}");
+            }
+            assert!(out.contains("https:\\/\\/evil.example/a"), "{out}");
+            assert!(out.contains("http:\\/\\/b.example"), "{out}");
+        }
+        assert_eq!(escape_unlinked("a\nb: c"), "a\nb: c");
+        assert_eq!(escape_inline("a\nb: c"), "a b: c");
     }
 }
