@@ -1088,8 +1088,7 @@ fn serve(app: App, args: ServeArgs, shipped: Vec<arbiter::corpus::SourceGame>) -
                 _ => gateway::Sharding::Auto,
             };
             if let Some(addr) = args.health {
-                let app = bot.app.clone();
-                let (bound, fut) = http::bind_health(app, addr, limits, false).await.map_err(|e| e.to_string())?;
+                let (bound, fut) = http::bind_health(bot.clone(), addr, limits, false).await.map_err(|e| e.to_string())?;
                 tracing::info!(addr = %bound, "serving GET /healthz");
                 tokio::spawn(fut);
             }
@@ -1112,13 +1111,12 @@ fn serve(app: App, args: ServeArgs, shipped: Vec<arbiter::corpus::SourceGame>) -
 
 /// `--metrics ADDR`: GET /metrics and GET /healthz on their own listener.
 async fn serve_metrics(
-    bot: &arbiter::bot::Bot,
+    bot: &std::sync::Arc<arbiter::bot::Bot>,
     addr: Option<std::net::SocketAddr>,
     limits: arbiter::bot::http::ConnLimits,
 ) -> Result<(), String> {
     let Some(addr) = addr else { return Ok(()) };
-    let app = bot.app.clone();
-    let (bound, fut) = arbiter::bot::http::bind_health(app, addr, limits, true)
+    let (bound, fut) = arbiter::bot::http::bind_health(bot.clone(), addr, limits, true)
         .await
         .map_err(|e| e.to_string())?;
     tracing::info!(addr = %bound, "serving GET /metrics and GET /healthz");

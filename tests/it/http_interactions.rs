@@ -148,6 +148,8 @@ async fn ping_is_answered_with_pong_and_health_is_served() {
     assert_eq!(health.status().as_u16(), 200);
     let v: Value = serde_json::from_slice(&health.bytes().await.unwrap()).unwrap();
     assert_eq!(v["status"], "ok");
+    // This bot opened no match database: said so, not "ok".
+    assert_eq!(v["database"], "not configured", "{v}");
     h.server.stop().await.unwrap();
 }
 

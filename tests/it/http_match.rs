@@ -1463,3 +1463,40 @@ async fn a_note_pings_nobody() {
     assert_eq!(h.fake.ping(&token).await, None, "a note pinged Maeoni");
     h.server.stop().await.unwrap();
 }
+
+/// `GET /healthz` asks the match database: "ok" while it answers; once
+/// the SQLite file is gone with its folder (a connection keeps answering
+/// from a deleted file, whose writes the next start loses), 503 and
+/// "unreachable", naming neither the file nor the URL. It said "ok"
+/// whatever the database did.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_asks_the_database_and_says_when_it_is_unreachable() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("health-check.db");
+    let h = Harness::on(&format!("sqlite://{}", file.display())).await;
+    let (code, v, body) = health(&h).await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(v["status"], "ok", "{body}");
+    assert_eq!(v["database"], "ok", "{body}");
+    assert!(v["passages"].as_u64().unwrap_or(0) > 0, "{body}");
+    drop(dir);
+    assert!(!file.exists());
+    let (code, v, body) = health(&h).await;
+    assert_eq!(code, 503, "{body}");
+    assert_eq!(v["status"], "unavailable", "{body}");
+    assert_eq!(v["database"], "unreachable", "{body}");
+    for secret in ["health-check", "sqlite", "/tmp"] {
+        assert!(!body.contains(secret), "{secret} in {body}");
+    }
+    h.server.stop().await.unwrap();
+}
+
+/// `GET /healthz`: its status code, its body read as JSON, and as text.
+async fn health(h: &Harness) -> (u16, Value, String) {
+    let url = format!("http://{}/healthz", h.server.addr);
+    let r = h.client.get(&url).send().await.unwrap();
+    let code = r.status().as_u16();
+    let body = r.text().await.unwrap();
+    let v: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    (code, v, body)
+}

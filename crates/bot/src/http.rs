@@ -237,12 +237,38 @@ pub async fn bind(
 }
 
 async fn healthz(State(state): State<Arc<HttpState>>) -> Response {
-    health_body(&state.bot.app)
+    health_body(&state.bot).await
 }
 
-fn health_body(app: &crate::app::App) -> Response {
-    let body = serde_json::json!({ "status": "ok", "games": app.corpus.games.len(), "passages": app.corpus.passages.len() });
-    (StatusCode::OK, axum::Json(body)).into_response()
+/// How long `GET /healthz` waits for the database's answer.
+pub const HEALTH_DATABASE_WAIT: Duration = Duration::from_secs(1);
+
+/// `GET /healthz`: 200 with `"status":"ok"` and the index's size, and the
+/// match database's state: `"ok"` when it answered within
+/// [`HEALTH_DATABASE_WAIT`], `"not configured"` when this process has none
+/// open; 503 with `"status":"unavailable"` and `"database":"unreachable"`
+/// when it did not answer (it said "ok" whatever the database did, so a
+/// replica whose database was gone stayed in rotation). Nothing of the
+/// database's address or error is said: the cause is logged.
+async fn health_body(bot: &Bot) -> Response {
+    let (code, database) = match bot.database_answers(HEALTH_DATABASE_WAIT).await {
+        None => (StatusCode::OK, "not configured"),
+        Some(true) => (StatusCode::OK, "ok"),
+        Some(false) => (StatusCode::SERVICE_UNAVAILABLE, "unreachable"),
+    };
+    let status = if code == StatusCode::OK {
+        "ok"
+    } else {
+        "unavailable"
+    };
+    let app = &bot.app;
+    let body = serde_json::json!({
+        "status": status,
+        "database": database,
+        "games": app.corpus.games.len(),
+        "passages": app.corpus.passages.len(),
+    });
+    (code, axum::Json(body)).into_response()
 }
 
 async fn metrics_text() -> Response {
@@ -257,7 +283,7 @@ async fn metrics_text() -> Response {
 /// endpoint of its own), and `GET /metrics` with `with_metrics` (the
 /// `--metrics` listener), with the same connection limits.
 pub async fn bind_health(
-    app: Arc<crate::app::App>,
+    bot: Arc<Bot>,
     addr: SocketAddr,
     limits: ConnLimits,
     with_metrics: bool,
@@ -272,7 +298,13 @@ pub async fn bind_health(
         .await
         .map_err(|source| HttpError::Bind { addr, source })?;
     let bound = listener.local_addr().map_err(HttpError::Serve)?;
-    let mut router = Router::new().route("/healthz", get(move || async move { health_body(&app) }));
+    let mut router = Router::new().route(
+        "/healthz",
+        get(move || {
+            let bot = bot.clone();
+            async move { health_body(&bot).await }
+        }),
+    );
     if with_metrics {
         router = router.route("/metrics", get(metrics_text));
     }

@@ -107,6 +107,24 @@ impl Bot {
             .await
     }
 
+    /// Whether the match database answers within `wait` (`GET /healthz`);
+    /// `None` when this process has none open (`serve` opens it at start).
+    /// Why it did not is logged, never said.
+    pub async fn database_answers(&self, wait: std::time::Duration) -> Option<bool> {
+        let store = self.matches.get()?.store();
+        Some(match tokio::time::timeout(wait, store.ping()).await {
+            Ok(Ok(())) => true,
+            Ok(Err(e)) => {
+                tracing::warn!("health: the match database does not answer: {e}");
+                false
+            }
+            Err(_) => {
+                tracing::warn!("health: no answer from the match database within {wait:?}");
+                false
+            }
+        })
+    }
+
     /// The game of the match in progress in the request's channel, for a
     /// `/rule` (or a `/rule` or `/card` autocomplete) that names none. Only
     /// from a match database already open (a console that has not used

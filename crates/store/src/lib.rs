@@ -317,6 +317,8 @@ pub fn now_ms() -> i64 {
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
+    /// A SQLite store's file, as opened (for [`Store::ping`]).
+    file: Option<std::path::PathBuf>,
 }
 
 const MATCH_COLUMNS: &str = "m.id, m.channel, m.game, m.players, m.status, m.version, \
@@ -341,6 +343,10 @@ impl Store {
     ) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let (url, backend) = normalize_url(url)?;
+        let file = (backend == Backend::Sqlite)
+            .then(|| std::path::absolute(sqlite_path(&url)))
+            .transpose()
+            .map_err(|e| connect_error(&url, &e.to_string()))?;
         if backend == Backend::Sqlite {
             sqlite_file_check(&url)?;
         }
@@ -385,11 +391,34 @@ impl Store {
                 Err(e) => return Err(e.into()),
             }
         }
-        Ok(Store { pool, backend })
+        Ok(Store {
+            pool,
+            backend,
+            file,
+        })
     }
 
     pub fn backend(&self) -> Backend {
         self.backend
+    }
+
+    /// Whether the database answers: one trivial query on a pooled
+    /// connection (no table read, no lock taken; cheap enough to poll) and,
+    /// for SQLite, its file still where it was opened: a connection keeps
+    /// a deleted file open and answers from it, and what it then writes is
+    /// lost at the next start. Unbounded here (the pool waits up to 30 s
+    /// for a connection): callers bound it.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        if let Some(file) = &self.file
+            && let Err(e) = std::fs::metadata(file)
+        {
+            return Err(StoreError::Database(format!(
+                "the database file {} cannot be read: {e}",
+                file.display()
+            )));
+        }
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
     }
 
     /// The durability settings in force on a pooled connection: SQLite's
@@ -979,9 +1008,14 @@ const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
 
 /// Refuses at once a file that exists, holds something, and is not a
 /// SQLite database (SQLite would only say so on the first query).
-fn sqlite_file_check(url: &str) -> Result<(), StoreError> {
+/// The file of a `sqlite:` URL (its query left out).
+fn sqlite_path(url: &str) -> &str {
     let rest = url.trim_start_matches("sqlite:").trim_start_matches("//");
-    let path = rest.split('?').next().unwrap_or(rest);
+    rest.split('?').next().unwrap_or(rest)
+}
+
+fn sqlite_file_check(url: &str) -> Result<(), StoreError> {
+    let path = sqlite_path(url);
     let mut head = Vec::with_capacity(SQLITE_HEADER.len());
     let read = std::fs::File::open(path).and_then(|f| {
         use std::io::Read;
