@@ -30,6 +30,7 @@ mod citations;
 mod cli;
 mod console;
 mod corpus;
+mod cpu_share;
 mod http_interactions;
 mod http_match;
 mod http_probe;

@@ -95,6 +95,17 @@ pub fn guild_key(origin: &Origin) -> Option<String> {
     }
 }
 
+/// Whose share of the CPU pool a request's work takes (`app::cpu::Scope`):
+/// its server's; a DM's, its user's own; the console's without a server,
+/// the shared local one.
+pub fn cpu_scope(origin: &Origin) -> cpu::Scope {
+    match origin.guild_id {
+        Some(g) => cpu::Scope::Server(g),
+        None if origin.user_id != 0 => cpu::Scope::Direct(origin.user_id),
+        None => cpu::Scope::Local,
+    }
+}
+
 /// An attachment to fetch (a Discord CDN URL) or already read (console).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Attachment {
@@ -604,7 +615,9 @@ impl Bot {
     /// becomes an internal error with an id. Recorded in the metrics.
     pub async fn handle(&self, request: &Request) -> Reply {
         let started = Instant::now();
-        let reply = self.answer_request(request).await;
+        // The CPU pool's work for this request counts to its server's share.
+        let scope = cpu_scope(&request.origin);
+        let reply = cpu::scoped(scope, self.answer_request(request)).await;
         metrics::request(
             &request.input.metric_label(),
             outcome(&reply),

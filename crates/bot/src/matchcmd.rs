@@ -5,6 +5,7 @@
 //!
 //! [`app::matches::MatchRequest`]: crate::app::matches::MatchRequest
 
+use crate::app::cpu;
 use crate::app::matches::{
     Caller, EventReply, MatchError, MatchReply, MatchRequest, Matches, NextKind,
 };
@@ -290,7 +291,12 @@ impl Bot {
         // setting of the match's replies is a write that asks nothing.
         let writes = req.writes() && !req.is_setting();
         // A panic in the service becomes an internal error with an id.
-        let outcome = tokio::spawn(async move { matches.handle(&who, req).await }).await;
+        // The spawned task keeps the request's share of the CPU pool.
+        let scope = cpu::Scope::current();
+        let outcome = tokio::spawn(cpu::scoped(scope, async move {
+            matches.handle(&who, req).await
+        }))
+        .await;
         Some(match outcome {
             Ok(Ok(reply)) => not_to_self(self.match_message(reply, writes).await, origin),
             Ok(Err(e)) => refusal(&self.server_game_named(origin, e).await),
@@ -308,7 +314,8 @@ impl Bot {
             Err(e) => return internal_error("match database", &e),
         };
         let who = caller(origin);
-        let outcome = tokio::spawn(async move {
+        let scope = cpu::Scope::current();
+        let outcome = tokio::spawn(cpu::scoped(scope, async move {
             // The same interaction again (Discord retries, a replica's
             // restart): its first result, before the checks of the match as
             // the first run left it (no decision waiting any more).
@@ -331,7 +338,7 @@ impl Bot {
             matches
                 .answer(&who, &(option + 1).to_string(), Some(version))
                 .await
-        })
+        }))
         .await;
         match outcome {
             Ok(Ok(r)) => {

@@ -16,7 +16,7 @@
 //! | `arbiter_http_connections` | gauge | — (open connections of the HTTP endpoint) |
 //! | `arbiter_http_connections_closed_total` | counter | `reason` (`over_cap`, `evicted`, `idle_timeout`, `header_timeout`) |
 //! | `arbiter_cpu_jobs` | gauge | — (judging/parsing jobs running in the CPU pool) |
-//! | `arbiter_cpu_rejected_total` | counter | `reason` (`busy`, `too_slow`) |
+//! | `arbiter_cpu_rejected_total` | counter | `reason` (`busy`, `share`, `too_slow`) |
 //! | `arbiter_feedback_total` | counter | `verdict` (`up`, `down`, `right`): feedback on `/rule` answers |
 
 use std::sync::OnceLock;
@@ -62,6 +62,9 @@ pub enum Closed {
 pub enum Rejected {
     /// No worker free within the time budget.
     busy,
+    /// No worker within the time budget while the job's server (or DM
+    /// user) held its share of the workers (all but one).
+    share,
     /// Still running when the time budget ran out.
     too_slow,
 }

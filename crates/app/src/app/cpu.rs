@@ -10,16 +10,24 @@
 //! most [`Limits::workers`] jobs ever use the CPU at once; the caller gets
 //! [`CpuError::TooSlow`] at once and answers in time.
 //!
+//! The workers are shared among [`Scope`]s (a Discord server, one user's
+//! DMs, the console): with two workers or more, a scope holds at most all
+//! but one, so one server's burst of slow boards cannot take every worker
+//! from another; a freed worker goes to the waiting job whose scope holds
+//! the fewest (the oldest among equals), so a server's backlog does not
+//! queue another's job behind all of it.
+//!
 //! ```ignore
 //! let ruling = app::cpu::run(move || engine.judge(&board)).await?;
 //! ```
 
-use std::sync::{Arc, OnceLock};
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use tokio::sync::Semaphore;
+use tokio::sync::oneshot;
 
-use crate::metrics;
+use crate::metrics::{self, Rejected};
 
 /// The pool's size and the time budget of one request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,13 +82,50 @@ fn secs(d: Duration) -> String {
     }
 }
 
+/// Whose work a job is: the pool shares its workers among scopes, so that
+/// no server's requests can take every worker from another's.
+///
+/// A request's scope is set around its handling with [`scoped`] (the bot
+/// does it from the interaction's server); a job started outside any is
+/// [`Scope::Local`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Scope {
+    /// A Discord server (its guild id): all its members' requests.
+    Server(u64),
+    /// One user's direct messages with Arbiter (their user id): each
+    /// user's own, as a DM belongs to no server.
+    Direct(u64),
+    /// The console and the command line without a server, and work of no
+    /// request (the sweep of timed-out decisions): one shared scope.
+    Local,
+}
+
+tokio::task_local! {
+    static SCOPE: Scope;
+}
+
+impl Scope {
+    /// The scope of the task this runs in: [`Scope::Local`] outside any.
+    /// A task spawned for a request's work takes its request's scope with
+    /// it: `tokio::spawn(scoped(Scope::current(), work))`.
+    pub fn current() -> Scope {
+        SCOPE.try_with(|s| *s).unwrap_or(Scope::Local)
+    }
+}
+
+/// Runs `work` with every pool job it starts (on this task) counted to
+/// `scope`.
+pub async fn scoped<F: std::future::Future>(scope: Scope, work: F) -> F::Output {
+    SCOPE.scope(scope, work).await
+}
+
 struct Pool {
     limits: Limits,
     /// Judging and parsing boards.
-    permits: Arc<Semaphore>,
+    heavy: Arc<Workers>,
     /// Cheap, bounded work (searching, completing, listing): its own
     /// workers, so that a flood of big boards cannot hold up `/rule`.
-    light: Arc<Semaphore>,
+    light: Arc<Workers>,
 }
 
 static POOL: OnceLock<Pool> = OnceLock::new();
@@ -96,8 +141,8 @@ fn new_pool(limits: Limits) -> Pool {
     };
     Pool {
         limits,
-        permits: Arc::new(Semaphore::new(limits.workers)),
-        light: Arc::new(Semaphore::new(limits.workers)),
+        heavy: Workers::new(limits.workers),
+        light: Workers::new(limits.workers),
     }
 }
 
@@ -131,7 +176,7 @@ where
     T: Send + 'static,
     F: FnOnce() -> T + Send + 'static,
 {
-    run_on(pool().permits.clone(), budget, job).await
+    run_on(&pool().heavy, budget, job).await
 }
 
 /// As [`run_within`], for cheap work with bounded input (a search, a
@@ -141,26 +186,25 @@ where
     T: Send + 'static,
     F: FnOnce() -> T + Send + 'static,
 {
-    run_on(pool().light.clone(), budget, job).await
+    run_on(&pool().light, budget, job).await
 }
 
-async fn run_on<T, F>(permits: Arc<Semaphore>, budget: Duration, job: F) -> Result<T, CpuError>
+async fn run_on<T, F>(workers: &Arc<Workers>, budget: Duration, job: F) -> Result<T, CpuError>
 where
     T: Send + 'static,
     F: FnOnce() -> T + Send + 'static,
 {
     let started = Instant::now();
-    let permit = match tokio::time::timeout(budget, permits.acquire_owned()).await {
-        Ok(Ok(permit)) => permit,
-        // The semaphore is never closed; a timeout is the only way here.
-        Ok(Err(_)) | Err(_) => {
-            metrics::cpu_rejected(metrics::Rejected::busy);
+    let slot = match workers.take(Scope::current(), budget).await {
+        Ok(slot) => slot,
+        Err(reason) => {
+            metrics::cpu_rejected(reason);
             return Err(CpuError::Busy { budget });
         }
     };
     let task = tokio::task::spawn_blocking(move || {
         // The worker is held until the job ends, even past the budget.
-        let _permit = permit;
+        let _slot = slot;
         metrics::cpu_job_started();
         let _running = Running;
         job()
@@ -185,6 +229,199 @@ where
             );
             Err(CpuError::TooSlow { budget })
         }
+    }
+}
+
+/// A set of workers shared among scopes: a scope holds at most its share
+/// (one worker fewer than all, when there are two or more), so another
+/// scope always finds one; a freed worker goes to the waiting job whose
+/// scope holds the fewest, the oldest first among equals (not to the
+/// oldest job: a server's backlog cannot make another's job wait behind
+/// all of it).
+struct Workers {
+    workers: usize,
+    share: usize,
+    state: Mutex<Shares>,
+}
+
+#[derive(Default)]
+struct Shares {
+    /// Workers held.
+    running: usize,
+    /// Workers held, by scope: a scope that holds none has no entry.
+    held: HashMap<Scope, usize>,
+    /// Jobs waiting for a worker, oldest first; each leaves when it is
+    /// given one, gives up or is dropped.
+    waiting: VecDeque<Waiter>,
+    next_id: u64,
+}
+
+struct Waiter {
+    id: u64,
+    scope: Scope,
+    given: oneshot::Sender<()>,
+}
+
+impl Shares {
+    fn held(&self, scope: Scope) -> usize {
+        self.held.get(&scope).copied().unwrap_or(0)
+    }
+
+    fn hold(&mut self, scope: Scope) {
+        self.running += 1;
+        *self.held.entry(scope).or_default() += 1;
+    }
+
+    fn free(&mut self, scope: Scope) {
+        self.running -= 1;
+        if let Some(n) = self.held.get_mut(&scope) {
+            *n -= 1;
+            if *n == 0 {
+                self.held.remove(&scope);
+            }
+        }
+    }
+
+    /// The waiting job a free worker goes to: its scope under its share
+    /// and holding the fewest workers, the oldest among equals.
+    fn next_waiter(&self, share: usize) -> Option<usize> {
+        self.waiting
+            .iter()
+            .enumerate()
+            .map(|(i, w)| (self.held(w.scope), i))
+            .filter(|&(held, _)| held < share)
+            .min()
+            .map(|(_, i)| i)
+    }
+}
+
+impl Workers {
+    fn new(workers: usize) -> Arc<Workers> {
+        Arc::new(Workers {
+            workers,
+            share: workers.saturating_sub(1).max(1),
+            state: Mutex::new(Shares::default()),
+        })
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, Shares> {
+        // No code panics while holding it; a poisoned lock's data is whole.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A worker for `scope` within `budget`, or why none was had.
+    async fn take(self: &Arc<Self>, scope: Scope, budget: Duration) -> Result<Slot, Rejected> {
+        let (id, given) = {
+            let mut state = self.state();
+            // Whoever waits could not take a worker: one free now is this job's.
+            if state.running < self.workers && state.held(scope) < self.share {
+                state.hold(scope);
+                return Ok(self.slot(scope));
+            }
+            let (tx, rx) = oneshot::channel();
+            let id = state.next_id;
+            state.next_id += 1;
+            state.waiting.push_back(Waiter {
+                id,
+                scope,
+                given: tx,
+            });
+            (id, rx)
+        };
+        let ticket = Ticket {
+            workers: self.clone(),
+            id,
+            scope,
+            used: false,
+        };
+        match tokio::time::timeout(budget, given).await {
+            Ok(Ok(())) => Ok(ticket.into_slot()),
+            _ => Err(ticket.give_up()),
+        }
+    }
+
+    fn slot(self: &Arc<Self>, scope: Scope) -> Slot {
+        Slot {
+            workers: self.clone(),
+            scope,
+        }
+    }
+
+    /// Gives free workers to the waiting jobs they go to.
+    fn hand_on(&self, state: &mut Shares) {
+        while state.running < self.workers {
+            let Some(i) = state.next_waiter(self.share) else {
+                return;
+            };
+            let Some(waiter) = state.waiting.remove(i) else {
+                return;
+            };
+            state.hold(waiter.scope);
+            // Its ticket is alive while it waits (see `Ticket::drop`).
+            let _ = waiter.given.send(());
+        }
+    }
+}
+
+/// A job's place in the queue: dropped before it was given a worker (its
+/// budget ran out, or the request was dropped), it leaves the queue; given
+/// one it no longer uses, it frees it.
+struct Ticket {
+    workers: Arc<Workers>,
+    id: u64,
+    scope: Scope,
+    /// Given a worker, now held by a [`Slot`].
+    used: bool,
+}
+
+impl Ticket {
+    fn into_slot(mut self) -> Slot {
+        self.used = true;
+        self.workers.slot(self.scope)
+    }
+
+    /// Leaves the queue (or frees the worker given meanwhile): why no
+    /// worker was had, the scope at its share or every worker busy.
+    fn give_up(self) -> Rejected {
+        let at_share = self.workers.state().held(self.scope) >= self.workers.share;
+        drop(self);
+        if at_share {
+            Rejected::share
+        } else {
+            Rejected::busy
+        }
+    }
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        if self.used {
+            return;
+        }
+        let mut state = self.workers.state();
+        match state.waiting.iter().position(|w| w.id == self.id) {
+            Some(i) => {
+                state.waiting.remove(i);
+            }
+            None => {
+                state.free(self.scope);
+                self.workers.hand_on(&mut state);
+            }
+        }
+    }
+}
+
+/// A worker held for a job, freed (and handed on) when dropped.
+struct Slot {
+    workers: Arc<Workers>,
+    scope: Scope,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut state = self.workers.state();
+        state.free(self.scope);
+        self.workers.hand_on(&mut state);
     }
 }
 
@@ -239,6 +476,15 @@ mod tests {
         n
     }
 
+    /// `run_within` for server `i`: filling the pool takes one server per
+    /// worker (a server alone holds all but one).
+    async fn from_server<F>(i: usize, budget: Duration, job: F) -> Result<u64, CpuError>
+    where
+        F: FnOnce() -> u64 + Send + 'static,
+    {
+        scoped(Scope::Server(i as u64), run_within(budget, job)).await
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn jobs_run_off_the_workers_within_their_budget() {
         let _turn = one_at_a_time().await;
@@ -270,8 +516,8 @@ mod tests {
         let _turn = one_at_a_time().await;
         let workers = limits().workers;
         let long: Vec<_> = (0..workers)
-            .map(|_| {
-                tokio::spawn(run_within(Duration::from_secs(5), || {
+            .map(|i| {
+                tokio::spawn(from_server(i, Duration::from_secs(5), || {
                     spin(Duration::from_millis(700))
                 }))
             })
@@ -302,8 +548,8 @@ mod tests {
         let _turn = one_at_a_time().await;
         let workers = limits().workers;
         let long: Vec<_> = (0..workers)
-            .map(|_| {
-                tokio::spawn(run_within(Duration::from_secs(5), || {
+            .map(|i| {
+                tokio::spawn(from_server(i, Duration::from_secs(5), || {
                     spin(Duration::from_millis(400))
                 }))
             })
@@ -330,8 +576,8 @@ mod tests {
         let _turn = one_at_a_time().await;
         let workers = limits().workers;
         let heavy: Vec<_> = (0..workers)
-            .map(|_| {
-                tokio::spawn(run_within(Duration::from_secs(5), || {
+            .map(|i| {
+                tokio::spawn(from_server(i, Duration::from_secs(5), || {
                     spin(Duration::from_millis(500))
                 }))
             })
@@ -347,5 +593,151 @@ mod tests {
         for j in heavy {
             assert!(j.await.unwrap().is_ok());
         }
+    }
+
+    /// A job of `scope` on `workers` (a pool of the test's own, through the
+    /// pool's own path) that tells it started, then waits for a token (or
+    /// for the tokens' sender to be dropped).
+    fn held_job(
+        workers: &Arc<Workers>,
+        scope: Scope,
+        started: &tokio::sync::mpsc::UnboundedSender<Scope>,
+        tokens: &Arc<Mutex<std::sync::mpsc::Receiver<()>>>,
+    ) -> tokio::task::JoinHandle<Result<(), CpuError>> {
+        let (workers, started, tokens) = (workers.clone(), started.clone(), tokens.clone());
+        tokio::spawn(scoped(scope, async move {
+            run_on(&workers, Duration::from_secs(60), move || {
+                let _ = started.send(scope);
+                let _ = tokens.lock().unwrap().recv();
+            })
+            .await
+        }))
+    }
+
+    fn tokens() -> (
+        std::sync::mpsc::Sender<()>,
+        Arc<Mutex<std::sync::mpsc::Receiver<()>>>,
+    ) {
+        let (tx, rx) = std::sync::mpsc::channel();
+        (tx, Arc::new(Mutex::new(rx)))
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_flood_from_one_server_leaves_a_worker_for_another() {
+        let workers = Workers::new(4);
+        let (started, mut running) = tokio::sync::mpsc::unbounded_channel();
+        let (release, held) = tokens();
+        let a = Scope::Server(1);
+        let flood: Vec<_> = (0..12)
+            .map(|_| held_job(&workers, a, &started, &held))
+            .collect();
+        for _ in 0..3 {
+            assert_eq!(running.recv().await, Some(a));
+        }
+        // Without the share, the flood's fourth job would take the last
+        // worker in this time (what this test fails on without it).
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(
+            running.try_recv().is_err(),
+            "server 1 holds a fourth worker"
+        );
+        let other = scoped(
+            Scope::Server(2),
+            run_on(&workers, Duration::from_secs(5), || 7),
+        );
+        assert_eq!(other.await, Ok(7));
+        // A DM and the console are scopes of their own too.
+        let dm = scoped(
+            Scope::Direct(3),
+            run_on(&workers, Duration::from_secs(5), || 8),
+        );
+        assert_eq!(dm.await, Ok(8));
+        assert_eq!(run_on(&workers, Duration::from_secs(5), || 9).await, Ok(9));
+        // The flooding server's own next job waits, and says why.
+        let mine = workers.take(a, Duration::from_millis(100)).await;
+        assert!(matches!(mine, Err(Rejected::share)));
+
+        drop(release);
+        for job in flood {
+            assert_eq!(job.await.unwrap(), Ok(()));
+        }
+        // Bounded: a scope with no jobs has no entry.
+        let state = workers.state();
+        assert!(state.held.is_empty() && state.waiting.is_empty());
+        assert_eq!(state.running, 0);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_freed_worker_goes_to_the_server_holding_fewest() {
+        let workers = Workers::new(4);
+        let (started, mut running) = tokio::sync::mpsc::unbounded_channel();
+        let (release_a, held_a) = tokens();
+        let (release_b, held_b) = tokens();
+        let (a, b) = (Scope::Server(1), Scope::Server(2));
+        // Server 1: three workers and a backlog; server 2: the fourth.
+        let flood: Vec<_> = (0..10)
+            .map(|_| held_job(&workers, a, &started, &held_a))
+            .collect();
+        for _ in 0..3 {
+            assert_eq!(running.recv().await, Some(a));
+        }
+        let second = held_job(&workers, b, &started, &held_b);
+        assert_eq!(running.recv().await, Some(b));
+        // Server 3's job waits behind server 1's backlog (queued first).
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let third = tokio::spawn({
+            let workers = workers.clone();
+            async move {
+                let job = run_on(&workers, Duration::from_secs(5), || 7);
+                scoped(Scope::Server(3), job).await
+            }
+        });
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        // One of server 1's jobs ends: the worker goes to server 3 (holding
+        // none), not to the oldest waiting job (server 1's, holding two).
+        release_a.send(()).unwrap();
+        assert_eq!(third.await.unwrap(), Ok(7));
+
+        drop(release_a);
+        drop(release_b);
+        for job in flood {
+            assert_eq!(job.await.unwrap(), Ok(()));
+        }
+        assert_eq!(second.await.unwrap(), Ok(()));
+        assert!(workers.state().held.is_empty());
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_job_that_gives_up_or_is_dropped_leaves_the_queue() {
+        let workers = Workers::new(2);
+        let (started, mut running) = tokio::sync::mpsc::unbounded_channel();
+        let (release, held) = tokens();
+        let first = held_job(&workers, Scope::Server(1), &started, &held);
+        let second = held_job(&workers, Scope::Server(2), &started, &held);
+        running.recv().await.unwrap();
+        running.recv().await.unwrap();
+        let r = workers
+            .take(Scope::Server(3), Duration::from_millis(50))
+            .await;
+        assert!(matches!(r, Err(Rejected::busy)));
+        // A request dropped while it waits (its interaction gone).
+        let waiting = tokio::spawn({
+            let workers = workers.clone();
+            async move {
+                workers
+                    .take(Scope::Server(4), Duration::from_secs(60))
+                    .await
+                    .is_ok()
+            }
+        });
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        waiting.abort();
+        assert!(waiting.await.unwrap_err().is_cancelled());
+        assert!(workers.state().waiting.is_empty());
+
+        drop(release);
+        assert_eq!(first.await.unwrap(), Ok(()));
+        assert_eq!(second.await.unwrap(), Ok(()));
+        assert_eq!(workers.state().running, 0);
     }
 }
