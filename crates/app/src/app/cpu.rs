@@ -614,6 +614,17 @@ mod tests {
         }))
     }
 
+    /// Waits until `workers`' state is `ready` (at most a minute: then the
+    /// test's next assertion tells what is wrong).
+    async fn queued(workers: &Workers, ready: impl Fn(&Shares) -> bool) {
+        for _ in 0..6000 {
+            if ready(&workers.state()) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
     fn tokens() -> (
         std::sync::mpsc::Sender<()>,
         Arc<Mutex<std::sync::mpsc::Receiver<()>>>,
@@ -634,9 +645,9 @@ mod tests {
         for _ in 0..3 {
             assert_eq!(running.recv().await, Some(a));
         }
-        // Without the share, the flood's fourth job would take the last
-        // worker in this time (what this test fails on without it).
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        // The rest of the flood waits (without the share, one more would
+        // have taken the last worker: what this test fails on without it).
+        queued(&workers, |s| s.waiting.len() >= 8).await;
         assert!(
             running.try_recv().is_err(),
             "server 1 holds a fourth worker"
@@ -684,15 +695,15 @@ mod tests {
         let second = held_job(&workers, b, &started, &held_b);
         assert_eq!(running.recv().await, Some(b));
         // Server 3's job waits behind server 1's backlog (queued first).
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        queued(&workers, |s| s.waiting.len() == 7).await;
         let third = tokio::spawn({
             let workers = workers.clone();
             async move {
-                let job = run_on(&workers, Duration::from_secs(5), || 7);
+                let job = run_on(&workers, Duration::from_secs(20), || 7);
                 scoped(Scope::Server(3), job).await
             }
         });
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        queued(&workers, |s| s.waiting.len() == 8).await;
         // One of server 1's jobs ends: the worker goes to server 3 (holding
         // none), not to the oldest waiting job (server 1's, holding two).
         release_a.send(()).unwrap();
@@ -730,7 +741,7 @@ mod tests {
                     .is_ok()
             }
         });
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        queued(&workers, |s| s.waiting.len() == 1).await;
         waiting.abort();
         assert!(waiting.await.unwrap_err().is_cancelled());
         assert!(workers.state().waiting.is_empty());
