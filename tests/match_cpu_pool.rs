@@ -1,7 +1,8 @@
-//! A match play is judged on the CPU pool (`app::cpu`), not on the async
-//! worker that received it: while every worker stays busy for the whole
-//! budget the play is refused as busy and nothing is recorded; once a worker
-//! is free the same play goes through. (One test in this binary: the pool's
+//! A match play is judged, and a setup's board parsed and validated, on
+//! the CPU pool (`app::cpu`), not on the async worker that received it:
+//! while every worker stays busy for the whole budget each is refused as
+//! busy and nothing is recorded; once a worker is free the same play goes
+//! through. (One test in this binary: the pool's
 //! limits are per process.)
 
 use std::time::Duration;
@@ -25,7 +26,7 @@ players:
 ";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_play_is_judged_on_the_cpu_pool_and_refused_while_it_stays_full() {
+async fn a_play_and_a_setup_board_go_through_the_cpu_pool_and_are_refused_while_it_stays_full() {
     let limits = Limits {
         workers: 1,
         budget: Duration::from_millis(300),
@@ -55,6 +56,13 @@ async fn a_play_is_judged_on_the_cpu_pool_and_refused_while_it_stays_full() {
 
     let line = "attack Maeoni with Hammer Knight";
     let err = m.play(&coal, line, None).await.unwrap_err();
+    assert!(matches!(err, MatchError::Busy { .. }), "{err:?}");
+    assert_eq!(m.board("table").await.unwrap().version, version);
+    // A setup's board is read on the pool too (it was parsed and checked
+    // on the async worker, so a large or hostile board held it): a
+    // moderator's, which nothing else refuses, is refused as busy.
+    let judge = Caller::new("table", "judge", true);
+    let err = m.setup(&judge, BOARD).await.unwrap_err();
     assert!(matches!(err, MatchError::Busy { .. }), "{err:?}");
     assert_eq!(m.board("table").await.unwrap().version, version);
 

@@ -615,6 +615,13 @@ struct GameName {
 
 type EngineLookup = Arc<dyn Fn(&str) -> Option<&'static dyn GameEngine> + Send + Sync>;
 
+/// A setup's document as read on the pool: a board (with the stats its
+/// cards took from the card list), or an export to import.
+enum SetupRead {
+    Board(Value, Vec<crate::cards::Filled>),
+    Export(Value),
+}
+
 /// The match service. Cheap to clone; share one per process (or one per
 /// replica: replicas coordinate through the database only).
 #[derive(Clone)]
@@ -977,24 +984,17 @@ impl Matches {
                 .await??;
             return self.import(caller, &m, engine, doc).await;
         }
-        let mut doc = document::parse_value(text)?;
-        if doc.get("arbiter_export").is_some() {
-            return self.import(caller, &m, engine, doc).await;
-        }
-        // `game: Ashes Reborn` or an alias names the match's game, as in `judge`.
-        document::name_game_by_id(&mut doc, &m.game, |g| {
-            self.resolve_game(g).is_ok_and(|(id, _)| id == m.game)
-        });
-        // Cards named without stats take them from the card list, as in
-        // `judge`; the recorded board states them, so a replay needs no list.
-        let filled = crate::cards::fill_stats(&mut doc, &self.cards, &m.game);
-        // Errors found on the read board say where, as `judge`'s do.
-        let board = self.read_board(&m, engine, doc).map_err(|e| match e {
-            MatchError::Board { error } => MatchError::Board {
-                error: error.located(Some(text)),
-            },
-            other => other,
-        })?;
+        // Parsed, filled and validated on the pool, as `judge`'s boards
+        // are: a large or hostile board (deep, many aliases) held an
+        // async worker for as long as it took.
+        let (service, record, owned) = (self.clone(), m.clone(), text.to_string());
+        let (board, filled) = match self
+            .cpu(move || service.read_setup(&record, engine, &owned))
+            .await??
+        {
+            SetupRead::Board(board, filled) => (board, filled),
+            SetupRead::Export(doc) => return self.import(caller, &m, engine, doc).await,
+        };
         let mut view = self.setup_board(caller, &m, board).await?;
         view.notes.extend(
             filled
@@ -1002,6 +1002,35 @@ impl Matches {
                 .flat_map(|f| std::iter::once(f.note()).chain(f.text_note())),
         );
         Ok(view)
+    }
+
+    /// A setup's board document read (on the pool): parsed, its game
+    /// named by id, cards named without stats filled from the card list
+    /// (as in `judge`; the recorded board states them, so a replay needs
+    /// no list) and validated, errors saying where, as `judge`'s do; or
+    /// an export written as JSON inside a fence, to import.
+    fn read_setup(
+        &self,
+        m: &MatchRecord,
+        engine: &dyn GameEngine,
+        text: &str,
+    ) -> Result<SetupRead, MatchError> {
+        let mut doc = document::parse_value(text)?;
+        if doc.get("arbiter_export").is_some() {
+            return Ok(SetupRead::Export(doc));
+        }
+        // `game: Ashes Reborn` or an alias names the match's game, as in `judge`.
+        document::name_game_by_id(&mut doc, &m.game, |g| {
+            self.resolve_game(g).is_ok_and(|(id, _)| id == m.game)
+        });
+        let filled = crate::cards::fill_stats(&mut doc, &self.cards, &m.game);
+        let board = self.read_board(m, engine, doc).map_err(|e| match e {
+            MatchError::Board { error } => MatchError::Board {
+                error: error.located(Some(text)),
+            },
+            other => other,
+        })?;
+        Ok(SetupRead::Board(board, filled))
     }
 
     /// Records a validated starting board: a moderator's at once; a
