@@ -734,10 +734,12 @@ fn a_half_confirmed_proposal_is_its_authors_to_take_back() {
     // Cleo, whom it waits on, is told to reject it instead.
     let out = run(&bot, "Cleo", "/match undo\n");
     assert!(
-        out.contains("Ana's proposal waits on your consent")
+        out.contains(
+            "the last event is #3, Ben's confirmation of Ana's proposal (Ana proposes to set"
+        ) && out.contains("it waits on your consent")
             && out.contains("answer it with `reject`")
             && out.contains(
-                "only its author or a moderator who holds no seat in the match may undo it"
+                "only its author Ana or a moderator who holds no seat in the match may undo it"
             ),
         "{out}"
     );
@@ -2754,4 +2756,39 @@ fn a_players_import_refused_names_what_its_log_holds() {
 fn reimported_whole(bot: &Bot, dir: &std::path::Path, file: &str) {
     let out = import_as_judge(bot, dir, "same.yaml", "Maeoni", file, "/match log\n");
     assert!(!out.contains("0 events"), "imported whole: {out}");
+}
+
+/// An end proposed (recorded as a note until it is confirmed) is named
+/// as the proposal it is when an undo of it is refused, with what to do:
+/// the player it waits on is told to reject it, a player it does not ask
+/// that it waits on another's answer and its author may withdraw it (it
+/// read "the last note was made by Ana").
+#[test]
+fn an_undo_refused_over_an_end_proposed_names_the_proposal() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ti4(dir.path());
+    // Ana proposes Cleo's win: Ben is asked, not Cleo, who wins by it.
+    let out = run(&bot, "Ana", "/match end winner:Cleo reason:time called\n");
+    assert!(out.contains("Ana proposes to end the match"), "{out}");
+    let out = run(&bot, "Cleo", "/match undo\n");
+    assert!(
+        out.contains(
+            "the last event is #2, Ana's proposal (Ana proposes to end the match: Cleo wins (time called))"
+        ) && out.contains("it waits on Ben's answer (Confirm or Reject)")
+            && out.contains("its author may withdraw it with `undo`")
+            && out.contains("only its author Ana or a moderator who holds no seat")
+            && !out.contains("note"),
+        "{out}"
+    );
+    let out = run(&bot, "Ben", "/match undo\n");
+    assert!(
+        out.contains("the last event is #2, Ana's proposal (Ana proposes to end the match")
+            && out.contains("it waits on your consent")
+            && out.contains("answer it with `reject`")
+            && !out.contains("note"),
+        "{out}"
+    );
+    // Its author withdraws it.
+    let out = run(&bot, "Ana", "/match undo\n");
+    assert!(out.contains("== Undone: event #2 =="), "{out}");
 }

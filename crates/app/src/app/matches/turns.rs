@@ -1425,17 +1425,14 @@ pub(super) fn undo_refused(
     // tester) where a rejection belongs.
     // Their own event still is (an answer of theirs that brought the
     // play to a claim, now waiting on them too; found by a review).
-    if let Some(p) = super::consent::Proposal::of(undone)
-        .filter(|p| p.stage == super::consent::Stage::Asked)
+    let asked =
+        super::consent::Proposal::of(undone).filter(|p| p.stage == super::consent::Stage::Asked);
+    if let Some(p) = asked
+        .as_ref()
         .filter(|p| seat.is_some_and(|s| p.asks.contains(&s) && s != p.by))
         .filter(|_| undone.actor != user)
     {
-        let by = players
-            .get(p.by)
-            .map_or_else(String::new, |u| super::mention(u));
-        return Err(MatchError::forbidden(format!(
-            "{by}'s proposal waits on your consent, which you have not given: answer it with `reject` (its Reject button) to refuse it, on the record; only its author or {MODERATOR} may undo it"
-        )));
+        return Err(proposal_refused(players, undone, p, true));
     }
     // Who agreed to a player's play may take it back; a moderator's
     // entry (every seat's choices as written, nobody asked) is a
@@ -1467,15 +1464,17 @@ pub(super) fn undo_refused(
     if author.map(String::as_str) == Some(user) {
         return Ok(());
     }
-    let waiting = proposal
-        .as_ref()
-        .is_some_and(|p| p.stage == super::consent::Stage::Asked);
-    let who = match author {
-        Some(a) if waiting => super::mention(a),
-        _ if undone.actor == TIMEOUT_ACTOR => "the decision's timeout".to_string(),
-        _ => super::mention(&undone.actor),
+    // Still waiting, on someone else: named as the proposal it is (an
+    // end proposed is recorded as a note, and the refusal read "the last
+    // note was made by Coal").
+    if let Some(p) = asked.as_ref().filter(|_| !plain_note(undone)) {
+        return Err(proposal_refused(players, undone, p, false));
+    }
+    let who = match undone.actor.as_str() {
+        TIMEOUT_ACTOR => "the decision's timeout".to_string(),
+        actor => super::mention(actor),
     };
-    if let (Some(a), false) = (author, waiting) {
+    if let Some(a) = author {
         // Rejected or expired: its author withdraws it; who rejected
         // it may take the rejection back (and is asked again).
         let by = match undone.actor.as_str() {
@@ -1488,12 +1487,8 @@ pub(super) fn undo_refused(
             super::mention(a)
         )));
     }
-    let what = if waiting {
-        "proposal (answer it with its Confirm or Reject buttons)"
-    } else {
-        undone.kind.as_str()
-    };
-    if !waiting && undone.actor == TIMEOUT_ACTOR {
+    let what = undone.kind.as_str();
+    if undone.actor == TIMEOUT_ACTOR {
         // The timeout is nobody to ask: name the player it answered for.
         let (whose, only) = match timed_out_for {
             Some(u) => (
@@ -1509,6 +1504,61 @@ pub(super) fn undo_refused(
     Err(MatchError::forbidden(format!(
         "the last {what} was made by {who}; only they or {MODERATOR} may undo it"
     )))
+}
+
+/// The refusal of an undo whose last event in effect, `undone`, is (or
+/// lies over, a note made since) proposal `p`, still waiting, when the
+/// caller is not its author: the event, what it proposes and what to do.
+/// `asked`: it waits on the caller's consent, which they refuse with
+/// `reject`; else its author withdraws it, or its players answer it.
+fn proposal_refused(
+    players: &[String],
+    undone: &EventRecord,
+    p: &super::consent::Proposal,
+    asked: bool,
+) -> MatchError {
+    let user = |s: usize| {
+        players
+            .get(s)
+            .map_or_else(String::new, |u| super::mention(u))
+    };
+    let by = user(p.by);
+    let last = match plain_note(undone) {
+        true => format!(
+            "the last event is #{}, a note by {}, made while {by}'s proposal waits ({by} proposes {})",
+            undone.seq,
+            super::mention(&undone.actor),
+            p.text
+        ),
+        false if undone.kind == EventKind::Answer => format!(
+            "the last event is #{}, {}'s confirmation of {by}'s proposal ({by} proposes {})",
+            undone.seq,
+            super::mention(&undone.actor),
+            p.text
+        ),
+        false => format!(
+            "the last event is #{}, {by}'s proposal ({by} proposes {})",
+            undone.seq, p.text
+        ),
+    };
+    let next = match asked {
+        true => "it waits on your consent, which you have not given: answer it with `reject` (its Reject button) to refuse it, on the record".to_string(),
+        false => {
+            let waits: Vec<String> = p.asks.iter().map(|s| user(*s)).collect();
+            format!(
+                "it waits on {}'s answer (Confirm or Reject); its author may withdraw it with `undo`",
+                waits.join(", then ")
+            )
+        }
+    };
+    let only = match plain_note(undone) {
+        true => format!(
+            "only {} or {MODERATOR} may undo the note, and only {by} or {MODERATOR} the proposal",
+            super::mention(&undone.actor)
+        ),
+        false => format!("only its author {by} or {MODERATOR} may undo it"),
+    };
+    MatchError::forbidden(format!("{last}: {next}; {only}"))
 }
 
 /// Who besides a player may undo, as every refusal names them: a
