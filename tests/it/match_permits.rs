@@ -340,3 +340,95 @@ fn kinds(file: &Value) -> Vec<&str> {
         .map(|e| e["kind"].as_str().unwrap())
         .collect()
 }
+
+/// A judge adjusts Maeoni's damage, then ends the match for Maeoni.
+const JUDGED: &str = "/as judge moderator\n\
+    /match adjust field:Maeoni.phoenixborn.damage value:3 reason:burn card\n\
+    /match end winner:Maeoni reason:time called\n";
+
+/// A moderator's end taken off the moderator (the mark removed, a player
+/// made its actor: it read as Coal's concession, "(by a moderator)"
+/// kept), and a moderator's adjust whose value, words and boards were
+/// edited while what it changed (`context.adjustment`) was kept: each
+/// imported and verified clean; each is refused naming the event and
+/// the field. The unedited export imports.
+#[test]
+fn a_moderators_end_or_adjust_edited_against_its_words_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let seats = ["Coal", "Maeoni"];
+    let (bot, file) = played(dir.path(), "ashes", &seats, JUDGED);
+    assert_eq!(kinds(&file), ["setup", "adjust", "end"], "{file}");
+    let out = import(&bot, dir.path(), "same.json", &seats, &file);
+    assert!(
+        !out.contains("0 events") && out.contains("time called"),
+        "{out}"
+    );
+    // The end made Coal's: a concession, at once, but its reason says a
+    // moderator made it.
+    let mut conceded = file.clone();
+    let e = event(&mut conceded, 3);
+    e["actor"] = "Coal".into();
+    without(e, &["moderator"]);
+    let out = import(&bot, dir.path(), "conceded.json", &seats, &conceded);
+    let why = [
+        "end 3:",
+        "`context.reason` reads \"time called (by a moderator)\"",
+        "Coal's concession, whose reason reads \"… (conceded by Coal)\"",
+    ];
+    refused(&out, &why, "ashes", &conceded);
+    // The adjust's value made 5 throughout but what it changed.
+    let mut value = file.clone();
+    let e = event(&mut value, 2);
+    let input = e["input"].as_str().unwrap().replace("= 3", "= 5");
+    e["input"] = input.into();
+    e["context"]["value"] = "5".into();
+    for seq in [2, 3] {
+        event(&mut value, seq)["state"]["players"][1]["phoenixborn"]["damage"] = 5.into();
+    }
+    value["board"]["players"][1]["phoenixborn"]["damage"] = 5.into();
+    let out = import(&bot, dir.path(), "value.json", &seats, &value);
+    let why = ["adjust 2:", "`context.adjustment.after` reads 3"];
+    refused(&out, &why, "ashes", &value);
+}
+
+/// Coal claims the win: Maeoni rejects it, Coal withdraws it and claims
+/// it again, and Maeoni confirms.
+const CLAIMED: &str = "/match end winner:Coal reason:I win\n\
+    /as Maeoni\n/match answer choice:reject\n/as Coal\n/match undo\n\
+    /match end winner:Coal reason:again\n/as Maeoni\n/match answer choice:confirm\n";
+
+/// A confirmed end's reason names who agreed as the live command wrote it
+/// (it was compared by its first words only: "(agreed by a moderator for
+/// Maeoni)" imported for Maeoni's own), and an answer to an end proposed
+/// is checked as any answer (its question was looked for under the note
+/// that asked it, so a rejection's words edited imported).
+#[test]
+fn a_confirmed_ends_reason_and_an_answer_to_an_end_are_the_logs() {
+    let dir = tempfile::tempdir().unwrap();
+    let seats = ["Coal", "Maeoni"];
+    let (bot, file) = played(dir.path(), "ashes", &seats, CLAIMED);
+    assert_eq!(
+        kinds(&file),
+        ["setup", "note", "answer", "undo", "note", "end"],
+        "{file}"
+    );
+    let out = import(&bot, dir.path(), "same.json", &seats, &file);
+    assert!(!out.contains("0 events") && out.contains("again"), "{out}");
+    let mut agreed = file.clone();
+    event(&mut agreed, 6)["context"]["reason"] = "again (agreed by a moderator for Maeoni)".into();
+    let out = import(&bot, dir.path(), "agreed.json", &seats, &agreed);
+    let why = [
+        "end 6:",
+        "`context.reason` reads \"again (agreed by a moderator for Maeoni)\"",
+        "whose reason reads \"again (agreed by Maeoni)\"",
+    ];
+    refused(&out, &why, "ashes", &agreed);
+    let mut words = file.clone();
+    event(&mut words, 3)["input"] = "rejected: a handshake".into();
+    let out = import(&bot, dir.path(), "words.json", &seats, &words);
+    let why = [
+        "answer 3:",
+        "`input` reads \"rejected: a handshake\", but the answer the log records is \"rejected: to end the match: Coal wins (I win)\"",
+    ];
+    refused(&out, &why, "ashes", &words);
+}

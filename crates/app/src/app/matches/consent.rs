@@ -338,20 +338,8 @@ impl Matches {
                 self.record(caller, m, Outcome::new(event)).await
             }
             Proposed::End { mut result } => {
-                let names = self.names(m);
-                let by: Vec<String> = p
-                    .confirmed
-                    .iter()
-                    .map(|s| {
-                        let name = names.get(*s).cloned().unwrap_or_else(|| seat_label(*s));
-                        if p.moderated.contains(s) {
-                            format!("a moderator for {name}")
-                        } else {
-                            name
-                        }
-                    })
-                    .collect();
-                result.reason = format!("{} (agreed by {})", result.reason, by.join(", "));
+                let by = EndedBy::Agreed(agreed_names(&p, &self.names(m)));
+                result.reason = end_reason(&result.reason, &by);
                 context.insert("proposal".into(), json!(p));
                 context.insert("reason".into(), json!(result.reason));
                 context.insert("winner".into(), json!(result.winner));
@@ -376,6 +364,52 @@ pub const NO_REASON: &str = "no reason given";
 /// proposal's `text` against them (`integrity::proposal_words`).
 pub fn end_text(result: &GameResult) -> String {
     format!("to end the match: {} ({})", who_wins(result), result.reason)
+}
+
+/// How an `end` with a result came to be recorded, as its reason says
+/// after the words given: the live command writes it ([`end_reason`]) and
+/// an import checks a stored reason against it
+/// (`integrity::end_reason_agrees`): a moderator's result edited into a
+/// player's concession kept "(by a moderator)" and imported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EndedBy {
+    /// A moderator who holds no seat, at once.
+    Moderator,
+    /// A seat (by its board name) naming another seat the winner, at once.
+    Conceded(String),
+    /// A seat (by its board name) with no other player left to ask.
+    Alone(String),
+    /// A proposal confirmed by these (board names; "a moderator for
+    /// Maeoni" where a moderator gave a seat's consent).
+    Agreed(Vec<String>),
+}
+
+/// The words an end's reason carries after those given, for how it was
+/// made ("time called" → "time called (by a moderator)").
+pub fn end_reason(given: &str, by: &EndedBy) -> String {
+    let how = match by {
+        EndedBy::Moderator => "by a moderator".to_string(),
+        EndedBy::Conceded(name) => format!("conceded by {name}"),
+        EndedBy::Alone(name) => format!("by {name}, with no other player in the game to ask"),
+        EndedBy::Agreed(names) => format!("agreed by {}", names.join(", ")),
+    };
+    format!("{given} ({how})")
+}
+
+/// Who confirmed proposal `p`, as an end's reason names them: each seat
+/// by its board name (`names`, seat order), "a moderator for" it where a
+/// moderator gave its consent.
+pub fn agreed_names(p: &Proposal, names: &[String]) -> Vec<String> {
+    p.confirmed
+        .iter()
+        .map(|s| {
+            let name = names.get(*s).cloned().unwrap_or_else(|| seat_label(*s));
+            match p.moderated.contains(s) {
+                true => format!("a moderator for {name}"),
+                false => name,
+            }
+        })
+        .collect()
 }
 
 /// Who a result names the winner, in words ("Coal wins", "no winner").

@@ -378,6 +378,124 @@ pub fn end_agrees(e: &LogEntry) -> Result<(), String> {
     }
 }
 
+/// An end's `context.reason` says how it was made, as the live command
+/// wrote it (`consent::end_reason`): "(by a moderator)" for a moderator's
+/// who holds no seat, "(conceded by …)" or "(by …, with no other player
+/// in the game to ask)" for a seat's at once, "(agreed by …)" for a
+/// proposal confirmed, each seat by its name on `before`, the board in
+/// effect. An edited export that took a moderator's result off the
+/// moderator (the mark removed, a player made its actor) imported as the
+/// player's concession while its reason still read "(by a moderator)".
+pub fn end_reason_agrees(
+    engine: &dyn GameEngine,
+    players: &[String],
+    e: &LogEntry,
+    before: Option<&Value>,
+) -> Result<(), String> {
+    use super::consent::{EndedBy, agreed_names, end_reason, winner_seat_on};
+    let Some(stated) = e
+        .context
+        .clone()
+        .and_then(|c| serde_json::from_value::<GameResult>(c).ok())
+    else {
+        return Ok(());
+    };
+    let names = before
+        .and_then(|b| engine.players(b).ok())
+        .unwrap_or_default();
+    let name = |s: usize| {
+        names
+            .get(s)
+            .or_else(|| players.get(s))
+            .cloned()
+            .unwrap_or_default()
+    };
+    let seat = players.iter().position(|p| *p == e.actor);
+    let confirmed = proposal_in(e.context.as_ref()).filter(|p| p.stage == Stage::Confirmed);
+    let (given, by) = match (&confirmed, seat) {
+        (Some(p), _) => match &p.what {
+            Proposed::End { result } => (
+                result.reason.clone(),
+                EndedBy::Agreed(agreed_names(p, &names)),
+            ),
+            _ => return Ok(()),
+        },
+        (None, Some(seat)) if !by_moderator(e) => {
+            match winner_seat_on(engine, before, players, &stated) {
+                Some(w) if w != seat => (String::new(), EndedBy::Conceded(name(seat))),
+                _ => (String::new(), EndedBy::Alone(name(seat))),
+            }
+        }
+        (None, _) => (String::new(), EndedBy::Moderator),
+    };
+    let said = end_reason(&given, &by);
+    let agrees = match confirmed {
+        Some(_) => stated.reason == said,
+        None => stated.reason.ends_with(&said),
+    };
+    if agrees {
+        return Ok(());
+    }
+    let made = match by {
+        EndedBy::Moderator => "a moderator's who holds no seat".to_string(),
+        EndedBy::Conceded(n) => format!("{n}'s concession"),
+        EndedBy::Alone(n) => format!("{n}'s, with no other player to ask"),
+        EndedBy::Agreed(_) => "a proposal confirmed".to_string(),
+    };
+    Err(format!(
+        "`context.reason` reads \"{}\", but the end it records is {made}, whose reason reads \"{}\"",
+        stated.reason,
+        match given.is_empty() {
+            true => format!("…{said}"),
+            false => said,
+        }
+    ))
+}
+
+/// An adjustment's `context.adjustment` (what it changed, from what to
+/// what, whose field: the reply to a retried request shows it) is the one
+/// its `context.field` and `context.value` make on `before`, the board in
+/// effect: an edited export changed a moderator's value, its `input` and
+/// its board, and kept the changes of the value it replaced.
+pub fn adjustment_agrees(
+    engine: &dyn GameEngine,
+    e: &LogEntry,
+    before: Option<&Value>,
+) -> Result<(), String> {
+    let context = e.context.as_ref();
+    let (Some(held), Some(before)) = (context.and_then(|c| c.get("adjustment")), before) else {
+        return Ok(());
+    };
+    let text = |k: &str| {
+        context
+            .and_then(|c| c.get(k))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+    };
+    // A field that sets nothing is refused by `input_agrees` and replay.
+    let Ok(a) = engine.adjust(before, text("field"), text("value")) else {
+        return Ok(());
+    };
+    let derived = serde_json::to_value(&a).unwrap_or(Value::Null);
+    let keys = derived
+        .as_object()
+        .into_iter()
+        .flat_map(|o| o.keys())
+        .chain(held.as_object().into_iter().flat_map(|o| o.keys()));
+    for k in keys {
+        let (h, d) = (held.get(k), derived.get(k));
+        if h != d {
+            let shown = |v: Option<&Value>| v.map_or("nothing".to_string(), Value::to_string);
+            return Err(format!(
+                "`context.adjustment.{k}` reads {}, but the adjustment its `context.field` and `context.value` make reads {}",
+                shown(h),
+                shown(d)
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// At a moderator's import into a match seating `players`: every event
 /// made by the user of the seat it acts for, or by a moderator who holds
 /// no seat (marked so when it was recorded), or by the timeout. `Err`

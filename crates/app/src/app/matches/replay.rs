@@ -133,14 +133,16 @@ fn stated(
     log: &[LogEntry],
     stack: &[InEffect],
 ) -> Result<(), String> {
+    let before = stack.last().map(|t| &t.state);
     if e.kind == EventKind::End {
         super::integrity::end_agrees(e)?;
+        super::integrity::end_reason_agrees(engine, players, e, before)?;
     }
     if e.kind == EventKind::Adjust {
         super::integrity::adjust_agrees(e)?;
+        super::integrity::adjustment_agrees(engine, e, before)?;
     }
     super::integrity::input_plain(e)?;
-    let before = stack.last().map(|t| &t.state);
     // An undo brings back the context of the event it restores, whose
     // proposal was checked there, on the board it was asked on.
     if e.kind != EventKind::Undo {
@@ -151,12 +153,7 @@ fn stated(
         Some(Stage::Confirmed | Stage::Rejected) => e.kind != EventKind::Undo,
         _ => e.kind == EventKind::Answer,
     };
-    let asking = stack
-        .iter()
-        .rev()
-        .find(|t| t.kind != EventKind::Note)
-        .filter(|t| t.pending)
-        .and_then(|t| log.get(t.at));
+    let asking = asking(log, stack);
     let (true, Some(asking)) = (answers, asking) else {
         return Ok(());
     };
@@ -190,21 +187,7 @@ fn permitted(
         return Ok(());
     };
     let before = stack.last().map(|t| &t.state);
-    // The event in effect waiting on a decision (notes under it wait too;
-    // an end proposed is a note that asks).
-    let asks = |t: &&InEffect| {
-        t.kind != EventKind::Note
-            || log.get(t.at).is_some_and(|n| {
-                super::consent::proposal_in(n.context.as_ref()).is_some()
-                    && n.context.as_ref().and_then(|c| c.get("text")).is_none()
-            })
-    };
-    let asking = stack
-        .iter()
-        .rev()
-        .find(asks)
-        .filter(|t| t.pending)
-        .and_then(|t| log.get(t.at));
+    let asking = asking(log, stack);
     permits::needed_no_consent(engine, players, e, before)?;
     permits::asks_whom_it_should(engine, players, e, before)?;
     permits::question_agrees(engine, players, e, before)?;
@@ -230,6 +213,26 @@ fn permitted(
             (r, winner)
         });
     permits::undo_allowed(players, e, &in_effect, ended)
+}
+
+/// The event in effect waiting on a decision, under the notes made since
+/// (they carry its question on; an end proposed is a note that asks): the
+/// event an answer answers. The words of an answer to an end proposed
+/// went unchecked, its question read under the note that asked it.
+fn asking<'a>(log: &'a [LogEntry], stack: &[InEffect]) -> Option<&'a LogEntry> {
+    let asks = |t: &&InEffect| {
+        t.kind != EventKind::Note
+            || log.get(t.at).is_some_and(|n| {
+                super::consent::proposal_in(n.context.as_ref()).is_some()
+                    && n.context.as_ref().and_then(|c| c.get("text")).is_none()
+            })
+    };
+    stack
+        .iter()
+        .rev()
+        .find(asks)
+        .filter(|t| t.pending)
+        .and_then(|t| log.get(t.at))
 }
 
 /// Where a stored board differs from the replayed one: the first field

@@ -4,6 +4,7 @@
 
 use serde_json::{Value, json};
 
+use super::consent::EndedBy;
 use super::{
     Caller, EventReply, LogEntry, MatchError, MatchRecord, Matches, Outcome, PlayContext,
     TIMEOUT_ACTOR, check_text, seat_of, stored_ruling, with_play,
@@ -1154,7 +1155,7 @@ impl Matches {
         let (Some(mut result), Some(seat), false) = (result.clone(), seat, caller.moderator) else {
             // A moderator's result, or an end before a board: at once.
             let result = result.map(|mut r| {
-                r.reason = format!("{} (by a moderator)", r.reason);
+                r.reason = super::consent::end_reason(&r.reason, &EndedBy::Moderator);
                 r
             });
             return self.end_now(caller, &m, result).await;
@@ -1173,14 +1174,11 @@ impl Matches {
             // one's own win (or none) with nobody left to ask is no
             // concession (a one-seat match read "Coal wins (conceded by
             // Coal)": an outside tester's).
-            result.reason = match winner {
-                Some(w) if w != seat => format!("{} (conceded by {})", result.reason, name(seat)),
-                _ => format!(
-                    "{} (by {}, with no other player in the game to ask)",
-                    result.reason,
-                    name(seat)
-                ),
+            let by = match winner {
+                Some(w) if w != seat => EndedBy::Conceded(name(seat)),
+                _ => EndedBy::Alone(name(seat)),
             };
+            result.reason = super::consent::end_reason(&result.reason, &by);
             return self.end_now(caller, &m, Some(result)).await;
         }
         let (m, state) = self.ready(caller).await?;
