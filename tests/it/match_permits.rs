@@ -26,12 +26,16 @@ fn played(dir: &std::path::Path, game: &str, players: &[&str], script: &str) -> 
             players[0]
         ),
     );
+    (bot, export_in(&out))
+}
+
+/// The export a console's output ends with, read as JSON.
+fn export_in(out: &str) -> Value {
     let end = out.rfind("\n--- end of ").expect("the export's end");
     let start = out[..end].rfind("\n--- ").expect("an export") + 1;
     let body = &out[start..end];
     let yaml = &body[body.find('\n').unwrap() + 1..];
-    let export: Value = serde_saphyr::from_str(yaml).expect("the export reads");
-    (bot, export)
+    serde_saphyr::from_str(yaml).expect("the export reads")
 }
 
 fn seats(players: &[&str]) -> String {
@@ -431,4 +435,68 @@ fn a_confirmed_ends_reason_and_an_answer_to_an_end_are_the_logs() {
         "`input` reads \"rejected: a handshake\", but the answer the log records is \"rejected: to end the match: Coal wins (I win)\"",
     ];
     refused(&out, &why, "ashes", &words);
+}
+
+/// Coal, a moderator who holds a seat, proposes Maeoni's damage, Maeoni
+/// notes while it waits and confirms; a judge enters Coal's attack, which
+/// waits on Maeoni's guard, and Coal notes under it.
+const NOTED: &str = "/as Coal moderator\n\
+    /match adjust field:Maeoni.phoenixborn.damage value:9 reason:burn card\n\
+    /as Maeoni\n/match note text:checking\n/match answer choice:confirm\n\
+    /as judge moderator\n/match play attack unit \"Mist Spirit\" with Hammer Knight\n\
+    /as Coal moderator\n/match note text:seated note\n";
+
+/// A note made while a question waits carries the asking event's context
+/// (its proposal, a moderator's mark), yet it is its author's note, live
+/// and at import by the same rule (`turns::plain_note`): Maeoni's note
+/// under Coal's proposal imported as if she made the proposal, and the
+/// note of Coal, who holds a seat (a moderator's makes him no less a
+/// player), under a judge's entry as a moderator's, so the live log was
+/// refused (and so was his undo of it, which brings the judge's question
+/// back with its context). Live, Maeoni may not undo Coal's note and
+/// Coal may; at import, the same undo made by Maeoni is refused and
+/// Coal's imports.
+#[test]
+fn notes_under_a_waiting_question_are_their_authors_live_and_at_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let seats = ["Coal", "Maeoni"];
+    let (bot, _) = played(dir.path(), "ashes", &seats, NOTED);
+    let out = run(&bot, "Maeoni", "/match undo\n");
+    assert!(
+        out.contains("the last note was made by Coal; only they or a moderator who holds no seat"),
+        "{out}"
+    );
+    let out = run(
+        &bot,
+        "Coal",
+        "/as Coal moderator\n/match undo\n/match verify\n/match export\n",
+    );
+    assert!(
+        out.contains("== Undone: event #6 ==") && out.contains("the log replays"),
+        "{out}"
+    );
+    let file = export_in(&out);
+    assert_eq!(
+        kinds(&file),
+        ["setup", "adjust", "note", "adjust", "play", "note", "undo"],
+        "{file}"
+    );
+    let out = import(&bot, dir.path(), "same.json", &seats, &file);
+    assert!(
+        !out.contains("0 events") && out.contains("seated note"),
+        "{out}"
+    );
+    let engine = arbiter::engine::engine("ashes").unwrap();
+    let log: Vec<LogEntry> = serde_json::from_value(file["log"].clone()).unwrap();
+    let (_, bad) = replay_log(engine, &seats.map(String::from), &log);
+    assert!(bad.is_empty(), "{bad:?}");
+    // The undo Maeoni could not make live, made hers.
+    let mut hers = file.clone();
+    event(&mut hers, 7)["actor"] = "Maeoni".into();
+    let out = import(&bot, dir.path(), "hers.json", &seats, &hers);
+    let why = [
+        "undo 7:",
+        "`actor` reads Maeoni, who may not undo note 6 at this point: the last note was made by Coal",
+    ];
+    refused(&out, &why, "ashes", &hers);
 }

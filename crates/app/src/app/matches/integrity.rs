@@ -537,7 +537,14 @@ fn owns(e: &LogEntry, players: &[String], player: Option<usize>) -> Result<(), S
         return Ok(());
     }
     let held = players.iter().position(|p| *p == e.actor);
-    let marked = by_moderator(e);
+    // A note made while a question waits, or an undo that brings one
+    // back, carries the context of the event that asked it
+    // (`matches::carried_context`): the proposal, the seat answered for and,
+    // in logs written before they dropped it, the moderator's mark are
+    // that event's, not theirs. A note is its author's, as the live undo
+    // rules read it (`matches::is_plain_note`); an undo is checked by `permits`.
+    let carried = e.kind == EventKind::Undo || super::is_plain_note(e.kind, e.context.as_ref());
+    let marked = by_moderator(e) && !(carried && held.is_some());
     let Some(held) = held else {
         return match marked {
             true => Ok(()),
@@ -571,6 +578,9 @@ fn owns(e: &LogEntry, players: &[String], player: Option<usize>) -> Result<(), S
             .and_then(Value::as_u64)
             .and_then(|s| usize::try_from(s).ok())
     };
+    if carried {
+        return Ok(());
+    }
     // Who answered a decision or a proposal (a board confirmed is
     // recorded as its author's, with the seat that confirmed it).
     if e.kind != EventKind::Setup

@@ -2151,6 +2151,43 @@ fn pending_of(m: &MatchRecord, top: &EventRecord) -> Option<Pending> {
     })
 }
 
+/// The context of a note made while the event whose `context` is given
+/// waits on a question (with the note's `text`), or of an undo that
+/// brings that question back: it carries that event's (its play's
+/// asking, the proposal it asks: the question is shown again), but not
+/// what speaks for that event's author (its moderator mark, the seat an
+/// answer was for): a player's note or undo under a moderator's entry
+/// carried its mark, and an import refused the live log, "recorded as
+/// made by a moderator who holds none". Whoever makes the note or the
+/// undo is marked as `append` marks any event. What they carry is no
+/// standing of their author's, live and at import (`integrity::owned`;
+/// [`is_plain_note`] for the undo rules).
+pub(super) fn carried_context(
+    asking: &serde_json::Map<String, Value>,
+    text: Option<&str>,
+) -> serde_json::Map<String, Value> {
+    let mut c = asking.clone();
+    c.remove(integrity::BY_MODERATOR);
+    c.remove("answered_for");
+    if let Some(text) = text {
+        c.insert("text".into(), serde_json::json!(text));
+    }
+    c
+}
+
+/// Whether an event of `kind` with `context` is a note as `note` writes
+/// it: free text, changing nothing (an `end` proposed is recorded as a
+/// note too, with no text). What a note carries of the event it was made
+/// under is no standing of its author's, live (`turns::plain_note`, the
+/// undo rules) and at import (`integrity::owned`).
+pub(super) fn is_plain_note(kind: EventKind, context: Option<&Value>) -> bool {
+    kind == EventKind::Note
+        && context
+            .and_then(|c| c.get("text"))
+            .and_then(Value::as_str)
+            .is_some_and(|t| !t.is_empty())
+}
+
 /// A character no play's words may hold: a bidi control (U+202E turns
 /// what follows around where the log shows it) or a control other than a
 /// line break or tab (a play is YAML, on several lines).

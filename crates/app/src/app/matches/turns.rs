@@ -924,9 +924,7 @@ impl Matches {
             event.ruling = t.ruling.clone();
             event.deadline = t.deadline;
             if let Some(Value::Object(c)) = &t.context {
-                let mut c = c.clone();
-                c.insert("text".into(), json!(text));
-                context = Value::Object(c);
+                context = Value::Object(super::carried_context(c, Some(&text)));
             }
         }
         event.context = Some(context);
@@ -1008,7 +1006,10 @@ impl Matches {
             // The question comes back: the play waits on it again.
             event.play = restored.play.clone();
             event.ruling = restored.ruling.clone();
-            event.context = restored.context.clone();
+            event.context = match &restored.context {
+                Some(Value::Object(c)) => Some(Value::Object(super::carried_context(c, None))),
+                other => other.clone(),
+            };
             event.deadline = restored.deadline.map(|_| self.deadline());
         }
         if ended {
@@ -1435,7 +1436,9 @@ pub(super) fn undo_refused(
     // Who agreed to a player's play may take it back; a moderator's
     // entry (every seat's choices as written, nobody asked) is a
     // moderator's to undo.
-    let by_player = players.contains(&undone.actor);
+    // A note carries the `agreed_by` of the play it was made under, which
+    // is no agreement to the note.
+    let by_player = players.contains(&undone.actor) && !plain_note(undone);
     let agreed = by_player
         && PlayContext::of(undone)
             .agreed_by
@@ -1699,15 +1702,9 @@ fn named_whole(mut changes: Vec<engine::Change>) -> Vec<engine::Change> {
     changes
 }
 
-/// Whether `e` is a note as `note` writes it: free text, changing
-/// nothing (an `end` proposed is recorded as a note too, with no text).
+/// Whether `e` is a note as `note` writes it ([`super::is_plain_note`]).
 pub(super) fn plain_note(e: &EventRecord) -> bool {
-    e.kind == EventKind::Note
-        && e.context
-            .as_ref()
-            .and_then(|c| c.get("text"))
-            .and_then(Value::as_str)
-            .is_some_and(|t| !t.is_empty())
+    super::is_plain_note(e.kind, e.context.as_ref())
 }
 
 /// The notes an undo took back with the event under them, as its reply
