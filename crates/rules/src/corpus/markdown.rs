@@ -364,9 +364,10 @@ fn add_numbered_paragraph(b: &mut DocBuilder, st: &mut State, line: &str, n: usi
         LazyLock::new(|| Regex::new(r"^([0-9]{1,9}(?:\.[0-9]{1,9})+[a-z]?)\.?\s+(\S.*)$").unwrap());
     static CHAPTER: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"^([0-9]{1,9})\\\.\s+(\S.*)$").unwrap());
-    let (number, kind, rest) = if let Some(c) = RULE.captures(line) {
+    let unmarked = without_leading_emphasis(line);
+    let (number, kind, rest) = if let Some(c) = RULE.captures(&unmarked) {
         (c.get(1), PassageKind::Item, c.get(2))
-    } else if let Some(c) = CHAPTER.captures(line) {
+    } else if let Some(c) = CHAPTER.captures(&unmarked) {
         (c.get(1), PassageKind::Section, c.get(2))
     } else {
         return false;
@@ -402,6 +403,25 @@ fn add_numbered_paragraph(b: &mut DocBuilder, st: &mut State, line: &str, n: usi
     st.numbered.insert(idx);
     st.current = Some(idx);
     true
+}
+
+/// A line without the markers of the emphasis it opens with, when it
+/// opens with some ("**1\\. Setup**", "**1.1** Each player…", "*1.1 …*":
+/// a page's bold run, `<b>` or a class its style sheet makes bold, round
+/// a chapter's title or a rule's number), so its number is read as it
+/// is without them; the line as it is otherwise.
+fn without_leading_emphasis(line: &str) -> std::borrow::Cow<'_, str> {
+    for marker in ["***", "**", "__", "*", "_"] {
+        let Some(after) = line.strip_prefix(marker) else {
+            continue;
+        };
+        if let Some(close) = after.find(marker).filter(|&c| c > 0) {
+            let (inside, outside) = (&after[..close], &after[close + marker.len()..]);
+            return format!("{inside}{outside}").into();
+        }
+        break;
+    }
+    line.into()
 }
 
 fn flush_hint(b: &mut DocBuilder, st: &State, line: usize, buf: &[String]) {

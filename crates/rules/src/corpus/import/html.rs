@@ -2,9 +2,12 @@
 //! `htmd`; scripts, styles and page chrome are left out (chrome only
 //! around the page's article when it marks one: [`drop_chrome`]; all of
 //! the page outside its `<main>` when it has one: [`keep_main`]), and a
-//! wiki's infobox, chrome and references list read as `wiki.rs` says.
+//! wiki's infobox, chrome and references list read as `wiki.rs` says;
+//! bold and italic marked by class in the page's `<style>` block read as
+//! `<b>` and `<i>` (`styles.rs`).
 
 mod depth;
+mod styles;
 mod wiki;
 
 pub(super) use depth::nesting;
@@ -116,6 +119,7 @@ pub(super) fn to_markdown_within(
         return Err(None);
     }
     starts_at_line_start(&tree, true);
+    styles::mark(&tree, &styles::Classes::read(&tree));
     let marked = marks_content(&tree);
     let mut words = 0;
     let main = keep_main(&tree, &mut words);

@@ -1235,6 +1235,99 @@ fn an_errata_table_and_its_paragraphs_amend_each_rule_they_lead_with() {
 }
 
 #[test]
+fn a_google_docs_pages_bold_and_italic_classes_read_as_bold_and_italic() {
+    // "Download → Web page": bold and italic are classes its <style> block
+    // defines (`.c4{font-weight:700}`, `<span class="c4">`), never <b>:
+    // each bold question was a line of its answer's passage, and the
+    // chapters' bold titles ("1. Setup") were read as text.
+    let imp = imported("gdocs_faq.html", upload!("gdocs_faq.html")).unwrap();
+    let all = passages(&imp);
+    let titled = |t: &str| all.iter().find(|p| p.title == t);
+    let q = titled("Can a Skyship attack the turn it arrives?").expect("its own passage");
+    assert!(
+        q.text.contains("since the start of your turn"),
+        "{}",
+        q.text
+    );
+    assert!(!q.text.contains("wear off"), "{}", q.text);
+    let q = titled("Does damage wear off at the end of the turn?").expect("its own passage");
+    assert!(q.text.contains("destroyed first"), "{}", q.text);
+    // Bold from end to end, a word of it italic as well (the page's
+    // non-breaking space kept).
+    let q = titled("Is a Gale\u{a0}cumulative with Tailwind?").expect("its own passage");
+    assert!(q.text.contains("Only the strongest wind"), "{}", q.text);
+    // The bold chapter titles of the rulebook still take their numbers.
+    let rules = imported("gdocs.html", upload!("gdocs.html")).unwrap();
+    let got = ids(&rules);
+    for id in ["heron:1", "heron:2", "heron:3", "heron:3.3"] {
+        assert!(got.iter().any(|g| g == id), "{id} in {got:?}");
+    }
+}
+
+#[test]
+fn class_rules_read_as_bold_only_where_the_page_shows_them_bold() {
+    let page = |css: &str, body: &str| {
+        format!(
+            "<html><head><style type=\"text/css\">{css}</style></head><body>{body}</body></html>"
+        )
+    };
+    let md = |css: &str, body: &str| super::html::to_markdown(&page(css, body)).unwrap().0;
+    // The later rule wins; a class saying 400 inside a bold paragraph is
+    // not bold; a heading or <b> shows bold already; a comment, an
+    // at-rule's block and an `@import` statement are passed over.
+    let css = "@import url(x.css);.b{font-weight:700}/* .n{font-weight:700} */@media print{.n{font-weight:bold}}.n{font-weight:400}.i{font-style:italic}.late{font-weight:700}.late{font-weight:normal}";
+    assert_eq!(
+        md(css, "<p><span class=\"b\">Bold</span> plain</p>").trim(),
+        "**Bold** plain"
+    );
+    assert_eq!(
+        md(css, "<p><span class=\"n\">Normal</span></p>").trim(),
+        "Normal"
+    );
+    assert_eq!(
+        md(css, "<p><span class=\"late\">Late</span></p>").trim(),
+        "Late"
+    );
+    // The later rule wins whatever the order of the classes.
+    assert_eq!(
+        md(css, "<p><span class=\"n b\">Both</span></p>").trim(),
+        "Both"
+    );
+    assert_eq!(
+        md(
+            css,
+            "<p class=\"b\">All <span class=\"n\">but</span> this</p>"
+        )
+        .trim(),
+        "**All** but **this**"
+    );
+    assert_eq!(
+        md(css, "<h2><span class=\"b\">Combat</span></h2>").trim(),
+        "## Combat"
+    );
+    assert_eq!(
+        md(css, "<p><b><span class=\"b\">Once</span></b></p>").trim(),
+        "**Once**"
+    );
+    assert_eq!(
+        md(css, "<p><span class=\"i b\">Both</span></p>").trim(),
+        "***Both***"
+    );
+    assert!(!md(css, "<pre><span class=\"b\">code</span></pre>").contains('*'));
+    // A hostile style block: a megabyte of rules, read once.
+    let hostile: String = (0..60_000)
+        .map(|i| format!(".x{i},.y{i}{{font-weight:700}}"))
+        .collect();
+    let text = md(&hostile, "<p><span class=\"x5\">Still</span> read</p>");
+    assert_eq!(text.trim(), "**Still** read");
+    let unclosed = format!("{}{{{{{{", ".b{font-weight:700}");
+    assert_eq!(
+        md(&unclosed, "<p><span class=\"b\">B</span></p>").trim(),
+        "**B**"
+    );
+}
+
+#[test]
 fn a_google_docs_exports_comments_are_left_out_and_said() {
     // "Download as HTML": a marker in the text, the comment at the end.
     let html = r##"<html><head><meta content="text/html; charset=UTF-8" http-equiv="content-type"></head><body class="c9 doc-content"><p class="c3"><span class="c5">3. Combat</span></p><p class="c3"><span class="c1">3.3 Only one attack may be declared per Skyship per turn.</span><sup><a href="#cmnt1" id="cmnt_ref1">[a]</a></sup></p><div><p class="c3 c14"><a class="c13" href="#cmnt_ref1" id="cmnt1">[a]</a><span class="c1">Bob: should this be 2 attacks? &mdash; NOT FINAL</span></p></div></body></html>"##;
