@@ -6,7 +6,9 @@
 
 use std::collections::HashMap;
 
-use crate::corpus::import::data::{position, unclosed_quote, yaml_error, yaml_options};
+use crate::corpus::import::data::{
+    MAX_DATA_DEPTH, json_too_deep, position, too_deep, unclosed_quote, yaml_error, yaml_options,
+};
 use crate::text::Words;
 use serde::{Deserialize, Deserializer};
 
@@ -169,6 +171,13 @@ fn read_json(text: &str) -> Result<Vec<Card>, CardError> {
             column: Some(e.column()),
         }
     };
+    if let Some((line, column)) = json_too_deep(text, MAX_DATA_DEPTH) {
+        return Err(CardError {
+            message: too_deep("card list"),
+            line: Some(line),
+            column: Some(column),
+        });
+    }
     if is_sequence(text) {
         serde_json::from_str(text).map_err(located)
     } else {
@@ -713,6 +722,48 @@ mod tests {
             "{}",
             e.message
         );
+    }
+
+    #[test]
+    fn a_list_nested_too_deep_is_refused_in_our_words_with_where() {
+        // Brackets 300 deep: the YAML parser's own "recursion limit
+        // exceeded" (and serde_json's, for JSON) reached the user; 40
+        // levels of indentation were "too large once its YAML anchors and
+        // aliases are written out".
+        let flow = format!(
+            "cards:\n  - name: A\n    stats: {{ attack: {} }}\n",
+            "[".repeat(300)
+        );
+        let block: String = (0..40)
+            .map(|i| format!("{}k{i}:\n", "  ".repeat(i + 4)))
+            .collect();
+        let block = format!("cards:\n  - name: A\n    stats:\n      attack:\n{block}");
+        let json = format!(
+            "{{\"cards\": [{{\"name\": \"A\", \"stats\": {{\"attack\": {}",
+            "[".repeat(200)
+        );
+        for (name, text) in [("c.yaml", &flow), ("c.yaml", &block), ("c.json", &json)] {
+            let e = parse(name, text).unwrap_err();
+            let words = e.message.to_string();
+            assert!(
+                words.contains("more than 16 levels deep"),
+                "{name}: {words}"
+            );
+            assert!(!words.contains("recursion"), "{name}: {words}");
+            assert!(!words.contains("anchors"), "{name}: {words}");
+            assert!(e.line.is_some() && e.column.is_some(), "{name}: {e}");
+        }
+        let e = parse("c.json", &json).unwrap_err();
+        assert_eq!((e.line, e.column), (Some(1), Some(58)), "{e}");
+        // A list as deep as it may be is not refused for its depth.
+        let ok = format!(
+            "- name: A\n  stats: {{ attack: {}1{} }}\n",
+            "[".repeat(13),
+            "]".repeat(13)
+        );
+        if let Err(e) = parse("c.yaml", &ok) {
+            assert!(!e.to_string().contains("deep"), "{e}");
+        }
     }
 
     #[test]

@@ -433,6 +433,17 @@ mod tests {
     }
 
     #[test]
+    fn a_list_nested_too_deep_is_refused_in_our_words() {
+        // The YAML parser's "recursion limit exceeded" reached the user.
+        let text = format!("synonyms:\n  sac: {}\n", "[".repeat(300));
+        let e = parse("s.yaml", &text).unwrap_err();
+        let words = e.message.to_string();
+        assert!(words.contains("more than 16 levels deep"), "{words}");
+        assert!(!words.contains("recursion"), "{words}");
+        assert_eq!(e.line, Some(2), "{e}");
+    }
+
+    #[test]
     fn errors_say_where() {
         let dup = parse("s.yaml", "sac: [sacrifice]\nsac: [sacrificed]\n").unwrap_err();
         assert_eq!(dup.line, Some(2), "{dup}");

@@ -20,7 +20,7 @@ pub fn yaml_options() -> Options {
     budget.max_aliases = 64;
     budget.max_anchors = 64;
     budget.max_merge_keys = 8;
-    budget.max_depth = 16;
+    budget.max_depth = MAX_DATA_DEPTH;
     budget.max_nodes = 2_000_000;
     budget.max_events = 8_000_000;
     budget.max_total_scalar_bytes = 16 * 1024 * 1024;
@@ -45,6 +45,9 @@ pub fn yaml_error(e: serde_saphyr::Error, what: &str) -> (Words, Option<usize>, 
         serde_saphyr::Error::AliasError { error, .. } => error.without_snippet(),
         other => other,
     };
+    if nests_too_deep(inner) {
+        return (too_deep(what), line, column);
+    }
     let words = match inner {
         serde_saphyr::Error::Budget { .. } => Words::given(format!(
             "the {what} is too large once its YAML anchors and aliases are written out (at most 16 MB of text, 64 aliases, 16 levels); write the values out or split the list"
@@ -74,6 +77,73 @@ pub fn yaml_error(e: serde_saphyr::Error, what: &str) -> (Words, Option<usize>, 
         other => Words::given(without_position(&other.to_string())),
     };
     (words, line, column)
+}
+
+/// Deepest nesting of lists and mappings in an uploaded data document
+/// (a card list needs 4: the file's mapping, its list, a card, its stats).
+pub const MAX_DATA_DEPTH: usize = 16;
+
+/// Whether a YAML error is the document nesting past [`MAX_DATA_DEPTH`]
+/// (the reader's budget) or past the parser's own limit (255 brackets
+/// `[[[…`, which the parser reads ahead before the budget counts them),
+/// told by the errors' kinds.
+fn nests_too_deep(e: &serde_saphyr::Error) -> bool {
+    use serde_saphyr::budget::BudgetBreach;
+    use serde_saphyr::granit_parser::ErrorKind;
+    match e {
+        serde_saphyr::Error::Budget { breach, .. } => matches!(breach, BudgetBreach::Depth { .. }),
+        serde_saphyr::Error::ExternalMessage { source, .. } => matches!(
+            &**source,
+            serde_saphyr::ExternalMessageSource::Parser(scan)
+                if matches!(scan.kind(), ErrorKind::RecursionLimitExceeded)
+        ),
+        _ => false,
+    }
+}
+
+/// The refusal of a data document (`what`: "card list") nesting past
+/// [`MAX_DATA_DEPTH`], said at the place it does.
+pub fn too_deep(what: &str) -> Words {
+    Words::given(format!(
+        "the {what} nests lists or mappings more than {MAX_DATA_DEPTH} levels deep here; \
+         a {what} needs a few (the list, an entry, its fields): look for brackets `[` or `{{` \
+         opened and never closed, or indentation that keeps growing, and write the values out flat"
+    ))
+}
+
+/// Where JSON first nests past `limit` brackets (`[` and `{` outside
+/// strings), as 1-based (line, column), if it does: `serde_json` stops at
+/// 128 with only its own words for it.
+pub fn json_too_deep(text: &str, limit: usize) -> Option<(usize, usize)> {
+    let (mut depth, mut line, mut column) = (0usize, 1usize, 0usize);
+    let (mut in_string, mut escaped) = (false, false);
+    for c in text.chars() {
+        column += 1;
+        if c == '\n' {
+            (line, column) = (line + 1, 0);
+        }
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '[' | '{' => {
+                depth += 1;
+                if depth > limit {
+                    return Some((line, column));
+                }
+            }
+            ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// `message` without the parser's own " at line N, column M" (the prefix
