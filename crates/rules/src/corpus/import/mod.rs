@@ -188,6 +188,16 @@ pub enum ImportError {
         count: usize,
         limit: usize,
     },
+    /// An HTML page opening more `<li>` than a document may have
+    /// passages, refused before it is converted ([`html::list_items`]).
+    #[error(
+        "{file} has {count} list items; a document may have at most {limit} passages (headings, numbered rules and list items, each item one). Split it into smaller documents."
+    )]
+    TooManyItems {
+        file: String,
+        count: usize,
+        limit: usize,
+    },
     #[error(
         "{file} nests its sections and lists {depth} levels deep (near “{title}”); the limit is {limit}. Flatten the outline, or send it as plain text."
     )]
@@ -526,6 +536,14 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
         let (text, attributes) = attributes::cap(text);
         if attributes > 0 {
             notes.push(attributes::note(attributes));
+        }
+        let items = html::list_items(&text);
+        if items > MAX_PASSAGES {
+            return Err(ImportError::TooManyItems {
+                file,
+                count: items,
+                limit: MAX_PASSAGES,
+            });
         }
         if html::nesting(&text, MAX_HTML_DEPTH) > MAX_HTML_DEPTH {
             return Err(ImportError::HtmlTooDeep {

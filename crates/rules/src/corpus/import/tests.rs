@@ -1328,6 +1328,27 @@ fn class_rules_read_as_bold_only_where_the_page_shows_them_bold() {
 }
 
 #[test]
+fn a_page_of_more_list_items_than_passages_is_refused_before_it_is_converted() {
+    // 100,000 <li> were converted and built into passages before the
+    // passages' limit refused them; a busy server's converter ran out of
+    // its 20 s first, and the user read a timeout.
+    let n = super::MAX_PASSAGES + 1;
+    let items: String = (0..n)
+        .map(|i| format!("<LI class=\"x\">Item {i}</li>"))
+        .collect();
+    let page = format!("<html><body><h1>Cards</h1><ul>{items}</ul></body></html>");
+    let err = imported("items.html", page.as_bytes())
+        .err()
+        .map(|e| e.to_string());
+    let err = err.unwrap_or_default();
+    assert!(err.contains(&format!("has {n} list items")), "{err}");
+    assert_eq!(
+        super::html::list_items("<ul><li>a<li>b</ul><link><lift>"),
+        2
+    );
+}
+
+#[test]
 fn a_google_docs_exports_comments_are_left_out_and_said() {
     // "Download as HTML": a marker in the text, the comment at the end.
     let html = r##"<html><head><meta content="text/html; charset=UTF-8" http-equiv="content-type"></head><body class="c9 doc-content"><p class="c3"><span class="c5">3. Combat</span></p><p class="c3"><span class="c1">3.3 Only one attack may be declared per Skyship per turn.</span><sup><a href="#cmnt1" id="cmnt_ref1">[a]</a></sup></p><div><p class="c3 c14"><a class="c13" href="#cmnt_ref1" id="cmnt1">[a]</a><span class="c1">Bob: should this be 2 attacks? &mdash; NOT FINAL</span></p></div></body></html>"##;
