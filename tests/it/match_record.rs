@@ -170,3 +170,104 @@ async fn any_party_a_proposal_asks_may_reject_it_at_once(url: String) {
     let report = m.replay("table").await.unwrap();
     assert!(report.consistent, "{:?}", report.mismatches);
 }
+
+/// `text` with the line `question: …` that first follows `after` (past
+/// its `nth` occurrence, from 0) set to `question`.
+fn asked_instead(text: &str, after: &str, nth: usize, question: &str) -> String {
+    let mut at = 0;
+    for _ in 0..=nth {
+        at += text[at..].find(after).expect("the marker") + after.len();
+    }
+    let q = at + text[at..].find("question: ").expect("a question") + "question: ".len();
+    let end = q + text[q..].find('\n').unwrap();
+    format!("{}\"{question}\"{}", &text[..q], &text[end..])
+}
+
+both!(what_a_setup_replaced_and_a_note_carries_is_the_replays);
+/// A setup's "replacing #N, which waited on X's decision: …" and a note's
+/// `waiting: …` are the decisions the events before them wait on: an
+/// export edited to name another (a question nobody was asked) is refused
+/// naming the event and the field, and one imported into a match that has
+/// events already names the replaced event by its number there (it kept
+/// the file's and named a note). Found by an outside tester.
+async fn what_a_setup_replaced_and_a_note_carries_is_the_replays(url: String) {
+    let m = started(&url, &["coal-user", "maeoni-user"], BOARD).await;
+    m.play(
+        &coal(),
+        "attack unit \"Mist Spirit\" with Hammer Knight",
+        None,
+    )
+    .await
+    .unwrap();
+    m.note(&coal(), "hmm").await.unwrap();
+    m.setup(&judge(), BOARD).await.unwrap();
+    let file = m.export("table").await.unwrap().yaml;
+    let other = |user: &str, moderator: bool| Caller::new("other", user, moderator);
+    m.start(
+        &other("coal-user", false),
+        "ashes",
+        &["coal-user".into(), "maeoni-user".into()],
+    )
+    .await
+    .unwrap();
+    let judge2 = other("judge-user", true);
+    m.setup(&judge2, BOARD).await.unwrap();
+    m.note(&other("coal-user", false), "gg").await.unwrap();
+    let invented = "Maeoni: do you concede the match?";
+    // The setup's text alone; the note's and the setup's alike.
+    let setup = asked_instead(&file, "replaced:", 0, invented);
+    let note = asked_instead(&setup, "kind: note\n", 0, invented);
+    for (text, why) in [
+        (setup, "setup 4: `context.replaced.question` reads"),
+        (note, "note 3: `ruling.pending.question` reads"),
+    ] {
+        let e = m.setup(&judge2, &text).await.unwrap_err();
+        assert!(e.to_string().contains(why), "`{why}` in {e}");
+        assert!(e.to_string().contains(invented), "{e}");
+    }
+    assert_eq!(
+        m.board("other").await.unwrap().version,
+        2,
+        "nothing imported"
+    );
+    // As exported: events 3 to 6 here, the setup replacing the note #5.
+    m.setup(&judge2, &file).await.unwrap();
+    let page = log(&m.log("other", None).await.unwrap(), Style::Console);
+    assert!(
+        page.contains("#6 judge-user set up the board, replacing #5, which waited on Maeoni"),
+        "{page}"
+    );
+    let report = m.replay("other").await.unwrap();
+    assert!(report.consistent, "{:?}", report.mismatches);
+}
+
+both!(an_end_states_its_result_and_sets_its_reason_apart);
+/// An end's line states its result itself ("no winner", "Coal wins") and
+/// who agreed, then the reason quoted: a reason reading "time called;
+/// Maeoni wins (agreed by Coal)" was the whole line of an end with no
+/// winner, read as Maeoni's confirmed win (found by an outside tester).
+async fn an_end_states_its_result_and_sets_its_reason_apart(url: String) {
+    let m = started(&url, &["coal-user", "maeoni-user"], BOARD).await;
+    let reason = "time called; Maeoni wins (agreed by Coal)";
+    m.end(&maeoni(), None, Some(reason)).await.unwrap();
+    m.answer(&coal(), "confirm", None).await.unwrap();
+    let page = log(&m.log("table", None).await.unwrap(), Style::Console);
+    let line = page.lines().find(|l| l.starts_with("#3 ")).unwrap();
+    assert!(
+        line.starts_with(
+            "#3 Coal (coal-user) ended the match: no winner, proposed by Maeoni (maeoni-user), \
+             confirmed by Coal (coal-user) — reason: \"time called; Maeoni wins (agreed by Coal)\" ("
+        ),
+        "{line}"
+    );
+    // A quote inside the reason cannot close it early.
+    m.undo(&judge()).await.unwrap();
+    m.end(&maeoni(), Some("coal-user"), Some("he said \"I win\""))
+        .await
+        .unwrap();
+    let page = log(&m.log("table", None).await.unwrap(), Style::Console);
+    assert!(
+        page.contains("ended the match: Coal wins — reason: \"he said \\\"I win\\\" "),
+        "{page}"
+    );
+}

@@ -542,8 +542,10 @@ async fn the_log_names_the_winner_of_a_concession(url: String) {
         .unwrap();
     let log = m.log("table", None).await.unwrap();
     let text = arbiter::render::matches::reply(&arbiter::app::matches::MatchReply::Log(log));
-    assert!(text.contains("ended the match: concession"), "{text}");
-    assert!(text.contains("Coal wins"), "{text}");
+    assert!(
+        text.contains("ended the match: Coal wins — reason: \"concession"),
+        "{text}"
+    );
 }
 
 both!(an_unknown_game_is_suggested_only_when_it_is_a_typo);

@@ -429,6 +429,34 @@ fn replaced(e: &LogEntry, style: Style) -> String {
     }
 }
 
+/// An end's reason as its author typed it, set apart after the line's own
+/// result and consents (` — reason: "…"`, its quotes escaped inside), so
+/// that it cannot read as them: "time called; Maeoni wins (agreed by
+/// Coal)" was the whole line of an end with no winner (found by an
+/// outside tester). A confirmed proposal's is the one proposed (its
+/// `context.reason` adds who agreed, which `agreement` says).
+fn end_reason(e: &LogEntry, style: Style) -> String {
+    let proposed =
+        crate::app::matches::proposal_in(e.context.as_ref()).and_then(|p| match p.what {
+            crate::app::matches::Proposed::End { result } => Some(result.reason),
+            _ => None,
+        });
+    let reason = proposed.or_else(|| {
+        e.context
+            .as_ref()
+            .and_then(|c| c.get("reason"))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    });
+    match reason.filter(|r| !r.trim().is_empty()) {
+        Some(r) => format!(
+            " — reason: {}",
+            inline(&serde_json::to_string(&r).unwrap_or_default(), style)
+        ),
+        None => String::new(),
+    }
+}
+
 /// " for NAME" when an answer settled another seat's decision (a
 /// moderator's, or the timeout's): whose choice it was stays on the record.
 fn answered_for(e: &LogEntry, seats: &[Seat], style: Style) -> String {
@@ -540,16 +568,15 @@ fn entry_lines(out: &mut String, e: &LogEntry, seats: &[Seat], style: Style, ste
         ),
         EventKind::Note => format!("noted: {}", free("text")),
         EventKind::Undo => format!("undid #{}", e.undoes.unwrap_or(0)),
-        EventKind::End => {
-            let winner = match text("winner") {
-                w if w.is_empty() => String::new(),
-                w => format!("; {w} wins"),
-            };
-            match free("reason") {
-                r if r.is_empty() => format!("ended the match{winner}"),
-                r => format!("ended the match: {r}{winner}"),
-            }
-        }
+        EventKind::End => format!(
+            "ended the match: {}{}{}",
+            match text("winner") {
+                w if w.is_empty() => "no winner".to_string(),
+                w => format!("{} wins", inline(&w, style)),
+            },
+            agreement(e, seats, style),
+            end_reason(e, style)
+        ),
     };
     // The result the event's board decided, on its own line's end (a
     // compact page keeps one line per event).

@@ -433,6 +433,22 @@ pub struct Replaced {
     pub question: String,
 }
 
+impl Replaced {
+    /// The decision a setup made right after the event `seq` replaces:
+    /// the one that event waits on (its `ruling.pending`), if any. Live
+    /// and on replay alike: an edited export's setup once read "replacing
+    /// #1, which waited on Maeoni's decision: …" over an event that waited
+    /// on none (found by an outside tester).
+    pub(crate) fn after(seq: i64, ruling: Option<&Value>) -> Option<Replaced> {
+        let decision: Decision = serde_json::from_value(ruling?.get("pending")?.clone()).ok()?;
+        Some(Replaced {
+            seq,
+            player: decision.player,
+            question: decision.question,
+        })
+    }
+}
+
 /// One event as the log shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct LogEntry {
@@ -1108,11 +1124,7 @@ impl Matches {
         let Some(top) = self.top(m).await? else {
             return Ok(None);
         };
-        Ok(pending_of(m, &top).map(|p| Replaced {
-            seq: top.seq,
-            player: p.decision.player,
-            question: p.decision.question,
-        }))
+        Ok(Replaced::after(top.seq, top.ruling.as_ref()))
     }
 
     /// Validates a starting board for match `m` (as the engine writes it).

@@ -73,6 +73,9 @@ pub fn replay_log(
         if let Err(why) = permitted(engine, players, log, i, &stack) {
             bad.push(format!("{} {}: {why}", e.kind.as_str(), e.seq));
         }
+        if let Err(why) = carried(log, i, &stack) {
+            bad.push(format!("{} {}: {why}", e.kind.as_str(), e.seq));
+        }
         let stage = super::consent::proposal_in(e.context.as_ref()).map(|p| p.stage);
         let replayed = match stage.and_then(|st| proposal_step(e, st, &stack)) {
             Some(r) => r,
@@ -233,6 +236,69 @@ fn asking<'a>(log: &'a [LogEntry], stack: &[InEffect]) -> Option<&'a LogEntry> {
         .find(asks)
         .filter(|t| t.pending)
         .and_then(|t| log.get(t.at))
+}
+
+/// What the event `log[i]` carries from the events before it (`stack`
+/// in effect), against those events, as the live command copies it: a
+/// setup's `context.replaced` (the log's "replacing #N, which waited on
+/// X's decision: …") names the decision the event before it waits on; a
+/// note's or an undo's `ruling` (the log's `waiting: …`) is the one of
+/// the event it carries, the event before a note, the one an undo brings
+/// back. An outside tester's edited export logged a decision nobody was
+/// asked. Left out (logs written before setups named what they replaced),
+/// nothing is shown, so nothing is checked.
+fn carried(log: &[LogEntry], i: usize, stack: &[InEffect]) -> Result<(), String> {
+    let Some(e) = log.get(i) else {
+        return Ok(());
+    };
+    let before = i.checked_sub(1).and_then(|j| log.get(j));
+    let waiting = |b: Option<&LogEntry>| {
+        b.filter(|b| super::Replaced::after(b.seq, b.ruling.as_ref()).is_some())
+            .and_then(|b| b.ruling.clone())
+    };
+    match e.kind {
+        EventKind::Setup => {
+            let Some(held) = e.context.as_ref().and_then(|c| c.get("replaced")) else {
+                return Ok(());
+            };
+            let derived = before.and_then(|b| super::Replaced::after(b.seq, b.ruling.as_ref()));
+            let derived = serde_json::to_value(derived).unwrap_or(Value::Null);
+            if *held == derived {
+                return Ok(());
+            }
+            let (path, held, derived) = first_apart("context.replaced".into(), held, &derived);
+            Err(format!(
+                "`{path}` reads {held}, but the event before it waits on {derived}"
+            ))
+        }
+        EventKind::Note | EventKind::Undo => {
+            // An end proposed is a note that asks its own question.
+            let own = e.context.as_ref().is_some_and(|c| c.get("text").is_none())
+                && super::consent::proposal_in(e.context.as_ref()).is_some();
+            let Some(held) = e.ruling.as_ref().filter(|_| !own) else {
+                return Ok(());
+            };
+            let source = match e.kind {
+                EventKind::Note => before,
+                // The event below the one it undoes: the one it brings back.
+                _ => stack
+                    .iter()
+                    .position(|t| Some(t.seq) == e.undoes)
+                    .and_then(|p| p.checked_sub(1))
+                    .and_then(|p| stack.get(p))
+                    .and_then(|t| log.get(t.at)),
+            };
+            let derived = waiting(source).unwrap_or(Value::Null);
+            if *held == derived {
+                return Ok(());
+            }
+            let (path, held, derived) = first_apart("ruling".into(), held, &derived);
+            Err(format!(
+                "`{path}` reads {held}, but the event it carries reads {derived}"
+            ))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Where a stored board differs from the replayed one: the first field
@@ -706,6 +772,7 @@ impl Matches {
                 .map_or(u.to_string(), |i| m.players[i].clone())
         };
         let offset = m.version;
+        let replaced_here = self.replaced_decision(m).await?;
         let last = export.log.len() - 1;
         let mut events = Vec::with_capacity(export.log.len());
         // A moderator's import: the seats and words the file names.
@@ -717,6 +784,19 @@ impl Matches {
             event.play = e.play.clone();
             event.ruling = e.ruling.clone();
             event.undoes = e.undoes.map(|u| u + offset);
+            // The decision a setup replaced, numbered as this match numbers
+            // it (it kept the file's numbers and named a note, #2, for the
+            // play #5); the first over this match's own last event.
+            if e.kind == EventKind::Setup {
+                let replaced = match i {
+                    0 => replaced_here.clone(),
+                    _ => export
+                        .log
+                        .get(i - 1)
+                        .and_then(|b| super::Replaced::after(b.seq + offset, b.ruling.as_ref())),
+                };
+                event.context = with_replaced(event.context, replaced);
+            }
             let waits = e
                 .ruling
                 .as_ref()
@@ -750,6 +830,20 @@ impl Matches {
         )
         .await
     }
+}
+
+/// `context` with its `replaced` set to `replaced` (or taken out).
+fn with_replaced(context: Option<Value>, replaced: Option<super::Replaced>) -> Option<Value> {
+    let mut context = match (context, &replaced) {
+        (Some(Value::Object(c)), _) => c,
+        (other, None) => return other,
+        (_, Some(_)) => serde_json::Map::new(),
+    };
+    match replaced.map(|r| serde_json::to_value(r).unwrap_or(Value::Null)) {
+        Some(r) => context.insert("replaced".into(), r),
+        None => context.remove("replaced"),
+    };
+    Some(Value::Object(context))
 }
 
 /// What a log holds besides setting up a board, counted by kind in log
