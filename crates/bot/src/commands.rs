@@ -1075,10 +1075,10 @@ pub(super) fn precheck(app: &App, origin: &Origin, command: &Command) -> Option<
     if let Some(why) = board_upload(command).and_then(attachment_refusal) {
         return refuse(&why);
     }
-    if crate::guild_key(origin).is_none() {
-        if let Some(why) = servers_only(command) {
-            return refuse(why);
-        }
+    if crate::guild_key(origin).is_none()
+        && let Some(why) = servers_only(command)
+    {
+        return refuse(why);
     }
     match command {
         Command::Schema { game } => match Answerer::new(app).schema(game) {
