@@ -254,7 +254,7 @@ struct ServeArgs {
     #[arg(long, env = "DISCORD_TOKEN", hide_env_values = true)]
     token: Option<String>,
     /// Register commands to this guild only (instant, for development) instead of globally.
-    #[arg(long, env = "DISCORD_GUILD_ID")]
+    #[arg(long, env = "DISCORD_GUILD_ID", value_parser = snowflake)]
     guild: Option<u64>,
     /// Run this many shards in this process (default: as Discord recommends).
     #[arg(long, conflicts_with = "shard_range")]
@@ -343,10 +343,29 @@ fn seconds(s: &str) -> Result<std::time::Duration, String> {
 /// no server or console could reach (found by an outside tester).
 pub(crate) fn guild_id(s: &str) -> Result<String, String> {
     let s = s.trim();
-    if s == "console" || s.parse::<u64>().is_ok() {
+    if s == "console" {
         return Ok(s.to_string());
     }
-    Err("a server's id is its digits, as Discord's \"Copy Server ID\" gives them (or `console`, the console's own rule set)".into())
+    snowflake(s).map(|id| id.to_string())
+}
+
+/// A server's id exactly as Discord writes it: digits, no sign, no leading
+/// zero (a snowflake). "0123" and "+123" parsed as 123, but `rules add`
+/// stored the rule set under "0123", which server 123 (and `console
+/// --guild 0123`, which read 123) never reached (found by an outside
+/// tester): such a value is refused, the id it may mean named.
+pub(crate) fn snowflake(s: &str) -> Result<u64, String> {
+    const HOW: &str = "a server's id is its digits, as Discord's \"Copy Server ID\" gives them (or `console`, the console's own rule set)";
+    let s = s.trim();
+    let digits = s.strip_prefix('+').unwrap_or(s);
+    let all_digits = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    match digits.trim_start_matches('0').parse::<u64>() {
+        Ok(id) if all_digits && digits == s && !s.starts_with('0') => Ok(id),
+        Ok(id) if all_digits => Err(format!(
+            "'{s}' is written with a sign or a leading zero, which no server's id has; {HOW} (did you mean {id}?)"
+        )),
+        _ => Err(HOW.into()),
+    }
 }
 
 /// How many passages a search returns: 1 to 50 (what the search serves).

@@ -689,6 +689,47 @@ fn every_command_refuses_the_same_guild_ids_naming_the_flag() {
     }
 }
 
+/// A server's id is a snowflake: "0123" and "+123" parsed as 123 but
+/// `rules add` stored the rule set under "0123", which neither server 123
+/// nor `console --guild 0123` read (found by an outside tester). Refused
+/// everywhere, the id meant named.
+#[test]
+fn a_guild_id_with_a_sign_or_a_leading_zero_is_refused_everywhere() {
+    for id in ["0123", "+123"] {
+        for args in [
+            &["rules", "list", "--guild", id][..],
+            &[
+                "rules",
+                "add",
+                "README.md",
+                "--game",
+                "ashes",
+                "--guild",
+                id,
+            ],
+            &["console", "--guild", id],
+            &["ask", "what is a unit", "--guild", id],
+            &["semantic", "vectors", "--guild", id],
+        ] {
+            let o = arbiter(args);
+            assert!(!o.status.success(), "{args:?}");
+            let err = stderr(&o);
+            assert!(
+                err.contains("--guild") && err.contains("did you mean 123?"),
+                "{args:?}: {err}"
+            );
+        }
+    }
+    for bad in ["0", "12a"] {
+        let o = arbiter(&["rules", "list", "--guild", bad]);
+        assert!(
+            stderr(&o).contains("Copy Server ID"),
+            "{bad}: {}",
+            stderr(&o)
+        );
+    }
+}
+
 /// A folder or a missing file given to `judge` is said plainly, naming the
 /// path ("Is a directory (os error 21)" was the system's words; found by
 /// an outside judge).
