@@ -993,3 +993,22 @@ fn every_declared_command_and_subcommand_is_reachable_from_the_console() {
         assert!(help.contains(spec.help), "{}", spec.name);
     }
 }
+
+/// A file over 5 MB given to the console is refused as the CLI and
+/// Discord refuse it, in exact bytes and by how much it is over ("is
+/// larger than 5 MB; refused" said neither; found by an outside tester).
+#[test]
+fn a_file_over_the_limit_is_refused_in_exact_bytes_on_the_console() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.md");
+    let limit = arbiter::corpus::import::MAX_IMPORT_BYTES;
+    std::fs::write(&path, "a".repeat(limit + 7)).unwrap();
+    let (_, out, _) = arbiter(
+        &["console"],
+        &format!("/rules add file:{} game:ashes kind:house\n", path.display()),
+    );
+    assert!(
+        out.contains("is 5,242,887 bytes, 7 bytes over the limit of 5 MB (5,242,880 bytes)"),
+        "{out}"
+    );
+}

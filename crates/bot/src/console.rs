@@ -422,7 +422,8 @@ fn as_line(rest: &str) -> Result<Line, String> {
     }))
 }
 
-/// At most `max` bytes of a file; a larger one is refused.
+/// At most `max` bytes of a file; a larger one is refused, as an import
+/// refuses it.
 fn read_bytes(path: &str, max: u64) -> Result<Vec<u8>, String> {
     use std::io::Read;
     let f = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
@@ -431,10 +432,15 @@ fn read_bytes(path: &str, max: u64) -> Result<Vec<u8>, String> {
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read {path}: {e}"))?;
     if bytes.len() as u64 > max {
-        return Err(format!(
-            "{path} is larger than {} MB; refused",
-            max / (1024 * 1024)
-        ));
+        // Said as the CLI and Discord say it: the exact size and by how
+        // much it is over ("is larger than 5 MB; refused" said neither).
+        let size = std::fs::metadata(path).map_or(bytes.len() as u64, |m| m.len());
+        let too_large = arbiter_rules::corpus::import::ImportError::TooLarge {
+            file: path.to_string(),
+            size: usize::try_from(size).unwrap_or(usize::MAX),
+            limit: usize::try_from(max).unwrap_or(usize::MAX),
+        };
+        return Err(too_large.to_string());
     }
     Ok(bytes)
 }
