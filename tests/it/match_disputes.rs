@@ -194,6 +194,31 @@ async fn the_player_a_timeout_answered_for_may_undo_it(url: String) {
     store_common::consistent(&m).await;
 }
 
+both!(a_timeouts_answer_that_ended_the_match_is_still_hers_to_undo);
+/// A timeout's answer that ends the match is still the answer of the
+/// player it was made for, who never made that choice: her undo takes it
+/// back and reopens the match, where the result's rule refused it as
+/// "needs the other side's consent" (found by an outside tester). The
+/// winner's opponent is still refused any other result.
+async fn a_timeouts_answer_that_ended_the_match_is_still_hers_to_undo(url: String) {
+    let m = store_common::ashes_match(&url, Some(Duration::ZERO)).await;
+    m.adjust(&judge(), "Maeoni.phoenixborn.damage", "19", "near the end")
+        .await
+        .unwrap();
+    m.play(&coal(), "attack Maeoni Viper with Iron Worker", None)
+        .await
+        .unwrap();
+    let v = m.board("table").await.unwrap();
+    assert_eq!(v.status, MatchStatus::Ended, "{v:?}");
+    let r = m.undo(&maeoni()).await.unwrap();
+    assert_eq!(
+        r.undone.as_ref().map(|u| u.actor.as_str()),
+        Some(arbiter::app::matches::TIMEOUT_ACTOR)
+    );
+    // (With no time to answer, the question asked again times out again.)
+    store_common::consistent(&m).await;
+}
+
 both!(a_draw_both_agreed_is_said_to_be_a_moderators_to_reopen);
 /// A draw both players agreed favours no side, so neither may reopen it
 /// alone; the refusal says so, where it read "needs the other side's

@@ -2792,3 +2792,116 @@ fn an_undo_refused_over_an_end_proposed_names_the_proposal() {
     let out = run(&bot, "Ana", "/match undo\n");
     assert!(out.contains("== Undone: event #2 =="), "{out}");
 }
+
+/// A note's text and a moderator's end reason are imported only as a live
+/// `note` or `end` would have recorded them: a line break (the rest read
+/// as a log entry of its own), a role mention, a masked link, a
+/// zero-width character or a note over the length limit is refused,
+/// naming the event and the field (a moderator's import stored each one
+/// and `verify` called it consistent: found by an outside tester).
+#[test]
+fn an_imported_note_or_reason_no_live_command_writes_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(
+        &bot,
+        "Coal",
+        "/match note text:x\n/as judge moderator\n/match end winner:Coal reason:done\n/match export\n",
+    );
+    let file = exported(&out);
+    reimported_whole(&bot, dir.path(), &file);
+    let long = "x".repeat(1001);
+    for (from, to, field) in [
+        (
+            "text: x\n",
+            "text: \"ok\\n#99 Maeoni ended the match\"\n",
+            "`context.text`",
+        ),
+        (
+            "text: x\n",
+            "text: \"ok <@&123> @everyone\"\n",
+            "`context.text`",
+        ),
+        (
+            "text: x\n",
+            "text: \"[click](https://evil.example)\"\n",
+            "`context.text`",
+        ),
+        ("text: x\n", "text: \"o\\u200bk\"\n", "`context.text`"),
+        ("text: x\n", &format!("text: {long}\n"), "`context.text`"),
+        (
+            "reason: done (by a moderator)\n",
+            "reason: \"done\\n#19 Maeoni conceded (by a moderator)\"\n",
+            "`context.reason`",
+        ),
+        (
+            "reason: done (by a moderator)\n",
+            &format!("reason: {long} (by a moderator)\n"),
+            "`context.reason`",
+        ),
+    ] {
+        assert!(file.contains(from), "{from} in {file}");
+        let edited = file.replace(from, to);
+        let out = import_as_judge(
+            &bot,
+            dir.path(),
+            "text.yaml",
+            "Maeoni",
+            &edited,
+            "/match log\n",
+        );
+        assert!(out.contains(field), "`{field}` for {to} in {out}");
+        assert!(out.contains("0 events"), "{out}");
+    }
+}
+
+/// After the end, a moderator who holds a seat is told who may reopen it
+/// as the undo's rule says: not "a moderator", which she is, and her undo
+/// was then refused (found by an outside tester).
+#[test]
+fn an_ended_match_names_who_may_reopen_it_as_undo_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    run(
+        &bot,
+        "Coal",
+        "/match end winner:Coal reason:I win\n/as Maeoni\n1\n",
+    );
+    let out = run(
+        &bot,
+        "Maeoni",
+        "/as Maeoni moderator\n/match end winner:Maeoni\n/match undo\n",
+    );
+    let who = "only Coal, who won it, or a moderator who holds no seat in the match may";
+    assert!(
+        out.contains(&format!("the match has ended; {who} reopen it")),
+        "{out}"
+    );
+    assert!(out.contains(&format!("{who} undo it")), "{out}");
+}
+
+/// A field of the wrong kind in an export is refused at its line:column,
+/// with its path and its event, as a board's is: it read "this is not an
+/// Arbiter export this version reads: invalid type: string \"banana\"",
+/// with neither (found by an outside tester).
+#[test]
+fn a_mistyped_export_field_is_located() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = ashes(dir.path());
+    let out = run(&bot, "Coal", "/match note text:x\n/match export\n");
+    let file = exported(&out);
+    let second = file.match_indices("\n  at: ").nth(1).expect("two events").0 + 1;
+    let end = second + file[second..].find('\n').unwrap();
+    let line = file[..second].lines().count() + 1;
+    let edited = format!("{}  at: banana{}", &file[..second], &file[end..]);
+    let out = import_as_judge(&bot, dir.path(), "at.yaml", "Maeoni", &edited, "");
+    for w in [
+        &format!("line {line}:"),
+        "log[1].at: ",
+        "banana",
+        "(in event #2)",
+    ] {
+        assert!(out.contains(w), "`{w}` in {out}");
+    }
+    assert!(!out.contains("not an Arbiter export"), "{out}");
+}

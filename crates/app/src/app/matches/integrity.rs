@@ -268,6 +268,52 @@ pub fn input_plain(e: &LogEntry) -> Result<(), String> {
     }
 }
 
+/// The texts `e` records as typed (a note's `context.text`, an
+/// adjustment's or an end's `context.reason`, a proposal's) pass the live
+/// command's checks (`super::recorded_text`). An end's reason carries the
+/// words the service adds (" (by a moderator)", " (agreed by …)"): its
+/// length is the typed part's.
+pub fn texts_recorded(e: &LogEntry) -> Result<(), String> {
+    let fields: [(&str, &[&str]); 4] = [
+        ("note", &["text"]),
+        ("reason", &["reason"]),
+        ("reason", &["proposal", "what", "reason"]),
+        ("reason", &["proposal", "what", "result", "reason"]),
+    ];
+    for (what, path) in fields {
+        let mut at = e.context.as_ref();
+        for k in path {
+            at = at.and_then(|v| v.get(k));
+        }
+        let Some(stored) = at.and_then(Value::as_str) else {
+            continue;
+        };
+        let typed = match (e.kind, path) {
+            (EventKind::End, ["reason"]) => end_reason_typed(stored),
+            _ => stored,
+        };
+        super::recorded_text(what, stored, typed)
+            .map_err(|why| format!("`context.{}`: {why}", path.join(".")))?;
+    }
+    Ok(())
+}
+
+/// The part of an end's recorded reason its author typed: before the
+/// parenthesis the service adds (`consent`'s " (agreed by …)", a
+/// moderator's " (by a moderator)", a concession's " (conceded by …)", a
+/// lone player's " (by …, with no other player in the game to ask)").
+fn end_reason_typed(reason: &str) -> &str {
+    [
+        " (by a moderator)",
+        " (agreed by ",
+        " (conceded by ",
+        " (by ",
+    ]
+    .iter()
+    .find_map(|m| reason.rfind(m))
+    .map_or(reason, |i| &reason[..i])
+}
+
 /// An adjustment carrying its proposal states what was proposed: its
 /// `context.field`, `context.value` and `context.reason` as the proposal's
 /// (an edited export whose adjustment read "stolen" while its proposal

@@ -113,10 +113,14 @@ pub enum MatchError {
     NoMatch,
     #[error("this channel already has an active match of {game}; end it first with `match end`")]
     AlreadyActive { game: String },
+    /// `who`: who may undo its result (`turns::result_undoers`, the
+    /// undo's own rule: it told a moderator who holds a seat that "a
+    /// moderator" may, and her undo was refused; found by an outside
+    /// tester).
     #[error(
-        "the match has ended; its winner or a moderator may reopen it with `match undo`, or start a new one with `match start`"
+        "the match has ended; only {who} may reopen it with `match undo`, or start a new one with `match start`"
     )]
-    Ended,
+    Ended { who: String },
     #[error("{message}")]
     Forbidden { message: String },
     #[error(
@@ -199,7 +203,9 @@ fn hint(suggestions: &[String]) -> String {
 impl From<StoreError> for MatchError {
     fn from(e: StoreError) -> MatchError {
         match e {
-            StoreError::Ended => MatchError::Ended,
+            StoreError::Ended => MatchError::Ended {
+                who: format!("its winner or {}", turns::MODERATOR),
+            },
             StoreError::Conflict { version } => MatchError::BoardChanged {
                 version,
                 board: None,
@@ -797,12 +803,29 @@ impl Matches {
         })
     }
 
+    /// [`MatchError::Ended`] for the ended match `m`, naming who may
+    /// reopen it.
+    fn ended(&self, m: &MatchRecord) -> MatchError {
+        let result: Option<GameResult> = m
+            .result
+            .clone()
+            .and_then(|r| serde_json::from_value(r).ok());
+        let who = match (result, self.engine_of(m)) {
+            (Some(r), Ok(engine)) => {
+                let winner = self.winner_seat(m, engine, &r);
+                turns::result_undoers(&m.players, &r, winner)
+            }
+            _ => turns::MODERATOR.to_string(),
+        };
+        MatchError::Ended { who }
+    }
+
     async fn active(&self, channel: &str) -> Result<MatchRecord, MatchError> {
         check_id("channel", channel)?;
         match self.store.active_match(channel).await? {
             Some(m) => Ok(m),
             None => match self.store.latest_match(channel).await? {
-                Some(_) => Err(MatchError::Ended),
+                Some(m) => Err(self.ended(&m)),
                 None => Err(MatchError::NoMatch),
             },
         }
@@ -998,7 +1021,7 @@ impl Matches {
             let doc = self
                 .cpu_whole_log(move || document::parse_export(&owned))
                 .await??;
-            return self.import(caller, &m, engine, doc).await;
+            return self.import(caller, &m, engine, doc, text).await;
         }
         // Parsed, filled and validated on the pool, as `judge`'s boards
         // are: a large or hostile board (deep, many aliases) held an
@@ -1009,7 +1032,7 @@ impl Matches {
             .await??
         {
             SetupRead::Board(board, filled) => (board, filled),
-            SetupRead::Export(doc) => return self.import(caller, &m, engine, doc).await,
+            SetupRead::Export(doc) => return self.import(caller, &m, engine, doc, text).await,
         };
         let mut view = self.setup_board(caller, &m, board).await?;
         view.notes.extend(
@@ -1235,7 +1258,7 @@ impl Matches {
             Err(StoreError::Conflict { .. }) => {
                 let now = self.store.match_by_id(m.id).await?;
                 Err(match now {
-                    Some(n) if n.status == MatchStatus::Ended => MatchError::Ended,
+                    Some(n) if n.status == MatchStatus::Ended => self.ended(&n),
                     Some(n) if n.status == MatchStatus::Withdrawn => MatchError::NoMatch,
                     Some(n) => MatchError::BoardChanged {
                         version: n.version,
@@ -2048,6 +2071,23 @@ fn check_text(what: &str, text: &str) -> Result<String, MatchError> {
     }
     unsigned(what, text)?;
     Ok(text.to_string())
+}
+
+/// A text of an imported event as the live command that writes it would
+/// have recorded it: `typed`, the part its author typed (an end's reason
+/// without the words the service adds after it), passes [`check_text`],
+/// and `stored`, the whole, is already as [`plain_text`] records it and
+/// holds no mention (a moderator's import stored a note with line breaks,
+/// role pings, masked links and 5,000 characters: found by an outside
+/// tester). `Err` is the live refusal's words.
+fn recorded_text(what: &str, stored: &str, typed: &str) -> Result<(), String> {
+    check_text(what, typed).map_err(|e| e.to_string())?;
+    if plain_text(stored) != stored {
+        return Err(format!(
+            "the {what} holds a line break, a control or an invisible character, which a live {what} is recorded without"
+        ));
+    }
+    unsigned(what, stored).map_err(|e| e.to_string())
 }
 
 /// Refuses a text of the record (a note, a reason, a play as typed) that

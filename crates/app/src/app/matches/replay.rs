@@ -124,6 +124,22 @@ pub fn replay_log(
     (stack.last().map(|t| t.state.clone()), bad)
 }
 
+/// `e`, an export's field refused, naming the event (`seq`) of the log
+/// entry its path lies under (`log[1].at`).
+fn in_event(mut e: document::BoardError, doc: &Value) -> document::BoardError {
+    let seq = e
+        .path
+        .as_deref()
+        .and_then(|p| p.strip_prefix("log["))
+        .and_then(|p| p.split(']').next())
+        .and_then(|i| i.parse::<usize>().ok())
+        .and_then(|i| doc.get("log")?.get(i)?.get("seq")?.as_i64());
+    if let Some(seq) = seq {
+        e.message = format!("{} (in event #{seq})", e.message);
+    }
+    e
+}
+
 /// What `e` states that replay derives otherwise: its words against what
 /// it recorded, an answer's words, seat and option against the question
 /// in effect before it (a note's carries its play's), a confirmed end's
@@ -146,6 +162,7 @@ fn stated(
         super::integrity::adjustment_agrees(engine, e, before)?;
     }
     super::integrity::input_plain(e)?;
+    super::integrity::texts_recorded(e)?;
     // An undo brings back the context of the event it restores, whose
     // proposal was checked there, on the board it was asked on.
     if e.kind != EventKind::Undo {
@@ -625,21 +642,20 @@ impl Matches {
     /// Imports an export (`setup` with an `arbiter_export` document): its
     /// log must replay through the engine to its board; its events are then
     /// written to this channel's match, seat i's actions becoming this
-    /// match's seat i's.
+    /// match's seat i's. A field of the wrong kind is refused at its
+    /// line:column in `text`, with its path and event (it read "not an
+    /// Arbiter export" with neither: found by an outside tester).
     pub(super) async fn import(
         &self,
         caller: &super::Caller,
         m: &MatchRecord,
         engine: &'static dyn GameEngine,
         doc: Value,
+        text: &str,
     ) -> Result<MatchView, MatchError> {
         format_read(&doc)?;
-        let export: Export = serde_json::from_value(doc).map_err(|e| {
-            document::BoardError::semantic(
-                "",
-                format!("this is not an Arbiter export this version reads: {e}"),
-            )
-        })?;
+        let export: Export =
+            document::typed(&doc, "", Some(text)).map_err(|e| in_event(e, &doc))?;
         if export.game != m.game {
             return Err(document::BoardError::semantic(
                 "game",

@@ -595,7 +595,7 @@ impl Matches {
             .apply_answer(&caller, &m, &top, &p.decision, default, TIMEOUT_ACTOR)
             .await
         {
-            Ok(_) | Err(MatchError::BoardChanged { .. }) | Err(MatchError::Ended) => Ok(()),
+            Ok(_) | Err(MatchError::BoardChanged { .. }) | Err(MatchError::Ended { .. }) => Ok(()),
             Err(e) => Err(e),
         }
     }
@@ -949,7 +949,7 @@ impl Matches {
         let heads = self.store.event_heads(m.id).await?;
         let ended = m.status == MatchStatus::Ended;
         if ended && !heads.last().is_some_and(|h| h.kind.undoable()) {
-            return Err(MatchError::Ended);
+            return Err(self.ended(&m));
         }
         let (stack, passed) = self
             .past_notes(caller, &m, effective_stack(&heads), ended)
@@ -1377,6 +1377,18 @@ pub(super) fn origin_step(p: &super::consent::Proposal, e: &EventRecord) -> Opti
     }
 }
 
+/// Who may undo the result `r` (won by the seat `winner`) in a match
+/// seating `players`: its winner, or a moderator who holds no seat. The
+/// words of the undo's refusal and of [`MatchError::Ended`].
+pub(super) fn result_undoers(players: &[String], r: &GameResult, winner: Option<usize>) -> String {
+    let name = r.winner.clone().unwrap_or_default();
+    match winner.and_then(|w| players.get(w)) {
+        Some(u) if *u == name => format!("{name}, who won it, or {MODERATOR}"),
+        Some(u) => format!("{name} ({}), who won it, or {MODERATOR}", super::mention(u)),
+        None => MODERATOR.to_string(),
+    }
+}
+
 /// Whether the player `user` (not a moderator who holds no seat) may undo
 /// `undone`, the event in effect in a match seating `players`; `ended`:
 /// the result it ended the match with and the seat that won it. The
@@ -1389,16 +1401,16 @@ pub(super) fn undo_refused(
 ) -> Result<(), MatchError> {
     let seat = players.iter().position(|p| p == user);
     if let Some((r, winner)) = ended {
-        // A result stands unless the side it favours gives it up.
-        if winner.is_some() && winner == seat {
+        // A result stands unless the side it favours gives it up. A
+        // timeout's answer that ended the match is still the answer of
+        // the player it was made for, who never made that choice: hers to
+        // take back, which asks her again (it was refused as "needs the
+        // other side's consent": found by an outside tester).
+        let timed_out_for = super::timed_out_for(players, undone);
+        if winner.is_some() && winner == seat || timed_out_for.map(String::as_str) == Some(user) {
             return Ok(());
         }
-        let name = r.winner.clone().unwrap_or_default();
-        let who = match winner.and_then(|w| players.get(w)) {
-            Some(u) if *u == name => format!("{name}, who won it, or {MODERATOR}"),
-            Some(u) => format!("{name} ({}), who won it, or {MODERATOR}", super::mention(u)),
-            None => MODERATOR.to_string(),
-        };
+        let who = result_undoers(players, &r, winner);
         let what = r
             .winner
             .as_deref()
@@ -1565,7 +1577,7 @@ fn proposal_refused(
 /// Who besides a player may undo, as every refusal names them: a
 /// moderator who holds a seat undoes as a player (docs/MATCHES.md), and
 /// "or a moderator" read as a refusal of their own undo's grounds.
-const MODERATOR: &str = "a moderator who holds no seat in the match";
+pub(super) const MODERATOR: &str = "a moderator who holds no seat in the match";
 
 /// Refuses an adjust that adds, removes or reorders the board's players:
 /// seat i of the match plays the board's `players[i]`, so one added made
