@@ -1,7 +1,7 @@
 //! The CPU pool's workers are shared by scope (`app::cpu::Scope`): a
 //! request from a Discord server counts to that server's share, and so does
-//! its match play (judged on the task the bot spawns for it). While work of
-//! another scope holds all but one worker and queues more, the server's
+//! its match play (judged on the task the bot spawns for it). While another
+//! server's work holds all but one worker and queues more, the server's
 //! board and play are still judged.
 
 use std::sync::{Arc, Mutex};
@@ -27,6 +27,9 @@ players:
 ";
 
 const GUILD: u64 = 4242;
+
+/// The server whose work holds its share of the workers meanwhile.
+const OTHER_GUILD: u64 = 4343;
 
 fn bot(dir: &std::path::Path) -> Bot {
     arbiter::sandbox::use_program(env!("CARGO_BIN_EXE_arbiter"));
@@ -74,18 +77,20 @@ fn a_servers_board_and_play_are_judged_while_other_work_holds_its_share() {
     );
     assert!(out.contains("== Match: starting board =="), "{out}");
 
-    // Local work (the console without a server, the decision sweep) holds
-    // all the workers it may, and queues one more job, until released.
+    // Another server's work holds all the workers it may, and queues one
+    // more job, until released. (Not `Scope::Local`'s: the other tests
+    // run their console scripts as Local, in parallel, and would be told
+    // busy while this one held Local's share.)
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let share = cpu::limits().workers.saturating_sub(1).max(1);
     let (started, running) = std::sync::mpsc::channel();
     let (release, held) = std::sync::mpsc::channel::<()>();
     let held = Arc::new(Mutex::new(held));
-    let local: Vec<_> = (0..=share)
+    let other: Vec<_> = (0..=share)
         .map(|_| {
             let (started, held) = (started.clone(), held.clone());
             runtime.spawn(cpu::scoped(
-                Scope::Local,
+                Scope::Server(OTHER_GUILD),
                 cpu::run_within(Duration::from_secs(120), move || {
                     let _ = started.send(());
                     let _ = held.lock().unwrap().recv();
@@ -103,7 +108,7 @@ fn a_servers_board_and_play_are_judged_while_other_work_holds_its_share() {
     let confirmed = in_server(&bot, "maeoni", false, "/match answer choice:confirm\n");
 
     drop(release);
-    for job in local {
+    for job in other {
         assert_eq!(runtime.block_on(job).unwrap(), Ok(()));
     }
     for out in [&judged, &played, &confirmed] {
