@@ -42,6 +42,7 @@ use tracing::Instrument;
 use super::discord::{self, Envelope};
 use super::{Bot, Defer, InFlight, Request};
 use crate::metrics::{self, Closed};
+use crate::store::Ping;
 
 /// Largest request body accepted (Discord's interaction payloads are a few
 /// KB; a message with a 4,000-character board fits many times over).
@@ -245,16 +246,20 @@ pub const HEALTH_DATABASE_WAIT: Duration = Duration::from_secs(1);
 
 /// `GET /healthz`: 200 with `"status":"ok"` and the index's size, and the
 /// match database's state: `"ok"` when it answered within
-/// [`HEALTH_DATABASE_WAIT`], `"not configured"` when this process has none
-/// open; 503 with `"status":"unavailable"` and `"database":"unreachable"`
-/// when it did not answer (it said "ok" whatever the database did, so a
+/// [`HEALTH_DATABASE_WAIT`], `"busy"` when every pooled connection stayed
+/// in use that long (an import, a burst of writes: the database answers
+/// the requests holding them), `"not configured"` when this process has
+/// none open; 503 with `"status":"unavailable"` and
+/// `"database":"unreachable"` when a query failed or did not answer, no
+/// connection could be opened, or the SQLite file is gone (it said "ok" whatever the database did, so a
 /// replica whose database was gone stayed in rotation). Nothing of the
 /// database's address or error is said: the cause is logged.
 async fn health_body(bot: &Bot) -> Response {
     let (code, database) = match bot.database_answers(HEALTH_DATABASE_WAIT).await {
         None => (StatusCode::OK, "not configured"),
-        Some(true) => (StatusCode::OK, "ok"),
-        Some(false) => (StatusCode::SERVICE_UNAVAILABLE, "unreachable"),
+        Some(Ok(Ping::Answers)) => (StatusCode::OK, "ok"),
+        Some(Ok(Ping::Busy)) => (StatusCode::OK, "busy"),
+        Some(Err(_)) => (StatusCode::SERVICE_UNAVAILABLE, "unreachable"),
     };
     let status = if code == StatusCode::OK {
         "ok"

@@ -11,7 +11,7 @@ use crate::app::matches::{
 };
 use crate::engine::Ruling;
 use crate::store::EventKind;
-use crate::store::{DEFAULT_DATABASE_URL, Store};
+use crate::store::{DEFAULT_DATABASE_URL, Store, StoreError};
 
 use super::reply::{
     Block, Button, ButtonStyle, Doc, FileAttachment, Ping, code_span, escape_inline, escape_md,
@@ -108,22 +108,25 @@ impl Bot {
             .await
     }
 
-    /// Whether the match database answers within `wait` (`GET /healthz`);
-    /// `None` when this process has none open (`serve` opens it at start).
-    /// Why it did not is logged, never said.
-    pub async fn database_answers(&self, wait: std::time::Duration) -> Option<bool> {
+    /// Whether the match database answers within `wait` (`GET /healthz`):
+    /// `None` when this process has none open (`serve` opens it at start);
+    /// `Ping::Busy` when every connection was in use for the whole wait
+    /// (the database answers the requests holding them). Why it did not
+    /// answer is logged, never said.
+    pub async fn database_answers(
+        &self,
+        wait: std::time::Duration,
+    ) -> Option<Result<crate::store::Ping, StoreError>> {
         let store = self.matches.get()?.store();
-        Some(match tokio::time::timeout(wait, store.ping()).await {
-            Ok(Ok(())) => true,
-            Ok(Err(e)) => {
-                tracing::warn!("health: the match database does not answer: {e}");
-                false
+        let answer = store.ping(wait).await;
+        match &answer {
+            Err(e) => tracing::warn!("health: the match database does not answer: {e}"),
+            Ok(crate::store::Ping::Busy) => {
+                tracing::info!("health: every match database connection was busy for {wait:?}")
             }
-            Err(_) => {
-                tracing::warn!("health: no answer from the match database within {wait:?}");
-                false
-            }
-        })
+            Ok(crate::store::Ping::Answers) => {}
+        }
+        Some(answer)
     }
 
     /// The game of the match in progress in the request's channel, for a

@@ -312,6 +312,16 @@ pub fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
+/// What [`Store::ping`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ping {
+    /// A pooled connection answered.
+    Answers,
+    /// Every open connection was in use for the whole wait: the database
+    /// answers the requests holding them, none was free for the ping.
+    Busy,
+}
+
 /// The match store. Cheap to clone (a pool handle).
 #[derive(Debug, Clone)]
 pub struct Store {
@@ -402,23 +412,44 @@ impl Store {
         self.backend
     }
 
-    /// Whether the database answers: one trivial query on a pooled
-    /// connection (no table read, no lock taken; cheap enough to poll) and,
-    /// for SQLite, its file still where it was opened: a connection keeps
-    /// a deleted file open and answers from it, and what it then writes is
-    /// lost at the next start. Unbounded here (the pool waits up to 30 s
-    /// for a connection): callers bound it.
-    pub async fn ping(&self) -> Result<(), StoreError> {
-        if let Some(file) = &self.file
-            && let Err(e) = std::fs::metadata(file)
-        {
-            return Err(StoreError::Database(format!(
-                "the database file {} cannot be read: {e}",
-                file.display()
-            )));
+    /// Whether the database answers within `wait`: one trivial query on a
+    /// pooled connection (no table read, no lock taken; cheap enough to
+    /// poll) and, for SQLite, its file still where it was opened: a
+    /// connection keeps a deleted file open and answers from it, and what
+    /// it then writes is lost at the next start.
+    ///
+    /// [`Ping::Busy`] when the pool lent no connection within `wait` while
+    /// every one it has open is in use (an import, a burst of writes): the
+    /// database answers the requests holding them. An error when the
+    /// query failed or did not answer, when no connection could be opened,
+    /// or when the SQLite file is gone.
+    pub async fn ping(&self, wait: Duration) -> Result<Ping, StoreError> {
+        let deadline = tokio::time::Instant::now() + wait;
+        let late = || StoreError::Database(format!("no answer within {wait:?}"));
+        if let Some(file) = &self.file {
+            // A stat can block (a network file system): off the async worker.
+            let path = file.clone();
+            let found = tokio::task::spawn_blocking(move || std::fs::metadata(path));
+            let found = tokio::time::timeout_at(deadline, found)
+                .await
+                .map_err(|_| late())?
+                .map_err(|e| StoreError::Database(e.to_string()))?;
+            if let Err(e) = found {
+                return Err(StoreError::Database(format!(
+                    "the database file {} cannot be read: {e}",
+                    file.display()
+                )));
+            }
         }
-        sqlx::query("SELECT 1").execute(&self.pool).await?;
-        Ok(())
+        let mut conn = match tokio::time::timeout_at(deadline, self.pool.acquire()).await {
+            Ok(conn) => conn?,
+            Err(_) if self.pool.size() > 0 && self.pool.num_idle() == 0 => return Ok(Ping::Busy),
+            Err(_) => return Err(late()),
+        };
+        tokio::time::timeout_at(deadline, sqlx::query("SELECT 1").execute(&mut *conn))
+            .await
+            .map_err(|_| late())??;
+        Ok(Ping::Answers)
     }
 
     /// The durability settings in force on a pooled connection: SQLite's
@@ -1282,6 +1313,35 @@ fn event_from_row(r: &AnyRow) -> Result<EventRecord, StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A SQLite store on a file of its own, in a folder the caller removes.
+    async fn sqlite_store(name: &str) -> (Store, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!("arbiter-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let url = format!("sqlite://{}", dir.join("m.db").display());
+        (Store::connect(&url).await.unwrap(), dir)
+    }
+
+    /// Every connection held (an import, a burst of writes) is "busy", not
+    /// an error: the database answers the requests holding them. A ping
+    /// that could not borrow one within its wait read as unreachable, and
+    /// a healthy replica left rotation. The file gone is still an error.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_pool_all_in_use_is_busy_and_a_file_gone_is_an_error() {
+        let (store, dir) = sqlite_store("ping-busy").await;
+        let wait = Duration::from_millis(200);
+        assert_eq!(store.ping(wait).await.unwrap(), Ping::Answers);
+        let mut held = Vec::new();
+        for _ in 0..4 {
+            held.push(store.pool.acquire().await.unwrap());
+        }
+        assert_eq!(store.pool.num_idle(), 0);
+        assert_eq!(store.ping(wait).await.unwrap(), Ping::Busy);
+        drop(held);
+        assert_eq!(store.ping(wait).await.unwrap(), Ping::Answers);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(store.ping(wait).await.is_err());
+    }
 
     #[test]
     fn passwords_are_redacted_from_urls_and_messages() {
