@@ -946,7 +946,9 @@ pub(super) fn refusal(e: &MatchError) -> Reply {
 /// and who may undo it (a proposed play's "the play `…`" holds the play as
 /// typed: its backtick closed the span and the rest rendered, bold, a
 /// masked link, a web address; found by an outside tester), on one line
-/// with the bot's mentions kept, and a game's name as typed. Its other
+/// with the bot's mentions kept, and a game's name and the words of a
+/// proposal an undo is refused over as typed (mentions too: a proposal's
+/// words are its author's alone). Its other
 /// brackets are escaped: a refusal may quote what a board file says before
 /// its names are checked (`game: "[x](https://…)"` came back as a live
 /// masked link).
@@ -971,6 +973,15 @@ fn refusal_md(e: &MatchError) -> String {
         MatchError::UnknownGame { name, suggestions } => MatchError::UnknownGame {
             name: escape_inline(name),
             suggestions: suggestions.iter().map(|s| escape_inline(s)).collect(),
+        },
+        MatchError::ProposalWaits {
+            before,
+            proposes,
+            after,
+        } => MatchError::ProposalWaits {
+            before: before.clone(),
+            proposes: escape_inline(proposes),
+            after: after.clone(),
         },
         e => return e.to_string().replace('[', "\\["),
     };
@@ -1069,20 +1080,27 @@ mod tests {
             player: "<@1300000000000000302>".into(),
             question: play.into(),
         };
-        for e in [waiting, stale] {
+        // An undo refused over that proposal, still waiting, quotes it too
+        // (with a mention typed in it: a proposal's words are its author's).
+        let refused = MatchError::ProposalWaits {
+            before: "the last event is #4, <@1300000000000000302>'s proposal (<@1300000000000000302> proposes ".into(),
+            proposes: play.replace("**x**", "**x** <@123>"),
+            after: "): it waits on your consent, which you have not given: answer it with `reject` (its Reject button) to refuse it, on the record; only its author <@1300000000000000302> or a moderator who holds no seat in the match may undo it".into(),
+        };
+        // Each keeps the command its template names, as code.
+        for (e, command) in [
+            (waiting, "`undo`"),
+            (stale, "`/match answer`"),
+            (refused, "`reject`"),
+        ] {
             let Reply::Message(m) = refusal(&e) else {
                 panic!("a refusal is a message");
             };
-            for live in ["**x**", "||y||", " [c](", "://"] {
+            for live in ["**x**", "||y||", " [c](", "://", "<@123>"] {
                 assert!(!m.body.contains(live), "{live} in {}", m.body);
             }
             assert!(m.body.contains("<@1300000000000000302>"), "{}", m.body);
-            // The template's own commands stay code.
-            assert!(
-                m.body.contains("`/match answer`") || m.body.contains("`undo`"),
-                "{}",
-                m.body
-            );
+            assert!(m.body.contains(command), "{command} in {}", m.body);
         }
     }
 

@@ -123,6 +123,17 @@ pub enum MatchError {
     Ended { who: String },
     #[error("{message}")]
     Forbidden { message: String },
+    /// An undo refused over a proposal still waiting: `proposes` is the
+    /// proposal's words as the player typed them (a play's line, an end's
+    /// reason), kept apart from the bot's text around them so that Discord
+    /// shows them as typed (quoted inside a `Forbidden`, a backtick in the
+    /// play closed its code span and what followed rendered).
+    #[error("{before}{proposes}{after}")]
+    ProposalWaits {
+        before: String,
+        proposes: String,
+        after: String,
+    },
     #[error(
         "the match has no board yet; give the starting board with `match setup` (YAML, as for `judge`)"
     )]

@@ -1538,21 +1538,16 @@ fn proposal_refused(
     let by = user(p.by);
     let last = match plain_note(undone) {
         true => format!(
-            "the last event is #{}, a note by {}, made while {by}'s proposal waits ({by} proposes {})",
+            "the last event is #{}, a note by {}, made while {by}'s proposal waits",
             undone.seq,
             super::mention(&undone.actor),
-            p.text
         ),
         false if undone.kind == EventKind::Answer => format!(
-            "the last event is #{}, {}'s confirmation of {by}'s proposal ({by} proposes {})",
+            "the last event is #{}, {}'s confirmation of {by}'s proposal",
             undone.seq,
             super::mention(&undone.actor),
-            p.text
         ),
-        false => format!(
-            "the last event is #{}, {by}'s proposal ({by} proposes {})",
-            undone.seq, p.text
-        ),
+        false => format!("the last event is #{}, {by}'s proposal", undone.seq),
     };
     let next = match asked {
         true => "it waits on your consent, which you have not given: answer it with `reject` (its Reject button) to refuse it, on the record".to_string(),
@@ -1571,7 +1566,11 @@ fn proposal_refused(
         ),
         false => format!("only its author {by} or {MODERATOR} may undo it"),
     };
-    MatchError::forbidden(format!("{last}: {next}; {only}"))
+    MatchError::ProposalWaits {
+        before: format!("{last} ({by} proposes "),
+        proposes: p.text.clone(),
+        after: format!("): {next}; {only}"),
+    }
 }
 
 /// Who besides a player may undo, as every refusal names them: a
