@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use arbiter::app::App;
-use arbiter::app::matches::{Caller, MatchError, MatchReply, MatchRequest, Matches};
+use arbiter::app::matches::{Caller, MatchError, MatchReply, MatchRequest, Matches, Reading};
 use arbiter::app::rulesets::RuleSets;
 use arbiter::corpus::SourceGame;
 use arbiter::store::{DEFAULT_DATABASE_URL, Store};
@@ -84,11 +84,17 @@ enum MatchCommand {
         /// Also draw the board as a PNG at this path.
         #[arg(long, value_name = "PNG")]
         picture: Option<PathBuf>,
+        /// A match of this channel by its number, ended or not (default: the current one).
+        #[arg(long = "match", value_name = "N")]
+        number: Option<i64>,
     },
     /// Show the log: plays, rulings, who, when (the last page by default).
     Log {
         #[arg(long)]
         page: Option<i64>,
+        /// A match of this channel by its number, ended or not (default: the current one).
+        #[arg(long = "match", value_name = "N")]
+        number: Option<i64>,
     },
     /// Answer the decision a play waits on: an answer's number or words
     /// (only the deciding player, or a moderator).
@@ -137,11 +143,19 @@ enum MatchCommand {
         reason: Option<String>,
     },
     /// Print the board and the whole log as YAML (re-importable with `setup`).
-    Export,
+    Export {
+        /// A match of this channel by its number, ended or not (default: the current one).
+        #[arg(long = "match", value_name = "N")]
+        number: Option<i64>,
+    },
     /// Suggest the next word of a partly typed play.
     Complete { partial: String },
     /// Replay the log through the engine and compare every stored state.
-    Verify,
+    Verify {
+        /// A match of this channel by its number, ended or not (default: the current one).
+        #[arg(long = "match", value_name = "N")]
+        number: Option<i64>,
+    },
     /// A passage as the match cites it: the server's rule set at the
     /// version the match pinned when it started.
     Cite {
@@ -346,7 +360,7 @@ async fn execute(
     as_json: bool,
 ) -> Result<String, MatchError> {
     let picture = match &command {
-        MatchCommand::Board { picture } => picture.clone(),
+        MatchCommand::Board { picture, .. } => picture.clone(),
         _ => None,
     };
     let request = match command {
@@ -361,8 +375,8 @@ async fn execute(
             text: play.join(" "),
             expected_version: expect_version,
         },
-        MatchCommand::Board { .. } => MatchRequest::Board,
-        MatchCommand::Log { page } => MatchRequest::Log { page },
+        MatchCommand::Board { number, .. } => Reading::Board.request(number),
+        MatchCommand::Log { page, number } => Reading::Log { page }.request(number),
         MatchCommand::Answer {
             choice,
             expect_version,
@@ -388,9 +402,9 @@ async fn execute(
         MatchCommand::Pictures { state } => MatchRequest::Pictures { on: state == "on" },
         MatchCommand::Undo => MatchRequest::Undo,
         MatchCommand::End { winner, reason } => MatchRequest::End { winner, reason },
-        MatchCommand::Export => MatchRequest::Export,
+        MatchCommand::Export { number } => Reading::Export.request(number),
         MatchCommand::Complete { partial } => MatchRequest::Complete { partial },
-        MatchCommand::Verify => MatchRequest::Verify,
+        MatchCommand::Verify { number } => Reading::Verify.request(number),
         MatchCommand::Cite { .. } | MatchCommand::Ask { .. } => {
             return Err(MatchError::Usage {
                 message: "`match cite` and `match ask` are answered from the rule set, not the match service".into(),

@@ -40,6 +40,7 @@ mod import;
 mod match_arguments;
 mod match_disputes;
 mod match_integrity;
+mod match_numbered;
 mod match_permits;
 mod match_record;
 mod match_seats;

@@ -597,6 +597,19 @@ async fn store_level(url: String) {
         .await
         .unwrap();
     assert_ne!(a.id, b.id);
+    // A match by its number, within its channel only (`log match:N`):
+    // ended or not; another channel's number finds nothing.
+    assert_eq!(
+        s.match_in_channel("c", m.id).await.unwrap().unwrap().id,
+        m.id
+    );
+    assert_eq!(
+        s.match_in_channel("d", a.id).await.unwrap().unwrap().id,
+        a.id
+    );
+    assert!(s.match_in_channel("d", b.id).await.unwrap().is_none());
+    assert!(s.match_in_channel("e", m.id).await.unwrap().is_none());
+    assert!(s.match_in_channel("c", b.id + 100).await.unwrap().is_none());
 }
 
 #[tokio::test]

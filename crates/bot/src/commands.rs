@@ -17,7 +17,7 @@ use super::{
     Origin, Request, RulesCommand, RulesFile, Weight, app_error, attachment_refusal, board_in_text,
     judge_modal, matchcmd::MAX_MATCH_PLAYERS, short_question,
 };
-use crate::app::matches::MatchRequest;
+use crate::app::matches::{MatchRequest, Reading};
 
 /// The message context-menu command's name.
 pub const JUDGE_MESSAGE: &str = "Judge this board";
@@ -516,7 +516,8 @@ const MATCH: Spec = Spec {
 `answer` (a decision or proposal waiting on you: its number or words; the buttons do the same), `advance` (next phase or round), \
 `adjust` (a board field, with a reason: at once for your own seat's field when it does not better your standing; another seat's, a shared one, one that ends the game or one that betters your standing is proposed to the players it touches), \
 `note` (a judge's ruling on the record), `notify`, `pictures` (the board's picture on every reply, or a button), `board`, `log`, `undo` (the last event in effect, notes included: your own; a result only its winner; moderators any), \
-`end` (naming the other player as winner concedes at once; claiming the win asks your opponent), `export`, `verify` (replays the log through the engine). \
+`end` (naming the other player as winner concedes at once; claiming the win asks your opponent), `export`, `verify` (replays the log through the engine); \
+`board`, `log`, `export` and `verify` take `match:N`, an earlier match of this channel. \
 `; agreed by @player` asks that player to confirm the choices your play states for them.
 > `/match play text:attack unit \"Mist Spirit\" with Iron Worker` (the defender then answers the guard and the counter with the buttons)
 > `/match adjust field:players.Maeoni.phoenixborn.damage value:6 reason:misread die`",
@@ -658,19 +659,25 @@ const MATCH_SUBS: &[Sub] = &[
     Sub {
         name: "board",
         description: "Show the match and its board",
-        options: &[],
+        options: &[MATCH_NUMBER],
         bare: false,
-        parse: |_| matched(MatchCommand::Board),
+        parse: |g| read(g, Reading::Board),
     },
     Sub {
         name: "log",
         description: "Plays and rulings: who, when",
-        options: &[opt(Kind::Integer, "page", "Page (default: last)").min(1)],
+        options: &[
+            opt(Kind::Integer, "page", "Page (default: last)").min(1),
+            MATCH_NUMBER,
+        ],
         bare: false,
         parse: |g| {
-            matched(MatchCommand::Log {
-                page: g.integer("page"),
-            })
+            read(
+                g,
+                Reading::Log {
+                    page: g.integer("page"),
+                },
+            )
         },
     },
     Sub {
@@ -698,21 +705,35 @@ const MATCH_SUBS: &[Sub] = &[
     Sub {
         name: "export",
         description: "The board and the log as a file, re-importable with setup",
-        options: &[],
+        options: &[MATCH_NUMBER],
         bare: false,
-        parse: |_| matched(MatchCommand::Export),
+        parse: |g| read(g, Reading::Export),
     },
     Sub {
         name: "verify",
         description: "Replay the log through the engine and check every stored board",
-        options: &[],
+        options: &[MATCH_NUMBER],
         bare: false,
-        parse: |_| matched(MatchCommand::Verify),
+        parse: |g| read(g, Reading::Verify),
     },
 ];
 
 fn matched(m: MatchCommand) -> Result<Command, String> {
     Ok(Command::Match(m))
+}
+
+/// `match:N` of the reads (`board`, `log`, `export`, `verify`): a match of
+/// this channel by its number, ended or not (default: the current one).
+const MATCH_NUMBER: Opt = opt(
+    Kind::Integer,
+    "match",
+    "A match of this channel by its number, ended or not (default: the current one)",
+)
+.min(1);
+
+/// A read of the channel's current match, or of the one `match:` names.
+fn read(g: &Given, reading: Reading) -> Result<Command, String> {
+    matched(reading.request(g.integer("match")))
 }
 
 /// `state:on|off` (validated against its choices by the parsers).
@@ -1035,6 +1056,11 @@ pub fn defer(command: &Command) -> Defer {
             MatchRequest::Setup { text: None } => Defer::No,
             // A file; a replay of the whole log.
             MatchRequest::Export | MatchRequest::Verify => Defer::Public,
+            MatchRequest::Numbered {
+                read: Reading::Export | Reading::Verify,
+                ..
+            } => Defer::Public,
+            MatchRequest::Numbered { .. } => Defer::No,
             // Reads; `complete` is the console's (autocomplete on Discord).
             MatchRequest::Board | MatchRequest::Log { .. } | MatchRequest::Complete { .. } => {
                 Defer::No

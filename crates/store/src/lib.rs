@@ -508,6 +508,26 @@ impl Store {
         row.map(|r| match_from_row(&r)).transpose()
     }
 
+    /// Match `id` if it was played in `channel` (ended or not; not one
+    /// withdrawn): a number from another channel finds nothing, so a
+    /// channel's reader never sees another channel's (or server's) match.
+    pub async fn match_in_channel(
+        &self,
+        channel: &str,
+        id: i64,
+    ) -> Result<Option<MatchRecord>, StoreError> {
+        let sql = format!(
+            "SELECT {MATCH_COLUMNS} {MATCH_FROM} \
+             WHERE m.channel = $1 AND m.id = $2 AND m.status <> 'withdrawn'"
+        );
+        let row = sqlx::query(&sql)
+            .bind(channel)
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| match_from_row(&r)).transpose()
+    }
+
     /// The channel's match started before match `id`, if any.
     pub async fn match_before(
         &self,

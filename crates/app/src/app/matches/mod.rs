@@ -850,6 +850,33 @@ impl Matches {
             .ok_or(MatchError::NoMatch)
     }
 
+    /// The match a read (`board`, `log`, `export`, `verify`) names: match
+    /// `number` of this channel, ended or not, or without one the
+    /// channel's current match ([`Matches::latest`]). A number of another
+    /// channel's match is refused as none of this one's: a new match must
+    /// not bury the record of the one before (an outside tester's loser
+    /// started one at once), and no channel reads another's.
+    pub(super) async fn read_match(
+        &self,
+        channel: &str,
+        number: Option<i64>,
+    ) -> Result<MatchRecord, MatchError> {
+        let Some(id) = number else {
+            return self.latest(channel).await;
+        };
+        check_id("channel", channel)?;
+        if let Some(m) = self.store.match_in_channel(channel, id).await? {
+            return Ok(m);
+        }
+        let last = match self.store.latest_match(channel).await? {
+            Some(m) => format!("; this channel's current match is #{}", m.id),
+            None => "; this channel has had no match".into(),
+        };
+        Err(MatchError::usage(format!(
+            "no match #{id} in this channel{last}"
+        )))
+    }
+
     /// The last event (the one in effect at the match's version).
     async fn top(&self, m: &MatchRecord) -> Result<Option<EventRecord>, MatchError> {
         if m.version == 0 {
@@ -1285,8 +1312,17 @@ impl Matches {
     /// `board`: the match and its current board (anyone may look). Shows
     /// the channel's last match when none is active.
     pub async fn board(&self, channel: &str) -> Result<MatchView, MatchError> {
+        self.board_of(channel, None).await
+    }
+
+    /// `board match:N`: match `number` of this channel ([`Matches::read_match`]).
+    pub async fn board_of(
+        &self,
+        channel: &str,
+        number: Option<i64>,
+    ) -> Result<MatchView, MatchError> {
         self.settle(channel).await?;
-        let m = self.latest(channel).await?;
+        let m = self.read_match(channel, number).await?;
         self.view(&m).await
     }
 
@@ -1443,7 +1479,17 @@ impl Matches {
 
     /// `log`: one page of events, oldest first; the last page by default.
     pub async fn log(&self, channel: &str, page: Option<i64>) -> Result<LogReply, MatchError> {
-        let m = self.latest(channel).await?;
+        self.log_of(channel, None, page).await
+    }
+
+    /// `log match:N`: match `number` of this channel ([`Matches::read_match`]).
+    pub async fn log_of(
+        &self,
+        channel: &str,
+        number: Option<i64>,
+        page: Option<i64>,
+    ) -> Result<LogReply, MatchError> {
+        let m = self.read_match(channel, number).await?;
         let pages = ((m.version + LOG_PAGE_SIZE - 1) / LOG_PAGE_SIZE).max(1);
         let page = page.unwrap_or(pages);
         if page < 1 || page > pages {
@@ -1476,7 +1522,16 @@ impl Matches {
     /// YAML; `setup` re-imports it, replaying the log. The channel's last
     /// match when none is active.
     pub async fn export(&self, channel: &str) -> Result<ExportReply, MatchError> {
-        let m = self.latest(channel).await?;
+        self.export_of(channel, None).await
+    }
+
+    /// `export match:N`: match `number` of this channel ([`Matches::read_match`]).
+    pub async fn export_of(
+        &self,
+        channel: &str,
+        number: Option<i64>,
+    ) -> Result<ExportReply, MatchError> {
+        let m = self.read_match(channel, number).await?;
         let records = self.store.events(m.id, 1, m.version).await?;
         let engine = self.engine_of(&m).ok();
         let file_name = format!("{}-match-{}.yaml", m.game, m.id);
@@ -1685,6 +1740,35 @@ pub enum MatchRequest<Board = String> {
         partial: String,
     },
     Verify,
+    /// `board`, `log`, `export` or `verify` of match `match_id` of this
+    /// channel (`match:N`), ended or not, rather than its current one.
+    Numbered {
+        match_id: i64,
+        read: Reading,
+    },
+}
+
+/// What a [`MatchRequest::Numbered`] reads of the match it names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "read", rename_all = "snake_case")]
+pub enum Reading {
+    Board,
+    Log { page: Option<i64> },
+    Export,
+    Verify,
+}
+
+impl Reading {
+    /// The request reading the channel's current match, or match `number`.
+    pub fn request<B>(self, number: Option<i64>) -> MatchRequest<B> {
+        match (number, self) {
+            (Some(match_id), read) => MatchRequest::Numbered { match_id, read },
+            (None, Reading::Board) => MatchRequest::Board,
+            (None, Reading::Log { page }) => MatchRequest::Log { page },
+            (None, Reading::Export) => MatchRequest::Export,
+            (None, Reading::Verify) => MatchRequest::Verify,
+        }
+    }
 }
 
 impl<B> MatchRequest<B> {
@@ -1707,6 +1791,12 @@ impl<B> MatchRequest<B> {
             MatchRequest::Export => "match export",
             MatchRequest::Complete { .. } => "match complete",
             MatchRequest::Verify => "match verify",
+            MatchRequest::Numbered { read, .. } => match read {
+                Reading::Board => "match board",
+                Reading::Log { .. } => "match log",
+                Reading::Export => "match export",
+                Reading::Verify => "match verify",
+            },
         }
     }
 
@@ -1752,6 +1842,7 @@ impl<B> MatchRequest<B> {
             R::Export => R::Export,
             R::Complete { partial } => R::Complete { partial },
             R::Verify => R::Verify,
+            R::Numbered { match_id, read } => R::Numbered { match_id, read },
         }
     }
 
@@ -1773,6 +1864,7 @@ impl<B> MatchRequest<B> {
                 | MatchRequest::Export
                 | MatchRequest::Complete { .. }
                 | MatchRequest::Verify
+                | MatchRequest::Numbered { .. }
         )
     }
 }
@@ -1837,6 +1929,25 @@ impl Matches {
                 MatchReply::Completions(self.complete(channel, &partial).await?)
             }
             MatchRequest::Verify => MatchReply::Replay(self.replay(channel).await?),
+            MatchRequest::Numbered { match_id, read } => {
+                self.read_numbered(channel, match_id, read).await?
+            }
+        })
+    }
+
+    /// A [`MatchRequest::Numbered`]: `read` of match `id` of this channel.
+    async fn read_numbered(
+        &self,
+        channel: &str,
+        id: i64,
+        read: Reading,
+    ) -> Result<MatchReply, MatchError> {
+        let n = Some(id);
+        Ok(match read {
+            Reading::Board => MatchReply::Match(Box::new(self.board_of(channel, n).await?)),
+            Reading::Log { page } => MatchReply::Log(self.log_of(channel, n, page).await?),
+            Reading::Export => MatchReply::Export(self.export_of(channel, n).await?),
+            Reading::Verify => MatchReply::Replay(self.replay_of(channel, n).await?),
         })
     }
 }

@@ -6,9 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::consent::Stage;
-use super::{
-    LogEntry, MatchError, MatchRecord, MatchView, Matches, PlayContext, check_id, with_play,
-};
+use super::{LogEntry, MatchError, MatchRecord, MatchView, Matches, PlayContext, with_play};
 use crate::engine::{GameEngine, Ruling, document};
 use crate::store::{EventKind, NewEvent, Transition};
 
@@ -644,12 +642,16 @@ impl Matches {
     /// Replays the channel's latest match from its log through the engine
     /// and compares every stored board with the replayed one.
     pub async fn replay(&self, channel: &str) -> Result<ReplayReport, MatchError> {
-        check_id("channel", channel)?;
-        let m = self
-            .store
-            .latest_match(channel)
-            .await?
-            .ok_or(MatchError::NoMatch)?;
+        self.replay_of(channel, None).await
+    }
+
+    /// `verify match:N`: match `number` of this channel ([`Matches::read_match`]).
+    pub async fn replay_of(
+        &self,
+        channel: &str,
+        number: Option<i64>,
+    ) -> Result<ReplayReport, MatchError> {
+        let m = self.read_match(channel, number).await?;
         let engine = self.engine_of(&m)?;
         let records = self.store.events(m.id, 1, m.version).await?;
         let players = m.players.clone();
