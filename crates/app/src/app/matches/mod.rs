@@ -1315,7 +1315,7 @@ impl Matches {
         self.board_of(channel, None).await
     }
 
-    /// `board match:N`: match `number` of this channel ([`Matches::read_match`]).
+    /// `board match:N`: match `number` of this channel (`Matches::read_match`).
     pub async fn board_of(
         &self,
         channel: &str,
@@ -1482,7 +1482,7 @@ impl Matches {
         self.log_of(channel, None, page).await
     }
 
-    /// `log match:N`: match `number` of this channel ([`Matches::read_match`]).
+    /// `log match:N`: match `number` of this channel (`Matches::read_match`).
     pub async fn log_of(
         &self,
         channel: &str,
@@ -1525,7 +1525,7 @@ impl Matches {
         self.export_of(channel, None).await
     }
 
-    /// `export match:N`: match `number` of this channel ([`Matches::read_match`]).
+    /// `export match:N`: match `number` of this channel (`Matches::read_match`).
     pub async fn export_of(
         &self,
         channel: &str,

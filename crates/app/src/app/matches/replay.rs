@@ -645,7 +645,7 @@ impl Matches {
         self.replay_of(channel, None).await
     }
 
-    /// `verify match:N`: match `number` of this channel ([`Matches::read_match`]).
+    /// `verify match:N`: match `number` of this channel (`Matches::read_match`).
     pub async fn replay_of(
         &self,
         channel: &str,

@@ -189,7 +189,7 @@ pub enum ImportError {
         limit: usize,
     },
     /// An HTML page opening more `<li>` than a document may have
-    /// passages, refused before it is converted ([`html::list_items`]).
+    /// passages, refused before it is converted (`html::list_items`).
     #[error(
         "{file} has {count} list items; a document may have at most {limit} passages (headings, numbered rules and list items, each item one). Split it into smaller documents."
     )]
