@@ -1632,68 +1632,6 @@ fn a_proposal_whose_words_are_edited_against_what_it_proposes_is_refused() {
     }
 }
 
-/// An undo that brings a waiting proposal back carries its context, whose
-/// proposal the next Confirm applies: an export whose undo was edited to
-/// carry another proposal (Maeoni's win for Coal's) is refused at import
-/// and at `verify`, naming the undo and the field (it imported, the edited
-/// proposal waiting on Maeoni's Confirm, found by a review).
-#[test]
-fn an_undo_edited_to_bring_back_another_proposal_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let bot = ashes(dir.path());
-    let out = run(
-        &bot,
-        "Coal",
-        "/match end winner:Coal reason:I win
-/match note text:checking
-/match undo
-/match export
-",
-    );
-    let file = exported(&out);
-    reimported_whole(&bot, dir.path(), &file);
-    // The undo's entry alone is edited (the log's fourth event).
-    let at = file.find("  seq: 4\n").expect("undo 4");
-    let start = file[..at].rfind("\n- ").expect("its entry") + 1;
-    let end = file[at..].find("\n- ").map_or(file.len(), |n| n + at);
-    let entry = &file[start..end];
-    assert!(entry.contains("kind: undo"), "{entry}");
-    let edited_entry = entry
-        .replace("Coal wins", "Maeoni wins")
-        .replace("winner: Coal", "winner: Maeoni");
-    assert_ne!(
-        entry, edited_entry,
-        "the undo carries the proposal: {entry}"
-    );
-    let edited = format!("{}{edited_entry}{}", &file[..start], &file[end..]);
-    let out = import_as_judge(
-        &bot,
-        dir.path(),
-        "undo.yaml",
-        "Maeoni",
-        &edited,
-        "/match log\n",
-    );
-    for w in [
-        "undo 4:",
-        "its `context` is not that of note 2",
-        "it differs at `proposal.",
-        "0 events",
-    ] {
-        assert!(out.contains(w), "`{w}` in {out}");
-    }
-    let doc = arbiter::engine::document::parse_export(&edited).unwrap();
-    let log: Vec<arbiter::app::matches::LogEntry> =
-        serde_json::from_value(doc["log"].clone()).unwrap();
-    let ashes = arbiter::engine::engine("ashes").unwrap();
-    let players = ["Coal".to_string(), "Maeoni".to_string()];
-    let (_, bad) = arbiter::app::matches::replay_log(ashes, &players, &log);
-    assert!(
-        bad.iter().any(|b| b.starts_with("undo 4: its `context`")),
-        "{bad:?}"
-    );
-}
-
 /// The version the last `(active, version N)` in `out` names.
 fn version_of(out: &str) -> usize {
     let at = out.rfind("(active, version ").expect("a match view") + "(active, version ".len();

@@ -163,9 +163,8 @@ fn stated(
     super::integrity::texts_recorded(e)?;
     // An undo brings back the context of the event it restores, whose
     // proposal was checked there, on the board it was asked on.
-    match e.kind {
-        EventKind::Undo => undo_carries(e, log, stack)?,
-        _ => super::integrity::proposal_words(engine, e, before)?,
+    if e.kind != EventKind::Undo {
+        super::integrity::proposal_words(engine, e, before)?;
     }
     super::integrity::input_agrees(engine, e, before, players)?;
     let answers = match super::consent::proposal_in(e.context.as_ref()).map(|p| p.stage) {
@@ -187,41 +186,6 @@ fn stated(
     let proposal =
         super::consent::proposal_in(asking.context.as_ref()).filter(|p| p.stage == Stage::Asked);
     super::integrity::answer_agrees(e, &asked, proposal.as_ref())
-}
-
-/// An undo's context against the event it restores (the one below the
-/// event it undoes): live, an undo that brings a question back carries
-/// that event's context as `carried_context` writes it, whose proposal
-/// the next answer confirms; else none. Older logs kept the moderator's
-/// mark and `answered_for` too. An edited one carried another proposal,
-/// which the next Confirm applied.
-fn undo_carries(e: &LogEntry, log: &[LogEntry], stack: &[InEffect]) -> Result<(), String> {
-    let Some(at) = stack.iter().position(|t| Some(t.seq) == e.undoes) else {
-        return Ok(()); // not the last event in effect: said by the replay
-    };
-    let restored = at
-        .checked_sub(1)
-        .and_then(|j| stack.get(j))
-        .filter(|t| t.pending)
-        .and_then(|t| log.get(t.at));
-    let wanted = restored.and_then(|r| r.context.clone());
-    let carried = match &wanted {
-        Some(Value::Object(c)) => Some(Value::Object(super::carried_context(c, None))),
-        other => other.clone(),
-    };
-    if e.context == carried || e.context == wanted {
-        return Ok(());
-    }
-    let (got, want) = (e.context.clone(), carried.unwrap_or(Value::Null));
-    Err(match restored {
-        Some(r) => format!(
-            "its `context` is not that of {} {}, which it brings back; it differs{}",
-            r.kind.as_str(),
-            r.seq,
-            first_difference(&want, &got.unwrap_or(Value::Null))
-        ),
-        None => "it carries a `context`, but brings back no question".to_string(),
-    })
 }
 
 /// What the event `log[i]` needed when it was made live, on the events in
