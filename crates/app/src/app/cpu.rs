@@ -798,7 +798,7 @@ mod tests {
         let workers = Workers::new(1);
         let a = Scope::Server(1);
         let held = workers.take(a, Duration::from_secs(1)).await;
-        let held = held.expect("the one worker is free");
+        let held = held.ok().expect("the one worker is free");
         // Server 1 queues up to its cap (8 per worker); its next job is
         // refused at once, not after its budget.
         let mut waiting = queue_up(&workers, a, QUEUED_PER_SCOPE).await;
