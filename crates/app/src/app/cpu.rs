@@ -233,31 +233,16 @@ where
 }
 
 /// A set of workers shared among scopes: a scope holds at most its share
-/// (one worker fewer than all, when there are two or more), so no one
-/// scope holds every worker; a freed worker goes to the waiting job whose
+/// (one worker fewer than all, when there are two or more), so another
+/// scope always finds one; a freed worker goes to the waiting job whose
 /// scope holds the fewest, the oldest first among equals (not to the
 /// oldest job: a server's backlog cannot make another's job wait behind
-/// all of it). The queue is bounded: [`QUEUED_PER_WORKER`] jobs per worker
-/// in all, [`QUEUED_PER_SCOPE`] per worker from one scope; a job past
-/// either is refused at once as busy.
+/// all of it).
 struct Workers {
     workers: usize,
     share: usize,
-    /// Jobs waiting, in all, past which the next is refused.
-    queue_cap: usize,
-    /// Jobs waiting from one scope, past which its next is refused.
-    scope_queue_cap: usize,
     state: Mutex<Shares>,
 }
-
-/// Jobs that may wait, per worker, in all: each freed worker scans the
-/// queue, so it stays short, and a job queued behind more than this many
-/// would be refused at its budget anyway.
-const QUEUED_PER_WORKER: usize = 32;
-
-/// Jobs that may wait, per worker, from one scope: one server's backlog
-/// cannot fill the queue that another's jobs wait in.
-const QUEUED_PER_SCOPE: usize = 8;
 
 #[derive(Default)]
 struct Shares {
@@ -268,8 +253,6 @@ struct Shares {
     /// Jobs waiting for a worker, oldest first; each leaves when it is
     /// given one, gives up or is dropped.
     waiting: VecDeque<Waiter>,
-    /// Jobs waiting, by scope: a scope with none waiting has no entry.
-    queued: HashMap<Scope, usize>,
     next_id: u64,
 }
 
@@ -299,33 +282,6 @@ impl Shares {
         }
     }
 
-    fn queued(&self, scope: Scope) -> usize {
-        self.queued.get(&scope).copied().unwrap_or(0)
-    }
-
-    /// Puts a job of `scope` at the back of the queue: its id and the
-    /// receiver told when it is given a worker.
-    fn enqueue(&mut self, scope: Scope) -> (u64, oneshot::Receiver<()>) {
-        let (given, rx) = oneshot::channel();
-        let id = self.next_id;
-        self.next_id += 1;
-        self.waiting.push_back(Waiter { id, scope, given });
-        *self.queued.entry(scope).or_default() += 1;
-        (id, rx)
-    }
-
-    /// Takes the `i`th waiting job out of the queue.
-    fn dequeue(&mut self, i: usize) -> Option<Waiter> {
-        let waiter = self.waiting.remove(i)?;
-        if let Some(n) = self.queued.get_mut(&waiter.scope) {
-            *n -= 1;
-            if *n == 0 {
-                self.queued.remove(&waiter.scope);
-            }
-        }
-        Some(waiter)
-    }
-
     /// The waiting job a free worker goes to: its scope under its share
     /// and holding the fewest workers, the oldest among equals.
     fn next_waiter(&self, share: usize) -> Option<usize> {
@@ -344,8 +300,6 @@ impl Workers {
         Arc::new(Workers {
             workers,
             share: workers.saturating_sub(1).max(1),
-            queue_cap: QUEUED_PER_WORKER * workers,
-            scope_queue_cap: QUEUED_PER_SCOPE * workers,
             state: Mutex::new(Shares::default()),
         })
     }
@@ -364,12 +318,15 @@ impl Workers {
                 state.hold(scope);
                 return Ok(self.slot(scope));
             }
-            // A full queue, or this scope's part of it: no waiting.
-            if state.waiting.len() >= self.queue_cap || state.queued(scope) >= self.scope_queue_cap
-            {
-                return Err(Rejected::busy);
-            }
-            state.enqueue(scope)
+            let (tx, rx) = oneshot::channel();
+            let id = state.next_id;
+            state.next_id += 1;
+            state.waiting.push_back(Waiter {
+                id,
+                scope,
+                given: tx,
+            });
+            (id, rx)
         };
         let ticket = Ticket {
             workers: self.clone(),
@@ -396,7 +353,7 @@ impl Workers {
             let Some(i) = state.next_waiter(self.share) else {
                 return;
             };
-            let Some(waiter) = state.dequeue(i) else {
+            let Some(waiter) = state.waiting.remove(i) else {
                 return;
             };
             state.hold(waiter.scope);
@@ -444,7 +401,7 @@ impl Drop for Ticket {
         let mut state = self.workers.state();
         match state.waiting.iter().position(|w| w.id == self.id) {
             Some(i) => {
-                state.dequeue(i);
+                state.waiting.remove(i);
             }
             None => {
                 state.free(self.scope);
@@ -759,76 +716,6 @@ mod tests {
         }
         assert_eq!(second.await.unwrap(), Ok(()));
         assert!(workers.state().held.is_empty());
-    }
-
-    /// `workers.take(scope, …)` polled once: its answer if it had one at
-    /// once, `None` if it queued (it leaves the queue when dropped here).
-    fn take_at_once(workers: &Arc<Workers>, scope: Scope) -> Option<Result<(), Rejected>> {
-        use std::future::Future as _;
-        let mut take = std::pin::pin!(workers.take(scope, Duration::from_secs(60)));
-        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
-        match take.as_mut().poll(&mut cx) {
-            std::task::Poll::Ready(r) => Some(r.map(drop)),
-            std::task::Poll::Pending => None,
-        }
-    }
-
-    /// Spawns `n` jobs of `scope` waiting for a worker, and waits until
-    /// they are queued.
-    async fn queue_up(
-        workers: &Arc<Workers>,
-        scope: Scope,
-        n: usize,
-    ) -> Vec<tokio::task::JoinHandle<bool>> {
-        let before = workers.state().waiting.len();
-        let jobs = (0..n)
-            .map(|_| {
-                let workers = workers.clone();
-                tokio::spawn(
-                    async move { workers.take(scope, Duration::from_secs(60)).await.is_ok() },
-                )
-            })
-            .collect();
-        queued(workers, |s| s.waiting.len() == before + n).await;
-        jobs
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn the_queue_is_bounded_in_all_and_per_scope() {
-        let workers = Workers::new(1);
-        let a = Scope::Server(1);
-        let held = workers.take(a, Duration::from_secs(1)).await;
-        let held = held.ok().expect("the one worker is free");
-        // Server 1 queues up to its cap (8 per worker); its next job is
-        // refused at once, not after its budget.
-        let mut waiting = queue_up(&workers, a, QUEUED_PER_SCOPE).await;
-        assert!(matches!(
-            take_at_once(&workers, a),
-            Some(Err(Rejected::busy))
-        ));
-        // Another server still queues.
-        assert!(take_at_once(&workers, Scope::Server(2)).is_none());
-        // Up to the queue's cap in all (32 per worker): then every scope's
-        // next job is refused at once.
-        for i in 2..=QUEUED_PER_WORKER / QUEUED_PER_SCOPE {
-            let scope = Scope::Server(i as u64);
-            waiting.extend(queue_up(&workers, scope, QUEUED_PER_SCOPE).await);
-        }
-        assert_eq!(workers.state().waiting.len(), QUEUED_PER_WORKER);
-        for scope in [Scope::Server(9), Scope::Direct(3), Scope::Local] {
-            assert!(matches!(
-                take_at_once(&workers, scope),
-                Some(Err(Rejected::busy))
-            ));
-        }
-        // The queue drains as before.
-        drop(held);
-        for job in waiting {
-            assert!(job.await.unwrap());
-        }
-        let state = workers.state();
-        assert!(state.waiting.is_empty() && state.queued.is_empty());
-        assert_eq!(state.running, 0);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
