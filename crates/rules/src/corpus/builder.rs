@@ -8,21 +8,6 @@ use super::emit::DocBuilder;
 use super::refs::{self, RawRef};
 use super::*;
 
-/// A document's text as it is read: a wholly mis-decoded text repaired
-/// ([`super::clean::repair_mojibake`]; an upload is repaired, and said, at
-/// import) and a shipped page's image leftovers out when its manifest says
-/// it holds them.
-fn document_text<'a>(text: &'a str, manifest: &DocumentManifest) -> std::borrow::Cow<'a, str> {
-    let mut text = std::borrow::Cow::Borrowed(text);
-    if let Some((fixed, _)) = super::clean::repair_mojibake(&text) {
-        text = fixed.into();
-    }
-    if manifest.drop_image_names {
-        text = super::clean::drop_image_names(&text).into();
-    }
-    text
-}
-
 pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
     let mut passages = Vec::new();
     let mut by_id = HashMap::new();
@@ -104,9 +89,8 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
                 root,
                 from_server: false,
             });
-            let text = document_text(&doc.text, &doc.manifest);
             let format = match doc.manifest.format {
-                DocumentFormat::Auto => detect_format(&text),
+                DocumentFormat::Auto => detect_format(&doc.text),
                 f => f,
             };
             let mut b = DocBuilder {
@@ -123,8 +107,8 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
                 next_suffix: HashMap::new(),
             };
             match format {
-                DocumentFormat::Numbered => super::numbered::parse(&mut b, &text),
-                _ => super::markdown::parse(&mut b, &text),
+                DocumentFormat::Numbered => super::numbered::parse(&mut b, &doc.text),
+                _ => super::markdown::parse(&mut b, &doc.text),
             }
             split_long(&mut b);
         }

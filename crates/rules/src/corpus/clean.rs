@@ -12,10 +12,8 @@ static HTML_TAG: LazyLock<Regex> = LazyLock::new(|| {
 });
 static MD_IMAGE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"!\[[^\]]*\]\([^)]*\)").unwrap());
 static MD_LINK: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\[([^\]]+)\]\(([^)]*)\)").unwrap());
-/// A scraped page's image left as its alt text and file name in
-/// brackets ("(Card Action icon-2.png)"), on one line.
 static IMAGE_NAME: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)[ \t]*\([^()\n]*\.(?:png|jpe?g|gif|svg|webp)\)").unwrap());
+    LazyLock::new(|| Regex::new(r"(?i)\s*\([^()]*\.(?:png|jpe?g|gif|svg|webp)\)").unwrap());
 static EMPHASIS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(\*\*|__)(\S(?:.*?\S)?)(\*\*|__)|\*(\S(?:[^*]*?\S)?)\*").unwrap()
 });
@@ -31,16 +29,13 @@ pub struct Link {
 }
 
 /// Cleans one line (or paragraph) of markup: images, HTML tags, links (kept
-/// as their label), emphasis, entities and runs of spaces. Returns the text
-/// and the links it held. Unicode's noncharacters (U+FDD0–U+FDEF, the
-/// stand-ins of escaped marks below, and U+FFFE/U+FFFF) are no text and are
-/// left out: a document's own U+FDE6 came back as "[" (a masked link).
+/// as their label), emphasis, entities, mis-encoded UTF-8 and runs of spaces.
+/// Returns the text and the links it held.
 pub fn clean_inline(raw: &str) -> (String, Vec<Link>) {
-    let raw = without_noncharacters(raw);
     if raw.trim_start().starts_with('|') && raw.contains("\\|") {
-        return clean_row(&raw);
+        return clean_row(raw);
     }
-    let mut s = protect_escapes(&raw).into_owned();
+    let mut s = fix_mojibake(&protect_escapes(raw));
     s = decode_entities(&s);
     s = IMG_TAG.replace_all(&s, "").into_owned();
     s = HTML_TAG.replace_all(&s, "").into_owned();
@@ -57,6 +52,7 @@ pub fn clean_inline(raw: &str) -> (String, Vec<Link>) {
             c[1].to_string()
         })
         .into_owned();
+    s = IMAGE_NAME.replace_all(&s, "").into_owned();
     // Emphasis may nest (**Note**: *A Phoenixborn...*): strip until stable.
     // Marks between two letters or digits ("2*3*4", "__init__" within a
     // word) are the text's own, not emphasis.
@@ -133,33 +129,10 @@ fn clean_row(raw: &str) -> (String, Vec<Link>) {
     (out.trim().to_string(), links)
 }
 
-/// Whether `c` is one of Unicode's noncharacters: never text, and the
-/// first 32 stand in for escaped marks while a line is cleaned.
-pub fn is_noncharacter(c: char) -> bool {
-    let code = u32::from(c);
-    (0xFDD0..=0xFDEF).contains(&code) || code & 0xFFFE == 0xFFFE
-}
-
-fn without_noncharacters(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.chars().any(is_noncharacter) {
-        return s.into();
-    }
-    s.chars().filter(|c| !is_noncharacter(*c)).collect()
-}
-
-/// A document's text without the image leftovers a scraped page kept
-/// ("preceded by a card action (Card Action icon-2.png) icon"): only for
-/// a shipped document whose manifest says it holds them
-/// (`drop_image_names`), as such brackets in any other text are its words
-/// ("(JPG or PNG, e.g. deck.jpg)" was cut out of an uploaded rule).
-pub fn drop_image_names(text: &str) -> String {
-    IMAGE_NAME.replace_all(text, "").into_owned()
-}
-
 /// ASCII's 32 punctuation marks, each stood in for by one of Unicode's 32
 /// noncharacters U+FDD0–U+FDEF while markup is cleaned (`\*` is a star,
-/// never emphasis): the text's own are left out first
-/// ([`clean_inline`]), so nothing else is mapped back.
+/// never emphasis): they never occur in text, so nothing else is mapped
+/// back.
 const PUNCTUATION: &str = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
 const ESCAPED: u32 = 0xFDD0;
 
@@ -275,59 +248,47 @@ fn named_entity(name: &str) -> Option<char> {
     })
 }
 
-/// Repairs a document that is UTF-8 decoded as Windows-1252 and saved
-/// again (`championâ€™s` → `champion’s`), only when the whole text is
-/// evidently so: it holds such a run and every character past ASCII in it
-/// belongs to a run that decodes back to one UTF-8 character. A document
-/// that also holds text written right ("A Ã© sign", "naïve") is kept as
-/// written: it was a line-by-line repair, and "Ã©" written on purpose was
-/// quoted as "é". Returns the repaired text and each run's line and column
-/// (1-based, in characters), or `None` when nothing is repaired.
-pub fn repair_mojibake(text: &str) -> Option<(String, Vec<(usize, usize)>)> {
-    if !text.contains(['Ã', 'Â', 'â']) {
-        return None;
+/// Repairs UTF-8 text that was decoded as Windows-1252 (`championâ€™s` →
+/// `champion’s`). Only runs that decode back to valid UTF-8 are changed.
+pub fn fix_mojibake(s: &str) -> String {
+    if !s.contains(['Ã', 'Â', 'â']) {
+        return s.to_string();
     }
-    let mut out = String::with_capacity(text.len());
-    let mut at = Vec::new();
-    for (n, line) in text.split('\n').enumerate() {
-        if n > 0 {
-            out.push('\n');
-        }
-        let chars: Vec<char> = line.chars().collect();
-        let mut i = 0;
-        while i < chars.len() {
-            if chars[i].is_ascii() {
-                out.push(chars[i]);
-                i += 1;
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < chars.len() {
+        if matches!(chars[i], 'Ã' | 'Â' | 'â') {
+            // Collect the longest run of chars that map to single cp1252 bytes.
+            let mut bytes = Vec::new();
+            let mut j = i;
+            while j < chars.len() && j - i < 4 {
+                match cp1252_byte(chars[j]) {
+                    Some(b) if b >= 0x80 => bytes.push(b),
+                    _ => break,
+                }
+                j += 1;
+            }
+            // Try the longest prefix that is exactly one UTF-8 character.
+            let mut fixed = false;
+            for len in (2..=bytes.len()).rev() {
+                if let Ok(t) = std::str::from_utf8(&bytes[..len])
+                    && t.chars().count() == 1
+                {
+                    out.push_str(t);
+                    i += len;
+                    fixed = true;
+                    break;
+                }
+            }
+            if fixed {
                 continue;
             }
-            let (fixed, len) = mojibake_run(&chars[i..])?;
-            out.push(fixed);
-            at.push((n + 1, i + 1));
-            i += len;
         }
+        out.push(chars[i]);
+        i += 1;
     }
-    (!at.is_empty()).then_some((out, at))
-}
-
-/// The character a mis-decoded run at the start of `chars` stands for, and
-/// the run's length: the longest run of 2–4 Windows-1252 bytes that is
-/// exactly one UTF-8 character.
-fn mojibake_run(chars: &[char]) -> Option<(char, usize)> {
-    if !matches!(chars.first(), Some('Ã' | 'Â' | 'â')) {
-        return None;
-    }
-    let bytes: Vec<u8> = chars
-        .iter()
-        .take(4)
-        .map_while(|&c| cp1252_byte(c).filter(|&b| b >= 0x80))
-        .collect();
-    (2..=bytes.len()).rev().find_map(|len| {
-        let t = std::str::from_utf8(&bytes[..len]).ok()?;
-        let mut it = t.chars();
-        let c = it.next()?;
-        it.next().is_none().then_some((c, len))
-    })
+    out
 }
 
 /// The Windows-1252 byte for a char, if it has one.
@@ -425,41 +386,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn repairs_windows_1252_mojibake_only_in_a_wholly_mis_decoded_text() {
-        let fixed = repair_mojibake;
-        assert_eq!(
-            fixed("a championâ€™s intent\ncafÃ©"),
-            Some(("a champion’s intent\ncafé".into(), vec![(1, 11), (2, 4)]))
-        );
-        assert_eq!(fixed("plain â alone"), None);
-        // Written on purpose beside text written right: kept as written.
-        let on_purpose = "A Ã© sign and â€œquotedâ€ words are written on purpose.";
-        assert_eq!(fixed(on_purpose), None);
-        assert_eq!(fixed("cafÃ© and a naïve word"), None);
-    }
-
-    #[test]
-    fn a_documents_noncharacters_never_become_markup() {
-        let (t, links) = clean_inline(
-            "Claim: \u{FDE6}Free Nitro\u{FDE8}\u{FDD7}https://evil.example\u{FDD8} now \u{FDD5}everyone.",
-        );
-        assert_eq!(t, "Claim: Free Nitrohttps://evil.example now everyone.");
-        assert!(links.is_empty());
-    }
-
-    #[test]
-    fn a_bracket_ending_in_an_image_name_is_the_texts_own_words() {
-        let rule = "Upload your deck photo (JPG or PNG, e.g. deck.jpg) to the channel.";
-        assert_eq!(clean_inline(rule).0, rule);
-        assert_eq!(
-            clean_inline("Print the sheet (sheet.png) first.").0,
-            "Print the sheet (sheet.png) first."
-        );
-        // A shipped document that says it holds image leftovers.
-        assert_eq!(
-            drop_image_names("a card action (Card Action icon-2.png) icon\n(a.png"),
-            "a card action icon\n(a.png"
-        );
+    fn repairs_windows_1252_mojibake() {
+        assert_eq!(fix_mojibake("a championâ€™s intent"), "a champion’s intent");
+        assert_eq!(fix_mojibake("cafÃ©"), "café");
+        assert_eq!(fix_mojibake("plain â alone"), "plain â alone");
     }
 
     #[test]
@@ -475,6 +405,8 @@ mod tests {
         let (t, links) = clean_inline(" - [Active Player](/rules/r_active_player)");
         assert_eq!(t, "- Active Player");
         assert_eq!(links[0].url, "/rules/r_active_player");
+        let (t, _) = clean_inline("a card action (Card Action icon-2.png) icon");
+        assert_eq!(t, "a card action icon");
         let (t, _) =
             clean_inline("<details open><summary>On otters</summary> Otters swim.</details>");
         assert_eq!(t, "On otters Otters swim.");

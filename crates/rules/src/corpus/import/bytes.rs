@@ -96,34 +96,6 @@ pub(super) fn positions(list: &[(usize, usize)]) -> String {
     }
 }
 
-/// UTF-32 text with its byte-order mark (`FF FE 00 00` little-endian,
-/// `00 00 FE FF` big-endian), decoded, and how many of its units are no
-/// character (each read as "\u{FFFD}"). `encoding_rs` knows no UTF-32:
-/// the little-endian mark read as UTF-16's, and a character past U+FFFF
-/// became another ("🔥" as U+F525).
-pub(super) fn utf32(bytes: &[u8]) -> Option<(String, usize)> {
-    let little = bytes.starts_with(&[0xFF, 0xFE, 0, 0]);
-    if !little && !bytes.starts_with(&[0, 0, 0xFE, 0xFF]) {
-        return None;
-    }
-    let mut bad = 0;
-    let text = bytes[4..]
-        .chunks(4)
-        .map(|unit| {
-            let code = match (unit.try_into(), little) {
-                (Ok(u), true) => Some(u32::from_le_bytes(u)),
-                (Ok(u), false) => Some(u32::from_be_bytes(u)),
-                (Err(_), _) => None,
-            };
-            code.and_then(char::from_u32).unwrap_or_else(|| {
-                bad += 1;
-                '\u{FFFD}'
-            })
-        })
-        .collect();
-    Some((text, bad))
-}
-
 /// The preview's note on stray bytes read in UTF-8 text.
 pub(super) fn stray_note(stray: &[Stray]) -> String {
     let at: Vec<(usize, usize)> = stray.iter().map(|&(l, c, _)| (l, c)).collect();

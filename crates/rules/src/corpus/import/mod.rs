@@ -446,11 +446,6 @@ fn size_check(file: &str, bytes: &[u8]) -> Result<(), ImportError> {
 /// tester: "Added cinder-pact:table-notes"). Bytes that are not UTF-8
 /// (nor UTF-16 with its mark) are not blank; they are judged later.
 fn blank(bytes: &[u8]) -> bool {
-    if let Some((text, _)) = bytes::utf32(bytes) {
-        return text
-            .chars()
-            .all(|c| c.is_whitespace() || super::clean::is_format(c));
-    }
     let text = match encoding_rs::Encoding::for_bom(bytes) {
         Some((enc, _)) => enc.decode_with_bom_removal(bytes).0,
         None => match std::str::from_utf8(bytes) {
@@ -483,29 +478,6 @@ fn plain_lines(text: &str) -> String {
         .collect()
 }
 
-/// The text without noncharacters, and repaired when it is wholly UTF-8
-/// read as Windows-1252 ([`clean::repair_mojibake`]), each said with its
-/// lines and columns.
-fn repaired(text: &str, notes: &mut Vec<String>) -> String {
-    let (text, non) = invisible::strip_noncharacters(text);
-    if !non.is_empty() {
-        notes.push(format!(
-            "left out {} (U+FDD0–U+FDEF, U+FFFE, U+FFFF: no text) at line:column {}",
-            count(non.len(), "Unicode noncharacter"),
-            bytes::positions(&non)
-        ));
-    }
-    let Some((fixed, at)) = clean::repair_mojibake(&text) else {
-        return text;
-    };
-    notes.push(format!(
-        "read {} as the UTF-8 it was before it was read as Windows-1252 and saved again (“Ã©” as “é”; every character past ASCII in the file is so) at line:column {}",
-        count(at.len(), "mis-decoded character"),
-        bytes::positions(&at)
-    ));
-    fixed
-}
-
 /// Whether an upload is converted as a PDF: `%PDF-` in its first
 /// kilobyte, or a `.pdf` name on bytes no other format's mark starts (a
 /// Word file or a ZIP named `.pdf` is named as what it is, as it is under
@@ -521,7 +493,6 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
     let lower = file_name.to_lowercase();
     if reads_as_pdf(file_name, bytes) {
         let (text, mut notes) = pdf::extract(&file, bytes)?;
-        let text = repaired(&text, &mut notes);
         let (text, contents) = contents::drop_contents(&text);
         notes.extend(contents);
         let (text, index) = book_index::drop_index(&text);
@@ -532,8 +503,7 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
         });
     }
     // UTF-16 text (Windows' "Unicode") is full of zero bytes: not binary.
-    let utf16 = encoding_rs::Encoding::for_bom(bytes).is_some_and(|(e, _)| e != encoding_rs::UTF_8)
-        || bytes::utf32(&bytes[..bytes.len().min(4)]).is_some();
+    let utf16 = encoding_rs::Encoding::for_bom(bytes).is_some_and(|(e, _)| e != encoding_rs::UTF_8);
     if let Some(what) = document_binary_kind(bytes).filter(|_| !utf16) {
         let what = match what == BINARY {
             true => format!("{what}{}", nuls_in_text(bytes).unwrap_or_default()),
@@ -562,7 +532,6 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
         ));
     }
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let text = &repaired(text, &mut notes);
     if lower.ends_with(".html") || lower.ends_with(".htm") || html::looks_like_html(text) {
         let (text, attributes) = attributes::cap(text);
         if attributes > 0 {
@@ -596,20 +565,9 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
         notes.extend(chrome);
         let (markdown, index) = book_index::drop_index(&markdown);
         notes.extend(index);
-        // Read as a Markdown upload is: a page with no headings whose
-        // paragraphs are numbered rules (the MTG rules pasted into Google
-        // Docs, a line a paragraph) is numbered text, its glossary read as
-        // the text's is (as Markdown its 634 glossary entries and chapters
-        // ran into the last rule, 905.6). Its chapters' numbers are then
-        // numbers, not list marks the converter escaped ("100\\. General").
-        let format = super::builder::detect_format(&markdown);
-        let markdown = match format {
-            DocumentFormat::Numbered => unescaped_numbers(&markdown),
-            _ => markdown,
-        };
         return Ok(Text {
             source_format: SourceFormat::Html,
-            format,
+            format: DocumentFormat::Markdown,
             text: markdown,
             decoded,
             notes,
@@ -660,14 +618,6 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
     })
 }
 
-/// A line's leading number as written, where the HTML converter escaped
-/// its full stop lest Markdown read a list ("1\\. Game Concepts").
-fn unescaped_numbers(text: &str) -> String {
-    static ESCAPED: std::sync::LazyLock<regex::Regex> =
-        std::sync::LazyLock::new(|| regex::Regex::new(r"(?m)^(\s*\d{1,9})\\\.").unwrap());
-    ESCAPED.replace_all(text, "$1.").into_owned()
-}
-
 /// An upload's text: UTF-8 (a BOM is skipped later), UTF-16 with its
 /// byte-order mark (as Windows saves "Unicode" text), an HTML page's
 /// declared encoding ([`declared_decode`]), UTF-8 but for a few stray bytes
@@ -678,19 +628,6 @@ fn unescaped_numbers(text: &str) -> String {
 type Decoded<'a> = (std::borrow::Cow<'a, str>, Option<String>, Vec<String>);
 
 fn decode(bytes: &[u8], html: bool) -> Decoded<'_> {
-    if let Some((text, bad)) = bytes::utf32(bytes) {
-        let notes = match bad {
-            0 => Vec::new(),
-            n => vec![format!(
-                "{} of its UTF-32 text {} no character and {} as “�”",
-                count(n, "unit"),
-                if n == 1 { "is" } else { "are" },
-                if n == 1 { "shows" } else { "show" }
-            )],
-        };
-        let how = "read as UTF-32 text, as its byte-order mark says".to_string();
-        return (text.into(), Some(how), notes);
-    }
     if let Some((enc, _)) = encoding_rs::Encoding::for_bom(bytes)
         && enc != encoding_rs::UTF_8
     {
