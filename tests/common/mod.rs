@@ -62,8 +62,19 @@ pub fn console_bot(db: String) -> arbiter::bot::Bot {
 }
 
 pub fn console_run(bot: &arbiter::bot::Bot, guild: u64, moderator: bool, script: &str) -> String {
+    console_run_as(bot, "ops", guild, moderator, script)
+}
+
+/// A console script typed in server `guild` as `user`: the transcript.
+pub fn console_run_as(
+    bot: &arbiter::bot::Bot,
+    user: &str,
+    guild: u64,
+    moderator: bool,
+    script: &str,
+) -> String {
     let session = arbiter::bot::console::Session {
-        user: "ops".into(),
+        user: user.into(),
         moderator,
         guild: Some(guild),
     };

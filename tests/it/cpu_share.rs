@@ -45,22 +45,7 @@ fn bot(dir: &std::path::Path) -> Bot {
 
 /// A console script typed in the server as `user`: the transcript.
 fn in_server(bot: &Bot, user: &str, moderator: bool, script: &str) -> String {
-    let session = arbiter::bot::console::Session {
-        user: user.into(),
-        moderator,
-        guild: Some(GUILD),
-    };
-    let mut out = Vec::new();
-    arbiter::bot::console::run_as(
-        bot,
-        &session,
-        &mut script.as_bytes(),
-        &mut out,
-        false,
-        false,
-    )
-    .unwrap();
-    String::from_utf8(out).unwrap()
+    crate::common::console_run_as(bot, user, GUILD, moderator, script)
 }
 
 #[test]
