@@ -13,6 +13,7 @@
 mod consent;
 mod integrity;
 mod permits;
+mod queue;
 mod replay;
 mod turns;
 mod values;
@@ -665,6 +666,8 @@ pub struct Matches {
     decision_timeout: Duration,
     /// The shipped card lists, for stats a setup board leaves out.
     cards: Arc<crate::cards::Cards>,
+    /// Notes of one channel are written one at a time in this process.
+    note_turns: Arc<queue::ChannelQueue>,
 }
 
 impl std::fmt::Debug for Matches {
@@ -701,6 +704,7 @@ impl Matches {
             lookup: Arc::new(engine::engine),
             decision_timeout: DEFAULT_DECISION_TIMEOUT,
             cards: app.cards.clone(),
+            note_turns: Arc::default(),
         }
     }
 
@@ -719,6 +723,7 @@ impl Matches {
             lookup: Arc::new(move |id| engines.iter().copied().find(|e| e.game() == id)),
             decision_timeout: DEFAULT_DECISION_TIMEOUT,
             cards: Arc::default(),
+            note_turns: Arc::default(),
         }
     }
 

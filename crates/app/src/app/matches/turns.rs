@@ -883,12 +883,21 @@ impl Matches {
         if let Some(r) = self.replayed(caller).await? {
             return Ok(r);
         }
-        // A note changes nothing a concurrent event could make stale: one
-        // that lost the race to another is written again on top of it
-        // (several notes at once were told "the board changed"), after a
-        // short wait that grows and differs between writers, for as long
-        // as [`NOTE_RETRY_FOR`]: 32 immediate tries lost 75 of 200 notes
-        // sent at once.
+        // Notes of one channel take turns in this process, so the retries
+        // below race only other processes' writes.
+        self.note_turns
+            .clone()
+            .in_turn(&caller.channel, self.note_retried(caller, text))
+            .await
+    }
+
+    /// A note changes nothing a concurrent event could make stale: one
+    /// that lost the race to another is written again on top of it
+    /// (several notes at once were told "the board changed"), after a
+    /// short wait that grows and differs between writers, for as long as
+    /// [`NOTE_RETRY_FOR`]: 32 immediate tries lost 75 of 200 notes sent at
+    /// once.
+    async fn note_retried(&self, caller: &Caller, text: &str) -> Result<EventReply, MatchError> {
         let until = std::time::Instant::now() + NOTE_RETRY_FOR;
         let mut tries: u64 = 0;
         loop {
