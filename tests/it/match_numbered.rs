@@ -128,3 +128,50 @@ fn the_cli_reads_an_earlier_match_with_match_n() {
     );
     assert!(ok && out.contains("Coal wins"), "{out}");
 }
+
+/// `match:` is autocompleted with this channel's matches, newest first,
+/// each with its game, players and standing (what was typed filters them),
+/// and nothing of another channel's; on Discord its choices are integers,
+/// as the option is.
+#[test]
+fn match_numbers_are_autocompleted_with_this_channels_matches() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = two_matches(dir.path());
+    let (ok, out) = cli(
+        dir.path(),
+        &[
+            "--channel",
+            "elsewhere",
+            "--as",
+            "Ana",
+            "start",
+            "--game",
+            "ashes",
+            "--player",
+            "Ana",
+            "--player",
+            "Ben",
+        ],
+    );
+    assert!(ok, "{out}");
+    let out = run(&bot, "Zed", "/match complete log match:\n");
+    let two = out.find("#2 ashes, Maeoni v Zed, in play").expect(&out);
+    let one = out
+        .find("#1 ashes, Coal v Maeoni, ended: Coal wins")
+        .expect(&out);
+    assert!(two < one, "newest first: {out}");
+    assert!(!out.contains("#3") && !out.contains("Ana"), "{out}");
+    let out = run(&bot, "Zed", "/match complete log match:ended\n");
+    assert!(
+        out.contains("#1 ashes") && !out.contains("#2 ashes"),
+        "{out}"
+    );
+    // A number the channel has not had names the ones it has.
+    let out = run(&bot, "Zed", "/match log match:7\n");
+    assert!(
+        out.contains(
+            "no match #7 in this channel; this channel's matches: #2 (in play), #1 (ended)"
+        ),
+        "{out}"
+    );
+}

@@ -610,6 +610,20 @@ async fn store_level(url: String) {
     assert!(s.match_in_channel("d", b.id).await.unwrap().is_none());
     assert!(s.match_in_channel("e", m.id).await.unwrap().is_none());
     assert!(s.match_in_channel("c", b.id + 100).await.unwrap().is_none());
+    // A channel's matches, newest first, within the limit (`match:`'s
+    // autocomplete): another channel's are not among them.
+    let c2 = s
+        .create_match("c", "raw", &["u".into()], "u")
+        .await
+        .unwrap();
+    let ids = |v: Vec<arbiter::store::MatchRecord>| v.iter().map(|m| m.id).collect::<Vec<_>>();
+    assert_eq!(
+        ids(s.channel_matches("c", 25).await.unwrap()),
+        [c2.id, m.id]
+    );
+    assert_eq!(ids(s.channel_matches("c", 1).await.unwrap()), [c2.id]);
+    assert_eq!(ids(s.channel_matches("e", 25).await.unwrap()), [b.id]);
+    assert!(s.channel_matches("f", 25).await.unwrap().is_empty());
 }
 
 #[tokio::test]

@@ -729,7 +729,8 @@ const MATCH_NUMBER: Opt = opt(
     "match",
     "A match of this channel by its number, ended or not (default: the current one)",
 )
-.min(1);
+.min(1)
+.autocomplete();
 
 /// A read of the channel's current match, or of the one `match:` names.
 fn read(g: &Given, reading: Reading) -> Result<Command, String> {
@@ -1244,7 +1245,7 @@ pub(super) fn complete(
                     },
                     100,
                 ),
-                value: arbiter_text::short_ref(&c.name).into_owned(),
+                value: arbiter_text::short_ref(&c.name).into_owned().into(),
             })
             .collect(),
         // Games only: a typed word that is no game is no choice (it was

@@ -20,7 +20,7 @@ use serenity::all::{
 };
 
 use super::commands::{self, Audience, Body, Choices, Given, Kind, Opt, Reach, Spec, Value};
-use super::reply::truncate;
+use super::reply::{ChoiceValue, truncate};
 use super::{
     Action, Attachment, ButtonStyle, Command, Input, Message, MessageKind, Origin, Reply, Request,
 };
@@ -524,14 +524,17 @@ pub fn response(reply: &Reply) -> CreateInteractionResponse {
     match reply {
         Reply::Message(m) => CreateInteractionResponse::Message(message(m)),
         Reply::Update(m) => CreateInteractionResponse::UpdateMessage(message(m)),
-        Reply::Choices(choices) => CreateInteractionResponse::Autocomplete(
-            choices
-                .iter()
-                .take(25)
-                .fold(CreateAutocompleteResponse::new(), |r, c| {
-                    r.add_string_choice(truncate(&c.name, 100), truncate(&c.value, 100))
-                }),
-        ),
+        Reply::Choices(choices) => {
+            CreateInteractionResponse::Autocomplete(choices.iter().take(25).fold(
+                CreateAutocompleteResponse::new(),
+                |r, c| match &c.value {
+                    ChoiceValue::Text(v) => {
+                        r.add_string_choice(truncate(&c.name, 100), truncate(v, 100))
+                    }
+                    ChoiceValue::Integer(n) => r.add_int_choice(truncate(&c.name, 100), *n),
+                },
+            ))
+        }
         Reply::Modal(m) => CreateInteractionResponse::Modal(
             CreateModal::new(truncate(&m.custom_id, 100), truncate(&m.title, 45)).components(vec![
                 CreateActionRow::InputText(
@@ -824,7 +827,28 @@ pub fn custom_id(action: &Action) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Choice;
     use super::*;
+
+    /// An integer option's choices travel as numbers (`match:N`): Discord
+    /// refuses a string choice for an integer option.
+    #[test]
+    fn choices_keep_their_values_type() {
+        let reply = Reply::Choices(vec![
+            Choice {
+                name: "#12 ashes, Maeoni v Coal, in play".into(),
+                value: ChoiceValue::Integer(12),
+            },
+            Choice {
+                name: "guard".into(),
+                value: ChoiceValue::Text("guard".into()),
+            },
+        ]);
+        let v = response_body(&reply);
+        assert_eq!(v["type"], 8);
+        assert_eq!(v["data"]["choices"][0]["value"], serde_json::json!(12));
+        assert_eq!(v["data"]["choices"][1]["value"], serde_json::json!("guard"));
+    }
 
     /// Title, description and footer stay within 6000 characters together:
     /// the footer gives way (a card with a long name and many aliases went

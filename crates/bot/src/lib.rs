@@ -53,8 +53,8 @@ pub use feedback::summary_text as feedback_summary;
 pub use matchcmd::MatchCommand;
 pub use pages::{PAGE_BUDGET, Pages};
 pub use reply::{
-    Action, Button, ButtonStyle, Choice, FileAttachment, Message, MessageKind, Modal, PictureFile,
-    Reply,
+    Action, Button, ButtonStyle, Choice, ChoiceValue, FileAttachment, Message, MessageKind, Modal,
+    PictureFile, Reply,
 };
 pub use rulescmd::{RulesCommand, RulesFile};
 

@@ -18,8 +18,8 @@ use super::reply::{
     ruling_message, truncate,
 };
 use super::{
-    Action, BoardSource, Bot, Choice, Command, Input, MAX_CHOICES, Message, MessageKind, Modal,
-    Origin, Reply, Request, internal_error,
+    Action, BoardSource, Bot, Choice, ChoiceValue, Command, Input, MAX_CHOICES, Message,
+    MessageKind, Modal, Origin, Reply, Request, internal_error,
 };
 
 /// The custom id of the form `/match setup` opens without a board.
@@ -363,6 +363,10 @@ impl Bot {
             return Reply::Choices(Vec::new());
         };
         let typed = value.trim_start();
+        if option == "match" {
+            let listed = m.listed(&channel, MAX_CHOICES).await.unwrap_or_default();
+            return Reply::Choices(match_choices(listed, typed));
+        }
         if option == "choice" {
             let pending = m
                 .board(&channel)
@@ -400,7 +404,10 @@ impl Bot {
                 } else {
                     l
                 };
-                Choice { name, value }
+                Choice {
+                    name,
+                    value: value.into(),
+                }
             })
             .collect();
         self.pages.keep_long_values(&long).await;
@@ -408,7 +415,7 @@ impl Bot {
         let typed = value.trim();
         if !typed.is_empty()
             && typed.chars().count() <= 100
-            && !choices.iter().any(|c| c.value == typed)
+            && !choices.iter().any(|c| c.value.is(typed))
         {
             if choices.len() == MAX_CHOICES {
                 choices.pop();
@@ -417,7 +424,7 @@ impl Bot {
                 0,
                 Choice {
                     name: typed.to_string(),
-                    value: typed.to_string(),
+                    value: typed.to_string().into(),
                 },
             );
         }
@@ -988,6 +995,20 @@ fn refusal_md(e: &MatchError) -> String {
     shown.to_string()
 }
 
+/// `match:`'s choices: this channel's matches, newest first, those whose
+/// number or label holds what was typed ("12", "ended", "maeoni").
+fn match_choices(listed: Vec<crate::app::matches::Listed>, typed: &str) -> Vec<Choice> {
+    let key = arbiter_text::fold(typed.trim().trim_start_matches('#'));
+    listed
+        .into_iter()
+        .filter(|l| arbiter_text::fold(&l.label).contains(&key))
+        .map(|l| Choice {
+            name: cut_middle(&l.label, 100),
+            value: ChoiceValue::Integer(l.number),
+        })
+        .collect()
+}
+
 /// The waiting decision's answers for `/match answer`'s autocomplete: each
 /// shown with the question it answers, its value carrying the version the
 /// question was asked at (`commands::answer_value`), so an answer picked
@@ -1023,7 +1044,7 @@ fn answer_choices(
                     }
                     Choice {
                         name: truncate(&format!("{} — {question}", o.label), 100),
-                        value,
+                        value: value.into(),
                     }
                 })
                 .take(MAX_CHOICES)
@@ -1034,7 +1055,7 @@ fn answer_choices(
     if !typed.is_empty() && typed.chars().count() <= 100 && choices.len() < MAX_CHOICES {
         choices.push(Choice {
             name: typed.to_string(),
-            value: typed.to_string(),
+            value: typed.to_string().into(),
         });
     }
     choices

@@ -317,7 +317,28 @@ impl TryFrom<String> for Action {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Choice {
     pub name: String,
-    pub value: String,
+    pub value: ChoiceValue,
+}
+
+/// A choice's value, typed as its option is: Discord refuses a string
+/// choice for an integer option (`match:N`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ChoiceValue {
+    Text(String),
+    Integer(i64),
+}
+
+impl ChoiceValue {
+    /// Whether this is the text `typed`.
+    pub fn is(&self, typed: &str) -> bool {
+        matches!(self, ChoiceValue::Text(t) if t == typed)
+    }
+}
+
+impl From<String> for ChoiceValue {
+    fn from(text: String) -> ChoiceValue {
+        ChoiceValue::Text(text)
+    }
 }
 
 /// What was typed stays the first choice (so free text can still be sent),
@@ -326,7 +347,7 @@ pub fn keep_typed(mut choices: Vec<Choice>, value: &str) -> Vec<Choice> {
     choices.truncate(super::MAX_CHOICES);
     let typed = value.trim();
     if !typed.is_empty()
-        && !choices.iter().any(|c| c.value == typed)
+        && !choices.iter().any(|c| c.value.is(typed))
         && typed.chars().count() <= 100
     {
         if choices.len() == super::MAX_CHOICES {
@@ -336,7 +357,7 @@ pub fn keep_typed(mut choices: Vec<Choice>, value: &str) -> Vec<Choice> {
             0,
             Choice {
                 name: typed.to_string(),
-                value: typed.to_string(),
+                value: typed.to_string().into(),
             },
         );
     }
@@ -347,7 +368,7 @@ impl Choice {
     pub fn passage(id: &str, title: &str) -> Choice {
         Choice {
             name: truncate(&format!("{id} — {title}"), 100),
-            value: short_ref(id).into_owned(),
+            value: short_ref(id).into_owned().into(),
         }
     }
 }

@@ -528,6 +528,26 @@ impl Store {
         row.map(|r| match_from_row(&r)).transpose()
     }
 
+    /// The channel's matches, newest first, at most `limit` (withdrawn
+    /// ones left out): what `match:` autocomplete offers.
+    pub async fn channel_matches(
+        &self,
+        channel: &str,
+        limit: i64,
+    ) -> Result<Vec<MatchRecord>, StoreError> {
+        let sql = format!(
+            "SELECT {MATCH_COLUMNS} {MATCH_FROM} \
+             WHERE m.channel = $1 AND m.status <> 'withdrawn' \
+             ORDER BY m.id DESC LIMIT $2"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(channel)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(match_from_row).collect()
+    }
+
     /// The channel's match started before match `id`, if any.
     pub async fn match_before(
         &self,

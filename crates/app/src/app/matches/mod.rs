@@ -656,6 +656,21 @@ enum SetupRead {
     Export(Value),
 }
 
+/// One of a channel's matches, as `match:` lists it ([`Matches::listed`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Listed {
+    /// The match's number (`match:N`).
+    pub number: i64,
+    /// Whether it is still being played (else it ended).
+    pub active: bool,
+    /// "#12 ashes, Maeoni v Coal, ended: Maeoni wins" (the board's player
+    /// names, else the seats' user ids).
+    pub label: String,
+}
+
+/// How many of a channel's matches a refused `match:N` names.
+const LISTED_IN_REFUSAL: usize = 10;
+
 /// The match service. Cheap to clone; share one per process (or one per
 /// replica: replicas coordinate through the database only).
 #[derive(Clone)]
@@ -873,13 +888,66 @@ impl Matches {
         if let Some(m) = self.store.match_in_channel(channel, id).await? {
             return Ok(m);
         }
-        let last = match self.store.latest_match(channel).await? {
-            Some(m) => format!("; this channel's current match is #{}", m.id),
-            None => "; this channel has had no match".into(),
+        let listed = self.listed(channel, LISTED_IN_REFUSAL).await?;
+        let its = match listed.as_slice() {
+            [] => "; this channel has had no match".into(),
+            // Numbers and standing only: the labels hold the boards'
+            // player names, words a player typed.
+            some => format!(
+                "; this channel's matches: {}",
+                some.iter()
+                    .map(|l| format!(
+                        "#{} ({})",
+                        l.number,
+                        if l.active { "in play" } else { "ended" }
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         };
         Err(MatchError::usage(format!(
-            "no match #{id} in this channel{last}"
+            "no match #{id} in this channel{its}"
         )))
+    }
+
+    /// This channel's matches, newest first, at most `limit`: a number and
+    /// a label for `match:` (autocomplete, and the refusal of a number the
+    /// channel has not had). Withdrawn matches are left out.
+    pub async fn listed(&self, channel: &str, limit: usize) -> Result<Vec<Listed>, MatchError> {
+        check_id("channel", channel)?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let matches = self.store.channel_matches(channel, limit).await?;
+        Ok(matches.iter().map(|m| self.listing(m)).collect())
+    }
+
+    /// "#12 ashes, Maeoni v Coal, ended: Maeoni wins".
+    fn listing(&self, m: &MatchRecord) -> Listed {
+        let engine = self.engine_of(m).ok();
+        let seats: Vec<String> = self
+            .seats(m, engine)
+            .into_iter()
+            .map(|s| s.name.unwrap_or(s.user))
+            .collect();
+        let result: Option<GameResult> = m
+            .result
+            .clone()
+            .and_then(|r| serde_json::from_value(r).ok());
+        let standing = match (m.status, result) {
+            (MatchStatus::Active, _) => "in play".to_string(),
+            (
+                _,
+                Some(GameResult {
+                    winner: Some(w), ..
+                }),
+            ) => format!("ended: {w} wins"),
+            (_, Some(_)) => "ended: no winner".to_string(),
+            (_, None) => "ended".to_string(),
+        };
+        Listed {
+            number: m.id,
+            active: m.status == MatchStatus::Active,
+            label: format!("#{} {}, {}, {standing}", m.id, m.game, seats.join(" v ")),
+        }
     }
 
     /// The last event (the one in effect at the match's version).
