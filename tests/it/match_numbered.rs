@@ -43,6 +43,29 @@ fn cli(dir: &std::path::Path, args: &[&str]) -> (bool, String) {
     (o.status.success(), text)
 }
 
+/// Match #3, Ana's and Ben's, started in channel "elsewhere" (by the CLI):
+/// the start's reply.
+fn third_match_elsewhere(dir: &std::path::Path) -> String {
+    let (ok, out) = cli(
+        dir,
+        &[
+            "--channel",
+            "elsewhere",
+            "--as",
+            "Ana",
+            "start",
+            "--game",
+            "ashes",
+            "--player",
+            "Ana",
+            "--player",
+            "Ben",
+        ],
+    );
+    assert!(ok, "{out}");
+    out
+}
+
 #[test]
 fn an_ended_match_is_read_by_its_number_after_a_new_one_starts() {
     let dir = tempfile::tempdir().unwrap();
@@ -73,23 +96,7 @@ fn an_ended_match_is_read_by_its_number_after_a_new_one_starts() {
 fn a_match_of_another_channel_is_not_read_by_its_number() {
     let dir = tempfile::tempdir().unwrap();
     let bot = two_matches(dir.path());
-    let (ok, out) = cli(
-        dir.path(),
-        &[
-            "--channel",
-            "elsewhere",
-            "--as",
-            "Ana",
-            "start",
-            "--game",
-            "ashes",
-            "--player",
-            "Ana",
-            "--player",
-            "Ben",
-        ],
-    );
-    assert!(ok, "{out}");
+    let out = third_match_elsewhere(dir.path());
     assert!(out.contains("#3"), "{out}");
     for sub in ["log", "export", "board", "verify"] {
         let out = run(&bot, "Zed", &format!("/match {sub} match:3\n"));
@@ -137,23 +144,7 @@ fn the_cli_reads_an_earlier_match_with_match_n() {
 fn match_numbers_are_autocompleted_with_this_channels_matches() {
     let dir = tempfile::tempdir().unwrap();
     let bot = two_matches(dir.path());
-    let (ok, out) = cli(
-        dir.path(),
-        &[
-            "--channel",
-            "elsewhere",
-            "--as",
-            "Ana",
-            "start",
-            "--game",
-            "ashes",
-            "--player",
-            "Ana",
-            "--player",
-            "Ben",
-        ],
-    );
-    assert!(ok, "{out}");
+    third_match_elsewhere(dir.path());
     let out = run(&bot, "Zed", "/match complete log match:\n");
     let two = out.find("#2 ashes, Maeoni v Zed, in play").expect(&out);
     let one = out
