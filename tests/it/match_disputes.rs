@@ -164,6 +164,39 @@ async fn a_note_blocks_nobodys_undo(url: String) {
     store_common::consistent(&m).await;
 }
 
+both!(a_note_under_anothers_note_is_still_its_authors_to_undo);
+/// A player's own note with another player's note over it is still hers
+/// to take back, the note over it with it (the log keeps both), as her
+/// play under a note is: her undo was refused ("the last note was made by
+/// coal"), and only a moderator could take back her note. Verified as an
+/// import replays it.
+async fn a_note_under_anothers_note_is_still_its_authors_to_undo(url: String) {
+    let m = store_common::ashes_match(&url, None).await;
+    let mine = m
+        .note(&maeoni(), "I think Mist Spirit is exhausted")
+        .await
+        .unwrap();
+    let reply = m.note(&coal(), "no it is not").await.unwrap();
+    let r = m.undo(&maeoni()).await.unwrap();
+    assert_eq!(r.undone.as_ref().map(|u| u.seq), mine.seq, "{r:?}");
+    let said = r.note.clone().unwrap_or_default();
+    assert!(
+        said.contains(&format!("#{}", reply.seq.unwrap())) && said.contains("no it is not"),
+        "{r:?}"
+    );
+    store_common::consistent(&m).await;
+    // His own note on top stays his to take back alone, and hers is not his.
+    m.note(&maeoni(), "again").await.unwrap();
+    m.note(&coal(), "his").await.unwrap();
+    let r = m.undo(&coal()).await.unwrap();
+    assert_eq!(
+        r.undone.as_ref().map(|u| u.input.as_deref()),
+        Some(Some("his"))
+    );
+    assert!(m.undo(&coal()).await.is_err());
+    store_common::consistent(&m).await;
+}
+
 both!(the_player_a_timeout_answered_for_may_undo_it);
 /// The answer a decision's timeout made is the deciding player's to take
 /// back (it was made for her): her undo asks her again. The play's author

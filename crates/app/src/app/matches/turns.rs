@@ -1355,14 +1355,16 @@ pub(super) fn withdrawn_whole(
 /// Walking down the events in effect (the top first) as a player's undo
 /// passes over other users' notes (`Matches::past_notes`): `Some(true)`
 /// when `e` is another user's note, passed over; `Some(false)` when `e`
-/// is an event `user` may undo, taken back with the notes over it;
-/// `None` when the walk stops (the undo takes the top, as ever: the
-/// caller's own note on top is theirs to take back alone). A moderator
-/// who holds no seat passes over nothing. Live and at import.
+/// is an event `user` may undo, taken back with the notes over it (the
+/// caller's own note too: under another's note it was refused as "the
+/// last note was made by …"; on top, nothing is passed and it is theirs
+/// to take back alone); `None` when the walk stops (the undo takes the
+/// top, as ever). A moderator who holds no seat passes over nothing. Live
+/// and at import.
 pub(super) fn past_note_step(user: &str, players: &[String], e: &EventRecord) -> Option<bool> {
     match plain_note(e) {
         true if e.actor != user => Some(true),
-        true => None,
+        true => Some(false),
         false => undo_refused(user, players, e, None).ok().map(|()| false),
     }
 }
