@@ -4,10 +4,12 @@
 //! the page outside its `<main>` when it has one: [`keep_main`]), and a
 //! wiki's infobox, chrome and references list read as `wiki.rs` says;
 //! bold and italic marked by class in the page's `<style>` block read as
-//! `<b>` and `<i>` (`styles.rs`).
+//! `<b>` and `<i>` (`styles.rs`); text the page hides or strikes through
+//! left out and said (`unseen.rs`).
 
 mod depth;
 mod styles;
+mod unseen;
 mod wiki;
 
 pub(super) use depth::nesting;
@@ -119,7 +121,10 @@ pub(super) fn to_markdown_within(
         return Err(None);
     }
     starts_at_line_start(&tree, true);
-    styles::mark(&tree, &styles::Classes::read(&tree));
+    let classes = styles::Classes::read(&tree);
+    let mut unseen = unseen::LeftOut::default();
+    unseen::drop_unseen(&tree, &classes, &mut unseen);
+    styles::mark(&tree, &classes);
     let marked = marks_content(&tree);
     let mut words = 0;
     let main = keep_main(&tree, &mut words);
@@ -156,6 +161,7 @@ pub(super) fn to_markdown_within(
         })
         .into_iter()
         .collect();
+    notes.extend(unseen.notes());
     notes.extend(wiki.notes());
     Ok((out, notes))
 }

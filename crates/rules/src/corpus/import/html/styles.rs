@@ -28,6 +28,31 @@ const MAX_CLASS_CHARS: usize = 128;
 struct Said {
     bold: Option<(usize, bool)>,
     italic: Option<(usize, bool)>,
+    /// Not shown: `display: none`, `visibility: hidden`, Word's
+    /// `mso-hide: all` (`unseen.rs`).
+    hidden: Option<(usize, bool)>,
+    /// Struck through: `text-decoration: line-through`.
+    struck: Option<(usize, bool)>,
+}
+
+impl Said {
+    /// `self`, with what `other` says where it is the later rule.
+    fn then(self, other: Said) -> Said {
+        Said {
+            bold: later(self.bold, other.bold),
+            italic: later(self.italic, other.italic),
+            hidden: later(self.hidden, other.hidden),
+            struck: later(self.struck, other.struck),
+        }
+    }
+}
+
+/// Whether an element is hidden or struck through, by its classes and
+/// its own `style` (`unseen.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Shown {
+    pub hidden: bool,
+    pub struck: bool,
 }
 
 /// Bold and italic, as text is shown or as it is marked.
@@ -37,7 +62,7 @@ struct Look {
     italic: bool,
 }
 
-/// The page's class rules of weight and slant.
+/// The page's class rules of weight, slant, display and strike.
 #[derive(Debug, Default)]
 pub(super) struct Classes(HashMap<String, Said>);
 
@@ -54,19 +79,44 @@ impl Classes {
         self.0.is_empty()
     }
 
-    /// An element's look: `inherited`, as its classes' last rules change it.
-    fn look(&self, node: &Node, inherited: Look) -> Look {
+    /// What an element's classes' rules say, the last of each.
+    fn said(&self, node: &Node) -> Said {
         let NodeData::Element { attrs, .. } = &node.data else {
-            return inherited;
+            return Said::default();
         };
         let mut said = Said::default();
         for attr in attrs.borrow().iter().filter(|a| &*a.name.local == "class") {
             for class in attr.value.split_ascii_whitespace() {
-                let Some(s) = self.0.get(class) else { continue };
-                said.bold = later(said.bold, s.bold);
-                said.italic = later(said.italic, s.italic);
+                if let Some(s) = self.0.get(class) {
+                    said = said.then(*s);
+                }
             }
         }
+        said
+    }
+
+    /// Whether an element is hidden or struck through by its classes or
+    /// its own `style` attribute (which wins over a class, as in CSS).
+    pub(super) fn shown(&self, node: &Node) -> Shown {
+        let NodeData::Element { attrs, .. } = &node.data else {
+            return Shown::default();
+        };
+        let inline = attrs
+            .borrow()
+            .iter()
+            .find(|a| &*a.name.local == "style")
+            .map(|a| declarations(&a.value, usize::MAX))
+            .unwrap_or_default();
+        let said = self.said(node).then(inline);
+        Shown {
+            hidden: said.hidden.is_some_and(|(_, h)| h),
+            struck: said.struck.is_some_and(|(_, s)| s),
+        }
+    }
+
+    /// An element's look: `inherited`, as its classes' last rules change it.
+    fn look(&self, node: &Node, inherited: Look) -> Look {
+        let said = self.said(node);
         Look {
             bold: said.bold.map_or(inherited.bold, |(_, b)| b),
             italic: said.italic.map_or(inherited.italic, |(_, i)| i),
@@ -128,8 +178,7 @@ fn parse(css: &str) -> Classes {
                 return Classes(classes);
             }
             let entry = classes.entry(class.to_string()).or_default();
-            entry.bold = later(entry.bold, said.bold);
-            entry.italic = later(entry.italic, said.italic);
+            *entry = entry.then(said);
         }
     }
     Classes(classes)
@@ -181,7 +230,8 @@ fn one_class(selector: &str) -> Option<&str> {
     ok.then_some(name)
 }
 
-/// What a rule's declarations say of weight and slant (the last of each).
+/// What a rule's declarations say of weight, slant, display and strike
+/// (the last of each).
 fn declarations(body: &str, order: usize) -> Said {
     let mut said = Said::default();
     for declaration in body.split(';') {
@@ -192,6 +242,13 @@ fn declarations(body: &str, order: usize) -> Said {
         match property.trim().to_ascii_lowercase().as_str() {
             "font-weight" => said.bold = weight(value).map(|b| (order, b)),
             "font-style" => said.italic = slant(value).map(|i| (order, i)),
+            "display" => said.hidden = Some((order, value.eq_ignore_ascii_case("none"))),
+            "visibility" => said.hidden = visibility(value).map(|h| (order, h)),
+            "mso-hide" => said.hidden = Some((order, value.eq_ignore_ascii_case("all"))),
+            "font-size" if zero_size(value) => said.hidden = Some((order, true)),
+            "text-decoration" | "text-decoration-line" => {
+                said.struck = strike(value).map(|s| (order, s));
+            }
             _ => {}
         }
     }
@@ -204,6 +261,35 @@ fn weight(value: &str) -> Option<bool> {
         "bold" | "bolder" => Some(true),
         "normal" | "lighter" => Some(false),
         v => v.parse::<f32>().ok().map(|w| w >= 600.0),
+    }
+}
+
+/// Whether a `font-size` is zero (`0`, `0px`, `0pt`, `0em`, `0%`): text
+/// no one sees.
+fn zero_size(value: &str) -> bool {
+    let number = value.trim_end_matches(|c: char| c.is_ascii_alphabetic() || c == '%');
+    number.parse::<f32>().is_ok_and(|n| n == 0.0)
+}
+
+/// Whether a `visibility` hides (`hidden`, `collapse`) or shows.
+fn visibility(value: &str) -> Option<bool> {
+    match value.to_ascii_lowercase().as_str() {
+        "hidden" | "collapse" => Some(true),
+        "visible" => Some(false),
+        _ => None,
+    }
+}
+
+/// Whether a `text-decoration` strikes through (`line-through` among its
+/// values) or says it does not (`none`).
+fn strike(value: &str) -> Option<bool> {
+    let value = value.to_ascii_lowercase();
+    if value.split_ascii_whitespace().any(|v| v == "line-through") {
+        Some(true)
+    } else if value.split_ascii_whitespace().any(|v| v == "none") {
+        Some(false)
+    } else {
+        None
     }
 }
 
