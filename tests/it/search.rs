@@ -1400,6 +1400,46 @@ fn a_rule_number_in_a_question_cites_its_rule() {
     assert_eq!(r.ignored, ["98.76"]);
 }
 
+/// A passage's id in a question, as the replies print it, is that rule:
+/// alone or asking to see it ("[ti4:action-phase.4.1]", "what does
+/// grand-archive:declaring-an-attack.2.1.1 say") it is shown, and in a
+/// question about it, it is a citation among the results, its words no
+/// word no rule uses (found by an outside tester: "No indexed rule uses
+/// “phase.4.1”", and other rules answered). The question shown is the one
+/// asked.
+#[test]
+fn a_passage_id_in_a_question_is_that_rule() {
+    let app = common::app();
+    for (q, id) in [
+        ("ti4:action-phase.4.1", "ti4:action-phase.4.1"),
+        ("[ti4:action-phase.4.1]", "ti4:action-phase.4.1"),
+        (
+            "what does ti4:action-phase.4.1 say?",
+            "ti4:action-phase.4.1",
+        ),
+        (
+            "grand-archive:declaring-an-attack.2.1.1",
+            "grand-archive:declaring-an-attack.2.1.1",
+        ),
+    ] {
+        assert_eq!(app.rule_named(q, None).as_deref(), Some(id), "{q}");
+    }
+    // Not in another game given.
+    assert_eq!(app.rule_named("ti4:action-phase.4.1", Some("ashes")), None);
+    let q = "does ti4:action-phase.4.1 let me pass early";
+    assert_eq!(app.rule_named(q, None), None);
+    let r = app.ask(q, None, 3).unwrap();
+    assert_eq!(r.results[0].id, "ti4:action-phase.4.1", "{:?}", r.results);
+    assert!(
+        r.ignored
+            .iter()
+            .all(|w| !w.contains("phase") && !w.contains("4.1")),
+        "{:?}",
+        r.ignored
+    );
+    assert_eq!(r.query, q);
+}
+
 /// A number several rules end with cites each of them ("what does 4.1
 /// say" was answered "nothing in the indexed rules is relevant", found by
 /// an outside tester): every game's when no game is named, the game's own
