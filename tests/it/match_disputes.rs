@@ -210,9 +210,20 @@ async fn the_player_a_timeout_answered_for_may_undo_it(url: String) {
     )
     .await
     .unwrap();
-    // The guard timed out; the counter it raised waits, with no deadline.
+    // The guard timed out; the counter it raised waits, with no deadline,
+    // and promises no default nothing would take: the board says who
+    // answers it (it said "if nobody answers, assumed: … no counter").
     let v = m.board("table").await.unwrap();
-    assert!(v.pending.is_some(), "{v:?}");
+    let p = v.pending.as_ref().expect("a decision waits");
+    assert_eq!((p.deadline, p.decision.default), (None, None), "{p:?}");
+    assert!(!p.decision.default_assumed, "{p:?}");
+    assert!(
+        v.notes
+            .iter()
+            .any(|n| n.contains("has no deadline") && n.contains("maeoni-user")),
+        "{:?}",
+        v.notes
+    );
     let e = m.undo(&coal()).await.unwrap_err().to_string();
     assert!(
         e.contains("timeout") && e.contains("only maeoni-user or a moderator"),

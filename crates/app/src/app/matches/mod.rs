@@ -1492,6 +1492,13 @@ impl Matches {
             _ => None,
         };
         let pending = top.as_ref().and_then(|t| pending_of(m, t));
+        let (pending, waits) = match pending {
+            Some(p) => {
+                let (p, note) = without_unapplied_default(p);
+                (Some(p), note)
+            }
+            None => (None, None),
+        };
         let result = m
             .result
             .clone()
@@ -1522,7 +1529,7 @@ impl Matches {
             notify: m.notify,
             quiet: (0..m.players.len()).filter(|s| quiet(m, *s)).collect(),
             pictures: m.pictures,
-            notes: Vec::new(),
+            notes: waits.into_iter().collect(),
             rule_set: self.rule_set_state(m).await?,
             board: m.state.clone(),
         })
@@ -2396,6 +2403,26 @@ fn pending_of(m: &MatchRecord, top: &EventRecord) -> Option<Pending> {
             .filter(|p| p.stage == consent::Stage::Asked)
             .map(|p| p.text),
     })
+}
+
+/// A decision with a default but no deadline (one the timeout's own
+/// answer raised: nobody saw it asked, so its default is not applied
+/// unseen) shows no default, and a note says who answers it: the board
+/// said "if nobody answers, assumed: …" of a default nothing would ever
+/// take (found by an outside tester).
+fn without_unapplied_default(mut p: Pending) -> (Pending, Option<String>) {
+    if p.deadline.is_some() || p.decision.default.is_none() {
+        return (p, None);
+    }
+    p.decision.default = None;
+    p.decision.default_assumed = false;
+    p.decision.default_reason = None;
+    let note = format!(
+        "{}'s decision has no deadline (the decision's timeout answered the one before it, unseen): nothing is taken by itself; {} or a moderator answers it",
+        p.decision.player,
+        mention(&p.user)
+    );
+    (p, Some(note))
 }
 
 /// The context of a note made while the event whose `context` is given
