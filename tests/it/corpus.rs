@@ -32,6 +32,7 @@ fn one_doc(game: &str, text: &str, tweak: impl FnOnce(&mut DocumentManifest)) ->
         id_prefix: String::new(),
         transparent_headings: Vec::new(),
         drop_lines: Vec::new(),
+        drop_image_names: false,
     };
     tweak(&mut manifest);
     Corpus::build(vec![SourceGame {

@@ -344,9 +344,19 @@ fn text_with_hard_wrapped_lines_keeps_its_passages() {
     );
 }
 
+/// The shipped wiki text as the wiki shows it: its manifest leaves out its
+/// icons' leftovers ("(Card Action icon-2.png)"), which in an upload are
+/// words (`drop_image_names`).
+fn wiki_text() -> String {
+    String::from_utf8(shipped("rules_data/legion/actions.txt"))
+        .unwrap()
+        .replace(" (Card Action icon-2.png)", "")
+        .replace(" (Card Action icon.png)", "")
+}
+
 #[test]
 fn pdf_of_a_wiki_page_keeps_its_bullets_and_headings() {
-    let text = String::from_utf8(shipped("rules_data/legion/actions.txt")).unwrap();
+    let text = wiki_text();
     let imp = import_as(
         "actions.pdf",
         &pdf::from_text(&text),
@@ -370,7 +380,7 @@ fn pdf_at_wide_line_spacing_reads_back_as_the_same_passages() {
     // 1.5 spacing and more (as fpdf2 and word processors set it): lines
     // further apart than 1.5 font sizes are still one paragraph; only a
     // gap clearly wider than the document's own spacing is a paragraph.
-    let text = String::from_utf8(shipped("rules_data/legion/actions.txt")).unwrap();
+    let text = wiki_text();
     let shipped_items = texts_of_shipped("legion");
     for (leading, blank) in [(15.0, 6.0), (17.0, 8.0), (20.0, 8.0)] {
         let pdf = pdf::from_text_spaced(&text, leading, blank);
@@ -2799,4 +2809,45 @@ fn a_damaged_pdf_with_no_text_is_not_called_a_scan() {
         texts.values().any(|t| t.contains("draws seven cards")),
         "{texts:?}"
     );
+}
+
+fn upload(file: &str) -> Vec<u8> {
+    let path = format!(
+        "{}/tests/fixtures/uploads/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read(&path).unwrap()
+}
+
+/// A bracket ending in an image's file name is the rule's own words in an
+/// upload: "(JPG or PNG, e.g. deck.jpg)" was cut out of the quoted rule
+/// (a strip meant for a scraped wiki's image leftovers, applied to every
+/// line of every document; found by an outside tester).
+#[test]
+fn a_bracket_ending_in_an_image_name_is_quoted_as_written() {
+    let bytes = upload("imgname.txt");
+    for (name, bytes) in [
+        ("imgname.txt", bytes.clone()),
+        ("imgname.md", bytes.clone()),
+        (
+            "imgname.pdf",
+            pdf::from_text(&String::from_utf8(bytes).unwrap()),
+        ),
+    ] {
+        let imp = import_as(name, &bytes, "emb2", DocumentKind::Rules).unwrap();
+        let texts = texts_of_import(&imp);
+        assert_eq!(
+            texts["1.1"],
+            "Upload your deck photo (JPG or PNG, e.g. deck.jpg) to the tournament channel.",
+            "{name}"
+        );
+        assert!(
+            texts["1.2"].contains("(or visit emberfall.gif)"),
+            "{name}: {texts:?}"
+        );
+    }
+    // The shipped wiki text whose manifest says it holds such leftovers.
+    let shipped = texts_of_shipped("legion");
+    assert!(shipped.values().any(|t| t.contains("a card action icon")));
+    assert!(!shipped.values().any(|t| t.contains(".png)")));
 }

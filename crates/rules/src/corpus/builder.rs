@@ -8,6 +8,16 @@ use super::emit::DocBuilder;
 use super::refs::{self, RawRef};
 use super::*;
 
+/// A document's text as it is read: a shipped page's image leftovers out
+/// when its manifest says it holds them (`drop_image_names`).
+fn document_text<'a>(text: &'a str, manifest: &DocumentManifest) -> std::borrow::Cow<'a, str> {
+    let mut text = std::borrow::Cow::Borrowed(text);
+    if manifest.drop_image_names {
+        text = super::clean::drop_image_names(&text).into();
+    }
+    text
+}
+
 pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
     let mut passages = Vec::new();
     let mut by_id = HashMap::new();
@@ -89,8 +99,9 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
                 root,
                 from_server: false,
             });
+            let text = document_text(&doc.text, &doc.manifest);
             let format = match doc.manifest.format {
-                DocumentFormat::Auto => detect_format(&doc.text),
+                DocumentFormat::Auto => detect_format(&text),
                 f => f,
             };
             let mut b = DocBuilder {
@@ -107,8 +118,8 @@ pub(super) fn build(sources: Vec<SourceGame>) -> Corpus {
                 next_suffix: HashMap::new(),
             };
             match format {
-                DocumentFormat::Numbered => super::numbered::parse(&mut b, &doc.text),
-                _ => super::markdown::parse(&mut b, &doc.text),
+                DocumentFormat::Numbered => super::numbered::parse(&mut b, &text),
+                _ => super::markdown::parse(&mut b, &text),
             }
             split_long(&mut b);
         }

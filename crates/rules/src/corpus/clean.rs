@@ -12,8 +12,10 @@ static HTML_TAG: LazyLock<Regex> = LazyLock::new(|| {
 });
 static MD_IMAGE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"!\[[^\]]*\]\([^)]*\)").unwrap());
 static MD_LINK: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\[([^\]]+)\]\(([^)]*)\)").unwrap());
+/// A scraped page's image left as its alt text and file name in
+/// brackets ("(Card Action icon-2.png)"), on one line.
 static IMAGE_NAME: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\s*\([^()]*\.(?:png|jpe?g|gif|svg|webp)\)").unwrap());
+    LazyLock::new(|| Regex::new(r"(?i)[ \t]*\([^()\n]*\.(?:png|jpe?g|gif|svg|webp)\)").unwrap());
 static EMPHASIS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(\*\*|__)(\S(?:.*?\S)?)(\*\*|__)|\*(\S(?:[^*]*?\S)?)\*").unwrap()
 });
@@ -52,7 +54,6 @@ pub fn clean_inline(raw: &str) -> (String, Vec<Link>) {
             c[1].to_string()
         })
         .into_owned();
-    s = IMAGE_NAME.replace_all(&s, "").into_owned();
     // Emphasis may nest (**Note**: *A Phoenixborn...*): strip until stable.
     // Marks between two letters or digits ("2*3*4", "__init__" within a
     // word) are the text's own, not emphasis.
@@ -127,6 +128,15 @@ fn clean_row(raw: &str) -> (String, Vec<Link>) {
         out.push_str(" |");
     }
     (out.trim().to_string(), links)
+}
+
+/// A document's text without the image leftovers a scraped page kept
+/// ("preceded by a card action (Card Action icon-2.png) icon"): only for
+/// a shipped document whose manifest says it holds them
+/// (`drop_image_names`), as such brackets in any other text are its words
+/// ("(JPG or PNG, e.g. deck.jpg)" was cut out of an uploaded rule).
+pub fn drop_image_names(text: &str) -> String {
+    IMAGE_NAME.replace_all(text, "").into_owned()
 }
 
 /// ASCII's 32 punctuation marks, each stood in for by one of Unicode's 32
@@ -393,6 +403,21 @@ mod tests {
     }
 
     #[test]
+    fn a_bracket_ending_in_an_image_name_is_the_texts_own_words() {
+        let rule = "Upload your deck photo (JPG or PNG, e.g. deck.jpg) to the channel.";
+        assert_eq!(clean_inline(rule).0, rule);
+        assert_eq!(
+            clean_inline("Print the sheet (sheet.png) first.").0,
+            "Print the sheet (sheet.png) first."
+        );
+        // A shipped document that says it holds image leftovers.
+        assert_eq!(
+            drop_image_names("a card action (Card Action icon-2.png) icon\n(a.png"),
+            "a card action icon\n(a.png"
+        );
+    }
+
+    #[test]
     fn cleans_markdown_and_html() {
         let (t, links) =
             clean_inline("**Note**: *A Phoenixborn can guard even if it is exhausted.*");
@@ -405,8 +430,6 @@ mod tests {
         let (t, links) = clean_inline(" - [Active Player](/rules/r_active_player)");
         assert_eq!(t, "- Active Player");
         assert_eq!(links[0].url, "/rules/r_active_player");
-        let (t, _) = clean_inline("a card action (Card Action icon-2.png) icon");
-        assert_eq!(t, "a card action icon");
         let (t, _) =
             clean_inline("<details open><summary>On otters</summary> Otters swim.</details>");
         assert_eq!(t, "On otters Otters swim.");

@@ -55,6 +55,11 @@ pub struct DocumentManifest {
     /// Exact lines to leave out of the index (footers, attributions kept here).
     #[serde(default)]
     pub drop_lines: Vec<String>,
+    /// The document holds a scraped page's images as their alt text and
+    /// file name in brackets ("(Card Action icon-2.png)"): left out. Only
+    /// a shipped document says so; in any other such brackets are words.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub drop_image_names: bool,
 }
 
 /// How a document is laid out.
