@@ -2851,3 +2851,29 @@ fn a_bracket_ending_in_an_image_name_is_quoted_as_written() {
     assert!(shipped.values().any(|t| t.contains("a card action icon")));
     assert!(!shipped.values().any(|t| t.contains(".png)")));
 }
+
+/// UTF-32 text (its byte-order mark `FF FE 00 00`) was read as UTF-16: its
+/// NULs "left out" and "🔥" quoted as U+F525. Read as UTF-32, both ways.
+#[test]
+fn utf32_text_is_read_as_utf32() {
+    let text = "1. Fire\n\n1.1 The 🔥 token burns one card.\n";
+    let mut le = vec![0xFF, 0xFE, 0, 0];
+    let mut be = vec![0, 0, 0xFE, 0xFF];
+    for c in text.chars() {
+        le.extend_from_slice(&u32::from(c).to_le_bytes());
+        be.extend_from_slice(&u32::from(c).to_be_bytes());
+    }
+    for bytes in [le, be] {
+        let imp = import_as("u32.txt", &bytes, "emb", DocumentKind::Rules).unwrap();
+        assert_eq!(
+            texts_of_import(&imp)["1.1"],
+            "1.1 The 🔥 token burns one card."
+        );
+        let warnings = &imp.preview.warnings;
+        assert!(
+            warnings.iter().any(|w| w.contains("UTF-32")),
+            "{warnings:?}"
+        );
+        assert!(!warnings.iter().any(|w| w.contains("NUL")), "{warnings:?}");
+    }
+}

@@ -96,6 +96,34 @@ pub(super) fn positions(list: &[(usize, usize)]) -> String {
     }
 }
 
+/// UTF-32 text with its byte-order mark (`FF FE 00 00` little-endian,
+/// `00 00 FE FF` big-endian), decoded, and how many of its units are no
+/// character (each read as "\u{FFFD}"). `encoding_rs` knows no UTF-32:
+/// the little-endian mark read as UTF-16's, and a character past U+FFFF
+/// became another ("🔥" as U+F525).
+pub(super) fn utf32(bytes: &[u8]) -> Option<(String, usize)> {
+    let little = bytes.starts_with(&[0xFF, 0xFE, 0, 0]);
+    if !little && !bytes.starts_with(&[0, 0, 0xFE, 0xFF]) {
+        return None;
+    }
+    let mut bad = 0;
+    let text = bytes[4..]
+        .chunks(4)
+        .map(|unit| {
+            let code = match (unit.try_into(), little) {
+                (Ok(u), true) => Some(u32::from_le_bytes(u)),
+                (Ok(u), false) => Some(u32::from_be_bytes(u)),
+                (Err(_), _) => None,
+            };
+            code.and_then(char::from_u32).unwrap_or_else(|| {
+                bad += 1;
+                '\u{FFFD}'
+            })
+        })
+        .collect();
+    Some((text, bad))
+}
+
 /// The preview's note on stray bytes read in UTF-8 text.
 pub(super) fn stray_note(stray: &[Stray]) -> String {
     let at: Vec<(usize, usize)> = stray.iter().map(|&(l, c, _)| (l, c)).collect();
@@ -158,6 +186,22 @@ mod tests {
         let (latin1, _, _) = encoding_rs::WINDOWS_1252.encode("Règles du café – été");
         assert!(mostly_utf8(&latin1).is_none());
         assert!(mostly_utf8("valid UTF-8 é".as_bytes()).is_none());
+    }
+
+    #[test]
+    fn utf32_is_read_by_its_mark_and_counts_units_that_are_no_character() {
+        let mut le = vec![0xFF, 0xFE, 0, 0];
+        for code in [0x41, 0x1F525, 0xD800, 0x11_0000] {
+            le.extend_from_slice(&u32::to_le_bytes(code));
+        }
+        le.extend_from_slice(&[0x42, 0]);
+        assert_eq!(utf32(&le), Some(("A🔥\u{FFFD}\u{FFFD}\u{FFFD}".into(), 3)));
+        assert_eq!(
+            utf32(&[0, 0, 0xFE, 0xFF, 0, 0, 0, 0x41]),
+            Some(("A".into(), 0))
+        );
+        // UTF-16's mark alone is not UTF-32's.
+        assert_eq!(utf32(&[0xFF, 0xFE, 0x41, 0]), None);
     }
 
     #[test]

@@ -446,6 +446,11 @@ fn size_check(file: &str, bytes: &[u8]) -> Result<(), ImportError> {
 /// tester: "Added cinder-pact:table-notes"). Bytes that are not UTF-8
 /// (nor UTF-16 with its mark) are not blank; they are judged later.
 fn blank(bytes: &[u8]) -> bool {
+    if let Some((text, _)) = bytes::utf32(bytes) {
+        return text
+            .chars()
+            .all(|c| c.is_whitespace() || super::clean::is_format(c));
+    }
     let text = match encoding_rs::Encoding::for_bom(bytes) {
         Some((enc, _)) => enc.decode_with_bom_removal(bytes).0,
         None => match std::str::from_utf8(bytes) {
@@ -503,7 +508,8 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
         });
     }
     // UTF-16 text (Windows' "Unicode") is full of zero bytes: not binary.
-    let utf16 = encoding_rs::Encoding::for_bom(bytes).is_some_and(|(e, _)| e != encoding_rs::UTF_8);
+    let utf16 = encoding_rs::Encoding::for_bom(bytes).is_some_and(|(e, _)| e != encoding_rs::UTF_8)
+        || bytes::utf32(&bytes[..bytes.len().min(4)]).is_some();
     if let Some(what) = document_binary_kind(bytes).filter(|_| !utf16) {
         let what = match what == BINARY {
             true => format!("{what}{}", nuls_in_text(bytes).unwrap_or_default()),
@@ -628,6 +634,19 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
 type Decoded<'a> = (std::borrow::Cow<'a, str>, Option<String>, Vec<String>);
 
 fn decode(bytes: &[u8], html: bool) -> Decoded<'_> {
+    if let Some((text, bad)) = bytes::utf32(bytes) {
+        let notes = match bad {
+            0 => Vec::new(),
+            n => vec![format!(
+                "{} of its UTF-32 text {} no character and {} as “�”",
+                count(n, "unit"),
+                if n == 1 { "is" } else { "are" },
+                if n == 1 { "shows" } else { "show" }
+            )],
+        };
+        let how = "read as UTF-32 text, as its byte-order mark says".to_string();
+        return (text.into(), Some(how), notes);
+    }
     if let Some((enc, _)) = encoding_rs::Encoding::for_bom(bytes)
         && enc != encoding_rs::UTF_8
     {
