@@ -2877,3 +2877,58 @@ fn utf32_text_is_read_as_utf32() {
         assert!(!warnings.iter().any(|w| w.contains("NUL")), "{warnings:?}");
     }
 }
+
+/// "/Encrypt" in a PDF's text is no encryption (the file was refused as
+/// encrypted by a scan of its bytes); the parser tells from the trailer. A
+/// file locked by an owner password only opens with none and is read,
+/// said; one that needs a password is refused as encrypted.
+#[test]
+fn encryption_is_the_trailers_not_the_bytes() {
+    let says = import_as(
+        "says_encrypt.pdf",
+        &upload("says_encrypt.pdf"),
+        "emb",
+        DocumentKind::Rules,
+    )
+    .unwrap();
+    assert_eq!(
+        texts_of_import(&says)["1.1"],
+        "Never put /Encrypt in your deck name."
+    );
+    let owner = import_as(
+        "nopw.pdf",
+        &upload("encrypted_nopw.pdf"),
+        "emb",
+        DocumentKind::Rules,
+    )
+    .unwrap();
+    assert!(texts_of_import(&owner)["1.1"].contains("draws 7 Embers"));
+    assert!(
+        owner
+            .preview
+            .warnings
+            .iter()
+            .any(|w| w.contains("owner password only")),
+        "{:?}",
+        owner.preview.warnings
+    );
+    let err = import_as(
+        "pw.pdf",
+        &upload("encrypted_pw.pdf"),
+        "emb",
+        DocumentKind::Rules,
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("is an encrypted PDF"), "{err}");
+    // Its table damaged, the file is read from its objects: the rebuilt
+    // trailer keeps its `/Encrypt`, so it is still refused as encrypted.
+    let mut damaged = upload("encrypted_pw.pdf");
+    let at = damaged.windows(9).rposition(|w| w == b"startxref").unwrap();
+    for b in damaged[at + 9..].iter_mut().take_while(|b| **b != b'%') {
+        if b.is_ascii_digit() {
+            *b = b'1';
+        }
+    }
+    let err = import_as("pw.pdf", &damaged, "emb", DocumentKind::Rules).unwrap_err();
+    assert!(err.to_string().contains("is an encrypted PDF"), "{err}");
+}

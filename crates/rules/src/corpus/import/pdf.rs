@@ -31,17 +31,19 @@ pub(super) fn extract(file: &str, bytes: &[u8]) -> Result<(String, Vec<String>),
             "it does not start as a PDF does, so it may be another kind of file named .pdf".into(),
         ));
     }
-    // An encryption dictionary in the trailer: the reader would fail on it
-    // with a password error nobody asked for.
-    if bytes.windows(8).any(|w| w == b"/Encrypt") {
-        return Err(ImportError::EncryptedPdf {
-            file: file.to_string(),
-        });
-    }
     let result = std::panic::catch_unwind(|| page_lines(bytes));
     let (text, notes) = match result {
-        Ok(Ok(mut pages)) => {
+        Ok(Ok(Pages::Locked)) => {
+            return Err(ImportError::EncryptedPdf {
+                file: file.to_string(),
+            });
+        }
+        Ok(Ok(Pages::Read {
+            mut pages,
+            unlocked,
+        })) => {
             let mut notes = drop_running(&mut pages);
+            notes.extend(unlocked.then(|| UNLOCKED.to_string()));
             notes.extend(pages_without_text(&pages));
             let footnotes = footnotes::take(&mut pages);
             columns::read_columns(&mut pages);
@@ -282,14 +284,34 @@ fn right_margin(pages: &[Vec<Line>]) -> Option<f64> {
         .then_some(margin)
 }
 
+/// The preview's note on a PDF locked by an owner password only.
+const UNLOCKED: &str = "the PDF is protected by an owner password only (restrictions on copying, printing or editing), which opens with no password: its text was read";
+
+/// A PDF's pages as read, or that it is locked.
+enum Pages {
+    /// Encrypted with a password needed to open it: its text cannot be read.
+    Locked,
+    Read {
+        pages: Vec<Vec<Line>>,
+        /// Encrypted with an owner password only, opened with none.
+        unlocked: bool,
+    },
+}
+
 /// The lines of every page, as `pdf-extract` reads them (its plain-text
 /// output, keeping each line break's gap instead of deciding at once
 /// whether it is a paragraph break). Reading stops at the first page that
-/// cannot be read, as the library's own page loop does.
-fn page_lines(bytes: &[u8]) -> Result<Vec<Vec<Line>>, pdf_extract::OutputError> {
-    let mut doc = load(bytes)?;
-    if doc.is_encrypted() {
-        doc.decrypt("")?;
+/// cannot be read, as the library's own page loop does. Encryption is the
+/// parser's to tell (the trailer's `/Encrypt`): a scan of the bytes for
+/// "/Encrypt" refused a file whose text says the word, and left the
+/// owner-password case (which the parser opens with the empty password)
+/// unreachable.
+fn page_lines(bytes: &[u8]) -> Result<Pages, pdf_extract::OutputError> {
+    let doc = load(bytes)?;
+    // The parser removes `/Encrypt` from the trailer once the empty
+    // password opened the file; still there, a password is needed.
+    if doc.trailer.get(b"Encrypt").is_ok() {
+        return Ok(Pages::Locked);
     }
     let mut pages = Vec::new();
     for page in 1.. {
@@ -299,7 +321,10 @@ fn page_lines(bytes: &[u8]) -> Result<Vec<Vec<Line>>, pdf_extract::OutputError> 
         }
         pages.push(out.finish());
     }
-    Ok(pages)
+    Ok(Pages::Read {
+        pages,
+        unlocked: doc.was_encrypted(),
+    })
 }
 
 /// The document as the parser reads it through its cross-reference table,

@@ -32,6 +32,12 @@ static ROOT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"/Root\s*(\d{1,10})\s+(\d{1,5})\s+R").expect("a valid pattern"));
 static INFO: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"/Info\s*(\d{1,10})\s+(\d{1,5})\s+R").expect("a valid pattern"));
+/// The encryption dictionary a trailer names (kept in the new trailer, so
+/// the parser still tells an encrypted file; "/Encrypt" as words of the
+/// text is no reference).
+static ENCRYPT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"/Encrypt\s*(\d{1,10})\s+(\d{1,5})\s+R").expect("a valid pattern")
+});
 /// An object stream's type, its first object's offset and its count.
 static OBJSTM: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"/Type\s*/ObjStm\b").expect("a valid pattern"));
@@ -124,7 +130,10 @@ pub(super) fn rebuilt(bytes: &[u8]) -> Option<Vec<u8>> {
     let table_at = out.len();
     out.extend_from_slice(&table(&placed));
     let size = placed.keys().last().map_or(1, |n| n + 1);
-    let info = info.map_or_else(String::new, |(n, g)| format!(" /Info {n} {g} R"));
+    let mut info = info.map_or_else(String::new, |(n, g)| format!(" /Info {n} {g} R"));
+    if let Some((n, g)) = last_reference(&ENCRYPT, buffer) {
+        info.push_str(&format!(" /Encrypt {n} {g} R"));
+    }
     out.extend_from_slice(
         format!(
             "trailer\n<< /Size {size} /Root {} {} R{info} >>\nstartxref\n{table_at}\n%%EOF\n",
