@@ -2932,3 +2932,49 @@ fn encryption_is_the_trailers_not_the_bytes() {
     let err = import_as("pw.pdf", &damaged, "emb", DocumentKind::Rules).unwrap_err();
     assert!(err.to_string().contains("is an encrypted PDF"), "{err}");
 }
+
+/// A page using a font its resources do not hold made the reader panic,
+/// and the whole file was refused as "damaged (its pages could not be
+/// found …)". The page is named and the others read, in the process and
+/// in the conversion's child process, as an upload is converted.
+#[test]
+fn a_page_with_a_missing_font_is_named_and_the_rest_read() {
+    let file = "badpage_missingfont.pdf";
+    let bytes = upload(file);
+    let imp = import_as(file, &bytes, "emb", DocumentKind::Rules).unwrap();
+    let texts = texts_of_import(&imp);
+    assert_eq!(texts["1.1"], "Each player draws seven cards.");
+    assert_eq!(texts["3.2"], "Block with one creature.");
+    let said = |warnings: &[String]| {
+        warnings
+            .iter()
+            .any(|w| w.contains(": page 2 of 3 is damaged"))
+    };
+    assert!(said(&imp.preview.warnings), "{:?}", imp.preview.warnings);
+    arbiter::sandbox::use_program(env!("CARGO_BIN_EXE_arbiter"));
+    let req = ImportRequest {
+        file_name: file,
+        bytes: &bytes,
+        game: "emb",
+        kind: DocumentKind::Rules,
+        title: None,
+    };
+    let target = common::app().import_target(&req).unwrap();
+    let limits = arbiter::sandbox::Limits {
+        cpu: std::time::Duration::from_secs(120),
+        wall: std::time::Duration::from_secs(240),
+        ..arbiter::sandbox::Limits::default()
+    };
+    let done = arbiter::sandbox::convert_blocking(&target, &bytes, &limits).unwrap();
+    let warnings = &done.converted.preview.warnings;
+    assert!(said(warnings), "{warnings:?}");
+    assert!(
+        done.converted
+            .preview
+            .passages
+            .iter()
+            .any(|p| p.id.ends_with(":3.2")),
+        "{:?}",
+        done.converted.preview.passages
+    );
+}

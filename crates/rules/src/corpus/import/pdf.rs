@@ -40,11 +40,14 @@ pub(super) fn extract(file: &str, bytes: &[u8]) -> Result<(String, Vec<String>),
         }
         Ok(Ok(Pages::Read {
             mut pages,
+            broken,
             unlocked,
         })) => {
             let mut notes = drop_running(&mut pages);
             notes.extend(unlocked.then(|| UNLOCKED.to_string()));
-            notes.extend(pages_without_text(&pages));
+            notes.extend(pages_not_read(&broken, pages.len()));
+            let unread: Vec<bool> = (1..=pages.len()).map(|n| broken.contains(&n)).collect();
+            notes.extend(pages_without_text(&pages, &unread));
             let footnotes = footnotes::take(&mut pages);
             columns::read_columns(&mut pages);
             bidi::logical_order(&mut pages);
@@ -80,22 +83,52 @@ pub(super) fn extract(file: &str, bytes: &[u8]) -> Result<(String, Vec<String>),
 /// The pages with no text to read, said when others have some (a book with
 /// some pages scanned lost them without a word, found by an outside
 /// tester; a book with none is refused as a scan).
-fn pages_without_text(pages: &[Vec<Line>]) -> Option<String> {
+/// Pages the reader could not read (`broken`) are not counted as blank.
+fn pages_without_text(pages: &[Vec<Line>], broken: &[bool]) -> Option<String> {
     let empty: Vec<usize> = pages
         .iter()
         .enumerate()
-        .filter(|(_, lines)| {
-            !lines
-                .iter()
-                .any(|l| l.text.chars().any(char::is_alphanumeric))
+        .filter(|(i, lines)| {
+            !broken[*i]
+                && !lines
+                    .iter()
+                    .any(|l| l.text.chars().any(char::is_alphanumeric))
         })
         .map(|(i, _)| i + 1)
         .collect();
-    if empty.is_empty() || empty.len() == pages.len() {
+    if empty.is_empty() || empty.len() + broken.iter().filter(|b| **b).count() == pages.len() {
         return None;
     }
+    let (noun, verb) = match empty.len() {
+        1 => ("page", "holds"),
+        _ => ("pages", "hold"),
+    };
+    Some(format!(
+        "{noun} {} of {} {verb} no text that can be read (blank, or scanned images): anything printed there is not imported; run the file through OCR, or send its text",
+        page_runs(&empty),
+        pages.len()
+    ))
+}
+
+/// The pages whose drawing the reader could not follow (a font the page's
+/// resources do not hold): named, the rest read. One such page refused
+/// the whole file as "damaged (its pages could not be found …)".
+fn pages_not_read(broken: &[usize], total: usize) -> Option<String> {
+    let (noun, verb, uses) = match broken.len() {
+        0 => return None,
+        1 => ("page", "is", "it uses"),
+        _ => ("pages", "are", "each uses"),
+    };
+    Some(format!(
+        "{noun} {} of {total} {verb} damaged ({uses} a font or a resource its page does not hold) and could not be read: anything printed there is not imported; the other pages were read",
+        page_runs(broken)
+    ))
+}
+
+/// Page numbers as runs ("2, 4–6").
+fn page_runs(numbers: &[usize]) -> String {
     let mut runs: Vec<(usize, usize)> = Vec::new();
-    for n in empty.iter().copied() {
+    for n in numbers.iter().copied() {
         match runs.last_mut() {
             Some((_, end)) if *end + 1 == n => *end = n,
             _ => runs.push((n, n)),
@@ -108,15 +141,7 @@ fn pages_without_text(pages: &[Vec<Line>]) -> Option<String> {
             false => format!("{a}–{b}"),
         })
         .collect();
-    let (noun, verb) = match empty.len() {
-        1 => ("page", "holds"),
-        _ => ("pages", "hold"),
-    };
-    Some(format!(
-        "{noun} {} of {} {verb} no text that can be read (blank, or scanned images): anything printed there is not imported; run the file through OCR, or send its text",
-        shown.join(", "),
-        pages.len()
-    ))
+    shown.join(", ")
 }
 
 /// The width taken for the space before a word that did not fit at a
@@ -293,6 +318,8 @@ enum Pages {
     Locked,
     Read {
         pages: Vec<Vec<Line>>,
+        /// Pages (1-based) whose drawing made the reader fail, left empty.
+        broken: Vec<usize>,
         /// Encrypted with an owner password only, opened with none.
         unlocked: bool,
     },
@@ -305,7 +332,10 @@ enum Pages {
 /// parser's to tell (the trailer's `/Encrypt`): a scan of the bytes for
 /// "/Encrypt" refused a file whose text says the word, and left the
 /// owner-password case (which the parser opens with the empty password)
-/// unreachable.
+/// unreachable. A page the reader panics on (a font its resources lack)
+/// is left empty and named, as a page with no content is; the others are
+/// read (this runs in the conversion's child process, whose panic hook
+/// says the panic and lets it unwind to here).
 fn page_lines(bytes: &[u8]) -> Result<Pages, pdf_extract::OutputError> {
     let doc = load(bytes)?;
     // The parser removes `/Encrypt` from the trailer once the empty
@@ -313,16 +343,24 @@ fn page_lines(bytes: &[u8]) -> Result<Pages, pdf_extract::OutputError> {
     if doc.trailer.get(b"Encrypt").is_ok() {
         return Ok(Pages::Locked);
     }
-    let mut pages = Vec::new();
+    let (mut pages, mut broken) = (Vec::new(), Vec::new());
     for page in 1.. {
         let mut out = LineOutput::default();
-        if pdf_extract::output_doc_page(&doc, &mut out, page).is_err() {
-            break;
+        let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            pdf_extract::output_doc_page(&doc, &mut out, page)
+        }));
+        match drawn {
+            Ok(Ok(())) => pages.push(out.finish()),
+            Ok(Err(_)) => break,
+            Err(_) => {
+                broken.push(page as usize);
+                pages.push(Vec::new());
+            }
         }
-        pages.push(out.finish());
     }
     Ok(Pages::Read {
         pages,
+        broken,
         unlocked: doc.was_encrypted(),
     })
 }
@@ -1285,10 +1323,17 @@ mod tests {
             page("3. Scoring"),
             vec![],
         ];
-        let note = pages_without_text(&pages).unwrap();
+        let note = pages_without_text(&pages, &[false; 6]).unwrap();
         assert!(note.starts_with("pages 2–4, 6 of 6 hold no text"), "{note}");
-        assert!(pages_without_text(&[page("1. Setup")]).is_none());
-        assert!(pages_without_text(&[vec![], vec![]]).is_none());
+        assert!(pages_without_text(&[page("1. Setup")], &[false]).is_none());
+        assert!(pages_without_text(&[vec![], vec![]], &[false; 2]).is_none());
+        // A page the reader could not read is named apart, not as blank.
+        let mut broken = [false; 6];
+        broken[1] = true;
+        let note = pages_without_text(&pages, &broken).unwrap();
+        assert!(note.starts_with("pages 3–4, 6 of 6 hold no text"), "{note}");
+        let note = pages_not_read(&[2, 4, 5], 6).unwrap();
+        assert!(note.starts_with("pages 2, 4–5 of 6 are damaged"), "{note}");
     }
 
     #[test]
