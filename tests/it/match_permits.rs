@@ -500,3 +500,50 @@ fn notes_under_a_waiting_question_are_their_authors_live_and_at_import() {
     ];
     refused(&out, &why, "ashes", &hers);
 }
+
+/// Coal proposes his win; a judge notes under it and Maeoni rejects it;
+/// Coal proposes it again; a judge notes under it and takes the note
+/// back, and Maeoni confirms it.
+const ANSWERED: &str = "/match end winner:Coal reason:I win\n\
+    /as judge moderator\n/match note text:ruling soon\n\
+    /as Maeoni\n/match answer choice:reject\n\
+    /as Coal\n/match end winner:Coal reason:I win again\n\
+    /as judge moderator\n/match note text:noted\n/match undo\n\
+    /as Maeoni\n/match answer choice:confirm\n";
+
+/// A player's answer to a proposal under a moderator's note or undo is
+/// hers, not a moderator's: it copied the context of the event on top,
+/// the moderator's mark included, so Maeoni's rejection and her
+/// confirmation read as a moderator's and the live log was refused at
+/// import ("answer 4: `actor` reads Maeoni, who holds seat 2, but the
+/// event is recorded as made by a moderator who holds none").
+#[test]
+fn an_answer_under_a_moderators_note_or_undo_is_its_players() {
+    let dir = tempfile::tempdir().unwrap();
+    let seats = ["Coal", "Maeoni"];
+    let (bot, file) = played(dir.path(), "ashes", &seats, ANSWERED);
+    assert_eq!(
+        kinds(&file),
+        [
+            "setup", "note", "note", "answer", "note", "note", "undo", "end"
+        ],
+        "{file}"
+    );
+    let mut f = file.clone();
+    assert_eq!(event(&mut f, 3)["context"]["moderator"], true, "{file}");
+    assert_eq!(event(&mut f, 7)["context"]["moderator"], true, "{file}");
+    for seq in [4, 8] {
+        let e = event(&mut f, seq);
+        assert_eq!(e["actor"], "Maeoni", "{e}");
+        assert!(e["context"].get("moderator").is_none(), "{e}");
+    }
+    let out = import(&bot, dir.path(), "same.json", &seats, &file);
+    assert!(
+        !out.contains("0 events") && out.contains("I win again"),
+        "{out}"
+    );
+    let engine = arbiter::engine::engine("ashes").unwrap();
+    let log: Vec<LogEntry> = serde_json::from_value(file["log"].clone()).unwrap();
+    let (_, bad) = replay_log(engine, &seats.map(String::from), &log);
+    assert!(bad.is_empty(), "{bad:?}");
+}

@@ -257,10 +257,9 @@ impl Matches {
     ) -> Result<EventReply, MatchError> {
         let state = top.state.clone();
         let mut context = match &top.context {
-            Some(Value::Object(o)) => o.clone(),
+            Some(Value::Object(o)) => super::answering_context(o),
             _ => serde_json::Map::new(),
         };
-        context.remove("text");
         let Some(&asked) = p.asks.first() else {
             return Err(MatchError::NoDecision);
         };

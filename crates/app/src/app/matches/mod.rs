@@ -2449,6 +2449,21 @@ pub(super) fn carried_context(
     c
 }
 
+/// The context an answer to a proposal starts from: that of the event on
+/// top (`top`, the proposal's or what carries it), without what it says
+/// of its own maker: a note's words, and the mark of a moderator's note,
+/// undo or confirmation for another seat, which made a player's answer
+/// under it read as a moderator's and the live log refused at import.
+/// The answer's own maker is marked as `append` marks any event.
+pub(super) fn answering_context(
+    top: &serde_json::Map<String, Value>,
+) -> serde_json::Map<String, Value> {
+    let mut c = top.clone();
+    c.remove("text");
+    c.remove(integrity::BY_MODERATOR);
+    c
+}
+
 /// Whether an event of `kind` with `context` is a note as `note` writes
 /// it: free text, changing nothing (an `end` proposed is recorded as a
 /// note too, with no text). What a note carries of the event it was made
