@@ -547,3 +547,108 @@ fn an_answer_under_a_moderators_note_or_undo_is_its_players() {
     let (_, bad) = replay_log(engine, &seats.map(String::from), &log);
     assert!(bad.is_empty(), "{bad:?}");
 }
+
+/// Coal notes and takes it back, and so does a judge (no question comes
+/// back); Coal proposes his win, and under it Coal, then a judge, note and
+/// take the note back (the proposal comes back); Maeoni rejects it; a
+/// judge enters Coal's attack, which waits on Maeoni's guard, and Coal
+/// notes under it and takes the note back.
+const UNDONE: &str = "/match note text:warming up\n/match undo\n\
+    /as judge moderator\n/match note text:judge here\n/match undo\n\
+    /as Coal\n/match end winner:Coal reason:I win\n\
+    /match note text:checking\n/match undo\n\
+    /as judge moderator\n/match note text:ruling soon\n/match undo\n\
+    /as Maeoni\n/match answer choice:reject\n\
+    /as judge moderator\n/match play attack unit \"Mist Spirit\" with Hammer Knight\n\
+    /as Coal\n/match note text:seated note\n/match undo\n";
+
+/// An undo that brings a question back carries the context of the event
+/// that asked it, whose proposal the next answer confirms: an export whose
+/// undo was edited to carry another proposal (Maeoni's win for Coal's)
+/// imported, and the next Confirm applied it (found by a review). Refused
+/// at import and at `verify` naming the undo and the field, as is an undo
+/// that brings back no question carrying one, and a player's undo marked
+/// as a moderator's. What is the undo's own is no part of it: a judge's
+/// undo, marked as a moderator's, imports with or without a question
+/// brought back (the first check compared the whole context and refused
+/// every moderator's undo), and so does an older log's undo that copied
+/// the judge's play's context whole, its moderator's mark included.
+#[test]
+fn an_undo_carries_the_context_of_the_question_it_brings_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let seats = ["Coal", "Maeoni"];
+    let (bot, file) = played(dir.path(), "ashes", &seats, UNDONE);
+    assert_eq!(
+        kinds(&file),
+        [
+            "setup", "note", "undo", "note", "undo", "note", "note", "undo", "note", "undo",
+            "answer", "play", "note", "undo"
+        ],
+        "{file}"
+    );
+    let mut whole = file.clone();
+    assert_eq!(event(&mut whole, 5)["context"]["moderator"], true, "{file}");
+    assert_eq!(
+        event(&mut whole, 10)["context"]["moderator"],
+        true,
+        "{file}"
+    );
+    let proposal = event(&mut whole, 6)["context"].clone();
+    assert!(proposal["proposal"]["text"].is_string(), "{file}");
+    let play = event(&mut whole, 12)["context"].clone();
+    assert_eq!(play["moderator"], true, "{file}");
+    // An older log's undo: the play's context copied whole.
+    event(&mut whole, 14)["context"] = play;
+    for (i, f) in [&file, &whole].into_iter().enumerate() {
+        let out = import(&bot, dir.path(), &format!("same{i}.json"), &seats, f);
+        assert!(
+            !out.contains("0 events") && out.contains("seated note"),
+            "{out}"
+        );
+        let engine = arbiter::engine::engine("ashes").unwrap();
+        let log: Vec<LogEntry> = serde_json::from_value(f["log"].clone()).unwrap();
+        let (_, bad) = replay_log(engine, &seats.map(String::from), &log);
+        assert!(bad.is_empty(), "{bad:?}");
+    }
+    let edited = |seq: i64, edit: &dyn Fn(&mut Value)| {
+        let mut f = file.clone();
+        edit(&mut event(&mut f, seq)["context"]);
+        f
+    };
+    // Another proposal, whole in itself: its words are its result's.
+    let conceded = |c: &mut Value| {
+        let text = c["proposal"]["text"].as_str().unwrap().to_string();
+        assert!(text.ends_with("(I win)"), "{text}");
+        c["proposal"]["text"] = text.replace("(I win)", "(Maeoni conceded)").into();
+        c["proposal"]["what"]["result"]["reason"] = "Maeoni conceded".into();
+    };
+    let cases: Vec<(Value, Vec<&str>)> = vec![
+        (
+            edited(8, &conceded),
+            vec![
+                "undo 8:",
+                "`context.proposal.text` reads \"to end the match: Coal wins (Maeoni conceded)\", \
+                 but note 6, which it brings back, reads \"to end the match: Coal wins (I win)\"",
+            ],
+        ),
+        (
+            edited(3, &|c| *c = proposal.clone()),
+            vec![
+                "undo 3:",
+                "`context.proposal` reads {",
+                "but setup 1, which it brings back, waits on no question, so it carries no context",
+            ],
+        ),
+        (
+            edited(8, &|c| c["moderator"] = true.into()),
+            vec![
+                "undo 8:",
+                "`context.moderator` reads true, but note 6, which it brings back, reads nothing",
+            ],
+        ),
+    ];
+    for (i, (f, why)) in cases.iter().enumerate() {
+        let out = import(&bot, dir.path(), &format!("{i}.json"), &seats, f);
+        refused(&out, why, "ashes", f);
+    }
+}

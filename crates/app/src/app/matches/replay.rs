@@ -71,7 +71,7 @@ pub fn replay_log(
         if let Err(why) = permitted(engine, players, log, i, &stack) {
             bad.push(format!("{} {}: {why}", e.kind.as_str(), e.seq));
         }
-        if let Err(why) = carried(log, i, &stack) {
+        if let Err(why) = carried(players, log, i, &stack) {
             bad.push(format!("{} {}: {why}", e.kind.as_str(), e.seq));
         }
         let stage = super::consent::proposal_in(e.context.as_ref()).map(|p| p.stage);
@@ -259,10 +259,16 @@ fn asking<'a>(log: &'a [LogEntry], stack: &[InEffect]) -> Option<&'a LogEntry> {
 /// X's decision: …") names the decision the event before it waits on; a
 /// note's or an undo's `ruling` (the log's `waiting: …`) is the one of
 /// the event it carries, the event before a note, the one an undo brings
-/// back. An outside tester's edited export logged a decision nobody was
-/// asked. Left out (logs written before setups named what they replaced),
+/// back, and an undo's `context` that event's ([`undo_context`]). An
+/// outside tester's edited export logged a decision nobody was asked.
+/// Left out (logs written before setups named what they replaced),
 /// nothing is shown, so nothing is checked.
-fn carried(log: &[LogEntry], i: usize, stack: &[InEffect]) -> Result<(), String> {
+fn carried(
+    players: &[String],
+    log: &[LogEntry],
+    i: usize,
+    stack: &[InEffect],
+) -> Result<(), String> {
     let Some(e) = log.get(i) else {
         return Ok(());
     };
@@ -287,6 +293,19 @@ fn carried(log: &[LogEntry], i: usize, stack: &[InEffect]) -> Result<(), String>
             ))
         }
         EventKind::Note | EventKind::Undo => {
+            // The event below the one an undo undoes: the one it brings
+            // back (none: that one is not in effect, which replay says).
+            let brought = match e.kind {
+                EventKind::Undo => stack
+                    .iter()
+                    .position(|t| Some(t.seq) == e.undoes)
+                    .map(|p| p.checked_sub(1).and_then(|p| stack.get(p)))
+                    .map(|t| t.and_then(|t| log.get(t.at))),
+                _ => None,
+            };
+            if let Some(restored) = brought {
+                undo_context(players, e, restored)?;
+            }
             // An end proposed is a note that asks its own question.
             let own = e.context.as_ref().is_some_and(|c| c.get("text").is_none())
                 && super::consent::proposal_in(e.context.as_ref()).is_some();
@@ -295,13 +314,7 @@ fn carried(log: &[LogEntry], i: usize, stack: &[InEffect]) -> Result<(), String>
             };
             let source = match e.kind {
                 EventKind::Note => before,
-                // The event below the one it undoes: the one it brings back.
-                _ => stack
-                    .iter()
-                    .position(|t| Some(t.seq) == e.undoes)
-                    .and_then(|p| p.checked_sub(1))
-                    .and_then(|p| stack.get(p))
-                    .and_then(|t| log.get(t.at)),
+                _ => brought.flatten(),
             };
             let derived = waiting(source).unwrap_or(Value::Null);
             if *held == derived {
@@ -316,16 +329,78 @@ fn carried(log: &[LogEntry], i: usize, stack: &[InEffect]) -> Result<(), String>
     }
 }
 
+/// An undo's `context` against the event it brings back (`restored`, the
+/// one below the event it undoes; `None`: none), as the live undo writes
+/// it (`carried_context`): while that event waits on a question, its
+/// context, whose proposal the next answer confirms; else none. Set aside
+/// on both sides, as no part of what is brought back: the undo's own mark
+/// of a moderator who holds no seat, what older logs copied whole of that
+/// event (its moderator's mark, `answered_for`), and the `replaced` of a
+/// setup brought back, which an import numbers as its match does. An
+/// edited export's undo carried another proposal, and the next Confirm
+/// applied it (found by a review); compared whole, every moderator's undo
+/// was refused.
+fn undo_context(
+    players: &[String],
+    e: &LogEntry,
+    restored: Option<&LogEntry>,
+) -> Result<(), String> {
+    use super::integrity::BY_MODERATOR;
+    let asks = restored.filter(|r| super::Replaced::after(r.seq, r.ruling.as_ref()).is_some());
+    let wanted = asks.and_then(|r| r.context.as_ref());
+    let object = |c: Option<&Value>| {
+        c.cloned()
+            .unwrap_or_else(|| Value::Object(Default::default()))
+    };
+    let marked =
+        |c: Option<&Value>| c.and_then(|c| c.get(BY_MODERATOR)) == Some(&Value::Bool(true));
+    let (mut held, mut derived) = (object(e.context.as_ref()), object(wanted));
+    if let (Value::Object(h), Value::Object(d)) = (&mut held, &mut derived) {
+        if marked(e.context.as_ref()) && (!players.contains(&e.actor) || marked(wanted)) {
+            h.remove(BY_MODERATOR);
+        }
+        if h.contains_key("answered_for") && h.get("answered_for") == d.get("answered_for") {
+            h.remove("answered_for");
+        }
+        if d.remove("replaced").is_some() {
+            h.remove("replaced");
+        }
+        *d = super::carried_context(d, None);
+    }
+    if held == derived {
+        return Ok(());
+    }
+    let (path, held, derived) = first_apart("context".into(), &held, &derived);
+    let (held, derived) = (clipped(held), clipped(derived));
+    Err(match (asks, restored) {
+        (Some(r), _) => format!(
+            "`{path}` reads {held}, but {} {}, which it brings back, reads {derived} (an undo carries the question it brings back, as asked)",
+            r.kind.as_str(),
+            r.seq
+        ),
+        (None, Some(r)) => format!(
+            "`{path}` reads {held}, but {} {}, which it brings back, waits on no question, so it carries no context",
+            r.kind.as_str(),
+            r.seq
+        ),
+        (None, None) => {
+            format!("`{path}` reads {held}, but it brings back no event, so it carries no context")
+        }
+    })
+}
+
+/// `s` cut to 80 characters, with `…` when cut.
+fn clipped(s: String) -> String {
+    match s.chars().count() > 80 {
+        true => format!("{}…", s.chars().take(80).collect::<String>()),
+        false => s,
+    }
+}
+
 /// Where a stored board differs from the replayed one: the first field
 /// and both values (`""` when they are the same).
 fn first_difference(replayed: &Value, stored: &Value) -> String {
-    let short = |v: &Value| {
-        let s = v.to_string();
-        match s.chars().count() > 80 {
-            true => format!("{}…", s.chars().take(80).collect::<String>()),
-            false => s,
-        }
-    };
+    let short = |v: &Value| clipped(v.to_string());
     match crate::engine::diff(replayed, stored).first() {
         Some(c) if c.path.is_empty() => format!(
             ": the file has {}, the replay {}",
