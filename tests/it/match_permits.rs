@@ -652,3 +652,25 @@ fn an_undo_carries_the_context_of_the_question_it_brings_back() {
         refused(&out, why, "ashes", f);
     }
 }
+
+/// The question an undo brings back (its `ruling`, the log's `waiting:
+/// …`, which the match then asks) is the one of the event it brings back,
+/// a proposal's too: an undo bringing back Coal's end proposed was read as
+/// asking a question of its own, and its question edited imported.
+#[test]
+fn the_question_an_undo_brings_back_with_a_proposal_is_the_proposals() {
+    let dir = tempfile::tempdir().unwrap();
+    let seats = ["Coal", "Maeoni"];
+    let (bot, mut file) = played(dir.path(), "ashes", &seats, UNDONE);
+    let pending = &mut event(&mut file, 8)["ruling"]["pending"];
+    let question = pending["question"].as_str().unwrap().to_string();
+    assert!(question.contains("(I win)"), "{question}");
+    pending["question"] = question.replace("(I win)", "(Maeoni conceded)").into();
+    let out = import(&bot, dir.path(), "question.json", &seats, &file);
+    let why = [
+        "undo 8:",
+        "`ruling.pending.question` reads \"Maeoni: Coal proposes to end the match: Coal wins (Maeoni conceded)",
+        "but the event it carries reads \"Maeoni: Coal proposes to end the match: Coal wins (I win)",
+    ];
+    refused(&out, &why, "ashes", &file);
+}

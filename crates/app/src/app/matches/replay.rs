@@ -306,8 +306,12 @@ fn carried(
             if let Some(restored) = brought {
                 undo_context(players, e, restored)?;
             }
-            // An end proposed is a note that asks its own question.
-            let own = e.context.as_ref().is_some_and(|c| c.get("text").is_none())
+            // An end proposed is a note that asks its own question; an
+            // undo asks none of its own, whatever it brings back (one
+            // bringing back a proposal, whose context has no `text`, was
+            // read as asking its own, and its question went unchecked).
+            let own = e.kind == EventKind::Note
+                && e.context.as_ref().is_some_and(|c| c.get("text").is_none())
                 && super::consent::proposal_in(e.context.as_ref()).is_some();
             let Some(held) = e.ruling.as_ref().filter(|_| !own) else {
                 return Ok(());
