@@ -9,7 +9,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use arbiter::app::App;
-use arbiter::app::matches::{Caller, MatchError, MatchReply, MatchRequest, Matches, Reading};
+use arbiter::app::matches::{
+    Caller, MatchError, MatchReply, MatchRequest, Matches, Reading, answer_of,
+};
 use arbiter::app::rulesets::RuleSets;
 use arbiter::corpus::SourceGame;
 use arbiter::store::{DEFAULT_DATABASE_URL, Store};
@@ -101,7 +103,9 @@ enum MatchCommand {
     Answer {
         #[arg(required = true, num_args = 1..)]
         choice: Vec<String>,
-        /// Refuse the answer if the match is no longer at this version.
+        /// Refuse the answer if the match is no longer at this version
+        /// (an answer typed `confirm @7.12`, as a refusal writes it: match
+        /// #7, version 12, does the same).
         #[arg(long)]
         expect_version: Option<i64>,
     },
@@ -377,14 +381,19 @@ async fn execute(
         },
         MatchCommand::Board { number, .. } => Reading::Board.request(number),
         MatchCommand::Log { page, number } => Reading::Log { page }.request(number),
+        // `confirm @7.12`, as a refusal or Discord's list writes it,
+        // carries its match and version as `--expect-version` does.
         MatchCommand::Answer {
             choice,
             expect_version,
-        } => MatchRequest::Answer {
-            choice: choice.join(" "),
-            version: expect_version,
-            match_id: None,
-        },
+        } => {
+            let picked = answer_of(&choice.join(" "));
+            MatchRequest::Answer {
+                choice: picked.choice,
+                version: expect_version.or(picked.version),
+                match_id: picked.match_id,
+            }
+        }
         MatchCommand::Advance { to } => MatchRequest::Advance { to },
         MatchCommand::Adjust {
             field,

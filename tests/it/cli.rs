@@ -766,3 +766,58 @@ fn a_pending_decision_shows_how_to_write_its_answer_on_a_board() {
         "{out}"
     );
 }
+
+/// `match answer confirm` typed for a proposal its author withdrew and
+/// proposed again with other values is refused (exit 2, nothing
+/// recorded), naming the proposal waiting and the answer that carries its
+/// version, `confirm @MATCH.VERSION`, which the CLI takes as typed (as
+/// `--expect-version` does): an outside tester's finding, S2-12.
+#[test]
+fn match_answer_typed_for_a_swapped_proposal_needs_its_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("m.db").display());
+    let run = |who: &str, rest: &[&str]| {
+        let head = ["match", "--database-url", &url, "-c", "s1", "--as", who];
+        arbiter(&[&head[..], rest].concat())
+    };
+    let ok = |who: &str, rest: &[&str]| {
+        let o = run(who, rest);
+        assert!(o.status.success(), "{rest:?}: {}", stderr(&o));
+        o
+    };
+    let moderator = ["--moderator"];
+    ok(
+        "judge",
+        &[
+            &moderator[..],
+            &["start", "--game", "ashes", "--player", "coal"],
+            &["--player", "maeoni"],
+        ]
+        .concat(),
+    );
+    ok(
+        "judge",
+        &["--moderator", "setup", "examples/matches/ashes-start.yaml"],
+    );
+    ok("coal", &["end", "--reason", "time called, draw"]);
+    ok("coal", &["undo"]);
+    let reason = ["--reason", "time called, draw"];
+    ok(
+        "coal",
+        &[&["end", "--winner", "coal"][..], &reason].concat(),
+    );
+    let o = run("maeoni", &["answer", "confirm"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    let e = stderr(&o);
+    let typed = e
+        .split('`')
+        .find_map(|s| s.strip_prefix("match answer "))
+        .unwrap_or_else(|| panic!("no typed answer: {e}"))
+        .to_string();
+    assert!(typed.starts_with("confirm @"), "{e}");
+    let o = ok("maeoni", &["board"]);
+    assert!(!stdout(&o).contains("ended"), "{}", stdout(&o));
+    ok("maeoni", &["answer", &typed]);
+    let o = ok("maeoni", &["board"]);
+    assert!(stdout(&o).contains("ended"), "{}", stdout(&o));
+}

@@ -399,3 +399,76 @@ fn a_large_export_is_said_to_be_too_large_to_import() {
     assert!(near.contains("near"), "{near}");
     assert_eq!(export_warning(93 * 1024), None);
 }
+
+both!(a_typed_confirm_of_a_proposal_swapped_under_it_is_refused);
+/// A proposal withdrawn by its author and proposed again with other
+/// values is not confirmed by a typed `confirm` without a version: the
+/// answer may have been typed for the first (Coal proposed a draw,
+/// withdrew it and proposed his win while Maeoni typed her confirm; the
+/// match ended as Coal's win "agreed by Maeoni": an outside tester's
+/// finding). The refusal names the proposal waiting, its number and words,
+/// and the answer that carries its version, which is taken; notes over
+/// either do not hide the swap. Nothing is recorded by the refusal.
+async fn a_typed_confirm_of_a_proposal_swapped_under_it_is_refused(url: String) {
+    let m = store_common::ashes_match(&url, None).await;
+    m.end(&coal(), None, Some("time called, draw"))
+        .await
+        .unwrap();
+    m.note(&coal(), "wait").await.unwrap();
+    m.undo(&coal()).await.unwrap();
+    m.undo(&coal()).await.unwrap();
+    m.note(&coal(), "let me fix that").await.unwrap();
+    let v = m
+        .end(&coal(), Some("Coal"), Some("time called, coal ahead"))
+        .await
+        .unwrap();
+    let asked = v.pending.expect("maeoni is asked");
+    m.note(&maeoni(), "reading it").await.unwrap();
+    // An undo of a note brings the question back: still the same swap.
+    m.note(&maeoni(), "hmm").await.unwrap();
+    m.undo(&maeoni()).await.unwrap();
+    let before = version(&m).await;
+    let e = m.answer(&maeoni(), "confirm", None).await.unwrap_err();
+    assert!(matches!(e, MatchError::ProposalWaits { .. }), "{e:?}");
+    let e = e.to_string();
+    let typed = arbiter::app::matches::answer_value("confirm", v.match_id, before);
+    assert!(
+        e.contains(&format!("#{}", asked.version))
+            && e.contains("coal ahead")
+            && e.contains(&format!("`match answer {typed}`")),
+        "{e}"
+    );
+    assert_eq!(version(&m).await, before, "nothing recorded");
+    // A moderator's typed confirm for her is refused alike.
+    let e = m.answer(&judge(), "confirm", None).await.unwrap_err();
+    assert!(matches!(e, MatchError::ProposalWaits { .. }), "{e:?}");
+    // The answer that carries the version is taken.
+    m.answer(&maeoni(), "confirm", Some(before)).await.unwrap();
+    assert_eq!(m.board("table").await.unwrap().status, MatchStatus::Ended);
+    store_common::consistent(&m).await;
+}
+
+both!(a_typed_reject_of_a_swapped_proposal_and_an_unswapped_confirm_are_taken);
+/// What the swap rule leaves alone: a typed `reject` of a proposal made
+/// after its author withdrew another (a rejection changes nothing, so it
+/// needs no version), and a typed `confirm` of a proposal whose author
+/// withdrew nothing since the last answer (here the first was rejected,
+/// on the record, before the second was proposed).
+async fn a_typed_reject_of_a_swapped_proposal_and_an_unswapped_confirm_are_taken(url: String) {
+    let m = store_common::ashes_match(&url, None).await;
+    m.end(&coal(), None, Some("time called, draw"))
+        .await
+        .unwrap();
+    m.undo(&coal()).await.unwrap();
+    m.end(&coal(), Some("Coal"), Some("time called, coal ahead"))
+        .await
+        .unwrap();
+    m.answer(&maeoni(), "reject", None).await.unwrap();
+    assert!(m.board("table").await.unwrap().pending.is_none());
+    m.end(&coal(), None, Some("time called, draw"))
+        .await
+        .unwrap();
+    m.answer(&maeoni(), "confirm", None).await.unwrap();
+    assert_eq!(m.board("table").await.unwrap().status, MatchStatus::Ended);
+    store_common::consistent(&m).await;
+}

@@ -388,6 +388,75 @@ impl Matches {
             .all(|h| h.kind == EventKind::Note))
     }
 
+    /// The event that asked proposal `p` (the event in effect under the
+    /// notes made since: `top` may be one, or an undo of one), when its
+    /// author proposed it after
+    /// withdrawing another proposal of theirs with nothing answered
+    /// between: below it in the log, past notes (anyone's) and the
+    /// author's undos of their own other events (each with the event it
+    /// took back), the first event is an undo of a proposal of the same
+    /// seat that still waited (not yet answered by everyone it asked: a
+    /// proposal confirmed or rejected was answered) and proposed other
+    /// words (the same proposal made again is no swap). A typed confirm
+    /// without a version may have been meant for the one withdrawn (an
+    /// outside tester's finding: the proposer controls the timing).
+    async fn swapped(
+        &self,
+        m: &MatchRecord,
+        top: &EventRecord,
+        p: &super::consent::Proposal,
+    ) -> Result<Option<i64>, MatchError> {
+        use super::consent::{Proposal, Stage};
+        let heads = self.store.event_heads(m.id).await?;
+        // The event in effect under the notes since (`top` may be an
+        // undo of a note, which brings the question back).
+        let mut asker = top.seq;
+        for seq in effective_stack(&heads).into_iter().rev() {
+            asker = seq;
+            match self.store.event(m.id, seq).await? {
+                Some(e) if plain_note(&e) => continue,
+                _ => break,
+            }
+        }
+        let author = m.players.get(p.by);
+        let mut withdrawn = Vec::new();
+        for (i, h) in heads.iter().enumerate().rev() {
+            if h.seq >= asker || withdrawn.contains(&h.seq) {
+                continue;
+            }
+            let Some(e) = self.store.event(m.id, h.seq).await? else {
+                break;
+            };
+            if plain_note(&e) {
+                continue;
+            }
+            let (EventKind::Undo, Some(undoes)) = (e.kind, e.undoes) else {
+                break;
+            };
+            let Some(undone) = self.store.event(m.id, undoes).await? else {
+                break;
+            };
+            if Proposal::of(&undone).is_some_and(|q| q.by == p.by) {
+                // What waited when it was undone (a note over it carries it).
+                let Some(&then) = effective_stack(&heads[..i]).last() else {
+                    break;
+                };
+                let waited = self.store.event(m.id, then).await?;
+                let other = waited
+                    .as_ref()
+                    .and_then(Proposal::of)
+                    .filter(|q| q.by == p.by && q.stage == Stage::Asked && !q.asks.is_empty())
+                    .is_some_and(|q| q.what != p.what || q.text != p.text);
+                return Ok(other.then_some(asker));
+            }
+            if author != Some(&e.actor) {
+                break;
+            }
+            withdrawn.push(undoes);
+        }
+        Ok(None)
+    }
+
     /// `answer`: the deciding player's answer (an option's number, 1-based,
     /// or its label) to the decision the last play waits on. `version`
     /// (quoted by the question's buttons) refuses an answer to a question
@@ -454,6 +523,16 @@ impl Matches {
             )));
         }
         let option = pick_option(&pending.decision, choice)?;
+        // A typed confirm (no version) of a proposal made after its author
+        // withdrew another: it names the one waiting and how to confirm
+        // it. A rejection is taken as typed: it changes nothing.
+        if let Some(p) = super::consent::Proposal::of(&top)
+            .filter(|p| p.stage == super::consent::Stage::Asked && !p.asks.is_empty())
+            .filter(|_| version.is_none() && option == 0)
+            && let Some(seq) = self.swapped(&m, &top, &p).await?
+        {
+            return Err(swapped_refused(&m, &p, seq, pending.version));
+        }
         self.apply_answer(
             caller,
             &m,
@@ -1581,6 +1660,33 @@ fn proposal_refused(
         before: format!("{last} ({by} proposes "),
         proposes: p.text.clone(),
         after: format!("): {next}; {only}"),
+    }
+}
+
+/// The refusal of a typed confirm (no version) of proposal `p`, asked by
+/// event `seq` after its author withdrew another (`Matches::swapped`):
+/// the proposal waiting, its words, and the answers that carry the
+/// `version` it waits at (its button, the list's pick, the typed form
+/// [`super::answer_value`] writes).
+fn swapped_refused(
+    m: &MatchRecord,
+    p: &super::consent::Proposal,
+    seq: i64,
+    version: i64,
+) -> MatchError {
+    let by = m
+        .players
+        .get(p.by)
+        .map_or_else(String::new, |u| super::mention(u));
+    let confirm = super::answer_value("confirm", m.id, version);
+    MatchError::ProposalWaits {
+        before: format!(
+            "a typed confirm is not taken here: the proposal waiting, #{seq}, was made after {by} withdrew another proposal of theirs, so your answer may have been meant for that one (now {by} proposes "
+        ),
+        proposes: p.text.clone(),
+        after: format!(
+            "): to confirm this one, press its Confirm button, pick `{confirm}` from `/match answer`'s list, or type `match answer {confirm}`; `reject` is taken as typed"
+        ),
     }
 }
 
