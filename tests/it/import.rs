@@ -2978,3 +2978,34 @@ fn a_page_with_a_missing_font_is_named_and_the_rest_read() {
         done.converted.preview.passages
     );
 }
+
+/// Unicode's noncharacters stood in for escaped marks while a line was
+/// cleaned and came back as them: nonchar.md's U+FDE6 … U+FDD5 were
+/// quoted as a masked link and "&everyone" the file does not hold. They
+/// are left out and said.
+#[test]
+fn noncharacters_never_become_markup() {
+    let imp = import_as(
+        "nonchar.md",
+        &upload("nonchar.md"),
+        "emb3",
+        DocumentKind::Rules,
+    )
+    .unwrap();
+    let texts = texts_of_import(&imp);
+    let rule = texts
+        .values()
+        .find(|t| t.contains("Claim your prize"))
+        .unwrap();
+    assert!(!rule.contains(['[', ']', '(', ')', '&']), "{rule}");
+    let said = imp
+        .preview
+        .warnings
+        .iter()
+        .find(|w| w.contains("noncharacter"));
+    assert!(
+        said.is_some_and(|w| w.contains("line:column 5:")),
+        "{:?}",
+        imp.preview.warnings
+    );
+}

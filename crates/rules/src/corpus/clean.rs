@@ -32,12 +32,16 @@ pub struct Link {
 
 /// Cleans one line (or paragraph) of markup: images, HTML tags, links (kept
 /// as their label), emphasis, entities, mis-encoded UTF-8 and runs of spaces.
-/// Returns the text and the links it held.
+/// Returns the text and the links it held. Unicode's noncharacters
+/// (U+FDD0–U+FDEF, the stand-ins of escaped marks below, and U+FFFE/U+FFFF)
+/// are no text and are left out: a document's own U+FDE6 came back as "["
+/// (a masked link).
 pub fn clean_inline(raw: &str) -> (String, Vec<Link>) {
+    let raw = without_noncharacters(raw);
     if raw.trim_start().starts_with('|') && raw.contains("\\|") {
-        return clean_row(raw);
+        return clean_row(&raw);
     }
-    let mut s = fix_mojibake(&protect_escapes(raw));
+    let mut s = fix_mojibake(&protect_escapes(&raw));
     s = decode_entities(&s);
     s = IMG_TAG.replace_all(&s, "").into_owned();
     s = HTML_TAG.replace_all(&s, "").into_owned();
@@ -139,10 +143,24 @@ pub fn drop_image_names(text: &str) -> String {
     IMAGE_NAME.replace_all(text, "").into_owned()
 }
 
+/// Whether `c` is one of Unicode's noncharacters: never text, and the
+/// first 32 stand in for escaped marks while a line is cleaned.
+pub fn is_noncharacter(c: char) -> bool {
+    let code = u32::from(c);
+    (0xFDD0..=0xFDEF).contains(&code) || code & 0xFFFE == 0xFFFE
+}
+
+fn without_noncharacters(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(is_noncharacter) {
+        return s.into();
+    }
+    s.chars().filter(|c| !is_noncharacter(*c)).collect()
+}
+
 /// ASCII's 32 punctuation marks, each stood in for by one of Unicode's 32
 /// noncharacters U+FDD0–U+FDEF while markup is cleaned (`\*` is a star,
-/// never emphasis): they never occur in text, so nothing else is mapped
-/// back.
+/// never emphasis): the text's own are left out first ([`clean_inline`]),
+/// so nothing else is mapped back.
 const PUNCTUATION: &str = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
 const ESCAPED: u32 = 0xFDD0;
 
@@ -415,6 +433,17 @@ mod tests {
             drop_image_names("a card action (Card Action icon-2.png) icon\n(a.png"),
             "a card action icon\n(a.png"
         );
+    }
+
+    #[test]
+    fn a_documents_noncharacters_never_become_markup() {
+        let (t, links) = clean_inline(
+            "Claim: \u{FDE6}Free Nitro\u{FDE8}\u{FDD7}https://evil.example\u{FDD8} now \u{FDD5}everyone.",
+        );
+        assert_eq!(t, "Claim: Free Nitrohttps://evil.example now everyone.");
+        assert!(links.is_empty());
+        assert!(is_noncharacter('\u{FFFE}') && is_noncharacter('\u{10FFFF}'));
+        assert!(!is_noncharacter('\u{FFFD}') && !is_noncharacter('\u{FDCF}'));
     }
 
     #[test]

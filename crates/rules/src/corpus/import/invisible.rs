@@ -56,6 +56,32 @@ pub(super) fn strip(text: &str) -> (String, Vec<(usize, usize)>) {
     (out, at)
 }
 
+/// The text without Unicode's noncharacters (U+FDD0–U+FDEF, U+FFFE,
+/// U+FFFF …: never text; the cleaner used the first 32 as stand-ins and a
+/// document's own came back as "[", "(", "@"), and each one's line and
+/// column.
+pub(super) fn strip_noncharacters(text: &str) -> (String, Vec<(usize, usize)>) {
+    let non = crate::corpus::clean::is_noncharacter;
+    if !text.chars().any(non) {
+        return (text.to_string(), Vec::new());
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = Vec::new();
+    for (n, line) in text.split('\n').enumerate() {
+        if n > 0 {
+            out.push('\n');
+        }
+        for (i, c) in line.chars().enumerate() {
+            if non(c) {
+                at.push((n + 1, i + 1));
+            } else {
+                out.push(c);
+            }
+        }
+    }
+    (out, at)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -483,6 +483,20 @@ fn plain_lines(text: &str) -> String {
         .collect()
 }
 
+/// The text without Unicode's noncharacters, each said with its line and
+/// column ([`invisible::strip_noncharacters`]).
+fn repaired(text: &str, notes: &mut Vec<String>) -> String {
+    let (text, non) = invisible::strip_noncharacters(text);
+    if !non.is_empty() {
+        notes.push(format!(
+            "left out {} (U+FDD0–U+FDEF, U+FFFE, U+FFFF: no text) at line:column {}",
+            count(non.len(), "Unicode noncharacter"),
+            bytes::positions(&non)
+        ));
+    }
+    text
+}
+
 /// Whether an upload is converted as a PDF: `%PDF-` in its first
 /// kilobyte, or a `.pdf` name on bytes no other format's mark starts (a
 /// Word file or a ZIP named `.pdf` is named as what it is, as it is under
@@ -498,6 +512,7 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
     let lower = file_name.to_lowercase();
     if reads_as_pdf(file_name, bytes) {
         let (text, mut notes) = pdf::extract(&file, bytes)?;
+        let text = repaired(&text, &mut notes);
         let (text, contents) = contents::drop_contents(&text);
         notes.extend(contents);
         let (text, index) = book_index::drop_index(&text);
@@ -538,6 +553,7 @@ fn convert_any(file_name: &str, bytes: &[u8]) -> Result<Text, ImportError> {
         ));
     }
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let text = &repaired(text, &mut notes);
     if lower.ends_with(".html") || lower.ends_with(".htm") || html::looks_like_html(text) {
         let (text, attributes) = attributes::cap(text);
         if attributes > 0 {
