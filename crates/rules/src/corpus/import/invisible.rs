@@ -25,35 +25,24 @@ pub(super) fn strip(text: &str) -> (String, Vec<(usize, usize)>) {
     if !text.chars().any(|c| always(c) || joiner(c)) {
         return (text.to_string(), Vec::new());
     }
-    let mut out = String::with_capacity(text.len());
-    let mut at = Vec::new();
-    for (n, line) in text.split('\n').enumerate() {
-        if n > 0 {
-            out.push('\n');
+    let ascii = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+    strip_by(text, |chars, i| {
+        let c = chars[i];
+        always(c) || (joiner(c) && ascii(shown(chars, i, -1)) && ascii(shown(chars, i, 1)))
+    })
+}
+
+/// The first character from `i` in the direction `step` that shows.
+fn shown(chars: &[char], i: usize, step: isize) -> Option<char> {
+    let mut j = i as isize + step;
+    while j >= 0 && (j as usize) < chars.len() {
+        let c = chars[j as usize];
+        if !always(c) && !joiner(c) {
+            return Some(c);
         }
-        let chars: Vec<char> = line.chars().collect();
-        let shown = |i: usize, step: isize| {
-            let mut j = i as isize + step;
-            while j >= 0 && (j as usize) < chars.len() {
-                let c = chars[j as usize];
-                if !always(c) && !joiner(c) {
-                    return Some(c);
-                }
-                j += step;
-            }
-            None
-        };
-        for (i, &c) in chars.iter().enumerate() {
-            let ascii = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
-            let out_too = joiner(c) && ascii(shown(i, -1)) && ascii(shown(i, 1));
-            if always(c) || out_too {
-                at.push((n + 1, i + 1));
-            } else {
-                out.push(c);
-            }
-        }
+        j += step;
     }
-    (out, at)
+    None
 }
 
 /// The text without Unicode's noncharacters (U+FDD0–U+FDEF, U+FFFE,
@@ -65,14 +54,24 @@ pub(super) fn strip_noncharacters(text: &str) -> (String, Vec<(usize, usize)>) {
     if !text.chars().any(non) {
         return (text.to_string(), Vec::new());
     }
+    strip_by(text, |chars, i| non(chars[i]))
+}
+
+/// The text without the characters `left_out` picks (from its line's
+/// characters, by index), and each one's line and column.
+fn strip_by(
+    text: &str,
+    left_out: impl Fn(&[char], usize) -> bool,
+) -> (String, Vec<(usize, usize)>) {
     let mut out = String::with_capacity(text.len());
     let mut at = Vec::new();
     for (n, line) in text.split('\n').enumerate() {
         if n > 0 {
             out.push('\n');
         }
-        for (i, c) in line.chars().enumerate() {
-            if non(c) {
+        let chars: Vec<char> = line.chars().collect();
+        for (i, &c) in chars.iter().enumerate() {
+            if left_out(&chars, i) {
                 at.push((n + 1, i + 1));
             } else {
                 out.push(c);
