@@ -3009,3 +3009,17 @@ fn noncharacters_never_become_markup() {
         imp.preview.warnings
     );
 }
+
+/// A PDF whose page tree loops back on itself (an outside tester's: the
+/// page's `/Kids` names its parent again) has its page read once: its
+/// rules were stored three times, `1.1`, `1.1~2` and `1.1~3`.
+#[test]
+fn a_page_tree_that_loops_reads_each_page_once() {
+    let file = "pagetree_cycle.pdf";
+    let bytes = upload(file);
+    let imp = import_as(file, &bytes, "loop", DocumentKind::Rules).unwrap();
+    let texts = texts_of_import(&imp);
+    let repeated: Vec<&String> = texts.keys().filter(|id| id.contains('~')).collect();
+    assert!(repeated.is_empty(), "{repeated:?} in {texts:?}");
+    assert!(!texts.is_empty(), "the page is read");
+}

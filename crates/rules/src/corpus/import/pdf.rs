@@ -343,8 +343,15 @@ fn page_lines(bytes: &[u8]) -> Result<Pages, pdf_extract::OutputError> {
     if doc.trailer.get(b"Encrypt").is_ok() {
         return Ok(Pages::Locked);
     }
+    // The page tree, read once: a page it reaches again (a tree that
+    // loops back on itself) is read once (it was stored three times,
+    // 1.1, 1.1~2 and 1.1~3; found by an outside tester), and the pages
+    // are counted before any is read (a tree that cannot be read is no
+    // page at all, not a panic for every page number after the last).
+    let tree = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| doc.get_pages()));
+    let numbers = distinct_pages(&tree.unwrap_or_default());
     let (mut pages, mut broken) = (Vec::new(), Vec::new());
-    for page in 1.. {
+    for page in numbers {
         let mut out = LineOutput::default();
         let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             pdf_extract::output_doc_page(&doc, &mut out, page)
@@ -353,7 +360,7 @@ fn page_lines(bytes: &[u8]) -> Result<Pages, pdf_extract::OutputError> {
             Ok(Ok(())) => pages.push(out.finish()),
             Ok(Err(_)) => break,
             Err(_) => {
-                broken.push(page as usize);
+                broken.push(pages.len() + 1);
                 pages.push(Vec::new());
             }
         }
@@ -363,6 +370,15 @@ fn page_lines(bytes: &[u8]) -> Result<Pages, pdf_extract::OutputError> {
         broken,
         unlocked: doc.was_encrypted(),
     })
+}
+
+/// The page numbers of a page tree, in order, each page object once.
+fn distinct_pages(tree: &std::collections::BTreeMap<u32, (u32, u16)>) -> Vec<u32> {
+    let mut seen = std::collections::HashSet::new();
+    tree.iter()
+        .filter(|(_, id)| seen.insert(**id))
+        .map(|(n, _)| *n)
+        .collect()
 }
 
 /// The document as the parser reads it through its cross-reference table,
