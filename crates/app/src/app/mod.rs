@@ -900,7 +900,7 @@ impl App {
         let named = self.card_context(query, game.as_deref());
         let searched = self.ids_as_citations(query);
         let query_as_asked = query;
-        let query = searched.as_str();
+        let query = searched.as_ref();
         let opts = SearchOptions {
             game,
             fallback_game,
@@ -1143,19 +1143,23 @@ impl App {
     /// citation in that game (the id's words were searched as words and
     /// "phase.4.1" said to be used by no rule; found by an outside
     /// tester). An id ending in no number stays as it is.
-    fn ids_as_citations(&self, query: &str) -> String {
-        let mut out = String::with_capacity(query.len());
-        for (i, w) in query.split_whitespace().enumerate() {
-            if i > 0 {
-                out.push(' ');
-            }
-            let cited = self.id_word(w).and_then(|p| {
-                let p = &self.corpus.passages[p];
-                crate::corpus::number_tail(&p.id).map(|n| format!("{} {n}", p.game))
-            });
-            out.push_str(cited.as_deref().unwrap_or(w));
+    fn ids_as_citations<'q>(&self, query: &'q str) -> std::borrow::Cow<'q, str> {
+        let cited = |w: &str| {
+            let p = &self.corpus.passages[self.id_word(w)?];
+            crate::corpus::number_tail(&p.id).map(|n| format!("{} {n}", p.game))
+        };
+        if !query.split_whitespace().any(|w| cited(w).is_some()) {
+            return std::borrow::Cow::Borrowed(query);
         }
-        out
+        // Each word replaced in place, the white space between kept (a
+        // question's line breaks part it).
+        let mut out = String::with_capacity(query.len());
+        for piece in query.split_inclusive(char::is_whitespace) {
+            let word = piece.trim_end_matches(char::is_whitespace);
+            out.push_str(cited(word).as_deref().unwrap_or(word));
+            out.push_str(&piece[word.len()..]);
+        }
+        std::borrow::Cow::Owned(out)
     }
 
     /// One passage, or its whole sub-tree.
