@@ -17,16 +17,16 @@ pub(crate) struct ChannelQueue {
 
 impl ChannelQueue {
     /// Runs `work` when it is this channel's turn; other channels never
-    /// wait for it.
+    /// wait for it. The channel's entry is let go however `work` ends,
+    /// dropped unfinished too (a request given up).
     pub(crate) async fn in_turn<T>(&self, channel: &str, work: impl Future<Output = T>) -> T {
-        let turn = self.enter(channel);
-        let out = {
-            let _held = turn.lock().await;
-            work.await
+        let turn = Turn {
+            queue: self,
+            channel,
+            lock: self.enter(channel),
         };
-        drop(turn);
-        self.leave(channel);
-        out
+        let _held = turn.lock.lock().await;
+        work.await
     }
 
     fn enter(&self, channel: &str) -> Arc<tokio::sync::Mutex<()>> {
@@ -34,22 +34,31 @@ impl ChannelQueue {
         turns.entry(channel.to_string()).or_default().clone()
     }
 
-    /// Forgets the channel's entry once nobody holds or waits for it (only
-    /// the map's own reference is left; taking another needs the map's
-    /// lock, held here).
-    fn leave(&self, channel: &str) {
-        let mut turns = self.turns.lock().unwrap_or_else(|p| p.into_inner());
-        if turns
-            .get(channel)
-            .is_some_and(|t| Arc::strong_count(t) == 1)
-        {
-            turns.remove(channel);
-        }
-    }
-
     #[cfg(test)]
     fn len(&self) -> usize {
         self.turns.lock().unwrap_or_else(|p| p.into_inner()).len()
+    }
+}
+
+/// A channel's place in the queue, held or waited for: dropped, the
+/// channel's entry goes once nobody else holds or waits for it (only the
+/// map's own reference is left; taking another needs the map's lock).
+struct Turn<'a> {
+    queue: &'a ChannelQueue,
+    channel: &'a str,
+    lock: Arc<tokio::sync::Mutex<()>>,
+}
+
+impl Drop for Turn<'_> {
+    fn drop(&mut self) {
+        let mut turns = self.queue.turns.lock().unwrap_or_else(|p| p.into_inner());
+        // This turn's own reference and the map's.
+        if turns
+            .get(self.channel)
+            .is_some_and(|t| Arc::ptr_eq(t, &self.lock) && Arc::strong_count(t) == 2)
+        {
+            turns.remove(self.channel);
+        }
     }
 }
 
@@ -81,6 +90,23 @@ mod tests {
             t.await.unwrap();
         }
         assert_eq!(most.load(Ordering::SeqCst), 1);
+        assert_eq!(q.len(), 0);
+    }
+
+    /// A note given up while it waited (its request dropped) leaves no
+    /// entry behind.
+    #[tokio::test]
+    async fn a_turn_given_up_is_let_go() {
+        let q = ChannelQueue::default();
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let held = q.in_turn("c", async { rx.await.ok() });
+        let waiting = q.in_turn("c", async {});
+        let gave_up = tokio::time::timeout(std::time::Duration::from_millis(20), async {
+            tokio::join!(held, waiting)
+        })
+        .await;
+        assert!(gave_up.is_err());
+        drop(tx);
         assert_eq!(q.len(), 0);
     }
 

@@ -965,7 +965,6 @@ impl Matches {
         // Notes of one channel take turns in this process, so the retries
         // below race only other processes' writes.
         self.note_turns
-            .clone()
             .in_turn(&caller.channel, self.note_retried(caller, text))
             .await
     }
