@@ -661,15 +661,13 @@ enum SetupRead {
 pub struct Listed {
     /// The match's number (`match:N`).
     pub number: i64,
-    /// Whether it is still being played (else it ended).
-    pub active: bool,
     /// "#12 ashes, Maeoni v Coal, ended: Maeoni wins" (the board's player
     /// names, else the seats' user ids).
     pub label: String,
 }
 
 /// How many of a channel's matches a refused `match:N` names.
-const LISTED_IN_REFUSAL: usize = 10;
+const LISTED_IN_REFUSAL: i64 = 10;
 
 /// The match service. Cheap to clone; share one per process (or one per
 /// replica: replicas coordinate through the database only).
@@ -888,18 +886,25 @@ impl Matches {
         if let Some(m) = self.store.match_in_channel(channel, id).await? {
             return Ok(m);
         }
-        let listed = self.listed(channel, LISTED_IN_REFUSAL).await?;
-        let its = match listed.as_slice() {
+        // Numbers and standing only: a label holds the boards' player
+        // names, words a player typed.
+        let its = match &self
+            .store
+            .channel_matches(channel, LISTED_IN_REFUSAL)
+            .await?[..]
+        {
             [] => "; this channel has had no match".into(),
-            // Numbers and standing only: the labels hold the boards'
-            // player names, words a player typed.
             some => format!(
                 "; this channel's matches: {}",
                 some.iter()
-                    .map(|l| format!(
+                    .map(|m| format!(
                         "#{} ({})",
-                        l.number,
-                        if l.active { "in play" } else { "ended" }
+                        m.id,
+                        if m.status == MatchStatus::Active {
+                            "in play"
+                        } else {
+                            "ended"
+                        }
                     ))
                     .collect::<Vec<_>>()
                     .join(", ")
@@ -945,7 +950,6 @@ impl Matches {
         };
         Listed {
             number: m.id,
-            active: m.status == MatchStatus::Active,
             label: format!("#{} {}, {}, {standing}", m.id, m.game, seats.join(" v ")),
         }
     }
