@@ -11,20 +11,7 @@ use arbiter::app::App;
 use arbiter::app::cpu::{self, Scope};
 use arbiter::bot::{Bot, BotConfig};
 
-const BOARD: &str = "\
-game: ashes
-turn: Coal
-players:
-  - name: Coal
-    phoenixborn: { name: Coal Roarkwin, life: 15 }
-    units:
-      - { name: Iron Worker, attack: 2, life: 2 }
-      - { name: Hammer Knight, attack: 3, life: 3 }
-  - name: Maeoni
-    phoenixborn: { name: Maeoni Viper, life: 20, damage: 5, exhausted: true }
-    units:
-      - { name: Mist Spirit, attack: 1, life: 1 }
-";
+use crate::store_common::ASHES_BOARD as BOARD;
 
 const GUILD: u64 = 4242;
 
